@@ -1,0 +1,172 @@
+"""Word alignments: sure and possible links between two token sequences, with I/O and algebra."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .errors import AlignmentIndexError, FormatError
+
+Link = tuple[int, int]
+
+_LINK = re.compile(r"^(\d+)([-?p])(\d+)$")
+
+
+def _links(items: Iterable[Iterable[int]]) -> frozenset[Link]:
+    return frozenset((int(i), int(j)) for i, j in items)
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """Sure links and possible links (i in source, j in target, 0-based); sure ⊆ possible.
+
+    `possible` always includes the sure links, as in Och & Ney's AER definition.
+    """
+
+    sure: frozenset[Link] = field(default_factory=frozenset)
+    possible: frozenset[Link] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        sure = self.sure if isinstance(self.sure, frozenset) else _links(self.sure)
+        possible = self.possible if isinstance(self.possible, frozenset) else _links(self.possible)
+        object.__setattr__(self, "sure", sure)
+        object.__setattr__(self, "possible", possible | sure)
+
+    @classmethod
+    def from_links(cls, sure: Iterable[Link] = (), possible: Iterable[Link] = ()) -> Alignment:
+        return cls(_links(sure), _links(possible))
+
+    # -- views -------------------------------------------------------------------------------
+    @property
+    def possible_only(self) -> frozenset[Link]:
+        """Links that are possible but not sure."""
+        return self.possible - self.sure
+
+    def links(self, which: str = "sure") -> frozenset[Link]:
+        """`sure` or `sure+possible` (alias `possible`)."""
+        if which == "sure":
+            return self.sure
+        if which in ("sure+possible", "possible"):
+            return self.possible
+        raise ValueError(f"unknown link set {which!r}: use 'sure' or 'sure+possible'")
+
+    def __len__(self) -> int:
+        return len(self.possible)
+
+    def __bool__(self) -> bool:
+        return bool(self.possible)
+
+    def __iter__(self):
+        return iter(sorted(self.possible))
+
+    # -- algebra -----------------------------------------------------------------------------
+    def transpose(self) -> Alignment:
+        """Swap source and target."""
+        return Alignment(
+            frozenset((j, i) for i, j in self.sure), frozenset((j, i) for i, j in self.possible)
+        )
+
+    def union(self, other: Alignment) -> Alignment:
+        return Alignment(self.sure | other.sure, self.possible | other.possible)
+
+    def intersection(self, other: Alignment) -> Alignment:
+        return Alignment(self.sure & other.sure, self.possible & other.possible)
+
+    __or__ = union
+    __and__ = intersection
+
+    def validate(
+        self, source_length: int, target_length: int, *, source: str | None = None, line: int | None = None
+    ) -> Alignment:
+        """Raise AlignmentIndexError if a link points outside a sentence; return self."""
+        for i, j in sorted(self.possible):
+            if not (0 <= i < source_length and 0 <= j < target_length):
+                raise AlignmentIndexError(
+                    f"link {i}-{j} outside sentences of {source_length} and {target_length} tokens",
+                    source=source,
+                    line=line,
+                )
+        return self
+
+    # -- text I/O ----------------------------------------------------------------------------
+    def to_pharaoh(self) -> str:
+        """`i-j` for sure links, `i?j` for possible-only links, sorted."""
+        parts = [(i, j, "-") for i, j in self.sure] + [(i, j, "?") for i, j in self.possible_only]
+        return " ".join(f"{i}{sep}{j}" for i, j, sep in sorted(parts))
+
+    @classmethod
+    def from_pharaoh(cls, text: str, *, source: str | None = None, line: int | None = None) -> Alignment:
+        """Parse `i-j` (sure), `i?j` or `ipj` (possible) links separated by white space."""
+        sure: set[Link] = set()
+        possible: set[Link] = set()
+        for item in text.split():
+            match = _LINK.match(item)
+            if not match:
+                raise FormatError(f"malformed link {item!r} (expected i-j, i?j or ipj)", source=source, line=line)
+            link = (int(match.group(1)), int(match.group(3)))
+            (sure if match.group(2) == "-" else possible).add(link)
+        return cls(frozenset(sure), frozenset(possible))
+
+    def to_json(self) -> dict:
+        return {"sure": sorted(map(list, self.sure)), "possible": sorted(map(list, self.possible_only))}
+
+    @classmethod
+    def from_json(cls, data: dict | str, *, source: str | None = None, line: int | None = None) -> Alignment:
+        """From {"sure": [[i,j],...], "possible": [[i,j],...]} (possible may include the sure links)."""
+        if isinstance(data, str):
+            data = json.loads(data)
+        try:
+            return cls(_links(data.get("sure", ())), _links(data.get("possible", ())))
+        except (TypeError, ValueError) as exc:
+            raise FormatError(f"malformed alignment JSON: {exc}", source=source, line=line) from exc
+
+
+# -- symmetrisation of two directional alignments ---------------------------------------------
+_NEIGHBOURS = ((-1, 0), (0, -1), (1, 0), (0, 1))
+_DIAG_NEIGHBOURS = _NEIGHBOURS + ((-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+def symmetrize(forward: Iterable[Link], backward: Iterable[Link], method: str = "grow-diag-final-and") -> frozenset[Link]:
+    """Combine source->target and target->source links (both as (src, tgt) pairs), Koehn style.
+
+    Methods: intersection, union, grow-diag, grow-diag-final, grow-diag-final-and.
+    """
+    e2f, f2e = frozenset(forward), frozenset(backward)
+    inter, union = e2f & f2e, e2f | f2e
+    if method == "intersection":
+        return inter
+    if method == "union":
+        return union
+    if method not in ("grow-diag", "grow-diag-final", "grow-diag-final-and"):
+        raise ValueError(f"unknown symmetrisation {method!r}")
+    alignment = set(inter)
+    aligned_src = {i for i, _ in alignment}
+    aligned_tgt = {j for _, j in alignment}
+    added = True
+    while added:
+        added = False
+        for i, j in sorted(alignment):
+            for di, dj in _DIAG_NEIGHBOURS:
+                cand = (i + di, j + dj)
+                if cand in union and cand not in alignment and (
+                    cand[0] not in aligned_src or cand[1] not in aligned_tgt
+                ):
+                    alignment.add(cand)
+                    aligned_src.add(cand[0])
+                    aligned_tgt.add(cand[1])
+                    added = True
+    if method == "grow-diag":
+        return frozenset(alignment)
+    for directional in (e2f, f2e):
+        for i, j in sorted(directional):
+            if method == "grow-diag-final":
+                ok = i not in aligned_src or j not in aligned_tgt
+            else:
+                ok = i not in aligned_src and j not in aligned_tgt
+            if ok and (i, j) not in alignment:
+                alignment.add((i, j))
+                aligned_src.add(i)
+                aligned_tgt.add(j)
+    return frozenset(alignment)

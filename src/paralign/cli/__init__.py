@@ -1,0 +1,51 @@
+"""The `paralign` command line: one module per subcommand in this package, found automatically.
+
+Each module `paralign.cli.<name>` (not starting with `_`) defines
+``register(subparsers) -> None``, which adds its subcommand(s) and sets ``func`` to a function
+``(args) -> int``. The work itself lives in library functions that tests call directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import ParalignError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paralign", description="Paraphrase-aware comparison of English text."
+    )
+    parser.add_argument("--version", action="version", version=f"paralign {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `paralign` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except ParalignError as exc:
+        print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # pragma: no cover - e.g. `paralign ... | head`
+        return 0
+    except KeyboardInterrupt:  # pragma: no cover
+        return 130

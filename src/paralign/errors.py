@@ -1,0 +1,37 @@
+"""One exception hierarchy: every error paralign raises is a ParalignError and a built-in."""
+
+from __future__ import annotations
+
+
+class ParalignError(Exception):
+    """Base class of all paralign errors; catch this to catch them all."""
+
+
+class FormatError(ParalignError, ValueError):
+    """Malformed input; the message names the file and line (or item) at fault."""
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
+        self.source = source
+        self.line = line
+        where = ""
+        if source is not None:
+            where = f"{source}:{line}: " if line is not None else f"{source}: "
+        elif line is not None:
+            where = f"line {line}: "
+        super().__init__(f"{where}{message}")
+
+
+class AlignmentIndexError(FormatError):
+    """A link points outside its sentence."""
+
+
+class MismatchError(ParalignError, ValueError):
+    """Two inputs that must correspond do not (pair counts, line counts, texts)."""
+
+
+class ResourceMissingError(ParalignError, LookupError):
+    """A data resource (NLTK data, spaCy model, corpus) is not installed or not found."""
+
+
+class ConfigurationError(ParalignError, ValueError):
+    """An option or setting has an invalid value."""

