@@ -1,0 +1,1 @@
+"""Word aligners, one module each."""

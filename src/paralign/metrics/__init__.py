@@ -1,0 +1,1 @@
+"""Metrics: alignment scores, ParaMetric, ParaEval, correlation."""
