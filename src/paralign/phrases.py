@@ -1,0 +1,169 @@
+"""Consistent phrase pairs from a word alignment (Och & Ney 2004; ParaMetric's PP).
+
+A span pair ([s1, s2), [t1, t2)) is *consistent* with a set of links when it contains at least
+one link and no link leaves it: every link with its source end inside [s1, s2) has its target end
+inside [t1, t2) and vice versa.  This is exactly the PP set of Callison-Burch et al. (2008),
+which includes spans that start or end with unaligned words on either side.  The extraction
+follows Koehn's standard algorithm: every source span is enumerated (so unaligned source words at
+its edges come for free), the tight target span is the min/max of the targets linked to it, and
+that span is then extended over the unaligned target words at its edges (every combination,
+within `max_length`).  Unaligned words *inside* a span are allowed, as in the definition.
+
+Cost: O(|source| · max_length · (max_length + extensions)) after an O(|links|) pass; no loop
+over all span pairs times all links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .alignment import Alignment, Link
+from .errors import AlignmentIndexError, ConfigurationError
+
+Span = tuple[int, int]
+SpanPair = tuple[int, int, int, int]  # s1, s2, t1, t2 with [s1, s2) and [t1, t2)
+
+
+@dataclass(frozen=True, slots=True)
+class PhrasePair:
+    """Two aligned spans ([start, end) token offsets) and their texts (tokens joined by spaces).
+
+    `length` is the word count of the LONGER side; ParaMetric's by-length breakdown
+    ("Length <= n") counts a pair under n when `length <= n`, i.e. when both sides fit.
+    """
+
+    source_span: Span
+    target_span: Span
+    source_text: str
+    target_text: str
+
+    @property
+    def source_length(self) -> int:
+        return self.source_span[1] - self.source_span[0]
+
+    @property
+    def target_length(self) -> int:
+        return self.target_span[1] - self.target_span[0]
+
+    @property
+    def length(self) -> int:
+        """Words on the longer side (the length used for ParaMetric's by-length breakdown)."""
+        return max(self.source_length, self.target_length)
+
+    @property
+    def spans(self) -> SpanPair:
+        return (*self.source_span, *self.target_span)  # type: ignore[return-value]
+
+
+def _link_set(alignment_or_links: Alignment | Iterable[Link], links: str) -> frozenset[Link]:
+    if isinstance(alignment_or_links, Alignment):
+        return alignment_or_links.links(links)
+    return frozenset((int(i), int(j)) for i, j in alignment_or_links)
+
+
+def phrase_spans(
+    alignment_or_links: Alignment | Iterable[Link],
+    source_length: int,
+    target_length: int,
+    max_length: int = 5,
+    *,
+    links: str = "sure",
+) -> list[SpanPair]:
+    """All consistent span pairs `(s1, s2, t1, t2)` ([s1, s2), [t1, t2)), both sides <= max_length.
+
+    The fast variant of `phrase_pairs` (no texts), for large corpora.  For an `Alignment`,
+    `links` chooses the link set ("sure" or "sure+possible"); a plain link iterable is used as is.
+    Raises AlignmentIndexError for a link outside the sentences.
+    """
+    if max_length < 1:
+        raise ConfigurationError(f"max_length must be >= 1, got {max_length}")
+    link_set = _link_set(alignment_or_links, links)
+    # Per source position: min/max linked target; per target position: min/max linked source.
+    src_min = [target_length] * source_length
+    src_max = [-1] * source_length
+    tgt_min = [source_length] * target_length
+    tgt_max = [-1] * target_length
+    for i, j in link_set:
+        if not (0 <= i < source_length and 0 <= j < target_length):
+            raise AlignmentIndexError(
+                f"link {i}-{j} outside sentences of {source_length} and {target_length} tokens"
+            )
+        src_min[i] = min(src_min[i], j)
+        src_max[i] = max(src_max[i], j)
+        tgt_min[j] = min(tgt_min[j], i)
+        tgt_max[j] = max(tgt_max[j], i)
+    out: list[SpanPair] = []
+    for s1 in range(source_length):
+        lo, hi = target_length, -1
+        for s2 in range(s1, min(s1 + max_length, source_length)):
+            if src_max[s2] >= 0:
+                lo = min(lo, src_min[s2])
+                hi = max(hi, src_max[s2])
+            if hi < 0:
+                continue  # no link yet
+            if hi - lo + 1 > max_length:
+                break  # the tight target span only grows with s2
+            # Consistency: no target word in [lo, hi] links outside [s1, s2].
+            if any(
+                tgt_max[t] >= 0 and (tgt_min[t] < s1 or tgt_max[t] > s2) for t in range(lo, hi + 1)
+            ):
+                continue
+            # Extend over unaligned target words at both edges.
+            t1 = lo
+            while t1 >= 0 and (t1 == lo or tgt_max[t1] < 0) and hi - t1 + 1 <= max_length:
+                t2 = hi
+                while t2 < target_length and (t2 == hi or tgt_max[t2] < 0) and t2 - t1 + 1 <= max_length:
+                    out.append((s1, s2 + 1, t1, t2 + 1))
+                    t2 += 1
+                t1 -= 1
+    return out
+
+
+def phrase_pairs(
+    alignment_or_links: Alignment | Iterable[Link],
+    source_tokens: Sequence[str],
+    target_tokens: Sequence[str],
+    max_length: int = 5,
+    include_identical: bool = False,
+    *,
+    links: str = "sure",
+) -> list[PhrasePair]:
+    """Consistent phrase pairs with their texts, sorted by spans.
+
+    `include_identical=False` (ParaMetric's constraint) drops pairs whose two texts are equal
+    ignoring case.  See `phrase_spans` for `links` and the extraction rule.
+    """
+    out: list[PhrasePair] = []
+    for s1, s2, t1, t2 in sorted(
+        phrase_spans(alignment_or_links, len(source_tokens), len(target_tokens), max_length, links=links)
+    ):
+        src = " ".join(source_tokens[s1:s2])
+        tgt = " ".join(target_tokens[t1:t2])
+        if not include_identical and src.lower() == tgt.lower():
+            continue
+        out.append(PhrasePair((s1, s2), (t1, t2), src, tgt))
+    return out
+
+
+def brute_force_spans(
+    links: Iterable[Link], source_length: int, target_length: int, max_length: int = 5
+) -> set[SpanPair]:
+    """The PP definition applied literally (slow; a reference for tests)."""
+    link_list = list(links)
+    out: set[SpanPair] = set()
+    for s1 in range(source_length):
+        for s2 in range(s1 + 1, min(s1 + max_length, source_length) + 1):
+            for t1 in range(target_length):
+                for t2 in range(t1 + 1, min(t1 + max_length, target_length) + 1):
+                    inside = False
+                    ok = True
+                    for i, j in link_list:
+                        in_s, in_t = s1 <= i < s2, t1 <= j < t2
+                        if in_s != in_t:
+                            ok = False
+                            break
+                        inside = inside or in_s
+                    if ok and inside:
+                        out.add((s1, s2, t1, t2))
+    return out

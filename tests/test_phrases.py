@@ -1,0 +1,96 @@
+"""Consistent phrase-pair extraction (Och & Ney 2004 / ParaMetric PP)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paralign.alignment import Alignment
+from paralign.errors import AlignmentIndexError, ConfigurationError, ParalignError
+from paralign.phrases import PhrasePair, brute_force_spans, phrase_pairs, phrase_spans
+
+
+@st.composite
+def random_alignments(draw):
+    n = draw(st.integers(0, 9))
+    m = draw(st.integers(0, 9))
+    cells = [(i, j) for i in range(n) for j in range(m)]
+    links = draw(st.sets(st.sampled_from(cells), max_size=14)) if cells else set()
+    max_length = draw(st.integers(1, 6))
+    return n, m, frozenset(links), max_length
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_alignments())
+def test_matches_brute_force(case):
+    n, m, links, max_length = case
+    fast = phrase_spans(links, n, m, max_length)
+    assert len(fast) == len(set(fast)), "duplicate span pairs"
+    assert set(fast) == brute_force_spans(links, n, m, max_length)
+
+
+@settings(max_examples=100, deadline=None)
+@given(random_alignments())
+def test_transpose_symmetry(case):
+    n, m, links, max_length = case
+    forward = set(phrase_spans(links, n, m, max_length))
+    backward = {(t1, t2, s1, s2) for s1, s2, t1, t2 in phrase_spans(
+        {(j, i) for i, j in links}, m, n, max_length)}
+    assert forward == backward
+
+
+def test_paper_example_and_texts():
+    src = ["some", "want", "to", "impeach", "him"]
+    tgt = ["some", "people", "propose", "to", "impeach", "him"]
+    links = {(0, 0), (0, 1), (1, 2), (2, 3), (3, 4), (4, 5)}
+    pairs = phrase_pairs(links, src, tgt)
+    texts = {(p.source_text, p.target_text) for p in pairs}
+    assert ("some", "some people") in texts
+    assert ("want", "propose") in texts
+    assert ("some want to impeach him", "some people propose to impeach him") not in texts  # 6 > 5
+    assert ("to impeach", "to impeach") not in texts  # identical dropped
+    with_identical = phrase_pairs(links, src, tgt, include_identical=True)
+    assert ("to impeach", "to impeach") in {(p.source_text, p.target_text) for p in with_identical}
+    assert len(with_identical) > len(pairs)
+    pair = next(p for p in pairs if p.source_text == "some" and p.target_text == "some people")
+    assert pair == PhrasePair((0, 1), (0, 2), "some", "some people")
+    assert pair.length == 2 and pair.source_length == 1 and pair.target_length == 2
+
+
+def test_identical_is_case_insensitive():
+    pairs = phrase_pairs({(0, 0)}, ["The"], ["the"], include_identical=False)
+    assert pairs == []
+
+
+def test_unaligned_edges_extend():
+    # source word 1 and target words 0 and 2 unaligned
+    spans = set(phrase_spans({(0, 1), (2, 3)}, 3, 4, 5))
+    assert (0, 1, 1, 2) in spans and (0, 1, 0, 2) in spans and (0, 1, 0, 3) in spans
+    assert (0, 2, 1, 2) in spans  # unaligned source word at the edge
+    assert (0, 1, 1, 4) not in spans  # target 3 is linked to source 2
+
+
+def test_alignment_link_choice():
+    alignment = Alignment.from_links(sure=[(0, 0)], possible=[(1, 0)])
+    assert (0, 1, 0, 1) in phrase_spans(alignment, 2, 1)
+    assert (0, 1, 0, 1) not in phrase_spans(alignment, 2, 1, links="sure+possible")
+
+
+def test_errors():
+    with pytest.raises(AlignmentIndexError):
+        phrase_spans({(3, 0)}, 2, 2)
+    with pytest.raises(ConfigurationError):
+        phrase_spans({(0, 0)}, 2, 2, 0)
+    assert issubclass(AlignmentIndexError, ParalignError)
+
+
+def test_dense_block_pair():
+    # 100x100 with fully connected 2x2 blocks on the diagonal: consistent pairs are runs of one
+    # or two whole blocks (three blocks = 6 words > 5).
+    n = 100
+    links = {(i, j) for i in range(n) for j in range(n) if i // 2 == j // 2}
+    spans = phrase_spans(links, n, n, 5)
+    assert sorted(spans) == sorted(
+        [(b, b + 2, b, b + 2) for b in range(0, n, 2)] + [(b, b + 4, b, b + 4) for b in range(0, n - 2, 2)]
+    )
