@@ -1,0 +1,126 @@
+"""jacana JSON alignment files (MSR RTE2 converted, Edinburgh++, MTReference, baselines).
+
+A file is a JSON list of {"id", "name", "source", "target", "sureAlign": "i-j ...",
+"possibleAlign": "i-j ..."}; tokens are the whitespace split of source/target, links 0-based.
+`*.sure+poss.json` files put sure AND possible links into sureAlign (possibleAlign empty); with
+their companion sure file they give sure = companion's links, possible = the merged links.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import FormatError, MismatchError
+from ..paraphrases import open_text
+from .base import AlignedPair, make_pair, parse_dash_links
+
+SURE_POSS_MARK = ".sure+poss"
+
+
+def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
+    """Yield (line, element) for each element of a top-level JSON list, tracking line numbers."""
+    decoder = json.JSONDecoder()
+    pos, n = 0, len(text)
+
+    def skip(p: int) -> int:
+        while p < n and text[p] in " \t\r\n":
+            p += 1
+        return p
+
+    counted = [0, 1]  # position up to which newlines are counted, line number there
+
+    def line_of(p: int) -> int:
+        if p < counted[0]:
+            return text.count("\n", 0, p) + 1
+        counted[1] += text.count("\n", counted[0], p)
+        counted[0] = p
+        return counted[1]
+
+    pos = skip(pos)
+    if pos >= n or text[pos] != "[":
+        raise FormatError("not a jacana JSON file (expected a JSON list)", source=path, line=line_of(pos))
+    pos = skip(pos + 1)
+    if pos < n and text[pos] == "]":
+        return
+    while True:
+        try:
+            obj, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"invalid JSON: {exc.msg}", source=path, line=line_of(exc.pos)) from exc
+        yield line_of(pos), obj
+        pos = skip(end)
+        if pos < n and text[pos] == ",":
+            pos = skip(pos + 1)
+            continue
+        if pos < n and text[pos] == "]":
+            if skip(pos + 1) < n:
+                raise FormatError("unexpected data after the JSON list", source=path,
+                                  line=line_of(skip(pos + 1)))
+            return
+        raise FormatError("expected ',' or ']' in the JSON list", source=path, line=line_of(pos))
+
+
+def iter_jacana(path: str | Path) -> Iterator[AlignedPair]:
+    """Read one jacana JSON file (sureAlign -> sure, possibleAlign -> possible)."""
+    name = str(path)
+    with open_text(path) as handle:
+        text = handle.read().replace("\ufeff", "")
+    for index, (line, obj) in enumerate(_objects(text, name), start=1):
+        if not isinstance(obj, dict):
+            raise FormatError(f"element {index} is not a JSON object", source=name, line=line)
+        pair_id = str(obj.get("id", index))
+        try:
+            src, tgt = obj["source"], obj["target"]
+        except KeyError as exc:
+            raise FormatError(f"pair {pair_id!r} lacks {exc.args[0]!r}", source=name, line=line) from None
+        if not isinstance(src, str) or not isinstance(tgt, str):
+            raise FormatError(f"pair {pair_id!r}: source/target must be strings", source=name, line=line)
+        sure = parse_dash_links(str(obj.get("sureAlign") or ""), source=name, line=line, item=pair_id)
+        possible = parse_dash_links(str(obj.get("possibleAlign") or ""), source=name, line=line,
+                                    item=pair_id)
+        yield make_pair(pair_id, src.split(), tgt.split(), sure, possible, path=name, line=line)
+
+
+def companion_files(path: str | Path) -> tuple[Path, Path] | None:
+    """(sure file, sure+poss file) when `path` is one of such a pair and the other exists."""
+    path = Path(path)
+    name = path.name
+    if SURE_POSS_MARK in name:
+        candidates = [name.replace(SURE_POSS_MARK + ".", ".sure."), name.replace(SURE_POSS_MARK, "")]
+        for candidate in candidates:
+            other = path.with_name(candidate)
+            if candidate != name and other.is_file():
+                return other, path
+        return None
+    for candidate in (name.replace(".sure.", SURE_POSS_MARK + "."),
+                      name.replace(".json", SURE_POSS_MARK + ".json", 1)):
+        other = path.with_name(candidate)
+        if candidate != name and other.is_file():
+            return path, other
+    return None
+
+
+def combine_sure_possible(sure_pairs: list[AlignedPair], merged_pairs: list[AlignedPair], *,
+                          sure_path: str = "sure file", merged_path: str = "sure+poss file"
+                          ) -> list[AlignedPair]:
+    """Sure links from `sure_pairs`, possible = everything in `merged_pairs` (plus the sure links).
+
+    The two lists must hold the same sentences in the same order (checked by position and text).
+    """
+    if len(sure_pairs) != len(merged_pairs):
+        raise MismatchError(
+            f"{sure_path} has {len(sure_pairs)} pairs but {merged_path} has {len(merged_pairs)}"
+        )
+    out = []
+    for a, b in zip(sure_pairs, merged_pairs, strict=True):
+        if a.source != b.source or a.target != b.target:
+            raise MismatchError(
+                f"pair {a.id!r} ({sure_path} line {a.line}) and pair {b.id!r} ({merged_path} line "
+                f"{b.line}) have different sentences"
+            )
+        merged = b.alignment.possible | a.alignment.possible
+        out.append(make_pair(a.id, a.source, a.target, a.alignment.sure, merged, path=sure_path,
+                             line=a.line))
+    return out

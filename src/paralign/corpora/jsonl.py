@@ -1,0 +1,84 @@
+"""JSON-lines alignments: MSR RTE2 derived/*.jsonl and paralign's own output.
+
+One pair a line: {"id", "source", "target", "sure": [[i, j], ...], "possible": [[i, j], ...]},
+0-based. source/target may be strings (whitespace tokens) or token lists; sure/possible may also be
+Pharaoh strings (`i-j`, `i?j`). An "alignment" key holding a Pharaoh string is accepted too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..alignment import Alignment, Link
+from ..errors import FormatError
+from ..paraphrases import open_text
+from .base import AlignedPair, make_pair
+
+
+def _tokens(value: object, key: str, pair_id: str, path: str, line: int) -> list[str]:
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list) and all(isinstance(t, str) for t in value):
+        return list(value)
+    raise FormatError(f"pair {pair_id!r}: {key!r} must be a string or a list of tokens",
+                      source=path, line=line)
+
+
+def _links(value: object, key: str, pair_id: str, path: str, line: int) -> frozenset[Link]:
+    if value is None:
+        return frozenset()
+    if isinstance(value, str):
+        alignment = Alignment.from_pharaoh(value, source=path, line=line)
+        return alignment.possible
+    try:
+        links = set()
+        for item in value:  # type: ignore[union-attr]
+            i, j = item
+            if isinstance(i, bool) or isinstance(j, bool) or not isinstance(i, int) or not isinstance(j, int):
+                raise TypeError
+            links.add((i, j))
+        return frozenset(links)
+    except (TypeError, ValueError):
+        raise FormatError(f"pair {pair_id!r}: {key!r} must be a list of [i, j] integer pairs",
+                          source=path, line=line) from None
+
+
+def iter_jsonl(path: str | Path) -> Iterator[AlignedPair]:
+    """Stream the pairs of a JSONL alignment file (blank lines skipped)."""
+    name = str(path)
+    with open_text(path) as handle:
+        for number, raw in enumerate(handle, start=1):
+            text = raw.replace("\ufeff", "").strip()
+            if not text:
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise FormatError(f"invalid JSON: {exc.msg}", source=name, line=number) from None
+            if not isinstance(obj, dict):
+                raise FormatError("expected a JSON object", source=name, line=number)
+            pair_id = str(obj.get("id", number))
+            for key in ("source", "target"):
+                if key not in obj:
+                    raise FormatError(f"pair {pair_id!r} lacks {key!r}", source=name, line=number)
+            src = _tokens(obj["source"], "source", pair_id, name, number)
+            tgt = _tokens(obj["target"], "target", pair_id, name, number)
+            if "alignment" in obj and "sure" not in obj:
+                value = obj["alignment"]
+                if not isinstance(value, str):
+                    raise FormatError(f"pair {pair_id!r}: 'alignment' must be a Pharaoh string",
+                                      source=name, line=number)
+                alignment = Alignment.from_pharaoh(value, source=name, line=number)
+                sure, possible = alignment.sure, alignment.possible
+            else:
+                # A Pharaoh string under "sure" keeps its own i?j possible links.
+                sure_value = obj.get("sure")
+                if isinstance(sure_value, str):
+                    parsed = Alignment.from_pharaoh(sure_value, source=name, line=number)
+                    sure, extra = parsed.sure, parsed.possible
+                else:
+                    sure, extra = _links(sure_value, "sure", pair_id, name, number), frozenset()
+                possible = extra | _links(obj.get("possible"), "possible", pair_id, name, number)
+            yield make_pair(pair_id, src, tgt, sure, possible, path=name, line=number)

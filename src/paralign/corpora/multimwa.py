@@ -1,0 +1,43 @@
+"""MultiMWA TSV (Lan et al. 2021): one pair a line, tab-separated, no header.
+
+Columns: 0 id | 1 sentence1 | 2 "N/A" | 3 sentence2 | 4 "N/A" | 5 | 6 | 7 sure "i-j ..." |
+8 possible "i-j ..." | trailing empties. Ids can repeat within a file (arXiv test): a repeated id
+gets `#<line>` appended so that every pair has a distinct id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import FormatError
+from ..paraphrases import open_text
+from .base import AlignedPair, make_pair, parse_dash_links
+
+MIN_FIELDS = 8
+
+
+def iter_multimwa(path: str | Path) -> Iterator[AlignedPair]:
+    """Stream the pairs of a MultiMWA TSV file (blank lines skipped)."""
+    name = str(path)
+    seen: set[str] = set()
+    with open_text(path) as handle:
+        for number, raw in enumerate(handle, start=1):
+            line = raw.replace("\ufeff", "").rstrip("\r\n")
+            if not line.strip():
+                continue
+            fields = line.split("\t")
+            if len(fields) < MIN_FIELDS:
+                raise FormatError(
+                    f"expected at least {MIN_FIELDS} tab-separated fields, got {len(fields)}",
+                    source=name, line=number,
+                )
+            pair_id = fields[0].strip() or str(number)
+            if pair_id in seen:
+                pair_id = f"{pair_id}#{number}"
+            seen.add(pair_id)
+            sure = parse_dash_links(fields[7], source=name, line=number, item=pair_id)
+            possible = parse_dash_links(fields[8] if len(fields) > 8 else "", source=name,
+                                        line=number, item=pair_id)
+            yield make_pair(pair_id, fields[1].split(), fields[3].split(), sure, possible,
+                            path=name, line=number)
