@@ -198,3 +198,36 @@ def score_pairs(gold: Sequence, system: Sequence, links: str = "sure", *,
                     line=s.line or None,
                 )
     return score_alignments([p.alignment for p in gold], [p.alignment for p in system], links)
+
+
+def score_files(gold_path, system_path, links: str = "sure", *, gold_format: str | None = None,
+                system_format: str | None = None, possible_path=None) -> AlignmentScores:
+    """Load a gold and a system alignment file (formats detected) and score them by position.
+
+    `possible_path` optionally names a jacana sure+poss file that supplies the gold's possible
+    links (by default a companion `*.sure+poss.json` beside a `*.sure.json` gold is used).
+    """
+    from ..corpora import load_pairs
+
+    gold = load_pairs(gold_path, gold_format, possible_path=possible_path or "auto")
+    system = load_pairs(system_path, system_format, possible_path=None)
+    return score_pairs(gold, system, links, gold_name=str(gold_path), system_name=str(system_path))
+
+
+def render_scores(result: dict) -> str:
+    """A small text table of `AlignmentScores.to_dict()`: macro and micro P/R/F1, exact, AER."""
+
+    def pct(value: float) -> str:
+        return f"{100 * value:5.1f}"
+
+    lines = [
+        f"pairs: {result['pairs']}  gold links: {result['links']} ({result['gold_links']})  "
+        f"system links: {result['system_links']}",
+        "          P      R      F1",
+    ]
+    for key in ("macro", "micro"):
+        prf = result[key]
+        lines.append(f"{key:<7} {pct(prf['precision'])}  {pct(prf['recall'])}  {pct(prf['f1'])}")
+    lines.append(f"exact   {pct(result['exact'])}% ({result['exact_count']} of {result['pairs']})")
+    lines.append(f"AER     {pct(result['aer'])}")
+    return "\n".join(lines)

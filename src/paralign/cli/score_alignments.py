@@ -1,0 +1,51 @@
+"""`paralign score-alignments`: score a system's word alignments against a gold file."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from ..corpora import FORMATS
+from ..metrics.alignment_scores import LINK_SETS, render_scores, score_files
+from ._common import add_format, add_output, emit, open_out
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "score-alignments",
+        help="precision/recall/F1 (macro, micro), exact match and AER of word alignments",
+        description="Score system alignments against gold ones, paired by position. Formats "
+        "(jacana JSON, JSONL, GIZA txt, MultiMWA TSV, Pharaoh lines) are detected from the files.",
+    )
+    parser.add_argument("--gold", required=True, help="gold alignment file")
+    parser.add_argument("--system", default="-",
+                        help="system alignment file (default: stdin, e.g. Pharaoh lines)")
+    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure",
+                        help="gold links to score against (default: %(default)s)")
+    parser.add_argument("--gold-possible", default=None, metavar="FILE",
+                        help="jacana sure+poss file giving the gold's possible links "
+                        "(default: a *.sure+poss.json beside a *.sure.json gold)")
+    parser.add_argument("--gold-format", choices=sorted(FORMATS), default=None)
+    parser.add_argument("--system-format", choices=sorted(FORMATS), default=None)
+    parser.add_argument("--per-pair", action="store_true",
+                        help="with --format json, include per-pair counts and scores")
+    add_format(parser)
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        system = args.system
+        if system == "-":
+            system = Path(tmp) / "stdin"
+            with open(system, "w", encoding="utf-8") as handle:
+                shutil.copyfileobj(sys.stdin, handle)
+        scores = score_files(args.gold, system, args.gold_links, gold_format=args.gold_format,
+                             system_format=args.system_format, possible_path=args.gold_possible)
+    with open_out(args.output) as out:
+        emit(scores.to_dict(per_pair=args.per_pair), args.format, render_scores, out)
+    return 0
