@@ -1,0 +1,101 @@
+"""The Microsoft Research Paraphrase corpus (MSRP) TSV: ``Quality TAB #1 ID TAB #2 ID TAB s1 TAB s2``.
+
+The shipped train and test files start with a UTF-8 byte-order mark and use CRLF; sentences hold
+bare double quotes, so lines are split on TAB only (no CSV quoting). The header line is optional.
+Unusable rows are returned with their line numbers (:attr:`MsrpData.skipped`), never dropped
+silently. The standard 4,076-pair training set is train + val of the shipped split:
+``load_msrp(train, val)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .sts import RowIssue, read_rows
+
+HEADER_FIRST_FIELD = "quality"
+
+
+@dataclass(frozen=True, slots=True)
+class ParaphrasePair:
+    """A sentence pair labelled paraphrase (True) or not (False)."""
+
+    id: str
+    label: bool
+    sentence1: str
+    sentence2: str
+    line: int
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MsrpData:
+    """The usable pairs of one or more MSRP files plus skipped rows and notes (with file names)."""
+
+    paths: tuple[str, ...]
+    pairs: tuple[ParaphrasePair, ...]
+    skipped: tuple[tuple[str, RowIssue], ...] = ()
+    notes: tuple[tuple[str, RowIssue], ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __iter__(self) -> Iterator[ParaphrasePair]:
+        return iter(self.pairs)
+
+    @property
+    def labels(self) -> list[bool]:
+        return [p.label for p in self.pairs]
+
+    def summary(self) -> dict:
+        """Counts and the skipped rows, for reports."""
+        return {
+            "paths": list(self.paths),
+            "pairs": len(self.pairs),
+            "positive": sum(self.labels),
+            "skipped": len(self.skipped),
+            "skipped_rows": [{"file": f, **r.to_dict()} for f, r in self.skipped],
+            "notes": len(self.notes),
+        }
+
+
+def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair | None, str, list[str]]:
+    notes: list[str] = []
+    if len(fields) < 5:
+        return None, f"{len(fields)} field(s), expected 5 (quality, id1, id2, s1, s2)", notes
+    if len(fields) > 5:
+        notes.append(f"{len(fields) - 5} extra trailing field(s) ignored")
+    quality, id1, id2, s1, s2 = (f.strip() for f in fields[:5])
+    if quality not in ("0", "1"):
+        reason = "no label" if not quality else f"label {quality!r} is not 0 or 1"
+        return None, reason, notes
+    if not s1 or not s2:
+        return None, "empty sentence", notes
+    pair_id = f"{id1}-{id2}" if id1 or id2 else f"{Path(source).name}:{number}"
+    return ParaphrasePair(pair_id, quality == "1", s1, s2, number, source), "", notes
+
+
+def load_msrp(*paths: str | Path) -> MsrpData:
+    """Read one or more MSRP TSV files (e.g. train and val) into one labelled pair list."""
+    pairs: list[ParaphrasePair] = []
+    skipped: list[tuple[str, RowIssue]] = []
+    notes: list[tuple[str, RowIssue]] = []
+    for path in paths:
+        source = str(path)
+        for number, fields, row_notes in read_rows(path):
+            notes.extend((source, n) for n in row_notes)
+            if not any(f.strip() for f in fields):
+                skipped.append((source, RowIssue(number, "empty line")))
+                continue
+            if fields[0].strip().lower() == HEADER_FIRST_FIELD:
+                notes.append((source, RowIssue(number, "header line")))
+                continue
+            pair, reason, extra = _parse(fields, number, source)
+            notes.extend((source, RowIssue(number, n)) for n in extra)
+            if pair is None:
+                skipped.append((source, RowIssue(number, reason)))
+            else:
+                pairs.append(pair)
+    return MsrpData(tuple(str(p) for p in paths), tuple(pairs), tuple(skipped), tuple(notes))

@@ -1,0 +1,178 @@
+"""Semantic Textual Similarity data: SemEval STS 2012-2016 TSV and the STS Benchmark CSV.
+
+Two layouts are read (see the READMEs under ``similarity/`` in the data folder):
+
+* ``sts``: SemEval 2012-2016, no header, ``score TAB sentence1 TAB sentence2``; the score may be
+  empty (pairs without gold, which must be skipped).
+* ``stsb``: STS Benchmark, no header, ``genre TAB source TAB year TAB id TAB score TAB s1 TAB s2``
+  with, on some lines, two extra trailing licence fields.
+
+Rows that cannot be used are never dropped silently: they are returned in
+:attr:`StsData.skipped` with their line numbers; usable rows with an irregularity (byte-order
+mark, extra columns, score outside 0-5) are listed in :attr:`StsData.notes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ConfigurationError, FormatError
+from ..paraphrases import open_text
+
+#: Layout names accepted by :func:`load_sts`.
+STS_FORMATS = ("sts", "stsb")
+
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True, slots=True)
+class RowIssue:
+    """A row of a data file that was skipped (or kept with a note), with the reason."""
+
+    line: int
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"line": self.line, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class StsPair:
+    """A sentence pair with its gold similarity (0-5)."""
+
+    id: str
+    score: float
+    sentence1: str
+    sentence2: str
+    line: int
+    genre: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StsData:
+    """The usable pairs of one STS file plus every skipped row and every irregular kept row."""
+
+    path: str
+    format: str
+    pairs: tuple[StsPair, ...]
+    skipped: tuple[RowIssue, ...] = ()
+    notes: tuple[RowIssue, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def __iter__(self) -> Iterator[StsPair]:
+        return iter(self.pairs)
+
+    def summary(self) -> dict:
+        """Counts and the skipped rows, for reports."""
+        return {
+            "path": self.path,
+            "format": self.format,
+            "pairs": len(self.pairs),
+            "skipped": len(self.skipped),
+            "skipped_rows": [r.to_dict() for r in self.skipped],
+            "notes": len(self.notes),
+        }
+
+
+def read_rows(path: str | Path) -> Iterator[tuple[int, list[str], list[RowIssue]]]:
+    """Yield (line number, TAB fields, notes) for every line, stripping CR/LF and a BOM.
+
+    Shared by the STS and MSRP readers; a BOM anywhere at a line start is removed and noted.
+    """
+    with open_text(path) as handle:
+        for number, raw in enumerate(handle, start=1):
+            line = raw.rstrip("\r\n")
+            notes: list[RowIssue] = []
+            if line.startswith(BOM):
+                line = line.lstrip(BOM)
+                notes.append(RowIssue(number, "byte-order mark removed"))
+            yield number, line.split("\t"), notes
+
+
+def _parse_score(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if value == value else None  # NaN is not a score
+
+
+def detect_format(path: str | Path) -> str:
+    """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file."""
+    votes = {"sts": 0, "stsb": 0}
+    for _number, fields, _notes in read_rows(path):
+        if not any(f.strip() for f in fields):
+            continue
+        first_is_score = not fields[0].strip() or _parse_score(fields[0]) is not None
+        if first_is_score:
+            votes["sts"] += 1
+        elif len(fields) >= 5 and (not fields[4].strip() or _parse_score(fields[4]) is not None):
+            votes["stsb"] += 1
+        if sum(votes.values()) >= 20:
+            break
+    if not any(votes.values()):
+        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)", source=str(path))
+    return max(votes, key=lambda k: votes[k])
+
+
+def _row(
+    fields: list[str], fmt: str, number: int, stem: str
+) -> tuple[StsPair | None, str | None, list[str]]:
+    """Parse one row: (pair, skip reason, notes)."""
+    notes: list[str] = []
+    if fmt == "stsb":
+        if len(fields) < 7:
+            return None, f"{len(fields)} fields, expected at least 7", notes
+        if len(fields) > 7:
+            notes.append(f"{len(fields) - 7} extra trailing field(s) ignored")
+        genre, source, year, sid, score_text, s1, s2 = fields[:7]
+        pair_id = f"{source}-{year}-{sid}" if sid else f"{stem}:{number}"
+    else:
+        if len(fields) < 3:
+            return None, f"{len(fields)} field(s), expected 3 (score, sentence1, sentence2)", notes
+        if len(fields) > 3:
+            notes.append(f"{len(fields) - 3} extra trailing field(s) ignored")
+        score_text, s1, s2 = fields[:3]
+        genre, pair_id = "", f"{stem}:{number}"
+    if not score_text.strip():
+        return None, "no gold score", notes
+    score = _parse_score(score_text)
+    if score is None:
+        return None, f"gold score {score_text.strip()!r} is not a number", notes
+    if not s1.strip() or not s2.strip():
+        return None, "empty sentence", notes
+    if not 0.0 <= score <= 5.0:
+        notes.append(f"gold score {score} outside 0-5")
+    pair = StsPair(pair_id, score, s1.strip(), s2.strip(), number, genre)
+    return pair, None, notes
+
+
+def load_sts(path: str | Path, format: str | None = None) -> StsData:
+    """Read an STS file (``sts`` 3-column TSV or ``stsb`` STS Benchmark; auto-detected).
+
+    Empty lines, rows without a gold score, rows with too few fields and rows with an empty
+    sentence are skipped and listed with their line numbers in the result.
+    """
+    fmt = format or detect_format(path)
+    if fmt not in STS_FORMATS:
+        raise ConfigurationError(f"unknown STS format {fmt!r}: use one of {', '.join(STS_FORMATS)}")
+    pairs: list[StsPair] = []
+    skipped: list[RowIssue] = []
+    notes: list[RowIssue] = []
+    stem = Path(path).name
+    for number, fields, row_notes in read_rows(path):
+        notes.extend(row_notes)
+        if not any(f.strip() for f in fields):
+            skipped.append(RowIssue(number, "empty line"))
+            continue
+        pair, reason, extra = _row(fields, fmt, number, stem)
+        notes.extend(RowIssue(number, n) for n in extra)
+        if pair is None:
+            skipped.append(RowIssue(number, reason or "unusable row"))
+        else:
+            pairs.append(pair)
+    return StsData(str(path), fmt, tuple(pairs), tuple(skipped), tuple(notes))

@@ -1,0 +1,689 @@
+"""Sentence similarity and paraphrase identification from word alignments (Sultan et al. 2014, 4.2).
+
+The similarity of two sentences is read off their word alignment: the more of their content
+words align, the more similar they are. Scores come from *signals*, functions of an aligned pair
+registered by name in :data:`SIGNALS` so that new ones (IDF weighting, embeddings...) can be
+added with :func:`register_signal` and measured before becoming the default:
+
+* ``sultan2014`` (default): the proportion of aligned content words in each sentence, combined
+  by their harmonic mean, ``2·pS·pT / (pS + pT)`` (TACL 2014 section 4.2, written out in the
+  DLS@CU SemEval-2014 paper). With one-to-one links this equals ``2·a / (nS + nT)``.
+* ``sultan2015``: aligned content words of both sentences over all content words of both,
+  ``(aS + aT) / (nS + nT)`` (DLS@CU SemEval-2015).
+* ``idf`` / ``idf2015``: the two formulas above with each content word weighted by its inverse
+  document frequency, fitted on training sentences (:meth:`ContentProportion.fit`).
+
+Paraphrase identification thresholds a score: pairs scoring above the threshold chosen on
+training data (maximum accuracy) are paraphrases.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Protocol, runtime_checkable
+
+from .alignment import Alignment
+from .errors import ConfigurationError, ParalignError
+from .nlp import Annotator, default_annotator
+from .sentence import Sentence
+
+TextLike = str | Sequence[str] | Sentence
+AlignFunction = Callable[[Sentence, Sentence], Alignment]
+
+DEFAULT_SIGNAL = "sultan2014"
+
+_CLITICS = {"n't": "not", "'s": "s", "'d": "d", "'ll": "ll", "'re": "re", "'ve": "ve", "'m": "m"}
+
+
+class SimilarityError(ParalignError, ValueError):
+    """A similarity computation could not be done for the named item."""
+
+
+# -- content words ---------------------------------------------------------------------------
+def _stopwords() -> frozenset[str]:
+    from .resources import stopwords
+
+    return stopwords()
+
+
+def is_content_word(token: str, stop: frozenset[str] | None = None) -> bool:
+    """True unless the token is punctuation/symbols only or (after clitic mapping) a stop word."""
+    if not any(ch.isalnum() for ch in token):
+        return False
+    word = token.lower()
+    word = _CLITICS.get(word, word)
+    return word not in (_stopwords() if stop is None else stop)
+
+
+def content_indices(sentence: Sentence | Sequence[str], stop: frozenset[str] | None = None) -> list[int]:
+    """Indices of the content words of a sentence (or token list)."""
+    tokens = sentence.tokens if isinstance(sentence, Sentence) else sentence
+    stop = _stopwords() if stop is None else stop
+    return [i for i, tok in enumerate(tokens) if is_content_word(tok, stop)]
+
+
+def _word_key(sentence: Sentence, i: int) -> str:
+    return (sentence.lemmas[i] or sentence.tokens[i]).lower()
+
+
+# -- aligned pairs and signals ---------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class AlignedSentences:
+    """Two annotated sentences and their word alignment: what every signal scores."""
+
+    source: Sentence
+    target: Sentence
+    alignment: Alignment
+
+
+@runtime_checkable
+class Signal(Protocol):
+    """A similarity signal: a name and a score in [0, 1] for an aligned pair."""
+
+    name: str
+
+    def __call__(self, pair: AlignedSentences) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class IdfTable:
+    """Inverse document frequencies of lower-cased lemmas, counted over sentences.
+
+    ``idf(w) = ln((N + 1) / (df(w) + 1)) + 1``; unseen words get the highest value,
+    ``ln(N + 1) + 1`` (rare words are the informative ones).
+    """
+
+    documents: int
+    df: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_sentences(cls, sentences: Iterable[Sentence]) -> IdfTable:
+        df: dict[str, int] = {}
+        n = 0
+        for sentence in sentences:
+            n += 1
+            for key in {_word_key(sentence, i) for i in range(len(sentence))}:
+                df[key] = df.get(key, 0) + 1
+        return cls(n, df)
+
+    def __call__(self, word: str) -> float:
+        return math.log((self.documents + 1) / (self.df.get(word.lower(), 0) + 1)) + 1.0
+
+
+def _weighted_counts(
+    sentence: Sentence, aligned: set[int], weight: Callable[[Sentence, int], float], stop: frozenset[str]
+) -> tuple[float, float]:
+    """(aligned weight, total weight) over the content words; all non-punctuation words when none."""
+    idx = content_indices(sentence, stop)
+    if not idx:
+        idx = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)]
+    total = sum(weight(sentence, i) for i in idx)
+    hit = sum(weight(sentence, i) for i in idx if i in aligned)
+    return hit, total
+
+
+def _harmonic(p: float, q: float) -> float:
+    return 0.0 if p + q == 0 else 2 * p * q / (p + q)
+
+
+@dataclass(frozen=True, slots=True)
+class ContentProportion:
+    """Proportion of aligned content words: harmonic mean of both sides, or pooled counts.
+
+    ``pooled=False`` is Sultan et al. 2014, ``pooled=True`` the 2015 variant. With ``trainable``
+    the words are IDF-weighted and :meth:`fit` must be called on training sentences first.
+    A sentence without content words falls back to all its non-punctuation tokens.
+    """
+
+    name: str = DEFAULT_SIGNAL
+    pooled: bool = False
+    trainable: bool = False
+    idf: IdfTable | None = None
+
+    def fit(self, sentences: Iterable[Sentence]) -> ContentProportion:
+        """A copy with IDF fitted on `sentences` (no-op for unweighted signals)."""
+        if not self.trainable:
+            return self
+        return replace(self, idf=IdfTable.from_sentences(sentences))
+
+    def _weight(self) -> Callable[[Sentence, int], float]:
+        if not self.trainable:
+            return lambda _s, _i: 1.0
+        if self.idf is None:
+            raise ConfigurationError(
+                f"signal {self.name!r} needs IDF statistics: fit it on training sentences "
+                "(signal.fit(sentences)) or pass idf=IdfTable(...)"
+            )
+        idf = self.idf
+        return lambda s, i: idf(_word_key(s, i))
+
+    def __call__(self, pair: AlignedSentences) -> float:
+        weight = self._weight()
+        stop = _stopwords()
+        links = pair.alignment.possible
+        aligned_s = {i for i, _ in links}
+        aligned_t = {j for _, j in links}
+        hit_s, tot_s = _weighted_counts(pair.source, aligned_s, weight, stop)
+        hit_t, tot_t = _weighted_counts(pair.target, aligned_t, weight, stop)
+        if self.pooled:
+            total = tot_s + tot_t
+            return (hit_s + hit_t) / total if total else 0.0
+        p = hit_s / tot_s if tot_s else 0.0
+        q = hit_t / tot_t if tot_t else 0.0
+        return _harmonic(p, q)
+
+
+SignalFactory = Callable[..., Signal]
+
+#: Registered signals by name: factories taking keyword options and returning a Signal.
+SIGNALS: dict[str, SignalFactory] = {}
+
+
+def register_signal(name: str, factory: SignalFactory, *, replace_existing: bool = False) -> None:
+    """Register a signal factory under `name` (refuses to overwrite unless asked)."""
+    if name in SIGNALS and not replace_existing:
+        raise ConfigurationError(f"signal {name!r} is already registered")
+    SIGNALS[name] = factory
+
+
+def make_signal(spec: str | Signal = DEFAULT_SIGNAL, **options: object) -> Signal:
+    """A Signal from a registered name (with factory options) or a Signal passed through."""
+    if not isinstance(spec, str):
+        return spec
+    factory = SIGNALS.get(spec)
+    if factory is None:
+        raise ConfigurationError(f"unknown signal {spec!r}: choose from {', '.join(sorted(SIGNALS))}")
+    return factory(**options)
+
+
+def fit_signal(signal: Signal, sentences: Iterable[Sentence]) -> Signal:
+    """Fit a trainable signal (one with a ``fit`` method) on training sentences; else return it."""
+    fit = getattr(signal, "fit", None)
+    return fit(sentences) if callable(fit) else signal
+
+
+def needs_fit(signal: Signal) -> bool:
+    """True when the signal must be fitted on training sentences before use."""
+    return bool(getattr(signal, "trainable", False)) and getattr(signal, "idf", None) is None
+
+
+register_signal("sultan2014", lambda: ContentProportion("sultan2014"))
+register_signal("sultan2015", lambda: ContentProportion("sultan2015", pooled=True))
+register_signal(
+    "idf", lambda idf=None: ContentProportion("idf", trainable=True, idf=idf)  # type: ignore[arg-type]
+)
+register_signal(
+    "idf2015",
+    lambda idf=None: ContentProportion("idf2015", pooled=True, trainable=True, idf=idf),  # type: ignore[arg-type]
+)
+
+
+# -- aligning pairs --------------------------------------------------------------------------
+def default_aligner() -> AlignFunction:
+    """The Sultan et al. 2014 aligner with default options (`align_sentences`)."""
+    from .aligners.sultan import Aligner
+
+    return Aligner().align_sentences
+
+
+def exact_match_aligner(source: Sentence, target: Sentence) -> Alignment:
+    """Baseline: link identical lower-cased tokens one-to-one, left to right (no context)."""
+    free: dict[str, list[int]] = {}
+    for j, tok in enumerate(target.tokens):
+        free.setdefault(tok.lower(), []).append(j)
+    links = []
+    for i, tok in enumerate(source.tokens):
+        slots = free.get(tok.lower())
+        if slots:
+            links.append((i, slots.pop(0)))
+    return Alignment.from_links(links)
+
+
+def get_aligner(name: str) -> AlignFunction | None:
+    """An alignment function by name: ``sultan`` (None = the lazily built default) or ``exact``."""
+    if name == "sultan":
+        return None
+    if name == "exact":
+        return exact_match_aligner
+    raise ConfigurationError(f"unknown aligner {name!r}: use 'sultan' or 'exact'")
+
+
+ALIGNER_NAMES = ("sultan", "exact")
+
+
+@dataclass(frozen=True, slots=True)
+class PairFailure:
+    """An input pair (0-based index in the batch) that could not be aligned, and why."""
+
+    index: int
+    error: str
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "error": self.error}
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedBatch:
+    """Aligned pairs in input order (None where the pair failed) and the failures."""
+
+    items: tuple[AlignedSentences | None, ...]
+    failures: tuple[PairFailure, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentence | str]:
+    """Annotate texts (Sentences pass through); a failing item becomes its error message."""
+    todo = [k for k, t in enumerate(texts) if not isinstance(t, Sentence)]
+    out: list[Sentence | str] = [t if isinstance(t, Sentence) else "" for t in texts]  # type: ignore[misc]
+    try:
+        for k, sentence in zip(todo, annotator.pipe([texts[k] for k in todo]), strict=True):  # type: ignore[misc]
+            out[k] = sentence
+    except Exception:  # noqa: BLE001 - retry one by one so one bad text does not sink the chunk
+        for k in todo:
+            try:
+                out[k] = annotator(texts[k])  # type: ignore[arg-type]
+            except Exception as exc:  # noqa: BLE001
+                out[k] = f"annotation failed: {_describe(exc)}"
+    return out
+
+
+def _align_chunk(
+    align: AlignFunction | None, annotator: Annotator | None, chunk: list[tuple[TextLike, TextLike]]
+) -> list[AlignedSentences | str]:
+    """Annotate and align one chunk of pairs; failures become error strings (worker-safe)."""
+    align = align or default_aligner()
+    annotator = annotator or default_annotator()
+    flat: list[TextLike] = [x for pair in chunk for x in pair]
+    sentences = _annotate_chunk(annotator, flat)
+    results: list[AlignedSentences | str] = []
+    for k in range(len(chunk)):
+        s, t = sentences[2 * k], sentences[2 * k + 1]
+        if isinstance(s, str) or isinstance(t, str):
+            results.append(s if isinstance(s, str) else t)  # type: ignore[arg-type]
+            continue
+        try:
+            results.append(AlignedSentences(s, t, align(s, t)))
+        except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
+            results.append(f"alignment failed: {_describe(exc)}")
+    return results
+
+
+def _chunks(items: Sequence[tuple[TextLike, TextLike]], size: int) -> Iterator[list[tuple[TextLike, TextLike]]]:
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])
+
+
+def align_pairs(
+    pairs: Iterable[tuple[TextLike, TextLike]],
+    *,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    chunk_size: int = 64,
+    progress: Callable[[int], None] | None = None,
+) -> AlignedBatch:
+    """Annotate (texts or token lists; Sentences are used as given) and align many pairs.
+
+    With ``workers > 1`` chunks go to a process pool (the aligner must then be picklable).
+    ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
+    fails is reported in ``failures`` and the others are still returned.
+    """
+    items = list(pairs)
+    if workers < 1:
+        raise ConfigurationError(f"workers must be at least 1, got {workers}")
+    results: list[AlignedSentences | str] = []
+    chunks = list(_chunks(items, max(1, chunk_size)))
+    if workers == 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            results.extend(_align_chunk(aligner, annotator, chunk))
+            if progress:
+                progress(len(chunk))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_align_chunk, aligner, annotator, chunk) for chunk in chunks]
+            for chunk, future in zip(chunks, futures, strict=True):
+                try:
+                    results.extend(future.result())
+                except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
+                    results.extend([f"worker failed: {_describe(exc)}"] * len(chunk))
+                if progress:
+                    progress(len(chunk))
+    failures = tuple(PairFailure(k, r) for k, r in enumerate(results) if isinstance(r, str))
+    aligned = tuple(None if isinstance(r, str) else r for r in results)
+    return AlignedBatch(aligned, failures)
+
+
+# -- similarity ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SimilarityBatch:
+    """Scores in input order (None for failed pairs), the failures and the signal's name."""
+
+    scores: tuple[float | None, ...]
+    failures: tuple[PairFailure, ...] = ()
+    signal: str = DEFAULT_SIGNAL
+
+    def to_dict(self) -> dict:
+        return {
+            "signal": self.signal,
+            "pairs": len(self.scores),
+            "scores": list(self.scores),
+            "failures": [f.to_dict() for f in self.failures],
+        }
+
+
+def score_aligned(batch: AlignedBatch, signal: str | Signal = DEFAULT_SIGNAL) -> SimilarityBatch:
+    """Score already aligned pairs with a signal (align once, compare many signals)."""
+    sig = make_signal(signal)
+    scores: list[float | None] = []
+    failures = list(batch.failures)
+    for k, item in enumerate(batch.items):
+        if item is None:
+            scores.append(None)
+            continue
+        try:
+            scores.append(float(sig(item)))
+        except ConfigurationError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            scores.append(None)
+            failures.append(PairFailure(k, f"signal failed: {_describe(exc)}"))
+    failures.sort(key=lambda f: f.index)
+    return SimilarityBatch(tuple(scores), tuple(failures), sig.name)
+
+
+def similarity_many(
+    pairs: Iterable[tuple[TextLike, TextLike]],
+    workers: int = 1,
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SimilarityBatch:
+    """Similarity of many pairs (texts, token lists or Sentences); bad pairs are reported."""
+    sig = make_signal(signal)
+    if needs_fit(sig):  # fail before the expensive alignment
+        raise ConfigurationError(
+            f"signal {sig.name!r} must be fitted on training sentences first (fit_signal)"
+        )
+    batch = align_pairs(pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+    return score_aligned(batch, sig)
+
+
+def similarity(
+    a: TextLike,
+    b: TextLike,
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+) -> float:
+    """Similarity in [0, 1] of two sentences (texts, token lists or annotated Sentences)."""
+    result = similarity_many([(a, b)], signal=signal, aligner=aligner, annotator=annotator)
+    if result.failures:
+        raise SimilarityError(f"pair could not be scored: {result.failures[0].error}")
+    score = result.scores[0]
+    assert score is not None
+    return score
+
+
+# -- evaluation: STS -------------------------------------------------------------------------
+def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Pearson's r, or None when undefined (fewer than 2 items or a constant series)."""
+    n = len(x)
+    if n != len(y):
+        raise ValueError(f"{n} scores vs {len(y)} gold values")
+    if n < 2:
+        return None
+    mx, my = sum(x) / n, sum(y) / n
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    if sxx == 0 or syy == 0:
+        return None
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
+    return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+
+
+def _ranks(values: Sequence[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda k: values[k])
+    ranks = [0.0] * len(values)
+    k = 0
+    while k < len(order):
+        end = k
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[k]]:
+            end += 1
+        for m in range(k, end + 1):
+            ranks[order[m]] = (k + end) / 2 + 1
+        k = end + 1
+    return ranks
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Spearman's rho (Pearson on average ranks), or None when undefined."""
+    return pearson(_ranks(x), _ranks(y))
+
+
+@dataclass(frozen=True, slots=True)
+class StsEvaluation:
+    """Correlation of system scores with gold STS scores over the pairs that could be scored."""
+
+    pairs: int
+    pearson: float | None
+    spearman: float | None
+    failures: tuple[PairFailure, ...] = ()
+    signal: str = DEFAULT_SIGNAL
+
+    def to_dict(self) -> dict:
+        return {
+            "pairs": self.pairs,
+            "pearson": self.pearson,
+            "spearman": self.spearman,
+            "failed": len(self.failures),
+            "failures": [f.to_dict() for f in self.failures],
+            "signal": self.signal,
+        }
+
+
+def sts_from_scores(
+    scores: Sequence[float | None], gold: Sequence[float], failures: Sequence[PairFailure] = (), signal: str = ""
+) -> StsEvaluation:
+    """Pearson/Spearman of scores against gold, ignoring (and reporting) pairs without a score."""
+    if len(scores) != len(gold):
+        raise ValueError(f"{len(scores)} scores vs {len(gold)} gold values")
+    xs = [s for s, _ in zip(scores, gold, strict=True) if s is not None]
+    ys = [g for s, g in zip(scores, gold, strict=True) if s is not None]
+    return StsEvaluation(len(xs), pearson(xs, ys), spearman(xs, ys), tuple(failures), signal)
+
+
+def evaluate_sts(
+    pairs: Sequence[tuple[TextLike, TextLike, float]],
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> StsEvaluation:
+    """Score (sentence1, sentence2, gold) triples and correlate with the gold scores."""
+    result = similarity_many(
+        [(a, b) for a, b, _ in pairs],
+        workers,
+        signal=signal,
+        aligner=aligner,
+        annotator=annotator,
+        progress=progress,
+    )
+    return sts_from_scores(result.scores, [g for _, _, g in pairs], result.failures, result.signal)
+
+
+def weighted_mean(values: Sequence[tuple[float | None, int]]) -> float | None:
+    """Size-weighted mean of (value, size) pairs, ignoring undefined values (SemEval's 'mean')."""
+    usable = [(v, n) for v, n in values if v is not None and n > 0]
+    total = sum(n for _, n in usable)
+    return sum(v * n for v, n in usable) / total if total else None
+
+
+# -- paraphrase identification ---------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BinaryScores:
+    """Accuracy, and precision/recall/F1 of the positive (paraphrase) class, with counts."""
+
+    accuracy: float
+    precision: float
+    recall: float
+    f1: float
+    tp: int
+    fp: int
+    tn: int
+    fn: int
+
+    def to_dict(self) -> dict:
+        return {
+            "accuracy": self.accuracy,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "tp": self.tp,
+            "fp": self.fp,
+            "tn": self.tn,
+            "fn": self.fn,
+        }
+
+
+def binary_scores(predicted: Sequence[bool], gold: Sequence[bool]) -> BinaryScores:
+    """Accuracy and positive-class P/R/F1 (0 when undefined)."""
+    if len(predicted) != len(gold):
+        raise ValueError(f"{len(predicted)} predictions vs {len(gold)} gold labels")
+    tp = sum(1 for p, g in zip(predicted, gold, strict=True) if p and g)
+    fp = sum(1 for p, g in zip(predicted, gold, strict=True) if p and not g)
+    fn = sum(1 for p, g in zip(predicted, gold, strict=True) if not p and g)
+    tn = len(gold) - tp - fp - fn
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    accuracy = (tp + tn) / len(gold) if gold else 0.0
+    return BinaryScores(accuracy, precision, recall, f1, tp, fp, tn, fn)
+
+
+def choose_threshold(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """The threshold t maximising the accuracy of ``score > t`` on training data.
+
+    Candidates are midpoints between consecutive distinct scores plus one value below the
+    lowest and the highest score itself; among equally accurate thresholds the lowest wins.
+    """
+    if len(scores) != len(labels):
+        raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
+    if not scores:
+        raise ConfigurationError("cannot choose a threshold without training pairs")
+    order = sorted(range(len(scores)), key=lambda k: scores[k])
+    values = [scores[k] for k in order]
+    ordered_labels = [labels[k] for k in order]
+    # threshold below everything: all predicted positive
+    correct = sum(ordered_labels)
+    best, best_t = correct, values[0] - 1.0
+    k = 0
+    while k < len(values):
+        end = k
+        while end + 1 < len(values) and values[end + 1] == values[k]:
+            end += 1
+        for m in range(k, end + 1):  # these items switch to "not paraphrase"
+            correct += -1 if ordered_labels[m] else 1
+        t = (values[k] + values[end + 1]) / 2 if end + 1 < len(values) else values[k]
+        if correct > best:
+            best, best_t = correct, t
+        k = end + 1
+    return best_t
+
+
+@dataclass(frozen=True, slots=True)
+class ParaphraseEvaluation:
+    """Threshold chosen on training pairs and the test scores it gives."""
+
+    threshold: float
+    test: BinaryScores
+    train: BinaryScores
+    train_pairs: int
+    test_pairs: int
+    failures: tuple[tuple[str, PairFailure], ...] = ()
+    signal: str = DEFAULT_SIGNAL
+
+    def to_dict(self) -> dict:
+        return {
+            "threshold": self.threshold,
+            "accuracy": self.test.accuracy,
+            "precision": self.test.precision,
+            "recall": self.test.recall,
+            "f1": self.test.f1,
+            "test": self.test.to_dict(),
+            "train": self.train.to_dict(),
+            "train_pairs": self.train_pairs,
+            "test_pairs": self.test_pairs,
+            "failed": len(self.failures),
+            "failures": [{"split": s, **f.to_dict()} for s, f in self.failures],
+            "signal": self.signal,
+        }
+
+
+def paraphrase_from_scores(
+    train_scores: Sequence[float | None],
+    train_labels: Sequence[bool],
+    test_scores: Sequence[float | None],
+    test_labels: Sequence[bool],
+    signal: str = "",
+) -> ParaphraseEvaluation:
+    """Choose the threshold on training scores, apply it to test (unscored test pairs: negative)."""
+    train = [(s, g) for s, g in zip(train_scores, train_labels, strict=True) if s is not None]
+    threshold = choose_threshold([s for s, _ in train], [g for _, g in train])
+    train_eval = binary_scores([s > threshold for s, _ in train], [g for _, g in train])
+    predicted = [s is not None and s > threshold for s in test_scores]
+    return ParaphraseEvaluation(
+        threshold, binary_scores(predicted, list(test_labels)), train_eval, len(train), len(test_scores), (), signal
+    )
+
+
+def evaluate_paraphrase(
+    train: Sequence[tuple[TextLike, TextLike, bool]],
+    test: Sequence[tuple[TextLike, TextLike, bool]],
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> ParaphraseEvaluation:
+    """Threshold a similarity signal on (s1, s2, is_paraphrase) training pairs; score the test pairs.
+
+    A trainable signal (IDF) is fitted on the training sentences first.
+    """
+    kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
+    train_batch = align_pairs([(a, b) for a, b, _ in train], **kw)  # type: ignore[arg-type]
+    test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
+    sig = make_signal(signal)
+    if needs_fit(sig):
+        sig = fit_signal(sig, training_sentences(train_batch))
+    train_scored = score_aligned(train_batch, sig)
+    test_scored = score_aligned(test_batch, sig)
+    result = paraphrase_from_scores(
+        train_scored.scores, [g for _, _, g in train], test_scored.scores, [g for _, _, g in test], sig.name
+    )
+    failures = tuple(("train", f) for f in train_scored.failures) + tuple(
+        ("test", f) for f in test_scored.failures
+    )
+    return replace(result, failures=failures)
+
+
+def training_sentences(batch: AlignedBatch) -> Iterator[Sentence]:
+    """Both sentences of every aligned pair (to fit IDF on a training side)."""
+    for item in batch.items:
+        if item is not None:
+            yield item.source
+            yield item.target

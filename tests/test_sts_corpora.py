@@ -1,0 +1,126 @@
+"""STS (SemEval TSV, STS Benchmark) and MSRP loaders: layouts, bad rows, shipped files."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from paralign.corpora.msrp import load_msrp
+from paralign.corpora.sts import detect_format, load_sts
+from paralign.errors import ConfigurationError, FormatError
+
+
+def write(path, text: str, encoding: str = "utf-8"):
+    path.write_bytes(text.encode(encoding))
+    return path
+
+
+def test_sts_tsv_bad_rows_are_reported_with_line_numbers(tmp_path):
+    f = write(
+        tmp_path / "x.tsv",
+        "\ufeff2.6\tDrug lord captured\tDrug lord held\n"
+        "\tno gold here\tsecond\n"
+        "4.4\tonly one sentence\n"
+        "abc\tnot a score\tx\n"
+        "\n"
+        "3.0\tfine\tok\textra\tcolumns\n"
+        "1.0\t \tempty first\n"
+        "7.5\tout of\trange\n",
+    )
+    data = load_sts(f)
+    assert data.format == "sts"
+    assert [p.line for p in data.pairs] == [1, 6, 8]
+    assert data.pairs[0].sentence1 == "Drug lord captured"
+    assert data.pairs[0].score == 2.6
+    assert data.pairs[1].sentence2 == "ok"
+    reasons = {r.line: r.reason for r in data.skipped}
+    assert set(reasons) == {2, 3, 4, 5, 7}
+    assert reasons[2] == "no gold score"
+    assert "expected 3" in reasons[3]
+    assert "not a number" in reasons[4]
+    assert reasons[5] == "empty line"
+    assert reasons[7] == "empty sentence"
+    notes = {(r.line, r.reason) for r in data.notes}
+    assert (1, "byte-order mark removed") in notes
+    assert any(line == 6 and "extra" in reason for line, reason in notes)
+    assert any(line == 8 and "outside 0-5" in reason for line, reason in notes)
+    summary = data.summary()
+    assert summary["pairs"] == 3 and summary["skipped"] == 5
+
+
+def test_stsb_layout_takes_fields_5_and_6(tmp_path):
+    rows = [
+        'main-captions\tMSRvid\t2012test\t0024\t2.500\tA girl is "styling" her hair.\tA girl is brushing her hair.',
+        "main-news\theadlines\t2015\t0001\t4.0\tA\tB\tsrc1\tsrc2",
+        "main-news\theadlines\t2015\t0002\t\tno\tscore",
+        "main-news\theadlines\t2015\t0003",
+    ]
+    f = write(tmp_path / "sts-dev.csv.gz", "")
+    with gzip.open(f, "wt", encoding="utf-8") as handle:
+        handle.write("\n".join(rows) + "\n")
+    assert detect_format(f) == "stsb"
+    data = load_sts(f)
+    assert [(p.id, p.sentence1, p.sentence2, p.score) for p in data.pairs] == [
+        ("MSRvid-2012test-0024", 'A girl is "styling" her hair.', "A girl is brushing her hair.", 2.5),
+        ("headlines-2015-0001", "A", "B", 4.0),
+    ]
+    assert data.pairs[0].genre == "main-captions"
+    assert [(r.line, r.reason) for r in data.skipped][0] == (3, "no gold score")
+    assert "at least 7" in data.skipped[1].reason
+    assert any("extra" in n.reason for n in data.notes)
+
+
+def test_sts_format_errors(tmp_path):
+    empty = write(tmp_path / "empty.tsv", "\n\n")
+    with pytest.raises(FormatError, match="empty.tsv"):
+        load_sts(empty)
+    with pytest.raises(ConfigurationError):
+        load_sts(write(tmp_path / "a.tsv", "1\ta\tb\n"), format="csv")
+
+
+def test_msrp_bom_header_crlf_and_bad_rows(tmp_path):
+    train = write(
+        tmp_path / "train.tsv",
+        "\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\r\n"
+        '1\t702876\t702977\tAmrozi accused his brother, whom he called "the witness".\tReferring to him as "the witness", Amrozi accused ...\r\n'
+        "0\t1\t2\tYucaipa owned it.\tYucaipa bought it.\r\n"
+        "x\t1\t2\tbad\tlabel\r\n"
+        "1\t1\t2\tmissing sentence\r\n",
+    )
+    val = write(tmp_path / "val.tsv", "Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n1\t5\t6\tA b.\tA c.\n")
+    data = load_msrp(train, val)
+    assert len(data) == 3
+    assert data.labels == [True, False, True]
+    assert data.pairs[0].sentence1.endswith('"the witness".')
+    assert data.pairs[0].id == "702876-702977"
+    assert not data.pairs[1].sentence2.endswith("\r")
+    skipped = [(f.endswith("train.tsv"), r.line) for f, r in data.skipped]
+    assert skipped == [(True, 4), (True, 5)]
+    assert "not 0 or 1" in data.skipped[0][1].reason
+    assert any(r.reason == "byte-order mark removed" for _, r in data.notes)
+    assert data.summary()["positive"] == 2
+
+
+# -- the shipped files (counts from their READMEs) --------------------------------------------
+@pytest.mark.data
+def test_shipped_sts_files(data):
+    root = data / "similarity"
+    for name, count in (("headlines", 750), ("OnWN", 561), ("FNWN", 189)):
+        loaded = load_sts(root / "sts" / "2013" / f"{name}.test.tsv")
+        assert (loaded.format, len(loaded), len(loaded.skipped)) == ("sts", count, 0)
+        assert all(0 <= p.score <= 5 for p in loaded)
+    dev = load_sts(root / "stsbenchmark" / "sts-dev.csv")
+    assert (dev.format, len(dev), len(dev.skipped)) == ("stsb", 1500, 0)
+    assert len([n for n in dev.notes if "extra" in n.reason]) == 22
+    assert '"' in "".join(p.sentence1 + p.sentence2 for p in dev)
+
+
+@pytest.mark.data
+def test_shipped_msrp_files(data):
+    root = data / "similarity" / "msrp"
+    train = load_msrp(root / "msr-para-train.tsv", root / "msr-para-val.tsv")
+    assert (len(train), sum(train.labels), len(train.skipped)) == (4076, 2753, 0)
+    test = load_msrp(root / "msr-para-test.tsv")
+    assert (len(test), sum(test.labels)) == (1725, 1147)
+    assert not test.pairs[0].id.startswith("\ufeff")
