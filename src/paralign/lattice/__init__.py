@@ -1,0 +1,35 @@
+"""Word lattices from multiple translations (Pang, Knight & Marcu 2003).
+
+parse trees (:func:`parse_tree`) -> top-down merging with keyword checking (:class:`Merger`)
+-> linearised, squeezed acyclic FSA (:class:`Lattice`); a progressive-MSA baseline
+(:func:`msa_lattice`); path counts, generation, edit distance, paraphrase pairs, repetition
+ratio, n-gram LM entropy (:class:`NGramLM`) and the paper's evaluations (:mod:`.evaluate`).
+"""
+
+from __future__ import annotations
+
+from .build import LatticeOptions, build_lattice, forest_to_builder, lattice_from_trees
+from .evaluate import (
+    GroupLattices,
+    GroupResult,
+    annotate_groups,
+    evaluate_group,
+    evaluate_groups,
+    incremental,
+    lattice_for_group,
+    repetition_ratios,
+    summarize,
+)
+from .forest import ForestNode, Merger
+from .fsa import EditOp, Lattice, LatticeBuilder, LatticeError, chain, paraphrase_table
+from .lm import NGramLM
+from .msa import msa_lattice, word_edit_distance
+from .trees import Tree, parse_tree, projective_heads
+
+__all__ = [
+    "EditOp", "ForestNode", "GroupLattices", "GroupResult", "Lattice", "LatticeBuilder",
+    "LatticeError", "LatticeOptions", "Merger", "NGramLM", "Tree", "annotate_groups",
+    "build_lattice", "chain", "evaluate_group", "evaluate_groups", "forest_to_builder",
+    "incremental", "lattice_for_group", "lattice_from_trees", "msa_lattice", "paraphrase_table",
+    "parse_tree", "projective_heads", "repetition_ratios", "summarize", "word_edit_distance",
+]

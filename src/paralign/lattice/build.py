@@ -1,0 +1,96 @@
+"""Building a group's lattice: parse trees -> top-down merged forest -> linearised FSA -> squeezed.
+
+This is the syntax-based alignment algorithm of Pang, Knight & Marcu (2003): parse every
+sentence, merge the trees top-down into a forest (with keyword checking), map the forest to an
+FSA by creating alternative paths at every merged node, then squeeze.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..sentence import Sentence
+from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
+from .fsa import Lattice, LatticeBuilder, chain
+from .msa import msa_lattice
+from .trees import Tree, parse_tree
+
+METHODS = ("syntax", "msa")
+
+
+@dataclass(frozen=True, slots=True)
+class LatticeOptions:
+    """How to build a lattice: `method` syntax (Pang et al.) or msa (baseline); `lowercase` the
+    words; `keyword_check` and `wordnet` synonyms for merging; `squeeze` afterwards."""
+
+    method: str = "syntax"
+    lowercase: bool = True
+    keyword_check: bool = True
+    wordnet: bool = False
+    squeeze: bool = True
+
+
+def forest_to_builder(forest: ForestNode) -> LatticeBuilder:
+    """Linearise a forest: alternative paths between the same two states for every merged node."""
+    builder = LatticeBuilder()
+    _linearise(builder, forest, builder.start, builder.end)
+    return builder
+
+
+def _linearise(b: LatticeBuilder, node: ForestNode, src: int, dst: int) -> None:
+    stack = [(node, src, dst)]
+    while stack:
+        node, s, e = stack.pop()
+        if node.leaf:
+            for word in node.words:
+                b.add_edge(s, word, e)
+            continue
+        for alt in node.alternatives:
+            if not alt:
+                b.add_edge(s, None, e)
+                continue
+            cur = s
+            for k, child in enumerate(alt):
+                nxt = e if k == len(alt) - 1 else b.new_state()
+                stack.append((child, cur, nxt))
+                cur = nxt
+
+
+def lattice_from_trees(
+    trees: Sequence[Tree], *, keyword_check: bool = True, synonyms: SynonymFn | None = None,
+    squeeze: bool = True,
+) -> Lattice:
+    """The syntax-based lattice of parse trees (all with a ROOT root, as parse_tree gives)."""
+    forest = Merger(keyword_check=keyword_check, synonyms=synonyms).merge_all(trees)
+    if forest is None:
+        raise ValueError("a lattice needs at least one sentence")
+    builder = forest_to_builder(forest)
+    if squeeze:
+        builder.squeeze()
+    return builder.freeze()
+
+
+def build_lattice(sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> Lattice:
+    """The lattice of a group of annotated sentences; every sentence (lower-cased when
+    `options.lowercase`) is a path. Edge weights count the sentences using each edge."""
+    options = options or LatticeOptions()
+    if not sentences:
+        raise ValueError("a lattice needs at least one sentence")
+    tokens = [[t.lower() for t in s.tokens] if options.lowercase else list(s.tokens) for s in sentences]
+    if options.method == "msa":
+        lattice = msa_lattice(tokens)
+    elif options.method == "syntax":
+        trees = [parse_tree(s, lowercase=options.lowercase) for s in sentences]
+        synonyms = wordnet_synonym_fn() if options.wordnet else None
+        lattice = lattice_from_trees(
+            trees, keyword_check=options.keyword_check, synonyms=synonyms, squeeze=options.squeeze
+        )
+    else:
+        from ..errors import ConfigurationError
+
+        raise ConfigurationError(f"unknown lattice method {options.method!r} (expected one of {METHODS})")
+    return lattice.with_weights(tokens)
+
+
+__all__ = ["LatticeOptions", "build_lattice", "chain", "forest_to_builder", "lattice_from_trees"]

@@ -1,0 +1,301 @@
+"""Evaluations of Pang et al. (2003), sect. 5: path counts, leave-one-out edit distances
+(ed_input vs ed_lattice), the effect of adding translations, repetition ratios, LM entropy.
+
+Everything works on groups of annotated sentences (`(group_id, [Sentence, ...])`); identical
+sentences (after lower-casing) are collapsed, as groups are sets of distinct translations. A
+group that fails is reported in `errors` (by id) and the others are still counted.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..sentence import Sentence
+from .build import LatticeOptions, lattice_from_trees
+from .forest import wordnet_synonym_fn
+from .fsa import Lattice, chain
+from .lm import NGramLM
+from .msa import msa_lattice, word_edit_distance
+from .trees import parse_tree
+
+Group = tuple[str, Sequence[Sentence]]
+LENGTH_BINS = ((0, 10), (10, 20), (20, 30), (30, 40), (40, 10**9))
+
+
+class GroupLattices:
+    """One group's sentences with cached trees, building lattices of any subset of them."""
+
+    def __init__(self, sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> None:
+        self.options = options or LatticeOptions()
+        seen: set[tuple[str, ...]] = set()
+        kept: list[Sentence] = []
+        for s in sentences:
+            key = tuple(t.lower() for t in s.tokens) if self.options.lowercase else tuple(s.tokens)
+            if key not in seen:
+                seen.add(key)
+                kept.append(s)
+        self.sentences = kept
+        self.tokens = [
+            [t.lower() for t in s.tokens] if self.options.lowercase else list(s.tokens) for s in kept
+        ]
+        self._trees = None
+        self._synonyms = wordnet_synonym_fn() if self.options.wordnet else None
+
+    def __len__(self) -> int:
+        return len(self.sentences)
+
+    def lattice(self, indices: Sequence[int] | None = None, method: str | None = None) -> Lattice:
+        """The lattice of the chosen sentences (all by default) with `method` (default: options)."""
+        idx = list(range(len(self))) if indices is None else list(indices)
+        method = method or self.options.method
+        if len(idx) == 1:
+            return chain(self.tokens[idx[0]])
+        if method == "msa":
+            return msa_lattice([self.tokens[i] for i in idx])
+        if self._trees is None:
+            self._trees = [parse_tree(s, lowercase=self.options.lowercase) for s in self.sentences]
+        return lattice_from_trees(
+            [self._trees[i] for i in idx], keyword_check=self.options.keyword_check,
+            synonyms=self._synonyms, squeeze=self.options.squeeze,
+        )
+
+
+def single_use_words(token_lists: Sequence[Sequence[str]]) -> list[str]:
+    """Words (with a letter or digit) that no sentence of the group uses more than once."""
+    maxima: Counter[str] = Counter()
+    for tokens in token_lists:
+        for w, c in Counter(tokens).items():
+            maxima[w] = max(maxima[w], c)
+    return sorted(w for w, c in maxima.items() if c == 1 and any(ch.isalnum() for ch in w))
+
+
+def repetition_ratios(lattice: Lattice, token_lists: Sequence[Sequence[str]]) -> list[float]:
+    """Per single-use word: paths repeating it / paths containing it (Pang et al. 5.2)."""
+    out = []
+    for w in single_use_words(token_lists):
+        with_word, repeated = lattice.repetition_counts(w)
+        if with_word:
+            out.append(repeated / with_word)
+    return out
+
+
+@dataclass(slots=True)
+class GroupResult:
+    """Per-group measurements (leave-one-out lists empty when not asked for)."""
+
+    id: str
+    size: int
+    mean_length: float
+    paths: int
+    states: int
+    edges: int
+    repetition: list[float]
+    ed_input: list[int] = field(default_factory=list)
+    ed_lattice: list[int] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+    ent_inputs: float | None = None
+    ent_paths: float | None = None
+
+    @property
+    def log10_paths(self) -> float:
+        return math.log10(self.paths)
+
+
+def evaluate_group(
+    group_id: str, sentences: Sequence[Sentence], options: LatticeOptions | None = None, *,
+    leave_one_out: bool = False, lm: NGramLM | None = None, lm_samples: int = 20, seed: int = 0,
+) -> GroupResult:
+    """Build the group's lattice and measure it (see the module doc)."""
+    g = GroupLattices(sentences, options)
+    if not len(g):
+        raise ValueError("empty group")
+    lattice = g.lattice()
+    result = GroupResult(
+        id=group_id, size=len(g), mean_length=statistics.fmean(len(t) for t in g.tokens),
+        paths=lattice.path_count(), states=lattice.n_states, edges=lattice.n_edges,
+        repetition=repetition_ratios(lattice, g.tokens),
+    )
+    if leave_one_out and len(g) >= 2:
+        for i, held in enumerate(g.tokens):
+            others = [j for j in range(len(g)) if j != i]
+            result.ed_input.append(min(word_edit_distance(held, g.tokens[j]) for j in others))
+            result.ed_lattice.append(g.lattice(others).distance(held))
+            result.lengths.append(len(held))
+    if lm is not None:
+        result.ent_inputs = statistics.fmean(lm.entropy(t) for t in g.tokens)
+        result.ent_paths = statistics.fmean(lm.entropy(p) for p in lattice.sample(lm_samples, seed))
+    return result
+
+
+def _mean(values: Iterable[float]) -> float | None:
+    values = list(values)
+    return statistics.fmean(values) if values else None
+
+
+def summarize(results: Sequence[GroupResult], errors: Sequence[dict] = ()) -> dict:
+    """The aggregate JSON of `paralign lattice stats` (means over groups unless said otherwise)."""
+    ratios = [r for res in results for r in res.repetition]
+    nonzero = [r for r in ratios if r > 0]
+    loo = [res for res in results if res.ed_input]
+    by_length = []
+    for lo, hi in LENGTH_BINS:
+        members = [res for res in results if lo <= res.mean_length < hi]
+        if members:
+            logs = [m.log10_paths for m in members]
+            by_length.append({
+                "length": f"{lo}-{hi - 1}" if hi < 10**9 else f"{lo}+", "groups": len(members),
+                "mean_log10_paths": statistics.fmean(logs), "max_log10_paths": max(logs),
+            })
+    diffs = [statistics.fmean(res.ed_input) - statistics.fmean(res.ed_lattice) for res in loo]
+    return {
+        "groups": len(results),
+        "sentences": sum(res.size for res in results),
+        "mean_group_size": _mean(res.size for res in results),
+        "mean_length": _mean(res.mean_length for res in results),
+        "mean_log10_paths": _mean(res.log10_paths for res in results),
+        "max_log10_paths": max((res.log10_paths for res in results), default=None),
+        "paths_by_length": by_length,
+        "ed_input": _mean(statistics.fmean(res.ed_input) for res in loo),
+        "ed_lattice": _mean(statistics.fmean(res.ed_lattice) for res in loo),
+        "ed_input_per_word": _mean(
+            statistics.fmean(e / max(n, 1) for e, n in zip(res.ed_input, res.lengths, strict=True)) for res in loo
+        ),
+        "ed_lattice_per_word": _mean(
+            statistics.fmean(e / max(n, 1) for e, n in zip(res.ed_lattice, res.lengths, strict=True)) for res in loo
+        ),
+        "ed_gain_sd": statistics.stdev(diffs) if len(diffs) > 1 else None,
+        "share_groups_lattice_better": _mean(float(d > 0) for d in diffs),
+        "share_groups_lattice_worse": _mean(float(d < 0) for d in diffs),
+        "repetition_ratio": _mean(ratios),
+        "repetition_words": len(ratios),
+        "repetition_nonzero_share": len(nonzero) / len(ratios) if ratios else None,
+        "repetition_nonzero_mean": _mean(nonzero),
+        "ent_inputs": _mean(res.ent_inputs for res in results if res.ent_inputs is not None),
+        "ent_paths": _mean(res.ent_paths for res in results if res.ent_paths is not None),
+        "errors": list(errors),
+    }
+
+
+def evaluate_groups(
+    groups: Iterable[Group], options: LatticeOptions | None = None, *, leave_one_out: bool = False,
+    lm: NGramLM | None = None, lm_samples: int = 20, seed: int = 0,
+    progress: Callable[[Iterable[Group]], Iterable[Group]] | None = None,
+) -> tuple[dict, list[GroupResult]]:
+    """Evaluate every group; a failing group is listed in the summary's `errors` and skipped."""
+    results: list[GroupResult] = []
+    errors: list[dict] = []
+    for group_id, sentences in (progress or (lambda x: x))(groups):
+        try:
+            results.append(evaluate_group(
+                group_id, sentences, options, leave_one_out=leave_one_out, lm=lm,
+                lm_samples=lm_samples, seed=seed,
+            ))
+        except Exception as exc:  # noqa: BLE001 - one bad group must not lose the others
+            errors.append({"group": group_id, "error": f"{type(exc).__name__}: {exc}"})
+    return summarize(results, errors), results
+
+
+def incremental(
+    groups: Iterable[Group], options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
+) -> list[dict]:
+    """Effect of adding translations (Pang et al. table 5): per group of >= `min_size` distinct
+    sentences, shuffle (seeded), hold out the first, then for n = 1, 2, ... use the next n:
+    ed_input_n (nearest of the n) and ed_lattice_n (lattice of the n). Means per n."""
+    rng = random.Random(seed)
+    rows: dict[int, list[tuple[int, int]]] = {}
+    for _gid, sentences in groups:
+        g = GroupLattices(sentences, options)
+        if len(g) < min_size:
+            continue
+        order = list(range(len(g)))
+        rng.shuffle(order)
+        test, rest = g.tokens[order[0]], order[1:]
+        for n in range(1, len(rest) + 1):
+            used = rest[:n]
+            ed_in = min(word_edit_distance(test, g.tokens[j]) for j in used)
+            ed_sa = g.lattice(used).distance(test)
+            rows.setdefault(n, []).append((ed_in, ed_sa))
+    table = []
+    for n in sorted(rows):
+        values = rows[n]
+        table.append({
+            "n": n, "groups": len(values),
+            "ed_input": statistics.fmean(v[0] for v in values),
+            "ed_lattice": statistics.fmean(v[1] for v in values),
+            "gain": statistics.fmean(v[0] - v[1] for v in values),
+        })
+    return table
+
+
+def lattice_for_group(sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> Lattice:
+    """The lattice of a group's distinct sentences (weights = sentences using each edge)."""
+    g = GroupLattices(sentences, options)
+    if not len(g):
+        raise ValueError("empty group")
+    return g.lattice().with_weights(g.tokens)
+
+
+def annotate_groups(
+    groups: Iterable[tuple[str, Sequence[str | Sequence[str]]]], annotator=None, *, batch: int = 512
+) -> Iterator[Group]:
+    """Parse the sentences of (id, texts-or-token-lists) groups in batches, yielding
+    (id, [Sentence, ...]); the group order is kept."""
+    from ..nlp import default_annotator
+
+    annotator = annotator or default_annotator()
+    pending: list[tuple[str, int]] = []
+    items: list[str | Sequence[str]] = []
+
+    def flush() -> Iterator[Group]:
+        parsed = list(annotator.pipe(items))
+        k = 0
+        for gid, n in pending:
+            yield gid, parsed[k : k + n]
+            k += n
+        pending.clear()
+        items.clear()
+
+    for gid, sentences in groups:
+        pending.append((gid, len(sentences)))
+        items.extend(sentences)
+        if len(items) >= batch:
+            yield from flush()
+    if items or pending:
+        yield from flush()
+
+
+def sample_groups(groups: Iterable, n: int | None, seed: int = 0) -> list:
+    """A seeded uniform sample of `n` items (reservoir sampling, streaming; order kept)."""
+    if n is None:
+        return list(groups)
+    rng = random.Random(seed)
+    reservoir: list[tuple[int, object]] = []
+    for k, item in enumerate(groups):
+        if k < n:
+            reservoir.append((k, item))
+        else:
+            j = rng.randrange(k + 1)
+            if j < n:
+                reservoir[j] = (k, item)
+    return [item for _, item in sorted(reservoir, key=lambda x: x[0])]
+
+
+def mtreference_groups(path: str | Path, min_size: int = 1) -> list[tuple[str, list[list[str]]]]:
+    """MTReference source-segment groups as (key, distinct token lists), in file order."""
+    from ..corpora import load_groups
+
+    out = []
+    for key, pairs in load_groups(path).items():
+        seen: dict[tuple[str, ...], None] = {}
+        for p in pairs:
+            seen.setdefault(tuple(p.source), None)
+            seen.setdefault(tuple(p.target), None)
+        if len(seen) >= min_size:
+            out.append((key, [list(s) for s in seen]))
+    return out

@@ -1,0 +1,111 @@
+"""Top-down merging of a group's parse trees into a parse forest (Pang et al. 2003, sect. 3.1).
+
+Two nodes of the same type with the same expansion (the same sequence of child labels) are
+assumed paraphrases: they merge and the merge recurses into their children pair by pair; at a
+node whose expansions differ the new subtree is kept as an *alternative* expansion. Leaves of
+the same POS merge into one leaf with alternative words ("people" / "persons").
+
+Keyword checking guards every merge: before merging a_i with b_i, b_i's keywords (the nouns,
+verbs and adjectives it spans) must share no word with any *other* child a_j (j != i); if one
+does (as in "people killed in the battle" vs "the battle killed people"), the expansion is not
+merged and is added as an alternative instead. With ``synonyms`` (e.g. WordNet), words that are
+synonyms count as shared keywords too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .trees import Tree
+
+SynonymFn = Callable[[str], Iterable[str]]
+
+
+@dataclass(slots=True)
+class ForestNode:
+    """A merged node: a label with alternative expansions, or a leaf with alternative words."""
+
+    label: str
+    alternatives: list[list[ForestNode]] = field(default_factory=list)
+    words: dict[str, int] = field(default_factory=dict)  # leaf words -> times seen
+    keywords: set[str] = field(default_factory=set)
+    leaf: bool = False
+
+    @classmethod
+    def from_tree(cls, tree: Tree) -> ForestNode:
+        """A forest holding one tree."""
+        if tree.is_leaf:
+            return cls(tree.label, words={tree.word: 1}, keywords=set(tree.keywords), leaf=True)  # type: ignore[dict-item]
+        node = cls(tree.label, keywords=set(tree.keywords))
+        node.alternatives.append([cls.from_tree(c) for c in tree.children])
+        return node
+
+    def size(self) -> int:
+        """Number of forest nodes (for diagnostics)."""
+        return 1 + sum(c.size() for alt in self.alternatives for c in alt)
+
+
+class Merger:
+    """Merges trees top-down into a forest, with keyword checking (optionally with synonyms)."""
+
+    def __init__(self, *, keyword_check: bool = True, synonyms: SynonymFn | None = None) -> None:
+        self.keyword_check = keyword_check
+        self.synonyms = synonyms
+        self._syn_cache: dict[str, frozenset[str]] = {}
+
+    def merge_all(self, trees: Iterable[Tree]) -> ForestNode | None:
+        """The forest of several trees (None for no trees); trees must share their root label."""
+        forest: ForestNode | None = None
+        for tree in trees:
+            if forest is None:
+                forest = ForestNode.from_tree(tree)
+            else:
+                self.merge(forest, tree)
+        return forest
+
+    def merge(self, node: ForestNode, tree: Tree) -> None:
+        """Merge `tree` into `node` (same label assumed)."""
+        node.keywords |= tree.keywords
+        if node.leaf or tree.is_leaf:
+            if node.leaf and tree.is_leaf:
+                node.words[tree.word] = node.words.get(tree.word, 0) + 1  # type: ignore[index]
+                return
+            raise ValueError(f"cannot merge a leaf with a phrase under label {node.label!r}")
+        expansion = tree.expansion()
+        for alt in node.alternatives:
+            if tuple(c.label for c in alt) == expansion and self._keywords_ok(alt, tree.children):
+                for a, b in zip(alt, tree.children, strict=True):
+                    self.merge(a, b)
+                return
+        node.alternatives.append([ForestNode.from_tree(c) for c in tree.children])
+
+    def _expand(self, words: Iterable[str]) -> set[str]:
+        out = set(words)
+        if self.synonyms is not None:
+            for w in list(out):
+                syn = self._syn_cache.get(w)
+                if syn is None:
+                    syn = frozenset(s.lower() for s in self.synonyms(w))
+                    self._syn_cache[w] = syn
+                out |= syn
+        return out
+
+    def _keywords_ok(self, alt: list[ForestNode], children: tuple[Tree, ...]) -> bool:
+        if not self.keyword_check or len(alt) < 2:
+            return True
+        for i, b in enumerate(children):
+            if not b.keywords:
+                continue
+            mine = self._expand(b.keywords)
+            for j, a in enumerate(alt):
+                if j != i and not mine.isdisjoint(a.keywords):
+                    return False
+        return True
+
+
+def wordnet_synonym_fn() -> SynonymFn:
+    """WordNet synonyms of a word (paralign.resources.wordnet_synonyms)."""
+    from ..resources import wordnet_synonyms
+
+    return wordnet_synonyms

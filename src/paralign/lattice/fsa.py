@@ -1,0 +1,553 @@
+"""Acyclic word lattices (FSAs with words on edges, one start and one end state).
+
+:class:`LatticeBuilder` is the mutable form used while building (linearising a parse forest,
+progressive alignment) and squeezing; :class:`Lattice` is the frozen result, with states numbered
+in topological order (start = 0, end = n_states - 1) and edges sorted by source state.
+
+Operations on a Lattice: exact path counts (Python big integers, by dynamic programming, never by
+enumeration), enumeration with a limit, the k most probable paths, uniform or weighted sampling,
+edit distance from a sentence (DP in O(len x edges)) with its alignment, sub-path paraphrase
+pairs, the repetition ratio of Pang et al., and DOT / OpenFst text export.
+
+An edge label ``None`` is an epsilon edge (no word); it only occurs for empty input sentences.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import FormatError, ParalignError
+from ..paraphrases import ParaphraseTable
+
+Word = str | None
+Edge = tuple[int, Word, int]
+EPSILON = "<eps>"
+
+
+class LatticeError(ParalignError, ValueError):
+    """A malformed lattice (cycle, unreachable state, bad state number)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# building
+# ---------------------------------------------------------------------------------------------
+class LatticeBuilder:
+    """A mutable acyclic lattice: add states and edges, squeeze, then :meth:`freeze`."""
+
+    def __init__(self) -> None:
+        self.out: dict[int, dict[Word, set[int]]] = {}
+        self.inc: dict[int, dict[Word, set[int]]] = {}
+        self._next = 0
+        self.start = self.new_state()
+        self.end = self.new_state()
+
+    def new_state(self) -> int:
+        s = self._next
+        self._next += 1
+        self.out[s] = {}
+        self.inc[s] = {}
+        return s
+
+    def add_edge(self, src: int, word: Word, dst: int) -> None:
+        self.out[src].setdefault(word, set()).add(dst)
+        self.inc[dst].setdefault(word, set()).add(src)
+
+    def add_path(self, src: int, words: Sequence[str], dst: int) -> None:
+        """A chain of fresh states from src to dst spelling `words` (epsilon edge when empty)."""
+        if not words:
+            self.add_edge(src, None, dst)
+            return
+        cur = src
+        for w in words[:-1]:
+            nxt = self.new_state()
+            self.add_edge(cur, w, nxt)
+            cur = nxt
+        self.add_edge(cur, words[-1], dst)
+
+    @classmethod
+    def from_lattice(cls, lattice: Lattice) -> LatticeBuilder:
+        b = cls.__new__(cls)
+        b.out, b.inc = {}, {}
+        b._next = 0
+        for _ in range(lattice.n_states):
+            b.new_state()
+        b.start, b.end = lattice.start, lattice.end
+        for src, w, dst in lattice.edges:
+            b.add_edge(src, w, dst)
+        return b
+
+    @property
+    def n_edges(self) -> int:
+        return sum(len(d) for row in self.out.values() for d in row.values())
+
+    def reaches(self, a: int, b: int) -> bool:
+        """Is there a path from a to b?"""
+        if a == b:
+            return True
+        stack, seen = [a], {a}
+        while stack:
+            s = stack.pop()
+            for dsts in self.out[s].values():
+                for d in dsts:
+                    if d == b:
+                        return True
+                    if d not in seen:
+                        seen.add(d)
+                        stack.append(d)
+        return False
+
+    def merge_states(self, keep: int, gone: int) -> None:
+        """Merge state `gone` into `keep` (caller checks acyclicity)."""
+        for w, dsts in self.out.pop(gone).items():
+            for d in dsts:
+                self.inc[d][w].discard(gone)
+                self.add_edge(keep, w, d)
+        for w, srcs in self.inc.pop(gone).items():
+            for s in srcs:
+                self.out[s][w].discard(gone)
+                self.add_edge(s, w, keep)
+
+    def squeeze(self) -> int:
+        """Merge states reached by same-word edges from one state (and the mirror case:
+        states leaving by same-word edges into one state), exhaustively, skipping merges that
+        would create a cycle or merge the start/end state with another. Returns the merges made.
+        """
+        merges = 0
+        changed = True
+        while changed:
+            changed = False
+            for s in list(self.out):
+                for table, other_end in ((self.out, self.end), (self.inc, self.start)):
+                    if s not in table:
+                        break
+                    for w in list(table[s]):
+                        group = table[s].get(w)
+                        if group is None or len(group) < 2:
+                            continue
+                        done = self._merge_group(sorted(group), other_end)
+                        merges += done
+                        changed = changed or done > 0
+        return merges
+
+    def _merge_group(self, states: list[int], forbidden: int) -> int:
+        heads: list[int] = []
+        merged = 0
+        for v in states:
+            if v not in self.out or v == forbidden or v in (self.start, self.end):
+                continue
+            for h in heads:
+                if h in self.out and not self.reaches(h, v) and not self.reaches(v, h):
+                    self.merge_states(h, v)
+                    merged += 1
+                    break
+            else:
+                heads.append(v)
+        return merged
+
+    def freeze(self) -> Lattice:
+        """The frozen lattice, states renumbered topologically; raises LatticeError on a cycle."""
+        indeg = {s: 0 for s in self.out}
+        for row in self.out.values():
+            for dsts in row.values():
+                for d in dsts:
+                    indeg[d] += 1
+        order: list[int] = []
+        ready = [s for s, k in indeg.items() if k == 0]
+        while ready:
+            s = ready.pop()
+            order.append(s)
+            for dsts in self.out[s].values():
+                for d in dsts:
+                    indeg[d] -= 1
+                    if indeg[d] == 0:
+                        ready.append(d)
+        if len(order) != len(self.out):
+            raise LatticeError("the lattice has a cycle")
+        if order[0] != self.start or order[-1] != self.end:
+            # states unreachable from start, or not reaching end, would break the one-start/one-end form
+            raise LatticeError("the lattice has states not on a start-to-end path")
+        rank = {s: k for k, s in enumerate(order)}
+        edges = sorted(
+            ((rank[s], w, rank[d]) for s, row in self.out.items() for w, dsts in row.items() for d in dsts),
+            key=lambda e: (e[0], e[2], e[1] or ""),
+        )
+        return Lattice(len(order), tuple(edges))
+
+
+# ---------------------------------------------------------------------------------------------
+# the frozen lattice
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class EditOp:
+    """One step of a sentence-to-lattice alignment: an edge index and/or a token index.
+
+    (edge, token): match or substitution; (edge, None): lattice word deleted (or epsilon);
+    (None, token): sentence token inserted.
+    """
+
+    edge: int | None
+    token: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Lattice:
+    """An acyclic word lattice: states 0..n-1 in topological order, start 0, end n-1.
+
+    `weights` (optional, one per edge) count the input sentences whose path uses each edge.
+    """
+
+    n_states: int
+    edges: tuple[Edge, ...]
+    weights: tuple[int, ...] = ()
+    _out: tuple[tuple[int, ...], ...] = field(default=(), repr=False, compare=False)
+    _in: tuple[tuple[int, ...], ...] = field(default=(), repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.n_states < 1:
+            raise LatticeError("a lattice needs at least one state")
+        out: list[list[int]] = [[] for _ in range(self.n_states)]
+        inc: list[list[int]] = [[] for _ in range(self.n_states)]
+        for k, (s, _w, d) in enumerate(self.edges):
+            if not (0 <= s < d < self.n_states):
+                raise LatticeError(f"edge {k} ({s}->{d}) is not forward between states 0..{self.n_states - 1}")
+            out[s].append(k)
+            inc[d].append(k)
+        if self.weights and len(self.weights) != len(self.edges):
+            raise LatticeError(f"{len(self.weights)} weights for {len(self.edges)} edges")
+        object.__setattr__(self, "_out", tuple(map(tuple, out)))
+        object.__setattr__(self, "_in", tuple(map(tuple, inc)))
+
+    # -- basics --------------------------------------------------------------------------------
+    @property
+    def start(self) -> int:
+        return 0
+
+    @property
+    def end(self) -> int:
+        return self.n_states - 1
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.edges)
+
+    def out_edges(self, state: int) -> tuple[int, ...]:
+        return self._out[state]
+
+    def in_edges(self, state: int) -> tuple[int, ...]:
+        return self._in[state]
+
+    def vocabulary(self) -> set[str]:
+        return {w for _, w, _ in self.edges if w is not None}
+
+    def with_weights(self, sentences: Iterable[Sequence[str]]) -> Lattice:
+        """A copy whose edge weights count how many of `sentences` use each edge (best path)."""
+        counts = [0] * len(self.edges)
+        for tokens in sentences:
+            _, ops = self.align(tokens)
+            for op in ops:
+                if op.edge is not None:
+                    counts[op.edge] += 1
+        return Lattice(self.n_states, self.edges, tuple(counts))
+
+    # -- counting ------------------------------------------------------------------------------
+    def forward_counts(self) -> list[int]:
+        """Number of paths from the start to each state (exact integers)."""
+        counts = [0] * self.n_states
+        counts[0] = 1
+        for s, _w, d in self.edges:  # edges are sorted by source, sources in topological order
+            counts[d] += counts[s]
+        return counts
+
+    def backward_counts(self) -> list[int]:
+        """Number of paths from each state to the end (exact integers)."""
+        counts = [0] * self.n_states
+        counts[self.end] = 1
+        for s, _w, d in reversed(self.edges):
+            counts[s] += counts[d]
+        return counts
+
+    def path_count(self) -> int:
+        """Number of start-to-end paths (exact, however large)."""
+        return self.forward_counts()[self.end] if self.n_states > 1 else 1
+
+    def log10_paths(self) -> float:
+        return math.log10(self.path_count())
+
+    def string_count(self, limit: int = 100_000) -> int:
+        """Number of distinct word strings (by enumeration, so at most `limit`)."""
+        return len(set(itertools.islice(self.paths(), limit)))
+
+    # -- generation ----------------------------------------------------------------------------
+    def paths(self) -> Iterator[tuple[str, ...]]:
+        """All paths' word sequences, depth first (lazy: stop early on big lattices)."""
+        if self.n_states == 1:
+            yield ()
+            return
+        stack: list[tuple[int, tuple[str, ...]]] = [(0, ())]
+        while stack:
+            s, words = stack.pop()
+            if s == self.end:
+                yield words
+                continue
+            for k in reversed(self._out[s]):
+                _, w, d = self.edges[k]
+                stack.append((d, words if w is None else (*words, w)))
+
+    def _edge_logprob(self) -> list[float]:
+        weights = self.weights or (0,) * len(self.edges)
+        totals = [sum(weights[k] + 1 for k in self._out[s]) for s in range(self.n_states)]
+        return [math.log((weights[k] + 1) / totals[s]) for k, (s, _w, _d) in enumerate(self.edges)]
+
+    def kbest(self, k: int) -> list[tuple[float, tuple[str, ...]]]:
+        """The k most probable paths (edge probability = (weight+1) / sum over the state's edges),
+        as (log probability, words), best first."""
+        if k <= 0:
+            return []
+        if self.n_states == 1:
+            return [(0.0, ())]
+        lp = self._edge_logprob()
+        best: list[list[tuple[float, int, int]]] = [[] for _ in range(self.n_states)]  # (score, edge, rank)
+        best[0] = [(0.0, -1, -1)]
+        for s in range(1, self.n_states):
+            cands = []
+            for e in self._in[s]:
+                src = self.edges[e][0]
+                for rank, (score, _, _) in enumerate(best[src]):
+                    cands.append((score + lp[e], e, rank))
+            best[s] = heapq.nlargest(k, cands)
+        result = []
+        for score, e, rank in best[self.end]:
+            words: list[str] = []
+            while e >= 0:
+                src, w, _ = self.edges[e]
+                if w is not None:
+                    words.append(w)
+                _, e, rank = best[src][rank]
+            result.append((score, tuple(reversed(words))))
+        return result
+
+    def sample(self, n: int, seed: int | None = 0, *, uniform: bool = True) -> list[tuple[str, ...]]:
+        """`n` random paths: uniform over all paths (exact, with big-integer counts), or
+        following edges by their weights when `uniform` is False."""
+        rng = random.Random(seed)
+        back = self.backward_counts() if uniform else []
+        lp = None if uniform else [math.exp(x) for x in self._edge_logprob()]
+        out = []
+        for _ in range(n):
+            s, words = 0, []
+            while s != self.end:
+                edges = self._out[s]
+                if uniform:
+                    r = rng.randrange(back[s])
+                    for e in edges:
+                        r -= back[self.edges[e][2]]
+                        if r < 0:
+                            break
+                else:
+                    e = rng.choices(edges, weights=[lp[k] for k in edges])[0]  # type: ignore[index]
+                _, w, s = self.edges[e]
+                if w is not None:
+                    words.append(w)
+            out.append(tuple(words))
+        return out
+
+    # -- edit distance -------------------------------------------------------------------------
+    def _table(self, tokens: Sequence[str], sub_cost: int) -> np.ndarray:
+        n = len(tokens)
+        table = np.full((self.n_states, n + 1), np.iinfo(np.int32).max // 4, dtype=np.int64)
+        ramp = np.arange(n + 1, dtype=np.int64)
+        table[0, 0] = 0
+        vocab: dict[str, int] = {}
+        tok_ids = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], dtype=np.int64)
+        mismatch: dict[Word, np.ndarray] = {}
+        for s in range(self.n_states):
+            row = np.minimum.accumulate(table[s] - ramp) + ramp  # insert sentence tokens at s
+            table[s] = row
+            for e in self._out[s]:
+                _, w, d = self.edges[e]
+                target = table[d]
+                if w is None:
+                    np.minimum(target, row, out=target)
+                    continue
+                cost = mismatch.get(w)
+                if cost is None:
+                    cost = np.where(tok_ids == vocab.get(w, -1), 0, sub_cost).astype(np.int64)
+                    mismatch[w] = cost
+                np.minimum(target, row + 1, out=target)
+                if n:
+                    np.minimum(target[1:], row[:-1] + cost, out=target[1:])
+        return table
+
+    def distance(self, tokens: Sequence[str], *, sub_cost: int = 1) -> int:
+        """Minimum word edit distance (insertions, deletions, substitutions of cost `sub_cost`)
+        between `tokens` and any path, by DP over states in topological order."""
+        return int(self._table(tokens, sub_cost)[self.end, len(tokens)])
+
+    def align(self, tokens: Sequence[str], *, sub_cost: int = 1) -> tuple[int, list[EditOp]]:
+        """The edit distance and one optimal alignment (ops from start to end)."""
+        table = self._table(tokens, sub_cost)
+        t, i = self.end, len(tokens)
+        ops: list[EditOp] = []
+        while t != 0 or i != 0:
+            here = table[t, i]
+            step = None
+            for e in self._in[t]:
+                s, w, _ = self.edges[e]
+                if w is None:
+                    if table[s, i] == here:
+                        step = (EditOp(e, None), s, i)
+                        break
+                    continue
+                if i > 0 and table[s, i - 1] + (0 if tokens[i - 1] == w else sub_cost) == here:
+                    step = (EditOp(e, i - 1), s, i - 1)
+                    break
+            if step is None:
+                for e in self._in[t]:
+                    s, w, _ = self.edges[e]
+                    if w is not None and table[s, i] + 1 == here:
+                        step = (EditOp(e, None), s, i)
+                        break
+            if step is None:
+                if i > 0 and table[t, i - 1] + 1 == here:
+                    step = (EditOp(None, i - 1), t, i - 1)
+                else:  # pragma: no cover - the table is consistent by construction
+                    raise LatticeError("edit-distance backtrace failed")
+            ops.append(step[0])
+            t, i = step[1], step[2]
+        ops.reverse()
+        return int(table[self.end, len(tokens)]), ops
+
+    def accepts(self, tokens: Sequence[str]) -> bool:
+        """Is `tokens` exactly a path of the lattice?"""
+        return self.distance(tokens) == 0
+
+    # -- paraphrases ---------------------------------------------------------------------------
+    def subpaths(self, max_length: int = 5, limit: int = 5000) -> dict[tuple[int, int], set[tuple[str, ...]]]:
+        """Distinct word strings of up to `max_length` words between pairs of states (at most
+        `limit` partial paths explored per start state, so huge lattices stay bounded)."""
+        found: dict[tuple[int, int], set[tuple[str, ...]]] = defaultdict(set)
+        for u in range(self.n_states):
+            stack: list[tuple[int, tuple[str, ...]]] = [(u, ())]
+            explored = 0
+            while stack and explored < limit:
+                s, words = stack.pop()
+                explored += 1
+                for e in self._out[s]:
+                    _, w, d = self.edges[e]
+                    nxt = words if w is None else (*words, w)
+                    if len(nxt) > max_length:
+                        continue
+                    if nxt:
+                        found[(u, d)].add(nxt)
+                    stack.append((d, nxt))
+        return found
+
+    def paraphrase_pairs(self, max_length: int = 5, *, minimal: bool = True) -> set[tuple[str, str]]:
+        """Pairs of different sub-paths between the same two states (both orders). `minimal`
+        keeps only pairs differing in their first and in their last word (no shared context)."""
+        pairs: set[tuple[str, str]] = set()
+        for strings in self.subpaths(max_length).values():
+            if len(strings) < 2:
+                continue
+            for a, b in itertools.permutations(strings, 2):
+                if minimal and (a[0] == b[0] or a[-1] == b[-1]):
+                    continue
+                pairs.add((" ".join(a), " ".join(b)))
+        return pairs
+
+    # -- repetition ratio ----------------------------------------------------------------------
+    def repetition_counts(self, word: str) -> tuple[int, int]:
+        """(paths containing `word`, paths containing it at least twice), exactly."""
+        zero = [0] * self.n_states
+        one = [0] * self.n_states
+        more = [0] * self.n_states
+        zero[0] = 1
+        for s, w, d in self.edges:
+            if w == word:
+                one[d] += zero[s]
+                more[d] += one[s] + more[s]
+            else:
+                zero[d] += zero[s]
+                one[d] += one[s]
+                more[d] += more[s]
+        return one[self.end] + more[self.end], more[self.end]
+
+    # -- export --------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "states": self.n_states,
+            "start": self.start,
+            "end": self.end,
+            "edges": [[s, w, d] for s, w, d in self.edges],
+            "weights": list(self.weights),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, source: str | None = None) -> Lattice:
+        """The inverse of to_dict; FormatError names the source and the bad item."""
+        try:
+            n = int(data["states"])
+            edges = tuple((int(s), None if w is None else str(w), int(d)) for s, w, d in data["edges"])
+            weights = tuple(int(x) for x in data.get("weights", ()))
+            return cls(n, edges, weights)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"not a lattice: {exc}", source=source) from exc
+
+    def to_dot(self, name: str = "lattice") -> str:
+        """Graphviz DOT (left to right; edge labels are the words, weights in brackets)."""
+        lines = [f'digraph "{name}" {{', "  rankdir=LR;", "  node [shape=circle, label=\"\", width=0.2];"]
+        lines.append(f"  {self.start} [shape=circle, style=filled, fillcolor=palegreen];")
+        lines.append(f"  {self.end} [shape=doublecircle];")
+        for k, (s, w, d) in enumerate(self.edges):
+            label = EPSILON if w is None else w.replace("\\", "\\\\").replace('"', '\\"')
+            if self.weights:
+                label += f" ({self.weights[k]})"
+            lines.append(f'  {s} -> {d} [label="{label}"];')
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def to_openfst(self) -> str:
+        """OpenFst text format of an acceptor: `src dst word` lines, then the final state.
+
+        Words containing whitespace are written with it replaced by '_'; epsilon is <eps>.
+        """
+        lines = []
+        for s, w, d in self.edges:
+            label = EPSILON if w is None else "_".join(w.split()) or "_"
+            lines.append(f"{s}\t{d}\t{label}")
+        lines.append(str(self.end))
+        return "\n".join(lines) + "\n"
+
+    def openfst_symbols(self) -> str:
+        """The symbol table for :meth:`to_openfst` (<eps> = 0)."""
+        words = sorted({"_".join(w.split()) or "_" for _, w, _ in self.edges if w is not None})
+        return "".join(f"{w}\t{k}\n" for k, w in enumerate([EPSILON, *words]))
+
+
+def chain(tokens: Sequence[str]) -> Lattice:
+    """The one-path lattice of a sentence."""
+    b = LatticeBuilder()
+    b.add_path(b.start, list(tokens), b.end)
+    return b.freeze()
+
+
+def paraphrase_table(
+    lattices: Iterable[Lattice], *, max_length: int = 5, minimal: bool = True, name: str = "lattice"
+) -> ParaphraseTable:
+    """A ParaphraseTable of sub-path pairs over many lattices; score = number of lattices that
+    yield the pair."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for lattice in lattices:
+        counts.update(lattice.paraphrase_pairs(max_length, minimal=minimal))
+    table = ParaphraseTable(name)
+    for (a, b), c in counts.items():
+        table.add(a, b, float(c))
+    return table

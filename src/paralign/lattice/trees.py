@@ -1,0 +1,206 @@
+"""Phrase-structure trees from spaCy dependency parses (a documented head-driven conversion).
+
+Pang et al. (2003) merged Charniak parses; no constituency parser with a bundled model installs
+from PyPI, so :func:`parse_tree` derives a Penn-style tree from a dependency parse instead.
+
+The conversion, for a head token h with its dependents (in sentence order):
+
+* non-projective arcs are first *lifted* (the dependent is re-attached to its head's head until
+  every arc is projective), so each head's subtree is a contiguous span and the tree's leaves,
+  read left to right, are exactly the sentence's tokens;
+* a verb or auxiliary with a subject dependent (nsubj, nsubjpass, csubj, csubjpass, expl) before
+  it projects ``S -> [pre-subject dependents] NP-subject VP [trailing punctuation]`` where the
+  VP holds the auxiliaries, the verb and its other dependents; without a (preceding) subject
+  it projects a flat ``VP`` (or ``S`` when the subject follows, e.g. "said he");
+* a clause with a ``mark`` dependent ("because", "that", "if") is wrapped as
+  ``SBAR -> mark S``;
+* a noun, proper noun, pronoun or number projects ``NP``: the head with its left dependents
+  form a core NP, and right dependents (PPs, relative clauses) attach above it,
+  ``NP -> NP PP ...``;
+* a preposition projects ``PP``, an adjective ``ADJP``, an adverb ``ADVP``, a subordinating
+  conjunction ``SBAR``, anything else ``XP``;
+* single-token constituents are wrapped in their phrase (NP, ADJP, ADVP) when they are
+  clause-level dependents (so "killed people" and "killed the people" have the same
+  ``VP -> VERB NP`` expansion), and stay bare leaves inside noun phrases;
+* every tree has a ``ROOT`` node above the root tokens' constituents.
+
+Leaves are labelled with the universal POS tag (coarser than Penn tags, so "killed"/"died" or
+"people"/"person" sit in same-label nodes and can merge). Each node carries its *keywords*: the
+lower-cased lemmas of the nouns, proper nouns, verbs and adjectives it spans (the paper's
+keyword checking uses them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from ..sentence import ROOT, Sentence
+
+SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
+KEYWORD_POS = frozenset({"NOUN", "PROPN", "VERB", "ADJ"})
+PHRASE_OF_POS = {
+    "NOUN": "NP", "PROPN": "NP", "PRON": "NP", "NUM": "NP",
+    "ADP": "PP", "ADJ": "ADJP", "ADV": "ADVP", "SCONJ": "SBAR",
+    "VERB": "VP", "AUX": "VP",
+}
+WRAP_SINGLE = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "ADV"})
+
+
+@dataclass(frozen=True, slots=True)
+class Tree:
+    """A phrase-structure node: a phrase label with children, or a leaf (POS label and word)."""
+
+    label: str
+    children: tuple[Tree, ...] = ()
+    word: str | None = None
+    keywords: frozenset[str] = frozenset()
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.word is not None
+
+    def leaves(self) -> list[str]:
+        """The words under this node, left to right."""
+        if self.word is not None:
+            return [self.word]
+        out: list[str] = []
+        for child in self.children:
+            out.extend(child.leaves())
+        return out
+
+    def expansion(self) -> tuple[str, ...]:
+        """The labels of the children (the syntactic rule this node is expanded by)."""
+        return tuple(child.label for child in self.children)
+
+    def nodes(self) -> Iterator[Tree]:
+        """All nodes, pre-order."""
+        yield self
+        for child in self.children:
+            yield from child.nodes()
+
+    def to_string(self) -> str:
+        """Bracketed (Penn) notation, e.g. ``(ROOT (S (NP (NOUN people)) (VP (VERB died))))``."""
+        if self.word is not None:
+            return f"({self.label} {self.word})"
+        return f"({self.label} " + " ".join(c.to_string() for c in self.children) + ")"
+
+
+def projective_heads(heads: Sequence[int]) -> list[int]:
+    """Heads with every non-projective arc lifted to the head's head (until all are projective)."""
+    heads = list(heads)
+    n = len(heads)
+    for i, h in enumerate(heads):  # repair out-of-range or self heads: make them roots
+        if h != ROOT and not 0 <= h < n or h == i:
+            heads[i] = ROOT
+    _break_cycles(heads)
+    changed = True
+    while changed:
+        changed = False
+        for d in range(n):
+            h = heads[d]
+            if h == ROOT:
+                continue
+            lo, hi = min(d, h), max(d, h)
+            if any(not _dominates(heads, h, k) for k in range(lo + 1, hi)):
+                heads[d] = heads[h]
+                changed = True
+    return heads
+
+
+def _break_cycles(heads: list[int]) -> None:
+    """Make a token a root when following heads from it loops (malformed input)."""
+    for i in range(len(heads)):
+        seen = set()
+        k = i
+        while k != ROOT and k not in seen:
+            seen.add(k)
+            k = heads[k]
+        if k != ROOT:
+            heads[k] = ROOT
+
+
+def _dominates(heads: Sequence[int], h: int, k: int) -> bool:
+    while k != ROOT:
+        if k == h:
+            return True
+        k = heads[k]
+    return False
+
+
+def parse_tree(sentence: Sentence, *, lowercase: bool = False) -> Tree:
+    """The phrase-structure tree of an annotated sentence (see the module doc for the rules).
+
+    An unparsed sentence (all heads ROOT) gives a flat ``ROOT`` over its leaves; an empty one a
+    ``ROOT`` with no children.
+    """
+    n = len(sentence)
+    heads = projective_heads(sentence.heads)
+    deps: list[list[int]] = [[] for _ in range(n)]
+    roots: list[int] = []
+    for i, h in enumerate(heads):
+        (roots if h == ROOT else deps[h]).append(i)
+    words = [t.lower() if lowercase else t for t in sentence.tokens]
+    leaves = [
+        Tree(
+            sentence.pos[i] or "X",
+            word=words[i],
+            keywords=frozenset({sentence.lemmas[i].lower()}) if sentence.pos[i] in KEYWORD_POS else frozenset(),
+        )
+        for i in range(n)
+    ]
+    children = tuple(_build(r, sentence, deps, leaves, clause_level=True) for r in roots)
+    return _node("ROOT", children)
+
+
+def _node(label: str, children: Sequence[Tree]) -> Tree:
+    keywords: frozenset[str] = frozenset().union(*(c.keywords for c in children)) if children else frozenset()
+    return Tree(label, tuple(children), None, keywords)
+
+
+def _build(h: int, s: Sentence, deps: list[list[int]], leaves: list[Tree], clause_level: bool) -> Tree:
+    pos = s.pos[h]
+    phrase = PHRASE_OF_POS.get(pos, "XP")
+    if not deps[h]:
+        if clause_level and pos in WRAP_SINGLE:
+            return _node(phrase, [leaves[h]])
+        return leaves[h]
+    in_np = phrase == "NP"
+    sub = {d: _build(d, s, deps, leaves, clause_level=not in_np or d > h) for d in deps[h]}
+    ordered = sorted([*deps[h], h])
+
+    def parts(indices: Sequence[int]) -> list[Tree]:
+        return [leaves[i] if i == h else sub[i] for i in indices]
+
+    if phrase == "VP":
+        return _clause(h, s, deps[h], ordered, parts)
+    if phrase == "NP":
+        left = [i for i in ordered if i <= h]
+        right = [i for i in ordered if i > h]
+        if not right:
+            return _node("NP", parts(left))
+        core = _node("NP", parts(left)) if len(left) > 1 else leaves[h]
+        return _node("NP", [core, *parts(right)])
+    return _node(phrase, parts(ordered))
+
+
+def _clause(h: int, s: Sentence, dependents: list[int], ordered: list[int], parts) -> Tree:
+    marks = [d for d in dependents if s.deps[d] == "mark" and d < h and d == ordered[0]]
+    rest = [i for i in ordered if i not in marks]
+    subjects = [d for d in dependents if s.deps[d] in SUBJECT_DEPS]
+    if subjects and subjects[0] < h:
+        subj = subjects[0]
+        before = [i for i in rest if i < subj]
+        after = [i for i in rest if i > subj]
+        trailing: list[int] = []
+        while after and after[-1] != h and s.pos[after[-1]] == "PUNCT":
+            trailing.insert(0, after.pop())
+        vp = _node("VP", parts(after)) if len(after) > 1 else parts(after)[0]
+        clause = _node("S", [*parts(before), *parts([subj]), vp, *parts(trailing)])
+    elif subjects:
+        clause = _node("S", parts(rest))
+    else:
+        clause = _node("VP", parts(rest)) if len(rest) > 1 else parts(rest)[0]
+    if marks:
+        return _node("SBAR", [*parts(marks), clause])
+    return clause
