@@ -1,0 +1,139 @@
+"""Alignment: invariants, algebra, Pharaoh/JSON round trips (property tests), symmetrize."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from paralign.alignment import Alignment, symmetrize
+from paralign.errors import AlignmentIndexError, FormatError, ParalignError
+
+links = st.frozensets(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=40)
+
+
+@st.composite
+def alignments(draw) -> Alignment:
+    return Alignment(draw(links), draw(links))
+
+
+def test_possible_includes_sure() -> None:
+    a = Alignment.from_links([(0, 0)], [(1, 2)])
+    assert a.sure == {(0, 0)}
+    assert a.possible == {(0, 0), (1, 2)}
+    assert a.possible_only == {(1, 2)}
+    assert a.links("sure") == {(0, 0)}
+    assert a.links("sure+possible") == a.links("possible") == a.possible
+    assert len(a) == 2 and bool(a) and not Alignment()
+    with pytest.raises(ValueError):
+        a.links("all")
+
+
+@given(alignments())
+def test_invariant_sure_subset_of_possible(a: Alignment) -> None:
+    assert a.sure <= a.possible
+
+
+@given(alignments())
+def test_pharaoh_round_trip(a: Alignment) -> None:
+    assert Alignment.from_pharaoh(a.to_pharaoh()) == a
+
+
+@given(alignments())
+def test_json_round_trip(a: Alignment) -> None:
+    data = json.loads(json.dumps(a.to_json()))
+    assert Alignment.from_json(data) == a
+    assert Alignment.from_json(json.dumps(data)) == a
+
+
+@given(alignments())
+def test_transpose_is_an_involution(a: Alignment) -> None:
+    t = a.transpose()
+    assert t.transpose() == a
+    assert {(j, i) for i, j in a.sure} == t.sure
+
+
+@given(alignments(), alignments())
+def test_union_and_intersection(a: Alignment, b: Alignment) -> None:
+    u, n = a | b, a & b
+    assert u == b.union(a) and n == b.intersection(a)
+    assert u.sure == a.sure | b.sure and u.possible == a.possible | b.possible
+    assert n.sure == a.sure & b.sure and n.possible == a.possible & b.possible
+    assert n.sure <= n.possible and u.sure <= u.possible
+    assert (a | a) == a == (a & a)
+
+
+def test_pharaoh_text_forms() -> None:
+    a = Alignment.from_pharaoh("0-0 1?2 3p4")
+    assert a.sure == {(0, 0)} and a.possible_only == {(1, 2), (3, 4)}
+    assert a.to_pharaoh() == "0-0 1?2 3?4"
+    assert Alignment.from_pharaoh("  ") == Alignment()
+
+
+@pytest.mark.parametrize("bad", ["0-", "a-1", "1--2", "1:2", "-1-2", "1-2-3"])
+def test_malformed_pharaoh_names_file_and_line(bad: str) -> None:
+    with pytest.raises(FormatError) as info:
+        Alignment.from_pharaoh(f"0-0 {bad}", source="sys.txt", line=7)
+    assert "sys.txt:7" in str(info.value) and bad in str(info.value)
+    assert isinstance(info.value, ParalignError) and isinstance(info.value, ValueError)
+
+
+def test_malformed_json() -> None:
+    with pytest.raises(FormatError, match="f.json:3"):
+        Alignment.from_json({"sure": [[0, 1, 2]]}, source="f.json", line=3)
+    with pytest.raises(FormatError):
+        Alignment.from_json({"sure": [["x", 1]]})
+
+
+def test_validate() -> None:
+    a = Alignment.from_links([(0, 0), (2, 1)])
+    assert a.validate(3, 2) is a
+    with pytest.raises(AlignmentIndexError, match="gold.txt:4.*2-1"):
+        a.validate(2, 2, source="gold.txt", line=4)
+
+
+# -- symmetrize on hand examples -------------------------------------------------------------
+FORWARD = {(0, 0), (1, 1), (2, 1), (0, 5)}
+BACKWARD = {(0, 0), (1, 1), (1, 2), (4, 4)}
+
+
+def test_symmetrize_intersection_and_union() -> None:
+    assert symmetrize(FORWARD, BACKWARD, "intersection") == {(0, 0), (1, 1)}
+    assert symmetrize(FORWARD, BACKWARD, "union") == FORWARD | BACKWARD
+
+
+def test_symmetrize_grow_diag_adds_neighbours_only() -> None:
+    # (2,1) and (1,2) touch (1,1) and each has an unaligned end; (0,5) and (4,4) touch no grown link.
+    assert symmetrize(FORWARD, BACKWARD, "grow-diag") == {(0, 0), (1, 1), (2, 1), (1, 2)}
+
+
+def test_symmetrize_final_variants() -> None:
+    grown = {(0, 0), (1, 1), (2, 1), (1, 2)}
+    # final: (0,5) has an unaligned target word, (4,4) two unaligned words -> both added.
+    assert symmetrize(FORWARD, BACKWARD, "grow-diag-final") == grown | {(0, 5), (4, 4)}
+    # final-and: only links whose BOTH words are unaligned: (4,4), not (0,5) (source 0 aligned).
+    assert symmetrize(FORWARD, BACKWARD, "grow-diag-final-and") == grown | {(4, 4)}
+
+
+def test_symmetrize_diagonal_growth() -> None:
+    # (1,1) is a diagonal neighbour of (0,0): grow-diag adds it.
+    assert symmetrize({(0, 0), (1, 1)}, {(0, 0)}, "grow-diag") == {(0, 0), (1, 1)}
+
+
+@given(links, links)
+def test_symmetrize_bounds(forward: frozenset, backward: frozenset) -> None:
+    inter, union = forward & backward, forward | backward
+    for method in ("grow-diag", "grow-diag-final", "grow-diag-final-and"):
+        result = symmetrize(forward, backward, method)
+        assert inter <= result <= union
+    grown = symmetrize(forward, backward, "grow-diag")
+    # The final steps only add links (final-and is not always a subset of final: order matters).
+    assert grown <= symmetrize(forward, backward, "grow-diag-final-and")
+    assert grown <= symmetrize(forward, backward, "grow-diag-final")
+
+
+def test_symmetrize_unknown_method() -> None:
+    with pytest.raises(ValueError, match="unknown"):
+        symmetrize(set(), set(), "grow")

@@ -1,0 +1,293 @@
+"""Alignment-corpus loaders: every format, the sure/sure+poss pairing, bad input, README counts."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from paralign.alignment import Alignment
+from paralign.corpora import (
+    AlignedPair,
+    combine_sure_possible,
+    detect_format,
+    group_key,
+    iter_pairs,
+    load_groups,
+    load_pairs,
+)
+from paralign.errors import AlignmentIndexError, FormatError, MismatchError, ResourceMissingError
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "alignment"
+GOLD_FILES = {
+    "gold.json": "jacana",
+    "gold.sure.json": "jacana",
+    "gold.sure+poss.json": "jacana",
+    "gold.jsonl": "jsonl",
+    "gold.giza.txt": "giza",
+    "gold.tsv": "multimwa",
+}
+
+
+def content(pairs: list[AlignedPair]) -> list[tuple]:
+    return [(p.source, p.target, p.alignment) for p in pairs]
+
+
+# -- the hand-written examples -----------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(GOLD_FILES))
+def test_examples_agree_across_formats(name: str) -> None:
+    path = EXAMPLES / name
+    assert detect_format(path) == GOLD_FILES[name]
+    reference = load_pairs(EXAMPLES / "gold.json")
+    assert content(load_pairs(path)) == content(reference)
+
+
+def test_example_values() -> None:
+    pairs = load_pairs(EXAMPLES / "gold.json")
+    assert [p.id for p in pairs] == ["ex1", "ex2", "ex3"]
+    first = pairs[0]
+    assert first.source == ("The", "cat", "sat", "on", "the", "mat", ".")
+    assert first.sure == {(0, 0), (1, 1), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7)}
+    assert first.alignment.possible_only == {(2, 2)}
+    assert isinstance(first.source, tuple) and first.line == 2
+    with pytest.raises(AttributeError):
+        first.id = "x"  # type: ignore[misc]
+
+
+def test_giza_ids_are_pair_numbers() -> None:
+    assert [p.id for p in load_pairs(EXAMPLES / "gold.giza.txt")] == ["1", "2", "3"]
+
+
+def test_sure_and_sure_poss_files_combine() -> None:
+    alone_sure = load_pairs(EXAMPLES / "gold.sure.json", possible_path=None)
+    alone_merged = load_pairs(EXAMPLES / "gold.sure+poss.json", possible_path=None)
+    assert all(not p.alignment.possible_only for p in alone_sure + alone_merged)
+    combined = combine_sure_possible(alone_sure, alone_merged)
+    assert content(combined) == content(load_pairs(EXAMPLES / "gold.json"))
+    explicit = load_pairs(EXAMPLES / "gold.sure.json", possible_path=EXAMPLES / "gold.sure+poss.json")
+    assert content(explicit) == content(combined)
+
+
+def test_combine_rejects_different_files() -> None:
+    sure = load_pairs(EXAMPLES / "gold.sure.json", possible_path=None)
+    with pytest.raises(MismatchError, match="3 pairs.*2"):
+        combine_sure_possible(sure, sure[:2])
+    with pytest.raises(MismatchError, match="different sentences"):
+        combine_sure_possible(sure, sure[::-1])
+
+
+def test_pharaoh_system_file() -> None:
+    pairs = load_pairs(EXAMPLES / "system.pharaoh")
+    assert detect_format(EXAMPLES / "system.pharaoh") == "pharaoh"
+    assert [p.id for p in pairs] == ["1", "2", "3"]
+    assert pairs[1].source == () and pairs[1].sure == {(0, 3), (1, 4), (3, 0), (4, 1), (5, 7)}
+
+
+def test_iter_pairs_streams() -> None:
+    iterator = iter_pairs(EXAMPLES / "gold.jsonl")
+    assert next(iterator).id == "ex1"
+
+
+def test_groups_strip_last_dot_field(tmp_path: Path) -> None:
+    items = [
+        {"id": f"DOC1.{seg}.{hit}", "source": "a b", "target": "a c", "sureAlign": "0-0"}
+        for seg, hit in [(1, "X"), (1, "Y"), (2, "X"), (1, "Z")]
+    ]
+    path = tmp_path / "mtref.json"
+    path.write_text(json.dumps(items), encoding="utf-8")
+    groups = load_groups(path)
+    assert list(groups) == ["DOC1.1", "DOC1.2"]
+    assert [p.id for p in groups["DOC1.1"]] == ["DOC1.1.X", "DOC1.1.Y", "DOC1.1.Z"]
+    assert group_key("nodots") == "nodots"
+
+
+# -- traps: BOMs, CRLF, repeated ids, gzip -----------------------------------------------------
+def test_giza_with_boms_and_crlf(tmp_path: Path) -> None:
+    text = (
+        "\ufeff\ufeff# sentence pair 1\r\n\ufeffA b c .\r\n"
+        "NULL ({ / / }) \ufeffX ({ 1 p2 / / }) y ({  / / }) . ({ 4 / / }) \r\n"
+    )
+    path = tmp_path / "orig.txt"
+    path.write_text(text, encoding="utf-8", newline="")
+    (pair,) = load_pairs(path)
+    assert pair.source == ("A", "b", "c", ".") and pair.target == ("X", "y", ".")
+    assert pair.alignment == Alignment.from_links([(0, 0), (3, 2)], [(1, 0)])
+
+
+def test_multimwa_repeated_ids_get_line_numbers(tmp_path: Path) -> None:
+    row = "0:0\ta b\tN/A\ta b\tN/A\t1\t1\t0-0 1-1\t\t"
+    path = tmp_path / "arxiv.tsv"
+    path.write_text(f"{row}\n{row}\n1:1\ta\tN/A\tb\tN/A\t1\t1\t0-0\t0-0\t\t", encoding="utf-8")
+    assert [p.id for p in load_pairs(path)] == ["0:0", "0:0#2", "1:1"]
+
+
+def test_gzip_input(tmp_path: Path) -> None:
+    import gzip
+
+    path = tmp_path / "gold.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.write((EXAMPLES / "gold.jsonl").read_text(encoding="utf-8"))
+    assert content(load_pairs(path)) == content(load_pairs(EXAMPLES / "gold.jsonl"))
+
+
+# -- bad input: errors name the file and line --------------------------------------------------
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def jacana_text(sure: str, source: str = "a b c", target: str = "a b") -> str:
+    return (
+        '[\n  {"id": "p1", "source": "a", "target": "a", "sureAlign": "0-0"},\n'
+        f'  {{"id": "p2", "source": "{source}", "target": "{target}", "sureAlign": "{sure}"}}\n]\n'
+    )
+
+
+def test_jacana_malformed_link(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.json", jacana_text("0-0 1_1"))
+    with pytest.raises(FormatError) as info:
+        load_pairs(path)
+    assert f"{path}:3:" in str(info.value) and "'1_1'" in str(info.value) and "p2" in str(info.value)
+
+
+def test_jacana_link_outside_sentence(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.json", jacana_text("0-0 3-1"))
+    with pytest.raises(AlignmentIndexError) as info:
+        load_pairs(path)
+    assert f"{path}:3:" in str(info.value) and "3-1" in str(info.value) and "'p2'" in str(info.value)
+
+
+def test_jacana_invalid_json(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.json", '[\n {"id": "1", "source": "a", "target": "a"},\n {"id": \n]')
+    with pytest.raises(FormatError, match=rf"{path.name}:4:.*invalid JSON"):
+        load_pairs(path, format="jacana")
+    path = write(tmp_path, "obj.json", '[{"id": "1", "target": "a"}]')
+    with pytest.raises(FormatError, match="lacks 'source'"):
+        load_pairs(path)
+
+
+def test_giza_errors(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.txt", "# sentence pair 1\na b\nNULL ({ / / }) a ({ 1 / / }) b ({ x / / })\n")
+    with pytest.raises(FormatError, match=rf"{path.name}:3:.*'x'"):
+        load_pairs(path)
+    path = write(tmp_path, "short.txt", "# sentence pair 1\na b\n")
+    with pytest.raises(FormatError, match=rf"{path.name}:1:.*cut short"):
+        load_pairs(path)
+    path = write(tmp_path, "out.txt", "# sentence pair 1\na b\nNULL ({ / / }) a ({ 3 / / })\n")
+    with pytest.raises(AlignmentIndexError, match=rf"{path.name}:1:.*2-0"):
+        load_pairs(path)
+    path = write(tmp_path, "open.txt", "# sentence pair 1\na b\nNULL ({ / / }) a ({ 1 / / }\n")
+    with pytest.raises(FormatError, match="unclosed"):
+        load_pairs(path)
+
+
+def test_jsonl_errors(tmp_path: Path) -> None:
+    good = '{"id": "a", "source": "x y", "target": "x", "sure": [[0, 0]]}'
+    path = write(tmp_path, "bad.jsonl", f'{good}\n{{"id": "b", "source": "x", "target": "x", "sure": [[0]]}}\n')
+    with pytest.raises(FormatError, match=rf"{path.name}:2:.*'b'"):
+        load_pairs(path)
+    path = write(tmp_path, "broken.jsonl", f"{good}\n{{oops\n")
+    with pytest.raises(FormatError, match=rf"{path.name}:2:.*invalid JSON"):
+        load_pairs(path)
+    path = write(tmp_path, "out.jsonl", f'{good}\n{{"id": "c", "source": "x", "target": "x", "sure": "0-1"}}\n')
+    with pytest.raises(AlignmentIndexError, match=rf"{path.name}:2:.*0-1"):
+        load_pairs(path)
+
+
+def test_multimwa_errors(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.tsv", "0:0\ta\tN/A\ta\tN/A\t1\t1\t0-0\t\t\n1:1\ta b\tN/A\n")
+    with pytest.raises(FormatError, match=rf"{path.name}:2:.*at least 8"):
+        load_pairs(path)
+    path = write(tmp_path, "bad2.tsv", "0:0\ta\tN/A\ta\tN/A\t1\t1\t0-0\t0=0\t\n")
+    with pytest.raises(FormatError, match=rf"{path.name}:1:.*'0=0'"):
+        load_pairs(path)
+
+
+def test_pharaoh_error_names_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "sys.txt", "0-0\n1-1 2x2\n")
+    with pytest.raises(FormatError, match=rf"{path.name}:2:.*'2x2'"):
+        load_pairs(path, format="pharaoh")
+
+
+def test_unknown_format_and_missing_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "prose.txt", "Hello world\n")
+    with pytest.raises(FormatError, match=rf"{path.name}:1:.*cannot tell"):
+        load_pairs(path)
+    with pytest.raises(FormatError, match="unknown alignment format"):
+        load_pairs(EXAMPLES / "gold.json", format="xml")
+    with pytest.raises(ResourceMissingError, match="no such"):
+        load_pairs(tmp_path / "absent.json")
+
+
+# -- the real corpora: README counts -----------------------------------------------------------
+COUNTS = [
+    # path, pairs, sure links, possible-only links (None: not checked)
+    ("msr-rte2/converted/RTE2_test_M.align.json", 800, 5697, 0),
+    ("msr-rte2/converted/RTE2_test_M.align.txt", 800, 5697, None),
+    ("msr-rte2/derived/RTE2_test_M.jsonl", 800, 5697, None),
+    ("msr-rte2/converted/RTE2_dev_M.align.txt", 800, None, None),
+    ("msr-rte2/orig/RTE2_test_A.align.txt", 800, None, None),
+    ("edinburgh-pp/gold/gold.test.sure.json", 306, 5766, 871),
+    ("edinburgh-pp/gold/gold.test.sure+poss.json", 306, 5766, 871),
+    ("edinburgh-pp/gold/gold.train.sure.json", 714, 13314, 2532),
+    ("mtreference/mt-reference.dev.json", 2000, 34348, None),
+    ("mtreference/mt-reference.test.json", 1998, 36065, None),
+    ("multimwa-mtref/mtref-train.tsv", 2398, 51040, 0),
+    ("multimwa-mtref/mtref-dev.tsv", 800, 13693, 2072),
+    ("multimwa-mtref/mtref-test.tsv", 800, 14425, 1927),
+]
+
+
+@pytest.mark.data
+@pytest.mark.parametrize(("name", "pairs", "sure", "possible"), COUNTS)
+def test_readme_counts(data: Path, name: str, pairs: int, sure: int | None, possible: int | None) -> None:
+    path = data / "alignment" / name
+    loaded = load_pairs(path)
+    assert len(loaded) == pairs
+    if sure is not None:
+        assert sum(len(p.sure) for p in loaded) == sure
+    if possible is not None:
+        assert sum(len(p.alignment.possible_only) for p in loaded) == possible
+
+
+@pytest.mark.data
+def test_msr_test_gold_files_agree(data: Path) -> None:
+    root = data / "alignment" / "msr-rte2"
+    json_pairs = load_pairs(root / "converted" / "RTE2_test_M.align.json")
+    txt_pairs = load_pairs(root / "converted" / "RTE2_test_M.align.txt")
+    jsonl_pairs = load_pairs(root / "derived" / "RTE2_test_M.jsonl")
+    assert [p.sure for p in json_pairs] == [p.sure for p in txt_pairs] == [p.sure for p in jsonl_pairs]
+    assert [p.alignment for p in txt_pairs] == [p.alignment for p in jsonl_pairs]
+    assert [p.id for p in json_pairs] == [p.id for p in txt_pairs]
+
+
+@pytest.mark.data
+def test_msr_dev_json_is_lossy(data: Path) -> None:
+    """README: dev M .json misses 180 sure links in 101 pairs; the .txt is complete."""
+    root = data / "alignment" / "msr-rte2" / "converted"
+    lossy = load_pairs(root / "RTE2_dev_M.align.json")
+    full = load_pairs(root / "RTE2_dev_M.align.txt")
+    assert sum(len(f.sure - j.sure) for j, f in zip(lossy, full, strict=True)) == 180
+    assert sum(j.sure != f.sure for j, f in zip(lossy, full, strict=True)) == 101
+
+
+@pytest.mark.data
+def test_orig_files_with_boms_load(data: Path) -> None:
+    pairs = load_pairs(data / "alignment" / "msr-rte2" / "orig" / "RTE2_test_B.align.txt")
+    assert len(pairs) == 800
+    assert not any("\ufeff" in tok for p in pairs for tok in p.source + p.target)
+    assert pairs[0].target[0] == "Shukla"
+
+
+@pytest.mark.data
+def test_mtreference_groups(data: Path) -> None:
+    groups = load_groups(data / "alignment" / "mtreference" / "mt-reference.test.json")
+    assert len(groups) == 1154
+    sizes = Counter(
+        len({" ".join(s) for p in pairs for s in (p.source, p.target)}) for pairs in groups.values()
+    )
+    assert sizes == {2: 710, 3: 173, 4: 114, 5: 82, 6: 39, 7: 20, 8: 14, 9: 2}
+    assert len(load_groups(data / "alignment" / "mtreference" / "mt-reference.dev.json")) == 1151
