@@ -1,0 +1,178 @@
+"""WMT21 news into-English data: sources, references A/B, system outputs and human DA scores.
+
+Layout (``mt/wmt21-toEnglish`` under the data folder; see its README.txt):
+``txt/{sources,references,system-outputs}/newstest2021.<lp>.{src.<xx>,ref.<R>.en,hyp.<NAME>.en}``
+and ``humaneval/ad-sys-ranking-<lp>-z-names.csv`` (space separated, no header:
+``RAW.SCR Z.SCR N N.ALL SYS_ID NAME``). Traps handled here: system names contain dots
+(``Allegro.eu``), the humans' SYS_ID differs from the file name (``Nemo.7`` is ``NVIDIA-NeMo``:
+we join on NAME), HUMAN rows are a reference scored as a system (left out by default), and
+lines are split on ``\\n`` only (never on a stray ``\\r`` or U+2028 inside a segment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config import data_dir
+from ..errors import FormatError, MismatchError, ResourceMissingError
+
+PREFIX = "newstest2021"
+HUMAN = "HUMAN"
+
+
+def wmt_dir(root: str | Path | None = None) -> Path:
+    """The WMT21 folder: `root` itself when it holds txt/, else <data>/mt/wmt21-toEnglish."""
+    if root is not None:
+        path = Path(root)
+        if (path / "txt").is_dir():
+            return path
+        if (path / "mt" / "wmt21-toEnglish" / "txt").is_dir():
+            return path / "mt" / "wmt21-toEnglish"
+        raise ResourceMissingError(f"{path}: not a WMT21 folder (no txt/ inside)")
+    base = data_dir()
+    if base is None or not (base / "mt" / "wmt21-toEnglish" / "txt").is_dir():
+        raise ResourceMissingError(
+            "WMT21 data not found: set PARALIGN_DATA to the folder holding mt/wmt21-toEnglish")
+    return base / "mt" / "wmt21-toEnglish"
+
+
+def iter_lines(path: str | Path) -> Iterator[str]:
+    """Stream the segments of a one-segment-per-line UTF-8 file (split on LF only)."""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise FormatError(f"not UTF-8 ({exc.reason})", source=str(path), line=number) from exc
+            yield text[:-1] if text.endswith("\n") else text
+
+
+def read_lines(path: str | Path) -> list[str]:
+    return list(iter_lines(path))
+
+
+def language_pairs(root: str | Path | None = None) -> list[str]:
+    """Pairs with references present, e.g. ['cs-en', 'de-en', 'ru-en']."""
+    refs = wmt_dir(root) / "txt" / "references"
+    return sorted({p.name.split(".")[1] for p in refs.glob(f"{PREFIX}.*-en.ref.*.en")})
+
+
+def reference_files(root: str | Path | None, pair: str) -> dict[str, Path]:
+    """Reference label ('A', 'B') -> file."""
+    folder = wmt_dir(root) / "txt" / "references"
+    prefix = f"{PREFIX}.{pair}.ref."
+    return {p.name[len(prefix):-3]: p for p in sorted(folder.glob(f"{prefix}*.en"))}
+
+
+def system_files(root: str | Path | None, pair: str) -> dict[str, Path]:
+    """System name (the part between '.hyp.' and the final '.en'; may contain dots) -> file."""
+    folder = wmt_dir(root) / "txt" / "system-outputs"
+    prefix = f"{PREFIX}.{pair}.hyp."
+    return {p.name[len(prefix):-3]: p for p in sorted(folder.glob(f"{prefix}*.en"))}
+
+
+@dataclass(frozen=True, slots=True)
+class HumanScore:
+    """One row of ad-sys-ranking-<lp>-z-names.csv."""
+
+    name: str
+    sys_id: str
+    raw: float
+    z: float
+    n: int
+    n_all: int
+
+
+def load_human_scores(
+    root: str | Path | None, pair: str, include_human: bool = False,
+) -> dict[str, HumanScore]:
+    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for)."""
+    path = wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv"
+    if not path.is_file():
+        raise ResourceMissingError(f"{path}: human scores for {pair} not found")
+    out: dict[str, HumanScore] = {}
+    for number, line in enumerate(iter_lines(path), start=1):
+        if not line.strip():
+            continue
+        fields = line.split(None, 5)
+        if len(fields) != 6:
+            raise FormatError("expected 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME'", source=str(path),
+                              line=number)
+        try:
+            score = HumanScore(fields[5].strip(), fields[4], float(fields[0]), float(fields[1]),
+                               int(fields[2]), int(fields[3]))
+        except ValueError as exc:
+            raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
+        if score.name == HUMAN and not include_human:
+            continue
+        if score.name in out:
+            raise FormatError(f"system {score.name!r} listed twice", source=str(path), line=number)
+        out[score.name] = score
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class WMTPair:
+    """Everything for one language pair, aligned segment by segment."""
+
+    pair: str
+    references: dict[str, tuple[str, ...]]  # label -> segments
+    systems: dict[str, tuple[str, ...]]  # name -> segments (only systems with human scores)
+    human: dict[str, HumanScore]  # name -> DA score (same keys as systems)
+    unscored: tuple[str, ...] = ()  # outputs without a human score (left out)
+    missing: tuple[str, ...] = ()  # human-scored systems without an output file
+
+    def __len__(self) -> int:
+        return len(next(iter(self.references.values())))
+
+    def reference_streams(self, labels: Sequence[str]) -> list[tuple[str, ...]]:
+        """Reference streams in sacrebleu layout for the given labels."""
+        try:
+            return [self.references[label] for label in labels]
+        except KeyError as exc:
+            raise MismatchError(
+                f"{self.pair}: no reference {exc.args[0]!r} (have {sorted(self.references)})"
+            ) from None
+
+
+def load_wmt(
+    root: str | Path | None, pair: str, refs: Sequence[str] | None = None,
+) -> WMTPair:
+    """Load a pair's references, the outputs of every human-scored system and their DA z-scores.
+
+    Every file must have as many lines as the first reference: a mismatch raises MismatchError
+    naming the file, before anything is scored.
+    """
+    ref_paths = reference_files(root, pair)
+    if not ref_paths:
+        raise ResourceMissingError(f"no references for {pair} under {wmt_dir(root)}")
+    labels = list(refs) if refs else sorted(ref_paths)
+    references: dict[str, tuple[str, ...]] = {}
+    count: int | None = None
+
+    def checked(path: Path) -> tuple[str, ...]:
+        nonlocal count
+        lines = tuple(iter_lines(path))
+        if count is None:
+            count = len(lines)
+        elif len(lines) != count:
+            raise MismatchError(f"{path}: {len(lines)} lines, expected {count}")
+        return lines
+
+    for label in labels:
+        if label not in ref_paths:
+            raise MismatchError(f"{pair}: no reference {label!r} (have {sorted(ref_paths)})")
+        references[label] = checked(ref_paths[label])
+    human = load_human_scores(root, pair)
+    systems: dict[str, tuple[str, ...]] = {}
+    unscored = []
+    for name, path in system_files(root, pair).items():
+        if name in human:
+            systems[name] = checked(path)
+        else:
+            unscored.append(name)
+    missing = tuple(sorted(set(human) - set(systems)))
+    return WMTPair(pair, references, systems, {n: human[n] for n in systems},
+                   tuple(unscored), missing)

@@ -1,0 +1,258 @@
+"""Metric-human correlation with segment-bootstrap confidence intervals and a paired test.
+
+System-level meta-evaluation as in ParaEval section 4.1: each metric's corpus score per system is
+correlated (Pearson, Spearman, Kendall tau-b; scipy) with the human scores. Confidence
+intervals come from bootstrap resampling: in each of `n_resamples` runs (1,000 by default,
+seeded) the segments are drawn with replacement, every system's corpus score is recomputed from
+its summed per-segment statistics on that sample, and correlated with the (fixed) human system
+scores, as the paper did with documents. The 95% interval is the 2.5th-97.5th percentile.
+The paired test uses the *same* resamples for two metrics: the p-value is the share of runs in
+which metric A's correlation is not above metric B's (one-sided, A better than B).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+from ..errors import ConfigurationError, MismatchError
+
+CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
+DEFAULT_SEED = 12345
+
+
+def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
+    """One correlation coefficient by name (nan when undefined, e.g. a constant input)."""
+    if len(x) != len(y):
+        raise MismatchError(f"{len(x)} metric scores but {len(y)} human scores")
+    if len(x) < 3:
+        raise MismatchError(f"need at least 3 systems to correlate, got {len(x)}")
+    if np.ptp(np.asarray(x, dtype=float)) == 0 or np.ptp(np.asarray(y, dtype=float)) == 0:
+        return float("nan")
+    if kind == "pearson":
+        return float(sps.pearsonr(x, y)[0])
+    if kind == "spearman":
+        return float(sps.spearmanr(x, y)[0])
+    if kind == "kendall":
+        return float(sps.kendalltau(x, y)[0])
+    raise ConfigurationError(f"unknown correlation {kind!r}; choose from {', '.join(CORRELATIONS)}")
+
+
+def correlations(x: Sequence[float], y: Sequence[float]) -> dict[str, float]:
+    return {kind: correlation(kind, x, y) for kind in CORRELATIONS}
+
+
+def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_SEED) -> np.ndarray:
+    """(n_resamples, n_items) multiplicities of a with-replacement bootstrap, seeded."""
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n_items, size=(n_resamples, n_items))
+    counts = np.zeros((n_resamples, n_items), dtype=np.float64)
+    np.add.at(counts, (np.arange(n_resamples)[:, None], idx), 1.0)
+    return counts
+
+
+def _row_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    xc = x - x.mean(axis=1, keepdims=True)
+    yc = y - y.mean()
+    denom = np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)
+
+
+def row_correlations(kind: str, x: np.ndarray, y: Sequence[float]) -> np.ndarray:
+    """Correlation of every row of x (resamples x systems) with y."""
+    y = np.asarray(y, dtype=np.float64)
+    if kind == "pearson":
+        return _row_pearson(x, y)
+    if kind == "spearman":
+        return _row_pearson(sps.rankdata(x, axis=1), sps.rankdata(y))
+    if kind == "kendall":
+        out = np.empty(len(x))
+        for b, row in enumerate(x):
+            out[b] = sps.kendalltau(row, y)[0] if np.ptp(row) > 0 else np.nan
+        return out
+    raise ConfigurationError(f"unknown correlation {kind!r}; choose from {', '.join(CORRELATIONS)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A point estimate with its bootstrap percentile interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, float | None]:
+        return {k: (None if np.isnan(v) else round(float(v), 4))
+                for k, v in (("value", self.value), ("low", self.low), ("high", self.high))}
+
+
+def interval(value: float, samples: np.ndarray, level: float = 0.95) -> Interval:
+    tail = 100 * (1 - level) / 2
+    samples = samples[~np.isnan(samples)]
+    if not len(samples):
+        return Interval(value, float("nan"), float("nan"))
+    low, high = np.percentile(samples, [tail, 100 - tail])
+    return Interval(float(value), float(low), float(high))
+
+
+@dataclass(frozen=True, slots=True)
+class PairedTest:
+    """Metric A's correlation minus metric B's: point value, bootstrap interval, one-sided p."""
+
+    delta: Interval
+    p_value: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {**self.delta.to_dict(), "p_value": round(self.p_value, 4)}
+
+
+def paired_test(value_a: float, value_b: float, samples_a: np.ndarray,
+                samples_b: np.ndarray) -> PairedTest:
+    """Does A correlate better than B? p = share of resamples where A <= B."""
+    diff = samples_a - samples_b
+    ok = ~np.isnan(diff)
+    p = float(np.mean(diff[ok] <= 0)) if ok.any() else float("nan")
+    return PairedTest(interval(value_a - value_b, diff), p)
+
+
+@dataclass(frozen=True, slots=True)
+class MetricCorrelation:
+    """One metric's system scores, correlations with intervals, and paired tests."""
+
+    name: str
+    scores: dict[str, float]  # system -> corpus score
+    correlations: dict[str, Interval]
+    samples: dict[str, np.ndarray]  # kind -> resampled correlations (for paired tests)
+    tests: dict[str, dict[str, PairedTest]]  # other metric -> kind -> test
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {k: v.to_dict() for k, v in self.correlations.items()}
+        out["scores"] = {k: round(v, 6) for k, v in self.scores.items()}
+        if self.tests:
+            out["vs"] = {other: {k: t.to_dict() for k, t in by_kind.items()}
+                         for other, by_kind in self.tests.items()}
+        return out
+
+
+ScoreFn = Callable[[np.ndarray], np.ndarray]
+
+
+def bootstrap_correlations(
+    system_stats: Mapping[str, np.ndarray], score: ScoreFn, human: Mapping[str, float],
+    counts: np.ndarray, name: str = "metric",
+) -> MetricCorrelation:
+    """Correlations of one metric with the human scores, with bootstrap intervals.
+
+    `system_stats[s]` is system s's (segments, k) statistics; `score` maps summed statistics
+    (..., k) to scores; `counts` comes from `resample_counts` (share it for paired tests).
+    """
+    names = [s for s in system_stats if s in human]
+    if len(names) < 3:
+        raise MismatchError(f"{name}: need at least 3 systems with human scores, got {len(names)}")
+    y = [human[s] for s in names]
+    full = {s: float(score(system_stats[s].sum(axis=0))) for s in names}
+    resampled = np.stack([score(counts @ system_stats[s]) for s in names], axis=1)
+    x = [full[s] for s in names]
+    corrs: dict[str, Interval] = {}
+    samples: dict[str, np.ndarray] = {}
+    for kind in CORRELATIONS:
+        samples[kind] = row_correlations(kind, resampled, y)
+        corrs[kind] = interval(correlation(kind, x, y), samples[kind])
+    return MetricCorrelation(name, full, corrs, samples, {})
+
+
+def with_tests(result: MetricCorrelation, others: Iterable[MetricCorrelation]) -> MetricCorrelation:
+    """`result` with paired tests against each other metric (same resamples assumed)."""
+    tests = dict(result.tests)
+    for other in others:
+        if other.name == result.name:
+            continue
+        tests[other.name] = {
+            kind: paired_test(result.correlations[kind].value, other.correlations[kind].value,
+                              result.samples[kind], other.samples[kind])
+            for kind in CORRELATIONS}
+    return MetricCorrelation(result.name, result.scores, result.correlations, result.samples, tests)
+
+
+# -- WMT meta-evaluation ---------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MetaEvaluation:
+    """All metrics' correlations for one language pair and reference set."""
+
+    pair: str
+    refs: tuple[str, ...]
+    systems: tuple[str, ...]
+    n_resamples: int
+    seed: int
+    metrics: dict[str, MetricCorrelation]
+    signatures: dict[str, str]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
+                "n_resamples": self.n_resamples, "seed": self.seed,
+                "signatures": self.signatures,
+                "metrics": {k: v.to_dict() for k, v in self.metrics.items()}}
+
+
+def resolve_metrics(names: Iterable[str], paraeval_scorer: object | None = None) -> list:
+    """Metric objects from names: baselines (bleu, chrf, mup, gm, gm_bp), `paraeval` (= P, R and
+    F) or `paraeval_p`/`paraeval_r`/`paraeval_f`, the latter using `paraeval_scorer`."""
+    from .bleu_steps import baseline
+    from .paraeval import ParaEval, ParaEvalMetric, build_sources
+
+    out: list = []
+    for name in (n.strip() for n in names):
+        if not name:
+            continue
+        if name == "paraeval" or name.startswith("paraeval_"):
+            if paraeval_scorer is None:
+                paraeval_scorer = ParaEval(build_sources())
+            parts = ("p", "r", "f") if name == "paraeval" else (name.rpartition("_")[2],)
+            out.extend(ParaEvalMetric(paraeval_scorer, part) for part in parts)  # type: ignore[arg-type]
+        else:
+            out.append(baseline(name))
+    return out
+
+
+def meta_evaluate(
+    data: object, refs: Sequence[str], metrics: Sequence, *, n_resamples: int = 1000,
+    seed: int = DEFAULT_SEED, against: Sequence[str] = ("bleu", "chrf"),
+    progress: Callable[[Iterable, str, int], Iterable] | None = None,
+) -> MetaEvaluation:
+    """Correlate each metric's system scores with the human z-scores of a `wmt.WMTPair`.
+
+    Statistics are computed once per statistics family (BLEU steps share sacrebleu's counts,
+    ParaEval P/R/F share theirs); all metrics use the same bootstrap resamples, and each metric
+    is paired-tested against the metrics named in `against` that are present.
+    """
+    from ..corpora.wmt import WMTPair
+
+    if not isinstance(data, WMTPair):
+        raise ConfigurationError("meta_evaluate needs a WMTPair (corpora.wmt.load_wmt)")
+    streams = data.reference_streams(refs)
+    human = {name: score.z for name, score in data.human.items()}
+    counts = resample_counts(len(data), n_resamples, seed)
+    by_key: dict[str, dict[str, np.ndarray]] = {}
+    results: dict[str, MetricCorrelation] = {}
+    signatures: dict[str, str] = {}
+    for metric in metrics:
+        key = getattr(metric, "stats_key", metric.name)
+        if key not in by_key:
+            systems: Iterable[str] = data.systems
+            if progress is not None:
+                systems = progress(list(data.systems), f"{data.pair} {metric.name}",
+                                   len(data.systems))
+            by_key[key] = {s: metric.stats(data.systems[s], streams) for s in systems}
+        results[metric.name] = bootstrap_correlations(by_key[key], metric.score, human, counts,
+                                                      metric.name)
+        scorer = getattr(metric, "scorer", None)
+        if scorer is not None:
+            signatures[metric.name] = scorer.signature(len(streams))
+    baselines = [results[b] for b in against if b in results]
+    tested = {name: with_tests(res, baselines) for name, res in results.items()}
+    return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
+                          signatures)

@@ -1,0 +1,455 @@
+"""ParaEval (Zhou, Lin & Hovy 2006): MT evaluation with paraphrase matching and recall.
+
+Two-tier matching of a hypothesis against one or more references:
+
+1. **Paraphrase tier.** Hypothesis n-grams (``max_length`` words down to 1, left to right) are
+   matched to *non-identical* reference n-grams that are paraphrases of them (``q`` is a
+   paraphrase of ``p`` when any source lists ``q`` for ``p`` or ``p`` for ``q``), on
+   non-overlapping spans on both sides, longest first (greedy, as in the paper). Identical words
+   are left to tier 2. Clipping follows the paper: a hypothesis phrase consumes one matching span
+   in *every* reference that still has one and counts as matched when at least one reference had
+   one, so the k-th hypothesis member of a paraphrase class is matched iff some single reference
+   holds at least k members of the class ("maximum count of the paraphrase class in a single
+   reference"; Figure 4's clip of 2 from Ref 1).
+2. **Unigram tier.** The words left over on both sides are matched by lexical identity with
+   BLEU's clipping (a word counts at most its maximum count over the references' leftovers).
+
+Precision = matched hypothesis words / hypothesis words. Recall = matched reference words /
+reference words, *pooled over the references* (each reference's matched words, as consumed by
+the parallel matching above, summed over references, over the summed reference lengths); with
+one reference this is the paper's single-reference recall. F is the harmonic mean. Corpus scores
+come from summed per-segment sufficient statistics (`SegmentStats`), like sacrebleu.
+
+Text is tokenised with sacrebleu's 13a tokenizer and lower-cased by default (``case:lc`` in the
+signature); paraphrase lookups are always lower-cased because the tables are. Phrases made only
+of stop words (and punctuation) are not paraphrase-matched by default: WordNet and PPDB pairs
+such as ``in``/``inch`` or ``a``/``angstrom`` are noise for MT evaluation, and skipping them keeps
+lookups cheap (``stop:skip`` in the signature).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import ConfigurationError, MismatchError
+from ..paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
+
+VERSION = "0.1.0"
+
+#: Punctuation-only tokens are treated like stop words for the paraphrase tier.
+_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»“”‘’…–—")
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentStats:
+    """Sufficient statistics of one segment (or, summed, of a corpus)."""
+
+    hyp_words: int = 0
+    hyp_matched: int = 0
+    ref_words: int = 0  # summed over the references
+    ref_matched: int = 0  # summed over the references
+    hyp_paraphrase: int = 0  # hypothesis words matched in the paraphrase tier
+    segments: int = 1
+
+    def __add__(self, other: SegmentStats) -> SegmentStats:
+        return SegmentStats(
+            self.hyp_words + other.hyp_words, self.hyp_matched + other.hyp_matched,
+            self.ref_words + other.ref_words, self.ref_matched + other.ref_matched,
+            self.hyp_paraphrase + other.hyp_paraphrase, self.segments + other.segments,
+        )
+
+    def as_tuple(self) -> tuple[int, int, int, int, int]:
+        """(hyp_words, hyp_matched, ref_words, ref_matched, hyp_paraphrase) for numpy arrays."""
+        return (self.hyp_words, self.hyp_matched, self.ref_words, self.ref_matched,
+                self.hyp_paraphrase)
+
+    @property
+    def precision(self) -> float | None:
+        return self.hyp_matched / self.hyp_words if self.hyp_words else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.ref_matched / self.ref_words if self.ref_words else None
+
+    @property
+    def f(self) -> float | None:
+        return f_measure(self.precision, self.recall)
+
+
+def f_measure(precision: float | None, recall: float | None) -> float | None:
+    """Harmonic mean; None when either side is undefined, 0 when both are 0."""
+    if precision is None or recall is None:
+        return None
+    total = precision + recall
+    return 2 * precision * recall / total if total else 0.0
+
+
+def sum_stats(stats: Iterable[SegmentStats]) -> SegmentStats:
+    """Corpus statistics: the sum of the segments'."""
+    total = SegmentStats(segments=0)
+    for item in stats:
+        total = total + item
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class ParaEvalScore:
+    """A segment or corpus score with its settings signature."""
+
+    stats: SegmentStats
+    signature: str
+
+    @property
+    def precision(self) -> float | None:
+        return self.stats.precision
+
+    @property
+    def recall(self) -> float | None:
+        return self.stats.recall
+
+    @property
+    def f(self) -> float | None:
+        return self.stats.f
+
+    def to_dict(self) -> dict[str, object]:
+        s = self.stats
+        return {
+            "precision": self.precision, "recall": self.recall, "f": self.f,
+            "signature": self.signature,
+            "counts": {"hyp_words": s.hyp_words, "hyp_matched": s.hyp_matched,
+                       "ref_words": s.ref_words, "ref_matched": s.ref_matched,
+                       "hyp_paraphrase": s.hyp_paraphrase, "segments": s.segments},
+        }
+
+
+@dataclass(slots=True)
+class _Ref:
+    """One reference segment prepared once and reused for every hypothesis (every system)."""
+
+    tokens: tuple[str, ...]  # compared in the unigram tier (case as configured)
+    spans: dict[str, tuple[int, list[int]]]  # paraphrase-eligible lc n-gram -> (length, starts)
+    keys: frozenset[str]  # = spans.keys(), for fast set intersection
+    reverse: dict[str, set[str]]  # q -> ref n-grams r with q among paraphrases(r)
+
+
+@dataclass(slots=True)
+class PreparedReferences:
+    """References tokenised and n-gram indexed once: refs[i] holds segment i's references."""
+
+    refs: list[list[_Ref]]
+    nrefs: int
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+
+@dataclass
+class ParaEval:
+    """The ParaEval scorer; build once, then score many systems against prepared references.
+
+    `sources` are `ParaphraseSource`s (tables, PPDB, WordNet). `max_length` bounds the phrase
+    length (in words) of both sides of a paraphrase match; `min_paraphrase_length` keeps only
+    matches whose longer side has at least that many words (the paper's ">= 3" variant).
+    """
+
+    sources: Sequence[ParaphraseSource] = ()
+    max_length: int = 4
+    min_paraphrase_length: int = 1
+    lowercase: bool = True
+    tokenize: str = "13a"
+    skip_stopword_phrases: bool = True
+    _cache: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False)
+    _last: tuple[tuple[tuple[str, ...], ...], PreparedReferences] | None = field(
+        default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.max_length < 1:
+            raise ConfigurationError(f"max_length must be >= 1, got {self.max_length}")
+        if self.min_paraphrase_length < 1:
+            raise ConfigurationError(
+                f"min_paraphrase_length must be >= 1, got {self.min_paraphrase_length}")
+        if self.tokenize not in ("13a", "none"):
+            raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
+        self.sources = tuple(self.sources)
+        self._tok = _tokenizer(self.tokenize)
+        self._stop = _stop_tokens() if self.skip_stopword_phrases else frozenset()
+        self._wordnet_multi: frozenset[str] | None = None
+
+    # -- settings ------------------------------------------------------------------------------
+    def signature(self, nrefs: int) -> str:
+        """sacrebleu-style settings string printed beside every score."""
+        res = "+".join(getattr(s, "name", type(s).__name__) for s in self.sources) or "none"
+        return (f"nrefs:{nrefs}|res:{res}|maxlen:{self.max_length}|"
+                f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
+                f"tok:{self.tokenize}|stop:{'skip' if self.skip_stopword_phrases else 'keep'}|"
+                f"version:{VERSION}")
+
+    # -- paraphrase lookups (cached per phrase) ------------------------------------------------
+    def paraphrases(self, phrase: str) -> frozenset[str]:
+        """Union of every source's paraphrases of a lower-cased phrase, without the phrase itself."""
+        cached = self._cache.get(phrase)
+        if cached is not None:
+            return cached
+        out: set[str] = set()
+        n = phrase.count(" ") + 1
+        for source in self.sources:
+            if isinstance(source, WordNetSynonyms) and n > 1 and phrase not in self._multiword():
+                continue  # WordNet only knows multiword lemmas it lists; skip the slow miss
+            if isinstance(source, ParaphraseTable) and phrase not in source:
+                continue
+            for para in source.paraphrases(phrase):
+                if para != phrase and para.count(" ") < self.max_length:
+                    out.add(para)
+        result = frozenset(out)
+        self._cache[phrase] = result
+        return result
+
+    def _multiword(self) -> frozenset[str]:
+        if self._wordnet_multi is None:
+            from ..resources import wordnet
+
+            self._wordnet_multi = frozenset(
+                name.replace("_", " ").lower() for name in wordnet().all_lemma_names()
+                if "_" in name)
+        return self._wordnet_multi
+
+    def _eligible(self, words: Sequence[str]) -> bool:
+        """A phrase takes part in paraphrase matching unless it is all stop words/punctuation."""
+        return not all(w in self._stop for w in words)
+
+    # -- preparation -----------------------------------------------------------------------------
+    def _tokens(self, text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(compared tokens, lower-cased tokens)."""
+        toks = tuple(self._tok(text).split())
+        lc = tuple(t.lower() for t in toks)
+        return (lc if self.lowercase else toks), lc
+
+    def _prepare_one(self, text: str) -> _Ref:
+        tokens, lc = self._tokens(text)
+        spans: dict[str, tuple[int, list[int]]] = {}
+        if self.sources:
+            for n in range(1, self.max_length + 1):
+                for i in range(len(lc) - n + 1):
+                    words = lc[i:i + n]
+                    if self._eligible(words):
+                        spans.setdefault(" ".join(words), (n, []))[1].append(i)
+        reverse: dict[str, set[str]] = {}
+        for phrase in spans:
+            for para in self.paraphrases(phrase):
+                reverse.setdefault(para, set()).add(phrase)
+        return _Ref(tokens, spans, frozenset(spans), reverse)
+
+    def prepare(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
+        """Index reference streams (sacrebleu layout: references[k][i] = k-th ref of segment i)."""
+        if not references:
+            raise MismatchError("at least one reference stream is needed")
+        lengths = {len(stream) for stream in references}
+        if len(lengths) != 1:
+            raise MismatchError(
+                f"reference streams have different numbers of segments: "
+                f"{[len(s) for s in references]}")
+        count = lengths.pop()
+        refs = [[self._prepare_one(stream[i]) for stream in references] for i in range(count)]
+        return PreparedReferences(refs, len(references))
+
+    def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
+        """`prepare`, remembering the last reference set (scoring many systems indexes it once)."""
+        key = tuple(tuple(stream) for stream in references)
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self.prepare(references))
+        return self._last[1]
+
+    # -- matching --------------------------------------------------------------------------------
+    def match(self, hypothesis: str, refs: Sequence[_Ref]) -> SegmentStats:
+        """Two-tier matching of one hypothesis against its prepared references."""
+        tokens, lc = self._tokens(hypothesis)
+        n_hyp = len(tokens)
+        hyp_used = [False] * n_hyp
+        ref_used = [[False] * len(r.tokens) for r in refs]
+        ref_matched = [0] * len(refs)
+        para_words = 0
+        if self.sources and refs:
+            for n in range(min(self.max_length, n_hyp), 0, -1):
+                for i in range(n_hyp - n + 1):
+                    if any(hyp_used[i:i + n]):
+                        continue
+                    words = lc[i:i + n]
+                    if not self._eligible(words):
+                        continue
+                    phrase = " ".join(words)
+                    paras = self.paraphrases(phrase)
+                    hit = False
+                    for k, ref in enumerate(refs):
+                        cands = paras & ref.keys
+                        back = ref.reverse.get(phrase)
+                        if back:
+                            cands = cands | back
+                        if not cands:
+                            continue
+                        taken = self._take(n, cands, ref, ref_used[k])
+                        if taken:
+                            ref_matched[k] += taken
+                            hit = True
+                    if hit:
+                        for j in range(i, i + n):
+                            hyp_used[j] = True
+                        para_words += n
+        # tier 2: unigram identity on the leftovers, BLEU clipping
+        left = Counter(t for t, used in zip(tokens, hyp_used, strict=True) if not used)
+        ref_left = [Counter(t for t, used in zip(r.tokens, u, strict=True) if not used)
+                    for r, u in zip(refs, ref_used, strict=True)]
+        lex = 0
+        for word, count in left.items():
+            best = 0
+            for k, counts in enumerate(ref_left):
+                have = counts.get(word, 0)
+                if have:
+                    ref_matched[k] += min(count, have)
+                    best = max(best, have)
+            lex += min(count, best)
+        return SegmentStats(
+            hyp_words=n_hyp, hyp_matched=para_words + lex,
+            ref_words=sum(len(r.tokens) for r in refs), ref_matched=sum(ref_matched),
+            hyp_paraphrase=para_words,
+        )
+
+    def _take(self, n: int, cands: Iterable[str], ref: _Ref, used: list[bool]) -> int:
+        """Consume the longest (then leftmost) free reference span among `cands`; its length."""
+        best: tuple[int, int] | None = None  # (-length, start)
+        for cand in cands:
+            length, starts = ref.spans[cand]
+            if max(n, length) < self.min_paraphrase_length:
+                continue
+            for s in starts:
+                if not any(used[s:s + length]):
+                    key = (-length, s)
+                    if best is None or key < best:
+                        best = key
+                    break
+        if best is None:
+            return 0
+        length, start = -best[0], best[1]
+        for j in range(start, start + length):
+            used[j] = True
+        return length
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def segment_stats(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
+    ) -> list[SegmentStats]:
+        """Per-segment statistics; hypothesis and reference counts are checked before scoring."""
+        prepared = (references if isinstance(references, PreparedReferences)
+                    else self.prepare(references))
+        if len(hypotheses) != len(prepared):
+            raise MismatchError(
+                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        return [self.match(h, r) for h, r in zip(hypotheses, prepared.refs, strict=True)]
+
+    def corpus_score(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
+    ) -> ParaEvalScore:
+        """Corpus precision/recall/F from summed segment statistics."""
+        nrefs = (references.nrefs if isinstance(references, PreparedReferences)
+                 else len(references))
+        stats = sum_stats(self.segment_stats(hypotheses, references))
+        return ParaEvalScore(stats, self.signature(nrefs))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ParaEvalScore:
+        """One segment against its references (plain strings)."""
+        refs = [self._prepare_one(r) for r in references]
+        return ParaEvalScore(self.match(hypothesis, refs), self.signature(len(references)))
+
+
+def _tokenizer(name: str):
+    if name == "none":
+        return lambda text: text
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    return Tokenizer13a()
+
+
+@functools.cache
+def _stop_tokens() -> frozenset[str]:
+    from ..resources import stopwords
+
+    return stopwords() | _PUNCT | frozenset({"'s", "n't", "&quot;", "&amp;", "&apos;", "@-@"})
+
+
+def build_sources(
+    resources: Iterable[str] = ("ppdb", "wordnet"), tables: Iterable[str] = (),
+) -> list[ParaphraseSource]:
+    """Sources from names (`ppdb`, `wordnet`, `none`) and TSV table paths (`path[:threshold]`)."""
+    out: list[ParaphraseSource] = []
+    for name in resources:
+        name = name.strip()
+        if not name or name == "none":
+            continue
+        if name not in ("ppdb", "wordnet"):
+            raise ConfigurationError(f"unknown resource {name!r} (use ppdb, wordnet or none)")
+        out.append(_cached_source(name))
+    out.extend(load_source(spec) for spec in tables)
+    return out
+
+
+@functools.cache
+def _cached_source(name: str) -> ParaphraseSource:
+    """PPDB/WordNet are loaded once per process (the PPDB table takes a second or two)."""
+    return load_source(name)
+
+
+def paraeval(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+    sources: Sequence[ParaphraseSource] | Mapping[str, ParaphraseSource] = (), **options: object,
+) -> ParaEvalScore:
+    """Convenience: corpus ParaEval of one system (`references[k][i]`, sacrebleu layout)."""
+    srcs = list(sources.values()) if isinstance(sources, Mapping) else list(sources)
+    return ParaEval(srcs, **options).corpus_score(hypotheses, references)  # type: ignore[arg-type]
+
+
+#: Columns of `ParaEvalMetric.stats` arrays (see `SegmentStats.as_tuple`).
+STAT_COLUMNS = ("hyp_words", "hyp_matched", "ref_words", "ref_matched", "hyp_paraphrase")
+
+
+class ParaEvalMetric:
+    """ParaEval precision, recall or F as a `bleu_steps.SegmentMetric` (for meta-evaluation).
+
+    Metrics built on the same `ParaEval` share `stats_key`, so their statistics are computed
+    once; the prepared references are cached, so scoring many systems indexes them once.
+    """
+
+    def __init__(self, scorer: ParaEval, part: str = "f", name: str | None = None,
+                 label: str = "paraeval") -> None:
+        if part not in ("p", "r", "f"):
+            raise ConfigurationError(f"ParaEval part must be p, r or f, got {part!r}")
+        self.scorer = scorer
+        self.part = part
+        self.name = name or f"{label}_{part}"
+        self.stats_key = f"{label}@{id(scorer)}"
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
+        import numpy as np
+
+        prepared = self.scorer.prepare_cached(references)
+        rows = [s.as_tuple() for s in self.scorer.segment_stats(hypotheses, prepared)]
+        return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(STAT_COLUMNS))
+
+    def score(self, sums):
+        import numpy as np
+
+        sums = np.asarray(sums, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = sums[..., 1] / sums[..., 0]
+            r = sums[..., 3] / sums[..., 2]
+            if self.part == "p":
+                return p
+            if self.part == "r":
+                return r
+            return np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
+
+
+def paraeval_metrics(scorer: ParaEval, label: str = "paraeval") -> list[ParaEvalMetric]:
+    """The precision, recall and F metrics of one scorer."""
+    return [ParaEvalMetric(scorer, part, label=label) for part in ("p", "r", "f")]
