@@ -1,0 +1,185 @@
+"""ParaMetric scores: AlignPrec/AlignRecall and LB-Precision/Rel-Recall."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paralign.alignment import Alignment
+from paralign.corpora import AlignedPair, group_key, load_pairs
+from paralign.errors import ConfigurationError, MismatchError
+from paralign.metrics.parametric import (
+    align_scores,
+    group_sentences,
+    hub_sentences,
+    reference_paraphrases,
+    sentence_phrases,
+    table_scores,
+)
+from paralign.paraphrases import ParaphraseTable
+from paralign.phrases import phrase_pairs
+
+
+def pair(pid: str, src: str, tgt: str, links) -> AlignedPair:
+    return AlignedPair(pid, tuple(src.split()), tuple(tgt.split()), Alignment.from_links(links))
+
+
+# -- AlignPrec / AlignRecall ---------------------------------------------------------------------
+def test_align_scores_by_hand():
+    gold = [pair("1", "a b", "c d", [(0, 0), (1, 1)])]
+    system = [pair("1", "A B", "C D", [(0, 1), (1, 0)])]  # case differs: still the same texts
+    result = align_scores(gold, system)
+    # gold PP: a-c, b-d, "a b"-"c d"; system PP: a-d, b-c, "a b"-"c d"
+    assert (result.by_length[1].matched, result.by_length[1].system, result.by_length[1].gold) == (0, 2, 2)
+    assert (result.overall.matched, result.overall.system, result.overall.gold) == (1, 3, 3)
+    assert result.precision == pytest.approx(1 / 3) and result.recall == pytest.approx(1 / 3)
+    assert result.warnings == () and result.pairs == 1
+    data = result.to_dict()
+    assert set(data["by_length"]) == {"1", "2", "3", "4", "5"}
+    assert data["by_length"]["1"]["precision"] == 0.0
+
+
+def test_align_scores_bare_alignments_and_identical_pairs():
+    gold = [pair("1", "x y", "x z", [(0, 0), (1, 1)])]
+    result = align_scores(gold, [Alignment.from_links([(0, 0), (1, 1)])])
+    # x-x is identical and dropped: y-z and "x y"-"x z" remain
+    assert result.overall.gold == 2 and result.precision == 1.0 and result.recall == 1.0
+
+
+def test_align_scores_reports_mismatched_pairs():
+    gold = [pair("g1", "a b", "c d", [(0, 0)]), pair("g2", "e f", "g h", [(1, 1)])]
+    system = [pair("s1", "a b", "c d", [(0, 0)]), pair("s2", "e f", "g WRONG", [(1, 1)])]
+    result = align_scores(gold, system)
+    assert result.pairs == 1 and result.skipped == 1
+    assert len(result.warnings) == 1 and "'g2'" in result.warnings[0] and "'s2'" in result.warnings[0]
+    out_of_range = [pair("s1", "a b", "c d", [(0, 0)]), Alignment.from_links([(5, 0)])]
+    result = align_scores(gold, out_of_range)
+    assert result.skipped == 1 and "'g2'" in result.warnings[0]
+    with pytest.raises(MismatchError):
+        align_scores(gold, system[:1])
+    with pytest.raises(ConfigurationError):
+        align_scores(gold, system, max_length=0)
+
+
+@st.composite
+def aligned_pairs(draw):
+    n, m = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    words = st.sampled_from(["a", "b", "c", "d"])
+    src = draw(st.lists(words, min_size=n, max_size=n))
+    tgt = draw(st.lists(words, min_size=m, max_size=m))
+    cells = st.tuples(st.integers(0, n - 1), st.integers(0, m - 1))
+    return (AlignedPair("p", tuple(src), tuple(tgt), Alignment.from_links(draw(st.sets(cells, max_size=10)))),
+            Alignment.from_links(draw(st.sets(cells, max_size=10))))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(aligned_pairs(), min_size=1, max_size=4), st.integers(1, 5))
+def test_align_scores_properties(items, max_length):
+    gold = [g for g, _ in items]
+    system = [s for _, s in items]
+    result = align_scores(gold, system, max_length)
+    expected_gold = sum(len(phrase_pairs(g.alignment, g.source, g.target, max_length)) for g in gold)
+    assert result.overall.gold == expected_gold
+    counts = [result.by_length[n] for n in range(1, max_length + 1)]
+    for a, b in zip(counts, counts[1:], strict=False):
+        assert a.matched <= b.matched and a.system <= b.system and a.gold <= b.gold
+    assert all(c.matched <= min(c.system, c.gold) for c in counts)
+    same = align_scores(gold, [g.alignment for g in gold], max_length)
+    assert same.overall.matched == same.overall.gold == same.overall.system
+
+
+# -- reference sets and table scores -------------------------------------------------------------
+GROUP = [
+    pair("d.1.x", "he quit", "he resigned", [(0, 0), (1, 1)]),
+    pair("d.1.y", "he quit", "he stepped down", [(0, 0), (1, 1), (1, 2)]),
+]
+
+
+def test_reference_paraphrases_union_over_pairs():
+    refs = reference_paraphrases(GROUP)
+    hub = ("he", "quit")
+    assert refs[hub]["quit"] == {"resigned", "stepped down"}
+    assert refs[hub]["he quit"] == {"he resigned", "he stepped down"}
+    assert "he" not in refs[hub]  # identical pairs are not paraphrases
+    assert refs[("he", "stepped", "down")]["stepped down"] == {"quit"}
+    assert group_sentences(GROUP)[0] == hub and hub_sentences(GROUP) == [hub]
+    assert sentence_phrases(["A", "b", "a"], 2) == {"a", "b", "a b", "b a"}
+
+
+def test_table_scores_by_hand():
+    table = ParaphraseTable.from_pairs(
+        [("quit", "resigned"), ("quit", "left"), ("he", "him"), ("stepped down", "resigned quietly now")]
+    )
+    result = table_scores({"d.1": GROUP}, table, max_length=2)
+    # units: "he quit" (quit -> resigned, stepped down; he quit -> he resigned; "he stepped down"
+    # has 3 words > 2), "he resigned" (resigned -> quit, he resigned -> he quit),
+    # "he stepped down" (stepped down -> quit)
+    # posited: "he" in 3 sentences -> him (3), quit -> resigned, left (2); correct: quit->resigned
+    assert (result.overall.posited, result.overall.correct) == (5, 1)
+    assert result.overall.reference == 3 + 2 + 1
+    assert result.by_length[1].reference == 1 + 1 + 0
+    assert result.lb_precision == pytest.approx(1 / 5)
+    assert result.beyond_max_length == 1 and any("longer than 2" in w for w in result.warnings)
+    hub = table_scores({"d.1": GROUP}, table, max_length=2, sentences="hub")
+    assert hub.sentences == 1 and hub.overall.posited == 3 and hub.overall.reference == 3
+    only = table_scores({"d.1": GROUP}, table, max_length=2, only_referenced=True)
+    assert only.overall.posited == 2 and only.overall.correct == 1
+    with pytest.raises(ConfigurationError):
+        table_scores({"d.1": GROUP}, table, sentences="every")
+
+
+def test_single_sentence_group_is_reported():
+    groups = {"solo": [pair("solo.1", "same words", "same words", [(0, 0), (1, 1)])], "d.1": GROUP}
+    result = table_scores(groups, ParaphraseTable.from_pairs([("quit", "resigned")]))
+    assert result.skipped_groups == 1 and result.groups == 1
+    assert any("'solo'" in w and "'solo.1'" in w for w in result.warnings)
+    assert result.overall.correct == 1
+
+
+def reference_table(groups) -> ParaphraseTable:
+    """A table holding exactly the groups' reference paraphrases."""
+    table = ParaphraseTable("refs")
+    for pairs in groups.values():
+        for phrases in reference_paraphrases(pairs).values():
+            for p, qs in phrases.items():
+                for q in qs:
+                    table.add(p, q)
+    return table
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(aligned_pairs(), min_size=1, max_size=4))
+def test_reference_table_has_full_relative_recall(items):
+    groups = {f"g{k}": [g] for k, (g, _) in enumerate(items)}
+    result = table_scores(groups, reference_table(groups))
+    assert result.overall.correct == result.overall.reference
+    if result.overall.reference:
+        assert result.rel_recall == 1.0
+
+
+# -- real data (subsets) -------------------------------------------------------------------------
+def test_mtreference_subset(data):
+    root = data / "alignment" / "mtreference"
+    gold = load_pairs(root / "mt-reference.test.json")[:200]
+    giza = load_pairs(root / "baselines" / "mt-reference.test.giza.json")[:200]
+    result = align_scores(gold, giza)
+    assert result.warnings == () and result.pairs == 200
+    assert 0 < result.precision < 1 and 0 < result.recall < 1
+    perfect = align_scores(gold, gold)
+    assert perfect.precision == perfect.recall == 1.0
+    groups: dict[str, list[AlignedPair]] = {}
+    for item in gold:
+        groups.setdefault(group_key(item.id), []).append(item)
+    assert len(groups) < len(gold)
+    scores = table_scores(groups, reference_table(groups))
+    assert scores.rel_recall == 1.0 and scores.overall.reference > 1000
+    assert scores.lb_precision is not None and 0 < scores.lb_precision <= 1
+
+
+def test_edinburgh_giza_is_lowercased_but_matches(data):
+    root = data / "alignment" / "edinburgh-pp"
+    gold = load_pairs(root / "gold" / "gold.test.sure.json")[:60]
+    giza = load_pairs(root / "baselines" / "giza" / "edinburgh.align.giza.intersect.json")[:60]
+    assert any(g.source != s.source for g, s in zip(gold, giza, strict=True))
+    assert align_scores(gold, giza).warnings == ()
