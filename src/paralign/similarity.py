@@ -23,10 +23,11 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from .alignment import Alignment
-from .errors import ConfigurationError, ParalignError
+from .errors import ConfigurationError, FormatError, ParalignError
 from .nlp import Annotator, default_annotator
 from .sentence import Sentence
 
@@ -687,3 +688,156 @@ def training_sentences(batch: AlignedBatch) -> Iterator[Sentence]:
         if item is not None:
             yield item.source
             yield item.target
+
+
+# -- files: the work behind the CLI commands ---------------------------------------------------
+def read_sentence_pairs(lines: Iterable[str]) -> Iterator[tuple[int, tuple[str, str] | str]]:
+    """Yield (line number, (s1, s2)) for `s1 TAB s2` lines, or (line number, reason) for bad rows.
+
+    A leading byte-order mark and CR/LF are removed; any other field count is a bad row.
+    """
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        fields = line.split("\t")
+        if len(fields) != 2:
+            yield number, f"{len(fields)} field(s), expected 2 TAB-separated sentences"
+        elif not fields[0].strip() or not fields[1].strip():
+            yield number, "empty sentence"
+        else:
+            yield number, (fields[0].strip(), fields[1].strip())
+
+
+def sentences_from_file(path: str | Path) -> list[str]:
+    """The sentences of an STS, STS Benchmark or MSRP file, else of a text file (one a line)."""
+    from .corpora.msrp import load_msrp
+    from .corpora.sts import load_sts
+    from .paraphrases import open_text
+
+    with open_text(path) as handle:
+        first = handle.readline().lstrip("\ufeff")
+    if first.split("\t")[0].strip().lower() == "quality":
+        return [s for p in load_msrp(path) for s in (p.sentence1, p.sentence2)]
+    try:
+        data = load_sts(path)
+    except FormatError:
+        data = None
+    if data is not None and data.pairs and len(data.pairs) >= len(data.skipped):
+        return [s for p in data.pairs for s in (p.sentence1, p.sentence2)]
+    with open_text(path) as handle:
+        return [line.strip() for line in handle if line.strip()]
+
+
+def fit_on_files(
+    signal: str | Signal, paths: Sequence[str | Path], annotator: Annotator | None = None
+) -> Signal:
+    """Fit a trainable signal (IDF) on the sentences of `paths` (tagged and lemmatised only)."""
+    sig = make_signal(signal)
+    if not getattr(sig, "trainable", False):
+        return sig
+    if not paths:
+        raise ConfigurationError(
+            f"signal {sig.name!r} needs training sentences for its IDF statistics (--idf-from FILE)"
+        )
+    texts = [s for path in paths for s in sentences_from_file(path)]
+    annotator = annotator or Annotator(disable=("parser", "ner"))
+    return fit_signal(sig, annotator.pipe(texts))
+
+
+@dataclass(frozen=True, slots=True)
+class StsFileResult:
+    """One STS file: its evaluation and the loader's row report."""
+
+    name: str
+    path: str
+    evaluation: StsEvaluation
+    skipped_rows: tuple[dict, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "path": self.path,
+            **self.evaluation.to_dict(),
+            "skipped": len(self.skipped_rows),
+            "skipped_rows": list(self.skipped_rows),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StsReport:
+    """Per-file STS results and their size-weighted means (SemEval's aggregate)."""
+
+    sets: tuple[StsFileResult, ...]
+    signal: str
+
+    def to_dict(self) -> dict:
+        sizes = [r.evaluation.pairs for r in self.sets]
+        return {
+            "pairs": sum(sizes),
+            "pearson": weighted_mean([(r.evaluation.pearson, n) for r, n in zip(self.sets, sizes, strict=True)]),
+            "spearman": weighted_mean([(r.evaluation.spearman, n) for r, n in zip(self.sets, sizes, strict=True)]),
+            "skipped": sum(len(r.skipped_rows) for r in self.sets),
+            "failed": sum(len(r.evaluation.failures) for r in self.sets),
+            "signal": self.signal,
+            "sets": [r.to_dict() for r in self.sets],
+        }
+
+
+def evaluate_sts_files(
+    paths: Sequence[str | Path],
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    idf_from: Sequence[str | Path] = (),
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> StsReport:
+    """Evaluate a signal on STS files (any layout :func:`load_sts` reads): Pearson per file."""
+    from .corpora.sts import load_sts
+
+    sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
+    results = []
+    for path in paths:
+        data = load_sts(path)
+        ev = evaluate_sts(
+            [(p.sentence1, p.sentence2, p.score) for p in data.pairs],
+            signal=sig,
+            aligner=aligner,
+            annotator=annotator,
+            workers=workers,
+            progress=progress,
+        )
+        results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped)))
+    return StsReport(tuple(results), sig.name)
+
+
+def evaluate_paraphrase_files(
+    train_paths: Sequence[str | Path],
+    test_path: str | Path,
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """Threshold on MSRP-format training files, evaluate on the test file; with row reports."""
+    from .corpora.msrp import load_msrp
+
+    train = load_msrp(*train_paths)
+    test = load_msrp(test_path)
+    ev = evaluate_paraphrase(
+        [(p.sentence1, p.sentence2, p.label) for p in train.pairs],
+        [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
+        signal=signal,
+        aligner=aligner,
+        annotator=annotator,
+        workers=workers,
+        progress=progress,
+    )
+    result = ev.to_dict()
+    result["skipped"] = len(train.skipped) + len(test.skipped)
+    result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
+    return result

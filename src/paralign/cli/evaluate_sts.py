@@ -1,0 +1,60 @@
+"""`paralign evaluate-sts`: Pearson/Spearman of alignment similarity against STS gold scores."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..similarity import evaluate_sts_files, get_aligner
+from ._common import add_format, add_output, emit, open_out, warn
+from .similarity import add_similarity_options, progress_callback
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "evaluate-sts",
+        help="correlate alignment similarity with STS gold scores (SemEval TSV or STS Benchmark)",
+        description="Several --data files give per-file results and their size-weighted mean.",
+    )
+    parser.add_argument("--data", action="append", required=True, metavar="FILE", help="STS file (repeatable)")
+    add_similarity_options(parser)
+    add_output(parser)
+    add_format(parser)
+    parser.set_defaults(func=run)
+
+
+def render(result: dict) -> str:
+    lines = [f"{'set':<28} {'pairs':>6} {'pearson':>8} {'spearman':>8} {'skipped':>7}"]
+    for s in result["sets"]:
+        lines.append(f"{s['name']:<28} {s['pairs']:>6} {_num(s['pearson'])} {_num(s['spearman'])} {s['skipped']:>7}")
+    if len(result["sets"]) > 1:
+        lines.append(f"{'weighted mean':<28} {result['pairs']:>6} {_num(result['pearson'])} {_num(result['spearman'])} {result['skipped']:>7}")
+    lines.append(f"signal: {result['signal']}")
+    return "\n".join(lines)
+
+
+def _num(value: float | None) -> str:
+    return f"{'n/a':>8}" if value is None else f"{100 * value:>8.2f}"
+
+
+def run(args: argparse.Namespace) -> int:
+    update, close = progress_callback(None, "evaluate-sts")
+    try:
+        report = evaluate_sts_files(
+            args.data,
+            signal=args.signal,
+            idf_from=args.idf_from,
+            aligner=get_aligner(args.aligner),
+            workers=args.workers,
+            progress=update,
+        )
+    finally:
+        close()
+    result = report.to_dict()
+    for s in result["sets"]:
+        for row in s["skipped_rows"]:
+            warn(f"{s['path']}:{row['line']}: skipped: {row['reason']}")
+        for f in s["failures"]:
+            warn(f"{s['path']}: pair {f['index'] + 1}: {f['error']}")
+    with open_out(args.output) as out:
+        emit(result, args.format, render, out)
+    return 0

@@ -1,0 +1,98 @@
+"""`paralign similarity`: one alignment-based similarity score per sentence pair (TSV `s1 TAB s2`)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from itertools import islice
+
+from ..similarity import (
+    ALIGNER_NAMES,
+    DEFAULT_SIGNAL,
+    SIGNALS,
+    fit_on_files,
+    get_aligner,
+    make_signal,
+    read_sentence_pairs,
+    similarity_many,
+)
+from ._common import add_format, add_output, emit, open_in, open_out, progress, warn
+
+BLOCK = 512  #: pairs read and scored at a time (streaming)
+
+
+def add_similarity_options(parser: argparse.ArgumentParser, *, idf: bool = True) -> None:
+    """--signal, --aligner, --workers (and --idf-from): shared by the similarity commands."""
+    parser.add_argument(
+        "--signal",
+        default=DEFAULT_SIGNAL,
+        choices=sorted(SIGNALS),
+        help="similarity signal (default: %(default)s; idf* need training sentences)",
+    )
+    parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    if idf:
+        parser.add_argument(
+            "--idf-from",
+            action="append",
+            default=[],
+            metavar="FILE",
+            help="STS/MSRP/text file(s) whose sentences give IDF statistics (for --signal idf*)",
+        )
+
+
+def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:
+    """A tqdm-backed `progress(n)` callback and its closer."""
+    bar = progress(iter(()), desc=desc, total=total)
+    return (lambda n: bar.update(n)), bar.close  # type: ignore[attr-defined]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "similarity",
+        help="alignment-based similarity of sentence pairs (one score per input pair)",
+        description="Read TAB-separated sentence pairs (s1 TAB s2, one pair a line) and print one "
+        "similarity score in [0, 1] per pair, in input order; bad rows print NA and are reported.",
+    )
+    parser.add_argument("--pairs", default="-", help="TSV of sentence pairs (default: stdin)")
+    add_similarity_options(parser)
+    add_output(parser)
+    add_format(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    signal = make_signal(args.signal)
+    if args.idf_from or getattr(signal, "trainable", False):
+        signal = fit_on_files(signal, args.idf_from)
+    aligner = get_aligner(args.aligner)
+    scores: list[float | None] = []
+    problems: list[dict] = []
+    update, close = progress_callback(None, "similarity")
+    with open_in(args.pairs) as handle, open_out(args.output) as out:
+        rows = read_sentence_pairs(handle)
+        while block := list(islice(rows, BLOCK)):
+            good = [(n, r) for n, r in block if not isinstance(r, str)]
+            batch = similarity_many(
+                [r for _, r in good], args.workers, signal=signal, aligner=aligner, progress=update
+            )
+            by_line: dict[int, float | None] = {n: s for (n, _), s in zip(good, batch.scores, strict=True)}
+            for failure in batch.failures:
+                problems.append({"line": good[failure.index][0], "reason": failure.error})
+            for number, row in block:
+                if isinstance(row, str):
+                    problems.append({"line": number, "reason": row})
+                score = by_line.get(number)
+                scores.append(score)
+                if args.format == "text":
+                    out.write("NA\n" if score is None else f"{score:.6f}\n")
+        close()
+        problems.sort(key=lambda p: p["line"])
+        if args.format == "json":
+            result = {"signal": signal.name, "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems}
+            emit(result, "json", str, out)
+    for p in problems[:20]:
+        warn(f"{args.pairs}:{p['line']}: {p['reason']}")
+    if len(problems) > 20:
+        warn(f"... and {len(problems) - 20} more bad rows")
+    return 0

@@ -1,0 +1,128 @@
+"""CLI: `paralign similarity`, `evaluate-sts`, `evaluate-paraphrase` (exact-match aligner: fast)."""
+
+from __future__ import annotations
+
+import io
+import json
+from itertools import islice
+
+import pytest
+
+from paralign.cli import main
+from paralign.similarity import (
+    evaluate_paraphrase_files,
+    evaluate_sts_files,
+    exact_match_aligner,
+    read_sentence_pairs,
+    sentences_from_file,
+    similarity,
+)
+
+
+def run_json(capsys, argv):
+    assert main(argv + ["--format", "json"]) == 0
+    captured = capsys.readouterr()
+    return json.loads(captured.out), captured.err
+
+
+def test_similarity_one_score_per_pair_with_bad_rows(tmp_path, capsys, monkeypatch):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(
+        "\ufeffA man plays a guitar.\tA man plays a guitar.\n"
+        "only one sentence\n"
+        "Cats sleep.\tDogs bark loudly.\n"
+        "a\tb\tc\n",
+        encoding="utf-8",
+    )
+    assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact"]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert len(lines) == 4
+    assert float(lines[0]) == pytest.approx(1.0)
+    assert lines[1] == "NA" and lines[3] == "NA"
+    assert float(lines[2]) == pytest.approx(0.0)
+    assert ":2:" in err and ":4:" in err
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(pairs), "--aligner", "exact"])
+    assert result["pairs"] == 4 and result["skipped"] == 2
+    assert [r["line"] for r in result["skipped_rows"]] == [2, 4]
+    assert result["scores"][1] is None
+    # stdin default, same score as the library call
+    monkeypatch.setattr("sys.stdin", io.StringIO("A big dog.\tA big cat.\n"))
+    result, _ = run_json(capsys, ["similarity", "--aligner", "exact", "--signal", "sultan2015"])
+    assert result["scores"][0] == pytest.approx(
+        similarity("A big dog.", "A big cat.", signal="sultan2015", aligner=exact_match_aligner)
+    )
+
+
+def test_read_sentence_pairs_reports_line_numbers():
+    rows = list(read_sentence_pairs(["a\tb\r\n", "\n", "x\t \n"]))
+    assert rows[0] == (1, ("a", "b"))
+    assert rows[1][0] == 2 and "expected 2" in rows[1][1]
+    assert rows[2] == (3, "empty sentence")
+
+
+def test_idf_signal_needs_training_sentences(tmp_path, capsys):
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("a zebra\ta zebra\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact", "--signal", "idf"]) == 1
+    assert "--idf-from" in capsys.readouterr().err
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("a zebra runs\na horse runs\n", encoding="utf-8")
+    argv = ["similarity", "--pairs", str(pairs), "--aligner", "exact", "--signal", "idf", "--idf-from", str(corpus)]
+    result, _ = run_json(capsys, argv)
+    assert result["signal"] == "idf" and result["scores"] == [pytest.approx(1.0)]
+
+
+def _head(src, dst, n):
+    with open(src, encoding="utf-8") as handle:
+        dst.write_text("".join(islice(handle, n)), encoding="utf-8")
+    return dst
+
+
+@pytest.mark.data
+def test_evaluate_sts_on_subsets(data, tmp_path, capsys):
+    root = data / "similarity"
+    headlines = _head(root / "sts" / "2013" / "headlines.test.tsv", tmp_path / "headlines.tsv", 80)
+    fnwn = _head(root / "sts" / "2013" / "FNWN.test.tsv", tmp_path / "fnwn.tsv", 40)
+    with open(fnwn, "a", encoding="utf-8") as handle:
+        handle.write("\tno score\tsecond\n")
+    result, err = run_json(
+        capsys, ["evaluate-sts", "--data", str(headlines), "--data", str(fnwn), "--aligner", "exact"]
+    )
+    assert result["pairs"] == 120 and result["skipped"] == 1
+    assert "fnwn.tsv:41: skipped: no gold score" in err
+    per_set = {s["name"]: s for s in result["sets"]}
+    assert per_set["headlines.tsv"]["pairs"] == 80
+    # headlines are lexical: even exact matching correlates clearly with the gold scores
+    assert per_set["headlines.tsv"]["pearson"] > 0.4
+    weighted = (80 * per_set["headlines.tsv"]["pearson"] + 40 * per_set["fnwn.tsv"]["pearson"]) / 120
+    assert result["pearson"] == pytest.approx(weighted)
+    report = evaluate_sts_files([headlines], aligner=exact_match_aligner)
+    assert report.to_dict()["pearson"] == pytest.approx(per_set["headlines.tsv"]["pearson"])
+    assert main(["evaluate-sts", "--data", str(headlines), "--aligner", "exact"]) == 0
+    assert "headlines.tsv" in capsys.readouterr().out
+
+
+@pytest.mark.data
+def test_evaluate_paraphrase_on_subsets(data, tmp_path, capsys):
+    root = data / "similarity" / "msrp"
+    train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", 121)
+    test = _head(root / "msr-para-test.tsv", tmp_path / "test.tsv", 61)
+    with open(test, "a", encoding="utf-8") as handle:
+        handle.write("1\t1\t2\tonly three fields\n")
+    assert len(sentences_from_file(train)) == 240
+    result, err = run_json(
+        capsys, ["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]
+    )
+    assert set(result) >= {"threshold", "accuracy", "precision", "recall", "f1"}
+    assert result["train_pairs"] == 120 and result["test_pairs"] == 60
+    assert result["skipped"] == 1 and "test.tsv:62: skipped" in err
+    assert 0.0 <= result["threshold"] <= 1.0
+    # the threshold is tuned on training pairs: never worse than a constant answer there
+    tr = result["train"]
+    positives = (tr["tp"] + tr["fn"]) / 120
+    assert tr["accuracy"] >= max(positives, 1 - positives)
+    lib = evaluate_paraphrase_files([train], test, aligner=exact_match_aligner, signal="idf")
+    assert lib["signal"] == "idf" and lib["test_pairs"] == 60
+    assert main(["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]) == 0
+    assert "accuracy" in capsys.readouterr().out
