@@ -1,0 +1,99 @@
+"""`paralign score-alignments` end to end through `paralign.cli.main`."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "alignment"
+GOLD = str(EXAMPLES / "gold.json")
+SYSTEM = str(EXAMPLES / "system.pharaoh")
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["score-alignments", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_output(capsys) -> None:
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["pairs"] == 3 and result["exact_count"] == 1
+    assert result["macro"]["precision"] == pytest.approx((6 / 7 + 4 / 5 + 1) / 3)
+    assert result["micro"] == pytest.approx({"precision": 14 / 16, "recall": 14 / 16, "f1": 14 / 16})
+    assert result["aer"] == pytest.approx(1 - (14 + 16) / (16 + 16))
+    for key in ("macro", "micro"):
+        assert all(0 <= v <= 1 for v in result[key].values())
+
+
+def test_text_output_and_gold_links(capsys) -> None:
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM)
+    assert code == 0 and "macro" in out and "88.6" in out
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--gold-links", "sure+possible",
+                       "--format", "json")
+    result = json.loads(out)
+    assert result["links"] == "sure+possible" and result["gold_links"] == 22
+
+
+@pytest.mark.parametrize("gold", ["gold.jsonl", "gold.giza.txt", "gold.tsv", "gold.sure+poss.json"])
+def test_every_gold_format_gives_the_same_scores(capsys, gold: str) -> None:
+    _, reference, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--format", "json",
+                          "--gold-links", "sure+possible")
+    _, out, _ = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM, "--format", "json",
+                    "--gold-links", "sure+possible")
+    assert json.loads(out) == json.loads(reference)
+
+
+def test_system_from_stdin_and_output_file(capsys, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(Path(SYSTEM).read_text(encoding="utf-8")))
+    target = tmp_path / "scores.json"
+    code, out, _ = run(capsys, "--gold", GOLD, "--format", "json", "-o", str(target))
+    assert code == 0 and out == ""
+    assert json.loads(target.read_text(encoding="utf-8"))["exact_count"] == 1
+
+
+def test_lower_cased_jacana_system(capsys) -> None:
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", str(EXAMPLES / "system.json"),
+                       "--format", "json")
+    assert code == 0 and json.loads(out)["exact_count"] == 1
+
+
+def test_pair_count_mismatch_names_both_files(capsys, tmp_path: Path) -> None:
+    short = tmp_path / "short.pharaoh"
+    short.write_text("0-0\n1-1\n", encoding="utf-8")
+    code, _, err = run(capsys, "--gold", GOLD, "--system", str(short))
+    assert code == 1
+    assert "short.pharaoh has 2 pairs" in err and "gold.json has 3" in err
+
+
+def test_malformed_link_names_file_and_line(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pharaoh"
+    bad.write_text("0-0\n0-3 1-x\n0-0\n", encoding="utf-8")
+    code, _, err = run(capsys, "--gold", GOLD, "--system", str(bad), "--system-format", "pharaoh")
+    assert code == 1 and f"{bad}:2:" in err and "'1-x'" in err
+
+
+def test_index_outside_sentence_names_file_and_line(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "far.pharaoh"
+    bad.write_text("0-0\n0-3\n0-0 9-9\n", encoding="utf-8")
+    code, _, err = run(capsys, "--gold", GOLD, "--system", str(bad))
+    assert code == 1 and f"{bad}:3:" in err and "9-9" in err and "outside" in err
+
+
+@pytest.mark.data
+def test_cli_reproduces_giza_intersection_anchor(capsys, data: Path) -> None:
+    root = data / "alignment" / "msr-rte2"
+    code, out, _ = run(capsys, "--gold", str(root / "converted" / "RTE2_test_M.align.json"),
+                       "--system", str(root / "baselines" / "giza" / "RTE2_test_M.align.giza.intersect.txt"),
+                       "--format", "json")
+    result = json.loads(out)
+    assert code == 0 and result["exact_count"] == 112
+    assert [round(100 * result["macro"][k], 1) for k in ("precision", "recall", "f1")] == [82.5, 74.4, 78.3]
