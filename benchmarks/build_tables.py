@@ -1,0 +1,90 @@
+"""Build the paraphrase tables of docs/results/pivot.md into build/tables/ (not committed).
+
+    .venv/bin/python benchmarks/build_tables.py [--only NAME ...] [--bible-groups N] [--sultan-groups N]
+
+Tables (stable names, used by other parts of the project):
+  multi30k-pivot.tsv.gz     Multi30k train, English pivoted through German, French and Czech
+  multi30k-pivot-de.tsv.gz  the same through German only
+  opennmt-pivot.tsv.gz      OpenNMT toy English-German (Moses-tokenised; length ratio <= 2)
+  bible-mono-eflomal.tsv.gz Bible OT groups, all version pairs of the first N verses, eflomal
+  bible-mono-sultan.tsv.gz  the same on a smaller sample with the Sultan aligner
+Work directories are kept in build/work/NAME, so an interrupted build resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from paralign.config import data_dir  # noqa: E402
+from paralign.pivot import PivotOptions, monolingual_paraphrases, pivot_paraphrases  # noqa: E402
+
+OUT = ROOT / "build" / "tables"
+WORK = ROOT / "build" / "work"
+
+
+def _progress(items, desc="", total=None):
+    from tqdm import tqdm
+
+    return tqdm(items, desc=desc, total=total, file=sys.stderr, leave=False, mininterval=5)
+
+
+def build(name: str, args: argparse.Namespace) -> dict:
+    data = data_dir()
+    if data is None:
+        raise SystemExit("corpora not found: set PARALIGN_DATA")
+    m30k = data / "parallel" / "multi30k" / "task1_raw"
+    nmt = data / "parallel" / "opennmt-toy-ende-10k"
+    bible = data / "multitranslation" / "bible-ot" / "bible_7versions_ot.tsv"
+    output = OUT / f"{name}.tsv.gz"
+    common = {"output": output, "work_dir": WORK / name, "progress": _progress}
+    if name == "multi30k-pivot":
+        corpora = [(m30k / "train.en.gz", m30k / f"train.{lang}.gz") for lang in ("de", "fr", "cs")]
+        report = pivot_paraphrases(corpora, options=PivotOptions(), **common)
+    elif name == "multi30k-pivot-de":
+        report = pivot_paraphrases([(m30k / "train.en.gz", m30k / "train.de.gz")], options=PivotOptions(), **common)
+    elif name == "opennmt-pivot":
+        options = PivotOptions(tokenizer="moses", max_length_ratio=2.0)
+        report = pivot_paraphrases([(nmt / "src-train.txt", nmt / "tgt-train.txt")], options=options, **common)
+    elif name == "bible-mono-eflomal":
+        options = PivotOptions(max_length_ratio=2.0)
+        report = monolingual_paraphrases(
+            bible, options=options, aligner="eflomal", max_groups=args.bible_groups, **common
+        )
+    elif name == "bible-mono-sultan":
+        options = PivotOptions(max_length_ratio=2.0, chunk_size=500)
+        report = monolingual_paraphrases(
+            bible, options=options, aligner="sultan", max_groups=args.sultan_groups,
+            workers=args.workers, **common,
+        )
+    else:
+        raise SystemExit(f"unknown table {name}")
+    return report.to_dict()
+
+
+NAMES = ("multi30k-pivot", "multi30k-pivot-de", "opennmt-pivot", "bible-mono-eflomal", "bible-mono-sultan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", nargs="*", choices=NAMES, default=None)
+    parser.add_argument("--bible-groups", type=int, default=3000)
+    parser.add_argument("--sultan-groups", type=int, default=150)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name in args.only or NAMES:
+        start = time.perf_counter()
+        result = build(name, args)
+        result["seconds"] = round(time.perf_counter() - start, 1)
+        print(json.dumps({name: result}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,269 @@
+"""Word alignment of a whole parallel corpus with eflomal (Östling & Tiedemann 2016), symmetrised.
+
+eflomal is an unsupervised Bayesian IBM-model aligner: it needs the whole corpus at once for its
+statistics, so alignment is one stage over a corpus (not per sentence pair).  Both directions
+are aligned in one run and combined with `paralign.alignment.symmetrize` (intersection, union,
+grow-diag, grow-diag-final, grow-diag-final-and).  Output is Pharaoh (`i-j`, 0-based).
+
+Tokenisation (`tokenize`): `whitespace` (already tokenised), `moses` (already tokenised with
+Moses' XML escapes such as `&apos;`, which are undone), or `regex` (default for raw text:
+words, numbers, punctuation and English clitics `n't 's 're ...` split off, PTB style).
+eflomal itself compares words case-insensitively; `lowercase` decides the case of the tokens
+we write and extract phrases from.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from ..alignment import Alignment, Link, symmetrize
+from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
+from ..errors import ConfigurationError, FormatError, MismatchError
+from ..mapreduce import atomic_path
+
+SYMMETRIZATIONS = ("intersection", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and")
+TOKENIZERS = ("regex", "whitespace", "moses")
+
+_TOKEN = re.compile(
+    r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:[-.]\w+)*|[^\w\s]", re.IGNORECASE
+)
+
+
+def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[str]:
+    """Split `text` into tokens with `method` (see the module doc), optionally lower-cased."""
+    if method == "regex":
+        tokens = _TOKEN.findall(text)
+    elif method == "whitespace":
+        tokens = text.split()
+    elif method == "moses":
+        tokens = [html.unescape(token) for token in text.split()]
+    else:
+        raise ConfigurationError(f"unknown tokenizer {method!r}: use one of {', '.join(TOKENIZERS)}")
+    if lowercase:
+        tokens = [token.lower() for token in tokens]
+    return tokens
+
+
+def check_symmetrization(method: str) -> str:
+    if method not in SYMMETRIZATIONS:
+        raise ConfigurationError(
+            f"unknown symmetrization {method!r}: use one of {', '.join(SYMMETRIZATIONS)}"
+        )
+    return method
+
+
+def _parse_links(text: str, source: str, line: int) -> frozenset[Link]:
+    links = []
+    for item in text.split():
+        i, sep, j = item.partition("-")
+        if not sep or not i.isdigit() or not j.isdigit():
+            raise FormatError(f"malformed link {item!r}", source=source, line=line)
+        links.append((int(i), int(j)))
+    return frozenset(links)
+
+
+def run_eflomal(
+    source_lines: Iterable[str],
+    target_lines: Iterable[str],
+    forward_path: str | Path,
+    backward_path: str | Path,
+    *,
+    model: int = 3,
+    n_iterations: int | None = None,
+    n_samplers: int = 3,
+    rel_iterations: float = 1.0,
+) -> None:
+    """Align tokenised lines (tokens separated by spaces) both ways; write the two link files.
+
+    Both files hold `i-j` links with i in the source and j in the target (eflomal's
+    convention), one line per sentence pair (empty for an empty sentence).
+    """
+    try:
+        import eflomal
+    except ImportError as exc:  # pragma: no cover - a hard dependency
+        from ..errors import ResourceMissingError
+
+        raise ResourceMissingError("eflomal is not installed: pip install eflomal") from exc
+    aligner = eflomal.Aligner(
+        model=model, n_iterations=n_iterations, n_samplers=n_samplers, rel_iterations=rel_iterations
+    )
+    try:
+        aligner.align(
+            source_lines,
+            target_lines,
+            links_filename_fwd=str(forward_path),
+            links_filename_rev=str(backward_path),
+            quiet=True,
+        )
+    except ValueError as exc:  # eflomal's "Mismatched file sizes"
+        raise MismatchError(f"eflomal: {exc}") from exc
+
+
+def iter_symmetrized(
+    forward_path: str | Path, backward_path: str | Path, method: str = "grow-diag-final-and"
+) -> Iterator[frozenset[Link]]:
+    """Stream the symmetrised links of two eflomal link files, line by line."""
+    check_symmetrization(method)
+    with open(forward_path, encoding="utf-8") as fwd, open(backward_path, encoding="utf-8") as bwd:
+        for number, (f_line, b_line) in enumerate(zip(fwd, bwd, strict=True), start=1):
+            forward = _parse_links(f_line, str(forward_path), number)
+            backward = _parse_links(b_line, str(backward_path), number)
+            yield symmetrize(forward, backward, method)
+
+
+def links_to_pharaoh(links: Iterable[Link]) -> str:
+    return " ".join(f"{i}-{j}" for i, j in sorted(links))
+
+
+def align_files(
+    source_path: str | Path,
+    target_path: str | Path,
+    output_path: str | Path,
+    *,
+    symmetrization: str = "grow-diag-final-and",
+    keep_directional: bool = False,
+    **eflomal_options,
+) -> int:
+    """Align two tokenised files (one sentence a line); write symmetrised Pharaoh atomically.
+
+    Returns the number of lines.  With `keep_directional`, the raw forward/backward link files
+    are kept beside the output as `<output>.fwd` and `<output>.rev`.
+    """
+    check_symmetrization(symmetrization)
+    output_path = Path(output_path)
+    output_path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=output_path.parent) as tmp:
+        forward, backward = Path(tmp) / "fwd", Path(tmp) / "rev"
+        with open(source_path, encoding="utf-8") as src, open(target_path, encoding="utf-8") as tgt:
+            run_eflomal(src, tgt, forward, backward, **eflomal_options)
+        count = 0
+        with atomic_path(output_path) as out_tmp, open(out_tmp, "w", encoding="utf-8") as out:
+            for links in iter_symmetrized(forward, backward, symmetrization):
+                out.write(links_to_pharaoh(links) + "\n")
+                count += 1
+        if keep_directional:
+            for raw, suffix in ((forward, ".fwd"), (backward, ".rev")):
+                with atomic_path(output_path.with_name(output_path.name + suffix)) as dest:
+                    raw.replace(dest)
+    return count
+
+
+def word_align_files(
+    source_path: str | Path,
+    target_path: str | Path,
+    output: str | Path | None,
+    *,
+    symmetrization: str = "grow-diag-final-and",
+    tokenizer: str = "whitespace",
+    lowercase: bool = False,
+    tokens_prefix: Path | None = None,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    encoding_errors: str = "strict",
+    **eflomal_options,
+) -> dict:
+    """Align a raw line-aligned corpus (checked reading); Pharaoh output stays line-aligned.
+
+    Empty and over-long line pairs get an empty alignment line (and are counted, with a
+    `ParallelCorpusWarning`).  `output` None or "-" writes to stdout.  `tokens_prefix` also
+    keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
+    """
+    check_symmetrization(symmetrization)
+    stats = ParallelStats()
+    to_stdout = output in (None, "-")
+    with tempfile.TemporaryDirectory() as tmp:
+        src_tok, tgt_tok = Path(tmp) / "src", Path(tmp) / "tgt"
+        with open(src_tok, "w", encoding="utf-8") as src_out, open(tgt_tok, "w", encoding="utf-8") as tgt_out:
+            for item in iter_parallel(
+                source_path, target_path, max_tokens=max_tokens, errors=encoding_errors,
+                stats=stats, keep_skipped=True,
+            ):
+                src_out.write(" ".join(tokenize(item.source, tokenizer, lowercase)) + "\n")
+                tgt_out.write(" ".join(tokenize(item.target, tokenizer, lowercase)) + "\n")
+        links = Path(tmp) / "links" if to_stdout else Path(output)  # type: ignore[arg-type]
+        align_files(src_tok, tgt_tok, links, symmetrization=symmetrization, **eflomal_options)
+        if to_stdout:
+            sys.stdout.write(links.read_text(encoding="utf-8"))
+        if tokens_prefix is not None:
+            for tok, suffix in ((src_tok, ".src"), (tgt_tok, ".tgt")):
+                shutil.copyfile(tok, tokens_prefix.with_name(tokens_prefix.name + suffix))
+    return {
+        "output": "-" if to_stdout else str(output),
+        "lines": stats.lines,
+        "aligned": stats.kept,
+        "empty": stats.empty,
+        "too_long": stats.too_long,
+        "replaced": stats.replaced,
+    }
+
+
+def align_tokenized(
+    source: Sequence[Sequence[str]],
+    target: Sequence[Sequence[str]],
+    *,
+    symmetrization: str = "grow-diag-final-and",
+    **eflomal_options,
+) -> list[Alignment]:
+    """Align a corpus of token lists in memory (eflomal trains on exactly these pairs)."""
+    check_symmetrization(symmetrization)
+    if len(source) != len(target):
+        raise MismatchError(f"{len(source)} source sentences but {len(target)} target sentences")
+    if not source:
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        forward, backward = Path(tmp) / "fwd", Path(tmp) / "rev"
+        run_eflomal(
+            (" ".join(tokens) for tokens in source),
+            (" ".join(tokens) for tokens in target),
+            forward,
+            backward,
+            **eflomal_options,
+        )
+        return [Alignment(sure=links) for links in iter_symmetrized(forward, backward, symmetrization)]
+
+
+class EflomalAligner:
+    """Corpus-level aligner with the same `align_many` interface as the Sultan aligner.
+
+    `align_many(pairs)` trains eflomal on exactly those pairs and returns one `Alignment`
+    (sure links) per pair; strings are tokenised with `tokenizer`, token lists kept as they are.
+    `align(source, target)` aligns a single pair (poor statistics: use `align_many`).
+    """
+
+    def __init__(
+        self,
+        symmetrization: str = "grow-diag-final-and",
+        *,
+        tokenizer: str = "regex",
+        lowercase: bool = True,
+        model: int = 3,
+        n_iterations: int | None = None,
+    ) -> None:
+        self.symmetrization = check_symmetrization(symmetrization)
+        if tokenizer not in TOKENIZERS:
+            raise ConfigurationError(f"unknown tokenizer {tokenizer!r}: use one of {', '.join(TOKENIZERS)}")
+        self.tokenizer = tokenizer
+        self.lowercase = lowercase
+        self.options = {"model": model, "n_iterations": n_iterations}
+
+    def tokens(self, item: str | Sequence[str]) -> list[str]:
+        if isinstance(item, str):
+            return tokenize(item, self.tokenizer, self.lowercase)
+        return [token.lower() for token in item] if self.lowercase else list(item)
+
+    def align_many(
+        self, pairs: Iterable[tuple[str | Sequence[str], str | Sequence[str]]], workers: int = 1
+    ) -> list[Alignment]:
+        source, target = [], []
+        for src, tgt in pairs:
+            source.append(self.tokens(src))
+            target.append(self.tokens(tgt))
+        return align_tokenized(source, target, symmetrization=self.symmetrization, **self.options)
+
+    def align(self, source: str | Sequence[str], target: str | Sequence[str]) -> Alignment:
+        return self.align_many([(source, target)])[0]

@@ -1,0 +1,165 @@
+"""`paralign pivot` (bilingual pivot paraphrase table) and `paralign word-align` (eflomal)."""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+from pathlib import Path
+
+from ..errors import ConfigurationError
+from ._common import add_format, emit, fmt_pct, progress, warn
+
+
+def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01) -> None:
+    """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions)."""
+    from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
+
+    parser.add_argument("--output", "-o", required=True, help="paraphrase table to write (TSV, .gz = gzip)")
+    parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
+    parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")
+    parser.add_argument("--threshold", type=float, default=threshold,
+                        help="keep paraphrases with p >= this (default %(default)s)")
+    parser.add_argument("--top-k", type=int, default=None, help="keep the k best paraphrases per phrase")
+    parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
+    parser.add_argument("--work-dir", default=None, help="intermediate files (default OUTPUT.work); reuse to resume")
+    parser.add_argument("--restart", action="store_true", help="discard an earlier run in --work-dir")
+    parser.add_argument("--keep-work", action="store_true", help="keep --work-dir after success")
+    case = parser.add_mutually_exclusive_group()
+    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
+                      help="lower-case tokens (default)")
+    case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
+    parser.add_argument("--tokenizer", choices=TOKENIZERS, default="regex",
+                        help="regex (raw text), whitespace or moses (tokenised, XML-escaped)")
+    parser.add_argument("--max-tokens", type=int, default=100, help="skip lines longer than this (default 100)")
+    parser.add_argument("--max-length-ratio", type=float, default=None,
+                        help="skip sentence pairs whose token-length ratio exceeds this")
+    parser.add_argument("--min-translation-prob", type=float, default=0.001,
+                        help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)")
+    parser.add_argument("--iterations", type=int, default=None, help="eflomal iterations (default: eflomal's)")
+    add_format(parser)
+
+
+def options_from_args(args: argparse.Namespace):
+    from ..pivot import PivotOptions
+
+    return PivotOptions(
+        max_length=args.max_length,
+        symmetrization=args.symmetrization,
+        threshold=args.threshold,
+        top_k=args.top_k,
+        chunk_size=args.chunk_size,
+        lowercase=args.lowercase,
+        tokenizer=args.tokenizer,
+        foreign_tokenizer=getattr(args, "foreign_tokenizer", None),
+        max_tokens=args.max_tokens,
+        max_length_ratio=args.max_length_ratio,
+        encoding_errors=getattr(args, "encoding_errors", "strict"),
+        min_translation_prob=args.min_translation_prob,
+        eflomal_iterations=args.iterations,
+    )
+
+
+def render_report(result: dict) -> str:
+    lines = [f"wrote {result['rows']} paraphrase pairs for {result['phrases']} phrases to {result['output']}"]
+    for corpus in result["corpora"]:
+        if "lines" in corpus:
+            kept = corpus["kept"] / corpus["lines"] if corpus["lines"] else None
+            lines.append(
+                f"  {corpus['source']} / {corpus['target']}: {corpus['kept']} of {corpus['lines']} "
+                f"lines used ({fmt_pct(kept)}%); skipped {corpus['empty']} empty, "
+                f"{corpus['too_long']} over-long, {corpus['filtered']} by length ratio; "
+                f"{corpus['replaced']} with bad bytes replaced"
+            )
+        else:
+            lines.append("  " + ", ".join(f"{k}: {v}" for k, v in corpus.items()))
+    if result["resumed_stages"]:
+        lines.append(f"  resumed: {len(result['resumed_stages'])} finished stages/chunks reused")
+    return "\n".join(lines)
+
+
+def warn_skips(result: dict) -> None:
+    for corpus in result["corpora"]:
+        bad = {k: corpus.get(k, 0) for k in ("empty", "too_long", "replaced")}
+        if any(bad.values()):
+            warn(
+                f"{corpus['source']} / {corpus['target']}: skipped {bad['empty']} empty and "
+                f"{bad['too_long']} over-long line pairs; {bad['replaced']} lines had non-UTF-8 bytes replaced"
+            )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "pivot",
+        help="build a paraphrase table by bilingual pivoting (Bannard & Callison-Burch 2005)",
+        description="Align English-foreign corpora with eflomal, extract phrase pairs and pivot: "
+        "p(e2|e1) = sum_corpora sum_f p(f|e1) p(e2|f). Give --english/--foreign once per corpus.",
+    )
+    parser.add_argument("--english", action="append", required=True, help="English side (one line a sentence)")
+    parser.add_argument("--foreign", action="append", required=True, help="foreign side, line-aligned")
+    parser.add_argument("--foreign-tokenizer", choices=("regex", "whitespace", "moses"), default=None,
+                        help="tokenizer of the foreign side (default: --tokenizer)")
+    parser.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                        help="non-UTF-8 bytes: stop with an error naming file and line (strict), "
+                        "or replace them and warn")
+    add_pipeline_options(parser)
+    parser.set_defaults(func=run)
+
+    align = subparsers.add_parser(
+        "word-align",
+        help="word-align a parallel corpus with eflomal (both directions, symmetrised), Pharaoh output",
+    )
+    align.add_argument("--source", required=True, help="source side (one sentence a line)")
+    align.add_argument("--target", required=True, help="target side, line-aligned")
+    align.add_argument("-o", "--output", default="-", help="Pharaoh links (default: stdout)")
+    from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
+
+    align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
+    align.add_argument("--tokenizer", choices=TOKENIZERS, default="whitespace",
+                       help="whitespace (default: input already tokenised), regex or moses")
+    align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
+    align.add_argument("--tokens-output", default=None,
+                       help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
+    align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict")
+    align.add_argument("--iterations", type=int, default=None)
+    add_format(align)
+    align.set_defaults(func=run_align)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..pivot import pivot_paraphrases
+
+    if len(args.english) != len(args.foreign):
+        raise ConfigurationError(
+            f"give --english and --foreign in pairs ({len(args.english)} --english, {len(args.foreign)} --foreign)"
+        )
+    report = pivot_paraphrases(
+        list(zip(args.english, args.foreign, strict=True)),
+        args.output,
+        options_from_args(args),
+        work_dir=args.work_dir,
+        restart=args.restart,
+        keep_work=args.keep_work,
+        progress=progress,
+    )
+    result = report.to_dict()
+    warn_skips(result)
+    emit(result, args.format, render_report)
+    return 0
+
+
+def run_align(args: argparse.Namespace) -> int:
+    from ..aligners.eflomal import word_align_files
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = word_align_files(
+            args.source, args.target, args.output,
+            symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
+            tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
+            encoding_errors=args.encoding_errors, n_iterations=args.iterations,
+        )
+    for item in caught:
+        warn(str(item.message))
+    if args.output not in (None, "-"):
+        emit(result, args.format, lambda r: f"aligned {r['aligned']} of {r['lines']} line pairs -> {r['output']}")
+    return 0

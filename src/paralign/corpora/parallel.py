@@ -1,0 +1,183 @@
+"""Line-aligned parallel corpora (one sentence a line, line i of each file translate each other).
+
+Reading is streaming and checked, because pivoting runs on corpora too big to inspect by hand:
+
+* files with different line counts raise `MismatchError` naming both files and both counts
+  (counted before any line is yielded, so no work is wasted on a broken pair of files);
+* a line that is empty (on either side) is skipped and counted;
+* a line longer than `max_tokens` white-space tokens (on either side) is skipped and counted;
+* bytes that are not UTF-8 raise `FormatError` naming the file and line (`errors="strict"`,
+  the default), or are replaced by U+FFFD and the line counted (`errors="replace"`).
+
+Skips and replacements are reported in a `ParallelStats` (and, when anything was skipped, by
+a `ParallelCorpusWarning` through the `warnings` module), so a batch job never fails on one bad
+line and nothing is silently lost.  Files ending in `.gz` are read through gzip.
+"""
+
+from __future__ import annotations
+
+import gzip
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from ..errors import ConfigurationError, FormatError, MismatchError
+
+#: Default limit on tokens per line; longer lines are skipped (aligners choke on them).
+DEFAULT_MAX_TOKENS = 100
+
+
+class ParallelCorpusWarning(UserWarning):
+    """Lines of a parallel corpus were skipped or had bytes replaced."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParallelLine:
+    """One line pair: 1-based line number and the two texts (line ends stripped)."""
+
+    line: int
+    source: str
+    target: str
+
+
+@dataclass(slots=True)
+class ParallelStats:
+    """What reading a parallel corpus kept, skipped and repaired (filled in while streaming)."""
+
+    source_path: str = ""
+    target_path: str = ""
+    lines: int = 0
+    kept: int = 0
+    empty: int = 0
+    too_long: int = 0
+    replaced: int = 0
+    filtered: int = 0  # dropped later by the caller's own filters (e.g. length ratio)
+    skipped_lines: list[int] = field(default_factory=list)
+
+    def note_skip(self, line: int) -> None:
+        """Remember a skipped line number (the first 1000 only: the counts are complete)."""
+        if len(self.skipped_lines) < 1000:
+            self.skipped_lines.append(line)
+
+    def to_dict(self) -> dict:
+        return {
+            "source": self.source_path,
+            "target": self.target_path,
+            "lines": self.lines,
+            "kept": self.kept,
+            "empty": self.empty,
+            "too_long": self.too_long,
+            "replaced": self.replaced,
+            "filtered": self.filtered,
+        }
+
+    def summary(self) -> str:
+        """One line for warnings and logs."""
+        return (
+            f"{self.source_path} / {self.target_path}: {self.kept} of {self.lines} line pairs kept; "
+            f"{self.empty} empty, {self.too_long} over-long skipped; "
+            f"{self.replaced} with non-UTF-8 bytes replaced; {self.filtered} filtered"
+        )
+
+
+def _open_binary(path: str | Path) -> IO[bytes]:
+    path = Path(path)
+    if not path.is_file():
+        raise FormatError("no such file", source=str(path))
+    if path.suffix == ".gz":
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")
+
+
+def count_lines(path: str | Path) -> int:
+    """Number of lines (a last line without a newline counts), read in binary blocks."""
+    count = 0
+    last = b"\n"
+    with _open_binary(path) as handle:
+        while block := handle.read(1 << 20):
+            count += block.count(b"\n")
+            last = block[-1:]
+    return count + (last != b"\n")
+
+
+def _decode(raw: bytes, errors: str, path: str, number: int) -> tuple[str, bool]:
+    try:
+        return raw.decode("utf-8"), False
+    except UnicodeDecodeError as exc:
+        if errors == "strict":
+            raise FormatError(
+                f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1}); "
+                "re-encode the file or read it with errors='replace' (--encoding-errors replace)",
+                source=path,
+                line=number,
+            ) from exc
+        return raw.decode("utf-8", errors="replace"), True
+
+
+def iter_parallel(
+    source: str | Path,
+    target: str | Path,
+    *,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    errors: str = "strict",
+    stats: ParallelStats | None = None,
+    check_counts: bool = True,
+    warn: bool = True,
+    keep_skipped: bool = False,
+) -> Iterator[ParallelLine]:
+    """Stream the usable line pairs of two line-aligned files (see the module doc for checks).
+
+    `stats`, when given, is filled in as lines are read (and is complete once the iterator is
+    exhausted).  `max_tokens <= 0` disables the length filter.  With `keep_skipped`, empty and
+    over-long pairs are still counted but yielded as ("", "") so output stays line-aligned.
+    """
+    if errors not in ("strict", "replace"):
+        raise ConfigurationError(f"errors must be 'strict' or 'replace', got {errors!r}")
+    src_name, tgt_name = str(source), str(target)
+    stats = stats if stats is not None else ParallelStats()
+    stats.source_path, stats.target_path = src_name, tgt_name
+    if check_counts:
+        n_src, n_tgt = count_lines(source), count_lines(target)
+        if n_src != n_tgt:
+            raise MismatchError(
+                f"parallel files differ in line count: {src_name} has {n_src} lines, "
+                f"{tgt_name} has {n_tgt}"
+            )
+    with _open_binary(source) as src_handle, _open_binary(target) as tgt_handle:
+        number = 0
+        while True:
+            raw_src, raw_tgt = src_handle.readline(), tgt_handle.readline()
+            if not raw_src and not raw_tgt:
+                break
+            number += 1
+            if not raw_src or not raw_tgt:
+                shorter = src_name if not raw_src else tgt_name
+                raise MismatchError(
+                    f"parallel files differ in line count: {shorter} ends at line {number - 1} "
+                    f"({src_name} vs {tgt_name})"
+                )
+            stats.lines += 1
+            src_text, src_bad = _decode(raw_src.rstrip(b"\r\n"), errors, src_name, number)
+            tgt_text, tgt_bad = _decode(raw_tgt.rstrip(b"\r\n"), errors, tgt_name, number)
+            if src_bad or tgt_bad:
+                stats.replaced += 1
+            if not src_text.strip() or not tgt_text.strip():
+                stats.empty += 1
+                stats.note_skip(number)
+                if keep_skipped:
+                    yield ParallelLine(number, "", "")
+                continue
+            if max_tokens > 0 and (
+                len(src_text.split()) > max_tokens or len(tgt_text.split()) > max_tokens
+            ):
+                stats.too_long += 1
+                stats.note_skip(number)
+                if keep_skipped:
+                    yield ParallelLine(number, "", "")
+                continue
+            stats.kept += 1
+            yield ParallelLine(number, src_text, tgt_text)
+    if warn and (stats.empty or stats.too_long or stats.replaced):
+        warnings.warn(stats.summary(), ParallelCorpusWarning, stacklevel=2)

@@ -1,0 +1,324 @@
+"""Pivot and monolingual paraphrase tables: hand-computed toy probabilities, map/reduce equals
+in-memory counting, resuming a killed run, and the bad-input checks of parallel corpora."""
+
+from __future__ import annotations
+
+import gzip
+import random
+import warnings
+import zlib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import paralign.pivot as pivot
+from paralign.corpora.parallel import (
+    ParallelCorpusWarning,
+    ParallelStats,
+    count_lines,
+    iter_parallel,
+)
+from paralign.errors import ConfigurationError, FormatError, MismatchError, ParalignError
+from paralign.mapreduce import Manifest, RunWriter, merge_runs, read_run, write_run
+from paralign.paraphrases import ParaphraseTable
+from paralign.pivot import (
+    PivotOptions,
+    extract_counts,
+    monolingual_paraphrases,
+    pivot_in_memory,
+    pivot_paraphrases,
+    read_table_rows,
+)
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def _links_for(e_tokens: list[str], f_tokens: list[str]) -> list[tuple[int, int]]:
+    """A deterministic pseudo-random alignment of a sentence pair (stands in for eflomal)."""
+    if len(e_tokens) == 1 and len(f_tokens) == 1:
+        return [(0, 0)]
+    rng = random.Random(zlib.crc32((" ".join(e_tokens) + "|" + " ".join(f_tokens)).encode()))
+    links = {(i, min(i, len(f_tokens) - 1)) for i in range(len(e_tokens)) if rng.random() < 0.8}
+    links |= {(rng.randrange(len(e_tokens)), rng.randrange(len(f_tokens))) for _ in range(rng.randrange(2))}
+    return sorted(links)
+
+
+def fake_align_files(source_path, target_path, output_path, **_options) -> int:
+    """Replace eflomal in tests: one-token sentences link 0-0, others `_links_for`."""
+    lines = 0
+    with open(source_path, encoding="utf-8") as src, open(target_path, encoding="utf-8") as tgt, \
+            open(output_path, "w", encoding="utf-8") as out:
+        for e, f in zip(src, tgt, strict=True):
+            links = _links_for(e.split(), f.split())
+            out.write(" ".join(f"{i}-{j}" for i, j in links) + "\n")
+            lines += 1
+    return lines
+
+
+@pytest.fixture
+def no_eflomal(monkeypatch):
+    monkeypatch.setattr(pivot, "align_files", fake_align_files)
+
+
+# -- hand-computed toy example -----------------------------------------------------------------
+TOY_DE = [("car", "auto"), ("car", "auto"), ("automobile", "auto"), ("car", "wagen"), ("wagon", "wagen")]
+TOY_FR = [("car", "voiture"), ("automobile", "voiture")]
+
+
+def _toy_corpus(tmp_path: Path, name: str, pairs: list[tuple[str, str]]) -> tuple[Path, Path]:
+    return (_write(tmp_path / f"{name}.en", [e for e, _ in pairs]),
+            _write(tmp_path / f"{name}.f", [f for _, f in pairs]))
+
+
+def test_toy_pivot_probabilities_by_hand(tmp_path, no_eflomal):
+    # c(car)=3: p(auto|car)=2/3, p(wagen|car)=1/3; c(auto)=3: p(automobile|auto)=1/3, p(car|auto)=2/3;
+    # c(wagen)=2: p(wagon|wagen)=1/2, p(car|wagen)=1/2.  German alone:
+    #   p(automobile|car) = 2/3 * 1/3 = 2/9;  p(wagon|car) = 1/3 * 1/2 = 1/6;
+    #   p(car|automobile) = 1 * 2/3;          p(car|wagon) = 1 * 1/2.
+    # French adds p(voiture|car) p(automobile|voiture) = 1 * 1/2 and p(car|automobile) += 1/2.
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    fr = _toy_corpus(tmp_path, "fr", TOY_FR)
+    out = tmp_path / "table.tsv.gz"
+    pivot_paraphrases([de, fr], out, PivotOptions(threshold=0.0, min_translation_prob=0.0))
+    rows = {(p, q): prob for p, q, prob, _ in read_table_rows(out)}
+    assert rows == pytest.approx({
+        ("car", "automobile"): 2 / 9 + 1 / 2,
+        ("car", "wagon"): 1 / 6,
+        ("automobile", "car"): 2 / 3 + 1 / 2,
+        ("wagon", "car"): 1 / 2,
+    }, rel=1e-5)
+    # e2 == e1 never appears; the table reads back with ParaphraseTable.from_tsv
+    assert all(p != q for p, q in rows)
+    table = ParaphraseTable.from_tsv(out)
+    assert table.paraphrases("car")["automobile"] == pytest.approx(13 / 18, rel=1e-5)
+    # supporting counts: car-automobile shares two pivots (auto, voiture)
+    support = {(p, q): extra for p, q, _, extra in read_table_rows(out)}
+    assert support["car", "automobile"][0] == "2"
+
+
+def test_threshold_and_top_k_rerun_on_finished_work(tmp_path, no_eflomal):
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    out, work = tmp_path / "t.tsv", tmp_path / "work"
+    pivot_paraphrases([de], out, PivotOptions(threshold=0.2, min_translation_prob=0.0), work_dir=work)
+    rows = {(p, q) for p, q, _, _ in read_table_rows(out)}
+    assert ("car", "wagon") not in rows and ("car", "automobile") in rows  # 1/6 < 0.2 <= 2/9
+    report = pivot_paraphrases([de], out, PivotOptions(threshold=0.0, top_k=1, min_translation_prob=0.0),
+                               work_dir=work)
+    assert report.resumed_stages  # threshold/top-k do not invalidate the work directory
+    rows = [(p, q) for p, q, _, _ in read_table_rows(out)]
+    assert ("car", "automobile") in rows and ("car", "wagon") not in rows
+    assert len([r for r in rows if r[0] == "car"]) == 1
+
+
+# -- map/reduce equals in-memory ---------------------------------------------------------------
+VOCAB_E = ["a", "the", "man", "dog", "runs", "sits", "on", "grass", "big", "small", "red"]
+VOCAB_F = ["ein", "der", "mann", "hund", "rennt", "sitzt", "auf", "gras", "gross", "klein", "rot"]
+
+
+def _random_corpus(seed: int, n: int) -> list[tuple[str, str]]:
+    rng = random.Random(seed)
+    pairs = []
+    for _ in range(n):
+        length = rng.randint(1, 7)
+        e = [rng.choice(VOCAB_E) for _ in range(length)]
+        f = [rng.choice(VOCAB_F) for _ in range(max(1, length + rng.randint(-1, 1)))]
+        pairs.append((" ".join(e), " ".join(f)))
+    return pairs
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), chunk=st.integers(1, 17), buffer=st.integers(1, 50))
+def test_map_reduce_equals_in_memory(tmp_path_factory, monkeypatch, seed, chunk, buffer):
+    monkeypatch.setattr(pivot, "align_files", fake_align_files)
+    tmp = tmp_path_factory.mktemp("mr")
+    corpora = [_random_corpus(seed, 40), _random_corpus(seed + 1, 25)]
+    paths = [_toy_corpus(tmp, f"c{k}", pairs) for k, pairs in enumerate(corpora)]
+    options = PivotOptions(threshold=0.0, chunk_size=chunk, buffer_items=buffer, max_length=3,
+                           min_translation_prob=0.05)
+    out = tmp / "out.tsv"
+    pivot_paraphrases(paths, out, options, work_dir=tmp / "work")
+    got: dict[str, dict[str, float]] = {}
+    for p, q, prob, _ in read_table_rows(out):
+        got.setdefault(p, {})[q] = prob
+    tables = []
+    for pairs in corpora:
+        items = [(e.split(), f.split(), _links_for(e.split(), f.split())) for e, f in pairs]
+        tables.append(extract_counts(items, max_length=3))
+    expected = pivot_in_memory(tables, threshold=0.0, min_translation_prob=0.05)
+    expected = {p: row for p, row in expected.items() if row}
+    assert got.keys() == expected.keys()
+    for phrase, row in expected.items():
+        assert got[phrase] == pytest.approx(row, rel=1e-4)
+
+
+def test_run_files_sort_and_merge(tmp_path):
+    write_run({("b", "x"): [1], ("a", "y"): [2]}, tmp_path / "r1.tsv")
+    writer = RunWriter(tmp_path / "runs", max_items=1)
+    for key, value in ((("a", "y"), 3), (("c", "z"), 1), (("a", "y"), 0.5)):
+        writer.add(key, [value])
+    runs = writer.close() + [tmp_path / "r1.tsv"]
+    assert len(runs) == 4  # max_items=1 spills every key
+    assert list(merge_runs(runs, 2)) == [(("a", "y"), [5.5]), (("b", "x"), [1]), (("c", "z"), [1])]
+    assert [key for key, _ in read_run(tmp_path / "r1.tsv", 2)] == [("a", "y"), ("b", "x")]
+    (tmp_path / "bad.tsv").write_text("a\tb\tnot-a-number\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="bad.tsv:1"):
+        list(read_run(tmp_path / "bad.tsv", 2))
+
+
+# -- resume after a killed run -----------------------------------------------------------------
+def test_resume_after_killed_run(tmp_path, monkeypatch, no_eflomal):
+    corpus = _toy_corpus(tmp_path, "c", _random_corpus(7, 60))
+    options = PivotOptions(threshold=0.0, chunk_size=10)
+    clean = tmp_path / "clean.tsv.gz"
+    pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work")
+
+    calls = Counter()
+    real = pivot.extract_counts
+
+    def dying(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt("killed")  # as if the process were stopped mid-stage
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pivot, "extract_counts", dying)
+    out, work = tmp_path / "out.tsv.gz", tmp_path / "work"
+    with pytest.raises(KeyboardInterrupt):
+        pivot_paraphrases([corpus], out, options, work_dir=work)
+    assert not out.exists()  # no partial output
+    assert not list(work.rglob(".*tmp*"))  # no temporary files left behind
+    calls["n"] = 100  # no more failures; count the chunks redone
+    pivot_paraphrases([corpus], out, options, work_dir=work)
+    assert calls["n"] - 100 == 3  # 6 chunks, 3 finished before the kill
+    with gzip.open(clean, "rt") as a, gzip.open(out, "rt") as b:
+        assert a.read() == b.read()
+
+
+def test_work_dir_of_other_run_is_refused_unless_restart(tmp_path, no_eflomal):
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    work = tmp_path / "work"
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+    with pytest.raises(ConfigurationError, match="restart"):
+        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3), work_dir=work)
+    report = pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3), work_dir=work, restart=True)
+    assert not report.resumed_stages
+
+
+def test_corrupt_manifest_is_reported(tmp_path):
+    (tmp_path / "manifest.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(FormatError, match="manifest"):
+        Manifest.open(tmp_path, {"a": 1})
+
+
+# -- monolingual variant -----------------------------------------------------------------------
+def test_monolingual_relative_frequency(tmp_path, monkeypatch):
+    groups = _write(tmp_path / "groups.tsv", [
+        "the man runs\tthe guy runs\ta man runs",
+        "the man sits\tthe guy sits",
+    ])
+
+    def diagonal(source_path, target_path, output_path, **_options):
+        with open(source_path) as src, open(target_path) as tgt, open(output_path, "w") as out:
+            for a, b in zip(src, tgt, strict=True):
+                n = min(len(a.split()), len(b.split()))
+                out.write(" ".join(f"{i}-{i}" for i in range(n)) + "\n")
+        return count_lines(source_path)
+
+    monkeypatch.setattr(pivot, "align_files", diagonal)
+    out = tmp_path / "mono.tsv"
+    report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1))
+    assert report.corpora[0] == {"groups": 2, "pairs": 4}
+    rows = {(p, q): (prob, extra) for p, q, prob, extra in read_table_rows(out)}
+    # word pairs (both directions): man-guy x3 (two from group 1, one from group 2), the-a x2,
+    # man-man etc. are identical and dropped; guy-a? no: guy aligns to man in pair 2-3.
+    assert rows["man", "guy"][0] == pytest.approx(1.0)
+    assert rows["guy", "man"][1] == ["3", "3"]
+    assert rows["the", "a"][0] == pytest.approx(1.0)
+    for p, q in rows:
+        assert p != q
+    totals: dict[str, float] = {}
+    for (p, _), (prob, _) in rows.items():
+        totals[p] = totals.get(p, 0.0) + prob
+    assert all(t == pytest.approx(1.0) for t in totals.values())
+
+
+def test_monolingual_with_sultan_is_lazy_and_named(tmp_path, monkeypatch):
+    pytest.importorskip("paralign.aligners.sultan")
+    from paralign.alignment import Alignment
+
+    class Fake:
+        def align_many(self, pairs, workers=1):
+            return [Alignment(sure={(0, 0)}) for _ in pairs]
+
+    monkeypatch.setattr("paralign.aligners.sultan.Aligner", lambda: Fake())
+    groups = _write(tmp_path / "g.tsv", ["big dog\tlarge dog"])
+    out = tmp_path / "s.tsv"
+    monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1), aligner="sultan")
+    assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("big", "large"), ("large", "big")}
+    with pytest.raises(ConfigurationError):
+        monolingual_paraphrases(groups, out, aligner="giza")
+
+
+# -- parallel corpus reading: bad input --------------------------------------------------------
+def test_different_line_counts_name_both_files(tmp_path):
+    en = _write(tmp_path / "a.en", ["one", "two", "three"])
+    de = _write(tmp_path / "a.de", ["eins", "zwei"])
+    with pytest.raises(MismatchError) as info:
+        list(iter_parallel(en, de))
+    assert "a.en has 3 lines" in str(info.value) and "a.de has 2" in str(info.value)
+    assert isinstance(info.value, ParalignError)
+
+
+def test_empty_and_long_lines_are_skipped_counted_and_warned(tmp_path):
+    en = _write(tmp_path / "b.en", ["a b", "", "c " * 20, "d"])
+    de = _write(tmp_path / "b.de", ["x y", "z", "w", ""])
+    stats = ParallelStats()
+    with pytest.warns(ParallelCorpusWarning, match="1 of 4 line pairs kept"):
+        kept = list(iter_parallel(en, de, max_tokens=10, stats=stats))
+    assert [(k.line, k.source) for k in kept] == [(1, "a b")]
+    assert (stats.empty, stats.too_long, stats.skipped_lines) == (2, 1, [2, 3, 4])
+    kept_all = list(iter_parallel(en, de, max_tokens=10, keep_skipped=True, warn=False))
+    assert len(kept_all) == 4 and kept_all[1].source == ""
+
+
+def test_non_utf8_is_an_error_naming_file_and_line_or_replaced(tmp_path):
+    en = tmp_path / "c.en"
+    en.write_bytes(b"good\nbad \xff byte\n")
+    de = _write(tmp_path / "c.de", ["gut", "schlecht"])
+    with pytest.raises(FormatError, match=r"c\.en:2: not UTF-8"):
+        list(iter_parallel(en, de))
+    with pytest.warns(ParallelCorpusWarning, match="1 with non-UTF-8 bytes replaced"):
+        kept = list(iter_parallel(en, de, errors="replace"))
+    assert kept[1].source == "bad \ufffd byte"
+
+
+def test_gzip_input_and_missing_file(tmp_path):
+    with gzip.open(tmp_path / "g.en.gz", "wt") as handle:
+        handle.write("hello\nworld")  # no final newline
+    _write(tmp_path / "g.de", ["hallo", "welt"])
+    assert [k.source for k in iter_parallel(tmp_path / "g.en.gz", tmp_path / "g.de")] == ["hello", "world"]
+    with pytest.raises(FormatError, match="no such file"):
+        list(iter_parallel(tmp_path / "missing", tmp_path / "g.de"))
+
+
+def test_pipeline_reports_bad_lines_and_goes_on(tmp_path, no_eflomal):
+    en = _write(tmp_path / "d.en", ["car", "", "car", "automobile"])
+    de = _write(tmp_path / "d.de", ["auto", "auto", "auto", "auto"])
+    report = pivot_paraphrases([(en, de)], tmp_path / "d.tsv", PivotOptions(threshold=0.0))
+    assert report.corpora[0]["empty"] == 1 and report.corpora[0]["kept"] == 3
+    assert report.rows == 2
+
+
+def test_options_are_validated():
+    for bad in ({"max_length": 0}, {"chunk_size": 0}, {"symmetrization": "both"}, {"top_k": 0}):
+        with pytest.raises(ConfigurationError):
+            PivotOptions(**bad)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        PivotOptions()
