@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
 from .build import LatticeOptions, lattice_from_trees
 from .forest import wordnet_synonym_fn
-from .fsa import Lattice, chain
+from .fsa import Lattice, chain, paraphrase_table
 from .lm import NGramLM
 from .msa import msa_lattice, word_edit_distance
 from .trees import parse_tree
@@ -299,3 +300,43 @@ def mtreference_groups(path: str | Path, min_size: int = 1) -> list[tuple[str, l
         if len(seen) >= min_size:
             out.append((key, [list(s) for s in seen]))
     return out
+
+
+def read_groups(
+    path: str | Path, *, tokenized: bool = False, min_size: int = 1
+) -> Iterator[tuple[str, list[str] | list[list[str]]]]:
+    """Groups of a file, streamed: a jacana JSON alignment file (``*.json``: MTReference
+    source-segment groups, tokenised), else a groups TSV (plain or Bible layout; sentences are
+    split on whitespace when `tokenized`). Groups with fewer than `min_size` distinct sentences
+    are skipped."""
+    if str(path).endswith(".json"):
+        yield from ((k, s) for k, s in mtreference_groups(path) if len(s) >= min_size)
+        return
+    from ..corpora.groups import iter_groups
+
+    for group in iter_groups(path):
+        sentences = list(dict.fromkeys(group.sentences))
+        if len(sentences) < min_size:
+            continue
+        yield group.id, ([s.split() for s in sentences] if tokenized else sentences)
+
+
+def lattice_paraphrases(
+    groups: Iterable[Group], options: LatticeOptions | None = None, *, max_length: int = 5,
+    minimal: bool = True, name: str = "lattice",
+) -> tuple[ParaphraseTable, list[dict]]:
+    """Sub-path paraphrase pairs of every group's lattice; score = number of groups yielding the
+    pair. Returns the table and the failed groups (by id)."""
+    errors: list[dict] = []
+
+    def lattices() -> Iterator[Lattice]:
+        for gid, sentences in groups:
+            try:
+                g = GroupLattices(sentences, options)
+                if len(g) >= 2:
+                    yield g.lattice()
+            except Exception as exc:  # noqa: BLE001 - report the group and go on
+                errors.append({"group": gid, "error": f"{type(exc).__name__}: {exc}"})
+
+    table = paraphrase_table(lattices(), max_length=max_length, minimal=minimal, name=name)
+    return table, errors

@@ -1,0 +1,264 @@
+"""`paralign lattice build|draw|paths|distance|paraphrases|stats`: word lattices (Pang et al. 2003)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..errors import ConfigurationError, FormatError
+from ._common import add_format, add_output, emit, open_in, open_out, progress, warn
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "lattice", help="word lattices from multiple translations (Pang, Knight & Marcu 2003)",
+        description="Build, draw and query word lattices of groups of equivalent sentences.",
+    )
+    sub = parser.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
+
+    def common(p: argparse.ArgumentParser, lattice_input: bool = True) -> None:
+        if lattice_input:
+            p.add_argument("input", nargs="?", default="-",
+                           help="one group: sentences one a line (default: stdin)")
+            p.add_argument("--lattice", default=None, metavar="JSON",
+                           help="use a lattice written by `lattice build` instead of sentences")
+        p.add_argument("--tokenized", action="store_true",
+                       help="sentences are whitespace-tokenised (parsed as given)")
+        p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
+                       help="syntax-based merging (Pang et al.) or the MSA baseline")
+        p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
+        p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
+        p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
+        p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
+        add_format(p)
+        add_output(p)
+
+    p = sub.add_parser("build", help="build a group's lattice (JSON; text = OpenFst text format)")
+    common(p, lattice_input=False)
+    p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
+    p.set_defaults(func=run_build, lattice=None)
+
+    p = sub.add_parser("draw", help="draw a lattice: SVG with Graphviz `dot`, else DOT")
+    common(p)
+    p.set_defaults(func=run_draw)
+
+    p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths")
+    common(p)
+    p.add_argument("-k", "--kbest", type=int, default=0, help="the k most probable paths")
+    p.add_argument("--sample", type=int, default=0, help="N uniformly sampled paths")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--all", type=int, default=0, metavar="LIMIT", help="enumerate up to LIMIT paths")
+    p.set_defaults(func=run_paths)
+
+    p = sub.add_parser("distance", help="word edit distance from sentences to the lattice")
+    common(p)
+    p.add_argument("--sentence", action="append", default=[], help="a sentence (repeatable)")
+    p.add_argument("--sentences", default=None, metavar="FILE", help="sentences one a line")
+    p.set_defaults(func=run_distance)
+
+    p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file")
+    common(p, lattice_input=False)
+    add_groups(p)
+    p.add_argument("--max-length", type=int, default=5, help="longest sub-path in words")
+    p.add_argument("--all-pairs", action="store_true",
+                   help="also pairs sharing their first or last word (default: minimal pairs)")
+    p.set_defaults(func=run_paraphrases)
+
+    p = sub.add_parser("stats", help="path counts, leave-one-out edit distances, repetition ratio")
+    common(p, lattice_input=False)
+    add_groups(p)
+    p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
+    p.add_argument("--lm-train", default=None, metavar="FILE",
+                   help="held-out text (one sentence a line) for a trigram LM: entropy of inputs and paths")
+    p.add_argument("--incremental", action="store_true", help="ed as translations are added (table)")
+    p.set_defaults(func=run_stats)
+
+
+def add_groups(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--groups", required=True,
+                   help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference)")
+    p.add_argument("--min-size", type=int, default=1, help="skip groups with fewer distinct sentences")
+    p.add_argument("--sample", type=int, default=None, help="a seeded sample of N groups")
+    p.add_argument("--seed", type=int, default=0)
+
+
+def _options(args: argparse.Namespace):
+    from ..lattice import LatticeOptions
+
+    return LatticeOptions(method=args.method, lowercase=not args.keep_case,
+                          keyword_check=not args.no_keyword_check, wordnet=args.wordnet,
+                          squeeze=not args.no_squeeze)
+
+
+def _read_lines(path: str) -> list[str]:
+    with open_in(path) as handle:
+        return [line.strip() for line in handle if line.strip()]
+
+
+def lattice_from_input(args: argparse.Namespace):
+    """The lattice of `--lattice JSON` or of the sentences in `input`."""
+    from ..lattice import Lattice, lattice_for_group
+    from ..nlp import annotate_many
+
+    if args.lattice:
+        try:
+            with open_in(args.lattice) as handle:
+                data = json.load(handle)
+        except json.JSONDecodeError as exc:
+            raise FormatError(f"not JSON: {exc}", source=args.lattice, line=exc.lineno) from exc
+        return Lattice.from_dict(data, source=args.lattice)
+    lines = _read_lines(args.input)
+    if not lines:
+        raise FormatError("no sentences", source=args.input)
+    items = [line.split() for line in lines] if args.tokenized else lines
+    return lattice_for_group(annotate_many(items), _options(args))
+
+
+def run_build(args: argparse.Namespace) -> int:
+    lattice = lattice_from_input(args)
+    with open_out(args.output) as out:
+        emit(lattice.to_dict(), args.format, lambda _: lattice.to_openfst(), out)
+    return 0
+
+
+def run_draw(args: argparse.Namespace) -> int:
+    lattice = lattice_from_input(args)
+    dot = lattice.to_dot()
+    target = args.output
+    if target != "-" and Path(target).suffix == ".svg":
+        exe = shutil.which("dot")
+        if exe:
+            subprocess.run([exe, "-Tsvg", "-o", target], input=dot, text=True, check=True)
+            _report(args, {"svg": target})
+            return 0
+        target = str(Path(target).with_suffix(".dot"))
+        warn(f"Graphviz `dot` not found: wrote DOT to {target} (render with `dot -Tsvg`)")
+    with open_out(target) as out:
+        out.write(dot)
+    if target != "-":
+        _report(args, {"dot": target})
+    return 0
+
+
+def _report(args: argparse.Namespace, result: dict) -> None:
+    emit(result, args.format, lambda r: "\n".join(f"{k}: {v}" for k, v in r.items()))
+
+
+def run_paths(args: argparse.Namespace) -> int:
+    lattice = lattice_from_input(args)
+    count = lattice.path_count()
+    result: dict = {"paths": str(count), "log10_paths": lattice.log10_paths(),
+                    "states": lattice.n_states, "edges": lattice.n_edges}
+    if args.kbest:
+        result["kbest"] = [{"logprob": lp, "sentence": " ".join(w)} for lp, w in lattice.kbest(args.kbest)]
+    if args.sample:
+        result["sample"] = [" ".join(w) for w in lattice.sample(args.sample, args.seed)]
+    if args.all:
+        import itertools
+
+        result["all"] = [" ".join(w) for w in itertools.islice(lattice.paths(), args.all)]
+
+    def render(r: dict) -> str:
+        lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
+        lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r.get("kbest", [])]
+        lines += r.get("sample", []) + r.get("all", [])
+        return "\n".join(lines)
+
+    with open_out(args.output) as out:
+        emit(result, args.format, render, out)
+    return 0
+
+
+def run_distance(args: argparse.Namespace) -> int:
+    lattice = lattice_from_input(args)
+    sentences = list(args.sentence) + (_read_lines(args.sentences) if args.sentences else [])
+    if not sentences:
+        raise ConfigurationError("give --sentence TEXT or --sentences FILE")
+    if args.tokenized:
+        token_lists = [s.split() for s in sentences]
+    else:
+        from ..nlp import Annotator
+
+        annotator = Annotator(disable=("parser", "ner", "tagger", "lemmatizer", "attribute_ruler"))
+        token_lists = [list(s.tokens) for s in annotator.pipe(sentences)]
+    rows = []
+    for text, tokens in zip(sentences, token_lists, strict=True):
+        words = tokens if args.keep_case else [t.lower() for t in tokens]
+        rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
+
+    def render(r: list) -> str:
+        return "\n".join(f"{x['distance']}\t{x['tokens']}\t{x['sentence']}" for x in r)
+
+    with open_out(args.output) as out:
+        emit(rows, args.format, render, out)
+    return 0
+
+
+def _annotated_groups(args: argparse.Namespace):
+    from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
+
+    groups = sample_groups(read_groups(args.groups, tokenized=args.tokenized, min_size=args.min_size),
+                           args.sample, args.seed)
+    return len(groups), annotate_groups(groups)
+
+
+def run_paraphrases(args: argparse.Namespace) -> int:
+    from ..lattice.evaluate import lattice_paraphrases
+
+    total, groups = _annotated_groups(args)
+    table, errors = lattice_paraphrases(progress(groups, "lattices", total), _options(args),
+                                        max_length=args.max_length, minimal=not args.all_pairs)
+    for err in errors:
+        warn(f"group {err['group']}: {err['error']}")
+    if args.format == "json":
+        with open_out(args.output) as out:
+            emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
+                 "json", str, out)
+    elif args.output == "-":
+        with open_out("-") as out:
+            for e in table:
+                out.write(f"{e.phrase}\t{e.paraphrase}\t{e.score:g}\n")
+    else:
+        table.to_tsv(args.output)
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    from ..lattice.evaluate import evaluate_groups, incremental
+    from ..lattice.lm import NGramLM
+
+    lm = None
+    if args.lm_train:
+        with open_in(args.lm_train) as handle:
+            lm = NGramLM().fit(line.split() for line in handle if line.strip())
+    total, groups = _annotated_groups(args)
+    groups = list(progress(groups, "groups", total))
+    summary, _ = evaluate_groups(groups, _options(args), leave_one_out=args.leave_one_out,
+                                 lm=lm, seed=args.seed)
+    if args.incremental:
+        summary["incremental"] = incremental(groups, _options(args), seed=args.seed)
+    for err in summary["errors"]:
+        warn(f"group {err['group']}: {err['error']}")
+    with open_out(args.output) as out:
+        emit(summary, args.format, render_stats, out)
+    return 0
+
+
+def render_stats(s: dict) -> str:
+    def f(x: object) -> str:
+        return "n/a" if x is None else (f"{x:.4g}" if isinstance(x, float) else str(x))
+
+    keys = ("groups", "sentences", "mean_group_size", "mean_length", "mean_log10_paths", "max_log10_paths",
+            "ed_input", "ed_lattice", "ed_input_per_word", "ed_lattice_per_word", "share_groups_lattice_better",
+            "repetition_ratio", "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
+    lines = [f"{k}: {f(s.get(k))}" for k in keys]
+    lines.append("paths by mean sentence length:")
+    lines += [f"  {r['length']}: {r['groups']} groups, mean log10 {r['mean_log10_paths']:.2f}, "
+              f"max {r['max_log10_paths']:.2f}" for r in s["paths_by_length"]]
+    for r in s.get("incremental", []):
+        lines.append(f"  n={r['n']}: {r['groups']} groups, ed_input {r['ed_input']:.2f}, ed_lattice {r['ed_lattice']:.2f}")
+    lines.append(f"errors: {len(s['errors'])}")
+    return "\n".join(lines)

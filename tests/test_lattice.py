@@ -1,0 +1,371 @@
+"""Word lattices (Pang et al. 2003): invariants (property tests), operations vs brute force,
+merging with keyword checking, bad input, the MSA baseline, the LM and the evaluations."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paralign.errors import ParalignError
+from paralign.lattice import (
+    GroupLattices,
+    Lattice,
+    LatticeBuilder,
+    LatticeError,
+    LatticeOptions,
+    Merger,
+    NGramLM,
+    Tree,
+    chain,
+    evaluate_group,
+    lattice_from_trees,
+    msa_lattice,
+    parse_tree,
+    projective_heads,
+    word_edit_distance,
+)
+from paralign.lattice.build import forest_to_builder
+from paralign.lattice.evaluate import repetition_ratios, single_use_words
+from paralign.sentence import Sentence
+
+VOCAB = ["the", "a", "people", "persons", "died", "killed", "battle", "fight", "week", "last", "in", "."]
+POS = ["DET", "NOUN", "VERB", "ADJ", "ADP", "ADV", "AUX", "PUNCT", "PRON"]
+DEPS = ["nsubj", "dobj", "prep", "pobj", "det", "amod", "mark", "punct", "advmod"]
+
+
+@st.composite
+def sentences(draw, max_len: int = 7) -> Sentence:
+    """Random annotated sentences with arbitrary (even cyclic or non-projective) heads."""
+    n = draw(st.integers(1, max_len))
+    tokens = draw(st.lists(st.sampled_from(VOCAB), min_size=n, max_size=n))
+    pos = draw(st.lists(st.sampled_from(POS), min_size=n, max_size=n))
+    deps = draw(st.lists(st.sampled_from(DEPS), min_size=n, max_size=n))
+    heads = draw(st.lists(st.integers(-1, n - 1), min_size=n, max_size=n))
+    return Sentence(tuple(tokens), tags=tuple(pos), pos=tuple(pos), heads=tuple(heads), deps=tuple(deps))
+
+
+groups = st.lists(sentences(), min_size=1, max_size=4)
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def syntax_lattice(group: list[Sentence], **kw) -> Lattice:
+    return lattice_from_trees([parse_tree(s) for s in group], **kw)
+
+
+def split(text: str) -> list[str]:
+    return text.split()
+
+
+def brute_distance(lattice: Lattice, tokens: list[str]) -> int:
+    return min(word_edit_distance(tokens, p) for p in lattice.paths())
+
+
+# --- trees -----------------------------------------------------------------------------------
+@FAST
+@given(sentences(max_len=12))
+def test_tree_yield_is_the_sentence(sentence):
+    tree = parse_tree(sentence)
+    assert tree.label == "ROOT"
+    assert tree.leaves() == list(sentence.tokens)
+
+
+@FAST
+@given(st.lists(st.integers(-1, 9), min_size=1, max_size=10))
+def test_projective_heads_are_acyclic_and_projective(heads):
+    fixed = projective_heads(heads)
+    n = len(fixed)
+    for d, h in enumerate(fixed):
+        seen, k = set(), d
+        while k != -1:  # no cycle
+            assert k not in seen
+            seen.add(k)
+            k = fixed[k]
+        if h != -1:  # every token between d and h is dominated by h
+            for m in range(min(d, h) + 1, max(d, h)):
+                k = m
+                while k not in (-1, h):
+                    k = fixed[k]
+                assert k == h, (fixed, d, h, m, n)
+
+
+def test_tree_of_a_real_parse(nlp_annotator):
+    s = nlp_annotator("Twelve people were killed in the battle last week.")
+    tree = parse_tree(s, lowercase=True)
+    labels = {node.label for node in tree.nodes()}
+    assert {"ROOT", "S", "NP", "VP", "PP"} <= labels
+    assert tree.leaves() == [t.lower() for t in s.tokens]
+    assert "battle" in tree.keywords and "the" not in tree.keywords
+
+
+# --- invariants of the lattice ---------------------------------------------------------------
+@FAST
+@given(groups, st.booleans(), st.booleans())
+def test_every_input_is_a_path(group, keyword_check, squeeze):
+    lattice = syntax_lattice(group, keyword_check=keyword_check, squeeze=squeeze)
+    for s in group:
+        assert lattice.accepts(list(s.tokens))
+    assert all(s < d for s, _, d in lattice.edges)  # topological numbering = acyclic
+
+
+@FAST
+@given(groups)
+def test_squeezing_keeps_paths_and_acyclicity(group):
+    forest = Merger().merge_all([parse_tree(s) for s in group])
+    plain = forest_to_builder(forest).freeze()
+    builder = forest_to_builder(forest)
+    builder.squeeze()
+    squeezed = builder.freeze()  # raises LatticeError on a cycle
+    assert set(plain.paths()) <= set(squeezed.paths())
+    assert squeezed.n_states <= plain.n_states
+    # exhaustive: no state has two same-word edges to two different states that could merge
+    out: dict[tuple[int, str | None], set[int]] = {}
+    for s, w, d in squeezed.edges:
+        out.setdefault((s, w), set()).add(d)
+    rebuilt = LatticeBuilder.from_lattice(squeezed)
+    assert rebuilt.squeeze() == 0
+
+
+@FAST
+@given(groups)
+def test_path_count_matches_enumeration(group):
+    lattice = syntax_lattice(group)
+    paths = list(lattice.paths())
+    assert lattice.path_count() == len(paths)
+    assert lattice.string_count() == len(set(paths))
+
+
+@FAST
+@given(groups, st.lists(st.sampled_from([*VOCAB, "zebra"]), max_size=8))
+def test_edit_distance_matches_brute_force(group, tokens):
+    lattice = syntax_lattice(group)
+    assert lattice.distance(tokens) == brute_distance(lattice, tokens)
+    cost, ops = lattice.align(tokens)
+    assert cost == lattice.distance(tokens)
+    assert [op.token for op in ops if op.token is not None] == list(range(len(tokens)))
+    edges = [lattice.edges[op.edge] for op in ops if op.edge is not None]
+    assert edges[0][0] == 0 and edges[-1][2] == lattice.end if edges else lattice.n_states == 1
+    assert all(a[2] == b[0] for a, b in itertools.pairwise(edges))  # a connected path
+
+
+@FAST
+@given(st.lists(st.lists(st.sampled_from(VOCAB), max_size=7), min_size=1, max_size=4))
+def test_msa_every_input_is_a_path(token_lists):
+    lattice = msa_lattice(token_lists)
+    for tokens in token_lists:
+        assert lattice.accepts(tokens)
+
+
+@FAST
+@given(groups)
+def test_repetition_counts_match_enumeration(group):
+    lattice = syntax_lattice(group)
+    paths = list(lattice.paths())
+    for w in {w for _, w, _ in lattice.edges if w is not None}:
+        with_w, twice = lattice.repetition_counts(w)
+        assert with_w == sum(w in p for p in paths)
+        assert twice == sum(p.count(w) >= 2 for p in paths)
+
+
+@FAST
+@given(groups, st.integers(1, 6))
+def test_kbest_and_sample_are_paths(group, k):
+    lattice = syntax_lattice(group).with_weights([list(s.tokens) for s in group])
+    paths = set(lattice.paths())
+    best = lattice.kbest(k)
+    assert len(best) == min(k, lattice.path_count())
+    assert [lp for lp, _ in best] == sorted((lp for lp, _ in best), reverse=True)
+    assert all(words in paths for _, words in best)
+    assert all(p in paths for p in lattice.sample(5, seed=3))
+    assert all(p in paths for p in lattice.sample(5, seed=3, uniform=False))
+
+
+def test_kbest_is_exact_on_a_small_lattice():
+    lattice = syntax_lattice([Sentence.plain(["a", "b"]), Sentence.plain(["a", "c"])])
+    lp = lattice._edge_logprob()
+    scored = sorted(
+        (sum(lp[e] for e in path), words) for path, words in _edge_paths(lattice)
+    )[::-1]
+    assert [w for _, w in lattice.kbest(10)] == [w for _, w in scored]
+
+
+def _edge_paths(lattice: Lattice):
+    def walk(s, edges):
+        if s == lattice.end:
+            yield edges, tuple(lattice.edges[e][1] for e in edges if lattice.edges[e][1] is not None)
+        for e in lattice.out_edges(s):
+            yield from walk(lattice.edges[e][2], [*edges, e])
+
+    yield from walk(0, [])
+
+
+# --- merging ---------------------------------------------------------------------------------
+def leaf(word: str, pos: str) -> Tree:
+    keywords = frozenset({word}) if pos in ("NOUN", "VERB", "ADJ") else frozenset()
+    return Tree(pos, word=word, keywords=keywords)
+
+
+def node(label: str, *children: Tree) -> Tree:
+    return Tree(label, children, keywords=frozenset().union(*(c.keywords for c in children)))
+
+
+def np_(*words: str) -> Tree:
+    return node("NP", *(leaf(w, "DET" if w == "the" else "NOUN") for w in words))
+
+
+# the paper's example: "people killed in the battle" vs "the battle killed people"
+PEOPLE_FIRST = node("ROOT", node("S", np_("people"), node("VP", leaf("killed", "VERB"),
+                                                          node("PP", leaf("in", "ADP"), np_("the", "battle")))))
+BATTLE_FIRST = node("ROOT", node("S", np_("the", "battle"), node("VP", leaf("killed", "VERB"), np_("people"))))
+
+
+def test_keyword_checking_prevents_the_wrong_merge():
+    checked = lattice_from_trees([PEOPLE_FIRST, BATTLE_FIRST])
+    unchecked = lattice_from_trees([PEOPLE_FIRST, BATTLE_FIRST], keyword_check=False)
+    tokens = [t.leaves() for t in (PEOPLE_FIRST, BATTLE_FIRST)]
+    assert not any(repetition_ratios(checked, tokens))
+    assert any(repetition_ratios(unchecked, tokens))  # e.g. "the battle killed in the battle"
+    assert ("the", "battle", "killed", "in", "the", "battle") in set(unchecked.paths())
+
+
+def test_same_expansion_merges_words():
+    a = node("ROOT", node("S", np_("people"), node("VP", leaf("died", "VERB"))))
+    b = node("ROOT", node("S", np_("persons"), node("VP", leaf("perished", "VERB"))))
+    lattice = lattice_from_trees([a, b])
+    assert lattice.path_count() == 4
+    assert ("persons", "died") in set(lattice.paths())
+    assert lattice.paraphrase_pairs() >= {("people", "persons"), ("died", "perished")}
+
+
+def test_synonyms_count_as_shared_keywords():
+    a = node("ROOT", node("S", np_("men"), node("VP", leaf("died", "VERB"), node("PP", leaf("in", "ADP"), np_("the", "battle")))))
+    b = node("ROOT", node("S", np_("the", "fight"), node("VP", leaf("killed", "VERB"), np_("soldiers"))))
+    plain = Merger().merge_all([a, b])
+    assert len(plain.alternatives) == 1  # merged at S: NP NP and VP VP pair up
+    syn = Merger(synonyms=lambda w: {"fight": {"battle"}, "battle": {"fight"}}.get(w, set())).merge_all([a, b])
+    assert len(syn.alternatives[0][0].alternatives) == 2  # S kept apart: the fight ~ the battle
+
+
+def test_wordnet_option(data):
+    lattice_wn = GroupLattices(
+        [Sentence.plain(["x"])], LatticeOptions(wordnet=True)
+    )._synonyms
+    assert "battle" in set(lattice_wn("fight"))
+
+
+# --- bad input -------------------------------------------------------------------------------
+def test_group_of_one_sentence_is_one_path():
+    lattice = syntax_lattice([Sentence.plain(["only", "one", "sentence", "."])])
+    assert lattice.path_count() == 1
+    assert list(lattice.paths()) == [("only", "one", "sentence", ".")]
+    result = evaluate_group("g", [Sentence.plain(["only", "one"])], leave_one_out=True)
+    assert result.paths == 1 and result.ed_input == []
+
+
+def test_empty_sentences():
+    empty = Sentence.plain([])
+    lattice = syntax_lattice([empty])
+    assert lattice.path_count() == 1 and lattice.accepts([])
+    assert lattice.distance(["a", "b"]) == 2
+    mixed = syntax_lattice([empty, Sentence.plain(["a", "b"])])
+    assert mixed.accepts([]) and mixed.accepts(["a", "b"]) and mixed.path_count() == 2
+    assert msa_lattice([[], ["a"]]).accepts([])
+    assert chain([]).distance([]) == 0
+
+
+def test_identical_sentences():
+    s = Sentence.plain(["the", "same", "words"])
+    lattice = syntax_lattice([s, s, s])
+    assert lattice.path_count() == 1
+    g = GroupLattices([s, s, Sentence.plain(["The", "same", "words"])])
+    assert len(g) == 1  # collapsed after lower-casing
+    assert msa_lattice([list(s.tokens)] * 3).path_count() == 1
+
+
+def test_long_sentences(nlp_annotator):
+    words = split("the people of the city said that the fighting in the north killed many soldiers "
+                  "and that the army would send more troops next week , officials said")
+    long_a = (words * 8)[:200]
+    long_b = (words[3:] * 8)[:200]
+    group = list(nlp_annotator.pipe([long_a, long_b]))
+    for options in (LatticeOptions(), LatticeOptions(method="msa")):
+        g = GroupLattices(group, options)
+        lattice = g.lattice()
+        assert lattice.accepts(long_a) and lattice.accepts(long_b)
+        assert 0 < lattice.distance(long_a[:150]) <= 50
+    result = evaluate_group("long", group, leave_one_out=True)
+    assert result.ed_lattice[0] <= result.ed_input[0]
+
+
+def test_huge_path_counts_are_exact_and_bounded():
+    b = LatticeBuilder()
+    states = [b.start] + [b.new_state() for _ in range(59)] + [b.end]
+    for k, (s, d) in enumerate(itertools.pairwise(states)):
+        b.add_edge(s, f"w{k}", d)
+        b.add_edge(s, f"v{k}", d)
+    lattice = b.freeze()
+    assert lattice.path_count() == 2**60 and math.isclose(lattice.log10_paths(), 60 * math.log10(2))
+    assert len(lattice.sample(3, seed=1)[0]) == 60
+    assert len(lattice.kbest(5)) == 5
+    assert lattice.distance(["w0", "v1"]) == 58
+    assert len(lattice.subpaths(max_length=5, limit=100)) > 0
+
+
+def test_malformed_lattices_raise():
+    with pytest.raises(LatticeError):
+        Lattice(3, ((1, "a", 0),))
+    b = LatticeBuilder()
+    mid = b.new_state()
+    b.add_edge(b.start, "a", mid)
+    b.add_edge(mid, "b", b.end)
+    b.add_edge(b.end, "c", mid)
+    with pytest.raises(ParalignError):
+        b.freeze()
+    with pytest.raises(ParalignError):
+        Lattice.from_dict({"states": 2, "edges": [[0, "a"]]}, source="x.json")
+
+
+def test_round_trip_and_export():
+    lattice = syntax_lattice([Sentence.plain(["a", "b"]), Sentence.plain(["a", 'q"x'])])
+    assert Lattice.from_dict(lattice.to_dict()) == lattice
+    dot = lattice.to_dot()
+    assert dot.startswith('digraph "lattice"') and '\\"' in dot
+    fst = lattice.to_openfst().splitlines()
+    assert fst[-1] == str(lattice.end) and len(fst) == lattice.n_edges + 1
+    assert lattice.openfst_symbols().startswith("<eps>\t0\n")
+
+
+# --- baseline, LM, evaluation ----------------------------------------------------------------
+def test_msa_repeats_words_on_reordering():
+    a = split("twelve people died in the battle last week")
+    b = split("last week the battle killed twelve people")
+    lattice = msa_lattice([a, b])
+    assert any(repetition_ratios(lattice, [a, b]))
+    assert single_use_words([a, b]) == sorted(set(a) | set(b))
+
+
+@FAST
+@given(st.lists(st.lists(st.sampled_from(VOCAB[:6]), min_size=1, max_size=5), min_size=1, max_size=5),
+       st.lists(st.sampled_from(VOCAB[:6]), max_size=2))
+def test_lm_distributions_sum_to_one(corpus, history):
+    lm = NGramLM(order=3).fit(corpus)
+    vocab = set(VOCAB[:6]) | {"</s>"}
+    known = {w for s in corpus for w in s} | {"</s>"}
+    total = sum(lm.prob(w, history) for w in known) + lm.prob("<unseen>", history)
+    assert math.isclose(total, 1.0, rel_tol=1e-9)
+    assert all(lm.prob(w, history) > 0 for w in vocab)
+
+
+def test_lm_prefers_seen_text():
+    lm = NGramLM().fit([["the", "people", "died"], ["the", "people", "fled"]] * 5)
+    assert lm.entropy(["the", "people", "died"]) < lm.entropy(["died", "people", "the"])
+
+
+@FAST
+@given(groups)
+def test_lattice_never_predicts_worse_than_the_nearest_input(group):
+    result = evaluate_group("g", group, leave_one_out=True)
+    assert all(sa <= inp for sa, inp in zip(result.ed_lattice, result.ed_input, strict=True))
