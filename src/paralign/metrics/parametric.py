@@ -37,9 +37,10 @@ result's `skipped_groups` (reported in one summary warning).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 from ..alignment import Alignment
 from ..errors import AlignmentIndexError, ConfigurationError, MismatchError
@@ -47,6 +48,7 @@ from ..paraphrases import ParaphraseSource, normalize_phrase
 from ..phrases import phrase_spans
 
 SpanPair = tuple[int, int, int, int]
+Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 
 class PairLike(Protocol):
@@ -431,3 +433,89 @@ def table_scores(
         getattr(source, "name", type(source).__name__), by_length, max_length,
         len(groups) - skipped, units, skipped, beyond, only_referenced, sentences, tuple(warnings),
     )
+
+
+# -- file-level entry points (what the CLI calls) ------------------------------------------------
+ALIGNERS = ("sultan",)
+
+
+def align_with(
+    name: str, gold: Sequence[PairLike], *, workers: int = 1, progress: Progress | None = None
+) -> list[Alignment]:
+    """Align the gold pairs' token lists with a named aligner (`sultan`), imported lazily."""
+    if name != "sultan":
+        raise ConfigurationError(f"unknown aligner {name!r} (known: {', '.join(ALIGNERS)})")
+    from ..aligners.sultan import Aligner
+
+    pairs = [(g.source, g.target) for g in gold]
+    return Aligner().align_many(pairs, workers=workers, progress=progress)
+
+
+def align_scores_files(
+    gold_path: str | Path,
+    system: str | Path,
+    max_length: int = 5,
+    *,
+    links: str = "sure",
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> AlignScores:
+    """AlignPrec/AlignRecall of a system file (any alignment format) or a named aligner."""
+    from ..corpora import load_pairs
+
+    gold = load_pairs(gold_path)
+    if str(system) in ALIGNERS:
+        outputs: Sequence[PairLike | Alignment] = align_with(
+            str(system), gold, workers=workers, progress=progress
+        )
+    else:
+        outputs = load_pairs(system)
+    return align_scores(gold, outputs, max_length, links=links)
+
+
+def table_scores_files(
+    gold_path: str | Path,
+    table: str | ParaphraseSource,
+    max_length: int = 5,
+    *,
+    links: str = "sure",
+    only_referenced: bool = False,
+    sentences: str = "all",
+) -> TableScores:
+    """LB-Precision/Rel-Recall of a table spec (`ppdb`, `wordnet`, `path[:threshold]`) on groups."""
+    from ..corpora import load_groups
+    from ..paraphrases import load_source
+
+    source = load_source(table) if isinstance(table, str) else table
+    return table_scores(load_groups(gold_path), source, max_length, links=links,
+                        only_referenced=only_referenced, sentences=sentences)
+
+
+def _fmt(value: float | None) -> str:
+    return "  n/a" if value is None else f"{value:5.3f}"
+
+
+def _length_label(n: int) -> str:
+    return "Length = 1" if n == 1 else f"Length <= {n}"
+
+
+def render_align_scores(result: AlignScores) -> str:
+    """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns)."""
+    lines = [f"ParaMetric alignment scores over {result.pairs} pairs"
+             + (f" ({result.skipped} skipped)" if result.skipped else ""),
+             f"{'':12} {'AlignPrec':>9} {'AlignRecall':>11} {'matched':>8} {'system':>8} {'gold':>8}"]
+    for n, c in sorted(result.by_length.items()):
+        lines.append(f"{_length_label(n):12} {_fmt(c.precision):>9} {_fmt(c.recall):>11} "
+                     f"{c.matched:8d} {c.system:8d} {c.gold:8d}")
+    return "\n".join(lines)
+
+
+def render_table_scores(result: TableScores) -> str:
+    """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
+    lines = [f"ParaMetric scores of {result.source} over {result.groups} groups, "
+             f"{result.sentences} sentences",
+             f"{'':12} {'LB-Prec':>8} {'Rel-Recall':>10} {'correct':>8} {'posited':>9} {'reference':>9}"]
+    for n, c in sorted(result.by_length.items()):
+        lines.append(f"{_length_label(n):12} {_fmt(c.lb_precision):>8} {_fmt(c.rel_recall):>10} "
+                     f"{c.correct:8d} {c.posited:9d} {c.reference:9d}")
+    return "\n".join(lines)

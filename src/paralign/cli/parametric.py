@@ -1,0 +1,87 @@
+"""`paralign parametric align|table`: ParaMetric scores of an aligner or a paraphrase table."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..metrics.parametric import (
+    ALIGNERS,
+    align_scores_files,
+    render_align_scores,
+    render_table_scores,
+    table_scores_files,
+)
+from ._common import add_format, add_output, emit, open_out, progress, warn
+
+LINK_CHOICES = ("sure", "sure+possible")
+
+
+def _common_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold", required=True, help="gold alignment file (jacana JSON, JSONL, ...)")
+    parser.add_argument("--max-length", type=int, default=5,
+                        help="longest phrase, in words on either side (default: %(default)s)")
+    parser.add_argument("--links", choices=LINK_CHOICES, default="sure",
+                        help="gold links the phrase pairs are extracted from (default: %(default)s)")
+    add_format(parser)
+    add_output(parser)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "parametric", help="ParaMetric: phrase-pair alignment scores and paraphrase-table scores",
+        description="ParaMetric (Callison-Burch et al. 2008) scores, by phrase length.",
+    )
+    commands = parser.add_subparsers(dest="parametric_command", metavar="SUBCOMMAND", required=True)
+
+    align = commands.add_parser(
+        "align", help="AlignPrec/AlignRecall of a system's alignments against the gold",
+        description="Compare the non-identical consistent phrase pairs of a system's alignments "
+        "with the gold's, pairs joined by position (texts compared case-insensitively).",
+    )
+    _common_options(align)
+    align.add_argument("--system", required=True,
+                       help=f"system alignment file, or an aligner name ({', '.join(ALIGNERS)}) "
+                       "to align the gold pairs on the fly")
+    align.add_argument("--workers", type=int, default=1,
+                       help="processes for an on-the-fly aligner (default: %(default)s)")
+    align.set_defaults(func=run_align)
+
+    table = commands.add_parser(
+        "table", help="LB-Precision/Rel-Recall of a paraphrase table against reference groups",
+        description="Reference paraphrases come from groups of aligned equivalent sentences "
+        "(group key = pair id without its last dot-field, as in MTReference).",
+    )
+    _common_options(table)
+    table.add_argument("--table", required=True,
+                       help="ppdb, wordnet, or a TSV file phrase<TAB>paraphrase[<TAB>score] "
+                       "(PATH:THRESHOLD keeps scores >= THRESHOLD)")
+    table.add_argument("--only-referenced", action="store_true",
+                       help="count posited paraphrases only for phrases with reference paraphrases")
+    table.add_argument("--sentences", choices=("all", "hub"), default="all",
+                       help="score every distinct sentence of a group, or only those in every "
+                       "pair of it, as in the paper (default: %(default)s)")
+    table.set_defaults(func=run_table)
+
+
+def run_align(args: argparse.Namespace) -> int:
+    result = align_scores_files(
+        args.gold, args.system, args.max_length, links=args.links, workers=args.workers,
+        progress=lambda items: progress(items, "aligning"),
+    )
+    for message in result.warnings:
+        warn(message)
+    with open_out(args.output) as out:
+        emit(result.to_dict(), args.format, lambda _: render_align_scores(result), out)
+    return 0
+
+
+def run_table(args: argparse.Namespace) -> int:
+    result = table_scores_files(
+        args.gold, args.table, args.max_length, links=args.links,
+        only_referenced=args.only_referenced, sentences=args.sentences,
+    )
+    for message in result.warnings:
+        warn(message)
+    with open_out(args.output) as out:
+        emit(result.to_dict(), args.format, lambda _: render_table_scores(result), out)
+    return 0
