@@ -119,7 +119,7 @@ class Alignment:
             data = json.loads(data)
         try:
             return cls(_links(data.get("sure", ())), _links(data.get("possible", ())))
-        except (TypeError, ValueError) as exc:
+        except (AttributeError, TypeError, ValueError) as exc:
             raise FormatError(f"malformed alignment JSON: {exc}", source=source, line=line) from exc
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol, runtime_checkable
 
-from .errors import FormatError
+from .errors import ConfigurationError, FormatError
 
 Score = float | None
 
@@ -114,7 +114,7 @@ class ParaphraseTable:
         """Write `phrase<TAB>paraphrase<TAB>score` lines (gzip when the name ends in .gz)."""
         with open_text(path, "wt") as handle:
             for entry in self:
-                score = "" if entry.score is None else f"{entry.score:.6g}"
+                score = "" if entry.score is None else repr(entry.score)  # repr: exact round trip
                 handle.write(f"{entry.phrase}\t{entry.paraphrase}\t{score}\n")
 
     # -- querying ----------------------------------------------------------------------------
@@ -182,5 +182,11 @@ def load_source(spec: str) -> ParaphraseSource:
     path, threshold = spec, None
     if ":" in spec and not Path(spec).exists():
         path, _, value = spec.rpartition(":")
-        threshold = float(value)
+        try:
+            threshold = float(value)
+        except ValueError:
+            raise ConfigurationError(
+                f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "
+                "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
+            ) from None
     return ParaphraseTable.from_tsv(path, threshold=threshold)

@@ -51,8 +51,9 @@ def ppdb_pairs() -> frozenset[tuple[str, str]]:
         path = _find(PPDB_FILE, "mwa_ppdb", "PPDB lexical pairs (mwa_ppdb)")
         pairs: set[tuple[str, str]] = set()
         with open(path, encoding="utf-8", newline="") as handle:
-            for line in handle.read().split("\r\n"):
-                fields = line.rstrip("\n").split("\t")
+            # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
+            for line in handle.read().split("\n"):
+                fields = line.rstrip("\r").split("\t")
                 if len(fields) != 2 or not fields[0] or not fields[1]:
                     continue
                 a, b = fields[0].lower(), fields[1].lower()

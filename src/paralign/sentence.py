@@ -82,6 +82,8 @@ class Sentence:
     _entity_index: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", tuple(self.tokens))  # lists would break hashing
+        object.__setattr__(self, "entities", tuple(self.entities))
         n = len(self.tokens)
         defaults: dict[str, tuple] = {
             "lemmas": self.tokens,

@@ -1,0 +1,57 @@
+"""Annotator: spaCy tokenisation of strings, token lists kept exactly, batching."""
+
+from __future__ import annotations
+
+import pytest
+
+from paralign.nlp import Annotator, annotate_many, model_name
+from paralign.sentence import ROOT
+
+ODD_TOKEN_LISTS = [
+    ["New York", "is", "big", "."],  # a token with a space inside
+    ["", " ", "x"],  # empty and blank tokens
+    ["café", "naïve", "—", "日本", "😀"],  # non-ASCII
+    ["(", "-LRB-", "``", "''", "don't", "U.S.", "e-mail"],  # PTB oddities spaCy would split
+    ["word"],
+    [],
+]
+
+
+@pytest.mark.parametrize("tokens", ODD_TOKEN_LISTS)
+def test_token_lists_are_kept_exactly(nlp_annotator: Annotator, tokens: list[str]) -> None:
+    s = nlp_annotator(tokens)
+    assert s.tokens == tuple(tokens)
+    n = len(tokens)
+    assert len(s.lemmas) == len(s.tags) == len(s.pos) == len(s.heads) == len(s.deps) == n
+    assert all(h == ROOT or 0 <= h < n for h in s.heads)
+    assert all(0 <= e.start < e.end <= n for e in s.entities)
+
+
+def test_raw_text_is_tokenised_and_annotated(nlp_annotator: Annotator) -> None:
+    s = nlp_annotator("Barack Obama visited Paris on Monday.")
+    assert s.tokens == ("Barack", "Obama", "visited", "Paris", "on", "Monday", ".")
+    assert s.text == "Barack Obama visited Paris on Monday."
+    assert s.whitespace[-2] is False  # "Monday" is glued to "."
+    assert s[2].lemma == "visit" and s[2].tag == "VBD" and s[2].pos == "VERB"
+    assert s.heads.count(ROOT) == 1
+    labels = {(e.start, e.end): e.label for e in s.entities}
+    assert labels.get((3, 4)) == "GPE"
+
+
+def test_pipe_matches_single_calls(nlp_annotator: Annotator) -> None:
+    items = [["The", "cat", "sat", "."], "Dogs bark loudly.", [], ["U.S.", "troops"]]
+    batch = list(nlp_annotator.pipe(items))
+    assert [s.tokens for s in batch] == [nlp_annotator(i).tokens for i in items]
+    assert batch[0] == nlp_annotator(items[0])
+    assert [s.tokens for s in annotate_many(items[:1], nlp_annotator)] == [("The", "cat", "sat", ".")]
+
+
+def test_model_name(nlp_annotator: Annotator) -> None:
+    assert model_name(nlp_annotator.nlp).startswith("en_core_web_sm")
+
+
+def test_missing_model_is_a_resource_error() -> None:
+    from paralign.errors import ResourceMissingError
+
+    with pytest.raises(ResourceMissingError, match="PARALIGN_SPACY_MODEL"):
+        _ = Annotator("no_such_model_xyz").nlp

@@ -1,0 +1,94 @@
+"""ParaphraseTable: building, matching, TSV round trip (plain and gzip), thresholds, bad lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paralign.errors import ConfigurationError, FormatError
+from paralign.paraphrases import (
+    ParaphraseSource,
+    ParaphraseTable,
+    WordNetSynonyms,
+    load_source,
+    normalize_phrase,
+)
+
+
+def table() -> ParaphraseTable:
+    return ParaphraseTable.from_pairs(
+        [("the car", "the automobile", 0.9), ("the car", "the vehicle", 0.4), ("buy", "purchase"),
+         ("The  Car", "THE AUTO", 0.7), ("same", "same", 1.0)],
+        name="t",
+    )
+
+
+def test_building_and_matching() -> None:
+    t = table()
+    assert isinstance(t, ParaphraseSource)
+    assert normalize_phrase("  The   Car ") == "the car"
+    assert dict(t.paraphrases("THE car")) == {"the automobile": 0.9, "the vehicle": 0.4, "the auto": 0.7}
+    assert "buy" in t and "purchase" not in t and "same" not in t  # identical pairs ignored
+    assert len(t) == 4 and t.max_phrase_length == 2
+    t.add("buy", "purchase", 0.5)
+    assert t.paraphrases("buy") == {"purchase": 0.5}
+    t.add("buy", "purchase", 0.2)  # a repeated pair keeps the higher score
+    assert t.paraphrases("buy") == {"purchase": 0.5}
+    symmetric = ParaphraseTable.from_pairs([("a", "b")], symmetric=True)
+    assert "b" in symmetric and symmetric.paraphrases("b") == {"a": None}
+
+
+def test_filtered() -> None:
+    t = table()
+    assert dict(t.filtered(threshold=0.5).paraphrases("the car")) == {"the automobile": 0.9, "the auto": 0.7}
+    assert list(t.filtered(top_k=1).paraphrases("the car")) == ["the automobile"]
+    assert t.filtered(threshold=0.99).paraphrases("buy") == {"purchase": None}  # unscored rows kept
+
+
+@pytest.mark.parametrize("name", ["table.tsv", "table.tsv.gz"])
+def test_tsv_round_trip(tmp_path: Path, name: str) -> None:
+    t = table()
+    path = tmp_path / name
+    t.to_tsv(path)
+    back = ParaphraseTable.from_tsv(path)
+    assert sorted(back, key=repr) == sorted(t, key=repr)
+    if name.endswith(".gz"):
+        assert path.read_bytes()[:2] == b"\x1f\x8b"
+
+
+phrases = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Zs")),
+                  min_size=1, max_size=8)
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(phrases, phrases, st.one_of(st.none(), st.floats(-1e6, 1e6))), max_size=10))
+def test_tsv_round_trip_property(tmp_path: Path, rows) -> None:
+    t = ParaphraseTable.from_pairs(rows, lowercase=False)
+    path = tmp_path / "p.tsv"
+    t.to_tsv(path)
+    assert sorted(ParaphraseTable.from_tsv(path, lowercase=False), key=repr) == sorted(t, key=repr)
+
+
+def test_tsv_threshold_comments_and_bad_lines(tmp_path: Path) -> None:
+    path = tmp_path / "p.tsv"
+    path.write_text("# comment\n\na\tb\t0.2\na\tc\t0.8\nd\te\n", encoding="utf-8")
+    t = ParaphraseTable.from_tsv(path, threshold=0.5)
+    assert dict(t.paraphrases("a")) == {"c": 0.8} and t.paraphrases("d") == {"e": None}
+    assert load_source(f"{path}:0.5").paraphrases("a") == {"c": 0.8}
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a\tb\t0.1\nno tab here\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bad.tsv:2:"):
+        ParaphraseTable.from_tsv(bad)
+    bad.write_text("a\tb\thigh\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bad.tsv:1:.*'high'"):
+        ParaphraseTable.from_tsv(bad)
+
+
+def test_load_source_specs(tmp_path: Path) -> None:
+    assert isinstance(load_source("wordnet"), WordNetSynonyms)
+    assert "automobile" in load_source("wordnet").paraphrases("car")
+    with pytest.raises(ConfigurationError, match="not a threshold"):
+        load_source(str(tmp_path / "absent.tsv:abc"))

@@ -1,0 +1,71 @@
+"""Resources: stop words, PPDB pairs, WordNet, and the error when NLTK data is missing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paralign import resources
+
+
+def test_stopwords_are_the_127_word_list() -> None:
+    words = resources.stopwords()
+    assert len(words) == 127
+    assert {"the", "a", "of", "and", "is"} <= words
+    assert "paraphrase" not in words
+    assert resources.stopwords() is words  # loaded once
+
+
+def test_ppdb_pairs() -> None:
+    pairs = resources.ppdb_pairs()
+    assert len(pairs) > 400_000  # 210k lines, stored in both orders
+    assert all(a == a.lower() and b == b.lower() for a, b in list(pairs)[:1000])
+    a, b = next(iter(pairs))
+    assert (b, a) in pairs
+    assert resources.ppdb_similar(a.upper(), b) and resources.ppdb_similar(b, a)
+    assert not resources.ppdb_similar("zzqx", "qqzx")
+
+
+def test_wordnet_synonyms() -> None:
+    assert resources.wordnet().synsets("dog")
+    synonyms = resources.wordnet_synonyms("car")
+    assert "automobile" in synonyms and "car" not in synonyms
+    assert "new york city" in resources.wordnet_synonyms("new york")  # multiword lemma, with spaces
+
+
+SCRIPT = """
+import json, sys
+import nltk.data
+nltk.data.path[:] = [sys.argv[1]]
+from paralign import resources
+out = {}
+for name in ("stopwords", "ppdb_pairs", "wordnet"):
+    try:
+        getattr(resources, name)()
+        out[name] = None
+    except Exception as exc:
+        out[name] = [type(exc).__name__, isinstance(exc, LookupError), str(exc)]
+print(json.dumps(out))
+"""
+
+
+def test_missing_resource_error_names_nltk_data_and_download(tmp_path: Path) -> None:
+    env = {**os.environ, "NLTK_DATA": str(tmp_path), "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path)], env=env,
+                          capture_output=True, text=True, timeout=120, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    for name, error in result.items():
+        assert error is not None, f"{name} was found in an empty NLTK_DATA"
+        kind, is_lookup, message = error
+        assert kind == "ResourceMissingError" and is_lookup
+        assert "NLTK_DATA" in message and "paralign download" in message
+
+
+@pytest.mark.parametrize("name", resources.NLTK_PACKAGES)
+def test_download_covers_the_three_packages(name: str) -> None:
+    assert name in {"wordnet", "stopwords", "mwa_ppdb"}

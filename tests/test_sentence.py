@@ -1,0 +1,78 @@
+"""Sentence: defaults, validation, views, immutability and dict round trip."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from paralign.sentence import ROOT, Entity, Sentence
+
+
+def example() -> Sentence:
+    return Sentence(
+        tokens=("Obama", "visited", "Paris", "."),
+        lemmas=("Obama", "visit", "Paris", "."),
+        tags=("NNP", "VBD", "NNP", "."),
+        pos=("PROPN", "VERB", "PROPN", "PUNCT"),
+        heads=(1, ROOT, 1, 1),
+        deps=("nsubj", "ROOT", "dobj", "punct"),
+        entities=(Entity(0, 1, "PERSON"), Entity(2, 3, "GPE")),
+        whitespace=(True, True, False, False),
+    )
+
+
+def test_plain_defaults() -> None:
+    s = Sentence.plain(["a", "b"])
+    assert s.tokens == ("a", "b") and s.lemmas == ("a", "b")
+    assert s.heads == (ROOT, ROOT) and s.tags == ("", "") and s.whitespace == (True, True)
+    assert s.text == "a b" and len(s) == 2
+
+
+def test_token_lists_become_tuples_and_sentences_hash() -> None:
+    s = Sentence(tokens=["a", "b"])  # type: ignore[arg-type]
+    assert s.tokens == ("a", "b") and isinstance(s.tokens, tuple)
+    assert hash(s) == hash(Sentence.plain(("a", "b")))
+
+
+def test_views() -> None:
+    s = example()
+    assert s.text == "Obama visited Paris."
+    assert [t.text for t in s] == list(s.tokens)
+    assert s[1].lemma == "visit" and s[1].tag == "VBD" and s[1].pos == "VERB"
+    assert s[1].head == ROOT and s[0].dep == "nsubj" and str(s[-1]) == "."
+    assert s[0].entity == Entity(0, 1, "PERSON") and s[1].entity is None
+    assert s.entity_at(2).label == "GPE"
+    assert s.children(1) == [0, 2, 3]
+    with pytest.raises(IndexError, match="outside a 4-token"):
+        s[4]
+
+
+def test_immutable() -> None:
+    s = example()
+    with pytest.raises(AttributeError):
+        s.tokens = ("x",)  # type: ignore[misc]
+
+
+def test_validation() -> None:
+    with pytest.raises(ValueError, match="lemmas has 1 entries for 2 tokens"):
+        Sentence(tokens=("a", "b"), lemmas=("a",))
+    with pytest.raises(ValueError, match="entity span 1:3 outside a 2-token"):
+        Sentence(tokens=("a", "b"), entities=(Entity(1, 3, "X"),))
+
+
+def test_empty_sentence() -> None:
+    s = Sentence.plain([])
+    assert len(s) == 0 and s.text == "" and list(s) == []
+
+
+def test_dict_round_trip() -> None:
+    s = example()
+    assert Sentence.from_dict(s.to_dict()) == s
+
+
+@given(st.lists(st.text(min_size=1, max_size=6), max_size=12))
+def test_plain_round_trip_keeps_tokens(tokens: list[str]) -> None:
+    s = Sentence.plain(tokens)
+    assert s.tokens == tuple(tokens)
+    assert Sentence.from_dict(s.to_dict()) == s
