@@ -173,7 +173,11 @@ class Manifest:
         self.done = done
 
     @classmethod
-    def open(cls, work_dir: str | Path, fingerprint: Mapping[str, Any], *, restart: bool = False) -> Manifest:
+    def open(
+        cls, work_dir: str | Path, fingerprint: Mapping[str, Any], *, restart: bool = False,
+        replace_other: bool = False,
+    ) -> Manifest:
+        """Open or create; `replace_other` empties a directory left by a run with another fingerprint."""
         work_dir = Path(work_dir)
         path = work_dir / cls.FILE
         fingerprint = json.loads(json.dumps(fingerprint))  # normalise tuples etc.
@@ -185,6 +189,8 @@ class Manifest:
                 data = json.loads(path.read_text(encoding="utf-8"))
             except json.JSONDecodeError as exc:
                 raise FormatError(f"corrupt manifest ({exc}); restart the run", source=str(path)) from exc
+            if data.get("fingerprint") != fingerprint and replace_other:
+                return cls.open(work_dir, fingerprint, restart=True)
             if data.get("fingerprint") != fingerprint:
                 raise ConfigurationError(
                     f"work directory {work_dir} holds a run with other inputs or options; "

@@ -429,6 +429,8 @@ def pivot_paraphrases(
 
     Intermediate files live in `work_dir` (default `<output>.work`); re-running with the same
     work directory resumes; `restart` discards it first; `keep_work=False` deletes it on success.
+    A given `work_dir` holding a run with other inputs or options is refused (ConfigurationError);
+    the default one is silently replaced.
     """
     options = options or PivotOptions()
     if not corpora:
@@ -440,7 +442,7 @@ def pivot_paraphrases(
         "options": options.fingerprint(),
         "corpora": [[_file_id(e), _file_id(f)] for e, f in corpora],
     }
-    manifest = Manifest.open(work, fingerprint, restart=restart)
+    manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
     report = PipelineReport(output=str(output), resumed_stages=sorted(manifest.done))
     pivot_dirs: list[Path] = []
     for index, (english, foreign) in enumerate(corpora):
@@ -542,7 +544,7 @@ def monolingual_paraphrases(
         "options": options.fingerprint(),
         "groups": _file_id(groups_path),
     }
-    manifest = Manifest.open(work, fingerprint, restart=restart)
+    manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
     report = PipelineReport(output=str(output), resumed_stages=sorted(manifest.done))
     stage = "mono"
     directory = work / stage

@@ -81,6 +81,9 @@ def run_eflomal(
 ) -> None:
     """Align tokenised lines (tokens separated by spaces) both ways; write the two link files.
 
+    `n_iterations` (per model stage: IBM1, HMM, fertility) defaults to eflomal's own choice,
+    which grows as the corpus shrinks; `rel_iterations` scales that default.
+
     Both files hold `i-j` links with i in the source and j in the target (eflomal's
     convention), one line per sentence pair (empty for an empty sentence).
     """
@@ -90,8 +93,9 @@ def run_eflomal(
         from ..errors import ResourceMissingError
 
         raise ResourceMissingError("eflomal is not installed: pip install eflomal") from exc
+    iterations = None if n_iterations is None else (n_iterations,) * 3  # per model stage
     aligner = eflomal.Aligner(
-        model=model, n_iterations=n_iterations, n_samplers=n_samplers, rel_iterations=rel_iterations
+        model=model, n_iterations=iterations, n_samplers=n_samplers, rel_iterations=rel_iterations
     )
     try:
         aligner.align(
