@@ -30,6 +30,17 @@ def test_matches_brute_force(case):
     assert set(fast) == brute_force_spans(links, n, m, max_length)
 
 
+@settings(max_examples=200, deadline=None)
+@given(random_alignments())
+def test_tight_pairs_have_aligned_edges(case):
+    n, m, links, max_length = case
+    src = {i for i, _ in links}
+    tgt = {j for _, j in links}
+    expected = {(s1, s2, t1, t2) for s1, s2, t1, t2 in brute_force_spans(links, n, m, max_length)
+                if {s1, s2 - 1} <= src and {t1, t2 - 1} <= tgt}
+    assert sorted(phrase_spans(links, n, m, max_length, tight=True)) == sorted(expected)
+
+
 @settings(max_examples=100, deadline=None)
 @given(random_alignments())
 def test_transpose_symmetry(case):

@@ -69,11 +69,14 @@ def phrase_spans(
     max_length: int = 5,
     *,
     links: str = "sure",
+    tight: bool = False,
 ) -> list[SpanPair]:
     """All consistent span pairs `(s1, s2, t1, t2)` ([s1, s2), [t1, t2)), both sides <= max_length.
 
     The fast variant of `phrase_pairs` (no texts), for large corpora.  For an `Alignment`,
     `links` chooses the link set ("sure" or "sure+possible"); a plain link iterable is used as is.
+    `tight=True` keeps only the pairs whose four edge words are aligned (no extension over
+    unaligned words; a diagnostic, not the PP definition).
     Raises AlignmentIndexError for a link outside the sentences.
     """
     if max_length < 1:
@@ -102,12 +105,17 @@ def phrase_spans(
                 hi = max(hi, src_max[s2])
             if hi < 0:
                 continue  # no link yet
+            if tight and (src_max[s1] < 0 or src_max[s2] < 0):
+                continue
             if hi - lo + 1 > max_length:
                 break  # the tight target span only grows with s2
             # Consistency: no target word in [lo, hi] links outside [s1, s2].
             if any(
                 tgt_max[t] >= 0 and (tgt_min[t] < s1 or tgt_max[t] > s2) for t in range(lo, hi + 1)
             ):
+                continue
+            if tight:
+                out.append((s1, s2 + 1, lo, hi + 1))
                 continue
             # Extend over unaligned target words at both edges.
             t1 = lo
@@ -128,15 +136,17 @@ def phrase_pairs(
     include_identical: bool = False,
     *,
     links: str = "sure",
+    tight: bool = False,
 ) -> list[PhrasePair]:
     """Consistent phrase pairs with their texts, sorted by spans.
 
     `include_identical=False` (ParaMetric's constraint) drops pairs whose two texts are equal
-    ignoring case.  See `phrase_spans` for `links` and the extraction rule.
+    ignoring case.  See `phrase_spans` for `links`, `tight` and the extraction rule.
     """
     out: list[PhrasePair] = []
     for s1, s2, t1, t2 in sorted(
-        phrase_spans(alignment_or_links, len(source_tokens), len(target_tokens), max_length, links=links)
+        phrase_spans(alignment_or_links, len(source_tokens), len(target_tokens), max_length,
+                     links=links, tight=tight)
     ):
         src = " ".join(source_tokens[s1:s2])
         tgt = " ".join(target_tokens[t1:t2])

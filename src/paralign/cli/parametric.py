@@ -44,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "to align the gold pairs on the fly")
     align.add_argument("--workers", type=int, default=1,
                        help="processes for an on-the-fly aligner (default: %(default)s)")
+    align.add_argument("--tight", action="store_true",
+                       help="diagnostic: only phrase pairs whose edge words are aligned "
+                       "(no extension over unaligned words)")
     align.set_defaults(func=run_align)
 
     table = commands.add_parser(
@@ -65,7 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_align(args: argparse.Namespace) -> int:
     result = align_scores_files(
-        args.gold, args.system, args.max_length, links=args.links, workers=args.workers,
+        args.gold, args.system, args.max_length, links=args.links, tight=args.tight,
+        workers=args.workers,
         progress=lambda items: progress(items, "aligning"),
     )
     for message in result.warnings:

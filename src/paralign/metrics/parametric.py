@@ -146,13 +146,15 @@ class AlignScores:
 
 
 def nonidentical_spans(
-    alignment: Alignment, source: Sequence[str], target: Sequence[str], max_length: int, links: str
+    alignment: Alignment, source: Sequence[str], target: Sequence[str], max_length: int, links: str,
+    tight: bool = False,
 ) -> dict[SpanPair, int]:
     """PP of one pair without the identical pairs (case-insensitive): span pair -> its length."""
     src = [t.lower() for t in source]
     tgt = [t.lower() for t in target]
     out: dict[SpanPair, int] = {}
-    for s1, s2, t1, t2 in phrase_spans(alignment, len(src), len(tgt), max_length, links=links):
+    for s1, s2, t1, t2 in phrase_spans(alignment, len(src), len(tgt), max_length, links=links,
+                                           tight=tight):
         if src[s1:s2] != tgt[t1:t2]:
             out[(s1, s2, t1, t2)] = max(s2 - s1, t2 - t1)
     return out
@@ -191,14 +193,16 @@ def align_scores(
     *,
     links: str = "sure",
     system_links: str | None = None,
+    tight: bool = False,
 ) -> AlignScores:
     """AlignPrec and AlignRecall of `system` against `gold`, joined by position.
 
     `system` items are pairs (texts compared with the gold case-insensitively; a pair whose
     texts differ, or whose links fall outside the gold sentences, is skipped with a warning
     naming it) or bare Alignments.  `links` picks the gold link set ("sure" or
-    "sure+possible"); `system_links` the system's (default: the same).  Different pair counts
-    raise MismatchError.
+    "sure+possible"); `system_links` the system's (default: the same).  `tight=True` scores
+    only phrase pairs with aligned edge words (a diagnostic; see `paralign.phrases`).
+    Different pair counts raise MismatchError.
     """
     _check_max_length(max_length)
     if len(gold) != len(system):
@@ -214,8 +218,8 @@ def align_scores(
         if alignment is None:
             warnings.append(problem or f"pair {index + 1}: skipped")
             continue
-        gold_pp = nonidentical_spans(g.alignment, g.source, g.target, max_length, links)
-        sys_pp = nonidentical_spans(alignment, g.source, g.target, max_length, system_links)
+        gold_pp = nonidentical_spans(g.alignment, g.source, g.target, max_length, links, tight)
+        sys_pp = nonidentical_spans(alignment, g.source, g.target, max_length, system_links, tight)
         gold_count.update(gold_pp.values())
         sys_count.update(sys_pp.values())
         matched.update(length for span, length in sys_pp.items() if span in gold_pp)
@@ -457,6 +461,7 @@ def align_scores_files(
     max_length: int = 5,
     *,
     links: str = "sure",
+    tight: bool = False,
     workers: int = 1,
     progress: Progress | None = None,
 ) -> AlignScores:
@@ -470,7 +475,7 @@ def align_scores_files(
         )
     else:
         outputs = load_pairs(system)
-    return align_scores(gold, outputs, max_length, links=links)
+    return align_scores(gold, outputs, max_length, links=links, tight=tight)
 
 
 def table_scores_files(
