@@ -291,3 +291,12 @@ def test_mtreference_groups(data: Path) -> None:
     )
     assert sizes == {2: 710, 3: 173, 4: 114, 5: 82, 6: 39, 7: 20, 8: 14, 9: 2}
     assert len(load_groups(data / "alignment" / "mtreference" / "mt-reference.dev.json")) == 1151
+
+
+@pytest.mark.data
+def test_truncated_orig_file_is_reported_with_its_line(data: Path) -> None:
+    """orig/RTE2_dev_C.align.txt is cut off inside pair 800; the error names file and line."""
+    path = data / "alignment" / "msr-rte2" / "orig" / "RTE2_dev_C.align.txt"
+    with pytest.raises(FormatError, match=r"RTE2_dev_C.align.txt:2400: unclosed"):
+        load_pairs(path)
+    assert len(list(zip(range(799), iter_pairs(path), strict=False))) == 799  # the rest streams fine
