@@ -1,0 +1,236 @@
+"""Sultan et al. (2014) aligner: modules on hand-made sentences, symmetry, bad input, data floor."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paralign.aligners import Aligner, depequiv
+from paralign.aligners.sultan import unescape_ptb
+from paralign.aligners.wordsim import (
+    NoSimilarity,
+    canonical,
+    is_punctuation,
+    load_similarity,
+    word_similarity,
+)
+from paralign.alignment import Alignment
+from paralign.errors import ConfigurationError
+from paralign.sentence import Entity, Sentence
+
+
+def sent(tokens: str, tags: str = "", heads: list[int] | None = None, deps: str = "",
+         lemmas: str = "", entities: tuple[Entity, ...] = ()) -> Sentence:
+    """A hand-annotated sentence: whitespace tokens, tags, heads, deps, lemmas."""
+    toks = tokens.split()
+    return Sentence(
+        tokens=tuple(toks),
+        lemmas=tuple(lemmas.split()) if lemmas else tuple(t.lower() for t in toks),
+        tags=tuple(tags.split()) if tags else ("NN",) * len(toks),
+        heads=tuple(heads) if heads is not None else (-1,) * len(toks),
+        deps=tuple(deps.split()) if deps else ("dep",) * len(toks),
+        entities=entities,
+    )
+
+
+@pytest.fixture(scope="module")
+def aligner() -> Aligner:
+    return Aligner()
+
+
+# -- word similarity ------------------------------------------------------------------------------
+def test_word_similarity_levels() -> None:
+    ppdb = load_similarity("ppdb")
+    assert word_similarity("Car", "car", related=ppdb) == 1.0
+    assert word_similarity("U.S.", "US", related=ppdb) == 1.0  # canonical form
+    assert word_similarity("running", "runs", related=ppdb) == 1.0  # stem
+    assert word_similarity("killed", "murdered", related=ppdb, ppdb_sim=0.7) == 0.7
+    assert word_similarity("killed", "murdered", related=NoSimilarity()) == 0.0
+    assert word_similarity("12", "13", related=ppdb) == 0.0  # different numbers
+    assert word_similarity("the", "car", related=ppdb) == 0.0  # stop vs content
+    assert word_similarity(",", ";", related=ppdb) == 0.0  # punctuation
+    assert word_similarity("went", "goes", lemmas=("go", "go"), related=ppdb) == 1.0
+
+
+def test_wordnet_and_table_sources(tmp_path) -> None:
+    wn = load_similarity("wordnet")
+    assert wn.related("car", "automobile")
+    assert not wn.related("car", "banana")
+    table = tmp_path / "t.tsv"
+    table.write_text("quick\tfast\t0.5\n", encoding="utf-8")
+    src = load_similarity(str(table))
+    assert src.related("quick", "fast") and src.related("fast", "quick")
+    combined = load_similarity(f"wordnet+{table}")
+    assert combined.related("quick", "fast") and combined.related("car", "automobile")
+    with pytest.raises(ConfigurationError):
+        load_similarity(str(tmp_path / "missing.tsv"))
+
+
+def test_canonical_and_punctuation() -> None:
+    assert canonical("U.S.") == "us" and canonical("-") == "-" and canonical("1,000") == "1000"
+    assert is_punctuation("-LRB-") and is_punctuation("«") and not is_punctuation("a-b")
+    assert unescape_ptb(["-LRB-", "``", "x", "''"]) == ["(", '"', "x", '"']
+
+
+# -- dependency equivalences -----------------------------------------------------------------------
+def test_collapsed_edges_prep_and_conj() -> None:
+    # "cats sat on mats and dogs" : sat <- cats (nsubj), sat -> on (prep) -> mats (pobj)
+    tokens = ["cats", "sat", "on", "mats", "and", "dogs"]
+    heads = [1, -1, 1, 2, 3, 3]
+    deps = ["nsubj", "ROOT", "prep", "pobj", "cc", "conj"]
+    parents, children = depequiv.collapsed_edges(tokens, tokens, heads, deps)
+    assert (1, "prep_on") in children[1] or (3, "prep_on") in children[1]
+    assert parents[3] == [(1, "prep_on")]
+    assert parents[5] == [(3, "conj_and")]
+    assert parents[1] == [(-1, "root")]
+    assert all(c != 2 for c, _ in children[1])  # the preposition is collapsed away
+    assert depequiv.equivalent("v", "nsubj", "agent", depequiv.CHILD_GROUPS)
+    assert depequiv.equivalent("n", "poss", "prep_of", depequiv.PARENT_GROUPS)
+    assert not depequiv.equivalent("r", "advmod", "npadvmod", depequiv.CHILD_GROUPS)
+    assert depequiv.cross_equivalent("n", "dobj", "relcl")
+    assert depequiv.cross_equivalent("j", "amod", "nsubj")
+
+
+def test_copula_gives_stanford_subject_edge() -> None:
+    tokens = ["car", "is", "red"]
+    parents, children = depequiv.collapsed_edges(tokens, ["car", "be", "red"], [1, -1, 1],
+                                                 ["nsubj", "ROOT", "acomp"])
+    assert (2, "nsubj") in parents[0]
+    assert (0, "nsubj") in children[2]
+
+
+# -- modules on hand-annotated sentences -------------------------------------------------------------
+def test_empty_sentences(aligner: Aligner) -> None:
+    assert aligner.align_sentences(Sentence.plain([]), sent("a b")) == Alignment()
+    assert aligner.align_sentences(sent("a b"), Sentence.plain([])) == Alignment()
+    assert aligner.align([], []) == Alignment()
+
+
+def test_identical_sequence_and_final_punctuation(aligner: Aligner) -> None:
+    s = sent("the big dog barked loudly .", "DT JJ NN VBD RB .")
+    t = sent("yesterday the big dog barked !", "NN DT JJ NN VBD .")
+    links = aligner.align_sentences(s, t).sure
+    assert {(0, 1), (1, 2), (2, 3), (3, 4), (5, 5)} <= links
+
+
+def test_stop_word_only_sequence_needs_content(aligner: Aligner) -> None:
+    s = sent("of the apple", "IN DT NN")
+    t = sent("of the banana", "IN DT NN")
+    assert (0, 0) not in aligner.with_params(align_stop_words=False).align_sentences(s, t).sure
+
+
+def test_dependency_context_prefers_related_word(aligner: Aligner) -> None:
+    # "John killed Mary" vs "Mary was murdered by John": killed~murdered via nsubj~agent, dobj~nsubjpass
+    s = sent("John killed Mary", "NNP VBD NNP", [1, -1, 1], "nsubj ROOT dobj")
+    t = sent("Mary was murdered by John", "NNP VBD VBN IN NNP", [2, 2, -1, 2, 3],
+             "nsubjpass auxpass ROOT agent pobj")
+    trace = aligner.trace_prepared(aligner.prepare(s), aligner.prepare(t))
+    assert trace[(1, 2)] == "content_dependency_v"
+    assert (0, 4) in trace and (2, 0) in trace
+
+
+def test_textual_context_and_ablation(aligner: Aligner) -> None:
+    s = sent("red car crashed", "JJ NN VBD")
+    t = sent("red automobile crashed", "JJ NN VBD")
+    with_sim = aligner.with_params(use_dependency_context=False).align_sentences(s, t).sure
+    assert (1, 1) in with_sim  # car ~ automobile through PPDB
+    plain = Aligner(use_word_similarity=False, use_dependency_context=False).align_sentences(s, t).sure
+    assert (1, 1) not in plain and (0, 0) in plain
+
+
+def test_named_entity_partial_and_acronym(aligner: Aligner) -> None:
+    s = sent("George W. Bush met the IAEA chief", "NNP NNP NNP VBD DT NNP NN",
+             entities=(Entity(0, 3, "PERSON"),))
+    t = sent("Bush visited the International Atomic Energy Agency head", "NNP VBD DT NNP NNP NNP NNP NN",
+             entities=(Entity(0, 1, "PERSON"), Entity(3, 7, "ORG")))
+    trace = aligner.trace_prepared(aligner.prepare(s), aligner.prepare(t))
+    assert trace[(2, 0)] == "named_entities"
+    assert {(0, 0), (1, 0)} <= set(trace)  # partial mention: other words of the full name
+    assert {(5, 3), (5, 4), (5, 5), (5, 6)} <= set(trace)  # acronym to every entity word
+
+
+def test_hyphenated_token(aligner: Aligner) -> None:
+    s = sent("a Los-Angeles-based firm", "DT JJ NN")
+    t = sent("a firm based in Los Angeles", "DT NN VBN IN NNP NNP")
+    links = aligner.align_sentences(s, t).sure
+    assert {(1, 4), (1, 5)} <= links
+
+
+def test_bad_options() -> None:
+    with pytest.raises(ConfigurationError):
+        Aligner(w=0.0)
+    with pytest.raises(ConfigurationError):
+        Aligner(not_an_option=True)
+
+
+# -- symmetry (property) ---------------------------------------------------------------------------
+VOCAB = ["the", "a", "dog", "dogs", "cat", "killed", "murdered", "of", ",", ".", "big", "large",
+         "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and"]
+TAGS = ["DT", "NN", "NNS", "VBD", "JJ", "IN", "RB", "NNP", ",", "CD"]
+DEPS = ["nsubj", "dobj", "prep", "pobj", "amod", "det", "conj", "cc", "relcl", "acl", "poss",
+        "compound", "nsubjpass", "agent", "acomp", "punct"]
+
+
+@st.composite
+def sentences(draw) -> Sentence:
+    n = draw(st.integers(0, 9))
+    tokens = draw(st.lists(st.sampled_from(VOCAB), min_size=n, max_size=n))
+    tags = draw(st.lists(st.sampled_from(TAGS), min_size=n, max_size=n))
+    deps = draw(st.lists(st.sampled_from(DEPS), min_size=n, max_size=n))
+    heads = [-1 if i == 0 else draw(st.integers(0, i - 1)) for i in range(n)]
+    ents: tuple[Entity, ...] = ()
+    if n >= 2 and draw(st.booleans()):
+        a = draw(st.integers(0, n - 2))
+        ents = (Entity(a, draw(st.integers(a + 1, n)), draw(st.sampled_from(["PERSON", "ORG"]))),)
+    return Sentence(tokens=tuple(tokens), lemmas=tuple(t.lower() for t in tokens), tags=tuple(tags),
+                    heads=tuple(heads), deps=tuple(deps), entities=ents)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sentences(), sentences())
+def test_alignment_is_symmetric(aligner: Aligner, s: Sentence, t: Sentence) -> None:
+    forward = aligner.align_sentences(s, t)
+    backward = aligner.align_sentences(t, s)
+    assert forward == backward.transpose()
+    forward.validate(len(s), len(t))
+
+
+# -- spaCy-annotated input -------------------------------------------------------------------------
+def test_align_strings_and_tokens(nlp_annotator) -> None:
+    aligner = Aligner(annotator=nlp_annotator)
+    a = aligner.align("The cat sat on the mat.", "A cat was sitting on the mat.")
+    assert (1, 1) in a.sure and (5, 6) in a.sure
+    tokens = aligner.align(["-LRB-", "Paris", "-RRB-", "is", "big"], ["``", "Paris", "''", "is", "large"])
+    assert (1, 1) in tokens.sure and (4, 4) in tokens.sure
+    assert aligner.align("Zoë ate crème brûlée in Münster.", "Zoë ate crème brûlée.").sure >= {(0, 0), (2, 2)}
+
+
+def test_align_many_matches_align(nlp_annotator) -> None:
+    aligner = Aligner(annotator=nlp_annotator)
+    pairs = [("He bought a car.", "He purchased an automobile."), ("", "Nothing here."),
+             ("Dogs bark.", "Dogs bark loudly.")]
+    many = aligner.align_many(pairs)
+    assert many == [aligner.align(s, t) for s, t in pairs]
+    assert many[1] == Alignment()
+    assert aligner.align_many(pairs * 3, workers=2) == many * 3
+
+
+def test_thousand_token_pair_is_fast(aligner: Aligner) -> None:
+    import random
+
+    rng = random.Random(7)
+    words = [f"w{k}" for k in range(300)] + ["the", "of", "a", ",", "."]
+    def make(seed: int) -> Sentence:
+        rng.seed(seed)
+        toks = [rng.choice(words) for _ in range(1000)]
+        heads = [-1] + [rng.randrange(0, i) for i in range(1, 1000)]
+        return sent(" ".join(toks), " ".join(rng.choice(TAGS) for _ in toks), heads,
+                    " ".join(rng.choice(DEPS) for _ in toks))
+    s, t = make(1), make(2)
+    start = time.perf_counter()
+    links = aligner.align_sentences(s, t)
+    assert time.perf_counter() - start < 10.0
+    assert len(links) > 100
