@@ -307,3 +307,31 @@ def test_end_to_end_evaluations_with_exact_aligner():
     sts = evaluate_sts([("a b c", "a b c", 5.0), ("a b c", "a b d", 3.0), ("a b c", "x y z", 0.0)], **kw)
     assert sts.pairs == 3 and sts.pearson is not None and sts.pearson > 0.9
     assert not math.isnan(sts.spearman)
+
+
+# -- with the real aligner (Sultan et al. 2014) ----------------------------------------------
+@pytest.fixture(scope="module")
+def sultan_align(nlp_annotator):
+    sultan = pytest.importorskip("paralign.aligners.sultan", reason="aligner not available")
+    return sultan.Aligner(annotator=nlp_annotator).align_sentences
+
+
+def test_real_aligner_scores_are_symmetric_and_use_paraphrases(sultan_align, nlp_annotator):
+    a = "The president was killed in a car accident on Friday."
+    b = "A road crash on Friday killed the president."
+    kw = {"aligner": sultan_align, "annotator": nlp_annotator}
+    forward = similarity(a, b, **kw)
+    assert forward == pytest.approx(similarity(b, a, **kw))
+    assert similarity(a, a, **kw) == pytest.approx(1.0)
+    # context-aware alignment links more than identical words (crash~accident by PPDB or context)
+    assert forward >= similarity(a, b, aligner=exact_match_aligner, annotator=nlp_annotator)
+
+
+@pytest.mark.data
+def test_real_aligner_correlates_with_sts_gold_on_a_subset(data, sultan_align, nlp_annotator):
+    from paralign.corpora.sts import load_sts
+
+    pairs = load_sts(data / "similarity" / "sts" / "2013" / "headlines.test.tsv").pairs[:60]
+    ev = evaluate_sts([(p.sentence1, p.sentence2, p.score) for p in pairs], aligner=sultan_align, annotator=nlp_annotator)
+    assert ev.pairs == 60 and not ev.failures
+    assert ev.pearson is not None and ev.pearson > 0.5

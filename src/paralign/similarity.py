@@ -223,11 +223,17 @@ register_signal(
 
 
 # -- aligning pairs --------------------------------------------------------------------------
-def default_aligner() -> AlignFunction:
-    """The Sultan et al. 2014 aligner with default options (`align_sentences`)."""
-    from .aligners.sultan import Aligner
+_default_aligner: AlignFunction | None = None
 
-    return Aligner().align_sentences
+
+def default_aligner() -> AlignFunction:
+    """The Sultan et al. 2014 aligner with default options (`align_sentences`), built once."""
+    global _default_aligner
+    if _default_aligner is None:
+        from .aligners.sultan import Aligner
+
+        _default_aligner = Aligner().align_sentences
+    return _default_aligner
 
 
 def exact_match_aligner(source: Sentence, target: Sentence) -> Alignment:

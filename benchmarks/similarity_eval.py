@@ -1,0 +1,181 @@
+"""Full evaluation of alignment-based similarity (issue 7): STS 2012/2013, STS Benchmark dev, MSRP.
+
+Every sentence is annotated once; each aligner (Sultan et al. 2014, and the exact-match baseline)
+aligns each data set once; every registered signal is then scored on those alignments. IDF
+signals are fitted on the training side only: STS 2012 (all files) for STS 2013, STS 2012 train
+for STS 2012 test, STS Benchmark train for its dev set, MSRP train+val for MSRP test.
+
+    .venv/bin/python benchmarks/similarity_eval.py [--out docs/results/similarity.md] [--workers N]
+
+Writes the markdown tables to --out and the raw figures to --json (default: beside --out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from paralign.config import data_dir
+from paralign.corpora.msrp import load_msrp
+from paralign.corpora.sts import load_sts
+from paralign.nlp import Annotator
+from paralign.sentence import Sentence
+from paralign.similarity import (
+    AlignedBatch,
+    align_pairs,
+    exact_match_aligner,
+    fit_signal,
+    make_signal,
+    paraphrase_from_scores,
+    score_aligned,
+    sts_from_scores,
+    training_sentences,
+    weighted_mean,
+)
+
+SIGNAL_NAMES = ("sultan2014", "sultan2015", "idf", "idf2015")
+STS2013 = ("headlines", "OnWN", "FNWN")
+STS2012_TEST = ("MSRpar", "OnWN", "SMTeuroparl", "SMTnews")
+STS2012_TRAIN = ("MSRpar", "SMTeuroparl")
+PAPER = {"sts2013_mean": 67.15, "msrp": {"accuracy": 73.4, "precision": 76.6, "recall": 86.4, "f1": 81.2}}
+
+
+def annotate_all(annotator: Annotator, pairs: Sequence[tuple[str, str]]) -> list[tuple[Sentence, Sentence]]:
+    flat = list(annotator.pipe([x for p in pairs for x in p]))
+    return list(zip(flat[0::2], flat[1::2], strict=True))
+
+
+def sentences_of(pairs: Sequence[tuple[Sentence, Sentence]]) -> list[Sentence]:
+    return [s for p in pairs for s in p]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="docs/results/similarity.md")
+    parser.add_argument("--json", default=None)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--aligners", default="sultan,exact")
+    args = parser.parse_args(argv)
+    root = data_dir()
+    if root is None:
+        print("corpora not found: set PARALIGN_DATA", file=sys.stderr)
+        return 2
+    sim = root / "similarity"
+    annotator = Annotator()
+    log = lambda msg: print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)  # noqa: E731
+
+    # -- data -------------------------------------------------------------------------------
+    sts_sets: dict[str, tuple[Path, str]] = {}
+    for name in STS2013:
+        sts_sets[f"2013 {name}"] = (sim / "sts" / "2013" / f"{name}.test.tsv", "sts2013")
+    for name in STS2012_TEST:
+        sts_sets[f"2012 {name}"] = (sim / "sts" / "2012" / f"{name}.test.tsv", "sts2012")
+    sts_sets["STSB dev"] = (sim / "stsbenchmark" / "sts-dev.csv", "stsb")
+    loaded = {name: load_sts(path) for name, (path, _) in sts_sets.items()}
+    idf_files = {
+        "sts2013": [sim / "sts" / "2012" / f.name for f in sorted((sim / "sts" / "2012").glob("*.tsv"))],
+        "sts2012": [sim / "sts" / "2012" / f"{n}.train.tsv" for n in STS2012_TRAIN],
+        "stsb": [sim / "stsbenchmark" / "sts-train.csv"],
+    }
+    msrp_train = load_msrp(sim / "msrp" / "msr-para-train.tsv", sim / "msrp" / "msr-para-val.tsv")
+    msrp_test = load_msrp(sim / "msrp" / "msr-para-test.tsv")
+
+    # -- annotation (once) ------------------------------------------------------------------
+    t0 = time.perf_counter()
+    annotated = {name: annotate_all(annotator, [(p.sentence1, p.sentence2) for p in d]) for name, d in loaded.items()}
+    annotated["msrp train"] = annotate_all(annotator, [(p.sentence1, p.sentence2) for p in msrp_train])
+    annotated["msrp test"] = annotate_all(annotator, [(p.sentence1, p.sentence2) for p in msrp_test])
+    lemma_annotator = Annotator(disable=("parser", "ner"))
+    idf_sentences: dict[str, list[Sentence]] = {}
+    for key, files in idf_files.items():
+        texts = [s for f in files for p in load_sts(f) for s in (p.sentence1, p.sentence2)]
+        idf_sentences[key] = list(lemma_annotator.pipe(texts))
+    log(f"annotated in {time.perf_counter() - t0:.0f}s")
+
+    aligners = {"sultan": None, "exact": exact_match_aligner}
+    results: dict = {"sts": {}, "msrp": {}, "timing": {}, "skipped": {}}
+    for name, d in loaded.items():
+        results["skipped"][name] = {"rows": len(d.skipped), "notes": len(d.notes)}
+    results["skipped"]["msrp train"] = {"rows": len(msrp_train.skipped), "notes": len(msrp_train.notes)}
+    results["skipped"]["msrp test"] = {"rows": len(msrp_test.skipped), "notes": len(msrp_test.notes)}
+
+    for aligner_name in args.aligners.split(","):
+        aligner = aligners[aligner_name]
+        batches: dict[str, AlignedBatch] = {}
+        t0 = time.perf_counter()
+        for name, pairs in annotated.items():
+            batches[name] = align_pairs(pairs, aligner=aligner, workers=args.workers)
+            log(f"{aligner_name}: aligned {name} ({len(pairs)} pairs, {len(batches[name].failures)} failed)")
+        results["timing"][aligner_name] = time.perf_counter() - t0
+        for signal_name in SIGNAL_NAMES:
+            base = make_signal(signal_name)
+            per_set = {}
+            for name, (_, group) in sts_sets.items():
+                signal = fit_signal(base, idf_sentences[group])
+                scored = score_aligned(batches[name], signal)
+                ev = sts_from_scores(scored.scores, [p.score for p in loaded[name]], scored.failures, signal.name)
+                per_set[name] = ev.to_dict()
+            results["sts"][f"{aligner_name}/{signal_name}"] = per_set
+            signal = fit_signal(base, training_sentences(batches["msrp train"]))
+            train_scores = score_aligned(batches["msrp train"], signal)
+            test_scores = score_aligned(batches["msrp test"], signal)
+            ev = paraphrase_from_scores(
+                train_scores.scores, msrp_train.labels, test_scores.scores, msrp_test.labels, signal.name
+            )
+            results["msrp"][f"{aligner_name}/{signal_name}"] = ev.to_dict()
+        log(f"{aligner_name}: scored")
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    json_path = Path(args.json) if args.json else out.with_suffix(".json")
+    json_path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    out.write_text(render(results, sts_sets), encoding="utf-8")
+    log(f"wrote {out} and {json_path}")
+    return 0
+
+
+def _pct(v: float | None) -> str:
+    return "n/a" if v is None else f"{100 * v:.2f}"
+
+
+def render(results: dict, sts_sets: dict[str, tuple[Path, str]]) -> str:
+    lines = ["<!-- generated by benchmarks/similarity_eval.py -->", ""]
+    keys = list(results["sts"])
+    lines += ["### STS: Pearson ×100 per set (gold: SemEval); size-weighted means", ""]
+    lines.append("| set | pairs | " + " | ".join(keys) + " |")
+    lines.append("|---|---:|" + "---:|" * len(keys))
+    first = results["sts"][keys[0]]
+    for name in sts_sets:
+        row = [name, str(first[name]["pairs"])] + [_pct(results["sts"][k][name]["pearson"]) for k in keys]
+        lines.append("| " + " | ".join(row) + " |")
+    for label, group in (("**STS 2013 weighted mean** (paper 67.15)", "sts2013"), ("STS 2012 weighted mean", "sts2012")):
+        names = [n for n, (_, g) in sts_sets.items() if g == group]
+        row = [label, str(sum(first[n]["pairs"] for n in names))]
+        for k in keys:
+            row.append(_pct(weighted_mean([(results["sts"][k][n]["pearson"], results["sts"][k][n]["pairs"]) for n in names])))
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Spearman ×100 (same runs):", ""]
+    lines.append("| set | " + " | ".join(keys) + " |")
+    lines.append("|---|" + "---:|" * len(keys))
+    for name in sts_sets:
+        lines.append("| " + " | ".join([name] + [_pct(results["sts"][k][name]["spearman"]) for k in keys]) + " |")
+    lines += ["", "### MSRP test (threshold chosen on the 4,076 training pairs; P/R/F1 of the paraphrase class)", ""]
+    lines.append("| aligner/signal | threshold | accuracy | precision | recall | F1 | train accuracy |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|")
+    p = PAPER["msrp"]
+    lines.append(f"| paper (Sultan et al. 2014) | | {p['accuracy']} | {p['precision']} | {p['recall']} | {p['f1']} | |")
+    for k, r in results["msrp"].items():
+        lines.append(
+            f"| {k} | {r['threshold']:.4f} | {_pct(r['accuracy'])} | {_pct(r['precision'])} | "
+            f"{_pct(r['recall'])} | {_pct(r['f1'])} | {_pct(r['train']['accuracy'])} |"
+        )
+    lines += ["", "Alignment time (all sets, both splits of MSRP): " + ", ".join(f"{k} {v:.0f}s" for k, v in results["timing"].items()), ""]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
