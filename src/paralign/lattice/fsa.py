@@ -46,6 +46,7 @@ class LatticeBuilder:
         self.out: dict[int, dict[Word, set[int]]] = {}
         self.inc: dict[int, dict[Word, set[int]]] = {}
         self._next = 0
+        self._desc: dict[int, int] | None = None  # descendant bitsets, kept only while squeezing
         self.start = self.new_state()
         self.end = self.new_state()
 
@@ -77,6 +78,7 @@ class LatticeBuilder:
         b = cls.__new__(cls)
         b.out, b.inc = {}, {}
         b._next = 0
+        b._desc = None
         for _ in range(lattice.n_states):
             b.new_state()
         b.start, b.end = lattice.start, lattice.end
@@ -89,9 +91,11 @@ class LatticeBuilder:
         return sum(len(d) for row in self.out.values() for d in row.values())
 
     def reaches(self, a: int, b: int) -> bool:
-        """Is there a path from a to b?"""
+        """Is there a path from a to b? (bitset lookup while squeezing, else a DFS)"""
         if a == b:
             return True
+        if self._desc is not None:
+            return bool(self._desc[a] >> b & 1)
         stack, seen = [a], {a}
         while stack:
             s = stack.pop()
@@ -104,56 +108,18 @@ class LatticeBuilder:
                         stack.append(d)
         return False
 
-    def merge_states(self, keep: int, gone: int) -> None:
-        """Merge state `gone` into `keep` (caller checks acyclicity)."""
-        for w, dsts in self.out.pop(gone).items():
-            for d in dsts:
-                self.inc[d][w].discard(gone)
-                self.add_edge(keep, w, d)
-        for w, srcs in self.inc.pop(gone).items():
-            for s in srcs:
-                self.out[s][w].discard(gone)
-                self.add_edge(s, w, keep)
+    def _descendants(self) -> dict[int, int]:
+        """Bitset of the states reachable from each state (itself included)."""
+        desc: dict[int, int] = {}
+        for s in reversed(self._topological()):
+            mask = 1 << s
+            for dsts in self.out[s].values():
+                for d in dsts:
+                    mask |= desc[d]
+            desc[s] = mask
+        return desc
 
-    def squeeze(self) -> int:
-        """Merge states reached by same-word edges from one state (and the mirror case:
-        states leaving by same-word edges into one state), exhaustively, skipping merges that
-        would create a cycle or merge the start/end state with another. Returns the merges made.
-        """
-        merges = 0
-        changed = True
-        while changed:
-            changed = False
-            for s in list(self.out):
-                for table, other_end in ((self.out, self.end), (self.inc, self.start)):
-                    if s not in table:
-                        break
-                    for w in list(table[s]):
-                        group = table[s].get(w)
-                        if group is None or len(group) < 2:
-                            continue
-                        done = self._merge_group(sorted(group), other_end)
-                        merges += done
-                        changed = changed or done > 0
-        return merges
-
-    def _merge_group(self, states: list[int], forbidden: int) -> int:
-        heads: list[int] = []
-        merged = 0
-        for v in states:
-            if v not in self.out or v == forbidden or v in (self.start, self.end):
-                continue
-            for h in heads:
-                if h in self.out and not self.reaches(h, v) and not self.reaches(v, h):
-                    self.merge_states(h, v)
-                    merged += 1
-                    break
-            else:
-                heads.append(v)
-        return merged
-
-    def freeze(self) -> Lattice:
-        """The frozen lattice, states renumbered topologically; raises LatticeError on a cycle."""
+    def _topological(self) -> list[int]:
         indeg = {s: 0 for s in self.out}
         for row in self.out.values():
             for dsts in row.values():
@@ -171,6 +137,76 @@ class LatticeBuilder:
                         ready.append(d)
         if len(order) != len(self.out):
             raise LatticeError("the lattice has a cycle")
+        return order
+
+    def merge_states(self, keep: int, gone: int) -> None:
+        """Merge state `gone` into `keep` (caller checks acyclicity)."""
+        if self._desc is not None:  # ancestors of either now reach both's descendants
+            both = self._desc[keep] | self._desc[gone]
+            bits = (1 << keep) | (1 << gone)
+            for x, mask in self._desc.items():
+                if mask & bits:
+                    self._desc[x] = mask | both
+            del self._desc[gone]
+        for w, dsts in self.out.pop(gone).items():
+            for d in dsts:
+                self.inc[d][w].discard(gone)
+                self.add_edge(keep, w, d)
+        for w, srcs in self.inc.pop(gone).items():
+            for s in srcs:
+                self.out[s][w].discard(gone)
+                self.add_edge(s, w, keep)
+
+    def squeeze(self) -> int:
+        """Merge states reached by same-word edges from one state (and the mirror case:
+        states leaving by same-word edges into one state), exhaustively, skipping merges that
+        would create a cycle or merge the start/end state with another. Returns the merges made.
+        """
+        merges = 0
+        self._desc = self._descendants()
+        work = sorted(self.out, reverse=True)
+        queued = set(work)
+        while work:
+            s = work.pop()
+            queued.discard(s)
+            if s not in self.out:
+                continue
+            for table in (self.out, self.inc):
+                for w in list(table[s]):
+                    group = table[s].get(w)
+                    if group is None or len(group) < 2:
+                        continue
+                    for kept in self._merge_group(sorted(group)):
+                        merges += 1
+                        touched = {kept}
+                        for row in (self.out[kept], self.inc[kept]):
+                            for states in row.values():
+                                touched |= states
+                        for t in touched - queued:
+                            queued.add(t)
+                            work.append(t)
+        self._desc = None
+        return merges
+
+    def _merge_group(self, states: list[int]) -> list[int]:
+        """Merge what can be merged among `states`; returns the absorbing state of each merge."""
+        heads: list[int] = []
+        kept: list[int] = []
+        for v in states:
+            if v not in self.out or v in (self.start, self.end):
+                continue
+            for h in heads:
+                if h in self.out and not self.reaches(h, v) and not self.reaches(v, h):
+                    self.merge_states(h, v)
+                    kept.append(h)
+                    break
+            else:
+                heads.append(v)
+        return kept
+
+    def freeze(self) -> Lattice:
+        """The frozen lattice, states renumbered topologically; raises LatticeError on a cycle."""
+        order = self._topological()
         if order[0] != self.start or order[-1] != self.end:
             # states unreachable from start, or not reaching end, would break the one-start/one-end form
             raise LatticeError("the lattice has states not on a start-to-end path")
@@ -251,11 +287,40 @@ class Lattice:
         """A copy whose edge weights count how many of `sentences` use each edge (best path)."""
         counts = [0] * len(self.edges)
         for tokens in sentences:
-            _, ops = self.align(tokens)
-            for op in ops:
-                if op.edge is not None:
-                    counts[op.edge] += 1
+            path = self.find_path(tokens)
+            if path is None:
+                path = [op.edge for op in self.align(tokens)[1] if op.edge is not None]
+            for e in path:
+                counts[e] += 1
         return Lattice(self.n_states, self.edges, tuple(counts))
+
+    def find_path(self, tokens: Sequence[str]) -> list[int] | None:
+        """The edges of a path spelling exactly `tokens` (depth first), or None."""
+        n = len(tokens)
+        dead: set[tuple[int, int]] = set()
+        stack: list[tuple[int, int, int]] = [(0, 0, 0)]  # (state, tokens read, next out-edge slot)
+        path: list[int] = []
+        while stack:
+            s, i, slot = stack[-1]
+            if s == self.end and i == n:
+                return path
+            edges = self._out[s]
+            while slot < len(edges):
+                e = edges[slot]
+                slot += 1
+                _, w, d = self.edges[e]
+                j = i if w is None else i + 1
+                if (w is None or (i < n and tokens[i] == w)) and (d, j) not in dead:
+                    stack[-1] = (s, i, slot)
+                    stack.append((d, j, 0))
+                    path.append(e)
+                    break
+            else:
+                dead.add((s, i))
+                stack.pop()
+                if path:
+                    path.pop()
+        return None
 
     # -- counting ------------------------------------------------------------------------------
     def forward_counts(self) -> list[int]:

@@ -97,15 +97,26 @@ def projective_heads(heads: Sequence[int]) -> list[int]:
     changed = True
     while changed:
         changed = False
+        ancestors = [_ancestors(heads, k) for k in range(n)]
         for d in range(n):
             h = heads[d]
             if h == ROOT:
                 continue
             lo, hi = min(d, h), max(d, h)
-            if any(not _dominates(heads, h, k) for k in range(lo + 1, hi)):
+            if any(h not in ancestors[k] for k in range(lo + 1, hi)):
                 heads[d] = heads[h]
                 changed = True
+                break  # ancestors changed
     return heads
+
+
+def _ancestors(heads: Sequence[int], k: int) -> set[int]:
+    out = set()
+    k = heads[k]
+    while k != ROOT:
+        out.add(k)
+        k = heads[k]
+    return out
 
 
 def _break_cycles(heads: list[int]) -> None:
@@ -118,14 +129,6 @@ def _break_cycles(heads: list[int]) -> None:
             k = heads[k]
         if k != ROOT:
             heads[k] = ROOT
-
-
-def _dominates(heads: Sequence[int], h: int, k: int) -> bool:
-    while k != ROOT:
-        if k == h:
-            return True
-        k = heads[k]
-    return False
 
 
 def parse_tree(sentence: Sentence, *, lowercase: bool = False) -> Tree:
