@@ -1,0 +1,97 @@
+"""`paralign align`: word-align sentence pairs with the Sultan et al. (2014) aligner.
+
+Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`), JSONL lines with
+"source"/"target", or two line-aligned files (`--source F --target F`). Output: one Pharaoh line
+per input line (`i-j ...`, 0-based), or JSON records with the aligned token pairs. A malformed
+input line is reported on stderr with its line number and gives an EMPTY output line (text) or a
+record with an "error" field (JSON), so output lines stay aligned with input lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..aligners.evaluation import align_input, alignment_record, read_pairs, read_parallel
+from ..aligners.sultan import Aligner
+from ..errors import ConfigurationError
+from ._common import add_format, add_output, open_in, open_out, progress, warn
+
+
+def add_aligner_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by align, evaluate-aligner and tune-aligner."""
+    group = parser.add_argument_group("aligner")
+    group.add_argument("--similarity", default="ppdb",
+                       help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
+                       "(default: %(default)s)")
+    group.add_argument("--ppdb-sim", type=float, default=0.9, help="similarity of a related pair (default: 0.9)")
+    group.add_argument("--w", type=float, default=0.9, help="weight of word vs context similarity (default: 0.9)")
+    group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
+    group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
+    group.add_argument("--no-text-context", action="store_true", help="ablation: no textual context")
+    group.add_argument("--no-stop-words", action="store_true", help="ablation: no stop-word modules")
+    group.add_argument("--workers", type=int, default=1, help="processes for parsing and aligning")
+
+
+def aligner_from_args(args: argparse.Namespace) -> Aligner:
+    if args.workers < 1:
+        raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")
+    return Aligner(
+        similarity=args.similarity, ppdb_sim=args.ppdb_sim, w=args.w,
+        use_word_similarity=not args.no_word_similarity,
+        use_dependency_context=not args.no_dependencies,
+        use_textual_context=not args.no_text_context,
+        align_stop_words=not args.no_stop_words,
+    )
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "align", help="word-align sentence pairs (Sultan et al. 2014)",
+        description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("input", nargs="?", default="-", help="TSV or JSONL pairs (default: stdin)")
+    parser.add_argument("--source", help="file of source sentences, one a line (with --target)")
+    parser.add_argument("--target", help="file of target sentences, line-aligned with --source")
+    parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto")
+    parser.add_argument("--tokenized", action="store_true",
+                        help="sentences are whitespace-tokenised: keep those tokens exactly")
+    add_aligner_options(parser)
+    add_format(parser)
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    aligner = aligner_from_args(args)
+    if bool(args.source) != bool(args.target):
+        raise ConfigurationError("--source and --target go together")
+    if args.source:
+        with open_in(args.source) as src, open_in(args.target) as tgt:
+            pairs = list(read_parallel(src, tgt, args.tokenized, source_name=args.source,
+                                       target_name=args.target))
+    else:
+        with open_in(args.input) as handle:
+            pairs = list(read_pairs(handle, args.input_format, args.tokenized))
+    name = args.source or ("stdin" if args.input == "-" else args.input)
+    for pair in pairs:
+        if pair.error:
+            warn(f"{name}:{pair.line}: {pair.error} (empty output line)")
+    results = align_input(aligner, pairs, workers=args.workers,
+                          progress=lambda items: progress(items, "aligning", total=len(pairs)))
+    bad = 0
+    with open_out(args.output) as out:
+        for pair, source, target, alignment in results:
+            if alignment is None or source is None or target is None:
+                bad += 1
+                if args.format == "json":
+                    out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n")
+                else:
+                    out.write("\n")
+                continue
+            if args.format == "json":
+                record = alignment_record(pair, source, target, alignment)
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            else:
+                out.write(alignment.to_pharaoh() + "\n")
+    return 1 if bad and bad == len(pairs) else 0

@@ -1,0 +1,43 @@
+"""`paralign evaluate-aligner`: align every pair of a gold file and score the result."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..aligners.evaluation import evaluate_aligner
+from ..metrics.alignment_scores import LINK_SETS, render_scores
+from ._common import add_format, add_output, emit, open_out, progress
+from .align import add_aligner_options, aligner_from_args
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "evaluate-aligner", help="align a gold file's pairs and score them (with timings)",
+        description="Align every pair of a gold alignment file (any format score-alignments "
+        "reads) and print score-alignments' scores plus annotate_seconds, align_seconds and "
+        "pairs_per_second.",
+    )
+    parser.add_argument("--gold", required=True, help="gold alignment file")
+    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N pairs")
+    add_aligner_options(parser)
+    add_format(parser)
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def _render(result: dict) -> str:
+    return render_scores(result) + (
+        f"\ntime    annotate {result['annotate_seconds']:.1f}s  align {result['align_seconds']:.1f}s"
+        f"  ({result['pairs_per_second']:.1f} pairs/s end to end)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    result = evaluate_aligner(
+        aligner_from_args(args), args.gold, args.gold_links, workers=args.workers, limit=args.limit,
+        progress=lambda items: progress(items, "aligning"),
+    )
+    with open_out(args.output) as out:
+        emit(result, args.format, _render, out)
+    return 0

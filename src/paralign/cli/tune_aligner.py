@@ -1,0 +1,63 @@
+"""`paralign tune-aligner`: grid-search ppdb_sim and w on a dev gold file, as the paper did."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..aligners.evaluation import GRID, tune_aligner
+from ..errors import ConfigurationError
+from ..metrics.alignment_scores import LINK_SETS
+from ._common import add_format, add_output, emit, open_out, progress
+from .align import add_aligner_options, aligner_from_args
+
+
+def _grid(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from exc
+    if not values or any(not 0 < v <= 1 for v in values):
+        raise argparse.ArgumentTypeError(f"grid values must be in (0, 1]: {text!r}")
+    return values
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "tune-aligner", help="grid-search ppdb_sim and w on a gold file (macro F1)",
+        description="Annotate a gold file once, then align it for every (ppdb_sim, w) in the grid "
+        "(default {0.1, ..., 1.0} for both) and report the best macro F1.",
+    )
+    parser.add_argument("--gold", required=True, help="gold (dev) alignment file")
+    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
+    parser.add_argument("--ppdb-grid", type=_grid, default=GRID, help="comma-separated values")
+    parser.add_argument("--w-grid", type=_grid, default=GRID, help="comma-separated values")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N pairs")
+    add_aligner_options(parser)
+    add_format(parser)
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def _render(result: dict) -> str:
+    best = result["best"]
+    lines = [f"{result['pairs']} pairs, {result['links']} links; macro F1 by (ppdb_sim, w):",
+             "ppdb_sim     w      P      R     F1  exact"]
+    for row in result["grid"]:
+        mark = "  <- best" if row is best or row == best else ""
+        lines.append(f"{row['ppdb_sim']:8.2f} {row['w']:5.2f} {100 * row['precision']:6.1f} "
+                     f"{100 * row['recall']:6.1f} {100 * row['f1']:6.1f} {100 * row['exact']:6.1f}{mark}")
+    lines.append(f"best: ppdb_sim={best['ppdb_sim']} w={best['w']} F1={100 * best['f1']:.1f}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.ppdb_sim != 0.9 or args.w != 0.9:
+        raise ConfigurationError("tune-aligner searches --ppdb-sim and --w: use --ppdb-grid/--w-grid")
+    result = tune_aligner(
+        aligner_from_args(args), args.gold, args.gold_links, args.ppdb_grid, args.w_grid,
+        workers=args.workers, limit=args.limit,
+        progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
+    )
+    with open_out(args.output) as out:
+        emit(result, args.format, _render, out)
+    return 0
