@@ -143,6 +143,8 @@ def test_path_count_matches_enumeration(group):
 def test_edit_distance_matches_brute_force(group, tokens):
     lattice = syntax_lattice(group)
     assert lattice.distance(tokens) == brute_distance(lattice, tokens)
+    assert (lattice._table_edges(tokens, 1) == lattice._table(tokens, 1)).all()
+    assert (lattice._table_edges(tokens, 2) == lattice._table(tokens, 2)).all()
     cost, ops = lattice.align(tokens)
     assert cost == lattice.distance(tokens)
     assert [op.token for op in ops if op.token is not None] == list(range(len(tokens)))

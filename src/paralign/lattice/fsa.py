@@ -425,7 +425,49 @@ class Lattice:
         return out
 
     # -- edit distance -------------------------------------------------------------------------
+    #: sentences up to this many tokens use the pure-Python DP (numpy's per-call overhead
+    #: dominates on short rows); longer ones the numpy row-vectorised DP. Same table either way.
+    PYTHON_DP_MAX_TOKENS = 64
+
     def _table(self, tokens: Sequence[str], sub_cost: int) -> np.ndarray:
+        if len(tokens) <= self.PYTHON_DP_MAX_TOKENS:
+            return np.array(self._table_python(tokens, sub_cost), dtype=np.int64)
+        return self._table_edges(tokens, sub_cost)
+
+    def _table_python(self, tokens: Sequence[str], sub_cost: int) -> list[list[int]]:
+        """The DP in plain Python: states in topological order, edge by edge."""
+        n = len(tokens)
+        big = np.iinfo(np.int32).max // 4
+        table: list[list[int]] = [[big] * (n + 1) for _ in range(self.n_states)]
+        table[0][0] = 0
+        positions = range(1, n + 1)
+        for s in range(self.n_states):
+            row = table[s]
+            for i in positions:  # insert sentence tokens at s
+                v = row[i - 1] + 1
+                if v < row[i]:
+                    row[i] = v
+            for e in self._out[s]:
+                _, w, d = self.edges[e]
+                target = table[d]
+                if w is None:
+                    for i in range(n + 1):
+                        if row[i] < target[i]:
+                            target[i] = row[i]
+                    continue
+                if row[0] + 1 < target[0]:
+                    target[0] = row[0] + 1
+                for i in positions:
+                    a = row[i] + 1
+                    b = row[i - 1] + (0 if tokens[i - 1] == w else sub_cost)
+                    if b < a:
+                        a = b
+                    if a < target[i]:
+                        target[i] = a
+        return table
+
+    def _table_edges(self, tokens: Sequence[str], sub_cost: int) -> np.ndarray:
+        """The DP state by state in topological order, edge by edge."""
         n = len(tokens)
         table = np.full((self.n_states, n + 1), np.iinfo(np.int32).max // 4, dtype=np.int64)
         ramp = np.arange(n + 1, dtype=np.int64)
@@ -454,7 +496,9 @@ class Lattice:
     def distance(self, tokens: Sequence[str], *, sub_cost: int = 1) -> int:
         """Minimum word edit distance (insertions, deletions, substitutions of cost `sub_cost`)
         between `tokens` and any path, by DP over states in topological order."""
-        return int(self._table(tokens, sub_cost)[self.end, len(tokens)])
+        if len(tokens) <= self.PYTHON_DP_MAX_TOKENS:
+            return self._table_python(tokens, sub_cost)[self.end][len(tokens)]
+        return int(self._table_edges(tokens, sub_cost)[self.end, len(tokens)])
 
     def align(self, tokens: Sequence[str], *, sub_cost: int = 1) -> tuple[int, list[EditOp]]:
         """The edit distance and one optimal alignment (ops from start to end)."""
