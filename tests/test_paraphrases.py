@@ -59,8 +59,9 @@ def test_tsv_round_trip(tmp_path: Path, name: str) -> None:
         assert path.read_bytes()[:2] == b"\x1f\x8b"
 
 
+# A row whose phrase starts with '#' reads back as a comment: a documented limit of the format.
 phrases = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Zs")),
-                  min_size=1, max_size=8)
+                  min_size=1, max_size=8).filter(lambda text: not text.startswith("#"))
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
