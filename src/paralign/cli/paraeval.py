@@ -1,0 +1,81 @@
+"""`paralign paraeval`: ParaEval precision/recall/F of a hypothesis file against references."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..errors import MismatchError
+from ..metrics.paraeval import ParaEval, ParaEvalScore, build_sources
+from ._common import add_format, add_output, emit, open_in, open_out
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "paraeval", help="ParaEval (Zhou et al. 2006): paraphrase-aware MT precision/recall/F",
+        description="Two-tier matching (paraphrases, then unigrams) of a hypothesis against one "
+                    "or more references; 13a tokens, lower-cased by default.")
+    parser.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
+                        help="reference file, one segment a line (repeat for more references)")
+    parser.add_argument("-i", "--input", default="-", metavar="HYP",
+                        help="hypothesis file (default: stdin)")
+    parser.add_argument("--table", action="append", default=[], metavar="TABLE",
+                        help="paraphrase table TSV (gzip ok), `path[:threshold]`; repeatable")
+    parser.add_argument("--resources", default="ppdb,wordnet",
+                        help="built-in sources: ppdb, wordnet or none (default: %(default)s)")
+    parser.add_argument("--max-length", type=int, default=4, help="longest paraphrase (words)")
+    parser.add_argument("--min-paraphrase-length", type=int, default=1,
+                        help="match only paraphrases of >= N words (the paper's 3 variant)")
+    parser.add_argument("--no-lowercase", action="store_true", help="case-sensitive unigrams")
+    parser.add_argument("--tokenize", choices=("13a", "none"), default="13a")
+    parser.add_argument("--keep-stopword-phrases", action="store_true",
+                        help="also paraphrase-match phrases made only of stop words")
+    parser.add_argument("--sentence-level", action="store_true", help="one line per segment")
+    add_format(parser)
+    add_output(parser)
+    parser.set_defaults(func=run)
+
+
+def read_segments(path: str) -> list[str]:
+    """All lines of a file (or stdin for '-'), without their line ends."""
+    with open_in(path) as handle:
+        return [line.rstrip("\n").rstrip("\r") for line in handle]
+
+
+def run(args: argparse.Namespace) -> int:
+    hyps = read_segments(args.input)
+    refs = [read_segments(path) for path in args.reference]
+    for path, stream in zip(args.reference, refs, strict=True):
+        if len(stream) != len(hyps):
+            raise MismatchError(f"{path} has {len(stream)} lines but the hypothesis "
+                                f"{args.input if args.input != '-' else '(stdin)'} has {len(hyps)}")
+    scorer = ParaEval(
+        build_sources(args.resources.split(","), args.table), max_length=args.max_length,
+        min_paraphrase_length=args.min_paraphrase_length, lowercase=not args.no_lowercase,
+        tokenize=args.tokenize, skip_stopword_phrases=not args.keep_stopword_phrases)
+    with open_out(args.output) as out:
+        if args.sentence_level:
+            signature = scorer.signature(len(refs))
+            for number, stats in enumerate(scorer.segment_stats(hyps, refs), start=1):
+                score = ParaEvalScore(stats, signature)
+                if args.format == "json":
+                    out.write(json.dumps({"segment": number, **_public(score)}) + "\n")
+                else:
+                    out.write(f"{number}\t{_text(score)}\n")
+            return 0
+        score = scorer.corpus_score(hyps, refs)
+        emit(_public(score), args.format, lambda r: _text(score), out)
+    return 0
+
+
+def _public(score: ParaEvalScore) -> dict[str, object]:
+    d = score.to_dict()
+    return {k: d[k] for k in ("precision", "recall", "f", "signature")} | {"counts": d["counts"]}
+
+
+def _text(score: ParaEvalScore) -> str:
+    def num(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.4f}"
+
+    return (f"ParaEval P = {num(score.precision)} R = {num(score.recall)} F = {num(score.f)}"
+            f"\t{score.signature}")

@@ -1,0 +1,228 @@
+"""ParaEval: the paper's Figure 4, tier/clipping behaviour, bad input, properties."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paralign.errors import ConfigurationError, FormatError, MismatchError
+from paralign.metrics.bleu_steps import bleu_statistics, modified_unigram_precision
+from paralign.metrics.paraeval import (
+    ParaEval,
+    ParaEvalMetric,
+    SegmentStats,
+    build_sources,
+    f_measure,
+    paraeval,
+    sum_stats,
+)
+from paralign.paraphrases import ParaphraseTable
+
+CANDIDATE = "blown up bombing was happening"
+REFS = ["the bombing resulted in an explosion", "there was an explosion"]
+
+
+@pytest.fixture(scope="module")
+def figure4_table() -> ParaphraseTable:
+    """The paraphrase class {blown up, bombing, explosion} of the paper's Figure 4."""
+    members = ["blown up", "bombing", "explosion"]
+    return ParaphraseTable.from_pairs(
+        [(a, b) for a in members for b in members if a != b], name="fig4")
+
+
+def test_figure4_paraeval_is_4_of_5_where_mup_is_2_of_5(figure4_table):
+    score = ParaEval([figure4_table]).sentence_score(CANDIDATE, REFS)
+    assert score.stats.hyp_words == 5
+    assert score.stats.hyp_paraphrase == 3  # "blown up" + "bombing", clipped by Ref 1's count 2
+    assert score.precision == pytest.approx(4 / 5)
+    stats = bleu_statistics([CANDIDATE], [[REFS[0]], [REFS[1]]]).sum(axis=0)
+    assert float(modified_unigram_precision(stats)) == pytest.approx(2 / 5)
+    # Without paraphrases ParaEval's unigram tier is BLEU's modified unigram precision.
+    assert ParaEval([]).sentence_score(CANDIDATE, REFS).precision == pytest.approx(2 / 5)
+
+
+def test_figure4_class_clip_comes_from_a_single_reference(figure4_table):
+    # With Ref 2 alone the class occurs once, so only one of the two candidate phrases matches.
+    one = ParaEval([figure4_table]).sentence_score(CANDIDATE, [REFS[1]])
+    assert one.stats.hyp_paraphrase in (1, 2)  # "bombing" (1 word) or "blown up" (2 words)
+    assert one.stats.hyp_paraphrase == 2  # longest first: "blown up" takes the only explosion
+    assert one.precision == pytest.approx(3 / 5)  # + "was"
+
+
+def test_min_paraphrase_length_3_drops_short_paraphrases(figure4_table):
+    score = ParaEval([figure4_table], min_paraphrase_length=3).sentence_score(CANDIDATE, REFS)
+    assert score.stats.hyp_paraphrase == 0
+    assert score.precision == pytest.approx(2 / 5)
+    long_table = ParaphraseTable.from_pairs([("blown up bombing", "explosion")])
+    long = ParaEval([long_table], min_paraphrase_length=3).sentence_score(CANDIDATE, REFS)
+    assert long.stats.hyp_paraphrase == 3
+
+
+def test_recall_is_pooled_over_references(figure4_table):
+    score = ParaEval([figure4_table]).sentence_score(CANDIDATE, REFS)
+    # Ref 1: bombing + explosion (2 of 6); Ref 2: explosion + was (2 of 4)
+    assert score.stats.ref_words == 10
+    assert score.stats.ref_matched == 4
+    assert score.recall == pytest.approx(0.4)
+    assert score.f == pytest.approx(2 * 0.8 * 0.4 / 1.2)
+
+
+def test_stopword_phrases_are_not_paraphrase_matched():
+    table = ParaphraseTable.from_pairs([("in", "inside"), ("house", "home")], symmetric=True)
+    default = ParaEval([table]).sentence_score("in the house", ["inside the home"])
+    assert default.stats.hyp_paraphrase == 1  # house/home only
+    keep = ParaEval([table], skip_stopword_phrases=False).sentence_score(
+        "in the house", ["inside the home"])
+    assert keep.stats.hyp_paraphrase == 2
+    assert "stop:keep" in keep.signature
+
+
+def test_tokenisation_and_case():
+    pe = ParaEval([])
+    assert pe.sentence_score("The cat, sat.", ["the cat , sat ."]).precision == 1.0
+    cased = ParaEval([], lowercase=False).sentence_score("The cat", ["the cat"])
+    assert cased.precision == pytest.approx(0.5)
+    assert "case:mixed" in cased.signature
+
+
+def test_signature_fields(figure4_table):
+    sig = ParaEval([figure4_table], max_length=3, min_paraphrase_length=2).signature(2)
+    assert sig == ("nrefs:2|res:fig4|maxlen:3|minpara:2|case:lc|tok:13a|stop:skip|"
+                   "version:0.1.0")
+
+
+def test_empty_segments_are_scored_with_undefined_values():
+    pe = ParaEval([])
+    stats = pe.segment_stats(["", "a b", ""], [["x", "", ""]])
+    assert stats[0].precision is None and stats[0].recall == 0.0 and stats[0].f is None
+    assert stats[1].recall is None and stats[1].precision == 0.0
+    assert stats[2].precision is None and stats[2].recall is None
+    corpus = pe.corpus_score([""], [[""]])
+    payload = json.loads(json.dumps(corpus.to_dict()))
+    assert payload["precision"] is None and payload["recall"] is None and payload["f"] is None
+
+
+def test_length_mismatch_raises_before_scoring():
+    with pytest.raises(MismatchError, match="2 hypothesis segments but 1 reference"):
+        ParaEval([]).corpus_score(["a", "b"], [["a"]])
+    with pytest.raises(MismatchError, match="different numbers of segments"):
+        ParaEval([]).prepare([["a"], ["a", "b"]])
+
+
+def test_bad_options_and_bad_tables(tmp_path):
+    with pytest.raises(ConfigurationError):
+        ParaEval([], max_length=0)
+    with pytest.raises(ConfigurationError):
+        ParaEval([], min_paraphrase_length=0)
+    with pytest.raises(ConfigurationError):
+        build_sources(["thesaurus"])
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a\tb\t0.5\nno tab here\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bad.tsv:2"):
+        build_sources(["none"], [str(bad)])
+
+
+def test_corpus_is_sum_of_segments(figure4_table):
+    hyps = [CANDIDATE, "there was an explosion", ""]
+    refs = [[REFS[0], "an explosion happened", "x"], [REFS[1], "there was a blast", "y"]]
+    pe = ParaEval([figure4_table])
+    segs = pe.segment_stats(hyps, refs)
+    corpus = pe.corpus_score(hyps, refs)
+    assert corpus.stats == sum_stats(segs)
+    assert corpus.precision == pytest.approx(sum(s.hyp_matched for s in segs)
+                                             / sum(s.hyp_words for s in segs))
+    assert paraeval(hyps, refs, [figure4_table]).stats == corpus.stats
+
+
+def test_metric_adapter_matches_corpus_score(figure4_table):
+    hyps = [CANDIDATE, "there was an explosion"]
+    refs = [[REFS[0], "an explosion happened"], [REFS[1], "there was a blast"]]
+    scorer = ParaEval([figure4_table])
+    corpus = scorer.corpus_score(hyps, refs)
+    for part, expected in (("p", corpus.precision), ("r", corpus.recall), ("f", corpus.f)):
+        metric = ParaEvalMetric(scorer, part)
+        stats = metric.stats(hyps, refs)
+        assert float(metric.score(stats.sum(axis=0))) == pytest.approx(expected)
+    both = np.stack([stats.sum(axis=0), stats[0]])
+    assert metric.score(both).shape == (2,)
+
+
+def test_f_measure_edge_cases():
+    assert f_measure(None, 0.5) is None
+    assert f_measure(0.0, 0.0) == 0.0
+    assert f_measure(0.5, 0.5) == 0.5
+    assert SegmentStats(2, 1, 4, 2).f == pytest.approx(0.5)
+
+
+# -- properties ------------------------------------------------------------------------------------
+WORDS = st.sampled_from(["a", "b", "c", "the", "dog", "cat", "big", "large", "."])
+SENT = st.lists(WORDS, max_size=8).map(" ".join)
+PAIRS = st.lists(st.tuples(st.lists(WORDS, min_size=1, max_size=3).map(" ".join),
+                           st.lists(WORDS, min_size=1, max_size=3).map(" ".join)), max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hyp=SENT, refs=st.lists(SENT, min_size=1, max_size=3), pairs=PAIRS)
+def test_counts_are_bounded(hyp, refs, pairs):
+    table = ParaphraseTable.from_pairs(pairs, symmetric=True)
+    s = ParaEval([table], max_length=3).sentence_score(hyp, refs).stats
+    assert 0 <= s.hyp_paraphrase <= s.hyp_matched <= s.hyp_words
+    assert 0 <= s.ref_matched <= s.ref_words
+    for value in (s.precision, s.recall, s.f):
+        assert value is None or 0.0 <= value <= 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(hyp=SENT, refs=st.lists(SENT, min_size=1, max_size=3))
+def test_without_paraphrases_precision_is_bleu_mup(hyp, refs):
+    s = ParaEval([], lowercase=False).sentence_score(hyp, refs).stats
+    bleu = bleu_statistics([hyp], [[r] for r in refs]).sum(axis=0)
+    assert s.hyp_matched == int(bleu[2])  # clipped unigram matches
+    assert s.hyp_words == int(bleu[6])
+
+
+@settings(max_examples=100, deadline=None)
+@given(hyp=SENT, ref=SENT)
+def test_unigram_tier_is_symmetric_for_one_reference(hyp, ref):
+    s = ParaEval([]).sentence_score(hyp, [ref]).stats
+    assert s.hyp_matched == s.ref_matched
+
+
+@settings(max_examples=100, deadline=None)
+@given(hyp=SENT, refs=st.lists(SENT, min_size=1, max_size=3), extra=SENT)
+def test_more_references_never_lower_unigram_precision(hyp, refs, extra):
+    pe = ParaEval([])
+    assert (pe.sentence_score(hyp, [*refs, extra]).stats.hyp_matched
+            >= pe.sentence_score(hyp, refs).stats.hyp_matched)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hyp=SENT, refs=st.lists(SENT, min_size=1, max_size=2), pairs=PAIRS)
+def test_min_length_above_table_lengths_equals_no_paraphrases(hyp, refs, pairs):
+    table = ParaphraseTable.from_pairs(pairs, symmetric=True)
+    with_table = ParaEval([table], min_paraphrase_length=4).sentence_score(hyp, refs).stats
+    assert with_table.as_tuple() == ParaEval([]).sentence_score(hyp, refs).stats.as_tuple()
+
+
+# -- real resources ------------------------------------------------------------------------------
+def test_fast_wordnet_equals_nltk_synsets(data):
+    from paralign.metrics.paraeval import fast_wordnet_synonyms
+    from paralign.resources import wordnet_synonyms
+
+    for word in ["bombing", "explosions", "blow up", "able", "ran", "better", "new york",
+                 "car", "the", "xyzzy"]:
+        assert fast_wordnet_synonyms(word) == wordnet_synonyms(word), word
+
+
+def test_ppdb_and_wordnet_raise_precision_on_synonyms(data):
+    sources = build_sources(["ppdb", "wordnet"])
+    hyp, ref = "the automobile was very big", "the car was really large"
+    plain = ParaEval([]).sentence_score(hyp, [ref])
+    para = ParaEval(sources).sentence_score(hyp, [ref])
+    assert para.precision > plain.precision
+    assert para.stats.hyp_paraphrase >= 2
+    assert "res:ppdb-lexical+wordnet" in para.signature
