@@ -97,3 +97,23 @@ def test_cli_reproduces_giza_intersection_anchor(capsys, data: Path) -> None:
     result = json.loads(out)
     assert code == 0 and result["exact_count"] == 112
     assert [round(100 * result["macro"][k], 1) for k in ("precision", "recall", "f1")] == [82.5, 74.4, 78.3]
+
+
+def test_aligner_json_output_with_an_error_record(capsys, tmp_path: Path) -> None:
+    """`paralign align --format json` records (tokens + Pharaoh string); an error record scores
+    as an empty alignment instead of stopping the run."""
+    gold = json.loads((EXAMPLES / "gold.json").read_text(encoding="utf-8"))
+    records = [
+        {"line": 1, "id": "ex1", "source": gold[0]["source"].split(), "target": gold[0]["target"].split(),
+         "alignment": gold[0]["sureAlign"], "links": []},
+        {"line": 2, "error": "invalid JSON"},
+        {"line": 3, "links": [[0, 0], [1, 1]]},
+    ]
+    system = tmp_path / "aligned.jsonl"
+    system.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", str(system), "--format", "json",
+                       "--per-pair")
+    assert code == 0
+    per_pair = json.loads(out)["per_pair"]
+    assert per_pair[0]["exact"] and per_pair[1]["system"] == 0 and per_pair[1]["recall"] == 0
+    assert per_pair[2]["correct"] == 2 and per_pair[2]["precision"] == 1.0

@@ -2,7 +2,10 @@
 
 One pair a line: {"id", "source", "target", "sure": [[i, j], ...], "possible": [[i, j], ...]},
 0-based. source/target may be strings (whitespace tokens) or token lists; sure/possible may also be
-Pharaoh strings (`i-j`, `i?j`). An "alignment" key holding a Pharaoh string is accepted too.
+Pharaoh strings (`i-j`, `i?j`). An "alignment" key holding a Pharaoh string is accepted too
+(`paralign align --format json` output). Without source/target a record carries links only (a
+system output, checked against the gold when scored); an `{"error": ...}` record without links
+is an empty alignment, so one failed item does not stop the scoring of the others.
 """
 
 from __future__ import annotations
@@ -60,11 +63,16 @@ def iter_jsonl(path: str | Path) -> Iterator[AlignedPair]:
             if not isinstance(obj, dict):
                 raise FormatError("expected a JSON object", source=name, line=number)
             pair_id = str(obj.get("id", number))
-            for key in ("source", "target"):
-                if key not in obj:
-                    raise FormatError(f"pair {pair_id!r} lacks {key!r}", source=name, line=number)
-            src = _tokens(obj["source"], "source", pair_id, name, number)
-            tgt = _tokens(obj["target"], "target", pair_id, name, number)
+            if "error" in obj and not any(k in obj for k in ("sure", "alignment", "links")):
+                # `paralign align --format json` writes {"line", "error"} for an item it could
+                # not align: keep the position, with no links and no tokens.
+                yield AlignedPair(pair_id, (), (), Alignment(), number)
+                continue
+            if ("source" in obj) != ("target" in obj):
+                raise FormatError(f"pair {pair_id!r} has only one of 'source' and 'target'",
+                                  source=name, line=number)
+            src = _tokens(obj.get("source", ""), "source", pair_id, name, number)
+            tgt = _tokens(obj.get("target", ""), "target", pair_id, name, number)
             if "alignment" in obj and "sure" not in obj:
                 value = obj["alignment"]
                 if not isinstance(value, str):
@@ -74,11 +82,14 @@ def iter_jsonl(path: str | Path) -> Iterator[AlignedPair]:
                 sure, possible = alignment.sure, alignment.possible
             else:
                 # A Pharaoh string under "sure" keeps its own i?j possible links.
-                sure_value = obj.get("sure")
+                sure_value = obj.get("sure", obj.get("links"))
                 if isinstance(sure_value, str):
                     parsed = Alignment.from_pharaoh(sure_value, source=name, line=number)
                     sure, extra = parsed.sure, parsed.possible
                 else:
                     sure, extra = _links(sure_value, "sure", pair_id, name, number), frozenset()
                 possible = extra | _links(obj.get("possible"), "possible", pair_id, name, number)
+            if "source" not in obj:  # links only: checked later against the gold sentences
+                yield AlignedPair(pair_id, (), (), Alignment(sure, possible), number)
+                continue
             yield make_pair(pair_id, src, tgt, sure, possible, path=name, line=number)
