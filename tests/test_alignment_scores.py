@@ -168,3 +168,8 @@ def test_msr_giza_intersection_micro(data: Path) -> None:
     root = data / "alignment"
     micro = score_files(root / MSR_GOLD, root / ANCHORS[0][1]).micro
     assert [round(100 * v, 1) for v in (micro.precision, micro.recall, micro.f1)] == [84.8, 74.7, 79.4]
+
+
+def test_aligned_pairs_are_accepted() -> None:
+    pair = AlignedPair("p", ("a",), ("a",), A([(0, 0)]))
+    assert score_alignments([pair], [A([(0, 0)])]).exact == 1.0

@@ -117,3 +117,14 @@ def test_aligner_json_output_with_an_error_record(capsys, tmp_path: Path) -> Non
     per_pair = json.loads(out)["per_pair"]
     assert per_pair[0]["exact"] and per_pair[1]["system"] == 0 and per_pair[1]["recall"] == 0
     assert per_pair[2]["correct"] == 2 and per_pair[2]["precision"] == 1.0
+
+
+def test_explicit_gold_possible_file(capsys, tmp_path: Path) -> None:
+    sure = tmp_path / "only-sure.json"  # no companion beside it: possibles come from the option
+    sure.write_bytes((EXAMPLES / "gold.sure.json").read_bytes())
+    args = ("--system", SYSTEM, "--format", "json", "--gold-links", "sure+possible")
+    _, without, _ = run(capsys, "--gold", str(sure), *args)
+    _, with_possible, _ = run(capsys, "--gold", str(sure), "--gold-possible",
+                              str(EXAMPLES / "gold.sure+poss.json"), *args)
+    assert json.loads(without)["gold_links"] == 16
+    assert json.loads(with_possible)["gold_links"] == 22

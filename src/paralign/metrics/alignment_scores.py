@@ -158,7 +158,13 @@ class AlignmentScores:
 
 def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
                      links: str = "sure") -> AlignmentScores:
-    """Score system alignments against gold ones, paired by position."""
+    """Score system alignments against gold ones, paired by position.
+
+    Items may also be `AlignedPair`s (their `.alignment` is used); `score_pairs` additionally
+    checks that the pairs fit together.
+    """
+    gold = [getattr(g, "alignment", g) for g in gold]
+    system = [getattr(s, "alignment", s) for s in system]
     if links not in LINK_SETS:
         raise ValueError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
     if len(gold) != len(system):
