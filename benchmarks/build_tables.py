@@ -23,7 +23,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from paralign.config import data_dir  # noqa: E402
-from paralign.pivot import PivotOptions, monolingual_paraphrases, pivot_paraphrases  # noqa: E402
+from paralign.mapreduce import merge_runs  # noqa: E402
+from paralign.pivot import (  # noqa: E402
+    PIVOT_COLUMNS,
+    PivotOptions,
+    _pivot_scores,
+    monolingual_paraphrases,
+    pivot_paraphrases,
+    write_table,
+)
 
 OUT = ROOT / "build" / "tables"
 WORK = ROOT / "build" / "work"
@@ -48,6 +56,13 @@ def build(name: str, args: argparse.Namespace) -> dict:
         corpora = [(m30k / "train.en.gz", m30k / f"train.{lang}.gz") for lang in ("de", "fr", "cs")]
         report = pivot_paraphrases(corpora, options=PivotOptions(), **common)
     elif name == "multi30k-pivot-de":
+        runs_dir = WORK / "multi30k-pivot" / "c0" / "pivot-runs"
+        if runs_dir.is_dir():  # German is corpus 0 of the three-language build: reuse its pivot runs
+            phrases, rows = write_table(
+                merge_runs(sorted(runs_dir.glob("*.tsv")), 2), output, PIVOT_COLUMNS, _pivot_scores,
+                PivotOptions().threshold, None,
+            )
+            return {"output": str(output), "phrases": phrases, "rows": rows, "from": str(runs_dir)}
         report = pivot_paraphrases([(m30k / "train.en.gz", m30k / "train.de.gz")], options=PivotOptions(), **common)
     elif name == "opennmt-pivot":
         options = PivotOptions(tokenizer="moses", max_length_ratio=2.0)
@@ -71,13 +86,36 @@ def build(name: str, args: argparse.Namespace) -> dict:
 NAMES = ("multi30k-pivot", "multi30k-pivot-de", "opennmt-pivot", "bible-mono-eflomal", "bible-mono-sultan")
 
 
+DEFAULT_SHOW = ("man", "woman", "dog", "street", "little", "big", "shirt", "is playing", "a group of",
+                "in front of", "people", "said", "lord", "therefore", "went up", "we must")
+
+
+def show(names, phrases, k: int) -> None:
+    """A markdown table: phrase x table -> top-k paraphrases with probabilities."""
+    from paralign.pivot import top_paraphrases
+
+    names = [n for n in names if (OUT / f"{n}.tsv.gz").exists()]
+    tops = {n: top_paraphrases(OUT / f"{n}.tsv.gz", phrases, k) for n in names}
+    print("| phrase | " + " | ".join(names) + " |")
+    print("|---" * (len(names) + 1) + "|")
+    for phrase in phrases:
+        cells = [", ".join(f"{q} ({p:.2f})" for q, p in tops[n][phrase]) or "—" for n in names]
+        print(f"| {phrase} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", nargs="*", choices=NAMES, default=None)
     parser.add_argument("--bible-groups", type=int, default=3000)
     parser.add_argument("--sultan-groups", type=int, default=150)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--show", nargs="*", default=None, metavar="PHRASE",
+                        help="build nothing; print the top paraphrases of PHRASEs in the built tables")
+    parser.add_argument("--k", type=int, default=4)
     args = parser.parse_args()
+    if args.show is not None:
+        show(args.only or NAMES, args.show or DEFAULT_SHOW, args.k)
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     for name in args.only or NAMES:
         start = time.perf_counter()
