@@ -49,10 +49,35 @@ def unescape_ptb(tokens: Sequence[str]) -> list[str]:
     return [PTB_ESCAPES.get(t, t) for t in tokens]
 
 
-def _category(tag: str) -> str:
-    """v/n/j/r from the Penn tag's first letter (PRP is not a noun), else ''."""
-    first = tag[:1].upper()
-    return {"V": "v", "N": "n", "J": "j", "R": "r"}.get(first, "")
+#: Content-word category from the Penn tag's first letter (PRP is not a noun).
+_CATEGORIES = {"V": "v", "N": "n", "J": "j", "R": "r"}
+
+
+class _FormTable:
+    """Interned word forms and (word, lemma) types, so facts are computed once per string."""
+
+    __slots__ = ("forms", "stop_words", "types")
+
+    def __init__(self, stop_words: frozenset[str]) -> None:
+        self.stop_words = stop_words
+        self.forms: dict[tuple[str, bool], WordForm] = {}
+        self.types: dict[tuple[int, int], int] = {}
+
+    def form(self, word: str, is_cd: bool) -> WordForm:
+        key = (word, is_cd)
+        found = self.forms.get(key)
+        if found is None:
+            if len(self.forms) > 500_000:
+                self.forms.clear()
+            found = self.forms[key] = WordForm(word, "CD" if is_cd else "", self.stop_words)
+        return found
+
+    def type_id(self, word: WordForm, lemma: WordForm) -> int:
+        key = (id(word), id(lemma))
+        found = self.types.get(key)
+        if found is None:
+            found = self.types[key] = len(self.types)
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,17 +117,18 @@ class Prepared:
                  "word_forms")
 
     def __init__(self, sentence: Sentence, stop_words: frozenset[str],
-                 entity_types: dict[str, str]) -> None:
+                 entity_types: dict[str, str], forms: _FormTable | None = None) -> None:
+        forms = forms or _FormTable(stop_words)
         tokens = unescape_ptb(sentence.tokens)
         n = self.n = len(tokens)
         self.tokens = tokens
         tags = sentence.tags
         lemmas = [PTB_ESCAPES.get(lem, lem) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
-        self.word_forms = [WordForm(t, tags[i], stop_words) for i, t in enumerate(tokens)]
-        self.lemma_forms = [WordForm(lem, tags[i], stop_words) for i, lem in enumerate(lemmas)]
+        is_cd = [tag == "CD" for tag in tags]
+        self.word_forms = [forms.form(t, is_cd[i]) for i, t in enumerate(tokens)]
+        self.lemma_forms = [forms.form(lem, is_cd[i]) for i, lem in enumerate(lemmas)]
         self.lower = [f.lower for f in self.word_forms]
-        self.keys = [(w.lower, lf.lower, tags[i] == "CD") for i, (w, lf) in
-                     enumerate(zip(self.word_forms, self.lemma_forms, strict=True))]
+        self.keys = [forms.type_id(w, lf) for w, lf in zip(self.word_forms, self.lemma_forms, strict=True)]
         self.punct = [f.punct for f in self.word_forms]
         lemma_lower = [f.lower for f in self.lemma_forms]
         self.stopish = [
@@ -111,7 +137,7 @@ class Prepared:
             for i in range(n)
         ]
         self.content = [not s for s in self.stopish]
-        self.cat = [_category(t) for t in tags]
+        self.cat = [_CATEGORIES.get(t[:1], "") for t in tags]
         self.parents, self.children = depequiv.collapsed_edges(tokens, lemmas, sentence.heads, sentence.deps)
         self.basic_parents: list[list[tuple[int, str]]] = [[] for _ in range(n)]
         self.basic_children: list[list[tuple[int, str]]] = [[] for _ in range(n)]
@@ -184,7 +210,8 @@ class Aligner:
         self._similarity_spec = similarity
         self._related: RelatedWords | None = None
         self.annotator = annotator
-        self._sim_cache: dict[tuple, float] = {}
+        self._sim_cache: dict[int, float] = {}
+        self._forms: _FormTable | None = None
         self._entity_types = dict(self.config.entity_types)
 
     # -- configuration --------------------------------------------------------------------------
@@ -196,6 +223,7 @@ class Aligner:
         clone._related = self._related
         clone.annotator = self.annotator
         clone._sim_cache = {} if clone.config.ppdb_sim != self.config.ppdb_sim else self._sim_cache
+        clone._forms = self._forms
         clone._entity_types = dict(clone.config.entity_types)
         return clone
 
@@ -234,9 +262,11 @@ class Aligner:
         return out
 
     def prepare(self, sentence: Sentence) -> Prepared:
-        from ..resources import stopwords
+        if self._forms is None:
+            from ..resources import stopwords
 
-        return Prepared(sentence, stopwords(), self._entity_types)
+            self._forms = _FormTable(stopwords())
+        return Prepared(sentence, self._forms.stop_words, self._entity_types, self._forms)
 
     # -- public API -----------------------------------------------------------------------------
     def align(self, source: TextOrTokens, target: TextOrTokens) -> Alignment:
@@ -316,28 +346,28 @@ class Aligner:
     def _similarities(self, s: Prepared, t: Prepared) -> dict[Link, float]:
         """Non-zero similarities of all token pairs (computed once per distinct form pair)."""
         related, ppdb_sim, cache = self.related, self.config.ppdb_sim, self._sim_cache
-        if len(cache) > 1_000_000:
+        if len(cache) > 2_000_000:
             cache.clear()
-        t_types: dict[tuple, list[int]] = {}
+        t_types: dict[int, list[int]] = {}
         for j, key in enumerate(t.keys):
             t_types.setdefault(key, []).append(j)
-        s_types: dict[tuple, list[int]] = {}
+        s_types: dict[int, list[int]] = {}
         for i, key in enumerate(s.keys):
             s_types.setdefault(key, []).append(i)
+        t_items = list(t_types.items())
         out: dict[Link, float] = {}
         for skey, s_idx in s_types.items():
-            i0 = s_idx[0]
-            for tkey, t_idx in t_types.items():
-                ck = (skey, tkey) if skey <= tkey else (tkey, skey)
+            for tkey, t_idx in t_items:
+                ck = (skey << 32) | tkey if skey <= tkey else (tkey << 32) | skey
                 value = cache.get(ck)
                 if value is None:
-                    j0 = t_idx[0]
+                    i0, j0 = s_idx[0], t_idx[0]
                     value = form_similarity(s.word_forms[i0], t.word_forms[j0], related, ppdb_sim)
                     if value < 1.0:
                         value = max(value, form_similarity(
                             s.lemma_forms[i0], t.lemma_forms[j0], related, ppdb_sim))
                     cache[ck] = value
-                if value > 0.0:
+                if value:
                     for i in s_idx:
                         for j in t_idx:
                             out[(i, j)] = value

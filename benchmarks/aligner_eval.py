@@ -1,0 +1,117 @@
+"""Full-test-set evaluation and ablations of the Sultan et al. (2014) aligner (docs/results/aligner.md).
+
+    .venv/bin/python benchmarks/aligner_eval.py [--sets msr-test,edb-test,...] [--configs full,...]
+                                                [--limit N] [--json FILE]
+
+Each gold file is annotated once (spaCy); every configuration then aligns it. Prints markdown
+tables of macro P/R/F1 and exact match (jacana's macro average: mean per-pair P and R, F1 of the
+means), plus micro F1. Sets: msr-dev, msr-test (majority, sure), edb-train, edb-test (sure),
+mtref-test (sure) and mtref-test-sp (sure+possible).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from paralign.aligners.evaluation import annotate_gold, load_gold  # noqa: E402
+from paralign.aligners.sultan import Aligner  # noqa: E402
+from paralign.config import data_dir  # noqa: E402
+from paralign.metrics.alignment_scores import score_alignments  # noqa: E402
+
+SETS: dict[str, tuple[str, str]] = {  # name -> (path under the data folder, links)
+    "msr-dev": ("alignment/msr-rte2/derived/RTE2_dev_M.jsonl", "sure"),
+    "msr-test": ("alignment/msr-rte2/derived/RTE2_test_M.jsonl", "sure"),
+    "edb-train": ("alignment/edinburgh-pp/gold/gold.train.sure.json", "sure"),
+    "edb-test": ("alignment/edinburgh-pp/gold/gold.test.sure.json", "sure"),
+    "mtref-test": ("alignment/multimwa-mtref/mtref-test.tsv", "sure"),
+    "mtref-test-sp": ("alignment/multimwa-mtref/mtref-test.tsv", "sure+possible"),
+}
+
+#: Table 3 of the paper plus variants; values are Aligner options.
+CONFIGS: dict[str, dict] = {
+    "full": {},
+    "- word similarity": {"use_word_similarity": False},
+    "- contextual evidence": {"use_word_sequences": False, "use_dependency_context": False,
+                              "use_textual_context": False},
+    "- dependencies": {"use_dependency_context": False},
+    "- text neighborhood": {"use_textual_context": False},
+    "- stop words": {"align_stop_words": False},
+    "reference wsAlign (all-stop-word sequences)": {"sequences_need_content": False},
+    "- named entities": {"align_named_entities": False},
+    "PPDB + WordNet similarity": {"similarity": "ppdb+wordnet"},
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default="msr-test,edb-test,mtref-test,mtref-test-sp")
+    parser.add_argument("--configs", default=",".join(CONFIGS))
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--json", default=None, help="also write all results as JSON here")
+    args = parser.parse_args()
+    root = data_dir()
+    if root is None:
+        print("corpora not found: set PARALIGN_DATA", file=sys.stderr)
+        return 2
+    names = [c.strip() for c in args.configs.split(",") if c.strip()]
+    base = Aligner()
+    results: dict[str, dict[str, dict]] = {}
+    annotated_cache: dict[str, tuple[list, list]] = {}
+    for set_name in [s.strip() for s in args.sets.split(",") if s.strip()]:
+        rel, links = SETS[set_name]
+        path = root / rel
+        if rel not in annotated_cache:
+            gold = load_gold(path, args.limit)
+            start = time.perf_counter()
+            annotated_cache[rel] = (gold, annotate_gold(base, gold))
+            print(f"# {set_name}: annotated {len(gold)} pairs in {time.perf_counter() - start:.1f}s",
+                  file=sys.stderr)
+        gold, annotated = annotated_cache[rel]
+        for name in names:
+            options = dict(CONFIGS[name])
+            if "similarity" in options:
+                aligner = Aligner(similarity=options.pop("similarity"), **options)
+            else:
+                aligner = base.with_params(**options)
+            aligner.related  # noqa: B018
+            start = time.perf_counter()
+            system = aligner.align_annotated(annotated)
+            seconds = time.perf_counter() - start
+            scores = score_alignments([p.alignment for p in gold], system, links).to_dict()
+            scores["align_seconds"] = round(seconds, 2)
+            results.setdefault(set_name, {})[name] = scores
+            m = scores["macro"]
+            print(f"# {set_name} | {name}: P {100 * m['precision']:.1f} R {100 * m['recall']:.1f} "
+                  f"F1 {100 * m['f1']:.1f} E {100 * scores['exact']:.1f}", file=sys.stderr)
+    print(render(results, names))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return 0
+
+
+def render(results: dict[str, dict[str, dict]], names: list[str]) -> str:
+    """One markdown table per set: configuration rows, macro P/R/F1, exact, micro F1."""
+    out = []
+    for set_name, rows in results.items():
+        out.append(f"\n**{set_name}** ({SETS[set_name][1]} links, {next(iter(rows.values()))['pairs']} pairs)\n")
+        out.append("| configuration | P | R | F1 | E (exact %) | micro F1 |")
+        out.append("|---|---|---|---|---|---|")
+        for name in names:
+            s = rows.get(name)
+            if s is None:
+                continue
+            m = s["macro"]
+            out.append(f"| {name} | {100 * m['precision']:.1f} | {100 * m['recall']:.1f} | "
+                       f"{100 * m['f1']:.1f} | {100 * s['exact']:.1f} | {100 * s['micro']['f1']:.1f} |")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
