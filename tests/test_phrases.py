@@ -93,6 +93,8 @@ def test_errors():
         phrase_spans({(3, 0)}, 2, 2)
     with pytest.raises(ConfigurationError):
         phrase_spans({(0, 0)}, 2, 2, 0)
+    with pytest.raises(ConfigurationError):
+        phrase_spans(Alignment.from_links([(0, 0)]), 2, 2, links="maybe")
     assert issubclass(AlignmentIndexError, ParalignError)
 
 

@@ -23,6 +23,7 @@ from .errors import AlignmentIndexError, ConfigurationError
 
 Span = tuple[int, int]
 SpanPair = tuple[int, int, int, int]  # s1, s2, t1, t2 with [s1, s2) and [t1, t2)
+LINK_SETS = ("sure", "sure+possible", "possible")  # "possible" = sure+possible, as in Alignment
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,8 @@ class PhrasePair:
 
 
 def _link_set(alignment_or_links: Alignment | Iterable[Link], links: str) -> frozenset[Link]:
+    if links not in LINK_SETS:
+        raise ConfigurationError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
     if isinstance(alignment_or_links, Alignment):
         return alignment_or_links.links(links)
     return frozenset((int(i), int(j)) for i, j in alignment_or_links)
