@@ -99,7 +99,7 @@ def bleu_from_stats(sums: np.ndarray) -> np.ndarray:
                      100.0 * correct / np.where(total > 0, total, 1))
         logs = np.where(total > 0, np.log(np.where(p > 0, p, 1)), -np.inf)
     score = brevity_penalty(sums) * np.exp(logs.mean(axis=-1))
-    return np.where(sums[..., 0] > 0, score, 0.0)
+    return np.where((sums[..., 0] > 0) & (correct.sum(axis=-1) > 0), score, 0.0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,88 @@
+"""BLEU steps (MUP, GM, GM x BP) and vectorised BLEU/chrF against sacrebleu."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU, CHRF
+
+from paralign.errors import ConfigurationError, MismatchError
+from paralign.metrics.bleu_steps import (
+    BASELINES,
+    baseline,
+    bleu_from_stats,
+    bleu_statistics,
+    brevity_penalty,
+    check_lengths,
+    corpus_scores,
+    geometric_mean,
+    modified_unigram_precision,
+)
+
+WORDS = st.sampled_from(["the", "cat", "sat", "on", "mat", "a", "dog", "."])
+SENT = st.lists(WORDS, max_size=10).map(" ".join)
+
+
+def test_papineni_figure1_mup_is_2_of_7():
+    stats = bleu_statistics(["the the the the the the the"],
+                            [["the cat is on the mat"], ["there is a cat on the mat"]])
+    assert float(modified_unigram_precision(stats.sum(axis=0))) == pytest.approx(2 / 7)
+
+
+def test_brevity_penalty_cases():
+    # [sys_len, ref_len, ...]
+    stats = np.array([[10, 8] + [1] * 8, [8, 10] + [1] * 8, [0, 5] + [0] * 8], dtype=float)
+    bp = brevity_penalty(stats)
+    assert bp[0] == 1.0
+    assert bp[1] == pytest.approx(math.exp(1 - 10 / 8))
+    assert bp[2] == 0.0
+
+
+def test_gm_times_bp_is_unsmoothed_bleu():
+    hyps = ["the cat sat on the mat today", "a dog sat on the mat"]
+    refs = [["the cat sat on the mat", "the dog sat on a mat"]]
+    sums = bleu_statistics(hyps, refs).sum(axis=0)
+    expected = BLEU().corpus_score(hyps, refs).score / 100
+    assert float(geometric_mean(sums) * brevity_penalty(sums)) == pytest.approx(expected)
+    assert float(BASELINES["gm_bp"].score(sums)) == pytest.approx(expected)
+
+
+@settings(max_examples=120, deadline=None)
+@given(pairs=st.lists(st.tuples(SENT, SENT, SENT), min_size=1, max_size=6))
+def test_vectorised_bleu_and_chrf_equal_sacrebleu(pairs):
+    hyps = [p[0] for p in pairs]
+    refs = [[p[1] for p in pairs], [p[2] for p in pairs]]
+    sums = bleu_statistics(hyps, refs).sum(axis=0)
+    assert float(bleu_from_stats(sums)) == pytest.approx(BLEU().corpus_score(hyps, refs).score,
+                                                         abs=1e-9)
+    chrf = BASELINES["chrf"]
+    assert float(chrf.score(chrf.stats(hyps, refs).sum(axis=0))) == pytest.approx(
+        CHRF().corpus_score(hyps, refs).score, abs=1e-9)
+
+
+def test_scores_vectorise_over_leading_axes():
+    hyps = ["the cat sat", "a dog", "on the mat ."]
+    refs = [["the cat sat down", "the dog", "on a mat ."]]
+    stats = bleu_statistics(hyps, refs)
+    for name in ("bleu", "mup", "gm", "gm_bp"):
+        metric = BASELINES[name]
+        rows = metric.score(stats)
+        assert rows.shape == (3,)
+        for i in range(3):
+            assert rows[i] == pytest.approx(float(metric.score(stats[i])))
+
+
+def test_corpus_scores_and_errors():
+    hyps, refs = ["the cat sat on the mat"], [["the cat sat on the mat"]]
+    scores = corpus_scores(hyps, refs)
+    assert scores["bleu"] == pytest.approx(100.0)
+    assert scores["mup"] == scores["gm"] == scores["gm_bp"] == pytest.approx(1.0)
+    assert scores["chrf"] == pytest.approx(100.0)
+    with pytest.raises(MismatchError, match="reference stream 1 has 2 segments"):
+        check_lengths(["a"], [["a", "b"]])
+    with pytest.raises(ConfigurationError):
+        baseline("meteor")

@@ -1,0 +1,103 @@
+"""`paralign paraeval` and `paralign meta-eval` end to end through the CLI entry point."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from paralign.cli import main
+
+TABLE = "blown up\tbombing\nblown up\texplosion\nbombing\texplosion\n"
+
+
+@pytest.fixture()
+def files(tmp_path):
+    (tmp_path / "hyp.txt").write_text("blown up bombing was happening\n\nthe cat\n", encoding="utf-8")
+    (tmp_path / "r1.txt").write_text(
+        "the bombing resulted in an explosion\nsomething\nthe cat\n", encoding="utf-8")
+    (tmp_path / "r2.txt").write_text("there was an explosion\n\na cat\n", encoding="utf-8")
+    (tmp_path / "t.tsv").write_text(TABLE + "explosion\tbombing\n", encoding="utf-8")
+    return tmp_path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_corpus_json(files, capsys):
+    code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-r",
+                       str(files / "r2.txt"), "-i", str(files / "hyp.txt"), "--table",
+                       str(files / "t.tsv"), "--resources", "none", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert set(result) >= {"precision", "recall", "f", "signature"}
+    assert result["precision"] == pytest.approx(6 / 7)  # 4/5 + 2/2 (empty line adds nothing)
+    assert result["signature"].startswith("nrefs:2|res:t.tsv|maxlen:4|minpara:1|case:lc|tok:13a")
+
+
+def test_sentence_level_lines_and_nulls(files, capsys):
+    code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-r",
+                       str(files / "r2.txt"), "-i", str(files / "hyp.txt"), "--table",
+                       str(files / "t.tsv"), "--resources", "none", "--sentence-level",
+                       "--format", "json")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [d["segment"] for d in lines] == [1, 2, 3]
+    assert lines[0]["precision"] == pytest.approx(0.8)
+    assert lines[1]["precision"] is None and lines[1]["f"] is None
+    code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i",
+                       str(files / "hyp.txt"), "--resources", "none", "--sentence-level")
+    assert out.splitlines()[1].startswith("2\tParaEval P = n/a")
+
+
+def test_min_paraphrase_length_option(files, capsys):
+    _, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "r2.txt"),
+                    "-i", str(files / "hyp.txt"), "--table", str(files / "t.tsv"),
+                    "--resources", "none", "--min-paraphrase-length", "3", "--format", "json")
+    assert json.loads(out)["precision"] == pytest.approx(4 / 7)
+
+
+def test_length_mismatch_is_reported_before_scoring(files, capsys):
+    (files / "short.txt").write_text("one line\n", encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "short.txt"), "-i",
+                         str(files / "hyp.txt"), "--table", str(files / "missing.tsv"))
+    assert code == 1 and out == ""
+    assert "short.txt has 1 lines but the hypothesis" in err
+
+
+def test_bad_table_names_its_line(files, capsys):
+    (files / "bad.tsv").write_text(TABLE + "only-one-field\n", encoding="utf-8")
+    code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i",
+                       str(files / "hyp.txt"), "--table", str(files / "bad.tsv"),
+                       "--resources", "none")
+    assert code == 1 and "bad.tsv:4" in err
+
+
+def test_text_output_and_stdin(files, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\n"))
+    (files / "one.txt").write_text("the cat\n", encoding="utf-8")
+    code, out, _ = run(capsys, "paraeval", "-r", str(files / "one.txt"), "--resources", "none")
+    assert code == 0 and out.startswith("ParaEval P = 1.0000 R = 1.0000 F = 1.0000\tnrefs:1")
+
+
+def test_meta_eval_json(data, capsys):
+    code, out, _ = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
+                       "--pair", "cs-en", "--refs", "A", "--metrics", "bleu,chrf,gm",
+                       "--resamples", "30", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["pair"] == "cs-en" and len(result["systems"]) == 8
+    for name in ("bleu", "chrf", "gm"):
+        for kind in ("pearson", "spearman", "kendall"):
+            assert set(result["metrics"][name][kind]) == {"value", "low", "high"}
+    code, out, _ = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
+                       "--pair", "cs-en", "--metrics", "bleu", "--resamples", "10")
+    assert code == 0 and out.splitlines()[0].startswith("cs-en refs A: 8 systems")
+    code, _, err = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
+                       "--pair", "cs-en", "--refs", "C", "--metrics", "bleu")
+    assert code == 1 and "no reference 'C'" in err

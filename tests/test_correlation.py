@@ -1,0 +1,104 @@
+"""Correlations, bootstrap intervals and the paired test."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from paralign.errors import ConfigurationError, MismatchError
+from paralign.metrics.correlation import (
+    CORRELATIONS,
+    bootstrap_correlations,
+    correlation,
+    interval,
+    paired_test,
+    resample_counts,
+    row_correlations,
+    with_tests,
+)
+
+
+def test_correlations_match_scipy():
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=9), rng.normal(size=9)
+    assert correlation("pearson", x, y) == pytest.approx(sps.pearsonr(x, y)[0])
+    assert correlation("spearman", x, y) == pytest.approx(sps.spearmanr(x, y)[0])
+    assert correlation("kendall", x, y) == pytest.approx(sps.kendalltau(x, y)[0])
+    assert np.isnan(correlation("pearson", [1, 1, 1], [1, 2, 3]))
+    with pytest.raises(MismatchError):
+        correlation("pearson", [1, 2], [1, 2])
+    with pytest.raises(ConfigurationError):
+        correlation("cosine", x, y)
+
+
+def test_row_correlations_match_scipy_row_by_row():
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=(20, 7)), rng.normal(size=7)
+    x[3] = x[3, 0]  # a constant row gives nan, not an error
+    for kind in CORRELATIONS:
+        rows = row_correlations(kind, x, y)
+        for b in (0, 5, 19):
+            assert rows[b] == pytest.approx(correlation(kind, x[b], y))
+        assert np.isnan(rows[3])
+
+
+def test_resample_counts_are_seeded_bootstraps():
+    a, b = resample_counts(50, 200, seed=7), resample_counts(50, 200, seed=7)
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, resample_counts(50, 200, seed=8))
+    assert a.shape == (200, 50) and np.all(a.sum(axis=1) == 50)
+
+
+def _toy(n_systems: int = 8, n_segments: int = 200, noise: float = 0.0, seed: int = 3):
+    """Segment stats (matched, total) whose corpus ratio tracks a hidden quality."""
+    rng = np.random.default_rng(seed)
+    quality = np.linspace(0.3, 0.8, n_systems)
+    human = {f"s{i}": float(q) for i, q in enumerate(quality)}
+    stats = {}
+    for i, q in enumerate(quality):
+        total = rng.integers(5, 30, size=n_segments).astype(float)
+        p = np.clip(q + rng.normal(0, noise, size=n_segments), 0, 1)
+        stats[f"s{i}"] = np.stack([rng.binomial(total.astype(int), p), total], axis=1)
+    return stats, human
+
+
+def ratio(sums: np.ndarray) -> np.ndarray:
+    return sums[..., 0] / sums[..., 1]
+
+
+def test_bootstrap_interval_brackets_a_good_metric():
+    stats, human = _toy()
+    counts = resample_counts(200, 300)
+    result = bootstrap_correlations(stats, ratio, human, counts, name="good")
+    for kind in CORRELATIONS:
+        c = result.correlations[kind]
+        assert c.low <= c.value + 1e-9 and c.value <= c.high + 1e-9
+        assert c.value > 0.8
+    assert result.scores["s0"] == pytest.approx(ratio(stats["s0"].sum(axis=0)))
+
+
+def test_paired_test_prefers_the_better_metric():
+    stats, human = _toy()
+    noisy, _ = _toy(noise=0.6, seed=4)
+    noisy = {k: v for k, v in zip(stats, noisy.values(), strict=True)}
+    shuffled = dict(zip(stats, list(noisy.values())[::-1], strict=True))  # anti-correlated
+    counts = resample_counts(200, 300)
+    good = bootstrap_correlations(stats, ratio, human, counts, name="good")
+    bad = bootstrap_correlations(shuffled, ratio, human, counts, name="bad")
+    good = with_tests(good, [bad, good])
+    assert set(good.tests) == {"bad"}
+    test = good.tests["bad"]["pearson"]
+    assert test.delta.value > 0 and test.p_value < 0.05
+    same = paired_test(0.5, 0.5, good.samples["pearson"], good.samples["pearson"])
+    assert same.delta.value == 0 and same.p_value == 1.0
+    assert good.to_dict()["vs"]["bad"]["pearson"]["p_value"] == pytest.approx(test.p_value,
+                                                                               abs=1e-4)
+
+
+def test_interval_edge_cases_and_too_few_systems():
+    nan = interval(0.3, np.array([np.nan, np.nan]))
+    assert np.isnan(nan.low) and nan.to_dict()["low"] is None
+    stats, human = _toy(n_systems=2)
+    with pytest.raises(MismatchError, match="at least 3 systems"):
+        bootstrap_correlations(stats, ratio, human, resample_counts(200, 10))
