@@ -143,6 +143,9 @@ def table_section(root: Path, args: argparse.Namespace, results: dict) -> list[s
             "only referenced phrases": table_scores(groups, source, only_referenced=True),
             "hub sentences": table_scores(groups, source, sentences="hub"),
             "hub sentences, only referenced": table_scores(groups, source, sentences="hub", only_referenced=True),
+            "tight reference pairs": table_scores(groups, source, tight=True),
+            "tight reference pairs, only referenced": table_scores(groups, source, tight=True,
+                                                                   only_referenced=True),
         }
     results["table"] = {name: {"all sentences": s.to_dict(), **{k: v.to_dict() for k, v in variants[name].items()}}
                         for name, s in main_scores.items()}

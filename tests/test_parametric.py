@@ -129,6 +129,16 @@ def test_table_scores_by_hand():
         table_scores({"d.1": GROUP}, table, sentences="every")
 
 
+def test_tight_reference_has_one_paraphrase_per_pair():
+    group = [pair("d.2.x", "zhou muyao , mayor", "mayor zhou murao", [(0, 1), (1, 2), (3, 0)])]
+    loose = reference_paraphrases(group)[("zhou", "muyao", ",", "mayor")]
+    tight = reference_paraphrases(group, tight=True)[("zhou", "muyao", ",", "mayor")]
+    assert loose["muyao ,"] == {"murao"} and "muyao ," not in tight
+    assert tight["zhou muyao"] == {"zhou murao"}
+    result = table_scores({"d.2": group}, ParaphraseTable.from_pairs([("muyao ,", "murao")]), tight=True)
+    assert result.tight and result.overall.correct == 0 and result.to_dict()["tight"] is True
+
+
 def test_single_sentence_group_is_reported():
     groups = {"solo": [pair("solo.1", "same words", "same words", [(0, 0), (1, 1)])], "d.1": GROUP}
     result = table_scores(groups, ParaphraseTable.from_pairs([("quit", "resigned")]))

@@ -63,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table.add_argument("--sentences", choices=("all", "hub"), default="all",
                        help="score every distinct sentence of a group, or only those in every "
                        "pair of it, as in the paper (default: %(default)s)")
+    table.add_argument("--tight", action="store_true",
+                       help="build the reference from phrase pairs whose edge words are aligned "
+                       "(at most one paraphrase per pair and phrase)")
     table.set_defaults(func=run_table)
 
 
@@ -82,7 +85,7 @@ def run_align(args: argparse.Namespace) -> int:
 def run_table(args: argparse.Namespace) -> int:
     result = table_scores_files(
         args.gold, args.table, args.max_length, links=args.links,
-        only_referenced=args.only_referenced, sentences=args.sentences,
+        only_referenced=args.only_referenced, sentences=args.sentences, tight=args.tight,
     )
     for message in result.warnings:
         warn(message)

@@ -28,7 +28,8 @@ phrase texts (lower-cased, up to `max_length` words) of s.  For each unit (G, s,
 Each of these is a set, so a paraphrase is counted once per (group, sentence, phrase) however
 many pairs or occurrences yield it.  Variants: `only_referenced=True` counts posited paraphrases
 only for phrases p that have at least one reference paraphrase (precision where the reference has
-an opinion); `sentences="hub"` keeps, as the paper's corpus does (the first translation aligned
+an opinion); `tight=True` builds the reference from aligned-edge phrase pairs only (at most
+one paraphrase per pair and phrase occurrence, as the paper states); `sentences="hub"` keeps, as the paper's corpus does (the first translation aligned
 to the ten others), only the sentences that occur in EVERY pair of their group (both sentences
 of a one-pair group); groups without such a sentence are then left out and counted in the
 result's `skipped_groups` (reported in one summary warning).
@@ -253,18 +254,23 @@ def hub_sentences(pairs: Sequence[PairLike]) -> list[Sentence]:
             if all(s in (_lower(p.source), _lower(p.target)) for p in pairs)]
 
 
-def reference_paraphrases(pairs: Iterable[PairLike], max_length: int = 5, *, links: str = "sure") -> References:
+def reference_paraphrases(
+    pairs: Iterable[PairLike], max_length: int = 5, *, links: str = "sure", tight: bool = False
+) -> References:
     """para_REF for one group: sentence -> phrase -> set of reference paraphrases (texts).
 
     The union, over the group's pairs containing the sentence, of the non-identical consistent
     phrase pairs whose side in that sentence is the phrase.  Texts are lower-cased.
+    `tight=True` uses only phrase pairs with aligned edge words, so that a phrase occurrence has
+    at most one paraphrase per pair (the paper: "the maximum size of this set is the number of
+    sentence pairs in G").
     """
     refs: References = {}
     for pair in pairs:
         src, tgt = _lower(pair.source), _lower(pair.target)
         src_refs = refs.setdefault(src, {})
         tgt_refs = refs.setdefault(tgt, {})
-        for s1, s2, t1, t2 in nonidentical_spans(pair.alignment, src, tgt, max_length, links):
+        for s1, s2, t1, t2 in nonidentical_spans(pair.alignment, src, tgt, max_length, links, tight):
             p, q = " ".join(src[s1:s2]), " ".join(tgt[t1:t2])
             src_refs.setdefault(p, set()).add(q)
             tgt_refs.setdefault(q, set()).add(p)
@@ -314,6 +320,7 @@ class TableScores:
     beyond_max_length: int = 0
     only_referenced: bool = False
     sentence_mode: str = "all"
+    tight: bool = False
     warnings: tuple[str, ...] = field(default=())
 
     @property
@@ -342,6 +349,7 @@ class TableScores:
             "beyond_max_length": self.beyond_max_length,
             "only_referenced": self.only_referenced,
             "sentence_mode": self.sentence_mode,
+            "tight": self.tight,
             "max_length": self.max_length,
             "by_length": {str(n): c.to_dict() for n, c in sorted(self.by_length.items())},
             "warnings": list(self.warnings),
@@ -374,8 +382,12 @@ def table_scores(
     links: str = "sure",
     only_referenced: bool = False,
     sentences: str = "all",
+    tight: bool = False,
 ) -> TableScores:
     """LB-Precision and Rel-Recall of `source` against the groups' reference paraphrase sets.
+
+    `tight=True` builds the reference sets from aligned-edge phrase pairs only (see
+    `reference_paraphrases`).
 
     Counting as in the module docstring.  A group with fewer than two distinct sentences has no
     reference paraphrases: it is skipped with a warning naming it.
@@ -405,7 +417,7 @@ def table_scores(
                 no_hub += 1
                 skipped += 1
                 continue
-        refs = reference_paraphrases(pairs, max_length, links=links)
+        refs = reference_paraphrases(pairs, max_length, links=links, tight=tight)
         for sentence in distinct:
             units += 1
             sent_refs = refs.get(sentence, {})
@@ -435,7 +447,8 @@ def table_scores(
     by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, max_length + 1)}
     return TableScores(
         getattr(source, "name", type(source).__name__), by_length, max_length,
-        len(groups) - skipped, units, skipped, beyond, only_referenced, sentences, tuple(warnings),
+        len(groups) - skipped, units, skipped, beyond, only_referenced, sentences, tight,
+        tuple(warnings),
     )
 
 
@@ -486,6 +499,7 @@ def table_scores_files(
     links: str = "sure",
     only_referenced: bool = False,
     sentences: str = "all",
+    tight: bool = False,
 ) -> TableScores:
     """LB-Precision/Rel-Recall of a table spec (`ppdb`, `wordnet`, `path[:threshold]`) on groups."""
     from ..corpora import load_groups
@@ -493,7 +507,7 @@ def table_scores_files(
 
     source = load_source(table) if isinstance(table, str) else table
     return table_scores(load_groups(gold_path), source, max_length, links=links,
-                        only_referenced=only_referenced, sentences=sentences)
+                        only_referenced=only_referenced, sentences=sentences, tight=tight)
 
 
 def _fmt(value: float | None) -> str:
