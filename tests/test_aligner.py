@@ -234,3 +234,10 @@ def test_thousand_token_pair_is_fast(aligner: Aligner) -> None:
     links = aligner.align_sentences(s, t)
     assert time.perf_counter() - start < 10.0
     assert len(links) > 100
+
+
+def test_with_params_switches_similarity_off(aligner: Aligner) -> None:
+    s = sent("red car crashed", "JJ NN VBD")
+    t = sent("red automobile crashed", "JJ NN VBD")
+    assert (1, 1) in aligner.align_sentences(s, t).sure
+    assert (1, 1) not in aligner.with_params(use_word_similarity=False).align_sentences(s, t).sure

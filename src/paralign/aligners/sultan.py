@@ -101,6 +101,11 @@ class AlignerConfig:
     #: Repeat swTextAlign until nothing changes (chains such as "of the"), not just once.
     iterate_stop_text: bool = True
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
+    #: Context pairs already aligned count at least this much as evidence (the reference counts
+    #: their word similarity, so an aligned but dissimilar pair adds 0).
+    aligned_context_sim: float = 0.0
+    #: Entity types whose partial mentions also align to the rest of the full mention.
+    partial_mention_types: tuple[str, ...] = ("PERSON",)
 
     def __post_init__(self) -> None:
         for name in ("ppdb_sim", "w"):
@@ -220,9 +225,11 @@ class Aligner:
         clone = Aligner.__new__(Aligner)
         clone.config = replace(self.config, **changes)
         clone._similarity_spec = self._similarity_spec
-        clone._related = self._related
+        same_similarity = (clone.config.ppdb_sim, clone.config.use_word_similarity) == (
+            self.config.ppdb_sim, self.config.use_word_similarity)
+        clone._related = self._related if same_similarity else None
         clone.annotator = self.annotator
-        clone._sim_cache = {} if clone.config.ppdb_sim != self.config.ppdb_sim else self._sim_cache
+        clone._sim_cache = self._sim_cache if same_similarity else {}
         clone._forms = self._forms
         clone._entity_types = dict(clone.config.entity_types)
         return clone
@@ -542,10 +549,11 @@ class _Run:
                     continue
                 if stype != ttype:
                     continue
+                spread = stype in self.aligner.config.partial_mention_types
                 if sb - sa <= tb - ta:  # equal lengths: both ways, so the result stays symmetric
-                    new.update(_subset_links(s, sa, sb, s_free, t, ta, tb, t_free, s_words))
+                    new.update(_subset_links(s, sa, sb, s_free, t, ta, tb, t_free, s_words, spread))
                 if sb - sa >= tb - ta:
-                    links = _subset_links(t, ta, tb, t_free, s, sa, sb, s_free, t_words)
+                    links = _subset_links(t, ta, tb, t_free, s, sa, sb, s_free, t_words, spread)
                     new.update((i, j) for j, i in links)
         for i, j in sorted(new):
             st.add(i, j)
@@ -554,15 +562,16 @@ class _Run:
         """Dependency-context evidence for (i, j) and the supporting context pairs."""
         s, t, sim, links = self.s, self.t, self.sim, self.st.links
         root = self.aligner.config.root_evidence
+        aligned_min = self.aligner.config.aligned_context_sim
         evidence, context = 0.0, []
 
         def pair_sim(k: int, q: int) -> float | None:
             if k < 0 or q < 0:
                 return 1.0 if (root and k < 0 and q < 0) else None
             value = sim.get((k, q))
-            if value is not None:
-                return value
-            return 0.0 if (k, q) in links else None
+            if (k, q) in links:
+                return max(value or 0.0, aligned_min)
+            return value
 
         combos = ((s.parents[i], t.parents[j], "parent"), (s.children[i], t.children[j], "child"),
                   (s.parents[i], t.children[j], "cross"), (s.children[i], t.parents[j], "cross-rev"))
@@ -596,8 +605,9 @@ class _Run:
 
     def content_text(self) -> None:
         """cwTextAlign: content words by similar content neighbours in a (3, 3) window."""
-        s, t, sim = self.s, self.t, self.sim
+        s, t, sim, links = self.s, self.t, self.sim, self.st.links
         use_context = self.aligner.config.use_textual_context
+        aligned_min = self.aligner.config.aligned_context_sim
         scored = []
         for i, j, value in self.candidates(lambda i, j: s.content[i] and t.content[j]):
             evidence = 0.0
@@ -609,7 +619,9 @@ class _Run:
                         if q == j or not t.content[q]:
                             continue
                         v = sim.get((k, q))
-                        if v is not None:
+                        if (k, q) in links:
+                            evidence += max(v or 0.0, aligned_min)
+                        elif v is not None:
                             evidence += v
             scored.append((self.score(value, evidence), i, j, None))
         self.greedy(scored)
@@ -746,7 +758,8 @@ def _learn_entities(p: Prepared, other: Prepared) -> list[tuple[int, int, str]]:
 
 
 def _subset_links(short: Prepared, sa: int, sb: int, short_free: list[bool], long: Prepared,
-                  la: int, lb: int, long_free: list[bool], short_entity_words: set[str]) -> list[Link]:
+                  la: int, lb: int, long_free: list[bool], short_entity_words: set[str],
+                  spread: bool = True) -> list[Link]:
     """Partial mention: every short-entity word occurs in the long one; align identical free
     words, then each short word to each free remaining word of the long entity (not
     punctuation, not an entity word of the short mention's sentence)."""
@@ -762,6 +775,8 @@ def _subset_links(short: Prepared, sa: int, sb: int, short_free: list[bool], lon
                 if short_free[k] and long_free[q]:
                     links.append((k, q))
                 break
+    if not spread:
+        return links
     for q in range(la, lb):
         if q in matched or not long_free[q] or long.punct[q] or long.lower[q] in short_entity_words:
             continue
