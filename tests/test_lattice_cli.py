@@ -1,0 +1,98 @@
+"""`paralign lattice ...` commands and the lattice evaluations on real corpus groups."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from paralign.cli import main
+from paralign.lattice import LatticeOptions, evaluate_groups, incremental
+from paralign.lattice.evaluate import (
+    annotate_groups,
+    mtreference_groups,
+    read_groups,
+    sample_groups,
+)
+
+GROUP = [
+    "at least 12 people were killed in the battle last week .",
+    "at least 12 persons died in the fighting last week .",
+    "last week 's fighting took the lives of 12 people .",
+]
+
+
+@pytest.fixture()
+def group_file(tmp_path):
+    path = tmp_path / "group.txt"
+    path.write_text("\n".join(GROUP) + "\n")
+    return path
+
+
+def run_json(capsys, *argv: str):
+    assert main([*argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_build_paths_distance_draw(tmp_path, group_file, capsys):
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    data = json.loads(lattice_json.read_text())
+    assert data["states"] > 2 and data["edges"]
+    paths = run_json(capsys, "lattice", "paths", "--lattice", str(lattice_json), "-k", "2", "--all", "100")
+    assert int(paths["paths"]) >= 3 and len(paths["kbest"]) == 2
+    assert {" ".join(s.split()) for s in GROUP} <= set(paths["all"])
+    rows = run_json(capsys, "lattice", "distance", "--lattice", str(lattice_json), "--tokenized",
+                    "--sentence", GROUP[0], "--sentence", "12 people died")
+    assert rows[0]["distance"] == 0 and rows[1]["distance"] > 0
+    assert main(["lattice", "draw", "--lattice", str(lattice_json), "-o", str(tmp_path / "l.svg")]) == 0
+    assert (tmp_path / "l.svg").exists() or (tmp_path / "l.dot").read_text().startswith("digraph")
+    capsys.readouterr()
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--method", "msa", "--format", "text"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].isdigit()  # OpenFst: final state last
+
+
+def test_bad_lattice_file_is_reported(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["lattice", "paths", "--lattice", str(bad)]) == 1
+    assert "bad.json" in capsys.readouterr().err
+
+
+def test_stats_and_paraphrases_on_a_groups_file(tmp_path, capsys):
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n" + "only one sentence here .\n" + "\t".join(GROUP[:2]) + "\n")
+    stats = run_json(capsys, "lattice", "stats", "--groups", str(groups), "--tokenized", "--leave-one-out",
+                     "--incremental")
+    for key in ("groups", "mean_log10_paths", "ed_input", "ed_lattice", "repetition_ratio"):
+        assert key in stats
+    assert stats["groups"] == 3 and stats["errors"] == []
+    assert stats["ed_lattice"] <= stats["ed_input"]
+    out = tmp_path / "table.tsv.gz"
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 0
+    with gzip.open(out, "rt") as handle:
+        rows = [line.split("\t") for line in handle]
+    assert ("persons", "people", 2.0) in {(r[0], r[1], float(r[2])) for r in rows}
+
+
+def test_bible_groups(data):
+    path = data / "multitranslation/bible-ot/bible_7versions_ot.tsv"
+    groups = sample_groups((g for k, g in zip(range(300), read_groups(path), strict=False)), 6, seed=1)
+    annotated = list(annotate_groups(groups))
+    summary, results = evaluate_groups(annotated, leave_one_out=True)
+    assert summary["errors"] == [] and summary["groups"] == 6
+    for res in results:
+        assert all(sa <= inp for sa, inp in zip(res.ed_lattice, res.ed_input, strict=True))
+    assert summary["ed_lattice"] < summary["ed_input"]
+
+
+def test_mtreference_groups_syntax_vs_msa(data):
+    groups = mtreference_groups(data / "alignment/mtreference/mt-reference.test.json", min_size=4)[:25]
+    annotated = list(annotate_groups(groups))
+    syntax, _ = evaluate_groups(annotated, leave_one_out=True)
+    msa, _ = evaluate_groups(annotated, LatticeOptions(method="msa"))
+    assert syntax["ed_lattice"] < syntax["ed_input"]
+    assert syntax["repetition_ratio"] < msa["repetition_ratio"]  # the paper's finding
+    rows = incremental(annotated[:10], min_size=4)
+    assert rows[0]["ed_lattice"] == rows[0]["ed_input"]  # one translation: the lattice is that sentence
