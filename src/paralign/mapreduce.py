@@ -46,13 +46,6 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             tmp.unlink()
 
 
-def _parse_value(text: str) -> float:
-    """int for integer fields (exact counts), float otherwise (str() of a float round-trips)."""
-    if text.isdigit():
-        return int(text)
-    return float(text)
-
-
 def write_run(items: Mapping[Key, Sequence[float]], path: str | Path) -> Path:
     """Write `key -> values` sorted by key as TSV, atomically; return the path."""
     path = Path(path)
@@ -73,8 +66,8 @@ def read_run(path: str | Path, key_width: int) -> Iterator[Record]:
                     source=str(path),
                     line=number,
                 )
-            try:
-                values = [_parse_value(v) for v in fields[key_width:]]
+            try:  # ints stay exact counts; floats round-trip through str()
+                values = [int(v) if v.isdigit() else float(v) for v in fields[key_width:]]
             except ValueError as exc:
                 raise FormatError(f"bad number in run: {exc}", source=str(path), line=number) from exc
             yield tuple(fields[:key_width]), values
