@@ -98,6 +98,12 @@ class AlignerConfig:
     root_evidence: bool = True
     #: swDepAlign compares dependency labels (paper) instead of ignoring them (reference code).
     stop_word_labels: bool = False
+    #: Copulas attach to their predicate for swDepAlign (Stanford's analysis), not to the subject.
+    stanford_copula: bool = True
+    #: swTextAlign leaves copulas alone (their neighbours say little about them).
+    text_skips_copulas: bool = False
+    #: Align a leftover hyphenated token to a word equal to one of its pieces.
+    align_hyphen_pieces: bool = True
     #: Repeat swTextAlign until nothing changes (chains such as "of the"), not just once.
     iterate_stop_text: bool = True
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
@@ -117,12 +123,13 @@ class AlignerConfig:
 class Prepared:
     """A sentence indexed for alignment: forms, categories, stop/punct flags, edges, entities."""
 
-    __slots__ = ("basic_children", "basic_parents", "cat", "children", "content", "entities",
+    __slots__ = ("basic_children", "basic_parents", "cat", "children", "content", "copulas", "entities",
                  "keys", "lemma_forms", "lower", "n", "parents", "punct", "stopish", "tokens",
                  "word_forms")
 
     def __init__(self, sentence: Sentence, stop_words: frozenset[str],
-                 entity_types: dict[str, str], forms: _FormTable | None = None) -> None:
+                 entity_types: dict[str, str], forms: _FormTable | None = None,
+                 stanford_copula: bool = True) -> None:
         forms = forms or _FormTable(stop_words)
         tokens = unescape_ptb(sentence.tokens)
         n = self.n = len(tokens)
@@ -146,10 +153,27 @@ class Prepared:
         self.parents, self.children = depequiv.collapsed_edges(tokens, lemmas, sentence.heads, sentence.deps)
         self.basic_parents: list[list[tuple[int, str]]] = [[] for _ in range(n)]
         self.basic_children: list[list[tuple[int, str]]] = [[] for _ in range(n)]
+        # Stanford's copula analysis for stop words: "is" in "X is Y" hangs off the predicate Y
+        # (cop) instead of heading the subject, so it is aligned only when the predicates are.
+        copula_of: dict[int, int] = {}
         for i, h in enumerate(sentence.heads):
-            if 0 <= h < n and h != i:
+            if stanford_copula and 0 <= h < n and h != i and sentence.deps[i] in ("attr", "acomp") and (
+                    lemmas[h].lower() == "be") and h not in copula_of:
+                copula_of[h] = i
+        self.copulas = frozenset(copula_of)
+        for i, h in enumerate(sentence.heads):
+            if i in copula_of:
+                pred = copula_of[i]
+                self.basic_parents[i].append((pred, "cop"))
+                self.basic_children[pred].append((i, "cop"))
+                continue
+            if 0 <= h < n and h != i and h not in copula_of:
                 self.basic_parents[i].append((h, sentence.deps[i]))
                 self.basic_children[h].append((i, sentence.deps[i]))
+            elif h in copula_of and i != copula_of[h]:
+                pred = copula_of[h]
+                self.basic_parents[i].append((pred, sentence.deps[i]))
+                self.basic_children[pred].append((i, sentence.deps[i]))
         self.entities = []
         for e in sentence.entities:
             a, b = e.start, e.end
@@ -273,7 +297,8 @@ class Aligner:
             from ..resources import stopwords
 
             self._forms = _FormTable(stopwords())
-        return Prepared(sentence, self._forms.stop_words, self._entity_types, self._forms)
+        return Prepared(sentence, self._forms.stop_words, self._entity_types, self._forms,
+                        self.config.stanford_copula)
 
     # -- public API -----------------------------------------------------------------------------
     def align(self, source: TextOrTokens, target: TextOrTokens) -> Alignment:
@@ -339,7 +364,9 @@ class Aligner:
             for category in _CATEGORY_ORDER:
                 steps.append((f"content_dependency_{category}",
                               lambda c=category: run.content_dependency(c)))
-        steps += [("content_text", run.content_text), ("hyphen_pieces", run.hyphen_pieces)]
+        steps.append(("content_text", run.content_text))
+        if cfg.align_hyphen_pieces:
+            steps.append(("hyphen_pieces", run.hyphen_pieces))
         if cfg.align_stop_words:
             if cfg.use_dependency_context:
                 steps.append(("stop_dependency", run.stop_dependency))
@@ -661,9 +688,12 @@ class _Run:
     def stop_text(self) -> None:
         """swTextAlign: stop words/punctuation whose left or right neighbours are aligned."""
         s, t, links = self.s, self.t, self.st.links
+        skip = self.aligner.config.text_skips_copulas
+        s_ok = [s.stopish[i] and not (skip and i in s.copulas) for i in range(s.n)]
+        t_ok = [t.stopish[j] and not (skip and j in t.copulas) for j in range(t.n)]
         while True:
             scored = []
-            for i, j, value in self.candidates(lambda i, j: s.stopish[i] and t.stopish[j]):
+            for i, j, value in self.candidates(lambda i, j: s_ok[i] and t_ok[j]):
                 evidence = ((i - 1, j - 1) in links) + ((i + 1, j + 1) in links)
                 if evidence > 0:
                     scored.append((self.score(value, evidence), i, j, None))
