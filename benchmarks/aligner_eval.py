@@ -45,6 +45,11 @@ CONFIGS: dict[str, dict] = {
     "- stop words": {"align_stop_words": False},
     "reference wsAlign (all-stop-word sequences)": {"sequences_need_content": False},
     "- named entities": {"align_named_entities": False},
+    "partial mentions spread for all entity types (reference)": {
+        "partial_mention_types": ("PERSON", "ORGANIZATION", "LOCATION")},
+    "copula heads the subject (spaCy, not Stanford)": {"stanford_copula": False},
+    "no ROOT evidence": {"root_evidence": False},
+    "+ unique identical stop words (extension)": {"align_unique_stop_words": True},
     "PPDB + WordNet similarity": {"similarity": "ppdb+wordnet"},
 }
 

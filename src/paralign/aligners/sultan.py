@@ -104,6 +104,9 @@ class AlignerConfig:
     text_skips_copulas: bool = False
     #: Align a leftover hyphenated token to a word equal to one of its pieces.
     align_hyphen_pieces: bool = True
+    #: Extension (not in the paper): finally align identical free stop words that occur once
+    #: in each sentence.
+    align_unique_stop_words: bool = False
     #: Repeat swTextAlign until nothing changes (chains such as "of the"), not just once.
     iterate_stop_text: bool = True
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
@@ -372,6 +375,8 @@ class Aligner:
                 steps.append(("stop_dependency", run.stop_dependency))
             if cfg.use_textual_context:
                 steps.append(("stop_text", run.stop_text))
+        if cfg.align_stop_words and cfg.align_unique_stop_words:
+            steps.append(("unique_stop_words", run.unique_stop_words))
         for name, step in steps:
             st.module = name
             step()
@@ -684,6 +689,21 @@ class _Run:
             if evidence > 0:
                 scored.append((self.score(value, evidence), i, j, None))
         self.greedy(scored)
+
+    def unique_stop_words(self) -> None:
+        """Identical free stop words (not punctuation) occurring once in each sentence."""
+        s, t, st = self.s, self.t, self.st
+        s_count: dict[str, int] = {}
+        t_count: dict[str, int] = {}
+        for w in s.lower:
+            s_count[w] = s_count.get(w, 0) + 1
+        for w in t.lower:
+            t_count[w] = t_count.get(w, 0) + 1
+        for i, j, _ in self.candidates(lambda i, j: s.stopish[i] and t.stopish[j]):
+            w = s.lower[i]
+            if (w == t.lower[j] and not s.punct[i] and s_count[w] == 1 and t_count[w] == 1
+                    and st.free(i, j)):
+                st.add(i, j)
 
     def stop_text(self) -> None:
         """swTextAlign: stop words/punctuation whose left or right neighbours are aligned."""

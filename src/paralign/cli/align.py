@@ -30,7 +30,20 @@ def add_aligner_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
     group.add_argument("--no-text-context", action="store_true", help="ablation: no textual context")
     group.add_argument("--no-stop-words", action="store_true", help="ablation: no stop-word modules")
+    group.add_argument("--stop-word-sequences", action="store_true",
+                       help="wsAlign also aligns identical all-stop-word sequences (the reference "
+                       "code's behaviour; the paper requires a content word)")
     group.add_argument("--workers", type=int, default=1, help="processes for parsing and aligning")
+
+
+def add_gold_options(parser: argparse.ArgumentParser) -> None:
+    """--gold, --gold-links and --limit, for evaluate-aligner and tune-aligner."""
+    from ..metrics.alignment_scores import LINK_SETS
+
+    parser.add_argument("--gold", required=True, help="gold alignment file (any format the "
+                        "corpora loaders read)")
+    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N pairs")
 
 
 def aligner_from_args(args: argparse.Namespace) -> Aligner:
@@ -42,6 +55,7 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner:
         use_dependency_context=not args.no_dependencies,
         use_textual_context=not args.no_text_context,
         align_stop_words=not args.no_stop_words,
+        sequences_need_content=not args.stop_word_sequences,
     )
 
 

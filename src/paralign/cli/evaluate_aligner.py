@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import evaluate_aligner
-from ..metrics.alignment_scores import LINK_SETS, render_scores
+from ..metrics.alignment_scores import render_scores
 from ._common import add_format, add_output, emit, open_out, progress
-from .align import add_aligner_options, aligner_from_args
+from .align import add_aligner_options, add_gold_options, aligner_from_args
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,9 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "reads) and print score-alignments' scores plus annotate_seconds, align_seconds and "
         "pairs_per_second.",
     )
-    parser.add_argument("--gold", required=True, help="gold alignment file")
-    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N pairs")
+    add_gold_options(parser)
     add_aligner_options(parser)
     add_format(parser)
     add_output(parser)

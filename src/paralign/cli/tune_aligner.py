@@ -6,9 +6,8 @@ import argparse
 
 from ..aligners.evaluation import GRID, tune_aligner
 from ..errors import ConfigurationError
-from ..metrics.alignment_scores import LINK_SETS
 from ._common import add_format, add_output, emit, open_out, progress
-from .align import add_aligner_options, aligner_from_args
+from .align import add_aligner_options, add_gold_options, aligner_from_args
 
 
 def _grid(text: str) -> tuple[float, ...]:
@@ -27,11 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Annotate a gold file once, then align it for every (ppdb_sim, w) in the grid "
         "(default {0.1, ..., 1.0} for both) and report the best macro F1.",
     )
-    parser.add_argument("--gold", required=True, help="gold (dev) alignment file")
-    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
+    add_gold_options(parser)
     parser.add_argument("--ppdb-grid", type=_grid, default=GRID, help="comma-separated values")
     parser.add_argument("--w-grid", type=_grid, default=GRID, help="comma-separated values")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N pairs")
     add_aligner_options(parser)
     add_format(parser)
     add_output(parser)
