@@ -66,6 +66,9 @@ def test_align_text_output_and_missing_file(tmp_path, gold, capsys):
                  "--max-length", "3"]) == 0
     out = capsys.readouterr().out
     assert "Length <= 3" in out and "Length <= 4" not in out and "AlignPrec" in out
+    code, tight, _ = run_json(capsys, ["parametric", "align", "--gold", str(gold), "--system",
+                                       str(gold), "--tight"])
+    assert code == 0 and tight["precision"] == 1.0 and tight["gold"] > 0
     assert main(["parametric", "align", "--gold", str(gold), "--system",
                  str(tmp_path / "absent.json")]) == 1
     assert "absent.json" in capsys.readouterr().err
@@ -81,6 +84,11 @@ def test_table_json_layout_and_single_sentence_group(tmp_path, gold, capsys):
     assert result["posited"] == 2 and result["correct"] == 2  # job->post is below the threshold
     assert result["lb_precision"] == 1.0 and 0 < result["rel_recall"] < 1
     assert result["skipped_groups"] == 1 and "'doc.2'" in err
+    code, tight, _ = run_json(capsys, ["parametric", "table", "--gold", str(gold), "--table",
+                                       str(table), "--tight", "--only-referenced",
+                                       "--sentences", "hub"])
+    assert code == 0 and tight["tight"] is True and tight["sentence_mode"] == "hub"
+    assert tight["reference"] < result["reference"]
 
 
 def test_table_line_without_tab(tmp_path, gold, capsys):
