@@ -87,17 +87,14 @@ def test_text_output_and_stdin(files, capsys, monkeypatch):
 
 def test_meta_eval_json(data, capsys):
     code, out, _ = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
-                       "--pair", "cs-en", "--refs", "A", "--metrics", "bleu,chrf,gm",
+                       "--pair", "cs-en", "--refs", "A", "--metrics", "bleu,gm",
                        "--resamples", "30", "--format", "json")
     assert code == 0
     result = json.loads(out)
     assert result["pair"] == "cs-en" and len(result["systems"]) == 8
-    for name in ("bleu", "chrf", "gm"):
+    for name in ("bleu", "gm"):
         for kind in ("pearson", "spearman", "kendall"):
             assert set(result["metrics"][name][kind]) == {"value", "low", "high"}
-    code, out, _ = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
-                       "--pair", "cs-en", "--metrics", "bleu", "--resamples", "10")
-    assert code == 0 and out.splitlines()[0].startswith("cs-en refs A: 8 systems")
     code, _, err = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
                        "--pair", "cs-en", "--refs", "C", "--metrics", "bleu")
     assert code == 1 and "no reference 'C'" in err

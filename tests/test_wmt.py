@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from sacrebleu.metrics import BLEU
 
+from paralign.cli.meta_eval import render
 from paralign.corpora.wmt import (
     iter_lines,
     language_pairs,
@@ -113,3 +114,6 @@ def test_meta_evaluation_on_a_subset(data):
             assert -1 <= cell["value"] <= 1 and cell["low"] <= cell["high"]
     assert set(payload["metrics"]["paraeval_f"]["vs"]) == {"bleu", "chrf"}
     assert "nrefs:2|res:none" in payload["signatures"]["paraeval_f"]
+    text = render(result)
+    assert text.splitlines()[0] == "cs-en refs A+B: 8 systems, 60 resamples (seed 1)"
+    assert any(line.startswith("paraeval_f") for line in text.splitlines())

@@ -281,7 +281,14 @@ class ParaEval:
         return self._last[1]
 
     # -- matching --------------------------------------------------------------------------------
-    def match(self, hypothesis: str, refs: Sequence[_Ref]) -> SegmentStats:
+    def explain(self, hypothesis: str, references: Sequence[str]) -> list[tuple[str, int, str]]:
+        """The paraphrase-tier matches of one segment: (hypothesis phrase, ref number, ref phrase)."""
+        trace: list[tuple[str, int, str]] = []
+        self.match(hypothesis, [self._prepare_one(r) for r in references], trace)
+        return trace
+
+    def match(self, hypothesis: str, refs: Sequence[_Ref],
+              trace: list[tuple[str, int, str]] | None = None) -> SegmentStats:
         """Two-tier matching of one hypothesis against its prepared references."""
         tokens, lc = self._tokens(hypothesis)
         n_hyp = len(tokens)
@@ -309,10 +316,12 @@ class ParaEval:
                             cands = cands | back
                         if not cands:
                             continue
-                        taken = self._take(n, cands, ref, ref_used[k])
+                        taken = self._take(n, cands, ref, ref_used[k], trace)
                         if taken:
                             ref_matched[k] += taken
                             hit = True
+                            if trace is not None:
+                                trace[-1] = (phrase, k, trace[-1][2])
                     if hit:
                         for j in range(i, i + n):
                             hyp_used[j] = True
@@ -336,7 +345,8 @@ class ParaEval:
             hyp_paraphrase=para_words,
         )
 
-    def _take(self, n: int, cands: Iterable[str], ref: _Ref, used: list[bool]) -> int:
+    def _take(self, n: int, cands: Iterable[str], ref: _Ref, used: list[bool],
+              trace: list[tuple[str, int, str]] | None = None) -> int:
         """Consume the longest (then leftmost) free reference span among `cands`; its length."""
         best: tuple[int, int] | None = None  # (-length, start)
         for cand in cands:
@@ -354,6 +364,8 @@ class ParaEval:
         length, start = -best[0], best[1]
         for j in range(start, start + length):
             used[j] = True
+        if trace is not None:
+            trace.append(("", -1, " ".join(ref.tokens[start:start + length])))
         return length
 
     # -- scoring ---------------------------------------------------------------------------------
