@@ -112,10 +112,9 @@ def phrase_spans(
                 continue
             if hi - lo + 1 > max_length:
                 break  # the tight target span only grows with s2
-            # Consistency: no target word in [lo, hi] links outside [s1, s2].
-            if any(
-                tgt_max[t] >= 0 and (tgt_min[t] < s1 or tgt_max[t] > s2) for t in range(lo, hi + 1)
-            ):
+            # Consistency: no target word in [lo, hi] links outside [s1, s2] (unaligned target
+            # words have tgt_min = source_length and tgt_max = -1, so they never fail).
+            if min(tgt_min[lo : hi + 1]) < s1 or max(tgt_max[lo : hi + 1]) > s2:
                 continue
             if tight:
                 out.append((s1, s2 + 1, lo, hi + 1))
