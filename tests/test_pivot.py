@@ -265,6 +265,15 @@ def test_monolingual_with_sultan_is_lazy_and_named(tmp_path, monkeypatch):
         monolingual_paraphrases(groups, out, aligner="giza")
 
 
+def test_monolingual_bad_groups_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(pivot, "align_files", fake_align_files)
+    groups = tmp_path / "g.tsv"
+    groups.write_bytes(b"a b\tc b\nd \xff e\tf e\n")
+    with pytest.raises(FormatError, match=r"g\.tsv:2: not UTF-8"):
+        monolingual_paraphrases(groups, tmp_path / "o.tsv")
+    assert not (tmp_path / "o.tsv").exists()
+
+
 # -- parallel corpus reading: bad input --------------------------------------------------------
 def test_different_line_counts_name_both_files(tmp_path):
     en = _write(tmp_path / "a.en", ["one", "two", "three"])

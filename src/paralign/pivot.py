@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .aligners.eflomal import align_files, check_symmetrization, tokenize
-from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
+from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, first_bad_utf8_line, iter_parallel
 from .errors import ConfigurationError, FormatError, MismatchError
 from .mapreduce import (
     Manifest,
@@ -555,11 +555,17 @@ def monolingual_paraphrases(
 
         def pairs() -> Iterator[tuple[str, str, str]]:
             nonlocal n_groups
-            for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups):
-                if gid not in seen:
-                    seen.add(gid)
-                    n_groups += 1
-                yield gid, a, b
+            try:
+                for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups):
+                    if gid not in seen:
+                        seen.add(gid)
+                        n_groups += 1
+                    yield gid, a, b
+            except UnicodeDecodeError as exc:
+                raise FormatError(
+                    f"not UTF-8 ({exc.reason}); re-encode the file",
+                    source=str(groups_path), line=first_bad_utf8_line(groups_path),
+                ) from exc
 
         en_path, f_path = directory / "en.tok", directory / "f.tok"
         count = 0

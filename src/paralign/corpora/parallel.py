@@ -102,6 +102,17 @@ def count_lines(path: str | Path) -> int:
     return count + (last != b"\n")
 
 
+def first_bad_utf8_line(path: str | Path) -> int | None:
+    """1-based number of the first line that is not valid UTF-8 (None if all are)."""
+    with _open_binary(path) as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return number
+    return None
+
+
 def _decode(raw: bytes, errors: str, path: str, number: int) -> tuple[str, bool]:
     try:
         return raw.decode("utf-8"), False
