@@ -6,14 +6,17 @@ signals are fitted on the training side only: STS 2012 (all files) for STS 2013,
 for STS 2012 test, STS Benchmark train for its dev set, MSRP train+val for MSRP test.
 
     .venv/bin/python benchmarks/similarity_eval.py [--out docs/results/similarity.md] [--workers N]
+        [--cache /tmp/paralign-annotations]
 
-Writes the markdown tables to --out and the raw figures to --json (default: beside --out).
+Writes the markdown tables into --out (between its BEGIN/END markers; the rest is kept) and the raw figures to --json (default: beside --out).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import pickle
 import sys
 import time
 from collections.abc import Sequence
@@ -22,7 +25,7 @@ from pathlib import Path
 from paralign.config import data_dir
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
-from paralign.nlp import Annotator
+from paralign.nlp import Annotator, model_name
 from paralign.sentence import Sentence
 from paralign.similarity import (
     AlignedBatch,
@@ -44,9 +47,30 @@ STS2012_TRAIN = ("MSRpar", "SMTeuroparl")
 PAPER = {"sts2013_mean": 67.15, "msrp": {"accuracy": 73.4, "precision": 76.6, "recall": 86.4, "f1": 81.2}}
 
 
-def annotate_all(annotator: Annotator, pairs: Sequence[tuple[str, str]]) -> list[tuple[Sentence, Sentence]]:
-    flat = list(annotator.pipe([x for p in pairs for x in p]))
+def annotate_all(
+    annotator: Annotator, pairs: Sequence[tuple[str, str]], cache: Path | None = None
+) -> list[tuple[Sentence, Sentence]]:
+    """Annotate pairs; with `cache`, reuse a pickle made from the same texts and model."""
+    texts = [x for p in pairs for x in p]
+    flat = cached_pipe(annotator, texts, cache)
     return list(zip(flat[0::2], flat[1::2], strict=True))
+
+
+def cached_pipe(annotator: Annotator, texts: list[str], cache: Path | None) -> list[Sentence]:
+    key = None
+    if cache is not None:
+        digest = hashlib.sha1("\n".join(texts).encode("utf-8"))
+        digest.update(repr((annotator.model, annotator.disable, model_name(annotator.nlp))).encode())
+        key = cache / f"{digest.hexdigest()}.pkl"
+        if key.exists():
+            with open(key, "rb") as handle:
+                return pickle.load(handle)
+    sentences = list(annotator.pipe(texts))
+    if key is not None:
+        key.parent.mkdir(parents=True, exist_ok=True)
+        with open(key, "wb") as handle:
+            pickle.dump(sentences, handle)
+    return sentences
 
 
 def sentences_of(pairs: Sequence[tuple[Sentence, Sentence]]) -> list[Sentence]:
@@ -59,6 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", default=None)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--aligners", default="sultan,exact")
+    parser.add_argument("--cache", default=None, help="folder for pickled annotations (re-runs skip spaCy)")
     args = parser.parse_args(argv)
     root = data_dir()
     if root is None:
@@ -86,14 +111,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # -- annotation (once) ------------------------------------------------------------------
     t0 = time.perf_counter()
-    annotated = {name: annotate_all(annotator, [(p.sentence1, p.sentence2) for p in d]) for name, d in loaded.items()}
-    annotated["msrp train"] = annotate_all(annotator, [(p.sentence1, p.sentence2) for p in msrp_train])
-    annotated["msrp test"] = annotate_all(annotator, [(p.sentence1, p.sentence2) for p in msrp_test])
+    cache = Path(args.cache) if args.cache else None
+    annotated = {
+        name: annotate_all(annotator, [(p.sentence1, p.sentence2) for p in d], cache) for name, d in loaded.items()
+    }
+    annotated["msrp train"] = annotate_all(annotator, [(p.sentence1, p.sentence2) for p in msrp_train], cache)
+    annotated["msrp test"] = annotate_all(annotator, [(p.sentence1, p.sentence2) for p in msrp_test], cache)
     lemma_annotator = Annotator(disable=("parser", "ner"))
     idf_sentences: dict[str, list[Sentence]] = {}
     for key, files in idf_files.items():
         texts = [s for f in files for p in load_sts(f) for s in (p.sentence1, p.sentence2)]
-        idf_sentences[key] = list(lemma_annotator.pipe(texts))
+        idf_sentences[key] = cached_pipe(lemma_annotator, texts, cache)
     log(f"annotated in {time.perf_counter() - t0:.0f}s")
 
     aligners = {"sultan": None, "exact": exact_match_aligner}
@@ -133,9 +161,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     json_path = Path(args.json) if args.json else out.with_suffix(".json")
     json_path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    out.write_text(render(results, sts_sets), encoding="utf-8")
+    write_block(out, render(results, sts_sets))
     log(f"wrote {out} and {json_path}")
     return 0
+
+
+BEGIN, END = "<!-- BEGIN similarity_eval -->", "<!-- END similarity_eval -->"
+
+
+def write_block(path: Path, tables: str) -> None:
+    """Replace the generated block of `path` (between BEGIN/END markers) or append it."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = f"{BEGIN}\n{tables}{END}\n"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1].lstrip("\n")
+    else:
+        text = text + ("\n" if text else "") + block
+    path.write_text(text, encoding="utf-8")
 
 
 def _pct(v: float | None) -> str:
@@ -143,7 +186,7 @@ def _pct(v: float | None) -> str:
 
 
 def render(results: dict, sts_sets: dict[str, tuple[Path, str]]) -> str:
-    lines = ["<!-- generated by benchmarks/similarity_eval.py -->", ""]
+    lines = ["(generated by `benchmarks/similarity_eval.py`)", ""]
     keys = list(results["sts"])
     lines += ["### STS: Pearson ×100 per set (gold: SemEval); size-weighted means", ""]
     lines.append("| set | pairs | " + " | ".join(keys) + " |")

@@ -324,6 +324,16 @@ def _align_chunk(
     return results
 
 
+def _warm_up(aligner: AlignFunction | None, annotator: Annotator | None) -> None:
+    """Load the spaCy pipeline and the default aligner's word-similarity data in this process."""
+    used = annotator or default_annotator()
+    if isinstance(used, Annotator):
+        used.nlp  # noqa: B018 - loads the pipeline
+    owner = getattr(default_aligner(), "__self__", None) if aligner is None else None
+    if owner is not None and hasattr(owner, "related"):
+        owner.related  # noqa: B018 - loads PPDB
+
+
 def _chunks(items: Sequence[tuple[TextLike, TextLike]], size: int) -> Iterator[list[tuple[TextLike, TextLike]]]:
     for start in range(0, len(items), size):
         yield list(items[start : start + size])
@@ -355,6 +365,7 @@ def align_pairs(
             if progress:
                 progress(len(chunk))
     else:
+        _warm_up(aligner, annotator)  # forked workers inherit the loaded model and resources
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(_align_chunk, aligner, annotator, chunk) for chunk in chunks]
             for chunk, future in zip(chunks, futures, strict=True):
