@@ -241,3 +241,19 @@ def test_with_params_switches_similarity_off(aligner: Aligner) -> None:
     t = sent("red automobile crashed", "JJ NN VBD")
     assert (1, 1) in aligner.align_sentences(s, t).sure
     assert (1, 1) not in aligner.with_params(use_word_similarity=False).align_sentences(s, t).sure
+
+
+def test_external_parse_reader(tmp_path) -> None:
+    from paralign.aligners.external_parse import apply_parse, read_mst
+    from paralign.errors import FormatError
+
+    path = tmp_path / "p.mst"
+    path.write_text("He\tsaw\tit\nPRP\tVBD\tPRP\nnsubj\troot\tdobj\n2\t0\t2\n-\t-\t-\n\n"
+                    "x\nNN\nroot\nzero\n-\n", encoding="utf-8")
+    parses = read_mst(path)
+    first = next(parses)
+    assert first.heads == (1, -1, 1) and first.deps == ("nsubj", "root", "dobj")
+    sentence = apply_parse(sent("He saw it"), first)
+    assert sentence.deps == ("nsubj", "ROOT", "dobj") and sentence.tags == ("PRP", "VBD", "PRP")
+    with pytest.raises(FormatError, match="p.mst:7"):
+        next(parses)
