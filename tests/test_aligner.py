@@ -255,5 +255,5 @@ def test_external_parse_reader(tmp_path) -> None:
     assert first.heads == (1, -1, 1) and first.deps == ("nsubj", "root", "dobj")
     sentence = apply_parse(sent("He saw it"), first)
     assert sentence.deps == ("nsubj", "ROOT", "dobj") and sentence.tags == ("PRP", "VBD", "PRP")
-    with pytest.raises(FormatError, match="p.mst:7"):
+    with pytest.raises(FormatError, match="p.mst:10"):
         next(parses)
