@@ -7,6 +7,7 @@ Tables (stable names, used by other parts of the project):
   multi30k-pivot-de.tsv.gz  the same through German only
   opennmt-pivot.tsv.gz      OpenNMT toy English-German (Moses-tokenised; length ratio <= 2)
   bible-mono-eflomal.tsv.gz Bible OT groups, all version pairs of the first N verses, eflomal
+  bible-mono-eflomal-min2.tsv.gz  the same, pairs seen at least twice
   bible-mono-sultan.tsv.gz  the same on a smaller sample with the Sultan aligner
 Work directories are kept in build/work/NAME, so an interrupted build resumes.
 """
@@ -27,9 +28,9 @@ from paralign.mapreduce import merge_runs  # noqa: E402
 from paralign.pivot import (  # noqa: E402
     PIVOT_COLUMNS,
     PivotOptions,
-    _pivot_scores,
     monolingual_paraphrases,
     pivot_paraphrases,
+    pivot_scores,
     write_table,
 )
 
@@ -59,7 +60,7 @@ def build(name: str, args: argparse.Namespace) -> dict:
         runs_dir = WORK / "multi30k-pivot" / "c0" / "pivot-runs"
         if runs_dir.is_dir():  # German is corpus 0 of the three-language build: reuse its pivot runs
             phrases, rows = write_table(
-                merge_runs(sorted(runs_dir.glob("*.tsv")), 2), output, PIVOT_COLUMNS, _pivot_scores,
+                merge_runs(sorted(runs_dir.glob("*.tsv")), 2), output, PIVOT_COLUMNS, pivot_scores,
                 PivotOptions().threshold, None,
             )
             return {"output": str(output), "phrases": phrases, "rows": rows, "from": str(runs_dir)}
@@ -69,6 +70,12 @@ def build(name: str, args: argparse.Namespace) -> dict:
         report = pivot_paraphrases([(nmt / "src-train.txt", nmt / "tgt-train.txt")], options=options, **common)
     elif name == "bible-mono-eflomal":
         options = PivotOptions(max_length_ratio=2.0)
+        report = monolingual_paraphrases(
+            bible, options=options, aligner="eflomal", max_groups=args.bible_groups, **common
+        )
+    elif name == "bible-mono-eflomal-min2":  # same work directory, output stage only
+        options = PivotOptions(max_length_ratio=2.0, min_count=2)
+        common["work_dir"] = WORK / "bible-mono-eflomal"
         report = monolingual_paraphrases(
             bible, options=options, aligner="eflomal", max_groups=args.bible_groups, **common
         )
@@ -83,7 +90,8 @@ def build(name: str, args: argparse.Namespace) -> dict:
     return report.to_dict()
 
 
-NAMES = ("multi30k-pivot", "multi30k-pivot-de", "opennmt-pivot", "bible-mono-eflomal", "bible-mono-sultan")
+NAMES = ("multi30k-pivot", "multi30k-pivot-de", "opennmt-pivot", "bible-mono-eflomal",
+         "bible-mono-eflomal-min2", "bible-mono-sultan")
 
 
 DEFAULT_SHOW = ("man", "woman", "dog", "street", "little", "big", "shirt", "is playing", "a group of",

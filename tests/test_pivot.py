@@ -246,6 +246,10 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     for (p, _), (prob, _) in rows.items():
         totals[p] = totals.get(p, 0.0) + prob
     assert all(t == pytest.approx(1.0) for t in totals.values())
+    # min_count only filters the output stage (the work directory is reused)
+    again = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1, min_count=3))
+    assert again.resumed_stages
+    assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("man", "guy"), ("guy", "man")}
 
 
 def test_monolingual_with_sultan_is_lazy_and_named(tmp_path, monkeypatch):

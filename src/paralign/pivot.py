@@ -63,6 +63,7 @@ from .paraphrases import open_text
 from .phrases import phrase_spans
 
 Progress = Callable[..., Iterable]
+Scored = tuple[str, float, float, list[float]]  # paraphrase, probability, count, extra columns
 PIVOT_COLUMNS = ("phrase", "paraphrase", "probability", "pivots", "support")
 MONO_COLUMNS = ("phrase", "paraphrase", "probability", "count", "phrase_count")
 
@@ -79,6 +80,7 @@ class PivotOptions:
     symmetrization: str = "grow-diag-final-and"
     threshold: float = 0.01
     top_k: int | None = None
+    min_count: int = 1  # drop rows supported by fewer phrase-pair occurrences (output stage only)
     chunk_size: int = 5000
     lowercase: bool = True
     tokenizer: str = "regex"
@@ -107,7 +109,7 @@ class PivotOptions:
     def fingerprint(self) -> dict[str, Any]:
         """Options that change intermediate files (threshold and top-k only change the output)."""
         data = asdict(self)
-        for key in ("threshold", "top_k", "buffer_items"):
+        for key in ("threshold", "top_k", "min_count", "buffer_items"):
             data.pop(key)
         return data
 
@@ -349,27 +351,30 @@ def write_table(
     records: Iterable[Record],
     output: str | Path,
     columns: Sequence[str],
-    score: Callable[[list[Record]], list[tuple[str, float, list[float]]]],
+    score: Callable[[list[Record]], list[Scored]],
     threshold: float,
     top_k: int | None,
     progress: Progress = _no_progress,
+    *,
+    min_count: float = 0,
 ) -> tuple[int, int]:
     """Stage 6 (REDUCE): group (e1, e2)-sorted records by e1, score, filter, write TSV atomically.
 
-    `score(records)` returns (e2, probability, extra columns) for one e1. Returns (phrases, rows).
+    `score(records)` returns (e2, probability, count, extra columns) for one e1; rows with
+    probability < threshold or count < min_count are dropped.  Returns (phrases, rows).
     """
     output = Path(output)
     phrases = rows = 0
     with atomic_path(output) as tmp, _open_write(tmp, gz=output.suffix == ".gz") as out:
         out.write("# " + "\t".join(columns) + "\n")
         for (e1,), group in progress(group_by_prefix(records, 1), "output"):
-            scored = [row for row in score(group) if row[1] >= threshold]
+            scored = [row for row in score(group) if row[1] >= threshold and row[2] >= min_count]
             scored.sort(key=lambda row: (-row[1], row[0]))
             if top_k:
                 scored = scored[:top_k]
             if scored:
                 phrases += 1
-            for e2, probability, extra in scored:
+            for e2, probability, _, extra in scored:
                 extras = "\t".join(_number(v) for v in extra)
                 out.write(f"{e1}\t{e2}\t{probability:.6g}\t{extras}\n")
                 rows += 1
@@ -386,13 +391,15 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.6g}"
 
 
-def _pivot_scores(group: list[Record]) -> list[tuple[str, float, list[float]]]:
-    return [(e2, values[0], values[1:]) for (_, e2), values in group]
+def pivot_scores(group: list[Record]) -> list[Scored]:
+    """Pivot records [p, pivots, support] of one e1 -> rows (count = support)."""
+    return [(e2, values[0], values[2], values[1:]) for (_, e2), values in group]
 
 
-def _relative_frequency(group: list[Record]) -> list[tuple[str, float, list[float]]]:
+def relative_frequency_scores(group: list[Record]) -> list[Scored]:
+    """Monolingual counts [c(e1, e2)] of one e1 -> p(e2|e1) = c(e1, e2) / sum_e c(e1, e)."""
     total = sum(values[0] for _, values in group)
-    return [(e2, values[0] / total, [values[0], total]) for (_, e2), values in group]
+    return [(e2, values[0] / total, values[0], [values[0], total]) for (_, e2), values in group]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -467,7 +474,8 @@ def pivot_paraphrases(
         report.corpora.append({**manifest.info(f"{stage}/prepare"), **manifest.info(f"{stage}/table")})
     runs = [run for directory in pivot_dirs for run in sorted(directory.glob("*.tsv"))]
     report.phrases, report.rows = write_table(
-        merge_runs(runs, 2), output, PIVOT_COLUMNS, _pivot_scores, options.threshold, options.top_k, progress
+        merge_runs(runs, 2), output, PIVOT_COLUMNS, pivot_scores, options.threshold, options.top_k,
+        progress, min_count=options.min_count,
     )
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)
@@ -589,8 +597,8 @@ def monolingual_paraphrases(
     )
     report.corpora.append(manifest.info(f"{stage}/prepare"))
     report.phrases, report.rows = write_table(
-        merge_runs(runs, 2), output, MONO_COLUMNS, _relative_frequency, options.threshold,
-        options.top_k, progress,
+        merge_runs(runs, 2), output, MONO_COLUMNS, relative_frequency_scores, options.threshold,
+        options.top_k, progress, min_count=options.min_count,
     )
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)

@@ -20,6 +20,8 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--threshold", type=float, default=threshold,
                         help="keep paraphrases with p >= this (default %(default)s)")
     parser.add_argument("--top-k", type=int, default=None, help="keep the k best paraphrases per phrase")
+    parser.add_argument("--min-count", type=int, default=1,
+                        help="drop pairs seen fewer times (pivot: support; monolingual: pair count)")
     parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
     parser.add_argument("--work-dir", default=None, help="intermediate files (default OUTPUT.work); reuse to resume")
     parser.add_argument("--restart", action="store_true", help="discard an earlier run in --work-dir")
@@ -47,6 +49,7 @@ def options_from_args(args: argparse.Namespace):
         symmetrization=args.symmetrization,
         threshold=args.threshold,
         top_k=args.top_k,
+        min_count=args.min_count,
         chunk_size=args.chunk_size,
         lowercase=args.lowercase,
         tokenizer=args.tokenizer,
