@@ -71,6 +71,9 @@ def main() -> int:
     parser.add_argument("--configs", default=",".join(CONFIGS))
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--json", default=None, help="also write all results as JSON here")
+    parser.add_argument("--by-module", action="store_true",
+                        help="also print, per set, the correct/wrong links each module made and "
+                        "the gold links nobody found (default configuration)")
     args = parser.parse_args()
     root = data_dir()
     if root is None:
@@ -90,6 +93,8 @@ def main() -> int:
             print(f"# {set_name}: annotated {len(gold)} pairs in {time.perf_counter() - start:.1f}s",
                   file=sys.stderr)
         gold, annotated = annotated_cache[rel]
+        if args.by_module:
+            print(module_table(set_name, base, gold, annotated, links))
         for name in names:
             options = dict(CONFIGS[name])
             pairs_in = annotated
@@ -115,6 +120,30 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
+
+
+def module_table(set_name: str, aligner: Aligner, gold: list, annotated: list, links: str) -> str:
+    """Markdown table: links made by each module, how many are in the gold, and the misses."""
+    made: dict[str, list[int]] = {}
+    missed = {"content-content": 0, "stop/punct-stop/punct": 0, "mixed": 0}
+    for pair, (s, t) in zip(gold, annotated, strict=True):
+        ps, pt = aligner.prepare(s), aligner.prepare(t)
+        trace = aligner.trace_prepared(ps, pt)
+        gold_links = pair.alignment.links(links)
+        for link, module in trace.items():
+            made.setdefault(module, [0, 0])[0 if link in gold_links else 1] += 1
+        for i, j in gold_links - set(trace):
+            kind = ("content-content" if ps.content[i] and pt.content[j] else
+                    "stop/punct-stop/punct" if ps.stopish[i] and pt.stopish[j] else "mixed")
+            missed[kind] += 1
+    rows = [f"\n**{set_name}: links by module** (default configuration)\n",
+            "| module | correct | wrong | precision |", "|---|---|---|---|"]
+    for module, (good, bad) in made.items():
+        rows.append(f"| {module} | {good} | {bad} | {100 * good / max(good + bad, 1):.1f} |")
+    rows.append("\n| gold links not found | " + " | ".join(missed) + " |")
+    rows.append("|---|" + "---|" * len(missed))
+    rows.append("| count | " + " | ".join(str(v) for v in missed.values()) + " |")
+    return "\n".join(rows)
 
 
 def with_parse(annotated: list, path: Path) -> list:
