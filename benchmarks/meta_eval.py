@@ -53,6 +53,19 @@ def test_cell(entry: dict, other: str, kind: str = "pearson") -> str:
     return f"{t['value']:+.3f} (p={t['p_value']:.3f})"
 
 
+def summary(results: list[dict], kind: str, conds: list[tuple[str, str]],
+            names: list[str]) -> list[str]:
+    """One row per metric, one column per (pair, reference set): the `kind` correlation."""
+    lines = [f"## {kind.capitalize()} per language pair and reference set", "",
+             "| metric | " + " | ".join(f"{p} {ref}" for p, ref in conds) + " |",
+             "|---|" + "---|" * len(conds)]
+    for name in names:
+        values = [r["metrics"][name][kind]["value"] for r in results]
+        lines.append(f"| {name} | " + " | ".join(
+            "n/a" if v is None else f"{v:.3f}" for v in values) + " |")
+    return lines + [""]
+
+
 def render(results: list[dict], command: str, tables: list[str], elapsed: float,
            resamples: int = 1000) -> str:
     lines = ["# ParaEval meta-evaluation on WMT21 to-English (system level)", "",
@@ -70,24 +83,8 @@ def render(results: list[dict], command: str, tables: list[str], elapsed: float,
     # summary: Pearson per condition
     conds = [(r["pair"], "+".join(r["refs"])) for r in results]
     names = list(results[0]["metrics"]) if results else []
-    lines += ["## Summary: Pearson r per language pair and reference set", "",
-              "| metric | " + " | ".join(f"{p} {ref}" for p, ref in conds) + " |",
-              "|---|" + "---|" * len(conds)]
-    for name in names:
-        cells = []
-        for r in results:
-            v = r["metrics"][name]["pearson"]["value"]
-            cells.append("n/a" if v is None else f"{v:.3f}")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += ["", "## Kendall tau per language pair and reference set", "",
-              "| metric | " + " | ".join(f"{p} {ref}" for p, ref in conds) + " |",
-              "|---|" + "---|" * len(conds)]
-    for name in names:
-        cells = []
-        for r in results:
-            v = r["metrics"][name]["kendall"]["value"]
-            cells.append("n/a" if v is None else f"{v:.3f}")
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for kind in CORRELATIONS:
+        lines += summary(results, kind, conds, names)
     for r in results:
         lines += ["", f"## {r['pair']}, references {'+'.join(r['refs'])} "
                   f"({len(r['systems'])} systems)", "",
@@ -107,8 +104,15 @@ def main() -> int:
     parser.add_argument("--tables", default="build/tables/*.tsv.gz")
     parser.add_argument("--out", default="docs/results/paraeval-meta.md")
     parser.add_argument("--json", default=None)
+    parser.add_argument("--from-json", default=None,
+                        help="only re-render the markdown from a --json file of an earlier run")
     args = parser.parse_args()
     tables = sorted(glob.glob(args.tables)) if args.tables else []
+    if args.from_json:
+        saved = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
+        Path(args.out).write_text(render(saved["results"], saved["command"], saved["tables"],
+                                         saved["elapsed"], saved["resamples"]), encoding="utf-8")
+        return 0
     start = time.time()
     scorers = configs(tables)
     results = []
@@ -127,7 +131,9 @@ def main() -> int:
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(render(results, command, tables, elapsed, args.resamples), encoding="utf-8")
     if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
+        saved = {"command": command, "tables": tables, "elapsed": elapsed,
+                 "resamples": args.resamples, "results": results}
+        Path(args.json).write_text(json.dumps(saved, indent=1), encoding="utf-8")
     print(f"wrote {args.out} in {elapsed / 60:.1f} min", file=sys.stderr)
     return 0
 
