@@ -8,7 +8,7 @@ and, when pivot tables exist under build/tables/*.tsv.gz, the tables (+PPDB+Word
 minimum paraphrase length 1 and 3.
 
 Usage: .venv/bin/python benchmarks/meta_eval.py [--pairs cs-en,de-en,ru-en] [--resamples 1000]
-       [--tables 'build/tables/*.tsv.gz'] [--out docs/results/paraeval-meta.md] [--json FILE]
+       [--tables 'build/tables/multi30k-pivot*.tsv.gz:0.1'] [--configs pe,pe-lex,...] [--out FILE] [--json FILE]
 """
 
 from __future__ import annotations
@@ -25,17 +25,29 @@ from paralign.metrics.bleu_steps import BASELINES
 from paralign.metrics.correlation import CORRELATIONS, meta_evaluate
 from paralign.metrics.paraeval import ParaEval, build_sources, paraeval_metrics
 
+#: Paired tests: every metric against BLEU, chrF and ParaEval without paraphrases.
+AGAINST = ("bleu", "chrf", "pe-lex_p", "pe-lex_r", "pe-lex_f")
 REF_SETS = {"A": ["A"], "B": ["B"], "A+B": ["A", "B"]}
 
 
-def configs(tables: list[str]) -> dict[str, ParaEval]:
-    """ParaEval scorers by label."""
-    base = build_sources()
-    out = {"pe": ParaEval(base), "pe-lex": ParaEval([])}
-    if tables:
-        srcs = build_sources(("none",), tables)
-        out["pe-pivot"] = ParaEval(srcs + base)
-        out["pe-pivot-min3"] = ParaEval(srcs + base, min_paraphrase_length=3)
+CONFIGS = ("pe", "pe-lex", "pe-pivot", "pe-pivot-only", "pe-pivot-min3")
+
+
+def configs(tables: list[str], names: list[str]) -> dict[str, ParaEval]:
+    """ParaEval scorers by label (the pivot ones only when tables are given)."""
+    out: dict[str, ParaEval] = {}
+    base = build_sources() if {"pe", "pe-pivot", "pe-pivot-min3"} & set(names) else []
+    pivot = build_sources(("none",), tables) if tables else []
+    for name in names:
+        if name not in CONFIGS:
+            raise SystemExit(f"unknown config {name!r}; choose from {', '.join(CONFIGS)}")
+        if name == "pe":
+            out[name] = ParaEval(base)
+        elif name == "pe-lex":
+            out[name] = ParaEval([])
+        elif pivot:
+            sources = pivot if name == "pe-pivot-only" else pivot + base
+            out[name] = ParaEval(sources, min_paraphrase_length=3 if name.endswith("min3") else 1)
     return out
 
 
@@ -88,11 +100,15 @@ def render(results: list[dict], command: str, tables: list[str], elapsed: float,
     for r in results:
         lines += ["", f"## {r['pair']}, references {'+'.join(r['refs'])} "
                   f"({len(r['systems'])} systems)", "",
-                  "| metric | " + " | ".join(CORRELATIONS) + " | vs BLEU | vs chrF |",
-                  "|---|" + "---|" * (len(CORRELATIONS) + 2)]
+                  "| metric | " + " | ".join(CORRELATIONS)
+                  + " | vs BLEU | vs chrF | vs same part without paraphrases (pe-lex) |",
+                  "|---|" + "---|" * (len(CORRELATIONS) + 3)]
         for name, entry in r["metrics"].items():
+            lex = "pe-lex_" + name.rpartition("_")[2] if name.startswith("pe") else ""
+            lex_cell = test_cell(entry, lex) if lex and lex != name else ""
             lines.append(f"| {name} | " + " | ".join(fmt(entry[k]) for k in CORRELATIONS)
-                         + f" | {test_cell(entry, 'bleu')} | {test_cell(entry, 'chrf')} |")
+                         + f" | {test_cell(entry, 'bleu')} | {test_cell(entry, 'chrf')}"
+                         f" | {lex_cell} |")
     return "\n".join(lines) + "\n"
 
 
@@ -101,20 +117,25 @@ def main() -> int:
     parser.add_argument("--pairs", default="cs-en,de-en,ru-en")
     parser.add_argument("--refs", default="A,B,A+B")
     parser.add_argument("--resamples", type=int, default=1000)
-    parser.add_argument("--tables", default="build/tables/*.tsv.gz")
+    parser.add_argument("--tables", default="build/tables/multi30k-pivot*.tsv.gz:0.1",
+                        help="glob of pivot tables, optional :threshold on their score")
+    parser.add_argument("--configs", default="pe,pe-lex,pe-pivot,pe-pivot-min3",
+                        help=f"ParaEval configurations among {', '.join(CONFIGS)}")
     parser.add_argument("--out", default="docs/results/paraeval-meta.md")
     parser.add_argument("--json", default=None)
     parser.add_argument("--from-json", default=None,
                         help="only re-render the markdown from a --json file of an earlier run")
     args = parser.parse_args()
-    tables = sorted(glob.glob(args.tables)) if args.tables else []
+    pattern, _, threshold = (args.tables or "").partition(":")
+    tables = [f"{path}:{threshold}" if threshold else path
+              for path in sorted(glob.glob(pattern))] if pattern else []
     if args.from_json:
         saved = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
         Path(args.out).write_text(render(saved["results"], saved["command"], saved["tables"],
                                          saved["elapsed"], saved["resamples"]), encoding="utf-8")
         return 0
     start = time.time()
-    scorers = configs(tables)
+    scorers = configs(tables, args.configs.split(","))
     results = []
     for pair in args.pairs.split(","):
         data = load_wmt(None, pair)
@@ -123,7 +144,8 @@ def main() -> int:
             for name, scorer in scorers.items():
                 metrics += paraeval_metrics(scorer, label=name)
             t0 = time.time()
-            result = meta_evaluate(data, REF_SETS[label], metrics, n_resamples=args.resamples)
+            result = meta_evaluate(data, REF_SETS[label], metrics, n_resamples=args.resamples,
+                                   against=AGAINST)
             results.append(result.to_dict())
             print(f"{pair} {label}: {time.time() - t0:.0f}s", file=sys.stderr, flush=True)
     elapsed = time.time() - start
