@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import detect_format, load_sts
@@ -124,3 +126,21 @@ def test_shipped_msrp_files(data):
     test = load_msrp(root / "msr-para-test.tsv")
     assert (len(test), sum(test.labels)) == (1725, 1147)
     assert not test.pairs[0].id.startswith("\ufeff")
+
+
+cells = st.text(alphabet=st.sampled_from(list("ab1.5 \"'\ufeff")), max_size=6)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.lists(cells, min_size=1, max_size=9), min_size=1, max_size=12), st.sampled_from(["sts", "stsb"]))
+def test_every_line_is_a_pair_or_a_reported_skip(tmp_path, rows, fmt):
+    f = tmp_path / f"rows-{fmt}.tsv"
+    f.write_text("".join("\t".join(r) + "\n" for r in rows), encoding="utf-8")
+    data = load_sts(f, format=fmt)
+    lines = sorted([p.line for p in data.pairs] + [r.line for r in data.skipped])
+    assert lines == list(range(1, len(rows) + 1))
+    assert all(p.sentence1 and p.sentence2 for p in data.pairs)
+    msrp = load_msrp(f)
+    header_lines = [n.line for _, n in msrp.notes if n.reason == "header line"]
+    accounted = sorted([p.line for p in msrp.pairs] + [r.line for _, r in msrp.skipped] + header_lines)
+    assert accounted == list(range(1, len(rows) + 1))
