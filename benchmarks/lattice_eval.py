@@ -104,9 +104,10 @@ def paraphrase_tables() -> dict:
     out = {}
     target = ROOT / "build/tables"
     target.mkdir(parents=True, exist_ok=True)
-    for label, options in (("lattice-paraphrases", LatticeOptions()),
-                           ("lattice-msa-paraphrases", LatticeOptions(method="msa"))):
-        table, errors = lattice_paraphrases(annotated, options, max_length=5)
+    for label, options, minimal in (("lattice-paraphrases", LatticeOptions(), True),
+                                    ("lattice-paraphrases-allpairs", LatticeOptions(), False),
+                                    ("lattice-msa-paraphrases", LatticeOptions(method="msa"), True)):
+        table, errors = lattice_paraphrases(annotated, options, max_length=5, minimal=minimal)
         path = target / f"{label}.tsv.gz"
         table.to_tsv(path)
         out[label] = {"groups": len(dev), "pairs": len(table), "errors": len(errors), "path": str(path)}

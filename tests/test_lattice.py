@@ -144,6 +144,7 @@ def test_edit_distance_matches_brute_force(group, tokens):
     lattice = syntax_lattice(group)
     assert lattice.distance(tokens) == brute_distance(lattice, tokens)
     assert (lattice._table_edges(tokens, 1) == lattice._table(tokens, 1)).all()
+    assert lattice._distance_frontier(tokens, 1) == lattice.distance(tokens)
     assert (lattice._table_edges(tokens, 2) == lattice._table(tokens, 2)).all()
     cost, ops = lattice.align(tokens)
     assert cost == lattice.distance(tokens)
@@ -313,6 +314,8 @@ def test_huge_path_counts_are_exact_and_bounded():
     assert len(lattice.sample(3, seed=1)[0]) == 60
     assert len(lattice.kbest(5)) == 5
     assert lattice.distance(["w0", "v1"]) == 58
+    path = lattice.sample(1, seed=2)[0]
+    assert lattice.distance([*path, *path[:10]]) == 10  # a long sentence: the frontier DP
     assert len(lattice.subpaths(max_length=5, limit=100)) > 0
 
 

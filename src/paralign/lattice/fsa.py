@@ -498,7 +498,38 @@ class Lattice:
         between `tokens` and any path, by DP over states in topological order."""
         if len(tokens) <= self.PYTHON_DP_MAX_TOKENS:
             return self._table_python(tokens, sub_cost)[self.end][len(tokens)]
-        return int(self._table_edges(tokens, sub_cost)[self.end, len(tokens)])
+        return self._distance_frontier(tokens, sub_cost)
+
+    def _distance_frontier(self, tokens: Sequence[str], sub_cost: int) -> int:
+        """The numpy DP keeping only the rows of states not yet processed (memory grows with the
+        lattice's width, not its size)."""
+        n = len(tokens)
+        big = np.iinfo(np.int32).max // 4
+        ramp = np.arange(n + 1, dtype=np.int64)
+        vocab: dict[str, int] = {}
+        tok_ids = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], dtype=np.int64)
+        mismatch: dict[Word, np.ndarray] = {}
+        first = np.full(n + 1, big, dtype=np.int64)
+        first[0] = 0
+        rows: dict[int, np.ndarray] = {0: first}
+        for s in range(self.n_states):
+            row = rows.pop(s)
+            row = np.minimum.accumulate(row - ramp) + ramp
+            if s == self.end:
+                return int(row[n])
+            for e in self._out[s]:
+                _, w, d = self.edges[e]
+                if w is None:
+                    cand = row
+                else:
+                    cost = mismatch.get(w)
+                    if cost is None:
+                        cost = mismatch[w] = np.where(tok_ids == vocab.get(w, -1), 0, sub_cost)
+                    cand = row + 1
+                    cand[1:] = np.minimum(cand[1:], row[:-1] + cost)
+                target = rows.get(d)
+                rows[d] = cand.copy() if target is None else np.minimum(target, cand)
+        raise LatticeError("the end state was not reached")  # pragma: no cover
 
     def align(self, tokens: Sequence[str], *, sub_cost: int = 1) -> tuple[int, list[EditOp]]:
         """The edit distance and one optimal alignment (ops from start to end)."""
