@@ -257,3 +257,14 @@ def test_external_parse_reader(tmp_path) -> None:
     assert sentence.deps == ("nsubj", "ROOT", "dobj") and sentence.tags == ("PRP", "VBD", "PRP")
     with pytest.raises(FormatError, match="p.mst:10"):
         next(parses)
+
+
+def test_clones_share_cache_consistently() -> None:
+    # clones made before any alignment must not mix up cached similarities between form tables
+    fresh = Aligner()
+    first, second = fresh.with_params(w=0.8), fresh.with_params(w=0.7)
+    a, b = sent("cars crashed today", "NNS VBD NN"), sent("automobiles crashed today", "NNS VBD NN")
+    c, d = sent("dogs barked", "NNS VBD"), sent("hounds barked", "NNS VBD")
+    first.align_sentences(a, b)
+    assert second.align_sentences(c, d) == Aligner().align_sentences(c, d)
+    assert first.align_sentences(c, d) == Aligner().align_sentences(c, d)

@@ -249,6 +249,7 @@ class Aligner:
     # -- configuration --------------------------------------------------------------------------
     def with_params(self, **changes: Any) -> Aligner:
         """A copy with some options changed, sharing the similarity source and annotator."""
+        self._form_table()  # the clone must share it: the similarity cache is keyed by its type ids
         clone = Aligner.__new__(Aligner)
         clone.config = replace(self.config, **changes)
         clone._similarity_spec = self._similarity_spec
@@ -296,12 +297,16 @@ class Aligner:
         return out
 
     def prepare(self, sentence: Sentence) -> Prepared:
+        forms = self._form_table()
+        return Prepared(sentence, forms.stop_words, self._entity_types, forms,
+                        self.config.stanford_copula)
+
+    def _form_table(self) -> _FormTable:
         if self._forms is None:
             from ..resources import stopwords
 
             self._forms = _FormTable(stopwords())
-        return Prepared(sentence, self._forms.stop_words, self._entity_types, self._forms,
-                        self.config.stanford_copula)
+        return self._forms
 
     # -- public API -----------------------------------------------------------------------------
     def align(self, source: TextOrTokens, target: TextOrTokens) -> Alignment:
