@@ -17,7 +17,11 @@ from .evaluate import (
     evaluate_groups,
     incremental,
     lattice_for_group,
+    lattice_paraphrases,
+    mtreference_groups,
+    read_groups,
     repetition_ratios,
+    sample_groups,
     summarize,
 )
 from .forest import ForestNode, Merger
@@ -30,6 +34,7 @@ __all__ = [
     "EditOp", "ForestNode", "GroupLattices", "GroupResult", "Lattice", "LatticeBuilder",
     "LatticeError", "LatticeOptions", "Merger", "NGramLM", "Tree", "annotate_groups",
     "build_lattice", "chain", "evaluate_group", "evaluate_groups", "forest_to_builder",
-    "incremental", "lattice_for_group", "lattice_from_trees", "msa_lattice", "paraphrase_table",
-    "parse_tree", "projective_heads", "repetition_ratios", "summarize", "word_edit_distance",
+    "incremental", "lattice_for_group", "lattice_from_trees", "lattice_paraphrases", "msa_lattice",
+    "mtreference_groups", "paraphrase_table", "parse_tree", "projective_heads", "read_groups",
+    "repetition_ratios", "sample_groups", "summarize", "word_edit_distance",
 ]
