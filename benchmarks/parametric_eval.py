@@ -1,7 +1,7 @@
 """ParaMetric tables of docs/results/parametric.md (issue 4), printed as markdown.
 
     .venv/bin/python benchmarks/parametric_eval.py [--no-sultan] [--workers N] [--tables DIR]
-        [--output FILE] [--json FILE]
+        [--output FILE] [--json FILE] [--render JSON]
 
 1. AlignPrec / AlignRecall by phrase length (the paper's Table 3 layout) on MTReference test and
    Edinburgh++ test (gold: sure links), for the GIZA++, Meteor, TED (and ITG, Edinburgh++ only)
@@ -149,25 +149,31 @@ def table_section(root: Path, args: argparse.Namespace, results: dict) -> list[s
         }
     results["table"] = {name: {"all sentences": s.to_dict(), **{k: v.to_dict() for k, v in variants[name].items()}}
                         for name, s in main_scores.items()}
-    names = list(main_scores)
-    first = main_scores[names[0]]
-    lines = [f"### MTReference test groups: LB-Precision / Rel-Recall ({first.groups} groups, "
-             f"{first.sentences} distinct sentences, gold sure links)", "",
-             "| | " + " | ".join(f"LB-Prec {n}" for n in names) + " | "
-             + " | ".join(f"Rel-Recall {n}" for n in names) + " |",
-             "|---|" + "---:|" * (2 * len(names))]
-    for n in LENGTHS:
-        row = [f3(main_scores[name].by_length[n].lb_precision) for name in names]
-        row += [f3(main_scores[name].by_length[n].rel_recall) for name in names]
-        lines.append(f"| {label(n)} | " + " | ".join(row) + " |")
+    return render_tables(results["table"])
+
+
+def render_tables(table: dict) -> list[str]:
+    """Markdown of the table scores (one row per source; then counts of every variant)."""
+    names = list(table)
+    first = table[names[0]]["all sentences"]
+    cols = ["= 1" if n == 1 else f"≤ {n}" for n in LENGTHS]
+    lines = [f"### MTReference test groups: LB-Precision / Rel-Recall ({first['groups']} groups, "
+             f"{first['sentences']} distinct sentences, gold sure links)", "",
+             "| source | " + " | ".join(f"LB-Prec {c}" for c in cols) + " | "
+             + " | ".join(f"Rel-Recall {c}" for c in cols) + " |",
+             "|---|" + "---:|" * (2 * len(cols))]
+    for name in names:
+        by_length = table[name]["all sentences"]["by_length"]
+        row = [f3(by_length[str(n)]["lb_precision"]) for n in LENGTHS]
+        row += [f3(by_length[str(n)]["rel_recall"]) for n in LENGTHS]
+        lines.append(f"| {name} | " + " | ".join(row) + " |")
     lines += ["", "### Counts at Length ≤ 5, with the counting variants", "",
               "| source | variant | correct | posited | reference | LB-Precision | Rel-Recall |",
               "|---|---|---:|---:|---:|---:|---:|"]
     for name in names:
-        for variant, score in [("all sentences", main_scores[name]), *variants[name].items()]:
-            c = score.overall
-            lines.append(f"| {name} | {variant} | {c.correct:,} | {c.posited:,} | {c.reference:,} "
-                         f"| {f3(c.lb_precision)} | {f3(c.rel_recall)} |")
+        for variant, c in table[name].items():
+            lines.append(f"| {name} | {variant} | {c['correct']:,} | {c['posited']:,} | {c['reference']:,} "
+                         f"| {f3(c['lb_precision'])} | {f3(c['rel_recall'])} |")
     lines.append("")
     return lines
 
@@ -181,7 +187,12 @@ def main() -> None:
     parser.add_argument("--skip-align", action="store_true", help="only the table scores")
     parser.add_argument("--output", default=None, help="markdown file (default: stdout)")
     parser.add_argument("--json", default=None, help="also write all numbers as JSON here")
+    parser.add_argument("--render", default=None, metavar="JSON",
+                        help="only print the table-score tables of a saved --json run")
     args = parser.parse_args()
+    if args.render:
+        print("\n".join(render_tables(json.loads(Path(args.render).read_text())["table"])))
+        return
     root = data_dir()
     if root is None:
         sys.exit("corpora not found: set PARALIGN_DATA")
