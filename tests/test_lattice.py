@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from paralign.errors import ParalignError
 from paralign.lattice import (
+    ForestNode,
     GroupLattices,
     Lattice,
     LatticeBuilder,
@@ -103,9 +104,9 @@ def test_tree_of_a_real_parse(nlp_annotator):
 
 # --- invariants of the lattice ---------------------------------------------------------------
 @FAST
-@given(groups, st.booleans(), st.booleans())
-def test_every_input_is_a_path(group, keyword_check, squeeze):
-    lattice = syntax_lattice(group, keyword_check=keyword_check, squeeze=squeeze)
+@given(groups, st.booleans(), st.booleans(), st.integers(0, 3))
+def test_every_input_is_a_path(group, keyword_check, squeeze, max_gaps):
+    lattice = syntax_lattice(group, keyword_check=keyword_check, squeeze=squeeze, max_gaps=max_gaps)
     for s in group:
         assert lattice.accepts(list(s.tokens))
     assert all(s < d for s, _, d in lattice.edges)  # topological numbering = acyclic
@@ -130,18 +131,18 @@ def test_squeezing_keeps_paths_and_acyclicity(group):
 
 
 @FAST
-@given(groups)
-def test_path_count_matches_enumeration(group):
-    lattice = syntax_lattice(group)
+@given(groups, st.integers(0, 2))
+def test_path_count_matches_enumeration(group, max_gaps):
+    lattice = syntax_lattice(group, max_gaps=max_gaps)
     paths = list(lattice.paths())
     assert lattice.path_count() == len(paths)
     assert lattice.string_count() == len(set(paths))
 
 
 @FAST
-@given(groups, st.lists(st.sampled_from([*VOCAB, "zebra"]), max_size=8))
-def test_edit_distance_matches_brute_force(group, tokens):
-    lattice = syntax_lattice(group)
+@given(groups, st.lists(st.sampled_from([*VOCAB, "zebra"]), max_size=8), st.integers(0, 2))
+def test_edit_distance_matches_brute_force(group, tokens, max_gaps):
+    lattice = syntax_lattice(group, max_gaps=max_gaps)
     assert lattice.distance(tokens) == brute_distance(lattice, tokens)
     assert (lattice._table_edges(tokens, 1) == lattice._table(tokens, 1)).all()
     assert lattice._distance_frontier(tokens, 1) == lattice.distance(tokens)
@@ -241,6 +242,22 @@ def test_same_expansion_merges_words():
     assert lattice.path_count() == 4
     assert ("persons", "died") in set(lattice.paths())
     assert lattice.paraphrase_pairs() >= {("people", "persons"), ("died", "perished")}
+
+
+def test_relaxed_merging_makes_children_optional():
+    a = node("ROOT", node("S", np_("people"), node("VP", leaf("were", "AUX"), leaf("killed", "VERB"))))
+    b = node("ROOT", node("S", np_("persons"), node("VP", leaf("died", "VERB"))))
+    strict = lattice_from_trees([a, b])
+    relaxed = lattice_from_trees([a, b], max_gaps=1)
+    assert ("persons", "were", "died") not in set(strict.paths())
+    assert {("persons", "were", "died"), ("people", "killed")} <= set(relaxed.paths())
+    assert relaxed.accepts(["people", "were", "killed"]) and relaxed.accepts(["persons", "died"])
+    merger = Merger(max_gaps=1)
+    alt = [ForestNode.from_tree(leaf("fighting", "VERB"))]
+    assert merger._relaxed_pairs(alt, (leaf("fighting", "VERB"), np_("battle"))) == [(0, 0)]
+    # an unaligned child sharing a keyword with the other side would repeat it: refused
+    assert merger._relaxed_pairs(alt, (leaf("fighting", "VERB"), np_("fighting"))) is None
+    assert Merger(max_gaps=1)._relaxed_pairs(alt, (leaf("a", "DET"), np_("x"), np_("y"))) is None
 
 
 def test_synonyms_count_as_shared_keywords():

@@ -32,6 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
         p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
         p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
+        p.add_argument("--max-gaps", type=int, default=0,
+                       help="relaxed merging (extension): merge expansions differing by <= N children")
         p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
         add_format(p)
         add_output(p)
@@ -90,7 +92,7 @@ def _options(args: argparse.Namespace):
 
     return LatticeOptions(method=args.method, lowercase=not args.keep_case,
                           keyword_check=not args.no_keyword_check, wordnet=args.wordnet,
-                          squeeze=not args.no_squeeze)
+                          squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
 
 
 def _read_lines(path: str) -> list[str]:

@@ -29,6 +29,7 @@ class LatticeOptions:
     keyword_check: bool = True
     wordnet: bool = False
     squeeze: bool = True
+    max_gaps: int = 0  #: relaxed merging (extension): children left unaligned per merge
 
 
 def forest_to_builder(forest: ForestNode) -> LatticeBuilder:
@@ -59,10 +60,10 @@ def _linearise(b: LatticeBuilder, node: ForestNode, src: int, dst: int) -> None:
 
 def lattice_from_trees(
     trees: Sequence[Tree], *, keyword_check: bool = True, synonyms: SynonymFn | None = None,
-    squeeze: bool = True,
+    squeeze: bool = True, max_gaps: int = 0,
 ) -> Lattice:
     """The syntax-based lattice of parse trees (all with a ROOT root, as parse_tree gives)."""
-    forest = Merger(keyword_check=keyword_check, synonyms=synonyms).merge_all(trees)
+    forest = Merger(keyword_check=keyword_check, synonyms=synonyms, max_gaps=max_gaps).merge_all(trees)
     if forest is None:
         raise ValueError("a lattice needs at least one sentence")
     builder = forest_to_builder(forest)
@@ -84,7 +85,8 @@ def build_lattice(sentences: Sequence[Sentence], options: LatticeOptions | None 
         trees = [parse_tree(s, lowercase=options.lowercase) for s in sentences]
         synonyms = wordnet_synonym_fn() if options.wordnet else None
         lattice = lattice_from_trees(
-            trees, keyword_check=options.keyword_check, synonyms=synonyms, squeeze=options.squeeze
+            trees, keyword_check=options.keyword_check, synonyms=synonyms, squeeze=options.squeeze,
+            max_gaps=options.max_gaps,
         )
     else:
         from ..errors import ConfigurationError

@@ -63,7 +63,7 @@ class GroupLattices:
             self._trees = [parse_tree(s, lowercase=self.options.lowercase) for s in self.sentences]
         return lattice_from_trees(
             [self._trees[i] for i in idx], keyword_check=self.options.keyword_check,
-            synonyms=self._synonyms, squeeze=self.options.squeeze,
+            synonyms=self._synonyms, squeeze=self.options.squeeze, max_gaps=self.options.max_gaps,
         )
 
 

@@ -5,6 +5,10 @@ assumed paraphrases: they merge and the merge recurses into their children pair 
 node whose expansions differ the new subtree is kept as an *alternative* expansion. Leaves of
 the same POS merge into one leaf with alternative words ("people" / "persons").
 
+With ``max_gaps`` > 0 (an extension, not in the paper; off by default) two expansions that differ
+by at most that many children merge along the longest common subsequence of their child labels,
+the unaligned children becoming optional (skippable by an epsilon edge).
+
 Keyword checking guards every merge: before merging a_i with b_i, b_i's keywords (the nouns,
 verbs and adjectives it spans) must share no word with any *other* child a_j (j != i); if one
 does (as in "people killed in the battle" vs "the battle killed people"), the expansion is not
@@ -28,7 +32,7 @@ class ForestNode:
 
     label: str
     alternatives: list[list[ForestNode]] = field(default_factory=list)
-    words: dict[str, int] = field(default_factory=dict)  # leaf words -> times seen
+    words: dict[str | None, int] = field(default_factory=dict)  # leaf words (None: skippable) -> times seen
     keywords: set[str] = field(default_factory=set)
     leaf: bool = False
 
@@ -49,9 +53,12 @@ class ForestNode:
 class Merger:
     """Merges trees top-down into a forest, with keyword checking (optionally with synonyms)."""
 
-    def __init__(self, *, keyword_check: bool = True, synonyms: SynonymFn | None = None) -> None:
+    def __init__(
+        self, *, keyword_check: bool = True, synonyms: SynonymFn | None = None, max_gaps: int = 0
+    ) -> None:
         self.keyword_check = keyword_check
         self.synonyms = synonyms
+        self.max_gaps = max_gaps
         self._syn_cache: dict[str, frozenset[str]] = {}
 
     def merge_all(self, trees: Iterable[Tree]) -> ForestNode | None:
@@ -78,7 +85,73 @@ class Merger:
                 for a, b in zip(alt, tree.children, strict=True):
                     self.merge(a, b)
                 return
+        if self.max_gaps:
+            for alt in node.alternatives:
+                pairs = self._relaxed_pairs(alt, tree.children)
+                if pairs is not None:
+                    alt[:] = self._merge_with_gaps(alt, tree.children, pairs)
+                    return
         node.alternatives.append([ForestNode.from_tree(c) for c in tree.children])
+
+    # -- relaxed merging (an extension, off by default) ------------------------------------------
+    def _relaxed_pairs(self, alt: list[ForestNode], children: tuple[Tree, ...]) -> list[tuple[int, int]] | None:
+        """Children aligned by the longest common subsequence of their labels, if at most
+        `max_gaps` children (both sides) stay unaligned, at least one pair aligns, and keyword
+        checking passes for the pairs and for the unaligned children (which must share no keyword
+        with the other side: they become optional, so sharing one would repeat or drop it)."""
+        m, k = len(alt), len(children)
+        if not m or not k or abs(m - k) > self.max_gaps:
+            return None
+        table = [[0] * (k + 1) for _ in range(m + 1)]
+        for i in range(m - 1, -1, -1):
+            for j in range(k - 1, -1, -1):
+                if alt[i].label == children[j].label and alt[i].leaf == children[j].is_leaf:
+                    table[i][j] = table[i + 1][j + 1] + 1
+                else:
+                    table[i][j] = max(table[i + 1][j], table[i][j + 1])
+        if not table[0][0] or (m - table[0][0]) + (k - table[0][0]) > self.max_gaps:
+            return None
+        pairs, i, j = [], 0, 0
+        while i < m and j < k:
+            if alt[i].label == children[j].label and alt[i].leaf == children[j].is_leaf and table[i][j] == table[i + 1][j + 1] + 1:
+                pairs.append((i, j))
+                i, j = i + 1, j + 1
+            elif table[i + 1][j] >= table[i][j + 1]:
+                i += 1
+            else:
+                j += 1
+        if self.keyword_check:
+            aligned_a = {i for i, _ in pairs}
+            aligned_b = {j for _, j in pairs}
+            for i, j in pairs:
+                mine = self._expand(children[j].keywords)
+                if any(i2 != i and not mine.isdisjoint(a.keywords) for i2, a in enumerate(alt)):
+                    return None
+            for j, b in enumerate(children):
+                if j not in aligned_b and any(not self._expand(b.keywords).isdisjoint(a.keywords) for a in alt):
+                    return None
+            for i, a in enumerate(alt):
+                if i not in aligned_a and any(not self._expand(b.keywords).isdisjoint(a.keywords) for b in children):
+                    return None
+        return pairs
+
+    def _merge_with_gaps(
+        self, alt: list[ForestNode], children: tuple[Tree, ...], pairs: list[tuple[int, int]]
+    ) -> list[ForestNode]:
+        merged: list[ForestNode] = []
+        i = j = 0
+        for ai, bj in [*pairs, (len(alt), len(children))]:
+            while i < ai:
+                merged.append(_optional(alt[i]))
+                i += 1
+            while j < bj:
+                merged.append(_optional(ForestNode.from_tree(children[j])))
+                j += 1
+            if ai < len(alt):
+                self.merge(alt[ai], children[bj])
+                merged.append(alt[ai])
+                i, j = i + 1, j + 1
+        return merged
 
     def _expand(self, words: Iterable[str]) -> set[str]:
         out = set(words)
@@ -102,6 +175,15 @@ class Merger:
                 if j != i and not mine.isdisjoint(a.keywords):
                     return False
         return True
+
+
+def _optional(node: ForestNode) -> ForestNode:
+    """Let a node be skipped: an empty word (epsilon) for a leaf, an empty expansion otherwise."""
+    if node.leaf:
+        node.words.setdefault(None, 0)  # type: ignore[arg-type]
+    elif [] not in node.alternatives:
+        node.alternatives.append([])
+    return node
 
 
 def wordnet_synonym_fn() -> SynonymFn:
