@@ -40,7 +40,7 @@ from paralign.similarity import (
     weighted_mean,
 )
 
-SIGNAL_NAMES = ("sultan2014", "sultan2015", "idf", "idf2015")
+SIGNAL_NAMES = ("sultan2014", "sultan2015", "mean-proportion", "idf", "idf2015")
 STS2013 = ("headlines", "OnWN", "FNWN")
 STS2012_TEST = ("MSRpar", "OnWN", "SMTeuroparl", "SMTnews")
 STS2012_TRAIN = ("MSRpar", "SMTeuroparl")

@@ -65,6 +65,11 @@ def test_sultan2014_is_harmonic_mean_of_proportions_and_2015_pools_counts():
     p_s, p_t = 3 / 3, 2 / 3
     assert make_signal("sultan2014")(p) == pytest.approx(2 * p_s * p_t / (p_s + p_t))
     assert make_signal("sultan2015")(p) == pytest.approx((3 + 2) / (3 + 3))
+    assert make_signal("mean-proportion")(p) == pytest.approx((p_s + p_t) / 2)
+    # one-to-one links: aligned count over the harmonic mean of the counts = mean of proportions
+    q = pair("red cat sat", "red cat sat mat", [(0, 0), (1, 1)])
+    harmonic_count = 2 * 3 * 4 / (3 + 4)  # content words: red cat sat / red cat sat mat
+    assert make_signal("mean-proportion")(q) == pytest.approx(2 / harmonic_count)
 
 
 def test_stop_words_do_not_count():
@@ -96,7 +101,7 @@ def aligned_pairs(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(aligned_pairs(), st.sampled_from(["sultan2014", "sultan2015"]))
+@given(aligned_pairs(), st.sampled_from(["sultan2014", "sultan2015", "mean-proportion"]))
 def test_scores_are_bounded_and_symmetric(p, name):
     signal = make_signal(name)
     score = signal(p)
@@ -106,7 +111,7 @@ def test_scores_are_bounded_and_symmetric(p, name):
 
 
 @settings(max_examples=150, deadline=None)
-@given(aligned_pairs(), st.integers(0, 9), st.integers(0, 9), st.sampled_from(["sultan2014", "sultan2015"]))
+@given(aligned_pairs(), st.integers(0, 9), st.integers(0, 9), st.sampled_from(["sultan2014", "sultan2015", "mean-proportion"]))
 def test_adding_a_link_never_lowers_the_score(p, i, j, name):
     signal = make_signal(name)
     i, j = i % len(p.source), j % len(p.target)

@@ -134,13 +134,16 @@ def _harmonic(p: float, q: float) -> float:
 class ContentProportion:
     """Proportion of aligned content words: harmonic mean of both sides, or pooled counts.
 
-    ``pooled=False`` is Sultan et al. 2014, ``pooled=True`` the 2015 variant. With ``trainable``
+    ``pooled=False`` is Sultan et al. 2014, ``pooled=True`` the 2015 variant; ``arithmetic``
+    averages the two proportions instead (the literal reading of "aligned content words over the
+    harmonic mean of the content-word counts", equal to it for one-to-one links). With ``trainable``
     the words are IDF-weighted and :meth:`fit` must be called on training sentences first.
     A sentence without content words falls back to all its non-punctuation tokens.
     """
 
     name: str = DEFAULT_SIGNAL
     pooled: bool = False
+    arithmetic: bool = False
     trainable: bool = False
     idf: IdfTable | None = None
 
@@ -174,7 +177,7 @@ class ContentProportion:
             return (hit_s + hit_t) / total if total else 0.0
         p = hit_s / tot_s if tot_s else 0.0
         q = hit_t / tot_t if tot_t else 0.0
-        return _harmonic(p, q)
+        return (p + q) / 2 if self.arithmetic else _harmonic(p, q)
 
 
 SignalFactory = Callable[..., Signal]
@@ -213,6 +216,7 @@ def needs_fit(signal: Signal) -> bool:
 
 register_signal("sultan2014", lambda: ContentProportion("sultan2014"))
 register_signal("sultan2015", lambda: ContentProportion("sultan2015", pooled=True))
+register_signal("mean-proportion", lambda: ContentProportion("mean-proportion", arithmetic=True))
 register_signal(
     "idf", lambda idf=None: ContentProportion("idf", trainable=True, idf=idf)  # type: ignore[arg-type]
 )
