@@ -14,7 +14,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "meta-eval", help="correlate BLEU/chrF/ParaEval/... with WMT21 human DA z-scores",
         description="Pearson/Spearman/Kendall of each metric's system scores with the DA "
-                    "z-scores (HUMAN rows left out), 95%% intervals from segment bootstrap.")
+                    "z-scores (HUMAN rows left out), 95% intervals from segment bootstrap.")
     parser.add_argument("--wmt", default=None,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
