@@ -126,16 +126,23 @@ def module_table(set_name: str, aligner: Aligner, gold: list, annotated: list, l
     """Markdown table: links made by each module, how many are in the gold, and the misses."""
     made: dict[str, list[int]] = {}
     missed = {"content-content": 0, "stop/punct-stop/punct": 0, "mixed": 0}
+    why: dict[tuple[str, str], int] = {}
     for pair, (s, t) in zip(gold, annotated, strict=True):
         ps, pt = aligner.prepare(s), aligner.prepare(t)
         trace = aligner.trace_prepared(ps, pt)
         gold_links = pair.alignment.links(links)
         for link, module in trace.items():
             made.setdefault(module, [0, 0])[0 if link in gold_links else 1] += 1
+        sim = aligner._similarities(ps, pt)
+        busy_s, busy_t = {i for i, _ in trace}, {j for _, j in trace}
         for i, j in gold_links - set(trace):
             kind = ("content-content" if ps.content[i] and pt.content[j] else
                     "stop/punct-stop/punct" if ps.stopish[i] and pt.stopish[j] else "mixed")
             missed[kind] += 1
+            reason = ("no word similarity" if (i, j) not in sim else
+                      "similar, a word aligned elsewhere" if i in busy_s or j in busy_t else
+                      "similar, both words left free")
+            why[(kind, reason)] = why.get((kind, reason), 0) + 1
     rows = [f"\n**{set_name}: links by module** (default configuration)\n",
             "| module | correct | wrong | precision |", "|---|---|---|---|"]
     for module, (good, bad) in made.items():
@@ -143,6 +150,8 @@ def module_table(set_name: str, aligner: Aligner, gold: list, annotated: list, l
     rows.append("\n| gold links not found | " + " | ".join(missed) + " |")
     rows.append("|---|" + "---|" * len(missed))
     rows.append("| count | " + " | ".join(str(v) for v in missed.values()) + " |")
+    rows += ["\n| missed gold link | why | count |", "|---|---|---|"]
+    rows += [f"| {kind} | {reason} | {n} |" for (kind, reason), n in sorted(why.items())]
     return "\n".join(rows)
 
 
