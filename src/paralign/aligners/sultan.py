@@ -110,9 +110,6 @@ class AlignerConfig:
     #: Repeat swTextAlign until nothing changes (chains such as "of the"), not just once.
     iterate_stop_text: bool = True
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
-    #: Context pairs already aligned count at least this much as evidence (the reference counts
-    #: their word similarity, so an aligned but dissimilar pair adds 0).
-    aligned_context_sim: float = 0.0
     #: Entity types whose partial mentions also align to the rest of the full mention.
     partial_mention_types: tuple[str, ...] = ("PERSON",)
 
@@ -599,15 +596,14 @@ class _Run:
         """Dependency-context evidence for (i, j) and the supporting context pairs."""
         s, t, sim, links = self.s, self.t, self.sim, self.st.links
         root = self.aligner.config.root_evidence
-        aligned_min = self.aligner.config.aligned_context_sim
         evidence, context = 0.0, []
 
         def pair_sim(k: int, q: int) -> float | None:
             if k < 0 or q < 0:
                 return 1.0 if (root and k < 0 and q < 0) else None
             value = sim.get((k, q))
-            if (k, q) in links:
-                return max(value or 0.0, aligned_min)
+            if value is None and (k, q) in links:
+                return 0.0  # aligned but dissimilar: a context pair worth nothing (reference)
             return value
 
         combos = ((s.parents[i], t.parents[j], "parent"), (s.children[i], t.children[j], "child"),
@@ -642,9 +638,8 @@ class _Run:
 
     def content_text(self) -> None:
         """cwTextAlign: content words by similar content neighbours in a (3, 3) window."""
-        s, t, sim, links = self.s, self.t, self.sim, self.st.links
+        s, t, sim = self.s, self.t, self.sim
         use_context = self.aligner.config.use_textual_context
-        aligned_min = self.aligner.config.aligned_context_sim
         scored = []
         for i, j, value in self.candidates(lambda i, j: s.content[i] and t.content[j]):
             evidence = 0.0
@@ -656,9 +651,7 @@ class _Run:
                         if q == j or not t.content[q]:
                             continue
                         v = sim.get((k, q))
-                        if (k, q) in links:
-                            evidence += max(v or 0.0, aligned_min)
-                        elif v is not None:
+                        if v is not None:
                             evidence += v
             scored.append((self.score(value, evidence), i, j, None))
         self.greedy(scored)
