@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .aligners.eflomal import align_files, check_symmetrization, tokenize
+from .aligners.eflomal import align_files, check_symmetrization, parse_links, tokenize
 from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, first_bad_utf8_line, iter_parallel
 from .errors import ConfigurationError, FormatError, MismatchError
 from .mapreduce import (
@@ -256,16 +256,6 @@ def _chunked_lines(paths: Sequence[Path], chunk_size: int) -> Iterator[tuple[int
             raise MismatchError(f"{', '.join(map(str, paths))}: files differ in length ({exc})") from exc
 
 
-def _links_of(text: str, path: Path, line: int) -> list[tuple[int, int]]:
-    links = []
-    for item in text.split():
-        i, _, j = item.partition("-")
-        if not i.isdigit() or not j.isdigit():
-            raise FormatError(f"malformed link {item!r}", source=str(path), line=line)
-        links.append((int(i), int(j)))
-    return links
-
-
 def extract_chunks(
     directory: Path,
     manifest: Manifest,
@@ -291,7 +281,7 @@ def extract_chunks(
             continue
         first = number * options.chunk_size + 1
         items = (
-            (e.split(), f.split(), _links_of(a, paths[2], first + k))
+            (e.split(), f.split(), parse_links(a, str(paths[2]), first + k))
             for k, (e, f, a) in enumerate(chunk)
         )
         counts = extract_counts(

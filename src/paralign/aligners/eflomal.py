@@ -58,7 +58,8 @@ def check_symmetrization(method: str) -> str:
     return method
 
 
-def _parse_links(text: str, source: str, line: int) -> frozenset[Link]:
+def parse_links(text: str, source: str, line: int) -> frozenset[Link]:
+    """Links of one Pharaoh line of `i-j` items; FormatError names file and line."""
     links = []
     for item in text.split():
         i, sep, j = item.partition("-")
@@ -116,8 +117,8 @@ def iter_symmetrized(
     check_symmetrization(method)
     with open(forward_path, encoding="utf-8") as fwd, open(backward_path, encoding="utf-8") as bwd:
         for number, (f_line, b_line) in enumerate(zip(fwd, bwd, strict=True), start=1):
-            forward = _parse_links(f_line, str(forward_path), number)
-            backward = _parse_links(b_line, str(backward_path), number)
+            forward = parse_links(f_line, str(forward_path), number)
+            backward = parse_links(b_line, str(backward_path), number)
             yield symmetrize(forward, backward, method)
 
 
