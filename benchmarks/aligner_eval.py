@@ -59,6 +59,7 @@ CONFIGS: dict[str, dict] = {
         "partial_mention_types": ("PERSON", "ORGANIZATION", "LOCATION")},
     "copula heads the subject (spaCy style)": {"stanford_copula": False},
     "no ROOT evidence": {"root_evidence": False},
+    "swDepAlign ignores labels (reference code)": {"stop_word_labels": False},
     "+ unique identical stop words (extension)": {"align_unique_stop_words": True},
     "PPDB + WordNet similarity": {"similarity": "ppdb+wordnet"},
     EXTERNAL: {},

@@ -96,8 +96,8 @@ class AlignerConfig:
     sequences_need_content: bool = True
     #: Two root words give each other one piece of dependency evidence (reference behaviour).
     root_evidence: bool = True
-    #: swDepAlign compares dependency labels (paper) instead of ignoring them (reference code).
-    stop_word_labels: bool = False
+    #: swDepAlign needs identical dependency labels (paper; the reference code ignores them).
+    stop_word_labels: bool = True
     #: Copulas attach to their predicate for swDepAlign (Stanford's analysis), not to the subject.
     stanford_copula: bool = True
     #: swTextAlign leaves copulas alone (their neighbours say little about them).
