@@ -200,6 +200,17 @@ def test_resume_after_killed_run(tmp_path, monkeypatch, no_eflomal):
         assert a.read() == b.read()
 
 
+def test_realignment_invalidates_extracted_chunks(tmp_path, no_eflomal):
+    corpus = _toy_corpus(tmp_path, "c", _random_corpus(3, 30))
+    work = tmp_path / "work"
+    options = PivotOptions(threshold=0.0, chunk_size=10)
+    pivot_paraphrases([corpus], tmp_path / "a.tsv", options, work_dir=work)
+    (work / "c0" / "align.txt").unlink()  # e.g. deleted by hand: must be redone with all after it
+    report = pivot_paraphrases([corpus], tmp_path / "b.tsv", options, work_dir=work)
+    assert report.resumed_stages and not any("extract" in name for name in report.resumed_stages)
+    assert (tmp_path / "a.tsv").read_text() == (tmp_path / "b.tsv").read_text()
+
+
 def test_work_dir_of_other_run_is_refused_unless_restart(tmp_path, no_eflomal):
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     work = tmp_path / "work"

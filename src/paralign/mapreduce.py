@@ -164,6 +164,8 @@ class Manifest:
         self.work_dir = work_dir
         self.fingerprint = dict(fingerprint)
         self.done = done
+        self.resumable = frozenset(done)  # finished before this session
+        self.marked: set[str] = set()  # (re)done in this session
 
     @classmethod
     def open(
@@ -202,7 +204,18 @@ class Manifest:
 
     def mark_done(self, name: str, info: Any = True) -> None:
         self.done[name] = info
+        self.marked.add(name)
         self.save()
+
+    def forget(self, prefix: str, keep: Iterable[str] = ()) -> None:
+        """Drop the finished entries under `prefix` except `keep` (their input is being redone)."""
+        kept = set(keep)
+        self.done = {k: v for k, v in self.done.items() if not k.startswith(prefix) or k in kept}
+        self.save()
+
+    def reused(self) -> list[str]:
+        """Entries finished by an earlier session and not redone in this one."""
+        return sorted(self.resumable - self.marked)
 
     def save(self) -> None:
         data = {"fingerprint": self.fingerprint, "done": self.done}

@@ -403,6 +403,8 @@ def _line_count(path: Path) -> int:
 def _align_stage(directory: Path, manifest: Manifest, stage: str, options: PivotOptions) -> int:
     name = f"{stage}/align"
     if not (manifest.is_done(name) and (directory / "align.txt").exists()):
+        # a new alignment invalidates everything extracted from an earlier one
+        manifest.forget(f"{stage}/", keep={f"{stage}/prepare"})
         lines = align_files(
             directory / "en.tok", directory / "f.tok", directory / "align.txt",
             symmetrization=options.symmetrization, model=options.eflomal_model,
@@ -440,7 +442,7 @@ def pivot_paraphrases(
         "corpora": [[_file_id(e), _file_id(f)] for e, f in corpora],
     }
     manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
-    report = PipelineReport(output=str(output), resumed_stages=sorted(manifest.done))
+    report = PipelineReport(output=str(output))
     pivot_dirs: list[Path] = []
     for index, (english, foreign) in enumerate(corpora):
         stage = f"c{index}"
@@ -467,6 +469,7 @@ def pivot_paraphrases(
         merge_runs(runs, 2), output, PIVOT_COLUMNS, pivot_scores, options.threshold, options.top_k,
         progress, min_count=options.min_count,
     )
+    report.resumed_stages = manifest.reused()
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)
     return report
@@ -543,7 +546,7 @@ def monolingual_paraphrases(
         "groups": _file_id(groups_path),
     }
     manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
-    report = PipelineReport(output=str(output), resumed_stages=sorted(manifest.done))
+    report = PipelineReport(output=str(output))
     stage = "mono"
     directory = work / stage
     directory.mkdir(exist_ok=True)
@@ -590,6 +593,7 @@ def monolingual_paraphrases(
         merge_runs(runs, 2), output, MONO_COLUMNS, relative_frequency_scores, options.threshold,
         options.top_k, progress, min_count=options.min_count,
     )
+    report.resumed_stages = manifest.reused()
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)
     return report
