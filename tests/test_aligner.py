@@ -198,6 +198,15 @@ def test_alignment_is_symmetric(aligner: Aligner, s: Sentence, t: Sentence) -> N
     forward.validate(len(s), len(t))
 
 
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sentences(), sentences())
+def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: Sentence) -> None:
+    variant = aligner.with_params(sequences_need_content=False, align_unique_stop_words=True,
+                                  stop_word_labels=False, text_skips_copulas=True,
+                                  partial_mention_types=("PERSON", "ORGANIZATION"))
+    assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
+
+
 # -- spaCy-annotated input -------------------------------------------------------------------------
 def test_align_strings_and_tokens(nlp_annotator) -> None:
     aligner = Aligner(annotator=nlp_annotator)

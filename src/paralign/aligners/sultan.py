@@ -82,7 +82,12 @@ class _FormTable:
 
 @dataclass(frozen=True, slots=True)
 class AlignerConfig:
-    """The aligner's options; the defaults are the paper's (ppdbSim = w = 0.9, all modules on)."""
+    """The aligner's options.
+
+    Defaults: the paper's parameters (ppdbSim = w = 0.9) and rules where it states them; the
+    reference code's behaviour where the paper is silent; choices measured on MSR dev and
+    Edinburgh++ train elsewhere (see docs/results/aligner.md).
+    """
 
     ppdb_sim: float = 0.9
     w: float = 0.9
