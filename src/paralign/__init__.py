@@ -1,14 +1,19 @@
 """paralign: paraphrase-aware comparison of English text.
 
-The public API is re-exported here; submodules hold the details.
+The public API is re-exported here; submodules hold the details. Heavy parts (the aligner,
+metrics, pivoting, lattices) are imported on first use, so `import paralign` stays cheap.
 """
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
+import importlib
+from typing import Any
+
 from .alignment import Alignment, symmetrize
 from .config import configure_nltk_data
+from .corpora import AlignedPair, load_groups, load_pairs
 from .errors import (
     AlignmentIndexError,
     ConfigurationError,
@@ -23,24 +28,71 @@ from .sentence import Entity, Sentence, Token
 
 configure_nltk_data()
 
+#: Names imported lazily from submodules on first attribute access.
+_LAZY: dict[str, str] = {
+    "Aligner": "paralign.aligners.sultan",
+    "AlignerConfig": "paralign.aligners.sultan",
+    "score_alignments": "paralign.metrics.alignment_scores",
+    "PhrasePair": "paralign.phrases",
+    "phrase_pairs": "paralign.phrases",
+    "align_scores": "paralign.metrics.parametric",
+    "table_scores": "paralign.metrics.parametric",
+    "similarity": "paralign.similarity",
+    "similarity_many": "paralign.similarity",
+    "ParaEval": "paralign.metrics.paraeval",
+    "paraeval": "paralign.metrics.paraeval",
+    "pivot_paraphrases": "paralign.pivot",
+    "monolingual_paraphrases": "paralign.pivot",
+    "Lattice": "paralign.lattice",
+    "build_lattice": "paralign.lattice",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'paralign' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
+    "AlignedPair",
+    "Aligner",
+    "AlignerConfig",
     "Alignment",
     "AlignmentIndexError",
     "Annotator",
     "ConfigurationError",
     "Entity",
     "FormatError",
+    "Lattice",
     "MismatchError",
+    "ParaEval",
     "ParalignError",
     "ParaphraseSource",
     "ParaphraseTable",
+    "PhrasePair",
     "ResourceMissingError",
     "Sentence",
     "Token",
     "WordNetSynonyms",
     "__version__",
+    "align_scores",
     "annotate",
     "annotate_many",
+    "build_lattice",
+    "load_groups",
+    "load_pairs",
+    "monolingual_paraphrases",
+    "paraeval",
+    "phrase_pairs",
+    "pivot_paraphrases",
     "ppdb_table",
+    "score_alignments",
+    "similarity",
+    "similarity_many",
     "symmetrize",
+    "table_scores",
 ]

@@ -1,0 +1,26 @@
+"""The package facade: every name in __all__ resolves, and heavy parts load lazily."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import paralign
+
+
+@pytest.mark.parametrize("name", paralign.__all__)
+def test_every_public_name_resolves(name: str) -> None:
+    assert getattr(paralign, name) is not None
+
+
+def test_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError):
+        paralign.no_such_thing  # noqa: B018
+
+
+def test_import_does_not_load_spacy_or_the_aligner() -> None:
+    code = "import sys, paralign; print('spacy' in sys.modules, 'paralign.aligners.sultan' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
