@@ -34,9 +34,13 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, MismatchError
 from ..paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
+
+if TYPE_CHECKING:
+    import numpy as np
 
 VERSION = "0.1.0"
 
@@ -513,14 +517,15 @@ class ParaEvalMetric:
         self.name = name or f"{label}_{part}"
         self.stats_key = f"{label}@{id(scorer)}"
 
-    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]):
+    def stats(self, hypotheses: Sequence[str],
+              references: Sequence[Sequence[str]]) -> np.ndarray:
         import numpy as np
 
         prepared = self.scorer.prepare_cached(references)
         rows = [s.as_tuple() for s in self.scorer.segment_stats(hypotheses, prepared)]
         return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(STAT_COLUMNS))
 
-    def score(self, sums):
+    def score(self, sums: np.ndarray) -> np.ndarray:
         import numpy as np
 
         sums = np.asarray(sums, dtype=np.float64)
