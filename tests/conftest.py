@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from paralign.config import data_dir
+
+# No per-example deadline (timings belong to benchmarks, and CI machines are shared); in CI the
+# examples are derandomised so a run is repeatable.
+settings.register_profile(
+    "paralign",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    derandomize=bool(os.environ.get("CI")),
+)
+settings.load_profile("paralign")
 
 
 @pytest.fixture(scope="session")
