@@ -99,8 +99,11 @@ def test_paraphrase_table_from_groups(tmp_path, capsys):
     assert code == 0
     assert "paraphrase pairs" in capsys.readouterr().out
     table = ParaphraseTable.from_tsv(out)
-    assert set(table.paraphrases("car")) == {"automobile"}
-    assert set(table.paraphrases("little")) == {"small"}
+    # eflomal samples without a settable seed, so stray pairs such as "small ." may pass the
+    # threshold in some runs: check that the intended paraphrases are found, not the whole set.
+    assert "automobile" in table.paraphrases("car")
+    assert "small" in table.paraphrases("little")
+    assert "little" not in table.paraphrases("little")
 
 
 def test_word_align_to_stdout(corpus, capsys):
