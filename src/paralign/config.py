@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 #: spaCy models tried in order when PARALIGN_SPACY_MODEL is unset.
@@ -36,14 +37,13 @@ def configure_nltk_data() -> None:
     candidates += [c / "nltk_data" for c in _candidate_shared_dirs()]
     for candidate in candidates:
         if candidate.is_dir():
-            os.environ["NLTK_DATA"] = str(candidate.resolve())
-            try:
-                import nltk.data
-
-                if str(candidate.resolve()) not in nltk.data.path:
-                    nltk.data.path.insert(0, str(candidate.resolve()))
-            except ImportError:  # pragma: no cover - nltk is a hard dependency
-                pass
+            path = str(candidate.resolve())
+            os.environ["NLTK_DATA"] = path
+            # nltk reads NLTK_DATA when nltk.data is first imported; patch its search path only
+            # if that already happened, so `import paralign` never pays for importing nltk.
+            nltk_data = sys.modules.get("nltk.data")
+            if nltk_data is not None and path not in nltk_data.path:
+                nltk_data.path.insert(0, path)
             return
 
 

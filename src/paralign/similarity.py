@@ -28,7 +28,9 @@ from typing import Protocol, runtime_checkable
 
 from .alignment import Alignment
 from .errors import ConfigurationError, FormatError, ParalignError
+from .metrics import f_measure
 from .nlp import Annotator, default_annotator
+from .resources import stopwords
 from .sentence import Sentence
 
 TextLike = str | Sequence[str] | Sentence
@@ -44,25 +46,19 @@ class SimilarityError(ParalignError, ValueError):
 
 
 # -- content words ---------------------------------------------------------------------------
-def _stopwords() -> frozenset[str]:
-    from .resources import stopwords
-
-    return stopwords()
-
-
 def is_content_word(token: str, stop: frozenset[str] | None = None) -> bool:
     """True unless the token is punctuation/symbols only or (after clitic mapping) a stop word."""
     if not any(ch.isalnum() for ch in token):
         return False
     word = token.lower()
     word = _CLITICS.get(word, word)
-    return word not in (_stopwords() if stop is None else stop)
+    return word not in (stopwords() if stop is None else stop)
 
 
 def content_indices(sentence: Sentence | Sequence[str], stop: frozenset[str] | None = None) -> list[int]:
     """Indices of the content words of a sentence (or token list)."""
     tokens = sentence.tokens if isinstance(sentence, Sentence) else sentence
-    stop = _stopwords() if stop is None else stop
+    stop = stopwords() if stop is None else stop
     return [i for i, tok in enumerate(tokens) if is_content_word(tok, stop)]
 
 
@@ -126,10 +122,6 @@ def _weighted_counts(
     return hit, total
 
 
-def _harmonic(p: float, q: float) -> float:
-    return 0.0 if p + q == 0 else 2 * p * q / (p + q)
-
-
 @dataclass(frozen=True, slots=True)
 class ContentProportion:
     """Proportion of aligned content words: harmonic mean of both sides, or pooled counts.
@@ -166,7 +158,7 @@ class ContentProportion:
 
     def __call__(self, pair: AlignedSentences) -> float:
         weight = self._weight()
-        stop = _stopwords()
+        stop = stopwords()
         links = pair.alignment.possible
         aligned_s = {i for i, _ in links}
         aligned_t = {j for _, j in links}
@@ -177,7 +169,7 @@ class ContentProportion:
             return (hit_s + hit_t) / total if total else 0.0
         p = hit_s / tot_s if tot_s else 0.0
         q = hit_t / tot_t if tot_t else 0.0
-        return (p + q) / 2 if self.arithmetic else _harmonic(p, q)
+        return (p + q) / 2 if self.arithmetic else f_measure(p, q)
 
 
 SignalFactory = Callable[..., Signal]
@@ -459,39 +451,26 @@ def similarity(
 
 
 # -- evaluation: STS -------------------------------------------------------------------------
+def _correlate(kind: str, x: Sequence[float], y: Sequence[float]) -> float | None:
+    """scipy's coefficient, or None when undefined (fewer than 2 items or a constant series)."""
+    if len(x) != len(y):
+        raise ValueError(f"{len(x)} scores vs {len(y)} gold values")
+    if len(x) < 2 or min(x) == max(x) or min(y) == max(y):
+        return None
+    from scipy import stats
+
+    value = stats.pearsonr(x, y)[0] if kind == "pearson" else stats.spearmanr(x, y)[0]
+    return max(-1.0, min(1.0, float(value)))
+
+
 def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     """Pearson's r, or None when undefined (fewer than 2 items or a constant series)."""
-    n = len(x)
-    if n != len(y):
-        raise ValueError(f"{n} scores vs {len(y)} gold values")
-    if n < 2:
-        return None
-    mx, my = sum(x) / n, sum(y) / n
-    sxx = sum((a - mx) ** 2 for a in x)
-    syy = sum((b - my) ** 2 for b in y)
-    if sxx == 0 or syy == 0:
-        return None
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
-    return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
-
-
-def _ranks(values: Sequence[float]) -> list[float]:
-    order = sorted(range(len(values)), key=lambda k: values[k])
-    ranks = [0.0] * len(values)
-    k = 0
-    while k < len(order):
-        end = k
-        while end + 1 < len(order) and values[order[end + 1]] == values[order[k]]:
-            end += 1
-        for m in range(k, end + 1):
-            ranks[order[m]] = (k + end) / 2 + 1
-        k = end + 1
-    return ranks
+    return _correlate("pearson", x, y)
 
 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
     """Spearman's rho (Pearson on average ranks), or None when undefined."""
-    return pearson(_ranks(x), _ranks(y))
+    return _correlate("spearman", x, y)
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,7 +570,7 @@ def binary_scores(predicted: Sequence[bool], gold: Sequence[bool]) -> BinaryScor
     tn = len(gold) - tp - fp - fn
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    f1 = f_measure(precision, recall)
     accuracy = (tp + tn) / len(gold) if gold else 0.0
     return BinaryScores(accuracy, precision, recall, f1, tp, fp, tn, fn)
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ..alignment import Alignment
 from ..errors import AlignmentIndexError, MismatchError, ParalignError
+from . import f_measure
 
 LINK_SETS = ("sure", "sure+possible")
 
@@ -35,10 +36,6 @@ class EmptyScoringError(ParalignError, ValueError):
 def _ratio(numerator: int, denominator: int) -> float:
     """numerator / denominator, or 1.0 when the denominator is 0 (nothing claimed or to find)."""
     return numerator / denominator if denominator else 1.0
-
-
-def _f1(precision: float, recall: float) -> float:
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +74,7 @@ class PairCounts:
 
     @property
     def f1(self) -> float:
-        return _f1(self.precision, self.recall)
+        return f_measure(self.precision, self.recall)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,14 +105,14 @@ class AlignmentScores:
         n = len(self.per_pair)
         precision = sum(p.precision for p in self.per_pair) / n
         recall = sum(p.recall for p in self.per_pair) / n
-        return PRF(precision, recall, _f1(precision, recall))
+        return PRF(precision, recall, f_measure(precision, recall))
 
     @property
     def micro(self) -> PRF:
         correct = sum(p.correct for p in self.per_pair)
         precision = _ratio(correct, sum(p.system for p in self.per_pair))
         recall = _ratio(correct, sum(p.gold for p in self.per_pair))
-        return PRF(precision, recall, _f1(precision, recall))
+        return PRF(precision, recall, f_measure(precision, recall))
 
     @property
     def exact_count(self) -> int:

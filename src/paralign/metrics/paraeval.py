@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, MismatchError
 from ..paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
+from . import f_measure
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,14 +83,6 @@ class SegmentStats:
     @property
     def f(self) -> float | None:
         return f_measure(self.precision, self.recall)
-
-
-def f_measure(precision: float | None, recall: float | None) -> float | None:
-    """Harmonic mean; None when either side is undefined, 0 when both are 0."""
-    if precision is None or recall is None:
-        return None
-    total = precision + recall
-    return 2 * precision * recall / total if total else 0.0
 
 
 def sum_stats(stats: Iterable[SegmentStats]) -> SegmentStats:

@@ -47,6 +47,7 @@ from ..alignment import Alignment
 from ..errors import AlignmentIndexError, ConfigurationError, MismatchError
 from ..paraphrases import ParaphraseSource, normalize_phrase
 from ..phrases import phrase_spans
+from . import f_measure
 
 SpanPair = tuple[int, int, int, int]
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
@@ -100,8 +101,8 @@ class AlignCounts:
     def f1(self) -> float | None:
         p, r = self.precision, self.recall
         if p is None or r is None or p + r == 0:
-            return None
-        return 2 * p * r / (p + r)
+            return None  # undefined, not 0, when nothing matched at all
+        return f_measure(p, r)
 
     def to_dict(self) -> dict:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
