@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from pathlib import Path
 
@@ -103,6 +104,56 @@ def wordnet_synonyms(word: str) -> frozenset[str]:
             out.add(lemma.replace("_", " ").lower())
     out.discard(word.lower())
     return frozenset(out)
+
+
+class _WordNetIndex:
+    """WordNet synonyms without building Synset objects (nltk's `synsets` costs ~1 ms a word).
+
+    Same answer as :func:`wordnet_synonyms` (nltk's morphy, then every synset's lemma
+    names): the data files are read once (a few seconds) into offset -> lemma names.
+    """
+
+    def __init__(self) -> None:
+        self.wn = wordnet()
+        self.names: dict[str, dict[int, tuple[str, ...]]] = {}
+        for pos, filename in (("n", "data.noun"), ("v", "data.verb"), ("a", "data.adj"),
+                              ("r", "data.adv")):
+            table: dict[int, tuple[str, ...]] = {}
+            with self.wn._root.join(filename).open() as handle:  # raw bytes: 30x faster
+                text = handle.read().decode("utf-8")
+            for line in text.splitlines():
+                if not line or line.startswith(" "):
+                    continue  # licence header
+                fields = line.split(" ", 4 + 2 * 255)
+                count = int(fields[3], 16)
+                table[int(fields[0])] = tuple(
+                    _ADJ_MARKER.sub("", name).replace("_", " ").lower()
+                    for name in fields[4:4 + 2 * count:2])
+            self.names[pos] = table
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        key = word.lower().replace(" ", "_")
+        index = self.wn._lemma_pos_offset_map
+        out: set[str] = set()
+        for pos, table in self.names.items():
+            for form in self.wn._morphy(key, pos):
+                for offset in index[form].get(pos, ()):
+                    out.update(table[offset])
+        out.discard(word.lower())
+        return frozenset(out)
+
+
+_ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
+
+
+@functools.cache
+def _wordnet_index() -> _WordNetIndex:
+    return _WordNetIndex()
+
+
+def fast_wordnet_synonyms(word: str) -> frozenset[str]:
+    """`resources.wordnet_synonyms` through a once-built offset index (same results, faster)."""
+    return _wordnet_index().synonyms(word)
 
 
 def download(packages: tuple[str, ...] = NLTK_PACKAGES, target: str | None = None) -> dict[str, bool]:

@@ -30,7 +30,6 @@ lookups cheap (``stop:skip`` in the signature).
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, MismatchError
 from ..paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
+from ..resources import fast_wordnet_synonyms
 from . import f_measure
 
 if TYPE_CHECKING:
@@ -390,58 +390,6 @@ class ParaEval:
         """One segment against its references (plain strings)."""
         refs = [self._prepare_one(r) for r in references]
         return ParaEvalScore(self.match(hypothesis, refs), self.signature(len(references)))
-
-
-class _WordNetIndex:
-    """WordNet synonyms without building Synset objects (nltk's `synsets` costs ~1 ms a word).
-
-    Same answer as `resources.wordnet_synonyms` (nltk's morphy, then every synset's lemma
-    names): the data files are read once (a few seconds) into offset -> lemma names.
-    """
-
-    def __init__(self) -> None:
-        from ..resources import wordnet
-
-        self.wn = wordnet()
-        self.names: dict[str, dict[int, tuple[str, ...]]] = {}
-        for pos, filename in (("n", "data.noun"), ("v", "data.verb"), ("a", "data.adj"),
-                              ("r", "data.adv")):
-            table: dict[int, tuple[str, ...]] = {}
-            with self.wn._root.join(filename).open() as handle:  # raw bytes: 30x faster
-                text = handle.read().decode("utf-8")
-            for line in text.splitlines():
-                if not line or line.startswith(" "):
-                    continue  # licence header
-                fields = line.split(" ", 4 + 2 * 255)
-                count = int(fields[3], 16)
-                table[int(fields[0])] = tuple(
-                    _ADJ_MARKER.sub("", name).replace("_", " ").lower()
-                    for name in fields[4:4 + 2 * count:2])
-            self.names[pos] = table
-
-    def synonyms(self, word: str) -> frozenset[str]:
-        key = word.lower().replace(" ", "_")
-        index = self.wn._lemma_pos_offset_map
-        out: set[str] = set()
-        for pos, table in self.names.items():
-            for form in self.wn._morphy(key, pos):
-                for offset in index[form].get(pos, ()):
-                    out.update(table[offset])
-        out.discard(word.lower())
-        return frozenset(out)
-
-
-_ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
-
-
-@functools.cache
-def _wordnet_index() -> _WordNetIndex:
-    return _WordNetIndex()
-
-
-def fast_wordnet_synonyms(word: str) -> frozenset[str]:
-    """`resources.wordnet_synonyms` through a once-built offset index (same results, faster)."""
-    return _wordnet_index().synonyms(word)
 
 
 def _tokenizer(name: str):
