@@ -122,6 +122,27 @@ def test_stop_word_only_sequence_needs_content(aligner: Aligner) -> None:
     assert (0, 0) not in aligner.with_params(align_stop_words=False).align_sentences(s, t).sure
 
 
+def test_sentence_start_anchors_stop_words_but_not_determiners(aligner: Aligner) -> None:
+    s = sent('" I cried bitterly .', "`` PRP VBD RB .")
+    t = sent('" I wept a lot .', "`` PRP VBD DT NN .")
+    links = aligner.align_sentences(s, t).sure
+    assert {(0, 0), (1, 1)} <= links
+    s, t = sent("I sneezed loudly .", "PRP VBD RB ."), sent("I wrote a poem .", "PRP VBD DT NN .")
+    assert (0, 0) in aligner.align_sentences(s, t).sure
+    assert (0, 0) not in aligner.with_params(start_evidence=False).align_sentences(s, t).sure
+    s = sent("The galaxy shines .", "DT NN VBZ .")
+    t = sent("The policeman sleeps .", "DT NN VBZ .")
+    assert (0, 0) not in aligner.align_sentences(s, t).sure  # a determiner follows its noun
+
+
+def test_quotes_of_aligned_spans_align(aligner: Aligner) -> None:
+    s = sent('he called it a " wonder drug " in print', "PRP VBD PRP DT `` NN NN '' IN NN")
+    t = sent('she praised the " drug " highly', "PRP VBD DT `` NN '' RB")
+    links = aligner.align_sentences(s, t).sure
+    assert {(6, 4), (7, 5), (4, 3)} <= links
+    assert (4, 3) not in aligner.with_params(align_quotes=False).align_sentences(s, t).sure
+
+
 def test_dependency_context_prefers_related_word(aligner: Aligner) -> None:
     # "John killed Mary" vs "Mary was murdered by John": killed~murdered via nsubj~agent, dobj~nsubjpass
     s = sent("John killed Mary", "NNP VBD NNP", [1, -1, 1], "nsubj ROOT dobj")
@@ -168,8 +189,8 @@ def test_bad_options() -> None:
 
 # -- symmetry (property) ---------------------------------------------------------------------------
 VOCAB = ["the", "a", "dog", "dogs", "cat", "killed", "murdered", "of", ",", ".", "big", "large",
-         "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and"]
-TAGS = ["DT", "NN", "NNS", "VBD", "JJ", "IN", "RB", "NNP", ",", "CD"]
+         "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and", '"', "I"]
+TAGS = ["DT", "NN", "NNS", "VBD", "JJ", "IN", "RB", "NNP", ",", "CD", "PRP", "``"]
 DEPS = ["nsubj", "dobj", "prep", "pobj", "amod", "det", "conj", "cc", "relcl", "acl", "poss",
         "compound", "nsubjpass", "agent", "acomp", "punct"]
 
@@ -203,7 +224,8 @@ def test_alignment_is_symmetric(aligner: Aligner, s: Sentence, t: Sentence) -> N
 def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: Sentence) -> None:
     variant = aligner.with_params(sequences_need_content=False, align_unique_stop_words=True,
                                   stop_word_labels=False, text_skips_copulas=True,
-                                  partial_mention_types=("PERSON", "ORGANIZATION"))
+                                  partial_mention_types=("PERSON", "ORGANIZATION"),
+                                  start_evidence=False, align_quotes=False, punct_dependencies=True)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

@@ -114,6 +114,14 @@ class AlignerConfig:
     align_unique_stop_words: bool = False
     #: Repeat swTextAlign until nothing changes (chains such as "of the"), not just once.
     iterate_stop_text: bool = True
+    #: Extension: swTextAlign counts the two sentence starts as aligned neighbours, so
+    #: sentence-initial stop words and quotes (not determiners, which follow their noun) align.
+    start_evidence: bool = True
+    #: Extension: align the quotation marks of quoted spans whose words are aligned to each other.
+    align_quotes: bool = True
+    #: Punctuation takes part in dependency context. spaCy attaches it; the Stanford
+    #: dependencies the reference used leave it out by default, and so do we.
+    punct_dependencies: bool = False
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
     #: Entity types whose partial mentions also align to the rest of the full mention.
     partial_mention_types: tuple[str, ...] = ("PERSON",)
@@ -129,12 +137,12 @@ class Prepared:
     """A sentence indexed for alignment: forms, categories, stop/punct flags, edges, entities."""
 
     __slots__ = ("basic_children", "basic_parents", "cat", "children", "content", "copulas", "entities",
-                 "keys", "lemma_forms", "lower", "n", "parents", "punct", "stopish", "tokens",
+                 "determiner", "keys", "lemma_forms", "lower", "n", "parents", "punct", "stopish", "tokens",
                  "word_forms")
 
     def __init__(self, sentence: Sentence, stop_words: frozenset[str],
                  entity_types: dict[str, str], forms: _FormTable | None = None,
-                 stanford_copula: bool = True) -> None:
+                 stanford_copula: bool = True, punct_dependencies: bool = True) -> None:
         forms = forms or _FormTable(stop_words)
         tokens = unescape_ptb(sentence.tokens)
         n = self.n = len(tokens)
@@ -155,7 +163,11 @@ class Prepared:
         ]
         self.content = [not s for s in self.stopish]
         self.cat = [_CATEGORIES.get(t[:1], "") for t in tags]
+        self.determiner = [t in ("DT", "PDT", "WDT") for t in tags]
         self.parents, self.children = depequiv.collapsed_edges(tokens, lemmas, sentence.heads, sentence.deps)
+        if not punct_dependencies:
+            self.parents = [[e for e in edges if e[1] != "punct"] for edges in self.parents]
+            self.children = [[e for e in edges if e[1] != "punct"] for edges in self.children]
         self.basic_parents: list[list[tuple[int, str]]] = [[] for _ in range(n)]
         self.basic_children: list[list[tuple[int, str]]] = [[] for _ in range(n)]
         # Stanford's copula analysis for stop words: "is" in "X is Y" hangs off the predicate Y
@@ -167,6 +179,8 @@ class Prepared:
                 copula_of[h] = i
         self.copulas = frozenset(copula_of)
         for i, h in enumerate(sentence.heads):
+            if not punct_dependencies and sentence.deps[i] == "punct":
+                continue
             if i in copula_of:
                 pred = copula_of[i]
                 self.basic_parents[i].append((pred, "cop"))
@@ -301,7 +315,7 @@ class Aligner:
     def prepare(self, sentence: Sentence) -> Prepared:
         forms = self._form_table()
         return Prepared(sentence, forms.stop_words, self._entity_types, forms,
-                        self.config.stanford_copula)
+                        self.config.stanford_copula, self.config.punct_dependencies)
 
     def _form_table(self) -> _FormTable:
         if self._forms is None:
@@ -378,6 +392,8 @@ class Aligner:
         if cfg.align_hyphen_pieces:
             steps.append(("hyphen_pieces", run.hyphen_pieces))
         if cfg.align_stop_words:
+            if cfg.align_quotes:
+                steps.append(("quotes", run.quotes))
             if cfg.use_dependency_context:
                 steps.append(("stop_dependency", run.stop_dependency))
             if cfg.use_textual_context:
@@ -676,6 +692,34 @@ class _Run:
                         scored.append((1.0, k, i, None) if flip else (1.0, i, k, None))
         self.greedy(scored)
 
+    def quotes(self) -> None:
+        """Quotation marks of two quoted spans that share aligned words align open-open, close-close.
+
+        Quotes pair up in order (1st opens, 2nd closes, ...); an unpaired last quote spans to the
+        sentence's end. Span pairs are taken greedily by their number of inner links.
+        """
+        s_spans, t_spans = _quote_spans(self.s.tokens), _quote_spans(self.t.tokens)
+        if not s_spans or not t_spans:
+            return
+        links = self.st.links
+        scored = []
+        for sa, sb in s_spans:
+            for ta, tb in t_spans:
+                inner = sum(1 for i, j in links if sa < i < sb and ta < j < tb)
+                if inner:
+                    scored.append((inner, sa, sb, ta, tb))
+        scored.sort(key=lambda x: (-x[0], *self.key(0.0, x[1], x[3])[1:]))
+        st, used_s, used_t = self.st, set(), set()
+        for _, sa, sb, ta, tb in scored:
+            if (sa, sb) in used_s or (ta, tb) in used_t:
+                continue
+            used_s.add((sa, sb))
+            used_t.add((ta, tb))
+            for i, j in ((sa, ta), (sb, tb)):
+                if 0 <= i < self.s.n and 0 <= j < self.t.n and self.s.tokens[i] in _QUOTES \
+                        and self.t.tokens[j] in _QUOTES and st.free(i, j):
+                    st.add(i, j)
+
     def stop_dependency(self) -> None:
         """swDepAlign: stop words/punctuation whose aligned parents or children correspond."""
         s, t, links = self.s, self.t, self.st.links
@@ -714,10 +758,13 @@ class _Run:
         skip = self.aligner.config.text_skips_copulas
         s_ok = [s.stopish[i] and not (skip and i in s.copulas) for i in range(s.n)]
         t_ok = [t.stopish[j] and not (skip and j in t.copulas) for j in range(t.n)]
+        start = self.aligner.config.start_evidence
         while True:
             scored = []
             for i, j, value in self.candidates(lambda i, j: s_ok[i] and t_ok[j]):
                 evidence = ((i - 1, j - 1) in links) + ((i + 1, j + 1) in links)
+                if start and i == 0 and j == 0 and not (s.determiner[i] or t.determiner[j]):
+                    evidence += 1
                 if evidence > 0:
                     scored.append((self.score(value, evidence), i, j, None))
             before = len(links)
@@ -739,6 +786,19 @@ def _labels_match(category: str, orientation: str, label_s: str, label_t: str) -
 
 
 # -- named-entity helpers --------------------------------------------------------------------------
+_QUOTES = frozenset({'"', "\u201c", "\u201d", "``", "''"})
+
+
+def _quote_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
+    """(open, close) positions of quoted spans; an unpaired last quote closes at len(tokens)."""
+    marks = [k for k, tok in enumerate(tokens) if tok in _QUOTES]
+    spans = [(marks[k], marks[k + 1]) for k in range(0, len(marks) - 1, 2)]
+    if len(marks) % 2:  # an unpaired quote opens (first half) or closes (second half) a span
+        last = marks[-1]
+        spans.append((last, len(tokens)) if 2 * last < len(tokens) else (-1, last))
+    return spans
+
+
 def _find_longest_run(pieces: Sequence[str], words: Sequence[str]) -> tuple[int, int] | None:
     """The first longest [start, end) of `words` equal to a contiguous run of `pieces`."""
     best: tuple[int, int] | None = None
