@@ -15,6 +15,7 @@ from paralign.aligners.wordsim import (
     canonical,
     is_punctuation,
     load_similarity,
+    osa_distance,
     word_similarity,
 )
 from paralign.alignment import Alignment
@@ -67,6 +68,24 @@ def test_wordnet_and_table_sources(tmp_path) -> None:
     assert combined.related("quick", "fast") and combined.related("car", "automobile")
     with pytest.raises(ConfigurationError):
         load_similarity(str(tmp_path / "missing.tsv"))
+
+
+def test_spelling_variants() -> None:
+    spelling = load_similarity("spelling")
+    assert spelling.related("stompanato", "stomponato")  # substitution
+    assert spelling.related("aspirin", "asprin")  # deletion
+    assert spelling.related("malaysia", "malyasia")  # swapped neighbours
+    assert not spelling.related("house", "horse")  # too short to trust one edit
+    assert not spelling.related("unconfirmed", "confirmed")  # two edits
+    assert not spelling.related("1990s", "1980s")  # not alphabetic
+    assert osa_distance("kitten", "sitting") == 3
+    assert osa_distance("abcdef", "badcfe", limit=1) == 2  # gives up past the limit
+
+
+def test_spelling_variants_are_an_aligner_switch() -> None:
+    s, t = sent("Stompanato arrived", "NNP VBD"), sent("Stomponato arrived", "NNP VBD")
+    assert (0, 0) in Aligner().align_sentences(s, t).sure
+    assert (0, 0) not in Aligner(spelling_variants=False).align_sentences(s, t).sure
 
 
 def test_canonical_and_punctuation() -> None:
@@ -225,7 +244,8 @@ def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: 
     variant = aligner.with_params(sequences_need_content=False, align_unique_stop_words=True,
                                   stop_word_labels=False, text_skips_copulas=True,
                                   partial_mention_types=("PERSON", "ORGANIZATION"),
-                                  start_evidence=False, align_quotes=False, punct_dependencies=True)
+                                  start_evidence=False, align_quotes=False, punct_dependencies=True,
+                                  spelling_variants=False)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

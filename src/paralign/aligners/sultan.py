@@ -25,7 +25,16 @@ from ..nlp import Annotator, TextOrTokens
 from ..paraphrases import ParaphraseSource
 from ..sentence import Sentence
 from . import depequiv
-from .wordsim import CLITICS, NoSimilarity, RelatedWords, WordForm, form_similarity, load_similarity
+from .wordsim import (
+    CLITICS,
+    CombinedSimilarity,
+    NoSimilarity,
+    RelatedWords,
+    SpellingSimilarity,
+    WordForm,
+    form_similarity,
+    load_similarity,
+)
 
 Link = tuple[int, int]
 
@@ -122,6 +131,9 @@ class AlignerConfig:
     #: Punctuation takes part in dependency context. spaCy attaches it; the Stanford
     #: dependencies the reference used leave it out by default, and so do we.
     punct_dependencies: bool = False
+    #: Extension: long words one edit apart (typos, spelling variants) are related words too,
+    #: whatever the similarity source (see wordsim.SpellingSimilarity).
+    spelling_variants: bool = True
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
     #: Entity types whose partial mentions also align to the rest of the full mention.
     partial_mention_types: tuple[str, ...] = ("PERSON",)
@@ -269,8 +281,9 @@ class Aligner:
         clone = Aligner.__new__(Aligner)
         clone.config = replace(self.config, **changes)
         clone._similarity_spec = self._similarity_spec
-        same_similarity = (clone.config.ppdb_sim, clone.config.use_word_similarity) == (
-            self.config.ppdb_sim, self.config.use_word_similarity)
+        same_similarity = (clone.config.ppdb_sim, clone.config.use_word_similarity,
+                           clone.config.spelling_variants) == (
+            self.config.ppdb_sim, self.config.use_word_similarity, self.config.spelling_variants)
         clone._related = self._related if same_similarity else None
         clone.annotator = self.annotator
         clone._sim_cache = self._sim_cache if same_similarity else {}
@@ -286,6 +299,8 @@ class Aligner:
                 self._related = NoSimilarity()
             else:
                 self._related = load_similarity(self._similarity_spec)
+                if self.config.spelling_variants:
+                    self._related = CombinedSimilarity([self._related, SpellingSimilarity()])
         return self._related
 
     def _annotator(self) -> Annotator:
