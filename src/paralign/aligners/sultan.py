@@ -134,6 +134,8 @@ class AlignerConfig:
     #: Extension: long words one edit apart (typos, spelling variants) are related words too,
     #: whatever the similarity source (see wordsim.SpellingSimilarity).
     spelling_variants: bool = True
+    #: Extension: among equally scored candidates, identical words go before stem/lemma matches.
+    prefer_identical: bool = True
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
     #: Entity types whose partial mentions also align to the rest of the full mention.
     partial_mention_types: tuple[str, ...] = ("PERSON",)
@@ -500,7 +502,12 @@ class _Run:
     def greedy(self, scored: list[tuple[float, int, int, Any]],
                on_accept: Callable[[int, int, Any], None] | None = None) -> None:
         """One-to-one greedy selection in decreasing score order (symmetric tie-breaking)."""
-        scored.sort(key=lambda x: self.key(x[0], x[1], x[2]))
+        if self.aligner.config.prefer_identical:
+            s_low, t_low = self.s.lower, self.t.lower
+            scored.sort(key=lambda x: (-round(x[0], 9), s_low[x[1]] != t_low[x[2]],
+                                       *self.key(0.0, x[1], x[2])[1:]))
+        else:
+            scored.sort(key=lambda x: self.key(x[0], x[1], x[2]))
         st = self.st
         for _, i, j, extra in scored:
             if st.free(i, j):
