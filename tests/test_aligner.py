@@ -154,6 +154,23 @@ def test_sentence_start_anchors_stop_words_but_not_determiners(aligner: Aligner)
     assert (0, 0) not in aligner.align_sentences(s, t).sure  # a determiner follows its noun
 
 
+def test_coordinator_hangs_off_every_conjunct(aligner: Aligner) -> None:
+    # "China and Canada" / "Canada and China": spaCy hangs "and" off the first conjunct only
+    s = sent("China and Canada agreed", "NNP CC NNP VBD", [3, 0, 0, -1], "nsubj cc conj ROOT")
+    t = sent("Canada and China agreed", "NNP CC NNP VBD", [3, 0, 0, -1], "nsubj cc conj ROOT")
+    assert (1, 1) in aligner.align_sentences(s, t).sure
+    off = aligner.with_params(coordination_edges=False, use_textual_context=False)
+    assert (1, 1) not in off.align_sentences(s, t).sure
+
+
+def test_determiners_of_overlapping_noun_phrases(aligner: Aligner) -> None:
+    s = sent("The Chicago Bulls won", "DT NNP NNPS VBD", [2, 2, 3, -1], "det compound nsubj ROOT")
+    t = sent("The Bulls basketball team lost", "DT NNPS NN NN VBD", [3, 3, 3, 4, -1],
+             "det compound compound nsubj ROOT")
+    assert (0, 0) in aligner.align_sentences(s, t).sure
+    assert (0, 0) not in aligner.with_params(determiner_spans=False).align_sentences(s, t).sure
+
+
 def test_quotes_of_aligned_spans_align(aligner: Aligner) -> None:
     s = sent('he called it a " wonder drug " in print', "PRP VBD PRP DT `` NN NN '' IN NN")
     t = sent('she praised the " drug " highly', "PRP VBD DT `` NN '' RB")
@@ -245,7 +262,8 @@ def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: 
                                   stop_word_labels=False, text_skips_copulas=True,
                                   partial_mention_types=("PERSON", "ORGANIZATION"),
                                   start_evidence=False, align_quotes=False, punct_dependencies=True,
-                                  spelling_variants=False)
+                                  spelling_variants=False, prefer_identical=False,
+                                  coordination_edges=False, determiner_spans=False)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

@@ -136,6 +136,12 @@ class AlignerConfig:
     spelling_variants: bool = True
     #: Extension: among equally scored candidates, identical words go before stem/lemma matches.
     prefer_identical: bool = True
+    #: Extension: for swDepAlign a coordinator ("and") hangs off every conjunct, not only the
+    #: first, so "China and Canada" / "Canada and China" still give it evidence.
+    coordination_edges: bool = True
+    #: Extension: two determiners align when their noun phrases (determiner to head noun)
+    #: already share an aligned pair ("The Chicago Bulls" / "The Bulls basketball team").
+    determiner_spans: bool = True
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
     #: Entity types whose partial mentions also align to the rest of the full mention.
     partial_mention_types: tuple[str, ...] = ("PERSON",)
@@ -156,7 +162,8 @@ class Prepared:
 
     def __init__(self, sentence: Sentence, stop_words: frozenset[str],
                  entity_types: dict[str, str], forms: _FormTable | None = None,
-                 stanford_copula: bool = True, punct_dependencies: bool = True) -> None:
+                 stanford_copula: bool = True, punct_dependencies: bool = True,
+                 coordination_edges: bool = True) -> None:
         forms = forms or _FormTable(stop_words)
         tokens = unescape_ptb(sentence.tokens)
         n = self.n = len(tokens)
@@ -207,6 +214,13 @@ class Prepared:
                 pred = copula_of[h]
                 self.basic_parents[i].append((pred, sentence.deps[i]))
                 self.basic_children[pred].append((i, sentence.deps[i]))
+        if coordination_edges:  # a coordinator hangs off every conjunct, not just the first
+            for i, h in enumerate(sentence.heads):
+                if sentence.deps[i] == "cc" and 0 <= h < n:
+                    for c, h2 in enumerate(sentence.heads):
+                        if h2 == h and sentence.deps[c] == "conj" and c != i:
+                            self.basic_parents[i].append((c, "cc"))
+                            self.basic_children[c].append((i, "cc"))
         self.entities = []
         for e in sentence.entities:
             a, b = e.start, e.end
@@ -332,7 +346,8 @@ class Aligner:
     def prepare(self, sentence: Sentence) -> Prepared:
         forms = self._form_table()
         return Prepared(sentence, forms.stop_words, self._entity_types, forms,
-                        self.config.stanford_copula, self.config.punct_dependencies)
+                        self.config.stanford_copula, self.config.punct_dependencies,
+                        self.config.coordination_edges)
 
     def _form_table(self) -> _FormTable:
         if self._forms is None:
@@ -413,6 +428,8 @@ class Aligner:
                 steps.append(("quotes", run.quotes))
             if cfg.use_dependency_context:
                 steps.append(("stop_dependency", run.stop_dependency))
+            if cfg.determiner_spans:
+                steps.append(("determiners", run.determiners))
             if cfg.use_textual_context:
                 steps.append(("stop_text", run.stop_text))
         if cfg.align_stop_words and cfg.align_unique_stop_words:
@@ -741,6 +758,20 @@ class _Run:
                 if 0 <= i < self.s.n and 0 <= j < self.t.n and self.s.tokens[i] in _QUOTES \
                         and self.t.tokens[j] in _QUOTES and st.free(i, j):
                     st.add(i, j)
+
+    def determiners(self) -> None:
+        """Determiners whose noun phrases (up to their head noun) share an aligned pair."""
+        s, t, links = self.s, self.t, self.st.links
+        scored = []
+        for i, j, value in self.candidates(lambda i, j: s.determiner[i] and t.determiner[j]):
+            hs = [k for k, lab in s.basic_parents[i] if lab == "det" and k > i]
+            ht = [q for q, lab in t.basic_parents[j] if lab == "det" and q > j]
+            if not hs or not ht:
+                continue
+            evidence = sum(1 for k, q in links if i < k <= hs[0] and j < q <= ht[0])
+            if evidence > 0:
+                scored.append((self.score(value, evidence), i, j, None))
+        self.greedy(scored)
 
     def stop_dependency(self) -> None:
         """swDepAlign: stop words/punctuation whose aligned parents or children correspond."""
