@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from paralign.aligners.evaluation import annotate_gold, load_gold  # noqa: E402
 from paralign.aligners.external_parse import apply_parse, read_mst  # noqa: E402
-from paralign.aligners.sultan import Aligner  # noqa: E402
+from paralign.aligners.sultan import PAPER_OPTIONS, Aligner  # noqa: E402
 from paralign.config import data_dir  # noqa: E402
 from paralign.metrics.alignment_scores import score_alignments  # noqa: E402
 
@@ -55,6 +55,17 @@ CONFIGS: dict[str, dict] = {
     "- stop words": {"align_stop_words": False},
     "reference wsAlign (all-stop-word sequences)": {"sequences_need_content": False},
     "- named entities": {"align_named_entities": False},
+    "paper only (all paralign extensions off)": dict(PAPER_OPTIONS),
+    "- sentence-start evidence (ext.)": {"start_evidence": False},
+    "- quote pairs (ext.)": {"align_quotes": False},
+    "- spelling variants (ext.)": {"spelling_variants": False},
+    "- identical words first on ties (ext.)": {"prefer_identical": False},
+    "- coordinator on every conjunct (ext.)": {"coordination_edges": False},
+    "- determiner noun phrases (ext.)": {"determiner_spans": False},
+    "- repeated swTextAlign (ext.)": {"iterate_stop_text": False},
+    "punctuation in dependency context (spaCy)": {"punct_dependencies": True},
+    "+ context-only links, 2 neighbours (option)": {"context_only_links": 2},
+    "+ context-only links, 1 neighbour (option)": {"context_only_links": 1},
     "partial mentions spread for all entity types (reference)": {
         "partial_mention_types": ("PERSON", "ORGANIZATION", "LOCATION")},
     "copula heads the subject (spaCy style)": {"stanford_copula": False},

@@ -171,6 +171,16 @@ def test_determiners_of_overlapping_noun_phrases(aligner: Aligner) -> None:
     assert (0, 0) not in aligner.with_params(determiner_spans=False).align_sentences(s, t).sure
 
 
+def test_context_only_links_option(aligner: Aligner) -> None:
+    # "rebels ambushed the convoy" / "rebels attacked the convoy": no word similarity for the
+    # verbs, but subject and object are aligned under the same labels
+    s = sent("rebels ambushed the convoy", "NNS VBD DT NN", [1, -1, 3, 1], "nsubj ROOT det dobj")
+    t = sent("rebels raided the convoy", "NNS VBD DT NN", [1, -1, 3, 1], "nsubj ROOT det dobj")
+    assert (1, 1) not in aligner.align_sentences(s, t).sure
+    assert (1, 1) in aligner.with_params(context_only_links=2).align_sentences(s, t).sure
+    assert (1, 1) not in aligner.with_params(context_only_links=3).align_sentences(s, t).sure
+
+
 def test_quotes_of_aligned_spans_align(aligner: Aligner) -> None:
     s = sent('he called it a " wonder drug " in print', "PRP VBD PRP DT `` NN NN '' IN NN")
     t = sent('she praised the " drug " highly', "PRP VBD DT `` NN '' RB")
@@ -263,7 +273,8 @@ def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: 
                                   partial_mention_types=("PERSON", "ORGANIZATION"),
                                   start_evidence=False, align_quotes=False, punct_dependencies=True,
                                   spelling_variants=False, prefer_identical=False,
-                                  coordination_edges=False, determiner_spans=False)
+                                  coordination_edges=False, determiner_spans=False,
+                                  context_only_links=1)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

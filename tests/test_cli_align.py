@@ -62,3 +62,14 @@ def test_demo_runs(capsys) -> None:
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
     assert "macro" in out and "Zürich=Zürich" in out
+
+
+def test_align_paper_preset_and_context_links(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "in.tsv"
+    src.write_text('" I sneezed loudly .\t" I wrote a poem .\n', encoding="utf-8")
+    assert main(["align", str(src), "--tokenized"]) == 0
+    assert "0-0" in capsys.readouterr().out.split()  # sentence-start extension
+    assert main(["align", str(src), "--tokenized", "--paper"]) == 0
+    assert "0-0" not in capsys.readouterr().out.split()
+    assert main(["align", str(src), "--context-links", "-1"]) != 0
+    assert "--context-links" in capsys.readouterr().err

@@ -142,6 +142,11 @@ class AlignerConfig:
     #: Extension: two determiners align when their noun phrases (determiner to head noun)
     #: already share an aligned pair ("The Chicago Bulls" / "The Bulls basketball team").
     determiner_spans: bool = True
+    #: Extension for paraphrase data (off by default): align free content words of one
+    #: category with no word similarity when at least this many of their dependency neighbours
+    #: are aligned to each other under equivalent labels. Helps Edinburgh++, hurts MSR RTE2,
+    #: whose hypotheses reuse a frame with different predicates.
+    context_only_links: int = 0
     entity_types: tuple[tuple[str, str], ...] = tuple(DEFAULT_ENTITY_TYPES.items())
     #: Entity types whose partial mentions also align to the rest of the full mention.
     partial_mention_types: tuple[str, ...] = ("PERSON",)
@@ -151,6 +156,15 @@ class AlignerConfig:
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
                 raise ConfigurationError(f"{name} must be in (0, 1], got {value!r}")
+
+
+#: The options that switch off every extension beyond the paper and the reference code's
+#: intended behaviour (`paralign align --paper`): what remains is the published method.
+PAPER_OPTIONS: dict[str, Any] = {
+    "start_evidence": False, "align_quotes": False, "spelling_variants": False,
+    "prefer_identical": False, "coordination_edges": False, "determiner_spans": False,
+    "iterate_stop_text": False, "context_only_links": 0, "align_unique_stop_words": False,
+}
 
 
 class Prepared:
@@ -423,6 +437,8 @@ class Aligner:
         steps.append(("content_text", run.content_text))
         if cfg.align_hyphen_pieces:
             steps.append(("hyphen_pieces", run.hyphen_pieces))
+        if cfg.context_only_links and cfg.use_dependency_context:
+            steps.append(("context_only", run.context_only))
         if cfg.align_stop_words:
             if cfg.align_quotes:
                 steps.append(("quotes", run.quotes))
@@ -714,6 +730,29 @@ class _Run:
                         if v is not None:
                             evidence += v
             scored.append((self.score(value, evidence), i, j, None))
+        self.greedy(scored)
+
+    def context_only(self) -> None:
+        """Free content words of one category whose aligned dependency neighbours correspond."""
+        s, t, links, st = self.s, self.t, self.st.links, self.st
+        need = self.aligner.config.context_only_links
+        scored = []
+        for i in range(s.n):
+            if i in st.src or not s.content[i] or not s.cat[i]:
+                continue
+            for j in range(t.n):
+                if j in st.tgt or not t.content[j] or t.cat[j] != s.cat[i]:
+                    continue
+                evidence = sum(
+                    1
+                    for edges_s, edges_t, orientation in ((s.parents[i], t.parents[j], "parent"),
+                                                          (s.children[i], t.children[j], "child"))
+                    for k, lk in edges_s if k >= 0
+                    for q, lq in edges_t
+                    if (k, q) in links and _labels_match(s.cat[i], orientation, lk, lq)
+                )
+                if evidence >= need:
+                    scored.append((float(evidence), i, j, None))
         self.greedy(scored)
 
     def hyphen_pieces(self) -> None:
