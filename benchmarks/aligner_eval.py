@@ -64,8 +64,8 @@ CONFIGS: dict[str, dict] = {
     "- determiner noun phrases (ext.)": {"determiner_spans": False},
     "- repeated swTextAlign (ext.)": {"iterate_stop_text": False},
     "punctuation in dependency context (spaCy)": {"punct_dependencies": True},
-    "+ context-only links, 2 neighbours (option)": {"context_only_links": 2},
-    "+ context-only links, 1 neighbour (option)": {"context_only_links": 1},
+    "+ context-only links (2 neighbours; option)": {"context_only_links": 2},
+    "+ context-only links (1 neighbour; option)": {"context_only_links": 1},
     "partial mentions spread for all entity types (reference)": {
         "partial_mention_types": ("PERSON", "ORGANIZATION", "LOCATION")},
     "copula heads the subject (spaCy style)": {"stanford_copula": False},
