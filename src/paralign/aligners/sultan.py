@@ -440,12 +440,12 @@ class Aligner:
         if cfg.context_only_links and cfg.use_dependency_context:
             steps.append(("context_only", run.context_only))
         if cfg.align_stop_words:
-            if cfg.align_quotes:
+            if cfg.align_quotes and cfg.use_textual_context:
                 steps.append(("quotes", run.quotes))
             if cfg.use_dependency_context:
                 steps.append(("stop_dependency", run.stop_dependency))
-            if cfg.determiner_spans:
-                steps.append(("determiners", run.determiners))
+                if cfg.determiner_spans:
+                    steps.append(("determiners", run.determiners))
             if cfg.use_textual_context:
                 steps.append(("stop_text", run.stop_text))
         if cfg.align_stop_words and cfg.align_unique_stop_words:
