@@ -575,11 +575,12 @@ def binary_scores(predicted: Sequence[bool], gold: Sequence[bool]) -> BinaryScor
     return BinaryScores(accuracy, precision, recall, f1, tp, fp, tn, fn)
 
 
-def choose_threshold(scores: Sequence[float], labels: Sequence[bool]) -> float:
-    """The threshold t maximising the accuracy of ``score > t`` on training data.
+def accuracy_curve(scores: Sequence[float], labels: Sequence[bool]) -> tuple[list[float], list[int]]:
+    """Candidate thresholds (ascending) and the number of training pairs each classifies right.
 
-    Candidates are midpoints between consecutive distinct scores plus one value below the
-    lowest and the highest score itself; among equally accurate thresholds the lowest wins.
+    Candidates are one value below the lowest score (all positive), the midpoints between
+    consecutive distinct scores, and the highest score itself (all negative); ``score > t`` is
+    the paraphrase decision.
     """
     if len(scores) != len(labels):
         raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
@@ -588,9 +589,8 @@ def choose_threshold(scores: Sequence[float], labels: Sequence[bool]) -> float:
     order = sorted(range(len(scores)), key=lambda k: scores[k])
     values = [scores[k] for k in order]
     ordered_labels = [labels[k] for k in order]
-    # threshold below everything: all predicted positive
-    correct = sum(ordered_labels)
-    best, best_t = correct, values[0] - 1.0
+    correct = sum(ordered_labels)  # threshold below everything: all predicted positive
+    thresholds, counts = [values[0] - 1.0], [correct]
     k = 0
     while k < len(values):
         end = k
@@ -598,11 +598,261 @@ def choose_threshold(scores: Sequence[float], labels: Sequence[bool]) -> float:
             end += 1
         for m in range(k, end + 1):  # these items switch to "not paraphrase"
             correct += -1 if ordered_labels[m] else 1
-        t = (values[k] + values[end + 1]) / 2 if end + 1 < len(values) else values[k]
-        if correct > best:
-            best, best_t = correct, t
+        thresholds.append((values[k] + values[end + 1]) / 2 if end + 1 < len(values) else values[k])
+        counts.append(correct)
         k = end + 1
-    return best_t
+    return thresholds, counts
+
+
+def _lowest_best(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    thresholds, counts = accuracy_curve(scores, labels)
+    return thresholds[counts.index(max(counts))]
+
+
+def _plateau_middle(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    thresholds, counts = accuracy_curve(scores, labels)
+    best = max(counts)
+    tied = [t for t, c in zip(thresholds, counts, strict=True) if c == best]
+    return tied[(len(tied) - 1) // 2]  # the (lower) median: itself a maximum-accuracy threshold
+
+
+def _silverman_bandwidth(scores: Sequence[float]) -> float:
+    """Silverman's rule-of-thumb bandwidth, ``0.9·min(sd, IQR/1.34)·n^(-1/5)`` (> 0)."""
+    import numpy as np
+
+    x = np.asarray(scores, dtype=float)
+    sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
+    q75, q25 = np.percentile(x, [75, 25])
+    spread = min(sd, float(q75 - q25) / 1.34) or sd
+    return max(0.9 * spread * len(x) ** -0.2, 1e-6)
+
+
+def _smoothed(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """Maximise kernel-smoothed accuracy: the expected accuracy when the threshold is jittered
+    by Gaussian noise of Silverman's bandwidth; a single outlying pair cannot move the peak."""
+    import numpy as np
+    from scipy.special import ndtr
+
+    thresholds, _ = accuracy_curve(scores, labels)
+    x = np.asarray(scores, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    h = _silverman_bandwidth(scores)
+    cand = np.asarray(thresholds[1:-1] or thresholds, dtype=float)
+    pos, neg = x[y], x[~y]
+    smooth = np.zeros(len(cand))
+    for block in range(0, len(cand), 256):  # P(score > t) for positives, P(score <= t) for negatives
+        c = cand[block : block + 256, None]
+        smooth[block : block + 256] = ndtr((pos[None, :] - c) / h).sum(1) + ndtr((c - neg[None, :]) / h).sum(1)
+    return float(cand[int(np.argmax(smooth))])
+
+
+BOOTSTRAP_SAMPLES = 200
+
+
+def _bootstrap_median(scores: Sequence[float], labels: Sequence[bool], seed: int = 0) -> float:
+    """The median of the accuracy-maximising (lowest) thresholds of bootstrap resamples.
+
+    Each resample is a multinomial weighting of the pairs; its curve is that of
+    :func:`accuracy_curve` on the resampled pairs (only scores drawn at least once are candidates).
+    """
+    import numpy as np
+
+    values, inverse = np.unique(np.asarray(scores, dtype=float), return_inverse=True)
+    y = np.asarray(labels, dtype=bool)
+    rng = np.random.default_rng(seed)
+    n = len(scores)
+    picks = []
+    for _ in range(BOOTSTRAP_SAMPLES):
+        weight = np.bincount(rng.integers(0, n, size=n), minlength=n)
+        pos = np.bincount(inverse, weights=weight * y, minlength=len(values))
+        neg = np.bincount(inverse, weights=weight * ~y, minlength=len(values))
+        present = (pos + neg) > 0
+        v, pos, neg = values[present], pos[present], neg[present]
+        correct = np.concatenate([[pos.sum()], pos.sum() - np.cumsum(pos) + np.cumsum(neg)])
+        best = int(np.argmax(correct))  # first maximum = lowest threshold
+        if best == 0:
+            picks.append(float(v[0]) - 1.0)
+        elif best < len(v):
+            picks.append(float(v[best - 1] + v[best]) / 2)
+        else:
+            picks.append(float(v[-1]))
+    return float(np.percentile(picks, 50, method="lower"))
+
+
+def _logistic(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """Where a one-feature logistic regression (maximum likelihood) gives P(paraphrase) = 1/2.
+
+    Falls back to the lowest accuracy-maximising threshold when the classes are separable or
+    the slope is not positive (the fit has no finite crossing); clipped to the candidate range.
+    """
+    import numpy as np
+
+    x = np.asarray(scores, dtype=float)
+    y = np.asarray(labels, dtype=float)
+    thresholds, counts = accuracy_curve(scores, labels)
+    if max(counts) == len(scores):  # one class, or separable: no finite maximum-likelihood fit
+        return thresholds[counts.index(max(counts))]
+    design = np.column_stack([np.ones_like(x), x])
+    beta = np.zeros(2)
+    for _ in range(100):  # Newton-Raphson (IRLS)
+        p = 1.0 / (1.0 + np.exp(-design @ beta))
+        w = p * (1 - p)
+        hessian = design.T @ (design * w[:, None]) + 1e-9 * np.eye(2)
+        step = np.linalg.solve(hessian, design.T @ (y - p))
+        beta += step
+        if not np.all(np.isfinite(beta)) or abs(beta[1]) > 1e6:
+            return _lowest_best(scores, labels)
+        if np.abs(step).max() < 1e-10:
+            break
+    if beta[1] <= 0:
+        return _lowest_best(scores, labels)
+    return min(max(float(-beta[0] / beta[1]), float(x.min()) - 1.0), float(x.max()))  # candidate range
+
+
+#: Threshold-selection rules by name; ``lowest`` is the historical default.
+THRESHOLD_RULES: dict[str, Callable[[Sequence[float], Sequence[bool]], float]] = {
+    "lowest": _lowest_best,
+    "plateau-middle": _plateau_middle,
+    "smoothed": _smoothed,
+    "bootstrap-median": _bootstrap_median,
+    "logistic": _logistic,
+}
+DEFAULT_THRESHOLD_RULE = "lowest"
+
+
+def choose_threshold(scores: Sequence[float], labels: Sequence[bool], rule: str = DEFAULT_THRESHOLD_RULE) -> float:
+    """The threshold t for ``score > t`` chosen on training data by a named rule.
+
+    * ``lowest``: maximum training accuracy; the lowest of equally good thresholds.
+    * ``plateau-middle``: the (lower) median of all equally good (maximum-accuracy) thresholds.
+    * ``smoothed``: maximum of the accuracy curve smoothed with a Gaussian kernel (Silverman
+      bandwidth), robust to a flat, jagged optimum.
+    * ``bootstrap-median``: (lower) median of the ``lowest`` thresholds of 200 bootstrap resamples
+      (seed 0).
+    * ``logistic``: the score where a fitted logistic regression gives P(paraphrase) = 1/2.
+    """
+    chooser = THRESHOLD_RULES.get(rule)
+    if chooser is None:
+        raise ConfigurationError(f"unknown threshold rule {rule!r}: choose from {', '.join(THRESHOLD_RULES)}")
+    if len(scores) != len(labels):
+        raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
+    if not scores:
+        raise ConfigurationError("cannot choose a threshold without training pairs")
+    return chooser(scores, labels)
+
+
+@dataclass(frozen=True, slots=True)
+class CrossValidation:
+    """k-fold cross-validation of a threshold rule on training pairs (never on test).
+
+    ``pooled``: the held-out predictions of every fold pooled, averaged over ``repeats`` random
+    fold assignments (accuracy, P, R, F1 and their standard deviations over the repeats).
+    """
+
+    rule: str
+    folds: int
+    repeats: int
+    seed: int
+    accuracy: float
+    precision: float
+    recall: float
+    f1: float
+    accuracy_sd: float
+    thresholds: tuple[float, ...]
+    repeat_accuracies: tuple[float, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "rule": self.rule,
+            "folds": self.folds,
+            "repeats": self.repeats,
+            "seed": self.seed,
+            "accuracy": self.accuracy,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "accuracy_sd": self.accuracy_sd,
+            "mean_threshold": sum(self.thresholds) / len(self.thresholds),
+            "repeat_accuracies": list(self.repeat_accuracies),
+        }
+
+    def paired_difference(self, baseline: CrossValidation) -> tuple[float, float]:
+        """Mean and standard error of the per-repeat accuracy difference to `baseline`
+        (same folds when both used the same seed, folds and repeats)."""
+        if (self.folds, self.repeats, self.seed) != (baseline.folds, baseline.repeats, baseline.seed):
+            raise ConfigurationError("paired comparison needs the same folds, repeats and seed")
+        diffs = [a - b for a, b in zip(self.repeat_accuracies, baseline.repeat_accuracies, strict=True)]
+        mean = sum(diffs) / len(diffs)
+        if len(diffs) < 2:
+            return mean, 0.0
+        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+        return mean, math.sqrt(var / len(diffs))
+
+
+def stratified_folds(labels: Sequence[bool], folds: int, seed: int) -> list[int]:
+    """A fold number for every item: each class shuffled (seeded) and dealt round-robin."""
+    import random
+
+    if folds < 2:
+        raise ConfigurationError(f"cross-validation needs at least 2 folds, got {folds}")
+    rng = random.Random(seed)
+    assignment = [0] * len(labels)
+    for cls in (True, False):
+        members = [k for k, g in enumerate(labels) if bool(g) is cls]
+        rng.shuffle(members)
+        for position, k in enumerate(members):
+            assignment[k] = position % folds
+    return assignment
+
+
+def cross_validate_threshold(
+    scores: Sequence[float],
+    labels: Sequence[bool],
+    rule: str = DEFAULT_THRESHOLD_RULE,
+    *,
+    folds: int = 10,
+    repeats: int = 1,
+    seed: int = 0,
+) -> CrossValidation:
+    """Choose the threshold by `rule` on k-1 folds, classify the held-out fold; pool, repeat.
+
+    Repeat r uses fold assignment seed ``seed + r``, so two rules compared with the same seed
+    see exactly the same folds (a paired comparison).
+    """
+    if len(scores) != len(labels):
+        raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
+    per_repeat: list[BinaryScores] = []
+    thresholds: list[float] = []
+    for r in range(repeats):
+        assignment = stratified_folds(labels, folds, seed + r)
+        predicted = [False] * len(scores)
+        for fold in range(folds):
+            train = [k for k, f in enumerate(assignment) if f != fold]
+            t = choose_threshold([scores[k] for k in train], [labels[k] for k in train], rule)
+            thresholds.append(t)
+            for k, f in enumerate(assignment):
+                if f == fold:
+                    predicted[k] = scores[k] > t
+        per_repeat.append(binary_scores(predicted, [bool(g) for g in labels]))
+
+    def mean(values: list[float]) -> float:
+        return sum(values) / len(values)
+
+    acc = [b.accuracy for b in per_repeat]
+    sd = math.sqrt(sum((a - mean(acc)) ** 2 for a in acc) / (len(acc) - 1)) if len(acc) > 1 else 0.0
+    return CrossValidation(
+        rule,
+        folds,
+        repeats,
+        seed,
+        mean(acc),
+        mean([b.precision for b in per_repeat]),
+        mean([b.recall for b in per_repeat]),
+        mean([b.f1 for b in per_repeat]),
+        sd,
+        tuple(thresholds),
+        tuple(acc),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -616,10 +866,12 @@ class ParaphraseEvaluation:
     test_pairs: int
     failures: tuple[tuple[str, PairFailure], ...] = ()
     signal: str = DEFAULT_SIGNAL
+    rule: str = DEFAULT_THRESHOLD_RULE
 
     def to_dict(self) -> dict:
         return {
             "threshold": self.threshold,
+            "rule": self.rule,
             "accuracy": self.test.accuracy,
             "precision": self.test.precision,
             "recall": self.test.recall,
@@ -640,14 +892,23 @@ def paraphrase_from_scores(
     test_scores: Sequence[float | None],
     test_labels: Sequence[bool],
     signal: str = "",
+    rule: str = DEFAULT_THRESHOLD_RULE,
 ) -> ParaphraseEvaluation:
-    """Choose the threshold on training scores, apply it to test (unscored test pairs: negative)."""
+    """Choose the threshold on training scores by `rule`, apply it to test (unscored test pairs:
+    negative)."""
     train = [(s, g) for s, g in zip(train_scores, train_labels, strict=True) if s is not None]
-    threshold = choose_threshold([s for s, _ in train], [g for _, g in train])
+    threshold = choose_threshold([s for s, _ in train], [g for _, g in train], rule)
     train_eval = binary_scores([s > threshold for s, _ in train], [g for _, g in train])
     predicted = [s is not None and s > threshold for s in test_scores]
     return ParaphraseEvaluation(
-        threshold, binary_scores(predicted, list(test_labels)), train_eval, len(train), len(test_scores), (), signal
+        threshold,
+        binary_scores(predicted, list(test_labels)),
+        train_eval,
+        len(train),
+        len(test_scores),
+        (),
+        signal,
+        rule,
     )
 
 
@@ -656,6 +917,7 @@ def evaluate_paraphrase(
     test: Sequence[tuple[TextLike, TextLike, bool]],
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
+    rule: str = DEFAULT_THRESHOLD_RULE,
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
@@ -674,7 +936,7 @@ def evaluate_paraphrase(
     train_scored = score_aligned(train_batch, sig)
     test_scored = score_aligned(test_batch, sig)
     result = paraphrase_from_scores(
-        train_scored.scores, [g for _, _, g in train], test_scored.scores, [g for _, _, g in test], sig.name
+        train_scored.scores, [g for _, _, g in train], test_scored.scores, [g for _, _, g in test], sig.name, rule
     )
     failures = tuple(("train", f) for f in train_scored.failures) + tuple(
         ("test", f) for f in test_scored.failures
@@ -818,6 +1080,7 @@ def evaluate_paraphrase_files(
     test_path: str | Path,
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
+    rule: str = DEFAULT_THRESHOLD_RULE,
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
@@ -832,6 +1095,7 @@ def evaluate_paraphrase_files(
         [(p.sentence1, p.sentence2, p.label) for p in train.pairs],
         [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
         signal=signal,
+        rule=rule,
         aligner=aligner,
         annotator=annotator,
         workers=workers,
