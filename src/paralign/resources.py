@@ -96,7 +96,22 @@ def _has(resource: str) -> bool:
 
 @functools.cache
 def wordnet_synonyms(word: str) -> frozenset[str]:
-    """Lower-cased WordNet lemma names sharing a synset with `word` (multiword names with spaces)."""
+    """Lower-cased WordNet lemma names sharing a synset with `word` (multiword names with spaces).
+
+    nltk's answer (morphy, then every synset's lemma names; `word` itself left out), read from
+    an offset index built once instead of nltk's Synset objects. Shown equal to
+    :func:`_nltk_wordnet_synonyms` on all 4.7 million WordNet lemma names, their lower-cased,
+    inflected and capitalised forms (`benchmarks/wordnet_index_check.py`).
+    """
+    return _wordnet_index().synonyms(word)
+
+
+#: Former name of :func:`wordnet_synonyms`, kept for existing callers.
+fast_wordnet_synonyms = wordnet_synonyms
+
+
+def _nltk_wordnet_synonyms(word: str) -> frozenset[str]:
+    """Reference path (nltk's `wn.synsets`, then lemma names): only for checking the index."""
     wn = wordnet()
     out: set[str] = set()
     for synset in wn.synsets(word.replace(" ", "_")):
@@ -107,10 +122,10 @@ def wordnet_synonyms(word: str) -> frozenset[str]:
 
 
 class _WordNetIndex:
-    """WordNet synonyms without building Synset objects (nltk's `synsets` costs ~1 ms a word).
+    """WordNet synonyms without building nltk Synset objects (the path behind `wordnet_synonyms`).
 
-    Same answer as :func:`wordnet_synonyms` (nltk's morphy, then every synset's lemma
-    names): the data files are read once (a few seconds) into offset -> lemma names.
+    Same answer as :func:`_nltk_wordnet_synonyms` (nltk's morphy, then every synset's lemma
+    names): the data files are read once (about a second) into offset -> lemma names.
     """
 
     def __init__(self) -> None:
@@ -132,6 +147,7 @@ class _WordNetIndex:
             self.names[pos] = table
 
     def synonyms(self, word: str) -> frozenset[str]:
+        """nltk's `synsets(word)` walk (morphy per POS, then offsets), over the index."""
         key = word.lower().replace(" ", "_")
         index = self.wn._lemma_pos_offset_map
         out: set[str] = set()
@@ -146,14 +162,17 @@ class _WordNetIndex:
 _ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
 
 
-@functools.cache
+_index: _WordNetIndex | None = None
+
+
 def _wordnet_index() -> _WordNetIndex:
-    return _WordNetIndex()
-
-
-def fast_wordnet_synonyms(word: str) -> frozenset[str]:
-    """`resources.wordnet_synonyms` through a once-built offset index (same results, faster)."""
-    return _wordnet_index().synonyms(word)
+    """The offset index, built once per process (under the lock, so threads share one build)."""
+    global _index
+    if _index is None:
+        with _lock:
+            if _index is None:
+                _index = _WordNetIndex()
+    return _index
 
 
 def download(packages: tuple[str, ...] = NLTK_PACKAGES, target: str | None = None) -> dict[str, bool]:

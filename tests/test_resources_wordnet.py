@@ -1,0 +1,99 @@
+"""WordNet synonyms: the offset index (the one path) equals nltk's `synsets` + lemma names.
+
+The whole vocabulary (~4.8 million words and forms) is checked by
+`benchmarks/wordnet_index_check.py`; here a seeded sample of it, a few known traps, and
+arbitrary strings keep the two paths honest in a few seconds.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paralign import resources
+from paralign.errors import ResourceMissingError
+
+
+@pytest.fixture(scope="module")
+def lemmas() -> list[str]:
+    """Every WordNet lemma name (underscores -> spaces), sorted; skips without WordNet data."""
+    try:
+        wn = resources.wordnet()
+    except ResourceMissingError as exc:
+        pytest.skip(f"WordNet data not found: {exc}")
+    return sorted(name.replace("_", " ") for name in set(wn.all_lemma_names()))
+
+
+def _inflect(word: str, rng: random.Random) -> str:
+    stem = word[:-1] if word.endswith(("e", "y")) else word
+    return rng.choice([word + "s", word + "es", word + "ed", word + "ing", stem + "ies",
+                       stem + "ing", word + word[-1] + "ed"])
+
+
+def _sample(lemmas: list[str], seed: int = 2014) -> list[str]:
+    rng = random.Random(seed)
+    base = rng.sample(lemmas, 150)
+    multi = rng.sample([w for w in lemmas if " " in w], 50)
+    words = base + multi
+    words += [_inflect(w, rng) for w in base]
+    words += [rng.choice([w.capitalize(), w.title(), w.upper()]) for w in words[:200]]
+    return words
+
+
+def test_index_equals_nltk_on_sampled_vocabulary(lemmas: list[str]) -> None:
+    index = resources._wordnet_index()
+    words = _sample(lemmas)
+    assert len(words) == 550 and any(" " in w for w in words)
+    with_synonyms = 0
+    for word in words:
+        expected = resources._nltk_wordnet_synonyms(word)
+        assert index.synonyms(word) == expected, word
+        assert resources.wordnet_synonyms(word) == expected, word
+        with_synonyms += bool(expected)
+    assert with_synonyms > 150  # the sample is not vacuous: most lemmas have synonyms
+
+
+@pytest.mark.parametrize("word", [
+    "ran", "geese", "better", "best", "went", "bombing", "explosions", "blow up", "new york",
+    "New York", "NEW YORK", "attorneys general", "car", "cars", "the", "xyzzy", "", "a",
+    "hardest", "lay", "axes", "galore", "U.S.", "rock 'n' roll", "co-op", "new_york",
+])
+def test_index_equals_nltk_on_traps(lemmas: list[str], word: str) -> None:
+    # exceptions files (ran, geese, better), several morphy forms (axes: axis and ax),
+    # multiword and case, adjective markers (galore(ip)), punctuation, underscores
+    assert resources.wordnet_synonyms(word) == resources._nltk_wordnet_synonyms(word)
+
+
+def test_known_synonyms_and_markers_stripped(lemmas: list[str]) -> None:
+    assert {"automobile", "machine"} <= resources.wordnet_synonyms("cars")  # plural -> car
+    assert "run" in resources.wordnet_synonyms("ran")  # verb exceptions file
+    assert "good" in resources.wordnet_synonyms("better")  # adjective exceptions file
+    assert "new york city" in resources.wordnet_synonyms("New York")
+    for word in ("galore", "aplenty", "elect", "big", "nearby"):
+        assert not any(s.endswith(")") for s in resources.wordnet_synonyms(word)), word
+
+
+def test_wordnet_synonyms_goes_through_the_index(lemmas: list[str], monkeypatch) -> None:
+    """One path: the public function never calls nltk's `synsets`."""
+    assert resources.fast_wordnet_synonyms is resources.wordnet_synonyms
+    index = resources._wordnet_index()
+
+    def forbidden(*args, **kwargs):
+        raise AssertionError("wordnet_synonyms called nltk's synsets")
+
+    monkeypatch.setattr(resources.wordnet(), "synsets", forbidden)
+    assert resources.wordnet_synonyms.__wrapped__("automobiles") == index.synonyms("automobiles")
+    assert "car" in resources.wordnet_synonyms.__wrapped__("automobiles")
+
+
+@settings(max_examples=200)
+@given(st.text(alphabet="abcdeilnorstuyABEST -'._", max_size=12))
+def test_index_equals_nltk_on_arbitrary_strings(word: str) -> None:
+    try:
+        resources.wordnet()
+    except ResourceMissingError:
+        pytest.skip("WordNet data not found")
+    assert resources._wordnet_index().synonyms(word) == resources._nltk_wordnet_synonyms(word)
