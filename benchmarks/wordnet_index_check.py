@@ -8,7 +8,8 @@ ed/ing) and capitalised, title-cased and upper-cased forms. For each word the nl
 (`_WordNetIndex.synonyms`, which `wordnet_synonyms` goes through) must give the same set.
 
 Timings: a cold sample of 2,000 lemma names (timed before nltk has built and cached any
-Synset) and the full pass (nltk's Synset cache is warm by then, as in a long-running process); the index build time is measured separately. Both paths run uncached.
+Synset) and the full pass (nltk's Synset cache is warm by then, as in a long-running
+process); the index build time is measured separately. Both paths run uncached.
 
 Usage: nice .venv/bin/python benchmarks/wordnet_index_check.py [--limit N] [--show 50]
        [--format text|json]
