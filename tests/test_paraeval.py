@@ -210,11 +210,11 @@ def test_min_length_above_table_lengths_equals_no_paraphrases(hyp, refs, pairs):
 # -- real resources ------------------------------------------------------------------------------
 def test_fast_wordnet_equals_nltk_synsets(data):
     from paralign.metrics.paraeval import fast_wordnet_synonyms
-    from paralign.resources import wordnet_synonyms
+    from paralign.resources import _nltk_wordnet_synonyms
 
     for word in ["bombing", "explosions", "blow up", "able", "ran", "better", "new york",
                  "car", "the", "xyzzy"]:
-        assert fast_wordnet_synonyms(word) == wordnet_synonyms(word), word
+        assert fast_wordnet_synonyms(word) == _nltk_wordnet_synonyms(word), word
 
 
 def test_ppdb_and_wordnet_raise_precision_on_synonyms(data):
