@@ -126,3 +126,24 @@ def test_evaluate_paraphrase_on_subsets(data, tmp_path, capsys):
     assert lib["signal"] == "idf" and lib["test_pairs"] == 60
     assert main(["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]) == 0
     assert "accuracy" in capsys.readouterr().out
+
+
+@pytest.mark.data
+def test_evaluate_paraphrase_rule_and_cross_validation(data, tmp_path, capsys):
+    root = data / "similarity" / "msrp"
+    train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", 121)
+    test = _head(root / "msr-para-test.tsv", tmp_path / "test.tsv", 41)
+    base = ["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]
+    low, _ = run_json(capsys, base)
+    assert low["rule"] == "lowest" and low["cross_validation"] is None
+    mid, _ = run_json(capsys, base + ["--rule", "plateau-middle", "--cv-folds", "5"])
+    assert mid["rule"] == "plateau-middle" and mid["threshold"] >= low["threshold"]
+    assert mid["train"]["accuracy"] == pytest.approx(low["train"]["accuracy"])  # both maximise it
+    cv = mid["cross_validation"]
+    assert cv["folds"] == 5 and cv["rule"] == "plateau-middle" and 0.0 <= cv["accuracy"] <= 1.0
+    logistic, _ = run_json(capsys, base + ["--rule", "logistic"])
+    assert logistic["rule"] == "logistic"
+    assert main(base + ["--rule", "logistic", "--cv-folds", "3"]) == 0
+    assert "3-fold cross-validation" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(base + ["--rule", "highest"])

@@ -15,6 +15,7 @@ from paralign.similarity import (
     binary_scores,
     choose_threshold,
     cross_validate_threshold,
+    mcnemar,
     paraphrase_from_scores,
     stratified_folds,
 )
@@ -184,3 +185,16 @@ def test_cross_validation_of_separable_data_is_perfect_and_paired_differences():
     with pytest.raises(ConfigurationError):
         other.paired_difference(cv)
     assert cv.to_dict()["repeats"] == 3
+
+
+def test_mcnemar_counts_discordant_items_and_gives_an_exact_p_value():
+    gold = [True] * 10
+    a = [True] * 10
+    b = [True] * 2 + [False] * 8
+    only_a, only_b, p = mcnemar(a, b, gold)
+    assert (only_a, only_b) == (8, 0)
+    assert p == pytest.approx(2 / 2**8)  # two-sided exact binomial, 8 of 8 discordant one way
+    assert mcnemar(a, a, gold) == (0, 0, 1.0)
+    assert mcnemar([True, False], [False, True], [True, True])[2] == pytest.approx(1.0)
+    with pytest.raises(ValueError):
+        mcnemar([True], [True, False], [True])

@@ -20,6 +20,7 @@ training data (maximum accuracy) are paraphrases.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -110,15 +111,38 @@ class IdfTable:
         return math.log((self.documents + 1) / (self.df.get(word.lower(), 0) + 1)) + 1.0
 
 
+_NUMBER = re.compile(r"[\d.,/:%-]*\d[\d.,/:%-]*")
+
+
+def is_number(token: str) -> bool:
+    """A numeral written in digits: a digit, and nothing but digits and ``. , / : % -``."""
+    return _NUMBER.fullmatch(token) is not None
+
+
 def _weighted_counts(
-    sentence: Sentence, aligned: set[int], weight: Callable[[Sentence, int], float], stop: frozenset[str]
+    sentence: Sentence,
+    aligned: set[int],
+    weight: Callable[[Sentence, int], float],
+    stop: frozenset[str],
+    stop_weight: float = 0.0,
+    number_weight: float = 1.0,
 ) -> tuple[float, float]:
-    """(aligned weight, total weight) over the content words; all non-punctuation words when none."""
-    idx = content_indices(sentence, stop)
-    if not idx:
-        idx = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)]
-    total = sum(weight(sentence, i) for i in idx)
-    hit = sum(weight(sentence, i) for i in idx if i in aligned)
+    """(aligned weight, total weight) over the content words; all non-punctuation words when none.
+
+    Stop words count with `stop_weight` (0: not at all), numbers with `number_weight` times
+    their weight.
+    """
+    words = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)]
+    content = set(content_indices(sentence, stop))
+    if not content:  # no content word: every word counts fully
+        factor = dict.fromkeys(words, 1.0)
+    else:
+        factor = {i: 1.0 if i in content else stop_weight for i in words}
+    for i in factor:
+        if number_weight != 1.0 and i in content and is_number(sentence.tokens[i]):
+            factor[i] = number_weight
+    total = sum(f * weight(sentence, i) for i, f in factor.items() if f)
+    hit = sum(f * weight(sentence, i) for i, f in factor.items() if f and i in aligned)
     return hit, total
 
 
@@ -130,6 +154,8 @@ class ContentProportion:
     averages the two proportions instead (the literal reading of "aligned content words over the
     harmonic mean of the content-word counts", equal to it for one-to-one links). With ``trainable``
     the words are IDF-weighted and :meth:`fit` must be called on training sentences first.
+    ``stop_weight`` > 0 counts stop words too (1: every non-punctuation word alike);
+    ``number_weight`` makes a number written in digits count that many content words.
     A sentence without content words falls back to all its non-punctuation tokens.
     """
 
@@ -138,6 +164,8 @@ class ContentProportion:
     arithmetic: bool = False
     trainable: bool = False
     idf: IdfTable | None = None
+    stop_weight: float = 0.0
+    number_weight: float = 1.0
 
     def fit(self, sentences: Iterable[Sentence]) -> ContentProportion:
         """A copy with IDF fitted on `sentences` (no-op for unweighted signals)."""
@@ -162,8 +190,9 @@ class ContentProportion:
         links = pair.alignment.possible
         aligned_s = {i for i, _ in links}
         aligned_t = {j for _, j in links}
-        hit_s, tot_s = _weighted_counts(pair.source, aligned_s, weight, stop)
-        hit_t, tot_t = _weighted_counts(pair.target, aligned_t, weight, stop)
+        extra = (self.stop_weight, self.number_weight)
+        hit_s, tot_s = _weighted_counts(pair.source, aligned_s, weight, stop, *extra)
+        hit_t, tot_t = _weighted_counts(pair.target, aligned_t, weight, stop, *extra)
         if self.pooled:
             total = tot_s + tot_t
             return (hit_s + hit_t) / total if total else 0.0
@@ -209,6 +238,8 @@ def needs_fit(signal: Signal) -> bool:
 register_signal("sultan2014", lambda: ContentProportion("sultan2014"))
 register_signal("sultan2015", lambda: ContentProportion("sultan2015", pooled=True))
 register_signal("mean-proportion", lambda: ContentProportion("mean-proportion", arithmetic=True))
+register_signal("all-words", lambda: ContentProportion("all-words", stop_weight=1.0))
+register_signal("numbers", lambda: ContentProportion("numbers", number_weight=2.0))
 register_signal(
     "idf", lambda idf=None: ContentProportion("idf", trainable=True, idf=idf)  # type: ignore[arg-type]
 )
@@ -760,6 +791,7 @@ class CrossValidation:
     accuracy_sd: float
     thresholds: tuple[float, ...]
     repeat_accuracies: tuple[float, ...] = ()
+    held_out: tuple[bool, ...] = ()  #: the first repeat's held-out predictions, in input order
 
     def to_dict(self) -> dict:
         return {
@@ -787,6 +819,21 @@ class CrossValidation:
             return mean, 0.0
         var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
         return mean, math.sqrt(var / len(diffs))
+
+
+def mcnemar(a: Sequence[bool], b: Sequence[bool], gold: Sequence[bool]) -> tuple[int, int, float]:
+    """Exact McNemar test of two classifiers on the same items: (items only `a` gets right, items
+    only `b` gets right, two-sided p-value of the binomial test on those discordant items)."""
+    if not len(a) == len(b) == len(gold):
+        raise ValueError(f"{len(a)}, {len(b)} and {len(gold)} items")
+    only_a = sum(1 for x, y, g in zip(a, b, gold, strict=True) if (x == g) and (y != g))
+    only_b = sum(1 for x, y, g in zip(a, b, gold, strict=True) if (y == g) and (x != g))
+    n = only_a + only_b
+    if n == 0:
+        return 0, 0, 1.0
+    k = min(only_a, only_b)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return only_a, only_b, min(1.0, 2 * tail)
 
 
 def stratified_folds(labels: Sequence[bool], folds: int, seed: int) -> list[int]:
@@ -823,6 +870,7 @@ def cross_validate_threshold(
         raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
     per_repeat: list[BinaryScores] = []
     thresholds: list[float] = []
+    first: list[bool] = []
     for r in range(repeats):
         assignment = stratified_folds(labels, folds, seed + r)
         predicted = [False] * len(scores)
@@ -834,6 +882,7 @@ def cross_validate_threshold(
                 if f == fold:
                     predicted[k] = scores[k] > t
         per_repeat.append(binary_scores(predicted, [bool(g) for g in labels]))
+        first = first or predicted
 
     def mean(values: list[float]) -> float:
         return sum(values) / len(values)
@@ -852,6 +901,7 @@ def cross_validate_threshold(
         sd,
         tuple(thresholds),
         tuple(acc),
+        tuple(first),
     )
 
 
@@ -867,11 +917,14 @@ class ParaphraseEvaluation:
     failures: tuple[tuple[str, PairFailure], ...] = ()
     signal: str = DEFAULT_SIGNAL
     rule: str = DEFAULT_THRESHOLD_RULE
+    cross_validation: CrossValidation | None = None  #: of the rule on the training pairs
 
     def to_dict(self) -> dict:
+        cv = self.cross_validation
         return {
             "threshold": self.threshold,
             "rule": self.rule,
+            "cross_validation": None if cv is None else cv.to_dict(),
             "accuracy": self.test.accuracy,
             "precision": self.test.precision,
             "recall": self.test.recall,
@@ -893,11 +946,18 @@ def paraphrase_from_scores(
     test_labels: Sequence[bool],
     signal: str = "",
     rule: str = DEFAULT_THRESHOLD_RULE,
+    cv_folds: int = 0,
+    cv_repeats: int = 1,
 ) -> ParaphraseEvaluation:
     """Choose the threshold on training scores by `rule`, apply it to test (unscored test pairs:
-    negative)."""
+    negative). With ``cv_folds`` >= 2 the rule is also cross-validated on the training pairs."""
     train = [(s, g) for s, g in zip(train_scores, train_labels, strict=True) if s is not None]
     threshold = choose_threshold([s for s, _ in train], [g for _, g in train], rule)
+    cv = None
+    if cv_folds:
+        cv = cross_validate_threshold(
+            [s for s, _ in train], [g for _, g in train], rule, folds=cv_folds, repeats=cv_repeats
+        )
     train_eval = binary_scores([s > threshold for s, _ in train], [g for _, g in train])
     predicted = [s is not None and s > threshold for s in test_scores]
     return ParaphraseEvaluation(
@@ -909,6 +969,7 @@ def paraphrase_from_scores(
         (),
         signal,
         rule,
+        cv,
     )
 
 
@@ -918,6 +979,7 @@ def evaluate_paraphrase(
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
     rule: str = DEFAULT_THRESHOLD_RULE,
+    cv_folds: int = 0,
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
@@ -936,7 +998,7 @@ def evaluate_paraphrase(
     train_scored = score_aligned(train_batch, sig)
     test_scored = score_aligned(test_batch, sig)
     result = paraphrase_from_scores(
-        train_scored.scores, [g for _, _, g in train], test_scored.scores, [g for _, _, g in test], sig.name, rule
+        train_scored.scores, [g for _, _, g in train], test_scored.scores, [g for _, _, g in test], sig.name, rule, cv_folds
     )
     failures = tuple(("train", f) for f in train_scored.failures) + tuple(
         ("test", f) for f in test_scored.failures
@@ -1081,6 +1143,7 @@ def evaluate_paraphrase_files(
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
     rule: str = DEFAULT_THRESHOLD_RULE,
+    cv_folds: int = 0,
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
@@ -1096,6 +1159,7 @@ def evaluate_paraphrase_files(
         [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
         signal=signal,
         rule=rule,
+        cv_folds=cv_folds,
         aligner=aligner,
         annotator=annotator,
         workers=workers,

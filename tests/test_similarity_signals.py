@@ -1,0 +1,79 @@
+"""The `numbers` and `all-words` similarity signals (issue 7): hand-made aligned pairs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paralign.alignment import Alignment
+from paralign.sentence import Sentence
+from paralign.similarity import SIGNALS, AlignedSentences, ContentProportion, is_number, make_signal
+
+
+def pair(a: str, b: str, links) -> AlignedSentences:
+    return AlignedSentences(Sentence.plain(a.split()), Sentence.plain(b.split()), Alignment.from_links(links))
+
+
+def test_is_number():
+    for token in ("1998", "2.5", "3,400", "10:30", "50%", "1/2", "2003-04"):
+        assert is_number(token), token
+    for token in ("two", "1990s", "B-52", "$", "-", "%", "."):
+        assert not is_number(token), token
+
+
+def test_numbers_signal_counts_an_unaligned_number_twice():
+    # content words: sales rose 5 % ... -> "sales", "rose", "5" (the % is punctuation-only)
+    p = pair("sales rose 5 %", "sales rose 6 %", [(0, 0), (1, 1), (3, 3)])
+    assert make_signal("sultan2014")(p) == pytest.approx(2 / 3)
+    assert make_signal("numbers")(p) == pytest.approx(2 / 4)  # 5 and 6 weigh two words each
+    # an aligned number counts twice on the aligned side too
+    q = pair("sales rose 5 %", "sales rose 5 %", [(0, 0), (1, 1), (2, 2)])
+    assert make_signal("numbers")(q) == pytest.approx(1.0)
+    # no numbers: identical to the paper's score
+    r = pair("the cat sat on the mat", "a cat sat on a rug", [(1, 1), (2, 2), (3, 3)])
+    assert make_signal("numbers")(r) == pytest.approx(make_signal("sultan2014")(r))
+
+
+def test_all_words_signal_counts_stop_words():
+    # "not" is a stop word: invisible to the content-word score, counted by all-words
+    p = pair("he did not go", "he did go", [(0, 0), (1, 1), (3, 2)])
+    assert make_signal("sultan2014")(p) == pytest.approx(1.0)
+    assert make_signal("all-words")(p) == pytest.approx(2 * (3 / 4) * 1.0 / (3 / 4 + 1.0))
+    # punctuation never counts
+    q = pair("yes , indeed .", "yes indeed", [(0, 0), (2, 1)])
+    assert make_signal("all-words")(q) == pytest.approx(1.0)
+
+
+def test_weights_compose_with_pooling():
+    signal = ContentProportion("custom", pooled=True, stop_weight=0.5, number_weight=3.0)
+    p = pair("the 7 cats", "the cats", [(0, 0), (2, 1)])
+    # source: the (0.5, aligned) 7 (3) cats (1, aligned); target: the (0.5) cats (1), all aligned
+    assert signal(p) == pytest.approx((1.5 + 1.5) / (4.5 + 1.5))
+
+
+def test_new_signals_are_registered():
+    assert {"numbers", "all-words"} <= set(SIGNALS)
+
+
+words = st.sampled_from(["the", "a", "not", "cat", "sat", "mat", "2014", "5", "3.5", ",", "."])
+sentences = st.lists(words, min_size=1, max_size=8)
+
+
+@st.composite
+def aligned_pairs(draw):
+    s = draw(sentences)
+    t = draw(sentences)
+    links = draw(st.sets(st.tuples(st.integers(0, len(s) - 1), st.integers(0, len(t) - 1)), max_size=10))
+    return AlignedSentences(Sentence.plain(s), Sentence.plain(t), Alignment.from_links(links))
+
+
+@settings(max_examples=150, deadline=None)
+@given(aligned_pairs(), st.sampled_from(["numbers", "all-words"]), st.integers(0, 7), st.integers(0, 7))
+def test_new_signals_are_bounded_symmetric_and_monotone(p, name, i, j):
+    signal = make_signal(name)
+    score = signal(p)
+    assert 0.0 <= score <= 1.0
+    assert signal(AlignedSentences(p.target, p.source, p.alignment.transpose())) == pytest.approx(score)
+    more = Alignment.from_links(set(p.alignment.sure) | {(i % len(p.source), j % len(p.target))})
+    assert signal(AlignedSentences(p.source, p.target, more)) >= score - 1e-12
