@@ -773,8 +773,9 @@ class _Run:
     def quotes(self) -> None:
         """Quotation marks of two quoted spans that share aligned words align open-open, close-close.
 
-        Quotes pair up in order (1st opens, 2nd closes, ...); an unpaired last quote spans to the
-        sentence's end. Span pairs are taken greedily by their number of inner links.
+        Quotes pair up in order (1st opens, 2nd closes, ...); an unpaired last quote opens a span
+        to the sentence's end (first half) or closes one from its start (second half). Span pairs
+        are taken greedily by their number of inner links.
         """
         s_spans, t_spans = _quote_spans(self.s.tokens), _quote_spans(self.t.tokens)
         if not s_spans or not t_spans:
