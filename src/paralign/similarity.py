@@ -12,9 +12,15 @@ added with :func:`register_signal` and measured before becoming the default:
   ``(aS + aT) / (nS + nT)`` (DLS@CU SemEval-2015).
 * ``idf`` / ``idf2015``: the two formulas above with each content word weighted by its inverse
   document frequency, fitted on training sentences (:meth:`ContentProportion.fit`).
+* ``numbers``: ``sultan2014`` with a number written in digits counting as two content words
+  (a changed number is a frequent cause of false paraphrases).
+* ``all-words``: ``sultan2014`` over every non-punctuation word, stop words included.
+* ``mean-proportion``: the arithmetic mean of the two proportions.
 
-Paraphrase identification thresholds a score: pairs scoring above the threshold chosen on
-training data (maximum accuracy) are paraphrases.
+Paraphrase identification thresholds a score: pairs scoring above a threshold chosen on
+training data are paraphrases. :data:`THRESHOLD_RULES` names the ways to choose it (default:
+the lowest of the thresholds of maximum training accuracy); :func:`cross_validate_threshold`
+compares them by k-fold cross-validation on the training pairs only.
 """
 
 from __future__ import annotations
