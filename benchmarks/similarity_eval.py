@@ -4,9 +4,12 @@ Every sentence is annotated once; each aligner (Sultan et al. 2014, and the exac
 aligns each data set once; every registered signal is then scored on those alignments. IDF
 signals are fitted on the training side only: STS 2012 (all files) for STS 2013, STS 2012 train
 for STS 2012 test, STS Benchmark train for its dev set, MSRP train+val for MSRP test.
+On the MSRP training pairs only, every signal x threshold rule is cross-validated (10 folds,
+--cv-repeats fold assignments) and compared with the default (paired, bootstrap, McNemar): the
+evidence for choosing a rule or signal without looking at the test set.
 
     .venv/bin/python benchmarks/similarity_eval.py [--out docs/results/similarity.md] [--workers N]
-        [--cache /tmp/paralign-annotations]
+        [--cache /tmp/paralign-annotations] [--cv-repeats 30] [--cv-bootstrap 50]
 
 Writes the markdown tables into --out (between its BEGIN/END markers; the rest is kept) and the raw figures to --json (default: beside --out).
 """
