@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from statistics import fmean, stdev
 from typing import Protocol, runtime_checkable
 
 from .alignment import Alignment
@@ -727,8 +728,9 @@ def _logistic(scores: Sequence[float], labels: Sequence[bool]) -> float:
     x = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=float)
     thresholds, counts = accuracy_curve(scores, labels)
+    lowest = thresholds[counts.index(max(counts))]  # the fallback: the `lowest` rule's threshold
     if max(counts) == len(scores):  # one class, or separable: no finite maximum-likelihood fit
-        return thresholds[counts.index(max(counts))]
+        return lowest
     design = np.column_stack([np.ones_like(x), x])
     beta = np.zeros(2)
     for _ in range(100):  # Newton-Raphson (IRLS)
@@ -738,11 +740,11 @@ def _logistic(scores: Sequence[float], labels: Sequence[bool]) -> float:
         step = np.linalg.solve(hessian, design.T @ (y - p))
         beta += step
         if not np.all(np.isfinite(beta)) or abs(beta[1]) > 1e6:
-            return _lowest_best(scores, labels)
+            return lowest
         if np.abs(step).max() < 1e-10:
             break
     if beta[1] <= 0:
-        return _lowest_best(scores, labels)
+        return lowest
     return min(max(float(-beta[0] / beta[1]), float(x.min()) - 1.0), float(x.max()))  # candidate range
 
 
@@ -820,11 +822,9 @@ class CrossValidation:
         if (self.folds, self.repeats, self.seed) != (baseline.folds, baseline.repeats, baseline.seed):
             raise ConfigurationError("paired comparison needs the same folds, repeats and seed")
         diffs = [a - b for a, b in zip(self.repeat_accuracies, baseline.repeat_accuracies, strict=True)]
-        mean = sum(diffs) / len(diffs)
         if len(diffs) < 2:
-            return mean, 0.0
-        var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
-        return mean, math.sqrt(var / len(diffs))
+            return fmean(diffs), 0.0
+        return fmean(diffs), stdev(diffs) / math.sqrt(len(diffs))
 
 
 def mcnemar(a: Sequence[bool], b: Sequence[bool], gold: Sequence[bool]) -> tuple[int, int, float]:
@@ -877,6 +877,7 @@ def cross_validate_threshold(
     per_repeat: list[BinaryScores] = []
     thresholds: list[float] = []
     first: list[bool] = []
+    gold = [bool(g) for g in labels]
     for r in range(repeats):
         assignment = stratified_folds(labels, folds, seed + r)
         predicted = [False] * len(scores)
@@ -887,24 +888,21 @@ def cross_validate_threshold(
             for k, f in enumerate(assignment):
                 if f == fold:
                     predicted[k] = scores[k] > t
-        per_repeat.append(binary_scores(predicted, [bool(g) for g in labels]))
-        first = first or predicted
-
-    def mean(values: list[float]) -> float:
-        return sum(values) / len(values)
+        per_repeat.append(binary_scores(predicted, gold))
+        if r == 0:
+            first = predicted
 
     acc = [b.accuracy for b in per_repeat]
-    sd = math.sqrt(sum((a - mean(acc)) ** 2 for a in acc) / (len(acc) - 1)) if len(acc) > 1 else 0.0
     return CrossValidation(
         rule,
         folds,
         repeats,
         seed,
-        mean(acc),
-        mean([b.precision for b in per_repeat]),
-        mean([b.recall for b in per_repeat]),
-        mean([b.f1 for b in per_repeat]),
-        sd,
+        fmean(acc),
+        fmean([b.precision for b in per_repeat]),
+        fmean([b.recall for b in per_repeat]),
+        fmean([b.f1 for b in per_repeat]),
+        stdev(acc) if len(acc) > 1 else 0.0,
         tuple(thresholds),
         tuple(acc),
         tuple(first),
@@ -958,13 +956,12 @@ def paraphrase_from_scores(
     """Choose the threshold on training scores by `rule`, apply it to test (unscored test pairs:
     negative). With ``cv_folds`` >= 2 the rule is also cross-validated on the training pairs."""
     train = [(s, g) for s, g in zip(train_scores, train_labels, strict=True) if s is not None]
-    threshold = choose_threshold([s for s, _ in train], [g for _, g in train], rule)
+    scores, labels = [s for s, _ in train], [g for _, g in train]
+    threshold = choose_threshold(scores, labels, rule)
     cv = None
     if cv_folds:
-        cv = cross_validate_threshold(
-            [s for s, _ in train], [g for _, g in train], rule, folds=cv_folds, repeats=cv_repeats
-        )
-    train_eval = binary_scores([s > threshold for s, _ in train], [g for _, g in train])
+        cv = cross_validate_threshold(scores, labels, rule, folds=cv_folds, repeats=cv_repeats)
+    train_eval = binary_scores([s > threshold for s in scores], labels)
     predicted = [s is not None and s > threshold for s in test_scores]
     return ParaphraseEvaluation(
         threshold,

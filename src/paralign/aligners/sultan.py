@@ -167,6 +167,11 @@ PAPER_OPTIONS: dict[str, Any] = {
 }
 
 
+def _similarity_settings(config: AlignerConfig) -> tuple:
+    """The options word similarity depends on (clones with equal settings share its cache)."""
+    return config.ppdb_sim, config.use_word_similarity, config.spelling_variants
+
+
 class Prepared:
     """A sentence indexed for alignment: forms, categories, stop/punct flags, edges, entities."""
 
@@ -229,12 +234,15 @@ class Prepared:
                 self.basic_parents[i].append((pred, sentence.deps[i]))
                 self.basic_children[pred].append((i, sentence.deps[i]))
         if coordination_edges:  # a coordinator hangs off every conjunct, not just the first
+            conjuncts: dict[int, list[int]] = {}
+            for c, h in enumerate(sentence.heads):
+                if sentence.deps[c] == "conj" and 0 <= h < n:
+                    conjuncts.setdefault(h, []).append(c)
             for i, h in enumerate(sentence.heads):
-                if sentence.deps[i] == "cc" and 0 <= h < n:
-                    for c, h2 in enumerate(sentence.heads):
-                        if h2 == h and sentence.deps[c] == "conj" and c != i:
-                            self.basic_parents[i].append((c, "cc"))
-                            self.basic_children[c].append((i, "cc"))
+                if sentence.deps[i] == "cc":
+                    for c in conjuncts.get(h, ()):
+                        self.basic_parents[i].append((c, "cc"))
+                        self.basic_children[c].append((i, "cc"))
         self.entities = []
         for e in sentence.entities:
             a, b = e.start, e.end
@@ -311,9 +319,7 @@ class Aligner:
         clone = Aligner.__new__(Aligner)
         clone.config = replace(self.config, **changes)
         clone._similarity_spec = self._similarity_spec
-        same_similarity = (clone.config.ppdb_sim, clone.config.use_word_similarity,
-                           clone.config.spelling_variants) == (
-            self.config.ppdb_sim, self.config.use_word_similarity, self.config.spelling_variants)
+        same_similarity = _similarity_settings(clone.config) == _similarity_settings(self.config)
         clone._related = self._related if same_similarity else None
         clone.annotator = self.annotator
         clone._sim_cache = self._sim_cache if same_similarity else {}
@@ -535,12 +541,14 @@ class _Run:
     def greedy(self, scored: list[tuple[float, int, int, Any]],
                on_accept: Callable[[int, int, Any], None] | None = None) -> None:
         """One-to-one greedy selection in decreasing score order (symmetric tie-breaking)."""
-        if self.aligner.config.prefer_identical:
-            s_low, t_low = self.s.lower, self.t.lower
-            scored.sort(key=lambda x: (-round(x[0], 9), s_low[x[1]] != t_low[x[2]],
-                                       *self.key(0.0, x[1], x[2])[1:]))
-        else:
-            scored.sort(key=lambda x: self.key(x[0], x[1], x[2]))
+        prefer = self.aligner.config.prefer_identical
+        s_low, t_low = self.s.lower, self.t.lower
+
+        def order(x: tuple[float, int, int, Any]) -> tuple:
+            key = self.key(x[0], x[1], x[2])  # identical words first among equal scores
+            return (key[0], prefer and s_low[x[1]] != t_low[x[2]], *key[1:])
+
+        scored.sort(key=order)
         st = self.st
         for _, i, j, extra in scored:
             if st.free(i, j):
@@ -883,7 +891,7 @@ _QUOTES = frozenset({'"', "\u201c", "\u201d", "``", "''"})
 
 
 def _quote_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
-    """(open, close) positions of quoted spans; an unpaired last quote closes at len(tokens)."""
+    """(open, close) positions of quoted spans; an unpaired last quote spans to an edge (-1 or n)."""
     marks = [k for k, tok in enumerate(tokens) if tok in _QUOTES]
     spans = [(marks[k], marks[k + 1]) for k in range(0, len(marks) - 1, 2)]
     if len(marks) % 2:  # an unpaired quote opens (first half) or closes (second half) a span
