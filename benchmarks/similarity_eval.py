@@ -28,7 +28,7 @@ from pathlib import Path
 from paralign.config import data_dir
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
-from paralign.nlp import Annotator, model_name
+from paralign.nlp import ANNOTATION_VERSION, Annotator, model_name
 from paralign.sentence import Sentence
 from paralign.similarity import (
     DEFAULT_SIGNAL,
@@ -68,7 +68,7 @@ def cached_pipe(annotator: Annotator, texts: list[str], cache: Path | None) -> l
     key = None
     if cache is not None:
         digest = hashlib.sha1("\n".join(texts).encode("utf-8"))
-        digest.update(repr((annotator.model, annotator.disable, model_name(annotator.nlp))).encode())
+        digest.update(repr((annotator.model, annotator.disable, model_name(annotator.nlp), ANNOTATION_VERSION)).encode())
         key = cache / f"{digest.hexdigest()}.pkl"
         if key.exists():
             with open(key, "rb") as handle:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -288,6 +286,15 @@ def test_align_strings_and_tokens(nlp_annotator) -> None:
     assert aligner.align("Zoë ate crème brûlée in Münster.", "Zoë ate crème brûlée.").sure >= {(0, 0), (2, 2)}
 
 
+def test_typographic_apostrophes_align_like_ascii(nlp_annotator) -> None:
+    aligner = Aligner(annotator=nlp_annotator)
+    curly = nlp_annotator("The president’s aides don’t agree.")
+    assert curly.tokens[2] == "’s" and curly.tokens[5] == "n’t"  # input text kept
+    a = aligner.align_sentences(curly, nlp_annotator("The president's aides don't agree."))
+    assert a == aligner.align_sentences(nlp_annotator("The president's aides don't agree."),
+                                        nlp_annotator("The president's aides don't agree."))
+
+
 def test_align_many_matches_align(nlp_annotator) -> None:
     aligner = Aligner(annotator=nlp_annotator)
     pairs = [("He bought a car.", "He purchased an automobile."), ("", "Nothing here."),
@@ -298,7 +305,9 @@ def test_align_many_matches_align(nlp_annotator) -> None:
     assert aligner.align_many(pairs * 3, workers=2) == many * 3
 
 
-def test_thousand_token_pair_is_fast(aligner: Aligner) -> None:
+def test_thousand_token_pair_aligns(aligner: Aligner) -> None:
+    """A long random pair completes with many links (its speed is measured by
+    benchmarks/aligner_speed.py, not here)."""
     import random
 
     rng = random.Random(7)
@@ -310,10 +319,9 @@ def test_thousand_token_pair_is_fast(aligner: Aligner) -> None:
         return sent(" ".join(toks), " ".join(rng.choice(TAGS) for _ in toks), heads,
                     " ".join(rng.choice(DEPS) for _ in toks))
     s, t = make(1), make(2)
-    start = time.perf_counter()
     links = aligner.align_sentences(s, t)
-    assert time.perf_counter() - start < 10.0
     assert len(links) > 100
+    assert all(0 <= i < 1000 and 0 <= j < 1000 for i, j in links.sure)
 
 
 def test_with_params_switches_similarity_off(aligner: Aligner) -> None:

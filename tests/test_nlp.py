@@ -38,6 +38,15 @@ def test_raw_text_is_tokenised_and_annotated(nlp_annotator: Annotator) -> None:
     assert labels.get((3, 4)) == "GPE"
 
 
+def test_typographic_apostrophes_are_annotated_like_ascii(nlp_annotator: Annotator) -> None:
+    curly = nlp_annotator("He said it\u2019s the president\u2019s, and they don\u2019t \u2018know\u2019.")
+    ascii_ = nlp_annotator("He said it's the president's, and they don't \u2018know\u2019.")
+    assert curly.text == "He said it\u2019s the president\u2019s, and they don\u2019t \u2018know\u2019."
+    assert [t.replace("\u2019", "'") for t in curly.tokens[:-2]] == list(ascii_.tokens[:-2])
+    assert (curly.lemmas, curly.tags, curly.heads) == (ascii_.lemmas, ascii_.tags, ascii_.heads)
+    assert curly.tokens[3] == "\u2019s" and curly.tokens[11] == "n\u2019t" and curly.tags[11] == "RB"  # "n’t" is not a noun
+
+
 def test_pipe_matches_single_calls(nlp_annotator: Annotator) -> None:
     items = [["The", "cat", "sat", "."], "Dogs bark loudly.", [], ["U.S.", "troops"]]
     batch = list(nlp_annotator.pipe(items))

@@ -55,6 +55,7 @@ def test_content_words_exclude_stopwords_punctuation_and_clitics():
     assert content_indices(plain("The cat ca n't sit on the mat .")) == [1, 2, 4, 7]
     assert not is_content_word("n't")
     assert not is_content_word("'s")
+    assert not is_content_word("\u2019s") and not is_content_word("n\u2019t")  # typographic apostrophe
     assert not is_content_word("--")
     assert is_content_word("2014")
 

@@ -5,17 +5,22 @@ from __future__ import annotations
 import importlib
 import threading
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .config import spacy_model_names
 from .errors import ResourceMissingError
-from .sentence import ROOT, Entity, Sentence
+from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
     from spacy.tokens import Doc
 
 TextOrTokens = str | Sequence[str]
+
+#: Raised whenever the same text and model would be annotated differently (caches key on it).
+#: 2: word-internal typographic apostrophes are made ASCII for spaCy.
+ANNOTATION_VERSION = 2
 
 _lock = threading.Lock()
 _pipelines: dict[tuple[str | None, tuple[str, ...]], Language] = {}
@@ -92,7 +97,7 @@ class Annotator:
             return item
         from spacy.tokens import Doc
 
-        words = [str(w) for w in item]
+        words = [fold_apostrophe(str(w)) for w in item]
         if any(not w or w.isspace() for w in words):
             words = [w if w and not w.isspace() else "_" for w in words]
         return Doc(self.nlp.vocab, words=words, spaces=[True] * len(words))
@@ -101,28 +106,30 @@ class Annotator:
         return next(iter(self.pipe([item])))
 
     def pipe(self, items: Iterable[TextOrTokens], n_process: int = 1) -> Iterator[Sentence]:
-        """Annotate many texts through nlp.pipe (batched; several processes with n_process > 1)."""
-        originals: list[Sequence[str] | None] = []
+        """Annotate many texts through nlp.pipe (batched; several processes with n_process > 1).
+
+        Word-internal typographic apostrophes are made ASCII for spaCy ("don’t" is tagged like
+        "don't", as by the PTB tokeniser the reference aligner used); tokens keep the input's text.
+        """
+        originals: list[str | Sequence[str] | None] = []
 
         def docs() -> Iterator[Doc | str]:
             for item in items:
-                originals.append(None if isinstance(item, str) else list(item))
-                yield self._to_doc(item)
+                if isinstance(item, str):
+                    text = ascii_apostrophes(item)
+                    originals.append(item if text != item else None)
+                    yield text
+                else:
+                    originals.append(list(item))
+                    yield self._to_doc(item)
 
         for k, doc in enumerate(self.nlp.pipe(docs(), batch_size=self.batch_size, n_process=n_process)):
             sentence = sentence_from_doc(doc)
             given = originals[k]
+            if isinstance(given, str):
+                given = [given[t.idx:t.idx + len(t.text)] for t in doc]
             if given is not None and tuple(given) != sentence.tokens:
-                sentence = Sentence(
-                    tokens=tuple(given),
-                    lemmas=sentence.lemmas,
-                    tags=sentence.tags,
-                    pos=sentence.pos,
-                    heads=sentence.heads,
-                    deps=sentence.deps,
-                    entities=sentence.entities,
-                    whitespace=sentence.whitespace,
-                )
+                sentence = replace(sentence, tokens=tuple(given))
             originals[k] = None
             yield sentence
 

@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 ROOT = -1  #: head index of a sentence's root token
+
+#: A typographic apostrophe inside a word ("don’t", "president’s", "O’Reilly").
+_WORD_APOSTROPHE = re.compile("(?<=\\w)\u2019(?=\\w)")
+
+
+def ascii_apostrophes(text: str) -> str:
+    """Text with word-internal typographic apostrophes (U+2019) made ASCII, as PTB tokenisers do.
+
+    Same length as `text`, so character offsets still hold. Closing quotes are left alone.
+    """
+    return _WORD_APOSTROPHE.sub("'", text) if "\u2019" in text else text
+
+
+def fold_apostrophe(token: str) -> str:
+    """A token with every U+2019 made ASCII: "’s", "n’t" become the clitics "'s", "n't"."""
+    return token.replace("\u2019", "'") if "\u2019" in token else token
 
 
 @dataclass(frozen=True, slots=True)

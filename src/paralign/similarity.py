@@ -39,7 +39,7 @@ from .errors import ConfigurationError, FormatError, ParalignError
 from .metrics import f_measure
 from .nlp import Annotator, default_annotator
 from .resources import stopwords
-from .sentence import Sentence
+from .sentence import Sentence, fold_apostrophe
 
 TextLike = str | Sequence[str] | Sentence
 AlignFunction = Callable[[Sentence, Sentence], Alignment]
@@ -58,7 +58,7 @@ def is_content_word(token: str, stop: frozenset[str] | None = None) -> bool:
     """True unless the token is punctuation/symbols only or (after clitic mapping) a stop word."""
     if not any(ch.isalnum() for ch in token):
         return False
-    word = token.lower()
+    word = fold_apostrophe(token.lower())
     word = _CLITICS.get(word, word)
     return word not in (stopwords() if stop is None else stop)
 

@@ -23,7 +23,7 @@ from ..alignment import Alignment
 from ..errors import ConfigurationError
 from ..nlp import Annotator, TextOrTokens
 from ..paraphrases import ParaphraseSource
-from ..sentence import Sentence
+from ..sentence import Sentence, fold_apostrophe
 from . import depequiv
 from .wordsim import (
     CLITICS,
@@ -54,8 +54,9 @@ _CATEGORY_ORDER = ("v", "n", "j", "r")  # cwDepAlign order: verbs, nouns, adject
 
 
 def unescape_ptb(tokens: Sequence[str]) -> list[str]:
-    """Tokens with PTB bracket/quote escapes replaced (for parsing and word matching)."""
-    return [PTB_ESCAPES.get(t, t) for t in tokens]
+    """Tokens with PTB bracket/quote escapes replaced and typographic apostrophes made ASCII
+    (for parsing and word matching: "’s" is the clitic "'s")."""
+    return [fold_apostrophe(PTB_ESCAPES.get(t, t)) for t in tokens]
 
 
 #: Content-word category from the Penn tag's first letter (PRP is not a noun).
@@ -188,7 +189,7 @@ class Prepared:
         n = self.n = len(tokens)
         self.tokens = tokens
         tags = sentence.tags
-        lemmas = [PTB_ESCAPES.get(lem, lem) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
+        lemmas = [fold_apostrophe(PTB_ESCAPES.get(lem, lem)) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
         is_cd = [tag == "CD" for tag in tags]
         self.word_forms = [forms.form(t, is_cd[i]) for i, t in enumerate(tokens)]
         self.lemma_forms = [forms.form(lem, is_cd[i]) for i, lem in enumerate(lemmas)]
