@@ -224,6 +224,17 @@ def test_hyphenated_token(aligner: Aligner) -> None:
     assert {(1, 4), (1, 5)} <= links
 
 
+def test_closed_compound_aligns_to_open_spelling(aligner: Aligner) -> None:
+    s = sent("sales rose 8 percent", "NNS VBD CD NN")
+    t = sent("sales rose 8 per cent", "NNS VBD CD IN NN")
+    links = aligner.align_sentences(s, t).sure
+    assert {(3, 3), (3, 4)} <= links
+    assert (3, 3) not in aligner.with_params(closed_compounds=False).align_sentences(s, t).sure
+    # ambiguous: the open spelling occurs twice
+    t2 = sent("per cent and per cent", "IN NN CC IN NN")
+    assert not {(0, 0), (0, 3)} & aligner.align_sentences(sent("percent", "NN"), t2).sure
+
+
 def test_bad_options() -> None:
     with pytest.raises(ConfigurationError):
         Aligner(w=0.0)
@@ -233,7 +244,8 @@ def test_bad_options() -> None:
 
 # -- symmetry (property) ---------------------------------------------------------------------------
 VOCAB = ["the", "a", "dog", "dogs", "cat", "killed", "murdered", "of", ",", ".", "big", "large",
-         "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and", '"', "I"]
+         "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and", '"', "I",
+         "bigdog", "dogcat"]
 TAGS = ["DT", "NN", "NNS", "VBD", "JJ", "IN", "RB", "NNP", ",", "CD", "PRP", "``"]
 DEPS = ["nsubj", "dobj", "prep", "pobj", "amod", "det", "conj", "cc", "relcl", "acl", "poss",
         "compound", "nsubjpass", "agent", "acomp", "punct"]
@@ -272,7 +284,7 @@ def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: 
                                   start_evidence=False, align_quotes=False, punct_dependencies=True,
                                   spelling_variants=False, prefer_identical=False,
                                   coordination_edges=False, determiner_spans=False,
-                                  context_only_links=1)
+                                  context_only_links=1, closed_compounds=False)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

@@ -143,6 +143,10 @@ class AlignerConfig:
     #: Extension: two determiners align when their noun phrases (determiner to head noun)
     #: already share an aligned pair ("The Chicago Bulls" / "The Bulls basketball team").
     determiner_spans: bool = True
+    #: Extension: a word spelt closed aligns to the two or three consecutive words it is spelt
+    #: open in the other sentence ("percent" / "per cent", "website" / "web site"), as the
+    #: hyphenated-token rule does for "year-on-year" / "year on year".
+    closed_compounds: bool = True
     #: Extension for paraphrase data (off by default): align free content words of one
     #: category with no word similarity when at least this many of their dependency neighbours
     #: are aligned to each other under equivalent labels. Helps Edinburgh++, hurts MSR RTE2,
@@ -165,6 +169,7 @@ PAPER_OPTIONS: dict[str, Any] = {
     "start_evidence": False, "align_quotes": False, "spelling_variants": False,
     "prefer_identical": False, "coordination_edges": False, "determiner_spans": False,
     "iterate_stop_text": False, "context_only_links": 0, "align_unique_stop_words": False,
+    "closed_compounds": False,
 }
 
 
@@ -435,6 +440,8 @@ class Aligner:
         if cfg.use_word_sequences:
             steps.append(("word_sequences", run.word_sequences))
         steps.append(("hyphenated", run.hyphenated))
+        if cfg.closed_compounds:
+            steps.append(("closed_compounds", run.closed_compounds))
         if cfg.align_named_entities:
             steps.append(("named_entities", run.named_entities))
         if cfg.use_dependency_context:
@@ -632,6 +639,33 @@ class _Run:
                         new.append((k, i) if flip else (i, k))
         for i, j in new:
             self.st.add(i, j)
+
+    def closed_compounds(self) -> None:
+        """A free word equal to the concatenation of 2-3 consecutive free words of the other
+        sentence ("percent" / "per cent") aligns to each of them; the run must occur once."""
+        for a, b, flip in ((self.s, self.t, False), (self.t, self.s, True)):
+            a_used, b_used = (self.st.tgt, self.st.src) if flip else (self.st.src, self.st.tgt)
+            runs: dict[str, list[int]] = {}
+            for start in range(b.n):
+                joined = ""
+                for k in range(start, min(start + 3, b.n)):
+                    if k in b_used or not b.lower[k].isalpha():
+                        break
+                    joined += b.lower[k]
+                    if k > start:
+                        runs.setdefault(joined, []).append(start)
+            new: list[Link] = []
+            for i, word in enumerate(a.lower):
+                starts = runs.get(word) if len(word) >= 4 and i not in a_used else None
+                if not starts or len(starts) != 1 or a.lower.count(word) != 1:
+                    continue
+                k, joined = starts[0], ""
+                while joined != word:
+                    joined += b.lower[k]
+                    new.append((k, i) if flip else (i, k))
+                    k += 1
+            for i, j in new:
+                self.st.add(i, j)
 
     def named_entities(self) -> None:
         """neAlign: full, partial and acronym mentions of PERSON/ORGANIZATION/LOCATION entities.
