@@ -233,6 +233,11 @@ def test_closed_compound_aligns_to_open_spelling(aligner: Aligner) -> None:
     # ambiguous: the open spelling occurs twice
     t2 = sent("per cent and per cent", "IN NN CC IN NN")
     assert not {(0, 0), (0, 3)} & aligner.align_sentences(sent("percent", "NN"), t2).sure
+    # two candidate groups sharing a token: neither is taken, whichever sentence comes first
+    s3, t3 = sent("dogdoghouse dog dog", "NN NN NN"), sent("dogdog house", "NN NN")
+    forward = aligner.align_sentences(s3, t3)
+    assert forward == aligner.align_sentences(t3, s3).transpose()
+    assert (0, 0) not in forward.sure and (1, 0) not in forward.sure
 
 
 def test_bad_options() -> None:

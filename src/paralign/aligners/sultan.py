@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -642,7 +643,10 @@ class _Run:
 
     def closed_compounds(self) -> None:
         """A free word equal to the concatenation of 2-3 consecutive free words of the other
-        sentence ("percent" / "per cent") aligns to each of them; the run must occur once."""
+        sentence ("percent" / "per cent") aligns to each of them; the run must occur once and the
+        word must not occur itself in the other sentence. Both directions start from the same state, and groups that share a token are dropped,
+        so the result does not depend on which sentence comes first."""
+        groups: list[list[Link]] = []
         for a, b, flip in ((self.s, self.t, False), (self.t, self.s, True)):
             a_used, b_used = (self.st.tgt, self.st.src) if flip else (self.st.src, self.st.tgt)
             runs: dict[str, list[int]] = {}
@@ -654,18 +658,22 @@ class _Run:
                     joined += b.lower[k]
                     if k > start:
                         runs.setdefault(joined, []).append(start)
-            new: list[Link] = []
             for i, word in enumerate(a.lower):
                 starts = runs.get(word) if len(word) >= 4 and i not in a_used else None
-                if not starts or len(starts) != 1 or a.lower.count(word) != 1:
+                if not starts or len(starts) != 1 or a.lower.count(word) != 1 or word in b.lower:
                     continue
-                k, joined = starts[0], ""
+                k, joined, group = starts[0], "", []
                 while joined != word:
                     joined += b.lower[k]
-                    new.append((k, i) if flip else (i, k))
+                    group.append((k, i) if flip else (i, k))
                     k += 1
-            for i, j in new:
-                self.st.add(i, j)
+                groups.append(group)
+        src_uses = Counter(i for g in groups for i in {i for i, _ in g})
+        tgt_uses = Counter(j for g in groups for j in {j for _, j in g})
+        for group in groups:
+            if all(src_uses[i] == 1 and tgt_uses[j] == 1 for i, j in group):
+                for i, j in group:
+                    self.st.add(i, j)
 
     def named_entities(self) -> None:
         """neAlign: full, partial and acronym mentions of PERSON/ORGANIZATION/LOCATION entities.
