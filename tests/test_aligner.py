@@ -240,6 +240,13 @@ def test_closed_compound_aligns_to_open_spelling(aligner: Aligner) -> None:
     assert (0, 0) not in forward.sure and (1, 0) not in forward.sure
 
 
+def test_symbol_words_match_their_words(aligner: Aligner) -> None:
+    s = sent("inflation fell 1.5 % in June", "NN VBD CD NN IN NNP")
+    t = sent("inflation fell 1.5 percent in June", "NN VBD CD NN IN NNP")
+    assert (3, 3) in aligner.align_sentences(s, t).sure
+    assert (3, 3) not in aligner.with_params(symbol_words=False).align_sentences(s, t).sure
+
+
 def test_bad_options() -> None:
     with pytest.raises(ConfigurationError):
         Aligner(w=0.0)
@@ -250,7 +257,7 @@ def test_bad_options() -> None:
 # -- symmetry (property) ---------------------------------------------------------------------------
 VOCAB = ["the", "a", "dog", "dogs", "cat", "killed", "murdered", "of", ",", ".", "big", "large",
          "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and", '"', "I",
-         "bigdog", "dogcat"]
+         "bigdog", "dogcat", "%", "percent", "&"]
 TAGS = ["DT", "NN", "NNS", "VBD", "JJ", "IN", "RB", "NNP", ",", "CD", "PRP", "``"]
 DEPS = ["nsubj", "dobj", "prep", "pobj", "amod", "det", "conj", "cc", "relcl", "acl", "poss",
         "compound", "nsubjpass", "agent", "acomp", "punct"]
@@ -289,7 +296,8 @@ def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: 
                                   start_evidence=False, align_quotes=False, punct_dependencies=True,
                                   spelling_variants=False, prefer_identical=False,
                                   coordination_edges=False, determiner_spans=False,
-                                  context_only_links=1, closed_compounds=False)
+                                  context_only_links=1, closed_compounds=False,
+                                  symbol_words=False)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

@@ -45,6 +45,9 @@ PTB_ESCAPES: dict[str, str] = {
     "``": '"', "''": '"', "`": "'",
 }
 
+#: Symbols matched as the words they stand for (``symbol_words``): "1.5 %" / "1.5 percent".
+SYMBOL_WORDS: dict[str, str] = {"%": "percent", "&": "and", "$": "dollars"}
+
 #: spaCy entity labels -> the three Stanford classes the reference aligns.
 DEFAULT_ENTITY_TYPES: dict[str, str] = {
     "PERSON": "PERSON", "ORG": "ORGANIZATION", "GPE": "LOCATION", "LOC": "LOCATION",
@@ -148,6 +151,9 @@ class AlignerConfig:
     #: open in the other sentence ("percent" / "per cent", "website" / "web site"), as the
     #: hyphenated-token rule does for "year-on-year" / "year on year".
     closed_compounds: bool = True
+    #: Extension: "%", "&" and "$" are matched as "percent", "and" and "dollars" (they are
+    #: symbols to the tokeniser, so word similarity never related them to the words).
+    symbol_words: bool = True
     #: Extension for paraphrase data (off by default): align free content words of one
     #: category with no word similarity when at least this many of their dependency neighbours
     #: are aligned to each other under equivalent labels. Helps Edinburgh++, hurts MSR RTE2,
@@ -170,7 +176,7 @@ PAPER_OPTIONS: dict[str, Any] = {
     "start_evidence": False, "align_quotes": False, "spelling_variants": False,
     "prefer_identical": False, "coordination_edges": False, "determiner_spans": False,
     "iterate_stop_text": False, "context_only_links": 0, "align_unique_stop_words": False,
-    "closed_compounds": False,
+    "closed_compounds": False, "symbol_words": False,
 }
 
 
@@ -189,13 +195,17 @@ class Prepared:
     def __init__(self, sentence: Sentence, stop_words: frozenset[str],
                  entity_types: dict[str, str], forms: _FormTable | None = None,
                  stanford_copula: bool = True, punct_dependencies: bool = True,
-                 coordination_edges: bool = True) -> None:
+                 coordination_edges: bool = True, symbol_words: bool = False) -> None:
         forms = forms or _FormTable(stop_words)
         tokens = unescape_ptb(sentence.tokens)
+        if symbol_words:
+            tokens = [SYMBOL_WORDS.get(t, t) for t in tokens]
         n = self.n = len(tokens)
         self.tokens = tokens
         tags = sentence.tags
         lemmas = [fold_apostrophe(PTB_ESCAPES.get(lem, lem)) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
+        if symbol_words:
+            lemmas = [SYMBOL_WORDS.get(lem, lem) for lem in lemmas]
         is_cd = [tag == "CD" for tag in tags]
         self.word_forms = [forms.form(t, is_cd[i]) for i, t in enumerate(tokens)]
         self.lemma_forms = [forms.form(lem, is_cd[i]) for i, lem in enumerate(lemmas)]
@@ -374,7 +384,7 @@ class Aligner:
         forms = self._form_table()
         return Prepared(sentence, forms.stop_words, self._entity_types, forms,
                         self.config.stanford_copula, self.config.punct_dependencies,
-                        self.config.coordination_edges)
+                        self.config.coordination_edges, self.config.symbol_words)
 
     def _form_table(self) -> _FormTable:
         if self._forms is None:
