@@ -247,6 +247,13 @@ def test_symbol_words_match_their_words(aligner: Aligner) -> None:
     assert (3, 3) not in aligner.with_params(symbol_words=False).align_sentences(s, t).sure
 
 
+def test_article_variants(aligner: Aligner) -> None:
+    s = sent("he ate an apple", "PRP VBD DT NN", [1, -1, 3, 1], "nsubj ROOT det dobj")
+    t = sent("he ate a red apple", "PRP VBD DT JJ NN", [1, -1, 4, 4, 1], "nsubj ROOT det amod dobj")
+    assert (2, 2) in aligner.align_sentences(s, t).sure
+    assert (2, 2) not in aligner.with_params(article_variants=False).align_sentences(s, t).sure
+
+
 def test_bad_options() -> None:
     with pytest.raises(ConfigurationError):
         Aligner(w=0.0)
@@ -257,7 +264,7 @@ def test_bad_options() -> None:
 # -- symmetry (property) ---------------------------------------------------------------------------
 VOCAB = ["the", "a", "dog", "dogs", "cat", "killed", "murdered", "of", ",", ".", "big", "large",
          "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and", '"', "I",
-         "bigdog", "dogcat", "%", "percent", "&"]
+         "bigdog", "dogcat", "%", "percent", "&", "an"]
 TAGS = ["DT", "NN", "NNS", "VBD", "JJ", "IN", "RB", "NNP", ",", "CD", "PRP", "``"]
 DEPS = ["nsubj", "dobj", "prep", "pobj", "amod", "det", "conj", "cc", "relcl", "acl", "poss",
         "compound", "nsubjpass", "agent", "acomp", "punct"]
@@ -297,7 +304,7 @@ def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: 
                                   spelling_variants=False, prefer_identical=False,
                                   coordination_edges=False, determiner_spans=False,
                                   context_only_links=1, closed_compounds=False,
-                                  symbol_words=False)
+                                  symbol_words=False, article_variants=False)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

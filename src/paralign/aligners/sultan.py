@@ -46,7 +46,9 @@ PTB_ESCAPES: dict[str, str] = {
 }
 
 #: Symbols matched as the words they stand for (``symbol_words``): "1.5 %" / "1.5 percent".
-SYMBOL_WORDS: dict[str, str] = {"%": "percent", "&": "and", "$": "dollars"}
+SYMBOL_WORDS: dict[str, str] = {"%": "percent", "&": "and", "$": "dollars", "us$": "dollars"}
+#: The article's two spellings matched as one word (``article_variants``): "an" / "a".
+ARTICLE_VARIANTS: dict[str, str] = {"an": "a"}
 
 #: spaCy entity labels -> the three Stanford classes the reference aligns.
 DEFAULT_ENTITY_TYPES: dict[str, str] = {
@@ -151,9 +153,11 @@ class AlignerConfig:
     #: open in the other sentence ("percent" / "per cent", "website" / "web site"), as the
     #: hyphenated-token rule does for "year-on-year" / "year on year".
     closed_compounds: bool = True
-    #: Extension: "%", "&" and "$" are matched as "percent", "and" and "dollars" (they are
-    #: symbols to the tokeniser, so word similarity never related them to the words).
+    #: Extension: "%", "&", "$" and "US$" are matched as "percent", "and" and "dollars" (they
+    #: are symbols to the tokeniser, so word similarity never related them to the words).
     symbol_words: bool = True
+    #: Extension: "an" is matched as "a" (neither identical nor a PPDB pair, yet gold links).
+    article_variants: bool = True
     #: Extension for paraphrase data (off by default): align free content words of one
     #: category with no word similarity when at least this many of their dependency neighbours
     #: are aligned to each other under equivalent labels. Helps Edinburgh++, hurts MSR RTE2,
@@ -176,8 +180,14 @@ PAPER_OPTIONS: dict[str, Any] = {
     "start_evidence": False, "align_quotes": False, "spelling_variants": False,
     "prefer_identical": False, "coordination_edges": False, "determiner_spans": False,
     "iterate_stop_text": False, "context_only_links": 0, "align_unique_stop_words": False,
-    "closed_compounds": False, "symbol_words": False,
+    "closed_compounds": False, "symbol_words": False, "article_variants": False,
 }
+
+
+def _word_variants(config: AlignerConfig) -> dict[str, str]:
+    """Lower-cased spellings matched as another word, by the options that ask for them."""
+    return {**(SYMBOL_WORDS if config.symbol_words else {}),
+            **(ARTICLE_VARIANTS if config.article_variants else {})}
 
 
 def _similarity_settings(config: AlignerConfig) -> tuple:
@@ -195,17 +205,17 @@ class Prepared:
     def __init__(self, sentence: Sentence, stop_words: frozenset[str],
                  entity_types: dict[str, str], forms: _FormTable | None = None,
                  stanford_copula: bool = True, punct_dependencies: bool = True,
-                 coordination_edges: bool = True, symbol_words: bool = False) -> None:
+                 coordination_edges: bool = True, variants: dict[str, str] | None = None) -> None:
         forms = forms or _FormTable(stop_words)
         tokens = unescape_ptb(sentence.tokens)
-        if symbol_words:
-            tokens = [SYMBOL_WORDS.get(t, t) for t in tokens]
+        if variants:
+            tokens = [variants.get(t.lower(), t) for t in tokens]
         n = self.n = len(tokens)
         self.tokens = tokens
         tags = sentence.tags
         lemmas = [fold_apostrophe(PTB_ESCAPES.get(lem, lem)) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
-        if symbol_words:
-            lemmas = [SYMBOL_WORDS.get(lem, lem) for lem in lemmas]
+        if variants:
+            lemmas = [variants.get(lem.lower(), lem) for lem in lemmas]
         is_cd = [tag == "CD" for tag in tags]
         self.word_forms = [forms.form(t, is_cd[i]) for i, t in enumerate(tokens)]
         self.lemma_forms = [forms.form(lem, is_cd[i]) for i, lem in enumerate(lemmas)]
@@ -384,7 +394,7 @@ class Aligner:
         forms = self._form_table()
         return Prepared(sentence, forms.stop_words, self._entity_types, forms,
                         self.config.stanford_copula, self.config.punct_dependencies,
-                        self.config.coordination_edges, self.config.symbol_words)
+                        self.config.coordination_edges, _word_variants(self.config))
 
     def _form_table(self) -> _FormTable:
         if self._forms is None:
