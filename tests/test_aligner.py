@@ -254,6 +254,14 @@ def test_article_variants(aligner: Aligner) -> None:
     assert (2, 2) not in aligner.with_params(article_variants=False).align_sentences(s, t).sure
 
 
+def test_possessive_aligns_to_of(aligner: Aligner) -> None:
+    s = sent("Basra 's governor said", "NNP POS NN VBD", [2, 0, 3, -1], "poss case nsubj ROOT")
+    t = sent("the governor of Basra said", "DT NN IN NNP VBD", [1, 4, 1, 2, -1], "det nsubj prep pobj ROOT")
+    links = aligner.align_sentences(s, t).sure
+    assert {(0, 3), (2, 1), (1, 2)} <= links
+    assert (1, 2) not in aligner.with_params(possessive_of=False).align_sentences(s, t).sure
+
+
 def test_bad_options() -> None:
     with pytest.raises(ConfigurationError):
         Aligner(w=0.0)
@@ -264,10 +272,10 @@ def test_bad_options() -> None:
 # -- symmetry (property) ---------------------------------------------------------------------------
 VOCAB = ["the", "a", "dog", "dogs", "cat", "killed", "murdered", "of", ",", ".", "big", "large",
          "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and", '"', "I",
-         "bigdog", "dogcat", "%", "percent", "&", "an"]
+         "bigdog", "dogcat", "%", "percent", "&", "an", "'s"]
 TAGS = ["DT", "NN", "NNS", "VBD", "JJ", "IN", "RB", "NNP", ",", "CD", "PRP", "``"]
 DEPS = ["nsubj", "dobj", "prep", "pobj", "amod", "det", "conj", "cc", "relcl", "acl", "poss",
-        "compound", "nsubjpass", "agent", "acomp", "punct"]
+        "compound", "nsubjpass", "agent", "acomp", "punct", "case"]
 
 
 @st.composite
@@ -304,7 +312,7 @@ def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: 
                                   spelling_variants=False, prefer_identical=False,
                                   coordination_edges=False, determiner_spans=False,
                                   context_only_links=1, closed_compounds=False,
-                                  symbol_words=False, article_variants=False)
+                                  symbol_words=False, article_variants=False, possessive_of=False)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

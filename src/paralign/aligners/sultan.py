@@ -158,6 +158,9 @@ class AlignerConfig:
     symbol_words: bool = True
     #: Extension: "an" is matched as "a" (neither identical nor a PPDB pair, yet gold links).
     article_variants: bool = True
+    #: Extension: the possessive "'s" of "X 's Y" aligns to the "of" of "Y of X" when both X and
+    #: both Y are already aligned ("Basra 's governor" / "the governor of Basra").
+    possessive_of: bool = True
     #: Extension for paraphrase data (off by default): align free content words of one
     #: category with no word similarity when at least this many of their dependency neighbours
     #: are aligned to each other under equivalent labels. Helps Edinburgh++, hurts MSR RTE2,
@@ -181,6 +184,7 @@ PAPER_OPTIONS: dict[str, Any] = {
     "prefer_identical": False, "coordination_edges": False, "determiner_spans": False,
     "iterate_stop_text": False, "context_only_links": 0, "align_unique_stop_words": False,
     "closed_compounds": False, "symbol_words": False, "article_variants": False,
+    "possessive_of": False,
 }
 
 
@@ -478,6 +482,8 @@ class Aligner:
             if cfg.align_quotes and cfg.use_textual_context:
                 steps.append(("quotes", run.quotes))
             if cfg.use_dependency_context:
+                if cfg.possessive_of:
+                    steps.append(("possessive_of", run.possessive_of))
                 steps.append(("stop_dependency", run.stop_dependency))
                 if cfg.determiner_spans:
                     steps.append(("determiners", run.determiners))
@@ -688,6 +694,11 @@ class _Run:
                     group.append((k, i) if flip else (i, k))
                     k += 1
                 groups.append(group)
+        self.add_unshared(groups)
+
+    def add_unshared(self, groups: list[list[Link]]) -> None:
+        """Add every group of links that shares no token with another group (candidates found
+        from one state in both directions: dropping the clashes keeps the result symmetric)."""
         src_uses = Counter(i for g in groups for i in {i for i, _ in g})
         tgt_uses = Counter(j for g in groups for j in {j for _, j in g})
         for group in groups:
@@ -869,6 +880,31 @@ class _Run:
                 if 0 <= i < self.s.n and 0 <= j < self.t.n and self.s.tokens[i] in _QUOTES \
                         and self.t.tokens[j] in _QUOTES and st.free(i, j):
                     st.add(i, j)
+
+    def possessive_of(self) -> None:
+        """ "'s" of "X 's Y" and "of" of "Y of X" with both X and both Y aligned; both directions
+        from the same state, and pairs that share a token are dropped."""
+        pairs: list[Link] = []
+        for a, b, flip in ((self.s, self.t, False), (self.t, self.s, True)):
+            a_used, b_used = (self.st.tgt, self.st.src) if flip else (self.st.src, self.st.tgt)
+            linked = {(j, i) for i, j in self.st.links} if flip else self.st.links
+            for p in range(a.n):
+                if p in a_used or a.lower[p] not in ("'s", "'"):
+                    continue
+                for x, lab in a.basic_parents[p]:
+                    if lab != "case":
+                        continue
+                    for y, lab2 in a.basic_parents[x]:
+                        if lab2 != "poss":
+                            continue
+                        for q in range(b.n):
+                            if q in b_used or b.lower[q] != "of":
+                                continue
+                            heads = {h for h, lb in b.basic_parents[q] if lb == "prep"}
+                            objects = {o for o, lb in b.basic_children[q] if lb == "pobj"}
+                            if any((y, h) in linked for h in heads) and any((x, o) in linked for o in objects):
+                                pairs.append((q, p) if flip else (p, q))
+        self.add_unshared([[pair] for pair in sorted(set(pairs))])
 
     def determiners(self) -> None:
         """Determiners whose noun phrases (up to their head noun) share an aligned pair."""
