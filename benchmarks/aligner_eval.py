@@ -67,6 +67,7 @@ CONFIGS: dict[str, dict] = {
     "- symbol words (ext.)": {"symbol_words": False},
     "- article variants (ext.)": {"article_variants": False},
     "- possessive 's / of (ext.)": {"possessive_of": False},
+    "- modal lemmas (ext.)": {"modal_lemmas": False},
     "punctuation in dependency context (spaCy)": {"punct_dependencies": True},
     "+ context-only links (2 neighbours; option)": {"context_only_links": 2},
     "+ context-only links (1 neighbour; option)": {"context_only_links": 1},

@@ -262,6 +262,13 @@ def test_possessive_aligns_to_of(aligner: Aligner) -> None:
     assert (1, 2) not in aligner.with_params(possessive_of=False).align_sentences(s, t).sure
 
 
+def test_modal_lemmas(aligner: Aligner) -> None:
+    s = sent("he will win", "PRP MD VB", [2, 2, -1], "nsubj aux ROOT")
+    t = sent("he would win", "PRP MD VB", [2, 2, -1], "nsubj aux ROOT")
+    assert (1, 1) in aligner.align_sentences(s, t).sure
+    assert (1, 1) not in aligner.with_params(modal_lemmas=False).align_sentences(s, t).sure
+
+
 def test_bad_options() -> None:
     with pytest.raises(ConfigurationError):
         Aligner(w=0.0)
@@ -272,7 +279,7 @@ def test_bad_options() -> None:
 # -- symmetry (property) ---------------------------------------------------------------------------
 VOCAB = ["the", "a", "dog", "dogs", "cat", "killed", "murdered", "of", ",", ".", "big", "large",
          "in", "ran", "run", "John", "U.S.", "US", "well-known", "known", "and", '"', "I",
-         "bigdog", "dogcat", "%", "percent", "&", "an", "'s"]
+         "bigdog", "dogcat", "%", "percent", "&", "an", "'s", "will", "would"]
 TAGS = ["DT", "NN", "NNS", "VBD", "JJ", "IN", "RB", "NNP", ",", "CD", "PRP", "``"]
 DEPS = ["nsubj", "dobj", "prep", "pobj", "amod", "det", "conj", "cc", "relcl", "acl", "poss",
         "compound", "nsubjpass", "agent", "acomp", "punct", "case"]
@@ -312,7 +319,8 @@ def test_alignment_is_symmetric_with_variants(aligner: Aligner, s: Sentence, t: 
                                   spelling_variants=False, prefer_identical=False,
                                   coordination_edges=False, determiner_spans=False,
                                   context_only_links=1, closed_compounds=False,
-                                  symbol_words=False, article_variants=False, possessive_of=False)
+                                  symbol_words=False, article_variants=False, possessive_of=False,
+                                  modal_lemmas=False)
     assert variant.align_sentences(s, t) == variant.align_sentences(t, s).transpose()
 
 

@@ -49,6 +49,8 @@ PTB_ESCAPES: dict[str, str] = {
 SYMBOL_WORDS: dict[str, str] = {"%": "percent", "&": "and", "$": "dollars", "us$": "dollars"}
 #: The article's two spellings matched as one word (``article_variants``): "an" / "a".
 ARTICLE_VARIANTS: dict[str, str] = {"an": "a"}
+#: Past forms of the modals lemmatised to their present (``modal_lemmas``), as "was" is to "be".
+MODAL_LEMMAS: dict[str, str] = {"would": "will", "could": "can", "should": "shall", "might": "may"}
 
 #: spaCy entity labels -> the three Stanford classes the reference aligns.
 DEFAULT_ENTITY_TYPES: dict[str, str] = {
@@ -161,6 +163,9 @@ class AlignerConfig:
     #: Extension: the possessive "'s" of "X 's Y" aligns to the "of" of "Y of X" when both X and
     #: both Y are already aligned ("Basra 's governor" / "the governor of Basra").
     possessive_of: bool = True
+    #: Extension: "would", "could", "should", "might" share the lemma of "will", "can", "shall",
+    #: "may" (spaCy gives each its own lemma, so "will" / "would" never matched, unlike is / was).
+    modal_lemmas: bool = True
     #: Extension for paraphrase data (off by default): align free content words of one
     #: category with no word similarity when at least this many of their dependency neighbours
     #: are aligned to each other under equivalent labels. Helps Edinburgh++, hurts MSR RTE2,
@@ -184,7 +189,7 @@ PAPER_OPTIONS: dict[str, Any] = {
     "prefer_identical": False, "coordination_edges": False, "determiner_spans": False,
     "iterate_stop_text": False, "context_only_links": 0, "align_unique_stop_words": False,
     "closed_compounds": False, "symbol_words": False, "article_variants": False,
-    "possessive_of": False,
+    "possessive_of": False, "modal_lemmas": False,
 }
 
 
@@ -209,7 +214,8 @@ class Prepared:
     def __init__(self, sentence: Sentence, stop_words: frozenset[str],
                  entity_types: dict[str, str], forms: _FormTable | None = None,
                  stanford_copula: bool = True, punct_dependencies: bool = True,
-                 coordination_edges: bool = True, variants: dict[str, str] | None = None) -> None:
+                 coordination_edges: bool = True, variants: dict[str, str] | None = None,
+                 lemma_variants: dict[str, str] | None = None) -> None:
         forms = forms or _FormTable(stop_words)
         tokens = unescape_ptb(sentence.tokens)
         if variants:
@@ -220,6 +226,8 @@ class Prepared:
         lemmas = [fold_apostrophe(PTB_ESCAPES.get(lem, lem)) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
         if variants:
             lemmas = [variants.get(lem.lower(), lem) for lem in lemmas]
+        if lemma_variants:
+            lemmas = [lemma_variants.get(lem.lower(), lem) for lem in lemmas]
         is_cd = [tag == "CD" for tag in tags]
         self.word_forms = [forms.form(t, is_cd[i]) for i, t in enumerate(tokens)]
         self.lemma_forms = [forms.form(lem, is_cd[i]) for i, lem in enumerate(lemmas)]
@@ -398,7 +406,8 @@ class Aligner:
         forms = self._form_table()
         return Prepared(sentence, forms.stop_words, self._entity_types, forms,
                         self.config.stanford_copula, self.config.punct_dependencies,
-                        self.config.coordination_edges, _word_variants(self.config))
+                        self.config.coordination_edges, _word_variants(self.config),
+                        MODAL_LEMMAS if self.config.modal_lemmas else None)
 
     def _form_table(self) -> _FormTable:
         if self._forms is None:
