@@ -678,9 +678,10 @@ class _Run:
 
     def closed_compounds(self) -> None:
         """A free word equal to the concatenation of 2-3 consecutive free words of the other
-        sentence ("percent" / "per cent") aligns to each of them; the run must occur once and the
-        word must not occur itself in the other sentence. Both directions start from the same state, and groups that share a token are dropped,
-        so the result does not depend on which sentence comes first."""
+        sentence ("percent" / "per cent") aligns to each of them. The run must occur once, and
+        the word itself must not occur in the other sentence. Both directions start from the
+        same state and groups that share a token are dropped, so the order of the sentences
+        does not matter."""
         groups: list[list[Link]] = []
         for a, b, flip in ((self.s, self.t, False), (self.t, self.s, True)):
             a_used, b_used = (self.st.tgt, self.st.src) if flip else (self.st.src, self.st.tgt)
