@@ -145,9 +145,10 @@ def _weighted_counts(
         factor = dict.fromkeys(words, 1.0)
     else:
         factor = {i: 1.0 if i in content else stop_weight for i in words}
-    for i in factor:
-        if number_weight != 1.0 and i in content and is_number(sentence.tokens[i]):
-            factor[i] = number_weight
+    if number_weight != 1.0:
+        for i in content:
+            if is_number(sentence.tokens[i]):
+                factor[i] = number_weight
     total = sum(f * weight(sentence, i) for i, f in factor.items() if f)
     hit = sum(f * weight(sentence, i) for i, f in factor.items() if f and i in aligned)
     return hit, total
@@ -642,9 +643,13 @@ def accuracy_curve(scores: Sequence[float], labels: Sequence[bool]) -> tuple[lis
     return thresholds, counts
 
 
-def _lowest_best(scores: Sequence[float], labels: Sequence[bool]) -> float:
-    thresholds, counts = accuracy_curve(scores, labels)
+def _first_best(thresholds: Sequence[float], counts: Sequence[int]) -> float:
+    """The lowest threshold of maximum accuracy on a curve from :func:`accuracy_curve`."""
     return thresholds[counts.index(max(counts))]
+
+
+def _lowest_best(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    return _first_best(*accuracy_curve(scores, labels))
 
 
 def _plateau_middle(scores: Sequence[float], labels: Sequence[bool]) -> float:
@@ -728,7 +733,7 @@ def _logistic(scores: Sequence[float], labels: Sequence[bool]) -> float:
     x = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=float)
     thresholds, counts = accuracy_curve(scores, labels)
-    lowest = thresholds[counts.index(max(counts))]  # the fallback: the `lowest` rule's threshold
+    lowest = _first_best(thresholds, counts)  # the fallback: the `lowest` rule's threshold
     if max(counts) == len(scores):  # one class, or separable: no finite maximum-likelihood fit
         return lowest
     design = np.column_stack([np.ones_like(x), x])

@@ -193,10 +193,11 @@ PAPER_OPTIONS: dict[str, Any] = {
 }
 
 
-def _word_variants(config: AlignerConfig) -> dict[str, str]:
-    """Lower-cased spellings matched as another word, by the options that ask for them."""
-    return {**(SYMBOL_WORDS if config.symbol_words else {}),
-            **(ARTICLE_VARIANTS if config.article_variants else {})}
+@functools.cache
+def _word_variants(symbol_words: bool, article_variants: bool) -> dict[str, str]:
+    """Lower-cased spellings matched as another word, by the options that ask for them (built
+    once per combination: `prepare` runs for every sentence)."""
+    return {**(SYMBOL_WORDS if symbol_words else {}), **(ARTICLE_VARIANTS if article_variants else {})}
 
 
 def _similarity_settings(config: AlignerConfig) -> tuple:
@@ -406,7 +407,8 @@ class Aligner:
         forms = self._form_table()
         return Prepared(sentence, forms.stop_words, self._entity_types, forms,
                         self.config.stanford_copula, self.config.punct_dependencies,
-                        self.config.coordination_edges, _word_variants(self.config),
+                        self.config.coordination_edges,
+                        _word_variants(self.config.symbol_words, self.config.article_variants),
                         MODAL_LEMMAS if self.config.modal_lemmas else None)
 
     def _form_table(self) -> _FormTable:
@@ -897,23 +899,19 @@ class _Run:
         pairs: list[Link] = []
         for a, b, flip in ((self.s, self.t, False), (self.t, self.s, True)):
             a_used, b_used = (self.st.tgt, self.st.src) if flip else (self.st.src, self.st.tgt)
+            owners = [(p, x, y) for p in range(a.n) if p not in a_used and a.lower[p] in ("'s", "'")
+                      for x, lab in a.basic_parents[p] if lab == "case"
+                      for y, lab2 in a.basic_parents[x] if lab2 == "poss"]
+            if not owners:
+                continue
+            ofs = [(q, [h for h, lb in b.basic_parents[q] if lb == "prep"],
+                    [o for o, lb in b.basic_children[q] if lb == "pobj"])
+                   for q in range(b.n) if q not in b_used and b.lower[q] == "of"]
             linked = {(j, i) for i, j in self.st.links} if flip else self.st.links
-            for p in range(a.n):
-                if p in a_used or a.lower[p] not in ("'s", "'"):
-                    continue
-                for x, lab in a.basic_parents[p]:
-                    if lab != "case":
-                        continue
-                    for y, lab2 in a.basic_parents[x]:
-                        if lab2 != "poss":
-                            continue
-                        for q in range(b.n):
-                            if q in b_used or b.lower[q] != "of":
-                                continue
-                            heads = {h for h, lb in b.basic_parents[q] if lb == "prep"}
-                            objects = {o for o, lb in b.basic_children[q] if lb == "pobj"}
-                            if any((y, h) in linked for h in heads) and any((x, o) in linked for o in objects):
-                                pairs.append((q, p) if flip else (p, q))
+            for p, x, y in owners:
+                for q, heads, objects in ofs:
+                    if any((y, h) in linked for h in heads) and any((x, o) in linked for o in objects):
+                        pairs.append((q, p) if flip else (p, q))
         self.add_unshared([[pair] for pair in sorted(set(pairs))])
 
     def determiners(self) -> None:
