@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paralign.aligners import Aligner, depequiv
-from paralign.aligners.sultan import unescape_ptb
+from paralign.aligners.sultan import PAPER_OPTIONS, preset_options, unescape_ptb
 from paralign.aligners.wordsim import (
     NoSimilarity,
     canonical,
@@ -177,6 +177,25 @@ def test_context_only_links_option(aligner: Aligner) -> None:
     assert (1, 1) not in aligner.align_sentences(s, t).sure
     assert (1, 1) in aligner.with_params(context_only_links=2).align_sentences(s, t).sure
     assert (1, 1) not in aligner.with_params(context_only_links=3).align_sentences(s, t).sure
+
+
+def test_presets_name_option_sets(aligner: Aligner) -> None:
+    s = sent("rebels ambushed the convoy", "NNS VBD DT NN", [1, -1, 3, 1], "nsubj ROOT det dobj")
+    t = sent("rebels raided the convoy", "NNS VBD DT NN", [1, -1, 3, 1], "nsubj ROOT det dobj")
+    paraphrase = preset_options("paraphrase")
+    assert paraphrase == {"context_only_links": 1, "align_unique_stop_words": True}
+    assert (1, 1) in aligner.with_params(**paraphrase).align_sentences(s, t).sure
+    assert preset_options("default") == {} and preset_options("paper") == PAPER_OPTIONS
+    preset_options("paper")["possessive_of"] = True  # a copy: the preset itself is unchanged
+    assert PAPER_OPTIONS["possessive_of"] is False
+    with pytest.raises(ConfigurationError, match="unknown aligner preset 'fast'"):
+        preset_options("fast")
+
+
+def test_align_takes_annotated_sentences(aligner: Aligner) -> None:
+    s = sent("rebels attacked the convoy", "NNS VBD DT NN", [1, -1, 3, 1], "nsubj ROOT det dobj")
+    t = sent("the convoy was attacked", "DT NN VBD VBN", [1, 3, 3, -1], "det nsubjpass auxpass ROOT")
+    assert aligner.align(s, t) == aligner.align_sentences(s, t)
 
 
 def test_quotes_of_aligned_spans_align(aligner: Aligner) -> None:

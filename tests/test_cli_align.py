@@ -73,3 +73,15 @@ def test_align_paper_preset_and_context_links(tmp_path: Path, capsys) -> None:
     assert "0-0" not in capsys.readouterr().out.split()
     assert main(["align", str(src), "--context-links", "-1"]) != 0
     assert "--context-links" in capsys.readouterr().err
+    assert main(["align", str(src), "--tokenized", "--preset", "paper"]) == 0
+    assert "0-0" not in capsys.readouterr().out.split()
+    assert main(["align", str(src), "--paper", "--preset", "paraphrase"]) != 0
+    assert "contradicts" in capsys.readouterr().err
+    verbs = tmp_path / "verbs.tsv"
+    verbs.write_text("Rebels ambushed the convoy .\tRebels raided the convoy .\n", encoding="utf-8")
+    assert main(["align", str(verbs), "--tokenized"]) == 0
+    assert "1-1" not in capsys.readouterr().out.split()
+    assert main(["align", str(verbs), "--tokenized", "--preset", "paraphrase"]) == 0
+    assert "1-1" in capsys.readouterr().out.split()
+    assert main(["align", str(verbs), "--tokenized", "--preset", "paraphrase", "--context-links", "0"]) == 0
+    assert "1-1" not in capsys.readouterr().out.split()

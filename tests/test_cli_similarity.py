@@ -122,6 +122,7 @@ def test_evaluate_paraphrase_on_subsets(data, tmp_path, capsys):
     tr = result["train"]
     positives = (tr["tp"] + tr["fn"]) / 120
     assert tr["accuracy"] >= max(positives, 1 - positives)
+    assert result["aligner"] == "exact"
     lib = evaluate_paraphrase_files([train], test, aligner=exact_match_aligner, signal="idf")
     assert lib["signal"] == "idf" and lib["test_pairs"] == 60
     assert main(["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]) == 0

@@ -19,6 +19,7 @@ from paralign.similarity import (
     IdfTable,
     PairFailure,
     align_pairs,
+    aligner_label,
     binary_scores,
     choose_threshold,
     content_indices,
@@ -26,6 +27,7 @@ from paralign.similarity import (
     evaluate_sts,
     exact_match_aligner,
     fit_signal,
+    get_aligner,
     is_content_word,
     make_signal,
     paraphrase_from_scores,
@@ -331,6 +333,35 @@ def test_real_aligner_scores_are_symmetric_and_use_paraphrases(sultan_align, nlp
     assert similarity(a, a, **kw) == pytest.approx(1.0)
     # context-aware alignment links more than identical words (crash~accident by PPDB or context)
     assert forward >= similarity(a, b, aligner=exact_match_aligner, annotator=nlp_annotator)
+
+
+def test_preset_aligners_are_named_and_cheap_to_pickle(nlp_annotator):
+    import pickle
+
+    from paralign.aligners.sultan import Aligner
+
+    paraphrase = get_aligner("sultan", "paraphrase")
+    assert aligner_label(paraphrase) == "sultan:paraphrase"
+    assert aligner_label(get_aligner("sultan")) == "sultan:default"
+    assert aligner_label(get_aligner("exact")) == "exact"
+    assert len(pickle.dumps(paraphrase)) < 200  # the name only, never the loaded PPDB
+    s, t = nlp_annotator.pipe(["The senator sponsored the bill.", "The senator drafted the bill."])
+    assert paraphrase(s, t) == Aligner(context_only_links=1, align_unique_stop_words=True).align_sentences(s, t)
+    assert (2, 2) in paraphrase(s, t).sure and (2, 2) not in get_aligner("sultan")(s, t).sure
+    with pytest.raises(ConfigurationError, match="preset"):
+        get_aligner("sultan", "fast")
+    with pytest.raises(ConfigurationError, match="no presets"):
+        get_aligner("exact", "paraphrase")
+
+
+def test_paraphrase_identification_defaults_to_the_paraphrase_preset(nlp_annotator):
+    train = [("The senator sponsored the bill.", "The senator drafted the bill.", True),
+             ("The senator sponsored the bill.", "A storm hit the coast.", False)]
+    test = [("Rebels ambushed the convoy.", "Rebels raided the convoy.", True)]
+    ev = evaluate_paraphrase(train, test, annotator=nlp_annotator)
+    assert ev.aligner == "sultan:paraphrase" and ev.to_dict()["aligner"] == "sultan:paraphrase"
+    default = evaluate_paraphrase(train, test, annotator=nlp_annotator, aligner=get_aligner("sultan"))
+    assert default.aligner == "sultan:default"
 
 
 @pytest.mark.data

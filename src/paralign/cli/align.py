@@ -13,7 +13,7 @@ import argparse
 import json
 
 from ..aligners.evaluation import align_input, alignment_record, read_pairs, read_parallel
-from ..aligners.sultan import PAPER_OPTIONS, Aligner
+from ..aligners.sultan import PRESETS, Aligner, preset_options
 from ..errors import ConfigurationError
 from ._common import add_format, add_output, open_in, open_out, progress, warn
 
@@ -33,12 +33,17 @@ def add_aligner_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--stop-word-sequences", action="store_true",
                        help="wsAlign also aligns identical all-stop-word sequences (the reference "
                        "code's behaviour; the paper requires a content word)")
+    group.add_argument("--preset", choices=list(PRESETS), default="default",
+                       help="option set: default, paper (the published method only) or paraphrase "
+                       "(chosen on paraphrase alignments: context links, unique stop words) "
+                       "(default: %(default)s)")
     group.add_argument("--paper", action="store_true",
                        help="switch off paralign's extensions (sentence-start evidence, quote "
-                       "pairs, spelling variants, ...): the published method only")
-    group.add_argument("--context-links", type=int, default=0, metavar="N",
+                       "pairs, spelling variants, ...): the same as --preset paper")
+    group.add_argument("--context-links", type=int, default=None, metavar="N",
                        help="also align unrelated content words with N or more corresponding "
-                       "aligned dependency neighbours (for paraphrase data; default: off)")
+                       "aligned dependency neighbours (for paraphrase data; default: the preset's, "
+                       "off except in the paraphrase preset)")
     group.add_argument("--workers", type=int, default=1, help="processes for parsing and aligning")
 
 
@@ -55,10 +60,13 @@ def add_gold_options(parser: argparse.ArgumentParser) -> None:
 def aligner_from_args(args: argparse.Namespace) -> Aligner:
     if args.workers < 1:
         raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")
-    if args.context_links < 0:
+    if args.context_links is not None and args.context_links < 0:
         raise ConfigurationError(f"--context-links must be >= 0, got {args.context_links}")
-    options = dict(PAPER_OPTIONS) if args.paper else {}
-    options["context_only_links"] = args.context_links
+    if args.paper and args.preset not in ("default", "paper"):
+        raise ConfigurationError(f"--paper contradicts --preset {args.preset}")
+    options = preset_options("paper" if args.paper else args.preset)
+    if args.context_links is not None:
+        options["context_only_links"] = args.context_links
     return Aligner(
         similarity=args.similarity, ppdb_sim=args.ppdb_sim, w=args.w,
         use_word_similarity=not args.no_word_similarity,

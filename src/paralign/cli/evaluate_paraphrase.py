@@ -6,12 +6,13 @@ import argparse
 
 from ..similarity import (
     DEFAULT_THRESHOLD_RULE,
+    PARAPHRASE_PRESET,
     THRESHOLD_RULES,
     evaluate_paraphrase_files,
     get_aligner,
 )
 from ._common import add_format, add_output, emit, fmt_pct, open_out, warn
-from .similarity import add_similarity_options, progress_callback
+from .similarity import add_similarity_options, aligner_preset, progress_callback
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val)")
     parser.add_argument("--test", required=True, metavar="FILE", help="test file")
-    add_similarity_options(parser, idf=False)
+    add_similarity_options(parser, idf=False, preset=PARAPHRASE_PRESET)
     parser.add_argument(
         "--rule",
         default=DEFAULT_THRESHOLD_RULE,
@@ -45,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def render(result: dict) -> str:
     return "\n".join(
         [
-            f"threshold  {result['threshold']:.4f} (signal {result['signal']}, rule {result['rule']}, "
+            f"threshold  {result['threshold']:.4f} (aligner {result['aligner']}, signal {result['signal']}, "
+            f"rule {result['rule']}, "
             f"{result['train_pairs']} training pairs)",
             f"accuracy   {fmt_pct(result['accuracy'])}",
             f"precision  {fmt_pct(result['precision'])}",
@@ -75,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             signal=args.signal,
             rule=args.rule,
             cv_folds=args.cv_folds,
-            aligner=get_aligner(args.aligner),
+            aligner=get_aligner(args.aligner, aligner_preset(args)),
             workers=args.workers,
             progress=update,
         )

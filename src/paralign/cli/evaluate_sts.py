@@ -6,7 +6,7 @@ import argparse
 
 from ..similarity import evaluate_sts_files, get_aligner
 from ._common import add_format, add_output, emit, open_out, warn
-from .similarity import add_similarity_options, progress_callback
+from .similarity import add_similarity_options, aligner_preset, progress_callback
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
             args.data,
             signal=args.signal,
             idf_from=args.idf_from,
-            aligner=get_aligner(args.aligner),
+            aligner=get_aligner(args.aligner, aligner_preset(args)),
             workers=args.workers,
             progress=update,
         )

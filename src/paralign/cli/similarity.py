@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from itertools import islice
 
+from ..aligners.sultan import PRESETS
 from ..similarity import (
     ALIGNER_NAMES,
     DEFAULT_SIGNAL,
@@ -21,8 +22,8 @@ from ._common import add_format, add_output, emit, open_in, open_out, progress, 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
 
 
-def add_similarity_options(parser: argparse.ArgumentParser, *, idf: bool = True) -> None:
-    """--signal, --aligner, --workers (and --idf-from): shared by the similarity commands."""
+def add_similarity_options(parser: argparse.ArgumentParser, *, idf: bool = True, preset: str = "default") -> None:
+    """--signal, --aligner, --preset, --workers (and --idf-from): shared by the similarity commands."""
     parser.add_argument(
         "--signal",
         default=DEFAULT_SIGNAL,
@@ -30,6 +31,13 @@ def add_similarity_options(parser: argparse.ArgumentParser, *, idf: bool = True)
         help="similarity signal (default: %(default)s; idf* need training sentences)",
     )
     parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
+    parser.add_argument(
+        "--preset",
+        default=preset,
+        choices=list(PRESETS),
+        help="option set of the sultan aligner: default, paper (the published method only) or "
+        "paraphrase (chosen on paraphrase alignments) (default: %(default)s)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
     if idf:
         parser.add_argument(
@@ -39,6 +47,11 @@ def add_similarity_options(parser: argparse.ArgumentParser, *, idf: bool = True)
             metavar="FILE",
             help="STS/MSRP/text file(s) whose sentences give IDF statistics (for --signal idf*)",
         )
+
+
+def aligner_preset(args: argparse.Namespace) -> str:
+    """The --preset to use: presets belong to the sultan aligner, so `--aligner exact` ignores it."""
+    return args.preset if args.aligner == "sultan" else "default"
 
 
 def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:
@@ -65,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     signal = make_signal(args.signal)
     if args.idf_from or getattr(signal, "trainable", False):
         signal = fit_on_files(signal, args.idf_from)
-    aligner = get_aligner(args.aligner)
+    aligner = get_aligner(args.aligner, aligner_preset(args))
     scores: list[float | None] = []
     problems: list[dict] = []
     update, close = progress_callback(None, "similarity")
