@@ -1,12 +1,13 @@
 """Full evaluation of alignment-based similarity (issue 7): STS 2012/2013, STS Benchmark dev, MSRP.
 
-Every sentence is annotated once; each aligner (Sultan et al. 2014, and the exact-match baseline)
-aligns each data set once; every registered signal is then scored on those alignments. IDF
+Every sentence is annotated once; each aligner (Sultan et al. 2014 with its default options and
+with its paraphrase preset, and the exact-match baseline) aligns each data set once; every registered signal is then scored on those alignments. IDF
 signals are fitted on the training side only: STS 2012 (all files) for STS 2013, STS 2012 train
 for STS 2012 test, STS Benchmark train for its dev set, MSRP train+val for MSRP test.
 On the MSRP training pairs only, every signal x threshold rule is cross-validated (10 folds,
 --cv-repeats fold assignments) and compared with the default (paired, bootstrap, McNemar): the
-evidence for choosing a rule or signal without looking at the test set.
+evidence for choosing a rule, signal or aligner preset without looking at the test set (the
+paraphrase preset is cross-validated with the default signal).
 
     .venv/bin/python benchmarks/similarity_eval.py [--out docs/results/similarity.md] [--workers N]
         [--cache /tmp/paralign-annotations] [--cv-repeats 30] [--cv-bootstrap 50]
@@ -39,6 +40,7 @@ from paralign.similarity import (
     cross_validate_threshold,
     exact_match_aligner,
     fit_signal,
+    get_aligner,
     make_signal,
     mcnemar,
     paraphrase_from_scores,
@@ -90,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default="docs/results/similarity.md")
     parser.add_argument("--json", default=None)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--aligners", default="sultan,exact")
+    parser.add_argument("--aligners", default="sultan,sultan-paraphrase,exact",
+                        help="sultan (default preset), sultan-paraphrase (the paraphrase preset), exact")
     parser.add_argument("--cache", default=None, help="folder for pickled annotations (re-runs skip spaCy)")
     parser.add_argument("--cv-repeats", type=int, default=30, help="repeats of 10-fold CV on MSRP training")
     parser.add_argument("--cv-bootstrap", type=int, default=50, help="bootstrap resamples of the CV difference")
@@ -134,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         idf_sentences[key] = cached_pipe(lemma_annotator, texts, cache)
     log(f"annotated in {time.perf_counter() - t0:.0f}s")
 
-    aligners = {"sultan": None, "exact": exact_match_aligner}
+    aligners = {"sultan": None, "sultan-paraphrase": get_aligner("sultan", "paraphrase"), "exact": exact_match_aligner}
     results: dict = {"sts": {}, "msrp": {}, "cv": {}, "timing": {}, "skipped": {}}
     cv_baseline: dict = {}
     for name, d in loaded.items():
@@ -166,13 +169,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 train_scores.scores, msrp_train.labels, test_scores.scores, msrp_test.labels, signal.name
             )
             results["msrp"][f"{aligner_name}/{signal_name}"] = ev.to_dict()
-            if aligner_name == "sultan":
+            cv_key = signal_name if aligner_name == "sultan" else f"{aligner_name}/{signal_name}"
+            if aligner_name == "sultan" or (aligner_name == "sultan-paraphrase" and signal_name == DEFAULT_SIGNAL):
                 train_labels = msrp_train.labels
                 kept = [(s, g) for s, g in zip(train_scores.scores, train_labels, strict=True) if s is not None]
-                results["cv"][signal_name] = cross_validate_signal(
+                results["cv"][cv_key] = cross_validate_signal(
                     [s for s, _ in kept], [g for _, g in kept], args.cv_repeats, args.cv_bootstrap, cv_baseline
                 )
-                if signal_name == DEFAULT_SIGNAL:
+                if aligner_name == "sultan" and signal_name == DEFAULT_SIGNAL:
                     cv_baseline.update(scores=[s for s, _ in kept], labels=[g for _, g in kept])
                 log(f"{aligner_name}: cross-validated {signal_name} on MSRP training")
         log(f"{aligner_name}: scored")
@@ -302,13 +306,14 @@ def render_cv(cv: dict, sts: dict) -> list[str]:
         f"(seeds 0-{first['repeats'] - 1}). Δ: accuracy difference to `{DEFAULT_SIGNAL}` + `{DEFAULT_THRESHOLD_RULE}` "
         "on the same folds; boot SD: standard deviation of that difference over bootstrap resamples of the "
         "training pairs; McNemar: pairs only this / only the default gets right (first repeat) and exact p. "
-        "AUC: threshold-free separation of the training pairs. STS 2013: weighted mean Pearson (sultan aligner).",
+        "AUC: threshold-free separation of the training pairs. STS 2013: weighted mean Pearson (same aligner). "
+        "Rows named `sultan-paraphrase/...` use the aligner's paraphrase preset; the others its default options.",
         "",
         "| signal | AUC | STS 2013 | rule | CV accuracy | ± sd | P | R | F1 | Δ accuracy | boot SD | McNemar | mean threshold |",
         "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for signal, entry in cv.items():
-        per_set = sts.get(f"sultan/{signal}", {})
+        per_set = sts.get(signal if "/" in signal else f"sultan/{signal}", {})
         names = [n for n in per_set if n.startswith("2013")]
         m13 = weighted_mean([(per_set[n]["pearson"], per_set[n]["pairs"]) for n in names]) if names else None
         for rule, r in entry["rules"].items():
