@@ -354,6 +354,18 @@ def test_preset_aligners_are_named_and_cheap_to_pickle(nlp_annotator):
         get_aligner("exact", "paraphrase")
 
 
+def test_preset_aligner_in_worker_processes_matches_serial(nlp_annotator):
+    texts = ["The senator sponsored the bill.", "The senator drafted the bill.",
+             "Rebels ambushed the convoy.", "Rebels raided the convoy."] * 3
+    sentences = list(nlp_annotator.pipe(texts))
+    pairs = list(zip(sentences[0::2], sentences[1::2], strict=True))
+    aligner = get_aligner("sultan", "paraphrase")
+    serial = align_pairs(pairs, aligner=aligner)
+    parallel = align_pairs(pairs, aligner=aligner, workers=2, chunk_size=2)
+    assert parallel == serial and not parallel.failures
+    assert (1, 1) in serial.items[1].alignment.sure  # ambushed / raided: a context-only link
+
+
 def test_paraphrase_identification_defaults_to_the_paraphrase_preset(nlp_annotator):
     train = [("The senator sponsored the bill.", "The senator drafted the bill.", True),
              ("The senator sponsored the bill.", "A storm hit the coast.", False)]
