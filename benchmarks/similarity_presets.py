@@ -1,0 +1,72 @@
+"""Aligner options against graded similarity on STS *training* pairs (why the presets differ).
+
+For each option set: the Pearson correlation (x100) of the default signal with the gold scores of
+the STS 2012 training files and STS Benchmark train, and the mean score of the STS Benchmark
+train pairs with gold <= 1 (unrelated) and >= 4 (near paraphrases). Training data only: no test
+set is read.
+
+    .venv/bin/python benchmarks/similarity_presets.py [--cache DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from statistics import fmean
+
+from paralign.aligners.sultan import Aligner, preset_options
+from paralign.config import data_dir
+from paralign.corpora.sts import load_sts
+from paralign.nlp import Annotator
+from paralign.similarity import DEFAULT_SIGNAL, align_pairs, make_signal, pearson, score_aligned
+from similarity_eval import annotate_all
+
+OPTION_SETS: dict[str, dict] = {
+    "default options": {},
+    "context-only links (1 neighbour)": {"context_only_links": 1},
+    "unique identical stop words": {"align_unique_stop_words": True},
+    "paraphrase preset (both)": preset_options("paraphrase"),
+}
+SETS = {
+    "2012 MSRpar train": ("sts", "2012", "MSRpar.train.tsv"),
+    "2012 SMTeuroparl train": ("sts", "2012", "SMTeuroparl.train.tsv"),
+    "STSB train": ("stsbenchmark", "sts-train.csv"),
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", default=None, help="folder for pickled annotations (as similarity_eval)")
+    args = parser.parse_args(argv)
+    root = data_dir()
+    if root is None:
+        print("corpora not found: set PARALIGN_DATA", file=sys.stderr)
+        return 2
+    cache = Path(args.cache) if args.cache else None
+    annotator = Annotator()
+    data = {}
+    for name, parts in SETS.items():
+        pairs = load_sts(root.joinpath("similarity", *parts)).pairs
+        data[name] = (pairs, annotate_all(annotator, [(p.sentence1, p.sentence2) for p in pairs], cache))
+    signal = make_signal(DEFAULT_SIGNAL)
+    print("| options | " + " | ".join(SETS) + " | STSB train mean score, gold ≤ 1 / ≥ 4 |")
+    print("|---|" + "---:|" * (len(SETS) + 1))
+    for label, options in OPTION_SETS.items():
+        aligner = Aligner(**options).align_sentences
+        cells = []
+        for name, (pairs, annotated) in data.items():
+            scores = score_aligned(align_pairs(annotated, aligner=aligner), signal).scores
+            kept = [(s, p.score) for s, p in zip(scores, pairs, strict=True) if s is not None]
+            cells.append(f"{100 * pearson([s for s, _ in kept], [g for _, g in kept]):.2f}")
+            if name == "STSB train":
+                low = fmean(s for s, g in kept if g <= 1.0)
+                high = fmean(s for s, g in kept if g >= 4.0)
+        cells.append(f"{low:.2f} / {high:.2f}")
+        print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
