@@ -98,6 +98,7 @@ def test_evaluate_sts_on_subsets(data, tmp_path, capsys):
     weighted = (80 * per_set["headlines.tsv"]["pearson"] + 40 * per_set["fnwn.tsv"]["pearson"]) / 120
     assert result["pearson"] == pytest.approx(weighted)
     report = evaluate_sts_files([headlines], aligner=exact_match_aligner)
+    assert report.to_dict()["aligner"] == "exact"
     assert report.to_dict()["pearson"] == pytest.approx(per_set["headlines.tsv"]["pearson"])
     assert main(["evaluate-sts", "--data", str(headlines), "--aligner", "exact"]) == 0
     assert "headlines.tsv" in capsys.readouterr().out

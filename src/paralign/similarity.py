@@ -1148,6 +1148,7 @@ class StsReport:
 
     sets: tuple[StsFileResult, ...]
     signal: str
+    aligner: str = ""  #: e.g. ``sultan:default`` (see :func:`aligner_label`)
 
     def to_dict(self) -> dict:
         sizes = [r.evaluation.pairs for r in self.sets]
@@ -1158,6 +1159,7 @@ class StsReport:
             "skipped": sum(len(r.skipped_rows) for r in self.sets),
             "failed": sum(len(r.evaluation.failures) for r in self.sets),
             "signal": self.signal,
+            "aligner": self.aligner,
             "sets": [r.to_dict() for r in self.sets],
         }
 
@@ -1188,7 +1190,7 @@ def evaluate_sts_files(
             progress=progress,
         )
         results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped)))
-    return StsReport(tuple(results), sig.name)
+    return StsReport(tuple(results), sig.name, aligner_label(aligner))
 
 
 def evaluate_paraphrase_files(

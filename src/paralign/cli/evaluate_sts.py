@@ -28,7 +28,7 @@ def render(result: dict) -> str:
         lines.append(f"{s['name']:<28} {s['pairs']:>6} {_num(s['pearson'])} {_num(s['spearman'])} {s['skipped']:>7}")
     if len(result["sets"]) > 1:
         lines.append(f"{'weighted mean':<28} {result['pairs']:>6} {_num(result['pearson'])} {_num(result['spearman'])} {result['skipped']:>7}")
-    lines.append(f"signal: {result['signal']}")
+    lines.append(f"signal: {result['signal']}, aligner: {result['aligner']}")
     return "\n".join(lines)
 
 
