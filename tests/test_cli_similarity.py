@@ -131,6 +131,20 @@ def test_evaluate_paraphrase_on_subsets(data, tmp_path, capsys):
 
 
 @pytest.mark.data
+def test_evaluate_paraphrase_uses_the_paraphrase_preset_unless_told(data, tmp_path, capsys):
+    root = data / "similarity" / "msrp"
+    train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", 41)
+    test = _head(root / "msr-para-test.tsv", tmp_path / "test.tsv", 21)
+    base = ["evaluate-paraphrase", "--train", str(train), "--test", str(test)]
+    preset, _ = run_json(capsys, base)
+    default, _ = run_json(capsys, base + ["--preset", "default"])
+    assert preset["aligner"] == "sultan:paraphrase" and default["aligner"] == "sultan:default"
+    assert preset["train_pairs"] == default["train_pairs"] == 40 and preset["test_pairs"] == 20
+    assert main(base + ["--preset", "paper"]) == 0
+    assert "aligner sultan:paper" in capsys.readouterr().out
+
+
+@pytest.mark.data
 def test_evaluate_paraphrase_rule_and_cross_validation(data, tmp_path, capsys):
     root = data / "similarity" / "msrp"
     train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", 121)
