@@ -171,8 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 train_scores.scores, msrp_train.labels, test_scores.scores, msrp_test.labels, signal.name
             )
             results["msrp"][f"{aligner_name}/{signal_name}"] = ev.to_dict()
-            cv_key = signal_name if aligner_name == "sultan" else f"{aligner_name}/{signal_name}"
             if aligner_name == "sultan" or (aligner_name.startswith("sultan-") and signal_name == DEFAULT_SIGNAL):
+                cv_key = signal_name if aligner_name == "sultan" else f"{aligner_name}/{signal_name}"
                 train_labels = msrp_train.labels
                 kept = [(s, g) for s, g in zip(train_scores.scores, train_labels, strict=True) if s is not None]
                 results["cv"][cv_key] = cross_validate_signal(

@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import fmean, stdev
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .alignment import Alignment
 from .errors import ConfigurationError, FormatError, ParalignError
@@ -41,6 +41,9 @@ from .metrics import f_measure
 from .nlp import Annotator, default_annotator
 from .resources import stopwords
 from .sentence import Sentence, fold_apostrophe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .aligners.sultan import Aligner as SultanAligner
 
 TextLike = str | Sequence[str] | Sentence
 AlignFunction = Callable[[Sentence, Sentence], Alignment]
@@ -301,7 +304,8 @@ class PresetAligner:
 
 
 @functools.cache
-def _preset_aligner(preset: str) -> Any:
+def _preset_aligner(preset: str) -> SultanAligner:
+    """The aligner of a preset, built once per process (workers inherit or build their own)."""
     from .aligners.sultan import Aligner, preset_options
 
     return Aligner(**preset_options(preset))
@@ -401,11 +405,8 @@ def _warm_up(aligner: AlignFunction | None, annotator: Annotator | None) -> None
     used = annotator or default_annotator()
     if isinstance(used, Annotator):
         used.nlp  # noqa: B018 - loads the pipeline
-    owner = None
     if aligner is None or isinstance(aligner, PresetAligner):
-        owner = _preset_aligner("default" if aligner is None else aligner.preset)
-    if owner is not None:
-        owner.related  # noqa: B018 - loads PPDB
+        _preset_aligner(getattr(aligner, "preset", "default")).related  # noqa: B018 - loads PPDB
 
 
 def _chunks(items: Sequence[tuple[TextLike, TextLike]], size: int) -> Iterator[list[tuple[TextLike, TextLike]]]:

@@ -18,6 +18,16 @@ from ..errors import ConfigurationError
 from ._common import add_format, add_output, open_in, open_out, progress, warn
 
 
+def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
+    """--preset: a named option set of the Sultan aligner (shared with the similarity commands)."""
+    container.add_argument(
+        "--preset", choices=list(PRESETS), default=default,
+        help="option set of the sultan aligner: default, paper (the published method only) or "
+        "paraphrase (chosen on paraphrase alignments: context links, unique stop words) "
+        "(default: %(default)s)",
+    )
+
+
 def add_aligner_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by align, evaluate-aligner and tune-aligner."""
     group = parser.add_argument_group("aligner")
@@ -33,10 +43,7 @@ def add_aligner_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--stop-word-sequences", action="store_true",
                        help="wsAlign also aligns identical all-stop-word sequences (the reference "
                        "code's behaviour; the paper requires a content word)")
-    group.add_argument("--preset", choices=list(PRESETS), default="default",
-                       help="option set: default, paper (the published method only) or paraphrase "
-                       "(chosen on paraphrase alignments: context links, unique stop words) "
-                       "(default: %(default)s)")
+    add_preset_option(group)
     group.add_argument("--paper", action="store_true",
                        help="switch off paralign's extensions (sentence-start evidence, quote "
                        "pairs, spelling variants, ...): the same as --preset paper")

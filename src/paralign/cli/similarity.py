@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Callable
 from itertools import islice
 
-from ..aligners.sultan import PRESETS
 from ..similarity import (
     ALIGNER_NAMES,
     DEFAULT_SIGNAL,
@@ -18,6 +17,7 @@ from ..similarity import (
     similarity_many,
 )
 from ._common import add_format, add_output, emit, open_in, open_out, progress, warn
+from .align import add_preset_option
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
 
@@ -31,13 +31,7 @@ def add_similarity_options(parser: argparse.ArgumentParser, *, idf: bool = True,
         help="similarity signal (default: %(default)s; idf* need training sentences)",
     )
     parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
-    parser.add_argument(
-        "--preset",
-        default=preset,
-        choices=list(PRESETS),
-        help="option set of the sultan aligner: default, paper (the published method only) or "
-        "paraphrase (chosen on paraphrase alignments) (default: %(default)s)",
-    )
+    add_preset_option(parser, preset)
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
     if idf:
         parser.add_argument(
