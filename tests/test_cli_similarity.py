@@ -124,8 +124,8 @@ def test_evaluate_paraphrase_on_subsets(data, tmp_path, capsys):
     positives = (tr["tp"] + tr["fn"]) / 120
     assert tr["accuracy"] >= max(positives, 1 - positives)
     assert result["aligner"] == "exact"
-    lib = evaluate_paraphrase_files([train], test, aligner=exact_match_aligner, signal="idf")
-    assert lib["signal"] == "idf" and lib["test_pairs"] == 60
+    lib = evaluate_paraphrase_files([train], test, aligner=exact_match_aligner, classifier="signal", signal="idf")
+    assert lib["signal"] == "idf" and lib["test_pairs"] == 60 and lib["classifier"] == "signal"
     assert main(["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]) == 0
     assert "accuracy" in capsys.readouterr().out
 
@@ -144,12 +144,17 @@ def test_evaluate_paraphrase_uses_the_paraphrase_preset_unless_told(data, tmp_pa
     assert "aligner sultan:paper" in capsys.readouterr().out
 
 
+def _exact_paraphrase_argv(data, tmp_path, train_lines: int, test_lines: int) -> list[str]:
+    """evaluate-paraphrase with the exact aligner on the first lines of MSRP train and test."""
+    root = data / "similarity" / "msrp"
+    train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", train_lines)
+    test = _head(root / "msr-para-test.tsv", tmp_path / "test.tsv", test_lines)
+    return ["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]
+
+
 @pytest.mark.data
 def test_evaluate_paraphrase_rule_and_cross_validation(data, tmp_path, capsys):
-    root = data / "similarity" / "msrp"
-    train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", 121)
-    test = _head(root / "msr-para-test.tsv", tmp_path / "test.tsv", 41)
-    base = ["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]
+    base = _exact_paraphrase_argv(data, tmp_path, 121, 41)
     low, _ = run_json(capsys, base)
     assert low["rule"] == "lowest" and low["cross_validation"] is None
     mid, _ = run_json(capsys, base + ["--rule", "plateau-middle", "--cv-folds", "5"])
@@ -163,3 +168,30 @@ def test_evaluate_paraphrase_rule_and_cross_validation(data, tmp_path, capsys):
     assert "3-fold cross-validation" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(base + ["--rule", "highest"])
+
+
+@pytest.mark.data
+def test_evaluate_paraphrase_classifiers(data, tmp_path, capsys):
+    from paralign.paraphrase_model import FEATURES, LogisticModel
+
+    base = _exact_paraphrase_argv(data, tmp_path, 201, 41)
+    model, _ = run_json(capsys, base + ["--cv-folds", "5"])
+    assert model["classifier"] == "features" and model["signal"] == ""
+    assert [f["name"] for f in model["model"]["features"]] == list(FEATURES)
+    assert 0.0 < model["threshold"] < 1.0  # a probability
+    assert model["cross_validation"]["folds"] == 5
+    fitted = LogisticModel.from_dict(model["model"])
+    assert fitted.l2 == 1.0 and len(fitted.weights) == len(FEATURES)
+    signal, _ = run_json(capsys, base + ["--classifier", "signal"])
+    assert signal["classifier"] == "signal" and signal["signal"] == "sultan2014" and signal["model"] is None
+    implied, _ = run_json(capsys, base + ["--signal", "all-words"])
+    assert implied["classifier"] == "signal" and implied["signal"] == "all-words"
+    heavy, _ = run_json(capsys, base + ["--l2", "1000"])
+    assert heavy["model"]["l2"] == 1000.0
+    assert max(abs(f["weight"]) for f in heavy["model"]["features"]) < max(
+        abs(f["weight"]) for f in model["model"]["features"]
+    )
+    assert main(base + ["--classifier", "features", "--signal", "all-words"]) != 0
+    assert "'signal' classifier" in capsys.readouterr().err
+    assert main(base) == 0
+    assert "logistic model over alignment features" in capsys.readouterr().out

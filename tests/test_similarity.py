@@ -310,8 +310,13 @@ def test_end_to_end_evaluations_with_exact_aligner():
     kw = {"aligner": exact_match_aligner, "annotator": _NoAnnotator()}
     ev = evaluate_paraphrase(train, test, **kw)
     assert ev.test.accuracy == 1.0 and ev.train.accuracy == 1.0
-    ev_idf = evaluate_paraphrase(train, test, signal="idf", **kw)
-    assert ev_idf.signal == "idf" and ev_idf.test.accuracy == 1.0
+    assert ev.classifier == "features" and ev.model is not None
+    ev_idf = evaluate_paraphrase(train, test, classifier="signal", signal="idf", **kw)
+    assert ev_idf.signal == "idf" and ev_idf.test.accuracy == 1.0 and ev_idf.model is None
+    with pytest.raises(ConfigurationError, match="'signal' classifier"):
+        evaluate_paraphrase(train, test, signal="idf", **kw)
+    with pytest.raises(ConfigurationError, match="unknown classifier"):
+        evaluate_paraphrase(train, test, classifier="svm", **kw)
     sts = evaluate_sts([("a b c", "a b c", 5.0), ("a b c", "a b d", 3.0), ("a b c", "x y z", 0.0)], **kw)
     assert sts.pairs == 3 and sts.pearson is not None and sts.pearson > 0.9
     assert not math.isnan(sts.spearman)

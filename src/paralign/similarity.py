@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import fmean, stdev
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from .alignment import Alignment
 from .errors import ConfigurationError, FormatError, ParalignError
@@ -44,11 +44,17 @@ from .sentence import Sentence, fold_apostrophe
 
 if TYPE_CHECKING:  # pragma: no cover
     from .aligners.sultan import Aligner as SultanAligner
+    from .paraphrase_model import LogisticModel
 
 TextLike = str | Sequence[str] | Sentence
 AlignFunction = Callable[[Sentence, Sentence], Alignment]
 
 DEFAULT_SIGNAL = "sultan2014"
+
+#: Paraphrase classifiers of :func:`evaluate_paraphrase`: a threshold on a logistic model's
+#: probability over alignment features, or on one similarity signal (Sultan et al. 2014).
+CLASSIFIERS: tuple[str, ...] = ("features", "signal")
+DEFAULT_CLASSIFIER = "features"
 
 _CLITICS = {"n't": "not", "'s": "s", "'d": "d", "'ll": "ll", "'re": "re", "'ve": "ve", "'m": "m"}
 
@@ -476,21 +482,33 @@ class SimilarityBatch:
 def score_aligned(batch: AlignedBatch, signal: str | Signal = DEFAULT_SIGNAL) -> SimilarityBatch:
     """Score already aligned pairs with a signal (align once, compare many signals)."""
     sig = make_signal(signal)
-    scores: list[float | None] = []
+    scores, failures = map_aligned(batch, lambda item: float(sig(item)), "signal")
+    return SimilarityBatch(tuple(scores), failures, sig.name)
+
+
+_T = TypeVar("_T")
+
+
+def map_aligned(
+    batch: AlignedBatch, function: Callable[[AlignedSentences], _T], what: str
+) -> tuple[list[_T | None], tuple[PairFailure, ...]]:
+    """``function`` of every aligned pair in input order (None where the pair failed to align or
+    `function` raised); the batch's failures plus one per raising pair, by index."""
+    values: list[_T | None] = []
     failures = list(batch.failures)
     for k, item in enumerate(batch.items):
         if item is None:
-            scores.append(None)
+            values.append(None)
             continue
         try:
-            scores.append(float(sig(item)))
+            values.append(function(item))
         except ConfigurationError:
             raise
         except Exception as exc:  # noqa: BLE001
-            scores.append(None)
-            failures.append(PairFailure(k, f"signal failed: {_describe(exc)}"))
+            values.append(None)
+            failures.append(PairFailure(k, f"{what} failed: {_describe(exc)}"))
     failures.sort(key=lambda f: f.index)
-    return SimilarityBatch(tuple(scores), tuple(failures), sig.name)
+    return values, tuple(failures)
 
 
 def similarity_many(
@@ -770,25 +788,16 @@ def _logistic(scores: Sequence[float], labels: Sequence[bool]) -> float:
     """
     import numpy as np
 
+    from .paraphrase_model import logistic_weights
+
     x = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=float)
     thresholds, counts = accuracy_curve(scores, labels)
     lowest = _first_best(thresholds, counts)  # the fallback: the `lowest` rule's threshold
     if max(counts) == len(scores):  # one class, or separable: no finite maximum-likelihood fit
         return lowest
-    design = np.column_stack([np.ones_like(x), x])
-    beta = np.zeros(2)
-    for _ in range(100):  # Newton-Raphson (IRLS)
-        p = 1.0 / (1.0 + np.exp(-design @ beta))
-        w = p * (1 - p)
-        hessian = design.T @ (design * w[:, None]) + 1e-9 * np.eye(2)
-        step = np.linalg.solve(hessian, design.T @ (y - p))
-        beta += step
-        if not np.all(np.isfinite(beta)) or abs(beta[1]) > 1e6:
-            return lowest
-        if np.abs(step).max() < 1e-10:
-            break
-    if beta[1] <= 0:
+    beta = logistic_weights(np.column_stack([np.ones_like(x), x]), y)
+    if beta is None or beta[1] <= 0:
         return lowest
     return min(max(float(-beta[0] / beta[1]), float(x.min()) - 1.0), float(x.max()))  # candidate range
 
@@ -919,15 +928,58 @@ def cross_validate_threshold(
     """
     if len(scores) != len(labels):
         raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
+    fixed = list(scores)
+    return _cross_validate(lambda _train: fixed, labels, rule, folds, repeats, seed)
+
+
+def cross_validate_model(
+    rows: Sequence[Sequence[float]],
+    labels: Sequence[bool],
+    rule: str = DEFAULT_THRESHOLD_RULE,
+    *,
+    l2: float = 1.0,
+    features: Sequence[str] | None = None,
+    folds: int = 10,
+    repeats: int = 1,
+    seed: int = 0,
+) -> CrossValidation:
+    """Like :func:`cross_validate_threshold` for the ``features`` classifier: on every k-1 folds the
+    model is fitted, and the threshold on its probabilities chosen by `rule`, before the held-out
+    fold is classified (same folds as :func:`cross_validate_threshold` for the same seed).
+    `features` names the columns of `rows` (default: :data:`paralign.paraphrase_model.FEATURES`)."""
+    from .paraphrase_model import FEATURES, LogisticModel
+
+    names = FEATURES if features is None else tuple(features)
+    if len(rows) != len(labels):
+        raise ValueError(f"{len(rows)} feature rows vs {len(labels)} labels")
+
+    def fold_scores(train: list[int]) -> list[float]:
+        model = LogisticModel.fit([rows[k] for k in train], [labels[k] for k in train], features=names, l2=l2)
+        return [model.probability(row) for row in rows]
+
+    return _cross_validate(fold_scores, labels, rule, folds, repeats, seed)
+
+
+def _cross_validate(
+    fold_scores: Callable[[list[int]], Sequence[float]],
+    labels: Sequence[bool],
+    rule: str,
+    folds: int,
+    repeats: int,
+    seed: int,
+) -> CrossValidation:
+    """k-fold CV where ``fold_scores(training indices)`` scores every item (fitting on those
+    indices when the score is learnt) and the threshold is chosen on the training items' scores."""
     per_repeat: list[BinaryScores] = []
     thresholds: list[float] = []
     first: list[bool] = []
     gold = [bool(g) for g in labels]
     for r in range(repeats):
         assignment = stratified_folds(labels, folds, seed + r)
-        predicted = [False] * len(scores)
+        predicted = [False] * len(labels)
         for fold in range(folds):
             train = [k for k, f in enumerate(assignment) if f != fold]
+            scores = fold_scores(train)
             t = choose_threshold([scores[k] for k in train], [labels[k] for k in train], rule)
             thresholds.append(t)
             for k, f in enumerate(assignment):
@@ -956,7 +1008,11 @@ def cross_validate_threshold(
 
 @dataclass(frozen=True, slots=True)
 class ParaphraseEvaluation:
-    """Threshold chosen on training pairs and the test scores it gives."""
+    """Threshold chosen on training pairs and the test scores it gives.
+
+    ``classifier`` is ``signal`` (a threshold on one signal, the paper's method) or
+    ``features`` (a threshold on the probability of :attr:`model`, fitted on the training pairs).
+    """
 
     threshold: float
     test: BinaryScores
@@ -968,11 +1024,14 @@ class ParaphraseEvaluation:
     rule: str = DEFAULT_THRESHOLD_RULE
     cross_validation: CrossValidation | None = None  #: of the rule on the training pairs
     aligner: str = ""  #: e.g. ``sultan:paraphrase`` (see :func:`aligner_label`)
+    classifier: str = "signal"
+    model: LogisticModel | None = None  #: the fitted model of the ``features`` classifier
 
     def to_dict(self) -> dict:
         cv = self.cross_validation
         return {
             "threshold": self.threshold,
+            "classifier": self.classifier,
             "rule": self.rule,
             "aligner": self.aligner,
             "cross_validation": None if cv is None else cv.to_dict(),
@@ -987,6 +1046,7 @@ class ParaphraseEvaluation:
             "failed": len(self.failures),
             "failures": [{"split": s, **f.to_dict()} for s, f in self.failures],
             "signal": self.signal,
+            "model": None if self.model is None else self.model.to_dict(),
         }
 
 
@@ -1027,38 +1087,89 @@ def evaluate_paraphrase(
     train: Sequence[tuple[TextLike, TextLike, bool]],
     test: Sequence[tuple[TextLike, TextLike, bool]],
     *,
-    signal: str | Signal = DEFAULT_SIGNAL,
+    classifier: str = DEFAULT_CLASSIFIER,
+    signal: str | Signal | None = None,
     rule: str = DEFAULT_THRESHOLD_RULE,
     cv_folds: int = 0,
+    l2: float = 1.0,
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> ParaphraseEvaluation:
-    """Threshold a similarity signal on (s1, s2, is_paraphrase) training pairs; score the test pairs.
+    """Classify (s1, s2, is_paraphrase) test pairs with a threshold chosen on training pairs.
 
+    ``classifier="features"`` (default) thresholds the probability of a logistic regression over
+    the alignment features of :mod:`paralign.paraphrase_model`, fitted on the training pairs
+    (``l2``: its regularisation); ``"signal"`` thresholds one similarity `signal` (default
+    ``sultan2014``), the method of Sultan et al. 2014 (docs/results/similarity.md compares them).
     ``aligner=None`` is the Sultan aligner with the ``paraphrase`` preset
     (:data:`PARAPHRASE_PRESET`: options chosen on paraphrase alignments, and better than the
     default options on held-out MSRP training folds). A trainable signal (IDF) is fitted on the
     training sentences first.
     """
+    if classifier not in CLASSIFIERS:
+        raise ConfigurationError(f"unknown classifier {classifier!r}: choose from {', '.join(CLASSIFIERS)}")
+    if classifier == "features" and signal is not None:
+        raise ConfigurationError(
+            "a signal applies to the 'signal' classifier; the 'features' classifier uses its own "
+            "features (paralign.paraphrase_model.FEATURES)"
+        )
     if aligner is None:
         aligner = PresetAligner(PARAPHRASE_PRESET)
     kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
     train_batch = align_pairs([(a, b) for a, b, _ in train], **kw)  # type: ignore[arg-type]
     test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
-    sig = make_signal(signal)
-    if needs_fit(sig):
-        sig = fit_signal(sig, training_sentences(train_batch))
-    train_scored = score_aligned(train_batch, sig)
-    test_scored = score_aligned(test_batch, sig)
-    result = paraphrase_from_scores(
-        train_scored.scores, [g for _, _, g in train], test_scored.scores, [g for _, _, g in test], sig.name, rule, cv_folds
-    )
-    failures = tuple(("train", f) for f in train_scored.failures) + tuple(
-        ("test", f) for f in test_scored.failures
-    )
+    train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
+    if classifier == "features":
+        result, train_failures, test_failures = _logistic_evaluation(
+            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2
+        )
+    else:
+        sig = make_signal(DEFAULT_SIGNAL if signal is None else signal)
+        if needs_fit(sig):
+            sig = fit_signal(sig, training_sentences(train_batch))
+        train_scored = score_aligned(train_batch, sig)
+        test_scored = score_aligned(test_batch, sig)
+        result = paraphrase_from_scores(
+            train_scored.scores, train_labels, test_scored.scores, test_labels, sig.name, rule, cv_folds
+        )
+        train_failures, test_failures = train_scored.failures, test_scored.failures
+    failures = tuple(("train", f) for f in train_failures) + tuple(("test", f) for f in test_failures)
     return replace(result, failures=failures, aligner=aligner_label(aligner))
+
+
+def _logistic_evaluation(
+    train_batch: AlignedBatch,
+    train_labels: Sequence[bool],
+    test_batch: AlignedBatch,
+    test_labels: Sequence[bool],
+    rule: str,
+    cv_folds: int,
+    l2: float,
+) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...]]:
+    """Fit the logistic model on the training pairs' features, threshold its probability by
+    `rule`, classify the test pairs; the CV (if asked) refits the model on every k-1 folds."""
+    from .paraphrase_model import LogisticModel, pair_features
+
+    train_rows, train_failures = map_aligned(train_batch, pair_features, "features")
+    test_rows, test_failures = map_aligned(test_batch, pair_features, "features")
+    usable = [(row, g) for row, g in zip(train_rows, train_labels, strict=True) if row is not None]
+    model = LogisticModel.fit([row for row, _ in usable], [g for _, g in usable], l2=l2)
+    result = paraphrase_from_scores(
+        [None if row is None else model.probability(row) for row in train_rows],
+        train_labels,
+        [None if row is None else model.probability(row) for row in test_rows],
+        test_labels,
+        "",
+        rule,
+    )
+    cv = None
+    if cv_folds:
+        cv = cross_validate_model(
+            [row for row, _ in usable], [g for _, g in usable], rule, l2=l2, folds=cv_folds
+        )
+    return replace(result, classifier="features", model=model, cross_validation=cv), train_failures, test_failures
 
 
 def training_sentences(batch: AlignedBatch) -> Iterator[Sentence]:
@@ -1198,15 +1309,17 @@ def evaluate_paraphrase_files(
     train_paths: Sequence[str | Path],
     test_path: str | Path,
     *,
-    signal: str | Signal = DEFAULT_SIGNAL,
+    classifier: str = DEFAULT_CLASSIFIER,
+    signal: str | Signal | None = None,
     rule: str = DEFAULT_THRESHOLD_RULE,
     cv_folds: int = 0,
+    l2: float = 1.0,
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> dict:
-    """Threshold on MSRP-format training files, evaluate on the test file; with row reports."""
+    """Train on MSRP-format training files, evaluate on the test file (see :func:`evaluate_paraphrase`); with row reports."""
     from .corpora.msrp import load_msrp
 
     train = load_msrp(*train_paths)
@@ -1214,9 +1327,11 @@ def evaluate_paraphrase_files(
     ev = evaluate_paraphrase(
         [(p.sentence1, p.sentence2, p.label) for p in train.pairs],
         [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
+        classifier=classifier,
         signal=signal,
         rule=rule,
         cv_folds=cv_folds,
+        l2=l2,
         aligner=aligner,
         annotator=annotator,
         workers=workers,

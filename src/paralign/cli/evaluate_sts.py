@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..similarity import evaluate_sts_files, get_aligner
+from ..similarity import DEFAULT_SIGNAL, evaluate_sts_files, get_aligner
 from ._common import add_format, add_output, emit, open_out, warn
 from .similarity import add_similarity_options, aligner_preset, progress_callback
 
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = evaluate_sts_files(
             args.data,
-            signal=args.signal,
+            signal=args.signal or DEFAULT_SIGNAL,
             idf_from=args.idf_from,
             aligner=get_aligner(args.aligner, aligner_preset(args)),
             workers=args.workers,

@@ -22,14 +22,19 @@ from .align import add_preset_option
 BLOCK = 512  #: pairs read and scored at a time (streaming)
 
 
-def add_similarity_options(parser: argparse.ArgumentParser, *, idf: bool = True, preset: str = "default") -> None:
-    """--signal, --aligner, --preset, --workers (and --idf-from): shared by the similarity commands."""
-    parser.add_argument(
-        "--signal",
-        default=DEFAULT_SIGNAL,
-        choices=sorted(SIGNALS),
-        help="similarity signal (default: %(default)s; idf* need training sentences)",
-    )
+def add_similarity_options(
+    parser: argparse.ArgumentParser,
+    *,
+    idf: bool = True,
+    preset: str = "default",
+    signal_help: str = f"similarity signal (default: {DEFAULT_SIGNAL}; idf* need training sentences)",
+) -> None:
+    """--signal, --aligner, --preset, --workers (and --idf-from): shared by the similarity commands.
+
+    --signal defaults to None (the command's default signal): evaluate-paraphrase must tell
+    an explicit signal from none.
+    """
+    parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
     parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
     add_preset_option(parser, preset)
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
@@ -69,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    signal = make_signal(args.signal)
+    signal = make_signal(args.signal or DEFAULT_SIGNAL)
     if args.idf_from or getattr(signal, "trainable", False):
         signal = fit_on_files(signal, args.idf_from)
     aligner = get_aligner(args.aligner, aligner_preset(args))

@@ -1,0 +1,231 @@
+"""A logistic-regression paraphrase classifier over features read off a word alignment.
+
+Sultan et al. (2014, 4.2.2) threshold one number, the aligned content-word proportion. That
+number cannot see *what* is left unaligned: a name, a number or a verb, in one sentence or in
+both, in a short pair or a long one. :data:`FEATURES` adds such counts, all read off the same
+alignment and annotation, and :class:`LogisticModel` weighs them on training pairs. Its
+probability is then thresholded like any signal (``evaluate_paraphrase(classifier="features")``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import ConfigurationError
+from .resources import stopwords
+from .sentence import Sentence, fold_apostrophe
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from .similarity import AlignedSentences
+
+#: Feature names, in the order :func:`pair_features` returns them. ``content`` is the paper's
+#: score (``sultan2014``); ``unaligned*`` are log1p counts of unaligned content words.
+FEATURES: tuple[str, ...] = (
+    "content",  # harmonic mean of the two aligned content-word proportions
+    "content_min",  # the lower of the two proportions
+    "content_max",  # the higher one
+    "all_words",  # harmonic mean over all non-punctuation words
+    "unaligned_number",  # 1 when a number written in digits is unaligned on either side
+    "length_ratio",  # shorter over longer content-word count
+    "unaligned",  # unaligned content words of both sentences
+    "unaligned_max",  # of the sentence with more of them
+    "unaligned_min",  # of the other
+    "log_length",  # log(1 + content words of both)
+    "negation_mismatch",  # 1 when only one sentence has a negation
+    "unaligned_noun",
+    "unaligned_propn",
+    "unaligned_verb",
+    "unaligned_modifier",  # ADJ and ADV
+    "unaligned_num",  # tagged NUM (spelled-out numbers too)
+)
+
+_NEGATIONS = frozenset({"not", "n't", "no", "never"})
+_POS_GROUPS: tuple[frozenset[str], ...] = (
+    frozenset({"NOUN"}),
+    frozenset({"PROPN"}),
+    frozenset({"VERB"}),
+    frozenset({"ADJ", "ADV"}),
+    frozenset({"NUM"}),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """What one sentence contributes: proportions and counts of its unaligned words."""
+
+    content: float
+    all_words: float
+    unaligned: int
+    unaligned_numbers: int
+    length: int
+    by_pos: tuple[int, ...]
+    negated: bool
+
+
+def _side(sentence: Sentence, aligned: set[int]) -> _Side:
+    from .similarity import content_indices, is_number
+
+    words = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)]
+    content = content_indices(sentence, stopwords()) or words
+    missing = [i for i in content if i not in aligned]
+    pos = sentence.pos or ("",) * len(sentence)
+    return _Side(
+        content=(len(content) - len(missing)) / len(content) if content else 0.0,
+        all_words=sum(i in aligned for i in words) / len(words) if words else 0.0,
+        unaligned=len(missing),
+        unaligned_numbers=sum(1 for i in missing if is_number(sentence.tokens[i])),
+        length=len(content),
+        by_pos=tuple(sum(1 for i in missing if pos[i] in group) for group in _POS_GROUPS),
+        negated=any(fold_apostrophe(tok.lower()) in _NEGATIONS for tok in sentence.tokens),
+    )
+
+
+def _harmonic(p: float, q: float) -> float:
+    return 2 * p * q / (p + q) if p + q else 0.0
+
+
+def pair_features(pair: AlignedSentences) -> tuple[float, ...]:
+    """The :data:`FEATURES` of an aligned pair (symmetric: swapping the sentences changes none)."""
+    links = pair.alignment.possible
+    s = _side(pair.source, {i for i, _ in links})
+    t = _side(pair.target, {j for _, j in links})
+    longer = max(s.length, t.length)
+    return (
+        _harmonic(s.content, t.content),
+        min(s.content, t.content),
+        max(s.content, t.content),
+        _harmonic(s.all_words, t.all_words),
+        float(s.unaligned_numbers + t.unaligned_numbers > 0),
+        min(s.length, t.length) / longer if longer else 1.0,
+        math.log1p(s.unaligned + t.unaligned),
+        math.log1p(max(s.unaligned, t.unaligned)),
+        math.log1p(min(s.unaligned, t.unaligned)),
+        math.log(s.length + t.length + 1),
+        float(s.negated != t.negated),
+        *(math.log1p(a + b) for a, b in zip(s.by_pos, t.by_pos, strict=True)),
+    )
+
+
+def logistic_weights(
+    design: np.ndarray, labels: np.ndarray, l2: float = 0.0, max_iterations: int = 100
+) -> np.ndarray | None:
+    """Logistic-regression weights by Newton's method (IRLS) for a design matrix whose first
+    column is the intercept (not penalised); None when the fit does not converge within
+    `max_iterations` (separable classes without `l2`: the weights grow without end)."""
+    import numpy as np
+
+    penalty = l2 * np.eye(design.shape[1])
+    penalty[0, 0] = 0.0
+    w = np.zeros(design.shape[1])
+    for _ in range(max_iterations):
+        p = 1.0 / (1.0 + np.exp(-(design @ w)))
+        gradient = design.T @ (p - labels) + penalty @ w
+        hessian = (design * (p * (1 - p))[:, None]).T @ design + penalty + 1e-9 * np.eye(design.shape[1])
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if not np.all(np.isfinite(w)):
+            return None
+        if np.abs(step).max() < 1e-10:
+            return w
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LogisticModel:
+    """L2-regularised logistic regression on standardised features: ``P(paraphrase | features)``.
+
+    Fitted by Newton's method (the problem is small and convex); the intercept is not penalised.
+    ``to_dict``/``from_dict`` round-trip it through JSON.
+    """
+
+    features: tuple[str, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    l2: float = 1.0
+
+    @classmethod
+    def fit(
+        cls,
+        rows: Sequence[Sequence[float]],
+        labels: Sequence[bool],
+        *,
+        features: Sequence[str] = FEATURES,
+        l2: float = 1.0,
+        max_iterations: int = 100,
+    ) -> LogisticModel:
+        """Fit on training rows (one feature vector per pair) and their paraphrase labels."""
+        import numpy as np
+
+        if len(rows) != len(labels):
+            raise ValueError(f"{len(rows)} feature rows vs {len(labels)} labels")
+        if not rows:
+            raise ConfigurationError("cannot fit a paraphrase model without training pairs")
+        x = np.asarray(rows, dtype=float)
+        if x.ndim != 2 or x.shape[1] != len(features):
+            raise ValueError(f"feature rows must have {len(features)} columns, got shape {x.shape}")
+        if l2 < 0:
+            raise ConfigurationError(f"l2 must be >= 0, got {l2}")
+        y = np.asarray(labels, dtype=float)
+        means = x.mean(axis=0)
+        scales = x.std(axis=0)
+        scales[scales == 0] = 1.0  # a constant feature: leave it at zero after centring
+        z = np.hstack([np.ones((len(x), 1)), (x - means) / scales])
+        w = logistic_weights(z, y, l2, max_iterations)
+        if w is None:
+            raise ConfigurationError(
+                f"the logistic model does not converge on these {len(rows)} training pairs "
+                "(separable classes?): use l2 > 0"
+            )
+        return cls(
+            tuple(features),
+            tuple(float(v) for v in means),
+            tuple(float(v) for v in scales),
+            tuple(float(v) for v in w[1:]),
+            float(w[0]),
+            l2,
+        )
+
+    def probability(self, row: Sequence[float]) -> float:
+        """P(paraphrase) for one feature vector."""
+        if len(row) != len(self.weights):
+            raise ValueError(f"expected {len(self.weights)} features, got {len(row)}")
+        logit = self.intercept + sum(
+            w * (v - m) / s for w, v, m, s in zip(self.weights, row, self.means, self.scales, strict=True)
+        )
+        if logit < -700:  # exp overflow guard; the probability is 0 to double precision
+            return 0.0
+        return 1.0 / (1.0 + math.exp(-logit))
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": "logistic",
+            "l2": self.l2,
+            "intercept": self.intercept,
+            "features": [
+                {"name": n, "weight": w, "mean": m, "scale": s}
+                for n, w, m, s in zip(self.features, self.weights, self.means, self.scales, strict=True)
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> LogisticModel:
+        """The model :meth:`to_dict` wrote (e.g. read back from a JSON report)."""
+        try:
+            rows = data["features"]
+            return cls(
+                tuple(str(r["name"]) for r in rows),
+                tuple(float(r["mean"]) for r in rows),
+                tuple(float(r["scale"]) for r in rows),
+                tuple(float(r["weight"]) for r in rows),
+                float(data["intercept"]),
+                float(data.get("l2", 1.0)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigurationError(f"not a paraphrase model: {exc!r}") from exc

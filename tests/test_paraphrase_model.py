@@ -1,0 +1,151 @@
+"""The logistic paraphrase classifier over alignment features (paralign.paraphrase_model)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+from paralign.alignment import Alignment
+from paralign.errors import ConfigurationError
+from paralign.paraphrase_model import FEATURES, LogisticModel, logistic_weights, pair_features
+from paralign.sentence import Sentence
+from paralign.similarity import AlignedSentences, cross_validate_model, cross_validate_threshold
+
+
+def _pair(source: str, target: str, links: list[tuple[int, int]], pos: tuple[str, str] | None = None) -> AlignedSentences:
+    s, t = source.split(), target.split()
+    kw_s = {"pos": tuple(pos[0].split())} if pos else {}
+    kw_t = {"pos": tuple(pos[1].split())} if pos else {}
+    return AlignedSentences(Sentence(tuple(s), **kw_s), Sentence(tuple(t), **kw_t), Alignment(links))
+
+
+def _features(pair: AlignedSentences) -> dict[str, float]:
+    return dict(zip(FEATURES, pair_features(pair), strict=True))
+
+
+def test_features_of_a_pair_read_the_alignment():
+    pair = _pair(
+        "Smith sold 300 shares on Monday",
+        "Smith did not sell 400 shares",
+        [(0, 0), (1, 3), (3, 5)],
+        ("PROPN VERB NUM NOUN ADP PROPN", "PROPN AUX PART VERB NUM NOUN"),
+    )
+    f = _features(pair)
+    assert len(pair_features(pair)) == len(FEATURES)
+    # content words: Smith sold 300 shares Monday (5; "on" is a stop word) / Smith sell 400 shares
+    # ("did" and "not" are stop words): 3 of 5 and 3 of 4 aligned
+    assert f["content_min"] == pytest.approx(3 / 5) and f["content_max"] == pytest.approx(3 / 4)
+    assert f["content"] == pytest.approx(2 * 0.6 * 0.75 / 1.35)
+    assert f["unaligned_number"] == 1.0  # 300 and 400 are unaligned
+    assert f["negation_mismatch"] == 1.0  # only the target says "not"
+    assert f["unaligned"] == pytest.approx(math.log1p(3))  # 300, Monday; 400
+    assert f["unaligned_max"] == pytest.approx(math.log1p(2)) and f["unaligned_min"] == pytest.approx(math.log1p(1))
+    assert f["unaligned_propn"] == pytest.approx(math.log1p(1))  # Monday
+    assert f["unaligned_num"] == pytest.approx(math.log1p(2))
+    assert f["unaligned_verb"] == 0.0
+    assert f["length_ratio"] == pytest.approx(4 / 5)
+
+
+def test_features_are_symmetric():
+    pair = _pair("a big cat sat on the mat", "the cat sat", [(2, 1), (3, 2), (5, 0)])
+    swapped = AlignedSentences(pair.target, pair.source, Alignment([(j, i) for i, j in pair.alignment.sure]))
+    assert pair_features(pair) == pytest.approx(pair_features(swapped))
+
+
+def test_identical_sentences_have_full_proportions_and_nothing_unaligned():
+    pair = _pair("rebels attacked the convoy", "rebels attacked the convoy", [(i, i) for i in range(4)])
+    f = _features(pair)
+    assert f["content"] == f["all_words"] == 1.0
+    assert f["unaligned"] == f["unaligned_number"] == f["negation_mismatch"] == 0.0
+
+
+def _synthetic(n: int, seed: int) -> tuple[list[list[float]], list[bool]]:
+    """Two informative features (one helping, one hurting) and one of pure noise."""
+    rng = random.Random(seed)
+    rows, labels = [], []
+    for _ in range(n):
+        a, b, c = rng.gauss(0, 1), rng.gauss(0, 1), rng.gauss(0, 1)
+        logit = 2.0 * a - 1.5 * b
+        labels.append(rng.random() < 1 / (1 + math.exp(-logit)))
+        rows.append([a, b, c])
+    return rows, labels
+
+
+def test_the_model_recovers_the_direction_of_each_feature():
+    rows, labels = _synthetic(2000, 0)
+    model = LogisticModel.fit(rows, labels, features=("a", "b", "noise"), l2=0.0)
+    wa, wb, wc = (w / s for w, s in zip(model.weights, model.scales, strict=True))  # per raw unit
+    assert wa == pytest.approx(2.0, abs=0.3) and wb == pytest.approx(-1.5, abs=0.3)
+    assert abs(wc) < 0.2
+    assert model.probability([3, -3, 0]) > 0.99 and model.probability([-3, 3, 0]) < 0.01
+    heavier = LogisticModel.fit(rows, labels, features=("a", "b", "noise"), l2=1000.0)
+    assert abs(heavier.weights[0]) < abs(model.weights[0])  # L2 shrinks the weights
+
+
+def test_the_model_round_trips_through_json():
+    rows, labels = _synthetic(300, 1)
+    model = LogisticModel.fit(rows, labels, features=("a", "b", "noise"))
+    back = LogisticModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert back == model
+    with pytest.raises(ConfigurationError, match="not a paraphrase model"):
+        LogisticModel.from_dict({"features": [{"name": "a"}]})
+
+
+def test_bad_training_data_is_refused():
+    with pytest.raises(ConfigurationError, match="without training pairs"):
+        LogisticModel.fit([], [])
+    with pytest.raises(ValueError, match="columns"):
+        LogisticModel.fit([[1.0, 2.0]], [True])  # two columns, FEATURES has more
+    with pytest.raises(ValueError, match="labels"):
+        LogisticModel.fit([[1.0]], [True, False], features=("x",))
+    with pytest.raises(ConfigurationError, match="converge"):  # separable without regularisation
+        LogisticModel.fit([[0.0], [1.0], [2.0], [3.0]], [False, False, True, True], features=("x",), l2=0.0)
+    model = LogisticModel.fit([[0.0], [1.0], [2.0], [3.0]], [False, False, True, True], features=("x",), l2=1.0)
+    with pytest.raises(ValueError, match="expected 1 features"):
+        model.probability([1.0, 2.0])
+
+
+def test_a_constant_feature_does_not_break_the_fit():
+    rows, labels = _synthetic(200, 2)
+    model = LogisticModel.fit([[*r, 5.0] for r in rows], labels, features=("a", "b", "noise", "constant"))
+    assert model.weights[3] == pytest.approx(0.0, abs=1e-6)
+    assert 0.0 <= model.probability([0, 0, 0, 5.0]) <= 1.0
+
+
+def test_logistic_weights_report_divergence():
+    import numpy as np
+
+    design = np.column_stack([np.ones(4), np.array([0.0, 1.0, 2.0, 3.0])])
+    assert logistic_weights(design, np.array([0.0, 0.0, 1.0, 1.0])) is None
+    w = logistic_weights(design, np.array([0.0, 1.0, 0.0, 1.0]))
+    assert w is not None and w[1] > 0
+
+
+def test_cross_validating_a_one_feature_model_matches_thresholding_that_feature():
+    """A one-feature model with a positive slope ranks pairs like the feature itself, so the
+    same folds and rule must give the same held-out predictions."""
+    rng = random.Random(3)
+    labels = [rng.random() < 0.65 for _ in range(400)]
+    scores = [min(1.0, max(0.0, rng.gauss(0.7 if g else 0.5, 0.15))) for g in labels]
+    by_threshold = cross_validate_threshold(scores, labels, "lowest", folds=5, repeats=3, seed=4)
+    by_model = cross_validate_model(
+        [[s] for s in scores], labels, "lowest", features=("score",), folds=5, repeats=3, seed=4, l2=0.0
+    )
+    assert by_model.repeat_accuracies == pytest.approx(by_threshold.repeat_accuracies)
+    assert by_model.held_out == by_threshold.held_out
+    with pytest.raises(ValueError, match="labels"):
+        cross_validate_model([[0.1]], [True, False])
+
+
+def test_cross_validation_refits_the_model_on_each_fold():
+    """Held-out accuracy on pure noise stays near chance; the in-sample fit would look better."""
+    rng = random.Random(5)
+    rows = [[rng.gauss(0, 1) for _ in range(12)] for _ in range(120)]
+    labels = [rng.random() < 0.5 for _ in rows]
+    model = LogisticModel.fit(rows, labels, features=tuple(f"x{i}" for i in range(12)), l2=0.0)
+    in_sample = sum((model.probability(r) > 0.5) == g for r, g in zip(rows, labels, strict=True)) / len(rows)
+    cv = cross_validate_model(rows, labels, "lowest", features=model.features, folds=5, repeats=5, seed=0, l2=0.0)
+    assert cv.accuracy < in_sample - 0.05
