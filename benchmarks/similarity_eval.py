@@ -2,7 +2,9 @@
 
 Every sentence is annotated once; each aligner (Sultan et al. 2014 with its default options and
 with its paraphrase and paper presets, and the exact-match baseline) aligns each data set once;
-every registered signal is then scored on those alignments. IDF
+every registered signal is then scored on those alignments, and the `features` classifier
+(evaluate-paraphrase's default) is trained and tested with the default options and the
+paraphrase preset. IDF
 signals are fitted on the training side only: STS 2012 (all files) for STS 2013, STS 2012 train
 for STS 2012 test, STS Benchmark train for its dev set, MSRP train+val for MSRP test.
 On the MSRP training pairs only, every signal x threshold rule is cross-validated (10 folds,
@@ -31,18 +33,24 @@ from paralign.config import data_dir
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
 from paralign.nlp import ANNOTATION_VERSION, Annotator, model_name
+from paralign.paraphrase_model import pair_features
 from paralign.sentence import Sentence
 from paralign.similarity import (
     DEFAULT_SIGNAL,
     DEFAULT_THRESHOLD_RULE,
+    PARAPHRASE_PRESET,
     THRESHOLD_RULES,
     AlignedBatch,
+    CrossValidation,
     align_pairs,
+    cross_validate_model,
     cross_validate_threshold,
     exact_match_aligner,
+    features_evaluation,
     fit_signal,
     get_aligner,
     make_signal,
+    map_aligned,
     mcnemar,
     paraphrase_from_scores,
     score_aligned,
@@ -142,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     aligners.update({f"sultan-{p}": get_aligner("sultan", p) for p in ("paraphrase", "paper")})
     results: dict = {"sts": {}, "msrp": {}, "cv": {}, "timing": {}, "skipped": {}}
     cv_baseline: dict = {}
+    preset_baseline: dict = {}
     for name, d in loaded.items():
         results["skipped"][name] = {"rows": len(d.skipped), "notes": len(d.notes)}
     results["skipped"]["msrp train"] = {"rows": len(msrp_train.skipped), "notes": len(msrp_train.notes)}
@@ -180,7 +189,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 if aligner_name == "sultan" and signal_name == DEFAULT_SIGNAL:
                     cv_baseline.update(scores=[s for s, _ in kept], labels=[g for _, g in kept])
+                if aligner_name == f"sultan-{PARAPHRASE_PRESET}" and signal_name == DEFAULT_SIGNAL:
+                    preset_baseline.update(scores=[s for s, _ in kept])
                 log(f"{aligner_name}: cross-validated {signal_name} on MSRP training")
+        if aligner_name in ("sultan", f"sultan-{PARAPHRASE_PRESET}"):
+            features_classifier(results, aligner_name, batches, msrp_train.labels, msrp_test.labels, args,
+                                cv_baseline, preset_baseline)
+            log(f"{aligner_name}: features classifier trained, tested and cross-validated")
         log(f"{aligner_name}: scored")
 
     out = Path(args.out)
@@ -193,6 +208,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 FOLDS = 10
+FEATURES_KEY = "features-model"
+
+
+def features_classifier(
+    results: dict, aligner_name: str, batches: dict[str, AlignedBatch], train_labels: list[bool],
+    test_labels: list[bool], args: argparse.Namespace, cv_baseline: dict, preset_baseline: dict,
+) -> None:
+    """The ``features`` classifier (evaluate-paraphrase's default) on one aligner's MSRP batches:
+    test figures, CV against the default signal, and (for the paraphrase preset, the comparison
+    that decided the default) CV of the `lowest` rule against the preset's single signal."""
+    ev, _, _ = features_evaluation(batches["msrp train"], train_labels, batches["msrp test"], test_labels,
+                                   DEFAULT_THRESHOLD_RULE, 0, 1.0)
+    key = f"{aligner_name}/{FEATURES_KEY}"
+    results["msrp"][key] = ev.to_dict()
+    rows, _ = map_aligned(batches["msrp train"], pair_features, "features")
+    kept = [(r, g) for r, g in zip(rows, train_labels, strict=True) if r is not None]
+    rows_kept, labels_kept = [r for r, _ in kept], [g for _, g in kept]
+    results["cv"][key if aligner_name != "sultan" else FEATURES_KEY] = cross_validate_signal(
+        rows_kept, labels_kept, args.cv_repeats, args.cv_bootstrap, cv_baseline, model=True
+    )
+    if preset_baseline and aligner_name == f"sultan-{PARAPHRASE_PRESET}":
+        results["features_vs_preset"] = cross_validate_signal(
+            rows_kept, labels_kept, args.cv_repeats, args.cv_bootstrap, preset_baseline, model=True,
+            rules=(DEFAULT_THRESHOLD_RULE,),
+        )["rules"][DEFAULT_THRESHOLD_RULE]
 
 
 def auc(scores: Sequence[float], labels: Sequence[bool]) -> float:
@@ -206,19 +246,28 @@ def auc(scores: Sequence[float], labels: Sequence[bool]) -> float:
 
 
 def cross_validate_signal(
-    scores: list[float], labels: list[bool], repeats: int, bootstrap: int, baseline: dict
+    values: Sequence, labels: list[bool], repeats: int, bootstrap: int, baseline: dict,
+    *, model: bool = False, rules: Sequence[str] = tuple(THRESHOLD_RULES),
 ) -> dict:
     """Every threshold rule cross-validated on the training scores (10 folds, `repeats` seeds),
-    compared with the default signal + default rule on the same folds: paired difference over
+    compared with the baseline's scores + default rule on the same folds: paired difference over
     repeats, McNemar on the first repeat's held-out predictions, and the bootstrap SD of the CV
-    accuracy difference (pairs resampled, same resample and folds for both sides)."""
+    accuracy difference (pairs resampled, same resample and folds for both sides).
+
+    With ``model`` the values are feature rows of the ``features`` classifier, refitted on every
+    fold (:func:`cross_validate_model`); its AUC is not reported (in-sample probabilities)."""
     import random
 
-    base_scores = baseline.get("scores", scores)
+    def cv_of(vals: Sequence, labs: list[bool], rule: str, **kw: int) -> CrossValidation:
+        if model:
+            return cross_validate_model(vals, labs, rule, folds=FOLDS, **kw)
+        return cross_validate_threshold(vals, labs, rule, folds=FOLDS, **kw)
+
+    base_scores = baseline.get("scores", values)
     base_cv = cross_validate_threshold(base_scores, labels, DEFAULT_THRESHOLD_RULE, folds=FOLDS, repeats=repeats)
-    out: dict = {"auc": auc(scores, labels), "rules": {}}
-    for rule in THRESHOLD_RULES:
-        cv = cross_validate_threshold(scores, labels, rule, folds=FOLDS, repeats=repeats)
+    out: dict = {"auc": None if model else auc(values, labels), "rules": {}}
+    for rule in rules:
+        cv = cv_of(values, labels, rule, repeats=repeats)
         diff, se = cv.paired_difference(base_cv)
         only_new, only_base, p = mcnemar(cv.held_out, base_cv.held_out, labels)
         rng = random.Random(0)
@@ -226,7 +275,7 @@ def cross_validate_signal(
         for b in range(bootstrap):
             idx = [rng.randrange(len(labels)) for _ in labels]
             lab = [labels[k] for k in idx]
-            new = cross_validate_threshold([scores[k] for k in idx], lab, rule, folds=FOLDS, seed=1000 + b)
+            new = cv_of([values[k] for k in idx], lab, rule, seed=1000 + b)
             old = cross_validate_threshold([base_scores[k] for k in idx], lab, DEFAULT_THRESHOLD_RULE, folds=FOLDS, seed=1000 + b)
             boot.append(new.accuracy - old.accuracy)
         mean_boot = sum(boot) / len(boot) if boot else 0.0
@@ -282,7 +331,9 @@ def render(results: dict, sts_sets: dict[str, tuple[Path, str]]) -> str:
                 row.append(_pct(weighted_mean([(per_set[n][measure], per_set[n]["pairs"]) for n in names])))
             lines.append(f"| {k} | " + " | ".join(row) + " |")
         lines.append("")
-    lines += ["### MSRP test (threshold chosen on the 4,076 training pairs; P/R/F1 of the paraphrase class)", ""]
+    lines += ["### MSRP test (threshold chosen on the 4,076 training pairs; P/R/F1 of the paraphrase class)", "",
+              f"`{FEATURES_KEY}` rows: the `features` classifier (evaluate-paraphrase's default), whose threshold "
+              "is on the probability of its logistic model.", ""]
     lines.append("| aligner/signal | threshold | accuracy | precision | recall | F1 | train accuracy |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|")
     p = PAPER["msrp"]
@@ -294,6 +345,16 @@ def render(results: dict, sts_sets: dict[str, tuple[Path, str]]) -> str:
         )
     if results.get("cv"):
         lines += render_cv(results["cv"], results["sts"])
+    versus = results.get("features_vs_preset")
+    if versus:
+        lines += [
+            "",
+            f"`sultan-{PARAPHRASE_PRESET}/{FEATURES_KEY}` + `{DEFAULT_THRESHOLD_RULE}` against "
+            f"`sultan-{PARAPHRASE_PRESET}/{DEFAULT_SIGNAL}` + `{DEFAULT_THRESHOLD_RULE}` (the comparison that "
+            f"made the features classifier evaluate-paraphrase's default; same folds): Δ accuracy "
+            f"{100 * versus['diff']:+.2f}, boot SD {100 * versus['diff_sd_bootstrap']:.2f}, McNemar "
+            f"{versus['mcnemar']['only_this']}/{versus['mcnemar']['only_default']} p={versus['mcnemar']['p']:.3f}.",
+        ]
     lines += ["", "Alignment time (all sets, both splits of MSRP): " + ", ".join(f"{k} {v:.0f}s" for k, v in results["timing"].items()), ""]
     return "\n".join(lines) + "\n"
 

@@ -195,3 +195,68 @@ def test_evaluate_paraphrase_classifiers(data, tmp_path, capsys):
     assert "'signal' classifier" in capsys.readouterr().err
     assert main(base) == 0
     assert "logistic model over alignment features" in capsys.readouterr().out
+
+
+_TRAIN = [
+    ("A man plays a guitar.", "A man plays a guitar.", True),
+    ("The cat sleeps on the sofa.", "The cat sleeps on the couch.", True),
+    ("Shares rose 5 percent on Monday.", "Shares rose 5 percent on Monday, traders said.", True),
+    ("The minister resigned.", "The minister resigned on Friday.", True),
+    ("Cats sleep.", "Dogs bark loudly.", False),
+    ("The bank raised rates.", "A storm hit the coast overnight.", False),
+    ("He sold 300 shares.", "He bought a new car yesterday.", False),
+    ("It rained all day in Paris.", "The team won the final match.", False),
+]
+
+
+def test_similarity_classifies_pairs_with_a_trained_report(tmp_path, capsys):
+    from paralign.paraphrase_model import ModelSignal, TrainedClassifier
+    from paralign.similarity import evaluate_paraphrase
+
+    report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\nno tab here\n"
+                     "Prices fell.\tThe concert was loud and long.\n", encoding="utf-8")
+    assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "NA" and [line.split("\t")[1] for line in (lines[0], lines[2])] == ["1", "0"]
+    result, _ = run_json(capsys, ["similarity", "--model", str(path), "--pairs", str(pairs)])
+    assert result["aligner"] == "exact" and result["signal"] == "features-model"
+    assert result["paraphrase"] == [True, None, False] and result["threshold"] == report["threshold"]
+    trained = TrainedClassifier.from_report(report)
+    assert isinstance(trained.signal, ModelSignal)
+    expected = similarity("The dog sleeps on the sofa.", "The dog sleeps on the couch.", signal=trained.signal,
+                          aligner=exact_match_aligner)
+    assert result["scores"][0] == pytest.approx(expected) and float(lines[0].split("\t")[0]) == pytest.approx(expected)
+    # a single-signal report classifies with its signal and threshold
+    signal_report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner, classifier="signal").to_dict()
+    path.write_text(json.dumps(signal_report), encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--model", str(path), "--pairs", str(pairs)])
+    assert result["signal"] == "sultan2014" and result["threshold"] == signal_report["threshold"]
+    assert result["scores"][0] == pytest.approx(
+        similarity("The dog sleeps on the sofa.", "The dog sleeps on the couch.", aligner=exact_match_aligner)
+    )
+
+
+def test_trained_reports_that_cannot_classify_are_refused(tmp_path, capsys):
+    from paralign.errors import ConfigurationError
+    from paralign.paraphrase_model import TrainedClassifier
+
+    with pytest.raises(ConfigurationError, match="not an evaluate-paraphrase report"):
+        TrainedClassifier.from_report({"accuracy": 0.7})
+    with pytest.raises(ConfigurationError, match="without its model"):
+        TrainedClassifier.from_report({"threshold": 0.5, "classifier": "features", "aligner": "exact"})
+    with pytest.raises(ConfigurationError, match="IDF"):
+        TrainedClassifier.from_report({"threshold": 0.5, "classifier": "signal", "signal": "idf"})
+    with pytest.raises(ConfigurationError, match="cannot be rebuilt"):
+        TrainedClassifier.from_report({"threshold": 0.5, "aligner": "my_aligner"})
+    trained = TrainedClassifier.from_report({"threshold": 0.5, "aligner": "sultan:paraphrase", "signal": "all-words"})
+    assert (trained.aligner, trained.preset, trained.threshold) == ("sultan", "paraphrase", 0.5)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"threshold": 0.5,\n', encoding="utf-8")
+    assert main(["similarity", "--model", str(bad), "--pairs", str(bad)]) != 0
+    assert f"{bad}:2: not JSON" in capsys.readouterr().err
+    assert main(["similarity", "--model", str(tmp_path / "missing.json")]) != 0
+    assert "cannot read the model report" in capsys.readouterr().err

@@ -81,6 +81,9 @@ def test_the_model_recovers_the_direction_of_each_feature():
     assert wa == pytest.approx(2.0, abs=0.3) and wb == pytest.approx(-1.5, abs=0.3)
     assert abs(wc) < 0.2
     assert model.probability([3, -3, 0]) > 0.99 and model.probability([-3, 3, 0]) < 0.01
+    batch = model.probabilities([[3, -3, 0], None, rows[5]])
+    assert batch[0] == pytest.approx(model.probability([3, -3, 0])) and batch[1] is None
+    assert batch[2] == pytest.approx(model.probability(rows[5]))
     heavier = LogisticModel.fit(rows, labels, features=("a", "b", "noise"), l2=1000.0)
     assert abs(heavier.weights[0]) < abs(model.weights[0])  # L2 shrinks the weights
 

@@ -203,6 +203,22 @@ class LogisticModel:
             return 0.0
         return 1.0 / (1.0 + math.exp(-logit))
 
+    def probabilities(self, rows: Sequence[Sequence[float] | None]) -> list[float | None]:
+        """P(paraphrase) for many feature vectors at once (None stays None: a pair that failed)."""
+        import numpy as np
+
+        present = [k for k, row in enumerate(rows) if row is not None]
+        out: list[float | None] = [None] * len(rows)
+        if not present:
+            return out
+        x = np.asarray([rows[k] for k in present], dtype=float)
+        if x.shape[1] != len(self.weights):
+            raise ValueError(f"expected {len(self.weights)} features, got {x.shape[1]}")
+        logits = self.intercept + ((x - np.asarray(self.means)) / np.asarray(self.scales)) @ np.asarray(self.weights)
+        for k, value in zip(present, 1.0 / (1.0 + np.exp(-np.clip(logits, -700, 700))), strict=True):
+            out[k] = float(value)
+        return out
+
     def to_dict(self) -> dict:
         return {
             "kind": "logistic",
@@ -229,3 +245,53 @@ class LogisticModel:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigurationError(f"not a paraphrase model: {exc!r}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSignal:
+    """A fitted :class:`LogisticModel` used as a similarity signal: P(paraphrase) of a pair."""
+
+    model: LogisticModel
+    name: str = "features-model"
+
+    def __call__(self, pair: AlignedSentences) -> float:
+        return self.model.probability(pair_features(pair))
+
+
+@dataclass(frozen=True, slots=True)
+class TrainedClassifier:
+    """What an ``evaluate-paraphrase`` report needs to classify new pairs: the score (a signal or
+    the fitted model), the threshold chosen on the training pairs, and the aligner they used."""
+
+    signal: object  #: a :class:`paralign.similarity.Signal`
+    threshold: float
+    aligner: str  #: ``sultan`` or ``exact``
+    preset: str  #: the sultan aligner's preset
+
+    @classmethod
+    def from_report(cls, report: dict, source: str = "report") -> TrainedClassifier:
+        """Read the JSON of ``paralign evaluate-paraphrase --format json`` (or
+        ``ParaphraseEvaluation.to_dict()``); `source` names it in errors."""
+        from .similarity import make_signal
+
+        try:
+            threshold = float(report["threshold"])
+            label = str(report.get("aligner") or "sultan:default")
+            classifier = report.get("classifier", "signal")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigurationError(f"{source}: not an evaluate-paraphrase report ({exc!r})") from exc
+        name, _, preset = label.partition(":")
+        if name not in ("sultan", "exact"):
+            raise ConfigurationError(f"{source}: aligner {label!r} cannot be rebuilt (use sultan or exact)")
+        if classifier == "features":
+            if not report.get("model"):
+                raise ConfigurationError(f"{source}: a features classifier report without its model")
+            signal: object = ModelSignal(LogisticModel.from_dict(report["model"]))
+        else:
+            signal = make_signal(str(report.get("signal") or "sultan2014"))
+            if getattr(signal, "trainable", False):
+                raise ConfigurationError(
+                    f"{source}: signal {report.get('signal')!r} needs its training IDF statistics, "
+                    "which reports do not keep"
+                )
+        return cls(signal, threshold, name, preset or "default")

@@ -955,7 +955,7 @@ def cross_validate_model(
 
     def fold_scores(train: list[int]) -> list[float]:
         model = LogisticModel.fit([rows[k] for k in train], [labels[k] for k in train], features=names, l2=l2)
-        return [model.probability(row) for row in rows]
+        return model.probabilities(rows)  # type: ignore[return-value]  # no None rows here
 
     return _cross_validate(fold_scores, labels, rule, folds, repeats, seed)
 
@@ -1122,7 +1122,7 @@ def evaluate_paraphrase(
     test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
     train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
     if classifier == "features":
-        result, train_failures, test_failures = _logistic_evaluation(
+        result, train_failures, test_failures = features_evaluation(
             train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2
         )
     else:
@@ -1139,7 +1139,7 @@ def evaluate_paraphrase(
     return replace(result, failures=failures, aligner=aligner_label(aligner))
 
 
-def _logistic_evaluation(
+def features_evaluation(
     train_batch: AlignedBatch,
     train_labels: Sequence[bool],
     test_batch: AlignedBatch,
@@ -1148,8 +1148,9 @@ def _logistic_evaluation(
     cv_folds: int,
     l2: float,
 ) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...]]:
-    """Fit the logistic model on the training pairs' features, threshold its probability by
-    `rule`, classify the test pairs; the CV (if asked) refits the model on every k-1 folds."""
+    """The ``features`` classifier on aligned batches: fit the logistic model on the training
+    pairs' features, threshold its probability by `rule`, classify the test pairs; the CV (if
+    asked) refits the model on every k-1 folds. Also returns each side's failed pairs."""
     from .paraphrase_model import LogisticModel, pair_features
 
     train_rows, train_failures = map_aligned(train_batch, pair_features, "features")
@@ -1157,9 +1158,9 @@ def _logistic_evaluation(
     usable = [(row, g) for row, g in zip(train_rows, train_labels, strict=True) if row is not None]
     model = LogisticModel.fit([row for row, _ in usable], [g for _, g in usable], l2=l2)
     result = paraphrase_from_scores(
-        [None if row is None else model.probability(row) for row in train_rows],
+        model.probabilities(train_rows),
         train_labels,
-        [None if row is None else model.probability(row) for row in test_rows],
+        model.probabilities(test_rows),
         test_labels,
         "",
         rule,

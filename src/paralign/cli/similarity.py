@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable
 from itertools import islice
 
+from ..errors import ConfigurationError
+from ..paraphrase_model import TrainedClassifier
 from ..similarity import (
     ALIGNER_NAMES,
     DEFAULT_SIGNAL,
     SIGNALS,
+    Signal,
     fit_on_files,
     get_aligner,
     make_signal,
@@ -64,20 +68,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "similarity",
         help="alignment-based similarity of sentence pairs (one score per input pair)",
         description="Read TAB-separated sentence pairs (s1 TAB s2, one pair a line) and print one "
-        "similarity score in [0, 1] per pair, in input order; bad rows print NA and are reported.",
+        "similarity score in [0, 1] per pair, in input order; bad rows print NA and are reported. "
+        "With --model, classify the pairs with a paraphrase classifier trained by evaluate-paraphrase: "
+        "each line is the score and 1 (paraphrase) or 0.",
     )
     parser.add_argument("--pairs", default="-", help="TSV of sentence pairs (default: stdin)")
+    parser.add_argument(
+        "--model",
+        metavar="REPORT",
+        help="JSON report of `evaluate-paraphrase --format json`: its classifier, threshold and aligner "
+        "replace --signal, --aligner and --preset",
+    )
     add_similarity_options(parser)
     add_output(parser)
     add_format(parser)
     parser.set_defaults(func=run)
 
 
+def _trained(path: str) -> TrainedClassifier:
+    """The classifier saved in an evaluate-paraphrase JSON report."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            report = json.load(handle)
+    except OSError as exc:
+        raise ConfigurationError(f"{path}: cannot read the model report ({exc.strerror})") from exc
+    except json.JSONDecodeError as exc:
+        raise ConfigurationError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from exc
+    if not isinstance(report, dict):
+        raise ConfigurationError(f"{path}: not an evaluate-paraphrase report")
+    return TrainedClassifier.from_report(report, path)
+
+
 def run(args: argparse.Namespace) -> int:
-    signal = make_signal(args.signal or DEFAULT_SIGNAL)
-    if args.idf_from or getattr(signal, "trainable", False):
-        signal = fit_on_files(signal, args.idf_from)
-    aligner = get_aligner(args.aligner, aligner_preset(args))
+    trained = _trained(args.model) if args.model else None
+    if trained is not None:
+        signal: Signal = trained.signal  # type: ignore[assignment]
+        aligner = get_aligner(trained.aligner, trained.preset)
+    else:
+        signal = make_signal(args.signal or DEFAULT_SIGNAL)
+        if args.idf_from or getattr(signal, "trainable", False):
+            signal = fit_on_files(signal, args.idf_from)
+        aligner = get_aligner(args.aligner, aligner_preset(args))
     scores: list[float | None] = []
     problems: list[dict] = []
     update, close = progress_callback(None, "similarity")
@@ -97,11 +128,16 @@ def run(args: argparse.Namespace) -> int:
                 score = by_line.get(number)
                 scores.append(score)
                 if args.format == "text":
-                    out.write("NA\n" if score is None else f"{score:.6f}\n")
+                    label = "" if trained is None or score is None else f"\t{int(score > trained.threshold)}"
+                    out.write("NA\n" if score is None else f"{score:.6f}{label}\n")
         close()
         problems.sort(key=lambda p: p["line"])
         if args.format == "json":
             result = {"signal": signal.name, "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems}
+            if trained is not None:
+                result["threshold"] = trained.threshold
+                result["aligner"] = f"{trained.aligner}:{trained.preset}" if trained.aligner == "sultan" else trained.aligner
+                result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
             emit(result, "json", str, out)
     for p in problems[:20]:
         warn(f"{args.pairs}:{p['line']}: {p['reason']}")
