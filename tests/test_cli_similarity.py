@@ -52,6 +52,14 @@ def test_similarity_one_score_per_pair_with_bad_rows(tmp_path, capsys, monkeypat
     assert result["scores"][0] == pytest.approx(
         similarity("A big dog.", "A big cat.", signal="sultan2015", aligner=exact_match_aligner)
     )
+    # stdin is named <stdin> in messages; nothing usable at all is a failure, nothing at all a warning
+    monkeypatch.setattr("sys.stdin", io.StringIO("no tab\nstill none\n"))
+    assert main(["similarity", "--aligner", "exact"]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["NA", "NA"] and "<stdin>:1:" in err and "no pair could be scored" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["similarity", "--aligner", "exact"]) == 0
+    assert "<stdin>: no sentence pairs" in capsys.readouterr().err
 
 
 def test_read_sentence_pairs_reports_line_numbers():
@@ -260,3 +268,19 @@ def test_trained_reports_that_cannot_classify_are_refused(tmp_path, capsys):
     assert f"{bad}:2: not JSON" in capsys.readouterr().err
     assert main(["similarity", "--model", str(tmp_path / "missing.json")]) != 0
     assert "cannot read the model report" in capsys.readouterr().err
+
+
+def test_evaluate_paraphrase_refuses_files_without_pairs(tmp_path, capsys):
+    header = "\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+    train = tmp_path / "train.tsv"
+    train.write_text(header + "".join(f"{int(g)}\t{k}\t{k + 100}\t{a}\t{b}\n" for k, (a, b, g) in enumerate(_TRAIN)),
+                     encoding="utf-8")
+    empty = tmp_path / "empty.tsv"
+    empty.write_text(header, encoding="utf-8")
+    base = ["evaluate-paraphrase", "--aligner", "exact"]
+    assert main(base + ["--train", str(train), "--test", str(empty)]) == 1
+    assert f"{empty}: no usable test pairs" in capsys.readouterr().err
+    assert main(base + ["--train", str(empty), "--test", str(train)]) == 1
+    assert f"{empty}: no usable training pairs" in capsys.readouterr().err
+    result, _ = run_json(capsys, base + ["--train", str(train), "--test", str(train)])
+    assert result["test_pairs"] == len(_TRAIN) and result["classifier"] == "features"

@@ -104,8 +104,10 @@ def test_bad_training_data_is_refused():
         LogisticModel.fit([[1.0, 2.0]], [True])  # two columns, FEATURES has more
     with pytest.raises(ValueError, match="labels"):
         LogisticModel.fit([[1.0]], [True, False], features=("x",))
-    with pytest.raises(ConfigurationError, match="converge"):  # separable without regularisation
+    with pytest.raises(ConfigurationError, match="converge.*use l2 > 0"):  # separable without regularisation
         LogisticModel.fit([[0.0], [1.0], [2.0], [3.0]], [False, False, True, True], features=("x",), l2=0.0)
+    with pytest.raises(ConfigurationError, match="all 2 training pairs are paraphrases"):
+        LogisticModel.fit([[0.0], [1.0]], [True, True], features=("x",), l2=1.0)
     model = LogisticModel.fit([[0.0], [1.0], [2.0], [3.0]], [False, False, True, True], features=("x",), l2=1.0)
     with pytest.raises(ValueError, match="expected 1 features"):
         model.probability([1.0, 2.0])

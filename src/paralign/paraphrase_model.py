@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import ConfigurationError
+from .errors import ConfigurationError, MismatchError
 from .resources import stopwords
 from .sentence import Sentence, fold_apostrophe
 
@@ -164,14 +164,17 @@ class LogisticModel:
         import numpy as np
 
         if len(rows) != len(labels):
-            raise ValueError(f"{len(rows)} feature rows vs {len(labels)} labels")
+            raise MismatchError(f"{len(rows)} feature rows vs {len(labels)} labels")
         if not rows:
             raise ConfigurationError("cannot fit a paraphrase model without training pairs")
         x = np.asarray(rows, dtype=float)
         if x.ndim != 2 or x.shape[1] != len(features):
-            raise ValueError(f"feature rows must have {len(features)} columns, got shape {x.shape}")
+            raise MismatchError(f"feature rows must have {len(features)} columns, got shape {x.shape}")
         if l2 < 0:
             raise ConfigurationError(f"l2 must be >= 0, got {l2}")
+        if len(set(map(bool, labels))) < 2:
+            kind = "paraphrases" if labels[0] else "non-paraphrases"
+            raise ConfigurationError(f"all {len(labels)} training pairs are {kind}: a classifier needs both classes")
         y = np.asarray(labels, dtype=float)
         means = x.mean(axis=0)
         scales = x.std(axis=0)
@@ -179,9 +182,9 @@ class LogisticModel:
         z = np.hstack([np.ones((len(x), 1)), (x - means) / scales])
         w = logistic_weights(z, y, l2, max_iterations)
         if w is None:
+            hint = ": use l2 > 0" if l2 == 0 else f" even with l2 = {l2:g}: try a larger l2"
             raise ConfigurationError(
-                f"the logistic model does not converge on these {len(rows)} training pairs "
-                "(separable classes?): use l2 > 0"
+                f"the logistic model does not converge on these {len(rows)} training pairs (separable classes?){hint}"
             )
         return cls(
             tuple(features),
@@ -195,7 +198,7 @@ class LogisticModel:
     def probability(self, row: Sequence[float]) -> float:
         """P(paraphrase) for one feature vector."""
         if len(row) != len(self.weights):
-            raise ValueError(f"expected {len(self.weights)} features, got {len(row)}")
+            raise MismatchError(f"expected {len(self.weights)} features, got {len(row)}")
         logit = self.intercept + sum(
             w * (v - m) / s for w, v, m, s in zip(self.weights, row, self.means, self.scales, strict=True)
         )
@@ -213,7 +216,7 @@ class LogisticModel:
             return out
         x = np.asarray([rows[k] for k in present], dtype=float)
         if x.shape[1] != len(self.weights):
-            raise ValueError(f"expected {len(self.weights)} features, got {x.shape[1]}")
+            raise MismatchError(f"expected {len(self.weights)} features, got {x.shape[1]}")
         logits = self.intercept + ((x - np.asarray(self.means)) / np.asarray(self.scales)) @ np.asarray(self.weights)
         for k, value in zip(present, 1.0 / (1.0 + np.exp(-np.clip(logits, -700, 700))), strict=True):
             out[k] = float(value)

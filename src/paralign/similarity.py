@@ -36,7 +36,7 @@ from statistics import fmean, stdev
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from .alignment import Alignment
-from .errors import ConfigurationError, FormatError, ParalignError
+from .errors import ConfigurationError, FormatError, MismatchError, ParalignError
 from .metrics import f_measure
 from .nlp import Annotator, default_annotator
 from .resources import stopwords
@@ -551,7 +551,7 @@ def similarity(
 def _correlate(kind: str, x: Sequence[float], y: Sequence[float]) -> float | None:
     """scipy's coefficient, or None when undefined (fewer than 2 items or a constant series)."""
     if len(x) != len(y):
-        raise ValueError(f"{len(x)} scores vs {len(y)} gold values")
+        raise MismatchError(f"{len(x)} scores vs {len(y)} gold values")
     if len(x) < 2 or min(x) == max(x) or min(y) == max(y):
         return None
     from scipy import stats
@@ -596,7 +596,7 @@ def sts_from_scores(
 ) -> StsEvaluation:
     """Pearson/Spearman of scores against gold, ignoring (and reporting) pairs without a score."""
     if len(scores) != len(gold):
-        raise ValueError(f"{len(scores)} scores vs {len(gold)} gold values")
+        raise MismatchError(f"{len(scores)} scores vs {len(gold)} gold values")
     xs = [s for s, _ in zip(scores, gold, strict=True) if s is not None]
     ys = [g for s, g in zip(scores, gold, strict=True) if s is not None]
     return StsEvaluation(len(xs), pearson(xs, ys), spearman(xs, ys), tuple(failures), signal)
@@ -660,7 +660,7 @@ class BinaryScores:
 def binary_scores(predicted: Sequence[bool], gold: Sequence[bool]) -> BinaryScores:
     """Accuracy and positive-class P/R/F1 (0 when undefined)."""
     if len(predicted) != len(gold):
-        raise ValueError(f"{len(predicted)} predictions vs {len(gold)} gold labels")
+        raise MismatchError(f"{len(predicted)} predictions vs {len(gold)} gold labels")
     tp = sum(1 for p, g in zip(predicted, gold, strict=True) if p and g)
     fp = sum(1 for p, g in zip(predicted, gold, strict=True) if p and not g)
     fn = sum(1 for p, g in zip(predicted, gold, strict=True) if not p and g)
@@ -680,7 +680,7 @@ def accuracy_curve(scores: Sequence[float], labels: Sequence[bool]) -> tuple[lis
     the paraphrase decision.
     """
     if len(scores) != len(labels):
-        raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
+        raise MismatchError(f"{len(scores)} scores vs {len(labels)} labels")
     if not scores:
         raise ConfigurationError("cannot choose a threshold without training pairs")
     order = sorted(range(len(scores)), key=lambda k: scores[k])
@@ -828,7 +828,7 @@ def choose_threshold(scores: Sequence[float], labels: Sequence[bool], rule: str 
     if chooser is None:
         raise ConfigurationError(f"unknown threshold rule {rule!r}: choose from {', '.join(THRESHOLD_RULES)}")
     if len(scores) != len(labels):
-        raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
+        raise MismatchError(f"{len(scores)} scores vs {len(labels)} labels")
     if not scores:
         raise ConfigurationError("cannot choose a threshold without training pairs")
     return chooser(scores, labels)
@@ -885,7 +885,7 @@ def mcnemar(a: Sequence[bool], b: Sequence[bool], gold: Sequence[bool]) -> tuple
     """Exact McNemar test of two classifiers on the same items: (items only `a` gets right, items
     only `b` gets right, two-sided p-value of the binomial test on those discordant items)."""
     if not len(a) == len(b) == len(gold):
-        raise ValueError(f"{len(a)}, {len(b)} and {len(gold)} items")
+        raise MismatchError(f"{len(a)}, {len(b)} and {len(gold)} items")
     only_a = sum(1 for x, y, g in zip(a, b, gold, strict=True) if (x == g) and (y != g))
     only_b = sum(1 for x, y, g in zip(a, b, gold, strict=True) if (y == g) and (x != g))
     n = only_a + only_b
@@ -927,7 +927,7 @@ def cross_validate_threshold(
     see exactly the same folds (a paired comparison).
     """
     if len(scores) != len(labels):
-        raise ValueError(f"{len(scores)} scores vs {len(labels)} labels")
+        raise MismatchError(f"{len(scores)} scores vs {len(labels)} labels")
     fixed = list(scores)
     return _cross_validate(lambda _train: fixed, labels, rule, folds, repeats, seed)
 
@@ -951,7 +951,7 @@ def cross_validate_model(
 
     names = FEATURES if features is None else tuple(features)
     if len(rows) != len(labels):
-        raise ValueError(f"{len(rows)} feature rows vs {len(labels)} labels")
+        raise MismatchError(f"{len(rows)} feature rows vs {len(labels)} labels")
 
     def fold_scores(train: list[int]) -> list[float]:
         model = LogisticModel.fit([rows[k] for k in train], [labels[k] for k in train], features=names, l2=l2)
@@ -1325,6 +1325,10 @@ def evaluate_paraphrase_files(
 
     train = load_msrp(*train_paths)
     test = load_msrp(test_path)
+    if not train.pairs:
+        raise FormatError("no usable training pairs", source=", ".join(map(str, train_paths)))
+    if not test.pairs:
+        raise FormatError("no usable test pairs", source=str(test_path))
     ev = evaluate_paraphrase(
         [(p.sentence1, p.sentence2, p.label) for p in train.pairs],
         [(p.sentence1, p.sentence2, p.label) for p in test.pairs],

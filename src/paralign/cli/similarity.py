@@ -139,8 +139,14 @@ def run(args: argparse.Namespace) -> int:
                 result["aligner"] = f"{trained.aligner}:{trained.preset}" if trained.aligner == "sultan" else trained.aligner
                 result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
             emit(result, "json", str, out)
+    source = "<stdin>" if args.pairs in (None, "-") else args.pairs
     for p in problems[:20]:
-        warn(f"{args.pairs}:{p['line']}: {p['reason']}")
+        warn(f"{source}:{p['line']}: {p['reason']}")
     if len(problems) > 20:
         warn(f"... and {len(problems) - 20} more bad rows")
+    if not scores:
+        warn(f"{source}: no sentence pairs")
+    elif all(s is None for s in scores):
+        warn(f"{source}: no pair could be scored")
+        return 1  # like `align`: a run that produced nothing usable fails
     return 0
