@@ -85,3 +85,55 @@ def test_align_paper_preset_and_context_links(tmp_path: Path, capsys) -> None:
     assert "1-1" in capsys.readouterr().out.split()
     assert main(["align", str(verbs), "--tokenized", "--preset", "paraphrase", "--context-links", "0"]) == 0
     assert "1-1" not in capsys.readouterr().out.split()
+
+
+def test_limit_must_be_positive(capsys) -> None:
+    from paralign.aligners.evaluation import load_gold
+    from paralign.errors import ConfigurationError
+
+    gold = str(DEMO / "gold.jsonl")
+    for command in ("evaluate-aligner", "tune-aligner"):
+        for value in ("0", "-1"):
+            with pytest.raises(SystemExit):
+                main([command, "--gold", gold, "--limit", value])
+            assert "--limit" in capsys.readouterr().err
+    for limit in (0, -1):
+        with pytest.raises(ConfigurationError, match="limit"):
+            load_gold(gold, limit)
+    assert len(load_gold(gold, 1)) == 1 and len(load_gold(gold)) == 6
+
+
+def test_tune_aligner_does_not_offer_fixed_parameters(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["tune-aligner", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--ppdb-grid" in help_text and "--ppdb-sim" not in help_text
+    assert "--w " not in help_text and "--w W" not in help_text
+    with pytest.raises(SystemExit):
+        main(["tune-aligner", "--gold", str(DEMO / "gold.jsonl"), "--ppdb-sim", "0.5"])
+
+
+def test_align_help_says_json_lines(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["align", "--help"])
+    assert "JSON Lines, one object per pair" in " ".join(capsys.readouterr().out.split())
+
+
+def test_bad_field_count_message_mentions_three_fields() -> None:
+    pair = next(read_pairs(["a\tb\tc\td\n"]))
+    assert pair.error is not None and "or 3" in pair.error and "got 4" in pair.error
+
+
+def test_empty_sentences_are_reported(tmp_path: Path, capsys) -> None:
+    pairs = list(read_pairs(["a\t\n", '{"source": "x", "target": []}\n', "a\tb\n"]))
+    assert [p.error for p in pairs] == ["empty target sentence", "empty target sentence", None]
+    (tmp_path / "s.txt").write_text("Dogs bark .\n\nCats sleep .\n", encoding="utf-8")
+    (tmp_path / "t.txt").write_text("Dogs bark .\nBirds sing .\n\n", encoding="utf-8")
+    assert main(["align", "--source", str(tmp_path / "s.txt"), "--target", str(tmp_path / "t.txt"),
+                 "--tokenized", "--similarity", "none"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.split("\n")[1:3] == ["", ""] and "0-0" in captured.out.split("\n")[0]
+    assert "s.txt:2: empty line" in captured.err and "t.txt:3: empty line" in captured.err
+    (tmp_path / "e.txt").write_text("\n", encoding="utf-8")
+    assert main(["align", "--source", str(tmp_path / "e.txt"), "--target", str(tmp_path / "e.txt"),
+                 "--similarity", "none"]) == 1  # every item bad

@@ -117,3 +117,17 @@ def test_word_align_files_bad_input(tmp_path):
     with pytest.raises(FormatError, match=r"t\.txt:2"):
         word_align_files(tmp_path / "s.txt", tmp_path / "t.txt", tmp_path / "o")
     assert not (tmp_path / "o").exists()
+
+
+def test_empty_corpus_is_a_format_error_naming_the_files(tmp_path, capsys):
+    from paralign.cli import main
+
+    with pytest.raises(FormatError, match="no sentence pairs"):
+        run_eflomal([], [], tmp_path / "f", tmp_path / "b")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"empty\.txt: no sentence pairs to align"):
+        word_align_files(empty, empty, tmp_path / "o")
+    assert not (tmp_path / "o").exists()
+    assert main(["word-align", "--source", str(empty), "--target", str(empty)]) == 1
+    assert "empty.txt: no sentence pairs to align" in capsys.readouterr().err

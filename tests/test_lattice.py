@@ -391,3 +391,34 @@ def test_lm_prefers_seen_text():
 def test_lattice_never_predicts_worse_than_the_nearest_input(group):
     result = evaluate_group("g", group, leave_one_out=True)
     assert all(sa <= inp for sa, inp in zip(result.ed_lattice, result.ed_input, strict=True))
+
+
+def test_library_errors_are_paralign_errors():
+    from paralign.errors import ConfigurationError, FormatError, MismatchError
+    from paralign.lattice import build_lattice, lattice_for_group, sample_groups
+
+    with pytest.raises(FormatError):
+        lattice_from_trees([])
+    with pytest.raises(FormatError):
+        build_lattice([])
+    with pytest.raises(FormatError):
+        msa_lattice([])
+    with pytest.raises(FormatError, match="group g7"):
+        evaluate_group("g7", [])
+    with pytest.raises(FormatError):
+        lattice_for_group([])
+    leaf = Tree("NN", word="dog")
+    phrase = Tree("NN", children=(Tree("DT", word="the"),))
+    with pytest.raises(MismatchError):
+        Merger().merge(ForestNode.from_tree(leaf), phrase)
+    with pytest.raises(ConfigurationError):
+        NGramLM(order=0)
+    lattice = chain(["a", "b"])
+    with pytest.raises(ConfigurationError):
+        lattice.kbest(-1)
+    with pytest.raises(ConfigurationError):
+        lattice.sample(-3)
+    with pytest.raises(ConfigurationError):
+        sample_groups([1, 2], -1)
+    assert lattice.kbest(0) == [] and lattice.sample(0) == [] and sample_groups([1, 2], 0) == []
+    assert issubclass(FormatError, ValueError) and issubclass(MismatchError, ValueError)

@@ -96,3 +96,48 @@ def test_mtreference_groups_syntax_vs_msa(data):
     assert syntax["repetition_ratio"] < msa["repetition_ratio"]  # the paper's finding
     rows = incremental(annotated[:10], min_size=4)
     assert rows[0]["ed_lattice"] == rows[0]["ed_input"]  # one translation: the lattice is that sentence
+
+
+def test_draw_json_is_json_and_build_help_is_accurate(tmp_path, group_file, capsys):
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    drawn = run_json(capsys, "lattice", "draw", "--lattice", str(lattice_json))
+    assert drawn["dot"].startswith("digraph")
+    assert main(["lattice", "draw", "--lattice", str(lattice_json)]) == 0
+    assert capsys.readouterr().out.startswith("digraph")  # text: DOT as before
+    report = run_json(capsys, "lattice", "draw", "--lattice", str(lattice_json), "-o", str(tmp_path / "l.dot"))
+    assert report == {"output": str(tmp_path / "l.dot"), "format": "dot"}
+    assert (tmp_path / "l.dot").read_text().startswith("digraph")
+    with pytest.raises(SystemExit):
+        main(["lattice", "build", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "text: OpenFst text format" in help_text and "--lattice of the other actions reads back" in help_text
+
+
+def test_bad_numbers_are_refused(tmp_path, group_file, capsys):
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    for option, value in (("--all", "-2"), ("-k", "-1"), ("--sample", "-3"), ("--all", "x")):
+        with pytest.raises(SystemExit):
+            main(["lattice", "paths", "--lattice", str(lattice_json), option, value])
+        assert option.lstrip("-")[0] in capsys.readouterr().err
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n")
+    for value in ("-1", "0"):
+        with pytest.raises(SystemExit):
+            main(["lattice", "paraphrases", "--groups", str(groups), "--sample", value,
+                  "-o", str(tmp_path / "t.tsv")])
+        assert "--sample" in capsys.readouterr().err
+    assert not (tmp_path / "t.tsv").exists()
+
+
+def test_distance_with_an_empty_sentences_file(tmp_path, group_file, capsys):
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
+    assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentences", str(empty)]) == 1
+    err = capsys.readouterr().err
+    assert "empty.txt: no sentences" in err and "give --sentence" not in err
+    assert main(["lattice", "distance", "--lattice", str(lattice_json)]) == 1
+    assert "give --sentence" in capsys.readouterr().err

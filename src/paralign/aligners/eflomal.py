@@ -15,6 +15,7 @@ we write and extract phrases from.
 from __future__ import annotations
 
 import html
+import itertools
 import re
 import shutil
 import sys
@@ -79,6 +80,8 @@ def run_eflomal(
     n_iterations: int | None = None,
     n_samplers: int = 3,
     rel_iterations: float = 1.0,
+    source_name: str = "source",
+    target_name: str = "target",
 ) -> None:
     """Align tokenised lines (tokens separated by spaces) both ways; write the two link files.
 
@@ -86,8 +89,17 @@ def run_eflomal(
     which grows as the corpus shrinks; `rel_iterations` scales that default.
 
     Both files hold `i-j` links with i in the source and j in the target (eflomal's
-    convention), one line per sentence pair (empty for an empty sentence).
+    convention), one line per sentence pair (empty for an empty sentence).  No lines at all
+    raise FormatError naming `source_name` and `target_name` (eflomal would divide by zero).
     """
+    source_iter, target_iter = iter(source_lines), iter(target_lines)
+    first_source, first_target = next(source_iter, None), next(target_iter, None)
+    if first_source is None and first_target is None:
+        raise FormatError("no sentence pairs to align", source=_names(source_name, target_name))
+    if first_source is not None:
+        source_lines = itertools.chain([first_source], source_iter)
+    if first_target is not None:
+        target_lines = itertools.chain([first_target], target_iter)
     try:
         import eflomal
     except ImportError as exc:  # pragma: no cover - a hard dependency
@@ -108,6 +120,10 @@ def run_eflomal(
         )
     except ValueError as exc:  # eflomal's "Mismatched file sizes"
         raise MismatchError(f"eflomal: {exc}") from exc
+
+
+def _names(source_name: str, target_name: str) -> str:
+    return source_name if source_name == target_name else f"{source_name}, {target_name}"
 
 
 def iter_symmetrized(
@@ -146,7 +162,8 @@ def align_files(
     with tempfile.TemporaryDirectory(dir=output_path.parent) as tmp:
         forward, backward = Path(tmp) / "fwd", Path(tmp) / "rev"
         with open(source_path, encoding="utf-8") as src, open(target_path, encoding="utf-8") as tgt:
-            run_eflomal(src, tgt, forward, backward, **eflomal_options)
+            run_eflomal(src, tgt, forward, backward, source_name=str(source_path),
+                        target_name=str(target_path), **eflomal_options)
         count = 0
         with atomic_path(output_path) as out_tmp, open(out_tmp, "w", encoding="utf-8") as out:
             for links in iter_symmetrized(forward, backward, symmetrization):
@@ -177,6 +194,7 @@ def word_align_files(
     Empty and over-long line pairs get an empty alignment line (and are counted, with a
     `ParallelCorpusWarning`).  `output` None or "-" writes to stdout.  `tokens_prefix` also
     keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
+    Empty files (no line pairs) raise FormatError naming them.
     """
     check_symmetrization(symmetrization)
     stats = ParallelStats()
@@ -190,6 +208,8 @@ def word_align_files(
             ):
                 src_out.write(" ".join(tokenize(item.source, tokenizer, lowercase)) + "\n")
                 tgt_out.write(" ".join(tokenize(item.target, tokenizer, lowercase)) + "\n")
+        if not stats.lines:
+            raise FormatError("no sentence pairs to align", source=_names(str(source_path), str(target_path)))
         links = Path(tmp) / "links" if to_stdout else Path(output)  # type: ignore[arg-type]
         align_files(src_tok, tgt_tok, links, symmetrization=symmetrization, **eflomal_options)
         if to_stdout:

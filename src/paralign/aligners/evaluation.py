@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..alignment import Alignment
-from ..errors import FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError
 from ..sentence import Sentence
 from .sultan import Aligner
 
@@ -34,12 +34,23 @@ class InputPair:
     target: str | list[str] | None
     id: str | None = None
     error: str | None = None
+    origin: str | None = None  #: the file the error is in, when pairs come from two files
 
 
 def _tokens(text: Any, tokenized: bool) -> str | list[str]:
     if isinstance(text, list):
         return [str(t) for t in text]
     return text.split() if tokenized else text
+
+
+def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str | None = None) -> InputPair:
+    """An InputPair, or an error one when a side is empty (nothing to align)."""
+    src, tgt = _tokens(source, tokenized), _tokens(target, tokenized)
+    empty = [side for side, x in (("source", src), ("target", tgt))
+             if not (x if isinstance(x, list) else x.strip())]
+    if empty:
+        return InputPair(number, None, None, pair_id, error=f"empty {' and '.join(empty)} sentence")
+    return InputPair(number, src, tgt, pair_id)
 
 
 def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
@@ -50,8 +61,9 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
     elif len(fields) == 2:
         pair_id, (src, tgt) = None, fields
     else:
-        return InputPair(number, None, None, error=f"expected 2 tab-separated fields, got {len(fields)}")
-    return InputPair(number, _tokens(src, tokenized), _tokens(tgt, tokenized), pair_id)
+        return InputPair(number, None, None, error="expected 2 tab-separated fields (source, target) "
+                         f"or 3 (id, source, target), got {len(fields)}")
+    return _pair(number, src, tgt, tokenized, pair_id)
 
 
 def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
@@ -63,13 +75,12 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     if not isinstance(obj, dict) or not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
     pair_id = obj.get("id")
-    return InputPair(number, _tokens(obj["source"], tokenized), _tokens(obj["target"], tokenized),
-                     None if pair_id is None else str(pair_id))
+    return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
 
 
 def read_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
-    """Parse TSV or JSONL lines (`auto`: JSONL when a line starts with '{'); blank lines are
-    reported as errors so output positions stay aligned with input lines."""
+    """Parse TSV or JSONL lines (`auto`: JSONL when a line starts with '{'); blank lines and
+    empty sentences are reported as errors so output positions stay aligned with input lines."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             yield InputPair(number, None, None, error="empty line")
@@ -80,13 +91,19 @@ def read_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False)
 
 def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], tokenized: bool = False,
                   *, source_name: str = "source", target_name: str = "target") -> Iterator[InputPair]:
-    """Pairs from two line-aligned files; a length mismatch raises MismatchError at the end."""
+    """Pairs from two line-aligned files; a length mismatch raises MismatchError at the end.
+
+    An empty line on either side gives an error pair (reported like a blank TSV line)."""
     src_iter, tgt_iter = iter(source_lines), iter(target_lines)
     number = 0
     for number, src in enumerate(src_iter, start=1):
         tgt = next(tgt_iter, None)
         if tgt is None:
             raise MismatchError(f"{target_name} has {number - 1} lines but {source_name} has more")
+        if not src.strip() or not tgt.strip():
+            yield InputPair(number, None, None, error="empty line",
+                            origin=source_name if not src.strip() else target_name)
+            continue
         yield InputPair(number, _tokens(src.rstrip("\r\n"), tokenized), _tokens(tgt.rstrip("\r\n"), tokenized))
     if next(tgt_iter, None) is not None:
         raise MismatchError(f"{source_name} has {number} lines but {target_name} has more")
@@ -127,11 +144,13 @@ def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignm
 
 # -- evaluation ------------------------------------------------------------------------------------
 def load_gold(path: str | Path, limit: int | None = None) -> list:
-    """Gold pairs of any format the corpora loaders read (optionally the first `limit`)."""
+    """Gold pairs of any format the corpora loaders read (optionally the first `limit` >= 1)."""
     from ..corpora import load_pairs
 
+    if limit is not None and limit < 1:
+        raise ConfigurationError(f"limit must be at least 1, got {limit}")
     pairs = load_pairs(path)
-    return pairs[:limit] if limit else pairs
+    return pairs if limit is None else pairs[:limit]
 
 
 def annotate_gold(aligner: Aligner, gold: Sequence, workers: int = 1) -> list[tuple[Sentence, Sentence]]:

@@ -2,9 +2,10 @@
 
 Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`), JSONL lines with
 "source"/"target", or two line-aligned files (`--source F --target F`). Output: one Pharaoh line
-per input line (`i-j ...`, 0-based), or JSON records with the aligned token pairs. A malformed
-input line is reported on stderr with its line number and gives an EMPTY output line (text) or a
-record with an "error" field (JSON), so output lines stay aligned with input lines.
+per input line (`i-j ...`, 0-based), or JSON Lines (one JSON object per pair, with the aligned
+token pairs). A malformed input line or an empty sentence is reported on stderr with its line
+number and gives an EMPTY output line (text) or an object with an "error" field (json), so output
+lines stay aligned with input lines. The exit status is 1 when every input pair is bad.
 """
 
 from __future__ import annotations
@@ -15,7 +16,27 @@ import json
 from ..aligners.evaluation import align_input, alignment_record, read_pairs, read_parallel
 from ..aligners.sultan import PRESETS, Aligner, preset_options
 from ..errors import ConfigurationError
-from ._common import add_format, add_output, open_in, open_out, progress, warn
+from ._common import add_output, open_in, open_out, progress, warn
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    return _int_at_least(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text: str, low: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+    return value
 
 
 def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
@@ -28,14 +49,18 @@ def add_preset_option(container: argparse._ActionsContainer, default: str = "def
     )
 
 
-def add_aligner_options(parser: argparse.ArgumentParser) -> None:
-    """Options shared by align, evaluate-aligner and tune-aligner."""
+def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = True) -> None:
+    """Options shared by align, evaluate-aligner and tune-aligner (which searches --ppdb-sim and
+    --w itself: `parameters=False` leaves them out)."""
     group = parser.add_argument_group("aligner")
     group.add_argument("--similarity", default="ppdb",
                        help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
                        "(default: %(default)s)")
-    group.add_argument("--ppdb-sim", type=float, default=0.9, help="similarity of a related pair (default: 0.9)")
-    group.add_argument("--w", type=float, default=0.9, help="weight of word vs context similarity (default: 0.9)")
+    if parameters:
+        group.add_argument("--ppdb-sim", type=float, default=0.9,
+                           help="similarity of a related pair (default: 0.9)")
+        group.add_argument("--w", type=float, default=0.9,
+                           help="weight of word vs context similarity (default: 0.9)")
     group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
     group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
     group.add_argument("--no-text-context", action="store_true", help="ablation: no textual context")
@@ -61,7 +86,8 @@ def add_gold_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gold", required=True, help="gold alignment file (any format the "
                         "corpora loaders read)")
     parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N pairs")
+    parser.add_argument("--limit", type=positive_int, default=None, metavar="N",
+                        help="only the first N pairs (N >= 1; default: all)")
 
 
 def aligner_from_args(args: argparse.Namespace) -> Aligner:
@@ -75,7 +101,7 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner:
     if args.context_links is not None:
         options["context_only_links"] = args.context_links
     return Aligner(
-        similarity=args.similarity, ppdb_sim=args.ppdb_sim, w=args.w,
+        similarity=args.similarity, ppdb_sim=getattr(args, "ppdb_sim", 0.9), w=getattr(args, "w", 0.9),
         use_word_similarity=not args.no_word_similarity,
         use_dependency_context=not args.no_dependencies,
         use_textual_context=not args.no_text_context,
@@ -97,7 +123,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tokenized", action="store_true",
                         help="sentences are whitespace-tokenised: keep those tokens exactly")
     add_aligner_options(parser)
-    add_format(parser)
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text: one Pharaoh line per pair; json: JSON Lines, one object per "
+                        "pair (default: %(default)s)")
     add_output(parser)
     parser.set_defaults(func=run)
 
@@ -116,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     name = args.source or ("stdin" if args.input == "-" else args.input)
     for pair in pairs:
         if pair.error:
-            warn(f"{name}:{pair.line}: {pair.error} (empty output line)")
+            warn(f"{pair.origin or name}:{pair.line}: {pair.error} (empty output line)")
     results = align_input(aligner, pairs, workers=args.workers,
                           progress=lambda items: progress(items, "aligning", total=len(pairs)))
     bad = 0

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError
 from ._common import add_format, add_output, emit, open_in, open_out, progress, warn
+from .align import non_negative_int, positive_int
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,12 +20,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = parser.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
 
-    def common(p: argparse.ArgumentParser, lattice_input: bool = True) -> None:
+    def common(p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None) -> None:
         if lattice_input:
             p.add_argument("input", nargs="?", default="-",
                            help="one group: sentences one a line (default: stdin)")
             p.add_argument("--lattice", default=None, metavar="JSON",
-                           help="use a lattice written by `lattice build` instead of sentences")
+                           help="use a lattice written by `lattice build --format json` instead of "
+                           "sentences")
         p.add_argument("--tokenized", action="store_true",
                        help="sentences are whitespace-tokenised (parsed as given)")
         p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
@@ -32,27 +34,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
         p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
         p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
-        p.add_argument("--max-gaps", type=int, default=0,
+        p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
                        help="relaxed merging (extension): merge expansions differing by <= N children")
         p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
-        add_format(p)
+        if format_help:
+            p.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
+        else:
+            add_format(p)
         add_output(p)
 
-    p = sub.add_parser("build", help="build a group's lattice (JSON; text = OpenFst text format)")
-    common(p, lattice_input=False)
+    p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)")
+    common(p, lattice_input=False, format_help="text: OpenFst text format; json: the lattice as "
+           "JSON, which --lattice of the other actions reads back (default: %(default)s)")
     p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
     p.set_defaults(func=run_build, lattice=None)
 
     p = sub.add_parser("draw", help="draw a lattice: SVG with Graphviz `dot`, else DOT")
-    common(p)
+    common(p, format_help="with -o - (default): text writes DOT, json a JSON object {\"dot\": "
+           "DOT source}; with -o FILE (.svg is rendered with Graphviz, else DOT): the report of "
+           "the file written, {\"output\": FILE, \"format\": svg|dot}, as text or JSON "
+           "(default: %(default)s)")
     p.set_defaults(func=run_draw)
 
     p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths")
     common(p)
-    p.add_argument("-k", "--kbest", type=int, default=0, help="the k most probable paths")
-    p.add_argument("--sample", type=int, default=0, help="N uniformly sampled paths")
+    p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
+                   help="the K most probable paths (default: 0, none)")
+    p.add_argument("--sample", type=non_negative_int, default=0, metavar="N",
+                   help="N uniformly sampled paths (default: 0, none)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--all", type=int, default=0, metavar="LIMIT", help="enumerate up to LIMIT paths")
+    p.add_argument("--all", type=non_negative_int, default=0, metavar="LIMIT",
+                   help="enumerate up to LIMIT paths (default: 0, none)")
     p.set_defaults(func=run_paths)
 
     p = sub.add_parser("distance", help="word edit distance from sentences to the lattice")
@@ -64,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file")
     common(p, lattice_input=False)
     add_groups(p)
-    p.add_argument("--max-length", type=int, default=5, help="longest sub-path in words")
+    p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
     p.add_argument("--all-pairs", action="store_true",
                    help="also pairs sharing their first or last word (default: minimal pairs)")
     p.set_defaults(func=run_paraphrases)
@@ -82,8 +94,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def add_groups(p: argparse.ArgumentParser) -> None:
     p.add_argument("--groups", required=True,
                    help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference)")
-    p.add_argument("--min-size", type=int, default=1, help="skip groups with fewer distinct sentences")
-    p.add_argument("--sample", type=int, default=None, help="a seeded sample of N groups")
+    p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
+                   help="skip groups with fewer than N distinct sentences")
+    p.add_argument("--sample", type=positive_int, default=None, metavar="N",
+                   help="a seeded sample of N >= 1 groups (default: all)")
     p.add_argument("--seed", type=int, default=0)
 
 
@@ -130,18 +144,21 @@ def run_draw(args: argparse.Namespace) -> int:
     lattice = lattice_from_input(args)
     dot = lattice.to_dot()
     target = args.output
-    if target != "-" and Path(target).suffix == ".svg":
+    if target == "-":
+        with open_out("-") as out:
+            emit({"dot": dot}, args.format, lambda r: r["dot"], out)
+        return 0
+    if Path(target).suffix == ".svg":
         exe = shutil.which("dot")
         if exe:
             subprocess.run([exe, "-Tsvg", "-o", target], input=dot, text=True, check=True)
-            _report(args, {"svg": target})
+            _report(args, {"output": target, "format": "svg"})
             return 0
         target = str(Path(target).with_suffix(".dot"))
         warn(f"Graphviz `dot` not found: wrote DOT to {target} (render with `dot -Tsvg`)")
     with open_out(target) as out:
         out.write(dot)
-    if target != "-":
-        _report(args, {"dot": target})
+    _report(args, {"output": target, "format": "dot"})
     return 0
 
 
@@ -176,7 +193,10 @@ def run_paths(args: argparse.Namespace) -> int:
 
 def run_distance(args: argparse.Namespace) -> int:
     lattice = lattice_from_input(args)
-    sentences = list(args.sentence) + (_read_lines(args.sentences) if args.sentences else [])
+    from_file = _read_lines(args.sentences) if args.sentences else []
+    if args.sentences and not from_file:
+        raise FormatError("no sentences", source=args.sentences)
+    sentences = list(args.sentence) + from_file
     if not sentences:
         raise ConfigurationError("give --sentence TEXT or --sentences FILE")
     if args.tokenized:

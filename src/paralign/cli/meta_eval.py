@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from ..corpora.wmt import load_wmt
 from ..metrics.correlation import CORRELATIONS, MetaEvaluation, meta_evaluate, resolve_metrics
 from ..metrics.paraeval import ParaEval, build_sources
-from ._common import add_format, add_output, emit, open_out, progress
+from ._common import add_format, add_output, emit, open_out, progress, warn
+from .align import positive_int
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "meta-eval", help="correlate BLEU/chrF/ParaEval/... with WMT21 human DA z-scores",
         description="Pearson/Spearman/Kendall of each metric's system scores with the DA "
-                    "z-scores (HUMAN rows left out), 95% intervals from segment bootstrap.")
+                    "z-scores (HUMAN rows left out), 95% intervals from segment bootstrap. "
+                    "Systems with an output but no human score, or human scores but no output, "
+                    "are left out with a warning (and listed under unscored/missing in JSON).")
     parser.add_argument("--wmt", default=None,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
@@ -28,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="ParaEval built-in sources: ppdb, wordnet or none")
     parser.add_argument("--max-length", type=int, default=4)
     parser.add_argument("--min-paraphrase-length", type=int, default=1)
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples")
+    parser.add_argument("--resamples", type=positive_int, default=1000, metavar="N",
+                        help="bootstrap resamples, N >= 1 (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=12345)
     add_format(parser)
     add_output(parser)
@@ -37,6 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     data = load_wmt(args.wmt, args.pair)
+    for name in data.missing:
+        warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
+    for name in data.unscored:
+        warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
     names = args.metrics.split(",")
     scorer = None
     if any(n.strip().startswith("paraeval") for n in names):
@@ -60,8 +69,16 @@ def render(result: MetaEvaluation) -> str:
         cells = []
         for kind in CORRELATIONS:
             c = metric.correlations[kind]
-            cells.append(f"{c.value:.3f} [{c.low:.3f}, {c.high:.3f}]".ljust(26))
+            cells.append(f"{_num(c.value)} [{_num(c.low)}, {_num(c.high)}]".ljust(26))
         lines.append(f"{name:<12}" + "".join(cells))
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
+    for label, names in (("left out, no output file", result.missing),
+                         ("left out, no human score", result.unscored)):
+        if names:
+            lines.append(f"{label}: {', '.join(names)}")
     return "\n".join(lines)
+
+
+def _num(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.3f}"

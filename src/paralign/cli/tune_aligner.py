@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import GRID, tune_aligner
-from ..errors import ConfigurationError
 from ._common import add_format, add_output, emit, open_out, progress
 from .align import add_aligner_options, add_gold_options, aligner_from_args
 
@@ -24,12 +23,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tune-aligner", help="grid-search ppdb_sim and w on a gold file (macro F1)",
         description="Annotate a gold file once, then align it for every (ppdb_sim, w) in the grid "
-        "(default {0.1, ..., 1.0} for both) and report the best macro F1.",
+        "(default {0.1, ..., 1.0} for both) and report the best macro F1. The other aligner "
+        "options are fixed for the whole search.",
     )
     add_gold_options(parser)
-    parser.add_argument("--ppdb-grid", type=_grid, default=GRID, help="comma-separated values")
-    parser.add_argument("--w-grid", type=_grid, default=GRID, help="comma-separated values")
-    add_aligner_options(parser)
+    parser.add_argument("--ppdb-grid", type=_grid, default=GRID,
+                        help="ppdb_sim values to try, comma-separated, each in (0, 1]")
+    parser.add_argument("--w-grid", type=_grid, default=GRID,
+                        help="w values to try, comma-separated, each in (0, 1]")
+    add_aligner_options(parser, parameters=False)
     add_format(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -48,8 +50,6 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.ppdb_sim != 0.9 or args.w != 0.9:
-        raise ConfigurationError("tune-aligner searches --ppdb-sim and --w: use --ppdb-grid/--w-grid")
     result = tune_aligner(
         aligner_from_args(args), args.gold, args.gold_links, args.ppdb_grid, args.w_grid,
         workers=args.workers, limit=args.limit,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..errors import ConfigurationError, FormatError
 from ..sentence import Sentence
 from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
 from .fsa import Lattice, LatticeBuilder, chain
@@ -65,7 +66,7 @@ def lattice_from_trees(
     """The syntax-based lattice of parse trees (all with a ROOT root, as parse_tree gives)."""
     forest = Merger(keyword_check=keyword_check, synonyms=synonyms, max_gaps=max_gaps).merge_all(trees)
     if forest is None:
-        raise ValueError("a lattice needs at least one sentence")
+        raise FormatError("a lattice needs at least one sentence")
     builder = forest_to_builder(forest)
     if squeeze:
         builder.squeeze()
@@ -77,7 +78,7 @@ def build_lattice(sentences: Sequence[Sentence], options: LatticeOptions | None 
     `options.lowercase`) is a path. Edge weights count the sentences using each edge."""
     options = options or LatticeOptions()
     if not sentences:
-        raise ValueError("a lattice needs at least one sentence")
+        raise FormatError("a lattice needs at least one sentence")
     tokens = [[t.lower() for t in s.tokens] if options.lowercase else list(s.tokens) for s in sentences]
     if options.method == "msa":
         lattice = msa_lattice(tokens)
@@ -89,8 +90,6 @@ def build_lattice(sentences: Sequence[Sentence], options: LatticeOptions | None 
             max_gaps=options.max_gaps,
         )
     else:
-        from ..errors import ConfigurationError
-
         raise ConfigurationError(f"unknown lattice method {options.method!r} (expected one of {METHODS})")
     return lattice.with_weights(tokens)
 

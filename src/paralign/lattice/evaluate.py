@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import ConfigurationError, FormatError
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
 from .build import LatticeOptions, lattice_from_trees
@@ -115,7 +116,7 @@ def evaluate_group(
     """Build the group's lattice and measure it (see the module doc)."""
     g = GroupLattices(sentences, options)
     if not len(g):
-        raise ValueError("empty group")
+        raise FormatError(f"group {group_id}: empty group (no sentences)")
     lattice = g.lattice()
     result = GroupResult(
         id=group_id, size=len(g), mean_length=statistics.fmean(len(t) for t in g.tokens),
@@ -238,7 +239,7 @@ def lattice_for_group(sentences: Sequence[Sentence], options: LatticeOptions | N
     """The lattice of a group's distinct sentences (weights = sentences using each edge)."""
     g = GroupLattices(sentences, options)
     if not len(g):
-        raise ValueError("empty group")
+        raise FormatError("empty group (no sentences)")
     return g.lattice().with_weights(g.tokens)
 
 
@@ -272,9 +273,11 @@ def annotate_groups(
 
 
 def sample_groups(groups: Iterable, n: int | None, seed: int = 0) -> list:
-    """A seeded uniform sample of `n` items (reservoir sampling, streaming; order kept)."""
+    """A seeded uniform sample of `n` >= 0 items (reservoir sampling, streaming; order kept)."""
     if n is None:
         return list(groups)
+    if n < 0:
+        raise ConfigurationError(f"sample size must be >= 0, got {n}")
     rng = random.Random(seed)
     reservoir: list[tuple[int, object]] = []
     for k, item in enumerate(groups):

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ..errors import MismatchError
 from .trees import Tree
 
 SynonymFn = Callable[[str], Iterable[str]]
@@ -78,7 +79,7 @@ class Merger:
             if node.leaf and tree.is_leaf:
                 node.words[tree.word] = node.words.get(tree.word, 0) + 1  # type: ignore[index]
                 return
-            raise ValueError(f"cannot merge a leaf with a phrase under label {node.label!r}")
+            raise MismatchError(f"cannot merge a leaf with a phrase under label {node.label!r}")
         expansion = tree.expansion()
         for alt in node.alternatives:
             if tuple(c.label for c in alt) == expansion and self._keywords_ok(alt, tree.children):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import FormatError, ParalignError
+from ..errors import ConfigurationError, FormatError, ParalignError
 from ..paraphrases import ParaphraseTable
 
 Word = str | None
@@ -373,8 +373,10 @@ class Lattice:
 
     def kbest(self, k: int) -> list[tuple[float, tuple[str, ...]]]:
         """The k most probable paths (edge probability = (weight+1) / sum over the state's edges),
-        as (log probability, words), best first."""
-        if k <= 0:
+        as (log probability, words), best first; k must be >= 0."""
+        if k < 0:
+            raise ConfigurationError(f"k must be >= 0, got {k}")
+        if k == 0:
             return []
         if self.n_states == 1:
             return [(0.0, ())]
@@ -401,7 +403,9 @@ class Lattice:
 
     def sample(self, n: int, seed: int | None = 0, *, uniform: bool = True) -> list[tuple[str, ...]]:
         """`n` random paths: uniform over all paths (exact, with big-integer counts), or
-        following edges by their weights when `uniform` is False."""
+        following edges by their weights when `uniform` is False; n must be >= 0."""
+        if n < 0:
+            raise ConfigurationError(f"sample size must be >= 0, got {n}")
         rng = random.Random(seed)
         back = self.backward_counts() if uniform else []
         lp = None if uniform else [math.exp(x) for x in self._edge_logprob()]

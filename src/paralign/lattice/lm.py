@@ -18,6 +18,8 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
+from ..errors import ConfigurationError
+
 BOS, EOS = "<s>", "</s>"
 
 
@@ -26,7 +28,7 @@ class NGramLM:
 
     def __init__(self, order: int = 3, *, lowercase: bool = True) -> None:
         if order < 1:
-            raise ValueError("order must be >= 1")
+            raise ConfigurationError(f"n-gram order must be >= 1, got {order}")
         self.order = order
         self.lowercase = lowercase
         self.counts: list[Counter[tuple[str, ...]]] = [Counter() for _ in range(order)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import FormatError
 from .fsa import Lattice, LatticeBuilder, chain
 
 
@@ -68,7 +69,7 @@ def add_sentence(lattice: Lattice, tokens: Sequence[str]) -> Lattice:
 def msa_lattice(sentences: Sequence[Sequence[str]]) -> Lattice:
     """The progressive-alignment lattice of tokenised sentences (one path per input at least)."""
     if not sentences:
-        raise ValueError("msa_lattice needs at least one sentence")
+        raise FormatError("msa_lattice needs at least one sentence")
     order = guide_order(sentences)
     lattice = chain(sentences[order[0]])
     for i in order[1:]:

@@ -47,6 +47,10 @@ def correlations(x: Sequence[float], y: Sequence[float]) -> dict[str, float]:
 
 def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_SEED) -> np.ndarray:
     """(n_resamples, n_items) multiplicities of a with-replacement bootstrap, seeded."""
+    if n_resamples < 1:
+        raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
+    if n_items < 1:
+        raise ConfigurationError(f"need at least one segment to resample, got {n_items}")
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, n_items, size=(n_resamples, n_items))
     counts = np.zeros((n_resamples, n_items), dtype=np.float64)
@@ -190,9 +194,12 @@ class MetaEvaluation:
     seed: int
     metrics: dict[str, MetricCorrelation]
     signatures: dict[str, str]
+    unscored: tuple[str, ...] = ()  #: systems left out: an output but no human score
+    missing: tuple[str, ...] = ()  #: systems left out: human scores but no output file
 
     def to_dict(self) -> dict[str, object]:
         return {"pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
+                "unscored": list(self.unscored), "missing": list(self.missing),
                 "n_resamples": self.n_resamples, "seed": self.seed,
                 "signatures": self.signatures,
                 "metrics": {k: v.to_dict() for k, v in self.metrics.items()}}
@@ -227,7 +234,8 @@ def meta_evaluate(
 
     Statistics are computed once per statistics family (BLEU steps share sacrebleu's counts,
     ParaEval P/R/F share theirs); all metrics use the same bootstrap resamples, and each metric
-    is paired-tested against the metrics named in `against` that are present.
+    is paired-tested against the metrics named in `against` that are present. Systems the
+    loader left out (`data.unscored`, `data.missing`) are listed in the result.
     """
     from ..corpora.wmt import WMTPair
 
@@ -255,4 +263,4 @@ def meta_evaluate(
     baselines = [results[b] for b in against if b in results]
     tested = {name: with_tests(res, baselines) for name, res in results.items()}
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
-                          signatures)
+                          signatures, tuple(data.unscored), tuple(data.missing))

@@ -1,0 +1,66 @@
+"""`paralign meta-eval`: bad option values and systems the WMT loader leaves out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import main
+from paralign.errors import ConfigurationError
+from paralign.metrics.correlation import resample_counts
+
+
+def _wmt(tmp_path: Path) -> Path:
+    """Three scored systems, one scored system without output (Ghost), one unscored output (Extra)."""
+    root = tmp_path / "wmt"
+    for sub in ("references", "system-outputs", "sources"):
+        (root / "txt" / sub).mkdir(parents=True)
+    (root / "humaneval").mkdir()
+    ref = "the cat sat on the mat\nprices went up sharply\nthe dog ran home\n"
+    (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text(ref, encoding="utf-8")
+    outputs = {
+        "Good": ref,
+        "Mid": "the cat sat on a mat\nprices rose sharply\na dog ran home\n",
+        "Bad": "cat mat\nprice up\ndog\n",
+        "Extra": "the cat\nprices\nthe dog\n",
+    }
+    for name, text in outputs.items():
+        (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_text(text, encoding="utf-8")
+    (root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv").write_text(
+        "80.0 0.5 3 3 g Good\n60.0 0.1 3 3 m Mid\n20.0 -0.6 3 3 b Bad\n70.0 0.3 3 3 gh Ghost\n",
+        encoding="utf-8")
+    return root
+
+
+def test_left_out_systems_are_reported(tmp_path, capsys):
+    root = _wmt(tmp_path)
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20"]
+    assert main([*argv, "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["missing"] == ["Ghost"] and result["unscored"] == ["Extra"]
+    assert sorted(result["systems"]) == ["Bad", "Good", "Mid"]
+    assert "'Ghost' has human scores but no output" in captured.err
+    assert "'Extra' has an output file but no human score" in captured.err
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "no output file: Ghost" in out and "no human score: Extra" in out
+
+
+@pytest.mark.parametrize("value", ["-5", "0"])
+def test_resamples_must_be_positive(tmp_path, capsys, value):
+    with pytest.raises(SystemExit):
+        main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu",
+              "--resamples", value])
+    assert "--resamples" in capsys.readouterr().err
+
+
+def test_resample_counts_rejects_bad_sizes():
+    with pytest.raises(ConfigurationError, match="resamples"):
+        resample_counts(10, -5)
+    with pytest.raises(ConfigurationError, match="resamples"):
+        resample_counts(10, 0)
+    with pytest.raises(ConfigurationError, match="segment"):
+        resample_counts(0, 10)
