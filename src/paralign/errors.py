@@ -35,3 +35,29 @@ class ResourceMissingError(ParalignError, LookupError):
 
 class ConfigurationError(ParalignError, ValueError):
     """An option or setting has an invalid value."""
+
+
+class InputFileError(ParalignError, OSError):
+    """An input file cannot be opened or read (missing, a directory, no permission, bad gzip).
+
+    The message is `FILE: reason`; `filename`, `errno` and `strerror` are set as for the
+    OSError it replaces, so code that catches OSError keeps working.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, errno: int | None = None):
+        super().__init__(f"{source}: {message}" if source is not None else message)
+        self.source = source
+        self.filename = source
+        self.errno = errno
+        self.strerror = message
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def __reduce__(self) -> tuple:
+        """Pickle with source and errno (worker processes send errors back pickled)."""
+        return (_input_file_error, (self.strerror, self.source, self.errno))
+
+
+def _input_file_error(message: str, source: str | None, errno: int | None) -> InputFileError:
+    return InputFileError(message, source=source, errno=errno)

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .aligners.eflomal import align_files, check_symmetrization, parse_links, tokenize
-from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, first_bad_utf8_line, iter_parallel
+from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
 from .errors import ConfigurationError, FormatError, MismatchError
 from .mapreduce import (
     Manifest,
@@ -556,17 +556,12 @@ def monolingual_paraphrases(
 
         def pairs() -> Iterator[tuple[str, str, str]]:
             nonlocal n_groups
-            try:
-                for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups):
-                    if gid not in seen:
-                        seen.add(gid)
-                        n_groups += 1
-                    yield gid, a, b
-            except UnicodeDecodeError as exc:
-                raise FormatError(
-                    f"not UTF-8 ({exc.reason}); re-encode the file",
-                    source=str(groups_path), line=first_bad_utf8_line(groups_path),
-                ) from exc
+            # open_text raises FormatError naming the file and line of a byte that is not UTF-8
+            for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups):
+                if gid not in seen:
+                    seen.add(gid)
+                    n_groups += 1
+                yield gid, a, b
 
         en_path, f_path = directory / "en.tok", directory / "f.tok"
         count = 0

@@ -33,6 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def os_error_message(exc: OSError) -> str:
+    """`FILE: reason` for an OSError (no errno jargon, no traceback)."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename is not None else reason
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paralign` console script."""
     parser = build_parser()
@@ -47,5 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except BrokenPipeError:  # pragma: no cover - e.g. `paralign ... | head`
         return 0
+    except OSError as exc:  # a safety net: readers should raise InputFileError naming the file
+        print(f"paralign {args.command}: error: {os_error_message(exc)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # pragma: no cover
         return 130

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from ..errors import InputFileError, ParalignError
+
 T = TypeVar("T")
+
+#: How messages name standard input (as Python does), whatever helper reads it.
+STDIN_NAME = "<stdin>"
+#: How messages and reports name standard output.
+STDOUT_NAME = "<stdout>"
 
 
 def add_format(parser: argparse.ArgumentParser, default: str = "text") -> None:
@@ -22,16 +31,68 @@ def add_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
 
 
+def is_std(path: str | Path | None) -> bool:
+    """True for '-' or None: stdin or stdout rather than a file."""
+    return path is None or str(path) == "-"
+
+
+def input_name(path: str | Path | None) -> str:
+    """How messages name an input: the file name, or STDIN_NAME for '-' or None."""
+    return STDIN_NAME if is_std(path) else str(path)
+
+
 @contextmanager
 def open_in(path: str | Path | None) -> Iterator[IO[str]]:
-    """Open a UTF-8 input file ('-' or None: stdin); gzip when the name ends in .gz."""
-    if path in (None, "-"):
-        yield sys.stdin
-        return
-    from ..paraphrases import open_text
+    """Open a UTF-8 input file ('-' or None: stdin); gzip when the name ends in .gz.
 
-    with open_text(path) as handle:
+    Errors are ParalignErrors naming the file (STDIN_NAME for stdin), with the line number of
+    a byte that is not UTF-8 (see `paralign.paraphrases.open_text`).
+    """
+    from ..paraphrases import Utf8LineReader, open_text
+
+    if is_std(path):
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
+            yield sys.stdin
+            return
+        with Utf8LineReader(buffer, STDIN_NAME, close_raw=False) as handle:
+            yield handle
+        return
+    with open_text(str(path)) as handle:
         yield handle
+
+
+def rename_in_error(exc: BaseException, old: str, new: str) -> None:
+    """Replace the name `old` by `new` in an error's message and source (in place)."""
+    exc.args = tuple(arg.replace(old, new) if isinstance(arg, str) else arg for arg in exc.args)
+    for attr in ("source", "filename"):
+        if getattr(exc, attr, None) == old:
+            setattr(exc, attr, new)
+
+
+@contextmanager
+def stdin_as_file(name: str = "stdin") -> Iterator[Path]:
+    """Copy stdin to a temporary file, for library functions that need a path (or to resume).
+
+    Errors that name the copy name STDIN_NAME instead, so a message never shows a temporary
+    path.  The copy is byte for byte, so decoding errors still name the right line.
+    """
+    with tempfile.TemporaryDirectory(prefix="paralign-") as tmp:
+        path = Path(tmp) / name
+        try:
+            with open(path, "wb") as out:
+                buffer = getattr(sys.stdin, "buffer", None)
+                if buffer is not None:
+                    shutil.copyfileobj(buffer, out)
+                else:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
+                    out.write(sys.stdin.read().encode("utf-8"))
+        except OSError as exc:
+            raise InputFileError(f"cannot read ({exc.strerror or exc})", source=STDIN_NAME) from exc
+        try:
+            yield path
+        except ParalignError as exc:
+            rename_in_error(exc, str(path), STDIN_NAME)
+            raise
 
 
 @contextmanager

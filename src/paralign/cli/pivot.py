@@ -3,18 +3,35 @@
 from __future__ import annotations
 
 import argparse
+import shutil
+import sys
+import tempfile
 import warnings
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigurationError
-from ._common import add_format, emit, fmt_pct, progress, warn
+from ._common import (
+    STDIN_NAME,
+    STDOUT_NAME,
+    add_format,
+    emit,
+    fmt_pct,
+    is_std,
+    progress,
+    stdin_as_file,
+    warn,
+)
 
 
 def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01) -> None:
     """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions)."""
     from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
 
-    parser.add_argument("--output", "-o", required=True, help="paraphrase table to write (TSV, .gz = gzip)")
+    parser.add_argument("--output", "-o", required=True,
+                        help="paraphrase table to write (TSV, .gz = gzip; - = stdout, the report then goes to stderr)")
     parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
     parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")
     parser.add_argument("--threshold", type=float, default=threshold,
@@ -23,7 +40,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--min-count", type=int, default=1,
                         help="drop pairs seen fewer times (pivot: support; monolingual: pair count)")
     parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
-    parser.add_argument("--work-dir", default=None, help="intermediate files (default OUTPUT.work); reuse to resume")
+    parser.add_argument("--work-dir", default=None,
+                        help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
+                        "(not possible for an input read from stdin)")
     parser.add_argument("--restart", action="store_true", help="discard an earlier run in --work-dir")
     parser.add_argument("--keep-work", action="store_true", help="keep --work-dir after success")
     case = parser.add_mutually_exclusive_group()
@@ -63,7 +82,8 @@ def options_from_args(args: argparse.Namespace):
 
 
 def render_report(result: dict) -> str:
-    lines = [f"wrote {result['rows']} paraphrase pairs for {result['phrases']} phrases to {result['output']}"]
+    output = STDOUT_NAME if is_std(result["output"]) else result["output"]
+    lines = [f"wrote {result['rows']} paraphrase pairs for {result['phrases']} phrases to {output}"]
     for corpus in result["corpora"]:
         if "lines" in corpus:
             kept = corpus["kept"] / corpus["lines"] if corpus["lines"] else None
@@ -97,8 +117,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Align English-foreign corpora with eflomal, extract phrase pairs and pivot: "
         "p(e2|e1) = sum_corpora sum_f p(f|e1) p(e2|f). Give --english/--foreign once per corpus.",
     )
-    parser.add_argument("--english", action="append", required=True, help="English side (one line a sentence)")
-    parser.add_argument("--foreign", action="append", required=True, help="foreign side, line-aligned")
+    parser.add_argument("--english", action="append", required=True,
+                        help="English side (one line a sentence; - = stdin)")
+    parser.add_argument("--foreign", action="append", required=True, help="foreign side, line-aligned (- = stdin)")
     parser.add_argument("--foreign-tokenizer", choices=("regex", "whitespace", "moses"), default=None,
                         help="tokenizer of the foreign side (default: --tokenizer)")
     parser.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
@@ -111,9 +132,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "word-align",
         help="word-align a parallel corpus with eflomal (both directions, symmetrised), Pharaoh output",
     )
-    align.add_argument("--source", required=True, help="source side (one sentence a line)")
-    align.add_argument("--target", required=True, help="target side, line-aligned")
-    align.add_argument("-o", "--output", default="-", help="Pharaoh links (default: stdout)")
+    align.add_argument("--source", required=True, help="source side (one sentence a line; - = stdin)")
+    align.add_argument("--target", required=True, help="target side, line-aligned (- = stdin)")
+    align.add_argument("-o", "--output", default="-",
+                       help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
+                       "the links as 'alignments', one Pharaoh string a line)")
     from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
 
     align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
@@ -128,6 +151,57 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.set_defaults(func=run_align)
 
 
+def _replace_names(data: Any, old: str, new: str) -> Any:
+    """`data` (a report: dicts, lists, strings) with the name `old` replaced by `new`."""
+    if isinstance(data, str):
+        return data.replace(old, new)
+    if isinstance(data, dict):
+        return {key: _replace_names(value, old, new) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_replace_names(value, old, new) for value in data]
+    return data
+
+
+def _stdin_inputs(stack: ExitStack, inputs: Sequence[str]) -> tuple[list[str], str | None]:
+    """`inputs` with every '-' replaced by one copy of stdin (kept until `stack` closes); the copy."""
+    if not any(is_std(path) for path in inputs):
+        return list(inputs), None
+    copy = str(stack.enter_context(stdin_as_file()))
+    return [copy if is_std(path) else path for path in inputs], copy
+
+
+def run_table_pipeline(
+    args: argparse.Namespace, inputs: Sequence[str], build: Callable[[list[str], str, str | None], Any]
+) -> int:
+    """Run a table pipeline (`pivot`, `paraphrase-table`) with '-' as stdin and stdout; report.
+
+    `build(inputs, output, work_dir)` runs the library pipeline on real paths and returns its
+    PipelineReport.  An input '-' is stdin, copied to a temporary file (the pipeline reads its
+    inputs more than once).  With `-o -` the table is built in a temporary directory (with the
+    work directory, unless --work-dir is given) and copied to stdout once complete; the report
+    then goes to stderr, so stdout holds the table only.
+    """
+    to_stdout = is_std(args.output)
+    if to_stdout and args.keep_work and args.work_dir is None:
+        warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
+    with ExitStack() as stack:
+        inputs, copy = _stdin_inputs(stack, inputs)
+        output = args.output
+        if to_stdout:
+            output = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paralign-"))) / "table.tsv")
+        result = build(inputs, output, args.work_dir).to_dict()
+        if to_stdout:
+            with open(output, encoding="utf-8") as table:
+                shutil.copyfileobj(table, sys.stdout)
+            sys.stdout.flush()
+            result["output"] = "-"
+    if copy is not None:
+        result = _replace_names(result, copy, STDIN_NAME)
+    warn_skips(result)
+    emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from ..pivot import pivot_paraphrases
 
@@ -135,34 +209,48 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(
             f"give --english and --foreign in pairs ({len(args.english)} --english, {len(args.foreign)} --foreign)"
         )
-    report = pivot_paraphrases(
-        list(zip(args.english, args.foreign, strict=True)),
-        args.output,
-        options_from_args(args),
-        work_dir=args.work_dir,
-        restart=args.restart,
-        keep_work=args.keep_work,
-        progress=progress,
-    )
-    result = report.to_dict()
-    warn_skips(result)
-    emit(result, args.format, render_report)
-    return 0
+
+    def build(inputs: list[str], output: str, work_dir: str | None) -> Any:
+        return pivot_paraphrases(
+            list(zip(inputs[0::2], inputs[1::2], strict=True)),
+            output,
+            options_from_args(args),
+            work_dir=work_dir,
+            restart=args.restart,
+            keep_work=args.keep_work,
+            progress=progress,
+        )
+
+    inputs = [path for pair in zip(args.english, args.foreign, strict=True) for path in pair]
+    return run_table_pipeline(args, inputs, build)
 
 
 def run_align(args: argparse.Namespace) -> int:
+    """Pharaoh links to -o (stdout by default); with --format json on stdout, one JSON report."""
     from ..aligners.eflomal import word_align_files
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        result = word_align_files(
-            args.source, args.target, args.output,
-            symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
-            tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
-            encoding_errors=args.encoding_errors, n_iterations=args.iterations,
-        )
-    for item in caught:
-        warn(str(item.message))
-    if args.output not in (None, "-"):
+    json_to_stdout = args.format == "json" and is_std(args.output)
+    with ExitStack() as stack:
+        (source, target), copy = _stdin_inputs(stack, [args.source, args.target])
+        output = args.output
+        if json_to_stdout:
+            output = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paralign-"))) / "links")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = word_align_files(
+                source, target, output,
+                symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
+                tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
+                encoding_errors=args.encoding_errors, n_iterations=args.iterations,
+            )
+        for item in caught:
+            message = str(item.message)
+            warn(message.replace(copy, STDIN_NAME) if copy is not None else message)
+        if json_to_stdout:
+            with open(output, encoding="utf-8") as links:
+                result = {**result, "output": "-", "alignments": links.read().splitlines()}
+    if json_to_stdout:
+        emit(result, "json", str)
+    elif not is_std(args.output):
         emit(result, args.format, lambda r: f"aligned {r['aligned']} of {r['lines']} line pairs -> {r['output']}")
     return 0

@@ -1,0 +1,252 @@
+"""Unreadable, missing and non-UTF-8 inputs, and '-' as stdin/stdout: clear errors, no tracebacks.
+
+Covers `open_text` (the one reader behind most commands), `open_in`/`stdin_as_file` in the CLI
+helpers, the OSError safety net of `main`, and '-' in pivot, paraphrase-table and word-align.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import json
+import pickle
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from paralign.cli import main
+from paralign.cli._common import STDIN_NAME, open_in, stdin_as_file
+from paralign.errors import FormatError, InputFileError, ParalignError
+from paralign.paraphrases import Utf8LineReader, open_text
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    """Make stdin a real byte stream (as in a shell), not a StringIO."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+# -- open_text --------------------------------------------------------------------------------
+def test_open_text_missing_directory_and_bad_gzip(tmp_path: Path) -> None:
+    with pytest.raises(InputFileError, match="nope.tsv: no such file") as info:
+        open_text(tmp_path / "nope.tsv")
+    assert isinstance(info.value, OSError) and isinstance(info.value, ParalignError)
+    assert info.value.filename == str(tmp_path / "nope.tsv") and info.value.errno == 2
+    copy = pickle.loads(pickle.dumps(info.value))  # as sent back by a worker process
+    assert (str(copy), copy.filename, copy.errno) == (str(info.value), info.value.filename, 2)
+    with pytest.raises(InputFileError, match="is a directory"):
+        open_text(tmp_path)
+    fake = tmp_path / "fake.tsv.gz"
+    fake.write_text("not gzip\n", encoding="utf-8")
+    with pytest.raises(InputFileError, match=r"fake\.tsv\.gz: not a gzip file"), open_text(fake) as handle:
+        list(handle)
+    cut = tmp_path / "cut.tsv.gz"
+    cut.write_bytes(gzip.compress(b"a line\n" * 1000)[:40])
+    with pytest.raises(InputFileError, match=r"cut\.tsv\.gz: gzip data cut short"), open_text(cut) as handle:
+        list(handle)
+
+
+def test_open_text_names_the_line_of_a_non_utf8_byte(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.tsv"
+    path.write_bytes(b"good\tline\n" * 70000 + b"caf\xe9\tbar\nlast\n")  # past the first blocks
+    message = r"latin1\.tsv:70001: not UTF-8 \(byte 0xe9 at column 4\)"
+    with pytest.raises(FormatError, match=message), open_text(path) as handle:
+        for _ in handle:
+            pass
+    with pytest.raises(FormatError, match=r"latin1\.tsv:70001:"), open_text(path) as handle:
+        handle.read()
+    gz = tmp_path / "latin1.tsv.gz"
+    gz.write_bytes(gzip.compress(b"ok\r\nok\r\n\xff\n"))
+    with pytest.raises(FormatError, match=r"latin1\.tsv\.gz:3: not UTF-8 \(byte 0xff"), open_text(gz) as handle:
+        list(handle)
+
+
+def test_open_text_keeps_the_bom_and_text_mode_newlines(tmp_path: Path) -> None:
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfone\r\ntwo\rthree\n\x0cfour")
+    with open_text(path) as handle:
+        assert list(handle) == ["\ufeffone\n", "two\n", "three\n", "\x0cfour"]
+    with open_text(path) as handle:
+        assert handle.readline() == "\ufeffone\n"
+        assert next(iter(handle)) == "two\n"  # a loop left early leaves the rest
+        assert handle.read() == "three\n\x0cfour"
+
+
+CHUNKS = [b"a", b"b c", b"\n", b"\r", b"\r\n", b"\t", b"\xc3\xa9", b"\xef\xbb\xbf", b"\x0b", b"\x1c",
+          b"\xe2\x80\xa8", b"\xc2\x85", b"\xe9", b"\xff"]
+
+
+@given(st.lists(st.sampled_from(CHUNKS), max_size=40), st.sampled_from([1, 2, 3, 7, 1 << 16]))
+def test_open_text_reads_as_text_mode_does(chunks: list[bytes], block_size: int) -> None:
+    """Same lines and text as open(..., encoding='utf-8'); a bad byte's error names its line."""
+    data = b"".join(chunks)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "x.txt"
+        path.write_bytes(data)
+        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+            expected = list(handle)
+        bad = next((n for n, line in enumerate(expected, 1) if any("\udc80" <= c <= "\udcff" for c in line)), None)
+
+        def reader() -> Utf8LineReader:
+            handle = open_text(path)
+            assert isinstance(handle, Utf8LineReader)
+            handle.block_size = block_size
+            return handle
+
+        if bad is not None:
+            for consume in (list, lambda h: h.read(), lambda h: iter(h.readline, "")):
+                with pytest.raises(FormatError, match=rf"x\.txt:{bad}: not UTF-8"), reader() as handle:
+                    list(consume(handle))
+            return
+        with reader() as handle:
+            assert list(handle) == expected
+        with reader() as handle:
+            assert handle.read() == "".join(expected)
+        with reader() as handle:
+            assert list(iter(handle.readline, "")) == expected
+        with reader() as handle:
+            assert "".join(iter(lambda: handle.read(3), "")) == "".join(expected)
+
+
+# -- CLI: files -----------------------------------------------------------------------------
+@pytest.mark.parametrize("argv", [
+    ["similarity", "--pairs", "{missing}"],
+    ["align", "{missing}"],
+    ["evaluate-sts", "--data", "{missing}"],
+    ["paraeval", "-r", "{missing}", "-i", "{missing}"],
+    ["lattice", "build", "{missing}"],
+    ["lattice", "paths", "--lattice", "{missing}"],
+])
+def test_missing_input_is_one_error_line(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    missing = str(tmp_path / "missing.tsv")
+    assert main([arg.format(missing=missing) for arg in argv]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"paralign {argv[0]}: error: {missing}: no such file\n" and out == ""
+
+
+def test_directory_fake_gzip_and_latin1_inputs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["similarity", "--pairs", str(tmp_path), "--aligner", "exact"]) == 1
+    assert capsys.readouterr().err == f"paralign similarity: error: {tmp_path}: is a directory, not a file\n"
+    fake = tmp_path / "fake.tsv.gz"
+    fake.write_text("a\tb\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(fake), "--aligner", "exact"]) == 1
+    assert f"paralign similarity: error: {fake}: not a gzip file" in capsys.readouterr().err
+    latin1 = tmp_path / "latin1.tsv"
+    latin1.write_bytes(b"A cat.\tA dog.\nThe caf\xe9 is open.\tThe bar is open.\n")
+    for argv in (["similarity", "--pairs", str(latin1), "--aligner", "exact"], ["align", str(latin1)]):
+        assert main(argv) == 1
+        assert f"error: {latin1}:2: not UTF-8 (byte 0xe9 at column 8)" in capsys.readouterr().err
+
+
+def test_non_utf8_stdin_names_stdin_and_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    _stdin(monkeypatch, b"A cat.\tA dog.\nThe caf\xe9.\tThe bar.\n")
+    assert main(["similarity", "--aligner", "exact"]) == 1
+    err = capsys.readouterr().err
+    assert "paralign similarity: error: <stdin>:2: not UTF-8 (byte 0xe9 at column 8)" in err
+    _stdin(monkeypatch, b"\xef\xbb\xbfA cat.\tA cat.\n")  # stdin through bytes: a BOM still works
+    assert main(["similarity", "--aligner", "exact"]) == 0
+    assert float(capsys.readouterr().out) == pytest.approx(1.0)
+
+
+def test_open_in_and_stdin_as_file_name_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    _stdin(monkeypatch, b"one\n\xff\n")
+    with pytest.raises(FormatError, match=f"^{STDIN_NAME}:2: not UTF-8"), open_in("-") as handle:
+        list(handle)
+    _stdin(monkeypatch, b"x\n")
+    with pytest.raises(FormatError, match=f"^{STDIN_NAME}:7: broken") as info, stdin_as_file() as path:
+        assert path.read_text(encoding="utf-8") == "x\n"
+        raise FormatError("broken", source=str(path), line=7)
+    assert info.value.source == STDIN_NAME
+
+
+def test_main_turns_a_stray_oserror_into_an_error_line(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    import paralign.cli.paraeval as paraeval
+
+    def boom(args: argparse.Namespace) -> int:
+        raise PermissionError(13, "Permission denied", "/some/file.txt")
+
+    monkeypatch.setattr(paraeval, "run", boom)
+    assert main(["paraeval", "-r", "x"]) == 1
+    assert capsys.readouterr().err == "paralign paraeval: error: /some/file.txt: Permission denied\n"
+
+
+# -- '-' in pivot, paraphrase-table, word-align ---------------------------------------------
+@pytest.fixture
+def parallel(tmp_path: Path) -> dict[str, Path]:
+    """120 toy line pairs: `the NOUN is ADJ` in English and German (synonyms share a translation)."""
+    words = [("car", "auto"), ("automobile", "auto"), ("dog", "hund"), ("small", "klein"), ("little", "klein")]
+    rng = random.Random(3)
+    en, de = [], []
+    for _ in range(120):
+        (n_en, n_de), (a_en, a_de) = rng.choice(words[:3]), rng.choice(words[3:])
+        en.append(f"The {n_en} is {a_en} .")
+        de.append(f"Das {n_de} ist {a_de} .")
+    paths = {"en": tmp_path / "c.en", "de": tmp_path / "c.de"}
+    paths["en"].write_text("\n".join(en) + "\n", encoding="utf-8")
+    paths["de"].write_text("\n".join(de) + "\n", encoding="utf-8")
+    return paths
+
+
+def test_pivot_dash_is_stdin_and_stdout(parallel, tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    _stdin(monkeypatch, parallel["en"].read_bytes())
+    code = main(["pivot", "--english", "-", "--foreign", str(parallel["de"]), "-o", "-",
+                 "--iterations", "3", "--format", "json"])
+    assert code == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("# phrase\tparaphrase\tprobability")
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert ["automobile", "car"] in [row[:2] for row in rows]
+    report = json.loads(err)  # the report goes to stderr, so stdout is the table alone
+    assert report["output"] == "-" and report["corpora"][0]["source"] == "<stdin>"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.de", "c.en"]  # no file named '-'
+
+
+def test_pivot_stdin_errors_name_stdin(parallel, tmp_path, monkeypatch, capsys) -> None:
+    lines = parallel["en"].read_bytes().split(b"\n")
+    lines[4] = b"The caf\xe9 is small ."
+    _stdin(monkeypatch, b"\n".join(lines))
+    code = main(["pivot", "--english", "-", "--foreign", str(parallel["de"]), "-o", str(tmp_path / "t.tsv")])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "error: <stdin>:5: not UTF-8" in err and tempfile.gettempdir() not in err
+
+
+def test_paraphrase_table_pipeline_dash_is_stdin_and_stdout(tmp_path, monkeypatch, capsys) -> None:
+    """The shared runner of pivot and paraphrase-table, with monolingual_paraphrases."""
+    from paralign.cli.pivot import add_pipeline_options, options_from_args, run_table_pipeline
+    from paralign.pivot import monolingual_paraphrases
+
+    monkeypatch.chdir(tmp_path)
+    rng = random.Random(2)
+    groups = []
+    for _ in range(60):
+        a, b = rng.sample(["car", "automobile"], 2)
+        c, d = rng.sample(["small", "little"], 2)
+        groups.append(f"the {a} is {c} .\tthe {b} is {d} .")
+    _stdin(monkeypatch, ("\n".join(groups) + "\n").encode("utf-8"))
+    parser = argparse.ArgumentParser()
+    add_pipeline_options(parser)
+    args = parser.parse_args(["-o", "-", "--iterations", "3", "--max-length", "2", "--threshold", "0.2"])
+
+    def build(inputs: list[str], output: str, work_dir: str | None):
+        return monolingual_paraphrases(inputs[0], output, options_from_args(args), work_dir=work_dir)
+
+    assert run_table_pipeline(args, ["-"], build) == 0
+    out, err = capsys.readouterr()
+    pairs = {tuple(line.split("\t")[:2]) for line in out.splitlines()[1:]}
+    assert ("car", "automobile") in pairs and ("little", "small") in pairs
+    assert "to <stdout>" in err and list(tmp_path.iterdir()) == []
+
+
+def test_word_align_json_goes_to_stdout(parallel, capsys) -> None:
+    code = main(["word-align", "--source", str(parallel["en"]), "--target", str(parallel["de"]),
+                 "--iterations", "3", "--format", "json"])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["output"] == "-" and result["lines"] == result["aligned"] == 120
+    assert len(result["alignments"]) == 120 and all("-" in links for links in result["alignments"])
