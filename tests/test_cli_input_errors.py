@@ -216,11 +216,8 @@ def test_pivot_stdin_errors_name_stdin(parallel, tmp_path, monkeypatch, capsys) 
     assert "error: <stdin>:5: not UTF-8" in err and tempfile.gettempdir() not in err
 
 
-def test_paraphrase_table_pipeline_dash_is_stdin_and_stdout(tmp_path, monkeypatch, capsys) -> None:
-    """The shared runner of pivot and paraphrase-table, with monolingual_paraphrases."""
-    from paralign.cli.pivot import add_pipeline_options, options_from_args, run_table_pipeline
-    from paralign.pivot import monolingual_paraphrases
-
+def test_paraphrase_table_dash_is_stdin_and_stdout(tmp_path, monkeypatch, capsys) -> None:
+    """`paraphrase-table --groups - -o -`: groups from stdin, the table on stdout, no file named '-'."""
     monkeypatch.chdir(tmp_path)
     rng = random.Random(2)
     groups = []
@@ -229,14 +226,8 @@ def test_paraphrase_table_pipeline_dash_is_stdin_and_stdout(tmp_path, monkeypatc
         c, d = rng.sample(["small", "little"], 2)
         groups.append(f"the {a} is {c} .\tthe {b} is {d} .")
     _stdin(monkeypatch, ("\n".join(groups) + "\n").encode("utf-8"))
-    parser = argparse.ArgumentParser()
-    add_pipeline_options(parser)
-    args = parser.parse_args(["-o", "-", "--iterations", "3", "--max-length", "2", "--threshold", "0.2"])
-
-    def build(inputs: list[str], output: str, work_dir: str | None):
-        return monolingual_paraphrases(inputs[0], output, options_from_args(args), work_dir=work_dir)
-
-    assert run_table_pipeline(args, ["-"], build) == 0
+    argv = ["paraphrase-table", "--groups", "-", "-o", "-", "--iterations", "3", "--max-length", "2", "--threshold", "0.2"]
+    assert main(argv) == 0
     out, err = capsys.readouterr()
     pairs = {tuple(line.split("\t")[:2]) for line in out.splitlines()[1:]}
     assert ("car", "automobile") in pairs and ("little", "small") in pairs

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from ._common import emit, progress
-from .pivot import add_pipeline_options, options_from_args, render_report
+from ._common import progress
+from .pivot import add_pipeline_options, options_from_args, run_table_pipeline
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,7 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "p(e2|e1) = c(e1,e2) / sum_e c(e1,e). Groups: one group a line as TSV of equivalent "
         "sentences, or the Bible TSV layout (header verse_id book chapter verse V1 V2 ...).",
     )
-    parser.add_argument("--groups", required=True, help="groups file (TSV, .gz allowed)")
+    parser.add_argument("--groups", required=True, help="groups file (TSV, .gz allowed; - = stdin)")
     parser.add_argument("--aligner", choices=("eflomal", "sultan"), default="eflomal")
     parser.add_argument("--max-groups", type=int, default=None, help="use only the first N groups")
     parser.add_argument("--workers", type=int, default=1, help="processes for the Sultan aligner")
@@ -28,17 +29,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..pivot import monolingual_paraphrases
 
-    report = monolingual_paraphrases(
-        args.groups,
-        args.output,
-        options_from_args(args),
-        aligner=args.aligner,
-        max_groups=args.max_groups,
-        workers=args.workers,
-        work_dir=args.work_dir,
-        restart=args.restart,
-        keep_work=args.keep_work,
-        progress=progress,
-    )
-    emit(report.to_dict(), args.format, render_report)
-    return 0
+    def build(inputs: list[str], output: str, work_dir: str | None) -> Any:
+        return monolingual_paraphrases(
+            inputs[0],
+            output,
+            options_from_args(args),
+            aligner=args.aligner,
+            max_groups=args.max_groups,
+            workers=args.workers,
+            work_dir=work_dir,
+            restart=args.restart,
+            keep_work=args.keep_work,
+            progress=progress,
+        )
+
+    return run_table_pipeline(args, [args.groups], build)
