@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paralign.alignment import Alignment, symmetrize
-from paralign.errors import AlignmentIndexError, FormatError, ParalignError
+from paralign.errors import AlignmentIndexError, ConfigurationError, FormatError, ParalignError
 
 links = st.frozensets(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=40)
 
@@ -137,3 +137,16 @@ def test_symmetrize_bounds(forward: frozenset, backward: frozenset) -> None:
 def test_symmetrize_unknown_method() -> None:
     with pytest.raises(ValueError, match="unknown"):
         symmetrize(set(), set(), "grow")
+
+
+def test_argument_errors_are_paralign_errors() -> None:
+    """Unknown link sets and symmetrisations are ConfigurationErrors (still ValueErrors)."""
+    with pytest.raises(ConfigurationError, match="unknown link set 'both'"):
+        Alignment.from_links([(0, 0)]).links("both")
+    with pytest.raises(ConfigurationError, match="unknown symmetrisation 'grow'.*grow-diag"):
+        symmetrize(set(), set(), "grow")
+
+
+def test_json_text_that_is_not_json_is_a_format_error() -> None:
+    with pytest.raises(FormatError, match="f.json:2: malformed alignment JSON"):
+        Alignment.from_json("{oops", source="f.json", line=2)

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paralign.alignment import Alignment
-from paralign.corpora import AlignedPair
-from paralign.errors import AlignmentIndexError, MismatchError
+from paralign.corpora import AlignedPair, BadPair
+from paralign.errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError
 from paralign.metrics.alignment_scores import (
     EmptyScoringError,
     PairCounts,
@@ -18,9 +18,11 @@ from paralign.metrics.alignment_scores import (
     score_alignments,
     score_files,
     score_pairs,
+    usable_pairs,
 )
 
 A = Alignment.from_links
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "alignment"
 
 
 def test_macro_is_f1_of_mean_precision_and_recall() -> None:
@@ -86,20 +88,74 @@ def test_errors() -> None:
         score_alignments([A(), A()], [A()])
     with pytest.raises(EmptyScoringError):
         score_alignments([], [])
-    with pytest.raises(ValueError, match="unknown link set"):
+    with pytest.raises(ConfigurationError, match="unknown link set"):
         score_alignments([A()], [A()], links="possible-only")
+    with pytest.raises(EmptyScoringError, match="^gold.jsonl: no alignments to score"):
+        score_alignments([], [], source="gold.jsonl")
 
 
 def test_score_pairs_checks_fit() -> None:
     gold = [AlignedPair("g1", ("a", "b"), ("c",), A([(0, 0)]), line=3)]
+    strict = {"skip_bad": False}
     with pytest.raises(AlignmentIndexError, match=r"sys.txt:5:.*'s1'.*2-0"):
-        score_pairs(gold, [AlignedPair("s1", (), (), A([(2, 0)]), line=5)], system_name="sys.txt")
+        score_pairs(gold, [AlignedPair("s1", (), (), A([(2, 0)]), line=5)], system_name="sys.txt",
+                    **strict)
     with pytest.raises(MismatchError, match="'s1' has 1\\+1 tokens.*'g1'"):
-        score_pairs(gold, [AlignedPair("s1", ("a",), ("c",), A(), line=5)])
+        score_pairs(gold, [AlignedPair("s1", ("a",), ("c",), A(), line=5)], **strict)
     with pytest.raises(MismatchError, match="sys.txt has 0 pairs but gold.json has 1"):
         score_pairs(gold, [], gold_name="gold.json", system_name="sys.txt")
     lower = [AlignedPair("1", ("A", "B"), ("C",), A([(0, 0)]))]
     assert score_pairs(gold, lower).exact == 1.0
+
+
+def test_score_pairs_skips_misfits_on_both_sides() -> None:
+    """A pair that does not fit, or a BadPair on either side, is left out, and the rest scored."""
+    gold = [AlignedPair(f"g{k}", ("a", "b"), ("c",), A([(0, 0)]), line=k) for k in range(1, 6)]
+    unreadable = BadPair("2", FormatError("malformed link 'x-4'", source="sys.txt", line=2))
+    system = [
+        AlignedPair("1", (), (), A([(0, 0)]), line=1),
+        unreadable,
+        AlignedPair("3", (), (), A([(2, 0)]), line=3),  # outside the gold sentences
+        AlignedPair("4", ("a",), ("c",), A(), line=4),  # other token counts
+        AlignedPair("5", (), (), A([(1, 0)]), line=5),
+    ]
+    scores = score_pairs(gold, system, gold_name="gold.json", system_name="sys.txt")
+    assert scores.pairs == 2 and scores.positions == (1, 5) and scores.exact_count == 1
+    assert [(s.pair, s.id, s.source, s.line) for s in scores.skipped] == [
+        (2, "g2", "sys.txt", 2), (3, "g3", "sys.txt", 3), (4, "g4", "sys.txt", 4)]
+    assert scores.skipped[0].reason == "malformed link 'x-4'"
+    assert str(scores.skipped[0]) == "sys.txt:2: malformed link 'x-4'; pair 2 (gold 'g2') skipped"
+    assert "1+1 tokens" in scores.skipped[2].reason and not scores.skipped[2].reason.startswith("sys")
+    result = scores.to_dict(per_pair=True)
+    assert result["skipped"] == 3 and result["skipped_rows"][1]["file"] == "sys.txt"
+    assert [p["pair"] for p in result["per_pair"]] == [1, 5]
+    bad_gold = [BadPair("1", FormatError("invalid JSON", source="gold.json", line=1)), *gold[1:]]
+    scores = score_pairs(bad_gold, [system[0], *[system[4]] * 4])
+    assert scores.pairs == 4 and scores.skipped[0].source == "gold.json"
+    with pytest.raises(FormatError, match="sys.txt:2: malformed"):
+        score_pairs(gold, system, skip_bad=False)
+
+
+def test_score_pairs_with_every_pair_bad_is_an_error() -> None:
+    gold = [AlignedPair("g1", ("a",), ("c",), A(), line=1)]
+    bad = [BadPair("1", FormatError("malformed link 'x'", source="sys.txt", line=1))]
+    with pytest.raises(EmptyScoringError, match=r"gold.json / sys.txt: no pair could be scored.*"
+                       r"sys.txt:1: malformed link 'x'"):
+        score_pairs(gold, bad, gold_name="gold.json", system_name="sys.txt")
+    with pytest.raises(EmptyScoringError, match="^gold.json / sys.txt: no alignments to score"):
+        score_pairs([], [], gold_name="gold.json", system_name="sys.txt")
+
+
+def test_score_files_skips_a_bad_gold_line(tmp_path: Path) -> None:
+    lines = (EXAMPLES / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([lines[0], '{"id": "broken"', *lines[1:]]) + "\n", encoding="utf-8")
+    system = tmp_path / "sys.pharaoh"
+    system.write_text("\n".join(["0-0", "0-0", "0-3 2-6 3-0 4-1 5-7", "0-0"]) + "\n", encoding="utf-8")
+    scores = score_files(gold, system)
+    assert scores.pairs == 3 and [s.pair for s in scores.skipped] == [2]
+    assert scores.skipped[0].source == str(gold) and scores.skipped[0].line == 2
+    assert scores.per_pair[1].exact  # ex2 still meets its own system line
 
 
 alignments = st.builds(
@@ -173,3 +229,13 @@ def test_msr_giza_intersection_micro(data: Path) -> None:
 def test_aligned_pairs_are_accepted() -> None:
     pair = AlignedPair("p", ("a",), ("a",), A([(0, 0)]))
     assert score_alignments([pair], [A([(0, 0)])]).exact == 1.0
+
+
+def test_usable_pairs_keeps_positions() -> None:
+    good = AlignedPair("a", ("x",), ("y",), A([(0, 0)]), line=1)
+    bad = BadPair("2", FormatError("invalid JSON", source="g.jsonl", line=2))
+    pairs, positions, skipped = usable_pairs([bad, good])
+    assert pairs == [good] and positions == [2]
+    assert [(s.pair, s.source, s.line, s.reason) for s in skipped] == [(1, "g.jsonl", 2, "invalid JSON")]
+    scores = score_alignments(pairs, [A([(0, 0)])], positions=positions, skipped=skipped)
+    assert scores.to_dict(per_pair=True)["per_pair"][0]["pair"] == 2 and scores.to_dict()["skipped"] == 1

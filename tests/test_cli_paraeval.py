@@ -44,10 +44,12 @@ def test_sentence_level_lines_and_nulls(files, capsys):
                        str(files / "t.tsv"), "--resources", "none", "--sentence-level",
                        "--format", "json")
     assert code == 0
-    lines = [json.loads(line) for line in out.splitlines()]
+    result = json.loads(out)  # one JSON document, not JSON Lines
+    lines = result["segments"]
     assert [d["segment"] for d in lines] == [1, 2, 3]
     assert lines[0]["precision"] == pytest.approx(0.8)
     assert lines[1]["precision"] is None and lines[1]["f"] is None
+    assert result["corpus"]["precision"] == pytest.approx(6 / 7)  # as without --sentence-level
     code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i",
                        str(files / "hyp.txt"), "--resources", "none", "--sentence-level")
     assert out.splitlines()[1].startswith("2\tParaEval P = n/a")

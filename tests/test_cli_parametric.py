@@ -102,3 +102,30 @@ def test_align_with_sultan(gold, capsys):
     code, result, _ = run_json(capsys, ["parametric", "align", "--gold", str(gold),
                                         "--system", "sultan"])
     assert code == 0 and result["pairs"] == 3 and result["system"] > 0
+
+
+def test_align_reports_bad_lines_and_scores_the_rest(tmp_path, gold, capsys):
+    """A malformed system line or gold item skips that pair on both sides, keeping positions."""
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 1-1 1-2 2-3 3-4 4-5\n0-0 x-1\n0-0 1-1\n", encoding="utf-8")
+    code, result, err = run_json(capsys, ["parametric", "align", "--gold", str(gold),
+                                          "--system", str(system)])
+    assert code == 0 and result["pairs"] == 2 and result["skipped"] == 1
+    assert f"{system}:2: malformed link 'x-1'" in err and "doc.1.b" in err
+    assert result["skipped_rows"][0] == {"pair": 2, "id": "doc.1.b", "file": str(system), "line": 2,
+                                         "reason": "malformed link 'x-1' (expected i-j, i?j or ipj)"}
+    assert result["precision"] == 1.0 and result["recall"] == 1.0  # pairs 1 and 3 stay matched
+    bad_gold = write_json(tmp_path / "bad_gold.json",
+                          [GOLD[0], dict(GOLD[1], sureAlign="0-0 9-9"), GOLD[2]])
+    code, result, err = run_json(capsys, ["parametric", "align", "--gold", str(bad_gold),
+                                          "--system", str(gold)])
+    assert code == 0 and result["pairs"] == 2 and f"{bad_gold}:" in err and "9-9" in err
+
+
+def test_align_every_pair_bad_is_an_error(tmp_path, gold, capsys):
+    system = tmp_path / "system.pharaoh"
+    system.write_text("9-9\n0-0 8-8\n7-0\n", encoding="utf-8")  # every link outside
+    assert main(["parametric", "align", "--gold", str(gold), "--system", str(system),
+                 "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no pair could be scored" in captured.err

@@ -74,18 +74,59 @@ def test_pair_count_mismatch_names_both_files(capsys, tmp_path: Path) -> None:
     assert "short.pharaoh has 2 pairs" in err and "gold.json has 3" in err
 
 
-def test_malformed_link_names_file_and_line(capsys, tmp_path: Path) -> None:
+def test_malformed_link_is_reported_and_the_rest_scored(capsys, tmp_path: Path) -> None:
     bad = tmp_path / "bad.pharaoh"
     bad.write_text("0-0\n0-3 1-x\n0-0\n", encoding="utf-8")
-    code, _, err = run(capsys, "--gold", GOLD, "--system", str(bad), "--system-format", "pharaoh")
-    assert code == 1 and f"{bad}:2:" in err and "'1-x'" in err
+    code, out, err = run(capsys, "--gold", GOLD, "--system", str(bad), "--system-format", "pharaoh",
+                         "--format", "json", "--per-pair")
+    assert code == 0 and f"{bad}:2:" in err and "'1-x'" in err and "pair 2 (gold 'ex2') skipped" in err
+    result = json.loads(out)
+    assert result["pairs"] == 2 and result["skipped"] == 1
+    assert result["skipped_rows"] == [{"pair": 2, "id": "ex2", "file": str(bad), "line": 2,
+                                       "reason": "malformed link '1-x' (expected i-j, i?j or ipj)"}]
+    assert [p["pair"] for p in result["per_pair"]] == [1, 3]  # pair 3 still meets gold pair 3
 
 
-def test_index_outside_sentence_names_file_and_line(capsys, tmp_path: Path) -> None:
+def test_index_outside_sentence_is_reported_and_the_rest_scored(capsys, tmp_path: Path) -> None:
     bad = tmp_path / "far.pharaoh"
     bad.write_text("0-0\n0-3\n0-0 9-9\n", encoding="utf-8")
-    code, _, err = run(capsys, "--gold", GOLD, "--system", str(bad))
-    assert code == 1 and f"{bad}:3:" in err and "9-9" in err and "outside" in err
+    code, out, err = run(capsys, "--gold", GOLD, "--system", str(bad))
+    assert code == 0 and f"{bad}:3:" in err and "9-9" in err and "outside" in err
+    assert "pairs: 2 (1 skipped)" in out
+
+
+def test_bad_gold_line_drops_the_pair_on_both_sides(capsys, tmp_path: Path) -> None:
+    lines = (EXAMPLES / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([lines[0], '{"id": "broken", "source": "x"', *lines[1:]]) + "\n",
+                    encoding="utf-8")
+    system = tmp_path / "sys.pharaoh"
+    reference = Path(SYSTEM).read_text(encoding="utf-8").splitlines()
+    system.write_text("\n".join([reference[0], "0-0", *reference[1:]]) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+    assert code == 0 and f"{gold}:2: invalid JSON" in err
+    _, expected, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--format", "json")
+    result, expected = json.loads(out), json.loads(expected)
+    assert result["skipped"] == 1 and result["skipped_rows"][0]["file"] == str(gold)
+    for key in ("pairs", "macro", "micro", "exact_count", "aer"):
+        assert result[key] == expected[key]
+
+
+def test_every_pair_bad_is_an_error(capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pharaoh"
+    bad.write_text("0-0 x\n1-y\n2-z\n", encoding="utf-8")
+    code, out, err = run(capsys, "--gold", GOLD, "--system", str(bad), "--system-format", "pharaoh")
+    assert code == 1 and out == ""
+    assert "error:" in err and "no pair could be scored: all 3" in err and f"{bad}:1:" in err
+
+
+def test_stdin_is_named_stdin_in_messages(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0-0\n0-3 x-4\n0-0\n"))
+    code, _, err = run(capsys, "--gold", GOLD)
+    assert code == 0 and "<stdin>:2: malformed link 'x-4'" in err and "tmp" not in err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0-0\n0-0\n"))
+    code, _, err = run(capsys, "--gold", GOLD)
+    assert code == 1 and "<stdin> has 2 pairs" in err and "tmp" not in err
 
 
 @pytest.mark.data

@@ -11,12 +11,15 @@ import pytest
 from paralign.alignment import Alignment
 from paralign.corpora import (
     AlignedPair,
+    BadPair,
     combine_sure_possible,
     detect_format,
     group_key,
     iter_pairs,
     load_groups,
     load_pairs,
+    read_pairs,
+    split_bad,
 )
 from paralign.errors import AlignmentIndexError, FormatError, MismatchError, ResourceMissingError
 
@@ -220,6 +223,71 @@ def test_unknown_format_and_missing_file(tmp_path: Path) -> None:
         load_pairs(EXAMPLES / "gold.json", format="xml")
     with pytest.raises(ResourceMissingError, match="no such"):
         load_pairs(tmp_path / "absent.json")
+
+
+# -- read_pairs: a bad item keeps its place ----------------------------------------------------
+def kinds(items: list) -> list[str]:
+    """'ok' for a pair, else `line:reason-start` for a BadPair."""
+    return ["ok" if isinstance(i, AlignedPair) else f"{i.line}:{i.reason[:12]}" for i in items]
+
+
+def test_read_pairs_pharaoh_keeps_bad_lines_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "sys.pharaoh"
+    path.write_bytes(b"0-0\n0-3 x-4\n\n1-1 caf\xe9\n2-2\n")
+    items = read_pairs(path)
+    assert kinds(items) == ["ok", "2:malformed li", "ok", "4:not UTF-8 (b", "ok"]
+    bad = items[1]
+    assert isinstance(bad, BadPair) and bad.source == str(path) and str(bad).startswith(f"{path}:2: ")
+    assert isinstance(bad.error, FormatError) and bad.id == "2"
+    good, rejected = split_bad(items)
+    assert [p.line for p in good] == [1, 3, 5] and rejected == [items[1], items[3]]
+    with pytest.raises(FormatError, match=rf"{path.name}:2:.*'x-4'"):
+        load_pairs(path)
+
+
+def test_read_pairs_jsonl_multimwa_giza(tmp_path: Path) -> None:
+    good = '{"id": "a", "source": "x y", "target": "x", "sure": [[0, 0]]}'
+    path = write(tmp_path, "g.jsonl", f'{good}\n{{"id": "b", "source": "x"\n\n'
+                 f'{{"id": "c", "source": "x", "target": "x", "sure": "0-1"}}\n{good}\n')
+    items = read_pairs(path)
+    assert kinds(items) == ["ok", "2:invalid JSON", "4:pair 'c': li", "ok"]
+    assert isinstance(items[2], BadPair) and isinstance(items[2].error, AlignmentIndexError)
+    assert items[2].id == "c"
+    path = write(tmp_path, "g.tsv", "0:0\ta\tN/A\ta\tN/A\t1\t1\t0-0\t\t\n1:1\ta b\tN/A\n"
+                 "2:2\ta\tN/A\ta\tN/A\t1\t1\t0-0\t\t\n")
+    assert kinds(read_pairs(path)) == ["ok", "2:expected at ", "ok"]
+    path = write(tmp_path, "g.txt", "# sentence pair 1\na b\nNULL ({ / / }) a ({ 1 / / }) b ({ x / / })\n"
+                 "# sentence pair 2\na\nNULL ({ / / }) a ({ 1 / / })\n")
+    items = read_pairs(path)
+    assert kinds(items) == ["3:malformed li", "ok"] and items[0].id == "1"
+
+
+def test_read_pairs_jacana_and_companion(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.json", jacana_text("0-0 3-1"))
+    items = read_pairs(path)
+    assert kinds(items) == ["ok", "3:pair 'p2': l"] and items[1].id == "p2"
+    sure = write(tmp_path, "x.sure.json", jacana_text("0-0 1_1"))
+    write(tmp_path, "x.sure+poss.json", jacana_text("0-0 1-1"))
+    assert kinds(read_pairs(sure)) == ["ok", "3:malformed li"]
+    broken = write(tmp_path, "broken.json", '[\n {"id": "1", "source": "a", "target": "a"},\n {"id": \n]')
+    with pytest.raises(FormatError, match="invalid JSON"):  # the list cannot be read past it
+        read_pairs(broken)
+
+
+def test_read_pairs_names_the_file_as_told(tmp_path: Path) -> None:
+    path = write(tmp_path, "copy", "0-0\nbad\n")
+    items = read_pairs(path, name="<stdin>")
+    assert str(items[1]).startswith("<stdin>:2: ")
+    with pytest.raises(FormatError, match="^<stdin>:1: cannot tell"):
+        read_pairs(write(tmp_path, "prose", "Hello world\n"), name="<stdin>")
+
+
+def test_detect_format_looks_past_a_bad_first_line(tmp_path: Path) -> None:
+    assert detect_format(write(tmp_path, "p.txt", "0-0 x-1\n0-0 1-1\n")) == "pharaoh"
+    latin = tmp_path / "l.txt"
+    latin.write_bytes(b"caf\xe9\n")
+    with pytest.raises(FormatError, match=r"l.txt:1: not UTF-8"):
+        detect_format(latin)
 
 
 # -- the real corpora: README counts -----------------------------------------------------------

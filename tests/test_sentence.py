@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from paralign.errors import FormatError, MismatchError, ParalignError
 from paralign.sentence import ROOT, Entity, Sentence
 
 
@@ -76,3 +77,14 @@ def test_plain_round_trip_keeps_tokens(tokens: list[str]) -> None:
     s = Sentence.plain(tokens)
     assert s.tokens == tuple(tokens)
     assert Sentence.from_dict(s.to_dict()) == s
+
+
+def test_errors_are_paralign_errors() -> None:
+    """Validation errors are ParalignErrors; a token index error is still an IndexError."""
+    with pytest.raises(MismatchError, match="tags has 1 entries for 2 tokens"):
+        Sentence(tokens=("a", "b"), tags=("DT",))
+    with pytest.raises(FormatError, match="entity span 0:0"):
+        Sentence(tokens=("a",), entities=(Entity(0, 0, "X"),))
+    with pytest.raises(ParalignError) as info:
+        Sentence.plain(["a", "b"])[-3]
+    assert isinstance(info.value, IndexError) and "outside a 2-token" in str(info.value)

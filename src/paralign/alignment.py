@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .errors import AlignmentIndexError, FormatError
+from .errors import AlignmentIndexError, ConfigurationError, FormatError
 
 Link = tuple[int, int]
 
@@ -50,7 +50,7 @@ class Alignment:
             return self.sure
         if which in ("sure+possible", "possible"):
             return self.possible
-        raise ValueError(f"unknown link set {which!r}: use 'sure' or 'sure+possible'")
+        raise ConfigurationError(f"unknown link set {which!r}: use 'sure' or 'sure+possible'")
 
     def __len__(self) -> int:
         return len(self.possible)
@@ -115,11 +115,11 @@ class Alignment:
     @classmethod
     def from_json(cls, data: dict | str, *, source: str | None = None, line: int | None = None) -> Alignment:
         """From {"sure": [[i,j],...], "possible": [[i,j],...]} (possible may include the sure links)."""
-        if isinstance(data, str):
-            data = json.loads(data)
         try:
+            if isinstance(data, str):
+                data = json.loads(data)
             return cls(_links(data.get("sure", ())), _links(data.get("possible", ())))
-        except (AttributeError, TypeError, ValueError) as exc:
+        except (AttributeError, TypeError, ValueError) as exc:  # JSONDecodeError is a ValueError
             raise FormatError(f"malformed alignment JSON: {exc}", source=source, line=line) from exc
 
 
@@ -140,7 +140,10 @@ def symmetrize(forward: Iterable[Link], backward: Iterable[Link], method: str = 
     if method == "union":
         return union
     if method not in ("grow-diag", "grow-diag-final", "grow-diag-final-and"):
-        raise ValueError(f"unknown symmetrisation {method!r}")
+        raise ConfigurationError(
+            f"unknown symmetrisation {method!r} (known: intersection, union, grow-diag, "
+            "grow-diag-final, grow-diag-final-and)"
+        )
     alignment = set(inter)
     aligned_src = {i for i, _ in alignment}
     aligned_tgt = {j for _, j in alignment}

@@ -6,7 +6,13 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .errors import FormatError, MismatchError, ParalignError
+
 ROOT = -1  #: head index of a sentence's root token
+
+
+class TokenIndexError(ParalignError, IndexError):
+    """A token index outside the sentence (an IndexError, as sequence indexing requires)."""
 
 #: A typographic apostrophe inside a word ("don’t", "president’s", "O’Reilly").
 _WORD_APOSTROPHE = re.compile("(?<=\\w)\u2019(?=\\w)")
@@ -115,13 +121,13 @@ class Sentence:
             if not value and n:
                 object.__setattr__(self, name, tuple(default))
             elif len(value) != n:
-                raise ValueError(f"Sentence.{name} has {len(value)} entries for {n} tokens")
+                raise MismatchError(f"Sentence.{name} has {len(value)} entries for {n} tokens")
             else:
                 object.__setattr__(self, name, tuple(value))
         index = [-1] * n
         for k, ent in enumerate(self.entities):
             if not 0 <= ent.start < ent.end <= n:
-                raise ValueError(f"entity span {ent.start}:{ent.end} outside a {n}-token sentence")
+                raise FormatError(f"entity span {ent.start}:{ent.end} outside a {n}-token sentence")
             for i in range(ent.start, ent.end):
                 index[i] = k
         object.__setattr__(self, "_entity_index", tuple(index))
@@ -136,7 +142,7 @@ class Sentence:
 
     def __getitem__(self, i: int) -> Token:
         if not -len(self.tokens) <= i < len(self.tokens):
-            raise IndexError(f"token {i} outside a {len(self.tokens)}-token sentence")
+            raise TokenIndexError(f"token {i} outside a {len(self.tokens)}-token sentence")
         return Token(self, i % len(self.tokens))
 
     def __iter__(self) -> Iterator[Token]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..aligners.evaluation import annotate_gold, load_gold
+from ..aligners.evaluation import annotate_gold
 from ..aligners.sultan import Aligner
-from ..errors import ResourceMissingError
-from ..metrics.alignment_scores import render_scores, score_alignments
-from ._common import add_format, add_output, emit, open_out
+from ..alignment import Alignment
+from ..corpora import read_pairs
+from ..errors import FormatError, ResourceMissingError
+from ..metrics.alignment_scores import render_scores, score_alignments, usable_pairs
+from ._common import add_format, add_output, emit, open_out, warn
 
 #: examples/demo/ of a source checkout (src/paralign/cli/demo.py -> repo root).
 DEMO_DIR = Path(__file__).resolve().parents[3] / "examples" / "demo"
@@ -29,15 +31,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_demo(examples: str | Path) -> dict:
-    """Align and score the demo pairs; returns pairs with aligned words and the scores."""
+    """Align and score the demo pairs; returns pairs with aligned words and the scores.
+
+    A bad gold line is left out and listed in the scores' "skipped_rows"; FormatError when
+    the gold has no pairs, EmptyScoringError when none of them can be read.
+    """
     gold_path = Path(examples) / "gold.jsonl"
     if not gold_path.is_file():
         raise ResourceMissingError(f"{gold_path}: demo gold not found (run from a source checkout "
                                    "or pass --examples DIR)")
-    gold = load_gold(gold_path)
-    aligner = Aligner()
-    annotated = annotate_gold(aligner, gold)
-    system = aligner.align_annotated(annotated)
+    items = read_pairs(gold_path, "jsonl")
+    if not items:
+        raise FormatError("no pairs in the demo gold", source=str(gold_path))
+    gold, positions, skipped = usable_pairs(items)
+    system: list[Alignment] = []
+    if gold:
+        aligner = Aligner()
+        system = aligner.align_annotated(annotate_gold(aligner, gold))
     pairs = []
     for pair, alignment in zip(gold, system, strict=True):
         links = sorted(alignment.sure)
@@ -49,7 +59,8 @@ def run_demo(examples: str | Path) -> dict:
                         for i, j in links],
             "missed": [[pair.source[i], pair.target[j]] for i, j in missed],
         })
-    scores = score_alignments([p.alignment for p in gold], system, "sure").to_dict()
+    scores = score_alignments([p.alignment for p in gold], system, "sure", source=str(gold_path),
+                              positions=positions, skipped=skipped).to_dict()
     return {"pairs": pairs, "scores": scores}
 
 
@@ -73,4 +84,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_demo(args.examples)
     with open_out(args.output) as out:
         emit(result, args.format, _render, out)
+    for row in result["scores"]["skipped_rows"]:
+        where = f"{row['file']}:{row['line']}" if row["line"] else row["file"]
+        warn(f"{where}: {row['reason']}; pair {row['pair']} skipped")
     return 0

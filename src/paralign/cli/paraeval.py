@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..errors import MismatchError
-from ..metrics.paraeval import ParaEval, ParaEvalScore, build_sources
+from ..metrics.paraeval import ParaEval, ParaEvalScore, build_sources, sum_stats
 from ._common import add_format, add_output, emit, open_in, open_out
 
 
@@ -30,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tokenize", choices=("13a", "none"), default="13a")
     parser.add_argument("--keep-stopword-phrases", action="store_true",
                         help="also paraphrase-match phrases made only of stop words")
-    parser.add_argument("--sentence-level", action="store_true", help="one line per segment")
+    parser.add_argument("--sentence-level", action="store_true",
+                        help="one line per segment (with --format json: one JSON document, "
+                        '{"segments": [...], "corpus": {...}})')
     add_format(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -56,12 +57,15 @@ def run(args: argparse.Namespace) -> int:
     with open_out(args.output) as out:
         if args.sentence_level:
             signature = scorer.signature(len(refs))
-            for number, stats in enumerate(scorer.segment_stats(hyps, refs), start=1):
-                score = ParaEvalScore(stats, signature)
-                if args.format == "json":
-                    out.write(json.dumps({"segment": number, **_public(score)}) + "\n")
-                else:
-                    out.write(f"{number}\t{_text(score)}\n")
+            stats = scorer.segment_stats(hyps, refs)
+            if args.format == "json":  # one document: the segments and their corpus score
+                segments = [{"segment": number, **_public(ParaEvalScore(item, signature))}
+                            for number, item in enumerate(stats, start=1)]
+                corpus = _public(ParaEvalScore(sum_stats(stats), signature))
+                emit({"segments": segments, "corpus": corpus}, "json", str, out)
+                return 0
+            for number, item in enumerate(stats, start=1):
+                out.write(f"{number}\t{_text(ParaEvalScore(item, signature))}\n")
             return 0
         score = scorer.corpus_score(hyps, refs)
         emit(_public(score), args.format, lambda r: _text(score), out)

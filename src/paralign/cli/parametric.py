@@ -36,7 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align = commands.add_parser(
         "align", help="AlignPrec/AlignRecall of a system's alignments against the gold",
         description="Compare the non-identical consistent phrase pairs of a system's alignments "
-        "with the gold's, pairs joined by position (texts compared case-insensitively).",
+        "with the gold's, pairs joined by position (texts compared case-insensitively). A pair "
+        "with a bad gold or system item is left out on both sides with a warning (skipped_rows "
+        "in JSON); the other pairs are scored.",
     )
     _common_options(align)
     align.add_argument("--system", required=True,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, render_scores, score_files
-from ._common import add_format, add_output, emit, open_out
+from ._common import add_format, add_output, emit, open_out, warn
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "score-alignments",
         help="precision/recall/F1 (macro, micro), exact match and AER of word alignments",
         description="Score system alignments against gold ones, paired by position. Formats "
-        "(jacana JSON, JSONL, GIZA txt, MultiMWA TSV, Pharaoh lines) are detected from the files.",
+        "(jacana JSON, JSONL, GIZA txt, MultiMWA TSV, Pharaoh lines) are detected from the files. "
+        "A pair with a bad gold or system item is left out on both sides and reported (warnings "
+        "on stderr; skipped_rows in JSON); the other pairs are scored.",
     )
     parser.add_argument("--gold", required=True, help="gold alignment file")
     parser.add_argument("--system", default="-",
@@ -37,15 +39,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+#: How many skipped pairs are listed on stderr (all of them are in the JSON output).
+MAX_WARNINGS = 20
+
+
 def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        system = args.system
+        system, name = args.system, None
         if system == "-":
-            system = Path(tmp) / "stdin"
+            system, name = Path(tmp) / "stdin", "<stdin>"
             with open(system, "w", encoding="utf-8") as handle:
                 shutil.copyfileobj(sys.stdin, handle)
         scores = score_files(args.gold, system, args.gold_links, gold_format=args.gold_format,
-                             system_format=args.system_format, possible_path=args.gold_possible)
+                             system_format=args.system_format, possible_path=args.gold_possible,
+                             system_name=name)
     with open_out(args.output) as out:
         emit(scores.to_dict(per_pair=args.per_pair), args.format, render_scores, out)
+    for skipped in scores.skipped[:MAX_WARNINGS]:
+        warn(str(skipped))
+    if len(scores.skipped) > MAX_WARNINGS:
+        warn(f"... and {len(scores.skipped) - MAX_WARNINGS} more pairs skipped")
     return 0

@@ -8,26 +8,40 @@ Formats (auto-detected from the file's first line by `detect_format`):
 - `giza`: GIZA-style `# sentence pair` text (1-based, `pN` possible, NULL first, BOMs stripped);
 - `multimwa`: MultiMWA TSV;
 - `pharaoh`: bare link lines (`i-j`, `i?j`), no tokens, paired with a gold file by position.
+
+`load_pairs` and `iter_pairs` raise on the first bad item. `read_pairs` (for batch jobs) puts a
+`BadPair` in the place of each item it cannot read, so that pairs matched by position stay
+matched, and raises only when the file as a whole cannot be read.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import FormatError, ResourceMissingError
-from ..paraphrases import open_text
-from .base import AlignedPair, check_links, make_pair, parse_dash_links
-from .giza import iter_giza
-from .jacana import combine_sure_possible, companion_files, iter_jacana
-from .jsonl import iter_jsonl
-from .multimwa import iter_multimwa
-from .pharaoh import iter_pharaoh
+from .base import (
+    AlignedPair,
+    BadPair,
+    PairOrBad,
+    check_links,
+    make_pair,
+    parse_dash_links,
+    read_lines,
+    strict,
+)
+from .giza import iter_giza, read_giza
+from .jacana import combine_sure_possible, companion_files, iter_jacana, read_jacana
+from .jsonl import iter_jsonl, read_jsonl
+from .multimwa import iter_multimwa, read_multimwa
+from .pharaoh import iter_pharaoh, read_pharaoh
 
 __all__ = [
     "FORMATS",
     "AlignedPair",
+    "BadPair",
+    "PairOrBad",
     "check_links",
     "combine_sure_possible",
     "detect_format",
@@ -37,6 +51,8 @@ __all__ = [
     "load_pairs",
     "make_pair",
     "parse_dash_links",
+    "read_pairs",
+    "split_bad",
 ]
 
 FORMATS: dict[str, Callable[[str | Path], Iterator[AlignedPair]]] = {
@@ -47,51 +63,85 @@ FORMATS: dict[str, Callable[[str | Path], Iterator[AlignedPair]]] = {
     "pharaoh": iter_pharaoh,
 }
 
+#: The same formats' lenient readers `(path, name) -> AlignedPair | BadPair, ...`.
+_READERS: dict[str, Callable[[str | Path, str | None], Iterator[PairOrBad]]] = {
+    "jacana": read_jacana,
+    "jsonl": read_jsonl,
+    "giza": read_giza,
+    "multimwa": read_multimwa,
+    "pharaoh": read_pharaoh,
+}
+
 _PHARAOH_LINE = re.compile(r"^(\d+[-?p]\d+)?(\s+\d+[-?p]\d+)*\s*$")
 _MULTIMWA_MIN_FIELDS = 8
 
 
-def _check_exists(path: str | Path) -> Path:
+def _check_exists(path: str | Path, name: str | None = None) -> Path:
     path = Path(path)
     if not path.is_file():
-        raise ResourceMissingError(f"{path}: no such alignment file")
+        raise ResourceMissingError(f"{path if name is None else name}: no such alignment file")
     return path
 
 
-def detect_format(path: str | Path) -> str:
-    """Guess a file's format from its first non-blank line; FormatError when none fits."""
-    path = _check_exists(path)
-    first = ""
-    with open_text(path) as handle:
-        for raw in handle:
-            first = raw.replace("\ufeff", "").strip()
-            if first:
-                break
-    if not first:
-        return "pharaoh"  # an empty file: no pairs
-    if first.startswith("["):
+def _format_of_line(text: str) -> str | None:
+    if text.startswith("["):
         return "jacana"
-    if first.startswith("{"):
+    if text.startswith("{"):
         return "jsonl"
-    if first.startswith("#") and "sentence pair" in first.lower():
+    if text.startswith("#") and "sentence pair" in text.lower():
         return "giza"
-    if first.count("\t") + 1 >= _MULTIMWA_MIN_FIELDS:
+    if text.count("\t") + 1 >= _MULTIMWA_MIN_FIELDS:
         return "multimwa"
-    if _PHARAOH_LINE.match(first):
+    if _PHARAOH_LINE.match(text):
         return "pharaoh"
+    return None
+
+
+#: How many non-blank lines `detect_format` looks at for one it recognises.
+_DETECT_LINES = 10
+
+
+def detect_format(path: str | Path, *, name: str | None = None) -> str:
+    """Guess a file's format from its first recognisable non-blank line (of the first ten).
+
+    A bad first line thus does not hide the format of the rest (the readers then report it).
+    FormatError, naming the first line, when none fits. `name` is what messages call the
+    file (default: its path).
+    """
+    path = _check_exists(path, name)
+    name = str(path) if name is None else name
+    first: tuple[int, str | FormatError] | None = None
+    seen = 0
+    for number, text in read_lines(path, name):
+        if isinstance(text, str):
+            text = text.strip()
+            if not text:
+                continue
+            fmt = _format_of_line(text)
+            if fmt is not None:
+                return fmt
+        first = first or (number, text)
+        seen += 1
+        if seen >= _DETECT_LINES:
+            break
+    if first is None:
+        return "pharaoh"  # an empty file: no pairs
+    number, text = first
+    if isinstance(text, FormatError):
+        raise text
     raise FormatError(
-        f"cannot tell the alignment format from the first line {first[:60]!r} "
+        f"cannot tell the alignment format from the line {text[:60]!r} "
         f"(known: {', '.join(FORMATS)})",
-        source=str(path),
-        line=1,
+        source=name,
+        line=number,
     )
 
 
-def _resolve_format(path: str | Path, format: str | None) -> str:
-    fmt = format or detect_format(path)
+def _resolve_format(path: str | Path, format: str | None, name: str | None = None) -> str:
+    fmt = format or detect_format(path, name=name)
     if fmt not in FORMATS:
         raise FormatError(f"unknown alignment format {fmt!r} (known: {', '.join(FORMATS)})",
-                          source=str(path))
+                          source=str(path) if name is None else name)
     return fmt
 
 
@@ -101,9 +151,38 @@ def iter_pairs(path: str | Path, format: str | None = None) -> Iterator[AlignedP
     return FORMATS[_resolve_format(path, format)](path)
 
 
+def read_pairs(path: str | Path, format: str | None = None, *,
+               possible_path: str | Path | None = "auto", name: str | None = None
+               ) -> list[PairOrBad]:
+    """Read all items of a file: an AlignedPair, or a BadPair in the place of a bad item.
+
+    Like `load_pairs` (same `possible_path`), but one bad item does not stop the others; a
+    file that cannot be read at all (missing, unknown format, broken JSON list, broken GIZA
+    structure) still raises. `name` is what messages call the file (e.g. `<stdin>`).
+    """
+    path = _check_exists(path, name)
+    fmt = _resolve_format(path, format, name)
+    items = list(_READERS[fmt](path, name))
+    if fmt != "jacana" or possible_path is None:
+        return items
+    if possible_path == "auto":
+        companions = companion_files(path)
+        if companions is None:
+            return items
+        sure_file, merged_file = companions
+    else:
+        sure_file, merged_file = path, _check_exists(possible_path)
+    sure_items = items if sure_file == path else list(read_jacana(sure_file))
+    merged_items = items if merged_file == path else list(read_jacana(merged_file))
+    sure_name = name if sure_file == path and name is not None else str(sure_file)
+    merged_name = name if merged_file == path and name is not None else str(merged_file)
+    return combine_sure_possible(sure_items, merged_items, sure_path=sure_name,
+                                 merged_path=merged_name)
+
+
 def load_pairs(path: str | Path, format: str | None = None, *,
                possible_path: str | Path | None = "auto") -> list[AlignedPair]:
-    """Read all pairs of a file.
+    """Read all pairs of a file; FormatError (naming file and line) at the first bad item.
 
     For jacana files, `possible_path` names a `sure+poss` file whose links (minus nothing: they
     include the sure ones) become the possible links; with "auto" (default) a companion
@@ -111,22 +190,19 @@ def load_pairs(path: str | Path, format: str | None = None, *,
     alone. Loading a sure+poss file with its companion thus gives the same pairs as loading the
     sure file.
     """
-    path = _check_exists(path)
-    fmt = _resolve_format(path, format)
-    pairs = list(FORMATS[fmt](path))
-    if fmt != "jacana" or possible_path is None:
-        return pairs
-    if possible_path == "auto":
-        companions = companion_files(path)
-        if companions is None:
-            return pairs
-        sure_file, merged_file = companions
-    else:
-        sure_file, merged_file = path, _check_exists(possible_path)
-    sure_pairs = pairs if sure_file == path else list(iter_jacana(sure_file))
-    merged_pairs = pairs if merged_file == path else list(iter_jacana(merged_file))
-    return combine_sure_possible(sure_pairs, merged_pairs, sure_path=str(sure_file),
-                                 merged_path=str(merged_file))
+    return list(strict(read_pairs(path, format, possible_path=possible_path)))
+
+
+def split_bad(items: Iterable[PairOrBad]) -> tuple[list[AlignedPair], list[BadPair]]:
+    """(the good pairs, the bad items) of `read_pairs`' result, each in file order."""
+    good: list[AlignedPair] = []
+    bad: list[BadPair] = []
+    for item in items:
+        if isinstance(item, BadPair):
+            bad.append(item)
+        else:
+            good.append(item)
+    return good, bad
 
 
 def group_key(pair_id: str) -> str:

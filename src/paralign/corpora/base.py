@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gzip
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..alignment import Alignment, Link
-from ..errors import AlignmentIndexError, FormatError
+from ..errors import AlignmentIndexError, FormatError, ParalignError
 
 _LINK = re.compile(r"^(\d+)-(\d+)$")
 
@@ -34,6 +36,71 @@ class AlignedPair:
     def possible(self) -> frozenset[Link]:
         """Sure and possible links (possible ⊇ sure)."""
         return self.alignment.possible
+
+
+@dataclass(frozen=True, slots=True)
+class BadPair:
+    """An item a loader could not read, kept in its place so that pairing by position holds.
+
+    `error` is the exception the strict loaders raise for it (it names file and line).
+    """
+
+    id: str
+    error: ParalignError
+
+    @property
+    def source(self) -> str | None:
+        return getattr(self.error, "source", None)
+
+    @property
+    def line(self) -> int | None:
+        return getattr(self.error, "line", None)
+
+    @property
+    def reason(self) -> str:
+        """The message without its `file:line: ` prefix."""
+        message = str(self.error)
+        if self.source is not None:
+            where = f"{self.source}:{self.line}: " if self.line is not None else f"{self.source}: "
+            return message.removeprefix(where)
+        return message.removeprefix(f"line {self.line}: ") if self.line is not None else message
+
+    def __str__(self) -> str:
+        return str(self.error)
+
+
+PairOrBad = AlignedPair | BadPair
+
+
+def strict(items: Iterable[PairOrBad]) -> Iterator[AlignedPair]:
+    """The pairs of `items`, raising the error of the first BadPair."""
+    for item in items:
+        if isinstance(item, BadPair):
+            raise item.error
+        yield item
+
+
+def read_lines(path: str | Path, name: str) -> Iterator[tuple[int, str | FormatError]]:
+    """(1-based number, text without the line end) per line, gzip for `.gz`, U+FEFF removed.
+
+    A line that is not UTF-8 comes as a FormatError naming it, so a reader can skip that line.
+    """
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    yield number, FormatError(
+                        f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+                        source=name, line=number,
+                    )
+                    continue
+                yield number, text.replace("\ufeff", "").rstrip("\r\n")
+    except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError
+        raise FormatError(f"cannot read ({exc})", source=name) from exc
 
 
 def parse_dash_links(text: str, *, source: str | None = None, line: int | None = None,

@@ -14,15 +14,10 @@ from pathlib import Path
 
 from ..alignment import Link
 from ..errors import FormatError
-from ..paraphrases import open_text
-from .base import AlignedPair, make_pair
+from .base import AlignedPair, BadPair, PairOrBad, make_pair, read_lines, strict
 
 _HEADER = re.compile(r"^#\s*sentence pair\s*\(?(\d+)\)?", re.IGNORECASE)
 _INDEX = re.compile(r"^(p?)(\d+)$")
-
-
-def _clean(raw: str) -> str:
-    return raw.replace("\ufeff", "").rstrip("\r\n")
 
 
 def parse_giza_target(text: str, *, path: str | None = None, line: int | None = None
@@ -66,24 +61,43 @@ def parse_giza_target(text: str, *, path: str | None = None, line: int | None = 
     return tokens, sure, possible
 
 
+def read_giza(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
+    """The pairs of a GIZA-style file, a BadPair per pair with a bad line.
+
+    Ids are the numbers in the `# sentence pair` lines. A bad header, or a pair cut short, is
+    a FormatError: the three-line structure is lost there.
+    """
+    name = str(path) if name is None else name
+    lines = read_lines(path, name)
+    for number, header in lines:
+        if isinstance(header, FormatError):
+            raise header
+        if not header.strip():
+            continue
+        match = _HEADER.match(header.strip())
+        if not match:
+            raise FormatError(f"expected '# sentence pair N', got {header[:60]!r}", source=name,
+                              line=number)
+        pair_id = match.group(1)
+        try:
+            _, source_line = next(lines)
+            target_number, target_line = next(lines)
+        except StopIteration:
+            raise FormatError(f"pair {pair_id} is cut short (needs 3 lines)", source=name,
+                              line=number) from None
+        try:
+            if isinstance(source_line, FormatError):
+                raise source_line
+            if isinstance(target_line, FormatError):
+                raise target_line
+            tokens, sure, possible = parse_giza_target(target_line, path=name, line=target_number)
+            pair: PairOrBad = make_pair(pair_id, source_line.split(), tokens, sure, possible,
+                                        path=name, line=number)
+        except FormatError as exc:
+            pair = BadPair(pair_id, exc)
+        yield pair
+
+
 def iter_giza(path: str | Path) -> Iterator[AlignedPair]:
     """Stream the pairs of a GIZA-style file; ids are the numbers in the `# sentence pair` lines."""
-    name = str(path)
-    with open_text(path) as handle:
-        lines = enumerate((_clean(raw) for raw in handle), start=1)
-        for number, header in lines:
-            if not header.strip():
-                continue
-            match = _HEADER.match(header.strip())
-            if not match:
-                raise FormatError(f"expected '# sentence pair N', got {header[:60]!r}", source=name,
-                                  line=number)
-            try:
-                _, source_line = next(lines)
-                target_number, target_line = next(lines)
-            except StopIteration:
-                raise FormatError(f"pair {match.group(1)} is cut short (needs 3 lines)", source=name,
-                                  line=number) from None
-            tokens, sure, possible = parse_giza_target(target_line, path=name, line=target_number)
-            yield make_pair(match.group(1), source_line.split(), tokens, sure, possible, path=name,
-                            line=number)
+    return strict(read_giza(path))

@@ -8,13 +8,13 @@ their companion sure file they give sure = companion's links, possible = the mer
 
 from __future__ import annotations
 
+import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..errors import FormatError, MismatchError
-from ..paraphrases import open_text
-from .base import AlignedPair, make_pair, parse_dash_links
+from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
 
 SURE_POSS_MARK = ".sure+poss"
 
@@ -62,25 +62,56 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
         raise FormatError("expected ',' or ']' in the JSON list", source=path, line=line_of(pos))
 
 
+def _read_text(path: str | Path, name: str) -> str:
+    """The whole file as text (gzip for `.gz`); FormatError naming the line that is not UTF-8."""
+    path = Path(path)
+    try:
+        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as handle:
+            data = handle.read()
+    except (OSError, EOFError) as exc:
+        raise FormatError(f"cannot read ({exc})", source=name) from exc
+    try:
+        return data.decode("utf-8").replace("\ufeff", "")
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"not UTF-8 (byte 0x{data[exc.start]:02x})", source=name,
+                          line=data.count(b"\n", 0, exc.start) + 1) from None
+
+
+def _element(obj: object, index: int, line: int, name: str) -> AlignedPair:
+    """The pair of one list element; FormatError when it is not one."""
+    if not isinstance(obj, dict):
+        raise FormatError(f"element {index} is not a JSON object", source=name, line=line)
+    pair_id = str(obj.get("id", index))
+    try:
+        src, tgt = obj["source"], obj["target"]
+    except KeyError as exc:
+        raise FormatError(f"pair {pair_id!r} lacks {exc.args[0]!r}", source=name, line=line) from None
+    if not isinstance(src, str) or not isinstance(tgt, str):
+        raise FormatError(f"pair {pair_id!r}: source/target must be strings", source=name, line=line)
+    sure = parse_dash_links(str(obj.get("sureAlign") or ""), source=name, line=line, item=pair_id)
+    possible = parse_dash_links(str(obj.get("possibleAlign") or ""), source=name, line=line,
+                                item=pair_id)
+    return make_pair(pair_id, src.split(), tgt.split(), sure, possible, path=name, line=line)
+
+
+def read_jacana(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
+    """The pairs of one jacana JSON file, a BadPair per bad element.
+
+    Invalid JSON is a FormatError: the list cannot be read past it.
+    """
+    name = str(path) if name is None else name
+    for index, (line, obj) in enumerate(_objects(_read_text(path, name), name), start=1):
+        try:
+            pair: PairOrBad = _element(obj, index, line, name)
+        except FormatError as exc:
+            pair_id = obj.get("id", index) if isinstance(obj, dict) else index
+            pair = BadPair(str(pair_id), exc)
+        yield pair
+
+
 def iter_jacana(path: str | Path) -> Iterator[AlignedPair]:
     """Read one jacana JSON file (sureAlign -> sure, possibleAlign -> possible)."""
-    name = str(path)
-    with open_text(path) as handle:
-        text = handle.read().replace("\ufeff", "")
-    for index, (line, obj) in enumerate(_objects(text, name), start=1):
-        if not isinstance(obj, dict):
-            raise FormatError(f"element {index} is not a JSON object", source=name, line=line)
-        pair_id = str(obj.get("id", index))
-        try:
-            src, tgt = obj["source"], obj["target"]
-        except KeyError as exc:
-            raise FormatError(f"pair {pair_id!r} lacks {exc.args[0]!r}", source=name, line=line) from None
-        if not isinstance(src, str) or not isinstance(tgt, str):
-            raise FormatError(f"pair {pair_id!r}: source/target must be strings", source=name, line=line)
-        sure = parse_dash_links(str(obj.get("sureAlign") or ""), source=name, line=line, item=pair_id)
-        possible = parse_dash_links(str(obj.get("possibleAlign") or ""), source=name, line=line,
-                                    item=pair_id)
-        yield make_pair(pair_id, src.split(), tgt.split(), sure, possible, path=name, line=line)
+    return strict(read_jacana(path))
 
 
 def companion_files(path: str | Path) -> tuple[Path, Path] | None:
@@ -102,19 +133,24 @@ def companion_files(path: str | Path) -> tuple[Path, Path] | None:
     return None
 
 
-def combine_sure_possible(sure_pairs: list[AlignedPair], merged_pairs: list[AlignedPair], *,
+def combine_sure_possible(sure_pairs: Sequence[PairOrBad], merged_pairs: Sequence[PairOrBad], *,
                           sure_path: str = "sure file", merged_path: str = "sure+poss file"
-                          ) -> list[AlignedPair]:
+                          ) -> list[PairOrBad]:
     """Sure links from `sure_pairs`, possible = everything in `merged_pairs` (plus the sure links).
 
     The two lists must hold the same sentences in the same order (checked by position and text).
+    A position that is a BadPair in either list stays a BadPair (so AlignedPairs alone give
+    AlignedPairs alone).
     """
     if len(sure_pairs) != len(merged_pairs):
         raise MismatchError(
             f"{sure_path} has {len(sure_pairs)} pairs but {merged_path} has {len(merged_pairs)}"
         )
-    out = []
+    out: list[PairOrBad] = []
     for a, b in zip(sure_pairs, merged_pairs, strict=True):
+        if isinstance(a, BadPair) or isinstance(b, BadPair):
+            out.append(a if isinstance(a, BadPair) else b)
+            continue
         if a.source != b.source or a.target != b.target:
             raise MismatchError(
                 f"pair {a.id!r} ({sure_path} line {a.line}) and pair {b.id!r} ({merged_path} line "

@@ -5,7 +5,8 @@ One pair a line: {"id", "source", "target", "sure": [[i, j], ...], "possible": [
 Pharaoh strings (`i-j`, `i?j`). An "alignment" key holding a Pharaoh string is accepted too
 (`paralign align --format json` output). Without source/target a record carries links only (a
 system output, checked against the gold when scored); an `{"error": ...}` record without links
-is an empty alignment, so one failed item does not stop the scoring of the others.
+is an empty alignment, so one failed item does not stop the scoring of the others. A line that
+cannot be read becomes a `BadPair` in `read_jsonl` (the strict `iter_jsonl` raises its error).
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from pathlib import Path
 
 from ..alignment import Alignment, Link
 from ..errors import FormatError
-from ..paraphrases import open_text
-from .base import AlignedPair, make_pair
+from .base import AlignedPair, BadPair, PairOrBad, make_pair, read_lines, strict
 
 
 def _tokens(value: object, key: str, pair_id: str, path: str, line: int) -> list[str]:
@@ -48,48 +48,70 @@ def _links(value: object, key: str, pair_id: str, path: str, line: int) -> froze
                           source=path, line=line) from None
 
 
+def _record(text: str, name: str, number: int) -> AlignedPair:
+    """The pair on one non-blank line; FormatError when it is not one."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"invalid JSON: {exc.msg}", source=name, line=number) from None
+    if not isinstance(obj, dict):
+        raise FormatError("expected a JSON object", source=name, line=number)
+    pair_id = str(obj.get("id", number))
+    if "error" in obj and not any(k in obj for k in ("sure", "alignment", "links")):
+        # `paralign align --format json` writes {"line", "error"} for an item it could
+        # not align: keep the position, with no links and no tokens.
+        return AlignedPair(pair_id, (), (), Alignment(), number)
+    if ("source" in obj) != ("target" in obj):
+        raise FormatError(f"pair {pair_id!r} has only one of 'source' and 'target'",
+                          source=name, line=number)
+    src = _tokens(obj.get("source", ""), "source", pair_id, name, number)
+    tgt = _tokens(obj.get("target", ""), "target", pair_id, name, number)
+    if "alignment" in obj and "sure" not in obj:
+        value = obj["alignment"]
+        if not isinstance(value, str):
+            raise FormatError(f"pair {pair_id!r}: 'alignment' must be a Pharaoh string",
+                              source=name, line=number)
+        alignment = Alignment.from_pharaoh(value, source=name, line=number)
+        sure, possible = alignment.sure, alignment.possible
+    else:
+        # A Pharaoh string under "sure" keeps its own i?j possible links.
+        sure_value = obj.get("sure", obj.get("links"))
+        if isinstance(sure_value, str):
+            parsed = Alignment.from_pharaoh(sure_value, source=name, line=number)
+            sure, extra = parsed.sure, parsed.possible
+        else:
+            sure, extra = _links(sure_value, "sure", pair_id, name, number), frozenset()
+        possible = extra | _links(obj.get("possible"), "possible", pair_id, name, number)
+    if "source" not in obj:  # links only: checked later against the gold sentences
+        return AlignedPair(pair_id, (), (), Alignment(sure, possible), number)
+    return make_pair(pair_id, src, tgt, sure, possible, path=name, line=number)
+
+
+def _line_id(text: str, number: int) -> str:
+    """The id of a bad line when it can still be read, else its line number."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return str(number)
+    return str(obj.get("id", number)) if isinstance(obj, dict) else str(number)
+
+
+def read_jsonl(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
+    """The pairs of a JSONL alignment file (blank lines skipped), a BadPair per bad line."""
+    name = str(path) if name is None else name
+    for number, text in read_lines(path, name):
+        if isinstance(text, FormatError):
+            yield BadPair(str(number), text)
+            continue
+        text = text.strip()
+        if not text:
+            continue
+        try:
+            yield _record(text, name, number)
+        except FormatError as exc:
+            yield BadPair(_line_id(text, number), exc)
+
+
 def iter_jsonl(path: str | Path) -> Iterator[AlignedPair]:
     """Stream the pairs of a JSONL alignment file (blank lines skipped)."""
-    name = str(path)
-    with open_text(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            text = raw.replace("\ufeff", "").strip()
-            if not text:
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise FormatError(f"invalid JSON: {exc.msg}", source=name, line=number) from None
-            if not isinstance(obj, dict):
-                raise FormatError("expected a JSON object", source=name, line=number)
-            pair_id = str(obj.get("id", number))
-            if "error" in obj and not any(k in obj for k in ("sure", "alignment", "links")):
-                # `paralign align --format json` writes {"line", "error"} for an item it could
-                # not align: keep the position, with no links and no tokens.
-                yield AlignedPair(pair_id, (), (), Alignment(), number)
-                continue
-            if ("source" in obj) != ("target" in obj):
-                raise FormatError(f"pair {pair_id!r} has only one of 'source' and 'target'",
-                                  source=name, line=number)
-            src = _tokens(obj.get("source", ""), "source", pair_id, name, number)
-            tgt = _tokens(obj.get("target", ""), "target", pair_id, name, number)
-            if "alignment" in obj and "sure" not in obj:
-                value = obj["alignment"]
-                if not isinstance(value, str):
-                    raise FormatError(f"pair {pair_id!r}: 'alignment' must be a Pharaoh string",
-                                      source=name, line=number)
-                alignment = Alignment.from_pharaoh(value, source=name, line=number)
-                sure, possible = alignment.sure, alignment.possible
-            else:
-                # A Pharaoh string under "sure" keeps its own i?j possible links.
-                sure_value = obj.get("sure", obj.get("links"))
-                if isinstance(sure_value, str):
-                    parsed = Alignment.from_pharaoh(sure_value, source=name, line=number)
-                    sure, extra = parsed.sure, parsed.possible
-                else:
-                    sure, extra = _links(sure_value, "sure", pair_id, name, number), frozenset()
-                possible = extra | _links(obj.get("possible"), "possible", pair_id, name, number)
-            if "source" not in obj:  # links only: checked later against the gold sentences
-                yield AlignedPair(pair_id, (), (), Alignment(sure, possible), number)
-                continue
-            yield make_pair(pair_id, src, tgt, sure, possible, path=name, line=number)
+    return strict(read_jsonl(path))

@@ -11,33 +11,41 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import FormatError
-from ..paraphrases import open_text
-from .base import AlignedPair, make_pair, parse_dash_links
+from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, read_lines, strict
 
 MIN_FIELDS = 8
 
 
-def iter_multimwa(path: str | Path) -> Iterator[AlignedPair]:
-    """Stream the pairs of a MultiMWA TSV file (blank lines skipped)."""
-    name = str(path)
+def read_multimwa(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
+    """The pairs of a MultiMWA TSV file (blank lines skipped), a BadPair per bad line."""
+    name = str(path) if name is None else name
     seen: set[str] = set()
-    with open_text(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            line = raw.replace("\ufeff", "").rstrip("\r\n")
-            if not line.strip():
-                continue
-            fields = line.split("\t")
+    for number, line in read_lines(path, name):
+        if isinstance(line, FormatError):
+            yield BadPair(str(number), line)
+            continue
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        pair_id = fields[0].strip() or str(number)
+        if pair_id in seen:
+            pair_id = f"{pair_id}#{number}"
+        seen.add(pair_id)
+        try:
             if len(fields) < MIN_FIELDS:
                 raise FormatError(
                     f"expected at least {MIN_FIELDS} tab-separated fields, got {len(fields)}",
                     source=name, line=number,
                 )
-            pair_id = fields[0].strip() or str(number)
-            if pair_id in seen:
-                pair_id = f"{pair_id}#{number}"
-            seen.add(pair_id)
             sure = parse_dash_links(fields[7], source=name, line=number, item=pair_id)
             possible = parse_dash_links(fields[8] if len(fields) > 8 else "", source=name,
                                         line=number, item=pair_id)
             yield make_pair(pair_id, fields[1].split(), fields[3].split(), sure, possible,
                             path=name, line=number)
+        except FormatError as exc:
+            yield BadPair(pair_id, exc)
+
+
+def iter_multimwa(path: str | Path) -> Iterator[AlignedPair]:
+    """Stream the pairs of a MultiMWA TSV file (blank lines skipped)."""
+    return strict(read_multimwa(path))

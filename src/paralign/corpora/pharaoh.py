@@ -10,15 +10,25 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..alignment import Alignment
-from ..paraphrases import open_text
-from .base import AlignedPair
+from ..errors import FormatError
+from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
+
+
+def read_pharaoh(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
+    """One AlignedPair per line (an empty line is an empty alignment), a BadPair per bad line."""
+    name = str(path) if name is None else name
+    for number, text in read_lines(path, name):
+        if isinstance(text, FormatError):
+            yield BadPair(str(number), text)
+            continue
+        try:
+            alignment = Alignment.from_pharaoh(text.strip(), source=name, line=number)
+        except FormatError as exc:
+            yield BadPair(str(number), exc)
+            continue
+        yield AlignedPair(str(number), (), (), alignment, number)
 
 
 def iter_pharaoh(path: str | Path) -> Iterator[AlignedPair]:
     """Stream one AlignedPair per line (an empty line is an empty alignment)."""
-    name = str(path)
-    with open_text(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            text = raw.replace("\ufeff", "").strip()
-            alignment = Alignment.from_pharaoh(text, source=name, line=number)
-            yield AlignedPair(str(number), (), (), alignment, number)
+    return strict(read_pharaoh(path))

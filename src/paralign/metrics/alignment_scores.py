@@ -15,22 +15,69 @@ corpus figure derives from them:
 
 The gold link set G is the sure links (`links="sure"`) or sure+possible (`"sure+possible"`); the
 system's link set A is all its links (sure and possible).
+
+Batch scoring (`score_pairs`, `score_files`) leaves out a pair whose gold or system item is bad
+(unreadable line, links outside the sentences, token counts that differ) from both sides, keeps
+the others in place, and lists the pairs left out in `AlignmentScores.skipped`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..alignment import Alignment
-from ..errors import AlignmentIndexError, MismatchError, ParalignError
+from ..errors import AlignmentIndexError, ConfigurationError, MismatchError, ParalignError
 from . import f_measure
+
+if TYPE_CHECKING:
+    from ..corpora import AlignedPair, PairOrBad
 
 LINK_SETS = ("sure", "sure+possible")
 
 
 class EmptyScoringError(ParalignError, ValueError):
     """There are no pairs to score."""
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedPair:
+    """A pair left out of the scores: its position (1-based), gold id, the file and line at fault, why."""
+
+    pair: int
+    reason: str
+    source: str | None = None
+    line: int | None = None
+    id: str | None = None
+
+    @classmethod
+    def of(cls, pair: int, error: ParalignError, id: str | None = None, *,
+           source: str | None = None, line: int | None = None) -> SkippedPair:
+        """From the error a strict reader or check would raise for the pair.
+
+        `source` and `line` say where the problem is when the error does not (a MismatchError);
+        a `source:line: ` prefix of its message is then dropped from the reason.
+        """
+        from ..corpora import BadPair
+
+        bad = BadPair(id or str(pair), error)
+        if bad.source is not None or source is None:
+            return cls(pair, bad.reason, bad.source, bad.line, id)
+        where = f"{source}:{line}: " if line else f"{source}: "
+        return cls(pair, str(error).removeprefix(where), source, line or None, id)
+
+    def __str__(self) -> str:
+        where = ""
+        if self.source is not None:
+            where = f"{self.source}:{self.line}: " if self.line else f"{self.source}: "
+        gold = f" (gold {self.id!r})" if self.id is not None else ""
+        return f"{where}{self.reason}; pair {self.pair}{gold} skipped"
+
+    def to_dict(self) -> dict:
+        return {"pair": self.pair, "id": self.id, "file": self.source, "line": self.line,
+                "reason": self.reason}
 
 
 def _ratio(numerator: int, denominator: int) -> float:
@@ -95,6 +142,8 @@ class AlignmentScores:
 
     per_pair: tuple[PairCounts, ...]
     links: str = "sure"
+    positions: tuple[int, ...] = ()  #: 1-based position of each scored pair (default 1..n)
+    skipped: tuple[SkippedPair, ...] = ()
 
     @property
     def pairs(self) -> int:
@@ -132,7 +181,10 @@ class AlignmentScores:
         return 1.0 - hits / (system + sure)
 
     def to_dict(self, per_pair: bool = False) -> dict:
-        """{"pairs", "links", "macro": {...}, "micro": {...}, "exact", "exact_count", "aer", ...}."""
+        """{"pairs", "links", "macro": {...}, "micro": {...}, "exact", "exact_count", "aer", ...}.
+
+        "pairs" counts the pairs scored; "skipped" the pairs left out, listed in "skipped_rows".
+        """
         result: dict = {
             "pairs": self.pairs,
             "links": self.links,
@@ -143,78 +195,146 @@ class AlignmentScores:
             "aer": self.aer,
             "gold_links": sum(p.gold for p in self.per_pair),
             "system_links": sum(p.system for p in self.per_pair),
+            "skipped": len(self.skipped),
+            "skipped_rows": [s.to_dict() for s in self.skipped],
         }
         if per_pair:
+            positions = self.positions or range(1, len(self.per_pair) + 1)
             result["per_pair"] = [
-                {"gold": p.gold, "system": p.system, "correct": p.correct, "precision": p.precision,
-                 "recall": p.recall, "f1": p.f1, "exact": p.exact}
-                for p in self.per_pair
+                {"pair": k, "gold": p.gold, "system": p.system, "correct": p.correct,
+                 "precision": p.precision, "recall": p.recall, "f1": p.f1, "exact": p.exact}
+                for k, p in zip(positions, self.per_pair, strict=True)
             ]
         return result
 
 
 def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
-                     links: str = "sure") -> AlignmentScores:
+                     links: str = "sure", *, source: str | None = None,
+                     positions: Sequence[int] | None = None,
+                     skipped: Sequence[SkippedPair] = ()) -> AlignmentScores:
     """Score system alignments against gold ones, paired by position.
 
     Items may also be `AlignedPair`s (their `.alignment` is used); `score_pairs` additionally
-    checks that the pairs fit together.
+    checks that the pairs fit together. `source` names the input in errors; `positions` (1-based,
+    one per pair) and `skipped` record where the pairs came from when a caller left some out.
     """
     gold = [getattr(g, "alignment", g) for g in gold]
     system = [getattr(s, "alignment", s) for s in system]
     if links not in LINK_SETS:
-        raise ValueError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
+        raise ConfigurationError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
     if len(gold) != len(system):
         raise MismatchError(f"{len(gold)} gold alignments but {len(system)} system alignments")
+    if positions is not None and len(positions) != len(gold):
+        raise MismatchError(f"{len(positions)} positions for {len(gold)} pairs")
     if not gold:
-        raise EmptyScoringError("no alignments to score")
+        where = f"{source}: " if source else ""
+        if skipped:
+            raise EmptyScoringError(f"{where}no pair could be scored: all {len(skipped)} were "
+                                    f"skipped (first: {skipped[0]})")
+        raise EmptyScoringError(f"{where}no alignments to score")
     return AlignmentScores(
-        tuple(PairCounts.of(g, s, links) for g, s in zip(gold, system, strict=True)), links
+        tuple(PairCounts.of(g, s, links) for g, s in zip(gold, system, strict=True)), links,
+        tuple(positions or ()), tuple(skipped),
     )
 
 
-def score_pairs(gold: Sequence, system: Sequence, links: str = "sure", *,
-                gold_name: str = "gold", system_name: str = "system") -> AlignmentScores:
+def usable_pairs(items: Sequence[PairOrBad]) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
+    """The AlignedPairs of `corpora.read_pairs`' result, their 1-based positions, and a record
+    of each BadPair left out (pass the last two to `score_alignments`)."""
+    from ..corpora import BadPair
+
+    good: list[AlignedPair] = []
+    positions: list[int] = []
+    skipped: list[SkippedPair] = []
+    for position, item in enumerate(items, start=1):
+        if isinstance(item, BadPair):
+            skipped.append(SkippedPair.of(position, item.error))
+        else:
+            good.append(item)
+            positions.append(position)
+    return good, positions, skipped
+
+
+def _misfit(g: PairOrBad, s: PairOrBad, gold_name: str, system_name: str) -> ParalignError | None:
+    """Why gold item `g` and system item `s` cannot be scored together, or None."""
+    from ..corpora import BadPair
+
+    if isinstance(g, BadPair):
+        return g.error
+    if isinstance(s, BadPair):
+        return s.error
+    where = f"{system_name}:{s.line}: " if s.line else f"{system_name}: "
+    if (s.source or s.target) and (len(s.source), len(s.target)) != (len(g.source), len(g.target)):
+        return MismatchError(
+            f"{where}pair {s.id!r} has {len(s.source)}+{len(s.target)} tokens but gold pair "
+            f"{g.id!r} ({gold_name}:{g.line}) has {len(g.source)}+{len(g.target)}"
+        )
+    for i, j in sorted(s.alignment.possible):
+        if not (0 <= i < len(g.source) and 0 <= j < len(g.target)):
+            return AlignmentIndexError(
+                f"pair {s.id!r}: link {i}-{j} outside the gold sentences of {len(g.source)} "
+                f"and {len(g.target)} tokens (gold pair {g.id!r})",
+                source=system_name,
+                line=s.line or None,
+            )
+    return None
+
+
+def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: str = "sure", *,
+                gold_name: str = "gold", system_name: str = "system",
+                skip_bad: bool = True) -> AlignmentScores:
     """Score `AlignedPair`s by position, checking that they fit together.
 
-    Counts must match; a system pair with tokens must have the gold pair's token counts (texts may
-    differ in case: baselines are lower-cased); every system link must lie inside the gold
-    sentences. Errors name both files, the system line and the pair id.
+    Counts must match (MismatchError). A position is left out of the scores, on both sides, and
+    listed in `.skipped` when either item is a `BadPair` (see `corpora.read_pairs`), when a
+    system pair with tokens has other token counts than the gold pair (texts may differ in
+    case: baselines are lower-cased), or when a system link lies outside the gold sentences.
+    With `skip_bad=False` the first such problem is raised instead. EmptyScoringError when no
+    pair is left. Messages name both files, the line and the pair id.
     """
+    from ..corpora import BadPair
+
     if len(gold) != len(system):
         raise MismatchError(
             f"{system_name} has {len(system)} pairs but {gold_name} has {len(gold)}"
         )
-    for g, s in zip(gold, system, strict=True):
-        where = f"{system_name}:{s.line}: " if s.line else f"{system_name}: "
-        if (s.source or s.target) and (len(s.source), len(s.target)) != (len(g.source), len(g.target)):
-            raise MismatchError(
-                f"{where}pair {s.id!r} has {len(s.source)}+{len(s.target)} tokens but gold pair "
-                f"{g.id!r} ({gold_name}:{g.line}) has {len(g.source)}+{len(g.target)}"
-            )
-        for i, j in sorted(s.alignment.possible):
-            if not (0 <= i < len(g.source) and 0 <= j < len(g.target)):
-                raise AlignmentIndexError(
-                    f"pair {s.id!r}: link {i}-{j} outside the gold sentences of {len(g.source)} "
-                    f"and {len(g.target)} tokens (gold pair {g.id!r})",
-                    source=system_name,
-                    line=s.line or None,
-                )
-    return score_alignments([p.alignment for p in gold], [p.alignment for p in system], links)
+    kept: list[tuple[Alignment, Alignment]] = []
+    positions: list[int] = []
+    skipped: list[SkippedPair] = []
+    for position, (g, s) in enumerate(zip(gold, system, strict=True), start=1):
+        problem = _misfit(g, s, gold_name, system_name)
+        if problem is None:
+            assert not isinstance(g, BadPair) and not isinstance(s, BadPair)
+            kept.append((g.alignment, s.alignment))
+            positions.append(position)
+        elif skip_bad:
+            line = None if isinstance(s, BadPair) else s.line
+            skipped.append(SkippedPair.of(position, problem, g.id, source=system_name, line=line))
+        else:
+            raise problem
+    where = gold_name if gold_name == system_name else f"{gold_name} / {system_name}"
+    return score_alignments([g for g, _ in kept], [s for _, s in kept], links, source=where,
+                            positions=positions, skipped=skipped)
 
 
-def score_files(gold_path, system_path, links: str = "sure", *, gold_format: str | None = None,
-                system_format: str | None = None, possible_path=None) -> AlignmentScores:
+def score_files(gold_path: str | Path, system_path: str | Path, links: str = "sure", *,
+                gold_format: str | None = None, system_format: str | None = None,
+                possible_path: str | Path | None = None, system_name: str | None = None,
+                skip_bad: bool = True) -> AlignmentScores:
     """Load a gold and a system alignment file (formats detected) and score them by position.
 
     `possible_path` optionally names a jacana sure+poss file that supplies the gold's possible
     links (by default a companion `*.sure+poss.json` beside a `*.sure.json` gold is used).
+    A bad item in either file leaves that pair out on both sides (see `score_pairs`);
+    `system_name` is what messages call the system file (e.g. `<stdin>`).
     """
-    from ..corpora import load_pairs
+    from ..corpora import read_pairs
 
-    gold = load_pairs(gold_path, gold_format, possible_path=possible_path or "auto")
-    system = load_pairs(system_path, system_format, possible_path=None)
-    return score_pairs(gold, system, links, gold_name=str(gold_path), system_name=str(system_path))
+    system_name = str(system_path) if system_name is None else system_name
+    gold = read_pairs(gold_path, gold_format, possible_path=possible_path or "auto")
+    system = read_pairs(system_path, system_format, possible_path=None, name=system_name)
+    return score_pairs(gold, system, links, gold_name=str(gold_path), system_name=system_name,
+                       skip_bad=skip_bad)
 
 
 def render_scores(result: dict) -> str:
@@ -223,8 +343,9 @@ def render_scores(result: dict) -> str:
     def pct(value: float) -> str:
         return f"{100 * value:5.1f}"
 
+    skipped = f" ({result['skipped']} skipped)" if result.get("skipped") else ""
     lines = [
-        f"pairs: {result['pairs']}  gold links: {result['links']} ({result['gold_links']})  "
+        f"pairs: {result['pairs']}{skipped}  gold links: {result['links']} ({result['gold_links']})  "
         f"system links: {result['system_links']}",
         "          P      R      F1",
     ]

@@ -44,10 +44,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..alignment import Alignment
+from ..corpora.base import BadPair
 from ..errors import AlignmentIndexError, ConfigurationError, MismatchError
 from ..paraphrases import ParaphraseSource, normalize_phrase
 from ..phrases import phrase_spans
 from . import f_measure
+from .alignment_scores import EmptyScoringError, SkippedPair
 
 SpanPair = tuple[int, int, int, int]
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
@@ -118,6 +120,7 @@ class AlignScores:
     pairs: int
     skipped: int = 0
     warnings: tuple[str, ...] = ()
+    skipped_rows: tuple[SkippedPair, ...] = ()
 
     @property
     def overall(self) -> AlignCounts:
@@ -144,6 +147,7 @@ class AlignScores:
             "max_length": self.max_length,
             "by_length": {str(n): c.to_dict() for n, c in sorted(self.by_length.items())},
             "warnings": list(self.warnings),
+            "skipped_rows": [row.to_dict() for row in self.skipped_rows],
         }
 
 
@@ -166,9 +170,16 @@ def _same_text(a: Sequence[str], b: Sequence[str]) -> bool:
     return len(a) == len(b) and all(x.lower() == y.lower() for x, y in zip(a, b, strict=True))
 
 
-def _system_alignment(gold: PairLike, system: PairLike | Alignment, index: int) -> tuple[Alignment | None, str | None]:
-    """The system alignment for a gold pair, or a warning saying why it cannot be scored."""
-    name = f"pair {index + 1} (gold id {gold.id!r})"
+def _system_alignment(
+    gold: PairLike | BadPair, system: PairLike | Alignment | BadPair, index: int,
+    system_name: str | None = None,
+) -> tuple[Alignment | None, SkippedPair | None]:
+    """The system alignment for a gold pair, or the record of why it cannot be scored."""
+    if isinstance(gold, BadPair):
+        return None, SkippedPair.of(index + 1, gold.error)
+    line = None if isinstance(system, Alignment) else getattr(system, "line", None) or None
+    if isinstance(system, BadPair):
+        return None, SkippedPair.of(index + 1, system.error, gold.id)
     if isinstance(system, Alignment):
         alignment = system
     else:
@@ -177,34 +188,51 @@ def _system_alignment(gold: PairLike, system: PairLike | Alignment, index: int) 
         if has_text and not (
             _same_text(gold.source, system.source) and _same_text(gold.target, system.target)
         ):
-            return None, (
-                f"{name}: system pair {system.id!r} has different texts "
-                f"({' '.join(system.source)[:60]!r} / {' '.join(system.target)[:60]!r}); skipped"
+            return None, SkippedPair(
+                index + 1,
+                f"system pair {system.id!r} has different texts "
+                f"({' '.join(system.source)[:60]!r} / {' '.join(system.target)[:60]!r})",
+                system_name, line, gold.id,
             )
     try:
         alignment.validate(len(gold.source), len(gold.target))
     except AlignmentIndexError as exc:
-        return None, f"{name}: system alignment does not fit the gold sentences: {exc}; skipped"
+        return None, SkippedPair(
+            index + 1, f"system alignment does not fit the gold sentences: {exc}", system_name,
+            line, gold.id,
+        )
     return alignment, None
 
 
+def _warning(skipped: SkippedPair) -> str:
+    """`pair N (gold id ...): [file:line: ]reason; skipped`."""
+    name = f"pair {skipped.pair}" + (f" (gold id {skipped.id!r})" if skipped.id is not None else "")
+    where = ""
+    if skipped.source:
+        where = f"{skipped.source}:{skipped.line}: " if skipped.line else f"{skipped.source}: "
+    return f"{name}: {where}{skipped.reason}; skipped"
+
+
 def align_scores(
-    gold: Sequence[PairLike],
-    system: Sequence[PairLike | Alignment],
+    gold: Sequence[PairLike | BadPair],
+    system: Sequence[PairLike | Alignment | BadPair],
     max_length: int = 5,
     *,
     links: str = "sure",
     system_links: str | None = None,
     tight: bool = False,
+    system_name: str | None = None,
 ) -> AlignScores:
     """AlignPrec and AlignRecall of `system` against `gold`, joined by position.
 
     `system` items are pairs (texts compared with the gold case-insensitively; a pair whose
     texts differ, or whose links fall outside the gold sentences, is skipped with a warning
-    naming it) or bare Alignments.  `links` picks the gold link set ("sure" or
-    "sure+possible"); `system_links` the system's (default: the same).  `tight=True` scores
-    only phrase pairs with aligned edge words (a diagnostic; see `paralign.phrases`).
-    Different pair counts raise MismatchError.
+    naming it) or bare Alignments.  A `BadPair` on either side (an item `corpora.read_pairs`
+    could not read) skips that position the same way.  `links` picks the gold link set
+    ("sure" or "sure+possible"); `system_links` the system's (default: the same).
+    `tight=True` scores only phrase pairs with aligned edge words (a diagnostic; see
+    `paralign.phrases`).  `system_name` (the system file) is named in the skipped pairs'
+    records.  Different pair counts raise MismatchError.
     """
     _check_max_length(max_length)
     if len(gold) != len(system):
@@ -213,12 +241,12 @@ def align_scores(
     matched: Counter[int] = Counter()
     sys_count: Counter[int] = Counter()
     gold_count: Counter[int] = Counter()
-    warnings: list[str] = []
+    skipped: list[SkippedPair] = []
     scored = 0
     for index, (g, s) in enumerate(zip(gold, system, strict=True)):
-        alignment, problem = _system_alignment(g, s, index)
-        if alignment is None:
-            warnings.append(problem or f"pair {index + 1}: skipped")
+        alignment, problem = _system_alignment(g, s, index, system_name)
+        if alignment is None or isinstance(g, BadPair):
+            skipped.append(problem or SkippedPair(index + 1, "skipped"))
             continue
         gold_pp = nonidentical_spans(g.alignment, g.source, g.target, max_length, links, tight)
         sys_pp = nonidentical_spans(alignment, g.source, g.target, max_length, system_links, tight)
@@ -228,7 +256,8 @@ def align_scores(
         scored += 1
     m, s_, g_ = (_cumulate(c, max_length) for c in (matched, sys_count, gold_count))
     by_length = {n: AlignCounts(m[n - 1], s_[n - 1], g_[n - 1]) for n in range(1, max_length + 1)}
-    return AlignScores(by_length, max_length, scored, len(gold) - scored, tuple(warnings))
+    return AlignScores(by_length, max_length, scored, len(gold) - scored,
+                       tuple(_warning(k) for k in skipped), tuple(skipped))
 
 
 # -- reference paraphrase sets -------------------------------------------------------------------
@@ -479,17 +508,27 @@ def align_scores_files(
     workers: int = 1,
     progress: Progress | None = None,
 ) -> AlignScores:
-    """AlignPrec/AlignRecall of a system file (any alignment format) or a named aligner."""
-    from ..corpora import load_pairs
+    """AlignPrec/AlignRecall of a system file (any alignment format) or a named aligner.
 
-    gold = load_pairs(gold_path)
+    A bad item in either file skips that pair on both sides, with a warning naming file and
+    line; EmptyScoringError when no pair is left to score.
+    """
+    from ..corpora import read_pairs
+
+    gold = read_pairs(gold_path)
+    outputs: list[PairLike | Alignment | BadPair]
     if str(system) in ALIGNERS:
-        outputs: Sequence[PairLike | Alignment] = align_with(
-            str(system), gold, workers=workers, progress=progress
-        )
+        good = [g for g in gold if not isinstance(g, BadPair)]
+        aligned = iter(align_with(str(system), good, workers=workers, progress=progress))
+        outputs = [g if isinstance(g, BadPair) else next(aligned) for g in gold]
     else:
-        outputs = load_pairs(system)
-    return align_scores(gold, outputs, max_length, links=links, tight=tight)
+        outputs = list(read_pairs(system))
+    result = align_scores(gold, outputs, max_length, links=links, tight=tight,
+                          system_name=None if str(system) in ALIGNERS else str(system))
+    if not result.pairs:
+        first = f" (first: {result.warnings[0]})" if result.warnings else ""
+        raise EmptyScoringError(f"{gold_path} / {system}: no pair could be scored{first}")
+    return result
 
 
 def table_scores_files(

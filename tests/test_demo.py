@@ -1,0 +1,38 @@
+"""`paralign demo` on bad or empty example folders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from paralign.cli import main
+
+DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo"
+
+
+def test_demo_empty_gold_names_the_file(tmp_path: Path, capsys) -> None:
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n", encoding="utf-8")
+    assert main(["demo", "--examples", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"paralign demo: error: {gold}: no pairs" in err
+
+
+def test_demo_bad_gold_line_is_reported_and_the_rest_scored(tmp_path: Path, capsys) -> None:
+    lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([lines[0], '{"id": "broken", "source": "x"', lines[1]]) + "\n",
+                    encoding="utf-8")
+    assert main(["demo", "--examples", str(tmp_path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert len(result["pairs"]) == 2 and result["scores"]["pairs"] == 2
+    assert result["scores"]["skipped_rows"][0]["pair"] == 2
+    assert f"{gold}:2: invalid JSON" in captured.err and "pair 2 skipped" in captured.err
+
+
+def test_demo_every_gold_line_bad_is_an_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "gold.jsonl").write_text("{oops\n[1]\n", encoding="utf-8")
+    assert main(["demo", "--examples", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "no pair could be scored: all 2" in err and "gold.jsonl:1: invalid JSON" in err
