@@ -22,6 +22,26 @@ STDIN_NAME = "<stdin>"
 STDOUT_NAME = "<stdout>"
 
 
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    return _int_at_least(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    return _int_at_least(text, 0)
+
+
+def _int_at_least(text: str, low: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+    return value
+
+
 def add_format(parser: argparse.ArgumentParser, default: str = "text") -> None:
     """Add `--format text|json`."""
     parser.add_argument("--format", choices=("text", "json"), default=default, help="output format (default: %(default)s)")

@@ -16,27 +16,7 @@ import json
 from ..aligners.evaluation import align_input, alignment_record, read_pairs, read_parallel
 from ..aligners.sultan import PRESETS, Aligner, preset_options
 from ..errors import ConfigurationError
-from ._common import add_output, open_in, open_out, progress, warn
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    return _int_at_least(text, 1)
-
-
-def non_negative_int(text: str) -> int:
-    """argparse type: an integer >= 0."""
-    return _int_at_least(text, 0)
-
-
-def _int_at_least(text: str, low: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < low:
-        raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
-    return value
+from ._common import add_output, input_name, open_in, open_out, positive_int, progress, warn
 
 
 def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
@@ -141,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         with open_in(args.input) as handle:
             pairs = list(read_pairs(handle, args.input_format, args.tokenized))
-    name = args.source or ("stdin" if args.input == "-" else args.input)
+    name = args.source or input_name(args.input)
     for pair in pairs:
         if pair.error:
             warn(f"{pair.origin or name}:{pair.line}: {pair.error} (empty output line)")

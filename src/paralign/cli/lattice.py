@@ -9,8 +9,17 @@ import subprocess
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError
-from ._common import add_format, add_output, emit, open_in, open_out, progress, warn
-from .align import non_negative_int, positive_int
+from ._common import (
+    add_format,
+    add_output,
+    emit,
+    non_negative_int,
+    open_in,
+    open_out,
+    positive_int,
+    progress,
+    warn,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

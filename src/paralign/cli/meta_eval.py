@@ -8,8 +8,7 @@ import math
 from ..corpora.wmt import load_wmt
 from ..metrics.correlation import CORRELATIONS, MetaEvaluation, meta_evaluate, resolve_metrics
 from ..metrics.paraeval import ParaEval, build_sources
-from ._common import add_format, add_output, emit, open_out, progress, warn
-from .align import positive_int
+from ._common import add_format, add_output, emit, open_out, positive_int, progress, warn
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
