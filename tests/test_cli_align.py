@@ -58,6 +58,25 @@ def test_evaluate_and_tune_on_demo_gold(capsys) -> None:
     assert len(tuned["grid"]) == 2 and tuned["best"]["f1"] >= result["macro"]["f1"] - 1e-9
 
 
+def test_evaluate_and_tune_skip_a_bad_gold_line(tmp_path: Path, capsys) -> None:
+    lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([lines[0], '{"id": "broken", "source": "A b ."', *lines[1:3]]) + "\n", encoding="utf-8")
+    assert main(["evaluate-aligner", "--gold", str(gold), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["pairs"] == 3 and result["skipped"] == 1
+    assert result["skipped_rows"][0]["pair"] == 2 and result["skipped_rows"][0]["line"] == 2
+    assert f"{gold}:2:" in captured.err and "pair 2" in captured.err
+    assert main(["tune-aligner", "--gold", str(gold), "--ppdb-grid", "0.9", "--w-grid", "0.9", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    tuned = json.loads(captured.out)
+    assert tuned["pairs"] == 3 and tuned["skipped"] == 1 and f"{gold}:2:" in captured.err
+    gold.write_text('{"id": "broken"\n', encoding="utf-8")
+    assert main(["evaluate-aligner", "--gold", str(gold)]) == 1
+    assert "no usable pairs" in capsys.readouterr().err
+
+
 def test_demo_runs(capsys) -> None:
     assert main(["demo"]) == 0
     out = capsys.readouterr().out

@@ -153,6 +153,20 @@ def load_gold(path: str | Path, limit: int | None = None) -> list:
     return pairs if limit is None else pairs[:limit]
 
 
+def read_gold(path: str | Path, limit: int | None = None) -> tuple[list, list[int], list]:
+    """Like :func:`load_gold`, but a bad gold item is left out and recorded instead of stopping
+    the run: (usable pairs, their 1-based positions, SkippedPair records)."""
+    from ..corpora import read_pairs
+    from ..metrics.alignment_scores import usable_pairs
+
+    if limit is not None and limit < 1:
+        raise ConfigurationError(f"limit must be at least 1, got {limit}")
+    items = read_pairs(path)
+    if not items:
+        raise FormatError("no pairs in the gold file", source=str(path))
+    return usable_pairs(items if limit is None else items[:limit])
+
+
 def annotate_gold(aligner: Aligner, gold: Sequence, workers: int = 1) -> list[tuple[Sentence, Sentence]]:
     flat = [x for p in gold for x in (list(p.source), list(p.target))]
     sentences = aligner.annotate(flat, workers=workers)
@@ -164,9 +178,9 @@ def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure
     """Align every gold pair and score it: score-alignments' JSON plus timings."""
     from ..metrics.alignment_scores import score_alignments
 
-    gold = load_gold(gold_path, limit)
+    gold, positions, skipped = read_gold(gold_path, limit)
     if not gold:
-        raise FormatError("no pairs in the gold file", source=str(gold_path))
+        raise FormatError(f"no usable pairs in the gold file ({skipped[0].reason})", source=str(gold_path))
     aligner.related  # noqa: B018 - load resources outside the timings
     aligner.annotate(["Warm up the parser."])
     start = time.perf_counter()
@@ -175,7 +189,9 @@ def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure
     start = time.perf_counter()
     system = aligner.align_annotated(annotated, workers=workers, progress=progress)
     align_seconds = time.perf_counter() - start
-    result = score_alignments([p.alignment for p in gold], system, links).to_dict()
+    result = score_alignments(
+        [p.alignment for p in gold], system, links, source=str(gold_path), positions=positions, skipped=skipped
+    ).to_dict()
     result.update({
         "gold": str(gold_path), "annotate_seconds": round(annotate_seconds, 3),
         "align_seconds": round(align_seconds, 3),
@@ -192,9 +208,9 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
     """Grid-search (ppdb_sim, w) by macro F1 on a gold file; annotation is done once."""
     from ..metrics.alignment_scores import score_alignments
 
-    gold = load_gold(gold_path, limit)
+    gold, _, skipped = read_gold(gold_path, limit)
     if not gold:
-        raise FormatError("no pairs in the gold file", source=str(gold_path))
+        raise FormatError(f"no usable pairs in the gold file ({skipped[0].reason})", source=str(gold_path))
     annotated = annotate_gold(aligner, gold, workers)
     gold_alignments = [p.alignment for p in gold]
     grid = [(p, w) for p in ppdb_grid for w in w_grid]
@@ -207,4 +223,5 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
                      "recall": macro.recall, "f1": macro.f1, "exact": scores.exact})
     # ties: the point nearest the paper's (0.9, 0.9)
     best = max(rows, key=lambda r: (round(r["f1"], 12), -abs(r["ppdb_sim"] - 0.9) - abs(r["w"] - 0.9)))
-    return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": best, "grid": rows}
+    return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": best, "grid": rows,
+            "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped]}

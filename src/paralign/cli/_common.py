@@ -7,7 +7,7 @@ import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
@@ -155,3 +155,22 @@ def progress(items: Iterable[T], desc: str, total: int | None = None, disable: b
 def fmt_pct(value: float | None) -> str:
     """A proportion as a percentage with one decimal, or 'n/a'."""
     return "n/a" if value is None else f"{100 * value:.1f}"
+
+
+#: How many problems a command lists on stderr (all of them are in its JSON output).
+MAX_WARNINGS = 20
+
+
+def warn_each(messages: Sequence[str], what: str = "problems") -> None:
+    """Warn about the first MAX_WARNINGS messages, then say how many more there are."""
+    for message in messages[:MAX_WARNINGS]:
+        warn(message)
+    if len(messages) > MAX_WARNINGS:
+        warn(f"... and {len(messages) - MAX_WARNINGS} more {what}")
+
+
+def warn_skipped_pairs(rows: Sequence[dict]) -> None:
+    """Warn about the gold/system pairs a scorer left out (its ``skipped_rows``)."""
+    from ..metrics.alignment_scores import SkippedPair
+
+    warn_each([str(SkippedPair.from_dict(row)) for row in rows], "pairs skipped")

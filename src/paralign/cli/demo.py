@@ -11,7 +11,7 @@ from ..alignment import Alignment
 from ..corpora import read_pairs
 from ..errors import FormatError, ResourceMissingError
 from ..metrics.alignment_scores import render_scores, score_alignments, usable_pairs
-from ._common import add_format, add_output, emit, open_out, warn
+from ._common import add_format, add_output, emit, open_out, warn_skipped_pairs
 
 #: examples/demo/ of a source checkout (src/paralign/cli/demo.py -> repo root).
 DEMO_DIR = Path(__file__).resolve().parents[3] / "examples" / "demo"
@@ -84,7 +84,5 @@ def run(args: argparse.Namespace) -> int:
     result = run_demo(args.examples)
     with open_out(args.output) as out:
         emit(result, args.format, _render, out)
-    for row in result["scores"]["skipped_rows"]:
-        where = f"{row['file']}:{row['line']}" if row["line"] else row["file"]
-        warn(f"{where}: {row['reason']}; pair {row['pair']} skipped")
+    warn_skipped_pairs(result["scores"]["skipped_rows"])
     return 0

@@ -6,7 +6,7 @@ import argparse
 
 from ..aligners.evaluation import evaluate_aligner
 from ..metrics.alignment_scores import render_scores
-from ._common import add_format, add_output, emit, open_out, progress
+from ._common import add_format, add_output, emit, open_out, progress, warn_skipped_pairs
 from .align import add_aligner_options, add_gold_options, aligner_from_args
 
 
@@ -38,4 +38,5 @@ def run(args: argparse.Namespace) -> int:
     )
     with open_out(args.output) as out:
         emit(result, args.format, _render, out)
+    warn_skipped_pairs(result["skipped_rows"])
     return 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, render_scores, score_files
-from ._common import add_format, add_output, emit, open_out, warn
+from ._common import add_format, add_output, emit, open_out, warn_each
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,10 +39,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-#: How many skipped pairs are listed on stderr (all of them are in the JSON output).
-MAX_WARNINGS = 20
-
-
 def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         system, name = args.system, None
@@ -55,8 +51,5 @@ def run(args: argparse.Namespace) -> int:
                              system_name=name)
     with open_out(args.output) as out:
         emit(scores.to_dict(per_pair=args.per_pair), args.format, render_scores, out)
-    for skipped in scores.skipped[:MAX_WARNINGS]:
-        warn(str(skipped))
-    if len(scores.skipped) > MAX_WARNINGS:
-        warn(f"... and {len(scores.skipped) - MAX_WARNINGS} more pairs skipped")
+    warn_each([str(skipped) for skipped in scores.skipped], "pairs skipped")
     return 0

@@ -20,7 +20,17 @@ from ..similarity import (
     read_sentence_pairs,
     similarity_many,
 )
-from ._common import add_format, add_output, emit, open_in, open_out, progress, warn
+from ._common import (
+    add_format,
+    add_output,
+    emit,
+    input_name,
+    open_in,
+    open_out,
+    progress,
+    warn,
+    warn_each,
+)
 from .align import add_preset_option
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
@@ -139,11 +149,8 @@ def run(args: argparse.Namespace) -> int:
                 result["aligner"] = f"{trained.aligner}:{trained.preset}" if trained.aligner == "sultan" else trained.aligner
                 result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
             emit(result, "json", str, out)
-    source = "<stdin>" if args.pairs in (None, "-") else args.pairs
-    for p in problems[:20]:
-        warn(f"{source}:{p['line']}: {p['reason']}")
-    if len(problems) > 20:
-        warn(f"... and {len(problems) - 20} more bad rows")
+    source = input_name(args.pairs)
+    warn_each([f"{source}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:
         warn(f"{source}: no sentence pairs")
     elif all(s is None for s in scores):

@@ -79,6 +79,11 @@ class SkippedPair:
         return {"pair": self.pair, "id": self.id, "file": self.source, "line": self.line,
                 "reason": self.reason}
 
+    @classmethod
+    def from_dict(cls, row: dict) -> SkippedPair:
+        """The record :meth:`to_dict` wrote (e.g. in a report's ``skipped_rows``)."""
+        return cls(row["pair"], row["reason"], row.get("file"), row.get("line"), row.get("id"))
+
 
 def _ratio(numerator: int, denominator: int) -> float:
     """numerator / denominator, or 1.0 when the denominator is 0 (nothing claimed or to find)."""
