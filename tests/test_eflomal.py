@@ -117,6 +117,8 @@ def test_word_align_files_bad_input(tmp_path):
     with pytest.raises(FormatError, match=r"t\.txt:2"):
         word_align_files(tmp_path / "s.txt", tmp_path / "t.txt", tmp_path / "o")
     assert not (tmp_path / "o").exists()
+    with pytest.raises(ConfigurationError, match="output path"):  # library code never writes stdout
+        word_align_files(tmp_path / "s.txt", tmp_path / "t.txt", "-")
 
 
 def test_empty_corpus_is_a_format_error_naming_the_files(tmp_path, capsys):

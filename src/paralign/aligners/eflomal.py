@@ -18,7 +18,6 @@ import html
 import itertools
 import re
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -179,7 +178,7 @@ def align_files(
 def word_align_files(
     source_path: str | Path,
     target_path: str | Path,
-    output: str | Path | None,
+    output: str | Path,
     *,
     symmetrization: str = "grow-diag-final-and",
     tokenizer: str = "whitespace",
@@ -192,13 +191,14 @@ def word_align_files(
     """Align a raw line-aligned corpus (checked reading); Pharaoh output stays line-aligned.
 
     Empty and over-long line pairs get an empty alignment line (and are counted, with a
-    `ParallelCorpusWarning`).  `output` None or "-" writes to stdout.  `tokens_prefix` also
+    `ParallelCorpusWarning`).  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
     keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
     Empty files (no line pairs) raise FormatError naming them.
     """
     check_symmetrization(symmetrization)
+    if str(output) in ("", "-"):
+        raise ConfigurationError("word_align_files writes to a file; give an output path, not '-'")
     stats = ParallelStats()
-    to_stdout = output in (None, "-")
     with tempfile.TemporaryDirectory() as tmp:
         src_tok, tgt_tok = Path(tmp) / "src", Path(tmp) / "tgt"
         with open(src_tok, "w", encoding="utf-8") as src_out, open(tgt_tok, "w", encoding="utf-8") as tgt_out:
@@ -210,15 +210,12 @@ def word_align_files(
                 tgt_out.write(" ".join(tokenize(item.target, tokenizer, lowercase)) + "\n")
         if not stats.lines:
             raise FormatError("no sentence pairs to align", source=_names(str(source_path), str(target_path)))
-        links = Path(tmp) / "links" if to_stdout else Path(output)  # type: ignore[arg-type]
-        align_files(src_tok, tgt_tok, links, symmetrization=symmetrization, **eflomal_options)
-        if to_stdout:
-            sys.stdout.write(links.read_text(encoding="utf-8"))
+        align_files(src_tok, tgt_tok, Path(output), symmetrization=symmetrization, **eflomal_options)
         if tokens_prefix is not None:
             for tok, suffix in ((src_tok, ".src"), (tgt_tok, ".tgt")):
                 shutil.copyfile(tok, tokens_prefix.with_name(tokens_prefix.name + suffix))
     return {
-        "output": "-" if to_stdout else str(output),
+        "output": str(output),
         "lines": stats.lines,
         "aligned": stats.kept,
         "empty": stats.empty,

@@ -229,11 +229,11 @@ def run_align(args: argparse.Namespace) -> int:
     """Pharaoh links to -o (stdout by default); with --format json on stdout, one JSON report."""
     from ..aligners.eflomal import word_align_files
 
-    json_to_stdout = args.format == "json" and is_std(args.output)
+    to_stdout = is_std(args.output)
     with ExitStack() as stack:
         (source, target), copy = _stdin_inputs(stack, [args.source, args.target])
         output = args.output
-        if json_to_stdout:
+        if to_stdout:  # the library writes a file; stdout gets its content (or the JSON report)
             output = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paralign-"))) / "links")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -246,11 +246,14 @@ def run_align(args: argparse.Namespace) -> int:
         for item in caught:
             message = str(item.message)
             warn(message.replace(copy, STDIN_NAME) if copy is not None else message)
-        if json_to_stdout:
+        if to_stdout and args.format == "json":
             with open(output, encoding="utf-8") as links:
                 result = {**result, "output": "-", "alignments": links.read().splitlines()}
-    if json_to_stdout:
+        elif to_stdout:
+            with open(output, encoding="utf-8") as links:
+                shutil.copyfileobj(links, sys.stdout)
+    if to_stdout and args.format == "json":
         emit(result, "json", str)
-    elif not is_std(args.output):
+    elif not to_stdout:
         emit(result, args.format, lambda r: f"aligned {r['aligned']} of {r['lines']} line pairs -> {r['output']}")
     return 0
