@@ -24,3 +24,18 @@ def test_import_does_not_load_spacy_or_the_aligner() -> None:
     code = "import sys, paralign; print('spacy' in sys.modules, 'paralign.aligners.sultan' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "from paralign import get_aligner, similarity; assert callable(similarity)",
+        "from paralign.similarity import evaluate_sts; import paralign; assert callable(paralign.similarity)",
+        "import paralign; paralign.get_aligner; assert callable(paralign.similarity)",
+        "from paralign import *; assert callable(similarity)",
+    ],
+)
+def test_the_similarity_function_is_not_shadowed_by_its_module(code: str) -> None:
+    """`paralign.similarity` is the function whatever was imported first (the submodule has the
+    same name, and importing a submodule rebinds the package attribute unless guarded)."""
+    subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -26,6 +26,11 @@ from .nlp import Annotator, annotate, annotate_many
 from .paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, ppdb_table
 from .sentence import Entity, Sentence, Token
 
+# Imported eagerly, not lazily: the function `similarity` shares its name with the submodule
+# `paralign.similarity`, and importing a submodule (lazily, or by a user's own
+# `from paralign.similarity import ...`) would otherwise rebind `paralign.similarity` to the module.
+from .similarity import evaluate_paraphrase, evaluate_sts, get_aligner, similarity, similarity_many  # noqa: E402
+
 configure_nltk_data()
 
 #: Names imported lazily from submodules on first attribute access.
@@ -37,11 +42,6 @@ _LAZY: dict[str, str] = {
     "phrase_pairs": "paralign.phrases",
     "align_scores": "paralign.metrics.parametric",
     "table_scores": "paralign.metrics.parametric",
-    "similarity": "paralign.similarity",
-    "similarity_many": "paralign.similarity",
-    "evaluate_sts": "paralign.similarity",
-    "evaluate_paraphrase": "paralign.similarity",
-    "get_aligner": "paralign.similarity",
     "ParaEval": "paralign.metrics.paraeval",
     "paraeval": "paralign.metrics.paraeval",
     "pivot_paraphrases": "paralign.pivot",

@@ -29,7 +29,6 @@ import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from statistics import fmean, stdev
@@ -447,6 +446,8 @@ def align_pairs(
                 progress(len(chunk))
     else:
         _warm_up(aligner, annotator)  # forked workers inherit the loaded model and resources
+        from concurrent.futures import ProcessPoolExecutor  # only when asked: slow to import
+
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [pool.submit(_align_chunk, aligner, annotator, chunk) for chunk in chunks]
             for chunk, future in zip(chunks, futures, strict=True):
