@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -129,3 +130,107 @@ def test_align_every_pair_bad_is_an_error(tmp_path, gold, capsys):
                  "--format", "json"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "no pair could be scored" in captured.err
+
+
+# -- '-' reads stdin (--gold, --system, --table) -------------------------------------------------
+def _stdin(monkeypatch, text: str) -> None:
+    """stdin as in a shell: text over a byte buffer (stdin_as_file copies the bytes)."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
+
+
+def _no_temp_path(result: dict, err: str) -> bool:
+    return "paralign-" not in json.dumps(result) + err
+
+
+def test_align_reads_stdin_and_names_it(tmp_path, gold, capsys, monkeypatch):
+    _stdin(monkeypatch, "0-0 1-1 1-2 2-3 3-4 4-5\n0-0 x-1\n0-0 1-1\n")
+    code, result, err = run_json(capsys, ["parametric", "align", "--gold", str(gold), "--system", "-"])
+    assert code == 0 and result["pairs"] == 2 and result["skipped"] == 1
+    assert result["skipped_rows"][0]["file"] == "<stdin>" and result["skipped_rows"][0]["line"] == 2
+    assert "<stdin>:2: malformed link 'x-1'" in err and "<stdin>:2" in result["warnings"][0]
+    assert _no_temp_path(result, err)
+    bad_gold = [GOLD[0], dict(GOLD[1], sureAlign="0-0 9-9"), GOLD[2]]
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(bad_gold)))  # no byte buffer
+    code, result, err = run_json(capsys, ["parametric", "align", "--gold", "-", "--system", str(gold)])
+    assert code == 0 and result["pairs"] == 2 and result["skipped_rows"][0]["file"] == "<stdin>"
+    assert "<stdin>:1: pair 'doc.1.b'" in err and _no_temp_path(result, err)
+
+
+def test_align_stdin_errors_name_stdin(gold, capsys, monkeypatch):
+    _stdin(monkeypatch, "9-9\n0-0 8-8\n7-0\n")
+    assert main(["parametric", "align", "--gold", str(gold), "--system", "-"]) == 1
+    err = capsys.readouterr().err
+    assert "no pair could be scored" in err and "/ <stdin>" in err and "paralign-" not in err
+    _stdin(monkeypatch, "[{")
+    assert main(["parametric", "align", "--gold", "-", "--system", str(gold)]) == 1
+    err = capsys.readouterr().err
+    assert "<stdin>" in err and "paralign-" not in err
+    assert main(["parametric", "align", "--gold", "-", "--system", "-"]) == 1
+    assert "stdin can be read only once" in capsys.readouterr().err
+
+
+def test_table_reads_stdin_and_names_it(tmp_path, gold, capsys, monkeypatch):
+    rows = "quit\tresigned from\t0.5\nquit\tleft\t0.3\njob\tpost\t0.001\n"
+    table = tmp_path / "table.tsv"
+    table.write_text(rows, encoding="utf-8")
+    _, expected, _ = run_json(capsys, ["parametric", "table", "--gold", str(gold), "--table", f"{table}:0.01"])
+    _stdin(monkeypatch, rows)
+    code, result, err = run_json(capsys, ["parametric", "table", "--gold", str(gold), "--table=-:0.01"])
+    assert code == 0 and result["source"] == "<stdin>" and _no_temp_path(result, err)
+    assert (result["posited"], result["correct"]) == (expected["posited"], expected["correct"]) == (2, 2)
+    _stdin(monkeypatch, rows)
+    assert main(["parametric", "table", "--gold", str(gold), "--table", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "scores of <stdin>" in out and "paralign-" not in out
+    _stdin(monkeypatch, json.dumps(GOLD))
+    code, result, err = run_json(capsys, ["parametric", "table", "--gold", "-", "--table", str(table)])
+    assert code == 0 and result["reference"] == expected["reference"] and _no_temp_path(result, err)
+    _stdin(monkeypatch, "quit\tleft\nquit left\n")
+    assert main(["parametric", "table", "--gold", str(gold), "--table", "-"]) == 1
+    err = capsys.readouterr().err
+    assert "<stdin>:2" in err and "paralign-" not in err
+    assert main(["parametric", "table", "--gold", "-", "--table", "-"]) == 1
+    assert "stdin can be read only once" in capsys.readouterr().err
+
+
+# -- parametric table: bad gold items are skipped, the rest scored -------------------------------
+def test_table_skips_bad_gold_items(tmp_path, gold, capsys, monkeypatch):
+    table = tmp_path / "table.tsv"
+    table.write_text("quit\tresigned from\nquit\tleft\njob\tpost\n", encoding="utf-8")
+    _, expected, _ = run_json(capsys, ["parametric", "table", "--gold", str(gold), "--table", str(table)])
+    items = [json.dumps({"id": g["id"], "source": g["source"], "target": g["target"],
+                         "sure": g["sureAlign"]}) for g in GOLD]
+    bad = [items[0], '{"id": "doc.1.c", "source": "he quit", "target": "he left", "sure": "0-0 7-7"}',
+           items[1], '{"id": "doc.3.a", "source": "cut short', items[2]]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(bad) + "\n", encoding="utf-8")
+    code, result, err = run_json(capsys, ["parametric", "table", "--gold", str(path), "--table", str(table)])
+    assert code == 0
+    for key in ("posited", "correct", "reference", "groups", "sentences"):
+        assert result[key] == expected[key], key  # the good items score as without the bad ones
+    assert [(r["pair"], r["file"], r["line"]) for r in result["skipped_rows"]] == [(2, str(path), 2),
+                                                                                 (4, str(path), 4)]
+    assert "7-7" in result["skipped_rows"][0]["reason"]
+    assert f"{path}:2:" in err and f"{path}:4:" in err and "warning" in err
+    assert sum(f"{path}:" in w for w in result["warnings"]) == 2
+    assert main(["parametric", "table", "--gold", str(path), "--table", str(table)]) == 0
+    assert "2 bad gold item(s) skipped" in capsys.readouterr().out
+    _stdin(monkeypatch, "\n".join(bad) + "\n")
+    code, result, err = run_json(capsys, ["parametric", "table", "--gold", "-", "--table", str(table)])
+    assert code == 0 and {r["file"] for r in result["skipped_rows"]} == {"<stdin>"}
+    assert "<stdin>:2:" in err and _no_temp_path(result, err)
+
+
+def test_table_every_gold_item_bad_is_an_error(tmp_path, capsys):
+    table = tmp_path / "table.tsv"
+    table.write_text("quit\tleft\n", encoding="utf-8")
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"id": "a.1", "source": "x", "target": "y", "sure": "5-5"}\n{"id": "a.2",\n',
+                    encoding="utf-8")
+    assert main(["parametric", "table", "--gold", str(path), "--table", str(table), "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"{path}: no gold pair could be read" in captured.err
+    empty = tmp_path / "empty.json"
+    empty.write_text("", encoding="utf-8")
+    assert main(["parametric", "table", "--gold", str(empty), "--table", str(table)]) == 1
+    assert f"{empty}: no gold pairs" in capsys.readouterr().err

@@ -284,3 +284,74 @@ def test_evaluate_paraphrase_refuses_files_without_pairs(tmp_path, capsys):
     assert f"{empty}: no usable training pairs" in capsys.readouterr().err
     result, _ = run_json(capsys, base + ["--train", str(train), "--test", str(train)])
     assert result["test_pairs"] == len(_TRAIN) and result["classifier"] == "features"
+
+
+# -- '-' reads stdin (evaluate-sts --data, evaluate-paraphrase --train/--test) -------------------
+_STS = "4.0\tA man plays a guitar.\tA man plays a guitar.\n1.0\tCats sleep.\tDogs bark.\n" \
+       "\tno score\tsecond\n3.0\tThe cat sleeps.\tThe cat naps.\n"
+
+
+def _byte_stdin(monkeypatch, text: str) -> None:
+    """stdin as in a shell: text over a byte buffer (stdin_as_file copies the bytes)."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
+
+
+def _msrp(rows, extra: str = "") -> str:
+    header = "\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+    return header + "".join(f"{int(g)}\t{k}\t{k + 100}\t{a}\t{b}\n" for k, (a, b, g) in enumerate(rows)) + extra
+
+
+def test_evaluate_sts_reads_stdin_and_names_it(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "sts.tsv"
+    path.write_text(_STS, encoding="utf-8")
+    expected, _ = run_json(capsys, ["evaluate-sts", "--data", str(path), "--aligner", "exact"])
+    _byte_stdin(monkeypatch, _STS)
+    result, err = run_json(capsys, ["evaluate-sts", "--data", "-", "--aligner", "exact"])
+    (one,) = result["sets"]
+    assert one["path"] == one["name"] == "<stdin>" and one["pairs"] == 3
+    assert one["skipped_rows"] == [{"line": 3, "reason": "no gold score"}]
+    assert one["pearson"] == pytest.approx(expected["sets"][0]["pearson"])
+    assert "<stdin>:3: skipped: no gold score" in err
+    assert "paralign-" not in json.dumps(result) + err  # never the temporary copy
+    monkeypatch.setattr("sys.stdin", io.StringIO(_STS))  # a text stream without bytes under it
+    assert main(["evaluate-sts", "--data", str(path), "--data", "-", "--aligner", "exact"]) == 0
+    out = capsys.readouterr().out
+    assert "<stdin>" in out and "sts.tsv" in out and "paralign-" not in out
+
+
+def test_evaluate_sts_stdin_errors_name_stdin(tmp_path, capsys, monkeypatch):
+    _byte_stdin(monkeypatch, "not an STS row\n")
+    assert main(["evaluate-sts", "--data", "-", "--aligner", "exact"]) == 1
+    err = capsys.readouterr().err
+    assert "<stdin>: no STS rows found" in err and "paralign-" not in err
+    _byte_stdin(monkeypatch, _STS)
+    assert main(["evaluate-sts", "--data", "-", "--data", "-", "--aligner", "exact"]) == 1
+    assert "stdin can be read only once" in capsys.readouterr().err
+    assert main(["evaluate-sts", "--data", "-", "--idf-from", "-", "--aligner", "exact"]) == 1
+    assert "--data, --idf-from" in capsys.readouterr().err
+    path = tmp_path / "sts.tsv"
+    path.write_text(_STS, encoding="utf-8")
+    result, _ = run_json(capsys, ["evaluate-sts", "--data", str(path), "--idf-from", "-",
+                                  "--signal", "idf", "--aligner", "exact"])
+    assert result["signal"] == "idf" and result["sets"][0]["path"] == str(path)
+
+
+def test_evaluate_paraphrase_reads_stdin_and_names_it(tmp_path, capsys, monkeypatch):
+    train = tmp_path / "train.tsv"
+    train.write_text(_msrp(_TRAIN), encoding="utf-8")
+    base = ["evaluate-paraphrase", "--aligner", "exact"]
+    _byte_stdin(monkeypatch, _msrp(_TRAIN, "1\t2\tonly three\n"))
+    result, err = run_json(capsys, base + ["--train", str(train), "--test", "-"])
+    assert result["test_pairs"] == len(_TRAIN) and result["skipped"] == 1
+    assert result["skipped_rows"][0]["file"] == "<stdin>" and result["skipped_rows"][0]["line"] == 10
+    assert "<stdin>:10: skipped" in err and "paralign-" not in json.dumps(result) + err
+    monkeypatch.setattr("sys.stdin", io.StringIO(_msrp(_TRAIN, "1\t2\tonly three\n")))
+    result, err = run_json(capsys, base + ["--train", "-", "--test", str(train)])
+    assert result["train_pairs"] == len(_TRAIN) and result["skipped_rows"][0]["file"] == "<stdin>"
+    assert "<stdin>:10: skipped" in err and "paralign-" not in json.dumps(result) + err
+    _byte_stdin(monkeypatch, _msrp([]))
+    assert main(base + ["--train", "-", "--test", str(train)]) == 1
+    err = capsys.readouterr().err
+    assert "<stdin>: no usable training pairs" in err and "paralign-" not in err
+    assert main(base + ["--train", "-", "--test", "-"]) == 1
+    assert "stdin can be read only once" in capsys.readouterr().err

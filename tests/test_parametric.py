@@ -193,3 +193,34 @@ def test_edinburgh_giza_is_lowercased_but_matches(data):
     giza = load_pairs(root / "baselines" / "giza" / "edinburgh.align.giza.intersect.json")[:60]
     assert any(g.source != s.source for g, s in zip(gold, giza, strict=True))
     assert align_scores(gold, giza).warnings == ()
+
+
+# -- files: bad gold items and display names ---------------------------------------------------
+def test_table_scores_files_skips_bad_gold_items_and_load_groups_stays_strict(tmp_path):
+    from paralign.corpora import load_groups, read_groups
+    from paralign.errors import FormatError
+    from paralign.metrics.alignment_scores import EmptyScoringError
+    from paralign.metrics.parametric import align_scores_files, table_scores_files
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "d.1.a", "source": "he quit", "target": "he left", "sure": "0-0 1-1"}\n'
+                    '{"id": "d.1.b", "source": "he quit", "target": "he went", "sure": "0-0 9-9"}\n'
+                    '{"id": "d.1.c", "source": "he quit", "target": "he resigned", "sure": "0-0 1-1"}\n',
+                    encoding="utf-8")
+    groups, bad = read_groups(gold, name="<stdin>")
+    assert [p.id for p in groups["d.1"]] == ["d.1.a", "d.1.c"]
+    assert [(n, b.source, b.line) for n, b in bad] == [(2, "<stdin>", 2)]
+    with pytest.raises(FormatError, match=r"gold\.jsonl:2:"):
+        load_groups(gold)
+    table = ParaphraseTable.from_pairs([("quit", "left"), ("quit", "went")], name="t")
+    result = table_scores_files(gold, table, gold_name="<stdin>", table_name="<pipe>")
+    assert result.source == "<pipe>" and result.overall.correct == 1 and result.overall.posited == 2
+    assert [(k.pair, k.source, k.line) for k in result.skipped_rows] == [(2, "<stdin>", 2)]
+    assert result.to_dict()["skipped_rows"][0]["file"] == "<stdin>"
+    assert result.warnings[0].startswith("pair 2: <stdin>:2: ")
+    only_bad = tmp_path / "bad.jsonl"
+    only_bad.write_text('{"id": "x.1", "source": "a", "target": "b", "sure": "3-3"}\n', encoding="utf-8")
+    with pytest.raises(EmptyScoringError, match=r"bad\.jsonl: no gold pair could be read"):
+        table_scores_files(only_bad, table)
+    with pytest.raises(EmptyScoringError, match=r"<g> / <s>: no pair could be scored"):
+        align_scores_files(only_bad, only_bad, gold_name="<g>", system_name="<s>")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 
 from ..similarity import (
     CLASSIFIERS,
@@ -14,7 +15,9 @@ from ..similarity import (
     evaluate_paraphrase_files,
     get_aligner,
 )
-from ._common import add_format, add_output, emit, fmt_pct, open_out, warn
+from ._common import STDIN_NAME, add_format, add_output, emit, fmt_pct, open_out, warn
+from .evaluate_sts import stdin_once
+from .pivot import _replace_names
 from .similarity import add_similarity_options, aligner_preset, progress_callback
 
 
@@ -28,8 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(--classifier signal: Sultan et al. 2014). P/R/F1 are for the paraphrase class. "
         "IDF signals are fitted on the training sentences.",
     )
-    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val)")
-    parser.add_argument("--test", required=True, metavar="FILE", help="test file")
+    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val; - = stdin)")
+    parser.add_argument("--test", required=True, metavar="FILE", help="test file (- = stdin)")
     parser.add_argument(
         "--classifier",
         default=None,
@@ -98,22 +101,26 @@ def classifier_of(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    update, close = progress_callback(None, "evaluate-paraphrase")
-    try:
-        result = evaluate_paraphrase_files(
-            args.train,
-            args.test,
-            classifier=classifier_of(args),
-            signal=args.signal,
-            rule=args.rule,
-            cv_folds=args.cv_folds,
-            l2=args.l2,
-            aligner=get_aligner(args.aligner, aligner_preset(args)),
-            workers=args.workers,
-            progress=update,
-        )
-    finally:
-        close()
+    with ExitStack() as stack:
+        paths, copy = stdin_once(stack, train=args.train, test=[args.test])
+        update, close = progress_callback(None, "evaluate-paraphrase")
+        try:
+            result = evaluate_paraphrase_files(
+                paths["train"],
+                paths["test"][0],
+                classifier=classifier_of(args),
+                signal=args.signal,
+                rule=args.rule,
+                cv_folds=args.cv_folds,
+                l2=args.l2,
+                aligner=get_aligner(args.aligner, aligner_preset(args)),
+                workers=args.workers,
+                progress=update,
+            )
+        finally:
+            close()
+    if copy is not None:
+        result = _replace_names(result, copy, STDIN_NAME)
     for row in result["skipped_rows"]:
         warn(f"{row['file']}:{row['line']}: skipped: {row['reason']}")
     for f in result["failures"]:

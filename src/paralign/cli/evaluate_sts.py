@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from contextlib import ExitStack
 
+from ..errors import ConfigurationError
 from ..similarity import DEFAULT_SIGNAL, evaluate_sts_files, get_aligner
-from ._common import add_format, add_output, emit, open_out, warn
+from ._common import STDIN_NAME, add_format, add_output, emit, is_std, open_out, warn
+from .pivot import _replace_names, _stdin_inputs
 from .similarity import add_similarity_options, aligner_preset, progress_callback
 
 
@@ -15,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="correlate alignment similarity with STS gold scores (SemEval TSV or STS Benchmark)",
         description="Several --data files give per-file results and their size-weighted mean.",
     )
-    parser.add_argument("--data", action="append", required=True, metavar="FILE", help="STS file (repeatable)")
+    parser.add_argument("--data", action="append", required=True, metavar="FILE",
+                        help="STS file (repeatable; - = stdin)")
     add_similarity_options(parser)
     add_output(parser)
     add_format(parser)
@@ -36,20 +41,47 @@ def _num(value: float | None) -> str:
     return f"{'n/a':>8}" if value is None else f"{100 * value:>8.2f}"
 
 
-def run(args: argparse.Namespace) -> int:
-    update, close = progress_callback(None, "evaluate-sts")
-    try:
-        report = evaluate_sts_files(
-            args.data,
-            signal=args.signal or DEFAULT_SIGNAL,
-            idf_from=args.idf_from,
-            aligner=get_aligner(args.aligner, aligner_preset(args)),
-            workers=args.workers,
-            progress=update,
+def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, list[str]], str | None]:
+    """Each option's paths with '-' replaced by a copy of stdin (kept until `stack` closes),
+    and the copy's path (None when no path is '-').
+
+    Errors raised before `stack` closes name the copy `<stdin>` (see `stdin_as_file`); the
+    caller renames it in its results.  ConfigurationError when more than one path is '-'
+    (stdin can be read only once).
+    """
+    named = [f"--{key.replace('_', '-')}" for key, paths in options.items() for path in paths if is_std(path)]
+    if len(named) > 1:
+        raise ConfigurationError(
+            f"stdin can be read only once, but '-' is given {len(named)} times ({', '.join(named)})"
         )
-    finally:
-        close()
+    flat, copy = _stdin_inputs(stack, [path for paths in options.values() for path in paths])
+    split: dict[str, list[str]] = {}
+    for key, paths in options.items():
+        split[key], flat = flat[: len(paths)], flat[len(paths):]
+    return split, copy
+
+
+def run(args: argparse.Namespace) -> int:
+    with ExitStack() as stack:
+        paths, copy = stdin_once(stack, data=args.data, idf_from=args.idf_from)
+        update, close = progress_callback(None, "evaluate-sts")
+        try:
+            report = evaluate_sts_files(
+                paths["data"],
+                signal=args.signal or DEFAULT_SIGNAL,
+                idf_from=paths["idf_from"],
+                aligner=get_aligner(args.aligner, aligner_preset(args)),
+                workers=args.workers,
+                progress=update,
+            )
+        finally:
+            close()
     result = report.to_dict()
+    if copy is not None:
+        result = _replace_names(result, copy, STDIN_NAME)
+        for s in result["sets"]:
+            if s["path"] == STDIN_NAME:
+                s["name"] = STDIN_NAME  # not the copy's file name
     for s in result["sets"]:
         for row in s["skipped_rows"]:
             warn(f"{s['path']}:{row['line']}: skipped: {row['reason']}")

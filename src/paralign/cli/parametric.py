@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
+from pathlib import Path
 
 from ..metrics.parametric import (
     ALIGNERS,
@@ -11,13 +13,15 @@ from ..metrics.parametric import (
     render_table_scores,
     table_scores_files,
 )
-from ._common import add_format, add_output, emit, open_out, progress, warn
+from ._common import STDIN_NAME, add_format, add_output, emit, open_out, progress, warn_each
+from .evaluate_sts import stdin_once
 
 LINK_CHOICES = ("sure", "sure+possible")
 
 
 def _common_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--gold", required=True, help="gold alignment file (jacana JSON, JSONL, ...)")
+    parser.add_argument("--gold", required=True,
+                        help="gold alignment file (jacana JSON, JSONL, ...; - = stdin)")
     parser.add_argument("--max-length", type=int, default=5,
                         help="longest phrase, in words on either side (default: %(default)s)")
     parser.add_argument("--links", choices=LINK_CHOICES, default="sure",
@@ -42,8 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _common_options(align)
     align.add_argument("--system", required=True,
-                       help=f"system alignment file, or an aligner name ({', '.join(ALIGNERS)}) "
-                       "to align the gold pairs on the fly")
+                       help="system alignment file (- = stdin), or an aligner name "
+                       f"({', '.join(ALIGNERS)}) to align the gold pairs on the fly")
     align.add_argument("--workers", type=int, default=1,
                        help="processes for an on-the-fly aligner (default: %(default)s)")
     align.add_argument("--tight", action="store_true",
@@ -54,12 +58,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table = commands.add_parser(
         "table", help="LB-Precision/Rel-Recall of a paraphrase table against reference groups",
         description="Reference paraphrases come from groups of aligned equivalent sentences "
-        "(group key = pair id without its last dot-field, as in MTReference).",
+        "(group key = pair id without its last dot-field, as in MTReference). A bad gold item is "
+        "left out with a warning (skipped_rows in JSON); its group is scored on its other pairs.",
     )
     _common_options(table)
     table.add_argument("--table", required=True,
                        help="ppdb, wordnet, or a TSV file phrase<TAB>paraphrase[<TAB>score] "
-                       "(PATH:THRESHOLD keeps scores >= THRESHOLD)")
+                       "(PATH:THRESHOLD keeps scores >= THRESHOLD); - = stdin "
+                       "(with a threshold: --table=-:THRESHOLD)")
     table.add_argument("--only-referenced", action="store_true",
                        help="count posited paraphrases only for phrases with reference paraphrases")
     table.add_argument("--sentences", choices=("all", "hub"), default="all",
@@ -71,26 +77,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table.set_defaults(func=run_table)
 
 
+def _name(copy: str | None, path: str) -> str | None:
+    """What messages call an input: `<stdin>` for the copy of stdin, else its path (None)."""
+    return STDIN_NAME if copy is not None and path == copy else None
+
+
 def run_align(args: argparse.Namespace) -> int:
-    result = align_scores_files(
-        args.gold, args.system, args.max_length, links=args.links, tight=args.tight,
-        workers=args.workers,
-        progress=lambda items: progress(items, "aligning"),
-    )
-    for message in result.warnings:
-        warn(message)
+    with ExitStack() as stack:
+        paths, copy = stdin_once(stack, gold=[args.gold], system=[args.system])
+        gold, system = paths["gold"][0], paths["system"][0]
+        result = align_scores_files(
+            gold, system, args.max_length, links=args.links, tight=args.tight,
+            workers=args.workers,
+            progress=lambda items: progress(items, "aligning"),
+            gold_name=_name(copy, gold), system_name=_name(copy, system),
+        )
+    warn_each(result.warnings, "pairs skipped")
     with open_out(args.output) as out:
         emit(result.to_dict(), args.format, lambda _: render_align_scores(result), out)
     return 0
 
 
+def _split_table(spec: str) -> tuple[str, str]:
+    """(path, suffix) of a table spec: `-:0.5` -> ('-', ':0.5'); ppdb, wordnet -> (spec, '')."""
+    if spec.startswith("-:") and not Path(spec).exists():
+        return "-", spec[1:]
+    return spec, ""
+
+
 def run_table(args: argparse.Namespace) -> int:
-    result = table_scores_files(
-        args.gold, args.table, args.max_length, links=args.links,
-        only_referenced=args.only_referenced, sentences=args.sentences, tight=args.tight,
-    )
-    for message in result.warnings:
-        warn(message)
+    table, suffix = _split_table(args.table)
+    with ExitStack() as stack:
+        paths, copy = stdin_once(stack, gold=[args.gold], table=[table])
+        gold, table = paths["gold"][0], paths["table"][0]
+        result = table_scores_files(
+            gold, table + suffix, args.max_length, links=args.links,
+            only_referenced=args.only_referenced, sentences=args.sentences, tight=args.tight,
+            gold_name=_name(copy, gold), table_name=_name(copy, table),
+        )
+    warn_each(result.warnings, "warnings")
     with open_out(args.output) as out:
         emit(result.to_dict(), args.format, lambda _: render_table_scores(result), out)
     return 0

@@ -51,6 +51,7 @@ __all__ = [
     "load_pairs",
     "make_pair",
     "parse_dash_links",
+    "read_groups",
     "read_pairs",
     "split_bad",
 ]
@@ -210,9 +211,28 @@ def group_key(pair_id: str) -> str:
     return pair_id.rsplit(".", 1)[0] if "." in pair_id else pair_id
 
 
-def load_groups(path: str | Path, format: str | None = None) -> dict[str, list[AlignedPair]]:
-    """Pairs grouped by source segment (MTReference ids `<doc>.<segment>.<hit>`), in file order."""
+def _grouped(pairs: Iterable[AlignedPair]) -> dict[str, list[AlignedPair]]:
     groups: dict[str, list[AlignedPair]] = {}
-    for pair in load_pairs(path, format):
+    for pair in pairs:
         groups.setdefault(group_key(pair.id), []).append(pair)
     return groups
+
+
+def load_groups(path: str | Path, format: str | None = None) -> dict[str, list[AlignedPair]]:
+    """Pairs grouped by source segment (MTReference ids `<doc>.<segment>.<hit>`), in file order.
+
+    FormatError (naming file and line) at the first bad item; see `read_groups` for batch jobs.
+    """
+    return _grouped(load_pairs(path, format))
+
+
+def read_groups(path: str | Path, format: str | None = None, *, name: str | None = None
+                ) -> tuple[dict[str, list[AlignedPair]], list[tuple[int, BadPair]]]:
+    """`load_groups` that goes on past bad items: (the groups of the good pairs, each bad item
+    with its position in the file, 1-based).
+
+    A file that cannot be read at all still raises (see `read_pairs`, also for `name`).
+    """
+    items = read_pairs(path, format, name=name)
+    bad = [(number, item) for number, item in enumerate(items, start=1) if isinstance(item, BadPair)]
+    return _grouped(item for item in items if not isinstance(item, BadPair)), bad

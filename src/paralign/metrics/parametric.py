@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -352,6 +352,7 @@ class TableScores:
     sentence_mode: str = "all"
     tight: bool = False
     warnings: tuple[str, ...] = field(default=())
+    skipped_rows: tuple[SkippedPair, ...] = ()  #: bad gold items, left out (see table_scores_files)
 
     @property
     def overall(self) -> TableCounts:
@@ -383,6 +384,7 @@ class TableScores:
             "max_length": self.max_length,
             "by_length": {str(n): c.to_dict() for n, c in sorted(self.by_length.items())},
             "warnings": list(self.warnings),
+            "skipped_rows": [row.to_dict() for row in self.skipped_rows],
         }
 
 
@@ -507,27 +509,33 @@ def align_scores_files(
     tight: bool = False,
     workers: int = 1,
     progress: Progress | None = None,
+    gold_name: str | None = None,
+    system_name: str | None = None,
 ) -> AlignScores:
     """AlignPrec/AlignRecall of a system file (any alignment format) or a named aligner.
 
     A bad item in either file skips that pair on both sides, with a warning naming file and
-    line; EmptyScoringError when no pair is left to score.
+    line; EmptyScoringError when no pair is left to score.  `gold_name` and `system_name` are
+    what messages and the result call the files (default: their paths; e.g. `<stdin>`).
     """
     from ..corpora import read_pairs
 
-    gold = read_pairs(gold_path)
+    gold_name = str(gold_path) if gold_name is None else gold_name
+    gold = read_pairs(gold_path, name=gold_name)
     outputs: list[PairLike | Alignment | BadPair]
     if str(system) in ALIGNERS:
         good = [g for g in gold if not isinstance(g, BadPair)]
         aligned = iter(align_with(str(system), good, workers=workers, progress=progress))
         outputs = [g if isinstance(g, BadPair) else next(aligned) for g in gold]
+        system_name = None
     else:
-        outputs = list(read_pairs(system))
+        system_name = str(system) if system_name is None else system_name
+        outputs = list(read_pairs(system, name=system_name))
     result = align_scores(gold, outputs, max_length, links=links, tight=tight,
-                          system_name=None if str(system) in ALIGNERS else str(system))
+                          system_name=system_name)
     if not result.pairs:
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
-        raise EmptyScoringError(f"{gold_path} / {system}: no pair could be scored{first}")
+        raise EmptyScoringError(f"{gold_name} / {system_name or system}: no pair could be scored{first}")
     return result
 
 
@@ -540,14 +548,33 @@ def table_scores_files(
     only_referenced: bool = False,
     sentences: str = "all",
     tight: bool = False,
+    gold_name: str | None = None,
+    table_name: str | None = None,
 ) -> TableScores:
-    """LB-Precision/Rel-Recall of a table spec (`ppdb`, `wordnet`, `path[:threshold]`) on groups."""
-    from ..corpora import load_groups
+    """LB-Precision/Rel-Recall of a table spec (`ppdb`, `wordnet`, `path[:threshold]`) on groups.
+
+    A bad gold item is left out (its group is scored on its other pairs), with a warning
+    naming file and line, and listed in `skipped_rows`; EmptyScoringError, naming the gold
+    file, when no gold pair can be read.  `gold_name` and `table_name` are what messages and
+    the result call the gold file and the table (default: their paths; e.g. `<stdin>`).
+    """
+    from ..corpora import read_groups
     from ..paraphrases import load_source
 
+    gold_name = str(gold_path) if gold_name is None else gold_name
+    groups, bad = read_groups(gold_path, name=gold_name)
+    skipped = tuple(SkippedPair.of(number, item.error) for number, item in bad)
+    if not groups:
+        if not skipped:
+            raise EmptyScoringError(f"{gold_name}: no gold pairs")
+        raise EmptyScoringError(f"{gold_name}: no gold pair could be read "
+                                f"(first: {_warning(skipped[0])})")
     source = load_source(table) if isinstance(table, str) else table
-    return table_scores(load_groups(gold_path), source, max_length, links=links,
-                        only_referenced=only_referenced, sentences=sentences, tight=tight)
+    result = table_scores(groups, source, max_length, links=links,
+                          only_referenced=only_referenced, sentences=sentences, tight=tight)
+    return replace(result, source=result.source if table_name is None else table_name,
+                   warnings=tuple(_warning(k) for k in skipped) + result.warnings,
+                   skipped_rows=skipped)
 
 
 def _fmt(value: float | None) -> str:
@@ -572,7 +599,8 @@ def render_align_scores(result: AlignScores) -> str:
 def render_table_scores(result: TableScores) -> str:
     """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
     lines = [f"ParaMetric scores of {result.source} over {result.groups} groups, "
-             f"{result.sentences} sentences",
+             f"{result.sentences} sentences"
+             + (f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""),
              f"{'':12} {'LB-Prec':>8} {'Rel-Recall':>10} {'correct':>8} {'posited':>9} {'reference':>9}"]
     for n, c in sorted(result.by_length.items()):
         lines.append(f"{_length_label(n):12} {_fmt(c.lb_precision):>8} {_fmt(c.rel_recall):>10} "
