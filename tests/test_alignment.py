@@ -150,3 +150,15 @@ def test_argument_errors_are_paralign_errors() -> None:
 def test_json_text_that_is_not_json_is_a_format_error() -> None:
     with pytest.raises(FormatError, match="f.json:2: malformed alignment JSON"):
         Alignment.from_json("{oops", source="f.json", line=2)
+
+
+def test_links_must_be_two_non_negative_integers() -> None:
+    with pytest.raises(AlignmentIndexError, match="non-negative"):
+        Alignment.from_links([(0, -1)])
+    with pytest.raises(AlignmentIndexError):
+        Alignment.from_links([(1.5, 2)])
+    with pytest.raises(FormatError, match="two integer indices"):
+        Alignment.from_links([(0,)])
+    with pytest.raises(FormatError, match="two integer indices"):
+        Alignment(sure=[("a", 1)])
+    assert Alignment.from_links([[0, 1]]).sure == {(0, 1)}

@@ -88,3 +88,20 @@ def test_errors_are_paralign_errors() -> None:
     with pytest.raises(ParalignError) as info:
         Sentence.plain(["a", "b"])[-3]
     assert isinstance(info.value, IndexError) and "outside a 2-token" in str(info.value)
+
+
+def test_heads_outside_the_sentence_are_refused() -> None:
+    with pytest.raises(FormatError, match=r"token 0 \('a'\) has head 5"):
+        Sentence(("a", "b"), heads=(5, -1))
+    assert Sentence(("a", "b"), heads=(1, -1)).children(1) == [0]
+
+
+def test_from_dict_names_what_is_wrong() -> None:
+    with pytest.raises(FormatError, match=r"f\.json:3: bad sentence record: missing 'tokens'"):
+        Sentence.from_dict({}, source="f.json", line=3)
+    with pytest.raises(FormatError, match="bad sentence record"):
+        Sentence.from_dict({"tokens": ["a"], "entities": [[0, 1]]})
+    with pytest.raises(FormatError, match="bad sentence record.*lemmas"):
+        Sentence.from_dict({"tokens": ["a"], "lemmas": ["a", "b"]})
+    s = Sentence(("New", "York"), heads=(1, -1), entities=(Entity(0, 2, "GPE"),))
+    assert Sentence.from_dict(s.to_dict()) == s

@@ -15,7 +15,21 @@ _LINK = re.compile(r"^(\d+)([-?p])(\d+)$")
 
 
 def _links(items: Iterable[Iterable[int]]) -> frozenset[Link]:
-    return frozenset((int(i), int(j)) for i, j in items)
+    """Links as (int, int) pairs; a link that is not two non-negative integers is an error.
+
+    (A frozenset passed to :class:`Alignment` is trusted as is: aligners build them.)
+    """
+    out = set()
+    for item in items:
+        try:
+            i, j = item
+            link = (int(i), int(j))
+        except (TypeError, ValueError) as exc:
+            raise FormatError(f"a link must be two integer indices, got {item!r}") from exc
+        if link[0] < 0 or link[1] < 0 or link != (i, j):
+            raise AlignmentIndexError(f"a link must be two non-negative integer indices, got {item!r}")
+        out.add(link)
+    return frozenset(out)
 
 
 @dataclass(frozen=True, slots=True)

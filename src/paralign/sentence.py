@@ -124,6 +124,9 @@ class Sentence:
                 raise MismatchError(f"Sentence.{name} has {len(value)} entries for {n} tokens")
             else:
                 object.__setattr__(self, name, tuple(value))
+        for i, head in enumerate(self.heads):
+            if head != ROOT and not 0 <= head < n:
+                raise FormatError(f"token {i} ({self.tokens[i]!r}) has head {head}, outside a {n}-token sentence")
         index = [-1] * n
         for k, ent in enumerate(self.entities):
             if not 0 <= ent.start < ent.end <= n:
@@ -177,14 +180,22 @@ class Sentence:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Sentence:
-        return cls(
-            tokens=tuple(data["tokens"]),
-            lemmas=tuple(data.get("lemmas", ())),
-            tags=tuple(data.get("tags", ())),
-            pos=tuple(data.get("pos", ())),
-            heads=tuple(data.get("heads", ())),
-            deps=tuple(data.get("deps", ())),
-            entities=tuple(Entity(s, e, label) for s, e, label in data.get("entities", ())),
-            whitespace=tuple(data.get("whitespace", ())),
-        )
+    def from_dict(cls, data: dict, *, source: str | None = None, line: int | None = None) -> Sentence:
+        """The sentence :meth:`to_dict` wrote; a malformed record is a FormatError naming
+        `source` and `line` when given."""
+        try:
+            return cls(
+                tokens=tuple(data["tokens"]),
+                lemmas=tuple(data.get("lemmas", ())),
+                tags=tuple(data.get("tags", ())),
+                pos=tuple(data.get("pos", ())),
+                heads=tuple(data.get("heads", ())),
+                deps=tuple(data.get("deps", ())),
+                entities=tuple(Entity(s, e, label) for s, e, label in data.get("entities", ())),
+                whitespace=tuple(data.get("whitespace", ())),
+            )
+        except ParalignError as exc:
+            raise FormatError(f"bad sentence record: {exc}", source=source, line=line) from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise FormatError(f"bad sentence record: {what}", source=source, line=line) from exc
