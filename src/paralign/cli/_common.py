@@ -8,11 +8,11 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from ..errors import InputFileError, ParalignError
+from ..errors import ConfigurationError, InputFileError, ParalignError
 
 T = TypeVar("T")
 
@@ -174,3 +174,42 @@ def warn_skipped_pairs(rows: Sequence[dict]) -> None:
     from ..metrics.alignment_scores import SkippedPair
 
     warn_each([str(SkippedPair.from_dict(row)) for row in rows], "pairs skipped")
+
+
+def replace_names(data: Any, old: str, new: str) -> Any:
+    """`data` (a report: dicts, lists, strings) with the name `old` replaced by `new`."""
+    if isinstance(data, str):
+        return data.replace(old, new)
+    if isinstance(data, dict):
+        return {key: replace_names(value, old, new) for key, value in data.items()}
+    if isinstance(data, list):
+        return [replace_names(value, old, new) for value in data]
+    return data
+
+
+def stdin_inputs(stack: ExitStack, inputs: Sequence[str]) -> tuple[list[str], str | None]:
+    """`inputs` with every '-' replaced by one copy of stdin (kept until `stack` closes); the copy."""
+    if not any(is_std(path) for path in inputs):
+        return list(inputs), None
+    copy = str(stack.enter_context(stdin_as_file()))
+    return [copy if is_std(path) else path for path in inputs], copy
+
+
+def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, list[str]], str | None]:
+    """Each option's paths with '-' replaced by a copy of stdin (kept until `stack` closes),
+    and the copy's path (None when no path is '-').
+
+    Errors raised before `stack` closes name the copy `<stdin>` (see `stdin_as_file`); the
+    caller renames it in its results.  ConfigurationError when more than one path is '-'
+    (stdin can be read only once).
+    """
+    named = [f"--{key.replace('_', '-')}" for key, paths in options.items() for path in paths if is_std(path)]
+    if len(named) > 1:
+        raise ConfigurationError(
+            f"stdin can be read only once, but '-' is given {len(named)} times ({', '.join(named)})"
+        )
+    flat, copy = stdin_inputs(stack, [path for paths in options.values() for path in paths])
+    split: dict[str, list[str]] = {}
+    for key, paths in options.items():
+        split[key], flat = flat[: len(paths)], flat[len(paths):]
+    return split, copy

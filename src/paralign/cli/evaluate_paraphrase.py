@@ -15,9 +15,17 @@ from ..similarity import (
     evaluate_paraphrase_files,
     get_aligner,
 )
-from ._common import STDIN_NAME, add_format, add_output, emit, fmt_pct, open_out, warn
-from .evaluate_sts import stdin_once
-from .pivot import _replace_names
+from ._common import (
+    STDIN_NAME,
+    add_format,
+    add_output,
+    emit,
+    fmt_pct,
+    open_out,
+    replace_names,
+    stdin_once,
+    warn,
+)
 from .similarity import add_similarity_options, aligner_preset, progress_callback
 
 
@@ -120,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             close()
     if copy is not None:
-        result = _replace_names(result, copy, STDIN_NAME)
+        result = replace_names(result, copy, STDIN_NAME)
     for row in result["skipped_rows"]:
         warn(f"{row['file']}:{row['line']}: skipped: {row['reason']}")
     for f in result["failures"]:

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from contextlib import ExitStack
 
-from ..errors import ConfigurationError
 from ..similarity import DEFAULT_SIGNAL, evaluate_sts_files, get_aligner
-from ._common import STDIN_NAME, add_format, add_output, emit, is_std, open_out, warn
-from .pivot import _replace_names, _stdin_inputs
+from ._common import (
+    STDIN_NAME,
+    add_format,
+    add_output,
+    emit,
+    open_out,
+    replace_names,
+    stdin_once,
+    warn,
+)
 from .similarity import add_similarity_options, aligner_preset, progress_callback
 
 
@@ -41,26 +47,6 @@ def _num(value: float | None) -> str:
     return f"{'n/a':>8}" if value is None else f"{100 * value:>8.2f}"
 
 
-def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, list[str]], str | None]:
-    """Each option's paths with '-' replaced by a copy of stdin (kept until `stack` closes),
-    and the copy's path (None when no path is '-').
-
-    Errors raised before `stack` closes name the copy `<stdin>` (see `stdin_as_file`); the
-    caller renames it in its results.  ConfigurationError when more than one path is '-'
-    (stdin can be read only once).
-    """
-    named = [f"--{key.replace('_', '-')}" for key, paths in options.items() for path in paths if is_std(path)]
-    if len(named) > 1:
-        raise ConfigurationError(
-            f"stdin can be read only once, but '-' is given {len(named)} times ({', '.join(named)})"
-        )
-    flat, copy = _stdin_inputs(stack, [path for paths in options.values() for path in paths])
-    split: dict[str, list[str]] = {}
-    for key, paths in options.items():
-        split[key], flat = flat[: len(paths)], flat[len(paths):]
-    return split, copy
-
-
 def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         paths, copy = stdin_once(stack, data=args.data, idf_from=args.idf_from)
@@ -78,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             close()
     result = report.to_dict()
     if copy is not None:
-        result = _replace_names(result, copy, STDIN_NAME)
+        result = replace_names(result, copy, STDIN_NAME)
         for s in result["sets"]:
             if s["path"] == STDIN_NAME:
                 s["name"] = STDIN_NAME  # not the copy's file name

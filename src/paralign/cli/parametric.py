@@ -13,8 +13,16 @@ from ..metrics.parametric import (
     render_table_scores,
     table_scores_files,
 )
-from ._common import STDIN_NAME, add_format, add_output, emit, open_out, progress, warn_each
-from .evaluate_sts import stdin_once
+from ._common import (
+    STDIN_NAME,
+    add_format,
+    add_output,
+    emit,
+    open_out,
+    progress,
+    stdin_once,
+    warn_each,
+)
 
 LINK_CHOICES = ("sure", "sure+possible")
 

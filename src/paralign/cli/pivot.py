@@ -21,7 +21,8 @@ from ._common import (
     fmt_pct,
     is_std,
     progress,
-    stdin_as_file,
+    replace_names,
+    stdin_inputs,
     warn,
 )
 
@@ -151,25 +152,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.set_defaults(func=run_align)
 
 
-def _replace_names(data: Any, old: str, new: str) -> Any:
-    """`data` (a report: dicts, lists, strings) with the name `old` replaced by `new`."""
-    if isinstance(data, str):
-        return data.replace(old, new)
-    if isinstance(data, dict):
-        return {key: _replace_names(value, old, new) for key, value in data.items()}
-    if isinstance(data, list):
-        return [_replace_names(value, old, new) for value in data]
-    return data
-
-
-def _stdin_inputs(stack: ExitStack, inputs: Sequence[str]) -> tuple[list[str], str | None]:
-    """`inputs` with every '-' replaced by one copy of stdin (kept until `stack` closes); the copy."""
-    if not any(is_std(path) for path in inputs):
-        return list(inputs), None
-    copy = str(stack.enter_context(stdin_as_file()))
-    return [copy if is_std(path) else path for path in inputs], copy
-
-
 def run_table_pipeline(
     args: argparse.Namespace, inputs: Sequence[str], build: Callable[[list[str], str, str | None], Any]
 ) -> int:
@@ -185,7 +167,7 @@ def run_table_pipeline(
     if to_stdout and args.keep_work and args.work_dir is None:
         warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
     with ExitStack() as stack:
-        inputs, copy = _stdin_inputs(stack, inputs)
+        inputs, copy = stdin_inputs(stack, inputs)
         output = args.output
         if to_stdout:
             output = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paralign-"))) / "table.tsv")
@@ -196,7 +178,7 @@ def run_table_pipeline(
             sys.stdout.flush()
             result["output"] = "-"
     if copy is not None:
-        result = _replace_names(result, copy, STDIN_NAME)
+        result = replace_names(result, copy, STDIN_NAME)
     warn_skips(result)
     emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
     return 0
@@ -231,7 +213,7 @@ def run_align(args: argparse.Namespace) -> int:
 
     to_stdout = is_std(args.output)
     with ExitStack() as stack:
-        (source, target), copy = _stdin_inputs(stack, [args.source, args.target])
+        (source, target), copy = stdin_inputs(stack, [args.source, args.target])
         output = args.output
         if to_stdout:  # the library writes a file; stdout gets its content (or the JSON report)
             output = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paralign-"))) / "links")
