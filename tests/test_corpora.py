@@ -21,7 +21,7 @@ from paralign.corpora import (
     read_pairs,
     split_bad,
 )
-from paralign.errors import AlignmentIndexError, FormatError, MismatchError, ResourceMissingError
+from paralign.errors import AlignmentIndexError, FormatError, InputFileError, MismatchError
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "alignment"
 GOLD_FILES = {
@@ -221,7 +221,7 @@ def test_unknown_format_and_missing_file(tmp_path: Path) -> None:
         load_pairs(path)
     with pytest.raises(FormatError, match="unknown alignment format"):
         load_pairs(EXAMPLES / "gold.json", format="xml")
-    with pytest.raises(ResourceMissingError, match="no such"):
+    with pytest.raises(InputFileError, match="no such file"):
         load_pairs(tmp_path / "absent.json")
 
 
@@ -368,3 +368,19 @@ def test_truncated_orig_file_is_reported_with_its_line(data: Path) -> None:
     with pytest.raises(FormatError, match=r"RTE2_dev_C.align.txt:2400: unclosed"):
         load_pairs(path)
     assert len(list(zip(range(799), iter_pairs(path), strict=False))) == 799  # the rest streams fine
+
+
+def test_unreadable_inputs_are_input_file_errors_naming_the_file(tmp_path: Path) -> None:
+    """Every reader reports a missing file, a directory or a broken gzip file the same way."""
+    from paralign.corpora.parallel import count_lines, iter_parallel
+    from paralign.corpora.wmt import iter_lines
+
+    fake = tmp_path / "fake.txt.gz"
+    fake.write_bytes(b"not gzip at all\n")
+    for path in (tmp_path / "missing.txt", fake):
+        for read in (lambda p: read_pairs(p, "pharaoh"), count_lines, lambda p: list(iter_lines(p)),
+                     lambda p: list(iter_parallel(p, p, check_counts=False))):
+            with pytest.raises(InputFileError, match=path.name):
+                read(path)
+    with pytest.raises(InputFileError, match="not a regular file"):
+        load_pairs(tmp_path)

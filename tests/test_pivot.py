@@ -21,7 +21,13 @@ from paralign.corpora.parallel import (
     count_lines,
     iter_parallel,
 )
-from paralign.errors import ConfigurationError, FormatError, MismatchError, ParalignError
+from paralign.errors import (
+    ConfigurationError,
+    FormatError,
+    InputFileError,
+    MismatchError,
+    ParalignError,
+)
 from paralign.mapreduce import Manifest, RunWriter, merge_runs, read_run, write_run
 from paralign.paraphrases import ParaphraseTable
 from paralign.pivot import (
@@ -327,7 +333,7 @@ def test_gzip_input_and_missing_file(tmp_path):
         handle.write("hello\nworld")  # no final newline
     _write(tmp_path / "g.de", ["hallo", "welt"])
     assert [k.source for k in iter_parallel(tmp_path / "g.en.gz", tmp_path / "g.de")] == ["hello", "world"]
-    with pytest.raises(FormatError, match="no such file"):
+    with pytest.raises(InputFileError, match="no such file"):
         list(iter_parallel(tmp_path / "missing", tmp_path / "g.de"))
 
 

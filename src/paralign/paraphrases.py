@@ -222,6 +222,17 @@ class Utf8LineReader(io.TextIOBase):
         return head + self._decode(data)[0]
 
 
+def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
+    """Open a file for reading bytes, through gzip when the name ends in .gz; InputFileError
+    naming it (`name`, else the path) when it cannot be opened. Readers that decode line by
+    line themselves use this; errors met while reading go through :func:`input_file_error`."""
+    path = Path(path)
+    try:
+        return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # type: ignore[return-value]
+    except OSError as exc:
+        raise input_file_error(exc, str(path) if name is None else name) from exc
+
+
 def open_text(path: str | Path, mode: str = "rt") -> IO[str]:
     """Open a UTF-8 text file, through gzip when the name ends in .gz.
 
@@ -235,12 +246,7 @@ def open_text(path: str | Path, mode: str = "rt") -> IO[str]:
         if gz:
             return io.TextIOWrapper(gzip.open(path, mode.replace("t", "") or "wb"), encoding="utf-8")  # type: ignore[arg-type]
         return open(path, mode, encoding="utf-8")
-    name = str(path)
-    try:
-        raw = gzip.open(path, "rb") if gz else open(path, "rb")  # noqa: SIM115 - the reader owns it
-    except OSError as exc:
-        raise input_file_error(exc, name) from exc
-    return Utf8LineReader(raw, name)  # type: ignore[arg-type]
+    return Utf8LineReader(open_binary(path), str(path))  # type: ignore[arg-type]
 
 
 class ParaphraseTable:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import gzip
 import itertools
-import json
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -47,7 +46,7 @@ from typing import IO, Any
 
 from .aligners.eflomal import align_files, check_symmetrization, parse_links, tokenize
 from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
-from .errors import ConfigurationError, FormatError, MismatchError
+from .errors import ConfigurationError, FormatError, InputFileError, MismatchError
 from .mapreduce import (
     Manifest,
     Record,
@@ -200,7 +199,7 @@ def _select(items: Iterable[tuple[str, float]], threshold: float, top_k: int | N
 def _file_id(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
-        raise FormatError("no such file", source=str(path))
+        raise InputFileError("no such file" if not path.exists() else "not a regular file", source=str(path))
     stat = path.stat()
     return {"path": str(path.resolve()), "size": stat.st_size, "mtime": int(stat.st_mtime)}
 
@@ -614,7 +613,3 @@ def top_paraphrases(path: str | Path, phrases: Iterable[str], k: int = 5) -> dic
         if phrase in wanted:
             wanted[phrase].append((paraphrase, probability))
     return {p: sorted(rows, key=lambda r: -r[1])[:k] for p, rows in wanted.items()}
-
-
-def dump_json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=2)

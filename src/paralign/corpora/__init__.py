@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from ..errors import FormatError, ResourceMissingError
+from ..errors import FormatError, InputFileError
 from .base import (
     AlignedPair,
     BadPair,
@@ -80,7 +80,8 @@ _MULTIMWA_MIN_FIELDS = 8
 def _check_exists(path: str | Path, name: str | None = None) -> Path:
     path = Path(path)
     if not path.is_file():
-        raise ResourceMissingError(f"{path if name is None else name}: no such alignment file")
+        what = "no such file" if not path.exists() else "not a regular file"
+        raise InputFileError(what, source=str(path) if name is None else name)
     return path
 
 

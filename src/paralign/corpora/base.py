@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import gzip
 import re
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,10 +85,10 @@ def read_lines(path: str | Path, name: str) -> Iterator[tuple[int, str | FormatE
 
     A line that is not UTF-8 comes as a FormatError naming it, so a reader can skip that line.
     """
-    path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
+    from ..paraphrases import input_file_error, open_binary
+
     try:
-        with opener(path, "rb") as handle:
+        with open_binary(path, name) as handle:
             for number, raw in enumerate(handle, start=1):
                 try:
                     text = raw.decode("utf-8")
@@ -99,8 +99,10 @@ def read_lines(path: str | Path, name: str) -> Iterator[tuple[int, str | FormatE
                     )
                     continue
                 yield number, text.replace("\ufeff", "").rstrip("\r\n")
-    except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError
-        raise FormatError(f"cannot read ({exc})", source=name) from exc
+    except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+        if isinstance(exc, ParalignError):
+            raise
+        raise input_file_error(exc, name) from exc
 
 
 def parse_dash_links(text: str, *, source: str | None = None, line: int | None = None,

@@ -8,12 +8,12 @@ their companion sure file they give sure = companion's links, possible = the mer
 
 from __future__ import annotations
 
-import gzip
 import json
+import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from ..errors import FormatError, MismatchError
+from ..errors import FormatError, MismatchError, ParalignError
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
 
 SURE_POSS_MARK = ".sure+poss"
@@ -64,12 +64,15 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
 
 def _read_text(path: str | Path, name: str) -> str:
     """The whole file as text (gzip for `.gz`); FormatError naming the line that is not UTF-8."""
-    path = Path(path)
+    from ..paraphrases import input_file_error, open_binary
+
     try:
-        with (gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")) as handle:
+        with open_binary(path, name) as handle:
             data = handle.read()
-    except (OSError, EOFError) as exc:
-        raise FormatError(f"cannot read ({exc})", source=name) from exc
+    except (OSError, EOFError, zlib.error) as exc:
+        if isinstance(exc, ParalignError):
+            raise
+        raise input_file_error(exc, name) from exc
     try:
         return data.decode("utf-8").replace("\ufeff", "")
     except UnicodeDecodeError as exc:

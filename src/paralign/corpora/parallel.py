@@ -16,14 +16,14 @@ line and nothing is silently lost.  Files ending in `.gz` are read through gzip.
 
 from __future__ import annotations
 
-import gzip
 import warnings
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError, ParalignError
 
 #: Default limit on tokens per line; longer lines are skipped (aligners choke on them).
 DEFAULT_MAX_TOKENS = 100
@@ -83,34 +83,39 @@ class ParallelStats:
 
 
 def _open_binary(path: str | Path) -> IO[bytes]:
-    path = Path(path)
-    if not path.is_file():
-        raise FormatError("no such file", source=str(path))
-    if path.suffix == ".gz":
-        return gzip.open(path, "rb")  # type: ignore[return-value]
-    return open(path, "rb")
+    """The file's bytes (gzip for .gz); InputFileError naming it when it cannot be opened."""
+    from ..paraphrases import open_binary
+
+    return open_binary(path)
+
+
+def _read_error(exc: BaseException, path: str | Path) -> BaseException:
+    """A ParalignError as is; an OSError, EOFError or zlib.error met reading `path` as InputFileError."""
+    from ..paraphrases import input_file_error
+
+    return exc if isinstance(exc, ParalignError) else input_file_error(exc, str(path))
+
+
+def _readline(handle: IO[bytes], name: str) -> bytes:
+    """One raw line; a read error (a cut-off gzip file...) as InputFileError naming the file."""
+    try:
+        return handle.readline()
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _read_error(exc, name) from exc
 
 
 def count_lines(path: str | Path) -> int:
     """Number of lines (a last line without a newline counts), read in binary blocks."""
     count = 0
     last = b"\n"
-    with _open_binary(path) as handle:
-        while block := handle.read(1 << 20):
-            count += block.count(b"\n")
-            last = block[-1:]
+    try:
+        with _open_binary(path) as handle:
+            while block := handle.read(1 << 20):
+                count += block.count(b"\n")
+                last = block[-1:]
+    except (OSError, EOFError, zlib.error) as exc:
+        raise _read_error(exc, path) from exc
     return count + (last != b"\n")
-
-
-def first_bad_utf8_line(path: str | Path) -> int | None:
-    """1-based number of the first line that is not valid UTF-8 (None if all are)."""
-    with _open_binary(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError:
-                return number
-    return None
 
 
 def _decode(raw: bytes, errors: str, path: str, number: int) -> tuple[str, bool]:
@@ -159,7 +164,7 @@ def iter_parallel(
     with _open_binary(source) as src_handle, _open_binary(target) as tgt_handle:
         number = 0
         while True:
-            raw_src, raw_tgt = src_handle.readline(), tgt_handle.readline()
+            raw_src, raw_tgt = _readline(src_handle, src_name), _readline(tgt_handle, tgt_name)
             if not raw_src and not raw_tgt:
                 break
             number += 1

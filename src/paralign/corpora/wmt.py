@@ -11,6 +11,7 @@ lines are split on ``\\n`` only (never on a stray ``\\r`` or U+2028 inside a seg
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,17 +41,24 @@ def wmt_dir(root: str | Path | None = None) -> Path:
 
 def iter_lines(path: str | Path) -> Iterator[str]:
     """Stream the segments of a one-segment-per-line UTF-8 file (split on LF only)."""
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
+    from ..paraphrases import input_file_error, open_binary
+
+    with open_binary(path) as handle:
+        number = 0
+        while True:
+            try:
+                raw = handle.readline()
+            except (OSError, EOFError, zlib.error) as exc:
+                raise input_file_error(exc, str(path)) from exc
+            if not raw:
+                return
+            number += 1
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise FormatError(f"not UTF-8 ({exc.reason})", source=str(path), line=number) from exc
             yield text[:-1] if text.endswith("\n") else text
 
-
-def read_lines(path: str | Path) -> list[str]:
-    return list(iter_lines(path))
 
 
 def language_pairs(root: str | Path | None = None) -> list[str]:
