@@ -93,3 +93,12 @@ def test_load_source_specs(tmp_path: Path) -> None:
     assert "automobile" in load_source("wordnet").paraphrases("car")
     with pytest.raises(ConfigurationError, match="not a threshold"):
         load_source(str(tmp_path / "absent.tsv:abc"))
+
+
+def test_paraphrases_are_a_read_only_view() -> None:
+    table = ParaphraseTable()
+    table.add("car", "automobile", 0.5)
+    view = table.paraphrases("car")
+    with pytest.raises(TypeError):
+        view["lorry"] = 1.0  # type: ignore[index]
+    assert dict(table.paraphrases("Car")) == {"automobile": 0.5}

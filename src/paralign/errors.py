@@ -61,3 +61,19 @@ class InputFileError(ParalignError, OSError):
 
 def _input_file_error(message: str, source: str | None, errno: int | None) -> InputFileError:
     return InputFileError(message, source=source, errno=errno)
+
+
+class SimilarityError(ParalignError, ValueError):
+    """A similarity computation could not be done for the named item."""
+
+
+class EmptyScoringError(ParalignError, ValueError):
+    """There are no pairs to score."""
+
+
+class LatticeError(ParalignError, ValueError):
+    """A malformed lattice (cycle, unreachable state, bad state number)."""
+
+
+class TokenIndexError(ParalignError, IndexError):
+    """A token index outside the sentence (an IndexError, as sequence indexing requires)."""

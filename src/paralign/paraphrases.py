@@ -10,6 +10,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import IO, Protocol, runtime_checkable
 
 from .errors import ConfigurationError, FormatError, InputFileError
@@ -320,7 +321,9 @@ class ParaphraseTable:
 
     # -- querying ----------------------------------------------------------------------------
     def paraphrases(self, phrase: str) -> Mapping[str, Score]:
-        return self._table.get(normalize_phrase(phrase, self.lowercase), {})
+        """Paraphrases of `phrase` with their scores: a read-only view, so callers cannot
+        change the table through it."""
+        return MappingProxyType(self._table.get(normalize_phrase(phrase, self.lowercase), {}))
 
     def __contains__(self, phrase: object) -> bool:
         return isinstance(phrase, str) and normalize_phrase(phrase, self.lowercase) in self._table

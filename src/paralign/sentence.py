@@ -6,13 +6,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .errors import FormatError, MismatchError, ParalignError
+from .errors import FormatError, MismatchError, ParalignError, TokenIndexError
 
 ROOT = -1  #: head index of a sentence's root token
 
-
-class TokenIndexError(ParalignError, IndexError):
-    """A token index outside the sentence (an IndexError, as sequence indexing requires)."""
 
 #: A typographic apostrophe inside a word ("don’t", "president’s", "O’Reilly").
 _WORD_APOSTROPHE = re.compile("(?<=\\w)\u2019(?=\\w)")

@@ -35,7 +35,7 @@ from statistics import fmean, stdev
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from .alignment import Alignment
-from .errors import ConfigurationError, FormatError, MismatchError, ParalignError
+from .errors import ConfigurationError, FormatError, MismatchError, SimilarityError
 from .metrics import f_measure
 from .nlp import Annotator, default_annotator
 from .resources import stopwords
@@ -56,10 +56,6 @@ CLASSIFIERS: tuple[str, ...] = ("features", "signal")
 DEFAULT_CLASSIFIER = "features"
 
 _CLITICS = {"n't": "not", "'s": "s", "'d": "d", "'ll": "ll", "'re": "re", "'ve": "ve", "'m": "m"}
-
-
-class SimilarityError(ParalignError, ValueError):
-    """A similarity computation could not be done for the named item."""
 
 
 # -- content words ---------------------------------------------------------------------------

@@ -24,16 +24,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ConfigurationError, FormatError, ParalignError
+from ..errors import ConfigurationError, FormatError, LatticeError
 from ..paraphrases import ParaphraseTable
 
 Word = str | None
 Edge = tuple[int, Word, int]
 EPSILON = "<eps>"
-
-
-class LatticeError(ParalignError, ValueError):
-    """A malformed lattice (cycle, unreachable state, bad state number)."""
 
 
 # ---------------------------------------------------------------------------------------------

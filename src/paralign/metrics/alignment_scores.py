@@ -29,17 +29,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..alignment import Alignment
-from ..errors import AlignmentIndexError, ConfigurationError, MismatchError, ParalignError
+from ..errors import (
+    AlignmentIndexError,
+    ConfigurationError,
+    EmptyScoringError,
+    MismatchError,
+    ParalignError,
+)
 from . import f_measure
 
 if TYPE_CHECKING:
     from ..corpora import AlignedPair, PairOrBad
 
 LINK_SETS = ("sure", "sure+possible")
-
-
-class EmptyScoringError(ParalignError, ValueError):
-    """There are no pairs to score."""
 
 
 @dataclass(frozen=True, slots=True)
