@@ -232,3 +232,12 @@ def test_explain_lists_paraphrase_matches(figure4_table):
     assert ("blown up", 0, "bombing") in trace or ("blown up", 0, "explosion") in trace
     assert {hyp for hyp, _, _ in trace} == {"blown up", "bombing"}
     assert all(ref in ("bombing", "explosion") for _, _, ref in trace)
+
+
+def test_settings_cannot_change_under_the_caches(figure4_table) -> None:
+    import dataclasses
+
+    scorer = ParaEval([figure4_table])
+    scorer.sentence_score(CANDIDATE, REFS)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        scorer.max_length = 2  # type: ignore[misc]

@@ -144,9 +144,12 @@ class PreparedReferences:
         return len(self.refs)
 
 
-@dataclass
+@dataclass(frozen=True)
 class ParaEval:
     """The ParaEval scorer; build once, then score many systems against prepared references.
+
+    Frozen: its settings cannot change after construction, because the paraphrase and
+    reference caches it fills depend on them (build another ParaEval for other settings).
 
     `sources` are `ParaphraseSource`s (tables, PPDB, WordNet). `max_length` bounds the phrase
     length (in words) of both sides of a paraphrase match; `min_paraphrase_length` keeps only
@@ -173,10 +176,10 @@ class ParaEval:
                 f"min_paraphrase_length must be >= 1, got {self.min_paraphrase_length}")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
-        self.sources = tuple(self.sources)
-        self._tok = _tokenizer(self.tokenize)
-        self._stop = _stop_tokens() if self.skip_stopword_phrases else frozenset()
-        self._wordnet_multi: frozenset[str] | None = None
+        object.__setattr__(self, "sources", tuple(self.sources))
+        object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
+        object.__setattr__(self, "_stop", _stop_tokens() if self.skip_stopword_phrases else frozenset())
+        object.__setattr__(self, "_wordnet_multi", None)
 
     # -- settings ------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
@@ -214,9 +217,9 @@ class ParaEval:
         if self._wordnet_multi is None:
             from ..resources import wordnet
 
-            self._wordnet_multi = frozenset(
-                name.replace("_", " ").lower() for name in wordnet().all_lemma_names()
-                if "_" in name)
+            multi = frozenset(
+                name.replace("_", " ").lower() for name in wordnet().all_lemma_names() if "_" in name)
+            object.__setattr__(self, "_wordnet_multi", multi)  # a lazily filled cache
         return self._wordnet_multi
 
     def _eligible(self, words: Sequence[str]) -> bool:
@@ -274,7 +277,7 @@ class ParaEval:
         """`prepare`, remembering the last reference set (scoring many systems indexes it once)."""
         key = tuple(tuple(stream) for stream in references)
         if self._last is None or self._last[0] != key:
-            self._last = (key, self.prepare(references))
+            object.__setattr__(self, "_last", (key, self.prepare(references)))  # a cache
         return self._last[1]
 
     # -- matching --------------------------------------------------------------------------------
