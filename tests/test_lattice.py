@@ -282,7 +282,7 @@ def test_group_of_one_sentence_is_one_path():
     assert lattice.path_count() == 1
     assert list(lattice.paths()) == [("only", "one", "sentence", ".")]
     result = evaluate_group("g", [Sentence.plain(["only", "one"])], leave_one_out=True)
-    assert result.paths == 1 and result.ed_input == []
+    assert result.paths == 1 and result.ed_input == ()
 
 
 def test_empty_sentences():

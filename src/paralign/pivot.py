@@ -40,7 +40,7 @@ import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -113,23 +113,23 @@ class PivotOptions:
         return data
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PipelineReport:
     """What a run did: per-corpus reading statistics, counts per stage, output rows."""
 
     output: str = ""
-    corpora: list[dict] = field(default_factory=list)
+    corpora: tuple[dict, ...] = ()
     phrases: int = 0
     rows: int = 0
-    resumed_stages: list[str] = field(default_factory=list)
+    resumed_stages: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {
             "output": self.output,
-            "corpora": self.corpora,
+            "corpora": [dict(c) for c in self.corpora],
             "phrases": self.phrases,
             "rows": self.rows,
-            "resumed_stages": self.resumed_stages,
+            "resumed_stages": list(self.resumed_stages),
         }
 
 
@@ -441,7 +441,7 @@ def pivot_paraphrases(
         "corpora": [[_file_id(e), _file_id(f)] for e, f in corpora],
     }
     manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
-    report = PipelineReport(output=str(output))
+    corpus_info: list[dict] = []
     pivot_dirs: list[Path] = []
     for index, (english, foreign) in enumerate(corpora):
         stage = f"c{index}"
@@ -462,13 +462,13 @@ def pivot_paraphrases(
             pivot_runs(table, pivot_dir, options, progress)
             manifest.mark_done(f"{stage}/pivot", {"runs": len(list(pivot_dir.glob('*.tsv')))})
         pivot_dirs.append(pivot_dir)
-        report.corpora.append({**manifest.info(f"{stage}/prepare"), **manifest.info(f"{stage}/table")})
+        corpus_info.append({**manifest.info(f"{stage}/prepare"), **manifest.info(f"{stage}/table")})
     runs = [run for directory in pivot_dirs for run in sorted(directory.glob("*.tsv"))]
-    report.phrases, report.rows = write_table(
+    phrases, rows = write_table(
         merge_runs(runs, 2), output, PIVOT_COLUMNS, pivot_scores, options.threshold, options.top_k,
         progress, min_count=options.min_count,
     )
-    report.resumed_stages = manifest.reused()
+    report = PipelineReport(str(output), tuple(corpus_info), phrases, rows, tuple(manifest.reused()))
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)
     return report
@@ -545,7 +545,6 @@ def monolingual_paraphrases(
         "groups": _file_id(groups_path),
     }
     manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
-    report = PipelineReport(output=str(output))
     stage = "mono"
     directory = work / stage
     directory.mkdir(exist_ok=True)
@@ -582,12 +581,13 @@ def monolingual_paraphrases(
         directory, manifest, stage, options, include_identical=False, symmetric=True,
         progress=progress, total_lines=lines,
     )
-    report.corpora.append(manifest.info(f"{stage}/prepare"))
-    report.phrases, report.rows = write_table(
+    phrases, rows = write_table(
         merge_runs(runs, 2), output, MONO_COLUMNS, relative_frequency_scores, options.threshold,
         options.top_k, progress, min_count=options.min_count,
     )
-    report.resumed_stages = manifest.reused()
+    report = PipelineReport(
+        str(output), (manifest.info(f"{stage}/prepare"),), phrases, rows, tuple(manifest.reused())
+    )
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)
     return report

@@ -99,7 +99,7 @@ class Sentence:
     deps: tuple[str, ...] = ()
     entities: tuple[Entity, ...] = ()
     whitespace: tuple[bool, ...] = ()
-    _entity_index: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    _entity_index: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tokens", tuple(self.tokens))  # lists would break hashing

@@ -13,7 +13,7 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError
@@ -87,9 +87,9 @@ def repetition_ratios(lattice: Lattice, token_lists: Sequence[Sequence[str]]) ->
     return out
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class GroupResult:
-    """Per-group measurements (leave-one-out lists empty when not asked for)."""
+    """Per-group measurements (leave-one-out tuples empty when not asked for)."""
 
     id: str
     size: int
@@ -97,10 +97,10 @@ class GroupResult:
     paths: int
     states: int
     edges: int
-    repetition: list[float]
-    ed_input: list[int] = field(default_factory=list)
-    ed_lattice: list[int] = field(default_factory=list)
-    lengths: list[int] = field(default_factory=list)
+    repetition: tuple[float, ...]
+    ed_input: tuple[int, ...] = ()
+    ed_lattice: tuple[int, ...] = ()
+    lengths: tuple[int, ...] = ()
     ent_inputs: float | None = None
     ent_paths: float | None = None
 
@@ -118,21 +118,25 @@ def evaluate_group(
     if not len(g):
         raise FormatError(f"group {group_id}: empty group (no sentences)")
     lattice = g.lattice()
-    result = GroupResult(
-        id=group_id, size=len(g), mean_length=statistics.fmean(len(t) for t in g.tokens),
-        paths=lattice.path_count(), states=lattice.n_states, edges=lattice.n_edges,
-        repetition=repetition_ratios(lattice, g.tokens),
-    )
+    ed_input: list[int] = []
+    ed_lattice: list[int] = []
+    lengths: list[int] = []
     if leave_one_out and len(g) >= 2:
         for i, held in enumerate(g.tokens):
             others = [j for j in range(len(g)) if j != i]
-            result.ed_input.append(min(word_edit_distance(held, g.tokens[j]) for j in others))
-            result.ed_lattice.append(g.lattice(others).distance(held))
-            result.lengths.append(len(held))
+            ed_input.append(min(word_edit_distance(held, g.tokens[j]) for j in others))
+            ed_lattice.append(g.lattice(others).distance(held))
+            lengths.append(len(held))
+    ent_inputs = ent_paths = None
     if lm is not None:
-        result.ent_inputs = statistics.fmean(lm.entropy(t) for t in g.tokens)
-        result.ent_paths = statistics.fmean(lm.entropy(p) for p in lattice.sample(lm_samples, seed))
-    return result
+        ent_inputs = statistics.fmean(lm.entropy(t) for t in g.tokens)
+        ent_paths = statistics.fmean(lm.entropy(p) for p in lattice.sample(lm_samples, seed))
+    return GroupResult(
+        id=group_id, size=len(g), mean_length=statistics.fmean(len(t) for t in g.tokens),
+        paths=lattice.path_count(), states=lattice.n_states, edges=lattice.n_edges,
+        repetition=tuple(repetition_ratios(lattice, g.tokens)), ed_input=tuple(ed_input),
+        ed_lattice=tuple(ed_lattice), lengths=tuple(lengths), ent_inputs=ent_inputs, ent_paths=ent_paths,
+    )
 
 
 def _mean(values: Iterable[float]) -> float | None:

@@ -239,8 +239,8 @@ class Lattice:
     n_states: int
     edges: tuple[Edge, ...]
     weights: tuple[int, ...] = ()
-    _out: tuple[tuple[int, ...], ...] = field(default=(), repr=False, compare=False)
-    _in: tuple[tuple[int, ...], ...] = field(default=(), repr=False, compare=False)
+    _out: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False, compare=False)
+    _in: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.n_states < 1:
