@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import AlignmentIndexError, ConfigurationError, FormatError
 
@@ -43,6 +44,7 @@ class Alignment:
     possible: frozenset[Link] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
+        """Check links given as other iterables and fold the sure links into `possible`."""
         sure = self.sure if isinstance(self.sure, frozenset) else _links(self.sure)
         possible = self.possible if isinstance(self.possible, frozenset) else _links(self.possible)
         object.__setattr__(self, "sure", sure)
@@ -50,6 +52,7 @@ class Alignment:
 
     @classmethod
     def from_links(cls, sure: Iterable[Link] = (), possible: Iterable[Link] = ()) -> Alignment:
+        """Build from any iterables of (i, j) pairs, checking each link (unlike the constructor)."""
         return cls(_links(sure), _links(possible))
 
     # -- views -------------------------------------------------------------------------------
@@ -67,12 +70,15 @@ class Alignment:
         raise ConfigurationError(f"unknown link set {which!r}: use 'sure' or 'sure+possible'")
 
     def __len__(self) -> int:
+        """Number of links, sure and possible together."""
         return len(self.possible)
 
     def __bool__(self) -> bool:
+        """True when there is at least one link."""
         return bool(self.possible)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Link]:
+        """All links (sure and possible), sorted."""
         return iter(sorted(self.possible))
 
     # -- algebra -----------------------------------------------------------------------------
@@ -83,9 +89,11 @@ class Alignment:
         )
 
     def union(self, other: Alignment) -> Alignment:
+        """Links in either alignment (sure and possible sets combined separately)."""
         return Alignment(self.sure | other.sure, self.possible | other.possible)
 
     def intersection(self, other: Alignment) -> Alignment:
+        """Links in both alignments (sure and possible sets intersected separately)."""
         return Alignment(self.sure & other.sure, self.possible & other.possible)
 
     __or__ = union
@@ -123,11 +131,12 @@ class Alignment:
             (sure if match.group(2) == "-" else possible).add(link)
         return cls(frozenset(sure), frozenset(possible))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, list[list[int]]]:
+        """Sorted `[i, j]` lists: `sure`, and `possible` with only the possible-only links."""
         return {"sure": sorted(map(list, self.sure)), "possible": sorted(map(list, self.possible_only))}
 
     @classmethod
-    def from_json(cls, data: dict | str, *, source: str | None = None, line: int | None = None) -> Alignment:
+    def from_json(cls, data: dict[str, Any] | str, *, source: str | None = None, line: int | None = None) -> Alignment:
         """From {"sure": [[i,j],...], "possible": [[i,j],...]} (possible may include the sure links)."""
         try:
             if isinstance(data, str):

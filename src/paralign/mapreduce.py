@@ -117,11 +117,11 @@ def group_by_prefix(records: Iterable[Record], width: int) -> Iterator[tuple[Key
 class RunWriter:
     """Accumulate `key -> values` in a bounded dict and spill sorted runs to `directory`.
 
-    `add` sums values of a repeated key; when more than `max_items` keys are held the dict is
+    `add` sums values of a repeated key; when `max_items` keys are held the dict is
     written as a run and cleared.  `close()` spills the rest and returns all run paths.
     """
 
-    def __init__(self, directory: str | Path, prefix: str = "run", max_items: int = 1_000_000):
+    def __init__(self, directory: str | Path, prefix: str = "run", max_items: int = 1_000_000) -> None:
         if max_items < 1:
             raise ConfigurationError(f"max_items must be >= 1, got {max_items}")
         self.directory = Path(directory)
@@ -132,6 +132,7 @@ class RunWriter:
         self._items: dict[Key, Values] = {}
 
     def add(self, key: Key, values: Sequence[float]) -> None:
+        """Add `values` to `key`'s running sums; spill a run once `max_items` keys are held."""
         old = self._items.get(key)
         if old is None:
             self._items[key] = list(values)
@@ -141,12 +142,14 @@ class RunWriter:
             self.flush()
 
     def flush(self) -> None:
+        """Write the held keys as the next sorted run (if any) and start an empty dict."""
         if self._items:
             path = self.directory / f"{self.prefix}-{len(self.paths):05d}.tsv"
             self.paths.append(write_run(self._items, path))
             self._items = {}
 
     def close(self) -> list[Path]:
+        """Spill what is left and return the paths of all runs written, in order."""
         self.flush()
         return list(self.paths)
 
@@ -160,7 +163,7 @@ class Manifest:
 
     FILE = "manifest.json"
 
-    def __init__(self, work_dir: Path, fingerprint: Mapping[str, Any], done: dict[str, Any]):
+    def __init__(self, work_dir: Path, fingerprint: Mapping[str, Any], done: dict[str, Any]) -> None:
         self.work_dir = work_dir
         self.fingerprint = dict(fingerprint)
         self.done = done
@@ -197,12 +200,15 @@ class Manifest:
         return manifest
 
     def is_done(self, name: str) -> bool:
+        """True when the stage or chunk `name` is recorded as finished (this or an earlier session)."""
         return name in self.done
 
     def info(self, name: str) -> Any:
+        """The value recorded with `name` by `mark_done` (None when not finished)."""
         return self.done.get(name)
 
     def mark_done(self, name: str, info: Any = True) -> None:
+        """Record `name` as finished with `info` (JSON-serialisable) and save the manifest at once."""
         self.done[name] = info
         self.marked.add(name)
         self.save()
@@ -218,6 +224,7 @@ class Manifest:
         return sorted(self.resumable - self.marked)
 
     def save(self) -> None:
+        """Write the fingerprint and finished entries to the manifest file atomically."""
         data = {"fingerprint": self.fingerprint, "done": self.done}
         with atomic_path(self.work_dir / self.FILE) as tmp:
             tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")

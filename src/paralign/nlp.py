@@ -83,13 +83,14 @@ class Annotator:
     them), only tagged, parsed and lemmatised.
     """
 
-    def __init__(self, model: str | None = None, *, disable: Sequence[str] = (), batch_size: int = 256):
+    def __init__(self, model: str | None = None, *, disable: Sequence[str] = (), batch_size: int = 256) -> None:
         self.model = model
         self.disable = tuple(disable)
         self.batch_size = batch_size
 
     @property
     def nlp(self) -> Language:
+        """The spaCy pipeline, loaded on first access and shared per process (model, disable)."""
         return load_pipeline(self.model, self.disable)
 
     def _to_doc(self, item: TextOrTokens) -> Doc | str:
@@ -103,6 +104,7 @@ class Annotator:
         return Doc(self.nlp.vocab, words=words, spaces=[True] * len(words))
 
     def __call__(self, item: TextOrTokens) -> Sentence:
+        """Annotate one text or token list (see `pipe`)."""
         return next(iter(self.pipe([item])))
 
     def pipe(self, items: Iterable[TextOrTokens], n_process: int = 1) -> Iterator[Sentence]:
@@ -138,6 +140,7 @@ _default: Annotator | None = None
 
 
 def default_annotator() -> Annotator:
+    """The process-wide Annotator with the configured default model, created on first use."""
     global _default
     if _default is None:
         _default = Annotator()

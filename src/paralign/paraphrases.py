@@ -125,12 +125,15 @@ class Utf8LineReader(io.TextIOBase):
 
     @property
     def encoding(self) -> str:
+        """Always "utf-8": the only encoding this reader decodes."""
         return "utf-8"
 
     def readable(self) -> bool:
+        """Always True: the handle is read-only."""
         return True
 
     def close(self) -> None:
+        """Close the handle, and the underlying binary file too unless `close_raw` was False."""
         if not self.closed:
             try:
                 if self._close_raw:
@@ -183,6 +186,7 @@ class Utf8LineReader(io.TextIOBase):
         return False
 
     def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        """The next line with its '\\n' (at most `size` characters when >= 0); "" at the end."""
         self._check_open()
         if self._next >= len(self._pending) and not self._fill():
             return ""
@@ -194,6 +198,7 @@ class Utf8LineReader(io.TextIOBase):
         return line
 
     def __iter__(self) -> Iterator[str]:
+        """Iterate over the remaining lines; a loop left early resumes where it stopped."""
         self._check_open()
         return self._iter_lines()
 
@@ -208,6 +213,7 @@ class Utf8LineReader(io.TextIOBase):
                 self._next = done
 
     def read(self, size: int | None = -1) -> str:
+        """Up to `size` characters (everything left when `size` is None or negative)."""
         self._check_open()
         if size is not None and size >= 0:
             parts: list[str] = []
@@ -274,6 +280,7 @@ class ParaphraseTable:
         cls, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], name: str = "table",
         *, symmetric: bool = False, lowercase: bool = True,
     ) -> ParaphraseTable:
+        """Build a table from (phrase, paraphrase[, score]) tuples; `symmetric` adds each reversed too."""
         table = cls(name, lowercase=lowercase)
         for pair in pairs:
             score = pair[2] if len(pair) > 2 else None  # type: ignore[misc]
@@ -326,9 +333,11 @@ class ParaphraseTable:
         return MappingProxyType(self._table.get(normalize_phrase(phrase, self.lowercase), {}))
 
     def __contains__(self, phrase: object) -> bool:
+        """True when the normalised string `phrase` has at least one paraphrase."""
         return isinstance(phrase, str) and normalize_phrase(phrase, self.lowercase) in self._table
 
     def __iter__(self) -> Iterator[ParaphraseEntry]:
+        """Every (phrase, paraphrase, score) row, in insertion order."""
         for phrase, row in self._table.items():
             for para, score in row.items():
                 yield ParaphraseEntry(phrase, para, score)
@@ -338,6 +347,7 @@ class ParaphraseTable:
         return sum(len(row) for row in self._table.values())
 
     def phrases(self) -> Iterator[str]:
+        """The normalised phrases that have paraphrases, in insertion order."""
         return iter(self._table)
 
     @property
@@ -372,6 +382,7 @@ class WordNetSynonyms:
     name = "wordnet"
 
     def paraphrases(self, phrase: str) -> Mapping[str, Score]:
+        """Lower-cased WordNet synonyms of `phrase` (itself excluded), all unscored."""
         from .resources import wordnet_synonyms
 
         return dict.fromkeys(wordnet_synonyms(normalize_phrase(phrase)), None)

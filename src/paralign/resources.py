@@ -6,9 +6,13 @@ import functools
 import re
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import configure_nltk_data
 from .errors import ResourceMissingError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
 #: NLTK packages `paralign download` fetches.
 NLTK_PACKAGES: tuple[str, ...] = ("wordnet", "stopwords", "mwa_ppdb")
@@ -69,7 +73,7 @@ def ppdb_similar(word1: str, word2: str) -> bool:
 
 
 @functools.cache
-def wordnet():  # -> nltk.corpus.reader.WordNetCorpusReader
+def wordnet() -> WordNetCorpusReader:
     """The NLTK WordNet 3.0 reader, checked to be present."""
     with _lock:
         if not (_has("corpora/wordnet") or _has("corpora/wordnet.zip")):

@@ -21,6 +21,7 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..alignment import Alignment, Link, symmetrize
 from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
@@ -51,6 +52,7 @@ def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[
 
 
 def check_symmetrization(method: str) -> str:
+    """Return `method` if it is a known symmetrization; raise ConfigurationError otherwise."""
     if method not in SYMMETRIZATIONS:
         raise ConfigurationError(
             f"unknown symmetrization {method!r}: use one of {', '.join(SYMMETRIZATIONS)}"
@@ -138,6 +140,7 @@ def iter_symmetrized(
 
 
 def links_to_pharaoh(links: Iterable[Link]) -> str:
+    """Format links as one Pharaoh line (`i-j` items, sorted, space-separated)."""
     return " ".join(f"{i}-{j}" for i, j in sorted(links))
 
 
@@ -148,7 +151,7 @@ def align_files(
     *,
     symmetrization: str = "grow-diag-final-and",
     keep_directional: bool = False,
-    **eflomal_options,
+    **eflomal_options: Any,
 ) -> int:
     """Align two tokenised files (one sentence a line); write symmetrised Pharaoh atomically.
 
@@ -186,8 +189,8 @@ def word_align_files(
     tokens_prefix: Path | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     encoding_errors: str = "strict",
-    **eflomal_options,
-) -> dict:
+    **eflomal_options: Any,
+) -> dict[str, Any]:
     """Align a raw line-aligned corpus (checked reading); Pharaoh output stays line-aligned.
 
     Empty and over-long line pairs get an empty alignment line (and are counted, with a
@@ -229,7 +232,7 @@ def align_tokenized(
     target: Sequence[Sequence[str]],
     *,
     symmetrization: str = "grow-diag-final-and",
-    **eflomal_options,
+    **eflomal_options: Any,
 ) -> list[Alignment]:
     """Align a corpus of token lists in memory (eflomal trains on exactly these pairs)."""
     check_symmetrization(symmetrization)
@@ -274,6 +277,7 @@ class EflomalAligner:
         self.options = {"model": model, "n_iterations": n_iterations}
 
     def tokens(self, item: str | Sequence[str]) -> list[str]:
+        """Tokenise a string with the configured tokenizer; copy a token list (lower-cased if set)."""
         if isinstance(item, str):
             return tokenize(item, self.tokenizer, self.lowercase)
         return [token.lower() for token in item] if self.lowercase else list(item)
@@ -281,6 +285,10 @@ class EflomalAligner:
     def align_many(
         self, pairs: Iterable[tuple[str | Sequence[str], str | Sequence[str]]], workers: int = 1
     ) -> list[Alignment]:
+        """Train eflomal on exactly these pairs and return one alignment per pair.
+
+        `workers` is accepted for interface compatibility with the Sultan aligner and ignored.
+        """
         source, target = [], []
         for src, tgt in pairs:
             source.append(self.tokens(src))
@@ -288,4 +296,5 @@ class EflomalAligner:
         return align_tokenized(source, target, symmetrization=self.symmetrization, **self.options)
 
     def align(self, source: str | Sequence[str], target: str | Sequence[str]) -> Alignment:
+        """Align a single pair on its own (poor statistics: prefer `align_many`)."""
         return self.align_many([(source, target)])[0]

@@ -12,12 +12,16 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..alignment import Alignment
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..sentence import Sentence
 from .sultan import Aligner
+
+if TYPE_CHECKING:
+    from ..corpora.base import AlignedPair
+    from ..metrics.alignment_scores import SkippedPair
 
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
@@ -128,7 +132,7 @@ def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
     return out
 
 
-def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment) -> dict:
+def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment) -> dict[str, Any]:
     """JSON output of one aligned pair: tokens, links and aligned word pairs."""
     links = sorted(alignment.sure)
     record: dict[str, Any] = {"line": pair.line}
@@ -143,7 +147,7 @@ def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignm
 
 
 # -- evaluation ------------------------------------------------------------------------------------
-def load_gold(path: str | Path, limit: int | None = None) -> list:
+def load_gold(path: str | Path, limit: int | None = None) -> list[AlignedPair]:
     """Gold pairs of any format the corpora loaders read (optionally the first `limit` >= 1)."""
     from ..corpora import load_pairs
 
@@ -153,7 +157,9 @@ def load_gold(path: str | Path, limit: int | None = None) -> list:
     return pairs if limit is None else pairs[:limit]
 
 
-def read_gold(path: str | Path, limit: int | None = None) -> tuple[list, list[int], list]:
+def read_gold(
+    path: str | Path, limit: int | None = None
+) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
     """Like :func:`load_gold`, but a bad gold item is left out and recorded instead of stopping
     the run: (usable pairs, their 1-based positions, SkippedPair records)."""
     from ..corpora import read_pairs
@@ -167,14 +173,17 @@ def read_gold(path: str | Path, limit: int | None = None) -> tuple[list, list[in
     return usable_pairs(items if limit is None else items[:limit])
 
 
-def annotate_gold(aligner: Aligner, gold: Sequence, workers: int = 1) -> list[tuple[Sentence, Sentence]]:
+def annotate_gold(
+    aligner: Aligner, gold: Sequence[AlignedPair], workers: int = 1
+) -> list[tuple[Sentence, Sentence]]:
+    """Parse both sides of every gold pair in one batch, so alignment can be timed (and tuned) apart."""
     flat = [x for p in gold for x in (list(p.source), list(p.target))]
     sentences = aligner.annotate(flat, workers=workers)
     return list(zip(sentences[0::2], sentences[1::2], strict=True))
 
 
 def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
-                     limit: int | None = None, progress: Progress | None = None) -> dict:
+                     limit: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
     """Align every gold pair and score it: score-alignments' JSON plus timings."""
     from ..metrics.alignment_scores import score_alignments
 
@@ -204,7 +213,7 @@ def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure
 def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
                  ppdb_grid: Sequence[float] = GRID, w_grid: Sequence[float] = GRID,
                  workers: int = 1, limit: int | None = None,
-                 progress: Progress | None = None) -> dict:
+                 progress: Progress | None = None) -> dict[str, Any]:
     """Grid-search (ppdb_sim, w) by macro F1 on a gold file; annotation is done once."""
     from ..metrics.alignment_scores import score_alignments
 

@@ -82,6 +82,7 @@ class _FormTable:
         self.types: dict[tuple[int, int], int] = {}
 
     def form(self, word: str, is_cd: bool) -> WordForm:
+        """The shared WordForm of `word` (CD-tagged or not); the table is cleared past 500,000 forms."""
         key = (word, is_cd)
         found = self.forms.get(key)
         if found is None:
@@ -91,6 +92,7 @@ class _FormTable:
         return found
 
     def type_id(self, word: WordForm, lemma: WordForm) -> int:
+        """A small integer naming the (word, lemma) form pair, assigned on first sight."""
         key = (id(word), id(lemma))
         found = self.types.get(key)
         if found is None:
@@ -176,6 +178,7 @@ class AlignerConfig:
     partial_mention_types: tuple[str, ...] = ("PERSON",)
 
     def __post_init__(self) -> None:
+        """Reject `ppdb_sim` or `w` outside (0, 1]."""
         for name in ("ppdb_sim", "w"):
             value = getattr(self, name)
             if not 0.0 < value <= 1.0:
@@ -218,7 +221,7 @@ def _word_variants(symbol_words: bool, article_variants: bool) -> dict[str, str]
     return {**(SYMBOL_WORDS if symbol_words else {}), **(ARTICLE_VARIANTS if article_variants else {})}
 
 
-def _similarity_settings(config: AlignerConfig) -> tuple:
+def _similarity_settings(config: AlignerConfig) -> tuple[float, bool, bool]:
     """The options word similarity depends on (clones with equal settings share its cache)."""
     return config.ppdb_sim, config.use_word_similarity, config.spelling_variants
 
@@ -325,6 +328,7 @@ class _State:
         self.origin: dict[Link, str] = {}
 
     def add(self, i: int, j: int) -> None:
+        """Record link (i, j), crediting the current module if it is new, and mark both tokens used."""
         if (i, j) not in self.links:
             self.origin[(i, j)] = self.module
         self.links.add((i, j))
@@ -332,6 +336,7 @@ class _State:
         self.tgt.add(j)
 
     def free(self, i: int, j: int) -> bool:
+        """True when neither source token i nor target token j is aligned yet."""
         return i not in self.src and j not in self.tgt
 
 
@@ -422,6 +427,7 @@ class Aligner:
         return out
 
     def prepare(self, sentence: Sentence) -> Prepared:
+        """Index an annotated sentence for alignment under this aligner's options (shared form table)."""
         forms = self._form_table()
         return Prepared(sentence, forms.stop_words, self._entity_types, forms,
                         self.config.stanford_copula, self.config.punct_dependencies,
@@ -579,18 +585,20 @@ class _Run:
     _rows: dict[int, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        """Group the similar pairs by source token, for `candidates`."""
         rows: dict[int, list[int]] = {}
         for i, j in self.sim:
             rows.setdefault(i, []).append(j)
         self._rows = rows
 
     # -- helpers --------------------------------------------------------------------------------
-    def key(self, score: float, i: int, j: int) -> tuple:
+    def key(self, score: float, i: int, j: int) -> tuple[float, int, int, int]:
         """Sort key: best score first, then ties broken symmetrically in (S, T)."""
         n, m = self.s.n, self.t.n
         return (-round(score, 9), abs(i * m - j * n), i + j, i * j)
 
     def score(self, sim: float, evidence: float) -> float:
+        """The paper's combined score: w * similarity + (1 - w) * contextual evidence."""
         w = self.aligner.config.w
         return w * sim + (1.0 - w) * evidence
 
@@ -611,7 +619,7 @@ class _Run:
         prefer = self.aligner.config.prefer_identical
         s_low, t_low = self.s.lower, self.t.lower
 
-        def order(x: tuple[float, int, int, Any]) -> tuple:
+        def order(x: tuple[float, int, int, Any]) -> tuple[float, bool, int, int, int]:
             key = self.key(x[0], x[1], x[2])  # identical words first among equal scores
             return (key[0], prefer and s_low[x[1]] != t_low[x[2]], *key[1:])
 

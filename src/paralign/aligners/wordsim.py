@@ -10,10 +10,13 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import ConfigurationError
 from ..paraphrases import ParaphraseSource
+
+if TYPE_CHECKING:  # pragma: no cover
+    from nltk.stem.snowball import SnowballStemmer
 
 #: The reference implementation's punctuation list, plus the PTB quote/bracket spellings.
 PUNCTUATION: frozenset[str] = frozenset(
@@ -30,7 +33,9 @@ class RelatedWords(Protocol):
 
     name: str
 
-    def related(self, a: str, b: str) -> bool: ...
+    def related(self, a: str, b: str) -> bool:
+        """True when the lower-cased words `a` and `b` are related (paraphrases)."""
+        ...
 
 
 class PPDBSimilarity:
@@ -44,6 +49,7 @@ class PPDBSimilarity:
         self._pairs = ppdb_pairs()
 
     def related(self, a: str, b: str) -> bool:
+        """True when (a, b) is a PPDB lexical pair (the set holds both orders)."""
         return (a, b) in self._pairs
 
 
@@ -53,6 +59,7 @@ class WordNetSimilarity:
     name = "wordnet"
 
     def related(self, a: str, b: str) -> bool:
+        """True when either word is among the other's WordNet synonyms."""
         from ..resources import wordnet_synonyms
 
         return b in wordnet_synonyms(a) or a in wordnet_synonyms(b)
@@ -73,6 +80,7 @@ class SpellingSimilarity:
         self.max_edits = max_edits
 
     def related(self, a: str, b: str) -> bool:
+        """True for alphabetic words of at least `min_length` within `max_edits` OSA edits."""
         if min(len(a), len(b)) < self.min_length or abs(len(a) - len(b)) > self.max_edits:
             return False
         if not (a.isalpha() and b.isalpha()):
@@ -109,6 +117,7 @@ class SourceSimilarity:
         self.name = source.name
 
     def related(self, a: str, b: str) -> bool:
+        """True when the source lists either word as a paraphrase of the other."""
         return b in self.source.paraphrases(a) or a in self.source.paraphrases(b)
 
 
@@ -120,6 +129,7 @@ class CombinedSimilarity:
         self.name = "+".join(s.name for s in self.sources)
 
     def related(self, a: str, b: str) -> bool:
+        """True when any of the sources relates the two words."""
         return any(s.related(a, b) for s in self.sources)
 
 
@@ -129,6 +139,7 @@ class NoSimilarity:
     name = "none"
 
     def related(self, a: str, b: str) -> bool:
+        """Always False: no pair of different words is related."""
         return False
 
 
@@ -169,7 +180,7 @@ def stem(word: str) -> str:
 
 
 @functools.cache
-def _stemmer():
+def _stemmer() -> SnowballStemmer:
     from nltk.stem.snowball import SnowballStemmer
 
     return SnowballStemmer("english")

@@ -41,6 +41,7 @@ def forest_to_builder(forest: ForestNode) -> LatticeBuilder:
 
 
 def _linearise(b: LatticeBuilder, node: ForestNode, src: int, dst: int) -> None:
+    """Add `node`'s paths from state `src` to `dst` (with an explicit stack: deep trees do not recurse)."""
     stack = [(node, src, dst)]
     while stack:
         node, s, e = stack.pop()

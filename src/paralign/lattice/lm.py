@@ -37,6 +37,7 @@ class NGramLM:
         self.tokens = 0
 
     def fit(self, sentences: Iterable[Sequence[str]]) -> NGramLM:
+        """Add the n-gram counts of tokenised sentences (can be called again to add more); return self."""
         for sentence in sentences:
             words = [*self._prep(sentence), EOS]
             padded = [BOS] * (self.order - 1) + words
@@ -55,6 +56,7 @@ class NGramLM:
 
     @property
     def vocabulary_size(self) -> int:
+        """Distinct words seen in training, </s> included (the unknown-word slot is not)."""
         return len(self.followers[0][()])
 
     def prob(self, word: str, history: Sequence[str] = ()) -> float:
