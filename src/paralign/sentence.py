@@ -46,10 +46,12 @@ class Token:
 
     @property
     def text(self) -> str:
+        """The token as written."""
         return self.sentence.tokens[self.i]
 
     @property
     def lemma(self) -> str:
+        """Its lemma (the token itself when the sentence is not annotated)."""
         return self.sentence.lemmas[self.i]
 
     @property
@@ -69,14 +71,17 @@ class Token:
 
     @property
     def dep(self) -> str:
+        """Dependency label of the arc to its head."""
         return self.sentence.deps[self.i]
 
     @property
     def whitespace(self) -> bool:
+        """Whether a space follows the token in the text."""
         return self.sentence.whitespace[self.i]
 
     @property
     def entity(self) -> Entity | None:
+        """The named entity the token belongs to, if any."""
         return self.sentence.entity_at(self.i)
 
     def __str__(self) -> str:
@@ -157,6 +162,7 @@ class Sentence:
         return "".join(parts).rstrip()
 
     def entity_at(self, i: int) -> Entity | None:
+        """The named entity covering token i, if any."""
         k = self._entity_index[i]
         return self.entities[k] if k >= 0 else None
 
@@ -165,6 +171,7 @@ class Sentence:
         return [j for j, h in enumerate(self.heads) if h == i]
 
     def to_dict(self) -> dict:
+        """A JSON-ready record of every annotation (read back by :meth:`from_dict`)."""
         return {
             "tokens": list(self.tokens),
             "lemmas": list(self.lemmas),

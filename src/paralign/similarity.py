@@ -111,6 +111,7 @@ class IdfTable:
 
     @classmethod
     def from_sentences(cls, sentences: Iterable[Sentence]) -> IdfTable:
+        """Document frequencies of lemmas, each sentence counting once per lemma (one pass)."""
         df: dict[str, int] = {}
         n = 0
         for sentence in sentences:

@@ -47,6 +47,7 @@ class LatticeBuilder:
         self.end = self.new_state()
 
     def new_state(self) -> int:
+        """Add a state with no edges and return its number."""
         s = self._next
         self._next += 1
         self.out[s] = {}
@@ -54,6 +55,7 @@ class LatticeBuilder:
         return s
 
     def add_edge(self, src: int, word: Word, dst: int) -> None:
+        """Add the edge src --word--> dst (word None: epsilon); a repeated edge is kept once."""
         self.out[src].setdefault(word, set()).add(dst)
         self.inc[dst].setdefault(word, set()).add(src)
 
@@ -71,6 +73,7 @@ class LatticeBuilder:
 
     @classmethod
     def from_lattice(cls, lattice: Lattice) -> LatticeBuilder:
+        """A builder holding a finished lattice's states and edges (to merge or squeeze it again)."""
         b = cls.__new__(cls)
         b.out, b.inc = {}, {}
         b._next = 0
@@ -84,6 +87,7 @@ class LatticeBuilder:
 
     @property
     def n_edges(self) -> int:
+        """Number of edges built so far."""
         return sum(len(d) for row in self.out.values() for d in row.values())
 
     def reaches(self, a: int, b: int) -> bool:
@@ -260,23 +264,29 @@ class Lattice:
     # -- basics --------------------------------------------------------------------------------
     @property
     def start(self) -> int:
+        """The initial state (states are numbered in topological order)."""
         return 0
 
     @property
     def end(self) -> int:
+        """The final state."""
         return self.n_states - 1
 
     @property
     def n_edges(self) -> int:
+        """Number of edges."""
         return len(self.edges)
 
     def out_edges(self, state: int) -> tuple[int, ...]:
+        """Indices (into `edges`) of the edges leaving `state`."""
         return self._out[state]
 
     def in_edges(self, state: int) -> tuple[int, ...]:
+        """Indices (into `edges`) of the edges entering `state`."""
         return self._in[state]
 
     def vocabulary(self) -> set[str]:
+        """The words on the lattice's edges (epsilons excluded)."""
         return {w for _, w, _ in self.edges if w is not None}
 
     def with_weights(self, sentences: Iterable[Sequence[str]]) -> Lattice:
@@ -340,6 +350,7 @@ class Lattice:
         return self.forward_counts()[self.end] if self.n_states > 1 else 1
 
     def log10_paths(self) -> float:
+        """log10 of the number of paths (the paper's measure of lattice size)."""
         return math.log10(self.path_count())
 
     def string_count(self, limit: int = 100_000) -> int:

@@ -42,6 +42,7 @@ def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
 
 
 def correlations(x: Sequence[float], y: Sequence[float]) -> dict[str, float]:
+    """Pearson, Spearman and Kendall correlation of x with y, by name."""
     return {kind: correlation(kind, x, y) for kind in CORRELATIONS}
 
 
@@ -95,6 +96,7 @@ class Interval:
 
 
 def interval(value: float, samples: np.ndarray, level: float = 0.95) -> Interval:
+    """`value` with the central `level` percentile interval of its bootstrap `samples` (NaNs dropped)."""
     tail = 100 * (1 - level) / 2
     samples = samples[~np.isnan(samples)]
     if not len(samples):
