@@ -355,3 +355,16 @@ def test_evaluate_paraphrase_reads_stdin_and_names_it(tmp_path, capsys, monkeypa
     assert "<stdin>: no usable training pairs" in err and "paralign-" not in err
     assert main(base + ["--train", "-", "--test", "-"]) == 1
     assert "stdin can be read only once" in capsys.readouterr().err
+
+
+def test_sentences_of_idf_files_by_format(tmp_path):
+    from paralign.similarity import iter_sentences_from_file
+
+    text = tmp_path / "corpus.txt"
+    text.write_text("First sentence here.\n\nSecond one\twith a tab.\nThird.\n", encoding="utf-8")
+    assert sentences_from_file(text) == ["First sentence here.", "Second one\twith a tab.", "Third."]
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("4.2\tA man plays.\tA man is playing.\n\tno score\there\n1.0\tCats.\tDogs.\n", encoding="utf-8")
+    assert sentences_from_file(sts) == ["A man plays.", "A man is playing.", "Cats.", "Dogs."]
+    stream = iter_sentences_from_file(text)
+    assert next(stream) == "First sentence here."  # a generator: large corpora are not held in memory

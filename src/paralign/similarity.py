@@ -1200,22 +1200,49 @@ def read_sentence_pairs(lines: Iterable[str]) -> Iterator[tuple[int, tuple[str, 
 
 def sentences_from_file(path: str | Path) -> list[str]:
     """The sentences of an STS, STS Benchmark or MSRP file, else of a text file (one a line)."""
+    return list(iter_sentences_from_file(path))
+
+
+def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterator[str]:
+    """Stream the sentences of an STS, STS Benchmark or MSRP file, else of a text file.
+
+    The format is decided on the first `sample_lines` lines, so a large plain-text file (an
+    IDF corpus) is read once, line by line, and never held in memory.
+    """
+    from itertools import islice
+
     from .corpora.msrp import load_msrp
     from .corpora.sts import load_sts
     from .paraphrases import open_text
 
     with open_text(path) as handle:
-        first = handle.readline().lstrip("\ufeff")
-    if first.split("\t")[0].strip().lower() == "quality":
-        return [s for p in load_msrp(path) for s in (p.sentence1, p.sentence2)]
-    try:
-        data = load_sts(path)
-    except FormatError:
-        data = None
-    if data is not None and data.pairs and len(data.pairs) >= len(data.skipped):
-        return [s for p in data.pairs for s in (p.sentence1, p.sentence2)]
+        sample = [line.rstrip("\r\n").lstrip("\ufeff") for line in islice(handle, sample_lines)]
+    if sample and sample[0].split("\t")[0].strip().lower() == "quality":
+        for p in load_msrp(path):
+            yield from (p.sentence1, p.sentence2)
+        return
+    rows = [line.split("\t") for line in sample if line.strip()]
+    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
+        for p in load_sts(path).pairs:
+            yield from (p.sentence1, p.sentence2)
+        return
     with open_text(path) as handle:
-        return [line.strip() for line in handle if line.strip()]
+        for line in handle:
+            if line.strip():
+                yield line.strip()
+
+
+def _looks_like_sts(fields: list[str]) -> bool:
+    """A row of `score TAB s1 TAB s2` or of the STS Benchmark (score in field 5)."""
+
+    def is_score(text: str) -> bool:
+        try:
+            float(text)
+        except ValueError:
+            return False
+        return True
+
+    return (len(fields) >= 3 and is_score(fields[0])) or (len(fields) >= 7 and is_score(fields[4]))
 
 
 def fit_on_files(
@@ -1229,7 +1256,7 @@ def fit_on_files(
         raise ConfigurationError(
             f"signal {sig.name!r} needs training sentences for its IDF statistics (--idf-from FILE)"
         )
-    texts = [s for path in paths for s in sentences_from_file(path)]
+    texts = (s for path in paths for s in iter_sentences_from_file(path))
     annotator = annotator or Annotator(disable=("parser", "ner"))
     return fit_signal(sig, annotator.pipe(texts))
 
