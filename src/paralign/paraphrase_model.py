@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import ConfigurationError, MismatchError
+from .metrics import f_measure
 from .resources import stopwords
 from .sentence import Sentence, fold_apostrophe
+from .similarity import content_indices, is_number, make_signal
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -68,8 +70,6 @@ class _Side:
 
 
 def _side(sentence: Sentence, aligned: set[int]) -> _Side:
-    from .similarity import content_indices, is_number
-
     words = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)]
     content = content_indices(sentence, stopwords()) or words
     missing = [i for i in content if i not in aligned]
@@ -85,10 +85,6 @@ def _side(sentence: Sentence, aligned: set[int]) -> _Side:
     )
 
 
-def _harmonic(p: float, q: float) -> float:
-    return 2 * p * q / (p + q) if p + q else 0.0
-
-
 def pair_features(pair: AlignedSentences) -> tuple[float, ...]:
     """The :data:`FEATURES` of an aligned pair (symmetric: swapping the sentences changes none)."""
     links = pair.alignment.possible
@@ -96,10 +92,10 @@ def pair_features(pair: AlignedSentences) -> tuple[float, ...]:
     t = _side(pair.target, {j for _, j in links})
     longer = max(s.length, t.length)
     return (
-        _harmonic(s.content, t.content),
+        f_measure(s.content, t.content),
         min(s.content, t.content),
         max(s.content, t.content),
-        _harmonic(s.all_words, t.all_words),
+        f_measure(s.all_words, t.all_words),
         float(s.unaligned_numbers + t.unaligned_numbers > 0),
         min(s.length, t.length) / longer if longer else 1.0,
         math.log1p(s.unaligned + t.unaligned),
@@ -197,14 +193,7 @@ class LogisticModel:
 
     def probability(self, row: Sequence[float]) -> float:
         """P(paraphrase) for one feature vector."""
-        if len(row) != len(self.weights):
-            raise MismatchError(f"expected {len(self.weights)} features, got {len(row)}")
-        logit = self.intercept + sum(
-            w * (v - m) / s for w, v, m, s in zip(self.weights, row, self.means, self.scales, strict=True)
-        )
-        if logit < -700:  # exp overflow guard; the probability is 0 to double precision
-            return 0.0
-        return 1.0 / (1.0 + math.exp(-logit))
+        return self.probabilities([row])[0]  # type: ignore[return-value]  # a row, so not None
 
     def probabilities(self, rows: Sequence[Sequence[float] | None]) -> list[float | None]:
         """P(paraphrase) for many feature vectors at once (None stays None: a pair that failed)."""
@@ -275,8 +264,6 @@ class TrainedClassifier:
     def from_report(cls, report: dict, source: str = "report") -> TrainedClassifier:
         """Read the JSON of ``paralign evaluate-paraphrase --format json`` (or
         ``ParaphraseEvaluation.to_dict()``); `source` names it in errors."""
-        from .similarity import make_signal
-
         try:
             threshold = float(report["threshold"])
             label = str(report.get("aligner") or "sultan:default")

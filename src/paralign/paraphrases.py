@@ -229,6 +229,16 @@ class Utf8LineReader(io.TextIOBase):
         return head + self._decode(data)[0]
 
 
+def require_file(path: str | Path, name: str | None = None) -> Path:
+    """`path` as a Path when it is a regular file; else InputFileError naming it (`name`, else
+    the path): for readers that must check before opening (to fingerprint or detect a format)."""
+    path = Path(path)
+    if not path.is_file():
+        what = "no such file" if not path.exists() else "not a regular file"
+        raise InputFileError(what, source=str(path) if name is None else name)
+    return path
+
+
 def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
     """Open a file for reading bytes, through gzip when the name ends in .gz; InputFileError
     naming it (`name`, else the path) when it cannot be opened. Readers that decode line by

@@ -46,7 +46,7 @@ from typing import IO, Any
 
 from .aligners.eflomal import align_files, check_symmetrization, parse_links, tokenize
 from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
-from .errors import ConfigurationError, FormatError, InputFileError, MismatchError
+from .errors import ConfigurationError, FormatError, MismatchError
 from .mapreduce import (
     Manifest,
     Record,
@@ -58,7 +58,7 @@ from .mapreduce import (
     write_lines,
     write_run,
 )
-from .paraphrases import open_text
+from .paraphrases import open_text, require_file
 from .phrases import phrase_spans
 
 Progress = Callable[..., Iterable]
@@ -197,9 +197,7 @@ def _select(items: Iterable[tuple[str, float]], threshold: float, top_k: int | N
 # Stages
 # ---------------------------------------------------------------------------------------------
 def _file_id(path: str | Path) -> dict[str, Any]:
-    path = Path(path)
-    if not path.is_file():
-        raise InputFileError("no such file" if not path.exists() else "not a regular file", source=str(path))
+    path = require_file(path)
     stat = path.stat()
     return {"path": str(path.resolve()), "size": stat.st_size, "mtime": int(stat.st_mtime)}
 

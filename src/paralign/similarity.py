@@ -1234,15 +1234,11 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
 
 def _looks_like_sts(fields: list[str]) -> bool:
     """A row of `score TAB s1 TAB s2` or of the STS Benchmark (score in field 5)."""
+    from .corpora.sts import parse_score
 
-    def is_score(text: str) -> bool:
-        try:
-            float(text)
-        except ValueError:
-            return False
-        return True
-
-    return (len(fields) >= 3 and is_score(fields[0])) or (len(fields) >= 7 and is_score(fields[4]))
+    return (len(fields) >= 3 and parse_score(fields[0]) is not None) or (
+        len(fields) >= 7 and parse_score(fields[4]) is not None
+    )
 
 
 def fit_on_files(

@@ -147,12 +147,16 @@ def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignm
 
 
 # -- evaluation ------------------------------------------------------------------------------------
+def _check_limit(limit: int | None) -> None:
+    if limit is not None and limit < 1:
+        raise ConfigurationError(f"limit must be at least 1, got {limit}")
+
+
 def load_gold(path: str | Path, limit: int | None = None) -> list[AlignedPair]:
     """Gold pairs of any format the corpora loaders read (optionally the first `limit` >= 1)."""
     from ..corpora import load_pairs
 
-    if limit is not None and limit < 1:
-        raise ConfigurationError(f"limit must be at least 1, got {limit}")
+    _check_limit(limit)
     pairs = load_pairs(path)
     return pairs if limit is None else pairs[:limit]
 
@@ -165,8 +169,7 @@ def read_gold(
     from ..corpora import read_pairs
     from ..metrics.alignment_scores import usable_pairs
 
-    if limit is not None and limit < 1:
-        raise ConfigurationError(f"limit must be at least 1, got {limit}")
+    _check_limit(limit)
     items = read_pairs(path)
     if not items:
         raise FormatError("no pairs in the gold file", source=str(path))

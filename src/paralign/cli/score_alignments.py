@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import shutil
-import sys
-import tempfile
-from pathlib import Path
+from contextlib import ExitStack
 
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, render_scores, score_files
-from ._common import add_format, add_output, emit, open_out, warn_each
+from ._common import STDIN_NAME, add_format, add_output, emit, open_out, stdin_inputs, warn_each
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,15 +37,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        system, name = args.system, None
-        if system == "-":
-            system, name = Path(tmp) / "stdin", "<stdin>"
-            with open(system, "w", encoding="utf-8") as handle:
-                shutil.copyfileobj(sys.stdin, handle)
+    with ExitStack() as stack:
+        (system,), copy = stdin_inputs(stack, [args.system])
         scores = score_files(args.gold, system, args.gold_links, gold_format=args.gold_format,
                              system_format=args.system_format, possible_path=args.gold_possible,
-                             system_name=name)
+                             system_name=None if copy is None else STDIN_NAME)
     with open_out(args.output) as out:
         emit(scores.to_dict(per_pair=args.per_pair), args.format, render_scores, out)
     warn_each([str(skipped) for skipped in scores.skipped], "pairs skipped")

@@ -20,7 +20,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from ..errors import FormatError, InputFileError
+from ..errors import FormatError
+from ..paraphrases import require_file
 from .base import (
     AlignedPair,
     BadPair,
@@ -77,14 +78,6 @@ _PHARAOH_LINE = re.compile(r"^(\d+[-?p]\d+)?(\s+\d+[-?p]\d+)*\s*$")
 _MULTIMWA_MIN_FIELDS = 8
 
 
-def _check_exists(path: str | Path, name: str | None = None) -> Path:
-    path = Path(path)
-    if not path.is_file():
-        what = "no such file" if not path.exists() else "not a regular file"
-        raise InputFileError(what, source=str(path) if name is None else name)
-    return path
-
-
 def _format_of_line(text: str) -> str | None:
     if text.startswith("["):
         return "jacana"
@@ -110,7 +103,7 @@ def detect_format(path: str | Path, *, name: str | None = None) -> str:
     FormatError, naming the first line, when none fits. `name` is what messages call the
     file (default: its path).
     """
-    path = _check_exists(path, name)
+    path = require_file(path, name)
     name = str(path) if name is None else name
     first: tuple[int, str | FormatError] | None = None
     seen = 0
@@ -149,7 +142,7 @@ def _resolve_format(path: str | Path, format: str | None, name: str | None = Non
 
 def iter_pairs(path: str | Path, format: str | None = None) -> Iterator[AlignedPair]:
     """Stream the pairs of one file as stored (no sure/sure+poss combination)."""
-    path = _check_exists(path)
+    path = require_file(path)
     return FORMATS[_resolve_format(path, format)](path)
 
 
@@ -162,7 +155,7 @@ def read_pairs(path: str | Path, format: str | None = None, *,
     file that cannot be read at all (missing, unknown format, broken JSON list, broken GIZA
     structure) still raises. `name` is what messages call the file (e.g. `<stdin>`).
     """
-    path = _check_exists(path, name)
+    path = require_file(path, name)
     fmt = _resolve_format(path, format, name)
     items = list(_READERS[fmt](path, name))
     if fmt != "jacana" or possible_path is None:
@@ -173,7 +166,7 @@ def read_pairs(path: str | Path, format: str | None = None, *,
             return items
         sure_file, merged_file = companions
     else:
-        sure_file, merged_file = path, _check_exists(possible_path)
+        sure_file, merged_file = path, require_file(possible_path)
     sure_items = items if sure_file == path else list(read_jacana(sure_file))
     merged_items = items if merged_file == path else list(read_jacana(merged_file))
     sure_name = name if sure_file == path and name is not None else str(sure_file)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,6 +103,22 @@ def read_lines(path: str | Path, name: str) -> Iterator[tuple[int, str | FormatE
         if isinstance(exc, ParalignError):
             raise
         raise input_file_error(exc, name) from exc
+
+
+def read_records(
+    path: str | Path, name: str, parse: Callable[[str, int], PairOrBad], *, skip_blank: bool = True
+) -> Iterator[PairOrBad]:
+    """`parse(text, line number)` for every line of a one-record-a-line file, in order.
+
+    The shared loop of the line-based readers: a line that is not UTF-8 becomes a BadPair
+    in its place, and blank lines are skipped unless `skip_blank` is False. `parse` returns
+    the pair, or a BadPair for a line it cannot read.
+    """
+    for number, text in read_lines(path, name):
+        if isinstance(text, FormatError):
+            yield BadPair(str(number), text)
+        elif text.strip() or not skip_blank:
+            yield parse(text, number)
 
 
 def parse_dash_links(text: str, *, source: str | None = None, line: int | None = None,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..alignment import Alignment, Link
 from ..errors import FormatError
-from .base import AlignedPair, BadPair, PairOrBad, make_pair, read_lines, strict
+from .base import AlignedPair, BadPair, PairOrBad, make_pair, read_records, strict
 
 
 def _tokens(value: object, key: str, pair_id: str, path: str, line: int) -> list[str]:
@@ -99,17 +99,14 @@ def _line_id(text: str, number: int) -> str:
 def read_jsonl(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
     """The pairs of a JSONL alignment file (blank lines skipped), a BadPair per bad line."""
     name = str(path) if name is None else name
-    for number, text in read_lines(path, name):
-        if isinstance(text, FormatError):
-            yield BadPair(str(number), text)
-            continue
-        text = text.strip()
-        if not text:
-            continue
+
+    def parse(text: str, number: int) -> PairOrBad:
         try:
-            yield _record(text, name, number)
+            return _record(text.strip(), name, number)
         except FormatError as exc:
-            yield BadPair(_line_id(text, number), exc)
+            return BadPair(_line_id(text.strip(), number), exc)
+
+    return read_records(path, name, parse)
 
 
 def iter_jsonl(path: str | Path) -> Iterator[AlignedPair]:

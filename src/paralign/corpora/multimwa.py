@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import FormatError
-from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, read_lines, strict
+from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, read_records, strict
 
 MIN_FIELDS = 8
 
@@ -20,12 +20,8 @@ def read_multimwa(path: str | Path, name: str | None = None) -> Iterator[PairOrB
     """The pairs of a MultiMWA TSV file (blank lines skipped), a BadPair per bad line."""
     name = str(path) if name is None else name
     seen: set[str] = set()
-    for number, line in read_lines(path, name):
-        if isinstance(line, FormatError):
-            yield BadPair(str(number), line)
-            continue
-        if not line.strip():
-            continue
+
+    def parse(line: str, number: int) -> PairOrBad:
         fields = line.split("\t")
         pair_id = fields[0].strip() or str(number)
         if pair_id in seen:
@@ -40,10 +36,12 @@ def read_multimwa(path: str | Path, name: str | None = None) -> Iterator[PairOrB
             sure = parse_dash_links(fields[7], source=name, line=number, item=pair_id)
             possible = parse_dash_links(fields[8] if len(fields) > 8 else "", source=name,
                                         line=number, item=pair_id)
-            yield make_pair(pair_id, fields[1].split(), fields[3].split(), sure, possible,
-                            path=name, line=number)
+            return make_pair(pair_id, fields[1].split(), fields[3].split(), sure, possible,
+                             path=name, line=number)
         except FormatError as exc:
-            yield BadPair(pair_id, exc)
+            return BadPair(pair_id, exc)
+
+    return read_records(path, name, parse)
 
 
 def iter_multimwa(path: str | Path) -> Iterator[AlignedPair]:

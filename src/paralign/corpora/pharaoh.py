@@ -11,22 +11,21 @@ from pathlib import Path
 
 from ..alignment import Alignment
 from ..errors import FormatError
-from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
+from .base import AlignedPair, BadPair, PairOrBad, read_records, strict
 
 
 def read_pharaoh(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
     """One AlignedPair per line (an empty line is an empty alignment), a BadPair per bad line."""
     name = str(path) if name is None else name
-    for number, text in read_lines(path, name):
-        if isinstance(text, FormatError):
-            yield BadPair(str(number), text)
-            continue
+
+    def parse(text: str, number: int) -> PairOrBad:
         try:
             alignment = Alignment.from_pharaoh(text.strip(), source=name, line=number)
         except FormatError as exc:
-            yield BadPair(str(number), exc)
-            continue
-        yield AlignedPair(str(number), (), (), alignment, number)
+            return BadPair(str(number), exc)
+        return AlignedPair(str(number), (), (), alignment, number)
+
+    return read_records(path, name, parse, skip_blank=False)
 
 
 def iter_pharaoh(path: str | Path) -> Iterator[AlignedPair]:

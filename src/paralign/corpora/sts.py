@@ -93,7 +93,8 @@ def read_rows(path: str | Path) -> Iterator[tuple[int, list[str], list[RowIssue]
             yield number, line.split("\t"), notes
 
 
-def _parse_score(text: str) -> float | None:
+def parse_score(text: str) -> float | None:
+    """A gold score written in a field, or None (not a number, or NaN)."""
     try:
         value = float(text)
     except ValueError:
@@ -107,10 +108,10 @@ def detect_format(path: str | Path) -> str:
     for _number, fields, _notes in read_rows(path):
         if not any(f.strip() for f in fields):
             continue
-        first_is_score = not fields[0].strip() or _parse_score(fields[0]) is not None
+        first_is_score = not fields[0].strip() or parse_score(fields[0]) is not None
         if first_is_score:
             votes["sts"] += 1
-        elif len(fields) >= 5 and (not fields[4].strip() or _parse_score(fields[4]) is not None):
+        elif len(fields) >= 5 and (not fields[4].strip() or parse_score(fields[4]) is not None):
             votes["stsb"] += 1
         if sum(votes.values()) >= 20:
             break
@@ -140,7 +141,7 @@ def _row(
         genre, pair_id = "", f"{stem}:{number}"
     if not score_text.strip():
         return None, "no gold score", notes
-    score = _parse_score(score_text)
+    score = parse_score(score_text)
     if score is None:
         return None, f"gold score {score_text.strip()!r} is not a number", notes
     if not s1.strip() or not s2.strip():
