@@ -27,13 +27,20 @@ import pickle
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from paralign.config import data_dir
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
 from paralign.nlp import ANNOTATION_VERSION, Annotator, model_name
-from paralign.paraphrase_model import pair_features
+from paralign.paraphrase_model import (
+    ALIGNMENT_FEATURES,
+    DEFAULT_FEATURE_SET,
+    FEATURE_SETS,
+    pair_features,
+)
 from paralign.sentence import Sentence
 from paralign.similarity import (
     DEFAULT_SIGNAL,
@@ -188,9 +195,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     [s for s, _ in kept], [g for _, g in kept], args.cv_repeats, args.cv_bootstrap, cv_baseline
                 )
                 if aligner_name == "sultan" and signal_name == DEFAULT_SIGNAL:
-                    cv_baseline.update(scores=[s for s, _ in kept], labels=[g for _, g in kept])
+                    cv_baseline.update(values=[s for s, _ in kept], labels=[g for _, g in kept])
                 if aligner_name == f"sultan-{PARAPHRASE_PRESET}" and signal_name == DEFAULT_SIGNAL:
-                    preset_baseline.update(scores=[s for s, _ in kept])
+                    preset_baseline.update(values=[s for s, _ in kept])
                 log(f"{aligner_name}: cross-validated {signal_name} on MSRP training")
         if aligner_name in ("sultan", f"sultan-{PARAPHRASE_PRESET}"):
             features_classifier(results, aligner_name, batches, msrp_train.labels, msrp_test.labels, args,
@@ -208,30 +215,45 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 FOLDS = 10
-FEATURES_KEY = "features-model"
+FEATURES_KEY = "features"
+
+
+def features_key(feature_set: str) -> str:
+    """Row name of the ``features`` classifier with one feature set, e.g. ``features:alignment``."""
+    return f"{FEATURES_KEY}:{feature_set}"
 
 
 def features_classifier(
     results: dict, aligner_name: str, batches: dict[str, AlignedBatch], train_labels: list[bool],
     test_labels: list[bool], args: argparse.Namespace, cv_baseline: dict, preset_baseline: dict,
 ) -> None:
-    """The ``features`` classifier (evaluate-paraphrase's default) on one aligner's MSRP batches:
-    test figures, CV against the default signal, and (for the paraphrase preset, the comparison
-    that decided the default) CV of the `lowest` rule against the preset's single signal."""
-    ev, _, _ = features_evaluation(batches["msrp train"], train_labels, batches["msrp test"], test_labels,
-                                   DEFAULT_THRESHOLD_RULE, 0, 1.0)
-    key = f"{aligner_name}/{FEATURES_KEY}"
-    results["msrp"][key] = ev.to_dict()
-    rows, _ = map_aligned(batches["msrp train"], pair_features, "features")
-    kept = [(r, g) for r, g in zip(rows, train_labels, strict=True) if r is not None]
-    rows_kept, labels_kept = [r for r, _ in kept], [g for _, g in kept]
-    results["cv"][key if aligner_name != "sultan" else FEATURES_KEY] = cross_validate_signal(
-        rows_kept, labels_kept, args.cv_repeats, args.cv_bootstrap, cv_baseline, model=True
-    )
+    """The ``features`` classifier (evaluate-paraphrase's default) with each feature set on one
+    aligner's MSRP batches: test figures and CV against the default signal. For the paraphrase
+    preset also the two comparisons that decided the default: the alignment features against
+    the preset's single signal (fifth session), and alignment+mt against alignment (sixth)."""
+    set_rows: dict[str, list] = {}
+    for set_name, names in FEATURE_SETS.items():
+        ev, _, _ = features_evaluation(batches["msrp train"], train_labels, batches["msrp test"], test_labels,
+                                       DEFAULT_THRESHOLD_RULE, 0, 1.0, names)
+        key = f"{aligner_name}/{features_key(set_name)}"
+        results["msrp"][key] = replace(ev, feature_set=set_name).to_dict()
+        rows, _ = map_aligned(batches["msrp train"], partial(pair_features, features=names), "features")
+        kept = [(r, g) for r, g in zip(rows, train_labels, strict=True) if r is not None]
+        rows_kept, labels_kept = [r for r, _ in kept], [g for _, g in kept]
+        set_rows[set_name] = rows_kept
+        results["cv"][key if aligner_name != "sultan" else features_key(set_name)] = cross_validate_signal(
+            rows_kept, labels_kept, args.cv_repeats, args.cv_bootstrap, cv_baseline, features=names
+        )
     if preset_baseline and aligner_name == f"sultan-{PARAPHRASE_PRESET}":
+        only_default = (DEFAULT_THRESHOLD_RULE,)
         results["features_vs_preset"] = cross_validate_signal(
-            rows_kept, labels_kept, args.cv_repeats, args.cv_bootstrap, preset_baseline, model=True,
-            rules=(DEFAULT_THRESHOLD_RULE,),
+            set_rows["alignment"], labels_kept, args.cv_repeats, args.cv_bootstrap, preset_baseline,
+            features=ALIGNMENT_FEATURES, rules=only_default,
+        )["rules"][DEFAULT_THRESHOLD_RULE]
+        results["mt_vs_alignment"] = cross_validate_signal(
+            set_rows[DEFAULT_FEATURE_SET], labels_kept, args.cv_repeats, args.cv_bootstrap,
+            {"values": set_rows["alignment"], "features": ALIGNMENT_FEATURES},
+            features=FEATURE_SETS[DEFAULT_FEATURE_SET], rules=only_default,
         )["rules"][DEFAULT_THRESHOLD_RULE]
 
 
@@ -247,27 +269,28 @@ def auc(scores: Sequence[float], labels: Sequence[bool]) -> float:
 
 def cross_validate_signal(
     values: Sequence, labels: list[bool], repeats: int, bootstrap: int, baseline: dict,
-    *, model: bool = False, rules: Sequence[str] = tuple(THRESHOLD_RULES),
+    *, features: Sequence[str] | None = None, rules: Sequence[str] = tuple(THRESHOLD_RULES),
 ) -> dict:
     """Every threshold rule cross-validated on the training scores (10 folds, `repeats` seeds),
     compared with the baseline's scores + default rule on the same folds: paired difference over
     repeats, McNemar on the first repeat's held-out predictions, and the bootstrap SD of the CV
     accuracy difference (pairs resampled, same resample and folds for both sides).
 
-    With ``model`` the values are feature rows of the ``features`` classifier, refitted on every
-    fold (:func:`cross_validate_model`); its AUC is not reported (in-sample probabilities)."""
+    With `features` the values are feature rows (those columns) of the ``features`` classifier,
+    refitted on every fold (:func:`cross_validate_model`); its AUC is not reported (in-sample
+    probabilities). The baseline is ``{"values": ...}`` and, for a model, ``"features"``."""
     import random
 
-    def cv_of(vals: Sequence, labs: list[bool], rule: str, **kw: int) -> CrossValidation:
-        if model:
-            return cross_validate_model(vals, labs, rule, folds=FOLDS, **kw)
+    def cv_of(vals: Sequence, labs: list[bool], rule: str, names: Sequence[str] | None, **kw: int) -> CrossValidation:
+        if names is not None:
+            return cross_validate_model(vals, labs, rule, features=names, folds=FOLDS, **kw)
         return cross_validate_threshold(vals, labs, rule, folds=FOLDS, **kw)
 
-    base_scores = baseline.get("scores", values)
-    base_cv = cross_validate_threshold(base_scores, labels, DEFAULT_THRESHOLD_RULE, folds=FOLDS, repeats=repeats)
-    out: dict = {"auc": None if model else auc(values, labels), "rules": {}}
+    base_values, base_features = baseline.get("values", values), baseline.get("features")
+    base_cv = cv_of(base_values, labels, DEFAULT_THRESHOLD_RULE, base_features, repeats=repeats)
+    out: dict = {"auc": None if features is not None else auc(values, labels), "rules": {}}
     for rule in rules:
-        cv = cv_of(values, labels, rule, repeats=repeats)
+        cv = cv_of(values, labels, rule, features, repeats=repeats)
         diff, se = cv.paired_difference(base_cv)
         only_new, only_base, p = mcnemar(cv.held_out, base_cv.held_out, labels)
         rng = random.Random(0)
@@ -275,8 +298,8 @@ def cross_validate_signal(
         for b in range(bootstrap):
             idx = [rng.randrange(len(labels)) for _ in labels]
             lab = [labels[k] for k in idx]
-            new = cv_of([values[k] for k in idx], lab, rule, seed=1000 + b)
-            old = cross_validate_threshold([base_scores[k] for k in idx], lab, DEFAULT_THRESHOLD_RULE, folds=FOLDS, seed=1000 + b)
+            new = cv_of([values[k] for k in idx], lab, rule, features, seed=1000 + b)
+            old = cv_of([base_values[k] for k in idx], lab, DEFAULT_THRESHOLD_RULE, base_features, seed=1000 + b)
             boot.append(new.accuracy - old.accuracy)
         mean_boot = sum(boot) / len(boot) if boot else 0.0
         sd = (sum((d - mean_boot) ** 2 for d in boot) / (len(boot) - 1)) ** 0.5 if len(boot) > 1 else 0.0
@@ -332,7 +355,8 @@ def render(results: dict, sts_sets: dict[str, tuple[Path, str]]) -> str:
             lines.append(f"| {k} | " + " | ".join(row) + " |")
         lines.append("")
     lines += ["### MSRP test (threshold chosen on the 4,076 training pairs; P/R/F1 of the paraphrase class)", "",
-              f"`{FEATURES_KEY}` rows: the `features` classifier (evaluate-paraphrase's default), whose threshold "
+              f"`{FEATURES_KEY}:SET` rows: the `features` classifier with one feature set "
+              f"(evaluate-paraphrase's default: `{FEATURES_KEY}:{DEFAULT_FEATURE_SET}`), whose threshold "
               "is on the probability of its logistic model.", ""]
     lines.append("| aligner/signal | threshold | accuracy | precision | recall | F1 | train accuracy |")
     lines.append("|---|---:|---:|---:|---:|---:|---:|")
@@ -345,16 +369,20 @@ def render(results: dict, sts_sets: dict[str, tuple[Path, str]]) -> str:
         )
     if results.get("cv"):
         lines += render_cv(results["cv"], results["sts"])
-    versus = results.get("features_vs_preset")
-    if versus:
-        lines += [
-            "",
-            f"`sultan-{PARAPHRASE_PRESET}/{FEATURES_KEY}` + `{DEFAULT_THRESHOLD_RULE}` against "
-            f"`sultan-{PARAPHRASE_PRESET}/{DEFAULT_SIGNAL}` + `{DEFAULT_THRESHOLD_RULE}` (the comparison that "
-            f"made the features classifier evaluate-paraphrase's default; same folds): Δ accuracy "
-            f"{100 * versus['diff']:+.2f}, boot SD {100 * versus['diff_sd_bootstrap']:.2f}, McNemar "
-            f"{versus['mcnemar']['only_this']}/{versus['mcnemar']['only_default']} p={versus['mcnemar']['p']:.3f}.",
-        ]
+    preset = f"sultan-{PARAPHRASE_PRESET}"
+    for name, new, old, what in (
+        ("features_vs_preset", features_key("alignment"), DEFAULT_SIGNAL, "made the features classifier evaluate-paraphrase's default"),
+        ("mt_vs_alignment", features_key(DEFAULT_FEATURE_SET), features_key("alignment"), "added the MT-overlap features to it"),
+    ):
+        versus = results.get(name)
+        if versus:
+            lines += [
+                "",
+                f"`{preset}/{new}` against `{preset}/{old}`, both with `{DEFAULT_THRESHOLD_RULE}` (the comparison "
+                f"that {what}; same folds): Δ CV accuracy {100 * versus['diff']:+.2f}, boot SD "
+                f"{100 * versus['diff_sd_bootstrap']:.2f}, McNemar "
+                f"{versus['mcnemar']['only_this']}/{versus['mcnemar']['only_default']} p={versus['mcnemar']['p']:.3f}.",
+            ]
     lines += ["", "Alignment time (all sets, both splits of MSRP): " + ", ".join(f"{k} {v:.0f}s" for k, v in results["timing"].items()), ""]
     return "\n".join(lines) + "\n"
 

@@ -180,7 +180,7 @@ def test_evaluate_paraphrase_rule_and_cross_validation(data, tmp_path, capsys):
 
 @pytest.mark.data
 def test_evaluate_paraphrase_classifiers(data, tmp_path, capsys):
-    from paralign.paraphrase_model import FEATURES, LogisticModel
+    from paralign.paraphrase_model import ALIGNMENT_FEATURES, FEATURES, LogisticModel
 
     base = _exact_paraphrase_argv(data, tmp_path, 201, 41)
     model, _ = run_json(capsys, base + ["--cv-folds", "5"])
@@ -202,7 +202,13 @@ def test_evaluate_paraphrase_classifiers(data, tmp_path, capsys):
     assert main(base + ["--classifier", "features", "--signal", "all-words"]) != 0
     assert "'signal' classifier" in capsys.readouterr().err
     assert main(base) == 0
-    assert "logistic model over alignment features" in capsys.readouterr().out
+    assert "logistic model over alignment+mt features" in capsys.readouterr().out
+    assert model["feature_set"] == "alignment+mt" and signal["feature_set"] is None
+    alignment_only, _ = run_json(capsys, base + ["--feature-set", "alignment"])
+    assert alignment_only["feature_set"] == "alignment"
+    assert [f["name"] for f in alignment_only["model"]["features"]] == list(ALIGNMENT_FEATURES)
+    assert main(base + ["--classifier", "signal", "--feature-set", "alignment"]) != 0
+    assert "feature set applies to the 'features' classifier" in capsys.readouterr().err
 
 
 _TRAIN = [

@@ -10,7 +10,18 @@ import pytest
 
 from paralign.alignment import Alignment
 from paralign.errors import ConfigurationError
-from paralign.paraphrase_model import FEATURES, LogisticModel, logistic_weights, pair_features
+from paralign.paraphrase_model import (
+    ALIGNMENT_FEATURES,
+    FEATURE_SETS,
+    FEATURES,
+    OVERLAP_FEATURES,
+    LogisticModel,
+    TrainedClassifier,
+    feature_set,
+    logistic_weights,
+    overlap_features,
+    pair_features,
+)
 from paralign.sentence import Sentence
 from paralign.similarity import AlignedSentences, cross_validate_model, cross_validate_threshold
 
@@ -60,6 +71,48 @@ def test_identical_sentences_have_full_proportions_and_nothing_unaligned():
     f = _features(pair)
     assert f["content"] == f["all_words"] == 1.0
     assert f["unaligned"] == f["unaligned_number"] == f["negation_mismatch"] == 0.0
+
+
+def test_overlap_features_are_bleu_precisions_chrf_and_ter_in_both_directions():
+    # "the cat sat on the mat" vs "the cat sat": unigram matches 3; precisions 3/6 and 3/3
+    long = Sentence(("The", "cat", "sat", "on", "the", "mat"))
+    short = Sentence(("the", "cat", "sat"))
+    f = dict(zip(OVERLAP_FEATURES, overlap_features(long, short), strict=True))
+    assert f["bleu_p1_min"] == pytest.approx(0.5) and f["bleu_p1_max"] == pytest.approx(1.0)  # lowercased
+    assert f["bleu_p2_min"] == pytest.approx(2 / 5) and f["bleu_p2_max"] == pytest.approx(1.0)
+    assert f["bleu_p3_max"] == pytest.approx(1.0) and f["bleu_p3_min"] == pytest.approx(1 / 4)
+    # TER: 3 deletions over the short reference (1.0) or 3 insertions over the long one (0.5)
+    assert (f["ter_min"], f["ter_max"]) == pytest.approx((0.5, 1.0))
+    assert 0.0 < f["chrf_min"] < f["chrf_max"] < 1.0
+    assert overlap_features(short, long) == pytest.approx(overlap_features(long, short))
+    same = overlap_features(long, long)
+    assert same[: 2 * 5] == pytest.approx((1.0,) * 10) and same[10:] == pytest.approx((0.0, 0.0))
+
+
+def test_pair_features_follow_the_named_order_and_sets():
+    pair = _pair("rebels attacked the convoy", "the convoy was attacked", [(1, 3), (3, 1)])
+    everything = dict(zip(FEATURES, pair_features(pair), strict=True))
+    assert FEATURES == ALIGNMENT_FEATURES + OVERLAP_FEATURES
+    assert pair_features(pair, ALIGNMENT_FEATURES) == tuple(everything[n] for n in ALIGNMENT_FEATURES)
+    assert pair_features(pair, ("ter_max", "content")) == (everything["ter_max"], everything["content"])
+    assert feature_set("alignment") == ALIGNMENT_FEATURES and feature_set("alignment+mt") == FEATURES
+    assert set(FEATURE_SETS) == {"alignment", "alignment+mt"}
+    with pytest.raises(ConfigurationError, match="unknown paraphrase feature 'bogus'"):
+        pair_features(pair, ("content", "bogus"))
+    with pytest.raises(ConfigurationError, match="unknown feature set"):
+        feature_set("everything")
+
+
+def test_a_report_with_unknown_features_is_refused():
+    model = LogisticModel(("content", "bogus"), (0.0, 0.0), (1.0, 1.0), (1.0, 1.0), 0.0)
+    report = {"threshold": 0.5, "classifier": "features", "aligner": "exact", "model": model.to_dict()}
+    with pytest.raises(ConfigurationError, match="unknown features bogus"):
+        TrainedClassifier.from_report(report, "r.json")
+    alignment_only = LogisticModel(ALIGNMENT_FEATURES, (0.0,) * 16, (1.0,) * 16, (0.1,) * 16, 0.0)
+    report["model"] = alignment_only.to_dict()
+    classifier = TrainedClassifier.from_report(report, "r.json")
+    pair = _pair("rebels attacked the convoy", "the convoy was attacked", [(1, 3), (3, 1)])
+    assert classifier.signal(pair) == pytest.approx(alignment_only.probability(pair_features(pair, ALIGNMENT_FEATURES)))
 
 
 def _synthetic(n: int, seed: int) -> tuple[list[list[float]], list[bool]]:

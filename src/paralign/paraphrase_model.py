@@ -3,8 +3,10 @@
 Sultan et al. (2014, 4.2.2) threshold one number, the aligned content-word proportion. That
 number cannot see *what* is left unaligned: a name, a number or a verb, in one sentence or in
 both, in a short pair or a long one. :data:`FEATURES` adds such counts, all read off the same
-alignment and annotation, and :class:`LogisticModel` weighs them on training pairs. Its
-probability is then thresholded like any signal (``evaluate_paraphrase(classifier="features")``).
+alignment and annotation. :data:`OVERLAP_FEATURES` add MT metrics' surface overlap of the two
+sentences (n-gram precisions, chrF, TER), as Madnani, Tetreault & Chodorow (2012) used for MSRP.
+:class:`LogisticModel` weighs them on training pairs. Its probability is then thresholded like
+any signal (``evaluate_paraphrase(classifier="features")``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 from .errors import ConfigurationError, MismatchError
@@ -25,9 +28,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .similarity import AlignedSentences
 
-#: Feature names, in the order :func:`pair_features` returns them. ``content`` is the paper's
-#: score (``sultan2014``); ``unaligned*`` are log1p counts of unaligned content words.
-FEATURES: tuple[str, ...] = (
+#: Features read off the alignment. ``content`` is the paper's score (``sultan2014``);
+#: ``unaligned*`` are log1p counts of unaligned content words.
+ALIGNMENT_FEATURES: tuple[str, ...] = (
     "content",  # harmonic mean of the two aligned content-word proportions
     "content_min",  # the lower of the two proportions
     "content_max",  # the higher one
@@ -45,6 +48,21 @@ FEATURES: tuple[str, ...] = (
     "unaligned_modifier",  # ADJ and ADV
     "unaligned_num",  # tagged NUM (spelled-out numbers too)
 )
+
+#: MT metrics' surface overlap of the lowercased tokens, each sentence in turn the hypothesis:
+#: the lower and the higher of the two directions (so the features are symmetric). BLEU's
+#: clipped n-gram precisions (n = 1..4), chrF and TER, from sacrebleu, all scaled to 0..1.
+OVERLAP_FEATURES: tuple[str, ...] = tuple(
+    f"{metric}_{side}" for metric in ("bleu_p1", "bleu_p2", "bleu_p3", "bleu_p4", "chrf", "ter") for side in ("min", "max")
+)
+
+#: The default feature set: both kinds (chosen by CV on the MSRP training pairs,
+#: docs/results/similarity.md).
+FEATURES: tuple[str, ...] = ALIGNMENT_FEATURES + OVERLAP_FEATURES
+
+#: Named feature sets of the ``features`` classifier (``--feature-set``).
+FEATURE_SETS: dict[str, tuple[str, ...]] = {"alignment": ALIGNMENT_FEATURES, "alignment+mt": FEATURES}
+DEFAULT_FEATURE_SET = "alignment+mt"
 
 _NEGATIONS = frozenset({"not", "n't", "no", "never"})
 _POS_GROUPS: tuple[frozenset[str], ...] = (
@@ -85,8 +103,9 @@ def _side(sentence: Sentence, aligned: set[int]) -> _Side:
     )
 
 
-def pair_features(pair: AlignedSentences) -> tuple[float, ...]:
-    """The :data:`FEATURES` of an aligned pair (symmetric: swapping the sentences changes none)."""
+def alignment_features(pair: AlignedSentences) -> tuple[float, ...]:
+    """The :data:`ALIGNMENT_FEATURES` of an aligned pair (symmetric: swapping the sentences
+    changes none)."""
     links = pair.alignment.possible
     s = _side(pair.source, {i for i, _ in links})
     t = _side(pair.target, {j for _, j in links})
@@ -105,6 +124,53 @@ def pair_features(pair: AlignedSentences) -> tuple[float, ...]:
         float(s.negated != t.negated),
         *(math.log1p(a + b) for a, b in zip(s.by_pos, t.by_pos, strict=True)),
     )
+
+
+@cache
+def _mt_metrics() -> tuple[object, object, object]:
+    """sacrebleu's BLEU (on given tokens, effective order for short sentences), chrF and TER."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    return BLEU(tokenize="none", effective_order=True), CHRF(), TER()
+
+
+def overlap_features(source: Sentence, target: Sentence) -> tuple[float, ...]:
+    """The :data:`OVERLAP_FEATURES` of two annotated sentences (no alignment needed)."""
+    bleu, chrf, ter = _mt_metrics()
+    a = " ".join(tok.lower() for tok in source.tokens)
+    b = " ".join(tok.lower() for tok in target.tokens)
+    forward = bleu.sentence_score(a, [b]).precisions  # type: ignore[attr-defined]
+    backward = bleu.sentence_score(b, [a]).precisions  # type: ignore[attr-defined]
+    pairs = [(forward[n], backward[n]) for n in range(4)]
+    pairs.append((chrf.sentence_score(a, [b]).score, chrf.sentence_score(b, [a]).score))  # type: ignore[attr-defined]
+    pairs.append((ter.sentence_score(a, [b]).score, ter.sentence_score(b, [a]).score))  # type: ignore[attr-defined]
+    return tuple(v / 100.0 for x, y in pairs for v in (min(x, y), max(x, y)))
+
+
+def pair_features(pair: AlignedSentences, features: Sequence[str] = FEATURES) -> tuple[float, ...]:
+    """The named `features` of an aligned pair, in that order (default: :data:`FEATURES`); each
+    kind is computed only when one of its features is asked for."""
+    values: dict[str, float] = {}
+    if any(name in _ALIGNMENT_SET for name in features):
+        values.update(zip(ALIGNMENT_FEATURES, alignment_features(pair), strict=True))
+    if any(name in _OVERLAP_SET for name in features):
+        values.update(zip(OVERLAP_FEATURES, overlap_features(pair.source, pair.target), strict=True))
+    try:
+        return tuple(values[name] for name in features)
+    except KeyError as exc:
+        raise ConfigurationError(f"unknown paraphrase feature {exc.args[0]!r}: choose from {', '.join(FEATURES)}") from None
+
+
+def feature_set(name: str) -> tuple[str, ...]:
+    """The feature names of a named set (:data:`FEATURE_SETS`)."""
+    try:
+        return FEATURE_SETS[name]
+    except KeyError:
+        raise ConfigurationError(f"unknown feature set {name!r}: choose from {', '.join(FEATURE_SETS)}") from None
+
+
+_ALIGNMENT_SET = frozenset(ALIGNMENT_FEATURES)
+_OVERLAP_SET = frozenset(OVERLAP_FEATURES)
 
 
 def logistic_weights(
@@ -247,7 +313,7 @@ class ModelSignal:
     name: str = "features-model"
 
     def __call__(self, pair: AlignedSentences) -> float:
-        return self.model.probability(pair_features(pair))
+        return self.model.probability(pair_features(pair, self.model.features))
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +342,11 @@ class TrainedClassifier:
         if classifier == "features":
             if not report.get("model"):
                 raise ConfigurationError(f"{source}: a features classifier report without its model")
-            signal: object = ModelSignal(LogisticModel.from_dict(report["model"]))
+            model = LogisticModel.from_dict(report["model"])
+            unknown = [name for name in model.features if name not in FEATURES]
+            if unknown:
+                raise ConfigurationError(f"{source}: the model uses unknown features {', '.join(unknown)}")
+            signal: object = ModelSignal(model)
         else:
             signal = make_signal(str(report.get("signal") or "sultan2014"))
             if getattr(signal, "trainable", False):

@@ -1024,12 +1024,14 @@ class ParaphraseEvaluation:
     aligner: str = ""  #: e.g. ``sultan:paraphrase`` (see :func:`aligner_label`)
     classifier: str = "signal"
     model: LogisticModel | None = None  #: the fitted model of the ``features`` classifier
+    feature_set: str = ""  #: the model's named feature set (``features`` classifier only)
 
     def to_dict(self) -> dict:
         cv = self.cross_validation
         return {
             "threshold": self.threshold,
             "classifier": self.classifier,
+            "feature_set": self.feature_set or None,
             "rule": self.rule,
             "aligner": self.aligner,
             "cross_validation": None if cv is None else cv.to_dict(),
@@ -1087,6 +1089,7 @@ def evaluate_paraphrase(
     *,
     classifier: str = DEFAULT_CLASSIFIER,
     signal: str | Signal | None = None,
+    feature_set: str | None = None,
     rule: str = DEFAULT_THRESHOLD_RULE,
     cv_folds: int = 0,
     l2: float = 1.0,
@@ -1098,7 +1101,8 @@ def evaluate_paraphrase(
     """Classify (s1, s2, is_paraphrase) test pairs with a threshold chosen on training pairs.
 
     ``classifier="features"`` (default) thresholds the probability of a logistic regression over
-    the alignment features of :mod:`paralign.paraphrase_model`, fitted on the training pairs
+    the features of :mod:`paralign.paraphrase_model` (``feature_set``: a name in its
+    ``FEATURE_SETS``, default alignment and MT-overlap features), fitted on the training pairs
     (``l2``: its regularisation); ``"signal"`` thresholds one similarity `signal` (default
     ``sultan2014``), the method of Sultan et al. 2014 (docs/results/similarity.md compares them).
     ``aligner=None`` is the Sultan aligner with the ``paraphrase`` preset
@@ -1113,6 +1117,14 @@ def evaluate_paraphrase(
             "a signal applies to the 'signal' classifier; the 'features' classifier uses its own "
             "features (paralign.paraphrase_model.FEATURES)"
         )
+    if classifier == "signal" and feature_set is not None:
+        raise ConfigurationError("a feature set applies to the 'features' classifier, not to 'signal'")
+    if classifier == "features":
+        from .paraphrase_model import DEFAULT_FEATURE_SET
+        from .paraphrase_model import feature_set as named_features
+
+        feature_set = DEFAULT_FEATURE_SET if feature_set is None else feature_set
+        features = named_features(feature_set)  # an unknown name fails before any alignment
     if aligner is None:
         aligner = PresetAligner(PARAPHRASE_PRESET)
     kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
@@ -1121,8 +1133,9 @@ def evaluate_paraphrase(
     train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
     if classifier == "features":
         result, train_failures, test_failures = features_evaluation(
-            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2
+            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2, features
         )
+        result = replace(result, feature_set=feature_set)
     else:
         sig = make_signal(DEFAULT_SIGNAL if signal is None else signal)
         if needs_fit(sig):
@@ -1145,16 +1158,20 @@ def features_evaluation(
     rule: str,
     cv_folds: int,
     l2: float,
+    features: Sequence[str] | None = None,
 ) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...]]:
     """The ``features`` classifier on aligned batches: fit the logistic model on the training
-    pairs' features, threshold its probability by `rule`, classify the test pairs; the CV (if
-    asked) refits the model on every k-1 folds. Also returns each side's failed pairs."""
-    from .paraphrase_model import LogisticModel, pair_features
+    pairs' `features` (default: all), threshold its probability by `rule`, classify the test
+    pairs; the CV (if asked) refits the model on every k-1 folds. Also returns each side's
+    failed pairs."""
+    from .paraphrase_model import FEATURES, LogisticModel, pair_features
 
-    train_rows, train_failures = map_aligned(train_batch, pair_features, "features")
-    test_rows, test_failures = map_aligned(test_batch, pair_features, "features")
+    names = FEATURES if features is None else tuple(features)
+    featurise = functools.partial(pair_features, features=names)
+    train_rows, train_failures = map_aligned(train_batch, featurise, "features")
+    test_rows, test_failures = map_aligned(test_batch, featurise, "features")
     usable = [(row, g) for row, g in zip(train_rows, train_labels, strict=True) if row is not None]
-    model = LogisticModel.fit([row for row, _ in usable], [g for _, g in usable], l2=l2)
+    model = LogisticModel.fit([row for row, _ in usable], [g for _, g in usable], features=names, l2=l2)
     result = paraphrase_from_scores(
         model.probabilities(train_rows),
         train_labels,
@@ -1166,7 +1183,7 @@ def features_evaluation(
     cv = None
     if cv_folds:
         cv = cross_validate_model(
-            [row for row, _ in usable], [g for _, g in usable], rule, l2=l2, folds=cv_folds
+            [row for row, _ in usable], [g for _, g in usable], rule, l2=l2, features=names, folds=cv_folds
         )
     return replace(result, classifier="features", model=model, cross_validation=cv), train_failures, test_failures
 
@@ -1333,6 +1350,7 @@ def evaluate_paraphrase_files(
     *,
     classifier: str = DEFAULT_CLASSIFIER,
     signal: str | Signal | None = None,
+    feature_set: str | None = None,
     rule: str = DEFAULT_THRESHOLD_RULE,
     cv_folds: int = 0,
     l2: float = 1.0,
@@ -1355,6 +1373,7 @@ def evaluate_paraphrase_files(
         [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
         classifier=classifier,
         signal=signal,
+        feature_set=feature_set,
         rule=rule,
         cv_folds=cv_folds,
         l2=l2,

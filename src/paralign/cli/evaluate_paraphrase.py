@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from contextlib import ExitStack
 
+from ..paraphrase_model import DEFAULT_FEATURE_SET, FEATURE_SETS
 from ..similarity import (
     CLASSIFIERS,
     DEFAULT_CLASSIFIER,
@@ -34,8 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "evaluate-paraphrase",
         help="train a paraphrase classifier on MSRP-format pairs, report test accuracy/P/R/F1",
         description="Pairs scoring above a threshold chosen on the training pairs (by --rule) are paraphrases. "
-        "The score is the probability of a logistic regression over alignment features fitted on the "
-        "training pairs (--classifier features, the default) or one similarity signal "
+        "The score is the probability of a logistic regression over alignment and MT-overlap features "
+        "fitted on the training pairs (--classifier features, the default) or one similarity signal "
         "(--classifier signal: Sultan et al. 2014). P/R/F1 are for the paraphrase class. "
         "IDF signals are fitted on the training sentences.",
     )
@@ -54,6 +55,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         preset=PARAPHRASE_PRESET,
         signal_help=f"the signal of --classifier signal (default: {DEFAULT_SIGNAL}; "
         "giving one implies --classifier signal)",
+    )
+    parser.add_argument(
+        "--feature-set",
+        default=None,
+        choices=list(FEATURE_SETS),
+        help="features of --classifier features: alignment (read off the alignment only) or "
+        f"alignment+mt (also MT metrics' n-gram, chrF and TER overlap) (default: {DEFAULT_FEATURE_SET})",
     )
     parser.add_argument("--l2", type=float, default=1.0, help="L2 regularisation of the logistic model (default: %(default)s)")
     parser.add_argument(
@@ -75,7 +83,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def render(result: dict) -> str:
-    score = "logistic model over alignment features" if result["classifier"] == "features" else f"signal {result['signal']}"
+    if result["classifier"] == "features":
+        score = f"logistic model over {result['feature_set']} features"
+    else:
+        score = f"signal {result['signal']}"
     return "\n".join(
         [
             f"threshold  {result['threshold']:.4f} (aligner {result['aligner']}, {score}, "
@@ -118,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
                 paths["test"][0],
                 classifier=classifier_of(args),
                 signal=args.signal,
+                feature_set=args.feature_set,
                 rule=args.rule,
                 cv_folds=args.cv_folds,
                 l2=args.l2,
