@@ -51,7 +51,7 @@ AlignFunction = Callable[[Sentence, Sentence], Alignment]
 DEFAULT_SIGNAL = "sultan2014"
 
 #: Paraphrase classifiers of :func:`evaluate_paraphrase`: a threshold on a logistic model's
-#: probability over alignment features, or on one similarity signal (Sultan et al. 2014).
+#: probability over alignment and MT-overlap features, or on one similarity signal (Sultan et al. 2014).
 CLASSIFIERS: tuple[str, ...] = ("features", "signal")
 DEFAULT_CLASSIFIER = "features"
 

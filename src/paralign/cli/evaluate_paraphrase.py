@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--classifier",
         default=None,
         choices=CLASSIFIERS,
-        help="features: a logistic model over alignment features; signal: one similarity signal, the "
+        help="features: a logistic model over alignment (and MT-overlap) features; signal: one similarity signal, the "
         f"paper's method (default: {DEFAULT_CLASSIFIER}, or signal when --signal is given)",
     )
     add_similarity_options(
