@@ -30,6 +30,7 @@ from paralign.similarity import (
     get_aligner,
     is_content_word,
     make_signal,
+    map_aligned,
     paraphrase_from_scores,
     pearson,
     register_signal,
@@ -242,6 +243,10 @@ def test_score_aligned_reports_signal_failures():
     scored = score_aligned(batch, Broken())
     assert scored.scores == (0.5, None, None)
     assert [f.index for f in scored.failures] == [1, 2]
+    ticks: list[int] = []
+    values, failures = map_aligned(batch, Broken(), "features", ticks.append)
+    assert values == [0.5, None, None] and ticks == [1, 1, 1]  # one tick per pair, failed ones too
+    assert [(f.index, f.error) for f in failures] == [(1, "features failed: ZeroDivisionError: bad"), (2, "earlier")]
 
 
 def test_similarity_on_raw_text_with_spacy(nlp_annotator):

@@ -488,13 +488,19 @@ _T = TypeVar("_T")
 
 
 def map_aligned(
-    batch: AlignedBatch, function: Callable[[AlignedSentences], _T], what: str
+    batch: AlignedBatch,
+    function: Callable[[AlignedSentences], _T],
+    what: str,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[list[_T | None], tuple[PairFailure, ...]]:
     """``function`` of every aligned pair in input order (None where the pair failed to align or
-    `function` raised); the batch's failures plus one per raising pair, by index."""
+    `function` raised); the batch's failures plus one per raising pair, by index. `progress(1)`
+    is called after each pair (for slow functions, such as the MT-overlap features)."""
     values: list[_T | None] = []
     failures = list(batch.failures)
     for k, item in enumerate(batch.items):
+        if progress is not None:
+            progress(1)
         if item is None:
             values.append(None)
             continue
@@ -1133,7 +1139,7 @@ def evaluate_paraphrase(
     train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
     if classifier == "features":
         result, train_failures, test_failures = features_evaluation(
-            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2, features
+            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2, features, progress
         )
         result = replace(result, feature_set=feature_set)
     else:
@@ -1159,17 +1165,18 @@ def features_evaluation(
     cv_folds: int,
     l2: float,
     features: Sequence[str] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...]]:
     """The ``features`` classifier on aligned batches: fit the logistic model on the training
     pairs' `features` (default: all), threshold its probability by `rule`, classify the test
     pairs; the CV (if asked) refits the model on every k-1 folds. Also returns each side's
-    failed pairs."""
+    failed pairs. `progress(1)` is called per pair featurised (after the alignment's own calls)."""
     from .paraphrase_model import FEATURES, LogisticModel, pair_features
 
     names = FEATURES if features is None else tuple(features)
     featurise = functools.partial(pair_features, features=names)
-    train_rows, train_failures = map_aligned(train_batch, featurise, "features")
-    test_rows, test_failures = map_aligned(test_batch, featurise, "features")
+    train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress)
+    test_rows, test_failures = map_aligned(test_batch, featurise, "features", progress)
     usable = [(row, g) for row, g in zip(train_rows, train_labels, strict=True) if row is not None]
     model = LogisticModel.fit([row for row, _ in usable], [g for _, g in usable], features=names, l2=l2)
     result = paraphrase_from_scores(
