@@ -207,3 +207,25 @@ def test_cross_validation_refits_the_model_on_each_fold():
     in_sample = sum((model.probability(r) > 0.5) == g for r, g in zip(rows, labels, strict=True)) / len(rows)
     cv = cross_validate_model(rows, labels, "lowest", features=model.features, folds=5, repeats=5, seed=0, l2=0.0)
     assert cv.accuracy < in_sample - 0.05
+
+
+def test_features_of_a_batch_are_the_same_with_worker_processes():
+    from functools import partial
+
+    from paralign.similarity import AlignedBatch, PairFailure, map_aligned
+
+    pairs = [
+        _pair("rebels attacked the convoy", "the convoy was attacked", [(1, 3), (3, 1)]),
+        _pair("a big cat sat on the mat", "the cat sat", [(2, 1), (3, 2), (5, 0)]),
+        None,
+        _pair("Smith sold 300 shares", "Smith did not sell 400 shares", [(0, 0), (1, 3), (3, 5)]),
+    ] * 5
+    batch = AlignedBatch(tuple(pairs), tuple(PairFailure(k, "no parse") for k in range(2, 20, 4)))
+    featurise = partial(pair_features, features=FEATURES)
+    ticks: list[int] = []
+    serial, serial_failures = map_aligned(batch, featurise, "features")
+    parallel, parallel_failures = map_aligned(batch, featurise, "features", ticks.append, workers=2, chunk_size=3)
+    assert parallel == serial and parallel_failures == serial_failures
+    assert [v is None for v in serial] == [p is None for p in pairs] and sum(ticks) == len(pairs)
+    with pytest.raises(ConfigurationError, match="unknown paraphrase feature"):
+        map_aligned(batch, partial(pair_features, features=("bogus",)), "features", workers=2, chunk_size=3)

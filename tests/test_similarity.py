@@ -245,7 +245,7 @@ def test_score_aligned_reports_signal_failures():
     assert [f.index for f in scored.failures] == [1, 2]
     ticks: list[int] = []
     values, failures = map_aligned(batch, Broken(), "features", ticks.append)
-    assert values == [0.5, None, None] and ticks == [1, 1, 1]  # one tick per pair, failed ones too
+    assert values == [0.5, None, None] and sum(ticks) == 3  # every pair counts, failed ones too
     assert [(f.index, f.error) for f in failures] == [(1, "features failed: ZeroDivisionError: bad"), (2, "earlier")]
 
 

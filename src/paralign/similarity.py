@@ -487,32 +487,69 @@ def score_aligned(batch: AlignedBatch, signal: str | Signal = DEFAULT_SIGNAL) ->
 _T = TypeVar("_T")
 
 
+def _map_chunk(
+    function: Callable[[AlignedSentences], _T], items: Sequence[AlignedSentences | None]
+) -> list[tuple[_T | None, str | None]]:
+    """``function`` of each item of one chunk: (value, None), or (None, why) when it raised
+    (worker-safe); a ConfigurationError is a caller's mistake and propagates."""
+    out: list[tuple[_T | None, str | None]] = []
+    for item in items:
+        if item is None:
+            out.append((None, None))
+            continue
+        try:
+            out.append((function(item), None))
+        except ConfigurationError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
+            out.append((None, _describe(exc)))
+    return out
+
+
 def map_aligned(
     batch: AlignedBatch,
     function: Callable[[AlignedSentences], _T],
     what: str,
     progress: Callable[[int], None] | None = None,
+    *,
+    workers: int = 1,
+    chunk_size: int = 64,
 ) -> tuple[list[_T | None], tuple[PairFailure, ...]]:
     """``function`` of every aligned pair in input order (None where the pair failed to align or
-    `function` raised); the batch's failures plus one per raising pair, by index. `progress(1)`
-    is called after each pair (for slow functions, such as the MT-overlap features)."""
-    values: list[_T | None] = []
+    `function` raised); the batch's failures plus one per raising pair, by index.
+
+    For slow functions (the MT-overlap features): ``workers > 1`` maps chunks in a process pool
+    (`function` must then be picklable, e.g. a module-level function or a ``functools.partial``
+    of one), and ``progress(n)`` is called with the number of pairs done after each chunk."""
+    if workers < 1:
+        raise ConfigurationError(f"workers must be at least 1, got {workers}")
+    items = batch.items
+    chunks = [items[start : start + max(1, chunk_size)] for start in range(0, len(items), max(1, chunk_size))]
+    results: list[tuple[_T | None, str | None]] = []
+    if workers == 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            results.extend(_map_chunk(function, chunk))
+            if progress is not None:
+                progress(len(chunk))
+    else:
+        from concurrent.futures import ProcessPoolExecutor  # only when asked: slow to import
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_map_chunk, function, chunk) for chunk in chunks]
+            for chunk, future in zip(chunks, futures, strict=True):
+                try:
+                    results.extend(future.result())
+                except ConfigurationError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
+                    why = f"worker failed: {_describe(exc)}"
+                    results.extend((None, None if item is None else why) for item in chunk)
+                if progress is not None:
+                    progress(len(chunk))
     failures = list(batch.failures)
-    for k, item in enumerate(batch.items):
-        if progress is not None:
-            progress(1)
-        if item is None:
-            values.append(None)
-            continue
-        try:
-            values.append(function(item))
-        except ConfigurationError:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            values.append(None)
-            failures.append(PairFailure(k, f"{what} failed: {_describe(exc)}"))
+    failures.extend(PairFailure(k, f"{what} failed: {why}") for k, (_, why) in enumerate(results) if why is not None)
     failures.sort(key=lambda f: f.index)
-    return values, tuple(failures)
+    return [value for value, _ in results], tuple(failures)
 
 
 def similarity_many(
@@ -1139,7 +1176,7 @@ def evaluate_paraphrase(
     train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
     if classifier == "features":
         result, train_failures, test_failures = features_evaluation(
-            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2, features, progress
+            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2, features, progress, workers
         )
         result = replace(result, feature_set=feature_set)
     else:
@@ -1166,17 +1203,19 @@ def features_evaluation(
     l2: float,
     features: Sequence[str] | None = None,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
 ) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...]]:
     """The ``features`` classifier on aligned batches: fit the logistic model on the training
     pairs' `features` (default: all), threshold its probability by `rule`, classify the test
     pairs; the CV (if asked) refits the model on every k-1 folds. Also returns each side's
-    failed pairs. `progress(1)` is called per pair featurised (after the alignment's own calls)."""
+    failed pairs. Features are computed by `workers` processes; `progress(n)` counts the pairs
+    featurised (after the alignment's own calls)."""
     from .paraphrase_model import FEATURES, LogisticModel, pair_features
 
     names = FEATURES if features is None else tuple(features)
     featurise = functools.partial(pair_features, features=names)
-    train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress)
-    test_rows, test_failures = map_aligned(test_batch, featurise, "features", progress)
+    train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress, workers=workers)
+    test_rows, test_failures = map_aligned(test_batch, featurise, "features", progress, workers=workers)
     usable = [(row, g) for row, g in zip(train_rows, train_labels, strict=True) if row is not None]
     model = LogisticModel.fit([row for row, _ in usable], [g for _, g in usable], features=names, l2=l2)
     result = paraphrase_from_scores(
