@@ -69,3 +69,19 @@ def test_missing_resource_error_names_nltk_data_and_download(tmp_path: Path) -> 
 @pytest.mark.parametrize("name", resources.NLTK_PACKAGES)
 def test_download_covers_the_three_packages(name: str) -> None:
     assert name in {"wordnet", "stopwords", "mwa_ppdb"}
+
+
+@pytest.mark.data
+def test_import_leaves_the_environment_alone_and_resources_still_find_shared_data(data: Path) -> None:
+    script = (
+        "import os, paralign\n"
+        "before = os.environ.get('NLTK_DATA')\n"
+        "from paralign.resources import stopwords\n"
+        "print(before, len(stopwords()), os.environ.get('NLTK_DATA'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NLTK_DATA"}
+    env["PARALIGN_DATA"] = str(data)
+    if not (data / "nltk_data").is_dir():
+        pytest.skip("no nltk_data folder under PARALIGN_DATA")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.split() == ["None", "127", "None"]

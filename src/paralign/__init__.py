@@ -12,7 +12,6 @@ import importlib
 from typing import Any
 
 from .alignment import Alignment, symmetrize
-from .config import configure_nltk_data
 from .corpora import AlignedPair, load_groups, load_pairs
 from .errors import (
     AlignmentIndexError,
@@ -35,8 +34,6 @@ from .sentence import Entity, Sentence, Token
 # `paralign.similarity`, and importing a submodule (lazily, or by a user's own
 # `from paralign.similarity import ...`) would otherwise rebind `paralign.similarity` to the module.
 from .similarity import evaluate_paraphrase, evaluate_sts, get_aligner, similarity, similarity_many  # noqa: E402
-
-configure_nltk_data()
 
 #: Names imported lazily from submodules on first attribute access.
 _LAZY: dict[str, str] = {

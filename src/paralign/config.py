@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 #: spaCy models tried in order when PARALIGN_SPACY_MODEL is unset.
@@ -29,7 +28,9 @@ def data_dir() -> Path | None:
 
 
 def configure_nltk_data() -> None:
-    """Point NLTK at ../shared/data/nltk_data when NLTK_DATA is unset and that folder exists."""
+    """Add ../shared/data/nltk_data to NLTK's search path when NLTK_DATA is unset and that folder
+    exists. Called by :mod:`paralign.resources` just before it reads NLTK data, so neither
+    ``import paralign`` nor this call changes the process environment."""
     if os.environ.get("NLTK_DATA"):
         return
     root = data_dir()
@@ -37,13 +38,11 @@ def configure_nltk_data() -> None:
     candidates += [c / "nltk_data" for c in _candidate_shared_dirs()]
     for candidate in candidates:
         if candidate.is_dir():
+            import nltk.data
+
             path = str(candidate.resolve())
-            os.environ["NLTK_DATA"] = path
-            # nltk reads NLTK_DATA when nltk.data is first imported; patch its search path only
-            # if that already happened, so `import paralign` never pays for importing nltk.
-            nltk_data = sys.modules.get("nltk.data")
-            if nltk_data is not None and path not in nltk_data.path:
-                nltk_data.path.insert(0, path)
+            if path not in nltk.data.path:
+                nltk.data.path.insert(0, path)
             return
 
 
