@@ -28,7 +28,6 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 
 from paralign.config import data_dir
@@ -39,6 +38,7 @@ from paralign.paraphrase_model import (
     ALIGNMENT_FEATURES,
     DEFAULT_FEATURE_SET,
     FEATURE_SETS,
+    FEATURES,
     pair_features,
 )
 from paralign.sentence import Sentence
@@ -52,8 +52,8 @@ from paralign.similarity import (
     align_pairs,
     cross_validate_model,
     cross_validate_threshold,
+    evaluate_feature_rows,
     exact_match_aligner,
-    features_evaluation,
     fit_signal,
     get_aligner,
     make_signal,
@@ -231,13 +231,16 @@ def features_classifier(
     aligner's MSRP batches: test figures and CV against the default signal. For the paraphrase
     preset also the two comparisons that decided the default: the alignment features against
     the preset's single signal (fifth session), and alignment+mt against alignment (sixth)."""
+    # every feature once per pair; each set's rows are a choice of columns
+    train_all, _ = map_aligned(batches["msrp train"], pair_features, "features")
+    test_all, _ = map_aligned(batches["msrp test"], pair_features, "features")
     set_rows: dict[str, list] = {}
     for set_name, names in FEATURE_SETS.items():
-        ev, _, _ = features_evaluation(batches["msrp train"], train_labels, batches["msrp test"], test_labels,
-                                       DEFAULT_THRESHOLD_RULE, 0, 1.0, names)
+        rows = select_features(train_all, names)
+        ev = evaluate_feature_rows(rows, train_labels, select_features(test_all, names), test_labels,
+                                   DEFAULT_THRESHOLD_RULE, 0, 1.0, names)
         key = f"{aligner_name}/{features_key(set_name)}"
         results["msrp"][key] = replace(ev, feature_set=set_name).to_dict()
-        rows, _ = map_aligned(batches["msrp train"], partial(pair_features, features=names), "features")
         kept = [(r, g) for r, g in zip(rows, train_labels, strict=True) if r is not None]
         rows_kept, labels_kept = [r for r, _ in kept], [g for _, g in kept]
         set_rows[set_name] = rows_kept
@@ -255,6 +258,12 @@ def features_classifier(
             {"values": set_rows["alignment"], "features": ALIGNMENT_FEATURES},
             features=FEATURE_SETS[DEFAULT_FEATURE_SET], rules=only_default,
         )["rules"][DEFAULT_THRESHOLD_RULE]
+
+
+def select_features(rows: list, names: Sequence[str]) -> list:
+    """The `names` columns of rows of all :data:`FEATURES` (None rows stay None)."""
+    columns = [FEATURES.index(name) for name in names]
+    return [None if r is None else [r[c] for c in columns] for r in rows]
 
 
 def auc(scores: Sequence[float], labels: Sequence[bool]) -> float:

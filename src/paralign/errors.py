@@ -7,8 +7,8 @@ class ParalignError(Exception):
     """Base class of all paralign errors; catch this to catch them all."""
 
 
-class FormatError(ParalignError, ValueError):
-    """Malformed input; the message names the file and line (or item) at fault."""
+class _Located(ParalignError):
+    """An error that can name the file and line at fault: ``source:line: message``."""
 
     def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
         self.source = source
@@ -21,12 +21,17 @@ class FormatError(ParalignError, ValueError):
         super().__init__(f"{where}{message}")
 
 
+class FormatError(_Located, ValueError):
+    """Malformed input; the message names the file and line (or item) at fault."""
+
+
 class AlignmentIndexError(FormatError):
     """A link points outside its sentence."""
 
 
-class MismatchError(ParalignError, ValueError):
-    """Two inputs that must correspond do not (pair counts, line counts, texts)."""
+class MismatchError(_Located, ValueError):
+    """Two inputs that must correspond do not (pair counts, line counts, texts); `source` and
+    `line`, when given, name the item at fault."""
 
 
 class ResourceMissingError(ParalignError, LookupError):

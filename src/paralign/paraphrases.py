@@ -8,12 +8,13 @@ import io
 import itertools
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import IO, Protocol, runtime_checkable
 
-from .errors import ConfigurationError, FormatError, InputFileError
+from .errors import ConfigurationError, FormatError, InputFileError, ParalignError
 
 Score = float | None
 
@@ -80,7 +81,19 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int, name: str) 
     )
 
 
-_READ_ERRORS = (OSError, EOFError, zlib.error)  # gzip.BadGzipFile is an OSError
+READ_ERRORS = (OSError, EOFError, zlib.error)  # gzip.BadGzipFile is an OSError
+
+
+@contextmanager
+def reading(name: str) -> Iterator[None]:
+    """Turn an OSError, EOFError or zlib.error met while reading `name` (a cut-off gzip file...)
+    into an InputFileError naming it; ParalignErrors (an InputFileError is an OSError) pass."""
+    try:
+        yield
+    except ParalignError:
+        raise
+    except READ_ERRORS as exc:
+        raise input_file_error(exc, name) from exc
 
 
 def _split_lines(text: str, newlines: int) -> list[str]:
@@ -151,7 +164,7 @@ class Utf8LineReader(io.TextIOBase):
             if size >= 0 and hasattr(self._raw, "read1"):
                 return self._raw.read1(size)
             return self._raw.read(size)
-        except _READ_ERRORS as exc:
+        except READ_ERRORS as exc:
             raise input_file_error(exc, self.name) from exc
 
     def _decode(self, data: bytes) -> tuple[str, int]:

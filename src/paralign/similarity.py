@@ -411,9 +411,52 @@ def _warm_up(aligner: AlignFunction | None, annotator: Annotator | None) -> None
         _preset_aligner(getattr(aligner, "preset", "default")).related  # noqa: B018 - loads PPDB
 
 
-def _chunks(items: Sequence[tuple[TextLike, TextLike]], size: int) -> Iterator[list[tuple[TextLike, TextLike]]]:
-    for start in range(0, len(items), size):
-        yield list(items[start : start + size])
+_I = TypeVar("_I")
+_R = TypeVar("_R")
+_T = TypeVar("_T")
+
+
+def _run_chunks(
+    task: Callable[[list[_I]], list[_R]],
+    items: Sequence[_I],
+    worker_failed: Callable[[list[_I], str], Iterable[_R]],
+    *,
+    workers: int,
+    chunk_size: int,
+    progress: Callable[[int], None] | None,
+    before_pool: Callable[[], None] | None = None,
+) -> list[_R]:
+    """``task`` over chunks of `items`, results in input order: here, or in a process pool when
+    ``workers > 1`` and there is more than one chunk (`task` must then be picklable).
+    ``progress(n)`` gets each chunk's size when it is done. A chunk whose worker died becomes
+    ``worker_failed(chunk, why)``; a ConfigurationError (a caller's mistake) propagates."""
+    if workers < 1:
+        raise ConfigurationError(f"workers must be at least 1, got {workers}")
+    size = max(1, chunk_size)
+    chunks = [list(items[start : start + size]) for start in range(0, len(items), size)]
+    results: list[_R] = []
+    if workers == 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            results.extend(task(chunk))
+            if progress is not None:
+                progress(len(chunk))
+        return results
+    if before_pool is not None:
+        before_pool()
+    from concurrent.futures import ProcessPoolExecutor  # only when asked: slow to import
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(task, chunk) for chunk in chunks]
+        for chunk, future in zip(chunks, futures, strict=True):
+            try:
+                results.extend(future.result())
+            except ConfigurationError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
+                results.extend(worker_failed(chunk, f"worker failed: {_describe(exc)}"))
+            if progress is not None:
+                progress(len(chunk))
+    return results
 
 
 def align_pairs(
@@ -431,29 +474,15 @@ def align_pairs(
     ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
     fails is reported in ``failures`` and the others are still returned.
     """
-    items = list(pairs)
-    if workers < 1:
-        raise ConfigurationError(f"workers must be at least 1, got {workers}")
-    results: list[AlignedSentences | str] = []
-    chunks = list(_chunks(items, max(1, chunk_size)))
-    if workers == 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            results.extend(_align_chunk(aligner, annotator, chunk))
-            if progress:
-                progress(len(chunk))
-    else:
-        _warm_up(aligner, annotator)  # forked workers inherit the loaded model and resources
-        from concurrent.futures import ProcessPoolExecutor  # only when asked: slow to import
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_align_chunk, aligner, annotator, chunk) for chunk in chunks]
-            for chunk, future in zip(chunks, futures, strict=True):
-                try:
-                    results.extend(future.result())
-                except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
-                    results.extend([f"worker failed: {_describe(exc)}"] * len(chunk))
-                if progress:
-                    progress(len(chunk))
+    results = _run_chunks(
+        functools.partial(_align_chunk, aligner, annotator),
+        list(pairs),
+        lambda chunk, why: [why] * len(chunk),
+        workers=workers,
+        chunk_size=chunk_size,
+        progress=progress,
+        before_pool=lambda: _warm_up(aligner, annotator),  # forked workers inherit the loaded model
+    )
     failures = tuple(PairFailure(k, r) for k, r in enumerate(results) if isinstance(r, str))
     aligned = tuple(None if isinstance(r, str) else r for r in results)
     return AlignedBatch(aligned, failures)
@@ -482,9 +511,6 @@ def score_aligned(batch: AlignedBatch, signal: str | Signal = DEFAULT_SIGNAL) ->
     sig = make_signal(signal)
     scores, failures = map_aligned(batch, lambda item: float(sig(item)), "signal")
     return SimilarityBatch(tuple(scores), failures, sig.name)
-
-
-_T = TypeVar("_T")
 
 
 def _map_chunk(
@@ -521,31 +547,14 @@ def map_aligned(
     For slow functions (the MT-overlap features): ``workers > 1`` maps chunks in a process pool
     (`function` must then be picklable, e.g. a module-level function or a ``functools.partial``
     of one), and ``progress(n)`` is called with the number of pairs done after each chunk."""
-    if workers < 1:
-        raise ConfigurationError(f"workers must be at least 1, got {workers}")
-    items = batch.items
-    chunks = [items[start : start + max(1, chunk_size)] for start in range(0, len(items), max(1, chunk_size))]
-    results: list[tuple[_T | None, str | None]] = []
-    if workers == 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            results.extend(_map_chunk(function, chunk))
-            if progress is not None:
-                progress(len(chunk))
-    else:
-        from concurrent.futures import ProcessPoolExecutor  # only when asked: slow to import
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_map_chunk, function, chunk) for chunk in chunks]
-            for chunk, future in zip(chunks, futures, strict=True):
-                try:
-                    results.extend(future.result())
-                except ConfigurationError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
-                    why = f"worker failed: {_describe(exc)}"
-                    results.extend((None, None if item is None else why) for item in chunk)
-                if progress is not None:
-                    progress(len(chunk))
+    results = _run_chunks(
+        functools.partial(_map_chunk, function),
+        batch.items,
+        lambda chunk, why: [(None, None if item is None else why) for item in chunk],
+        workers=workers,
+        chunk_size=chunk_size,
+        progress=progress,
+    )
     failures = list(batch.failures)
     failures.extend(PairFailure(k, f"{what} failed: {why}") for k, (_, why) in enumerate(results) if why is not None)
     failures.sort(key=lambda f: f.index)
@@ -1210,14 +1219,34 @@ def features_evaluation(
     pairs; the CV (if asked) refits the model on every k-1 folds. Also returns each side's
     failed pairs. Features are computed by `workers` processes; `progress(n)` counts the pairs
     featurised (after the alignment's own calls)."""
-    from .paraphrase_model import FEATURES, LogisticModel, pair_features
+    from .paraphrase_model import FEATURES, pair_features
 
     names = FEATURES if features is None else tuple(features)
     featurise = functools.partial(pair_features, features=names)
     train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress, workers=workers)
     test_rows, test_failures = map_aligned(test_batch, featurise, "features", progress, workers=workers)
+    result = evaluate_feature_rows(train_rows, train_labels, test_rows, test_labels, rule, cv_folds, l2, names)
+    return result, train_failures, test_failures
+
+
+def evaluate_feature_rows(
+    train_rows: Sequence[Sequence[float] | None],
+    train_labels: Sequence[bool],
+    test_rows: Sequence[Sequence[float] | None],
+    test_labels: Sequence[bool],
+    rule: str,
+    cv_folds: int,
+    l2: float,
+    features: Sequence[str],
+) -> ParaphraseEvaluation:
+    """The ``features`` classifier on feature rows already computed (None: a failed pair, left
+    out of the fit): fit, threshold by `rule`, classify the test rows, and cross-validate on the
+    usable training rows when `cv_folds` is given."""
+    from .paraphrase_model import LogisticModel
+
     usable = [(row, g) for row, g in zip(train_rows, train_labels, strict=True) if row is not None]
-    model = LogisticModel.fit([row for row, _ in usable], [g for _, g in usable], features=names, l2=l2)
+    fit_rows, fit_labels = [row for row, _ in usable], [g for _, g in usable]
+    model = LogisticModel.fit(fit_rows, fit_labels, features=features, l2=l2)
     result = paraphrase_from_scores(
         model.probabilities(train_rows),
         train_labels,
@@ -1228,10 +1257,8 @@ def features_evaluation(
     )
     cv = None
     if cv_folds:
-        cv = cross_validate_model(
-            [row for row, _ in usable], [g for _, g in usable], rule, l2=l2, features=names, folds=cv_folds
-        )
-    return replace(result, classifier="features", model=model, cross_validation=cv), train_failures, test_failures
+        cv = cross_validate_model(fit_rows, fit_labels, rule, l2=l2, features=features, folds=cv_folds)
+    return replace(result, classifier="features", model=model, cross_validation=cv)
 
 
 def training_sentences(batch: AlignedBatch) -> Iterator[Sentence]:

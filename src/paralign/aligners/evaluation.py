@@ -165,7 +165,8 @@ def read_gold(
     path: str | Path, limit: int | None = None
 ) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
     """Like :func:`load_gold`, but a bad gold item is left out and recorded instead of stopping
-    the run: (usable pairs, their 1-based positions, SkippedPair records)."""
+    the run: (usable pairs, their 1-based positions, SkippedPair records). No usable pair at all
+    is a FormatError naming the first reason."""
     from ..corpora import read_pairs
     from ..metrics.alignment_scores import usable_pairs
 
@@ -173,7 +174,10 @@ def read_gold(
     items = read_pairs(path)
     if not items:
         raise FormatError("no pairs in the gold file", source=str(path))
-    return usable_pairs(items if limit is None else items[:limit])
+    gold, positions, skipped = usable_pairs(items if limit is None else items[:limit])
+    if not gold:
+        raise FormatError(f"no usable pairs in the gold file ({skipped[0].reason})", source=str(path))
+    return gold, positions, skipped
 
 
 def annotate_gold(
@@ -191,8 +195,6 @@ def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure
     from ..metrics.alignment_scores import score_alignments
 
     gold, positions, skipped = read_gold(gold_path, limit)
-    if not gold:
-        raise FormatError(f"no usable pairs in the gold file ({skipped[0].reason})", source=str(gold_path))
     aligner.related  # noqa: B018 - load resources outside the timings
     aligner.annotate(["Warm up the parser."])
     start = time.perf_counter()
@@ -221,8 +223,6 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
     from ..metrics.alignment_scores import score_alignments
 
     gold, _, skipped = read_gold(gold_path, limit)
-    if not gold:
-        raise FormatError(f"no usable pairs in the gold file ({skipped[0].reason})", source=str(gold_path))
     annotated = annotate_gold(aligner, gold, workers)
     gold_alignments = [p.alignment for p in gold]
     grid = [(p, w) for p in ppdb_grid for w in w_grid]

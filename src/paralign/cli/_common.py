@@ -42,9 +42,11 @@ def _int_at_least(text: str, low: int) -> int:
     return value
 
 
-def add_format(parser: argparse.ArgumentParser, default: str = "text") -> None:
-    """Add `--format text|json`."""
-    parser.add_argument("--format", choices=("text", "json"), default=default, help="output format (default: %(default)s)")
+def add_format(parser: argparse.ArgumentParser, default: str = "text", help: str | None = None) -> None:
+    """Add `--format text|json` (`help`: what each format prints, when a command needs to say)."""
+    parser.add_argument(
+        "--format", choices=("text", "json"), default=default, help=help or "output format (default: %(default)s)"
+    )
 
 
 def add_output(parser: argparse.ArgumentParser) -> None:
@@ -91,14 +93,14 @@ def rename_in_error(exc: BaseException, old: str, new: str) -> None:
 
 
 @contextmanager
-def stdin_as_file(name: str = "stdin") -> Iterator[Path]:
+def stdin_as_file() -> Iterator[Path]:
     """Copy stdin to a temporary file, for library functions that need a path (or to resume).
 
     Errors that name the copy name STDIN_NAME instead, so a message never shows a temporary
     path.  The copy is byte for byte, so decoding errors still name the right line.
     """
     with tempfile.TemporaryDirectory(prefix="paralign-") as tmp:
-        path = Path(tmp) / name
+        path = Path(tmp) / "stdin"
         try:
             with open(path, "wb") as out:
                 buffer = getattr(sys.stdin, "buffer", None)
@@ -174,6 +176,21 @@ def warn_skipped_pairs(rows: Sequence[dict]) -> None:
     from ..metrics.alignment_scores import SkippedPair
 
     warn_each([str(SkippedPair.from_dict(row)) for row in rows], "pairs skipped")
+
+
+def output_file(stack: ExitStack, path: str, name: str) -> str:
+    """`path`, or for '-' (stdout) a file `name` in a temporary directory kept until `stack`
+    closes: for library functions that write a file; then :func:`copy_to_stdout` it."""
+    if not is_std(path):
+        return path
+    return str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paralign-"))) / name)
+
+
+def copy_to_stdout(path: str) -> None:
+    """Copy a finished UTF-8 output file to stdout."""
+    with open(path, encoding="utf-8") as handle:
+        shutil.copyfileobj(handle, sys.stdout)
+    sys.stdout.flush()
 
 
 def replace_names(data: Any, old: str, new: str) -> Any:

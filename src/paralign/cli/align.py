@@ -16,7 +16,16 @@ import json
 from ..aligners.evaluation import align_input, alignment_record, read_pairs, read_parallel
 from ..aligners.sultan import PRESETS, Aligner, preset_options
 from ..errors import ConfigurationError
-from ._common import add_output, input_name, open_in, open_out, positive_int, progress, warn
+from ._common import (
+    add_format,
+    add_output,
+    input_name,
+    open_in,
+    open_out,
+    positive_int,
+    progress,
+    warn,
+)
 
 
 def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
@@ -103,9 +112,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tokenized", action="store_true",
                         help="sentences are whitespace-tokenised: keep those tokens exactly")
     add_aligner_options(parser)
-    parser.add_argument("--format", choices=("text", "json"), default="text",
-                        help="text: one Pharaoh line per pair; json: JSON Lines, one object per "
-                        "pair (default: %(default)s)")
+    add_format(parser, help="text: one Pharaoh line per pair; json: JSON Lines, one object per "
+               "pair (default: %(default)s)")
     add_output(parser)
     parser.set_defaults(func=run)
 

@@ -46,10 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
                        help="relaxed merging (extension): merge expansions differing by <= N children")
         p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
-        if format_help:
-            p.add_argument("--format", choices=("text", "json"), default="text", help=format_help)
-        else:
-            add_format(p)
+        add_format(p, help=format_help)
         add_output(p)
 
     p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)")
@@ -118,9 +115,13 @@ def _options(args: argparse.Namespace):
                           squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
 
 
-def _read_lines(path: str) -> list[str]:
+def _read_sentences(path: str) -> list[str]:
+    """The non-blank lines of `path` ('-': stdin), stripped; none at all is a FormatError."""
     with open_in(path) as handle:
-        return [line.strip() for line in handle if line.strip()]
+        lines = [line.strip() for line in handle if line.strip()]
+    if not lines:
+        raise FormatError("no sentences", source=path)
+    return lines
 
 
 def lattice_from_input(args: argparse.Namespace):
@@ -135,9 +136,7 @@ def lattice_from_input(args: argparse.Namespace):
         except json.JSONDecodeError as exc:
             raise FormatError(f"not JSON: {exc}", source=args.lattice, line=exc.lineno) from exc
         return Lattice.from_dict(data, source=args.lattice)
-    lines = _read_lines(args.input)
-    if not lines:
-        raise FormatError("no sentences", source=args.input)
+    lines = _read_sentences(args.input)
     items = [line.split() for line in lines] if args.tokenized else lines
     return lattice_for_group(annotate_many(items), _options(args))
 
@@ -202,9 +201,7 @@ def run_paths(args: argparse.Namespace) -> int:
 
 def run_distance(args: argparse.Namespace) -> int:
     lattice = lattice_from_input(args)
-    from_file = _read_lines(args.sentences) if args.sentences else []
-    if args.sentences and not from_file:
-        raise FormatError("no sentences", source=args.sentences)
+    from_file = _read_sentences(args.sentences) if args.sentences else []
     sentences = list(args.sentence) + from_file
     if not sentences:
         raise ConfigurationError("give --sentence TEXT or --sentences FILE")

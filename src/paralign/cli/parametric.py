@@ -18,6 +18,8 @@ from ._common import (
     add_format,
     add_output,
     emit,
+    input_name,
+    is_std,
     open_out,
     progress,
     stdin_once,
@@ -85,20 +87,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table.set_defaults(func=run_table)
 
 
-def _name(copy: str | None, path: str) -> str | None:
-    """What messages call an input: `<stdin>` for the copy of stdin, else its path (None)."""
-    return STDIN_NAME if copy is not None and path == copy else None
-
-
 def run_align(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
-        paths, copy = stdin_once(stack, gold=[args.gold], system=[args.system])
+        paths, _ = stdin_once(stack, gold=[args.gold], system=[args.system])
         gold, system = paths["gold"][0], paths["system"][0]
         result = align_scores_files(
             gold, system, args.max_length, links=args.links, tight=args.tight,
             workers=args.workers,
             progress=lambda items: progress(items, "aligning"),
-            gold_name=_name(copy, gold), system_name=_name(copy, system),
+            gold_name=input_name(args.gold), system_name=input_name(args.system),
         )
     warn_each(result.warnings, "pairs skipped")
     with open_out(args.output) as out:
@@ -114,14 +111,14 @@ def _split_table(spec: str) -> tuple[str, str]:
 
 
 def run_table(args: argparse.Namespace) -> int:
-    table, suffix = _split_table(args.table)
+    table_path, suffix = _split_table(args.table)
     with ExitStack() as stack:
-        paths, copy = stdin_once(stack, gold=[args.gold], table=[table])
+        paths, _ = stdin_once(stack, gold=[args.gold], table=[table_path])
         gold, table = paths["gold"][0], paths["table"][0]
         result = table_scores_files(
             gold, table + suffix, args.max_length, links=args.links,
             only_referenced=args.only_referenced, sentences=args.sentences, tight=args.tight,
-            gold_name=_name(copy, gold), table_name=_name(copy, table),
+            gold_name=input_name(args.gold), table_name=STDIN_NAME if is_std(table_path) else None,
         )
     warn_each(result.warnings, "warnings")
     with open_out(args.output) as out:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -17,9 +15,11 @@ from ._common import (
     STDIN_NAME,
     STDOUT_NAME,
     add_format,
+    copy_to_stdout,
     emit,
     fmt_pct,
     is_std,
+    output_file,
     progress,
     replace_names,
     stdin_inputs,
@@ -168,14 +168,10 @@ def run_table_pipeline(
         warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
     with ExitStack() as stack:
         inputs, copy = stdin_inputs(stack, inputs)
-        output = args.output
-        if to_stdout:
-            output = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paralign-"))) / "table.tsv")
+        output = output_file(stack, args.output, "table.tsv")
         result = build(inputs, output, args.work_dir).to_dict()
         if to_stdout:
-            with open(output, encoding="utf-8") as table:
-                shutil.copyfileobj(table, sys.stdout)
-            sys.stdout.flush()
+            copy_to_stdout(output)
             result["output"] = "-"
     if copy is not None:
         result = replace_names(result, copy, STDIN_NAME)
@@ -214,9 +210,8 @@ def run_align(args: argparse.Namespace) -> int:
     to_stdout = is_std(args.output)
     with ExitStack() as stack:
         (source, target), copy = stdin_inputs(stack, [args.source, args.target])
-        output = args.output
-        if to_stdout:  # the library writes a file; stdout gets its content (or the JSON report)
-            output = str(Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="paralign-"))) / "links")
+        # the library writes a file; stdout gets its content (or the JSON report)
+        output = output_file(stack, args.output, "links")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = word_align_files(
@@ -232,8 +227,7 @@ def run_align(args: argparse.Namespace) -> int:
             with open(output, encoding="utf-8") as links:
                 result = {**result, "output": "-", "alignments": links.read().splitlines()}
         elif to_stdout:
-            with open(output, encoding="utf-8") as links:
-                shutil.copyfileobj(links, sys.stdout)
+            copy_to_stdout(output)
     if to_stdout and args.format == "json":
         emit(result, "json", str)
     elif not to_stdout:

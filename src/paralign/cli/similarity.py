@@ -14,6 +14,7 @@ from ..similarity import (
     DEFAULT_SIGNAL,
     SIGNALS,
     Signal,
+    aligner_label,
     fit_on_files,
     get_aligner,
     make_signal,
@@ -146,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             result = {"signal": signal.name, "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems}
             if trained is not None:
                 result["threshold"] = trained.threshold
-                result["aligner"] = f"{trained.aligner}:{trained.preset}" if trained.aligner == "sultan" else trained.aligner
+                result["aligner"] = aligner_label(aligner)
                 result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
             emit(result, "json", str, out)
     source = input_name(args.pairs)

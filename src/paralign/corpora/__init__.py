@@ -155,9 +155,21 @@ def read_pairs(path: str | Path, format: str | None = None, *,
     file that cannot be read at all (missing, unknown format, broken JSON list, broken GIZA
     structure) still raises. `name` is what messages call the file (e.g. `<stdin>`).
     """
+    return _read_all(path, format, possible_path, name, list)
+
+
+def _read_all(
+    path: str | Path,
+    format: str | None,
+    possible_path: str | Path | None,
+    name: str | None,
+    collect: Callable[[Iterator[PairOrBad]], list],
+) -> list:
+    """The items of a file (and of a jacana companion), each reader's stream passed through
+    `collect`: `list` keeps BadPairs; `lambda items: list(strict(items))` stops at the first."""
     path = require_file(path, name)
     fmt = _resolve_format(path, format, name)
-    items = list(_READERS[fmt](path, name))
+    items = collect(_READERS[fmt](path, name))
     if fmt != "jacana" or possible_path is None:
         return items
     if possible_path == "auto":
@@ -167,8 +179,8 @@ def read_pairs(path: str | Path, format: str | None = None, *,
         sure_file, merged_file = companions
     else:
         sure_file, merged_file = path, require_file(possible_path)
-    sure_items = items if sure_file == path else list(read_jacana(sure_file))
-    merged_items = items if merged_file == path else list(read_jacana(merged_file))
+    sure_items = items if sure_file == path else collect(read_jacana(sure_file))
+    merged_items = items if merged_file == path else collect(read_jacana(merged_file))
     sure_name = name if sure_file == path and name is not None else str(sure_file)
     merged_name = name if merged_file == path and name is not None else str(merged_file)
     return combine_sure_possible(sure_items, merged_items, sure_path=sure_name,
@@ -185,7 +197,7 @@ def load_pairs(path: str | Path, format: str | None = None, *,
     alone. Loading a sure+poss file with its companion thus gives the same pairs as loading the
     sure file.
     """
-    return list(strict(read_pairs(path, format, possible_path=possible_path)))
+    return _read_all(path, format, possible_path, None, lambda items: list(strict(items)))
 
 
 def split_bad(items: Iterable[PairOrBad]) -> tuple[list[AlignedPair], list[BadPair]]:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..alignment import Alignment, Link
 from ..errors import AlignmentIndexError, FormatError, ParalignError
+from ..paraphrases import open_binary, reading
 
 _LINK = re.compile(r"^(\d+)-(\d+)$")
 
@@ -85,24 +85,17 @@ def read_lines(path: str | Path, name: str) -> Iterator[tuple[int, str | FormatE
 
     A line that is not UTF-8 comes as a FormatError naming it, so a reader can skip that line.
     """
-    from ..paraphrases import input_file_error, open_binary
-
-    try:
-        with open_binary(path, name) as handle:
-            for number, raw in enumerate(handle, start=1):
-                try:
-                    text = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    yield number, FormatError(
-                        f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
-                        source=name, line=number,
-                    )
-                    continue
-                yield number, text.replace("\ufeff", "").rstrip("\r\n")
-    except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
-        if isinstance(exc, ParalignError):
-            raise
-        raise input_file_error(exc, name) from exc
+    with reading(name), open_binary(path, name) as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield number, FormatError(
+                    f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
+                    source=name, line=number,
+                )
+                continue
+            yield number, text.replace("\ufeff", "").rstrip("\r\n")
 
 
 def read_records(

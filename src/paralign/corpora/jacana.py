@@ -9,11 +9,11 @@ their companion sure file they give sure = companion's links, possible = the mer
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from ..errors import FormatError, MismatchError, ParalignError
+from ..errors import FormatError, MismatchError
+from ..paraphrases import open_binary, reading
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
 
 SURE_POSS_MARK = ".sure+poss"
@@ -64,15 +64,8 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
 
 def _read_text(path: str | Path, name: str) -> str:
     """The whole file as text (gzip for `.gz`); FormatError naming the line that is not UTF-8."""
-    from ..paraphrases import input_file_error, open_binary
-
-    try:
-        with open_binary(path, name) as handle:
-            data = handle.read()
-    except (OSError, EOFError, zlib.error) as exc:
-        if isinstance(exc, ParalignError):
-            raise
-        raise input_file_error(exc, name) from exc
+    with reading(name), open_binary(path, name) as handle:
+        data = handle.read()
     try:
         return data.decode("utf-8").replace("\ufeff", "")
     except UnicodeDecodeError as exc:

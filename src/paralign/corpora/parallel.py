@@ -17,13 +17,13 @@ line and nothing is silently lost.  Files ending in `.gz` are read through gzip.
 from __future__ import annotations
 
 import warnings
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from ..errors import ConfigurationError, FormatError, MismatchError, ParalignError
+from ..errors import ConfigurationError, FormatError, MismatchError
+from ..paraphrases import READ_ERRORS, input_file_error, open_binary, reading
 
 #: Default limit on tokens per line; longer lines are skipped (aligners choke on them).
 DEFAULT_MAX_TOKENS = 100
@@ -82,39 +82,22 @@ class ParallelStats:
         )
 
 
-def _open_binary(path: str | Path) -> IO[bytes]:
-    """The file's bytes (gzip for .gz); InputFileError naming it when it cannot be opened."""
-    from ..paraphrases import open_binary
-
-    return open_binary(path)
-
-
-def _read_error(exc: BaseException, path: str | Path) -> BaseException:
-    """A ParalignError as is; an OSError, EOFError or zlib.error met reading `path` as InputFileError."""
-    from ..paraphrases import input_file_error
-
-    return exc if isinstance(exc, ParalignError) else input_file_error(exc, str(path))
-
-
 def _readline(handle: IO[bytes], name: str) -> bytes:
     """One raw line; a read error (a cut-off gzip file...) as InputFileError naming the file."""
     try:
         return handle.readline()
-    except (OSError, EOFError, zlib.error) as exc:
-        raise _read_error(exc, name) from exc
+    except READ_ERRORS as exc:
+        raise input_file_error(exc, name) from exc
 
 
 def count_lines(path: str | Path) -> int:
     """Number of lines (a last line without a newline counts), read in binary blocks."""
     count = 0
     last = b"\n"
-    try:
-        with _open_binary(path) as handle:
-            while block := handle.read(1 << 20):
-                count += block.count(b"\n")
-                last = block[-1:]
-    except (OSError, EOFError, zlib.error) as exc:
-        raise _read_error(exc, path) from exc
+    with reading(str(path)), open_binary(path) as handle:
+        while block := handle.read(1 << 20):
+            count += block.count(b"\n")
+            last = block[-1:]
     return count + (last != b"\n")
 
 
@@ -161,7 +144,7 @@ def iter_parallel(
                 f"parallel files differ in line count: {src_name} has {n_src} lines, "
                 f"{tgt_name} has {n_tgt}"
             )
-    with _open_binary(source) as src_handle, _open_binary(target) as tgt_handle:
+    with open_binary(source) as src_handle, open_binary(target) as tgt_handle:
         number = 0
         while True:
             raw_src, raw_tgt = _readline(src_handle, src_name), _readline(tgt_handle, tgt_name)

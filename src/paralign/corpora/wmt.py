@@ -11,13 +11,13 @@ lines are split on ``\\n`` only (never on a stray ``\\r`` or U+2028 inside a seg
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import data_dir
 from ..errors import FormatError, MismatchError, ResourceMissingError
+from ..paraphrases import open_binary, reading
 
 PREFIX = "newstest2021"
 HUMAN = "HUMAN"
@@ -41,15 +41,10 @@ def wmt_dir(root: str | Path | None = None) -> Path:
 
 def iter_lines(path: str | Path) -> Iterator[str]:
     """Stream the segments of a one-segment-per-line UTF-8 file (split on LF only)."""
-    from ..paraphrases import input_file_error, open_binary
-
-    with open_binary(path) as handle:
+    with reading(str(path)), open_binary(path) as handle:
         number = 0
         while True:
-            try:
-                raw = handle.readline()
-            except (OSError, EOFError, zlib.error) as exc:
-                raise input_file_error(exc, str(path)) from exc
+            raw = handle.readline()
             if not raw:
                 return
             number += 1

@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..alignment import Alignment
+from ..corpora.base import AlignedPair, BadPair, PairOrBad
 from ..errors import (
     AlignmentIndexError,
     ConfigurationError,
@@ -37,9 +37,6 @@ from ..errors import (
     ParalignError,
 )
 from . import f_measure
-
-if TYPE_CHECKING:
-    from ..corpora import AlignedPair, PairOrBad
 
 LINK_SETS = ("sure", "sure+possible")
 
@@ -55,27 +52,22 @@ class SkippedPair:
     id: str | None = None
 
     @classmethod
-    def of(cls, pair: int, error: ParalignError, id: str | None = None, *,
-           source: str | None = None, line: int | None = None) -> SkippedPair:
-        """From the error a strict reader or check would raise for the pair.
-
-        `source` and `line` say where the problem is when the error does not (a MismatchError);
-        a `source:line: ` prefix of its message is then dropped from the reason.
-        """
-        from ..corpora import BadPair
-
+    def of(cls, pair: int, error: ParalignError, id: str | None = None) -> SkippedPair:
+        """From the error a strict reader or check would raise for the pair (its file and line,
+        when it names them, and its message without them)."""
         bad = BadPair(id or str(pair), error)
-        if bad.source is not None or source is None:
-            return cls(pair, bad.reason, bad.source, bad.line, id)
-        where = f"{source}:{line}: " if line else f"{source}: "
-        return cls(pair, str(error).removeprefix(where), source, line or None, id)
+        return cls(pair, bad.reason, bad.source, bad.line, id)
+
+    @property
+    def where(self) -> str:
+        """The `file:line: ` prefix of messages about this pair ("" when no file is known)."""
+        if not self.source:
+            return ""
+        return f"{self.source}:{self.line}: " if self.line else f"{self.source}: "
 
     def __str__(self) -> str:
-        where = ""
-        if self.source is not None:
-            where = f"{self.source}:{self.line}: " if self.line else f"{self.source}: "
         gold = f" (gold {self.id!r})" if self.id is not None else ""
-        return f"{where}{self.reason}; pair {self.pair}{gold} skipped"
+        return f"{self.where}{self.reason}; pair {self.pair}{gold} skipped"
 
     def to_dict(self) -> dict:
         return {"pair": self.pair, "id": self.id, "file": self.source, "line": self.line,
@@ -248,8 +240,6 @@ def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
 def usable_pairs(items: Sequence[PairOrBad]) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
     """The AlignedPairs of `corpora.read_pairs`' result, their 1-based positions, and a record
     of each BadPair left out (pass the last two to `score_alignments`)."""
-    from ..corpora import BadPair
-
     good: list[AlignedPair] = []
     positions: list[int] = []
     skipped: list[SkippedPair] = []
@@ -264,17 +254,16 @@ def usable_pairs(items: Sequence[PairOrBad]) -> tuple[list[AlignedPair], list[in
 
 def _misfit(g: PairOrBad, s: PairOrBad, gold_name: str, system_name: str) -> ParalignError | None:
     """Why gold item `g` and system item `s` cannot be scored together, or None."""
-    from ..corpora import BadPair
-
     if isinstance(g, BadPair):
         return g.error
     if isinstance(s, BadPair):
         return s.error
-    where = f"{system_name}:{s.line}: " if s.line else f"{system_name}: "
     if (s.source or s.target) and (len(s.source), len(s.target)) != (len(g.source), len(g.target)):
         return MismatchError(
-            f"{where}pair {s.id!r} has {len(s.source)}+{len(s.target)} tokens but gold pair "
-            f"{g.id!r} ({gold_name}:{g.line}) has {len(g.source)}+{len(g.target)}"
+            f"pair {s.id!r} has {len(s.source)}+{len(s.target)} tokens but gold pair "
+            f"{g.id!r} ({gold_name}:{g.line}) has {len(g.source)}+{len(g.target)}",
+            source=system_name,
+            line=s.line or None,
         )
     for i, j in sorted(s.alignment.possible):
         if not (0 <= i < len(g.source) and 0 <= j < len(g.target)):
@@ -299,8 +288,6 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     With `skip_bad=False` the first such problem is raised instead. EmptyScoringError when no
     pair is left. Messages name both files, the line and the pair id.
     """
-    from ..corpora import BadPair
-
     if len(gold) != len(system):
         raise MismatchError(
             f"{system_name} has {len(system)} pairs but {gold_name} has {len(gold)}"
@@ -315,8 +302,7 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
             kept.append((g.alignment, s.alignment))
             positions.append(position)
         elif skip_bad:
-            line = None if isinstance(s, BadPair) else s.line
-            skipped.append(SkippedPair.of(position, problem, g.id, source=system_name, line=line))
+            skipped.append(SkippedPair.of(position, problem, g.id))
         else:
             raise problem
     where = gold_name if gold_name == system_name else f"{gold_name} / {system_name}"

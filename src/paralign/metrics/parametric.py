@@ -45,11 +45,11 @@ from typing import Any, Protocol
 
 from ..alignment import Alignment
 from ..corpora.base import BadPair
-from ..errors import AlignmentIndexError, ConfigurationError, MismatchError
+from ..errors import AlignmentIndexError, ConfigurationError, EmptyScoringError, MismatchError
 from ..paraphrases import ParaphraseSource, normalize_phrase
 from ..phrases import phrase_spans
 from . import f_measure
-from .alignment_scores import EmptyScoringError, SkippedPair
+from .alignment_scores import SkippedPair
 
 SpanPair = tuple[int, int, int, int]
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
@@ -173,13 +173,13 @@ def _same_text(a: Sequence[str], b: Sequence[str]) -> bool:
 def _system_alignment(
     gold: PairLike | BadPair, system: PairLike | Alignment | BadPair, index: int,
     system_name: str | None = None,
-) -> tuple[Alignment | None, SkippedPair | None]:
+) -> Alignment | SkippedPair:
     """The system alignment for a gold pair, or the record of why it cannot be scored."""
     if isinstance(gold, BadPair):
-        return None, SkippedPair.of(index + 1, gold.error)
-    line = None if isinstance(system, Alignment) else getattr(system, "line", None) or None
+        return SkippedPair.of(index + 1, gold.error)
     if isinstance(system, BadPair):
-        return None, SkippedPair.of(index + 1, system.error, gold.id)
+        return SkippedPair.of(index + 1, system.error, gold.id)
+    line = getattr(system, "line", None) or None  # a bare Alignment has none
     if isinstance(system, Alignment):
         alignment = system
     else:
@@ -188,7 +188,7 @@ def _system_alignment(
         if has_text and not (
             _same_text(gold.source, system.source) and _same_text(gold.target, system.target)
         ):
-            return None, SkippedPair(
+            return SkippedPair(
                 index + 1,
                 f"system pair {system.id!r} has different texts "
                 f"({' '.join(system.source)[:60]!r} / {' '.join(system.target)[:60]!r})",
@@ -197,20 +197,17 @@ def _system_alignment(
     try:
         alignment.validate(len(gold.source), len(gold.target))
     except AlignmentIndexError as exc:
-        return None, SkippedPair(
+        return SkippedPair(
             index + 1, f"system alignment does not fit the gold sentences: {exc}", system_name,
             line, gold.id,
         )
-    return alignment, None
+    return alignment
 
 
 def _warning(skipped: SkippedPair) -> str:
     """`pair N (gold id ...): [file:line: ]reason; skipped`."""
     name = f"pair {skipped.pair}" + (f" (gold id {skipped.id!r})" if skipped.id is not None else "")
-    where = ""
-    if skipped.source:
-        where = f"{skipped.source}:{skipped.line}: " if skipped.line else f"{skipped.source}: "
-    return f"{name}: {where}{skipped.reason}; skipped"
+    return f"{name}: {skipped.where}{skipped.reason}; skipped"
 
 
 def align_scores(
@@ -244,10 +241,11 @@ def align_scores(
     skipped: list[SkippedPair] = []
     scored = 0
     for index, (g, s) in enumerate(zip(gold, system, strict=True)):
-        alignment, problem = _system_alignment(g, s, index, system_name)
-        if alignment is None or isinstance(g, BadPair):
-            skipped.append(problem or SkippedPair(index + 1, "skipped"))
+        alignment = _system_alignment(g, s, index, system_name)
+        if isinstance(alignment, SkippedPair):
+            skipped.append(alignment)
             continue
+        assert not isinstance(g, BadPair)  # a bad gold item is skipped above
         gold_pp = nonidentical_spans(g.alignment, g.source, g.target, max_length, links, tight)
         sys_pp = nonidentical_spans(alignment, g.source, g.target, max_length, system_links, tight)
         gold_count.update(gold_pp.values())
