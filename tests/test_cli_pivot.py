@@ -112,5 +112,7 @@ def test_word_align_to_stdout(corpus, capsys):
     assert code == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 120
-    # nouns and adjectives vary, so they align; "The"/"is" always co-occur with "Das"/"ist"
-    assert sum({"1-1", "3-3"} <= set(line.split()) for line in lines) >= 100
+    # nouns and adjectives vary, so they align; "The"/"is" always co-occur with "Das"/"ist".
+    # eflomal samples without a seed option: 130 runs gave 94-120 such lines, so the bar leaves
+    # room for an unlucky run (>= 100 failed about one run in 15) and still fails a broken aligner.
+    assert sum({"1-1", "3-3"} <= set(line.split()) for line in lines) >= 80
