@@ -1,0 +1,55 @@
+"""Old import paths that keep working for one release, with a DeprecationWarning.
+
+When the layout moves a name, its old module keeps a module-level ``__getattr__`` made by
+:func:`moved_names`, so ``from paralign.old import name`` still works and says where the name lives
+now. When a whole module moves, its old file calls :func:`alias_module` and becomes the new module.
+
+Not for: anything but moved names. No behaviour lives here, and library code never imports an old
+path (the warning is for users' code).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any
+
+#: The release that drops the old paths.
+REMOVED_IN = "0.3"
+
+
+def _warn(old: str, new: str, stacklevel: int) -> None:
+    warnings.warn(
+        f"{old} has moved to {new}; the old path is removed in paralign {REMOVED_IN}",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def moved_names(old_module: str, new_homes: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that serves each moved name from its new module, with a warning.
+
+    ``new_homes`` maps a name to the module it now lives in (the name is the same there)."""
+
+    def __getattr__(name: str) -> Any:
+        home = new_homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {old_module!r} has no attribute {name!r}")
+        _warn(f"{old_module}.{name}", f"{home}.{name}", stacklevel=3)
+        return getattr(importlib.import_module(home), name)
+
+    return __getattr__
+
+
+def alias_module(old_module: str, new_module: str) -> None:
+    """Make ``old_module`` the module ``new_module`` (same object, private names too), with a warning.
+
+    Call it from the old module's file: ``alias_module(__name__, "paralign.new.place")``."""
+    _warn(old_module, new_module, stacklevel=4)
+    module = importlib.import_module(new_module)
+    sys.modules[old_module] = module
+    parent, _, child = old_module.rpartition(".")
+    if parent in sys.modules:
+        setattr(sys.modules[parent], child, module)
