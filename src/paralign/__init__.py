@@ -11,6 +11,7 @@ __version__ = "0.1.0"
 import importlib
 from typing import Any
 
+from .aligners import get_aligner
 from .alignment import Alignment, symmetrize
 from .corpora import AlignedPair, load_groups, load_pairs
 from .errors import (
@@ -33,7 +34,7 @@ from .sentence import Entity, Sentence, Token
 # Imported eagerly, not lazily: the function `similarity` shares its name with the submodule
 # `paralign.similarity`, and importing a submodule (lazily, or by a user's own
 # `from paralign.similarity import ...`) would otherwise rebind `paralign.similarity` to the module.
-from .similarity import evaluate_paraphrase, evaluate_sts, get_aligner, similarity, similarity_many  # noqa: E402
+from .similarity import evaluate_paraphrase, evaluate_sts, similarity, similarity_many  # noqa: E402, I001
 
 #: Names imported lazily from submodules on first attribute access.
 _LAZY: dict[str, str] = {
@@ -51,7 +52,7 @@ _LAZY: dict[str, str] = {
     "Lattice": "paralign.lattice",
     "LatticeOptions": "paralign.lattice",
     "PivotOptions": "paralign.pivot",
-    "LogisticModel": "paralign.paraphrase_model",
+    "LogisticModel": "paralign.similarity.model",
     "build_lattice": "paralign.lattice",
 }
 

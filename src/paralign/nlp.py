@@ -8,9 +8,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .config import spacy_model_names
 from .errors import ResourceMissingError
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
+from .settings import spacy_model_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language

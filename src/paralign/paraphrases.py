@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import errno
-import gzip
-import io
-import itertools
-import zlib
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import IO, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from .errors import ConfigurationError, FormatError, InputFileError, ParalignError
+from ._moved import moved_names
+from .errors import ConfigurationError, FormatError
+from .textio import open_text
 
 Score = float | None
 
@@ -43,240 +39,6 @@ class ParaphraseEntry:
     phrase: str
     paraphrase: str
     score: Score = None
-
-
-_OPEN_REASONS = {
-    errno.ENOENT: "no such file",
-    errno.ENOTDIR: "no such file (a parent is not a directory)",
-    errno.EISDIR: "is a directory, not a file",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-}
-
-
-def input_file_error(exc: BaseException, name: str) -> InputFileError:
-    """The InputFileError for an OSError (or a gzip EOFError/zlib.error) met reading `name`."""
-    number = getattr(exc, "errno", None)
-    if number in _OPEN_REASONS:
-        reason = _OPEN_REASONS[number]
-    elif isinstance(exc, gzip.BadGzipFile):
-        reason = f"not a gzip file ({exc}), though the name ends in .gz"
-    elif isinstance(exc, EOFError):
-        reason = "gzip data cut short (truncated file)"
-    elif isinstance(exc, zlib.error):
-        reason = f"corrupt gzip data ({exc})"
-    else:
-        reason = f"cannot read ({getattr(exc, 'strerror', None) or exc})"
-    return InputFileError(reason, source=name, errno=number)
-
-
-def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int, name: str) -> FormatError:
-    """FormatError for a bad byte in `data`, whose first line is number `first_line` of `name`."""
-    head = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    line = first_line + head.count(b"\n")
-    column = len(head) - head.rfind(b"\n")
-    return FormatError(
-        f"not UTF-8 (byte {data[exc.start]:#04x} at column {column}); re-encode the file",
-        source=name, line=line,
-    )
-
-
-READ_ERRORS = (OSError, EOFError, zlib.error)  # gzip.BadGzipFile is an OSError
-
-
-@contextmanager
-def reading(name: str) -> Iterator[None]:
-    """Turn an OSError, EOFError or zlib.error met while reading `name` (a cut-off gzip file...)
-    into an InputFileError naming it; ParalignErrors (an InputFileError is an OSError) pass."""
-    try:
-        yield
-    except ParalignError:
-        raise
-    except READ_ERRORS as exc:
-        raise input_file_error(exc, name) from exc
-
-
-def _split_lines(text: str, newlines: int) -> list[str]:
-    """`text` (newlines already '\\n', `newlines` of them) as lines keeping their '\\n'.
-
-    str.splitlines is fast but also splits on \\v, \\f, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029,
-    which text mode does not: when it finds more lines than newlines, split on '\\n' instead.
-    """
-    lines = text.splitlines(keepends=True)
-    if len(lines) == newlines + (not text.endswith("\n")):
-        return lines
-    parts = text.split("\n")
-    lines = [part + "\n" for part in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
-
-
-class Utf8LineReader(io.TextIOBase):
-    """A read-only UTF-8 text handle over a binary file (or gzip stream) whose errors name the line.
-
-    Why not io.TextIOWrapper: its UnicodeDecodeError names neither the file nor the line.  Here
-    a bad byte raises FormatError naming both, and read errors (bad gzip, I/O) raise
-    InputFileError naming the file.  Blocks ending at a newline are decoded at once, so reading
-    stays streaming and about as fast as text mode, whose text this gives: encoding "utf-8",
-    '\\r\\n' and '\\r' read as '\\n', a byte-order mark kept.  Supports iteration, readline,
-    readlines, read and use as a context manager.
-    """
-
-    block_size = 1 << 16
-
-    def __init__(self, raw: IO[bytes], name: str, *, close_raw: bool = True) -> None:
-        super().__init__()
-        self._raw = raw
-        self.name = name
-        self._close_raw = close_raw
-        self._rest = b""  # bytes read after the last newline, not decoded yet
-        self._eof = False
-        self._lines_done = 0  # newlines decoded so far: the line number before the next block
-        self._pending: list[str] = []  # decoded lines; those from self._next on not handed out
-        self._next = 0
-
-    @property
-    def encoding(self) -> str:
-        """Always "utf-8": the only encoding this reader decodes."""
-        return "utf-8"
-
-    def readable(self) -> bool:
-        """Always True: the handle is read-only."""
-        return True
-
-    def close(self) -> None:
-        """Close the handle, and the underlying binary file too unless `close_raw` was False."""
-        if not self.closed:
-            try:
-                if self._close_raw:
-                    self._raw.close()
-            finally:
-                super().close()
-
-    def _check_open(self) -> None:
-        if self.closed:
-            raise ValueError("I/O operation on closed file")
-
-    def _read_raw(self, size: int = -1) -> bytes:
-        """Up to `size` bytes (all with -1); read1 where there is one, so a pipe is not waited on."""
-        try:
-            if size >= 0 and hasattr(self._raw, "read1"):
-                return self._raw.read1(size)
-            return self._raw.read(size)
-        except READ_ERRORS as exc:
-            raise input_file_error(exc, self.name) from exc
-
-    def _decode(self, data: bytes) -> tuple[str, int]:
-        """Decode whole lines (universal newlines), advance the line count; (text, newlines)."""
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise _not_utf8(data, exc, self._lines_done + 1, self.name) from None
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        newlines = text.count("\n")
-        self._lines_done += newlines
-        return text, newlines
-
-    def _fill(self) -> bool:
-        """Decode the next block of whole lines into self._pending; False at the end."""
-        while not self._eof:
-            block = self._read_raw(self.block_size)
-            if not block:
-                self._eof = True
-                data, self._rest = self._rest, b""
-            else:
-                data = self._rest + block
-                cut = data.rfind(b"\n") + 1
-                if cut == 0:
-                    self._rest = data
-                    continue
-                data, self._rest = data[:cut], data[cut:]
-            if data:
-                self._pending, self._next = _split_lines(*self._decode(data)), 0
-                return True
-        return False
-
-    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
-        """The next line with its '\\n' (at most `size` characters when >= 0); "" at the end."""
-        self._check_open()
-        if self._next >= len(self._pending) and not self._fill():
-            return ""
-        line = self._pending[self._next]
-        if size is not None and 0 <= size < len(line):
-            self._pending[self._next] = line[size:]
-            return line[:size]
-        self._next += 1
-        return line
-
-    def __iter__(self) -> Iterator[str]:
-        """Iterate over the remaining lines; a loop left early resumes where it stopped."""
-        self._check_open()
-        return self._iter_lines()
-
-    def _iter_lines(self) -> Iterator[str]:
-        while self._next < len(self._pending) or self._fill():
-            lines, done = self._pending, self._next
-            try:
-                for line in itertools.islice(lines, done, None):
-                    done += 1
-                    yield line
-            finally:  # an abandoned loop leaves the rest to readline or a new loop
-                self._next = done
-
-    def read(self, size: int | None = -1) -> str:
-        """Up to `size` characters (everything left when `size` is None or negative)."""
-        self._check_open()
-        if size is not None and size >= 0:
-            parts: list[str] = []
-            while size > 0 and (line := self.readline(size)):
-                parts.append(line)
-                size -= len(line)
-            return "".join(parts)
-        head = "".join(self._pending[self._next:])
-        self._pending, self._next = [], 0
-        if self._eof:
-            return head
-        data, self._rest, self._eof = self._rest + self._read_raw(), b"", True
-        return head + self._decode(data)[0]
-
-
-def require_file(path: str | Path, name: str | None = None) -> Path:
-    """`path` as a Path when it is a regular file; else InputFileError naming it (`name`, else
-    the path): for readers that must check before opening (to fingerprint or detect a format)."""
-    path = Path(path)
-    if not path.is_file():
-        what = "no such file" if not path.exists() else "not a regular file"
-        raise InputFileError(what, source=str(path) if name is None else name)
-    return path
-
-
-def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
-    """Open a file for reading bytes, through gzip when the name ends in .gz; InputFileError
-    naming it (`name`, else the path) when it cannot be opened. Readers that decode line by
-    line themselves use this; errors met while reading go through :func:`input_file_error`."""
-    path = Path(path)
-    try:
-        return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # type: ignore[return-value]
-    except OSError as exc:
-        raise input_file_error(exc, str(path) if name is None else name) from exc
-
-
-def open_text(path: str | Path, mode: str = "rt") -> IO[str]:
-    """Open a UTF-8 text file, through gzip when the name ends in .gz.
-
-    Reading gives a Utf8LineReader, so every failure is a ParalignError naming the file:
-    InputFileError (missing, a directory, unreadable, not gzip) or FormatError naming the line
-    of a byte that is not UTF-8.  Writing gives a plain text file (OSError as usual).
-    """
-    path = Path(path)
-    gz = path.suffix == ".gz"
-    if "r" not in mode:
-        if gz:
-            return io.TextIOWrapper(gzip.open(path, mode.replace("t", "") or "wb"), encoding="utf-8")  # type: ignore[arg-type]
-        return open(path, mode, encoding="utf-8")
-    return Utf8LineReader(open_binary(path), str(path))  # type: ignore[arg-type]
 
 
 class ParaphraseTable:
@@ -428,3 +190,7 @@ def load_source(spec: str) -> ParaphraseSource:
                 "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
             ) from None
     return ParaphraseTable.from_tsv(path, threshold=threshold)
+
+
+# Opening files moved to paralign.textio; the old names work until paralign 0.3.
+__getattr__ = moved_names(__name__, {"input_file_error": "paralign.textio", "READ_ERRORS": "paralign.textio", "reading": "paralign.textio", "Utf8LineReader": "paralign.textio", "require_file": "paralign.textio", "open_binary": "paralign.textio"})

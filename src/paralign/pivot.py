@@ -58,8 +58,8 @@ from .mapreduce import (
     write_lines,
     write_run,
 )
-from .paraphrases import open_text, require_file
 from .phrases import phrase_spans
+from .textio import open_text, require_file
 
 Progress = Callable[..., Iterable]
 Scored = tuple[str, float, float, list[float]]  # paraphrase, probability, count, extra columns

@@ -8,8 +8,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .config import configure_nltk_data
 from .errors import ResourceMissingError
+from .settings import configure_nltk_data
 
 if TYPE_CHECKING:  # pragma: no cover
     from nltk.corpus.reader.wordnet import WordNetCorpusReader

@@ -1,21 +1,21 @@
-"""Library side of `paralign align`, `evaluate-aligner` and `tune-aligner`.
+"""Aligner evaluation: `evaluate-aligner` and `tune-aligner`.
 
-Reading input pairs (TSV, two line-aligned files, JSONL) with per-line error reports, scoring an
-aligner on a gold file (annotation and alignment timed separately) and the (ppdb_sim, w) grid
-search of the paper (annotate once, align many times).
+Scoring an aligner on a gold file (annotation and alignment timed separately) and the
+(ppdb_sim, w) grid search of the paper (annotate once, align many times).
+
+Not for: reading input pairs (:mod:`paralign.corpora.sentence_pairs`) or aligning a batch
+(:mod:`paralign.aligners.batch`).
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..alignment import Alignment
-from ..errors import ConfigurationError, FormatError, MismatchError
+from .._moved import moved_names
+from ..errors import ConfigurationError, FormatError
 from ..sentence import Sentence
 from .sultan import Aligner
 
@@ -27,123 +27,6 @@ Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 #: The paper's grid: ppdbSim and w in {0.1, ..., 1.0}.
 GRID: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 11))
-
-
-@dataclass(frozen=True, slots=True)
-class InputPair:
-    """One input pair to align, or the reason it could not be read (`error`)."""
-
-    line: int
-    source: str | list[str] | None
-    target: str | list[str] | None
-    id: str | None = None
-    error: str | None = None
-    origin: str | None = None  #: the file the error is in, when pairs come from two files
-
-
-def _tokens(text: Any, tokenized: bool) -> str | list[str]:
-    if isinstance(text, list):
-        return [str(t) for t in text]
-    return text.split() if tokenized else text
-
-
-def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str | None = None) -> InputPair:
-    """An InputPair, or an error one when a side is empty (nothing to align)."""
-    src, tgt = _tokens(source, tokenized), _tokens(target, tokenized)
-    empty = [side for side, x in (("source", src), ("target", tgt))
-             if not (x if isinstance(x, list) else x.strip())]
-    if empty:
-        return InputPair(number, None, None, pair_id, error=f"empty {' and '.join(empty)} sentence")
-    return InputPair(number, src, tgt, pair_id)
-
-
-def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
-    """`source<TAB>target` (an optional leading id column makes three fields)."""
-    fields = line.rstrip("\r\n").split("\t")
-    if len(fields) == 3:
-        pair_id, src, tgt = fields
-    elif len(fields) == 2:
-        pair_id, (src, tgt) = None, fields
-    else:
-        return InputPair(number, None, None, error="expected 2 tab-separated fields (source, target) "
-                         f"or 3 (id, source, target), got {len(fields)}")
-    return _pair(number, src, tgt, tokenized, pair_id)
-
-
-def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
-    """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values."""
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return InputPair(number, None, None, error=f"invalid JSON: {exc.msg}")
-    if not isinstance(obj, dict) or not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
-        return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
-    pair_id = obj.get("id")
-    return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
-
-
-def read_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
-    """Parse TSV or JSONL lines (`auto`: JSONL when a line starts with '{'); blank lines and
-    empty sentences are reported as errors so output positions stay aligned with input lines."""
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            yield InputPair(number, None, None, error="empty line")
-            continue
-        use_json = fmt == "jsonl" or (fmt == "auto" and line.lstrip().startswith("{"))
-        yield (parse_jsonl_line if use_json else parse_tsv_line)(line, number, tokenized)
-
-
-def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], tokenized: bool = False,
-                  *, source_name: str = "source", target_name: str = "target") -> Iterator[InputPair]:
-    """Pairs from two line-aligned files; a length mismatch raises MismatchError at the end.
-
-    An empty line on either side gives an error pair (reported like a blank TSV line)."""
-    src_iter, tgt_iter = iter(source_lines), iter(target_lines)
-    number = 0
-    for number, src in enumerate(src_iter, start=1):
-        tgt = next(tgt_iter, None)
-        if tgt is None:
-            raise MismatchError(f"{target_name} has {number - 1} lines but {source_name} has more")
-        if not src.strip() or not tgt.strip():
-            yield InputPair(number, None, None, error="empty line",
-                            origin=source_name if not src.strip() else target_name)
-            continue
-        yield InputPair(number, _tokens(src.rstrip("\r\n"), tokenized), _tokens(tgt.rstrip("\r\n"), tokenized))
-    if next(tgt_iter, None) is not None:
-        raise MismatchError(f"{source_name} has {number} lines but {target_name} has more")
-
-
-def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
-                progress: Progress | None = None) -> list[tuple[InputPair, Sentence | None,
-                                                                 Sentence | None, Alignment | None]]:
-    """Align the readable pairs (batched); unreadable ones come back with None results."""
-    good = [p for p in pairs if p.error is None]
-    flat: list[str | list[str]] = [x for p in good for x in (p.source, p.target)]  # type: ignore[misc]
-    sentences = aligner.annotate(flat, workers=workers)
-    annotated = list(zip(sentences[0::2], sentences[1::2], strict=True))
-    alignments = aligner.align_annotated(annotated, workers=workers, progress=progress)
-    results: dict[int, tuple[Sentence, Sentence, Alignment]] = {
-        p.line: (s, t, a) for p, (s, t), a in zip(good, annotated, alignments, strict=True)
-    }
-    out = []
-    for p in pairs:
-        s, t, a = results.get(p.line, (None, None, None))
-        out.append((p, s, t, a))
-    return out
-
-
-def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment) -> dict[str, Any]:
-    """JSON output of one aligned pair: tokens, links and aligned word pairs."""
-    links = sorted(alignment.sure)
-    record: dict[str, Any] = {"line": pair.line}
-    if pair.id is not None:
-        record["id"] = pair.id
-    record.update({
-        "source": list(source.tokens), "target": list(target.tokens),
-        "alignment": alignment.to_pharaoh(), "links": [list(x) for x in links],
-        "pairs": [[source.tokens[i], target.tokens[j]] for i, j in links],
-    })
-    return record
 
 
 # -- evaluation ------------------------------------------------------------------------------------
@@ -237,3 +120,18 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
     best = max(rows, key=lambda r: (round(r["f1"], 12), -abs(r["ppdb_sim"] - 0.9) - abs(r["w"] - 0.9)))
     return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": best, "grid": rows,
             "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped]}
+
+
+# Input parsing and align_input moved; the old names work until paralign 0.3.
+__getattr__ = moved_names(
+    __name__,
+    {
+        "InputPair": "paralign.corpora.sentence_pairs",
+        "parse_tsv_line": "paralign.corpora.sentence_pairs",
+        "parse_jsonl_line": "paralign.corpora.sentence_pairs",
+        "read_pairs": "paralign.corpora.sentence_pairs",
+        "read_parallel": "paralign.corpora.sentence_pairs",
+        "align_input": "paralign.aligners.batch",
+        "alignment_record": "paralign.aligners.batch",
+    },
+)

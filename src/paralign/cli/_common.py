@@ -70,7 +70,7 @@ def open_in(path: str | Path | None) -> Iterator[IO[str]]:
     Errors are ParalignErrors naming the file (STDIN_NAME for stdin), with the line number of
     a byte that is not UTF-8 (see `paralign.paraphrases.open_text`).
     """
-    from ..paraphrases import Utf8LineReader, open_text
+    from ..textio import Utf8LineReader, open_text
 
     if is_std(path):
         buffer = getattr(sys.stdin, "buffer", None)
@@ -124,7 +124,7 @@ def open_out(path: str | Path | None) -> Iterator[IO[str]]:
         yield sys.stdout
         sys.stdout.flush()
         return
-    from ..paraphrases import open_text
+    from ..textio import open_text
 
     with open_text(path, "wt") as handle:
         yield handle

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..alignment import Alignment, Link
 from ..errors import AlignmentIndexError, FormatError, ParalignError
-from ..paraphrases import open_binary, reading
+from ..textio import open_binary, reading
 
 _LINK = re.compile(r"^(\d+)-(\d+)$")
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..paraphrases import open_text
+from ..textio import open_text
 
 BIBLE_META_COLUMNS = ("verse_id", "book", "chapter", "verse")
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..errors import FormatError, MismatchError
-from ..paraphrases import open_binary, reading
+from ..textio import open_binary, reading
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
 
 SURE_POSS_MARK = ".sure+poss"

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import ConfigurationError, FormatError, MismatchError
-from ..paraphrases import READ_ERRORS, input_file_error, open_binary, reading
+from ..textio import READ_ERRORS, input_file_error, open_binary, reading
 
 #: Default limit on tokens per line; longer lines are skipped (aligners choke on them).
 DEFAULT_MAX_TOKENS = 100

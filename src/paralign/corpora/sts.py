@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError
-from ..paraphrases import open_text
+from ..textio import open_text
 
 #: Layout names accepted by :func:`load_sts`.
 STS_FORMATS = ("sts", "stsb")

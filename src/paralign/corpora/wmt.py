@@ -15,9 +15,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import data_dir
 from ..errors import FormatError, MismatchError, ResourceMissingError
-from ..paraphrases import open_binary, reading
+from ..settings import data_dir
+from ..textio import open_binary, reading
 
 PREFIX = "newstest2021"
 HUMAN = "HUMAN"

@@ -1,0 +1,80 @@
+"""The aligner registry: alignment functions by name (``sultan`` with a preset, ``exact``).
+
+:func:`get_aligner` is the one place that turns a name from the command line or a saved report
+into an alignment function, and :data:`ALIGNER_NAMES` the one list of those names.
+
+Not for: the aligners themselves (:mod:`paralign.aligners.sultan`, :mod:`paralign.aligners.exact`)
+or their options (:mod:`paralign.aligners.sultan`'s presets).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..alignment import AlignFunction, Alignment
+from ..errors import ConfigurationError
+from ..sentence import Sentence
+from .exact import exact_match_aligner
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .sultan import Aligner as SultanAligner
+
+
+def default_aligner() -> AlignFunction:
+    """The Sultan et al. 2014 aligner with default options (`align_sentences`), built once."""
+    return _preset_aligner("default").align_sentences
+
+
+@dataclass(frozen=True, slots=True)
+class PresetAligner:
+    """The Sultan aligner with a named option preset, built once per process.
+
+    It holds only the preset's name, so process pools pickle it cheaply; each worker builds (and
+    loads the word-similarity data for) its own aligner on first use.
+    """
+
+    preset: str
+
+    def __post_init__(self) -> None:
+        from .sultan import preset_options
+
+        preset_options(self.preset)  # an unknown name fails here, not in a worker
+
+    def __call__(self, source: Sentence, target: Sentence) -> Alignment:
+        return _preset_aligner(self.preset).align_sentences(source, target)
+
+
+@functools.cache
+def _preset_aligner(preset: str) -> SultanAligner:
+    """The aligner of a preset, built once per process (workers inherit or build their own)."""
+    from .sultan import Aligner, preset_options
+
+    return Aligner(**preset_options(preset))
+
+
+def get_aligner(name: str, preset: str = "default") -> AlignFunction:
+    """An alignment function by name: ``sultan`` with an option ``preset`` (see
+    :data:`paralign.aligners.sultan.PRESETS`) or ``exact`` (which has no presets)."""
+    if name == "sultan":
+        return PresetAligner(preset)
+    if name == "exact":
+        if preset != "default":
+            raise ConfigurationError(f"the exact-match aligner has no presets (got {preset!r})")
+        return exact_match_aligner
+    raise ConfigurationError(f"unknown aligner {name!r}: use 'sultan' or 'exact'")
+
+
+def aligner_label(aligner: AlignFunction | None) -> str:
+    """How an alignment function is named in results and signatures (``sultan:paraphrase``)."""
+    if aligner is None:
+        return "sultan:default"
+    if isinstance(aligner, PresetAligner):
+        return f"sultan:{aligner.preset}"
+    if aligner is exact_match_aligner:
+        return "exact"
+    return getattr(aligner, "__qualname__", type(aligner).__name__)
+
+
+ALIGNER_NAMES = ("sultan", "exact")

@@ -1,0 +1,205 @@
+"""Gold-alignment files: format detection and the loaders of :mod:`paralign.corpora`'s formats.
+
+Not for: one format's parsing (its own module) or unaligned input (:mod:`.sentence_pairs`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from ..errors import FormatError
+from ..textio import require_file
+from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
+from .giza import iter_giza, read_giza
+from .jacana import combine_sure_possible, companion_files, iter_jacana, read_jacana
+from .jsonl import iter_jsonl, read_jsonl
+from .multimwa import iter_multimwa, read_multimwa
+from .pharaoh import iter_pharaoh, read_pharaoh
+
+FORMATS: dict[str, Callable[[str | Path], Iterator[AlignedPair]]] = {
+    "jacana": iter_jacana,
+    "jsonl": iter_jsonl,
+    "giza": iter_giza,
+    "multimwa": iter_multimwa,
+    "pharaoh": iter_pharaoh,
+}
+
+#: The same formats' lenient readers `(path, name) -> AlignedPair | BadPair, ...`.
+_READERS: dict[str, Callable[[str | Path, str | None], Iterator[PairOrBad]]] = {
+    "jacana": read_jacana,
+    "jsonl": read_jsonl,
+    "giza": read_giza,
+    "multimwa": read_multimwa,
+    "pharaoh": read_pharaoh,
+}
+
+_PHARAOH_LINE = re.compile(r"^(\d+[-?p]\d+)?(\s+\d+[-?p]\d+)*\s*$")
+_MULTIMWA_MIN_FIELDS = 8
+
+
+def _format_of_line(text: str) -> str | None:
+    if text.startswith("["):
+        return "jacana"
+    if text.startswith("{"):
+        return "jsonl"
+    if text.startswith("#") and "sentence pair" in text.lower():
+        return "giza"
+    if text.count("\t") + 1 >= _MULTIMWA_MIN_FIELDS:
+        return "multimwa"
+    if _PHARAOH_LINE.match(text):
+        return "pharaoh"
+    return None
+
+
+#: How many non-blank lines `detect_format` looks at for one it recognises.
+_DETECT_LINES = 10
+
+
+def detect_format(path: str | Path, *, name: str | None = None) -> str:
+    """Guess a file's format from its first recognisable non-blank line (of the first ten).
+
+    A bad first line thus does not hide the format of the rest (the readers then report it).
+    FormatError, naming the first line, when none fits. `name` is what messages call the
+    file (default: its path).
+    """
+    path = require_file(path, name)
+    name = str(path) if name is None else name
+    first: tuple[int, str | FormatError] | None = None
+    seen = 0
+    for number, text in read_lines(path, name):
+        if isinstance(text, str):
+            text = text.strip()
+            if not text:
+                continue
+            fmt = _format_of_line(text)
+            if fmt is not None:
+                return fmt
+        first = first or (number, text)
+        seen += 1
+        if seen >= _DETECT_LINES:
+            break
+    if first is None:
+        return "pharaoh"  # an empty file: no pairs
+    number, text = first
+    if isinstance(text, FormatError):
+        raise text
+    raise FormatError(
+        f"cannot tell the alignment format from the line {text[:60]!r} "
+        f"(known: {', '.join(FORMATS)})",
+        source=name,
+        line=number,
+    )
+
+
+def _resolve_format(path: str | Path, format: str | None, name: str | None = None) -> str:
+    fmt = format or detect_format(path, name=name)
+    if fmt not in FORMATS:
+        raise FormatError(f"unknown alignment format {fmt!r} (known: {', '.join(FORMATS)})",
+                          source=str(path) if name is None else name)
+    return fmt
+
+
+def iter_pairs(path: str | Path, format: str | None = None) -> Iterator[AlignedPair]:
+    """Stream the pairs of one file as stored (no sure/sure+poss combination)."""
+    path = require_file(path)
+    return FORMATS[_resolve_format(path, format)](path)
+
+
+def read_pairs(path: str | Path, format: str | None = None, *,
+               possible_path: str | Path | None = "auto", name: str | None = None
+               ) -> list[PairOrBad]:
+    """Read all items of a file: an AlignedPair, or a BadPair in the place of a bad item.
+
+    Like `load_pairs` (same `possible_path`), but one bad item does not stop the others; a
+    file that cannot be read at all (missing, unknown format, broken JSON list, broken GIZA
+    structure) still raises. `name` is what messages call the file (e.g. `<stdin>`).
+    """
+    return _read_all(path, format, possible_path, name, list)
+
+
+def _read_all(
+    path: str | Path,
+    format: str | None,
+    possible_path: str | Path | None,
+    name: str | None,
+    collect: Callable[[Iterator[PairOrBad]], list],
+) -> list:
+    """The items of a file (and of a jacana companion), each reader's stream passed through
+    `collect`: `list` keeps BadPairs; `lambda items: list(strict(items))` stops at the first."""
+    path = require_file(path, name)
+    fmt = _resolve_format(path, format, name)
+    items = collect(_READERS[fmt](path, name))
+    if fmt != "jacana" or possible_path is None:
+        return items
+    if possible_path == "auto":
+        companions = companion_files(path)
+        if companions is None:
+            return items
+        sure_file, merged_file = companions
+    else:
+        sure_file, merged_file = path, require_file(possible_path)
+    sure_items = items if sure_file == path else collect(read_jacana(sure_file))
+    merged_items = items if merged_file == path else collect(read_jacana(merged_file))
+    sure_name = name if sure_file == path and name is not None else str(sure_file)
+    merged_name = name if merged_file == path and name is not None else str(merged_file)
+    return combine_sure_possible(sure_items, merged_items, sure_path=sure_name,
+                                 merged_path=merged_name)
+
+
+def load_pairs(path: str | Path, format: str | None = None, *,
+               possible_path: str | Path | None = "auto") -> list[AlignedPair]:
+    """Read all pairs of a file; FormatError (naming file and line) at the first bad item.
+
+    For jacana files, `possible_path` names a `sure+poss` file whose links (minus nothing: they
+    include the sure ones) become the possible links; with "auto" (default) a companion
+    `X.sure.json` <-> `X.sure+poss.json` beside `path` is used when present; None reads `path`
+    alone. Loading a sure+poss file with its companion thus gives the same pairs as loading the
+    sure file.
+    """
+    return _read_all(path, format, possible_path, None, lambda items: list(strict(items)))
+
+
+def split_bad(items: Iterable[PairOrBad]) -> tuple[list[AlignedPair], list[BadPair]]:
+    """(the good pairs, the bad items) of `read_pairs`' result, each in file order."""
+    good: list[AlignedPair] = []
+    bad: list[BadPair] = []
+    for item in items:
+        if isinstance(item, BadPair):
+            bad.append(item)
+        else:
+            good.append(item)
+    return good, bad
+
+
+def group_key(pair_id: str) -> str:
+    """MTReference source-segment key: the id without its last dot-field."""
+    return pair_id.rsplit(".", 1)[0] if "." in pair_id else pair_id
+
+
+def _grouped(pairs: Iterable[AlignedPair]) -> dict[str, list[AlignedPair]]:
+    groups: dict[str, list[AlignedPair]] = {}
+    for pair in pairs:
+        groups.setdefault(group_key(pair.id), []).append(pair)
+    return groups
+
+
+def load_groups(path: str | Path, format: str | None = None) -> dict[str, list[AlignedPair]]:
+    """Pairs grouped by source segment (MTReference ids `<doc>.<segment>.<hit>`), in file order.
+
+    FormatError (naming file and line) at the first bad item; see `read_groups` for batch jobs.
+    """
+    return _grouped(load_pairs(path, format))
+
+
+def read_groups(path: str | Path, format: str | None = None, *, name: str | None = None
+                ) -> tuple[dict[str, list[AlignedPair]], list[tuple[int, BadPair]]]:
+    """`load_groups` that goes on past bad items: (the groups of the good pairs, each bad item
+    with its position in the file, 1-based).
+
+    A file that cannot be read at all still raises (see `read_pairs`, also for `name`).
+    """
+    items = read_pairs(path, format, name=name)
+    bad = [(number, item) for number, item in enumerate(items, start=1) if isinstance(item, BadPair)]
+    return _grouped(item for item in items if not isinstance(item, BadPair)), bad

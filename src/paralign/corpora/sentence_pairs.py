@@ -1,0 +1,164 @@
+"""Unaligned sentence-pair input: one pair a line (TSV or JSONL), two line-aligned files, and
+the sentences of STS/MSRP/plain-text files.
+
+Every reader reports a bad line in its place (line number and reason) instead of stopping, so
+output stays aligned with input.
+
+Not for: gold alignments (:mod:`paralign.corpora.alignments`) or labelled STS/MSRP corpora
+(:mod:`paralign.corpora.sts`, :mod:`paralign.corpora.msrp`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import MismatchError
+
+
+@dataclass(frozen=True, slots=True)
+class InputPair:
+    """One input pair to align, or the reason it could not be read (`error`)."""
+
+    line: int
+    source: str | list[str] | None
+    target: str | list[str] | None
+    id: str | None = None
+    error: str | None = None
+    origin: str | None = None  #: the file the error is in, when pairs come from two files
+
+
+def _tokens(text: Any, tokenized: bool) -> str | list[str]:
+    if isinstance(text, list):
+        return [str(t) for t in text]
+    return text.split() if tokenized else text
+
+
+def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str | None = None) -> InputPair:
+    """An InputPair, or an error one when a side is empty (nothing to align)."""
+    src, tgt = _tokens(source, tokenized), _tokens(target, tokenized)
+    empty = [side for side, x in (("source", src), ("target", tgt))
+             if not (x if isinstance(x, list) else x.strip())]
+    if empty:
+        return InputPair(number, None, None, pair_id, error=f"empty {' and '.join(empty)} sentence")
+    return InputPair(number, src, tgt, pair_id)
+
+
+def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
+    """`source<TAB>target` (an optional leading id column makes three fields)."""
+    fields = line.rstrip("\r\n").split("\t")
+    if len(fields) == 3:
+        pair_id, src, tgt = fields
+    elif len(fields) == 2:
+        pair_id, (src, tgt) = None, fields
+    else:
+        return InputPair(number, None, None, error="expected 2 tab-separated fields (source, target) "
+                         f"or 3 (id, source, target), got {len(fields)}")
+    return _pair(number, src, tgt, tokenized, pair_id)
+
+
+def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
+    """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return InputPair(number, None, None, error=f"invalid JSON: {exc.msg}")
+    if not isinstance(obj, dict) or not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
+        return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
+    pair_id = obj.get("id")
+    return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
+
+
+def read_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
+    """Parse TSV or JSONL lines (`auto`: JSONL when a line starts with '{'); blank lines and
+    empty sentences are reported as errors so output positions stay aligned with input lines."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            yield InputPair(number, None, None, error="empty line")
+            continue
+        use_json = fmt == "jsonl" or (fmt == "auto" and line.lstrip().startswith("{"))
+        yield (parse_jsonl_line if use_json else parse_tsv_line)(line, number, tokenized)
+
+
+def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], tokenized: bool = False,
+                  *, source_name: str = "source", target_name: str = "target") -> Iterator[InputPair]:
+    """Pairs from two line-aligned files; a length mismatch raises MismatchError at the end.
+
+    An empty line on either side gives an error pair (reported like a blank TSV line)."""
+    src_iter, tgt_iter = iter(source_lines), iter(target_lines)
+    number = 0
+    for number, src in enumerate(src_iter, start=1):
+        tgt = next(tgt_iter, None)
+        if tgt is None:
+            raise MismatchError(f"{target_name} has {number - 1} lines but {source_name} has more")
+        if not src.strip() or not tgt.strip():
+            yield InputPair(number, None, None, error="empty line",
+                            origin=source_name if not src.strip() else target_name)
+            continue
+        yield InputPair(number, _tokens(src.rstrip("\r\n"), tokenized), _tokens(tgt.rstrip("\r\n"), tokenized))
+    if next(tgt_iter, None) is not None:
+        raise MismatchError(f"{source_name} has {number} lines but {target_name} has more")
+
+
+def read_sentence_pairs(lines: Iterable[str]) -> Iterator[tuple[int, tuple[str, str] | str]]:
+    """Yield (line number, (s1, s2)) for `s1 TAB s2` lines, or (line number, reason) for bad rows.
+
+    A leading byte-order mark and CR/LF are removed; any other field count is a bad row.
+    """
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        fields = line.split("\t")
+        if len(fields) != 2:
+            yield number, f"{len(fields)} field(s), expected 2 TAB-separated sentences"
+        elif not fields[0].strip() or not fields[1].strip():
+            yield number, "empty sentence"
+        else:
+            yield number, (fields[0].strip(), fields[1].strip())
+
+
+def sentences_from_file(path: str | Path) -> list[str]:
+    """The sentences of an STS, STS Benchmark or MSRP file, else of a text file (one a line)."""
+    return list(iter_sentences_from_file(path))
+
+
+def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterator[str]:
+    """Stream the sentences of an STS, STS Benchmark or MSRP file, else of a text file.
+
+    The format is decided on the first `sample_lines` lines, so a large plain-text file (an
+    IDF corpus) is read once, line by line, and never held in memory.
+    """
+    from itertools import islice
+
+    from ..textio import open_text
+    from .msrp import load_msrp
+    from .sts import load_sts
+
+    with open_text(path) as handle:
+        sample = [line.rstrip("\r\n").lstrip("\ufeff") for line in islice(handle, sample_lines)]
+    if sample and sample[0].split("\t")[0].strip().lower() == "quality":
+        for p in load_msrp(path):
+            yield from (p.sentence1, p.sentence2)
+        return
+    rows = [line.split("\t") for line in sample if line.strip()]
+    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
+        for p in load_sts(path).pairs:
+            yield from (p.sentence1, p.sentence2)
+        return
+    with open_text(path) as handle:
+        for line in handle:
+            if line.strip():
+                yield line.strip()
+
+
+def _looks_like_sts(fields: list[str]) -> bool:
+    """A row of `score TAB s1 TAB s2` or of the STS Benchmark (score in field 5)."""
+    from .sts import parse_score
+
+    return (len(fields) >= 3 and parse_score(fields[0]) is not None) or (
+        len(fields) >= 7 and parse_score(fields[4]) is not None
+    )

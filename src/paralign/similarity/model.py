@@ -1,0 +1,204 @@
+"""The paraphrase classifier: a logistic regression over pair features, and what a saved
+``evaluate-paraphrase`` report needs to classify new pairs.
+
+Not for: computing the features (:mod:`paralign.similarity.features`) or choosing the threshold
+(:mod:`paralign.similarity.thresholds`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..alignment import AlignedSentences
+from ..errors import ConfigurationError, MismatchError
+from .features import FEATURES, pair_features
+from .signals import make_signal
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+
+def logistic_weights(
+    design: np.ndarray, labels: np.ndarray, l2: float = 0.0, max_iterations: int = 100
+) -> np.ndarray | None:
+    """Logistic-regression weights by Newton's method (IRLS) for a design matrix whose first
+    column is the intercept (not penalised); None when the fit does not converge within
+    `max_iterations` (separable classes without `l2`: the weights grow without end)."""
+    import numpy as np
+
+    penalty = l2 * np.eye(design.shape[1])
+    penalty[0, 0] = 0.0
+    w = np.zeros(design.shape[1])
+    for _ in range(max_iterations):
+        p = 1.0 / (1.0 + np.exp(-(design @ w)))
+        gradient = design.T @ (p - labels) + penalty @ w
+        hessian = (design * (p * (1 - p))[:, None]).T @ design + penalty + 1e-9 * np.eye(design.shape[1])
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if not np.all(np.isfinite(w)):
+            return None
+        if np.abs(step).max() < 1e-10:
+            return w
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LogisticModel:
+    """L2-regularised logistic regression on standardised features: ``P(paraphrase | features)``.
+
+    Fitted by Newton's method (the problem is small and convex); the intercept is not penalised.
+    ``to_dict``/``from_dict`` round-trip it through JSON.
+    """
+
+    features: tuple[str, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    l2: float = 1.0
+
+    @classmethod
+    def fit(
+        cls,
+        rows: Sequence[Sequence[float]],
+        labels: Sequence[bool],
+        *,
+        features: Sequence[str] = FEATURES,
+        l2: float = 1.0,
+        max_iterations: int = 100,
+    ) -> LogisticModel:
+        """Fit on training rows (one feature vector per pair) and their paraphrase labels."""
+        import numpy as np
+
+        if len(rows) != len(labels):
+            raise MismatchError(f"{len(rows)} feature rows vs {len(labels)} labels")
+        if not rows:
+            raise ConfigurationError("cannot fit a paraphrase model without training pairs")
+        x = np.asarray(rows, dtype=float)
+        if x.ndim != 2 or x.shape[1] != len(features):
+            raise MismatchError(f"feature rows must have {len(features)} columns, got shape {x.shape}")
+        if l2 < 0:
+            raise ConfigurationError(f"l2 must be >= 0, got {l2}")
+        if len(set(map(bool, labels))) < 2:
+            kind = "paraphrases" if labels[0] else "non-paraphrases"
+            raise ConfigurationError(f"all {len(labels)} training pairs are {kind}: a classifier needs both classes")
+        y = np.asarray(labels, dtype=float)
+        means = x.mean(axis=0)
+        scales = x.std(axis=0)
+        scales[scales == 0] = 1.0  # a constant feature: leave it at zero after centring
+        z = np.hstack([np.ones((len(x), 1)), (x - means) / scales])
+        w = logistic_weights(z, y, l2, max_iterations)
+        if w is None:
+            hint = ": use l2 > 0" if l2 == 0 else f" even with l2 = {l2:g}: try a larger l2"
+            raise ConfigurationError(
+                f"the logistic model does not converge on these {len(rows)} training pairs (separable classes?){hint}"
+            )
+        return cls(
+            tuple(features),
+            tuple(float(v) for v in means),
+            tuple(float(v) for v in scales),
+            tuple(float(v) for v in w[1:]),
+            float(w[0]),
+            l2,
+        )
+
+    def probability(self, row: Sequence[float]) -> float:
+        """P(paraphrase) for one feature vector."""
+        return self.probabilities([row])[0]  # type: ignore[return-value]  # a row, so not None
+
+    def probabilities(self, rows: Sequence[Sequence[float] | None]) -> list[float | None]:
+        """P(paraphrase) for many feature vectors at once (None stays None: a pair that failed)."""
+        import numpy as np
+
+        present = [k for k, row in enumerate(rows) if row is not None]
+        out: list[float | None] = [None] * len(rows)
+        if not present:
+            return out
+        x = np.asarray([rows[k] for k in present], dtype=float)
+        if x.shape[1] != len(self.weights):
+            raise MismatchError(f"expected {len(self.weights)} features, got {x.shape[1]}")
+        logits = self.intercept + ((x - np.asarray(self.means)) / np.asarray(self.scales)) @ np.asarray(self.weights)
+        for k, value in zip(present, 1.0 / (1.0 + np.exp(-np.clip(logits, -700, 700))), strict=True):
+            out[k] = float(value)
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": "logistic",
+            "l2": self.l2,
+            "intercept": self.intercept,
+            "features": [
+                {"name": n, "weight": w, "mean": m, "scale": s}
+                for n, w, m, s in zip(self.features, self.weights, self.means, self.scales, strict=True)
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> LogisticModel:
+        """The model :meth:`to_dict` wrote (e.g. read back from a JSON report)."""
+        try:
+            rows = data["features"]
+            return cls(
+                tuple(str(r["name"]) for r in rows),
+                tuple(float(r["mean"]) for r in rows),
+                tuple(float(r["scale"]) for r in rows),
+                tuple(float(r["weight"]) for r in rows),
+                float(data["intercept"]),
+                float(data.get("l2", 1.0)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigurationError(f"not a paraphrase model: {exc!r}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSignal:
+    """A fitted :class:`LogisticModel` used as a similarity signal: P(paraphrase) of a pair."""
+
+    model: LogisticModel
+    name: str = "features-model"
+
+    def __call__(self, pair: AlignedSentences) -> float:
+        return self.model.probability(pair_features(pair, self.model.features))
+
+
+@dataclass(frozen=True, slots=True)
+class TrainedClassifier:
+    """What an ``evaluate-paraphrase`` report needs to classify new pairs: the score (a signal or
+    the fitted model), the threshold chosen on the training pairs, and the aligner they used."""
+
+    signal: object  #: a :class:`paralign.similarity.Signal`
+    threshold: float
+    aligner: str  #: ``sultan`` or ``exact``
+    preset: str  #: the sultan aligner's preset
+
+    @classmethod
+    def from_report(cls, report: dict, source: str = "report") -> TrainedClassifier:
+        """Read the JSON of ``paralign evaluate-paraphrase --format json`` (or
+        ``ParaphraseEvaluation.to_dict()``); `source` names it in errors."""
+        try:
+            threshold = float(report["threshold"])
+            label = str(report.get("aligner") or "sultan:default")
+            classifier = report.get("classifier", "signal")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigurationError(f"{source}: not an evaluate-paraphrase report ({exc!r})") from exc
+        name, _, preset = label.partition(":")
+        if name not in ("sultan", "exact"):
+            raise ConfigurationError(f"{source}: aligner {label!r} cannot be rebuilt (use sultan or exact)")
+        if classifier == "features":
+            if not report.get("model"):
+                raise ConfigurationError(f"{source}: a features classifier report without its model")
+            model = LogisticModel.from_dict(report["model"])
+            unknown = [name for name in model.features if name not in FEATURES]
+            if unknown:
+                raise ConfigurationError(f"{source}: the model uses unknown features {', '.join(unknown)}")
+            signal: object = ModelSignal(model)
+        else:
+            signal = make_signal(str(report.get("signal") or "sultan2014"))
+            if getattr(signal, "trainable", False):
+                raise ConfigurationError(
+                    f"{source}: signal {report.get('signal')!r} needs its training IDF statistics, "
+                    "which reports do not keep"
+                )
+        return cls(signal, threshold, name, preset or "default")

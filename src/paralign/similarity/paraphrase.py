@@ -1,0 +1,286 @@
+"""Paraphrase identification (MSRP): a threshold on one signal or on the features model's
+probability, chosen on training pairs and applied to test pairs.
+
+Not for: the scores and features themselves (:mod:`paralign.similarity.signals`,
+:mod:`paralign.similarity.features`) or the rules (:mod:`paralign.similarity.thresholds`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
+from ..aligners.registry import PresetAligner, aligner_label
+from ..alignment import AlignFunction
+from ..errors import ConfigurationError, FormatError
+from ..nlp import Annotator
+from .scores import map_aligned, score_aligned, training_sentences
+from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
+from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
+from .validation import CrossValidation, cross_validate_model, cross_validate_threshold
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import LogisticModel
+
+
+#: Paraphrase classifiers of :func:`evaluate_paraphrase`: a threshold on a logistic model's
+#: probability over alignment and MT-overlap features, or on one similarity signal (Sultan et al. 2014).
+CLASSIFIERS: tuple[str, ...] = ("features", "signal")
+DEFAULT_CLASSIFIER = "features"
+
+
+#: The aligner preset paraphrase identification uses unless told otherwise.
+PARAPHRASE_PRESET = "paraphrase"
+
+
+@dataclass(frozen=True, slots=True)
+class ParaphraseEvaluation:
+    """Threshold chosen on training pairs and the test scores it gives.
+
+    ``classifier`` is ``signal`` (a threshold on one signal, the paper's method) or
+    ``features`` (a threshold on the probability of :attr:`model`, fitted on the training pairs).
+    """
+
+    threshold: float
+    test: BinaryScores
+    train: BinaryScores
+    train_pairs: int
+    test_pairs: int
+    failures: tuple[tuple[str, PairFailure], ...] = ()
+    signal: str = DEFAULT_SIGNAL
+    rule: str = DEFAULT_THRESHOLD_RULE
+    cross_validation: CrossValidation | None = None  #: of the rule on the training pairs
+    aligner: str = ""  #: e.g. ``sultan:paraphrase`` (see :func:`aligner_label`)
+    classifier: str = "signal"
+    model: LogisticModel | None = None  #: the fitted model of the ``features`` classifier
+    feature_set: str = ""  #: the model's named feature set (``features`` classifier only)
+
+    def to_dict(self) -> dict:
+        cv = self.cross_validation
+        return {
+            "threshold": self.threshold,
+            "classifier": self.classifier,
+            "feature_set": self.feature_set or None,
+            "rule": self.rule,
+            "aligner": self.aligner,
+            "cross_validation": None if cv is None else cv.to_dict(),
+            "accuracy": self.test.accuracy,
+            "precision": self.test.precision,
+            "recall": self.test.recall,
+            "f1": self.test.f1,
+            "test": self.test.to_dict(),
+            "train": self.train.to_dict(),
+            "train_pairs": self.train_pairs,
+            "test_pairs": self.test_pairs,
+            "failed": len(self.failures),
+            "failures": [{"split": s, **f.to_dict()} for s, f in self.failures],
+            "signal": self.signal,
+            "model": None if self.model is None else self.model.to_dict(),
+        }
+
+
+def paraphrase_from_scores(
+    train_scores: Sequence[float | None],
+    train_labels: Sequence[bool],
+    test_scores: Sequence[float | None],
+    test_labels: Sequence[bool],
+    signal: str = "",
+    rule: str = DEFAULT_THRESHOLD_RULE,
+    cv_folds: int = 0,
+    cv_repeats: int = 1,
+) -> ParaphraseEvaluation:
+    """Choose the threshold on training scores by `rule`, apply it to test (unscored test pairs:
+    negative). With ``cv_folds`` >= 2 the rule is also cross-validated on the training pairs."""
+    train = [(s, g) for s, g in zip(train_scores, train_labels, strict=True) if s is not None]
+    scores, labels = [s for s, _ in train], [g for _, g in train]
+    threshold = choose_threshold(scores, labels, rule)
+    cv = None
+    if cv_folds:
+        cv = cross_validate_threshold(scores, labels, rule, folds=cv_folds, repeats=cv_repeats)
+    train_eval = binary_scores([s > threshold for s in scores], labels)
+    predicted = [s is not None and s > threshold for s in test_scores]
+    return ParaphraseEvaluation(
+        threshold,
+        binary_scores(predicted, list(test_labels)),
+        train_eval,
+        len(train),
+        len(test_scores),
+        (),
+        signal,
+        rule,
+        cv,
+    )
+
+
+def evaluate_paraphrase(
+    train: Sequence[tuple[TextLike, TextLike, bool]],
+    test: Sequence[tuple[TextLike, TextLike, bool]],
+    *,
+    classifier: str = DEFAULT_CLASSIFIER,
+    signal: str | Signal | None = None,
+    feature_set: str | None = None,
+    rule: str = DEFAULT_THRESHOLD_RULE,
+    cv_folds: int = 0,
+    l2: float = 1.0,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> ParaphraseEvaluation:
+    """Classify (s1, s2, is_paraphrase) test pairs with a threshold chosen on training pairs.
+
+    ``classifier="features"`` (default) thresholds the probability of a logistic regression over
+    the features of :mod:`paralign.paraphrase_model` (``feature_set``: a name in its
+    ``FEATURE_SETS``, default alignment and MT-overlap features), fitted on the training pairs
+    (``l2``: its regularisation); ``"signal"`` thresholds one similarity `signal` (default
+    ``sultan2014``), the method of Sultan et al. 2014 (docs/results/similarity.md compares them).
+    ``aligner=None`` is the Sultan aligner with the ``paraphrase`` preset
+    (:data:`PARAPHRASE_PRESET`: options chosen on paraphrase alignments, and better than the
+    default options on held-out MSRP training folds). A trainable signal (IDF) is fitted on the
+    training sentences first.
+    """
+    if classifier not in CLASSIFIERS:
+        raise ConfigurationError(f"unknown classifier {classifier!r}: choose from {', '.join(CLASSIFIERS)}")
+    if classifier == "features" and signal is not None:
+        raise ConfigurationError(
+            "a signal applies to the 'signal' classifier; the 'features' classifier uses its own "
+            "features (paralign.paraphrase_model.FEATURES)"
+        )
+    if classifier == "signal" and feature_set is not None:
+        raise ConfigurationError("a feature set applies to the 'features' classifier, not to 'signal'")
+    if classifier == "features":
+        from .features import DEFAULT_FEATURE_SET
+        from .features import feature_set as named_features
+
+        feature_set = DEFAULT_FEATURE_SET if feature_set is None else feature_set
+        features = named_features(feature_set)  # an unknown name fails before any alignment
+    if aligner is None:
+        aligner = PresetAligner(PARAPHRASE_PRESET)
+    kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
+    train_batch = align_pairs([(a, b) for a, b, _ in train], **kw)  # type: ignore[arg-type]
+    test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
+    train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
+    if classifier == "features":
+        result, train_failures, test_failures = features_evaluation(
+            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2, features, progress, workers
+        )
+        result = replace(result, feature_set=feature_set)
+    else:
+        sig = make_signal(DEFAULT_SIGNAL if signal is None else signal)
+        if needs_fit(sig):
+            sig = fit_signal(sig, training_sentences(train_batch))
+        train_scored = score_aligned(train_batch, sig)
+        test_scored = score_aligned(test_batch, sig)
+        result = paraphrase_from_scores(
+            train_scored.scores, train_labels, test_scored.scores, test_labels, sig.name, rule, cv_folds
+        )
+        train_failures, test_failures = train_scored.failures, test_scored.failures
+    failures = tuple(("train", f) for f in train_failures) + tuple(("test", f) for f in test_failures)
+    return replace(result, failures=failures, aligner=aligner_label(aligner))
+
+
+def features_evaluation(
+    train_batch: AlignedBatch,
+    train_labels: Sequence[bool],
+    test_batch: AlignedBatch,
+    test_labels: Sequence[bool],
+    rule: str,
+    cv_folds: int,
+    l2: float,
+    features: Sequence[str] | None = None,
+    progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...]]:
+    """The ``features`` classifier on aligned batches: fit the logistic model on the training
+    pairs' `features` (default: all), threshold its probability by `rule`, classify the test
+    pairs; the CV (if asked) refits the model on every k-1 folds. Also returns each side's
+    failed pairs. Features are computed by `workers` processes; `progress(n)` counts the pairs
+    featurised (after the alignment's own calls)."""
+    from .features import FEATURES, pair_features
+
+    names = FEATURES if features is None else tuple(features)
+    featurise = functools.partial(pair_features, features=names)
+    train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress, workers=workers)
+    test_rows, test_failures = map_aligned(test_batch, featurise, "features", progress, workers=workers)
+    result = evaluate_feature_rows(train_rows, train_labels, test_rows, test_labels, rule, cv_folds, l2, names)
+    return result, train_failures, test_failures
+
+
+def evaluate_feature_rows(
+    train_rows: Sequence[Sequence[float] | None],
+    train_labels: Sequence[bool],
+    test_rows: Sequence[Sequence[float] | None],
+    test_labels: Sequence[bool],
+    rule: str,
+    cv_folds: int,
+    l2: float,
+    features: Sequence[str],
+) -> ParaphraseEvaluation:
+    """The ``features`` classifier on feature rows already computed (None: a failed pair, left
+    out of the fit): fit, threshold by `rule`, classify the test rows, and cross-validate on the
+    usable training rows when `cv_folds` is given."""
+    from .model import LogisticModel
+
+    usable = [(row, g) for row, g in zip(train_rows, train_labels, strict=True) if row is not None]
+    fit_rows, fit_labels = [row for row, _ in usable], [g for _, g in usable]
+    model = LogisticModel.fit(fit_rows, fit_labels, features=features, l2=l2)
+    result = paraphrase_from_scores(
+        model.probabilities(train_rows),
+        train_labels,
+        model.probabilities(test_rows),
+        test_labels,
+        "",
+        rule,
+    )
+    cv = None
+    if cv_folds:
+        cv = cross_validate_model(fit_rows, fit_labels, rule, l2=l2, features=features, folds=cv_folds)
+    return replace(result, classifier="features", model=model, cross_validation=cv)
+
+
+def evaluate_paraphrase_files(
+    train_paths: Sequence[str | Path],
+    test_path: str | Path,
+    *,
+    classifier: str = DEFAULT_CLASSIFIER,
+    signal: str | Signal | None = None,
+    feature_set: str | None = None,
+    rule: str = DEFAULT_THRESHOLD_RULE,
+    cv_folds: int = 0,
+    l2: float = 1.0,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """Train on MSRP-format training files, evaluate on the test file (see :func:`evaluate_paraphrase`); with row reports."""
+    from ..corpora.msrp import load_msrp
+
+    train = load_msrp(*train_paths)
+    test = load_msrp(test_path)
+    if not train.pairs:
+        raise FormatError("no usable training pairs", source=", ".join(map(str, train_paths)))
+    if not test.pairs:
+        raise FormatError("no usable test pairs", source=str(test_path))
+    ev = evaluate_paraphrase(
+        [(p.sentence1, p.sentence2, p.label) for p in train.pairs],
+        [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
+        classifier=classifier,
+        signal=signal,
+        feature_set=feature_set,
+        rule=rule,
+        cv_folds=cv_folds,
+        l2=l2,
+        aligner=aligner,
+        annotator=annotator,
+        workers=workers,
+        progress=progress,
+    )
+    result = ev.to_dict()
+    result["skipped"] = len(train.skipped) + len(test.skipped)
+    result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
+    return result

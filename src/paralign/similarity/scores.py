@@ -1,0 +1,138 @@
+"""Similarity of sentence pairs: align, then score with a signal, in batches.
+
+Not for: choosing a signal or aligner (:mod:`paralign.similarity.signals`,
+:mod:`paralign.aligners`) or evaluating scores against gold (:mod:`paralign.similarity.sts`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
+from ..alignment import AlignedSentences, AlignFunction
+from ..errors import ConfigurationError, SimilarityError
+from ..nlp import Annotator
+from ..sentence import Sentence
+from ..workers import _describe, _run_chunks
+from .signals import DEFAULT_SIGNAL, Signal, make_signal, needs_fit
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarityBatch:
+    """Scores in input order (None for failed pairs), the failures and the signal's name."""
+
+    scores: tuple[float | None, ...]
+    failures: tuple[PairFailure, ...] = ()
+    signal: str = DEFAULT_SIGNAL
+
+    def to_dict(self) -> dict:
+        return {
+            "signal": self.signal,
+            "pairs": len(self.scores),
+            "scores": list(self.scores),
+            "failures": [f.to_dict() for f in self.failures],
+        }
+
+
+def score_aligned(batch: AlignedBatch, signal: str | Signal = DEFAULT_SIGNAL) -> SimilarityBatch:
+    """Score already aligned pairs with a signal (align once, compare many signals)."""
+    sig = make_signal(signal)
+    scores, failures = map_aligned(batch, lambda item: float(sig(item)), "signal")
+    return SimilarityBatch(tuple(scores), failures, sig.name)
+
+
+def _map_chunk(
+    function: Callable[[AlignedSentences], _T], items: Sequence[AlignedSentences | None]
+) -> list[tuple[_T | None, str | None]]:
+    """``function`` of each item of one chunk: (value, None), or (None, why) when it raised
+    (worker-safe); a ConfigurationError is a caller's mistake and propagates."""
+    out: list[tuple[_T | None, str | None]] = []
+    for item in items:
+        if item is None:
+            out.append((None, None))
+            continue
+        try:
+            out.append((function(item), None))
+        except ConfigurationError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
+            out.append((None, _describe(exc)))
+    return out
+
+
+def map_aligned(
+    batch: AlignedBatch,
+    function: Callable[[AlignedSentences], _T],
+    what: str,
+    progress: Callable[[int], None] | None = None,
+    *,
+    workers: int = 1,
+    chunk_size: int = 64,
+) -> tuple[list[_T | None], tuple[PairFailure, ...]]:
+    """``function`` of every aligned pair in input order (None where the pair failed to align or
+    `function` raised); the batch's failures plus one per raising pair, by index.
+
+    For slow functions (the MT-overlap features): ``workers > 1`` maps chunks in a process pool
+    (`function` must then be picklable, e.g. a module-level function or a ``functools.partial``
+    of one), and ``progress(n)`` is called with the number of pairs done after each chunk."""
+    results = _run_chunks(
+        functools.partial(_map_chunk, function),
+        batch.items,
+        lambda chunk, why: [(None, None if item is None else why) for item in chunk],
+        workers=workers,
+        chunk_size=chunk_size,
+        progress=progress,
+    )
+    failures = list(batch.failures)
+    failures.extend(PairFailure(k, f"{what} failed: {why}") for k, (_, why) in enumerate(results) if why is not None)
+    failures.sort(key=lambda f: f.index)
+    return [value for value, _ in results], tuple(failures)
+
+
+def similarity_many(
+    pairs: Iterable[tuple[TextLike, TextLike]],
+    workers: int = 1,
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SimilarityBatch:
+    """Similarity of many pairs (texts, token lists or Sentences); bad pairs are reported."""
+    sig = make_signal(signal)
+    if needs_fit(sig):  # fail before the expensive alignment
+        raise ConfigurationError(
+            f"signal {sig.name!r} must be fitted on training sentences first (fit_signal)"
+        )
+    batch = align_pairs(pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+    return score_aligned(batch, sig)
+
+
+def similarity(
+    a: TextLike,
+    b: TextLike,
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+) -> float:
+    """Similarity in [0, 1] of two sentences (texts, token lists or annotated Sentences)."""
+    result = similarity_many([(a, b)], signal=signal, aligner=aligner, annotator=annotator)
+    if result.failures:
+        raise SimilarityError(f"pair could not be scored: {result.failures[0].error}")
+    score = result.scores[0]
+    assert score is not None
+    return score
+
+
+def training_sentences(batch: AlignedBatch) -> Iterator[Sentence]:
+    """Both sentences of every aligned pair (to fit IDF on a training side)."""
+    for item in batch.items:
+        if item is not None:
+            yield item.source
+            yield item.target

@@ -1,0 +1,255 @@
+"""Similarity signals: scores in [0, 1] read off an aligned pair (Sultan et al. 2014, 4.2).
+
+The similarity of two sentences is read off their word alignment: the more of their content
+words align, the more similar they are. Scores come from *signals*, functions of an aligned pair
+registered by name in :data:`SIGNALS` so that new ones (IDF weighting, embeddings...) can be
+added with :func:`register_signal` and measured before becoming the default:
+
+* ``sultan2014`` (default): the proportion of aligned content words in each sentence, combined
+  by their harmonic mean, ``2·pS·pT / (pS + pT)`` (TACL 2014 section 4.2, written out in the
+  DLS@CU SemEval-2014 paper). With one-to-one links this equals ``2·a / (nS + nT)``.
+* ``sultan2015``: aligned content words of both sentences over all content words of both,
+  ``(aS + aT) / (nS + nT)`` (DLS@CU SemEval-2015).
+* ``idf`` / ``idf2015``: the two formulas above with each content word weighted by its inverse
+  document frequency, fitted on training sentences (:meth:`ContentProportion.fit`).
+* ``numbers``: ``sultan2014`` with a number written in digits counting as two content words
+  (a changed number is a frequent cause of false paraphrases).
+* ``all-words``: ``sultan2014`` over every non-punctuation word, stop words included.
+* ``mean-proportion``: the arithmetic mean of the two proportions.
+
+Not for: aligning (:mod:`paralign.aligners`) or evaluating signals
+(:mod:`paralign.similarity.sts`, :mod:`paralign.similarity.paraphrase`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from ..alignment import AlignedSentences
+from ..corpora.sentence_pairs import iter_sentences_from_file
+from ..errors import ConfigurationError
+from ..metrics import f_measure
+from ..nlp import Annotator
+from ..resources import stopwords
+from ..sentence import Sentence, fold_apostrophe
+
+DEFAULT_SIGNAL = "sultan2014"
+
+
+_CLITICS = {"n't": "not", "'s": "s", "'d": "d", "'ll": "ll", "'re": "re", "'ve": "ve", "'m": "m"}
+
+
+# -- content words ---------------------------------------------------------------------------
+def is_content_word(token: str, stop: frozenset[str] | None = None) -> bool:
+    """True unless the token is punctuation/symbols only or (after clitic mapping) a stop word."""
+    if not any(ch.isalnum() for ch in token):
+        return False
+    word = fold_apostrophe(token.lower())
+    word = _CLITICS.get(word, word)
+    return word not in (stopwords() if stop is None else stop)
+
+
+def content_indices(sentence: Sentence | Sequence[str], stop: frozenset[str] | None = None) -> list[int]:
+    """Indices of the content words of a sentence (or token list)."""
+    tokens = sentence.tokens if isinstance(sentence, Sentence) else sentence
+    stop = stopwords() if stop is None else stop
+    return [i for i, tok in enumerate(tokens) if is_content_word(tok, stop)]
+
+
+def _word_key(sentence: Sentence, i: int) -> str:
+    return (sentence.lemmas[i] or sentence.tokens[i]).lower()
+
+
+@runtime_checkable
+class Signal(Protocol):
+    """A similarity signal: a name and a score in [0, 1] for an aligned pair."""
+
+    name: str
+
+    def __call__(self, pair: AlignedSentences) -> float: ...
+
+
+@dataclass(frozen=True, slots=True)
+class IdfTable:
+    """Inverse document frequencies of lower-cased lemmas, counted over sentences.
+
+    ``idf(w) = ln((N + 1) / (df(w) + 1)) + 1``; unseen words get the highest value,
+    ``ln(N + 1) + 1`` (rare words are the informative ones).
+    """
+
+    documents: int
+    df: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_sentences(cls, sentences: Iterable[Sentence]) -> IdfTable:
+        """Document frequencies of lemmas, each sentence counting once per lemma (one pass)."""
+        df: dict[str, int] = {}
+        n = 0
+        for sentence in sentences:
+            n += 1
+            for key in {_word_key(sentence, i) for i in range(len(sentence))}:
+                df[key] = df.get(key, 0) + 1
+        return cls(n, df)
+
+    def __call__(self, word: str) -> float:
+        return math.log((self.documents + 1) / (self.df.get(word.lower(), 0) + 1)) + 1.0
+
+
+_NUMBER = re.compile(r"[\d.,/:%-]*\d[\d.,/:%-]*")
+
+
+def is_number(token: str) -> bool:
+    """A numeral written in digits: a digit, and nothing but digits and ``. , / : % -``."""
+    return _NUMBER.fullmatch(token) is not None
+
+
+def _weighted_counts(
+    sentence: Sentence,
+    aligned: set[int],
+    weight: Callable[[Sentence, int], float],
+    stop: frozenset[str],
+    stop_weight: float = 0.0,
+    number_weight: float = 1.0,
+) -> tuple[float, float]:
+    """(aligned weight, total weight) over the content words; all non-punctuation words when none.
+
+    Stop words count with `stop_weight` (0: not at all), numbers with `number_weight` times
+    their weight.
+    """
+    words = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)]
+    content = set(content_indices(sentence, stop))
+    if not content:  # no content word: every word counts fully
+        factor = dict.fromkeys(words, 1.0)
+    else:
+        factor = {i: 1.0 if i in content else stop_weight for i in words}
+    if number_weight != 1.0:
+        for i in content:
+            if is_number(sentence.tokens[i]):
+                factor[i] = number_weight
+    total = sum(f * weight(sentence, i) for i, f in factor.items() if f)
+    hit = sum(f * weight(sentence, i) for i, f in factor.items() if f and i in aligned)
+    return hit, total
+
+
+@dataclass(frozen=True, slots=True)
+class ContentProportion:
+    """Proportion of aligned content words: harmonic mean of both sides, or pooled counts.
+
+    ``pooled=False`` is Sultan et al. 2014, ``pooled=True`` the 2015 variant; ``arithmetic``
+    averages the two proportions instead (the literal reading of "aligned content words over the
+    harmonic mean of the content-word counts", equal to it for one-to-one links). With ``trainable``
+    the words are IDF-weighted and :meth:`fit` must be called on training sentences first.
+    ``stop_weight`` > 0 counts stop words too (1: every non-punctuation word alike);
+    ``number_weight`` makes a number written in digits count that many content words.
+    A sentence without content words falls back to all its non-punctuation tokens.
+    """
+
+    name: str = DEFAULT_SIGNAL
+    pooled: bool = False
+    arithmetic: bool = False
+    trainable: bool = False
+    idf: IdfTable | None = None
+    stop_weight: float = 0.0
+    number_weight: float = 1.0
+
+    def fit(self, sentences: Iterable[Sentence]) -> ContentProportion:
+        """A copy with IDF fitted on `sentences` (no-op for unweighted signals)."""
+        if not self.trainable:
+            return self
+        return replace(self, idf=IdfTable.from_sentences(sentences))
+
+    def _weight(self) -> Callable[[Sentence, int], float]:
+        if not self.trainable:
+            return lambda _s, _i: 1.0
+        if self.idf is None:
+            raise ConfigurationError(
+                f"signal {self.name!r} needs IDF statistics: fit it on training sentences "
+                "(signal.fit(sentences)) or pass idf=IdfTable(...)"
+            )
+        idf = self.idf
+        return lambda s, i: idf(_word_key(s, i))
+
+    def __call__(self, pair: AlignedSentences) -> float:
+        weight = self._weight()
+        stop = stopwords()
+        links = pair.alignment.possible
+        aligned_s = {i for i, _ in links}
+        aligned_t = {j for _, j in links}
+        extra = (self.stop_weight, self.number_weight)
+        hit_s, tot_s = _weighted_counts(pair.source, aligned_s, weight, stop, *extra)
+        hit_t, tot_t = _weighted_counts(pair.target, aligned_t, weight, stop, *extra)
+        if self.pooled:
+            total = tot_s + tot_t
+            return (hit_s + hit_t) / total if total else 0.0
+        p = hit_s / tot_s if tot_s else 0.0
+        q = hit_t / tot_t if tot_t else 0.0
+        return (p + q) / 2 if self.arithmetic else f_measure(p, q)
+
+
+SignalFactory = Callable[..., Signal]
+
+#: Registered signals by name: factories taking keyword options and returning a Signal.
+SIGNALS: dict[str, SignalFactory] = {}
+
+
+def register_signal(name: str, factory: SignalFactory, *, replace_existing: bool = False) -> None:
+    """Register a signal factory under `name` (refuses to overwrite unless asked)."""
+    if name in SIGNALS and not replace_existing:
+        raise ConfigurationError(f"signal {name!r} is already registered")
+    SIGNALS[name] = factory
+
+
+def make_signal(spec: str | Signal = DEFAULT_SIGNAL, **options: object) -> Signal:
+    """A Signal from a registered name (with factory options) or a Signal passed through."""
+    if not isinstance(spec, str):
+        return spec
+    factory = SIGNALS.get(spec)
+    if factory is None:
+        raise ConfigurationError(f"unknown signal {spec!r}: choose from {', '.join(sorted(SIGNALS))}")
+    return factory(**options)
+
+
+def fit_signal(signal: Signal, sentences: Iterable[Sentence]) -> Signal:
+    """Fit a trainable signal (one with a ``fit`` method) on training sentences; else return it."""
+    fit = getattr(signal, "fit", None)
+    return fit(sentences) if callable(fit) else signal
+
+
+def needs_fit(signal: Signal) -> bool:
+    """True when the signal must be fitted on training sentences before use."""
+    return bool(getattr(signal, "trainable", False)) and getattr(signal, "idf", None) is None
+
+
+register_signal("sultan2014", lambda: ContentProportion("sultan2014"))
+register_signal("sultan2015", lambda: ContentProportion("sultan2015", pooled=True))
+register_signal("mean-proportion", lambda: ContentProportion("mean-proportion", arithmetic=True))
+register_signal("all-words", lambda: ContentProportion("all-words", stop_weight=1.0))
+register_signal("numbers", lambda: ContentProportion("numbers", number_weight=2.0))
+register_signal(
+    "idf", lambda idf=None: ContentProportion("idf", trainable=True, idf=idf)  # type: ignore[arg-type]
+)
+register_signal(
+    "idf2015",
+    lambda idf=None: ContentProportion("idf2015", pooled=True, trainable=True, idf=idf),  # type: ignore[arg-type]
+)
+
+
+def fit_on_files(
+    signal: str | Signal, paths: Sequence[str | Path], annotator: Annotator | None = None
+) -> Signal:
+    """Fit a trainable signal (IDF) on the sentences of `paths` (tagged and lemmatised only)."""
+    sig = make_signal(signal)
+    if not getattr(sig, "trainable", False):
+        return sig
+    if not paths:
+        raise ConfigurationError(
+            f"signal {sig.name!r} needs training sentences for its IDF statistics (--idf-from FILE)"
+        )
+    texts = (s for path in paths for s in iter_sentences_from_file(path))
+    annotator = annotator or Annotator(disable=("parser", "ner"))
+    return fit_signal(sig, annotator.pipe(texts))

@@ -1,0 +1,171 @@
+"""Semantic textual similarity (STS): correlation of similarity scores with gold scores.
+
+Not for: computing the scores (:mod:`paralign.similarity.scores`) or reading STS files
+(:mod:`paralign.corpora.sts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..aligners.batch import PairFailure, TextLike
+from ..aligners.registry import aligner_label
+from ..alignment import AlignFunction
+from ..errors import MismatchError
+from ..nlp import Annotator
+from .scores import similarity_many
+from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
+
+
+def _correlate(kind: str, x: Sequence[float], y: Sequence[float]) -> float | None:
+    """scipy's coefficient, or None when undefined (fewer than 2 items or a constant series)."""
+    if len(x) != len(y):
+        raise MismatchError(f"{len(x)} scores vs {len(y)} gold values")
+    if len(x) < 2 or min(x) == max(x) or min(y) == max(y):
+        return None
+    from scipy import stats
+
+    value = stats.pearsonr(x, y)[0] if kind == "pearson" else stats.spearmanr(x, y)[0]
+    return max(-1.0, min(1.0, float(value)))
+
+
+def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Pearson's r, or None when undefined (fewer than 2 items or a constant series)."""
+    return _correlate("pearson", x, y)
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Spearman's rho (Pearson on average ranks), or None when undefined."""
+    return _correlate("spearman", x, y)
+
+
+@dataclass(frozen=True, slots=True)
+class StsEvaluation:
+    """Correlation of system scores with gold STS scores over the pairs that could be scored."""
+
+    pairs: int
+    pearson: float | None
+    spearman: float | None
+    failures: tuple[PairFailure, ...] = ()
+    signal: str = DEFAULT_SIGNAL
+
+    def to_dict(self) -> dict:
+        return {
+            "pairs": self.pairs,
+            "pearson": self.pearson,
+            "spearman": self.spearman,
+            "failed": len(self.failures),
+            "failures": [f.to_dict() for f in self.failures],
+            "signal": self.signal,
+        }
+
+
+def sts_from_scores(
+    scores: Sequence[float | None], gold: Sequence[float], failures: Sequence[PairFailure] = (), signal: str = ""
+) -> StsEvaluation:
+    """Pearson/Spearman of scores against gold, ignoring (and reporting) pairs without a score."""
+    if len(scores) != len(gold):
+        raise MismatchError(f"{len(scores)} scores vs {len(gold)} gold values")
+    xs = [s for s, _ in zip(scores, gold, strict=True) if s is not None]
+    ys = [g for s, g in zip(scores, gold, strict=True) if s is not None]
+    return StsEvaluation(len(xs), pearson(xs, ys), spearman(xs, ys), tuple(failures), signal)
+
+
+def evaluate_sts(
+    pairs: Sequence[tuple[TextLike, TextLike, float]],
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> StsEvaluation:
+    """Score (sentence1, sentence2, gold) triples and correlate with the gold scores."""
+    result = similarity_many(
+        [(a, b) for a, b, _ in pairs],
+        workers,
+        signal=signal,
+        aligner=aligner,
+        annotator=annotator,
+        progress=progress,
+    )
+    return sts_from_scores(result.scores, [g for _, _, g in pairs], result.failures, result.signal)
+
+
+def weighted_mean(values: Sequence[tuple[float | None, int]]) -> float | None:
+    """Size-weighted mean of (value, size) pairs, ignoring undefined values (SemEval's 'mean')."""
+    usable = [(v, n) for v, n in values if v is not None and n > 0]
+    total = sum(n for _, n in usable)
+    return sum(v * n for v, n in usable) / total if total else None
+
+
+@dataclass(frozen=True, slots=True)
+class StsFileResult:
+    """One STS file: its evaluation and the loader's row report."""
+
+    name: str
+    path: str
+    evaluation: StsEvaluation
+    skipped_rows: tuple[dict, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "path": self.path,
+            **self.evaluation.to_dict(),
+            "skipped": len(self.skipped_rows),
+            "skipped_rows": list(self.skipped_rows),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StsReport:
+    """Per-file STS results and their size-weighted means (SemEval's aggregate)."""
+
+    sets: tuple[StsFileResult, ...]
+    signal: str
+    aligner: str = ""  #: e.g. ``sultan:default`` (see :func:`aligner_label`)
+
+    def to_dict(self) -> dict:
+        sizes = [r.evaluation.pairs for r in self.sets]
+        return {
+            "pairs": sum(sizes),
+            "pearson": weighted_mean([(r.evaluation.pearson, n) for r, n in zip(self.sets, sizes, strict=True)]),
+            "spearman": weighted_mean([(r.evaluation.spearman, n) for r, n in zip(self.sets, sizes, strict=True)]),
+            "skipped": sum(len(r.skipped_rows) for r in self.sets),
+            "failed": sum(len(r.evaluation.failures) for r in self.sets),
+            "signal": self.signal,
+            "aligner": self.aligner,
+            "sets": [r.to_dict() for r in self.sets],
+        }
+
+
+def evaluate_sts_files(
+    paths: Sequence[str | Path],
+    *,
+    signal: str | Signal = DEFAULT_SIGNAL,
+    idf_from: Sequence[str | Path] = (),
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> StsReport:
+    """Evaluate a signal on STS files (any layout :func:`load_sts` reads): Pearson per file."""
+    from ..corpora.sts import load_sts
+
+    sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
+    results = []
+    for path in paths:
+        data = load_sts(path)
+        ev = evaluate_sts(
+            [(p.sentence1, p.sentence2, p.score) for p in data.pairs],
+            signal=sig,
+            aligner=aligner,
+            annotator=annotator,
+            workers=workers,
+            progress=progress,
+        )
+        results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped)))
+    return StsReport(tuple(results), sig.name, aligner_label(aligner))

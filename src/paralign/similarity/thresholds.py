@@ -1,0 +1,219 @@
+"""Paraphrase decisions from scores: binary scores, the accuracy curve and the threshold rules.
+
+A pair is a paraphrase when its score is above a threshold chosen on training data;
+:data:`THRESHOLD_RULES` names the ways to choose it (default: the lowest of the thresholds of
+maximum training accuracy).
+
+Not for: cross-validating the rules (:mod:`paralign.similarity.validation`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..errors import ConfigurationError, MismatchError
+from ..metrics import f_measure
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryScores:
+    """Accuracy, and precision/recall/F1 of the positive (paraphrase) class, with counts."""
+
+    accuracy: float
+    precision: float
+    recall: float
+    f1: float
+    tp: int
+    fp: int
+    tn: int
+    fn: int
+
+    def to_dict(self) -> dict:
+        return {
+            "accuracy": self.accuracy,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "tp": self.tp,
+            "fp": self.fp,
+            "tn": self.tn,
+            "fn": self.fn,
+        }
+
+
+def binary_scores(predicted: Sequence[bool], gold: Sequence[bool]) -> BinaryScores:
+    """Accuracy and positive-class P/R/F1 (0 when undefined)."""
+    if len(predicted) != len(gold):
+        raise MismatchError(f"{len(predicted)} predictions vs {len(gold)} gold labels")
+    tp = sum(1 for p, g in zip(predicted, gold, strict=True) if p and g)
+    fp = sum(1 for p, g in zip(predicted, gold, strict=True) if p and not g)
+    fn = sum(1 for p, g in zip(predicted, gold, strict=True) if not p and g)
+    tn = len(gold) - tp - fp - fn
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = f_measure(precision, recall)
+    accuracy = (tp + tn) / len(gold) if gold else 0.0
+    return BinaryScores(accuracy, precision, recall, f1, tp, fp, tn, fn)
+
+
+def accuracy_curve(scores: Sequence[float], labels: Sequence[bool]) -> tuple[list[float], list[int]]:
+    """Candidate thresholds (ascending) and the number of training pairs each classifies right.
+
+    Candidates are one value below the lowest score (all positive), the midpoints between
+    consecutive distinct scores, and the highest score itself (all negative); ``score > t`` is
+    the paraphrase decision.
+    """
+    if len(scores) != len(labels):
+        raise MismatchError(f"{len(scores)} scores vs {len(labels)} labels")
+    if not scores:
+        raise ConfigurationError("cannot choose a threshold without training pairs")
+    order = sorted(range(len(scores)), key=lambda k: scores[k])
+    values = [scores[k] for k in order]
+    ordered_labels = [labels[k] for k in order]
+    correct = sum(ordered_labels)  # threshold below everything: all predicted positive
+    thresholds, counts = [values[0] - 1.0], [correct]
+    k = 0
+    while k < len(values):
+        end = k
+        while end + 1 < len(values) and values[end + 1] == values[k]:
+            end += 1
+        for m in range(k, end + 1):  # these items switch to "not paraphrase"
+            correct += -1 if ordered_labels[m] else 1
+        thresholds.append((values[k] + values[end + 1]) / 2 if end + 1 < len(values) else values[k])
+        counts.append(correct)
+        k = end + 1
+    return thresholds, counts
+
+
+def _first_best(thresholds: Sequence[float], counts: Sequence[int]) -> float:
+    """The lowest threshold of maximum accuracy on a curve from :func:`accuracy_curve`."""
+    return thresholds[counts.index(max(counts))]
+
+
+def _lowest_best(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    return _first_best(*accuracy_curve(scores, labels))
+
+
+def _plateau_middle(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    thresholds, counts = accuracy_curve(scores, labels)
+    best = max(counts)
+    tied = [t for t, c in zip(thresholds, counts, strict=True) if c == best]
+    return tied[(len(tied) - 1) // 2]  # the (lower) median: itself a maximum-accuracy threshold
+
+
+def _silverman_bandwidth(scores: Sequence[float]) -> float:
+    """Silverman's rule-of-thumb bandwidth, ``0.9·min(sd, IQR/1.34)·n^(-1/5)`` (> 0)."""
+    import numpy as np
+
+    x = np.asarray(scores, dtype=float)
+    sd = float(x.std(ddof=1)) if len(x) > 1 else 0.0
+    q75, q25 = np.percentile(x, [75, 25])
+    spread = min(sd, float(q75 - q25) / 1.34) or sd
+    return max(0.9 * spread * len(x) ** -0.2, 1e-6)
+
+
+def _smoothed(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """Maximise kernel-smoothed accuracy: the expected accuracy when the threshold is jittered
+    by Gaussian noise of Silverman's bandwidth; a single outlying pair cannot move the peak."""
+    import numpy as np
+    from scipy.special import ndtr
+
+    thresholds, _ = accuracy_curve(scores, labels)
+    x = np.asarray(scores, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    h = _silverman_bandwidth(scores)
+    cand = np.asarray(thresholds[1:-1] or thresholds, dtype=float)
+    pos, neg = x[y], x[~y]
+    smooth = np.zeros(len(cand))
+    for block in range(0, len(cand), 256):  # P(score > t) for positives, P(score <= t) for negatives
+        c = cand[block : block + 256, None]
+        smooth[block : block + 256] = ndtr((pos[None, :] - c) / h).sum(1) + ndtr((c - neg[None, :]) / h).sum(1)
+    return float(cand[int(np.argmax(smooth))])
+
+
+BOOTSTRAP_SAMPLES = 200
+
+
+def _bootstrap_median(scores: Sequence[float], labels: Sequence[bool], seed: int = 0) -> float:
+    """The median of the accuracy-maximising (lowest) thresholds of bootstrap resamples.
+
+    Each resample is a multinomial weighting of the pairs; its curve is that of
+    :func:`accuracy_curve` on the resampled pairs (only scores drawn at least once are candidates).
+    """
+    import numpy as np
+
+    values, inverse = np.unique(np.asarray(scores, dtype=float), return_inverse=True)
+    y = np.asarray(labels, dtype=bool)
+    rng = np.random.default_rng(seed)
+    n = len(scores)
+    picks = []
+    for _ in range(BOOTSTRAP_SAMPLES):
+        weight = np.bincount(rng.integers(0, n, size=n), minlength=n)
+        pos = np.bincount(inverse, weights=weight * y, minlength=len(values))
+        neg = np.bincount(inverse, weights=weight * ~y, minlength=len(values))
+        present = (pos + neg) > 0
+        v, pos, neg = values[present], pos[present], neg[present]
+        correct = np.concatenate([[pos.sum()], pos.sum() - np.cumsum(pos) + np.cumsum(neg)])
+        best = int(np.argmax(correct))  # first maximum = lowest threshold
+        if best == 0:
+            picks.append(float(v[0]) - 1.0)
+        elif best < len(v):
+            picks.append(float(v[best - 1] + v[best]) / 2)
+        else:
+            picks.append(float(v[-1]))
+    return float(np.percentile(picks, 50, method="lower"))
+
+
+def _logistic(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """Where a one-feature logistic regression (maximum likelihood) gives P(paraphrase) = 1/2.
+
+    Falls back to the lowest accuracy-maximising threshold when the classes are separable or
+    the slope is not positive (the fit has no finite crossing); clipped to the candidate range.
+    """
+    import numpy as np
+
+    from .model import logistic_weights
+
+    x = np.asarray(scores, dtype=float)
+    y = np.asarray(labels, dtype=float)
+    thresholds, counts = accuracy_curve(scores, labels)
+    lowest = _first_best(thresholds, counts)  # the fallback: the `lowest` rule's threshold
+    if max(counts) == len(scores):  # one class, or separable: no finite maximum-likelihood fit
+        return lowest
+    beta = logistic_weights(np.column_stack([np.ones_like(x), x]), y)
+    if beta is None or beta[1] <= 0:
+        return lowest
+    return min(max(float(-beta[0] / beta[1]), float(x.min()) - 1.0), float(x.max()))  # candidate range
+
+
+#: Threshold-selection rules by name; ``lowest`` is the historical default.
+THRESHOLD_RULES: dict[str, Callable[[Sequence[float], Sequence[bool]], float]] = {
+    "lowest": _lowest_best,
+    "plateau-middle": _plateau_middle,
+    "smoothed": _smoothed,
+    "bootstrap-median": _bootstrap_median,
+    "logistic": _logistic,
+}
+DEFAULT_THRESHOLD_RULE = "lowest"
+
+
+def choose_threshold(scores: Sequence[float], labels: Sequence[bool], rule: str = DEFAULT_THRESHOLD_RULE) -> float:
+    """The threshold t for ``score > t`` chosen on training data by a named rule.
+
+    * ``lowest``: maximum training accuracy; the lowest of equally good thresholds.
+    * ``plateau-middle``: the (lower) median of all equally good (maximum-accuracy) thresholds.
+    * ``smoothed``: maximum of the accuracy curve smoothed with a Gaussian kernel (Silverman
+      bandwidth), robust to a flat, jagged optimum.
+    * ``bootstrap-median``: (lower) median of the ``lowest`` thresholds of 200 bootstrap resamples
+      (seed 0).
+    * ``logistic``: the score where a fitted logistic regression gives P(paraphrase) = 1/2.
+    """
+    chooser = THRESHOLD_RULES.get(rule)
+    if chooser is None:
+        raise ConfigurationError(f"unknown threshold rule {rule!r}: choose from {', '.join(THRESHOLD_RULES)}")
+    if len(scores) != len(labels):
+        raise MismatchError(f"{len(scores)} scores vs {len(labels)} labels")
+    if not scores:
+        raise ConfigurationError("cannot choose a threshold without training pairs")
+    return chooser(scores, labels)

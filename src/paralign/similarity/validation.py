@@ -1,0 +1,188 @@
+"""k-fold cross-validation of threshold rules and of the features model, and McNemar's test:
+how paraphrase-identification choices are compared on training pairs only.
+
+Not for: test-set evaluation (:mod:`paralign.similarity.paraphrase`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from statistics import fmean, stdev
+
+from ..errors import ConfigurationError, MismatchError
+from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
+
+
+@dataclass(frozen=True, slots=True)
+class CrossValidation:
+    """k-fold cross-validation of a threshold rule on training pairs (never on test).
+
+    ``pooled``: the held-out predictions of every fold pooled, averaged over ``repeats`` random
+    fold assignments (accuracy, P, R, F1 and their standard deviations over the repeats).
+    """
+
+    rule: str
+    folds: int
+    repeats: int
+    seed: int
+    accuracy: float
+    precision: float
+    recall: float
+    f1: float
+    accuracy_sd: float
+    thresholds: tuple[float, ...]
+    repeat_accuracies: tuple[float, ...] = ()
+    held_out: tuple[bool, ...] = ()  #: the first repeat's held-out predictions, in input order
+
+    def to_dict(self) -> dict:
+        return {
+            "rule": self.rule,
+            "folds": self.folds,
+            "repeats": self.repeats,
+            "seed": self.seed,
+            "accuracy": self.accuracy,
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "accuracy_sd": self.accuracy_sd,
+            "mean_threshold": sum(self.thresholds) / len(self.thresholds),
+            "repeat_accuracies": list(self.repeat_accuracies),
+        }
+
+    def paired_difference(self, baseline: CrossValidation) -> tuple[float, float]:
+        """Mean and standard error of the per-repeat accuracy difference to `baseline`
+        (same folds when both used the same seed, folds and repeats)."""
+        if (self.folds, self.repeats, self.seed) != (baseline.folds, baseline.repeats, baseline.seed):
+            raise ConfigurationError("paired comparison needs the same folds, repeats and seed")
+        diffs = [a - b for a, b in zip(self.repeat_accuracies, baseline.repeat_accuracies, strict=True)]
+        if len(diffs) < 2:
+            return fmean(diffs), 0.0
+        return fmean(diffs), stdev(diffs) / math.sqrt(len(diffs))
+
+
+def mcnemar(a: Sequence[bool], b: Sequence[bool], gold: Sequence[bool]) -> tuple[int, int, float]:
+    """Exact McNemar test of two classifiers on the same items: (items only `a` gets right, items
+    only `b` gets right, two-sided p-value of the binomial test on those discordant items)."""
+    if not len(a) == len(b) == len(gold):
+        raise MismatchError(f"{len(a)}, {len(b)} and {len(gold)} items")
+    only_a = sum(1 for x, y, g in zip(a, b, gold, strict=True) if (x == g) and (y != g))
+    only_b = sum(1 for x, y, g in zip(a, b, gold, strict=True) if (y == g) and (x != g))
+    n = only_a + only_b
+    if n == 0:
+        return 0, 0, 1.0
+    k = min(only_a, only_b)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return only_a, only_b, min(1.0, 2 * tail)
+
+
+def stratified_folds(labels: Sequence[bool], folds: int, seed: int) -> list[int]:
+    """A fold number for every item: each class shuffled (seeded) and dealt round-robin."""
+    import random
+
+    if folds < 2:
+        raise ConfigurationError(f"cross-validation needs at least 2 folds, got {folds}")
+    rng = random.Random(seed)
+    assignment = [0] * len(labels)
+    for cls in (True, False):
+        members = [k for k, g in enumerate(labels) if bool(g) is cls]
+        rng.shuffle(members)
+        for position, k in enumerate(members):
+            assignment[k] = position % folds
+    return assignment
+
+
+def cross_validate_threshold(
+    scores: Sequence[float],
+    labels: Sequence[bool],
+    rule: str = DEFAULT_THRESHOLD_RULE,
+    *,
+    folds: int = 10,
+    repeats: int = 1,
+    seed: int = 0,
+) -> CrossValidation:
+    """Choose the threshold by `rule` on k-1 folds, classify the held-out fold; pool, repeat.
+
+    Repeat r uses fold assignment seed ``seed + r``, so two rules compared with the same seed
+    see exactly the same folds (a paired comparison).
+    """
+    if len(scores) != len(labels):
+        raise MismatchError(f"{len(scores)} scores vs {len(labels)} labels")
+    fixed = list(scores)
+    return _cross_validate(lambda _train: fixed, labels, rule, folds, repeats, seed)
+
+
+def cross_validate_model(
+    rows: Sequence[Sequence[float]],
+    labels: Sequence[bool],
+    rule: str = DEFAULT_THRESHOLD_RULE,
+    *,
+    l2: float = 1.0,
+    features: Sequence[str] | None = None,
+    folds: int = 10,
+    repeats: int = 1,
+    seed: int = 0,
+) -> CrossValidation:
+    """Like :func:`cross_validate_threshold` for the ``features`` classifier: on every k-1 folds the
+    model is fitted, and the threshold on its probabilities chosen by `rule`, before the held-out
+    fold is classified (same folds as :func:`cross_validate_threshold` for the same seed).
+    `features` names the columns of `rows` (default: :data:`paralign.paraphrase_model.FEATURES`)."""
+    from .features import FEATURES
+    from .model import LogisticModel
+
+    names = FEATURES if features is None else tuple(features)
+    if len(rows) != len(labels):
+        raise MismatchError(f"{len(rows)} feature rows vs {len(labels)} labels")
+
+    def fold_scores(train: list[int]) -> list[float]:
+        model = LogisticModel.fit([rows[k] for k in train], [labels[k] for k in train], features=names, l2=l2)
+        return model.probabilities(rows)  # type: ignore[return-value]  # no None rows here
+
+    return _cross_validate(fold_scores, labels, rule, folds, repeats, seed)
+
+
+def _cross_validate(
+    fold_scores: Callable[[list[int]], Sequence[float]],
+    labels: Sequence[bool],
+    rule: str,
+    folds: int,
+    repeats: int,
+    seed: int,
+) -> CrossValidation:
+    """k-fold CV where ``fold_scores(training indices)`` scores every item (fitting on those
+    indices when the score is learnt) and the threshold is chosen on the training items' scores."""
+    per_repeat: list[BinaryScores] = []
+    thresholds: list[float] = []
+    first: list[bool] = []
+    gold = [bool(g) for g in labels]
+    for r in range(repeats):
+        assignment = stratified_folds(labels, folds, seed + r)
+        predicted = [False] * len(labels)
+        for fold in range(folds):
+            train = [k for k, f in enumerate(assignment) if f != fold]
+            scores = fold_scores(train)
+            t = choose_threshold([scores[k] for k in train], [labels[k] for k in train], rule)
+            thresholds.append(t)
+            for k, f in enumerate(assignment):
+                if f == fold:
+                    predicted[k] = scores[k] > t
+        per_repeat.append(binary_scores(predicted, gold))
+        if r == 0:
+            first = predicted
+
+    acc = [b.accuracy for b in per_repeat]
+    return CrossValidation(
+        rule,
+        folds,
+        repeats,
+        seed,
+        fmean(acc),
+        fmean([b.precision for b in per_repeat]),
+        fmean([b.recall for b in per_repeat]),
+        fmean([b.f1 for b in per_repeat]),
+        stdev(acc) if len(acc) > 1 else 0.0,
+        tuple(thresholds),
+        tuple(acc),
+        tuple(first),
+    )
