@@ -31,14 +31,17 @@ def _warn(old: str, new: str, stacklevel: int) -> None:
 def moved_names(old_module: str, new_homes: Mapping[str, str]) -> Callable[[str], Any]:
     """A module ``__getattr__`` that serves each moved name from its new module, with a warning.
 
-    ``new_homes`` maps a name to the module it now lives in (the name is the same there)."""
+    ``new_homes`` maps a name to the module it now lives in, or to ``module:new_name`` when it
+    was renamed too."""
 
     def __getattr__(name: str) -> Any:
         home = new_homes.get(name)
         if home is None:
             raise AttributeError(f"module {old_module!r} has no attribute {name!r}")
-        _warn(f"{old_module}.{name}", f"{home}.{name}", stacklevel=3)
-        return getattr(importlib.import_module(home), name)
+        module, _, new_name = home.partition(":")
+        new_name = new_name or name
+        _warn(f"{old_module}.{name}", f"{module}.{new_name}", stacklevel=3)
+        return getattr(importlib.import_module(module), new_name)
 
     return __getattr__
 

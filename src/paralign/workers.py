@@ -17,7 +17,8 @@ from typing import TypeVar
 from .errors import ConfigurationError
 
 
-def _describe(exc: BaseException) -> str:
+def describe_error(exc: BaseException) -> str:
+    """How a failed item is reported: the exception's type and message."""
     return f"{type(exc).__name__}: {exc}"
 
 
@@ -25,7 +26,7 @@ _I = TypeVar("_I")
 _R = TypeVar("_R")
 
 
-def _run_chunks(
+def run_chunks(
     task: Callable[[list[_I]], list[_R]],
     items: Sequence[_I],
     worker_failed: Callable[[list[_I], str], Iterable[_R]],
@@ -62,7 +63,7 @@ def _run_chunks(
             except ConfigurationError:
                 raise
             except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
-                results.extend(worker_failed(chunk, f"worker failed: {_describe(exc)}"))
+                results.extend(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
             if progress is not None:
                 progress(len(chunk))
     return results

@@ -18,7 +18,7 @@ from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..corpora.sentence_pairs import InputPair
 from ..nlp import Annotator, default_annotator
 from ..sentence import Sentence
-from ..workers import _describe, _run_chunks
+from ..workers import describe_error, run_chunks
 from .registry import PresetAligner, _preset_aligner, default_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -62,7 +62,7 @@ def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentenc
             try:
                 out[k] = annotator(texts[k])  # type: ignore[arg-type]
             except Exception as exc:  # noqa: BLE001
-                out[k] = f"annotation failed: {_describe(exc)}"
+                out[k] = f"annotation failed: {describe_error(exc)}"
     return out
 
 
@@ -83,7 +83,7 @@ def _align_chunk(
         try:
             results.append(AlignedSentences(s, t, align(s, t)))
         except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
-            results.append(f"alignment failed: {_describe(exc)}")
+            results.append(f"alignment failed: {describe_error(exc)}")
     return results
 
 
@@ -111,7 +111,7 @@ def align_pairs(
     ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
     fails is reported in ``failures`` and the others are still returned.
     """
-    results = _run_chunks(
+    results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator),
         list(pairs),
         lambda chunk, why: [why] * len(chunk),

@@ -129,7 +129,7 @@ __getattr__ = moved_names(
         "InputPair": "paralign.corpora.sentence_pairs",
         "parse_tsv_line": "paralign.corpora.sentence_pairs",
         "parse_jsonl_line": "paralign.corpora.sentence_pairs",
-        "read_pairs": "paralign.corpora.sentence_pairs",
+        "read_pairs": "paralign.corpora.sentence_pairs:read_input_pairs",
         "read_parallel": "paralign.corpora.sentence_pairs",
         "align_input": "paralign.aligners.batch",
         "alignment_record": "paralign.aligners.batch",

@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MismatchError
+from ..textio import open_text
+from .msrp import load_msrp
+from .sts import load_sts, parse_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +75,7 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
 
 
-def read_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
+def read_input_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
     """Parse TSV or JSONL lines (`auto`: JSONL when a line starts with '{'); blank lines and
     empty sentences are reported as errors so output positions stay aligned with input lines."""
     for number, line in enumerate(lines, start=1):
@@ -134,9 +137,6 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     """
     from itertools import islice
 
-    from ..textio import open_text
-    from .msrp import load_msrp
-    from .sts import load_sts
 
     with open_text(path) as handle:
         sample = [line.rstrip("\r\n").lstrip("\ufeff") for line in islice(handle, sample_lines)]
@@ -157,8 +157,6 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
 
 def _looks_like_sts(fields: list[str]) -> bool:
     """A row of `score TAB s1 TAB s2` or of the STS Benchmark (score in field 5)."""
-    from .sts import parse_score
-
     return (len(fields) >= 3 and parse_score(fields[0]) is not None) or (
         len(fields) >= 7 and parse_score(fields[4]) is not None
     )

@@ -32,6 +32,12 @@ def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
         raise MismatchError(f"need at least 3 systems to correlate, got {len(x)}")
     if np.ptp(np.asarray(x, dtype=float)) == 0 or np.ptp(np.asarray(y, dtype=float)) == 0:
         return float("nan")
+    return coefficient(kind, x, y)
+
+
+def coefficient(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
+    """scipy's coefficient by name, with no policy of its own on sizes or constant inputs (the
+    callers decide: :func:`correlation` for systems, ``similarity.sts`` for STS pairs)."""
     if kind == "pearson":
         return float(sps.pearsonr(x, y)[0])
     if kind == "spearman":

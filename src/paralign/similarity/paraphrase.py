@@ -11,21 +11,20 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import PresetAligner, aligner_label
 from ..alignment import AlignFunction
+from ..corpora.msrp import load_msrp
 from ..errors import ConfigurationError, FormatError
 from ..nlp import Annotator
+from .features import DEFAULT_FEATURE_SET, FEATURES, pair_features
+from .features import feature_set as named_feature_set
+from .model import LogisticModel
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
 from .validation import CrossValidation, cross_validate_model, cross_validate_threshold
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .model import LogisticModel
-
 
 #: Paraphrase classifiers of :func:`evaluate_paraphrase`: a threshold on a logistic model's
 #: probability over alignment and MT-overlap features, or on one similarity signal (Sultan et al. 2014).
@@ -153,11 +152,8 @@ def evaluate_paraphrase(
     if classifier == "signal" and feature_set is not None:
         raise ConfigurationError("a feature set applies to the 'features' classifier, not to 'signal'")
     if classifier == "features":
-        from .features import DEFAULT_FEATURE_SET
-        from .features import feature_set as named_features
-
         feature_set = DEFAULT_FEATURE_SET if feature_set is None else feature_set
-        features = named_features(feature_set)  # an unknown name fails before any alignment
+        features = named_feature_set(feature_set)  # an unknown name fails before any alignment
     if aligner is None:
         aligner = PresetAligner(PARAPHRASE_PRESET)
     kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
@@ -200,8 +196,6 @@ def features_evaluation(
     pairs; the CV (if asked) refits the model on every k-1 folds. Also returns each side's
     failed pairs. Features are computed by `workers` processes; `progress(n)` counts the pairs
     featurised (after the alignment's own calls)."""
-    from .features import FEATURES, pair_features
-
     names = FEATURES if features is None else tuple(features)
     featurise = functools.partial(pair_features, features=names)
     train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress, workers=workers)
@@ -223,8 +217,6 @@ def evaluate_feature_rows(
     """The ``features`` classifier on feature rows already computed (None: a failed pair, left
     out of the fit): fit, threshold by `rule`, classify the test rows, and cross-validate on the
     usable training rows when `cv_folds` is given."""
-    from .model import LogisticModel
-
     usable = [(row, g) for row, g in zip(train_rows, train_labels, strict=True) if row is not None]
     fit_rows, fit_labels = [row for row, _ in usable], [g for _, g in usable]
     model = LogisticModel.fit(fit_rows, fit_labels, features=features, l2=l2)
@@ -258,8 +250,6 @@ def evaluate_paraphrase_files(
     progress: Callable[[int], None] | None = None,
 ) -> dict:
     """Train on MSRP-format training files, evaluate on the test file (see :func:`evaluate_paraphrase`); with row reports."""
-    from ..corpora.msrp import load_msrp
-
     train = load_msrp(*train_paths)
     test = load_msrp(test_path)
     if not train.pairs:

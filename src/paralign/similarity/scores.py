@@ -16,7 +16,7 @@ from ..alignment import AlignedSentences, AlignFunction
 from ..errors import ConfigurationError, SimilarityError
 from ..nlp import Annotator
 from ..sentence import Sentence
-from ..workers import _describe, _run_chunks
+from ..workers import describe_error, run_chunks
 from .signals import DEFAULT_SIGNAL, Signal, make_signal, needs_fit
 
 _T = TypeVar("_T")
@@ -61,7 +61,7 @@ def _map_chunk(
         except ConfigurationError:
             raise
         except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
-            out.append((None, _describe(exc)))
+            out.append((None, describe_error(exc)))
     return out
 
 
@@ -80,7 +80,7 @@ def map_aligned(
     For slow functions (the MT-overlap features): ``workers > 1`` maps chunks in a process pool
     (`function` must then be picklable, e.g. a module-level function or a ``functools.partial``
     of one), and ``progress(n)`` is called with the number of pairs done after each chunk."""
-    results = _run_chunks(
+    results = run_chunks(
         functools.partial(_map_chunk, function),
         batch.items,
         lambda chunk, why: [(None, None if item is None else why) for item in chunk],

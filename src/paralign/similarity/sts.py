@@ -13,6 +13,7 @@ from pathlib import Path
 from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
+from ..corpora.sts import load_sts
 from ..errors import MismatchError
 from ..nlp import Annotator
 from .scores import similarity_many
@@ -25,10 +26,9 @@ def _correlate(kind: str, x: Sequence[float], y: Sequence[float]) -> float | Non
         raise MismatchError(f"{len(x)} scores vs {len(y)} gold values")
     if len(x) < 2 or min(x) == max(x) or min(y) == max(y):
         return None
-    from scipy import stats
+    from ..metrics.correlation import coefficient  # numpy and scipy: imported when first used
 
-    value = stats.pearsonr(x, y)[0] if kind == "pearson" else stats.spearmanr(x, y)[0]
-    return max(-1.0, min(1.0, float(value)))
+    return max(-1.0, min(1.0, coefficient(kind, x, y)))
 
 
 def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
@@ -153,8 +153,6 @@ def evaluate_sts_files(
     progress: Callable[[int], None] | None = None,
 ) -> StsReport:
     """Evaluate a signal on STS files (any layout :func:`load_sts` reads): Pearson per file."""
-    from ..corpora.sts import load_sts
-
     sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
     results = []
     for path in paths:

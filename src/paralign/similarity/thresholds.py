@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from ..errors import ConfigurationError, MismatchError
 from ..metrics import f_measure
+from .model import logistic_weights
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +173,6 @@ def _logistic(scores: Sequence[float], labels: Sequence[bool]) -> float:
     the slope is not positive (the fit has no finite crossing); clipped to the candidate range.
     """
     import numpy as np
-
-    from .model import logistic_weights
 
     x = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=float)

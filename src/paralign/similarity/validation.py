@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from statistics import fmean, stdev
 
 from ..errors import ConfigurationError, MismatchError
+from .features import FEATURES
+from .model import LogisticModel
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
 
 
@@ -128,9 +130,6 @@ def cross_validate_model(
     model is fitted, and the threshold on its probabilities chosen by `rule`, before the held-out
     fold is classified (same folds as :func:`cross_validate_threshold` for the same seed).
     `features` names the columns of `rows` (default: :data:`paralign.paraphrase_model.FEATURES`)."""
-    from .features import FEATURES
-    from .model import LogisticModel
-
     names = FEATURES if features is None else tuple(features)
     if len(rows) != len(labels):
         raise MismatchError(f"{len(rows)} feature rows vs {len(labels)} labels")
