@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from paralign.aligners.evaluation import annotate_gold, load_gold  # noqa: E402
 from paralign.aligners.sultan import Aligner  # noqa: E402
-from paralign.config import data_dir  # noqa: E402
+from paralign.settings import data_dir  # noqa: E402
 
 MSR_TEST = "alignment/msr-rte2/derived/RTE2_test_M.jsonl"
 

@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from paralign.config import data_dir  # noqa: E402
+from paralign.settings import data_dir  # noqa: E402
 from paralign.mapreduce import merge_runs  # noqa: E402
 from paralign.pivot import (  # noqa: E402
     PIVOT_COLUMNS,

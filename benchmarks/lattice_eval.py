@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import paralign  # noqa: F401 - configures NLTK data
-from paralign.config import data_dir
+from paralign.settings import data_dir
 from paralign.lattice import LatticeOptions, evaluate_groups, incremental
 from paralign.lattice.evaluate import (
     annotate_groups,

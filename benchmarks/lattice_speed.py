@@ -19,7 +19,7 @@ import time
 import tracemalloc
 
 import paralign  # noqa: F401 - configures NLTK data
-from paralign.config import data_dir
+from paralign.settings import data_dir
 from paralign.lattice import LatticeBuilder, LatticeOptions, build_lattice
 from paralign.lattice.evaluate import annotate_groups, read_groups
 from paralign.nlp import default_annotator

@@ -60,7 +60,7 @@ def main() -> None:
         en, de, out, chunk, iterations = args.child
         child(en, de, out, int(chunk), int(iterations))
         return
-    from paralign.config import data_dir
+    from paralign.settings import data_dir
 
     data = data_dir()
     if data is None:

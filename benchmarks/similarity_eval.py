@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from paralign.config import data_dir
+from paralign.settings import data_dir
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
 from paralign.nlp import ANNOTATION_VERSION, Annotator, model_name

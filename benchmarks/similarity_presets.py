@@ -17,7 +17,7 @@ from pathlib import Path
 from statistics import fmean
 
 from paralign.aligners.sultan import Aligner, preset_options
-from paralign.config import data_dir
+from paralign.settings import data_dir
 from paralign.corpora.sts import load_sts
 from paralign.nlp import Annotator
 from paralign.similarity import (

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from paralign.config import data_dir
+from paralign.settings import data_dir
 from paralign.corpora.sts import load_sts
 
 

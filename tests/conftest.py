@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from paralign.config import data_dir
+from paralign.settings import data_dir
 
 # No per-example deadline (timings belong to benchmarks, and CI machines are shared); in CI the
 # examples are derandomised so a run is repeatable.

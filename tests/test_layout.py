@@ -1,0 +1,155 @@
+"""The layout's rules, checked by tools instead of by hand (docs/ARCHITECTURE.md):
+
+- the import-linter contracts in pyproject.toml hold (layers in data-flow order, CLI commands
+  independent, the library never importing the CLI);
+- no import cycle between modules of src/paralign;
+- no module over 600 lines, no function over 80 lines unless a ``# long:`` comment above it says why;
+- tests/ mirrors src/paralign/.
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "paralign"
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+#: Modules allowed over the limit for now, with the issue that will split them.
+LONG_MODULES_ALLOWED = {"pivot.py": "the Dask issue moves pivot.py and mapreduce.py"}
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking_ids(tree: ast.AST) -> set[int]:
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            test = node.test
+            name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", "")
+            if name == "TYPE_CHECKING":
+                skip.update(id(n) for sub in node.body for n in ast.walk(sub))
+    return skip
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> package modules it imports (top level and inside functions; not under
+    TYPE_CHECKING). Edges leaving an ``__init__`` are left out: a face re-exports its children,
+    so a child importing a sibling through the face is not a cycle."""
+    names = {_name(p): p for p in _modules()}
+    graph: dict[str, set[str]] = {}
+    for me, path in names.items():
+        graph[me] = set()
+        if path.name == "__init__.py":
+            continue
+        package = me.rsplit(".", 1)[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = _type_checking_ids(tree)
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(anchor + ([node.module] if node.module else []))
+                targets = [base] + [f"{base}.{a.name}" for a in node.names]
+            for target in targets:
+                while target and target not in names:
+                    target = target.rpartition(".")[0]
+                if target and target != me:
+                    graph[me].add(target)
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the graph as a list of modules, or None (iterative depth-first search)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in graph:
+        if state.get(start):
+            continue
+        path, stack = [start], [iter(sorted(graph[start]))]
+        state[start] = 1
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            elif not state.get(nxt):
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append(iter(sorted(graph.get(nxt, ()))))
+    return None
+
+
+def test_find_cycle_finds_one_and_only_one() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_no_import_cycle() -> None:
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_import_contracts_hold() -> None:
+    lint = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    if lint is None:
+        pytest.fail("lint-imports is not installed (pip install -e '.[dev]' installs import-linter)")
+    done = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "BROKEN" not in done.stdout
+
+
+def test_no_module_over_the_limit() -> None:
+    long = {
+        str(p.relative_to(PACKAGE)): n
+        for p in _modules()
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert set(long) <= set(LONG_MODULES_ALLOWED), f"modules over {MAX_MODULE_LINES} lines: {long}"
+
+
+def _long_functions(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    out = []
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            length = (node.end_lineno or node.lineno) - node.lineno + 1
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            said_why = first >= 2 and lines[first - 2].strip().startswith("# long:")
+            if length > MAX_FUNCTION_LINES and not said_why:
+                out.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name} ({length} lines)")
+    return out
+
+
+def test_no_function_over_the_limit_without_a_reason() -> None:
+    long = [f for p in _modules() for f in _long_functions(p)]
+    assert not long, f"functions over {MAX_FUNCTION_LINES} lines without a '# long:' comment: {long}"
+
+
+def test_tests_mirror_the_package() -> None:
+    """Every test folder is a package folder of src/paralign (tests/cli/ for paralign/cli/ ...)."""
+    tests = ROOT / "tests"
+    folders = {p.relative_to(tests) for p in tests.rglob("*") if p.is_dir() and p.name != "__pycache__"}
+    folders = {f for f in folders if not any(part.startswith(".") for part in f.parts)}
+    strays = [str(f) for f in folders if not (PACKAGE / f).is_dir() and f.parts[0] != "data"]
+    assert not strays, f"test folders without a package of that name in src/paralign: {strays}"
