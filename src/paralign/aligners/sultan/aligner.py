@@ -20,7 +20,7 @@ from ...errors import ConfigurationError
 from ...nlp import Annotator, TextOrTokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence
-from .modules import _CATEGORY_ORDER, _Run, _State
+from .modules import ModulePipeline
 from .options import AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
 from .wordsim import (
@@ -192,45 +192,9 @@ class Aligner:
 
     def trace_prepared(self, s: Prepared, t: Prepared) -> dict[Link, str]:
         """The links of the pipeline, each with the name of the module that made it."""
-        cfg = self.config
         if s.n == 0 or t.n == 0:
             return {}
-        st = _State()
-        run = _Run(self, s, t, self._similarities(s, t), st)
-        steps: list[tuple[str, Callable[[], None]]] = [("final_punctuation", run.final_punctuation)]
-        if cfg.use_word_sequences:
-            steps.append(("word_sequences", run.word_sequences))
-        steps.append(("hyphenated", run.hyphenated))
-        if cfg.closed_compounds:
-            steps.append(("closed_compounds", run.closed_compounds))
-        if cfg.align_named_entities:
-            steps.append(("named_entities", run.named_entities))
-        if cfg.use_dependency_context:
-            for category in _CATEGORY_ORDER:
-                steps.append((f"content_dependency_{category}",
-                              lambda c=category: run.content_dependency(c)))
-        steps.append(("content_text", run.content_text))
-        if cfg.align_hyphen_pieces:
-            steps.append(("hyphen_pieces", run.hyphen_pieces))
-        if cfg.context_only_links and cfg.use_dependency_context:
-            steps.append(("context_only", run.context_only))
-        if cfg.align_stop_words:
-            if cfg.align_quotes and cfg.use_textual_context:
-                steps.append(("quotes", run.quotes))
-            if cfg.use_dependency_context:
-                if cfg.possessive_of:
-                    steps.append(("possessive_of", run.possessive_of))
-                steps.append(("stop_dependency", run.stop_dependency))
-                if cfg.determiner_spans:
-                    steps.append(("determiners", run.determiners))
-            if cfg.use_textual_context:
-                steps.append(("stop_text", run.stop_text))
-        if cfg.align_stop_words and cfg.align_unique_stop_words:
-            steps.append(("unique_stop_words", run.unique_stop_words))
-        for name, step in steps:
-            st.module = name
-            step()
-        return st.origin
+        return ModulePipeline(self.config, s, t, self._similarities(s, t)).run()
 
     def _similarities(self, s: Prepared, t: Prepared) -> dict[Link, float]:
         """Non-zero similarities of all token pairs (computed once per distinct form pair)."""

@@ -3,8 +3,8 @@
 Entities learnt from the other sentence (capitalised words and acronyms), normalised mentions
 and their counts, the first-letter acronym test and the links of a partial mention.
 
-Not for: the module that aligns them (:meth:`.modules._Run.named_entities`) or finding entities
-(spaCy's, kept in :attr:`.prepared.Prepared.entities`).
+Not for: the module that aligns them (:meth:`.modules.ModulePipeline.named_entities`) or
+finding entities (spaCy's, kept in :attr:`.prepared.Prepared.entities`).
 """
 
 from __future__ import annotations

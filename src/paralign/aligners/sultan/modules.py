@@ -10,12 +10,13 @@ Every module ranks candidate pairs by ``w * sim + (1 - w) * evidence`` and break
 that is symmetric in the two sentences (relative-position distance, then index sum and product),
 so ``align(S, T) == align(T, S).transpose()``. Output links are sure links only.
 
-Here: the alignment run (:class:`_Run`, one method per module), the growing alignment the
-modules share (:class:`_State`), dependency-label matching and the quote and hyphen helpers.
+Here: :class:`ModulePipeline` (one method per module, and which modules the options switch on,
+in order), the growing alignment the modules share (:class:`_State`), dependency-label matching
+and the quote and hyphen helpers. It needs only the options and two prepared sentences with their
+word similarities.
 
-Not for: preparing sentences (:mod:`.prepared`), choosing which modules run (the options in
-:mod:`.options`, the order in :meth:`.aligner.Aligner.trace_prepared`) or word similarity
-(:mod:`.wordsim`).
+Not for: preparing sentences (:mod:`.prepared`), word similarity (:mod:`.wordsim`), or
+annotating, caching and worker processes (:class:`.aligner.Aligner`, which imports this module).
 """
 
 from __future__ import annotations
@@ -24,14 +25,12 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import depequiv
 from .entities import _entity_counts, _entity_norm, _is_acronym, _learn_entities, _subset_links
+from .options import AlignerConfig
 from .prepared import Link, Prepared
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .aligner import Aligner
 
 _CATEGORY_ORDER = ("v", "n", "j", "r")  # cwDepAlign order: verbs, nouns, adjectives, adverbs
 
@@ -62,14 +61,15 @@ class _State:
 
 
 @dataclass(slots=True)
-class _Run:
-    """One alignment run: the two sentences, their similarities and the growing alignment."""
+class ModulePipeline:
+    """One alignment run under `config`: the two sentences, their similarities and the growing
+    alignment, with one method per module of the paper (:meth:`run` runs them in order)."""
 
-    aligner: Aligner
+    config: AlignerConfig
     s: Prepared
     t: Prepared
     sim: dict[Link, float]
-    st: _State
+    st: _State = field(default_factory=_State)
     _rows: dict[int, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -79,6 +79,38 @@ class _Run:
             rows.setdefault(i, []).append(j)
         self._rows = rows
 
+    # -- the run --------------------------------------------------------------------------------
+    def steps(self) -> list[tuple[str, Callable[[], None]]]:
+        """The modules the options switch on, in pipeline order, each with its name."""
+        cfg = self.config
+        dep, text, stop = cfg.use_dependency_context, cfg.use_textual_context, cfg.align_stop_words
+        plan: list[tuple[str, bool, Callable[[], None]]] = [
+            ("final_punctuation", True, self.final_punctuation),
+            ("word_sequences", cfg.use_word_sequences, self.word_sequences),
+            ("hyphenated", True, self.hyphenated),
+            ("closed_compounds", cfg.closed_compounds, self.closed_compounds),
+            ("named_entities", cfg.align_named_entities, self.named_entities),
+            *((f"content_dependency_{c}", dep, functools.partial(self.content_dependency, c))
+              for c in _CATEGORY_ORDER),
+            ("content_text", True, self.content_text),
+            ("hyphen_pieces", cfg.align_hyphen_pieces, self.hyphen_pieces),
+            ("context_only", bool(cfg.context_only_links) and dep, self.context_only),
+            ("quotes", stop and cfg.align_quotes and text, self.quotes),
+            ("possessive_of", stop and dep and cfg.possessive_of, self.possessive_of),
+            ("stop_dependency", stop and dep, self.stop_dependency),
+            ("determiners", stop and dep and cfg.determiner_spans, self.determiners),
+            ("stop_text", stop and text, self.stop_text),
+            ("unique_stop_words", stop and cfg.align_unique_stop_words, self.unique_stop_words),
+        ]
+        return [(name, step) for name, wanted, step in plan if wanted]
+
+    def run(self) -> dict[Link, str]:
+        """Run the modules in order: the links made, each with the name of the module that made it."""
+        for name, step in self.steps():
+            self.st.module = name
+            step()
+        return self.st.origin
+
     # -- helpers --------------------------------------------------------------------------------
     def key(self, score: float, i: int, j: int) -> tuple[float, int, int, int]:
         """Sort key: best score first, then ties broken symmetrically in (S, T)."""
@@ -87,7 +119,7 @@ class _Run:
 
     def score(self, sim: float, evidence: float) -> float:
         """The paper's combined score: w * similarity + (1 - w) * contextual evidence."""
-        w = self.aligner.config.w
+        w = self.config.w
         return w * sim + (1.0 - w) * evidence
 
     def candidates(self, ok: Callable[[int, int], bool]) -> list[tuple[int, int, float]]:
@@ -104,7 +136,7 @@ class _Run:
     def greedy(self, scored: list[tuple[float, int, int, Any]],
                on_accept: Callable[[int, int, Any], None] | None = None) -> None:
         """One-to-one greedy selection in decreasing score order (symmetric tie-breaking)."""
-        prefer = self.aligner.config.prefer_identical
+        prefer = self.config.prefer_identical
         s_low, t_low = self.s.lower, self.t.lower
 
         def order(x: tuple[float, int, int, Any]) -> tuple[float, bool, int, int, int]:
@@ -139,7 +171,7 @@ class _Run:
         import heapq
 
         s, t, st = self.s, self.t, self.st
-        need_content = self.aligner.config.sequences_need_content
+        need_content = self.config.sequences_need_content
         t_pos: dict[str, list[int]] = {}
         for j, w in enumerate(t.lower):
             t_pos.setdefault(w, []).append(j)
@@ -270,7 +302,7 @@ class _Run:
                     continue
                 if stype != ttype:
                     continue
-                spread = stype in self.aligner.config.partial_mention_types
+                spread = stype in self.config.partial_mention_types
                 if sb - sa <= tb - ta:  # equal lengths: both ways, so the result stays symmetric
                     new.update(_subset_links(s, sa, sb, s_free, t, ta, tb, t_free, s_words, spread))
                 if sb - sa >= tb - ta:
@@ -282,7 +314,7 @@ class _Run:
     def _dep_evidence(self, i: int, j: int, category: str) -> tuple[float, list[Link]]:
         """Dependency-context evidence for (i, j) and the supporting context pairs."""
         s, t, sim, links = self.s, self.t, self.sim, self.st.links
-        root = self.aligner.config.root_evidence
+        root = self.config.root_evidence
         evidence, context = 0.0, []
 
         def pair_sim(k: int, q: int) -> float | None:
@@ -326,7 +358,7 @@ class _Run:
     def content_text(self) -> None:
         """cwTextAlign: content words by similar content neighbours in a (3, 3) window."""
         s, t, sim = self.s, self.t, self.sim
-        use_context = self.aligner.config.use_textual_context
+        use_context = self.config.use_textual_context
         scored = []
         for i, j, value in self.candidates(lambda i, j: s.content[i] and t.content[j]):
             evidence = 0.0
@@ -346,7 +378,7 @@ class _Run:
     def context_only(self) -> None:
         """Free content words of one category whose aligned dependency neighbours correspond."""
         s, t, links, st = self.s, self.t, self.st.links, self.st
-        need = self.aligner.config.context_only_links
+        need = self.config.context_only_links
         scored = []
         for i in range(s.n):
             if i in st.src or not s.content[i] or not s.cat[i]:
@@ -448,7 +480,7 @@ class _Run:
     def stop_dependency(self) -> None:
         """swDepAlign: stop words/punctuation whose aligned parents or children correspond."""
         s, t, links = self.s, self.t, self.st.links
-        same_label = self.aligner.config.stop_word_labels
+        same_label = self.config.stop_word_labels
         scored = []
         for i, j, value in self.candidates(lambda i, j: s.stopish[i] and t.stopish[j]):
             evidence = 0
@@ -480,10 +512,10 @@ class _Run:
     def stop_text(self) -> None:
         """swTextAlign: stop words/punctuation whose left or right neighbours are aligned."""
         s, t, links = self.s, self.t, self.st.links
-        skip = self.aligner.config.text_skips_copulas
+        skip = self.config.text_skips_copulas
         s_ok = [s.stopish[i] and not (skip and i in s.copulas) for i in range(s.n)]
         t_ok = [t.stopish[j] and not (skip and j in t.copulas) for j in range(t.n)]
-        start = self.aligner.config.start_evidence
+        start = self.config.start_evidence
         while True:
             scored = []
             for i, j, value in self.candidates(lambda i, j: s_ok[i] and t_ok[j]):
@@ -494,7 +526,7 @@ class _Run:
                     scored.append((self.score(value, evidence), i, j, None))
             before = len(links)
             self.greedy(scored)
-            if len(links) == before or not self.aligner.config.iterate_stop_text:
+            if len(links) == before or not self.config.iterate_stop_text:
                 return
 
 

@@ -92,17 +92,22 @@ class Prepared:
                  coordination_edges: bool = True, variants: dict[str, str] | None = None,
                  lemma_variants: dict[str, str] | None = None) -> None:
         forms = forms or _FormTable(stop_words)
-        tokens = unescape_ptb(sentence.tokens)
-        if variants:
-            tokens = [variants.get(t.lower(), t) for t in tokens]
+        tokens, lemmas = _normalised_words(sentence, variants, lemma_variants)
         n = self.n = len(tokens)
         self.tokens = tokens
-        tags = sentence.tags
-        lemmas = [fold_apostrophe(PTB_ESCAPES.get(lem, lem)) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
-        if variants:
-            lemmas = [variants.get(lem.lower(), lem) for lem in lemmas]
-        if lemma_variants:
-            lemmas = [lemma_variants.get(lem.lower(), lem) for lem in lemmas]
+        self._index_words(lemmas, sentence.tags, forms, stop_words)
+        self.parents, self.children = _collapsed_edges(tokens, lemmas, sentence, punct_dependencies)
+        copula_of = _copula_predicates(sentence, lemmas, n) if stanford_copula else {}
+        self.copulas = frozenset(copula_of)
+        self.basic_parents, self.basic_children = _basic_edges(sentence, n, copula_of, punct_dependencies)
+        if coordination_edges:  # a coordinator hangs off every conjunct, not just the first
+            _add_coordinator_edges(sentence, n, self.basic_parents, self.basic_children)
+        self.entities = _trimmed_entities(sentence, self.stopish, entity_types)
+
+    def _index_words(self, lemmas: list[str], tags: Sequence[str], forms: _FormTable,
+                     stop_words: frozenset[str]) -> None:
+        """Word and lemma forms, their type keys, and each token's flags and category."""
+        n, tokens = self.n, self.tokens
         is_cd = [tag == "CD" for tag in tags]
         self.word_forms = [forms.form(t, is_cd[i]) for i, t in enumerate(tokens)]
         self.lemma_forms = [forms.form(lem, is_cd[i]) for i, lem in enumerate(lemmas)]
@@ -118,51 +123,98 @@ class Prepared:
         self.content = [not s for s in self.stopish]
         self.cat = [_CATEGORIES.get(t[:1], "") for t in tags]
         self.determiner = [t in ("DT", "PDT", "WDT") for t in tags]
-        self.parents, self.children = depequiv.collapsed_edges(tokens, lemmas, sentence.heads, sentence.deps)
-        if not punct_dependencies:
-            self.parents = [[e for e in edges if e[1] != "punct"] for edges in self.parents]
-            self.children = [[e for e in edges if e[1] != "punct"] for edges in self.children]
-        self.basic_parents: list[list[tuple[int, str]]] = [[] for _ in range(n)]
-        self.basic_children: list[list[tuple[int, str]]] = [[] for _ in range(n)]
-        # Stanford's copula analysis for stop words: "is" in "X is Y" hangs off the predicate Y
-        # (cop) instead of heading the subject, so it is aligned only when the predicates are.
-        copula_of: dict[int, int] = {}
-        for i, h in enumerate(sentence.heads):
-            if stanford_copula and 0 <= h < n and h != i and sentence.deps[i] in ("attr", "acomp") and (
-                    lemmas[h].lower() == "be") and h not in copula_of:
-                copula_of[h] = i
-        self.copulas = frozenset(copula_of)
-        for i, h in enumerate(sentence.heads):
-            if not punct_dependencies and sentence.deps[i] == "punct":
-                continue
-            if i in copula_of:
-                pred = copula_of[i]
-                self.basic_parents[i].append((pred, "cop"))
-                self.basic_children[pred].append((i, "cop"))
-                continue
-            if 0 <= h < n and h != i and h not in copula_of:
-                self.basic_parents[i].append((h, sentence.deps[i]))
-                self.basic_children[h].append((i, sentence.deps[i]))
-            elif h in copula_of and i != copula_of[h]:
-                pred = copula_of[h]
-                self.basic_parents[i].append((pred, sentence.deps[i]))
-                self.basic_children[pred].append((i, sentence.deps[i]))
-        if coordination_edges:  # a coordinator hangs off every conjunct, not just the first
-            conjuncts: dict[int, list[int]] = {}
-            for c, h in enumerate(sentence.heads):
-                if sentence.deps[c] == "conj" and 0 <= h < n:
-                    conjuncts.setdefault(h, []).append(c)
-            for i, h in enumerate(sentence.heads):
-                if sentence.deps[i] == "cc":
-                    for c in conjuncts.get(h, ()):
-                        self.basic_parents[i].append((c, "cc"))
-                        self.basic_children[c].append((i, "cc"))
-        self.entities = []
-        for e in sentence.entities:
-            a, b = e.start, e.end
-            while a < b and self.stopish[a]:
-                a += 1
-            while b > a and self.stopish[b - 1]:
-                b -= 1
-            if a < b and e.label in entity_types:
-                self.entities.append((a, b, entity_types[e.label]))
+
+
+#: Dependency edges of each token: (the other token, the label).
+Edges = list[list[tuple[int, str]]]
+
+
+def _normalised_words(sentence: Sentence, variants: dict[str, str] | None,
+                      lemma_variants: dict[str, str] | None) -> tuple[list[str], list[str]]:
+    """Tokens and lemmas unescaped and with the asked-for variants replaced (a missing lemma is
+    its token)."""
+    tokens = unescape_ptb(sentence.tokens)
+    if variants:
+        tokens = [variants.get(t.lower(), t) for t in tokens]
+    lemmas = [fold_apostrophe(PTB_ESCAPES.get(lem, lem)) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
+    if variants:
+        lemmas = [variants.get(lem.lower(), lem) for lem in lemmas]
+    if lemma_variants:
+        lemmas = [lemma_variants.get(lem.lower(), lem) for lem in lemmas]
+    return tokens, lemmas
+
+
+def _collapsed_edges(tokens: list[str], lemmas: list[str], sentence: Sentence,
+                     punct_dependencies: bool) -> tuple[Edges, Edges]:
+    """(parents, children) in collapsed Stanford style (:func:`.depequiv.collapsed_edges`),
+    without punctuation edges unless asked for."""
+    parents, children = depequiv.collapsed_edges(tokens, lemmas, sentence.heads, sentence.deps)
+    if not punct_dependencies:
+        parents = [[e for e in edges if e[1] != "punct"] for edges in parents]
+        children = [[e for e in edges if e[1] != "punct"] for edges in children]
+    return parents, children
+
+
+def _copula_predicates(sentence: Sentence, lemmas: list[str], n: int) -> dict[int, int]:
+    """Each copula ("be" heading an attr or acomp) -> its predicate, for Stanford's copula analysis
+    of stop words: "is" in "X is Y" hangs off the predicate Y (cop) instead of heading the
+    subject, so it is aligned only when the predicates are."""
+    copula_of: dict[int, int] = {}
+    for i, h in enumerate(sentence.heads):
+        if 0 <= h < n and h != i and sentence.deps[i] in ("attr", "acomp") and (
+                lemmas[h].lower() == "be") and h not in copula_of:
+            copula_of[h] = i
+    return copula_of
+
+
+def _basic_edges(sentence: Sentence, n: int, copula_of: dict[int, int],
+                 punct_dependencies: bool) -> tuple[Edges, Edges]:
+    """(parents, children) of the basic dependencies, with each copula moved under its predicate
+    and the copula's other dependents with it."""
+    parents: Edges = [[] for _ in range(n)]
+    children: Edges = [[] for _ in range(n)]
+    for i, h in enumerate(sentence.heads):
+        if not punct_dependencies and sentence.deps[i] == "punct":
+            continue
+        if i in copula_of:
+            pred = copula_of[i]
+            parents[i].append((pred, "cop"))
+            children[pred].append((i, "cop"))
+            continue
+        if 0 <= h < n and h != i and h not in copula_of:
+            parents[i].append((h, sentence.deps[i]))
+            children[h].append((i, sentence.deps[i]))
+        elif h in copula_of and i != copula_of[h]:
+            pred = copula_of[h]
+            parents[i].append((pred, sentence.deps[i]))
+            children[pred].append((i, sentence.deps[i]))
+    return parents, children
+
+
+def _add_coordinator_edges(sentence: Sentence, n: int, parents: Edges, children: Edges) -> None:
+    """Hang each coordinator ("and") off every conjunct of its head too, not only the first."""
+    conjuncts: dict[int, list[int]] = {}
+    for c, h in enumerate(sentence.heads):
+        if sentence.deps[c] == "conj" and 0 <= h < n:
+            conjuncts.setdefault(h, []).append(c)
+    for i, h in enumerate(sentence.heads):
+        if sentence.deps[i] == "cc":
+            for c in conjuncts.get(h, ()):
+                parents[i].append((c, "cc"))
+                children[c].append((i, "cc"))
+
+
+def _trimmed_entities(sentence: Sentence, stopish: list[bool],
+                      entity_types: dict[str, str]) -> list[tuple[int, int, str]]:
+    """The sentence's entities of the aligned types, as (start, end, Stanford class), with stop
+    words and punctuation trimmed from both ends (an entity of nothing else is dropped)."""
+    entities: list[tuple[int, int, str]] = []
+    for e in sentence.entities:
+        a, b = e.start, e.end
+        while a < b and stopish[a]:
+            a += 1
+        while b > a and stopish[b - 1]:
+            b -= 1
+        if a < b and e.label in entity_types:
+            entities.append((a, b, entity_types[e.label]))
+    return entities
