@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from paralign.aligners.evaluation import annotate_gold, load_gold  # noqa: E402
-from paralign.aligners.external_parse import apply_parse, read_mst  # noqa: E402
 from paralign.aligners.sultan import PAPER_OPTIONS, Aligner  # noqa: E402
-from paralign.settings import data_dir  # noqa: E402
+from paralign.aligners.sultan.external_parse import apply_parse, read_mst  # noqa: E402
 from paralign.metrics.alignment_scores import score_alignments  # noqa: E402
+from paralign.settings import data_dir  # noqa: E402
 
 SETS: dict[str, tuple[str, str]] = {  # name -> (path under the data folder, links)
     "msr-dev": ("alignment/msr-rte2/derived/RTE2_dev_M.jsonl", "sure"),

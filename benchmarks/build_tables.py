@@ -23,7 +23,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from paralign.settings import data_dir  # noqa: E402
 from paralign.mapreduce import merge_runs  # noqa: E402
 from paralign.pivot import (  # noqa: E402
     PIVOT_COLUMNS,
@@ -33,6 +32,7 @@ from paralign.pivot import (  # noqa: E402
     pivot_scores,
     write_table,
 )
+from paralign.settings import data_dir  # noqa: E402
 
 OUT = ROOT / "build" / "tables"
 WORK = ROOT / "build" / "work"

@@ -22,7 +22,6 @@ import time
 from pathlib import Path
 
 import paralign  # noqa: F401 - configures NLTK data
-from paralign.settings import data_dir
 from paralign.lattice import LatticeOptions, evaluate_groups, incremental
 from paralign.lattice.evaluate import (
     annotate_groups,
@@ -33,6 +32,7 @@ from paralign.lattice.evaluate import (
 )
 from paralign.lattice.lm import NGramLM
 from paralign.nlp import default_annotator
+from paralign.settings import data_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 GAPS2 = LatticeOptions(max_gaps=2)  # relaxed merging (our extension)

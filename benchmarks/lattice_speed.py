@@ -19,10 +19,10 @@ import time
 import tracemalloc
 
 import paralign  # noqa: F401 - configures NLTK data
-from paralign.settings import data_dir
 from paralign.lattice import LatticeBuilder, LatticeOptions, build_lattice
 from paralign.lattice.evaluate import annotate_groups, read_groups
 from paralign.nlp import default_annotator
+from paralign.settings import data_dir
 
 
 def verse_groups(n: int, lo: int = 26, hi: int = 34) -> list[tuple[str, list[str]]]:

@@ -29,9 +29,9 @@ from paralign.aligners.eflomal import (  # noqa: E402
     run_eflomal,
 )
 from paralign.alignment import Alignment  # noqa: E402
-from paralign.settings import data_dir  # noqa: E402
 from paralign.corpora import load_pairs  # noqa: E402
 from paralign.metrics.alignment_scores import score_alignments  # noqa: E402
+from paralign.settings import data_dir  # noqa: E402
 
 
 def main() -> None:

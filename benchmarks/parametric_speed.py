@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from paralign.settings import data_dir  # noqa: E402
 from paralign.phrases import phrase_pairs  # noqa: E402
+from paralign.settings import data_dir  # noqa: E402
 
 
 def timed(function, repeat: int = 3) -> tuple[float, object]:

@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from paralign.settings import data_dir
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
 from paralign.nlp import ANNOTATION_VERSION, Annotator, model_name
@@ -42,6 +41,7 @@ from paralign.paraphrase_model import (
     pair_features,
 )
 from paralign.sentence import Sentence
+from paralign.settings import data_dir
 from paralign.similarity import (
     DEFAULT_SIGNAL,
     DEFAULT_THRESHOLD_RULE,

@@ -17,9 +17,9 @@ from pathlib import Path
 from statistics import fmean
 
 from paralign.aligners.sultan import Aligner, preset_options
-from paralign.settings import data_dir
 from paralign.corpora.sts import load_sts
 from paralign.nlp import Annotator
+from paralign.settings import data_dir
 from paralign.similarity import (
     DEFAULT_SIGNAL,
     align_pairs,

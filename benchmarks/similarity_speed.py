@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from paralign.settings import data_dir
 from paralign.corpora.sts import load_sts
+from paralign.settings import data_dir
 
 
 def child_cpu() -> float:

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paralign.aligners import Aligner, depequiv
-from paralign.aligners.sultan import PAPER_OPTIONS, preset_options, unescape_ptb
-from paralign.aligners.wordsim import (
+from paralign.aligners import Aligner
+from paralign.aligners.sultan import PAPER_OPTIONS, depequiv, preset_options, unescape_ptb
+from paralign.aligners.sultan.wordsim import (
     NoSimilarity,
     canonical,
     is_punctuation,
@@ -399,7 +399,7 @@ def test_with_params_switches_similarity_off(aligner: Aligner) -> None:
 
 
 def test_external_parse_reader(tmp_path) -> None:
-    from paralign.aligners.external_parse import apply_parse, read_mst
+    from paralign.aligners.sultan.external_parse import apply_parse, read_mst
     from paralign.errors import FormatError
 
     path = tmp_path / "p.mst"

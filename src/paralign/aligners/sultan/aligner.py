@@ -1,0 +1,235 @@
+"""The Sultan aligner's front: :class:`Aligner` (annotate, prepare, align, trace), worker pool.
+
+Holds the options, the word-similarity source (loaded on first use) and the caches that clones
+share; annotates texts or token lists, prepares sentences, runs the module pipeline of
+:mod:`.modules` on each pair, in forked worker processes when asked.
+
+Not for: the modules themselves (:mod:`.modules`), the options and presets (:mod:`.options`) or
+the per-sentence index (:mod:`.prepared`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ...alignment import Alignment
+from ...errors import ConfigurationError
+from ...nlp import Annotator, TextOrTokens
+from ...paraphrases import ParaphraseSource
+from ...sentence import Sentence
+from .modules import ModulePipeline
+from .options import AlignerConfig
+from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
+from .wordsim import (
+    CombinedSimilarity,
+    NoSimilarity,
+    RelatedWords,
+    SpellingSimilarity,
+    form_similarity,
+    load_similarity,
+)
+
+
+def _similarity_settings(config: AlignerConfig) -> tuple[float, bool, bool]:
+    """The options word similarity depends on (clones with equal settings share its cache)."""
+    return config.ppdb_sim, config.use_word_similarity, config.spelling_variants
+
+
+class Aligner:
+    """The Sultan et al. (2014) word aligner.
+
+    ``similarity`` is ``"ppdb"`` (default), ``"wordnet"``, ``"none"``, a TSV path, ``"a+b"`` or any
+    object with ``related(a, b)``; ``annotator`` is a :class:`paralign.nlp.Annotator` (spaCy).
+    """
+
+    def __init__(
+        self,
+        similarity: str | RelatedWords | ParaphraseSource | None = "ppdb",
+        ppdb_sim: float = 0.9,
+        w: float = 0.9,
+        use_word_similarity: bool = True,
+        use_dependency_context: bool = True,
+        use_textual_context: bool = True,
+        align_stop_words: bool = True,
+        annotator: Annotator | None = None,
+        **options: Any,
+    ) -> None:
+        try:
+            self.config = AlignerConfig(
+                ppdb_sim=ppdb_sim, w=w, use_word_similarity=use_word_similarity,
+                use_dependency_context=use_dependency_context,
+                use_textual_context=use_textual_context, align_stop_words=align_stop_words,
+                **options,
+            )
+        except TypeError as exc:
+            raise ConfigurationError(f"unknown aligner option: {exc}") from exc
+        self._similarity_spec = similarity
+        self._related: RelatedWords | None = None
+        self.annotator = annotator
+        self._sim_cache: dict[int, float] = {}
+        self._forms: _FormTable | None = None
+        self._entity_types = dict(self.config.entity_types)
+
+    # -- configuration --------------------------------------------------------------------------
+    def with_params(self, **changes: Any) -> Aligner:
+        """A copy with some options changed, sharing the similarity source and annotator."""
+        self._form_table()  # the clone must share it: the similarity cache is keyed by its type ids
+        clone = Aligner.__new__(Aligner)
+        clone.config = replace(self.config, **changes)
+        clone._similarity_spec = self._similarity_spec
+        same_similarity = _similarity_settings(clone.config) == _similarity_settings(self.config)
+        clone._related = self._related if same_similarity else None
+        clone.annotator = self.annotator
+        clone._sim_cache = self._sim_cache if same_similarity else {}
+        clone._forms = self._forms
+        clone._entity_types = dict(clone.config.entity_types)
+        return clone
+
+    @property
+    def related(self) -> RelatedWords:
+        """The related-word source (loaded on first use); NoSimilarity in the ablation."""
+        if self._related is None:
+            if not self.config.use_word_similarity:
+                self._related = NoSimilarity()
+            else:
+                self._related = load_similarity(self._similarity_spec)
+                if self.config.spelling_variants:
+                    self._related = CombinedSimilarity([self._related, SpellingSimilarity()])
+        return self._related
+
+    def _annotator(self) -> Annotator:
+        if self.annotator is None:
+            from ...nlp import default_annotator
+
+            self.annotator = default_annotator()
+        return self.annotator
+
+    # -- annotation -----------------------------------------------------------------------------
+    @staticmethod
+    def _parse_form(item: TextOrTokens) -> TextOrTokens:
+        return item if isinstance(item, str) else unescape_ptb(list(item))
+
+    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1) -> list[Sentence]:
+        """Annotate texts (spaCy tokenisation) or token lists (kept exactly; PTB escapes parsed
+        as the characters they stand for, the given tokens are kept)."""
+        originals: list[TextOrTokens] = list(items)
+        parsed = self._annotator().pipe((self._parse_form(x) for x in originals), n_process=workers)
+        out = []
+        for item, sentence in zip(originals, parsed, strict=True):
+            if not isinstance(item, str) and tuple(item) != sentence.tokens:
+                sentence = replace(sentence, tokens=tuple(item))
+            out.append(sentence)
+        return out
+
+    def prepare(self, sentence: Sentence) -> Prepared:
+        """Index an annotated sentence for alignment under this aligner's options (shared form table)."""
+        forms = self._form_table()
+        return Prepared(sentence, forms.stop_words, self._entity_types, forms,
+                        self.config.stanford_copula, self.config.punct_dependencies,
+                        self.config.coordination_edges,
+                        _word_variants(self.config.symbol_words, self.config.article_variants),
+                        MODAL_LEMMAS if self.config.modal_lemmas else None)
+
+    def _form_table(self) -> _FormTable:
+        if self._forms is None:
+            from ...resources import stopwords
+
+            self._forms = _FormTable(stopwords())
+        return self._forms
+
+    # -- public API -----------------------------------------------------------------------------
+    def align(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
+        """Align two texts or token lists (or annotated Sentences, used as they are); links
+        index the (kept or spaCy) tokens."""
+        if isinstance(source, Sentence) and isinstance(target, Sentence):
+            return self.align_sentences(source, target)
+        s, t = self.annotate([x.tokens if isinstance(x, Sentence) else x for x in (source, target)])
+        return self.align_sentences(s, t)
+
+    def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
+        """Align two annotated sentences."""
+        return self.align_prepared(self.prepare(source), self.prepare(target))
+
+    def align_many(
+        self, pairs: Iterable[tuple[TextOrTokens, TextOrTokens]], workers: int = 1,
+        progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+    ) -> list[Alignment]:
+        """Align many pairs: one batched annotation pass, then alignment (``workers`` processes)."""
+        pairs = list(pairs)
+        flat = [x for pair in pairs for x in pair]
+        sentences = self.annotate(flat, workers=workers)
+        annotated = list(zip(sentences[0::2], sentences[1::2], strict=True))
+        return self.align_annotated(annotated, workers=workers, progress=progress)
+
+    def align_annotated(
+        self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
+        progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+    ) -> list[Alignment]:
+        """Align pre-annotated sentence pairs, in ``workers`` processes when > 1."""
+        self.related  # noqa: B018 - load the resource before forking
+        if workers > 1 and len(pairs) >= 2 * workers and hasattr(os, "fork"):
+            import multiprocessing
+
+            global _worker_aligner
+            _worker_aligner = self
+            ctx = multiprocessing.get_context("fork")
+            chunk = max(1, len(pairs) // (workers * 8))
+            with ctx.Pool(workers) as pool:
+                results = pool.imap(_align_in_worker, pairs, chunksize=chunk)
+                return list(progress(results) if progress else results)
+        items = progress(pairs) if progress else pairs
+        return [self.align_sentences(s, t) for s, t in items]
+
+    # -- the pipeline ---------------------------------------------------------------------------
+    def align_prepared(self, s: Prepared, t: Prepared) -> Alignment:
+        """Run the module pipeline on two prepared sentences."""
+        if s.n == 0 or t.n == 0:
+            return Alignment()
+        return Alignment(frozenset(self.trace_prepared(s, t)))
+
+    def trace_prepared(self, s: Prepared, t: Prepared) -> dict[Link, str]:
+        """The links of the pipeline, each with the name of the module that made it."""
+        if s.n == 0 or t.n == 0:
+            return {}
+        return ModulePipeline(self.config, s, t, self._similarities(s, t)).run()
+
+    def _similarities(self, s: Prepared, t: Prepared) -> dict[Link, float]:
+        """Non-zero similarities of all token pairs (computed once per distinct form pair)."""
+        related, ppdb_sim, cache = self.related, self.config.ppdb_sim, self._sim_cache
+        if len(cache) > 2_000_000:
+            cache.clear()
+        t_types: dict[int, list[int]] = {}
+        for j, key in enumerate(t.keys):
+            t_types.setdefault(key, []).append(j)
+        s_types: dict[int, list[int]] = {}
+        for i, key in enumerate(s.keys):
+            s_types.setdefault(key, []).append(i)
+        t_items = list(t_types.items())
+        out: dict[Link, float] = {}
+        for skey, s_idx in s_types.items():
+            for tkey, t_idx in t_items:
+                ck = (skey << 32) | tkey if skey <= tkey else (tkey << 32) | skey
+                value = cache.get(ck)
+                if value is None:
+                    i0, j0 = s_idx[0], t_idx[0]
+                    value = form_similarity(s.word_forms[i0], t.word_forms[j0], related, ppdb_sim)
+                    if value < 1.0:
+                        value = max(value, form_similarity(
+                            s.lemma_forms[i0], t.lemma_forms[j0], related, ppdb_sim))
+                    cache[ck] = value
+                if value:
+                    for i in s_idx:
+                        for j in t_idx:
+                            out[(i, j)] = value
+        return out
+
+
+_worker_aligner: Aligner | None = None
+
+
+def _align_in_worker(pair: tuple[Sentence, Sentence]) -> Alignment:
+    assert _worker_aligner is not None
+    return _worker_aligner.align_sentences(*pair)

@@ -1,0 +1,254 @@
+"""Word similarity for the Sultan et al. (2014) aligner: 1 (same word), ppdbSim (related), 0.
+
+The related-word test is pluggable: anything with ``name`` and ``related(a, b) -> bool`` over
+lower-cased words. PPDB lexical pairs are the default (the paper's resource); WordNet synonyms
+and any paraphrase table (TSV) plug in the same way, and several can be combined.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from ...errors import ConfigurationError
+from ...paraphrases import ParaphraseSource
+
+if TYPE_CHECKING:  # pragma: no cover
+    from nltk.stem.snowball import SnowballStemmer
+
+#: The reference implementation's punctuation list, plus the PTB quote/bracket spellings.
+PUNCTUATION: frozenset[str] = frozenset(
+    ["(", "-lrb-", ".", ",", "-", "?", "!", ";", "_", ":", "{", "}", "[", "/", "]", "...", '"', "'", ")", "-rrb-", "-lsb-", "-rsb-", "-lcb-", "-rcb-", "``", "''", "`", "--", "‘", "’", "“", "”", "–", "—", "…"]
+)
+
+#: Lemmas the content-word stages never align (clitics the reference skips).
+CLITICS: frozenset[str] = frozenset({"'s", "'d", "'ll"})
+
+
+@runtime_checkable
+class RelatedWords(Protocol):
+    """A source of related (paraphrase) word pairs; both words are lower-cased."""
+
+    name: str
+
+    def related(self, a: str, b: str) -> bool:
+        """True when the lower-cased words `a` and `b` are related (paraphrases)."""
+        ...
+
+
+class PPDBSimilarity:
+    """PPDB 1.0 XXXL lexical pairs (Sultan et al.'s list), looked up in both orders."""
+
+    name = "ppdb"
+
+    def __init__(self) -> None:
+        from ...resources import ppdb_pairs
+
+        self._pairs = ppdb_pairs()
+
+    def related(self, a: str, b: str) -> bool:
+        """True when (a, b) is a PPDB lexical pair (the set holds both orders)."""
+        return (a, b) in self._pairs
+
+
+class WordNetSimilarity:
+    """Two words are related when they share a WordNet synset."""
+
+    name = "wordnet"
+
+    def related(self, a: str, b: str) -> bool:
+        """True when either word is among the other's WordNet synonyms."""
+        from ...resources import wordnet_synonyms
+
+        return b in wordnet_synonyms(a) or a in wordnet_synonyms(b)
+
+
+class SpellingSimilarity:
+    """Spelling variants and typos: long alphabetic words one edit apart (OSA distance).
+
+    An extension, not in the paper: RTE hypotheses and translations misspell names
+    ("Stompanato"/"Stomponato"). Short words are left out, where one edit often changes the
+    word ("house"/"horse").
+    """
+
+    name = "spelling"
+
+    def __init__(self, min_length: int = 6, max_edits: int = 1) -> None:
+        self.min_length = min_length
+        self.max_edits = max_edits
+
+    def related(self, a: str, b: str) -> bool:
+        """True for alphabetic words of at least `min_length` within `max_edits` OSA edits."""
+        if min(len(a), len(b)) < self.min_length or abs(len(a) - len(b)) > self.max_edits:
+            return False
+        if not (a.isalpha() and b.isalpha()):
+            return False
+        return osa_distance(a, b, self.max_edits) <= self.max_edits
+
+
+def osa_distance(a: str, b: str, limit: int | None = None) -> int:
+    """Optimal-string-alignment edit distance (insert, delete, substitute, swap neighbours).
+
+    With ``limit``, returns ``limit + 1`` as soon as the distance must exceed it.
+    """
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            value = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                value = min(value, prev2[j - 2] + 1)
+            cur[j] = value
+        if limit is not None and min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+class SourceSimilarity:
+    """Adapter: any :class:`~paralign.paraphrases.ParaphraseSource` (e.g. a TSV table)."""
+
+    def __init__(self, source: ParaphraseSource) -> None:
+        self.source = source
+        self.name = source.name
+
+    def related(self, a: str, b: str) -> bool:
+        """True when the source lists either word as a paraphrase of the other."""
+        return b in self.source.paraphrases(a) or a in self.source.paraphrases(b)
+
+
+class CombinedSimilarity:
+    """Related when any of several sources says so."""
+
+    def __init__(self, sources: Sequence[RelatedWords]) -> None:
+        self.sources = tuple(sources)
+        self.name = "+".join(s.name for s in self.sources)
+
+    def related(self, a: str, b: str) -> bool:
+        """True when any of the sources relates the two words."""
+        return any(s.related(a, b) for s in self.sources)
+
+
+class NoSimilarity:
+    """No related pairs at all: only identical words match (the '- word similarity' ablation)."""
+
+    name = "none"
+
+    def related(self, a: str, b: str) -> bool:
+        """Always False: no pair of different words is related."""
+        return False
+
+
+def load_similarity(spec: str | RelatedWords | ParaphraseSource | None) -> RelatedWords:
+    """A similarity source from a spec: `ppdb`, `wordnet`, `spelling`, `none`, a TSV path, or `a+b`."""
+    if spec is None:
+        return PPDBSimilarity()
+    if isinstance(spec, RelatedWords):
+        return spec
+    if isinstance(spec, ParaphraseSource):
+        return SourceSimilarity(spec)
+    if not isinstance(spec, str) or not spec:
+        raise ConfigurationError(f"unknown word-similarity source {spec!r}")
+    if "+" in spec:
+        return CombinedSimilarity([load_similarity(part) for part in spec.split("+")])
+    if spec == "ppdb":
+        return PPDBSimilarity()
+    if spec == "wordnet":
+        return WordNetSimilarity()
+    if spec == "none":
+        return NoSimilarity()
+    if spec == "spelling":
+        return SpellingSimilarity()
+    from ...paraphrases import load_source
+
+    try:
+        return SourceSimilarity(load_source(spec))
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(
+            f"word-similarity source {spec!r}: use ppdb, wordnet, none or a TSV path ({exc})"
+        ) from exc
+
+
+@functools.lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """Snowball (English) stem of a lower-cased word."""
+    return _stemmer().stem(word)
+
+
+@functools.cache
+def _stemmer() -> SnowballStemmer:
+    from nltk.stem.snowball import SnowballStemmer
+
+    return SnowballStemmer("english")
+
+
+def canonical(word: str) -> str:
+    """Lower-cased form without '.', '-' and ',' (for words longer than one character)."""
+    word = word.lower()
+    if len(word) > 1:
+        stripped = word.replace(".", "").replace("-", "").replace(",", "")
+        return stripped or word
+    return word
+
+
+def is_punctuation(word: str) -> bool:
+    """In the reference list, or made only of Unicode punctuation/symbol characters."""
+    if word.lower() in PUNCTUATION:
+        return True
+    return bool(word) and all(unicodedata.category(c)[0] in "PS" for c in word)
+
+
+class WordForm:
+    """The precomputed facts word similarity needs about one surface form (or lemma)."""
+
+    __slots__ = ("canon", "digit", "lower", "number", "punct", "stem", "stop")
+
+    def __init__(self, word: str, tag: str, stop_words: frozenset[str]) -> None:
+        self.lower = word.lower()
+        self.canon = canonical(word)
+        self.stem = stem(self.lower)
+        self.digit = word.isdigit()
+        self.number = tag == "CD"
+        self.stop = self.lower in stop_words
+        self.punct = is_punctuation(word)
+
+
+def form_similarity(a: WordForm, b: WordForm, related: RelatedWords | None, ppdb_sim: float) -> float:
+    """The reference's wordRelatedness on two prepared forms: 1, ppdb_sim or 0."""
+    if a.canon == b.canon:
+        return 1.0
+    if a.punct or b.punct:
+        return 0.0
+    if a.stem == b.stem:
+        return 1.0
+    if a.digit and b.digit:
+        return 0.0
+    if a.number and b.number and not a.digit and not b.digit:
+        return 0.0
+    if a.stop != b.stop:
+        return 0.0
+    if related is not None and related.related(a.lower, b.lower):
+        return ppdb_sim
+    return 0.0
+
+
+def word_similarity(
+    word1: str, word2: str, *, tags: tuple[str, str] = ("", ""), lemmas: tuple[str, str] | None = None,
+    related: RelatedWords | None = None, ppdb_sim: float = 0.9, stop_words: Iterable[str] | None = None,
+) -> float:
+    """Similarity of two words (max over surface forms and lemmas): 1, ppdb_sim or 0."""
+    from ...resources import stopwords
+
+    stops = frozenset(stop_words) if stop_words is not None else stopwords()
+    best = form_similarity(
+        WordForm(word1, tags[0], stops), WordForm(word2, tags[1], stops), related, ppdb_sim
+    )
+    if lemmas is not None and best < 1.0:
+        best = max(best, form_similarity(
+            WordForm(lemmas[0], tags[0], stops), WordForm(lemmas[1], tags[1], stops), related, ppdb_sim
+        ))
+    return best
