@@ -11,7 +11,8 @@ Not for: what is computed per item (the callers' tasks) or reading and writing f
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from .errors import ConfigurationError
@@ -26,6 +27,47 @@ _I = TypeVar("_I")
 _R = TypeVar("_R")
 
 
+def iter_chunk_results(
+    task: Callable[[list[_I]], list[_R]],
+    items: Sequence[_I],
+    worker_failed: Callable[[list[_I], str], Iterable[_R]],
+    *,
+    workers: int,
+    chunk_size: int,
+    before_pool: Callable[[], None] | None = None,
+) -> Iterator[list[_R]]:
+    """``task`` over chunks of `items`, each chunk's results yielded in input order as it is done:
+    here, or in a process pool when ``workers > 1`` and there is more than one chunk.
+
+    Worker processes are forked where the platform can, so they inherit what ``before_pool``
+    loaded (a model, an aligner in a module global); `task` must be picklable (a module-level
+    function or a ``functools.partial`` of one). A chunk whose worker raised or died becomes
+    ``worker_failed(chunk, why)``; a ConfigurationError (a caller's mistake) propagates."""
+    if workers < 1:
+        raise ConfigurationError(f"workers must be at least 1, got {workers}")
+    size = max(1, chunk_size)
+    chunks = [list(items[start : start + size]) for start in range(0, len(items), size)]
+    if workers == 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            yield task(chunk)
+        return
+    if before_pool is not None:
+        before_pool()
+    import multiprocessing  # only when asked: slow to import
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(task, chunk) for chunk in chunks]
+        for chunk, future in zip(chunks, futures, strict=True):
+            try:
+                yield future.result()
+            except ConfigurationError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
+                yield list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
+
+
 def run_chunks(
     task: Callable[[list[_I]], list[_R]],
     items: Sequence[_I],
@@ -36,34 +78,13 @@ def run_chunks(
     progress: Callable[[int], None] | None,
     before_pool: Callable[[], None] | None = None,
 ) -> list[_R]:
-    """``task`` over chunks of `items`, results in input order: here, or in a process pool when
-    ``workers > 1`` and there is more than one chunk (`task` must then be picklable).
-    ``progress(n)`` gets each chunk's size when it is done. A chunk whose worker died becomes
-    ``worker_failed(chunk, why)``; a ConfigurationError (a caller's mistake) propagates."""
-    if workers < 1:
-        raise ConfigurationError(f"workers must be at least 1, got {workers}")
-    size = max(1, chunk_size)
-    chunks = [list(items[start : start + size]) for start in range(0, len(items), size)]
+    """All results of :func:`iter_chunk_results` in input order; ``progress(n)`` gets each
+    chunk's size when it is done."""
     results: list[_R] = []
-    if workers == 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            results.extend(task(chunk))
-            if progress is not None:
-                progress(len(chunk))
-        return results
-    if before_pool is not None:
-        before_pool()
-    from concurrent.futures import ProcessPoolExecutor  # only when asked: slow to import
-
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(task, chunk) for chunk in chunks]
-        for chunk, future in zip(chunks, futures, strict=True):
-            try:
-                results.extend(future.result())
-            except ConfigurationError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
-                results.extend(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
-            if progress is not None:
-                progress(len(chunk))
+    for done in iter_chunk_results(
+        task, items, worker_failed, workers=workers, chunk_size=chunk_size, before_pool=before_pool
+    ):
+        results.extend(done)
+        if progress is not None:
+            progress(len(done))
     return results

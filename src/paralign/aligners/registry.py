@@ -38,7 +38,7 @@ class PresetAligner:
     preset: str
 
     def __post_init__(self) -> None:
-        from .sultan import preset_options
+        from .sultan.options import preset_options
 
         preset_options(self.preset)  # an unknown name fails here, not in a worker
 

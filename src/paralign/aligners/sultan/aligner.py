@@ -10,16 +10,18 @@ the per-sentence index (:mod:`.prepared`).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ...alignment import Alignment
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, ParalignError
 from ...nlp import Annotator, TextOrTokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence
+from ...workers import iter_chunk_results
 from .modules import ModulePipeline
 from .options import AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
@@ -168,20 +170,24 @@ class Aligner:
         self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
         progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
     ) -> list[Alignment]:
-        """Align pre-annotated sentence pairs, in ``workers`` processes when > 1."""
+        """Align pre-annotated sentence pairs, in ``workers`` forked processes when > 1 (through
+        :func:`paralign.workers.iter_chunk_results`, the one batch runner); ``progress`` wraps
+        the alignments as they come, in input order."""
         self.related  # noqa: B018 - load the resource before forking
-        if workers > 1 and len(pairs) >= 2 * workers and hasattr(os, "fork"):
-            import multiprocessing
+        forking = workers > 1 and len(pairs) >= 2 * workers and hasattr(os, "fork")
+        chunks = iter_chunk_results(
+            _align_chunk_in_worker if forking else self._align_chunk,
+            pairs,
+            _raise_worker_failure,
+            workers=workers if forking else 1,
+            chunk_size=max(1, len(pairs) // (workers * 8)) if forking else 1,
+            before_pool=functools.partial(_set_worker_aligner, self),
+        )
+        results = (alignment for chunk in chunks for alignment in chunk)
+        return list(progress(results) if progress else results)
 
-            global _worker_aligner
-            _worker_aligner = self
-            ctx = multiprocessing.get_context("fork")
-            chunk = max(1, len(pairs) // (workers * 8))
-            with ctx.Pool(workers) as pool:
-                results = pool.imap(_align_in_worker, pairs, chunksize=chunk)
-                return list(progress(results) if progress else results)
-        items = progress(pairs) if progress else pairs
-        return [self.align_sentences(s, t) for s, t in items]
+    def _align_chunk(self, pairs: list[tuple[Sentence, Sentence]]) -> list[Alignment]:
+        return [self.align_sentences(s, t) for s, t in pairs]
 
     # -- the pipeline ---------------------------------------------------------------------------
     def align_prepared(self, s: Prepared, t: Prepared) -> Alignment:
@@ -227,9 +233,21 @@ class Aligner:
         return out
 
 
+#: The aligner that forked workers inherit (set just before the pool starts).
 _worker_aligner: Aligner | None = None
 
 
-def _align_in_worker(pair: tuple[Sentence, Sentence]) -> Alignment:
-    assert _worker_aligner is not None
-    return _worker_aligner.align_sentences(*pair)
+def _set_worker_aligner(aligner: Aligner) -> None:
+    global _worker_aligner
+    _worker_aligner = aligner
+
+
+def _align_chunk_in_worker(pairs: list[tuple[Sentence, Sentence]]) -> list[Alignment]:
+    """A chunk aligned in a forked worker, by the aligner it inherited (pickled by name only)."""
+    assert _worker_aligner is not None, "the pool was started without _set_worker_aligner"
+    return _worker_aligner._align_chunk(pairs)
+
+
+def _raise_worker_failure(_pairs: list[tuple[Sentence, Sentence]], why: str) -> list[Alignment]:
+    """An aligner batch has no place for a failed pair: a worker's failure stops the batch."""
+    raise ParalignError(f"aligning failed in a worker process: {why}")
