@@ -11,7 +11,7 @@ import pytest
 
 from paralign.cli import main
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "alignment"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "alignment"
 GOLD = str(EXAMPLES / "gold.json")
 SYSTEM = str(EXAMPLES / "system.pharaoh")
 

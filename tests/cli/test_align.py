@@ -11,7 +11,7 @@ from paralign.aligners.evaluation import read_pairs, read_parallel
 from paralign.cli import main
 from paralign.errors import MismatchError
 
-DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 
 def test_read_pairs_reports_bad_lines() -> None:

@@ -22,7 +22,7 @@ from paralign.metrics.alignment_scores import (
 )
 
 A = Alignment.from_links
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "alignment"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "alignment"
 
 
 def test_macro_is_f1_of_mean_precision_and_recall() -> None:

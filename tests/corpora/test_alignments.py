@@ -23,7 +23,7 @@ from paralign.corpora import (
 )
 from paralign.errors import AlignmentIndexError, FormatError, InputFileError, MismatchError
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "alignment"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "alignment"
 GOLD_FILES = {
     "gold.json": "jacana",
     "gold.sure.json": "jacana",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from paralign.cli import main
 
-DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 
 def test_demo_empty_gold_names_the_file(tmp_path: Path, capsys) -> None:
