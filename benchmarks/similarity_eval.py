@@ -30,16 +30,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from paralign.aligners.batch import AlignedBatch, align_pairs
+from paralign.aligners.exact import exact_match_aligner
+from paralign.aligners.registry import get_aligner
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
 from paralign.nlp import ANNOTATION_VERSION, Annotator, model_name
-from paralign.paraphrase_model import (
-    ALIGNMENT_FEATURES,
-    DEFAULT_FEATURE_SET,
-    FEATURE_SETS,
-    FEATURES,
-    pair_features,
-)
 from paralign.sentence import Sentence
 from paralign.settings import data_dir
 from paralign.similarity import (
@@ -47,15 +43,11 @@ from paralign.similarity import (
     DEFAULT_THRESHOLD_RULE,
     PARAPHRASE_PRESET,
     THRESHOLD_RULES,
-    AlignedBatch,
     CrossValidation,
-    align_pairs,
     cross_validate_model,
     cross_validate_threshold,
     evaluate_feature_rows,
-    exact_match_aligner,
     fit_signal,
-    get_aligner,
     make_signal,
     map_aligned,
     mcnemar,
@@ -64,6 +56,13 @@ from paralign.similarity import (
     sts_from_scores,
     training_sentences,
     weighted_mean,
+)
+from paralign.similarity.features import (
+    ALIGNMENT_FEATURES,
+    DEFAULT_FEATURE_SET,
+    FEATURE_SETS,
+    FEATURES,
+    pair_features,
 )
 
 SIGNAL_NAMES = ("sultan2014", "sultan2015", "mean-proportion", "idf", "idf2015", "numbers", "all-words")

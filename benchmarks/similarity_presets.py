@@ -16,17 +16,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from statistics import fmean
 
+from paralign.aligners.batch import align_pairs
 from paralign.aligners.sultan import Aligner, preset_options
 from paralign.corpora.sts import load_sts
 from paralign.nlp import Annotator
 from paralign.settings import data_dir
-from paralign.similarity import (
-    DEFAULT_SIGNAL,
-    align_pairs,
-    make_signal,
-    score_aligned,
-    sts_from_scores,
-)
+from paralign.similarity import DEFAULT_SIGNAL, make_signal, score_aligned, sts_from_scores
 from similarity_eval import annotate_all
 
 OPTION_SETS: dict[str, dict] = {

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from paralign.aligners.evaluation import read_pairs, read_parallel
 from paralign.cli import main
+from paralign.corpora.sentence_pairs import read_input_pairs, read_parallel
 from paralign.errors import MismatchError
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
@@ -17,7 +17,7 @@ DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 def test_read_pairs_reports_bad_lines() -> None:
     lines = ["a b\tc d\n", "no tab here\n", "\n", '{"source": "x", "target": ["y"]}\n', "{oops\n",
              "id7\ta\tb\n"]
-    pairs = list(read_pairs(lines, tokenized=True))
+    pairs = list(read_input_pairs(lines, tokenized=True))
     assert [p.error is None for p in pairs] == [True, False, False, True, False, True]
     assert pairs[0].source == ["a", "b"] and pairs[3].target == ["y"] and pairs[5].id == "id7"
     assert pairs[1].line == 2 and "tab" in pairs[1].error
@@ -139,12 +139,12 @@ def test_align_help_says_json_lines(capsys) -> None:
 
 
 def test_bad_field_count_message_mentions_three_fields() -> None:
-    pair = next(read_pairs(["a\tb\tc\td\n"]))
+    pair = next(read_input_pairs(["a\tb\tc\td\n"]))
     assert pair.error is not None and "or 3" in pair.error and "got 4" in pair.error
 
 
 def test_empty_sentences_are_reported(tmp_path: Path, capsys) -> None:
-    pairs = list(read_pairs(["a\t\n", '{"source": "x", "target": []}\n', "a\tb\n"]))
+    pairs = list(read_input_pairs(["a\t\n", '{"source": "x", "target": []}\n', "a\tb\n"]))
     assert [p.error for p in pairs] == ["empty target sentence", "empty target sentence", None]
     (tmp_path / "s.txt").write_text("Dogs bark .\n\nCats sleep .\n", encoding="utf-8")
     (tmp_path / "t.txt").write_text("Dogs bark .\nBirds sing .\n\n", encoding="utf-8")

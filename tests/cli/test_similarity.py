@@ -8,15 +8,10 @@ from itertools import islice
 
 import pytest
 
+from paralign.aligners.exact import exact_match_aligner
 from paralign.cli import main
-from paralign.similarity import (
-    evaluate_paraphrase_files,
-    evaluate_sts_files,
-    exact_match_aligner,
-    read_sentence_pairs,
-    sentences_from_file,
-    similarity,
-)
+from paralign.corpora.sentence_pairs import read_sentence_pairs, sentences_from_file
+from paralign.similarity import evaluate_paraphrase_files, evaluate_sts_files, similarity
 
 
 def run_json(capsys, argv):
@@ -180,7 +175,8 @@ def test_evaluate_paraphrase_rule_and_cross_validation(data, tmp_path, capsys):
 
 @pytest.mark.data
 def test_evaluate_paraphrase_classifiers(data, tmp_path, capsys):
-    from paralign.paraphrase_model import ALIGNMENT_FEATURES, FEATURES, LogisticModel
+    from paralign.similarity.features import ALIGNMENT_FEATURES, FEATURES
+    from paralign.similarity.model import LogisticModel
 
     base = _exact_paraphrase_argv(data, tmp_path, 201, 41)
     model, _ = run_json(capsys, base + ["--cv-folds", "5"])
@@ -224,8 +220,8 @@ _TRAIN = [
 
 
 def test_similarity_classifies_pairs_with_a_trained_report(tmp_path, capsys):
-    from paralign.paraphrase_model import ModelSignal, TrainedClassifier
     from paralign.similarity import evaluate_paraphrase
+    from paralign.similarity.model import ModelSignal, TrainedClassifier
 
     report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()
     path = tmp_path / "model.json"
@@ -256,7 +252,7 @@ def test_similarity_classifies_pairs_with_a_trained_report(tmp_path, capsys):
 
 def test_trained_reports_that_cannot_classify_are_refused(tmp_path, capsys):
     from paralign.errors import ConfigurationError
-    from paralign.paraphrase_model import TrainedClassifier
+    from paralign.similarity.model import TrainedClassifier
 
     with pytest.raises(ConfigurationError, match="not an evaluate-paraphrase report"):
         TrainedClassifier.from_report({"accuracy": 0.7})
@@ -364,7 +360,7 @@ def test_evaluate_paraphrase_reads_stdin_and_names_it(tmp_path, capsys, monkeypa
 
 
 def test_sentences_of_idf_files_by_format(tmp_path):
-    from paralign.similarity import iter_sentences_from_file
+    from paralign.corpora.sentence_pairs import iter_sentences_from_file
 
     text = tmp_path / "corpus.txt"
     text.write_text("First sentence here.\n\nSecond one\twith a tab.\nThird.\n", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The logistic paraphrase classifier over alignment features (paralign.paraphrase_model)."""
+"""The logistic paraphrase classifier over alignment features (paralign.similarity.features, paralign.similarity.model)."""
 
 from __future__ import annotations
 
@@ -8,22 +8,20 @@ import random
 
 import pytest
 
-from paralign.alignment import Alignment
+from paralign.alignment import AlignedSentences, Alignment
 from paralign.errors import ConfigurationError
-from paralign.paraphrase_model import (
+from paralign.sentence import Sentence
+from paralign.similarity import cross_validate_model, cross_validate_threshold
+from paralign.similarity.features import (
     ALIGNMENT_FEATURES,
     FEATURE_SETS,
     FEATURES,
     OVERLAP_FEATURES,
-    LogisticModel,
-    TrainedClassifier,
     feature_set,
-    logistic_weights,
     overlap_features,
     pair_features,
 )
-from paralign.sentence import Sentence
-from paralign.similarity import AlignedSentences, cross_validate_model, cross_validate_threshold
+from paralign.similarity.model import LogisticModel, TrainedClassifier, logistic_weights
 
 
 def _pair(source: str, target: str, links: list[tuple[int, int]], pos: tuple[str, str] | None = None) -> AlignedSentences:
@@ -212,7 +210,8 @@ def test_cross_validation_refits_the_model_on_each_fold():
 def test_features_of_a_batch_are_the_same_with_worker_processes():
     from functools import partial
 
-    from paralign.similarity import AlignedBatch, PairFailure, map_aligned
+    from paralign.aligners.batch import AlignedBatch, PairFailure
+    from paralign.similarity import map_aligned
 
     pairs = [
         _pair("rebels attacked the convoy", "the convoy was attacked", [(1, 3), (3, 1)]),

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paralign.alignment import Alignment
+from paralign.alignment import AlignedSentences, Alignment
 from paralign.sentence import Sentence
-from paralign.similarity import SIGNALS, AlignedSentences, ContentProportion, is_number, make_signal
+from paralign.similarity import SIGNALS, ContentProportion, is_number, make_signal
 
 
 def pair(a: str, b: str, links) -> AlignedSentences:

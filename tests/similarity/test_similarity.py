@@ -8,26 +8,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paralign.alignment import Alignment
+from paralign.aligners.batch import AlignedBatch, PairFailure, align_pairs
+from paralign.aligners.exact import exact_match_aligner
+from paralign.aligners.registry import aligner_label, get_aligner
+from paralign.alignment import AlignedSentences, Alignment
 from paralign.errors import ConfigurationError, ParalignError
 from paralign.sentence import Sentence
 from paralign.similarity import (
     SIGNALS,
-    AlignedBatch,
-    AlignedSentences,
     ContentProportion,
     IdfTable,
-    PairFailure,
-    align_pairs,
-    aligner_label,
     binary_scores,
     choose_threshold,
     content_indices,
     evaluate_paraphrase,
     evaluate_sts,
-    exact_match_aligner,
     fit_signal,
-    get_aligner,
     is_content_word,
     make_signal,
     map_aligned,
