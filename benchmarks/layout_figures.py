@@ -511,11 +511,11 @@ def build_steps() -> list[Step]:
         aligner_step("aligner.mtref_test_sure_possible", mtref_gold,
                      {"p": "0.9761", "r": "0.6171", "f1": "0.756", "exact": "0.0112", "micro_f1": "0.743"},
                      "--gold-links", "sure+possible",
-                     notes={"f1": "aligner.md's headline table prints 75.62, which is the F1 of its "
-                                  "rounded P 97.61 and R 61.71; the unrounded macro F1 is 75.615 "
-                                  "(75.61; benchmarks/aligner_eval.py --sets mtref-test-sp gives "
-                                  "the same 0.756149 on the baseline), so the check uses the "
-                                  "75.6 of summary.md and of aligner.md's ablation table"}),
+                     notes={"f1": "aligner.md's headline table prints 75.62, the F1 of its rounded "
+                                  "P 97.61 and R 61.71 (75.615); the macro F1 itself is 0.756149, "
+                                  "75.61 (benchmarks/aligner_eval.py --sets mtref-test-sp gives "
+                                  "the same on the baseline), so the check uses the 75.6 of "
+                                  "summary.md and of aligner.md's ablation table"}),
         aligner_step("aligner.msr_test_paper", f"{ALIGN}/msr-rte2/derived/RTE2_test_M.jsonl",
                      {"f1": "0.9162", "exact": "0.4438"}, "--paper"),
         aligner_step("aligner.edb_test_paper", edb_gold, {"f1": "0.8651", "exact": "0.1601"}, "--paper"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .errors import ConfigurationError
 
@@ -73,17 +73,13 @@ def run_chunks(
     items: Sequence[_I],
     worker_failed: Callable[[list[_I], str], Iterable[_R]],
     *,
-    workers: int,
-    chunk_size: int,
-    progress: Callable[[int], None] | None,
-    before_pool: Callable[[], None] | None = None,
+    progress: Callable[[int], None] | None = None,
+    **runner: Any,
 ) -> list[_R]:
-    """All results of :func:`iter_chunk_results` in input order; ``progress(n)`` gets each
-    chunk's size when it is done."""
+    """All results of :func:`iter_chunk_results` (`runner`: its ``workers``, ``chunk_size`` and
+    ``before_pool``) in input order; ``progress(n)`` gets each chunk's size when it is done."""
     results: list[_R] = []
-    for done in iter_chunk_results(
-        task, items, worker_failed, workers=workers, chunk_size=chunk_size, before_pool=before_pool
-    ):
+    for done in iter_chunk_results(task, items, worker_failed, **runner):
         results.extend(done)
         if progress is not None:
             progress(len(done))

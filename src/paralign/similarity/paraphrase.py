@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import PresetAligner, aligner_label
@@ -234,22 +235,10 @@ def evaluate_feature_rows(
     return replace(result, classifier="features", model=model, cross_validation=cv)
 
 
-def evaluate_paraphrase_files(
-    train_paths: Sequence[str | Path],
-    test_path: str | Path,
-    *,
-    classifier: str = DEFAULT_CLASSIFIER,
-    signal: str | Signal | None = None,
-    feature_set: str | None = None,
-    rule: str = DEFAULT_THRESHOLD_RULE,
-    cv_folds: int = 0,
-    l2: float = 1.0,
-    aligner: AlignFunction | None = None,
-    annotator: Annotator | None = None,
-    workers: int = 1,
-    progress: Callable[[int], None] | None = None,
-) -> dict:
-    """Train on MSRP-format training files, evaluate on the test file (see :func:`evaluate_paraphrase`); with row reports."""
+def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str | Path, **options: Any) -> dict:
+    """Train on MSRP-format training files, evaluate on the test file; with row reports.
+
+    `options` are :func:`evaluate_paraphrase`'s keyword options (classifier, signal, rule, ...)."""
     train = load_msrp(*train_paths)
     test = load_msrp(test_path)
     if not train.pairs:
@@ -259,16 +248,7 @@ def evaluate_paraphrase_files(
     ev = evaluate_paraphrase(
         [(p.sentence1, p.sentence2, p.label) for p in train.pairs],
         [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
-        classifier=classifier,
-        signal=signal,
-        feature_set=feature_set,
-        rule=rule,
-        cv_folds=cv_folds,
-        l2=l2,
-        aligner=aligner,
-        annotator=annotator,
-        workers=workers,
-        progress=progress,
+        **options,
     )
     result = ev.to_dict()
     result["skipped"] = len(train.skipped) + len(test.skipped)
