@@ -6,13 +6,7 @@ import argparse
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..metrics.parametric import (
-    ALIGNERS,
-    align_scores_files,
-    render_align_scores,
-    render_table_scores,
-    table_scores_files,
-)
+from ..metrics.parametric import ALIGNERS, align_scores_files, table_scores_files
 from ._common import (
     STDIN_NAME,
     add_format,
@@ -25,6 +19,7 @@ from ._common import (
     stdin_once,
     warn_each,
 )
+from ._render import render_align_scores, render_table_scores
 
 LINK_CHOICES = ("sure", "sure+possible")
 

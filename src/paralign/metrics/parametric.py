@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from .._moved import moved_names
 from ..alignment import Alignment
 from ..corpora.base import BadPair
 from ..errors import AlignmentIndexError, ConfigurationError, EmptyScoringError, MismatchError
@@ -575,32 +576,7 @@ def table_scores_files(
                    skipped_rows=skipped)
 
 
-def _fmt(value: float | None) -> str:
-    return "  n/a" if value is None else f"{value:5.3f}"
-
-
-def _length_label(n: int) -> str:
-    return "Length = 1" if n == 1 else f"Length <= {n}"
-
-
-def render_align_scores(result: AlignScores) -> str:
-    """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns)."""
-    lines = [f"ParaMetric alignment scores over {result.pairs} pairs"
-             + (f" ({result.skipped} skipped)" if result.skipped else ""),
-             f"{'':12} {'AlignPrec':>9} {'AlignRecall':>11} {'matched':>8} {'system':>8} {'gold':>8}"]
-    for n, c in sorted(result.by_length.items()):
-        lines.append(f"{_length_label(n):12} {_fmt(c.precision):>9} {_fmt(c.recall):>11} "
-                     f"{c.matched:8d} {c.system:8d} {c.gold:8d}")
-    return "\n".join(lines)
-
-
-def render_table_scores(result: TableScores) -> str:
-    """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
-    lines = [f"ParaMetric scores of {result.source} over {result.groups} groups, "
-             f"{result.sentences} sentences"
-             + (f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""),
-             f"{'':12} {'LB-Prec':>8} {'Rel-Recall':>10} {'correct':>8} {'posited':>9} {'reference':>9}"]
-    for n, c in sorted(result.by_length.items()):
-        lines.append(f"{_length_label(n):12} {_fmt(c.lb_precision):>8} {_fmt(c.rel_recall):>10} "
-                     f"{c.correct:8d} {c.posited:9d} {c.reference:9d}")
-    return "\n".join(lines)
+# Text rendering moved to the CLI; the old names work, with a DeprecationWarning, until 0.3.
+__getattr__ = moved_names(__name__, {
+    "render_align_scores": "paralign.cli._render", "render_table_scores": "paralign.cli._render",
+})

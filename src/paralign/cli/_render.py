@@ -1,0 +1,64 @@
+"""Text renderings of metric results shared by several commands (the CLI's `--format text`).
+
+`render_scores` (alignment scores: score-alignments, evaluate-aligner, demo) and the ParaMetric
+tables (`render_align_scores`, `render_table_scores`). Results are built by :mod:`paralign.metrics`;
+only their text layout lives here.
+
+Not for: computing any figure (the metrics do), JSON output (``to_dict`` of the results), or a
+rendering only one command uses (that stays in the command's module).
+"""
+
+from __future__ import annotations
+
+from ..metrics.parametric import AlignScores, TableScores
+
+
+def render_scores(result: dict) -> str:
+    """A small text table of `AlignmentScores.to_dict()`: macro and micro P/R/F1, exact, AER."""
+
+    def pct(value: float) -> str:
+        return f"{100 * value:5.1f}"
+
+    skipped = f" ({result['skipped']} skipped)" if result.get("skipped") else ""
+    lines = [
+        f"pairs: {result['pairs']}{skipped}  gold links: {result['links']} ({result['gold_links']})  "
+        f"system links: {result['system_links']}",
+        "          P      R      F1",
+    ]
+    for key in ("macro", "micro"):
+        prf = result[key]
+        lines.append(f"{key:<7} {pct(prf['precision'])}  {pct(prf['recall'])}  {pct(prf['f1'])}")
+    lines.append(f"exact   {pct(result['exact'])}% ({result['exact_count']} of {result['pairs']})")
+    lines.append(f"AER     {pct(result['aer'])}")
+    return "\n".join(lines)
+
+
+def _fmt(value: float | None) -> str:
+    return "  n/a" if value is None else f"{value:5.3f}"
+
+
+def _length_label(n: int) -> str:
+    return "Length = 1" if n == 1 else f"Length <= {n}"
+
+
+def render_align_scores(result: AlignScores) -> str:
+    """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns)."""
+    lines = [f"ParaMetric alignment scores over {result.pairs} pairs"
+             + (f" ({result.skipped} skipped)" if result.skipped else ""),
+             f"{'':12} {'AlignPrec':>9} {'AlignRecall':>11} {'matched':>8} {'system':>8} {'gold':>8}"]
+    for n, c in sorted(result.by_length.items()):
+        lines.append(f"{_length_label(n):12} {_fmt(c.precision):>9} {_fmt(c.recall):>11} "
+                     f"{c.matched:8d} {c.system:8d} {c.gold:8d}")
+    return "\n".join(lines)
+
+
+def render_table_scores(result: TableScores) -> str:
+    """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
+    lines = [f"ParaMetric scores of {result.source} over {result.groups} groups, "
+             f"{result.sentences} sentences"
+             + (f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""),
+             f"{'':12} {'LB-Prec':>8} {'Rel-Recall':>10} {'correct':>8} {'posited':>9} {'reference':>9}"]
+    for n, c in sorted(result.by_length.items()):
+        lines.append(f"{_length_label(n):12} {_fmt(c.lb_precision):>8} {_fmt(c.rel_recall):>10} "
+                     f"{c.correct:8d} {c.posited:9d} {c.reference:9d}")
+    return "\n".join(lines)
