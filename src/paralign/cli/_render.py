@@ -10,6 +10,8 @@ rendering only one command uses (that stays in the command's module).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from ..metrics.parametric import AlignScores, TableScores
 
 
@@ -41,24 +43,33 @@ def _length_label(n: int) -> str:
     return "Length = 1" if n == 1 else f"Length <= {n}"
 
 
+def _length_table(title: str, columns: Sequence[tuple[str, int]],
+                  rows: Iterable[tuple[int, Sequence[str | int]]]) -> str:
+    """`title`, a header of `columns` (name, width), then a line per length bound n: its label
+    ("Length <= n") and its cells, each right-aligned to its column's width."""
+    lines = [title, " ".join([f"{'':12}", *(f"{name:>{width}}" for name, width in columns)])]
+    for n, cells in rows:
+        lines.append(" ".join([f"{_length_label(n):12}",
+                               *(f"{cell:>{width}}" for cell, (_, width) in zip(cells, columns, strict=True))]))
+    return "\n".join(lines)
+
+
 def render_align_scores(result: AlignScores) -> str:
     """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns)."""
-    lines = [f"ParaMetric alignment scores over {result.pairs} pairs"
-             + (f" ({result.skipped} skipped)" if result.skipped else ""),
-             f"{'':12} {'AlignPrec':>9} {'AlignRecall':>11} {'matched':>8} {'system':>8} {'gold':>8}"]
-    for n, c in sorted(result.by_length.items()):
-        lines.append(f"{_length_label(n):12} {_fmt(c.precision):>9} {_fmt(c.recall):>11} "
-                     f"{c.matched:8d} {c.system:8d} {c.gold:8d}")
-    return "\n".join(lines)
+    title = (f"ParaMetric alignment scores over {result.pairs} pairs"
+             + (f" ({result.skipped} skipped)" if result.skipped else ""))
+    rows = ((n, (_fmt(c.precision), _fmt(c.recall), c.matched, c.system, c.gold))
+            for n, c in sorted(result.by_length.items()))
+    return _length_table(title, (("AlignPrec", 9), ("AlignRecall", 11), ("matched", 8), ("system", 8),
+                                 ("gold", 8)), rows)
 
 
 def render_table_scores(result: TableScores) -> str:
     """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
-    lines = [f"ParaMetric scores of {result.source} over {result.groups} groups, "
+    title = (f"ParaMetric scores of {result.source} over {result.groups} groups, "
              f"{result.sentences} sentences"
-             + (f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""),
-             f"{'':12} {'LB-Prec':>8} {'Rel-Recall':>10} {'correct':>8} {'posited':>9} {'reference':>9}"]
-    for n, c in sorted(result.by_length.items()):
-        lines.append(f"{_length_label(n):12} {_fmt(c.lb_precision):>8} {_fmt(c.rel_recall):>10} "
-                     f"{c.correct:8d} {c.posited:9d} {c.reference:9d}")
-    return "\n".join(lines)
+             + (f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""))
+    rows = ((n, (_fmt(c.lb_precision), _fmt(c.rel_recall), c.correct, c.posited, c.reference))
+            for n, c in sorted(result.by_length.items()))
+    return _length_table(title, (("LB-Prec", 8), ("Rel-Recall", 10), ("correct", 8), ("posited", 9),
+                                 ("reference", 9)), rows)
