@@ -6,7 +6,8 @@ import argparse
 from contextlib import ExitStack
 from pathlib import Path
 
-from ..metrics.parametric import ALIGNERS, align_scores_files, table_scores_files
+from ..aligners.sultan import Aligner
+from ..metrics.parametric import ALIGNERS, AlignTokens, align_scores_files, table_scores_files
 from ._common import (
     STDIN_NAME,
     add_format,
@@ -82,10 +83,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table.set_defaults(func=run_table)
 
 
+def _system(path: str) -> str | AlignTokens:
+    """What `--system` names: an aligner to run on the gold pairs (`sultan`), else a file."""
+    return Aligner().align_many if path in ALIGNERS else path
+
+
 def run_align(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         paths, _ = stdin_once(stack, gold=[args.gold], system=[args.system])
-        gold, system = paths["gold"][0], paths["system"][0]
+        gold, system = paths["gold"][0], _system(paths["system"][0])
         result = align_scores_files(
             gold, system, args.max_length, links=args.links, tight=args.tight,
             workers=args.workers,

@@ -56,6 +56,14 @@ SpanPair = tuple[int, int, int, int]
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 
+class AlignTokens(Protocol):
+    """Aligns pairs of token lists, in order (``Aligner.align_many`` fits): an aligner that
+    `align_scores_files` runs on the gold pairs instead of reading a system file."""
+
+    def __call__(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], *, workers: int,
+                 progress: Progress | None) -> list[Alignment]: ...
+
+
 class PairLike(Protocol):
     """What the scorers need from a pair (`paralign.corpora.AlignedPair` fits)."""
 
@@ -501,7 +509,7 @@ def align_with(
 
 def align_scores_files(
     gold_path: str | Path,
-    system: str | Path,
+    system: str | Path | AlignTokens,
     max_length: int = 5,
     *,
     links: str = "sure",
@@ -511,30 +519,35 @@ def align_scores_files(
     gold_name: str | None = None,
     system_name: str | None = None,
 ) -> AlignScores:
-    """AlignPrec/AlignRecall of a system file (any alignment format) or a named aligner.
+    """AlignPrec/AlignRecall of a system file (any alignment format) or of an aligner.
 
+    An aligner (`system` an :class:`AlignTokens`, e.g. ``Aligner().align_many``) aligns the gold
+    pairs' token lists, in ``workers`` processes with ``progress``; a bad gold item is not aligned.
     A bad item in either file skips that pair on both sides, with a warning naming file and
     line; EmptyScoringError when no pair is left to score.  `gold_name` and `system_name` are
-    what messages and the result call the files (default: their paths; e.g. `<stdin>`).
+    what messages and the result call the files (default: their paths; e.g. `<stdin>`); for an
+    aligner, `system_name` is only what the EmptyScoringError message calls it.
     """
     from ..corpora import read_pairs
 
     gold_name = str(gold_path) if gold_name is None else gold_name
     gold = read_pairs(gold_path, name=gold_name)
     outputs: list[PairLike | Alignment | BadPair]
-    if str(system) in ALIGNERS:
-        good = [g for g in gold if not isinstance(g, BadPair)]
-        aligned = iter(align_with(str(system), good, workers=workers, progress=progress))
+    if callable(system):
+        good = [(g.source, g.target) for g in gold if not isinstance(g, BadPair)]
+        aligned = iter(system(good, workers=workers, progress=progress))
         outputs = [g if isinstance(g, BadPair) else next(aligned) for g in gold]
+        shown = system_name or getattr(system, "__qualname__", type(system).__name__)
         system_name = None
     else:
         system_name = str(system) if system_name is None else system_name
         outputs = list(read_pairs(system, name=system_name))
+        shown = system_name or str(system)
     result = align_scores(gold, outputs, max_length, links=links, tight=tight,
                           system_name=system_name)
     if not result.pairs:
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
-        raise EmptyScoringError(f"{gold_name} / {system_name or system}: no pair could be scored{first}")
+        raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
     return result
 
 
