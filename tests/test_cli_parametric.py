@@ -240,6 +240,8 @@ def test_table_every_gold_item_bad_is_an_error(tmp_path, capsys):
     ("paralign.metrics.parametric", "render_align_scores", "paralign.cli._render"),
     ("paralign.metrics.parametric", "render_table_scores", "paralign.cli._render"),
     ("paralign.metrics.alignment_scores", "render_scores", "paralign.cli._render"),
+    ("paralign.metrics.parametric", "align_with", "paralign.cli.parametric"),
+    ("paralign.metrics.parametric", "ALIGNERS", "paralign.cli.parametric"),
 ])
 def test_moved_names_still_import_from_their_old_module_with_a_warning(old, name, new):
     import importlib

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
 from ..aligners.sultan import Aligner
-from ..metrics.parametric import ALIGNERS, AlignTokens, align_scores_files, table_scores_files
+from ..alignment import Alignment
+from ..errors import ConfigurationError
+from ..metrics.parametric import (
+    AlignTokens,
+    PairLike,
+    Progress,
+    align_scores_files,
+    table_scores_files,
+)
 from ._common import (
     STDIN_NAME,
     add_format,
@@ -23,6 +32,18 @@ from ._common import (
 from ._render import render_align_scores, render_table_scores
 
 LINK_CHOICES = ("sure", "sure+possible")
+
+ALIGNERS = ("sultan",)
+
+
+def align_with(
+    name: str, gold: Sequence[PairLike], *, workers: int = 1, progress: Progress | None = None
+) -> list[Alignment]:
+    """Align the gold pairs' token lists with a named aligner (`sultan`), imported lazily."""
+    if name != "sultan":
+        raise ConfigurationError(f"unknown aligner {name!r} (known: {', '.join(ALIGNERS)})")
+    pairs = [(g.source, g.target) for g in gold]
+    return Aligner().align_many(pairs, workers=workers, progress=progress)
 
 
 def _common_options(parser: argparse.ArgumentParser) -> None:

@@ -492,21 +492,6 @@ def table_scores(
 
 
 # -- file-level entry points (what the CLI calls) ------------------------------------------------
-ALIGNERS = ("sultan",)
-
-
-def align_with(
-    name: str, gold: Sequence[PairLike], *, workers: int = 1, progress: Progress | None = None
-) -> list[Alignment]:
-    """Align the gold pairs' token lists with a named aligner (`sultan`), imported lazily."""
-    if name != "sultan":
-        raise ConfigurationError(f"unknown aligner {name!r} (known: {', '.join(ALIGNERS)})")
-    from ..aligners.sultan import Aligner
-
-    pairs = [(g.source, g.target) for g in gold]
-    return Aligner().align_many(pairs, workers=workers, progress=progress)
-
-
 def align_scores_files(
     gold_path: str | Path,
     system: str | Path | AlignTokens,
@@ -589,7 +574,8 @@ def table_scores_files(
                    skipped_rows=skipped)
 
 
-# Text rendering moved to the CLI; the old names work, with a DeprecationWarning, until 0.3.
+# Text rendering and aligner names moved to the CLI; the old names work until 0.3, with a warning.
 __getattr__ = moved_names(__name__, {
     "render_align_scores": "paralign.cli._render", "render_table_scores": "paralign.cli._render",
+    "ALIGNERS": "paralign.cli.parametric", "align_with": "paralign.cli.parametric",
 })
