@@ -1,4 +1,8 @@
-"""`paralign parametric align|table`: ParaMetric scores of an aligner or a paraphrase table."""
+"""`paralign parametric align|table`: ParaMetric scores of an aligner or a paraphrase table.
+
+Not for: the scores themselves (:mod:`paralign.metrics.parametric`) or their text tables
+(:mod:`._render`); this module reads the options and turns `--system sultan` into an aligner.
+"""
 
 from __future__ import annotations
 
@@ -33,17 +37,26 @@ from ._render import render_align_scores, render_table_scores
 
 LINK_CHOICES = ("sure", "sure+possible")
 
+#: Aligner names `--system` takes instead of a file, to align the gold pairs on the fly. Not a
+#: registry (that is paralign.similarity.ALIGNER_NAMES): the names `--system` has always accepted.
+#: `exact` stays out: `--system exact` names a file, as before.
 ALIGNERS = ("sultan",)
+
+
+def aligner_named(name: str) -> AlignTokens:
+    """The aligner `--system NAME` runs on the gold pairs' tokens: `sultan` is the Sultan aligner
+    with its default options (its own annotation and process pool); ConfigurationError otherwise."""
+    if name not in ALIGNERS:
+        raise ConfigurationError(f"unknown aligner {name!r} (known: {', '.join(ALIGNERS)})")
+    return Aligner().align_many
 
 
 def align_with(
     name: str, gold: Sequence[PairLike], *, workers: int = 1, progress: Progress | None = None
 ) -> list[Alignment]:
-    """Align the gold pairs' token lists with a named aligner (`sultan`), imported lazily."""
-    if name != "sultan":
-        raise ConfigurationError(f"unknown aligner {name!r} (known: {', '.join(ALIGNERS)})")
+    """Align the gold pairs' token lists with a named aligner (`sultan`)."""
     pairs = [(g.source, g.target) for g in gold]
-    return Aligner().align_many(pairs, workers=workers, progress=progress)
+    return aligner_named(name)(pairs, workers=workers, progress=progress)
 
 
 def _common_options(parser: argparse.ArgumentParser) -> None:
@@ -106,7 +119,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _system(path: str) -> str | AlignTokens:
     """What `--system` names: an aligner to run on the gold pairs (`sultan`), else a file."""
-    return Aligner().align_many if path in ALIGNERS else path
+    return aligner_named(path) if path in ALIGNERS else path
 
 
 def run_align(args: argparse.Namespace) -> int:

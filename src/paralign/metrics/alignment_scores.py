@@ -19,6 +19,8 @@ system's link set A is all its links (sure and possible).
 Batch scoring (`score_pairs`, `score_files`) leaves out a pair whose gold or system item is bad
 (unreadable line, links outside the sentences, token counts that differ) from both sides, keeps
 the others in place, and lists the pairs left out in `AlignmentScores.skipped`.
+
+Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`paralign.cli._render`).
 """
 
 from __future__ import annotations

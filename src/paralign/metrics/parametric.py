@@ -33,6 +33,9 @@ one paraphrase per pair and phrase occurrence, as the paper states); `sentences=
 to the ten others), only the sentences that occur in EVERY pair of their group (both sentences
 of a one-pair group); groups without such a sentence are then left out and counted in the
 result's `skipped_groups` (reported in one summary warning).
+
+Not for: choosing or building an aligner (`align_scores_files` takes one; the CLI turns
+`--system sultan` into it) or text tables (`paralign.cli._render`).
 """
 
 from __future__ import annotations
