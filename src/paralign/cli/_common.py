@@ -154,6 +154,12 @@ def progress(items: Iterable[T], desc: str, total: int | None = None, disable: b
     return tqdm(items, desc=desc, total=total, disable=disable, file=sys.stderr, leave=False)
 
 
+def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:
+    """A tqdm-backed `progress(n)` callback and its closer."""
+    bar = progress(iter(()), desc=desc, total=total)
+    return (lambda n: bar.update(n)), bar.close  # type: ignore[attr-defined]
+
+
 def fmt_pct(value: float | None) -> str:
     """A proportion as a percentage with one decimal, or 'n/a'."""
     return "n/a" if value is None else f"{100 * value:.1f}"

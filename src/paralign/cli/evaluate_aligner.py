@@ -6,8 +6,8 @@ import argparse
 
 from ..aligners.evaluation import evaluate_aligner
 from ._common import add_format, add_output, emit, open_out, progress, warn_skipped_pairs
+from ._options import add_aligner_options, add_gold_options, aligner_from_args
 from ._render import render_scores
-from .align import add_aligner_options, add_gold_options, aligner_from_args
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

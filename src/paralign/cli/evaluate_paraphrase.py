@@ -23,11 +23,12 @@ from ._common import (
     emit,
     fmt_pct,
     open_out,
+    progress_callback,
     replace_names,
     stdin_once,
     warn,
 )
-from .similarity import add_similarity_options, aligner_preset, progress_callback
+from ._options import add_similarity_options, aligner_preset
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -1,0 +1,234 @@
+"""Option groups and helpers shared by several commands (a command module never imports another).
+
+* the Sultan aligner's options (`align`, `evaluate-aligner`, `tune-aligner`) and their `Aligner`;
+* `--preset` (those and the similarity commands); `--gold`, `--gold-links`, `--limit`;
+* the similarity commands' options (`similarity`, `evaluate-sts`, `evaluate-paraphrase`);
+* the paraphrase-table pipelines' options and runner (`pivot`, `paraphrase-table`).
+
+Not for: file I/O, `--format`, progress bars and warnings (:mod:`._common`), text renderings
+(:mod:`._render`), or an option only one command has (it stays in that command's module).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from typing import Any
+
+from ..aligners.sultan import PRESETS, Aligner, preset_options
+from ..errors import ConfigurationError
+from ..similarity import ALIGNER_NAMES, DEFAULT_SIGNAL, SIGNALS
+from ._common import (
+    STDIN_NAME,
+    add_format,
+    copy_to_stdout,
+    emit,
+    is_std,
+    output_file,
+    positive_int,
+    replace_names,
+    stdin_inputs,
+    warn,
+)
+from ._render import render_report
+
+
+# -- the Sultan aligner ---------------------------------------------------------------------------
+def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
+    """--preset: a named option set of the Sultan aligner (shared with the similarity commands)."""
+    container.add_argument(
+        "--preset", choices=list(PRESETS), default=default,
+        help="option set of the sultan aligner: default, paper (the published method only) or "
+        "paraphrase (chosen on paraphrase alignments: context links, unique stop words) "
+        "(default: %(default)s)",
+    )
+
+
+def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = True) -> None:
+    """Options shared by align, evaluate-aligner and tune-aligner (which searches --ppdb-sim and
+    --w itself: `parameters=False` leaves them out)."""
+    group = parser.add_argument_group("aligner")
+    group.add_argument("--similarity", default="ppdb",
+                       help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
+                       "(default: %(default)s)")
+    if parameters:
+        group.add_argument("--ppdb-sim", type=float, default=0.9,
+                           help="similarity of a related pair (default: 0.9)")
+        group.add_argument("--w", type=float, default=0.9,
+                           help="weight of word vs context similarity (default: 0.9)")
+    group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
+    group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
+    group.add_argument("--no-text-context", action="store_true", help="ablation: no textual context")
+    group.add_argument("--no-stop-words", action="store_true", help="ablation: no stop-word modules")
+    group.add_argument("--stop-word-sequences", action="store_true",
+                       help="wsAlign also aligns identical all-stop-word sequences (the reference "
+                       "code's behaviour; the paper requires a content word)")
+    add_preset_option(group)
+    group.add_argument("--paper", action="store_true",
+                       help="switch off paralign's extensions (sentence-start evidence, quote "
+                       "pairs, spelling variants, ...): the same as --preset paper")
+    group.add_argument("--context-links", type=int, default=None, metavar="N",
+                       help="also align unrelated content words with N or more corresponding "
+                       "aligned dependency neighbours (for paraphrase data; default: the preset's, "
+                       "off except in the paraphrase preset)")
+    group.add_argument("--workers", type=int, default=1, help="processes for parsing and aligning")
+
+
+def add_gold_options(parser: argparse.ArgumentParser) -> None:
+    """--gold, --gold-links and --limit, for evaluate-aligner and tune-aligner."""
+    from ..metrics.alignment_scores import LINK_SETS
+
+    parser.add_argument("--gold", required=True, help="gold alignment file (any format the "
+                        "corpora loaders read)")
+    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
+    parser.add_argument("--limit", type=positive_int, default=None, metavar="N",
+                        help="only the first N pairs (N >= 1; default: all)")
+
+
+def aligner_from_args(args: argparse.Namespace) -> Aligner:
+    if args.workers < 1:
+        raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")
+    if args.context_links is not None and args.context_links < 0:
+        raise ConfigurationError(f"--context-links must be >= 0, got {args.context_links}")
+    if args.paper and args.preset not in ("default", "paper"):
+        raise ConfigurationError(f"--paper contradicts --preset {args.preset}")
+    options = preset_options("paper" if args.paper else args.preset)
+    if args.context_links is not None:
+        options["context_only_links"] = args.context_links
+    return Aligner(
+        similarity=args.similarity, ppdb_sim=getattr(args, "ppdb_sim", 0.9), w=getattr(args, "w", 0.9),
+        use_word_similarity=not args.no_word_similarity,
+        use_dependency_context=not args.no_dependencies,
+        use_textual_context=not args.no_text_context,
+        align_stop_words=not args.no_stop_words,
+        sequences_need_content=not args.stop_word_sequences,
+        **options,
+    )
+
+
+# -- the similarity commands ----------------------------------------------------------------------
+def add_similarity_options(
+    parser: argparse.ArgumentParser,
+    *,
+    idf: bool = True,
+    preset: str = "default",
+    signal_help: str = f"similarity signal (default: {DEFAULT_SIGNAL}; idf* need training sentences)",
+) -> None:
+    """--signal, --aligner, --preset, --workers (and --idf-from): shared by the similarity commands.
+
+    --signal defaults to None (the command's default signal): evaluate-paraphrase must tell
+    an explicit signal from none.
+    """
+    parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
+    parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
+    add_preset_option(parser, preset)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    if idf:
+        parser.add_argument(
+            "--idf-from",
+            action="append",
+            default=[],
+            metavar="FILE",
+            help="STS/MSRP/text file(s) whose sentences give IDF statistics (for --signal idf*)",
+        )
+
+
+def aligner_preset(args: argparse.Namespace) -> str:
+    """The --preset to use: presets belong to the sultan aligner, so `--aligner exact` ignores it."""
+    return args.preset if args.aligner == "sultan" else "default"
+
+
+# -- paraphrase-table pipelines ---------------------------------------------------------------------
+def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01) -> None:
+    """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions)."""
+    from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
+
+    parser.add_argument("--output", "-o", required=True,
+                        help="paraphrase table to write (TSV, .gz = gzip; - = stdout, the report then goes to stderr)")
+    parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
+    parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")
+    parser.add_argument("--threshold", type=float, default=threshold,
+                        help="keep paraphrases with p >= this (default %(default)s)")
+    parser.add_argument("--top-k", type=int, default=None, help="keep the k best paraphrases per phrase")
+    parser.add_argument("--min-count", type=int, default=1,
+                        help="drop pairs seen fewer times (pivot: support; monolingual: pair count)")
+    parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
+    parser.add_argument("--work-dir", default=None,
+                        help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
+                        "(not possible for an input read from stdin)")
+    parser.add_argument("--restart", action="store_true", help="discard an earlier run in --work-dir")
+    parser.add_argument("--keep-work", action="store_true", help="keep --work-dir after success")
+    case = parser.add_mutually_exclusive_group()
+    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
+                      help="lower-case tokens (default)")
+    case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
+    parser.add_argument("--tokenizer", choices=TOKENIZERS, default="regex",
+                        help="regex (raw text), whitespace or moses (tokenised, XML-escaped)")
+    parser.add_argument("--max-tokens", type=int, default=100, help="skip lines longer than this (default 100)")
+    parser.add_argument("--max-length-ratio", type=float, default=None,
+                        help="skip sentence pairs whose token-length ratio exceeds this")
+    parser.add_argument("--min-translation-prob", type=float, default=0.001,
+                        help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)")
+    parser.add_argument("--iterations", type=int, default=None, help="eflomal iterations (default: eflomal's)")
+    add_format(parser)
+
+
+def options_from_args(args: argparse.Namespace):
+    from ..pivot import PivotOptions
+
+    return PivotOptions(
+        max_length=args.max_length,
+        symmetrization=args.symmetrization,
+        threshold=args.threshold,
+        top_k=args.top_k,
+        min_count=args.min_count,
+        chunk_size=args.chunk_size,
+        lowercase=args.lowercase,
+        tokenizer=args.tokenizer,
+        foreign_tokenizer=getattr(args, "foreign_tokenizer", None),
+        max_tokens=args.max_tokens,
+        max_length_ratio=args.max_length_ratio,
+        encoding_errors=getattr(args, "encoding_errors", "strict"),
+        min_translation_prob=args.min_translation_prob,
+        eflomal_iterations=args.iterations,
+    )
+
+
+def warn_skips(result: dict) -> None:
+    for corpus in result["corpora"]:
+        bad = {k: corpus.get(k, 0) for k in ("empty", "too_long", "replaced")}
+        if any(bad.values()):
+            warn(
+                f"{corpus['source']} / {corpus['target']}: skipped {bad['empty']} empty and "
+                f"{bad['too_long']} over-long line pairs; {bad['replaced']} lines had non-UTF-8 bytes replaced"
+            )
+
+
+def run_table_pipeline(
+    args: argparse.Namespace, inputs: Sequence[str], build: Callable[[list[str], str, str | None], Any]
+) -> int:
+    """Run a table pipeline (`pivot`, `paraphrase-table`) with '-' as stdin and stdout; report.
+
+    `build(inputs, output, work_dir)` runs the library pipeline on real paths and returns its
+    PipelineReport.  An input '-' is stdin, copied to a temporary file (the pipeline reads its
+    inputs more than once).  With `-o -` the table is built in a temporary directory (with the
+    work directory, unless --work-dir is given) and copied to stdout once complete; the report
+    then goes to stderr, so stdout holds the table only.
+    """
+    to_stdout = is_std(args.output)
+    if to_stdout and args.keep_work and args.work_dir is None:
+        warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
+    with ExitStack() as stack:
+        inputs, copy = stdin_inputs(stack, inputs)
+        output = output_file(stack, args.output, "table.tsv")
+        result = build(inputs, output, args.work_dir).to_dict()
+        if to_stdout:
+            copy_to_stdout(output)
+            result["output"] = "-"
+    if copy is not None:
+        result = replace_names(result, copy, STDIN_NAME)
+    warn_skips(result)
+    emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
+    return 0
