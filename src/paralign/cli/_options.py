@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from typing import Any
 
-from ..aligners.sultan import PRESETS, Aligner, preset_options
+from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
 from ..errors import ConfigurationError
 from ..similarity import ALIGNER_NAMES, DEFAULT_SIGNAL, SIGNALS
 from ._common import (
@@ -34,8 +34,12 @@ from ._common import (
 )
 from ._render import render_report
 
-
 # -- the Sultan aligner ---------------------------------------------------------------------------
+#: The aligner's defaults, for --ppdb-sim and --w (and tune-aligner, which has neither): stated
+#: once, in AlignerConfig.
+ALIGNER_DEFAULTS = AlignerConfig()
+
+
 def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
     """--preset: a named option set of the Sultan aligner (shared with the similarity commands)."""
     container.add_argument(
@@ -54,10 +58,10 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
                        help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
                        "(default: %(default)s)")
     if parameters:
-        group.add_argument("--ppdb-sim", type=float, default=0.9,
-                           help="similarity of a related pair (default: 0.9)")
-        group.add_argument("--w", type=float, default=0.9,
-                           help="weight of word vs context similarity (default: 0.9)")
+        group.add_argument("--ppdb-sim", type=float, default=ALIGNER_DEFAULTS.ppdb_sim,
+                           help="similarity of a related pair (default: %(default)s)")
+        group.add_argument("--w", type=float, default=ALIGNER_DEFAULTS.w,
+                           help="weight of word vs context similarity (default: %(default)s)")
     group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
     group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
     group.add_argument("--no-text-context", action="store_true", help="ablation: no textual context")
@@ -98,7 +102,8 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner:
     if args.context_links is not None:
         options["context_only_links"] = args.context_links
     return Aligner(
-        similarity=args.similarity, ppdb_sim=getattr(args, "ppdb_sim", 0.9), w=getattr(args, "w", 0.9),
+        similarity=args.similarity, ppdb_sim=getattr(args, "ppdb_sim", ALIGNER_DEFAULTS.ppdb_sim),
+        w=getattr(args, "w", ALIGNER_DEFAULTS.w),
         use_word_similarity=not args.no_word_similarity,
         use_dependency_context=not args.no_dependencies,
         use_textual_context=not args.no_text_context,
