@@ -19,7 +19,7 @@ from typing import Any
 
 from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
 from ..errors import ConfigurationError
-from ..similarity import ALIGNER_NAMES, DEFAULT_SIGNAL, SIGNALS
+from ..similarity import ALIGNER_NAMES, DEFAULT_SIGNAL, SIGNALS, AlignFunction, get_aligner
 from ._common import (
     STDIN_NAME,
     add_format,
@@ -28,8 +28,10 @@ from ._common import (
     is_std,
     output_file,
     positive_int,
+    progress_callback,
     replace_names,
     stdin_inputs,
+    stdin_once,
     warn,
 )
 from ._render import render_report
@@ -144,6 +146,33 @@ def aligner_preset(args: argparse.Namespace) -> str:
     """The --preset to use: presets belong to the sultan aligner, so `--aligner exact` ignores it."""
     return args.preset if args.aligner == "sultan" else "default"
 
+
+
+def similarity_aligner(args: argparse.Namespace) -> AlignFunction:
+    """The alignment function of --aligner and --preset."""
+    return get_aligner(args.aligner, aligner_preset(args))
+
+
+def evaluate_inputs(
+    args: argparse.Namespace,
+    evaluate: Callable[[dict[str, list[str]], AlignFunction, Callable[[int], None]], dict],
+    **inputs: Sequence[str],
+) -> tuple[dict, str | None]:
+    """The report ``evaluate(paths, aligner, progress)`` of a similarity evaluation command.
+
+    `inputs` are its input options' paths, '-' read once from stdin (see `stdin_once`); the
+    aligner is --aligner/--preset's; `progress` updates a bar named after the command. Returns
+    the report with the stdin copy named STDIN_NAME, and the copy's path (None without one)."""
+    with ExitStack() as stack:
+        paths, copy = stdin_once(stack, **inputs)
+        update, close = progress_callback(None, args.command)
+        try:
+            result = evaluate(paths, similarity_aligner(args), update)
+        finally:
+            close()
+    if copy is not None:
+        result = replace_names(result, copy, STDIN_NAME)
+    return result, copy
 
 # -- paraphrase-table pipelines ---------------------------------------------------------------------
 def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01) -> None:

@@ -6,6 +6,7 @@ import argparse
 import json
 from itertools import islice
 
+from .._moved import moved_names
 from ..errors import ConfigurationError
 from ..paraphrase_model import TrainedClassifier
 from ..similarity import (
@@ -29,7 +30,7 @@ from ._common import (
     warn,
     warn_each,
 )
-from ._options import add_similarity_options, aligner_preset
+from ._options import add_similarity_options, similarity_aligner
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
 
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         signal = make_signal(args.signal or DEFAULT_SIGNAL)
         if args.idf_from or getattr(signal, "trainable", False):
             signal = fit_on_files(signal, args.idf_from)
-        aligner = get_aligner(args.aligner, aligner_preset(args))
+        aligner = similarity_aligner(args)
     scores: list[float | None] = []
     problems: list[dict] = []
     update, close = progress_callback(None, "similarity")
@@ -118,3 +119,7 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{source}: no pair could be scored")
         return 1  # like `align`: a run that produced nothing usable fails
     return 0
+
+
+# Helpers shared with other commands moved; the old names work until 0.3, with a warning.
+__getattr__ = moved_names(__name__, {"aligner_preset": "paralign.cli._options"})
