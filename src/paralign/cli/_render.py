@@ -11,7 +11,8 @@ rendering only one command uses (that stays in the command's module).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from ..metrics.parametric import AlignScores, TableScores
 from ._common import STDOUT_NAME, fmt_pct, is_std
@@ -45,36 +46,42 @@ def _length_label(n: int) -> str:
     return "Length = 1" if n == 1 else f"Length <= {n}"
 
 
-def _length_table(title: str, columns: Sequence[tuple[str, int]],
-                  rows: Iterable[tuple[int, Sequence[str | int]]]) -> str:
-    """`title`, a header of `columns` (name, width), then a line per length bound n: its label
-    ("Length <= n") and its cells, each right-aligned to its column's width."""
-    lines = [title, " ".join([f"{'':12}", *(f"{name:>{width}}" for name, width in columns)])]
-    for n, cells in rows:
-        lines.append(" ".join([f"{_length_label(n):12}",
-                               *(f"{cell:>{width}}" for cell, (_, width) in zip(cells, columns, strict=True))]))
+#: A column of a ParaMetric table: header, width, and the cell of one length bound's counts.
+Column = tuple[str, int, Callable[[Any], str | int]]
+
+_ALIGN_COLUMNS: tuple[Column, ...] = (
+    ("AlignPrec", 9, lambda c: _fmt(c.precision)), ("AlignRecall", 11, lambda c: _fmt(c.recall)),
+    ("matched", 8, lambda c: c.matched), ("system", 8, lambda c: c.system), ("gold", 8, lambda c: c.gold),
+)
+_TABLE_COLUMNS: tuple[Column, ...] = (
+    ("LB-Prec", 8, lambda c: _fmt(c.lb_precision)), ("Rel-Recall", 10, lambda c: _fmt(c.rel_recall)),
+    ("correct", 8, lambda c: c.correct), ("posited", 9, lambda c: c.posited),
+    ("reference", 9, lambda c: c.reference),
+)
+
+
+def _length_table(title: str, columns: Sequence[Column], by_length: Mapping[int, Any]) -> str:
+    """`title`, a header of `columns`, then a line per length bound n: its label ("Length <= n")
+    and its cells, each right-aligned to its column's width."""
+    lines = [title, " ".join([f"{'':12}", *(f"{name:>{width}}" for name, width, _ in columns)])]
+    for n, counts in sorted(by_length.items()):
+        cells = (f"{cell(counts):>{width}}" for _, width, cell in columns)
+        lines.append(" ".join([f"{_length_label(n):12}", *cells]))
     return "\n".join(lines)
 
 
 def render_align_scores(result: AlignScores) -> str:
     """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns)."""
-    title = (f"ParaMetric alignment scores over {result.pairs} pairs"
-             + (f" ({result.skipped} skipped)" if result.skipped else ""))
-    rows = ((n, (_fmt(c.precision), _fmt(c.recall), c.matched, c.system, c.gold))
-            for n, c in sorted(result.by_length.items()))
-    return _length_table(title, (("AlignPrec", 9), ("AlignRecall", 11), ("matched", 8), ("system", 8),
-                                 ("gold", 8)), rows)
+    skipped = f" ({result.skipped} skipped)" if result.skipped else ""
+    title = f"ParaMetric alignment scores over {result.pairs} pairs{skipped}"
+    return _length_table(title, _ALIGN_COLUMNS, result.by_length)
 
 
 def render_table_scores(result: TableScores) -> str:
     """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
-    title = (f"ParaMetric scores of {result.source} over {result.groups} groups, "
-             f"{result.sentences} sentences"
-             + (f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""))
-    rows = ((n, (_fmt(c.lb_precision), _fmt(c.rel_recall), c.correct, c.posited, c.reference))
-            for n, c in sorted(result.by_length.items()))
-    return _length_table(title, (("LB-Prec", 8), ("Rel-Recall", 10), ("correct", 8), ("posited", 9),
-                                 ("reference", 9)), rows)
+    skipped = f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""
+    title = f"ParaMetric scores of {result.source} over {result.groups} groups, {result.sentences} sentences"
+    return _length_table(title + skipped, _TABLE_COLUMNS, result.by_length)
 
 
 def render_report(result: dict) -> str:
