@@ -1,9 +1,8 @@
 """Text renderings of results that several commands print (their `--format text`).
 
-`render_scores` (alignment scores: score-alignments, evaluate-aligner, demo), the ParaMetric
-tables (`render_align_scores`, `render_table_scores`) and the paraphrase-table pipelines' report
-(`render_report`: pivot, paraphrase-table). The results are built by the library; only their text
-layout lives here.
+`render_scores` (alignment scores: score-alignments, evaluate-aligner, demo) and the ParaMetric
+tables (`render_align_scores`, `render_table_scores`). The results are built by the library; only
+their text layout lives here (the paraphrase-table pipelines' report is in :mod:`._pipelines`).
 
 Not for: computing any figure (the library does), JSON output (``to_dict`` of the results), or a
 rendering only one command uses (that stays in the command's module).
@@ -15,7 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..metrics.parametric import AlignScores, TableScores
-from ._common import STDOUT_NAME, fmt_pct, is_std
 
 
 def render_scores(result: dict) -> str:
@@ -82,22 +80,3 @@ def render_table_scores(result: TableScores) -> str:
     skipped = f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""
     title = f"ParaMetric scores of {result.source} over {result.groups} groups, {result.sentences} sentences"
     return _length_table(title + skipped, _TABLE_COLUMNS, result.by_length)
-
-
-def render_report(result: dict) -> str:
-    output = STDOUT_NAME if is_std(result["output"]) else result["output"]
-    lines = [f"wrote {result['rows']} paraphrase pairs for {result['phrases']} phrases to {output}"]
-    for corpus in result["corpora"]:
-        if "lines" in corpus:
-            kept = corpus["kept"] / corpus["lines"] if corpus["lines"] else None
-            lines.append(
-                f"  {corpus['source']} / {corpus['target']}: {corpus['kept']} of {corpus['lines']} "
-                f"lines used ({fmt_pct(kept)}%); skipped {corpus['empty']} empty, "
-                f"{corpus['too_long']} over-long, {corpus['filtered']} by length ratio; "
-                f"{corpus['replaced']} with bad bytes replaced"
-            )
-        else:
-            lines.append("  " + ", ".join(f"{k}: {v}" for k, v in corpus.items()))
-    if result["resumed_stages"]:
-        lines.append(f"  resumed: {len(result['resumed_stages'])} finished stages/chunks reused")
-    return "\n".join(lines)

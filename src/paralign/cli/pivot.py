@@ -21,7 +21,7 @@ from ._common import (
     stdin_inputs,
     warn,
 )
-from ._options import add_pipeline_options, options_from_args, run_table_pipeline
+from ._pipelines import add_pipeline_options, options_from_args, run_table_pipeline
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -122,6 +122,6 @@ def run_align(args: argparse.Namespace) -> int:
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.
 __getattr__ = moved_names(__name__, {
-    "render_report": "paralign.cli._render",
-    "warn_skips": "paralign.cli._options",
+    "render_report": "paralign.cli._pipelines",
+    "warn_skips": "paralign.cli._pipelines",
 })
