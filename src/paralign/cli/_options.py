@@ -138,20 +138,20 @@ def similarity_aligner(args: argparse.Namespace) -> AlignFunction:
 
 
 def evaluate_inputs(
-    args: argparse.Namespace,
-    evaluate: Callable[[dict[str, list[str]], AlignFunction, Callable[[int], None]], dict],
-    **inputs: Sequence[str],
+    args: argparse.Namespace, evaluate: Callable[..., dict], **inputs: Sequence[str]
 ) -> tuple[dict, str | None]:
-    """The report ``evaluate(paths, aligner, progress)`` of a similarity evaluation command.
+    """The report ``evaluate(paths, aligner=, workers=, progress=)`` of a similarity evaluation
+    command (the keywords its library driver takes).
 
-    `inputs` are its input options' paths, '-' read once from stdin (see `stdin_once`); the
+    `paths` are the `inputs` options' paths, '-' read once from stdin (see `stdin_once`); the
     aligner is --aligner/--preset's; `progress` updates a bar named after the command. Returns
     the report with the stdin copy named STDIN_NAME, and the copy's path (None without one)."""
     with ExitStack() as stack:
         paths, copy = stdin_once(stack, **inputs)
         update, close = progress_callback(None, args.command)
         try:
-            result = evaluate(paths, similarity_aligner(args), update)
+            result = evaluate(paths, aligner=similarity_aligner(args), workers=args.workers,
+                              progress=update)
         finally:
             close()
     if copy is not None:

@@ -16,15 +16,7 @@ import json
 from .._moved import moved_names
 from ..aligners.evaluation import align_input, alignment_record, read_pairs, read_parallel
 from ..errors import ConfigurationError
-from ._common import (
-    add_format,
-    add_output,
-    input_name,
-    open_in,
-    open_out,
-    progress,
-    warn,
-)
+from ._common import add_format, add_output, input_name, open_in, open_out, progress, warn
 from ._options import add_aligner_options, aligner_from_args
 
 

@@ -110,18 +110,9 @@ def classifier_of(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     result, _ = evaluate_inputs(
         args,
-        lambda paths, aligner, progress: evaluate_paraphrase_files(
-            paths["train"],
-            paths["test"][0],
-            classifier=classifier_of(args),
-            signal=args.signal,
-            feature_set=args.feature_set,
-            rule=args.rule,
-            cv_folds=args.cv_folds,
-            l2=args.l2,
-            aligner=aligner,
-            workers=args.workers,
-            progress=progress,
+        lambda paths, **common: evaluate_paraphrase_files(
+            paths["train"], paths["test"][0], classifier=classifier_of(args), signal=args.signal,
+            feature_set=args.feature_set, rule=args.rule, cv_folds=args.cv_folds, l2=args.l2, **common
         ),
         train=args.train,
         test=[args.test],

@@ -40,13 +40,8 @@ def _num(value: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     result, copy = evaluate_inputs(
         args,
-        lambda paths, aligner, progress: evaluate_sts_files(
-            paths["data"],
-            signal=args.signal or DEFAULT_SIGNAL,
-            idf_from=paths["idf_from"],
-            aligner=aligner,
-            workers=args.workers,
-            progress=progress,
+        lambda paths, **common: evaluate_sts_files(
+            paths["data"], signal=args.signal or DEFAULT_SIGNAL, idf_from=paths["idf_from"], **common
         ).to_dict(),
         data=args.data,
         idf_from=args.idf_from,
