@@ -28,26 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Build, draw and query word lattices of groups of equivalent sentences.",
     )
     sub = parser.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
-
-    def common(p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None) -> None:
-        if lattice_input:
-            p.add_argument("input", nargs="?", default="-",
-                           help="one group: sentences one a line (default: stdin)")
-            p.add_argument("--lattice", default=None, metavar="JSON",
-                           help="use a lattice written by `lattice build --format json` instead of "
-                           "sentences")
-        p.add_argument("--tokenized", action="store_true",
-                       help="sentences are whitespace-tokenised (parsed as given)")
-        p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
-                       help="syntax-based merging (Pang et al.) or the MSA baseline")
-        p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
-        p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
-        p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
-        p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
-                       help="relaxed merging (extension): merge expansions differing by <= N children")
-        p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
-        add_format(p, help=format_help)
-        add_output(p)
+    common = add_lattice_options
 
     p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)")
     common(p, lattice_input=False, format_help="text: OpenFst text format; json: the lattice as "
@@ -95,6 +76,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="held-out text (one sentence a line) for a trigram LM: entropy of inputs and paths")
     p.add_argument("--incremental", action="store_true", help="ed as translations are added (table)")
     p.set_defaults(func=run_stats)
+
+
+def add_lattice_options(p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None) -> None:
+    """The options of every action: the input (unless `lattice_input` is False), how a lattice is
+    built, --format (with `format_help`) and -o."""
+    if lattice_input:
+        p.add_argument("input", nargs="?", default="-",
+                       help="one group: sentences one a line (default: stdin)")
+        p.add_argument("--lattice", default=None, metavar="JSON",
+                       help="use a lattice written by `lattice build --format json` instead of "
+                       "sentences")
+    p.add_argument("--tokenized", action="store_true",
+                   help="sentences are whitespace-tokenised (parsed as given)")
+    p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
+                   help="syntax-based merging (Pang et al.) or the MSA baseline")
+    p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
+    p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
+    p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
+    p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
+                   help="relaxed merging (extension): merge expansions differing by <= N children")
+    p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
+    add_format(p, help=format_help)
+    add_output(p)
 
 
 def add_groups(p: argparse.ArgumentParser) -> None:
@@ -171,7 +175,11 @@ def run_draw(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, result: dict) -> None:
-    emit(result, args.format, lambda r: "\n".join(f"{k}: {v}" for k, v in r.items()))
+    emit(result, args.format, render_written)
+
+
+def render_written(r: dict) -> str:
+    return "\n".join(f"{k}: {v}" for k, v in r.items())
 
 
 def run_paths(args: argparse.Namespace) -> int:
@@ -187,16 +195,16 @@ def run_paths(args: argparse.Namespace) -> int:
         import itertools
 
         result["all"] = [" ".join(w) for w in itertools.islice(lattice.paths(), args.all)]
-
-    def render(r: dict) -> str:
-        lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
-        lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r.get("kbest", [])]
-        lines += r.get("sample", []) + r.get("all", [])
-        return "\n".join(lines)
-
     with open_out(args.output) as out:
-        emit(result, args.format, render, out)
+        emit(result, args.format, render_paths, out)
     return 0
+
+
+def render_paths(r: dict) -> str:
+    lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
+    lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r.get("kbest", [])]
+    lines += r.get("sample", []) + r.get("all", [])
+    return "\n".join(lines)
 
 
 def run_distance(args: argparse.Namespace) -> int:
@@ -216,13 +224,13 @@ def run_distance(args: argparse.Namespace) -> int:
     for text, tokens in zip(sentences, token_lists, strict=True):
         words = tokens if args.keep_case else [t.lower() for t in tokens]
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
-
-    def render(r: list) -> str:
-        return "\n".join(f"{x['distance']}\t{x['tokens']}\t{x['sentence']}" for x in r)
-
     with open_out(args.output) as out:
-        emit(rows, args.format, render, out)
+        emit(rows, args.format, render_distance, out)
     return 0
+
+
+def render_distance(r: list) -> str:
+    return "\n".join(f"{x['distance']}\t{x['tokens']}\t{x['sentence']}" for x in r)
 
 
 def _annotated_groups(args: argparse.Namespace):
@@ -275,10 +283,12 @@ def run_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def render_stats(s: dict) -> str:
-    def f(x: object) -> str:
-        return "n/a" if x is None else (f"{x:.4g}" if isinstance(x, float) else str(x))
+def _stat(x: object) -> str:
+    return "n/a" if x is None else (f"{x:.4g}" if isinstance(x, float) else str(x))
 
+
+def render_stats(s: dict) -> str:
+    f = _stat
     keys = ("groups", "sentences", "mean_group_size", "mean_length", "mean_log10_paths", "max_log10_paths",
             "ed_input", "ed_lattice", "ed_input_per_word", "ed_lattice_per_word", "share_groups_lattice_better",
             "repetition_ratio", "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
