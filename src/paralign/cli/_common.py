@@ -1,4 +1,8 @@
-"""Shared helpers for CLI commands: --format, input/output files, progress bars, warnings."""
+"""Shared helpers for CLI commands: --format, input/output files, progress bars, warnings.
+
+Not for: option groups several commands share (:mod:`._options`, :mod:`._pipelines`) or text
+renderings of results (:mod:`._render`).
+"""
 
 from __future__ import annotations
 

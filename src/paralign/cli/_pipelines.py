@@ -13,7 +13,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._common import (
     STDIN_NAME,
@@ -29,8 +29,10 @@ from ._common import (
     warn,
 )
 
+if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
+    from ..pivot import PivotOptions
 
-# -- paraphrase-table pipelines ---------------------------------------------------------------------
+
 def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01) -> None:
     """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions)."""
     from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
@@ -65,7 +67,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     add_format(parser)
 
 
-def options_from_args(args: argparse.Namespace):
+def options_from_args(args: argparse.Namespace) -> PivotOptions:
     from ..pivot import PivotOptions
 
     return PivotOptions(
