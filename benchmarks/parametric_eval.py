@@ -24,8 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from paralign.cli.parametric import align_with  # noqa: E402
 from paralign.corpora import load_groups, load_pairs  # noqa: E402
-from paralign.metrics.parametric import align_scores, align_with, table_scores  # noqa: E402
+from paralign.metrics.parametric import align_scores, table_scores  # noqa: E402
 from paralign.paraphrases import ParaphraseTable, WordNetSynonyms, ppdb_table  # noqa: E402
 from paralign.phrases import phrase_spans  # noqa: E402
 from paralign.settings import data_dir  # noqa: E402

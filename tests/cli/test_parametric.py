@@ -234,3 +234,18 @@ def test_table_every_gold_item_bad_is_an_error(tmp_path, capsys):
     empty.write_text("", encoding="utf-8")
     assert main(["parametric", "table", "--gold", str(empty), "--table", str(table)]) == 1
     assert f"{empty}: no gold pairs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("old", "name", "new"), [
+    ("paralign.metrics.parametric", "render_align_scores", "paralign.cli._render"),
+    ("paralign.metrics.parametric", "render_table_scores", "paralign.cli._render"),
+    ("paralign.metrics.alignment_scores", "render_scores", "paralign.cli._render"),
+    ("paralign.metrics.parametric", "align_with", "paralign.cli.parametric"),
+    ("paralign.metrics.parametric", "ALIGNERS", "paralign.cli.parametric"),
+])
+def test_moved_names_still_import_from_their_old_module_with_a_warning(old, name, new):
+    import importlib
+
+    with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} has moved to {new}\.{name}"):
+        value = getattr(importlib.import_module(old), name)
+    assert value is getattr(importlib.import_module(new), name)

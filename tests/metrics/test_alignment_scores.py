@@ -9,12 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paralign.alignment import Alignment
+from paralign.cli._render import render_scores
 from paralign.corpora import AlignedPair, BadPair
 from paralign.errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError
 from paralign.metrics.alignment_scores import (
     EmptyScoringError,
     PairCounts,
-    render_scores,
     score_alignments,
     score_files,
     score_pairs,

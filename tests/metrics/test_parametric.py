@@ -224,3 +224,32 @@ def test_table_scores_files_skips_bad_gold_items_and_load_groups_stays_strict(tm
         table_scores_files(only_bad, table)
     with pytest.raises(EmptyScoringError, match=r"<g> / <s>: no pair could be scored"):
         align_scores_files(only_bad, only_bad, gold_name="<g>", system_name="<s>")
+
+
+def test_align_scores_files_runs_an_aligner_on_the_good_gold_pairs(tmp_path):
+    """`system` may be an aligner of token-list pairs (what `--system sultan` becomes in the CLI):
+    it gets the readable gold pairs only, with workers and progress, and a bad gold item is
+    skipped as with a system file."""
+    from paralign.alignment import Alignment
+    from paralign.metrics.alignment_scores import EmptyScoringError
+    from paralign.metrics.parametric import align_scores_files
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "d.1.a", "source": "he quit", "target": "he left", "sure": "0-0 1-1"}\n'
+                    '{"id": "d.1.b", "source": "he quit", "target": "he went", "sure": "0-0 9-9"}\n'
+                    '{"id": "d.1.c", "source": "he quit", "target": "he resigned", "sure": "0-0"}\n',
+                    encoding="utf-8")
+    calls = []
+
+    def diagonal(pairs, *, workers, progress):
+        calls.append((list(pairs), workers, progress))
+        return [Alignment.from_links([(i, i) for i in range(len(s))]) for s, _ in pairs]
+
+    result = align_scores_files(gold, diagonal, workers=3, progress=list)
+    assert calls == [([(("he", "quit"), ("he", "left")), (("he", "quit"), ("he", "resigned"))], 3, list)]
+    assert result.pairs == 2 and result.skipped == 1 and result.skipped_rows[0].pair == 2
+    assert (result.by_length[1].matched, result.by_length[1].system, result.by_length[1].gold) == (1, 2, 1)
+    only_bad = tmp_path / "bad.jsonl"
+    only_bad.write_text('{"id": "x.1", "source": "a", "target": "b", "sure": "3-3"}\n', encoding="utf-8")
+    with pytest.raises(EmptyScoringError, match=r"<g> / sultan: no pair could be scored"):
+        align_scores_files(only_bad, diagonal, gold_name="<g>", system_name="sultan")

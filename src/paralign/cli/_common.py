@@ -1,4 +1,8 @@
-"""Shared helpers for CLI commands: --format, input/output files, progress bars, warnings."""
+"""Shared helpers for CLI commands: --format, input/output files, progress bars, warnings.
+
+Not for: option groups several commands share (:mod:`._options`, :mod:`._pipelines`) or text
+renderings of results (:mod:`._render`).
+"""
 
 from __future__ import annotations
 
@@ -152,6 +156,12 @@ def progress(items: Iterable[T], desc: str, total: int | None = None, disable: b
     if disable is None:
         disable = not sys.stderr.isatty()
     return tqdm(items, desc=desc, total=total, disable=disable, file=sys.stderr, leave=False)
+
+
+def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:
+    """A tqdm-backed `progress(n)` callback and its closer."""
+    bar = progress(iter(()), desc=desc, total=total)
+    return (lambda n: bar.update(n)), bar.close  # type: ignore[attr-defined]
 
 
 def fmt_pct(value: float | None) -> str:

@@ -13,91 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from .._moved import moved_names
 from ..aligners.evaluation import align_input, alignment_record, read_pairs, read_parallel
-from ..aligners.sultan import PRESETS, Aligner, preset_options
 from ..errors import ConfigurationError
-from ._common import (
-    add_format,
-    add_output,
-    input_name,
-    open_in,
-    open_out,
-    positive_int,
-    progress,
-    warn,
-)
-
-
-def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
-    """--preset: a named option set of the Sultan aligner (shared with the similarity commands)."""
-    container.add_argument(
-        "--preset", choices=list(PRESETS), default=default,
-        help="option set of the sultan aligner: default, paper (the published method only) or "
-        "paraphrase (chosen on paraphrase alignments: context links, unique stop words) "
-        "(default: %(default)s)",
-    )
-
-
-def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = True) -> None:
-    """Options shared by align, evaluate-aligner and tune-aligner (which searches --ppdb-sim and
-    --w itself: `parameters=False` leaves them out)."""
-    group = parser.add_argument_group("aligner")
-    group.add_argument("--similarity", default="ppdb",
-                       help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
-                       "(default: %(default)s)")
-    if parameters:
-        group.add_argument("--ppdb-sim", type=float, default=0.9,
-                           help="similarity of a related pair (default: 0.9)")
-        group.add_argument("--w", type=float, default=0.9,
-                           help="weight of word vs context similarity (default: 0.9)")
-    group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
-    group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
-    group.add_argument("--no-text-context", action="store_true", help="ablation: no textual context")
-    group.add_argument("--no-stop-words", action="store_true", help="ablation: no stop-word modules")
-    group.add_argument("--stop-word-sequences", action="store_true",
-                       help="wsAlign also aligns identical all-stop-word sequences (the reference "
-                       "code's behaviour; the paper requires a content word)")
-    add_preset_option(group)
-    group.add_argument("--paper", action="store_true",
-                       help="switch off paralign's extensions (sentence-start evidence, quote "
-                       "pairs, spelling variants, ...): the same as --preset paper")
-    group.add_argument("--context-links", type=int, default=None, metavar="N",
-                       help="also align unrelated content words with N or more corresponding "
-                       "aligned dependency neighbours (for paraphrase data; default: the preset's, "
-                       "off except in the paraphrase preset)")
-    group.add_argument("--workers", type=int, default=1, help="processes for parsing and aligning")
-
-
-def add_gold_options(parser: argparse.ArgumentParser) -> None:
-    """--gold, --gold-links and --limit, for evaluate-aligner and tune-aligner."""
-    from ..metrics.alignment_scores import LINK_SETS
-
-    parser.add_argument("--gold", required=True, help="gold alignment file (any format the "
-                        "corpora loaders read)")
-    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
-    parser.add_argument("--limit", type=positive_int, default=None, metavar="N",
-                        help="only the first N pairs (N >= 1; default: all)")
-
-
-def aligner_from_args(args: argparse.Namespace) -> Aligner:
-    if args.workers < 1:
-        raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")
-    if args.context_links is not None and args.context_links < 0:
-        raise ConfigurationError(f"--context-links must be >= 0, got {args.context_links}")
-    if args.paper and args.preset not in ("default", "paper"):
-        raise ConfigurationError(f"--paper contradicts --preset {args.preset}")
-    options = preset_options("paper" if args.paper else args.preset)
-    if args.context_links is not None:
-        options["context_only_links"] = args.context_links
-    return Aligner(
-        similarity=args.similarity, ppdb_sim=getattr(args, "ppdb_sim", 0.9), w=getattr(args, "w", 0.9),
-        use_word_similarity=not args.no_word_similarity,
-        use_dependency_context=not args.no_dependencies,
-        use_textual_context=not args.no_text_context,
-        align_stop_words=not args.no_stop_words,
-        sequences_need_content=not args.stop_word_sequences,
-        **options,
-    )
+from ._common import add_format, add_output, input_name, open_in, open_out, progress, warn
+from ._options import add_aligner_options, aligner_from_args
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -151,3 +71,10 @@ def run(args: argparse.Namespace) -> int:
             else:
                 out.write(alignment.to_pharaoh() + "\n")
     return 1 if bad and bad == len(pairs) else 0
+
+
+# Helpers shared with other commands moved; the old names work until 0.3, with a warning.
+__getattr__ = moved_names(__name__, {
+    "add_preset_option": "paralign.cli._options",
+    "add_gold_options": "paralign.cli._options",
+})

@@ -10,8 +10,9 @@ from ..aligners.sultan import Aligner
 from ..alignment import Alignment
 from ..corpora import read_pairs
 from ..errors import FormatError, ResourceMissingError
-from ..metrics.alignment_scores import render_scores, score_alignments, usable_pairs
+from ..metrics.alignment_scores import score_alignments, usable_pairs
 from ._common import add_format, add_output, emit, open_out, warn_skipped_pairs
+from ._render import render_scores
 
 #: examples/demo/ of a source checkout (src/paralign/cli/demo.py -> repo root).
 DEMO_DIR = Path(__file__).resolve().parents[3] / "examples" / "demo"

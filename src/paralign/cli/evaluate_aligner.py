@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import evaluate_aligner
-from ..metrics.alignment_scores import render_scores
 from ._common import add_format, add_output, emit, open_out, progress, warn_skipped_pairs
-from .align import add_aligner_options, add_gold_options, aligner_from_args
+from ._options import add_aligner_options, add_gold_options, aligner_from_args
+from ._render import render_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

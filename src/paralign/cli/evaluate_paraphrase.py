@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from contextlib import ExitStack
 
 from ..paraphrase_model import DEFAULT_FEATURE_SET, FEATURE_SETS
 from ..similarity import (
@@ -14,20 +13,9 @@ from ..similarity import (
     PARAPHRASE_PRESET,
     THRESHOLD_RULES,
     evaluate_paraphrase_files,
-    get_aligner,
 )
-from ._common import (
-    STDIN_NAME,
-    add_format,
-    add_output,
-    emit,
-    fmt_pct,
-    open_out,
-    replace_names,
-    stdin_once,
-    warn,
-)
-from .similarity import add_similarity_options, aligner_preset, progress_callback
+from ._common import add_format, add_output, emit, fmt_pct, open_out, warn
+from ._options import add_similarity_options, evaluate_inputs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -120,27 +108,15 @@ def classifier_of(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    with ExitStack() as stack:
-        paths, copy = stdin_once(stack, train=args.train, test=[args.test])
-        update, close = progress_callback(None, "evaluate-paraphrase")
-        try:
-            result = evaluate_paraphrase_files(
-                paths["train"],
-                paths["test"][0],
-                classifier=classifier_of(args),
-                signal=args.signal,
-                feature_set=args.feature_set,
-                rule=args.rule,
-                cv_folds=args.cv_folds,
-                l2=args.l2,
-                aligner=get_aligner(args.aligner, aligner_preset(args)),
-                workers=args.workers,
-                progress=update,
-            )
-        finally:
-            close()
-    if copy is not None:
-        result = replace_names(result, copy, STDIN_NAME)
+    result, _ = evaluate_inputs(
+        args,
+        lambda paths, **common: evaluate_paraphrase_files(
+            paths["train"], paths["test"][0], classifier=classifier_of(args), signal=args.signal,
+            feature_set=args.feature_set, rule=args.rule, cv_folds=args.cv_folds, l2=args.l2, **common
+        ),
+        train=args.train,
+        test=[args.test],
+    )
     for row in result["skipped_rows"]:
         warn(f"{row['file']}:{row['line']}: skipped: {row['reason']}")
     for f in result["failures"]:

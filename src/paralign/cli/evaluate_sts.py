@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from contextlib import ExitStack
 
-from ..similarity import DEFAULT_SIGNAL, evaluate_sts_files, get_aligner
-from ._common import (
-    STDIN_NAME,
-    add_format,
-    add_output,
-    emit,
-    open_out,
-    replace_names,
-    stdin_once,
-    warn,
-)
-from .similarity import add_similarity_options, aligner_preset, progress_callback
+from ..similarity import DEFAULT_SIGNAL, evaluate_sts_files
+from ._common import STDIN_NAME, add_format, add_output, emit, open_out, warn
+from ._options import add_similarity_options, evaluate_inputs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,23 +38,15 @@ def _num(value: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    with ExitStack() as stack:
-        paths, copy = stdin_once(stack, data=args.data, idf_from=args.idf_from)
-        update, close = progress_callback(None, "evaluate-sts")
-        try:
-            report = evaluate_sts_files(
-                paths["data"],
-                signal=args.signal or DEFAULT_SIGNAL,
-                idf_from=paths["idf_from"],
-                aligner=get_aligner(args.aligner, aligner_preset(args)),
-                workers=args.workers,
-                progress=update,
-            )
-        finally:
-            close()
-    result = report.to_dict()
+    result, copy = evaluate_inputs(
+        args,
+        lambda paths, **common: evaluate_sts_files(
+            paths["data"], signal=args.signal or DEFAULT_SIGNAL, idf_from=paths["idf_from"], **common
+        ).to_dict(),
+        data=args.data,
+        idf_from=args.idf_from,
+    )
     if copy is not None:
-        result = replace_names(result, copy, STDIN_NAME)
         for s in result["sets"]:
             if s["path"] == STDIN_NAME:
                 s["name"] = STDIN_NAME  # not the copy's file name

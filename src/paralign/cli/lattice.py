@@ -1,4 +1,11 @@
-"""`paralign lattice build|draw|paths|distance|paraphrases|stats`: word lattices (Pang et al. 2003)."""
+"""`paralign lattice build|draw|paths|distance|paraphrases|stats`: word lattices (Pang et al. 2003).
+
+One module for the six actions, as they share their options, the reading of a lattice or a group
+(`lattice_from_input`) and of a groups file; each action is a `run_<action>` with, where its text
+is more than a method of the lattice, a module-level `render_<action>`.
+
+Not for: building or querying lattices (:mod:`paralign.lattice`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,9 @@ import argparse
 import json
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, FormatError
 from ._common import (
@@ -21,6 +30,10 @@ from ._common import (
     warn,
 )
 
+if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
+    from ..lattice import Lattice, LatticeOptions
+    from ..lattice.evaluate import Group
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -29,41 +42,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = parser.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
 
-    def common(p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None) -> None:
-        if lattice_input:
-            p.add_argument("input", nargs="?", default="-",
-                           help="one group: sentences one a line (default: stdin)")
-            p.add_argument("--lattice", default=None, metavar="JSON",
-                           help="use a lattice written by `lattice build --format json` instead of "
-                           "sentences")
-        p.add_argument("--tokenized", action="store_true",
-                       help="sentences are whitespace-tokenised (parsed as given)")
-        p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
-                       help="syntax-based merging (Pang et al.) or the MSA baseline")
-        p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
-        p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
-        p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
-        p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
-                       help="relaxed merging (extension): merge expansions differing by <= N children")
-        p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
-        add_format(p, help=format_help)
-        add_output(p)
-
     p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)")
-    common(p, lattice_input=False, format_help="text: OpenFst text format; json: the lattice as "
-           "JSON, which --lattice of the other actions reads back (default: %(default)s)")
+    add_lattice_options(p, lattice_input=False, format_help="text: OpenFst text format; json: the "
+                        "lattice as JSON, which --lattice of the other actions reads back (default: "
+                        "%(default)s)")
     p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
     p.set_defaults(func=run_build, lattice=None)
 
     p = sub.add_parser("draw", help="draw a lattice: SVG with Graphviz `dot`, else DOT")
-    common(p, format_help="with -o - (default): text writes DOT, json a JSON object {\"dot\": "
-           "DOT source}; with -o FILE (.svg is rendered with Graphviz, else DOT): the report of "
-           "the file written, {\"output\": FILE, \"format\": svg|dot}, as text or JSON "
-           "(default: %(default)s)")
+    add_lattice_options(p, format_help="with -o - (default): text writes DOT, json a JSON object "
+                        "{\"dot\": DOT source}; with -o FILE (.svg is rendered with Graphviz, else "
+                        "DOT): the report of the file written, {\"output\": FILE, \"format\": "
+                        "svg|dot}, as text or JSON (default: %(default)s)")
     p.set_defaults(func=run_draw)
 
     p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths")
-    common(p)
+    add_lattice_options(p)
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
                    help="the K most probable paths (default: 0, none)")
     p.add_argument("--sample", type=non_negative_int, default=0, metavar="N",
@@ -74,13 +68,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_paths)
 
     p = sub.add_parser("distance", help="word edit distance from sentences to the lattice")
-    common(p)
+    add_lattice_options(p)
     p.add_argument("--sentence", action="append", default=[], help="a sentence (repeatable)")
     p.add_argument("--sentences", default=None, metavar="FILE", help="sentences one a line")
     p.set_defaults(func=run_distance)
 
     p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file")
-    common(p, lattice_input=False)
+    add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
     p.add_argument("--all-pairs", action="store_true",
@@ -88,7 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_paraphrases)
 
     p = sub.add_parser("stats", help="path counts, leave-one-out edit distances, repetition ratio")
-    common(p, lattice_input=False)
+    add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
     p.add_argument("--lm-train", default=None, metavar="FILE",
@@ -97,7 +91,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_stats)
 
 
+def add_lattice_options(
+    p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None
+) -> None:
+    """The options of every action: the input (unless `lattice_input` is False), how a lattice is
+    built, --format (with `format_help`) and -o."""
+    if lattice_input:
+        p.add_argument("input", nargs="?", default="-",
+                       help="one group: sentences one a line (default: stdin)")
+        p.add_argument("--lattice", default=None, metavar="JSON",
+                       help="use a lattice written by `lattice build --format json` instead of "
+                       "sentences")
+    p.add_argument("--tokenized", action="store_true",
+                   help="sentences are whitespace-tokenised (parsed as given)")
+    p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
+                   help="syntax-based merging (Pang et al.) or the MSA baseline")
+    p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
+    p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
+    p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
+    p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
+                   help="relaxed merging (extension): merge expansions differing by <= N children")
+    p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
+    add_format(p, help=format_help)
+    add_output(p)
+
+
 def add_groups(p: argparse.ArgumentParser) -> None:
+    """--groups and which of them (paraphrases, stats)."""
     p.add_argument("--groups", required=True,
                    help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference)")
     p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
@@ -107,7 +127,7 @@ def add_groups(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0)
 
 
-def _options(args: argparse.Namespace):
+def _options(args: argparse.Namespace) -> LatticeOptions:
     from ..lattice import LatticeOptions
 
     return LatticeOptions(method=args.method, lowercase=not args.keep_case,
@@ -124,7 +144,7 @@ def _read_sentences(path: str) -> list[str]:
     return lines
 
 
-def lattice_from_input(args: argparse.Namespace):
+def lattice_from_input(args: argparse.Namespace) -> Lattice:
     """The lattice of `--lattice JSON` or of the sentences in `input`."""
     from ..lattice import Lattice, lattice_for_group
     from ..nlp import annotate_many
@@ -171,7 +191,12 @@ def run_draw(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, result: dict) -> None:
-    emit(result, args.format, lambda r: "\n".join(f"{k}: {v}" for k, v in r.items()))
+    emit(result, args.format, render_written)
+
+
+def render_written(r: dict) -> str:
+    """`lattice draw -o FILE` as text: the file written and its format, `key: value` lines."""
+    return "\n".join(f"{k}: {v}" for k, v in r.items())
 
 
 def run_paths(args: argparse.Namespace) -> int:
@@ -187,16 +212,18 @@ def run_paths(args: argparse.Namespace) -> int:
         import itertools
 
         result["all"] = [" ".join(w) for w in itertools.islice(lattice.paths(), args.all)]
-
-    def render(r: dict) -> str:
-        lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
-        lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r.get("kbest", [])]
-        lines += r.get("sample", []) + r.get("all", [])
-        return "\n".join(lines)
-
     with open_out(args.output) as out:
-        emit(result, args.format, render, out)
+        emit(result, args.format, render_paths, out)
     return 0
+
+
+def render_paths(r: dict) -> str:
+    """`lattice paths` as text: the path count, then the k best (log probability TAB sentence),
+    sampled and enumerated paths, one a line."""
+    lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
+    lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r.get("kbest", [])]
+    lines += r.get("sample", []) + r.get("all", [])
+    return "\n".join(lines)
 
 
 def run_distance(args: argparse.Namespace) -> int:
@@ -216,16 +243,17 @@ def run_distance(args: argparse.Namespace) -> int:
     for text, tokens in zip(sentences, token_lists, strict=True):
         words = tokens if args.keep_case else [t.lower() for t in tokens]
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
-
-    def render(r: list) -> str:
-        return "\n".join(f"{x['distance']}\t{x['tokens']}\t{x['sentence']}" for x in r)
-
     with open_out(args.output) as out:
-        emit(rows, args.format, render, out)
+        emit(rows, args.format, render_distance, out)
     return 0
 
 
-def _annotated_groups(args: argparse.Namespace):
+def render_distance(r: list) -> str:
+    """`lattice distance` as text: distance TAB tokens TAB sentence, one a line."""
+    return "\n".join(f"{x['distance']}\t{x['tokens']}\t{x['sentence']}" for x in r)
+
+
+def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
     from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
 
     groups = sample_groups(read_groups(args.groups, tokenized=args.tokenized, min_size=args.min_size),
@@ -275,14 +303,17 @@ def run_stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def render_stats(s: dict) -> str:
-    def f(x: object) -> str:
-        return "n/a" if x is None else (f"{x:.4g}" if isinstance(x, float) else str(x))
+def _stat(x: object) -> str:
+    """A figure of `lattice stats` as text: n/a, 4 significant digits, or as it is."""
+    return "n/a" if x is None else (f"{x:.4g}" if isinstance(x, float) else str(x))
 
+
+def render_stats(s: dict) -> str:
+    """`lattice stats` as text: one `key: value` line per figure, paths by sentence length, errors."""
     keys = ("groups", "sentences", "mean_group_size", "mean_length", "mean_log10_paths", "max_log10_paths",
             "ed_input", "ed_lattice", "ed_input_per_word", "ed_lattice_per_word", "share_groups_lattice_better",
             "repetition_ratio", "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
-    lines = [f"{k}: {f(s.get(k))}" for k in keys]
+    lines = [f"{k}: {_stat(s.get(k))}" for k in keys]
     lines.append("paths by mean sentence length:")
     lines += [f"  {r['length']}: {r['groups']} groups, mean log10 {r['mean_log10_paths']:.2f}, "
               f"max {r['max_log10_paths']:.2f}" for r in s["paths_by_length"]]

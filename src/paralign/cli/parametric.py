@@ -1,16 +1,24 @@
-"""`paralign parametric align|table`: ParaMetric scores of an aligner or a paraphrase table."""
+"""`paralign parametric align|table`: ParaMetric scores of an aligner or a paraphrase table.
+
+Not for: the scores themselves (:mod:`paralign.metrics.parametric`) or their text tables
+(:mod:`._render`); this module reads the options and turns `--system sultan` into an aligner.
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
+from ..aligners.sultan import Aligner
+from ..alignment import Alignment
+from ..errors import ConfigurationError
 from ..metrics.parametric import (
-    ALIGNERS,
+    AlignTokens,
+    PairLike,
+    Progress,
     align_scores_files,
-    render_align_scores,
-    render_table_scores,
     table_scores_files,
 )
 from ._common import (
@@ -25,8 +33,30 @@ from ._common import (
     stdin_once,
     warn_each,
 )
+from ._render import render_align_scores, render_table_scores
 
 LINK_CHOICES = ("sure", "sure+possible")
+
+#: Aligner names `--system` takes instead of a file, to align the gold pairs on the fly. Not a
+#: registry (that is paralign.similarity.ALIGNER_NAMES): the names `--system` has always accepted.
+#: `exact` stays out: `--system exact` names a file, as before.
+ALIGNERS = ("sultan",)
+
+
+def aligner_named(name: str) -> AlignTokens:
+    """The aligner `--system NAME` runs on the gold pairs' tokens: `sultan` is the Sultan aligner
+    with its default options (its own annotation and process pool); ConfigurationError otherwise."""
+    if name not in ALIGNERS:
+        raise ConfigurationError(f"unknown aligner {name!r} (known: {', '.join(ALIGNERS)})")
+    return Aligner().align_many
+
+
+def align_with(
+    name: str, gold: Sequence[PairLike], *, workers: int = 1, progress: Progress | None = None
+) -> list[Alignment]:
+    """Align the gold pairs' token lists with a named aligner (`sultan`)."""
+    pairs = [(g.source, g.target) for g in gold]
+    return aligner_named(name)(pairs, workers=workers, progress=progress)
 
 
 def _common_options(parser: argparse.ArgumentParser) -> None:
@@ -87,10 +117,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table.set_defaults(func=run_table)
 
 
+def _system(path: str) -> str | AlignTokens:
+    """What `--system` names: an aligner to run on the gold pairs (`sultan`), else a file."""
+    return aligner_named(path) if path in ALIGNERS else path
+
+
 def run_align(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         paths, _ = stdin_once(stack, gold=[args.gold], system=[args.system])
-        gold, system = paths["gold"][0], paths["system"][0]
+        gold, system = paths["gold"][0], _system(paths["system"][0])
         result = align_scores_files(
             gold, system, args.max_length, links=args.links, tight=args.tight,
             workers=args.workers,

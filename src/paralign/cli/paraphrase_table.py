@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from ._common import progress
-from .pivot import add_pipeline_options, options_from_args, run_table_pipeline
+from ._pipelines import add_pipeline_options, options_from_args, run_table_pipeline
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -3,112 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import sys
 import warnings
-from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from .._moved import moved_names
 from ..errors import ConfigurationError
 from ._common import (
     STDIN_NAME,
-    STDOUT_NAME,
     add_format,
     copy_to_stdout,
     emit,
-    fmt_pct,
     is_std,
     output_file,
     progress,
-    replace_names,
     stdin_inputs,
     warn,
 )
-
-
-def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01) -> None:
-    """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions)."""
-    from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
-
-    parser.add_argument("--output", "-o", required=True,
-                        help="paraphrase table to write (TSV, .gz = gzip; - = stdout, the report then goes to stderr)")
-    parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
-    parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")
-    parser.add_argument("--threshold", type=float, default=threshold,
-                        help="keep paraphrases with p >= this (default %(default)s)")
-    parser.add_argument("--top-k", type=int, default=None, help="keep the k best paraphrases per phrase")
-    parser.add_argument("--min-count", type=int, default=1,
-                        help="drop pairs seen fewer times (pivot: support; monolingual: pair count)")
-    parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
-    parser.add_argument("--work-dir", default=None,
-                        help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
-                        "(not possible for an input read from stdin)")
-    parser.add_argument("--restart", action="store_true", help="discard an earlier run in --work-dir")
-    parser.add_argument("--keep-work", action="store_true", help="keep --work-dir after success")
-    case = parser.add_mutually_exclusive_group()
-    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
-                      help="lower-case tokens (default)")
-    case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
-    parser.add_argument("--tokenizer", choices=TOKENIZERS, default="regex",
-                        help="regex (raw text), whitespace or moses (tokenised, XML-escaped)")
-    parser.add_argument("--max-tokens", type=int, default=100, help="skip lines longer than this (default 100)")
-    parser.add_argument("--max-length-ratio", type=float, default=None,
-                        help="skip sentence pairs whose token-length ratio exceeds this")
-    parser.add_argument("--min-translation-prob", type=float, default=0.001,
-                        help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)")
-    parser.add_argument("--iterations", type=int, default=None, help="eflomal iterations (default: eflomal's)")
-    add_format(parser)
-
-
-def options_from_args(args: argparse.Namespace):
-    from ..pivot import PivotOptions
-
-    return PivotOptions(
-        max_length=args.max_length,
-        symmetrization=args.symmetrization,
-        threshold=args.threshold,
-        top_k=args.top_k,
-        min_count=args.min_count,
-        chunk_size=args.chunk_size,
-        lowercase=args.lowercase,
-        tokenizer=args.tokenizer,
-        foreign_tokenizer=getattr(args, "foreign_tokenizer", None),
-        max_tokens=args.max_tokens,
-        max_length_ratio=args.max_length_ratio,
-        encoding_errors=getattr(args, "encoding_errors", "strict"),
-        min_translation_prob=args.min_translation_prob,
-        eflomal_iterations=args.iterations,
-    )
-
-
-def render_report(result: dict) -> str:
-    output = STDOUT_NAME if is_std(result["output"]) else result["output"]
-    lines = [f"wrote {result['rows']} paraphrase pairs for {result['phrases']} phrases to {output}"]
-    for corpus in result["corpora"]:
-        if "lines" in corpus:
-            kept = corpus["kept"] / corpus["lines"] if corpus["lines"] else None
-            lines.append(
-                f"  {corpus['source']} / {corpus['target']}: {corpus['kept']} of {corpus['lines']} "
-                f"lines used ({fmt_pct(kept)}%); skipped {corpus['empty']} empty, "
-                f"{corpus['too_long']} over-long, {corpus['filtered']} by length ratio; "
-                f"{corpus['replaced']} with bad bytes replaced"
-            )
-        else:
-            lines.append("  " + ", ".join(f"{k}: {v}" for k, v in corpus.items()))
-    if result["resumed_stages"]:
-        lines.append(f"  resumed: {len(result['resumed_stages'])} finished stages/chunks reused")
-    return "\n".join(lines)
-
-
-def warn_skips(result: dict) -> None:
-    for corpus in result["corpora"]:
-        bad = {k: corpus.get(k, 0) for k in ("empty", "too_long", "replaced")}
-        if any(bad.values()):
-            warn(
-                f"{corpus['source']} / {corpus['target']}: skipped {bad['empty']} empty and "
-                f"{bad['too_long']} over-long line pairs; {bad['replaced']} lines had non-UTF-8 bytes replaced"
-            )
+from ._pipelines import add_pipeline_options, options_from_args, run_table_pipeline
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -150,34 +63,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--iterations", type=int, default=None)
     add_format(align)
     align.set_defaults(func=run_align)
-
-
-def run_table_pipeline(
-    args: argparse.Namespace, inputs: Sequence[str], build: Callable[[list[str], str, str | None], Any]
-) -> int:
-    """Run a table pipeline (`pivot`, `paraphrase-table`) with '-' as stdin and stdout; report.
-
-    `build(inputs, output, work_dir)` runs the library pipeline on real paths and returns its
-    PipelineReport.  An input '-' is stdin, copied to a temporary file (the pipeline reads its
-    inputs more than once).  With `-o -` the table is built in a temporary directory (with the
-    work directory, unless --work-dir is given) and copied to stdout once complete; the report
-    then goes to stderr, so stdout holds the table only.
-    """
-    to_stdout = is_std(args.output)
-    if to_stdout and args.keep_work and args.work_dir is None:
-        warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
-    with ExitStack() as stack:
-        inputs, copy = stdin_inputs(stack, inputs)
-        output = output_file(stack, args.output, "table.tsv")
-        result = build(inputs, output, args.work_dir).to_dict()
-        if to_stdout:
-            copy_to_stdout(output)
-            result["output"] = "-"
-    if copy is not None:
-        result = replace_names(result, copy, STDIN_NAME)
-    warn_skips(result)
-    emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
-    return 0
 
 
 def run(args: argparse.Namespace) -> int:
@@ -233,3 +118,10 @@ def run_align(args: argparse.Namespace) -> int:
     elif not to_stdout:
         emit(result, args.format, lambda r: f"aligned {r['aligned']} of {r['lines']} line pairs -> {r['output']}")
     return 0
+
+
+# Helpers shared with other commands moved; the old names work until 0.3, with a warning.
+__getattr__ = moved_names(__name__, {
+    "render_report": "paralign.cli._pipelines",
+    "warn_skips": "paralign.cli._pipelines",
+})

@@ -6,8 +6,9 @@ import argparse
 from contextlib import ExitStack
 
 from ..corpora import FORMATS
-from ..metrics.alignment_scores import LINK_SETS, render_scores, score_files
+from ..metrics.alignment_scores import LINK_SETS, score_files
 from ._common import STDIN_NAME, add_format, add_output, emit, open_out, stdin_inputs, warn_each
+from ._render import render_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
 from itertools import islice
 
+from .._moved import moved_names
 from ..errors import ConfigurationError
 from ..paraphrase_model import TrainedClassifier
 from ..similarity import (
-    ALIGNER_NAMES,
     DEFAULT_SIGNAL,
-    SIGNALS,
     Signal,
     aligner_label,
     fit_on_files,
@@ -28,50 +26,13 @@ from ._common import (
     input_name,
     open_in,
     open_out,
-    progress,
+    progress_callback,
     warn,
     warn_each,
 )
-from .align import add_preset_option
+from ._options import add_similarity_options, similarity_aligner
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
-
-
-def add_similarity_options(
-    parser: argparse.ArgumentParser,
-    *,
-    idf: bool = True,
-    preset: str = "default",
-    signal_help: str = f"similarity signal (default: {DEFAULT_SIGNAL}; idf* need training sentences)",
-) -> None:
-    """--signal, --aligner, --preset, --workers (and --idf-from): shared by the similarity commands.
-
-    --signal defaults to None (the command's default signal): evaluate-paraphrase must tell
-    an explicit signal from none.
-    """
-    parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
-    parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
-    add_preset_option(parser, preset)
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
-    if idf:
-        parser.add_argument(
-            "--idf-from",
-            action="append",
-            default=[],
-            metavar="FILE",
-            help="STS/MSRP/text file(s) whose sentences give IDF statistics (for --signal idf*)",
-        )
-
-
-def aligner_preset(args: argparse.Namespace) -> str:
-    """The --preset to use: presets belong to the sultan aligner, so `--aligner exact` ignores it."""
-    return args.preset if args.aligner == "sultan" else "default"
-
-
-def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:
-    """A tqdm-backed `progress(n)` callback and its closer."""
-    bar = progress(iter(()), desc=desc, total=total)
-    return (lambda n: bar.update(n)), bar.close  # type: ignore[attr-defined]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -119,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         signal = make_signal(args.signal or DEFAULT_SIGNAL)
         if args.idf_from or getattr(signal, "trainable", False):
             signal = fit_on_files(signal, args.idf_from)
-        aligner = get_aligner(args.aligner, aligner_preset(args))
+        aligner = similarity_aligner(args)
     scores: list[float | None] = []
     problems: list[dict] = []
     update, close = progress_callback(None, "similarity")
@@ -158,3 +119,7 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{source}: no pair could be scored")
         return 1  # like `align`: a run that produced nothing usable fails
     return 0
+
+
+# Helpers shared with other commands moved; the old names work until 0.3, with a warning.
+__getattr__ = moved_names(__name__, {"aligner_preset": "paralign.cli._options"})

@@ -6,7 +6,7 @@ import argparse
 
 from ..aligners.evaluation import GRID, tune_aligner
 from ._common import add_format, add_output, emit, open_out, progress, warn_skipped_pairs
-from .align import add_aligner_options, add_gold_options, aligner_from_args
+from ._options import add_aligner_options, add_gold_options, aligner_from_args
 
 
 def _grid(text: str) -> tuple[float, ...]:

@@ -4,10 +4,18 @@ parse trees (:func:`parse_tree`) -> top-down merging with keyword checking (:cla
 -> linearised, squeezed acyclic FSA (:class:`Lattice`); a progressive-MSA baseline
 (:func:`msa_lattice`); path counts, generation, edit distance, paraphrase pairs, repetition
 ratio, n-gram LM entropy (:class:`NGramLM`) and the paper's evaluations (:mod:`.evaluate`).
+
+One file per stage: :mod:`.trees`, :mod:`.forest` (merging), :mod:`.fsa` (building and squeezing
+the FSA), :mod:`.word_lattice` (the frozen lattice and its queries), :mod:`.build` (the whole
+pipeline), :mod:`.msa`, :mod:`.lm`, :mod:`.evaluate`.
+
+Not for: aligning two sentences word by word (:mod:`paralign.aligners`) or paraphrase tables
+from parallel text by pivoting (:mod:`paralign.pivot`).
 """
 
 from __future__ import annotations
 
+from ..errors import LatticeError
 from .build import LatticeOptions, build_lattice, forest_to_builder, lattice_from_trees
 from .evaluate import (
     GroupLattices,
@@ -25,10 +33,11 @@ from .evaluate import (
     summarize,
 )
 from .forest import ForestNode, Merger
-from .fsa import EditOp, Lattice, LatticeBuilder, LatticeError, chain, paraphrase_table
+from .fsa import LatticeBuilder, chain
 from .lm import NGramLM
 from .msa import msa_lattice, word_edit_distance
 from .trees import Tree, parse_tree, projective_heads
+from .word_lattice import EditOp, Lattice, paraphrase_table
 
 __all__ = [
     "EditOp", "ForestNode", "GroupLattices", "GroupResult", "Lattice", "LatticeBuilder",

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from ..errors import ConfigurationError, FormatError
 from ..sentence import Sentence
 from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
-from .fsa import Lattice, LatticeBuilder, chain
+from .fsa import LatticeBuilder, chain
 from .msa import msa_lattice
 from .trees import Tree, parse_tree
+from .word_lattice import Lattice
 
 METHODS = ("syntax", "msa")
 

@@ -21,10 +21,11 @@ from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
 from .build import LatticeOptions, lattice_from_trees
 from .forest import wordnet_synonym_fn
-from .fsa import Lattice, chain, paraphrase_table
+from .fsa import chain
 from .lm import NGramLM
 from .msa import msa_lattice, word_edit_distance
 from .trees import parse_tree
+from .word_lattice import Lattice, paraphrase_table
 
 Group = tuple[str, Sequence[Sentence]]
 LENGTH_BINS = ((0, 10), (10, 20), (20, 30), (30, 40), (40, 10**9))

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import FormatError
-from .fsa import Lattice, LatticeBuilder, chain
+from .fsa import LatticeBuilder, chain
+from .word_lattice import Lattice
 
 
 def word_edit_distance(a: Sequence[str], b: Sequence[str]) -> int:

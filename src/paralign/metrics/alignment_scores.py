@@ -19,6 +19,8 @@ system's link set A is all its links (sure and possible).
 Batch scoring (`score_pairs`, `score_files`) leaves out a pair whose gold or system item is bad
 (unreadable line, links outside the sentences, token counts that differ) from both sides, keeps
 the others in place, and lists the pairs left out in `AlignmentScores.skipped`.
+
+Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`paralign.cli._render`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._moved import moved_names
 from ..alignment import Alignment
 from ..corpora.base import AlignedPair, BadPair, PairOrBad
 from ..errors import (
@@ -330,21 +333,5 @@ def score_files(gold_path: str | Path, system_path: str | Path, links: str = "su
                        skip_bad=skip_bad)
 
 
-def render_scores(result: dict) -> str:
-    """A small text table of `AlignmentScores.to_dict()`: macro and micro P/R/F1, exact, AER."""
-
-    def pct(value: float) -> str:
-        return f"{100 * value:5.1f}"
-
-    skipped = f" ({result['skipped']} skipped)" if result.get("skipped") else ""
-    lines = [
-        f"pairs: {result['pairs']}{skipped}  gold links: {result['links']} ({result['gold_links']})  "
-        f"system links: {result['system_links']}",
-        "          P      R      F1",
-    ]
-    for key in ("macro", "micro"):
-        prf = result[key]
-        lines.append(f"{key:<7} {pct(prf['precision'])}  {pct(prf['recall'])}  {pct(prf['f1'])}")
-    lines.append(f"exact   {pct(result['exact'])}% ({result['exact_count']} of {result['pairs']})")
-    lines.append(f"AER     {pct(result['aer'])}")
-    return "\n".join(lines)
+# Text rendering moved to the CLI; the old names work, with a DeprecationWarning, until 0.3.
+__getattr__ = moved_names(__name__, {"render_scores": "paralign.cli._render"})

@@ -33,6 +33,9 @@ one paraphrase per pair and phrase occurrence, as the paper states); `sentences=
 to the ten others), only the sentences that occur in EVERY pair of their group (both sentences
 of a one-pair group); groups without such a sentence are then left out and counted in the
 result's `skipped_groups` (reported in one summary warning).
+
+Not for: choosing or building an aligner (`align_scores_files` takes one; the CLI turns
+`--system sultan` into it) or text tables (`paralign.cli._render`).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from .._moved import moved_names
 from ..alignment import Alignment
 from ..corpora.base import BadPair
 from ..errors import AlignmentIndexError, ConfigurationError, EmptyScoringError, MismatchError
@@ -53,6 +57,14 @@ from .alignment_scores import SkippedPair
 
 SpanPair = tuple[int, int, int, int]
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
+
+
+class AlignTokens(Protocol):
+    """Aligns pairs of token lists, in order (``Aligner.align_many`` fits): an aligner that
+    `align_scores_files` runs on the gold pairs instead of reading a system file."""
+
+    def __call__(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], *, workers: int,
+                 progress: Progress | None) -> list[Alignment]: ...
 
 
 class PairLike(Protocol):
@@ -483,24 +495,9 @@ def table_scores(
 
 
 # -- file-level entry points (what the CLI calls) ------------------------------------------------
-ALIGNERS = ("sultan",)
-
-
-def align_with(
-    name: str, gold: Sequence[PairLike], *, workers: int = 1, progress: Progress | None = None
-) -> list[Alignment]:
-    """Align the gold pairs' token lists with a named aligner (`sultan`), imported lazily."""
-    if name != "sultan":
-        raise ConfigurationError(f"unknown aligner {name!r} (known: {', '.join(ALIGNERS)})")
-    from ..aligners.sultan import Aligner
-
-    pairs = [(g.source, g.target) for g in gold]
-    return Aligner().align_many(pairs, workers=workers, progress=progress)
-
-
 def align_scores_files(
     gold_path: str | Path,
-    system: str | Path,
+    system: str | Path | AlignTokens,
     max_length: int = 5,
     *,
     links: str = "sure",
@@ -510,30 +507,35 @@ def align_scores_files(
     gold_name: str | None = None,
     system_name: str | None = None,
 ) -> AlignScores:
-    """AlignPrec/AlignRecall of a system file (any alignment format) or a named aligner.
+    """AlignPrec/AlignRecall of a system file (any alignment format) or of an aligner.
 
+    An aligner (`system` an :class:`AlignTokens`, e.g. ``Aligner().align_many``) aligns the gold
+    pairs' token lists, in ``workers`` processes with ``progress``; a bad gold item is not aligned.
     A bad item in either file skips that pair on both sides, with a warning naming file and
     line; EmptyScoringError when no pair is left to score.  `gold_name` and `system_name` are
-    what messages and the result call the files (default: their paths; e.g. `<stdin>`).
+    what messages and the result call the files (default: their paths; e.g. `<stdin>`); for an
+    aligner, `system_name` is only what the EmptyScoringError message calls it.
     """
     from ..corpora import read_pairs
 
     gold_name = str(gold_path) if gold_name is None else gold_name
     gold = read_pairs(gold_path, name=gold_name)
     outputs: list[PairLike | Alignment | BadPair]
-    if str(system) in ALIGNERS:
-        good = [g for g in gold if not isinstance(g, BadPair)]
-        aligned = iter(align_with(str(system), good, workers=workers, progress=progress))
+    if callable(system):
+        good = [(g.source, g.target) for g in gold if not isinstance(g, BadPair)]
+        aligned = iter(system(good, workers=workers, progress=progress))
         outputs = [g if isinstance(g, BadPair) else next(aligned) for g in gold]
+        shown = system_name or getattr(system, "__qualname__", type(system).__name__)
         system_name = None
     else:
         system_name = str(system) if system_name is None else system_name
         outputs = list(read_pairs(system, name=system_name))
+        shown = system_name or str(system)
     result = align_scores(gold, outputs, max_length, links=links, tight=tight,
                           system_name=system_name)
     if not result.pairs:
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
-        raise EmptyScoringError(f"{gold_name} / {system_name or system}: no pair could be scored{first}")
+        raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
     return result
 
 
@@ -575,32 +577,8 @@ def table_scores_files(
                    skipped_rows=skipped)
 
 
-def _fmt(value: float | None) -> str:
-    return "  n/a" if value is None else f"{value:5.3f}"
-
-
-def _length_label(n: int) -> str:
-    return "Length = 1" if n == 1 else f"Length <= {n}"
-
-
-def render_align_scores(result: AlignScores) -> str:
-    """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns)."""
-    lines = [f"ParaMetric alignment scores over {result.pairs} pairs"
-             + (f" ({result.skipped} skipped)" if result.skipped else ""),
-             f"{'':12} {'AlignPrec':>9} {'AlignRecall':>11} {'matched':>8} {'system':>8} {'gold':>8}"]
-    for n, c in sorted(result.by_length.items()):
-        lines.append(f"{_length_label(n):12} {_fmt(c.precision):>9} {_fmt(c.recall):>11} "
-                     f"{c.matched:8d} {c.system:8d} {c.gold:8d}")
-    return "\n".join(lines)
-
-
-def render_table_scores(result: TableScores) -> str:
-    """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
-    lines = [f"ParaMetric scores of {result.source} over {result.groups} groups, "
-             f"{result.sentences} sentences"
-             + (f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""),
-             f"{'':12} {'LB-Prec':>8} {'Rel-Recall':>10} {'correct':>8} {'posited':>9} {'reference':>9}"]
-    for n, c in sorted(result.by_length.items()):
-        lines.append(f"{_length_label(n):12} {_fmt(c.lb_precision):>8} {_fmt(c.rel_recall):>10} "
-                     f"{c.correct:8d} {c.posited:9d} {c.reference:9d}")
-    return "\n".join(lines)
+# Text rendering and aligner names moved to the CLI; the old names work until 0.3, with a warning.
+__getattr__ = moved_names(__name__, {
+    "render_align_scores": "paralign.cli._render", "render_table_scores": "paralign.cli._render",
+    "ALIGNERS": "paralign.cli.parametric", "align_with": "paralign.cli.parametric",
+})

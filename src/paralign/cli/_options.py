@@ -1,0 +1,159 @@
+"""Option groups and helpers shared by several commands (a command module never imports another).
+
+* the Sultan aligner's options (`align`, `evaluate-aligner`, `tune-aligner`) and their `Aligner`;
+* `--preset` (those and the similarity commands); `--gold`, `--gold-links`, `--limit`;
+* the similarity commands' options (`similarity`, `evaluate-sts`, `evaluate-paraphrase`), their
+  aligner and the evaluation commands' runner.
+
+Not for: file I/O, `--format`, progress bars and warnings (:mod:`._common`), text renderings
+(:mod:`._render`), what the two paraphrase-table commands share (:mod:`._pipelines`), or an
+option only one command has (it stays in that command's module).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+
+from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
+from ..errors import ConfigurationError
+from ..similarity import ALIGNER_NAMES, DEFAULT_SIGNAL, SIGNALS, AlignFunction, get_aligner
+from ._common import STDIN_NAME, positive_int, progress_callback, replace_names, stdin_once
+
+# -- the Sultan aligner ---------------------------------------------------------------------------
+#: The aligner's defaults, for --ppdb-sim and --w (and tune-aligner, which has neither): stated
+#: once, in AlignerConfig.
+ALIGNER_DEFAULTS = AlignerConfig()
+
+
+def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
+    """--preset: a named option set of the Sultan aligner (shared with the similarity commands)."""
+    container.add_argument(
+        "--preset", choices=list(PRESETS), default=default,
+        help="option set of the sultan aligner: default, paper (the published method only) or "
+        "paraphrase (chosen on paraphrase alignments: context links, unique stop words) "
+        "(default: %(default)s)",
+    )
+
+
+def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = True) -> None:
+    """Options shared by align, evaluate-aligner and tune-aligner (which searches --ppdb-sim and
+    --w itself: `parameters=False` leaves them out)."""
+    group = parser.add_argument_group("aligner")
+    group.add_argument("--similarity", default="ppdb",
+                       help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
+                       "(default: %(default)s)")
+    if parameters:
+        group.add_argument("--ppdb-sim", type=float, default=ALIGNER_DEFAULTS.ppdb_sim,
+                           help="similarity of a related pair (default: %(default)s)")
+        group.add_argument("--w", type=float, default=ALIGNER_DEFAULTS.w,
+                           help="weight of word vs context similarity (default: %(default)s)")
+    group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
+    group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
+    group.add_argument("--no-text-context", action="store_true", help="ablation: no textual context")
+    group.add_argument("--no-stop-words", action="store_true", help="ablation: no stop-word modules")
+    group.add_argument("--stop-word-sequences", action="store_true",
+                       help="wsAlign also aligns identical all-stop-word sequences (the reference "
+                       "code's behaviour; the paper requires a content word)")
+    add_preset_option(group)
+    group.add_argument("--paper", action="store_true",
+                       help="switch off paralign's extensions (sentence-start evidence, quote "
+                       "pairs, spelling variants, ...): the same as --preset paper")
+    group.add_argument("--context-links", type=int, default=None, metavar="N",
+                       help="also align unrelated content words with N or more corresponding "
+                       "aligned dependency neighbours (for paraphrase data; default: the preset's, "
+                       "off except in the paraphrase preset)")
+    group.add_argument("--workers", type=int, default=1, help="processes for parsing and aligning")
+
+
+def add_gold_options(parser: argparse.ArgumentParser) -> None:
+    """--gold, --gold-links and --limit, for evaluate-aligner and tune-aligner."""
+    from ..metrics.alignment_scores import LINK_SETS
+
+    parser.add_argument("--gold", required=True, help="gold alignment file (any format the "
+                        "corpora loaders read)")
+    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
+    parser.add_argument("--limit", type=positive_int, default=None, metavar="N",
+                        help="only the first N pairs (N >= 1; default: all)")
+
+
+def aligner_from_args(args: argparse.Namespace) -> Aligner:
+    if args.workers < 1:
+        raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")
+    if args.context_links is not None and args.context_links < 0:
+        raise ConfigurationError(f"--context-links must be >= 0, got {args.context_links}")
+    if args.paper and args.preset not in ("default", "paper"):
+        raise ConfigurationError(f"--paper contradicts --preset {args.preset}")
+    options = preset_options("paper" if args.paper else args.preset)
+    if args.context_links is not None:
+        options["context_only_links"] = args.context_links
+    return Aligner(
+        similarity=args.similarity, ppdb_sim=getattr(args, "ppdb_sim", ALIGNER_DEFAULTS.ppdb_sim),
+        w=getattr(args, "w", ALIGNER_DEFAULTS.w),
+        use_word_similarity=not args.no_word_similarity,
+        use_dependency_context=not args.no_dependencies,
+        use_textual_context=not args.no_text_context,
+        align_stop_words=not args.no_stop_words,
+        sequences_need_content=not args.stop_word_sequences,
+        **options,
+    )
+
+
+# -- the similarity commands ----------------------------------------------------------------------
+def add_similarity_options(
+    parser: argparse.ArgumentParser,
+    *,
+    idf: bool = True,
+    preset: str = "default",
+    signal_help: str = f"similarity signal (default: {DEFAULT_SIGNAL}; idf* need training sentences)",
+) -> None:
+    """--signal, --aligner, --preset, --workers (and --idf-from): shared by the similarity commands.
+
+    --signal defaults to None (the command's default signal): evaluate-paraphrase must tell
+    an explicit signal from none.
+    """
+    parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
+    parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
+    add_preset_option(parser, preset)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    if idf:
+        parser.add_argument(
+            "--idf-from",
+            action="append",
+            default=[],
+            metavar="FILE",
+            help="STS/MSRP/text file(s) whose sentences give IDF statistics (for --signal idf*)",
+        )
+
+
+def aligner_preset(args: argparse.Namespace) -> str:
+    """The --preset to use: presets belong to the sultan aligner, so `--aligner exact` ignores it."""
+    return args.preset if args.aligner == "sultan" else "default"
+
+
+def similarity_aligner(args: argparse.Namespace) -> AlignFunction:
+    """The alignment function of --aligner and --preset."""
+    return get_aligner(args.aligner, aligner_preset(args))
+
+
+def evaluate_inputs(
+    args: argparse.Namespace, evaluate: Callable[..., dict], **inputs: Sequence[str]
+) -> tuple[dict, str | None]:
+    """The report ``evaluate(paths, aligner=, workers=, progress=)`` of a similarity evaluation
+    command (the keywords its library driver takes).
+
+    `paths` are the `inputs` options' paths, '-' read once from stdin (see `stdin_once`); the
+    aligner is --aligner/--preset's; `progress` updates a bar named after the command. Returns
+    the report with the stdin copy named STDIN_NAME, and the copy's path (None without one)."""
+    with ExitStack() as stack:
+        paths, copy = stdin_once(stack, **inputs)
+        update, close = progress_callback(None, args.command)
+        try:
+            result = evaluate(paths, aligner=similarity_aligner(args), workers=args.workers,
+                              progress=update)
+        finally:
+            close()
+    if copy is not None:
+        result = replace_names(result, copy, STDIN_NAME)
+    return result, copy

@@ -1,0 +1,82 @@
+"""Text renderings of results that several commands print (their `--format text`).
+
+`render_scores` (alignment scores: score-alignments, evaluate-aligner, demo) and the ParaMetric
+tables (`render_align_scores`, `render_table_scores`). The results are built by the library; only
+their text layout lives here (the paraphrase-table pipelines' report is in :mod:`._pipelines`).
+
+Not for: computing any figure (the library does), JSON output (``to_dict`` of the results), or a
+rendering only one command uses (that stays in the command's module).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..metrics.parametric import AlignScores, TableScores
+
+
+def render_scores(result: dict) -> str:
+    """A small text table of `AlignmentScores.to_dict()`: macro and micro P/R/F1, exact, AER."""
+
+    def pct(value: float) -> str:
+        return f"{100 * value:5.1f}"
+
+    skipped = f" ({result['skipped']} skipped)" if result.get("skipped") else ""
+    lines = [
+        f"pairs: {result['pairs']}{skipped}  gold links: {result['links']} ({result['gold_links']})  "
+        f"system links: {result['system_links']}",
+        "          P      R      F1",
+    ]
+    for key in ("macro", "micro"):
+        prf = result[key]
+        lines.append(f"{key:<7} {pct(prf['precision'])}  {pct(prf['recall'])}  {pct(prf['f1'])}")
+    lines.append(f"exact   {pct(result['exact'])}% ({result['exact_count']} of {result['pairs']})")
+    lines.append(f"AER     {pct(result['aer'])}")
+    return "\n".join(lines)
+
+
+def _fmt(value: float | None) -> str:
+    return "  n/a" if value is None else f"{value:5.3f}"
+
+
+def _length_label(n: int) -> str:
+    return "Length = 1" if n == 1 else f"Length <= {n}"
+
+
+#: A column of a ParaMetric table: header, width, and the cell of one length bound's counts.
+Column = tuple[str, int, Callable[[Any], str | int]]
+
+_ALIGN_COLUMNS: tuple[Column, ...] = (
+    ("AlignPrec", 9, lambda c: _fmt(c.precision)), ("AlignRecall", 11, lambda c: _fmt(c.recall)),
+    ("matched", 8, lambda c: c.matched), ("system", 8, lambda c: c.system), ("gold", 8, lambda c: c.gold),
+)
+_TABLE_COLUMNS: tuple[Column, ...] = (
+    ("LB-Prec", 8, lambda c: _fmt(c.lb_precision)), ("Rel-Recall", 10, lambda c: _fmt(c.rel_recall)),
+    ("correct", 8, lambda c: c.correct), ("posited", 9, lambda c: c.posited),
+    ("reference", 9, lambda c: c.reference),
+)
+
+
+def _length_table(title: str, columns: Sequence[Column], by_length: Mapping[int, Any]) -> str:
+    """`title`, a header of `columns`, then a line per length bound n: its label ("Length <= n")
+    and its cells, each right-aligned to its column's width."""
+    lines = [title, " ".join([f"{'':12}", *(f"{name:>{width}}" for name, width, _ in columns)])]
+    for n, counts in sorted(by_length.items()):
+        cells = (f"{cell(counts):>{width}}" for _, width, cell in columns)
+        lines.append(" ".join([f"{_length_label(n):12}", *cells]))
+    return "\n".join(lines)
+
+
+def render_align_scores(result: AlignScores) -> str:
+    """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns)."""
+    skipped = f" ({result.skipped} skipped)" if result.skipped else ""
+    title = f"ParaMetric alignment scores over {result.pairs} pairs{skipped}"
+    return _length_table(title, _ALIGN_COLUMNS, result.by_length)
+
+
+def render_table_scores(result: TableScores) -> str:
+    """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
+    skipped = f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""
+    title = f"ParaMetric scores of {result.source} over {result.groups} groups, {result.sentences} sentences"
+    return _length_table(title + skipped, _TABLE_COLUMNS, result.by_length)

@@ -1,0 +1,510 @@
+"""The frozen word lattice: an acyclic FSA with words on edges, one start and one end state.
+
+:class:`Lattice` is what :meth:`.fsa.LatticeBuilder.freeze` returns: states numbered in topological
+order (start = 0, end = n_states - 1), edges sorted by source state, never changed again. What
+you can ask of it: exact path counts (Python big integers, by dynamic programming, never by
+enumeration), enumeration with a limit, the k most probable paths, uniform or weighted sampling,
+edit distance from a sentence (DP in O(len x edges)) with its alignment (:class:`EditOp`),
+sub-path paraphrase pairs (and :func:`paraphrase_table` over many lattices), the repetition ratio
+of Pang et al., and dict / DOT / OpenFst text export.
+
+An edge label ``None`` is an epsilon edge (no word); it only occurs for empty input sentences.
+
+Not for: building or squeezing a lattice (the mutable :class:`.fsa.LatticeBuilder`), merging
+parse trees (:mod:`.forest`) or the paper's evaluations over groups (:mod:`.evaluate`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import ConfigurationError, FormatError, LatticeError
+from ..paraphrases import ParaphraseTable
+
+Word = str | None
+Edge = tuple[int, Word, int]
+EPSILON = "<eps>"
+
+
+@dataclass(frozen=True, slots=True)
+class EditOp:
+    """One step of a sentence-to-lattice alignment: an edge index and/or a token index.
+
+    (edge, token): match or substitution; (edge, None): lattice word deleted (or epsilon);
+    (None, token): sentence token inserted.
+    """
+
+    edge: int | None
+    token: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Lattice:
+    """An acyclic word lattice: states 0..n-1 in topological order, start 0, end n-1.
+
+    `weights` (optional, one per edge) count the input sentences whose path uses each edge.
+    """
+
+    n_states: int
+    edges: tuple[Edge, ...]
+    weights: tuple[int, ...] = ()
+    _out: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False, compare=False)
+    _in: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.n_states < 1:
+            raise LatticeError("a lattice needs at least one state")
+        out: list[list[int]] = [[] for _ in range(self.n_states)]
+        inc: list[list[int]] = [[] for _ in range(self.n_states)]
+        for k, (s, _w, d) in enumerate(self.edges):
+            if not (0 <= s < d < self.n_states):
+                raise LatticeError(f"edge {k} ({s}->{d}) is not forward between states 0..{self.n_states - 1}")
+            out[s].append(k)
+            inc[d].append(k)
+        if self.weights and len(self.weights) != len(self.edges):
+            raise LatticeError(f"{len(self.weights)} weights for {len(self.edges)} edges")
+        object.__setattr__(self, "_out", tuple(map(tuple, out)))
+        object.__setattr__(self, "_in", tuple(map(tuple, inc)))
+
+    # -- basics --------------------------------------------------------------------------------
+    @property
+    def start(self) -> int:
+        """The initial state (states are numbered in topological order)."""
+        return 0
+
+    @property
+    def end(self) -> int:
+        """The final state."""
+        return self.n_states - 1
+
+    @property
+    def n_edges(self) -> int:
+        """Number of edges."""
+        return len(self.edges)
+
+    def out_edges(self, state: int) -> tuple[int, ...]:
+        """Indices (into `edges`) of the edges leaving `state`."""
+        return self._out[state]
+
+    def in_edges(self, state: int) -> tuple[int, ...]:
+        """Indices (into `edges`) of the edges entering `state`."""
+        return self._in[state]
+
+    def vocabulary(self) -> set[str]:
+        """The words on the lattice's edges (epsilons excluded)."""
+        return {w for _, w, _ in self.edges if w is not None}
+
+    def with_weights(self, sentences: Iterable[Sequence[str]]) -> Lattice:
+        """A copy whose edge weights count how many of `sentences` use each edge (best path)."""
+        counts = [0] * len(self.edges)
+        for tokens in sentences:
+            path = self.find_path(tokens)
+            if path is None:
+                path = [op.edge for op in self.align(tokens)[1] if op.edge is not None]
+            for e in path:
+                counts[e] += 1
+        return Lattice(self.n_states, self.edges, tuple(counts))
+
+    def find_path(self, tokens: Sequence[str]) -> list[int] | None:
+        """The edges of a path spelling exactly `tokens` (depth first), or None."""
+        n = len(tokens)
+        dead: set[tuple[int, int]] = set()
+        stack: list[tuple[int, int, int]] = [(0, 0, 0)]  # (state, tokens read, next out-edge slot)
+        path: list[int] = []
+        while stack:
+            s, i, slot = stack[-1]
+            if s == self.end and i == n:
+                return path
+            edges = self._out[s]
+            while slot < len(edges):
+                e = edges[slot]
+                slot += 1
+                _, w, d = self.edges[e]
+                j = i if w is None else i + 1
+                if (w is None or (i < n and tokens[i] == w)) and (d, j) not in dead:
+                    stack[-1] = (s, i, slot)
+                    stack.append((d, j, 0))
+                    path.append(e)
+                    break
+            else:
+                dead.add((s, i))
+                stack.pop()
+                if path:
+                    path.pop()
+        return None
+
+    # -- counting ------------------------------------------------------------------------------
+    def forward_counts(self) -> list[int]:
+        """Number of paths from the start to each state (exact integers)."""
+        counts = [0] * self.n_states
+        counts[0] = 1
+        for s, _w, d in self.edges:  # edges are sorted by source, sources in topological order
+            counts[d] += counts[s]
+        return counts
+
+    def backward_counts(self) -> list[int]:
+        """Number of paths from each state to the end (exact integers)."""
+        counts = [0] * self.n_states
+        counts[self.end] = 1
+        for s, _w, d in reversed(self.edges):
+            counts[s] += counts[d]
+        return counts
+
+    def path_count(self) -> int:
+        """Number of start-to-end paths (exact, however large)."""
+        return self.forward_counts()[self.end] if self.n_states > 1 else 1
+
+    def log10_paths(self) -> float:
+        """log10 of the number of paths (the paper's measure of lattice size)."""
+        return math.log10(self.path_count())
+
+    def string_count(self, limit: int = 100_000) -> int:
+        """Number of distinct word strings (by enumeration, so at most `limit`)."""
+        return len(set(itertools.islice(self.paths(), limit)))
+
+    # -- generation ----------------------------------------------------------------------------
+    def paths(self) -> Iterator[tuple[str, ...]]:
+        """All paths' word sequences, depth first (lazy: stop early on big lattices)."""
+        if self.n_states == 1:
+            yield ()
+            return
+        stack: list[tuple[int, tuple[str, ...]]] = [(0, ())]
+        while stack:
+            s, words = stack.pop()
+            if s == self.end:
+                yield words
+                continue
+            for k in reversed(self._out[s]):
+                _, w, d = self.edges[k]
+                stack.append((d, words if w is None else (*words, w)))
+
+    def _edge_logprob(self) -> list[float]:
+        weights = self.weights or (0,) * len(self.edges)
+        totals = [sum(weights[k] + 1 for k in self._out[s]) for s in range(self.n_states)]
+        return [math.log((weights[k] + 1) / totals[s]) for k, (s, _w, _d) in enumerate(self.edges)]
+
+    def kbest(self, k: int) -> list[tuple[float, tuple[str, ...]]]:
+        """The k most probable paths (edge probability = (weight+1) / sum over the state's edges),
+        as (log probability, words), best first; k must be >= 0."""
+        if k < 0:
+            raise ConfigurationError(f"k must be >= 0, got {k}")
+        if k == 0:
+            return []
+        if self.n_states == 1:
+            return [(0.0, ())]
+        lp = self._edge_logprob()
+        best: list[list[tuple[float, int, int]]] = [[] for _ in range(self.n_states)]  # (score, edge, rank)
+        best[0] = [(0.0, -1, -1)]
+        for s in range(1, self.n_states):
+            cands = []
+            for e in self._in[s]:
+                src = self.edges[e][0]
+                for rank, (score, _, _) in enumerate(best[src]):
+                    cands.append((score + lp[e], e, rank))
+            best[s] = heapq.nlargest(k, cands)
+        result = []
+        for score, e, rank in best[self.end]:
+            words: list[str] = []
+            while e >= 0:
+                src, w, _ = self.edges[e]
+                if w is not None:
+                    words.append(w)
+                _, e, rank = best[src][rank]
+            result.append((score, tuple(reversed(words))))
+        return result
+
+    def sample(self, n: int, seed: int | None = 0, *, uniform: bool = True) -> list[tuple[str, ...]]:
+        """`n` random paths: uniform over all paths (exact, with big-integer counts), or
+        following edges by their weights when `uniform` is False; n must be >= 0."""
+        if n < 0:
+            raise ConfigurationError(f"sample size must be >= 0, got {n}")
+        rng = random.Random(seed)
+        back = self.backward_counts() if uniform else []
+        lp = None if uniform else [math.exp(x) for x in self._edge_logprob()]
+        out = []
+        for _ in range(n):
+            s, words = 0, []
+            while s != self.end:
+                edges = self._out[s]
+                if uniform:
+                    r = rng.randrange(back[s])
+                    for e in edges:
+                        r -= back[self.edges[e][2]]
+                        if r < 0:
+                            break
+                else:
+                    e = rng.choices(edges, weights=[lp[k] for k in edges])[0]  # type: ignore[index]
+                _, w, s = self.edges[e]
+                if w is not None:
+                    words.append(w)
+            out.append(tuple(words))
+        return out
+
+    # -- edit distance -------------------------------------------------------------------------
+    #: sentences up to this many tokens use the pure-Python DP (numpy's per-call overhead
+    #: dominates on short rows); longer ones the numpy row-vectorised DP. Same table either way.
+    PYTHON_DP_MAX_TOKENS = 64
+
+    def _table(self, tokens: Sequence[str], sub_cost: int) -> np.ndarray:
+        if len(tokens) <= self.PYTHON_DP_MAX_TOKENS:
+            return np.array(self._table_python(tokens, sub_cost), dtype=np.int64)
+        return self._table_edges(tokens, sub_cost)
+
+    def _table_python(self, tokens: Sequence[str], sub_cost: int) -> list[list[int]]:
+        """The DP in plain Python: states in topological order, edge by edge."""
+        n = len(tokens)
+        big = np.iinfo(np.int32).max // 4
+        table: list[list[int]] = [[big] * (n + 1) for _ in range(self.n_states)]
+        table[0][0] = 0
+        positions = range(1, n + 1)
+        for s in range(self.n_states):
+            row = table[s]
+            for i in positions:  # insert sentence tokens at s
+                v = row[i - 1] + 1
+                if v < row[i]:
+                    row[i] = v
+            for e in self._out[s]:
+                _, w, d = self.edges[e]
+                target = table[d]
+                if w is None:
+                    for i in range(n + 1):
+                        if row[i] < target[i]:
+                            target[i] = row[i]
+                    continue
+                if row[0] + 1 < target[0]:
+                    target[0] = row[0] + 1
+                for i in positions:
+                    a = row[i] + 1
+                    b = row[i - 1] + (0 if tokens[i - 1] == w else sub_cost)
+                    if b < a:
+                        a = b
+                    if a < target[i]:
+                        target[i] = a
+        return table
+
+    def _table_edges(self, tokens: Sequence[str], sub_cost: int) -> np.ndarray:
+        """The DP state by state in topological order, edge by edge."""
+        n = len(tokens)
+        table = np.full((self.n_states, n + 1), np.iinfo(np.int32).max // 4, dtype=np.int64)
+        ramp = np.arange(n + 1, dtype=np.int64)
+        table[0, 0] = 0
+        vocab: dict[str, int] = {}
+        tok_ids = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], dtype=np.int64)
+        mismatch: dict[Word, np.ndarray] = {}
+        for s in range(self.n_states):
+            row = np.minimum.accumulate(table[s] - ramp) + ramp  # insert sentence tokens at s
+            table[s] = row
+            for e in self._out[s]:
+                _, w, d = self.edges[e]
+                target = table[d]
+                if w is None:
+                    np.minimum(target, row, out=target)
+                    continue
+                cost = mismatch.get(w)
+                if cost is None:
+                    cost = np.where(tok_ids == vocab.get(w, -1), 0, sub_cost).astype(np.int64)
+                    mismatch[w] = cost
+                np.minimum(target, row + 1, out=target)
+                if n:
+                    np.minimum(target[1:], row[:-1] + cost, out=target[1:])
+        return table
+
+    def distance(self, tokens: Sequence[str], *, sub_cost: int = 1) -> int:
+        """Minimum word edit distance (insertions, deletions, substitutions of cost `sub_cost`)
+        between `tokens` and any path, by DP over states in topological order."""
+        if len(tokens) <= self.PYTHON_DP_MAX_TOKENS:
+            return self._table_python(tokens, sub_cost)[self.end][len(tokens)]
+        return self._distance_frontier(tokens, sub_cost)
+
+    def _distance_frontier(self, tokens: Sequence[str], sub_cost: int) -> int:
+        """The numpy DP keeping only the rows of states not yet processed (memory grows with the
+        lattice's width, not its size)."""
+        n = len(tokens)
+        big = np.iinfo(np.int32).max // 4
+        ramp = np.arange(n + 1, dtype=np.int64)
+        vocab: dict[str, int] = {}
+        tok_ids = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], dtype=np.int64)
+        mismatch: dict[Word, np.ndarray] = {}
+        first = np.full(n + 1, big, dtype=np.int64)
+        first[0] = 0
+        rows: dict[int, np.ndarray] = {0: first}
+        for s in range(self.n_states):
+            row = rows.pop(s)
+            row = np.minimum.accumulate(row - ramp) + ramp
+            if s == self.end:
+                return int(row[n])
+            for e in self._out[s]:
+                _, w, d = self.edges[e]
+                if w is None:
+                    cand = row
+                else:
+                    cost = mismatch.get(w)
+                    if cost is None:
+                        cost = mismatch[w] = np.where(tok_ids == vocab.get(w, -1), 0, sub_cost)
+                    cand = row + 1
+                    cand[1:] = np.minimum(cand[1:], row[:-1] + cost)
+                target = rows.get(d)
+                rows[d] = cand.copy() if target is None else np.minimum(target, cand)
+        raise LatticeError("the end state was not reached")  # pragma: no cover
+
+    def align(self, tokens: Sequence[str], *, sub_cost: int = 1) -> tuple[int, list[EditOp]]:
+        """The edit distance and one optimal alignment (ops from start to end)."""
+        table = self._table(tokens, sub_cost)
+        t, i = self.end, len(tokens)
+        ops: list[EditOp] = []
+        while t != 0 or i != 0:
+            here = table[t, i]
+            step = None
+            for e in self._in[t]:
+                s, w, _ = self.edges[e]
+                if w is None:
+                    if table[s, i] == here:
+                        step = (EditOp(e, None), s, i)
+                        break
+                    continue
+                if i > 0 and table[s, i - 1] + (0 if tokens[i - 1] == w else sub_cost) == here:
+                    step = (EditOp(e, i - 1), s, i - 1)
+                    break
+            if step is None:
+                for e in self._in[t]:
+                    s, w, _ = self.edges[e]
+                    if w is not None and table[s, i] + 1 == here:
+                        step = (EditOp(e, None), s, i)
+                        break
+            if step is None:
+                if i > 0 and table[t, i - 1] + 1 == here:
+                    step = (EditOp(None, i - 1), t, i - 1)
+                else:  # pragma: no cover - the table is consistent by construction
+                    raise LatticeError("edit-distance backtrace failed")
+            ops.append(step[0])
+            t, i = step[1], step[2]
+        ops.reverse()
+        return int(table[self.end, len(tokens)]), ops
+
+    def accepts(self, tokens: Sequence[str]) -> bool:
+        """Is `tokens` exactly a path of the lattice?"""
+        return self.distance(tokens) == 0
+
+    # -- paraphrases ---------------------------------------------------------------------------
+    def subpaths(self, max_length: int = 5, limit: int = 5000) -> dict[tuple[int, int], set[tuple[str, ...]]]:
+        """Distinct word strings of up to `max_length` words between pairs of states (at most
+        `limit` partial paths explored per start state, so huge lattices stay bounded)."""
+        found: dict[tuple[int, int], set[tuple[str, ...]]] = defaultdict(set)
+        for u in range(self.n_states):
+            stack: list[tuple[int, tuple[str, ...]]] = [(u, ())]
+            explored = 0
+            while stack and explored < limit:
+                s, words = stack.pop()
+                explored += 1
+                for e in self._out[s]:
+                    _, w, d = self.edges[e]
+                    nxt = words if w is None else (*words, w)
+                    if len(nxt) > max_length:
+                        continue
+                    if nxt:
+                        found[(u, d)].add(nxt)
+                    stack.append((d, nxt))
+        return found
+
+    def paraphrase_pairs(self, max_length: int = 5, *, minimal: bool = True) -> set[tuple[str, str]]:
+        """Pairs of different sub-paths between the same two states (both orders). `minimal`
+        keeps only pairs differing in their first and in their last word (no shared context)."""
+        pairs: set[tuple[str, str]] = set()
+        for strings in self.subpaths(max_length).values():
+            if len(strings) < 2:
+                continue
+            for a, b in itertools.permutations(strings, 2):
+                if minimal and (a[0] == b[0] or a[-1] == b[-1]):
+                    continue
+                pairs.add((" ".join(a), " ".join(b)))
+        return pairs
+
+    # -- repetition ratio ----------------------------------------------------------------------
+    def repetition_counts(self, word: str) -> tuple[int, int]:
+        """(paths containing `word`, paths containing it at least twice), exactly."""
+        zero = [0] * self.n_states
+        one = [0] * self.n_states
+        more = [0] * self.n_states
+        zero[0] = 1
+        for s, w, d in self.edges:
+            if w == word:
+                one[d] += zero[s]
+                more[d] += one[s] + more[s]
+            else:
+                zero[d] += zero[s]
+                one[d] += one[s]
+                more[d] += more[s]
+        return one[self.end] + more[self.end], more[self.end]
+
+    # -- export --------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "states": self.n_states,
+            "start": self.start,
+            "end": self.end,
+            "edges": [[s, w, d] for s, w, d in self.edges],
+            "weights": list(self.weights),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, source: str | None = None) -> Lattice:
+        """The inverse of to_dict; FormatError names the source and the bad item."""
+        try:
+            n = int(data["states"])
+            edges = tuple((int(s), None if w is None else str(w), int(d)) for s, w, d in data["edges"])
+            weights = tuple(int(x) for x in data.get("weights", ()))
+            return cls(n, edges, weights)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"not a lattice: {exc}", source=source) from exc
+
+    def to_dot(self, name: str = "lattice") -> str:
+        """Graphviz DOT (left to right; edge labels are the words, weights in brackets)."""
+        lines = [f'digraph "{name}" {{', "  rankdir=LR;", "  node [shape=circle, label=\"\", width=0.2];"]
+        lines.append(f"  {self.start} [shape=circle, style=filled, fillcolor=palegreen];")
+        lines.append(f"  {self.end} [shape=doublecircle];")
+        for k, (s, w, d) in enumerate(self.edges):
+            label = EPSILON if w is None else w.replace("\\", "\\\\").replace('"', '\\"')
+            if self.weights:
+                label += f" ({self.weights[k]})"
+            lines.append(f'  {s} -> {d} [label="{label}"];')
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+    def to_openfst(self) -> str:
+        """OpenFst text format of an acceptor: `src dst word` lines, then the final state.
+
+        Words containing whitespace are written with it replaced by '_'; epsilon is <eps>.
+        """
+        lines = []
+        for s, w, d in self.edges:
+            label = EPSILON if w is None else "_".join(w.split()) or "_"
+            lines.append(f"{s}\t{d}\t{label}")
+        lines.append(str(self.end))
+        return "\n".join(lines) + "\n"
+
+    def openfst_symbols(self) -> str:
+        """The symbol table for :meth:`to_openfst` (<eps> = 0)."""
+        words = sorted({"_".join(w.split()) or "_" for _, w, _ in self.edges if w is not None})
+        return "".join(f"{w}\t{k}\n" for k, w in enumerate([EPSILON, *words]))
+
+
+def paraphrase_table(
+    lattices: Iterable[Lattice], *, max_length: int = 5, minimal: bool = True, name: str = "lattice"
+) -> ParaphraseTable:
+    """A ParaphraseTable of sub-path pairs over many lattices; score = number of lattices that
+    yield the pair."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for lattice in lattices:
+        counts.update(lattice.paraphrase_pairs(max_length, minimal=minimal))
+    table = ParaphraseTable(name)
+    for (a, b), c in counts.items():
+        table.add(a, b, float(c))
+    return table
