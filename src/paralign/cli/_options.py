@@ -16,9 +16,11 @@ import argparse
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 
+from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
+from ..alignment import AlignFunction
 from ..errors import ConfigurationError
-from ..similarity import ALIGNER_NAMES, DEFAULT_SIGNAL, SIGNALS, AlignFunction, get_aligner
+from ..similarity import DEFAULT_SIGNAL, SIGNALS
 from ._common import STDIN_NAME, positive_int, progress_callback, replace_names, stdin_once
 
 # -- the Sultan aligner ---------------------------------------------------------------------------

@@ -14,7 +14,8 @@ import argparse
 import json
 
 from .._moved import moved_names
-from ..aligners.evaluation import align_input, alignment_record, read_pairs, read_parallel
+from ..aligners.batch import align_input, alignment_record
+from ..corpora.sentence_pairs import read_input_pairs, read_parallel
 from ..errors import ConfigurationError
 from ._common import add_format, add_output, input_name, open_in, open_out, progress, warn
 from ._options import add_aligner_options, aligner_from_args
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                                        target_name=args.target))
     else:
         with open_in(args.input) as handle:
-            pairs = list(read_pairs(handle, args.input_format, args.tokenized))
+            pairs = list(read_input_pairs(handle, args.input_format, args.tokenized))
     name = args.source or input_name(args.input)
     for pair in pairs:
         if pair.error:

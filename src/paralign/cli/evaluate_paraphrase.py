@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..paraphrase_model import DEFAULT_FEATURE_SET, FEATURE_SETS
 from ..similarity import (
     CLASSIFIERS,
     DEFAULT_CLASSIFIER,
@@ -14,6 +13,7 @@ from ..similarity import (
     THRESHOLD_RULES,
     evaluate_paraphrase_files,
 )
+from ..similarity.features import DEFAULT_FEATURE_SET, FEATURE_SETS
 from ._common import add_format, add_output, emit, fmt_pct, open_out, warn
 from ._options import add_similarity_options, evaluate_inputs
 

@@ -7,18 +7,11 @@ import json
 from itertools import islice
 
 from .._moved import moved_names
+from ..aligners.registry import aligner_label, get_aligner
+from ..corpora.sentence_pairs import read_sentence_pairs
 from ..errors import ConfigurationError
-from ..paraphrase_model import TrainedClassifier
-from ..similarity import (
-    DEFAULT_SIGNAL,
-    Signal,
-    aligner_label,
-    fit_on_files,
-    get_aligner,
-    make_signal,
-    read_sentence_pairs,
-    similarity_many,
-)
+from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
+from ..similarity.model import TrainedClassifier
 from ._common import (
     add_format,
     add_output,
