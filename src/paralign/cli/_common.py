@@ -144,6 +144,18 @@ def emit(result: Any, fmt: str, render_text: Callable[[Any], str], out: IO[str] 
         out.write(text if text.endswith("\n") else text + "\n")
 
 
+def write_result(
+    args: argparse.Namespace, result: Any, render_text: Callable[[Any], str], warnings: Iterable[str] = ()
+) -> int:
+    """A command's ending: each warning on stderr, then `result` to ``--output`` (stdout by default)
+    in ``--format``; returns the exit status 0."""
+    for message in warnings:
+        warn(message)
+    with open_out(args.output) as out:
+        emit(result, args.format, render_text, out)
+    return 0
+
+
 def warn(message: str) -> None:
     """A warning on stderr (CLI only; library code reports through return values or warnings)."""
     print(f"paralign: warning: {message}", file=sys.stderr)

@@ -11,7 +11,7 @@ from ..alignment import Alignment
 from ..corpora import read_pairs
 from ..errors import FormatError, ResourceMissingError
 from ..metrics.alignment_scores import score_alignments, usable_pairs
-from ._common import add_format, add_output, emit, open_out, warn_skipped_pairs
+from ._common import add_format, add_output, warn_skipped_pairs, write_result
 from ._render import render_scores
 
 #: examples/demo/ of a source checkout (src/paralign/cli/demo.py -> repo root).
@@ -83,7 +83,6 @@ def _render(result: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     result = run_demo(args.examples)
-    with open_out(args.output) as out:
-        emit(result, args.format, _render, out)
+    write_result(args, result, _render)
     warn_skipped_pairs(result["scores"]["skipped_rows"])
     return 0

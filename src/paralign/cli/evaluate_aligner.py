@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import evaluate_aligner
-from ._common import add_format, add_output, emit, open_out, progress, warn_skipped_pairs
+from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
 from ._options import add_aligner_options, add_gold_options, aligner_from_args
 from ._render import render_scores
 
@@ -36,7 +36,6 @@ def run(args: argparse.Namespace) -> int:
         aligner_from_args(args), args.gold, args.gold_links, workers=args.workers, limit=args.limit,
         progress=lambda items: progress(items, "aligning"),
     )
-    with open_out(args.output) as out:
-        emit(result, args.format, _render, out)
+    write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])
     return 0

@@ -14,7 +14,7 @@ from ..similarity import (
     evaluate_paraphrase_files,
 )
 from ..similarity.features import DEFAULT_FEATURE_SET, FEATURE_SETS
-from ._common import add_format, add_output, emit, fmt_pct, open_out, warn
+from ._common import add_format, add_output, fmt_pct, write_result
 from ._options import add_similarity_options, evaluate_inputs
 
 
@@ -117,10 +117,6 @@ def run(args: argparse.Namespace) -> int:
         train=args.train,
         test=[args.test],
     )
-    for row in result["skipped_rows"]:
-        warn(f"{row['file']}:{row['line']}: skipped: {row['reason']}")
-    for f in result["failures"]:
-        warn(f"{f['split']} pair {f['index'] + 1}: {f['error']}")
-    with open_out(args.output) as out:
-        emit(result, args.format, render, out)
-    return 0
+    warnings = [f"{row['file']}:{row['line']}: skipped: {row['reason']}" for row in result["skipped_rows"]]
+    warnings += [f"{f['split']} pair {f['index'] + 1}: {f['error']}" for f in result["failures"]]
+    return write_result(args, result, render, warnings)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..similarity import DEFAULT_SIGNAL, evaluate_sts_files
-from ._common import STDIN_NAME, add_format, add_output, emit, open_out, warn
+from ._common import STDIN_NAME, add_format, add_output, write_result
 from ._options import add_similarity_options, evaluate_inputs
 
 
@@ -50,11 +50,6 @@ def run(args: argparse.Namespace) -> int:
         for s in result["sets"]:
             if s["path"] == STDIN_NAME:
                 s["name"] = STDIN_NAME  # not the copy's file name
-    for s in result["sets"]:
-        for row in s["skipped_rows"]:
-            warn(f"{s['path']}:{row['line']}: skipped: {row['reason']}")
-        for f in s["failures"]:
-            warn(f"{s['path']}: pair {f['index'] + 1}: {f['error']}")
-    with open_out(args.output) as out:
-        emit(result, args.format, render, out)
-    return 0
+    warnings = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
+    warnings += [f"{s['path']}: pair {f['index'] + 1}: {f['error']}" for s in result["sets"] for f in s["failures"]]
+    return write_result(args, result, render, warnings)

@@ -28,6 +28,7 @@ from ._common import (
     positive_int,
     progress,
     warn,
+    write_result,
 )
 
 if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
@@ -212,8 +213,7 @@ def run_paths(args: argparse.Namespace) -> int:
         import itertools
 
         result["all"] = [" ".join(w) for w in itertools.islice(lattice.paths(), args.all)]
-    with open_out(args.output) as out:
-        emit(result, args.format, render_paths, out)
+    write_result(args, result, render_paths)
     return 0
 
 
@@ -243,8 +243,7 @@ def run_distance(args: argparse.Namespace) -> int:
     for text, tokens in zip(sentences, token_lists, strict=True):
         words = tokens if args.keep_case else [t.lower() for t in tokens]
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
-    with open_out(args.output) as out:
-        emit(rows, args.format, render_distance, out)
+    write_result(args, rows, render_distance)
     return 0
 
 
@@ -298,8 +297,7 @@ def run_stats(args: argparse.Namespace) -> int:
         summary["incremental"] = incremental(groups, _options(args), seed=args.seed)
     for err in summary["errors"]:
         warn(f"group {err['group']}: {err['error']}")
-    with open_out(args.output) as out:
-        emit(summary, args.format, render_stats, out)
+    write_result(args, summary, render_stats)
     return 0
 
 

@@ -7,7 +7,7 @@ from contextlib import ExitStack
 
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
-from ._common import STDIN_NAME, add_format, add_output, emit, open_out, stdin_inputs, warn_each
+from ._common import STDIN_NAME, add_format, add_output, stdin_inputs, warn_each, write_result
 from ._render import render_scores
 
 
@@ -43,7 +43,6 @@ def run(args: argparse.Namespace) -> int:
         scores = score_files(args.gold, system, args.gold_links, gold_format=args.gold_format,
                              system_format=args.system_format, possible_path=args.gold_possible,
                              system_name=None if copy is None else STDIN_NAME)
-    with open_out(args.output) as out:
-        emit(scores.to_dict(per_pair=args.per_pair), args.format, render_scores, out)
+    write_result(args, scores.to_dict(per_pair=args.per_pair), render_scores)
     warn_each([str(skipped) for skipped in scores.skipped], "pairs skipped")
     return 0

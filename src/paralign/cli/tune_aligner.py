@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import GRID, tune_aligner
-from ._common import add_format, add_output, emit, open_out, progress, warn_skipped_pairs
+from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
 from ._options import add_aligner_options, add_gold_options, aligner_from_args
 
 
@@ -55,7 +55,6 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers, limit=args.limit,
         progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
     )
-    with open_out(args.output) as out:
-        emit(result, args.format, _render, out)
+    write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])
     return 0

@@ -10,7 +10,7 @@ Not for: cross-validating the rules (:mod:`paralign.similarity.validation`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from ..errors import ConfigurationError, MismatchError
 from ..metrics import f_measure
@@ -31,16 +31,7 @@ class BinaryScores:
     fn: int
 
     def to_dict(self) -> dict:
-        return {
-            "accuracy": self.accuracy,
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.f1,
-            "tp": self.tp,
-            "fp": self.fp,
-            "tn": self.tn,
-            "fn": self.fn,
-        }
+        return asdict(self)  # every field, in field order
 
 
 def binary_scores(predicted: Sequence[bool], gold: Sequence[bool]) -> BinaryScores:
