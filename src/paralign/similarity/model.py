@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..aligners.registry import ALIGNER_NAMES
 from ..alignment import AlignedSentences
 from ..errors import ConfigurationError, MismatchError
 from .features import FEATURES, pair_features
@@ -184,7 +185,7 @@ class TrainedClassifier:
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigurationError(f"{source}: not an evaluate-paraphrase report ({exc!r})") from exc
         name, _, preset = label.partition(":")
-        if name not in ("sultan", "exact"):
+        if name not in ALIGNER_NAMES:
             raise ConfigurationError(f"{source}: aligner {label!r} cannot be rebuilt (use sultan or exact)")
         if classifier == "features":
             if not report.get("model"):
