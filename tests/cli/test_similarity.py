@@ -370,3 +370,20 @@ def test_sentences_of_idf_files_by_format(tmp_path):
     assert sentences_from_file(sts) == ["A man plays.", "A man is playing.", "Cats.", "Dogs."]
     stream = iter_sentences_from_file(text)
     assert next(stream) == "First sentence here."  # a generator: large corpora are not held in memory
+
+
+def test_evaluate_sts_skips_non_finite_and_out_of_range_gold_and_refuses_a_file_without_any(tmp_path, capsys):
+    """A wrong gold score never reaches the correlation: such rows are skipped with their line,
+    and a file with no usable pair is a data error (exit 1), not a correlation of nothing."""
+    good = ["4.0\tA cat sat.\tA cat sat down.", "1.0\tHe left.\tShe stayed home.", "2.5\tDogs bark.\tA dog barks."]
+    path = tmp_path / "sts.tsv"
+    path.write_text("\n".join([good[0], "inf\tThe dog ran.\tA dog runs.", good[1], "9\tX y.\tX y.", good[2]]) + "\n")
+    result, err = run_json(capsys, ["evaluate-sts", "--data", str(path), "--aligner", "exact"])
+    assert result["pairs"] == 3 and result["skipped"] == 2
+    assert f"{path}:2: skipped: gold score 'inf' is not a finite number" in err
+    assert f"{path}:4: skipped: gold score 9 outside 0-5" in err
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("9\tThe dog ran.\tA dog runs.\n-1\ta b.\tc d.\n")
+    assert main(["evaluate-sts", "--data", str(bad), "--aligner", "exact"]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}: no usable STS pairs (line 1: gold score 9 outside 0-5)" in err and "Traceback" not in err

@@ -32,23 +32,32 @@ def test_sts_tsv_bad_rows_are_reported_with_line_numbers(tmp_path):
     )
     data = load_sts(f)
     assert data.format == "sts"
-    assert [p.line for p in data.pairs] == [1, 6, 8]
+    assert [p.line for p in data.pairs] == [1, 6]
     assert data.pairs[0].sentence1 == "Drug lord captured"
     assert data.pairs[0].score == 2.6
     assert data.pairs[1].sentence2 == "ok"
     reasons = {r.line: r.reason for r in data.skipped}
-    assert set(reasons) == {2, 3, 4, 5, 7}
+    assert set(reasons) == {2, 3, 4, 5, 7, 8}
     assert reasons[2] == "no gold score"
     assert "expected 3" in reasons[3]
-    assert "not a number" in reasons[4]
+    assert "not a finite number" in reasons[4]
     assert reasons[5] == "empty line"
     assert reasons[7] == "empty sentence"
+    assert reasons[8] == "gold score 7.5 outside 0-5"  # skipped: it would make the correlation wrong
     notes = {(r.line, r.reason) for r in data.notes}
     assert (1, "byte-order mark removed") in notes
     assert any(line == 6 and "extra" in reason for line, reason in notes)
-    assert any(line == 8 and "outside 0-5" in reason for line, reason in notes)
     summary = data.summary()
-    assert summary["pairs"] == 3 and summary["skipped"] == 5
+    assert summary["pairs"] == 2 and summary["skipped"] == 6
+
+
+@pytest.mark.parametrize("score", ["inf", "-inf", "nan", "Infinity", "1e999", "5.01", "-0.5", "1e3"])
+def test_gold_scores_that_are_not_finite_or_outside_0_5_are_skipped_with_their_line(tmp_path, score):
+    f = write(tmp_path / "x.tsv", f"4.0\ta cat\ta cat sat\n{score}\tthe dog\tdogs\n0\tx\ty\n5\tp\tq\n")
+    data = load_sts(f, format="sts")
+    assert [p.line for p in data.pairs] == [1, 3, 4]
+    assert [r.line for r in data.skipped] == [2]
+    assert score in data.skipped[0].reason or "outside 0-5" in data.skipped[0].reason
 
 
 def test_stsb_layout_takes_fields_5_and_6(tmp_path):

@@ -8,12 +8,14 @@ Two layouts are read (see the READMEs under ``similarity/`` in the data folder):
   with, on some lines, two extra trailing licence fields.
 
 Rows that cannot be used are never dropped silently: they are returned in
-:attr:`StsData.skipped` with their line numbers; usable rows with an irregularity (byte-order
-mark, extra columns, score outside 0-5) are listed in :attr:`StsData.notes`.
+:attr:`StsData.skipped` with their line numbers (a gold score that is not a finite number in
+0-5 among them: it would make every correlation wrong); usable rows with an irregularity
+(byte-order mark, extra columns) are listed in :attr:`StsData.notes`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +25,8 @@ from ..textio import open_text
 
 #: Layout names accepted by :func:`load_sts`.
 STS_FORMATS = ("sts", "stsb")
+#: The declared range of gold STS scores (SemEval 0-5): a row outside it is skipped, not scored.
+SCORE_RANGE: tuple[float, float] = (0.0, 5.0)
 
 BOM = "\ufeff"
 
@@ -94,12 +98,12 @@ def read_rows(path: str | Path) -> Iterator[tuple[int, list[str], list[RowIssue]
 
 
 def parse_score(text: str) -> float | None:
-    """A gold score written in a field, or None (not a number, or NaN)."""
+    """A gold score written in a field, or None (not a number, NaN or infinite)."""
     try:
         value = float(text)
     except ValueError:
         return None
-    return value if value == value else None  # NaN is not a score
+    return value if math.isfinite(value) else None  # NaN and inf are not scores
 
 
 def detect_format(path: str | Path) -> str:
@@ -143,11 +147,11 @@ def _row(
         return None, "no gold score", notes
     score = parse_score(score_text)
     if score is None:
-        return None, f"gold score {score_text.strip()!r} is not a number", notes
+        return None, f"gold score {score_text.strip()!r} is not a finite number", notes
     if not s1.strip() or not s2.strip():
         return None, "empty sentence", notes
-    if not 0.0 <= score <= 5.0:
-        notes.append(f"gold score {score} outside 0-5")
+    if not SCORE_RANGE[0] <= score <= SCORE_RANGE[1]:  # a wrong gold score would give a wrong correlation
+        return None, f"gold score {score_text.strip()} outside {SCORE_RANGE[0]:g}-{SCORE_RANGE[1]:g}", notes
     pair = StsPair(pair_id, score, s1.strip(), s2.strip(), number, genre)
     return pair, None, notes
 

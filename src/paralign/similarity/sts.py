@@ -14,7 +14,7 @@ from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
 from ..corpora.sts import load_sts
-from ..errors import MismatchError
+from ..errors import FormatError, MismatchError
 from ..nlp import Annotator
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
@@ -153,10 +153,13 @@ def evaluate_sts_files(
     progress: Callable[[int], None] | None = None,
 ) -> StsReport:
     """Evaluate a signal on STS files (any layout :func:`load_sts` reads): Pearson per file."""
+    datasets = [load_sts(path) for path in paths]  # every file read (and checked) before any work
+    if datasets and not any(data.pairs for data in datasets):
+        first = next((f"line {r.line}: {r.reason}" for d in datasets for r in d.skipped), "no rows")
+        raise FormatError(f"no usable STS pairs ({first})", source=", ".join(map(str, paths)))
     sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
     results = []
-    for path in paths:
-        data = load_sts(path)
+    for path, data in zip(paths, datasets, strict=True):
         ev = evaluate_sts(
             [(p.sentence1, p.sentence2, p.score) for p in data.pairs],
             signal=sig,
