@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from paralign import __version__
 from paralign.cli import build_parser, main
 
@@ -25,3 +27,30 @@ def test_python_dash_m_prints_version() -> None:
 def test_no_command_prints_help_and_fails(capsys) -> None:
     assert main([]) == 2
     assert "usage: paralign" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["parametric", "align", "--gold", "g.json", "--system", "sultan", "--workers", "0"],
+        ["paraphrase-table", "--groups", "g", "-o", "t.tsv", "--workers", "0"],
+        ["word-align", "--source", "a", "--target", "b", "--iterations", "0"],
+        ["pivot", "--iterations", "0"],
+        ["align", "--workers", "-1"],
+        ["evaluate-sts", "--data", "x.tsv", "--workers", "0"],
+    ],
+)
+def test_counts_below_one_are_usage_errors_without_a_traceback(argv, capsys) -> None:
+    """Checked when the options are parsed (exit 2), before any file is opened or model loaded."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "must be at least 1" in err and "Traceback" not in err
+
+
+def test_the_library_refuses_workers_below_one_too() -> None:
+    from paralign.aligners.sultan import Aligner
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="workers must be at least 1"):
+        Aligner().annotate(["A sentence."], workers=0)

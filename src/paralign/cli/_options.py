@@ -66,7 +66,7 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
                        help="also align unrelated content words with N or more corresponding "
                        "aligned dependency neighbours (for paraphrase data; default: the preset's, "
                        "off except in the paraphrase preset)")
-    group.add_argument("--workers", type=int, default=1, help="processes for parsing and aligning")
+    group.add_argument("--workers", type=positive_int, default=1, help="processes for parsing and aligning")
 
 
 def add_gold_options(parser: argparse.ArgumentParser) -> None:
@@ -118,7 +118,7 @@ def add_similarity_options(
     parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
     parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
     add_preset_option(parser, preset)
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (default: %(default)s)")
+    parser.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: %(default)s)")
     if idf:
         parser.add_argument(
             "--idf-from",

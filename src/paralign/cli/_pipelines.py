@@ -24,6 +24,7 @@ from ._common import (
     fmt_pct,
     is_std,
     output_file,
+    positive_int,
     replace_names,
     stdin_inputs,
     warn,
@@ -63,7 +64,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="skip sentence pairs whose token-length ratio exceeds this")
     parser.add_argument("--min-translation-prob", type=float, default=0.001,
                         help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)")
-    parser.add_argument("--iterations", type=int, default=None, help="eflomal iterations (default: eflomal's)")
+    parser.add_argument("--iterations", type=positive_int, default=None, help="eflomal iterations (default: eflomal's)")
     add_format(parser)
 
 

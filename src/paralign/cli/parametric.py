@@ -29,6 +29,7 @@ from ._common import (
     input_name,
     is_std,
     open_out,
+    positive_int,
     progress,
     stdin_once,
     warn_each,
@@ -88,7 +89,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--system", required=True,
                        help="system alignment file (- = stdin), or an aligner name "
                        f"({', '.join(ALIGNERS)}) to align the gold pairs on the fly")
-    align.add_argument("--workers", type=int, default=1,
+    align.add_argument("--workers", type=positive_int, default=1,
                        help="processes for an on-the-fly aligner (default: %(default)s)")
     align.add_argument("--tight", action="store_true",
                        help="diagnostic: only phrase pairs whose edge words are aligned "

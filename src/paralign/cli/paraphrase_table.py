@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import progress
+from ._common import positive_int, progress
 from ._pipelines import add_pipeline_options, options_from_args, run_table_pipeline
 
 
@@ -21,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--groups", required=True, help="groups file (TSV, .gz allowed; - = stdin)")
     parser.add_argument("--aligner", choices=("eflomal", "sultan"), default="eflomal")
     parser.add_argument("--max-groups", type=int, default=None, help="use only the first N groups")
-    parser.add_argument("--workers", type=int, default=1, help="processes for the Sultan aligner")
+    parser.add_argument("--workers", type=positive_int, default=1, help="processes for the Sultan aligner")
     add_pipeline_options(parser)
     parser.set_defaults(func=run)
 

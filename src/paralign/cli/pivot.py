@@ -17,6 +17,7 @@ from ._common import (
     emit,
     is_std,
     output_file,
+    positive_int,
     progress,
     stdin_inputs,
     warn,
@@ -60,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--tokens-output", default=None,
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict")
-    align.add_argument("--iterations", type=int, default=None)
+    align.add_argument("--iterations", type=positive_int, default=None)
     add_format(align)
     align.set_defaults(func=run_align)
 

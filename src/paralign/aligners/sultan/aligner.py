@@ -117,6 +117,8 @@ class Aligner:
     def annotate(self, items: Iterable[TextOrTokens], workers: int = 1) -> list[Sentence]:
         """Annotate texts (spaCy tokenisation) or token lists (kept exactly; PTB escapes parsed
         as the characters they stand for, the given tokens are kept)."""
+        if workers < 1:
+            raise ConfigurationError(f"workers must be at least 1, got {workers}")
         originals: list[TextOrTokens] = list(items)
         parsed = self._annotator().pipe((self._parse_form(x) for x in originals), n_process=workers)
         out = []
