@@ -54,3 +54,16 @@ def test_the_library_refuses_workers_below_one_too() -> None:
 
     with pytest.raises(ConfigurationError, match="workers must be at least 1"):
         Aligner().annotate(["A sentence."], workers=0)
+
+
+@pytest.mark.parametrize("command", [["align"], ["evaluate-sts", "--data", "x.tsv"], ["score-alignments", "--gold", "g.json"],
+                                     ["pivot", "--source", "a", "--target", "b"], ["paraphrase-table", "--groups", "g"]])
+@pytest.mark.parametrize("where", ["a directory", "a missing folder"])
+def test_an_output_that_cannot_be_written_fails_before_any_work(command, where, tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    target = str(tmp_path) if where == "a directory" else str(tmp_path / "no" / "such" / "out.tsv")
+    with pytest.raises(SystemExit) as stop:
+        main([*command, "-o", target])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and target in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []  # nothing written, no work folder left behind

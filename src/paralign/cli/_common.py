@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -53,8 +54,24 @@ def add_format(parser: argparse.ArgumentParser, default: str = "text", help: str
     )
 
 
+def output_path(text: str) -> str:
+    """An ``-o`` value, checked when the options are parsed so a bad one fails before any work:
+    ``-`` (stdout) or a file path whose folder exists and is writable, and not a directory."""
+    if is_std(text):
+        return text
+    path = Path(text)
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: is a directory, expected a file name")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise argparse.ArgumentTypeError(f"{text}: not writable")
+    return text
+
+
 def add_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
+    parser.add_argument("-o", "--output", default="-", type=output_path, help="output file (default: stdout)")
 
 
 def is_std(path: str | Path | None) -> bool:

@@ -24,6 +24,7 @@ from ._common import (
     fmt_pct,
     is_std,
     output_file,
+    output_path,
     positive_int,
     replace_names,
     stdin_inputs,
@@ -38,7 +39,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions)."""
     from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
 
-    parser.add_argument("--output", "-o", required=True,
+    parser.add_argument("--output", "-o", required=True, type=output_path,
                         help="paraphrase table to write (TSV, .gz = gzip; - = stdout, the report then goes to stderr)")
     parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
     parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")

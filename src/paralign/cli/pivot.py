@@ -17,6 +17,7 @@ from ._common import (
     emit,
     is_std,
     output_file,
+    output_path,
     positive_int,
     progress,
     stdin_inputs,
@@ -49,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     align.add_argument("--source", required=True, help="source side (one sentence a line; - = stdin)")
     align.add_argument("--target", required=True, help="target side, line-aligned (- = stdin)")
-    align.add_argument("-o", "--output", default="-",
+    align.add_argument("-o", "--output", default="-", type=output_path,
                        help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
                        "the links as 'alignments', one Pharaoh string a line)")
     from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
