@@ -39,3 +39,16 @@ def test_the_similarity_function_is_not_shadowed_by_its_module(code: str) -> Non
     """`paralign.similarity` is the function whatever was imported first (the submodule has the
     same name, and importing a submodule rebinds the package attribute unless guarded)."""
     subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+
+
+def test_dir_lists_every_public_name_lazy_ones_included() -> None:
+    """`dir(paralign)` (and so `help`) shows the lazily imported names before their first use."""
+    code = (
+        "import paralign, paralign.aligners, sys\n"
+        "missing = set(paralign.__all__) - set(dir(paralign))\n"
+        "missing |= set(paralign.aligners.__all__) - set(dir(paralign.aligners))\n"
+        "assert not missing, missing\n"
+        "assert 'spacy' not in sys.modules  # listing names imports nothing\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

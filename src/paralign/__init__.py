@@ -116,3 +116,8 @@ __all__ = [
     "symmetrize",
     "table_scores",
 ]
+
+
+def __dir__() -> list[str]:
+    """The module's names and the lazily imported public ones, so ``dir()`` and ``help()`` list them."""
+    return sorted(set(globals()) | set(__all__))

@@ -37,3 +37,8 @@ def __getattr__(name: str) -> Any:
 
         return getattr(sultan, name)
     raise AttributeError(name)
+
+
+def __dir__() -> list[str]:
+    """The module's names and the lazily imported public ones, so ``dir()`` and ``help()`` list them."""
+    return sorted(set(globals()) | set(__all__))
