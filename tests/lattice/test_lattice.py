@@ -422,3 +422,17 @@ def test_library_errors_are_paralign_errors():
         sample_groups([1, 2], -1)
     assert lattice.kbest(0) == [] and lattice.sample(0) == [] and sample_groups([1, 2], 0) == []
     assert issubclass(FormatError, ValueError) and issubclass(MismatchError, ValueError)
+
+
+def test_build_lattice_takes_texts_and_token_lists_and_names_a_wrong_argument() -> None:
+    from paralign import build_lattice
+    from paralign.errors import ConfigurationError
+
+    texts = ["The cat sat on the mat .", "A cat was sitting on the mat ."]
+    from_texts = build_lattice(texts)
+    from_tokens = build_lattice([t.split() for t in texts])
+    assert from_texts.path_count() == from_tokens.path_count() >= 2
+    with pytest.raises(ConfigurationError, match="a group of sentences"):
+        build_lattice("a sentence")  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="got int"):
+        build_lattice([3, 4])  # type: ignore[list-item]

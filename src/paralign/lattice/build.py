@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import ConfigurationError, FormatError
+from ..nlp import TextOrTokens, default_annotator
 from ..sentence import Sentence
 from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
 from .fsa import LatticeBuilder, chain
@@ -75,10 +76,12 @@ def lattice_from_trees(
     return builder.freeze()
 
 
-def build_lattice(sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> Lattice:
-    """The lattice of a group of annotated sentences; every sentence (lower-cased when
-    `options.lowercase`) is a path. Edge weights count the sentences using each edge."""
+def build_lattice(sentences: Sequence[Sentence | TextOrTokens], options: LatticeOptions | None = None) -> Lattice:
+    """The lattice of a group of sentences; every sentence (lower-cased when `options.lowercase`)
+    is a path. Edge weights count the sentences using each edge. Sentences may be annotated
+    Sentences, texts or token lists (annotated here with the default annotator)."""
     options = options or LatticeOptions()
+    sentences = _annotated(sentences)
     if not sentences:
         raise FormatError("a lattice needs at least one sentence")
     tokens = [[t.lower() for t in s.tokens] if options.lowercase else list(s.tokens) for s in sentences]
@@ -94,6 +97,20 @@ def build_lattice(sentences: Sequence[Sentence], options: LatticeOptions | None 
     else:
         raise ConfigurationError(f"unknown lattice method {options.method!r} (expected one of {METHODS})")
     return lattice.with_weights(tokens)
+
+
+def _annotated(sentences: Sequence[Sentence | TextOrTokens]) -> list[Sentence]:
+    """The group as Sentences: texts and token lists annotated in one batch, Sentences kept."""
+    if isinstance(sentences, str | Sentence):
+        raise ConfigurationError("build_lattice takes a group of sentences (a list), not one sentence")
+    todo = [s for s in sentences if not isinstance(s, Sentence)]
+    for s in todo:
+        if not isinstance(s, str) and not (isinstance(s, Sequence) and all(isinstance(w, str) for w in s)):
+            raise ConfigurationError(
+                f"a lattice is built from Sentences, texts or token lists, got {type(s).__name__}: {s!r:.60}"
+            )
+    annotated = iter(default_annotator().pipe(todo) if todo else ())
+    return [s if isinstance(s, Sentence) else next(annotated) for s in sentences]
 
 
 __all__ = ["LatticeOptions", "build_lattice", "chain", "forest_to_builder", "lattice_from_trees"]
