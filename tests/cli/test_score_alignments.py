@@ -171,3 +171,19 @@ def test_explicit_gold_possible_file(capsys, tmp_path: Path) -> None:
                               str(EXAMPLES / "gold.sure+poss.json"), *args)
     assert json.loads(without)["gold_links"] == 16
     assert json.loads(with_possible)["gold_links"] == 22
+
+
+@pytest.mark.parametrize("command", [["score-alignments", "--system", SYSTEM], ["evaluate-aligner"],
+                                     ["tune-aligner", "--ppdb-grid", "0.9", "--w-grid", "0.9"]])
+@pytest.mark.parametrize("dash", ["-", "/dev/stdin"])
+def test_gold_can_be_read_from_stdin(command, dash, capsys, monkeypatch) -> None:
+    """--gold takes '-' (and /dev/stdin, read once the same way); results name it <stdin>."""
+    expected_code = main([*command, "--gold", GOLD, "--format", "json"])
+    expected = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(Path(GOLD).read_text(encoding="utf-8")))
+    assert main([*command, "--gold", dash, "--format", "json"]) == expected_code == 0
+    result = json.loads(capsys.readouterr().out)
+    for key in ("macro", "best", "exact_count"):
+        if key in expected:
+            assert result[key] == expected[key]
+    assert result.get("gold", "<stdin>") == "<stdin>"

@@ -79,6 +79,11 @@ def is_std(path: str | Path | None) -> bool:
     return path is None or str(path) == "-"
 
 
+def is_stdin(path: str | Path | None) -> bool:
+    """True for an input path that means stdin: '-', None or /dev/stdin (read once, like '-')."""
+    return is_std(path) or str(path) == "/dev/stdin"
+
+
 def input_name(path: str | Path | None) -> str:
     """How messages name an input: the file name, or STDIN_NAME for '-' or None."""
     return STDIN_NAME if is_std(path) else str(path)
@@ -245,10 +250,10 @@ def replace_names(data: Any, old: str, new: str) -> Any:
 
 def stdin_inputs(stack: ExitStack, inputs: Sequence[str]) -> tuple[list[str], str | None]:
     """`inputs` with every '-' replaced by one copy of stdin (kept until `stack` closes); the copy."""
-    if not any(is_std(path) for path in inputs):
+    if not any(is_stdin(path) for path in inputs):
         return list(inputs), None
     copy = str(stack.enter_context(stdin_as_file()))
-    return [copy if is_std(path) else path for path in inputs], copy
+    return [copy if is_stdin(path) else path for path in inputs], copy
 
 
 def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, list[str]], str | None]:
@@ -259,7 +264,7 @@ def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, li
     caller renames it in its results.  ConfigurationError when more than one path is '-'
     (stdin can be read only once).
     """
-    named = [f"--{key.replace('_', '-')}" for key, paths in options.items() for path in paths if is_std(path)]
+    named = [f"--{key.replace('_', '-')}" for key, paths in options.items() for path in paths if is_stdin(path)]
     if len(named) > 1:
         raise ConfigurationError(
             f"stdin can be read only once, but '-' is given {len(named)} times ({', '.join(named)})"

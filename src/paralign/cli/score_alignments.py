@@ -7,7 +7,15 @@ from contextlib import ExitStack
 
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
-from ._common import STDIN_NAME, add_format, add_output, stdin_inputs, warn_each, write_result
+from ._common import (
+    STDIN_NAME,
+    add_format,
+    add_output,
+    replace_names,
+    stdin_once,
+    warn_each,
+    write_result,
+)
 from ._render import render_scores
 
 
@@ -39,10 +47,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
-        (system,), copy = stdin_inputs(stack, [args.system])
-        scores = score_files(args.gold, system, args.gold_links, gold_format=args.gold_format,
+        paths, copy = stdin_once(stack, gold=[args.gold], system=[args.system])
+        (gold,), (system,) = paths["gold"], paths["system"]
+        scores = score_files(gold, system, args.gold_links, gold_format=args.gold_format,
                              system_format=args.system_format, possible_path=args.gold_possible,
-                             system_name=None if copy is None else STDIN_NAME)
-    write_result(args, scores.to_dict(per_pair=args.per_pair), render_scores)
-    warn_each([str(skipped) for skipped in scores.skipped], "pairs skipped")
+                             system_name=STDIN_NAME if system == copy else None)
+    result, skipped = scores.to_dict(per_pair=args.per_pair), [str(s) for s in scores.skipped]
+    if copy is not None:
+        result, skipped = replace_names(result, copy, STDIN_NAME), replace_names(skipped, copy, STDIN_NAME)
+    write_result(args, result, render_scores)
+    warn_each(skipped, "pairs skipped")
     return 0
