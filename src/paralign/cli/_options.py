@@ -69,6 +69,14 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     group.add_argument("--workers", type=positive_int, default=1, help="processes for parsing and aligning")
 
 
+def on_gold(args: argparse.Namespace, evaluate: Callable[[str], dict]) -> dict:
+    """``evaluate(path of --gold)``, with '-' (stdin) copied once; the result names it <stdin>."""
+    with ExitStack() as stack:
+        paths, copy = stdin_once(stack, gold=[args.gold])
+        result = evaluate(paths["gold"][0])
+    return result if copy is None else replace_names(result, copy, STDIN_NAME)
+
+
 def add_gold_options(parser: argparse.ArgumentParser) -> None:
     """--gold, --gold-links and --limit, for evaluate-aligner and tune-aligner."""
     from ..metrics.alignment_scores import LINK_SETS

@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from contextlib import ExitStack
 
 from ..aligners.evaluation import evaluate_aligner
-from ._common import (
-    STDIN_NAME,
-    add_format,
-    add_output,
-    progress,
-    replace_names,
-    stdin_once,
-    warn_skipped_pairs,
-    write_result,
-)
-from ._options import add_aligner_options, add_gold_options, aligner_from_args
+from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
+from ._options import add_aligner_options, add_gold_options, aligner_from_args, on_gold
 from ._render import render_scores
 
 
@@ -42,13 +32,10 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    with ExitStack() as stack:
-        paths, copy = stdin_once(stack, gold=[args.gold])
-        result = evaluate_aligner(
-            aligner_from_args(args), paths["gold"][0], args.gold_links, workers=args.workers, limit=args.limit,
-            progress=lambda items: progress(items, "aligning"),
-        )
-    result = result if copy is None else replace_names(result, copy, STDIN_NAME)
+    result = on_gold(args, lambda gold: evaluate_aligner(
+        aligner_from_args(args), gold, args.gold_links, workers=args.workers, limit=args.limit,
+        progress=lambda items: progress(items, "aligning"),
+    ))
     write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])
     return 0

@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from contextlib import ExitStack
 
 from ..aligners.evaluation import GRID, tune_aligner
-from ._common import (
-    STDIN_NAME,
-    add_format,
-    add_output,
-    progress,
-    replace_names,
-    stdin_once,
-    warn_skipped_pairs,
-    write_result,
-)
-from ._options import add_aligner_options, add_gold_options, aligner_from_args
+from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
+from ._options import add_aligner_options, add_gold_options, aligner_from_args, on_gold
 
 
 def _grid(text: str) -> tuple[float, ...]:
@@ -60,14 +50,11 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    with ExitStack() as stack:
-        paths, copy = stdin_once(stack, gold=[args.gold])
-        result = tune_aligner(
-            aligner_from_args(args), paths["gold"][0], args.gold_links, args.ppdb_grid, args.w_grid,
-            workers=args.workers, limit=args.limit,
-            progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
-        )
-    result = result if copy is None else replace_names(result, copy, STDIN_NAME)
+    result = on_gold(args, lambda gold: tune_aligner(
+        aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
+        workers=args.workers, limit=args.limit,
+        progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
+    ))
     write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])
     return 0
