@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -156,3 +158,90 @@ def test_empty_sentences_are_reported(tmp_path: Path, capsys) -> None:
     (tmp_path / "e.txt").write_text("\n", encoding="utf-8")
     assert main(["align", "--source", str(tmp_path / "e.txt"), "--target", str(tmp_path / "e.txt"),
                  "--similarity", "none"]) == 1  # every item bad
+
+
+PAIRS = "The cat sat .\tThe cat sat down .\nbroken line\nDogs <script>alert(1)</script> bark .\tDogs bark .\n"
+
+
+@pytest.fixture()
+def pairs_file(tmp_path: Path) -> Path:
+    path = tmp_path / "in.tsv"
+    path.write_text(PAIRS, encoding="utf-8")
+    return path
+
+
+def test_align_pretty_lists_the_links_as_word_pairs(pairs_file: Path, capsys) -> None:
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "pretty"]) == 0
+    captured = capsys.readouterr()
+    blocks = captured.out.split("\n\n")
+    assert len(blocks) == 3 and "\x1b" not in captured.out  # not a terminal: no colour
+    assert blocks[0].splitlines()[:3] == ["line 1", "source  The cat sat .", "target  The cat sat down ."]
+    assert "  1 cat ↔ 1 cat" in blocks[0] and blocks[0].count("↔") == len(
+        [x for x in blocks[0].splitlines() if "sure" in x or "possible" in x])
+    assert blocks[1].startswith("line 2: not aligned (") and "in.tsv:2:" in captured.err
+    assert "<script>alert(1)</script>" in blocks[2]
+
+
+def test_align_pretty_is_coloured_only_on_a_terminal(pairs_file: Path, capsys, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "pretty"]) == 0
+    assert "\x1b[32m" in capsys.readouterr().out
+    out = tmp_path / "view.txt"
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "pretty", "-o", str(out)]) == 0
+    assert "\x1b" not in out.read_text(encoding="utf-8") and "↔" in out.read_text(encoding="utf-8")
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "pretty"]) == 0
+    assert "\x1b" not in capsys.readouterr().out
+
+
+def _cells(svg_text: str) -> list[ET.Element]:
+    root = ET.fromstring(svg_text.encode("utf-8"))
+    return [e for e in root.iter() if "link" in e.get("class", "").split()]
+
+
+def test_align_svg_one_pair_to_stdout(tmp_path: Path, capsys) -> None:
+    one = tmp_path / "one.tsv"
+    one.write_text("The cat sat .\tThe cat sat down .\n", encoding="utf-8")
+    assert main(["align", str(one), "--tokenized"]) == 0
+    links = capsys.readouterr().out.split()
+    assert main(["align", str(one), "--tokenized", "--format", "svg"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("<?xml") and len(_cells(out)) == len(links)
+    assert {f"{c.get('data-i')}-{c.get('data-j')}" for c in _cells(out)} == set(links)
+    assert main(["align", str(one), "--tokenized", "--format", "svg", "--picture", "lines"]) == 0
+    lines = _cells(capsys.readouterr().out)
+    assert len(lines) == len(links) and all(e.tag.endswith("line") for e in lines)
+
+
+def test_align_svg_several_pairs_need_a_file_name(pairs_file: Path, tmp_path: Path, capsys) -> None:
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "svg"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "-o FILE.svg" in captured.err and "--format html" in captured.err
+    target = tmp_path / "pics" / "pair.svg"
+    target.parent.mkdir()
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "svg", "-o", str(target)]) == 0
+    assert sorted(p.name for p in target.parent.iterdir()) == ["pair-1.svg", "pair-3.svg"]  # line 2 is bad
+    third = (target.parent / "pair-3.svg").read_text(encoding="utf-8")
+    root = ET.fromstring(third.encode("utf-8"))
+    assert root[0].text.startswith("line 3: Dogs <script>alert(1)</script>")
+    assert not [e for e in root.iter() if e.tag.endswith("script")] and _cells(third)
+
+
+def test_numbered_file_names() -> None:
+    from paralign.cli.align import numbered
+
+    assert numbered("out.svg", 3) == "out-3.svg" and numbered("a/b.c.svg", 12) == "a/b.c-12.svg"
+    assert numbered("out.svg.gz", 3) == "out-3.svg.gz" and numbered("pictures", 1) == "pictures-1"
+
+
+def test_align_html_one_page_for_all_pairs(pairs_file: Path, tmp_path: Path, capsys) -> None:
+    page = tmp_path / "pairs.html"
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "html", "-o", str(page)]) == 0
+    root = ET.fromstring(page.read_bytes())
+    assert [h.text for h in root.iter("h2")] == ["line 1", "line 2", "line 3"]
+    assert len([e for e in root.iter() if e.tag.endswith("svg")]) == 4  # grid and lines of the good pairs
+    assert any("not aligned" in (p.text or "") for p in root.iter("p"))
+    assert not [e for e in root.iter() if e.tag == "script" or e.tag.endswith("}script")]
+    assert "<script>alert(1)</script>" in "".join(root.itertext())
+    assert "src=" not in page.read_text(encoding="utf-8")

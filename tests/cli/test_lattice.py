@@ -47,7 +47,7 @@ def test_build_paths_distance_draw(tmp_path, group_file, capsys):
                     "--sentence", GROUP[0], "--sentence", "12 people died")
     assert rows[0]["distance"] == 0 and rows[1]["distance"] > 0
     assert main(["lattice", "draw", "--lattice", str(lattice_json), "-o", str(tmp_path / "l.svg")]) == 0
-    assert (tmp_path / "l.svg").exists() or (tmp_path / "l.dot").read_text().startswith("digraph")
+    assert "<svg" in (tmp_path / "l.svg").read_text()  # drawn in Python: no Graphviz needed
     capsys.readouterr()
     assert main(["lattice", "build", str(group_file), "--tokenized", "--method", "msa", "--format", "text"]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1].isdigit()  # OpenFst: final state last
@@ -141,3 +141,91 @@ def test_distance_with_an_empty_sentences_file(tmp_path, group_file, capsys):
     assert "empty.txt: no sentences" in err and "give --sentence" not in err
     assert main(["lattice", "distance", "--lattice", str(lattice_json)]) == 1
     assert "give --sentence" in capsys.readouterr().err
+
+
+@pytest.fixture()
+def msa_json(tmp_path):
+    """A small lattice file (the MSA lattice of GROUP: no parser needed)."""
+    from paralign.lattice import msa_lattice
+
+    path = tmp_path / "msa.json"
+    lattice = msa_lattice([s.split() for s in GROUP]).with_weights([s.split() for s in GROUP])
+    path.write_text(json.dumps(lattice.to_dict()))
+    return path, lattice
+
+
+def _svg_parts(root):
+    groups = [e for e in root.iter() if e.tag.endswith("}g")]
+    states = [g for g in groups if "state" in g.get("class", "").split()]
+    edges = [g for g in groups if "edge" in g.get("class", "").split()]
+    return states, edges
+
+
+def test_draw_svg_and_html_without_graphviz(msa_json, tmp_path, capsys, monkeypatch):
+    import xml.etree.ElementTree as ET
+
+    path, lattice = msa_json
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))  # no dot, no rsvg-convert
+    svg = tmp_path / "l.svg"
+    assert run_json(capsys, "lattice", "draw", "--lattice", str(path), "-o", str(svg)) == {
+        "output": str(svg), "format": "svg"}
+    states, edges = _svg_parts(ET.parse(svg).getroot())
+    assert len(states) == lattice.n_states and len(edges) == lattice.n_edges
+    assert sorted(e.get("data-word") for e in edges) == sorted(w for _, w, _ in lattice.edges)
+    assert ET.parse(svg).getroot().get("viewBox").startswith("0 0 ")
+    page = tmp_path / "l.html"
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(page)]) == 0
+    assert capsys.readouterr().out == f"output: {page}\nformat: html\n"
+    root = ET.fromstring(page.read_bytes())
+    assert root.find("head/title").text == "word lattice of msa.json"
+    states, edges = _svg_parts(root)
+    assert len(states) == lattice.n_states and len(edges) == lattice.n_edges
+    gv = tmp_path / "l.gv"
+    assert run_json(capsys, "lattice", "draw", "--lattice", str(path), "-o", str(gv))["format"] == "dot"
+    assert gv.read_text() == lattice.to_dot()
+
+
+def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
+    path, _ = msa_json
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(tmp_path / "l.txt")]) == 2
+    err = capsys.readouterr().err
+    assert "l.txt" in err and ".svg" in err and ".png" in err
+    assert not (tmp_path / "l.txt").exists()
+
+
+#: A stand-in converter: copies its input to the file named by its last argument.
+COPY = "import sys\nopen(sys.argv[-1], 'wb').write(sys.stdin.buffer.read())\n"
+FAIL = "import sys\nsys.stderr.write('cannot render\\n')\nsys.exit(3)\n"
+
+
+def _fake(folder, name: str, body: str) -> None:
+    """A program `name` in `folder`: Python `body` run by this interpreter."""
+    import sys
+
+    script = folder / name
+    script.write_text(f"#!{sys.executable}\n{body}")
+    script.chmod(0o755)
+
+
+def test_draw_png_needs_a_converter(msa_json, tmp_path, capsys, monkeypatch):
+    path, lattice = msa_json
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(bin_dir))
+    png = tmp_path / "l.png"
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert "rsvg-convert" in err and "dot" in err and not png.exists()
+    # Graphviz only: it is given the DOT text (the last argument is the output file)
+    _fake(bin_dir, "dot", COPY)
+    assert run_json(capsys, "lattice", "draw", "--lattice", str(path), "-o", str(png)) == {
+        "output": str(png), "format": "png"}
+    assert png.read_text() == lattice.to_dot()
+    # rsvg-convert is preferred: it is given the SVG drawing
+    _fake(bin_dir, "rsvg-convert", COPY)
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(png)]) == 0
+    assert png.read_text().startswith("<?xml") and "<svg" in png.read_text()
+    _fake(bin_dir, "rsvg-convert", FAIL)
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(png)]) == 1
+    err = capsys.readouterr().err
+    assert "rsvg-convert could not write" in err and "cannot render" in err

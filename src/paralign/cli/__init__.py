@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ParalignError
+from ._common import UsageError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
+    except UsageError as exc:
+        print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
+        return 2
     except ParalignError as exc:
         print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
         return 1

@@ -47,10 +47,20 @@ def _int_at_least(text: str, low: int) -> int:
     return value
 
 
-def add_format(parser: argparse.ArgumentParser, default: str = "text", help: str | None = None) -> None:
-    """Add `--format text|json` (`help`: what each format prints, when a command needs to say)."""
+class UsageError(ConfigurationError):
+    """A command line that cannot work as given (exit status 2, as argparse's own usage errors)."""
+
+
+def add_format(
+    parser: argparse.ArgumentParser,
+    default: str = "text",
+    help: str | None = None,
+    choices: Sequence[str] = ("text", "json"),
+) -> None:
+    """Add `--format text|json` (or other `choices`; `help`: what each format prints, when a
+    command needs to say)."""
     parser.add_argument(
-        "--format", choices=("text", "json"), default=default, help=help or "output format (default: %(default)s)"
+        "--format", choices=tuple(choices), default=default, help=help or "output format (default: %(default)s)"
     )
 
 

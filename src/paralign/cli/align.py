@@ -1,24 +1,49 @@
 """`paralign align`: word-align sentence pairs with the Sultan et al. (2014) aligner.
 
 Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`), JSONL lines with
-"source"/"target", or two line-aligned files (`--source F --target F`). Output: one Pharaoh line
-per input line (`i-j ...`, 0-based), or JSON Lines (one JSON object per pair, with the aligned
-token pairs). A malformed input line or an empty sentence is reported on stderr with its line
-number and gives an EMPTY output line (text) or an object with an "error" field (json), so output
-lines stay aligned with input lines. The exit status is 1 when every input pair is bad.
+"source"/"target", or two line-aligned files (`--source F --target F`). Output (--format): one
+Pharaoh line per input line (`i-j ...`, 0-based; text), JSON Lines (one JSON object per pair,
+with the aligned token pairs; json), the sentences and their links as word pairs (pretty,
+coloured when stdout is a terminal), an SVG picture (svg: the alignment grid, or with
+--picture lines the two sentences joined by lines; one pair to stdout or -o FILE.svg, several
+pairs need -o FILE.svg and give FILE-N.svg for input line N), or one self-contained HTML page
+with every pair's grid and lines (html). A malformed input line or an empty sentence is
+reported on stderr with its line number and gives an EMPTY output line (text) or an object
+with an "error" field (json), so output lines stay aligned with input lines (pretty and html
+say "not aligned"; svg writes no file for it). The exit status is 1 when every input pair is
+bad, 2 for svg to stdout with several pairs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 from .._moved import moved_names
 from ..aligners.batch import align_input, alignment_record
-from ..corpora.sentence_pairs import read_input_pairs, read_parallel
+from ..alignment import Alignment
+from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError
-from ._common import add_format, add_output, input_name, open_in, open_out, progress, warn
+from ..sentence import Sentence
+from ._common import (
+    UsageError,
+    add_format,
+    add_output,
+    input_name,
+    is_std,
+    open_in,
+    open_out,
+    progress,
+    warn,
+)
 from ._options import add_aligner_options, aligner_from_args
+
+#: One aligned input pair as `align_input` gives it (None results for a bad pair).
+Result = tuple[InputPair, Sentence | None, Sentence | None, Alignment | None]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,8 +58,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tokenized", action="store_true",
                         help="sentences are whitespace-tokenised: keep those tokens exactly")
     add_aligner_options(parser)
-    add_format(parser, help="text: one Pharaoh line per pair; json: JSON Lines, one object per "
-               "pair (default: %(default)s)")
+    add_format(parser, choices=("text", "json", "pretty", "svg", "html"),
+               help="text: one Pharaoh line per pair; json: JSON Lines, one object per pair; "
+               "pretty: the sentences and their links as word pairs; svg: one picture per pair "
+               "(several pairs need -o FILE.svg: FILE-N.svg for input line N); html: one page "
+               "with every pair's pictures (default: %(default)s)")
+    parser.add_argument("--picture", choices=("grid", "lines"), default="grid",
+                        help="the picture of --format svg: the alignment grid or the two "
+                        "sentences joined by lines (default: %(default)s)")
     add_output(parser)
     parser.set_defaults(func=run)
 
@@ -50,17 +81,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         with open_in(args.input) as handle:
             pairs = list(read_input_pairs(handle, args.input_format, args.tokenized))
+    if args.format == "svg" and len(pairs) > 1 and is_std(args.output):
+        raise UsageError(f"--format svg writes one picture to stdout, but the input has {len(pairs)} "
+                         "pairs: give -o FILE.svg (FILE-N.svg for input line N) or use --format html "
+                         "(one page for all pairs)")
     name = args.source or input_name(args.input)
     for pair in pairs:
         if pair.error:
             warn(f"{pair.origin or name}:{pair.line}: {pair.error} (empty output line)")
     results = align_input(aligner, pairs, workers=args.workers,
                           progress=lambda items: progress(items, "aligning", total=len(pairs)))
-    bad = 0
+    WRITERS[args.format](args, results)
+    bad = sum(1 for _pair, source, target, alignment in results
+              if alignment is None or source is None or target is None)
+    return 1 if bad and bad == len(pairs) else 0
+
+
+def write_lines(args: argparse.Namespace, results: Sequence[Result]) -> None:
+    """text and json: one line per input line (empty, or an "error" object, for a bad pair)."""
     with open_out(args.output) as out:
         for pair, source, target, alignment in results:
             if alignment is None or source is None or target is None:
-                bad += 1
                 if args.format == "json":
                     out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n")
                 else:
@@ -71,7 +112,74 @@ def run(args: argparse.Namespace) -> int:
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
             else:
                 out.write(alignment.to_pharaoh() + "\n")
-    return 1 if bad and bad == len(pairs) else 0
+
+
+def heading(pair: InputPair) -> str:
+    """How pictures and views name a pair: its input line, and its id when it has one."""
+    return f"line {pair.line}" + (f": {pair.id}" if pair.id is not None else "")
+
+
+def use_colour(output: str) -> bool:
+    """Colour the pretty view: output to stdout, a terminal, and no NO_COLOR in the environment."""
+    return is_std(output) and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
+    """pretty: per pair a heading, the sentences and the links as word pairs, a blank line between."""
+    from ..viz import AlignmentView, pretty
+
+    colour = use_colour(args.output)
+    views = []
+    for pair, source, target, alignment in results:
+        if alignment is None or source is None or target is None:
+            views.append(f"{heading(pair)}: not aligned ({pair.error})\n")
+        else:
+            view = AlignmentView(source.tokens, target.tokens, alignment)
+            views.append(pretty(view, heading=heading(pair), colour=colour))
+    with open_out(args.output) as out:
+        out.write("\n".join(views))
+
+
+def numbered(path: str, n: int) -> str:
+    """`path` with `-n` before its suffix (``out.svg`` → ``out-3.svg``, ``out.svg.gz`` → ``out-3.svg.gz``)."""
+    p = Path(path)
+    suffix = "".join(p.suffixes[-2:]) if p.suffix == ".gz" else p.suffix
+    return str(p.with_name(f"{p.name[: len(p.name) - len(suffix)]}-{n}{suffix}"))
+
+
+def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
+    """svg: one picture per pair: to -o (stdout by default) for one pair, else FILE-N.svg."""
+    from ..viz import AlignmentView, alignment_grid, alignment_lines, svg_file
+
+    draw = alignment_lines if args.picture == "lines" else alignment_grid
+    for pair, source, target, alignment in results:
+        if alignment is None or source is None or target is None:
+            continue
+        target_path = args.output if len(results) == 1 else numbered(args.output, pair.line)
+        picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
+                       title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
+        with open_out(target_path) as out:
+            out.write(svg_file(picture))
+
+
+def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
+    """html: one self-contained page, a section per input pair."""
+    from ..viz import AlignmentView, alignment_section, error_section, page
+
+    sections = []
+    for pair, source, target, alignment in results:
+        ident = f"line-{pair.line}"
+        if alignment is None or source is None or target is None:
+            sections.append(error_section(heading(pair), f"not aligned: {pair.error}", ident))
+        else:
+            view = AlignmentView(source.tokens, target.tokens, alignment)
+            sections.append(alignment_section(heading(pair), view, ident=ident))
+    with open_out(args.output) as out:
+        out.write(page(f"paralign align: {len(results)} pairs", sections))
+
+
+WRITERS = {"text": write_lines, "json": write_lines, "pretty": write_pretty, "svg": write_svg,
+           "html": write_html}
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.

@@ -17,11 +17,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigurationError, FormatError
+from ..errors import ConfigurationError, FormatError, ParalignError
 from ._common import (
+    UsageError,
     add_format,
     add_output,
     emit,
+    is_std,
     non_negative_int,
     open_in,
     open_out,
@@ -50,11 +52,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
     p.set_defaults(func=run_build, lattice=None)
 
-    p = sub.add_parser("draw", help="draw a lattice: SVG with Graphviz `dot`, else DOT")
+    p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png")
     add_lattice_options(p, format_help="with -o - (default): text writes DOT, json a JSON object "
-                        "{\"dot\": DOT source}; with -o FILE (.svg is rendered with Graphviz, else "
-                        "DOT): the report of the file written, {\"output\": FILE, \"format\": "
-                        "svg|dot}, as text or JSON (default: %(default)s)")
+                        "{\"dot\": DOT source}; with -o FILE the file's suffix says what is written "
+                        "(.svg and .html: a drawing made in Python, no Graphviz needed; .dot or .gv: "
+                        "DOT; .png: the drawing converted by rsvg-convert or Graphviz `dot`, when one "
+                        "is installed) and the report of the file written, {\"output\": FILE, "
+                        "\"format\": svg|html|dot|png}, is printed as text or JSON (default: "
+                        "%(default)s)")
     p.set_defaults(func=run_draw)
 
     p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths")
@@ -169,25 +174,64 @@ def run_build(args: argparse.Namespace) -> int:
     return 0
 
 
+#: What `lattice draw -o FILE` writes, by the file's suffix.
+DRAW_SUFFIXES = {".svg": "svg", ".html": "html", ".htm": "html", ".dot": "dot", ".gv": "dot", ".png": "png"}
+#: PNG converters, in the order they are tried: (program, its arguments, what it reads).
+PNG_CONVERTERS = (("rsvg-convert", ["--format", "png", "--output"], "svg"), ("dot", ["-Tpng", "-o"], "dot"))
+
+
+def draw_format(target: str) -> str:
+    """What `-o target` asks for (svg, html, dot or png); UsageError for another suffix."""
+    suffix = Path(target).suffix.lower()
+    if suffix not in DRAW_SUFFIXES:
+        raise UsageError(f"cannot tell what to write to {target}: give -o with one of the suffixes "
+                         f"{', '.join(DRAW_SUFFIXES)} (or -o - for DOT on stdout)")
+    return DRAW_SUFFIXES[suffix]
+
+
+def png_converter() -> tuple[str, list[str], str]:
+    """The first installed PNG converter: (its path, its arguments before the output file, the
+    input it reads); UsageError naming the programs when none is installed."""
+    for program, options, reads in PNG_CONVERTERS:
+        exe = shutil.which(program)
+        if exe:
+            return exe, options, reads
+    raise UsageError("writing PNG needs rsvg-convert (librsvg) or Graphviz `dot`, and neither is "
+                     "installed: install one, or write .svg or .html (no program needed)")
+
+
 def run_draw(args: argparse.Namespace) -> int:
-    lattice = lattice_from_input(args)
-    dot = lattice.to_dot()
     target = args.output
     if target == "-":
+        lattice = lattice_from_input(args)
         with open_out("-") as out:
-            emit({"dot": dot}, args.format, lambda r: r["dot"], out)
+            emit({"dot": lattice.to_dot()}, args.format, lambda r: r["dot"], out)
         return 0
-    if Path(target).suffix == ".svg":
-        exe = shutil.which("dot")
-        if exe:
-            subprocess.run([exe, "-Tsvg", "-o", target], input=dot, text=True, check=True)
-            _report(args, {"output": target, "format": "svg"})
-            return 0
-        target = str(Path(target).with_suffix(".dot"))
-        warn(f"Graphviz `dot` not found: wrote DOT to {target} (render with `dot -Tsvg`)")
-    with open_out(target) as out:
-        out.write(dot)
-    _report(args, {"output": target, "format": "dot"})
+    kind = draw_format(target)
+    converter = png_converter() if kind == "png" else None  # before the (slow) lattice is built
+    lattice = lattice_from_input(args)
+    if kind == "dot":
+        text = lattice.to_dot()
+    else:
+        from ..viz import lattice_drawing, page, svg_file
+        from ..viz.html import Section, figure
+
+        source = args.lattice or args.input
+        title = f"word lattice of {'stdin' if is_std(source) else Path(source).name}"
+        size = f"{lattice.n_states} states, {lattice.n_edges} edges"
+        drawing = lattice_drawing(lattice, title=f"{title}: {size}")
+        text = page(title, [Section(size, (figure(drawing),))]) if kind == "html" else svg_file(drawing)
+    if converter is not None:
+        exe, options, reads = converter
+        source = lattice.to_dot() if reads == "dot" else text
+        done = subprocess.run([exe, *options, target], input=source.encode("utf-8"), capture_output=True)
+        if done.returncode != 0:
+            raise ParalignError(f"{Path(exe).name} could not write {target}: "
+                                     f"{done.stderr.decode('utf-8', 'replace').strip()}")
+    else:
+        with open_out(target) as out:
+            out.write(text)
+    _report(args, {"output": target, "format": kind})
     return 0
 
 

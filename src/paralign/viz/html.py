@@ -1,0 +1,88 @@
+"""One self-contained HTML page holding many pictures: a heading per pair (or lattice, ...).
+
+The page carries everything inline (the SVG pictures and a small stylesheet): no external asset,
+no JavaScript, no internet needed to view it. Every text is escaped, so a sentence
+``<script>alert(1)</script>`` shows as text. A picture wider than the window scrolls inside its
+own box instead of being shrunk. The page is also well-formed XML, so tests read it with
+``xml.etree`` as well as ``html.parser``.
+
+Not for: drawing the pictures (:mod:`.grid`, :mod:`.lines`, :mod:`.lattice`) or the reports of
+evaluations (later: each builds its sections and passes them to :func:`page`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .grid import alignment_grid
+from .lines import alignment_lines
+from .marks import AlignmentView
+from .svg import Element, el
+
+CSS = """
+body { font-family: "DejaVu Sans", Verdana, Helvetica, Arial, sans-serif; color: #222;
+       margin: 1.5em; line-height: 1.4; }
+h1 { font-size: 1.4em; }
+h2 { font-size: 1.1em; margin-top: 2em; border-top: 1px solid #c8ced6; padding-top: 0.8em; }
+.figure { overflow-x: auto; margin: 0.8em 0; }
+.figure svg { display: block; }
+.sentences { margin: 0.3em 0; }
+.sentences .side { display: inline-block; min-width: 4.5em; color: #5f6670; }
+.error { color: #a4332b; }
+code { background: #f4f6f8; padding: 0 0.25em; }
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A heading and what goes under it (HTML or SVG elements, in order)."""
+
+    heading: str
+    body: tuple[Element, ...] = ()
+    ident: str | None = None
+
+
+def figure(picture: Element) -> Element:
+    """A picture in its own box (scrolling when wider than the page)."""
+    return el("div", picture, class_="figure")
+
+
+def sentences(source: Sequence[str], target: Sequence[str]) -> Element:
+    """The two tokenised sentences, one a line."""
+    return el("div",
+              el("p", el("span", "source", class_="side"), " ".join(source), class_="sentences"),
+              el("p", el("span", "target", class_="side"), " ".join(target), class_="sentences"))
+
+
+def error_section(heading: str, message: str, ident: str | None = None) -> Section:
+    """A section that says why there is no picture."""
+    return Section(heading, (el("p", message, class_="error"),), ident)
+
+
+def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair") -> Section:
+    """A pair's section: its sentences, its Pharaoh links, its grid and its lines view (`ident`
+    must be unique in the page: the pictures' ids start with it)."""
+    return Section(heading, (
+        sentences(view.source, view.target),
+        el("p", "links: ", el("code", view.alignment.to_pharaoh() or "(none)")),
+        figure(alignment_grid(view, ident=f"{ident}-grid")),
+        figure(alignment_lines(view, ident=f"{ident}-lines")),
+    ), ident)
+
+
+def page(title: str, sections: Iterable[Section], *, intro: Sequence[Element] = ()) -> str:
+    """The whole page as text: `title`, then `intro`, then each section under its heading."""
+    body: list[Element] = [el("h1", title), *intro]
+    for section in sections:
+        body += [el("h2", section.heading, id=section.ident), *section.body]
+    document = el(
+        "html",
+        el("head", el("meta", charset="utf-8"),
+           el("meta", name="viewport", content="width=device-width, initial-scale=1"),
+           el("title", title), el("style", CSS)),
+        el("body", *body),
+        lang="en",
+    )
+    return "<!DOCTYPE html>\n" + document.to_xml() + "\n"
+

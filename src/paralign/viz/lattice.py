@@ -1,0 +1,206 @@
+"""A word lattice drawn left to right, in pure Python (no Graphviz, no networkx).
+
+States are placed in columns by their topological level (the longest path from the start
+state), ordered within a column by where their predecessors are (one barycentre pass); the
+columns are spaced so that every edge's word fits. Edges are curves with their word as label
+(parallel edges between the same two states fan out, edges that skip columns arc above);
+epsilon edges are dashed and labelled ε; an edge's weight (how many input sentences use it)
+thickens it and is in its tooltip. Every state is a ``<g class="state">`` (``start``, ``end``)
+with ``data-state``; every edge a ``<g class="edge">`` with ``data-source``, ``data-target``,
+``data-word``, ``data-edge`` and ``data-weight`` when the lattice has weights.
+
+Not for: building or querying lattices (:mod:`paralign.lattice`) or DOT output
+(:meth:`paralign.lattice.Lattice.to_dot`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .style import INK
+from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_width
+
+if TYPE_CHECKING:  # pragma: no cover - drawing needs no numpy; the Lattice type is only read
+    from ..lattice.word_lattice import Lattice
+
+#: State radius, space between two ranks, distance between two slots of a rank, margin (px).
+RADIUS, GAP, ROW, PAD = 7.0, 22.0, 36.0, 12.0
+EPSILON_LABEL = "ε"
+START_FILL, EDGE_INK = "#b9e4c9", "#4a5560"
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where a lattice is drawn: each state's (x, y), and each edge's route: the points its
+    curve passes through, from its source state to its target state, and where its label sits
+    (x, y of the middle of the horizontal stretch under the label, and the label's width)."""
+
+    states: tuple[tuple[float, float], ...]
+    routes: tuple[tuple[tuple[float, float], ...], ...]
+    labels: tuple[tuple[float, float, float], ...]
+
+
+def levels(lattice: Lattice) -> list[int]:
+    """Each state's topological level: the length (in edges) of the longest path from the start."""
+    level = [0] * lattice.n_states
+    for s, _w, d in lattice.edges:  # edges go forward between states numbered topologically
+        level[d] = max(level[d], level[s] + 1)
+    return level
+
+
+def _label(word: str | None) -> str:
+    return EPSILON_LABEL if word is None else shorten(word)
+
+
+def spread(wanted: list[float], gap: float) -> list[float]:
+    """Positions as close as possible (least squares) to `wanted` (sorted) with at least `gap`
+    between neighbours: isotonic regression (pool adjacent violators) of wanted[k] - k * gap."""
+    blocks: list[list[float]] = []  # [sum, count]
+    for k, value in enumerate(wanted):
+        blocks.append([value - k * gap, 1.0])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] > blocks[-1][0] / blocks[-1][1]:
+            total, count = blocks.pop()
+            blocks[-1][0] += total
+            blocks[-1][1] += count
+    fitted = [total / count for total, count in blocks for _ in range(int(count))]
+    return [z + k * gap for k, z in enumerate(fitted)]
+
+
+@dataclass(slots=True)
+class _Layered:
+    """The lattice as a proper layered graph: states at even ranks (2 x level), and per edge one
+    node in each odd or even rank it crosses (the first, right after its source, holds the label)."""
+
+    rank: list[int]
+    preds: list[list[int]]
+    order: list[int]  # tie-break inside a rank: the state's or the edge's number
+    width: list[float]
+    chains: list[list[int]]
+
+    @classmethod
+    def of(cls, lattice: Lattice) -> _Layered:
+        level = levels(lattice)
+        layered = cls([2 * lv for lv in level], [[] for _ in level], list(range(lattice.n_states)),
+                      [2 * RADIUS] * lattice.n_states, [])
+        for k, (s, w, d) in enumerate(lattice.edges):
+            chain, previous = [], s
+            for r in range(2 * level[s] + 1, 2 * level[d]):
+                node = len(layered.rank)
+                layered.rank.append(r)
+                layered.preds.append([previous])
+                layered.order.append(k)
+                layered.width.append(text_width(_label(w)) if not chain else 0.0)
+                chain.append(node)
+                previous = node
+            layered.preds[d].append(previous)
+            layered.chains.append(chain)
+        return layered
+
+    def positions(self) -> tuple[list[float], list[float]]:
+        """Each node's x (ranks spaced by their widest node) and y (rank by rank, in the order
+        of the mean y of the predecessors, spread `ROW` apart)."""
+        ranks: dict[int, list[int]] = defaultdict(list)
+        for node, r in enumerate(self.rank):
+            ranks[r].append(node)
+        y = [0.0] * len(self.rank)
+        x_of_rank, x = {}, 0.0
+        for r in range(max(ranks) + 1):
+            nodes = ranks.get(r, [])
+            wanted = {n: sum(y[p] for p in self.preds[n]) / len(self.preds[n]) if self.preds[n] else 0.0
+                      for n in nodes}
+            nodes.sort(key=lambda n: (wanted[n], self.order[n]))
+            for node, value in zip(nodes, spread([wanted[n] for n in nodes], ROW), strict=True):
+                y[node] = value
+            half = max((self.width[n] for n in nodes), default=0.0) / 2
+            x_of_rank[r] = x + half if r else 0.0
+            x = x_of_rank[r] + half + GAP
+        return [x_of_rank[r] for r in self.rank], y
+
+
+def place(lattice: Lattice) -> Placed:
+    """Where the states, the edges' routes and their labels go (before margins are added)."""
+    layered = _Layered.of(lattice)
+    xs, ys = layered.positions()
+    routes, labels = [], []
+    for k, (s, _w, d) in enumerate(lattice.edges):
+        chain = layered.chains[k]
+        first, half = chain[0], layered.width[chain[0]] / 2
+        labels.append((xs[first], ys[first], 2 * half))
+        points = [(xs[s], ys[s]), (xs[first] - half, ys[first]), (xs[first] + half, ys[first])]
+        points += [(xs[n], ys[n]) for n in chain[1:]] + [(xs[d], ys[d])]
+        routes.append(tuple(points))
+    return Placed(tuple(zip(xs[: lattice.n_states], ys[: lattice.n_states], strict=True)), tuple(routes),
+                  tuple(labels))
+
+
+def _path(points: tuple[tuple[float, float], ...]) -> str:
+    """SVG path data through `points`: straight where level, else a curve leaving and entering
+    horizontally."""
+    (x, y), parts = points[0], [f"M{num(points[0][0])} {num(points[0][1])}"]
+    for nx, ny in points[1:]:
+        if ny == y:
+            parts.append(f"L{num(nx)} {num(ny)}")
+        else:
+            mid = (x + nx) / 2
+            parts.append(f"C{num(mid)} {num(y)} {num(mid)} {num(ny)} {num(nx)} {num(ny)}")
+        x, y = nx, ny
+    return "".join(parts)
+
+
+def _edge(lattice: Lattice, placed: Placed, k: int, ident: str) -> Element:
+    s, w, d = lattice.edges[k]
+    lx, ly, _ = placed.labels[k]
+    weight = lattice.weights[k] if lattice.weights else None
+    word = EPSILON_LABEL if w is None else w
+    tip = f"{word} (state {s} → {d}" + ("" if weight is None else f", used by {weight} of the sentences") + ")"
+    return group(
+        [el("title", tip),
+         el("path", d=_path(placed.routes[k]), fill="none", stroke=EDGE_INK,
+            stroke_width=num(1.2 + 0.5 * min(weight or 0, 6)), stroke_dasharray="5 4" if w is None else None,
+            marker_end=f"url(#{ident}-arrow)"),
+         el("text", _label(w), x=num(lx), y=num(ly - 5), text_anchor="middle", fill=INK,
+            stroke="white", stroke_width=4, stroke_linejoin="round", paint_order="stroke")],
+        class_="edge epsilon" if w is None else "edge", data_edge=k, data_source=s, data_target=d,
+        data_word=w, data_weight=weight,
+    )
+
+
+def _state(lattice: Lattice, placed: Placed, s: int) -> Element:
+    x, y = placed.states[s]
+    role = " start" if s == lattice.start else (" end" if s == lattice.end else "")
+    circles = [el("circle", cx=num(x), cy=num(y), r=num(RADIUS), fill=START_FILL if s == lattice.start else "white",
+                  stroke=INK, stroke_width=1.5)]
+    if s == lattice.end:
+        circles.append(el("circle", cx=num(x), cy=num(y), r=num(RADIUS - 3), fill="none", stroke=INK, stroke_width=1))
+    name = "start state" if s == lattice.start else ("end state" if s == lattice.end else "state")
+    return group([el("title", f"{name} {s}"), *circles], class_="state" + role, data_state=s)
+
+
+def _extent(placed: Placed) -> tuple[float, float, float, float]:
+    """The bounding box (min x, min y, max x, max y) of the states, routes and labels."""
+    points = list(placed.states) + [p for route in placed.routes for p in route]
+    lows = [x - RADIUS for x, _ in points] + [x - w / 2 for x, _, w in placed.labels]
+    highs = [x + RADIUS for x, _ in points] + [x + w / 2 for x, _, w in placed.labels]
+    tops = [y - RADIUS for _, y in points] + [y - 5 - FONT_SIZE for _, y, _ in placed.labels]
+    bottoms = [y + RADIUS for _, y in points]
+    return min(lows), min(tops), max(highs), max(bottoms)
+
+
+def lattice_drawing(lattice: Lattice, *, title: str | None = None, ident: str = "lattice") -> Element:
+    """The drawing of `lattice` as an ``<svg>`` element (:func:`.svg.svg_file` writes it as a
+    file); `ident` prefixes the picture's ids (unique per page)."""
+    placed = place(lattice)
+    x0, y0, x1, y1 = _extent(placed)
+    arrow = el("marker", el("path", d="M0 0L10 5L0 10z", fill=EDGE_INK), id=f"{ident}-arrow",
+               viewBox="0 0 10 10", refX=num(10 + RADIUS * 10 / 8), refY=5, markerWidth=8, markerHeight=8,
+               markerUnits="userSpaceOnUse", orient="auto")
+    body = [
+        el("defs", arrow),
+        group([group([_edge(lattice, placed, k, ident) for k in range(lattice.n_edges)], class_="edges"),
+               group([_state(lattice, placed, s) for s in range(lattice.n_states)], class_="states")],
+              transform=f"translate({num(PAD - x0)} {num(PAD - y0)})"),
+    ]
+    name = title or f"word lattice: {lattice.n_states} states, {lattice.n_edges} edges"
+    return svg_root(x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD, body, title=name, ident=ident)

@@ -1,0 +1,104 @@
+"""The side-by-side view of an alignment: the source words above, the target words below, each
+link a line between two words.
+
+Sure links are solid lines, possible links dashed; against a gold alignment the lines take the
+grid's colours (correct, missed, wrong: see :mod:`.marks`; a missed link is dotted) and a legend
+counts them. A confidence in [0, 1], when given, sets a line's opacity. Every link is a
+``<line>`` with the classes of :attr:`.marks.LinkMark.classes`, ``data-i``/``data-j`` and a
+``<title>`` tooltip; words no system link touches are grey (class ``unaligned``).
+
+Words keep their natural width and the picture grows with the sentences (scrolling in a
+browser), so long sentences never overlap.
+
+Not for: the grid (:mod:`.grid`) or colours and legend (:mod:`.style`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .marks import MISSED, POSSIBLE, AlignmentView, LinkMark, aligned_words
+from .style import (
+    INK,
+    POSSIBLE_DASH,
+    SWATCH,
+    UNALIGNED,
+    colour,
+    legend,
+    legend_entries,
+    legend_size,
+    opacity,
+)
+from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_width
+
+#: Margin, space between two words, and the distance from the source row to the target row (px).
+PAD, WORD_GAP, ROW_GAP = 12.0, 14.0, 120.0
+#: Dashes of a missed link (dotted).
+MISSED_DASH = "2 4"
+
+
+def _centres(words: Sequence[str]) -> tuple[list[float], float]:
+    """The x centre of each word laid out in a row from 0, and the row's width."""
+    centres, x = [], 0.0
+    for word in words:
+        width = text_width(shorten(word))
+        centres.append(x + width / 2)
+        x += width + WORD_GAP
+    return centres, max(0.0, x - WORD_GAP)
+
+
+def _dash(mark: LinkMark) -> str | None:
+    if mark.status == MISSED:
+        return MISSED_DASH
+    return POSSIBLE_DASH if mark.kind == POSSIBLE else None
+
+
+def _line(mark: LinkMark, x1: float, y1: float, x2: float, y2: float, *children: Element, **attrs: object) -> Element:
+    return el("line", *children, x1=num(x1), y1=num(y1), x2=num(x2), y2=num(y2), stroke=colour(mark),
+              stroke_width=2, stroke_dasharray=_dash(mark), stroke_opacity=opacity(mark),
+              stroke_linecap="round" if mark.status == MISSED else None, **attrs)
+
+
+def _row(words: Sequence[str], centres: Sequence[float], y: float, side: str, aligned: set[int]) -> Element:
+    key = "data_i" if side == "source" else "data_j"
+    texts = []
+    for k, (word, x) in enumerate(zip(words, centres, strict=True)):
+        short = shorten(word)
+        texts.append(el("text", el("title", word) if short != word else None, short,
+                        class_=f"word {side}-word" + ("" if k in aligned else " unaligned"),
+                        x=num(x), y=num(y), text_anchor="middle", fill=INK if k in aligned else UNALIGNED,
+                        **{key: k}))
+    return group(texts, class_=f"{side}-words")
+
+
+def alignment_lines(view: AlignmentView, *, title: str | None = None, ident: str = "lines") -> Element:
+    """The two sentences of `view` joined by lines, as an ``<svg>`` element (:func:`.svg.svg_file`
+    writes it as a file); `ident` prefixes the picture's ids (unique per page)."""
+    source, target, marks = view.source, view.target, view.marks
+    xs_source, width_source = _centres(source)
+    xs_target, width_target = _centres(target)
+    widest = max(width_source, width_target)
+    shift_source = PAD + (widest - width_source) / 2
+    shift_target = PAD + (widest - width_target) / 2
+    y_source = PAD + FONT_SIZE
+    y_target = y_source + ROW_GAP
+    top, bottom = y_source + 6, y_target - FONT_SIZE - 2
+    lines = [
+        _line(m, shift_source + xs_source[m.i], top, shift_target + xs_target[m.j], bottom,
+              el("title", view.describe(m)), class_=m.classes, data_i=m.i, data_j=m.j,
+              data_confidence=None if m.confidence is None else f"{m.confidence:.3f}")
+        for m in marks
+    ]
+    on_source, on_target = aligned_words(marks)
+    entries = legend_entries(marks, view.against_gold)
+    legend_w, legend_h = legend_size(entries)
+    legend_y = y_target + FONT_SIZE + 6
+    body = [
+        group(lines, class_="links"),
+        _row(source, [shift_source + x for x in xs_source], y_source, "source", on_source),
+        _row(target, [shift_target + x for x in xs_target], y_target, "target", on_target),
+        legend(entries, lambda m, x, y: _line(m, x, y + SWATCH / 2, x + SWATCH, y + SWATCH / 2), PAD, legend_y),
+    ]
+    width = max(widest, legend_w) + 2 * PAD
+    name = title or f"alignment: {' '.join(source)} / {' '.join(target)}"
+    return svg_root(width, legend_y + legend_h + PAD, body, title=name, ident=ident)

@@ -1,0 +1,101 @@
+"""How the alignment pictures look: the colours, hatching and legend the grid and lines share.
+
+Colours are Okabe & Ito's colour-blind-safe palette; against gold each status also has its own
+shape in the grid (correct: filled, missed: an empty box with a thick border, wrong: filled and
+crossed), so no reader depends on colour alone. Sure links are filled or solid, possible links
+hatched or dashed. A confidence in [0, 1] sets the opacity of a link's fill or line.
+
+Not for: where things go in a picture (:mod:`.grid`, :mod:`.lines`) or terminal colours
+(:mod:`.terminal`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from .marks import CORRECT, MISSED, POSSIBLE, STATUSES, SURE, WRONG, LinkMark
+from .svg import Element, el, group, num, text_width
+
+#: Links without gold.
+PLAIN = "#38414d"
+#: Links against gold, by status (Okabe & Ito: blue, orange, reddish purple).
+STATUS_COLOURS = {CORRECT: "#0072B2", MISSED: "#E69F00", WRONG: "#CC79A7"}
+#: Words and grid lines.
+INK, FAINT, RULE, UNALIGNED = "#222222", "#f4f6f8", "#c8ced6", "#8a8f96"
+#: Dashes of a possible link in the lines view.
+POSSIBLE_DASH = "6 4"
+#: Legend rows: swatch size and row height (px).
+SWATCH, LEGEND_ROW = 14.0, 20.0
+
+
+def colour(mark: LinkMark) -> str:
+    """The colour a mark is drawn in."""
+    return STATUS_COLOURS[mark.status] if mark.status else PLAIN
+
+
+def opacity(mark: LinkMark) -> float | None:
+    """The opacity that shows a mark's confidence (None: full, when there is no confidence)."""
+    return None if mark.confidence is None else 0.2 + 0.8 * mark.confidence
+
+
+def hatch_id(ident: str, paint: str) -> str:
+    """The id of the hatching pattern in `paint` inside the picture `ident`."""
+    return f"{ident}-hatch-{paint.lstrip('#').lower()}"
+
+
+def hatch_patterns(ident: str, paints: Iterable[str]) -> Element:
+    """``<defs>`` with one diagonal hatching ``<pattern>`` per colour in `paints`."""
+    patterns = [
+        el("pattern",
+           el("rect", width=6, height=6, fill="white"),
+           el("line", x1=0, y1=0, x2=0, y2=6, stroke=paint, stroke_width=3),
+           id=hatch_id(ident, paint), patternUnits="userSpaceOnUse", width=6, height=6,
+           patternTransform="rotate(45)")
+        for paint in sorted(set(paints))
+    ]
+    return el("defs", *patterns)
+
+
+def fill(ident: str, mark: LinkMark) -> str:
+    """A mark's fill in the grid: its colour (sure) or its hatching (possible); white when missed
+    and sure (the box's border carries the colour)."""
+    if mark.status == MISSED and mark.kind == SURE:
+        return "white"
+    return colour(mark) if mark.kind == SURE else f"url(#{hatch_id(ident, colour(mark))})"
+
+
+def legend_entries(marks: Sequence[LinkMark], against_gold: bool) -> list[tuple[LinkMark, str]]:
+    """(a sample mark, label) for each thing a picture of `marks` shows: the kinds, then (when
+    drawn `against_gold`) the statuses with their counts."""
+    entries = [(LinkMark(0, 0, SURE), "sure link"), (LinkMark(0, 0, POSSIBLE), "possible link")]
+    if against_gold:
+        labels = {CORRECT: "correct (in gold)", MISSED: "missed (gold link not found)",
+                  WRONG: "wrong (not in gold)"}
+        for status in STATUSES:
+            count = sum(1 for m in marks if m.status == status)
+            entries.append((LinkMark(0, 0, SURE, status), f"{labels[status]}: {count}"))
+    return entries
+
+
+Swatch = Callable[[LinkMark, float, float], Element]
+
+
+def legend(entries: Sequence[tuple[LinkMark, str]], swatch: Swatch, x: float, y: float) -> Element:
+    """A vertical legend at (x, y): per entry a swatch (drawn by ``swatch(mark, x, y)``, the
+    picture's own glyph for it) and its label."""
+    rows = []
+    for k, (mark, label) in enumerate(entries):
+        top = y + k * LEGEND_ROW
+        rows.append(group(
+            [swatch(mark, x, top),
+             el("text", label, x=num(x + SWATCH + 8), y=num(top + SWATCH / 2), dominant_baseline="central",
+                fill=INK)],
+            class_="legend-entry", data_entry=mark.status or mark.kind,
+        ))
+    return group(rows, class_="legend")
+
+
+def legend_size(entries: Sequence[tuple[LinkMark, str]]) -> tuple[float, float]:
+    """The width and height a legend of `entries` takes."""
+    widest = max((text_width(label) for _, label in entries), default=0.0)
+    return SWATCH + 8 + widest, len(entries) * LEGEND_ROW

@@ -1,0 +1,145 @@
+"""A tiny pure-Python XML writer for SVG pictures (and the HTML around them).
+
+An :class:`Element` is a frozen value: a tag, attributes and children (elements or text).
+:func:`el` builds one from Python keywords (``class_`` → ``class``, ``stroke_width`` →
+``stroke-width``, ``data_i`` → ``data-i``; None leaves an attribute out); :meth:`Element.to_xml`
+writes it with every text and attribute escaped, so a token ``<script>`` is text, never markup.
+:func:`svg_root` makes the outer ``<svg>``: a viewBox always, the natural size in CSS (so a
+large picture scrolls in a browser and CSS can rescale it), readable fonts and a ``<title>``.
+:func:`text_width` estimates how wide a text is drawn, as there are no font metrics here.
+
+Not for: what a picture shows or where things go (:mod:`.grid`, :mod:`.lines`, :mod:`.lattice`)
+or whole HTML pages (:mod:`.html`). No third-party drawing library and no system binary.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+SVG_NS = "http://www.w3.org/2000/svg"
+#: Fonts found on most systems, all readable at small sizes; the browser takes the first it has.
+FONT_FAMILY = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
+#: Text size of every picture, in px (user units).
+FONT_SIZE = 14
+
+#: HTML elements written ``<tag></tag>`` when empty (``<div/>`` would open a div in HTML).
+_CONTAINERS = frozenset({
+    "a", "body", "code", "div", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "head",
+    "header", "html", "li", "main", "p", "pre", "script", "section", "small", "span", "strong",
+    "style", "table", "td", "th", "title", "tr", "ul",
+})
+#: Characters XML 1.0 does not allow, even escaped (control characters but tab, LF, CR).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def clean(text: str) -> str:
+    """`text` with characters XML cannot carry replaced by U+FFFD (so a file always parses)."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def escape_text(text: str) -> str:
+    """`text` escaped for element content (``&``, ``<``, ``>``)."""
+    return escape(clean(text))
+
+
+def escape_attr(text: str) -> str:
+    """`text` escaped for a double-quoted attribute value."""
+    return escape(clean(text), {'"': "&quot;", "\n": "&#10;", "\t": "&#9;", "\r": "&#13;"})
+
+
+def num(value: float) -> str:
+    """A coordinate: at most two decimals, no trailing zeros (``12``, ``3.5``, ``-0.25``)."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+@dataclass(frozen=True, slots=True)
+class Element:
+    """An XML element: `tag`, `attrs` as (name, value) pairs in order, `children` (elements or
+    text; text is escaped when written)."""
+
+    tag: str
+    attrs: tuple[tuple[str, str], ...] = ()
+    children: tuple[Element | str, ...] = ()
+
+    def get(self, name: str) -> str | None:
+        """The value of attribute `name`, or None."""
+        return next((value for key, value in self.attrs if key == name), None)
+
+    def to_xml(self) -> str:
+        """The element as XML text: attributes and text escaped; element-only children one a line."""
+        attrs = "".join(f' {key}="{escape_attr(value)}"' for key, value in self.attrs)
+        if not self.children:
+            return f"<{self.tag}{attrs}></{self.tag}>" if self.tag in _CONTAINERS else f"<{self.tag}{attrs}/>"
+        mixed = any(isinstance(child, str) for child in self.children)
+        parts = [escape_text(c) if isinstance(c, str) else c.to_xml() for c in self.children]
+        inner = "".join(parts) if mixed else "\n" + "\n".join(parts) + "\n"
+        return f"<{self.tag}{attrs}>{inner}</{self.tag}>"
+
+
+def _attr_name(key: str) -> str:
+    """A Python keyword as an attribute name: ``class_`` → ``class``, ``font_size`` → ``font-size``."""
+    return key.rstrip("_").replace("_", "-")
+
+
+def _attr_value(value: object) -> str:
+    return num(value) if isinstance(value, float) else str(value)
+
+
+def el(tag: str, *children: Element | str | None, **attrs: object) -> Element:
+    """An element from keywords (None values and None children are left out)."""
+    return Element(
+        tag,
+        tuple((_attr_name(k), _attr_value(v)) for k, v in attrs.items() if v is not None),
+        tuple(child for child in children if child is not None),
+    )
+
+
+def group(children: Iterable[Element | None], **attrs: object) -> Element:
+    """A ``<g>`` of `children` (None left out)."""
+    return el("g", *children, **attrs)
+
+
+def svg_root(width: float, height: float, children: Iterable[Element | None], *, title: str,
+             ident: str | None = None) -> Element:
+    """The outer ``<svg>``: viewBox ``0 0 width height``, that natural size in CSS (px), the
+    fonts, an accessible name and `title` (a browser's tooltip and the file's name for readers)."""
+    width, height = max(1.0, float(width)), max(1.0, float(height))
+    return el(
+        "svg", el("title", title), *children,
+        xmlns=SVG_NS, id=ident, viewBox=f"0 0 {num(width)} {num(height)}",
+        style=f"width: {num(width)}px; height: {num(height)}px; max-width: none",
+        role="img", aria_label=title, font_family=FONT_FAMILY, font_size=FONT_SIZE,
+    )
+
+
+def svg_file(root: Element) -> str:
+    """A standalone ``.svg`` file's text: the XML declaration, then `root`."""
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + root.to_xml() + "\n"
+
+
+def text_width(text: str, size: float = FONT_SIZE) -> float:
+    """An upper estimate of the drawn width of `text` at font `size` (px) in a sans-serif font:
+    wide and capital letters count more, narrow ones less, East Asian wide characters one em."""
+    total = 0.0
+    for char in text:
+        if unicodedata.east_asian_width(char) in ("W", "F"):
+            total += 1.0
+        elif char in "ilj.,;:'|!()[]{} ":
+            total += 0.35
+        elif char in "mwMW@%":
+            total += 0.95
+        elif char.isupper() or char.isdigit():
+            total += 0.72
+        else:
+            total += 0.62
+    return total * size
+
+
+def shorten(text: str, limit: int = 30) -> str:
+    """`text` cut to `limit` characters with an ellipsis (a picture's label; titles keep it all)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

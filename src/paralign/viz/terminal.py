@@ -1,0 +1,86 @@
+"""The ``pretty`` terminal view of an aligned pair: the two sentences, then the links as word
+pairs, one a line (``3 cat ↔ 2 cat  sure``), then the words left unaligned.
+
+ANSI colours only when asked (``colour=True``: the CLI asks when stdout is a terminal): sure
+links green, possible yellow; against gold correct blue, missed yellow, wrong magenta; unaligned
+words dim. Control characters in a token are shown escaped (``\\x1b``), never sent to the
+terminal, and columns line up for wide (East Asian) and combining characters.
+
+Not for: pictures (:mod:`.grid`, :mod:`.lines`) or Pharaoh/JSON output (the CLI writes those).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from .marks import CORRECT, MISSED, POSSIBLE, SURE, WRONG, AlignmentView, LinkMark, aligned_words
+
+RESET, BOLD, DIM = "\x1b[0m", "\x1b[1m", "\x1b[2m"
+#: ANSI colour of a link, by status against gold or else by kind.
+COLOURS = {SURE: "\x1b[32m", POSSIBLE: "\x1b[33m", CORRECT: "\x1b[34m", MISSED: "\x1b[33m", WRONG: "\x1b[35m"}
+
+
+def safe(text: str) -> str:
+    """`text` with control characters written as escapes (``\\x1b``), so a token cannot drive
+    the terminal."""
+    return "".join(
+        char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) == "Cc" else char
+        for char in text
+    )
+
+
+def display_width(text: str) -> int:
+    """Terminal columns `text` takes: wide characters 2, combining marks 0, others 1."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` terminal columns."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def _paint(text: str, code: str, colour: bool) -> str:
+    return f"{code}{text}{RESET}" if colour and code else text
+
+
+def _sentence(words: Sequence[str], aligned: set[int], colour: bool) -> str:
+    return " ".join(_paint(safe(w), "" if k in aligned else DIM, colour) for k, w in enumerate(words))
+
+
+def _side(k: int, words: Sequence[str], digits: int) -> str:
+    return f"{k:>{digits}} {safe(words[k])}"
+
+
+def _link_line(mark: LinkMark, source: Sequence[str], target: Sequence[str], widths: tuple[int, ...],
+               colour: bool) -> str:
+    """``  3 cat ↔ 2 cat  sure``: the digits and words of both sides padded to `widths`."""
+    left = pad(_side(mark.i, source, widths[0]), widths[1])
+    right = _side(mark.j, target, widths[2])
+    notes = " ".join(x for x in (mark.kind, mark.status) if x)
+    if mark.confidence is not None:
+        notes += f" {mark.confidence:.2f}"
+    return _paint(f"  {left} ↔ {pad(right, widths[3])}  {notes}", COLOURS[mark.status or mark.kind], colour)
+
+
+def pretty(view: AlignmentView, *, heading: str | None = None, colour: bool = False) -> str:
+    """`view` as text (lines ending in a newline), `heading` first (bold with colour)."""
+    source, target, marks = view.source, view.target, view.marks
+    on_source, on_target = aligned_words(marks)
+    lines = [_paint(safe(heading), BOLD, colour)] if heading else []
+    lines += [f"source  {_sentence(source, on_source, colour)}", f"target  {_sentence(target, on_target, colour)}"]
+    digits = (len(str(max(len(source) - 1, 0))), len(str(max(len(target) - 1, 0))))
+    widths = (digits[0], max((display_width(_side(m.i, source, digits[0])) for m in marks), default=0),
+              digits[1], max((display_width(_side(m.j, target, digits[1])) for m in marks), default=0))
+    lines += [_link_line(m, source, target, widths, colour) for m in marks]
+    if not marks:
+        lines.append("  (no links)")
+    for side, words, aligned in (("source", source, on_source), ("target", target, on_target)):
+        loose = [f"{k} {safe(w)}" for k, w in enumerate(words) if k not in aligned]
+        lines.append(f"unaligned {side}: " + (_paint(", ".join(loose), DIM, colour) if loose else "(none)"))
+    return "\n".join(lines) + "\n"

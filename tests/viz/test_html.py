@@ -1,0 +1,103 @@
+"""The HTML page: self-contained, well-formed, a heading and pictures per pair, escaped text,
+ids unique across the page."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+from html.parser import HTMLParser
+
+from paralign.alignment import Alignment
+from paralign.lattice import Lattice
+from paralign.viz.html import Section, alignment_section, error_section, figure, page
+from paralign.viz.lattice import lattice_drawing
+from paralign.viz.marks import AlignmentView as View
+
+XSS = "<script>alert(1)</script>"
+SOURCE = ["The", "cat", XSS]
+TARGET = ["A", "cat", "&amp;"]
+SYSTEM = Alignment.from_links(sure=[(0, 0), (1, 1)], possible=[(2, 2)])
+
+
+class Tags(HTMLParser):
+    """Start tags, attributes and text as a browser's parser sees them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: Counter[str] = Counter()
+        self.attrs: list[tuple[str, str, str | None]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags[tag] += 1
+        self.attrs += [(tag, key, value) for key, value in attrs]
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parsed(text: str) -> Tags:
+    tags = Tags()
+    tags.feed(text)
+    return tags
+
+
+def two_pairs() -> str:
+    return page("two pairs", [
+        alignment_section("line 1", View(SOURCE, TARGET, SYSTEM), ident="line-1"),
+        alignment_section("line 2", View(SOURCE, TARGET, SYSTEM, gold=Alignment.from_links([(0, 0)])),
+                          ident="line-2"),
+        error_section("line 3", f"not aligned: {XSS}", "line-3"),
+    ])
+
+
+def test_a_heading_and_two_pictures_per_pair() -> None:
+    tags = parsed(two_pairs())
+    assert tags.tags["h1"] == 1 and tags.tags["h2"] == 3 and tags.tags["svg"] == 4
+    assert tags.tags["style"] == 1 and tags.tags["script"] == 0
+    headings = [value for tag, key, value in tags.attrs if tag == "h2" and key == "id"]
+    assert headings == ["line-1", "line-2", "line-3"]
+
+
+def test_the_page_is_well_formed_and_self_contained() -> None:
+    text = two_pairs()
+    assert text.startswith("<!DOCTYPE html>\n<html lang=\"en\">")
+    root = ET.fromstring(text.encode("utf-8"))
+    assert root.tag == "html" and root.find("head/meta").get("charset") == "utf-8"
+    links = [(tag, key, value) for tag, key, value in parsed(text).attrs if key in ("src", "href")]
+    assert links == []  # no image, script, stylesheet or font fetched from anywhere
+    assert "<link" not in text and "@import" not in text and "url(http" not in text
+
+
+def test_every_text_is_escaped() -> None:
+    text = two_pairs()
+    tags = parsed(text)
+    assert tags.tags["script"] == 0 and XSS not in text
+    joined = "".join(tags.text)
+    assert XSS in joined and "&amp;" in joined  # shown as typed
+    assert f"not aligned: {XSS}" in joined
+
+
+def test_ids_are_unique_across_the_page() -> None:
+    ids = [value for _tag, key, value in parsed(two_pairs()).attrs if key == "id"]
+    duplicates = [k for k, n in Counter(ids).items() if n > 1]
+    assert ids and not duplicates
+
+
+def test_the_gold_section_has_statuses_and_the_pharaoh_links() -> None:
+    root = ET.fromstring(two_pairs().encode("utf-8"))
+    sections = root.findall(".//{http://www.w3.org/2000/svg}svg")
+    grid = sections[2]
+    classes = [g.get("class", "") for g in grid.iter()]
+    assert sum("missed" in c.split() for c in classes) == 0 and sum("wrong" in c.split() for c in classes) == 2
+    codes = [c.text for c in root.iter("code")]
+    assert codes == ["0-0 1-1 2?2", "0-0 1-1 2?2"]
+
+
+def test_wide_pictures_scroll_in_their_own_box() -> None:
+    drawing = lattice_drawing(Lattice(2, ((0, "word", 1),)))
+    text = page("lattice", [Section("one edge", (figure(drawing),))])
+    root = ET.fromstring(text.encode("utf-8"))
+    box = root.find(".//div[@class='figure']")
+    assert box is not None and box[0].tag.endswith("svg")
+    assert ".figure { overflow-x: auto;" in root.find("head/style").text

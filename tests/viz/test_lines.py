@@ -1,0 +1,73 @@
+"""The side-by-side view: one line per link from its source word to its target word, solid or
+dashed, coloured against gold; unaligned words; long sentences widen the picture."""
+
+from __future__ import annotations
+
+import pytest
+
+from paralign.alignment import Alignment
+from paralign.viz.lines import WORD_GAP, alignment_lines
+from paralign.viz.marks import AlignmentView as View
+from paralign.viz.style import PLAIN, STATUS_COLOURS
+from paralign.viz.svg import text_width
+
+SOURCE = ["the", "cat", "sat", "<script>"]
+TARGET = ["a", "cat", "was", "sitting", "&"]
+SYSTEM = Alignment.from_links(sure=[(0, 0), (1, 1), (2, 3)], possible=[(2, 2), (3, 4)])
+GOLD = Alignment.from_links(sure=[(0, 0), (1, 1), (2, 3), (3, 1)], possible=[(2, 2)])
+
+
+def words(svg, side: str) -> dict[int, tuple[float, float]]:
+    key = "data-i" if side == "source" else "data-j"
+    return {int(t.get(key)): (float(t.get("x")), float(t.get("y"))) for t in svg.all("text", f"{side}-word")}
+
+
+def test_each_link_is_a_line_between_its_two_words(picture) -> None:
+    svg = picture(alignment_lines(View(SOURCE, TARGET, SYSTEM)))
+    lines = svg.all("line", "link")
+    assert len(lines) == 5 and len(svg.all("line", "sure")) == 3 and len(svg.all("line", "possible")) == 2
+    source, target = words(svg, "source"), words(svg, "target")
+    for line in lines:
+        i, j = int(line.get("data-i")), int(line.get("data-j"))
+        assert float(line.get("x1")) == pytest.approx(source[i][0], abs=0.02)
+        assert float(line.get("x2")) == pytest.approx(target[j][0], abs=0.02)
+        assert source[i][1] < float(line.get("y1")) < float(line.get("y2")) < target[j][1]
+        assert line.get("stroke") == PLAIN
+        assert (line.get("stroke-dasharray") is not None) == ("possible" in line.get("class").split())
+    assert svg.title(svg.all("line", "possible")[1]) == "<script> ↔ & (possible)"
+
+
+def test_gold_colours_the_lines(picture) -> None:
+    svg = picture(alignment_lines(View(SOURCE, TARGET, SYSTEM, gold=GOLD)))
+    counts = {status: len(svg.all("line", status)) for status in STATUS_COLOURS}
+    assert counts == {"correct": 3, "missed": 1, "wrong": 2}
+    for status, colour in STATUS_COLOURS.items():
+        assert {line.get("stroke") for line in svg.all("line", status)} == {colour}
+    assert [t.text for t in svg.all("text") if t.text and ":" in t.text][-3:] == [
+        "correct (in gold): 3", "missed (gold link not found): 1", "wrong (not in gold): 2"]
+
+
+def test_unaligned_words_are_grey_and_words_are_text(picture) -> None:
+    svg = picture(alignment_lines(View(SOURCE, TARGET, Alignment.from_links([(1, 1)]))))
+    assert [t.get("data-i") for t in svg.all("text", "unaligned") if t.get("data-i")] == ["0", "2", "3"]
+    assert [t.text for t in svg.all("text", "source-word")] == SOURCE and "script" not in svg.tags()
+
+
+def test_confidence_sets_the_opacity(picture) -> None:
+    svg = picture(alignment_lines(View(SOURCE, TARGET, SYSTEM, confidence={(0, 0): 0.0})))
+    first = svg.all("line", "link")[0]
+    assert float(first.get("stroke-opacity")) == pytest.approx(0.2)
+    assert svg.all("line", "link")[1].get("stroke-opacity") is None
+
+
+def test_long_sentences_widen_the_picture_and_words_never_overlap(picture) -> None:
+    long_words = [f"token{k}" for k in range(60)]
+    long = picture(alignment_lines(View(long_words, long_words, Alignment.from_links([(k, k) for k in range(60)]))))
+    short = picture(alignment_lines(View(SOURCE, TARGET, SYSTEM)))
+    assert long.viewbox()[2] > 5 * short.viewbox()[2]
+    for side in ("source", "target"):
+        texts = long.all("text", f"{side}-word")
+        spans = [(float(t.get("x")) - text_width(t.text) / 2, float(t.get("x")) + text_width(t.text) / 2)
+                 for t in texts]
+        assert all(a[1] + WORD_GAP <= b[0] + 0.02 for a, b in zip(spans, spans[1:], strict=False))
+        assert spans[0][0] >= 0 and spans[-1][1] <= long.viewbox()[2]

@@ -1,0 +1,66 @@
+"""The SVG writer: attribute names, escaping, the root's viewBox and size, text widths."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from paralign.viz.svg import FONT_FAMILY, SVG_NS, el, num, shorten, svg_file, svg_root, text_width
+
+
+def test_keywords_become_attribute_names_and_none_is_left_out() -> None:
+    rect = el("rect", class_="link sure", data_i=3, stroke_width=1.5, fill=None, x=2.0)
+    assert rect.attrs == (("class", "link sure"), ("data-i", "3"), ("stroke-width", "1.5"), ("x", "2"))
+    assert rect.get("data-i") == "3" and rect.get("fill") is None
+    assert rect.to_xml() == '<rect class="link sure" data-i="3" stroke-width="1.5" x="2"/>'
+
+
+def test_numbers_have_at_most_two_decimals() -> None:
+    assert [num(x) for x in (12.0, 3.5, 1 / 3, -0.001, 0.0, -2.25)] == ["12", "3.5", "0.33", "0", "0", "-2.25"]
+
+
+def test_text_and_attributes_are_escaped() -> None:
+    nasty = '<script>alert("x & y")</script>'
+    doc = el("svg", el("text", nasty, data_word=nasty), el("title", "a\x00b\x1bc"), xmlns=SVG_NS)
+    root = ET.fromstring(doc.to_xml())
+    text = root.find(f"{{{SVG_NS}}}text")
+    assert text.text == nasty and text.get("data-word") == nasty
+    assert not [e for e in root.iter() if e.tag.endswith("script")]
+    assert root.find(f"{{{SVG_NS}}}title").text == "a\ufffdb\ufffdc"  # not XML: replaced, still parses
+    assert "<script>" not in doc.to_xml() and "&lt;script&gt;" in doc.to_xml()
+
+
+def test_newlines_in_attributes_survive() -> None:
+    root = ET.fromstring(el("g", data_word="a\nb\tc").to_xml())
+    assert root.get("data-word") == "a\nb\tc"
+
+
+def test_html_containers_are_never_self_closed() -> None:
+    assert el("div").to_xml() == "<div></div>" and el("p", class_="x").to_xml() == '<p class="x"></p>'
+    assert el("meta", charset="utf-8").to_xml() == '<meta charset="utf-8"/>'
+    assert el("text", "a", el("tspan", "b")).to_xml() == "<text>a<tspan>b</tspan></text>"  # no added spaces
+
+
+def test_root_sets_viewbox_css_size_fonts_and_title() -> None:
+    root = ET.fromstring(svg_file(svg_root(120.5, 40, [el("rect", width=3, height=4)], title="a <b>")).encode())
+    assert root.tag == f"{{{SVG_NS}}}svg" and root.get("viewBox") == "0 0 120.5 40"
+    assert "width: 120.5px" in root.get("style") and "height: 40px" in root.get("style")
+    assert root.get("width") is None and root.get("height") is None  # the size is CSS, so CSS can change it
+    assert root.get("font-family") == FONT_FAMILY and root.get("aria-label") == "a <b>"
+    assert root[0].tag == f"{{{SVG_NS}}}title" and root[0].text == "a <b>"
+
+
+def test_file_starts_with_the_xml_declaration() -> None:
+    assert svg_file(svg_root(1, 1, [], title="t")).startswith('<?xml version="1.0" encoding="UTF-8"?>\n<svg')
+
+
+def test_text_width_grows_with_the_text_and_counts_wide_characters() -> None:
+    assert text_width("") == 0
+    assert text_width("executive") > text_width("exec") > text_width("ill")
+    assert text_width("WWW") > text_width("iii")
+    assert text_width("東京") >= 2 * 14 and text_width("ab", size=28) == 2 * text_width("ab", size=14)
+
+
+def test_shorten_keeps_short_words() -> None:
+    assert shorten("cat") == "cat"
+    long = "x" * 50
+    assert shorten(long) == "x" * 29 + "…" and len(shorten(long, 10)) == 10
