@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from .errors import FormatError, InputFileError, ParalignError
+from .errors import ConfigurationError, FormatError, InputFileError, ParalignError
 
 _OPEN_REASONS = {
     errno.ENOENT: "no such file",
@@ -55,6 +55,11 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int, name: str) 
         source=name, line=line,
     )
 
+
+#: What a line that is not UTF-8 does: stop with a FormatError naming it (``strict``), decode
+#: with U+FFFD (``replace``), or read as an empty line recorded in ``bad_lines`` (``skip``: a batch
+#: reports it in its place and goes on).
+ENCODING_ERRORS: tuple[str, ...] = ("strict", "replace", "skip")
 
 READ_ERRORS = (OSError, EOFError, zlib.error)  # gzip.BadGzipFile is an OSError
 
@@ -100,16 +105,26 @@ class Utf8LineReader(io.TextIOBase):
 
     block_size = 1 << 16
 
-    def __init__(self, raw: IO[bytes], name: str, *, close_raw: bool = True) -> None:
+    def __init__(self, raw: IO[bytes], name: str, *, close_raw: bool = True, errors: str = "strict") -> None:
         super().__init__()
+        if errors not in ENCODING_ERRORS:
+            raise ConfigurationError(f"unknown encoding-errors mode {errors!r}: use one of {', '.join(ENCODING_ERRORS)}")
         self._raw = raw
         self.name = name
+        self._errors = errors
+        #: With errors="skip": line number -> why the line was read as an empty line.
+        self.bad_lines: dict[int, str] = {}
         self._close_raw = close_raw
         self._rest = b""  # bytes read after the last newline, not decoded yet
         self._eof = False
         self._lines_done = 0  # newlines decoded so far: the line number before the next block
         self._pending: list[str] = []  # decoded lines; those from self._next on not handed out
         self._next = 0
+
+    @property
+    def errors(self) -> str:
+        """What a line that is not UTF-8 does (see :data:`ENCODING_ERRORS`)."""
+        return self._errors
 
     @property
     def encoding(self) -> str:
@@ -147,12 +162,32 @@ class Utf8LineReader(io.TextIOBase):
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise _not_utf8(data, exc, self._lines_done + 1, self.name) from None
+            if self._errors == "strict":
+                raise _not_utf8(data, exc, self._lines_done + 1, self.name) from None
+            text = self._decode_per_line(data)
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         newlines = text.count("\n")
         self._lines_done += newlines
         return text, newlines
+
+    def _decode_per_line(self, data: bytes) -> str:
+        """Decode line by line (CR, LF and CRLF are never inside a UTF-8 character): a line that
+        is not UTF-8 is decoded with U+FFFD (``replace``) or read as an empty line and recorded
+        in :attr:`bad_lines` (``skip``), so the other lines of the block are kept."""
+        lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+        out = []
+        for k, line in enumerate(lines):
+            try:
+                out.append(line.decode("utf-8"))
+            except UnicodeDecodeError as exc:
+                if self._errors == "replace":
+                    out.append(line.decode("utf-8", "replace"))
+                else:
+                    error = _not_utf8(line, exc, self._lines_done + 1 + k, self.name)
+                    self.bad_lines[self._lines_done + 1 + k] = error.args[0].split(": ", 1)[-1]
+                    out.append("")
+        return "\n".join(out)
 
     def _fill(self) -> bool:
         """Decode the next block of whole lines into self._pending; False at the end."""
@@ -238,12 +273,13 @@ def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
         raise input_file_error(exc, str(path) if name is None else name) from exc
 
 
-def open_text(path: str | Path, mode: str = "rt") -> IO[str]:
+def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[str]:
     """Open a UTF-8 text file, through gzip when the name ends in .gz.
 
     Reading gives a Utf8LineReader, so every failure is a ParalignError naming the file:
     InputFileError (missing, a directory, unreadable, not gzip) or FormatError naming the line
-    of a byte that is not UTF-8.  Writing gives a plain text file (OSError as usual).
+    of a byte that is not UTF-8 (with `errors` ``strict``; see :data:`ENCODING_ERRORS`).
+    Writing gives a plain text file (OSError as usual).
     """
     path = Path(path)
     gz = path.suffix == ".gz"
@@ -251,4 +287,6 @@ def open_text(path: str | Path, mode: str = "rt") -> IO[str]:
         if gz:
             return io.TextIOWrapper(gzip.open(path, mode.replace("t", "") or "wb"), encoding="utf-8")  # type: ignore[arg-type]
         return open(path, mode, encoding="utf-8")
-    return Utf8LineReader(open_binary(path), str(path))  # type: ignore[arg-type]
+    if errors not in ENCODING_ERRORS:  # before the file is opened
+        raise ConfigurationError(f"unknown encoding-errors mode {errors!r}: use one of {', '.join(ENCODING_ERRORS)}")
+    return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[arg-type]

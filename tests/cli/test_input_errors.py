@@ -139,15 +139,26 @@ def test_directory_fake_gzip_and_latin1_inputs(tmp_path: Path, capsys: pytest.Ca
     latin1 = tmp_path / "latin1.tsv"
     latin1.write_bytes(b"A cat.\tA dog.\nThe caf\xe9 is open.\tThe bar is open.\n")
     for argv in (["similarity", "--pairs", str(latin1), "--aligner", "exact"], ["align", str(latin1)]):
-        assert main(argv) == 1
+        # issue 23: decoding is per line; the bad line is reported in its place, the others are kept
+        assert main(argv) == 0
+        out, err = capsys.readouterr()
+        assert f"warning: {latin1}:2: not UTF-8 (byte 0xe9 at column 8)" in err
+        assert len(out.splitlines()) == 2 and out.splitlines()[0].strip() and not out.splitlines()[1].strip("NA\n")
+        assert main([*argv, "--encoding-errors", "strict"]) == 1  # the old behaviour, on request
         assert f"error: {latin1}:2: not UTF-8 (byte 0xe9 at column 8)" in capsys.readouterr().err
+        assert main([*argv, "--encoding-errors", "replace"]) == 0  # decoded with U+FFFD and processed
+        out = capsys.readouterr().out
+        assert len(out.splitlines()) == 2 and "NA" not in out
 
 
 def test_non_utf8_stdin_names_stdin_and_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
     _stdin(monkeypatch, b"A cat.\tA dog.\nThe caf\xe9.\tThe bar.\n")
-    assert main(["similarity", "--aligner", "exact"]) == 1
+    assert main(["similarity", "--aligner", "exact", "--encoding-errors", "strict"]) == 1
     err = capsys.readouterr().err
     assert "paralign similarity: error: <stdin>:2: not UTF-8 (byte 0xe9 at column 8)" in err
+    _stdin(monkeypatch, b"A cat.\tA dog.\nThe caf\xe9.\tThe bar.\n")
+    assert main(["similarity", "--aligner", "exact"]) == 0  # default: the line is skipped and named
+    assert "paralign: warning: <stdin>:2: not UTF-8 (byte 0xe9 at column 8)" in capsys.readouterr().err
     _stdin(monkeypatch, b"\xef\xbb\xbfA cat.\tA cat.\n")  # stdin through bytes: a BOM still works
     assert main(["similarity", "--aligner", "exact"]) == 0
     assert float(capsys.readouterr().out) == pytest.approx(1.0)

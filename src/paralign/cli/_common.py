@@ -100,11 +100,12 @@ def input_name(path: str | Path | None) -> str:
 
 
 @contextmanager
-def open_in(path: str | Path | None) -> Iterator[IO[str]]:
+def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]]:
     """Open a UTF-8 input file ('-' or None: stdin); gzip when the name ends in .gz.
 
     Errors are ParalignErrors naming the file (STDIN_NAME for stdin), with the line number of
-    a byte that is not UTF-8 (see `paralign.paraphrases.open_text`).
+    a byte that is not UTF-8 (see `paralign.textio.open_text`); `errors` is what such a line
+    does (`paralign.textio.ENCODING_ERRORS`; with ``skip``, see `undecodable_lines`).
     """
     from ..textio import Utf8LineReader, open_text
 
@@ -113,11 +114,27 @@ def open_in(path: str | Path | None) -> Iterator[IO[str]]:
         if buffer is None:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
             yield sys.stdin
             return
-        with Utf8LineReader(buffer, STDIN_NAME, close_raw=False) as handle:
+        with Utf8LineReader(buffer, STDIN_NAME, close_raw=False, errors=errors) as handle:
             yield handle
         return
-    with open_text(str(path)) as handle:
+    with open_text(str(path), errors=errors) as handle:
         yield handle
+
+
+def undecodable_lines(handle: IO[str]) -> dict[int, str]:
+    """The lines of an `open_in` handle that were not UTF-8 and were read as empty lines
+    (``--encoding-errors skip``), with the reason: line number -> reason."""
+    return getattr(handle, "bad_lines", {})
+
+
+def add_encoding_errors(parser: argparse.ArgumentParser) -> None:
+    """--encoding-errors for a batch command: a line that is not UTF-8 is reported in its place
+    and the rest processed (skip), decoded with U+FFFD (replace), or stops the run (strict)."""
+    from ..textio import ENCODING_ERRORS
+
+    parser.add_argument("--encoding-errors", choices=ENCODING_ERRORS, default="skip",
+                        help="a line that is not UTF-8: skip (report it in its place, go on; "
+                        "default), replace (decode with U+FFFD) or strict (stop)")
 
 
 def rename_in_error(exc: BaseException, old: str, new: str) -> None:

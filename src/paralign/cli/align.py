@@ -21,6 +21,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from .._moved import moved_names
@@ -31,6 +32,7 @@ from ..errors import ConfigurationError
 from ..sentence import Sentence
 from ._common import (
     UsageError,
+    add_encoding_errors,
     add_format,
     add_output,
     input_name,
@@ -38,6 +40,7 @@ from ._common import (
     open_in,
     open_out,
     progress,
+    undecodable_lines,
     warn,
 )
 from ._options import add_aligner_options, aligner_from_args
@@ -66,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--picture", choices=("grid", "lines"), default="grid",
                         help="the picture of --format svg: the alignment grid or the two "
                         "sentences joined by lines (default: %(default)s)")
+    add_encoding_errors(parser)
     add_output(parser)
     parser.set_defaults(func=run)
 
@@ -75,12 +79,17 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.source) != bool(args.target):
         raise ConfigurationError("--source and --target go together")
     if args.source:
-        with open_in(args.source) as src, open_in(args.target) as tgt:
+        with open_in(args.source, args.encoding_errors) as src, open_in(args.target, args.encoding_errors) as tgt:
             pairs = list(read_parallel(src, tgt, args.tokenized, source_name=args.source,
                                        target_name=args.target))
+            bad = {**{n: (args.target, why) for n, why in undecodable_lines(tgt).items()},
+                   **{n: (args.source, why) for n, why in undecodable_lines(src).items()}}
     else:
-        with open_in(args.input) as handle:
+        with open_in(args.input, args.encoding_errors) as handle:
             pairs = list(read_input_pairs(handle, args.input_format, args.tokenized))
+            bad = {n: (None, why) for n, why in undecodable_lines(handle).items()}
+    pairs = [p if p.line not in bad else replace(p, source=None, target=None, error=bad[p.line][1],
+                                                  origin=bad[p.line][0]) for p in pairs]
     if args.format == "svg" and len(pairs) > 1 and is_std(args.output):
         raise UsageError(f"--format svg writes one picture to stdout, but the input has {len(pairs)} "
                          "pairs: give -o FILE.svg (FILE-N.svg for input line N) or use --format html "

@@ -13,6 +13,7 @@ from ..errors import ConfigurationError
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.model import TrainedClassifier
 from ._common import (
+    add_encoding_errors,
     add_format,
     add_output,
     emit,
@@ -20,6 +21,7 @@ from ._common import (
     open_in,
     open_out,
     progress_callback,
+    undecodable_lines,
     warn,
     warn_each,
 )
@@ -45,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "replace --signal, --aligner and --preset",
     )
     add_similarity_options(parser)
+    add_encoding_errors(parser)
     add_output(parser)
     add_format(parser)
     parser.set_defaults(func=run)
@@ -77,8 +80,9 @@ def run(args: argparse.Namespace) -> int:
     scores: list[float | None] = []
     problems: list[dict] = []
     update, close = progress_callback(None, "similarity")
-    with open_in(args.pairs) as handle, open_out(args.output) as out:
+    with open_in(args.pairs, args.encoding_errors) as handle, open_out(args.output) as out:
         rows = read_sentence_pairs(handle)
+        undecodable = undecodable_lines(handle)
         while block := list(islice(rows, BLOCK)):
             good = [(n, r) for n, r in block if not isinstance(r, str)]
             batch = similarity_many(
@@ -89,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
                 problems.append({"line": good[failure.index][0], "reason": failure.error})
             for number, row in block:
                 if isinstance(row, str):
-                    problems.append({"line": number, "reason": row})
+                    problems.append({"line": number, "reason": undecodable.get(number, row)})
                 score = by_line.get(number)
                 scores.append(score)
                 if args.format == "text":

@@ -1,0 +1,46 @@
+"""paralign.textio: per-line decoding modes of Utf8LineReader (strict, replace, skip)."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from paralign.errors import ConfigurationError, FormatError
+from paralign.textio import open_text
+
+
+@pytest.mark.parametrize("gz", [False, True])
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])
+def test_a_line_that_is_not_utf8_is_one_line_in_each_mode(tmp_path: Path, gz: bool, newline: bytes) -> None:
+    data = newline.join([b"first", b"caf\xe9 \xff", "naïve".encode(), b"last"]) + newline
+    path = tmp_path / ("x.txt.gz" if gz else "x.txt")
+    path.write_bytes(gzip.compress(data) if gz else data)
+    with pytest.raises(FormatError, match=r":2: not UTF-8 \(byte 0xe9 at column 4\)"):
+        list(open_text(path))
+    with open_text(path, errors="replace") as handle:
+        assert list(handle) == ["first\n", "caf\ufffd \ufffd\n", "naïve\n", "last\n"]
+    with open_text(path, errors="skip") as handle:
+        assert list(handle) == ["first\n", "\n", "naïve\n", "last\n"]
+        assert handle.bad_lines == {2: "not UTF-8 (byte 0xe9 at column 4); re-encode the file"}
+
+
+def test_line_numbers_of_skipped_lines_hold_across_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from paralign.textio import Utf8LineReader
+
+    monkeypatch.setattr(Utf8LineReader, "block_size", 7)  # many small blocks
+    lines = [b"ok %d" % k if k % 5 else b"bad \xff %d" % k for k in range(1, 41)]
+    path = tmp_path / "many.txt"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    with open_text(path, errors="skip") as handle:
+        read = list(handle)
+        assert sorted(handle.bad_lines) == [5, 10, 15, 20, 25, 30, 35, 40]
+    assert len(read) == 40 and read[4] == "\n" and read[5] == "ok 6\n"
+
+
+def test_an_unknown_mode_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.txt"
+    path.write_text("a\n")
+    with pytest.raises(ConfigurationError, match="encoding-errors"):
+        open_text(path, errors="ignore")
