@@ -387,3 +387,25 @@ def test_evaluate_sts_skips_non_finite_and_out_of_range_gold_and_refuses_a_file_
     assert main(["evaluate-sts", "--data", str(bad), "--aligner", "exact"]) == 1
     err = capsys.readouterr().err
     assert f"{bad}: no usable STS pairs (line 1: gold score 9 outside 0-5)" in err and "Traceback" not in err
+
+
+def test_similarity_reads_the_sts_stsb_and_msrp_files_the_evaluators_read(tmp_path, capsys):
+    """`similarity --pairs` takes the files evaluate-sts and evaluate-paraphrase read (gold
+    ignored, the MSRP header not a pair) and scores them as the plain `s1 TAB s2` file."""
+    pairs = [("A cat sat on the mat.", "A cat is on the mat."), ("He left early.", "She stayed home.")]
+    layouts = {
+        "plain.tsv": "".join(f"{a}\t{b}\n" for a, b in pairs),
+        "sts.tsv": "".join(f"{k + 1}.5\t{a}\t{b}\n" for k, (a, b) in enumerate(pairs)),
+        "stsb.csv": "".join(f"main-news\tnews\t2015\t{k:04d}\t3.2\t{a}\t{b}\n" for k, (a, b) in enumerate(pairs)),
+        "msrp.tsv": "\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+        + "".join(f"1\t{k}\t{k + 100}\t{a}\t{b}\n" for k, (a, b) in enumerate(pairs)),
+    }
+    results = {}
+    for name, text in layouts.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        results[name], _ = run_json(capsys, ["similarity", "--pairs", str(path), "--aligner", "exact"])
+    plain = results.pop("plain.tsv")
+    assert plain["pairs"] == 2 and plain["skipped"] == 0
+    for name, result in results.items():
+        assert result["scores"] == plain["scores"] and result["skipped"] == 0, name

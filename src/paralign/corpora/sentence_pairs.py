@@ -10,8 +10,9 @@ Not for: gold alignments (:mod:`paralign.corpora.alignments`) or labelled STS/MS
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,22 +107,61 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
         raise MismatchError(f"{source_name} has {number} lines but {target_name} has more")
 
 
-def read_sentence_pairs(lines: Iterable[str]) -> Iterator[tuple[int, tuple[str, str] | str]]:
-    """Yield (line number, (s1, s2)) for `s1 TAB s2` lines, or (line number, reason) for bad rows.
+def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterator[tuple[int, tuple[str, str] | str]]:
+    """Yield (line number, (s1, s2)) for each pair, or (line number, reason) for bad rows.
 
-    A leading byte-order mark and CR/LF are removed; any other field count is a bad row.
+    The layout is decided on the first `sample_lines` lines (:func:`detect_layout`): `s1 TAB s2`
+    lines, or the files `evaluate-sts` and `evaluate-paraphrase` read (SemEval STS `score TAB s1
+    TAB s2`, the STS Benchmark, MSRP with its header line, which is not a pair and yields
+    nothing); gold scores and labels are ignored. A leading byte-order mark and CR/LF are
+    removed; a row without its sentences is a bad row.
     """
-    for number, raw in enumerate(lines, start=1):
+    lines = iter(lines)
+    sample = list(itertools.islice(lines, sample_lines))
+    layout = detect_layout(sample)
+    for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
             line = line.lstrip("\ufeff")
         fields = line.split("\t")
-        if len(fields) != 2:
-            yield number, f"{len(fields)} field(s), expected 2 TAB-separated sentences"
-        elif not fields[0].strip() or not fields[1].strip():
+        if layout == "msrp" and number == 1:
+            continue  # the header
+        if layout == "pairs":
+            if len(fields) != 2:
+                yield number, f"{len(fields)} field(s), expected 2 TAB-separated sentences"
+                continue
+        elif layout == "msrp":
+            if len(fields) < 5:
+                yield number, f"{len(fields)} field(s), expected 5 (MSRP: quality, ids, sentences)"
+                continue
+            fields = fields[3:5]
+        elif len(fields) >= 7:
+            fields = fields[5:7]  # STS Benchmark
+        elif len(fields) >= 3:
+            fields = fields[1:3]  # SemEval STS
+        else:
+            yield number, f"{len(fields)} field(s), expected 3 (STS: score, sentence1, sentence2)"
+            continue
+        if not fields[0].strip() or not fields[1].strip():
             yield number, "empty sentence"
         else:
             yield number, (fields[0].strip(), fields[1].strip())
+
+
+#: The layouts of a file of sentence pairs (:func:`detect_layout`).
+LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp")
+
+
+def detect_layout(sample: Sequence[str]) -> str:
+    """``msrp`` (a header line starting ``Quality``), ``sts`` (most rows an STS or STS Benchmark
+    row with a gold score) or ``pairs`` (anything else), from a file's first lines."""
+    lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
+    if lines and lines[0].split("\t")[0].strip().lower() == "quality":
+        return "msrp"
+    rows = [line.split("\t") for line in lines if line.strip()]
+    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
+        return "sts"
+    return "pairs"
 
 
 def sentences_from_file(path: str | Path) -> list[str]:
@@ -135,17 +175,13 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     The format is decided on the first `sample_lines` lines, so a large plain-text file (an
     IDF corpus) is read once, line by line, and never held in memory.
     """
-    from itertools import islice
-
-
     with open_text(path) as handle:
-        sample = [line.rstrip("\r\n").lstrip("\ufeff") for line in islice(handle, sample_lines)]
-    if sample and sample[0].split("\t")[0].strip().lower() == "quality":
+        layout = detect_layout(list(itertools.islice(handle, sample_lines)))
+    if layout == "msrp":
         for p in load_msrp(path):
             yield from (p.sentence1, p.sentence2)
         return
-    rows = [line.split("\t") for line in sample if line.strip()]
-    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
+    if layout == "sts":
         for p in load_sts(path).pairs:
             yield from (p.sentence1, p.sentence2)
         return
