@@ -245,3 +245,13 @@ def test_align_html_one_page_for_all_pairs(pairs_file: Path, tmp_path: Path, cap
     assert not [e for e in root.iter() if e.tag == "script" or e.tag.endswith("}script")]
     assert "<script>alert(1)</script>" in "".join(root.itertext())
     assert "src=" not in page.read_text(encoding="utf-8")
+
+
+def test_a_gold_jsonl_record_keeps_its_tokens() -> None:
+    """A record with gold links (the jsonl alignment format) is aligned on its own tokens, so the
+    output indexes are the gold's; a plain record's text is tokenised by spaCy."""
+    gold = '{"id": "g", "source": "The company\'s CEO quit .", "target": "The firm\'s boss left .", "sure": [[0, 0]]}'
+    plain = '{"id": "p", "source": "The company\'s CEO quit .", "target": "The firm\'s boss left ."}'
+    (with_links,), (without,) = read_input_pairs([gold]), read_input_pairs([plain])
+    assert with_links.source == ["The", "company's", "CEO", "quit", "."]
+    assert without.source == "The company's CEO quit ."  # text: the annotator tokenises it

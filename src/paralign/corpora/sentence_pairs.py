@@ -64,8 +64,15 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
     return _pair(number, src, tgt, tokenized, pair_id)
 
 
+#: Keys that make a JSONL record a gold alignment (:mod:`paralign.corpora.jsonl`), whose
+#: source/target strings are whitespace-separated tokens that the links index.
+GOLD_LINK_KEYS: tuple[str, ...] = ("sure", "possible", "alignment")
+
+
 def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
-    """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values."""
+    """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values. A record with
+    gold links (:data:`GOLD_LINK_KEYS`) keeps its tokens as given (split on white space), so the
+    output's indexes are the gold's."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -73,6 +80,7 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     if not isinstance(obj, dict) or not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
     pair_id = obj.get("id")
+    tokenized = tokenized or any(key in obj for key in GOLD_LINK_KEYS)
     return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
 
 
