@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno as _errno
+
 
 class ParalignError(Exception):
     """Base class of all paralign errors; catch this to catch them all."""
@@ -59,9 +61,18 @@ class InputFileError(ParalignError, OSError):
     def __str__(self) -> str:
         return str(self.args[0])
 
+    @property
+    def cannot_open(self) -> bool:
+        """True when the path itself is wrong (missing, a directory, no permission): a usage
+        error (exit 2) rather than bad contents (exit 1, e.g. broken gzip data)."""
+        return self.errno in _CANNOT_OPEN
+
     def __reduce__(self) -> tuple:
         """Pickle with source and errno (worker processes send errors back pickled)."""
         return (_input_file_error, (self.strerror, self.source, self.errno))
+
+
+_CANNOT_OPEN = frozenset({_errno.ENOENT, _errno.ENOTDIR, _errno.EISDIR, _errno.EACCES, _errno.EPERM})
 
 
 def _input_file_error(message: str, source: str | None, errno: int | None) -> InputFileError:

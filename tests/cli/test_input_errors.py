@@ -124,13 +124,13 @@ def test_open_text_reads_as_text_mode_does(chunks: list[bytes], block_size: int)
 ])
 def test_missing_input_is_one_error_line(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     missing = str(tmp_path / "missing.tsv")
-    assert main([arg.format(missing=missing) for arg in argv]) == 1
+    assert main([arg.format(missing=missing) for arg in argv]) == 2  # a usage error (issue 23)
     out, err = capsys.readouterr()
     assert err == f"paralign {argv[0]}: error: {missing}: no such file\n" and out == ""
 
 
 def test_directory_fake_gzip_and_latin1_inputs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    assert main(["similarity", "--pairs", str(tmp_path), "--aligner", "exact"]) == 1
+    assert main(["similarity", "--pairs", str(tmp_path), "--aligner", "exact"]) == 2  # usage: the path is wrong
     assert capsys.readouterr().err == f"paralign similarity: error: {tmp_path}: is a directory, not a file\n"
     fake = tmp_path / "fake.tsv.gz"
     fake.write_text("a\tb\n", encoding="utf-8")
