@@ -18,6 +18,8 @@ Bounded memory: the pipeline runs as stages over a work directory (see `paralign
 1. prepare   - stream the corpus (checked: `corpora.parallel`), tokenise, write token files
                (`paralign.pivot_input`, which also holds `PivotOptions`);
 2. align     - eflomal on the whole corpus (it needs all of it), symmetrised, Pharaoh file;
+               or, given a Pharaoh file per corpus, its links (checked and written by stage 1):
+               eflomal, which cannot be seeded, is not run and the table is reproducible;
 3. extract   - MAP, per chunk of `chunk_size` lines: phrase-pair counts -> one sorted run;
 4. table     - REDUCE: merge the runs, add c(e) and c(f) (an external sort by f), giving the
                phrase table `f e c(e,f) c(e) c(f)` sorted by f;
@@ -65,6 +67,8 @@ from .textio import open_text, require_file
 Scored = tuple[str, float, float, list[float]]  # paraphrase, probability, count, extra columns
 PIVOT_COLUMNS = ("phrase", "paraphrase", "probability", "pivots", "support")
 MONO_COLUMNS = ("phrase", "paraphrase", "probability", "count", "phrase_count")
+#: The report's record of an alignment computed here (a given one is `GivenAlignment.to_dict()`).
+COMPUTED = {name: {"kind": "computed", "aligner": name} for name in ("eflomal", "sultan")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,16 +319,20 @@ def _line_count(path: Path) -> int:
         return sum(1 for _ in handle)
 
 
-def _align_stage(directory: Path, manifest: Manifest, stage: str, options: PivotOptions) -> int:
+def _align_stage(directory: Path, manifest: Manifest, stage: str, options: PivotOptions, *, given: bool = False) -> int:
+    """Stage 2: eflomal on the token files, or (`given`) the links stage 1 wrote from a given file."""
     name = f"{stage}/align"
     if not (manifest.is_done(name) and (directory / "align.txt").exists()):
         # a new alignment invalidates everything extracted from an earlier one
         manifest.forget(f"{stage}/", keep={f"{stage}/prepare"})
-        lines = align_files(
-            directory / "en.tok", directory / "f.tok", directory / "align.txt",
-            symmetrization=options.symmetrization, model=options.eflomal_model,
-            n_iterations=options.eflomal_iterations,
-        )
+        if given:  # eflomal is not run: the table depends on the given links alone
+            lines = _line_count(directory / "align.txt")
+        else:
+            lines = align_files(
+                directory / "en.tok", directory / "f.tok", directory / "align.txt",
+                symmetrization=options.symmetrization, model=options.eflomal_model,
+                n_iterations=options.eflomal_iterations,
+            )
         manifest.mark_done(name, {"lines": lines})
     return int(manifest.info(name)["lines"])
 
@@ -338,8 +346,15 @@ def pivot_paraphrases(
     restart: bool = False,
     keep_work: bool = True,
     progress: Progress = no_progress,
+    alignments: Sequence[str | Path | None] | None = None,
 ) -> PipelineReport:
     """Build a pivot paraphrase table from (english, foreign) line-aligned file pairs.
+
+    `alignments`, one per corpus in the same order (None: align that corpus with eflomal), are
+    Pharaoh files of one line per corpus line, indexing the tokens the tokenizer options give
+    (`pivot_input.prepare_parallel`); eflomal, which cannot be seeded, is then not run, so the
+    table is reproducible.  The report records per corpus whether the alignment was computed
+    or given (with the file's SHA-256 and its bad lines, which are skipped).
 
     Intermediate files live in `work_dir` (default `<output>.work`); re-running with the same
     work directory resumes; `restart` discards it first; `keep_work=False` deletes it on success.
@@ -351,22 +366,26 @@ def pivot_paraphrases(
         raise ConfigurationError("give at least one (english, foreign) corpus")
     output = Path(output)
     work = Path(work_dir) if work_dir is not None else output.with_name(output.name + ".work")
-    fingerprint = {
+    alignments = list(alignments) if alignments is not None else [None] * len(corpora)
+    if len(alignments) != len(corpora):
+        raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
+    fingerprint: dict[str, Any] = {
         "kind": "pivot",
         "options": options.fingerprint(),
         "corpora": [[_file_id(e), _file_id(f)] for e, f in corpora],
     }
+    if any(a is not None for a in alignments):  # (absent otherwise: earlier work directories still resume)
+        fingerprint["alignments"] = [None if a is None else _file_id(a) for a in alignments]
     manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
     corpus_info: list[dict] = []
     pivot_dirs: list[Path] = []
-    for index, (english, foreign) in enumerate(corpora):
+    for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
         stage = f"c{index}"
         directory = work / stage
         directory.mkdir(exist_ok=True)
         if not manifest.is_done(f"{stage}/prepare"):
-            stats = prepare_parallel(english, foreign, directory, options)
-            manifest.mark_done(f"{stage}/prepare", stats.to_dict())
-        lines = _align_stage(directory, manifest, stage, options)
+            manifest.mark_done(f"{stage}/prepare", prepare_parallel(english, foreign, directory, options, alignment))
+        lines = _align_stage(directory, manifest, stage, options, given=alignment is not None)
         table = directory / "phrase-table.tsv"
         if not (manifest.is_done(f"{stage}/table") and table.exists()):
             runs = extract_chunks(directory, manifest, stage, options, progress=progress, total_lines=lines)
@@ -378,7 +397,8 @@ def pivot_paraphrases(
             pivot_runs(table, pivot_dir, options, progress)
             manifest.mark_done(f"{stage}/pivot", {"runs": len(list(pivot_dir.glob('*.tsv')))})
         pivot_dirs.append(pivot_dir)
-        corpus_info.append({**manifest.info(f"{stage}/prepare"), **manifest.info(f"{stage}/table")})
+        corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **manifest.info(f"{stage}/prepare"),
+                            **manifest.info(f"{stage}/table")})
     runs = [run for directory in pivot_dirs for run in sorted(directory.glob("*.tsv"))]
     phrases, rows = write_table(
         merge_runs(runs, 2), output, PIVOT_COLUMNS, pivot_scores, options.threshold, options.top_k,
@@ -429,8 +449,13 @@ def monolingual_paraphrases(
     restart: bool = False,
     keep_work: bool = True,
     progress: Progress = no_progress,
+    alignment: str | Path | None = None,
 ) -> PipelineReport:
-    """Build a paraphrase table from groups of equivalent sentences (see the module doc)."""
+    """Build a paraphrase table from groups of equivalent sentences (see the module doc).
+
+    `alignment`: a Pharaoh file with line i for the i-th sentence pair the groups form (the
+    pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
+    """
     options = options or PivotOptions()
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
@@ -443,14 +468,17 @@ def monolingual_paraphrases(
         "options": options.fingerprint(),
         "groups": _file_id(groups_path),
     }
+    if alignment is not None:
+        fingerprint["alignment"] = _file_id(alignment)
     manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
     stage = "mono"
     directory = work / stage
     directory.mkdir(exist_ok=True)
     if not manifest.is_done(f"{stage}/prepare"):
-        manifest.mark_done(f"{stage}/prepare", prepare_groups(groups_path, directory, options, max_groups, progress))
-    if aligner == "eflomal":
-        lines = _align_stage(directory, manifest, stage, options)
+        info = prepare_groups(groups_path, directory, options, max_groups, progress, alignment)
+        manifest.mark_done(f"{stage}/prepare", info)
+    if aligner == "eflomal" or alignment is not None:
+        lines = _align_stage(directory, manifest, stage, options, given=alignment is not None)
     elif not manifest.is_done(f"{stage}/align"):
         lines = _sultan_align_file(directory, manifest, stage, options, workers, progress)
         manifest.mark_done(f"{stage}/align", {"lines": lines})
@@ -465,7 +493,8 @@ def monolingual_paraphrases(
         options.top_k, progress, min_count=options.min_count,
     )
     report = PipelineReport(
-        str(output), (manifest.info(f"{stage}/prepare"),), phrases, rows, tuple(manifest.reused())
+        str(output), ({"alignment": dict(COMPUTED[aligner]), **manifest.info(f"{stage}/prepare")},), phrases, rows,
+        tuple(manifest.reused()),
     )
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)
