@@ -4,6 +4,7 @@ in-memory counting, resuming a killed run, and the bad-input checks of parallel 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import random
 import warnings
 import zlib
@@ -250,7 +251,7 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     monkeypatch.setattr(pivot, "align_files", diagonal)
     out = tmp_path / "mono.tsv"
     report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1))
-    assert report.corpora[0] == {"groups": 2, "pairs": 4}
+    assert report.corpora[0] == {"alignment": {"kind": "computed", "aligner": "eflomal"}, "groups": 2, "pairs": 4}
     rows = {(p, q): (prob, extra) for p, q, prob, extra in read_table_rows(out)}
     # word pairs (both directions): man-guy x3 (two from group 1, one from group 2), the-a x2,
     # man-man etc. are identical and dropped; guy-a? no: guy aligns to man in pair 2-3.
@@ -352,3 +353,116 @@ def test_options_are_validated():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         PivotOptions()
+
+
+# -- given alignments (--alignment): no eflomal, a reproducible table -----------------------------
+# Hand-made: English and German, one Pharaoh line per corpus line (line 3 is empty on both sides).
+GIVEN_EN = ["The car is red .", "A car .", "", "The automobile is red .", "The wagon is big ."]
+GIVEN_DE = ["Das Auto ist rot .", "Ein Auto .", "", "Das Auto ist rot .", "Der Wagen ist gross ."]
+GIVEN_LINKS = ["0-0 1-1 2-2 3-3 4-4", "0-0 1-1 2-2", "", "0-0 1-1 2-2 3-3 4-4", "0-0 1-1 2-2 3-3 4-4"]
+
+
+def _given_corpus(tmp_path: Path, links: list[str] = GIVEN_LINKS) -> tuple[tuple[Path, Path], Path]:
+    return ((_write(tmp_path / "g.en", GIVEN_EN), _write(tmp_path / "g.de", GIVEN_DE)),
+            _write(tmp_path / "g.align", links))
+
+
+def _reference(keep: list[int], max_length: int = 5) -> dict[str, dict[str, float]]:
+    """The table straight from the formula, on the lines `keep` (0-based) with their given links."""
+    items = []
+    for k in keep:
+        e, f = GIVEN_EN[k].lower().split(), GIVEN_DE[k].lower().split()
+        links = [tuple(map(int, link.split("-"))) for link in GIVEN_LINKS[k].split()]
+        items.append((e, f, links))
+    return pivot_in_memory([extract_counts(items, max_length)], threshold=0.0)
+
+
+def _rows(path: Path) -> dict[str, dict[str, float]]:
+    got: dict[str, dict[str, float]] = {}
+    for p, q, prob, _ in read_table_rows(path):
+        got.setdefault(p, {})[q] = prob
+    return got
+
+
+@pytest.fixture
+def eflomal_forbidden(monkeypatch):
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("eflomal must not run when the alignment is given")
+
+    monkeypatch.setattr(pivot, "align_files", refuse)
+
+
+def test_given_alignment_is_reproducible_and_equals_the_formula(tmp_path, eflomal_forbidden):
+    corpus, links = _given_corpus(tmp_path)
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0)
+    first = pivot_paraphrases([corpus], tmp_path / "a.tsv", options, alignments=[links], keep_work=False)
+    pivot_paraphrases([corpus], tmp_path / "b.tsv", options, alignments=[links], keep_work=False)
+    assert (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+    expected = {p: row for p, row in _reference([0, 1, 3, 4]).items() if row}
+    got = _rows(tmp_path / "a.tsv")
+    assert got.keys() == expected.keys()
+    for phrase, row in expected.items():
+        assert got[phrase] == pytest.approx(row, rel=1e-5)
+    assert got["car"]["automobile"] == pytest.approx(1 / 3, rel=1e-5)  # c(car, auto) = 2 of c(auto) = 3
+    info = first.corpora[0]
+    assert info["alignment"] == {
+        "kind": "given", "file": str(links), "sha256": hashlib.sha256(links.read_bytes()).hexdigest(),
+        "lines": 5, "bad_lines": 0, "errors": [],
+    }
+    assert (info["lines"], info["kept"], info["empty"]) == (5, 4, 1)
+
+
+def test_given_alignment_bad_lines_are_skipped_and_reported(tmp_path, eflomal_forbidden):
+    links = list(GIVEN_LINKS)
+    links[1] = "0-0 1-x"  # not Pharaoh
+    links[4] = "0-0 4-5"  # 5 German tokens: index 5 does not fit
+    corpus, path = _given_corpus(tmp_path, links)
+    report = pivot_paraphrases([corpus], tmp_path / "t.tsv", PivotOptions(threshold=0.0, min_translation_prob=0.0),
+                               alignments=[path])
+    given = report.corpora[0]["alignment"]
+    assert given["bad_lines"] == 2 and report.corpora[0]["kept"] == 2
+    assert given["errors"][0].startswith(f"{path}:2: malformed link '1-x'")
+    assert given["errors"][1] == f"{path}:5: link 4-5 outside sentences of 5 and 5 tokens"
+    expected = {p: row for p, row in _reference([0, 3]).items() if row}
+    got = _rows(tmp_path / "t.tsv")
+    assert got.keys() == expected.keys()
+    for phrase, row in expected.items():
+        assert got[phrase] == pytest.approx(row, rel=1e-5)
+
+
+def test_given_alignment_with_another_line_count_names_both_files(tmp_path, eflomal_forbidden):
+    corpus, path = _given_corpus(tmp_path, GIVEN_LINKS[:4])
+    with pytest.raises(MismatchError, match=r"g\.align has 4 lines but corpus .*g\.en has 5"):
+        pivot_paraphrases([corpus], tmp_path / "t.tsv", alignments=[path])
+    assert not (tmp_path / "t.tsv").exists()
+    with pytest.raises(ConfigurationError, match="one alignment per corpus"):
+        pivot_paraphrases([corpus, corpus], tmp_path / "t.tsv", alignments=[path])
+
+
+def test_given_and_computed_alignments_mix_and_the_file_is_part_of_the_fingerprint(tmp_path, no_eflomal):
+    corpus, path = _given_corpus(tmp_path)
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    work = tmp_path / "work"
+    report = pivot_paraphrases([corpus, de], tmp_path / "t.tsv", work_dir=work, alignments=[path, None])
+    assert [c["alignment"]["kind"] for c in report.corpora] == ["given", "computed"]
+    _write(path, GIVEN_LINKS[:4] + ["0-0"])  # another alignment: the work directory is another run's
+    with pytest.raises(ConfigurationError):
+        pivot_paraphrases([corpus, de], tmp_path / "t.tsv", work_dir=work, alignments=[path, None])
+
+
+def test_monolingual_with_given_alignment(tmp_path, eflomal_forbidden):
+    groups = _write(tmp_path / "groups.tsv", ["the man runs\tthe guy runs\ta man runs", "the man sits\tthe guy sits"])
+    # the pairs formed: (the man runs, the guy runs), (the man runs, a man runs), (the guy runs, a man runs),
+    # (the man sits, the guy sits); the third line is bad
+    path = _write(tmp_path / "pairs.align", ["0-0 1-1 2-2", "0-0 1-1 2-2", "0-0 1-7", "0-0 1-1 2-2"])
+    out = tmp_path / "mono.tsv"
+    report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1), aligner="sultan",
+                                     alignment=path)
+    info = report.corpora[0]
+    assert (info["groups"], info["pairs"], info["alignment"]["bad_lines"]) == (2, 3, 1)
+    assert info["alignment"]["errors"] == [f"{path}:3: link 1-7 outside sentences of 3 and 3 tokens"]
+    rows = {(p, q): extra for p, q, _, extra in read_table_rows(out)}
+    assert rows["man", "guy"] == ["2", "2"] and rows["the", "a"] == ["1", "1"]
+    _write(path, ["0-0"] * 3)
+    with pytest.raises(MismatchError, match=r"pairs\.align has 3 lines but the groups of .*groups\.tsv form 4"):
+        monolingual_paraphrases(groups, tmp_path / "m2.tsv", alignment=path)

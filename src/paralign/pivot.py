@@ -15,8 +15,11 @@ aligner), and the non-identical phrase pairs are scored p(e2|e1) = c(e1, e2) / s
 
 Bounded memory: the pipeline runs as stages over a work directory (see `paralign.mapreduce`):
 
-1. prepare   - stream the corpus (checked: `corpora.parallel`), tokenise, write token files;
+1. prepare   - stream the corpus (checked: `corpora.parallel`), tokenise, write token files
+               (`paralign.pivot_input`, which also holds `PivotOptions`);
 2. align     - eflomal on the whole corpus (it needs all of it), symmetrised, Pharaoh file;
+               or, given a Pharaoh file per corpus, its links (checked and written by stage 1):
+               eflomal, which cannot be seeded, is not run and the table is reproducible;
 3. extract   - MAP, per chunk of `chunk_size` lines: phrase-pair counts -> one sorted run;
 4. table     - REDUCE: merge the runs, add c(e) and c(f) (an external sort by f), giving the
                phrase table `f e c(e,f) c(e) c(f)` sorted by f;
@@ -40,12 +43,11 @@ import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .aligners.eflomal import align_files, check_symmetrization, parse_links, tokenize
-from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
+from .aligners.eflomal import align_files, parse_links
 from .errors import ConfigurationError, FormatError, MismatchError
 from .mapreduce import (
     Manifest,
@@ -59,58 +61,14 @@ from .mapreduce import (
     write_run,
 )
 from .phrases import phrase_spans
+from .pivot_input import PivotOptions, Progress, no_progress, prepare_groups, prepare_parallel
 from .textio import open_text, require_file
 
-Progress = Callable[..., Iterable]
 Scored = tuple[str, float, float, list[float]]  # paraphrase, probability, count, extra columns
 PIVOT_COLUMNS = ("phrase", "paraphrase", "probability", "pivots", "support")
 MONO_COLUMNS = ("phrase", "paraphrase", "probability", "count", "phrase_count")
-
-
-def _no_progress(items: Iterable, desc: str = "", total: int | None = None) -> Iterable:
-    return items
-
-
-@dataclass(frozen=True, slots=True)
-class PivotOptions:
-    """Every knob of the pivot and monolingual pipelines (the fingerprint of a work directory)."""
-
-    max_length: int = 5
-    symmetrization: str = "grow-diag-final-and"
-    threshold: float = 0.01
-    top_k: int | None = None
-    min_count: int = 1  # drop rows supported by fewer phrase-pair occurrences (output stage only)
-    chunk_size: int = 5000
-    lowercase: bool = True
-    tokenizer: str = "regex"
-    foreign_tokenizer: str | None = None  # None: same as `tokenizer`
-    max_tokens: int = DEFAULT_MAX_TOKENS
-    max_length_ratio: float | None = None  # skip pairs whose token-length ratio exceeds this
-    encoding_errors: str = "strict"
-    min_translation_prob: float = 0.001
-    buffer_items: int = 1_000_000  # keys held in memory before a run is spilled to disk
-    eflomal_model: int = 3
-    eflomal_iterations: int | None = None
-
-    def __post_init__(self) -> None:
-        check_symmetrization(self.symmetrization)
-        if self.max_length < 1:
-            raise ConfigurationError(f"max_length must be >= 1, got {self.max_length}")
-        if self.chunk_size < 1:
-            raise ConfigurationError(f"chunk_size must be >= 1, got {self.chunk_size}")
-        if self.top_k is not None and self.top_k < 1:
-            raise ConfigurationError(f"top_k must be >= 1, got {self.top_k}")
-        if not 0 <= self.min_translation_prob < 1:
-            raise ConfigurationError(f"min_translation_prob must be in [0, 1), got {self.min_translation_prob}")
-        if self.max_length_ratio is not None and self.max_length_ratio < 1:
-            raise ConfigurationError(f"max_length_ratio must be >= 1, got {self.max_length_ratio}")
-
-    def fingerprint(self) -> dict[str, Any]:
-        """Options that change intermediate files (threshold and top-k only change the output)."""
-        data = asdict(self)
-        for key in ("threshold", "top_k", "min_count", "buffer_items"):
-            data.pop(key)
-        return data
+#: The report's record of an alignment computed here (a given one is `GivenAlignment.to_dict()`).
+COMPUTED = {name: {"kind": "computed", "aligner": name} for name in ("eflomal", "sultan")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,42 +160,6 @@ def _file_id(path: str | Path) -> dict[str, Any]:
     return {"path": str(path.resolve()), "size": stat.st_size, "mtime": int(stat.st_mtime)}
 
 
-def _ratio_ok(a: int, b: int, ratio: float | None) -> bool:
-    return ratio is None or max(a, b) <= ratio * max(1, min(a, b))
-
-
-def prepare_parallel(
-    english: str | Path, foreign: str | Path, directory: Path, options: PivotOptions
-) -> ParallelStats:
-    """Stage 1: checked streaming read, tokenisation, token files `en.tok` and `f.tok`."""
-    stats = ParallelStats()
-    foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
-    ratio_skipped = 0
-
-    def pairs() -> Iterator[tuple[str, str]]:
-        nonlocal ratio_skipped
-        for item in iter_parallel(
-            english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
-            stats=stats, warn=False,
-        ):
-            e = tokenize(item.source, options.tokenizer, options.lowercase)
-            f = tokenize(item.target, foreign_tokenizer, options.lowercase)
-            if not e or not f or not _ratio_ok(len(e), len(f), options.max_length_ratio):
-                ratio_skipped += 1
-                continue
-            yield " ".join(e), " ".join(f)
-
-    en_path, f_path = directory / "en.tok", directory / "f.tok"
-    with atomic_path(en_path) as en_tmp, atomic_path(f_path) as f_tmp, \
-            open(en_tmp, "w", encoding="utf-8") as en_out, open(f_tmp, "w", encoding="utf-8") as f_out:
-        for e, f in pairs():
-            en_out.write(e + "\n")
-            f_out.write(f + "\n")
-    stats.kept -= ratio_skipped
-    stats.filtered += ratio_skipped
-    return stats
-
-
 def _chunked_lines(paths: Sequence[Path], chunk_size: int) -> Iterator[tuple[int, list[tuple[str, ...]]]]:
     """Yield (chunk number, rows) where each row holds line i of every file (strict zip)."""
     with ExitStack() as stack:
@@ -261,7 +183,7 @@ def extract_chunks(
     *,
     include_identical: bool = True,
     symmetric: bool = False,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
     total_lines: int | None = None,
 ) -> list[Path]:
     """Stage 3 (MAP): one sorted run of (e, f) counts per chunk of aligned lines; resumable."""
@@ -289,7 +211,7 @@ def extract_chunks(
     return runs
 
 
-def build_phrase_table(runs: Sequence[Path], output: Path, options: PivotOptions, progress: Progress = _no_progress) -> int:
+def build_phrase_table(runs: Sequence[Path], output: Path, options: PivotOptions, progress: Progress = no_progress) -> int:
     """Stage 4 (REDUCE): merge (e, f) runs into `f e c(e,f) c(e) c(f)` sorted by f; return rows.
 
     c(e) is known while grouping the (e, f)-sorted merge by e; the records are then re-sorted
@@ -314,7 +236,7 @@ def build_phrase_table(runs: Sequence[Path], output: Path, options: PivotOptions
     return rows
 
 
-def pivot_runs(table: Path, runs_dir: Path, options: PivotOptions, progress: Progress = _no_progress) -> list[Path]:
+def pivot_runs(table: Path, runs_dir: Path, options: PivotOptions, progress: Progress = no_progress) -> list[Path]:
     """Stage 5 (MAP): for each foreign phrase f, add p(f|e1) p(e2|f) to (e1, e2); sorted runs.
 
     The values per (e1, e2) are [probability, number of pivots, support = sum of min counts].
@@ -341,7 +263,7 @@ def write_table(
     score: Callable[[list[Record]], list[Scored]],
     threshold: float,
     top_k: int | None,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
     *,
     min_count: float = 0,
 ) -> tuple[int, int]:
@@ -397,16 +319,20 @@ def _line_count(path: Path) -> int:
         return sum(1 for _ in handle)
 
 
-def _align_stage(directory: Path, manifest: Manifest, stage: str, options: PivotOptions) -> int:
+def _align_stage(directory: Path, manifest: Manifest, stage: str, options: PivotOptions, *, given: bool = False) -> int:
+    """Stage 2: eflomal on the token files, or (`given`) the links stage 1 wrote from a given file."""
     name = f"{stage}/align"
     if not (manifest.is_done(name) and (directory / "align.txt").exists()):
         # a new alignment invalidates everything extracted from an earlier one
         manifest.forget(f"{stage}/", keep={f"{stage}/prepare"})
-        lines = align_files(
-            directory / "en.tok", directory / "f.tok", directory / "align.txt",
-            symmetrization=options.symmetrization, model=options.eflomal_model,
-            n_iterations=options.eflomal_iterations,
-        )
+        if given:  # eflomal is not run: the table depends on the given links alone
+            lines = _line_count(directory / "align.txt")
+        else:
+            lines = align_files(
+                directory / "en.tok", directory / "f.tok", directory / "align.txt",
+                symmetrization=options.symmetrization, model=options.eflomal_model,
+                n_iterations=options.eflomal_iterations,
+            )
         manifest.mark_done(name, {"lines": lines})
     return int(manifest.info(name)["lines"])
 
@@ -419,9 +345,16 @@ def pivot_paraphrases(
     work_dir: str | Path | None = None,
     restart: bool = False,
     keep_work: bool = True,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
+    alignments: Sequence[str | Path | None] | None = None,
 ) -> PipelineReport:
     """Build a pivot paraphrase table from (english, foreign) line-aligned file pairs.
+
+    `alignments`, one per corpus in the same order (None: align that corpus with eflomal), are
+    Pharaoh files of one line per corpus line, indexing the tokens the tokenizer options give
+    (`pivot_input.prepare_parallel`); eflomal, which cannot be seeded, is then not run, so the
+    table is reproducible.  The report records per corpus whether the alignment was computed
+    or given (with the file's SHA-256 and its bad lines, which are skipped).
 
     Intermediate files live in `work_dir` (default `<output>.work`); re-running with the same
     work directory resumes; `restart` discards it first; `keep_work=False` deletes it on success.
@@ -433,22 +366,26 @@ def pivot_paraphrases(
         raise ConfigurationError("give at least one (english, foreign) corpus")
     output = Path(output)
     work = Path(work_dir) if work_dir is not None else output.with_name(output.name + ".work")
-    fingerprint = {
+    alignments = list(alignments) if alignments is not None else [None] * len(corpora)
+    if len(alignments) != len(corpora):
+        raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
+    fingerprint: dict[str, Any] = {
         "kind": "pivot",
         "options": options.fingerprint(),
         "corpora": [[_file_id(e), _file_id(f)] for e, f in corpora],
     }
+    if any(a is not None for a in alignments):  # (absent otherwise: earlier work directories still resume)
+        fingerprint["alignments"] = [None if a is None else _file_id(a) for a in alignments]
     manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
     corpus_info: list[dict] = []
     pivot_dirs: list[Path] = []
-    for index, (english, foreign) in enumerate(corpora):
+    for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
         stage = f"c{index}"
         directory = work / stage
         directory.mkdir(exist_ok=True)
         if not manifest.is_done(f"{stage}/prepare"):
-            stats = prepare_parallel(english, foreign, directory, options)
-            manifest.mark_done(f"{stage}/prepare", stats.to_dict())
-        lines = _align_stage(directory, manifest, stage, options)
+            manifest.mark_done(f"{stage}/prepare", prepare_parallel(english, foreign, directory, options, alignment))
+        lines = _align_stage(directory, manifest, stage, options, given=alignment is not None)
         table = directory / "phrase-table.tsv"
         if not (manifest.is_done(f"{stage}/table") and table.exists()):
             runs = extract_chunks(directory, manifest, stage, options, progress=progress, total_lines=lines)
@@ -460,7 +397,8 @@ def pivot_paraphrases(
             pivot_runs(table, pivot_dir, options, progress)
             manifest.mark_done(f"{stage}/pivot", {"runs": len(list(pivot_dir.glob('*.tsv')))})
         pivot_dirs.append(pivot_dir)
-        corpus_info.append({**manifest.info(f"{stage}/prepare"), **manifest.info(f"{stage}/table")})
+        corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **manifest.info(f"{stage}/prepare"),
+                            **manifest.info(f"{stage}/table")})
     runs = [run for directory in pivot_dirs for run in sorted(directory.glob("*.tsv"))]
     phrases, rows = write_table(
         merge_runs(runs, 2), output, PIVOT_COLUMNS, pivot_scores, options.threshold, options.top_k,
@@ -470,21 +408,6 @@ def pivot_paraphrases(
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)
     return report
-
-
-def _group_pairs(
-    groups: Iterable[Any], options: PivotOptions, max_groups: int | None
-) -> Iterator[tuple[str, str, str]]:
-    """All sentence pairs (i < j) within each group, tokenised: (group id, tokens a, tokens b)."""
-    for group in itertools.islice(groups, max_groups):
-        sentences = []
-        for sentence in group.sentences:
-            tokens = tokenize(sentence, options.tokenizer, options.lowercase)
-            if tokens and (options.max_tokens <= 0 or len(tokens) <= options.max_tokens):
-                sentences.append(" ".join(tokens))
-        for a, b in itertools.combinations(dict.fromkeys(sentences), 2):
-            if _ratio_ok(len(a.split()), len(b.split()), options.max_length_ratio):
-                yield group.id, a, b
 
 
 def _sultan_align_file(directory: Path, manifest: Manifest, stage: str, options: PivotOptions, workers: int,
@@ -525,11 +448,14 @@ def monolingual_paraphrases(
     work_dir: str | Path | None = None,
     restart: bool = False,
     keep_work: bool = True,
-    progress: Progress = _no_progress,
+    progress: Progress = no_progress,
+    alignment: str | Path | None = None,
 ) -> PipelineReport:
-    """Build a paraphrase table from groups of equivalent sentences (see the module doc)."""
-    from .corpora.groups import iter_groups
+    """Build a paraphrase table from groups of equivalent sentences (see the module doc).
 
+    `alignment`: a Pharaoh file with line i for the i-th sentence pair the groups form (the
+    pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
+    """
     options = options or PivotOptions()
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
@@ -542,34 +468,17 @@ def monolingual_paraphrases(
         "options": options.fingerprint(),
         "groups": _file_id(groups_path),
     }
+    if alignment is not None:
+        fingerprint["alignment"] = _file_id(alignment)
     manifest = Manifest.open(work, fingerprint, restart=restart, replace_other=work_dir is None)
     stage = "mono"
     directory = work / stage
     directory.mkdir(exist_ok=True)
     if not manifest.is_done(f"{stage}/prepare"):
-        n_groups = 0
-        seen: set[str] = set()
-
-        def pairs() -> Iterator[tuple[str, str, str]]:
-            nonlocal n_groups
-            # open_text raises FormatError naming the file and line of a byte that is not UTF-8
-            for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups):
-                if gid not in seen:
-                    seen.add(gid)
-                    n_groups += 1
-                yield gid, a, b
-
-        en_path, f_path = directory / "en.tok", directory / "f.tok"
-        count = 0
-        with atomic_path(en_path) as en_tmp, atomic_path(f_path) as f_tmp, \
-                open(en_tmp, "w", encoding="utf-8") as en_out, open(f_tmp, "w", encoding="utf-8") as f_out:
-            for _, a, b in progress(pairs(), "prepare pairs"):
-                en_out.write(a + "\n")
-                f_out.write(b + "\n")
-                count += 1
-        manifest.mark_done(f"{stage}/prepare", {"groups": n_groups, "pairs": count})
-    if aligner == "eflomal":
-        lines = _align_stage(directory, manifest, stage, options)
+        info = prepare_groups(groups_path, directory, options, max_groups, progress, alignment)
+        manifest.mark_done(f"{stage}/prepare", info)
+    if aligner == "eflomal" or alignment is not None:
+        lines = _align_stage(directory, manifest, stage, options, given=alignment is not None)
     elif not manifest.is_done(f"{stage}/align"):
         lines = _sultan_align_file(directory, manifest, stage, options, workers, progress)
         manifest.mark_done(f"{stage}/align", {"lines": lines})
@@ -584,7 +493,8 @@ def monolingual_paraphrases(
         options.top_k, progress, min_count=options.min_count,
     )
     report = PipelineReport(
-        str(output), (manifest.info(f"{stage}/prepare"),), phrases, rows, tuple(manifest.reused())
+        str(output), ({"alignment": dict(COMPUTED[aligner]), **manifest.info(f"{stage}/prepare")},), phrases, rows,
+        tuple(manifest.reused()),
     )
     if not keep_work:
         shutil.rmtree(work, ignore_errors=True)

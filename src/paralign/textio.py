@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import gzip
+import hashlib
 import io
 import itertools
 import zlib
@@ -260,6 +261,17 @@ def require_file(path: str | Path, name: str | None = None) -> Path:
         what = "no such file" if not path.exists() else "not a regular file"
         raise InputFileError(what, source=str(path) if name is None else name)
     return path
+
+
+def sha256_file(path: str | Path, name: str | None = None) -> str:
+    """The SHA-256 (hex) of a file's bytes as stored (a .gz file is not decompressed), to record
+    which input a result was built from; InputFileError naming it when it cannot be read."""
+    path = require_file(path, name)
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError as exc:
+        raise input_file_error(exc, str(path) if name is None else name) from exc
 
 
 def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 
@@ -116,3 +117,150 @@ def test_word_align_to_stdout(corpus, capsys):
     # eflomal samples without a seed option: 130 runs gave 94-120 such lines, so the bar leaves
     # room for an unlucky run (>= 100 failed about one run in 15) and still fails a broken aligner.
     assert sum({"1-1", "3-3"} <= set(line.split()) for line in lines) >= 80
+
+
+# -- --alignment: given alignments, no eflomal, a reproducible table ----------------------------
+# Hand-made, raw text: regex tokens differ from white-space ones ("dog's", "isn't", "red.").
+HAND_EN = ["The dog's ball isn't red.", "The small car.", "", "The little car isn't red."]
+HAND_DE = ["Der Ball des Hundes ist nicht rot.", "Das kleine Auto.", "", "Das kleine Auto ist nicht rot."]
+# regex tokens: the dog 's ball is n't red . | der ball des hundes ist nicht rot .
+HAND_LINKS = ["0-0 1-3 2-2 3-1 4-4 5-5 6-6 7-7", "0-0 1-1 2-2 3-3", "", "0-0 1-1 2-2 3-3 4-4 5-5 6-6"]
+
+
+@pytest.fixture
+def hand(tmp_path):
+    paths = {}
+    for name, lines in (("en", HAND_EN), ("de", HAND_DE), ("align", HAND_LINKS)):
+        paths[name] = tmp_path / f"hand.{name}"
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return paths
+
+
+def _pivot(corpus, out, *extra):
+    return main(["pivot", "--english", str(corpus["en"]), "--foreign", str(corpus["de"]), "-o", str(out),
+                 "--threshold", "0", "--min-translation-prob", "0", *extra])
+
+
+def test_pivot_alignment_is_reproducible_and_equals_the_library(hand, tmp_path, monkeypatch, capsys):
+    from paralign import pivot
+    from paralign.pivot import PivotOptions, pivot_paraphrases
+
+    monkeypatch.setattr(pivot, "align_files", None)  # eflomal is not run (calling None would fail)
+    for name in ("a.tsv", "b.tsv"):
+        assert _pivot(hand, tmp_path / name, "--alignment", str(hand["align"]), "--format", "json") == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["corpora"][0]["alignment"]["kind"] == "given"
+        assert report["corpora"][0]["alignment"]["sha256"] == hashlib.sha256(hand["align"].read_bytes()).hexdigest()
+    pivot_paraphrases([(hand["en"], hand["de"])], tmp_path / "lib.tsv",
+                      PivotOptions(threshold=0.0, min_translation_prob=0.0), alignments=[hand["align"]])
+    table = (tmp_path / "a.tsv").read_bytes()
+    assert table == (tmp_path / "b.tsv").read_bytes() == (tmp_path / "lib.tsv").read_bytes()
+    assert b"little\tsmall\t" in table and b"little car\tsmall car\t" in table
+
+
+def _fake_run_eflomal(source_lines, target_lines, forward_path, backward_path, **_options):
+    """A deterministic stand-in for eflomal: word i links to target word min(i, m - 1)."""
+    with open(forward_path, "w", encoding="utf-8") as fwd, open(backward_path, "w", encoding="utf-8") as bwd:
+        for source, target in zip(source_lines, target_lines, strict=True):
+            n, m = len(source.split()), len(target.split())
+            line = " ".join(f"{i}-{min(i, m - 1)}" for i in range(n)) if n and m else ""
+            fwd.write(line + "\n")
+            bwd.write(line + "\n")
+
+
+def test_word_align_output_fed_back_gives_the_same_table(hand, tmp_path, monkeypatch, capsys):
+    """Same links -> same table: word-align (regex tokens, as pivot's default) writes what pivot
+    computed itself, and its token files hold pivot's tokens."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    links, tokens = tmp_path / "wa.align", tmp_path / "wa"
+    assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--tokenizer", "regex",
+                 "--lowercase", "-o", str(links), "--tokens-output", str(tokens)]) == 0
+    assert _pivot(hand, tmp_path / "computed.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work") == 0
+    assert _pivot(hand, tmp_path / "given.tsv", "--alignment", str(links)) == 0
+    assert (tmp_path / "given.tsv").read_bytes() == (tmp_path / "computed.tsv").read_bytes()
+    for suffix, tok in ((".src", "en.tok"), (".tgt", "f.tok")):
+        written = [line for line in (tmp_path / f"wa{suffix}").read_text().splitlines() if line]
+        assert written == (tmp_path / "w" / "c0" / tok).read_text().splitlines()
+    assert "dog 's ball is n't red ." in (tmp_path / "wa.src").read_text()
+
+
+def test_computed_alignment_fed_back_gives_the_same_table(corpus, tmp_path, capsys):
+    """With real eflomal: the links a run computed (kept in its work directory; no line of this
+    corpus is skipped, so they are line-aligned with it) rebuild its table exactly."""
+    pair = {"en": corpus["en"], "de": corpus["de"]}
+    assert _pivot(pair, tmp_path / "a.tsv", "--iterations", "2", "--work-dir", str(tmp_path / "w"),
+                  "--keep-work", "--format", "json") == 0
+    assert json.loads(capsys.readouterr().out)["corpora"][0]["alignment"] == {"kind": "computed", "aligner": "eflomal"}
+    assert _pivot(pair, tmp_path / "b.tsv", "--alignment", str(tmp_path / "w" / "c0" / "align.txt")) == 0
+    assert (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+
+
+def test_pivot_alignment_bad_lines_and_counts(hand, tmp_path, capsys):
+    bad = tmp_path / "bad.align"
+    bad.write_text("0-0 1-3 2-2\n0-0 one-1\n\n0-0 9-9\n", encoding="utf-8")
+    assert _pivot(hand, tmp_path / "t.tsv", "--alignment", str(bad)) == 0
+    out, err = capsys.readouterr()
+    assert f"warning: skipped: {bad}:2: malformed link 'one-1'" in err
+    assert f"warning: skipped: {bad}:4: link 9-9 outside sentences of 7 and 7 tokens" in err
+    assert f"alignment given: {bad} (sha256 " in out and "2 bad lines skipped" in out
+    short = tmp_path / "short.align"
+    short.write_text("0-0\n", encoding="utf-8")
+    assert _pivot(hand, tmp_path / "t.tsv", "--alignment", str(short)) == 1
+    err = capsys.readouterr().err
+    assert f"alignment file {short} has 1 lines but corpus {hand['en']} has 4" in err
+    two = ["--english", str(hand["en"]), "--foreign", str(hand["de"]), "--alignment", str(hand["align"])]
+    assert _pivot(hand, tmp_path / "t.tsv", *two) == 1
+    assert "give --alignment once per --english/--foreign pair" in capsys.readouterr().err
+
+
+def test_paraphrase_table_alignment_of_the_pairs_it_forms(tmp_path, monkeypatch, capsys):
+    """The recipe of --help: the pairs in WORK/mono/*.tok, word-aligned, given back -> same table."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("The car is small.\tThe automobile is little.\tA car is small.\nThe dog runs.\tA dog runs.\n",
+                      encoding="utf-8")
+    base = ["paraphrase-table", "--groups", str(groups), "--threshold", "0", "--max-length", "2"]
+    assert main(base + ["-o", str(tmp_path / "a.tsv"), "--work-dir", str(tmp_path / "w"), "--keep-work"]) == 0
+    links = tmp_path / "pairs.align"
+    assert main(["word-align", "--source", str(tmp_path / "w" / "mono" / "en.tok"),
+                 "--target", str(tmp_path / "w" / "mono" / "f.tok"), "-o", str(links)]) == 0
+    capsys.readouterr()
+    assert main(base + ["-o", str(tmp_path / "b.tsv"), "--alignment", str(links), "--format", "json"]) == 0
+    corpus = json.loads(capsys.readouterr().out)["corpora"][0]
+    assert corpus["pairs"] == 4 and corpus["alignment"]["kind"] == "given"
+    assert (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+    links.write_text("0-0\n", encoding="utf-8")
+    assert main(base + ["-o", str(tmp_path / "c.tsv"), "--alignment", str(links)]) == 1
+    assert f"alignment file {links} has 1 lines but the groups of {groups} form 4" in capsys.readouterr().err
+
+
+def test_help_says_eflomal_cannot_be_seeded(capsys):
+    for command in ("pivot", "paraphrase-table", "word-align"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "eflomal cannot be seeded" in text and "reproducib" in text and "--alignment" in text
+
+
+@pytest.mark.data
+def test_multi30k_slice_with_word_align_links_is_reproducible(data, tmp_path, capsys):
+    """2,000 lines of Multi30k task 1 (English-German): word-align once, then two pivot runs with
+    those links give the identical table."""
+    import gzip
+
+    root = data / "parallel" / "multi30k" / "task1_raw"
+    for lang in ("en", "de"):
+        with gzip.open(root / f"train.{lang}.gz", "rt", encoding="utf-8") as handle:
+            lines = [next(handle) for _ in range(2000)]
+        (tmp_path / f"m.{lang}").write_text("".join(lines), encoding="utf-8")
+    pair = {"en": tmp_path / "m.en", "de": tmp_path / "m.de"}
+    links = tmp_path / "m.align"
+    assert main(["word-align", "--source", str(pair["en"]), "--target", str(pair["de"]), "--tokenizer", "regex",
+                 "--iterations", "2", "-o", str(links)]) == 0
+    capsys.readouterr()
+    for name in ("a.tsv", "b.tsv"):
+        assert _pivot(pair, tmp_path / name, "--alignment", str(links), "--format", "json") == 0
+        corpus = json.loads(capsys.readouterr().out)["corpora"][0]
+        assert corpus["alignment"]["bad_lines"] == 0 and corpus["kept"] == 2000
+    assert (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+    assert len((tmp_path / "a.tsv").read_text().splitlines()) > 1000

@@ -34,6 +34,22 @@ from ._common import (
 if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
     from ..pivot import PivotOptions
 
+#: Said in the --help of every command that runs eflomal (pivot, paraphrase-table, word-align).
+EFLOMAL_NOT_SEEDED = (
+    "eflomal cannot be seeded (its binary seeds itself from /dev/urandom and has no seed option), "
+    "so two runs align differently and build different tables."
+)
+#: How --alignment makes a table reproducible (pivot, paraphrase-table).
+GIVEN_ALIGNMENT = (
+    "With --alignment no aligner runs and the table depends on the given links alone, so it is "
+    "exactly reproducible; the report records per corpus whether the alignment was computed or "
+    "given (with the file's SHA-256). Alignment lines are Pharaoh (i-j, 0-based; i?j possible "
+    "links count as links) indexing the tokens that --tokenizer (and --foreign-tokenizer) give, "
+    "as word-align with the same --tokenizer writes them; a line that is not Pharaoh or whose links do not fit "
+    "its tokens is skipped and reported (file:line), and a file with another number of lines than "
+    "its corpus is an error."
+)
+
 
 def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01) -> None:
     """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions)."""
@@ -94,6 +110,8 @@ def render_report(result: dict) -> str:
     output = STDOUT_NAME if is_std(result["output"]) else result["output"]
     lines = [f"wrote {result['rows']} paraphrase pairs for {result['phrases']} phrases to {output}"]
     for corpus in result["corpora"]:
+        corpus = dict(corpus)
+        alignment = corpus.pop("alignment", None)
         if "lines" in corpus:
             kept = corpus["kept"] / corpus["lines"] if corpus["lines"] else None
             lines.append(
@@ -104,13 +122,30 @@ def render_report(result: dict) -> str:
             )
         else:
             lines.append("  " + ", ".join(f"{k}: {v}" for k, v in corpus.items()))
+        if alignment:
+            lines.append("    " + render_alignment(alignment))
     if result["resumed_stages"]:
         lines.append(f"  resumed: {len(result['resumed_stages'])} finished stages/chunks reused")
     return "\n".join(lines)
 
 
+def render_alignment(alignment: dict) -> str:
+    """One line of a corpus' alignment record: given (file, SHA-256, bad lines) or computed."""
+    if alignment.get("kind") == "given":
+        return (f"alignment given: {alignment['file']} (sha256 {alignment['sha256']}); "
+                f"{alignment['bad_lines']} bad lines skipped")
+    note = " (not reproducible: eflomal cannot be seeded)" if alignment.get("aligner") == "eflomal" else ""
+    return f"alignment computed by {alignment.get('aligner')}{note}"
+
+
 def warn_skips(result: dict) -> None:
     for corpus in result["corpora"]:
+        alignment = corpus.get("alignment") or {}
+        for message in alignment.get("errors", ()):
+            warn(f"skipped: {message}")
+        if alignment.get("bad_lines", 0) > len(alignment.get("errors", ())):
+            more = alignment["bad_lines"] - len(alignment["errors"])
+            warn(f"{alignment['file']}: {more} more bad alignment lines skipped")
         bad = {k: corpus.get(k, 0) for k in ("empty", "too_long", "replaced")}
         if any(bad.values()):
             warn(

@@ -6,7 +6,13 @@ import argparse
 from typing import Any
 
 from ._common import positive_int, progress
-from ._pipelines import add_pipeline_options, options_from_args, run_table_pipeline
+from ._pipelines import (
+    EFLOMAL_NOT_SEEDED,
+    GIVEN_ALIGNMENT,
+    add_pipeline_options,
+    options_from_args,
+    run_table_pipeline,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,10 +22,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Align every pair of sentences within each group (eflomal trained on all those "
         "pairs, or the Sultan aligner), extract non-identical phrase pairs and score them "
         "p(e2|e1) = c(e1,e2) / sum_e c(e1,e). Groups: one group a line as TSV of equivalent "
-        "sentences, or the Bible TSV layout (header verse_id book chapter verse V1 V2 ...).",
+        "sentences, or the Bible TSV layout (header verse_id book chapter verse V1 V2 ...). "
+        + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
     )
     parser.add_argument("--groups", required=True, help="groups file (TSV, .gz allowed; - = stdin)")
-    parser.add_argument("--aligner", choices=("eflomal", "sultan"), default="eflomal")
+    parser.add_argument("--aligner", choices=("eflomal", "sultan"), default="eflomal",
+                        help="eflomal (default; cannot be seeded, so tables differ between runs) or sultan")
+    parser.add_argument("--alignment", default=None, metavar="FILE",
+                        help="Pharaoh alignment of the sentence pairs instead of running --aligner: line i for "
+                        "the i-th pair the groups form (within each group, every distinct tokenised "
+                        "sentence with each later one). Run once with --keep-work to see those pairs, "
+                        "tokenised, in WORK/mono/en.tok and WORK/mono/f.tok; `word-align --source "
+                        "WORK/mono/en.tok --target WORK/mono/f.tok` writes a matching file. Makes the table "
+                        "reproducible")
     parser.add_argument("--max-groups", type=int, default=None, help="use only the first N groups")
     parser.add_argument("--workers", type=positive_int, default=1, help="processes for the Sultan aligner")
     add_pipeline_options(parser)
@@ -41,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
             restart=args.restart,
             keep_work=args.keep_work,
             progress=progress,
+            alignment=inputs[1] if len(inputs) > 1 else None,
         )
 
-    return run_table_pipeline(args, [args.groups], build)
+    return run_table_pipeline(args, [args.groups] + ([args.alignment] if args.alignment else []), build)

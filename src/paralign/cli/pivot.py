@@ -23,7 +23,13 @@ from ._common import (
     stdin_inputs,
     warn,
 )
-from ._pipelines import add_pipeline_options, options_from_args, run_table_pipeline
+from ._pipelines import (
+    EFLOMAL_NOT_SEEDED,
+    GIVEN_ALIGNMENT,
+    add_pipeline_options,
+    options_from_args,
+    run_table_pipeline,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,11 +37,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "pivot",
         help="build a paraphrase table by bilingual pivoting (Bannard & Callison-Burch 2005)",
         description="Align English-foreign corpora with eflomal, extract phrase pairs and pivot: "
-        "p(e2|e1) = sum_corpora sum_f p(f|e1) p(e2|f). Give --english/--foreign once per corpus.",
+        "p(e2|e1) = sum_corpora sum_f p(f|e1) p(e2|f). Give --english/--foreign once per corpus. "
+        + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
     )
     parser.add_argument("--english", action="append", required=True,
                         help="English side (one line a sentence; - = stdin)")
     parser.add_argument("--foreign", action="append", required=True, help="foreign side, line-aligned (- = stdin)")
+    parser.add_argument("--alignment", action="append", default=None, metavar="FILE",
+                        help="Pharaoh alignment of a corpus instead of running eflomal: one line per corpus "
+                        "line (empty and skipped lines included), as `word-align --tokenizer T` writes it "
+                        "with T = --tokenizer. Give it once per --english/--foreign pair, in the same order, "
+                        "or not at all (- = stdin). Makes the table reproducible (eflomal cannot be seeded)")
     parser.add_argument("--foreign-tokenizer", choices=("regex", "whitespace", "moses"), default=None,
                         help="tokenizer of the foreign side (default: --tokenizer)")
     parser.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
@@ -47,6 +59,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align = subparsers.add_parser(
         "word-align",
         help="word-align a parallel corpus with eflomal (both directions, symmetrised), Pharaoh output",
+        description="Word-align a parallel corpus with eflomal (both directions, symmetrised); one "
+        "Pharaoh line per input line (empty for empty and over-long lines). " + EFLOMAL_NOT_SEEDED
+        + " Keep the output and give it to `pivot --alignment` (written with --tokenizer equal to "
+        "pivot's --tokenizer, regex by default there) to build a table reproducibly.",
     )
     align.add_argument("--source", required=True, help="source side (one sentence a line; - = stdin)")
     align.add_argument("--target", required=True, help="target side, line-aligned (- = stdin)")
@@ -74,19 +90,28 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(
             f"give --english and --foreign in pairs ({len(args.english)} --english, {len(args.foreign)} --foreign)"
         )
+    alignments = args.alignment or []
+    if alignments and len(alignments) != len(args.english):
+        raise ConfigurationError(
+            f"give --alignment once per --english/--foreign pair, in the same order, or not at all "
+            f"({len(args.english)} corpora, {len(alignments)} --alignment)"
+        )
+    n_corpora = 2 * len(args.english)
 
     def build(inputs: list[str], output: str, work_dir: str | None) -> Any:
+        corpora, given = inputs[:n_corpora], inputs[n_corpora:]
         return pivot_paraphrases(
-            list(zip(inputs[0::2], inputs[1::2], strict=True)),
+            list(zip(corpora[0::2], corpora[1::2], strict=True)),
             output,
             options_from_args(args),
             work_dir=work_dir,
             restart=args.restart,
             keep_work=args.keep_work,
             progress=progress,
+            alignments=given or None,
         )
 
-    inputs = [path for pair in zip(args.english, args.foreign, strict=True) for path in pair]
+    inputs = [path for pair in zip(args.english, args.foreign, strict=True) for path in pair] + alignments
     return run_table_pipeline(args, inputs, build)
 
 

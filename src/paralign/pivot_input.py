@@ -1,0 +1,267 @@
+"""What the paraphrase-table pipelines read: their options, and stage 1 (prepare) of both.
+
+`PivotOptions` holds every knob of `paralign.pivot`'s pipelines (its fingerprint names a work
+directory's run).  Preparing streams the input with the checks of `corpora.parallel` (or the
+groups of `corpora.groups`), tokenises it with the pipeline's tokenizer options and writes the
+token files `en.tok` and `f.tok` (one sentence pair a line) that the later stages align and
+extract phrase pairs from.
+
+Not for: aligning, counting and pivoting (:mod:`paralign.pivot`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .aligners.eflomal import check_symmetrization, links_to_pharaoh, tokenize
+from .alignment import Link
+from .corpora.base import BadPair, PairOrBad
+from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, count_lines, iter_parallel
+from .corpora.pharaoh import read_pharaoh
+from .errors import AlignmentIndexError, ConfigurationError, MismatchError
+from .mapreduce import atomic_path
+from .textio import sha256_file
+
+Progress = Callable[..., Iterable]
+
+
+def no_progress(items: Iterable, desc: str = "", total: int | None = None) -> Iterable:
+    return items
+
+
+@dataclass(frozen=True, slots=True)
+class PivotOptions:
+    """Every knob of the pivot and monolingual pipelines (the fingerprint of a work directory)."""
+
+    max_length: int = 5
+    symmetrization: str = "grow-diag-final-and"
+    threshold: float = 0.01
+    top_k: int | None = None
+    min_count: int = 1  # drop rows supported by fewer phrase-pair occurrences (output stage only)
+    chunk_size: int = 5000
+    lowercase: bool = True
+    tokenizer: str = "regex"
+    foreign_tokenizer: str | None = None  # None: same as `tokenizer`
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    max_length_ratio: float | None = None  # skip pairs whose token-length ratio exceeds this
+    encoding_errors: str = "strict"
+    min_translation_prob: float = 0.001
+    buffer_items: int = 1_000_000  # keys held in memory before a run is spilled to disk
+    eflomal_model: int = 3
+    eflomal_iterations: int | None = None
+
+    def __post_init__(self) -> None:
+        check_symmetrization(self.symmetrization)
+        if self.max_length < 1:
+            raise ConfigurationError(f"max_length must be >= 1, got {self.max_length}")
+        if self.chunk_size < 1:
+            raise ConfigurationError(f"chunk_size must be >= 1, got {self.chunk_size}")
+        if self.top_k is not None and self.top_k < 1:
+            raise ConfigurationError(f"top_k must be >= 1, got {self.top_k}")
+        if not 0 <= self.min_translation_prob < 1:
+            raise ConfigurationError(f"min_translation_prob must be in [0, 1), got {self.min_translation_prob}")
+        if self.max_length_ratio is not None and self.max_length_ratio < 1:
+            raise ConfigurationError(f"max_length_ratio must be >= 1, got {self.max_length_ratio}")
+
+    def fingerprint(self) -> dict[str, Any]:
+        """Options that change intermediate files (threshold and top-k only change the output)."""
+        data = asdict(self)
+        for key in ("threshold", "top_k", "min_count", "buffer_items"):
+            data.pop(key)
+        return data
+
+
+#: Messages of bad lines of a given alignment file kept for the report (all are counted).
+KEPT_ERRORS = 20
+
+
+@dataclass(slots=True)
+class GivenAlignment:
+    """A Pharaoh file given for a corpus instead of aligning it (`i-j` links, 0-based; `i?j`
+    possible links count as links), read beside the corpus through `corpora.pharaoh`.
+
+    `links(line, n, m)` gives a line's links, or None when the line is not Pharaoh or a link
+    lies outside its n and m tokens: that line is counted in `bad` and its message
+    (`file:line: reason`) kept in `errors` (the first `KEPT_ERRORS`).
+    """
+
+    path: str
+    sha256: str = ""
+    lines: int = 0
+    bad: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @classmethod
+    def open(cls, path: str | Path) -> GivenAlignment:
+        """Check that `path` is a readable file; note its SHA-256 and its number of lines."""
+        return cls(str(path), sha256_file(path), count_lines(path))
+
+    def items(self) -> Iterator[PairOrBad]:
+        """One item per line of the file, in order (see `corpora.pharaoh.read_pharaoh`)."""
+        return read_pharaoh(self.path)
+
+    def links(self, line: PairOrBad, source_length: int, target_length: int) -> frozenset[Link] | None:
+        """All links of `line` if it fits sentences of these lengths; else None (counted, reported)."""
+        if isinstance(line, BadPair):
+            error: Exception = line.error
+        else:
+            try:
+                return line.alignment.validate(source_length, target_length, source=self.path, line=line.line).possible
+            except AlignmentIndexError as exc:
+                error = exc
+        self.bad += 1
+        if len(self.errors) < KEPT_ERRORS:
+            self.errors.append(str(error))
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report's record: given, which file (path and SHA-256), lines, bad lines."""
+        return {"kind": "given", "file": self.path, "sha256": self.sha256, "lines": self.lines,
+                "bad_lines": self.bad, "errors": list(self.errors)}
+
+
+def ratio_ok(a: int, b: int, ratio: float | None) -> bool:
+    return ratio is None or max(a, b) <= ratio * max(1, min(a, b))
+
+
+def prepare_parallel(
+    english: str | Path,
+    foreign: str | Path,
+    directory: Path,
+    options: PivotOptions,
+    alignment: str | Path | None = None,
+) -> dict[str, Any]:
+    """Stage 1: checked streaming read, tokenisation, token files `en.tok` and `f.tok`.
+
+    With `alignment` (a Pharaoh file holding one line per corpus line, whose indexes refer to
+    the tokens written here), also `align.txt`, the links of the pairs written; a pair whose
+    line is not Pharaoh or does not fit its tokens is skipped and reported (`GivenAlignment`).
+    A file with another number of lines than the corpus is a MismatchError naming both.
+    Returns the reading statistics (`ParallelStats.to_dict`), with "alignment" when given.
+    """
+    stats = ParallelStats()
+    given = None if alignment is None else GivenAlignment.open(alignment)
+    if given is not None and (corpus_lines := count_lines(english)) != given.lines:
+        raise MismatchError(
+            f"alignment file {given.path} has {given.lines} lines but corpus {english} has "
+            f"{corpus_lines} (and {foreign} should too): give one Pharaoh line per corpus line"
+        )
+    foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
+    filtered = 0
+
+    def rows() -> Iterator[tuple[str, str, frozenset[Link] | None]]:
+        nonlocal filtered
+        lines = iter_parallel(
+            english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
+            stats=stats, warn=False, keep_skipped=given is not None,
+        )
+        # strict=False: the line counts are checked above (and by iter_parallel)
+        for item, line in zip(lines, given.items() if given else itertools.repeat(None), strict=False):
+            if not item.source:  # an empty or over-long pair kept in place (counted by the reader)
+                continue
+            e = tokenize(item.source, options.tokenizer, options.lowercase)
+            f = tokenize(item.target, foreign_tokenizer, options.lowercase)
+            if not e or not f or not ratio_ok(len(e), len(f), options.max_length_ratio):
+                filtered += 1
+                continue
+            links = None if given is None else given.links(line, len(e), len(f))
+            if given is None or links is not None:
+                yield " ".join(e), " ".join(f), links
+
+    _write_token_files(directory, rows(), with_links=given is not None)
+    stats.kept -= filtered + (given.bad if given else 0)
+    stats.filtered += filtered
+    info = stats.to_dict()
+    if given is not None:
+        info["alignment"] = given.to_dict()
+    return info
+
+
+def prepare_groups(
+    groups_path: str | Path,
+    directory: Path,
+    options: PivotOptions,
+    max_groups: int | None = None,
+    progress: Progress = no_progress,
+    alignment: str | Path | None = None,
+) -> dict[str, Any]:
+    """Stage 1 of the monolingual pipeline: every pair of each group's sentences, tokenised,
+    in `en.tok` and `f.tok`; returns {"groups": groups used, "pairs": pairs written}.
+
+    With `alignment` (a Pharaoh file, line i for the i-th pair formed here), also `align.txt`
+    as in `prepare_parallel`; its line count must equal the number of pairs (MismatchError).
+    """
+    from .corpora.groups import iter_groups
+
+    given = None if alignment is None else GivenAlignment.open(alignment)
+    links_in = given.items() if given else iter(())
+    n_groups = formed = 0
+    seen: set[str] = set()
+
+    def rows() -> Iterator[tuple[str, str, frozenset[Link] | None]]:
+        nonlocal n_groups, formed
+        # open_text raises FormatError naming the file and line of a byte that is not UTF-8
+        for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups):
+            if gid not in seen:
+                seen.add(gid)
+                n_groups += 1
+            formed += 1
+            links = None
+            if given is not None:
+                line = next(links_in, None)  # None: too few lines, an error once all pairs are counted
+                links = None if line is None else given.links(line, len(a.split()), len(b.split()))
+                if links is None:
+                    continue
+            yield a, b, links
+        if given is not None and formed != given.lines:
+            raise MismatchError(
+                f"alignment file {given.path} has {given.lines} lines but the groups of "
+                f"{groups_path} form {formed} sentence pairs: give one Pharaoh line per pair"
+            )
+
+    count = _write_token_files(directory, progress(rows(), "prepare pairs"), with_links=given is not None)
+    info: dict[str, Any] = {"groups": n_groups, "pairs": count}
+    if given is not None:
+        info["alignment"] = given.to_dict()
+    return info
+
+
+def _write_token_files(
+    directory: Path, rows: Iterable[tuple[str, str, frozenset[Link] | None]], *, with_links: bool
+) -> int:
+    """Write `en.tok` and `f.tok` (and `align.txt` `with_links`), one row a line, each renamed
+    into place only when all rows are written; return the number of rows."""
+    names = ("en.tok", "f.tok", "align.txt")[: 3 if with_links else 2]
+    count = 0
+    with ExitStack() as stack:
+        outs = [
+            stack.enter_context(open(stack.enter_context(atomic_path(directory / name)), "w", encoding="utf-8"))
+            for name in names
+        ]
+        for e, f, links in rows:
+            outs[0].write(e + "\n")
+            outs[1].write(f + "\n")
+            if with_links:
+                outs[2].write(links_to_pharaoh(links or ()) + "\n")
+            count += 1
+    return count
+
+
+def _group_pairs(
+    groups: Iterable[Any], options: PivotOptions, max_groups: int | None
+) -> Iterator[tuple[str, str, str]]:
+    """All sentence pairs (i < j) within each group, tokenised: (group id, tokens a, tokens b)."""
+    for group in itertools.islice(groups, max_groups):
+        sentences = []
+        for sentence in group.sentences:
+            tokens = tokenize(sentence, options.tokenizer, options.lowercase)
+            if tokens and (options.max_tokens <= 0 or len(tokens) <= options.max_tokens):
+                sentences.append(" ".join(tokens))
+        for a, b in itertools.combinations(dict.fromkeys(sentences), 2):
+            if ratio_ok(len(a.split()), len(b.split()), options.max_length_ratio):
+                yield group.id, a, b
