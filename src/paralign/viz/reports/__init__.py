@@ -1,0 +1,14 @@
+"""HTML reports of evaluations: one self-contained page per command's result.
+
+One module per report: :mod:`.alignment` (``evaluate-aligner --report``); :mod:`.parts` holds
+what they share (stylesheet, score tables, filter controls). Each function returns the page's
+text; the command writes it.
+
+Not for: computing the results (the library below) or the pictures (:mod:`paralign.viz`).
+"""
+
+from __future__ import annotations
+
+from .alignment import alignment_report
+
+__all__ = ["alignment_report"]
