@@ -1,6 +1,7 @@
 """HTML reports of evaluations: one self-contained page per command's result.
 
-One module per report: :mod:`.alignment` (``evaluate-aligner --report``); :mod:`.parts` holds
+One module per report: :mod:`.alignment` (``evaluate-aligner --report``), :mod:`.sts`
+(``evaluate-sts --report``); :mod:`.parts` holds
 what they share (stylesheet, score tables, filter controls). Each function returns the page's
 text; the command writes it.
 
@@ -10,5 +11,6 @@ Not for: computing the results (the library below) or the pictures (:mod:`parali
 from __future__ import annotations
 
 from .alignment import alignment_report
+from .sts import sts_report
 
-__all__ = ["alignment_report"]
+__all__ = ["alignment_report", "sts_report"]

@@ -27,10 +27,10 @@ label.filter-label { margin-right: 1.2em; }
 
 
 def lookup(result: Mapping, key: str) -> object:
-    """The value at a dotted `key` of a JSON-like result (``macro.f1``)."""
+    """The value at a dotted `key` of a JSON-like result (``macro.f1``, ``sets.0.pearson``)."""
     value: object = result
     for part in key.split("."):
-        value = value[part]  # type: ignore[index]
+        value = value[int(part)] if isinstance(value, list) else value[part]  # type: ignore[index]
     return value
 
 
