@@ -1,7 +1,8 @@
 """HTML reports of evaluations: one self-contained page per command's result.
 
 One module per report: :mod:`.alignment` (``evaluate-aligner --report``), :mod:`.sts`
-(``evaluate-sts --report``), :mod:`.meta_eval` (``meta-eval --report``); :mod:`.parts` holds
+(``evaluate-sts --report``), :mod:`.meta_eval` (``meta-eval --report``), :mod:`.paraeval`
+(``paraeval --report``); :mod:`.parts` holds
 what they share (stylesheet, score tables, filter controls). Each function returns the page's
 text; the command writes it.
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from .alignment import alignment_report
 from .meta_eval import meta_eval_report
+from .paraeval import paraeval_report
 from .sts import sts_report
 
-__all__ = ["alignment_report", "meta_eval_report", "sts_report"]
+__all__ = ["alignment_report", "meta_eval_report", "paraeval_report", "sts_report"]
