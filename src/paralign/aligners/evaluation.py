@@ -23,7 +23,7 @@ from .sultan import Aligner
 
 if TYPE_CHECKING:
     from ..corpora.base import AlignedPair
-    from ..metrics.alignment_scores import PairCounts, SkippedPair
+    from ..metrics.alignment_scores import AlignmentScores, PairCounts, SkippedPair
 
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
@@ -93,6 +93,14 @@ class AlignerEvaluation:
     pairs: tuple[PairResult, ...]
 
 
+def pair_results(gold: Sequence[AlignedPair], system: Sequence[Alignment],
+                 scores: AlignmentScores) -> tuple[PairResult, ...]:
+    """Each gold pair with its system alignment and counts, from `scores` of them (positions
+    1..n unless the scores record others)."""
+    positions = scores.positions or range(1, len(gold) + 1)
+    return tuple(PairResult(*row) for row in zip(positions, gold, system, scores.per_pair, strict=True))
+
+
 def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                            limit: int | None = None, progress: Progress | None = None) -> AlignerEvaluation:
     """:func:`evaluate_aligner`'s report together with every pair's system alignment and counts
@@ -118,8 +126,7 @@ def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str =
         "pairs_per_second": round(len(gold) / max(annotate_seconds + align_seconds, 1e-9), 2),
         "align_ms_per_pair": round(1000 * align_seconds / len(gold), 3),
     })
-    pairs = tuple(PairResult(*row) for row in zip(positions, gold, system, scores.per_pair, strict=True))
-    return AlignerEvaluation(result, pairs)
+    return AlignerEvaluation(result, pair_results(gold, system, scores))
 
 
 def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,

@@ -52,9 +52,16 @@ def value_cell(key: str, value: object, percent: bool = False) -> Element:
 
 
 def score_table(result: Mapping, rows: Sequence[tuple[str, str, bool]]) -> Element:
-    """A two-column table of `rows` (label, dotted key into `result`, shown as a percentage?)."""
-    return el("table", *(el("tr", el("th", label), value_cell(key, lookup(result, key), percent))
-                         for label, key, percent in rows), class_="scores")
+    """A two-column table of `rows` (label, dotted key into `result`, shown as a percentage?);
+    a row whose key `result` does not have is left out."""
+    cells = []
+    for label, key, percent in rows:
+        try:
+            value = lookup(result, key)
+        except (KeyError, IndexError, TypeError):
+            continue
+        cells.append(el("tr", el("th", label), value_cell(key, value, percent)))
+    return el("table", *cells, class_="scores")
 
 
 def filter_controls(name: str, choices: Sequence[tuple[str, str, int]]) -> list[Element]:
