@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: setup
-	$(VENV)/bin/paralign demo
+	$(VENV)/bin/paralign demo --report demo-report.html
 
 test: setup
 	$(PY) -m pytest -q

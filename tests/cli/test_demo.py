@@ -36,3 +36,16 @@ def test_demo_every_gold_line_bad_is_an_error(tmp_path: Path, capsys) -> None:
     assert main(["demo", "--examples", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "no pair could be scored: all 2" in err and "gold.jsonl:1: invalid JSON" in err
+
+
+def test_demo_report_is_written_and_its_path_printed(tmp_path: Path, capsys, report_page) -> None:
+    report = tmp_path / "demo.html"
+    assert main(["demo", "--format", "json", "--report", str(report)]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert str(report.resolve()) in captured.err
+    page = report_page(report.read_text(encoding="utf-8"))
+    assert len(page.find("section", class_="pair")) == len(result["pairs"])
+    values = page.values()
+    assert values["macro.f1"] == result["scores"]["macro"]["f1"] and "align_seconds" not in values
+    page.assert_self_contained()

@@ -64,3 +64,30 @@ def test_resample_counts_rejects_bad_sizes():
         resample_counts(10, 0)
     with pytest.raises(ConfigurationError, match="segment"):
         resample_counts(0, 10)
+
+
+def test_report_has_a_scatter_and_the_json_correlations_per_metric(tmp_path, capsys, report_page):
+    root = _wmt(tmp_path)
+    odd = "<b>&Odd"  # a system name is user text: it stays text in the page
+    (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{odd}.en").write_text(
+        "the cat sat\nprices went up\nthe dog ran\n", encoding="utf-8")
+    with open(root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv", "a", encoding="utf-8") as handle:
+        handle.write(f"50.0 0.0 3 3 o {odd}\n")
+    report = tmp_path / "meta.html"
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "20"]
+    assert main([*argv, "--format", "json", "--report", str(report)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    page = report_page(report.read_text(encoding="utf-8"))
+    assert [h.text for h in page.root.iter("h2")] == ["bleu", "chrf"]
+    assert page.count("svg") == 2 and len(page.find("circle", class_="point")) == 2 * 4
+    values = page.values()
+    for name in ("bleu", "chrf"):
+        for kind in ("pearson", "spearman", "kendall"):
+            for part in ("value", "low", "high"):
+                assert values[f"metrics.{name}.{kind}.{part}"] == result["metrics"][name][kind][part]
+    assert odd in page.text and odd not in page.source
+    page.assert_self_contained()
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--report", str(report)]) == 0
+    assert capsys.readouterr().out == plain

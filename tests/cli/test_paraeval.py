@@ -100,3 +100,37 @@ def test_meta_eval_json(data, capsys):
     code, _, err = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
                        "--pair", "cs-en", "--refs", "C", "--metrics", "bleu")
     assert code == 1 and "no reference 'C'" in err
+
+
+def test_report_highlights_each_hypothesis_by_tier(files, capsys, report_page):
+    (files / "t.tsv").write_text(TABLE + "explosion\tbombing\nhappening\tgoing on\nsmall\tlittle\n",
+                                 encoding="utf-8")
+    (files / "hyp.txt").write_text("blown up bombing was happening\n\nthe small cat <script>\n",
+                                   encoding="utf-8")
+    (files / "r1.txt").write_text("the bombing resulted in an explosion\nsomething\nthe little cat\n",
+                                  encoding="utf-8")
+    report = files / "paraeval.html"
+    argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "r2.txt"), "-i", str(files / "hyp.txt"),
+            "--table", str(files / "t.tsv"), "--resources", "none"]
+    code, out, _ = run(capsys, *argv, "--format", "json", "--report", str(report))
+    assert code == 0
+    result = json.loads(out)
+    page = report_page(report.read_text(encoding="utf-8"))
+    values = page.values()
+    assert values["precision"] == result["precision"] and values["f"] == result["f"]
+    assert values["counts.hyp_matched"] == result["counts"]["hyp_matched"]
+    sections = page.find("section", class_="segment")
+    assert [s["data-segment"] for s in sections] == ["1", "2", "3"]
+    words = [(w.get("data-tier"), w.text) for w in page.root.iter("span")
+             if "tier" in w.get("class", "").split() and w.get("data-tier") and w.text
+             and ":" not in w.text]  # the legend's entries have a colon
+    assert ("paraphrase", "blown up") in words and ("synonym", "small") in words
+    assert ("exact", "cat") in words and ("unmatched", "<") in words
+    tiers = {tier for tier, _ in words}
+    assert tiers == {"paraphrase", "synonym", "exact", "unmatched"}
+    assert "<script>" not in page.source
+    page.assert_self_contained()
+    code, plain, _ = run(capsys, *argv)
+    code, with_report, _ = run(capsys, *argv, "--report", str(report))
+    assert plain == with_report
+

@@ -241,3 +241,21 @@ def test_settings_cannot_change_under_the_caches(figure4_table) -> None:
     scorer.sentence_score(CANDIDATE, REFS)
     with pytest.raises(dataclasses.FrozenInstanceError):
         scorer.max_length = 2  # type: ignore[misc]
+
+
+def test_matched_spans_agree_with_the_scores(tmp_path):
+    """Every hypothesis token is in one span; the tiers count what the statistics count."""
+    from paralign.metrics.paraeval import EXACT, UNMATCHED, build_sources
+
+    table = tmp_path / "t.tsv"
+    table.write_text("blown up\tbombing\nblown up\texplosion\nbombing\texplosion\n", encoding="utf-8")
+    scorer = ParaEval(build_sources(["none"], [str(table)]))
+    for hyp, refs in [("blown up bombing was happening", ["the bombing resulted in an explosion",
+                                                           "there was an explosion"]),
+                      ("the cat the cat", ["a cat", "the cat"]), ("", ["x"])]:
+        match = scorer.matched_spans(hyp, refs)
+        assert match.stats == scorer.sentence_score(hyp, refs).stats
+        assert [i for sp in match.spans for i in range(sp.start, sp.end)] == list(range(len(match.tokens)))
+        matched = sum(sp.end - sp.start for sp in match.spans if sp.tier != UNMATCHED)
+        assert matched == match.stats.hyp_matched
+        assert sum(1 for sp in match.spans if sp.tier == EXACT) == match.stats.hyp_matched - match.stats.hyp_paraphrase

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._moved import moved_names
+from ..alignment import Alignment
 from ..errors import ConfigurationError, FormatError
 from ..sentence import Sentence
 from .sultan import Aligner
 
 if TYPE_CHECKING:
     from ..corpora.base import AlignedPair
-    from ..metrics.alignment_scores import SkippedPair
+    from ..metrics.alignment_scores import AlignmentScores, PairCounts, SkippedPair
 
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
@@ -72,9 +74,37 @@ def annotate_gold(
     return list(zip(sentences[0::2], sentences[1::2], strict=True))
 
 
-def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
-                     limit: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
-    """Align every gold pair and score it: score-alignments' JSON plus timings."""
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """One scored gold pair: its 1-based position in the gold file, the gold pair (tokens,
+    id, gold alignment), the system's alignment and the link counts the scores derive from."""
+
+    position: int
+    gold: AlignedPair
+    system: Alignment
+    counts: PairCounts
+
+
+@dataclass(frozen=True, slots=True)
+class AlignerEvaluation:
+    """What :func:`evaluate_aligner` reports (`result`) and the per-pair results it comes from."""
+
+    result: dict[str, Any]
+    pairs: tuple[PairResult, ...]
+
+
+def pair_results(gold: Sequence[AlignedPair], system: Sequence[Alignment],
+                 scores: AlignmentScores) -> tuple[PairResult, ...]:
+    """Each gold pair with its system alignment and counts, from `scores` of them (positions
+    1..n unless the scores record others)."""
+    positions = scores.positions or range(1, len(gold) + 1)
+    return tuple(PairResult(*row) for row in zip(positions, gold, system, scores.per_pair, strict=True))
+
+
+def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
+                           limit: int | None = None, progress: Progress | None = None) -> AlignerEvaluation:
+    """:func:`evaluate_aligner`'s report together with every pair's system alignment and counts
+    (in gold order; what a report of the pairs shows)."""
     from ..metrics.alignment_scores import score_alignments
 
     gold, positions, skipped = read_gold(gold_path, limit)
@@ -86,16 +116,23 @@ def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure
     start = time.perf_counter()
     system = aligner.align_annotated(annotated, workers=workers, progress=progress)
     align_seconds = time.perf_counter() - start
-    result = score_alignments(
+    scores = score_alignments(
         [p.alignment for p in gold], system, links, source=str(gold_path), positions=positions, skipped=skipped
-    ).to_dict()
+    )
+    result = scores.to_dict()
     result.update({
         "gold": str(gold_path), "annotate_seconds": round(annotate_seconds, 3),
         "align_seconds": round(align_seconds, 3),
         "pairs_per_second": round(len(gold) / max(annotate_seconds + align_seconds, 1e-9), 2),
         "align_ms_per_pair": round(1000 * align_seconds / len(gold), 3),
     })
-    return result
+    return AlignerEvaluation(result, pair_results(gold, system, scores))
+
+
+def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
+                     limit: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
+    """Align every gold pair and score it: score-alignments' JSON plus timings."""
+    return evaluate_aligner_pairs(aligner, gold_path, links, workers, limit, progress).result
 
 
 def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",

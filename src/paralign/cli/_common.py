@@ -80,6 +80,27 @@ def output_path(text: str) -> str:
     return text
 
 
+def report_path(text: str) -> str:
+    """A ``--report`` value: a file path checked as :func:`output_path` checks one (a report is
+    a file to open in a browser, so not ``-``)."""
+    if is_std(text):
+        raise argparse.ArgumentTypeError("the report is a file: give a file name, not -")
+    return output_path(text)
+
+
+def add_report(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--report FILE.html``: also write a self-contained HTML report of `what`."""
+    parser.add_argument("--report", default=None, type=report_path, metavar="FILE.html",
+                        help=f"also write a self-contained HTML report ({what})")
+
+
+def write_report(path: str | None, text: str) -> None:
+    """Write a report page (when ``--report`` was given)."""
+    if path is not None:
+        with open_out(path) as out:
+            out.write(text)
+
+
 def add_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", default="-", type=output_path, help="output file (default: stdout)")
 

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from ..aligners.evaluation import annotate_gold
+from ..aligners.evaluation import PairResult, annotate_gold, pair_results
 from ..aligners.sultan import Aligner
 from ..alignment import Alignment
 from ..corpora import read_pairs
 from ..errors import FormatError, ResourceMissingError
 from ..metrics.alignment_scores import score_alignments, usable_pairs
-from ._common import add_format, add_output, warn_skipped_pairs, write_result
+from ._common import (
+    add_format,
+    add_output,
+    add_report,
+    warn_skipped_pairs,
+    write_report,
+    write_result,
+)
 from ._render import render_scores
 
 #: examples/demo/ of a source checkout (src/paralign/cli/demo.py -> repo root).
@@ -28,6 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--examples", default=str(DEMO_DIR), help="folder holding gold.jsonl")
     add_format(parser)
     add_output(parser)
+    add_report(parser, "the scores and every pair's grid against the gold, worst first; its "
+               "path is printed on stderr")
     parser.set_defaults(func=run)
 
 
@@ -37,6 +47,11 @@ def run_demo(examples: str | Path) -> dict:
     A bad gold line is left out and listed in the scores' "skipped_rows"; FormatError when
     the gold has no pairs, EmptyScoringError when none of them can be read.
     """
+    return _demo(examples)[0]
+
+
+def _demo(examples: str | Path) -> tuple[dict, list[PairResult]]:
+    """:func:`run_demo`'s result and each pair's result (for the report)."""
     gold_path = Path(examples) / "gold.jsonl"
     if not gold_path.is_file():
         raise ResourceMissingError(f"{gold_path}: demo gold not found (run from a source checkout "
@@ -61,8 +76,8 @@ def run_demo(examples: str | Path) -> dict:
             "missed": [[pair.source[i], pair.target[j]] for i, j in missed],
         })
     scores = score_alignments([p.alignment for p in gold], system, "sure", source=str(gold_path),
-                              positions=positions, skipped=skipped).to_dict()
-    return {"pairs": pairs, "scores": scores}
+                              positions=positions, skipped=skipped)
+    return {"pairs": pairs, "scores": scores.to_dict()}, list(pair_results(gold, system, scores))
 
 
 def _render(result: dict) -> str:
@@ -82,7 +97,13 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = run_demo(args.examples)
+    result, pairs = _demo(args.examples)
     write_result(args, result, _render)
     warn_skipped_pairs(result["scores"]["skipped_rows"])
+    if args.report is not None:
+        from ..viz.reports import alignment_report
+
+        data = {**result["scores"], "gold": str(Path(args.examples) / "gold.jsonl")}
+        write_report(args.report, alignment_report(data, pairs, title="paralign demo: alignments against gold"))
+        print(f"HTML report of the alignments: {Path(args.report).resolve()}", file=sys.stderr)
     return 0

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from ..aligners.evaluation import evaluate_aligner
-from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
+from ..aligners.evaluation import PairResult, evaluate_aligner_pairs
+from ._common import (
+    add_format,
+    add_output,
+    add_report,
+    progress,
+    warn_skipped_pairs,
+    write_report,
+    write_result,
+)
 from ._options import add_aligner_options, add_gold_options, aligner_from_args, on_gold
 from ._render import render_scores
 
@@ -21,6 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_aligner_options(parser)
     add_format(parser)
     add_output(parser)
+    add_report(parser, "the scores, then every pair's grid against gold, worst first, "
+               "filterable by missed or wrong links")
     parser.set_defaults(func=run)
 
 
@@ -32,10 +42,21 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = on_gold(args, lambda gold: evaluate_aligner(
-        aligner_from_args(args), gold, args.gold_links, workers=args.workers, limit=args.limit,
-        progress=lambda items: progress(items, "aligning"),
-    ))
+    pairs: list[PairResult] = []
+
+    def evaluate(gold: str) -> dict:
+        evaluation = evaluate_aligner_pairs(
+            aligner_from_args(args), gold, args.gold_links, workers=args.workers, limit=args.limit,
+            progress=lambda items: progress(items, "aligning"),
+        )
+        pairs.extend(evaluation.pairs)
+        return evaluation.result
+
+    result = on_gold(args, evaluate)
     write_result(args, result, _render)
+    if args.report is not None:
+        from ..viz.reports import alignment_report
+
+        write_report(args.report, alignment_report(result, pairs))
     warn_skipped_pairs(result["skipped_rows"])
     return 0

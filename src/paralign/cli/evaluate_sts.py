@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..similarity import DEFAULT_SIGNAL, evaluate_sts_files
-from ._common import STDIN_NAME, add_format, add_output, write_result
+from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
+from ._common import STDIN_NAME, add_format, add_output, add_report, write_report, write_result
 from ._options import add_similarity_options, evaluate_inputs
 
 
@@ -20,6 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_similarity_options(parser)
     add_output(parser)
     add_format(parser)
+    add_report(parser, "per file, system score against gold as a scatter plot, the correlations "
+               "and the largest errors")
     parser.set_defaults(func=run)
 
 
@@ -38,18 +40,23 @@ def _num(value: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    result, copy = evaluate_inputs(
-        args,
-        lambda paths, **common: evaluate_sts_files(
-            paths["data"], signal=args.signal or DEFAULT_SIGNAL, idf_from=paths["idf_from"], **common
-        ).to_dict(),
-        data=args.data,
-        idf_from=args.idf_from,
-    )
+    reports: list[StsReport] = []
+
+    def evaluate(paths: dict, **common) -> dict:
+        reports.append(evaluate_sts_files(paths["data"], signal=args.signal or DEFAULT_SIGNAL,
+                                          idf_from=paths["idf_from"], **common))
+        return reports[0].to_dict()
+
+    result, copy = evaluate_inputs(args, evaluate, data=args.data, idf_from=args.idf_from)
     if copy is not None:
         for s in result["sets"]:
             if s["path"] == STDIN_NAME:
                 s["name"] = STDIN_NAME  # not the copy's file name
     warnings = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
     warnings += [f"{s['path']}: pair {f['index'] + 1}: {f['error']}" for s in result["sets"] for f in s["failures"]]
-    return write_result(args, result, render, warnings)
+    write_result(args, result, render, warnings)
+    if args.report is not None:
+        from ..viz.reports import sts_report
+
+        write_report(args.report, sts_report(reports[0], result))
+    return 0

@@ -8,7 +8,17 @@ import math
 from ..corpora.wmt import load_wmt
 from ..metrics.correlation import CORRELATIONS, MetaEvaluation, meta_evaluate, resolve_metrics
 from ..metrics.paraeval import ParaEval, build_sources
-from ._common import add_format, add_output, emit, open_out, positive_int, progress, warn
+from ._common import (
+    add_format,
+    add_output,
+    add_report,
+    emit,
+    open_out,
+    positive_int,
+    progress,
+    warn,
+    write_report,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=12345)
     add_format(parser)
     add_output(parser)
+    add_report(parser, "per metric, its system scores against the human scores as a scatter "
+               "plot with each correlation and its interval")
     parser.set_defaults(func=run)
 
 
@@ -56,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
                            seed=args.seed, progress=progress)
     with open_out(args.output) as out:
         emit(result.to_dict(), args.format, lambda _: render(result), out)
+    if args.report is not None:
+        from ..viz.reports import meta_eval_report
+
+        write_report(args.report, meta_eval_report(result))
     return 0
 
 

@@ -6,7 +6,7 @@ import argparse
 
 from ..errors import MismatchError
 from ..metrics.paraeval import ParaEval, ParaEvalScore, build_sources, sum_stats
-from ._common import add_format, add_output, emit, open_in, open_out
+from ._common import add_format, add_output, add_report, emit, open_in, open_out, write_report
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         '{"segments": [...], "corpus": {...}})')
     add_format(parser)
     add_output(parser)
+    add_report(parser, "the corpus scores, then each hypothesis with its words highlighted by "
+               "tier: paraphrase, exact, synonym, unmatched")
     parser.set_defaults(func=run)
 
 
@@ -54,6 +56,19 @@ def run(args: argparse.Namespace) -> int:
         build_sources(args.resources.split(","), args.table), max_length=args.max_length,
         min_paraphrase_length=args.min_paraphrase_length, lowercase=not args.no_lowercase,
         tokenize=args.tokenize, skip_stopword_phrases=not args.keep_stopword_phrases)
+    _write(args, scorer, hyps, refs)
+    if args.report is not None:
+        from ..viz.reports import paraeval_report
+
+        by_segment = [[stream[i] for stream in refs] for i in range(len(hyps))]
+        matches = [scorer.matched_spans(h, r) for h, r in zip(hyps, by_segment, strict=True)]
+        corpus = ParaEvalScore(sum_stats(m.stats for m in matches), scorer.signature(len(refs)))
+        write_report(args.report, paraeval_report(_public(corpus), matches, by_segment))
+    return 0
+
+
+def _write(args: argparse.Namespace, scorer: ParaEval, hyps: list[str], refs: list[list[str]]) -> None:
+    """The scores to -o, in --format (per segment with --sentence-level)."""
     with open_out(args.output) as out:
         if args.sentence_level:
             signature = scorer.signature(len(refs))
@@ -63,13 +78,12 @@ def run(args: argparse.Namespace) -> int:
                             for number, item in enumerate(stats, start=1)]
                 corpus = _public(ParaEvalScore(sum_stats(stats), signature))
                 emit({"segments": segments, "corpus": corpus}, "json", str, out)
-                return 0
+                return
             for number, item in enumerate(stats, start=1):
                 out.write(f"{number}\t{_text(ParaEvalScore(item, signature))}\n")
-            return 0
+            return
         score = scorer.corpus_score(hyps, refs)
         emit(_public(score), args.format, lambda r: _text(score), out)
-    return 0
 
 
 def _public(score: ParaEvalScore) -> dict[str, object]:

@@ -13,7 +13,7 @@ which metric A's correlation is not above metric B's (one-sided, A better than B
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats as sps
@@ -204,6 +204,8 @@ class MetaEvaluation:
     signatures: dict[str, str]
     unscored: tuple[str, ...] = ()  #: systems left out: an output but no human score
     missing: tuple[str, ...] = ()  #: systems left out: human scores but no output file
+    #: the human z-score of each system correlated (what a report plots; not in to_dict)
+    human: Mapping[str, float] = field(default_factory=dict, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, object]:
         return {"pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
@@ -271,4 +273,4 @@ def meta_evaluate(
     baselines = [results[b] for b in against if b in results]
     tested = {name: with_tests(res, baselines) for name, res in results.items()}
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
-                          signatures, tuple(data.unscored), tuple(data.missing))
+                          signatures, tuple(data.unscored), tuple(data.missing), human)

@@ -123,6 +123,33 @@ class ParaEvalScore:
         }
 
 
+#: How a hypothesis token matched (:meth:`ParaEval.matched_spans`): in the paraphrase tier, a
+#: phrase of more than one word on either side (paraphrase) or one word for one word (synonym);
+#: by identity in the unigram tier (exact); or not at all (unmatched).
+PARAPHRASE, SYNONYM, EXACT, UNMATCHED = "paraphrase", "synonym", "exact", "unmatched"
+TIERS = (PARAPHRASE, EXACT, SYNONYM, UNMATCHED)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchedSpan:
+    """Hypothesis tokens ``start:end`` and their tier; `matched` the reference phrases a
+    paraphrase-tier span consumed (one per reference that had one)."""
+
+    start: int
+    end: int
+    tier: str
+    matched: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentMatch:
+    """A hypothesis as matched: its tokens (as compared), spans covering them in order, stats."""
+
+    tokens: tuple[str, ...]
+    spans: tuple[MatchedSpan, ...]
+    stats: SegmentStats
+
+
 @dataclass(slots=True)
 class _Ref:
     """One reference segment prepared once and reused for every hypothesis (every system)."""
@@ -288,49 +315,81 @@ class ParaEval:
         return trace
 
     def match(self, hypothesis: str, refs: Sequence[_Ref],
-              trace: list[tuple[str, int, str]] | None = None) -> SegmentStats:
-        """Two-tier matching of one hypothesis against its prepared references."""
+              trace: list[tuple[str, int, str]] | None = None,
+              spans: list[MatchedSpan] | None = None) -> SegmentStats:
+        """Two-tier matching of one hypothesis against its prepared references (with `spans`:
+        each hypothesis token's tier is appended to it, see :meth:`matched_spans`)."""
         tokens, lc = self._tokens(hypothesis)
-        n_hyp = len(tokens)
-        hyp_used = [False] * n_hyp
+        hyp_used = [False] * len(tokens)
         ref_used = [[False] * len(r.tokens) for r in refs]
         ref_matched = [0] * len(refs)
         para_words = 0
         if self.sources and refs:
-            stop = self._stop
-            content = [t not in stop for t in lc]
-            cache = self._cache
-            for n in range(min(self.max_length, n_hyp), 0, -1):
-                for i in range(n_hyp - n + 1):
-                    if not any(content[i:i + n]) or any(hyp_used[i:i + n]):
+            if spans is not None and trace is None:
+                trace = []
+            para_words = self._paraphrase_tier(lc, refs, hyp_used, ref_used, ref_matched, trace, spans)
+        lex = self._unigram_tier(tokens, refs, hyp_used, ref_used, ref_matched, spans)
+        return SegmentStats(
+            hyp_words=len(tokens), hyp_matched=para_words + lex,
+            ref_words=sum(len(r.tokens) for r in refs), ref_matched=sum(ref_matched),
+            hyp_paraphrase=para_words,
+        )
+
+    def _paraphrase_tier(self, lc: Sequence[str], refs: Sequence[_Ref], hyp_used: list[bool],
+                         ref_used: list[list[bool]], ref_matched: list[int],
+                         trace: list[tuple[str, int, str]] | None,
+                         spans: list[MatchedSpan] | None) -> int:
+        """Tier 1: hypothesis n-grams, longest first, against reference paraphrase spans; the
+        number of hypothesis words matched (`hyp_used`, `ref_used`, `ref_matched` updated)."""
+        n_hyp = len(lc)
+        para_words = 0
+        content = [t not in self._stop for t in lc]
+        cache = self._cache
+        for n in range(min(self.max_length, n_hyp), 0, -1):
+            for i in range(n_hyp - n + 1):
+                if not any(content[i:i + n]) or any(hyp_used[i:i + n]):
+                    continue
+                phrase = " ".join(lc[i:i + n])
+                paras = cache.get(phrase)
+                if paras is None:
+                    paras = self.paraphrases(phrase)
+                hit = False
+                mark = len(trace) if trace is not None else 0
+                for k, ref in enumerate(refs):
+                    cands = paras & ref.keys
+                    back = ref.reverse.get(phrase)
+                    if back:
+                        cands = cands | back
+                    if not cands:
                         continue
-                    phrase = " ".join(lc[i:i + n])
-                    paras = cache.get(phrase)
-                    if paras is None:
-                        paras = self.paraphrases(phrase)
-                    hit = False
-                    for k, ref in enumerate(refs):
-                        cands = paras & ref.keys
-                        back = ref.reverse.get(phrase)
-                        if back:
-                            cands = cands | back
-                        if not cands:
-                            continue
-                        taken = self._take(n, cands, ref, ref_used[k], trace)
-                        if taken:
-                            ref_matched[k] += taken
-                            hit = True
-                            if trace is not None:
-                                trace[-1] = (phrase, k, trace[-1][2])
-                    if hit:
-                        for j in range(i, i + n):
-                            hyp_used[j] = True
-                        para_words += n
-        # tier 2: unigram identity on the leftovers, BLEU clipping
+                    taken = self._take(n, cands, ref, ref_used[k], trace)
+                    if taken:
+                        ref_matched[k] += taken
+                        hit = True
+                        if trace is not None:
+                            trace[-1] = (phrase, k, trace[-1][2])
+                if hit:
+                    for j in range(i, i + n):
+                        hyp_used[j] = True
+                    para_words += n
+                    if spans is not None and trace is not None:
+                        matched = tuple(t[2] for t in trace[mark:])
+                        single = n == 1 and not any(" " in m for m in matched)
+                        spans.append(MatchedSpan(i, i + n, SYNONYM if single else PARAPHRASE, matched))
+        return para_words
+
+    @staticmethod
+    def _unigram_tier(tokens: Sequence[str], refs: Sequence[_Ref], hyp_used: list[bool],
+                      ref_used: list[list[bool]], ref_matched: list[int],
+                      spans: list[MatchedSpan] | None) -> int:
+        """Tier 2: unigram identity on the leftovers with BLEU clipping; the words matched.
+        With `spans`, the first occurrences of a word up to its clipped count are ``exact``
+        (which ones is a choice: the counts do not say), the other leftovers ``unmatched``."""
         left = Counter(t for t, used in zip(tokens, hyp_used, strict=True) if not used)
         ref_left = [Counter(t for t, used in zip(r.tokens, u, strict=True) if not used)
                     for r, u in zip(refs, ref_used, strict=True)]
         lex = 0
+        clipped: dict[str, int] = {}
         for word, count in left.items():
             best = 0
             for k, counts in enumerate(ref_left):
@@ -339,11 +398,24 @@ class ParaEval:
                     ref_matched[k] += min(count, have)
                     best = max(best, have)
             lex += min(count, best)
-        return SegmentStats(
-            hyp_words=n_hyp, hyp_matched=para_words + lex,
-            ref_words=sum(len(r.tokens) for r in refs), ref_matched=sum(ref_matched),
-            hyp_paraphrase=para_words,
-        )
+            clipped[word] = min(count, best)
+        if spans is not None:
+            for j, (word, used) in enumerate(zip(tokens, hyp_used, strict=True)):
+                if not used:
+                    exact = clipped.get(word, 0) > 0
+                    if exact:
+                        clipped[word] -= 1
+                    spans.append(MatchedSpan(j, j + 1, EXACT if exact else UNMATCHED))
+            spans.sort(key=lambda span: span.start)
+        return lex
+
+    def matched_spans(self, hypothesis: str, references: Sequence[str]) -> SegmentMatch:
+        """One segment's hypothesis tokens, each in a span with its tier (paraphrase, synonym,
+        exact or unmatched), and the segment's statistics (the same as :meth:`sentence_score`'s)."""
+        refs = [self._prepare_one(r) for r in references]
+        spans: list[MatchedSpan] = []
+        stats = self.match(hypothesis, refs, spans=spans)
+        return SegmentMatch(self._tokens(hypothesis)[0], tuple(spans), stats)
 
     def _take(self, n: int, cands: Iterable[str], ref: _Ref, used: list[bool],
               trace: list[tuple[str, int, str]] | None = None) -> int:

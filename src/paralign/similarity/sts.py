@@ -7,13 +7,13 @@ Not for: computing the scores (:mod:`paralign.similarity.scores`) or reading STS
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
-from ..corpora.sts import load_sts
+from ..corpora.sts import StsPair, load_sts
 from ..errors import FormatError, MismatchError
 from ..nlp import Annotator
 from .scores import similarity_many
@@ -43,13 +43,18 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class StsEvaluation:
-    """Correlation of system scores with gold STS scores over the pairs that could be scored."""
+    """Correlation of system scores with gold STS scores over the pairs that could be scored.
+
+    `scores` and `gold` are every pair's system score (None when it could not be scored) and
+    gold score, in input order (what a report plots; not part of :meth:`to_dict`)."""
 
     pairs: int
     pearson: float | None
     spearman: float | None
     failures: tuple[PairFailure, ...] = ()
     signal: str = DEFAULT_SIGNAL
+    scores: tuple[float | None, ...] = field(default=(), compare=False, repr=False)
+    gold: tuple[float, ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict:
         return {
@@ -70,7 +75,8 @@ def sts_from_scores(
         raise MismatchError(f"{len(scores)} scores vs {len(gold)} gold values")
     xs = [s for s, _ in zip(scores, gold, strict=True) if s is not None]
     ys = [g for s, g in zip(scores, gold, strict=True) if s is not None]
-    return StsEvaluation(len(xs), pearson(xs, ys), spearman(xs, ys), tuple(failures), signal)
+    return StsEvaluation(len(xs), pearson(xs, ys), spearman(xs, ys), tuple(failures), signal,
+                         tuple(scores), tuple(gold))
 
 
 def evaluate_sts(
@@ -103,12 +109,14 @@ def weighted_mean(values: Sequence[tuple[float | None, int]]) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class StsFileResult:
-    """One STS file: its evaluation and the loader's row report."""
+    """One STS file: its evaluation, the loader's row report and the pairs scored (in the
+    order of `evaluation.scores`; not part of :meth:`to_dict`)."""
 
     name: str
     path: str
     evaluation: StsEvaluation
     skipped_rows: tuple[dict, ...] = ()
+    pairs: tuple[StsPair, ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict:
         return {
@@ -168,5 +176,44 @@ def evaluate_sts_files(
             workers=workers,
             progress=progress,
         )
-        results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped)))
+        results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped),
+                                     data.pairs))
     return StsReport(tuple(results), sig.name, aligner_label(aligner))
+
+
+def least_squares(x: Sequence[float], y: Sequence[float]) -> tuple[float, float] | None:
+    """(slope, intercept) of the least-squares line of y on x, or None when x is constant or
+    there are fewer than 2 points."""
+    n = len(x)
+    if n != len(y):
+        raise MismatchError(f"{len(x)} x values vs {len(y)} y values")
+    if n < 2:
+        return None
+    mx, my = sum(x) / n, sum(y) / n
+    sxx = sum((a - mx) ** 2 for a in x)
+    if sxx == 0:
+        return None
+    slope = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True)) / sxx
+    return slope, my - slope * mx
+
+
+@dataclass(frozen=True, slots=True)
+class StsError:
+    """A scored pair and how far its score lies from the least-squares line of score on gold
+    (`residual` = score - line; the pairs farthest from it lower Pearson's r the most)."""
+
+    pair: StsPair
+    score: float
+    residual: float
+
+
+def largest_errors(result: StsFileResult, count: int = 10) -> list[StsError]:
+    """The `count` scored pairs of a file farthest from the least-squares line of system score
+    on gold score, largest first (none when the line is undefined)."""
+    scored = [(p, s) for p, s in zip(result.pairs, result.evaluation.scores, strict=False) if s is not None]
+    line = least_squares([p.score for p, _ in scored], [s for _, s in scored])
+    if line is None:
+        return []
+    slope, intercept = line
+    errors = [StsError(p, s, s - (slope * p.score + intercept)) for p, s in scored]
+    return sorted(errors, key=lambda e: -abs(e.residual))[:count]

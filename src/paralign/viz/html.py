@@ -1,13 +1,13 @@
 """One self-contained HTML page holding many pictures: a heading per pair (or lattice, ...).
 
 The page carries everything inline (the SVG pictures and a small stylesheet): no external asset,
-no JavaScript, no internet needed to view it. Every text is escaped, so a sentence
-``<script>alert(1)</script>`` shows as text. A picture wider than the window scrolls inside its
-own box instead of being shrunk. The page is also well-formed XML, so tests read it with
+no JavaScript (reports filter with CSS alone), no internet needed to view it. Every text is
+escaped, so a sentence ``<script>alert(1)</script>`` shows as text. A picture wider than the
+window scrolls inside its own box instead of being shrunk. The page is also well-formed XML, so tests read it with
 ``xml.etree`` as well as ``html.parser``.
 
 Not for: drawing the pictures (:mod:`.grid`, :mod:`.lines`, :mod:`.lattice`) or the reports of
-evaluations (later: each builds its sections and passes them to :func:`page`).
+evaluations (:mod:`.reports`: each builds its sections and passes them to :func:`page`).
 """
 
 from __future__ import annotations
@@ -36,11 +36,14 @@ code { background: #f4f6f8; padding: 0 0.25em; }
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """A heading and what goes under it (HTML or SVG elements, in order)."""
+    """A heading and what goes under it (HTML or SVG elements, in order). With `attrs` (name,
+    value pairs, e.g. a class and data attributes a report filters on) the page wraps the
+    heading and body in a ``<section>`` carrying them."""
 
     heading: str
     body: tuple[Element, ...] = ()
     ident: str | None = None
+    attrs: tuple[tuple[str, str], ...] = ()
 
 
 def figure(picture: Element) -> Element:
@@ -71,16 +74,18 @@ def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair")
     ), ident)
 
 
-def page(title: str, sections: Iterable[Section], *, intro: Sequence[Element] = ()) -> str:
-    """The whole page as text: `title`, then `intro`, then each section under its heading."""
+def page(title: str, sections: Iterable[Section], *, intro: Sequence[Element] = (), css: str = "") -> str:
+    """The whole page as text: `title`, then `intro`, then each section under its heading; `css`
+    is added to the page's stylesheet."""
     body: list[Element] = [el("h1", title), *intro]
     for section in sections:
-        body += [el("h2", section.heading, id=section.ident), *section.body]
+        parts = [el("h2", section.heading, id=section.ident), *section.body]
+        body += [Element("section", section.attrs, tuple(parts))] if section.attrs else parts
     document = el(
         "html",
         el("head", el("meta", charset="utf-8"),
            el("meta", name="viewport", content="width=device-width, initial-scale=1"),
-           el("title", title), el("style", CSS)),
+           el("title", title), el("style", CSS + css)),
         el("body", *body),
         lang="en",
     )

@@ -1,0 +1,87 @@
+"""`evaluate-aligner --report`: the scores, then every gold pair's grid against gold, worst first.
+
+Pairs are ordered by their own F1 (lowest first; ties in gold order) and each is a
+``<section class="pair ...">`` with the classes ``has-missed``, ``has-wrong`` or ``perfect``
+(no missed and no wrong link), so the radio buttons above them filter by error type with CSS
+alone. The links are coloured as :mod:`..marks` counts them, which is what the scores count.
+
+Not for: aligning or scoring (:mod:`paralign.aligners.evaluation`) or writing the file (the CLI).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ...aligners.evaluation import PairResult
+from ..grid import alignment_grid
+from ..html import Section, figure, page, sentences
+from ..marks import AlignmentView, status_counts
+from ..svg import Element, el
+from .parts import CSS, filter_controls, filter_css, number, score_table
+
+#: The score table: label, key in evaluate-aligner's JSON, shown as a percentage?
+SCORE_ROWS = (
+    ("pairs scored", "pairs", False), ("pairs skipped", "skipped", False),
+    ("macro precision", "macro.precision", True), ("macro recall", "macro.recall", True),
+    ("macro F1", "macro.f1", True), ("micro precision", "micro.precision", True),
+    ("micro recall", "micro.recall", True), ("micro F1", "micro.f1", True),
+    ("exact match", "exact", True), ("AER", "aer", True), ("gold links", "gold_links", False),
+    ("system links", "system_links", False), ("annotate seconds", "annotate_seconds", False),
+    ("align seconds", "align_seconds", False),
+)
+#: The filter: radio value, label, the class a shown pair has (None: every pair).
+FILTERS = (("all", "all pairs", None), ("missed", "with missed links", "has-missed"),
+           ("wrong", "with wrong links", "has-wrong"), ("perfect", "perfect", "perfect"))
+
+
+def worst_first(pairs: Sequence[PairResult]) -> list[PairResult]:
+    """`pairs` by their F1, lowest first (ties in gold order)."""
+    return sorted(pairs, key=lambda p: (p.counts.f1, p.position))
+
+
+def _classes(counts: Mapping[str, int]) -> list[str]:
+    classes = [f"has-{status}" for status in ("missed", "wrong") if counts[status]]
+    return classes or ["perfect"]
+
+
+def pair_section(pair: PairResult, links: str = "sure") -> Section:
+    """One pair: its scores, sentences, system and gold links, and its grid against gold."""
+    gold = pair.gold
+    view = AlignmentView(gold.source, gold.target, pair.system, gold.alignment, links)
+    counts = status_counts(view.marks)
+    ident = f"pair-{pair.position}"
+    c = pair.counts
+    heading = f"pair {pair.position} ({gold.id}): F1 {number(c.f1, True)}"
+    body: tuple[Element, ...] = (
+        el("p", f"precision {number(c.precision, True)} · recall {number(c.recall, True)} · "
+                f"correct {counts['correct']}, missed {counts['missed']}, wrong {counts['wrong']}",
+           class_="pair-scores"),
+        sentences(gold.source, gold.target),
+        el("p", "system: ", el("code", pair.system.to_pharaoh() or "(none)")),
+        el("p", "gold: ", el("code", gold.alignment.to_pharaoh() or "(none)")),
+        figure(alignment_grid(view, ident=f"{ident}-grid")),
+    )
+    attrs = (("class", " ".join(["pair", *_classes(counts)])), ("data-position", str(pair.position)),
+             ("data-id", gold.id), ("data-f1", repr(c.f1)), ("data-missed", str(counts["missed"])),
+             ("data-wrong", str(counts["wrong"])))
+    return Section(heading, body, ident, attrs)
+
+
+def alignment_report(result: Mapping, pairs: Sequence[PairResult], *, title: str | None = None) -> str:
+    """The whole report page: `result` (evaluate-aligner's JSON) as a score table, then a
+    section per pair of `pairs`, worst first, under the error-type filter."""
+    links = str(result.get("links", "sure"))
+    sections = [pair_section(p, links) for p in worst_first(pairs)]
+    shown = {value: cls for value, _, cls in FILTERS if cls}
+    counts = [(value, label, sum(1 for s in sections if cls is None or cls in dict(s.attrs)["class"].split()))
+              for value, label, cls in FILTERS]
+    intro: list[Element] = [
+        el("p", f"gold: {result.get('gold', '')} · links counted: {links}", class_="note"),
+        score_table(result, SCORE_ROWS),
+    ]
+    for row in result.get("skipped_rows", ()):
+        intro.append(el("p", f"skipped pair {row['pair']}: {row['reason']}", class_="error"))
+    intro += [el("h2", "Pairs, worst first", id="pairs"),
+              el("p", "Show: ", class_="note"), *filter_controls("filter", counts)]
+    return page(title or "Aligner evaluation", sections, intro=intro,
+                css=CSS + filter_css("filter", shown))

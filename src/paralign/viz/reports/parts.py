@@ -1,0 +1,85 @@
+"""What the HTML reports share: their stylesheet, score tables whose cells carry the exact
+values of the JSON output, and filter controls that work with CSS alone (no script).
+
+A score cell shows a rounded figure and keeps the result's own value in ``data-value`` (as
+JSON) under ``data-key`` (its path in the JSON output, e.g. ``macro.f1``), so a reader or a
+test can check the page against ``--format json``.
+
+Not for: the pages themselves (:mod:`..html`) or any one report (the other modules here).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+
+from ..svg import Element, el
+
+#: The reports' additions to the page stylesheet.
+CSS = """
+table.scores { border-collapse: collapse; margin: 0.5em 0 1em; }
+table.scores th, table.scores td { border: 1px solid #c8ced6; padding: 0.2em 0.6em; text-align: left; }
+table.scores td.value { text-align: right; font-variant-numeric: tabular-nums; }
+label.filter-label { margin-right: 1.2em; }
+.note { color: #5f6670; }
+"""
+
+
+def lookup(result: Mapping, key: str) -> object:
+    """The value at a dotted `key` of a JSON-like result (``macro.f1``, ``sets.0.pearson``)."""
+    value: object = result
+    for part in key.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]  # type: ignore[index]
+    return value
+
+
+def number(value: object, percent: bool = False) -> str:
+    """A figure as shown: None or NaN as ``n/a``, proportions as percentages with one decimal,
+    other floats with three decimals, anything else as it is."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    if isinstance(value, bool) or not isinstance(value, float):
+        return str(value)
+    return f"{100 * value:.1f}%" if percent else f"{value:.3f}"
+
+
+def value_cell(key: str, value: object, percent: bool = False) -> Element:
+    """A table cell showing `value`, with its exact JSON text in ``data-value``."""
+    exact = None if isinstance(value, float) and math.isnan(value) else value
+    return el("td", number(value, percent), class_="value", data_key=key,
+              data_value=json.dumps(exact, ensure_ascii=False))
+
+
+def score_table(result: Mapping, rows: Sequence[tuple[str, str, bool]]) -> Element:
+    """A two-column table of `rows` (label, dotted key into `result`, shown as a percentage?);
+    a row whose key `result` does not have is left out."""
+    cells = []
+    for label, key, percent in rows:
+        try:
+            value = lookup(result, key)
+        except (KeyError, IndexError, TypeError):
+            continue
+        cells.append(el("tr", el("th", label), value_cell(key, value, percent)))
+    return el("table", *cells, class_="scores")
+
+
+def filter_controls(name: str, choices: Sequence[tuple[str, str, int]]) -> list[Element]:
+    """Radio buttons (value, label, count), the first checked: body-level siblings of the
+    sections they filter, as :func:`filter_css` needs."""
+    controls: list[Element] = []
+    for k, (value, label, count) in enumerate(choices):
+        ident = f"{name}-{value}"
+        controls += [
+            el("input", type="radio", name=name, id=ident, value=value, class_="filter",
+               checked="checked" if k == 0 else None),
+            el("label", f"{label} ({count})", for_=ident, class_="filter-label"),
+        ]
+    return controls
+
+
+def filter_css(name: str, shown: Mapping[str, str]) -> str:
+    """CSS that, while the radio `name`-`value` is checked, hides every ``section.pair`` without
+    the class ``shown[value]``."""
+    return "".join(f"#{name}-{value}:checked ~ section.pair:not(.{cls}) {{ display: none; }}\n"
+                   for value, cls in shown.items())

@@ -1,0 +1,63 @@
+"""`evaluate-sts --report`: per STS file, system score against gold as a scatter plot (with
+the least-squares line), its correlations, and the pairs farthest from the line.
+
+Not for: scoring or correlating (:mod:`paralign.similarity.sts`) or writing the file (the CLI).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ...similarity.sts import StsFileResult, StsReport, largest_errors, least_squares
+from ..html import Section, figure, page
+from ..scatter import Point, scatter
+from ..svg import Element, el
+from .parts import CSS, score_table
+
+#: How many of each file's largest errors are listed.
+ERRORS = 10
+
+
+def _errors_table(result: StsFileResult, count: int) -> Element:
+    rows = [el("tr", el("th", "line"), el("th", "sentence 1"), el("th", "sentence 2"), el("th", "gold"),
+               el("th", "score"), el("th", "off the line"))]
+    for e in largest_errors(result, count):
+        rows.append(el("tr", el("td", str(e.pair.line)), el("td", e.pair.sentence1), el("td", e.pair.sentence2),
+                       el("td", f"{e.pair.score:g}", class_="value"), el("td", f"{e.score:.3f}", class_="value"),
+                       el("td", f"{e.residual:+.3f}", class_="value"),
+                       class_="error-pair", data_line=e.pair.line, data_gold=repr(e.pair.score),
+                       data_score=repr(e.score)))
+    return el("table", *rows, class_="scores errors")
+
+
+def file_section(result: StsFileResult, data: Mapping, index: int, count: int = ERRORS) -> Section:
+    """One file: its correlations (`data`: the whole JSON result), its scatter and largest errors."""
+    ev = result.evaluation
+    scored = [(p, s) for p, s in zip(result.pairs, ev.scores, strict=False) if s is not None]
+    points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored]
+    line = least_squares([p.x for p in points], [p.y for p in points])
+    key, shown = f"sets.{index}", data["sets"][index]  # names as the command shows them
+    body: tuple[Element, ...] = (
+        score_table(data, [("pairs scored", f"{key}.pairs", False), ("Pearson", f"{key}.pearson", True),
+                           ("Spearman", f"{key}.spearman", True), ("rows skipped", f"{key}.skipped", False),
+                           ("pairs failed", f"{key}.failed", False)]),
+        figure(scatter(points, x_label="gold score", y_label=f"system score ({ev.signal})",
+                       title=f"{shown['name']}: system score against gold", ident=f"set-{index + 1}-scatter",
+                       line=line)),
+        el("h3", f"largest errors (the {count} pairs farthest from the line)"),
+        _errors_table(result, count),
+    )
+    return Section(f"{shown['name']} ({shown['path']})", body, f"set-{index + 1}")
+
+
+def sts_report(report: StsReport, data: Mapping, *, title: str | None = None, errors: int = ERRORS) -> str:
+    """The page: the weighted means, then a section per file. `data` is ``report.to_dict()`` as
+    the command printed it (file names as shown), so the figures equal the JSON output's."""
+    intro = [
+        el("p", f"signal: {data['signal']} · aligner: {data['aligner']}", class_="note"),
+        score_table(data, [("pairs scored", "pairs", False), ("Pearson (size-weighted mean)", "pearson", True),
+                           ("Spearman (size-weighted mean)", "spearman", True),
+                           ("rows skipped", "skipped", False), ("pairs failed", "failed", False)]),
+    ]
+    sections = [file_section(r, data, k, errors) for k, r in enumerate(report.sets)]
+    return page(title or "STS evaluation", sections, intro=intro, css=CSS)

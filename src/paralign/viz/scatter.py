@@ -1,0 +1,111 @@
+"""A scatter plot as SVG: one dot per item (x, y) with its label as a tooltip, labelled axes
+with round tick values, and optionally a straight line (e.g. a least-squares fit).
+
+Every dot is a ``<circle class="point">`` with ``data-x``/``data-y`` (the values as given,
+``repr``) and a ``<title>``; the axes are ``<g class="x-axis">``/``<g class="y-axis">`` with a
+``<text>`` per tick. Drawn with :mod:`.svg` like the other pictures (no plotting library): the
+same escaping, fonts and viewBox, and the text is the same on every run.
+
+Not for: what is plotted (the reports in :mod:`.reports`) or computing a fit or correlation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .style import FAINT, INK, RULE, STATUS_COLOURS
+from .svg import FONT_SIZE, Element, el, group, num, svg_root
+
+#: Plot area size and the margins around it (px).
+WIDTH, HEIGHT = 420.0, 300.0
+LEFT, RIGHT, TOP, BOTTOM = 64.0, 16.0, 16.0, 48.0
+#: Dot radius (px) and colour; the line's colour.
+RADIUS = 3.5
+DOT, LINE = STATUS_COLOURS["correct"], STATUS_COLOURS["missed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One dot: its position in data units and its tooltip."""
+
+    x: float
+    y: float
+    label: str = ""
+
+
+def ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """About `count` round values (steps of 1, 2, 2.5 or 5 times a power of ten) covering
+    [low, high]; the first is <= low and the last >= high."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError(f"cannot draw axis ticks from {low} to {high}")
+    if high <= low:
+        low, high = low - 0.5, high + 0.5
+    raw = (high - low) / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(power * m for m in (1, 2, 2.5, 5, 10) if power * m >= raw)
+    first = math.floor(low / step + 1e-9) * step
+    values = [first]
+    while values[-1] < high - 1e-9 * step:
+        values.append(first + len(values) * step)
+    return [round(v, 10) for v in values]
+
+
+def _label(value: float) -> str:
+    text = f"{value:.6g}"
+    return "0" if text == "-0" else text
+
+
+def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, ident: str = "scatter",
+            line: tuple[float, float] | None = None) -> Element:
+    """The plot of `points` as an ``<svg>`` element; `line` = (slope, intercept) draws y = a·x + b
+    across the plot. Points with a non-finite coordinate are left out."""
+    shown = [p for p in points if math.isfinite(p.x) and math.isfinite(p.y)]
+    xs = ticks(min((p.x for p in shown), default=0.0), max((p.x for p in shown), default=1.0))
+    ys = ticks(min((p.y for p in shown), default=0.0), max((p.y for p in shown), default=1.0))
+
+    def px(x: float) -> float:
+        return LEFT + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
+
+    def py(y: float) -> float:
+        return TOP + HEIGHT - (y - ys[0]) / (ys[-1] - ys[0]) * HEIGHT
+
+    small = FONT_SIZE - 2
+    x_axis = [el("text", _label(v), x=num(px(v)), y=num(TOP + HEIGHT + 16), text_anchor="middle",
+                 font_size=small, fill=INK) for v in xs]
+    y_axis = [el("text", _label(v), x=num(LEFT - 6), y=num(py(v)), text_anchor="end",
+                 dominant_baseline="central", font_size=small, fill=INK) for v in ys]
+    rules = "".join(f"M{num(px(v))} {num(TOP)}v{num(HEIGHT)}" for v in xs)
+    rules += "".join(f"M{num(LEFT)} {num(py(v))}h{num(WIDTH)}" for v in ys)
+    dots = [el("circle", el("title", f"{p.label} ({_label(p.x)}, {_label(p.y)})".strip()),
+               class_="point", cx=num(px(p.x)), cy=num(py(p.y)), r=RADIUS, fill=DOT, fill_opacity=0.7,
+               data_x=repr(p.x), data_y=repr(p.y)) for p in shown]
+    body = [
+        el("rect", class_="plot", x=num(LEFT), y=num(TOP), width=num(WIDTH), height=num(HEIGHT), fill=FAINT),
+        el("path", class_="rules", d=rules, stroke=RULE, stroke_width=1, fill="none"),
+        group(x_axis, class_="x-axis"), group(y_axis, class_="y-axis"),
+        el("text", x_label, class_="x-label", x=num(LEFT + WIDTH / 2), y=num(TOP + HEIGHT + 38),
+           text_anchor="middle", fill=INK),
+        el("text", y_label, class_="y-label", x=num(16), y=num(TOP + HEIGHT / 2), text_anchor="middle",
+           dominant_baseline="central", transform=f"rotate(-90 16 {num(TOP + HEIGHT / 2)})", fill=INK),
+        _line(line, xs, ys, px, py), group(dots, class_="points"),
+    ]
+    return svg_root(LEFT + WIDTH + RIGHT, TOP + HEIGHT + BOTTOM, body, title=title, ident=ident)
+
+
+def _line(line, xs, ys, px, py) -> Element | None:
+    """y = a·x + b clipped to the plot (None when it does not cross it or is not given)."""
+    if line is None or not all(math.isfinite(v) for v in line):
+        return None
+    a, b = line
+    ends = [(x, a * x + b) for x in (xs[0], xs[-1])]
+    if a:
+        ends += [((y - b) / a, y) for y in (ys[0], ys[-1])]
+    inside = sorted({(x, y) for x, y in ends if xs[0] - 1e-9 <= x <= xs[-1] + 1e-9
+                     and ys[0] - 1e-9 <= y <= ys[-1] + 1e-9})
+    if len(inside) < 2:
+        return None
+    (x1, y1), (x2, y2) = inside[0], inside[-1]
+    return el("path", class_="fit", d=f"M{num(px(x1))} {num(py(y1))}L{num(px(x2))} {num(py(y2))}",
+              stroke=LINE, stroke_width=1.5, fill="none")

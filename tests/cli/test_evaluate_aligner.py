@@ -1,0 +1,51 @@
+"""`paralign evaluate-aligner --report`: the HTML report of the demo pairs, checked against the
+JSON output of the same run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import main
+
+GOLD = str(Path(__file__).resolve().parents[2] / "examples" / "demo" / "gold.jsonl")
+
+
+def test_report_shows_the_json_scores_and_every_pair_worst_first(tmp_path: Path, capsys, report_page) -> None:
+    report = tmp_path / "report.html"
+    assert main(["evaluate-aligner", "--gold", GOLD, "--format", "json", "--report", str(report)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    page = report_page(report.read_text(encoding="utf-8"))
+    values = page.values()
+    for key in ("pairs", "skipped", "exact", "aer", "gold_links", "system_links", "align_seconds"):
+        assert values[key] == result[key], key
+    for kind in ("macro", "micro"):
+        for part in ("precision", "recall", "f1"):
+            assert values[f"{kind}.{part}"] == result[kind][part]
+    sections = page.find("section", class_="pair")
+    assert len(sections) == result["pairs"] == 6
+    f1s = [float(s["data-f1"]) for s in sections]
+    assert f1s == sorted(f1s)
+    assert sum(1 for s in sections if "perfect" in s["class"].split()) == result["exact_count"]
+    assert len(page.find("input", type="radio", name="filter")) == 4
+    page.assert_self_contained()
+
+
+def test_text_output_is_unchanged_by_the_report(tmp_path: Path, capsys) -> None:
+    assert main(["evaluate-aligner", "--gold", GOLD, "--limit", "2"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["evaluate-aligner", "--gold", GOLD, "--limit", "2", "--report", str(tmp_path / "r.html")]) == 0
+    with_report = capsys.readouterr().out
+    timing = "time    "
+    assert [x for x in plain.splitlines() if not x.startswith(timing)] == \
+        [x for x in with_report.splitlines() if not x.startswith(timing)]
+
+
+@pytest.mark.parametrize("where", ["-", "missing-folder/r.html", "."])
+def test_a_bad_report_path_fails_before_any_work(where: str, tmp_path: Path, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["evaluate-aligner", "--gold", GOLD, "--report", where])
+    assert stop.value.code == 2
+    assert "--report" in capsys.readouterr().err

@@ -1,0 +1,69 @@
+"""The aligner report: a score table carrying the result's values, a section per pair worst
+first, the error-type filter, escaped text."""
+
+from __future__ import annotations
+
+from paralign.aligners.evaluation import PairResult
+from paralign.alignment import Alignment
+from paralign.corpora.base import AlignedPair
+from paralign.metrics.alignment_scores import PairCounts, score_alignments
+from paralign.viz.reports import alignment_report
+from paralign.viz.reports.alignment import FILTERS
+
+XSS = "<script>alert(1)</script>"
+
+
+def _pair(position: int, source: str, target: str, gold: list, system: list) -> PairResult:
+    g = AlignedPair(f"id{position}", tuple(source.split()), tuple(target.split()), Alignment.from_links(gold))
+    s = Alignment.from_links(system)
+    return PairResult(position, g, s, PairCounts.of(g.alignment, s))
+
+
+def pairs() -> list[PairResult]:
+    return [
+        _pair(1, "a cat sat", "a cat sat", [(0, 0), (1, 1), (2, 2)], [(0, 0), (1, 1), (2, 2)]),  # perfect
+        _pair(2, "the dog ran", "a dog ran", [(0, 0), (1, 1), (2, 2)], [(1, 1)]),  # missed
+        _pair(3, f"x {XSS} &amp;", "x y z", [(0, 0), (1, 1)], [(0, 0), (1, 2), (2, 1)]),  # wrong+missed
+    ]
+
+
+def result(rows: list[PairResult]) -> dict:
+    out = score_alignments([p.gold.alignment for p in rows], [p.system for p in rows]).to_dict()
+    out.update({"gold": f"gold-{XSS}.jsonl", "annotate_seconds": 0.5, "align_seconds": 0.25})
+    return out
+
+
+def test_scores_then_pairs_worst_first(report_page) -> None:
+    rows = pairs()
+    res = result(rows)
+    page = report_page(alignment_report(res, rows))
+    values = page.values()
+    assert values["macro.f1"] == res["macro"]["f1"] and values["aer"] == res["aer"]
+    assert values["pairs"] == 3 and values["exact"] == res["exact"]
+    sections = page.find("section", class_="pair")
+    assert len(sections) == 3
+    f1s = [float(s["data-f1"]) for s in sections]
+    assert f1s == sorted(f1s) and [s["data-position"] for s in sections][-1] == "1"
+    assert page.count("svg") == 3
+
+
+def test_each_pair_is_classed_by_its_errors_and_the_filter_uses_the_classes(report_page) -> None:
+    page = report_page(alignment_report(result(pairs()), pairs()))
+    by_position = {s["data-position"]: s["class"].split() for s in page.find("section", class_="pair")}
+    assert by_position == {"1": ["pair", "perfect"], "2": ["pair", "has-missed"],
+                           "3": ["pair", "has-missed", "has-wrong"]}
+    radios = page.find("input", type="radio", name="filter")
+    assert [r["value"] for r in radios] == [value for value, _, _ in FILTERS]
+    assert radios[0].get("checked") == "checked" and all(r.get("checked") is None for r in radios[1:])
+    labels = {lab["for"] for lab in page.find("label")}
+    assert labels == {r["id"] for r in radios}
+    assert "with missed links (2)" in page.text and "perfect (1)" in page.text
+    for value, _, cls in FILTERS[1:]:
+        assert f"#filter-{value}:checked ~ section.pair:not(.{cls})" in page.source
+
+
+def test_user_text_stays_text_and_nothing_is_fetched(report_page) -> None:
+    page = report_page(alignment_report(result(pairs()), pairs()))
+    page.assert_self_contained()
+    assert XSS in page.text and f"gold-{XSS}.jsonl" in page.text and "&amp;" in page.text
+    assert XSS not in page.source
