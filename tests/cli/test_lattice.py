@@ -139,7 +139,7 @@ def test_distance_with_an_empty_sentences_file(tmp_path, group_file, capsys):
     assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentences", str(empty)]) == 1
     err = capsys.readouterr().err
     assert "empty.txt: no sentences" in err and "give --sentence" not in err
-    assert main(["lattice", "distance", "--lattice", str(lattice_json)]) == 1
+    assert main(["lattice", "distance", "--lattice", str(lattice_json)]) == 2  # a usage error (issue 23)
     assert "give --sentence" in capsys.readouterr().err
 
 

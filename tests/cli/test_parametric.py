@@ -165,7 +165,7 @@ def test_align_stdin_errors_name_stdin(gold, capsys, monkeypatch):
     assert main(["parametric", "align", "--gold", "-", "--system", str(gold)]) == 1
     err = capsys.readouterr().err
     assert "<stdin>" in err and "paralign-" not in err
-    assert main(["parametric", "align", "--gold", "-", "--system", "-"]) == 1
+    assert main(["parametric", "align", "--gold", "-", "--system", "-"]) == 2  # a usage error (issue 23)
     assert "stdin can be read only once" in capsys.readouterr().err
 
 
@@ -189,7 +189,7 @@ def test_table_reads_stdin_and_names_it(tmp_path, gold, capsys, monkeypatch):
     assert main(["parametric", "table", "--gold", str(gold), "--table", "-"]) == 1
     err = capsys.readouterr().err
     assert "<stdin>:2" in err and "paralign-" not in err
-    assert main(["parametric", "table", "--gold", "-", "--table", "-"]) == 1
+    assert main(["parametric", "table", "--gold", "-", "--table", "-"]) == 2  # a usage error (issue 23)
     assert "stdin can be read only once" in capsys.readouterr().err
 
 

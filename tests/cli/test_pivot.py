@@ -62,7 +62,7 @@ def test_pivot_resume_with_kept_work_dir(corpus, tmp_path, capsys):
     assert "resumed" in capsys.readouterr().out
     second = (tmp_path / "t.tsv").read_text()
     assert len(second.splitlines()) < len(first.splitlines())
-    assert main(args + ["--max-length", "2"]) == 1  # other options need --restart
+    assert main(args + ["--max-length", "2"]) == 2  # a usage error (issue 23)
     assert "--restart" in capsys.readouterr().err
     assert main(args + ["--max-length", "2", "--restart"]) == 0
 
@@ -82,7 +82,7 @@ def test_pivot_bad_input(corpus, tmp_path, capsys):
     assert "bad.de:4: not UTF-8" in capsys.readouterr().err
     assert main(base + ["--foreign", str(bad), "--encoding-errors", "replace"]) == 0
     assert "1 lines had non-UTF-8 bytes replaced" in capsys.readouterr().err
-    assert main(base + ["--foreign", str(corpus["de"]), "--english", str(corpus["en"])]) == 1
+    assert main(base + ["--foreign", str(corpus["de"]), "--english", str(corpus["en"])]) == 2  # a usage error (issue 23)
     assert "in pairs" in capsys.readouterr().err
 
 
@@ -209,7 +209,7 @@ def test_pivot_alignment_bad_lines_and_counts(hand, tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"alignment file {short} has 1 lines but corpus {hand['en']} has 4" in err
     two = ["--english", str(hand["en"]), "--foreign", str(hand["de"]), "--alignment", str(hand["align"])]
-    assert _pivot(hand, tmp_path / "t.tsv", *two) == 1
+    assert _pivot(hand, tmp_path / "t.tsv", *two) == 2  # a usage error (issue 23)
     assert "give --alignment once per --english/--foreign pair" in capsys.readouterr().err
 
 

@@ -67,7 +67,7 @@ def test_read_sentence_pairs_reports_line_numbers():
 def test_idf_signal_needs_training_sentences(tmp_path, capsys):
     pairs = tmp_path / "p.tsv"
     pairs.write_text("a zebra\ta zebra\n", encoding="utf-8")
-    assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact", "--signal", "idf"]) == 1
+    assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact", "--signal", "idf"]) == 2  # a usage error (issue 23)
     assert "--idf-from" in capsys.readouterr().err
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("a zebra runs\na horse runs\n", encoding="utf-8")
@@ -251,24 +251,24 @@ def test_similarity_classifies_pairs_with_a_trained_report(tmp_path, capsys):
 
 
 def test_trained_reports_that_cannot_classify_are_refused(tmp_path, capsys):
-    from paralign.errors import ConfigurationError
+    from paralign.errors import FormatError
     from paralign.similarity.model import TrainedClassifier
 
-    with pytest.raises(ConfigurationError, match="not an evaluate-paraphrase report"):
+    with pytest.raises(FormatError, match="not an evaluate-paraphrase report"):
         TrainedClassifier.from_report({"accuracy": 0.7})
-    with pytest.raises(ConfigurationError, match="without its model"):
+    with pytest.raises(FormatError, match="without its model"):
         TrainedClassifier.from_report({"threshold": 0.5, "classifier": "features", "aligner": "exact"})
-    with pytest.raises(ConfigurationError, match="IDF"):
+    with pytest.raises(FormatError, match="IDF"):
         TrainedClassifier.from_report({"threshold": 0.5, "classifier": "signal", "signal": "idf"})
-    with pytest.raises(ConfigurationError, match="cannot be rebuilt"):
+    with pytest.raises(FormatError, match="cannot be rebuilt"):
         TrainedClassifier.from_report({"threshold": 0.5, "aligner": "my_aligner"})
     trained = TrainedClassifier.from_report({"threshold": 0.5, "aligner": "sultan:paraphrase", "signal": "all-words"})
     assert (trained.aligner, trained.preset, trained.threshold) == ("sultan", "paraphrase", 0.5)
     bad = tmp_path / "bad.json"
     bad.write_text('{"threshold": 0.5,\n', encoding="utf-8")
-    assert main(["similarity", "--model", str(bad), "--pairs", str(bad)]) != 0
+    assert main(["similarity", "--model", str(bad), "--pairs", str(bad)]) == 1  # bad contents: a data error
     assert f"{bad}:2: not JSON" in capsys.readouterr().err
-    assert main(["similarity", "--model", str(tmp_path / "missing.json")]) != 0
+    assert main(["similarity", "--model", str(tmp_path / "missing.json")]) == 2  # a missing file: usage
     assert "cannot read the model report" in capsys.readouterr().err
 
 
@@ -327,9 +327,9 @@ def test_evaluate_sts_stdin_errors_name_stdin(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "<stdin>: no STS rows found" in err and "paralign-" not in err
     _byte_stdin(monkeypatch, _STS)
-    assert main(["evaluate-sts", "--data", "-", "--data", "-", "--aligner", "exact"]) == 1
+    assert main(["evaluate-sts", "--data", "-", "--data", "-", "--aligner", "exact"]) == 2  # a usage error (issue 23)
     assert "stdin can be read only once" in capsys.readouterr().err
-    assert main(["evaluate-sts", "--data", "-", "--idf-from", "-", "--aligner", "exact"]) == 1
+    assert main(["evaluate-sts", "--data", "-", "--idf-from", "-", "--aligner", "exact"]) == 2  # a usage error (issue 23)
     assert "--data, --idf-from" in capsys.readouterr().err
     path = tmp_path / "sts.tsv"
     path.write_text(_STS, encoding="utf-8")
@@ -355,7 +355,7 @@ def test_evaluate_paraphrase_reads_stdin_and_names_it(tmp_path, capsys, monkeypa
     assert main(base + ["--train", "-", "--test", str(train)]) == 1
     err = capsys.readouterr().err
     assert "<stdin>: no usable training pairs" in err and "paralign-" not in err
-    assert main(base + ["--train", "-", "--test", "-"]) == 1
+    assert main(base + ["--train", "-", "--test", "-"]) == 2  # a usage error (issue 23)
     assert "stdin can be read only once" in capsys.readouterr().err
 
 

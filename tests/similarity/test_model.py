@@ -9,7 +9,7 @@ import random
 import pytest
 
 from paralign.alignment import AlignedSentences, Alignment
-from paralign.errors import ConfigurationError
+from paralign.errors import ConfigurationError, FormatError
 from paralign.sentence import Sentence
 from paralign.similarity import cross_validate_model, cross_validate_threshold
 from paralign.similarity.features import (
@@ -104,7 +104,7 @@ def test_pair_features_follow_the_named_order_and_sets():
 def test_a_report_with_unknown_features_is_refused():
     model = LogisticModel(("content", "bogus"), (0.0, 0.0), (1.0, 1.0), (1.0, 1.0), 0.0)
     report = {"threshold": 0.5, "classifier": "features", "aligner": "exact", "model": model.to_dict()}
-    with pytest.raises(ConfigurationError, match="unknown features bogus"):
+    with pytest.raises(FormatError, match="unknown features bogus"):
         TrainedClassifier.from_report(report, "r.json")
     alignment_only = LogisticModel(ALIGNMENT_FEATURES, (0.0,) * 16, (1.0,) * 16, (0.1,) * 16, 0.0)
     report["model"] = alignment_only.to_dict()
@@ -144,7 +144,7 @@ def test_the_model_round_trips_through_json():
     model = LogisticModel.fit(rows, labels, features=("a", "b", "noise"))
     back = LogisticModel.from_dict(json.loads(json.dumps(model.to_dict())))
     assert back == model
-    with pytest.raises(ConfigurationError, match="not a paraphrase model"):
+    with pytest.raises(FormatError, match="not a paraphrase model"):
         LogisticModel.from_dict({"features": [{"name": "a"}]})
 
 
@@ -157,7 +157,7 @@ def test_bad_training_data_is_refused():
         LogisticModel.fit([[1.0]], [True, False], features=("x",))
     with pytest.raises(ConfigurationError, match="converge.*use l2 > 0"):  # separable without regularisation
         LogisticModel.fit([[0.0], [1.0], [2.0], [3.0]], [False, False, True, True], features=("x",), l2=0.0)
-    with pytest.raises(ConfigurationError, match="all 2 training pairs are paraphrases"):
+    with pytest.raises(FormatError, match="all 2 training pairs are paraphrases"):  # data, not a setting
         LogisticModel.fit([[0.0], [1.0]], [True, True], features=("x",), l2=1.0)
     model = LogisticModel.fit([[0.0], [1.0], [2.0], [3.0]], [False, False, True, True], features=("x",), l2=1.0)
     with pytest.raises(ValueError, match="expected 1 features"):

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..errors import InputFileError, ParalignError
+from ..errors import ConfigurationError, InputFileError, ParalignError
 from ._common import UsageError
 
 
@@ -55,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's
         print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
         return 2 if exc.cannot_open else 1
+    except ConfigurationError as exc:  # an option or setting that cannot work: a usage error
+        print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
+        return 2
     except ParalignError as exc:
         print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
         return 1

@@ -9,7 +9,7 @@ from itertools import islice
 from .._moved import moved_names
 from ..aligners.registry import aligner_label, get_aligner
 from ..corpora.sentence_pairs import read_sentence_pairs
-from ..errors import ConfigurationError
+from ..errors import FormatError, InputFileError
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.model import TrainedClassifier
 from ._common import (
@@ -59,11 +59,11 @@ def _trained(path: str) -> TrainedClassifier:
         with open(path, encoding="utf-8") as handle:
             report = json.load(handle)
     except OSError as exc:
-        raise ConfigurationError(f"{path}: cannot read the model report ({exc.strerror})") from exc
+        raise InputFileError(f"cannot read the model report ({exc.strerror})", source=path, errno=exc.errno) from exc
     except json.JSONDecodeError as exc:
-        raise ConfigurationError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from exc
+        raise FormatError(f"not JSON ({exc.msg})", source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
-        raise ConfigurationError(f"{path}: not an evaluate-paraphrase report")
+        raise FormatError("not an evaluate-paraphrase report", source=path)
     return TrainedClassifier.from_report(report, path)
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..aligners.registry import ALIGNER_NAMES
 from ..alignment import AlignedSentences
-from ..errors import ConfigurationError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError
 from .features import FEATURES, pair_features
 from .signals import make_signal
 
@@ -84,7 +84,7 @@ class LogisticModel:
             raise ConfigurationError(f"l2 must be >= 0, got {l2}")
         if len(set(map(bool, labels))) < 2:
             kind = "paraphrases" if labels[0] else "non-paraphrases"
-            raise ConfigurationError(f"all {len(labels)} training pairs are {kind}: a classifier needs both classes")
+            raise FormatError(f"all {len(labels)} training pairs are {kind}: a classifier needs both classes")
         y = np.asarray(labels, dtype=float)
         means = x.mean(axis=0)
         scales = x.std(axis=0)
@@ -150,7 +150,7 @@ class LogisticModel:
                 float(data.get("l2", 1.0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise ConfigurationError(f"not a paraphrase model: {exc!r}") from exc
+            raise FormatError(f"not a paraphrase model: {exc!r}") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,22 +183,22 @@ class TrainedClassifier:
             label = str(report.get("aligner") or "sultan:default")
             classifier = report.get("classifier", "signal")
         except (KeyError, TypeError, ValueError) as exc:
-            raise ConfigurationError(f"{source}: not an evaluate-paraphrase report ({exc!r})") from exc
+            raise FormatError(f"{source}: not an evaluate-paraphrase report ({exc!r})") from exc
         name, _, preset = label.partition(":")
         if name not in ALIGNER_NAMES:
-            raise ConfigurationError(f"{source}: aligner {label!r} cannot be rebuilt (use sultan or exact)")
+            raise FormatError(f"{source}: aligner {label!r} cannot be rebuilt (use sultan or exact)")
         if classifier == "features":
             if not report.get("model"):
-                raise ConfigurationError(f"{source}: a features classifier report without its model")
+                raise FormatError(f"{source}: a features classifier report without its model")
             model = LogisticModel.from_dict(report["model"])
             unknown = [name for name in model.features if name not in FEATURES]
             if unknown:
-                raise ConfigurationError(f"{source}: the model uses unknown features {', '.join(unknown)}")
+                raise FormatError(f"{source}: the model uses unknown features {', '.join(unknown)}")
             signal: object = ModelSignal(model)
         else:
             signal = make_signal(str(report.get("signal") or "sultan2014"))
             if getattr(signal, "trainable", False):
-                raise ConfigurationError(
+                raise FormatError(
                     f"{source}: signal {report.get('signal')!r} needs its training IDF statistics, "
                     "which reports do not keep"
                 )
