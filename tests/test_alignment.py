@@ -162,3 +162,9 @@ def test_links_must_be_two_non_negative_integers() -> None:
     with pytest.raises(FormatError, match="two integer indices"):
         Alignment(sure=[("a", 1)])
     assert Alignment.from_links([[0, 1]]).sure == {(0, 1)}
+
+
+def test_repr_shows_the_links_and_round_trips() -> None:
+    a = Alignment.from_pharaoh("2?2 1-1 0-0")
+    assert repr(a) == "Alignment.from_pharaoh('0-0 1-1 2?2')"
+    assert eval(repr(a), {"Alignment": Alignment}) == a

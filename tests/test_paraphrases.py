@@ -102,3 +102,11 @@ def test_paraphrases_are_a_read_only_view() -> None:
     with pytest.raises(TypeError):
         view["lorry"] = 1.0  # type: ignore[index]
     assert dict(table.paraphrases("Car")) == {"automobile": 0.5}
+
+
+def test_repr_names_the_table_its_size_and_a_row() -> None:
+    table = ParaphraseTable("demo")
+    assert repr(table) == "ParaphraseTable('demo', 0 phrases, 0 pairs)"
+    table.add("a", "b", 0.5)
+    table.add("a", "c")
+    assert repr(table) == "ParaphraseTable('demo', 1 phrases, 2 pairs: 'a' -> 'b' 0.5, ...)"

@@ -105,3 +105,10 @@ def test_from_dict_names_what_is_wrong() -> None:
         Sentence.from_dict({"tokens": ["a"], "lemmas": ["a", "b"]})
     s = Sentence(("New", "York"), heads=(1, -1), entities=(Entity(0, 2, "GPE"),))
     assert Sentence.from_dict(s.to_dict()) == s
+
+
+def test_repr_shows_the_tokens_and_the_annotation_layers() -> None:
+    s = Sentence(tokens=("The", "cat"), lemmas=("the", "cat"), pos=("DET", "NOUN"))
+    assert repr(s).startswith("Sentence('The cat' | lemmas")
+    long = Sentence(tokens=tuple(f"w{k}" for k in range(100)))
+    assert len(repr(long)) < 200 and "..." in repr(long)

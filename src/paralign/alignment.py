@@ -113,6 +113,10 @@ class Alignment:
                 )
         return self
 
+    def __repr__(self) -> str:
+        """The links in Pharaoh notation, sorted: ``Alignment.from_pharaoh('0-0 1-1 2?2')``."""
+        return f"Alignment.from_pharaoh({self.to_pharaoh()!r})"
+
     # -- text I/O ----------------------------------------------------------------------------
     def to_pharaoh(self) -> str:
         """`i-j` for sure links, `i?j` for possible-only links, sorted."""

@@ -131,6 +131,13 @@ class ParaphraseTable:
         """Number of (phrase, paraphrase) pairs."""
         return sum(len(row) for row in self._table.values())
 
+    def __repr__(self) -> str:
+        """Name, size and a first row: ``ParaphraseTable('ppdb', 2 phrases, 3 pairs: 'a' -> 'b' 0.5, ...)``."""
+        first = next(iter(self), None)
+        sample = "" if first is None else f": {first.phrase!r} -> {first.paraphrase!r}" + (
+            "" if first.score is None else f" {first.score:g}") + (", ..." if len(self) > 1 else "")
+        return f"ParaphraseTable({self.name!r}, {len(self._table)} phrases, {len(self)} pairs{sample})"
+
     def phrases(self) -> Iterator[str]:
         """The normalised phrases that have paraphrases, in insertion order."""
         return iter(self._table)

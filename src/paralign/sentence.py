@@ -153,6 +153,16 @@ class Sentence:
     def __iter__(self) -> Iterator[Token]:
         return (Token(self, i) for i in range(len(self.tokens)))
 
+    def __repr__(self) -> str:
+        """The tokens and which annotation layers the sentence has, e.g.
+        ``Sentence('The cat sat .' | lemmas tags pos heads deps)``."""
+        layers = [name for name in ("lemmas", "tags", "pos", "heads", "deps") if getattr(self, name)]
+        if self.entities:
+            layers.append(f"entities={len(self.entities)}")
+        shown = " ".join(self.tokens)
+        shown = shown if len(shown) <= 120 else shown[:117] + "..."
+        return f"Sentence({shown!r}" + (f" | {' '.join(layers)})" if layers else ")")
+
     @property
     def text(self) -> str:
         """The sentence text, rebuilt from tokens and whitespace flags."""
