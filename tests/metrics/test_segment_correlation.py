@@ -117,3 +117,26 @@ def test_bad_inputs():
         segment_correlation(judged, {s: np.zeros(3) for s in OUTPUTS}, resample_counts(4, 5))
     with pytest.raises(ConfigurationError, match="level"):
         meta_evaluate_levels(object(), ["A"], [], level="document")
+
+
+@pytest.mark.data
+def test_wmt21_cs_en_reference_a(data):
+    """The issue's cs-en figures (ref A), and near zero when the SID is taken as the line."""
+    from dataclasses import replace
+
+    from paralign.corpora.wmt import load_wmt
+    from paralign.metrics.correlation import resolve_metrics
+
+    wmt = load_wmt(data, "cs-en", ["A"], segments=True)
+    metrics = resolve_metrics(["bleu", "chrf"])
+    result = meta_evaluate_levels(wmt, ["A"], metrics, level="segment", n_resamples=20)
+    chrf, bleu = result.segment["chrf"], result.segment["bleu"]
+    assert chrf.pairs["pairs"] == 9470 and chrf.pairs["identical"] == 515
+    assert chrf.correlations["darr_tau"].value == pytest.approx(0.012, abs=5e-4)
+    assert chrf.correlations["pearson"].value == pytest.approx(0.184, abs=5e-4)
+    assert bleu.correlations["darr_tau"].value == pytest.approx(-0.041, abs=5e-4)
+    assert bleu.correlations["pearson"].value == pytest.approx(0.167, abs=5e-4)
+    as_lines = tuple(replace(s, line=s.sid - 1) for s in wmt.segment_scores)
+    wrong = meta_evaluate_levels(replace(wmt, segment_scores=as_lines), ["A"], metrics,
+                                 level="segment", n_resamples=20)
+    assert abs(wrong.segment["chrf"].correlations["pearson"].value) < 0.05
