@@ -17,6 +17,7 @@ ORDER = [
     "pivot.md",
     "paraeval.md",
     "paraeval-meta.md",
+    "paraeval-segment.md",
     "lattice.md",
 ]
 

@@ -91,3 +91,49 @@ def test_report_has_a_scatter_and_the_json_correlations_per_metric(tmp_path, cap
     plain = capsys.readouterr().out
     assert main([*argv, "--report", str(report)]) == 0
     assert capsys.readouterr().out == plain
+
+
+def _segments(root: Path) -> None:
+    """Segment DA of Good/Mid/Bad, SIDs mapped to lines in another order (SID 1 = line 3)."""
+    (root / "humaneval" / "seg-line-map-de-en.tsv").write_text(
+        "SID\tline\tdoc_id\n1\t3\td2\n2\t1\td1\n3\t2\td1\n", encoding="utf-8")
+    rows = ["SYS SID RAW.SCR Z.SCR N "]
+    for sys_id, raws in (("g", (95, 90, 85)), ("m", (60, 55, 50)), ("b", (10, 20, 5))):
+        rows += [f"{sys_id} {sid} {raw} {(raw - 50) / 40} 2 " for sid, raw in zip((2, 3, 1), raws, strict=True)]
+    (root / "humaneval" / "ad-seg-scores-de-en.csv").write_text("\n".join(rows) + "\n",
+                                                                encoding="utf-8")
+
+
+def test_level_both_json_keys_and_text(tmp_path, capsys):
+    root = _wmt(tmp_path)
+    _segments(root)
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf",
+            "--resamples", "20"]
+    assert main([*argv, "--format", "json"]) == 0
+    system_only = json.loads(capsys.readouterr().out)
+    assert "segment" not in system_only
+    assert main([*argv, "--level", "both", "--format", "json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    assert both["metrics"] == system_only["metrics"]
+    for name in ("bleu", "chrf"):
+        cell = both["segment"][name]
+        assert set(cell) == {"darr_tau", "darr_tau_no_ties", "pearson", "kendall", "darr_pairs",
+                             "judged", "undefined"}
+        assert set(cell["darr_tau"]) == {"value", "low", "high"}
+        # 3 lines x (Good>Mid, Good>Bad, Mid>Bad: every gap > 25) = 9 DARR pairs, 9 judged points
+        assert cell["darr_pairs"]["pairs"] == 9 and cell["judged"] == 9
+        assert cell["darr_tau"]["value"] == 1.0
+    assert main([*argv, "--level", "segment", "--format", "json"]) == 0
+    segment_only = json.loads(capsys.readouterr().out)
+    assert "metrics" not in segment_only and segment_only["segment"] == both["segment"]
+    assert main([*argv, "--level", "both"]) == 0
+    text = capsys.readouterr().out
+    assert "segment level: 9 judged segments, 9 DARR pairs" in text
+    assert any(line.startswith("chrf") and line.endswith("9/0/0") for line in text.splitlines())
+
+
+def test_segment_level_needs_the_line_map(tmp_path, capsys):
+    root = _wmt(tmp_path)
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu",
+                 "--level", "segment"]) == 1
+    assert "seg-line-map-de-en.tsv not found" in capsys.readouterr().err

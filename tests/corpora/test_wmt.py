@@ -13,6 +13,8 @@ from paralign.corpora.wmt import (
     iter_lines,
     language_pairs,
     load_human_scores,
+    load_segment_lines,
+    load_segment_scores,
     load_wmt,
     system_files,
     wmt_dir,
@@ -61,6 +63,46 @@ def test_synthetic_layout_and_traps(tmp_path):
         load_wmt(root, "xx-en", refs=["C"])
 
 
+def _segment_files(root: Path, rows: str, line_map: str = "SID\tline\tdoc_id\n1\t3\td2\n"
+                   "2\t1\td1\n3\t2\td1\n") -> None:
+    """seg-line-map: SID 1 is line 3, SID 2 line 1, SID 3 line 2 (documents sorted by id)."""
+    (root / "humaneval" / "seg-line-map-xx-en.tsv").write_text(line_map, encoding="utf-8")
+    (root / "humaneval" / "ad-seg-scores-xx-en.csv").write_text(
+        "SYS SID RAW.SCR Z.SCR N \n" + rows, encoding="utf-8")
+
+
+def test_segment_scores_go_through_the_sid_to_line_map(tmp_path):
+    root = _fake(tmp_path)
+    _segment_files(root, "Nemo.1 1 90 0.9 2 \nNemo.1 2 10 -0.9 1 \nHUMAN.0 1 50 0 1 \n"
+                         "Gone.4 3 40 0.1 1 \nOther.2 3 30 -0.2 3 \n")
+    assert load_segment_lines(root, "xx-en") == {1: 2, 2: 0, 3: 1}
+    data = load_wmt(root, "xx-en", segments=True)
+    got = {(s.system, s.sid): (s.line, s.raw, s.z, s.n) for s in data.segment_scores}
+    # SID 1 is the third line (0-based 2), not the first: taking SID as the line would give 0
+    assert got == {("Nemo-X", 1): (2, 90.0, 0.9, 2), ("Nemo-X", 2): (0, 10.0, -0.9, 1),
+                   ("Other", 3): (1, 30.0, -0.2, 3)}  # joined on SYS_ID; HUMAN, Gone left out
+    assert load_wmt(root, "xx-en").segment_scores == ()  # only loaded when asked for
+
+
+def test_bad_segment_files(tmp_path):
+    root = _fake(tmp_path)
+    _segment_files(root, "Nemo.1 7 90 0.9 2\n")
+    with pytest.raises(FormatError, match="SID 7 is not in seg-line-map"):
+        load_segment_scores(root, "xx-en")
+    _segment_files(root, "Nemo.1 1 90 0.9 2\nNemo.1 1 80 0.9 2\n")
+    with pytest.raises(FormatError, match="listed twice"):
+        load_segment_scores(root, "xx-en")
+    _segment_files(root, "", "SID\tline\n1\t2\n2\t2\n")
+    with pytest.raises(FormatError, match="same line"):
+        load_segment_lines(root, "xx-en")
+    _segment_files(root, "Nemo.1 1 90 0.9 2\n", "SID\tline\n1\t9\n")
+    with pytest.raises(MismatchError, match="past the 3 lines"):
+        load_wmt(root, "xx-en", segments=True)
+    (root / "humaneval" / "seg-line-map-xx-en.tsv").unlink()
+    with pytest.raises(ResourceMissingError, match="seg-line-map-xx-en.tsv"):
+        load_segment_scores(root, "xx-en")
+
+
 def test_line_count_mismatch_names_the_file(tmp_path):
     root = _fake(tmp_path, hyp_lines=4)
     with pytest.raises(MismatchError, match=r"hyp\.Other\.en: 4 lines, expected 3"):
@@ -89,8 +131,11 @@ def test_real_counts(data):
         assert len(wmt) == 1000 and set(wmt.references) == {"A", "B"}
         assert len(wmt.systems) == n_systems and not wmt.unscored and not wmt.missing
         assert "HUMAN" not in wmt.human
-    de = load_wmt(data, "de-en")
+    de = load_wmt(data, "de-en", segments=True)
     assert de.human["NVIDIA-NeMo"].sys_id == "Nemo.7"
+    lines = load_segment_lines(data / "mt" / "wmt21-toEnglish", "de-en")
+    assert sorted(lines.values()) == list(range(1000)) and lines[1] == 329  # SID 1 is line 330
+    assert len(de.segment_scores) == 18409  # ad-seg-scores rows of the 19 systems (no HUMAN)
     assert de.human["HuaweiTSC"].z == pytest.approx(-0.12)
 
 

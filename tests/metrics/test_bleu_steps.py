@@ -21,6 +21,7 @@ from paralign.metrics.bleu_steps import (
     corpus_scores,
     geometric_mean,
     modified_unigram_precision,
+    sentence_bleu_from_stats,
 )
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "mat", "a", "dog", "."])
@@ -86,3 +87,20 @@ def test_corpus_scores_and_errors():
         check_lengths(["a"], [["a", "b"]])
     with pytest.raises(ConfigurationError):
         baseline("meteor")
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(SENT, SENT, SENT), min_size=1, max_size=6))
+def test_segment_scores_are_sacrebleus_sentence_scores(rows):
+    """Segment BLEU = sacrebleu.sentence_bleu (effective order); chrF = CHRF().sentence_score."""
+    hyps = [h for h, _, _ in rows]
+    refs = [[a for _, a, _ in rows], [b for _, _, b in rows]]
+    bleu, chrf = BASELINES["bleu"], BASELINES["chrf"]
+    effective = BLEU(effective_order=True)
+    got = sentence_bleu_from_stats(bleu.stats(hyps, refs))
+    assert np.allclose(bleu.segment_score(bleu.stats(hyps, refs)), got)
+    chrf_got = chrf.score(chrf.stats(hyps, refs))
+    for i, (h, a, b) in enumerate(rows):
+        assert got[i] == pytest.approx(effective.sentence_score(h, [a, b]).score, abs=1e-9)
+        assert chrf_got[i] == pytest.approx(CHRF().sentence_score(h, [a, b]).score, abs=1e-9)
+    assert not hasattr(chrf, "segment_score")

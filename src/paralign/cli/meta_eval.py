@@ -1,4 +1,4 @@
-"""`paralign meta-eval`: system-level correlation of MT metrics with WMT21 human DA scores."""
+"""`paralign meta-eval`: system- and segment-level correlation of MT metrics with WMT21 human DA."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import argparse
 import math
 
 from ..corpora.wmt import load_wmt
-from ..metrics.correlation import CORRELATIONS, MetaEvaluation, meta_evaluate, resolve_metrics
+from ..metrics.correlation import CORRELATIONS, MetaEvaluation, resolve_metrics
 from ..metrics.paraeval import ParaEval, build_sources
+from ..metrics.segment_correlation import LEVELS, SEGMENT_CORRELATIONS, meta_evaluate_levels
 from ._common import (
     add_format,
     add_output,
@@ -27,7 +28,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Pearson/Spearman/Kendall of each metric's system scores with the DA "
                     "z-scores (HUMAN rows left out), 95% intervals from segment bootstrap. "
                     "Systems with an output but no human score, or human scores but no output, "
-                    "are left out with a warning (and listed under unscored/missing in JSON).")
+                    "are left out with a warning (and listed under unscored/missing in JSON). "
+                    "--level segment: WMT DARR Kendall-like tau (pairs of outputs for one source "
+                    "whose raw DA differs by > 25; metric ties count as discordant, and without "
+                    "ties), Pearson and Kendall tau-b of segment scores with the segment DA "
+                    "z-scores; 95%% intervals from a bootstrap over source segments.")
     parser.add_argument("--wmt", default=None,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
@@ -41,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="ParaEval built-in sources: ppdb, wordnet or none")
     parser.add_argument("--max-length", type=int, default=4)
     parser.add_argument("--min-paraphrase-length", type=int, default=1)
+    parser.add_argument("--level", choices=LEVELS, default="system",
+                        help="system (corpus scores vs system DA), segment (segment scores vs "
+                             "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")
     parser.add_argument("--resamples", type=positive_int, default=1000, metavar="N",
                         help="bootstrap resamples, N >= 1 (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=12345)
@@ -52,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = load_wmt(args.wmt, args.pair)
+    data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
     for name in data.unscored:
@@ -63,12 +71,14 @@ def run(args: argparse.Namespace) -> int:
         scorer = ParaEval(build_sources(args.resources.split(","), args.table),
                           max_length=args.max_length,
                           min_paraphrase_length=args.min_paraphrase_length)
-    result = meta_evaluate(data, [r.strip() for r in args.refs.split(",")],
-                           resolve_metrics(names, scorer), n_resamples=args.resamples,
-                           seed=args.seed, progress=progress)
+    result = meta_evaluate_levels(data, [r.strip() for r in args.refs.split(",")],
+                                  resolve_metrics(names, scorer), level=args.level,
+                                  n_resamples=args.resamples, seed=args.seed, progress=progress)
     with open_out(args.output) as out:
         emit(result.to_dict(), args.format, lambda _: render(result), out)
     if args.report is not None:
+        if args.level != "system":
+            warn("--report shows the system level only")
         from ..viz.reports import meta_eval_report
 
         write_report(args.report, meta_eval_report(result))
@@ -76,16 +86,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(result: MetaEvaluation) -> str:
-    """A plain-text table: one row per metric, value [low, high] per correlation."""
+    """Plain-text tables (system level, segment level or both): one row per metric,
+    value [low, high] per correlation, and the DARR pair counts at segment level."""
     lines = [f"{result.pair} refs {'+'.join(result.refs)}: {len(result.systems)} systems, "
-             f"{result.n_resamples} resamples (seed {result.seed})",
-             "metric      " + "".join(f"{k:<26}" for k in CORRELATIONS)]
-    for name, metric in result.metrics.items():
-        cells = []
-        for kind in CORRELATIONS:
-            c = metric.correlations[kind]
-            cells.append(f"{_num(c.value)} [{_num(c.low)}, {_num(c.high)}]".ljust(26))
-        lines.append(f"{name:<12}" + "".join(cells))
+             f"{result.n_resamples} resamples (seed {result.seed})"]
+    if result.level != "segment":
+        lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
+        for name, metric in result.metrics.items():
+            lines.append(f"{name:<12}" + _cells(metric.correlations, CORRELATIONS))
+    if result.level != "system":
+        lines.extend(_render_segment(result))
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
     for label, names in (("left out, no output file", result.missing),
@@ -93,6 +103,27 @@ def render(result: MetaEvaluation) -> str:
         if names:
             lines.append(f"{label}: {', '.join(names)}")
     return "\n".join(lines)
+
+
+def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
+    return "".join(f"{_num(correlations[k].value)} [{_num(correlations[k].low)}, "
+                   f"{_num(correlations[k].high)}]".ljust(26) for k in kinds)
+
+
+def _render_segment(result: MetaEvaluation) -> list[str]:
+    first = next(iter(result.segment.values()), None)
+    if first is None:
+        return []
+    lines = [f"segment level: {first.judged} judged segments, {first.pairs['pairs']} DARR pairs "
+             f"({first.pairs['identical']} of identical outputs); darr_tau counts metric ties "
+             "as discordant (WMT20/21), darr_tau_no_ties leaves them out",
+             "metric      " + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
+             + "conc/disc/ties"]
+    for name, metric in result.segment.items():
+        counts = metric.pairs
+        lines.append(f"{name:<12}" + _cells(metric.correlations, SEGMENT_CORRELATIONS)
+                     + f"{counts['concordant']}/{counts['discordant']}/{counts['ties']}")
+    return lines
 
 
 def _num(value: float) -> str:

@@ -7,6 +7,11 @@ and ``humaneval/ad-sys-ranking-<lp>-z-names.csv`` (space separated, no header:
 (``Allegro.eu``), the humans' SYS_ID differs from the file name (``Nemo.7`` is ``NVIDIA-NeMo``:
 we join on NAME), HUMAN rows are a reference scored as a system (left out by default), and
 lines are split on ``\\n`` only (never on a stray ``\\r`` or U+2028 inside a segment).
+
+Segment-level DA (``humaneval/ad-seg-scores-<lp>.csv``, header ``SYS SID RAW.SCR Z.SCR N``) keys
+segments by SID, which is **not** the line number: SIDs count through the documents sorted by
+id, the txt files keep test-set order. ``humaneval/seg-line-map-<lp>.tsv`` (TAB, header
+``SID line doc_id``, 1-based lines) maps SID to line; :func:`load_segment_scores` reads both.
 """
 
 from __future__ import annotations
@@ -117,6 +122,83 @@ def load_human_scores(
 
 
 @dataclass(frozen=True, slots=True)
+class SegmentScore:
+    """One judged segment of one system (a row of ad-seg-scores-<lp>.csv, SID mapped to a line)."""
+
+    system: str  #: system NAME (as in the txt file names), not the humans' SYS_ID
+    line: int  #: 0-based line of the txt files (from seg-line-map-<lp>.tsv, never the SID)
+    sid: int
+    raw: float
+    z: float
+    n: int  #: judgments averaged
+
+
+def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of a whitespace table whose first line starts with `header`."""
+    if not path.is_file():
+        raise ResourceMissingError(f"{path} not found")
+    for number, line in enumerate(iter_lines(path), start=1):
+        if number == 1:
+            if not line.startswith(header):
+                raise FormatError(f"expected the header {header!r}", source=str(path), line=1)
+            continue
+        if not line.strip():
+            continue
+        fields = line.split()
+        if len(fields) < width:
+            raise FormatError(f"expected {width} fields", source=str(path), line=number)
+        yield number, fields
+
+
+def load_segment_lines(root: str | Path | None, pair: str) -> dict[int, int]:
+    """SID -> 0-based txt line, from humaneval/seg-line-map-<lp>.tsv (1-based lines there)."""
+    path = wmt_dir(root) / "humaneval" / f"seg-line-map-{pair}.tsv"
+    out: dict[int, int] = {}
+    for number, fields in _table_rows(path, "SID", 2):
+        try:
+            sid, line = int(fields[0]), int(fields[1])
+        except ValueError as exc:
+            raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
+        if sid in out or line < 1:
+            raise FormatError(f"SID {sid} repeated or line {line} < 1", source=str(path),
+                              line=number)
+        out[sid] = line - 1
+    if len(set(out.values())) != len(out):
+        raise FormatError("two SIDs map to the same line", source=str(path))
+    return out
+
+
+def load_segment_scores(
+    root: str | Path | None, pair: str, human: dict[str, HumanScore] | None = None,
+) -> tuple[SegmentScore, ...]:
+    """Segment DA scores of the systems in `human` (default: every ranked system but HUMAN),
+    keyed by system NAME and txt line through the SID -> line map."""
+    if human is None:
+        human = load_human_scores(root, pair)
+    names = {score.sys_id: name for name, score in human.items()}
+    lines = load_segment_lines(root, pair)
+    path = wmt_dir(root) / "humaneval" / f"ad-seg-scores-{pair}.csv"
+    out: list[SegmentScore] = []
+    seen: set[tuple[str, int]] = set()
+    for number, fields in _table_rows(path, "SYS", 5):
+        name = names.get(fields[0])
+        if name is None:
+            continue
+        try:
+            sid, raw, z, n = int(fields[1]), float(fields[2]), float(fields[3]), int(fields[4])
+        except ValueError as exc:
+            raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
+        if sid not in lines:
+            raise FormatError(f"SID {sid} is not in seg-line-map-{pair}.tsv", source=str(path),
+                              line=number)
+        if (name, sid) in seen:
+            raise FormatError(f"{fields[0]} SID {sid} listed twice", source=str(path), line=number)
+        seen.add((name, sid))
+        out.append(SegmentScore(name, lines[sid], sid, raw, z, n))
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class WMTPair:
     """Everything for one language pair, aligned segment by segment."""
 
@@ -126,6 +208,8 @@ class WMTPair:
     human: dict[str, HumanScore]  # name -> DA score (same keys as systems)
     unscored: tuple[str, ...] = ()  # outputs without a human score (left out)
     missing: tuple[str, ...] = ()  # human-scored systems without an output file
+    #: segment DA of the systems above (empty unless loaded with ``segments=True``)
+    segment_scores: tuple[SegmentScore, ...] = ()
 
     def __len__(self) -> int:
         return len(next(iter(self.references.values())))
@@ -141,9 +225,11 @@ class WMTPair:
 
 
 def load_wmt(
-    root: str | Path | None, pair: str, refs: Sequence[str] | None = None,
+    root: str | Path | None, pair: str, refs: Sequence[str] | None = None, *,
+    segments: bool = False,
 ) -> WMTPair:
-    """Load a pair's references, the outputs of every human-scored system and their DA z-scores.
+    """Load a pair's references, the outputs of every human-scored system and their DA z-scores
+    (and, with `segments`, their segment DA scores: :func:`load_segment_scores`).
 
     Every file must have as many lines as the first reference: a mismatch raises MismatchError
     naming the file, before anything is scored.
@@ -177,5 +263,8 @@ def load_wmt(
         else:
             unscored.append(name)
     missing = tuple(sorted(set(human) - set(systems)))
-    return WMTPair(pair, references, systems, {n: human[n] for n in systems},
-                   tuple(unscored), missing)
+    scored = {n: human[n] for n in systems}
+    judged = load_segment_scores(root, pair, scored) if segments else ()
+    if any(score.line >= (count or 0) for score in judged):
+        raise MismatchError(f"{pair}: seg-line-map points past the {count} lines of the txt files")
+    return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged)

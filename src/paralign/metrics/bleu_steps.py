@@ -9,7 +9,9 @@ segment statistics, vectorised over leading axes, which is what the bootstrap ne
 
 Every metric is a `SegmentMetric`: `stats(hyps, refs) -> (segments, k) array` and
 `score(sums) -> scores` on the last axis (scores on sacrebleu's 0-100 scale for BLEU/chrF,
-0-1 for MUP/GM/GM x BP and ParaEval).
+0-1 for MUP/GM/GM x BP and ParaEval). A metric whose segment scores are not its corpus formula
+applied to one segment also has `segment_score(stats)`: BLEU's is sentence BLEU as
+``sacrebleu.sentence_bleu`` computes it (effective order, 'exp' smoothing).
 """
 
 from __future__ import annotations
@@ -87,8 +89,10 @@ def geometric_mean(sums: np.ndarray) -> np.ndarray:
     return np.exp(logs.mean(axis=-1))
 
 
-def bleu_from_stats(sums: np.ndarray) -> np.ndarray:
-    """sacrebleu's corpus BLEU (default 'exp' smoothing) vectorised over leading axes, 0-100."""
+def _bleu(sums: np.ndarray, effective_order: bool) -> np.ndarray:
+    """sacrebleu's BLEU ('exp' smoothing) from BLEU statistics on the last axis, 0-100; with
+    `effective_order` only the n-gram orders the hypothesis has count (sentence BLEU)."""
+    sums = np.asarray(sums, dtype=np.float64)
     correct = sums[..., 2:2 + MAX_ORDER]
     total = sums[..., 2 + MAX_ORDER:]
     # 'exp' smoothing: the k-th zero-match order gets precision 1 / (2**k * total)
@@ -97,9 +101,25 @@ def bleu_from_stats(sums: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         p = np.where(zero, 100.0 / (2.0 ** k * np.where(total > 0, total, 1)),
                      100.0 * correct / np.where(total > 0, total, 1))
-        logs = np.where(total > 0, np.log(np.where(p > 0, p, 1)), -np.inf)
-    score = brevity_penalty(sums) * np.exp(logs.mean(axis=-1))
+        logs = np.where(total > 0, np.log(np.where(p > 0, p, 1)),
+                        0.0 if effective_order else -np.inf)
+    if effective_order:
+        mean = logs.sum(axis=-1) / np.maximum((total > 0).sum(axis=-1), 1)
+    else:
+        mean = logs.mean(axis=-1)
+    score = brevity_penalty(sums) * np.exp(mean)
     return np.where((sums[..., 0] > 0) & (correct.sum(axis=-1) > 0), score, 0.0)
+
+
+def bleu_from_stats(sums: np.ndarray) -> np.ndarray:
+    """sacrebleu's corpus BLEU (default 'exp' smoothing) vectorised over leading axes, 0-100."""
+    return _bleu(sums, effective_order=False)
+
+
+def sentence_bleu_from_stats(stats: np.ndarray) -> np.ndarray:
+    """``sacrebleu.sentence_bleu`` (``BLEU(effective_order=True)``: only the n-gram orders the
+    hypothesis has count) of each row of per-segment statistics, 0-100."""
+    return _bleu(stats, effective_order=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +133,12 @@ class _BleuFamily:
 
     def score(self, sums: np.ndarray) -> np.ndarray:
         return _BLEU_SCORERS[self.name](np.asarray(sums, dtype=np.float64))
+
+    def segment_score(self, stats: np.ndarray) -> np.ndarray:
+        """Segment scores: sentence BLEU (effective order) for bleu, else the corpus formula."""
+        if self.name == "bleu":
+            return sentence_bleu_from_stats(stats)
+        return self.score(stats)
 
 
 _BLEU_SCORERS = {

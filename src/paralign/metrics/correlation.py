@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import stats as sps
@@ -206,13 +207,21 @@ class MetaEvaluation:
     missing: tuple[str, ...] = ()  #: systems left out: human scores but no output file
     #: the human z-score of each system correlated (what a report plots; not in to_dict)
     human: Mapping[str, float] = field(default_factory=dict, compare=False, repr=False)
+    #: "system", "segment" or "both": which of `metrics` (system) and `segment` were measured
+    level: str = "system"
+    #: metric -> its `segment_correlation.SegmentCorrelation` (level segment or both)
+    segment: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
-        return {"pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
-                "unscored": list(self.unscored), "missing": list(self.missing),
-                "n_resamples": self.n_resamples, "seed": self.seed,
-                "signatures": self.signatures,
-                "metrics": {k: v.to_dict() for k, v in self.metrics.items()}}
+        out: dict[str, object] = {
+            "pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
+            "unscored": list(self.unscored), "missing": list(self.missing),
+            "n_resamples": self.n_resamples, "seed": self.seed, "signatures": self.signatures}
+        if self.level != "segment":
+            out["metrics"] = {k: v.to_dict() for k, v in self.metrics.items()}
+        if self.level != "system":
+            out["segment"] = {k: v.to_dict() for k, v in self.segment.items()}
+        return out
 
 
 def resolve_metrics(names: Iterable[str], paraeval_scorer: object | None = None) -> list:
@@ -235,28 +244,19 @@ def resolve_metrics(names: Iterable[str], paraeval_scorer: object | None = None)
     return out
 
 
-def meta_evaluate(
-    data: object, refs: Sequence[str], metrics: Sequence, *, n_resamples: int = 1000,
-    seed: int = DEFAULT_SEED, against: Sequence[str] = ("bleu", "chrf"),
+def metric_statistics(
+    data: object, refs: Sequence[str], metrics: Sequence,
     progress: Callable[[Iterable, str, int], Iterable] | None = None,
-) -> MetaEvaluation:
-    """Correlate each metric's system scores with the human z-scores of a `wmt.WMTPair`.
-
-    Statistics are computed once per statistics family (BLEU steps share sacrebleu's counts,
-    ParaEval P/R/F share theirs); all metrics use the same bootstrap resamples, and each metric
-    is paired-tested against the metrics named in `against` that are present. Systems the
-    loader left out (`data.unscored`, `data.missing`) are listed in the result.
-    """
+) -> dict[str, dict[str, np.ndarray]]:
+    """Per-segment statistics of every system of a `wmt.WMTPair`, once per statistics family
+    (`stats_key`: BLEU steps share sacrebleu's counts, ParaEval P/R/F share theirs):
+    stats_key -> system -> (segments, k) array."""
     from ..corpora.wmt import WMTPair
 
     if not isinstance(data, WMTPair):
-        raise ConfigurationError("meta_evaluate needs a WMTPair (corpora.wmt.load_wmt)")
+        raise ConfigurationError("meta-evaluation needs a WMTPair (corpora.wmt.load_wmt)")
     streams = data.reference_streams(refs)
-    human = {name: score.z for name, score in data.human.items()}
-    counts = resample_counts(len(data), n_resamples, seed)
     by_key: dict[str, dict[str, np.ndarray]] = {}
-    results: dict[str, MetricCorrelation] = {}
-    signatures: dict[str, str] = {}
     for metric in metrics:
         key = getattr(metric, "stats_key", metric.name)
         if key not in by_key:
@@ -265,12 +265,47 @@ def meta_evaluate(
                 systems = progress(list(data.systems), f"{data.pair} {metric.name}",
                                    len(data.systems))
             by_key[key] = {s: metric.stats(data.systems[s], streams) for s in systems}
-        results[metric.name] = bootstrap_correlations(by_key[key], metric.score, human, counts,
-                                                      metric.name)
+    return by_key
+
+
+def signatures_of(metrics: Sequence, nrefs: int) -> dict[str, str]:
+    """Metric name -> its scorer's settings signature (metrics with a `scorer`, e.g. ParaEval)."""
+    out: dict[str, str] = {}
+    for metric in metrics:
         scorer = getattr(metric, "scorer", None)
         if scorer is not None:
-            signatures[metric.name] = scorer.signature(len(streams))
+            out[metric.name] = scorer.signature(nrefs)
+    return out
+
+
+def meta_evaluate(
+    data: object, refs: Sequence[str], metrics: Sequence, *, n_resamples: int = 1000,
+    seed: int = DEFAULT_SEED, against: Sequence[str] = ("bleu", "chrf"),
+    progress: Callable[[Iterable, str, int], Iterable] | None = None,
+    statistics: Mapping[str, Mapping[str, np.ndarray]] | None = None,
+) -> MetaEvaluation:
+    """Correlate each metric's system scores with the human z-scores of a `wmt.WMTPair`.
+
+    Statistics are computed once per statistics family (:func:`metric_statistics`, or given as
+    `statistics`); all metrics use the same bootstrap resamples, and each metric is
+    paired-tested against the metrics named in `against` that are present. Systems the loader
+    left out (`data.unscored`, `data.missing`) are listed in the result.
+    """
+    from ..corpora.wmt import WMTPair
+
+    if not isinstance(data, WMTPair):
+        raise ConfigurationError("meta_evaluate needs a WMTPair (corpora.wmt.load_wmt)")
+    if statistics is None:
+        statistics = metric_statistics(data, refs, metrics, progress)
+    human = {name: score.z for name, score in data.human.items()}
+    counts = resample_counts(len(data), n_resamples, seed)
+    results: dict[str, MetricCorrelation] = {}
+    for metric in metrics:
+        key = getattr(metric, "stats_key", metric.name)
+        results[metric.name] = bootstrap_correlations(statistics[key], metric.score, human, counts,
+                                                      metric.name)
     baselines = [results[b] for b in against if b in results]
     tested = {name: with_tests(res, baselines) for name, res in results.items()}
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
-                          signatures, tuple(data.unscored), tuple(data.missing), human)
+                          signatures_of(metrics, len(refs)), tuple(data.unscored),
+                          tuple(data.missing), human)

@@ -1,0 +1,258 @@
+"""Segment-level meta-evaluation: metric segment scores against WMT segment DA judgments.
+
+Two views, as the WMT metrics tasks report them:
+
+- **DARR** (WMT17-21 "relative ranking from DA"): for one source segment, every pair of system
+  outputs whose *raw* DA scores differ by more than 25 points is a pair; the metric is concordant
+  when it orders the two as the humans did, discordant when it orders them the other way, and
+  tied when it gives both the same score. WMT20/21's Kendall-like tau counts a metric tie as
+  discordant: ``(C - D - T) / (C + D + T)``. The variant with ties left out,
+  ``(C - D) / (C + D)``, is reported beside it (``darr_tau_no_ties``), with the counts;
+  ``identical`` counts the pairs whose two outputs are the same text (a tie for any metric).
+- **Pearson and Kendall tau-b over all judged segments**, no grouping: every (system, segment)
+  with a DA judgment is one point, its metric segment score against its DA *z*-score.
+
+Everything is computed from per-source-segment statistics, once per metric (the sacrebleu shape):
+DARR counts ``(C, D, T)`` and Pearson sums ``(n, Sx, Sy, Sxx, Syy, Sxy)`` per segment, so a
+bootstrap resample of source segments (seeded; the multiplicities of
+:func:`~paralign.metrics.correlation.resample_counts`) is one matrix product. Kendall tau-b is not
+a sum over segments: each resample is re-ranked by scipy.
+
+A metric's segment scores are its ``segment_score(stats)`` when it has one (BLEU: sentence BLEU
+as ``sacrebleu.sentence_bleu``, effective order), else ``score(stats)`` row by row on its
+per-segment statistics (chrF: sacrebleu's sentence chrF). A score that is undefined for a
+segment (ParaEval precision of an empty output: nan) counts as 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from scipy import stats as sps
+
+from ..errors import ConfigurationError, MismatchError
+from .correlation import (
+    DEFAULT_SEED,
+    Interval,
+    MetaEvaluation,
+    interval,
+    meta_evaluate,
+    metric_statistics,
+    resample_counts,
+    signatures_of,
+)
+
+LEVELS = ("system", "segment", "both")
+
+#: Raw DA points by which two outputs must differ to form a DARR pair (WMT17-21).
+DARR_MARGIN = 25.0
+#: Columns of the per-segment DARR statistics.
+DARR_COLUMNS = ("concordant", "discordant", "ties")
+SEGMENT_CORRELATIONS = ("darr_tau", "darr_tau_no_ties", "pearson", "kendall")
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedSegments:
+    """The human side, fixed for every metric: judged points and the DARR pairs among them.
+
+    Points are (system, line) with a DA judgment, sorted by line; `pairs` index points
+    (`better`, `worse`: raw DA of `better` above `worse`'s by more than the margin).
+    """
+
+    systems: tuple[str, ...]
+    system: np.ndarray  # point -> index into systems
+    line: np.ndarray  # point -> 0-based line
+    raw: np.ndarray
+    z: np.ndarray
+    better: np.ndarray  # pair -> point
+    worse: np.ndarray  # pair -> point
+    identical: np.ndarray  # pair -> the two outputs are the same text
+    n_lines: int
+
+    @property
+    def pair_line(self) -> np.ndarray:
+        return self.line[self.better]
+
+
+def judged_segments(
+    scores: Sequence[object], outputs: Mapping[str, Sequence[str]], n_lines: int,
+    margin: float = DARR_MARGIN,
+) -> JudgedSegments:
+    """Points and DARR pairs from `corpora.wmt.SegmentScore`-like records (`system`, `line`,
+    `raw`, `z`) of the systems in `outputs` (name -> segments, used to find identical outputs)."""
+    systems = tuple(outputs)
+    index = {name: k for k, name in enumerate(systems)}
+    rows = sorted((s.line, index[s.system], s.raw, s.z) for s in scores  # type: ignore[attr-defined]
+                  if s.system in index)  # type: ignore[attr-defined]
+    if not rows:
+        raise MismatchError("no segment judgments for the systems scored")
+    line, system, raw, z = (np.asarray(col) for col in zip(*rows, strict=True))
+    if line.max() >= n_lines:
+        raise MismatchError(f"a judgment on line {line.max() + 1} but only {n_lines} segments")
+    better: list[int] = []
+    worse: list[int] = []
+    bounds = np.flatnonzero(np.diff(line)) + 1
+    for start, stop in zip(np.r_[0, bounds], np.r_[bounds, len(line)], strict=True):
+        a, b = np.triu_indices(stop - start, k=1)
+        a, b = a + start, b + start
+        diff = raw[a] - raw[b]
+        keep = np.abs(diff) > margin
+        a, b, diff = a[keep], b[keep], diff[keep]
+        better.extend(np.where(diff > 0, a, b).tolist())
+        worse.extend(np.where(diff > 0, b, a).tolist())
+    better_a, worse_a = np.asarray(better, dtype=np.int64), np.asarray(worse, dtype=np.int64)
+    identical = np.array([outputs[systems[system[p]]][line[p]] == outputs[systems[system[q]]][line[q]]
+                          for p, q in zip(better_a, worse_a, strict=True)], dtype=bool)
+    return JudgedSegments(systems, system.astype(np.int64), line.astype(np.int64),
+                          raw.astype(np.float64), z.astype(np.float64), better_a, worse_a,
+                          identical, n_lines)
+
+
+def darr_statistics(judged: JudgedSegments, points: np.ndarray) -> np.ndarray:
+    """(lines, 3) concordant / discordant / tied DARR pairs per source segment."""
+    diff = points[judged.better] - points[judged.worse]
+    line = judged.pair_line
+    return np.stack([np.bincount(line, weights=cond, minlength=judged.n_lines)
+                     for cond in (diff > 0, diff < 0, diff == 0)], axis=1)
+
+
+def darr_tau(sums: np.ndarray, ties_discordant: bool = True) -> np.ndarray:
+    """WMT's Kendall-like tau from summed (C, D, T) on the last axis (nan without pairs)."""
+    c, d, t = sums[..., 0], sums[..., 1], sums[..., 2]
+    bad = d + t if ties_discordant else d
+    total = c + bad
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > 0, (c - bad) / np.where(total > 0, total, 1), np.nan)
+
+
+def pearson_statistics(judged: JudgedSegments, points: np.ndarray) -> np.ndarray:
+    """(lines, 6) Pearson sums per source segment: n, Sx, Sy, Sxx, Syy, Sxy (both centred on
+    their overall means, for accuracy; Pearson does not change)."""
+    x = points - points.mean()
+    y = judged.z - judged.z.mean()
+    cols = (np.ones_like(x), x, y, x * x, y * y, x * y)
+    return np.stack([np.bincount(judged.line, weights=c, minlength=judged.n_lines) for c in cols],
+                    axis=1)
+
+
+def pearson_from_sums(sums: np.ndarray) -> np.ndarray:
+    """Pearson r from (n, Sx, Sy, Sxx, Syy, Sxy) on the last axis (nan when undefined)."""
+    n, sx, sy, sxx, syy, sxy = (sums[..., k] for k in range(6))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cov = sxy - sx * sy / n
+        var = (sxx - sx * sx / n) * (syy - sy * sy / n)
+        return np.where(var > 0, cov / np.sqrt(np.where(var > 0, var, 1)), np.nan)
+
+
+def _resampled_kendall(judged: JudgedSegments, points: np.ndarray,
+                       counts: np.ndarray) -> np.ndarray:
+    """Kendall tau-b of every resample of source segments (points repeated by multiplicity)."""
+    starts = np.searchsorted(judged.line, np.arange(judged.n_lines))
+    sizes = np.bincount(judged.line, minlength=judged.n_lines)
+    out = np.empty(len(counts))
+    for r, row in enumerate(counts.astype(np.int64)):
+        lines = np.repeat(np.arange(judged.n_lines), row)
+        lengths = sizes[lines]
+        offsets = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        idx = np.repeat(starts[lines], lengths) + offsets
+        out[r] = sps.kendalltau(points[idx], judged.z[idx])[0] if len(idx) > 1 else np.nan
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentCorrelation:
+    """One metric at segment level: DARR taus, Pearson and Kendall tau-b, with the counts."""
+
+    name: str
+    correlations: dict[str, Interval]  # SEGMENT_CORRELATIONS -> value [low, high]
+    pairs: dict[str, int]  # DARR pairs, concordant, discordant, ties, identical
+    judged: int  # (system, segment) points in Pearson / Kendall
+    undefined: int  # points whose metric score was undefined (counted as 0)
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {k: v.to_dict() for k, v in self.correlations.items()}
+        out["darr_pairs"] = dict(self.pairs)
+        out["judged"] = self.judged
+        out["undefined"] = self.undefined
+        return out
+
+
+def segment_points(judged: JudgedSegments, scores: Mapping[str, np.ndarray]) -> tuple[np.ndarray, int]:
+    """The metric score of every judged point (undefined scores as 0) and how many were undefined."""
+    matrix = np.stack([np.asarray(scores[s], dtype=np.float64) for s in judged.systems])
+    points = matrix[judged.system, judged.line]
+    undefined = int(np.isnan(points).sum())
+    return np.nan_to_num(points, nan=0.0), undefined
+
+
+def segment_correlation(
+    judged: JudgedSegments, scores: Mapping[str, np.ndarray], counts: np.ndarray,
+    name: str = "metric",
+) -> SegmentCorrelation:
+    """Segment-level correlations of one metric (`scores[system]`: one score per line), with
+    95% intervals over `counts` (resamples x lines, from `resample_counts`)."""
+    if counts.shape[1] != judged.n_lines:
+        raise MismatchError(f"{counts.shape[1]} resampled segments but {judged.n_lines} lines")
+    points, undefined = segment_points(judged, scores)
+    darr = darr_statistics(judged, points)
+    sums = pearson_statistics(judged, points)
+    darr_total, darr_resampled = darr.sum(axis=0), counts @ darr
+    corrs = {
+        "darr_tau": interval(float(darr_tau(darr_total)), darr_tau(darr_resampled)),
+        "darr_tau_no_ties": interval(float(darr_tau(darr_total, False)),
+                                     darr_tau(darr_resampled, False)),
+        "pearson": interval(float(pearson_from_sums(sums.sum(axis=0))),
+                            pearson_from_sums(counts @ sums)),
+        "kendall": interval(float(sps.kendalltau(points, judged.z)[0]),
+                            _resampled_kendall(judged, points, counts)),
+    }
+    c, d, t = (int(v) for v in darr_total)
+    pairs = {"pairs": c + d + t, "concordant": c, "discordant": d, "ties": t,
+             "identical": int(judged.identical.sum())}
+    return SegmentCorrelation(name, corrs, pairs, len(points), undefined)
+
+
+def segment_meta_evaluate(
+    data: object, metrics: Sequence, statistics: Mapping[str, Mapping[str, np.ndarray]],
+    counts: np.ndarray,
+) -> dict[str, SegmentCorrelation]:
+    """Every metric's segment-level correlations on a `wmt.WMTPair` loaded with segment scores,
+    from the per-segment `statistics` of :func:`correlation.metric_statistics`."""
+    scores_of = getattr(data, "segment_scores", ())
+    if not scores_of:
+        raise ConfigurationError("segment level needs the segment DA (load_wmt(..., segments=True))")
+    judged = judged_segments(scores_of, data.systems, len(data))  # type: ignore[attr-defined]
+    out: dict[str, SegmentCorrelation] = {}
+    for metric in metrics:
+        by_system = statistics[getattr(metric, "stats_key", metric.name)]
+        score = getattr(metric, "segment_score", metric.score)
+        scores = {s: np.asarray(score(by_system[s]), dtype=np.float64) for s in by_system}
+        out[metric.name] = segment_correlation(judged, scores, counts, metric.name)
+    return out
+
+
+def meta_evaluate_levels(
+    data: object, refs: Sequence[str], metrics: Sequence, *, level: str = "system",
+    n_resamples: int = 1000, seed: int = DEFAULT_SEED,
+    progress: Callable[[Iterable, str, int], Iterable] | None = None,
+) -> MetaEvaluation:
+    """:func:`correlation.meta_evaluate` at system level, segment level or both, from one
+    computation of the per-segment statistics and one set of bootstrap resamples of segments."""
+    if level not in LEVELS:
+        raise ConfigurationError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    statistics = metric_statistics(data, refs, metrics, progress)
+    if level == "segment":
+        result = MetaEvaluation(
+            data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, {},  # type: ignore[attr-defined]
+            signatures_of(metrics, len(refs)), tuple(data.unscored),  # type: ignore[attr-defined]
+            tuple(data.missing))  # type: ignore[attr-defined]
+    else:
+        result = meta_evaluate(data, refs, metrics, n_resamples=n_resamples, seed=seed,
+                               statistics=statistics)
+    if level == "system":
+        return result
+    counts = resample_counts(len(data), n_resamples, seed)  # type: ignore[arg-type]
+    return replace(result, level=level,
+                   segment=segment_meta_evaluate(data, metrics, statistics, counts))

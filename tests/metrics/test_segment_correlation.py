@@ -1,0 +1,142 @@
+"""Segment-level meta-evaluation: WMT DARR tau, Pearson / Kendall over judged segments, bootstrap."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from paralign.errors import ConfigurationError, MismatchError
+from paralign.metrics.correlation import resample_counts
+from paralign.metrics.segment_correlation import (
+    darr_tau,
+    judged_segments,
+    meta_evaluate_levels,
+    segment_correlation,
+)
+
+
+def _judgment(system: str, line: int, raw: float, z: float | None = None) -> SimpleNamespace:
+    return SimpleNamespace(system=system, line=line, raw=raw, z=raw / 100 if z is None else z)
+
+
+#: Line 0: A 90, B 60, C 50, D 80 -> pairs with raw difference > 25: A>B (30), A>C (40),
+#: D>C (30); A-D (10), B-C (10) and B-D (20) are too close, and exactly 25 is not a pair (line 1:
+#: A 70, B 45). Line 2: A 100, B 20 (A>B) and C unjudged.
+JUDGED = [_judgment("A", 0, 90), _judgment("B", 0, 60), _judgment("C", 0, 50),
+          _judgment("D", 0, 80), _judgment("A", 1, 70), _judgment("B", 1, 45),
+          _judgment("A", 2, 100), _judgment("B", 2, 20)]
+OUTPUTS = {"A": ["a0", "a1", "same"], "B": ["b0", "b1", "same"], "C": ["c0", "c1", "c2"],
+           "D": ["d0", "d1", "d2"]}
+
+
+def test_darr_pairs_and_tau_by_hand():
+    judged = judged_segments(JUDGED, OUTPUTS, 3)
+    assert len(judged.better) == 4
+    pairs = {(judged.systems[judged.system[b]], judged.systems[judged.system[w]], int(judged.line[b]))
+             for b, w in zip(judged.better, judged.worse, strict=True)}
+    assert pairs == {("A", "B", 0), ("A", "C", 0), ("D", "C", 0), ("A", "B", 2)}
+    assert judged.identical.tolist().count(True) == 1  # line 2: A and B wrote the same
+    # metric: A>B on line 0 concordant; A=C tie; D<C discordant; A=B on line 2 tie (identical)
+    scores = {"A": np.array([5.0, 1.0, 3.0]), "B": np.array([4.0, 9.0, 3.0]),
+              "C": np.array([5.0, 0.0, 0.0]), "D": np.array([1.0, 0.0, 0.0])}
+    result = segment_correlation(judged, scores, resample_counts(3, 50, seed=3))
+    assert result.pairs == {"pairs": 4, "concordant": 1, "discordant": 1, "ties": 2,
+                            "identical": 1}
+    assert result.correlations["darr_tau"].value == pytest.approx((1 - 1 - 2) / 4)  # WMT: -0.5
+    assert result.correlations["darr_tau_no_ties"].value == pytest.approx(0.0)
+    assert result.judged == 8 and result.undefined == 0
+
+
+def test_pearson_and_kendall_over_judged_points_and_undefined_scores_as_zero():
+    judged = judged_segments(JUDGED, OUTPUTS, 3)
+    rng = np.random.default_rng(0)
+    scores = {s: rng.random(3) for s in OUTPUTS}
+    scores["B"][1] = np.nan  # e.g. ParaEval precision of an empty output
+    result = segment_correlation(judged, scores, resample_counts(3, 20, seed=1))
+    x = [0.0 if np.isnan(scores[j.system][j.line]) else scores[j.system][j.line] for j in JUDGED]
+    z = [j.z for j in JUDGED]
+    assert result.undefined == 1
+    assert result.correlations["pearson"].value == pytest.approx(sps.pearsonr(x, z)[0])
+    assert result.correlations["kendall"].value == pytest.approx(sps.kendalltau(x, z)[0])
+
+
+def test_darr_tau_formula():
+    sums = np.array([[6.0, 2.0, 2.0], [0.0, 0.0, 0.0]])
+    assert darr_tau(sums)[0] == pytest.approx(0.2) and np.isnan(darr_tau(sums)[1])
+    assert darr_tau(sums, ties_discordant=False)[0] == pytest.approx(0.5)
+
+
+def _many(n_lines: int = 40, n_systems: int = 5, seed: int = 7):
+    rng = np.random.default_rng(seed)
+    names = [f"S{k}" for k in range(n_systems)]
+    quality = rng.normal(size=(n_systems, n_lines))
+    judged = [_judgment(s, i, float(50 + 30 * quality[k, i]))
+              for k, s in enumerate(names) for i in range(n_lines) if rng.random() > 0.1]
+    outputs = {s: [f"{s}{i}" for i in range(n_lines)] for s in names}
+    scores = {s: quality[k] + rng.normal(scale=1.0, size=n_lines) for k, s in enumerate(names)}
+    return judged_segments(judged, outputs, n_lines), scores
+
+
+def test_bootstrap_intervals_contain_the_estimate_and_are_seeded():
+    judged, scores = _many()
+    first = segment_correlation(judged, scores, resample_counts(judged.n_lines, 200, seed=5))
+    again = segment_correlation(judged, scores, resample_counts(judged.n_lines, 200, seed=5))
+    other = segment_correlation(judged, scores, resample_counts(judged.n_lines, 200, seed=6))
+    assert first.to_dict() == again.to_dict()
+    assert first.to_dict() != other.to_dict()
+    for kind, cell in first.correlations.items():
+        assert cell.low <= cell.value <= cell.high, kind
+        assert cell.low < cell.high, kind
+    assert first.correlations["pearson"].value > 0.3  # the scores do follow the judgments
+
+
+def test_resampled_sums_equal_a_direct_computation_on_the_resample():
+    judged, scores = _many(n_lines=12, n_systems=4)
+    counts = resample_counts(12, 1, seed=2)
+    one = segment_correlation(judged, scores, counts)
+    lines = np.repeat(np.arange(12), counts[0].astype(int))
+    x, z = [], []
+    for line in lines:
+        for p in np.flatnonzero(judged.line == line):
+            x.append(scores[judged.systems[judged.system[p]]][line])
+            z.append(judged.z[p])
+    assert one.correlations["pearson"].low == pytest.approx(sps.pearsonr(x, z)[0])
+    assert one.correlations["kendall"].low == pytest.approx(sps.kendalltau(x, z)[0])
+
+
+def test_bad_inputs():
+    with pytest.raises(MismatchError, match="no segment judgments"):
+        judged_segments([_judgment("X", 0, 50)], OUTPUTS, 3)
+    with pytest.raises(MismatchError, match="line 4"):
+        judged_segments([_judgment("A", 3, 50)], OUTPUTS, 3)
+    judged = judged_segments(JUDGED, OUTPUTS, 3)
+    with pytest.raises(MismatchError, match="resampled"):
+        segment_correlation(judged, {s: np.zeros(3) for s in OUTPUTS}, resample_counts(4, 5))
+    with pytest.raises(ConfigurationError, match="level"):
+        meta_evaluate_levels(object(), ["A"], [], level="document")
+
+
+@pytest.mark.data
+def test_wmt21_cs_en_reference_a(data):
+    """The issue's cs-en figures (ref A), and near zero when the SID is taken as the line."""
+    from dataclasses import replace
+
+    from paralign.corpora.wmt import load_wmt
+    from paralign.metrics.correlation import resolve_metrics
+
+    wmt = load_wmt(data, "cs-en", ["A"], segments=True)
+    metrics = resolve_metrics(["bleu", "chrf"])
+    result = meta_evaluate_levels(wmt, ["A"], metrics, level="segment", n_resamples=20)
+    chrf, bleu = result.segment["chrf"], result.segment["bleu"]
+    assert chrf.pairs["pairs"] == 9470 and chrf.pairs["identical"] == 515
+    assert chrf.correlations["darr_tau"].value == pytest.approx(0.012, abs=5e-4)
+    assert chrf.correlations["pearson"].value == pytest.approx(0.184, abs=5e-4)
+    assert bleu.correlations["darr_tau"].value == pytest.approx(-0.041, abs=5e-4)
+    assert bleu.correlations["pearson"].value == pytest.approx(0.167, abs=5e-4)
+    as_lines = tuple(replace(s, line=s.sid - 1) for s in wmt.segment_scores)
+    wrong = meta_evaluate_levels(replace(wmt, segment_scores=as_lines), ["A"], metrics,
+                                 level="segment", n_resamples=20)
+    assert abs(wrong.segment["chrf"].correlations["pearson"].value) < 0.05
