@@ -44,6 +44,24 @@ class ConfigurationError(ParalignError, ValueError):
     """An option or setting has an invalid value."""
 
 
+class ExtraMissingError(ConfigurationError):
+    """A feature needs an optional extra that is not installed; the message, one line, names the
+    ``pip install`` command that adds it."""
+
+    def __init__(self, feature: str, extra: str = "neural", missing: str | None = None):
+        self.feature = feature
+        self.extra = extra
+        self.missing = missing
+        lacking = f" ({missing} is not installed)" if missing else ""
+        super().__init__(
+            f"{feature} needs the optional extra '{extra}'{lacking}: pip install 'paralign[{extra}]'"
+        )
+
+    def __reduce__(self) -> tuple:
+        """Pickle with its arguments (worker processes send errors back pickled)."""
+        return (type(self), (self.feature, self.extra, self.missing))
+
+
 class InputFileError(ParalignError, OSError):
     """An input file cannot be opened or read (missing, a directory, no permission, bad gzip).
 

