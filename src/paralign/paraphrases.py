@@ -200,4 +200,9 @@ def load_source(spec: str) -> ParaphraseSource:
 
 
 # Opening files moved to paralign.textio; the old names work until paralign 0.3.
-__getattr__ = moved_names(__name__, {"input_file_error": "paralign.textio", "READ_ERRORS": "paralign.textio", "reading": "paralign.textio", "Utf8LineReader": "paralign.textio", "require_file": "paralign.textio", "open_binary": "paralign.textio"})
+__getattr__ = moved_names(
+    __name__,
+    {name: "paralign.textio" for name in (
+        "input_file_error", "READ_ERRORS", "reading", "Utf8LineReader", "require_file", "open_binary",
+    )},
+)

@@ -23,6 +23,10 @@ def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+#: A progress display that wraps an iterable and yields its items (tqdm-style), as the aligner's
+#: and evaluators' ``progress`` arguments take it; :func:`run_chunks` takes a ``progress(n)`` count.
+Progress = Callable[[Iterable[Any]], Iterable[Any]]
+
 _I = TypeVar("_I")
 _R = TypeVar("_R")
 

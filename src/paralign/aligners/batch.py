@@ -18,14 +18,13 @@ from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..corpora.sentence_pairs import InputPair
 from ..nlp import Annotator, default_annotator
 from ..sentence import Sentence
-from ..workers import describe_error, run_chunks
+from ..workers import Progress, describe_error, run_chunks
 from .registry import PresetAligner, _preset_aligner, default_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
     from .sultan import Aligner
 
 TextLike = str | Sequence[str] | Sentence
-Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 
 @dataclass(frozen=True, slots=True)

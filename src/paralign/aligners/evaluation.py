@@ -10,7 +10,7 @@ Not for: reading input pairs (:mod:`paralign.corpora.sentence_pairs`) or alignin
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,13 +19,13 @@ from .._moved import moved_names
 from ..alignment import Alignment
 from ..errors import ConfigurationError, FormatError
 from ..sentence import Sentence
+from ..workers import Progress
 from .sultan import Aligner
 
 if TYPE_CHECKING:
     from ..corpora.base import AlignedPair
     from ..metrics.alignment_scores import AlignmentScores, PairCounts, SkippedPair
 
-Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 #: The paper's grid: ppdbSim and w in {0.1, ..., 1.0}.
 GRID: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 11))

@@ -41,10 +41,10 @@ Not for: choosing or building an aligner (`align_scores_files` takes one; the CL
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from .._moved import moved_names
 from ..alignment import Alignment
@@ -52,11 +52,11 @@ from ..corpora.base import BadPair
 from ..errors import AlignmentIndexError, ConfigurationError, EmptyScoringError, MismatchError
 from ..paraphrases import ParaphraseSource, normalize_phrase
 from ..phrases import phrase_spans
+from ..workers import Progress
 from . import f_measure
 from .alignment_scores import SkippedPair
 
 SpanPair = tuple[int, int, int, int]
-Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 
 class AlignTokens(Protocol):

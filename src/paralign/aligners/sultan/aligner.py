@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -21,7 +21,7 @@ from ...errors import ConfigurationError, ParalignError
 from ...nlp import Annotator, TextOrTokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence
-from ...workers import iter_chunk_results
+from ...workers import Progress, iter_chunk_results
 from .modules import ModulePipeline
 from .options import AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
@@ -159,7 +159,7 @@ class Aligner:
 
     def align_many(
         self, pairs: Iterable[tuple[TextOrTokens, TextOrTokens]], workers: int = 1,
-        progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+        progress: Progress | None = None,
     ) -> list[Alignment]:
         """Align many pairs: one batched annotation pass, then alignment (``workers`` processes)."""
         pairs = list(pairs)
@@ -170,7 +170,7 @@ class Aligner:
 
     def align_annotated(
         self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
-        progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None,
+        progress: Progress | None = None,
     ) -> list[Alignment]:
         """Align pre-annotated sentence pairs, in ``workers`` forked processes when > 1 (through
         :func:`paralign.workers.iter_chunk_results`, the one batch runner); ``progress`` wraps
