@@ -90,7 +90,15 @@ class InputFileError(ParalignError, OSError):
         return (_input_file_error, (self.strerror, self.source, self.errno))
 
 
-_CANNOT_OPEN = frozenset({_errno.ENOENT, _errno.ENOTDIR, _errno.EISDIR, _errno.EACCES, _errno.EPERM})
+#: Why a path cannot be opened, by errno: the cases that are the path's fault (a usage error).
+OPEN_REASONS: dict[int, str] = {
+    _errno.ENOENT: "no such file",
+    _errno.ENOTDIR: "no such file (a parent is not a directory)",
+    _errno.EISDIR: "is a directory, not a file",
+    _errno.EACCES: "permission denied",
+    _errno.EPERM: "permission denied",
+}
+_CANNOT_OPEN = frozenset(OPEN_REASONS)
 
 
 def _input_file_error(message: str, source: str | None, errno: int | None) -> InputFileError:

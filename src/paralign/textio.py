@@ -8,7 +8,6 @@ Not for: parsing what the lines hold (:mod:`paralign.corpora`, :mod:`paralign.pa
 
 from __future__ import annotations
 
-import errno
 import gzip
 import hashlib
 import io
@@ -19,22 +18,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from .errors import ConfigurationError, FormatError, InputFileError, ParalignError
-
-_OPEN_REASONS = {
-    errno.ENOENT: "no such file",
-    errno.ENOTDIR: "no such file (a parent is not a directory)",
-    errno.EISDIR: "is a directory, not a file",
-    errno.EACCES: "permission denied",
-    errno.EPERM: "permission denied",
-}
+from .errors import OPEN_REASONS, ConfigurationError, FormatError, InputFileError, ParalignError
 
 
 def input_file_error(exc: BaseException, name: str) -> InputFileError:
     """The InputFileError for an OSError (or a gzip EOFError/zlib.error) met reading `name`."""
     number = getattr(exc, "errno", None)
-    if number in _OPEN_REASONS:
-        reason = _OPEN_REASONS[number]
+    if number in OPEN_REASONS:
+        reason = OPEN_REASONS[number]
     elif isinstance(exc, gzip.BadGzipFile):
         reason = f"not a gzip file ({exc}), though the name ends in .gz"
     elif isinstance(exc, EOFError):
@@ -46,15 +37,23 @@ def input_file_error(exc: BaseException, name: str) -> InputFileError:
     return InputFileError(reason, source=name, errno=number)
 
 
+def _bad_byte(data: bytes, exc: UnicodeDecodeError, first_line: int) -> tuple[int, str]:
+    """(line number, reason) of a bad byte in `data`, whose first line is number `first_line`."""
+    head = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    column = len(head) - head.rfind(b"\n")
+    reason = f"not UTF-8 (byte {data[exc.start]:#04x} at column {column}); re-encode the file"
+    return first_line + head.count(b"\n"), reason
+
+
 def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int, name: str) -> FormatError:
     """FormatError for a bad byte in `data`, whose first line is number `first_line` of `name`."""
-    head = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    line = first_line + head.count(b"\n")
-    column = len(head) - head.rfind(b"\n")
-    return FormatError(
-        f"not UTF-8 (byte {data[exc.start]:#04x} at column {column}); re-encode the file",
-        source=name, line=line,
-    )
+    line, reason = _bad_byte(data, exc, first_line)
+    return FormatError(reason, source=name, line=line)
+
+
+def _check_encoding_errors(errors: str) -> None:
+    if errors not in ENCODING_ERRORS:
+        raise ConfigurationError(f"unknown encoding-errors mode {errors!r}: use one of {', '.join(ENCODING_ERRORS)}")
 
 
 #: What a line that is not UTF-8 does: stop with a FormatError naming it (``strict``), decode
@@ -108,8 +107,7 @@ class Utf8LineReader(io.TextIOBase):
 
     def __init__(self, raw: IO[bytes], name: str, *, close_raw: bool = True, errors: str = "strict") -> None:
         super().__init__()
-        if errors not in ENCODING_ERRORS:
-            raise ConfigurationError(f"unknown encoding-errors mode {errors!r}: use one of {', '.join(ENCODING_ERRORS)}")
+        _check_encoding_errors(errors)
         self._raw = raw
         self.name = name
         self._errors = errors
@@ -185,8 +183,8 @@ class Utf8LineReader(io.TextIOBase):
                 if self._errors == "replace":
                     out.append(line.decode("utf-8", "replace"))
                 else:
-                    error = _not_utf8(line, exc, self._lines_done + 1 + k, self.name)
-                    self.bad_lines[self._lines_done + 1 + k] = error.args[0].split(": ", 1)[-1]
+                    number, reason = _bad_byte(line, exc, self._lines_done + 1 + k)
+                    self.bad_lines[number] = reason
                     out.append("")
         return "\n".join(out)
 
@@ -299,6 +297,5 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
         if gz:
             return io.TextIOWrapper(gzip.open(path, mode.replace("t", "") or "wb"), encoding="utf-8")  # type: ignore[arg-type]
         return open(path, mode, encoding="utf-8")
-    if errors not in ENCODING_ERRORS:  # before the file is opened
-        raise ConfigurationError(f"unknown encoding-errors mode {errors!r}: use one of {', '.join(ENCODING_ERRORS)}")
+    _check_encoding_errors(errors)  # before the file is opened
     return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[arg-type]

@@ -283,11 +283,13 @@ def meta_evaluate(
     seed: int = DEFAULT_SEED, against: Sequence[str] = ("bleu", "chrf"),
     progress: Callable[[Iterable, str, int], Iterable] | None = None,
     statistics: Mapping[str, Mapping[str, np.ndarray]] | None = None,
+    counts: np.ndarray | None = None,
 ) -> MetaEvaluation:
     """Correlate each metric's system scores with the human z-scores of a `wmt.WMTPair`.
 
     Statistics are computed once per statistics family (:func:`metric_statistics`, or given as
-    `statistics`); all metrics use the same bootstrap resamples, and each metric is
+    `statistics`); all metrics use the same bootstrap resamples (:func:`resample_counts`, or
+    given as `counts`), and each metric is
     paired-tested against the metrics named in `against` that are present. Systems the loader
     left out (`data.unscored`, `data.missing`) are listed in the result.
     """
@@ -298,7 +300,8 @@ def meta_evaluate(
     if statistics is None:
         statistics = metric_statistics(data, refs, metrics, progress)
     human = {name: score.z for name, score in data.human.items()}
-    counts = resample_counts(len(data), n_resamples, seed)
+    if counts is None:
+        counts = resample_counts(len(data), n_resamples, seed)
     results: dict[str, MetricCorrelation] = {}
     for metric in metrics:
         key = getattr(metric, "stats_key", metric.name)

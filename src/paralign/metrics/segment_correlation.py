@@ -243,6 +243,7 @@ def meta_evaluate_levels(
     if level not in LEVELS:
         raise ConfigurationError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     statistics = metric_statistics(data, refs, metrics, progress)
+    counts = resample_counts(len(data), n_resamples, seed)  # type: ignore[arg-type]
     if level == "segment":
         result = MetaEvaluation(
             data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, {},  # type: ignore[attr-defined]
@@ -250,9 +251,8 @@ def meta_evaluate_levels(
             tuple(data.missing))  # type: ignore[attr-defined]
     else:
         result = meta_evaluate(data, refs, metrics, n_resamples=n_resamples, seed=seed,
-                               statistics=statistics)
+                               statistics=statistics, counts=counts)
     if level == "system":
         return result
-    counts = resample_counts(len(data), n_resamples, seed)  # type: ignore[arg-type]
     return replace(result, level=level,
                    segment=segment_meta_evaluate(data, metrics, statistics, counts))

@@ -88,7 +88,7 @@ def _require() -> tuple[Any, Any]:
 def model_directory(model: str | os.PathLike[str] | None = None) -> Path:
     """The local directory of `model` (default: the `PARALIGN_ENCODER` setting): the directory
     itself, or the model directory shipped by the installed package of that name."""
-    name = os.fspath(model) if model is not None else encoder_name()
+    name = encoder_name(os.fspath(model) if model is not None else None)
     path = Path(name).expanduser()
     if path.is_dir():
         if not (path / "config.json").is_file():
@@ -126,10 +126,14 @@ def _package_model_directory(package: str) -> Path:
     return found.resolve()
 
 
-def resolve_device(device: str) -> str:
-    """"cpu" or "cuda" for a `device` setting (auto: cuda when torch sees a GPU)."""
+def _check_device(device: str) -> None:
     if device not in DEVICES:
         raise ConfigurationError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
+
+
+def resolve_device(device: str) -> str:
+    """"cpu" or "cuda" for a `device` setting (auto: cuda when torch sees a GPU)."""
+    _check_device(device)
     torch, _ = _require()
     cuda = torch.cuda.is_available()
     if device == "cuda" and not cuda:
@@ -194,7 +198,6 @@ class _Chunk:
     """One model input: sentence `item`, window `start:end` of its content sub-words."""
 
     item: int
-    window: int
     ids: tuple[int, ...]
 
 
@@ -257,8 +260,7 @@ class Encoder:
         batch_size: int = 32,
         stride: int | None = None,
     ) -> None:
-        if device not in DEVICES:
-            raise ConfigurationError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
+        _check_device(device)
         if batch_size < 1 or (stride is not None and stride < 1):
             raise ConfigurationError("batch_size and stride must be at least 1")
         _require()
@@ -308,9 +310,9 @@ class Encoder:
         step = self.stride or max(1, width // 2)
         spans = [windows(len(split.content), width, step) for split in splits]
         chunks = [
-            _Chunk(item, k, split.prefix + split.content[start:end] + split.suffix)
+            _Chunk(item, split.prefix + split.content[start:end] + split.suffix)
             for item, (split, item_spans) in enumerate(zip(splits, spans, strict=True))
-            for k, (start, end) in enumerate(item_spans)
+            for start, end in item_spans
         ]
         states = self._run(chunks)
         by_item: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
