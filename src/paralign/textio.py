@@ -8,6 +8,7 @@ Not for: parsing what the lines hold (:mod:`paralign.corpora`, :mod:`paralign.pa
 
 from __future__ import annotations
 
+import errno
 import gzip
 import hashlib
 import io
@@ -257,7 +258,8 @@ def require_file(path: str | Path, name: str | None = None) -> Path:
     path = Path(path)
     if not path.is_file():
         what = "no such file" if not path.exists() else "not a regular file"
-        raise InputFileError(what, source=str(path) if name is None else name)
+        number = errno.ENOENT if not path.exists() else errno.EISDIR if path.is_dir() else None
+        raise InputFileError(what, source=str(path) if name is None else name, errno=number)
     return path
 
 

@@ -67,3 +67,15 @@ def test_an_output_that_cannot_be_written_fails_before_any_work(command, where, 
     err = capsys.readouterr().err
     assert stop.value.code == 2 and target in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []  # nothing written, no work folder left behind
+
+
+@pytest.mark.parametrize("argv", [
+    ["pivot", "--english", "{missing}", "--foreign", "{missing}", "-o", "{out}"],
+    ["score-alignments", "--gold", "{missing}", "--system", "{missing}"],
+    ["parametric", "align", "--gold", "{missing}", "--system", "{missing}"],
+])
+def test_a_missing_file_checked_before_reading_is_a_usage_error_too(argv, tmp_path, capsys) -> None:
+    """Readers that check a path before opening it (textio.require_file) give exit 2 like the rest."""
+    missing, out = str(tmp_path / "missing.txt"), str(tmp_path / "out.tsv")
+    assert main([a.format(missing=missing, out=out) for a in argv]) == 2
+    assert f"{missing}: no such file" in capsys.readouterr().err

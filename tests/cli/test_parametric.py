@@ -71,7 +71,7 @@ def test_align_text_output_and_missing_file(tmp_path, gold, capsys):
                                        str(gold), "--tight"])
     assert code == 0 and tight["precision"] == 1.0 and tight["gold"] > 0
     assert main(["parametric", "align", "--gold", str(gold), "--system",
-                 str(tmp_path / "absent.json")]) == 1
+                 str(tmp_path / "absent.json")]) == 2  # a missing file: a usage error (issue 23)
     assert "absent.json" in capsys.readouterr().err
 
 
