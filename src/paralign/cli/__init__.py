@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
-from ._common import UsageError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,9 +48,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except UsageError as exc:
-        print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
-        return 2
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's
         print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
         return 2 if exc.cannot_open else 1

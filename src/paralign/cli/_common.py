@@ -47,9 +47,6 @@ def _int_at_least(text: str, low: int) -> int:
     return value
 
 
-class UsageError(ConfigurationError):
-    """A command line that cannot work as given (exit status 2, as argparse's own usage errors)."""
-
 
 def add_format(
     parser: argparse.ArgumentParser,

@@ -11,9 +11,10 @@ rendering only one command uses (that stays in the command's module).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..metrics.parametric import AlignScores, TableScores
+if TYPE_CHECKING:  # pragma: no cover
+    from ..metrics.parametric import AlignScores, TableScores
 
 
 def render_scores(result: dict) -> str:

@@ -31,7 +31,6 @@ from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError
 from ..sentence import Sentence
 from ._common import (
-    UsageError,
     add_encoding_errors,
     add_format,
     add_output,
@@ -91,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     pairs = [p if p.line not in bad else replace(p, source=None, target=None, error=bad[p.line][1],
                                                   origin=bad[p.line][0]) for p in pairs]
     if args.format == "svg" and len(pairs) > 1 and is_std(args.output):
-        raise UsageError(f"--format svg writes one picture to stdout, but the input has {len(pairs)} "
+        raise ConfigurationError(f"--format svg writes one picture to stdout, but the input has {len(pairs)} "
                          "pairs: give -o FILE.svg (FILE-N.svg for input line N) or use --format html "
                          "(one page for all pairs)")
     name = args.source or input_name(args.input)
@@ -101,8 +100,7 @@ def run(args: argparse.Namespace) -> int:
     results = align_input(aligner, pairs, workers=args.workers,
                           progress=lambda items: progress(items, "aligning", total=len(pairs)))
     WRITERS[args.format](args, results)
-    bad = sum(1 for _pair, source, target, alignment in results
-              if alignment is None or source is None or target is None)
+    bad = sum(1 for *_, alignment in results if alignment is None)
     return 1 if bad and bad == len(pairs) else 0
 
 
@@ -110,7 +108,7 @@ def write_lines(args: argparse.Namespace, results: Sequence[Result]) -> None:
     """text and json: one line per input line (empty, or an "error" object, for a bad pair)."""
     with open_out(args.output) as out:
         for pair, source, target, alignment in results:
-            if alignment is None or source is None or target is None:
+            if alignment is None:
                 if args.format == "json":
                     out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n")
                 else:
@@ -140,7 +138,7 @@ def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
     colour = use_colour(args.output)
     views = []
     for pair, source, target, alignment in results:
-        if alignment is None or source is None or target is None:
+        if alignment is None:
             views.append(f"{heading(pair)}: not aligned ({pair.error})\n")
         else:
             view = AlignmentView(source.tokens, target.tokens, alignment)
@@ -162,7 +160,7 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
 
     draw = alignment_lines if args.picture == "lines" else alignment_grid
     for pair, source, target, alignment in results:
-        if alignment is None or source is None or target is None:
+        if alignment is None:
             continue
         target_path = args.output if len(results) == 1 else numbered(args.output, pair.line)
         picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
@@ -178,7 +176,7 @@ def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
     sections = []
     for pair, source, target, alignment in results:
         ident = f"line-{pair.line}"
-        if alignment is None or source is None or target is None:
+        if alignment is None:
             sections.append(error_section(heading(pair), f"not aligned: {pair.error}", ident))
         else:
             view = AlignmentView(source.tokens, target.tokens, alignment)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, FormatError, ParalignError
 from ._common import (
-    UsageError,
     add_format,
     add_output,
     emit,
@@ -181,22 +180,22 @@ PNG_CONVERTERS = (("rsvg-convert", ["--format", "png", "--output"], "svg"), ("do
 
 
 def draw_format(target: str) -> str:
-    """What `-o target` asks for (svg, html, dot or png); UsageError for another suffix."""
+    """What `-o target` asks for (svg, html, dot or png); ConfigurationError (a usage error) for another suffix."""
     suffix = Path(target).suffix.lower()
     if suffix not in DRAW_SUFFIXES:
-        raise UsageError(f"cannot tell what to write to {target}: give -o with one of the suffixes "
+        raise ConfigurationError(f"cannot tell what to write to {target}: give -o with one of the suffixes "
                          f"{', '.join(DRAW_SUFFIXES)} (or -o - for DOT on stdout)")
     return DRAW_SUFFIXES[suffix]
 
 
 def png_converter() -> tuple[str, list[str], str]:
     """The first installed PNG converter: (its path, its arguments before the output file, the
-    input it reads); UsageError naming the programs when none is installed."""
+    input it reads); ConfigurationError (a usage error) naming the programs when none is installed."""
     for program, options, reads in PNG_CONVERTERS:
         exe = shutil.which(program)
         if exe:
             return exe, options, reads
-    raise UsageError("writing PNG needs rsvg-convert (librsvg) or Graphviz `dot`, and neither is "
+    raise ConfigurationError("writing PNG needs rsvg-convert (librsvg) or Graphviz `dot`, and neither is "
                      "installed: install one, or write .svg or .html (no program needed)")
 
 

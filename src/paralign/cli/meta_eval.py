@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import argparse
 import math
+from typing import TYPE_CHECKING
 
 from ..corpora.wmt import load_wmt
-from ..metrics.correlation import CORRELATIONS, MetaEvaluation, resolve_metrics
+from ..metrics import LEVELS
 from ..metrics.paraeval import ParaEval, build_sources
-from ..metrics.segment_correlation import LEVELS, SEGMENT_CORRELATIONS, meta_evaluate_levels
 from ._common import (
     add_format,
     add_output,
     add_report,
-    emit,
-    open_out,
     positive_int,
     progress,
     warn,
     write_report,
+    write_result,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..metrics.correlation import MetaEvaluation
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,6 +62,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..metrics.correlation import (
+        resolve_metrics,  # numpy and scipy: loaded by this command only
+    )
+    from ..metrics.segment_correlation import meta_evaluate_levels
+
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
@@ -74,8 +81,7 @@ def run(args: argparse.Namespace) -> int:
     result = meta_evaluate_levels(data, [r.strip() for r in args.refs.split(",")],
                                   resolve_metrics(names, scorer), level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
-    with open_out(args.output) as out:
-        emit(result.to_dict(), args.format, lambda _: render(result), out)
+    write_result(args, result.to_dict(), lambda _: render(result))
     if args.report is not None:
         if args.level != "system":
             warn("--report shows the system level only")
@@ -88,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
 def render(result: MetaEvaluation) -> str:
     """Plain-text tables (system level, segment level or both): one row per metric,
     value [low, high] per correlation, and the DARR pair counts at segment level."""
+    from ..metrics.correlation import CORRELATIONS
+
     lines = [f"{result.pair} refs {'+'.join(result.refs)}: {len(result.systems)} systems, "
              f"{result.n_resamples} resamples (seed {result.seed})"]
     if result.level != "segment":
@@ -111,6 +119,8 @@ def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
 
 
 def _render_segment(result: MetaEvaluation) -> list[str]:
+    from ..metrics.segment_correlation import SEGMENT_CORRELATIONS
+
     first = next(iter(result.segment.values()), None)
     if first is None:
         return []

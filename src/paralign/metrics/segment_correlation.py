@@ -33,6 +33,7 @@ import numpy as np
 from scipy import stats as sps
 
 from ..errors import ConfigurationError, MismatchError
+from . import LEVELS  # beside f_measure, so the CLI lists the levels without loading numpy
 from .correlation import (
     DEFAULT_SEED,
     Interval,
@@ -43,8 +44,6 @@ from .correlation import (
     resample_counts,
     signatures_of,
 )
-
-LEVELS = ("system", "segment", "both")
 
 #: Raw DA points by which two outputs must differ to form a DARR pair (WMT17-21).
 DARR_MARGIN = 25.0

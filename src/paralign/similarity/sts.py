@@ -15,6 +15,7 @@ from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
 from ..corpora.sts import StsPair, load_sts
 from ..errors import FormatError, MismatchError
+from ..metrics import least_squares
 from ..nlp import Annotator
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
@@ -45,8 +46,8 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float | None:
 class StsEvaluation:
     """Correlation of system scores with gold STS scores over the pairs that could be scored.
 
-    `scores` and `gold` are every pair's system score (None when it could not be scored) and
-    gold score, in input order (what a report plots; not part of :meth:`to_dict`)."""
+    `scores` is every pair's system score (None when it could not be scored), in input order
+    (what a report plots, beside the pairs' gold; not part of :meth:`to_dict`)."""
 
     pairs: int
     pearson: float | None
@@ -54,7 +55,6 @@ class StsEvaluation:
     failures: tuple[PairFailure, ...] = ()
     signal: str = DEFAULT_SIGNAL
     scores: tuple[float | None, ...] = field(default=(), compare=False, repr=False)
-    gold: tuple[float, ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict:
         return {
@@ -75,8 +75,7 @@ def sts_from_scores(
         raise MismatchError(f"{len(scores)} scores vs {len(gold)} gold values")
     xs = [s for s, _ in zip(scores, gold, strict=True) if s is not None]
     ys = [g for s, g in zip(scores, gold, strict=True) if s is not None]
-    return StsEvaluation(len(xs), pearson(xs, ys), spearman(xs, ys), tuple(failures), signal,
-                         tuple(scores), tuple(gold))
+    return StsEvaluation(len(xs), pearson(xs, ys), spearman(xs, ys), tuple(failures), signal, tuple(scores))
 
 
 def evaluate_sts(
@@ -181,22 +180,6 @@ def evaluate_sts_files(
     return StsReport(tuple(results), sig.name, aligner_label(aligner))
 
 
-def least_squares(x: Sequence[float], y: Sequence[float]) -> tuple[float, float] | None:
-    """(slope, intercept) of the least-squares line of y on x, or None when x is constant or
-    there are fewer than 2 points."""
-    n = len(x)
-    if n != len(y):
-        raise MismatchError(f"{len(x)} x values vs {len(y)} y values")
-    if n < 2:
-        return None
-    mx, my = sum(x) / n, sum(y) / n
-    sxx = sum((a - mx) ** 2 for a in x)
-    if sxx == 0:
-        return None
-    slope = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True)) / sxx
-    return slope, my - slope * mx
-
-
 @dataclass(frozen=True, slots=True)
 class StsError:
     """A scored pair and how far its score lies from the least-squares line of score on gold
@@ -207,11 +190,19 @@ class StsError:
     residual: float
 
 
-def largest_errors(result: StsFileResult, count: int = 10) -> list[StsError]:
+def scored_pairs(result: StsFileResult) -> list[tuple[StsPair, float]]:
+    """The pairs of a file that got a score, with the score."""
+    return [(p, s) for p, s in zip(result.pairs, result.evaluation.scores, strict=False) if s is not None]
+
+
+def largest_errors(
+    result: StsFileResult, count: int = 10, line: tuple[float, float] | None = None
+) -> list[StsError]:
     """The `count` scored pairs of a file farthest from the least-squares line of system score
-    on gold score, largest first (none when the line is undefined)."""
-    scored = [(p, s) for p, s in zip(result.pairs, result.evaluation.scores, strict=False) if s is not None]
-    line = least_squares([p.score for p, _ in scored], [s for _, s in scored])
+    on gold score (`line` when the caller has fitted it already), largest first (none when the
+    line is undefined)."""
+    scored = scored_pairs(result)
+    line = line or least_squares([p.score for p, _ in scored], [s for _, s in scored])
     if line is None:
         return []
     slope, intercept = line

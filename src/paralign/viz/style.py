@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from .marks import CORRECT, MISSED, POSSIBLE, STATUSES, SURE, WRONG, LinkMark
+from .marks import CORRECT, MISSED, POSSIBLE, STATUSES, SURE, WRONG, LinkMark, status_counts
 from .svg import Element, el, group, num, text_width
 
 #: Links without gold.
@@ -71,9 +71,9 @@ def legend_entries(marks: Sequence[LinkMark], against_gold: bool) -> list[tuple[
     if against_gold:
         labels = {CORRECT: "correct (in gold)", MISSED: "missed (gold link not found)",
                   WRONG: "wrong (not in gold)"}
+        counts = status_counts(marks)
         for status in STATUSES:
-            count = sum(1 for m in marks if m.status == status)
-            entries.append((LinkMark(0, 0, SURE, status), f"{labels[status]}: {count}"))
+            entries.append((LinkMark(0, 0, SURE, status), f"{labels[status]}: {counts[status]}"))
     return entries
 
 

@@ -9,17 +9,22 @@ file (the CLI).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from ...metrics.correlation import CORRELATIONS, MetaEvaluation, MetricCorrelation
-from ...similarity.sts import least_squares
+from ...metrics import least_squares
 from ..html import Section, figure, page
 from ..scatter import Point, scatter
 from ..svg import Element, el
 from .parts import CSS, lookup, value_cell
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ...metrics.correlation import MetaEvaluation, MetricCorrelation
+
 
 def correlation_table(data: Mapping, name: str) -> Element:
     """Each correlation of metric `name`: value, low and high (the JSON output's ``data``)."""
+    from ...metrics.correlation import CORRELATIONS  # numpy and scipy: only when a report is drawn
+
     rows = [el("tr", el("th", "correlation"), el("th", "value"), el("th", "95% low"), el("th", "95% high"))]
     for kind in CORRELATIONS:
         cells = [value_cell(f"metrics.{name}.{kind}.{part}", lookup(data, f"metrics.{name}.{kind}.{part}"))

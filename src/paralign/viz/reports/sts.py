@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ...similarity.sts import StsFileResult, StsReport, largest_errors, least_squares
+from ...metrics import least_squares
+from ...similarity.sts import StsFileResult, StsReport, largest_errors, scored_pairs
 from ..html import Section, figure, page
 from ..scatter import Point, scatter
 from ..svg import Element, el
@@ -18,10 +19,10 @@ from .parts import CSS, score_table
 ERRORS = 10
 
 
-def _errors_table(result: StsFileResult, count: int) -> Element:
+def _errors_table(result: StsFileResult, count: int, line: tuple[float, float] | None) -> Element:
     rows = [el("tr", el("th", "line"), el("th", "sentence 1"), el("th", "sentence 2"), el("th", "gold"),
                el("th", "score"), el("th", "off the line"))]
-    for e in largest_errors(result, count):
+    for e in largest_errors(result, count, line):
         rows.append(el("tr", el("td", str(e.pair.line)), el("td", e.pair.sentence1), el("td", e.pair.sentence2),
                        el("td", f"{e.pair.score:g}", class_="value"), el("td", f"{e.score:.3f}", class_="value"),
                        el("td", f"{e.residual:+.3f}", class_="value"),
@@ -33,7 +34,7 @@ def _errors_table(result: StsFileResult, count: int) -> Element:
 def file_section(result: StsFileResult, data: Mapping, index: int, count: int = ERRORS) -> Section:
     """One file: its correlations (`data`: the whole JSON result), its scatter and largest errors."""
     ev = result.evaluation
-    scored = [(p, s) for p, s in zip(result.pairs, ev.scores, strict=False) if s is not None]
+    scored = scored_pairs(result)
     points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored]
     line = least_squares([p.x for p in points], [p.y for p in points])
     key, shown = f"sets.{index}", data["sets"][index]  # names as the command shows them
@@ -45,7 +46,7 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
                        title=f"{shown['name']}: system score against gold", ident=f"set-{index + 1}-scatter",
                        line=line)),
         el("h3", f"largest errors (the {count} pairs farthest from the line)"),
-        _errors_table(result, count),
+        _errors_table(result, count, line),
     )
     return Section(f"{shown['name']} ({shown['path']})", body, f"set-{index + 1}")
 
