@@ -259,3 +259,16 @@ def test_matched_spans_agree_with_the_scores(tmp_path):
         matched = sum(sp.end - sp.start for sp in match.spans if sp.tier != UNMATCHED)
         assert matched == match.stats.hyp_matched
         assert sum(1 for sp in match.spans if sp.tier == EXACT) == match.stats.hyp_matched - match.stats.hyp_paraphrase
+
+
+def test_segment_matches_equal_matched_spans_segment_by_segment(tmp_path):
+    from paralign.metrics.paraeval import build_sources
+
+    table = tmp_path / "t.tsv"
+    table.write_text("blown up\tbombing\nbombing\texplosion\n", encoding="utf-8")
+    scorer = ParaEval(build_sources(["none"], [str(table)]))
+    hyps = ["blown up bombing was happening", "the cat the cat", ""]
+    refs = [["the bombing resulted in an explosion", "a cat", "x"], ["there was an explosion", "the cat", "y"]]
+    scorer.segment_stats(hyps, refs)  # indexes the streams, as the CLI does before its report
+    many = scorer.segment_matches(hyps, refs)
+    assert many == [scorer.matched_spans(h, [stream[i] for stream in refs]) for i, h in enumerate(hyps)]

@@ -209,21 +209,21 @@ def run_draw(args: argparse.Namespace) -> int:
     kind = draw_format(target)
     converter = png_converter() if kind == "png" else None  # before the (slow) lattice is built
     lattice = lattice_from_input(args)
-    if kind == "dot":
+    produce = converter[2] if converter is not None else kind  # what the file or converter takes
+    if produce == "dot":
         text = lattice.to_dot()
     else:
         from ..viz import lattice_drawing, page, svg_file
         from ..viz.html import Section, figure
 
-        source = args.lattice or args.input
-        title = f"word lattice of {'stdin' if is_std(source) else Path(source).name}"
+        name = args.lattice or args.input
+        title = f"word lattice of {'stdin' if is_std(name) else Path(name).name}"
         size = f"{lattice.n_states} states, {lattice.n_edges} edges"
         drawing = lattice_drawing(lattice, title=f"{title}: {size}")
-        text = page(title, [Section(size, (figure(drawing),))]) if kind == "html" else svg_file(drawing)
+        text = page(title, [Section(size, (figure(drawing),))]) if produce == "html" else svg_file(drawing)
     if converter is not None:
-        exe, options, reads = converter
-        source = lattice.to_dot() if reads == "dot" else text
-        done = subprocess.run([exe, *options, target], input=source.encode("utf-8"), capture_output=True)
+        exe, options, _ = converter
+        done = subprocess.run([exe, *options, target], input=text.encode("utf-8"), capture_output=True)
         if done.returncode != 0:
             raise ParalignError(f"{Path(exe).name} could not write {target}: "
                                      f"{done.stderr.decode('utf-8', 'replace').strip()}")

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         from ..viz.reports import paraeval_report
 
         by_segment = [[stream[i] for stream in refs] for i in range(len(hyps))]
-        matches = [scorer.matched_spans(h, r) for h, r in zip(hyps, by_segment, strict=True)]
+        matches = scorer.segment_matches(hyps, refs)  # the references indexed by _write, reused
         corpus = ParaEvalScore(sum_stats(m.stats for m in matches), scorer.signature(len(refs)))
         write_report(args.report, paraeval_report(_public(corpus), matches, by_segment))
     return 0

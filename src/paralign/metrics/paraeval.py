@@ -412,7 +412,21 @@ class ParaEval:
     def matched_spans(self, hypothesis: str, references: Sequence[str]) -> SegmentMatch:
         """One segment's hypothesis tokens, each in a span with its tier (paraphrase, synonym,
         exact or unmatched), and the segment's statistics (the same as :meth:`sentence_score`'s)."""
-        refs = [self._prepare_one(r) for r in references]
+        return self._segment_match(hypothesis, [self._prepare_one(r) for r in references])
+
+    def segment_matches(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
+    ) -> list[SegmentMatch]:
+        """:meth:`matched_spans` of every segment, with the references indexed once (and, when
+        :meth:`segment_stats` indexed the same streams before, taken from its cache)."""
+        prepared = (references if isinstance(references, PreparedReferences)
+                    else self.prepare(references))
+        if len(hypotheses) != len(prepared):
+            raise MismatchError(
+                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        return [self._segment_match(h, r) for h, r in zip(hypotheses, prepared.refs, strict=True)]
+
+    def _segment_match(self, hypothesis: str, refs: list[_Ref]) -> SegmentMatch:
         spans: list[MatchedSpan] = []
         stats = self.match(hypothesis, refs, spans=spans)
         return SegmentMatch(self._tokens(hypothesis)[0], tuple(spans), stats)
