@@ -419,12 +419,19 @@ class ParaEval:
     ) -> list[SegmentMatch]:
         """:meth:`matched_spans` of every segment, with the references indexed once (and, when
         :meth:`segment_stats` indexed the same streams before, taken from its cache)."""
+        prepared = self._prepared_for(hypotheses, references)
+        return [self._segment_match(h, r) for h, r in zip(hypotheses, prepared.refs, strict=True)]
+
+    def _prepared_for(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
+    ) -> PreparedReferences:
+        """The references prepared (or as given), checked to have one segment per hypothesis."""
         prepared = (references if isinstance(references, PreparedReferences)
                     else self.prepare(references))
         if len(hypotheses) != len(prepared):
             raise MismatchError(
                 f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
-        return [self._segment_match(h, r) for h, r in zip(hypotheses, prepared.refs, strict=True)]
+        return prepared
 
     def _segment_match(self, hypothesis: str, refs: list[_Ref]) -> SegmentMatch:
         spans: list[MatchedSpan] = []
@@ -459,11 +466,7 @@ class ParaEval:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
     ) -> list[SegmentStats]:
         """Per-segment statistics; hypothesis and reference counts are checked before scoring."""
-        prepared = (references if isinstance(references, PreparedReferences)
-                    else self.prepare(references))
-        if len(hypotheses) != len(prepared):
-            raise MismatchError(
-                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        prepared = self._prepared_for(hypotheses, references)
         return [self.match(h, r) for h, r in zip(hypotheses, prepared.refs, strict=True)]
 
     def corpus_score(
