@@ -99,3 +99,26 @@ class Page(HTMLParser):
 def report_page():
     """`report_page(text)`: the parsed :class:`Page`."""
     return Page
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """One local Dask cluster (two worker processes, 127.0.0.1 only) shared by the tests that
+    build tables: starting one costs seconds.  Yields its scheduler address; shut down at the end."""
+    import logging
+
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=":0", memory_limit="1GB", silence_logs=logging.ERROR)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture
+def on_dask(dask_cluster, monkeypatch):
+    """Table pipelines in this test run on the shared cluster (through PARALIGN_SCHEDULER)."""
+    monkeypatch.setenv("PARALIGN_SCHEDULER", dask_cluster.scheduler_address)
+    return dask_cluster

@@ -1,5 +1,7 @@
-"""Pivot and monolingual paraphrase tables: hand-computed toy probabilities, map/reduce equals
-in-memory counting, resuming a killed run, and the bad-input checks of parallel corpora."""
+"""Pivot and monolingual paraphrase tables: hand-computed toy probabilities, the Dask pipeline
+equals a straightforward in-memory reference (dict counting, defined here, no Dask) row for
+row, resuming a killed run, a worker killed mid-run, and the bad-input checks of parallel
+corpora.  Every pipeline runs on one shared local cluster (`on_dask`, tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -29,16 +31,73 @@ from paralign.errors import (
     MismatchError,
     ParalignError,
 )
-from paralign.mapreduce import Manifest, RunWriter, merge_runs, read_run, write_run
+from paralign.cluster import ClusterOptions
 from paralign.paraphrases import ParaphraseTable
+from paralign.phrases import phrase_spans
 from paralign.pivot import (
     PivotOptions,
-    extract_counts,
     monolingual_paraphrases,
-    pivot_in_memory,
     pivot_paraphrases,
     read_table_rows,
 )
+
+pytestmark = pytest.mark.usefixtures("on_dask")
+
+
+# -- the reference: straight from the formula, in memory, no Dask ---------------------------------
+def extract_counts(items, max_length: int = 5) -> Counter:
+    """Count consistent phrase pairs (source text, target text) over aligned sentence pairs."""
+    counts: Counter = Counter()
+    for source, target, links in items:
+        for s1, s2, t1, t2 in phrase_spans(links, len(source), len(target), max_length):
+            counts[" ".join(source[s1:s2]), " ".join(target[t1:t2])] += 1
+    return counts
+
+
+def pivot_in_memory(tables, *, threshold: float = 0.01, min_translation_prob: float = 0.0):
+    """p(e2|e1), pivots and support from phrase-pair counts (e, f) of one or more corpora:
+    {e1: {e2: (probability, pivots, support)}}, rows below `threshold` dropped."""
+    scores: dict = {}
+    for counts in tables:
+        c_e: Counter = Counter()
+        c_f: Counter = Counter()
+        by_f: dict = {}
+        for (e, f), c in counts.items():
+            c_e[e] += c
+            c_f[f] += c
+            by_f.setdefault(f, []).append((e, c))
+        for f, rows in by_f.items():
+            for e1, c1 in rows:
+                if c1 / c_e[e1] < min_translation_prob:
+                    continue
+                for e2, c2 in rows:
+                    if e2 == e1 or c2 / c_f[f] < min_translation_prob:
+                        continue
+                    p, n, s = scores.setdefault(e1, {}).get(e2, (0.0, 0, 0))
+                    scores[e1][e2] = (p + (c1 / c_e[e1]) * (c2 / c_f[f]), n + 1, s + min(c1, c2))
+    return {e1: {e2: v for e2, v in row.items() if v[0] >= threshold} for e1, row in scores.items()}
+
+
+def reference_rows(tables, **options) -> list[tuple[str, str, float, int, int]]:
+    """The reference table as the pipeline orders it: phrase, then probability descending, then paraphrase."""
+    rows = [(e1, e2, *v) for e1, row in pivot_in_memory(tables, **options).items() for e2, v in row.items()]
+    return sorted(rows, key=lambda r: (r[0], -r[2], r[1]))
+
+
+def assert_same_rows(got: list, expected: list) -> None:
+    """Row for row: the same phrases, paraphrases and counts, probabilities within 1e-9."""
+    assert len(got) == len(expected)
+    by_key = sorted(got, key=lambda r: (r[0], r[1]))
+    for g, e in zip(by_key, sorted(expected, key=lambda r: (r[0], r[1])), strict=True):
+        assert (g[0], g[1]) == (e[0], e[1])
+        assert g[2] == pytest.approx(e[2], abs=1e-9)
+        assert [int(x) for x in g[3:]] == [int(x) for x in e[3:]]
+    # and in the same order, up to ties in probability
+    assert [r[0] for r in got] == [r[0] for r in expected]
+
+
+def table_rows(path) -> list[tuple]:
+    return [(p, q, prob, *extra) for p, q, prob, extra in read_table_rows(path)]
 
 
 def _write(path: Path, lines: list[str]) -> Path:
@@ -139,72 +198,86 @@ def _random_corpus(seed: int, n: int) -> list[tuple[str, str]]:
     return pairs
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 10_000), chunk=st.integers(1, 17), buffer=st.integers(1, 50))
-def test_map_reduce_equals_in_memory(tmp_path_factory, monkeypatch, seed, chunk, buffer):
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), chunk=st.integers(1, 17))
+def test_dask_pipeline_equals_the_reference(tmp_path_factory, monkeypatch, seed, chunk):
     monkeypatch.setattr(pivot, "align_files", fake_align_files)
     tmp = tmp_path_factory.mktemp("mr")
     corpora = [_random_corpus(seed, 40), _random_corpus(seed + 1, 25)]
     paths = [_toy_corpus(tmp, f"c{k}", pairs) for k, pairs in enumerate(corpora)]
-    options = PivotOptions(threshold=0.0, chunk_size=chunk, buffer_items=buffer, max_length=3,
-                           min_translation_prob=0.05)
-    out = tmp / "out.tsv"
+    options = PivotOptions(threshold=0.0, chunk_size=chunk, max_length=3, min_translation_prob=0.05)
+    out = tmp / "out.parquet"
     pivot_paraphrases(paths, out, options, work_dir=tmp / "work")
-    got: dict[str, dict[str, float]] = {}
-    for p, q, prob, _ in read_table_rows(out):
-        got.setdefault(p, {})[q] = prob
     tables = []
     for pairs in corpora:
         items = [(e.split(), f.split(), _links_for(e.split(), f.split())) for e, f in pairs]
         tables.append(extract_counts(items, max_length=3))
-    expected = pivot_in_memory(tables, threshold=0.0, min_translation_prob=0.05)
-    expected = {p: row for p, row in expected.items() if row}
-    assert got.keys() == expected.keys()
-    for phrase, row in expected.items():
-        assert got[phrase] == pytest.approx(row, rel=1e-4)
+    assert_same_rows(table_rows(out), reference_rows(tables, threshold=0.0, min_translation_prob=0.05))
 
 
-def test_run_files_sort_and_merge(tmp_path):
-    write_run({("b", "x"): [1], ("a", "y"): [2]}, tmp_path / "r1.tsv")
-    writer = RunWriter(tmp_path / "runs", max_items=1)
-    for key, value in ((("a", "y"), 3), (("c", "z"), 1), (("a", "y"), 0.5)):
-        writer.add(key, [value])
-    runs = writer.close() + [tmp_path / "r1.tsv"]
-    assert len(runs) == 4  # max_items=1 spills every key
-    assert list(merge_runs(runs, 2)) == [(("a", "y"), [5.5]), (("b", "x"), [1]), (("c", "z"), [1])]
-    assert [key for key, _ in read_run(tmp_path / "r1.tsv", 2)] == [("a", "y"), ("b", "x")]
-    (tmp_path / "bad.tsv").write_text("a\tb\tnot-a-number\n", encoding="utf-8")
-    with pytest.raises(FormatError, match="bad.tsv:1"):
-        list(read_run(tmp_path / "bad.tsv", 2))
+def test_parquet_and_tsv_outputs_hold_the_same_rows(tmp_path, no_eflomal):
+    corpus = _toy_corpus(tmp_path, "c", _random_corpus(5, 50))
+    options = PivotOptions(threshold=0.0, chunk_size=7)
+    work = tmp_path / "work"
+    outputs = [tmp_path / name for name in ("t.parquet", "t.tsv", "t.tsv.gz")]
+    for out in outputs:
+        pivot_paraphrases([corpus], out, options, work_dir=work)
+    rows = [table_rows(out) for out in outputs]
+    assert rows[0] and all(len(r) == len(rows[0]) for r in rows)
+    for got in rows[1:]:  # TSV holds exact float reprs: the very same rows
+        assert [(p, q, prob, *map(int, extra)) for p, q, prob, *extra in got] == rows[0]
 
 
 # -- resume after a killed run -----------------------------------------------------------------
-def test_resume_after_killed_run(tmp_path, monkeypatch, no_eflomal):
+def test_resume_recomputes_only_missing_chunks(tmp_path, no_eflomal):
     corpus = _toy_corpus(tmp_path, "c", _random_corpus(7, 60))
     options = PivotOptions(threshold=0.0, chunk_size=10)
     clean = tmp_path / "clean.tsv.gz"
     pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work")
-
-    calls = Counter()
-    real = pivot.extract_counts
-
-    def dying(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 4:
-            raise KeyboardInterrupt("killed")  # as if the process were stopped mid-stage
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(pivot, "extract_counts", dying)
     out, work = tmp_path / "out.tsv.gz", tmp_path / "work"
-    with pytest.raises(KeyboardInterrupt):
-        pivot_paraphrases([corpus], out, options, work_dir=work)
-    assert not out.exists()  # no partial output
-    assert not list(work.rglob(".*tmp*"))  # no temporary files left behind
-    calls["n"] = 100  # no more failures; count the chunks redone
-    pivot_paraphrases([corpus], out, options, work_dir=work)
-    assert calls["n"] - 100 == 3  # 6 chunks, 3 finished before the kill
+    first = pivot_paraphrases([corpus], out, options, work_dir=work)
+    assert first.chunks == {"total": 6, "computed": 6, "reused": 0}
+    for number in (1, 4):  # as if the run had been killed before these chunks were written
+        (work / "c0" / "chunks" / f"{number:05d}.parquet").unlink()
+    out.unlink()
+    again = pivot_paraphrases([corpus], out, options, work_dir=work)
+    assert again.chunks == {"total": 6, "computed": 2, "reused": 4}
+    assert {"c0/prepare", "c0/align", "c0/extract/00000"} <= set(again.resumed_stages)
+    assert not list(work.rglob(".tmp*"))  # no temporary files left behind
     with gzip.open(clean, "rt") as a, gzip.open(out, "rt") as b:
         assert a.read() == b.read()
+
+
+def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_cluster):
+    import os
+    import signal
+    import threading
+
+    from distributed import Client
+
+    corpus = _toy_corpus(tmp_path, "c", _random_corpus(11, 400))
+    options = PivotOptions(threshold=0.0, chunk_size=5)
+    clean = tmp_path / "clean.parquet"
+    pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work")
+    with Client(dask_cluster.scheduler_address) as client:
+        pids = list(client.run(os.getpid).values())
+        work = tmp_path / "work"
+        chunks = work / "c0" / "chunks"
+
+        def kill_when_extracting() -> None:
+            for _ in range(2000):
+                if chunks.is_dir() and any(chunks.glob("*.parquet")):
+                    break
+                threading.Event().wait(0.005)
+            os.kill(pids[0], signal.SIGKILL)
+
+        killer = threading.Thread(target=kill_when_extracting)
+        killer.start()
+        report = pivot_paraphrases([corpus], tmp_path / "out.parquet", options, work_dir=work)
+        killer.join()
+        client.wait_for_workers(2, timeout=60)  # the nanny restarts it for the next tests
+    assert report.chunks["computed"] == 80
+    assert table_rows(tmp_path / "out.parquet") == table_rows(clean)
 
 
 def test_realignment_invalidates_extracted_chunks(tmp_path, no_eflomal):
@@ -228,10 +301,12 @@ def test_work_dir_of_other_run_is_refused_unless_restart(tmp_path, no_eflomal):
     assert not report.resumed_stages
 
 
-def test_corrupt_manifest_is_reported(tmp_path):
-    (tmp_path / "manifest.json").write_text("{not json", encoding="utf-8")
-    with pytest.raises(FormatError, match="manifest"):
-        Manifest.open(tmp_path, {"a": 1})
+def test_corrupt_run_record_is_reported(tmp_path, no_eflomal):
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "run.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"run\.json: corrupt run record"):
+        pivot_paraphrases([de], tmp_path / "a.tsv", work_dir=tmp_path / "work")
 
 
 # -- monolingual variant -----------------------------------------------------------------------
@@ -350,6 +425,9 @@ def test_options_are_validated():
     for bad in ({"max_length": 0}, {"chunk_size": 0}, {"symmetrization": "both"}, {"top_k": 0}):
         with pytest.raises(ConfigurationError):
             PivotOptions(**bad)
+    for bad in ({"workers": 0}, {"memory_limit": "lots"}):
+        with pytest.raises(ConfigurationError):
+            ClusterOptions(**bad)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         PivotOptions()
@@ -374,7 +452,8 @@ def _reference(keep: list[int], max_length: int = 5) -> dict[str, dict[str, floa
         e, f = GIVEN_EN[k].lower().split(), GIVEN_DE[k].lower().split()
         links = [tuple(map(int, link.split("-"))) for link in GIVEN_LINKS[k].split()]
         items.append((e, f, links))
-    return pivot_in_memory([extract_counts(items, max_length)], threshold=0.0)
+    table = pivot_in_memory([extract_counts(items, max_length)], threshold=0.0)
+    return {e1: {e2: v[0] for e2, v in row.items()} for e1, row in table.items()}
 
 
 def _rows(path: Path) -> dict[str, dict[str, float]]:

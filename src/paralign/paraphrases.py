@@ -10,6 +10,7 @@ from typing import Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError
+from .tables import is_parquet, iter_rows
 from .textio import open_text
 
 Score = float | None
@@ -196,6 +197,9 @@ def load_source(spec: str) -> ParaphraseSource:
                 f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "
                 "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
             ) from None
+    if is_parquet(path):  # a table written by `pivot -o X.parquet`
+        rows = ((p, q, score) for p, q, score, _ in iter_rows(path) if threshold is None or score >= threshold)
+        return ParaphraseTable.from_pairs(rows, Path(path).name)
     return ParaphraseTable.from_tsv(path, threshold=threshold)
 
 

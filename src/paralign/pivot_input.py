@@ -24,7 +24,7 @@ from .corpora.base import BadPair, PairOrBad
 from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, count_lines, iter_parallel
 from .corpora.pharaoh import read_pharaoh
 from .errors import AlignmentIndexError, ConfigurationError, MismatchError
-from .mapreduce import atomic_path
+from .tables import atomic_path
 from .textio import sha256_file
 
 Progress = Callable[..., Iterable]
@@ -51,7 +51,6 @@ class PivotOptions:
     max_length_ratio: float | None = None  # skip pairs whose token-length ratio exceeds this
     encoding_errors: str = "strict"
     min_translation_prob: float = 0.001
-    buffer_items: int = 1_000_000  # keys held in memory before a run is spilled to disk
     eflomal_model: int = 3
     eflomal_iterations: int | None = None
 
@@ -71,7 +70,7 @@ class PivotOptions:
     def fingerprint(self) -> dict[str, Any]:
         """Options that change intermediate files (threshold and top-k only change the output)."""
         data = asdict(self)
-        for key in ("threshold", "top_k", "min_count", "buffer_items"):
+        for key in ("threshold", "top_k", "min_count"):
             data.pop(key)
         return data
 

@@ -11,6 +11,8 @@ import pytest
 from paralign.cli import main
 from paralign.paraphrases import ParaphraseTable
 
+pytestmark = pytest.mark.usefixtures("on_dask")
+
 NOUNS = [("car", "auto", "voiture"), ("automobile", "auto", "voiture"), ("dog", "hund", "chien"),
          ("house", "haus", "maison"), ("home", "haus", "maison")]
 ADJS = [("small", "klein", "petit"), ("little", "klein", "petit"), ("big", "gross", "grand"),

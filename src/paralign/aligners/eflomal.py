@@ -26,7 +26,7 @@ from typing import Any
 from ..alignment import Alignment, Link, symmetrize
 from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
 from ..errors import ConfigurationError, FormatError, MismatchError
-from ..mapreduce import atomic_path
+from ..tables import atomic_path
 
 SYMMETRIZATIONS = ("intersection", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and")
 TOKENIZERS = ("regex", "whitespace", "moses")

@@ -32,6 +32,7 @@ from ._common import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
+    from ..cluster import ClusterOptions
     from ..pivot import PivotOptions
 
 #: Said in the --help of every command that runs eflomal (pivot, paraphrase-table, word-align).
@@ -56,7 +57,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
 
     parser.add_argument("--output", "-o", required=True, type=output_path,
-                        help="paraphrase table to write (TSV, .gz = gzip; - = stdout, the report then goes to stderr)")
+                        help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
+                        "paraphrases` queries it fast), otherwise TSV (.gz = gzip; - = stdout, the report then "
+                        "goes to stderr); both hold the same rows")
     parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
     parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")
     parser.add_argument("--threshold", type=float, default=threshold,
@@ -82,7 +85,36 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--min-translation-prob", type=float, default=0.001,
                         help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)")
     parser.add_argument("--iterations", type=positive_int, default=None, help="eflomal iterations (default: eflomal's)")
+    add_cluster_options(parser)
     add_format(parser)
+
+
+def add_cluster_options(parser: argparse.ArgumentParser) -> None:
+    """Where the Dask pipeline runs: a local cluster (--workers, --memory-limit) or --scheduler."""
+    group = parser.add_argument_group("cluster (Dask)")
+    group.add_argument("--workers", type=positive_int, default=1,
+                       help="worker processes of the local Dask cluster (default 1)")
+    group.add_argument("--memory-limit", default=None, metavar="SIZE",
+                       help="memory per local worker, e.g. 2GB (default: Dask's share of the machine); "
+                       "a worker spills to disk before it")
+    group.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="run on an existing Dask cluster, e.g. tcp://HOST:8786 (default: "
+                       "$PARALIGN_SCHEDULER, else a local cluster); its workers must see the input files and "
+                       "--work-dir")
+
+
+def cluster_from_args(args: argparse.Namespace) -> ClusterOptions:
+    from ..cluster import ClusterOptions
+
+    return ClusterOptions(workers=args.workers, memory_limit=args.memory_limit, scheduler=args.scheduler)
+
+
+def announce_cluster(info: dict) -> None:
+    """Say on stderr where the job runs and where its dashboard is (when the job starts)."""
+    where = "local cluster" if info.get("local") else "cluster"
+    dashboard = info.get("dashboard") or "not served (install bokeh for it)"
+    print(f"paralign: dask {where} at {info.get('scheduler')} with {info.get('workers')} workers; "
+          f"dashboard: {dashboard}", file=sys.stderr, flush=True)
 
 
 def options_from_args(args: argparse.Namespace) -> PivotOptions:
@@ -124,6 +156,9 @@ def render_report(result: dict) -> str:
             lines.append("  " + ", ".join(f"{k}: {v}" for k, v in corpus.items()))
         if alignment:
             lines.append("    " + render_alignment(alignment))
+    chunks = result.get("chunks") or {}
+    if chunks:
+        lines.append(f"  chunks: {chunks['computed']} computed, {chunks['reused']} reused (of {chunks['total']})")
     if result["resumed_stages"]:
         lines.append(f"  resumed: {len(result['resumed_stages'])} finished stages/chunks reused")
     return "\n".join(lines)

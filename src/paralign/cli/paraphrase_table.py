@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import positive_int, progress
+from ._common import progress
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
     add_pipeline_options,
+    announce_cluster,
+    cluster_from_args,
     options_from_args,
     run_table_pipeline,
 )
@@ -36,7 +38,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "WORK/mono/en.tok --target WORK/mono/f.tok` writes a matching file. Makes the table "
                         "reproducible")
     parser.add_argument("--max-groups", type=int, default=None, help="use only the first N groups")
-    parser.add_argument("--workers", type=positive_int, default=1, help="processes for the Sultan aligner")
     add_pipeline_options(parser)
     parser.set_defaults(func=run)
 
@@ -51,12 +52,14 @@ def run(args: argparse.Namespace) -> int:
             options_from_args(args),
             aligner=args.aligner,
             max_groups=args.max_groups,
-            workers=args.workers,
+            workers=args.workers,  # the Sultan aligner's processes too
             work_dir=work_dir,
             restart=args.restart,
             keep_work=args.keep_work,
             progress=progress,
             alignment=inputs[1] if len(inputs) > 1 else None,
+            cluster=cluster_from_args(args),
+            on_start=announce_cluster,
         )
 
     return run_table_pipeline(args, [args.groups] + ([args.alignment] if args.alignment else []), build)

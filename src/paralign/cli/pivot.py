@@ -27,6 +27,8 @@ from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
     add_pipeline_options,
+    announce_cluster,
+    cluster_from_args,
     options_from_args,
     run_table_pipeline,
 )
@@ -109,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
             keep_work=args.keep_work,
             progress=progress,
             alignments=given or None,
+            cluster=cluster_from_args(args),
+            on_start=announce_cluster,
         )
 
     inputs = [path for pair in zip(args.english, args.foreign, strict=True) for path in pair] + alignments

@@ -1,0 +1,327 @@
+"""The table pipelines' parallel steps on Dask: per-chunk extraction tasks, then Dask DataFrame
+group-bys, the pivot join and the sorted, filtered output table.
+
+Counting (one corpus; every frame is a Dask DataFrame of Parquet-backed partitions):
+
+1. extract  - one task per chunk of lines (:func:`extract_chunk`): the chunk's token and
+              alignment lines are read from their byte offsets, its phrase pairs counted
+              (:func:`paralign.phrase_counts.count_phrase_pairs`) and written as one Parquet
+              file ``e, f, count`` (atomically: a chunk whose file exists is finished);
+2. c(e)     - the chunk files, shuffled by e: c(e, f) = sum of counts, c(e) = sum over f;
+3. pivot    - shuffled by f: c(f), p(f|e) = c(e, f) / c(e), p(e|f) = c(e, f) / c(f), both
+              pruned below `min_translation_prob`, and the join on f of (e1, p(f|e1)) with
+              (e2, p(e2|f)), e1 != e2, summed per (e1, e2) within the partition;
+4. output   - all corpora's contributions grouped by (phrase, paraphrase): probability,
+              pivots (foreign phrases shared), support (sum of min(c(e1, f), c(e2, f)));
+              threshold and min-count, sorted by phrase (Dask's sort), then per phrase by
+              probability (descending) and paraphrase, top-k.
+
+The monolingual table replaces steps 3-4 by p(e2|e1) = c(e1, e2) / sum_e c(e1, e).
+
+Not for: reading, checking and aligning the input (:mod:`paralign.pivot_input`,
+:mod:`paralign.pivot`), or the file formats of the final table (:mod:`paralign.tables`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .phrase_counts import COUNT_SCHEMA, count_phrase_pairs
+from .tables import atomic_path
+
+PIVOT_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
+                          ("pivots", pa.int64()), ("support", pa.int64())])
+MONO_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
+                         ("count", pa.int64()), ("phrase_count", pa.int64())])
+BY_E_SCHEMA = pa.schema([*COUNT_SCHEMA, ("c_e", pa.int64())])
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkTask:
+    """One chunk of a corpus' token files: where its lines start in each file, how many."""
+
+    files: tuple[str, str, str]  # en.tok, f.tok, align.txt
+    offsets: tuple[int, int, int]
+    lines: int
+    first_line: int  # 1-based line number of the chunk's first line (for errors)
+    output: str
+    max_length: int
+    include_identical: bool = True
+    symmetric: bool = False
+
+
+def chunk_offsets(path: str | Path, chunk_size: int) -> list[int]:
+    """Byte offsets of lines 0, chunk_size, 2 chunk_size, ... of a file (one streaming pass)."""
+    offsets = []
+    position = 0
+    with open(path, "rb") as handle:
+        for number, line in enumerate(handle):
+            if number % chunk_size == 0:
+                offsets.append(position)
+            position += len(line)
+    return offsets
+
+
+def _read_lines(path: str, offset: int, count: int) -> list[str]:
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        return [handle.readline().decode("utf-8").rstrip("\n") for _ in range(count)]
+
+
+def extract_chunk(task: ChunkTask) -> int:
+    """Count one chunk's phrase pairs into its Parquet file (run on a worker); return its rows."""
+    en, f, align = (_read_lines(path, offset, task.lines) for path, offset in zip(task.files, task.offsets, strict=True))
+    table = count_phrase_pairs(en, f, align, task.max_length, include_identical=task.include_identical,
+                               symmetric=task.symmetric, source=task.files[2], first_line=task.first_line)
+    import pyarrow.parquet as pq
+
+    with atomic_path(task.output) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+    return table.num_rows
+
+
+def _empty(schema: pa.Schema) -> pd.DataFrame:
+    return schema.empty_table().to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def read_files(paths: Sequence[str], schema: pa.Schema = COUNT_SCHEMA) -> Any:
+    """A Dask DataFrame of Parquet files of one schema, one partition per file."""
+    import dask.dataframe as dd
+
+    return dd.from_map(_read_file, list(paths), meta=_empty(schema), enforce_metadata=False)
+
+
+def _read_file(path: str) -> pd.DataFrame:
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def write_part(part: pd.DataFrame, path: str, schema: pa.Schema) -> int:
+    """One partition as a Parquet file (atomically), with its `bucket` column; return its rows."""
+    import pyarrow.parquet as pq
+
+    schema = _bucketed(schema)
+    table = pa.Table.from_pandas(part, preserve_index=False).select(schema.names).cast(schema)
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+    return table.num_rows
+
+
+def _arrow(part: pd.DataFrame) -> pa.Table:
+    return pa.Table.from_pandas(part, preserve_index=False)
+
+
+def _frame(table: pa.Table, schema: pa.Schema) -> pd.DataFrame:
+    return table.select(schema.names).cast(schema).to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def _codes(column: Any) -> tuple[np.ndarray, pa.Array]:
+    """Integer codes of a string column and the strings they stand for."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    encoded = pc.dictionary_encode(column)
+    return np.asarray(encoded.indices, np.int64), encoded.dictionary
+
+
+def _sum_by(table: pa.Table, keys: list[str], values: list[str]) -> pa.Table:
+    """Rows with equal `keys` (two string columns) summed: columns keys + values.  On integer
+    codes (dictionary encoding, np.unique, np.bincount): much faster than a string hash
+    group-by."""
+    (a, a_text), (b, b_text) = _codes(table[keys[0]]), _codes(table[keys[1]])
+    width = max(1, len(b_text))
+    unique, inverse = np.unique(a * width + b, return_inverse=True)
+    columns: dict[str, Any] = {keys[0]: a_text.take(pa.array(unique // width)),
+                               keys[1]: b_text.take(pa.array(unique % width))}
+    for name in values:
+        column = np.asarray(table[name])
+        summed = np.bincount(inverse, weights=column, minlength=len(unique))
+        columns[name] = summed.astype(column.dtype) if column.dtype.kind == "i" else summed
+    return pa.table(columns)
+
+
+def _counts_by_e(part: pd.DataFrame) -> pd.DataFrame:
+    """A partition holding every row of its e's: c(e, f) and c(e)."""
+    counts = _sum_by(_arrow(part), ["e", "f"], ["count"])
+    e_id, _ = _codes(counts["e"])
+    count = np.asarray(counts["count"], np.int64)
+    c_e = np.bincount(e_id, weights=count).astype(np.int64)[e_id]
+    return _frame(counts.append_column("c_e", pa.array(c_e)), BY_E_SCHEMA)
+
+
+def _pivot_by_f(part: pd.DataFrame, floor: float) -> pd.DataFrame:
+    """A partition holding every row of its f's: the join on f of (e1, p(f|e1)) with
+    (e2, p(e2|f)), e1 != e2, summed per (e1, e2), on integer codes of the phrases."""
+    table = _arrow(part)
+    e_id, e_text = _codes(table["e"])
+    f_id, _ = _codes(table["f"])
+    count = np.asarray(table["count"], np.int64)
+    c_f = np.bincount(f_id, weights=count)[f_id]
+    p_fe = count / np.asarray(table["c_e"], np.int64)
+    p_ef = count / c_f
+    src = np.flatnonzero(p_fe >= floor)
+    tgt = np.flatnonzero(p_ef >= floor)
+    tgt = tgt[np.argsort(f_id[tgt], kind="stable")]
+    tgt_f = f_id[tgt]
+    start = np.searchsorted(tgt_f, f_id[src], side="left")
+    width = np.searchsorted(tgt_f, f_id[src], side="right") - start
+    left = np.repeat(src, width)  # the join: every source row with every target row of its f
+    offsets = np.repeat(start - np.concatenate([[0], np.cumsum(width)[:-1]]), width)
+    right = tgt[offsets + np.arange(len(left))]
+    keep = e_id[left] != e_id[right]
+    left, right = left[keep], right[keep]
+    n = max(1, len(e_text))
+    keys, inverse = np.unique(e_id[left] * n + e_id[right], return_inverse=True)
+    summed = pa.table({
+        "phrase": e_text.take(pa.array(keys // n)),
+        "paraphrase": e_text.take(pa.array(keys % n)),
+        "probability": np.bincount(inverse, weights=p_fe[left] * p_ef[right], minlength=len(keys)),
+        "pivots": np.bincount(inverse, minlength=len(keys)).astype(np.int64),
+        "support": np.bincount(inverse, weights=np.minimum(count[left], count[right]),
+                               minlength=len(keys)).astype(np.int64),
+    })
+    return _frame(summed, PIVOT_SCHEMA)
+
+
+def _sum_pairs(part: pd.DataFrame, schema: pa.Schema) -> pd.DataFrame:
+    """Rows of equal (phrase, paraphrase) summed (the partition holds all rows of its pairs)."""
+    return _frame(_sum_by(_arrow(part), ["phrase", "paraphrase"], schema.names[2:]), schema)
+
+
+def _relative_frequency(part: pd.DataFrame) -> pd.DataFrame:
+    """A partition holding every row of its e's: p(e2|e1) = c(e1, e2) / sum_e c(e1, e)."""
+    counts = _sum_by(_arrow(part), ["e", "f"], ["count"])
+    e_id, _ = _codes(counts["e"])
+    count = np.asarray(counts["count"], np.int64)
+    total = np.bincount(e_id, weights=count).astype(np.int64)[e_id]
+    out = pa.table({"phrase": counts["e"], "paraphrase": counts["f"], "probability": count / total,
+                    "count": count, "phrase_count": total})
+    return _frame(out, MONO_SCHEMA)
+
+
+def partitions_for(chunks: int) -> int:
+    """How many partitions the shuffles use: about one per chunk (bounded memory per task)."""
+    return max(1, min(chunks, 512))
+
+
+def sample_file(path: str, size: int = 64) -> list[str]:
+    """An even sample of the sorted distinct phrases (column e) of a chunk file: where the
+    table's phrase ranges are cut."""
+    import pyarrow.parquet as pq
+
+    unique = pc.unique(pq.read_table(path, columns=["e"])["e"].combine_chunks())
+    ordered = unique.take(pc.sort_indices(unique)).to_pylist()
+    if len(ordered) > size:
+        ordered = [ordered[int(k)] for k in np.linspace(0, len(ordered) - 1, size)]
+    return ordered
+
+
+def cuts_from(samples: Sequence[Sequence[str]], ranges: int) -> list[str]:
+    """`ranges` - 1 phrases cutting the union of the samples into ranges of similar size."""
+    values = sorted({phrase for sample in samples for phrase in sample})
+    if ranges <= 1 or len(values) < 2:
+        return []
+    step = len(values) / ranges
+    return sorted({values[int(step * k)] for k in range(1, ranges)})
+
+
+def _buckets(column: Any, cuts: list[str]) -> np.ndarray:
+    """The phrase range of each value of a string column (0 .. len(cuts))."""
+    if not cuts:
+        return np.zeros(len(column), np.int64)
+    codes, texts = _codes(column)
+    per_text = np.searchsorted(np.array(cuts, dtype=object), np.array(texts.to_pylist(), dtype=object), side="right")
+    return per_text.astype(np.int64)[codes]
+
+
+def _with_bucket(part: pd.DataFrame, column: str, cuts: list[str], schema: pa.Schema) -> pd.DataFrame:
+    table = _arrow(part)
+    return _frame(table.append_column("bucket", pa.array(_buckets(table[column], cuts))), schema)
+
+
+def _bucketed(schema: pa.Schema) -> pa.Schema:
+    return pa.schema([*schema, ("bucket", pa.int64())])
+
+
+def _by_range(counts: Any, cuts: list[str], partitions: int) -> Any:
+    """Chunk counts moved so that each phrase range (all rows of its e's) is in one partition."""
+    schema = _bucketed(COUNT_SCHEMA)
+    bucketed = counts.map_partitions(_with_bucket, "e", cuts, schema, meta=_empty(schema))
+    return bucketed.shuffle(on="bucket", npartitions=partitions)
+
+
+def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partitions: int, cuts: list[str]) -> Any:
+    """One corpus' pivot contributions per (phrase, paraphrase), summed within f-partitions,
+    with the phrase range of each row (`bucket`)."""
+    by_e = _by_range(read_files(chunk_files), cuts, partitions).map_partitions(
+        _counts_by_e, meta=_empty(BY_E_SCHEMA))
+    return by_e.shuffle(on="f", npartitions=partitions).map_partitions(
+        _pivot_in_ranges, min_translation_prob, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
+
+
+def _pivot_in_ranges(part: pd.DataFrame, floor: float, cuts: list[str]) -> pd.DataFrame:
+    return _with_bucket(_pivot_by_f(part, floor), "phrase", cuts, _bucketed(PIVOT_SCHEMA))
+
+
+def monolingual_frame(chunk_files: Sequence[str], partitions: int, cuts: list[str]) -> Any:
+    """p(e2|e1) rows of the monolingual table before filters, each phrase range in one partition."""
+    return _by_range(read_files(chunk_files), cuts, partitions).map_partitions(
+        _relative_frequency_in_range, cuts, meta=_empty(_bucketed(MONO_SCHEMA)))
+
+
+def _relative_frequency_in_range(part: pd.DataFrame, cuts: list[str]) -> pd.DataFrame:
+    return _with_bucket(_relative_frequency(part), "phrase", cuts, _bucketed(MONO_SCHEMA))
+
+
+def combine_pivots(frames: Sequence[Any], partitions: int, cuts: list[str]) -> Any:
+    """Contributions of every corpus summed per (phrase, paraphrase), each phrase range in one
+    partition (the shuffle is by range: every row of a pair has its phrase's range)."""
+    import dask.dataframe as dd
+
+    frame = frames[0] if len(frames) == 1 else dd.concat(list(frames))
+    return frame.shuffle(on="bucket", npartitions=partitions).map_partitions(
+        _sum_in_ranges, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
+
+
+def _sum_in_ranges(part: pd.DataFrame, cuts: list[str]) -> pd.DataFrame:
+    return _with_bucket(_sum_pairs(part, PIVOT_SCHEMA), "phrase", cuts, _bucketed(PIVOT_SCHEMA))
+
+
+def finish_part(path: str, directory: str, schema: pa.Schema, *, threshold: float, min_count: int,
+                count_column: str, top_k: int | None) -> int:
+    """One part of summed pairs (whole phrase ranges) -> its rows that pass threshold and
+    min-count, sorted by phrase and best first, `top_k` per phrase, one file per range."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    table = table.filter(pc.and_(pc.greater_equal(table["probability"], threshold),
+                                 pc.greater_equal(table[count_column], min_count)))
+    table = table.take(pc.sort_indices(table, [("phrase", "ascending"), ("probability", "descending"),
+                                               ("paraphrase", "ascending")]))
+    if top_k and table.num_rows:
+        phrase_id, _ = _codes(table["phrase"])
+        first = np.concatenate([[True], phrase_id[1:] != phrase_id[:-1]])
+        group_start = np.maximum.accumulate(np.where(first, np.arange(len(first)), 0))
+        table = table.filter(pa.array(np.arange(len(first)) - group_start < top_k))
+    return write_buckets(table, directory, schema)
+
+
+def write_buckets(table: pa.Table, directory: str, schema: pa.Schema) -> int:
+    """Rows of the final table as a Parquet file per phrase range ("bucket") they hold
+    (atomically); return their number."""
+    import pyarrow.parquet as pq
+
+    buckets = table["bucket"].to_numpy()
+    for bucket in np.unique(buckets):
+        rows = table.filter(pa.array(buckets == bucket)).select(schema.names).cast(schema)
+        with atomic_path(Path(directory) / f"{int(bucket):05d}.parquet") as tmp:
+            pq.write_table(rows, tmp, compression="zstd")
+    return table.num_rows

@@ -1,0 +1,210 @@
+"""Paraphrase table files: Parquet or TSV (gzip by name), written atomically, read alike.
+
+A table is rows of ``phrase, paraphrase, probability`` and more columns (pivot tables:
+``pivots, support``; monolingual tables: ``count, phrase_count``).  The pipelines write
+Parquet (``X.parquet``: sorted by phrase, so a query reads only the row groups whose min/max
+statistics hold its phrase) or TSV (``X.tsv``, ``X.tsv.gz``: a ``# column...`` header, then
+one row a line, floats as Python's exact ``repr``), with the same rows; every reader here
+takes both.  A file is written under a temporary name and renamed into place when complete
+(:func:`atomic_path`), so no half-written table is ever visible.
+
+Not for: building tables (:mod:`paralign.pivot`), or the in-memory `ParaphraseTable` used
+for matching (:mod:`paralign.paraphrases`, which reads these files through here).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import FormatError
+from .textio import open_text, require_file
+
+if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
+    import pyarrow as pa
+
+PARQUET_SUFFIXES = (".parquet", ".pq")
+#: Rows per Parquet row group: small enough that a phrase query reads little.
+ROW_GROUP_ROWS = 65_536
+METADATA_KEY = b"paralign"
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary sibling of `path`; rename it onto `path` only if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # the temporary name keeps the suffixes (.tsv.gz: gzip is chosen by name)
+    tmp = path.with_name(f".tmp{os.getpid()}-{path.name}")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if tmp.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
+        elif tmp.exists():
+            tmp.unlink()
+
+
+def is_parquet(path: str | Path) -> bool:
+    """True when `path` names a Parquet table (by its suffix); otherwise it is TSV."""
+    return Path(path).suffix.lower() in PARQUET_SUFFIXES
+
+
+def _tsv_value(value: Any) -> str:
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+class TableWriter:
+    """Write a table in parts (Arrow tables of one schema), Parquet or TSV by `path`'s name;
+    the file appears at `path` only when :meth:`close` completes (use it as a context manager:
+    an exception discards the temporary file)."""
+
+    def __init__(self, path: str | Path, schema: pa.Schema, metadata: dict[str, Any] | None = None):
+        import pyarrow as pa
+
+        self.path = Path(path)
+        self.rows = 0
+        self._atomic = atomic_path(self.path)
+        self._tmp = self._atomic.__enter__()
+        encoded = json.dumps(metadata or {}, sort_keys=True)
+        self.schema = schema.with_metadata({METADATA_KEY: encoded.encode()})
+        if is_parquet(self.path):
+            import pyarrow.parquet as pq
+
+            self._parquet: Any = pq.ParquetWriter(self._tmp, self.schema, compression="zstd")
+            self._text = None
+        else:
+            self._parquet = None
+            self._text = open_text(self._tmp, "wt")
+            self._text.write("# " + "\t".join(schema.names) + "\n")
+            self._text.write(f"# paralign: {encoded}\n")
+        self._pa = pa
+
+    def write(self, part: pa.Table) -> None:
+        part = part.select(self.schema.names).cast(self.schema)
+        self.rows += part.num_rows
+        if self._parquet is not None:
+            self._parquet.write_table(part, row_group_size=ROW_GROUP_ROWS)
+            return
+        assert self._text is not None
+        columns = [part[name].to_pylist() for name in self.schema.names]
+        self._text.writelines("\t".join(map(_tsv_value, row)) + "\n" for row in zip(*columns, strict=True))
+
+    def close(self) -> None:
+        if self._parquet is not None:
+            self._parquet.close()
+        elif self._text is not None:
+            self._text.close()
+        self._atomic.__exit__(None, None, None)
+
+    def __enter__(self) -> TableWriter:
+        return self
+
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+        if kind is None:
+            self.close()
+            return
+        if self._parquet is not None:
+            self._parquet.close()
+        elif self._text is not None:
+            self._text.close()
+        self._atomic.__exit__(kind, value, traceback)
+
+
+def read_metadata(path: str | Path) -> dict[str, Any]:
+    """What the pipeline recorded in a table (its report: inputs, alignments), or {}."""
+    if is_parquet(path):
+        import pyarrow.parquet as pq
+
+        raw = (pq.read_schema(require_file(path)).metadata or {}).get(METADATA_KEY)
+        return json.loads(raw) if raw else {}
+    with open_text(path) as handle:
+        for line in handle:
+            if not line.startswith("#"):
+                break
+            if line.startswith("# paralign: "):
+                return json.loads(line[len("# paralign: "):])
+    return {}
+
+
+def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
+    """Rows of a table file, Parquet or TSV: (phrase, paraphrase, probability, other columns).
+
+    TSV: lines starting with '#' and blank lines are skipped; a row without a numeric third
+    field raises FormatError naming the file and line."""
+    if is_parquet(path):
+        for batch in _parquet_batches(path):
+            columns = [column.to_pylist() for column in batch.columns]
+            for row in zip(*columns, strict=True):
+                yield row[0], row[1], float(row[2]), list(row[3:])
+        return
+    with open_text(path) as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            try:
+                yield fields[0], fields[1], float(fields[2]), fields[3:]
+            except (IndexError, ValueError) as exc:
+                raise FormatError(f"bad table row ({exc})", source=str(path), line=number) from exc
+
+
+def _parquet_batches(path: str | Path, filters: Any = None) -> Iterable[Any]:
+    import pyarrow.parquet as pq
+
+    try:
+        if filters is not None:
+            return pq.read_table(require_file(path), filters=filters).to_batches()
+        return pq.ParquetFile(require_file(path)).iter_batches()
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, FormatError):
+            raise
+        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
+
+
+def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -> dict[str, list[dict[str, Any]]]:
+    """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
+    `top_k` keeps the k best.  Parquet is read with a filter on `phrase`, so only the row
+    groups that can hold them are read; TSV is scanned once."""
+    wanted = list(dict.fromkeys(phrases))
+    found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
+    if is_parquet(path):
+        names: list[str] = []
+        for batch in _parquet_batches(path, filters=[("phrase", "in", wanted)]):
+            names = batch.schema.names
+            columns = [column.to_pylist() for column in batch.columns]
+            for row in zip(*columns, strict=True):
+                found[row[0]].append(dict(zip(names[1:], row[1:], strict=True)))
+    else:
+        names = _tsv_columns(path)
+        for phrase, paraphrase, probability, rest in iter_rows(path):
+            if phrase in found:
+                extra = dict(zip(names[3:], (_number(v) for v in rest), strict=False))
+                found[phrase].append({"paraphrase": paraphrase, "probability": probability, **extra})
+    for phrase, rows in found.items():
+        rows.sort(key=lambda row: (-row["probability"], row["paraphrase"]))
+        found[phrase] = rows[:top_k] if top_k else rows
+    return found
+
+
+def _tsv_columns(path: str | Path) -> list[str]:
+    with open_text(path) as handle:
+        first = handle.readline()
+    if first.startswith("# "):
+        return first[2:].rstrip("\n").split("\t")
+    return ["phrase", "paraphrase", "probability"]
+
+
+def _number(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
