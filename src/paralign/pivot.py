@@ -51,7 +51,9 @@ from .errors import ConfigurationError, FormatError
 from .pivot_frames import (
     MONO_SCHEMA,
     PIVOT_SCHEMA,
+    AlignTask,
     ChunkTask,
+    align_chunk,
     chunk_offsets,
     combine_pivots,
     cuts_from,
@@ -160,9 +162,11 @@ def _work_path(output: Path, work_dir: str | Path | None) -> Path:
 # ---------------------------------------------------------------------------------------------
 # Stages
 # ---------------------------------------------------------------------------------------------
-def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: bool) -> int:
-    """Stage 2: eflomal on the token files (unless `given`: stage 1 wrote the links); a new
-    alignment discards the chunks extracted from an earlier one."""
+def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: bool, client: Any = None,
+                 progress: Progress = no_progress) -> int:
+    """Stage 2: eflomal on the token files (unless `given`: stage 1 wrote the links), in chunks
+    on the cluster above `options.align_chunk` lines; a new alignment discards the chunks
+    extracted from an earlier one."""
     directory = work.path / stage
     info = work.done(f"{stage}/align")
     if info is not None and (directory / "align.txt").exists():
@@ -174,12 +178,50 @@ def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: boo
         with open(directory / "align.txt", "rb") as handle:
             lines = sum(1 for _ in handle)
     else:
-        lines = align_files(
-            directory / "en.tok", directory / "f.tok", directory / "align.txt",
-            symmetrization=options.symmetrization, model=options.eflomal_model,
-            n_iterations=options.eflomal_iterations,
-        )
+        eflomal_options = {"symmetrization": options.symmetrization, "model": options.eflomal_model,
+                           "n_iterations": options.eflomal_iterations}
+        with open(directory / "en.tok", "rb") as handle:
+            total = sum(1 for _ in handle)
+        if options.align_chunk and total > options.align_chunk and client is not None:
+            lines = _align_in_chunks(client, directory, options.align_chunk, total, eflomal_options, progress)
+        else:
+            lines = align_files(directory / "en.tok", directory / "f.tok", directory / "align.txt",
+                                **eflomal_options)
     return int(work.mark(f"{stage}/align", {"lines": lines})["lines"])
+
+
+def _align_in_chunks(client: Any, directory: Path, size: int, total: int, eflomal_options: dict[str, Any],
+                     progress: Progress) -> int:
+    """eflomal on a corpus too large for one run: priors from its first `size` lines (aligned
+    here), then every chunk of `size` lines on the cluster with those priors; the parts (kept:
+    resumable) joined into ``align.txt``."""
+    from .aligners.eflomal import write_priors
+
+    files = (str(directory / "en.tok"), str(directory / "f.tok"))
+    priors = directory / "priors.txt"
+    if not priors.exists():
+        sample = directory / "prior-sample"
+        sample.mkdir(exist_ok=True)
+        for path, name in zip(files, ("en", "f"), strict=True):
+            (sample / name).write_text("".join(_read_lines(path, 0, size)), encoding="utf-8")
+        align_files(sample / "en", sample / "f", sample / "links", keep_directional=True, **eflomal_options)
+        write_priors(sample / "en", sample / "f", sample / "links.fwd", sample / "links.rev", priors)
+        shutil.rmtree(sample, ignore_errors=True)
+    starts = [chunk_offsets(path, size) for path in files]
+    tasks = [AlignTask(files, offsets, min(size, total - k * size), str(directory / "align-parts" / f"{k:05d}.txt"),
+                       str(priors), eflomal_options) for k, offsets in enumerate(zip(*starts, strict=True))]
+    _wait([client.submit(align_chunk, t, pure=False) for t in tasks if not Path(t.output).exists()], "align",
+          progress)
+    with atomic_path(directory / "align.txt") as tmp, open(tmp, "wb") as out:
+        for task in tasks:
+            out.write(Path(task.output).read_bytes())
+    return total
+
+
+def _read_lines(path: str, offset: int, count: int) -> list[str]:
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        return [handle.readline().decode("utf-8") for _ in range(count)]
 
 
 def _forget_alignment(work: WorkDir, stage: str) -> None:
@@ -187,6 +229,7 @@ def _forget_alignment(work: WorkDir, stage: str) -> None:
     (work.path / f"{stage}/align.json").unlink(missing_ok=True)
     for name in ("chunks", "align-parts"):
         shutil.rmtree(work.path / stage / name, ignore_errors=True)
+    (work.path / stage / "priors.txt").unlink(missing_ok=True)
 
 
 def _chunk_tasks(work: WorkDir, stage: str, options: PivotOptions, **kinds: bool) -> list[ChunkTask]:
@@ -311,7 +354,7 @@ def pivot_paraphrases(
                 _forget_alignment(work, stage)
                 info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options,
                                                                       alignment))
-            _align_stage(work, stage, options, given=alignment is not None)
+            _align_stage(work, stage, options, given=alignment is not None, client=client, progress=progress)
             corpus_tasks = _chunk_tasks(work, stage, options)
             tasks.extend(corpus_tasks)
             corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **info, "chunks": len(corpus_tasks)})

@@ -411,3 +411,16 @@ def test_bad_output_and_cluster_options_fail_before_any_work(hand, tmp_path, cap
     assert main(base + ["-o", str(tmp_path / "t.parquet"), "--memory-limit", "lots"]) == 2
     assert "memory limit 'lots'" in capsys.readouterr().err
     assert not (tmp_path / "t.parquet.work").exists() and not (tmp_path / "t.parquet").exists()
+
+
+def test_align_chunk_aligns_parts_on_the_cluster_with_shared_priors(corpus, tmp_path, capsys):
+    pair = {"en": corpus["en"], "de": corpus["de"]}
+    work = tmp_path / "w"
+    assert _pivot(pair, tmp_path / "t.parquet", "--iterations", "2", "--align-chunk", "50", "--work-dir", str(work),
+                  "--keep-work", "--format", "json") == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["rows"] > 0 and report["corpora"][0]["alignment"] == {"kind": "computed", "aligner": "eflomal"}
+    parts = sorted((work / "c0" / "align-parts").glob("[0-9]*.txt"))
+    assert len(parts) == 3 and (work / "c0" / "priors.txt").stat().st_size > 0  # 120 lines in chunks of 50
+    assert sum(len(p.read_text().splitlines()) for p in parts) == 120
+    assert (work / "c0" / "align.txt").read_text() == "".join(p.read_text() for p in parts)

@@ -85,6 +85,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--min-translation-prob", type=float, default=0.001,
                         help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)")
     parser.add_argument("--iterations", type=positive_int, default=None, help="eflomal iterations (default: eflomal's)")
+    parser.add_argument("--align-chunk", type=positive_int, default=None, metavar="LINES",
+                        help="align a corpus longer than this in chunks of LINES on the cluster, eflomal's priors "
+                        "learnt from its first LINES lines shared by all chunks (default: one eflomal run)")
     add_cluster_options(parser)
     add_format(parser)
 
@@ -144,6 +147,7 @@ def options_from_args(args: argparse.Namespace) -> PivotOptions:
         encoding_errors=getattr(args, "encoding_errors", "strict"),
         min_translation_prob=args.min_translation_prob,
         eflomal_iterations=args.iterations,
+        align_chunk=args.align_chunk,
     )
 
 
