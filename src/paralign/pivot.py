@@ -142,11 +142,13 @@ class WorkDir:
             with atomic_path(run) as tmp:
                 tmp.write_text(json.dumps(fingerprint, sort_keys=True), encoding="utf-8")
 
-    def done(self, stage: str) -> dict[str, Any] | None:
+    def done(self, stage: str, *, reuse: bool = True) -> dict[str, Any] | None:
+        """The record of a finished stage (counted as reused unless `reuse` is false), or None."""
         record = self.path / f"{stage}.json"
         if not record.exists():
             return None
-        self.reused.append(stage)
+        if reuse:
+            self.reused.append(stage)
         return json.loads(record.read_text(encoding="utf-8"))
 
     def mark(self, stage: str, info: dict[str, Any]) -> dict[str, Any]:
@@ -168,11 +170,10 @@ def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: boo
     on the cluster above `options.align_chunk` lines; a new alignment discards the chunks
     extracted from an earlier one."""
     directory = work.path / stage
-    info = work.done(f"{stage}/align")
+    info = work.done(f"{stage}/align", reuse=False)
     if info is not None and (directory / "align.txt").exists():
+        work.reused.append(f"{stage}/align")
         return int(info["lines"])
-    if work.reused and work.reused[-1] == f"{stage}/align":
-        work.reused.pop()
     shutil.rmtree(directory / "chunks", ignore_errors=True)
     if given:
         with open(directory / "align.txt", "rb") as handle:
