@@ -126,7 +126,8 @@ def test_missing_input_is_one_error_line(argv: list[str], tmp_path: Path, capsys
     missing = str(tmp_path / "missing.tsv")
     assert main([arg.format(missing=missing) for arg in argv]) == 2  # a usage error (issue 23)
     out, err = capsys.readouterr()
-    assert err == f"paralign {argv[0]}: error: {missing}: no such file\n" and out == ""
+    command = " ".join(argv[:2] if argv[0] == "lattice" else argv[:1])  # the command as typed
+    assert err == f"paralign {command}: error: {missing}: no such file\n" and out == ""
 
 
 def test_directory_fake_gzip_and_latin1_inputs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -16,7 +16,6 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from ._common import (
-    STDIN_NAME,
     STDOUT_NAME,
     add_format,
     copy_to_stdout,
@@ -26,7 +25,7 @@ from ._common import (
     output_file,
     output_path,
     positive_int,
-    replace_names,
+    shown_names,
     stdin_inputs,
     warn,
 )
@@ -169,14 +168,13 @@ def run_table_pipeline(
     if to_stdout and args.keep_work and args.work_dir is None:
         warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
     with ExitStack() as stack:
-        inputs, copy = stdin_inputs(stack, inputs)
+        inputs, names = stdin_inputs(stack, inputs)
         output = output_file(stack, args.output, "table.tsv")
         result = build(inputs, output, args.work_dir).to_dict()
         if to_stdout:
             copy_to_stdout(output)
             result["output"] = "-"
-    if copy is not None:
-        result = replace_names(result, copy, STDIN_NAME)
+    result = shown_names(result, names)
     warn_skips(result)
     emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
     return 0

@@ -11,7 +11,6 @@ from typing import Any
 from .._moved import moved_names
 from ..errors import ConfigurationError
 from ._common import (
-    STDIN_NAME,
     add_format,
     copy_to_stdout,
     emit,
@@ -20,6 +19,7 @@ from ._common import (
     output_path,
     positive_int,
     progress,
+    shown_names,
     stdin_inputs,
     warn,
 )
@@ -121,7 +121,7 @@ def run_align(args: argparse.Namespace) -> int:
 
     to_stdout = is_std(args.output)
     with ExitStack() as stack:
-        (source, target), copy = stdin_inputs(stack, [args.source, args.target])
+        (source, target), names = stdin_inputs(stack, [args.source, args.target])
         # the library writes a file; stdout gets its content (or the JSON report)
         output = output_file(stack, args.output, "links")
         with warnings.catch_warnings(record=True) as caught:
@@ -134,7 +134,7 @@ def run_align(args: argparse.Namespace) -> int:
             )
         for item in caught:
             message = str(item.message)
-            warn(message.replace(copy, STDIN_NAME) if copy is not None else message)
+            warn(shown_names(message, names))
         if to_stdout and args.format == "json":
             with open(output, encoding="utf-8") as links:
                 result = {**result, "output": "-", "alignments": links.read().splitlines()}
