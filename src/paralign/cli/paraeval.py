@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import MismatchError
+from ..errors import ConfigurationError, EmptyScoringError, MismatchError
 from ..metrics.paraeval import ParaEval, ParaEvalScore, build_sources, sum_stats
-from ._common import add_format, add_output, add_report, emit, open_in, open_out, write_report
+from ._common import (
+    add_format,
+    add_output,
+    add_report,
+    emit,
+    input_name,
+    is_stdin,
+    open_in,
+    open_out,
+    write_report,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,7 +56,11 @@ def read_segments(path: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if is_stdin(args.input) and any(is_stdin(path) for path in args.reference):
+        raise ConfigurationError("the hypotheses are read from stdin (no -i FILE), so a reference cannot be '-' too")
     hyps = read_segments(args.input)
+    if not hyps:  # an evaluator with nothing to score fails (docs/CLI.md, empty input)
+        raise EmptyScoringError(f"{input_name(args.input)}: no hypothesis lines: nothing to score")
     refs = [read_segments(path) for path in args.reference]
     for path, stream in zip(args.reference, refs, strict=True):
         if len(stream) != len(hyps):
