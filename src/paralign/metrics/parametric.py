@@ -245,7 +245,8 @@ def align_scores(
     """
     _check_max_length(max_length)
     if len(gold) != len(system):
-        raise MismatchError(f"gold has {len(gold)} pairs but the system output has {len(system)}")
+        raise MismatchError(f"the gold has {len(gold)} pairs but the system output has {len(system)}",
+                            source=system_name)
     system_links = system_links or links
     matched: Counter[int] = Counter()
     sys_count: Counter[int] = Counter()
