@@ -115,13 +115,13 @@ def is_stdin(path: str | Path | None) -> bool:
 
 
 def input_name(path: str | Path | None) -> str:
-    """How messages name an input: the file name, or STDIN_NAME for '-' or None."""
-    return STDIN_NAME if is_std(path) else str(path)
+    """How messages name an input: the file name, or STDIN_NAME for stdin ('-', None, /dev/stdin)."""
+    return STDIN_NAME if is_stdin(path) else str(path)
 
 
 @contextmanager
 def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]]:
-    """Open a UTF-8 input file ('-' or None: stdin); gzip when the name ends in .gz.
+    """Open a UTF-8 input file ('-', None or /dev/stdin: stdin); gzip when the name ends in .gz.
 
     Errors are ParalignErrors naming the file (STDIN_NAME for stdin), with the line number of
     a byte that is not UTF-8 (see `paralign.textio.open_text`); `errors` is what such a line
@@ -129,7 +129,7 @@ def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]
     """
     from ..textio import Utf8LineReader, open_text
 
-    if is_std(path):
+    if is_stdin(path):  # '/dev/stdin' too: decoded and named as '-' is
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is None:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
             yield sys.stdin

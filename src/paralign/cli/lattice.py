@@ -14,6 +14,7 @@ import json
 import shutil
 import subprocess
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ from ._common import (
     open_out,
     positive_int,
     progress,
+    stdin_once,
     warn,
     write_result,
 )
@@ -312,8 +314,10 @@ def render_distance(r: list) -> str:
 def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
     from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
 
-    groups = sample_groups(read_groups(args.groups, tokenized=args.tokenized, min_size=args.min_size),
-                           args.sample, args.seed)
+    with ExitStack() as stack:  # '-' or a pipe read once
+        paths, _ = stdin_once(stack, groups=[args.groups])
+        groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size),
+                               args.sample, args.seed)
     return len(groups), annotate_groups(groups)
 
 

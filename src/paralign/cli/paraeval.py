@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import ConfigurationError, EmptyScoringError, MismatchError
+from ..errors import EmptyScoringError, MismatchError
 from ..metrics.paraeval import ParaEval, ParaEvalScore, build_sources, sum_stats
 from ._common import (
     add_format,
     add_output,
     add_report,
+    check_stdin_once,
     emit,
     input_name,
-    is_stdin,
     open_in,
     open_out,
     write_report,
@@ -56,8 +56,7 @@ def read_segments(path: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if is_stdin(args.input) and any(is_stdin(path) for path in args.reference):
-        raise ConfigurationError("the hypotheses are read from stdin (no -i FILE), so a reference cannot be '-' too")
+    check_stdin_once({"input": [args.input], "reference": args.reference})  # -i is stdin by default
     hyps = read_segments(args.input)
     if not hyps:  # an evaluator with nothing to score fails (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.input)}: no hypothesis lines: nothing to score")
