@@ -369,11 +369,18 @@ def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -
             assert f"{shown}: " in errors[0] or str(Path(shown).parent) in errors[0], errors[0]
         elif cls in LINE_CLASSES:
             assert f"{name}:2:" in run.err, run.err
-        elif cls != "mismatch":
+        elif cls == "mismatch":  # both files named
+            assert name in errors[0] and any(other in errors[0] for other in _others(row)), errors[0]
+        else:
             assert name in errors[0] or Path(shown).parent.as_posix() in errors[0], errors[0]
     elif cls in LINE_CLASSES:  # a bad line skipped: reported with its file and line
         assert f"{name}:2" in run.err, run.err
     assert "paralign-" not in run.err + run.out + (run.output or ""), "a temporary copy is named"
+
+
+def _others(row: Row) -> list[str]:
+    """The names of a row's other inputs, as `_setup` writes them."""
+    return [f"{key.lower()}.txt" for key in row.files if key != "WMT"]
 
 
 def _check_outputs(row: Row, cls: str, run: Run, good: Run) -> None:

@@ -296,3 +296,14 @@ def test_a_pipe_is_read_once_and_named_as_given(tmp_path: Path, capsys) -> None:
     result = json.loads(out)
     assert result["pairs"] == 3 and result["sets"][0]["path"] == str(fifo) == result["sets"][0]["name"]
     assert f"{fifo}:3: skipped" in err and "paralign-" not in out + err
+
+
+@pytest.mark.parametrize("argv", [
+    ["align", "--ppdb-sim", "nan", "x.tsv"],
+    ["pivot", "--english", "e", "--foreign", "f", "-o", "t.tsv", "--threshold", "nan"],
+    ["evaluate-paraphrase", "--train", "t", "--test", "t", "--l2", "inf"],
+])
+def test_a_number_option_that_is_not_finite_is_a_usage_error(argv: list[str], capsys) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "is not a finite number" in err and "argument --" in err

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
-from ._common import stdin_arguments, stdin_given_once
+from ._common import finite_numbers, stdin_arguments, stdin_given_once
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        finite_numbers(args)
         stdin_given_once(stdin_arguments(sys.argv[1:] if argv is None else list(argv)))
         return int(args.func(args) or 0)
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import shutil
 import stat
@@ -48,6 +49,14 @@ def _int_at_least(text: str, low: int) -> int:
         raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
     return value
 
+
+
+def finite_numbers(args: argparse.Namespace) -> None:
+    """ConfigurationError (a usage error) for a number option given as NaN or inf: float()
+    accepts them, and a NaN threshold or weight would silently give an empty or wrong result."""
+    for key, value in sorted(vars(args).items()):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigurationError(f"argument --{key.replace('_', '-')}: {value} is not a finite number")
 
 
 def add_format(

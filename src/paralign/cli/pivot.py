@@ -75,7 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--tokenizer", choices=TOKENIZERS, default="whitespace",
                        help="whitespace (default: input already tokenised), regex or moses")
     align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
-    align.add_argument("--tokens-output", default=None,
+    align.add_argument("--tokens-output", default=None, type=output_path,
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict")
     align.add_argument("--iterations", type=positive_int, default=None)
