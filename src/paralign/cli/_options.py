@@ -21,7 +21,7 @@ from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
 from ..alignment import AlignFunction
 from ..errors import ConfigurationError
 from ..similarity import DEFAULT_SIGNAL, SIGNALS
-from ._common import positive_int, progress_callback, shown_names, stdin_once
+from ._common import is_stdin, positive_int, progress_callback, read_once, shown_names, stdin_once
 
 # -- the Sultan aligner ---------------------------------------------------------------------------
 #: The aligner's defaults, for --ppdb-sim and --w (and tune-aligner, which has neither): stated
@@ -166,3 +166,26 @@ def evaluate_inputs(
         finally:
             close()
     return shown_names(result, names), names
+
+
+# -- ParaEval's paraphrase sources (paraeval, meta-eval) ----------------------------------------------
+def paraphrase_sources(resources: str, tables: Sequence[str]) -> list:
+    """`metrics.paraeval.build_sources` of --resources (comma list) and the --table specs
+    (`PATH[:THRESHOLD]`), a PATH of '-' or /dev/stdin read once from stdin (the tables are read
+    whole here, so the copy is gone when this returns; errors name it <stdin>)."""
+    from ..metrics.paraeval import build_sources
+
+    with ExitStack() as stack:
+        specs = []
+        for spec in tables:
+            path, sep, threshold = table_path(spec)
+            if is_stdin(path):
+                path = str(stack.enter_context(read_once(None)))
+            specs.append(path + sep + threshold)
+        return build_sources(resources.split(","), specs)
+
+
+def table_path(spec: str) -> tuple[str, str, str]:
+    """(path, ':', threshold) of a table spec whose path is stdin ('-:0.5'), else (spec, '', '')."""
+    path, sep, threshold = spec.rpartition(":")
+    return (path, sep, threshold) if sep and is_stdin(path) else (spec, "", "")

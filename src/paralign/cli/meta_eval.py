@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..corpora.wmt import load_wmt
 from ..metrics import LEVELS
-from ..metrics.paraeval import ParaEval, build_sources
+from ..metrics.paraeval import ParaEval
 from ._common import (
     add_format,
     add_output,
@@ -19,6 +19,7 @@ from ._common import (
     write_report,
     write_result,
 )
+from ._options import paraphrase_sources
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import MetaEvaluation
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     names = args.metrics.split(",")
     scorer = None
     if any(n.strip().startswith("paraeval") for n in names):
-        scorer = ParaEval(build_sources(args.resources.split(","), args.table),
+        scorer = ParaEval(paraphrase_sources(args.resources, args.table),
                           max_length=args.max_length,
                           min_paraphrase_length=args.min_paraphrase_length)
     result = meta_evaluate_levels(data, [r.strip() for r in args.refs.split(",")],
