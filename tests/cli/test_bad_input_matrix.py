@@ -153,7 +153,7 @@ FIXED: dict[str, int | None] = {
     "stdin": None, "dev_stdin": None, "pipe": None,
 }
 OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2}
-LINE_CLASSES = ("utf8", "columns", "nan", "inf", "range")
+LINE_CLASSES = ("utf8", "columns", "nan", "inf", "range", "strict")
 
 
 def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> list[str]:
@@ -176,7 +176,7 @@ def test_every_command_has_a_row() -> None:
 def _cells() -> list:
     cells = []
     for command, row in ROWS.items():
-        classes = [*FIXED, *row.expect, *(OUTPUT_CLASSES if row.output else ())]
+        classes = [*FIXED, *row.expect, *(OUTPUT_CLASSES if row.output else ()), *(["strict"] if row.batch else [])]
         classes += [f"{option}={value}" for option in row.counts for value in ("0", "-1")]
         for cls in classes:
             marks = [pytest.mark.xfail(strict=True, reason=row.known[cls])] if cls in row.known else []
@@ -199,7 +199,7 @@ def _variant(row: Row, cls: str) -> bytes | None:
         return good.replace(b"\n", b"\r\n")
     if cls == "long_line":  # line 2 padded with 1 MB of spaces
         return "".join(lines[:1] + [lines[1].rstrip("\n") + " " * (1 << 20) + "\n"] + lines[2:]).encode("utf-8")
-    if cls == "utf8":  # a Latin-1 byte in line 2
+    if cls in ("utf8", "strict"):  # a Latin-1 byte in line 2 (with --strict: exit 1)
         return "".join(lines[:1]).encode("utf-8") + lines[1].encode("utf-8").replace(b" ", b" caf\xe9 ", 1) \
             + "".join(lines[2:]).encode("utf-8")
     if cls in row.bad_lines:
@@ -327,6 +327,8 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
     if "=" in cls:  # a count option below 1
         option, value = cls.split("=")
         argv += [option, value]
+    if cls == "strict":
+        argv.append("--strict")
     try:
         run = _run(argv, capsys, tmp_path / out)
     finally:
@@ -346,6 +348,8 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
 def _expected(row: Row, cls: str, good: Run) -> int:
     if cls in row.expect:
         return row.expect[cls]
+    if cls == "strict":  # a batch with a bad line, run with --strict
+        return 1
     if cls in OUTPUT_CLASSES or "=" in cls:
         return 2
     fixed = FIXED[cls]
@@ -358,8 +362,9 @@ def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -
     if run.code == 2 and (cls in OUTPUT_CLASSES or "=" in cls):
         options = ("-o/--output", "--output/-o") if cls in OUTPUT_CLASSES else (cls.split("=")[0],)
         assert any(f"argument {option}" in run.err for option in options), run.err  # refused when parsed
-    elif run.code == 1 and row.batch:  # every item bad: each reported with its file and line
-        assert f"{name}:1:" in run.err and ": error: " not in run.err, run.err
+    elif run.code == 1 and row.batch:  # every item bad, or --strict: each reported with its file and line
+        assert f"{name}:{2 if cls == 'strict' else 1}:" in run.err and ": error: " not in run.err, run.err
+        assert f"{name}: " in run.err and " input lines bad" in run.err  # the summary count
     elif run.code != 0:
         errors = [line for line in run.err.splitlines() if ": error: " in line]
         assert len(errors) == 1, run.err
@@ -383,17 +388,17 @@ def _others(row: Row) -> list[str]:
 
 def _check_outputs(row: Row, cls: str, run: Run, good: Run) -> None:
     """Success keeps what the good input gives; a failure writes no output file."""
-    if run.code != 0 and row.batch:  # every item bad: the output still has one line per input line
+    if run.code != 0 and row.batch and cls != "strict":  # every item bad: still one output line per input line
         assert run.output is None or len(run.output.splitlines()) == len(_variant(row, cls).splitlines())
         return
-    if run.code != 0:
+    if run.code != 0 and cls != "strict":
         assert run.output is None
         return
     if cls in ("bom", "crlf", "long_line") and row.batch:
         assert run.output == good.output
     if cls in ("stdin", "dev_stdin", "pipe"):
         assert bool(run.output) == bool(good.output)
-    if row.batch and cls in LINE_CLASSES:  # the bad line 2 is empty (or NA) in its place
+    if row.batch and cls in LINE_CLASSES and run.output is not None:  # the bad line 2 is empty (or NA) in its place
         lines, expected = (run.output or "").splitlines(), (good.output or "").splitlines()
         assert len(lines) == len(expected) and lines[0] == expected[0] and lines[2:] == expected[2:]
         assert lines[1] in ("", "NA")

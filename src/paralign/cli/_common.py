@@ -157,13 +157,24 @@ def undecodable_lines(handle: IO[str]) -> dict[int, str]:
 
 
 def add_encoding_errors(parser: argparse.ArgumentParser) -> None:
-    """--encoding-errors for a batch command: a line that is not UTF-8 is reported in its place
-    and the rest processed (skip), decoded with U+FFFD (replace), or stops the run (strict)."""
+    """The options of a batch command (one output line per input line; see `batch_status`):
+    --encoding-errors (a line that is not UTF-8 is reported in its place and the rest processed:
+    skip; decoded with U+FFFD: replace; or stops the run: strict) and --strict."""
     from ..textio import ENCODING_ERRORS
 
     parser.add_argument("--encoding-errors", choices=ENCODING_ERRORS, default="skip",
                         help="a line that is not UTF-8: skip (report it in its place, go on; "
                         "default), replace (decode with U+FFFD) or strict (stop)")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when any input line is bad (default: only when every line is)")
+
+
+def batch_status(args: argparse.Namespace, bad: int, total: int, name: str) -> int:
+    """A batch's exit status after its bad items were reported one by one: a summary count on
+    stderr when there were any; 1 when every item was bad, or any with --strict; else 0."""
+    if bad:
+        warn(f"{name}: {bad} of {total} input lines bad (each reported above; empty or NA in the output)")
+    return 1 if bad and (bad == total or getattr(args, "strict", False)) else 0
 
 
 def rename_in_error(exc: BaseException, old: str, new: str) -> None:

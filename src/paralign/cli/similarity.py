@@ -17,6 +17,7 @@ from ._common import (
     add_encoding_errors,
     add_format,
     add_output,
+    batch_status,
     check_stdin_once,
     emit,
     input_name,
@@ -118,10 +119,7 @@ def run(args: argparse.Namespace) -> int:
     warn_each([f"{source}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:
         warn(f"{source}: no sentence pairs")
-    elif all(s is None for s in scores):
-        warn(f"{source}: no pair could be scored")
-        return 1  # like `align`: a run that produced nothing usable fails
-    return 0
+    return batch_status(args, sum(s is None for s in scores), len(scores), source)
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.
