@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from paralign.cli import build_parser, main
+from paralign.cli._common import non_negative_int, positive_int
 
 # -- good inputs (three or more lines; line 2 is where a bad line goes) ----------------------------
 PAIRS = "The cat sat on the mat .\tA cat was sitting on the mat .\nPrices rose .\tPrices went up .\nShe ran .\tShe was running .\n"
@@ -61,7 +62,8 @@ class Row:
     outcome the command decides (empty, blank, utf8, columns, nan, inf, range, mismatch); a
     class left out does not apply, except the classes every file input meets (see FIXED).
     bad_lines: the line 2 that makes a class (columns, nan, inf, range). mismatch: the option
-    whose file must have as many lines as `{in}`. counts: options that take a count >= 1.
+    whose file must have as many lines as `{in}`. counts: options that take a count >= 1 and
+    are checked by the library (those the parser checks, positive_int, are found in it).
     batch: bad lines are reported in place and the output keeps the good lines (text, one a line).
     known: cells where the command does not meet the contract yet (strict xfail, with the reason:
     the cell fails once the command is fixed, so the entry is removed then).
@@ -82,39 +84,36 @@ class Row:
 
 ROWS: dict[str, Row] = {
     "align": Row(("align", "{in}", "--similarity", "none", "-o", "{out}"), PAIRS,
-                 {"empty": 0, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": "no tab here"},
-                 counts=("--workers",), batch=True),
+                 {"empty": 0, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": "no tab here"}, batch=True),
     "similarity": Row(("similarity", "--pairs", "{in}", "--aligner", "exact", "-o", "{out}"), PAIRS,
-                      {"empty": 0, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": "no tab here"},
-                      counts=("--workers",), batch=True),
+                      {"empty": 0, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": "no tab here"}, batch=True),
     "evaluate-sts": Row(("evaluate-sts", "--data", "{in}", "--aligner", "exact", "-o", "{out}"), STS,
                         {"empty": 1, "blank": 1, "utf8": 1, "columns": 0, "nan": 0, "inf": 0, "range": 0},
                         bad_lines={"columns": "2.0\tonly one sentence", "nan": "nan\ta b\ta b",
-                                   "inf": "inf\ta b\ta b", "range": "7.5\ta b\ta b"}, counts=("--workers",)),
+                                   "inf": "inf\ta b\ta b", "range": "7.5\ta b\ta b"}),
     "evaluate-paraphrase": Row(
         ("evaluate-paraphrase", "--train", "{in}", "--test", "{TEST}", "--aligner", "exact",
          "--classifier", "signal", "-o", "{out}"), MSRP,
         {"empty": 1, "blank": 1, "utf8": 1, "columns": 0, "range": 0}, files={"TEST": MSRP},
-        bad_lines={"columns": "1\t9\t9\tonly one sentence", "range": "7\t9\t9\tA b.\tA b."}, counts=("--workers",)),
+        bad_lines={"columns": "1\t9\t9\tonly one sentence", "range": "7\t9\t9\tA b.\tA b."}),
     "evaluate-aligner": Row(("evaluate-aligner", "--gold", "{in}", "--similarity", "none", "-o", "{out}"), GOLD,
-                            {"empty": 1, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": '{"id": "x"}'},
-                            counts=("--workers", "--limit")),
+                            {"empty": 1, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": '{"id": "x"}'}),
     "tune-aligner": Row(("tune-aligner", "--gold", "{in}", "--similarity", "none", "--ppdb-grid", "0.9",
                          "--w-grid", "0.9", "-o", "{out}"), GOLD,
-                        {"empty": 1, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": '{"id": "x"}'},
-                        counts=("--workers", "--limit")),
+                        {"empty": 1, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": '{"id": "x"}'}),
     "score-alignments": Row(("score-alignments", "--gold", "{GOLD}", "--system", "{in}", "-o", "{out}"), PHARAOH,
                             {"empty": 1, "blank": 0, "utf8": 0, "columns": 0, "mismatch": 1}, files={"GOLD": GOLD},
                             bad_lines={"columns": "0-0 1-x"}),
     "parametric align": Row(("parametric", "align", "--gold", "{GOLD}", "--system", "{in}", "-o", "{out}"), PHARAOH,
                             {"empty": 1, "blank": 0, "utf8": 0, "columns": 0, "mismatch": 1}, files={"GOLD": GOLD},
-                            bad_lines={"columns": "0-0 1-x"}, counts=("--workers",)),
+                            bad_lines={"columns": "0-0 1-x"}, counts=("--max-length",)),
     "parametric table": Row(("parametric", "table", "--gold", "{GOLD}", "--table", "{in}", "-o", "{out}"), TABLE,
                             {"empty": 0, "blank": 0, "utf8": 1, "columns": 1, "nan": 1, "inf": 1},
-                            files={"GOLD": GOLD}, bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan",
+                            files={"GOLD": GOLD}, counts=("--max-length",), bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan",
                                                              "inf": "sat\tsits\tinf"}),
     "paraeval": Row(("paraeval", "-r", "{REF}", "-i", "{in}", "--resources", "none", "-o", "{out}"), HYPS,
-                    {"empty": 1, "blank": 0, "utf8": 1, "mismatch": 1}, files={"REF": HYPS}),
+                    {"empty": 1, "blank": 0, "utf8": 1, "mismatch": 1}, files={"REF": HYPS},
+                    counts=("--max-length", "--min-paraphrase-length")),
     "lattice build": Row(("lattice", "build", "{in}", "-o", "{out}"), SENTENCES, {"empty": 0, "blank": 0, "utf8": 1}),
     "lattice draw": Row(("lattice", "draw", "{in}", "-o", "{out}"), SENTENCES, {"empty": 1, "blank": 1, "utf8": 1},
                         out_suffix=".dot"),
@@ -126,18 +125,19 @@ ROWS: dict[str, Row] = {
     "lattice stats": Row(("lattice", "stats", "--groups", "{in}", "-o", "{out}"), GROUPS,
                          {"empty": 1, "blank": 1, "utf8": 1}),
     "paraphrase-table": Row(("paraphrase-table", "--groups", "{in}", "--aligner", "sultan", "-o", "{out}"), GROUPS,
-                            {"empty": 1, "blank": 1, "utf8": 1}, counts=("--workers", "--iterations"),
+                            {"empty": 1, "blank": 1, "utf8": 1},
                             known={"empty": BUILDER_EMPTY, "blank": BUILDER_EMPTY}),
     "pivot": Row(("pivot", "--english", "{in}", "--foreign", "{FOREIGN}", "--alignment", "{LINKS}", "-o", "{out}"),
                  ENGLISH, {"empty": 1, "blank": 1, "utf8": 1, "mismatch": 1},
-                 files={"FOREIGN": ENGLISH, "LINKS": LINKS}, counts=("--iterations",), known={"blank": BUILDER_EMPTY}),
+                 files={"FOREIGN": ENGLISH, "LINKS": LINKS}, counts=("--max-length", "--chunk-size", "--top-k"),
+                 known={"blank": BUILDER_EMPTY}),
     "word-align": Row(("word-align", "--source", "{in}", "--target", "{TARGET}", "-o", "{out}"), ENGLISH,
-                      {"empty": 1, "blank": 1, "utf8": 1, "mismatch": 1}, files={"TARGET": ENGLISH},
-                      counts=("--iterations",), known={"blank": BUILDER_EMPTY}),
+                      {"empty": 1, "blank": 1, "utf8": 1, "mismatch": 1}, files={"TARGET": ENGLISH}, known={"blank": BUILDER_EMPTY}),
     "meta-eval": Row(("meta-eval", "--wmt", "{WMT}", "--pair", "de-en", "--metrics", "paraeval",
                       "--resources", "none", "--table", "{in}", "--resamples", "5", "-o", "{out}"), TABLE,
                      {"empty": 0, "blank": 0, "utf8": 1, "columns": 1, "nan": 1}, files={"WMT": ""},
-                     bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan"}, counts=("--resamples",)),
+                     bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan"},
+                     counts=("--max-length", "--min-paraphrase-length")),
     "demo": Row(("demo", "--examples", "{in_dir}", "-o", "{out}"), GOLD, {"empty": 1, "blank": 1, "utf8": 0},
                 name="examples/gold.jsonl"),
 }
@@ -166,6 +166,26 @@ def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> list[str]:
     return found
 
 
+def _subparser(command: str) -> argparse.ArgumentParser:
+    parser = build_parser()
+    for word in command.split():
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = action.choices[word]
+    return parser
+
+
+def _count_options(command: str, row: Row) -> list[tuple[str, tuple[str, ...]]]:
+    """The command's count options and the bad values to try: those its parser checks (type
+    positive_int: 0 and -1; non_negative_int: -1), found in the parser, and the row's `counts`
+    (checked by the library: 0 and -1)."""
+    found = {}
+    for action in _subparser(command)._actions:
+        if action.type in (positive_int, non_negative_int) and action.option_strings:
+            option = max(action.option_strings, key=len)
+            found[option] = ("0", "-1") if action.type is positive_int else ("-1",)
+    return [*found.items(), *((option, ("0", "-1")) for option in row.counts if option not in found)]
+
+
 def test_every_command_has_a_row() -> None:
     commands = set(_commands(build_parser()))
     assert commands == set(ROWS) | set(NO_FILE_INPUT), (
@@ -177,7 +197,7 @@ def _cells() -> list:
     cells = []
     for command, row in ROWS.items():
         classes = [*FIXED, *row.expect, *(OUTPUT_CLASSES if row.output else ()), *(["strict"] if row.batch else [])]
-        classes += [f"{option}={value}" for option in row.counts for value in ("0", "-1")]
+        classes += [f"{option}={value}" for option, values in _count_options(command, row) for value in values]
         for cls in classes:
             marks = [pytest.mark.xfail(strict=True, reason=row.known[cls])] if cls in row.known else []
             cells.append(pytest.param(command, cls, marks=marks, id=f"{command.replace(' ', '-')}:{cls}"))
@@ -360,8 +380,10 @@ def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -
     """An error is one `paralign CMD: error:` line (or argparse's usage) naming what is wrong."""
     name = "<stdin>" if shown in ("-", "/dev/stdin") else shown
     if run.code == 2 and (cls in OUTPUT_CLASSES or "=" in cls):
-        options = ("-o/--output", "--output/-o") if cls in OUTPUT_CLASSES else (cls.split("=")[0],)
-        assert any(f"argument {option}" in run.err for option in options), run.err  # refused when parsed
+        option = cls.split("=")[0]
+        named = (("argument -o/--output", "argument --output/-o") if cls in OUTPUT_CLASSES else
+                 (f"argument {option}", f"{option}/", f"/{option}: ", f"{option.lstrip('-').replace('-', '_')} must be"))
+        assert any(text in run.err for text in named), run.err  # named, and refused before any work
     elif run.code == 1 and row.batch:  # every item bad, or --strict: each reported with its file and line
         assert f"{name}:{2 if cls == 'strict' else 1}:" in run.err and ": error: " not in run.err, run.err
         assert f"{name}: " in run.err and " input lines bad" in run.err  # the summary count
