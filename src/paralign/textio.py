@@ -14,6 +14,7 @@ import hashlib
 import io
 import itertools
 import os
+import stat
 import tempfile
 import zlib
 from collections.abc import Iterator
@@ -293,18 +294,36 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
     Reading gives a Utf8LineReader, so every failure is a ParalignError naming the file:
     InputFileError (missing, a directory, unreadable, not gzip) or FormatError naming the line
     of a byte that is not UTF-8 (with `errors` ``strict``; see :data:`ENCODING_ERRORS`).
-    Writing ("w") gives an :class:`AtomicTextWriter`: the file appears whole, or not at all;
-    appending gives a plain text file (OSError as usual).
+    Writing ("w") gives an :class:`AtomicTextWriter`: the file appears whole, or not at all
+    (a device, a FIFO or a path in /dev or /proc, such as /dev/stdout, is written in place;
+    through a symbolic link, the file it points to is replaced); appending gives a plain text
+    file (OSError as usual).
     """
     path = Path(path)
     if "r" not in mode:
-        if mode.replace("t", "") == "w":
-            return AtomicTextWriter(path)
+        if mode.replace("t", "") == "w" and (real := _atomic_target(path)) is not None:
+            return AtomicTextWriter(real)
         if path.suffix == ".gz":
             return io.TextIOWrapper(gzip.open(path, mode.replace("t", "")), encoding="utf-8")  # type: ignore[arg-type]
         return open(path, mode, encoding="utf-8")
     _check_encoding_errors(errors)  # before the file is opened
     return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[arg-type]
+
+
+def _atomic_target(path: Path) -> Path | None:
+    """The file an atomic write of `path` renames onto: the real path behind symbolic links
+    (so a link stays a link); None for a path written in place: one that exists and is not a
+    regular file (/dev/null, a FIFO) or lives in /dev or /proc (/dev/stdout is a link to the
+    process's own stdout, which a rename would replace by a file)."""
+    real = Path(os.path.realpath(path))
+    if any(str(p).startswith(("/dev/", "/proc/")) for p in (Path(os.path.abspath(path)), real)):
+        return None
+    try:
+        return real if stat.S_ISREG(os.stat(real).st_mode) else None
+    except FileNotFoundError:
+        return real
+    except OSError:
+        return None
 
 
 def _new_file_mode(path: Path) -> int:
