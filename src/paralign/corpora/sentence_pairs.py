@@ -43,7 +43,8 @@ MAX_SENTENCE_CHARS = 100_000
 def _tokens(text: Any, tokenized: bool) -> str | list[str]:
     if isinstance(text, list):
         return [str(t) for t in text]
-    return text.split() if tokenized else text.strip()
+    text = text.strip().lstrip("\ufeff")  # a file's byte-order mark is not part of its first word
+    return text.split() if tokenized else text
 
 
 def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str | None = None) -> InputPair:
