@@ -160,10 +160,11 @@ def lattice_from_input(args: argparse.Namespace) -> Lattice:
     if args.lattice:
         try:
             with open_in(args.lattice) as handle:
-                data = json.load(handle)
+                data = json.loads(handle.read().removeprefix("\ufeff"))  # a BOM is no JSON error
         except json.JSONDecodeError as exc:
-            raise FormatError(f"not JSON: {exc}", source=args.lattice, line=exc.lineno) from exc
-        return Lattice.from_dict(data, source=args.lattice)
+            raise FormatError(f"not JSON: {exc.msg} (column {exc.colno})", source=input_name(args.lattice),
+                              line=exc.lineno) from exc
+        return Lattice.from_dict(data, source=input_name(args.lattice))
     return _group_lattice(args, _read_sentences(args.input))
 
 
