@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
                 announce(args, host, port, list(engine.sources))
 
     server = Server(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
-                                   access_log=args.log_level in ("info", "debug"), lifespan="on"))
+                                   access_log=args.log_level in ("info", "debug"), lifespan="on",
+                                   timeout_graceful_shutdown=5))
     server.run()
     return 0 if server.started else 1
 
