@@ -131,8 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     report = Path(tempfile.mkdtemp()) / "demo-report.html"
-    subprocess.run([sys.executable, "-m", "paralign", "demo", "--report", str(report)], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "paralign", "demo", "--examples", "examples/demo", "--report",
+                    str(report)], check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
     with serving() as url, sync_playwright() as playwright:
         browser = launch(playwright, executable)
         page = browser.new_page(viewport={"width": 1100, "height": 900}, device_scale_factor=1)
@@ -140,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         page.screenshot(path=str(out / "serve-align.png"), full_page=True)
         lattice(page, url, LATTICE_EXAMPLE)
         page.screenshot(path=str(out / "serve-lattice.png"), full_page=True)
+        page.set_viewport_size({"width": 1100, "height": 1500})  # the scores and the worst pair's grid
         page.goto(report.as_uri())
         page.screenshot(path=str(out / "demo-report.png"))
         browser.close()
