@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -150,3 +151,32 @@ def test_a_bad_table_stops_before_serving(tmp_path, capsys) -> None:
     bad.write_text("no tab here\n", encoding="utf-8")
     assert main(["serve", "--resources", "none", "--table", str(bad)]) == 1
     assert "bad.tsv:1" in capsys.readouterr().err
+
+
+def test_garbage_and_oversized_requests_do_not_stop_the_server(server) -> None:
+    import socket
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    address = urlsplit(server)
+    for raw in (b"\x00\xff garbage\r\n\r\n", b"POST /api/align HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{",
+                b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"):
+        with socket.create_connection((address.hostname, address.port), timeout=10) as connection:
+            connection.sendall(raw)
+            connection.shutdown(socket.SHUT_WR)
+            answer = connection.recv(200)
+        assert not answer or answer.split()[1][:1] == b"4", answer  # a 4xx, or the line is closed
+    body = b'{"source": "' + b"x" * 70_000 + b'", "target": "y"}'
+    request = urllib.request.Request(server + "api/align", data=body, headers={"content-type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 413
+    with urllib.request.urlopen(server + "api/info", timeout=10) as answer:
+        assert answer.status == 200
+
+
+def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert main(["serve"]) == 2
+    assert "pip install 'paralign[web]'" in capsys.readouterr().err
