@@ -1,7 +1,7 @@
 """`paralign serve`: a local web page to align, compare and score sentences, and its JSON API.
 
 Loads the models and the paraphrase sources once (a bad --table stops here, with its file and
-line), then serves the app of :mod:`paralign.web` with uvicorn on --host/--port (127.0.0.1:8000
+line), then serves the web app (paralign.web) with uvicorn on --host/--port (127.0.0.1:8000
 by default: only this machine can connect; --port 0 takes a free port). When the server listens,
 its address is printed to stdout (--format text: the URL; json: {"url", "host", "port",
 "tables"}); Ctrl-C stops it. Tables are chosen here, with --table: a request can never name a
@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from ..errors import ExtraMissingError
-from ._common import add_format, non_negative_int
+from ._common import add_format, non_negative_int, progress
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         raise
 
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")))
-    engine = Engine.load(config)  # here, so a bad table is a clean error before any socket
+    engine = Engine.load(config, progress)  # here, so a bad table is a clean error before any socket
     app = create_app(config, engine=engine)
 
     class Server(uvicorn.Server):

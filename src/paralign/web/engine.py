@@ -98,9 +98,11 @@ class Engine:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
-    def load(cls, config: ServeConfig | None = None) -> Engine:
+    def load(cls, config: ServeConfig | None = None,
+             progress: Callable[[Iterable[str], str, int], Iterable[str]] | None = None) -> Engine:
         """Everything loaded (tables read, models loaded, aligners warmed); a bad table is a
-        ParalignError naming the file."""
+        ParalignError naming the file. `progress(steps, label, total)` wraps the warming steps
+        (a CLI passes its progress bar)."""
         config = config or ServeConfig()
         names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
@@ -109,10 +111,12 @@ class Engine:
         signals = {name: make_signal(name) for name in SIGNALS}
         engine = cls(sources, ParaEval(list(sources.values())),
                      {name: s for name, s in signals.items() if not needs_fit(s)})
-        if config.warm:
-            for preset in PRESETS:
-                engine.align("The cat sat on the mat.", "A cat was sitting on the mat.", "sultan", preset)
-            engine.paraeval("the cat sat", ["a cat sat"])
+        steps = [*PRESETS, "paraeval"] if config.warm else []
+        for step in progress(steps, "loading models", len(steps)) if progress else steps:
+            if step == "paraeval":
+                engine.paraeval("the cat sat", ["a cat sat"])
+            else:
+                engine.align("The cat sat on the mat.", "A cat was sitting on the mat.", "sultan", step)
         return engine
 
     def _locked(self, work: Callable[[], T]) -> T:
