@@ -206,6 +206,8 @@ def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
         rules = [text.format(spec[key]) for key, text in RULES if key in spec]
         items = spec.get("items", {})
         rules += [f"each {text.format(items[key])}" for key, text in RULES if isinstance(items, dict) and key in items]
+        if "pattern" in spec or (isinstance(items, dict) and "pattern" in items):
+            rules.append("not only spaces; no control characters (the pattern in the schema)")
         out.append({"name": field, "type": schema_type(spec), "required": "yes" if field in required else "no",
                     "default": json.dumps(spec["default"]) if "default" in spec else "",
                     "rules": "; ".join(rules), "description": spec.get("description", "")})
