@@ -108,3 +108,23 @@ def test_links_with_confidences_get_a_confidence_column(client, engine, monkeypa
     assert len(shaded) == 2
     data = client.post("/api/align", json={"source": "the cat", "target": "a cat"}).json()
     assert {(link["i"], link["confidence"]) for link in data["links"]} == {(0, 0.25), (1, 0.9)}
+
+
+def test_no_typed_text_makes_a_page_fail(client) -> None:
+    """Whatever is typed into a form (any characters, any length), the page answers 200 or 422."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    texts = st.text(max_size=40) | st.text(alphabet=st.characters(codec="utf-8"), min_size=480, max_size=520)
+    pages = st.sampled_from([("/align", ("source", "target")), ("/similarity", ("source", "target")),
+                             ("/paraeval", ("hypothesis", "references")), ("/lattice", ("sentences",)),
+                             ("/paraphrases", ("phrase", "table"))])
+
+    @given(page=pages, values=st.lists(texts, min_size=2, max_size=2))
+    @settings(max_examples=60, deadline=None, derandomize=True, database=None)
+    def check(page, values) -> None:
+        path, names = page
+        answer = client.get(path + "?" + urlencode(dict(zip(names, values, strict=False))))
+        assert answer.status_code in (200, 422), (path, values, answer.text[-300:])
+
+    check()
