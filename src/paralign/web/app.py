@@ -11,7 +11,10 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
 - FastAPI's own API docs pages are switched off, as they load their scripts from a CDN: the
   app serves its own page at ``/docs`` (:mod:`.pages`), made from the OpenAPI schema on the
   server, with no script, and the schema itself at ``/openapi.json``. Every asset is served by
-  the app: the pages work with no internet.
+  the app: the pages work with no internet. (Swagger UI's files are on PyPI as
+  ``swagger-ui-bundle``; served from ``/static`` through FastAPI's ``get_swagger_ui_html(
+  swagger_js_url=..., swagger_css_url=...)`` they would give an interactive page offline, at the
+  price of another dependency and a script bundle. The page here needs neither.)
 
 Not for: the routes (:mod:`.api`, :mod:`.pages`) or the work (:mod:`.engine`). Nothing here
 prints or binds a socket: ``paralign serve`` (:mod:`paralign.cli.serve`) runs the app.
