@@ -30,6 +30,8 @@ def test_align_page_shows_the_grid_and_a_row_per_link(client, report_page) -> No
     cells = {(c["data-i"], c["data-j"]) for c in page.find("g", class_="link")}
     rows = {(r["data-i"], r["data-j"]) for r in page.find("tr", class_="link")}
     assert cells == rows and ("1", "1") in rows
+    lines = page.find("svg", id="align-lines")
+    assert lines and {(x["data-i"], x["data-j"]) for x in page.find("line", class_="link")} == rows  # and lines
     chosen = [attrs for tag, attrs in page.elements if tag == "option" and "selected" in attrs]
     assert len(chosen) == 1  # the preset asked for stays selected
     assert "confidence" not in page.text  # the Sultan aligner gives no confidences

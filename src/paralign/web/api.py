@@ -65,13 +65,15 @@ def links_of(aligned: Aligned) -> list[Link]:
                  confidence=confidence.get((i, j))) for i, j in sorted(a.possible)]
 
 
-def grid_svg(aligned: Aligned, ident: str = "align-grid") -> str:
-    """The alignment grid as SVG text (paralign.viz), confidences shaded."""
-    from ..viz import AlignmentView, alignment_grid
+def grid_svg(aligned: Aligned, ident: str = "align-grid", picture: str = "grid") -> str:
+    """The alignment grid (or with `picture` ``lines``, the two sentences joined by lines) as SVG
+    text (paralign.viz), confidences shaded."""
+    from ..viz import AlignmentView, alignment_grid, alignment_lines
 
     view = AlignmentView(aligned.source.tokens, aligned.target.tokens, aligned.alignment,
                          confidence=aligned.confidence)
-    return alignment_grid(view, ident=ident).to_xml()
+    draw = alignment_lines if picture == "lines" else alignment_grid
+    return draw(view, ident=ident).to_xml()
 
 
 def answer_align(aligned: Aligned, picture: bool) -> AlignResponse:

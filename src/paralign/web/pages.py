@@ -109,6 +109,7 @@ def align_page(request: Request) -> HTMLResponse:
         aligned = api.engine_of(request).align(body.source, body.target, body.aligner, body.preset)
         answer = api.answer_align(aligned, picture=False)
         return {"answer": answer, "grid": Markup(api.grid_svg(aligned)),
+                "lines": Markup(api.grid_svg(aligned, "align-lines", "lines")),
                 "confidence": any(link.confidence is not None for link in answer.links)}
 
     fields = {name: q.get(name) for name in PAIR_FIELDS}
