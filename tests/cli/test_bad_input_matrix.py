@@ -156,6 +156,9 @@ ROWS: dict[str, Row] = {
 #: Subcommands with no file input to feed bad bytes to, and why.
 NO_FILE_INPUT: dict[str, str] = {
     "download": "fetches NLTK data over the network; its only option is a target folder",
+    "serve": "a server that keeps running (a good --table never returns): its start-up errors "
+             "(test_a_bad_table_stops_before_serving) and its request inputs are tested in tests/cli/test_serve.py "
+             "and tests/web",
 }
 
 #: Classes every file input meets, with the exit status the contract fixes (None: as the good input).
