@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -315,6 +315,7 @@ def pivot_paraphrases(
     alignments: Sequence[str | Path | None] | None = None,
     cluster: ClusterOptions | None = None,
     on_start: ClusterStart | None = None,
+    shown_names: Mapping[str, str] | None = None,
 ) -> PipelineReport:  # long: one stage after another, each a call
     """Build a pivot paraphrase table from (english, foreign) line-aligned file pairs.
 
@@ -326,7 +327,8 @@ def pivot_paraphrases(
     the alignment was computed or given (with the file's SHA-256 and its bad lines, skipped).
 
     `cluster` says where the work runs (a local Dask cluster by default; `on_start` hears its
-    description, with the dashboard link).  Intermediate files live in `work_dir` (default
+    description, with the dashboard link).  `shown_names` maps paths to the names the table's
+    metadata shows (a copy of stdin: '<stdin>').  Intermediate files live in `work_dir` (default
     `<output>.work`), which the workers must see; re-running with the same work directory
     resumes; `restart` discards it first; `keep_work=False` deletes it on success.  A given
     `work_dir` holding a run with other inputs or options is refused (ConfigurationError); the
@@ -369,7 +371,7 @@ def pivot_paraphrases(
 
         phrases, rows = _finish_table(
             client, build, [t.output for t in tasks], work, output, PIVOT_SCHEMA, options, "support",
-            {"kind": "pivot", "corpora": corpus_info, "options": options.fingerprint()}, progress,
+            _renamed({"kind": "pivot", "corpora": corpus_info, "options": options.fingerprint()}, shown_names), progress,
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)
@@ -377,6 +379,20 @@ def pivot_paraphrases(
     if not keep_work:
         shutil.rmtree(work.path, ignore_errors=True)
     return report
+
+
+def _renamed(data: Any, names: Mapping[str, str] | None) -> Any:
+    """`data` (the table's metadata) with each path in `names` shown as its name (a copy of
+    stdin as '<stdin>')."""
+    if isinstance(data, str):
+        for path, name in (names or {}).items():
+            data = data.replace(path, name)
+        return data
+    if isinstance(data, dict):
+        return {key: _renamed(value, names) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_renamed(value, names) for value in data]
+    return data
 
 
 def _cluster_info(client: Any) -> dict[str, Any]:
@@ -457,12 +473,13 @@ def monolingual_paraphrases(
     alignment: str | Path | None = None,
     cluster: ClusterOptions | None = None,
     on_start: ClusterStart | None = None,
+    shown_names: Mapping[str, str] | None = None,
 ) -> PipelineReport:  # long: one stage after another, each a call
     """Build a paraphrase table from groups of equivalent sentences (see the module doc).
 
     `alignment`: a Pharaoh file with line i for the i-th sentence pair the groups form (the
     pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
-    `workers` are the Sultan aligner's processes; `cluster`, `on_start` as in
+    `workers` are the Sultan aligner's processes; `cluster`, `on_start`, `shown_names` as in
     :func:`pivot_paraphrases`.
     """
     options = options or PivotOptions()
@@ -493,7 +510,7 @@ def monolingual_paraphrases(
         phrases, rows = _finish_table(
             client, lambda cuts: monolingual_frame(files, partitions_for(len(files)), cuts), files, work, output,
             MONO_SCHEMA, options, "count",
-            {"kind": "monolingual", "corpora": [corpus], "options": options.fingerprint()}, progress,
+            _renamed({"kind": "monolingual", "corpora": [corpus], "options": options.fingerprint()}, shown_names), progress,
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)

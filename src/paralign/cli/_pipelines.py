@@ -205,12 +205,12 @@ def warn_skips(result: dict) -> None:
 
 
 def run_table_pipeline(
-    args: argparse.Namespace, inputs: Sequence[str], build: Callable[[list[str], str, str | None], Any]
+    args: argparse.Namespace, inputs: Sequence[str], build: Callable[[list[str], str, str | None, dict[str, str]], Any]
 ) -> int:
     """Run a table pipeline (`pivot`, `paraphrase-table`) with '-' as stdin and stdout; report.
 
-    `build(inputs, output, work_dir)` runs the library pipeline on real paths and returns its
-    PipelineReport.  An input '-' is stdin, copied to a temporary file (the pipeline reads its
+    `build(inputs, output, work_dir, names)` runs the library pipeline on real paths (`names`:
+    how a copy of stdin is to be shown, for the table's metadata) and returns its PipelineReport.  An input '-' is stdin, copied to a temporary file (the pipeline reads its
     inputs more than once).  With `-o -` the table is built in a temporary directory (with the
     work directory, unless --work-dir is given) and copied to stdout once complete; the report
     then goes to stderr, so stdout holds the table only.
@@ -226,7 +226,7 @@ def run_table_pipeline(
         inputs, names = stdin_inputs(stack, inputs)
         output = output_file(stack, args.output, "table.tsv")
         try:
-            result = build(inputs, output, args.work_dir).to_dict()
+            result = build(inputs, output, args.work_dir, names).to_dict()
         except ParalignError:
             if leftover:
                 shutil.rmtree(default_work, ignore_errors=True)  # type: ignore[arg-type]
