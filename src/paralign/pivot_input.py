@@ -23,7 +23,7 @@ from .alignment import Link
 from .corpora.base import BadPair, PairOrBad
 from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, count_lines, iter_parallel
 from .corpora.pharaoh import read_pharaoh
-from .errors import AlignmentIndexError, ConfigurationError, MismatchError
+from .errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError
 from .tables import atomic_path
 from .textio import sha256_file
 
@@ -178,6 +178,11 @@ def prepare_parallel(
     _write_token_files(directory, rows(), with_links=given is not None)
     stats.kept -= filtered + (given.bad if given else 0)
     stats.filtered += filtered
+    if stats.kept <= 0:  # every line bad: a table of nothing is an error, not a result
+        raise FormatError(
+            f"no usable line pair in {english} / {foreign}: {stats.lines} lines, all empty, over-long, "
+            "filtered by length ratio or with a bad alignment line"
+        )
     info = stats.to_dict()
     if given is not None:
         info["alignment"] = given.to_dict()
@@ -227,6 +232,10 @@ def prepare_groups(
             )
 
     count = _write_token_files(directory, progress(rows(), "prepare pairs"), with_links=given is not None)
+    if count == 0:  # nothing to align: a table of nothing is an error, not a result
+        raise FormatError(
+            f"no sentence pair in {groups_path}: no group holds two different usable sentences"
+        )
     info: dict[str, Any] = {"groups": n_groups, "pairs": count}
     if given is not None:
         info["alignment"] = given.to_dict()

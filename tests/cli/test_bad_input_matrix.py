@@ -49,10 +49,6 @@ HYPS = "the cat sat on the mat\nprices went up\nshe ran home\n"
 LATTICE = '{"states": 3, "start": 0, "end": 2,\n"edges": [[0, "a", 1], [1, "b", 2], [1, "c", 2]],\n"weights": [2, 1, 1]}\n'
 
 
-#: Known gaps (see `Row.known`), left to the modules' owners.
-BUILDER_EMPTY = ("a table builder with no usable line (all empty or blank) writes an empty table and exits 0 "
-                 "with a warning; the contract says exit 1 when every item is bad (pivot / word-align / "
-                 "paraphrase-table pipelines)")
 
 
 @dataclass(frozen=True)
@@ -136,18 +132,16 @@ ROWS: dict[str, Row] = {
     "lattice stats": Row(("lattice", "stats", "--groups", "{in}", "-o", "{out}"), GROUPS,
                          {"empty": 1, "blank": 1, "utf8": 1}),
     "paraphrase-table": Row(("paraphrase-table", "--groups", "{in}", "--aligner", "sultan", "-o", "{out}"), GROUPS,
-                            {"empty": 1, "blank": 1, "utf8": 1},
-                            known={"empty": BUILDER_EMPTY, "blank": BUILDER_EMPTY}),
+                            {"empty": 1, "blank": 1, "utf8": 1}),
     "pivot": Row(("pivot", "--english", "{in}", "--foreign", "{FOREIGN}", "--alignment", "{LINKS}", "-o", "{out}"),
                  ENGLISH, {"empty": 1, "blank": 1, "utf8": 1, "mismatch": 1},
-                 files={"FOREIGN": ENGLISH, "LINKS": LINKS}, counts=("--max-length", "--chunk-size", "--top-k"),
-                 known={"blank": BUILDER_EMPTY}),
+                 files={"FOREIGN": ENGLISH, "LINKS": LINKS}, counts=("--max-length", "--chunk-size", "--top-k")),
     "paraphrases": Row(("paraphrases", "the cat", "--table", "{in}", "-o", "{out}"), TABLE,
                        {"empty": 0, "blank": 0, "utf8": 1, "columns": 1, "nan": 1, "inf": 1},
                        bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan", "inf": "sat\tsits\tinf"},
                        counts=("--top-k",)),
     "word-align": Row(("word-align", "--source", "{in}", "--target", "{TARGET}", "-o", "{out}"), ENGLISH,
-                      {"empty": 1, "blank": 1, "utf8": 1, "mismatch": 1}, files={"TARGET": ENGLISH}, known={"blank": BUILDER_EMPTY}),
+                      {"empty": 1, "blank": 1, "utf8": 1, "mismatch": 1}, files={"TARGET": ENGLISH}),
     "meta-eval": Row(("meta-eval", "--wmt", "{WMT}", "--pair", "de-en", "--metrics", "paraeval",
                       "--resources", "none", "--table", "{in}", "--resamples", "5", "-o", "{out}"), TABLE,
                      {"empty": 0, "blank": 0, "utf8": 1, "columns": 1, "nan": 1}, files={"WMT": ""},

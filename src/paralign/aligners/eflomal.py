@@ -234,6 +234,11 @@ def word_align_files(
                 tgt_out.write(" ".join(tokenize(item.target, tokenizer, lowercase)) + "\n")
         if not stats.lines:
             raise FormatError("no sentence pairs to align", source=_names(str(source_path), str(target_path)))
+        if not stats.kept:  # every line empty or over-long: nothing to align is an error
+            raise FormatError(
+                f"no usable sentence pair to align: all {stats.lines} line pairs empty or over-long",
+                source=_names(str(source_path), str(target_path)),
+            )
         align_files(src_tok, tgt_tok, Path(output), symmetrization=symmetrization, **eflomal_options)
         if tokens_prefix is not None:
             for tok, suffix in ((src_tok, ".src"), (tgt_tok, ".tgt")):
