@@ -1,4 +1,4 @@
-"""ParaEval: the paper's Figure 4, tier/clipping behaviour, bad input, properties."""
+"""ParaEval (metrics.paraeval.paper): the paper's Figure 4, tier/clipping behaviour, bad input, properties."""
 
 from __future__ import annotations
 

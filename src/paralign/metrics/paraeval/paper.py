@@ -35,10 +35,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigurationError, MismatchError
-from ..paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
-from ..resources import fast_wordnet_synonyms
-from . import f_measure
+from ...errors import ConfigurationError, MismatchError
+from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
+from ...resources import fast_wordnet_synonyms
+from .. import f_measure
 
 if TYPE_CHECKING:
     import numpy as np
@@ -242,7 +242,7 @@ class ParaEval:
 
     def _multiword(self) -> frozenset[str]:
         if self._wordnet_multi is None:
-            from ..resources import wordnet
+            from ...resources import wordnet
 
             multi = frozenset(
                 name.replace("_", " ").lower() for name in wordnet().all_lemma_names() if "_" in name)
@@ -494,7 +494,7 @@ def _tokenizer(name: str):
 
 @functools.cache
 def _stop_tokens() -> frozenset[str]:
-    from ..resources import stopwords
+    from ...resources import stopwords
 
     return stopwords() | _PUNCT | frozenset({"'s", "n't", "&quot;", "&amp;", "&apos;", "@-@"})
 
