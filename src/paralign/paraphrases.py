@@ -47,6 +47,8 @@ class ParaphraseTable:
     def __init__(self, name: str = "table", *, lowercase: bool = True) -> None:
         self.name = name
         self.lowercase = lowercase
+        #: the score threshold the table was read with (None: every row kept)
+        self.threshold: float | None = None
         self._table: dict[str, dict[str, Score]] = {}
 
     # -- building ----------------------------------------------------------------------------
@@ -102,6 +104,7 @@ class ParaphraseTable:
                 if threshold is not None and score is not None and score < threshold:
                     continue
                 table.add(fields[0], fields[1], score)
+        table.threshold = threshold
         return table
 
     def to_tsv(self, path: str | Path) -> None:

@@ -14,7 +14,8 @@ Two-tier matching of a hypothesis against one or more references:
 2. **Unigram tier.** The words left over on both sides are matched by lexical identity with
    BLEU's clipping (a word counts at most its maximum count over the references' leftovers).
 
-Precision = matched hypothesis words / hypothesis words. Recall = matched reference words /
+Precision = matched hypothesis words / hypothesis words (0 for an empty hypothesis, never
+undefined). Recall = matched reference words /
 reference words, *pooled over the references* (each reference's matched words, as consumed by
 the parallel matching above, summed over references, over the summed reference lengths); with
 one reference this is the paper's single-reference recall. F is the harmonic mean. Corpus scores
@@ -33,17 +34,18 @@ import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigurationError, MismatchError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
 from .. import f_measure
+from .signature import source_signature
 
 if TYPE_CHECKING:
     import numpy as np
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 
 #: Punctuation-only tokens are treated like stop words for the paraphrase tier.
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»“”‘’…–—")
@@ -73,8 +75,9 @@ class SegmentStats:
                 self.hyp_paraphrase)
 
     @property
-    def precision(self) -> float | None:
-        return self.hyp_matched / self.hyp_words if self.hyp_words else None
+    def precision(self) -> float:
+        """Matched over hypothesis words; 0 for an empty hypothesis (it matches nothing)."""
+        return self.hyp_matched / self.hyp_words if self.hyp_words else 0.0
 
     @property
     def recall(self) -> float | None:
@@ -101,7 +104,7 @@ class ParaEvalScore:
     signature: str
 
     @property
-    def precision(self) -> float | None:
+    def precision(self) -> float:
         return self.stats.precision
 
     @property
@@ -162,9 +165,10 @@ class _Ref:
 
 @dataclass(slots=True)
 class PreparedReferences:
-    """References tokenised and n-gram indexed once: refs[i] holds segment i's references."""
+    """References tokenised and indexed once: refs[i] holds segment i's references (the paper
+    scorer's `_Ref`s, or the graded scorer's words)."""
 
-    refs: list[list[_Ref]]
+    refs: list[list[Any]]
     nrefs: int
 
     def __len__(self) -> int:
@@ -211,8 +215,8 @@ class ParaEval:
     # -- settings ------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
         """sacrebleu-style settings string printed beside every score."""
-        res = "+".join(getattr(s, "name", type(s).__name__) for s in self.sources) or "none"
-        return (f"nrefs:{nrefs}|res:{res}|maxlen:{self.max_length}|"
+        res = "+".join(source_signature(s) for s in self.sources) or "none"
+        return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{self.max_length}|"
                 f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
                 f"tok:{self.tokenize}|stop:{'skip' if self.skip_stopword_phrases else 'keep'}|"
                 f"version:{VERSION}")
@@ -563,7 +567,7 @@ class ParaEvalMetric:
 
         sums = np.asarray(sums, dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
-            p = sums[..., 1] / sums[..., 0]
+            p = np.where(sums[..., 0] > 0, sums[..., 1] / sums[..., 0], 0.0)  # empty: 0
             r = sums[..., 3] / sums[..., 2]
             if self.part == "p":
                 return p
