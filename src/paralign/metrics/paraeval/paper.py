@@ -246,11 +246,9 @@ class ParaEval:
 
     def _multiword(self) -> frozenset[str]:
         if self._wordnet_multi is None:
-            from ...resources import wordnet
+            from ...resources import wordnet_multiword
 
-            multi = frozenset(
-                name.replace("_", " ").lower() for name in wordnet().all_lemma_names() if "_" in name)
-            object.__setattr__(self, "_wordnet_multi", multi)  # a lazily filled cache
+            object.__setattr__(self, "_wordnet_multi", wordnet_multiword())  # a lazy cache
         return self._wordnet_multi
 
     def _eligible(self, words: Sequence[str]) -> bool:

@@ -10,7 +10,6 @@ Not for: scoring.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from typing import Any
 
@@ -19,15 +18,11 @@ from ...paraphrases import ParaphraseTable, WordNetSynonyms
 PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
 
 
-@functools.cache
 def wordnet_version() -> str:
-    """WordNet's version as nltk reads it (loads WordNet, which scoring with it does anyway)."""
-    from ...resources import wordnet
+    """WordNet's version as its data files state it."""
+    from ...resources import wordnet_version as version
 
-    try:
-        return f"wordnet-{wordnet().get_version()}"
-    except Exception:  # noqa: BLE001 - a signature never fails a score
-        return "wordnet"
+    return f"wordnet-{version()}"
 
 
 def table_hash(table: ParaphraseTable) -> str:
