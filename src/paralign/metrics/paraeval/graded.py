@@ -106,7 +106,17 @@ class GradedParaEval:
         other = [s for s in sources if not isinstance(s, WordNetSynonyms)]
         tiers = config.tiers
         self._syn = ParaEval(wordnet, max_length=config.max_length) if wordnet and "synonym" in tiers else None
-        self._para = ParaEval(other, max_length=config.max_length) if other and "paraphrase" in tiers else None
+        self._para = None
+        #: per lookup, the phrases of several words it can match at all (None: any)
+        self._multi: dict[int, frozenset[str] | None] = {}
+        if other and "paraphrase" in tiers:  # no longer phrases than the tables hold
+            longest, multi = _table_phrases(other)
+            self._para = ParaEval(other, max_length=min(config.max_length, longest))
+            self._multi[id(self._para)] = multi
+        if self._syn is not None:
+            from ...resources import wordnet_multiword
+
+            self._multi[id(self._syn)] = wordnet_multiword()
         self._base = ParaEval((), max_length=config.max_length)
         self._stop = _stop_tokens()
         self._stems: dict[str, str] = {}
@@ -251,11 +261,14 @@ class GradedParaEval:
         nh = len(lc)
         scale = len(ar) / nh if nh else 0.0
         cache = lookup._cache
+        multi = self._multi.get(id(lookup))
         for n in range(min(lookup.max_length, nh), 0, -1):
             for i in range(nh - n + 1):
                 if not any(content[i:i + n]) or max(ah[i:i + n]) >= 0:
                     continue
                 phrase = " ".join(lc[i:i + n])
+                if n > 1 and multi is not None and phrase not in multi:
+                    continue  # no source knows this phrase of several words
                 paras = cache.get(phrase)
                 if paras is None:
                     paras = lookup.paraphrases(phrase)
@@ -333,3 +346,19 @@ def _key_tier(hk: Sequence[str], rk: Sequence[str], code: int, state: tuple[list
         j = prev if prev in cands else min(cands, key=lambda c: abs(c - i * scale))
         cands.remove(j)
         ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, 1.0, 1.0
+
+
+def _table_phrases(sources: Sequence[ParaphraseSource]) -> tuple[int, frozenset[str] | None]:
+    """The longest phrase (in words) the sources hold and every phrase of several words on either
+    side of their pairs; (no limit, None) when a source is not a table (it may know anything)."""
+    longest = 1
+    out: set[str] = set()
+    for source in sources:
+        if not isinstance(source, ParaphraseTable):
+            return 1 << 30, None
+        for phrase in source.phrases():
+            for text in (phrase, *source.paraphrases(phrase)):
+                if " " in text:
+                    out.add(text)
+                    longest = max(longest, text.count(" ") + 1)
+    return longest, frozenset(out)
