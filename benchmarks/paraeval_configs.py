@@ -51,7 +51,7 @@ def pair_data(pair: str) -> tuple:
 
 
 def alignment_key(config: Config) -> str:
-    text = f"{config.tiers}|{config.max_length}|{config.resources}|{config.threshold}|v2"
+    text = f"{config.tiers}|{config.max_length}|{config.resources}|{config.threshold}|v3"
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 

@@ -136,3 +136,34 @@ def test_report_highlights_each_hypothesis_by_tier(files, capsys, report_page):
     code, with_report, _ = run(capsys, *argv, "--report", str(report))
     assert plain == with_report
 
+
+
+def test_many_systems_one_call_match_one_call_each(files, capsys):
+    (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
+    base = ["paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--format", "json"]
+    code, out, _ = run(capsys, *base, "-i", str(files / "hyp.txt"), "-i", str(files / "sys2.txt"))
+    assert code == 0
+    systems = json.loads(out)["systems"]
+    assert [s["input"] for s in systems] == [str(files / "hyp.txt"), str(files / "sys2.txt")]
+    for system in systems:
+        _, alone, _ = run(capsys, *base, "-i", system["input"])
+        assert {k: v for k, v in system.items() if k != "input"} == json.loads(alone)
+    assert systems[0]["signature"].startswith("nrefs:1|config:default|tiers:exact+stem+")
+    assert 0 <= systems[0]["score"] <= 1 and set(systems[0]["counts"]) >= {"chunks", "matches"}
+    _, globbed, _ = run(capsys, *base, "-i", str(files / "[hs]*.txt"))
+    assert json.loads(globbed)["systems"] == systems
+    code, _, err = run(capsys, *base, "-i", str(files / "nothing*.txt"))
+    assert code == 2 and "nothing*.txt: no file matches this pattern" in err
+
+
+def test_sentence_level_default_config_counts_and_empty_hypothesis(files, capsys):
+    code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                       "--resources", "none", "--sentence-level", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    empty = result["segments"][1]
+    assert empty["precision"] == 0.0 and empty["score"] == 0.0 and empty["counts"]["hyp_content"] == 0
+    assert result["segments"][2]["counts"]["exact_hc"] == 1  # 'cat' (and 'the', a function word)
+    code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                       "--resources", "none", "--min-paraphrase-length", "3")
+    assert code == 2 and "only for --config paper" in err

@@ -126,3 +126,66 @@ def test_scores_are_proportions_and_corpus_sums_rows(h1, h2, ref):
         for part in score_parts(rows, DEFAULT, level).values():
             assert np.all((part >= 0) & (part <= 1 + 1e-9))
     assert np.all(rows >= 0)
+
+
+class _FakeEncoded:
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.matrix = matrix
+
+
+class _FakeEncoder:
+    """Word vectors from a fixed table (one-hot but 'huge' and 'big' close), counting calls."""
+
+    model = "fake"
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.vocab: dict[str, np.ndarray] = {}
+
+    def vector(self, word: str) -> np.ndarray:
+        if word in ("huge", "big"):
+            return np.array([1.0, 0.2 if word == "huge" else 0.0, 0, 0])
+        v = self.vocab.setdefault(word, np.eye(4)[1 + len(self.vocab) % 3] * (1 + len(self.vocab)))
+        return v
+
+    def encode(self, sentences):
+        self.calls += 1
+        return [_FakeEncoded(np.stack([self.vector(w) for w in s])) for s in sentences]
+
+
+CONTEXTUAL_TEST = LEXICAL.with_(name="ctx", tiers=LEXICAL.tiers + ("contextual",), threshold=0.9)
+
+
+def test_contextual_tier_matches_what_no_table_covers_graded_by_cosine():
+    scorer = GradedParaEval(CONTEXTUAL_TEST, [], encoder=_FakeEncoder())
+    row = scorer.segment_stats(["a huge house"], [["a big house"]])[0]
+    cosine = 1 / np.sqrt(1.04)
+    assert _col(row, "contextual_hc") == pytest.approx(cosine, rel=1e-3)  # float16 vectors
+    assert _col(row, "exact_hc") == 1 and _col(row, "exact_hf") == 1  # house, a
+    lexical = GradedParaEval(LEXICAL, []).segment_stats(["a huge house"], [["a big house"]])[0]
+    assert score_parts(row, CONTEXTUAL_TEST)["r"] > score_parts(lexical, LEXICAL)["r"]
+    assert "|cos:0.9" in scorer.signature(1) and "encoder:fake" in scorer.signature(1)
+
+
+def test_vector_cache_folder_saves_the_encoder_a_second_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(tmp_path))
+    encoder = _FakeEncoder()
+    first = GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder)
+    rows = first.segment_stats(["a huge house", ""], [["a big house", "x"]])
+    calls = encoder.calls
+    again = GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder)
+    assert np.array_equal(again.segment_stats(["a huge house", ""], [["a big house", "x"]]), rows)
+    assert encoder.calls == calls and len(list(tmp_path.glob("vectors-*.npy"))) == 2
+
+
+def test_contextual_config_without_the_extra_is_a_one_line_error(monkeypatch):
+    from paralign.errors import ExtraMissingError
+    from paralign.metrics.paraeval.configs import CONTEXTUAL
+    from paralign.neural import encoder as module
+
+    def missing():
+        raise ExtraMissingError("the contextual encoder", missing="torch")
+
+    monkeypatch.setattr(module, "_require", missing)
+    with pytest.raises(ExtraMissingError, match=r"pip install 'paralign\[neural\]'"):
+        GradedParaEval(CONTEXTUAL, [])

@@ -26,6 +26,7 @@ Not for: the paper's two-tier scorer (:mod:`.paper`) or choosing the parameters 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -34,6 +35,7 @@ import numpy as np
 
 from ...errors import ConfigurationError, MismatchError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
+from ...settings import vector_cache_dir
 from .configs import TIER_ORDER, Config
 from .paper import VERSION, ParaEval, PreparedReferences, _Ref, _stop_tokens, build_sources
 from .signature import source_signature
@@ -123,6 +125,7 @@ class GradedParaEval:
         self._grades: dict[tuple[str, str], float] = {}
         self._last: tuple[tuple[tuple[str, ...], ...], PreparedReferences] | None = None
         self._encoder = None
+        self._vector_dir = vector_cache_dir()
         if "contextual" in tiers:
             if encoder is None:
                 from ...neural import Encoder
@@ -157,13 +160,32 @@ class GradedParaEval:
         return _Words(lc, tuple(stem), tuple(t not in self._stop for t in lc))
 
     def _encode(self, items: list[_Words]) -> None:
-        """Contextual vectors of the non-empty segments (L2-normalised rows)."""
+        """Contextual vectors of the non-empty segments (L2-normalised rows), read from the
+        vector cache folder ($PARALIGN_VECTOR_CACHE) when this stream was encoded before."""
         if self._encoder is None:
             return
         todo = [w for w in items if w.tokens]
+        path = None
+        if self._vector_dir is not None:
+            key = hashlib.sha256(str(self._encoder.model or "default").encode())
+            for w in todo:
+                key.update(("\x1f".join(w.tokens) + "\x1e").encode())
+            path = self._vector_dir / f"vectors-{key.hexdigest()[:24]}.npy"
+            if path.is_file():
+                matrix = np.load(path).astype(np.float32)
+                start = 0
+                for w in todo:
+                    w.vecs = matrix[start:start + len(w.tokens)]
+                    start += len(w.tokens)
+                return
         for words, enc in zip(todo, self._encoder.encode([w.tokens for w in todo]), strict=True):
             m = np.asarray(enc.matrix, dtype=np.float32)
             words.vecs = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
+        if path is not None and todo:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.save(path, np.concatenate([w.vecs for w in todo]).astype(np.float16))
+            for w in todo:  # the same values whether computed now or read later
+                w.vecs = w.vecs.astype(np.float16).astype(np.float32)
 
     def prepare(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """Index reference streams (sacrebleu layout: references[k][i])."""
