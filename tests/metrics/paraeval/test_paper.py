@@ -17,9 +17,9 @@ from paralign.metrics.paraeval import (
     SegmentStats,
     build_sources,
     f_measure,
-    paraeval,
     sum_stats,
 )
+from paralign.metrics.paraeval.paper import paraeval
 from paralign.paraphrases import ParaphraseTable
 
 CANDIDATE = "blown up bombing was happening"
@@ -274,3 +274,18 @@ def test_segment_matches_equal_matched_spans_segment_by_segment(tmp_path):
     scorer.segment_stats(hyps, refs)  # indexes the streams, as the CLI does before its report
     many = scorer.segment_matches(hyps, refs)
     assert many == [scorer.matched_spans(h, [stream[i] for stream in refs]) for i, h in enumerate(hyps)]
+
+
+def test_library_defaults_are_the_command_line_defaults(data, tmp_path, capsys):
+    """ParaEval() and paralign.paraeval take PPDB + WordNet, as `paralign paraeval` does."""
+    import paralign
+    from paralign.cli import main
+
+    hyps, refs = ["the automobile was very big", ""], [["the car was really large", "a cat"]]
+    assert ParaEval().signature(1) == ParaEval(build_sources(["ppdb", "wordnet"])).signature(1)
+    (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+    for config in ("default", "paper"):
+        assert main(["paraeval", "-r", str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"),
+                     "--config", config, "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out) == paralign.paraeval(hyps, refs, config)

@@ -1,14 +1,19 @@
 """ParaEval (Zhou, Lin & Hovy 2006): paraphrase-aware MT evaluation.
 
-The package face: :mod:`.paper` is the paper's two-tier scorer (paraphrases, then unigrams) as
-the tool has always computed it. Not for meta-evaluation (:mod:`paralign.metrics.correlation`)
-or the command line (:mod:`paralign.cli.paraeval`).
+The package face. :mod:`.configs` names the configurations (``default``, ``contextual``,
+``paper``); :mod:`.paper` is the paper's two-tier scorer (paraphrases, then unigrams) as the tool
+has always computed it; :mod:`.graded` the graded scorer of the other configs; :mod:`.scoring`
+builds either from a config name with the command line's defaults (:func:`paraeval` gives what
+``paralign paraeval --format json`` prints). Not for meta-evaluation
+(:mod:`paralign.metrics.correlation`) or the command line (:mod:`paralign.cli.paraeval`).
 """
 
 from __future__ import annotations
 
 from ...resources import fast_wordnet_synonyms
 from .. import f_measure
+from .configs import CONFIGS, Config, get_config
+from .graded import GradedParaEval
 from .paper import (
     EXACT,
     PARAPHRASE,
@@ -25,12 +30,13 @@ from .paper import (
     SegmentMatch,
     SegmentStats,
     build_sources,
-    paraeval,
     paraeval_metrics,
     sum_stats,
 )
+from .scoring import metrics_of, paraeval, scorer, system_scores
 
 __all__ = [
+    "CONFIGS", "Config", "GradedParaEval", "get_config", "metrics_of", "scorer", "system_scores",
     "EXACT", "PARAPHRASE", "STAT_COLUMNS", "SYNONYM", "TIERS", "UNMATCHED", "VERSION",
     "MatchedSpan", "ParaEval", "ParaEvalMetric", "ParaEvalScore", "PreparedReferences",
     "SegmentMatch", "SegmentStats", "build_sources", "f_measure", "fast_wordnet_synonyms",

@@ -182,12 +182,13 @@ class ParaEval:
     Frozen: its settings cannot change after construction, because the paraphrase and
     reference caches it fills depend on them (build another ParaEval for other settings).
 
-    `sources` are `ParaphraseSource`s (tables, PPDB, WordNet). `max_length` bounds the phrase
+    `sources` are `ParaphraseSource`s (tables, PPDB, WordNet); None (the default) takes PPDB and
+    WordNet, as the command line does (``()``: no paraphrase tier). `max_length` bounds the phrase
     length (in words) of both sides of a paraphrase match; `min_paraphrase_length` keeps only
     matches whose longer side has at least that many words (the paper's ">= 3" variant).
     """
 
-    sources: Sequence[ParaphraseSource] = ()
+    sources: Sequence[ParaphraseSource] | None = None
     max_length: int = 4
     min_paraphrase_length: int = 1
     lowercase: bool = True
@@ -207,7 +208,8 @@ class ParaEval:
                 f"min_paraphrase_length must be >= 1, got {self.min_paraphrase_length}")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
-        object.__setattr__(self, "sources", tuple(self.sources))
+        object.__setattr__(self, "sources",
+                           tuple(build_sources() if self.sources is None else self.sources))
         object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
         object.__setattr__(self, "_stop", _stop_tokens() if self.skip_stopword_phrases else frozenset())
         object.__setattr__(self, "_wordnet_multi", None)
@@ -525,9 +527,13 @@ def _cached_source(name: str) -> ParaphraseSource:
 
 def paraeval(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-    sources: Sequence[ParaphraseSource] | Mapping[str, ParaphraseSource] = (), **options: object,
+    sources: Sequence[ParaphraseSource] | Mapping[str, ParaphraseSource] | None = None,
+    **options: object,
 ) -> ParaEvalScore:
-    """Convenience: corpus ParaEval of one system (`references[k][i]`, sacrebleu layout)."""
+    """Convenience: the paper scorer's corpus ParaEval of one system (`references[k][i]`,
+    sacrebleu layout; default sources PPDB + WordNet, as ``paraeval --config paper``)."""
+    if sources is None:
+        sources = build_sources()
     srcs = list(sources.values()) if isinstance(sources, Mapping) else list(sources)
     return ParaEval(srcs, **options).corpus_score(hypotheses, references)  # type: ignore[arg-type]
 

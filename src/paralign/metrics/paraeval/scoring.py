@@ -115,6 +115,17 @@ def system_scores(
     return out
 
 
+def paraeval(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+    config: str | Config = DEFAULT, *, sentence_level: bool = False, **options: object,
+) -> dict[str, object]:
+    """One system's ParaEval exactly as ``paralign paraeval --config NAME --format json`` gives
+    it (the same defaults: the config's resources, PPDB + WordNet); `options` as :func:`scorer`
+    takes them (resources, tables, sources, max_length, the paper scorer's settings)."""
+    return system_scores(scorer(config, **options), hypotheses, references,  # type: ignore[arg-type]
+                         sentence_level)
+
+
 def _paper_dict(score: object) -> dict[str, object]:
     d = score.to_dict()  # type: ignore[attr-defined]
     return {k: d[k] for k in ("precision", "recall", "f", "signature", "counts")}
@@ -130,4 +141,4 @@ def _graded_dict(row: np.ndarray, config: Config, level: str, signature: str) ->
 
 
 __all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedMetric", "Scorer", "config_of",
-           "metrics_of", "scorer", "system_scores"]
+           "metrics_of", "paraeval", "scorer", "system_scores"]
