@@ -167,3 +167,14 @@ def test_sentence_level_default_config_counts_and_empty_hypothesis(files, capsys
     code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
                        "--resources", "none", "--min-paraphrase-length", "3")
     assert code == 2 and "only for --config paper" in err
+
+
+def test_the_command_line_lists_configs_without_loading_numpy():
+    import subprocess
+    import sys
+
+    code = ("import sys; from paralign.cli import main\n"
+            "try:\n    main(['paraeval', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print('numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "default" in done.stdout and done.stdout.strip().endswith("False")

@@ -13,7 +13,6 @@ from __future__ import annotations
 from ...resources import fast_wordnet_synonyms
 from .. import f_measure
 from .configs import CONFIGS, Config, get_config
-from .graded import GradedParaEval
 from .paper import (
     EXACT,
     PARAPHRASE,
@@ -33,7 +32,22 @@ from .paper import (
     paraeval_metrics,
     sum_stats,
 )
-from .scoring import metrics_of, paraeval, scorer, system_scores
+
+#: Names loaded on first use: the graded scorer imports numpy, and the command line imports
+#: this package to list the configs without loading numpy.
+_LAZY = {"GradedParaEval": ".graded", "metrics_of": ".scoring", "paraeval": ".scoring",
+         "scorer": ".scoring", "system_scores": ".scoring"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CONFIGS", "Config", "GradedParaEval", "get_config", "metrics_of", "scorer", "system_scores",
