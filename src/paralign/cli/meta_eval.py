@@ -66,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format(parser)
     add_output(parser)
     add_report(parser, "per metric, its system scores against the human scores as a scatter "
-               "plot with each correlation and its interval")
+               "plot with each correlation and its interval; at segment level, interval plots "
+               "of DARR tau and Pearson and a table per metric")
     parser.set_defaults(func=run)
 
 
@@ -96,8 +97,6 @@ def run(args: argparse.Namespace) -> int:
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
     write_result(args, result.to_dict(), lambda _: render(result))
     if args.report is not None:
-        if args.level != "system":
-            warn("--report shows the system level only")
         from ..viz.reports import meta_eval_report
 
         write_report(args.report, meta_eval_report(result))
