@@ -103,14 +103,14 @@ def checks(table: dict[str, dict[str, dict]]) -> list[str]:
         d = table["default"]
         for p in PAIRS:
             ok = d[p]["system"] >= chrf[p]["system"] and d[p]["system"] >= recall[p]["system"]
-            out.append(f"- default, system, {p}: {d[p]['system']:.3f} ≥ chrF {chrf[p]['system']:.3f} "
-                       f"and ≥ paper R {recall[p]['system']:.3f}: {mark(ok)}")
+            out.append(f"- default, system, {p}: {d[p]['system']:.4f} ≥ chrF {chrf[p]['system']:.4f} "
+                       f"and ≥ paper R {recall[p]['system']:.4f}: {mark(ok)}")
         for p in PAIRS:
             ok = d[p]["tau"] > paper[p]["tau"] and d[p]["pearson"] > paper[p]["pearson"]
-            out.append(f"- default, segment, {p}: τ {d[p]['tau']:.3f} > {paper[p]['tau']:.3f} and "
-                       f"Pearson {d[p]['pearson']:.3f} > {paper[p]['pearson']:.3f}: {mark(ok)}")
+            out.append(f"- default, segment, {p}: τ {d[p]['tau']:.4f} > {paper[p]['tau']:.4f} and "
+                       f"Pearson {d[p]['pearson']:.4f} > {paper[p]['pearson']:.4f}: {mark(ok)}")
         ok = mean(d, "tau") >= mean(bleu, "tau")
-        out.append(f"- default, mean τ {mean(d, 'tau'):.3f} ≥ sentence BLEU's {mean(bleu, 'tau'):.3f}: "
+        out.append(f"- default, mean τ {mean(d, 'tau'):.4f} ≥ sentence BLEU's {mean(bleu, 'tau'):.4f}: "
                    f"{mark(ok)}")
     if "contextual" in table:
         c = table["contextual"]
@@ -119,12 +119,12 @@ def checks(table: dict[str, dict[str, dict]]) -> list[str]:
                        "three pairs: **not checked**")
         for p in sorted(c):
             ok = c[p]["pearson"] >= chrf[p]["pearson"]
-            out.append(f"- contextual, segment Pearson, {p}: {c[p]['pearson']:.3f} ≥ chrF "
-                       f"{chrf[p]['pearson']:.3f}: {mark(ok)}")
+            out.append(f"- contextual, segment Pearson, {p}: {c[p]['pearson']:.4f} ≥ chrF "
+                       f"{chrf[p]['pearson']:.4f}: {mark(ok)}")
         if len(c) < len(PAIRS):
             return out
         ok = mean(c, "tau") >= mean(chrf, "tau")
-        out.append(f"- contextual, mean τ {mean(c, 'tau'):.3f} ≥ chrF's {mean(chrf, 'tau'):.3f}: "
+        out.append(f"- contextual, mean τ {mean(c, 'tau'):.4f} ≥ chrF's {mean(chrf, 'tau'):.4f}: "
                    f"{mark(ok)}")
     return out
 
