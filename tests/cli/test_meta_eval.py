@@ -139,6 +139,32 @@ def test_segment_level_needs_the_line_map(tmp_path, capsys):
     assert "seg-line-map-de-en.tsv not found" in capsys.readouterr().err
 
 
+def test_paraeval_configs_headline_and_ter(tmp_path, capsys):
+    root = _wmt(tmp_path)
+    _segments(root)
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--level", "both", "--resamples",
+            "20", "--resources", "none", "--format", "json", "--metrics"]
+    assert main([*argv, "paraeval,ter,bleu", "--paraeval-config", "paper"]) == 0
+    paper = json.loads(capsys.readouterr().out)
+    assert list(paper["metrics"]) == ["paraeval", "paraeval_p", "paraeval_r", "paraeval_f", "ter",
+                                      "bleu"]
+    assert paper["metrics"]["paraeval"]["pearson"] == paper["metrics"]["paraeval_f"]["pearson"]
+    assert paper["segment"]["paraeval"]["pearson"] == paper["segment"]["paraeval_f"]["pearson"]
+    assert paper["signatures"]["paraeval"].startswith("nrefs:1|config:paper|res:none")
+    # TER is negated (higher is better): the reference itself scores 0, the worst system lowest
+    ter = paper["metrics"]["ter"]["scores"]
+    assert ter["Good"] == 0.0 and ter["Bad"] < ter["Mid"] < 0
+    assert paper["segment"]["ter"]["darr_tau"]["value"] == 1.0
+    assert main([*argv, "paraeval_f,paraeval"]) == 0  # the default config; no name twice
+    graded = json.loads(capsys.readouterr().out)
+    assert list(graded["metrics"]) == ["paraeval_f", "paraeval", "paraeval_p", "paraeval_r"]
+    assert "config:default|tiers:exact+stem+synonym+paraphrase" in graded["signatures"]["paraeval"]
+    assert graded["segment"]["paraeval"]["darr_tau"]["value"] == 1.0
+    with pytest.raises(SystemExit):
+        main([*argv, "paraeval", "--paraeval-config", "nope"])
+    assert "invalid choice: 'nope'" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("level", ["segment", "both"])
 def test_segment_level_report_shows_the_segment_correlations(tmp_path, capsys, report_page, level):
     root = _wmt(tmp_path)

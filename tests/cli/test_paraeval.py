@@ -30,42 +30,44 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_corpus_json(files, capsys):
     code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-r",
                        str(files / "r2.txt"), "-i", str(files / "hyp.txt"), "--table",
-                       str(files / "t.tsv"), "--resources", "none", "--format", "json")
+                       str(files / "t.tsv"), "--resources", "none", "--config", "paper", "--format", "json")
     assert code == 0
     result = json.loads(out)
     assert set(result) >= {"precision", "recall", "f", "signature"}
     assert result["precision"] == pytest.approx(6 / 7)  # 4/5 + 2/2 (empty line adds nothing)
-    assert result["signature"].startswith("nrefs:2|res:t.tsv|maxlen:4|minpara:1|case:lc|tok:13a")
+    assert result["signature"].startswith("nrefs:2|config:paper|res:t.tsv#")
+    assert "|maxlen:4|minpara:1|case:lc|tok:13a" in result["signature"]
 
 
-def test_sentence_level_lines_and_nulls(files, capsys):
+def test_sentence_level_lines_and_empty_hypothesis(files, capsys):
     code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-r",
                        str(files / "r2.txt"), "-i", str(files / "hyp.txt"), "--table",
-                       str(files / "t.tsv"), "--resources", "none", "--sentence-level",
+                       str(files / "t.tsv"), "--resources", "none", "--config", "paper", "--sentence-level",
                        "--format", "json")
     assert code == 0
     result = json.loads(out)  # one JSON document, not JSON Lines
     lines = result["segments"]
     assert [d["segment"] for d in lines] == [1, 2, 3]
     assert lines[0]["precision"] == pytest.approx(0.8)
-    assert lines[1]["precision"] is None and lines[1]["f"] is None
+    assert lines[1]["precision"] == 0.0 and lines[1]["f"] == 0.0  # empty: 0, never null
+    assert lines[1]["counts"]["hyp_words"] == 0
     assert result["corpus"]["precision"] == pytest.approx(6 / 7)  # as without --sentence-level
     code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i",
-                       str(files / "hyp.txt"), "--resources", "none", "--sentence-level")
-    assert out.splitlines()[1].startswith("2\tParaEval P = n/a")
+                       str(files / "hyp.txt"), "--resources", "none", "--config", "paper", "--sentence-level")
+    assert out.splitlines()[1].startswith("2\tParaEval P = 0.0000")
 
 
 def test_min_paraphrase_length_option(files, capsys):
     _, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "r2.txt"),
                     "-i", str(files / "hyp.txt"), "--table", str(files / "t.tsv"),
-                    "--resources", "none", "--min-paraphrase-length", "3", "--format", "json")
+                    "--resources", "none", "--config", "paper", "--min-paraphrase-length", "3", "--format", "json")
     assert json.loads(out)["precision"] == pytest.approx(4 / 7)
 
 
 def test_length_mismatch_is_reported_before_scoring(files, capsys):
     (files / "short.txt").write_text("one line\n", encoding="utf-8")
     code, out, err = run(capsys, "paraeval", "-r", str(files / "short.txt"), "-i",
-                         str(files / "hyp.txt"), "--table", str(files / "missing.tsv"))
+                         str(files / "hyp.txt"), "--table", str(files / "missing.tsv"), "--config", "paper")
     assert code == 1 and out == ""
     assert "short.txt has 1 lines but the hypothesis" in err
 
@@ -74,7 +76,7 @@ def test_bad_table_names_its_line(files, capsys):
     (files / "bad.tsv").write_text(TABLE + "only-one-field\n", encoding="utf-8")
     code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i",
                        str(files / "hyp.txt"), "--table", str(files / "bad.tsv"),
-                       "--resources", "none")
+                       "--resources", "none", "--config", "paper")
     assert code == 1 and "bad.tsv:4" in err
 
 
@@ -83,7 +85,7 @@ def test_text_output_and_stdin(files, capsys, monkeypatch):
 
     monkeypatch.setattr("sys.stdin", io.StringIO("the cat\n"))
     (files / "one.txt").write_text("the cat\n", encoding="utf-8")
-    code, out, _ = run(capsys, "paraeval", "-r", str(files / "one.txt"), "--resources", "none")
+    code, out, _ = run(capsys, "paraeval", "-r", str(files / "one.txt"), "--resources", "none", "--config", "paper")
     assert code == 0 and out.startswith("ParaEval P = 1.0000 R = 1.0000 F = 1.0000\tnrefs:1")
 
 
@@ -111,7 +113,7 @@ def test_report_highlights_each_hypothesis_by_tier(files, capsys, report_page):
                                   encoding="utf-8")
     report = files / "paraeval.html"
     argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "r2.txt"), "-i", str(files / "hyp.txt"),
-            "--table", str(files / "t.tsv"), "--resources", "none"]
+            "--table", str(files / "t.tsv"), "--resources", "none", "--config", "paper"]
     code, out, _ = run(capsys, *argv, "--format", "json", "--report", str(report))
     assert code == 0
     result = json.loads(out)
@@ -134,3 +136,45 @@ def test_report_highlights_each_hypothesis_by_tier(files, capsys, report_page):
     code, with_report, _ = run(capsys, *argv, "--report", str(report))
     assert plain == with_report
 
+
+
+def test_many_systems_one_call_match_one_call_each(files, capsys):
+    (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
+    base = ["paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--format", "json"]
+    code, out, _ = run(capsys, *base, "-i", str(files / "hyp.txt"), "-i", str(files / "sys2.txt"))
+    assert code == 0
+    systems = json.loads(out)["systems"]
+    assert [s["input"] for s in systems] == [str(files / "hyp.txt"), str(files / "sys2.txt")]
+    for system in systems:
+        _, alone, _ = run(capsys, *base, "-i", system["input"])
+        assert {k: v for k, v in system.items() if k != "input"} == json.loads(alone)
+    assert systems[0]["signature"].startswith("nrefs:1|config:default|tiers:exact+stem+")
+    assert 0 <= systems[0]["score"] <= 1 and set(systems[0]["counts"]) >= {"chunks", "matches"}
+    _, globbed, _ = run(capsys, *base, "-i", str(files / "[hs]*.txt"))
+    assert json.loads(globbed)["systems"] == systems
+    code, _, err = run(capsys, *base, "-i", str(files / "nothing*.txt"))
+    assert code == 2 and "nothing*.txt: no file matches this pattern" in err
+
+
+def test_sentence_level_default_config_counts_and_empty_hypothesis(files, capsys):
+    code, out, _ = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                       "--resources", "none", "--sentence-level", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    empty = result["segments"][1]
+    assert empty["precision"] == 0.0 and empty["score"] == 0.0 and empty["counts"]["hyp_content"] == 0
+    assert result["segments"][2]["counts"]["exact_hc"] == 1  # 'cat' (and 'the', a function word)
+    code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                       "--resources", "none", "--min-paraphrase-length", "3")
+    assert code == 2 and "only for --config paper" in err
+
+
+def test_the_command_line_lists_configs_without_loading_numpy():
+    import subprocess
+    import sys
+
+    code = ("import sys; from paralign.cli import main\n"
+            "try:\n    main(['paraeval', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print('numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "default" in done.stdout and done.stdout.strip().endswith("False")

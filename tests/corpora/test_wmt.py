@@ -147,7 +147,8 @@ def test_meta_evaluation_on_a_subset(data):
     metrics = resolve_metrics(["bleu", "chrf", "mup", "paraeval"], ParaEval([]))
     result = meta_evaluate(sub, ["A", "B"], metrics, n_resamples=60, seed=1)
     names = list(result.metrics)
-    assert names == ["bleu", "chrf", "mup", "paraeval_p", "paraeval_r", "paraeval_f"]
+    assert names == ["bleu", "chrf", "mup", "paraeval", "paraeval_p", "paraeval_r", "paraeval_f"]
+    assert result.metrics["paraeval"].scores == result.metrics["paraeval_f"].scores  # paper: F
     refs = [list(r) for r in sub.reference_streams(["A", "B"])]
     for system, hyps in sub.systems.items():
         assert result.metrics["bleu"].scores[system] == pytest.approx(
@@ -158,7 +159,7 @@ def test_meta_evaluation_on_a_subset(data):
             cell = payload["metrics"][name][kind]
             assert -1 <= cell["value"] <= 1 and cell["low"] <= cell["high"]
     assert set(payload["metrics"]["paraeval_f"]["vs"]) == {"bleu", "chrf"}
-    assert "nrefs:2|res:none" in payload["signatures"]["paraeval_f"]
+    assert "nrefs:2|config:paper|res:none" in payload["signatures"]["paraeval_f"]
     text = render(result)
     assert text.splitlines()[0] == "cs-en refs A+B: 8 systems, 60 resamples (seed 1)"
     assert any(line.startswith("paraeval_f") for line in text.splitlines())

@@ -169,20 +169,16 @@ def evaluate_inputs(
 
 
 # -- ParaEval's paraphrase sources (paraeval, meta-eval) ----------------------------------------------
-def paraphrase_sources(resources: str, tables: Sequence[str]) -> list:
-    """`metrics.paraeval.build_sources` of --resources (comma list) and the --table specs
-    (`PATH[:THRESHOLD]`), a PATH of '-' or /dev/stdin read once from stdin (the tables are read
-    whole here, so the copy is gone when this returns; errors name it <stdin>)."""
-    from ..metrics.paraeval import build_sources
-
-    with ExitStack() as stack:
-        specs = []
-        for spec in tables:
-            path, sep, threshold = table_path(spec)
-            if is_stdin(path):
-                path = str(stack.enter_context(read_once(None)))
-            specs.append(path + sep + threshold)
-        return build_sources(resources.split(","), specs)
+def table_specs(stack: ExitStack, tables: Sequence[str]) -> list[str]:
+    """The --table specs (`PATH[:THRESHOLD]`) with a PATH of '-' or /dev/stdin replaced by a
+    copy of stdin read once (removed when `stack` closes: read the tables before that)."""
+    specs = []
+    for spec in tables:
+        path, sep, threshold = table_path(spec)
+        if is_stdin(path):
+            path = str(stack.enter_context(read_once(None)))
+        specs.append(path + sep + threshold)
+    return specs
 
 
 def table_path(spec: str) -> tuple[str, str, str]:

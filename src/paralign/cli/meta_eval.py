@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import math
+from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from ..corpora.wmt import load_wmt
 from ..metrics import LEVELS
-from ..metrics.paraeval import ParaEval
+from ..metrics.paraeval.configs import CONFIGS
 from ._common import (
     add_format,
     add_output,
@@ -19,7 +20,7 @@ from ._common import (
     write_report,
     write_result,
 )
-from ._options import paraphrase_sources
+from ._options import table_specs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import MetaEvaluation
@@ -41,14 +42,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
     parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (default: A)")
     parser.add_argument("--metrics", default="paraeval,bleu,chrf,mup,gm,gm_bp",
-                        help="comma list: paraeval (P, R, F), paraeval_p/_r/_f, bleu, chrf, mup, "
-                             "gm, gm_bp (default: %(default)s)")
+                        help="comma list: paraeval (the config's headline score, with its P, R "
+                             "and F as paraeval_p/_r/_f), paraeval_p/_r/_f, bleu, chrf, ter "
+                             "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
+    parser.add_argument("--paraeval-config", default="default", choices=sorted(CONFIGS),
+                        metavar="NAME",
+                        help="ParaEval config: default (graded lexical), contextual (plus "
+                             "contextual word vectors; the neural extra) or paper (the 2006 "
+                             "scorer) (default: %(default)s)")
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
                         help="paraphrase table for ParaEval (repeatable)")
-    parser.add_argument("--resources", default="ppdb,wordnet",
-                        help="ParaEval built-in sources: ppdb, wordnet or none")
-    parser.add_argument("--max-length", type=int, default=4)
-    parser.add_argument("--min-paraphrase-length", type=int, default=1)
+    parser.add_argument("--resources", default=None,
+                        help="ParaEval built-in sources: ppdb, wordnet or none (default: the "
+                             "config's, ppdb,wordnet)")
+    parser.add_argument("--max-length", type=positive_int, default=None,
+                        help="longest paraphrase in words (default: the config's, 4)")
+    parser.add_argument("--min-paraphrase-length", type=positive_int, default=None,
+                        help="--paraeval-config paper only: match paraphrases of >= N words")
     parser.add_argument("--level", choices=LEVELS, default="system",
                         help="system (corpus scores vs system DA), segment (segment scores vs "
                              "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")
@@ -77,9 +87,14 @@ def run(args: argparse.Namespace) -> int:
     names = args.metrics.split(",")
     scorer = None
     if any(n.strip().startswith("paraeval") for n in names):
-        scorer = ParaEval(paraphrase_sources(args.resources, args.table),
-                          max_length=args.max_length,
-                          min_paraphrase_length=args.min_paraphrase_length)
+        from ..metrics.paraeval.scoring import scorer as paraeval_scorer
+
+        options = ({} if args.min_paraphrase_length is None
+                   else {"min_paraphrase_length": args.min_paraphrase_length})
+        with ExitStack() as stack:  # a table from stdin is read whole by the scorer
+            scorer = paraeval_scorer(
+                args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
+                resources=None if args.resources is None else args.resources.split(","), **options)
     result = meta_evaluate_levels(data, [r.strip() for r in args.refs.split(",")],
                                   resolve_metrics(names, scorer), level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)

@@ -1,11 +1,13 @@
-"""`paralign paraeval`: ParaEval precision/recall/F of a hypothesis file against references."""
+"""`paralign paraeval`: ParaEval of one or many hypothesis files against the same references."""
 
 from __future__ import annotations
 
 import argparse
+import glob
+from contextlib import ExitStack
 
-from ..errors import EmptyScoringError, MismatchError
-from ..metrics.paraeval import ParaEval, ParaEvalScore, sum_stats
+from ..errors import ConfigurationError, EmptyScoringError, InputFileError, MismatchError
+from ..metrics.paraeval.configs import CONFIGS
 from ._common import (
     add_format,
     add_output,
@@ -15,38 +17,52 @@ from ._common import (
     input_name,
     open_in,
     open_out,
+    positive_int,
     write_report,
 )
-from ._options import paraphrase_sources, table_path
+from ._options import table_path, table_specs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "paraeval", help="ParaEval (Zhou et al. 2006): paraphrase-aware MT precision/recall/F",
-        description="Two-tier matching (paraphrases, then unigrams) of a hypothesis against one "
-                    "or more references; 13a tokens, lower-cased by default.")
+        description="Matching of a hypothesis against one or more references; 13a tokens, "
+                    "lower-cased. --config default: graded tiers (exact, stem, WordNet synonym, "
+                    "PPDB paraphrase), recall-weighted F and a fragmentation penalty, the best "
+                    "reference of several; --config contextual adds contextual word vectors (the "
+                    "neural extra); --config paper: the paper's two tiers (paraphrases, then "
+                    "unigrams). Many -i: the sources load and the references are indexed once. "
+                    "The precision of an empty hypothesis is 0.")
     parser.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
                         help="reference file, one segment a line (repeat for more references)")
-    parser.add_argument("-i", "--input", default="-", metavar="HYP",
-                        help="hypothesis file (default: stdin)")
+    parser.add_argument("-i", "--input", action="append", default=None, metavar="HYP",
+                        help="hypothesis file or glob (repeatable: each system scored against "
+                             "the same references; default: stdin)")
+    parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
+                        help="default, contextual or paper (default: %(default)s)")
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
                         help="paraphrase table TSV (gzip ok), `path[:threshold]`; repeatable")
-    parser.add_argument("--resources", default="ppdb,wordnet",
-                        help="built-in sources: ppdb, wordnet or none (default: %(default)s)")
-    parser.add_argument("--max-length", type=int, default=4, help="longest paraphrase (words)")
-    parser.add_argument("--min-paraphrase-length", type=int, default=1,
-                        help="match only paraphrases of >= N words (the paper's 3 variant)")
-    parser.add_argument("--no-lowercase", action="store_true", help="case-sensitive unigrams")
-    parser.add_argument("--tokenize", choices=("13a", "none"), default="13a")
+    parser.add_argument("--resources", default=None,
+                        help="built-in sources: ppdb, wordnet or none (default: the config's, "
+                             "ppdb,wordnet)")
+    parser.add_argument("--max-length", type=positive_int, default=None,
+                        help="longest paraphrase in words (default: the config's, 4)")
+    parser.add_argument("--min-paraphrase-length", type=positive_int, default=None,
+                        help="--config paper: match only paraphrases of >= N words (the paper's 3)")
+    parser.add_argument("--no-lowercase", action="store_true",
+                        help="--config paper: case-sensitive unigrams")
+    parser.add_argument("--tokenize", choices=("13a", "none"), default=None,
+                        help="--config paper: tokenizer (default 13a)")
     parser.add_argument("--keep-stopword-phrases", action="store_true",
-                        help="also paraphrase-match phrases made only of stop words")
+                        help="--config paper: also paraphrase-match phrases of stop words only")
     parser.add_argument("--sentence-level", action="store_true",
-                        help="one line per segment (with --format json: one JSON document, "
-                        '{"segments": [...], "corpus": {...}})')
+                        help="segment scores with the counts behind each (--format json: one "
+                             'document, {"segments": [...], "corpus": {...}}; many inputs: '
+                             '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]})')
     add_format(parser)
     add_output(parser)
     add_report(parser, "the corpus scores, then each hypothesis with its words highlighted by "
-               "tier: paraphrase, exact, synonym, unmatched")
+               "tier: paraphrase, exact, synonym, unmatched (--config paper, one input)")
     parser.set_defaults(func=run)
 
 
@@ -56,59 +72,115 @@ def read_segments(path: str) -> list[str]:
         return [line.rstrip("\n").rstrip("\r") for line in handle]
 
 
-def run(args: argparse.Namespace) -> int:
-    check_stdin_once({"input": [args.input], "reference": args.reference,  # -i is stdin by default
-                      "table": [table_path(spec)[0] for spec in args.table]})
-    hyps = read_segments(args.input)
-    if not hyps:  # an evaluator with nothing to score fails (docs/CLI.md, empty input)
-        raise EmptyScoringError(f"{input_name(args.input)}: no hypothesis lines: nothing to score")
-    refs = [read_segments(path) for path in args.reference]
-    for path, stream in zip(args.reference, refs, strict=True):
-        if len(stream) != len(hyps):
-            raise MismatchError(f"{path} has {len(stream)} lines but the hypothesis "
-                                f"{args.input if args.input != '-' else '(stdin)'} has {len(hyps)}")
-    scorer = ParaEval(
-        paraphrase_sources(args.resources, args.table), max_length=args.max_length,
-        min_paraphrase_length=args.min_paraphrase_length, lowercase=not args.no_lowercase,
-        tokenize=args.tokenize, skip_stopword_phrases=not args.keep_stopword_phrases)
-    _write(args, scorer, hyps, refs)
-    if args.report is not None:
-        from ..viz.reports import paraeval_report
+def input_paths(patterns: list[str] | None) -> list[str]:
+    """Each -i as given, or the sorted files its glob matches (a glob matching none: an error)."""
+    out: list[str] = []
+    for pattern in patterns or ["-"]:
+        if pattern != "-" and glob.has_magic(pattern):
+            found = sorted(glob.glob(pattern))
+            if not found:
+                import errno
 
-        by_segment = [[stream[i] for stream in refs] for i in range(len(hyps))]
-        matches = scorer.segment_matches(hyps, refs)  # the references indexed by _write, reused
-        corpus = ParaEvalScore(sum_stats(m.stats for m in matches), scorer.signature(len(refs)))
-        write_report(args.report, paraeval_report(_public(corpus), matches, by_segment))
+                raise InputFileError("no file matches this pattern", source=pattern,
+                                     errno=errno.ENOENT)
+            out.extend(found)
+        else:
+            out.append(pattern)
+    return out
+
+
+def _paper_options(args: argparse.Namespace) -> dict[str, object]:
+    """The paper scorer's settings given on the command line (only those)."""
+    options: dict[str, object] = {}
+    if args.min_paraphrase_length is not None:
+        options["min_paraphrase_length"] = args.min_paraphrase_length
+    if args.no_lowercase:
+        options["lowercase"] = False
+    if args.tokenize is not None:
+        options["tokenize"] = args.tokenize
+    if args.keep_stopword_phrases:
+        options["skip_stopword_phrases"] = False
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..metrics.paraeval.scoring import scorer as make_scorer
+    from ..metrics.paraeval.scoring import system_scores
+
+    paths = input_paths(args.input)
+    check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
+                      "table": [table_path(spec)[0] for spec in args.table]})
+    if args.report is not None and (len(paths) != 1 or args.config != "paper"):
+        raise ConfigurationError("--report shows one input matched by --config paper's tiers")
+    refs = [read_segments(path) for path in args.reference]
+    systems = []
+    for path in paths:
+        hyps = read_segments(path)
+        if not hyps:  # an evaluator with nothing to score fails (docs/CLI.md, empty input)
+            raise EmptyScoringError(f"{input_name(path)}: no hypothesis lines: nothing to score")
+        for ref_path, stream in zip(args.reference, refs, strict=True):
+            if len(stream) != len(hyps):
+                raise MismatchError(f"{ref_path} has {len(stream)} lines but the hypothesis "
+                                    f"{path if path != '-' else '(stdin)'} has {len(hyps)}")
+        systems.append((path, hyps))
+    with ExitStack() as stack:  # a table from stdin is read whole by the scorer
+        scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
+                             max_length=args.max_length,
+                             resources=None if args.resources is None else args.resources.split(","),
+                             **_paper_options(args))
+    results = [(path, system_scores(scorer, hyps, refs, args.sentence_level))
+               for path, hyps in systems]
+    _write(args, results)
+    if args.report is not None:
+        _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
 
 
-def _write(args: argparse.Namespace, scorer: ParaEval, hyps: list[str], refs: list[list[str]]) -> None:
+def _write(args: argparse.Namespace, results: list[tuple[str, dict]]) -> None:
     """The scores to -o, in --format (per segment with --sentence-level)."""
     with open_out(args.output) as out:
-        if args.sentence_level:
-            signature = scorer.signature(len(refs))
-            stats = scorer.segment_stats(hyps, refs)
-            if args.format == "json":  # one document: the segments and their corpus score
-                segments = [{"segment": number, **_public(ParaEvalScore(item, signature))}
-                            for number, item in enumerate(stats, start=1)]
-                corpus = _public(ParaEvalScore(sum_stats(stats), signature))
-                emit({"segments": segments, "corpus": corpus}, "json", str, out)
-                return
-            for number, item in enumerate(stats, start=1):
-                out.write(f"{number}\t{_text(ParaEvalScore(item, signature))}\n")
+        if args.format == "json":
+            documents = [_document(result, args.sentence_level) for _, result in results]
+            if len(results) == 1:
+                emit(documents[0], "json", str, out)
+            else:
+                emit({"systems": [{"input": path, **doc} for (path, _), doc
+                                  in zip(results, documents, strict=True)]}, "json", str, out)
             return
-        score = scorer.corpus_score(hyps, refs)
-        emit(_public(score), args.format, lambda r: _text(score), out)
+        many = len(results) > 1
+        for path, result in results:
+            prefix = f"{path}\t" if many else ""
+            if args.sentence_level:
+                for segment in result["segments"]:
+                    out.write(f"{prefix}{segment['segment']}\t{_text(segment)}\n")
+            else:
+                out.write(f"{prefix}{_text(result)}\n")
 
 
-def _public(score: ParaEvalScore) -> dict[str, object]:
-    d = score.to_dict()
-    return {k: d[k] for k in ("precision", "recall", "f", "signature")} | {"counts": d["counts"]}
+def _document(result: dict, sentence_level: bool) -> dict:
+    corpus = {k: v for k, v in result.items() if k != "segments"}
+    if sentence_level:
+        return {"segments": result["segments"], "corpus": corpus}
+    return corpus
 
 
-def _text(score: ParaEvalScore) -> str:
+def _report(args: argparse.Namespace, scorer: object, hyps: list[str], refs: list[list[str]],
+            result: dict) -> None:
+    from ..metrics.paraeval import ParaEvalScore, sum_stats
+    from ..viz.reports import paraeval_report
+
+    by_segment = [[stream[i] for stream in refs] for i in range(len(hyps))]
+    matches = scorer.segment_matches(hyps, refs)  # type: ignore[attr-defined]
+    corpus = ParaEvalScore(sum_stats(m.stats for m in matches), result["signature"])
+    public = {k: v for k, v in corpus.to_dict().items() if k != "segments"}
+    write_report(args.report, paraeval_report(public, matches, by_segment))
+
+
+def _text(score: dict) -> str:
     def num(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.4f}"
 
-    return (f"ParaEval P = {num(score.precision)} R = {num(score.recall)} F = {num(score.f)}"
-            f"\t{score.signature}")
+    head = f"ParaEval {num(score['score'])} " if "score" in score else "ParaEval "
+    return (f"{head}P = {num(score['precision'])} R = {num(score['recall'])} "
+            f"F = {num(score['f'])}\t{score['signature']}")
+

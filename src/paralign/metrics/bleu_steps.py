@@ -182,9 +182,37 @@ class ChrF:
         return 100.0 * f
 
 
+@dataclass(frozen=True, slots=True)
+class Ter:
+    """sacrebleu's TER (default settings), *negated* so that higher is better like every other
+    metric here (WMT reports TER's correlations with the sign flipped the same way): the corpus
+    score is -100 x summed edits / summed reference length, a segment's the same on its row
+    (``-sacrebleu TER().sentence_score``). Statistics: [edits, reference length] per segment."""
+
+    name: str = "ter"
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        from sacrebleu.metrics import TER
+
+        check_lengths(hypotheses, references)
+        stats = TER()._extract_corpus_statistics(list(hypotheses), [list(r) for r in references])
+        return np.asarray(stats, dtype=np.float64).reshape(len(hypotheses), 2)
+
+    def score(self, sums: np.ndarray) -> np.ndarray:
+        """-TER from [edits, reference length] on the last axis (sacrebleu: 100 when both are 0,
+        edits x 100 when the reference is empty)."""
+        sums = np.asarray(sums, dtype=np.float64)
+        edits, length = sums[..., 0], sums[..., 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ter = np.where(length > 0, edits / np.where(length > 0, length, 1),
+                           np.where(edits > 0, 1.0, 0.0))
+        return -100.0 * ter
+
+
 BASELINES: Mapping[str, SegmentMetric] = {
     "bleu": _BleuFamily("bleu"),
     "chrf": ChrF(),
+    "ter": Ter(),
     "mup": _BleuFamily("mup"),
     "gm": _BleuFamily("gm"),
     "gm_bp": _BleuFamily("gm_bp"),

@@ -225,22 +225,29 @@ class MetaEvaluation:
 
 
 def resolve_metrics(names: Iterable[str], paraeval_scorer: object | None = None) -> list:
-    """Metric objects from names: baselines (bleu, chrf, mup, gm, gm_bp), `paraeval` (= P, R and
-    F) or `paraeval_p`/`paraeval_r`/`paraeval_f`, the latter using `paraeval_scorer`."""
+    """Metric objects from names: baselines (bleu, chrf, ter, mup, gm, gm_bp), `paraeval` (the
+    config's headline score, with its P, R and F beside it) or `paraeval_p`/`_r`/`_f`, the
+    ParaEval ones from `paraeval_scorer` (default: the ``default`` config's scorer). A name
+    given twice (``paraeval,paraeval_f``) gives one metric."""
     from .bleu_steps import baseline
-    from .paraeval import ParaEval, ParaEvalMetric, build_sources
+    from .paraeval.scoring import PARTS, metrics_of, scorer
 
     out: list = []
+    seen: set[str] = set()
     for name in (n.strip() for n in names):
         if not name:
             continue
         if name == "paraeval" or name.startswith("paraeval_"):
             if paraeval_scorer is None:
-                paraeval_scorer = ParaEval(build_sources())
-            parts = ("p", "r", "f") if name == "paraeval" else (name.rpartition("_")[2],)
-            out.extend(ParaEvalMetric(paraeval_scorer, part) for part in parts)  # type: ignore[arg-type]
+                paraeval_scorer = scorer()
+            parts = PARTS if name == "paraeval" else (name.rpartition("_")[2],)
+            metrics = metrics_of(paraeval_scorer, parts)  # type: ignore[arg-type]
         else:
-            out.append(baseline(name))
+            metrics = [baseline(name)]
+        for metric in metrics:
+            if metric.name not in seen:
+                seen.add(metric.name)
+                out.append(metric)
     return out
 
 

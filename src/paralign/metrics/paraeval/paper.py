@@ -14,7 +14,8 @@ Two-tier matching of a hypothesis against one or more references:
 2. **Unigram tier.** The words left over on both sides are matched by lexical identity with
    BLEU's clipping (a word counts at most its maximum count over the references' leftovers).
 
-Precision = matched hypothesis words / hypothesis words. Recall = matched reference words /
+Precision = matched hypothesis words / hypothesis words (0 for an empty hypothesis, never
+undefined). Recall = matched reference words /
 reference words, *pooled over the references* (each reference's matched words, as consumed by
 the parallel matching above, summed over references, over the summed reference lengths); with
 one reference this is the paper's single-reference recall. F is the harmonic mean. Corpus scores
@@ -33,17 +34,18 @@ import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigurationError, MismatchError
-from ..paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
-from ..resources import fast_wordnet_synonyms
-from . import f_measure
+from ...errors import ConfigurationError, MismatchError
+from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
+from ...resources import fast_wordnet_synonyms
+from .. import f_measure
+from .signature import source_signature
 
 if TYPE_CHECKING:
     import numpy as np
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 
 #: Punctuation-only tokens are treated like stop words for the paraphrase tier.
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»“”‘’…–—")
@@ -73,8 +75,9 @@ class SegmentStats:
                 self.hyp_paraphrase)
 
     @property
-    def precision(self) -> float | None:
-        return self.hyp_matched / self.hyp_words if self.hyp_words else None
+    def precision(self) -> float:
+        """Matched over hypothesis words; 0 for an empty hypothesis (it matches nothing)."""
+        return self.hyp_matched / self.hyp_words if self.hyp_words else 0.0
 
     @property
     def recall(self) -> float | None:
@@ -101,7 +104,7 @@ class ParaEvalScore:
     signature: str
 
     @property
-    def precision(self) -> float | None:
+    def precision(self) -> float:
         return self.stats.precision
 
     @property
@@ -162,9 +165,10 @@ class _Ref:
 
 @dataclass(slots=True)
 class PreparedReferences:
-    """References tokenised and n-gram indexed once: refs[i] holds segment i's references."""
+    """References tokenised and indexed once: refs[i] holds segment i's references (the paper
+    scorer's `_Ref`s, or the graded scorer's words)."""
 
-    refs: list[list[_Ref]]
+    refs: list[list[Any]]
     nrefs: int
 
     def __len__(self) -> int:
@@ -178,12 +182,13 @@ class ParaEval:
     Frozen: its settings cannot change after construction, because the paraphrase and
     reference caches it fills depend on them (build another ParaEval for other settings).
 
-    `sources` are `ParaphraseSource`s (tables, PPDB, WordNet). `max_length` bounds the phrase
+    `sources` are `ParaphraseSource`s (tables, PPDB, WordNet); None (the default) takes PPDB and
+    WordNet, as the command line does (``()``: no paraphrase tier). `max_length` bounds the phrase
     length (in words) of both sides of a paraphrase match; `min_paraphrase_length` keeps only
     matches whose longer side has at least that many words (the paper's ">= 3" variant).
     """
 
-    sources: Sequence[ParaphraseSource] = ()
+    sources: Sequence[ParaphraseSource] | None = None
     max_length: int = 4
     min_paraphrase_length: int = 1
     lowercase: bool = True
@@ -203,7 +208,8 @@ class ParaEval:
                 f"min_paraphrase_length must be >= 1, got {self.min_paraphrase_length}")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
-        object.__setattr__(self, "sources", tuple(self.sources))
+        object.__setattr__(self, "sources",
+                           tuple(build_sources() if self.sources is None else self.sources))
         object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
         object.__setattr__(self, "_stop", _stop_tokens() if self.skip_stopword_phrases else frozenset())
         object.__setattr__(self, "_wordnet_multi", None)
@@ -211,8 +217,8 @@ class ParaEval:
     # -- settings ------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
         """sacrebleu-style settings string printed beside every score."""
-        res = "+".join(getattr(s, "name", type(s).__name__) for s in self.sources) or "none"
-        return (f"nrefs:{nrefs}|res:{res}|maxlen:{self.max_length}|"
+        res = "+".join(source_signature(s) for s in self.sources) or "none"
+        return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{self.max_length}|"
                 f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
                 f"tok:{self.tokenize}|stop:{'skip' if self.skip_stopword_phrases else 'keep'}|"
                 f"version:{VERSION}")
@@ -242,11 +248,9 @@ class ParaEval:
 
     def _multiword(self) -> frozenset[str]:
         if self._wordnet_multi is None:
-            from ..resources import wordnet
+            from ...resources import wordnet_multiword
 
-            multi = frozenset(
-                name.replace("_", " ").lower() for name in wordnet().all_lemma_names() if "_" in name)
-            object.__setattr__(self, "_wordnet_multi", multi)  # a lazily filled cache
+            object.__setattr__(self, "_wordnet_multi", wordnet_multiword())  # a lazy cache
         return self._wordnet_multi
 
     def _eligible(self, words: Sequence[str]) -> bool:
@@ -494,7 +498,7 @@ def _tokenizer(name: str):
 
 @functools.cache
 def _stop_tokens() -> frozenset[str]:
-    from ..resources import stopwords
+    from ...resources import stopwords
 
     return stopwords() | _PUNCT | frozenset({"'s", "n't", "&quot;", "&amp;", "&apos;", "@-@"})
 
@@ -523,9 +527,13 @@ def _cached_source(name: str) -> ParaphraseSource:
 
 def paraeval(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-    sources: Sequence[ParaphraseSource] | Mapping[str, ParaphraseSource] = (), **options: object,
+    sources: Sequence[ParaphraseSource] | Mapping[str, ParaphraseSource] | None = None,
+    **options: object,
 ) -> ParaEvalScore:
-    """Convenience: corpus ParaEval of one system (`references[k][i]`, sacrebleu layout)."""
+    """Convenience: the paper scorer's corpus ParaEval of one system (`references[k][i]`,
+    sacrebleu layout; default sources PPDB + WordNet, as ``paraeval --config paper``)."""
+    if sources is None:
+        sources = build_sources()
     srcs = list(sources.values()) if isinstance(sources, Mapping) else list(sources)
     return ParaEval(srcs, **options).corpus_score(hypotheses, references)  # type: ignore[arg-type]
 
@@ -563,7 +571,7 @@ class ParaEvalMetric:
 
         sums = np.asarray(sums, dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
-            p = sums[..., 1] / sums[..., 0]
+            p = np.where(sums[..., 0] > 0, sums[..., 1] / sums[..., 0], 0.0)  # empty: 0
             r = sums[..., 3] / sums[..., 2]
             if self.part == "p":
                 return p

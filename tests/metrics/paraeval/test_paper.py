@@ -1,4 +1,4 @@
-"""ParaEval: the paper's Figure 4, tier/clipping behaviour, bad input, properties."""
+"""ParaEval (metrics.paraeval.paper): the paper's Figure 4, tier/clipping behaviour, bad input, properties."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from paralign.metrics.paraeval import (
     SegmentStats,
     build_sources,
     f_measure,
-    paraeval,
     sum_stats,
 )
+from paralign.metrics.paraeval.paper import paraeval
 from paralign.paraphrases import ParaphraseTable
 
 CANDIDATE = "blown up bombing was happening"
@@ -90,19 +90,21 @@ def test_tokenisation_and_case():
 
 def test_signature_fields(figure4_table):
     sig = ParaEval([figure4_table], max_length=3, min_paraphrase_length=2).signature(2)
-    assert sig == ("nrefs:2|res:fig4|maxlen:3|minpara:2|case:lc|tok:13a|stop:skip|"
-                   "version:0.1.0")
+    digest = sig.split("#")[1].split("|")[0]
+    assert len(digest) == 8
+    assert sig == (f"nrefs:2|config:paper|res:fig4#{digest}|maxlen:3|minpara:2|case:lc|tok:13a|"
+                   "stop:skip|version:0.2.0")
 
 
-def test_empty_segments_are_scored_with_undefined_values():
+def test_empty_segments_precision_is_zero_recall_undefined_without_reference_words():
     pe = ParaEval([])
     stats = pe.segment_stats(["", "a b", ""], [["x", "", ""]])
-    assert stats[0].precision is None and stats[0].recall == 0.0 and stats[0].f is None
+    assert stats[0].precision == 0.0 and stats[0].recall == 0.0 and stats[0].f == 0.0
     assert stats[1].recall is None and stats[1].precision == 0.0
-    assert stats[2].precision is None and stats[2].recall is None
+    assert stats[2].precision == 0.0 and stats[2].recall is None
     corpus = pe.corpus_score([""], [[""]])
     payload = json.loads(json.dumps(corpus.to_dict()))
-    assert payload["precision"] is None and payload["recall"] is None and payload["f"] is None
+    assert payload["precision"] == 0.0 and payload["recall"] is None and payload["f"] is None
 
 
 def test_length_mismatch_raises_before_scoring():
@@ -224,7 +226,7 @@ def test_ppdb_and_wordnet_raise_precision_on_synonyms(data):
     para = ParaEval(sources).sentence_score(hyp, [ref])
     assert para.precision > plain.precision
     assert para.stats.hyp_paraphrase >= 2
-    assert "res:ppdb-lexical+wordnet" in para.signature
+    assert "res:ppdb-1.0-xxxl-lexical+wordnet-3.0" in para.signature
 
 
 def test_explain_lists_paraphrase_matches(figure4_table):
@@ -272,3 +274,18 @@ def test_segment_matches_equal_matched_spans_segment_by_segment(tmp_path):
     scorer.segment_stats(hyps, refs)  # indexes the streams, as the CLI does before its report
     many = scorer.segment_matches(hyps, refs)
     assert many == [scorer.matched_spans(h, [stream[i] for stream in refs]) for i, h in enumerate(hyps)]
+
+
+def test_library_defaults_are_the_command_line_defaults(data, tmp_path, capsys):
+    """ParaEval() and paralign.paraeval take PPDB + WordNet, as `paralign paraeval` does."""
+    import paralign
+    from paralign.cli import main
+
+    hyps, refs = ["the automobile was very big", ""], [["the car was really large", "a cat"]]
+    assert ParaEval().signature(1) == ParaEval(build_sources(["ppdb", "wordnet"])).signature(1)
+    (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+    for config in ("default", "paper"):
+        assert main(["paraeval", "-r", str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"),
+                     "--config", config, "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out) == paralign.paraeval(hyps, refs, config)

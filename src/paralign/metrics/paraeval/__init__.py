@@ -1,0 +1,58 @@
+"""ParaEval (Zhou, Lin & Hovy 2006): paraphrase-aware MT evaluation.
+
+The package face. :mod:`.configs` names the configurations (``default``, ``contextual``,
+``paper``); :mod:`.paper` is the paper's two-tier scorer (paraphrases, then unigrams) as the tool
+has always computed it; :mod:`.graded` the graded scorer of the other configs; :mod:`.scoring`
+builds either from a config name with the command line's defaults (:func:`paraeval` gives what
+``paralign paraeval --format json`` prints). Not for meta-evaluation
+(:mod:`paralign.metrics.correlation`) or the command line (:mod:`paralign.cli.paraeval`).
+"""
+
+from __future__ import annotations
+
+from ...resources import fast_wordnet_synonyms
+from .. import f_measure
+from .configs import CONFIGS, Config, get_config
+from .paper import (
+    EXACT,
+    PARAPHRASE,
+    STAT_COLUMNS,
+    SYNONYM,
+    TIERS,
+    UNMATCHED,
+    VERSION,
+    MatchedSpan,
+    ParaEval,
+    ParaEvalMetric,
+    ParaEvalScore,
+    PreparedReferences,
+    SegmentMatch,
+    SegmentStats,
+    build_sources,
+    paraeval_metrics,
+    sum_stats,
+)
+
+#: Names loaded on first use: the graded scorer imports numpy, and the command line imports
+#: this package to list the configs without loading numpy.
+_LAZY = {"GradedParaEval": ".graded", "metrics_of": ".scoring", "paraeval": ".scoring",
+         "scorer": ".scoring", "system_scores": ".scoring"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "CONFIGS", "Config", "GradedParaEval", "get_config", "metrics_of", "scorer", "system_scores",
+    "EXACT", "PARAPHRASE", "STAT_COLUMNS", "SYNONYM", "TIERS", "UNMATCHED", "VERSION",
+    "MatchedSpan", "ParaEval", "ParaEvalMetric", "ParaEvalScore", "PreparedReferences",
+    "SegmentMatch", "SegmentStats", "build_sources", "f_measure", "fast_wordnet_synonyms",
+    "paraeval", "paraeval_metrics", "sum_stats",
+]

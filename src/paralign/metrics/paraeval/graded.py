@@ -1,0 +1,386 @@
+"""Graded ParaEval: tiered word matching with graded weights, a parameterised F and a
+fragmentation penalty (the ``default`` and ``contextual`` configs of :mod:`.configs`).
+
+What the best lexical metrics learned after 2006, on ParaEval's paraphrase resources. A
+hypothesis is aligned to each reference in tiers, each seeing only the words the earlier tiers
+left: identical words, Snowball stems, WordNet synonyms, PPDB / table paraphrases (phrases up to
+``max_length`` words, longest first, as in the paper), and with the neural extra a contextual
+tier (cosine of contextual word vectors, greedy, above a threshold) for what no table covers.
+Within a tier a word goes to the free reference position that continues the previous word's
+chunk, else to the one nearest its relative position.
+
+A match counts its tier's weight times its grade (the probability of a scored table pair, the
+cosine of a contextual match, else 1), content words weighing ``delta`` and function words
+``1 - delta`` (METEOR's delta). ``P`` and ``R`` are weighted matched words over weighted
+lengths; ``Fmean = P R / (alpha P + (1 - alpha) R)``; the penalty is ``gamma (chunks /
+matched words) ** beta``; the score is ``Fmean (1 - penalty)``. With several references a
+segment takes the reference that scores best. The precision of an empty hypothesis is 0.
+
+Every segment's statistics are a row of :data:`COLUMNS` holding *unweighted* graded sums per tier
+(content and function words, hypothesis and reference side), so a corpus score is the score of
+summed rows and any weights, delta, alpha, beta or gamma are applied afterwards: a parameter
+search aligns once (sacrebleu's model).
+
+Not for: the paper's two-tier scorer (:mod:`.paper`) or choosing the parameters (benchmarks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ...errors import ConfigurationError, MismatchError
+from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
+from ...settings import vector_cache_dir
+from .configs import TIER_ORDER, Config
+from .paper import VERSION, ParaEval, PreparedReferences, _Ref, _stop_tokens, build_sources
+from .signature import source_signature
+
+if TYPE_CHECKING:
+    from ...neural import Encoder
+
+LENGTH_COLUMNS = ("hyp_content", "hyp_function", "ref_content", "ref_function")
+SIDES = ("hc", "hf", "rc", "rf")
+#: Columns of a segment's statistics row.
+COLUMNS: tuple[str, ...] = (LENGTH_COLUMNS + tuple(f"{t}_{s}" for t in TIER_ORDER for s in SIDES)
+                            + ("chunks", "matches"))
+_TIER = {t: k for k, t in enumerate(TIER_ORDER)}
+_CHUNKS, _MATCHES = len(COLUMNS) - 2, len(COLUMNS) - 1
+
+
+@dataclass(slots=True)
+class _Words:
+    """One tokenised segment: lower-cased 13a tokens, their stems, content flags, vectors."""
+
+    tokens: tuple[str, ...]
+    stems: tuple[str, ...]
+    content: tuple[bool, ...]
+    syn: _Ref | None = None  # the synonym tier's n-gram index (references only)
+    para: _Ref | None = None  # the paraphrase tier's n-gram index (references only)
+    vecs: np.ndarray | None = None  # L2-normalised contextual vectors (contextual tier)
+
+
+def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dict[str, np.ndarray]:
+    """Precision, recall, F (harmonic), Fmean and the score from statistics rows (last axis),
+    with the config's alpha, beta and gamma of that `level` (segment or system)."""
+    sums = np.asarray(sums, dtype=np.float64)
+    alpha, beta, gamma, d = config.level(level)
+
+    def side(offset: int) -> tuple[np.ndarray, np.ndarray]:
+        length = d * sums[..., offset] + (1 - d) * sums[..., offset + 1]
+        matched = np.zeros(sums.shape[:-1])
+        for tier in config.tiers:
+            base = 4 + 4 * _TIER[tier] + offset
+            matched = matched + config.weight(tier) * (d * sums[..., base] + (1 - d) * sums[..., base + 1])
+        return matched, length
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mh, lh = side(0)
+        mr, lr = side(2)
+        p = np.where(lh > 0, mh / np.where(lh > 0, lh, 1), 0.0)
+        r = np.where(lr > 0, mr / np.where(lr > 0, lr, 1), 0.0)
+        f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+        denom = alpha * p + (1 - alpha) * r
+        fmean = np.where(denom > 0, p * r / np.where(denom > 0, denom, 1), 0.0)
+        matches = sums[..., _MATCHES]
+        frag = np.where(matches > 0, sums[..., _CHUNKS] / np.where(matches > 0, matches, 1), 0.0)
+        penalty = gamma * frag ** beta
+    return {"p": p, "r": r, "f": f, "fmean": fmean, "score": fmean * (1 - penalty)}
+
+
+class GradedParaEval:
+    """The graded scorer of one `Config`; build once, score many systems (references indexed
+    once, lookups cached). `sources`: paraphrase sources (default: the config's resources);
+    WordNet feeds the synonym tier, every other source the paraphrase tier."""
+
+    def __init__(self, config: Config, sources: Sequence[ParaphraseSource] | None = None,
+                 encoder: Encoder | None = None) -> None:
+        if config.scorer != "graded":
+            raise ConfigurationError(f"config {config.name!r} is not a graded config")
+        self.config = config
+        sources = list(build_sources(config.resources) if sources is None else sources)
+        self.sources = tuple(sources)
+        wordnet = [s for s in sources if isinstance(s, WordNetSynonyms)]
+        other = [s for s in sources if not isinstance(s, WordNetSynonyms)]
+        tiers = config.tiers
+        self._syn = ParaEval(wordnet, max_length=config.max_length) if wordnet and "synonym" in tiers else None
+        self._para = None
+        #: per lookup, the phrases of several words it can match at all (None: any)
+        self._multi: dict[int, frozenset[str] | None] = {}
+        if other and "paraphrase" in tiers:  # no longer phrases than the tables hold
+            longest, multi = _table_phrases(other)
+            self._para = ParaEval(other, max_length=min(config.max_length, longest))
+            self._multi[id(self._para)] = multi
+        if self._syn is not None:
+            from ...resources import wordnet_multiword
+
+            self._multi[id(self._syn)] = wordnet_multiword()
+        self._base = ParaEval((), max_length=config.max_length)
+        self._stop = _stop_tokens()
+        self._stems: dict[str, str] = {}
+        self._grades: dict[tuple[str, str], float] = {}
+        self._last: tuple[tuple[tuple[str, ...], ...], PreparedReferences] | None = None
+        self._encoder = None
+        self._vector_dir = vector_cache_dir()
+        if "contextual" in tiers:
+            if encoder is None:
+                from ...neural import Encoder
+
+                encoder = Encoder()
+            self._encoder = encoder
+        from nltk.stem.snowball import SnowballStemmer
+
+        self._stemmer = SnowballStemmer("english")
+
+    # -- settings --------------------------------------------------------------------------------
+    def signature(self, nrefs: int) -> str:
+        """Every setting that changes a number: config, tiers, weights, parameters, each
+        source's name (a table's basename, threshold and content hash), versions."""
+        res = "+".join(source_signature(s) for s in self.sources) or "none"
+        out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{self.config.max_length}|"
+               f"case:lc|tok:13a|stem:snowball-en|stop:skip|version:{VERSION}")
+        if self._encoder is not None:
+            out += f"|encoder:{getattr(self._encoder, 'model', None) or 'default'}"
+        return out
+
+    # -- preparation -----------------------------------------------------------------------------
+    def _words(self, text: str) -> _Words:
+        _, lc = self._base._tokens(text)
+        stems = self._stems
+        stem = []
+        for t in lc:
+            s = stems.get(t)
+            if s is None:
+                s = stems[t] = self._stemmer.stem(t)
+            stem.append(s)
+        return _Words(lc, tuple(stem), tuple(t not in self._stop for t in lc))
+
+    def _encode(self, items: list[_Words]) -> None:
+        """Contextual vectors of the non-empty segments (L2-normalised rows), read from the
+        vector cache folder ($PARALIGN_VECTOR_CACHE) when this stream was encoded before."""
+        if self._encoder is None:
+            return
+        todo = [w for w in items if w.tokens]
+        path = None
+        if self._vector_dir is not None:
+            key = hashlib.sha256(str(self._encoder.model or "default").encode())
+            for w in todo:
+                key.update(("\x1f".join(w.tokens) + "\x1e").encode())
+            path = self._vector_dir / f"vectors-{key.hexdigest()[:24]}.npy"
+            if path.is_file():
+                matrix = np.load(path).astype(np.float32)
+                start = 0
+                for w in todo:
+                    w.vecs = matrix[start:start + len(w.tokens)]
+                    start += len(w.tokens)
+                return
+        for words, enc in zip(todo, self._encoder.encode([w.tokens for w in todo]), strict=True):
+            m = np.asarray(enc.matrix, dtype=np.float32)
+            words.vecs = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
+        if path is not None and todo:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            np.save(path, np.concatenate([w.vecs for w in todo]).astype(np.float16))
+            for w in todo:  # the same values whether computed now or read later
+                w.vecs = w.vecs.astype(np.float16).astype(np.float32)
+
+    def prepare(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
+        """Index reference streams (sacrebleu layout: references[k][i])."""
+        if not references:
+            raise MismatchError("at least one reference stream is needed")
+        if len({len(s) for s in references}) != 1:
+            raise MismatchError(f"reference streams have different numbers of segments: "
+                                f"{[len(s) for s in references]}")
+        columns = []
+        for stream in references:
+            words = [self._words(text) for text in stream]
+            for w, text in zip(words, stream, strict=True):
+                w.syn = self._syn._prepare_one(text) if self._syn is not None else None
+                w.para = self._para._prepare_one(text) if self._para is not None else None
+            self._encode(words)
+            columns.append(words)
+        refs = [[column[i] for column in columns] for i in range(len(references[0]))]
+        return PreparedReferences(refs, len(references))
+
+    def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
+        """`prepare`, remembering the last reference set (many systems index it once)."""
+        key = tuple(tuple(stream) for stream in references)
+        if self._last is None or self._last[0] != key:
+            self._last = (key, self.prepare(references))
+        return self._last[1]
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def segment_stats(
+        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        """(segments, len(COLUMNS)) statistics, each against its best reference."""
+        prepared = (references if isinstance(references, PreparedReferences)
+                    else self.prepare_cached(references))
+        if len(hypotheses) != len(prepared):
+            raise MismatchError(
+                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        hyps = [self._words(h) for h in hypotheses]
+        self._encode(hyps)
+        rows = np.zeros((prepared.nrefs, len(hyps), len(COLUMNS)))
+        for i, (hyp, refs) in enumerate(zip(hyps, prepared.refs, strict=True)):
+            for k, ref in enumerate(refs):
+                rows[k, i] = self.align(hyp, ref)
+        if prepared.nrefs == 1:
+            return rows[0]
+        best = score_parts(rows, self.config)["score"].argmax(axis=0)
+        return rows[best, np.arange(len(hyps))]
+
+    def score(self, sums: np.ndarray, level: str = "system") -> dict[str, np.ndarray]:
+        """:func:`score_parts` under this scorer's config (corpus sums: system level)."""
+        return score_parts(sums, self.config, level)
+
+    def align(self, hyp: _Words, ref: _Words) -> np.ndarray:
+        """The statistics row of one hypothesis against one reference."""
+        nh, nr = len(hyp.tokens), len(ref.tokens)
+        ah, ar = [-1] * nh, [-1] * nr
+        th, tr = [0] * nh, [0] * nr
+        gh, gr = [0.0] * nh, [0.0] * nr
+        state = (ah, ar, th, tr, gh, gr)
+        for tier in self.config.tiers:
+            code = _TIER[tier]
+            if tier == "exact":
+                _key_tier(hyp.tokens, ref.tokens, code, state)
+            elif tier == "stem":
+                _key_tier(hyp.stems, ref.stems, code, state)
+            elif tier == "synonym" and self._syn is not None and ref.syn is not None:
+                self._phrase_tier(self._syn, hyp, ref.syn, code, state)
+            elif tier == "paraphrase" and self._para is not None and ref.para is not None:
+                self._phrase_tier(self._para, hyp, ref.para, code, state)
+            elif tier == "contextual" and hyp.vecs is not None and ref.vecs is not None:
+                self._soft_tier(hyp.vecs, ref.vecs, code, state)
+        row = np.zeros(len(COLUMNS))
+        row[0] = sum(hyp.content)
+        row[1] = nh - row[0]
+        row[2] = sum(ref.content)
+        row[3] = nr - row[2]
+        chunks = matches = 0
+        for i in range(nh):
+            if ah[i] >= 0:
+                row[4 + 4 * th[i] + (0 if hyp.content[i] else 1)] += gh[i]
+                matches += 1
+                if not (i and ah[i - 1] >= 0 and ah[i] == ah[i - 1] + 1):
+                    chunks += 1
+        for j in range(nr):
+            if ar[j] >= 0:
+                row[4 + 4 * tr[j] + (2 if ref.content[j] else 3)] += gr[j]
+        row[_CHUNKS], row[_MATCHES] = chunks, matches
+        return row
+
+    def _phrase_tier(self, lookup: ParaEval, hyp: _Words, ref: _Ref, code: int,
+                     state: tuple[list, ...]) -> None:
+        """Hypothesis n-grams (longest first) against the reference's paraphrase spans."""
+        ah, ar, th, tr, gh, gr = state
+        lc, content = hyp.tokens, hyp.content
+        nh = len(lc)
+        scale = len(ar) / nh if nh else 0.0
+        cache = lookup._cache
+        multi = self._multi.get(id(lookup))
+        for n in range(min(lookup.max_length, nh), 0, -1):
+            for i in range(nh - n + 1):
+                if not any(content[i:i + n]) or max(ah[i:i + n]) >= 0:
+                    continue
+                phrase = " ".join(lc[i:i + n])
+                if n > 1 and multi is not None and phrase not in multi:
+                    continue  # no source knows this phrase of several words
+                paras = cache.get(phrase)
+                if paras is None:
+                    paras = lookup.paraphrases(phrase)
+                cands = paras & ref.keys
+                back = ref.reverse.get(phrase)
+                if back:
+                    cands = cands | back
+                if not cands:
+                    continue
+                best: tuple[int, float, int, str] | None = None  # (-length, distance, start, cand)
+                for cand in cands:
+                    length, starts = ref.spans[cand]
+                    for s in starts:
+                        if max(ar[s:s + length]) < 0:
+                            key = (-length, abs(s - i * scale), s, cand)
+                            if best is None or key < best:
+                                best = key
+                if best is None:
+                    continue
+                length, start, cand = -best[0], best[2], best[3]
+                grade = self._grade(lookup, phrase, cand)
+                for off in range(n):
+                    ah[i + off], th[i + off], gh[i + off] = start + min(off, length - 1), code, grade
+                for off in range(length):
+                    ar[start + off], tr[start + off], gr[start + off] = i + min(off, n - 1), code, grade
+
+    def _grade(self, lookup: ParaEval, phrase: str, cand: str) -> float:
+        """The probability of a scored table pair (in (0, 1]), else 1."""
+        key = (phrase, cand)
+        grade = self._grades.get(key)
+        if grade is None:
+            scores = [s for source in lookup.sources if isinstance(source, ParaphraseTable)
+                      for s in (source.paraphrases(phrase).get(cand),
+                                source.paraphrases(cand).get(phrase))
+                      if isinstance(s, int | float) and 0 < s <= 1]
+            grade = self._grades[key] = max(scores) if scores else 1.0
+        return grade
+
+    def _soft_tier(self, hv: np.ndarray, rv: np.ndarray, code: int, state: tuple[list, ...]) -> None:
+        """Greedy one-to-one matches of the words left, by cosine, above the threshold."""
+        ah, ar, th, tr, gh, gr = state
+        hs = [i for i, a in enumerate(ah) if a < 0]
+        rs = [j for j, a in enumerate(ar) if a < 0]
+        if not hs or not rs:
+            return
+        sims = hv[hs] @ rv[rs].T
+        flat = sims.ravel()
+        order = np.argsort(-flat, kind="stable")
+        threshold = self.config.threshold
+        width = len(rs)
+        for idx in order[: int((flat >= threshold).sum())]:
+            i, j = hs[idx // width], rs[idx % width]
+            if ah[i] < 0 and ar[j] < 0:
+                s = float(flat[idx])
+                ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, s, s
+
+
+def _key_tier(hk: Sequence[str], rk: Sequence[str], code: int, state: tuple[list, ...]) -> None:
+    """Match free words by equal keys (tokens or stems), continuing chunks where possible."""
+    ah, ar, th, tr, gh, gr = state
+    free: dict[str, list[int]] = {}
+    for j, k in enumerate(rk):
+        if ar[j] < 0:
+            free.setdefault(k, []).append(j)
+    if not free:
+        return
+    scale = len(rk) / len(hk) if hk else 0.0
+    for i, k in enumerate(hk):
+        if ah[i] >= 0:
+            continue
+        cands = free.get(k)
+        if not cands:
+            continue
+        prev = ah[i - 1] + 1 if i and ah[i - 1] >= 0 else -1
+        j = prev if prev in cands else min(cands, key=lambda c: abs(c - i * scale))
+        cands.remove(j)
+        ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, 1.0, 1.0
+
+
+def _table_phrases(sources: Sequence[ParaphraseSource]) -> tuple[int, frozenset[str] | None]:
+    """The longest phrase (in words) the sources hold and every phrase of several words on either
+    side of their pairs; (no limit, None) when a source is not a table (it may know anything)."""
+    longest = 1
+    out: set[str] = set()
+    for source in sources:
+        if not isinstance(source, ParaphraseTable):
+            return 1 << 30, None
+        for phrase in source.phrases():
+            for text in (phrase, *source.paraphrases(phrase)):
+                if " " in text:
+                    out.add(text)
+                    longest = max(longest, text.count(" ") + 1)
+    return longest, frozenset(out)

@@ -1,0 +1,144 @@
+"""One way to build a ParaEval scorer from a config name, for the library and the CLI alike,
+and its metrics for meta-evaluation (the headline ``paraeval`` beside ``paraeval_p/_r/_f``).
+
+`scorer("default")` in Python and ``paralign paraeval`` on the shell give the same numbers: both
+take the config's resources (PPDB + WordNet) unless sources are given.
+
+Not for: matching (:mod:`.paper`, :mod:`.graded`) or the command line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from ...errors import ConfigurationError
+from ...paraphrases import ParaphraseSource
+from .configs import DEFAULT, PAPER, Config, get_config
+from .graded import COLUMNS, GradedParaEval, score_parts
+from .paper import STAT_COLUMNS, ParaEval, ParaEvalMetric, build_sources
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Scorer = ParaEval | GradedParaEval
+#: The parts every config reports: the headline score, precision, recall and F.
+PARTS = ("score", "p", "r", "f")
+
+
+def scorer(
+    config: str | Config = DEFAULT, *, resources: Iterable[str] | None = None,
+    tables: Iterable[str] = (), sources: Sequence[ParaphraseSource] | None = None,
+    max_length: int | None = None, **paper_options: object,
+) -> Scorer:
+    """The scorer of a config. Sources: `sources` if given, else `resources` (names; default
+    the config's: ppdb, wordnet) plus `tables` (``path[:threshold]``). `paper_options` are the
+    paper scorer's other settings (min_paraphrase_length, lowercase, ...)."""
+    cfg = get_config(config)
+    if max_length is not None:
+        cfg = cfg.with_(max_length=max_length)
+    if sources is None:
+        sources = build_sources(cfg.resources if resources is None else list(resources), tables)
+    if cfg.scorer == "paper":
+        return ParaEval(sources, max_length=cfg.max_length, **paper_options)  # type: ignore[arg-type]
+    if paper_options:
+        raise ConfigurationError(
+            f"{', '.join(sorted(paper_options))}: only for --config paper, not {cfg.name!r}")
+    return GradedParaEval(cfg, sources)
+
+
+def config_of(item: Scorer) -> Config:
+    """The config a scorer computes (a paper scorer: ``paper``)."""
+    return item.config if isinstance(item, GradedParaEval) else PAPER
+
+
+class GradedMetric:
+    """One part of a graded scorer (headline score, p, r or f) as a `bleu_steps.SegmentMetric`:
+    corpus scores with the config's system-level parameters, segment scores with its
+    segment-level ones. Parts of one scorer share `stats_key` (aligned once)."""
+
+    def __init__(self, item: GradedParaEval, part: str = "score", label: str = "paraeval") -> None:
+        if part not in PARTS:
+            raise ConfigurationError(f"ParaEval part must be one of {', '.join(PARTS)}, got {part!r}")
+        self.scorer = item
+        self.part = part
+        self.name = label if part == "score" else f"{label}_{part}"
+        self.stats_key = f"{label}@{id(item)}"
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        return self.scorer.segment_stats(hypotheses, references)
+
+    def score(self, sums: np.ndarray) -> np.ndarray:
+        return score_parts(sums, self.scorer.config, "system")[self.part]
+
+    def segment_score(self, stats: np.ndarray) -> np.ndarray:
+        return score_parts(stats, self.scorer.config, "segment")[self.part]
+
+
+def metrics_of(item: Scorer, parts: Iterable[str] = PARTS, label: str = "paraeval") -> list:
+    """Meta-evaluation metrics of a scorer: ``paraeval`` (the headline: the graded score, or the
+    paper's F) and ``paraeval_p``/``_r``/``_f``."""
+    out: list = []
+    for part in parts:
+        if isinstance(item, GradedParaEval):
+            out.append(GradedMetric(item, part, label))
+        else:
+            name = label if part == "score" else None
+            out.append(ParaEvalMetric(item, "f" if part == "score" else part, name=name, label=label))
+    return out
+
+
+def system_scores(
+    item: Scorer, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+    sentence_level: bool = False,
+) -> dict[str, object]:
+    """One system's scores as plain data: ``precision``, ``recall``, ``f`` (and ``score``, the
+    headline, for a graded config), ``signature`` and ``counts`` (the statistics behind them);
+    with `sentence_level` also ``segments``: the same for each segment, numbered from 1. The
+    references are indexed once per scorer, however many systems it scores."""
+    nrefs = len(references)
+    signature = item.signature(nrefs)
+    if isinstance(item, GradedParaEval):
+        rows = item.segment_stats(hypotheses, references)
+        out = _graded_dict(rows.sum(axis=0), item.config, "system", signature)
+        if sentence_level:
+            out["segments"] = [{"segment": n, **_graded_dict(row, item.config, "segment", signature)}
+                               for n, row in enumerate(rows, start=1)]
+        return out
+    from .paper import ParaEvalScore, sum_stats
+
+    stats = item.segment_stats(hypotheses, references)
+    out = _paper_dict(ParaEvalScore(sum_stats(stats), signature))
+    if sentence_level:
+        out["segments"] = [{"segment": n, **_paper_dict(ParaEvalScore(s, signature))}
+                           for n, s in enumerate(stats, start=1)]
+    return out
+
+
+def paraeval(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+    config: str | Config = DEFAULT, *, sentence_level: bool = False, **options: object,
+) -> dict[str, object]:
+    """One system's ParaEval exactly as ``paralign paraeval --config NAME --format json`` gives
+    it (the same defaults: the config's resources, PPDB + WordNet); `options` as :func:`scorer`
+    takes them (resources, tables, sources, max_length, the paper scorer's settings)."""
+    return system_scores(scorer(config, **options), hypotheses, references,  # type: ignore[arg-type]
+                         sentence_level)
+
+
+def _paper_dict(score: object) -> dict[str, object]:
+    d = score.to_dict()  # type: ignore[attr-defined]
+    return {k: d[k] for k in ("precision", "recall", "f", "signature", "counts")}
+
+
+def _graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> dict[str, object]:
+    parts = score_parts(row, config, level)
+    counts = {name: (int(v) if float(v).is_integer() else round(float(v), 6))
+              for name, v in zip(COLUMNS, row, strict=True)}
+    return {"score": float(parts["score"]), "precision": float(parts["p"]),
+            "recall": float(parts["r"]), "f": float(parts["f"]), "signature": signature,
+            "counts": counts}
+
+
+__all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedMetric", "Scorer", "config_of",
+           "metrics_of", "paraeval", "scorer", "system_scores"]

@@ -1,0 +1,51 @@
+"""How a paraphrase source appears in a ParaEval signature: what changes a number is recorded.
+
+A built-in source is named with its version (``ppdb-1.0-xxxl-lexical``, ``wordnet-3.0``); a table
+by its file's basename, the score threshold it was read with and a content hash (the first 8
+hex digits of SHA-256 over its sorted pairs and scores), so two tables of the same name never
+pass for one another.
+
+Not for: scoring.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ...paraphrases import ParaphraseTable, WordNetSynonyms
+
+PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
+
+
+def wordnet_version() -> str:
+    """WordNet's version as its data files state it."""
+    from ...resources import wordnet_version as version
+
+    return f"wordnet-{version()}"
+
+
+def table_hash(table: ParaphraseTable) -> str:
+    """SHA-256 (8 hex digits) of a table's sorted (phrase, paraphrase, score) rows, remembered."""
+    digest = getattr(table, "_content_hash", None)
+    if digest is None:
+        h = hashlib.sha256()
+        for entry in sorted(table, key=lambda e: (e.phrase, e.paraphrase)):
+            h.update(f"{entry.phrase}\t{entry.paraphrase}\t{entry.score}\n".encode())
+        digest = h.hexdigest()[:8]
+        table._content_hash = digest  # type: ignore[attr-defined]
+    return digest
+
+
+def source_signature(source: Any) -> str:
+    """One source in a signature (see the module docstring)."""
+    name = getattr(source, "name", type(source).__name__)
+    if isinstance(source, WordNetSynonyms):
+        return wordnet_version()
+    if not isinstance(source, ParaphraseTable):
+        return name
+    if name == "ppdb-lexical":
+        return PPDB_VERSION
+    threshold = getattr(source, "threshold", None)
+    cut = "" if threshold is None else f":{threshold:g}"
+    return f"{name.replace(chr(92), '/').rsplit('/', 1)[-1]}{cut}#{table_hash(source)}"

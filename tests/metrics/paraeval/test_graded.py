@@ -1,0 +1,191 @@
+"""Graded ParaEval (metrics.paraeval.graded): tiers, grades, the penalty, best reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paralign.errors import ConfigurationError, MismatchError
+from paralign.metrics.paraeval.configs import DEFAULT, PAPER, Config, get_config
+from paralign.metrics.paraeval.graded import COLUMNS, GradedParaEval, score_parts
+from paralign.paraphrases import ParaphraseTable
+
+LEXICAL = Config("test", tiers=("exact", "stem", "synonym", "paraphrase"), resources=())
+
+
+def _col(row: np.ndarray, name: str) -> float:
+    return float(row[COLUMNS.index(name)])
+
+
+def test_identical_sentences_score_one_minus_the_least_penalty():
+    scorer = GradedParaEval(LEXICAL, [])
+    row = scorer.segment_stats(["the cat sat on the mat"], [["the cat sat on the mat"]])[0]
+    parts = score_parts(row, LEXICAL)
+    assert parts["p"] == pytest.approx(1.0) and parts["r"] == pytest.approx(1.0)
+    assert _col(row, "chunks") == 1 and _col(row, "matches") == 6
+    assert parts["score"] == pytest.approx(1 - LEXICAL.gamma * (1 / 6) ** LEXICAL.beta)
+
+
+def test_stem_tier_matches_inflections_and_weighs_them():
+    scorer = GradedParaEval(LEXICAL, [])
+    row = scorer.segment_stats(["the bombings happened"], [["the bombing happens"]])[0]
+    assert _col(row, "exact_hc") == 0 and _col(row, "exact_hf") == 1  # 'the' is a function word
+    assert _col(row, "stem_hc") == 2 and _col(row, "stem_rc") == 2
+    no_stem = GradedParaEval(LEXICAL.with_(tiers=("exact",)), [])
+    assert score_parts(no_stem.segment_stats(["the bombings happened"],
+                                             [["the bombing happens"]])[0], LEXICAL)["r"] < 0.5
+
+
+def test_paraphrase_tier_grades_a_match_by_its_table_probability():
+    table = ParaphraseTable.from_pairs([("blown up", "exploded", 0.25)], name="t")
+    scorer = GradedParaEval(LEXICAL, [table])
+    row = scorer.segment_stats(["it blown up"], [["it exploded"]])[0]
+    hyp_side = _col(row, "paraphrase_hc") + _col(row, "paraphrase_hf")  # 'up' is a function word
+    assert hyp_side == pytest.approx(2 * 0.25)  # two hypothesis words
+    assert _col(row, "paraphrase_rc") == pytest.approx(0.25)
+    unscored = ParaphraseTable.from_pairs([("blown up", "exploded")], name="u")
+    row = GradedParaEval(LEXICAL, [unscored]).segment_stats(["it blown up"], [["it exploded"]])[0]
+    assert _col(row, "paraphrase_rc") == pytest.approx(1.0)
+
+
+def test_word_order_costs_through_the_fragmentation_penalty():
+    scorer = GradedParaEval(LEXICAL, [])
+    ordered = scorer.segment_stats(["a b c d"], [["a b c d"]])[0]
+    shuffled = scorer.segment_stats(["d b a c"], [["a b c d"]])[0]
+    assert _col(shuffled, "chunks") > _col(ordered, "chunks")
+    assert score_parts(shuffled, LEXICAL)["score"] < score_parts(ordered, LEXICAL)["score"]
+    assert score_parts(shuffled, LEXICAL.with_(gamma=0.0))["score"] == pytest.approx(
+        score_parts(ordered, LEXICAL.with_(gamma=0.0))["score"])
+
+
+def test_best_reference_is_taken_per_segment():
+    scorer = GradedParaEval(LEXICAL, [])
+    rows = scorer.segment_stats(["the cat sat", "a dog ran"],
+                                [["the cat sat", "x y"], ["q r s", "a dog ran"]])
+    assert score_parts(rows, LEXICAL)["score"] == pytest.approx(
+        score_parts(scorer.segment_stats(["the cat sat"], [["the cat sat"]]), LEXICAL)["score"][0])
+    assert _col(rows[1], "exact_hc") + _col(rows[1], "exact_hf") == 3
+
+
+def test_empty_hypothesis_has_precision_zero_and_reference_mismatch_raises():
+    scorer = GradedParaEval(LEXICAL, [])
+    row = scorer.segment_stats([""], [["a cat"]])[0]
+    parts = score_parts(row, LEXICAL)
+    assert parts["p"] == 0.0 and parts["score"] == 0.0
+    with pytest.raises(MismatchError, match="2 hypothesis segments but 1 reference"):
+        scorer.segment_stats(["a", "b"], [["a"]])
+
+
+def test_system_level_parameters_apply_to_corpus_scores_only():
+    cfg = LEXICAL.with_(alpha=0.5, gamma=0.5, system_alpha=1.0, system_gamma=0.0)
+    scorer = GradedParaEval(cfg, [])
+    rows = scorer.segment_stats(["a b x", "c"], [["a b", "c d e"]])
+    system = score_parts(rows.sum(axis=0), cfg, "system")
+    assert system["score"] == pytest.approx(system["r"])  # alpha 1, no penalty: recall
+    assert score_parts(rows.sum(axis=0), cfg)["score"] < system["score"]
+
+
+def test_configs_are_checked_and_named():
+    assert get_config("default") is DEFAULT and get_config(PAPER) is PAPER
+    with pytest.raises(ConfigurationError, match="unknown ParaEval config 'nope'"):
+        get_config("nope")
+    with pytest.raises(ConfigurationError, match="unknown ParaEval tier"):
+        Config("x", tiers=("exact", "telepathy"))
+    with pytest.raises(ConfigurationError, match="alpha must be in"):
+        Config("x", alpha=1.5)
+    with pytest.raises(ConfigurationError, match="not a graded config"):
+        GradedParaEval(PAPER, [])
+    assert "system:alpha=1" in DEFAULT.settings() and "tiers:exact+stem+synonym+paraphrase" in DEFAULT.settings()
+
+
+def test_signature_names_every_setting_and_hashes_tables(tmp_path):
+    path = tmp_path / "t.tsv"
+    path.write_text("blown up\texploded\t0.5\nbig\tlarge\t0.1\n", encoding="utf-8")
+    from paralign.metrics.paraeval.paper import build_sources
+
+    sig = GradedParaEval(LEXICAL, build_sources(["none"], [f"{path}:0.2"])).signature(1)
+    assert sig.startswith("nrefs:1|config:test|tiers:exact+stem+synonym+paraphrase|")
+    assert "|res:t.tsv:0.2#" in sig and "stem:snowball-en" in sig
+    path.write_text("blown up\texploded\t0.5\n", encoding="utf-8")
+    other = GradedParaEval(LEXICAL, build_sources(["none"], [str(path)])).signature(1)
+    assert other.split("res:")[1].split("|")[0] != sig.split("res:")[1].split("|")[0]
+
+
+words = st.lists(st.sampled_from(["the", "cat", "cats", "sat", "on", "mat", "a", "dog", "."]),
+                 max_size=8).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words, words, words)
+def test_scores_are_proportions_and_corpus_sums_rows(h1, h2, ref):
+    scorer = GradedParaEval(LEXICAL, [])
+    rows = scorer.segment_stats([h1, h2], [[ref, ref]])
+    for level in ("segment", "system"):
+        for part in score_parts(rows, DEFAULT, level).values():
+            assert np.all((part >= 0) & (part <= 1 + 1e-9))
+    assert np.all(rows >= 0)
+
+
+class _FakeEncoded:
+    def __init__(self, matrix: np.ndarray) -> None:
+        self.matrix = matrix
+
+
+class _FakeEncoder:
+    """Word vectors from a fixed table (one-hot but 'huge' and 'big' close), counting calls."""
+
+    model = "fake"
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.vocab: dict[str, np.ndarray] = {}
+
+    def vector(self, word: str) -> np.ndarray:
+        if word in ("huge", "big"):
+            return np.array([1.0, 0.2 if word == "huge" else 0.0, 0, 0])
+        v = self.vocab.setdefault(word, np.eye(4)[1 + len(self.vocab) % 3] * (1 + len(self.vocab)))
+        return v
+
+    def encode(self, sentences):
+        self.calls += 1
+        return [_FakeEncoded(np.stack([self.vector(w) for w in s])) for s in sentences]
+
+
+CONTEXTUAL_TEST = LEXICAL.with_(name="ctx", tiers=LEXICAL.tiers + ("contextual",), threshold=0.9)
+
+
+def test_contextual_tier_matches_what_no_table_covers_graded_by_cosine():
+    scorer = GradedParaEval(CONTEXTUAL_TEST, [], encoder=_FakeEncoder())
+    row = scorer.segment_stats(["a huge house"], [["a big house"]])[0]
+    cosine = 1 / np.sqrt(1.04)
+    assert _col(row, "contextual_hc") == pytest.approx(cosine, rel=1e-3)  # float16 vectors
+    assert _col(row, "exact_hc") == 1 and _col(row, "exact_hf") == 1  # house, a
+    lexical = GradedParaEval(LEXICAL, []).segment_stats(["a huge house"], [["a big house"]])[0]
+    assert score_parts(row, CONTEXTUAL_TEST)["r"] > score_parts(lexical, LEXICAL)["r"]
+    assert "|cos:0.9" in scorer.signature(1) and "encoder:fake" in scorer.signature(1)
+
+
+def test_vector_cache_folder_saves_the_encoder_a_second_run(tmp_path, monkeypatch):
+    monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(tmp_path))
+    encoder = _FakeEncoder()
+    first = GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder)
+    rows = first.segment_stats(["a huge house", ""], [["a big house", "x"]])
+    calls = encoder.calls
+    again = GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder)
+    assert np.array_equal(again.segment_stats(["a huge house", ""], [["a big house", "x"]]), rows)
+    assert encoder.calls == calls and len(list(tmp_path.glob("vectors-*.npy"))) == 2
+
+
+def test_contextual_config_without_the_extra_is_a_one_line_error(monkeypatch):
+    from paralign.errors import ExtraMissingError
+    from paralign.metrics.paraeval.configs import CONTEXTUAL
+    from paralign.neural import encoder as module
+
+    def missing():
+        raise ExtraMissingError("the contextual encoder", missing="torch")
+
+    monkeypatch.setattr(module, "_require", missing)
+    with pytest.raises(ExtraMissingError, match=r"pip install 'paralign\[neural\]'"):
+        GradedParaEval(CONTEXTUAL, [])
