@@ -10,7 +10,7 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet -e '.[dev,neural]'
+	$(PY) -m pip install --quiet -e '.[dev,neural,web]'
 	touch $(STAMP)
 
 demo: setup

@@ -44,3 +44,24 @@ def test_an_unknown_mode_is_refused(tmp_path: Path) -> None:
     path.write_text("a\n")
     with pytest.raises(ConfigurationError, match="encoding-errors"):
         open_text(path, errors="ignore")
+
+
+def test_atomic_write_through_a_link_and_in_place_for_devices(tmp_path) -> None:
+    """Writing replaces the file a symbolic link points to (the link stays); /dev/null and a
+    path under /dev (/dev/stdout is a link to the process's own stdout) are written in place."""
+    import os
+
+    from paralign.textio import AtomicTextWriter, _atomic_target, open_text
+
+    real, link = tmp_path / "real.txt", tmp_path / "link.txt"
+    real.write_text("old\n", encoding="utf-8")
+    link.symlink_to(real.name)
+    with open_text(link, "wt") as handle:
+        assert isinstance(handle, AtomicTextWriter)
+        handle.write("new\n")
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt", "real.txt"]
+    with open_text("/dev/null", "wt") as handle:
+        assert not isinstance(handle, AtomicTextWriter)
+    assert _atomic_target(Path("/dev/stdout")) is None and os.path.islink("/dev/stdout")
+    assert _atomic_target(Path("/proc/self/fd/1")) is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,7 +84,7 @@ class ParaphraseTable:
         """Read `phrase<TAB>paraphrase[<TAB>score[<TAB>...]]` (gzip allowed); keep score >= threshold.
 
         Lines starting with '#' and blank lines are skipped; a line without a tab or with a
-        non-numeric score raises FormatError naming the file and line.
+        score that is not a finite number raises FormatError naming the file and line.
         """
         table = cls(name or Path(path).name, lowercase=lowercase)
         with open_text(path) as handle:
@@ -100,6 +101,8 @@ class ParaphraseTable:
                         score = float(fields[2])
                     except ValueError as exc:
                         raise FormatError(f"score {fields[2]!r} is not a number", source=str(path), line=number) from exc
+                    if not math.isfinite(score):  # NaN would pass every threshold test unnoticed
+                        raise FormatError(f"score {fields[2]!r} is not a finite number", source=str(path), line=number)
                 if threshold is not None and score is not None and score < threshold:
                     continue
                 table.add(fields[0], fields[1], score)

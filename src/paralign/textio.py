@@ -13,6 +13,9 @@ import gzip
 import hashlib
 import io
 import itertools
+import os
+import stat
+import tempfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -291,13 +294,99 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
     Reading gives a Utf8LineReader, so every failure is a ParalignError naming the file:
     InputFileError (missing, a directory, unreadable, not gzip) or FormatError naming the line
     of a byte that is not UTF-8 (with `errors` ``strict``; see :data:`ENCODING_ERRORS`).
-    Writing gives a plain text file (OSError as usual).
+    Writing ("w") gives an :class:`AtomicTextWriter`: the file appears whole, or not at all
+    (a device, a FIFO or a path in /dev or /proc, such as /dev/stdout, is written in place;
+    through a symbolic link, the file it points to is replaced); appending gives a plain text
+    file (OSError as usual).
     """
     path = Path(path)
-    gz = path.suffix == ".gz"
     if "r" not in mode:
-        if gz:
-            return io.TextIOWrapper(gzip.open(path, mode.replace("t", "") or "wb"), encoding="utf-8")  # type: ignore[arg-type]
+        if mode.replace("t", "") == "w" and (real := _atomic_target(path)) is not None:
+            return AtomicTextWriter(real)
+        if path.suffix == ".gz":
+            return io.TextIOWrapper(gzip.open(path, mode.replace("t", "")), encoding="utf-8")  # type: ignore[arg-type]
         return open(path, mode, encoding="utf-8")
     _check_encoding_errors(errors)  # before the file is opened
     return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[arg-type]
+
+
+def _atomic_target(path: Path) -> Path | None:
+    """The file an atomic write of `path` renames onto: the real path behind symbolic links
+    (so a link stays a link); None for a path written in place: one that exists and is not a
+    regular file (/dev/null, a FIFO) or lives in /dev or /proc (/dev/stdout is a link to the
+    process's own stdout, which a rename would replace by a file)."""
+    real = Path(os.path.realpath(path))
+    if any(str(p).startswith(("/dev/", "/proc/")) for p in (Path(os.path.abspath(path)), real)):
+        return None
+    try:
+        return real if stat.S_ISREG(os.stat(real).st_mode) else None
+    except FileNotFoundError:
+        return real
+    except OSError:
+        return None
+
+
+def _new_file_mode(path: Path) -> int:
+    """The permission bits `open(path, "w")` would give: the existing file's, else 0o666 less
+    the umask (mkstemp's 0o600 would surprise whoever reads the output)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+class AtomicTextWriter(io.TextIOWrapper):
+    """A UTF-8 text file written under a temporary name beside `path` (gzip when the name ends
+    in .gz) and renamed onto `path` when closed, so no reader ever sees half an output.
+
+    Why: a command that fails (or is interrupted) half-way must not leave a truncated output
+    that looks like a result, nor destroy the previous one. Leaving a ``with`` block through an
+    exception, or :meth:`discard`, removes the temporary file and leaves `path` untouched.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.target = Path(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".part",
+                                   dir=self.target.parent if str(self.target.parent) else ".")
+        self._tmp = Path(tmp)
+        self._keep = True
+        try:
+            os.fchmod(fd, _new_file_mode(self.target))
+            self._file = os.fdopen(fd, "wb")
+        except BaseException:
+            os.close(fd)
+            self._tmp.unlink(missing_ok=True)
+            raise
+        buffer: IO[bytes] = self._file
+        if self.target.suffix == ".gz":
+            buffer = gzip.GzipFile(filename=self.target.name[:-3], fileobj=self._file, mode="wb")  # type: ignore[assignment]
+        super().__init__(buffer, encoding="utf-8")  # type: ignore[arg-type]
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is not None:
+            self._keep = False
+        super().__exit__(exc_type, *rest)
+
+    def discard(self) -> None:
+        """Close without writing `path`: the temporary file is removed."""
+        self._keep = False
+        self.close()
+
+    def close(self) -> None:
+        """Finish the file and rename it onto `path` (or remove it after :meth:`discard`)."""
+        if self.closed:
+            return
+        done = False
+        try:
+            try:
+                super().close()  # flushes the text (and ends the gzip stream)
+            finally:
+                self._file.close()
+            if self._keep:
+                os.replace(self._tmp, self.target)
+                done = True
+        finally:
+            if not done:
+                self._tmp.unlink(missing_ok=True)

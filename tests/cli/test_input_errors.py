@@ -126,7 +126,8 @@ def test_missing_input_is_one_error_line(argv: list[str], tmp_path: Path, capsys
     missing = str(tmp_path / "missing.tsv")
     assert main([arg.format(missing=missing) for arg in argv]) == 2  # a usage error (issue 23)
     out, err = capsys.readouterr()
-    assert err == f"paralign {argv[0]}: error: {missing}: no such file\n" and out == ""
+    command = " ".join(argv[:2] if argv[0] == "lattice" else argv[:1])  # the command as typed
+    assert err == f"paralign {command}: error: {missing}: no such file\n" and out == ""
 
 
 def test_directory_fake_gzip_and_latin1_inputs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -253,3 +254,56 @@ def test_word_align_json_goes_to_stdout(parallel, capsys) -> None:
     result = json.loads(capsys.readouterr().out)
     assert result["output"] == "-" and result["lines"] == result["aligned"] == 120
     assert len(result["alignments"]) == 120 and all("-" in links for links in result["alignments"])
+
+
+@pytest.mark.parametrize("argv", [
+    ["score-alignments", "--gold", "-", "--system", "/dev/stdin"],
+    ["align", "--source", "-", "--target", "-"],
+    ["evaluate-sts", "--data", "-", "--data=-"],
+    ["paraeval", "-r", "-"],  # the hypotheses are stdin by default
+    ["similarity", "--signal", "idf", "--idf-from", "-"],  # so are the pairs
+])
+def test_stdin_given_twice_is_a_usage_error(argv: list[str], monkeypatch, capsys) -> None:
+    _stdin(monkeypatch, b"")
+    assert main(argv) == 2
+    assert "stdin can be read only once" in capsys.readouterr().err
+
+
+def test_stdin_arguments_skip_outputs() -> None:
+    from paralign.cli._common import stdin_arguments
+
+    assert stdin_arguments(["align", "-", "-o", "-", "--report=-"]) == ["-"]
+    assert stdin_arguments(["x", "--gold", "/dev/stdin", "--system=-"]) == ["--gold", "--system"]
+
+
+def test_a_pipe_is_read_once_and_named_as_given(tmp_path: Path, capsys) -> None:
+    """A path that is a FIFO (as `<(...)` gives) is copied once, so format detection and parsing
+    both see it; messages and results name the path, never the copy."""
+    import os
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    data = b"4.0\ta b\ta b\n1.0\tc d\te f\nnan\tg\th\n3.0\ti j\ti k\n"
+
+    def feed() -> None:
+        with open(fifo, "wb") as handle:
+            handle.write(data)
+
+    threading.Thread(target=feed, daemon=True).start()
+    assert main(["evaluate-sts", "--data", str(fifo), "--aligner", "exact", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["pairs"] == 3 and result["sets"][0]["path"] == str(fifo) == result["sets"][0]["name"]
+    assert f"{fifo}:3: skipped" in err and "paralign-" not in out + err
+
+
+@pytest.mark.parametrize("argv", [
+    ["align", "--ppdb-sim", "nan", "x.tsv"],
+    ["pivot", "--english", "e", "--foreign", "f", "-o", "t.tsv", "--threshold", "nan"],
+    ["evaluate-paraphrase", "--train", "t", "--test", "t", "--l2", "inf"],
+])
+def test_a_number_option_that_is_not_finite_is_a_usage_error(argv: list[str], capsys) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "is not a finite number" in err and "argument --" in err

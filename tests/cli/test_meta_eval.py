@@ -137,3 +137,33 @@ def test_segment_level_needs_the_line_map(tmp_path, capsys):
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu",
                  "--level", "segment"]) == 1
     assert "seg-line-map-de-en.tsv not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("level", ["segment", "both"])
+def test_segment_level_report_shows_the_segment_correlations(tmp_path, capsys, report_page, level):
+    root = _wmt(tmp_path)
+    _segments(root)
+    report = tmp_path / "segment.html"
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf",
+            "--resamples", "20", "--level", level, "--format", "json"]
+    assert main([*argv, "--report", str(report)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    page = report_page(report.read_text(encoding="utf-8"))
+    headings = [h.text for h in page.root.iter("h2")]
+    system = ["bleu", "chrf"] if level == "both" else []
+    assert headings == [*system, "segment level", "bleu (segment level)", "chrf (segment level)"]
+    values = page.values()
+    for name in ("bleu", "chrf"):
+        for kind in ("darr_tau", "darr_tau_no_ties", "pearson", "kendall"):
+            for part in ("value", "low", "high"):
+                assert values[f"segment.{name}.{kind}.{part}"] == result["segment"][name][kind][part]
+        assert values[f"segment.{name}.darr_pairs.pairs"] == 9
+        assert values[f"segment.{name}.judged"] == 9
+    # two interval plots (DARR tau, Pearson), one row per metric, carrying the JSON values
+    rows = page.find("g", class_="interval")
+    assert len(rows) == 2 * 2
+    assert {(r["data-label"], float(r["data-value"])) for r in rows[:2]} == {
+        (name, result["segment"][name]["darr_tau"]["value"]) for name in ("bleu", "chrf")}
+    assert len(page.find("circle", class_="point")) == (2 * 3 if level == "both" else 0) + 2 * 2  # 3 systems
+    page.assert_self_contained()
+    assert "system level only" not in capsys.readouterr().err

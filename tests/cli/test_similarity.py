@@ -51,7 +51,7 @@ def test_similarity_one_score_per_pair_with_bad_rows(tmp_path, capsys, monkeypat
     monkeypatch.setattr("sys.stdin", io.StringIO("no tab\nstill none\n"))
     assert main(["similarity", "--aligner", "exact"]) == 1
     out, err = capsys.readouterr()
-    assert out.splitlines() == ["NA", "NA"] and "<stdin>:1:" in err and "no pair could be scored" in err
+    assert out.splitlines() == ["NA", "NA"] and "<stdin>:1:" in err and "2 of 2 input lines bad" in err
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["similarity", "--aligner", "exact"]) == 0
     assert "<stdin>: no sentence pairs" in capsys.readouterr().err

@@ -23,7 +23,7 @@ from ..workers import Progress
 from .sultan import Aligner
 
 if TYPE_CHECKING:
-    from ..corpora.base import AlignedPair
+    from ..corpora.base import AlignedPair, PairOrBad
     from ..metrics.alignment_scores import AlignmentScores, PairCounts, SkippedPair
 
 
@@ -46,6 +46,17 @@ def load_gold(path: str | Path, limit: int | None = None) -> list[AlignedPair]:
     return pairs if limit is None else pairs[:limit]
 
 
+def _with_sentences(item: PairOrBad, name: str) -> PairOrBad:
+    """`item`, or a BadPair in its place when it has no sentences to align (a Pharaoh line or a
+    JSONL record with links only: an aligner's gold needs the tokens its links index)."""
+    from ..corpora.base import BadPair
+
+    if isinstance(item, BadPair) or (item.source and item.target):
+        return item
+    return BadPair(item.id, FormatError("no source or target sentence (links only): an aligner's "
+                                        "gold needs the tokens", source=name, line=item.line or None))
+
+
 def read_gold(
     path: str | Path, limit: int | None = None
 ) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
@@ -56,7 +67,7 @@ def read_gold(
     from ..metrics.alignment_scores import usable_pairs
 
     _check_limit(limit)
-    items = read_pairs(path)
+    items = [_with_sentences(item, str(path)) for item in read_pairs(path)]
     if not items:
         raise FormatError("no pairs in the gold file", source=str(path))
     gold, positions, skipped = usable_pairs(items if limit is None else items[:limit])

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
+from ._common import finite_numbers, stdin_arguments, stdin_given_once
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +40,12 @@ def os_error_message(exc: OSError) -> str:
     return f"{exc.filename}: {reason}" if exc.filename is not None else reason
 
 
+def _command(args: argparse.Namespace) -> str:
+    """The command as typed, for messages: `lattice stats`, not just `lattice`."""
+    words = [args.command, getattr(args, "lattice_command", None), getattr(args, "parametric_command", None)]
+    return " ".join(word for word in words if word)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paralign` console script."""
     parser = build_parser()
@@ -47,20 +54,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        finite_numbers(args)
+        stdin_given_once(stdin_arguments(sys.argv[1:] if argv is None else list(argv)))
         return int(args.func(args) or 0)
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's
-        print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
+        print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
         return 2 if exc.cannot_open else 1
     except ConfigurationError as exc:  # an option or setting that cannot work: a usage error
-        print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
+        print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
         return 2
     except ParalignError as exc:
-        print(f"paralign {args.command}: error: {exc}", file=sys.stderr)
+        print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # pragma: no cover - e.g. `paralign ... | head`
         return 0
     except OSError as exc:  # a safety net: readers should raise InputFileError naming the file
-        print(f"paralign {args.command}: error: {os_error_message(exc)}", file=sys.stderr)
+        print(f"paralign {_command(args)}: error: {os_error_message(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # pragma: no cover
         return 130

@@ -7,9 +7,12 @@ renderings of results (:mod:`._render`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
 import os
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -17,7 +20,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from ..errors import ConfigurationError, InputFileError, ParalignError
+from ..errors import ConfigurationError, ParalignError
 
 T = TypeVar("T")
 
@@ -46,6 +49,14 @@ def _int_at_least(text: str, low: int) -> int:
         raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
     return value
 
+
+
+def finite_numbers(args: argparse.Namespace) -> None:
+    """ConfigurationError (a usage error) for a number option given as NaN or inf: float()
+    accepts them, and a NaN threshold or weight would silently give an empty or wrong result."""
+    for key, value in sorted(vars(args).items()):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigurationError(f"argument --{key.replace('_', '-')}: {value} is not a finite number")
 
 
 def add_format(
@@ -113,13 +124,13 @@ def is_stdin(path: str | Path | None) -> bool:
 
 
 def input_name(path: str | Path | None) -> str:
-    """How messages name an input: the file name, or STDIN_NAME for '-' or None."""
-    return STDIN_NAME if is_std(path) else str(path)
+    """How messages name an input: the file name, or STDIN_NAME for stdin ('-', None, /dev/stdin)."""
+    return STDIN_NAME if is_stdin(path) else str(path)
 
 
 @contextmanager
 def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]]:
-    """Open a UTF-8 input file ('-' or None: stdin); gzip when the name ends in .gz.
+    """Open a UTF-8 input file ('-', None or /dev/stdin: stdin); gzip when the name ends in .gz.
 
     Errors are ParalignErrors naming the file (STDIN_NAME for stdin), with the line number of
     a byte that is not UTF-8 (see `paralign.textio.open_text`); `errors` is what such a line
@@ -127,7 +138,7 @@ def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]
     """
     from ..textio import Utf8LineReader, open_text
 
-    if is_std(path):
+    if is_stdin(path):  # '/dev/stdin' too: decoded and named as '-' is
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is None:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
             yield sys.stdin
@@ -146,13 +157,24 @@ def undecodable_lines(handle: IO[str]) -> dict[int, str]:
 
 
 def add_encoding_errors(parser: argparse.ArgumentParser) -> None:
-    """--encoding-errors for a batch command: a line that is not UTF-8 is reported in its place
-    and the rest processed (skip), decoded with U+FFFD (replace), or stops the run (strict)."""
+    """The options of a batch command (one output line per input line; see `batch_status`):
+    --encoding-errors (a line that is not UTF-8 is reported in its place and the rest processed:
+    skip; decoded with U+FFFD: replace; or stops the run: strict) and --strict."""
     from ..textio import ENCODING_ERRORS
 
     parser.add_argument("--encoding-errors", choices=ENCODING_ERRORS, default="skip",
                         help="a line that is not UTF-8: skip (report it in its place, go on; "
                         "default), replace (decode with U+FFFD) or strict (stop)")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when any input line is bad (default: only when every line is)")
+
+
+def batch_status(args: argparse.Namespace, bad: int, total: int, name: str) -> int:
+    """A batch's exit status after its bad items were reported one by one: a summary count on
+    stderr when there were any; 1 when every item was bad, or any with --strict; else 0."""
+    if bad:
+        warn(f"{name}: {bad} of {total} input lines bad (each reported above; empty or NA in the output)")
+    return 1 if bad and (bad == total or getattr(args, "strict", False)) else 0
 
 
 def rename_in_error(exc: BaseException, old: str, new: str) -> None:
@@ -163,29 +185,57 @@ def rename_in_error(exc: BaseException, old: str, new: str) -> None:
             setattr(exc, attr, new)
 
 
-@contextmanager
-def stdin_as_file() -> Iterator[Path]:
-    """Copy stdin to a temporary file, for library functions that need a path (or to resume).
+def is_read_once(path: str | Path | None) -> bool:
+    """True for an input that can be read only once: stdin ('-', None, /dev/stdin), or a path
+    that is a pipe, FIFO, socket or device (``/dev/fd/N``, a shell's ``<(...)``).
 
-    Errors that name the copy name STDIN_NAME instead, so a message never shows a temporary
-    path.  The copy is byte for byte, so decoding errors still name the right line.
+    Readers that detect a format first and parse after, or check that a path is a regular
+    file, need such an input copied once to a file (:func:`read_once`)."""
+    if is_stdin(path):
+        return True
+    try:
+        mode = os.stat(str(path)).st_mode
+    except (OSError, ValueError):
+        return False  # missing: the reader names it
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+@contextmanager
+def read_once(path: str | Path | None = None) -> Iterator[Path]:
+    """Copy an input that can be read only once (stdin by default; see :func:`is_read_once`) to
+    a temporary file, for library functions that need a path they can read more than once.
+
+    Errors that name the copy name the input instead (STDIN_NAME for stdin, else its path), so
+    a message never shows a temporary path.  The copy is byte for byte, so decoding errors
+    still name the right line, and keeps the input's file name (a ``.gz`` stays gzip).
     """
+    stdin = is_stdin(path)
+    name = STDIN_NAME if stdin else str(path)
     with tempfile.TemporaryDirectory(prefix="paralign-") as tmp:
-        path = Path(tmp) / "stdin"
+        copy = Path(tmp) / ("stdin" if stdin else Path(str(path)).name or "input")
         try:
-            with open(path, "wb") as out:
-                buffer = getattr(sys.stdin, "buffer", None)
-                if buffer is not None:
+            with open(copy, "wb") as out:
+                if not stdin:
+                    with open(str(path), "rb") as handle:
+                        shutil.copyfileobj(handle, out)
+                elif (buffer := getattr(sys.stdin, "buffer", None)) is not None:
                     shutil.copyfileobj(buffer, out)
                 else:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
                     out.write(sys.stdin.read().encode("utf-8"))
         except OSError as exc:
-            raise InputFileError(f"cannot read ({exc.strerror or exc})", source=STDIN_NAME) from exc
+            from ..textio import input_file_error
+
+            raise input_file_error(exc, name) from exc
         try:
-            yield path
+            yield copy
         except ParalignError as exc:
-            rename_in_error(exc, str(path), STDIN_NAME)
+            rename_in_error(exc, str(copy), name)
             raise
+
+
+def stdin_as_file() -> contextlib.AbstractContextManager[Path]:
+    """Copy stdin to a temporary file (see :func:`read_once`)."""
+    return read_once(None)
 
 
 @contextmanager
@@ -293,29 +343,70 @@ def replace_names(data: Any, old: str, new: str) -> Any:
     return data
 
 
-def stdin_inputs(stack: ExitStack, inputs: Sequence[str]) -> tuple[list[str], str | None]:
-    """`inputs` with every '-' replaced by one copy of stdin (kept until `stack` closes); the copy."""
-    if not any(is_stdin(path) for path in inputs):
-        return list(inputs), None
-    copy = str(stack.enter_context(stdin_as_file()))
-    return [copy if is_stdin(path) else path for path in inputs], copy
+def shown_names(data: Any, names: dict[str, str]) -> Any:
+    """`data` (a report: dicts, lists, strings) with each copy's path in `names` (from
+    :func:`stdin_inputs`) replaced by the name the user gave."""
+    for copy, name in names.items():
+        data = replace_names(data, copy, name)
+    return data
 
 
-def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, list[str]], str | None]:
-    """Each option's paths with '-' replaced by a copy of stdin (kept until `stack` closes),
-    and the copy's path (None when no path is '-').
+def stdin_inputs(stack: ExitStack, inputs: Sequence[str]) -> tuple[list[str], dict[str, str]]:
+    """`inputs` with every input that can be read only once (stdin, a pipe: see
+    :func:`is_read_once`) replaced by a copy kept until `stack` closes (one copy of stdin for
+    all its '-'); and `{copy's path: name to show}` for :func:`shown_names`."""
+    copies: dict[str, str] = {}  # input as given -> copy
+    for path in inputs:
+        key = "-" if is_stdin(path) else path
+        if key not in copies and is_read_once(path):
+            copies[key] = str(stack.enter_context(read_once(key)))
+    paths = [copies.get("-" if is_stdin(path) else path, path) for path in inputs]
+    return paths, {copy: STDIN_NAME if key == "-" else key for key, copy in copies.items()}
 
-    Errors raised before `stack` closes name the copy `<stdin>` (see `stdin_as_file`); the
-    caller renames it in its results.  ConfigurationError when more than one path is '-'
-    (stdin can be read only once).
+
+def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Each option's paths with '-' (and any input that can be read only once: a pipe,
+    ``<(...)``) replaced by a copy kept until `stack` closes; and `{copy: name to show}`.
+
+    Errors raised before `stack` closes name the input, not its copy (see :func:`read_once`);
+    the caller renames its results with :func:`shown_names`.  ConfigurationError when more
+    than one path is '-' (stdin can be read only once).
     """
+    check_stdin_once({key: list(paths) for key, paths in options.items()})
+    flat, names = stdin_inputs(stack, [path for paths in options.values() for path in paths])
+    split: dict[str, list[str]] = {}
+    for key, paths in options.items():
+        split[key], flat = flat[: len(paths)], flat[len(paths):]
+    return split, names
+
+
+#: Flags whose value is an output (or a folder), where '-' is stdout, not stdin.
+OUTPUT_FLAGS = frozenset({"-o", "--output", "--report", "--tokens-output", "--work-dir"})
+
+
+def stdin_arguments(argv: Sequence[str]) -> list[str]:
+    """The arguments of a command line that give stdin ('-' or /dev/stdin) as an input: each
+    as the option it is given to (``--gold``), or ``-`` for a positional argument."""
+    found = []
+    for k, token in enumerate(argv):
+        flag, sep, value = token.partition("=") if token.startswith("--") else ("", "", token)
+        if not sep:
+            flag = argv[k - 1] if k and argv[k - 1].startswith("-") and argv[k - 1] != "-" else "-"
+        if is_stdin(value) and value is not None and flag not in OUTPUT_FLAGS:
+            found.append(flag)
+    return found
+
+
+def check_stdin_once(options: dict[str, Sequence[str]]) -> None:
+    """ConfigurationError when stdin ('-' or /dev/stdin) is given more than once among
+    `options` (option name -> paths): it can be read only once."""
     named = [f"--{key.replace('_', '-')}" for key, paths in options.items() for path in paths if is_stdin(path)]
+    stdin_given_once(named)
+
+
+def stdin_given_once(named: Sequence[str]) -> None:
+    """ConfigurationError when `named` (the options given stdin) has more than one entry."""
     if len(named) > 1:
         raise ConfigurationError(
             f"stdin can be read only once, but '-' is given {len(named)} times ({', '.join(named)})"
         )
-    flat, copy = stdin_inputs(stack, [path for paths in options.values() for path in paths])
-    split: dict[str, list[str]] = {}
-    for key, paths in options.items():
-        split[key], flat = flat[: len(paths)], flat[len(paths):]
-    return split, copy

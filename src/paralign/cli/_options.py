@@ -21,7 +21,7 @@ from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
 from ..alignment import AlignFunction
 from ..errors import ConfigurationError
 from ..similarity import DEFAULT_SIGNAL, SIGNALS
-from ._common import STDIN_NAME, positive_int, progress_callback, replace_names, stdin_once
+from ._common import is_stdin, positive_int, progress_callback, read_once, shown_names, stdin_once
 
 # -- the Sultan aligner ---------------------------------------------------------------------------
 #: The aligner's defaults, for --ppdb-sim and --w (and tune-aligner, which has neither): stated
@@ -70,11 +70,12 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
 
 
 def on_gold(args: argparse.Namespace, evaluate: Callable[[str], dict]) -> dict:
-    """``evaluate(path of --gold)``, with '-' (stdin) copied once; the result names it <stdin>."""
+    """``evaluate(path of --gold)``, with '-' (stdin) or a pipe copied once; the result names
+    the input as given (<stdin> for '-')."""
     with ExitStack() as stack:
-        paths, copy = stdin_once(stack, gold=[args.gold])
+        paths, names = stdin_once(stack, gold=[args.gold])
         result = evaluate(paths["gold"][0])
-    return result if copy is None else replace_names(result, copy, STDIN_NAME)
+    return shown_names(result, names)
 
 
 def add_gold_options(parser: argparse.ArgumentParser) -> None:
@@ -149,21 +150,42 @@ def similarity_aligner(args: argparse.Namespace) -> AlignFunction:
 
 def evaluate_inputs(
     args: argparse.Namespace, evaluate: Callable[..., dict], **inputs: Sequence[str]
-) -> tuple[dict, str | None]:
+) -> tuple[dict, dict[str, str]]:
     """The report ``evaluate(paths, aligner=, workers=, progress=)`` of a similarity evaluation
     command (the keywords its library driver takes).
 
     `paths` are the `inputs` options' paths, '-' read once from stdin (see `stdin_once`); the
     aligner is --aligner/--preset's; `progress` updates a bar named after the command. Returns
-    the report with the stdin copy named STDIN_NAME, and the copy's path (None without one)."""
+    the report naming each copy as the user did (STDIN_NAME for '-'), and `{copy: name}`."""
     with ExitStack() as stack:
-        paths, copy = stdin_once(stack, **inputs)
+        paths, names = stdin_once(stack, **inputs)
         update, close = progress_callback(None, args.command)
         try:
             result = evaluate(paths, aligner=similarity_aligner(args), workers=args.workers,
                               progress=update)
         finally:
             close()
-    if copy is not None:
-        result = replace_names(result, copy, STDIN_NAME)
-    return result, copy
+    return shown_names(result, names), names
+
+
+# -- ParaEval's paraphrase sources (paraeval, meta-eval) ----------------------------------------------
+def paraphrase_sources(resources: str, tables: Sequence[str]) -> list:
+    """`metrics.paraeval.build_sources` of --resources (comma list) and the --table specs
+    (`PATH[:THRESHOLD]`), a PATH of '-' or /dev/stdin read once from stdin (the tables are read
+    whole here, so the copy is gone when this returns; errors name it <stdin>)."""
+    from ..metrics.paraeval import build_sources
+
+    with ExitStack() as stack:
+        specs = []
+        for spec in tables:
+            path, sep, threshold = table_path(spec)
+            if is_stdin(path):
+                path = str(stack.enter_context(read_once(None)))
+            specs.append(path + sep + threshold)
+        return build_sources(resources.split(","), specs)
+
+
+def table_path(spec: str) -> tuple[str, str, str]:
+    """(path, ':', threshold) of a table spec whose path is stdin ('-:0.5'), else (spec, '', '')."""
+    path, sep, threshold = spec.rpartition(":")
+    return (path, sep, threshold) if sep and is_stdin(path) else (spec, "", "")

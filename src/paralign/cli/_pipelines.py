@@ -10,13 +10,15 @@ Not for: building tables (:mod:`paralign.pivot`), `word-align`, or options other
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import ParalignError
 from ._common import (
-    STDIN_NAME,
     STDOUT_NAME,
     add_format,
     copy_to_stdout,
@@ -26,7 +28,7 @@ from ._common import (
     output_file,
     output_path,
     positive_int,
-    replace_names,
+    shown_names,
     stdin_inputs,
     warn,
 )
@@ -203,15 +205,23 @@ def run_table_pipeline(
     to_stdout = is_std(args.output)
     if to_stdout and args.keep_work and args.work_dir is None:
         warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
+    # the default work folder of a run that fails on its input goes (resuming cannot help); a
+    # killed run's, a given --work-dir or one from an earlier run stay, to resume
+    default_work = None if to_stdout or args.work_dir is not None or args.keep_work else Path(args.output + ".work")
+    leftover = default_work is not None and not default_work.exists()
     with ExitStack() as stack:
-        inputs, copy = stdin_inputs(stack, inputs)
+        inputs, names = stdin_inputs(stack, inputs)
         output = output_file(stack, args.output, "table.tsv")
-        result = build(inputs, output, args.work_dir).to_dict()
+        try:
+            result = build(inputs, output, args.work_dir).to_dict()
+        except ParalignError:
+            if leftover:
+                shutil.rmtree(default_work, ignore_errors=True)  # type: ignore[arg-type]
+            raise
         if to_stdout:
             copy_to_stdout(output)
             result["output"] = "-"
-    if copy is not None:
-        result = replace_names(result, copy, STDIN_NAME)
+    result = shown_names(result, names)
     warn_skips(result)
     emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
     return 0

@@ -34,6 +34,7 @@ from ._common import (
     add_encoding_errors,
     add_format,
     add_output,
+    batch_status,
     input_name,
     is_std,
     open_in,
@@ -100,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
     results = align_input(aligner, pairs, workers=args.workers,
                           progress=lambda items: progress(items, "aligning", total=len(pairs)))
     WRITERS[args.format](args, results)
-    bad = sum(1 for *_, alignment in results if alignment is None)
-    return 1 if bad and bad == len(pairs) else 0
+    return batch_status(args, sum(1 for *_, alignment in results if alignment is None), len(pairs), name)
 
 
 def write_lines(args: argparse.Namespace, results: Sequence[Result]) -> None:

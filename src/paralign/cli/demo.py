@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from ..aligners.evaluation import PairResult, annotate_gold, pair_results
 from ..aligners.sultan import Aligner
 from ..alignment import Alignment
 from ..corpora import read_pairs
-from ..errors import FormatError, ResourceMissingError
+from ..errors import FormatError, InputFileError
 from ..metrics.alignment_scores import score_alignments, usable_pairs
 from ._common import (
     add_format,
@@ -54,8 +55,8 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult]]:
     """:func:`run_demo`'s result and each pair's result (for the report)."""
     gold_path = Path(examples) / "gold.jsonl"
     if not gold_path.is_file():
-        raise ResourceMissingError(f"{gold_path}: demo gold not found (run from a source checkout "
-                                   "or pass --examples DIR)")
+        raise InputFileError("demo gold not found (run from a source checkout or pass --examples DIR)",
+                             source=str(gold_path), errno=errno.EISDIR if gold_path.is_dir() else errno.ENOENT)
     items = read_pairs(gold_path, "jsonl")
     if not items:
         raise FormatError("no pairs in the demo gold", source=str(gold_path))

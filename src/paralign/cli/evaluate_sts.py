@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
-from ._common import STDIN_NAME, add_format, add_output, add_report, write_report, write_result
+from ._common import add_format, add_output, add_report, write_report, write_result
 from ._options import add_similarity_options, evaluate_inputs
 
 
@@ -47,11 +47,10 @@ def run(args: argparse.Namespace) -> int:
                                           idf_from=paths["idf_from"], **common))
         return reports[0].to_dict()
 
-    result, copy = evaluate_inputs(args, evaluate, data=args.data, idf_from=args.idf_from)
-    if copy is not None:
-        for s in result["sets"]:
-            if s["path"] == STDIN_NAME:
-                s["name"] = STDIN_NAME  # not the copy's file name
+    result, names = evaluate_inputs(args, evaluate, data=args.data, idf_from=args.idf_from)
+    for s in result["sets"]:
+        if s["path"] in names.values():
+            s["name"] = s["path"]  # not the copy's file name
     warnings = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
     warnings += [f"{s['path']}: pair {f['index'] + 1}: {f['error']}" for s in result["sets"] for f in s["failures"]]
     write_result(args, result, render, warnings)

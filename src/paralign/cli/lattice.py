@@ -14,20 +14,23 @@ import json
 import shutil
 import subprocess
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigurationError, FormatError, ParalignError
+from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError
 from ._common import (
     add_format,
     add_output,
     emit,
+    input_name,
     is_std,
     non_negative_int,
     open_in,
     open_out,
     positive_int,
     progress,
+    stdin_once,
     warn,
     write_result,
 )
@@ -140,34 +143,45 @@ def _options(args: argparse.Namespace) -> LatticeOptions:
                           squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
 
 
-def _read_sentences(path: str) -> list[str]:
-    """The non-blank lines of `path` ('-': stdin), stripped; none at all is a FormatError."""
+def _read_sentences(path: str, *, empty: bool = False) -> list[str]:
+    """The non-blank lines of `path` ('-': stdin), stripped; none at all is a FormatError
+    unless `empty`."""
     with open_in(path) as handle:
         lines = [line.strip() for line in handle if line.strip()]
-    if not lines:
-        raise FormatError("no sentences", source=path)
+    if not lines and not empty:
+        raise FormatError("no sentences: a lattice needs at least one", source=input_name(path))
     return lines
 
 
 def lattice_from_input(args: argparse.Namespace) -> Lattice:
     """The lattice of `--lattice JSON` or of the sentences in `input`."""
-    from ..lattice import Lattice, lattice_for_group
-    from ..nlp import annotate_many
+    from ..lattice import Lattice
 
     if args.lattice:
         try:
             with open_in(args.lattice) as handle:
-                data = json.load(handle)
+                data = json.loads(handle.read().removeprefix("\ufeff"))  # a BOM is no JSON error
         except json.JSONDecodeError as exc:
-            raise FormatError(f"not JSON: {exc}", source=args.lattice, line=exc.lineno) from exc
-        return Lattice.from_dict(data, source=args.lattice)
-    lines = _read_sentences(args.input)
+            raise FormatError(f"not JSON: {exc.msg} (column {exc.colno})", source=input_name(args.lattice),
+                              line=exc.lineno) from exc
+        return Lattice.from_dict(data, source=input_name(args.lattice))
+    return _group_lattice(args, _read_sentences(args.input))
+
+
+def _group_lattice(args: argparse.Namespace, lines: list[str]) -> Lattice:
+    from ..lattice import lattice_for_group
+    from ..nlp import annotate_many
+
     items = [line.split() for line in lines] if args.tokenized else lines
     return lattice_for_group(annotate_many(items), _options(args))
 
 
 def run_build(args: argparse.Namespace) -> int:
-    lattice = lattice_from_input(args)
+    lines = None if args.lattice else _read_sentences(args.input, empty=True)
+    if lines == []:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
+        with open_out(args.output):
+            return 0
+    lattice = lattice_from_input(args) if lines is None else _group_lattice(args, lines)
     with open_out(args.output) as out:
         emit(lattice.to_dict(), args.format, lambda _: lattice.to_openfst(), out)
     return 0
@@ -223,10 +237,13 @@ def run_draw(args: argparse.Namespace) -> int:
         text = page(title, [Section(size, (figure(drawing),))]) if produce == "html" else svg_file(drawing)
     if converter is not None:
         exe, options, _ = converter
-        done = subprocess.run([exe, *options, target], input=text.encode("utf-8"), capture_output=True)
-        if done.returncode != 0:
-            raise ParalignError(f"{Path(exe).name} could not write {target}: "
-                                     f"{done.stderr.decode('utf-8', 'replace').strip()}")
+        from ..mapreduce import atomic_path
+
+        with atomic_path(target) as tmp:  # the picture appears whole or not at all
+            done = subprocess.run([exe, *options, str(tmp)], input=text.encode("utf-8"), capture_output=True)
+            if done.returncode != 0 or not tmp.is_file():
+                raise ParalignError(f"{Path(exe).name} could not write {target}: "
+                                    f"{done.stderr.decode('utf-8', 'replace').strip() or 'no file written'}")
     else:
         with open_out(target) as out:
             out.write(text)
@@ -298,8 +315,10 @@ def render_distance(r: list) -> str:
 def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
     from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
 
-    groups = sample_groups(read_groups(args.groups, tokenized=args.tokenized, min_size=args.min_size),
-                           args.sample, args.seed)
+    with ExitStack() as stack:  # '-' or a pipe read once
+        paths, _ = stdin_once(stack, groups=[args.groups])
+        groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size),
+                               args.sample, args.seed)
     return len(groups), annotate_groups(groups)
 
 
@@ -333,6 +352,9 @@ def run_stats(args: argparse.Namespace) -> int:
         with open_in(args.lm_train) as handle:
             lm = NGramLM().fit(line.split() for line in handle if line.strip())
     total, groups = _annotated_groups(args)
+    if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
+        raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
+                                "or more sentences: nothing to measure")
     groups = list(progress(groups, "groups", total))
     summary, _ = evaluate_groups(groups, _options(args), leave_one_out=args.leave_one_out,
                                  lm=lm, seed=args.seed)

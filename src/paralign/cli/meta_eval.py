@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..corpora.wmt import load_wmt
 from ..metrics import LEVELS
-from ..metrics.paraeval import ParaEval, build_sources
+from ..metrics.paraeval import ParaEval
 from ._common import (
     add_format,
     add_output,
@@ -19,6 +19,7 @@ from ._common import (
     write_report,
     write_result,
 )
+from ._options import paraphrase_sources
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import MetaEvaluation
@@ -57,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format(parser)
     add_output(parser)
     add_report(parser, "per metric, its system scores against the human scores as a scatter "
-               "plot with each correlation and its interval")
+               "plot with each correlation and its interval; at segment level, interval plots "
+               "of DARR tau and Pearson and a table per metric")
     parser.set_defaults(func=run)
 
 
@@ -75,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     names = args.metrics.split(",")
     scorer = None
     if any(n.strip().startswith("paraeval") for n in names):
-        scorer = ParaEval(build_sources(args.resources.split(","), args.table),
+        scorer = ParaEval(paraphrase_sources(args.resources, args.table),
                           max_length=args.max_length,
                           min_paraphrase_length=args.min_paraphrase_length)
     result = meta_evaluate_levels(data, [r.strip() for r in args.refs.split(",")],
@@ -83,8 +85,6 @@ def run(args: argparse.Namespace) -> int:
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
     write_result(args, result.to_dict(), lambda _: render(result))
     if args.report is not None:
-        if args.level != "system":
-            warn("--report shows the system level only")
         from ..viz.reports import meta_eval_report
 
         write_report(args.report, meta_eval_report(result))

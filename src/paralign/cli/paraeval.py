@@ -4,9 +4,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import MismatchError
-from ..metrics.paraeval import ParaEval, ParaEvalScore, build_sources, sum_stats
-from ._common import add_format, add_output, add_report, emit, open_in, open_out, write_report
+from ..errors import EmptyScoringError, MismatchError
+from ..metrics.paraeval import ParaEval, ParaEvalScore, sum_stats
+from ._common import (
+    add_format,
+    add_output,
+    add_report,
+    check_stdin_once,
+    emit,
+    input_name,
+    open_in,
+    open_out,
+    write_report,
+)
+from ._options import paraphrase_sources, table_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,14 +57,18 @@ def read_segments(path: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_stdin_once({"input": [args.input], "reference": args.reference,  # -i is stdin by default
+                      "table": [table_path(spec)[0] for spec in args.table]})
     hyps = read_segments(args.input)
+    if not hyps:  # an evaluator with nothing to score fails (docs/CLI.md, empty input)
+        raise EmptyScoringError(f"{input_name(args.input)}: no hypothesis lines: nothing to score")
     refs = [read_segments(path) for path in args.reference]
     for path, stream in zip(args.reference, refs, strict=True):
         if len(stream) != len(hyps):
             raise MismatchError(f"{path} has {len(stream)} lines but the hypothesis "
                                 f"{args.input if args.input != '-' else '(stdin)'} has {len(hyps)}")
     scorer = ParaEval(
-        build_sources(args.resources.split(","), args.table), max_length=args.max_length,
+        paraphrase_sources(args.resources, args.table), max_length=args.max_length,
         min_paraphrase_length=args.min_paraphrase_length, lowercase=not args.no_lowercase,
         tokenize=args.tokenize, skip_stopword_phrases=not args.keep_stopword_phrases)
     _write(args, scorer, hyps, refs)

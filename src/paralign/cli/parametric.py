@@ -22,12 +22,10 @@ from ..metrics.parametric import (
     table_scores_files,
 )
 from ._common import (
-    STDIN_NAME,
     add_format,
     add_output,
     emit,
     input_name,
-    is_std,
     open_out,
     positive_int,
     progress,
@@ -149,12 +147,12 @@ def _split_table(spec: str) -> tuple[str, str]:
 def run_table(args: argparse.Namespace) -> int:
     table_path, suffix = _split_table(args.table)
     with ExitStack() as stack:
-        paths, _ = stdin_once(stack, gold=[args.gold], table=[table_path])
+        paths, names = stdin_once(stack, gold=[args.gold], table=[table_path])
         gold, table = paths["gold"][0], paths["table"][0]
         result = table_scores_files(
             gold, table + suffix, args.max_length, links=args.links,
             only_referenced=args.only_referenced, sentences=args.sentences, tight=args.tight,
-            gold_name=input_name(args.gold), table_name=STDIN_NAME if is_std(table_path) else None,
+            gold_name=input_name(args.gold), table_name=names.get(table),
         )
     warn_each(result.warnings, "warnings")
     with open_out(args.output) as out:

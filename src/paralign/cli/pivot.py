@@ -11,7 +11,6 @@ from typing import Any
 from .._moved import moved_names
 from ..errors import ConfigurationError
 from ._common import (
-    STDIN_NAME,
     add_format,
     copy_to_stdout,
     emit,
@@ -20,6 +19,7 @@ from ._common import (
     output_path,
     positive_int,
     progress,
+    shown_names,
     stdin_inputs,
     warn,
 )
@@ -77,7 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--tokenizer", choices=TOKENIZERS, default="whitespace",
                        help="whitespace (default: input already tokenised), regex or moses")
     align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
-    align.add_argument("--tokens-output", default=None,
+    align.add_argument("--tokens-output", default=None, type=output_path,
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict")
     align.add_argument("--iterations", type=positive_int, default=None)
@@ -125,7 +125,7 @@ def run_align(args: argparse.Namespace) -> int:
 
     to_stdout = is_std(args.output)
     with ExitStack() as stack:
-        (source, target), copy = stdin_inputs(stack, [args.source, args.target])
+        (source, target), names = stdin_inputs(stack, [args.source, args.target])
         # the library writes a file; stdout gets its content (or the JSON report)
         output = output_file(stack, args.output, "links")
         with warnings.catch_warnings(record=True) as caught:
@@ -138,7 +138,7 @@ def run_align(args: argparse.Namespace) -> int:
             )
         for item in caught:
             message = str(item.message)
-            warn(message.replace(copy, STDIN_NAME) if copy is not None else message)
+            warn(shown_names(message, names))
         if to_stdout and args.format == "json":
             with open(output, encoding="utf-8") as links:
                 result = {**result, "output": "-", "alignments": links.read().splitlines()}

@@ -8,10 +8,9 @@ from contextlib import ExitStack
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
 from ._common import (
-    STDIN_NAME,
     add_format,
     add_output,
-    replace_names,
+    shown_names,
     stdin_once,
     warn_each,
     write_result,
@@ -47,14 +46,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
-        paths, copy = stdin_once(stack, gold=[args.gold], system=[args.system])
+        paths, names = stdin_once(stack, gold=[args.gold], system=[args.system])
         (gold,), (system,) = paths["gold"], paths["system"]
         scores = score_files(gold, system, args.gold_links, gold_format=args.gold_format,
                              system_format=args.system_format, possible_path=args.gold_possible,
-                             system_name=STDIN_NAME if system == copy else None)
+                             system_name=names.get(system))
     result, skipped = scores.to_dict(per_pair=args.per_pair), [str(s) for s in scores.skipped]
-    if copy is not None:
-        result, skipped = replace_names(result, copy, STDIN_NAME), replace_names(skipped, copy, STDIN_NAME)
+    result, skipped = shown_names(result, names), shown_names(skipped, names)
     write_result(args, result, render_scores)
     warn_each(skipped, "pairs skipped")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from contextlib import ExitStack
 from itertools import islice
 
 from .._moved import moved_names
@@ -16,11 +17,14 @@ from ._common import (
     add_encoding_errors,
     add_format,
     add_output,
+    batch_status,
+    check_stdin_once,
     emit,
     input_name,
     open_in,
     open_out,
     progress_callback,
+    stdin_once,
     undecodable_lines,
     warn,
     warn_each,
@@ -75,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         signal = make_signal(args.signal or DEFAULT_SIGNAL)
         if args.idf_from or getattr(signal, "trainable", False):
-            signal = fit_on_files(signal, args.idf_from)
+            check_stdin_once({"pairs": [args.pairs], "idf_from": args.idf_from})  # --pairs: stdin by default
+            with ExitStack() as stack:  # '-' or a pipe, read once
+                paths, _ = stdin_once(stack, idf_from=args.idf_from)
+                signal = fit_on_files(signal, paths["idf_from"])
         aligner = similarity_aligner(args)
     scores: list[float | None] = []
     problems: list[dict] = []
@@ -112,10 +119,7 @@ def run(args: argparse.Namespace) -> int:
     warn_each([f"{source}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:
         warn(f"{source}: no sentence pairs")
-    elif all(s is None for s in scores):
-        warn(f"{source}: no pair could be scored")
-        return 1  # like `align`: a run that produced nothing usable fails
-    return 0
+    return batch_status(args, sum(s is None for s in scores), len(scores), source)
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.

@@ -35,19 +35,29 @@ class InputPair:
     origin: str | None = None  #: the file the error is in, when pairs come from two files
 
 
+#: The longest sentence (characters) a pair may have: the parser needs about 1 GB of memory per
+#: 100,000 characters (spaCy's own limit is 1,000,000), so a longer line is reported in its place.
+MAX_SENTENCE_CHARS = 100_000
+
+
 def _tokens(text: Any, tokenized: bool) -> str | list[str]:
     if isinstance(text, list):
         return [str(t) for t in text]
+    text = text.strip().lstrip("\ufeff")  # a file's byte-order mark is not part of its first word
     return text.split() if tokenized else text
 
 
 def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str | None = None) -> InputPair:
-    """An InputPair, or an error one when a side is empty (nothing to align)."""
+    """An InputPair, or an error one when a side is empty (nothing to align) or too long to parse."""
     src, tgt = _tokens(source, tokenized), _tokens(target, tokenized)
-    empty = [side for side, x in (("source", src), ("target", tgt))
-             if not (x if isinstance(x, list) else x.strip())]
+    sides = (("source", src), ("target", tgt))
+    empty = [side for side, x in sides if not x]
     if empty:
         return InputPair(number, None, None, pair_id, error=f"empty {' and '.join(empty)} sentence")
+    long = [side for side, x in sides if (sum(map(len, x)) if isinstance(x, list) else len(x)) > MAX_SENTENCE_CHARS]
+    if long:
+        return InputPair(number, None, None, pair_id, error=f"{' and '.join(long)} sentence too long "
+                         f"(more than {MAX_SENTENCE_CHARS} characters)")
     return InputPair(number, src, tgt, pair_id)
 
 

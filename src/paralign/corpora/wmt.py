@@ -16,6 +16,7 @@ id, the txt files keep test-set order. ``humaneval/seg-line-map-<lp>.tsv`` (TAB,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,6 +94,15 @@ class HumanScore:
     n_all: int
 
 
+def _finite(text: str) -> float:
+    """A score field as a float; ValueError when it is not a finite number (NaN would be taken
+    as a score and give a wrong correlation)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
 def load_human_scores(
     root: str | Path | None, pair: str, include_human: bool = False,
 ) -> dict[str, HumanScore]:
@@ -109,7 +119,7 @@ def load_human_scores(
             raise FormatError("expected 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME'", source=str(path),
                               line=number)
         try:
-            score = HumanScore(fields[5].strip(), fields[4], float(fields[0]), float(fields[1]),
+            score = HumanScore(fields[5].strip(), fields[4], _finite(fields[0]), _finite(fields[1]),
                                int(fields[2]), int(fields[3]))
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
@@ -185,7 +195,7 @@ def load_segment_scores(
         if name is None:
             continue
         try:
-            sid, raw, z, n = int(fields[1]), float(fields[2]), float(fields[3]), int(fields[4])
+            sid, raw, z, n = int(fields[1]), _finite(fields[2]), _finite(fields[3]), int(fields[4])
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
         if sid not in lines:

@@ -457,6 +457,12 @@ class Lattice:
     @classmethod
     def from_dict(cls, data: dict, source: str | None = None) -> Lattice:
         """The inverse of to_dict; FormatError names the source and the bad item."""
+        if not isinstance(data, dict) or not isinstance(data.get("edges"), list):
+            raise FormatError("not a lattice: expected a JSON object with 'states' and a list of 'edges'",
+                              source=source)
+        for k, edge in enumerate(data["edges"]):
+            if not (isinstance(edge, list) and len(edge) == 3):
+                raise FormatError(f"not a lattice: edge {k} is {edge!r}, expected [from, word, to]", source=source)
         try:
             n = int(data["states"])
             edges = tuple((int(s), None if w is None else str(w), int(d)) for s, w, d in data["edges"])

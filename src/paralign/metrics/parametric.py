@@ -231,6 +231,7 @@ def align_scores(
     system_links: str | None = None,
     tight: bool = False,
     system_name: str | None = None,
+    gold_name: str | None = None,
 ) -> AlignScores:
     """AlignPrec and AlignRecall of `system` against `gold`, joined by position.
 
@@ -241,11 +242,12 @@ def align_scores(
     ("sure" or "sure+possible"); `system_links` the system's (default: the same).
     `tight=True` scores only phrase pairs with aligned edge words (a diagnostic; see
     `paralign.phrases`).  `system_name` (the system file) is named in the skipped pairs'
-    records.  Different pair counts raise MismatchError.
+    records.  Different pair counts raise MismatchError (naming `system_name` and `gold_name`).
     """
     _check_max_length(max_length)
     if len(gold) != len(system):
-        raise MismatchError(f"gold has {len(gold)} pairs but the system output has {len(system)}")
+        raise MismatchError(f"{system_name or 'the system output'} has {len(system)} pairs but "
+                            f"{gold_name or 'the gold'} has {len(gold)}")
     system_links = system_links or links
     matched: Counter[int] = Counter()
     sys_count: Counter[int] = Counter()
@@ -532,7 +534,7 @@ def align_scores_files(
         outputs = list(read_pairs(system, name=system_name))
         shown = system_name or str(system)
     result = align_scores(gold, outputs, max_length, links=links, tight=tight,
-                          system_name=system_name)
+                          system_name=system_name, gold_name=gold_name)
     if not result.pairs:
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
         raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")

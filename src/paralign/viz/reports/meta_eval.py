@@ -1,6 +1,9 @@
 """`meta-eval --report`: per metric, its system scores against the human scores as a scatter
 plot (one dot per system, the least-squares line), with each correlation and its bootstrap
-interval as in the JSON output.
+interval as in the JSON output. At segment level (``--level segment`` or ``both``) the page
+shows every metric's DARR tau and Pearson with their intervals as interval plots, then per
+metric a table of its segment correlations and DARR pair counts (the JSON output's ``segment``;
+there is no per-segment scatter, as the result keeps correlations, not the judged points).
 
 Not for: computing scores or correlations (:mod:`paralign.metrics.correlation`) or writing the
 file (the CLI).
@@ -13,21 +16,28 @@ from typing import TYPE_CHECKING
 
 from ...metrics import least_squares
 from ..html import Section, figure, page
+from ..intervals import Interval, interval_plot
 from ..scatter import Point, scatter
 from ..svg import Element, el
-from .parts import CSS, lookup, value_cell
+from .parts import CSS, lookup, score_table, value_cell
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...metrics.correlation import MetaEvaluation, MetricCorrelation
 
+#: The segment correlations the interval plots show, with their axis labels.
+SEGMENT_PLOTS = (("darr_tau", "DARR Kendall-like tau (metric ties discordant)"),
+                 ("pearson", "Pearson of segment scores with segment DA z"))
 
-def correlation_table(data: Mapping, name: str) -> Element:
-    """Each correlation of metric `name`: value, low and high (the JSON output's ``data``)."""
+
+def correlation_table(data: Mapping, name: str, level: str = "metrics") -> Element:
+    """Each correlation of metric `name`: value, low and high (the JSON output's ``data``, under
+    `level`: ``metrics`` for the system level, ``segment`` for the segment level)."""
     from ...metrics.correlation import CORRELATIONS  # numpy and scipy: only when a report is drawn
+    from ...metrics.segment_correlation import SEGMENT_CORRELATIONS
 
     rows = [el("tr", el("th", "correlation"), el("th", "value"), el("th", "95% low"), el("th", "95% high"))]
-    for kind in CORRELATIONS:
-        cells = [value_cell(f"metrics.{name}.{kind}.{part}", lookup(data, f"metrics.{name}.{kind}.{part}"))
+    for kind in CORRELATIONS if level == "metrics" else SEGMENT_CORRELATIONS:
+        cells = [value_cell(f"{level}.{name}.{kind}.{part}", lookup(data, f"{level}.{name}.{kind}.{part}"))
                  for part in ("value", "low", "high")]
         rows.append(el("tr", el("th", kind), *cells))
     return el("table", *rows, class_="scores")
@@ -51,6 +61,32 @@ def metric_section(result: MetaEvaluation, metric: MetricCorrelation, data: Mapp
     return Section(metric.name, body, f"metric-{index + 1}")
 
 
+def segment_overview(result: MetaEvaluation) -> Section:
+    """Every metric's DARR tau and Pearson at segment level, one interval plot each."""
+    body = []
+    for kind, label in SEGMENT_PLOTS:
+        rows = [Interval(name, *(getattr(m.correlations[kind], p) for p in ("value", "low", "high")))
+                for name, m in result.segment.items()]
+        body.append(figure(interval_plot(rows, x_label=label, span=(-1.0, 1.0), ident=f"segment-{kind}",
+                                         title=f"{label}, 95% intervals ({result.pair})")))
+    first = next(iter(result.segment.values()))
+    note = el("p", f"{first.judged} judged segments, {first.pairs['pairs']} DARR pairs "
+                   f"({first.pairs['identical']} of identical outputs); darr_tau counts metric ties "
+                   "as discordant (WMT20/21), darr_tau_no_ties leaves them out", class_="note")
+    return Section("segment level", (note, *body), "segment-level")
+
+
+def segment_section(data: Mapping, name: str, index: int) -> Section:
+    """One metric at segment level: its correlations and DARR pair counts."""
+    counts = [("DARR pairs", "pairs"), ("concordant", "concordant"), ("discordant", "discordant"),
+              ("ties", "ties"), ("identical outputs", "identical")]
+    rows = [(label, f"segment.{name}.darr_pairs.{key}", False) for label, key in counts]
+    rows += [("judged segments", f"segment.{name}.judged", False),
+             ("undefined scores (counted as 0)", f"segment.{name}.undefined", False)]
+    return Section(f"{name} (segment level)", (correlation_table(data, name, "segment"), score_table(data, rows)),
+                   f"segment-{index + 1}")
+
+
 def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str:
     """The page: the setting (pair, references, systems, resamples), then a section per metric."""
     data = result.to_dict()
@@ -65,4 +101,7 @@ def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str
         if names:
             intro.append(el("p", f"{label}: {', '.join(names)}", class_="note"))
     sections = [metric_section(result, m, data, k) for k, m in enumerate(result.metrics.values())]
+    if result.segment:
+        sections.append(segment_overview(result))
+        sections += [segment_section(data, name, k) for k, name in enumerate(result.segment)]
     return page(title or f"Meta-evaluation: {result.pair}", sections, intro=intro, css=CSS)

@@ -1,0 +1,151 @@
+"""The JSON API: ``POST /api/align``, ``/api/similarity``, ``/api/paraeval``, ``/api/lattice``,
+``/api/paraphrases`` and ``GET /api/info``, each with pydantic models (:mod:`.models`), so the
+OpenAPI schema at ``/openapi.json`` describes them exactly.
+
+The ``answer_*`` functions turn the engine's results into the response models; the HTML pages
+(:mod:`.pages`) show the same answers.
+
+Not for: the work itself (:mod:`.engine`) or the pages.
+"""
+
+from __future__ import annotations
+
+import math
+
+from fastapi import APIRouter, Request
+
+from ..aligners.registry import ALIGNER_NAMES
+from ..aligners.sultan.options import PRESETS
+from ..metrics.paraeval import ParaEvalScore, SegmentMatch
+from .engine import Aligned, Engine, LatticeResult
+from .models import (
+    LIMITS,
+    AlignRequest,
+    AlignResponse,
+    Edge,
+    Info,
+    LatticeRequest,
+    LatticeResponse,
+    Link,
+    ParaEvalRequest,
+    ParaEvalResponse,
+    Paraphrase,
+    ParaphrasesRequest,
+    ParaphrasesResponse,
+    Problem,
+    SimilarityRequest,
+    SimilarityResponse,
+    Span,
+)
+
+#: The error answers every route may give (documented in the schema).
+ERRORS: dict[int | str, dict] = {
+    413: {"model": Problem, "description": "the request body is too large"},
+    422: {"model": Problem, "description": "a field breaks a rule, or the input cannot be used"},
+}
+
+router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
+
+
+def engine_of(request: Request) -> Engine:
+    """The engine the app loaded at start-up."""
+    return request.app.state.engine
+
+
+def _finite(value: float | None) -> float | None:
+    return value if value is not None and math.isfinite(value) else None
+
+
+# -- answers -----------------------------------------------------------------------------------------
+def links_of(aligned: Aligned) -> list[Link]:
+    """The alignment's links with their words (and confidences, when the aligner gives them)."""
+    s, t, a = aligned.source.tokens, aligned.target.tokens, aligned.alignment
+    confidence = aligned.confidence or {}
+    return [Link(i=i, j=j, kind="sure" if (i, j) in a.sure else "possible", source=s[i], target=t[j],
+                 confidence=confidence.get((i, j))) for i, j in sorted(a.possible)]
+
+
+def grid_svg(aligned: Aligned, ident: str = "align-grid", picture: str = "grid") -> str:
+    """The alignment grid (or with `picture` ``lines``, the two sentences joined by lines) as SVG
+    text (paralign.viz), confidences shaded."""
+    from ..viz import AlignmentView, alignment_grid, alignment_lines
+
+    view = AlignmentView(aligned.source.tokens, aligned.target.tokens, aligned.alignment,
+                         confidence=aligned.confidence)
+    draw = alignment_lines if picture == "lines" else alignment_grid
+    return draw(view, ident=ident).to_xml()
+
+
+def answer_align(aligned: Aligned, picture: bool) -> AlignResponse:
+    return AlignResponse(source_tokens=list(aligned.source.tokens), target_tokens=list(aligned.target.tokens),
+                         links=links_of(aligned), pharaoh=aligned.alignment.to_pharaoh(),
+                         aligner=aligned.aligner, svg=grid_svg(aligned) if picture else None)
+
+
+def answer_paraeval(match: SegmentMatch, signature: str) -> ParaEvalResponse:
+    score = ParaEvalScore(match.stats, signature)
+    spans = [Span(start=sp.start, end=sp.end, text=" ".join(match.tokens[sp.start:sp.end]), tier=sp.tier,
+                  matched=list(sp.matched)) for sp in match.spans]
+    counts = score.to_dict()["counts"]
+    return ParaEvalResponse(tokens=list(match.tokens), spans=spans, precision=_finite(score.precision),
+                            recall=_finite(score.recall), f=_finite(score.f), counts=dict(counts),  # type: ignore[arg-type]
+                            signature=signature)
+
+
+def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:
+    from ..viz import lattice_drawing
+
+    lattice = result.lattice
+    svg = lattice_drawing(lattice, ident="lattice-drawing").to_xml() if picture else None
+    return LatticeResponse(states=lattice.n_states, edges=[Edge(start=s, word=w, end=e) for s, w, e in lattice.edges],
+                           paths=str(lattice.path_count()), log10_paths=lattice.log10_paths(),
+                           some_paths=list(result.some_paths), svg=svg)
+
+
+# -- routes ---------------------------------------------------------------------------------------
+@router.get("/info", response_model=Info, summary="what the server offers: aligners, presets, "
+            "signals, paraphrase sources and input limits")
+def info(request: Request) -> Info:
+    engine = engine_of(request)
+    return Info(aligners=list(ALIGNER_NAMES), presets=list(PRESETS), signals=list(engine.signals),
+                tables=list(engine.sources), limits=dict(LIMITS))
+
+
+@router.post("/align", response_model=AlignResponse, summary="word-align two sentences")
+def align(body: AlignRequest, request: Request) -> AlignResponse:
+    aligned = engine_of(request).align(body.source, body.target, body.aligner, body.preset)
+    return answer_align(aligned, body.picture)
+
+
+@router.post("/similarity", response_model=SimilarityResponse,
+             summary="the similarity of two sentences by every signal, from one alignment")
+def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
+    engine = engine_of(request)
+    aligned = engine.align(body.source, body.target, body.aligner, body.preset)
+    return SimilarityResponse(source_tokens=list(aligned.source.tokens),
+                              target_tokens=list(aligned.target.tokens),
+                              links=len(aligned.alignment.possible), aligner=aligned.aligner,
+                              scores=engine.similarity(aligned))
+
+
+@router.post("/paraeval", response_model=ParaEvalResponse,
+             summary="ParaEval of a hypothesis against references, with its words' match tiers")
+def paraeval(body: ParaEvalRequest, request: Request) -> ParaEvalResponse:
+    return answer_paraeval(*engine_of(request).paraeval(body.hypothesis, body.references))
+
+
+@router.post("/lattice", response_model=LatticeResponse,
+             summary="the word lattice of equivalent sentences (Pang et al. 2003)")
+def lattice(body: LatticeRequest, request: Request) -> LatticeResponse:
+    return answer_lattice(engine_of(request).lattice(body.sentences, body.method), body.picture)
+
+
+@router.post("/paraphrases", response_model=ParaphrasesResponse,
+             summary="the paraphrases of a phrase in a source loaded at start-up")
+def paraphrases(body: ParaphrasesRequest, request: Request) -> ParaphrasesResponse:
+    engine = engine_of(request)
+    table = body.table or next(iter(engine.sources), "")
+    found = engine.paraphrases(body.phrase, table)
+    return ParaphrasesResponse(phrase=body.phrase, table=table, total=len(found),
+                               paraphrases=[Paraphrase(paraphrase=q, score=_finite(s))
+                                            for q, s in found[:body.limit]])

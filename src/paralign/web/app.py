@@ -1,0 +1,138 @@
+"""The web app: :func:`create_app` builds the FastAPI application of ``paralign serve``.
+
+The app loads its :class:`.engine.Engine` once, in its lifespan (or is given one already
+loaded), and keeps it in ``app.state.engine``. Around the routes:
+
+- a request body over :data:`.models.LIMITS` ``body_bytes`` is refused with 413 before any
+  route sees it (the declared length is checked first, then the bytes as they arrive);
+- a request that the models refuse gets 422 with a one-line message naming each field, and a
+  ParalignError raised by the library for what a client sent (an unknown table, a lattice that
+  cannot be built) gets 422 with its message: a client never causes a 5xx by what it sends;
+- FastAPI's own API docs pages are switched off, as they load their scripts from a CDN: the
+  app serves its own page at ``/docs`` (:mod:`.pages`), made from the OpenAPI schema on the
+  server, with no script, and the schema itself at ``/openapi.json``. Every asset is served by
+  the app: the pages work with no internet. (Swagger UI's files are on PyPI as
+  ``swagger-ui-bundle``; served from ``/static`` through FastAPI's ``get_swagger_ui_html(
+  swagger_js_url=..., swagger_css_url=...)`` they would give an interactive page offline, at the
+  price of another dependency and a script bundle. The page here needs neither.)
+
+Not for: the routes (:mod:`.api`, :mod:`.pages`) or the work (:mod:`.engine`). Nothing here
+prints or binds a socket: ``paralign serve`` (:mod:`paralign.cli.serve`) runs the app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from .. import __version__
+from ..errors import ParalignError
+from . import api, pages
+from .engine import Engine, ServeConfig
+from .models import LIMITS, describe, field_errors
+
+STATIC = Path(__file__).parent / "static"
+
+
+class BodyLimit:
+    """ASGI middleware: 413 for a request body over `limit` bytes (declared or sent)."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def _refuse(self, send: Any) -> None:
+        body = JSONResponse({"error": f"the request body is over {self.limit} bytes", "detail": []},
+                            status_code=413).body
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", ())).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        chunks, size, more = [], 0, True
+        while more:  # read the body here, up to the limit, then replay it to the app
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await self._refuse(send)
+                return
+            more = message.get("more_body", False)
+        body, replayed = b"".join(chunks), False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+    errors = field_errors(list(exc.errors()))
+    return JSONResponse({"error": describe(errors), "detail": errors}, status_code=422)
+
+
+async def _refused(request: Request, exc: ParalignError) -> JSONResponse:
+    return JSONResponse({"error": str(exc), "detail": []}, status_code=422)
+
+
+def _schema(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
+    of ``table`` (made once, after start-up)."""
+    if app.openapi_schema is None:
+        from fastapi.openapi.utils import get_openapi
+
+        schema = get_openapi(title=app.title, version=app.version, description=app.description,
+                             routes=app.routes)
+        names = list(app.state.engine.sources)
+        if names:
+            fields = schema["components"]["schemas"]["ParaphrasesRequest"]["properties"]
+            fields["table"] = {"type": "string", "enum": names, "default": names[0], "title": "Table",
+                               "description": fields["table"].get("description", "")}
+        app.openapi_schema = schema
+    return app.openapi_schema
+
+
+def create_app(config: ServeConfig | None = None, *, engine: Engine | None = None,
+               max_body: int = LIMITS["body_bytes"]) -> FastAPI:
+    """The app; its lifespan loads an Engine from `config` (default: :class:`ServeConfig`'s
+    defaults) unless `engine` is given."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.engine = engine if engine is not None else Engine.load(config or ServeConfig())
+        yield
+
+    app = FastAPI(title="paralign", version=__version__, lifespan=lifespan, docs_url=None,
+                  redoc_url=None, description="Paraphrase-aware comparison of English text: word "
+                  "alignment, sentence similarity, ParaEval, word lattices and paraphrase tables. "
+                  "Every request is limited in size; errors are JSON {error, detail}.")
+    if engine is not None:  # usable at once, also by a client that runs no lifespan (schema fuzzers)
+        app.state.engine = engine
+    app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
+    app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
+    app.add_exception_handler(ParalignError, _refused)  # type: ignore[arg-type]
+    app.add_middleware(BodyLimit, limit=max_body)
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,185 @@
+"""What the web app computes, with everything it needs loaded once: the :class:`Engine`.
+
+:meth:`Engine.load` (called once, at start-up) loads the spaCy pipeline, the aligners of every
+preset, the paraphrase sources (PPDB, WordNet and the ``--table`` files, the only files the app
+ever reads) and the ParaEval scorer, and aligns one pair per preset so that the first request
+is as fast as the others. Each method then answers one request from plain values, returning the
+library's results (the routes turn them into JSON or pages). One lock serialises the work:
+spaCy pipelines and the aligners' caches are not made for threads.
+
+Not for: HTTP (:mod:`.app`, :mod:`.api`, :mod:`.pages`) or input limits (:mod:`.models`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import numbers
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..aligners.registry import ALIGNER_NAMES, get_aligner
+from ..aligners.sultan.options import PRESETS
+from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..errors import ConfigurationError
+from ..metrics.paraeval import ParaEval, SegmentMatch, build_sources
+from ..paraphrases import ParaphraseSource, Score, load_source
+from ..sentence import Sentence
+from ..similarity import SIGNALS, Signal, make_signal, needs_fit
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    """What the app loads at start-up: the built-in paraphrase `resources` (``ppdb``,
+    ``wordnet``) and the paraphrase `tables` (``path[:threshold]``, as ``--table`` takes them);
+    `warm` aligns one pair per preset at start-up."""
+
+    tables: tuple[str, ...] = ()
+    resources: tuple[str, ...] = ("ppdb", "wordnet")
+    warm: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Aligned:
+    """An aligned pair: the annotated sentences, the alignment, its confidences (link -> [0, 1],
+    when the aligner gives them) and the aligner's name."""
+
+    source: Sentence
+    target: Sentence
+    alignment: Alignment
+    confidence: Mapping[tuple[int, int], float] | None
+    aligner: str
+
+
+@dataclass(frozen=True, slots=True)
+class LatticeResult:
+    """A lattice and a few of its paths."""
+
+    lattice: Any
+    some_paths: tuple[str, ...]
+
+
+def link_confidences(alignment: Alignment) -> dict[tuple[int, int], float] | None:
+    """The alignment's per-link confidences when it carries them (a ``confidence`` attribute:
+    a mapping link -> number, or a method giving one), keeping numbers in [0, 1] of its own
+    links; None when it has none."""
+    found = getattr(alignment, "confidence", None)
+    if callable(found):
+        found = found()
+    if not isinstance(found, Mapping):
+        return None
+    links = alignment.possible
+    out = {tuple(k): float(v) for k, v in found.items()
+           if isinstance(v, numbers.Real) and 0.0 <= float(v) <= 1.0 and tuple(k) in links}
+    return out or None
+
+
+def _source_name(spec: str, taken: Iterable[str]) -> str:
+    """A table's name in the app: its file name (without ``:threshold``), made unique."""
+    path = spec if Path(spec).exists() or ":" not in spec else spec.rpartition(":")[0]
+    base = Path(path).name
+    taken = set(taken)
+    return next(name for name in itertools.chain([base], (f"{base}-{k}" for k in itertools.count(2)))
+                if name not in taken)
+
+
+@dataclass
+class Engine:
+    """The loaded resources and one method per kind of request (see the module's docstring)."""
+
+    sources: dict[str, ParaphraseSource]
+    scorer: ParaEval
+    signals: dict[str, Signal]
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def load(cls, config: ServeConfig | None = None,
+             progress: Callable[[Iterable[str], str, int], Iterable[str]] | None = None) -> Engine:
+        """Everything loaded (tables read, models loaded, aligners warmed); a bad table is a
+        ParalignError naming the file. `progress(steps, label, total)` wraps the warming steps
+        (a CLI passes its progress bar)."""
+        config = config or ServeConfig()
+        names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
+        sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
+        for spec in config.tables:
+            sources[_source_name(spec, sources)] = load_source(spec)
+        signals = {name: make_signal(name) for name in SIGNALS}
+        engine = cls(sources, ParaEval(list(sources.values())),
+                     {name: s for name, s in signals.items() if not needs_fit(s)})
+        steps = [*PRESETS, "paraeval"] if config.warm else []
+        for step in progress(steps, "loading models", len(steps)) if progress else steps:
+            if step == "paraeval":
+                engine.paraeval("the cat sat", ["a cat sat"])
+            else:
+                engine.align("The cat sat on the mat.", "A cat was sitting on the mat.", "sultan", step)
+        return engine
+
+    def _locked(self, work: Callable[[], T]) -> T:
+        with self._lock:
+            return work()
+
+    # -- alignment and similarity ----------------------------------------------------------------
+    @staticmethod
+    def aligner(name: str, preset: str) -> AlignFunction:
+        """The alignment function of a name and preset (the exact aligner takes only 'default')."""
+        if name not in ALIGNER_NAMES:
+            raise ConfigurationError(f"unknown aligner {name!r}: use {' or '.join(ALIGNER_NAMES)}")
+        return get_aligner(name, preset if name == "sultan" else "default")
+
+    def align(self, source: str, target: str, aligner: str = "sultan", preset: str = "default") -> Aligned:
+        """Two texts tokenised, annotated and aligned."""
+        from ..nlp import annotate_many
+
+        function = self.aligner(aligner, preset)
+
+        def work() -> Aligned:
+            s, t = annotate_many([source, target])
+            alignment = function(s, t)
+            label = f"sultan:{preset}" if aligner == "sultan" else aligner
+            return Aligned(s, t, alignment, link_confidences(alignment), label)
+
+        return self._locked(work)
+
+    def similarity(self, aligned: Aligned) -> dict[str, float | None]:
+        """Every signal's score of an aligned pair (None where a signal is undefined)."""
+        pair = AlignedSentences(aligned.source, aligned.target, aligned.alignment)
+
+        def score(signal: Signal) -> float | None:
+            value = float(signal(pair))
+            return value if math.isfinite(value) else None
+
+        return self._locked(lambda: {name: score(signal) for name, signal in self.signals.items()})
+
+    # -- ParaEval ----------------------------------------------------------------------------------
+    def paraeval(self, hypothesis: str, references: Sequence[str]) -> tuple[SegmentMatch, str]:
+        """The hypothesis's words matched against the references, tier by tier, and the signature."""
+        return self._locked(lambda: (self.scorer.matched_spans(hypothesis, list(references)),
+                                     self.scorer.signature(len(references))))
+
+    # -- lattices and paraphrases ----------------------------------------------------------------------
+    def lattice(self, sentences: Sequence[str], method: str = "syntax", paths: int = 10) -> LatticeResult:
+        """The word lattice of a group of sentences and up to `paths` of its paths."""
+        from ..lattice import LatticeOptions, lattice_for_group
+        from ..nlp import annotate_many
+
+        def work() -> LatticeResult:
+            lattice = lattice_for_group(annotate_many(list(sentences)), LatticeOptions(method=method))
+            some = tuple(" ".join(p) for p in itertools.islice(lattice.paths(), paths))
+            return LatticeResult(lattice, some)
+
+        return self._locked(work)
+
+    def paraphrases(self, phrase: str, table: str) -> list[tuple[str, Score]]:
+        """The paraphrases of `phrase` in the source named `table`, best score first (unscored
+        last), then alphabetically; ConfigurationError for a name not loaded."""
+        source = self.sources.get(table)
+        if source is None:
+            known = ", ".join(self.sources) or "none (start the server with --table)"
+            raise ConfigurationError(f"no paraphrase source named {table!r}; loaded: {known}")
+        found = self._locked(lambda: dict(source.paraphrases(phrase)))
+        return sorted(found.items(), key=lambda qs: (qs[1] is None, -(qs[1] or 0.0), qs[0]))

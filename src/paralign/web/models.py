@@ -1,0 +1,225 @@
+"""What the web app's JSON API takes and gives: pydantic models, with the input limits.
+
+Every text a client sends is checked here, before any work: its length (:data:`LIMITS`), that it
+has a non-space character, and that it holds only characters XML can carry (no control
+characters but tab and line ends, no lone surrogates), since every answer may be drawn as SVG
+or HTML. A request that breaks a rule gets a 422 naming the field and the rule. The HTML
+pages validate their form fields with the same models.
+
+Not for: computing anything (:mod:`.engine`) or the routes (:mod:`.api`, :mod:`.pages`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from ..aligners.registry import ALIGNER_NAMES
+from ..aligners.sultan.options import PRESETS
+
+#: The input limits: characters of a sentence (align, similarity, ParaEval), of a lattice
+#: sentence and of a phrase; how many references and lattice sentences; paraphrases listed;
+#: bytes of a request body.
+LIMITS = {
+    "sentence_chars": 500,
+    "lattice_sentence_chars": 300,
+    "phrase_chars": 200,
+    "references": 8,
+    "lattice_sentences": 10,
+    "paraphrases": 500,
+    "body_bytes": 64 * 1024,
+}
+
+#: Characters XML 1.0 cannot carry (controls but tab, LF, CR; surrogates; U+FFFE, U+FFFF).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+Preset = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
+AlignerName = Literal[ALIGNER_NAMES]  # type: ignore[valid-type]
+
+
+def check_text(text: str) -> str:
+    """`text` unchanged when it has a non-space character and only XML characters; else a
+    ValueError saying which rule it breaks."""
+    bad = _NOT_XML.search(text)
+    if bad:
+        raise ValueError(f"contains the character U+{ord(bad.group()):04X} at position {bad.start()}, "
+                         "which cannot be shown (control characters and lone surrogates are refused)")
+    if not text.strip():
+        raise ValueError("must contain a word, not only spaces")
+    return text
+
+
+#: The rule of :func:`check_text` as a JSON-schema pattern, so that clients (and schema fuzzers)
+#: know it: XML characters only, at least one of them not a space.
+_XML_CHAR = r"[^\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
+TEXT_PATTERN = rf"^{_XML_CHAR}*[^\s\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]{_XML_CHAR}*$"
+
+
+def _text(limit: str, description: str) -> object:
+    """A text field: its length limit, and :func:`check_text` (whose rule the schema states as a
+    pattern; the check itself gives the clearer message)."""
+    return Annotated[str, Field(min_length=1, max_length=LIMITS[limit], description=description,
+                                json_schema_extra={"pattern": TEXT_PATTERN}),
+                     AfterValidator(check_text)]
+
+
+Sentence = _text("sentence_chars", f"a sentence (at most {LIMITS['sentence_chars']} characters)")
+LatticeSentence = _text("lattice_sentence_chars",
+                        f"a sentence (at most {LIMITS['lattice_sentence_chars']} characters)")
+Phrase = _text("phrase_chars", f"a phrase (at most {LIMITS['phrase_chars']} characters)")
+
+
+class Request(BaseModel):
+    """A request body: unknown fields are refused, so a misspelt option is never ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PairRequest(Request):
+    source: Sentence  # type: ignore[valid-type]
+    target: Sentence  # type: ignore[valid-type]
+    aligner: AlignerName = Field("sultan", description="word aligner")  # type: ignore[valid-type]
+    preset: Preset = Field("default", description="option set of the sultan aligner (exact has none)")  # type: ignore[valid-type]
+
+
+class AlignRequest(PairRequest):
+    """Two sentences to word-align."""
+
+    picture: bool = Field(False, description="also return the alignment grid as SVG")
+
+
+class SimilarityRequest(PairRequest):
+    """Two sentences whose similarity every signal scores (from one alignment)."""
+
+
+class ParaEvalRequest(Request):
+    """A hypothesis and its references (one segment)."""
+
+    hypothesis: Sentence  # type: ignore[valid-type]
+    references: list[Sentence] = Field(  # type: ignore[valid-type]
+        min_length=1, max_length=LIMITS["references"],
+        description=f"1 to {LIMITS['references']} reference translations")
+
+
+class LatticeRequest(Request):
+    """Equivalent sentences to merge into one word lattice (Pang et al. 2003)."""
+
+    sentences: list[LatticeSentence] = Field(  # type: ignore[valid-type]
+        min_length=1, max_length=LIMITS["lattice_sentences"],
+        description=f"1 to {LIMITS['lattice_sentences']} sentences")
+    method: Literal["syntax", "msa"] = Field("syntax", description="syntax-based merging or the MSA baseline")
+    picture: bool = Field(False, description="also return the lattice drawing as SVG")
+
+
+class ParaphrasesRequest(Request):
+    """A phrase to look up in one of the paraphrase sources loaded at start-up."""
+
+    phrase: Phrase  # type: ignore[valid-type]
+    table: str | None = Field(None, max_length=200, description="a source's name as GET /api/info "
+                              "lists them, never a path (default: the first source loaded)")
+    limit: int = Field(50, ge=1, le=LIMITS["paraphrases"], description="most paraphrases listed")
+
+
+# -- answers ---------------------------------------------------------------------------------------
+class Link(BaseModel):
+    i: int
+    j: int
+    kind: Literal["sure", "possible"]
+    source: str
+    target: str
+    confidence: float | None = None
+
+
+class AlignResponse(BaseModel):
+    source_tokens: list[str]
+    target_tokens: list[str]
+    links: list[Link]
+    pharaoh: str
+    aligner: str
+    svg: str | None = None
+
+
+class SimilarityResponse(BaseModel):
+    source_tokens: list[str]
+    target_tokens: list[str]
+    links: int
+    aligner: str
+    scores: dict[str, float | None] = Field(description="signal -> score in [0, 1] (null: undefined)")
+
+
+class Span(BaseModel):
+    start: int
+    end: int
+    text: str
+    tier: Literal["paraphrase", "exact", "synonym", "unmatched"]
+    matched: list[str]
+
+
+class ParaEvalResponse(BaseModel):
+    tokens: list[str]
+    spans: list[Span]
+    precision: float | None
+    recall: float | None
+    f: float | None
+    counts: dict[str, int]
+    signature: str
+
+
+class Edge(BaseModel):
+    """A lattice edge: from state, word (null: an empty edge), to state."""
+
+    start: int
+    word: str | None
+    end: int
+
+
+class LatticeResponse(BaseModel):
+    states: int
+    edges: list[Edge]
+    paths: str = Field(description="the number of paths (a decimal string: it can be huge)")
+    log10_paths: float
+    some_paths: list[str]
+    svg: str | None = None
+
+
+class Paraphrase(BaseModel):
+    paraphrase: str
+    score: float | None
+
+
+class ParaphrasesResponse(BaseModel):
+    phrase: str
+    table: str
+    total: int
+    paraphrases: list[Paraphrase]
+
+
+class Info(BaseModel):
+    aligners: list[str]
+    presets: list[str]
+    signals: list[str]
+    tables: list[str]
+    limits: dict[str, int]
+
+
+def field_errors(errors: list[dict]) -> list[dict[str, str]]:
+    """Pydantic's errors as (field, message) records (the input itself is not echoed back)."""
+    out = []
+    for error in errors:
+        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
+        out.append({"field": where, "message": str(error.get("msg", "invalid"))})
+    return out
+
+
+def describe(errors: list[dict[str, str]]) -> str:
+    """One line for people: ``source: String should have at most 500 characters; ...``."""
+    return "; ".join(f"{e['field']}: {e['message']}" for e in errors) or "invalid request"
+
+
+class Problem(BaseModel):
+    """Every error answer: a message for people, and per field what was wrong."""
+
+    error: str
+    detail: list[dict[str, str]] = []

@@ -1,0 +1,239 @@
+"""The HTML pages of ``paralign serve``: a form per task, the answer under it, and the API docs.
+
+Each page is a GET form (the URL of an answer can be kept and shared); its fields are checked
+with the API's models (:mod:`.models`), so the pages and the API refuse the same inputs, and a
+refused input shows its message above the form with status 422. Templates are Jinja2 with
+autoescaping on: a sentence ``<script>alert(1)</script>`` is shown as text. The pictures come
+from :mod:`paralign.viz`, whose writer escapes every text, and are the only markup passed
+through unescaped.
+
+``/docs`` lists the API's operations, their fields, limits and answers from the app's OpenAPI
+schema, rendered on the server (no script, nothing from the internet).
+
+Not for: the JSON API (:mod:`.api`) or the work (:mod:`.engine`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, PackageLoader
+from markupsafe import Markup
+from pydantic import BaseModel, ValidationError
+
+from ..aligners.registry import ALIGNER_NAMES
+from ..aligners.sultan.options import PRESETS
+from ..errors import ParalignError
+from . import api
+from .models import (
+    LIMITS,
+    AlignRequest,
+    LatticeRequest,
+    ParaEvalRequest,
+    ParaphrasesRequest,
+    SimilarityRequest,
+    describe,
+    field_errors,
+)
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True))
+
+#: The pages, in the order the navigation lists them: (path, label).
+NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEval"),
+       ("/lattice", "Lattice"), ("/paraphrases", "Paraphrases"), ("/docs", "API"))
+#: The form fields of the two pages about a sentence pair (align, similarity).
+PAIR_FIELDS = ("source", "target", "aligner", "preset")
+#: Example bodies of the API docs page.
+EXAMPLES = {
+    "/api/align": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
+    "/api/similarity": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
+    "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"]},
+    "/api/lattice": {"sentences": ["the cat sat on the mat", "a cat sat on the rug"]},
+    "/api/paraphrases": {"phrase": "car", "table": "ppdb"},
+}
+
+
+def _css() -> Markup:
+    """The pictures' and reports' stylesheet (constant text of paralign.viz, not user input)."""
+    from ..viz.html import CSS
+    from ..viz.reports.paraeval import TIER_CSS
+    from ..viz.reports.parts import CSS as PARTS_CSS
+
+    return Markup(CSS + PARTS_CSS + TIER_CSS)
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """A page from its template, with the navigation and the limits."""
+    common = {"nav": NAV, "limits": LIMITS, "css": _css(), "presets": list(PRESETS),
+              "aligners": ALIGNER_NAMES, "tables": list(api.engine_of(request).sources)}
+    return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
+
+
+def _lines(text: str | None) -> list[str]:
+    """A textarea's non-blank lines."""
+    return [line.strip() for line in (text or "").splitlines() if line.strip()]
+
+
+def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
+                work: Callable[[Any], dict[str, Any]]) -> HTMLResponse:
+    """The page `name`: the empty form when nothing was asked; else the fields checked by
+    `model` and the answer of `work(request model)`, or the reason there is none (422)."""
+    form = {k: v for k, v in fields.items() if v not in (None, "", [])}
+    if not any(k in request.query_params for k in fields):
+        return render(request, name, form=form)
+    try:
+        body = model.model_validate(form)
+        return render(request, name, form=form, **work(body))
+    except ValidationError as exc:
+        return render(request, name, 422, form=form, error=describe(field_errors(list(exc.errors()))))
+    except ParalignError as exc:
+        return render(request, name, 422, form=form, error=str(exc))
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request) -> HTMLResponse:
+    return render(request, "index.html")
+
+
+@router.get("/align", response_class=HTMLResponse)
+def align_page(request: Request) -> HTMLResponse:
+    q = request.query_params
+
+    def work(body: AlignRequest) -> dict[str, Any]:
+        aligned = api.engine_of(request).align(body.source, body.target, body.aligner, body.preset)
+        answer = api.answer_align(aligned, picture=False)
+        return {"answer": answer, "grid": Markup(api.grid_svg(aligned)),
+                "lines": Markup(api.grid_svg(aligned, "align-lines", "lines")),
+                "confidence": any(link.confidence is not None for link in answer.links)}
+
+    fields = {name: q.get(name) for name in PAIR_FIELDS}
+    return answer_page(request, "align.html", AlignRequest, fields, work)
+
+
+@router.get("/similarity", response_class=HTMLResponse)
+def similarity_page(request: Request) -> HTMLResponse:
+    q = request.query_params
+
+    def work(body: SimilarityRequest) -> dict[str, Any]:
+        engine = api.engine_of(request)
+        aligned = engine.align(body.source, body.target, body.aligner, body.preset)
+        return {"aligned": aligned, "scores": engine.similarity(aligned),
+                "grid": Markup(api.grid_svg(aligned, "similarity-grid"))}
+
+    fields = {name: q.get(name) for name in PAIR_FIELDS}
+    return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
+
+
+@router.get("/paraeval", response_class=HTMLResponse)
+def paraeval_page(request: Request) -> HTMLResponse:
+    from ..viz.reports.paraeval import LABELS, hypothesis
+
+    q = request.query_params
+
+    def work(body: ParaEvalRequest) -> dict[str, Any]:
+        match, signature = api.engine_of(request).paraeval(body.hypothesis, body.references)
+        return {"answer": api.answer_paraeval(match, signature), "labels": LABELS,
+                "highlighted": Markup(hypothesis(match).to_xml())}
+
+    fields = {"hypothesis": q.get("hypothesis"), "references": _lines(q.get("references"))}
+    return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work)
+
+
+@router.get("/lattice", response_class=HTMLResponse)
+def lattice_page(request: Request) -> HTMLResponse:
+    from ..viz import lattice_drawing
+
+    q = request.query_params
+
+    def work(body: LatticeRequest) -> dict[str, Any]:
+        result = api.engine_of(request).lattice(body.sentences, body.method)
+        return {"answer": api.answer_lattice(result, picture=False),
+                "drawing": Markup(lattice_drawing(result.lattice, ident="lattice-drawing").to_xml())}
+
+    fields = {"sentences": _lines(q.get("sentences")), "method": q.get("method")}
+    return answer_page(request, "lattice.html", LatticeRequest, fields, work)
+
+
+@router.get("/paraphrases", response_class=HTMLResponse)
+def paraphrases_page(request: Request) -> HTMLResponse:
+    q = request.query_params
+
+    def work(body: ParaphrasesRequest) -> dict[str, Any]:
+        return {"answer": api.paraphrases(body, request)}
+
+    fields = {"phrase": q.get("phrase"), "table": q.get("table")}
+    return answer_page(request, "paraphrases.html", ParaphrasesRequest, fields, work)
+
+
+# -- the API docs -------------------------------------------------------------------------------------
+def schema_type(schema: Mapping[str, Any]) -> str:
+    """A field's type as people read it: ``string``, ``array of string``, ``one of: a, b`` ..."""
+    if "$ref" in schema:
+        return schema["$ref"].rsplit("/", 1)[-1]
+    if "enum" in schema:
+        return "one of: " + ", ".join(str(v) for v in schema["enum"])
+    if "const" in schema:
+        return repr(schema["const"])
+    if "anyOf" in schema:
+        return " or ".join(schema_type(s) for s in schema["anyOf"])
+    kind = schema.get("type", "any")
+    if kind == "array":
+        items = schema.get("items") or schema.get("prefixItems")
+        inner = (", ".join(schema_type(s) for s in items) if isinstance(items, list)
+                 else schema_type(items or {}))
+        return f"array of {inner}"
+    if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
+        return f"object of {schema_type(schema['additionalProperties'])}"
+    return str(kind)
+
+
+RULES = (("minLength", "at least {} characters"), ("maxLength", "at most {} characters"),
+         ("minItems", "at least {} items"), ("maxItems", "at most {} items"),
+         ("minimum", ">= {}"), ("maximum", "<= {}"))
+
+
+def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
+    """The fields of schema `name`: name, type, required, default, rules and description."""
+    schema = schemas.get(name, {})
+    required = set(schema.get("required", ()))
+    out = []
+    for field, spec in schema.get("properties", {}).items():
+        rules = [text.format(spec[key]) for key, text in RULES if key in spec]
+        items = spec.get("items", {})
+        rules += [f"each {text.format(items[key])}" for key, text in RULES if isinstance(items, dict) and key in items]
+        if "pattern" in spec or (isinstance(items, dict) and "pattern" in items):
+            rules.append("not only spaces; no control characters (the pattern in the schema)")
+        out.append({"name": field, "type": schema_type(spec), "required": "yes" if field in required else "no",
+                    "default": json.dumps(spec["default"]) if "default" in spec else "",
+                    "rules": "; ".join(rules), "description": spec.get("description", "")})
+    return out
+
+
+def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every operation of an OpenAPI schema with its request and answer fields."""
+    schemas = schema.get("components", {}).get("schemas", {})
+    out = []
+    for path, methods in schema.get("paths", {}).items():
+        for method, op in methods.items():
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            answer = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {})
+            request_name = schema_type(body) if body else None
+            answer_name = schema_type(answer.get("schema", {})) if answer else None
+            out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""),
+                        "request": request_name, "request_fields": model_fields(schemas, request_name or ""),
+                        "answer": answer_name, "answer_fields": model_fields(schemas, answer_name or ""),
+                        "errors": sorted(k for k in op.get("responses", {}) if k != "200"),
+                        "example": json.dumps(EXAMPLES[path]) if path in EXAMPLES else None})
+    return out
+
+
+@router.get("/docs", response_class=HTMLResponse)
+def docs_page(request: Request) -> HTMLResponse:
+    return render(request, "docs.html", operations=operations(request.app.openapi()),
+                  base=str(request.base_url).rstrip("/"))

@@ -1,0 +1,450 @@
+"""The bad-input matrix of docs/CLI.md (issue 23): every subcommand against every class of bad
+input that applies to it, in-process through `paralign.cli.main(argv)`.
+
+Each cell asserts the contract: the exit status; no traceback; an error that names the input
+(and line 2, where the bad line is); the good items' output kept by batch commands; no output
+file after a failure and no stray files (temporary copies, half-written outputs) after any run.
+
+A command joins the matrix by adding one entry to ROWS (see `Row`; a key `command (what)` is
+another way to call the same command, e.g. its second input form); `test_every_command_has_a_row`
+fails for a subcommand of the CLI's own command table without one. Commands with no file to feed
+go in NO_FILE_INPUT with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import build_parser, main
+from paralign.cli._common import non_negative_int, positive_int
+from paralign.settings import data_dir
+
+# -- good inputs (three or more lines; line 2 is where a bad line goes) ----------------------------
+PAIRS = "The cat sat on the mat .\tA cat was sitting on the mat .\nPrices rose .\tPrices went up .\nShe ran .\tShe was running .\n"
+STS = "4.0\tA man plays a guitar.\tA man plays a guitar.\n1.0\tCats sleep.\tDogs bark.\n3.0\tThe cat sleeps.\tThe cat naps.\n5.0\tThe dog runs.\tThe dog runs.\n"
+MSRP = ("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n1\t1\t2\tA man plays.\tA man plays.\n"
+        "0\t3\t4\tCats sleep.\tDogs bark.\n1\t5\t6\tThe cat sleeps.\tThe cat naps.\n0\t7\t8\tI run.\tYou swim far.\n")
+GOLD = "".join(
+    f'{{"id": "p{k}", "source": "{s}", "target": "{t}", "sure": [[0, 0], [1, 1]], "possible": []}}\n'
+    for k, (s, t) in enumerate([("The cat sat .", "The cat sat ."), ("Prices rose .", "Prices went up ."),
+                                ("She ran .", "She was running .")]))
+PHARAOH = "0-0 1-1 2-2 3-3\n0-0 1-1\n0-0 1-1 2-3\n"
+TABLE = "the cat\ta cat\t0.9\nsat\twas sitting\t0.5\nrose\twent up\t0.7\n"
+SENTENCES = "the cat sat on the mat\nthe cat was sitting on the mat\na cat sat on the mat\n"
+GROUPS = ("the cat sat on the mat\tthe cat was sitting on the mat\nprices rose sharply\tprices went up sharply\n"
+          "she ran home\tshe was running home\n")
+ENGLISH = "the car is small\nthe dog is big\nthe house is red\n"
+LINKS = "0-0 1-1 2-2 3-3\n0-0 1-1 2-2 3-3\n0-0 1-1 2-2 3-3\n"
+HYPS = "the cat sat on the mat\nprices went up\nshe ran home\n"
+LATTICE = '{"states": 3, "start": 0, "end": 2,\n"edges": [[0, "a", 1], [1, "b", 2], [1, "c", 2]],\n"weights": [2, 1, 1]}\n'
+
+
+#: Known gaps (see `Row.known`), left to the modules' owners.
+BUILDER_EMPTY = ("a table builder with no usable line (all empty or blank) writes an empty table and exits 0 "
+                 "with a warning; the contract says exit 1 when every item is bad (pivot / word-align / "
+                 "paraphrase-table pipelines)")
+
+
+@dataclass(frozen=True)
+class Row:
+    """How to run one command on a good input `{in}`, and what each class of bad input gives.
+
+    argv: the command line after `paralign`; ``{in}`` is the input under test (written as
+    `name`), ``{in_dir}`` its folder, ``{out}`` an output file (name ``out`` + `out_suffix`),
+    ``{NAME}`` another (good) input of `files`. expect: the exit status of each class whose
+    outcome the command decides (empty, blank, utf8, columns, nan, inf, range, mismatch); a
+    class left out does not apply, except the classes every file input meets (see FIXED).
+    bad_lines: the line 2 that makes a class (columns, nan, inf, range). mismatch: the option
+    whose file must have as many lines as `{in}`. counts: options that take a count >= 1 and
+    are checked by the library (those the parser checks, positive_int, are found in it).
+    batch: bad lines are reported in place and the output keeps the good lines (text, one a line).
+    known: cells where the command does not meet the contract yet (strict xfail, with the reason:
+    the cell fails once the command is fixed, so the entry is removed then).
+    """
+
+    argv: tuple[str, ...]
+    good: str
+    expect: dict[str, int]
+    files: dict[str, str] = field(default_factory=dict)
+    bad_lines: dict[str, str] = field(default_factory=dict)
+    counts: tuple[str, ...] = ()
+    batch: bool = False
+    name: str = "in.txt"
+    out_suffix: str = ".txt"
+    output: bool = True  # has -o (output classes apply)
+    known: dict[str, str] = field(default_factory=dict)  # class -> how the command still breaks the contract
+    lines: bool = True  # a bad line's error names it (False: a JSON document, whose errors name the item)
+
+
+ROWS: dict[str, Row] = {
+    "align": Row(("align", "{in}", "--similarity", "none", "-o", "{out}"), PAIRS,
+                 {"empty": 0, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": "no tab here"}, batch=True),
+    "align (--source/--target)": Row(("align", "--source", "{in}", "--target", "{TARGET}", "--similarity", "none",
+                                      "-o", "{out}"), HYPS, {"empty": 1, "blank": 1, "utf8": 0, "mismatch": 1},
+                                     files={"TARGET": HYPS}, batch=True),
+    "similarity": Row(("similarity", "--pairs", "{in}", "--aligner", "exact", "-o", "{out}"), PAIRS,
+                      {"empty": 0, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": "no tab here"}, batch=True),
+    "evaluate-sts": Row(("evaluate-sts", "--data", "{in}", "--aligner", "exact", "-o", "{out}"), STS,
+                        {"empty": 1, "blank": 1, "utf8": 1, "columns": 0, "nan": 0, "inf": 0, "range": 0},
+                        bad_lines={"columns": "2.0\tonly one sentence", "nan": "nan\ta b\ta b",
+                                   "inf": "inf\ta b\ta b", "range": "7.5\ta b\ta b"}),
+    "evaluate-paraphrase": Row(
+        ("evaluate-paraphrase", "--train", "{in}", "--test", "{TEST}", "--aligner", "exact",
+         "--classifier", "signal", "-o", "{out}"), MSRP,
+        {"empty": 1, "blank": 1, "utf8": 1, "columns": 0, "range": 0}, files={"TEST": MSRP},
+        bad_lines={"columns": "1\t9\t9\tonly one sentence", "range": "7\t9\t9\tA b.\tA b."}),
+    "evaluate-aligner": Row(("evaluate-aligner", "--gold", "{in}", "--similarity", "none", "-o", "{out}"), GOLD,
+                            {"empty": 1, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": '{"id": "x"}'}),
+    "tune-aligner": Row(("tune-aligner", "--gold", "{in}", "--similarity", "none", "--ppdb-grid", "0.9",
+                         "--w-grid", "0.9", "-o", "{out}"), GOLD,
+                        {"empty": 1, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": '{"id": "x"}'}),
+    "score-alignments": Row(("score-alignments", "--gold", "{GOLD}", "--system", "{in}", "-o", "{out}"), PHARAOH,
+                            {"empty": 1, "blank": 0, "utf8": 0, "columns": 0, "mismatch": 1}, files={"GOLD": GOLD},
+                            bad_lines={"columns": "0-0 1-x"}),
+    "parametric align": Row(("parametric", "align", "--gold", "{GOLD}", "--system", "{in}", "-o", "{out}"), PHARAOH,
+                            {"empty": 1, "blank": 0, "utf8": 0, "columns": 0, "mismatch": 1}, files={"GOLD": GOLD},
+                            bad_lines={"columns": "0-0 1-x"}, counts=("--max-length",)),
+    "parametric table": Row(("parametric", "table", "--gold", "{GOLD}", "--table", "{in}", "-o", "{out}"), TABLE,
+                            {"empty": 0, "blank": 0, "utf8": 1, "columns": 1, "nan": 1, "inf": 1},
+                            files={"GOLD": GOLD}, counts=("--max-length",), bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan",
+                                                             "inf": "sat\tsits\tinf"}),
+    "paraeval": Row(("paraeval", "-r", "{REF}", "-i", "{in}", "--resources", "none", "-o", "{out}"), HYPS,
+                    {"empty": 1, "blank": 0, "utf8": 1, "mismatch": 1}, files={"REF": HYPS},
+                    counts=("--max-length", "--min-paraphrase-length")),
+    "lattice build": Row(("lattice", "build", "{in}", "-o", "{out}"), SENTENCES, {"empty": 0, "blank": 0, "utf8": 1}),
+    "lattice draw": Row(("lattice", "draw", "{in}", "-o", "{out}"), SENTENCES, {"empty": 1, "blank": 1, "utf8": 1},
+                        out_suffix=".dot"),
+    "lattice paths": Row(("lattice", "paths", "{in}", "-o", "{out}"), SENTENCES, {"empty": 1, "blank": 1, "utf8": 1}),
+    "lattice paths (--lattice)": Row(("lattice", "paths", "--lattice", "{in}", "-o", "{out}"), LATTICE,
+                                     {"empty": 1, "blank": 1, "utf8": 1, "columns": 1, "nan": 1},
+                                     bad_lines={"columns": '"edges": [[0, "a"], [1, "b", 2]],', "nan": '"edges": NaN,'},
+                                     name="in.json", lines=False),
+    "lattice distance": Row(("lattice", "distance", "{in}", "--sentence", "the cat sat", "-o", "{out}"), SENTENCES,
+                            {"empty": 1, "blank": 1, "utf8": 1}),
+    "lattice paraphrases": Row(("lattice", "paraphrases", "--groups", "{in}", "-o", "{out}"), GROUPS,
+                               {"empty": 0, "blank": 0, "utf8": 1}),
+    "lattice stats": Row(("lattice", "stats", "--groups", "{in}", "-o", "{out}"), GROUPS,
+                         {"empty": 1, "blank": 1, "utf8": 1}),
+    "paraphrase-table": Row(("paraphrase-table", "--groups", "{in}", "--aligner", "sultan", "-o", "{out}"), GROUPS,
+                            {"empty": 1, "blank": 1, "utf8": 1},
+                            known={"empty": BUILDER_EMPTY, "blank": BUILDER_EMPTY}),
+    "pivot": Row(("pivot", "--english", "{in}", "--foreign", "{FOREIGN}", "--alignment", "{LINKS}", "-o", "{out}"),
+                 ENGLISH, {"empty": 1, "blank": 1, "utf8": 1, "mismatch": 1},
+                 files={"FOREIGN": ENGLISH, "LINKS": LINKS}, counts=("--max-length", "--chunk-size", "--top-k"),
+                 known={"blank": BUILDER_EMPTY}),
+    "word-align": Row(("word-align", "--source", "{in}", "--target", "{TARGET}", "-o", "{out}"), ENGLISH,
+                      {"empty": 1, "blank": 1, "utf8": 1, "mismatch": 1}, files={"TARGET": ENGLISH}, known={"blank": BUILDER_EMPTY}),
+    "meta-eval": Row(("meta-eval", "--wmt", "{WMT}", "--pair", "de-en", "--metrics", "paraeval",
+                      "--resources", "none", "--table", "{in}", "--resamples", "5", "-o", "{out}"), TABLE,
+                     {"empty": 0, "blank": 0, "utf8": 1, "columns": 1, "nan": 1}, files={"WMT": ""},
+                     bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan"},
+                     counts=("--max-length", "--min-paraphrase-length")),
+    "demo": Row(("demo", "--examples", "{in_dir}", "-o", "{out}"), GOLD, {"empty": 1, "blank": 1, "utf8": 0},
+                name="examples/gold.jsonl"),
+}
+
+#: Subcommands with no file input to feed bad bytes to, and why.
+NO_FILE_INPUT: dict[str, str] = {
+    "download": "fetches NLTK data over the network; its only option is a target folder",
+    "serve": "a server that keeps running (a good --table never returns): its start-up errors "
+             "(test_a_bad_table_stops_before_serving) and its request inputs are tested in tests/cli/test_serve.py "
+             "and tests/web",
+}
+
+#: Classes every file input meets, with the exit status the contract fixes (None: as the good input).
+FIXED: dict[str, int | None] = {
+    "missing": 2, "directory": 2, "bom": None, "crlf": None, "long_line": None,
+    "stdin": None, "dev_stdin": None, "pipe": None,
+}
+OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2}
+LINE_CLASSES = ("utf8", "columns", "nan", "inf", "range", "strict")
+
+
+def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> list[str]:
+    """The CLI's own command table: every (sub)subcommand, as typed (`lattice build`)."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += _commands(sub, f"{prefix}{name} ") or [f"{prefix}{name}"]
+    return found
+
+
+def _subparser(command: str) -> argparse.ArgumentParser:
+    parser = build_parser()
+    for word in command.split():
+        action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = action.choices[word]
+    return parser
+
+
+def _count_options(command: str, row: Row) -> list[tuple[str, tuple[str, ...]]]:
+    """The command's count options and the bad values to try: those its parser checks (type
+    positive_int: 0 and -1; non_negative_int: -1), found in the parser, and the row's `counts`
+    (checked by the library: 0 and -1)."""
+    found = {}
+    for action in _subparser(command)._actions:
+        if action.type in (positive_int, non_negative_int) and action.option_strings:
+            option = max(action.option_strings, key=len)
+            found[option] = ("0", "-1") if action.type is positive_int else ("-1",)
+    return [*found.items(), *((option, ("0", "-1")) for option in row.counts if option not in found)]
+
+
+def test_every_command_has_a_row() -> None:
+    commands = set(_commands(build_parser()))
+    rows = {_command(key) for key in ROWS} | set(NO_FILE_INPUT)
+    assert commands == rows, (f"commands without a row in ROWS (or NO_FILE_INPUT): {sorted(commands - rows)}; "
+                              f"rows for no command: {sorted(rows - commands)}")
+
+
+def _command(key: str) -> str:
+    """The command of a ROWS key: `align (--source/--target)` is a second row of `align`."""
+    return key.split(" (")[0]
+
+
+def _cells() -> list:
+    cells = []
+    for command, row in ROWS.items():
+        classes = [*FIXED, *row.expect, *(OUTPUT_CLASSES if row.output else ()), *(["strict"] if row.batch else [])]
+        classes += [f"{option}={value}" for option, values in _count_options(_command(command), row)
+                    for value in values]
+        for cls in classes:
+            marks = [pytest.mark.xfail(strict=True, reason=row.known[cls])] if cls in row.known else []
+            cells.append(pytest.param(command, cls, marks=marks, id=f"{command.replace(' ', '-')}:{cls}"))
+    return cells
+
+
+# -- building a cell's input ----------------------------------------------------------------------
+def _variant(row: Row, cls: str) -> bytes | None:
+    """The bytes of `{in}` for class `cls` (None: no file at all)."""
+    good = row.good.encode("utf-8")
+    lines = row.good.splitlines(keepends=True)
+    if cls == "empty":
+        return b""
+    if cls == "blank":
+        return b"\n  \n\t\n"
+    if cls == "bom":
+        return b"\xef\xbb\xbf" + good
+    if cls == "crlf":
+        return good.replace(b"\n", b"\r\n")
+    if cls == "long_line":  # line 2 padded with 1 MB of spaces
+        return "".join(lines[:1] + [lines[1].rstrip("\n") + " " * (1 << 20) + "\n"] + lines[2:]).encode("utf-8")
+    if cls in ("utf8", "strict"):  # a Latin-1 byte in line 2 (with --strict: exit 1)
+        return "".join(lines[:1]).encode("utf-8") + lines[1].encode("utf-8").replace(b" ", b" caf\xe9 ", 1) \
+            + "".join(lines[2:]).encode("utf-8")
+    if cls in row.bad_lines:
+        return "".join(lines[:1] + [row.bad_lines[cls] + "\n"] + lines[2:]).encode("utf-8")
+    if cls == "mismatch":
+        return "".join(lines[:-1]).encode("utf-8")
+    return good
+
+
+def _wmt(root: Path) -> None:
+    """A three-segment WMT21-layout folder (two systems, one reference) for meta-eval."""
+    for sub in ("references", "system-outputs", "sources"):
+        (root / "txt" / sub).mkdir(parents=True)
+    (root / "humaneval").mkdir()
+    (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text(HYPS, encoding="utf-8")
+    for name, text in (("Good", HYPS), ("Bad", "cat\nprices\nran\n"), ("Mid", "the cat sat\nprices rose\nshe ran\n")):
+        (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_text(text, encoding="utf-8")
+    (root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv").write_text(
+        "80.0 0.5 3 3 g Good\n20.0 -0.6 3 3 b Bad\n50.0 0.1 3 3 m Mid\n", encoding="utf-8")
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+    output: str | None  # the -o file's text, None when absent
+
+
+def _run(argv: list[str], capsys: pytest.CaptureFixture, out: Path | None) -> Run:
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's usage errors
+        code = int(exc.code or 0)
+    captured = capsys.readouterr()
+    output = out.read_text(encoding="utf-8") if out is not None and out.is_file() else None
+    return Run(code, captured.out, captured.err, output)
+
+
+def _argv(row: Row, inputs: dict[str, str], out: str) -> list[str]:
+    return [arg.format(out=out, **inputs) for arg in row.argv]
+
+
+def _setup(row: Row, root: Path, data: bytes | None, directory: bool = False) -> dict[str, str]:
+    """Write `{in}` (the bytes, or a folder) and the row's other inputs under `root`; the placeholders."""
+    path = root / row.name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if directory:
+        path.mkdir()
+    elif data is not None:
+        path.write_bytes(data)
+    inputs = {"in": row.name, "in_dir": str(Path(row.name).parent)}
+    for key, text in row.files.items():
+        if key == "WMT":
+            _wmt(root / "wmt")
+            inputs[key] = "wmt"
+        else:
+            (root / f"{key.lower()}.txt").write_text(text, encoding="utf-8")
+            inputs[key] = f"{key.lower()}.txt"
+    return inputs
+
+
+def _stray_temporaries() -> set[str]:
+    return {p.name for p in Path(tempfile.gettempdir()).glob("paralign-*")}
+
+
+@pytest.fixture(scope="module")
+def good_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
+    """Each command's run on its good input (lazily, once per module)."""
+    return {}
+
+
+def _good(command: str, good_runs: dict[str, Run], tmp_path_factory, capsys) -> Run:
+    if command not in good_runs:
+        row = ROWS[command]
+        root = tmp_path_factory.mktemp("good")
+        cwd = Path.cwd()
+        os.chdir(root)
+        try:
+            inputs = _setup(row, root, row.good.encode("utf-8"))
+            good_runs[command] = _run(_argv(row, inputs, "out" + row.out_suffix), capsys, root / ("out" + row.out_suffix))
+        finally:
+            os.chdir(cwd)
+    run = good_runs[command]
+    if run.code != 0 and ("NLTK_DATA" in run.err or "no spaCy English model" in run.err or data_dir() is None):
+        pytest.skip(f"a resource this command needs is not installed (NLTK data, spaCy model; "
+                    f"PARALIGN_DATA): {run.err.strip()}")
+    assert run.code == 0, run.err
+    return run
+
+
+def _feed(cls: str, data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int | None]:
+    """What to give as `{in}` for the stdin classes ('-', /dev/stdin, a pipe's /dev/fd/N); the
+    pipe's read end to close after the run."""
+    if cls in ("stdin", "dev_stdin"):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        return ("-" if cls == "stdin" else "/dev/stdin"), None
+    read, write = os.pipe()
+
+    def writer() -> None:
+        with os.fdopen(write, "wb") as handle, contextlib.suppress(BrokenPipeError):  # a reader that stopped early
+            handle.write(data)
+
+    threading.Thread(target=writer, daemon=True).start()
+    return f"/dev/fd/{read}", read
+
+
+@pytest.mark.parametrize(("command", "cls"), _cells())
+def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+              capsys: pytest.CaptureFixture, good_runs, tmp_path_factory) -> None:
+    row = ROWS[command]
+    good = _good(command, good_runs, tmp_path_factory, capsys)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PARALIGN_DEBUG", raising=False)
+    temporaries = _stray_temporaries()
+    data = None if cls == "missing" else _variant(row, cls)
+    inputs = _setup(row, tmp_path, data, directory=cls == "directory")
+    out = "out" + row.out_suffix
+    pipe = None
+    if cls in ("stdin", "dev_stdin", "pipe"):
+        (tmp_path / row.name).unlink()
+        inputs["in"], pipe = _feed(cls, row.good.encode("utf-8"), monkeypatch)
+        if "{in_dir}" in row.argv:
+            pytest.skip("the input is a file inside a folder option, not a file option")
+    elif cls in OUTPUT_CLASSES:
+        out = "." if cls == "output_dir" else "no/such/folder/out.txt"
+    before = set(tmp_path.rglob("*"))
+    argv = _argv(row, inputs, out)
+    if "=" in cls:  # a count option below 1
+        option, value = cls.split("=")
+        argv += [option, value]
+    if cls == "strict":
+        argv.append("--strict")
+    try:
+        run = _run(argv, capsys, tmp_path / out)
+    finally:
+        if pipe is not None:
+            os.close(pipe)
+    expected = _expected(row, cls, good)
+    assert run.code == expected, f"{argv}: exit {run.code}, expected {expected}\n{run.err}"
+    assert "Traceback" not in run.err
+    _check_messages(row, cls, run, inputs["in"], argv)
+    _check_outputs(row, cls, run, good)
+    after = set(tmp_path.rglob("*"))
+    made = {p.relative_to(tmp_path).as_posix() for p in after - before}
+    assert made <= ({out} if run.code == 0 or row.batch else set()), f"stray or half-written files: {made}"
+    assert _stray_temporaries() <= temporaries, "a temporary copy was left behind"
+
+
+def _expected(row: Row, cls: str, good: Run) -> int:
+    if cls in row.expect:
+        return row.expect[cls]
+    if cls == "strict":  # a batch with a bad line, run with --strict
+        return 1
+    if cls in OUTPUT_CLASSES or "=" in cls:
+        return 2
+    fixed = FIXED[cls]
+    return good.code if fixed is None else fixed
+
+
+def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -> None:
+    """An error is one `paralign CMD: error:` line (or argparse's usage) naming what is wrong."""
+    name = "<stdin>" if shown in ("-", "/dev/stdin") else shown
+    if run.code == 2 and (cls in OUTPUT_CLASSES or "=" in cls):
+        option = cls.split("=")[0]
+        named = (("argument -o/--output", "argument --output/-o") if cls in OUTPUT_CLASSES else
+                 (f"argument {option}", f"{option}/", f"/{option}: ", f"{option.lstrip('-').replace('-', '_')} must be"))
+        assert any(text in run.err for text in named), run.err  # named, and refused before any work
+    elif run.code == 1 and row.batch and ": error: " not in run.err:  # every item bad, or --strict
+        assert f"{name}:{2 if cls == 'strict' else 1}:" in run.err, run.err  # each reported with file and line
+        assert f"{name}: " in run.err and " input lines bad" in run.err  # the summary count
+    elif run.code != 0:
+        errors = [line for line in run.err.splitlines() if ": error: " in line]
+        assert len(errors) == 1, run.err
+        if cls in ("missing", "directory"):
+            assert f"{shown}: " in errors[0] or str(Path(shown).parent) in errors[0], errors[0]
+        elif cls in LINE_CLASSES:
+            assert f"{name}:2:" in run.err if row.lines or cls == "utf8" else f"{name}: " in run.err, run.err
+        elif cls == "mismatch":  # both files named
+            assert name in errors[0] and any(other in errors[0] for other in _others(row)), errors[0]
+        else:
+            assert name in errors[0] or Path(shown).parent.as_posix() in errors[0], errors[0]
+    elif cls in LINE_CLASSES:  # a bad line skipped: reported with its file and line
+        assert f"{name}:2" in run.err, run.err
+    assert "paralign-" not in run.err + run.out + (run.output or ""), "a temporary copy is named"
+
+
+def _others(row: Row) -> list[str]:
+    """The names of a row's other inputs, as `_setup` writes them."""
+    return [f"{key.lower()}.txt" for key in row.files if key != "WMT"]
+
+
+def _check_outputs(row: Row, cls: str, run: Run, good: Run) -> None:
+    """Success keeps what the good input gives; a failure writes no output file."""
+    if run.code != 0 and row.batch and cls != "strict":  # every item bad: still one output line per input line
+        assert run.output is None or len(run.output.splitlines()) == len(_variant(row, cls).splitlines())
+        return
+    if run.code != 0 and cls != "strict":
+        assert run.output is None
+        return
+    if cls in ("bom", "crlf", "long_line") and row.batch:
+        assert run.output == good.output
+    if cls in ("stdin", "dev_stdin", "pipe"):
+        assert bool(run.output) == bool(good.output)
+    if row.batch and cls in LINE_CLASSES and run.output is not None:  # the bad line 2 is empty (or NA) in its place
+        lines, expected = (run.output or "").splitlines(), (good.output or "").splitlines()
+        assert len(lines) == len(expected) and lines[0] == expected[0] and lines[2:] == expected[2:]
+        assert lines[1] in ("", "NA")

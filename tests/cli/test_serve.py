@@ -1,0 +1,182 @@
+"""`paralign serve`, used the way a person uses it: a real Chromium (Debian's `chromium`, driven
+by playwright) types into the pages of a server started on a free loopback port.
+
+The server and browser helpers are benchmarks/screenshots.py's (the README's screenshots are
+taken the same way). Without a browser these tests skip, saying so, except in CI (``CI`` set),
+where a missing browser fails them: `.ci/run` installs Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+XSS = "<script>alert(1)</script>"
+
+
+def _helpers():
+    spec = importlib.util.spec_from_file_location("paralign_screenshots", ROOT / "benchmarks" / "screenshots.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+helpers = _helpers()
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (in CI the browser tests must run: .ci/run installs chromium)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The URL of `paralign serve --table small.tsv` (stopped when the module's tests end)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    table = tmp_path_factory.mktemp("serve") / "small.tsv"
+    table.write_text("cat\tfeline\t0.8\n", encoding="utf-8")
+    started = time.monotonic()
+    with helpers.serving(["--table", str(table)]) as url:
+        print(f"paralign serve answered after {time.monotonic() - started:.1f} s")
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[dev]')")
+    executable = helpers.find_chromium()
+    if executable is None:
+        _unavailable("no Chromium found (apt-get install chromium, or set PARALIGN_CHROMIUM)")
+    with sync_playwright() as playwright:
+        chromium = helpers.launch(playwright, executable)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser, server):
+    """A fresh page; any request it makes outside the server fails the test (no internet needed)."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    outside: list[str] = []
+
+    def guard(route) -> None:
+        if route.request.url.startswith(server) or route.request.url.startswith("data:"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", guard)
+    dialogs: list[str] = []
+    tab = context.new_page()
+    tab.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    tab.dialogs = dialogs
+    yield tab
+    context.close()
+    assert outside == [], f"the page asked for outside resources: {outside}"
+
+
+def test_align_two_sentences_in_the_browser(page, server, tmp_path) -> None:
+    helpers.align(page, server, "The cat sat on the mat.", "A cat was sitting on the mat.", preset="paper")
+    cells = page.locator("svg#align-grid g.link")
+    rows = page.locator("#links tbody tr.link")
+    assert cells.count() == rows.count() > 0
+    grid = {(c.get_attribute("data-i"), c.get_attribute("data-j")) for c in cells.all()}
+    table = {(r.get_attribute("data-i"), r.get_attribute("data-j")) for r in rows.all()}
+    assert grid == table and ("1", "1") in table
+    cat = page.locator('#links tr.link[data-i="1"][data-j="1"]')
+    assert cat.locator("td.source-word").inner_text() == "cat"
+    assert page.locator("#preset").input_value() == "paper"
+    assert page.locator("svg#align-grid").bounding_box()["width"] > 100  # drawn, not just present
+    page.screenshot(path=str(tmp_path / "align.png"), full_page=True)
+    assert (tmp_path / "align.png").stat().st_size > 10_000
+
+
+def test_a_typed_script_is_shown_as_text_and_never_runs(page, server) -> None:
+    helpers.align(page, server, XSS, "an alert")
+    words = [t.text_content() for t in page.locator("svg#align-grid text.source-word").all()]
+    assert "<" in words and "script" in words
+    assert page.locator("#source").input_value() == XSS
+    assert page.locator("script").count() == 0 and page.dialogs == []
+    page.goto(server + "paraeval?hypothesis=" + XSS + "&references=an+alert")
+    assert page.locator("script").count() == 0 and page.dialogs == []
+    assert "script" in page.locator(".hypothesis").inner_text()
+
+
+def test_too_long_a_sentence_is_refused_with_a_message(page, server) -> None:
+    page.goto(server + "align?source=" + "x" * 501 + "&target=y")
+    assert "at most 500 characters" in page.locator("#error").inner_text()
+    # the form itself stops at the limit too
+    assert page.locator("#source").get_attribute("maxlength") == "500"
+
+
+def test_lattice_page_draws_the_lattice(page, server, tmp_path) -> None:
+    helpers.lattice(page, server, ["the cat sat on the mat", "a cat sat on the rug"])
+    drawing = page.locator("svg#lattice-drawing")
+    assert drawing.is_visible()
+    assert "4 paths" in page.locator("#lattice-size").inner_text()
+    assert page.locator("#paths li").count() == 4
+    words = {t.text_content() for t in drawing.locator("text").all()}
+    assert {"cat", "mat", "rug"} <= words
+    page.screenshot(path=str(tmp_path / "lattice.png"), full_page=True)
+
+
+def test_other_pages_and_the_api_docs_work_offline(page, server) -> None:
+    page.goto(server + "paraphrases?phrase=cat&table=small.tsv")
+    assert "feline" in page.locator("#paraphrases").inner_text()
+    page.goto(server + "similarity?source=a+cat+sat&target=the+cat+sat")
+    assert page.locator("#signals tr[data-signal=sultan2014] td").inner_text() == "1.0000"
+    page.goto(server + "docs")
+    assert page.locator("section.operation").count() == 6
+    assert "POST /api/align" in page.locator("#op-post--api-align h2").inner_text()
+
+
+def test_a_bad_table_stops_before_serving(tmp_path, capsys) -> None:
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    assert main(["serve", "--resources", "none", "--table", str(tmp_path / "missing.tsv")]) == 2
+    assert "missing.tsv" in capsys.readouterr().err
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("no tab here\n", encoding="utf-8")
+    assert main(["serve", "--resources", "none", "--table", str(bad)]) == 1
+    assert "bad.tsv:1" in capsys.readouterr().err
+
+
+def test_garbage_and_oversized_requests_do_not_stop_the_server(server) -> None:
+    import socket
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    address = urlsplit(server)
+    for raw in (b"\x00\xff garbage\r\n\r\n", b"POST /api/align HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{",
+                b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"):
+        with socket.create_connection((address.hostname, address.port), timeout=10) as connection:
+            connection.sendall(raw)
+            connection.shutdown(socket.SHUT_WR)
+            answer = connection.recv(200)
+        assert not answer or answer.split()[1][:1] == b"4", answer  # a 4xx, or the line is closed
+    body = b'{"source": "' + b"x" * 70_000 + b'", "target": "y"}'
+    request = urllib.request.Request(server + "api/align", data=body, headers={"content-type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 413
+    with urllib.request.urlopen(server + "api/info", timeout=10) as answer:
+        assert answer.status == 200
+
+
+def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert main(["serve"]) == 2
+    assert "pip install 'paralign[web]'" in capsys.readouterr().err

@@ -1,0 +1,38 @@
+"""The interval plot: a row per item, the dot at its value and the bar across its interval."""
+
+from __future__ import annotations
+
+import math
+
+from paralign.viz.intervals import Interval, interval_plot
+
+
+def _x(path: str) -> tuple[float, float]:
+    """The two x coordinates of a bar's path ``Mx yHx2``."""
+    start, end = path[1:].split("H")
+    return float(start.split()[0]), float(end)
+
+
+def test_rows_dots_bars_and_zero_line(picture) -> None:
+    rows = [Interval("bleu <b>", 0.5, 0.25, 0.75), Interval("chrf", -0.5, -1.0, 0.0),
+            Interval("empty", math.nan, math.nan, math.nan)]
+    pic = picture(interval_plot(rows, x_label="tau", title="t", span=(-1.0, 1.0)))
+    groups = pic.all("g", "interval")
+    assert [g.get("data-label") for g in groups] == ["bleu <b>", "chrf", "empty"]
+    assert pic.title(groups[0]) == "bleu <b>: 0.500 [0.250, 0.750]"
+    dots = pic.all("circle", "point")
+    assert len(dots) == 2  # none for the undefined row, which says n/a
+    assert "n/a" in [t.text for t in groups[2].iter() if t.text]
+    bars = [_x(b.get("d")) for b in pic.all("path", "bar")]
+    zero = float(pic.all("path", "zero")[0].get("d")[1:].split()[0])
+    # the axis runs -1 .. 1: bleu's bar is right of zero, chrf's ends on it; dots are inside bars
+    assert zero < bars[0][0] < float(dots[0].get("cx")) < bars[0][1]
+    assert bars[1][1] == zero and bars[1][0] < float(dots[1].get("cx")) < zero
+    assert [t.text for t in pic.all("g", "x-axis")[0]][0] == "-1"
+
+
+def test_axis_covers_values_outside_the_span(picture) -> None:
+    pic = picture(interval_plot([Interval("x", 2.0, 1.5, 3.0)], x_label="v", title="t", span=(0.0, 1.0)))
+    ticks = [float(t.text) for t in pic.all("g", "x-axis")[0]]
+    assert ticks[0] <= 0.0 and ticks[-1] >= 3.0
+    assert not pic.all("path", "zero")  # zero is the axis' end, no line inside the plot

@@ -1,0 +1,158 @@
+"""The JSON API: each route's answer, its limits and refusals, and a schema-driven fuzz (no 5xx)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+PAIR = {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."}
+
+
+def test_align_gives_tokens_links_with_words_and_an_svg_grid(client) -> None:
+    import xml.etree.ElementTree as ET
+
+    answer = client.post("/api/align", json={**PAIR, "picture": True})
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["source_tokens"] == ["The", "cat", "sat", "on", "the", "mat", "."]
+    links = {(link["i"], link["j"]): (link["source"], link["target"]) for link in data["links"]}
+    assert links[(1, 1)] == ("cat", "cat") and links[(5, 6)] == ("mat", "mat")
+    assert data["pharaoh"].split() == [f"{i}-{j}" for i, j in sorted(links)]
+    svg = ET.fromstring(data["svg"])
+    cells = [g for g in svg.iter("{http://www.w3.org/2000/svg}g") if "link" in g.get("class", "").split()]
+    assert {(int(g.get("data-i")), int(g.get("data-j"))) for g in cells} == set(links)
+    assert client.post("/api/align", json=PAIR).json()["svg"] is None
+
+
+def test_presets_and_the_exact_aligner(client) -> None:
+    exact = client.post("/api/align", json={**PAIR, "aligner": "exact"}).json()
+    assert exact["aligner"] == "exact"
+    assert all(link["source"].lower() == link["target"].lower() for link in exact["links"])
+    paper = client.post("/api/align", json={**PAIR, "preset": "paper"}).json()
+    assert paper["aligner"] == "sultan:paper"
+    refused = client.post("/api/align", json={**PAIR, "preset": "nope"})
+    assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "preset"
+
+
+def test_similarity_scores_every_signal_from_one_alignment(client) -> None:
+    data = client.post("/api/similarity", json=PAIR).json()
+    info = client.get("/api/info").json()
+    assert set(data["scores"]) == set(info["signals"]) and "sultan2014" in data["scores"]
+    assert all(0.0 <= v <= 1.0 for v in data["scores"].values() if v is not None)
+    assert data["scores"]["sultan2014"] == 1.0  # every content word aligns
+    different = client.post("/api/similarity", json={"source": "Prices rose.", "target": "The dog barked."})
+    assert different.json()["scores"]["sultan2014"] == 0.0
+
+
+def test_paraeval_spans_cover_the_hypothesis_with_tiers(client) -> None:
+    data = client.post("/api/paraeval", json={"hypothesis": "the cat sat on the mat",
+                                              "references": ["a feline sat on the mat"]}).json()
+    assert data["tokens"] == ["the", "cat", "sat", "on", "the", "mat"]
+    spans = data["spans"]
+    assert [s["start"] for s in spans] == sorted(s["start"] for s in spans)
+    assert sum(s["end"] - s["start"] for s in spans) == len(data["tokens"])
+    tiers = {s["text"]: s["tier"] for s in spans}
+    assert tiers["cat"] == "synonym"  # from the --table file: cat -> feline
+    assert tiers["mat"] == "exact"
+    assert 0 < data["precision"] <= 1 and data["counts"]["hyp_words"] == 6
+    assert "small.tsv" in data["signature"]
+
+
+def test_lattice_of_two_sentences(client) -> None:
+    data = client.post("/api/lattice", json={"sentences": ["the cat sat on the mat", "a cat sat on the rug"],
+                                             "picture": True}).json()
+    assert data["paths"] == "4" and len(data["some_paths"]) == 4
+    assert "the cat sat on the mat" in data["some_paths"] and "a cat sat on the rug" in data["some_paths"]
+    assert {e["word"] for e in data["edges"]} >= {"cat", "mat", "rug"}
+    assert data["svg"].startswith("<svg")
+
+
+def test_paraphrases_from_a_table_named_at_start_up_never_a_path(client, table_path) -> None:
+    data = client.post("/api/paraphrases", json={"phrase": "Cat", "table": "small.tsv"}).json()
+    assert data["paraphrases"] == [{"paraphrase": "feline", "score": 0.8}, {"paraphrase": "kitty", "score": 0.5}]
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": "small.tsv", "limit": 1}).json()[
+        "total"] == 2
+    for name in (str(table_path), "/etc/passwd", "../small.tsv"):
+        refused = client.post("/api/paraphrases", json={"phrase": "cat", "table": name})
+        assert refused.status_code == 422 and "no paraphrase source named" in refused.json()["error"]
+    assert "small.tsv" in client.get("/api/info").json()["tables"]
+
+
+@pytest.mark.parametrize(("body", "field", "words"), [
+    ({**PAIR, "source": "x" * 501}, "source", "at most 500 characters"),
+    ({**PAIR, "target": "   "}, "target", "must contain a word"),
+    ({**PAIR, "target": "a\x00b"}, "target", "U+0000"),
+    ({**PAIR, "colour": "red"}, "colour", "Extra inputs are not permitted"),
+    ({"source": "a"}, "target", "Field required"),
+])
+def test_refusals_name_the_field_and_the_rule(client, body, field, words) -> None:
+    answer = client.post("/api/align", json=body)
+    assert answer.status_code == 422
+    data = answer.json()
+    assert any(d["field"] == field and words in d["message"] for d in data["detail"]), data
+    assert words in data["error"]
+
+
+def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None:
+    surrogate = b'{"source": "a", "target": "\\ud800"}'
+    assert client.post("/api/align", content=surrogate, headers={"content-type": "application/json"}).status_code == 422
+    assert client.post("/api/align", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
+    refs = {"hypothesis": "a b", "references": ["a"] * 9}
+    answer = client.post("/api/paraeval", json=refs)
+    assert answer.status_code == 422 and "at most 8 items" in answer.json()["error"]
+    answer = client.post("/api/lattice", json={"sentences": ["a b"] * 11})
+    assert answer.status_code == 422 and "at most 10 items" in answer.json()["error"]
+
+
+def test_a_large_body_is_refused_before_any_work(client) -> None:
+    big = json.dumps({**PAIR, "source": "x" * 70_000}).encode()
+    answer = client.post("/api/align", content=big, headers={"content-type": "application/json"})
+    assert answer.status_code == 413 and "over 65536 bytes" in answer.json()["error"]
+
+    def chunks():  # no Content-Length: the bytes are counted as they arrive
+        for _ in range(40):
+            yield b"x" * 2048
+
+    streamed = client.post("/api/align", content=chunks(), headers={"content-type": "application/json"})
+    assert streamed.status_code == 413
+
+
+def test_text_comes_back_as_data_not_markup(client) -> None:
+    script = "<script>alert(1)</script> & co"
+    data = client.post("/api/align", json={"source": script, "target": "alert it", "picture": True}).json()
+    assert "<script>" in "".join(data["source_tokens"]) or "script" in data["source_tokens"]
+    assert "<script>" not in data["svg"] and "&lt;" in data["svg"]
+
+
+def test_the_schema_documents_every_route_with_its_limits(client) -> None:
+    schema = client.get("/openapi.json").json()
+    assert {p for p in schema["paths"]} == {"/api/info", "/api/align", "/api/similarity", "/api/paraeval",
+                                             "/api/lattice", "/api/paraphrases"}
+    source = schema["components"]["schemas"]["AlignRequest"]["properties"]["source"]
+    assert source["maxLength"] == 500
+    for path, methods in schema["paths"].items():
+        for op in methods.values():
+            assert {"413", "422"} <= set(op["responses"]), path
+
+
+def test_fuzzing_the_api_against_its_schema_finds_no_server_error(engine) -> None:
+    """schemathesis generates requests from the OpenAPI schema (valid and invalid ones) and checks
+    each answer: no 5xx, and a status, content type and body the schema documents. Bounded: a
+    few examples per operation, no deadline."""
+    schemathesis = pytest.importorskip("schemathesis")
+    from hypothesis import HealthCheck, given, settings
+
+    from paralign.web import create_app
+
+    schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(engine=engine))
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) == 6
+    for operation in operations:
+        @given(case=operation.as_strategy())
+        @settings(max_examples=40, deadline=None, derandomize=True, database=None,
+                  suppress_health_check=list(HealthCheck))
+        def check(case) -> None:
+            case.call_and_validate()
+
+        check()

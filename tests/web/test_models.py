@@ -1,0 +1,43 @@
+"""The input rules: lengths, characters, and the messages that name them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from pydantic import ValidationError
+
+from paralign.web.models import (
+    TEXT_PATTERN,
+    AlignRequest,
+    LatticeRequest,
+    check_text,
+    describe,
+    field_errors,
+)
+
+
+@pytest.mark.parametrize("text", ["a", "  spaced  ", "tab\tand\nline", "émoji 🐈", "<b>&amp;</b>"])
+def test_texts_that_pass(text) -> None:
+    assert check_text(text) == text
+    assert re.fullmatch(TEXT_PATTERN, text, re.DOTALL)  # the schema states the same rule
+
+
+@pytest.mark.parametrize(("text", "words"), [("   ", "must contain a word"), ("a\x00", "U+0000 at position 1"),
+                                             ("\ud800x", "U+D800"), ("x\x1f", "U+001F"), ("\uffff", "U+FFFF")])
+def test_texts_that_fail_say_why(text, words) -> None:
+    with pytest.raises(ValueError, match=re.escape(words)):
+        check_text(text)
+    if "\ud800" not in text:
+        assert not re.fullmatch(TEXT_PATTERN, text, re.DOTALL)
+
+
+def test_messages_name_each_field() -> None:
+    with pytest.raises(ValidationError) as caught:
+        AlignRequest.model_validate({"source": "", "target": "x" * 501, "preset": "fast"})
+    errors = field_errors(caught.value.errors())
+    assert [e["field"] for e in errors] == ["source", "target", "preset"]
+    assert describe(errors).startswith("source: String should have at least 1 character; target: ")
+    with pytest.raises(ValidationError, match="at most 10 items"):
+        LatticeRequest.model_validate({"sentences": ["a"] * 11})
+    assert describe([]) == "invalid request"

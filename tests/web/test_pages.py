@@ -1,0 +1,132 @@
+"""The HTML pages, read back as a browser would: forms, answers, escaping, refusals, API docs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urlencode
+
+from paralign.alignment import Alignment
+
+XSS = "<script>alert(1)</script>"
+
+
+def _page(report_page, answer):
+    # the pages are HTML5 (void <input>, <meta>): parse them as HTML only
+    class Html(report_page):
+        def __init__(self, text):
+            HTMLParser.__init__(self)
+            self.text_parts, self.elements, self.source = [], [], text
+            self.feed(text)
+
+    return Html(answer.text)
+
+
+def test_align_page_shows_the_grid_and_a_row_per_link(client, report_page) -> None:
+    answer = client.get("/align?" + urlencode({"source": "The cat sat on the mat.",
+                                               "target": "A cat was sitting on the mat.", "preset": "paper"}))
+    assert answer.status_code == 200
+    page = _page(report_page, answer)
+    cells = {(c["data-i"], c["data-j"]) for c in page.find("g", class_="link")}
+    rows = {(r["data-i"], r["data-j"]) for r in page.find("tr", class_="link")}
+    assert cells == rows and ("1", "1") in rows
+    lines = page.find("svg", id="align-lines")
+    assert lines and {(x["data-i"], x["data-j"]) for x in page.find("line", class_="link")} == rows  # and lines
+    chosen = [attrs for tag, attrs in page.elements if tag == "option" and "selected" in attrs]
+    assert len(chosen) == 1  # the preset asked for stays selected
+    assert "confidence" not in page.text  # the Sultan aligner gives no confidences
+
+
+def test_everything_typed_is_shown_as_text(client, report_page) -> None:
+    for path, query in (("/align", {"source": XSS, "target": "alert"}),
+                        ("/similarity", {"source": XSS, "target": "alert"}),
+                        ("/paraeval", {"hypothesis": XSS, "references": f"{XSS}\nalert"}),
+                        ("/lattice", {"sentences": f"{XSS}\nan alert"}),
+                        ("/paraphrases", {"phrase": XSS})):
+        answer = client.get(f"{path}?{urlencode(query)}")
+        assert answer.status_code == 200, path
+        page = _page(report_page, answer)
+        assert page.count("script") == 0, path
+        assert "<script>" in page.text or "script" in page.text, path
+        assert XSS not in answer.text, path
+
+
+def test_a_refused_input_says_why_above_the_form(client, report_page) -> None:
+    answer = client.get("/align?" + urlencode({"source": "x" * 501, "target": "y"}))
+    assert answer.status_code == 422
+    page = _page(report_page, answer)
+    assert page.find("p", class_="error", role="alert")
+    assert "source: String should have at most 500 characters" in page.text
+    assert client.get("/paraphrases?phrase=cat&table=%2Fetc%2Fpasswd").status_code == 422
+    assert client.get("/lattice?" + urlencode({"sentences": "\n".join(["a b"] * 11)})).status_code == 422
+    assert client.get("/align").status_code == 200  # no question yet: the empty form
+
+
+def test_paraeval_page_highlights_tiers_and_lattice_page_draws(client, report_page) -> None:
+    answer = client.get("/paraeval?" + urlencode({"hypothesis": "the cat sat on the mat",
+                                                  "references": "a feline sat on a rug"}))
+    tiers = {s["data-tier"] for s in _page(report_page, answer).find("span", class_="tier") if "data-tier" in s}
+    assert {"synonym", "exact"} <= tiers
+    answer = client.get("/lattice?" + urlencode({"sentences": "the cat sat\na cat sat"}))
+    page = _page(report_page, answer)
+    assert page.find("svg", id="lattice-drawing") and "2 paths" in page.text
+
+
+def test_paraphrases_page_lists_the_table_choices(client, report_page) -> None:
+    page = _page(report_page, client.get("/paraphrases?phrase=cat&table=small.tsv"))
+    assert [o for o in page.text.split() if o in ("ppdb", "wordnet", "small.tsv")]
+    assert "feline" in page.text and "kitty" in page.text
+
+
+def test_api_docs_page_works_offline(client, report_page) -> None:
+    answer = client.get("/docs")
+    page = _page(report_page, answer)
+    headings = [part for part in page.text.split("\n") if part.startswith(("POST /api", "GET /api"))]
+    assert {"POST /api/align", "POST /api/lattice", "GET /api/info"} <= set(headings)
+    assert "at most 500 characters" in page.text
+    sources = [attrs.get("src") or attrs.get("href") for _, attrs in page.elements]
+    assert page.count("script") == 0
+    assert all(s is None or s.startswith("/") for s in sources), sources  # nothing from the internet
+    assert client.get("/redoc").status_code == 404
+
+
+@dataclass(frozen=True)
+class ScoredAlignment(Alignment):
+    """An alignment as a contextual aligner gives it: per-link confidences."""
+
+    confidence: dict = field(default_factory=dict, compare=False)
+
+
+def test_links_with_confidences_get_a_confidence_column(client, engine, monkeypatch, report_page) -> None:
+    def aligner(source, target):
+        return ScoredAlignment(frozenset({(1, 1)}), frozenset({(1, 1), (0, 0)}),
+                               confidence={(1, 1): 0.9, (0, 0): 0.25})
+
+    monkeypatch.setattr(engine, "aligner", lambda name, preset: aligner)
+    answer = client.get("/align?" + urlencode({"source": "the cat", "target": "a cat"}))
+    page = _page(report_page, answer)
+    assert "confidence" in page.text and "0.90" in page.text and "0.25" in page.text
+    shaded = [c for c in page.find("rect") if c.get("fill-opacity")]
+    assert len(shaded) == 2
+    data = client.post("/api/align", json={"source": "the cat", "target": "a cat"}).json()
+    assert {(link["i"], link["confidence"]) for link in data["links"]} == {(0, 0.25), (1, 0.9)}
+
+
+def test_no_typed_text_makes_a_page_fail(client) -> None:
+    """Whatever is typed into a form (any characters, any length), the page answers 200 or 422."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    texts = st.text(max_size=40) | st.text(alphabet=st.characters(codec="utf-8"), min_size=480, max_size=520)
+    pages = st.sampled_from([("/align", ("source", "target")), ("/similarity", ("source", "target")),
+                             ("/paraeval", ("hypothesis", "references")), ("/lattice", ("sentences",)),
+                             ("/paraphrases", ("phrase", "table"))])
+
+    @given(page=pages, values=st.lists(texts, min_size=2, max_size=2))
+    @settings(max_examples=60, deadline=None, derandomize=True, database=None)
+    def check(page, values) -> None:
+        path, names = page
+        answer = client.get(path + "?" + urlencode(dict(zip(names, values, strict=False))))
+        assert answer.status_code in (200, 422), (path, values, answer.text[-300:])
+
+    check()
