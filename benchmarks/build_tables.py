@@ -23,14 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from paralign.mapreduce import merge_runs  # noqa: E402
+
 from paralign.pivot import (  # noqa: E402
-    PIVOT_COLUMNS,
     PivotOptions,
     monolingual_paraphrases,
     pivot_paraphrases,
-    pivot_scores,
-    write_table,
 )
 from paralign.settings import data_dir  # noqa: E402
 
@@ -57,13 +54,6 @@ def build(name: str, args: argparse.Namespace) -> dict:
         corpora = [(m30k / "train.en.gz", m30k / f"train.{lang}.gz") for lang in ("de", "fr", "cs")]
         report = pivot_paraphrases(corpora, options=PivotOptions(), **common)
     elif name == "multi30k-pivot-de":
-        runs_dir = WORK / "multi30k-pivot" / "c0" / "pivot-runs"
-        if runs_dir.is_dir():  # German is corpus 0 of the three-language build: reuse its pivot runs
-            phrases, rows = write_table(
-                merge_runs(sorted(runs_dir.glob("*.tsv")), 2), output, PIVOT_COLUMNS, pivot_scores,
-                PivotOptions().threshold, None,
-            )
-            return {"output": str(output), "phrases": phrases, "rows": rows, "from": str(runs_dir)}
         report = pivot_paraphrases([(m30k / "train.en.gz", m30k / "train.de.gz")], options=PivotOptions(), **common)
     elif name == "opennmt-pivot":
         options = PivotOptions(tokenizer="moses", max_length_ratio=2.0)

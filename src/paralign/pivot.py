@@ -231,7 +231,7 @@ def _summed_pairs(client: Any, frame: Callable[[], Any], work: WorkDir, schema: 
 
     directory = work.path / "pairs"
     if not fresh and directory.is_dir() and work.done("pairs") is not None:
-        return sorted(str(path) for path in directory.glob("*.parquet"))
+        return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
     (work.path / "pairs.json").unlink(missing_ok=True)
     shutil.rmtree(directory, ignore_errors=True)
     with atomic_path(directory) as tmp:
@@ -239,7 +239,7 @@ def _summed_pairs(client: Any, frame: Callable[[], Any], work: WorkDir, schema: 
                   for k, part in enumerate(frame().to_delayed())]
         _wait(client.compute(writes), "pairs", progress)
     work.mark("pairs", {"parts": len(writes)})
-    return sorted(str(path) for path in directory.glob("*.parquet"))
+    return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
 
 
 def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict[str, Any]) -> tuple[int, int]:
@@ -312,8 +312,9 @@ def pivot_paraphrases(
                 info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options,
                                                                       alignment))
             _align_stage(work, stage, options, given=alignment is not None)
-            tasks.extend(_chunk_tasks(work, stage, options))
-            corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **info})
+            corpus_tasks = _chunk_tasks(work, stage, options)
+            tasks.extend(corpus_tasks)
+            corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **info, "chunks": len(corpus_tasks)})
         chunks = _extract(client, work, tasks, progress)
         partitions = partitions_for(len(tasks))
         by_corpus = [[t.output for t in tasks if Path(t.output).parent.parent.name == f"c{k}"] for k in range(len(corpora))]
@@ -365,7 +366,7 @@ def _finish_table(
     futures = client.map(finish_part, pairs, directory=str(directory), schema=schema, threshold=options.threshold,
                          min_count=options.min_count, count_column=count_column, top_k=options.top_k, pure=False)
     _wait(futures, "table", progress)
-    parts = sorted(str(path) for path in directory.glob("*.parquet"))
+    parts = sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
     phrases_rows = _concatenate(parts, output, schema, metadata)
     shutil.rmtree(directory, ignore_errors=True)
     return phrases_rows
@@ -444,7 +445,7 @@ def monolingual_paraphrases(
         tasks = _chunk_tasks(work, stage, options, include_identical=False, symmetric=True)
         chunks = _extract(client, work, tasks, progress)
         files = [t.output for t in tasks]
-        corpus = {"alignment": dict(COMPUTED[aligner]), **info}
+        corpus = {"alignment": dict(COMPUTED[aligner]), **info, "chunks": len(tasks)}
         phrases, rows = _finish_table(
             client, lambda cuts: monolingual_frame(files, partitions_for(len(files)), cuts), files, work, output,
             MONO_SCHEMA, options, "count",

@@ -158,13 +158,12 @@ def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
 def _parquet_batches(path: str | Path, filters: Any = None) -> Iterable[Any]:
     import pyarrow.parquet as pq
 
+    path = require_file(path)  # InputFileError (missing, a directory) before the format is checked
     try:
         if filters is not None:
-            return pq.read_table(require_file(path), filters=filters).to_batches()
-        return pq.ParquetFile(require_file(path)).iter_batches()
+            return pq.read_table(path, filters=filters).to_batches()
+        return pq.ParquetFile(path).iter_batches()
     except (OSError, ValueError) as exc:
-        if isinstance(exc, FormatError):
-            raise
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 

@@ -138,6 +138,11 @@ def hand(tmp_path):
     return paths
 
 
+def _table_rows(path) -> list[str]:
+    """A TSV table's rows (its '#' lines record provenance: a given or computed alignment)."""
+    return [line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+
+
 def _pivot(corpus, out, *extra):
     return main(["pivot", "--english", str(corpus["en"]), "--foreign", str(corpus["de"]), "-o", str(out),
                  "--threshold", "0", "--min-translation-prob", "0", *extra])
@@ -179,7 +184,7 @@ def test_word_align_output_fed_back_gives_the_same_table(hand, tmp_path, monkeyp
                  "--lowercase", "-o", str(links), "--tokens-output", str(tokens)]) == 0
     assert _pivot(hand, tmp_path / "computed.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work") == 0
     assert _pivot(hand, tmp_path / "given.tsv", "--alignment", str(links)) == 0
-    assert (tmp_path / "given.tsv").read_bytes() == (tmp_path / "computed.tsv").read_bytes()
+    assert _table_rows(tmp_path / "given.tsv") == _table_rows(tmp_path / "computed.tsv") != []
     for suffix, tok in ((".src", "en.tok"), (".tgt", "f.tok")):
         written = [line for line in (tmp_path / f"wa{suffix}").read_text().splitlines() if line]
         assert written == (tmp_path / "w" / "c0" / tok).read_text().splitlines()
@@ -194,7 +199,7 @@ def test_computed_alignment_fed_back_gives_the_same_table(corpus, tmp_path, caps
                   "--keep-work", "--format", "json") == 0
     assert json.loads(capsys.readouterr().out)["corpora"][0]["alignment"] == {"kind": "computed", "aligner": "eflomal"}
     assert _pivot(pair, tmp_path / "b.tsv", "--alignment", str(tmp_path / "w" / "c0" / "align.txt")) == 0
-    assert (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+    assert _table_rows(tmp_path / "a.tsv") == _table_rows(tmp_path / "b.tsv") != []
 
 
 def test_pivot_alignment_bad_lines_and_counts(hand, tmp_path, capsys):
@@ -230,7 +235,7 @@ def test_paraphrase_table_alignment_of_the_pairs_it_forms(tmp_path, monkeypatch,
     assert main(base + ["-o", str(tmp_path / "b.tsv"), "--alignment", str(links), "--format", "json"]) == 0
     corpus = json.loads(capsys.readouterr().out)["corpora"][0]
     assert corpus["pairs"] == 4 and corpus["alignment"]["kind"] == "given"
-    assert (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+    assert _table_rows(tmp_path / "a.tsv") == _table_rows(tmp_path / "b.tsv") != []
     links.write_text("0-0\n", encoding="utf-8")
     assert main(base + ["-o", str(tmp_path / "c.tsv"), "--alignment", str(links)]) == 1
     assert f"alignment file {links} has 1 lines but the groups of {groups} form 4" in capsys.readouterr().err
@@ -264,5 +269,133 @@ def test_multi30k_slice_with_word_align_links_is_reproducible(data, tmp_path, ca
         assert _pivot(pair, tmp_path / name, "--alignment", str(links), "--format", "json") == 0
         corpus = json.loads(capsys.readouterr().out)["corpora"][0]
         assert corpus["alignment"]["bad_lines"] == 0 and corpus["kept"] == 2000
-    assert (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+    assert _table_rows(tmp_path / "a.tsv") == _table_rows(tmp_path / "b.tsv") != []
     assert len((tmp_path / "a.tsv").read_text().splitlines()) > 1000
+
+
+# -- Dask: a real cluster of `dask scheduler` and `dask worker` processes; a killed command ---------
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _rows(path) -> list[tuple]:
+    from paralign.tables import iter_rows
+
+    return [(p, q, prob, *map(int, extra)) for p, q, prob, extra in iter_rows(path)]
+
+
+def _stop(processes) -> None:
+    import os
+    import signal
+    import subprocess
+
+    for process in processes:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+@pytest.fixture
+def real_cluster(tmp_path):
+    """`dask scheduler` and two `dask worker` processes (the entry points distributed installs)
+    on 127.0.0.1 and a free port; all stopped at the end."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from distributed import Client
+
+    import paralign
+
+    bin_dir = Path(sys.executable).parent
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    common = {"env": env, "cwd": tmp_path, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,
+              "start_new_session": True}
+    processes = [subprocess.Popen([str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1", "--port",
+                                   address.rsplit(":", 1)[1], "--no-dashboard"], **common)]
+    try:
+        for _ in range(2):
+            processes.append(subprocess.Popen(
+                [str(bin_dir / "dask"), "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
+                 "--memory-limit", "1GB", "--no-dashboard"], **common))
+        with Client(address, timeout=60) as client:
+            client.wait_for_workers(2, timeout=90)
+        yield address
+    finally:
+        _stop(processes)
+
+
+def test_a_real_cluster_builds_the_table_the_local_one_does(hand, tmp_path, monkeypatch, real_cluster, capsys):
+    monkeypatch.delenv("PARALIGN_SCHEDULER")
+    given = ["--alignment", str(hand["align"]), "--chunk-size", "1", "--format", "json"]
+    assert _pivot(hand, tmp_path / "remote.parquet", "--scheduler", real_cluster, *given) == 0
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["cluster"]["scheduler"] == real_cluster and report["cluster"]["workers"] == 2
+    assert f"dask cluster at {real_cluster} with 2 workers" in err  # said when the job starts
+    # the same job on a local cluster of one worker (started and stopped by the command)
+    assert _pivot(hand, tmp_path / "local.tsv", "--workers", "1", "--memory-limit", "1GB", *given) == 0
+    assert json.loads(capsys.readouterr().out)["cluster"]["local"] is True
+    assert _rows(tmp_path / "remote.parquet") == _rows(tmp_path / "local.tsv") != []
+
+
+def test_a_killed_command_resumes_without_redoing_finished_chunks(tmp_path, monkeypatch, on_dask):
+    """SIGKILL to the command and its local cluster mid-extraction, then the same command: the
+    chunks finished before the kill are reused (counted), and the table is the clean run's."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import paralign
+
+    rng = random.Random(3)
+    en, de, links = [], [], []
+    for _ in range(3000):
+        n = rng.randint(1, 9)
+        en.append(" ".join(rng.choice(["a", "the", "dog", "cat", "runs", "sits", "big"]) for _ in range(n)))
+        de.append(" ".join(rng.choice(["ein", "der", "hund", "katze", "rennt", "sitzt", "gross"]) for _ in range(n)))
+        links.append(" ".join(f"{i}-{i}" for i in range(n) if rng.random() < 0.8))
+    for name, lines in (("en", en), ("de", de), ("align", links)):
+        (tmp_path / f"k.{name}").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.delenv("PARALIGN_SCHEDULER")
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    work, chunks = tmp_path / "work", tmp_path / "work" / "c0" / "chunks"
+    command = [sys.executable, "-m", "paralign", "pivot", "--english", str(tmp_path / "k.en"), "--foreign",
+               str(tmp_path / "k.de"), "--alignment", str(tmp_path / "k.align"), "--chunk-size", "20",
+               "--tokenizer", "whitespace", "--work-dir", str(work), "--format", "json"]
+    process = subprocess.Popen(command + ["-o", str(tmp_path / "t.parquet")], env=env, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240
+        while not (chunks.is_dir() and any(chunks.glob("[0-9]*.parquet"))) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    time.sleep(1)
+    done = len(list(chunks.glob("[0-9]*.parquet")))
+    assert done >= 1 and not (tmp_path / "t.parquet").exists()  # no half-written table
+    rerun = subprocess.run(command + ["-o", str(tmp_path / "t.parquet")], env=env, capture_output=True, text=True,
+                           timeout=600)
+    assert rerun.returncode == 0, rerun.stderr
+    report = json.loads(rerun.stdout)
+    assert report["chunks"] == {"total": 150, "computed": 150 - done, "reused": done}
+    clean = subprocess.run(command[:-4] + ["--work-dir", str(tmp_path / "w2"), "-o", str(tmp_path / "c.parquet")],
+                           env={**env, "PARALIGN_SCHEDULER": on_dask.scheduler_address}, capture_output=True,
+                           text=True, timeout=600)
+    assert clean.returncode == 0, clean.stderr
+    assert _rows(tmp_path / "t.parquet") == _rows(tmp_path / "c.parquet")

@@ -111,6 +111,15 @@ def cluster_from_args(args: argparse.Namespace) -> ClusterOptions:
     return ClusterOptions(workers=args.workers, memory_limit=args.memory_limit, scheduler=args.scheduler)
 
 
+def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
+    """What says where the job runs when it starts: :func:`announce_cluster`, except when the
+    JSON report itself goes to stderr (`-o -`), which then holds that report alone (the
+    report's "cluster" has the same facts)."""
+    if args.format == "json" and is_std(args.output):
+        return lambda info: None
+    return announce_cluster
+
+
 def announce_cluster(info: dict) -> None:
     """Say on stderr where the job runs and where its dashboard is (when the job starts)."""
     where = "local cluster" if info.get("local") else "cluster"

@@ -10,7 +10,7 @@ from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
     add_pipeline_options,
-    announce_cluster,
+    cluster_announcer,
     cluster_from_args,
     options_from_args,
     run_table_pipeline,
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             progress=progress,
             alignment=inputs[1] if len(inputs) > 1 else None,
             cluster=cluster_from_args(args),
-            on_start=announce_cluster,
+            on_start=cluster_announcer(args),
         )
 
     return run_table_pipeline(args, [args.groups] + ([args.alignment] if args.alignment else []), build)

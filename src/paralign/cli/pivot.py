@@ -27,7 +27,7 @@ from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
     add_pipeline_options,
-    announce_cluster,
+    cluster_announcer,
     cluster_from_args,
     options_from_args,
     run_table_pipeline,
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             progress=progress,
             alignments=given or None,
             cluster=cluster_from_args(args),
-            on_start=announce_cluster,
+            on_start=cluster_announcer(args),
         )
 
     inputs = [path for pair in zip(args.english, args.foreign, strict=True) for path in pair] + alignments

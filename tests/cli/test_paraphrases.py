@@ -1,0 +1,43 @@
+"""CLI: `paralign paraphrases PHRASE --table T` on Parquet and TSV tables."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pytest
+
+from paralign.cli import main
+from paralign.tables import TableWriter
+
+SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
+                    ("pivots", pa.int64()), ("support", pa.int64())])
+ROWS = [("a car", "an auto", 0.25, 1, 2), ("a car", "a wagon", 0.5, 2, 3), ("big", "large", 0.7, 3, 9)]
+
+
+@pytest.fixture(params=["t.parquet", "t.tsv.gz"])
+def table(request, tmp_path):
+    path = tmp_path / request.param
+    with TableWriter(path, SCHEMA) as writer:
+        writer.write(pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in ROWS], schema=SCHEMA))
+    return path
+
+
+def test_best_first_top_k_and_json(table, capsys):
+    assert main(["paraphrases", "a car", "--table", str(table)]) == 0
+    out = capsys.readouterr().out
+    assert out.index("a wagon") < out.index("an auto") and "support=3" in out
+    assert main(["paraphrases", "a car", "small", "--table", str(table), "--top-k", "1", "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["phrases"] == [
+        {"phrase": "a car", "paraphrases": [{"paraphrase": "a wagon", "probability": 0.5, "pivots": 2, "support": 3}]},
+        {"phrase": "small", "paraphrases": []},
+    ]
+
+
+def test_missing_table_and_bad_options(tmp_path, capsys):
+    assert main(["paraphrases", "x", "--table", str(tmp_path / "none.parquet")]) == 2
+    assert "none.parquet" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["paraphrases", "x", "--table", str(tmp_path / "t.tsv"), "--top-k", "0"])
+    assert info.value.code == 2

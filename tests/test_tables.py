@@ -1,0 +1,51 @@
+"""Table files: Parquet and TSV written atomically with the same rows, read and queried alike."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+from paralign.errors import FormatError
+from paralign.paraphrases import load_source
+from paralign.tables import TableWriter, iter_rows, lookup, read_metadata
+
+SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
+                    ("pivots", pa.int64()), ("support", pa.int64())])
+ROWS = [("a car", "an auto", 1 / 3, 2, 5), ("a car", "a wagon", 0.1, 1, 1), ("big", "large", 0.7, 3, 9)]
+
+
+def _write(path, parts=(ROWS[:2], ROWS[2:])):
+    with TableWriter(path, SCHEMA, {"kind": "test"}) as writer:
+        for part in parts:
+            writer.write(pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in part],
+                                              schema=SCHEMA))
+    return path
+
+
+@pytest.mark.parametrize("name", ["t.parquet", "t.tsv", "t.tsv.gz"])
+def test_every_format_holds_the_same_rows_and_metadata(tmp_path, name):
+    path = _write(tmp_path / name)
+    got = [(p, q, prob, *map(int, extra)) for p, q, prob, extra in iter_rows(path)]
+    assert got == ROWS  # TSV floats are exact reprs
+    assert read_metadata(path) == {"kind": "test"}
+    found = lookup(path, ["a car", "none"], top_k=1)
+    assert found == {"a car": [{"paraphrase": "an auto", "probability": 1 / 3, "pivots": 2, "support": 5}],
+                     "none": []}
+    assert load_source(str(path)).paraphrases("big") == {"large": 0.7}
+    assert load_source(f"{path}:0.5").paraphrases("a car") == {}
+
+
+def test_a_failed_write_leaves_nothing(tmp_path):
+    with pytest.raises(RuntimeError), TableWriter(tmp_path / "t.parquet", SCHEMA) as writer:
+        writer.write(SCHEMA.empty_table())
+        raise RuntimeError("killed")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_files_are_format_errors_naming_them(tmp_path):
+    (tmp_path / "bad.tsv").write_text("# phrase\tparaphrase\tprobability\na\tb\tnot-a-number\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bad\.tsv:2: bad table row"):
+        list(iter_rows(tmp_path / "bad.tsv"))
+    (tmp_path / "bad.parquet").write_text("not parquet", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bad\.parquet: not a Parquet table"):
+        lookup(tmp_path / "bad.parquet", ["a"])
