@@ -124,6 +124,23 @@ def on_dask(dask_cluster, monkeypatch):
     return dask_cluster
 
 
+
+@pytest.fixture
+def batch_on_dask(dask_cluster, request):
+    """Batches (paralign.workers) in this test run on the shared two-worker cluster, as a CLI
+    command's would; the test module's own functions travel by value (workers cannot import it)."""
+    import cloudpickle
+
+    from paralign.cluster import ClusterOptions
+    from paralign.workers import runner
+
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with runner(ClusterOptions(workers=2, scheduler=dask_cluster.scheduler_address)):
+            yield dask_cluster
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)
+
 # -- a real cluster of `dask scheduler` and `dask worker` processes (moved from tests/cli/test_pivot.py)
 def _free_port() -> int:
     import socket

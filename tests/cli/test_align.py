@@ -255,3 +255,45 @@ def test_a_gold_jsonl_record_keeps_its_tokens() -> None:
     (with_links,), (without,) = read_input_pairs([gold]), read_input_pairs([plain])
     assert with_links.source == ["The", "company's", "CEO", "quit", "."]
     assert without.source == "The company's CEO quit ."  # text: the annotator tokenises it
+
+
+# -- on Dask: two local workers and a real cluster give the one-process output ---------------------
+BATCH = [
+    "The cat sat on the mat .\tA cat was sitting on the mat .",
+    "He bought a car yesterday .\tYesterday he purchased an automobile .",
+    "She runs fast .\tShe is a quick runner .",
+    "The stock fell 5 percent .\tShares dropped five percent .",
+    "Officials said the plan failed .\tThe plan did not work , officials said .",
+    "no tab on this line",
+    "Rain is expected tomorrow .\tIt will probably rain tomorrow .",
+    "The committee approved the budget .\tThe budget was approved by the committee .",
+    "Two men were arrested .\tPolice arrested two men .",
+    "The company reported a loss .\tThe firm posted a loss .",
+]
+
+
+def _align_batch(tmp_path: Path, capsys, *extra: str) -> tuple[list[dict], str]:
+    src = tmp_path / "batch.tsv"
+    src.write_text("\n".join(BATCH) + "\n", encoding="utf-8")
+    assert main(["align", str(src), "--tokenized", "--format", "json", "--chunk-size", "2", *extra]) == 0
+    captured = capsys.readouterr()
+    return [json.loads(line) for line in captured.out.splitlines()], captured.err
+
+
+def test_align_on_two_local_workers_equals_one_process(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    here, here_err = _align_batch(tmp_path, capsys)
+    there, there_err = _align_batch(tmp_path, capsys, "--workers", "2")
+    assert there == here and [r["line"] for r in there] == list(range(1, 11))
+    assert "error" in there[5] and all("alignment" in r for k, r in enumerate(there) if k != 5)
+    assert "batch.tsv:6:" in there_err and "batch.tsv:6:" in here_err
+    assert "dask local cluster at tcp://127.0.0.1:" in there_err and "with 2 workers" in there_err
+    assert "dask" not in here_err  # one worker: in this process, no cluster started
+
+
+def test_align_on_a_real_cluster_equals_one_process(tmp_path: Path, capsys, monkeypatch, real_cluster) -> None:
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    here, _ = _align_batch(tmp_path, capsys)
+    there, err = _align_batch(tmp_path, capsys, "--scheduler", real_cluster)
+    assert there == here and "batch.tsv:6:" in err
+    assert f"dask cluster at {real_cluster} with 2 workers" in err
