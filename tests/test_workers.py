@@ -3,6 +3,7 @@ this process and on a Dask cluster (the session's shared local one, `dask_cluste
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -78,3 +79,27 @@ def test_serial_failure_propagates_and_bad_worker_counts_are_refused() -> None:
 
 def test_describe_error() -> None:
     assert describe_error(KeyError("x")) == "KeyError: 'x'"
+
+
+class _Loader:
+    """A task with heavy state loaded on first use and not pickled (as the aligner's PPDB)."""
+
+    def __init__(self) -> None:
+        self.model: object | None = None
+        self.loads = 0
+
+    def __getstate__(self) -> dict:
+        return {"model": None, "loads": 0}
+
+    def __call__(self, chunk: list[int]) -> list[tuple[int, int, int]]:
+        if self.model is None:
+            self.model, self.loads = object(), self.loads + 1
+        return [(os.getpid(), id(self), self.loads) for _ in chunk]
+
+
+@pytest.mark.usefixtures("batch_on_dask")
+def test_a_task_loads_its_state_once_per_worker_not_per_chunk() -> None:
+    out = run_chunks(_Loader(), range(40), _failed, workers=2, chunk_size=2)
+    copies = {(pid, ident) for pid, ident, _ in out}
+    assert len(out) == 40 and len(copies) == len({pid for pid, _ in copies}) <= 2
+    assert {loads for *_, loads in out} == {1} and os.getpid() not in {pid for pid, _ in copies}

@@ -297,3 +297,34 @@ def test_align_on_a_real_cluster_equals_one_process(tmp_path: Path, capsys, monk
     there, err = _align_batch(tmp_path, capsys, "--scheduler", real_cluster)
     assert there == here and "batch.tsv:6:" in err
     assert f"dask cluster at {real_cluster} with 2 workers" in err
+
+
+def test_align_streams_a_line_out_before_the_input_ends() -> None:
+    """A pipe gets the first pair's line while stdin is still open (one pair per chunk)."""
+    import os
+    import subprocess
+
+    import paralign
+
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    env.pop("PARALIGN_SCHEDULER", None)
+    process = subprocess.Popen([sys.executable, "-m", "paralign", "align", "--tokenized", "--chunk-size", "1"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=env, text=True)
+    import threading
+
+    watchdog = threading.Timer(120, process.kill)  # a line that never comes fails, not hangs
+    watchdog.start()
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write("The cat sat .\tThe cat sat down .\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == "0-0 1-1 2-2 3-4\n"  # stdin not closed yet
+        process.stdin.write("Dogs bark .\tDogs bark .\n")
+        process.stdin.close()
+        assert process.stdout.read() == "0-0 1-1 2-2\n" and process.wait(timeout=60) == 0
+    finally:
+        watchdog.cancel()
+        if process.poll() is None:
+            process.kill()
+            process.wait()

@@ -12,6 +12,9 @@ reported on stderr with its line number and gives an EMPTY output line (text) or
 with an "error" field (json), so output lines stay aligned with input lines (pretty and html
 say "not aligned"; svg writes no file for it). The exit status is 1 when every input pair is
 bad, 2 for svg to stdout with several pairs.
+
+With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks on a Dask
+cluster; text and json lines are written as chunks finish, in input order.
 """
 
 from __future__ import annotations
@@ -156,16 +159,15 @@ def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
     with open_out(args.output) as out:
         for pair, source, target, alignment in results:
             if alignment is None:
-                if args.format == "json":
-                    out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n")
-                else:
-                    out.write("\n")
-                continue
-            if args.format == "json":
+                out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n"
+                          if args.format == "json" else "\n")
+            elif args.format == "json":
                 record = alignment_record(pair, source, target, alignment)
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
             else:
                 out.write(alignment.to_pharaoh() + "\n")
+            if out is sys.stdout:  # a pipe sees each line as it comes (streaming), not per buffer
+                out.flush()
 
 
 def heading(pair: InputPair) -> str:
