@@ -15,9 +15,10 @@ from ._common import (
     input_name,
     open_in,
     open_out,
+    positive_int,
     write_report,
 )
-from ._options import paraphrase_sources, table_path
+from ._options import add_scheduler_option, cluster_runner, paraphrase_sources, table_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--sentence-level", action="store_true",
                         help="one line per segment (with --format json: one JSON document, "
                         '{"segments": [...], "corpus": {...}})')
+    parser.add_argument("--workers", type=positive_int, default=1,
+                        help="Dask worker processes matching segments (default: %(default)s: in this process)")
+    add_scheduler_option(parser)
     add_format(parser)
     add_output(parser)
     add_report(parser, "the corpus scores, then each hypothesis with its words highlighted by "
@@ -71,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         paraphrase_sources(args.resources, args.table), max_length=args.max_length,
         min_paraphrase_length=args.min_paraphrase_length, lowercase=not args.no_lowercase,
         tokenize=args.tokenize, skip_stopword_phrases=not args.keep_stopword_phrases)
-    _write(args, scorer, hyps, refs)
+    with cluster_runner(args):
+        _write(args, scorer, hyps, refs)
     if args.report is not None:
         from ..viz.reports import paraeval_report
 
@@ -87,7 +92,7 @@ def _write(args: argparse.Namespace, scorer: ParaEval, hyps: list[str], refs: li
     with open_out(args.output) as out:
         if args.sentence_level:
             signature = scorer.signature(len(refs))
-            stats = scorer.segment_stats(hyps, refs)
+            stats = scorer.segment_stats(hyps, refs, workers=args.workers)
             if args.format == "json":  # one document: the segments and their corpus score
                 segments = [{"segment": number, **_public(ParaEvalScore(item, signature))}
                             for number, item in enumerate(stats, start=1)]
@@ -97,7 +102,7 @@ def _write(args: argparse.Namespace, scorer: ParaEval, hyps: list[str], refs: li
             for number, item in enumerate(stats, start=1):
                 out.write(f"{number}\t{_text(ParaEvalScore(item, signature))}\n")
             return
-        score = scorer.corpus_score(hyps, refs)
+        score = scorer.corpus_score(hyps, refs, workers=args.workers)
         emit(_public(score), args.format, lambda r: _text(score), out)
 
 
