@@ -131,6 +131,11 @@ ROWS: dict[str, Row] = {
                                      name="in.json", lines=False),
     "lattice distance": Row(("lattice", "distance", "{in}", "--sentence", "the cat sat", "-o", "{out}"), SENTENCES,
                             {"empty": 1, "blank": 1, "utf8": 1}),
+    "paraphrases": Row(("paraphrases", "the cat", "--table", "{in}"), TABLE,
+                       {"empty": 0, "blank": 0, "utf8": 1, "columns": 1}, bad_lines={"columns": "sat\twas sitting"},
+                       name="in.tsv", output=False,
+                       known={"stdin": "--table - is taken as a file named '-' (no such file, exit 2): the table "
+                              "is read by path (Parquet with a phrase filter), not from stdin"}),
     "lattice paraphrases": Row(("lattice", "paraphrases", "--groups", "{in}", "-o", "{out}"), GROUPS,
                                {"empty": 0, "blank": 0, "utf8": 1}),
     "lattice stats": Row(("lattice", "stats", "--groups", "{in}", "-o", "{out}"), GROUPS,
