@@ -58,6 +58,8 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--chunk-size", type=int, default=32)
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="the file this many times over (a longer batch, so start-up weighs less)")
     parser.add_argument("--old-src", type=Path, default=None,
                         help="also run each worker count on this checkout's src (e.g. main's, the "
                         "multiprocessing engine), in the same run")
@@ -65,7 +67,7 @@ def main() -> None:
     root = data_dir()
     if root is None:
         sys.exit("corpora not found: set PARALIGN_DATA")
-    records = (root / MSR_TEST).read_text(encoding="utf-8").splitlines()[: args.limit]
+    records = (root / MSR_TEST).read_text(encoding="utf-8").splitlines()[: args.limit] * args.repeat
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rte2-test.jsonl"
         path.write_text("\n".join(records) + "\n", encoding="utf-8")
@@ -77,7 +79,7 @@ def main() -> None:
     for r in results:
         r.pop("output")
         r["speedup_vs_first"] = round(base / r["wall_s"], 2)
-    print(json.dumps({"pairs": len(records), "chunk_size": args.chunk_size, "cpus": os.cpu_count(),
+    print(json.dumps({"pairs": len(records), "repeat": args.repeat, "chunk_size": args.chunk_size, "cpus": os.cpu_count(),
                       "identical_output": same, "runs": results}, indent=2))
 
 
