@@ -15,6 +15,7 @@ ORDER = [
     "parametric.md",
     "similarity.md",
     "pivot.md",
+    "pivot-dask.md",
     "paraeval.md",
     "paraeval-meta.md",
     "paraeval-segment.md",

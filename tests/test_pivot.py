@@ -255,7 +255,7 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_clus
 
     from distributed import Client
 
-    corpus = _toy_corpus(tmp_path, "c", _random_corpus(11, 400))
+    corpus = _toy_corpus(tmp_path, "c", _random_corpus(11, 200))
     options = PivotOptions(threshold=0.0, chunk_size=5)
     clean = tmp_path / "clean.parquet"
     pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work")
@@ -276,7 +276,7 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_clus
         report = pivot_paraphrases([corpus], tmp_path / "out.parquet", options, work_dir=work)
         killer.join()
         client.wait_for_workers(2, timeout=60)  # the nanny restarts it for the next tests
-    assert report.chunks["computed"] == 80
+    assert report.chunks["computed"] == 40
     assert table_rows(tmp_path / "out.parquet") == table_rows(clean)
 
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,7 +51,9 @@ from .errors import ConfigurationError, FormatError
 from .pivot_frames import (
     MONO_SCHEMA,
     PIVOT_SCHEMA,
+    AlignTask,
     ChunkTask,
+    align_chunk,
     chunk_offsets,
     combine_pivots,
     cuts_from,
@@ -140,11 +142,13 @@ class WorkDir:
             with atomic_path(run) as tmp:
                 tmp.write_text(json.dumps(fingerprint, sort_keys=True), encoding="utf-8")
 
-    def done(self, stage: str) -> dict[str, Any] | None:
+    def done(self, stage: str, *, reuse: bool = True) -> dict[str, Any] | None:
+        """The record of a finished stage (counted as reused unless `reuse` is false), or None."""
         record = self.path / f"{stage}.json"
         if not record.exists():
             return None
-        self.reused.append(stage)
+        if reuse:
+            self.reused.append(stage)
         return json.loads(record.read_text(encoding="utf-8"))
 
     def mark(self, stage: str, info: dict[str, Any]) -> dict[str, Any]:
@@ -160,26 +164,65 @@ def _work_path(output: Path, work_dir: str | Path | None) -> Path:
 # ---------------------------------------------------------------------------------------------
 # Stages
 # ---------------------------------------------------------------------------------------------
-def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: bool) -> int:
-    """Stage 2: eflomal on the token files (unless `given`: stage 1 wrote the links); a new
-    alignment discards the chunks extracted from an earlier one."""
+def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: bool, client: Any = None,
+                 progress: Progress = no_progress) -> int:
+    """Stage 2: eflomal on the token files (unless `given`: stage 1 wrote the links), in chunks
+    on the cluster above `options.align_chunk` lines; a new alignment discards the chunks
+    extracted from an earlier one."""
     directory = work.path / stage
-    info = work.done(f"{stage}/align")
+    info = work.done(f"{stage}/align", reuse=False)
     if info is not None and (directory / "align.txt").exists():
+        work.reused.append(f"{stage}/align")
         return int(info["lines"])
-    if work.reused and work.reused[-1] == f"{stage}/align":
-        work.reused.pop()
     shutil.rmtree(directory / "chunks", ignore_errors=True)
     if given:
         with open(directory / "align.txt", "rb") as handle:
             lines = sum(1 for _ in handle)
     else:
-        lines = align_files(
-            directory / "en.tok", directory / "f.tok", directory / "align.txt",
-            symmetrization=options.symmetrization, model=options.eflomal_model,
-            n_iterations=options.eflomal_iterations,
-        )
+        eflomal_options = {"symmetrization": options.symmetrization, "model": options.eflomal_model,
+                           "n_iterations": options.eflomal_iterations}
+        with open(directory / "en.tok", "rb") as handle:
+            total = sum(1 for _ in handle)
+        if options.align_chunk and total > options.align_chunk and client is not None:
+            lines = _align_in_chunks(client, directory, options.align_chunk, total, eflomal_options, progress)
+        else:
+            lines = align_files(directory / "en.tok", directory / "f.tok", directory / "align.txt",
+                                **eflomal_options)
     return int(work.mark(f"{stage}/align", {"lines": lines})["lines"])
+
+
+def _align_in_chunks(client: Any, directory: Path, size: int, total: int, eflomal_options: dict[str, Any],
+                     progress: Progress) -> int:
+    """eflomal on a corpus too large for one run: priors from its first `size` lines (aligned
+    here), then every chunk of `size` lines on the cluster with those priors; the parts (kept:
+    resumable) joined into ``align.txt``."""
+    from .aligners.eflomal import write_priors
+
+    files = (str(directory / "en.tok"), str(directory / "f.tok"))
+    priors = directory / "priors.txt"
+    if not priors.exists():
+        sample = directory / "prior-sample"
+        sample.mkdir(exist_ok=True)
+        for path, name in zip(files, ("en", "f"), strict=True):
+            (sample / name).write_text("".join(_read_lines(path, 0, size)), encoding="utf-8")
+        align_files(sample / "en", sample / "f", sample / "links", keep_directional=True, **eflomal_options)
+        write_priors(sample / "en", sample / "f", sample / "links.fwd", sample / "links.rev", priors)
+        shutil.rmtree(sample, ignore_errors=True)
+    starts = [chunk_offsets(path, size) for path in files]
+    tasks = [AlignTask(files, offsets, min(size, total - k * size), str(directory / "align-parts" / f"{k:05d}.txt"),
+                       str(priors), eflomal_options) for k, offsets in enumerate(zip(*starts, strict=True))]
+    _wait([client.submit(align_chunk, t, pure=False) for t in tasks if not Path(t.output).exists()], "align",
+          progress)
+    with atomic_path(directory / "align.txt") as tmp, open(tmp, "wb") as out:
+        for task in tasks:
+            out.write(Path(task.output).read_bytes())
+    return total
+
+
+def _read_lines(path: str, offset: int, count: int) -> list[str]:
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        return [handle.readline().decode("utf-8") for _ in range(count)]
 
 
 def _forget_alignment(work: WorkDir, stage: str) -> None:
@@ -187,6 +230,7 @@ def _forget_alignment(work: WorkDir, stage: str) -> None:
     (work.path / f"{stage}/align.json").unlink(missing_ok=True)
     for name in ("chunks", "align-parts"):
         shutil.rmtree(work.path / stage / name, ignore_errors=True)
+    (work.path / stage / "priors.txt").unlink(missing_ok=True)
 
 
 def _chunk_tasks(work: WorkDir, stage: str, options: PivotOptions, **kinds: bool) -> list[ChunkTask]:
@@ -271,6 +315,7 @@ def pivot_paraphrases(
     alignments: Sequence[str | Path | None] | None = None,
     cluster: ClusterOptions | None = None,
     on_start: ClusterStart | None = None,
+    shown_names: Mapping[str, str] | None = None,
 ) -> PipelineReport:  # long: one stage after another, each a call
     """Build a pivot paraphrase table from (english, foreign) line-aligned file pairs.
 
@@ -282,7 +327,8 @@ def pivot_paraphrases(
     the alignment was computed or given (with the file's SHA-256 and its bad lines, skipped).
 
     `cluster` says where the work runs (a local Dask cluster by default; `on_start` hears its
-    description, with the dashboard link).  Intermediate files live in `work_dir` (default
+    description, with the dashboard link).  `shown_names` maps paths to the names the table's
+    metadata shows (a copy of stdin: '<stdin>').  Intermediate files live in `work_dir` (default
     `<output>.work`), which the workers must see; re-running with the same work directory
     resumes; `restart` discards it first; `keep_work=False` deletes it on success.  A given
     `work_dir` holding a run with other inputs or options is refused (ConfigurationError); the
@@ -311,7 +357,7 @@ def pivot_paraphrases(
                 _forget_alignment(work, stage)
                 info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options,
                                                                       alignment))
-            _align_stage(work, stage, options, given=alignment is not None)
+            _align_stage(work, stage, options, given=alignment is not None, client=client, progress=progress)
             corpus_tasks = _chunk_tasks(work, stage, options)
             tasks.extend(corpus_tasks)
             corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **info, "chunks": len(corpus_tasks)})
@@ -325,7 +371,7 @@ def pivot_paraphrases(
 
         phrases, rows = _finish_table(
             client, build, [t.output for t in tasks], work, output, PIVOT_SCHEMA, options, "support",
-            {"kind": "pivot", "corpora": corpus_info, "options": options.fingerprint()}, progress,
+            _renamed({"kind": "pivot", "corpora": corpus_info, "options": options.fingerprint()}, shown_names), progress,
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)
@@ -333,6 +379,20 @@ def pivot_paraphrases(
     if not keep_work:
         shutil.rmtree(work.path, ignore_errors=True)
     return report
+
+
+def _renamed(data: Any, names: Mapping[str, str] | None) -> Any:
+    """`data` (the table's metadata) with each path in `names` shown as its name (a copy of
+    stdin as '<stdin>')."""
+    if isinstance(data, str):
+        for path, name in (names or {}).items():
+            data = data.replace(path, name)
+        return data
+    if isinstance(data, dict):
+        return {key: _renamed(value, names) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_renamed(value, names) for value in data]
+    return data
 
 
 def _cluster_info(client: Any) -> dict[str, Any]:
@@ -413,12 +473,13 @@ def monolingual_paraphrases(
     alignment: str | Path | None = None,
     cluster: ClusterOptions | None = None,
     on_start: ClusterStart | None = None,
+    shown_names: Mapping[str, str] | None = None,
 ) -> PipelineReport:  # long: one stage after another, each a call
     """Build a paraphrase table from groups of equivalent sentences (see the module doc).
 
     `alignment`: a Pharaoh file with line i for the i-th sentence pair the groups form (the
     pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
-    `workers` are the Sultan aligner's processes; `cluster`, `on_start` as in
+    `workers` are the Sultan aligner's processes; `cluster`, `on_start`, `shown_names` as in
     :func:`pivot_paraphrases`.
     """
     options = options or PivotOptions()
@@ -449,7 +510,7 @@ def monolingual_paraphrases(
         phrases, rows = _finish_table(
             client, lambda cuts: monolingual_frame(files, partitions_for(len(files)), cuts), files, work, output,
             MONO_SCHEMA, options, "count",
-            {"kind": "monolingual", "corpora": [corpus], "options": options.fingerprint()}, progress,
+            _renamed({"kind": "monolingual", "corpora": [corpus], "options": options.fingerprint()}, shown_names), progress,
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)

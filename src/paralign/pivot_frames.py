@@ -88,6 +88,33 @@ def extract_chunk(task: ChunkTask) -> int:
     return table.num_rows
 
 
+@dataclass(frozen=True, slots=True)
+class AlignTask:
+    """One chunk of a corpus' token files to align with eflomal and shared priors."""
+
+    files: tuple[str, str]  # en.tok, f.tok
+    offsets: tuple[int, int]
+    lines: int
+    output: str
+    priors: str
+    options: dict[str, Any]  # align_files' symmetrization and eflomal options
+
+
+def align_chunk(task: AlignTask) -> int:
+    """Align one chunk (run on a worker) into its Pharaoh part file, atomically; return its lines."""
+    import tempfile
+
+    from .aligners.eflomal import align_files
+
+    with tempfile.TemporaryDirectory(prefix="paralign-align-") as tmp:
+        paths = []
+        for name, path, offset in zip(("en", "f"), task.files, task.offsets, strict=True):
+            paths.append(Path(tmp) / name)
+            paths[-1].write_text("".join(line + "\n" for line in _read_lines(path, offset, task.lines)),
+                                 encoding="utf-8")
+        return align_files(paths[0], paths[1], task.output, priors=task.priors, **task.options)
+
+
 def _empty(schema: pa.Schema) -> pd.DataFrame:
     return schema.empty_table().to_pandas(types_mapper=pd.ArrowDtype)
 

@@ -53,11 +53,14 @@ class PivotOptions:
     min_translation_prob: float = 0.001
     eflomal_model: int = 3
     eflomal_iterations: int | None = None
+    align_chunk: int | None = None  # align corpora longer than this in chunks (shared priors)
 
     def __post_init__(self) -> None:
         check_symmetrization(self.symmetrization)
         if self.max_length < 1:
             raise ConfigurationError(f"max_length must be >= 1, got {self.max_length}")
+        if self.align_chunk is not None and self.align_chunk < 1:
+            raise ConfigurationError(f"align_chunk must be >= 1, got {self.align_chunk}")
         if self.chunk_size < 1:
             raise ConfigurationError(f"chunk_size must be >= 1, got {self.chunk_size}")
         if self.top_k is not None and self.top_k < 1:

@@ -15,6 +15,7 @@ for matching (:mod:`paralign.paraphrases`, which reads these files through here)
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 from collections.abc import Iterable, Iterator, Sequence
@@ -150,7 +151,10 @@ def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
                 continue
             fields = line.rstrip("\n").split("\t")
             try:
-                yield fields[0], fields[1], float(fields[2]), fields[3:]
+                probability = float(fields[2])
+                if not math.isfinite(probability):
+                    raise ValueError(f"probability {fields[2]!r} is not a finite number")
+                yield fields[0], fields[1], probability, fields[3:]
             except (IndexError, ValueError) as exc:
                 raise FormatError(f"bad table row ({exc})", source=str(path), line=number) from exc
 

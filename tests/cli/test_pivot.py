@@ -308,7 +308,7 @@ def test_a_killed_command_resumes_without_redoing_finished_chunks(tmp_path, monk
 
     rng = random.Random(3)
     en, de, links = [], [], []
-    for _ in range(3000):
+    for _ in range(1200):
         n = rng.randint(1, 9)
         en.append(" ".join(rng.choice(["a", "the", "dog", "cat", "runs", "sits", "big"]) for _ in range(n)))
         de.append(" ".join(rng.choice(["ein", "der", "hund", "katze", "rennt", "sitzt", "gross"]) for _ in range(n)))
@@ -319,7 +319,7 @@ def test_a_killed_command_resumes_without_redoing_finished_chunks(tmp_path, monk
     env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
     work, chunks = tmp_path / "work", tmp_path / "work" / "c0" / "chunks"
     command = [sys.executable, "-m", "paralign", "pivot", "--english", str(tmp_path / "k.en"), "--foreign",
-               str(tmp_path / "k.de"), "--alignment", str(tmp_path / "k.align"), "--chunk-size", "20",
+               str(tmp_path / "k.de"), "--alignment", str(tmp_path / "k.align"), "--chunk-size", "15",
                "--tokenizer", "whitespace", "--work-dir", str(work), "--format", "json"]
     process = subprocess.Popen(command + ["-o", str(tmp_path / "t.parquet")], env=env, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -337,9 +337,34 @@ def test_a_killed_command_resumes_without_redoing_finished_chunks(tmp_path, monk
                            timeout=600)
     assert rerun.returncode == 0, rerun.stderr
     report = json.loads(rerun.stdout)
-    assert report["chunks"] == {"total": 150, "computed": 150 - done, "reused": done}
+    assert report["chunks"] == {"total": 80, "computed": 80 - done, "reused": done}
     clean = subprocess.run(command[:-4] + ["--work-dir", str(tmp_path / "w2"), "-o", str(tmp_path / "c.parquet")],
                            env={**env, "PARALIGN_SCHEDULER": on_dask.scheduler_address}, capture_output=True,
                            text=True, timeout=600)
     assert clean.returncode == 0, clean.stderr
     assert _rows(tmp_path / "t.parquet") == _rows(tmp_path / "c.parquet")
+
+
+def test_bad_output_and_cluster_options_fail_before_any_work(hand, tmp_path, capsys):
+    base = ["pivot", "--english", str(hand["en"]), "--foreign", str(hand["de"]), "--alignment", str(hand["align"])]
+    for output in (tmp_path, tmp_path / "missing" / "t.parquet"):
+        with pytest.raises(SystemExit) as stop:
+            main(base + ["-o", str(output)])
+        assert stop.value.code == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert main(base + ["-o", str(tmp_path / "t.parquet"), "--memory-limit", "lots"]) == 2
+    assert "memory limit 'lots'" in capsys.readouterr().err
+    assert not (tmp_path / "t.parquet.work").exists() and not (tmp_path / "t.parquet").exists()
+
+
+def test_align_chunk_aligns_parts_on_the_cluster_with_shared_priors(corpus, tmp_path, capsys):
+    pair = {"en": corpus["en"], "de": corpus["de"]}
+    work = tmp_path / "w"
+    assert _pivot(pair, tmp_path / "t.parquet", "--iterations", "2", "--align-chunk", "50", "--work-dir", str(work),
+                  "--keep-work", "--format", "json") == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["rows"] > 0 and report["corpora"][0]["alignment"] == {"kind": "computed", "aligner": "eflomal"}
+    parts = sorted((work / "c0" / "align-parts").glob("[0-9]*.txt"))
+    assert len(parts) == 3 and (work / "c0" / "priors.txt").stat().st_size > 0  # 120 lines in chunks of 50
+    assert sum(len(p.read_text().splitlines()) for p in parts) == 120
+    assert (work / "c0" / "align.txt").read_text() == "".join(p.read_text() for p in parts)

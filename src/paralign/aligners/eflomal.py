@@ -14,6 +14,7 @@ we write and extract phrases from.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import itertools
 import re
@@ -83,8 +84,12 @@ def run_eflomal(
     rel_iterations: float = 1.0,
     source_name: str = "source",
     target_name: str = "target",
+    priors: str | Path | None = None,
 ) -> None:
     """Align tokenised lines (tokens separated by spaces) both ways; write the two link files.
+
+    `priors`: a priors file (:func:`write_priors`), so that parts of a corpus aligned apart
+    share what the aligner learnt from a sample of it.
 
     `n_iterations` (per model stage: IBM1, HMM, fertility) defaults to eflomal's own choice,
     which grows as the corpus shrinks; `rel_iterations` scales that default.
@@ -111,16 +116,32 @@ def run_eflomal(
     aligner = eflomal.Aligner(
         model=model, n_iterations=iterations, n_samplers=n_samplers, rel_iterations=rel_iterations
     )
-    try:
-        aligner.align(
-            source_lines,
-            target_lines,
-            links_filename_fwd=str(forward_path),
-            links_filename_rev=str(backward_path),
-            quiet=True,
-        )
-    except ValueError as exc:  # eflomal's "Mismatched file sizes"
-        raise MismatchError(f"eflomal: {exc}") from exc
+    with contextlib.ExitStack() as stack:
+        priors_input = None if priors is None else stack.enter_context(open(priors, encoding="utf-8"))
+        try:
+            aligner.align(
+                source_lines,
+                target_lines,
+                links_filename_fwd=str(forward_path),
+                links_filename_rev=str(backward_path),
+                priors_input=priors_input,
+                quiet=True,
+            )
+        except ValueError as exc:  # eflomal's "Mismatched file sizes"
+            raise MismatchError(f"eflomal: {exc}") from exc
+
+
+def write_priors(source_path: str | Path, target_path: str | Path, forward_path: str | Path,
+                 backward_path: str | Path, output_path: str | Path) -> None:
+    """eflomal's priors (lexical, HMM, fertility) from tokenised files and their two directional
+    link files (as `align_files(..., keep_directional=True)` keeps them), written atomically."""
+    import eflomal
+
+    with open(source_path, encoding="utf-8") as src, open(target_path, encoding="utf-8") as tgt, \
+            open(forward_path, encoding="utf-8") as fwd, open(backward_path, encoding="utf-8") as bwd:
+        priors = eflomal.calculate_priors(src, tgt, fwd, bwd)
+    with atomic_path(output_path) as tmp, open(tmp, "w", encoding="utf-8") as out:
+        eflomal.write_priors(out, *priors)
 
 
 def _names(source_name: str, target_name: str) -> str:

@@ -87,6 +87,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--min-translation-prob", type=float, default=0.001,
                         help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)")
     parser.add_argument("--iterations", type=positive_int, default=None, help="eflomal iterations (default: eflomal's)")
+    parser.add_argument("--align-chunk", type=positive_int, default=None, metavar="LINES",
+                        help="align a corpus longer than this in chunks of LINES on the cluster, eflomal's priors "
+                        "learnt from its first LINES lines shared by all chunks (default: one eflomal run)")
     add_cluster_options(parser)
     add_format(parser)
 
@@ -146,6 +149,7 @@ def options_from_args(args: argparse.Namespace) -> PivotOptions:
         encoding_errors=getattr(args, "encoding_errors", "strict"),
         min_translation_prob=args.min_translation_prob,
         eflomal_iterations=args.iterations,
+        align_chunk=args.align_chunk,
     )
 
 
@@ -201,12 +205,12 @@ def warn_skips(result: dict) -> None:
 
 
 def run_table_pipeline(
-    args: argparse.Namespace, inputs: Sequence[str], build: Callable[[list[str], str, str | None], Any]
+    args: argparse.Namespace, inputs: Sequence[str], build: Callable[[list[str], str, str | None, dict[str, str]], Any]
 ) -> int:
     """Run a table pipeline (`pivot`, `paraphrase-table`) with '-' as stdin and stdout; report.
 
-    `build(inputs, output, work_dir)` runs the library pipeline on real paths and returns its
-    PipelineReport.  An input '-' is stdin, copied to a temporary file (the pipeline reads its
+    `build(inputs, output, work_dir, names)` runs the library pipeline on real paths (`names`:
+    how a copy of stdin is to be shown, for the table's metadata) and returns its PipelineReport.  An input '-' is stdin, copied to a temporary file (the pipeline reads its
     inputs more than once).  With `-o -` the table is built in a temporary directory (with the
     work directory, unless --work-dir is given) and copied to stdout once complete; the report
     then goes to stderr, so stdout holds the table only.
@@ -222,7 +226,7 @@ def run_table_pipeline(
         inputs, names = stdin_inputs(stack, inputs)
         output = output_file(stack, args.output, "table.tsv")
         try:
-            result = build(inputs, output, args.work_dir).to_dict()
+            result = build(inputs, output, args.work_dir, names).to_dict()
         except ParalignError:
             if leftover:
                 shutil.rmtree(default_work, ignore_errors=True)  # type: ignore[arg-type]

@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..pivot import monolingual_paraphrases
 
-    def build(inputs: list[str], output: str, work_dir: str | None) -> Any:
+    def build(inputs: list[str], output: str, work_dir: str | None, names: dict[str, str]) -> Any:
         return monolingual_paraphrases(
             inputs[0],
             output,
@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
             alignment=inputs[1] if len(inputs) > 1 else None,
             cluster=cluster_from_args(args),
             on_start=cluster_announcer(args),
+            shown_names=names,
         )
 
     return run_table_pipeline(args, [args.groups] + ([args.alignment] if args.alignment else []), build)

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 
-from ._common import add_format, add_output, positive_int, write_result
+from ..errors import ParalignError
+from ._common import (
+    add_format,
+    add_output,
+    positive_int,
+    rename_in_error,
+    stdin_inputs,
+    write_result,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "built with --lowercase, the default, hold lower-case phrases).",
     )
     parser.add_argument("phrase", nargs="+", help="phrase(s) to look up, e.g. 'a man'")
-    parser.add_argument("--table", required=True, help="table file: X.parquet, X.tsv or X.tsv.gz")
+    parser.add_argument("--table", required=True, help="table file: X.parquet, X.tsv or X.tsv.gz (- = a TSV table on stdin)")
     parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases of each")
     add_format(parser)
     add_output(parser)
@@ -28,7 +37,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..tables import lookup
 
-    found = lookup(args.table, args.phrase, args.top_k)
+    with ExitStack() as stack:
+        (table,), names = stdin_inputs(stack, [args.table])
+        try:
+            found = lookup(table, args.phrase, args.top_k)
+        except ParalignError as exc:
+            for copy, name in names.items():  # errors name '<stdin>', not its copy
+                rename_in_error(exc, copy, name)
+            raise
     result = {"table": args.table, "phrases": [{"phrase": p, "paraphrases": rows} for p, rows in found.items()]}
     return write_result(args, result, render)
 

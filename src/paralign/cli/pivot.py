@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         )
     n_corpora = 2 * len(args.english)
 
-    def build(inputs: list[str], output: str, work_dir: str | None) -> Any:
+    def build(inputs: list[str], output: str, work_dir: str | None, names: dict[str, str]) -> Any:
         corpora, given = inputs[:n_corpora], inputs[n_corpora:]
         return pivot_paraphrases(
             list(zip(corpora[0::2], corpora[1::2], strict=True)),
@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
             alignments=given or None,
             cluster=cluster_from_args(args),
             on_start=cluster_announcer(args),
+            shown_names=names,
         )
 
     inputs = [path for pair in zip(args.english, args.foreign, strict=True) for path in pair] + alignments
