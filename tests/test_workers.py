@@ -1,8 +1,10 @@
-"""The one batch runner (paralign.workers): order, per-chunk failures, progress, workers."""
+"""The one batch runner (paralign.workers): order, per-chunk failures, progress, streaming, in
+this process and on a Dask cluster (the session's shared local one, `dask_cluster`)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -20,19 +22,50 @@ def _failed(chunk: list[int], why: str) -> list[str]:
     return [why] * len(chunk)
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_results_in_input_order_with_progress(workers: int) -> None:
+def test_results_in_input_order_with_progress() -> None:
     seen: list[int] = []
-    out = run_chunks(_square_unless_negative, list(range(23)), _failed, workers=workers, chunk_size=4,
+    out = run_chunks(_square_unless_negative, list(range(23)), _failed, workers=1, chunk_size=4,
                      progress=seen.append)
     assert out == [x * x for x in range(23)]
     assert seen == [4, 4, 4, 4, 4, 3]
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes are forked")
-def test_a_failing_chunk_in_a_worker_is_reported_in_its_place() -> None:
+def test_on_a_cluster_results_in_input_order_with_progress(batch_on_dask) -> None:
+    seen: list[int] = []
+    out = run_chunks(_square_unless_negative, range(23), _failed, workers=1, chunk_size=4,
+                     progress=seen.append)
+    assert out == [x * x for x in range(23)]
+    assert seen == [4, 4, 4, 4, 4, 3]
+
+
+class _Counted:
+    """An input that counts how many items were read."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.read = n, 0
+
+    def __iter__(self) -> Iterator[int]:
+        for x in range(self.n):
+            self.read += 1
+            yield x
+
+
+@pytest.mark.parametrize("cluster", [False, True])
+def test_streaming_first_results_before_the_input_is_read(cluster: bool, request) -> None:
+    if cluster:
+        request.getfixturevalue("batch_on_dask")
+    items = _Counted(200)
+    chunks = iter_chunk_results(_square_unless_negative, items, _failed, workers=1, chunk_size=5)
+    assert next(chunks) == [0, 1, 4, 9, 16]
+    # here: the first chunk only; on two workers: at most 2 chunks in flight per worker (+ 1 read ahead)
+    assert items.read <= (5 * 6 if cluster else 5)
+    rest = [x for chunk in chunks for x in chunk]
+    assert rest == [x * x for x in range(5, 200)] and items.read == 200
+
+
+def test_a_failing_chunk_on_a_worker_is_reported_in_its_place(batch_on_dask) -> None:
     items = [1, 2, -3, 4, 5, 6]
-    out = run_chunks(_square_unless_negative, items, _failed, workers=2, chunk_size=2, progress=None)
+    out = run_chunks(_square_unless_negative, items, _failed, workers=1, chunk_size=2, progress=None)
     assert out[:2] == [1, 4] and out[4:] == [25, 36]
     assert out[2] == out[3] and str(out[2]).startswith("worker failed: ValueError: negative item")
 
@@ -46,3 +79,27 @@ def test_serial_failure_propagates_and_bad_worker_counts_are_refused() -> None:
 
 def test_describe_error() -> None:
     assert describe_error(KeyError("x")) == "KeyError: 'x'"
+
+
+class _Loader:
+    """A task with heavy state loaded on first use and not pickled (as the aligner's PPDB)."""
+
+    def __init__(self) -> None:
+        self.model: object | None = None
+        self.loads = 0
+
+    def __getstate__(self) -> dict:
+        return {"model": None, "loads": 0}
+
+    def __call__(self, chunk: list[int]) -> list[tuple[int, int, int]]:
+        if self.model is None:
+            self.model, self.loads = object(), self.loads + 1
+        return [(os.getpid(), id(self), self.loads) for _ in chunk]
+
+
+@pytest.mark.usefixtures("batch_on_dask")
+def test_a_task_loads_its_state_once_per_worker_not_per_chunk() -> None:
+    out = run_chunks(_Loader(), range(40), _failed, workers=2, chunk_size=2)
+    copies = {(pid, ident) for pid, ident, _ in out}
+    assert len(out) == 40 and len(copies) == len({pid for pid, _ in copies}) <= 2
+    assert {loads for *_, loads in out} == {1} and os.getpid() not in {pid for pid, _ in copies}

@@ -1,21 +1,45 @@
-"""The batch runner: a function over chunks of many items, here or in a process pool.
+"""The batch runner: a function over chunks of many items, in this process or on a Dask cluster.
 
-"Many items, some bad": items are cut into chunks, each chunk is mapped in this process or, with
-``workers > 1``, in a pool of worker processes; results come back in input order, a chunk whose
-worker died is reported item by item instead of sinking the batch, and a progress callback hears
-of every finished chunk. Everything that aligns or scores many pairs runs through here, so the
-engine (processes today) can be swapped in one place.
+"Many items, some bad": items (any iterable, read lazily) are cut into chunks; each chunk is
+mapped in this process or, with more than one worker or a scheduler address, on a Dask cluster
+(:mod:`paralign.cluster`: a local one by default, or an existing one). Results come back in
+input order as soon as the chunks before them are done, with a bounded number of chunks in
+flight, so output streams and memory stays bounded however long the input; a chunk whose task
+raised or whose worker died is reported item by item instead of sinking the batch, and the
+callers' tasks keep per-item failures in place. Everything that aligns or scores many pairs
+runs through here, so the engine is chosen in one place.
 
-Not for: what is computed per item (the callers' tasks) or reading and writing files.
+When: one worker and no scheduler runs here, in-process, without starting a cluster (the fast
+path small inputs and tests take; so does an input of one chunk when no scheduler is given).
+Otherwise the work goes to the cluster of the active :func:`runner` block (the CLI opens one
+per command from --workers/--scheduler, connected on first need and reused by every batch of
+the command), or, outside one, to a local cluster of ``workers`` processes started for the call.
+
+Heavy state loads once per worker, not per chunk: the task (a ``functools.partial`` holding an
+aligner, say) is sent to every worker once (``Client.scatter``) and each chunk runs against that
+worker's copy, so what the task loads lazily (the spaCy pipeline, PPDB, the encoder) stays loaded
+there for the rest of the job. Tasks must therefore pickle without their loaded state (the Sultan
+aligner drops it, see ``Aligner.__getstate__``).
+
+Not for: what is computed per item (the callers' tasks), reading and writing files, or starting
+clusters (:mod:`paralign.cluster`).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
+from contextvars import ContextVar
+from itertools import islice
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import ConfigurationError
+
+if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
+    from distributed import Client
+
+    from .cluster import ClusterOptions
 
 
 def describe_error(exc: BaseException) -> str:
@@ -30,60 +54,142 @@ Progress = Callable[[Iterable[Any]], Iterable[Any]]
 _I = TypeVar("_I")
 _R = TypeVar("_R")
 
+#: Chunks in flight per worker: enough to keep every worker busy while the oldest is collected.
+IN_FLIGHT_PER_WORKER = 2
+
+
+class _Runner:
+    """Where the batches of one job run: `options`' cluster, connected on first need."""
+
+    def __init__(self, options: ClusterOptions, on_start: Callable[[dict[str, Any]], None] | None) -> None:
+        self.options = options
+        self.on_start = on_start
+        self.stack = ExitStack()
+        self.client: Client | None = None
+
+    def connect(self) -> Client:
+        if self.client is None:
+            from .cluster import connect
+
+            self.client = self.stack.enter_context(connect(self.options, self.on_start))
+        return self.client
+
+
+_active: ContextVar[_Runner | None] = ContextVar("paralign_runner", default=None)
+
+
+@contextmanager
+def runner(options: ClusterOptions,
+           on_start: Callable[[dict[str, Any]], None] | None = None) -> Iterator[None]:
+    """Batches run in this block go to `options`' cluster (its ``workers`` and scheduler win over
+    the ``workers`` the library calls pass), connected when the first batch needs it and closed
+    (a local cluster stopped) at the end; ``on_start(cluster.describe(...))`` hears where it is.
+    One worker and no scheduler address (``options.address()``) keeps everything in-process."""
+    state = _Runner(options, on_start)
+    token = _active.set(state)
+    try:
+        with state.stack:
+            yield
+    finally:
+        _active.reset(token)
+
+
+def _chunks(items: Iterable[_I], size: int) -> Iterator[list[_I]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
 
 def iter_chunk_results(
     task: Callable[[list[_I]], list[_R]],
-    items: Sequence[_I],
+    items: Iterable[_I],
     worker_failed: Callable[[list[_I], str], Iterable[_R]],
     *,
     workers: int,
     chunk_size: int,
-    before_pool: Callable[[], None] | None = None,
 ) -> Iterator[list[_R]]:
-    """``task`` over chunks of `items`, each chunk's results yielded in input order as it is done:
-    here, or in a process pool when ``workers > 1`` and there is more than one chunk.
+    """``task`` over chunks of `items` (read lazily), each chunk's results yielded in input order
+    as it is done: here, or on a Dask cluster (see the module docstring for which).
 
-    Worker processes are forked where the platform can, so they inherit what ``before_pool``
-    loaded (a model, an aligner in a module global); `task` must be picklable (a module-level
-    function or a ``functools.partial`` of one). A chunk whose worker raised or died becomes
-    ``worker_failed(chunk, why)``; a ConfigurationError (a caller's mistake) propagates."""
+    On a cluster `task` must be picklable (a module-level function or a ``functools.partial`` of
+    one); at most ``IN_FLIGHT_PER_WORKER`` chunks per worker are read ahead. A chunk whose task
+    raised or whose worker died becomes ``worker_failed(chunk, why)``; a ConfigurationError (a
+    caller's mistake) propagates. In-process, `task`'s exceptions propagate as they are."""
     if workers < 1:
         raise ConfigurationError(f"workers must be at least 1, got {workers}")
-    size = max(1, chunk_size)
-    chunks = [list(items[start : start + size]) for start in range(0, len(items), size)]
-    if workers == 1 or len(chunks) <= 1:
-        for chunk in chunks:
-            yield task(chunk)
+    state = _active.get()
+    address = state.options.address() if state is not None else None
+    many = state.options.workers if state is not None else workers
+    chunks = _chunks(items, max(1, chunk_size))
+    if many == 1 and address is None:
+        yield from (task(chunk) for chunk in chunks)
         return
-    if before_pool is not None:
-        before_pool()
-    import multiprocessing  # only when asked: slow to import
-    from concurrent.futures import ProcessPoolExecutor
+    first = list(islice(chunks, 2))
+    if len(first) <= 1 and address is None:  # one chunk: a cluster would only cost its start
+        yield from (task(chunk) for chunk in first)
+        return
+    from itertools import chain
 
-    context = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(task, chunk) for chunk in chunks]
-        for chunk, future in zip(chunks, futures, strict=True):
-            try:
-                yield future.result()
-            except ConfigurationError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - e.g. a worker died: report the chunk
-                yield list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
+    if state is not None:
+        yield from _on_cluster(state.connect(), task, chain(first, chunks), worker_failed)
+        return
+    from .cluster import ClusterOptions, connect
+
+    with connect(ClusterOptions(workers=workers)) as client:
+        yield from _on_cluster(client, task, chain(first, chunks), worker_failed)
+
+
+def _apply(task: Callable[[list[_I]], list[_R]], chunk: list[_I]) -> list[_R]:
+    """Run on a worker: its copy of the scattered task over one chunk."""
+    return task(chunk)
+
+
+def _on_cluster(
+    client: Client,
+    task: Callable[[list[_I]], list[_R]],
+    chunks: Iterator[list[_I]],
+    worker_failed: Callable[[list[_I], str], Iterable[_R]],
+) -> Iterator[list[_R]]:
+    """Submit chunks with a bounded number in flight; yield their results in input order."""
+    limit = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info().get("workers", {})))
+    shared = client.scatter(task, broadcast=True, hash=False)  # once per worker, not per chunk
+    pending: deque = deque()
+    try:
+        for chunk in chunks:
+            pending.append((chunk, client.submit(_apply, shared, chunk, pure=False)))
+            if len(pending) >= limit:
+                yield _collect(*pending.popleft(), worker_failed)
+        while pending:
+            yield _collect(*pending.popleft(), worker_failed)
+    finally:
+        if pending:  # the caller stopped early or failed: drop the rest
+            client.cancel([future for _, future in pending])
+        client.cancel([shared])
+
+
+def _collect(chunk: list[_I], future: Any, worker_failed: Callable[[list[_I], str], Iterable[_R]]) -> list[_R]:
+    try:
+        return future.result()
+    except ConfigurationError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a task raised or its worker died: report the chunk
+        return list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
+    finally:
+        future.release()
 
 
 def run_chunks(
     task: Callable[[list[_I]], list[_R]],
-    items: Sequence[_I],
+    items: Iterable[_I],
     worker_failed: Callable[[list[_I], str], Iterable[_R]],
     *,
     progress: Callable[[int], None] | None = None,
-    **runner: Any,
+    **runner_options: Any,
 ) -> list[_R]:
-    """All results of :func:`iter_chunk_results` (`runner`: its ``workers``, ``chunk_size`` and
-    ``before_pool``) in input order; ``progress(n)`` gets each chunk's size when it is done."""
+    """All results of :func:`iter_chunk_results` (`runner_options`: its ``workers`` and
+    ``chunk_size``) in input order; ``progress(n)`` gets each chunk's size when it is done."""
     results: list[_R] = []
-    for done in iter_chunk_results(task, items, worker_failed, **runner):
+    for done in iter_chunk_results(task, items, worker_failed, **runner_options):
         results.extend(done)
         if progress is not None:
             progress(len(done))

@@ -255,3 +255,76 @@ def test_a_gold_jsonl_record_keeps_its_tokens() -> None:
     (with_links,), (without,) = read_input_pairs([gold]), read_input_pairs([plain])
     assert with_links.source == ["The", "company's", "CEO", "quit", "."]
     assert without.source == "The company's CEO quit ."  # text: the annotator tokenises it
+
+
+# -- on Dask: two local workers and a real cluster give the one-process output ---------------------
+BATCH = [
+    "The cat sat on the mat .\tA cat was sitting on the mat .",
+    "He bought a car yesterday .\tYesterday he purchased an automobile .",
+    "She runs fast .\tShe is a quick runner .",
+    "The stock fell 5 percent .\tShares dropped five percent .",
+    "Officials said the plan failed .\tThe plan did not work , officials said .",
+    "no tab on this line",
+    "Rain is expected tomorrow .\tIt will probably rain tomorrow .",
+    "The committee approved the budget .\tThe budget was approved by the committee .",
+    "Two men were arrested .\tPolice arrested two men .",
+    "The company reported a loss .\tThe firm posted a loss .",
+]
+
+
+def _align_batch(tmp_path: Path, capsys, *extra: str) -> tuple[list[dict], str]:
+    src = tmp_path / "batch.tsv"
+    src.write_text("\n".join(BATCH) + "\n", encoding="utf-8")
+    assert main(["align", str(src), "--tokenized", "--format", "json", "--chunk-size", "2", *extra]) == 0
+    captured = capsys.readouterr()
+    return [json.loads(line) for line in captured.out.splitlines()], captured.err
+
+
+def test_align_on_two_local_workers_equals_one_process(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    here, here_err = _align_batch(tmp_path, capsys)
+    there, there_err = _align_batch(tmp_path, capsys, "--workers", "2")
+    assert there == here and [r["line"] for r in there] == list(range(1, 11))
+    assert "error" in there[5] and all("alignment" in r for k, r in enumerate(there) if k != 5)
+    assert "batch.tsv:6:" in there_err and "batch.tsv:6:" in here_err
+    assert "dask local cluster at tcp://127.0.0.1:" in there_err and "with 2 workers" in there_err
+    assert "dask" not in here_err  # one worker: in this process, no cluster started
+
+
+def test_align_on_a_real_cluster_equals_one_process(tmp_path: Path, capsys, monkeypatch, real_cluster) -> None:
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    here, _ = _align_batch(tmp_path, capsys)
+    there, err = _align_batch(tmp_path, capsys, "--scheduler", real_cluster)
+    assert there == here and "batch.tsv:6:" in err
+    assert f"dask cluster at {real_cluster} with 2 workers" in err
+
+
+def test_align_streams_a_line_out_before_the_input_ends() -> None:
+    """A pipe gets the first pair's line while stdin is still open (one pair per chunk)."""
+    import os
+    import subprocess
+
+    import paralign
+
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    env.pop("PARALIGN_SCHEDULER", None)
+    process = subprocess.Popen([sys.executable, "-m", "paralign", "align", "--tokenized", "--chunk-size", "1"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=env, text=True)
+    import threading
+
+    watchdog = threading.Timer(120, process.kill)  # a line that never comes fails, not hangs
+    watchdog.start()
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write("The cat sat .\tThe cat sat down .\n")
+        process.stdin.flush()
+        assert process.stdout.readline() == "0-0 1-1 2-2 3-4\n"  # stdin not closed yet
+        process.stdin.write("Dogs bark .\tDogs bark .\n")
+        process.stdin.close()
+        assert process.stdout.read() == "0-0 1-1 2-2\n" and process.wait(timeout=60) == 0
+    finally:
+        watchdog.cancel()
+        if process.poll() is None:
+            process.kill()
+            process.wait()

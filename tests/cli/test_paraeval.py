@@ -178,3 +178,14 @@ def test_the_command_line_lists_configs_without_loading_numpy():
             "print('numpy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "default" in done.stdout and done.stdout.strip().endswith("False")
+
+
+@pytest.mark.usefixtures("on_dask")  # PARALIGN_SCHEDULER: the session's two-worker cluster
+def test_segments_matched_on_a_dask_cluster_score_as_in_one_process(files, capsys, monkeypatch):
+    argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "r2.txt"), "-i",
+            str(files / "hyp.txt"), "--table", str(files / "t.tsv"), "--config", "paper", "--sentence-level", "--format", "json"]
+    there = run(capsys, *argv)
+    monkeypatch.delenv("PARALIGN_SCHEDULER")
+    here = run(capsys, *argv)
+    assert there[0] == here[0] == 0 and json.loads(there[1]) == json.loads(here[1])
+    assert "dask cluster at tcp://127.0.0.1:" in there[2] and "dask" not in here[2]

@@ -274,66 +274,10 @@ def test_multi30k_slice_with_word_align_links_is_reproducible(data, tmp_path, ca
 
 
 # -- Dask: a real cluster of `dask scheduler` and `dask worker` processes; a killed command ---------
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _rows(path) -> list[tuple]:
     from paralign.tables import iter_rows
 
     return [(p, q, prob, *map(int, extra)) for p, q, prob, extra in iter_rows(path)]
-
-
-def _stop(processes) -> None:
-    import os
-    import signal
-    import subprocess
-
-    for process in processes:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-    for process in processes:
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-
-
-@pytest.fixture
-def real_cluster(tmp_path):
-    """`dask scheduler` and two `dask worker` processes (the entry points distributed installs)
-    on 127.0.0.1 and a free port; all stopped at the end."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    from distributed import Client
-
-    import paralign
-
-    bin_dir = Path(sys.executable).parent
-    address = f"tcp://127.0.0.1:{_free_port()}"
-    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
-    common = {"env": env, "cwd": tmp_path, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,
-              "start_new_session": True}
-    processes = [subprocess.Popen([str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1", "--port",
-                                   address.rsplit(":", 1)[1], "--no-dashboard"], **common)]
-    try:
-        for _ in range(2):
-            processes.append(subprocess.Popen(
-                [str(bin_dir / "dask"), "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
-                 "--memory-limit", "1GB", "--no-dashboard"], **common))
-        with Client(address, timeout=60) as client:
-            client.wait_for_workers(2, timeout=90)
-        yield address
-    finally:
-        _stop(processes)
 
 
 def test_a_real_cluster_builds_the_table_the_local_one_does(hand, tmp_path, monkeypatch, real_cluster, capsys):

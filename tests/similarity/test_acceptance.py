@@ -18,6 +18,7 @@ PAPER_STS2013 = 0.6715
 PAPER_MSRP = {"accuracy": 0.734, "precision": 0.766, "recall": 0.864, "f1": 0.812}
 
 
+@pytest.mark.usefixtures("batch_on_dask")
 def test_sts2013_weighted_pearson_matches_or_beats_the_paper(data, nlp_annotator):
     root = data / "similarity" / "sts" / "2013"
     paths = [root / f"{name}.test.tsv" for name in ("headlines", "OnWN", "FNWN")]
@@ -26,6 +27,7 @@ def test_sts2013_weighted_pearson_matches_or_beats_the_paper(data, nlp_annotator
     assert report["pearson"] >= PAPER_STS2013
 
 
+@pytest.mark.usefixtures("batch_on_dask")
 def test_msrp_test_matches_or_beats_the_paper_on_all_four_figures(data, nlp_annotator):
     root = data / "similarity" / "msrp"
     result = evaluate_paraphrase_files(

@@ -207,6 +207,7 @@ def test_cross_validation_refits_the_model_on_each_fold():
     assert cv.accuracy < in_sample - 0.05
 
 
+@pytest.mark.usefixtures("batch_on_dask")
 def test_features_of_a_batch_are_the_same_with_worker_processes():
     from functools import partial
 

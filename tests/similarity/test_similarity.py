@@ -214,6 +214,7 @@ class _NoAnnotator:
         return Sentence.plain(item.split() if isinstance(item, str) else item)
 
 
+@pytest.mark.usefixtures("batch_on_dask")
 def test_parallel_batch_matches_serial():
     pairs = [(f"w{k} cat sat".split(), f"w{k} dog sat".split()) for k in range(40)]
     pairs[7] = (["boom"], ["x"])
@@ -360,6 +361,7 @@ def test_preset_aligners_are_named_and_cheap_to_pickle(nlp_annotator):
         get_aligner("exact", "paraphrase")
 
 
+@pytest.mark.usefixtures("batch_on_dask")
 def test_preset_aligner_in_worker_processes_matches_serial(nlp_annotator):
     texts = ["The senator sponsored the bill.", "The senator drafted the bill.",
              "Rebels ambushed the convoy.", "Rebels raided the convoy."] * 3

@@ -10,16 +10,16 @@ Not for: reading input files (:mod:`paralign.corpora.sentence_pairs`) or scoring
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..corpora.sentence_pairs import InputPair
 from ..nlp import Annotator, default_annotator
 from ..sentence import Sentence
-from ..workers import Progress, describe_error, run_chunks
-from .registry import PresetAligner, _preset_aligner, default_aligner
+from ..workers import Progress, describe_error, iter_chunk_results, run_chunks
+from .registry import default_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
     from .sultan import Aligner
@@ -86,15 +86,6 @@ def _align_chunk(
     return results
 
 
-def _warm_up(aligner: AlignFunction | None, annotator: Annotator | None) -> None:
-    """Load the spaCy pipeline and the default aligner's word-similarity data in this process."""
-    used = annotator or default_annotator()
-    if isinstance(used, Annotator):
-        used.nlp  # noqa: B018 - loads the pipeline
-    if aligner is None or isinstance(aligner, PresetAligner):
-        _preset_aligner(getattr(aligner, "preset", "default")).related  # noqa: B018 - loads PPDB
-
-
 def align_pairs(
     pairs: Iterable[tuple[TextLike, TextLike]],
     *,
@@ -106,7 +97,8 @@ def align_pairs(
 ) -> AlignedBatch:
     """Annotate (texts or token lists; Sentences are used as given) and align many pairs.
 
-    With ``workers > 1`` chunks go to a process pool (the aligner must then be picklable).
+    With ``workers > 1`` chunks go to Dask workers (:mod:`paralign.workers`; the aligner must then
+    be picklable: the default and preset aligners load their data once per worker).
     ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
     fails is reported in ``failures`` and the others are still returned.
     """
@@ -117,30 +109,64 @@ def align_pairs(
         workers=workers,
         chunk_size=chunk_size,
         progress=progress,
-        before_pool=lambda: _warm_up(aligner, annotator),  # forked workers inherit the loaded model
     )
     failures = tuple(PairFailure(k, r) for k, r in enumerate(results) if isinstance(r, str))
     aligned = tuple(None if isinstance(r, str) else r for r in results)
     return AlignedBatch(aligned, failures)
 
 
-def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
-                progress: Progress | None = None) -> list[tuple[InputPair, Sentence | None,
-                                                                 Sentence | None, Alignment | None]]:
-    """Align the readable pairs (batched); unreadable ones come back with None results."""
-    good = [p for p in pairs if p.error is None]
-    flat: list[str | list[str]] = [x for p in good for x in (p.source, p.target)]  # type: ignore[misc]
-    sentences = aligner.annotate(flat, workers=workers)
-    annotated = list(zip(sentences[0::2], sentences[1::2], strict=True))
-    alignments = aligner.align_annotated(annotated, workers=workers, progress=progress)
-    results: dict[int, tuple[Sentence, Sentence, Alignment]] = {
-        p.line: (s, t, a) for p, (s, t), a in zip(good, annotated, alignments, strict=True)
-    }
-    out = []
-    for p in pairs:
-        s, t, a = results.get(p.line, (None, None, None))
-        out.append((p, s, t, a))
+#: One aligned input pair: the pair (its ``error`` set when it failed) and its sentences and
+#: alignment, or None results for a bad pair.
+InputResult = tuple[InputPair, Sentence | None, Sentence | None, Alignment | None]
+
+
+def _align_input_chunk(aligner: Aligner, chunk: list[InputPair]) -> list[InputResult]:
+    """Annotate and align the readable pairs of one chunk (worker-safe); a pair that fails gets
+    its error and None results, the others are kept (one by one after a failed batch)."""
+    out: list[InputResult] = [(p, None, None, None) for p in chunk]
+    good = [k for k, p in enumerate(chunk) if p.error is None]
+    try:
+        flat = [x for k in good for x in (chunk[k].source, chunk[k].target)]
+        sentences = aligner.annotate(flat)  # type: ignore[arg-type]
+        annotated = dict(zip(good, zip(sentences[0::2], sentences[1::2], strict=True), strict=True))
+    except Exception:  # noqa: BLE001 - annotate one by one so one bad pair does not sink the chunk
+        annotated = {}
+        for k in good:
+            try:
+                annotated[k] = tuple(aligner.annotate([chunk[k].source, chunk[k].target]))  # type: ignore[list-item]
+            except Exception as exc:  # noqa: BLE001
+                out[k] = _failed(chunk[k], f"annotation failed: {describe_error(exc)}")
+    for k, (source, target) in annotated.items():
+        try:
+            out[k] = (chunk[k], source, target, aligner.align_sentences(source, target))
+        except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
+            out[k] = _failed(chunk[k], f"alignment failed: {describe_error(exc)}")
     return out
+
+
+def _failed(pair: InputPair, why: str) -> InputResult:
+    return (pair if pair.error is not None else replace(pair, error=why), None, None, None)
+
+
+def iter_align_input(aligner: Aligner, pairs: Iterable[InputPair], *, workers: int = 1,
+                     chunk_size: int = 64) -> Iterator[InputResult]:
+    """Align the readable input pairs in chunks (on ``workers`` Dask workers when > 1, see
+    :mod:`paralign.workers`), yielding every pair's result in input order as its chunk is done:
+    `pairs` is read lazily, so output streams. Unreadable pairs come back with None results, and
+    so does a pair that fails to annotate or align, its ``error`` saying why."""
+    chunks = iter_chunk_results(
+        functools.partial(_align_input_chunk, aligner), pairs,
+        lambda chunk, why: [_failed(p, why) for p in chunk], workers=workers, chunk_size=chunk_size,
+    )
+    return (result for chunk in chunks for result in chunk)
+
+
+def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
+                progress: Progress | None = None) -> list[InputResult]:
+    """All of :func:`iter_align_input`, with ``progress`` wrapping the results as they come."""
+    results = iter_align_input(aligner, pairs, workers=workers,
+                               chunk_size=max(1, min(64, len(pairs) // (2 * workers) or 1)))
+    return list(progress(results) if progress else results)
 
 
 def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack
 
 from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
@@ -66,7 +66,28 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
                        help="also align unrelated content words with N or more corresponding "
                        "aligned dependency neighbours (for paraphrase data; default: the preset's, "
                        "off except in the paraphrase preset)")
-    group.add_argument("--workers", type=positive_int, default=1, help="processes for parsing and aligning")
+    group.add_argument("--workers", type=positive_int, default=1,
+                       help="Dask worker processes for parsing and aligning (default 1: in this process)")
+    add_scheduler_option(group)
+
+
+def add_scheduler_option(container: argparse._ActionsContainer) -> None:
+    """--scheduler, beside --workers: the batch commands run on an existing Dask cluster."""
+    container.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="run the batch on an existing Dask cluster, e.g. tcp://HOST:8786 (default: "
+        "$PARALIGN_SCHEDULER, else --workers local processes, or this process for 1)")
+
+
+def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
+    """The Dask runner of a batch command (--workers, --scheduler or $PARALIGN_SCHEDULER): its
+    batches share one cluster, started or reached on first need; the dashboard link goes to stderr."""
+    from ..cluster import ClusterOptions
+    from ..workers import runner
+    from ._pipelines import announce_cluster
+
+    return runner(ClusterOptions(workers=args.workers, scheduler=getattr(args, "scheduler", None)),
+                  on_start=announce_cluster)
 
 
 def on_gold(args: argparse.Namespace, evaluate: Callable[[str], dict]) -> dict:
@@ -127,7 +148,9 @@ def add_similarity_options(
     parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
     parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
     add_preset_option(parser, preset)
-    parser.add_argument("--workers", type=positive_int, default=1, help="worker processes (default: %(default)s)")
+    parser.add_argument("--workers", type=positive_int, default=1,
+                        help="Dask worker processes (default: %(default)s: in this process)")
+    add_scheduler_option(parser)
     if idf:
         parser.add_argument(
             "--idf-from",
@@ -161,8 +184,9 @@ def evaluate_inputs(
         paths, names = stdin_once(stack, **inputs)
         update, close = progress_callback(None, args.command)
         try:
-            result = evaluate(paths, aligner=similarity_aligner(args), workers=args.workers,
-                              progress=update)
+            with cluster_runner(args):
+                result = evaluate(paths, aligner=similarity_aligner(args), workers=args.workers,
+                                  progress=update)
         finally:
             close()
     return shown_names(result, names), names

@@ -12,6 +12,9 @@ reported on stderr with its line number and gives an EMPTY output line (text) or
 with an "error" field (json), so output lines stay aligned with input lines (pretty and html
 say "not aligned"; svg writes no file for it). The exit status is 1 when every input pair is
 bad, 2 for svg to stdout with several pairs.
+
+With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks on a Dask
+cluster; text and json lines are written as chunks finish, in input order.
 """
 
 from __future__ import annotations
@@ -20,16 +23,16 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
+from typing import IO
 
 from .._moved import moved_names
-from ..aligners.batch import align_input, alignment_record
-from ..alignment import Alignment
+from ..aligners.batch import InputResult, alignment_record, iter_align_input
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError
-from ..sentence import Sentence
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -39,14 +42,15 @@ from ._common import (
     is_std,
     open_in,
     open_out,
+    positive_int,
     progress,
     undecodable_lines,
     warn,
 )
-from ._options import add_aligner_options, aligner_from_args
+from ._options import add_aligner_options, aligner_from_args, cluster_runner
 
-#: One aligned input pair as `align_input` gives it (None results for a bad pair).
-Result = tuple[InputPair, Sentence | None, Sentence | None, Alignment | None]
+#: One aligned input pair as `iter_align_input` gives it (None results for a bad pair).
+Result = InputResult
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -61,6 +65,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tokenized", action="store_true",
                         help="sentences are whitespace-tokenised: keep those tokens exactly")
     add_aligner_options(parser)
+    parser.add_argument("--chunk-size", type=positive_int, default=64, metavar="N",
+                        help="pairs per chunk sent to a worker (default: %(default)s)")
     add_format(parser, choices=("text", "json", "pretty", "svg", "html"),
                help="text: one Pharaoh line per pair; json: JSON Lines, one object per pair; "
                "pretty: the sentences and their links as word pairs; svg: one picture per pair "
@@ -78,47 +84,90 @@ def run(args: argparse.Namespace) -> int:
     aligner = aligner_from_args(args)
     if bool(args.source) != bool(args.target):
         raise ConfigurationError("--source and --target go together")
-    if args.source:
-        with open_in(args.source, args.encoding_errors) as src, open_in(args.target, args.encoding_errors) as tgt:
-            pairs = list(read_parallel(src, tgt, args.tokenized, source_name=args.source,
-                                       target_name=args.target))
-            bad = {**{n: (args.target, why) for n, why in undecodable_lines(tgt).items()},
-                   **{n: (args.source, why) for n, why in undecodable_lines(src).items()}}
-    else:
-        with open_in(args.input, args.encoding_errors) as handle:
-            pairs = list(read_input_pairs(handle, args.input_format, args.tokenized))
-            bad = {n: (None, why) for n, why in undecodable_lines(handle).items()}
-    pairs = [p if p.line not in bad else replace(p, source=None, target=None, error=bad[p.line][1],
-                                                  origin=bad[p.line][0]) for p in pairs]
-    if args.format == "svg" and len(pairs) > 1 and is_std(args.output):
-        raise ConfigurationError(f"--format svg writes one picture to stdout, but the input has {len(pairs)} "
-                         "pairs: give -o FILE.svg (FILE-N.svg for input line N) or use --format html "
-                         "(one page for all pairs)")
     name = args.source or input_name(args.input)
+    with ExitStack() as stack, cluster_runner(args):
+        if args.source:
+            src = stack.enter_context(open_in(args.source, args.encoding_errors))
+            tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
+            pairs = read_parallel(src, tgt, args.tokenized, source_name=args.source, target_name=args.target)
+            handles = [(tgt, args.target), (src, args.source)]
+        else:
+            handle = stack.enter_context(open_in(args.input, args.encoding_errors))
+            pairs = read_input_pairs(handle, args.input_format, args.tokenized)
+            handles = [(handle, None)]
+        counts = {"total": 0, "bad": 0}
+        read = _reported(_marked(pairs, handles), name, counts)
+        if args.format in STREAMED:  # one line per pair, written as its chunk is done
+            results = iter_align_input(aligner, read, workers=args.workers, chunk_size=args.chunk_size)
+            WRITERS[args.format](args, _counted(progress(results, "aligning"), name, counts))
+        else:  # a page, pictures or views of all pairs
+            listed = list(read)
+            if args.format == "svg" and len(listed) > 1 and is_std(args.output):
+                raise ConfigurationError(
+                    f"--format svg writes one picture to stdout, but the input has {len(listed)} "
+                    "pairs: give -o FILE.svg (FILE-N.svg for input line N) or use --format html "
+                    "(one page for all pairs)")
+            results = iter_align_input(aligner, listed, workers=args.workers, chunk_size=args.chunk_size)
+            WRITERS[args.format](args, list(_counted(progress(results, "aligning", total=len(listed)),
+                                                     name, counts)))
+    return batch_status(args, counts["bad"], counts["total"], name)
+
+
+#: The formats written pair by pair as results come (the others need every pair first).
+STREAMED = ("text", "json")
+
+
+def _marked(pairs: Iterable[InputPair], handles: list[tuple[IO[str], str | None]]) -> Iterator[InputPair]:
+    """`pairs` with a line that was not UTF-8 (--encoding-errors skip) made an error pair, naming
+    its file (a line is read, and its bytes judged, before its pair is made)."""
     for pair in pairs:
+        for handle, origin in handles:
+            why = undecodable_lines(handle).get(pair.line)
+            if why is not None:
+                pair = replace(pair, source=None, target=None, error=why, origin=origin)
+                break
+        yield pair
+
+
+def _reported(pairs: Iterable[InputPair], name: str, counts: dict[str, int]) -> Iterator[InputPair]:
+    """`pairs`, each unreadable one reported on stderr with its line as it is read."""
+    for pair in pairs:
+        counts["total"] += 1
         if pair.error:
             warn(f"{pair.origin or name}:{pair.line}: {pair.error} (empty output line)")
-    results = align_input(aligner, pairs, workers=args.workers,
-                          progress=lambda items: progress(items, "aligning", total=len(pairs)))
-    WRITERS[args.format](args, results)
-    return batch_status(args, sum(1 for *_, alignment in results if alignment is None), len(pairs), name)
+        yield pair
 
 
-def write_lines(args: argparse.Namespace, results: Sequence[Result]) -> None:
+def _counted(results: Iterable[Result], name: str, counts: dict[str, int]) -> Iterator[Result]:
+    """`results`, counting the pairs with no alignment and reporting the ones that failed in
+    aligning (the unreadable ones were reported when read)."""
+    for result in results:
+        pair, *_, alignment = result
+        if alignment is None:
+            counts["bad"] += 1
+            if pair.error and pair.error.split(":", 1)[0] in FAILED_IN_ALIGNING:
+                warn(f"{pair.origin or name}:{pair.line}: {pair.error} (empty output line)")
+        yield result
+
+
+#: How a pair that failed in annotating or aligning (not in reading) has its error begin.
+FAILED_IN_ALIGNING = ("annotation failed", "alignment failed", "worker failed")
+
+
+def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
     """text and json: one line per input line (empty, or an "error" object, for a bad pair)."""
     with open_out(args.output) as out:
         for pair, source, target, alignment in results:
             if alignment is None:
-                if args.format == "json":
-                    out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n")
-                else:
-                    out.write("\n")
-                continue
-            if args.format == "json":
+                out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n"
+                          if args.format == "json" else "\n")
+            elif args.format == "json":
                 record = alignment_record(pair, source, target, alignment)
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
             else:
                 out.write(alignment.to_pharaoh() + "\n")
+            if out is sys.stdout:  # a pipe sees each line as it comes (streaming), not per buffer
+                out.flush()
 
 
 def heading(pair: InputPair) -> str:

@@ -14,7 +14,13 @@ from ._common import (
     write_report,
     write_result,
 )
-from ._options import add_aligner_options, add_gold_options, aligner_from_args, on_gold
+from ._options import (
+    add_aligner_options,
+    add_gold_options,
+    aligner_from_args,
+    cluster_runner,
+    on_gold,
+)
 from ._render import render_scores
 
 
@@ -52,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         pairs.extend(evaluation.pairs)
         return evaluation.result
 
-    result = on_gold(args, evaluate)
+    with cluster_runner(args):
+        result = on_gold(args, evaluate)
     write_result(args, result, _render)
     if args.report is not None:
         from ..viz.reports import alignment_report

@@ -237,7 +237,7 @@ def run_draw(args: argparse.Namespace) -> int:
         text = page(title, [Section(size, (figure(drawing),))]) if produce == "html" else svg_file(drawing)
     if converter is not None:
         exe, options, _ = converter
-        from ..mapreduce import atomic_path
+        from ..tables import atomic_path
 
         with atomic_path(target) as tmp:  # the picture appears whole or not at all
             done = subprocess.run([exe, *options, str(tmp)], input=text.encode("utf-8"), capture_output=True)

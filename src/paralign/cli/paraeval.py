@@ -20,7 +20,7 @@ from ._common import (
     positive_int,
     write_report,
 )
-from ._options import table_path, table_specs
+from ._options import add_scheduler_option, cluster_runner, table_path, table_specs
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,6 +59,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="segment scores with the counts behind each (--format json: one "
                              'document, {"segments": [...], "corpus": {...}}; many inputs: '
                              '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]})')
+    parser.add_argument("--workers", type=positive_int, default=1,
+                        help="Dask worker processes matching segments, --config paper (default: "
+                             "%(default)s: in this process)")
+    add_scheduler_option(parser)
     add_format(parser)
     add_output(parser)
     add_report(parser, "the corpus scores, then each hypothesis with its words highlighted by "
@@ -128,8 +132,9 @@ def run(args: argparse.Namespace) -> int:
                              max_length=args.max_length,
                              resources=None if args.resources is None else args.resources.split(","),
                              **_paper_options(args))
-    results = [(path, system_scores(scorer, hyps, refs, args.sentence_level))
-               for path, hyps in systems]
+    with cluster_runner(args):  # the paper scorer matches segments on the runner's workers
+        results = [(path, system_scores(scorer, hyps, refs, args.sentence_level))
+                   for path, hyps in systems]
     _write(args, results)
     if args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])

@@ -29,7 +29,7 @@ from ._common import (
     warn,
     warn_each,
 )
-from ._options import add_similarity_options, similarity_aligner
+from ._options import add_similarity_options, cluster_runner, similarity_aligner
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
 
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     scores: list[float | None] = []
     problems: list[dict] = []
     update, close = progress_callback(None, "similarity")
-    with open_in(args.pairs, args.encoding_errors) as handle, open_out(args.output) as out:
+    with open_in(args.pairs, args.encoding_errors) as handle, open_out(args.output) as out, cluster_runner(args):
         rows = read_sentence_pairs(handle)
         undecodable = undecodable_lines(handle)
         while block := list(islice(rows, BLOCK)):

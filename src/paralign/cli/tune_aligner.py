@@ -6,7 +6,13 @@ import argparse
 
 from ..aligners.evaluation import GRID, tune_aligner
 from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
-from ._options import add_aligner_options, add_gold_options, aligner_from_args, on_gold
+from ._options import (
+    add_aligner_options,
+    add_gold_options,
+    aligner_from_args,
+    cluster_runner,
+    on_gold,
+)
 
 
 def _grid(text: str) -> tuple[float, ...]:
@@ -50,11 +56,12 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = on_gold(args, lambda gold: tune_aligner(
-        aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
-        workers=args.workers, limit=args.limit,
-        progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
-    ))
+    with cluster_runner(args):
+        result = on_gold(args, lambda gold: tune_aligner(
+            aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
+            workers=args.workers, limit=args.limit,
+            progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
+        ))
     write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])
     return 0

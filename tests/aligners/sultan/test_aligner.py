@@ -362,6 +362,7 @@ def test_typographic_apostrophes_align_like_ascii(nlp_annotator) -> None:
                                         nlp_annotator("The president's aides don't agree."))
 
 
+@pytest.mark.usefixtures("batch_on_dask")
 def test_align_many_matches_align(nlp_annotator) -> None:
     aligner = Aligner(annotator=nlp_annotator)
     pairs = [("He bought a car.", "He purchased an automobile."), ("", "Nothing here."),

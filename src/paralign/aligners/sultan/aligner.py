@@ -10,8 +10,6 @@ the per-sentence index (:mod:`.prepared`).
 
 from __future__ import annotations
 
-import functools
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -74,6 +72,15 @@ class Aligner:
         self._sim_cache: dict[int, float] = {}
         self._forms: _FormTable | None = None
         self._entity_types = dict(self.config.entity_types)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without what it loaded (word-similarity data, caches): a Dask worker gets the
+        aligner once and loads those itself on first use (see :mod:`paralign.workers`)."""
+        state = dict(self.__dict__)
+        if not isinstance(self._similarity_spec, str | None):
+            return state  # a similarity source given as an object travels as it is
+        state.update(_related=None, _sim_cache={}, _forms=None)
+        return state
 
     # -- configuration --------------------------------------------------------------------------
     def with_params(self, **changes: Any) -> Aligner:
@@ -172,18 +179,17 @@ class Aligner:
         self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
         progress: Progress | None = None,
     ) -> list[Alignment]:
-        """Align pre-annotated sentence pairs, in ``workers`` forked processes when > 1 (through
-        :func:`paralign.workers.iter_chunk_results`, the one batch runner); ``progress`` wraps
-        the alignments as they come, in input order."""
-        self.related  # noqa: B018 - load the resource before forking
-        forking = workers > 1 and len(pairs) >= 2 * workers and hasattr(os, "fork")
+        """Align pre-annotated sentence pairs, on ``workers`` Dask workers when > 1 (through
+        :func:`paralign.workers.iter_chunk_results`, the one batch runner; each worker gets this
+        aligner once and loads its word-similarity data once); ``progress`` wraps the alignments
+        as they come, in input order."""
+        many = workers > 1 and len(pairs) >= 2 * workers
         chunks = iter_chunk_results(
-            _align_chunk_in_worker if forking else self._align_chunk,
+            self._align_chunk,
             pairs,
             _raise_worker_failure,
-            workers=workers if forking else 1,
-            chunk_size=max(1, len(pairs) // (workers * 8)) if forking else 1,
-            before_pool=functools.partial(_set_worker_aligner, self),
+            workers=workers if many else 1,
+            chunk_size=max(1, len(pairs) // (workers * 8)) if many else max(1, len(pairs)),
         )
         results = (alignment for chunk in chunks for alignment in chunk)
         return list(progress(results) if progress else results)
@@ -233,21 +239,6 @@ class Aligner:
                         for j in t_idx:
                             out[(i, j)] = value
         return out
-
-
-#: The aligner that forked workers inherit (set just before the pool starts).
-_worker_aligner: Aligner | None = None
-
-
-def _set_worker_aligner(aligner: Aligner) -> None:
-    global _worker_aligner
-    _worker_aligner = aligner
-
-
-def _align_chunk_in_worker(pairs: list[tuple[Sentence, Sentence]]) -> list[Alignment]:
-    """A chunk aligned in a forked worker, by the aligner it inherited (pickled by name only)."""
-    assert _worker_aligner is not None, "the pool was started without _set_worker_aligner"
-    return _worker_aligner._align_chunk(pairs)
 
 
 def _raise_worker_failure(_pairs: list[tuple[Sentence, Sentence]], why: str) -> list[Alignment]:

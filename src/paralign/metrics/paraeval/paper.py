@@ -36,9 +36,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...errors import ConfigurationError, MismatchError
+from ...errors import ConfigurationError, MismatchError, ParalignError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
+from ...workers import run_chunks
 from .. import f_measure
 from .signature import source_signature
 
@@ -468,18 +469,23 @@ class ParaEval:
     # -- scoring ---------------------------------------------------------------------------------
     def segment_stats(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
+        *, workers: int = 1,
     ) -> list[SegmentStats]:
-        """Per-segment statistics; hypothesis and reference counts are checked before scoring."""
+        """Per-segment statistics; hypothesis and reference counts are checked before scoring.
+        With ``workers > 1`` (or in a :func:`paralign.workers.runner` block) the segments are
+        matched in chunks on Dask workers, each getting this scorer once; same statistics."""
         prepared = self._prepared_for(hypotheses, references)
-        return [self.match(h, r) for h, r in zip(hypotheses, prepared.refs, strict=True)]
+        return run_chunks(functools.partial(_match_chunk, self),
+                          list(zip(hypotheses, prepared.refs, strict=True)), _worker_failed,
+                          workers=workers, chunk_size=256)
 
     def corpus_score(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
+        *, workers: int = 1,
     ) -> ParaEvalScore:
         """Corpus precision/recall/F from summed segment statistics."""
-        nrefs = (references.nrefs if isinstance(references, PreparedReferences)
-                 else len(references))
-        stats = sum_stats(self.segment_stats(hypotheses, references))
+        nrefs = references.nrefs if isinstance(references, PreparedReferences) else len(references)
+        stats = sum_stats(self.segment_stats(hypotheses, references, workers=workers))
         return ParaEvalScore(stats, self.signature(nrefs))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ParaEvalScore:
@@ -487,6 +493,15 @@ class ParaEval:
         refs = [self._prepare_one(r) for r in references]
         return ParaEvalScore(self.match(hypothesis, refs), self.signature(len(references)))
 
+
+def _match_chunk(scorer: ParaEval, chunk: list[tuple[str, list[_Ref]]]) -> list[SegmentStats]:
+    """Statistics of a chunk of (hypothesis, prepared references) segments (worker-safe)."""
+    return [scorer.match(h, r) for h, r in chunk]
+
+
+def _worker_failed(_chunk: list, why: str) -> list[SegmentStats]:
+    """A corpus score has no place for a failed segment: a worker's failure stops the scoring."""
+    raise ParalignError(f"ParaEval matching failed in a worker: {why}")
 
 def _tokenizer(name: str):
     if name == "none":
