@@ -47,19 +47,29 @@ class LinkModel:
     settings: dict[str, Any] = field(default_factory=dict)
 
     def probability(self, x: np.ndarray) -> np.ndarray:
-        """The probability that each row of `x` (columns in `features` order) is a gold link."""
-        if x.shape[0] == 0:
-            return np.zeros(0)
-        trees = self.feature.shape[0]
-        node = np.zeros((x.shape[0], trees), dtype=np.int64)
-        tree_index = np.arange(trees)[None, :]
-        rows = np.arange(x.shape[0])[:, None]
-        for _ in range(self.depth):
-            feature = self.feature[tree_index, node]
-            go_left = x[rows, feature] <= self.threshold_at[tree_index, node]
-            node = np.where(go_left, self.left[tree_index, node], self.right[tree_index, node])
-        raw = self.baseline + self.value[tree_index, node].sum(axis=1)
+        """The probability that each row of `x` (columns in `features` order) is a gold link.
+
+        Tree by tree, all rows at once, each tree walked only as deep as it goes."""
+        rows = np.arange(x.shape[0])
+        columns = np.ascontiguousarray(x.T)
+        raw = np.full(x.shape[0], self.baseline)
+        for k, depth in enumerate(self.depths):
+            feature, threshold = self.feature[k], self.threshold_at[k]
+            left, right = self.left[k], self.right[k]
+            node = np.zeros(x.shape[0], dtype=np.int64)
+            for _ in range(depth):
+                node = np.where(columns[feature[node], rows] <= threshold[node], left[node], right[node])
+            raw += self.value[k][node]
         return 1.0 / (1.0 + np.exp(-raw))
+
+    @property
+    def depths(self) -> list[int]:
+        """How deep each tree goes (steps from its root to its deepest leaf)."""
+        cached = self.__dict__.get("_depths")
+        if cached is None:
+            cached = [_depth(self.left[k], self.right[k]) for k in range(self.feature.shape[0])]
+            self.__dict__["_depths"] = cached
+        return cached
 
     # -- JSON -------------------------------------------------------------------------------------
     @classmethod
@@ -94,3 +104,16 @@ class LinkModel:
             text = resources.files("paralign").joinpath("data", MODEL_FILE).read_text("utf-8")
             return cls.from_dict(json.loads(text), MODEL_FILE)
         return cls.from_dict(json.loads(Path(path).read_text("utf-8")), str(path))
+
+
+def _depth(left: np.ndarray, right: np.ndarray) -> int:
+    """Steps from node 0 to the deepest leaf (a leaf points to itself)."""
+    deepest, level, frontier = 0, 0, [0]
+    while frontier:
+        inner = [n for n in frontier if left[n] != n or right[n] != n]
+        if not inner:
+            return deepest
+        level += 1
+        deepest = level
+        frontier = [int(c) for n in inner for c in (left[n], right[n])]
+    return deepest
