@@ -139,10 +139,12 @@ class ContextualAligner:
         self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
         progress: Progress | None = None,
     ) -> list[Alignment]:
-        """Align annotated pairs: every sentence encoded in one batched pass here, the lexical
-        pipelines and features in ``workers`` forked processes when > 1, in input order."""
+        """Align annotated pairs: every sentence encoded in one batched pass here (on the CPU
+        with ``workers`` torch threads), the lexical pipelines and features in ``workers``
+        forked processes when > 1, in input order."""
         _check_not_empty(pairs)
         self.related  # noqa: B018 - load the resources before forking
+        self.encoder.threads = workers  # --workers bounds the encoder's CPU threads too
         encoded = self.encoder.encode([x for pair in pairs for x in pair])
         items = []
         for k, (s, t) in enumerate(pairs):
