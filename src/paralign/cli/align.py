@@ -3,7 +3,7 @@
 Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`), JSONL lines with
 "source"/"target", or two line-aligned files (`--source F --target F`). Output (--format): one
 Pharaoh line per input line (`i-j ...`, 0-based; text), JSON Lines (one JSON object per pair,
-with the aligned token pairs; json), the sentences and their links as word pairs (pretty,
+with the aligned token pairs, and with --preset contextual each link's "confidence"; json), the sentences and their links as word pairs (pretty,
 coloured when stdout is a terminal), an SVG picture (svg: the alignment grid, or with
 --picture lines the two sentences joined by lines; one pair to stdout or -o FILE.svg, several
 pairs need -o FILE.svg and give FILE-N.svg for input line N), or one self-contained HTML page
