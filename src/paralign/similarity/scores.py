@@ -42,6 +42,14 @@ class SimilarityBatch:
 def score_aligned(batch: AlignedBatch, signal: str | Signal = DEFAULT_SIGNAL) -> SimilarityBatch:
     """Score already aligned pairs with a signal (align once, compare many signals)."""
     sig = make_signal(signal)
+    prepare = getattr(sig, "prepare", None)
+    if callable(prepare):  # batch work first (sentence vectors): a neural signal encodes in batches
+        try:
+            prepare(batch.items)
+        except ConfigurationError:
+            raise
+        except Exception:  # noqa: BLE001 - each pair is then scored (and fails) on its own
+            pass
     scores, failures = map_aligned(batch, lambda item: float(sig(item)), "signal")
     return SimilarityBatch(tuple(scores), failures, sig.name)
 

@@ -16,6 +16,11 @@ added with :func:`register_signal` and measured before becoming the default:
   (a changed number is a frequent cause of false paraphrases).
 * ``all-words``: ``sultan2014`` over every non-punctuation word, stop words included.
 * ``mean-proportion``: the arithmetic mean of the two proportions.
+* ``embedding``, ``contextual-alignment`` (the neural extra): the cosine of sentence embeddings
+  and the confidence-weighted share of content words the contextual aligner links
+  (:mod:`paralign.similarity.contextual`).
+* ``hybrid``: a linear blend of signals fitted on training STS files
+  (:mod:`paralign.similarity.hybrid`); made from a fitted model only.
 
 Not for: aligning (:mod:`paralign.aligners`) or evaluating signals
 (:mod:`paralign.similarity.sts`, :mod:`paralign.similarity.paraphrase`).
@@ -221,7 +226,11 @@ def fit_signal(signal: Signal, sentences: Iterable[Sentence]) -> Signal:
 
 
 def needs_fit(signal: Signal) -> bool:
-    """True when the signal must be fitted on training sentences before use."""
+    """True when the signal must be fitted on training data before use (IDF signals without
+    their statistics; a signal with a ``fitted`` attribute when it is False: the hybrid)."""
+    fitted = getattr(signal, "fitted", None)
+    if fitted is not None:
+        return not fitted
     return bool(getattr(signal, "trainable", False)) and getattr(signal, "idf", None) is None
 
 
@@ -237,6 +246,31 @@ register_signal(
     "idf2015",
     lambda idf=None: ContentProportion("idf2015", pooled=True, trainable=True, idf=idf),  # type: ignore[arg-type]
 )
+
+
+
+
+def _embedding(model: str | None = None, device: str = "auto") -> Signal:
+    from .contextual import EmbeddingSignal  # the neural extra: loaded when the signal is made
+
+    return EmbeddingSignal(model, device)
+
+
+def _contextual_alignment(aligner: object = None) -> Signal:
+    from .contextual import ContextualAlignmentSignal
+
+    return ContextualAlignmentSignal(aligner)  # type: ignore[arg-type]
+
+
+def _hybrid(model: object = None) -> Signal:
+    from .hybrid import HybridSignal
+
+    return HybridSignal(model)  # type: ignore[arg-type]
+
+
+register_signal("embedding", _embedding)
+register_signal("contextual-alignment", _contextual_alignment)
+register_signal("hybrid", _hybrid)
 
 
 def fit_on_files(
