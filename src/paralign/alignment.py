@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,9 @@ class Alignment:
 
     sure: frozenset[Link] = field(default_factory=frozenset)
     possible: frozenset[Link] = field(default_factory=frozenset)
+    #: An aligner's confidence in [0, 1] for each of its links (None when it gives none, as the
+    #: lexical aligners and gold files). Not part of equality: the links are the alignment.
+    confidence: Mapping[Link, float] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         """Check links given as other iterables and fold the sure links into `possible`."""
@@ -50,6 +53,8 @@ class Alignment:
         possible = self.possible if isinstance(self.possible, frozenset) else _links(self.possible)
         object.__setattr__(self, "sure", sure)
         object.__setattr__(self, "possible", possible | sure)
+        if self.confidence is not None:
+            object.__setattr__(self, "confidence", dict(self.confidence))
 
     @classmethod
     def from_links(cls, sure: Iterable[Link] = (), possible: Iterable[Link] = ()) -> Alignment:
@@ -85,8 +90,10 @@ class Alignment:
     # -- algebra -----------------------------------------------------------------------------
     def transpose(self) -> Alignment:
         """Swap source and target."""
+        confidence = None if self.confidence is None else {(j, i): c for (i, j), c in self.confidence.items()}
         return Alignment(
-            frozenset((j, i) for i, j in self.sure), frozenset((j, i) for i, j in self.possible)
+            frozenset((j, i) for i, j in self.sure), frozenset((j, i) for i, j in self.possible),
+            confidence,
         )
 
     def union(self, other: Alignment) -> Alignment:

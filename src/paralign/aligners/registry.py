@@ -1,4 +1,5 @@
-"""The aligner registry: alignment functions by name (``sultan`` with a preset, ``exact``).
+"""The aligner registry: alignment functions by name (``sultan`` with a preset, ``contextual``,
+``exact``).
 
 :func:`get_aligner` is the one place that turns a name from the command line or a saved report
 into an alignment function, and :data:`ALIGNER_NAMES` the one list of those names.
@@ -19,6 +20,7 @@ from ..sentence import Sentence
 from .exact import exact_match_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .contextual import ContextualAligner
     from .sultan import Aligner as SultanAligner
 
 
@@ -47,23 +49,35 @@ class PresetAligner:
 
 
 @functools.cache
-def _preset_aligner(preset: str) -> SultanAligner:
-    """The aligner of a preset, built once per process (workers inherit or build their own)."""
+def _preset_aligner(preset: str) -> SultanAligner | ContextualAligner:
+    """The aligner of a preset, built once per process (workers inherit or build their own); the
+    ``contextual`` preset is the contextual aligner (the `neural` extra) with its defaults."""
     from .sultan import Aligner, preset_options
+    from .sultan.options import NEURAL_PRESETS
 
+    if preset in NEURAL_PRESETS:
+        from .contextual import ContextualAligner
+
+        return ContextualAligner()
     return Aligner(**preset_options(preset))
 
 
 def get_aligner(name: str, preset: str = "default") -> AlignFunction:
     """An alignment function by name: ``sultan`` with an option ``preset`` (see
-    :data:`paralign.aligners.sultan.PRESETS`) or ``exact`` (which has no presets)."""
+    :data:`paralign.aligners.sultan.PRESETS`), ``contextual`` (the same as ``sultan`` with the
+    ``contextual`` preset: needs the `neural` extra; its alignments carry a confidence per link)
+    or ``exact`` (which has no presets)."""
     if name == "sultan":
         return PresetAligner(preset)
+    if name == "contextual":
+        if preset not in ("default", "contextual"):
+            raise ConfigurationError(f"the contextual aligner has no preset {preset!r}")
+        return PresetAligner("contextual")
     if name == "exact":
         if preset != "default":
             raise ConfigurationError(f"the exact-match aligner has no presets (got {preset!r})")
         return exact_match_aligner
-    raise ConfigurationError(f"unknown aligner {name!r}: use 'sultan' or 'exact'")
+    raise ConfigurationError(f"unknown aligner {name!r}: use one of {', '.join(ALIGNER_NAMES)}")
 
 
 def aligner_label(aligner: AlignFunction | None) -> str:
@@ -77,4 +91,4 @@ def aligner_label(aligner: AlignFunction | None) -> str:
     return getattr(aligner, "__qualname__", type(aligner).__name__)
 
 
-ALIGNER_NAMES = ("sultan", "exact")
+ALIGNER_NAMES = ("sultan", "contextual", "exact")

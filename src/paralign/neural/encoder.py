@@ -34,10 +34,8 @@ import numpy as np
 
 from ..errors import ConfigurationError, ExtraMissingError, FormatError
 from ..sentence import Sentence
-from ..settings import DEFAULT_ENCODER, encoder_name
+from ..settings import DEFAULT_ENCODER, DEVICES, encoder_name
 
-#: Accepted values of `device`: "auto" takes CUDA when torch sees a GPU.
-DEVICES = ("auto", "cpu", "cuda")
 #: Tokenisers of these model types need ``add_prefix_space`` to take pre-split words.
 _PREFIX_SPACE_TYPES = frozenset({"roberta", "gpt2", "longformer", "bart", "deberta", "mpnet"})
 #: Attributes and functions by which a model package may name its model directory.
@@ -358,19 +356,59 @@ class Encoder:
                     width = max(len(chunks[c].ids) for c in batch)
                     ids = [list(chunks[c].ids) + [pad] * (width - len(chunks[c].ids)) for c in batch]
                     mask = [[1] * len(chunks[c].ids) + [0] * (width - len(chunks[c].ids)) for c in batch]
-                    out = loaded.model(
-                        input_ids=torch.tensor(ids, device=loaded.device),
-                        attention_mask=torch.tensor(mask, device=loaded.device),
-                        output_hidden_states=True,
+                    states = self._states(
+                        torch.tensor(ids, device=loaded.device),
+                        torch.tensor(mask, device=loaded.device),
                     )
-                    word = out.hidden_states[self.word_layer].float().cpu().numpy()
-                    sent = out.hidden_states[self.sentence_layer].float().cpu().numpy()
+                    word = states[self.word_layer].float().cpu().numpy()
+                    sent = states[self.sentence_layer].float().cpu().numpy()
                     for row, c in enumerate(batch):
                         n = len(chunks[c].ids)
                         results[c] = (word[row, :n], sent[row, :n])
         finally:
             torch.use_deterministic_algorithms(was_deterministic, warn_only=warn_only)
         return results
+
+
+    def _states(self, ids: Any, mask: Any) -> dict[int, Any]:
+        """The hidden states of the two layers asked for, by their index as given. The model
+        runs only up to the deeper of them when its layers are a list it can be stopped in
+        (BERT-like models: ``encoder.layer``); otherwise in full."""
+        loaded = self._loaded
+        total = loaded.num_layers
+        wanted = {layer: layer % (total + 1) for layer in (self.word_layer, self.sentence_layer)}
+        deepest = max(wanted.values())
+        blocks = getattr(getattr(loaded.model, "encoder", None), "layer", None)
+        if deepest == total or blocks is None or len(blocks) != total:
+            out = loaded.model(input_ids=ids, attention_mask=mask, output_hidden_states=True)
+            return {layer: out.hidden_states[index] for layer, index in wanted.items()}
+        kept: dict[int, Any] = {}
+        stages = [loaded.model.embeddings, *list(blocks)[:deepest]]
+        handles = [
+            stage.register_forward_hook(functools.partial(_keep_output, kept, index, deepest))
+            for index, stage in enumerate(stages)
+            if index in wanted.values()
+        ]
+        try:
+            loaded.model(input_ids=ids, attention_mask=mask)
+        except _Stop:
+            pass
+        finally:
+            for handle in handles:
+                handle.remove()
+        return {layer: kept[index] for layer, index in wanted.items()}
+
+
+class _Stop(Exception):
+    """Raised by a forward hook once the deepest layer needed has run (the rest is skipped)."""
+
+
+def _keep_output(kept: dict[int, Any], index: int, deepest: int, _module: Any, _inputs: Any,
+                 output: Any) -> None:
+    """Forward hook: keep stage `index`'s output; stop the model after stage `deepest`."""
+    kept[index] = output[0] if isinstance(output, tuple) else output
+    if index == deepest:
+        raise _Stop
 
 
 def _tokens(sentence: EncoderInput, item: int) -> tuple[str, ...]:

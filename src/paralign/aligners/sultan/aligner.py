@@ -23,7 +23,7 @@ from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence
 from ...workers import Progress, iter_chunk_results
 from .modules import ModulePipeline
-from .options import AlignerConfig
+from .options import NEURAL_PRESETS, AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
 from .wordsim import (
     CombinedSimilarity,
@@ -45,7 +45,18 @@ class Aligner:
 
     ``similarity`` is ``"ppdb"`` (default), ``"wordnet"``, ``"none"``, a TSV path, ``"a+b"`` or any
     object with ``related(a, b)``; ``annotator`` is a :class:`paralign.nlp.Annotator` (spaCy).
+
+    ``Aligner("contextual", ...)`` builds the contextual aligner instead (the ``contextual``
+    preset, :class:`paralign.aligners.contextual.ContextualAligner`, given the other arguments):
+    one object to load once and reuse, as the lexical aligner.
     """
+
+    def __new__(cls, similarity: Any = "ppdb", *args: Any, **kwargs: Any) -> Any:
+        if isinstance(similarity, str) and similarity in NEURAL_PRESETS:
+            from ..contextual import ContextualAligner
+
+            return ContextualAligner(*args, **kwargs)
+        return super().__new__(cls)
 
     def __init__(
         self,

@@ -123,8 +123,14 @@ PAPER_OPTIONS: dict[str, Any] = {
 PARAPHRASE_OPTIONS: dict[str, Any] = {"context_only_links": 1, "align_unique_stop_words": True}
 
 #: Named option sets: ``default`` (chosen on MSR RTE2 dev and Edinburgh++ train together),
-#: ``paper`` (the published method only) and ``paraphrase`` (chosen on Edinburgh++ train).
-PRESETS: dict[str, dict[str, Any]] = {"default": {}, "paper": PAPER_OPTIONS, "paraphrase": PARAPHRASE_OPTIONS}
+#: ``paper`` (the published method only), ``paraphrase`` (chosen on Edinburgh++ train) and
+#: ``contextual`` (the default lexical options inside the contextual aligner of
+#: :mod:`paralign.aligners.contextual`, which needs the `neural` extra).
+PRESETS: dict[str, dict[str, Any]] = {"default": {}, "paper": PAPER_OPTIONS,
+                                      "paraphrase": PARAPHRASE_OPTIONS, "contextual": {}}
+
+#: Presets that are not the Sultan aligner alone but the contextual aligner around it.
+NEURAL_PRESETS: frozenset[str] = frozenset({"contextual"})
 
 
 def preset_options(name: str) -> dict[str, Any]:

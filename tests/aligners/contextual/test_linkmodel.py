@@ -1,0 +1,63 @@
+"""The link classifier read from JSON and run in numpy (no scikit-learn at run time)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from paralign.aligners.contextual import FEATURES, LinkModel
+from paralign.aligners.contextual.linkmodel import FORMAT
+from paralign.errors import FormatError
+
+
+def _model(**changes) -> dict:
+    """Two hand-made trees: tree 1 splits on feature 0 at 0.5 (left -1, right +2), tree 2 is a
+    depth-2 tree on features 1 then 2."""
+    data = {
+        "format": FORMAT, "features": list(FEATURES), "baseline": -0.5, "depth": 2, "threshold": 0.4,
+        "trees": [
+            {"feature": [0, 0, 0], "threshold": [0.5, 0, 0], "left": [1, 1, 2], "right": [2, 1, 2],
+             "value": [0, -1.0, 2.0]},
+            {"feature": [1, 2, 0, 0, 0], "threshold": [3.0, 0.0, 0, 0, 0], "left": [1, 2, 2, 3, 4],
+             "right": [4, 3, 2, 3, 4], "value": [0, 0, 0.25, -0.25, 1.0]},
+        ],
+        "settings": {"layer": 3, "top_k": 3, "final_threshold": 0.5},
+    }
+    data.update(changes)
+    return data
+
+
+def _expected(row: np.ndarray) -> float:
+    raw = -0.5 + (-1.0 if row[0] <= 0.5 else 2.0)
+    raw += (0.25 if row[2] <= 0.0 else -0.25) if row[1] <= 3.0 else 1.0
+    return 1 / (1 + np.exp(-raw))
+
+
+def test_probability_walks_every_tree(tmp_path) -> None:
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(_model()))
+    model = LinkModel.load(path)
+    rng = np.random.default_rng(0)
+    x = rng.uniform(-1, 5, (50, len(FEATURES)))
+    x[:5, 0] = 0.5  # on a threshold: goes left
+    p = model.probability(x)
+    assert np.allclose(p, [_expected(row) for row in x])
+    assert model.threshold == 0.4 and model.settings["layer"] == 3
+    assert model.probability(np.zeros((0, len(FEATURES)))).shape == (0,)
+
+
+def test_a_file_that_is_not_a_link_model_is_a_format_error() -> None:
+    with pytest.raises(FormatError, match="not a paralign-link-model"):
+        LinkModel.from_dict(_model(format="something else"))
+    with pytest.raises(FormatError, match="features"):
+        LinkModel.from_dict(_model(features=["sim"]))
+
+
+def test_the_shipped_model_loads_and_gives_probabilities() -> None:
+    model = LinkModel.load()
+    assert model.features == FEATURES and 0 < model.threshold < 1
+    assert model.settings["layer"] >= 0 and model.feature.shape[0] >= 10
+    p = model.probability(np.random.default_rng(1).uniform(0, 1, (200, len(FEATURES))))
+    assert ((p >= 0) & (p <= 1)).all() and p.std() > 0
