@@ -25,6 +25,7 @@ extra, making either signal raises :class:`paralign.errors.ExtraMissingError`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -32,11 +33,12 @@ from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..metrics import f_measure
 from ..resources import stopwords
 from ..sentence import Sentence
-from .signals import content_indices
+from .signals import content_indices, register_signal
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
+    from ..aligners.contextual import ContextualAligner
     from ..neural import Encoder
 
 #: Entries a signal's cache holds before it starts again (a long stream never grows it without end).
@@ -123,10 +125,12 @@ def confidence_weighted_score(pair: AlignedSentences, alignment: Alignment) -> f
     return f_measure(weighted_proportion(pair.source, best_s), weighted_proportion(pair.target, best_t))
 
 
-def _contextual_aligner() -> AlignFunction:
-    from ..aligners.registry import get_aligner
+@functools.cache
+def _contextual_aligner() -> ContextualAligner:
+    """The ``contextual`` preset's aligner with its defaults, built once per process."""
+    from ..aligners.contextual import ContextualAligner
 
-    return get_aligner("contextual")
+    return ContextualAligner()
 
 
 class ContextualAlignmentSignal:
@@ -138,8 +142,21 @@ class ContextualAlignmentSignal:
 
     def __init__(self, aligner: AlignFunction | None = None) -> None:
         _encoder(None, "auto")  # without the extra: the one-line error before any work
-        self.aligner = aligner if aligner is not None else _contextual_aligner()
+        self._given = aligner
         self._alignments: dict[tuple[tuple[str, ...], tuple[str, ...]], Alignment] = {}
+
+    @property
+    def aligner(self) -> AlignFunction:
+        """The aligner given, else the contextual preset's (built on first use)."""
+        return self._given if self._given is not None else _contextual_aligner()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled for worker processes with its alignments, not the default aligner's model."""
+        return {"given": self._given, "alignments": self._alignments}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._given = state["given"]
+        self._alignments = dict(state["alignments"])
 
     def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
         """Align, in one batch when the aligner can (an ``align_annotated`` method), every pair not
@@ -170,3 +187,78 @@ class ContextualAlignmentSignal:
 
     def __call__(self, pair: AlignedSentences) -> float:
         return confidence_weighted_score(pair, self.alignment(pair))
+
+
+#: Paraphrase features from the encoder (``--feature-set alignment+mt+embedding``), each the lower
+#: and the higher of the two sentences' values (so swapping the sentences changes none):
+#: ``embedding`` the sentence cosine; ``soft`` the mean, over a sentence's content words, of each
+#: word's best cosine with any word of the other sentence (contextual word vectors);
+#: ``worst`` the lowest such best cosine (the word the other sentence matches least);
+#: ``weak5``/``weak7`` log(1 + content words whose best cosine is below 0.5 / 0.7).
+EMBEDDING_FEATURES: tuple[str, ...] = ("embedding",) + tuple(
+    f"{name}_{side}" for side in ("min", "max") for name in ("soft", "worst", "weak5", "weak7")
+)
+
+
+class EmbeddingFeatures:
+    """The :data:`EMBEDDING_FEATURES` of aligned pairs, from one encoder pass over our tokens
+    (word vectors of the last layer, the sentence vector by mean pooling). :meth:`prepare`
+    encodes a batch at once; vectors are cached by the sentence's tokens."""
+
+    def __init__(self, model: str | None = None, device: str = "auto") -> None:
+        self.model = model
+        self.device = device
+        self.encoder = _encoder(model, device)
+        self._encoded: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"model": self.model, "device": self.device, "encoded": self._encoded}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["model"], state["device"])  # type: ignore[misc]
+        self._encoded = dict(state["encoded"])
+
+    def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
+        """Encode, in batches, every sentence of `pairs` not encoded yet."""
+        self._vectors([s for pair in pairs if pair is not None for s in (pair.source, pair.target)])
+
+    def _vectors(self, sentences: list[Sentence]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(unit word vectors, sentence vector) of each sentence."""
+        import numpy as np
+
+        missing = list(dict.fromkeys(s.tokens for s in sentences if s.tokens not in self._encoded))
+        if missing:
+            if len(self._encoded) + len(missing) > CACHE_LIMIT:
+                self._encoded.clear()
+            for key, encoded in zip(missing, self.encoder.encode(missing), strict=True):
+                words = encoded.matrix
+                words = words / np.maximum(np.linalg.norm(words, axis=1, keepdims=True), 1e-12)
+                self._encoded[key] = (words, encoded.sentence)
+        return [self._encoded[s.tokens] for s in sentences]
+
+    def __call__(self, pair: AlignedSentences) -> tuple[float, ...]:
+        """The :data:`EMBEDDING_FEATURES` of one pair."""
+        (wa, va), (wb, vb) = self._vectors([pair.source, pair.target])
+        best = wa @ wb.T
+        sides = [_word_match(pair.source, best.max(axis=1)), _word_match(pair.target, best.max(axis=0))]
+        low = [min(a, b) for a, b in zip(*sides, strict=True)]
+        high = [max(a, b) for a, b in zip(*sides, strict=True)]
+        return (max(-1.0, min(1.0, float(va @ vb))), *low, *high)
+
+
+def _word_match(sentence: Sentence, best: np.ndarray) -> tuple[float, float, float, float]:
+    """soft, worst, weak5, weak7 of one sentence from its words' best cosines."""
+    import math
+
+    words = content_indices(sentence, stopwords()) or list(range(len(sentence)))
+    values = [float(best[i]) for i in words]
+    return (
+        sum(values) / len(values),
+        min(values),
+        math.log1p(sum(v < 0.5 for v in values)),
+        math.log1p(sum(v < 0.7 for v in values)),
+    )
+
+
+register_signal("embedding", EmbeddingSignal)
+register_signal("contextual-alignment", ContextualAlignmentSignal)

@@ -41,7 +41,7 @@ from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..nlp import Annotator
 from .scores import score_aligned
-from .signals import Signal, make_signal
+from .signals import Signal, make_signal, register_signal
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -178,6 +178,9 @@ class HybridSignal:
                 "then similarity --model REPORT"
             )
         return self.model.predict([float(c(pair)) for c in self.components])
+
+
+register_signal("hybrid", HybridSignal)
 
 
 def _design(rows: np.ndarray, columns: Sequence[int], means: np.ndarray, scales: np.ndarray) -> np.ndarray:

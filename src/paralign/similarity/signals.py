@@ -18,9 +18,9 @@ added with :func:`register_signal` and measured before becoming the default:
 * ``mean-proportion``: the arithmetic mean of the two proportions.
 * ``embedding``, ``contextual-alignment`` (the neural extra): the cosine of sentence embeddings
   and the confidence-weighted share of content words the contextual aligner links
-  (:mod:`paralign.similarity.contextual`).
+  (:mod:`paralign.similarity.contextual`, which registers them).
 * ``hybrid``: a linear blend of signals fitted on training STS files
-  (:mod:`paralign.similarity.hybrid`); made from a fitted model only.
+  (:mod:`paralign.similarity.hybrid`, which registers it); made from a fitted model only.
 
 Not for: aligning (:mod:`paralign.aligners`) or evaluating signals
 (:mod:`paralign.similarity.sts`, :mod:`paralign.similarity.paraphrase`).
@@ -249,28 +249,6 @@ register_signal(
 
 
 
-
-def _embedding(model: str | None = None, device: str = "auto") -> Signal:
-    from .contextual import EmbeddingSignal  # the neural extra: loaded when the signal is made
-
-    return EmbeddingSignal(model, device)
-
-
-def _contextual_alignment(aligner: object = None) -> Signal:
-    from .contextual import ContextualAlignmentSignal
-
-    return ContextualAlignmentSignal(aligner)  # type: ignore[arg-type]
-
-
-def _hybrid(model: object = None) -> Signal:
-    from .hybrid import HybridSignal
-
-    return HybridSignal(model)  # type: ignore[arg-type]
-
-
-register_signal("embedding", _embedding)
-register_signal("contextual-alignment", _contextual_alignment)
-register_signal("hybrid", _hybrid)
 
 
 def fit_on_files(
