@@ -10,6 +10,10 @@ a fit fell below the embedding alone on STS 2013. So the hybrid is fitted and ch
   the fit, so a file's mean never enters the weights: only how the signals rank pairs *inside*
   a file, which is what a file's Pearson correlation measures. Signals are standardised over
   all training pairs first; a ridge penalty `l2` (times the number of pairs) shrinks the weights.
+* **Non-negative weights.** Every pooled signal is a similarity that should rise with the gold
+  score, so a negative weight can only be a training-domain artefact (an unconstrained fit
+  learned ``1.63·numbers − 1.33·mean-proportion``, a length-symmetry shape of the two training
+  files that broke on pairs of unequal length). The fit is NNLS (:func:`scipy.optimize.nnls`).
 * **Chosen across files.** Every candidate (a set of at most `max_signals` signals from
   :data:`HYBRID_POOL` and an `l2` from :data:`L2_GRID`) is fitted on all training files but one
   and scored, by Pearson's r, on the one left out, for each file in turn. The candidate whose
@@ -188,13 +192,16 @@ def _design(rows: np.ndarray, columns: Sequence[int], means: np.ndarray, scales:
 
 
 def _within_fit(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float) -> np.ndarray:
-    """Ridge weights of gold on (standardised) signals with every group centred."""
+    """Non-negative ridge weights of gold on (standardised) signals with every group centred:
+    least squares under ``weights >= 0`` (scipy's NNLS on the ridge-augmented system)."""
     import numpy as np
+    from scipy.optimize import nnls
 
     z = np.vstack([x - x.mean(axis=0) for x, _ in groups])
     y = np.concatenate([g - g.mean() for _, g in groups])
-    gram = z.T @ z + (l2 * len(y) + 1e-9) * np.eye(z.shape[1])
-    return np.linalg.solve(gram, z.T @ y)
+    penalty = np.sqrt(l2 * len(y) + 1e-9) * np.eye(z.shape[1])
+    weights, _ = nnls(np.vstack([z, penalty]), np.concatenate([y, np.zeros(z.shape[1])]))
+    return weights
 
 
 def _pearson(x: np.ndarray, y: np.ndarray) -> float:
