@@ -76,6 +76,21 @@ def test_a_batch_scores_as_pairs_one_by_one(embedding) -> None:
     assert batched[2] == pytest.approx(fresh(pairs[2]), abs=1e-5)
 
 
+@needs_extra
+def test_the_neural_signals_need_no_sultan_alignment(embedding) -> None:
+    """embedding reads sentences only; a hybrid needs the alignment iff a component reads it."""
+    from paralign.similarity.hybrid import HybridModel, HybridSignal
+    from paralign.similarity.signals import needs_alignment
+
+    assert not needs_alignment(embedding)
+    assert needs_alignment(make_signal("sultan2014"))
+    alone = HybridModel(("embedding",), (1.0,), (0.5,), (0.2,), 2.5)
+    blend = HybridModel(("embedding", "sultan2014"), (1.0, 1.0), (0.5, 0.5), (0.2, 0.2), 2.5)
+    assert not needs_alignment(HybridSignal(alone))
+    assert needs_alignment(HybridSignal(blend))
+    assert needs_alignment(HybridSignal())
+
+
 def test_confidence_weighted_share_of_content_words() -> None:
     """man, playing, guitar (A) against Someone, plays, guitar (B): two links, one at 0.5."""
     alignment = Alignment(frozenset({(3, 1), (5, 3)}), confidence={(3, 1): 0.5, (5, 3): 1.0})

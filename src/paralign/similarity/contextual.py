@@ -64,6 +64,7 @@ class EmbeddingSignal:
     ``PARALIGN_ENCODER`` setting, ``auto``). Vectors are cached by the sentence's words."""
 
     name = "embedding"
+    needs_alignment = False  #: reads the sentences only: callers skip the Sultan aligner
 
     def __init__(self, model: str | None = None, device: str = "auto") -> None:
         self.model = model
@@ -139,6 +140,7 @@ class ContextualAlignmentSignal:
     (any alignment function; links without a confidence count 1)."""
 
     name = "contextual-alignment"
+    needs_alignment = False  #: aligns the annotated sentences itself, never reads the pair's links
 
     def __init__(self, aligner: AlignFunction | None = None) -> None:
         _encoder(None, "auto")  # without the extra: the one-line error before any work

@@ -45,7 +45,7 @@ from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..nlp import Annotator
 from .scores import score_aligned
-from .signals import Signal, make_signal, register_signal
+from .signals import Signal, make_signal, needs_alignment, register_signal
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -166,6 +166,11 @@ class HybridSignal:
         self.model = model
         self.fitted = model is not None
         self.components: tuple[Signal, ...] = () if model is None else tuple(make_signal(n) for n in model.signals)
+
+    @property
+    def needs_alignment(self) -> bool:
+        """Whether some component reads the pair's alignment (unfitted: assume so)."""
+        return self.model is None or any(needs_alignment(c) for c in self.components)
 
     def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
         """Let every component do its batch work (sentence vectors, contextual alignments)."""

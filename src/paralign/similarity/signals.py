@@ -225,6 +225,12 @@ def fit_signal(signal: Signal, sentences: Iterable[Sentence]) -> Signal:
     return fit(sentences) if callable(fit) else signal
 
 
+def needs_alignment(signal: Signal) -> bool:
+    """True unless the signal says it never reads the pair's word alignment (``needs_alignment``
+    False: the neural signals, which read the sentences only), so the caller may skip aligning."""
+    return bool(getattr(signal, "needs_alignment", True))
+
+
 def needs_fit(signal: Signal) -> bool:
     """True when the signal must be fitted on training data before use (IDF signals without
     their statistics; a signal with a ``fitted`` attribute when it is False: the hybrid)."""
