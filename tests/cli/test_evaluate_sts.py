@@ -41,3 +41,51 @@ def test_report_per_file_with_the_json_figures(tmp_path: Path, capsys, report_pa
     plain = capsys.readouterr().out
     assert main([*argv, "--report", str(report)]) == 0
     assert capsys.readouterr().out == plain
+
+
+TRAIN = [(5.0, "A man plays a guitar.", "A man is playing the guitar."), (0.5, "Cats sleep.", "The stock fell."),
+         (3.5, "The cat sleeps.", "The cat naps."), (1.0, "A bird sings.", "Shares dropped 5%."),
+         (4.5, "She reads a book.", "She is reading a book."), (2.0, "It rains today.", "The dog runs fast."),
+         (4.0, "He bought 3 apples.", "He bought three apples."), (0.0, "Dogs bark.", "A bird flies away."),
+         (3.0, "The weather is wet.", "It is raining today."), (1.5, "A man cooks.", "A woman sings a song.")]
+
+
+def test_hybrid_is_fitted_on_train_files_and_reused_by_similarity_model(tmp_path: Path, capsys) -> None:
+    """evaluate-sts --signal hybrid --train F1 --train F2: the fitted blend in the JSON report;
+    similarity --model REPORT scores the same pairs to the same Pearson."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the neural extra is not installed")
+    from paralign.similarity import pearson
+
+    first, second = _sts(tmp_path / "a.tsv", TRAIN), _sts(tmp_path / "b.tsv", TRAIN[::-1][:8] + TRAIN[:2])
+    data = _sts(tmp_path / "d.tsv", ROWS)
+    argv = ["evaluate-sts", "--signal", "hybrid", "--train", first, "--train", second, "--data", data,
+            "--aligner", "exact"]
+    assert main([*argv, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["signal"] == "hybrid" and result["pairs"] == len(ROWS)
+    model = result["model"]
+    assert model["kind"] == "hybrid" and model["groups"] == ["a.tsv", "b.tsv"] and model["signals"]
+    assert result["train"] == [first, second]
+    report = tmp_path / "hybrid.json"
+    report.write_text(json.dumps(result), encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in ROWS), encoding="utf-8")
+    assert main(["similarity", "--pairs", str(pairs), "--model", str(report), "--format", "json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert scored["signal"] == "hybrid" and scored["aligner"] == "exact" and "threshold" not in scored
+    assert pearson(scored["scores"], [g for g, _, _ in ROWS]) == pytest.approx(result["pearson"], abs=1e-9)
+    assert main(argv) == 0
+    assert "hybrid (standardised signals" in capsys.readouterr().out
+
+
+def test_hybrid_without_train_files_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    data = _sts(tmp_path / "d.tsv", ROWS)
+    assert main(["evaluate-sts", "--signal", "hybrid", "--data", data, "--aligner", "exact"]) == 2
+    assert "--train" in capsys.readouterr().err
+    assert main(["evaluate-sts", "--train", data, "--data", data, "--aligner", "exact"]) == 2
+    assert main(["similarity", "--signal", "hybrid", "--pairs", data]) == 2

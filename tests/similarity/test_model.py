@@ -14,6 +14,7 @@ from paralign.sentence import Sentence
 from paralign.similarity import cross_validate_model, cross_validate_threshold
 from paralign.similarity.features import (
     ALIGNMENT_FEATURES,
+    EMBEDDING_FEATURES,
     FEATURE_SETS,
     FEATURES,
     OVERLAP_FEATURES,
@@ -94,7 +95,8 @@ def test_pair_features_follow_the_named_order_and_sets():
     assert pair_features(pair, ALIGNMENT_FEATURES) == tuple(everything[n] for n in ALIGNMENT_FEATURES)
     assert pair_features(pair, ("ter_max", "content")) == (everything["ter_max"], everything["content"])
     assert feature_set("alignment") == ALIGNMENT_FEATURES and feature_set("alignment+mt") == FEATURES
-    assert set(FEATURE_SETS) == {"alignment", "alignment+mt"}
+    assert set(FEATURE_SETS) == {"alignment", "alignment+mt", "alignment+mt+embedding"}
+    assert feature_set("alignment+mt+embedding") == FEATURES + EMBEDDING_FEATURES
     with pytest.raises(ConfigurationError, match="unknown paraphrase feature 'bogus'"):
         pair_features(pair, ("content", "bogus"))
     with pytest.raises(ConfigurationError, match="unknown feature set"):

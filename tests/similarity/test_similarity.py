@@ -392,3 +392,24 @@ def test_real_aligner_correlates_with_sts_gold_on_a_subset(data, sultan_align, n
     ev = evaluate_sts([(p.sentence1, p.sentence2, p.score) for p in pairs], aligner=sultan_align, annotator=nlp_annotator)
     assert ev.pairs == 60 and not ev.failures
     assert ev.pearson is not None and ev.pearson > 0.5
+
+
+def test_a_signal_that_never_reads_links_is_scored_without_aligning() -> None:
+    """A signal with ``needs_alignment`` False (the neural ones) skips the aligner entirely."""
+
+    def refuse(source: Sentence, target: Sentence) -> Alignment:
+        raise AssertionError("the aligner must not run")
+
+    class Lengths:
+        name = "lengths"
+        needs_alignment = False
+
+        def __call__(self, pair: AlignedSentences) -> float:
+            assert not pair.alignment.sure
+            return len(pair.source) / len(pair.target)
+
+    pairs = [(Sentence.plain(["a", "b"]), Sentence.plain(["a", "b", "c", "d"]))]
+    assert similarity_many(pairs, signal=Lengths(), aligner=refuse).scores == (0.5,)
+    lengths = Lengths()
+    lengths.needs_alignment = True  # type: ignore[misc]
+    assert similarity_many(pairs, signal=lengths, aligner=refuse).failures  # it did run, and failed

@@ -49,7 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         choices=list(FEATURE_SETS),
         help="features of --classifier features: alignment (read off the alignment only) or "
-        f"alignment+mt (also MT metrics' n-gram, chrF and TER overlap) (default: {DEFAULT_FEATURE_SET})",
+        "alignment+mt (also MT metrics' n-gram, chrF and TER overlap) or alignment+mt+embedding (also the "
+        "sentence-embedding cosine and contextual word matches; the neural extra) "
+        f"(default: {DEFAULT_FEATURE_SET})",
     )
     parser.add_argument("--l2", type=float, default=1.0, help="L2 regularisation of the logistic model (default: %(default)s)")
     parser.add_argument(

@@ -17,6 +17,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--data", action="append", required=True, metavar="FILE",
                         help="STS file (repeatable; - = stdin)")
+    parser.add_argument("--train", action="append", default=[], metavar="FILE",
+                        help="training STS file of --signal hybrid (repeatable; the blend is chosen to hold "
+                        "across them and saved under \"model\" in the JSON report, for similarity --model)")
     add_similarity_options(parser)
     add_output(parser)
     add_format(parser)
@@ -32,6 +35,10 @@ def render(result: dict) -> str:
     if len(result["sets"]) > 1:
         lines.append(f"{'weighted mean':<28} {result['pairs']:>6} {_num(result['pearson'])} {_num(result['spearman'])} {result['skipped']:>7}")
     lines.append(f"signal: {result['signal']}, aligner: {result['aligner']}")
+    model = result.get("model")
+    if model:
+        blend = " + ".join(f"{s['weight']:.3f}·{s['name']}" for s in model["signals"])
+        lines.append(f"hybrid (standardised signals, l2 {model['l2']:g}): {blend}; trained on {', '.join(result['train'])}")
     return "\n".join(lines)
 
 
@@ -44,10 +51,10 @@ def run(args: argparse.Namespace) -> int:
 
     def evaluate(paths: dict, **common) -> dict:
         reports.append(evaluate_sts_files(paths["data"], signal=args.signal or DEFAULT_SIGNAL,
-                                          idf_from=paths["idf_from"], **common))
+                                          idf_from=paths["idf_from"], train=paths["train"], **common))
         return reports[0].to_dict()
 
-    result, names = evaluate_inputs(args, evaluate, data=args.data, idf_from=args.idf_from)
+    result, names = evaluate_inputs(args, evaluate, data=args.data, idf_from=args.idf_from, train=args.train)
     for s in result["sets"]:
         if s["path"] in names.values():
             s["name"] = s["path"]  # not the copy's file name

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from contextlib import ExitStack
 from itertools import islice
 
 from .._moved import moved_names
-from ..aligners.registry import aligner_label, get_aligner
+from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
 from ..corpora.sentence_pairs import read_sentence_pairs
-from ..errors import FormatError, InputFileError
+from ..errors import ConfigurationError, FormatError, InputFileError
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
+from ..similarity.hybrid import HybridModel, HybridSignal
 from ..similarity.model import TrainedClassifier
 from ._common import (
     add_encoding_errors,
@@ -47,8 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--model",
         metavar="REPORT",
-        help="JSON report of `evaluate-paraphrase --format json`: its classifier, threshold and aligner "
-        "replace --signal, --aligner and --preset",
+        help="JSON report of `evaluate-paraphrase --format json` (its classifier, threshold and aligner "
+        "replace --signal, --aligner and --preset) or of `evaluate-sts --signal hybrid --train F --format json` "
+        "(its fitted blend and aligner; scores only)",
     )
     add_similarity_options(parser)
     add_encoding_errors(parser)
@@ -58,7 +61,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _trained(path: str) -> TrainedClassifier:
-    """The classifier saved in an evaluate-paraphrase JSON report."""
+    """The classifier saved in an evaluate-paraphrase JSON report, or the hybrid signal saved in
+    an evaluate-sts report (no threshold: NaN, so no pair is labelled)."""
     try:
         with open(path, encoding="utf-8") as handle:
             report = json.load(handle)
@@ -68,6 +72,12 @@ def _trained(path: str) -> TrainedClassifier:
         raise FormatError(f"not JSON ({exc.msg})", source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
+    if report.get("signal") == "hybrid":
+        name, _, preset = str(report.get("aligner") or "sultan:default").partition(":")
+        if name not in ALIGNER_NAMES:
+            raise FormatError(f"aligner {report.get('aligner')!r} cannot be rebuilt", source=path)
+        model = HybridModel.from_dict(report.get("model"), path)
+        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default")
     return TrainedClassifier.from_report(report, path)
 
 
@@ -77,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
         signal: Signal = trained.signal  # type: ignore[assignment]
         aligner = get_aligner(trained.aligner, trained.preset)
     else:
+        if args.signal == "hybrid":
+            raise ConfigurationError("signal 'hybrid' is a fitted blend: give --model REPORT of "
+                                     "evaluate-sts --signal hybrid --train FILE --format json")
         signal = make_signal(args.signal or DEFAULT_SIGNAL)
         if args.idf_from or getattr(signal, "trainable", False):
             check_stdin_once({"pairs": [args.pairs], "idf_from": args.idf_from})  # --pairs: stdin by default
@@ -84,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
                 paths, _ = stdin_once(stack, idf_from=args.idf_from)
                 signal = fit_on_files(signal, paths["idf_from"])
         aligner = similarity_aligner(args)
+    classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
     scores: list[float | None] = []
     problems: list[dict] = []
     update, close = progress_callback(None, "similarity")
@@ -104,15 +118,16 @@ def run(args: argparse.Namespace) -> int:
                 score = by_line.get(number)
                 scores.append(score)
                 if args.format == "text":
-                    label = "" if trained is None or score is None else f"\t{int(score > trained.threshold)}"
+                    label = "" if not classify or score is None else f"\t{int(score > trained.threshold)}"
                     out.write("NA\n" if score is None else f"{score:.6f}{label}\n")
         close()
         problems.sort(key=lambda p: p["line"])
         if args.format == "json":
             result = {"signal": signal.name, "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems}
             if trained is not None:
-                result["threshold"] = trained.threshold
                 result["aligner"] = aligner_label(aligner)
+            if classify:
+                result["threshold"] = trained.threshold
                 result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
             emit(result, "json", str, out)
     source = input_name(args.pairs)

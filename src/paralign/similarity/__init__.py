@@ -17,6 +17,7 @@ DeprecationWarning.
 from __future__ import annotations
 
 from .._moved import moved_names
+from . import contextual, hybrid  # noqa: F401 - they register the embedding, contextual-alignment and hybrid signals
 from .paraphrase import (
     CLASSIFIERS,
     DEFAULT_CLASSIFIER,

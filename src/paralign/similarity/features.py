@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..alignment import AlignedSentences
 from ..errors import ConfigurationError
@@ -24,6 +25,9 @@ from ..metrics import f_measure
 from ..resources import stopwords
 from ..sentence import Sentence, fold_apostrophe
 from .signals import content_indices, is_number
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .contextual import EmbeddingFeatures
 
 #: Features read off the alignment. ``content`` is the paper's score (``sultan2014``);
 #: ``unaligned*`` are log1p counts of unaligned content words.
@@ -57,8 +61,22 @@ OVERLAP_FEATURES: tuple[str, ...] = tuple(
 #: docs/results/similarity.md).
 FEATURES: tuple[str, ...] = ALIGNMENT_FEATURES + OVERLAP_FEATURES
 
+#: Features from the neural extra's encoder (issue 19; see
+#: :data:`paralign.similarity.contextual.EMBEDDING_FEATURES`, spelt out here so that naming them
+#: loads nothing).
+EMBEDDING_FEATURES: tuple[str, ...] = ("embedding",) + tuple(
+    f"{name}_{side}" for side in ("min", "max") for name in ("soft", "worst", "weak5", "weak7")
+)
+
+#: Every feature a model may use.
+KNOWN_FEATURES: tuple[str, ...] = FEATURES + EMBEDDING_FEATURES
+
 #: Named feature sets of the ``features`` classifier (``--feature-set``).
-FEATURE_SETS: dict[str, tuple[str, ...]] = {"alignment": ALIGNMENT_FEATURES, "alignment+mt": FEATURES}
+FEATURE_SETS: dict[str, tuple[str, ...]] = {
+    "alignment": ALIGNMENT_FEATURES,
+    "alignment+mt": FEATURES,
+    "alignment+mt+embedding": FEATURES + EMBEDDING_FEATURES,
+}
 DEFAULT_FEATURE_SET = "alignment+mt"
 
 _NEGATIONS = frozenset({"not", "n't", "no", "never"})
@@ -152,10 +170,30 @@ def pair_features(pair: AlignedSentences, features: Sequence[str] = FEATURES) ->
         values.update(zip(ALIGNMENT_FEATURES, alignment_features(pair), strict=True))
     if any(name in _OVERLAP_SET for name in features):
         values.update(zip(OVERLAP_FEATURES, overlap_features(pair.source, pair.target), strict=True))
+    if any(name in _EMBEDDING_SET for name in features):
+        values.update(zip(EMBEDDING_FEATURES, embedding_features()(pair), strict=True))
     try:
         return tuple(values[name] for name in features)
     except KeyError as exc:
-        raise ConfigurationError(f"unknown paraphrase feature {exc.args[0]!r}: choose from {', '.join(FEATURES)}") from None
+        raise ConfigurationError(
+            f"unknown paraphrase feature {exc.args[0]!r}: choose from {', '.join(KNOWN_FEATURES)}"
+        ) from None
+
+
+@cache
+def embedding_features() -> EmbeddingFeatures:
+    """The process's :class:`paralign.similarity.contextual.EmbeddingFeatures` (the neural
+    extra; its error when missing), shared so that :func:`prepare_features` batches for it."""
+    from .contextual import EmbeddingFeatures
+
+    return EmbeddingFeatures()
+
+
+def prepare_features(pairs: Sequence[AlignedSentences | None], features: Sequence[str]) -> None:
+    """Batch work before :func:`pair_features` is mapped over `pairs`: encode their sentences at
+    once when `features` include encoder features (worker processes forked later inherit it)."""
+    if any(name in _EMBEDDING_SET for name in features):
+        embedding_features().prepare(pairs)
 
 
 def feature_set(name: str) -> tuple[str, ...]:
@@ -168,3 +206,4 @@ def feature_set(name: str) -> tuple[str, ...]:
 
 _ALIGNMENT_SET = frozenset(ALIGNMENT_FEATURES)
 _OVERLAP_SET = frozenset(OVERLAP_FEATURES)
+_EMBEDDING_SET = frozenset(EMBEDDING_FEATURES)

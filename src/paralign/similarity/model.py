@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..aligners.registry import ALIGNER_NAMES
 from ..alignment import AlignedSentences
 from ..errors import ConfigurationError, FormatError, MismatchError
-from .features import FEATURES, pair_features
+from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
 from .signals import make_signal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -160,6 +160,10 @@ class ModelSignal:
     model: LogisticModel
     name: str = "features-model"
 
+    def prepare(self, pairs: Sequence[AlignedSentences | None]) -> None:
+        """Batch work for the model's features (encoder features: one encoding pass)."""
+        prepare_features(pairs, self.model.features)
+
     def __call__(self, pair: AlignedSentences) -> float:
         return self.model.probability(pair_features(pair, self.model.features))
 
@@ -191,7 +195,7 @@ class TrainedClassifier:
             if not report.get("model"):
                 raise FormatError(f"{source}: a features classifier report without its model")
             model = LogisticModel.from_dict(report["model"])
-            unknown = [name for name in model.features if name not in FEATURES]
+            unknown = [name for name in model.features if name not in KNOWN_FEATURES]
             if unknown:
                 raise FormatError(f"{source}: the model uses unknown features {', '.join(unknown)}")
             signal: object = ModelSignal(model)

@@ -19,7 +19,7 @@ from ..alignment import AlignFunction
 from ..corpora.msrp import load_msrp
 from ..errors import ConfigurationError, FormatError
 from ..nlp import Annotator
-from .features import DEFAULT_FEATURE_SET, FEATURES, pair_features
+from .features import DEFAULT_FEATURE_SET, FEATURES, pair_features, prepare_features
 from .features import feature_set as named_feature_set
 from .model import LogisticModel
 from .scores import map_aligned, score_aligned, training_sentences
@@ -199,6 +199,8 @@ def features_evaluation(
     featurised (after the alignment's own calls)."""
     names = FEATURES if features is None else tuple(features)
     featurise = functools.partial(pair_features, features=names)
+    prepare_features(train_batch.items, names)
+    prepare_features(test_batch.items, names)
     train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress, workers=workers)
     test_rows, test_failures = map_aligned(test_batch, featurise, "features", progress, workers=workers)
     result = evaluate_feature_rows(train_rows, train_labels, test_rows, test_labels, rule, cv_folds, l2, names)

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
-from ..alignment import AlignedSentences, AlignFunction
+from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..errors import ConfigurationError, SimilarityError
 from ..nlp import Annotator
 from ..sentence import Sentence
 from ..workers import describe_error, run_chunks
-from .signals import DEFAULT_SIGNAL, Signal, make_signal, needs_fit
+from .signals import DEFAULT_SIGNAL, Signal, make_signal, needs_alignment, needs_fit
 
 _T = TypeVar("_T")
 
@@ -42,6 +42,14 @@ class SimilarityBatch:
 def score_aligned(batch: AlignedBatch, signal: str | Signal = DEFAULT_SIGNAL) -> SimilarityBatch:
     """Score already aligned pairs with a signal (align once, compare many signals)."""
     sig = make_signal(signal)
+    prepare = getattr(sig, "prepare", None)
+    if callable(prepare):  # batch work first (sentence vectors): a neural signal encodes in batches
+        try:
+            prepare(batch.items)
+        except ConfigurationError:
+            raise
+        except Exception:  # noqa: BLE001 - each pair is then scored (and fails) on its own
+            pass
     scores, failures = map_aligned(batch, lambda item: float(sig(item)), "signal")
     return SimilarityBatch(tuple(scores), failures, sig.name)
 
@@ -109,8 +117,16 @@ def similarity_many(
         raise ConfigurationError(
             f"signal {sig.name!r} must be fitted on training sentences first (fit_signal)"
         )
+    if not needs_alignment(sig):  # the sentences are annotated as usual, but never aligned
+        aligner = no_alignment
     batch = align_pairs(pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
     return score_aligned(batch, sig)
+
+
+def no_alignment(source: Sentence, target: Sentence) -> Alignment:
+    """The empty alignment: the aligner used for signals that never read the links (fast, and
+    picklable for worker processes)."""
+    return Alignment()
 
 
 def similarity(

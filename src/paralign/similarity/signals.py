@@ -16,6 +16,11 @@ added with :func:`register_signal` and measured before becoming the default:
   (a changed number is a frequent cause of false paraphrases).
 * ``all-words``: ``sultan2014`` over every non-punctuation word, stop words included.
 * ``mean-proportion``: the arithmetic mean of the two proportions.
+* ``embedding``, ``contextual-alignment`` (the neural extra): the cosine of sentence embeddings
+  and the confidence-weighted share of content words the contextual aligner links
+  (:mod:`paralign.similarity.contextual`, which registers them).
+* ``hybrid``: a linear blend of signals fitted on training STS files
+  (:mod:`paralign.similarity.hybrid`, which registers it); made from a fitted model only.
 
 Not for: aligning (:mod:`paralign.aligners`) or evaluating signals
 (:mod:`paralign.similarity.sts`, :mod:`paralign.similarity.paraphrase`).
@@ -220,8 +225,18 @@ def fit_signal(signal: Signal, sentences: Iterable[Sentence]) -> Signal:
     return fit(sentences) if callable(fit) else signal
 
 
+def needs_alignment(signal: Signal) -> bool:
+    """True unless the signal says it never reads the pair's word alignment (``needs_alignment``
+    False: the neural signals, which read the sentences only), so the caller may skip aligning."""
+    return bool(getattr(signal, "needs_alignment", True))
+
+
 def needs_fit(signal: Signal) -> bool:
-    """True when the signal must be fitted on training sentences before use."""
+    """True when the signal must be fitted on training data before use (IDF signals without
+    their statistics; a signal with a ``fitted`` attribute when it is False: the hybrid)."""
+    fitted = getattr(signal, "fitted", None)
+    if fitted is not None:
+        return not fitted
     return bool(getattr(signal, "trainable", False)) and getattr(signal, "idf", None) is None
 
 
@@ -237,6 +252,9 @@ register_signal(
     "idf2015",
     lambda idf=None: ContentProportion("idf2015", pooled=True, trainable=True, idf=idf),  # type: ignore[arg-type]
 )
+
+
+
 
 
 def fit_on_files(

@@ -14,9 +14,10 @@ from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
 from ..corpora.sts import StsPair, load_sts
-from ..errors import FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError
 from ..metrics import least_squares
 from ..nlp import Annotator
+from .hybrid import HybridModel, HybridSignal, fit_hybrid_files
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
 
@@ -134,9 +135,12 @@ class StsReport:
     sets: tuple[StsFileResult, ...]
     signal: str
     aligner: str = ""  #: e.g. ``sultan:default`` (see :func:`aligner_label`)
+    model: HybridModel | None = None  #: the fitted blend of the ``hybrid`` signal
+    train: tuple[str, ...] = ()  #: the files it was fitted on
 
     def to_dict(self) -> dict:
         sizes = [r.evaluation.pairs for r in self.sets]
+        extra = {} if self.model is None else {"train": list(self.train), "model": self.model.to_dict()}
         return {
             "pairs": sum(sizes),
             "pearson": weighted_mean([(r.evaluation.pearson, n) for r, n in zip(self.sets, sizes, strict=True)]),
@@ -146,6 +150,7 @@ class StsReport:
             "signal": self.signal,
             "aligner": self.aligner,
             "sets": [r.to_dict() for r in self.sets],
+            **extra,
         }
 
 
@@ -154,17 +159,30 @@ def evaluate_sts_files(
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
     idf_from: Sequence[str | Path] = (),
+    train: Sequence[str | Path] = (),
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> StsReport:
-    """Evaluate a signal on STS files (any layout :func:`load_sts` reads): Pearson per file."""
+    """Evaluate a signal on STS files (any layout :func:`load_sts` reads): Pearson per file.
+
+    ``signal="hybrid"`` is first fitted on the `train` files (:func:`fit_hybrid_files`, with the
+    same aligner); `train` is for the hybrid only. IDF signals are fitted on `idf_from`."""
     datasets = [load_sts(path) for path in paths]  # every file read (and checked) before any work
     if datasets and not any(data.pairs for data in datasets):
         first = next((f"line {r.line}: {r.reason}" for d in datasets for r in d.skipped), "no rows")
         raise FormatError(f"no usable STS pairs ({first})", source=", ".join(map(str, paths)))
-    sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
+    model = None
+    if signal == "hybrid":
+        if not train:
+            raise ConfigurationError("signal 'hybrid' is fitted on training STS files: give --train FILE")
+        model = fit_hybrid_files(train, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+        sig: Signal = HybridSignal(model)
+    elif train:
+        raise ConfigurationError(f"--train fits the hybrid signal; signal {signal if isinstance(signal, str) else signal.name!r} takes none")
+    else:
+        sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
     results = []
     for path, data in zip(paths, datasets, strict=True):
         ev = evaluate_sts(
@@ -177,7 +195,7 @@ def evaluate_sts_files(
         )
         results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped),
                                      data.pairs))
-    return StsReport(tuple(results), sig.name, aligner_label(aligner))
+    return StsReport(tuple(results), sig.name, aligner_label(aligner), model, tuple(map(str, train)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,266 @@
+"""Similarity signals from the neural extra: the cosine of sentence embeddings, and the share of
+content words the contextual aligner links (issue 19).
+
+* ``embedding``: the cosine of the two sentences' vectors from :class:`paralign.neural.Encoder`
+  (all-MiniLM-L6-v2 by default: mean pooling, L2-normalised, as sentence-transformers encodes).
+  The words given to the encoder are the sentence's text split at spaces, so the model's own
+  tokenizer sees what it would see in the raw text and the score is the model's cosine
+  (``SentenceTransformer.encode`` within 1e-5). Cosines lie in [-1, 1]; MiniLM's are
+  near 0 for unrelated sentences and rarely negative. Not clipped: clipping would change its
+  correlations.
+* ``contextual-alignment``: the proportion of content words aligned by the ``contextual``
+  aligner, each aligned word counting with the confidence of its most confident link, the two
+  sentences' proportions combined by their harmonic mean (as ``sultan2014``). It realigns
+  the pair itself: the alignment the pair arrives with (the command's ``--aligner``) is not
+  read.
+
+Both encode sentences in batches: :func:`paralign.similarity.score_aligned` calls a signal's
+``prepare`` with the whole batch first, and the signals keep what they computed (sentence
+vectors by their words, alignments by the pair's tokens) for the calls that follow.
+
+Not for: the encoder (:mod:`paralign.neural`), the aligner (:mod:`paralign.aligners`) or
+lexical signals (:mod:`paralign.similarity.signals`). torch loads on first use; without the
+extra, making either signal raises :class:`paralign.errors.ExtraMissingError`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..metrics import f_measure
+from ..resources import stopwords
+from ..sentence import Sentence
+from .signals import content_indices, register_signal
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from ..aligners.contextual import ContextualAligner
+    from ..neural import Encoder
+
+#: Entries a signal's cache holds before it starts again (a long stream never grows it without end).
+CACHE_LIMIT = 200_000
+
+
+def encoder_words(sentence: Sentence) -> tuple[str, ...]:
+    """What the encoder is given for a sentence: its text split at spaces (the model's tokenizer
+    then splits punctuation as it would in the raw text); its tokens when that gives nothing."""
+    return tuple(sentence.text.split()) or sentence.tokens
+
+
+def _encoder(model: str | None, device: str) -> Encoder:
+    from ..neural import Encoder  # numpy and the extra's check: only when a neural signal is made
+
+    return Encoder(model, device=device)
+
+
+class EmbeddingSignal:
+    """``embedding``: the cosine of the two sentences' encoder vectors (see the module text).
+
+    `model` and `device` are :class:`paralign.neural.Encoder`'s (default: the
+    ``PARALIGN_ENCODER`` setting, ``auto``). Vectors are cached by the sentence's words."""
+
+    name = "embedding"
+    needs_alignment = False  #: reads the sentences only: callers skip the Sultan aligner
+
+    def __init__(self, model: str | None = None, device: str = "auto") -> None:
+        self.model = model
+        self.device = device
+        self.encoder = _encoder(model, device)
+        self._vectors: dict[tuple[str, ...], np.ndarray] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled for worker processes without the loaded model (each process loads its own)."""
+        return {"model": self.model, "device": self.device, "vectors": self._vectors}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["model"], state["device"])  # type: ignore[misc]
+        self._vectors = dict(state["vectors"])
+
+    def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
+        """Encode, in batches, every sentence of `pairs` not encoded yet."""
+        self.vectors(s for pair in pairs if pair is not None for s in (pair.source, pair.target))
+
+    def vectors(self, sentences: Iterable[Sentence]) -> list[np.ndarray]:
+        """The sentence vector of each sentence (L2-normalised), encoding only those not cached."""
+        keys = [encoder_words(s) for s in sentences]
+        missing = list(dict.fromkeys(k for k in keys if k not in self._vectors))
+        if missing:
+            if len(self._vectors) + len(missing) > CACHE_LIMIT:
+                self._vectors = {k: self._vectors[k] for k in keys if k in self._vectors}
+            for key, encoded in zip(missing, self.encoder.encode(missing), strict=True):
+                self._vectors[key] = encoded.sentence
+        return [self._vectors[k] for k in keys]
+
+    def __call__(self, pair: AlignedSentences) -> float:
+        a, b = self.vectors([pair.source, pair.target])
+        return max(-1.0, min(1.0, float(a @ b)))
+
+
+def link_confidences(alignment: Alignment) -> Mapping[tuple[int, int], float]:
+    """Each link's confidence in [0, 1]: the alignment's own (a ``confidence`` mapping, as the
+    contextual aligner gives), 1.0 for a link it gives none."""
+    given = getattr(alignment, "confidence", None) or {}
+    return {link: float(given.get(link, 1.0)) for link in alignment.possible}
+
+
+def weighted_proportion(sentence: Sentence, best: Mapping[int, float]) -> float:
+    """The confidence-weighted share of a sentence's content words (all its non-punctuation
+    words when it has none) that are aligned: `best[i]` is word i's best link confidence."""
+    words = content_indices(sentence, stopwords()) or [
+        i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)
+    ]
+    return sum(best.get(i, 0.0) for i in words) / len(words) if words else 0.0
+
+
+def confidence_weighted_score(pair: AlignedSentences, alignment: Alignment) -> float:
+    """Harmonic mean of the two sentences' confidence-weighted aligned content-word shares."""
+    best_s: dict[int, float] = {}
+    best_t: dict[int, float] = {}
+    for (i, j), confidence in link_confidences(alignment).items():
+        best_s[i] = max(best_s.get(i, 0.0), confidence)
+        best_t[j] = max(best_t.get(j, 0.0), confidence)
+    return f_measure(weighted_proportion(pair.source, best_s), weighted_proportion(pair.target, best_t))
+
+
+@functools.cache
+def _contextual_aligner() -> ContextualAligner:
+    """The ``contextual`` preset's aligner with its defaults, built once per process."""
+    from ..aligners.contextual import ContextualAligner
+
+    return ContextualAligner()
+
+
+class ContextualAlignmentSignal:
+    """``contextual-alignment``: content words aligned by the contextual aligner,
+    confidence-weighted (see the module text). `aligner` replaces the ``contextual`` preset
+    (any alignment function; links without a confidence count 1)."""
+
+    name = "contextual-alignment"
+    needs_alignment = False  #: aligns the annotated sentences itself, never reads the pair's links
+
+    def __init__(self, aligner: AlignFunction | None = None) -> None:
+        _encoder(None, "auto")  # without the extra: the one-line error before any work
+        self._given = aligner
+        self._alignments: dict[tuple[tuple[str, ...], tuple[str, ...]], Alignment] = {}
+
+    @property
+    def aligner(self) -> AlignFunction:
+        """The aligner given, else the contextual preset's (built on first use)."""
+        return self._given if self._given is not None else _contextual_aligner()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled for worker processes with its alignments, not the default aligner's model."""
+        return {"given": self._given, "alignments": self._alignments}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._given = state["given"]
+        self._alignments = dict(state["alignments"])
+
+    def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
+        """Align, in one batch when the aligner can (an ``align_annotated`` method), every pair not
+        aligned yet."""
+        todo = {(p.source.tokens, p.target.tokens): p for p in pairs if p is not None}
+        todo = {k: p for k, p in todo.items() if k not in self._alignments}
+        many = getattr(self.aligner, "align_annotated", None)
+        if not todo or not callable(many):
+            return
+        if len(self._alignments) + len(todo) > CACHE_LIMIT:
+            self._alignments.clear()
+        results = many([(p.source, p.target) for p in todo.values()])
+        for key, result in zip(todo, results, strict=True):
+            alignment = getattr(result, "alignment", result)
+            if isinstance(alignment, Alignment):
+                self._alignments[key] = alignment
+
+    def alignment(self, pair: AlignedSentences) -> Alignment:
+        """The contextual aligner's alignment of the pair's sentences (cached)."""
+        key = (pair.source.tokens, pair.target.tokens)
+        found = self._alignments.get(key)
+        if found is None:
+            found = self.aligner(pair.source, pair.target)
+            if len(self._alignments) >= CACHE_LIMIT:
+                self._alignments.clear()
+            self._alignments[key] = found
+        return found
+
+    def __call__(self, pair: AlignedSentences) -> float:
+        return confidence_weighted_score(pair, self.alignment(pair))
+
+
+#: Paraphrase features from the encoder (``--feature-set alignment+mt+embedding``), each the lower
+#: and the higher of the two sentences' values (so swapping the sentences changes none):
+#: ``embedding`` the sentence cosine; ``soft`` the mean, over a sentence's content words, of each
+#: word's best cosine with any word of the other sentence (contextual word vectors);
+#: ``worst`` the lowest such best cosine (the word the other sentence matches least);
+#: ``weak5``/``weak7`` log(1 + content words whose best cosine is below 0.5 / 0.7).
+EMBEDDING_FEATURES: tuple[str, ...] = ("embedding",) + tuple(
+    f"{name}_{side}" for side in ("min", "max") for name in ("soft", "worst", "weak5", "weak7")
+)
+
+
+class EmbeddingFeatures:
+    """The :data:`EMBEDDING_FEATURES` of aligned pairs, from one encoder pass over our tokens
+    (word vectors of the last layer, the sentence vector by mean pooling). :meth:`prepare`
+    encodes a batch at once; vectors are cached by the sentence's tokens."""
+
+    def __init__(self, model: str | None = None, device: str = "auto") -> None:
+        self.model = model
+        self.device = device
+        self.encoder = _encoder(model, device)
+        self._encoded: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"model": self.model, "device": self.device, "encoded": self._encoded}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["model"], state["device"])  # type: ignore[misc]
+        self._encoded = dict(state["encoded"])
+
+    def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
+        """Encode, in batches, every sentence of `pairs` not encoded yet."""
+        self._vectors([s for pair in pairs if pair is not None for s in (pair.source, pair.target)])
+
+    def _vectors(self, sentences: list[Sentence]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """(unit word vectors, sentence vector) of each sentence."""
+        import numpy as np
+
+        missing = list(dict.fromkeys(s.tokens for s in sentences if s.tokens not in self._encoded))
+        if missing:
+            if len(self._encoded) + len(missing) > CACHE_LIMIT:
+                self._encoded.clear()
+            for key, encoded in zip(missing, self.encoder.encode(missing), strict=True):
+                words = encoded.matrix
+                words = words / np.maximum(np.linalg.norm(words, axis=1, keepdims=True), 1e-12)
+                self._encoded[key] = (words, encoded.sentence)
+        return [self._encoded[s.tokens] for s in sentences]
+
+    def __call__(self, pair: AlignedSentences) -> tuple[float, ...]:
+        """The :data:`EMBEDDING_FEATURES` of one pair."""
+        (wa, va), (wb, vb) = self._vectors([pair.source, pair.target])
+        best = wa @ wb.T
+        sides = [_word_match(pair.source, best.max(axis=1)), _word_match(pair.target, best.max(axis=0))]
+        low = [min(a, b) for a, b in zip(*sides, strict=True)]
+        high = [max(a, b) for a, b in zip(*sides, strict=True)]
+        return (max(-1.0, min(1.0, float(va @ vb))), *low, *high)
+
+
+def _word_match(sentence: Sentence, best: np.ndarray) -> tuple[float, float, float, float]:
+    """soft, worst, weak5, weak7 of one sentence from its words' best cosines."""
+    import math
+
+    words = content_indices(sentence, stopwords()) or list(range(len(sentence)))
+    values = [float(best[i]) for i in words]
+    return (
+        sum(values) / len(values),
+        min(values),
+        math.log1p(sum(v < 0.5 for v in values)),
+        math.log1p(sum(v < 0.7 for v in values)),
+    )
+
+
+register_signal("embedding", EmbeddingSignal)
+register_signal("contextual-alignment", ContextualAlignmentSignal)

@@ -1,0 +1,321 @@
+"""The ``hybrid`` STS signal: a linear blend of similarity signals fitted on training STS files,
+with the blend chosen so that it holds across those files (issue 19).
+
+A least-squares fit over every signal on the pooled training pairs learns the training files'
+domains: their gold means differ, the signals' means differ with them, and the fit spends its
+weights on telling the files apart. On STS 2012's two training files (MSRpar, SMTeuroparl) such
+a fit fell below the embedding alone on STS 2013. So the hybrid is fitted and chosen this way:
+
+* **Within-file least squares.** Every training file is centred (its signals and its gold) before
+  the fit, so a file's mean never enters the weights: only how the signals rank pairs *inside*
+  a file, which is what a file's Pearson correlation measures. Signals are standardised over
+  all training pairs first; a ridge penalty `l2` (times the number of pairs) shrinks the weights.
+* **Non-negative weights.** Every pooled signal is a similarity that should rise with the gold
+  score, so a negative weight can only be a training-domain artefact (an unconstrained fit
+  learned ``1.63·numbers − 1.33·mean-proportion``, a length-symmetry shape of the two training
+  files that broke on pairs of unequal length). The fit is NNLS (:func:`scipy.optimize.nnls`).
+* **Chosen across files.** Every candidate (a set of at most `max_signals` signals from
+  :data:`HYBRID_POOL` and an `l2` from :data:`L2_GRID`) is fitted on all training files but one
+  and scored, by Pearson's r, on the one left out, for each file in turn. The candidate whose
+  *worst* held-out file is best wins (ties: the higher mean, then fewer signals, then the larger
+  `l2`); it is then refitted on every file. One training file is split into
+  :data:`SINGLE_FILE_FOLDS` seeded folds instead.
+
+The score is the predicted gold over the top of the STS scale (5): the blend plus the training
+pairs' mean gold, divided by 5. It is mostly in [0, 1] but not clipped (clipping would change
+correlations). The model, its selection table included, round-trips through JSON
+(:meth:`HybridModel.to_dict`): ``evaluate-sts --signal hybrid --train F ... --format json``
+writes it under ``"model"`` and ``similarity --model REPORT`` reuses it.
+
+Not for: the signals blended (:mod:`paralign.similarity.signals`,
+:mod:`paralign.similarity.contextual`) or STS evaluation (:mod:`paralign.similarity.sts`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..aligners.batch import AlignedBatch, align_pairs
+from ..alignment import AlignedSentences, AlignFunction
+from ..corpora.sts import SCORE_RANGE, load_sts
+from ..errors import ConfigurationError, FormatError, MismatchError
+from ..nlp import Annotator
+from .scores import score_aligned
+from .signals import Signal, make_signal, needs_alignment, register_signal
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+#: Signals a hybrid may blend. Trainable ones (IDF) are left out: a saved report keeps no
+#: statistics. ``sultan2015`` equals ``sultan2014`` up to rare one-to-many links, so it is left out too.
+HYBRID_POOL: tuple[str, ...] = (
+    "sultan2014",
+    "numbers",
+    "all-words",
+    "mean-proportion",
+    "embedding",
+    "contextual-alignment",
+)
+#: Ridge penalties tried (times the number of training pairs, on standardised signals).
+L2_GRID: tuple[float, ...] = (0.0, 0.01, 0.1, 1.0)
+#: Most signals in one blend.
+MAX_SIGNALS = 3
+#: Folds a single training file is split into for the choice (seeded).
+SINGLE_FILE_FOLDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One blend tried: its signals, penalty and the Pearson's r of each held-out file."""
+
+    signals: tuple[str, ...]
+    l2: float
+    held_out: tuple[float, ...]
+
+    @property
+    def worst(self) -> float:
+        return min(self.held_out)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.held_out) / len(self.held_out)
+
+    def to_dict(self) -> dict:
+        return {"signals": list(self.signals), "l2": self.l2, "held_out": list(self.held_out),
+                "worst": self.worst, "mean": self.mean}
+
+
+@dataclass(frozen=True, slots=True)
+class HybridModel:
+    """A fitted blend: ``score = (intercept + Σ weight · (signal - mean) / scale) / top``.
+
+    `groups` names the training files (or folds) the choice held out; `candidates` is the
+    choice's table, best first (only the first :data:`KEPT_CANDIDATES` are kept)."""
+
+    signals: tuple[str, ...]
+    weights: tuple[float, ...]
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    intercept: float
+    l2: float = 0.0
+    top: float = SCORE_RANGE[1]
+    groups: tuple[str, ...] = ()
+    candidates: tuple[Candidate, ...] = field(default=(), compare=False)
+
+    def predict(self, values: Sequence[float]) -> float:
+        """The score of one pair from its signals' values (in :attr:`signals` order)."""
+        if len(values) != len(self.signals):
+            raise MismatchError(f"expected {len(self.signals)} signal values, got {len(values)}")
+        blend = sum(w * (v - m) / s for w, v, m, s in zip(self.weights, values, self.means, self.scales, strict=True))
+        return (self.intercept + blend) / self.top
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": "hybrid",
+            "l2": self.l2,
+            "intercept": self.intercept,
+            "top": self.top,
+            "signals": [
+                {"name": n, "weight": w, "mean": m, "scale": s}
+                for n, w, m, s in zip(self.signals, self.weights, self.means, self.scales, strict=True)
+            ],
+            "groups": list(self.groups),
+            "selection": [c.to_dict() for c in self.candidates],
+        }
+
+    @classmethod
+    def from_dict(cls, data: object, source: str = "report") -> HybridModel:
+        """The model :meth:`to_dict` wrote; anything else is a FormatError naming `source`."""
+        try:
+            assert isinstance(data, dict) and data.get("kind") == "hybrid", "not a hybrid model"
+            rows = data["signals"]
+            model = cls(
+                tuple(str(r["name"]) for r in rows),
+                tuple(float(r["weight"]) for r in rows),
+                tuple(float(r["mean"]) for r in rows),
+                tuple(float(r["scale"]) for r in rows),
+                float(data["intercept"]),
+                float(data.get("l2", 0.0)),
+                float(data.get("top", SCORE_RANGE[1])),
+                tuple(str(g) for g in data.get("groups", ())),
+            )
+        except (AssertionError, KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"not a hybrid model ({exc})", source=source) from None
+        unknown = [n for n in model.signals if n not in HYBRID_POOL]
+        if unknown or not model.signals or any(s <= 0 for s in model.scales):
+            raise FormatError(f"not a usable hybrid model (signals {', '.join(model.signals) or 'none'})", source=source)
+        return model
+
+
+#: Rows of the choice's table kept in a model (and its report).
+KEPT_CANDIDATES = 10
+
+
+class HybridSignal:
+    """``hybrid``: a fitted :class:`HybridModel` used as a similarity signal (its component
+    signals computed on each pair). Made without a model it is unfitted (``fitted`` False):
+    scoring then fails; fit one with :func:`fit_hybrid` or read one from a report."""
+
+    name = "hybrid"
+
+    def __init__(self, model: HybridModel | None = None) -> None:
+        self.model = model
+        self.fitted = model is not None
+        self.components: tuple[Signal, ...] = () if model is None else tuple(make_signal(n) for n in model.signals)
+
+    @property
+    def needs_alignment(self) -> bool:
+        """Whether some component reads the pair's alignment (unfitted: assume so)."""
+        return self.model is None or any(needs_alignment(c) for c in self.components)
+
+    def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
+        """Let every component do its batch work (sentence vectors, contextual alignments)."""
+        items = list(pairs)
+        for component in self.components:
+            prepare = getattr(component, "prepare", None)
+            if callable(prepare):
+                prepare(items)
+
+    def __call__(self, pair: AlignedSentences) -> float:
+        if self.model is None:
+            raise ConfigurationError(
+                "the hybrid signal needs a fitted model: evaluate-sts --signal hybrid --train FILE, "
+                "then similarity --model REPORT"
+            )
+        return self.model.predict([float(c(pair)) for c in self.components])
+
+
+register_signal("hybrid", HybridSignal)
+
+
+def _design(rows: np.ndarray, columns: Sequence[int], means: np.ndarray, scales: np.ndarray) -> np.ndarray:
+    return (rows[:, columns] - means[columns]) / scales[columns]
+
+
+def _within_fit(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float) -> np.ndarray:
+    """Non-negative ridge weights of gold on (standardised) signals with every group centred:
+    least squares under ``weights >= 0`` (scipy's NNLS on the ridge-augmented system)."""
+    import numpy as np
+    from scipy.optimize import nnls
+
+    z = np.vstack([x - x.mean(axis=0) for x, _ in groups])
+    y = np.concatenate([g - g.mean() for _, g in groups])
+    penalty = np.sqrt(l2 * len(y) + 1e-9) * np.eye(z.shape[1])
+    weights, _ = nnls(np.vstack([z, penalty]), np.concatenate([y, np.zeros(z.shape[1])]))
+    return weights
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> float:
+    import numpy as np
+
+    if x.std() == 0 or y.std() == 0:
+        return 0.0
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def _held_out(
+    groups: Sequence[tuple[np.ndarray, np.ndarray]], columns: list[int], l2: float,
+    means: np.ndarray, scales: np.ndarray,
+) -> tuple[float, ...]:
+    """Pearson's r of each group, predicted by a blend fitted on the other groups."""
+    out = []
+    for k, (rows, gold) in enumerate(groups):
+        others = [(_design(x, columns, means, scales), g) for j, (x, g) in enumerate(groups) if j != k]
+        weights = _within_fit(others, l2)
+        out.append(_pearson(_design(rows, columns, means, scales) @ weights, gold))
+    return tuple(out)
+
+
+def _split(rows: np.ndarray, gold: np.ndarray, folds: int, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
+    import numpy as np
+
+    order = np.random.default_rng(seed).permutation(len(gold))
+    return [(rows[order[k::folds]], gold[order[k::folds]]) for k in range(folds)]
+
+
+def fit_hybrid(
+    groups: Sequence[tuple[Sequence[Sequence[float]], Sequence[float]]],
+    signals: Sequence[str],
+    *,
+    names: Sequence[str] = (),
+    max_signals: int = MAX_SIGNALS,
+    l2_grid: Sequence[float] = L2_GRID,
+) -> HybridModel:
+    """Choose and fit a hybrid on training groups (one per training file): each group is (rows
+    of the `signals`' values, one row per pair; gold scores). See the module text for the rule.
+    `names` names the groups in the model."""
+    import numpy as np
+
+    if not groups or any(len(rows) != len(gold) for rows, gold in groups):
+        raise MismatchError("every training group needs one row of signal values per gold score")
+    data = [(np.asarray(rows, dtype=float).reshape(len(gold), len(signals)), np.asarray(gold, dtype=float))
+            for rows, gold in groups]
+    if sum(len(g) for _, g in data) < 3 * SINGLE_FILE_FOLDS:
+        raise ConfigurationError("too few training pairs to fit a hybrid (at least 15)")
+    labels = tuple(names) or tuple(f"file {k + 1}" for k in range(len(data)))
+    if len(data) == 1:
+        data = _split(*data[0], SINGLE_FILE_FOLDS)
+        labels = tuple(f"{labels[0]} fold {k + 1}" for k in range(SINGLE_FILE_FOLDS))
+    every = np.vstack([x for x, _ in data])
+    means = every.mean(axis=0)
+    scales = every.std(axis=0)
+    scales[scales == 0] = 1.0
+    candidates = []
+    for size in range(1, min(max_signals, len(signals)) + 1):
+        for columns in itertools.combinations(range(len(signals)), size):
+            for l2 in l2_grid:
+                held = _held_out(data, list(columns), l2, means, scales)
+                candidates.append(Candidate(tuple(signals[c] for c in columns), l2, held))
+    candidates.sort(key=lambda c: (-c.worst, -c.mean, len(c.signals), -c.l2))
+    best = candidates[0]
+    columns = [list(signals).index(n) for n in best.signals]
+    weights = _within_fit([(_design(x, columns, means, scales), g) for x, g in data], best.l2)
+    gold = np.concatenate([g for _, g in data])
+    return HybridModel(
+        best.signals,
+        tuple(float(w) for w in weights),
+        tuple(float(means[c]) for c in columns),
+        tuple(float(scales[c]) for c in columns),
+        float(gold.mean()),
+        best.l2,
+        groups=labels,
+        candidates=tuple(candidates[:KEPT_CANDIDATES]),
+    )
+
+
+def signal_rows(batch: AlignedBatch, signals: Sequence[str | Signal]) -> list[tuple[float, ...] | None]:
+    """Every signal's value on every aligned pair (None for a pair that failed or that some
+    signal could not score)."""
+    columns = [score_aligned(batch, signal).scores for signal in signals]
+    return [None if any(v is None for v in row) else tuple(row) for row in zip(*columns, strict=True)]  # type: ignore[misc]
+
+
+def fit_hybrid_files(
+    paths: Sequence[str | Path],
+    *,
+    signals: Sequence[str] = HYBRID_POOL,
+    aligner: AlignFunction | None = None,
+    annotator: Annotator | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> HybridModel:
+    """Align the pairs of training STS files (any layout :func:`load_sts` reads), score them
+    with every candidate signal and :func:`fit_hybrid` on them, one group per file."""
+    if not paths:
+        raise ConfigurationError("the hybrid signal needs training STS files (--train FILE)")
+    made = [make_signal(name) for name in signals]  # a missing extra fails before any alignment
+    groups = []
+    for path in paths:
+        pairs = load_sts(path).pairs
+        if not pairs:
+            raise FormatError("no usable STS pairs to train on", source=str(path))
+        batch = align_pairs([(p.sentence1, p.sentence2) for p in pairs], aligner=aligner, annotator=annotator,
+                            workers=workers, progress=progress)
+        rows = signal_rows(batch, made)
+        usable = [(row, p.score) for row, p in zip(rows, pairs, strict=True) if row is not None]
+        groups.append(([row for row, _ in usable], [g for _, g in usable]))
+    return fit_hybrid(groups, signals, names=[Path(p).name for p in paths])

@@ -1,0 +1,47 @@
+"""`paralign evaluate-paraphrase --feature-set alignment+mt+embedding`: the encoder's features
+join the model (tiny MSRP-format fixture, exact-match aligner, the real encoder)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import main
+from paralign.similarity.features import EMBEDDING_FEATURES, FEATURES
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="the neural extra is not installed")
+
+PAIRS = [(1, "A man plays a guitar.", "A man is playing the guitar."), (0, "Cats sleep.", "The stock fell."),
+         (1, "The cat sleeps.", "The cat naps."), (0, "A bird sings.", "Shares dropped 5%."),
+         (1, "She reads a book.", "She is reading a book."), (0, "It rains today.", "The dog runs fast."),
+         (1, "He bought 3 apples.", "He bought three apples."), (0, "Dogs bark.", "A bird flies away."),
+         (1, "The weather is wet.", "It is raining today."), (0, "A man cooks.", "A woman sings a song.")]
+
+
+def _msrp(path: Path, rows) -> str:
+    lines = ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String"]
+    lines += [f"{label}\t{k}\t{k + 100}\t{a}\t{b}" for k, (label, a, b) in enumerate(rows)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def test_embedding_feature_set_trains_a_model_over_them_and_saves_it(tmp_path: Path, capsys) -> None:
+    train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
+    argv = ["evaluate-paraphrase", "--feature-set", "alignment+mt+embedding", "--train", train, "--test", test,
+            "--aligner", "exact", "--format", "json"]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["feature_set"] == "alignment+mt+embedding" and result["test_pairs"] == len(PAIRS)
+    assert 0.0 <= result["accuracy"] <= 1.0 and result["f1"] is not None
+    names = [f["name"] for f in result["model"]["features"]]
+    assert names == list(FEATURES + EMBEDDING_FEATURES)
+    report = tmp_path / "model.json"
+    report.write_text(json.dumps(result), encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in PAIRS), encoding="utf-8")
+    assert main(["similarity", "--pairs", str(pairs), "--model", str(report), "--format", "json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert len(scored["paraphrase"]) == len(PAIRS) and all(0 <= s <= 1 for s in scored["scores"])

@@ -1,0 +1,78 @@
+"""The hybrid STS signal: the blend chosen by the worst held-out training file, fitted within
+files (a file's mean never enters the weights), and its JSON round trip."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from paralign.errors import ConfigurationError, FormatError
+from paralign.similarity.hybrid import HybridModel, HybridSignal, fit_hybrid
+
+NAMES = ("sultan2014", "numbers", "embedding")
+
+
+def _files(seed: int = 0):
+    """Two files whose gold follows `embedding` + `sultan2014` inside each file, and whose
+    `numbers` tracks only the files' gold means (a domain signal, useless inside a file)."""
+    rng = np.random.default_rng(seed)
+    groups = []
+    for offset in (0.0, 2.0):
+        n = 200
+        lexical, embedding = rng.normal(size=n), rng.normal(size=n)
+        gold = 2.5 + offset + 0.5 * lexical + 0.5 * embedding + 0.2 * rng.normal(size=n)
+        domain = np.full(n, offset) + 0.01 * rng.normal(size=n)
+        groups.append((np.column_stack([lexical, domain, embedding]).tolist(), gold.tolist()))
+    return groups
+
+
+def test_the_blend_holds_inside_files_and_ignores_a_domain_signal() -> None:
+    model = fit_hybrid(_files(), NAMES, names=["a.tsv", "b.tsv"])
+    assert set(model.signals) == {"sultan2014", "embedding"}
+    weights = dict(zip(model.signals, model.weights, strict=True))
+    assert weights["sultan2014"] == pytest.approx(weights["embedding"], rel=0.2)
+    assert model.groups == ("a.tsv", "b.tsv")
+    best = model.candidates[0]
+    assert best.signals == model.signals and best.worst > 0.9
+    assert all(c.worst <= best.worst for c in model.candidates)
+
+
+def test_one_file_is_split_into_folds() -> None:
+    rows, gold = _files()[0]
+    model = fit_hybrid([(rows, gold)], NAMES, names=["a.tsv"])
+    assert len(model.groups) == 5 and model.groups[0] == "a.tsv fold 1"
+    assert "embedding" in model.signals
+
+
+def test_prediction_and_json_round_trip() -> None:
+    model = fit_hybrid(_files(), NAMES)
+    again = HybridModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again == model
+    values = [0.3, 1.0, -0.2][: len(model.signals)]
+    assert again.predict(values) == pytest.approx(model.predict(values))
+    mean_pair = list(model.means)
+    assert model.predict(mean_pair) == pytest.approx(model.intercept / 5)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [None, {"kind": "logistic"}, {"kind": "hybrid", "signals": []},
+     {"kind": "hybrid", "intercept": 1, "signals": [{"name": "nope", "weight": 1, "mean": 0, "scale": 1}]}],
+)
+def test_a_report_that_is_not_a_hybrid_model_is_a_format_error(data) -> None:
+    with pytest.raises(FormatError, match="hybrid model"):
+        HybridModel.from_dict(data, "r.json")
+
+
+def test_an_unfitted_hybrid_cannot_score_and_says_how_to_fit_it() -> None:
+    signal = HybridSignal()
+    assert signal.fitted is False
+    with pytest.raises(ConfigurationError, match="--train"):
+        signal(None)  # type: ignore[arg-type]
+
+
+def test_too_few_training_pairs() -> None:
+    with pytest.raises(ConfigurationError, match="too few"):
+        fit_hybrid([([[0.1, 0.2, 0.3]] * 4, [1.0, 2.0, 3.0, 4.0])], NAMES)
