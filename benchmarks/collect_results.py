@@ -14,11 +14,16 @@ ORDER = [
     "aligner.md",
     "parametric.md",
     "similarity.md",
+    "neural-similarity.md",
+    "contextual-aligner.md",
     "pivot.md",
     "pivot-dask.md",
     "paraeval.md",
     "paraeval-meta.md",
     "paraeval-segment.md",
+    "paraeval-configs.md",
+    "paraeval-acceptance.md",
+    "batch-dask.md",
     "lattice.md",
 ]
 
