@@ -110,7 +110,7 @@ def dask_cluster():
     from distributed import LocalCluster
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=":0", memory_limit="1GB", silence_logs=logging.ERROR)
+                           dashboard_address=":0", memory_limit="4GB", silence_logs=logging.ERROR)
     try:
         yield cluster
     finally:
