@@ -1,8 +1,6 @@
-"""The engine without its models: confidences found generically, table names, paraphrase order."""
+"""The engine without its models: link confidences, table names, paraphrase order."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 import pytest
 
@@ -13,20 +11,14 @@ from paralign.paraphrases import ParaphraseTable
 from paralign.web.engine import Engine, _source_name, link_confidences
 
 
-@dataclass(frozen=True)
-class WithConfidence(Alignment):
-    confidence: object = field(default=None, compare=False)
-
-
-def test_confidences_are_read_from_any_confidence_attribute() -> None:
+def test_confidences_are_the_alignments_own_in_the_unit_interval() -> None:
     links = frozenset({(0, 0), (1, 1)})
     assert link_confidences(Alignment(links)) is None
-    assert link_confidences(WithConfidence(links, confidence={(0, 0): 0.5, (1, 1): 1})) == {(0, 0): 0.5, (1, 1): 1.0}
-    # a method giving them works too; values outside [0, 1], non-numbers and foreign links are dropped
-    method = WithConfidence(links, confidence=lambda: {(0, 0): 0.1, (1, 1): "high", (5, 5): 0.2})
-    assert link_confidences(method) == {(0, 0): 0.1}
-    assert link_confidences(WithConfidence(links, confidence={(0, 0): 1.5})) is None
-    assert link_confidences(WithConfidence(links, confidence=[0.5])) is None
+    assert link_confidences(Alignment(links, confidence={(0, 0): 0.5, (1, 1): 1})) == {(0, 0): 0.5, (1, 1): 1.0}
+    # values outside [0, 1], non-numbers and links the alignment does not have are dropped
+    odd = Alignment(links, confidence={(0, 0): 0.1, (1, 1): "high", (5, 5): 0.2})  # type: ignore[dict-item]
+    assert link_confidences(odd) == {(0, 0): 0.1}
+    assert link_confidences(Alignment(links, confidence={(0, 0): 1.5})) is None
 
 
 def test_table_names_are_file_names_made_unique(tmp_path) -> None:

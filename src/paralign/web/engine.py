@@ -65,13 +65,10 @@ class LatticeResult:
 
 
 def link_confidences(alignment: Alignment) -> dict[tuple[int, int], float] | None:
-    """The alignment's per-link confidences when it carries them (a ``confidence`` attribute:
-    a mapping link -> number, or a method giving one), keeping numbers in [0, 1] of its own
-    links; None when it has none."""
-    found = getattr(alignment, "confidence", None)
-    if callable(found):
-        found = found()
-    if not isinstance(found, Mapping):
+    """The alignment's per-link confidences (``Alignment.confidence``, given by the contextual
+    aligner), keeping numbers in [0, 1] of its own links; None when it has none."""
+    found = alignment.confidence
+    if not found:
         return None
     links = alignment.possible
     out = {tuple(k): float(v) for k, v in found.items()
