@@ -243,6 +243,22 @@ def evaluate_inputs(
 
 
 # -- ParaEval's paraphrase sources (paraeval, meta-eval) ----------------------------------------------
+def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: str) -> None:
+    """--table, --resources, --max-length and --min-paraphrase-length: ParaEval's paraphrase
+    sources, for `paraeval` and `meta-eval` (`config_option` names the flag that picks the
+    config, for the help of the paper-only option)."""
+    parser.add_argument("--table", action="append", default=[], metavar="TABLE",
+                        help="paraphrase table TSV (gzip ok), `path[:threshold]`; repeatable")
+    parser.add_argument("--resources", default=None,
+                        help="built-in sources: ppdb, wordnet or none (default: the config's, "
+                             "ppdb,wordnet)")
+    parser.add_argument("--max-length", type=positive_int, default=None,
+                        help="longest paraphrase in words (default: the config's, 4)")
+    parser.add_argument("--min-paraphrase-length", type=positive_int, default=None,
+                        help=f"{config_option} paper only: match paraphrases of >= N words "
+                             "(the paper's 3)")
+
+
 def table_specs(stack: ExitStack, tables: Sequence[str]) -> list[str]:
     """The --table specs (`PATH[:THRESHOLD]`) with a PATH of '-' or /dev/stdin replaced by a
     copy of stdin read once (removed when `stack` closes: read the tables before that)."""

@@ -20,7 +20,7 @@ from ._common import (
     write_report,
     write_result,
 )
-from ._options import table_specs
+from ._options import add_paraeval_source_options, table_specs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import MetaEvaluation
@@ -50,15 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="ParaEval config: default (graded lexical), contextual (plus "
                              "contextual word vectors; the neural extra) or paper (the 2006 "
                              "scorer) (default: %(default)s)")
-    parser.add_argument("--table", action="append", default=[], metavar="TABLE",
-                        help="paraphrase table for ParaEval (repeatable)")
-    parser.add_argument("--resources", default=None,
-                        help="ParaEval built-in sources: ppdb, wordnet or none (default: the "
-                             "config's, ppdb,wordnet)")
-    parser.add_argument("--max-length", type=positive_int, default=None,
-                        help="longest paraphrase in words (default: the config's, 4)")
-    parser.add_argument("--min-paraphrase-length", type=positive_int, default=None,
-                        help="--paraeval-config paper only: match paraphrases of >= N words")
+    add_paraeval_source_options(parser, "--paraeval-config")
     parser.add_argument("--level", choices=LEVELS, default="system",
                         help="system (corpus scores vs system DA), segment (segment scores vs "
                              "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")

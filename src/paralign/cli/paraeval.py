@@ -20,7 +20,13 @@ from ._common import (
     positive_int,
     write_report,
 )
-from ._options import add_scheduler_option, cluster_runner, table_path, table_specs
+from ._options import (
+    add_paraeval_source_options,
+    add_scheduler_option,
+    cluster_runner,
+    table_path,
+    table_specs,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,15 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "the same references; default: stdin)")
     parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
                         help="default, contextual or paper (default: %(default)s)")
-    parser.add_argument("--table", action="append", default=[], metavar="TABLE",
-                        help="paraphrase table TSV (gzip ok), `path[:threshold]`; repeatable")
-    parser.add_argument("--resources", default=None,
-                        help="built-in sources: ppdb, wordnet or none (default: the config's, "
-                             "ppdb,wordnet)")
-    parser.add_argument("--max-length", type=positive_int, default=None,
-                        help="longest paraphrase in words (default: the config's, 4)")
-    parser.add_argument("--min-paraphrase-length", type=positive_int, default=None,
-                        help="--config paper: match only paraphrases of >= N words (the paper's 3)")
+    add_paraeval_source_options(parser, "--config")
     parser.add_argument("--no-lowercase", action="store_true",
                         help="--config paper: case-sensitive unigrams")
     parser.add_argument("--tokenize", choices=("13a", "none"), default=None,
