@@ -67,3 +67,11 @@ def test_a_view_checks_its_links_once_and_keeps_its_marks() -> None:
         AlignmentView(["a", "b", "c", "d"], ["v", "w", "x", "y", "z"], SYSTEM, gold=Alignment.from_links([(9, 0)]))
     with pytest.raises(ConfigurationError):
         AlignmentView(["a", "b", "c", "d"], ["v", "w", "x", "y", "z"], SYSTEM, confidence={(1, 1): 2})
+
+
+def test_a_view_shows_the_alignments_own_confidences_unless_given() -> None:
+    aligned = Alignment(frozenset({(0, 0), (1, 1)}), confidence={(0, 0): 0.25, (1, 1): 0.75})
+    view = AlignmentView(["a", "b"], ["x", "y"], aligned)
+    assert {(m.i, m.j): m.confidence for m in view.marks} == {(0, 0): 0.25, (1, 1): 0.75}
+    given = AlignmentView(["a", "b"], ["x", "y"], aligned, confidence={(0, 0): 0.5, (1, 1): 0.5})
+    assert {m.confidence for m in given.marks} == {0.5}

@@ -103,8 +103,8 @@ def aligned_words(marks: Sequence[LinkMark]) -> tuple[set[int], set[int]]:
 @dataclass(frozen=True, slots=True)
 class AlignmentView:
     """An aligned pair as the pictures show it: tokens, alignment, optional gold (`links`: which
-    gold links count, as for the scores) and confidences (link -> [0, 1]), and the resulting
-    `marks`. AlignmentIndexError when a link is outside the sentences."""
+    gold links count, as for the scores) and confidences (link -> [0, 1]; default: the
+    alignment's own, as the contextual aligner gives them), and the resulting `marks`. AlignmentIndexError when a link is outside the sentences."""
 
     source: tuple[str, ...]
     target: tuple[str, ...]
@@ -120,6 +120,8 @@ class AlignmentView:
         self.alignment.validate(len(self.source), len(self.target))
         if self.gold is not None:
             self.gold.validate(len(self.source), len(self.target))
+        if self.confidence is None and self.alignment.confidence:  # the aligner's own (contextual)
+            object.__setattr__(self, "confidence", dict(self.alignment.confidence))
         marks = link_marks(self.alignment, self.gold, links=self.links, confidence=self.confidence)
         object.__setattr__(self, "marks", marks)
 
