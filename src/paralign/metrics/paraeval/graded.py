@@ -294,10 +294,7 @@ class GradedParaEval:
                 paras = cache.get(phrase)
                 if paras is None:
                     paras = lookup.paraphrases(phrase)
-                cands = paras & ref.keys
-                back = ref.reverse.get(phrase)
-                if back:
-                    cands = cands | back
+                cands = ref.candidates(phrase, paras)
                 if not cands:
                     continue
                 best: tuple[int, float, int, str] | None = None  # (-length, distance, start, cand)

@@ -163,6 +163,10 @@ class _Ref:
     keys: frozenset[str]  # = spans.keys(), for fast set intersection
     reverse: dict[str, set[str]]  # q -> ref n-grams r with q among paraphrases(r)
 
+    def candidates(self, phrase: str, paras: frozenset[str]) -> set[str] | frozenset[str]:
+        """The n-grams here that `phrase` may match: its paraphrases, and those it paraphrases."""
+        return (paras & self.keys) | self.reverse.get(phrase, frozenset())
+
 
 @dataclass(slots=True)
 class PreparedReferences:
@@ -287,8 +291,7 @@ class ParaEval:
         lengths = {len(stream) for stream in references}
         if len(lengths) != 1:
             raise MismatchError(
-                f"reference streams have different numbers of segments: "
-                f"{[len(s) for s in references]}")
+                f"reference streams have different numbers of segments: {[len(s) for s in references]}")
         count = lengths.pop()
         columns = [self._prepare_stream(stream) for stream in references]
         refs = [[column[i] for column in columns] for i in range(count)]
@@ -361,10 +364,7 @@ class ParaEval:
                 hit = False
                 mark = len(trace) if trace is not None else 0
                 for k, ref in enumerate(refs):
-                    cands = paras & ref.keys
-                    back = ref.reverse.get(phrase)
-                    if back:
-                        cands = cands | back
+                    cands = ref.candidates(phrase, paras)
                     if not cands:
                         continue
                     taken = self._take(n, cands, ref, ref_used[k], trace)
