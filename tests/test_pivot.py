@@ -546,3 +546,39 @@ def test_monolingual_with_given_alignment(tmp_path, eflomal_forbidden):
     _write(path, ["0-0"] * 3)
     with pytest.raises(MismatchError, match=r"pairs\.align has 3 lines but the groups of .*groups\.tsv form 4"):
         monolingual_paraphrases(groups, tmp_path / "m2.tsv", alignment=path)
+
+
+def test_monolingual_sultan_alignment_runs_on_the_pipelines_own_cluster(tmp_path, monkeypatch, on_dask):
+    """The Sultan aligner's batches go to the cluster the pipeline connected to: one connection
+    for the whole command (it used to start a second local cluster for the alignment)."""
+    pytest.importorskip("paralign.aligners.sultan")
+    import paralign.cluster
+    import paralign.pivot
+    from paralign.alignment import Alignment
+    from paralign.cluster import ClusterOptions
+    from paralign.workers import iter_chunk_results
+
+    seen = []
+
+    class Fake:
+        def align_many(self, pairs, workers=1):
+            seen.append(workers)
+            chunks = iter_chunk_results(sorted, pairs, lambda chunk, why: [], workers=workers, chunk_size=1)
+            return [Alignment(sure={(0, 0)}) for chunk in chunks for _ in chunk]
+
+    real = paralign.cluster.connect
+    connections = []
+
+    def counted(*args, **kwargs):
+        connections.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(paralign.cluster, "connect", counted)
+    monkeypatch.setattr(paralign.pivot, "connect", counted)
+    monkeypatch.setattr("paralign.aligners.sultan.Aligner", lambda: Fake())
+    groups = _write(tmp_path / "g.tsv", ["big dog\tlarge dog", "a cat\tthe cat", "one\ttwo"])
+    out = tmp_path / "s.tsv"
+    monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1), aligner="sultan",
+                            cluster=ClusterOptions(workers=2))
+    assert seen == [2] and len(connections) == 1
+    assert ("big", "large") in {(p, q) for p, q, _, _ in read_table_rows(out)}

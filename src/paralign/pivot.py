@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from .aligners.eflomal import align_files
-from .cluster import ClusterOptions, connect
+from .cluster import ClusterOptions, connect, finished, result
 from .errors import ConfigurationError, FormatError
 from .pivot_frames import (
     MONO_SCHEMA,
@@ -68,6 +68,7 @@ from .pivot_frames import (
 from .pivot_input import PivotOptions, Progress, no_progress, prepare_groups, prepare_parallel
 from .tables import TableWriter, atomic_path, iter_rows, lookup
 from .textio import require_file
+from .workers import on_client
 
 __all__ = [
     "COMPUTED", "PipelineReport", "PivotOptions", "monolingual_paraphrases", "pivot_paraphrases",
@@ -211,7 +212,7 @@ def _align_in_chunks(client: Any, directory: Path, size: int, total: int, efloma
     starts = [chunk_offsets(path, size) for path in files]
     tasks = [AlignTask(files, offsets, min(size, total - k * size), str(directory / "align-parts" / f"{k:05d}.txt"),
                        str(priors), eflomal_options) for k, offsets in enumerate(zip(*starts, strict=True))]
-    _wait([client.submit(align_chunk, t, pure=False) for t in tasks if not Path(t.output).exists()], "align",
+    _wait(client, [client.submit(align_chunk, t, pure=False) for t in tasks if not Path(t.output).exists()], "align",
           progress)
     with atomic_path(directory / "align.txt") as tmp, open(tmp, "wb") as out:
         for task in tasks:
@@ -255,15 +256,14 @@ def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask], progress: P
     todo = [task for task in tasks if not Path(task.output).exists()]
     work.reused.extend(f"{Path(t.output).parent.parent.name}/extract/{Path(t.output).stem}"
                        for t in tasks if t not in todo)
-    _wait([client.submit(extract_chunk, task, pure=False) for task in todo], "extract", progress)
+    _wait(client, [client.submit(extract_chunk, task, pure=False) for task in todo], "extract", progress)
     return {"total": len(tasks), "computed": len(todo), "reused": len(tasks) - len(todo)}
 
 
-def _wait(futures: list[Any], desc: str, progress: Progress) -> None:
-    """Wait for `futures`, with progress; a task's error is raised here."""
-    from distributed import as_completed
-
-    for future in progress(as_completed(futures), desc, len(futures)):
+def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:
+    """Wait for `futures`, with progress; a task's error is raised here, and so is a stalled
+    cluster's (:func:`paralign.cluster.finished`)."""
+    for future in progress(finished(client, futures), desc, len(futures)):
         future.result()
 
 
@@ -281,7 +281,7 @@ def _summed_pairs(client: Any, frame: Callable[[], Any], work: WorkDir, schema: 
     with atomic_path(directory) as tmp:
         writes = [dask.delayed(write_part)(part, str(tmp / f"{k:05d}.parquet"), schema)
                   for k, part in enumerate(frame().to_delayed())]
-        _wait(client.compute(writes), "pairs", progress)
+        _wait(client, client.compute(writes), "pairs", progress)
     work.mark("pairs", {"parts": len(writes)})
     return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
 
@@ -403,7 +403,8 @@ def _cluster_info(client: Any) -> dict[str, Any]:
 
 def _cuts(client: Any, files: Sequence[str], partitions: int) -> list[str]:
     """Where the phrase ranges are cut: from a sample of every chunk's phrases."""
-    return cuts_from(client.gather(client.map(sample_file, list(files), pure=False)), partitions)
+    futures = client.map(sample_file, list(files), pure=False)
+    return cuts_from([result(client, future) for future in futures], partitions)
 
 
 def _finish_table(
@@ -425,7 +426,7 @@ def _finish_table(
     directory.mkdir(parents=True)
     futures = client.map(finish_part, pairs, directory=str(directory), schema=schema, threshold=options.threshold,
                          min_count=options.min_count, count_column=count_column, top_k=options.top_k, pure=False)
-    _wait(futures, "table", progress)
+    _wait(client, futures, "table", progress)
     parts = sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
     phrases_rows = _concatenate(parts, output, schema, metadata)
     shutil.rmtree(directory, ignore_errors=True)
@@ -479,10 +480,11 @@ def monolingual_paraphrases(
 
     `alignment`: a Pharaoh file with line i for the i-th sentence pair the groups form (the
     pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
-    `workers` are the Sultan aligner's processes; `cluster`, `on_start`, `shown_names` as in
-    :func:`pivot_paraphrases`.
+    `cluster`, `on_start`, `shown_names` as in :func:`pivot_paraphrases`; the Sultan aligner
+    runs on the same cluster (`workers`: its local processes when no `cluster` is given).
     """
     options = options or PivotOptions()
+    cluster = cluster or ClusterOptions(workers=workers)
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
     output = Path(output)
@@ -502,7 +504,9 @@ def monolingual_paraphrases(
             _align_stage(work, stage, options, given=alignment is not None)
         elif work.done(f"{stage}/align") is None:
             shutil.rmtree(work.path / stage / "chunks", ignore_errors=True)
-            work.mark(f"{stage}/align", {"lines": _sultan_align_file(work, stage, options, workers, progress)})
+            with on_client(client, cluster):
+                lines = _sultan_align_file(work, stage, options, cluster.workers, progress)
+            work.mark(f"{stage}/align", {"lines": lines})
         tasks = _chunk_tasks(work, stage, options, include_identical=False, symmetric=True)
         chunks = _extract(client, work, tasks, progress)
         files = [t.output for t in tasks]

@@ -34,7 +34,7 @@ from contextvars import ContextVar
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import ConfigurationError
+from .errors import ClusterStalledError, ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
@@ -90,6 +90,20 @@ def runner(options: ClusterOptions,
     try:
         with state.stack:
             yield
+    finally:
+        _active.reset(token)
+
+
+@contextmanager
+def on_client(client: Client, options: ClusterOptions) -> Iterator[None]:
+    """Batches run in this block go to `client`, an open connection to `options`' cluster, as in
+    a :func:`runner` block: a pipeline that holds a client lends it to the batches it runs
+    (the monolingual table's Sultan alignment), so they start no cluster of their own."""
+    state = _Runner(options, None)
+    state.client = client
+    token = _active.set(state)
+    try:
+        yield
     finally:
         _active.reset(token)
 
@@ -152,25 +166,36 @@ def _on_cluster(
 ) -> Iterator[list[_R]]:
     """Submit chunks with a bounded number in flight; yield their results in input order."""
     limit = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info().get("workers", {})))
-    shared = client.scatter(task, broadcast=True, hash=False)  # once per worker, not per chunk
+    try:
+        shared = client.scatter(task, broadcast=True, hash=False)  # once per worker, not per chunk
+    except TimeoutError as exc:  # Dask found no worker to take it: every one paused, or none
+        from .cluster import STALL_ADVICE, stall_reason
+
+        why = stall_reason(client) or "no Dask worker would take the task"
+        raise ClusterStalledError(f"{why}: {STALL_ADVICE}") from exc
     pending: deque = deque()
     try:
         for chunk in chunks:
             pending.append((chunk, client.submit(_apply, shared, chunk, pure=False)))
             if len(pending) >= limit:
-                yield _collect(*pending.popleft(), worker_failed)
+                yield _collect(client, *pending.popleft(), worker_failed)
         while pending:
-            yield _collect(*pending.popleft(), worker_failed)
+            yield _collect(client, *pending.popleft(), worker_failed)
     finally:
         if pending:  # the caller stopped early or failed: drop the rest
             client.cancel([future for _, future in pending])
         client.cancel([shared])
 
 
-def _collect(chunk: list[_I], future: Any, worker_failed: Callable[[list[_I], str], Iterable[_R]]) -> list[_R]:
+def _collect(client: Client, chunk: list[_I], future: Any,
+             worker_failed: Callable[[list[_I], str], Iterable[_R]]) -> list[_R]:
+    """A chunk's results; a chunk whose task failed is reported item by item, but a caller's
+    mistake or a stalled cluster (every worker paused at its memory limit) stops the job."""
+    from .cluster import result
+
     try:
-        return future.result()
-    except ConfigurationError:
+        return result(client, future)
+    except (ConfigurationError, ClusterStalledError):
         raise
     except Exception as exc:  # noqa: BLE001 - a task raised or its worker died: report the chunk
         return list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
