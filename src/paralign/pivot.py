@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from .aligners.eflomal import align_files
-from .cluster import ClusterOptions, connect, finished, result
+from .cluster import ClusterOptions, connect, finished
 from .errors import ConfigurationError, FormatError
 from .pivot_frames import (
     MONO_SCHEMA,
@@ -287,6 +287,7 @@ def _summed_pairs(client: Any, frame: Callable[[], Any], work: WorkDir, schema: 
 
 
 def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict[str, Any]) -> tuple[int, int]:
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     phrases = 0
@@ -295,7 +296,7 @@ def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict
             table = pq.read_table(path)
             if table.num_rows:
                 writer.write(table)
-                phrases += len(set(table["phrase"].to_pylist()))
+                phrases += pc.count_distinct(table["phrase"]).as_py()  # parts hold disjoint phrase ranges
         rows = writer.rows
     return phrases, rows
 
@@ -401,10 +402,10 @@ def _cluster_info(client: Any) -> dict[str, Any]:
     return describe(client, local=client.cluster is not None)
 
 
-def _cuts(client: Any, files: Sequence[str], partitions: int) -> list[str]:
-    """Where the phrase ranges are cut: from a sample of every chunk's phrases."""
-    futures = client.map(sample_file, list(files), pure=False)
-    return cuts_from([result(client, future) for future in futures], partitions)
+def _cuts(files: Sequence[str], partitions: int) -> list[str]:
+    """Where the phrase ranges are cut: from a sample of every chunk's phrases (kept in each
+    chunk file's metadata, so this reads no rows)."""
+    return cuts_from([sample_file(path) for path in files], partitions)
 
 
 def _finish_table(
@@ -419,7 +420,7 @@ def _finish_table(
         with TableWriter(output, schema, metadata):
             return 0, 0
     partitions = partitions_for(len(chunk_files))
-    pairs = _summed_pairs(client, lambda: build(_cuts(client, chunk_files, partitions)), work, schema, fresh,
+    pairs = _summed_pairs(client, lambda: build(_cuts(chunk_files, partitions)), work, schema, fresh,
                           progress)
     directory = work.path / "output-parts"
     shutil.rmtree(directory, ignore_errors=True)

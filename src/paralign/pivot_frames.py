@@ -24,6 +24,7 @@ Not for: reading, checking and aligning the input (:mod:`paralign.pivot_input`,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,9 @@ PIVOT_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), 
 MONO_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
                          ("count", pa.int64()), ("phrase_count", pa.int64())])
 BY_E_SCHEMA = pa.schema([*COUNT_SCHEMA, ("c_e", pa.int64())])
+
+#: The key of a chunk file's Parquet metadata holding a sample of its phrases (:func:`sample_file`).
+SAMPLE_KEY = b"paralign.sample"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,8 @@ def extract_chunk(task: ChunkTask) -> int:
                                symmetric=task.symmetric, source=task.files[2], first_line=task.first_line)
     import pyarrow.parquet as pq
 
+    sample = json.dumps(_sample(table["e"])).encode("utf-8")
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), SAMPLE_KEY: sample})
     with atomic_path(task.output) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return table.num_rows
@@ -239,12 +245,20 @@ def partitions_for(chunks: int) -> int:
     return max(1, min(chunks, 512))
 
 
-def sample_file(path: str, size: int = 64) -> list[str]:
+def sample_file(path: str) -> list[str]:
     """An even sample of the sorted distinct phrases (column e) of a chunk file: where the
-    table's phrase ranges are cut."""
+    table's phrase ranges are cut.  Read from the file's metadata, where :func:`extract_chunk`
+    puts it (so cutting reads no rows), else computed from the column."""
     import pyarrow.parquet as pq
 
-    unique = pc.unique(pq.read_table(path, columns=["e"])["e"].combine_chunks())
+    metadata = pq.read_schema(path).metadata or {}
+    if SAMPLE_KEY in metadata:
+        return list(json.loads(metadata[SAMPLE_KEY]))
+    return _sample(pq.read_table(path, columns=["e"])["e"])
+
+
+def _sample(column: Any, size: int = 64) -> list[str]:
+    unique = pc.unique(column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column)
     ordered = unique.take(pc.sort_indices(unique)).to_pylist()
     if len(ordered) > size:
         ordered = [ordered[int(k)] for k in np.linspace(0, len(ordered) - 1, size)]
