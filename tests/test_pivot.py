@@ -215,6 +215,23 @@ def test_dask_pipeline_equals_the_reference(tmp_path_factory, monkeypatch, seed,
     assert_same_rows(table_rows(out), reference_rows(tables, threshold=0.0, min_translation_prob=0.05))
 
 
+@pytest.mark.parametrize("method", ["tasks", "p2p"])
+def test_both_shuffle_methods_give_the_reference_table(tmp_path, monkeypatch, method):
+    """Small tables shuffle as plain tasks, large ones through P2P (pivot_frames.shuffle_method):
+    both give the same table."""
+    import paralign.pivot_frames
+
+    monkeypatch.setattr(pivot, "align_files", fake_align_files)
+    monkeypatch.setattr(paralign.pivot_frames, "TASK_SHUFFLE_PARTITIONS", 10**6 if method == "tasks" else 0)
+    pairs = _random_corpus(7, 60)
+    out = tmp_path / "out.parquet"
+    options = PivotOptions(threshold=0.0, chunk_size=9, max_length=3, min_translation_prob=0.05)
+    pivot_paraphrases([_toy_corpus(tmp_path, "c", pairs)], out, options, work_dir=tmp_path / "work")
+    items = [(e.split(), f.split(), _links_for(e.split(), f.split())) for e, f in pairs]
+    expected = reference_rows([extract_counts(items, max_length=3)], threshold=0.0, min_translation_prob=0.05)
+    assert_same_rows(table_rows(out), expected)
+
+
 def test_parquet_and_tsv_outputs_hold_the_same_rows(tmp_path, no_eflomal):
     corpus = _toy_corpus(tmp_path, "c", _random_corpus(5, 50))
     options = PivotOptions(threshold=0.0, chunk_size=7)

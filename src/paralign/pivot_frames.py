@@ -245,6 +245,18 @@ def partitions_for(chunks: int) -> int:
     return max(1, min(chunks, 512))
 
 
+#: Up to this many partitions a shuffle runs as plain Dask tasks (cheap to schedule; its pieces
+#: are task results, kept and spilled by the workers like any other); above it, through Dask's
+#: P2P shuffle, made for large ones (it streams pieces to disk) but with a fixed cost that
+#: dominates small tables.  See docs/results/pivot-dask.md for the measurements behind it.
+TASK_SHUFFLE_PARTITIONS = 32
+
+
+def shuffle_method(partitions: int) -> str:
+    """Dask's shuffle method for a shuffle into `partitions` partitions."""
+    return "tasks" if partitions <= TASK_SHUFFLE_PARTITIONS else "p2p"
+
+
 def sample_file(path: str) -> list[str]:
     """An even sample of the sorted distinct phrases (column e) of a chunk file: where the
     table's phrase ranges are cut.  Read from the file's metadata, where :func:`extract_chunk`
@@ -296,7 +308,7 @@ def _by_range(counts: Any, cuts: list[str], partitions: int) -> Any:
     """Chunk counts moved so that each phrase range (all rows of its e's) is in one partition."""
     schema = _bucketed(COUNT_SCHEMA)
     bucketed = counts.map_partitions(_with_bucket, "e", cuts, schema, meta=_empty(schema))
-    return bucketed.shuffle(on="bucket", npartitions=partitions)
+    return bucketed.shuffle(on="bucket", npartitions=partitions, method=shuffle_method(partitions))
 
 
 def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partitions: int, cuts: list[str]) -> Any:
@@ -304,7 +316,7 @@ def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partiti
     with the phrase range of each row (`bucket`)."""
     by_e = _by_range(read_files(chunk_files), cuts, partitions).map_partitions(
         _counts_by_e, meta=_empty(BY_E_SCHEMA))
-    return by_e.shuffle(on="f", npartitions=partitions).map_partitions(
+    return by_e.shuffle(on="f", npartitions=partitions, method=shuffle_method(partitions)).map_partitions(
         _pivot_in_ranges, min_translation_prob, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
 
 
@@ -328,7 +340,7 @@ def combine_pivots(frames: Sequence[Any], partitions: int, cuts: list[str]) -> A
     import dask.dataframe as dd
 
     frame = frames[0] if len(frames) == 1 else dd.concat(list(frames))
-    return frame.shuffle(on="bucket", npartitions=partitions).map_partitions(
+    return frame.shuffle(on="bucket", npartitions=partitions, method=shuffle_method(partitions)).map_partitions(
         _sum_in_ranges, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
 
 
