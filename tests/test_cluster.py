@@ -63,3 +63,36 @@ def test_a_batch_on_a_paused_cluster_stops_instead_of_reporting_every_item_faile
     monkeypatch.setattr(paralign.cluster, "POLL_SECONDS", 0.25)
     with on_client(paused_cluster, ClusterOptions(workers=2)), pytest.raises(ClusterStalledError):
         list(iter_chunk_results(_double, range(10), _failed, workers=2, chunk_size=2))
+
+
+def _children() -> set[int]:
+    """This process's live children, but multiprocessing's resource tracker (started once, kept)."""
+    import psutil
+
+    alive = set()
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(child.cmdline()):
+                alive.add(child.pid)
+        except psutil.Error:
+            continue
+    return alive
+
+
+@pytest.mark.parametrize("use", [True, False])
+def test_connecting_starts_the_cluster_meanwhile_and_always_stops_it(use: bool) -> None:
+    """The block runs while the local cluster starts; its client works; the worker processes
+    are gone when the block ends, whether or not the block ever asked for the client."""
+    from paralign.cluster import connecting
+
+    before = _children()
+    heard = []
+    with connecting(ClusterOptions(workers=1), heard.append) as ready:
+        if use:
+            client = ready()
+            assert client.submit(_double, [4], pure=False).result(timeout=60) == [8]
+            assert ready() is client and len(heard) == 1 and heard[0]["workers"] == 1
+    deadline = time.monotonic() + 30
+    while _children() - before:
+        assert time.monotonic() < deadline, "the local cluster's processes outlived the block"
+        time.sleep(0.2)

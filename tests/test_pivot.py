@@ -570,7 +570,6 @@ def test_monolingual_sultan_alignment_runs_on_the_pipelines_own_cluster(tmp_path
     for the whole command (it used to start a second local cluster for the alignment)."""
     pytest.importorskip("paralign.aligners.sultan")
     import paralign.cluster
-    import paralign.pivot
     from paralign.alignment import Alignment
     from paralign.cluster import ClusterOptions
     from paralign.workers import iter_chunk_results
@@ -591,7 +590,6 @@ def test_monolingual_sultan_alignment_runs_on_the_pipelines_own_cluster(tmp_path
         return real(*args, **kwargs)
 
     monkeypatch.setattr(paralign.cluster, "connect", counted)
-    monkeypatch.setattr(paralign.pivot, "connect", counted)
     monkeypatch.setattr("paralign.aligners.sultan.Aligner", lambda: Fake())
     groups = _write(tmp_path / "g.tsv", ["big dog\tlarge dog", "a cat\tthe cat", "one\ttwo"])
     out = tmp_path / "s.tsv"

@@ -21,7 +21,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -84,24 +84,30 @@ def describe(client: Client, local: bool) -> dict[str, Any]:
     }
 
 
+def _start_local(options: ClusterOptions) -> Any:
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=options.workers, threads_per_worker=1, processes=True,
+        memory_limit=options.memory_limit or "auto", host="127.0.0.1",
+        dashboard_address=":0", silence_logs=logging.ERROR,
+    )
+
+
 @contextmanager
 def connect(options: ClusterOptions | None = None,
-            on_start: Callable[[dict[str, Any]], None] | None = None) -> Iterator[Client]:
-    """A Dask client on a new local cluster or on `options.address()`; both are closed (a
-    local cluster stopped) when the block ends.  `on_start(describe(...))` is called once
-    the client is connected."""
+            on_start: Callable[[dict[str, Any]], None] | None = None, *, started: Any = None) -> Iterator[Client]:
+    """A Dask client on a new local cluster (or `started`, one already started for `options`)
+    or on `options.address()`; both are closed (a local cluster stopped) when the block ends.
+    `on_start(describe(...))` is called once the client is connected."""
     options = options or ClusterOptions()
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     address = options.address()
-    cluster = None
+    cluster = started
     try:
         if address is None:
-            cluster = LocalCluster(
-                n_workers=options.workers, threads_per_worker=1, processes=True,
-                memory_limit=options.memory_limit or "auto", host="127.0.0.1",
-                dashboard_address=":0", silence_logs=logging.ERROR,
-            )
+            cluster = cluster if cluster is not None else _start_local(options)
             client = Client(cluster)
         else:
             try:
@@ -115,6 +121,37 @@ def connect(options: ClusterOptions | None = None,
     finally:
         if cluster is not None:
             cluster.close()
+
+
+@contextmanager
+def connecting(options: ClusterOptions | None = None,
+               on_start: Callable[[dict[str, Any]], None] | None = None) -> Iterator[Callable[[], Client]]:
+    """:func:`connect`, with a local cluster started in a background thread, so that a job reads
+    its input while the cluster starts (seconds); the block gets a function that waits for
+    the client (connected on its first call; raising what starting the cluster raised).  The
+    client is closed, and the cluster stopped, when the block ends."""
+    options = options or ClusterOptions()
+    if options.address() is not None:  # an existing cluster: connecting is quick
+        with connect(options, on_start) as client:
+            yield lambda: client
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    clients: list[Client] = []
+    with ThreadPoolExecutor(1, thread_name_prefix="paralign-cluster") as pool, ExitStack() as stack:
+        pending = pool.submit(_start_local, options)
+
+        def ready() -> Client:
+            if not clients:
+                clients.append(stack.enter_context(connect(options, on_start, started=pending.result())))
+            return clients[0]
+
+        try:
+            yield ready
+        finally:
+            if not clients:  # never connected: stop the cluster if it started
+                with suppress(Exception):
+                    pending.result().close()
 
 
 def finished(client: Client, futures: Iterable[Any], *, stall_after: float | None = None,

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from .aligners.eflomal import align_files
-from .cluster import ClusterOptions, connect, finished
+from .cluster import ClusterOptions, connecting, finished
 from .errors import ConfigurationError, FormatError
 from .pivot_frames import (
     MONO_SCHEMA,
@@ -348,7 +348,7 @@ def pivot_paraphrases(
         "alignments": [None if a is None else _file_id(a) for a in alignments],
     }
     work = WorkDir(_work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
-    with connect(cluster, on_start) as client:
+    with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
         tasks: list[ChunkTask] = []
         for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
@@ -358,10 +358,12 @@ def pivot_paraphrases(
                 _forget_alignment(work, stage)
                 info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options,
                                                                       alignment))
-            _align_stage(work, stage, options, given=alignment is not None, client=client, progress=progress)
+            _align_stage(work, stage, options, given=alignment is not None,
+                         client=ready() if options.align_chunk else None, progress=progress)
             corpus_tasks = _chunk_tasks(work, stage, options)
             tasks.extend(corpus_tasks)
             corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **info, "chunks": len(corpus_tasks)})
+        client = ready()
         chunks = _extract(client, work, tasks, progress)
         partitions = partitions_for(len(tasks))
         by_corpus = [[t.output for t in tasks if Path(t.output).parent.parent.name == f"c{k}"] for k in range(len(corpora))]
@@ -495,7 +497,7 @@ def monolingual_paraphrases(
     }
     work = WorkDir(_work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     stage = "mono"
-    with connect(cluster, on_start) as client:
+    with connecting(cluster, on_start) as ready:  # the cluster starts while the groups are read
         info = work.done(f"{stage}/prepare")
         if info is None:
             _forget_alignment(work, stage)
@@ -505,9 +507,10 @@ def monolingual_paraphrases(
             _align_stage(work, stage, options, given=alignment is not None)
         elif work.done(f"{stage}/align") is None:
             shutil.rmtree(work.path / stage / "chunks", ignore_errors=True)
-            with on_client(client, cluster):
+            with on_client(ready(), cluster):
                 lines = _sultan_align_file(work, stage, options, cluster.workers, progress)
             work.mark(f"{stage}/align", {"lines": lines})
+        client = ready()
         tasks = _chunk_tasks(work, stage, options, include_identical=False, symmetric=True)
         chunks = _extract(client, work, tasks, progress)
         files = [t.output for t in tasks]
