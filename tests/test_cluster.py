@@ -65,6 +65,16 @@ def test_a_batch_on_a_paused_cluster_stops_instead_of_reporting_every_item_faile
         list(iter_chunk_results(_double, range(10), _failed, workers=2, chunk_size=2))
 
 
+def _assert_a_real_dashboard(link: str) -> None:
+    """The printed link serves Dask's dashboard (bokeh installed), not its 'needs bokeh' page."""
+    import urllib.request
+
+    assert link.startswith("http://127.0.0.1:")
+    with urllib.request.urlopen(link, timeout=30) as page:
+        body = page.read().decode("utf-8", "replace")
+    assert "bokeh>=" not in body and "<html" in body.lower()
+
+
 def _children() -> set[int]:
     """This process's live children, but multiprocessing's resource tracker (started once, kept)."""
     import psutil
@@ -92,6 +102,7 @@ def test_connecting_starts_the_cluster_meanwhile_and_always_stops_it(use: bool) 
             client = ready()
             assert client.submit(_double, [4], pure=False).result(timeout=60) == [8]
             assert ready() is client and len(heard) == 1 and heard[0]["workers"] == 1
+            _assert_a_real_dashboard(heard[0]["dashboard"])
     deadline = time.monotonic() + 30
     while _children() - before:
         assert time.monotonic() < deadline, "the local cluster's processes outlived the block"
