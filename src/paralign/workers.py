@@ -16,10 +16,13 @@ per command from --workers/--scheduler, connected on first need and reused by ev
 the command), or, outside one, to a local cluster of ``workers`` processes started for the call.
 
 Heavy state loads once per worker, not per chunk: the task (a ``functools.partial`` holding an
-aligner, say) is sent to every worker once (``Client.scatter``) and each chunk runs against that
-worker's copy, so what the task loads lazily (the spaCy pipeline, PPDB, the encoder) stays loaded
-there for the rest of the job. Tasks must therefore pickle without their loaded state (the Sultan
-aligner drops it, see ``Aligner.__getstate__``).
+aligner, say) is pickled once, as the result of a Dask task every chunk depends on, so a worker
+fetches it once; a worker process unpickles a given task once and keeps that copy (by the
+pickle's hash), so what the task loads lazily (the spaCy pipeline, PPDB, the encoder) stays
+loaded there for the rest of the job.  Tasks should pickle without their loaded state (the
+Sultan aligner drops it, see ``Aligner.__getstate__``).
+Nothing a chunk needs lives only on one worker (no scattered data), so when a worker dies Dask
+runs its chunks again elsewhere and only a chunk that kills every worker it meets is lost.
 
 Not for: what is computed per item (the callers' tasks), reading and writing files, or starting
 clusters (:mod:`paralign.cluster`).
@@ -27,6 +30,7 @@ clusters (:mod:`paralign.cluster`).
 
 from __future__ import annotations
 
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -153,8 +157,26 @@ def iter_chunk_results(
         yield from _on_cluster(client, task, chain(first, chunks), worker_failed)
 
 
-def _apply(task: Callable[[list[_I]], list[_R]], chunk: list[_I]) -> list[_R]:
-    """Run on a worker: its copy of the scattered task over one chunk."""
+#: The tasks this worker process has unpickled, by the hash of their pickle (the latest few).
+_UNPICKLED: dict[str, Any] = {}
+_KEEP_TASKS = 4
+
+
+def _hold(pickled: bytes) -> bytes:
+    """The task's pickle as a Dask task's result (not scattered data): every chunk depends on it,
+    a worker fetches it once, and when the worker holding it dies Dask computes it again."""
+    return pickled
+
+
+def _apply(key: str, pickled: bytes, chunk: list[_I]) -> list[_R]:
+    """Run on a worker: its copy of the task (unpickled on its first chunk) over one chunk."""
+    task = _UNPICKLED.get(key)
+    if task is None:
+        import cloudpickle
+
+        task = _UNPICKLED[key] = cloudpickle.loads(pickled)
+        while len(_UNPICKLED) > _KEEP_TASKS:
+            _UNPICKLED.pop(next(iter(_UNPICKLED)))
     return task(chunk)
 
 
@@ -165,18 +187,20 @@ def _on_cluster(
     worker_failed: Callable[[list[_I], str], Iterable[_R]],
 ) -> Iterator[list[_R]]:
     """Submit chunks with a bounded number in flight; yield their results in input order."""
-    limit = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info().get("workers", {})))
-    try:
-        shared = client.scatter(task, broadcast=True, hash=False)  # once per worker, not per chunk
-    except TimeoutError as exc:  # Dask found no worker to take it: every one paused, or none
-        from .cluster import STALL_ADVICE, stall_reason
+    import hashlib
 
-        why = stall_reason(client) or "no Dask worker would take the task"
-        raise ClusterStalledError(f"{why}: {STALL_ADVICE}") from exc
+    import cloudpickle
+
+    limit = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info().get("workers", {})))
+    pickled = cloudpickle.dumps(task)
+    key = hashlib.sha256(pickled).hexdigest()
+    with warnings.catch_warnings():  # a task holding tables is large; it goes to the scheduler once
+        warnings.simplefilter("ignore", UserWarning)
+        source = client.submit(_hold, pickled, key=f"paralign-task-{key}", pure=False)
     pending: deque = deque()
     try:
         for chunk in chunks:
-            pending.append((chunk, client.submit(_apply, shared, chunk, pure=False)))
+            pending.append((chunk, client.submit(_apply, key, source, chunk, pure=False)))
             if len(pending) >= limit:
                 yield _collect(client, *pending.popleft(), worker_failed)
         while pending:
@@ -184,7 +208,7 @@ def _on_cluster(
     finally:
         if pending:  # the caller stopped early or failed: drop the rest
             client.cancel([future for _, future in pending])
-        client.cancel([shared])
+        source.release()
 
 
 def _collect(client: Client, chunk: list[_I], future: Any,
