@@ -215,6 +215,23 @@ def test_dask_pipeline_equals_the_reference(tmp_path_factory, monkeypatch, seed,
     assert_same_rows(table_rows(out), reference_rows(tables, threshold=0.0, min_translation_prob=0.05))
 
 
+@pytest.mark.parametrize("method", ["tasks", "p2p"])
+def test_both_shuffle_methods_give_the_reference_table(tmp_path, monkeypatch, method):
+    """Small tables shuffle as plain tasks, large ones through P2P (pivot_frames.shuffle_method):
+    both give the same table."""
+    import paralign.pivot_frames
+
+    monkeypatch.setattr(pivot, "align_files", fake_align_files)
+    monkeypatch.setattr(paralign.pivot_frames, "TASK_SHUFFLE_PARTITIONS", 10**6 if method == "tasks" else 0)
+    pairs = _random_corpus(7, 60)
+    out = tmp_path / "out.parquet"
+    options = PivotOptions(threshold=0.0, chunk_size=9, max_length=3, min_translation_prob=0.05)
+    pivot_paraphrases([_toy_corpus(tmp_path, "c", pairs)], out, options, work_dir=tmp_path / "work")
+    items = [(e.split(), f.split(), _links_for(e.split(), f.split())) for e, f in pairs]
+    expected = reference_rows([extract_counts(items, max_length=3)], threshold=0.0, min_translation_prob=0.05)
+    assert_same_rows(table_rows(out), expected)
+
+
 def test_parquet_and_tsv_outputs_hold_the_same_rows(tmp_path, no_eflomal):
     corpus = _toy_corpus(tmp_path, "c", _random_corpus(5, 50))
     options = PivotOptions(threshold=0.0, chunk_size=7)
@@ -546,3 +563,37 @@ def test_monolingual_with_given_alignment(tmp_path, eflomal_forbidden):
     _write(path, ["0-0"] * 3)
     with pytest.raises(MismatchError, match=r"pairs\.align has 3 lines but the groups of .*groups\.tsv form 4"):
         monolingual_paraphrases(groups, tmp_path / "m2.tsv", alignment=path)
+
+
+def test_monolingual_sultan_alignment_runs_on_the_pipelines_own_cluster(tmp_path, monkeypatch, on_dask):
+    """The Sultan aligner's batches go to the cluster the pipeline connected to: one connection
+    for the whole command (it used to start a second local cluster for the alignment)."""
+    pytest.importorskip("paralign.aligners.sultan")
+    import paralign.cluster
+    from paralign.alignment import Alignment
+    from paralign.cluster import ClusterOptions
+    from paralign.workers import iter_chunk_results
+
+    seen = []
+
+    class Fake:
+        def align_many(self, pairs, workers=1):
+            seen.append(workers)
+            chunks = iter_chunk_results(sorted, pairs, lambda chunk, why: [], workers=workers, chunk_size=1)
+            return [Alignment(sure={(0, 0)}) for chunk in chunks for _ in chunk]
+
+    real = paralign.cluster.connect
+    connections = []
+
+    def counted(*args, **kwargs):
+        connections.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(paralign.cluster, "connect", counted)
+    monkeypatch.setattr("paralign.aligners.sultan.Aligner", lambda: Fake())
+    groups = _write(tmp_path / "g.tsv", ["big dog\tlarge dog", "a cat\tthe cat", "one\ttwo"])
+    out = tmp_path / "s.tsv"
+    monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1), aligner="sultan",
+                            cluster=ClusterOptions(workers=2))
+    assert seen == [2] and len(connections) == 1
+    assert ("big", "large") in {(p, q) for p, q, _, _ in read_table_rows(out)}

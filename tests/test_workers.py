@@ -103,3 +103,30 @@ def test_a_task_loads_its_state_once_per_worker_not_per_chunk() -> None:
     copies = {(pid, ident) for pid, ident, _ in out}
     assert len(out) == 40 and len(copies) == len({pid for pid, _ in copies}) <= 2
     assert {loads for *_, loads in out} == {1} and os.getpid() not in {pid for pid, _ in copies}
+
+
+def _square_or_die(chunk: list[int]) -> list[int]:
+    """Kills the worker process that runs a chunk holding 13 (as the kernel's OOM killer would)."""
+    if 13 in chunk:
+        os._exit(1)
+    return [x * x for x in chunk]
+
+
+def test_a_killed_worker_loses_only_its_chunk(request) -> None:
+    """A chunk whose worker dies (each time Dask retries it) is reported item by item as failed;
+    every other chunk's results are there, in order.  Its own local cluster of two workers
+    (127.0.0.1): the shared one is not to be killed."""
+    import cloudpickle
+
+    from paralign.cluster import ClusterOptions, connect
+    from paralign.workers import on_client
+
+    options = ClusterOptions(workers=2)
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with connect(options) as client, on_client(client, options):
+            out = run_chunks(_square_or_die, range(20), _failed, workers=2, chunk_size=4)
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)
+    assert out[:12] == [x * x for x in range(12)] and out[16:] == [x * x for x in range(16, 20)]
+    assert all(isinstance(why, str) and why.startswith("worker failed: KilledWorker") for why in out[12:16])

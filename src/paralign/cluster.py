@@ -6,6 +6,11 @@ thread each, ``memory_limit`` each) and stops it when done; with a scheduler add
 on that cluster, whose workers must see the same files (the inputs and the work directory).
 Nothing is printed: the caller hears where the dashboard is through ``on_start``.
 
+A job waits on its tasks through :func:`finished`, which watches the cluster while it waits: a
+worker that reaches Dask's pause mark (80% of its memory limit) stops taking tasks until its
+memory frees, which may be never; when every worker has been paused (or none is left) for
+``STALL_SECONDS``, the job stops with one error naming the limit instead of hanging.
+
 Not for: what runs on the cluster (the pipelines, :mod:`paralign.pivot`) or the batch runner's
 per-item failure handling (:mod:`paralign.workers`).
 """
@@ -14,18 +19,29 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigurationError, InputFileError
+from .errors import ClusterStalledError, ConfigurationError, InputFileError
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
 
 #: The environment variable naming an existing scheduler (as ``--scheduler`` does).
 SCHEDULER_ENV = "PARALIGN_SCHEDULER"
+
+#: How long every worker may stay paused at its memory limit (or the cluster have no worker)
+#: before a waiting job gives up with ClusterStalledError.
+STALL_SECONDS = 120.0
+
+#: What a stalled job's error tells the user to do.
+STALL_ADVICE = "raise the memory limit per worker (--memory-limit, or the cluster's own) or give more workers"
+
+#: How often a waiting job looks at the workers' state.
+POLL_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,24 +84,30 @@ def describe(client: Client, local: bool) -> dict[str, Any]:
     }
 
 
+def _start_local(options: ClusterOptions) -> Any:
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=options.workers, threads_per_worker=1, processes=True,
+        memory_limit=options.memory_limit or "auto", host="127.0.0.1",
+        dashboard_address=":0", silence_logs=logging.ERROR,
+    )
+
+
 @contextmanager
 def connect(options: ClusterOptions | None = None,
-            on_start: Callable[[dict[str, Any]], None] | None = None) -> Iterator[Client]:
-    """A Dask client on a new local cluster or on `options.address()`; both are closed (a
-    local cluster stopped) when the block ends.  `on_start(describe(...))` is called once
-    the client is connected."""
+            on_start: Callable[[dict[str, Any]], None] | None = None, *, started: Any = None) -> Iterator[Client]:
+    """A Dask client on a new local cluster (or `started`, one already started for `options`)
+    or on `options.address()`; both are closed (a local cluster stopped) when the block ends.
+    `on_start(describe(...))` is called once the client is connected."""
     options = options or ClusterOptions()
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     address = options.address()
-    cluster = None
+    cluster = started
     try:
         if address is None:
-            cluster = LocalCluster(
-                n_workers=options.workers, threads_per_worker=1, processes=True,
-                memory_limit=options.memory_limit or "auto", host="127.0.0.1",
-                dashboard_address=":0", silence_logs=logging.ERROR,
-            )
+            cluster = cluster if cluster is not None else _start_local(options)
             client = Client(cluster)
         else:
             try:
@@ -99,3 +121,86 @@ def connect(options: ClusterOptions | None = None,
     finally:
         if cluster is not None:
             cluster.close()
+
+
+@contextmanager
+def connecting(options: ClusterOptions | None = None,
+               on_start: Callable[[dict[str, Any]], None] | None = None) -> Iterator[Callable[[], Client]]:
+    """:func:`connect`, with a local cluster started in a background thread, so that a job reads
+    its input while the cluster starts (seconds); the block gets a function that waits for
+    the client (connected on its first call; raising what starting the cluster raised).  The
+    client is closed, and the cluster stopped, when the block ends."""
+    options = options or ClusterOptions()
+    if options.address() is not None:  # an existing cluster: connecting is quick
+        with connect(options, on_start) as client:
+            yield lambda: client
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    clients: list[Client] = []
+    with ThreadPoolExecutor(1, thread_name_prefix="paralign-cluster") as pool, ExitStack() as stack:
+        pending = pool.submit(_start_local, options)
+
+        def ready() -> Client:
+            if not clients:
+                clients.append(stack.enter_context(connect(options, on_start, started=pending.result())))
+            return clients[0]
+
+        try:
+            yield ready
+        finally:
+            if not clients:  # never connected: stop the cluster if it started
+                with suppress(Exception):
+                    pending.result().close()
+
+
+def finished(client: Client, futures: Iterable[Any], *, stall_after: float | None = None,
+             poll: float | None = None) -> Iterator[Any]:
+    """`futures` as each finishes (as ``distributed.as_completed``; a failed one is yielded too,
+    its ``result()`` raises), looking at the cluster every `poll` seconds meanwhile: when every
+    worker has been paused at its memory limit, or no worker has been left, for `stall_after`
+    seconds, raise ClusterStalledError instead of waiting for ever (defaults: ``STALL_SECONDS``,
+    ``POLL_SECONDS``)."""
+    from distributed import wait
+
+    stall_after = STALL_SECONDS if stall_after is None else stall_after
+    poll = POLL_SECONDS if poll is None else poll
+    pending = set(futures)
+    stalled_since: float | None = None
+    while pending:
+        try:
+            done, pending = wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            why = stall_reason(client)
+            if why is None:
+                stalled_since = None
+                continue
+            now = time.monotonic()
+            stalled_since = now if stalled_since is None else stalled_since
+            if now - stalled_since >= stall_after:
+                raise ClusterStalledError(f"{why} for {now - stalled_since:.0f} s: {STALL_ADVICE}") from None
+            continue
+        stalled_since = None
+        yield from done
+
+
+def result(client: Client, future: Any, **watch: float | None) -> Any:
+    """``future.result()``, watched as :func:`finished` watches (`watch`: its keywords)."""
+    for done in finished(client, [future], **watch):
+        return done.result()
+    raise AssertionError("unreachable: finished() yields every future")  # pragma: no cover
+
+
+def stall_reason(client: Client) -> str | None:
+    """Why no task of the cluster can run now (every worker paused at its memory limit and none
+    still running a task that may free it, or no worker), or None when some worker can."""
+    from dask.utils import format_bytes
+
+    workers = client.scheduler_info(n_workers=-1).get("workers", {})
+    if not workers:
+        return "the Dask cluster has had no worker (killed at their memory limit, or never started)"
+    executing = sum(worker.get("metrics", {}).get("task_counts", {}).get("executing", 0) for worker in workers.values())
+    if executing == 0 and all(worker.get("status") == "paused" for worker in workers.values()):
+        limit = max(int(worker.get("memory_limit") or 0) for worker in workers.values())
+        return f"every Dask worker has been paused at its memory limit ({format_bytes(limit)} each)"
+    return None

@@ -105,6 +105,11 @@ def _input_file_error(message: str, source: str | None, errno: int | None) -> In
     return InputFileError(message, source=source, errno=errno)
 
 
+class ClusterStalledError(ParalignError, RuntimeError):
+    """A Dask job cannot go on: every worker has stayed paused at its memory limit (or none is
+    left); the message says which limit to raise."""
+
+
 class SimilarityError(ParalignError, ValueError):
     """A similarity computation could not be done for the named item."""
 

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from .aligners.eflomal import align_files
-from .cluster import ClusterOptions, connect
+from .cluster import ClusterOptions, connecting, finished
 from .errors import ConfigurationError, FormatError
 from .pivot_frames import (
     MONO_SCHEMA,
@@ -68,6 +68,7 @@ from .pivot_frames import (
 from .pivot_input import PivotOptions, Progress, no_progress, prepare_groups, prepare_parallel
 from .tables import TableWriter, atomic_path, iter_rows, lookup
 from .textio import require_file
+from .workers import on_client
 
 __all__ = [
     "COMPUTED", "PipelineReport", "PivotOptions", "monolingual_paraphrases", "pivot_paraphrases",
@@ -211,7 +212,7 @@ def _align_in_chunks(client: Any, directory: Path, size: int, total: int, efloma
     starts = [chunk_offsets(path, size) for path in files]
     tasks = [AlignTask(files, offsets, min(size, total - k * size), str(directory / "align-parts" / f"{k:05d}.txt"),
                        str(priors), eflomal_options) for k, offsets in enumerate(zip(*starts, strict=True))]
-    _wait([client.submit(align_chunk, t, pure=False) for t in tasks if not Path(t.output).exists()], "align",
+    _wait(client, [client.submit(align_chunk, t, pure=False) for t in tasks if not Path(t.output).exists()], "align",
           progress)
     with atomic_path(directory / "align.txt") as tmp, open(tmp, "wb") as out:
         for task in tasks:
@@ -255,15 +256,14 @@ def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask], progress: P
     todo = [task for task in tasks if not Path(task.output).exists()]
     work.reused.extend(f"{Path(t.output).parent.parent.name}/extract/{Path(t.output).stem}"
                        for t in tasks if t not in todo)
-    _wait([client.submit(extract_chunk, task, pure=False) for task in todo], "extract", progress)
+    _wait(client, [client.submit(extract_chunk, task, pure=False) for task in todo], "extract", progress)
     return {"total": len(tasks), "computed": len(todo), "reused": len(tasks) - len(todo)}
 
 
-def _wait(futures: list[Any], desc: str, progress: Progress) -> None:
-    """Wait for `futures`, with progress; a task's error is raised here."""
-    from distributed import as_completed
-
-    for future in progress(as_completed(futures), desc, len(futures)):
+def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:
+    """Wait for `futures`, with progress; a task's error is raised here, and so is a stalled
+    cluster's (:func:`paralign.cluster.finished`)."""
+    for future in progress(finished(client, futures), desc, len(futures)):
         future.result()
 
 
@@ -281,12 +281,13 @@ def _summed_pairs(client: Any, frame: Callable[[], Any], work: WorkDir, schema: 
     with atomic_path(directory) as tmp:
         writes = [dask.delayed(write_part)(part, str(tmp / f"{k:05d}.parquet"), schema)
                   for k, part in enumerate(frame().to_delayed())]
-        _wait(client.compute(writes), "pairs", progress)
+        _wait(client, client.compute(writes), "pairs", progress)
     work.mark("pairs", {"parts": len(writes)})
     return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
 
 
 def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict[str, Any]) -> tuple[int, int]:
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     phrases = 0
@@ -295,7 +296,7 @@ def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict
             table = pq.read_table(path)
             if table.num_rows:
                 writer.write(table)
-                phrases += len(set(table["phrase"].to_pylist()))
+                phrases += pc.count_distinct(table["phrase"]).as_py()  # parts hold disjoint phrase ranges
         rows = writer.rows
     return phrases, rows
 
@@ -347,7 +348,7 @@ def pivot_paraphrases(
         "alignments": [None if a is None else _file_id(a) for a in alignments],
     }
     work = WorkDir(_work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
-    with connect(cluster, on_start) as client:
+    with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
         tasks: list[ChunkTask] = []
         for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
@@ -357,10 +358,12 @@ def pivot_paraphrases(
                 _forget_alignment(work, stage)
                 info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options,
                                                                       alignment))
-            _align_stage(work, stage, options, given=alignment is not None, client=client, progress=progress)
+            _align_stage(work, stage, options, given=alignment is not None,
+                         client=ready() if options.align_chunk else None, progress=progress)
             corpus_tasks = _chunk_tasks(work, stage, options)
             tasks.extend(corpus_tasks)
             corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **info, "chunks": len(corpus_tasks)})
+        client = ready()
         chunks = _extract(client, work, tasks, progress)
         partitions = partitions_for(len(tasks))
         by_corpus = [[t.output for t in tasks if Path(t.output).parent.parent.name == f"c{k}"] for k in range(len(corpora))]
@@ -401,9 +404,10 @@ def _cluster_info(client: Any) -> dict[str, Any]:
     return describe(client, local=client.cluster is not None)
 
 
-def _cuts(client: Any, files: Sequence[str], partitions: int) -> list[str]:
-    """Where the phrase ranges are cut: from a sample of every chunk's phrases."""
-    return cuts_from(client.gather(client.map(sample_file, list(files), pure=False)), partitions)
+def _cuts(files: Sequence[str], partitions: int) -> list[str]:
+    """Where the phrase ranges are cut: from a sample of every chunk's phrases (kept in each
+    chunk file's metadata, so this reads no rows)."""
+    return cuts_from([sample_file(path) for path in files], partitions)
 
 
 def _finish_table(
@@ -418,14 +422,14 @@ def _finish_table(
         with TableWriter(output, schema, metadata):
             return 0, 0
     partitions = partitions_for(len(chunk_files))
-    pairs = _summed_pairs(client, lambda: build(_cuts(client, chunk_files, partitions)), work, schema, fresh,
+    pairs = _summed_pairs(client, lambda: build(_cuts(chunk_files, partitions)), work, schema, fresh,
                           progress)
     directory = work.path / "output-parts"
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
     futures = client.map(finish_part, pairs, directory=str(directory), schema=schema, threshold=options.threshold,
                          min_count=options.min_count, count_column=count_column, top_k=options.top_k, pure=False)
-    _wait(futures, "table", progress)
+    _wait(client, futures, "table", progress)
     parts = sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
     phrases_rows = _concatenate(parts, output, schema, metadata)
     shutil.rmtree(directory, ignore_errors=True)
@@ -479,10 +483,11 @@ def monolingual_paraphrases(
 
     `alignment`: a Pharaoh file with line i for the i-th sentence pair the groups form (the
     pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
-    `workers` are the Sultan aligner's processes; `cluster`, `on_start`, `shown_names` as in
-    :func:`pivot_paraphrases`.
+    `cluster`, `on_start`, `shown_names` as in :func:`pivot_paraphrases`; the Sultan aligner
+    runs on the same cluster (`workers`: its local processes when no `cluster` is given).
     """
     options = options or PivotOptions()
+    cluster = cluster or ClusterOptions(workers=workers)
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
     output = Path(output)
@@ -492,7 +497,7 @@ def monolingual_paraphrases(
     }
     work = WorkDir(_work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     stage = "mono"
-    with connect(cluster, on_start) as client:
+    with connecting(cluster, on_start) as ready:  # the cluster starts while the groups are read
         info = work.done(f"{stage}/prepare")
         if info is None:
             _forget_alignment(work, stage)
@@ -502,7 +507,10 @@ def monolingual_paraphrases(
             _align_stage(work, stage, options, given=alignment is not None)
         elif work.done(f"{stage}/align") is None:
             shutil.rmtree(work.path / stage / "chunks", ignore_errors=True)
-            work.mark(f"{stage}/align", {"lines": _sultan_align_file(work, stage, options, workers, progress)})
+            with on_client(ready(), cluster):
+                lines = _sultan_align_file(work, stage, options, cluster.workers, progress)
+            work.mark(f"{stage}/align", {"lines": lines})
+        client = ready()
         tasks = _chunk_tasks(work, stage, options, include_identical=False, symmetric=True)
         chunks = _extract(client, work, tasks, progress)
         files = [t.output for t in tasks]

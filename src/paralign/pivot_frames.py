@@ -24,6 +24,7 @@ Not for: reading, checking and aligning the input (:mod:`paralign.pivot_input`,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,9 @@ PIVOT_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), 
 MONO_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
                          ("count", pa.int64()), ("phrase_count", pa.int64())])
 BY_E_SCHEMA = pa.schema([*COUNT_SCHEMA, ("c_e", pa.int64())])
+
+#: The key of a chunk file's Parquet metadata holding a sample of its phrases (:func:`sample_file`).
+SAMPLE_KEY = b"paralign.sample"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,8 @@ def extract_chunk(task: ChunkTask) -> int:
                                symmetric=task.symmetric, source=task.files[2], first_line=task.first_line)
     import pyarrow.parquet as pq
 
+    sample = json.dumps(_sample(table["e"])).encode("utf-8")
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), SAMPLE_KEY: sample})
     with atomic_path(task.output) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return table.num_rows
@@ -239,12 +245,32 @@ def partitions_for(chunks: int) -> int:
     return max(1, min(chunks, 512))
 
 
-def sample_file(path: str, size: int = 64) -> list[str]:
+#: Up to this many partitions a shuffle runs as plain Dask tasks (cheap to schedule; its pieces
+#: are task results, kept and spilled by the workers like any other); above it, through Dask's
+#: P2P shuffle, made for large ones (it streams pieces to disk) but with a fixed cost that
+#: dominates small tables.  See docs/results/pivot-dask.md for the measurements behind it.
+TASK_SHUFFLE_PARTITIONS = 32
+
+
+def shuffle_method(partitions: int) -> str:
+    """Dask's shuffle method for a shuffle into `partitions` partitions."""
+    return "tasks" if partitions <= TASK_SHUFFLE_PARTITIONS else "p2p"
+
+
+def sample_file(path: str) -> list[str]:
     """An even sample of the sorted distinct phrases (column e) of a chunk file: where the
-    table's phrase ranges are cut."""
+    table's phrase ranges are cut.  Read from the file's metadata, where :func:`extract_chunk`
+    puts it (so cutting reads no rows), else computed from the column."""
     import pyarrow.parquet as pq
 
-    unique = pc.unique(pq.read_table(path, columns=["e"])["e"].combine_chunks())
+    metadata = pq.read_schema(path).metadata or {}
+    if SAMPLE_KEY in metadata:
+        return list(json.loads(metadata[SAMPLE_KEY]))
+    return _sample(pq.read_table(path, columns=["e"])["e"])
+
+
+def _sample(column: Any, size: int = 64) -> list[str]:
+    unique = pc.unique(column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column)
     ordered = unique.take(pc.sort_indices(unique)).to_pylist()
     if len(ordered) > size:
         ordered = [ordered[int(k)] for k in np.linspace(0, len(ordered) - 1, size)]
@@ -282,7 +308,7 @@ def _by_range(counts: Any, cuts: list[str], partitions: int) -> Any:
     """Chunk counts moved so that each phrase range (all rows of its e's) is in one partition."""
     schema = _bucketed(COUNT_SCHEMA)
     bucketed = counts.map_partitions(_with_bucket, "e", cuts, schema, meta=_empty(schema))
-    return bucketed.shuffle(on="bucket", npartitions=partitions)
+    return bucketed.shuffle(on="bucket", npartitions=partitions, method=shuffle_method(partitions))
 
 
 def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partitions: int, cuts: list[str]) -> Any:
@@ -290,7 +316,7 @@ def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partiti
     with the phrase range of each row (`bucket`)."""
     by_e = _by_range(read_files(chunk_files), cuts, partitions).map_partitions(
         _counts_by_e, meta=_empty(BY_E_SCHEMA))
-    return by_e.shuffle(on="f", npartitions=partitions).map_partitions(
+    return by_e.shuffle(on="f", npartitions=partitions, method=shuffle_method(partitions)).map_partitions(
         _pivot_in_ranges, min_translation_prob, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
 
 
@@ -314,7 +340,7 @@ def combine_pivots(frames: Sequence[Any], partitions: int, cuts: list[str]) -> A
     import dask.dataframe as dd
 
     frame = frames[0] if len(frames) == 1 else dd.concat(list(frames))
-    return frame.shuffle(on="bucket", npartitions=partitions).map_partitions(
+    return frame.shuffle(on="bucket", npartitions=partitions, method=shuffle_method(partitions)).map_partitions(
         _sum_in_ranges, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
 
 

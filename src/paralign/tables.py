@@ -57,8 +57,15 @@ def is_parquet(path: str | Path) -> bool:
     return Path(path).suffix.lower() in PARQUET_SUFFIXES
 
 
-def _tsv_value(value: Any) -> str:
-    return repr(value) if isinstance(value, float) else str(value)
+def _tsv_column(column: Any) -> list[str]:
+    """A column's values as TSV text: floats by ``repr`` (exact: a TSV table reads back the same
+    numbers), the rest by ``str``; a column at a time, so the type is looked at once."""
+    import pyarrow as pa
+
+    values = column.to_pylist()
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        return values
+    return list(map(repr if pa.types.is_floating(column.type) else str, values))
 
 
 class TableWriter:
@@ -94,8 +101,9 @@ class TableWriter:
             self._parquet.write_table(part, row_group_size=ROW_GROUP_ROWS)
             return
         assert self._text is not None
-        columns = [part[name].to_pylist() for name in self.schema.names]
-        self._text.writelines("\t".join(map(_tsv_value, row)) + "\n" for row in zip(*columns, strict=True))
+        if part.num_rows:
+            columns = [_tsv_column(part[name]) for name in self.schema.names]
+            self._text.write("\n".join(map("\t".join, zip(*columns, strict=True))) + "\n")
 
     def close(self) -> None:
         if self._parquet is not None:

@@ -16,10 +16,13 @@ per command from --workers/--scheduler, connected on first need and reused by ev
 the command), or, outside one, to a local cluster of ``workers`` processes started for the call.
 
 Heavy state loads once per worker, not per chunk: the task (a ``functools.partial`` holding an
-aligner, say) is sent to every worker once (``Client.scatter``) and each chunk runs against that
-worker's copy, so what the task loads lazily (the spaCy pipeline, PPDB, the encoder) stays loaded
-there for the rest of the job. Tasks must therefore pickle without their loaded state (the Sultan
-aligner drops it, see ``Aligner.__getstate__``).
+aligner, say) is pickled once, as the result of a Dask task every chunk depends on, so a worker
+fetches it once; a worker process unpickles a given task once and keeps that copy (by the
+pickle's hash), so what the task loads lazily (the spaCy pipeline, PPDB, the encoder) stays
+loaded there for the rest of the job.  Tasks should pickle without their loaded state (the
+Sultan aligner drops it, see ``Aligner.__getstate__``).
+Nothing a chunk needs lives only on one worker (no scattered data), so when a worker dies Dask
+runs its chunks again elsewhere and only a chunk that kills every worker it meets is lost.
 
 Not for: what is computed per item (the callers' tasks), reading and writing files, or starting
 clusters (:mod:`paralign.cluster`).
@@ -27,6 +30,7 @@ clusters (:mod:`paralign.cluster`).
 
 from __future__ import annotations
 
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -34,7 +38,7 @@ from contextvars import ContextVar
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import ConfigurationError
+from .errors import ClusterStalledError, ConfigurationError
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
@@ -94,6 +98,20 @@ def runner(options: ClusterOptions,
         _active.reset(token)
 
 
+@contextmanager
+def on_client(client: Client, options: ClusterOptions) -> Iterator[None]:
+    """Batches run in this block go to `client`, an open connection to `options`' cluster, as in
+    a :func:`runner` block: a pipeline that holds a client lends it to the batches it runs
+    (the monolingual table's Sultan alignment), so they start no cluster of their own."""
+    state = _Runner(options, None)
+    state.client = client
+    token = _active.set(state)
+    try:
+        yield
+    finally:
+        _active.reset(token)
+
+
 def _chunks(items: Iterable[_I], size: int) -> Iterator[list[_I]]:
     iterator = iter(items)
     while chunk := list(islice(iterator, size)):
@@ -139,8 +157,26 @@ def iter_chunk_results(
         yield from _on_cluster(client, task, chain(first, chunks), worker_failed)
 
 
-def _apply(task: Callable[[list[_I]], list[_R]], chunk: list[_I]) -> list[_R]:
-    """Run on a worker: its copy of the scattered task over one chunk."""
+#: The tasks this worker process has unpickled, by the hash of their pickle (the latest few).
+_UNPICKLED: dict[str, Any] = {}
+_KEEP_TASKS = 4
+
+
+def _hold(pickled: bytes) -> bytes:
+    """The task's pickle as a Dask task's result (not scattered data): every chunk depends on it,
+    a worker fetches it once, and when the worker holding it dies Dask computes it again."""
+    return pickled
+
+
+def _apply(key: str, pickled: bytes, chunk: list[_I]) -> list[_R]:
+    """Run on a worker: its copy of the task (unpickled on its first chunk) over one chunk."""
+    task = _UNPICKLED.get(key)
+    if task is None:
+        import cloudpickle
+
+        task = _UNPICKLED[key] = cloudpickle.loads(pickled)
+        while len(_UNPICKLED) > _KEEP_TASKS:
+            _UNPICKLED.pop(next(iter(_UNPICKLED)))
     return task(chunk)
 
 
@@ -151,26 +187,39 @@ def _on_cluster(
     worker_failed: Callable[[list[_I], str], Iterable[_R]],
 ) -> Iterator[list[_R]]:
     """Submit chunks with a bounded number in flight; yield their results in input order."""
+    import hashlib
+
+    import cloudpickle
+
     limit = IN_FLIGHT_PER_WORKER * max(1, len(client.scheduler_info().get("workers", {})))
-    shared = client.scatter(task, broadcast=True, hash=False)  # once per worker, not per chunk
+    pickled = cloudpickle.dumps(task)
+    key = hashlib.sha256(pickled).hexdigest()
+    with warnings.catch_warnings():  # a task holding tables is large; it goes to the scheduler once
+        warnings.simplefilter("ignore", UserWarning)
+        source = client.submit(_hold, pickled, key=f"paralign-task-{key}", pure=False)
     pending: deque = deque()
     try:
         for chunk in chunks:
-            pending.append((chunk, client.submit(_apply, shared, chunk, pure=False)))
+            pending.append((chunk, client.submit(_apply, key, source, chunk, pure=False)))
             if len(pending) >= limit:
-                yield _collect(*pending.popleft(), worker_failed)
+                yield _collect(client, *pending.popleft(), worker_failed)
         while pending:
-            yield _collect(*pending.popleft(), worker_failed)
+            yield _collect(client, *pending.popleft(), worker_failed)
     finally:
         if pending:  # the caller stopped early or failed: drop the rest
             client.cancel([future for _, future in pending])
-        client.cancel([shared])
+        source.release()
 
 
-def _collect(chunk: list[_I], future: Any, worker_failed: Callable[[list[_I], str], Iterable[_R]]) -> list[_R]:
+def _collect(client: Client, chunk: list[_I], future: Any,
+             worker_failed: Callable[[list[_I], str], Iterable[_R]]) -> list[_R]:
+    """A chunk's results; a chunk whose task failed is reported item by item, but a caller's
+    mistake or a stalled cluster (every worker paused at its memory limit) stops the job."""
+    from .cluster import result
+
     try:
-        return future.result()
-    except ConfigurationError:
+        return result(client, future)
+    except (ConfigurationError, ClusterStalledError):
         raise
     except Exception as exc:  # noqa: BLE001 - a task raised or its worker died: report the chunk
         return list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))

@@ -284,12 +284,19 @@ def _align_batch(tmp_path: Path, capsys, *extra: str) -> tuple[list[dict], str]:
 def test_align_on_two_local_workers_equals_one_process(tmp_path: Path, capsys, monkeypatch) -> None:
     monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
     here, here_err = _align_batch(tmp_path, capsys)
-    there, there_err = _align_batch(tmp_path, capsys, "--workers", "2")
+    there, there_err = _align_batch(tmp_path, capsys, "--workers", "2", "--memory-limit", "3GB")
     assert there == here and [r["line"] for r in there] == list(range(1, 11))
     assert "error" in there[5] and all("alignment" in r for k, r in enumerate(there) if k != 5)
     assert "batch.tsv:6:" in there_err and "batch.tsv:6:" in here_err
     assert "dask local cluster at tcp://127.0.0.1:" in there_err and "with 2 workers" in there_err
     assert "dask" not in here_err  # one worker: in this process, no cluster started
+
+
+def test_a_memory_limit_that_is_not_a_size_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("a cat\ta cat\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--workers", "2", "--memory-limit", "lots"]) == 2
+    assert "memory limit 'lots' is not a size" in capsys.readouterr().err
 
 
 def test_align_on_a_real_cluster_equals_one_process(tmp_path: Path, capsys, monkeypatch, real_cluster) -> None:

@@ -83,11 +83,17 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
 
 
 def add_scheduler_option(container: argparse._ActionsContainer) -> None:
-    """--scheduler, beside --workers: the batch commands run on an existing Dask cluster."""
+    """--scheduler and --memory-limit, beside --workers: where a batch command's Dask cluster is
+    (an existing one, or local processes of at most this much memory each)."""
     container.add_argument(
         "--scheduler", default=None, metavar="ADDRESS",
         help="run the batch on an existing Dask cluster, e.g. tcp://HOST:8786 (default: "
         "$PARALIGN_SCHEDULER, else --workers local processes, or this process for 1)")
+    container.add_argument(
+        "--memory-limit", default=None, metavar="SIZE",
+        help="memory per local Dask worker with --workers 2 or more, e.g. 4GB (default: Dask's share "
+        "of the machine); a worker that stays above 80%% of it is paused, and the command stops "
+        "with an error after 2 minutes")
 
 
 def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
@@ -97,7 +103,8 @@ def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
     from ..workers import runner
     from ._pipelines import announce_cluster
 
-    return runner(ClusterOptions(workers=args.workers, scheduler=getattr(args, "scheduler", None)),
+    return runner(ClusterOptions(workers=args.workers, scheduler=getattr(args, "scheduler", None),
+                                 memory_limit=getattr(args, "memory_limit", None)),
                   on_start=announce_cluster)
 
 

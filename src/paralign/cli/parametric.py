@@ -32,6 +32,7 @@ from ._common import (
     stdin_once,
     warn_each,
 )
+from ._options import add_scheduler_option, cluster_runner
 from ._render import render_align_scores, render_table_scores
 
 LINK_CHOICES = ("sure", "sure+possible")
@@ -88,7 +89,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="system alignment file (- = stdin), or an aligner name "
                        f"({', '.join(ALIGNERS)}) to align the gold pairs on the fly")
     align.add_argument("--workers", type=positive_int, default=1,
-                       help="processes for an on-the-fly aligner (default: %(default)s)")
+                       help="Dask worker processes for an on-the-fly aligner (default: %(default)s: in this process)")
+    add_scheduler_option(align)
     align.add_argument("--tight", action="store_true",
                        help="diagnostic: only phrase pairs whose edge words are aligned "
                        "(no extension over unaligned words)")
@@ -124,6 +126,7 @@ def _system(path: str) -> str | AlignTokens:
 def run_align(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         paths, _ = stdin_once(stack, gold=[args.gold], system=[args.system])
+        stack.enter_context(cluster_runner(args))  # one cluster for the command, started on first need
         gold, system = paths["gold"][0], _system(paths["system"][0])
         result = align_scores_files(
             gold, system, args.max_length, links=args.links, tight=args.tight,

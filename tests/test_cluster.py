@@ -1,0 +1,109 @@
+"""Where parallel work runs (paralign.cluster): a job waiting on a cluster that cannot go on."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from paralign.cluster import ClusterOptions, connect, finished, result, stall_reason
+from paralign.errors import ClusterStalledError, ParalignError
+from paralign.workers import iter_chunk_results, on_client
+
+
+def _double(chunk: list[int]) -> list[int]:
+    return [2 * item for item in chunk]
+
+
+def _failed(chunk: list[int], why: str) -> list[int]:
+    return [-1 for _ in chunk]
+
+
+@pytest.fixture(scope="module")
+def paused_cluster():
+    """A local cluster (one worker, 127.0.0.1) whose worker pauses at once: Dask's pause mark set
+    at 1% of its memory limit, which a Python process always exceeds (terminating and spilling
+    off, so the worker stays, paused).  Yields a client once the scheduler reports the pause."""
+    import dask
+
+    memory = {"distributed.worker.memory.pause": 0.01, "distributed.worker.memory.terminate": False,
+              "distributed.worker.memory.spill": False, "distributed.worker.memory.target": False,
+              "distributed.worker.memory.monitor-interval": "50ms"}
+    with dask.config.set(memory), connect(ClusterOptions(workers=1, memory_limit="2GiB")) as client:
+        deadline = time.monotonic() + 60
+        while stall_reason(client) is None:
+            assert time.monotonic() < deadline, "the worker never paused"
+            time.sleep(0.2)
+        yield client
+
+
+def test_a_running_cluster_is_not_stalled(dask_cluster) -> None:
+    from distributed import Client
+
+    with Client(dask_cluster.scheduler_address, timeout=30) as client:
+        assert stall_reason(client) is None
+        futures = client.map(_double, [[1], [2], [3]], pure=False)
+        assert sorted(f.result() for f in finished(client, futures, stall_after=1, poll=0.1)) == [[2], [4], [6]]
+
+
+def test_waiting_on_a_paused_cluster_is_an_error_naming_the_memory_limit(paused_cluster) -> None:
+    future = paused_cluster.submit(_double, [1, 2], pure=False)
+    started = time.monotonic()
+    with pytest.raises(ClusterStalledError, match=r"paused at its memory limit \(2\.00 GiB each\) for \d+ s: raise .*--memory-limit"):
+        result(paused_cluster, future, stall_after=1.5, poll=0.25)
+    assert 1.5 <= time.monotonic() - started < 30
+    assert isinstance(ClusterStalledError("x"), (ParalignError, RuntimeError))
+    paused_cluster.cancel([future])
+
+
+def test_a_batch_on_a_paused_cluster_stops_instead_of_reporting_every_item_failed(paused_cluster, monkeypatch) -> None:
+    import paralign.cluster
+
+    monkeypatch.setattr(paralign.cluster, "STALL_SECONDS", 1.5)
+    monkeypatch.setattr(paralign.cluster, "POLL_SECONDS", 0.25)
+    with on_client(paused_cluster, ClusterOptions(workers=2)), pytest.raises(ClusterStalledError):
+        list(iter_chunk_results(_double, range(10), _failed, workers=2, chunk_size=2))
+
+
+def _assert_a_real_dashboard(link: str) -> None:
+    """The printed link serves Dask's dashboard (bokeh installed), not its 'needs bokeh' page."""
+    import urllib.request
+
+    assert link.startswith("http://127.0.0.1:")
+    with urllib.request.urlopen(link, timeout=30) as page:
+        body = page.read().decode("utf-8", "replace")
+    assert "bokeh>=" not in body and "<html" in body.lower()
+
+
+def _children() -> set[int]:
+    """This process's live children, but multiprocessing's resource tracker (started once, kept)."""
+    import psutil
+
+    alive = set()
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE and "resource_tracker" not in " ".join(child.cmdline()):
+                alive.add(child.pid)
+        except psutil.Error:
+            continue
+    return alive
+
+
+@pytest.mark.parametrize("use", [True, False])
+def test_connecting_starts_the_cluster_meanwhile_and_always_stops_it(use: bool) -> None:
+    """The block runs while the local cluster starts; its client works; the worker processes
+    are gone when the block ends, whether or not the block ever asked for the client."""
+    from paralign.cluster import connecting
+
+    before = _children()
+    heard = []
+    with connecting(ClusterOptions(workers=1), heard.append) as ready:
+        if use:
+            client = ready()
+            assert client.submit(_double, [4], pure=False).result(timeout=60) == [8]
+            assert ready() is client and len(heard) == 1 and heard[0]["workers"] == 1
+            _assert_a_real_dashboard(heard[0]["dashboard"])
+    deadline = time.monotonic() + 30
+    while _children() - before:
+        assert time.monotonic() < deadline, "the local cluster's processes outlived the block"
+        time.sleep(0.2)
