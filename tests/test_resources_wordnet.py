@@ -97,3 +97,12 @@ def test_index_equals_nltk_on_arbitrary_strings(word: str) -> None:
     except ResourceMissingError:
         pytest.skip("WordNet data not found")
     assert resources._wordnet_index().synonyms(word) == resources._nltk_wordnet_synonyms(word)
+
+
+def test_index_reads_only_the_synsets_it_needs(lemmas: list[str]) -> None:
+    """A fresh index parses the data lines of the words asked for, not all 117,000 synsets."""
+    index = resources._WordNetIndex()
+    assert "automobile" in index.synonyms("cars")
+    assert 0 < len(index._names) < 100
+    assert index.version == "3.0"
+    assert "new york" in index.multiword_lemmas() and "car" not in index.multiword_lemmas()
