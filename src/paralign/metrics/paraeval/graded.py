@@ -36,6 +36,7 @@ import numpy as np
 from ...errors import ConfigurationError, MismatchError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
 from ...settings import vector_cache_dir
+from ...stemming import stem as stem_word
 from .configs import TIER_ORDER, Config
 from .paper import VERSION, ParaEval, PreparedReferences, _Ref, _stop_tokens, build_sources
 from .signature import source_signature
@@ -122,8 +123,11 @@ class GradedParaEval:
         self._base = ParaEval((), max_length=config.max_length)
         self._stop = _stop_tokens()
         self._stems: dict[str, str] = {}
+        self._texts: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = {}
         self._grades: dict[tuple[str, str], float] = {}
         self._last: tuple[tuple[tuple[str, ...], ...], PreparedReferences] | None = None
+        #: the rows of (segment, hypothesis words) against the last prepared references
+        self._memo: tuple[PreparedReferences | None, dict] = (None, {})
         self._encoder = None
         self._vector_dir = vector_cache_dir()
         if "contextual" in tiers:
@@ -132,9 +136,6 @@ class GradedParaEval:
 
                 encoder = Encoder()
             self._encoder = encoder
-        from nltk.stem.snowball import SnowballStemmer
-
-        self._stemmer = SnowballStemmer("english")
 
     # -- settings --------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
@@ -149,15 +150,22 @@ class GradedParaEval:
 
     # -- preparation -----------------------------------------------------------------------------
     def _words(self, text: str) -> _Words:
-        _, lc = self._base._tokens(text)
-        stems = self._stems
-        stem = []
-        for t in lc:
-            s = stems.get(t)
-            if s is None:
-                s = stems[t] = self._stemmer.stem(t)
-            stem.append(s)
-        return _Words(lc, tuple(stem), tuple(t not in self._stop for t in lc))
+        """A segment's words (a new object each time: the contextual tier sets its vectors);
+        the tokens, stems and content flags of a text are computed once per scorer."""
+        seen = self._texts.get(text)
+        if seen is None:
+            _, lc = self._base._tokens(text)
+            stems = self._stems
+            stem = []
+            for t in lc:
+                s = stems.get(t)
+                if s is None:
+                    s = stems[t] = stem_word(t)
+                stem.append(s)
+            if len(self._texts) >= 1 << 18:  # bounded: a long stream of distinct texts
+                self._texts.clear()
+            seen = self._texts[text] = (lc, tuple(stem), tuple(t not in self._stop for t in lc))
+        return _Words(*seen)
 
     def _encode(self, items: list[_Words]) -> None:
         """Contextual vectors of the non-empty segments (L2-normalised rows), read from the
@@ -225,10 +233,22 @@ class GradedParaEval:
                 f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
         hyps = [self._words(h) for h in hypotheses]
         self._encode(hyps)
-        rows = np.zeros((prepared.nrefs, len(hyps), len(COLUMNS)))
+        if self._memo[0] is not prepared:  # rows of another reference set
+            self._memo = (prepared, {})
+        memo = self._memo[1]
+        out = []
         for i, (hyp, refs) in enumerate(zip(hyps, prepared.refs, strict=True)):
-            for k, ref in enumerate(refs):
-                rows[k, i] = self.align(hyp, ref)
+            # systems often agree on a segment: the same words against the same references
+            # give the same rows (not with contextual vectors, which depend on the batch)
+            key = (i, hyp.tokens) if hyp.vecs is None else None
+            found = memo.get(key) if key is not None else None
+            if found is None:
+                found = [self._align_list(hyp, ref) for ref in refs]
+                if key is not None:
+                    memo[key] = found
+            out.append(found)
+        rows = np.array(out, dtype=np.float64).reshape(len(hyps), prepared.nrefs, len(COLUMNS))
+        rows = rows.transpose(1, 0, 2)
         if prepared.nrefs == 1:
             return rows[0]
         best = score_parts(rows, self.config)["score"].argmax(axis=0)
@@ -240,6 +260,10 @@ class GradedParaEval:
 
     def align(self, hyp: _Words, ref: _Words) -> np.ndarray:
         """The statistics row of one hypothesis against one reference."""
+        return np.array(self._align_list(hyp, ref), dtype=np.float64)
+
+    def _align_list(self, hyp: _Words, ref: _Words) -> list[float]:
+        """`align` as a list (many rows become one array at once)."""
         nh, nr = len(hyp.tokens), len(ref.tokens)
         ah, ar = [-1] * nh, [-1] * nr
         th, tr = [0] * nh, [0] * nr
@@ -257,10 +281,10 @@ class GradedParaEval:
                 self._phrase_tier(self._para, hyp, ref.para, code, state)
             elif tier == "contextual" and hyp.vecs is not None and ref.vecs is not None:
                 self._soft_tier(hyp.vecs, ref.vecs, code, state)
-        row = np.zeros(len(COLUMNS))
-        row[0] = sum(hyp.content)
+        row = [0.0] * len(COLUMNS)
+        row[0] = float(sum(hyp.content))
         row[1] = nh - row[0]
-        row[2] = sum(ref.content)
+        row[2] = float(sum(ref.content))
         row[3] = nr - row[2]
         chunks = matches = 0
         for i in range(nh):
@@ -375,9 +399,7 @@ def _table_phrases(sources: Sequence[ParaphraseSource]) -> tuple[int, frozenset[
     for source in sources:
         if not isinstance(source, ParaphraseTable):
             return 1 << 30, None
-        for phrase in source.phrases():
-            for text in (phrase, *source.paraphrases(phrase)):
-                if " " in text:
-                    out.add(text)
-                    longest = max(longest, text.count(" ") + 1)
+        most, multi = source.multiword_strings()
+        longest = max(longest, most)
+        out |= multi
     return longest, frozenset(out)
