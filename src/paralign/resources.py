@@ -224,7 +224,7 @@ class _WordNetIndex:
                 " ", 4 + 2 * 255)
             count = int(fields[3], 16)
             found = self._names[key] = tuple(
-                _ADJ_MARKER.sub("", name).replace("_", " ").lower()
+                (_ADJ_MARKER.sub("", name) if name.endswith(")") else name).replace("_", " ").lower()
                 for name in fields[4:4 + 2 * count:2])
         return found
 
