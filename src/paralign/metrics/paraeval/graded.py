@@ -145,6 +145,11 @@ class GradedParaEval:
             from ...resources import wordnet_multiword
 
             self._multi[id(self._syn)] = wordnet_multiword()
+        #: per lookup, the first words of those phrases (a quick test before joining words)
+        self._firsts = {key: None if multi is None else frozenset(m.split(" ", 1)[0] for m in multi)
+                        for key, multi in self._multi.items()}
+        firsts = list(self._firsts.values())
+        self._any_first = None if None in firsts else frozenset().union(*firsts)
         self._base = ParaEval((), max_length=config.max_length)
         self._stop = _stop_tokens()
         self._stems: dict[str, str] = {}
@@ -247,10 +252,11 @@ class GradedParaEval:
         leaving out those of stop words and punctuation only (never paraphrase-matched)."""
         lc, content = words.tokens, words.content
         longest = max(x.max_length for x in (self._syn, self._para) if x is not None)
+        firsts = self._any_first  # a phrase of several words no lookup holds is left out later
         out = [(1, i, t) for i, t in enumerate(lc) if content[i]]
         for n in range(2, longest + 1):
             out += [(n, i, " ".join(lc[i:i + n])) for i in range(len(lc) - n + 1)
-                    if any(content[i:i + n])]
+                    if (firsts is None or lc[i] in firsts) and any(content[i:i + n])]
         return out
 
     def _index(self, lookup: ParaEval, words: _Words, grams: list[tuple[int, int, str]]) -> _Ref:
@@ -404,10 +410,11 @@ class GradedParaEval:
             lc, content = hyp.tokens, hyp.content
             nh = len(lc)
             multi = self._multi.get(id(lookup))
+            firsts = self._firsts.get(id(lookup))
             found = []
             for n in range(min(lookup.max_length, nh), 1, -1):
                 for i in range(nh - n + 1):
-                    if any(content[i:i + n]):
+                    if (firsts is None or lc[i] in firsts) and any(content[i:i + n]):
                         phrase = " ".join(lc[i:i + n])
                         if multi is None or phrase in multi:
                             found.append((n, i, phrase))
