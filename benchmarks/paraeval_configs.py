@@ -11,7 +11,12 @@ The ablation table: the chosen config, then one piece removed at a time (each ti
 weights, delta, the recall weighting, the fragmentation penalty), each re-aligned where the piece
 changes the alignment; system Pearson, segment DARR tau (with ties) and Pearson per pair.
 
-Usage: python benchmarks/paraeval_configs.py search [--contextual]
+`refine` (used for the contextual config): from a config, on de-en only, the highest segment
+Pearson whose DARR tau (with --keep-system also the system Pearson) is not below the starting
+config's.
+
+Usage: python benchmarks/paraeval_configs.py search [--config contextual]
+       python benchmarks/paraeval_configs.py refine --config contextual [--keep-system]
        python benchmarks/paraeval_configs.py ablation [--pairs cs-en,de-en,ru-en]
                   [--out docs/results/paraeval-configs.md]
 """
@@ -119,6 +124,36 @@ def search(base: Config, cache: Path) -> Config:
     return best
 
 
+def refine(base: Config, cache: Path, keep_system: bool = False) -> Config:
+    """On de-en only: the highest segment Pearson whose DARR tau (and with `keep_system` the
+    system Pearson) is not below `base`'s (segment-level alpha/beta/gamma/delta, then the tier
+    weights, twice; the system-level parameters as they are)."""
+    stats = pair_stats("de-en", base, cache)
+    start = evaluate("de-en", stats, base)
+    best, best_m = base, start
+    grids = [
+        {"alpha": (0.7, 0.75, 0.8, 0.85, 0.9, 0.95), "beta": (0.1, 0.2, 0.3, 0.5),
+         "gamma": (0.2, 0.3, 0.4, 0.5, 0.6), "delta": (0.55, 0.6, 0.65, 0.7, 0.75)},
+        {"stem": (0.8, 0.9, 1.0), "synonym": (0.4, 0.5, 0.6, 0.7, 0.8),
+         "paraphrase": (0.6, 0.7, 0.8, 0.9, 1.0)}
+        | ({"contextual": (0.6, 0.7, 0.8, 0.9, 1.0)} if "contextual" in base.tiers else {}),
+    ]
+    for _round in range(2):
+        for grid in grids:
+            keys = list(grid)
+            for values in itertools.product(*(grid[k] for k in keys)):
+                changes = dict(zip(keys, values, strict=True))
+                weights = {k: v for k, v in changes.items() if k in dict(best.weights)}
+                params = {k: v for k, v in changes.items() if k not in weights}
+                candidate = best.with_(weights=weights, **params)
+                m = evaluate("de-en", stats, candidate)
+                if (m["tau"] >= start["tau"] and m["pearson"] > best_m["pearson"] + 1e-9
+                        and (not keep_system or m["system"] >= start["system"])):
+                    best, best_m = candidate, m
+            print(f"  {best.settings()}  {best_m}", file=sys.stderr, flush=True)
+    return best
+
+
 def variants(chosen: Config) -> list[tuple[str, Config]]:
     """The chosen config, then each piece taken away."""
     out = [("chosen", chosen)]
@@ -152,15 +187,18 @@ def ablation(chosen: Config, pairs: list[str], cache: Path) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("search", "ablation"))
+    parser.add_argument("what", choices=("search", "refine", "ablation"))
     parser.add_argument("--config", default="default", choices=sorted(CONFIGS))
     parser.add_argument("--pairs", default="cs-en,de-en,ru-en")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/paraeval-configs-cache"))
     parser.add_argument("--out", default=None)
+    parser.add_argument("--keep-system", action="store_true",
+                        help="refine: the system Pearson may not fall either")
     args = parser.parse_args()
     config = CONFIGS[args.config]
-    if args.what == "search":
-        chosen = search(config, args.cache)
+    if args.what in ("search", "refine"):
+        chosen = (search(config, args.cache) if args.what == "search"
+                  else refine(config, args.cache, args.keep_system))
         print(repr(chosen))
         for pair in args.pairs.split(","):
             print(pair, evaluate(pair, pair_stats(pair, chosen, args.cache), chosen))

@@ -10,6 +10,9 @@ one-off loading of PPDB and WordNet, which a long-running process pays once.
 system) against sacrebleu's BLEU over the same 19 files, timed twice in the same run: one
 `sacrebleu REF_A -i SYS1 ... SYS19 -m bleu` call (a subprocess too) and in-process
 `BLEU().corpus_score` per system. Each is run `--repeat` times, alternating; the median counts.
+Wall time is the measure; the CPU time (user + system) of each subprocess is reported beside it,
+since on a shared machine the wall time also counts waiting for a core. No cache on disk is
+involved: every call loads PPDB and WordNet and indexes the reference from the files.
 
 Usage: .venv/bin/python benchmarks/paraeval_speed.py [--pair de-en] [--resources ppdb,wordnet]
        [--table TABLE ...] [--repeat 1]
@@ -20,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,10 +37,15 @@ from paralign.corpora.wmt import load_wmt, reference_files, system_files
 from paralign.metrics.paraeval import ParaEval, build_sources, fast_wordnet_synonyms
 
 
-def _timed(argv: list[str]) -> tuple[float, str]:
+def _timed(argv: list[str]) -> tuple[float, str, float]:
+    """Wall time, stdout and the CPU time (user + system) of one subprocess."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, check=True)
-    return time.perf_counter() - start, done.stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, done.stdout, cpu
 
 
 def cli(pair: str, config: str, repeat: int) -> dict:
@@ -51,19 +61,22 @@ def cli(pair: str, config: str, repeat: int) -> dict:
     refs = [list(data.references["A"])]
     runs = []
     for _ in range(repeat):
-        t_pe, out = _timed(paraeval)
-        t_sb, _ = _timed(sacrebleu)
+        t_pe, out, cpu_pe = _timed(paraeval)
+        t_sb, _, cpu_sb = _timed(sacrebleu)
         start = time.perf_counter()
         for name in data.systems:
             BLEU().corpus_score(list(data.systems[name]), refs)
         t_lib = time.perf_counter() - start
         runs.append({"paraeval_cli_s": round(t_pe, 2), "sacrebleu_cli_s": round(t_sb, 2),
-                     "bleu_in_process_s": round(t_lib, 2)})
+                     "bleu_in_process_s": round(t_lib, 2), "paraeval_cli_cpu_s": round(cpu_pe, 2),
+                     "sacrebleu_cli_cpu_s": round(cpu_sb, 2)})
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     result = json.loads(out)
     return {"pair": pair, "systems": len(hyps), "config": config, "runs": runs, "median": med,
             "ratio_vs_sacrebleu_cli": round(med["paraeval_cli_s"] / med["sacrebleu_cli_s"], 2),
             "ratio_vs_bleu_in_process": round(med["paraeval_cli_s"] / med["bleu_in_process_s"], 2),
+            "cpu_ratio_vs_sacrebleu_cli": round(med["paraeval_cli_cpu_s"] / med["sacrebleu_cli_cpu_s"], 2),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
             "signature": result["systems"][0]["signature"],
             "command": " ".join(paraeval[1:6]) + " --config " + config + " --format json -i ... (x19)"}
 

@@ -110,3 +110,31 @@ def test_repr_names_the_table_its_size_and_a_row() -> None:
     table.add("a", "b", 0.5)
     table.add("a", "c")
     assert repr(table) == "ParaphraseTable('demo', 1 phrases, 2 pairs: 'a' -> 'b' 0.5, ...)"
+
+
+def test_multiword_strings_follow_the_table() -> None:
+    table = ParaphraseTable.from_pairs([("blow up", "explode"), ("a", "b")])
+    assert table.multiword_strings() == (2, frozenset({"blow up"}))
+    table.add("x", "go on and on")  # a change forgets the remembered answer
+    assert table.multiword_strings() == (4, frozenset({"blow up", "go on and on"}))
+    assert ParaphraseTable().multiword_strings() == (1, frozenset())
+
+
+def test_ppdb_table_is_the_symmetric_table_of_the_pairs() -> None:
+    """The fast reader builds exactly what from_pairs builds from `ppdb_pairs` (both orders)."""
+    from paralign import resources
+    from paralign.errors import ResourceMissingError
+    from paralign.paraphrases import ppdb_table
+
+    try:
+        pairs = resources.ppdb_pairs()
+    except ResourceMissingError as exc:
+        pytest.skip(f"PPDB data not found: {exc}")
+    fast = ppdb_table()
+    slow = ParaphraseTable.from_pairs(pairs, "ppdb-lexical", symmetric=True)
+    assert fast.name == slow.name
+    assert {p: dict(fast.paraphrases(p)) for p in fast.phrases()} == \
+        {p: dict(slow.paraphrases(p)) for p in slow.phrases()}
+    longest, multi = fast.multiword_strings()
+    fast._multiword = None  # the reader's precomputed answer equals the general one
+    assert (longest, multi) == fast.multiword_strings() and longest >= 2 and multi

@@ -73,11 +73,16 @@ def stopwords() -> frozenset[str]:
         return frozenset(w.strip().lower() for w in words if w.strip())
 
 
+def ppdb_path() -> Path:
+    """The PPDB lexical pairs file (NLTK's mwa_ppdb package)."""
+    return _find(PPDB_FILE, "mwa_ppdb", "PPDB lexical pairs (mwa_ppdb)")
+
+
 @functools.cache
 def ppdb_pairs() -> frozenset[tuple[str, str]]:
     """PPDB 1.0 XXXL lexical pairs (lower-cased), in both orders; malformed lines are skipped."""
     with _lock:
-        path = _find(PPDB_FILE, "mwa_ppdb", "PPDB lexical pairs (mwa_ppdb)")
+        path = ppdb_path()
         pairs: set[tuple[str, str]] = set()
         with open(path, encoding="utf-8", newline="") as handle:
             # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
@@ -153,77 +158,123 @@ class _WordNetIndex:
     """WordNet synonyms without building nltk Synset objects (the path behind `wordnet_synonyms`).
 
     Same answer as :func:`_nltk_wordnet_synonyms` (nltk's morphy, then every synset's lemma
-    names): the data, index and exception files are read once as raw bytes (about a second)
-    into offset -> lemma names, lemma -> POS -> offsets and nltk's exception lists, so the slow
-    nltk reader (which also maps WordNet 3.0 onto itself for the multilingual OMW data) is
-    never built for synonyms. Morphy is nltk's own code, run over these tables.
+    names), read lazily from the raw files the way WordNet itself is meant to be read: each
+    index file once into lemma -> its (unparsed) line, each data file once as bytes, and a
+    synset's lemma names parsed from the data line at its byte offset only when a word needs
+    it. So the slow nltk reader (which also maps WordNet 3.0 onto itself for the multilingual
+    OMW data) is never built, and 150,000 synsets are not parsed to answer a few thousand words.
+    Morphy is nltk's own code, run over these tables.
     """
 
     _POS_FILES = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
 
     def __init__(self) -> None:
-        files = _WordNetFiles()
-        self.names: dict[str, dict[int, tuple[str, ...]]] = {}
-        self._lemma_pos_offset_map: dict[str, dict[str, list[int]]] = {}
-        self._exception_map: dict[str, dict[str, list[str]]] = {}
-        self.version = "unknown"
-        for pos, suffix in self._POS_FILES:
-            text = files.read(f"data.{suffix}")
-            if pos == "a":
-                found = re.search(r"Word[nN]et (\d+|\d+\.\d+) Copyright", text[:5000])
-                self.version = found.group(1) if found else self.version
-            table: dict[int, tuple[str, ...]] = {}
-            for line in text.splitlines():
-                if not line or line.startswith(" "):
-                    continue  # licence header
-                fields = line.split(" ", 4 + 2 * 255)
-                count = int(fields[3], 16)
-                table[int(fields[0])] = tuple(
-                    _ADJ_MARKER.sub("", name).replace("_", " ").lower()
-                    for name in fields[4:4 + 2 * count:2])
-            self.names[pos] = table
-            for line in files.read(f"index.{suffix}").splitlines():
-                if not line or line.startswith(" "):
-                    continue
+        self._files = _WordNetFiles()
+        self._index: dict[str, dict[str, str]] = {}  # pos -> lemma -> index line
+        self._data: dict[str, bytes] = {}  # pos -> data file
+        self._names: dict[tuple[str, int], tuple[str, ...]] = {}  # (pos, offset) -> names
+        self._offsets: dict[tuple[str, str], tuple[int, ...]] = {}  # (lemma, pos) -> offsets
+        self._exceptions: dict[str, dict[str, list[str]]] = {}
+        self._multiword: frozenset[str] | None = None
+        self._version: str | None = None
+
+    def _lemmas(self, pos: str) -> dict[str, str]:
+        """lemma -> its line of index.<pos> (licence lines, which start with a space, left out)."""
+        table = self._index.get(pos)
+        if table is None:
+            text = self._files.read(f"index.{dict(self._POS_FILES)[pos]}")
+            table = self._index[pos] = {
+                line[:line.find(" ")]: line for line in text.splitlines()
+                if line and not line.startswith(" ")}
+        return table
+
+    def _exception_map(self, pos: str) -> dict[str, list[str]]:
+        table = self._exceptions.get(pos)
+        if table is None:
+            text = self._files.read(f"{dict(self._POS_FILES)[pos]}.exc")
+            table = self._exceptions[pos] = {
+                terms[0]: terms[1:] for terms in (line.split() for line in text.splitlines())
+                if terms}
+        return table
+
+    def offsets(self, lemma: str, pos: str) -> tuple[int, ...]:
+        """The synset offsets of an index lemma in `pos` (nltk's lemma_pos_offset_map)."""
+        key = (lemma, pos)
+        found = self._offsets.get(key)
+        if found is None:
+            line = self._lemmas(pos).get(lemma)
+            found = ()
+            if line is not None:
                 fields = line.split()
                 n_synsets, n_pointers = int(fields[2]), int(fields[3])
                 start = 4 + n_pointers + 2
-                self._lemma_pos_offset_map.setdefault(fields[0], {})[pos] = [
-                    int(f) for f in fields[start:start + n_synsets]]
-            self._exception_map[pos] = {
-                terms[0]: terms[1:] for terms in
-                (line.split() for line in files.read(f"{suffix}.exc").splitlines()) if terms}
+                found = tuple(int(f) for f in fields[start:start + n_synsets])
+            self._offsets[key] = found
+        return found
+
+    def names(self, pos: str, offset: int) -> tuple[str, ...]:
+        """The lemma names of one synset, lower-cased, underscores as spaces, adjective markers
+        dropped (from its line of data.<pos>, which starts at byte `offset`)."""
+        key = (pos, offset)
+        found = self._names.get(key)
+        if found is None:
+            data = self._data_file(pos)
+            end = data.find(b"\n", offset)
+            fields = data[offset:end if end >= 0 else len(data)].decode("utf-8").split(
+                " ", 4 + 2 * 255)
+            count = int(fields[3], 16)
+            found = self._names[key] = tuple(
+                (_ADJ_MARKER.sub("", name) if name.endswith(")") else name).replace("_", " ").lower()
+                for name in fields[4:4 + 2 * count:2])
+        return found
+
+    def _data_file(self, pos: str) -> bytes:
+        data = self._data.get(pos)
+        if data is None:
+            data = self._data[pos] = self._files.read_bytes(f"data.{dict(self._POS_FILES)[pos]}")
+        return data
+
+    @property
+    def version(self) -> str:
+        """The version the adjective data file's licence header states ("3.0"), or "unknown"."""
+        if self._version is None:
+            head = self._data_file("a")[:5000].decode("utf-8", "replace")
+            found = re.search(r"Word[nN]et (\d+|\d+\.\d+) Copyright", head)
+            self._version = found.group(1) if found else "unknown"
+        return self._version
 
     def _morphy(self, form: str, pos: str) -> list[str]:
         """nltk's `WordNetCorpusReader._morphy` (exception list, else one round of the
         substitution rules; the forms WordNet lists for `pos`, the word itself first)."""
-        exceptions = self._exception_map[pos]
+        exceptions = self._exception_map(pos)
         if form in exceptions:
             forms = exceptions[form]
         else:
             forms = [form[: -len(old)] + new for old, new in _SUBSTITUTIONS[pos]
                      if form.endswith(old)]
         out: list[str] = []
-        index = self._lemma_pos_offset_map
+        index = self._lemmas(pos)
         for candidate in [form, *forms]:
-            if pos in index.get(candidate, ()) and candidate not in out:
+            if candidate in index and candidate not in out:
                 out.append(candidate)
         return out
 
     def multiword_lemmas(self) -> frozenset[str]:
         """Lower-cased WordNet lemma names of more than one word (with spaces)."""
-        return frozenset(name.replace("_", " ").lower()
-                         for name in self._lemma_pos_offset_map if "_" in name)
+        if self._multiword is None:
+            self._multiword = frozenset(
+                name.replace("_", " ").lower() for pos, _ in self._POS_FILES
+                for name in self._lemmas(pos) if "_" in name)
+        return self._multiword
 
     def synonyms(self, word: str) -> frozenset[str]:
         """nltk's `synsets(word)` walk (morphy per POS, then offsets), over the index."""
         key = word.lower().replace(" ", "_")
-        index = self._lemma_pos_offset_map
         out: set[str] = set()
-        for pos, table in self.names.items():
+        for pos, _ in self._POS_FILES:
             for form in self._morphy(key, pos):
-                for offset in index[form].get(pos, ()):
-                    out.update(table[offset])
+                for offset in self.offsets(form, pos):
+                    out.update(self.names(pos, offset))
         out.discard(word.lower())
         return frozenset(out)
 
@@ -255,12 +306,15 @@ class _WordNetFiles:
         raise _missing("WordNet", "wordnet")
 
     def read(self, name: str) -> str:
+        return self.read_bytes(name).decode("utf-8")
+
+    def read_bytes(self, name: str) -> bytes:
         if self.folder is not None:
-            return (self.folder / name).read_bytes().decode("utf-8")
+            return (self.folder / name).read_bytes()
         import zipfile
 
         with zipfile.ZipFile(self.zip_path) as archive:  # type: ignore[arg-type]
-            return archive.read(f"wordnet/{name}").decode("utf-8")
+            return archive.read(f"wordnet/{name}")
 
 
 def wordnet_multiword() -> frozenset[str]:

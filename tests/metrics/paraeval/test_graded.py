@@ -189,3 +189,15 @@ def test_contextual_config_without_the_extra_is_a_one_line_error(monkeypatch):
     monkeypatch.setattr(module, "_require", missing)
     with pytest.raises(ExtraMissingError, match=r"pip install 'paralign\[neural\]'"):
         GradedParaEval(CONTEXTUAL, [])
+
+
+def test_systems_that_agree_on_a_segment_share_its_row() -> None:
+    """Rows are remembered per (segment, words) against one prepared reference set: a second
+    system repeating a segment gets the row a fresh scorer computes."""
+    scorer = GradedParaEval(LEXICAL, [])
+    refs = [["the cat sat on the mat", "a dog barked"]]
+    first = scorer.segment_stats(["the cat sat on a mat", "the dog barked"], refs)
+    second = scorer.segment_stats(["a cat sat on the mat", "the dog barked"], refs)
+    fresh = GradedParaEval(LEXICAL, []).segment_stats(["a cat sat on the mat", "the dog barked"], refs)
+    assert np.array_equal(second, fresh) and np.array_equal(first[1], second[1])
+    assert len(scorer._memo[1]) == 3

@@ -36,6 +36,7 @@ import numpy as np
 from ...errors import ConfigurationError, MismatchError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
 from ...settings import vector_cache_dir
+from ...stemming import stem as stem_word
 from .configs import TIER_ORDER, Config
 from .paper import VERSION, ParaEval, PreparedReferences, _Ref, _stop_tokens, build_sources
 from .signature import source_signature
@@ -62,6 +63,31 @@ class _Words:
     syn: _Ref | None = None  # the synonym tier's n-gram index (references only)
     para: _Ref | None = None  # the paraphrase tier's n-gram index (references only)
     vecs: np.ndarray | None = None  # L2-normalised contextual vectors (contextual tier)
+    #: positions of each token and of each stem (references, made on first use)
+    places: tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]] | None = None
+    #: per lookup, the (length, start, phrase) a phrase tier may look up (hypotheses)
+    grams: dict[int, list[tuple[int, int, str]]] | None = None
+
+    def positions(self) -> tuple[dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]]:
+        """(token -> its positions, stem -> its positions), ascending."""
+        if self.places is None:
+            self.places = (_positions(self.tokens), _positions(self.stems))
+        return self.places
+
+
+@dataclass(slots=True)
+class _IndexedRef(_Ref):
+    """A reference's n-gram index whose reverse index is the scorer's inverse over every
+    indexed reference phrase, cut to this reference's phrases when asked (built once per
+    distinct phrase instead of once per reference holding it)."""
+
+    inverse: dict[str, set[str]] | None = None
+
+    def candidates(self, phrase: str, paras: frozenset[str]) -> set[str] | frozenset[str]:
+        """The n-grams here that `phrase` may match: its paraphrases, and those it paraphrases."""
+        found = paras & self.keys
+        back = self.inverse.get(phrase) if self.inverse is not None else None
+        return found | (back & self.keys) if back else found
 
 
 def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dict[str, np.ndarray]:
@@ -119,11 +145,22 @@ class GradedParaEval:
             from ...resources import wordnet_multiword
 
             self._multi[id(self._syn)] = wordnet_multiword()
+        #: per lookup, the first words of those phrases (a quick test before joining words)
+        self._firsts = {key: None if multi is None else frozenset(m.split(" ", 1)[0] for m in multi)
+                        for key, multi in self._multi.items()}
+        firsts = list(self._firsts.values())
+        self._any_first = None if None in firsts else frozenset().union(*firsts)
         self._base = ParaEval((), max_length=config.max_length)
         self._stop = _stop_tokens()
         self._stems: dict[str, str] = {}
+        #: per lookup, (phrase q -> the indexed reference phrases r with q among r's
+        #: paraphrases, the phrases indexed so far): every reference's reverse index at once
+        self._inverse: dict[int, tuple[dict[str, set[str]], set[str]]] = {}
+        self._texts: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = {}
         self._grades: dict[tuple[str, str], float] = {}
         self._last: tuple[tuple[tuple[str, ...], ...], PreparedReferences] | None = None
+        #: the rows of (segment, hypothesis words) against the last prepared references
+        self._memo: tuple[PreparedReferences | None, dict] = (None, {})
         self._encoder = None
         self._vector_dir = vector_cache_dir()
         if "contextual" in tiers:
@@ -132,9 +169,6 @@ class GradedParaEval:
 
                 encoder = Encoder()
             self._encoder = encoder
-        from nltk.stem.snowball import SnowballStemmer
-
-        self._stemmer = SnowballStemmer("english")
 
     # -- settings --------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
@@ -149,15 +183,22 @@ class GradedParaEval:
 
     # -- preparation -----------------------------------------------------------------------------
     def _words(self, text: str) -> _Words:
-        _, lc = self._base._tokens(text)
-        stems = self._stems
-        stem = []
-        for t in lc:
-            s = stems.get(t)
-            if s is None:
-                s = stems[t] = self._stemmer.stem(t)
-            stem.append(s)
-        return _Words(lc, tuple(stem), tuple(t not in self._stop for t in lc))
+        """A segment's words (a new object each time: the contextual tier sets its vectors);
+        the tokens, stems and content flags of a text are computed once per scorer."""
+        seen = self._texts.get(text)
+        if seen is None:
+            _, lc = self._base._tokens(text)
+            stems = self._stems
+            stem = []
+            for t in lc:
+                s = stems.get(t)
+                if s is None:
+                    s = stems[t] = stem_word(t)
+                stem.append(s)
+            if len(self._texts) >= 1 << 18:  # bounded: a long stream of distinct texts
+                self._texts.clear()
+            seen = self._texts[text] = (lc, tuple(stem), tuple(t not in self._stop for t in lc))
+        return _Words(*seen)
 
     def _encode(self, items: list[_Words]) -> None:
         """Contextual vectors of the non-empty segments (L2-normalised rows), read from the
@@ -197,13 +238,47 @@ class GradedParaEval:
         columns = []
         for stream in references:
             words = [self._words(text) for text in stream]
-            for w, text in zip(words, stream, strict=True):
-                w.syn = self._syn._prepare_one(text) if self._syn is not None else None
-                w.para = self._para._prepare_one(text) if self._para is not None else None
+            for w in words:
+                grams = self._ngrams(w) if self._syn is not None or self._para is not None else []
+                w.syn = self._index(self._syn, w, grams) if self._syn is not None else None
+                w.para = self._index(self._para, w, grams) if self._para is not None else None
             self._encode(words)
             columns.append(words)
         refs = [[column[i] for column in columns] for i in range(len(references[0]))]
         return PreparedReferences(refs, len(references))
+
+    def _ngrams(self, words: _Words) -> list[tuple[int, int, str]]:
+        """(length, start, phrase) of a segment's n-grams up to the longest a lookup takes,
+        leaving out those of stop words and punctuation only (never paraphrase-matched)."""
+        lc, content = words.tokens, words.content
+        longest = max(x.max_length for x in (self._syn, self._para) if x is not None)
+        firsts = self._any_first  # a phrase of several words no lookup holds is left out later
+        out = [(1, i, t) for i, t in enumerate(lc) if content[i]]
+        for n in range(2, longest + 1):
+            out += [(n, i, " ".join(lc[i:i + n])) for i in range(len(lc) - n + 1)
+                    if (firsts is None or lc[i] in firsts) and any(content[i:i + n])]
+        return out
+
+    def _index(self, lookup: ParaEval, words: _Words, grams: list[tuple[int, int, str]]) -> _Ref:
+        """One reference's n-gram index for a lookup: the paper scorer's `_prepare_one` over
+        the n-grams already made, without the phrases of several words that no source of the
+        lookup holds (they can neither be proposed as a paraphrase nor have one, so the
+        candidates of every hypothesis phrase stay the same)."""
+        multi = self._multi.get(id(lookup))
+        most = lookup.max_length
+        spans: dict[str, tuple[int, list[int]]] = {}
+        for n, i, phrase in grams:
+            if n == 1 or (n <= most and (multi is None or phrase in multi)):
+                spans.setdefault(phrase, (n, []))[1].append(i)
+        inverse, seen = self._inverse.setdefault(id(lookup), ({}, set()))
+        cache = lookup._cache
+        for phrase in spans:
+            if phrase not in seen:  # each phrase once, however many references hold it
+                seen.add(phrase)
+                paras = cache.get(phrase)
+                for para in lookup.paraphrases(phrase) if paras is None else paras:
+                    inverse.setdefault(para, set()).add(phrase)
+        return _IndexedRef(words.tokens, spans, frozenset(spans), {}, inverse)
 
     def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """`prepare`, remembering the last reference set (many systems index it once)."""
@@ -225,10 +300,22 @@ class GradedParaEval:
                 f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
         hyps = [self._words(h) for h in hypotheses]
         self._encode(hyps)
-        rows = np.zeros((prepared.nrefs, len(hyps), len(COLUMNS)))
+        if self._memo[0] is not prepared:  # rows of another reference set
+            self._memo = (prepared, {})
+        memo = self._memo[1]
+        out = []
         for i, (hyp, refs) in enumerate(zip(hyps, prepared.refs, strict=True)):
-            for k, ref in enumerate(refs):
-                rows[k, i] = self.align(hyp, ref)
+            # systems often agree on a segment: the same words against the same references
+            # give the same rows (not with contextual vectors, which depend on the batch)
+            key = (i, hyp.tokens) if hyp.vecs is None else None
+            found = memo.get(key) if key is not None else None
+            if found is None:
+                found = [self._align_list(hyp, ref) for ref in refs]
+                if key is not None:
+                    memo[key] = found
+            out.append(found)
+        rows = np.array(out, dtype=np.float64).reshape(len(hyps), prepared.nrefs, len(COLUMNS))
+        rows = rows.transpose(1, 0, 2)
         if prepared.nrefs == 1:
             return rows[0]
         best = score_parts(rows, self.config)["score"].argmax(axis=0)
@@ -240,6 +327,10 @@ class GradedParaEval:
 
     def align(self, hyp: _Words, ref: _Words) -> np.ndarray:
         """The statistics row of one hypothesis against one reference."""
+        return np.array(self._align_list(hyp, ref), dtype=np.float64)
+
+    def _align_list(self, hyp: _Words, ref: _Words) -> list[float]:
+        """`align` as a list (many rows become one array at once)."""
         nh, nr = len(hyp.tokens), len(ref.tokens)
         ah, ar = [-1] * nh, [-1] * nr
         th, tr = [0] * nh, [0] * nr
@@ -248,19 +339,19 @@ class GradedParaEval:
         for tier in self.config.tiers:
             code = _TIER[tier]
             if tier == "exact":
-                _key_tier(hyp.tokens, ref.tokens, code, state)
+                _key_tier(hyp.tokens, ref.positions()[0], nr, code, state)
             elif tier == "stem":
-                _key_tier(hyp.stems, ref.stems, code, state)
+                _key_tier(hyp.stems, ref.positions()[1], nr, code, state)
             elif tier == "synonym" and self._syn is not None and ref.syn is not None:
                 self._phrase_tier(self._syn, hyp, ref.syn, code, state)
             elif tier == "paraphrase" and self._para is not None and ref.para is not None:
                 self._phrase_tier(self._para, hyp, ref.para, code, state)
             elif tier == "contextual" and hyp.vecs is not None and ref.vecs is not None:
                 self._soft_tier(hyp.vecs, ref.vecs, code, state)
-        row = np.zeros(len(COLUMNS))
-        row[0] = sum(hyp.content)
+        row = [0.0] * len(COLUMNS)
+        row[0] = float(sum(hyp.content))
         row[1] = nh - row[0]
-        row[2] = sum(ref.content)
+        row[2] = float(sum(ref.content))
         row[3] = nr - row[2]
         chunks = matches = 0
         for i in range(nh):
@@ -279,40 +370,57 @@ class GradedParaEval:
                      state: tuple[list, ...]) -> None:
         """Hypothesis n-grams (longest first) against the reference's paraphrase spans."""
         ah, ar, th, tr, gh, gr = state
-        lc, content = hyp.tokens, hyp.content
-        nh = len(lc)
+        nh = len(hyp.tokens)
         scale = len(ar) / nh if nh else 0.0
         cache = lookup._cache
-        multi = self._multi.get(id(lookup))
-        for n in range(min(lookup.max_length, nh), 0, -1):
-            for i in range(nh - n + 1):
-                if not any(content[i:i + n]) or max(ah[i:i + n]) >= 0:
-                    continue
-                phrase = " ".join(lc[i:i + n])
-                if n > 1 and multi is not None and phrase not in multi:
-                    continue  # no source knows this phrase of several words
-                paras = cache.get(phrase)
-                if paras is None:
-                    paras = lookup.paraphrases(phrase)
-                cands = ref.candidates(phrase, paras)
-                if not cands:
-                    continue
-                best: tuple[int, float, int, str] | None = None  # (-length, distance, start, cand)
-                for cand in cands:
-                    length, starts = ref.spans[cand]
-                    for s in starts:
-                        if max(ar[s:s + length]) < 0:
-                            key = (-length, abs(s - i * scale), s, cand)
-                            if best is None or key < best:
-                                best = key
-                if best is None:
-                    continue
-                length, start, cand = -best[0], best[2], best[3]
-                grade = self._grade(lookup, phrase, cand)
-                for off in range(n):
-                    ah[i + off], th[i + off], gh[i + off] = start + min(off, length - 1), code, grade
-                for off in range(length):
-                    ar[start + off], tr[start + off], gr[start + off] = i + min(off, n - 1), code, grade
+        for n, i, phrase in self._hyp_grams(lookup, hyp):
+            if (ah[i] >= 0) if n == 1 else (max(ah[i:i + n]) >= 0):
+                continue
+            paras = cache.get(phrase)
+            if paras is None:
+                paras = lookup.paraphrases(phrase)
+            cands = ref.candidates(phrase, paras)
+            if not cands:
+                continue
+            best: tuple[int, float, int, str] | None = None  # (-length, distance, start, cand)
+            for cand in cands:
+                length, starts = ref.spans[cand]
+                for s in starts:
+                    if (ar[s] < 0) if length == 1 else (max(ar[s:s + length]) < 0):
+                        key = (-length, abs(s - i * scale), s, cand)
+                        if best is None or key < best:
+                            best = key
+            if best is None:
+                continue
+            length, start, cand = -best[0], best[2], best[3]
+            grade = self._grade(lookup, phrase, cand)
+            for off in range(n):
+                ah[i + off], th[i + off], gh[i + off] = start + min(off, length - 1), code, grade
+            for off in range(length):
+                ar[start + off], tr[start + off], gr[start + off] = i + min(off, n - 1), code, grade
+
+    def _hyp_grams(self, lookup: ParaEval, hyp: _Words) -> list[tuple[int, int, str]]:
+        """The (length, start, phrase) of a hypothesis that a phrase tier looks up, in the
+        order it tries them (longest first, then left to right): phrases with a content word,
+        of several words only when a source of the lookup holds them. Made once per lookup."""
+        if hyp.grams is None:
+            hyp.grams = {}
+        found = hyp.grams.get(id(lookup))
+        if found is None:
+            lc, content = hyp.tokens, hyp.content
+            nh = len(lc)
+            multi = self._multi.get(id(lookup))
+            firsts = self._firsts.get(id(lookup))
+            found = []
+            for n in range(min(lookup.max_length, nh), 1, -1):
+                for i in range(nh - n + 1):
+                    if (firsts is None or lc[i] in firsts) and any(content[i:i + n]):
+                        phrase = " ".join(lc[i:i + n])
+                        if multi is None or phrase in multi:
+                            found.append((n, i, phrase))
+            found += [(1, i, t) for i, t in enumerate(lc) if content[i]]
+            hyp.grams[id(lookup)] = found
+        return found
 
     def _grade(self, lookup: ParaEval, phrase: str, cand: str) -> float:
         """The probability of a scored table pair (in (0, 1]), else 1."""
@@ -345,25 +453,35 @@ class GradedParaEval:
                 ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, s, s
 
 
-def _key_tier(hk: Sequence[str], rk: Sequence[str], code: int, state: tuple[list, ...]) -> None:
-    """Match free words by equal keys (tokens or stems), continuing chunks where possible."""
+def _positions(keys: Sequence[str]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for j, k in enumerate(keys):
+        out.setdefault(k, []).append(j)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _key_tier(hk: Sequence[str], places: dict[str, tuple[int, ...]], nr: int, code: int,
+              state: tuple[list, ...]) -> None:
+    """Match free words by equal keys (tokens or stems, `places`: the reference's positions of
+    each), continuing chunks where possible, else nearest the word's relative position."""
     ah, ar, th, tr, gh, gr = state
-    free: dict[str, list[int]] = {}
-    for j, k in enumerate(rk):
-        if ar[j] < 0:
-            free.setdefault(k, []).append(j)
-    if not free:
-        return
-    scale = len(rk) / len(hk) if hk else 0.0
+    scale = nr / len(hk) if hk else 0.0
     for i, k in enumerate(hk):
         if ah[i] >= 0:
             continue
-        cands = free.get(k)
-        if not cands:
+        cands = places.get(k)
+        if cands is None:
             continue
-        prev = ah[i - 1] + 1 if i and ah[i - 1] >= 0 else -1
-        j = prev if prev in cands else min(cands, key=lambda c: abs(c - i * scale))
-        cands.remove(j)
+        if len(cands) == 1:
+            j = cands[0]
+            if ar[j] >= 0:
+                continue
+        else:
+            free = [c for c in cands if ar[c] < 0]
+            if not free:
+                continue
+            prev = ah[i - 1] + 1 if i and ah[i - 1] >= 0 else -1
+            j = prev if prev in free else min(free, key=lambda c: abs(c - i * scale))
         ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, 1.0, 1.0
 
 
@@ -375,9 +493,7 @@ def _table_phrases(sources: Sequence[ParaphraseSource]) -> tuple[int, frozenset[
     for source in sources:
         if not isinstance(source, ParaphraseTable):
             return 1 << 30, None
-        for phrase in source.phrases():
-            for text in (phrase, *source.paraphrases(phrase)):
-                if " " in text:
-                    out.add(text)
-                    longest = max(longest, text.count(" ") + 1)
+        most, multi = source.multiword_strings()
+        longest = max(longest, most)
+        out |= multi
     return longest, frozenset(out)

@@ -506,9 +506,9 @@ def _worker_failed(_chunk: list, why: str) -> list[SegmentStats]:
 def _tokenizer(name: str):
     if name == "none":
         return lambda text: text
-    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+    from ...tok13a import tokenize_13a  # sacrebleu's 13a tokens, faster
 
-    return Tokenizer13a()
+    return tokenize_13a
 
 
 @functools.cache
