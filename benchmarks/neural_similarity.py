@@ -184,7 +184,8 @@ def render(results: dict) -> str:
                      f"{100 * r['precision']:.2f} | {100 * r['recall']:.2f} |")
     model = results["hybrid"]
     blend = " + ".join(f"{s['weight']:.3f}·`{s['name']}`" for s in model["signals"])
-    lines += ["", f"Hybrid chosen on the training files: {blend} (standardised signals, l2 {model['l2']:g})."]
+    lines += ["", f"Hybrid chosen on the training files: {blend} (standardised signals, l2 {model['l2']:g}; "
+              f"one-standard-error rule, tolerance {model.get('tolerance', 0.0):.4f})."]
     return "\n".join(lines)
 
 
