@@ -46,7 +46,12 @@ from paralign.similarity import (
     sts_from_scores,
     weighted_mean,
 )
-from paralign.similarity.features import FEATURE_SETS, pair_features, prepare_features
+from paralign.similarity.features import (
+    FEATURE_SET_L2,
+    FEATURE_SETS,
+    pair_features,
+    prepare_features,
+)
 from paralign.similarity.hybrid import HYBRID_POOL, HybridSignal, fit_hybrid, signal_rows
 
 YEARS = {
@@ -159,11 +164,12 @@ def msrp_part(root: Path, cache: Path | None, results: dict) -> None:
         def pick(split: str, columns: list[int] = columns) -> list:
             return [None if r is None else [r[c] for c in columns] for r in rows[split]]
 
-        ev = evaluate_feature_rows(pick("train"), train.labels, pick("test"), test.labels, DEFAULT_THRESHOLD_RULE, 0, 1.0,
+        ev = evaluate_feature_rows(pick("train"), train.labels, pick("test"), test.labels, DEFAULT_THRESHOLD_RULE, 0,
+                                   FEATURE_SET_L2[feature_set],
                                    FEATURE_SETS[feature_set])
         results["msrp"][feature_set] = {"accuracy": ev.test.accuracy, "f1": ev.test.f1,
                                         "precision": ev.test.precision, "recall": ev.test.recall,
-                                        "threshold": ev.threshold}
+                                        "threshold": ev.threshold, "l2": FEATURE_SET_L2[feature_set]}
         log(f"MSRP {feature_set}: accuracy {ev.test.accuracy:.4f} f1 {ev.test.f1:.4f}")
 
 
@@ -184,7 +190,8 @@ def render(results: dict) -> str:
                      f"{100 * r['precision']:.2f} | {100 * r['recall']:.2f} |")
     model = results["hybrid"]
     blend = " + ".join(f"{s['weight']:.3f}·`{s['name']}`" for s in model["signals"])
-    lines += ["", f"Hybrid chosen on the training files: {blend} (standardised signals, l2 {model['l2']:g})."]
+    lines += ["", f"Hybrid chosen on the training files: {blend} (standardised signals, l2 {model['l2']:g}; "
+              f"one-standard-error rule, tolerance {model.get('tolerance', 0.0):.4f})."]
     return "\n".join(lines)
 
 

@@ -38,6 +38,7 @@ def test_embedding_feature_set_trains_a_model_over_them_and_saves_it(tmp_path: P
     assert 0.0 <= result["accuracy"] <= 1.0 and result["f1"] is not None
     names = [f["name"] for f in result["model"]["features"]]
     assert names == list(FEATURES + EMBEDDING_FEATURES)
+    assert result["model"]["l2"] == 10.0  # the set's own penalty (FEATURE_SET_L2) unless --l2 is given
     report = tmp_path / "model.json"
     report.write_text(json.dumps(result), encoding="utf-8")
     pairs = tmp_path / "pairs.tsv"

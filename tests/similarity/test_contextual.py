@@ -124,6 +124,30 @@ def test_encoder_features_are_symmetric_and_named() -> None:
     same = dict(zip(EMBEDDING_FEATURES, features(_pair(A, A)), strict=True))
     assert same["embedding"] == pytest.approx(1.0, abs=1e-5)
     assert same["soft_min"] == pytest.approx(1.0, abs=1e-5) and same["weak5_max"] == 0.0
+    assert same["missed_names_max"] == 0.0 and same["length_gap"] == 0.0
+
+
+def test_word_match_features_from_a_cosine_matrix() -> None:
+    """Kernels count words by how well they are matched; names and numbers left unmatched are
+    counted; the length gap is the squared log ratio (no model needed: the matrix is given)."""
+    import math
+
+    from paralign.similarity.contextual import word_match_features
+
+    source = ("Smith", "bought", "3", "cars")
+    target = ("He", "bought", "cars")
+    cosines = np.array([[0.2, 0.1, 0.1], [0.1, 1.0, 0.3], [0.1, 0.2, 0.5], [0.1, 0.3, 1.0]])
+    values = dict(zip(EMBEDDING_FEATURES[1:], word_match_features(source, target, cosines), strict=True))
+    # source: Smith 0.2, bought 1.0, 3 0.5, cars 1.0 -> Smith and 3 are names/numbers below 0.8
+    assert values["missed_names_max"] == pytest.approx(math.log1p(2))
+    assert values["missed_names_min"] == 0.0  # the target's He is matched at 0.2, but He is a stopword
+    assert values["length_gap"] == pytest.approx(math.log(4 / 3) ** 2)
+    # kernel100: two exact matches on either side; kernel50: only the source's "3" (0.5)
+    assert values["kernel100_min"] == pytest.approx(math.log1p(2), abs=1e-6)
+    assert values["kernel50_max"] == pytest.approx(math.log1p(1), rel=0.02)
+    assert values["kernel50_min"] == pytest.approx(0.0, abs=1e-4)
+    assert values["worst_min"] == pytest.approx(0.2) and values["worst_max"] == pytest.approx(1.0)
+    assert values["weak5_max"] == pytest.approx(math.log1p(1)) and values["weak5_min"] == 0.0
 
 
 HIDE_TORCH = """

@@ -1,5 +1,6 @@
-"""The hybrid STS signal: the blend chosen by the worst held-out training file, fitted within
-files (a file's mean never enters the weights), and its JSON round trip."""
+"""The hybrid STS signal: the blend chosen by the worst held-out training file under the
+one-standard-error rule, fitted within files (a file's mean never enters the weights), its
+scores on the gold scale, and its JSON round trip."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ import numpy as np
 import pytest
 
 from paralign.errors import ConfigurationError, FormatError
-from paralign.similarity.hybrid import HybridModel, HybridSignal, fit_hybrid
+from paralign.similarity.hybrid import (
+    Candidate,
+    HybridModel,
+    HybridSignal,
+    _one_standard_error,
+    fit_hybrid,
+)
 
 NAMES = ("sultan2014", "numbers", "embedding")
 
@@ -34,9 +41,39 @@ def test_the_blend_holds_inside_files_and_ignores_a_domain_signal() -> None:
     weights = dict(zip(model.signals, model.weights, strict=True))
     assert weights["sultan2014"] == pytest.approx(weights["embedding"], rel=0.2)
     assert model.groups == ("a.tsv", "b.tsv")
-    best = model.candidates[0]
-    assert best.signals == model.signals and best.worst > 0.9
-    assert all(c.worst <= best.worst for c in model.candidates)
+    chosen = model.candidates[0]
+    assert chosen.signals == model.signals and chosen.l2 == model.l2 and chosen.worst > 0.9
+    assert 0 < model.tolerance < 0.05
+    assert all(c.worst <= chosen.worst + model.tolerance for c in model.candidates)
+
+
+def test_the_simplest_most_shrunk_blend_within_one_standard_error_wins() -> None:
+    c = [Candidate(("a", "b", "c"), 0.0, (0.80, 0.81)), Candidate(("a", "b"), 0.0, (0.79, 0.80)),
+         Candidate(("a", "b"), 10.0, (0.795, 0.80)), Candidate(("a",), 0.0, (0.70, 0.90))]
+    assert _one_standard_error(c, 0.02) == c[2]
+    assert _one_standard_error(c, 0.0) == c[0]
+    assert _one_standard_error(c, 0.2) == c[3]
+
+
+def test_a_near_tie_with_a_useless_third_signal_goes_to_the_two_signal_blend() -> None:
+    rng = np.random.default_rng(1)
+    groups = []
+    for rows, gold in _files():
+        noise = rng.normal(size=len(gold))  # the third column: pure noise, a chance fit at best
+        groups.append(([[r[0], n, r[2]] for r, n in zip(rows, noise, strict=True)], gold))
+    model = fit_hybrid(groups, NAMES)
+    assert model.signals == ("sultan2014", "embedding")
+
+
+def test_a_large_penalty_shapes_the_blend_but_keeps_scores_on_the_gold_scale() -> None:
+    groups = _files()
+    model = fit_hybrid(groups, NAMES, l2_grid=(1000.0,))
+    assert model.l2 == 1000.0
+    rows, gold = groups[0]
+    columns = [NAMES.index(n) for n in model.signals]
+    predicted = np.array([model.predict([r[c] for c in columns]) for r in rows]) * 5
+    slope = np.polyfit(predicted, gold, 1)[0]
+    assert slope == pytest.approx(1.0, abs=0.1)  # not shrunk toward the mean gold
 
 
 def test_one_file_is_split_into_folds() -> None:
@@ -48,7 +85,9 @@ def test_one_file_is_split_into_folds() -> None:
 
 def test_prediction_and_json_round_trip() -> None:
     model = fit_hybrid(_files(), NAMES)
-    again = HybridModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    data = json.loads(json.dumps(model.to_dict()))
+    assert data["rule"] == "one-standard-error" and data["tolerance"] == model.tolerance
+    again = HybridModel.from_dict(data)
     assert again == model
     values = [0.3, 1.0, -0.2][: len(model.signals)]
     assert again.predict(values) == pytest.approx(model.predict(values))

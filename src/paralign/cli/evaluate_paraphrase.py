@@ -13,7 +13,7 @@ from ..similarity import (
     THRESHOLD_RULES,
     evaluate_paraphrase_files,
 )
-from ..similarity.features import DEFAULT_FEATURE_SET, FEATURE_SETS
+from ..similarity.features import DEFAULT_FEATURE_SET, FEATURE_SET_L2, FEATURE_SETS
 from ._common import add_format, add_output, fmt_pct, write_result
 from ._options import add_similarity_options, evaluate_inputs
 
@@ -53,7 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sentence-embedding cosine and contextual word matches; the neural extra) "
         f"(default: {DEFAULT_FEATURE_SET})",
     )
-    parser.add_argument("--l2", type=float, default=1.0, help="L2 regularisation of the logistic model (default: %(default)s)")
+    parser.add_argument(
+        "--l2", type=float, default=None,
+        help="L2 regularisation of the logistic model (default: the feature set's, chosen by CV on MSRP train: "
+        + ", ".join(f"{name} {l2:g}" for name, l2 in FEATURE_SET_L2.items()) + ")",
+    )
     parser.add_argument(
         "--rule",
         default=DEFAULT_THRESHOLD_RULE,

@@ -196,10 +196,22 @@ class ContextualAlignmentSignal:
 #: ``embedding`` the sentence cosine; ``soft`` the mean, over a sentence's content words, of each
 #: word's best cosine with any word of the other sentence (contextual word vectors);
 #: ``worst`` the lowest such best cosine (the word the other sentence matches least);
-#: ``weak5``/``weak7`` log(1 + content words whose best cosine is below 0.5 / 0.7).
-EMBEDDING_FEATURES: tuple[str, ...] = ("embedding",) + tuple(
-    f"{name}_{side}" for side in ("min", "max") for name in ("soft", "worst", "weak5", "weak7")
+#: ``weak5``/``weak7`` log(1 + content words whose best cosine is below 0.5 / 0.7);
+#: ``kernel30`` ... ``kernel100`` how many best cosines lie near 0.3, 0.5, 0.7, 0.8, 0.9, 1.0
+#: (log(1 + the sum of a Gaussian kernel of width 0.1 over the content words), the fixed
+#: kernels of K-NRM, Xiong et al. 2017: a soft histogram of how well the words are matched);
+#: ``missed_names`` log(1 + capitalised or digit-bearing content words whose best cosine is
+#: below 0.8: names and numbers the other sentence lacks). ``length_gap`` is the squared log
+#: ratio of the two sentences' lengths in tokens. Chosen by 10-fold CV on the MSRP training
+#: pairs (docs/results/neural-similarity.md).
+KERNELS: tuple[float, ...] = (0.3, 0.5, 0.7, 0.8, 0.9, 1.0)
+KERNEL_WIDTH = 0.1
+WORD_MATCH: tuple[str, ...] = (
+    "soft", "worst", "weak5", "weak7", *(f"kernel{round(100 * m)}" for m in KERNELS), "missed_names"
 )
+EMBEDDING_FEATURES: tuple[str, ...] = ("embedding",) + tuple(
+    f"{name}_{side}" for side in ("min", "max") for name in WORD_MATCH
+) + ("length_gap",)
 
 
 class EmbeddingFeatures:
@@ -242,23 +254,35 @@ class EmbeddingFeatures:
         """The :data:`EMBEDDING_FEATURES` of one pair."""
         (wa, va), (wb, vb) = self._vectors([pair.source, pair.target])
         best = wa @ wb.T
-        sides = [_word_match(pair.source, best.max(axis=1)), _word_match(pair.target, best.max(axis=0))]
-        low = [min(a, b) for a, b in zip(*sides, strict=True)]
-        high = [max(a, b) for a, b in zip(*sides, strict=True)]
-        return (max(-1.0, min(1.0, float(va @ vb))), *low, *high)
+        return (max(-1.0, min(1.0, float(va @ vb))), *word_match_features(pair.source.tokens, pair.target.tokens, best))
 
 
-def _word_match(sentence: Sentence, best: np.ndarray) -> tuple[float, float, float, float]:
-    """soft, worst, weak5, weak7 of one sentence from its words' best cosines."""
+def word_match_features(source: tuple[str, ...], target: tuple[str, ...], cosines: np.ndarray) -> tuple[float, ...]:
+    """The word-match part of :data:`EMBEDDING_FEATURES` (all but the sentence cosine) of two
+    token sequences from their word-by-word cosine matrix (rows: `source`)."""
     import math
 
-    words = content_indices(sentence, stopwords()) or list(range(len(sentence)))
+    sides = [_word_match(source, cosines.max(axis=1)), _word_match(target, cosines.max(axis=0))]
+    low = [min(a, b) for a, b in zip(*sides, strict=True)]
+    high = [max(a, b) for a, b in zip(*sides, strict=True)]
+    return (*low, *high, math.log(len(source) / len(target)) ** 2)
+
+
+def _word_match(tokens: tuple[str, ...], best: np.ndarray) -> tuple[float, ...]:
+    """:data:`WORD_MATCH` of one sentence from its words' best cosines."""
+    import math
+
+    words = content_indices(tokens, stopwords()) or list(range(len(tokens)))
     values = [float(best[i]) for i in words]
+    kernels = [math.log1p(sum(math.exp(-((v - m) ** 2) / (2 * KERNEL_WIDTH**2)) for v in values)) for m in KERNELS]
+    names = [i for i in words if tokens[i][:1].isupper() or any(ch.isdigit() for ch in tokens[i])]
     return (
         sum(values) / len(values),
         min(values),
         math.log1p(sum(v < 0.5 for v in values)),
         math.log1p(sum(v < 0.7 for v in values)),
+        *kernels,
+        math.log1p(sum(float(best[i]) < 0.8 for i in names)),
     )
 
 

@@ -65,8 +65,11 @@ FEATURES: tuple[str, ...] = ALIGNMENT_FEATURES + OVERLAP_FEATURES
 #: :data:`paralign.similarity.contextual.EMBEDDING_FEATURES`, spelt out here so that naming them
 #: loads nothing).
 EMBEDDING_FEATURES: tuple[str, ...] = ("embedding",) + tuple(
-    f"{name}_{side}" for side in ("min", "max") for name in ("soft", "worst", "weak5", "weak7")
-)
+    f"{name}_{side}"
+    for side in ("min", "max")
+    for name in ("soft", "worst", "weak5", "weak7", "kernel30", "kernel50", "kernel70", "kernel80", "kernel90",
+                 "kernel100", "missed_names")
+) + ("length_gap",)
 
 #: Every feature a model may use.
 KNOWN_FEATURES: tuple[str, ...] = FEATURES + EMBEDDING_FEATURES
@@ -78,6 +81,11 @@ FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "alignment+mt+embedding": FEATURES + EMBEDDING_FEATURES,
 }
 DEFAULT_FEATURE_SET = "alignment+mt"
+#: The logistic model's L2 penalty for a feature set when none is given (chosen by 10-fold CV on
+#: the MSRP training pairs: docs/results/similarity.md for the lexical sets, 1;
+#: docs/results/neural-similarity.md for the embedding set, 10, as its 24 correlated encoder
+#: features want more shrinkage).
+FEATURE_SET_L2: dict[str, float] = {"alignment": 1.0, "alignment+mt": 1.0, "alignment+mt+embedding": 10.0}
 
 _NEGATIONS = frozenset({"not", "n't", "no", "never"})
 _POS_GROUPS: tuple[frozenset[str], ...] = (

@@ -16,12 +16,21 @@ a fit fell below the embedding alone on STS 2013. So the hybrid is fitted and ch
   files that broke on pairs of unequal length). The fit is NNLS (:func:`scipy.optimize.nnls`).
 * **Chosen across files.** Every candidate (a set of at most `max_signals` signals from
   :data:`HYBRID_POOL` and an `l2` from :data:`L2_GRID`) is fitted on all training files but one
-  and scored, by Pearson's r, on the one left out, for each file in turn. The candidate whose
-  *worst* held-out file is best wins (ties: the higher mean, then fewer signals, then the larger
-  `l2`); it is then refitted on every file. One training file is split into
-  :data:`SINGLE_FILE_FOLDS` seeded folds instead.
+  and scored, by Pearson's r, on the one left out, for each file in turn; a candidate's figure is
+  its *worst* held-out file. One training file is split into :data:`SINGLE_FILE_FOLDS` seeded
+  folds instead.
+* **The one-standard-error rule.** The best worst-file figure is itself uncertain: its standard
+  error is measured by resampling the held-out pairs (:data:`BOOTSTRAP_SAMPLES` bootstrap
+  samples of every held-out file, seeded). Of the candidates within one standard error of the
+  best, the simplest wins: fewest signals, then the largest `l2` (the most shrunk), then the
+  better worst file and mean. On the STS 2012 training files the top candidates differ in the
+  fifth decimal while the standard error is about .02, so taking the bare maximum would be a
+  coin toss between blends of two and three signals; the rule (Breiman et al. 1984; Hastie,
+  Tibshirani and Friedman, *Elements of Statistical Learning*, 7.10) settles such ties on the
+  side of the simpler, more shrunk blend. The winner is then refitted on every file.
 
-The score is the predicted gold over the top of the STS scale (5): the blend plus the training
+The score is the predicted gold over the top of the STS scale (5): the blend (its size refitted
+without penalty, so a large `l2` shapes the blend but does not shrink the scores) plus the training
 pairs' mean gold, divided by 5. It is mostly in [0, 1] but not clipped (clipping would change
 correlations). The model, its selection table included, round-trips through JSON
 (:meth:`HybridModel.to_dict`): ``evaluate-sts --signal hybrid --train F ... --format json``
@@ -61,11 +70,15 @@ HYBRID_POOL: tuple[str, ...] = (
     "contextual-alignment",
 )
 #: Ridge penalties tried (times the number of training pairs, on standardised signals).
-L2_GRID: tuple[float, ...] = (0.0, 0.01, 0.1, 1.0)
+#: Large penalties keep the weights' ratio (Pearson's r ignores their scale): at the top of the grid
+#: the blend weights each signal by its within-file covariance with the gold score.
+L2_GRID: tuple[float, ...] = (0.0, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0)
 #: Most signals in one blend.
 MAX_SIGNALS = 3
 #: Folds a single training file is split into for the choice (seeded).
 SINGLE_FILE_FOLDS = 5
+#: Bootstrap samples of the held-out pairs for the one-standard-error rule (seeded).
+BOOTSTRAP_SAMPLES = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +107,9 @@ class HybridModel:
     """A fitted blend: ``score = (intercept + Σ weight · (signal - mean) / scale) / top``.
 
     `groups` names the training files (or folds) the choice held out; `candidates` is the
-    choice's table, best first (only the first :data:`KEPT_CANDIDATES` are kept)."""
+    choice's table: the chosen blend first, then the others by their worst held-out file (only
+    the first :data:`KEPT_CANDIDATES` are kept); `tolerance` is the standard error of the best
+    worst-file figure, the margin of the one-standard-error rule."""
 
     signals: tuple[str, ...]
     weights: tuple[float, ...]
@@ -105,6 +120,7 @@ class HybridModel:
     top: float = SCORE_RANGE[1]
     groups: tuple[str, ...] = ()
     candidates: tuple[Candidate, ...] = field(default=(), compare=False)
+    tolerance: float = 0.0
 
     def predict(self, values: Sequence[float]) -> float:
         """The score of one pair from its signals' values (in :attr:`signals` order)."""
@@ -124,6 +140,8 @@ class HybridModel:
                 for n, w, m, s in zip(self.signals, self.weights, self.means, self.scales, strict=True)
             ],
             "groups": list(self.groups),
+            "rule": "one-standard-error",
+            "tolerance": self.tolerance,
             "selection": [c.to_dict() for c in self.candidates],
         }
 
@@ -142,6 +160,7 @@ class HybridModel:
                 float(data.get("l2", 0.0)),
                 float(data.get("top", SCORE_RANGE[1])),
                 tuple(str(g) for g in data.get("groups", ())),
+                tolerance=float(data.get("tolerance", 0.0)),
             )
         except (AssertionError, KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"not a hybrid model ({exc})", source=source) from None
@@ -209,6 +228,18 @@ def _within_fit(groups: Sequence[tuple[np.ndarray, np.ndarray]], l2: float) -> n
     return weights
 
 
+def _rescaled(weights: np.ndarray, groups: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """`weights` times the least-squares scale of their blend on the gold (within files). The
+    penalty chooses the blend's direction; shrinking its size would pull every predicted score
+    toward the mean gold (Pearson's r would not change, the scores' scale would)."""
+    import numpy as np
+
+    blend = np.concatenate([(x - x.mean(axis=0)) @ weights for x, _ in groups])
+    gold = np.concatenate([g - g.mean() for _, g in groups])
+    size = float(blend @ blend)
+    return weights * (float(blend @ gold) / size) if size > 0 else weights
+
+
 def _pearson(x: np.ndarray, y: np.ndarray) -> float:
     import numpy as np
 
@@ -220,14 +251,34 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
 def _held_out(
     groups: Sequence[tuple[np.ndarray, np.ndarray]], columns: list[int], l2: float,
     means: np.ndarray, scales: np.ndarray,
-) -> tuple[float, ...]:
-    """Pearson's r of each group, predicted by a blend fitted on the other groups."""
+) -> list[np.ndarray]:
+    """Each group's scores, predicted by a blend fitted on the other groups."""
     out = []
-    for k, (rows, gold) in enumerate(groups):
+    for k, (rows, _) in enumerate(groups):
         others = [(_design(x, columns, means, scales), g) for j, (x, g) in enumerate(groups) if j != k]
-        weights = _within_fit(others, l2)
-        out.append(_pearson(_design(rows, columns, means, scales) @ weights, gold))
-    return tuple(out)
+        out.append(_design(rows, columns, means, scales) @ _within_fit(others, l2))
+    return out
+
+
+def _worst_error(predictions: Sequence[np.ndarray], golds: Sequence[np.ndarray], samples: int, seed: int = 0) -> float:
+    """The standard error of the worst held-out Pearson's r: its spread over `samples` bootstrap
+    resamples of every held-out group's pairs (seeded)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    worst = []
+    for _ in range(samples):
+        draws = [rng.integers(0, len(g), len(g)) for g in golds]
+        worst.append(min(_pearson(p[d], g[d]) for p, g, d in zip(predictions, golds, draws, strict=True)))
+    return float(np.std(worst))
+
+
+def _one_standard_error(candidates: list[Candidate], tolerance: float) -> Candidate:
+    """The simplest candidate within `tolerance` of the best worst file: fewest signals, then the
+    largest penalty, then the better worst file and mean."""
+    top = max(c.worst for c in candidates)
+    near = [c for c in candidates if c.worst >= top - tolerance]
+    return min(near, key=lambda c: (len(c.signals), -c.l2, -c.worst, -c.mean))
 
 
 def _split(rows: np.ndarray, gold: np.ndarray, folds: int, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -264,16 +315,22 @@ def fit_hybrid(
     means = every.mean(axis=0)
     scales = every.std(axis=0)
     scales[scales == 0] = 1.0
-    candidates = []
+    golds = [g for _, g in data]
+    candidates, top, top_predictions = [], None, None
     for size in range(1, min(max_signals, len(signals)) + 1):
         for columns in itertools.combinations(range(len(signals)), size):
             for l2 in l2_grid:
-                held = _held_out(data, list(columns), l2, means, scales)
+                predictions = _held_out(data, list(columns), l2, means, scales)
+                held = tuple(_pearson(p, g) for p, g in zip(predictions, golds, strict=True))
                 candidates.append(Candidate(tuple(signals[c] for c in columns), l2, held))
-    candidates.sort(key=lambda c: (-c.worst, -c.mean, len(c.signals), -c.l2))
-    best = candidates[0]
+                if top is None or candidates[-1].worst > top.worst:
+                    top, top_predictions = candidates[-1], predictions
+    tolerance = _worst_error(top_predictions, golds, BOOTSTRAP_SAMPLES)  # type: ignore[arg-type]
+    best = _one_standard_error(candidates, tolerance)
+    candidates.sort(key=lambda c: (c is not best, -c.worst, -c.mean, len(c.signals), -c.l2))
     columns = [list(signals).index(n) for n in best.signals]
-    weights = _within_fit([(_design(x, columns, means, scales), g) for x, g in data], best.l2)
+    weights = _rescaled(_within_fit([(_design(x, columns, means, scales), g) for x, g in data], best.l2),
+                        [(_design(x, columns, means, scales), g) for x, g in data])
     gold = np.concatenate([g for _, g in data])
     return HybridModel(
         best.signals,
@@ -284,6 +341,7 @@ def fit_hybrid(
         best.l2,
         groups=labels,
         candidates=tuple(candidates[:KEPT_CANDIDATES]),
+        tolerance=tolerance,
     )
 
 

@@ -19,7 +19,7 @@ from ..alignment import AlignFunction
 from ..corpora.msrp import load_msrp
 from ..errors import ConfigurationError, FormatError
 from ..nlp import Annotator
-from .features import DEFAULT_FEATURE_SET, FEATURES, pair_features, prepare_features
+from .features import DEFAULT_FEATURE_SET, FEATURE_SET_L2, FEATURES, pair_features, prepare_features
 from .features import feature_set as named_feature_set
 from .model import LogisticModel
 from .scores import map_aligned, score_aligned, training_sentences
@@ -125,7 +125,7 @@ def evaluate_paraphrase(
     feature_set: str | None = None,
     rule: str = DEFAULT_THRESHOLD_RULE,
     cv_folds: int = 0,
-    l2: float = 1.0,
+    l2: float | None = None,
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
@@ -136,7 +136,7 @@ def evaluate_paraphrase(
     ``classifier="features"`` (default) thresholds the probability of a logistic regression over
     the features of :mod:`paralign.paraphrase_model` (``feature_set``: a name in its
     ``FEATURE_SETS``, default alignment and MT-overlap features), fitted on the training pairs
-    (``l2``: its regularisation); ``"signal"`` thresholds one similarity `signal` (default
+    (``l2``: its regularisation, default the set's :data:`FEATURE_SET_L2`); ``"signal"`` thresholds one similarity `signal` (default
     ``sultan2014``), the method of Sultan et al. 2014 (docs/results/similarity.md compares them).
     ``aligner=None`` is the Sultan aligner with the ``paraphrase`` preset
     (:data:`PARAPHRASE_PRESET`: options chosen on paraphrase alignments, and better than the
@@ -155,6 +155,7 @@ def evaluate_paraphrase(
     if classifier == "features":
         feature_set = DEFAULT_FEATURE_SET if feature_set is None else feature_set
         features = named_feature_set(feature_set)  # an unknown name fails before any alignment
+        penalty = FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2
     if aligner is None:
         aligner = PresetAligner(PARAPHRASE_PRESET)
     kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
@@ -163,7 +164,7 @@ def evaluate_paraphrase(
     train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
     if classifier == "features":
         result, train_failures, test_failures = features_evaluation(
-            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, l2, features, progress, workers
+            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, penalty, features, progress, workers
         )
         result = replace(result, feature_set=feature_set)
     else:
