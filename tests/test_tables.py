@@ -49,3 +49,30 @@ def test_bad_files_are_format_errors_naming_them(tmp_path):
     (tmp_path / "bad.parquet").write_text("not parquet", encoding="utf-8")
     with pytest.raises(FormatError, match=r"bad\.parquet: not a Parquet table"):
         lookup(tmp_path / "bad.parquet", ["a"])
+
+
+def test_tsv_parts_encoded_elsewhere_concatenate_into_one_readable_table(tmp_path) -> None:
+    """Parts encoded by tsv_bytes (on workers) and appended as bytes give the file write() gives,
+    gzip members included; a Parquet table takes no encoded bytes."""
+    import gzip
+
+    from paralign.tables import tsv_bytes
+
+    schema = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64())])
+    parts = [pa.table({"phrase": ["a", "a"], "paraphrase": ["b", "c"], "probability": [0.1, 1 / 3]}, schema=schema),
+             pa.table({"phrase": ["d"], "paraphrase": ["e f"], "probability": [1e-05]}, schema=schema)]
+    for name in ("t.tsv", "t.tsv.gz"):
+        direct, encoded = tmp_path / ("direct-" + name), tmp_path / ("encoded-" + name)
+        with TableWriter(direct, schema) as writer:
+            for part in parts:
+                writer.write(part)
+        with TableWriter(encoded, schema) as writer:
+            for part in parts:
+                writer.write_encoded(tsv_bytes(part, schema, gzip=name.endswith(".gz")), part.num_rows)
+            assert writer.rows == 3
+        assert encoded.read_bytes() == direct.read_bytes()
+        assert [row[:3] for row in iter_rows(encoded)] == [("a", "b", 0.1), ("a", "c", 1 / 3), ("d", "e f", 1e-05)]
+    assert gzip.decompress((tmp_path / "encoded-t.tsv.gz").read_bytes()).decode().count("\n") == 5
+    assert tsv_bytes(parts[0].slice(0, 0), schema, gzip=True) == b""
+    with TableWriter(tmp_path / "t.parquet", schema) as writer, pytest.raises(TypeError):
+        writer.write_encoded(b"a\tb\t0.5\n", 1)

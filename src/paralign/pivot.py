@@ -66,7 +66,7 @@ from .pivot_frames import (
     write_part,
 )
 from .pivot_input import PivotOptions, Progress, no_progress, prepare_groups, prepare_parallel
-from .tables import TableWriter, atomic_path, iter_rows, lookup
+from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
 from .textio import require_file
 from .workers import on_client
 
@@ -286,19 +286,19 @@ def _summed_pairs(client: Any, frame: Callable[[], Any], work: WorkDir, schema: 
     return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
 
 
-def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict[str, Any]) -> tuple[int, int]:
-    import pyarrow.compute as pc
+def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict[str, Any]) -> None:
+    """The output file from the finished parts, in phrase order: Parquet parts appended as
+    tables, TSV parts (encoded on the workers) appended as bytes."""
     import pyarrow.parquet as pq
 
-    phrases = 0
     with TableWriter(output, schema, metadata) as writer:
         for path in parts:
+            if path.endswith(".tsv"):
+                writer.write_encoded(Path(path).read_bytes(), 0)
+                continue
             table = pq.read_table(path)
             if table.num_rows:
                 writer.write(table)
-                phrases += pc.count_distinct(table["phrase"]).as_py()  # parts hold disjoint phrase ranges
-        rows = writer.rows
-    return phrases, rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -427,13 +427,16 @@ def _finish_table(
     directory = work.path / "output-parts"
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
+    tsv_gzip = None if is_parquet(output) else output.suffix == ".gz"
     futures = client.map(finish_part, pairs, directory=str(directory), schema=schema, threshold=options.threshold,
-                         min_count=options.min_count, count_column=count_column, top_k=options.top_k, pure=False)
+                         min_count=options.min_count, count_column=count_column, top_k=options.top_k,
+                         tsv_gzip=tsv_gzip, pure=False)
     _wait(client, futures, "table", progress)
-    parts = sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
-    phrases_rows = _concatenate(parts, output, schema, metadata)
+    counts = [future.result() for future in futures]
+    parts = sorted(str(path) for path in directory.glob("[0-9]*.parquet" if tsv_gzip is None else "[0-9]*.tsv"))
+    _concatenate(parts, output, schema, metadata)
     shutil.rmtree(directory, ignore_errors=True)
-    return phrases_rows
+    return sum(phrases for _, phrases in counts), sum(rows for rows, _ in counts)
 
 
 def _sultan_align_file(work: WorkDir, stage: str, options: PivotOptions, workers: int, progress: Progress) -> int:

@@ -349,9 +349,10 @@ def _sum_in_ranges(part: pd.DataFrame, cuts: list[str]) -> pd.DataFrame:
 
 
 def finish_part(path: str, directory: str, schema: pa.Schema, *, threshold: float, min_count: int,
-                count_column: str, top_k: int | None) -> int:
+                count_column: str, top_k: int | None, tsv_gzip: bool | None = None) -> tuple[int, int]:
     """One part of summed pairs (whole phrase ranges) -> its rows that pass threshold and
-    min-count, sorted by phrase and best first, `top_k` per phrase, one file per range."""
+    min-count, sorted by phrase and best first, `top_k` per phrase, one file per range
+    (:func:`write_buckets`); return its (rows, distinct phrases)."""
     import pyarrow.parquet as pq
 
     table = pq.read_table(path)
@@ -364,17 +365,26 @@ def finish_part(path: str, directory: str, schema: pa.Schema, *, threshold: floa
         first = np.concatenate([[True], phrase_id[1:] != phrase_id[:-1]])
         group_start = np.maximum.accumulate(np.where(first, np.arange(len(first)), 0))
         table = table.filter(pa.array(np.arange(len(first)) - group_start < top_k))
-    return write_buckets(table, directory, schema)
+    write_buckets(table, directory, schema, tsv_gzip)
+    return table.num_rows, pc.count_distinct(table["phrase"]).as_py()
 
 
-def write_buckets(table: pa.Table, directory: str, schema: pa.Schema) -> int:
-    """Rows of the final table as a Parquet file per phrase range ("bucket") they hold
-    (atomically); return their number."""
+def write_buckets(table: pa.Table, directory: str, schema: pa.Schema, tsv_gzip: bool | None = None) -> int:
+    """Rows of the final table as a file per phrase range ("bucket") they hold (atomically):
+    Parquet (``NNNNN.parquet``), or, for a TSV table (`tsv_gzip` not None), its lines already
+    encoded (``NNNNN.tsv``, one gzip member when `tsv_gzip`), so the worker does the formatting
+    and the output file is their concatenation; return the number of rows."""
     import pyarrow.parquet as pq
+
+    from .tables import tsv_bytes
 
     buckets = table["bucket"].to_numpy()
     for bucket in np.unique(buckets):
         rows = table.filter(pa.array(buckets == bucket)).select(schema.names).cast(schema)
-        with atomic_path(Path(directory) / f"{int(bucket):05d}.parquet") as tmp:
-            pq.write_table(rows, tmp, compression="zstd")
+        name = Path(directory) / f"{int(bucket):05d}.{'parquet' if tsv_gzip is None else 'tsv'}"
+        with atomic_path(name) as tmp:
+            if tsv_gzip is None:
+                pq.write_table(rows, tmp, compression="zstd")
+            else:
+                tmp.write_bytes(tsv_bytes(rows, schema, gzip=tsv_gzip))
     return table.num_rows

@@ -57,6 +57,23 @@ def is_parquet(path: str | Path) -> bool:
     return Path(path).suffix.lower() in PARQUET_SUFFIXES
 
 
+def tsv_bytes(part: pa.Table, schema: pa.Schema, *, gzip: bool) -> bytes:
+    """`part`'s rows (`schema`'s columns) as TSV lines, UTF-8, one gzip member when `gzip`:
+    what :meth:`TableWriter.write` appends, made wherever the part is (a Dask worker)."""
+    part = part.select(schema.names).cast(schema)
+    if not part.num_rows:
+        return b""
+    columns = [_tsv_column(part[name]) for name in schema.names]
+    return _encoded("\n".join(map("\t".join, zip(*columns, strict=True))) + "\n", gzip)
+
+
+def _encoded(text: str, gzip: bool) -> bytes:
+    import gzip as gz
+
+    data = text.encode("utf-8")
+    return gz.compress(data, compresslevel=6, mtime=0) if gzip else data
+
+
 def _tsv_column(column: Any) -> list[str]:
     """A column's values as TSV text: floats by ``repr`` (exact: a TSV table reads back the same
     numbers), the rest by ``str``; a column at a time, so the type is looked at once."""
@@ -82,28 +99,34 @@ class TableWriter:
         self._tmp = self._atomic.__enter__()
         encoded = json.dumps(metadata or {}, sort_keys=True)
         self.schema = schema.with_metadata({METADATA_KEY: encoded.encode()})
+        self.gzip = self.path.suffix == ".gz"
         if is_parquet(self.path):
             import pyarrow.parquet as pq
 
             self._parquet: Any = pq.ParquetWriter(self._tmp, self.schema, compression="zstd")
-            self._text = None
+            self._text: Any = None
         else:
             self._parquet = None
-            self._text = open_text(self._tmp, "wt")
-            self._text.write("# " + "\t".join(schema.names) + "\n")
-            self._text.write(f"# paralign: {encoded}\n")
+            self._text = open(self._tmp, "wb")  # noqa: SIM115 - closed by close()/__exit__
+            header = "# " + "\t".join(schema.names) + "\n" + f"# paralign: {encoded}\n"
+            self._text.write(_encoded(header, self.gzip))
         self._pa = pa
 
     def write(self, part: pa.Table) -> None:
         part = part.select(self.schema.names).cast(self.schema)
-        self.rows += part.num_rows
         if self._parquet is not None:
+            self.rows += part.num_rows
             self._parquet.write_table(part, row_group_size=ROW_GROUP_ROWS)
             return
-        assert self._text is not None
-        if part.num_rows:
-            columns = [_tsv_column(part[name]) for name in self.schema.names]
-            self._text.write("\n".join(map("\t".join, zip(*columns, strict=True))) + "\n")
+        self.write_encoded(tsv_bytes(part, self.schema, gzip=self.gzip), part.num_rows)
+
+    def write_encoded(self, data: bytes, rows: int) -> None:
+        """Append `rows` rows already made by :func:`tsv_bytes` with this file's `gzip` (a
+        worker can encode its part: the file's gzip members are simply concatenated)."""
+        if self._text is None:
+            raise TypeError("write_encoded is for TSV tables; write Parquet parts with write()")
+        self.rows += rows
+        self._text.write(data)
 
     def close(self) -> None:
         if self._parquet is not None:
