@@ -463,17 +463,14 @@ def _assemble(
         for layer, state in enumerate(states[k]):
             subs[layer, position] = state[row]
     word_of = np.asarray(split.word_of)
-    counts = np.bincount(word_of, minlength=len(tokens))[:, None]
-
-    def pooled(sub: np.ndarray) -> np.ndarray:
-        sums = np.zeros((len(tokens), dim), dtype=np.float64)
-        np.add.at(sums, word_of, sub)
-        out = (sums / counts).astype(np.float32)
-        out.setflags(write=False)
-        return out
-
-    words, sent_sub = pooled(subs[0]), subs[1]
-    extra = tuple(pooled(sub) for sub in subs[2:])
+    # mean of each word's sub-words as one product with a pooling matrix (np.add.at per layer
+    # cost a fifth of the encoding time)
+    pool = np.zeros((len(tokens), length), dtype=np.float64)
+    pool[word_of, np.arange(length)] = 1.0
+    pool /= pool.sum(axis=1, keepdims=True)
+    pooled = (pool @ subs[[0, *range(2, len(subs))]].astype(np.float64)).astype(np.float32)
+    pooled.setflags(write=False)
+    words, sent_sub, extra = pooled[0], subs[1], tuple(pooled[1:])
     first, last = states[0][1], states[-1][1]
     every = np.concatenate([first[:prefix], sent_sub, last[len(last) - len(split.suffix) :]])
     sentence = every.astype(np.float64).mean(axis=0)
