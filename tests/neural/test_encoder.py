@@ -192,6 +192,28 @@ def test_layers_are_a_setting(encoder) -> None:
         Encoder(device="cpu", word_layer=7).encode_one(sentence)
 
 
+def test_extra_word_layers_come_from_the_same_run(encoder) -> None:
+    """`extra_word_layers` give the word vectors each layer would give as `word_layer`, long
+    (windowed) sentences included, and leave the main words and the sentence vector alone."""
+    from paralign.neural import Encoder
+
+    sentences = [SENTENCES[1], SENTENCES[4], LONG]
+    both = Encoder(device="cpu", word_layer=3, sentence_layer=3, extra_word_layers=(0, 2)).encode(sentences)
+    main = Encoder(device="cpu", word_layer=3, sentence_layer=3).encode(sentences)
+    for layer, k in ((0, 0), (2, 1)):
+        alone = Encoder(device="cpu", word_layer=layer, sentence_layer=3).encode(sentences)
+        for got, want in zip(both, alone, strict=True):
+            assert got.extra[k].shape == want.matrix.shape
+            np.testing.assert_allclose(got.extra[k], want.matrix, atol=1e-5)
+    for got, want in zip(both, main, strict=True):
+        np.testing.assert_allclose(got.matrix, want.matrix, atol=1e-5)
+        np.testing.assert_allclose(got.sentence, want.sentence, atol=1e-5)
+    assert len(both[0].extra) == 2 and main[0].extra == ()
+    assert not np.allclose(both[0].extra[0], both[0].matrix)
+    with pytest.raises(ConfigurationError, match="layer 9"):
+        Encoder(device="cpu", extra_word_layers=(9,)).encode_one(SENTENCES[0])
+
+
 def test_bad_input_is_a_clear_error(encoder) -> None:
     from paralign.neural import Encoder
 

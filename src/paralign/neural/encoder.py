@@ -3,7 +3,8 @@
 `Encoder` turns token lists (ours, kept exactly: ``don't``, ``U.S.``, ``3.5``, ``well-known``,
 ``'s``, or an annotated `Sentence`) into `EncodedSentence` values:
 
-- one vector per token, the mean of its sub-words' hidden states at `word_layer`;
+- one vector per token, the mean of its sub-words' hidden states at `word_layer` (and, when
+  asked for, at each of `extra_word_layers`, from the same model run);
 - a sentence vector, the mean of all its sub-words' hidden states at `sentence_layer` (special
   tokens included, as sentence-transformers' mean pooling with the attention mask), L2-normalised
   (the all-MiniLM-L6-v2 pipeline ends with a Normalize module, so a dot product is its cosine).
@@ -49,12 +50,14 @@ class EncodedSentence:
     """One sentence's vectors: `words[i]` belongs to `tokens[i]`; `sentence` is L2-normalised.
 
     Arrays are read-only float32. `windows` is how many model windows the sentence needed
-    (1 unless it is longer than the model's window)."""
+    (1 unless it is longer than the model's window). `extra` holds one word matrix (shape
+    (len(tokens), dim)) per layer of the encoder's `extra_word_layers`, in that order."""
 
     tokens: tuple[str, ...]
     words: tuple[np.ndarray, ...]
     sentence: np.ndarray
     windows: int = 1
+    extra: tuple[np.ndarray, ...] = ()
 
     @property
     def matrix(self) -> np.ndarray:
@@ -245,6 +248,9 @@ class Encoder:
     `word_layer` and `sentence_layer` index the hidden states as transformers returns them
     (0 = the embedding layer, 1..L = the transformer layers, negative from the last).
     `stride`: sub-words between the starts of overlapping windows (default half a window).
+    `extra_word_layers`: more layers whose word vectors come out beside `word_layer`'s
+    (`EncodedSentence.extra`), from the same model run (the model still runs only up to the
+    deepest layer asked for).
     Creating an Encoder checks that the extra is installed; the model loads on first use.
     """
 
@@ -257,6 +263,7 @@ class Encoder:
         sentence_layer: int = -1,
         batch_size: int = 32,
         stride: int | None = None,
+        extra_word_layers: Sequence[int] = (),
     ) -> None:
         _check_device(device)
         if batch_size < 1 or (stride is not None and stride < 1):
@@ -266,6 +273,7 @@ class Encoder:
         self.requested_device = device
         self.word_layer = word_layer
         self.sentence_layer = sentence_layer
+        self.extra_word_layers = tuple(extra_word_layers)
         self.batch_size = batch_size
         self.stride = stride
         #: torch threads while encoding on the CPU (None: torch's default, one per core). On a
@@ -280,12 +288,17 @@ class Encoder:
     @functools.cached_property
     def _loaded(self) -> _Model:
         loaded = _load(model_directory(self.model), resolve_device(self.requested_device))
-        for layer in (self.word_layer, self.sentence_layer):
+        for layer in self._layers:
             if not -loaded.num_layers - 1 <= layer <= loaded.num_layers:
                 raise ConfigurationError(
                     f"layer {layer} out of range: the model has layers 0..{loaded.num_layers}"
                 )
         return loaded
+
+    @property
+    def _layers(self) -> tuple[int, ...]:
+        """Every layer read: word, sentence, then the extra word layers."""
+        return (self.word_layer, self.sentence_layer, *self.extra_word_layers)
 
     @property
     def device(self) -> str:
@@ -321,7 +334,7 @@ class Encoder:
             for start, end in item_spans
         ]
         states = self._run(chunks)
-        by_item: dict[int, list[tuple[np.ndarray, np.ndarray]]] = {}
+        by_item: dict[int, list[tuple[np.ndarray, ...]]] = {}
         for chunk, state in zip(chunks, states, strict=True):
             by_item.setdefault(chunk.item, []).append(state)
         return [
@@ -345,15 +358,16 @@ class Encoder:
             raise ConfigurationError("the encoder's tokenizer puts special tokens inside a sentence")
         return _Split(tuple(ids[:lo]), tuple(ids[lo:hi]), tuple(ids[hi:]), tuple(word_ids[lo:hi]))
 
-    def _run(self, chunks: list[_Chunk]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """(word-layer states, sentence-layer states) of each chunk, float32, padding removed.
+    def _run(self, chunks: list[_Chunk]) -> list[tuple[np.ndarray, ...]]:
+        """(word-layer states, sentence-layer states, extra word layers' states...) of each
+        chunk, float32, padding removed.
         Chunks run in batches of similar length, padded per batch, in eval mode and with
         torch's deterministic algorithms."""
         torch, _ = _require()
         loaded = self._loaded
         pad = loaded.tokenizer.pad_token_id or 0
         order = sorted(range(len(chunks)), key=lambda c: (len(chunks[c].ids), c))
-        results: list[tuple[np.ndarray, np.ndarray]] = [None] * len(chunks)  # type: ignore[list-item]
+        results: list[tuple[np.ndarray, ...]] = [None] * len(chunks)  # type: ignore[list-item]
         threads = torch.get_num_threads()
         if self.threads is not None and loaded.device == "cpu":
             torch.set_num_threads(self.threads)
@@ -371,11 +385,10 @@ class Encoder:
                         torch.tensor(ids, device=loaded.device),
                         torch.tensor(mask, device=loaded.device),
                     )
-                    word = states[self.word_layer].float().cpu().numpy()
-                    sent = states[self.sentence_layer].float().cpu().numpy()
+                    arrays = [states[layer].float().cpu().numpy() for layer in self._layers]
                     for row, c in enumerate(batch):
                         n = len(chunks[c].ids)
-                        results[c] = (word[row, :n], sent[row, :n])
+                        results[c] = tuple(array[row, :n] for array in arrays)
         finally:
             torch.use_deterministic_algorithms(was_deterministic, warn_only=warn_only)
             torch.set_num_threads(threads)
@@ -383,12 +396,12 @@ class Encoder:
 
 
     def _states(self, ids: Any, mask: Any) -> dict[int, Any]:
-        """The hidden states of the two layers asked for, by their index as given. The model
+        """The hidden states of the layers asked for, by their index as given. The model
         runs only up to the deeper of them when its layers are a list it can be stopped in
         (BERT-like models: ``encoder.layer``); otherwise in full."""
         loaded = self._loaded
         total = loaded.num_layers
-        wanted = {layer: layer % (total + 1) for layer in (self.word_layer, self.sentence_layer)}
+        wanted = {layer: layer % (total + 1) for layer in self._layers}
         deepest = max(wanted.values())
         blocks = getattr(getattr(loaded.model, "encoder", None), "layer", None)
         if deepest == total or blocks is None or len(blocks) != total:
@@ -436,27 +449,31 @@ def _assemble(
     tokens: tuple[str, ...],
     split: _Split,
     spans: list[tuple[int, int]],
-    states: list[tuple[np.ndarray, np.ndarray]],
+    states: list[tuple[np.ndarray, ...]],
 ) -> EncodedSentence:
-    """Word vectors (sub-words averaged per word) and the sentence vector (all sub-words and
-    specials averaged, then L2-normalised), each sub-word from the window assigned to it."""
+    """Word vectors (sub-words averaged per word, for the word layer and each extra one) and
+    the sentence vector (all sub-words and specials averaged, then L2-normalised), each sub-word
+    from the window assigned to it."""
     prefix, length = len(split.prefix), len(split.content)
     assigned = assign_windows(split.word_of, spans)
     dim = states[0][0].shape[1]
-    word_sub = np.empty((length, dim), dtype=np.float32)
-    sent_sub = np.empty((length, dim), dtype=np.float32)
+    subs = np.empty((len(states[0]), length, dim), dtype=np.float32)
     for position, k in enumerate(assigned):
         row = prefix + position - spans[k][0]
-        word_sub[position] = states[k][0][row]
-        sent_sub[position] = states[k][1][row]
+        for layer, state in enumerate(states[k]):
+            subs[layer, position] = state[row]
     word_of = np.asarray(split.word_of)
-    sums = np.zeros((len(tokens), dim), dtype=np.float64)
-    np.add.at(sums, word_of, word_sub)
-    words = (sums / np.bincount(word_of, minlength=len(tokens))[:, None]).astype(np.float32)
+    # mean of each word's sub-words as one product with a pooling matrix (np.add.at per layer
+    # cost a fifth of the encoding time)
+    pool = np.zeros((len(tokens), length), dtype=np.float64)
+    pool[word_of, np.arange(length)] = 1.0
+    pool /= pool.sum(axis=1, keepdims=True)
+    pooled = (pool @ subs[[0, *range(2, len(subs))]].astype(np.float64)).astype(np.float32)
+    pooled.setflags(write=False)
+    words, sent_sub, extra = pooled[0], subs[1], tuple(pooled[1:])
     first, last = states[0][1], states[-1][1]
     every = np.concatenate([first[:prefix], sent_sub, last[len(last) - len(split.suffix) :]])
     sentence = every.astype(np.float64).mean(axis=0)
     sentence = (sentence / (np.linalg.norm(sentence) or 1.0)).astype(np.float32)
     sentence.setflags(write=False)
-    words.setflags(write=False)
-    return EncodedSentence(tokens, tuple(words), sentence, windows=len(spans))
+    return EncodedSentence(tokens, tuple(words), sentence, windows=len(spans), extra=extra)

@@ -59,3 +59,32 @@ def test_every_module_of_the_pipeline_has_a_group() -> None:
     names = [name for name, _ in ModulePipeline(config, one, one, {}).steps()]
     assert len(names) > 10 and set(names) <= set(MODULE_GROUPS)
     assert len(FEATURES) == len(set(FEATURES))
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1))
+def test_rank_columns_are_symmetric(n: int, m: int, seed: int) -> None:
+    """The similarity/rank/margin columns (main and extra layers) of a link are the same when
+    the sentences are swapped, ties included."""
+    from paralign.aligners.contextual.features import _rank_columns
+
+    rng = np.random.default_rng(seed)
+    sim = np.round(rng.uniform(-0.2, 1.0, (n, m)), 1)
+    li, lj = rng.integers(0, n, 5), rng.integers(0, m, 5)
+    for forward, backward in zip(_rank_columns(sim, li, lj), _rank_columns(sim.T.copy(), lj, li), strict=True):
+        np.testing.assert_array_equal(forward, backward)
+    value, rank_min, _, margin_min, _, best = _rank_columns(sim, li, lj)
+    np.testing.assert_array_equal(best, (sim[li, lj] >= sim.max(axis=1)[li]) & (sim[li, lj] >= sim.max(axis=0)[lj]))
+    assert (rank_min >= 0).all() and (margin_min <= 0).all() and np.array_equal(value, sim[li, lj])
+
+
+def test_features_need_every_extra_layer() -> None:
+    """Evidence without the extra layers' similarities is refused, not scored with zeros."""
+    import pytest
+
+    from paralign.aligners.contextual.features import EXTRA_LAYERS, PairEvidence, pair_features
+
+    evidence = PairEvidence(None, None, np.zeros((1, 1)), {}, {}, {})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=f"{len(EXTRA_LAYERS)} extra-layer"):
+        pair_features(evidence, [(0, 0)], set())
+    assert {f"l{layer}_sim" for layer in EXTRA_LAYERS} <= set(FEATURES)
+    assert {"length_ratio", "sentence_sim"} <= set(FEATURES)

@@ -43,7 +43,7 @@ from ..sultan import PARAPHRASE_OPTIONS
 from ..sultan import Aligner as SultanAligner
 from ..sultan.modules import ModulePipeline
 from ..sultan.prepared import Link
-from .features import PairEvidence, candidates, final_pass, pair_features
+from .features import EXTRA_LAYERS, PairEvidence, candidates, final_pass, pair_features
 from .linkmodel import LinkModel
 
 
@@ -77,7 +77,7 @@ class ContextualAligner:
         self._paraphrase = replace(self.lexical.config, **PARAPHRASE_OPTIONS)
         layer = int(self.model.settings.get("layer", 3))
         self.encoder = Encoder(encoder, device=device, word_layer=layer, sentence_layer=layer,
-                               batch_size=batch_size)
+                               batch_size=batch_size, extra_word_layers=EXTRA_LAYERS)
         self.top_k = int(self.model.settings.get("top_k", 3))
         self.final_threshold = float(self.model.settings.get("final_threshold", 0.5))
 
@@ -145,13 +145,7 @@ class ContextualAligner:
         _check_not_empty(pairs)
         self.related  # noqa: B018 - load the resources before forking
         self.encoder.threads = workers  # --workers bounds the encoder's CPU threads too
-        encoded = self.encoder.encode([x for pair in pairs for x in pair])
-        items = []
-        for k, (s, t) in enumerate(pairs):
-            a, b = encoded[2 * k].matrix, encoded[2 * k + 1].matrix
-            a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
-            b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
-            items.append((s, t, (a @ b.T).astype(np.float64)))
+        items = self.encode_pairs(pairs)
         # the pipelines and the classifier in chunks, on Dask workers when workers > 1 (or in a
         # paralign.workers.runner block); each worker gets this aligner once, its encoder unloaded
         chunks = iter_chunk_results(
@@ -162,15 +156,28 @@ class ContextualAligner:
         return list(progress(results) if progress else results)
 
     # -- the pipeline ---------------------------------------------------------------------------
-    def evidence(self, s: Sentence, t: Sentence, sim: np.ndarray) -> PairEvidence:
+    def encode_pairs(self, pairs: Sequence[tuple[Sentence, Sentence]]) -> list[_Item]:
+        """Every sentence encoded in one batched pass; per pair its two sentences, the cosine
+        matrix of their word vectors at the main layer, those at :data:`.features.EXTRA_LAYERS`
+        and the cosine of their sentence vectors."""
+        encoded = self.encoder.encode([x for pair in pairs for x in pair])
+        items = []
+        for k, (s, t) in enumerate(pairs):
+            a, b = encoded[2 * k], encoded[2 * k + 1]
+            layer_sims = tuple(_cosines(x, y) for x, y in zip(a.extra, b.extra, strict=True))
+            items.append((s, t, _cosines(a.matrix, b.matrix), layer_sims, float(a.sentence @ b.sentence)))
+        return items
+
+    def evidence(self, s: Sentence, t: Sentence, sim: np.ndarray,
+                 layer_sims: tuple[np.ndarray, ...] = (), sentence_sim: float = 0.0) -> PairEvidence:
         """The lexical pipelines' links and word similarities of a pair, with its contextual
-        similarity matrix `sim`."""
+        similarity matrix `sim` (and those of the extra layers, and the sentence cosine)."""
         lexical = self.lexical
         ps, pt = lexical.prepare(s), lexical.prepare(t)
         word_sim = lexical._similarities(ps, pt)
         default = ModulePipeline(lexical.config, ps, pt, word_sim).run()
         paraphrase = ModulePipeline(self._paraphrase, ps, pt, word_sim).run()
-        return PairEvidence(ps, pt, sim, word_sim, default, paraphrase)
+        return PairEvidence(ps, pt, sim, word_sim, default, paraphrase, layer_sims, sentence_sim)
 
     def scored_links(self, evidence: PairEvidence) -> tuple[list[Link], np.ndarray]:
         """Every candidate link of a pair and its features (rows in the links' order)."""
@@ -179,9 +186,9 @@ class ContextualAligner:
         links = candidates(evidence, self.top_k, final)
         return links, pair_features(evidence, links, final)
 
-    def _align_chunk(self, items: list[tuple[Sentence, Sentence, np.ndarray]]) -> list[Alignment]:
-        """Align a chunk of (sentence, sentence, similarity) items, the classifier run once."""
-        scored = [self.scored_links(self.evidence(s, t, sim)) for s, t, sim in items]
+    def _align_chunk(self, items: list[_Item]) -> list[Alignment]:
+        """Align a chunk of :meth:`encode_pairs` items, the classifier run once."""
+        scored = [self.scored_links(self.evidence(*item)) for item in items]
         if not scored:
             return []
         probabilities = self.model.probability(np.concatenate([x for _, x in scored]))
@@ -194,6 +201,18 @@ class ContextualAligner:
         return out
 
 
+#: A pair ready for the pipeline: its sentences, the main layer's cosine matrix, the extra
+#: layers' cosine matrices and the sentence cosine.
+_Item = tuple[Sentence, Sentence, np.ndarray, tuple[np.ndarray, ...], float]
+
+
+def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine similarity of every row of `a` with every row of `b` (float64)."""
+    a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+    b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
+    return (a @ b.T).astype(np.float64)
+
+
 def _check_not_empty(pairs: Sequence[tuple[Any, Any]]) -> None:
     for number, pair in enumerate(pairs, 1):
         for side, sentence in zip(("source", "target"), pair, strict=True):
@@ -202,7 +221,7 @@ def _check_not_empty(pairs: Sequence[tuple[Any, Any]]) -> None:
                 raise FormatError(f"pair {number}: the {side} sentence is empty; nothing to align")
 
 
-def _align_items(aligner: ContextualAligner, items: list[tuple[Sentence, Sentence, np.ndarray]]) -> list[Alignment]:
+def _align_items(aligner: ContextualAligner, items: list[_Item]) -> list[Alignment]:
     """A chunk of :meth:`ContextualAligner._align_chunk` (a module-level function: picklable)."""
     return aligner._align_chunk(items)
 

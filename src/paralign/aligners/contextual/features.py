@@ -7,7 +7,9 @@ default and the paraphrase option sets), the contextual final pass (:func:`final
 evidence the issue lists: its contextual similarity and how it ranks in its row and column,
 which lexical module proposed it, PPDB/WordNet relation, identity, stop-word and punctuation
 flags, POS agreement, relative position, sentence lengths, aligned neighbours and the contextual
-similarity of its dependency and textual neighbours.
+similarity of its dependency and textual neighbours, the length ratio of the two sentences, the
+cosine of their sentence vectors, and the similarity, ranks and margins of the link at the
+encoder's lower layers (:data:`EXTRA_LAYERS`, computed on the way to the main layer).
 
 Every feature is symmetric in the two sentences (a row rank and a column rank are given as
 their minimum and maximum, never as "source" and "target"), so swapping the sentences
@@ -40,6 +42,8 @@ MODULE_GROUPS: dict[str, str] = {
     "stop_text": "stop_text", "unique_stop_words": "stop_text",
 }
 _GROUPS = ("punct", "sequence", "entity", "content_dep", "content_text", "stop_dep", "stop_text")
+#: Encoder layers (below the main one, so free to read) whose word similarities are features.
+EXTRA_LAYERS: tuple[int, ...] = (0, 1, 2)
 
 #: The feature names, in the order of the columns of :func:`pair_features`' matrix.
 FEATURES: tuple[str, ...] = (
@@ -49,7 +53,9 @@ FEATURES: tuple[str, ...] = (
     "same_category", "rel_position", "length_min", "length_max",
     "row_links_min", "row_links_max", "taken_elsewhere_min", "taken_elsewhere_max",
     "lex_neighbours", "dep_context_sim", "text_context_mean", "text_context_min", "text_context_max",
-    "lex_diagonal",
+    "lex_diagonal", "length_ratio", "sentence_sim",
+    *(f"l{layer}_{name}" for layer in EXTRA_LAYERS
+      for name in ("sim", "rank_min", "rank_max", "margin_min", "margin_max", "mutual_best")),
 )
 
 
@@ -59,7 +65,9 @@ class PairEvidence:
 
     `sim` is the contextual cosine matrix (source words x target words); `word_sim` the lexical
     word similarity of the Sultan aligner (identical 1, related ppdbSim); `default` and
-    `paraphrase` the two lexical pipelines' links with the module that made each."""
+    `paraphrase` the two lexical pipelines' links with the module that made each;
+    `layer_sims` the cosine matrices at :data:`EXTRA_LAYERS`, `sentence_sim` the cosine of the
+    two sentence vectors."""
 
     s: Prepared
     t: Prepared
@@ -67,6 +75,8 @@ class PairEvidence:
     word_sim: Mapping[Link, float]
     default: Mapping[Link, str]
     paraphrase: Mapping[Link, str]
+    layer_sims: tuple[np.ndarray, ...] = ()
+    sentence_sim: float = 0.0
 
 
 def final_pass(sim: np.ndarray, s: Prepared, t: Prepared, taken: Mapping[Link, str] | set[Link],
@@ -146,6 +156,17 @@ def _ranks(sim: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return row_rank, col_rank
 
 
+def _rank_columns(sim: np.ndarray, li: np.ndarray, lj: np.ndarray) -> list[np.ndarray]:
+    """The link's similarity, its rank and margin in its row and column (min and max, so
+    symmetric) and whether it is best both ways."""
+    row_rank, col_rank = _ranks(sim)
+    ranks = np.stack([row_rank[li, lj], col_rank[li, lj]])
+    value = sim[li, lj]
+    margins = np.stack([value - sim.max(axis=1)[li], value - sim.max(axis=0)[lj]])
+    return [value, ranks.min(axis=0), ranks.max(axis=0), margins.min(axis=0), margins.max(axis=0),
+            (ranks == 0).all(axis=0)]
+
+
 def pair_features(evidence: PairEvidence, links: list[Link], final: set[Link]) -> np.ndarray:  # long: one column per feature, in FEATURES order
     """The feature matrix of `links` (one row each, columns in :data:`FEATURES` order),
     computed for whole matrices at once and read at the links."""
@@ -153,12 +174,11 @@ def pair_features(evidence: PairEvidence, links: list[Link], final: set[Link]) -
     n, m = sim.shape
     if not links:
         return np.zeros((0, len(FEATURES)), dtype=np.float32)
+    if len(evidence.layer_sims) != len(EXTRA_LAYERS):
+        raise ValueError(f"{len(EXTRA_LAYERS)} extra-layer similarity matrices needed, "
+                         f"got {len(evidence.layer_sims)}")
     li = np.array([i for i, _ in links])
     lj = np.array([j for _, j in links])
-    row_rank, col_rank = _ranks(sim)
-    ranks = np.stack([row_rank[li, lj], col_rank[li, lj]])
-    value = sim[li, lj]
-    margins = np.stack([value - sim.max(axis=1)[li], value - sim.max(axis=0)[lj]])
     default = _link_matrix(evidence.default, (n, m))
     paraphrase = _link_matrix(evidence.paraphrase, (n, m))
     group = np.full((n, m), "", dtype=object)
@@ -180,8 +200,7 @@ def pair_features(evidence: PairEvidence, links: list[Link], final: set[Link]) -
     prev_sim, next_sim = _shifted(sim, -1)[li, lj], _shifted(sim, 1)[li, lj]
     diagonal = _shifted(default, -1)[li, lj] + _shifted(default, 1)[li, lj]
     columns = [
-        value, ranks.min(axis=0), ranks.max(axis=0), margins.min(axis=0), margins.max(axis=0),
-        (ranks == 0).all(axis=0), _link_matrix(final, (n, m))[li, lj], in_default,
+        *_rank_columns(sim, li, lj), _link_matrix(final, (n, m))[li, lj], in_default,
         paraphrase[li, lj], *(group == g for g in _GROUPS),
         word_sim, lower_s[li] == lower_t[lj], lemma_s[li] == lemma_t[lj],
         stops.all(axis=0), stops.any(axis=0) & ~stops.all(axis=0),
@@ -192,5 +211,7 @@ def pair_features(evidence: PairEvidence, links: list[Link], final: set[Link]) -
         (row_links - in_default > 0).min(axis=0), (row_links - in_default > 0).max(axis=0),
         lex_nb, _neighbour_max(sim, adj_s, adj_t)[li, lj], (prev_sim + next_sim) / 2,
         np.minimum(prev_sim, next_sim), np.maximum(prev_sim, next_sim), diagonal,
+        np.full(len(links), min(n, m) / max(n, m)), np.full(len(links), evidence.sentence_sim),
+        *(column for layer_sim in evidence.layer_sims for column in _rank_columns(layer_sim, li, lj)),
     ]
     return np.stack([np.asarray(c, dtype=np.float64) for c in columns], axis=1).astype(np.float32)
