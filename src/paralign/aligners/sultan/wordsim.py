@@ -10,13 +10,11 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
-
-if TYPE_CHECKING:  # pragma: no cover
-    from nltk.stem.snowball import SnowballStemmer
+from ...stemming import stem as snowball_stem
 
 #: The reference implementation's punctuation list, plus the PTB quote/bracket spellings.
 PUNCTUATION: frozenset[str] = frozenset(
@@ -175,15 +173,9 @@ def load_similarity(spec: str | RelatedWords | ParaphraseSource | None) -> Relat
 
 @functools.lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """Snowball (English) stem of a lower-cased word."""
-    return _stemmer().stem(word)
-
-
-@functools.cache
-def _stemmer() -> SnowballStemmer:
-    from nltk.stem.snowball import SnowballStemmer
-
-    return SnowballStemmer("english")
+    """Snowball (English) stem of a lower-cased word (:mod:`paralign.stemming`: nltk's stems,
+    without importing nltk)."""
+    return snowball_stem(word)
 
 
 def canonical(word: str) -> str:
