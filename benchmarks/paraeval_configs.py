@@ -28,6 +28,7 @@ import hashlib
 import itertools
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -99,7 +100,6 @@ def objective(m: dict[str, float]) -> float:
 def search(base: Config, cache: Path) -> Config:
     """Coarse grids on de-en: alpha/beta/gamma/delta, then the tier weights, then again."""
     stats = pair_stats("de-en", base, cache)
-    best, best_value = base, objective(evaluate("de-en", stats, base))
     grids = [
         {"alpha": (0.5, 0.7, 0.8, 0.85, 0.9, 0.95), "beta": (0.2, 0.5, 1.0, 2.0, 3.0),
          "gamma": (0.0, 0.2, 0.4, 0.6), "delta": (0.5, 0.65, 0.75, 0.85, 1.0)},
@@ -109,19 +109,7 @@ def search(base: Config, cache: Path) -> Config:
          "paraphrase": (0.2, 0.4, 0.6, 0.8, 1.0)}
         | ({"contextual": (0.4, 0.6, 0.8, 1.0)} if "contextual" in base.tiers else {}),
     ]
-    for _round in range(2):
-        for grid in grids:
-            keys = list(grid)
-            for values in itertools.product(*(grid[k] for k in keys)):
-                changes = dict(zip(keys, values, strict=True))
-                weights = {k: v for k, v in changes.items() if k in dict(best.weights)}
-                params = {k: v for k, v in changes.items() if k not in weights}
-                candidate = best.with_(weights=weights, **params)
-                value = objective(evaluate("de-en", stats, candidate))
-                if value > best_value + 1e-9:
-                    best, best_value = candidate, value
-            print(f"  {best.settings()}  objective {best_value:.4f}", file=sys.stderr, flush=True)
-    return best
+    return _coordinate_search(base, grids, objective, stats)
 
 
 def refine(base: Config, cache: Path, keep_system: bool = False) -> Config:
@@ -130,7 +118,6 @@ def refine(base: Config, cache: Path, keep_system: bool = False) -> Config:
     weights, twice; the system-level parameters as they are)."""
     stats = pair_stats("de-en", base, cache)
     start = evaluate("de-en", stats, base)
-    best, best_m = base, start
     grids = [
         {"alpha": (0.7, 0.75, 0.8, 0.85, 0.9, 0.95), "beta": (0.1, 0.2, 0.3, 0.5),
          "gamma": (0.2, 0.3, 0.4, 0.5, 0.6), "delta": (0.55, 0.6, 0.65, 0.7, 0.75)},
@@ -138,6 +125,22 @@ def refine(base: Config, cache: Path, keep_system: bool = False) -> Config:
          "paraphrase": (0.6, 0.7, 0.8, 0.9, 1.0)}
         | ({"contextual": (0.6, 0.7, 0.8, 0.9, 1.0)} if "contextual" in base.tiers else {}),
     ]
+
+    def value(m: dict[str, float]) -> float | None:
+        """Segment Pearson, where tau (and with keep_system the system Pearson) holds."""
+        if m["tau"] < start["tau"] or (keep_system and m["system"] < start["system"]):
+            return None
+        return m["pearson"]
+
+    return _coordinate_search(base, grids, value, stats)
+
+
+def _coordinate_search(base: Config, grids: list[dict], value: Callable[[dict[str, float]], float | None],
+                       stats: dict[str, np.ndarray]) -> Config:
+    """Each grid in turn, twice, from the best config so far: the candidate of highest
+    `value(metrics on de-en)` (None: not allowed) replaces it."""
+    best = base
+    best_value = value(evaluate("de-en", stats, base))
     for _round in range(2):
         for grid in grids:
             keys = list(grid)
@@ -146,11 +149,10 @@ def refine(base: Config, cache: Path, keep_system: bool = False) -> Config:
                 weights = {k: v for k, v in changes.items() if k in dict(best.weights)}
                 params = {k: v for k, v in changes.items() if k not in weights}
                 candidate = best.with_(weights=weights, **params)
-                m = evaluate("de-en", stats, candidate)
-                if (m["tau"] >= start["tau"] and m["pearson"] > best_m["pearson"] + 1e-9
-                        and (not keep_system or m["system"] >= start["system"])):
-                    best, best_m = candidate, m
-            print(f"  {best.settings()}  {best_m}", file=sys.stderr, flush=True)
+                got = value(evaluate("de-en", stats, candidate))
+                if got is not None and (best_value is None or got > best_value + 1e-9):
+                    best, best_value = candidate, got
+            print(f"  {best.settings()}  value {best_value}", file=sys.stderr, flush=True)
     return best
 
 
