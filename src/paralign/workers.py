@@ -22,7 +22,8 @@ pickle's hash), so what the task loads lazily (the spaCy pipeline, PPDB, the enc
 loaded there for the rest of the job.  Tasks should pickle without their loaded state (the
 Sultan aligner drops it, see ``Aligner.__getstate__``).
 Nothing a chunk needs lives only on one worker (no scattered data), so when a worker dies Dask
-runs its chunks again elsewhere and only a chunk that kills every worker it meets is lost.
+runs its chunks again elsewhere; a chunk Dask gives up on (KilledWorker) is run once more, so
+only a chunk that kills every worker it meets is lost.
 
 Not for: what is computed per item (the callers' tasks), reading and writing files, or starting
 clusters (:mod:`paralign.cluster`).
@@ -198,23 +199,33 @@ def _on_cluster(
         warnings.simplefilter("ignore", UserWarning)
         source = client.submit(_hold, pickled, key=f"paralign-task-{key}", pure=False)
     pending: deque = deque()
+
+    def submit(chunk: list[_I]) -> Any:
+        return client.submit(_apply, key, source, chunk, pure=False)
+
     try:
         for chunk in chunks:
-            pending.append((chunk, client.submit(_apply, key, source, chunk, pure=False)))
+            pending.append((chunk, submit(chunk)))
             if len(pending) >= limit:
-                yield _collect(client, *pending.popleft(), worker_failed)
+                yield _collect(client, *pending.popleft(), worker_failed, submit)
         while pending:
-            yield _collect(client, *pending.popleft(), worker_failed)
+            yield _collect(client, *pending.popleft(), worker_failed, submit)
     finally:
         if pending:  # the caller stopped early or failed: drop the rest
             client.cancel([future for _, future in pending])
         source.release()
 
 
-def _collect(client: Client, chunk: list[_I], future: Any,
-             worker_failed: Callable[[list[_I], str], Iterable[_R]]) -> list[_R]:
+def _collect(client: Client, chunk: list[_I], future: Any, worker_failed: Callable[[list[_I], str], Iterable[_R]],
+             resubmit: Callable[[list[_I]], Any] | None = None) -> list[_R]:
     """A chunk's results; a chunk whose task failed is reported item by item, but a caller's
-    mistake or a stalled cluster (every worker paused at its memory limit) stops the job."""
+    mistake or a stalled cluster (every worker paused at its memory limit) stops the job.
+
+    A chunk Dask gave up on because workers died while it was assigned to them (KilledWorker)
+    is run once more (`resubmit`): Dask counts a death against every chunk queued on the dying
+    worker, so a chunk that kills workers can take innocent ones down with it.  Chunks are
+    collected in order, so by the time an innocent chunk is retried the deaths that failed it
+    are over; the chunk that kills fails again and is reported."""
     from .cluster import result
 
     try:
@@ -222,6 +233,10 @@ def _collect(client: Client, chunk: list[_I], future: Any,
     except (ConfigurationError, ClusterStalledError):
         raise
     except Exception as exc:  # noqa: BLE001 - a task raised or its worker died: report the chunk
+        from distributed import KilledWorker
+
+        if resubmit is not None and isinstance(exc, KilledWorker):
+            return _collect(client, chunk, resubmit(chunk), worker_failed)
         return list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
     finally:
         future.release()
