@@ -37,9 +37,6 @@ SCHEDULER_ENV = "PARALIGN_SCHEDULER"
 #: before a waiting job gives up with ClusterStalledError.
 STALL_SECONDS = 120.0
 
-#: What a stalled job's error tells the user to do.
-STALL_ADVICE = "raise the memory limit per worker (--memory-limit, or the cluster's own) or give more workers"
-
 #: How often a waiting job looks at the workers' state.
 POLL_SECONDS = 2.0
 
@@ -178,7 +175,9 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
             now = time.monotonic()
             stalled_since = now if stalled_since is None else stalled_since
             if now - stalled_since >= stall_after:
-                raise ClusterStalledError(f"{why} for {now - stalled_since:.0f} s: {STALL_ADVICE}") from None
+                raise ClusterStalledError(
+                    f"{why} for {now - stalled_since:.0f} s: raise the memory limit per worker (--memory-limit, or "
+                    "the cluster's own) or give more workers") from None
             continue
         stalled_since = None
         yield from done
@@ -186,9 +185,7 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
 
 def result(client: Client, future: Any, **watch: float | None) -> Any:
     """``future.result()``, watched as :func:`finished` watches (`watch`: its keywords)."""
-    for done in finished(client, [future], **watch):
-        return done.result()
-    raise AssertionError("unreachable: finished() yields every future")  # pragma: no cover
+    return next(finished(client, [future], **watch)).result()
 
 
 def stall_reason(client: Client) -> str | None:
