@@ -8,6 +8,8 @@ three rules that
 look at a neighbour stay regular expressions (with their replacement built by a function, and
 skipped when the line has no character they could match). The tests compare it with
 ``sacrebleu.tokenizers.tokenizer_13a.Tokenizer13a`` on every WMT21 line and on arbitrary strings.
+The rules are sacrebleu 2.x's (Apache License 2.0, Copyright 2017-2018 Amazon.com, Inc. or its
+affiliates), rewritten for speed.
 
 Not for: other tokenizers (intl, char, zh: use sacrebleu's).
 """
