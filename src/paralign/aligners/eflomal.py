@@ -162,7 +162,7 @@ def iter_symmetrized(
 
 def links_to_pharaoh(links: Iterable[Link]) -> str:
     """Format links as one Pharaoh line (`i-j` items, sorted, space-separated)."""
-    return " ".join(f"{i}-{j}" for i, j in sorted(links))
+    return " ".join(map("%d-%d".__mod__, sorted(links)))
 
 
 def align_files(
