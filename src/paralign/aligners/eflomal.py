@@ -41,8 +41,8 @@ def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[
     """Split `text` into tokens with `method` (see the module doc), optionally lower-cased."""
     if method == "regex":
         tokens = _TOKEN.findall(text)
-    elif method == "whitespace":
-        tokens = text.split()
+    elif method == "whitespace":  # no character lower-cases to white space: one pass over the text
+        return text.lower().split() if lowercase else text.split()
     elif method == "moses":
         tokens = [html.unescape(token) for token in text.split()]
     else:
