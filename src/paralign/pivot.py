@@ -416,7 +416,7 @@ def _cuts(files: Sequence[str], partitions: int) -> Any:
     a worker, once the chunks exist), so the table's graph is built before they do."""
     import dask
 
-    return dask.delayed(_cuts_now, pure=True)(list(files), partitions)
+    return dask.delayed(_cuts_now, pure=False)(list(files), partitions)
 
 
 def _cuts_now(files: Sequence[str], partitions: int) -> list[str]:
