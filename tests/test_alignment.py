@@ -92,6 +92,15 @@ def test_validate() -> None:
     assert a.validate(3, 2) is a
     with pytest.raises(AlignmentIndexError, match="gold.txt:4.*2-1"):
         a.validate(2, 2, source="gold.txt", line=4)
+    with pytest.raises(AlignmentIndexError, match="link 1-5 "):  # the first link outside, in order
+        Alignment.from_links([(3, 0), (1, 5), (0, 0)]).validate(2, 2)
+
+
+@given(alignments())
+def test_sure_lines_parse_as_links(a: Alignment) -> None:
+    """A line of sure links only (the fast path) reads as its links, however it is spaced."""
+    text = "\t ".join(f"{i}-{j}" for i, j in sorted(a.sure)) + " \n"
+    assert Alignment.from_pharaoh(text) == Alignment(a.sure, a.sure)
 
 
 # -- symmetrize on hand examples -------------------------------------------------------------

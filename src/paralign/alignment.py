@@ -14,6 +14,8 @@ from .sentence import Sentence
 Link = tuple[int, int]
 
 _LINK = re.compile(r"^(\d+)([-?p])(\d+)$")
+#: A line of sure links only (the common case, as aligners write them): parsed without a match per link.
+_SURE_LINE = re.compile(r"\d+-\d+(?:\s+\d+-\d+)*")
 
 
 def _links(items: Iterable[Iterable[int]]) -> frozenset[Link]:
@@ -111,7 +113,12 @@ class Alignment:
         self, source_length: int, target_length: int, *, source: str | None = None, line: int | None = None
     ) -> Alignment:
         """Raise AlignmentIndexError if a link points outside a sentence; return self."""
-        for i, j in sorted(self.possible):
+        if self.possible:
+            sources, targets = zip(*self.possible, strict=True)
+            if min(sources) >= 0 and min(targets) >= 0 and max(sources) < source_length \
+                    and max(targets) < target_length:
+                return self
+        for i, j in sorted(self.possible):  # the first link outside, in order, for the message
             if not (0 <= i < source_length and 0 <= j < target_length):
                 raise AlignmentIndexError(
                     f"link {i}-{j} outside sentences of {source_length} and {target_length} tokens",
@@ -133,6 +140,10 @@ class Alignment:
     @classmethod
     def from_pharaoh(cls, text: str, *, source: str | None = None, line: int | None = None) -> Alignment:
         """Parse `i-j` (sure), `i?j` or `ipj` (possible) links separated by white space."""
+        if _SURE_LINE.fullmatch(text.strip()):
+            numbers = list(map(int, text.replace("-", " ").split()))
+            links = frozenset(zip(numbers[::2], numbers[1::2], strict=True))
+            return cls(links, links)
         sure: set[Link] = set()
         possible: set[Link] = set()
         for item in text.split():

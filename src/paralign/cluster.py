@@ -81,14 +81,27 @@ def describe(client: Client, local: bool) -> dict[str, Any]:
     }
 
 
+#: glibc malloc settings of the local workers' processes (set before they start).  Dask sets
+#: MALLOC_TRIM_THRESHOLD_ to 64 KiB so that freed memory goes back to the system at once; setting
+#: it also turns off glibc's adaptive mmap threshold, so every array above 128 KiB is a fresh
+#: mmap whose pages the kernel faults in and zeroes, and that page work (a third of a pivot
+#: worker's CPU time, and memory-bound, so two workers share it badly) is redone for each
+#: array.  Arrays up to 32 MiB come from the heap instead, and up to 256 MiB of freed heap is
+#: kept for reuse; the memory limit is enforced on the process' whole memory all the same.
+WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(256 * 2**20), "MALLOC_MMAP_THRESHOLD_": str(32 * 2**20)}
+
+
 def _start_local(options: ClusterOptions) -> Any:
+    import dask
     from distributed import LocalCluster
 
-    return LocalCluster(
-        n_workers=options.workers, threads_per_worker=1, processes=True,
-        memory_limit=options.memory_limit or "auto", host="127.0.0.1",
-        dashboard_address=":0", silence_logs=logging.ERROR,
-    )
+    environ = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+        return LocalCluster(
+            n_workers=options.workers, threads_per_worker=1, processes=True,
+            memory_limit=options.memory_limit or "auto", host="127.0.0.1",
+            dashboard_address=":0", silence_logs=logging.ERROR,
+        )
 
 
 @contextmanager

@@ -251,13 +251,18 @@ def _chunk_tasks(work: WorkDir, stage: str, options: PivotOptions, **kinds: bool
     return tasks
 
 
-def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask], progress: Progress) -> dict[str, int]:
-    """Stage 3: the chunks whose Parquet file is missing, on the cluster; counts of both kinds."""
+def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask], progress: Progress,
+             meanwhile: Callable[[], Any] | None = None) -> tuple[dict[str, int], Any]:
+    """Stage 3: the chunks whose Parquet file is missing, on the cluster; counts of both kinds,
+    and what `meanwhile()` returns: it runs here while the workers extract (building stage 4's
+    Dask graph takes the command a few tenths of a second, which would otherwise come after)."""
     todo = [task for task in tasks if not Path(task.output).exists()]
     work.reused.extend(f"{Path(t.output).parent.parent.name}/extract/{Path(t.output).stem}"
                        for t in tasks if t not in todo)
-    _wait(client, [client.submit(extract_chunk, task, pure=False) for task in todo], "extract", progress)
-    return {"total": len(tasks), "computed": len(todo), "reused": len(tasks) - len(todo)}
+    futures = [client.submit(extract_chunk, task, pure=False) for task in todo]
+    built = meanwhile() if meanwhile is not None else None
+    _wait(client, futures, "extract", progress)
+    return {"total": len(tasks), "computed": len(todo), "reused": len(tasks) - len(todo)}, built
 
 
 def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:
@@ -267,7 +272,7 @@ def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> Non
         future.result()
 
 
-def _summed_pairs(client: Any, frame: Callable[[], Any], work: WorkDir, schema: Any, fresh: bool,
+def _summed_pairs(client: Any, frame: Any, work: WorkDir, schema: Any, fresh: bool,
                   progress: Progress) -> list[str]:
     """Stage 4's group-by result (every scored pair, before filters) as Parquet parts in
     ``pairs/``, reused when no chunk changed: so filters alone re-run cheaply."""
@@ -280,7 +285,7 @@ def _summed_pairs(client: Any, frame: Callable[[], Any], work: WorkDir, schema: 
     shutil.rmtree(directory, ignore_errors=True)
     with atomic_path(directory) as tmp:
         writes = [dask.delayed(write_part)(part, str(tmp / f"{k:05d}.parquet"), schema)
-                  for k, part in enumerate(frame().to_delayed())]
+                  for k, part in enumerate(frame.to_delayed())]
         _wait(client, client.compute(writes), "pairs", progress)
     work.mark("pairs", {"parts": len(writes)})
     return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
@@ -364,16 +369,17 @@ def pivot_paraphrases(
             tasks.extend(corpus_tasks)
             corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **info, "chunks": len(corpus_tasks)})
         client = ready()
-        chunks = _extract(client, work, tasks, progress)
         partitions = partitions_for(len(tasks))
         by_corpus = [[t.output for t in tasks if Path(t.output).parent.parent.name == f"c{k}"] for k in range(len(corpora))]
 
-        def build(cuts: list[str]) -> Any:
+        def build() -> Any:
+            cuts = _cuts([t.output for t in tasks], partitions)
             frames = [pivot_frame(files, options.min_translation_prob, partitions, cuts) for files in by_corpus if files]
             return combine_pivots(frames, partitions, cuts)
 
+        chunks, frame = _extract(client, work, tasks, progress, build if tasks else None)
         phrases, rows = _finish_table(
-            client, build, [t.output for t in tasks], work, output, PIVOT_SCHEMA, options, "support",
+            client, frame, [t.output for t in tasks], work, output, PIVOT_SCHEMA, options, "support",
             _renamed({"kind": "pivot", "corpora": corpus_info, "options": options.fingerprint()}, shown_names), progress,
             fresh=chunks["computed"] > 0,
         )
@@ -404,26 +410,31 @@ def _cluster_info(client: Any) -> dict[str, Any]:
     return describe(client, local=client.cluster is not None)
 
 
-def _cuts(files: Sequence[str], partitions: int) -> list[str]:
+def _cuts(files: Sequence[str], partitions: int) -> Any:
     """Where the phrase ranges are cut: from a sample of every chunk's phrases (kept in each
-    chunk file's metadata, so this reads no rows)."""
+    chunk file's metadata, so this reads no rows); a Dask Delayed, computed with the table (on
+    a worker, once the chunks exist), so the table's graph is built before they do."""
+    import dask
+
+    return dask.delayed(_cuts_now, pure=False)(list(files), partitions)
+
+
+def _cuts_now(files: Sequence[str], partitions: int) -> list[str]:
     return cuts_from([sample_file(path) for path in files], partitions)
 
 
 def _finish_table(
-    client: Any, build: Callable[[list[str]], Any] | None, chunk_files: Sequence[str], work: WorkDir, output: Path,
+    client: Any, frame: Any, chunk_files: Sequence[str], work: WorkDir, output: Path,
     schema: Any, options: PivotOptions, count_column: str, metadata: dict[str, Any], progress: Progress, *,
     fresh: bool,
 ) -> tuple[int, int]:  # long: the output stage's steps in order
-    """Stage 4: the summed pairs (kept in the work directory; `build(cuts)` gives their Dask
-    DataFrame), then per part the filters, order and top-k, one file per phrase range, then
-    one output file (an empty table when nothing was kept)."""
-    if build is None or not chunk_files:
+    """Stage 4: the summed pairs (kept in the work directory; `frame` is their Dask DataFrame,
+    built while the chunks were extracted), then per part the filters, order and top-k, one
+    file per phrase range, then one output file (an empty table when nothing was kept)."""
+    if frame is None or not chunk_files:
         with TableWriter(output, schema, metadata):
             return 0, 0
-    partitions = partitions_for(len(chunk_files))
-    pairs = _summed_pairs(client, lambda: build(_cuts(chunk_files, partitions)), work, schema, fresh,
-                          progress)
+    pairs = _summed_pairs(client, frame, work, schema, fresh, progress)
     directory = work.path / "output-parts"
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
@@ -515,11 +526,13 @@ def monolingual_paraphrases(
             work.mark(f"{stage}/align", {"lines": lines})
         client = ready()
         tasks = _chunk_tasks(work, stage, options, include_identical=False, symmetric=True)
-        chunks = _extract(client, work, tasks, progress)
         files = [t.output for t in tasks]
+        partitions = partitions_for(len(files))
+        chunks, frame = _extract(client, work, tasks, progress,
+                                 (lambda: monolingual_frame(files, partitions, _cuts(files, partitions))) if files else None)
         corpus = {"alignment": dict(COMPUTED[aligner]), **info, "chunks": len(tasks)}
         phrases, rows = _finish_table(
-            client, lambda cuts: monolingual_frame(files, partitions_for(len(files)), cuts), files, work, output,
+            client, frame, files, work, output,
             MONO_SCHEMA, options, "count",
             _renamed({"kind": "monolingual", "corpora": [corpus], "options": options.fingerprint()}, shown_names), progress,
             fresh=chunks["computed"] > 0,

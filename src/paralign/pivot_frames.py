@@ -308,7 +308,15 @@ def _by_range(counts: Any, cuts: list[str], partitions: int) -> Any:
     """Chunk counts moved so that each phrase range (all rows of its e's) is in one partition."""
     schema = _bucketed(COUNT_SCHEMA)
     bucketed = counts.map_partitions(_with_bucket, "e", cuts, schema, meta=_empty(schema))
-    return bucketed.shuffle(on="bucket", npartitions=partitions, method=shuffle_method(partitions))
+    return _by_bucket(bucketed, partitions)
+
+
+def _by_bucket(frame: Any, partitions: int) -> Any:
+    """`frame` moved so that partition k holds the rows of phrase range k (`bucket` k, as
+    index): a range shuffle on known divisions, so no two ranges share a partition (a hash
+    shuffle of the bucket numbers would put some ranges together and leave partitions empty)."""
+    divisions = [*range(partitions), partitions - 1]
+    return frame.set_index("bucket", divisions=divisions, shuffle_method=shuffle_method(partitions))
 
 
 def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partitions: int, cuts: list[str]) -> Any:
@@ -316,7 +324,7 @@ def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partiti
     with the phrase range of each row (`bucket`)."""
     by_e = _by_range(read_files(chunk_files), cuts, partitions).map_partitions(
         _counts_by_e, meta=_empty(BY_E_SCHEMA))
-    return by_e.shuffle(on="f", npartitions=partitions, method=shuffle_method(partitions)).map_partitions(
+    return by_e.shuffle(on="f", npartitions=partitions, shuffle_method=shuffle_method(partitions)).map_partitions(
         _pivot_in_ranges, min_translation_prob, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
 
 
@@ -340,7 +348,7 @@ def combine_pivots(frames: Sequence[Any], partitions: int, cuts: list[str]) -> A
     import dask.dataframe as dd
 
     frame = frames[0] if len(frames) == 1 else dd.concat(list(frames))
-    return frame.shuffle(on="bucket", npartitions=partitions, method=shuffle_method(partitions)).map_partitions(
+    return _by_bucket(frame, partitions).map_partitions(
         _sum_in_ranges, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
 
 

@@ -42,6 +42,7 @@ def test_tokenize_methods():
     assert tokenize("the man's T-shirt costs 3.50") == ["the", "man", "'s", "T-shirt", "costs", "3.50"]
     assert tokenize("Yes , we &apos;re", "moses") == ["Yes", ",", "we", "'re"]
     assert tokenize("a  b\tc", "whitespace") == ["a", "b", "c"]
+    assert tokenize("Ä  İx\u2003B", "whitespace", lowercase=True) == ["ä", "İx".lower(), "b"]
     with pytest.raises(ConfigurationError):
         tokenize("x", "spacy")
 

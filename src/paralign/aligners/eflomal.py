@@ -41,8 +41,8 @@ def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[
     """Split `text` into tokens with `method` (see the module doc), optionally lower-cased."""
     if method == "regex":
         tokens = _TOKEN.findall(text)
-    elif method == "whitespace":
-        tokens = text.split()
+    elif method == "whitespace":  # no character lower-cases to white space: one pass over the text
+        return text.lower().split() if lowercase else text.split()
     elif method == "moses":
         tokens = [html.unescape(token) for token in text.split()]
     else:
@@ -162,7 +162,7 @@ def iter_symmetrized(
 
 def links_to_pharaoh(links: Iterable[Link]) -> str:
     """Format links as one Pharaoh line (`i-j` items, sorted, space-separated)."""
-    return " ".join(f"{i}-{j}" for i, j in sorted(links))
+    return " ".join(map("%d-%d".__mod__, sorted(links)))
 
 
 def align_files(

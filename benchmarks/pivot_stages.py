@@ -1,0 +1,87 @@
+"""Where a pivot run's time goes, stage by stage, with 1 or 2 local workers (issue 20's 2-vs-1 clause).
+
+    flock /work/scratch/bench.lock .venv/bin/python benchmarks/pivot_stages.py \
+        --cache /work/scratch/pivot-scaling --corpus 29000 --workers 1 2 [--repeat 3]
+
+Runs `paralign.pivot.pivot_paraphrases` in this process on a corpus that
+`benchmarks/pivot_scaling.py` cached (`<cache>/<corpus>.en`, `.de`, `.align`; e.g. `29000` or
+`300000-ids`), with the alignment given and the whitespace tokenizer as the scaling benchmark
+uses, and prints the seconds from the call's start to each stage boundary the pipeline reports
+through its progress hook: the workers connected (imports, stage 1 in this process and the
+cluster's start alongside it), extraction done, the summed pairs written, the filtered parts
+written, the output file written and the cluster stopped.  Stages whose two columns differ by
+about 2x are shared by the workers; the others are the serial part that bounds the ratio.
+Each run is a fresh process (a warm one starts the next cluster about 1 s sooner: its
+imports are done); the interpreter's own start (about 0.7 s here) is not included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+STAGES = ("workers connected", "extract", "pairs", "table", "output, cluster stopped")
+
+
+def one_run(cache: Path, corpus: str, workers: int, work: Path) -> dict[str, float]:
+    """Seconds of each stage of one pivot run."""
+    from paralign.cluster import ClusterOptions
+    from paralign.pivot import pivot_paraphrases
+    from paralign.pivot_input import PivotOptions
+
+    marks: dict[str, float] = {}
+    start = time.perf_counter()
+
+    def progress(items, desc: str = "", total: int | None = None):  # noqa: ANN001, ANN202 - the Progress protocol
+        yield from items
+        marks[desc] = time.perf_counter() - start
+
+    paths = [str(cache / f"{corpus}.{ext}") for ext in ("en", "de", "align")]
+    pivot_paraphrases(
+        [(paths[0], paths[1])], work / "table.parquet", PivotOptions(tokenizer="whitespace"),
+        alignments=[paths[2]], work_dir=work / "work", restart=True, progress=progress,
+        cluster=ClusterOptions(workers=workers, memory_limit="2GB"),
+        on_start=lambda info: marks.setdefault("connected", time.perf_counter() - start),
+    )
+    ends = [marks["connected"], marks["extract"], marks["pairs"], marks["table"], time.perf_counter() - start]
+    return {stage: end - begin for stage, begin, end in zip(STAGES, [0.0, *ends[:-1]], ends, strict=True)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cache", default="build/pivot-scaling")
+    parser.add_argument("--corpus", default="29000")
+    parser.add_argument("--workers", type=int, nargs="*", default=[1, 2])
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)  # a child: one run, as JSON
+    args = parser.parse_args()
+    if args.one is not None:
+        with tempfile.TemporaryDirectory(prefix="pivot-stages-") as tmp:
+            print(json.dumps(one_run(Path(args.cache), args.corpus, args.one, Path(tmp))))
+        return
+    runs: dict[int, list[dict[str, float]]] = {w: [] for w in args.workers}
+    for _ in range(args.repeat):
+        for workers in args.workers:
+            child = subprocess.run([sys.executable, __file__, "--cache", args.cache, "--corpus", args.corpus,
+                                    "--one", str(workers)], check=True, capture_output=True, text=True)
+            runs[workers].append(json.loads(child.stdout.splitlines()[-1]))
+            print(json.dumps({"workers": workers, **runs[workers][-1]}), file=sys.stderr, flush=True)
+    print(f"| stage ({args.corpus} lines, median of {args.repeat}) | "
+          + " | ".join(f"{w} worker{'s' if w > 1 else ''} s" for w in args.workers) + " |")
+    print("|---|" + "---:|" * len(args.workers))
+    for stage in [*STAGES, "total"]:
+        cells = [statistics.median(sum(r.values()) if stage == "total" else r[stage] for r in runs[w])
+                 for w in args.workers]
+        print(f"| {stage} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
