@@ -12,8 +12,8 @@ Fitting: scikit-learn's HistGradientBoostingClassifier with fixed settings and s
 dataset weighs `SET_WEIGHTS` in total (sample weights), so the 2398 MTRef pairs do not drown
 the 800 MSR pairs. The threshold comes from cross-validation on the training pairs: each dataset's
 pairs are dealt into `FOLDS` folds (fixed seed), a model fitted on the other folds scores each
-fold, and the decision threshold is the one with the best mean macro F1 of the three datasets
-over these held-out predictions. The model is then refitted on all training pairs with that
+fold, and the decision threshold is picked on these held-out predictions (`pick_threshold`: the
+one whose worst dataset gains most over `REFERENCE`, or the best mean macro F1 of the three). The model is then refitted on all training pairs with that
 threshold, its trees exported to JSON (evaluated by numpy at run time, checked here against
 scikit-learn's own predictions). Deterministic: the same data give the same file.
 
