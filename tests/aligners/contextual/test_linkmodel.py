@@ -61,6 +61,9 @@ def test_the_shipped_model_loads_and_gives_probabilities() -> None:
     assert model.settings["layer"] >= 0 and model.feature.shape[0] >= 10
     p = model.probability(np.random.default_rng(1).uniform(0, 1, (200, len(FEATURES))))
     assert ((p >= 0) & (p <= 1)).all() and p.std() > 0
+    from paralign.aligners.contextual.features import STACK_FEATURES
+
+    assert model.stack is not None and model.stack.features == FEATURES + STACK_FEATURES
 
 
 def test_a_second_round_reads_the_first_rounds_probabilities() -> None:
