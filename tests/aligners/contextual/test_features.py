@@ -88,3 +88,28 @@ def test_features_need_every_extra_layer() -> None:
         pair_features(evidence, [(0, 0)], set())
     assert {f"l{layer}_sim" for layer in EXTRA_LAYERS} <= set(FEATURES)
     assert {"length_ratio", "sentence_sim"} <= set(FEATURES)
+
+
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1))
+def test_stack_features_are_symmetric(n: int, m: int, seed: int) -> None:
+    """The second round's columns of a link are the same when the sentences are swapped (ties
+    included), and read the first round's probabilities where they should."""
+    from paralign.aligners.contextual.features import STACK_FEATURES, stack_features
+
+    rng = np.random.default_rng(seed)
+    cells = [(i, j) for i in range(n) for j in range(m)]
+    chosen = rng.choice(len(cells), rng.integers(1, len(cells) + 1), replace=False)
+    links = np.array(sorted(cells[k] for k in chosen))
+    p = np.round(rng.uniform(0, 1, len(links)), 1)
+    forward = stack_features(links, p, n, m)
+    np.testing.assert_array_equal(forward, stack_features(links[:, ::-1].copy(), p, m, n))
+    assert forward.shape == (len(links), len(STACK_FEATURES))
+    column = dict(zip(STACK_FEATURES, forward.T, strict=True))
+    np.testing.assert_array_equal(column["p"], p)
+    grid = {tuple(link): q for link, q in zip(links.tolist(), p, strict=True)}
+    for row, (i, j) in enumerate(links.tolist()):
+        diagonal = [grid.get((i - 1, j - 1), 0.0), grid.get((i + 1, j + 1), 0.0)]
+        assert column["p_diagonal_max"][row] == max(diagonal)
+        rivals = [q for (a, b), q in grid.items() if (a == i) != (b == j)]
+        assert column["p_rival_max"][row] == max(rivals, default=0.0)
+    assert stack_features(np.zeros((0, 2), dtype=int), np.zeros(0), n, m).shape == (0, len(STACK_FEATURES))

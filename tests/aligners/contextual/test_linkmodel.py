@@ -61,3 +61,30 @@ def test_the_shipped_model_loads_and_gives_probabilities() -> None:
     assert model.settings["layer"] >= 0 and model.feature.shape[0] >= 10
     p = model.probability(np.random.default_rng(1).uniform(0, 1, (200, len(FEATURES))))
     assert ((p >= 0) & (p <= 1)).all() and p.std() > 0
+    from paralign.aligners.contextual.features import STACK_FEATURES
+
+    assert model.stack is not None and model.stack.features == FEATURES + STACK_FEATURES
+
+
+def test_a_second_round_reads_the_first_rounds_probabilities() -> None:
+    """With a ``stack`` object the model scores again over the features and the first round's
+    neighbour probabilities (`stack_features`); its features are checked too."""
+    from paralign.aligners.contextual.features import STACK_FEATURES, stack_features
+
+    p_column = len(FEATURES) + STACK_FEATURES.index("p_diagonal_max")
+    stack = {"features": list(FEATURES + STACK_FEATURES), "baseline": 0.0, "depth": 1, "trees": [
+        {"feature": [p_column, 0, 0], "threshold": [0.5, 0, 0], "left": [1, 1, 2], "right": [2, 1, 2],
+         "value": [0, -3.0, 3.0]}]}
+    model = LinkModel.from_dict(_model(stack=stack))
+    rng = np.random.default_rng(2)
+    links = np.array([(0, 0), (1, 1), (2, 2), (0, 2), (2, 0), (1, 0)])
+    x = rng.uniform(-1, 5, (len(links), len(FEATURES)))
+    groups = np.array([0, 0, 0, 1, 1, 1])
+    got = model.pair_probabilities(x, links, groups, [(3, 3), (3, 3)])
+    first = model.probability(x)
+    extra = np.concatenate([stack_features(links[:3], first[:3], 3, 3), stack_features(links[3:], first[3:], 3, 3)])
+    expected = 1 / (1 + np.exp(-np.where(extra[:, STACK_FEATURES.index("p_diagonal_max")] <= 0.5, -3.0, 3.0)))
+    np.testing.assert_allclose(got, expected)
+    assert np.array_equal(LinkModel.from_dict(_model()).pair_probabilities(x, links, groups, [(3, 3)] * 2), first)
+    with pytest.raises(FormatError, match="features"):
+        LinkModel.from_dict(_model(stack={**stack, "features": list(FEATURES)}))

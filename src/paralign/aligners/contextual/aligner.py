@@ -13,6 +13,9 @@ the layers it uses), and then, per pair:
    similarity beside the lexical evidence: graded word similarity beside identity and PPDB, the
    contextual similarity of dependency and textual neighbours beside the pipeline's own context
    evidence (:mod:`.features`, :mod:`.linkmodel`);
+   and, when the model has a second round, scores them again with the first round's
+   probabilities of each link and of its neighbours beside the features (aligned neighbours,
+   phrase links, rivals in its row and column: :func:`.features.stack_features`);
 4. keeps the links whose probability reaches the model's threshold, each with that probability
    as its confidence (``Alignment.confidence``).
 
@@ -191,7 +194,11 @@ class ContextualAligner:
         scored = [self.scored_links(self.evidence(*item)) for item in items]
         if not scored:
             return []
-        probabilities = self.model.probability(np.concatenate([x for _, x in scored]))
+        probabilities = self.model.pair_probabilities(
+            np.concatenate([x for _, x in scored]),
+            np.array([link for links, _ in scored for link in links], dtype=np.int64).reshape(-1, 2),
+            np.concatenate([np.full(len(links), k) for k, (links, _) in enumerate(scored)]),
+            [item[2].shape for item in items])
         out, start = [], 0
         for links, _ in scored:
             p = probabilities[start : start + len(links)]

@@ -215,3 +215,46 @@ def pair_features(evidence: PairEvidence, links: list[Link], final: set[Link]) -
         *(column for layer_sim in evidence.layer_sims for column in _rank_columns(layer_sim, li, lj)),
     ]
     return np.stack([np.asarray(c, dtype=np.float64) for c in columns], axis=1).astype(np.float32)
+
+
+#: The second round's extra columns (:func:`stack_features`), after the :data:`FEATURES` columns:
+#: the first round's probability of the link and of the links around it.
+STACK_FEATURES: tuple[str, ...] = (
+    "p", "p_diagonal_min", "p_diagonal_max", "p_adjacent_max", "p_rival_min", "p_rival_max",
+    "p_rank_min", "p_rank_max", "p_kept_min", "p_kept_max", "p_antidiagonal_max",
+)
+
+
+def stack_features(links: np.ndarray, p: np.ndarray, n: int, m: int) -> np.ndarray:
+    """The second round's features of a pair's candidate `links` (rows of (i, j)), from the first
+    round's probabilities `p` (non-candidates count as 0), columns in :data:`STACK_FEATURES`
+    order: the link's own probability; those of its diagonal neighbours (i-1, j-1) and
+    (i+1, j+1) (min, max), of the four links sharing a word with it and next to it (phrase links),
+    of the anti-diagonal neighbours; the best rival probability in its row and column, its rank
+    there, and how many other links of its row and column reach 0.5 (min and max: symmetric in
+    the two sentences, as :func:`pair_features` is)."""
+    if len(links) == 0:
+        return np.zeros((0, len(STACK_FEATURES)))
+    i, j = links[:, 0], links[:, 1]
+    grid = np.zeros((n + 2, m + 2))
+    grid[i + 1, j + 1] = p
+    prev, nxt = grid[i, j], grid[i + 2, j + 2]
+    adjacent = np.max(np.stack([grid[i, j + 1], grid[i + 2, j + 1], grid[i + 1, j], grid[i + 1, j + 2]]), axis=0)
+    anti = np.maximum(grid[i, j + 2], grid[i + 2, j])
+    core = grid[1:-1, 1:-1]
+    by_row, by_col = -np.sort(-core, axis=1), -np.sort(-core, axis=0)
+    row_2nd = by_row[:, 1] if m > 1 else np.zeros(n)
+    col_2nd = by_col[1, :] if n > 1 else np.zeros(m)
+    row_rival = np.where(p >= by_row[i, 0], row_2nd[i], by_row[i, 0])
+    col_rival = np.where(p >= by_col[0, j], col_2nd[j], by_col[0, j])
+    row_rank = (core[i, :] > p[:, None]).sum(axis=1)
+    col_rank = (core[:, j] > p[None, :]).sum(axis=0)
+    kept = core >= 0.5
+    row_kept = kept.sum(axis=1)[i] - (p >= 0.5)
+    col_kept = kept.sum(axis=0)[j] - (p >= 0.5)
+    return np.stack([
+        p, np.minimum(prev, nxt), np.maximum(prev, nxt), adjacent,
+        np.minimum(row_rival, col_rival), np.maximum(row_rival, col_rival),
+        np.minimum(row_rank, col_rank), np.maximum(row_rank, col_rank),
+        np.minimum(row_kept, col_kept), np.maximum(row_kept, col_kept), anti,
+    ], axis=1)

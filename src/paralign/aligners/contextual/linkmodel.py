@@ -2,7 +2,9 @@
 
 :class:`LinkModel` holds the fitted trees, the names of the features they read (checked against
 :data:`.features.FEATURES`), the settings the features were computed with (encoder layer, top-k,
-final-pass threshold) and the decision threshold, all chosen on training splits only by
+final-pass threshold), an optional second round (:attr:`LinkModel.stack`: trees that read the
+features again beside the first round's probabilities of the link and its neighbours,
+:func:`.features.stack_features`) and the decision threshold, all chosen on training splits only by
 ``scripts/train_link_model.py``, which writes the JSON file shipped in ``paralign/data/``.
 Prediction needs only numpy: no scikit-learn and no pickle at run time.
 
@@ -20,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import FormatError
-from .features import FEATURES
+from .features import FEATURES, STACK_FEATURES, stack_features
 
 #: The model file shipped with paralign (fitted on MSR RTE2 dev, Edinburgh++ train and
 #: MultiMWA-MTRef train).
@@ -45,6 +47,8 @@ class LinkModel:
     depth: int
     threshold: float
     settings: dict[str, Any] = field(default_factory=dict)
+    #: The second round (features :data:`FEATURES` + :data:`STACK_FEATURES`), or None.
+    stack: LinkModel | None = None
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         """The probability that each row of `x` (columns in `features` order) is a gold link.
@@ -62,6 +66,22 @@ class LinkModel:
             raw += self.value[k][node]
         return 1.0 / (1.0 + np.exp(-raw))
 
+    def pair_probabilities(self, x: np.ndarray, links: np.ndarray, groups: np.ndarray,
+                           shapes: list[tuple[int, int]]) -> np.ndarray:
+        """The probability of every candidate of many pairs, through both rounds when the model
+        has a second one. `x`: the :data:`FEATURES` rows of all candidates; `links`: their (i, j);
+        `groups`: each row's pair number (ascending, rows of a pair together); `shapes`: each pair's
+        sentence lengths (n, m)."""
+        first = self.probability(x)
+        if self.stack is None or len(first) == 0:
+            return first
+        bounds = np.searchsorted(groups, np.arange(len(shapes) + 1))
+        extra = np.zeros((len(first), len(STACK_FEATURES)))
+        for k, (n, m) in enumerate(shapes):
+            a, b = bounds[k], bounds[k + 1]
+            extra[a:b] = stack_features(links[a:b], first[a:b], n, m)
+        return self.stack.probability(np.concatenate([x, extra], axis=1))
+
     @property
     def depths(self) -> list[int]:
         """How deep each tree goes (steps from its root to its deepest leaf)."""
@@ -73,14 +93,20 @@ class LinkModel:
 
     # -- JSON -------------------------------------------------------------------------------------
     @classmethod
-    def from_dict(cls, data: dict[str, Any], source: str = "<model>") -> LinkModel:
-        """A model from its JSON form (see :meth:`to_dict`); wrong features are a FormatError."""
+    def from_dict(cls, data: dict[str, Any], source: str = "<model>",
+                  expected: tuple[str, ...] = FEATURES) -> LinkModel:
+        """A model from its JSON form (written by ``scripts/train_link_model.py``; an optional
+        ``"stack"`` object holds the second round's trees); wrong features are a FormatError."""
         if data.get("format") != FORMAT:
             raise FormatError(f"not a {FORMAT} file", source=source)
         features = tuple(data["features"])
-        if features != FEATURES:
+        if features != expected:
             raise FormatError("the model's features are not this paralign's link features",
                               source=source)
+        stack = None
+        if data.get("stack") is not None:
+            inner = {"format": FORMAT, "threshold": data["threshold"], **data["stack"]}
+            stack = cls.from_dict(inner, source, FEATURES + STACK_FEATURES)
         trees = data["trees"]
         width = max(len(tree["feature"]) for tree in trees)
 
@@ -94,7 +120,7 @@ class LinkModel:
             features, float(data["baseline"]), pad("feature", np.int64, 0),
             pad("threshold", np.float64, np.inf), pad("left", np.int64, 0),
             pad("right", np.int64, 0), pad("value", np.float64, 0.0), int(data["depth"]),
-            float(data["threshold"]), dict(data.get("settings", {})),
+            float(data["threshold"]), dict(data.get("settings", {})), stack,
         )
 
     @classmethod
