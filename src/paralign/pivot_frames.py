@@ -28,7 +28,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,9 @@ import pyarrow.compute as pc
 
 from .phrase_counts import COUNT_SCHEMA, count_phrase_pairs
 from .tables import atomic_path
+
+if TYPE_CHECKING:  # pragma: no cover - dask loads in the functions that build graphs
+    from dask.delayed import Delayed
 
 PIVOT_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
                           ("pivots", pa.int64()), ("support", pa.int64())])
@@ -304,7 +307,7 @@ def _bucketed(schema: pa.Schema) -> pa.Schema:
     return pa.schema([*schema, ("bucket", pa.int64())])
 
 
-def _by_range(counts: Any, cuts: list[str], partitions: int) -> Any:
+def _by_range(counts: Any, cuts: list[str] | Delayed, partitions: int) -> Any:
     """Chunk counts moved so that each phrase range (all rows of its e's) is in one partition."""
     schema = _bucketed(COUNT_SCHEMA)
     bucketed = counts.map_partitions(_with_bucket, "e", cuts, schema, meta=_empty(schema))
@@ -319,7 +322,7 @@ def _by_bucket(frame: Any, partitions: int) -> Any:
     return frame.set_index("bucket", divisions=divisions, shuffle_method=shuffle_method(partitions))
 
 
-def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partitions: int, cuts: list[str]) -> Any:
+def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partitions: int, cuts: list[str] | Delayed) -> Any:
     """One corpus' pivot contributions per (phrase, paraphrase), summed within f-partitions,
     with the phrase range of each row (`bucket`)."""
     by_e = _by_range(read_files(chunk_files), cuts, partitions).map_partitions(
@@ -332,7 +335,7 @@ def _pivot_in_ranges(part: pd.DataFrame, floor: float, cuts: list[str]) -> pd.Da
     return _with_bucket(_pivot_by_f(part, floor), "phrase", cuts, _bucketed(PIVOT_SCHEMA))
 
 
-def monolingual_frame(chunk_files: Sequence[str], partitions: int, cuts: list[str]) -> Any:
+def monolingual_frame(chunk_files: Sequence[str], partitions: int, cuts: list[str] | Delayed) -> Any:
     """p(e2|e1) rows of the monolingual table before filters, each phrase range in one partition."""
     return _by_range(read_files(chunk_files), cuts, partitions).map_partitions(
         _relative_frequency_in_range, cuts, meta=_empty(_bucketed(MONO_SCHEMA)))
@@ -342,7 +345,7 @@ def _relative_frequency_in_range(part: pd.DataFrame, cuts: list[str]) -> pd.Data
     return _with_bucket(_relative_frequency(part), "phrase", cuts, _bucketed(MONO_SCHEMA))
 
 
-def combine_pivots(frames: Sequence[Any], partitions: int, cuts: list[str]) -> Any:
+def combine_pivots(frames: Sequence[Any], partitions: int, cuts: list[str] | Delayed) -> Any:
     """Contributions of every corpus summed per (phrase, paraphrase), each phrase range in one
     partition (the shuffle is by range: every row of a pair has its phrase's range)."""
     import dask.dataframe as dd
