@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from paralign.aligners.contextual import ContextualAligner, LinkModel  # noqa: E402
-from paralign.aligners.contextual.features import FEATURES, STACK_FEATURES, stack_features  # noqa: E402
+from paralign.aligners.contextual.features import FEATURES, STACK_FEATURES, with_stack_features  # noqa: E402
 from paralign.aligners.contextual.linkmodel import FORMAT, MODEL_FILE  # noqa: E402
 from paralign.aligners.evaluation import load_gold  # noqa: E402
 from paralign.alignment import Alignment  # noqa: E402
@@ -123,11 +123,7 @@ def _with_gold(data: dict, gold: list) -> dict:
 
 def stacked(data: dict, first: np.ndarray) -> np.ndarray:
     """A set's features with the second round's columns from first-round probabilities."""
-    group = data["group"]
-    bounds = np.searchsorted(group, np.arange(len(data["gold"]) + 1))
-    extra = [stack_features(data["links"][a:b], first[a:b], *shape)
-             for a, b, shape in zip(bounds[:-1], bounds[1:], data["shapes"], strict=True)]
-    return np.concatenate([data["x"], np.concatenate(extra)], axis=1)
+    return with_stack_features(data["x"], data["links"], data["group"], data["shapes"], first)
 
 
 def macro_f1(data: dict, probability: np.ndarray, threshold: float) -> float:

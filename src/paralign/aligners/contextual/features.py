@@ -258,3 +258,17 @@ def stack_features(links: np.ndarray, p: np.ndarray, n: int, m: int) -> np.ndarr
         np.minimum(row_rank, col_rank), np.maximum(row_rank, col_rank),
         np.minimum(row_kept, col_kept), np.maximum(row_kept, col_kept), anti,
     ], axis=1)
+
+
+def with_stack_features(x: np.ndarray, links: np.ndarray, groups: np.ndarray,
+                        shapes: list[tuple[int, int]], first: np.ndarray) -> np.ndarray:
+    """The second round's input for the candidates of many pairs: `x` (the :data:`FEATURES`
+    rows) with the :func:`stack_features` columns beside it, from the first round's
+    probabilities `first`. `links`: each row's (i, j); `groups`: each row's pair number
+    (ascending, rows of a pair together); `shapes`: each pair's sentence lengths (n, m)."""
+    bounds = np.searchsorted(groups, np.arange(len(shapes) + 1))
+    extra = np.zeros((len(first), len(STACK_FEATURES)))
+    for k, (n, m) in enumerate(shapes):
+        a, b = bounds[k], bounds[k + 1]
+        extra[a:b] = stack_features(links[a:b], first[a:b], n, m)
+    return np.concatenate([x, extra], axis=1)

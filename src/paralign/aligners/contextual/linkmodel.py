@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import FormatError
-from .features import FEATURES, STACK_FEATURES, stack_features
+from .features import FEATURES, STACK_FEATURES, with_stack_features
 
 #: The model file shipped with paralign (fitted on MSR RTE2 dev, Edinburgh++ train and
 #: MultiMWA-MTRef train).
@@ -75,12 +75,7 @@ class LinkModel:
         first = self.probability(x)
         if self.stack is None or len(first) == 0:
             return first
-        bounds = np.searchsorted(groups, np.arange(len(shapes) + 1))
-        extra = np.zeros((len(first), len(STACK_FEATURES)))
-        for k, (n, m) in enumerate(shapes):
-            a, b = bounds[k], bounds[k + 1]
-            extra[a:b] = stack_features(links[a:b], first[a:b], n, m)
-        return self.stack.probability(np.concatenate([x, extra], axis=1))
+        return self.stack.probability(with_stack_features(x, links, groups, shapes, first))
 
     @property
     def depths(self) -> list[int]:
