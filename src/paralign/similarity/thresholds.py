@@ -177,6 +177,10 @@ def _logistic(scores: Sequence[float], labels: Sequence[bool]) -> float:
     return min(max(float(-beta[0] / beta[1]), float(x.min()) - 1.0), float(x.max()))  # candidate range
 
 
+def _half(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    return 0.5
+
+
 #: Threshold-selection rules by name; ``lowest`` is the historical default.
 THRESHOLD_RULES: dict[str, Callable[[Sequence[float], Sequence[bool]], float]] = {
     "lowest": _lowest_best,
@@ -184,6 +188,7 @@ THRESHOLD_RULES: dict[str, Callable[[Sequence[float], Sequence[bool]], float]] =
     "smoothed": _smoothed,
     "bootstrap-median": _bootstrap_median,
     "logistic": _logistic,
+    "half": _half,
 }
 DEFAULT_THRESHOLD_RULE = "lowest"
 
@@ -198,6 +203,9 @@ def choose_threshold(scores: Sequence[float], labels: Sequence[bool], rule: str 
     * ``bootstrap-median``: (lower) median of the ``lowest`` thresholds of 200 bootstrap resamples
       (seed 0).
     * ``logistic``: the score where a fitted logistic regression gives P(paraphrase) = 1/2.
+    * ``half``: 0.5, whatever the training scores: for a score that is itself a probability and
+      whose training scores are not held out (a fine-tuned cross-encoder fits its training pairs
+      almost perfectly, so a threshold chosen on them says nothing about new pairs).
     """
     chooser = THRESHOLD_RULES.get(rule)
     if chooser is None:
