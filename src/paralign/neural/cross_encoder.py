@@ -115,14 +115,12 @@ class CrossEncoder:
         return self
 
     def _move(self) -> None:
-        import torch
-
+        torch, _ = _require()
         self.encoder.to(torch.device(self.device))
         self.head.to(torch.device(self.device))
 
     def _logits(self, first: Sequence[str], second: Sequence[str], dropout: Any = None) -> Any:
-        import torch
-
+        torch, _ = _require()
         batch = self.tokenizer(list(first), list(second), padding=True, truncation="longest_first",
                                max_length=self.settings.max_length, return_tensors="pt")
         batch = {k: v.to(torch.device(self.device)) for k, v in batch.items()}
