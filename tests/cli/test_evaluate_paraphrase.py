@@ -31,7 +31,8 @@ def _msrp(path: Path, rows) -> str:
 def test_embedding_feature_set_trains_a_model_over_them_and_saves_it(tmp_path: Path, capsys) -> None:
     train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
     argv = ["evaluate-paraphrase", "--feature-set", "alignment+mt+embedding", "--train", train, "--test", test,
-            "--aligner", "exact", "--format", "json"]
+            "--aligner", "exact", "--fine-tune-epochs", "1", "--save-cross-encoder", str(tmp_path / "ce"),
+            "--format", "json"]
     assert main(argv) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["feature_set"] == "alignment+mt+embedding" and result["test_pairs"] == len(PAIRS)
@@ -39,6 +40,10 @@ def test_embedding_feature_set_trains_a_model_over_them_and_saves_it(tmp_path: P
     names = [f["name"] for f in result["model"]["features"]]
     assert names == list(FEATURES + EMBEDDING_FEATURES)
     assert result["model"]["l2"] == 10.0  # the set's own penalty (FEATURE_SET_L2) unless --l2 is given
+    # the set fine-tunes a cross-encoder by default; its probability is averaged in, threshold 0.5
+    entry = result["cross_encoder"]
+    assert entry["directory"] == str((tmp_path / "ce").resolve()) and entry["training_pairs"] == len(PAIRS)
+    assert entry["settings"]["epochs"] == 1 and result["rule"] == "half" and result["threshold"] == 0.5
     report = tmp_path / "model.json"
     report.write_text(json.dumps(result), encoding="utf-8")
     pairs = tmp_path / "pairs.tsv"
@@ -46,3 +51,26 @@ def test_embedding_feature_set_trains_a_model_over_them_and_saves_it(tmp_path: P
     assert main(["similarity", "--pairs", str(pairs), "--model", str(report), "--format", "json"]) == 0
     scored = json.loads(capsys.readouterr().out)
     assert len(scored["paraphrase"]) == len(PAIRS) and all(0 <= s <= 1 for s in scored["scores"])
+    # the saved model scores the test pairs as the training run did (same classifier, same decisions)
+    assert sum(scored["paraphrase"]) == result["test"]["tp"] + result["test"]["fp"]
+    # a report whose cross-encoder was not saved cannot classify new pairs, and says what to do
+    result["cross_encoder"]["directory"] = None
+    report.write_text(json.dumps(result), encoding="utf-8")
+    assert main(["similarity", "--pairs", str(pairs), "--model", str(report), "--format", "json"]) != 0
+    assert "--save-cross-encoder" in capsys.readouterr().err
+
+
+def test_without_the_cross_encoder_the_report_is_the_logistic_model_alone(tmp_path: Path, capsys) -> None:
+    train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
+    argv = ["evaluate-paraphrase", "--feature-set", "alignment+mt+embedding", "--train", train, "--test", test,
+            "--aligner", "exact", "--no-cross-encoder", "--format", "json"]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["cross_encoder"] is None and result["rule"] == "lowest"
+    assert main(argv[:-2] + ["--cv-folds", "3", "--format", "json"]) == 0  # without it, CV is cheap
+    assert json.loads(capsys.readouterr().out)["cross_validation"]["folds"] == 3
+    with_it = [a for a in argv if a != "--no-cross-encoder"]
+    assert main(with_it[:-2] + ["--cv-folds", "3", "--format", "json"]) != 0  # CV would fine-tune per fold
+    assert "--no-cross-encoder" in capsys.readouterr().err
+    assert main(argv[:-2] + ["--save-cross-encoder", str(tmp_path / "x"), "--format", "json"]) != 0
+    assert "need the cross-encoder" in capsys.readouterr().err and not (tmp_path / "x").exists()

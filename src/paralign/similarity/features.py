@@ -86,6 +86,9 @@ DEFAULT_FEATURE_SET = "alignment+mt"
 #: docs/results/neural-similarity.md for the embedding set, 10, as its 24 correlated encoder
 #: features want more shrinkage).
 FEATURE_SET_L2: dict[str, float] = {"alignment": 1.0, "alignment+mt": 1.0, "alignment+mt+embedding": 10.0}
+#: Feature sets whose classifier, by default, also fine-tunes a cross-encoder on the training pairs
+#: and averages its probability with the logistic model's (issue 19; the neural extra).
+CROSS_ENCODER_SETS: frozenset[str] = frozenset({"alignment+mt+embedding"})
 
 _NEGATIONS = frozenset({"not", "n't", "no", "never"})
 _POS_GROUPS: tuple[frozenset[str], ...] = (

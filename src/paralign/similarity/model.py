@@ -7,9 +7,11 @@ Not for: computing the features (:mod:`paralign.similarity.features`) or choosin
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..aligners.registry import ALIGNER_NAMES
 from ..alignment import AlignedSentences
@@ -168,6 +170,57 @@ class ModelSignal:
         return self.model.probability(pair_features(pair, self.model.features))
 
 
+def pair_texts(pair: AlignedSentences) -> tuple[str, str]:
+    """The two sentences' texts, as a cross-encoder reads them."""
+    return pair.source.text, pair.target.text
+
+
+#: How a features model and a fine-tuned cross-encoder are combined (the report names it).
+BLEND = "mean of the logistic model's and the cross-encoder's probabilities"
+
+
+@dataclass(frozen=True, eq=False)
+class BlendedSignal:
+    """P(paraphrase) of a pair: the mean of a fitted :class:`LogisticModel`'s probability and a
+    fine-tuned cross-encoder's (:class:`paralign.neural.cross_encoder.CrossEncoder`).
+
+    :meth:`prepare` runs the cross-encoder over a batch at once; its probabilities are kept by
+    the pair's texts."""
+
+    model: LogisticModel
+    cross_encoder: Any
+    name: str = "features+cross-encoder"
+    _cached: dict[tuple[str, str], float] = field(default_factory=dict, repr=False)
+
+    def prepare(self, pairs: Sequence[AlignedSentences | None]) -> None:
+        prepare_features(pairs, self.model.features)
+        missing = list(dict.fromkeys(pair_texts(p) for p in pairs if p is not None and pair_texts(p) not in self._cached))
+        self._cached.update(zip(missing, self.cross_encoder.probabilities(missing), strict=True))
+
+    def __call__(self, pair: AlignedSentences) -> float:
+        texts = pair_texts(pair)
+        if texts not in self._cached:
+            self.prepare([pair])
+        return (self.model.probability(pair_features(pair, self.model.features)) + self._cached[texts]) / 2
+
+
+def saved_cross_encoder(entry: Any, source: str) -> Any:
+    """The cross-encoder a report's ``cross_encoder`` entry names (its ``directory``: absolute,
+    or relative to the report's own directory)."""
+    from ..neural.cross_encoder import CrossEncoder
+
+    directory = entry.get("directory") if isinstance(entry, dict) else None
+    if not directory:
+        raise FormatError(
+            f"{source}: the model's fine-tuned cross-encoder was not saved; train again with "
+            "evaluate-paraphrase --save-cross-encoder DIR (or --no-cross-encoder)"
+        )
+    path = Path(os.path.expanduser(str(directory)))
+    if not path.is_absolute() and os.path.exists(source):
+        path = Path(source).resolve().parent / path
+    return CrossEncoder.load(path)
+
+
 @dataclass(frozen=True, slots=True)
 class TrainedClassifier:
     """What an ``evaluate-paraphrase`` report needs to classify new pairs: the score (a signal or
@@ -199,6 +252,8 @@ class TrainedClassifier:
             if unknown:
                 raise FormatError(f"{source}: the model uses unknown features {', '.join(unknown)}")
             signal: object = ModelSignal(model)
+            if report.get("cross_encoder"):
+                signal = BlendedSignal(model, saved_cross_encoder(report["cross_encoder"], source))
         else:
             signal = make_signal(str(report.get("signal") or "sultan2014"))
             if getattr(signal, "trainable", False):

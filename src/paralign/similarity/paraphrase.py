@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import PresetAligner, aligner_label
@@ -19,13 +19,23 @@ from ..alignment import AlignFunction
 from ..corpora.msrp import load_msrp
 from ..errors import ConfigurationError, FormatError
 from ..nlp import Annotator
-from .features import DEFAULT_FEATURE_SET, FEATURE_SET_L2, FEATURES, pair_features, prepare_features
+from .features import (
+    CROSS_ENCODER_SETS,
+    DEFAULT_FEATURE_SET,
+    FEATURE_SET_L2,
+    FEATURES,
+    pair_features,
+    prepare_features,
+)
 from .features import feature_set as named_feature_set
-from .model import LogisticModel
+from .model import BLEND, LogisticModel, pair_texts
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
 from .validation import CrossValidation, cross_validate_model, cross_validate_threshold
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..neural.cross_encoder import FineTuning
 
 #: Paraphrase classifiers of :func:`evaluate_paraphrase`: a threshold on a logistic model's
 #: probability over alignment and MT-overlap features, or on one similarity signal (Sultan et al. 2014).
@@ -58,6 +68,9 @@ class ParaphraseEvaluation:
     classifier: str = "signal"
     model: LogisticModel | None = None  #: the fitted model of the ``features`` classifier
     feature_set: str = ""  #: the model's named feature set (``features`` classifier only)
+    #: the fine-tuned cross-encoder blended with :attr:`model` (its manifest, ``directory`` where
+    #: it was saved or None, and ``blend``), or None
+    cross_encoder: dict | None = None
 
     def to_dict(self) -> dict:
         cv = self.cross_validation
@@ -80,6 +93,7 @@ class ParaphraseEvaluation:
             "failures": [{"split": s, **f.to_dict()} for s, f in self.failures],
             "signal": self.signal,
             "model": None if self.model is None else self.model.to_dict(),
+            "cross_encoder": self.cross_encoder,
         }
 
 
@@ -123,13 +137,16 @@ def evaluate_paraphrase(
     classifier: str = DEFAULT_CLASSIFIER,
     signal: str | Signal | None = None,
     feature_set: str | None = None,
-    rule: str = DEFAULT_THRESHOLD_RULE,
+    rule: str | None = None,
     cv_folds: int = 0,
     l2: float | None = None,
     aligner: AlignFunction | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    cross_encoder: bool | None = None,
+    fine_tuning: FineTuning | None = None,
+    save_cross_encoder: str | Path | None = None,
 ) -> ParaphraseEvaluation:
     """Classify (s1, s2, is_paraphrase) test pairs with a threshold chosen on training pairs.
 
@@ -142,6 +159,14 @@ def evaluate_paraphrase(
     (:data:`PARAPHRASE_PRESET`: options chosen on paraphrase alignments, and better than the
     default options on held-out MSRP training folds). A trainable signal (IDF) is fitted on the
     training sentences first.
+
+    ``cross_encoder`` (default: on for the feature sets of :data:`CROSS_ENCODER_SETS`, i.e.
+    ``alignment+mt+embedding``) also fine-tunes the encoder as a cross-encoder on the training
+    pairs (``fine_tuning``: its settings) and classifies by the mean of the two probabilities;
+    the threshold rule then defaults to ``half`` (0.5), as the cross-encoder's training
+    probabilities are not held out. ``save_cross_encoder`` writes the fine-tuned model to that
+    directory, which the report names (``paralign similarity --model`` loads it from there).
+    `rule` defaults to :data:`DEFAULT_THRESHOLD_RULE` otherwise.
     """
     if classifier not in CLASSIFIERS:
         raise ConfigurationError(f"unknown classifier {classifier!r}: choose from {', '.join(CLASSIFIERS)}")
@@ -156,6 +181,8 @@ def evaluate_paraphrase(
         feature_set = DEFAULT_FEATURE_SET if feature_set is None else feature_set
         features = named_feature_set(feature_set)  # an unknown name fails before any alignment
         penalty = FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2
+    cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
+    rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
     if aligner is None:
         aligner = PresetAligner(PARAPHRASE_PRESET)
     kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
@@ -164,7 +191,8 @@ def evaluate_paraphrase(
     train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
     if classifier == "features":
         result, train_failures, test_failures = features_evaluation(
-            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, penalty, features, progress, workers
+            train_batch, train_labels, test_batch, test_labels, rule, cv_folds, penalty, features, progress, workers,
+            cross_encoder=_fine_tuning(fine_tuning) if cross_encoder else None, save_to=save_cross_encoder,
         )
         result = replace(result, feature_set=feature_set)
     else:
@@ -192,12 +220,19 @@ def features_evaluation(
     features: Sequence[str] | None = None,
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
+    *,
+    cross_encoder: FineTuning | None = None,
+    save_to: str | Path | None = None,
 ) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...]]:
     """The ``features`` classifier on aligned batches: fit the logistic model on the training
     pairs' `features` (default: all), threshold its probability by `rule`, classify the test
     pairs; the CV (if asked) refits the model on every k-1 folds. Also returns each side's
     failed pairs. Features are computed by `workers` processes; `progress(n)` counts the pairs
-    featurised (after the alignment's own calls)."""
+    featurised (after the alignment's own calls), then the pairs of each fine-tuning step.
+
+    With `cross_encoder` (fine-tuning settings), a cross-encoder is fine-tuned on the training
+    pairs whose features were computed, and the score is the mean of both probabilities
+    (saved to the directory `save_to` when given)."""
     names = FEATURES if features is None else tuple(features)
     featurise = functools.partial(pair_features, features=names)
     prepare_features(train_batch.items, names)
@@ -205,7 +240,75 @@ def features_evaluation(
     train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress, workers=workers)
     test_rows, test_failures = map_aligned(test_batch, featurise, "features", progress, workers=workers)
     result = evaluate_feature_rows(train_rows, train_labels, test_rows, test_labels, rule, cv_folds, l2, names)
+    if cross_encoder is not None:
+        result = blend_cross_encoder(
+            result, (train_batch, train_rows, train_labels), (test_batch, test_rows, test_labels),
+            cross_encoder, save_to, progress,
+        )
     return result, train_failures, test_failures
+
+
+def _wants_cross_encoder(
+    asked: bool | None, feature_set: str | None, fine_tuning: FineTuning | None, save_to: str | Path | None,
+    cv_folds: int,
+) -> bool:
+    """Whether :func:`evaluate_paraphrase` fine-tunes a cross-encoder (`asked`; None: when the
+    features classifier's `feature_set` is one of :data:`CROSS_ENCODER_SETS`), refusing the
+    options that contradict the answer."""
+    wanted = feature_set in CROSS_ENCODER_SETS if asked is None else asked
+    if wanted and feature_set is None:
+        raise ConfigurationError("a cross-encoder is blended with the 'features' classifier, not with 'signal'")
+    if not wanted and (fine_tuning is not None or save_to is not None):
+        raise ConfigurationError("fine-tuning settings and --save-cross-encoder need the cross-encoder")
+    if wanted and cv_folds:
+        raise ConfigurationError(
+            "cross-validation with the cross-encoder would fine-tune it once per fold; "
+            "cross-validate without it (--no-cross-encoder)"
+        )
+    return wanted
+
+
+def _fine_tuning(settings: FineTuning | None) -> FineTuning:
+    """`settings`, or the default fine-tuning (imports the neural package only when asked)."""
+    from ..neural.cross_encoder import FineTuning
+
+    return settings or FineTuning()
+
+
+def blend_cross_encoder(
+    result: ParaphraseEvaluation,
+    train: tuple[AlignedBatch, Sequence[Sequence[float] | None], Sequence[bool]],
+    test: tuple[AlignedBatch, Sequence[Sequence[float] | None], Sequence[bool]],
+    settings: FineTuning,
+    save_to: str | Path | None,
+    progress: Callable[[int], None] | None,
+) -> ParaphraseEvaluation:
+    """`result` (the fitted features model) blended with a cross-encoder fine-tuned on the same
+    training pairs: the threshold (by the result's rule) and scores of the mean probability."""
+    from ..neural.cross_encoder import CrossEncoder
+
+    assert result.model is not None
+    (train_batch, train_rows, train_labels), (test_batch, test_rows, test_labels) = train, test
+    usable = [k for k, row in enumerate(train_rows) if row is not None]
+    texts = {k: pair_texts(item) for k, item in enumerate(train_batch.items) if item is not None}
+    model = CrossEncoder.fine_tune(
+        [texts[k] for k in usable], [train_labels[k] for k in usable], settings=settings, progress=progress
+    )
+    directory = None if save_to is None else str(model.save(save_to))
+
+    def blended(batch: AlignedBatch, rows: Sequence[Sequence[float] | None]) -> list[float | None]:
+        present = [k for k, row in enumerate(rows) if row is not None]
+        assert result.model is not None
+        lexical = result.model.probabilities(rows)
+        neural = dict(zip(present, model.probabilities([pair_texts(batch.items[k]) for k in present]), strict=True))
+        return [None if k not in neural else (lexical[k] + neural[k]) / 2 for k in range(len(rows))]  # type: ignore[operator]
+
+    scored = paraphrase_from_scores(
+        blended(train_batch, train_rows), train_labels, blended(test_batch, test_rows), test_labels, "", result.rule
+    )
+    entry = {**model.manifest(), "directory": directory, "blend": BLEND}
+    return replace(scored, classifier="features", model=result.model, cross_validation=result.cross_validation,
+                   cross_encoder=entry)
 
 
 def evaluate_feature_rows(
