@@ -243,7 +243,7 @@ def features_evaluation(
     if cross_encoder is not None:
         result = blend_cross_encoder(
             result, (train_batch, train_rows, train_labels), (test_batch, test_rows, test_labels),
-            cross_encoder, save_to, progress,
+            cross_encoder, save_to, progress, rule,
         )
     return result, train_failures, test_failures
 
@@ -280,11 +280,13 @@ def blend_cross_encoder(
     train: tuple[AlignedBatch, Sequence[Sequence[float] | None], Sequence[bool]],
     test: tuple[AlignedBatch, Sequence[Sequence[float] | None], Sequence[bool]],
     settings: FineTuning,
-    save_to: str | Path | None,
-    progress: Callable[[int], None] | None,
+    save_to: str | Path | None = None,
+    progress: Callable[[int], None] | None = None,
+    rule: str = "half",
 ) -> ParaphraseEvaluation:
     """`result` (the fitted features model) blended with a cross-encoder fine-tuned on the same
-    training pairs: the threshold (by the result's rule) and scores of the mean probability."""
+    training pairs: the threshold (by `rule`: by default 0.5, as the fine-tuned model's
+    training probabilities are not held out) and scores of the mean probability."""
     from ..neural.cross_encoder import CrossEncoder
 
     assert result.model is not None
@@ -304,7 +306,7 @@ def blend_cross_encoder(
         return [None if k not in neural else (lexical[k] + neural[k]) / 2 for k in range(len(rows))]  # type: ignore[operator]
 
     scored = paraphrase_from_scores(
-        blended(train_batch, train_rows), train_labels, blended(test_batch, test_rows), test_labels, "", result.rule
+        blended(train_batch, train_rows), train_labels, blended(test_batch, test_rows), test_labels, "", rule
     )
     entry = {**model.manifest(), "directory": directory, "blend": BLEND}
     return replace(scored, classifier="features", model=result.model, cross_validation=result.cross_validation,
