@@ -76,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--cross-encoder", action=argparse.BooleanOptionalAction, default=None,
         help="also fine-tune the encoder as a cross-encoder on the training pairs and classify by the mean "
         "of its and the logistic model's probabilities (default: on for "
-        + ", ".join(sorted(CROSS_ENCODER_SETS)) + "; about 10 minutes for MSRP's 4,076 training pairs "
+        + ", ".join(sorted(CROSS_ENCODER_SETS)) + "; about 15 minutes for MSRP's 4,076 training pairs "
         "on 2 CPU cores, a GPU is used when torch sees one)",
     )
     neural.add_argument(
