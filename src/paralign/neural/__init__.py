@@ -1,8 +1,10 @@
 """Contextual evidence from a neural encoder (the optional extra: pip install 'paralign[neural]').
 
-Importing this package imports neither torch nor transformers; they load on first use.
+`Encoder` gives word and sentence vectors; `CrossEncoder` is the encoder fine-tuned as a pair
+classifier. Importing this package imports neither torch nor transformers; they load on first use.
 """
 
+from .cross_encoder import CrossEncoder, FineTuning
 from .encoder import DEVICES, EncodedSentence, Encoder, model_directory
 
-__all__ = ["DEVICES", "EncodedSentence", "Encoder", "model_directory"]
+__all__ = ["DEVICES", "CrossEncoder", "EncodedSentence", "Encoder", "FineTuning", "model_directory"]
