@@ -20,20 +20,19 @@ classifier combines this probability with its lexical model (:mod:`paralign.simi
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..settings import encoder_name
-from .encoder import _require, model_directory, resolve_device
+from .encoder import _require, model_directory, quiet_transformers, resolve_device
 
 #: The file in a saved cross-encoder directory that names what it is.
 MANIFEST = "cross_encoder.json"
@@ -80,8 +79,6 @@ class CrossEncoder:
         self.settings = settings
         self.base = base  #: the model it was fine-tuned from (a package name or directory)
         self.training_pairs = training_pairs
-        #: torch threads on the CPU (None: torch's default)
-        self.threads: int | None = None
 
     @classmethod
     def fine_tune(
@@ -146,40 +143,28 @@ class CrossEncoder:
         dropout = torch.nn.Dropout(s.dropout)
         order = list(range(len(pairs)))
         shuffle = random.Random(s.seed)
-        with self._threads(torch):
-            modules.train()
-            for _ in range(s.epochs):
-                shuffle.shuffle(order)
-                for start in range(0, len(order), s.batch_size):
-                    chunk = order[start:start + s.batch_size]
-                    logits = self._logits([pairs[k][0] for k in chunk], [pairs[k][1] for k in chunk], dropout)
-                    gold = torch.tensor([int(labels[k]) for k in chunk], device=logits.device)
-                    loss = torch.nn.functional.cross_entropy(logits, gold)
-                    loss.backward()
-                    torch.nn.utils.clip_grad_norm_(modules.parameters(), 1.0)
-                    optimiser.step()
-                    schedule.step()
-                    optimiser.zero_grad()
-                    if progress is not None:
-                        progress(len(chunk))
-            modules.eval()
-
-    @contextlib.contextmanager
-    def _threads(self, torch: Any) -> Iterator[None]:
-        """Runs with :attr:`threads` torch threads on the CPU, then as before."""
-        before = torch.get_num_threads()
-        if self.threads is not None and self.device == "cpu":
-            torch.set_num_threads(self.threads)
-        try:
-            yield
-        finally:
-            torch.set_num_threads(before)
+        modules.train()
+        for _ in range(s.epochs):
+            shuffle.shuffle(order)
+            for start in range(0, len(order), s.batch_size):
+                chunk = order[start:start + s.batch_size]
+                logits = self._logits([pairs[k][0] for k in chunk], [pairs[k][1] for k in chunk], dropout)
+                gold = torch.tensor([int(labels[k]) for k in chunk], device=logits.device)
+                loss = torch.nn.functional.cross_entropy(logits, gold)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(modules.parameters(), 1.0)
+                optimiser.step()
+                schedule.step()
+                optimiser.zero_grad()
+                if progress is not None:
+                    progress(len(chunk))
+        modules.eval()
 
     def probabilities(self, pairs: Sequence[tuple[str, str]], batch_size: int = 64) -> list[float]:
         """P(paraphrase) of each (sentence, sentence) pair: the mean over both reading orders."""
         torch, _ = _require()
         out: list[float] = []
-        with torch.no_grad(), self._threads(torch):
+        with torch.no_grad():
             for start in range(0, len(pairs), batch_size):
                 chunk = pairs[start:start + batch_size]
                 first, second = [a for a, _ in chunk], [b for _, b in chunk]
@@ -204,7 +189,7 @@ class CrossEncoder:
         target.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
         try:
-            with _quiet(transformers):
+            with quiet_transformers(transformers):
                 self.encoder.save_pretrained(staging)
                 self.tokenizer.save_pretrained(staging)
             torch.save({k: v.detach().cpu() for k, v in self.head.state_dict().items()}, staging / _HEAD)
@@ -249,24 +234,11 @@ class CrossEncoder:
         return self
 
 
-@contextlib.contextmanager
-def _quiet(transformers: Any) -> Iterator[None]:
-    """transformers' progress bars off (library code never prints), then as they were."""
-    logging = transformers.utils.logging
-    bar = logging.is_progress_bar_enabled()
-    logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        if bar:
-            logging.enable_progress_bar()
-
-
 def _load_encoder(transformers: Any, directory: Path) -> tuple[Any, Any]:
     """A fast tokenizer and the bare encoder of a local Hugging Face directory, without hub
     access or transformers' progress bars."""
     try:
-        with _quiet(transformers):
+        with quiet_transformers(transformers):
             tokenizer = transformers.AutoTokenizer.from_pretrained(directory, local_files_only=True)
             encoder = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
     except (OSError, ValueError) as exc:

@@ -22,11 +22,12 @@ nothing is downloaded. torch and transformers are imported on first use, never b
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import importlib.util
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,25 +143,33 @@ def resolve_device(device: str) -> str:
     return "cuda" if device == "cuda" or (device == "auto" and cuda) else "cpu"
 
 
-@functools.cache
-def _load(directory: Path, device: str) -> _Model:
-    """The tokenizer and model of `directory` on `device`, loaded once per process."""
-    torch, transformers = _require()
+@contextlib.contextmanager
+def quiet_transformers(transformers: Any) -> Iterator[None]:
+    """transformers' progress bars off (library code never prints), then as they were."""
     logging = transformers.utils.logging
     bar = logging.is_progress_bar_enabled()
     logging.disable_progress_bar()
     try:
-        config = transformers.AutoConfig.from_pretrained(directory, local_files_only=True)
-        extra = {"add_prefix_space": True} if config.model_type in _PREFIX_SPACE_TYPES else {}
-        tokenizer = transformers.AutoTokenizer.from_pretrained(
-            directory, local_files_only=True, **extra
-        )
-        model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
-    except (OSError, ValueError) as exc:
-        raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
+        yield
     finally:
         if bar:
             logging.enable_progress_bar()
+
+
+@functools.cache
+def _load(directory: Path, device: str) -> _Model:
+    """The tokenizer and model of `directory` on `device`, loaded once per process."""
+    torch, transformers = _require()
+    try:
+        with quiet_transformers(transformers):
+            config = transformers.AutoConfig.from_pretrained(directory, local_files_only=True)
+            extra = {"add_prefix_space": True} if config.model_type in _PREFIX_SPACE_TYPES else {}
+            tokenizer = transformers.AutoTokenizer.from_pretrained(
+                directory, local_files_only=True, **extra
+            )
+            model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
     if not tokenizer.is_fast:
         raise ConfigurationError(f"encoder {directory}: needs a fast tokenizer (word ids)")
     model.eval()

@@ -194,7 +194,8 @@ class BlendedSignal:
 
     def prepare(self, pairs: Sequence[AlignedSentences | None]) -> None:
         prepare_features(pairs, self.model.features)
-        missing = list(dict.fromkeys(pair_texts(p) for p in pairs if p is not None and pair_texts(p) not in self._cached))
+        texts = dict.fromkeys(pair_texts(p) for p in pairs if p is not None)
+        missing = [t for t in texts if t not in self._cached]
         self._cached.update(zip(missing, self.cross_encoder.probabilities(missing), strict=True))
 
     def __call__(self, pair: AlignedSentences) -> float:
