@@ -74,3 +74,15 @@ def test_without_the_cross_encoder_the_report_is_the_logistic_model_alone(tmp_pa
     assert "--no-cross-encoder" in capsys.readouterr().err
     assert main(argv[:-2] + ["--save-cross-encoder", str(tmp_path / "x"), "--format", "json"]) != 0
     assert "need the cross-encoder" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def test_the_help_spells_out_the_fine_tuning_defaults(capsys) -> None:
+    from paralign.neural.cross_encoder import FineTuning
+
+    with pytest.raises(SystemExit):
+        main(["evaluate-paraphrase", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    defaults = FineTuning()
+    assert f"fine-tuning epochs (default: {defaults.epochs})" in text
+    assert f"fine-tuning learning rate (default: {defaults.learning_rate:g})" in text
+    assert f"shuffling (default: {defaults.seed})" in text

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from ..neural.cross_encoder import FineTuning
 from ..similarity import (
     CLASSIFIERS,
     DEFAULT_CLASSIFIER,
@@ -22,6 +22,9 @@ from ..similarity.features import (
 )
 from ._common import add_format, add_output, fmt_pct, positive_int, write_result
 from ._options import add_similarity_options, evaluate_inputs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..neural.cross_encoder import FineTuning
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -85,11 +88,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--model REPORT` loads it from there; without it the report cannot classify new pairs)",
     )
     neural.add_argument("--fine-tune-epochs", type=positive_int, default=None, metavar="N",
-                        help=f"fine-tuning epochs (default: {FineTuning().epochs})")
+                        help="fine-tuning epochs (default: 4)")
     neural.add_argument("--fine-tune-learning-rate", type=float, default=None, metavar="LR",
-                        help=f"fine-tuning learning rate (default: {FineTuning().learning_rate:g})")
+                        help="fine-tuning learning rate (default: 0.0001)")
     neural.add_argument("--fine-tune-seed", type=int, default=None, metavar="N",
-                        help=f"seed of the head's initialisation, dropout and shuffling (default: {FineTuning().seed})")
+                        help="seed of the head's initialisation, dropout and shuffling (default: 0)")
     parser.add_argument(
         "--cv-folds",
         type=int,
@@ -142,7 +145,11 @@ def classifier_of(args: argparse.Namespace) -> str:
 
 
 def fine_tuning_of(args: argparse.Namespace) -> FineTuning | None:
-    """The --fine-tune-* settings (None: none given, the defaults)."""
+    """The --fine-tune-* settings (None: none given, the defaults). The help spells the defaults
+    out, as importing the neural package at start-up would load numpy for every command; a
+    test keeps them equal to :class:`FineTuning`'s."""
+    from ..neural.cross_encoder import FineTuning
+
     given = {"epochs": args.fine_tune_epochs, "learning_rate": args.fine_tune_learning_rate,
              "seed": args.fine_tune_seed}
     given = {name: value for name, value in given.items() if value is not None}
