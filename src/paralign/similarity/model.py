@@ -179,6 +179,12 @@ def pair_texts(pair: AlignedSentences) -> tuple[str, str]:
 BLEND = "mean of the logistic model's and the cross-encoder's probabilities"
 
 
+def blend(logistic: float, cross_encoder: float) -> float:
+    """The classifier's probability from its two parts (:data:`BLEND`): one place for training
+    and for reuse through a saved report."""
+    return (logistic + cross_encoder) / 2
+
+
 @dataclass(frozen=True, eq=False)
 class BlendedSignal:
     """P(paraphrase) of a pair: the mean of a fitted :class:`LogisticModel`'s probability and a
@@ -202,7 +208,7 @@ class BlendedSignal:
         texts = pair_texts(pair)
         if texts not in self._cached:
             self.prepare([pair])
-        return (self.model.probability(pair_features(pair, self.model.features)) + self._cached[texts]) / 2
+        return blend(self.model.probability(pair_features(pair, self.model.features)), self._cached[texts])
 
 
 def saved_cross_encoder(entry: Any, source: str) -> Any:

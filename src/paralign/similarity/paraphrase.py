@@ -28,7 +28,7 @@ from .features import (
     prepare_features,
 )
 from .features import feature_set as named_feature_set
-from .model import BLEND, LogisticModel, pair_texts
+from .model import BLEND, LogisticModel, blend, pair_texts
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
@@ -303,7 +303,7 @@ def blend_cross_encoder(
         assert result.model is not None
         lexical = result.model.probabilities(rows)
         neural = dict(zip(present, model.probabilities([pair_texts(batch.items[k]) for k in present]), strict=True))
-        return [None if k not in neural else (lexical[k] + neural[k]) / 2 for k in range(len(rows))]  # type: ignore[operator]
+        return [None if k not in neural else blend(lexical[k], neural[k]) for k in range(len(rows))]  # type: ignore[arg-type]
 
     scored = paraphrase_from_scores(
         blended(train_batch, train_rows), train_labels, blended(test_batch, test_rows), test_labels, "", rule
