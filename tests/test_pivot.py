@@ -597,3 +597,88 @@ def test_monolingual_sultan_alignment_runs_on_the_pipelines_own_cluster(tmp_path
                             cluster=ClusterOptions(workers=2))
     assert seen == [2] and len(connections) == 1
     assert ("big", "large") in {(p, q) for p, q, _, _ in read_table_rows(out)}
+
+
+# -- given alignments in plain files: the workers read the corpus chunk by chunk ---------------------
+def _messy_given_corpus(tmp_path: Path, lines: int = 90) -> tuple[tuple[Path, Path], Path]:
+    """A corpus with every kind of bad line, spread over many chunks: empty and over-long
+    pairs, bytes that are not UTF-8, CRLF ends, pairs the length ratio drops, and more bad
+    alignment lines than a report keeps (KEPT_ERRORS); no final newline."""
+    rng = random.Random(5)
+    en, de, links = [], [], []
+    for k in range(lines):
+        n = rng.randint(1, 6)
+        e = " ".join(rng.choice(["a", "the", "dog", "cat", "runs", "big"]) for _ in range(n))
+        f = " ".join(rng.choice(["ein", "der", "hund", "katze", "rennt", "gross"]) for _ in range(n))
+        link = " ".join(f"{i}-{i}" for i in range(n) if rng.random() < 0.8)
+        kind = k % 9
+        if kind == 1:
+            e = ""
+        elif kind == 2:
+            f = "lang " * 40
+        elif kind == 3:
+            link = f"0-{n + 3}"  # outside the sentence
+        elif kind == 4:
+            link = "0-x"  # not Pharaoh
+        elif kind == 5:
+            e = e + " \udcff"  # a byte that is not UTF-8 (written below as 0xff)
+        elif kind == 6:
+            e, f = e + "\r", f + "\r"
+        elif kind == 7:
+            f = "x " * 4 * n  # dropped by the length ratio
+        en.append(e)
+        de.append(f)
+        links.append(link)
+    paths = []
+    for name, text in (("en", en), ("de", de), ("align", links)):
+        path = tmp_path / f"m.{name}"
+        path.write_bytes("\n".join(text).encode("utf-8", "surrogateescape"))
+        paths.append(path)
+    return (paths[0], paths[1]), paths[2]
+
+
+def test_a_corpus_read_by_the_workers_gives_the_table_and_report_read_in_the_command(tmp_path, eflomal_forbidden):
+    """Plain files are read by the workers in chunks (pivot.read_on_workers), gzip files in the
+    command: the same table (probabilities within 1e-9) and the same counts, bad lines and
+    kept messages, in file order."""
+    (en, de), links = _messy_given_corpus(tmp_path)
+    zipped = []
+    for path in (en, de, links):
+        zipped.append(tmp_path / (path.name + ".gz"))
+        zipped[-1].write_bytes(gzip.compress(path.read_bytes()))
+    assert pivot.read_on_workers((en, de), links) and not pivot.read_on_workers(tuple(zipped[:2]), zipped[2])
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=4, max_tokens=30,
+                           max_length_ratio=3.0, encoding_errors="replace")
+    plain = pivot_paraphrases([(en, de)], tmp_path / "p.parquet", options, alignments=[links])
+    packed = pivot_paraphrases([tuple(zipped[:2])], tmp_path / "z.parquet", options, alignments=[zipped[2]])
+    rows = table_rows(tmp_path / "p.parquet")
+    assert rows
+    assert_same_rows(rows, table_rows(tmp_path / "z.parquet"))  # other chunks: sums in another order
+    got, expected = plain.corpora[0], packed.corpora[0]
+    assert got["chunks"] == 23 and got["alignment"]["kind"] == "given"
+    for key in ("lines", "kept", "empty", "too_long", "replaced", "filtered"):
+        assert got[key] == expected[key], key
+    assert (got["lines"], got["empty"], got["too_long"], got["replaced"], got["filtered"]) == (90, 10, 10, 10, 10)
+    bad = got["alignment"]
+    assert bad["bad_lines"] == expected["alignment"]["bad_lines"] == 20
+    assert len(bad["errors"]) == 20
+    assert [e.replace(str(links), "F") for e in bad["errors"]] == \
+        [e.replace(str(zipped[2]), "F") for e in expected["alignment"]["errors"]]
+    assert bad["errors"][0].startswith(f"{links}:4: link 0-")  # line numbers of the whole file
+
+
+def test_a_worker_reading_a_bad_byte_names_the_file_and_its_line(tmp_path, eflomal_forbidden):
+    (en, de), links = _messy_given_corpus(tmp_path)
+    with pytest.raises(FormatError, match=r"m\.en:6: not UTF-8"):
+        pivot_paraphrases([(en, de)], tmp_path / "t.parquet", PivotOptions(chunk_size=4), alignments=[links])
+    assert not (tmp_path / "t.parquet").exists()
+
+
+def test_a_corpus_read_by_the_workers_checks_its_line_counts_first(tmp_path, eflomal_forbidden):
+    corpus, path = _given_corpus(tmp_path)
+    _write(corpus[1], GIVEN_DE[:4])
+    with pytest.raises(MismatchError, match=r"g\.en has 5 lines, .*g\.de has 4"):
+        pivot_paraphrases([corpus], tmp_path / "t.tsv", alignments=[path])
+    empty = (_write(tmp_path / "e.en", []), _write(tmp_path / "e.de", []))
+    with pytest.raises(FormatError, match="no usable line pair"):
+        pivot_paraphrases([empty], tmp_path / "t.tsv", alignments=[_write(tmp_path / "e.align", [])])

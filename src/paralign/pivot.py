@@ -26,6 +26,12 @@ work directory, in stages whose outputs are files renamed into place when comple
                (:mod:`paralign.pivot_frames`), written as Parquet parts, then one Parquet or
                TSV file (:mod:`paralign.tables`).
 
+A corpus whose Pharaoh file is given in plain (not gzip) files skips the whole-corpus steps:
+the command only checks the three files' line counts and finds each chunk's byte offsets
+(:func:`paralign.pivot_frames.line_index`), and each chunk is read, checked, tokenised and
+counted by one worker (:func:`prepare_chunk`, stages 1 and 3 in one task), so no process reads
+the whole corpus; the report's reading counts are summed from the chunk files' metadata.
+
 Re-running with the same work directory resumes: prepared and aligned corpora and the chunks
 whose Parquet file exists are reused (and counted); stage 4 always runs, so threshold, top-k
 and min-count can be changed cheaply on a finished run.  Memory is bounded by the chunk and
@@ -47,6 +53,7 @@ from typing import Any
 
 from .aligners.eflomal import align_files
 from .cluster import ClusterOptions, connecting, finished
+from .corpora.parallel import ParallelStats, check_line_counts
 from .errors import ConfigurationError, FormatError
 from .pivot_frames import (
     MONO_SCHEMA,
@@ -56,18 +63,33 @@ from .pivot_frames import (
     align_chunk,
     chunk_offsets,
     combine_pivots,
+    count_chunk,
     cuts_from,
     extract_chunk,
     finish_part,
+    line_index,
     monolingual_frame,
     partitions_for,
     pivot_frame,
     sample_file,
     write_part,
 )
-from .pivot_input import PivotOptions, Progress, no_progress, prepare_groups, prepare_parallel
+from .pivot_input import (
+    READ_KEY,
+    GivenAlignment,
+    PivotOptions,
+    PreparedChunk,
+    Progress,
+    check_alignment_lines,
+    chunk_info,
+    no_progress,
+    prepare_groups,
+    prepare_parallel,
+    prepared_info,
+    read_chunk,
+)
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
-from .textio import require_file
+from .textio import reading, require_file
 from .workers import on_client
 
 __all__ = [
@@ -251,18 +273,60 @@ def _chunk_tasks(work: WorkDir, stage: str, options: PivotOptions, **kinds: bool
     return tasks
 
 
-def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask], progress: Progress,
+def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask | PreparedChunk], progress: Progress,
              meanwhile: Callable[[], Any] | None = None) -> tuple[dict[str, int], Any]:
-    """Stage 3: the chunks whose Parquet file is missing, on the cluster; counts of both kinds,
+    """Stage 3 (and stage 1 of `PreparedChunk` tasks): the chunks whose Parquet file is
+    missing, on the cluster; counts of both kinds,
     and what `meanwhile()` returns: it runs here while the workers extract (building stage 4's
     Dask graph takes the command a few tenths of a second, which would otherwise come after)."""
     todo = [task for task in tasks if not Path(task.output).exists()]
     work.reused.extend(f"{Path(t.output).parent.parent.name}/extract/{Path(t.output).stem}"
                        for t in tasks if t not in todo)
-    futures = [client.submit(extract_chunk, task, pure=False) for task in todo]
+    futures = [client.submit(prepare_chunk if isinstance(task, PreparedChunk) else extract_chunk, task, pure=False)
+               for task in todo]
     built = meanwhile() if meanwhile is not None else None
     _wait(client, futures, "extract", progress)
     return {"total": len(tasks), "computed": len(todo), "reused": len(tasks) - len(todo)}, built
+
+
+def prepare_chunk(task: PreparedChunk) -> int:
+    """Stages 1 and 3 of one chunk of a corpus, in one task on a worker: read, check and
+    tokenise it (:func:`pivot_input.read_chunk`), count its phrase pairs into its Parquet file
+    with what reading counted in the file's metadata; return its rows."""
+    en, f, align, read = read_chunk(task)
+    return count_chunk(en, f, align, task.options.max_length, task.output, {READ_KEY: read},
+                       source=task.files[2], first_line=task.first_line)
+
+
+def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None) -> bool:
+    """Whether a corpus is read by the workers, chunk by chunk (:class:`PreparedChunk`): when
+    its alignment is given (nothing needs the whole corpus in one process) and no file is
+    gzip (a worker cannot seek to its chunk in one)."""
+    return alignment is not None and not any(str(path).endswith(".gz") for path in (*corpus, alignment))
+
+
+def _read_chunks(work: WorkDir, stage: str, corpus: tuple[str | Path, str | Path], alignment: str | Path,
+                 options: PivotOptions) -> tuple[list[PreparedChunk], GivenAlignment]:
+    """Stage 1 of a corpus the workers read: here only the files' line counts are checked
+    (MismatchError naming both files) and the byte offsets of every chunk found; each chunk is
+    then read, checked, tokenised and counted by one worker (:func:`pivot_input.prepare_chunk`)."""
+    english, foreign = corpus
+    given = GivenAlignment.open(alignment)
+    indexes = []
+    for path in (english, foreign, alignment):
+        with reading(str(path)):
+            indexes.append(line_index(path, options.chunk_size))
+    lines = indexes[0][1]
+    check_alignment_lines(given, english, foreign, lines)
+    check_line_counts(english, foreign, (lines, indexes[1][1]))
+    if lines == 0:
+        prepared_info(ParallelStats(str(english), str(foreign)), given)  # raises: no usable line pair
+    files = (str(english), str(foreign), str(alignment))
+    size = options.chunk_size
+    tasks = [PreparedChunk(files, offsets, min(size, lines - k * size), k * size + 1,  # type: ignore[arg-type]
+                           str(work.path / stage / "chunks" / f"{k:05d}.parquet"), options)
+             for k, offsets in enumerate(zip(*(offsets for offsets, _ in indexes), strict=True))]
+    return tasks, given
 
 
 def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:
@@ -351,13 +415,21 @@ def pivot_paraphrases(
         "kind": "pivot", "options": options.fingerprint(),
         "corpora": [[_file_id(e), _file_id(f)] for e, f in corpora],
         "alignments": [None if a is None else _file_id(a) for a in alignments],
+        "read_on_workers": [read_on_workers(c, a) for c, a in zip(corpora, alignments, strict=True)],
     }
     work = WorkDir(_work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
-        tasks: list[ChunkTask] = []
+        tasks: list[ChunkTask | PreparedChunk] = []
+        read_later: list[tuple[int, list[PreparedChunk], GivenAlignment]] = []  # reports known once extracted
         for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
             stage = f"c{index}"
+            if alignment is not None and read_on_workers((english, foreign), alignment):
+                read, given = _read_chunks(work, stage, (english, foreign), alignment, options)
+                tasks.extend(read)
+                read_later.append((index, read, given))
+                corpus_info.append({})
+                continue
             info = work.done(f"{stage}/prepare")
             if info is None:
                 _forget_alignment(work, stage)
@@ -378,6 +450,10 @@ def pivot_paraphrases(
             return combine_pivots(frames, partitions, cuts)
 
         chunks, frame = _extract(client, work, tasks, progress, build if tasks else None)
+        for index, read, given in read_later:
+            english, foreign = (str(path) for path in corpora[index])
+            info = chunk_info([task.output for task in read], ParallelStats(english, foreign), given)
+            corpus_info[index] = {"alignment": given.to_dict(), **info, "chunks": len(read)}
         phrases, rows = _finish_table(
             client, frame, [t.output for t in tasks], work, output, PIVOT_SCHEMA, options, "support",
             _renamed({"kind": "pivot", "corpora": corpus_info, "options": options.fingerprint()}, shown_names), progress,

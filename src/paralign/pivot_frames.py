@@ -65,16 +65,40 @@ class ChunkTask:
     symmetric: bool = False
 
 
-def chunk_offsets(path: str | Path, chunk_size: int) -> list[int]:
-    """Byte offsets of lines 0, chunk_size, 2 chunk_size, ... of a file (one streaming pass)."""
-    offsets = []
+#: Bytes read at a time by :func:`line_index`.
+_BLOCK = 1 << 24
+
+
+def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
+    """Byte offsets of lines 0, chunk_size, 2 chunk_size, ... of a file, and its number of lines
+    (a last line without a newline counts): one pass in blocks, newlines found by numpy."""
+    offsets: list[int] = []
+    lines = 0  # lines started before the block
+    wanted = 0  # the next line whose start is wanted
     position = 0
+    last = b"\n"
     with open(path, "rb") as handle:
-        for number, line in enumerate(handle):
-            if number % chunk_size == 0:
-                offsets.append(position)
-            position += len(line)
-    return offsets
+        while block := handle.read(_BLOCK):
+            if lines == 0 and position == 0:
+                offsets.append(0)  # line 0 starts the file
+                wanted = chunk_size
+            ends = np.flatnonzero(np.frombuffer(block, np.uint8) == 10)
+            # the newline ends[k] starts line lines + k + 1
+            picks = np.arange(wanted - lines - 1, len(ends), chunk_size)
+            if len(picks):
+                offsets.extend((position + ends[picks] + 1).tolist())
+                wanted += chunk_size * len(picks)
+            lines += len(ends)
+            position += len(block)
+            last = block[-1:]
+    if offsets and offsets[-1] == position:  # a start after the final newline begins no line
+        offsets.pop()
+    return offsets, lines + (last != b"\n")
+
+
+def chunk_offsets(path: str | Path, chunk_size: int) -> list[int]:
+    """Byte offsets of lines 0, chunk_size, 2 chunk_size, ... of a file (see :func:`line_index`)."""
+    return line_index(path, chunk_size)[0]
 
 
 def _read_lines(path: str, offset: int, count: int) -> list[str]:
@@ -88,11 +112,25 @@ def extract_chunk(task: ChunkTask) -> int:
     en, f, align = (_read_lines(path, offset, task.lines) for path, offset in zip(task.files, task.offsets, strict=True))
     table = count_phrase_pairs(en, f, align, task.max_length, include_identical=task.include_identical,
                                symmetric=task.symmetric, source=task.files[2], first_line=task.first_line)
+    return write_chunk(table, task.output)
+
+
+def count_chunk(en: Sequence[str], f: Sequence[str], align: Sequence[str], max_length: int, output: str,
+                metadata: dict[bytes, bytes], *, source: str, first_line: int) -> int:
+    """Count the phrase pairs of token and Pharaoh lines read elsewhere (a chunk that a worker
+    also read and checked) into the chunk's Parquet file, with `metadata`; return its rows."""
+    table = count_phrase_pairs(en, f, align, max_length, source=source, first_line=first_line)
+    return write_chunk(table, output, metadata)
+
+
+def write_chunk(table: pa.Table, output: str, metadata: dict[bytes, bytes] | None = None) -> int:
+    """Write a chunk's counts as its Parquet file (atomically: a chunk whose file exists is
+    finished), with a sample of its phrases and `metadata` in the file's metadata; its rows."""
     import pyarrow.parquet as pq
 
     sample = json.dumps(_sample(table["e"])).encode("utf-8")
-    table = table.replace_schema_metadata({**(table.schema.metadata or {}), SAMPLE_KEY: sample})
-    with atomic_path(task.output) as tmp:
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), **(metadata or {}), SAMPLE_KEY: sample})
+    with atomic_path(output) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return table.num_rows
 

@@ -4,7 +4,8 @@
 directory's run).  Preparing streams the input with the checks of `corpora.parallel` (or the
 groups of `corpora.groups`), tokenises it with the pipeline's tokenizer options and writes the
 token files `en.tok` and `f.tok` (one sentence pair a line) that the later stages align and
-extract phrase pairs from.
+extract phrase pairs from.  A corpus with a given alignment in plain files is instead read in
+chunks by the workers (`PreparedChunk`, :func:`read_chunk`), with the same checks and counts.
 
 Not for: aligning, counting and pivoting (:mod:`paralign.pivot`).
 """
@@ -12,6 +13,7 @@ Not for: aligning, counting and pivoting (:mod:`paralign.pivot`).
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
@@ -20,7 +22,7 @@ from typing import Any
 
 from .aligners.eflomal import check_symmetrization, links_to_pharaoh, tokenize
 from .alignment import Link
-from .corpora.base import BadPair, PairOrBad
+from .corpora.base import BadPair, LineRange, PairOrBad
 from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, count_lines, iter_parallel
 from .corpora.pharaoh import read_pharaoh
 from .errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError
@@ -103,9 +105,9 @@ class GivenAlignment:
         """Check that `path` is a readable file; note its SHA-256 and its number of lines."""
         return cls(str(path), sha256_file(path), count_lines(path))
 
-    def items(self) -> Iterator[PairOrBad]:
-        """One item per line of the file, in order (see `corpora.pharaoh.read_pharaoh`)."""
-        return read_pharaoh(self.path)
+    def items(self, lines: LineRange | None = None) -> Iterator[PairOrBad]:
+        """One item per line of the file (or of `lines`), in order (see `corpora.pharaoh.read_pharaoh`)."""
+        return read_pharaoh(self.path, lines=lines)
 
     def links(self, line: PairOrBad, source_length: int, target_length: int) -> frozenset[Link] | None:
         """All links of `line` if it fits sentences of these lengths; else None (counted, reported)."""
@@ -148,45 +150,113 @@ def prepare_parallel(
     """
     stats = ParallelStats()
     given = None if alignment is None else GivenAlignment.open(alignment)
-    if given is not None and (corpus_lines := count_lines(english)) != given.lines:
+    if given is not None:
+        check_alignment_lines(given, english, foreign, count_lines(english))
+    _write_token_files(directory, _prepared_rows(english, foreign, options, stats, given), with_links=given is not None)
+    return prepared_info(stats, given)
+
+
+def check_alignment_lines(given: GivenAlignment, english: str | Path, foreign: str | Path, corpus_lines: int) -> None:
+    """MismatchError naming both files when the alignment file has another number of lines."""
+    if corpus_lines != given.lines:
         raise MismatchError(
             f"alignment file {given.path} has {given.lines} lines but corpus {english} has "
             f"{corpus_lines} (and {foreign} should too): give one Pharaoh line per corpus line"
         )
+
+
+def _prepared_rows(
+    english: str | Path, foreign: str | Path, options: PivotOptions, stats: ParallelStats,
+    given: GivenAlignment | None, lines: tuple[LineRange, LineRange, LineRange] | None = None,
+) -> Iterator[tuple[str, str, frozenset[Link] | None]]:
+    """The usable pairs of a parallel corpus (or of the run `lines` of its english, foreign
+    and alignment files), tokenised: (english tokens, foreign tokens, given links or None).
+    Reading skips are counted in `stats` (as `iter_parallel` does), pairs dropped by the
+    tokenizer or the length ratio in `stats.filtered`, bad alignment lines in `given`."""
     foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
-    filtered = 0
+    pairs = iter_parallel(
+        english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
+        stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else lines[:2],
+    )
+    links_in = given.items(None if lines is None else lines[2]) if given else itertools.repeat(None)
+    # strict=False: the line counts are checked by the caller (and by iter_parallel)
+    for item, line in zip(pairs, links_in, strict=False):
+        if not item.source:  # an empty or over-long pair kept in place (counted by the reader)
+            continue
+        e = tokenize(item.source, options.tokenizer, options.lowercase)
+        f = tokenize(item.target, foreign_tokenizer, options.lowercase)
+        if not e or not f or not ratio_ok(len(e), len(f), options.max_length_ratio):
+            stats.filtered += 1
+            continue
+        links = None if given is None else given.links(line, len(e), len(f))
+        if given is None or links is not None:
+            yield " ".join(e), " ".join(f), links
 
-    def rows() -> Iterator[tuple[str, str, frozenset[Link] | None]]:
-        nonlocal filtered
-        lines = iter_parallel(
-            english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
-            stats=stats, warn=False, keep_skipped=given is not None,
-        )
-        # strict=False: the line counts are checked above (and by iter_parallel)
-        for item, line in zip(lines, given.items() if given else itertools.repeat(None), strict=False):
-            if not item.source:  # an empty or over-long pair kept in place (counted by the reader)
-                continue
-            e = tokenize(item.source, options.tokenizer, options.lowercase)
-            f = tokenize(item.target, foreign_tokenizer, options.lowercase)
-            if not e or not f or not ratio_ok(len(e), len(f), options.max_length_ratio):
-                filtered += 1
-                continue
-            links = None if given is None else given.links(line, len(e), len(f))
-            if given is None or links is not None:
-                yield " ".join(e), " ".join(f), links
 
-    _write_token_files(directory, rows(), with_links=given is not None)
-    stats.kept -= filtered + (given.bad if given else 0)
-    stats.filtered += filtered
-    if stats.kept <= 0:  # every line bad: a table of nothing is an error, not a result
+def prepared_info(stats: ParallelStats, given: GivenAlignment | None) -> dict[str, Any]:
+    """The report of a prepared corpus (`ParallelStats.to_dict`, with "alignment" when given),
+    its kept pairs net of those filtered and of bad alignment lines; FormatError when none is
+    left (a table of nothing is an error, not a result)."""
+    stats.kept -= stats.filtered + (given.bad if given else 0)
+    if stats.kept <= 0:
         raise FormatError(
-            f"no usable line pair in {english} / {foreign}: {stats.lines} lines, all empty, over-long, "
-            "filtered by length ratio or with a bad alignment line"
+            f"no usable line pair in {stats.source_path} / {stats.target_path}: {stats.lines} lines, all empty, "
+            "over-long, filtered by length ratio or with a bad alignment line"
         )
     info = stats.to_dict()
     if given is not None:
         info["alignment"] = given.to_dict()
     return info
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedChunk:
+    """One chunk of a corpus with a given alignment, read, checked, tokenised and counted by
+    one worker (`paralign.pivot.prepare_chunk`): stage 1 and stage 3 in one task, so no process reads
+    the whole corpus.  `files` are the user's english, foreign and Pharaoh files; `offsets`
+    where line `first_line` starts in each; `lines` how many lines the chunk has."""
+
+    files: tuple[str, str, str]
+    offsets: tuple[int, int, int]
+    lines: int
+    first_line: int
+    output: str
+    options: PivotOptions
+
+
+#: The key of a prepared chunk's Parquet metadata holding what reading it counted.
+READ_KEY = b"paralign.read"
+
+
+def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], bytes]:
+    """Read, check and tokenise one chunk (on a worker): its english and foreign token lines,
+    their Pharaoh lines, and what reading counted (JSON, for the chunk file's metadata under
+    `READ_KEY`; see :func:`chunk_info`).  A byte that is not UTF-8 is a FormatError naming the
+    file and line, as in the whole-file reader."""
+    english, foreign, alignment = task.files
+    runs = tuple(LineRange(offset, task.first_line, task.lines) for offset in task.offsets)
+    stats = ParallelStats(english, foreign)
+    given = GivenAlignment(alignment)
+    rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))  # type: ignore[arg-type]
+    read = {"stats": asdict(stats), "bad": given.bad, "errors": given.errors}
+    return ([e for e, _, _ in rows], [f for _, f, _ in rows], [links_to_pharaoh(links or ()) for _, _, links in rows],
+            json.dumps(read).encode("utf-8"))
+
+
+def chunk_info(outputs: Iterable[str], stats: ParallelStats, given: GivenAlignment) -> dict[str, Any]:
+    """`prepared_info` of a corpus read in chunks, from what each chunk's file records (in
+    order: the kept messages are the first ones of the file)."""
+    import pyarrow.parquet as pq
+
+    for path in outputs:
+        read = json.loads(pq.read_schema(path).metadata[READ_KEY])
+        for name in ("lines", "kept", "empty", "too_long", "replaced", "filtered"):
+            setattr(stats, name, getattr(stats, name) + read["stats"][name])
+        for line in read["stats"]["skipped_lines"]:
+            stats.note_skip(line)
+        given.bad += read["bad"]
+        given.errors.extend(read["errors"][: KEPT_ERRORS - len(given.errors)])
+    return prepared_info(stats, given)
 
 
 def prepare_groups(

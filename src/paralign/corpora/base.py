@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -72,6 +73,17 @@ class BadPair:
 PairOrBad = AlignedPair | BadPair
 
 
+@dataclass(frozen=True, slots=True)
+class LineRange:
+    """A run of a file's lines: `count` of them (None: to the end) from byte `offset`, where
+    line number `first` (1-based) starts; so one worker reads its chunk of a large file and
+    still names lines by their numbers in the whole file."""
+
+    offset: int = 0
+    first: int = 1
+    count: int | None = None
+
+
 def strict(items: Iterable[PairOrBad]) -> Iterator[AlignedPair]:
     """The pairs of `items`, raising the error of the first BadPair."""
     for item in items:
@@ -80,13 +92,17 @@ def strict(items: Iterable[PairOrBad]) -> Iterator[AlignedPair]:
         yield item
 
 
-def read_lines(path: str | Path, name: str) -> Iterator[tuple[int, str | FormatError]]:
-    """(1-based number, text without the line end) per line, gzip for `.gz`, U+FEFF removed.
+def read_lines(path: str | Path, name: str, lines: LineRange | None = None) -> Iterator[tuple[int, str | FormatError]]:
+    """(1-based number, text without the line end) per line, gzip for `.gz`, U+FEFF removed;
+    with `lines`, only that range (a chunk of a large file read by one worker).
 
     A line that is not UTF-8 comes as a FormatError naming it, so a reader can skip that line.
     """
+    lines = lines or LineRange()
     with reading(name), open_binary(path, name) as handle:
-        for number, raw in enumerate(handle, start=1):
+        if lines.offset:
+            handle.seek(lines.offset)
+        for number, raw in enumerate(itertools.islice(handle, lines.count), start=lines.first):
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -99,15 +115,16 @@ def read_lines(path: str | Path, name: str) -> Iterator[tuple[int, str | FormatE
 
 
 def read_records(
-    path: str | Path, name: str, parse: Callable[[str, int], PairOrBad], *, skip_blank: bool = True
+    path: str | Path, name: str, parse: Callable[[str, int], PairOrBad], *, skip_blank: bool = True,
+    lines: LineRange | None = None,
 ) -> Iterator[PairOrBad]:
-    """`parse(text, line number)` for every line of a one-record-a-line file, in order.
+    """`parse(text, line number)` for every line of a one-record-a-line file (or of `lines`), in order.
 
     The shared loop of the line-based readers: a line that is not UTF-8 becomes a BadPair
     in its place, and blank lines are skipped unless `skip_blank` is False. `parse` returns
     the pair, or a BadPair for a line it cannot read.
     """
-    for number, text in read_lines(path, name):
+    for number, text in read_lines(path, name, lines):
         if isinstance(text, FormatError):
             yield BadPair(str(number), text)
         elif text.strip() or not skip_blank:

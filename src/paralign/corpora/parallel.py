@@ -24,6 +24,7 @@ from typing import IO
 
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..textio import READ_ERRORS, input_file_error, open_binary, reading
+from .base import LineRange
 
 #: Default limit on tokens per line; longer lines are skipped (aligners choke on them).
 DEFAULT_MAX_TOKENS = 100
@@ -101,6 +102,17 @@ def count_lines(path: str | Path) -> int:
     return count + (last != b"\n")
 
 
+def check_line_counts(source: str | Path, target: str | Path, counts: tuple[int, int] | None = None) -> int:
+    """The common line count of two parallel files (`counts`: theirs, when already known);
+    MismatchError naming both files and both counts when they differ."""
+    n_src, n_tgt = counts or (count_lines(source), count_lines(target))
+    if n_src != n_tgt:
+        raise MismatchError(
+            f"parallel files differ in line count: {source} has {n_src} lines, {target} has {n_tgt}"
+        )
+    return n_src
+
+
 def _decode(raw: bytes, errors: str, path: str, number: int) -> tuple[str, bool]:
     try:
         return raw.decode("utf-8"), False
@@ -125,28 +137,32 @@ def iter_parallel(
     check_counts: bool = True,
     warn: bool = True,
     keep_skipped: bool = False,
+    lines: tuple[LineRange, LineRange] | None = None,
 ) -> Iterator[ParallelLine]:
     """Stream the usable line pairs of two line-aligned files (see the module doc for checks).
 
     `stats`, when given, is filled in as lines are read (and is complete once the iterator is
     exhausted).  `max_tokens <= 0` disables the length filter.  With `keep_skipped`, empty and
     over-long pairs are still counted but yielded as ("", "") so output stays line-aligned.
+    With `lines` (the same run of lines in each file), only those are read, and the line
+    counts are not checked (the caller has: `check_line_counts`).
     """
     if errors not in ("strict", "replace"):
         raise ConfigurationError(f"errors must be 'strict' or 'replace', got {errors!r}")
     src_name, tgt_name = str(source), str(target)
     stats = stats if stats is not None else ParallelStats()
     stats.source_path, stats.target_path = src_name, tgt_name
-    if check_counts:
-        n_src, n_tgt = count_lines(source), count_lines(target)
-        if n_src != n_tgt:
-            raise MismatchError(
-                f"parallel files differ in line count: {src_name} has {n_src} lines, "
-                f"{tgt_name} has {n_tgt}"
-            )
+    if check_counts and lines is None:
+        check_line_counts(source, target)
+    src_lines, tgt_lines = lines or (LineRange(), LineRange())
     with open_binary(source) as src_handle, open_binary(target) as tgt_handle:
-        number = 0
-        while True:
+        for handle, run in ((src_handle, src_lines), (tgt_handle, tgt_lines)):
+            if run.offset:
+                handle.seek(run.offset)
+        number = src_lines.first - 1
+        left = -1 if src_lines.count is None else src_lines.count
+        while left:
+            left -= 1
             raw_src, raw_tgt = _readline(src_handle, src_name), _readline(tgt_handle, tgt_name)
             if not raw_src and not raw_tgt:
                 break

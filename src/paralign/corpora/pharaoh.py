@@ -11,11 +11,12 @@ from pathlib import Path
 
 from ..alignment import Alignment
 from ..errors import FormatError
-from .base import AlignedPair, BadPair, PairOrBad, read_records, strict
+from .base import AlignedPair, BadPair, LineRange, PairOrBad, read_records, strict
 
 
-def read_pharaoh(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
-    """One AlignedPair per line (an empty line is an empty alignment), a BadPair per bad line."""
+def read_pharaoh(path: str | Path, name: str | None = None, lines: LineRange | None = None) -> Iterator[PairOrBad]:
+    """One AlignedPair per line (or per line of `lines`; an empty line is an empty alignment),
+    a BadPair per bad line."""
     name = str(path) if name is None else name
 
     def parse(text: str, number: int) -> PairOrBad:
@@ -25,7 +26,7 @@ def read_pharaoh(path: str | Path, name: str | None = None) -> Iterator[PairOrBa
             return BadPair(str(number), exc)
         return AlignedPair(str(number), (), (), alignment, number)
 
-    return read_records(path, name, parse, skip_blank=False)
+    return read_records(path, name, parse, skip_blank=False, lines=lines)
 
 
 def iter_pharaoh(path: str | Path) -> Iterator[AlignedPair]:
