@@ -103,9 +103,14 @@ def test_paraphrase_table_from_groups(tmp_path, capsys):
     assert "paraphrase pairs" in capsys.readouterr().out
     table = ParaphraseTable.from_tsv(out)
     # eflomal samples without a settable seed, so stray pairs such as "small ." may pass the
-    # threshold in some runs: check that the intended paraphrases are found, not the whole set.
-    assert "automobile" in table.paraphrases("car")
-    assert "small" in table.paraphrases("little")
+    # threshold in some runs, and now and then the intended word is only found inside a
+    # two-word phrase ("car" -> "the automobile", seen once in CI-like runs): check that the
+    # intended paraphrases are found, alone or in a phrase, not the whole set.
+    def found(word: str, phrase: str) -> bool:
+        return any(word in paraphrase.split() for paraphrase in table.paraphrases(phrase))
+
+    assert found("automobile", "car")
+    assert found("small", "little")
     assert "little" not in table.paraphrases("little")
 
 
