@@ -647,6 +647,7 @@ def test_a_corpus_read_by_the_workers_gives_the_table_and_report_read_in_the_com
         zipped.append(tmp_path / (path.name + ".gz"))
         zipped[-1].write_bytes(gzip.compress(path.read_bytes()))
     assert pivot.read_on_workers((en, de), links) and not pivot.read_on_workers(tuple(zipped[:2]), zipped[2])
+    assert not pivot.read_on_workers((en, de), links, local={str(en)})  # a copy of stdin: only here
     options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=4, max_tokens=30,
                            max_length_ratio=3.0, encoding_errors="replace")
     plain = pivot_paraphrases([(en, de)], tmp_path / "p.parquet", options, alignments=[links])

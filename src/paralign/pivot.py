@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -298,11 +298,14 @@ def prepare_chunk(task: PreparedChunk) -> int:
                        source=task.files[2], first_line=task.first_line)
 
 
-def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None) -> bool:
+def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
+                    local: Collection[str] = ()) -> bool:
     """Whether a corpus is read by the workers, chunk by chunk (:class:`PreparedChunk`): when
-    its alignment is given (nothing needs the whole corpus in one process) and no file is
-    gzip (a worker cannot seek to its chunk in one)."""
-    return alignment is not None and not any(str(path).endswith(".gz") for path in (*corpus, alignment))
+    its alignment is given (nothing needs the whole corpus in one process), no file is gzip
+    (a worker cannot seek to its chunk in one) and none is in `local` (files only this
+    machine sees, such as a copy of stdin, which a remote worker could not open)."""
+    files = (*corpus, alignment)
+    return alignment is not None and not any(str(path).endswith(".gz") or str(path) in local for path in files)
 
 
 def _read_chunks(work: WorkDir, stage: str, corpus: tuple[str | Path, str | Path], alignment: str | Path,
@@ -398,7 +401,7 @@ def pivot_paraphrases(
 
     `cluster` says where the work runs (a local Dask cluster by default; `on_start` hears its
     description, with the dashboard link).  `shown_names` maps paths to the names the table's
-    metadata shows (a copy of stdin: '<stdin>').  Intermediate files live in `work_dir` (default
+    metadata shows (a copy of stdin: '<stdin>'; such copies are read by this process, not the workers).  Intermediate files live in `work_dir` (default
     `<output>.work`), which the workers must see; re-running with the same work directory
     resumes; `restart` discards it first; `keep_work=False` deletes it on success.  A given
     `work_dir` holding a run with other inputs or options is refused (ConfigurationError); the
@@ -411,11 +414,12 @@ def pivot_paraphrases(
     alignments = list(alignments) if alignments is not None else [None] * len(corpora)
     if len(alignments) != len(corpora):
         raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
+    local = set(shown_names or ())  # copies of stdin: read here, where they are
     fingerprint: dict[str, Any] = {
         "kind": "pivot", "options": options.fingerprint(),
         "corpora": [[_file_id(e), _file_id(f)] for e, f in corpora],
         "alignments": [None if a is None else _file_id(a) for a in alignments],
-        "read_on_workers": [read_on_workers(c, a) for c, a in zip(corpora, alignments, strict=True)],
+        "read_on_workers": [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)],
     }
     work = WorkDir(_work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
@@ -424,7 +428,7 @@ def pivot_paraphrases(
         read_later: list[tuple[int, list[PreparedChunk], GivenAlignment]] = []  # reports known once extracted
         for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
             stage = f"c{index}"
-            if alignment is not None and read_on_workers((english, foreign), alignment):
+            if alignment is not None and read_on_workers((english, foreign), alignment, local):
                 read, given = _read_chunks(work, stage, (english, foreign), alignment, options)
                 tasks.extend(read)
                 read_later.append((index, read, given))

@@ -373,3 +373,20 @@ def test_align_chunk_aligns_parts_on_the_cluster_with_shared_priors(corpus, tmp_
     assert len(parts) == 3 and (work / "c0" / "priors.txt").stat().st_size > 0  # 120 lines in chunks of 50
     assert sum(len(p.read_text().splitlines()) for p in parts) == 120
     assert (work / "c0" / "align.txt").read_text() == "".join(p.read_text() for p in parts)
+
+
+def test_a_corpus_from_stdin_with_a_given_alignment_is_read_by_the_command(hand, tmp_path, monkeypatch, capsys):
+    """A copy of stdin lives on the command's machine (a remote worker could not open it), so
+    that corpus is read by the command; the table is the one the files give, and the report
+    names stdin."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(hand["en"].read_bytes()), encoding="utf-8"))
+    given = ["--alignment", str(hand["align"]), "--format", "json"]
+    assert main(["pivot", "--english", "-", "--foreign", str(hand["de"]), "-o", str(tmp_path / "s.tsv"),
+                 "--threshold", "0", "--min-translation-prob", "0", "--work-dir", str(tmp_path / "w"), "--keep-work", *given]) == 0
+    assert (tmp_path / "w" / "c0" / "en.tok").exists()  # the command read it (the workers write no token file)
+    report = json.loads(capsys.readouterr().out)
+    assert report["corpora"][0]["source"] == "<stdin>" and report["corpora"][0]["kept"] == 3
+    assert _pivot(hand, tmp_path / "f.tsv", *given) == 0
+    assert _table_rows(tmp_path / "s.tsv") == _table_rows(tmp_path / "f.tsv") != []
