@@ -7,8 +7,10 @@ Runs `paralign.pivot.pivot_paraphrases` in this process on a corpus that
 `benchmarks/pivot_scaling.py` cached (`<cache>/<corpus>.en`, `.de`, `.align`; e.g. `29000` or
 `300000-ids`), with the alignment given and the whitespace tokenizer as the scaling benchmark
 uses, and prints the seconds from the call's start to each stage boundary the pipeline reports
-through its progress hook: the workers connected (imports, stage 1 in this process and the
-cluster's start alongside it), extraction done, the summed pairs written, the filtered parts
+through its progress hook: the workers connected (imports, the cluster's start, and what the
+command reads meanwhile: since the workers read a corpus whose alignment is given in plain
+files, only the files' line counts and chunk offsets; before, all of stage 1), extraction
+done (with the workers' reading, for such a corpus), the summed pairs written, the filtered parts
 written, the output file written and the cluster stopped.  Stages whose two columns differ by
 about 2x are shared by the workers; the others are the serial part that bounds the ratio.
 Each run is a fresh process (a warm one starts the next cluster about 1 s sooner: its
