@@ -265,21 +265,30 @@ def test_resume_recomputes_only_missing_chunks(tmp_path, no_eflomal):
         assert a.read() == b.read()
 
 
-def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_cluster):
+@pytest.mark.parametrize("alignment", ["given", "computed"])
+def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_cluster, alignment):
+    """Given: the workers read the corpus too (pivot.prepare_chunk); computed: the command does."""
     import os
     import signal
     import threading
 
     from distributed import Client
 
-    corpus = _toy_corpus(tmp_path, "c", _random_corpus(11, 200))
+    pairs = _random_corpus(11, 200)
+    corpus = _toy_corpus(tmp_path, "c", pairs)
+    links = None
+    if alignment == "given":
+        links = [_write(tmp_path / "c.align", [" ".join(f"{i}-{j}" for i, j in _links_for(e.split(), f.split()))
+                                               for e, f in pairs])]
     options = PivotOptions(threshold=0.0, chunk_size=5)
     clean = tmp_path / "clean.parquet"
-    pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work")
+    pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work", alignments=links)
     with Client(dask_cluster.scheduler_address) as client:
         pids = list(client.run(os.getpid).values())
         work = tmp_path / "work"
         chunks = work / "c0" / "chunks"
+
+        table_at_kill = []
 
         def kill_when_extracting() -> None:
             for _ in range(2000):
@@ -287,12 +296,15 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_clus
                     break
                 threading.Event().wait(0.005)
             os.kill(pids[0], signal.SIGKILL)
+            table_at_kill.append((tmp_path / "out.parquet").exists())
 
         killer = threading.Thread(target=kill_when_extracting)
         killer.start()
-        report = pivot_paraphrases([corpus], tmp_path / "out.parquet", options, work_dir=work)
+        report = pivot_paraphrases([corpus], tmp_path / "out.parquet", options, work_dir=work, alignments=links)
         killer.join()
         client.wait_for_workers(2, timeout=60)  # the nanny restarts it for the next tests
+        assert pids[0] not in client.run(os.getpid).values()  # killed, and replaced
+    assert table_at_kill == [False]  # killed mid-run, before the table was written
     assert report.chunks["computed"] == 40
     assert table_rows(tmp_path / "out.parquet") == table_rows(clean)
 
