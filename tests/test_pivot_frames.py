@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import pyarrow.parquet as pq
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-import paralign.pivot_frames
 from paralign.pivot_frames import (
     ChunkTask,
     _sample,
     chunk_offsets,
     cuts_from,
     extract_chunk,
-    line_index,
     sample_file,
 )
 
@@ -58,25 +54,3 @@ def test_a_large_sample_is_an_even_subset_and_cuts_split_it() -> None:
     cuts = cuts_from([sample], 4)
     assert len(cuts) == 3 and cuts == sorted(cuts)
 
-
-@settings(max_examples=200, deadline=None)
-@given(data=st.lists(st.sampled_from([b"a", b"bb c", b"", b"\r", b"\n", b"\n\n", b"\xff"]), max_size=40).map(b"".join),
-       chunk=st.integers(1, 6), block=st.sampled_from([1, 2, 3, 7, 1 << 24]))
-def test_line_index_finds_the_lines_a_file_iterator_does(tmp_path_factory, data: bytes, chunk: int, block: int) -> None:
-    """Every chunk_size-th line's byte offset and the line count, whatever the block size (a
-    line may span blocks) and with or without a final newline, as `for line in file` sees them."""
-    path = tmp_path_factory.mktemp("index") / "f"
-    path.write_bytes(data)
-    offsets, position, lines = [], 0, 0
-    with open(path, "rb") as handle:
-        for number, line in enumerate(handle):
-            if number % chunk == 0:
-                offsets.append(position)
-            position += len(line)
-            lines += 1
-    original = paralign.pivot_frames._BLOCK
-    paralign.pivot_frames._BLOCK = block
-    try:
-        assert line_index(path, chunk) == (offsets, lines)
-    finally:
-        paralign.pivot_frames._BLOCK = original

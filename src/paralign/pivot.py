@@ -28,7 +28,7 @@ work directory, in stages whose outputs are files renamed into place when comple
 
 A corpus whose Pharaoh file is given in plain (not gzip) files skips the whole-corpus steps:
 the command only checks the three files' line counts and finds each chunk's byte offsets
-(:func:`paralign.pivot_frames.line_index`), and each chunk is read, checked, tokenised and
+(:func:`paralign.corpora.parallel.line_index`), and each chunk is read, checked, tokenised and
 counted by one worker (:func:`prepare_chunk`, stages 1 and 3 in one task), so no process reads
 the whole corpus; the report's reading counts are summed from the chunk files' metadata.
 
@@ -46,14 +46,14 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .aligners.eflomal import align_files
 from .cluster import ClusterOptions, connecting, finished
-from .corpora.parallel import ParallelStats, check_line_counts
+from .corpora.parallel import ParallelStats
 from .errors import ConfigurationError, FormatError
 from .pivot_frames import (
     MONO_SCHEMA,
@@ -67,7 +67,6 @@ from .pivot_frames import (
     cuts_from,
     extract_chunk,
     finish_part,
-    line_index,
     monolingual_frame,
     partitions_for,
     pivot_frame,
@@ -80,16 +79,16 @@ from .pivot_input import (
     PivotOptions,
     PreparedChunk,
     Progress,
-    check_alignment_lines,
     chunk_info,
+    chunked_reads,
     no_progress,
     prepare_groups,
     prepare_parallel,
-    prepared_info,
     read_chunk,
+    read_on_workers,
 )
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
-from .textio import reading, require_file
+from .textio import require_file
 from .workers import on_client
 
 __all__ = [
@@ -298,40 +297,6 @@ def prepare_chunk(task: PreparedChunk) -> int:
                        source=task.files[2], first_line=task.first_line)
 
 
-def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
-                    local: Collection[str] = ()) -> bool:
-    """Whether a corpus is read by the workers, chunk by chunk (:class:`PreparedChunk`): when
-    its alignment is given (nothing needs the whole corpus in one process), no file is gzip
-    (a worker cannot seek to its chunk in one) and none is in `local` (files only this
-    machine sees, such as a copy of stdin, which a remote worker could not open)."""
-    files = (*corpus, alignment)
-    return alignment is not None and not any(str(path).endswith(".gz") or str(path) in local for path in files)
-
-
-def _read_chunks(work: WorkDir, stage: str, corpus: tuple[str | Path, str | Path], alignment: str | Path,
-                 options: PivotOptions) -> tuple[list[PreparedChunk], GivenAlignment]:
-    """Stage 1 of a corpus the workers read: here only the files' line counts are checked
-    (MismatchError naming both files) and the byte offsets of every chunk found; each chunk is
-    then read, checked, tokenised and counted by one worker (:func:`pivot_input.prepare_chunk`)."""
-    english, foreign = corpus
-    given = GivenAlignment.open(alignment)
-    indexes = []
-    for path in (english, foreign, alignment):
-        with reading(str(path)):
-            indexes.append(line_index(path, options.chunk_size))
-    lines = indexes[0][1]
-    check_alignment_lines(given, english, foreign, lines)
-    check_line_counts(english, foreign, (lines, indexes[1][1]))
-    if lines == 0:
-        prepared_info(ParallelStats(str(english), str(foreign)), given)  # raises: no usable line pair
-    files = (str(english), str(foreign), str(alignment))
-    size = options.chunk_size
-    tasks = [PreparedChunk(files, offsets, min(size, lines - k * size), k * size + 1,  # type: ignore[arg-type]
-                           str(work.path / stage / "chunks" / f"{k:05d}.parquet"), options)
-             for k, offsets in enumerate(zip(*(offsets for offsets, _ in indexes), strict=True))]
-    return tasks, given
-
-
 def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:
     """Wait for `futures`, with progress; a task's error is raised here, and so is a stalled
     cluster's (:func:`paralign.cluster.finished`)."""
@@ -429,7 +394,7 @@ def pivot_paraphrases(
         for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
             stage = f"c{index}"
             if alignment is not None and read_on_workers((english, foreign), alignment, local):
-                read, given = _read_chunks(work, stage, (english, foreign), alignment, options)
+                read, given = chunked_reads(work.path / stage / "chunks", (english, foreign), alignment, options)
                 tasks.extend(read)
                 read_later.append((index, read, given))
                 corpus_info.append({})

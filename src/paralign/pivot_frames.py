@@ -35,6 +35,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .corpora.parallel import line_index
 from .phrase_counts import COUNT_SCHEMA, count_phrase_pairs
 from .tables import atomic_path
 
@@ -63,37 +64,6 @@ class ChunkTask:
     max_length: int
     include_identical: bool = True
     symmetric: bool = False
-
-
-#: Bytes read at a time by :func:`line_index`.
-_BLOCK = 1 << 24
-
-
-def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
-    """Byte offsets of lines 0, chunk_size, 2 chunk_size, ... of a file, and its number of lines
-    (a last line without a newline counts): one pass in blocks, newlines found by numpy."""
-    offsets: list[int] = []
-    lines = 0  # lines started before the block
-    wanted = 0  # the next line whose start is wanted
-    position = 0
-    last = b"\n"
-    with open(path, "rb") as handle:
-        while block := handle.read(_BLOCK):
-            if lines == 0 and position == 0:
-                offsets.append(0)  # line 0 starts the file
-                wanted = chunk_size
-            ends = np.flatnonzero(np.frombuffer(block, np.uint8) == 10)
-            # the newline ends[k] starts line lines + k + 1
-            picks = np.arange(wanted - lines - 1, len(ends), chunk_size)
-            if len(picks):
-                offsets.extend((position + ends[picks] + 1).tolist())
-                wanted += chunk_size * len(picks)
-            lines += len(ends)
-            position += len(block)
-            last = block[-1:]
-    if offsets and offsets[-1] == position:  # a start after the final newline begins no line
-        offsets.pop()
-    return offsets, lines + (last != b"\n")
 
 
 def chunk_offsets(path: str | Path, chunk_size: int) -> list[int]:

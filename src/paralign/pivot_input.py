@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -23,11 +23,18 @@ from typing import Any
 from .aligners.eflomal import check_symmetrization, links_to_pharaoh, tokenize
 from .alignment import Link
 from .corpora.base import BadPair, LineRange, PairOrBad
-from .corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, count_lines, iter_parallel
+from .corpora.parallel import (
+    DEFAULT_MAX_TOKENS,
+    ParallelStats,
+    check_line_counts,
+    count_lines,
+    iter_parallel,
+    line_index,
+)
 from .corpora.pharaoh import read_pharaoh
 from .errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError
 from .tables import atomic_path
-from .textio import sha256_file
+from .textio import reading, sha256_file
 
 Progress = Callable[..., Iterable]
 
@@ -241,6 +248,40 @@ def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], by
     read = {"stats": asdict(stats), "bad": given.bad, "errors": given.errors}
     return ([e for e, _, _ in rows], [f for _, f, _ in rows], [links_to_pharaoh(links or ()) for _, _, links in rows],
             json.dumps(read).encode("utf-8"))
+
+
+def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
+                    local: Collection[str] = ()) -> bool:
+    """Whether a corpus is read by the workers, chunk by chunk (`PreparedChunk`): when
+    its alignment is given (nothing needs the whole corpus in one process), no file is gzip
+    (a worker cannot seek to its chunk in one) and none is in `local` (files only this
+    machine sees, such as a copy of stdin, which a remote worker could not open)."""
+    files = (*corpus, alignment)
+    return alignment is not None and not any(str(path).endswith(".gz") or str(path) in local for path in files)
+
+
+def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignment: str | Path,
+                  options: PivotOptions) -> tuple[list[PreparedChunk], GivenAlignment]:
+    """Stage 1 of a corpus the workers read: here only the files' line counts are checked
+    (MismatchError naming both files) and the byte offsets of every chunk found; each chunk is
+    then read, checked, tokenised and counted by one worker (`paralign.pivot.prepare_chunk`, which writes its file in `directory`)."""
+    english, foreign = corpus
+    given = GivenAlignment.open(alignment)
+    indexes = []
+    for path in (english, foreign, alignment):
+        with reading(str(path)):
+            indexes.append(line_index(path, options.chunk_size))
+    lines = indexes[0][1]
+    check_alignment_lines(given, english, foreign, lines)
+    check_line_counts(english, foreign, (lines, indexes[1][1]))
+    if lines == 0:
+        prepared_info(ParallelStats(str(english), str(foreign)), given)  # raises: no usable line pair
+    files = (str(english), str(foreign), str(alignment))
+    size = options.chunk_size
+    tasks = [PreparedChunk(files, offsets, min(size, lines - k * size), k * size + 1,  # type: ignore[arg-type]
+                           str(directory / f"{k:05d}.parquet"), options)
+             for k, offsets in enumerate(zip(*(offsets for offsets, _ in indexes), strict=True))]
+    return tasks, given
 
 
 def chunk_info(outputs: Iterable[str], stats: ParallelStats, given: GivenAlignment) -> dict[str, Any]:
