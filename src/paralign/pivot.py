@@ -44,7 +44,6 @@ dropping p(e2|f) < m lowers each p(e2|e1) by at most m (the p(f|e1) sum to 1); `
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -54,7 +53,7 @@ from typing import Any
 from .aligners.eflomal import align_files
 from .cluster import ClusterOptions, connecting, finished
 from .corpora.parallel import ParallelStats
-from .errors import ConfigurationError, FormatError
+from .errors import ConfigurationError
 from .pivot_frames import (
     MONO_SCHEMA,
     PIVOT_SCHEMA,
@@ -87,8 +86,8 @@ from .pivot_input import (
     read_chunk,
     read_on_workers,
 )
+from .pivot_work import WorkDir, file_id, work_path
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
-from .textio import require_file
 from .workers import on_client
 
 __all__ = [
@@ -127,60 +126,6 @@ class PipelineReport:
             "chunks": dict(self.chunks),
             "cluster": dict(self.cluster),
         }
-
-
-# ---------------------------------------------------------------------------------------------
-# The work directory
-# ---------------------------------------------------------------------------------------------
-def _file_id(path: str | Path) -> dict[str, Any]:
-    path = require_file(path)
-    stat = path.stat()
-    return {"path": str(path.resolve()), "size": stat.st_size, "mtime": int(stat.st_mtime)}
-
-
-class WorkDir:
-    """A run's work directory: its fingerprint (inputs and options) in ``run.json``, the
-    stage records (``<stage>.json``, written last) and what was reused."""
-
-    def __init__(self, path: Path, fingerprint: dict[str, Any], *, restart: bool, replace_other: bool):
-        self.path = path
-        self.reused: list[str] = []
-        run = path / "run.json"
-        if path.exists() and (restart or not run.exists()):
-            shutil.rmtree(path)
-        elif run.exists():
-            try:
-                old = json.loads(run.read_text(encoding="utf-8"))
-            except ValueError as exc:
-                raise FormatError(f"corrupt run record ({exc}); use --restart", source=str(run)) from exc
-            if old != json.loads(json.dumps(fingerprint)):
-                if not replace_other:
-                    raise ConfigurationError(
-                        f"work directory {path} holds a run with other inputs or options: "
-                        "use another --work-dir or --restart")
-                shutil.rmtree(path)
-        path.mkdir(parents=True, exist_ok=True)
-        if not run.exists():
-            with atomic_path(run) as tmp:
-                tmp.write_text(json.dumps(fingerprint, sort_keys=True), encoding="utf-8")
-
-    def done(self, stage: str, *, reuse: bool = True) -> dict[str, Any] | None:
-        """The record of a finished stage (counted as reused unless `reuse` is false), or None."""
-        record = self.path / f"{stage}.json"
-        if not record.exists():
-            return None
-        if reuse:
-            self.reused.append(stage)
-        return json.loads(record.read_text(encoding="utf-8"))
-
-    def mark(self, stage: str, info: dict[str, Any]) -> dict[str, Any]:
-        with atomic_path(self.path / f"{stage}.json") as tmp:
-            tmp.write_text(json.dumps(info), encoding="utf-8")
-        return info
-
-
-def _work_path(output: Path, work_dir: str | Path | None) -> Path:
-    return Path(work_dir) if work_dir is not None else output.with_name(output.name + ".work")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,8 +311,9 @@ def pivot_paraphrases(
 
     `cluster` says where the work runs (a local Dask cluster by default; `on_start` hears its
     description, with the dashboard link).  `shown_names` maps paths to the names the table's
-    metadata shows (a copy of stdin: '<stdin>'; such copies are read by this process, not the workers).  Intermediate files live in `work_dir` (default
-    `<output>.work`), which the workers must see; re-running with the same work directory
+    metadata shows (a copy of stdin: '<stdin>'; such copies are read by this process, not the
+    workers).  Intermediate files live in `work_dir` (default `<output>.work`), which the
+    workers must see (and so must the inputs); re-running with the same work directory
     resumes; `restart` discards it first; `keep_work=False` deletes it on success.  A given
     `work_dir` holding a run with other inputs or options is refused (ConfigurationError); the
     default one is silently replaced.
@@ -382,33 +328,25 @@ def pivot_paraphrases(
     local = set(shown_names or ())  # copies of stdin: read here, where they are
     fingerprint: dict[str, Any] = {
         "kind": "pivot", "options": options.fingerprint(),
-        "corpora": [[_file_id(e), _file_id(f)] for e, f in corpora],
-        "alignments": [None if a is None else _file_id(a) for a in alignments],
+        "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
+        "alignments": [None if a is None else file_id(a) for a in alignments],
         "read_on_workers": [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)],
     }
-    work = WorkDir(_work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
+    work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
         tasks: list[ChunkTask | PreparedChunk] = []
         read_later: list[tuple[int, list[PreparedChunk], GivenAlignment]] = []  # reports known once extracted
-        for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
-            stage = f"c{index}"
-            if alignment is not None and read_on_workers((english, foreign), alignment, local):
-                read, given = chunked_reads(work.path / stage / "chunks", (english, foreign), alignment, options)
+        for index, (corpus, alignment) in enumerate(zip(corpora, alignments, strict=True)):
+            if alignment is not None and read_on_workers(corpus, alignment, local):
+                read, given = chunked_reads(work.path / f"c{index}" / "chunks", corpus, alignment, options)
                 tasks.extend(read)
                 read_later.append((index, read, given))
                 corpus_info.append({})
-                continue
-            info = work.done(f"{stage}/prepare")
-            if info is None:
-                _forget_alignment(work, stage)
-                info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options,
-                                                                      alignment))
-            _align_stage(work, stage, options, given=alignment is not None,
-                         client=ready() if options.align_chunk else None, progress=progress)
-            corpus_tasks = _chunk_tasks(work, stage, options)
-            tasks.extend(corpus_tasks)
-            corpus_info.append({"alignment": dict(COMPUTED["eflomal"]), **info, "chunks": len(corpus_tasks)})
+            else:
+                corpus_tasks, info = _read_here(work, f"c{index}", corpus, alignment, options, ready, progress)
+                tasks.extend(corpus_tasks)
+                corpus_info.append(info)
         client = ready()
         partitions = partitions_for(len(tasks))
         by_corpus = [[t.output for t in tasks if Path(t.output).parent.parent.name == f"c{k}"] for k in range(len(corpora))]
@@ -433,6 +371,21 @@ def pivot_paraphrases(
     if not keep_work:
         shutil.rmtree(work.path, ignore_errors=True)
     return report
+
+
+def _read_here(work: WorkDir, stage: str, corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
+               options: PivotOptions, ready: Callable[[], Any], progress: Progress) -> tuple[list[ChunkTask], dict]:
+    """Stages 1 and 2 of a corpus read by this process (prepared and aligned, or reused from
+    the work directory): its extraction tasks and its report."""
+    english, foreign = corpus
+    info = work.done(f"{stage}/prepare")
+    if info is None:
+        _forget_alignment(work, stage)
+        info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options, alignment))
+    _align_stage(work, stage, options, given=alignment is not None,
+                 client=ready() if options.align_chunk else None, progress=progress)
+    tasks = _chunk_tasks(work, stage, options)
+    return tasks, {"alignment": dict(COMPUTED["eflomal"]), **info, "chunks": len(tasks)}
 
 
 def _renamed(data: Any, names: Mapping[str, str] | None) -> Any:
@@ -552,9 +505,9 @@ def monolingual_paraphrases(
     output = Path(output)
     fingerprint = {
         "kind": "monolingual", "aligner": aligner, "max_groups": max_groups, "options": options.fingerprint(),
-        "groups": _file_id(groups_path), "alignment": None if alignment is None else _file_id(alignment),
+        "groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
     }
-    work = WorkDir(_work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
+    work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     stage = "mono"
     with connecting(cluster, on_start) as ready:  # the cluster starts while the groups are read
         info = work.done(f"{stage}/prepare")
