@@ -123,7 +123,7 @@ def test_word_align_to_stdout(corpus, capsys):
     # nouns and adjectives vary, so they align; "The"/"is" always co-occur with "Das"/"ist".
     # eflomal samples without a seed option: 130 runs gave 94-120 such lines and 20 more
     # 100-120, but one CI run on a loaded machine gave 67 (2026-11-25), so the bar leaves room
-    # for an unlucky run and still fails a broken aligner (random links give about none).
+    # for an unlucky run and still fails an aligner that does not learn these co-occurrences.
     assert sum({"1-1", "3-3"} <= set(line.split()) for line in lines) >= 50
 
 
