@@ -220,9 +220,9 @@ def _chunk_tasks(work: WorkDir, stage: str, options: PivotOptions, **kinds: bool
 def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask | PreparedChunk], progress: Progress,
              meanwhile: Callable[[], Any] | None = None) -> tuple[dict[str, int], Any]:
     """Stage 3 (and stage 1 of `PreparedChunk` tasks): the chunks whose Parquet file is
-    missing, on the cluster; counts of both kinds,
-    and what `meanwhile()` returns: it runs here while the workers extract (building stage 4's
-    Dask graph takes the command a few tenths of a second, which would otherwise come after)."""
+    missing, on the cluster; counts of both kinds, and what `meanwhile()` returns: it runs here
+    while the workers extract (building stage 4's Dask graph takes the command a few tenths of
+    a second, which would otherwise come after)."""
     todo = [task for task in tasks if not Path(task.output).exists()]
     work.reused.extend(f"{Path(t.output).parent.parent.name}/extract/{Path(t.output).stem}"
                        for t in tasks if t not in todo)
