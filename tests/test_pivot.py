@@ -699,26 +699,3 @@ def test_a_corpus_read_by_the_workers_checks_its_line_counts_first(tmp_path, efl
     empty = (_write(tmp_path / "e.en", []), _write(tmp_path / "e.de", []))
     with pytest.raises(FormatError, match="no usable line pair"):
         pivot_paraphrases([empty], tmp_path / "t.tsv", alignments=[_write(tmp_path / "e.align", [])])
-
-
-def test_a_corpus_to_align_is_tokenised_by_the_workers_as_the_command_would(tmp_path, no_eflomal):
-    """Without an alignment, plain files are read and tokenised by the workers chunk by chunk
-    and joined for eflomal; gzip files by the command: the same token files, table and report."""
-    (en, de), _ = _messy_given_corpus(tmp_path)
-    zipped = []
-    for path in (en, de):
-        zipped.append(tmp_path / (path.name + ".gz"))
-        zipped[-1].write_bytes(gzip.compress(path.read_bytes()))
-    assert pivot.read_on_workers((en, de), None) and not pivot.read_on_workers(tuple(zipped), None)
-    options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=4, max_tokens=30,
-                           max_length_ratio=3.0, encoding_errors="replace")
-    plain = pivot_paraphrases([(en, de)], tmp_path / "p.tsv", options, work_dir=tmp_path / "pw")
-    packed = pivot_paraphrases([tuple(zipped)], tmp_path / "z.tsv", options, work_dir=tmp_path / "zw")
-    for name in ("en.tok", "f.tok"):
-        assert (tmp_path / "pw" / "c0" / name).read_bytes() == (tmp_path / "zw" / "c0" / name).read_bytes()
-    assert not (tmp_path / "pw" / "c0" / "parts").exists()  # joined, then removed
-    assert_same_rows(table_rows(tmp_path / "p.tsv"), table_rows(tmp_path / "z.tsv"))
-    got, expected = plain.corpora[0], packed.corpora[0]
-    for key in ("lines", "kept", "empty", "too_long", "replaced", "filtered"):
-        assert got[key] == expected[key], key
-    assert got["kept"] == 60 and got["alignment"] == {"kind": "computed", "aligner": "eflomal"}

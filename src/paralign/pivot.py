@@ -26,12 +26,11 @@ work directory, in stages whose outputs are files renamed into place when comple
                (:mod:`paralign.pivot_frames`), written as Parquet parts, then one Parquet or
                TSV file (:mod:`paralign.tables`).
 
-A corpus in plain (not gzip) files is read by the workers: the command only checks the files'
-line counts and finds each chunk's byte offsets (:func:`paralign.corpora.parallel.line_index`),
-and each chunk is read, checked and tokenised by one worker.  With its Pharaoh file given, the
-worker also counts it (:func:`prepare_chunk`, stages 1 and 3 in one task), so no process reads
-the whole corpus, and the report's reading counts are summed from the chunk files' metadata;
-otherwise the workers' token lines are joined into the token files eflomal aligns.
+A corpus whose Pharaoh file is given in plain (not gzip) files skips the whole-corpus steps:
+the command only checks the three files' line counts and finds each chunk's byte offsets
+(:func:`paralign.corpora.parallel.line_index`), and each chunk is read, checked, tokenised and
+counted by one worker (:func:`prepare_chunk`, stages 1 and 3 in one task), so no process reads
+the whole corpus; the report's reading counts are summed from the chunk files' metadata.
 
 Re-running with the same work directory resumes: prepared and aligned corpora and the chunks
 whose Parquet file exists are reused (and counted); stage 4 always runs, so threshold, top-k
@@ -46,7 +45,7 @@ dropping p(e2|f) < m lowers each p(e2|e1) by at most m (the p(f|e1) sum to 1); `
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,7 +85,6 @@ from .pivot_input import (
     prepare_parallel,
     read_chunk,
     read_on_workers,
-    tokenise_chunk,
 )
 from .pivot_work import WorkDir, file_id, work_path
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
@@ -343,7 +341,7 @@ def pivot_paraphrases(
                 read_later.append((index, read, given))
                 corpus_info.append({})
             else:
-                corpus_tasks, info = _read_here(work, f"c{index}", corpus, alignment, options, ready, progress, local)
+                corpus_tasks, info = _read_here(work, f"c{index}", corpus, alignment, options, ready, progress)
                 tasks.extend(corpus_tasks)
                 corpus_info.append(info)
         client = ready()
@@ -371,49 +369,21 @@ def pivot_paraphrases(
 
 
 def _read_report(corpus: tuple[str | Path, str | Path], read: Sequence[PreparedChunk], given: GivenAlignment) -> dict:
-    """The report of a corpus the workers read and counted, from its chunk files' metadata."""
-    import pyarrow.parquet as pq
-
+    """The report of a corpus the workers read, from its chunk files (once they are written)."""
     english, foreign = (str(path) for path in corpus)
-    reads = [pq.read_schema(task.output).metadata[READ_KEY] for task in read]
-    return {"alignment": given.to_dict(), **chunk_info(reads, ParallelStats(english, foreign), given),
-            "chunks": len(read)}
-
-
-def _tokenised_on_workers(client: Any, directory: Path, corpus: tuple[str | Path, str | Path], options: PivotOptions,
-                          progress: Progress) -> dict[str, Any]:
-    """Stage 1 of a corpus to be aligned, read and tokenised by the workers chunk by chunk
-    (:func:`pivot_input.tokenise_chunk`; finished chunks are reused), their token lines joined
-    here into ``en.tok`` and ``f.tok``; returns the reading report (as `prepare_parallel`)."""
-    tasks, _ = chunked_reads(directory / "parts", corpus, None, options, suffix="")
-    _wait(client, [client.submit(tokenise_chunk, task, pure=False) for task in tasks
-                   if not Path(task.output + ".json").exists()], "read", progress)
-    for suffix, name in ((".en", "en.tok"), (".f", "f.tok")):
-        with atomic_path(directory / name) as tmp, open(tmp, "wb") as out:
-            for task in tasks:
-                out.write(Path(task.output + suffix).read_bytes())
-    english, foreign = (str(path) for path in corpus)
-    info = chunk_info([Path(task.output + ".json").read_bytes() for task in tasks], ParallelStats(english, foreign),
-                      None)
-    shutil.rmtree(directory / "parts", ignore_errors=True)
-    return info
+    info = chunk_info([task.output for task in read], ParallelStats(english, foreign), given)
+    return {"alignment": given.to_dict(), **info, "chunks": len(read)}
 
 
 def _read_here(work: WorkDir, stage: str, corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
-               options: PivotOptions, ready: Callable[[], Any], progress: Progress,
-               local: Collection[str]) -> tuple[list[ChunkTask], dict]:
-    """Stages 1 and 2 of a corpus whose token files this process needs (prepared, by the
-    workers when they can read it, and aligned; or reused from the work directory): its
-    extraction tasks and its report."""
+               options: PivotOptions, ready: Callable[[], Any], progress: Progress) -> tuple[list[ChunkTask], dict]:
+    """Stages 1 and 2 of a corpus read by this process (prepared and aligned, or reused from
+    the work directory): its extraction tasks and its report."""
     english, foreign = corpus
     info = work.done(f"{stage}/prepare")
     if info is None:
         _forget_alignment(work, stage)
-        if alignment is None and read_on_workers(corpus, None, local):
-            info = _tokenised_on_workers(ready(), work.path / stage, corpus, options, progress)
-        else:
-            info = prepare_parallel(english, foreign, work.path / stage, options, alignment)
-        info = work.mark(f"{stage}/prepare", info)
+        info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options, alignment))
     _align_stage(work, stage, options, given=alignment is not None,
                  client=ready() if options.align_chunk else None, progress=progress)
     tasks = _chunk_tasks(work, stage, options)

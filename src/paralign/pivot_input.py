@@ -174,7 +174,7 @@ def check_alignment_lines(given: GivenAlignment, english: str | Path, foreign: s
 
 def _prepared_rows(
     english: str | Path, foreign: str | Path, options: PivotOptions, stats: ParallelStats,
-    given: GivenAlignment | None, lines: tuple[LineRange, ...] | None = None,
+    given: GivenAlignment | None, lines: tuple[LineRange, LineRange, LineRange] | None = None,
 ) -> Iterator[tuple[str, str, frozenset[Link] | None]]:
     """The usable pairs of a parallel corpus (or of the run `lines` of its english, foreign
     and alignment files), tokenised: (english tokens, foreign tokens, given links or None).
@@ -183,7 +183,7 @@ def _prepared_rows(
     foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
     pairs = iter_parallel(
         english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
-        stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else (lines[0], lines[1]),
+        stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else lines[:2],
     )
     links_in = given.items(None if lines is None else lines[2]) if given else itertools.repeat(None)
     # strict=False: the line counts are checked by the caller (and by iter_parallel)
@@ -218,14 +218,13 @@ def prepared_info(stats: ParallelStats, given: GivenAlignment | None) -> dict[st
 
 @dataclass(frozen=True, slots=True)
 class PreparedChunk:
-    """One chunk of a corpus read, checked and tokenised by one worker, so that no process
-    reads the whole corpus: with a given alignment also counted (`paralign.pivot.prepare_chunk`:
-    stages 1 and 3 in one task), else written as token lines for eflomal (:func:`tokenise_chunk`).
-    `files` are the user's english and foreign files (and Pharaoh file, when given); `offsets`
+    """One chunk of a corpus with a given alignment, read, checked, tokenised and counted by
+    one worker (`paralign.pivot.prepare_chunk`): stage 1 and stage 3 in one task, so no process reads
+    the whole corpus.  `files` are the user's english, foreign and Pharaoh files; `offsets`
     where line `first_line` starts in each; `lines` how many lines the chunk has."""
 
-    files: tuple[str, ...]
-    offsets: tuple[int, ...]
+    files: tuple[str, str, str]
+    offsets: tuple[int, int, int]
     lines: int
     first_line: int
     output: str
@@ -241,78 +240,64 @@ def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], by
     their Pharaoh lines, and what reading counted (JSON, for the chunk file's metadata under
     `READ_KEY`; see :func:`chunk_info`).  A byte that is not UTF-8 is a FormatError naming the
     file and line, as in the whole-file reader."""
-    english, foreign, *alignment = task.files
+    english, foreign, alignment = task.files
     runs = tuple(LineRange(offset, task.first_line, task.lines) for offset in task.offsets)
     stats = ParallelStats(english, foreign)
-    given = GivenAlignment(alignment[0]) if alignment else None
-    rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))
-    read = {"stats": asdict(stats), "bad": given.bad if given else 0, "errors": given.errors if given else []}
+    given = GivenAlignment(alignment)
+    rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))  # type: ignore[arg-type]
+    read = {"stats": asdict(stats), "bad": given.bad, "errors": given.errors}
     return ([e for e, _, _ in rows], [f for _, f, _ in rows], [links_to_pharaoh(links or ()) for _, _, links in rows],
             json.dumps(read).encode("utf-8"))
 
 
 def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
                     local: Collection[str] = ()) -> bool:
-    """Whether a corpus is read by the workers, chunk by chunk (`PreparedChunk`): when no file
-    is gzip (a worker cannot seek to its chunk in one) and none is in `local` (files only this
-    machine sees, such as a copy of stdin, which a remote worker could not open).  With its
-    alignment given the workers also count each chunk; else they write its token lines, which
-    the command joins for eflomal (one run needs the whole corpus)."""
-    files = (*corpus, *([] if alignment is None else [alignment]))
-    return not any(str(path).endswith(".gz") or str(path) in local for path in files)
+    """Whether a corpus is read by the workers, chunk by chunk (`PreparedChunk`): when
+    its alignment is given (nothing needs the whole corpus in one process), no file is gzip
+    (a worker cannot seek to its chunk in one) and none is in `local` (files only this
+    machine sees, such as a copy of stdin, which a remote worker could not open)."""
+    files = (*corpus, alignment)
+    return alignment is not None and not any(str(path).endswith(".gz") or str(path) in local for path in files)
 
 
-def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
-                  options: PivotOptions, suffix: str = ".parquet") -> tuple[list[PreparedChunk], GivenAlignment | None]:
+def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignment: str | Path,
+                  options: PivotOptions) -> tuple[list[PreparedChunk], GivenAlignment]:
     """Stage 1 of a corpus the workers read: here only the files' line counts are checked
     (MismatchError naming both files) and the byte offsets of every chunk found; each chunk is
-    then read by one worker, which writes its output (`directory/NNNNN<suffix>`)."""
+    then read, checked, tokenised and counted by one worker (`paralign.pivot.prepare_chunk`, which writes its file in `directory`)."""
     english, foreign = corpus
-    given = None if alignment is None else GivenAlignment.open(alignment)
-    files = tuple(str(path) for path in (english, foreign, alignment) if path is not None)
+    given = GivenAlignment.open(alignment)
     indexes = []
-    for path in files:
-        with reading(path):
+    for path in (english, foreign, alignment):
+        with reading(str(path)):
             indexes.append(line_index(path, options.chunk_size))
     lines = indexes[0][1]
-    if given is not None:
-        check_alignment_lines(given, english, foreign, lines)
+    check_alignment_lines(given, english, foreign, lines)
     check_line_counts(english, foreign, (lines, indexes[1][1]))
     if lines == 0:
         prepared_info(ParallelStats(str(english), str(foreign)), given)  # raises: no usable line pair
+    files = (str(english), str(foreign), str(alignment))
     size = options.chunk_size
-    tasks = [PreparedChunk(files, offsets, min(size, lines - k * size), k * size + 1,
-                           str(directory / f"{k:05d}{suffix}"), options)
+    tasks = [PreparedChunk(files, offsets, min(size, lines - k * size), k * size + 1,  # type: ignore[arg-type]
+                           str(directory / f"{k:05d}.parquet"), options)
              for k, offsets in enumerate(zip(*(offsets for offsets, _ in indexes), strict=True))]
     return tasks, given
 
 
-def chunk_info(reads: Iterable[bytes], stats: ParallelStats, given: GivenAlignment | None) -> dict[str, Any]:
-    """`prepared_info` of a corpus read in chunks, from what reading each chunk counted (the
-    JSON of :func:`read_chunk`, in file order: the kept messages are the first of the file)."""
-    for blob in reads:
-        read = json.loads(blob)
+def chunk_info(outputs: Iterable[str], stats: ParallelStats, given: GivenAlignment) -> dict[str, Any]:
+    """`prepared_info` of a corpus read in chunks, from what each chunk's file records (in
+    order: the kept messages are the first ones of the file)."""
+    import pyarrow.parquet as pq
+
+    for path in outputs:
+        read = json.loads(pq.read_schema(path).metadata[READ_KEY])
         for name in ("lines", "kept", "empty", "too_long", "replaced", "filtered"):
             setattr(stats, name, getattr(stats, name) + read["stats"][name])
         for line in read["stats"]["skipped_lines"]:
             stats.note_skip(line)
-        if given is not None:
-            given.bad += read["bad"]
-            given.errors.extend(read["errors"][: KEPT_ERRORS - len(given.errors)])
+        given.bad += read["bad"]
+        given.errors.extend(read["errors"][: KEPT_ERRORS - len(given.errors)])
     return prepared_info(stats, given)
-
-
-def tokenise_chunk(task: PreparedChunk) -> int:
-    """Read, check and tokenise one chunk of a corpus to be aligned (on a worker): its token
-    lines as ``<output>.en`` and ``<output>.f``, then what reading counted as ``<output>.json``,
-    written last (a chunk whose JSON exists is finished); return its token lines."""
-    en, f, _, read = read_chunk(task)
-    for suffix, lines in ((".en", en), (".f", f)):
-        with atomic_path(task.output + suffix) as tmp:
-            tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-    with atomic_path(task.output + ".json") as tmp:
-        tmp.write_bytes(read)
-    return len(en)
 
 
 def prepare_groups(
