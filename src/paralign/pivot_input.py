@@ -252,8 +252,8 @@ def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], by
 
 def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
                     local: Collection[str] = ()) -> bool:
-    """Whether a corpus is read by the workers, chunk by chunk (`PreparedChunk`): when
-    its alignment is given (nothing needs the whole corpus in one process), no file is gzip
+    """Whether a corpus is read by the workers, chunk by chunk (`PreparedChunk`): when its
+    alignment is given (nothing needs the whole corpus in one process), no file is gzip
     (a worker cannot seek to its chunk in one) and none is in `local` (files only this
     machine sees, such as a copy of stdin, which a remote worker could not open)."""
     files = (*corpus, alignment)
@@ -264,7 +264,8 @@ def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignm
                   options: PivotOptions) -> tuple[list[PreparedChunk], GivenAlignment]:
     """Stage 1 of a corpus the workers read: here only the files' line counts are checked
     (MismatchError naming both files) and the byte offsets of every chunk found; each chunk is
-    then read, checked, tokenised and counted by one worker (`paralign.pivot.prepare_chunk`, which writes its file in `directory`)."""
+    then read, checked, tokenised and counted by one worker (`paralign.pivot.prepare_chunk`,
+    which writes the chunk's file in `directory`)."""
     english, foreign = corpus
     given = GivenAlignment.open(alignment)
     indexes = []
