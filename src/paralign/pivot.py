@@ -325,17 +325,16 @@ def pivot_paraphrases(
     if len(alignments) != len(corpora):
         raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
     local = set(shown_names or ())  # copies of stdin: read here, where they are
-    fingerprint = {"kind": "pivot", "options": options.fingerprint(),
-                   "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
-                   "alignments": [None if a is None else file_id(a) for a in alignments],
-                   "read_on_workers": [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)]}
+    on_workers = [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)]
+    fingerprint = {"kind": "pivot", "options": options.fingerprint(), "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
+                   "alignments": [None if a is None else file_id(a) for a in alignments], "read_on_workers": on_workers}
     work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
         tasks: list[ChunkTask | PreparedChunk] = []
         read_later: list[tuple[int, list[PreparedChunk], GivenAlignment]] = []  # reports known once extracted
         for index, (corpus, alignment) in enumerate(zip(corpora, alignments, strict=True)):
-            if alignment is not None and read_on_workers(corpus, alignment, local):
+            if on_workers[index]:
                 read, given = chunked_reads(work.path / f"c{index}" / "chunks", corpus, alignment, options)
                 tasks.extend(read)
                 read_later.append((index, read, given))

@@ -34,7 +34,7 @@ from .corpora.parallel import (
 from .corpora.pharaoh import read_pharaoh
 from .errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError
 from .tables import atomic_path
-from .textio import reading, sha256_file
+from .textio import sha256_file
 
 Progress = Callable[..., Iterable]
 
@@ -174,7 +174,7 @@ def check_alignment_lines(given: GivenAlignment, english: str | Path, foreign: s
 
 def _prepared_rows(
     english: str | Path, foreign: str | Path, options: PivotOptions, stats: ParallelStats,
-    given: GivenAlignment | None, lines: tuple[LineRange, LineRange, LineRange] | None = None,
+    given: GivenAlignment | None, lines: tuple[LineRange, ...] | None = None,
 ) -> Iterator[tuple[str, str, frozenset[Link] | None]]:
     """The usable pairs of a parallel corpus (or of the run `lines` of its english, foreign
     and alignment files), tokenised: (english tokens, foreign tokens, given links or None).
@@ -183,7 +183,7 @@ def _prepared_rows(
     foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
     pairs = iter_parallel(
         english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
-        stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else lines[:2],
+        stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else (lines[0], lines[1]),
     )
     links_in = given.items(None if lines is None else lines[2]) if given else itertools.repeat(None)
     # strict=False: the line counts are checked by the caller (and by iter_parallel)
@@ -244,7 +244,7 @@ def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], by
     runs = tuple(LineRange(offset, task.first_line, task.lines) for offset in task.offsets)
     stats = ParallelStats(english, foreign)
     given = GivenAlignment(alignment)
-    rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))  # type: ignore[arg-type]
+    rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))
     read = {"stats": asdict(stats), "bad": given.bad, "errors": given.errors}
     return ([e for e, _, _ in rows], [f for _, f, _ in rows], [links_to_pharaoh(links or ()) for _, _, links in rows],
             json.dumps(read).encode("utf-8"))
@@ -267,11 +267,10 @@ def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignm
     then read, checked, tokenised and counted by one worker (`paralign.pivot.prepare_chunk`,
     which writes the chunk's file in `directory`)."""
     english, foreign = corpus
-    given = GivenAlignment.open(alignment)
-    indexes = []
-    for path in (english, foreign, alignment):
-        with reading(str(path)):
-            indexes.append(line_index(path, options.chunk_size))
+    # the alignment first (its errors came first before): its line count from its index, not a pass of its own
+    align_offsets, align_lines = line_index(alignment, options.chunk_size)
+    given = GivenAlignment(str(alignment), sha256_file(alignment), align_lines)
+    indexes = [line_index(path, options.chunk_size) for path in (english, foreign)] + [(align_offsets, align_lines)]
     lines = indexes[0][1]
     check_alignment_lines(given, english, foreign, lines)
     check_line_counts(english, foreign, (lines, indexes[1][1]))
@@ -292,10 +291,7 @@ def chunk_info(outputs: Iterable[str], stats: ParallelStats, given: GivenAlignme
 
     for path in outputs:
         read = json.loads(pq.read_schema(path).metadata[READ_KEY])
-        for name in ("lines", "kept", "empty", "too_long", "replaced", "filtered"):
-            setattr(stats, name, getattr(stats, name) + read["stats"][name])
-        for line in read["stats"]["skipped_lines"]:
-            stats.note_skip(line)
+        stats.add(read["stats"])
         given.bad += read["bad"]
         given.errors.extend(read["errors"][: KEPT_ERRORS - len(given.errors)])
     return prepared_info(stats, given)

@@ -57,6 +57,14 @@ class ParallelStats:
     filtered: int = 0  # dropped later by the caller's own filters (e.g. length ratio)
     skipped_lines: list[int] = field(default_factory=list)
 
+    def add(self, counts: dict) -> None:
+        """Add the counts of another part of the same corpus (`dataclasses.asdict` of its
+        stats; its skipped line numbers after ours)."""
+        for name in ("lines", "kept", "empty", "too_long", "replaced", "filtered"):
+            setattr(self, name, getattr(self, name) + counts[name])
+        for line in counts["skipped_lines"]:
+            self.note_skip(line)
+
     def note_skip(self, line: int) -> None:
         """Remember a skipped line number (the first 1000 only: the counts are complete)."""
         if len(self.skipped_lines) < 1000:
@@ -119,7 +127,8 @@ _BLOCK = 1 << 24
 
 def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
     """Byte offsets of lines 0, chunk_size, 2 chunk_size, ... of a file, and its number of lines
-    (a last line without a newline counts): one pass in blocks, newlines found by numpy."""
+    (a last line without a newline counts): one pass in blocks, newlines found by numpy;
+    InputFileError naming the file when it cannot be read."""
     import numpy as np
 
     offsets: list[int] = []
@@ -127,7 +136,7 @@ def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
     wanted = 0  # the next line whose start is wanted
     position = 0
     last = b"\n"
-    with open(path, "rb") as handle:
+    with reading(str(path)), open_binary(path) as handle:
         while block := handle.read(_BLOCK):
             if lines == 0 and position == 0:
                 offsets.append(0)  # line 0 starts the file
