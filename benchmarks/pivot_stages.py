@@ -15,6 +15,12 @@ written, the output file written and the cluster stopped.  Stages whose two colu
 about 2x are shared by the workers; the others are the serial part that bounds the ratio.
 Each run is a fresh process (a warm one starts the next cluster about 1 s sooner: its
 imports are done); the interpreter's own start (about 0.7 s here) is not included.
+
+It also prints the CPU seconds each run used (user + system, psutil): the command's process
+(from the call's start: its imports, the scheduler, graph building, output) and the worker
+processes (sampled every 0.1 s while they live, so up to 0.1 s of a worker's last moments can be
+missed).  With two cores, a run cannot take less wall time than its CPU seconds / 2, which
+bounds the two-worker run from below whatever its scheduling.
 """
 
 from __future__ import annotations
@@ -25,12 +31,45 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 STAGES = ("workers connected", "extract", "pairs", "table", "output, cluster stopped")
+CPU = ("command cpu", "workers cpu")
+
+
+class ChildCpu:
+    """CPU seconds (user + system) of this process' descendants, sampled every 0.1 s from a
+    thread while they live: the last sample of each process counts."""
+
+    def __init__(self) -> None:
+        import psutil
+
+        self._me = psutil.Process()
+        self.seconds: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        import psutil
+
+        while not self._stop.wait(0.1):
+            for child in self._me.children(recursive=True):
+                try:
+                    times = child.cpu_times()
+                    if "resource_tracker" not in " ".join(child.cmdline()):
+                        self.seconds[child.pid] = times.user + times.system
+                except psutil.Error:
+                    continue
+
+    def stop(self) -> float:
+        self._stop.set()
+        self._thread.join()
+        return sum(self.seconds.values())
 
 
 def one_run(cache: Path, corpus: str, workers: int, work: Path) -> dict[str, float]:
@@ -41,6 +80,8 @@ def one_run(cache: Path, corpus: str, workers: int, work: Path) -> dict[str, flo
 
     marks: dict[str, float] = {}
     start = time.perf_counter()
+    own = time.process_time()
+    children = ChildCpu()
 
     def progress(items, desc: str = "", total: int | None = None):  # noqa: ANN001, ANN202 - the Progress protocol
         yield from items
@@ -54,7 +95,8 @@ def one_run(cache: Path, corpus: str, workers: int, work: Path) -> dict[str, flo
         on_start=lambda info: marks.setdefault("connected", time.perf_counter() - start),
     )
     ends = [marks["connected"], marks["extract"], marks["pairs"], marks["table"], time.perf_counter() - start]
-    return {stage: end - begin for stage, begin, end in zip(STAGES, [0.0, *ends[:-1]], ends, strict=True)}
+    cpu = {"command cpu": time.process_time() - own, "workers cpu": children.stop()}
+    return {**{stage: end - begin for stage, begin, end in zip(STAGES, [0.0, *ends[:-1]], ends, strict=True)}, **cpu}
 
 
 def main() -> None:
@@ -79,10 +121,17 @@ def main() -> None:
     print(f"| stage ({args.corpus} lines, median of {args.repeat}) | "
           + " | ".join(f"{w} worker{'s' if w > 1 else ''} s" for w in args.workers) + " |")
     print("|---|" + "---:|" * len(args.workers))
-    for stage in [*STAGES, "total"]:
-        cells = [statistics.median(sum(r.values()) if stage == "total" else r[stage] for r in runs[w])
-                 for w in args.workers]
+    for stage in [*STAGES, "total", *CPU, "total cpu", "total cpu / 2 cores"]:
+        cells = [statistics.median(_cell(run, stage) for run in runs[w]) for w in args.workers]
         print(f"| {stage} | " + " | ".join(f"{c:.2f}" for c in cells) + " |")
+
+
+def _cell(run: dict[str, float], row: str) -> float:
+    if row == "total":
+        return sum(run[stage] for stage in STAGES)
+    if row.startswith("total cpu"):
+        return sum(run[name] for name in CPU) / (2 if row.endswith("cores") else 1)
+    return run[row]
 
 
 if __name__ == "__main__":
