@@ -57,7 +57,8 @@ def pair_data(pair: str) -> tuple:
 
 
 def alignment_key(config: Config) -> str:
-    text = f"{config.tiers}|{config.max_length}|{config.resources}|{config.threshold}|v3"
+    synonyms = "" if config.synonyms == "lemma" else f"|syn:{config.synonyms}"  # keeps older caches' keys
+    text = f"{config.tiers}|{config.max_length}|{config.resources}|{config.threshold}{synonyms}|v3"
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -162,6 +163,8 @@ def variants(chosen: Config) -> list[tuple[str, Config]]:
     for tier in ("stem", "synonym", "paraphrase", "contextual"):
         if tier in chosen.tiers:
             out.append((f"− {tier} tier", chosen.with_(tiers=tuple(t for t in chosen.tiers if t != tier))))
+    if "synonym" in chosen.tiers and chosen.synonyms == "sense":
+        out.append(("− shared-synset synonyms (ParaEval's lemma lookup)", chosen.with_(synonyms="lemma")))
     ungraded = {t: 1.0 for t in chosen.tiers}
     out += [("− graded weights (every tier 1)", chosen.with_(weights=ungraded)),
             ("− delta (function words weigh as content)", chosen.with_(delta=0.5, system_delta=0.5)),

@@ -120,3 +120,17 @@ def test_every_synonym_of_several_words_is_a_multiword_lemma(lemmas: list[str]) 
             for offset in index.offsets(lemma, pos):
                 outside.update(n for n in index.names(pos, offset) if " " in n and n not in multi)
     assert not outside
+
+
+def test_senses_are_nltks_synsets(lemmas: list[str]) -> None:
+    """`wordnet_senses` (what the graded synonym tier matches on) is nltk's `synsets`, as
+    (part of speech, offset), on the sampled vocabulary: satellite adjectives under 'a'."""
+    wn = resources.wordnet()
+    checked = 0
+    for word in _sample(lemmas)[::5]:
+        expected = {("a" if s.pos() == "s" else s.pos(), s.offset()) for s in wn.synsets(word.replace(" ", "_"))}
+        assert resources.wordnet_senses(word) == expected, word
+        checked += bool(expected)
+    assert checked > 40
+    assert resources.wordnet_senses("sat") & resources.wordnet_senses("sitting")
+

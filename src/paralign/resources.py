@@ -139,6 +139,15 @@ def wordnet_synonyms(word: str) -> frozenset[str]:
     return _wordnet_index().synonyms(word)
 
 
+def wordnet_senses(word: str) -> frozenset[tuple[str, int]]:
+    """The synsets of `word` as (part of speech, offset): nltk's `wn.synsets(word)` (morphy per
+    part of speech, then every base form's synsets), read from the same index.  Two words share
+    a sense when their sets meet: METEOR's synonym match, which also pairs two inflections of
+    one lemma ("sat" and "sitting" both have sit.v.01), where :func:`wordnet_synonyms` pairs a
+    word only with the lemma names of its own synsets."""
+    return _wordnet_index().senses(word)
+
+
 #: Former name of :func:`wordnet_synonyms`, kept for existing callers.
 fast_wordnet_synonyms = wordnet_synonyms
 
@@ -267,14 +276,15 @@ class _WordNetIndex:
                 for name in self._lemmas(pos) if "_" in name)
         return self._multiword
 
-    def synonyms(self, word: str) -> frozenset[str]:
+    def senses(self, word: str) -> frozenset[tuple[str, int]]:
         """nltk's `synsets(word)` walk (morphy per POS, then offsets), over the index."""
         key = word.lower().replace(" ", "_")
-        out: set[str] = set()
-        for pos, _ in self._POS_FILES:
-            for form in self._morphy(key, pos):
-                for offset in self.offsets(form, pos):
-                    out.update(self.names(pos, offset))
+        return frozenset((pos, offset) for pos, _ in self._POS_FILES for form in self._morphy(key, pos)
+                         for offset in self.offsets(form, pos))
+
+    def synonyms(self, word: str) -> frozenset[str]:
+        """The lemma names of the synsets of `word` (:meth:`senses`), `word` itself left out."""
+        out = {name for pos, offset in self.senses(word) for name in self.names(pos, offset)}
         out.discard(word.lower())
         return frozenset(out)
 

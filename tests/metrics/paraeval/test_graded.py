@@ -38,6 +38,30 @@ def test_stem_tier_matches_inflections_and_weighs_them():
                                              [["the bombing happens"]])[0], LEXICAL)["r"] < 0.5
 
 
+def test_sense_synonyms_match_two_inflections_of_one_wordnet_lemma():
+    from paralign.paraphrases import WordNetSynonyms
+    from paralign.resources import wordnet_senses
+
+    pytest.importorskip("nltk")
+    if not wordnet_senses("sit"):
+        pytest.skip("WordNet data not found")
+    hyps, refs = ["the cat sat there", "he ran home"], [["a cat was sitting there", "he was running home"]]
+    by_sense = GradedParaEval(LEXICAL.with_(synonyms="sense"), [WordNetSynonyms()])
+    by_lemma = GradedParaEval(LEXICAL, [WordNetSynonyms()])
+    for row, (h, r) in zip(by_sense.segment_stats(hyps, refs), (("sat", "sitting"), ("ran", "running")), strict=True):
+        assert _col(row, "synonym_hc") == 1 and _col(row, "synonym_rc") == 1, (h, r)  # share sit.v.01 / run.v.01
+    for row in by_lemma.segment_stats(hyps, refs):  # neither is a lemma name of the other's synsets
+        assert _col(row, "synonym_hc") == 0
+    assert "|syn:sense|" in by_sense.signature(1) and "syn:" not in by_lemma.signature(1)
+    # a real synonym still matches, words sharing no synset do not
+    row = by_sense.segment_stats(["the automobile stopped"], [["the car stopped"]])[0]
+    assert _col(row, "synonym_hc") == 1
+    row = by_sense.segment_stats(["the cat stopped"], [["the car stopped"]])[0]
+    assert _col(row, "synonym_hc") == 0
+    with pytest.raises(ConfigurationError, match="synonym match"):
+        LEXICAL.with_(synonyms="stem")
+
+
 def test_paraphrase_tier_grades_a_match_by_its_table_probability():
     table = ParaphraseTable.from_pairs([("blown up", "exploded", 0.25)], name="t")
     scorer = GradedParaEval(LEXICAL, [table])

@@ -35,6 +35,9 @@ class Config:
     of a contextual match. A corpus score (system level) may weigh recall and fragmentation
     differently (`system_alpha`, `system_beta`, `system_gamma`, `system_delta`, as sentence and corpus BLEU
     differ): ParaEval's finding is that recall is what counts at system level.
+    `synonyms` says when two words are WordNet synonyms: ``lemma`` (one is a lemma name of a
+    synset of the other, the lookup ParaEval's paraphrase tier uses) or ``sense`` (they share a
+    synset, METEOR's rule: two inflections of one lemma match too, "sat" and "sitting").
     """
 
     name: str
@@ -54,6 +57,7 @@ class Config:
     system_delta: float | None = None
     resources: tuple[str, ...] = ("ppdb", "wordnet")
     max_length: int = 4
+    synonyms: str = "lemma"
 
     def __post_init__(self) -> None:
         if self.scorer not in ("paper", "graded"):
@@ -65,6 +69,8 @@ class Config:
         for key in ("delta", "alpha", "gamma", "system_alpha", "system_gamma", "system_delta"):
             if getattr(self, key) is not None and not 0.0 <= getattr(self, key) <= 1.0:
                 raise ConfigurationError(f"{key} must be in [0, 1], got {getattr(self, key)}")
+        if self.synonyms not in ("lemma", "sense"):
+            raise ConfigurationError(f"unknown synonym match {self.synonyms!r} (lemma or sense)")
         if self.beta < 0 or (self.system_beta or 0) < 0:
             raise ConfigurationError(f"beta must be >= 0, got {self.beta}")
 
@@ -98,6 +104,8 @@ class Config:
                f"alpha:{self.alpha:g}|beta:{self.beta:g}|gamma:{self.gamma:g}")
         if self.level("system") != self.level("segment"):
             out += "|system:alpha={:g},beta={:g},gamma={:g},delta={:g}".format(*self.level("system"))
+        if "synonym" in self.tiers and self.synonyms != "lemma":
+            out += f"|syn:{self.synonyms}"
         if "contextual" in self.tiers:
             out += f"|cos:{self.threshold:g}"
         return out

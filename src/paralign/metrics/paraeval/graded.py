@@ -90,6 +90,29 @@ class _IndexedRef(_Ref):
         return found | (back & self.keys) if back else found
 
 
+#: The first character of a synset's key among a word's paraphrases (never in a token).
+_SENSE = "\x00"
+
+
+class _SenseLookup(ParaEval):
+    """The synonym tier's lookup under ``synonyms="sense"`` (METEOR's rule): a word's
+    paraphrases also hold one key per synset of it (:func:`paralign.resources.wordnet_senses`)
+    and each reference word is indexed under its keys too, so two words match when they share a
+    synset, whichever inflection either has."""
+
+    def paraphrases(self, phrase: str) -> frozenset[str]:
+        found = self._cache.get(phrase)  # only this method fills the cache: keys included
+        if found is not None:
+            return found
+        found = super().paraphrases(phrase)
+        if " " not in phrase:
+            from ...resources import wordnet_senses
+
+            found = found | {f"{_SENSE}{pos}{offset}" for pos, offset in wordnet_senses(phrase)}
+            self._cache[phrase] = found
+        return found
+
+
 def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dict[str, np.ndarray]:
     """Precision, recall, F (harmonic), Fmean and the score from statistics rows (last axis),
     with the config's alpha, beta and gamma of that `level` (segment or system)."""
@@ -133,7 +156,8 @@ class GradedParaEval:
         wordnet = [s for s in sources if isinstance(s, WordNetSynonyms)]
         other = [s for s in sources if not isinstance(s, WordNetSynonyms)]
         tiers = config.tiers
-        self._syn = ParaEval(wordnet, max_length=config.max_length) if wordnet and "synonym" in tiers else None
+        lookup = _SenseLookup if config.synonyms == "sense" else ParaEval
+        self._syn = lookup(wordnet, max_length=config.max_length) if wordnet and "synonym" in tiers else None
         self._para = None
         #: per lookup, the phrases of several words it can match at all (None: any)
         self._multi: dict[int, frozenset[str] | None] = {}
@@ -278,6 +302,13 @@ class GradedParaEval:
                 paras = cache.get(phrase)
                 for para in lookup.paraphrases(phrase) if paras is None else paras:
                     inverse.setdefault(para, set()).add(phrase)
+        if isinstance(lookup, _SenseLookup):  # each word also under its synsets' keys
+            for phrase, (n, starts) in list(spans.items()):
+                if n == 1:
+                    paras = cache.get(phrase)
+                    for key in lookup.paraphrases(phrase) if paras is None else paras:
+                        if key.startswith(_SENSE):
+                            spans.setdefault(key, (1, []))[1].extend(starts)
         return _IndexedRef(words.tokens, spans, frozenset(spans), {}, inverse)
 
     def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
