@@ -183,6 +183,7 @@ class _WordNetIndex:
         self._data: dict[str, bytes] = {}  # pos -> data file
         self._names: dict[tuple[str, int], tuple[str, ...]] = {}  # (pos, offset) -> names
         self._offsets: dict[tuple[str, str], tuple[int, ...]] = {}  # (lemma, pos) -> offsets
+        self._senses: dict[str, frozenset[tuple[str, int]]] = {}  # word -> (pos, offset)s
         self._exceptions: dict[str, dict[str, list[str]]] = {}
         self._multiword: frozenset[str] | None = None
         self._version: str | None = None
@@ -277,10 +278,17 @@ class _WordNetIndex:
         return self._multiword
 
     def senses(self, word: str) -> frozenset[tuple[str, int]]:
-        """nltk's `synsets(word)` walk (morphy per POS, then offsets), over the index."""
+        """nltk's `synsets(word)` walk (morphy per POS, then offsets), over the index (kept per
+        word: the synonym tier asks for a word's senses and for its synonyms)."""
         key = word.lower().replace(" ", "_")
-        return frozenset((pos, offset) for pos, _ in self._POS_FILES for form in self._morphy(key, pos)
-                         for offset in self.offsets(form, pos))
+        found = self._senses.get(key)
+        if found is None:
+            if len(self._senses) >= 1 << 17:  # bounded: a long stream of distinct words
+                self._senses.clear()
+            found = self._senses[key] = frozenset(
+                (pos, offset) for pos, _ in self._POS_FILES for form in self._morphy(key, pos)
+                for offset in self.offsets(form, pos))
+        return found
 
     def synonyms(self, word: str) -> frozenset[str]:
         """The lemma names of the synsets of `word` (:meth:`senses`), `word` itself left out."""

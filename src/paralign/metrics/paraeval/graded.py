@@ -100,17 +100,28 @@ class _SenseLookup(ParaEval):
     and each reference word is indexed under its keys too, so two words match when they share a
     synset, whichever inflection either has."""
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "senses", {})  # word -> its synsets' keys
+
     def paraphrases(self, phrase: str) -> frozenset[str]:
         found = self._cache.get(phrase)  # only this method fills the cache: keys included
         if found is not None:
             return found
         found = super().paraphrases(phrase)
         if " " not in phrase:
+            keys = self.word_senses(phrase)
+            found = self._cache[phrase] = found | keys
+        return found
+
+    def word_senses(self, word: str) -> frozenset[str]:
+        """The keys of a word's synsets (kept per word)."""
+        keys = self.senses.get(word)
+        if keys is None:
             from ...resources import wordnet_senses
 
-            found = found | {f"{_SENSE}{pos}{offset}" for pos, offset in wordnet_senses(phrase)}
-            self._cache[phrase] = found
-        return found
+            keys = self.senses[word] = frozenset(f"{_SENSE}{pos}{offset}" for pos, offset in wordnet_senses(word))
+        return keys
 
 
 def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dict[str, np.ndarray]:
@@ -305,10 +316,8 @@ class GradedParaEval:
         if isinstance(lookup, _SenseLookup):  # each word also under its synsets' keys
             for phrase, (n, starts) in list(spans.items()):
                 if n == 1:
-                    paras = cache.get(phrase)
-                    for key in lookup.paraphrases(phrase) if paras is None else paras:
-                        if key.startswith(_SENSE):
-                            spans.setdefault(key, (1, []))[1].extend(starts)
+                    for key in lookup.word_senses(phrase):
+                        spans.setdefault(key, (1, []))[1].extend(starts)
         return _IndexedRef(words.tokens, spans, frozenset(spans), {}, inverse)
 
     def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
