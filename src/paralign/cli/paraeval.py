@@ -33,8 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "paraeval", help="ParaEval (Zhou et al. 2006): paraphrase-aware MT precision/recall/F",
         description="Matching of a hypothesis against one or more references; 13a tokens, "
-                    "lower-cased. --config default: graded tiers (exact, stem, WordNet synonym, "
-                    "PPDB paraphrase), recall-weighted F and a fragmentation penalty, the best "
+                    "lower-cased. --config default: graded tiers (exact, stem, WordNet synonym: "
+                    "two words sharing a synset, PPDB paraphrase), recall-weighted F and a fragmentation penalty, the best "
                     "reference of several; --config contextual adds contextual word vectors (the "
                     "neural extra); --config paper: the paper's two tiers (paraphrases, then "
                     "unigrams). Many -i: the sources load and the references are indexed once. "

@@ -3,7 +3,8 @@ fragmentation penalty (the ``default`` and ``contextual`` configs of :mod:`.conf
 
 What the best lexical metrics learned after 2006, on ParaEval's paraphrase resources. A
 hypothesis is aligned to each reference in tiers, each seeing only the words the earlier tiers
-left: identical words, Snowball stems, WordNet synonyms, PPDB / table paraphrases (phrases up to
+left: identical words, Snowball stems, WordNet synonyms (by the config: one word a lemma name of
+the other's synsets, or two words sharing a synset as in METEOR), PPDB / table paraphrases (phrases up to
 ``max_length`` words, longest first, as in the paper), and with the neural extra a contextual
 tier (cosine of contextual word vectors, greedy, above a threshold) for what no table covers.
 Within a tier a word goes to the free reference position that continues the previous word's
