@@ -243,10 +243,23 @@ def prepare_chunk(task: PreparedChunk) -> int:
 
 
 def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:
-    """Wait for `futures`, with progress; a task's error is raised here, and so is a stalled
-    cluster's (:func:`paralign.cluster.finished`)."""
+    """Wait for `futures`, with progress; a stalled cluster's error is raised here
+    (:func:`paralign.cluster.finished`), and so is a task's: of the tasks that fail, the first
+    in `futures`' order (the earliest chunk, so the error names the first bad line of a file
+    whichever worker got there first), once every task before it has finished; the tasks after
+    it are cancelled."""
+    position = {future.key: k for k, future in enumerate(futures)}
+    failed: int | None = None
     for future in progress(finished(client, futures), desc, len(futures)):
-        future.result()
+        if future.status == "error":
+            failed = min(position[future.key], len(futures) if failed is None else failed)
+        else:
+            future.result()  # a cancelled or lost task raises here
+        if failed is not None and all(earlier.done() for earlier in futures[:failed]):
+            break
+    if failed is not None:
+        client.cancel(futures[failed + 1:])
+        futures[failed].result()
 
 
 def _summed_pairs(client: Any, frame: Any, work: WorkDir, schema: Any, fresh: bool,
