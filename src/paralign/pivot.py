@@ -257,9 +257,10 @@ def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> Non
             future.result()  # a cancelled or lost task raises here
         if failed is not None and all(earlier.done() for earlier in futures[:failed]):
             break
-    if failed is not None:
-        client.cancel(futures[failed + 1:])
-        futures[failed].result()
+    if failed is not None:  # every task before it is done; one of them may have failed unseen
+        first = next(k for k, future in enumerate(futures[:failed + 1]) if future.status == "error")
+        client.cancel(futures[first + 1:])
+        futures[first].result()
 
 
 def _summed_pairs(client: Any, frame: Any, work: WorkDir, schema: Any, fresh: bool,
