@@ -57,6 +57,16 @@ def test_resamples_must_be_positive(tmp_path, capsys, value):
     assert "--resamples" in capsys.readouterr().err
 
 
+def test_a_negative_seed_is_a_usage_error(tmp_path, capsys):
+    """numpy refuses a negative seed only after the data is loaded (a traceback): the parser does."""
+    with pytest.raises(SystemExit) as exc:
+        main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu",
+              "--resamples", "2", "--seed", "-1"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --seed: must be at least 0" in err and "Traceback" not in err
+
+
 def test_resample_counts_rejects_bad_sizes():
     with pytest.raises(ConfigurationError, match="resamples"):
         resample_counts(10, -5)

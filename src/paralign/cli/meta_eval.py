@@ -14,6 +14,7 @@ from ._common import (
     add_format,
     add_output,
     add_report,
+    non_negative_int,
     positive_int,
     progress,
     warn,
@@ -56,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")
     parser.add_argument("--resamples", type=positive_int, default=1000, metavar="N",
                         help="bootstrap resamples, N >= 1 (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--seed", type=non_negative_int, default=12345,
+                        help="seed of the bootstrap, >= 0 (default: %(default)s)")
     add_format(parser)
     add_output(parser)
     add_report(parser, "per metric, its system scores against the human scores as a scatter "
