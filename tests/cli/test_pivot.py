@@ -391,3 +391,17 @@ def test_a_corpus_from_stdin_with_a_given_alignment_is_read_by_the_command(hand,
     assert report["corpora"][0]["source"] == "<stdin>" and report["corpora"][0]["kept"] == 3
     assert _pivot(hand, tmp_path / "f.tsv", *given) == 0
     assert _table_rows(tmp_path / "s.tsv") == _table_rows(tmp_path / "f.tsv") != []
+
+
+@pytest.mark.parametrize("value", ["-1", "0"])
+def test_max_groups_below_one_is_a_usage_error_before_any_work(tmp_path, capsys, value):
+    """-1 was a traceback from islice (leaving OUT.work behind), 0 a data error on the groups."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    with pytest.raises(SystemExit) as stop:
+        main(["paraphrase-table", "--groups", str(groups), "--aligner", "sultan", "--max-groups", value,
+              "-o", str(out)])
+    assert stop.value.code == 2
+    assert f"argument --max-groups: must be at least 1, got {value}" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["groups.tsv"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import progress
+from ._common import positive_int, progress
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
@@ -37,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "tokenised, in WORK/mono/en.tok and WORK/mono/f.tok; `word-align --source "
                         "WORK/mono/en.tok --target WORK/mono/f.tok` writes a matching file. Makes the table "
                         "reproducible")
-    parser.add_argument("--max-groups", type=int, default=None, help="use only the first N groups")
+    parser.add_argument("--max-groups", type=positive_int, default=None, metavar="N",
+                        help="use only the first N groups (N >= 1; default: all)")
     add_pipeline_options(parser)
     parser.set_defaults(func=run)
 
