@@ -67,6 +67,14 @@ def test_a_negative_seed_is_a_usage_error(tmp_path, capsys):
     assert "argument --seed: must be at least 0" in err and "Traceback" not in err
 
 
+def test_a_table_threshold_that_is_not_a_finite_number_is_a_usage_error(tmp_path, capsys):
+    table = tmp_path / "t.tsv"
+    table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--resources", "none", "--resamples", "2", "--table", f"{table}:nan"]) == 2
+    assert "t.tsv:nan' has a threshold that is not a finite number" in capsys.readouterr().err
+
+
 def test_resample_counts_rejects_bad_sizes():
     with pytest.raises(ConfigurationError, match="resamples"):
         resample_counts(10, -5)
