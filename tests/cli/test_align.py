@@ -382,3 +382,21 @@ def test_min_confidence_is_a_probability(value: str, capsys) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["align", "--preset", "contextual", "--min-confidence", value])
     assert stop.value.code == 2
+
+
+def test_a_bad_similarity_source_is_one_error_before_the_batch(tmp_path: Path, capsys) -> None:
+    """The source was loaded inside the per-pair loop: one warning per line, then exit 1."""
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("The cat sat .\tThe cat sat .\nA man plays .\tA person plays .\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", "nosuch"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "paralign align: error: word-similarity source 'nosuch': use ppdb, wordnet, none or a TSV path "
+        "(nosuch: no such file)"]
+    table = tmp_path / "tnan.tsv"
+    table.write_text("cat\tfeline\t0.5\nman\tperson\tnan\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", str(table)]) == 1  # its contents: a data error
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [f"paralign align: error: {table}:2: score 'nan' is not a finite number"]
