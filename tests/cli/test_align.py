@@ -400,3 +400,18 @@ def test_a_bad_similarity_source_is_one_error_before_the_batch(tmp_path: Path, c
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.splitlines() == [f"paralign align: error: {table}:2: score 'nan' is not a finite number"]
+
+
+@pytest.mark.parametrize("positional", ["p.tsv", "-"])
+def test_source_and_target_with_a_positional_input_is_a_usage_error(tmp_path: Path, capsys, positional) -> None:
+    """The positional input was silently ignored when --source/--target were given."""
+    (tmp_path / "s.txt").write_text("The cat sat .\n", encoding="utf-8")
+    (tmp_path / "t.txt").write_text("The cat sat .\n", encoding="utf-8")
+    (tmp_path / "p.tsv").write_text("A man plays .\tA person plays .\n", encoding="utf-8")
+    given = positional if positional == "-" else str(tmp_path / positional)
+    assert main(["align", "--source", str(tmp_path / "s.txt"), "--target", str(tmp_path / "t.txt"), given,
+                 "--similarity", "none"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"paralign align: error: give the pairs as one input ({given}) or as --source and --target, not both"]
