@@ -75,6 +75,31 @@ def test_a_table_threshold_that_is_not_a_finite_number_is_a_usage_error(tmp_path
     assert "t.tsv:nan' has a threshold that is not a finite number" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("metrics", ["", " , ", "foo", "bleu,paraeval_x"])
+def test_metrics_must_name_known_metrics(tmp_path, capsys, metrics):
+    """'' ran and printed an empty table; foo's list of choices left out the paraeval names."""
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", metrics]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paralign meta-eval: error: argument --metrics: ") and err.count("\n") == 1
+    assert "choose from paraeval, paraeval_score, paraeval_p, paraeval_r, paraeval_f, bleu, chrf" in err
+
+
+@pytest.mark.parametrize("folder", ["missing", "empty"])
+def test_a_wmt_folder_that_is_missing_or_not_one_is_a_usage_error(tmp_path, capsys, folder):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SystemExit) as stop:
+        main(["meta-eval", "--wmt", str(tmp_path / folder), "--pair", "de-en", "--metrics", "bleu"])
+    assert stop.value.code == 2
+    assert f"argument --wmt: {tmp_path / folder}: " in capsys.readouterr().err
+
+
+def test_help_shows_percent_signs_once(capsys):
+    with pytest.raises(SystemExit):
+        main(["meta-eval", "--help"])
+    out = capsys.readouterr().out
+    assert "95%" in out and "%%" not in out
+
+
 def test_resample_counts_rejects_bad_sizes():
     with pytest.raises(ConfigurationError, match="resamples"):
         resample_counts(10, -5)
