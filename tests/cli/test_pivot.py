@@ -405,3 +405,33 @@ def test_max_groups_below_one_is_a_usage_error_before_any_work(tmp_path, capsys,
     assert stop.value.code == 2
     assert f"argument --max-groups: must be at least 1, got {value}" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["groups.tsv"]
+
+
+@pytest.mark.parametrize("option, value", [("--max-tokens", "0"), ("--max-tokens", "-1"),
+                                           ("--min-count", "0"), ("--min-count", "-1")])
+@pytest.mark.parametrize("command", ["pivot", "paraphrase-table"])
+def test_pipeline_counts_below_one_are_usage_errors(tmp_path, capsys, command, option, value):
+    """--max-tokens 0 silently meant "no limit" and --min-count -1 was accepted."""
+    text = tmp_path / "c.txt"
+    text.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
+    inputs = (["--english", str(text), "--foreign", str(text)] if command == "pivot"
+              else ["--groups", str(text), "--aligner", "sultan"])
+    with pytest.raises(SystemExit) as stop:
+        main([command, *inputs, option, value, "-o", str(tmp_path / "t.tsv")])
+    assert stop.value.code == 2
+    assert f"argument {option}: must be at least 1, got {value}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("aligner", ["sultan", "eflomal"])
+def test_paraphrase_table_aligner_and_alignment_together_are_a_usage_error(tmp_path, capsys, aligner):
+    """--alignment silently won over an explicit --aligner."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
+    links = tmp_path / "links.txt"
+    links.write_text("0-0 1-1 2-2 3-3\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    assert main(["paraphrase-table", "--groups", str(groups), "--aligner", aligner, "--alignment", str(links),
+                 "-o", str(out)]) == 2
+    assert (f"--aligner {aligner} contradicts --alignment (a given alignment: no aligner runs)"
+            in capsys.readouterr().err)
+    assert not out.exists() and not (tmp_path / "t.tsv.work").exists()

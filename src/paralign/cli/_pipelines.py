@@ -67,8 +67,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--threshold", type=float, default=threshold,
                         help="keep paraphrases with p >= this (default %(default)s)")
     parser.add_argument("--top-k", type=int, default=None, help="keep the k best paraphrases per phrase")
-    parser.add_argument("--min-count", type=int, default=1,
-                        help="drop pairs seen fewer times (pivot: support; monolingual: pair count)")
+    parser.add_argument("--min-count", type=positive_int, default=1, metavar="N",
+                        help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
+                        "pair count; default %(default)s)")
     parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
     parser.add_argument("--work-dir", default=None,
                         help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
@@ -81,7 +82,8 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
     parser.add_argument("--tokenizer", choices=TOKENIZERS, default="regex",
                         help="regex (raw text), whitespace or moses (tokenised, XML-escaped)")
-    parser.add_argument("--max-tokens", type=int, default=100, help="skip lines longer than this (default 100)")
+    parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
+                        help="skip lines longer than N tokens, N >= 1 (default %(default)s)")
     parser.add_argument("--max-length-ratio", type=float, default=None,
                         help="skip sentence pairs whose token-length ratio exceeds this")
     parser.add_argument("--min-translation-prob", type=float, default=0.001,

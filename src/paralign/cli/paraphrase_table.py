@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..errors import ConfigurationError
 from ._common import positive_int, progress
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
@@ -28,8 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
     )
     parser.add_argument("--groups", required=True, help="groups file (TSV, .gz allowed; - = stdin)")
-    parser.add_argument("--aligner", choices=("eflomal", "sultan"), default="eflomal",
-                        help="eflomal (default; cannot be seeded, so tables differ between runs) or sultan")
+    parser.add_argument("--aligner", choices=("eflomal", "sultan"), default=None,
+                        help="eflomal (default; cannot be seeded, so tables differ between runs) or sultan; "
+                        "not with --alignment")
     parser.add_argument("--alignment", default=None, metavar="FILE",
                         help="Pharaoh alignment of the sentence pairs instead of running --aligner: line i for "
                         "the i-th pair the groups form (within each group, every distinct tokenised "
@@ -46,12 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..pivot import monolingual_paraphrases
 
+    if args.aligner is not None and args.alignment is not None:
+        raise ConfigurationError(f"--aligner {args.aligner} contradicts --alignment (a given alignment: "
+                                 "no aligner runs)")
+
     def build(inputs: list[str], output: str, work_dir: str | None, names: dict[str, str]) -> Any:
         return monolingual_paraphrases(
             inputs[0],
             output,
             options_from_args(args),
-            aligner=args.aligner,
+            aligner=args.aligner or "eflomal",
             max_groups=args.max_groups,
             workers=args.workers,  # the Sultan aligner's processes too
             work_dir=work_dir,
