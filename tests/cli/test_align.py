@@ -415,3 +415,12 @@ def test_source_and_target_with_a_positional_input_is_a_usage_error(tmp_path: Pa
     assert captured.out == ""
     assert captured.err.splitlines() == [
         f"paralign align: error: give the pairs as one input ({given}) or as --source and --target, not both"]
+
+
+def test_neural_options_without_the_contextual_preset_are_named_in_english(tmp_path: Path, capsys) -> None:
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("The cat sat .\tThe cat sat .\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", "none", "--min-confidence", "0.5"]) == 2
+    assert "error: --min-confidence goes only with --preset contextual" in capsys.readouterr().err
+    assert main(["align", str(pairs), "--similarity", "none", "--min-confidence", "0.5", "--device", "cpu"]) == 2
+    assert "error: --device, --min-confidence go only with --preset contextual" in capsys.readouterr().err

@@ -161,7 +161,8 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
               "--min-confidence": args.min_confidence}
     given = [name for name, value in neural.items() if value is not None]
     if given and args.preset not in NEURAL_PRESETS:
-        raise ConfigurationError(f"{', '.join(given)} only go with --preset contextual")
+        raise ConfigurationError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} only with "
+                                 "--preset contextual")
     lexical.related  # noqa: B018 - load (and so check) --similarity now
     if args.preset not in NEURAL_PRESETS:
         return lexical

@@ -22,6 +22,7 @@ from ._common import (
     STDOUT_NAME,
     add_format,
     copy_to_stdout,
+    counted,
     emit,
     fmt_pct,
     is_std,
@@ -129,7 +130,7 @@ def announce_cluster(info: dict) -> None:
     """Say on stderr where the job runs and where its dashboard is (when the job starts)."""
     where = "local cluster" if info.get("local") else "cluster"
     dashboard = info.get("dashboard") or "not served (install bokeh for it)"
-    print(f"paralign: dask {where} at {info.get('scheduler')} with {info.get('workers')} workers; "
+    print(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
           f"dashboard: {dashboard}", file=sys.stderr, flush=True)
 
 
@@ -185,7 +186,7 @@ def render_alignment(alignment: dict) -> str:
     """One line of a corpus' alignment record: given (file, SHA-256, bad lines) or computed."""
     if alignment.get("kind") == "given":
         return (f"alignment given: {alignment['file']} (sha256 {alignment['sha256']}); "
-                f"{alignment['bad_lines']} bad lines skipped")
+                f"{counted(alignment['bad_lines'], 'bad line')} skipped")
     note = " (not reproducible: eflomal cannot be seeded)" if alignment.get("aligner") == "eflomal" else ""
     return f"alignment computed by {alignment.get('aligner')}{note}"
 
@@ -197,12 +198,12 @@ def warn_skips(result: dict) -> None:
             warn(f"skipped: {message}")
         if alignment.get("bad_lines", 0) > len(alignment.get("errors", ())):
             more = alignment["bad_lines"] - len(alignment["errors"])
-            warn(f"{alignment['file']}: {more} more bad alignment lines skipped")
+            warn(f"{alignment['file']}: {counted(more, 'more bad alignment line')} skipped")
         bad = {k: corpus.get(k, 0) for k in ("empty", "too_long", "replaced")}
         if any(bad.values()):
             warn(
                 f"{corpus['source']} / {corpus['target']}: skipped {bad['empty']} empty and "
-                f"{bad['too_long']} over-long line pairs; {bad['replaced']} lines had non-UTF-8 bytes replaced"
+                f"{bad['too_long']} over-long line pairs; {counted(bad['replaced'], 'line')} had non-UTF-8 bytes replaced"
             )
 
 
