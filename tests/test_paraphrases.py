@@ -95,6 +95,15 @@ def test_load_source_specs(tmp_path: Path) -> None:
         load_source(str(tmp_path / "absent.tsv:abc"))
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
+def test_a_threshold_that_is_not_a_finite_number_is_refused(tmp_path: Path, value: str) -> None:
+    """NaN kept every row as if no threshold was given, inf silently dropped every row."""
+    path = tmp_path / "t.tsv"
+    path.write_text("a\tb\t0.5\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=rf"t.tsv:{value}'.*not a finite number"):
+        load_source(f"{path}:{value}")
+
+
 def test_paraphrases_are_a_read_only_view() -> None:
     table = ParaphraseTable()
     table.add("car", "automobile", 0.5)

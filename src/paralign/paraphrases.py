@@ -240,6 +240,10 @@ def load_source(spec: str) -> ParaphraseSource:
                 f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "
                 "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
             ) from None
+        if not math.isfinite(threshold):  # NaN would keep every row, inf drop them all
+            raise ConfigurationError(
+                f"paraphrase source {spec!r} has a threshold that is not a finite number "
+                "(use PATH:THRESHOLD with a number such as 0.5)")
     if is_parquet(path):  # a table written by `pivot -o X.parquet`
         rows = ((p, q, score) for p, q, score, _ in iter_rows(path) if threshold is None or score >= threshold)
         return ParaphraseTable.from_pairs(rows, Path(path).name)

@@ -167,7 +167,8 @@ def check_alignment_lines(given: GivenAlignment, english: str | Path, foreign: s
     """MismatchError naming both files when the alignment file has another number of lines."""
     if corpus_lines != given.lines:
         raise MismatchError(
-            f"alignment file {given.path} has {given.lines} lines but corpus {english} has "
+            f"alignment file {given.path} has {given.lines} line{'' if given.lines == 1 else 's'} but "
+            f"corpus {english} has "
             f"{corpus_lines} (and {foreign} should too): give one Pharaoh line per corpus line"
         )
 
@@ -335,7 +336,8 @@ def prepare_groups(
             yield a, b, links
         if given is not None and formed != given.lines:
             raise MismatchError(
-                f"alignment file {given.path} has {given.lines} lines but the groups of "
+                f"alignment file {given.path} has {given.lines} line{'' if given.lines == 1 else 's'} "
+                f"but the groups of "
                 f"{groups_path} form {formed} sentence pairs: give one Pharaoh line per pair"
             )
 

@@ -382,3 +382,45 @@ def test_min_confidence_is_a_probability(value: str, capsys) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["align", "--preset", "contextual", "--min-confidence", value])
     assert stop.value.code == 2
+
+
+def test_a_bad_similarity_source_is_one_error_before_the_batch(tmp_path: Path, capsys) -> None:
+    """The source was loaded inside the per-pair loop: one warning per line, then exit 1."""
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("The cat sat .\tThe cat sat .\nA man plays .\tA person plays .\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", "nosuch"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "paralign align: error: word-similarity source 'nosuch': use ppdb, wordnet, none or a TSV path "
+        "(nosuch: no such file)"]
+    table = tmp_path / "tnan.tsv"
+    table.write_text("cat\tfeline\t0.5\nman\tperson\tnan\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", str(table)]) == 1  # its contents: a data error
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [f"paralign align: error: {table}:2: score 'nan' is not a finite number"]
+
+
+@pytest.mark.parametrize("positional", ["p.tsv", "-"])
+def test_source_and_target_with_a_positional_input_is_a_usage_error(tmp_path: Path, capsys, positional) -> None:
+    """The positional input was silently ignored when --source/--target were given."""
+    (tmp_path / "s.txt").write_text("The cat sat .\n", encoding="utf-8")
+    (tmp_path / "t.txt").write_text("The cat sat .\n", encoding="utf-8")
+    (tmp_path / "p.tsv").write_text("A man plays .\tA person plays .\n", encoding="utf-8")
+    given = positional if positional == "-" else str(tmp_path / positional)
+    assert main(["align", "--source", str(tmp_path / "s.txt"), "--target", str(tmp_path / "t.txt"), given,
+                 "--similarity", "none"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"paralign align: error: give the pairs as one input ({given}) or as --source and --target, not both"]
+
+
+def test_neural_options_without_the_contextual_preset_are_named_in_english(tmp_path: Path, capsys) -> None:
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("The cat sat .\tThe cat sat .\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", "none", "--min-confidence", "0.5"]) == 2
+    assert "error: --min-confidence goes only with --preset contextual" in capsys.readouterr().err
+    assert main(["align", str(pairs), "--similarity", "none", "--min-confidence", "0.5", "--device", "cpu"]) == 2
+    assert "error: --device, --min-confidence go only with --preset contextual" in capsys.readouterr().err

@@ -57,6 +57,49 @@ def test_resamples_must_be_positive(tmp_path, capsys, value):
     assert "--resamples" in capsys.readouterr().err
 
 
+def test_a_negative_seed_is_a_usage_error(tmp_path, capsys):
+    """numpy refuses a negative seed only after the data is loaded (a traceback): the parser does."""
+    with pytest.raises(SystemExit) as exc:
+        main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu",
+              "--resamples", "2", "--seed", "-1"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --seed: must be at least 0" in err and "Traceback" not in err
+
+
+def test_a_table_threshold_that_is_not_a_finite_number_is_a_usage_error(tmp_path, capsys):
+    table = tmp_path / "t.tsv"
+    table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--resources", "none", "--resamples", "2", "--table", f"{table}:nan"]) == 2
+    assert "t.tsv:nan' has a threshold that is not a finite number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("metrics", ["", " , ", "foo", "bleu,paraeval_x"])
+def test_metrics_must_name_known_metrics(tmp_path, capsys, metrics):
+    """'' ran and printed an empty table; foo's list of choices left out the paraeval names."""
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", metrics]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paralign meta-eval: error: argument --metrics: ") and err.count("\n") == 1
+    assert "choose from paraeval, paraeval_score, paraeval_p, paraeval_r, paraeval_f, bleu, chrf" in err
+
+
+@pytest.mark.parametrize("folder", ["missing", "empty"])
+def test_a_wmt_folder_that_is_missing_or_not_one_is_a_usage_error(tmp_path, capsys, folder):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SystemExit) as stop:
+        main(["meta-eval", "--wmt", str(tmp_path / folder), "--pair", "de-en", "--metrics", "bleu"])
+    assert stop.value.code == 2
+    assert f"argument --wmt: {tmp_path / folder}: " in capsys.readouterr().err
+
+
+def test_help_shows_percent_signs_once(capsys):
+    with pytest.raises(SystemExit):
+        main(["meta-eval", "--help"])
+    out = capsys.readouterr().out
+    assert "95%" in out and "%%" not in out
+
+
 def test_resample_counts_rejects_bad_sizes():
     with pytest.raises(ConfigurationError, match="resamples"):
         resample_counts(10, -5)

@@ -249,3 +249,12 @@ def test_moved_names_still_import_from_their_old_module_with_a_warning(old, name
     with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} has moved to {new}\.{name}"):
         value = getattr(importlib.import_module(old), name)
     assert value is getattr(importlib.import_module(new), name)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_table_threshold_that_is_not_a_finite_number_is_a_usage_error(tmp_path, gold, capsys, value):
+    table = tmp_path / "table.tsv"
+    table.write_text("quit\tleft\t0.3\n", encoding="utf-8")
+    assert main(["parametric", "table", "--gold", str(gold), "--table", f"{table}:{value}"]) == 2
+    err = capsys.readouterr().err
+    assert f"table.tsv:{value}'" in err and "not a finite number" in err and "Traceback" not in err

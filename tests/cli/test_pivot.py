@@ -83,7 +83,7 @@ def test_pivot_bad_input(corpus, tmp_path, capsys):
     assert main(base + ["--foreign", str(bad)]) == 1
     assert "bad.de:4: not UTF-8" in capsys.readouterr().err
     assert main(base + ["--foreign", str(bad), "--encoding-errors", "replace"]) == 0
-    assert "1 lines had non-UTF-8 bytes replaced" in capsys.readouterr().err
+    assert "1 line had non-UTF-8 bytes replaced" in capsys.readouterr().err
     assert main(base + ["--foreign", str(corpus["de"]), "--english", str(corpus["en"])]) == 2  # a usage error (issue 23)
     assert "in pairs" in capsys.readouterr().err
 
@@ -220,7 +220,7 @@ def test_pivot_alignment_bad_lines_and_counts(hand, tmp_path, capsys):
     short.write_text("0-0\n", encoding="utf-8")
     assert _pivot(hand, tmp_path / "t.tsv", "--alignment", str(short)) == 1
     err = capsys.readouterr().err
-    assert f"alignment file {short} has 1 lines but corpus {hand['en']} has 4" in err
+    assert f"alignment file {short} has 1 line but corpus {hand['en']} has 4" in err
     two = ["--english", str(hand["en"]), "--foreign", str(hand["de"]), "--alignment", str(hand["align"])]
     assert _pivot(hand, tmp_path / "t.tsv", *two) == 2  # a usage error (issue 23)
     assert "give --alignment once per --english/--foreign pair" in capsys.readouterr().err
@@ -244,7 +244,7 @@ def test_paraphrase_table_alignment_of_the_pairs_it_forms(tmp_path, monkeypatch,
     assert _table_rows(tmp_path / "a.tsv") == _table_rows(tmp_path / "b.tsv") != []
     links.write_text("0-0\n", encoding="utf-8")
     assert main(base + ["-o", str(tmp_path / "c.tsv"), "--alignment", str(links)]) == 1
-    assert f"alignment file {links} has 1 lines but the groups of {groups} form 4" in capsys.readouterr().err
+    assert f"alignment file {links} has 1 line but the groups of {groups} form 4" in capsys.readouterr().err
 
 
 def test_help_says_eflomal_cannot_be_seeded(capsys):
@@ -391,3 +391,56 @@ def test_a_corpus_from_stdin_with_a_given_alignment_is_read_by_the_command(hand,
     assert report["corpora"][0]["source"] == "<stdin>" and report["corpora"][0]["kept"] == 3
     assert _pivot(hand, tmp_path / "f.tsv", *given) == 0
     assert _table_rows(tmp_path / "s.tsv") == _table_rows(tmp_path / "f.tsv") != []
+
+
+@pytest.mark.parametrize("value", ["-1", "0"])
+def test_max_groups_below_one_is_a_usage_error_before_any_work(tmp_path, capsys, value):
+    """-1 was a traceback from islice (leaving OUT.work behind), 0 a data error on the groups."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    with pytest.raises(SystemExit) as stop:
+        main(["paraphrase-table", "--groups", str(groups), "--aligner", "sultan", "--max-groups", value,
+              "-o", str(out)])
+    assert stop.value.code == 2
+    assert f"argument --max-groups: must be at least 1, got {value}" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["groups.tsv"]
+
+
+@pytest.mark.parametrize("option, value", [("--max-tokens", "0"), ("--max-tokens", "-1"),
+                                           ("--min-count", "0"), ("--min-count", "-1")])
+@pytest.mark.parametrize("command", ["pivot", "paraphrase-table"])
+def test_pipeline_counts_below_one_are_usage_errors(tmp_path, capsys, command, option, value):
+    """--max-tokens 0 silently meant "no limit" and --min-count -1 was accepted."""
+    text = tmp_path / "c.txt"
+    text.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
+    inputs = (["--english", str(text), "--foreign", str(text)] if command == "pivot"
+              else ["--groups", str(text), "--aligner", "sultan"])
+    with pytest.raises(SystemExit) as stop:
+        main([command, *inputs, option, value, "-o", str(tmp_path / "t.tsv")])
+    assert stop.value.code == 2
+    assert f"argument {option}: must be at least 1, got {value}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("aligner", ["sultan", "eflomal"])
+def test_paraphrase_table_aligner_and_alignment_together_are_a_usage_error(tmp_path, capsys, aligner):
+    """--alignment silently won over an explicit --aligner."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
+    links = tmp_path / "links.txt"
+    links.write_text("0-0 1-1 2-2 3-3\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    assert main(["paraphrase-table", "--groups", str(groups), "--aligner", aligner, "--alignment", str(links),
+                 "-o", str(out)]) == 2
+    assert (f"--aligner {aligner} contradicts --alignment (a given alignment: no aligner runs)"
+            in capsys.readouterr().err)
+    assert not out.exists() and not (tmp_path / "t.tsv.work").exists()
+
+
+def test_the_cluster_line_counts_its_workers_in_english(capsys):
+    from paralign.cli._pipelines import announce_cluster
+
+    announce_cluster({"local": True, "scheduler": "tcp://127.0.0.1:1", "workers": 1, "dashboard": None})
+    assert "with 1 worker;" in capsys.readouterr().err
+    announce_cluster({"local": True, "scheduler": "tcp://127.0.0.1:1", "workers": 2, "dashboard": None})
+    assert "with 2 workers;" in capsys.readouterr().err

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import socket
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -180,3 +182,36 @@ def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     assert main(["serve"]) == 2
     assert "pip install 'paralign[web]'" in capsys.readouterr().err
+
+
+def _serve(*options: str) -> subprocess.CompletedProcess:
+    """`paralign serve OPTIONS` in a child process, bounded in time (killed after 120 s)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-m", "paralign", "serve", "--resources", "none", *options],
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+@pytest.mark.parametrize("port", ["70000", "65536", "-1"])
+def test_a_port_outside_0_65535_is_a_usage_error(port, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--port", port])
+    assert stop.value.code == 2
+    assert "argument --port: " in capsys.readouterr().err
+
+
+def test_a_busy_port_or_an_unknown_host_is_one_error_line_and_exit_2() -> None:
+    """uvicorn logged its own ERROR line and exited 3 (outside the 0/1/2 contract)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        run = _serve("--host", "127.0.0.1", "--port", str(port))
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip() == (f"paralign serve: error: cannot listen on 127.0.0.1:{port}: "
+                                  "address already in use"), run.stderr
+    assert run.stdout == ""
+    run = _serve("--host", "999.1.1.1", "--port", "0")
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip().startswith("paralign serve: error: cannot listen on 999.1.1.1:0: "), run.stderr
+    assert "\n" not in run.stderr.strip() and "Traceback" not in run.stderr

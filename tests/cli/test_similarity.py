@@ -409,3 +409,12 @@ def test_similarity_reads_the_sts_stsb_and_msrp_files_the_evaluators_read(tmp_pa
     assert plain["pairs"] == 2 and plain["skipped"] == 0
     for name, result in results.items():
         assert result["scores"] == plain["scores"] and result["skipped"] == 0, name
+
+
+def test_help_says_a_hybrid_models_scores_are_not_clipped(capsys):
+    """The help promised every score in [0, 1]; a fitted hybrid blend's are not clipped."""
+    with pytest.raises(SystemExit):
+        main(["similarity", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("score per pair, in [0, 1], except with the --model of a hybrid blend, whose scores are "
+            "mostly in [0, 1] but not clipped") in text

@@ -50,6 +50,10 @@ def _int_at_least(text: str, low: int) -> int:
     return value
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and its noun in English: ``1 worker``, ``2 workers`` (`plural` when not noun + s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
 
 def finite_numbers(args: argparse.Namespace) -> None:
     """ConfigurationError (a usage error) for a number option given as NaN or inf: float()

@@ -152,14 +152,19 @@ def add_gold_options(parser: argparse.ArgumentParser) -> None:
 
 def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
     """The aligner of the aligner options: the Sultan aligner, or with ``--preset contextual``
-    the contextual aligner around it (--encoder, --device, --min-confidence)."""
+    the contextual aligner around it (--encoder, --device, --min-confidence).
+
+    Its word-similarity source (--similarity) is loaded here, before any batch: a bad one is one
+    error, not one per pair of a batch that catches each pair's failure (`align`)."""
     lexical = _sultan_from_args(args)
     neural = {"--encoder": args.encoder, "--device": args.device,
               "--min-confidence": args.min_confidence}
+    given = [name for name, value in neural.items() if value is not None]
+    if given and args.preset not in NEURAL_PRESETS:
+        raise ConfigurationError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} only with "
+                                 "--preset contextual")
+    lexical.related  # noqa: B018 - load (and so check) --similarity now
     if args.preset not in NEURAL_PRESETS:
-        given = [name for name, value in neural.items() if value is not None]
-        if given:
-            raise ConfigurationError(f"{', '.join(given)} only go with --preset contextual")
         return lexical
     from ..aligners.contextual import ContextualAligner
 

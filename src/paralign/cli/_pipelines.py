@@ -22,6 +22,7 @@ from ._common import (
     STDOUT_NAME,
     add_format,
     copy_to_stdout,
+    counted,
     emit,
     fmt_pct,
     is_std,
@@ -67,8 +68,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--threshold", type=float, default=threshold,
                         help="keep paraphrases with p >= this (default %(default)s)")
     parser.add_argument("--top-k", type=int, default=None, help="keep the k best paraphrases per phrase")
-    parser.add_argument("--min-count", type=int, default=1,
-                        help="drop pairs seen fewer times (pivot: support; monolingual: pair count)")
+    parser.add_argument("--min-count", type=positive_int, default=1, metavar="N",
+                        help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
+                        "pair count; default %(default)s)")
     parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
     parser.add_argument("--work-dir", default=None,
                         help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
@@ -81,7 +83,8 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
     parser.add_argument("--tokenizer", choices=TOKENIZERS, default="regex",
                         help="regex (raw text), whitespace or moses (tokenised, XML-escaped)")
-    parser.add_argument("--max-tokens", type=int, default=100, help="skip lines longer than this (default 100)")
+    parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
+                        help="skip lines longer than N tokens, N >= 1 (default %(default)s)")
     parser.add_argument("--max-length-ratio", type=float, default=None,
                         help="skip sentence pairs whose token-length ratio exceeds this")
     parser.add_argument("--min-translation-prob", type=float, default=0.001,
@@ -127,7 +130,7 @@ def announce_cluster(info: dict) -> None:
     """Say on stderr where the job runs and where its dashboard is (when the job starts)."""
     where = "local cluster" if info.get("local") else "cluster"
     dashboard = info.get("dashboard") or "not served (install bokeh for it)"
-    print(f"paralign: dask {where} at {info.get('scheduler')} with {info.get('workers')} workers; "
+    print(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
           f"dashboard: {dashboard}", file=sys.stderr, flush=True)
 
 
@@ -183,7 +186,7 @@ def render_alignment(alignment: dict) -> str:
     """One line of a corpus' alignment record: given (file, SHA-256, bad lines) or computed."""
     if alignment.get("kind") == "given":
         return (f"alignment given: {alignment['file']} (sha256 {alignment['sha256']}); "
-                f"{alignment['bad_lines']} bad lines skipped")
+                f"{counted(alignment['bad_lines'], 'bad line')} skipped")
     note = " (not reproducible: eflomal cannot be seeded)" if alignment.get("aligner") == "eflomal" else ""
     return f"alignment computed by {alignment.get('aligner')}{note}"
 
@@ -195,12 +198,12 @@ def warn_skips(result: dict) -> None:
             warn(f"skipped: {message}")
         if alignment.get("bad_lines", 0) > len(alignment.get("errors", ())):
             more = alignment["bad_lines"] - len(alignment["errors"])
-            warn(f"{alignment['file']}: {more} more bad alignment lines skipped")
+            warn(f"{alignment['file']}: {counted(more, 'more bad alignment line')} skipped")
         bad = {k: corpus.get(k, 0) for k in ("empty", "too_long", "replaced")}
         if any(bad.values()):
             warn(
                 f"{corpus['source']} / {corpus['target']}: skipped {bad['empty']} empty and "
-                f"{bad['too_long']} over-long line pairs; {bad['replaced']} lines had non-UTF-8 bytes replaced"
+                f"{bad['too_long']} over-long line pairs; {counted(bad['replaced'], 'line')} had non-UTF-8 bytes replaced"
             )
 
 

@@ -58,7 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "align", help="word-align sentence pairs (Sultan et al. 2014)",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("input", nargs="?", default="-", help="TSV or JSONL pairs (default: stdin)")
+    parser.add_argument("input", nargs="?", default=None,
+                        help="TSV or JSONL pairs (default: stdin; not with --source/--target)")
     parser.add_argument("--source", help="file of source sentences, one a line (with --target)")
     parser.add_argument("--target", help="file of target sentences, line-aligned with --source")
     parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto")
@@ -81,9 +82,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    aligner = aligner_from_args(args)
     if bool(args.source) != bool(args.target):
         raise ConfigurationError("--source and --target go together")
+    if args.source and args.input is not None:
+        raise ConfigurationError(f"give the pairs as one input ({args.input}) or as --source and "
+                                 "--target, not both")
+    aligner = aligner_from_args(args)
     name = args.source or input_name(args.input)
     with ExitStack() as stack, cluster_runner(args):
         if args.source:

@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 import math
 from contextlib import ExitStack
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpora.wmt import load_wmt
+from ..corpora.wmt import load_wmt, wmt_dir
+from ..errors import ConfigurationError, ResourceMissingError
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS
 from ._common import (
     add_format,
     add_output,
     add_report,
+    non_negative_int,
     positive_int,
     progress,
     warn,
@@ -36,8 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "--level segment: WMT DARR Kendall-like tau (pairs of outputs for one source "
                     "whose raw DA differs by > 25; metric ties count as discordant, and without "
                     "ties), Pearson and Kendall tau-b of segment scores with the segment DA "
-                    "z-scores; 95%% intervals from a bootstrap over source segments.")
-    parser.add_argument("--wmt", default=None,
+                    "z-scores; 95% intervals from a bootstrap over source segments.")
+    parser.add_argument("--wmt", default=None, type=wmt_folder,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
     parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (default: A)")
@@ -56,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")
     parser.add_argument("--resamples", type=positive_int, default=1000, metavar="N",
                         help="bootstrap resamples, N >= 1 (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--seed", type=non_negative_int, default=12345,
+                        help="seed of the bootstrap, >= 0 (default: %(default)s)")
     add_format(parser)
     add_output(parser)
     add_report(parser, "per metric, its system scores against the human scores as a scatter "
@@ -65,20 +69,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def wmt_folder(text: str) -> str:
+    """argparse type: a --wmt folder that exists and holds the WMT21 files (a missing or wrong
+    folder is a usage error, found before the data loads)."""
+    if not Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: no such folder")
+    try:
+        wmt_dir(text)
+    except ResourceMissingError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def metric_names(text: str) -> list[str]:
+    """The --metrics list, each name checked (ConfigurationError, a usage error: none, or an
+    unknown one, before the data loads)."""
+    from ..metrics.bleu_steps import BASELINES
+    from ..metrics.paraeval.scoring import PARTS
+
+    known = ["paraeval", *(f"paraeval_{part}" for part in PARTS), *BASELINES]
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in known]
+    if not names or unknown:
+        what = f"unknown metric {unknown[0]!r}" if unknown else "no metric given"
+        raise ConfigurationError(f"argument --metrics: {what}; choose from {', '.join(known)}")
+    return names
+
+
 def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
     from ..metrics.segment_correlation import meta_evaluate_levels
 
+    names = metric_names(args.metrics)
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
     for name in data.unscored:
         warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
-    names = args.metrics.split(",")
     scorer = None
-    if any(n.strip().startswith("paraeval") for n in names):
+    if any(n.startswith("paraeval") for n in names):
         from ..metrics.paraeval.scoring import scorer as paraeval_scorer
 
         options = ({} if args.min_paraphrase_length is None

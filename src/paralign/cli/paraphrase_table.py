@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ._common import progress
+from ..errors import ConfigurationError
+from ._common import positive_int, progress
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
@@ -28,8 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
     )
     parser.add_argument("--groups", required=True, help="groups file (TSV, .gz allowed; - = stdin)")
-    parser.add_argument("--aligner", choices=("eflomal", "sultan"), default="eflomal",
-                        help="eflomal (default; cannot be seeded, so tables differ between runs) or sultan")
+    parser.add_argument("--aligner", choices=("eflomal", "sultan"), default=None,
+                        help="eflomal (default; cannot be seeded, so tables differ between runs) or sultan; "
+                        "not with --alignment")
     parser.add_argument("--alignment", default=None, metavar="FILE",
                         help="Pharaoh alignment of the sentence pairs instead of running --aligner: line i for "
                         "the i-th pair the groups form (within each group, every distinct tokenised "
@@ -37,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "tokenised, in WORK/mono/en.tok and WORK/mono/f.tok; `word-align --source "
                         "WORK/mono/en.tok --target WORK/mono/f.tok` writes a matching file. Makes the table "
                         "reproducible")
-    parser.add_argument("--max-groups", type=int, default=None, help="use only the first N groups")
+    parser.add_argument("--max-groups", type=positive_int, default=None, metavar="N",
+                        help="use only the first N groups (N >= 1; default: all)")
     add_pipeline_options(parser)
     parser.set_defaults(func=run)
 
@@ -45,12 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..pivot import monolingual_paraphrases
 
+    if args.aligner is not None and args.alignment is not None:
+        raise ConfigurationError(f"--aligner {args.aligner} contradicts --alignment (a given alignment: "
+                                 "no aligner runs)")
+
     def build(inputs: list[str], output: str, work_dir: str | None, names: dict[str, str]) -> Any:
         return monolingual_paraphrases(
             inputs[0],
             output,
             options_from_args(args),
-            aligner=args.aligner,
+            aligner=args.aligner or "eflomal",
             max_groups=args.max_groups,
             workers=args.workers,  # the Sultan aligner's processes too
             work_dir=work_dir,

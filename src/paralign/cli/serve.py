@@ -12,10 +12,46 @@ from __future__ import annotations
 
 import argparse
 import json
+import socket
 from typing import Any
 
-from ..errors import ExtraMissingError
+from ..errors import ConfigurationError, ExtraMissingError
 from ._common import add_format, non_negative_int, progress
+
+#: The highest TCP port.
+MAX_PORT = 65535
+
+
+def port_number(text: str) -> int:
+    """argparse type: a TCP port, 0 (any free port) to 65535."""
+    value = non_negative_int(text)
+    if value > MAX_PORT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_PORT}, got {value}")
+    return value
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port for the server to listen on (uvicorn takes it as is).
+
+    Bound here, before the models load, so an address that cannot work (a busy port, a host
+    that does not resolve or is not this machine's) is one usage error naming it, where
+    uvicorn would log its own line and exit 3."""
+    shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise ConfigurationError(f"cannot listen on {shown}: {reason[:1].lower()}{reason[1:]}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        reason = exc.strerror or str(exc)
+        raise ConfigurationError(f"cannot listen on {shown}: {reason[:1].lower()}{reason[1:]}") from None
+    return sock
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,8 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default: %(default)s, this machine only)")
-    parser.add_argument("--port", type=non_negative_int, default=8000,
-                        help="port (default: %(default)s; 0: any free port)")
+    parser.add_argument("--port", type=port_number, default=8000,
+                        help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
                         help="paraphrase table TSV (gzip ok), `path[:threshold]`, for the paraphrases "
                         "page and ParaEval; repeatable")
@@ -60,8 +96,13 @@ def run(args: argparse.Namespace) -> int:
         raise
 
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")))
-    engine = Engine.load(config, progress)  # here, so a bad table is a clean error before any socket
-    app = create_app(config, engine=engine)
+    with bound_socket(args.host, args.port) as sock:  # a bad address fails before the models load
+        engine = Engine.load(config, progress)  # here, so a bad table is a clean error before serving
+        return _serve(args, uvicorn, create_app(config, engine=engine), engine, sock)
+
+
+def _serve(args: argparse.Namespace, uvicorn: Any, app: Any, engine: Any, sock: socket.socket) -> int:
+    """Serve `app` on the bound `sock` until Ctrl-C, announcing the address once it listens."""
 
     class Server(uvicorn.Server):
         """uvicorn's server, announcing its address once it listens."""
@@ -75,6 +116,6 @@ def run(args: argparse.Namespace) -> int:
     server = Server(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                                    access_log=args.log_level in ("info", "debug"), lifespan="on",
                                    timeout_graceful_shutdown=5))
-    server.run()
+    server.run(sockets=[sock])
     return 0 if server.started else 1
 

@@ -41,7 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "similarity",
         help="alignment-based similarity of sentence pairs (one score per input pair)",
         description="Read TAB-separated sentence pairs (s1 TAB s2, one pair a line) and print one "
-        "similarity score in [0, 1] per pair, in input order; bad rows print NA and are reported. "
+        "similarity score per pair, in [0, 1], except with the --model of a hybrid blend, whose scores "
+        "are mostly in [0, 1] but not clipped (clipping would change its correlations). "
+        "Scores are in input order; bad rows print NA and are reported. "
         "With --model, classify the pairs with a paraphrase classifier trained by evaluate-paraphrase: "
         "each line is the score and 1 (paraphrase) or 0.",
     )

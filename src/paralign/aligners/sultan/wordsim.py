@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, FormatError
 from ...paraphrases import ParaphraseSource
 from ...stemming import stem as snowball_stem
 
@@ -165,6 +165,8 @@ def load_similarity(spec: str | RelatedWords | ParaphraseSource | None) -> Relat
 
     try:
         return SourceSimilarity(load_source(spec))
+    except (FormatError, ConfigurationError):
+        raise  # a table's bad line, or a bad threshold: their messages name the file (and line)
     except (OSError, ValueError) as exc:
         raise ConfigurationError(
             f"word-similarity source {spec!r}: use ppdb, wordnet, none or a TSV path ({exc})"
