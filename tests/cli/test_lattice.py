@@ -229,3 +229,26 @@ def test_draw_png_needs_a_converter(msa_json, tmp_path, capsys, monkeypatch):
     assert main(["lattice", "draw", "--lattice", str(path), "-o", str(png)]) == 1
     err = capsys.readouterr().err
     assert "rsvg-convert could not write" in err and "cannot render" in err
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_byte_order_mark_is_not_part_of_the_first_word(tmp_path, capsys, monkeypatch, stdin):
+    """`lattice build` from a file or stdin starting with a UTF-8 BOM gives the lattice of the
+    text without it (the mark once made an edge `\\ufeffthe` beside `a`)."""
+    import io
+    import sys
+
+    text = "The cat sat .\nA cat sat .\n"
+    (tmp_path / "plain.txt").write_text(text, encoding="utf-8")
+    assert main(["lattice", "build", str(tmp_path / "plain.txt"), "--tokenized", "--method", "msa"]) == 0
+    expected = capsys.readouterr().out
+    data = b"\xef\xbb\xbf" + text.encode("utf-8")
+    if stdin:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        source = "-"
+    else:
+        (tmp_path / "bom.txt").write_bytes(data)
+        source = str(tmp_path / "bom.txt")
+    assert main(["lattice", "build", source, "--tokenized", "--method", "msa"]) == 0
+    out = capsys.readouterr().out
+    assert "\ufeff" not in out and out == expected

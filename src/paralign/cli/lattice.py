@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError
+from ..textio import strip_bom, without_bom
 from ._common import (
     add_format,
     add_output,
@@ -144,10 +145,10 @@ def _options(args: argparse.Namespace) -> LatticeOptions:
 
 
 def _read_sentences(path: str, *, empty: bool = False) -> list[str]:
-    """The non-blank lines of `path` ('-': stdin), stripped; none at all is a FormatError
-    unless `empty`."""
+    """The non-blank lines of `path` ('-': stdin), stripped (and a leading BOM dropped); none
+    at all is a FormatError unless `empty`."""
     with open_in(path) as handle:
-        lines = [line.strip() for line in handle if line.strip()]
+        lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
         raise FormatError("no sentences: a lattice needs at least one", source=input_name(path))
     return lines
@@ -160,7 +161,7 @@ def lattice_from_input(args: argparse.Namespace) -> Lattice:
     if args.lattice:
         try:
             with open_in(args.lattice) as handle:
-                data = json.loads(handle.read().removeprefix("\ufeff"))  # a BOM is no JSON error
+                data = json.loads(strip_bom(handle.read()))  # a BOM is no JSON error
         except json.JSONDecodeError as exc:
             raise FormatError(f"not JSON: {exc.msg} (column {exc.colno})", source=input_name(args.lattice),
                               line=exc.lineno) from exc
@@ -350,7 +351,7 @@ def run_stats(args: argparse.Namespace) -> int:
     lm = None
     if args.lm_train:
         with open_in(args.lm_train) as handle:
-            lm = NGramLM().fit(line.split() for line in handle if line.strip())
+            lm = NGramLM().fit(line.split() for line in without_bom(handle) if line.strip())
     total, groups = _annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
