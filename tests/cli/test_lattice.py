@@ -252,3 +252,33 @@ def test_a_byte_order_mark_is_not_part_of_the_first_word(tmp_path, capsys, monke
     assert main(["lattice", "build", source, "--tokenized", "--method", "msa"]) == 0
     out = capsys.readouterr().out
     assert "\ufeff" not in out and out == expected
+
+
+def test_paraphrases_are_written_in_the_same_order_whatever_the_hash_seed(tmp_path):
+    """`lattice paraphrases` rows are sorted (phrase, score highest first, paraphrase): runs
+    under different PYTHONHASHSEED values write the same bytes, to stdout and to -o (they
+    once came in the iteration order of a set of strings)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import paralign
+
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("The cat sat on the mat.\tA cat was sitting on the mat.\tThe cat was sitting on the rug.\n"
+                      "He left early.\tHe departed early.\tHe went away early.\n", encoding="utf-8")
+    src = str(Path(paralign.__file__).parents[1])
+    outputs = {}
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": os.pathsep.join(filter(None, (src, os.environ.get("PYTHONPATH"))))}
+        out = tmp_path / f"t{seed}.json"
+        done = subprocess.run([sys.executable, "-m", "paralign", "lattice", "paraphrases", "--groups", str(groups)],
+                              env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        assert subprocess.run([sys.executable, "-m", "paralign", "lattice", "paraphrases", "--groups", str(groups),
+                               "--format", "json", "-o", str(out)], env=env, check=False).returncode == 0
+        outputs[seed] = (done.stdout, out.read_bytes())
+    rows = [line.split("\t") for line in outputs["1"][0].splitlines()]
+    assert len(rows) > 10 and rows == sorted(rows, key=lambda r: (r[0], -float(r[2]), r[1]))
+    assert outputs["1"] == outputs["2"] == outputs["3"]

@@ -82,7 +82,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--sentences", default=None, metavar="FILE", help="sentences one a line")
     p.set_defaults(func=run_distance)
 
-    p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file")
+    p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file",
+                       description="Paraphrase pairs (sub-paths between the same two states) of the "
+                       "lattices of a groups file, one `phrase TAB paraphrase TAB score` row each, "
+                       "score = the number of groups giving the pair. Rows are sorted by phrase, then "
+                       "by score (highest first), then by paraphrase, so two runs write the same bytes.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
