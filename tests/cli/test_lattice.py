@@ -135,10 +135,14 @@ def test_distance_with_an_empty_sentences_file(tmp_path, group_file, capsys):
     lattice_json = tmp_path / "lattice.json"
     assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
     empty = tmp_path / "empty.txt"
-    empty.write_text("\n")
+    empty.write_text("")
     assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentences", str(empty)]) == 1
     err = capsys.readouterr().err
     assert "empty.txt: no sentences" in err and "give --sentence" not in err
+    empty.write_text("\n")  # a batch whose every line is bad (blank): reported in place, exit 1
+    assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentences", str(empty)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "\n" and "empty.txt:1: empty line" in err and "give --sentence" not in err
     assert main(["lattice", "distance", "--lattice", str(lattice_json)]) == 2  # a usage error (issue 23)
     assert "give --sentence" in capsys.readouterr().err
 
@@ -282,3 +286,29 @@ def test_paraphrases_are_written_in_the_same_order_whatever_the_hash_seed(tmp_pa
     rows = [line.split("\t") for line in outputs["1"][0].splitlines()]
     assert len(rows) > 10 and rows == sorted(rows, key=lambda r: (r[0], -float(r[2]), r[1]))
     assert outputs["1"] == outputs["2"] == outputs["3"]
+
+
+def test_distance_keeps_a_blank_line_of_sentences_in_its_place(tmp_path, group_file, capsys):
+    """`--sentences` is a batch (docs/CLI.md): a blank line is reported as FILE:LINE and its row
+    stays in place (an empty line in text, an error record in JSON), so rows match lines."""
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    sentences = tmp_path / "s.txt"
+    sentences.write_text(f"{GROUP[0]}\n\n12 people died\n  \n", encoding="utf-8")
+    base = ["lattice", "distance", "--lattice", str(lattice_json), "--tokenized", "--sentences", str(sentences)]
+    assert main(base) == 0
+    out, err = capsys.readouterr()
+    lines = out.split("\n")
+    assert len(lines) == 5 and lines[1] == lines[3] == lines[4] == ""
+    assert lines[0] == f"0\t{len(GROUP[0].split())}\t{GROUP[0]}" and lines[2].endswith("\t3\t12 people died")
+    assert "s.txt:2: empty line" in err and "s.txt:4: empty line" in err and "2 of 4 input lines bad" in err
+    rows = run_json(capsys, *base)
+    assert [r.get("line") for r in rows] == [None, 2, None, 4] and rows[1]["error"] == "empty line"
+    assert rows[1]["distance"] is None and rows[2]["distance"] > 0
+    sentences.write_bytes(b"12 people died\ncaf\xe9\n")  # not UTF-8: skipped in place (--encoding-errors skip)
+    assert main(base) == 0
+    out, err = capsys.readouterr()
+    assert out.endswith("12 people died\n\n") and "s.txt:2: not UTF-8" in err
+    assert main([*base, "--strict"]) == 1
+    assert main([*base, "--encoding-errors", "strict"]) == 1
+    assert "s.txt:2: not UTF-8" in capsys.readouterr().err

@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError
 from ..textio import strip_bom, without_bom
 from ._common import (
+    add_encoding_errors,
     add_format,
     add_output,
+    batch_status,
     emit,
     input_name,
     is_std,
@@ -32,7 +34,9 @@ from ._common import (
     positive_int,
     progress,
     stdin_once,
+    undecodable_lines,
     warn,
+    warn_each,
     write_result,
 )
 
@@ -79,7 +83,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("distance", help="word edit distance from sentences to the lattice")
     add_lattice_options(p)
     p.add_argument("--sentence", action="append", default=[], help="a sentence (repeatable)")
-    p.add_argument("--sentences", default=None, metavar="FILE", help="sentences one a line")
+    p.add_argument("--sentences", default=None, metavar="FILE",
+                   help="sentences one a line, one output row each, in order (after the --sentence "
+                   "ones): a blank line is reported on stderr as FILE:LINE and keeps its place (an "
+                   "empty line in text, an \"error\" record in JSON), and so is a line that is not "
+                   "UTF-8 (see --encoding-errors); exit 1 when every line is bad, or any with --strict")
+    add_encoding_errors(p)
     p.set_defaults(func=run_distance)
 
     p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file",
@@ -291,30 +300,58 @@ def render_paths(r: dict) -> str:
     return "\n".join(lines)
 
 
+def _sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
+    """Every line of `path` ('-': stdin), stripped (and a leading BOM dropped), and why a line
+    is bad (line number -> reason: blank, or not UTF-8 with `errors` skip), bad ones kept as ""
+    (a batch keeps their places); no line at all is a FormatError."""
+    with open_in(path, errors) as handle:
+        lines = [line.strip() for line in without_bom(handle)]
+        bad = dict(undecodable_lines(handle))
+    if not lines:
+        raise FormatError("no sentences: give at least one line", source=input_name(path))
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            bad.setdefault(number, "empty line")
+    return lines, bad
+
+
 def run_distance(args: argparse.Namespace) -> int:
+    """One row per sentence: the --sentence ones, then each line of --sentences, a batch
+    (docs/CLI.md): a blank or undecodable line is reported as FILE:LINE and keeps its place."""
     lattice = lattice_from_input(args)
-    from_file = _read_sentences(args.sentences) if args.sentences else []
+    from_file, bad = _sentence_lines(args.sentences, args.encoding_errors) if args.sentences else ([], {})
     sentences = list(args.sentence) + from_file
     if not sentences:
         raise ConfigurationError("give --sentence TEXT or --sentences FILE")
+    blank = {len(args.sentence) + line - 1: line for line in sorted(bad)}  # output row -> line
+    good = [s for k, s in enumerate(sentences) if k not in blank]
     if args.tokenized:
-        token_lists = [s.split() for s in sentences]
+        token_lists = [s.split() for s in good]
     else:
         from ..nlp import Annotator
 
         annotator = Annotator(disable=("parser", "ner", "tagger", "lemmatizer", "attribute_ruler"))
-        token_lists = [list(s.tokens) for s in annotator.pipe(sentences)]
-    rows = []
-    for text, tokens in zip(sentences, token_lists, strict=True):
+        token_lists = [list(s.tokens) for s in annotator.pipe(good)]
+    tokens_of = iter(token_lists)
+    rows: list[dict] = []
+    for k, text in enumerate(sentences):
+        if k in blank:
+            rows.append({"sentence": "", "tokens": None, "distance": None, "line": blank[k],
+                         "error": bad[blank[k]]})
+            continue
+        tokens = next(tokens_of)
         words = tokens if args.keep_case else [t.lower() for t in tokens]
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
+    name = input_name(args.sentences) if args.sentences else ""
+    warn_each([f"{name}:{line}: {bad[line]} (empty output line)" for line in blank.values()], "bad lines")
     write_result(args, rows, render_distance)
-    return 0
+    return batch_status(args, len(blank), len(from_file), name)
 
 
 def render_distance(r: list) -> str:
-    """`lattice distance` as text: distance TAB tokens TAB sentence, one a line."""
-    return "\n".join(f"{x['distance']}\t{x['tokens']}\t{x['sentence']}" for x in r)
+    """`lattice distance` as text: distance TAB tokens TAB sentence, one a line (an empty line
+    in place of a blank line of --sentences)."""
+    return "".join(("" if "error" in x else f"{x['distance']}\t{x['tokens']}\t{x['sentence']}") + "\n" for x in r)
 
 
 def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
