@@ -312,3 +312,31 @@ def test_distance_keeps_a_blank_line_of_sentences_in_its_place(tmp_path, group_f
     assert main([*base, "--strict"]) == 1
     assert main([*base, "--encoding-errors", "strict"]) == 1
     assert "s.txt:2: not UTF-8" in capsys.readouterr().err
+
+
+def test_stats_incremental_text_has_its_heading_gain_and_minimum(tmp_path, capsys):
+    """--incremental rows come under their own heading with their gain (not under `paths by mean
+    sentence length:`), and a run whose groups are all under --incremental-min-size says so."""
+    five = [*GROUP, "12 people were killed in last week 's battle .", "the battle last week killed 12 people ."]
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(five) + "\n" + "\t".join(GROUP) + "\n", encoding="utf-8")
+    base = ["lattice", "stats", "--groups", str(groups), "--tokenized", "--incremental"]
+    assert main(base) == 0
+    lines = capsys.readouterr().out.splitlines()
+    heading = lines.index("incremental (one sentence held out vs n others, groups of 4 or more sentences):")
+    assert lines.index("paths by mean sentence length:") < heading
+    rows = lines[heading + 1:-1]
+    assert [r.split(":")[0] for r in rows] == ["  n=1", "  n=2", "  n=3", "  n=4"] and lines[-1] == "errors: 0"
+    assert all(r.startswith(f"  n={n}: 1 groups, ed_input ") and ", gain " in r for n, r in enumerate(rows, 1))
+    stats = run_json(capsys, *base)
+    assert stats["incremental_min_size"] == 4 and len(stats["incremental"]) == 4
+    assert rows[0].endswith(f"gain {stats['incremental'][0]['gain']:.2f}")
+    assert main([*base, "--incremental-min-size", "6"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "  none: no group has 6 or more distinct sentences (--incremental-min-size)", "errors: 0"]
+    assert [r["groups"] for r in run_json(capsys, *base, "--incremental-min-size", "3")["incremental"]] == [2, 2, 1, 1]
+    assert main([*base, "--incremental-min-size", "1"]) == 2
+    assert "at least 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["lattice", "stats", "--help"])
+    assert "--incremental-min-size" in capsys.readouterr().out

@@ -109,7 +109,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
     p.add_argument("--lm-train", default=None, metavar="FILE",
                    help="held-out text (one sentence a line) for a trigram LM: entropy of inputs and paths")
-    p.add_argument("--incremental", action="store_true", help="ed as translations are added (table)")
+    p.add_argument("--incremental", action="store_true",
+                   help="ed as translations are added (Pang et al. table 5): in each group of "
+                   "--incremental-min-size or more distinct sentences one is held out, and its ed to the "
+                   "nearest of n others (ed_input) and to their lattice (ed_lattice) is averaged per n, "
+                   "with gain = ed_input - ed_lattice; smaller groups are left out of this table")
+    p.add_argument("--incremental-min-size", type=positive_int, default=4, metavar="N",
+                   help="the smallest group --incremental uses, in distinct sentences (default: "
+                   "%(default)s; at least 2: one held out, one to compare with)")
     p.set_defaults(func=run_stats)
 
 
@@ -389,6 +396,8 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..lattice.evaluate import evaluate_groups, incremental
     from ..lattice.lm import NGramLM
 
+    if args.incremental_min_size < 2:
+        raise ConfigurationError("--incremental-min-size must be at least 2 (one sentence held out, one used)")
     lm = None
     if args.lm_train:
         with open_in(args.lm_train) as handle:
@@ -401,7 +410,9 @@ def run_stats(args: argparse.Namespace) -> int:
     summary, _ = evaluate_groups(groups, _options(args), leave_one_out=args.leave_one_out,
                                  lm=lm, seed=args.seed)
     if args.incremental:
-        summary["incremental"] = incremental(groups, _options(args), seed=args.seed)
+        summary["incremental_min_size"] = args.incremental_min_size
+        summary["incremental"] = incremental(groups, _options(args), min_size=args.incremental_min_size,
+                                             seed=args.seed)
     for err in summary["errors"]:
         warn(f"group {err['group']}: {err['error']}")
     write_result(args, summary, render_stats)
@@ -414,7 +425,8 @@ def _stat(x: object) -> str:
 
 
 def render_stats(s: dict) -> str:
-    """`lattice stats` as text: one `key: value` line per figure, paths by sentence length, errors."""
+    """`lattice stats` as text: one `key: value` line per figure, paths by sentence length, the
+    --incremental table under its own heading (one row per n, with its gain), errors."""
     keys = ("groups", "sentences", "mean_group_size", "mean_length", "mean_log10_paths", "max_log10_paths",
             "ed_input", "ed_lattice", "ed_input_per_word", "ed_lattice_per_word", "share_groups_lattice_better",
             "repetition_ratio", "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
@@ -422,7 +434,12 @@ def render_stats(s: dict) -> str:
     lines.append("paths by mean sentence length:")
     lines += [f"  {r['length']}: {r['groups']} groups, mean log10 {r['mean_log10_paths']:.2f}, "
               f"max {r['max_log10_paths']:.2f}" for r in s["paths_by_length"]]
-    for r in s.get("incremental", []):
-        lines.append(f"  n={r['n']}: {r['groups']} groups, ed_input {r['ed_input']:.2f}, ed_lattice {r['ed_lattice']:.2f}")
+    if "incremental" in s:
+        size = s.get("incremental_min_size", 4)
+        lines.append(f"incremental (one sentence held out vs n others, groups of {size} or more sentences):")
+        lines += [f"  n={r['n']}: {r['groups']} groups, ed_input {r['ed_input']:.2f}, ed_lattice "
+                  f"{r['ed_lattice']:.2f}, gain {r['gain']:.2f}" for r in s["incremental"]]
+        if not s["incremental"]:
+            lines.append(f"  none: no group has {size} or more distinct sentences (--incremental-min-size)")
     lines.append(f"errors: {len(s['errors'])}")
     return "\n".join(lines)
