@@ -65,3 +65,11 @@ def test_atomic_write_through_a_link_and_in_place_for_devices(tmp_path) -> None:
         assert not isinstance(handle, AtomicTextWriter)
     assert _atomic_target(Path("/dev/stdout")) is None and os.path.islink("/dev/stdout")
     assert _atomic_target(Path("/proc/self/fd/1")) is None
+
+
+def test_without_bom_drops_the_marks_starting_the_first_line_only() -> None:
+    from paralign.textio import strip_bom, without_bom
+
+    assert list(without_bom(["\ufeff\ufeffone\n", "\ufefftwo\n"])) == ["one\n", "\ufefftwo\n"]
+    assert list(without_bom([])) == []
+    assert strip_bom('\ufeff{"a": 1}') == '{"a": 1}' and strip_bom("a\ufeff") == "a\ufeff"

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import FormatError
-from .textio import open_text, require_file
+from .textio import open_text, require_file, strip_bom, without_bom
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
     import pyarrow as pa
@@ -157,7 +157,7 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
         raw = (pq.read_schema(require_file(path)).metadata or {}).get(METADATA_KEY)
         return json.loads(raw) if raw else {}
     with open_text(path) as handle:
-        for line in handle:
+        for line in without_bom(handle):
             if not line.startswith("#"):
                 break
             if line.startswith("# paralign: "):
@@ -177,7 +177,7 @@ def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
                 yield row[0], row[1], float(row[2]), list(row[3:])
         return
     with open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
+        for number, line in enumerate(without_bom(handle), start=1):  # a BOM is no part of the first phrase
             if line.startswith("#") or not line.strip():
                 continue
             fields = line.rstrip("\n").split("\t")
@@ -229,7 +229,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -
 
 def _tsv_columns(path: str | Path) -> list[str]:
     with open_text(path) as handle:
-        first = handle.readline()
+        first = strip_bom(handle.readline())
     if first.startswith("# "):
         return first[2:].rstrip("\n").split("\t")
     return ["phrase", "paraphrase", "probability"]

@@ -17,7 +17,7 @@ import os
 import stat
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -53,6 +53,27 @@ def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int, name: str) 
     """FormatError for a bad byte in `data`, whose first line is number `first_line` of `name`."""
     line, reason = _bad_byte(data, exc, first_line)
     return FormatError(reason, source=name, line=line)
+
+
+#: The byte-order mark some editors write at the start of a UTF-8 file: never part of its text.
+BOM = "\ufeff"
+
+
+def strip_bom(text: str) -> str:
+    """`text` (a file's first line, or its whole text) without the byte-order marks it starts
+    with, so the mark never joins the first word; the one helper the line readers share."""
+    return text.lstrip(BOM)
+
+
+def without_bom(lines: Iterable[str]) -> Iterator[str]:
+    """The lines of a file (or stdin) as read, the first without a leading byte-order mark
+    (:func:`strip_bom`); streaming. :class:`Utf8LineReader` keeps the mark as text mode does,
+    so a reader of sentences passes its handle through this."""
+    lines = iter(lines)
+    for first in lines:
+        yield strip_bom(first)
+        break
+    yield from lines
 
 
 def _check_encoding_errors(errors: str) -> None:

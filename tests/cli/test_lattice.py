@@ -135,10 +135,14 @@ def test_distance_with_an_empty_sentences_file(tmp_path, group_file, capsys):
     lattice_json = tmp_path / "lattice.json"
     assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
     empty = tmp_path / "empty.txt"
-    empty.write_text("\n")
+    empty.write_text("")
     assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentences", str(empty)]) == 1
     err = capsys.readouterr().err
     assert "empty.txt: no sentences" in err and "give --sentence" not in err
+    empty.write_text("\n")  # a batch whose every line is bad (blank): reported in place, exit 1
+    assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentences", str(empty)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "\n" and "empty.txt:1: empty line" in err and "give --sentence" not in err
     assert main(["lattice", "distance", "--lattice", str(lattice_json)]) == 2  # a usage error (issue 23)
     assert "give --sentence" in capsys.readouterr().err
 
@@ -229,3 +233,110 @@ def test_draw_png_needs_a_converter(msa_json, tmp_path, capsys, monkeypatch):
     assert main(["lattice", "draw", "--lattice", str(path), "-o", str(png)]) == 1
     err = capsys.readouterr().err
     assert "rsvg-convert could not write" in err and "cannot render" in err
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_byte_order_mark_is_not_part_of_the_first_word(tmp_path, capsys, monkeypatch, stdin):
+    """`lattice build` from a file or stdin starting with a UTF-8 BOM gives the lattice of the
+    text without it (the mark once made an edge `\\ufeffthe` beside `a`)."""
+    import io
+    import sys
+
+    text = "The cat sat .\nA cat sat .\n"
+    (tmp_path / "plain.txt").write_text(text, encoding="utf-8")
+    assert main(["lattice", "build", str(tmp_path / "plain.txt"), "--tokenized", "--method", "msa"]) == 0
+    expected = capsys.readouterr().out
+    data = b"\xef\xbb\xbf" + text.encode("utf-8")
+    if stdin:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        source = "-"
+    else:
+        (tmp_path / "bom.txt").write_bytes(data)
+        source = str(tmp_path / "bom.txt")
+    assert main(["lattice", "build", source, "--tokenized", "--method", "msa"]) == 0
+    out = capsys.readouterr().out
+    assert "\ufeff" not in out and out == expected
+
+
+def test_paraphrases_are_written_in_the_same_order_whatever_the_hash_seed(tmp_path):
+    """`lattice paraphrases` rows are sorted (phrase, score highest first, paraphrase): runs
+    under different PYTHONHASHSEED values write the same bytes, to stdout and to -o (they
+    once came in the iteration order of a set of strings)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import paralign
+
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("The cat sat on the mat.\tA cat was sitting on the mat.\tThe cat was sitting on the rug.\n"
+                      "He left early.\tHe departed early.\tHe went away early.\n", encoding="utf-8")
+    src = str(Path(paralign.__file__).parents[1])
+    outputs = {}
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": os.pathsep.join(filter(None, (src, os.environ.get("PYTHONPATH"))))}
+        out = tmp_path / f"t{seed}.json"
+        done = subprocess.run([sys.executable, "-m", "paralign", "lattice", "paraphrases", "--groups", str(groups)],
+                              env=env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        assert subprocess.run([sys.executable, "-m", "paralign", "lattice", "paraphrases", "--groups", str(groups),
+                               "--format", "json", "-o", str(out)], env=env, check=False).returncode == 0
+        outputs[seed] = (done.stdout, out.read_bytes())
+    rows = [line.split("\t") for line in outputs["1"][0].splitlines()]
+    assert len(rows) > 10 and rows == sorted(rows, key=lambda r: (r[0], -float(r[2]), r[1]))
+    assert outputs["1"] == outputs["2"] == outputs["3"]
+
+
+def test_distance_keeps_a_blank_line_of_sentences_in_its_place(tmp_path, group_file, capsys):
+    """`--sentences` is a batch (docs/CLI.md): a blank line is reported as FILE:LINE and its row
+    stays in place (an empty line in text, an error record in JSON), so rows match lines."""
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    sentences = tmp_path / "s.txt"
+    sentences.write_text(f"{GROUP[0]}\n\n12 people died\n  \n", encoding="utf-8")
+    base = ["lattice", "distance", "--lattice", str(lattice_json), "--tokenized", "--sentences", str(sentences)]
+    assert main(base) == 0
+    out, err = capsys.readouterr()
+    lines = out.split("\n")
+    assert len(lines) == 5 and lines[1] == lines[3] == lines[4] == ""
+    assert lines[0] == f"0\t{len(GROUP[0].split())}\t{GROUP[0]}" and lines[2].endswith("\t3\t12 people died")
+    assert "s.txt:2: empty line" in err and "s.txt:4: empty line" in err and "2 of 4 input lines bad" in err
+    rows = run_json(capsys, *base)
+    assert [r.get("line") for r in rows] == [None, 2, None, 4] and rows[1]["error"] == "empty line"
+    assert rows[1]["distance"] is None and rows[2]["distance"] > 0
+    sentences.write_bytes(b"12 people died\ncaf\xe9\n")  # not UTF-8: skipped in place (--encoding-errors skip)
+    assert main(base) == 0
+    out, err = capsys.readouterr()
+    assert out.endswith("12 people died\n\n") and "s.txt:2: not UTF-8" in err
+    assert main([*base, "--strict"]) == 1
+    assert main([*base, "--encoding-errors", "strict"]) == 1
+    assert "s.txt:2: not UTF-8" in capsys.readouterr().err
+
+
+def test_stats_incremental_text_has_its_heading_gain_and_minimum(tmp_path, capsys):
+    """--incremental rows come under their own heading with their gain (not under `paths by mean
+    sentence length:`), and a run whose groups are all under --incremental-min-size says so."""
+    five = [*GROUP, "12 people were killed in last week 's battle .", "the battle last week killed 12 people ."]
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(five) + "\n" + "\t".join(GROUP) + "\n", encoding="utf-8")
+    base = ["lattice", "stats", "--groups", str(groups), "--tokenized", "--incremental"]
+    assert main(base) == 0
+    lines = capsys.readouterr().out.splitlines()
+    heading = lines.index("incremental (one sentence held out vs n others, groups of 4 or more sentences):")
+    assert lines.index("paths by mean sentence length:") < heading
+    rows = lines[heading + 1:-1]
+    assert [r.split(":")[0] for r in rows] == ["  n=1", "  n=2", "  n=3", "  n=4"] and lines[-1] == "errors: 0"
+    assert all(r.startswith(f"  n={n}: 1 groups, ed_input ") and ", gain " in r for n, r in enumerate(rows, 1))
+    stats = run_json(capsys, *base)
+    assert stats["incremental_min_size"] == 4 and len(stats["incremental"]) == 4
+    assert rows[0].endswith(f"gain {stats['incremental'][0]['gain']:.2f}")
+    assert main([*base, "--incremental-min-size", "6"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [
+        "  none: no group has 6 or more distinct sentences (--incremental-min-size)", "errors: 0"]
+    assert [r["groups"] for r in run_json(capsys, *base, "--incremental-min-size", "3")["incremental"]] == [2, 2, 1, 1]
+    assert main([*base, "--incremental-min-size", "1"]) == 2
+    assert "at least 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["lattice", "stats", "--help"])
+    assert "--incremental-min-size" in capsys.readouterr().out

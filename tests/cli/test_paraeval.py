@@ -189,3 +189,23 @@ def test_segments_matched_on_a_dask_cluster_score_as_in_one_process(files, capsy
     here = run(capsys, *argv)
     assert there[0] == here[0] == 0 and json.loads(there[1]) == json.loads(here[1])
     assert "dask cluster at tcp://127.0.0.1:" in there[2] and "dask" not in here[2]
+
+
+@pytest.mark.parametrize("side", ["-r", "-i", "stdin"])
+def test_a_byte_order_mark_is_not_part_of_the_first_word(tmp_path, capsys, monkeypatch, side):
+    """Identical texts score 1.0 whichever side (file or stdin) starts with a UTF-8 BOM."""
+    import io
+    import sys
+
+    text = "The cat sat on the mat.\nA man is playing a guitar.\n"
+    (tmp_path / "plain.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    ref, hyp = (tmp_path / "bom.txt", tmp_path / "plain.txt") if side == "-r" else (tmp_path / "plain.txt",
+                                                                                    tmp_path / "bom.txt")
+    if side == "stdin":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xef\xbb\xbf" + text.encode("utf-8"))))
+        hyp = "-"
+    code, out, err = run(capsys, "paraeval", "-r", str(ref), "-i", str(hyp), "--resources", "none",
+                         "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["f"] == pytest.approx(1.0)

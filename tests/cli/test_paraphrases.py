@@ -41,3 +41,19 @@ def test_missing_table_and_bad_options(tmp_path, capsys):
     with pytest.raises(SystemExit) as info:
         main(["paraphrases", "x", "--table", str(tmp_path / "t.tsv"), "--top-k", "0"])
     assert info.value.code == 2
+
+
+def test_a_byte_order_mark_starting_a_tsv_table_is_dropped(tmp_path, capsys):
+    """A UTF-8 BOM before a TSV table's '#' header, or before its first row, changes nothing."""
+    path = tmp_path / "t.tsv"
+    with TableWriter(path, SCHEMA) as writer:
+        writer.write(pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in ROWS], schema=SCHEMA))
+    plain = tmp_path / "plain.tsv"
+    plain.write_text("a car\ta wagon\t0.5\nbig\tlarge\t0.7\n", encoding="utf-8")
+    for table in (path, plain):
+        assert main(["paraphrases", "a car", "--table", str(table)]) == 0
+        expected = capsys.readouterr().out
+        bom = tmp_path / f"bom-{table.name}"
+        bom.write_bytes(b"\xef\xbb\xbf" + table.read_bytes())
+        assert main(["paraphrases", "a car", "--table", str(bom)]) == 0, capsys.readouterr().err
+        assert capsys.readouterr().out == expected and "a wagon" in expected

@@ -197,6 +197,23 @@ def test_word_align_output_fed_back_gives_the_same_table(hand, tmp_path, monkeyp
     assert "dog 's ball is n't red ." in (tmp_path / "wa.src").read_text()
 
 
+def test_a_byte_order_mark_starting_a_corpus_file_is_dropped(hand, tmp_path, monkeypatch, capsys):
+    """word-align's token files and links, and pivot's table from a given alignment (its chunks
+    read on the workers), are those of the files without a UTF-8 BOM at their start."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    bom = {name: tmp_path / f"bom.{name}" for name in ("en", "de")}
+    for name, path in bom.items():
+        path.write_bytes(b"\xef\xbb\xbf" + hand[name].read_bytes())
+    for key, files in (("plain", hand), ("bom", bom)):
+        assert main(["word-align", "--source", str(files["en"]), "--target", str(files["de"]), "--tokenizer",
+                     "regex", "--lowercase", "-o", str(tmp_path / f"{key}.align"), "--tokens-output", str(tmp_path / key)]) == 0
+        assert _pivot(files, tmp_path / f"{key}.tsv", "--alignment", str(hand["align"])) == 0
+    for suffix in (".src", ".tgt", ".align"):
+        plain = (tmp_path / f"plain{suffix}").read_text(encoding="utf-8")
+        assert "\ufeff" not in plain and (tmp_path / f"bom{suffix}").read_text(encoding="utf-8") == plain, suffix
+    assert _table_rows(tmp_path / "bom.tsv") == _table_rows(tmp_path / "plain.tsv") != []  # the '#' lines name the files
+
+
 def test_computed_alignment_fed_back_gives_the_same_table(corpus, tmp_path, capsys):
     """With real eflomal: the links a run computed (kept in its work directory; no line of this
     corpus is skipped, so they are line-aligned with it) rebuild its table exactly."""

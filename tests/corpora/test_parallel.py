@@ -30,3 +30,21 @@ def test_line_index_finds_the_lines_a_file_iterator_does(tmp_path_factory, data:
         assert line_index(path, chunk) == (offsets, lines)
     finally:
         paralign.corpora.parallel._BLOCK = original
+
+
+def test_iter_parallel_drops_a_byte_order_mark_starting_a_file(tmp_path) -> None:
+    """A BOM at byte 0 of either file is no part of the first word, whether the file is read
+    whole or chunk by chunk from its line index (only the chunk at offset 0 starts the file)."""
+    from paralign.corpora.base import LineRange
+    from paralign.corpora.parallel import iter_parallel
+
+    src, tgt = tmp_path / "s.txt", tmp_path / "t.txt"
+    src.write_bytes(b"\xef\xbb\xbfthe cat\nthe dog\nthe cow\n")
+    tgt.write_bytes(b"\xef\xbb\xbfdie katze\nder hund\ndie kuh\n")
+    whole = [(x.line, x.source, x.target) for x in iter_parallel(src, tgt)]
+    assert whole == [(1, "the cat", "die katze"), (2, "the dog", "der hund"), (3, "the cow", "die kuh")]
+    (s_offsets, _), (t_offsets, _) = line_index(src, 2), line_index(tgt, 2)
+    chunks = [(x.line, x.source, x.target)
+              for k, (s, t) in enumerate(zip(s_offsets, t_offsets, strict=True))
+              for x in iter_parallel(src, tgt, lines=(LineRange(s, 2 * k + 1, 2), LineRange(t, 2 * k + 1, 2)))]
+    assert chunks == whole

@@ -19,9 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError
+from ..textio import strip_bom, without_bom
 from ._common import (
+    add_encoding_errors,
     add_format,
     add_output,
+    batch_status,
     emit,
     input_name,
     is_std,
@@ -31,7 +34,9 @@ from ._common import (
     positive_int,
     progress,
     stdin_once,
+    undecodable_lines,
     warn,
+    warn_each,
     write_result,
 )
 
@@ -78,10 +83,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("distance", help="word edit distance from sentences to the lattice")
     add_lattice_options(p)
     p.add_argument("--sentence", action="append", default=[], help="a sentence (repeatable)")
-    p.add_argument("--sentences", default=None, metavar="FILE", help="sentences one a line")
+    p.add_argument("--sentences", default=None, metavar="FILE",
+                   help="sentences one a line, one output row each, in order (after the --sentence "
+                   "ones): a blank line is reported on stderr as FILE:LINE and keeps its place (an "
+                   "empty line in text, an \"error\" record in JSON), and so is a line that is not "
+                   "UTF-8 (see --encoding-errors); exit 1 when every line is bad, or any with --strict")
+    add_encoding_errors(p)
     p.set_defaults(func=run_distance)
 
-    p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file")
+    p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file",
+                       description="Paraphrase pairs (sub-paths between the same two states) of the "
+                       "lattices of a groups file, one `phrase TAB paraphrase TAB score` row each, "
+                       "score = the number of groups giving the pair. Rows are sorted by phrase, then "
+                       "by score (highest first), then by paraphrase, so two runs write the same bytes.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
@@ -95,7 +109,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
     p.add_argument("--lm-train", default=None, metavar="FILE",
                    help="held-out text (one sentence a line) for a trigram LM: entropy of inputs and paths")
-    p.add_argument("--incremental", action="store_true", help="ed as translations are added (table)")
+    p.add_argument("--incremental", action="store_true",
+                   help="ed as translations are added (Pang et al. table 5): in each group of "
+                   "--incremental-min-size or more distinct sentences one is held out, and its ed to the "
+                   "nearest of n others (ed_input) and to their lattice (ed_lattice) is averaged per n, "
+                   "with gain = ed_input - ed_lattice; smaller groups are left out of this table")
+    p.add_argument("--incremental-min-size", type=positive_int, default=4, metavar="N",
+                   help="the smallest group --incremental uses, in distinct sentences (default: "
+                   "%(default)s; at least 2: one held out, one to compare with)")
     p.set_defaults(func=run_stats)
 
 
@@ -144,10 +165,10 @@ def _options(args: argparse.Namespace) -> LatticeOptions:
 
 
 def _read_sentences(path: str, *, empty: bool = False) -> list[str]:
-    """The non-blank lines of `path` ('-': stdin), stripped; none at all is a FormatError
-    unless `empty`."""
+    """The non-blank lines of `path` ('-': stdin), stripped (and a leading BOM dropped); none
+    at all is a FormatError unless `empty`."""
     with open_in(path) as handle:
-        lines = [line.strip() for line in handle if line.strip()]
+        lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
         raise FormatError("no sentences: a lattice needs at least one", source=input_name(path))
     return lines
@@ -160,7 +181,7 @@ def lattice_from_input(args: argparse.Namespace) -> Lattice:
     if args.lattice:
         try:
             with open_in(args.lattice) as handle:
-                data = json.loads(handle.read().removeprefix("\ufeff"))  # a BOM is no JSON error
+                data = json.loads(strip_bom(handle.read()))  # a BOM is no JSON error
         except json.JSONDecodeError as exc:
             raise FormatError(f"not JSON: {exc.msg} (column {exc.colno})", source=input_name(args.lattice),
                               line=exc.lineno) from exc
@@ -286,30 +307,58 @@ def render_paths(r: dict) -> str:
     return "\n".join(lines)
 
 
+def _sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
+    """Every line of `path` ('-': stdin), stripped (and a leading BOM dropped), and why a line
+    is bad (line number -> reason: blank, or not UTF-8 with `errors` skip), bad ones kept as ""
+    (a batch keeps their places); no line at all is a FormatError."""
+    with open_in(path, errors) as handle:
+        lines = [line.strip() for line in without_bom(handle)]
+        bad = dict(undecodable_lines(handle))
+    if not lines:
+        raise FormatError("no sentences: give at least one line", source=input_name(path))
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            bad.setdefault(number, "empty line")
+    return lines, bad
+
+
 def run_distance(args: argparse.Namespace) -> int:
+    """One row per sentence: the --sentence ones, then each line of --sentences, a batch
+    (docs/CLI.md): a blank or undecodable line is reported as FILE:LINE and keeps its place."""
     lattice = lattice_from_input(args)
-    from_file = _read_sentences(args.sentences) if args.sentences else []
+    from_file, bad = _sentence_lines(args.sentences, args.encoding_errors) if args.sentences else ([], {})
     sentences = list(args.sentence) + from_file
     if not sentences:
         raise ConfigurationError("give --sentence TEXT or --sentences FILE")
+    blank = {len(args.sentence) + line - 1: line for line in sorted(bad)}  # output row -> line
+    good = [s for k, s in enumerate(sentences) if k not in blank]
     if args.tokenized:
-        token_lists = [s.split() for s in sentences]
+        token_lists = [s.split() for s in good]
     else:
         from ..nlp import Annotator
 
         annotator = Annotator(disable=("parser", "ner", "tagger", "lemmatizer", "attribute_ruler"))
-        token_lists = [list(s.tokens) for s in annotator.pipe(sentences)]
-    rows = []
-    for text, tokens in zip(sentences, token_lists, strict=True):
+        token_lists = [list(s.tokens) for s in annotator.pipe(good)]
+    tokens_of = iter(token_lists)
+    rows: list[dict] = []
+    for k, text in enumerate(sentences):
+        if k in blank:
+            rows.append({"sentence": "", "tokens": None, "distance": None, "line": blank[k],
+                         "error": bad[blank[k]]})
+            continue
+        tokens = next(tokens_of)
         words = tokens if args.keep_case else [t.lower() for t in tokens]
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
+    name = input_name(args.sentences) if args.sentences else ""
+    warn_each([f"{name}:{line}: {bad[line]} (empty output line)" for line in blank.values()], "bad lines")
     write_result(args, rows, render_distance)
-    return 0
+    return batch_status(args, len(blank), len(from_file), name)
 
 
 def render_distance(r: list) -> str:
-    """`lattice distance` as text: distance TAB tokens TAB sentence, one a line."""
-    return "\n".join(f"{x['distance']}\t{x['tokens']}\t{x['sentence']}" for x in r)
+    """`lattice distance` as text: distance TAB tokens TAB sentence, one a line (an empty line
+    in place of a blank line of --sentences)."""
+    return "".join(("" if "error" in x else f"{x['distance']}\t{x['tokens']}\t{x['sentence']}") + "\n" for x in r)
 
 
 def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
@@ -347,10 +396,12 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..lattice.evaluate import evaluate_groups, incremental
     from ..lattice.lm import NGramLM
 
+    if args.incremental_min_size < 2:
+        raise ConfigurationError("--incremental-min-size must be at least 2 (one sentence held out, one used)")
     lm = None
     if args.lm_train:
         with open_in(args.lm_train) as handle:
-            lm = NGramLM().fit(line.split() for line in handle if line.strip())
+            lm = NGramLM().fit(line.split() for line in without_bom(handle) if line.strip())
     total, groups = _annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
@@ -359,7 +410,9 @@ def run_stats(args: argparse.Namespace) -> int:
     summary, _ = evaluate_groups(groups, _options(args), leave_one_out=args.leave_one_out,
                                  lm=lm, seed=args.seed)
     if args.incremental:
-        summary["incremental"] = incremental(groups, _options(args), seed=args.seed)
+        summary["incremental_min_size"] = args.incremental_min_size
+        summary["incremental"] = incremental(groups, _options(args), min_size=args.incremental_min_size,
+                                             seed=args.seed)
     for err in summary["errors"]:
         warn(f"group {err['group']}: {err['error']}")
     write_result(args, summary, render_stats)
@@ -372,7 +425,8 @@ def _stat(x: object) -> str:
 
 
 def render_stats(s: dict) -> str:
-    """`lattice stats` as text: one `key: value` line per figure, paths by sentence length, errors."""
+    """`lattice stats` as text: one `key: value` line per figure, paths by sentence length, the
+    --incremental table under its own heading (one row per n, with its gain), errors."""
     keys = ("groups", "sentences", "mean_group_size", "mean_length", "mean_log10_paths", "max_log10_paths",
             "ed_input", "ed_lattice", "ed_input_per_word", "ed_lattice_per_word", "share_groups_lattice_better",
             "repetition_ratio", "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
@@ -380,7 +434,12 @@ def render_stats(s: dict) -> str:
     lines.append("paths by mean sentence length:")
     lines += [f"  {r['length']}: {r['groups']} groups, mean log10 {r['mean_log10_paths']:.2f}, "
               f"max {r['max_log10_paths']:.2f}" for r in s["paths_by_length"]]
-    for r in s.get("incremental", []):
-        lines.append(f"  n={r['n']}: {r['groups']} groups, ed_input {r['ed_input']:.2f}, ed_lattice {r['ed_lattice']:.2f}")
+    if "incremental" in s:
+        size = s.get("incremental_min_size", 4)
+        lines.append(f"incremental (one sentence held out vs n others, groups of {size} or more sentences):")
+        lines += [f"  n={r['n']}: {r['groups']} groups, ed_input {r['ed_input']:.2f}, ed_lattice "
+                  f"{r['ed_lattice']:.2f}, gain {r['gain']:.2f}" for r in s["incremental"]]
+        if not s["incremental"]:
+            lines.append(f"  none: no group has {size} or more distinct sentences (--incremental-min-size)")
     lines.append(f"errors: {len(s['errors'])}")
     return "\n".join(lines)

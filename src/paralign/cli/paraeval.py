@@ -69,9 +69,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def read_segments(path: str) -> list[str]:
-    """All lines of a file (or stdin for '-'), without their line ends."""
+    """All lines of a file (or stdin for '-'), without their line ends or a leading BOM."""
+    from ..textio import without_bom
+
     with open_in(path) as handle:
-        return [line.rstrip("\n").rstrip("\r") for line in handle]
+        return [line.rstrip("\n").rstrip("\r") for line in without_bom(handle)]
 
 
 def input_paths(patterns: list[str] | None) -> list[str]:

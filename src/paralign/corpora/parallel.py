@@ -6,6 +6,7 @@ Reading is streaming and checked, because pivoting runs on corpora too big to in
   (counted before any line is yielded, so no work is wasted on a broken pair of files);
 * a line that is empty (on either side) is skipped and counted;
 * a line longer than `max_tokens` white-space tokens (on either side) is skipped and counted;
+* a byte-order mark starting a file is dropped (it is no part of the first word);
 * bytes that are not UTF-8 raise `FormatError` naming the file and line (`errors="strict"`,
   the default), or are replaced by U+FFFD and the line counted (`errors="replace"`).
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import ConfigurationError, FormatError, MismatchError
-from ..textio import READ_ERRORS, input_file_error, open_binary, reading
+from ..textio import READ_ERRORS, input_file_error, open_binary, reading, strip_bom
 from .base import LineRange
 
 #: Default limit on tokens per line; longer lines are skipped (aligners choke on them).
@@ -202,6 +203,7 @@ def iter_parallel(
             if run.offset:
                 handle.seek(run.offset)
         number = src_lines.first - 1
+        at_start = True
         left = -1 if src_lines.count is None else src_lines.count
         while left:
             left -= 1
@@ -218,6 +220,10 @@ def iter_parallel(
             stats.lines += 1
             src_text, src_bad = _decode(raw_src.rstrip(b"\r\n"), errors, src_name, number)
             tgt_text, tgt_bad = _decode(raw_tgt.rstrip(b"\r\n"), errors, tgt_name, number)
+            if at_start:  # a file's first line: a byte-order mark is no part of its first word
+                at_start = False
+                src_text = strip_bom(src_text) if src_lines.offset == 0 else src_text
+                tgt_text = strip_bom(tgt_text) if tgt_lines.offset == 0 else tgt_text
             if src_bad or tgt_bad:
                 stats.replaced += 1
             if not src_text.strip() or not tgt_text.strip():

@@ -416,7 +416,8 @@ class Lattice:
 
     def paraphrase_pairs(self, max_length: int = 5, *, minimal: bool = True) -> set[tuple[str, str]]:
         """Pairs of different sub-paths between the same two states (both orders). `minimal`
-        keeps only pairs differing in their first and in their last word (no shared context)."""
+        keeps only pairs differing in their first and in their last word (no shared context).
+        A set: its iteration order changes with the hash seed (sort it to print it)."""
         pairs: set[tuple[str, str]] = set()
         for strings in self.subpaths(max_length).values():
             if len(strings) < 2:
@@ -506,11 +507,15 @@ def paraphrase_table(
     lattices: Iterable[Lattice], *, max_length: int = 5, minimal: bool = True, name: str = "lattice"
 ) -> ParaphraseTable:
     """A ParaphraseTable of sub-path pairs over many lattices; score = number of lattices that
-    yield the pair."""
+    yield the pair.
+
+    Rows are in a fixed order, whatever the hash seed (the pairs of a lattice are an unordered
+    set): sorted by phrase, then the highest score first, then by paraphrase; `lattice
+    paraphrases` writes them in this order."""
     counts: Counter[tuple[str, str]] = Counter()
     for lattice in lattices:
         counts.update(lattice.paraphrase_pairs(max_length, minimal=minimal))
     table = ParaphraseTable(name)
-    for (a, b), c in counts.items():
+    for (a, b), c in sorted(counts.items(), key=lambda item: (item[0][0], -item[1], item[0][1])):
         table.add(a, b, float(c))
     return table
