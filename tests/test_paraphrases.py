@@ -147,3 +147,9 @@ def test_ppdb_table_is_the_symmetric_table_of_the_pairs() -> None:
     longest, multi = fast.multiword_strings()
     fast._multiword = None  # the reader's precomputed answer equals the general one
     assert (longest, multi) == fast.multiword_strings() and longest >= 2 and multi
+
+
+def test_a_byte_order_mark_starting_a_tsv_table_is_not_part_of_its_first_phrase(tmp_path):
+    path = tmp_path / "t.tsv"
+    path.write_bytes("\ufeffthe cat\tthe feline\t0.5\n".encode())
+    assert list(ParaphraseTable.from_tsv(path).phrases()) == ["the cat"]

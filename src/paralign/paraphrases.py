@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError
 from .tables import is_parquet, iter_rows
-from .textio import open_text
+from .textio import open_text, without_bom
 
 Score = float | None
 
@@ -92,7 +92,7 @@ class ParaphraseTable:
         """
         table = cls(name or Path(path).name, lowercase=lowercase)
         with open_text(path) as handle:
-            for number, line in enumerate(handle, start=1):
+            for number, line in enumerate(without_bom(handle), start=1):
                 line = line.rstrip("\r\n")
                 if not line.strip() or line.startswith("#"):
                     continue

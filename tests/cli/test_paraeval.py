@@ -69,7 +69,7 @@ def test_length_mismatch_is_reported_before_scoring(files, capsys):
     code, out, err = run(capsys, "paraeval", "-r", str(files / "short.txt"), "-i",
                          str(files / "hyp.txt"), "--table", str(files / "missing.tsv"), "--config", "paper")
     assert code == 1 and out == ""
-    assert "short.txt has 1 lines but the hypothesis" in err
+    assert "short.txt has 1 line but the hypothesis" in err
 
 
 def test_bad_table_names_its_line(files, capsys):

@@ -13,6 +13,7 @@ from ._common import (
     add_output,
     add_report,
     check_stdin_once,
+    counted,
     emit,
     input_name,
     open_in,
@@ -115,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
     if args.report is not None and (len(paths) != 1 or args.config != "paper"):
-        raise ConfigurationError("--report shows one input matched by --config paper's tiers")
+        raise ConfigurationError("--report shows one input matched by --config paper's tiers: "
+                                 "give --config paper and one -i")
     refs = [read_segments(path) for path in args.reference]
     systems = []
     for path in paths:
@@ -124,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             raise EmptyScoringError(f"{input_name(path)}: no hypothesis lines: nothing to score")
         for ref_path, stream in zip(args.reference, refs, strict=True):
             if len(stream) != len(hyps):
-                raise MismatchError(f"{ref_path} has {len(stream)} lines but the hypothesis "
+                raise MismatchError(f"{ref_path} has {counted(len(stream), 'line')} but the hypothesis "
                                     f"{path if path != '-' else '(stdin)'} has {len(hyps)}")
         systems.append((path, hyps))
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
