@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno as _errno
+import json
 
 
 class ParalignError(Exception):
@@ -103,6 +104,14 @@ _CANNOT_OPEN = frozenset(OPEN_REASONS)
 
 def _input_file_error(message: str, source: str | None, errno: int | None) -> InputFileError:
     return InputFileError(message, source=source, errno=errno)
+
+
+def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:
+    """The reason for a FormatError on a line that is not JSON, with the column (`shift`: the
+    characters cut from the line's start before parsing). ``exc.msg`` alone loses the position
+    ("Unterminated string starting at"), which str(exc) gives only in a form that repeats the line."""
+    reason = exc.msg[: -len(" at")] + " here" if exc.msg.endswith(" at") else exc.msg
+    return f"invalid JSON (column {exc.colno + shift}): {reason}"
 
 
 class ClusterStalledError(ParalignError, RuntimeError):

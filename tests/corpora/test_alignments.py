@@ -384,3 +384,14 @@ def test_unreadable_inputs_are_input_file_errors_naming_the_file(tmp_path: Path)
                 read(path)
     with pytest.raises(InputFileError, match="not a regular file"):
         load_pairs(tmp_path)
+
+
+def test_invalid_json_names_the_column_in_the_line_as_read(tmp_path: Path) -> None:
+    good = '{"id": "a", "source": "x y", "target": "x", "sure": [[0, 0]]}'
+    path = write(tmp_path, "cut.jsonl", f'{good}\n  {{"id": "b", "source": "x\n')  # indented: column as read
+    items = read_pairs(path)
+    assert str(items[1].error) == f"{path}:2: invalid JSON (column 25): Unterminated string starting here"
+    path = write(tmp_path, "cut.json", '[\n {"id": "1", "source": "a", "target": "a"},\n {"id": "2", "source": "a\n]')
+    with pytest.raises(FormatError) as info:
+        load_pairs(path, format="jacana")
+    assert str(info.value) == f"{path}:3: invalid JSON (column 26): Invalid control character here"

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from ..errors import FormatError, MismatchError
+from ..errors import FormatError, MismatchError, invalid_json
 from ..textio import open_binary, reading
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
 
@@ -48,7 +48,7 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
         try:
             obj, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            raise FormatError(f"invalid JSON: {exc.msg}", source=path, line=line_of(exc.pos)) from exc
+            raise FormatError(invalid_json(exc), source=path, line=line_of(exc.pos)) from exc
         yield line_of(pos), obj
         pos = skip(end)
         if pos < n and text[pos] == ",":

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..alignment import Alignment, Link
-from ..errors import FormatError
+from ..errors import FormatError, invalid_json
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, read_records, strict
 
 
@@ -48,12 +48,14 @@ def _links(value: object, key: str, pair_id: str, path: str, line: int) -> froze
                           source=path, line=line) from None
 
 
-def _record(text: str, name: str, number: int) -> AlignedPair:
-    """The pair on one non-blank line; FormatError when it is not one."""
+def _record(line: str, name: str, number: int) -> AlignedPair:
+    """The pair on one non-blank line; FormatError when it is not one (invalid JSON: with the
+    column in the line as read, so the position is not lost)."""
+    text = line.strip()
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FormatError(f"invalid JSON: {exc.msg}", source=name, line=number) from None
+        raise FormatError(invalid_json(exc, len(line) - len(line.lstrip())), source=name, line=number) from None
     if not isinstance(obj, dict):
         raise FormatError("expected a JSON object", source=name, line=number)
     pair_id = str(obj.get("id", number))
@@ -102,7 +104,7 @@ def read_jsonl(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]
 
     def parse(text: str, number: int) -> PairOrBad:
         try:
-            return _record(text.strip(), name, number)
+            return _record(text, name, number)
         except FormatError as exc:
             return BadPair(_line_id(text.strip(), number), exc)
 

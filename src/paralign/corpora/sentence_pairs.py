@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import MismatchError
+from ..errors import MismatchError, invalid_json
 from ..textio import open_text
 from .msrp import load_msrp
 from .sts import load_sts, parse_score
@@ -86,7 +86,7 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
-        return InputPair(number, None, None, error=f"invalid JSON: {exc.msg}")
+        return InputPair(number, None, None, error=invalid_json(exc))
     if not isinstance(obj, dict) or not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
     pair_id = obj.get("id")
