@@ -76,3 +76,15 @@ def test_tsv_parts_encoded_elsewhere_concatenate_into_one_readable_table(tmp_pat
     assert tsv_bytes(parts[0].slice(0, 0), schema, gzip=True) == b""
     with TableWriter(tmp_path / "t.parquet", schema) as writer, pytest.raises(TypeError):
         writer.write_encoded(b"a\tb\t0.5\n", 1)
+
+
+def test_a_row_with_too_few_fields_says_how_many_it_has(tmp_path) -> None:
+    path = tmp_path / "short.tsv"
+    path.write_text("a man\ta guy\t0.5\na man\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        list(iter_rows(path))
+    assert str(info.value) == (f"{path}:2: bad table row (1 TAB-separated field; expected at least 3: "
+                               "phrase, paraphrase, probability)")
+    path.write_text("a man\ta guy\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"short\.tsv:1: bad table row \(2 TAB-separated fields; expected"):
+        list(iter_rows(path))

@@ -181,13 +181,17 @@ def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
             if line.startswith("#") or not line.strip():
                 continue
             fields = line.rstrip("\n").split("\t")
+            if len(fields) < 3:
+                found = "1 TAB-separated field" if len(fields) == 1 else f"{len(fields)} TAB-separated fields"
+                raise FormatError(f"bad table row ({found}; expected at least 3: phrase, paraphrase, "
+                                  "probability)", source=str(path), line=number)
             try:
                 probability = float(fields[2])
                 if not math.isfinite(probability):
                     raise ValueError(f"probability {fields[2]!r} is not a finite number")
-                yield fields[0], fields[1], probability, fields[3:]
-            except (IndexError, ValueError) as exc:
+            except ValueError as exc:
                 raise FormatError(f"bad table row ({exc})", source=str(path), line=number) from exc
+            yield fields[0], fields[1], probability, fields[3:]
 
 
 def _parquet_batches(path: str | Path, filters: Any = None) -> Iterable[Any]:
