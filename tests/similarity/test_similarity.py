@@ -315,8 +315,10 @@ def test_end_to_end_evaluations_with_exact_aligner():
     assert ev.classifier == "features" and ev.model is not None
     ev_idf = evaluate_paraphrase(train, test, classifier="signal", signal="idf", **kw)
     assert ev_idf.signal == "idf" and ev_idf.test.accuracy == 1.0 and ev_idf.model is None
-    with pytest.raises(ConfigurationError, match="'signal' classifier"):
+    with pytest.raises(ConfigurationError, match="'signal' classifier") as info:
         evaluate_paraphrase(train, test, signal="idf", **kw)
+    assert "paralign.similarity.features.FEATURES" in str(info.value)  # where FEATURES lives now
+    assert "paraphrase_model" not in str(info.value)  # the deprecated path
     with pytest.raises(ConfigurationError, match="unknown classifier"):
         evaluate_paraphrase(train, test, classifier="svm", **kw)
     sts = evaluate_sts([("a b c", "a b c", 5.0), ("a b c", "a b d", 3.0), ("a b c", "x y z", 0.0)], **kw)

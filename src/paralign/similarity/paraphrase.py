@@ -151,7 +151,7 @@ def evaluate_paraphrase(
     """Classify (s1, s2, is_paraphrase) test pairs with a threshold chosen on training pairs.
 
     ``classifier="features"`` (default) thresholds the probability of a logistic regression over
-    the features of :mod:`paralign.paraphrase_model` (``feature_set``: a name in its
+    the features of :mod:`paralign.similarity.features` (``feature_set``: a name in its
     ``FEATURE_SETS``, default alignment and MT-overlap features), fitted on the training pairs
     (``l2``: its regularisation, default the set's :data:`FEATURE_SET_L2`); ``"signal"`` thresholds one similarity `signal` (default
     ``sultan2014``), the method of Sultan et al. 2014 (docs/results/similarity.md compares them).
@@ -173,7 +173,7 @@ def evaluate_paraphrase(
     if classifier == "features" and signal is not None:
         raise ConfigurationError(
             "a signal applies to the 'signal' classifier; the 'features' classifier uses its own "
-            "features (paralign.paraphrase_model.FEATURES)"
+            "features (paralign.similarity.features.FEATURES, or the feature set given)"
         )
     if classifier == "signal" and feature_set is not None:
         raise ConfigurationError("a feature set applies to the 'features' classifier, not to 'signal'")

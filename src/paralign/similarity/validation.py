@@ -129,7 +129,7 @@ def cross_validate_model(
     """Like :func:`cross_validate_threshold` for the ``features`` classifier: on every k-1 folds the
     model is fitted, and the threshold on its probabilities chosen by `rule`, before the held-out
     fold is classified (same folds as :func:`cross_validate_threshold` for the same seed).
-    `features` names the columns of `rows` (default: :data:`paralign.paraphrase_model.FEATURES`)."""
+    `features` names the columns of `rows` (default: :data:`paralign.similarity.features.FEATURES`)."""
     names = FEATURES if features is None else tuple(features)
     if len(rows) != len(labels):
         raise MismatchError(f"{len(rows)} feature rows vs {len(labels)} labels")
