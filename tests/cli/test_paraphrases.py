@@ -27,6 +27,9 @@ def test_best_first_top_k_and_json(table, capsys):
     assert main(["paraphrases", "a car", "--table", str(table)]) == 0
     out = capsys.readouterr().out
     assert out.index("a wagon") < out.index("an auto") and "support=3" in out
+    assert out.startswith("a car: 2 paraphrases\n")
+    assert main(["paraphrases", "big", "--table", str(table)]) == 0
+    assert capsys.readouterr().out.startswith("big: 1 paraphrase\n")  # not "1 paraphrases"
     assert main(["paraphrases", "a car", "small", "--table", str(table), "--top-k", "1", "--format", "json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["phrases"] == [

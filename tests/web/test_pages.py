@@ -76,6 +76,9 @@ def test_paraphrases_page_lists_the_table_choices(client, report_page) -> None:
     page = _page(report_page, client.get("/paraphrases?phrase=cat&table=small.tsv"))
     assert [o for o in page.text.split() if o in ("ppdb", "wordnet", "small.tsv")]
     assert "feline" in page.text and "kitty" in page.text
+    assert "2 paraphrases of" in page.text
+    page = _page(report_page, client.get("/paraphrases?phrase=sat+down&table=small.tsv"))
+    assert "1 paraphrase of" in page.text  # not "1 paraphrases"
 
 
 def test_api_docs_page_works_offline(client, report_page) -> None:

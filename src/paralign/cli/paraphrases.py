@@ -9,6 +9,7 @@ from ..errors import ParalignError
 from ._common import (
     add_format,
     add_output,
+    counted,
     positive_int,
     rename_in_error,
     stdin_inputs,
@@ -53,7 +54,7 @@ def render(result: dict) -> str:
     lines = []
     for entry in result["phrases"]:
         rows = entry["paraphrases"]
-        lines.append(f"{entry['phrase']}: {len(rows)} paraphrases" if rows else f"{entry['phrase']}: none")
+        lines.append(f"{entry['phrase']}: {counted(len(rows), 'paraphrase')}" if rows else f"{entry['phrase']}: none")
         for row in rows:
             extra = "  ".join(f"{k}={v}" for k, v in row.items() if k not in ("paraphrase", "probability"))
             lines.append(f"  {row['probability']:.6g}\t{row['paraphrase']}" + (f"\t{extra}" if extra else ""))
