@@ -48,3 +48,16 @@ def test_iter_parallel_drops_a_byte_order_mark_starting_a_file(tmp_path) -> None
               for k, (s, t) in enumerate(zip(s_offsets, t_offsets, strict=True))
               for x in iter_parallel(src, tgt, lines=(LineRange(s, 2 * k + 1, 2), LineRange(t, 2 * k + 1, 2)))]
     assert chunks == whole
+
+
+def test_a_line_count_mismatch_names_both_counts_in_english(tmp_path) -> None:
+    import pytest
+
+    from paralign.corpora.parallel import check_line_counts
+    from paralign.errors import MismatchError
+
+    (tmp_path / "s.txt").write_text("a\n", encoding="utf-8")
+    (tmp_path / "t.txt").write_text("a\nb\n", encoding="utf-8")
+    with pytest.raises(MismatchError) as info:
+        check_line_counts(tmp_path / "s.txt", tmp_path / "t.txt")
+    assert str(info.value).endswith(f"s.txt has 1 line, {tmp_path / 't.txt'} has 2")

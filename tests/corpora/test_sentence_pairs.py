@@ -2,9 +2,35 @@
 
 from __future__ import annotations
 
-from paralign.corpora.sentence_pairs import read_input_pairs
+from collections.abc import Iterator
+
+import pytest
+
+from paralign.corpora.sentence_pairs import read_input_pairs, read_parallel
+from paralign.errors import FormatError, MismatchError
 
 
 def test_an_invalid_json_line_names_the_column() -> None:
     pairs = list(read_input_pairs(['{"source": "a", "target": "b\n'], fmt="jsonl"))
     assert pairs[0].error == "invalid JSON (column 29): Invalid control character here"
+
+
+@pytest.mark.parametrize(("source", "target", "message"), [
+    (["a\n", "b\n", "c\n"], ["x\n"], "t.txt has 1 line but s.txt has 3 lines"),
+    (["a\n"], ["x\n", "y\n"], "s.txt has 1 line but t.txt has 2 lines"),
+    (["a\n", "b\n"], [], "t.txt has 0 lines but s.txt has 2 lines"),
+])
+def test_a_length_mismatch_names_both_files_line_counts(source, target, message) -> None:
+    with pytest.raises(MismatchError) as info:
+        list(read_parallel(source, target, source_name="s.txt", target_name="t.txt"))
+    assert str(info.value) == message
+
+
+def test_a_longer_file_whose_rest_cannot_be_read_has_more_lines() -> None:
+    def source() -> Iterator[str]:
+        yield from ("a\n", "b\n")
+        raise FormatError("not UTF-8 (byte 0xe9 at column 1)", source="s.txt", line=3)
+
+    with pytest.raises(MismatchError) as info:
+        list(read_parallel(source(), ["x\n"], source_name="s.txt", target_name="t.txt"))
+    assert str(info.value) == "t.txt has 1 line but s.txt has more lines"

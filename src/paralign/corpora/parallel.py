@@ -117,7 +117,8 @@ def check_line_counts(source: str | Path, target: str | Path, counts: tuple[int,
     n_src, n_tgt = counts or (count_lines(source), count_lines(target))
     if n_src != n_tgt:
         raise MismatchError(
-            f"parallel files differ in line count: {source} has {n_src} lines, {target} has {n_tgt}"
+            f"parallel files differ in line count: {source} has {n_src} line{'s' * (n_src != 1)}, "
+            f"{target} has {n_tgt}"
         )
     return n_src
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import MismatchError, invalid_json
+from ..errors import MismatchError, ParalignError, invalid_json
 from ..textio import open_text
 from .msrp import load_msrp
 from .sts import load_sts, parse_score
@@ -107,7 +107,8 @@ def read_input_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = 
 
 def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], tokenized: bool = False,
                   *, source_name: str = "source", target_name: str = "target") -> Iterator[InputPair]:
-    """Pairs from two line-aligned files; a length mismatch raises MismatchError at the end.
+    """Pairs from two line-aligned files; a length mismatch raises MismatchError at the end,
+    naming both files and both line counts (the longer file's rest is read to count it).
 
     An empty line on either side gives an error pair (reported like a blank TSV line)."""
     src_iter, tgt_iter = iter(source_lines), iter(target_lines)
@@ -115,14 +116,29 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
     for number, src in enumerate(src_iter, start=1):
         tgt = next(tgt_iter, None)
         if tgt is None:
-            raise MismatchError(f"{target_name} has {number - 1} lines but {source_name} has more")
+            raise MismatchError(f"{target_name} has {_lines(number - 1)} but {source_name} has "
+                                f"{_lines_to_end(src_iter, number)}")
         if not src.strip() or not tgt.strip():
             yield InputPair(number, None, None, error="empty line",
                             origin=source_name if not src.strip() else target_name)
             continue
         yield InputPair(number, _tokens(src.rstrip("\r\n"), tokenized), _tokens(tgt.rstrip("\r\n"), tokenized))
     if next(tgt_iter, None) is not None:
-        raise MismatchError(f"{source_name} has {number} lines but {target_name} has more")
+        raise MismatchError(f"{source_name} has {_lines(number)} but {target_name} has "
+                            f"{_lines_to_end(tgt_iter, number + 1)}")
+
+
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
+def _lines_to_end(lines: Iterator[str], read: int) -> str:
+    """How many lines a file has, `read` of them read already and the rest left in `lines`
+    (counted on the way to an error only); "more lines" when the rest cannot be read."""
+    try:
+        return _lines(read + sum(1 for _ in lines))
+    except (ParalignError, OSError, ValueError):  # a bad byte or a read error further on
+        return "more lines"
 
 
 def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterator[tuple[int, tuple[str, str] | str]]:
