@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MismatchError, ParalignError, invalid_json
-from ..textio import open_text
+from ..textio import open_text, strip_bom
 from .msrp import load_msrp
 from .sts import load_sts, parse_score
 
@@ -156,7 +156,7 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
-            line = line.lstrip("\ufeff")
+            line = strip_bom(line)
         fields = line.split("\t")
         if layout == "msrp" and number == 1:
             continue  # the header

@@ -21,14 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError
-from ..textio import open_text
+from ..textio import BOM, open_text
 
 #: Layout names accepted by :func:`load_sts`.
 STS_FORMATS = ("sts", "stsb")
 #: The declared range of gold STS scores (SemEval 0-5): a row outside it is skipped, not scored.
 SCORE_RANGE: tuple[float, float] = (0.0, 5.0)
-
-BOM = "\ufeff"
 
 
 @dataclass(frozen=True, slots=True)
