@@ -415,6 +415,14 @@ def test_external_parse_reader(tmp_path) -> None:
         next(parses)
 
 
+def test_external_parse_reader_drops_a_byte_order_mark(tmp_path) -> None:
+    from paralign.aligners.sultan.external_parse import read_mst
+
+    path = tmp_path / "bom.mst"
+    path.write_text("\ufeffHe\tsaw\tit\nPRP\tVBD\tPRP\nnsubj\troot\tdobj\n2\t0\t2\n-\t-\t-\n", encoding="utf-8")
+    assert next(read_mst(path)).tokens == ("He", "saw", "it")  # not "\ufeffHe"
+
+
 def test_clones_share_cache_consistently() -> None:
     # clones made before any alignment must not mix up cached similarities between form tables
     fresh = Aligner()

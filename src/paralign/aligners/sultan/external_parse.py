@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ...errors import FormatError, MismatchError
 from ...sentence import ROOT, Sentence
-from ...textio import open_text
+from ...textio import open_text, without_bom
 
 #: Stanford basic labels -> ClearNLP labels (others are kept as they are).
 STANFORD_TO_CLEAR: dict[str, str] = {
@@ -35,10 +35,11 @@ class ParsedTokens:
 
 
 def read_mst(path: str | Path) -> Iterator[ParsedTokens]:
-    """Stream the sentences of an MST parse file (gzip allowed); errors name the line."""
+    """Stream the sentences of an MST parse file (gzip allowed); errors name the line. A BOM
+    starting the file is dropped (it would join the first word)."""
     with open_text(path) as handle:
         block: list[tuple[int, str]] = []
-        for number, line in enumerate(handle, start=1):
+        for number, line in enumerate(without_bom(handle), start=1):
             if line.strip():
                 block.append((number, line.rstrip("\r\n")))
                 continue
