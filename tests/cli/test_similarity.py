@@ -267,7 +267,7 @@ def test_trained_reports_that_cannot_classify_are_refused(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text('{"threshold": 0.5,\n', encoding="utf-8")
     assert main(["similarity", "--model", str(bad), "--pairs", str(bad)]) == 1  # bad contents: a data error
-    assert f"{bad}:2: not JSON" in capsys.readouterr().err
+    assert f"{bad}:2: invalid JSON (column " in capsys.readouterr().err
     assert main(["similarity", "--model", str(tmp_path / "missing.json")]) == 2  # a missing file: usage
     assert "cannot read the model report" in capsys.readouterr().err
 

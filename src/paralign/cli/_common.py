@@ -177,7 +177,7 @@ def batch_status(args: argparse.Namespace, bad: int, total: int, name: str) -> i
     """A batch's exit status after its bad items were reported one by one: a summary count on
     stderr when there were any; 1 when every item was bad, or any with --strict; else 0."""
     if bad:
-        warn(f"{name}: {bad} of {total} input lines bad (each reported above; empty or NA in the output)")
+        warn(f"{name}: {bad} of {counted(total, 'input line')} bad (each reported above; empty or NA in the output)")
     return 1 if bad and (bad == total or getattr(args, "strict", False)) else 0
 
 

@@ -18,7 +18,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError
+from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError, invalid_json
 from ..textio import strip_bom, without_bom
 from ._common import (
     add_encoding_errors,
@@ -183,7 +183,7 @@ def lattice_from_input(args: argparse.Namespace) -> Lattice:
             with open_in(args.lattice) as handle:
                 data = json.loads(strip_bom(handle.read()))  # a BOM is no JSON error
         except json.JSONDecodeError as exc:
-            raise FormatError(f"not JSON: {exc.msg} (column {exc.colno})", source=input_name(args.lattice),
+            raise FormatError(invalid_json(exc), source=input_name(args.lattice),
                               line=exc.lineno) from exc
         return Lattice.from_dict(data, source=input_name(args.lattice))
     return _group_lattice(args, _read_sentences(args.input))

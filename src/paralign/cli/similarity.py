@@ -11,7 +11,7 @@ from itertools import islice
 from .._moved import moved_names
 from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
 from ..corpora.sentence_pairs import read_sentence_pairs
-from ..errors import ConfigurationError, FormatError, InputFileError
+from ..errors import ConfigurationError, FormatError, InputFileError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal
 from ..similarity.model import TrainedClassifier
@@ -71,7 +71,7 @@ def _trained(path: str) -> TrainedClassifier:
     except OSError as exc:
         raise InputFileError(f"cannot read the model report ({exc.strerror})", source=path, errno=exc.errno) from exc
     except json.JSONDecodeError as exc:
-        raise FormatError(f"not JSON ({exc.msg})", source=path, line=exc.lineno) from exc
+        raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
     if report.get("signal") == "hybrid":
