@@ -106,6 +106,12 @@ def _input_file_error(message: str, source: str | None, errno: int | None) -> In
     return InputFileError(message, source=source, errno=errno)
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and its noun in English, for messages: ``1 line``, ``2 lines`` (`plural` when not
+    noun + s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:
     """The reason for a FormatError on a line that is not JSON, with the column (`shift`: the
     characters cut from the line's start before parsing). ``exc.msg`` alone loses the position

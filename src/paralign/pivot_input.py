@@ -32,7 +32,7 @@ from .corpora.parallel import (
     line_index,
 )
 from .corpora.pharaoh import read_pharaoh
-from .errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError
+from .errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError, counted
 from .tables import atomic_path
 from .textio import sha256_file
 
@@ -167,7 +167,7 @@ def check_alignment_lines(given: GivenAlignment, english: str | Path, foreign: s
     """MismatchError naming both files when the alignment file has another number of lines."""
     if corpus_lines != given.lines:
         raise MismatchError(
-            f"alignment file {given.path} has {given.lines} line{'' if given.lines == 1 else 's'} but "
+            f"alignment file {given.path} has {counted(given.lines, 'line')} but "
             f"corpus {english} has "
             f"{corpus_lines} (and {foreign} should too): give one Pharaoh line per corpus line"
         )
@@ -336,7 +336,7 @@ def prepare_groups(
             yield a, b, links
         if given is not None and formed != given.lines:
             raise MismatchError(
-                f"alignment file {given.path} has {given.lines} line{'' if given.lines == 1 else 's'} "
+                f"alignment file {given.path} has {counted(given.lines, 'line')} "
                 f"but the groups of "
                 f"{groups_path} form {formed} sentence pairs: give one Pharaoh line per pair"
             )

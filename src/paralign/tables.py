@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import FormatError
+from .errors import FormatError, counted
 from .textio import open_text, require_file, strip_bom, without_bom
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
@@ -182,8 +182,7 @@ def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
                 continue
             fields = line.rstrip("\n").split("\t")
             if len(fields) < 3:
-                found = "1 TAB-separated field" if len(fields) == 1 else f"{len(fields)} TAB-separated fields"
-                raise FormatError(f"bad table row ({found}; expected at least 3: phrase, paraphrase, "
+                raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least 3: phrase, paraphrase, "
                                   "probability)", source=str(path), line=number)
             try:
                 probability = float(fields[2])

@@ -20,7 +20,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from ..errors import ConfigurationError, ParalignError
+from ..errors import ConfigurationError, ParalignError, counted
 
 T = TypeVar("T")
 
@@ -49,10 +49,6 @@ def _int_at_least(text: str, low: int) -> int:
         raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
     return value
 
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """`n` and its noun in English: ``1 worker``, ``2 workers`` (`plural` when not noun + s)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def finite_numbers(args: argparse.Namespace) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError, counted
 from ..textio import READ_ERRORS, input_file_error, open_binary, reading, strip_bom
 from .base import LineRange
 
@@ -117,7 +117,7 @@ def check_line_counts(source: str | Path, target: str | Path, counts: tuple[int,
     n_src, n_tgt = counts or (count_lines(source), count_lines(target))
     if n_src != n_tgt:
         raise MismatchError(
-            f"parallel files differ in line count: {source} has {n_src} line{'s' * (n_src != 1)}, "
+            f"parallel files differ in line count: {source} has {counted(n_src, 'line')}, "
             f"{target} has {n_tgt}"
         )
     return n_src

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import MismatchError, ParalignError, invalid_json
+from ..errors import MismatchError, ParalignError, counted, invalid_json
 from ..textio import open_text, strip_bom
 from .msrp import load_msrp
 from .sts import load_sts, parse_score
@@ -116,7 +116,7 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
     for number, src in enumerate(src_iter, start=1):
         tgt = next(tgt_iter, None)
         if tgt is None:
-            raise MismatchError(f"{target_name} has {_lines(number - 1)} but {source_name} has "
+            raise MismatchError(f"{target_name} has {counted(number - 1, 'line')} but {source_name} has "
                                 f"{_lines_to_end(src_iter, number)}")
         if not src.strip() or not tgt.strip():
             yield InputPair(number, None, None, error="empty line",
@@ -124,19 +124,15 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
             continue
         yield InputPair(number, _tokens(src.rstrip("\r\n"), tokenized), _tokens(tgt.rstrip("\r\n"), tokenized))
     if next(tgt_iter, None) is not None:
-        raise MismatchError(f"{source_name} has {_lines(number)} but {target_name} has "
+        raise MismatchError(f"{source_name} has {counted(number, 'line')} but {target_name} has "
                             f"{_lines_to_end(tgt_iter, number + 1)}")
-
-
-def _lines(n: int) -> str:
-    return f"{n} line" if n == 1 else f"{n} lines"
 
 
 def _lines_to_end(lines: Iterator[str], read: int) -> str:
     """How many lines a file has, `read` of them read already and the rest left in `lines`
     (counted on the way to an error only); "more lines" when the rest cannot be read."""
     try:
-        return _lines(read + sum(1 for _ in lines))
+        return counted(read + sum(1 for _ in lines), "line")
     except (ParalignError, OSError, ValueError):  # a bad byte or a read error further on
         return "more lines"
 
