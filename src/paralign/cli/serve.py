@@ -63,7 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=port_number, default=8000,
                         help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
-                        help="paraphrase table TSV (gzip ok), `path[:threshold]`, for the paraphrases "
+                        help="paraphrase table (X.parquet, X.tsv or X.tsv.gz), `path[:threshold]`, for the paraphrases "
                         "page and ParaEval; repeatable")
     parser.add_argument("--resources", default="ppdb,wordnet",
                         help="built-in paraphrase sources: ppdb, wordnet or none (default: %(default)s)")
