@@ -59,3 +59,24 @@ def test_errors_are_json_and_no_cdn_docs() -> None:
         assert client.get("/redoc").status_code == 404
         assert "enum" not in client.get("/openapi.json").json()["components"]["schemas"][
             "ParaphrasesRequest"]["properties"]["table"]
+
+
+def test_unknown_routes_and_methods_answer_in_the_error_shape(client) -> None:
+    """They answered FastAPI's {"detail": "Not Found"}, not the {error, detail} every other error has."""
+    missing = client.post("/api/nope", json={})
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "nothing at /api/nope: the pages are listed at /, the API routes at /docs",
+                              "detail": []}
+    wrong = client.get("/api/align")
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "POST"
+    assert wrong.json() == {"error": "GET /api/align is not allowed: use POST", "detail": []}
+    assert client.post("/api/info").json()["error"] == "POST /api/info is not allowed: use GET"
+    assert client.get("/static/missing.css").json()["detail"] == []
+
+
+def test_a_browser_asking_for_an_unknown_page_gets_a_page(client) -> None:
+    answer = client.get("/alig", headers={"accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert answer.status_code == 404 and answer.headers["content-type"].startswith("text/html")
+    assert 'id="error">nothing at /alig: the pages are listed at /' in answer.text
+    assert 'href="/align"' in answer.text and "<title>Page not found · paralign</title>" in answer.text
+    assert client.get("/alig").headers["content-type"] == "application/json"  # a program gets JSON

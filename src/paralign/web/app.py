@@ -8,6 +8,9 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
 - a request that the models refuse gets 422 with a one-line message naming each field, and a
   ParalignError raised by the library for what a client sent (an unknown table, a lattice that
   cannot be built) gets 422 with its message: a client never causes a 5xx by what it sends;
+- an unknown route (404) or method (405) gets the same ``{error, detail}`` answer as every other
+  error, saying what exists instead, except that a browser asking for a page gets an HTML page
+  with the navigation (:func:`.pages.error_page`);
 - FastAPI's own API docs pages are switched off, as they load their scripts from a CDN: the
   app serves its own page at ``/docs`` (:mod:`.pages`), made from the OpenAPI schema on the
   server, with no script, and the schema itself at ``/openapi.json``. Every asset is served by
@@ -31,6 +34,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from .. import __version__
 from ..errors import ParalignError
@@ -95,6 +99,32 @@ async def _refused(request: Request, exc: ParalignError) -> JSONResponse:
     return JSONResponse({"error": str(exc), "detail": []}, status_code=422)
 
 
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page: GET or HEAD of a path outside the API, the schema and the
+    static files, accepting HTML."""
+    path = request.url.path
+    return (request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/static/"))
+            and path not in ("/api", "/openapi.json") and "text/html" in request.headers.get("accept", ""))
+
+
+def http_message(request: Request, exc: HTTPException) -> str:
+    """One line for people about a 404, a 405 or another HTTP error of the router."""
+    where = f"{request.method} {request.url.path}"
+    if exc.status_code == 404:
+        return f"nothing at {request.url.path}: the pages are listed at /, the API routes at /docs"
+    if exc.status_code == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        return f"{where} is not allowed" + (f": use {allowed.replace(', ', ' or ')}" if allowed else "")
+    return str(exc.detail)
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Any:
+    message = http_message(request, exc)
+    if _wants_page(request):
+        return pages.error_page(request, exc.status_code, message, exc.headers)
+    return JSONResponse({"error": message, "detail": []}, status_code=exc.status_code, headers=exc.headers)
+
+
 def _schema(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
     of ``table`` (made once, after start-up)."""
@@ -131,6 +161,7 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
     app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(ParalignError, _refused)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     app.add_middleware(BodyLimit, limit=max_body)
     app.include_router(api.router)
     app.include_router(pages.router)

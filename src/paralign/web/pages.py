@@ -96,6 +96,16 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         return render(request, name, 422, form=form, error=str(exc))
 
 
+def error_page(request: Request, status: int, message: str,
+               headers: Mapping[str, str] | None = None) -> HTMLResponse:
+    """The page of an HTTP error a browser met (an unknown page: 404): the navigation, the
+    message and a way back."""
+    heading = {404: "Page not found", 405: "Method not allowed"}.get(status, "Error")
+    answer = render(request, "error.html", status, error=message, heading=heading)
+    answer.headers.update(headers or {})
+    return answer
+
+
 @router.get("/", response_class=HTMLResponse)
 def index(request: Request) -> HTMLResponse:
     return render(request, "index.html")
