@@ -85,6 +85,8 @@ def test_paraphrases_from_a_table_named_at_start_up_never_a_path(client, table_p
     ({**PAIR, "target": "a\x00b"}, "target", "U+0000"),
     ({**PAIR, "colour": "red"}, "colour", "Extra inputs are not permitted"),
     ({"source": "a"}, "target", "Field required"),
+    ({**PAIR, "picture": "yes"}, "picture", "valid boolean"),  # was coerced to true
+    ({**PAIR, "picture": 1}, "picture", "valid boolean"),
 ])
 def test_refusals_name_the_field_and_the_rule(client, body, field, words) -> None:
     answer = client.post("/api/align", json=body)
@@ -92,6 +94,16 @@ def test_refusals_name_the_field_and_the_rule(client, body, field, words) -> Non
     data = answer.json()
     assert any(d["field"] == field and words in d["message"] for d in data["detail"]), data
     assert words in data["error"]
+
+
+@pytest.mark.parametrize(("limit", "kind"), [(True, "boolean"), ("5", "string")])
+def test_a_number_of_the_wrong_type_is_refused_not_coerced(client, limit, kind) -> None:
+    answer = client.post("/api/paraphrases", json={"phrase": "cat", "table": "small.tsv", "limit": limit})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"] == [{"field": "limit", "message": f"Input should be a valid integer, not a {kind}"}]
+    # a whole number written 1.0 is an integer to JSON Schema (and so to the schema fuzzer)
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": "small.tsv", "limit": 1.0}).json()[
+        "paraphrases"] == [{"paraphrase": "feline", "score": 0.8}]
 
 
 def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None:
