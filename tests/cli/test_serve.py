@@ -67,10 +67,10 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture()
-def page(browser, server):
-    """A fresh page; any request it makes outside the server fails the test (no internet needed)."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+def _guarded_page(browser, server, **options):
+    """A fresh page in its own context, and the list of requests it made outside the server
+    (aborted); a generator, so the context is closed when the test ends."""
+    context = browser.new_context(**options)
     outside: list[str] = []
 
     def guard(route) -> None:
@@ -88,6 +88,18 @@ def page(browser, server):
     yield tab
     context.close()
     assert outside == [], f"the page asked for outside resources: {outside}"
+
+
+@pytest.fixture()
+def page(browser, server):
+    """A fresh page; any request it makes outside the server fails the test (no internet needed)."""
+    yield from _guarded_page(browser, server, viewport={"width": 1100, "height": 900})
+
+
+@pytest.fixture()
+def phone(browser, server):
+    """A page as narrow as a phone's screen (375 CSS pixels)."""
+    yield from _guarded_page(browser, server, viewport={"width": 375, "height": 740}, is_mobile=True)
 
 
 def test_align_two_sentences_in_the_browser(page, server, tmp_path) -> None:
@@ -143,6 +155,41 @@ def test_other_pages_and_the_api_docs_work_offline(page, server) -> None:
     page.goto(server + "docs")
     assert page.locator("section.operation").count() == 6
     assert "POST /api/align" in page.locator("#op-post--api-align h2").inner_text()
+
+
+PHONE_PAGES = ("align?source=The+cat+sat+quietly+on+the+mat+in+the+morning.&target=In+the+morning+a+cat+sat.",
+               "paraeval?hypothesis=the+cat+sat&references=a+cat+sat", "lattice", "docs")
+
+
+@pytest.mark.parametrize("path", PHONE_PAGES)
+def test_on_a_phone_the_fields_take_the_width_and_nothing_scrolls_sideways(phone, server, path) -> None:
+    """At 375 px the labels' column left the fields ~85 px wide, and ParaEval's signature (one
+    long code) and the docs' tables made the whole page scroll sideways (661 and 650 px)."""
+    phone.goto(server + path)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    for field in phone.locator("form.task input[type=text], form.task textarea").all():
+        assert field.bounding_box()["width"] > 300
+
+
+def test_a_report_on_a_phone_does_not_scroll_sideways(browser, tmp_path) -> None:
+    """A report's long code and a wide score table scroll in their own box, not the page."""
+    from paralign.viz.html import Section
+    from paralign.viz.html import page as html_page
+    from paralign.viz.reports.parts import CSS, score_table
+    from paralign.viz.svg import el
+
+    result = {"signature": "nrefs:1|config:paper|maxlen:4|minpara:1|case:lc|tok:13a|stop:skip" * 2,
+              "wide": "a_table_cell_with_no_break_" * 4}
+    report = tmp_path / "report.html"
+    report.write_text(html_page("report", [Section("scores", (el("code", result["signature"]), score_table(
+        result, [("wide", "wide", False)])))], css=CSS), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
+    try:
+        tab = context.new_page()
+        tab.goto(report.as_uri())
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 375
+    finally:
+        context.close()
 
 
 def test_a_bad_table_stops_before_serving(tmp_path, capsys) -> None:

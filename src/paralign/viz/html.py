@@ -30,7 +30,7 @@ h2 { font-size: 1.1em; margin-top: 2em; border-top: 1px solid #c8ced6; padding-t
 .sentences { margin: 0.3em 0; }
 .sentences .side { display: inline-block; min-width: 4.5em; color: #5f6670; }
 .error { color: #a4332b; }
-code { background: #f4f6f8; padding: 0 0.25em; }
+code { background: #f4f6f8; padding: 0 0.25em; overflow-wrap: anywhere; }
 """
 
 
