@@ -157,6 +157,21 @@ def test_other_pages_and_the_api_docs_work_offline(page, server) -> None:
     assert "POST /api/align" in page.locator("#op-post--api-align h2").inner_text()
 
 
+@pytest.mark.parametrize("path", ["", "align?source=a+cat+sat&target=the+cat+sat", "lattice", "docs"])
+def test_a_page_loads_with_no_console_error_or_failed_request(browser, server, path) -> None:
+    """Every fresh page logged 'Failed to load resource: 404': the browser's /favicon.ico."""
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        problems: list[str] = []
+        tab.on("console", lambda message: message.type == "error" and problems.append(message.text))
+        tab.on("response", lambda answer: answer.status >= 400 and problems.append(f"{answer.status} {answer.url}"))
+        tab.goto(server + path, wait_until="networkidle")
+        assert problems == []
+    finally:
+        context.close()
+
+
 PHONE_PAGES = ("align?source=The+cat+sat+quietly+on+the+mat+in+the+morning.&target=In+the+morning+a+cat+sat.",
                "paraeval?hypothesis=the+cat+sat&references=a+cat+sat", "lattice", "docs")
 
