@@ -117,6 +117,23 @@ def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None
     assert answer.status_code == 422 and "at most 10 items" in answer.json()["error"]
 
 
+@pytest.mark.parametrize(("body", "headers", "message"), [
+    (b"{", {"content-type": "application/json"}, "invalid JSON at character 1: Expecting property name"),
+    (b'{"source": "a", "target": "b"}', {"content-type": "text/plain"},
+     "is not JSON: send a JSON object with the header content-type: application/json"),
+    (b"[1]", {"content-type": "application/json"}, "must be a JSON object, not an array"),
+    (b"null", {"content-type": "application/json"}, "must be a JSON object, not null"),
+    (b"", {}, "is empty: send a JSON object"),
+])
+def test_a_body_that_is_not_a_json_object_is_said_so(client, body, headers, message) -> None:
+    """Bad JSON was '1: JSON decode error' (field "1": a character position), and JSON sent as
+    text/plain was 'Input should be a valid dictionary or object to extract fields from'."""
+    answer = client.post("/api/align", content=body, headers=headers)
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["field"] == "body"
+    assert answer.json()["error"].startswith("body: " + message), answer.text
+
+
 def test_a_large_body_is_refused_before_any_work(client) -> None:
     big = json.dumps({**PAIR, "source": "x" * 70_000}).encode()
     answer = client.post("/api/align", content=big, headers={"content-type": "application/json"})

@@ -225,12 +225,36 @@ class Info(BaseModel):
     limits: dict[str, int]
 
 
+#: JSON's names of the Python types a parsed body can have.
+_JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
+               type(None): "null"}
+
+
+def _message(error: dict) -> str:
+    """One error's message for people. A body that is not JSON (FastAPI passes the raw bytes on
+    when the content type is not JSON), JSON that does not parse (whose ``loc`` is a character
+    position, not a field) and a body of the wrong JSON type are said as such; a check's
+    ``ValueError`` loses pydantic's ``Value error, `` prefix."""
+    kind, loc, message = error.get("type"), tuple(error.get("loc", ())), str(error.get("msg", "invalid"))
+    if kind == "json_invalid":
+        at = f" at character {loc[-1]}" if len(loc) > 1 else ""
+        return f"invalid JSON{at}: {(error.get('ctx') or {}).get('error', message)}"
+    if loc == ("body",) and kind == "model_attributes_type":
+        if isinstance(error.get("input"), bytes | bytearray):
+            return "is not JSON: send a JSON object with the header content-type: application/json"
+        return f"must be a JSON object, not {_JSON_TYPES.get(type(error.get('input')), 'that')}"
+    if loc == ("body",) and kind == "missing":
+        return "is empty: send a JSON object"
+    return message.removeprefix("Value error, ")
+
+
 def field_errors(errors: list[dict]) -> list[dict[str, str]]:
     """Pydantic's errors as (field, message) records (the input itself is not echoed back)."""
     out = []
     for error in errors:
-        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
-        out.append({"field": where, "message": str(error.get("msg", "invalid"))})
+        loc = error.get("loc", ())
+        parts = [] if error.get("type") == "json_invalid" else [p for p in loc if p != "body"]
+        out.append({"field": ".".join(str(part) for part in parts) or "body", "message": _message(error)})
     return out
 
 
