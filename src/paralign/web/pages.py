@@ -42,6 +42,14 @@ from .models import (
 )
 
 router = APIRouter(include_in_schema=False)
+
+
+def page_route(path: str) -> Callable[[Callable[..., HTMLResponse]], Callable[..., HTMLResponse]]:
+    """A page's route: GET, and HEAD too (link checkers and some browsers ask with HEAD first;
+    FastAPI's ``router.get`` answers it 405)."""
+    return router.api_route(path, methods=["GET", "HEAD"], response_class=HTMLResponse)
+
+
 templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True))
 
 #: The pages, in the order the navigation lists them: (path, label).
@@ -106,12 +114,12 @@ def error_page(request: Request, status: int, message: str,
     return answer
 
 
-@router.get("/", response_class=HTMLResponse)
+@page_route("/")
 def index(request: Request) -> HTMLResponse:
     return render(request, "index.html")
 
 
-@router.get("/align", response_class=HTMLResponse)
+@page_route("/align")
 def align_page(request: Request) -> HTMLResponse:
     q = request.query_params
 
@@ -126,7 +134,7 @@ def align_page(request: Request) -> HTMLResponse:
     return answer_page(request, "align.html", AlignRequest, fields, work)
 
 
-@router.get("/similarity", response_class=HTMLResponse)
+@page_route("/similarity")
 def similarity_page(request: Request) -> HTMLResponse:
     q = request.query_params
 
@@ -140,7 +148,7 @@ def similarity_page(request: Request) -> HTMLResponse:
     return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
 
 
-@router.get("/paraeval", response_class=HTMLResponse)
+@page_route("/paraeval")
 def paraeval_page(request: Request) -> HTMLResponse:
     from ..viz.reports.paraeval import LABELS, hypothesis
 
@@ -155,7 +163,7 @@ def paraeval_page(request: Request) -> HTMLResponse:
     return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work)
 
 
-@router.get("/lattice", response_class=HTMLResponse)
+@page_route("/lattice")
 def lattice_page(request: Request) -> HTMLResponse:
     from ..viz import lattice_drawing
 
@@ -170,7 +178,7 @@ def lattice_page(request: Request) -> HTMLResponse:
     return answer_page(request, "lattice.html", LatticeRequest, fields, work)
 
 
-@router.get("/paraphrases", response_class=HTMLResponse)
+@page_route("/paraphrases")
 def paraphrases_page(request: Request) -> HTMLResponse:
     q = request.query_params
 
@@ -243,7 +251,7 @@ def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-@router.get("/docs", response_class=HTMLResponse)
+@page_route("/docs")
 def docs_page(request: Request) -> HTMLResponse:
     return render(request, "docs.html", operations=operations(request.app.openapi()),
                   base=str(request.base_url).rstrip("/"))
