@@ -185,3 +185,24 @@ def test_fuzzing_the_api_against_its_schema_finds_no_server_error(engine) -> Non
             case.call_and_validate()
 
         check()
+
+
+def test_paraeval_gives_the_figures_of_the_cli_paper_config_and_says_so(client, table_path, tmp_path) -> None:
+    """The page and the API score with the paper configuration; they did not say so, and the
+    CLI's default (graded) configuration gives other figures for the same segment."""
+    from paralign.cli import main
+
+    hypothesis, reference = "he bought two apples for three dollars", "he paid 3 dollars for 2 apples"
+    (tmp_path / "hyp.txt").write_text(hypothesis + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text(reference + "\n", encoding="utf-8")
+    out = tmp_path / "out.json"
+    assert main(["paraeval", "--config", "paper", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
+                 "--table", str(table_path), "--sentence-level", "--format", "json", "-o", str(out)]) == 0
+    cli = json.loads(out.read_text(encoding="utf-8"))["segments"][0]
+    api = client.post("/api/paraeval", json={"hypothesis": hypothesis, "references": [reference]}).json()
+    assert (api["precision"], api["recall"], api["f"], api["signature"]) == (
+        cli["precision"], cli["recall"], cli["f"], cli["signature"])
+    summary = client.get("/openapi.json").json()["paths"]["/api/paraeval"]["post"]["summary"]
+    assert "paralign paraeval --config paper" in summary
+    page = client.get("/paraeval").text
+    assert "the figures of <code>paralign paraeval --config paper</code>" in page and "small.tsv" in page
