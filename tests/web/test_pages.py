@@ -140,3 +140,15 @@ def test_every_page_answers_head(client) -> None:
     for path in ("/", "/align", "/similarity", "/paraeval", "/lattice", "/paraphrases", "/docs"):
         answer = client.head(path)
         assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html"), path
+
+
+def test_counts_of_one_are_singular(client, report_page) -> None:
+    """'1 links', '1 edges, 1 paths' and the docs' 'at least 1 characters'."""
+    page = _page(report_page, client.get("/align?" + urlencode({"source": "cat", "target": "cat"})))
+    assert "1 link, Pharaoh" in page.text
+    page = _page(report_page, client.get("/similarity?" + urlencode({"source": "cat", "target": "cat"})))
+    assert "sultan:default, 1 link)" in page.text
+    page = _page(report_page, client.get("/lattice?" + urlencode({"sentences": "cat"})))
+    assert "2 states, 1 edge, 1 path" in page.text
+    docs = client.get("/docs").text
+    assert "at least 1 character;" in docs and "at least 1 item;" in docs and "1 characters" not in docs

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..aligners.registry import ALIGNER_NAMES
 from ..aligners.sultan.options import PRESETS
-from ..errors import ParalignError
+from ..errors import ParalignError, counted
 from . import api
 from .models import (
     LIMITS,
@@ -51,6 +51,7 @@ def page_route(path: str) -> Callable[[Callable[..., HTMLResponse]], Callable[..
 
 
 templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True))
+templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link, 2 links
 
 #: The pages, in the order the navigation lists them: (path, label).
 NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEval"),
@@ -211,9 +212,12 @@ def schema_type(schema: Mapping[str, Any]) -> str:
     return str(kind)
 
 
-RULES = (("minLength", "at least {} characters"), ("maxLength", "at most {} characters"),
-         ("minItems", "at least {} items"), ("maxItems", "at most {} items"),
-         ("minimum", ">= {}"), ("maximum", "<= {}"))
+#: The schema's rules as people read them: (keyword, how its number is said).
+RULES: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("minLength", lambda n: f"at least {counted(n, 'character')}"),
+    ("maxLength", lambda n: f"at most {counted(n, 'character')}"),
+    ("minItems", lambda n: f"at least {counted(n, 'item')}"), ("maxItems", lambda n: f"at most {counted(n, 'item')}"),
+    ("minimum", lambda n: f">= {n}"), ("maximum", lambda n: f"<= {n}"))
 
 
 def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
@@ -222,9 +226,9 @@ def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
     required = set(schema.get("required", ()))
     out = []
     for field, spec in schema.get("properties", {}).items():
-        rules = [text.format(spec[key]) for key, text in RULES if key in spec]
+        rules = [say(spec[key]) for key, say in RULES if key in spec]
         items = spec.get("items", {})
-        rules += [f"each {text.format(items[key])}" for key, text in RULES if isinstance(items, dict) and key in items]
+        rules += [f"each {say(items[key])}" for key, say in RULES if isinstance(items, dict) and key in items]
         if "pattern" in spec or (isinstance(items, dict) and "pattern" in items):
             rules.append("not only spaces; no control characters (the pattern in the schema)")
         out.append({"name": field, "type": schema_type(spec), "required": "yes" if field in required else "no",
