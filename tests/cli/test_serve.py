@@ -186,6 +186,23 @@ def test_on_a_phone_the_fields_take_the_width_and_nothing_scrolls_sideways(phone
         assert field.bounding_box()["width"] > 300
 
 
+@pytest.mark.parametrize("path", ["paraeval?hypothesis=" + "z" * 500 + "&references=a+b",
+                                  "lattice?sentences=" + "q" * 300 + "%0Aq+r", "paraphrases?phrase=" + "w" * 200])
+def test_a_long_word_wraps_instead_of_widening_the_page(page, server, path) -> None:
+    """One 500-letter word made the ParaEval page 4435 px wide (lattice 3111, paraphrases 2657)."""
+    page.goto(server + path)
+    assert page.locator("#answer").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+
+
+def test_the_docs_tables_keep_field_names_whole(page, server) -> None:
+    """Breaking long words anywhere let the docs' tables break 'source' into 'sour ce'."""
+    page.goto(server + "docs")
+    names = page.locator("table.fields td:first-child code").all()
+    assert len(names) > 10
+    assert all(name.bounding_box()["height"] < 24 for name in names)
+
+
 def test_a_report_on_a_phone_does_not_scroll_sideways(browser, tmp_path) -> None:
     """A report's long code and a wide score table scroll in their own box, not the page."""
     from paralign.viz.html import Section
