@@ -80,3 +80,23 @@ def test_a_browser_asking_for_an_unknown_page_gets_a_page(client) -> None:
     assert 'id="error">nothing at /alig: the pages are listed at /' in answer.text
     assert 'href="/align"' in answer.text and "<title>Page not found · paralign</title>" in answer.text
     assert client.get("/alig").headers["content-type"] == "application/json"  # a program gets JSON
+
+
+def test_a_fault_of_the_server_is_an_error_answer_not_plain_text() -> None:
+    """A 500 was the text/plain 'Internal Server Error', in neither the API's shape nor a page."""
+    from fastapi.testclient import TestClient
+
+    engine = Engine({}, ParaEval(), {})
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    engine.lattice = broken  # type: ignore[method-assign]
+    with TestClient(create_app(engine=engine), raise_server_exceptions=False) as client:
+        answer = client.post("/api/lattice", json={"sentences": ["a b"]})
+        assert answer.status_code == 500
+        assert answer.json() == {"error": "the server failed on POST /api/lattice (RuntimeError); see its log",
+                                 "detail": []}
+        page = client.get("/lattice?sentences=a+b", headers={"accept": "text/html"})
+        assert page.status_code == 500 and "<title>Server error · paralign</title>" in page.text
+        assert "a bug" not in page.text + answer.text

@@ -10,7 +10,8 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
   cannot be built) gets 422 with its message: a client never causes a 5xx by what it sends;
 - an unknown route (404) or method (405) gets the same ``{error, detail}`` answer as every other
   error, saying what exists instead, except that a browser asking for a page gets an HTML page
-  with the navigation (:func:`.pages.error_page`);
+  with the navigation (:func:`.pages.error_page`); so does a fault of the server itself (500,
+  whose traceback goes to the log, not to the client);
 - FastAPI's own API docs pages are switched off, as they load their scripts from a CDN: the
   app serves its own page at ``/docs`` (:mod:`.pages`), made from the OpenAPI schema on the
   server, with no script, and the schema itself at ``/openapi.json``. Every asset is served by
@@ -125,6 +126,14 @@ async def _http_error(request: Request, exc: HTTPException) -> Any:
     return JSONResponse({"error": message, "detail": []}, status_code=exc.status_code, headers=exc.headers)
 
 
+async def _server_error(request: Request, exc: Exception) -> Any:
+    """A 500 in the shape of every other error (Starlette logs the traceback after this)."""
+    message = f"the server failed on {request.method} {request.url.path} ({type(exc).__name__}); see its log"
+    if _wants_page(request):
+        return pages.error_page(request, 500, message)
+    return JSONResponse({"error": message, "detail": []}, status_code=500)
+
+
 def _schema(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
     of ``table`` (made once, after start-up)."""
@@ -162,6 +171,7 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(ParalignError, _refused)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit, limit=max_body)
     app.include_router(api.router)
     app.include_router(pages.router)
