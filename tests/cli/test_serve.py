@@ -257,6 +257,26 @@ def test_garbage_and_oversized_requests_do_not_stop_the_server(server) -> None:
         assert answer.status == 200
 
 
+def test_the_loopback_server_answers_only_its_own_names(server) -> None:
+    """A page on another site could make the browser send requests to 127.0.0.1 under a name the
+    site controls (DNS rebinding); the server refuses any Host but its loopback names."""
+    import urllib.error
+    import urllib.request
+
+    from paralign.cli.serve import loopback_names
+
+    assert loopback_names("127.0.0.1") == ("127.0.0.1", "localhost", "::1")
+    assert loopback_names("::1") == ("::1", "localhost", "127.0.0.1")
+    assert loopback_names("0.0.0.0") is None and loopback_names("192.168.1.5") is None
+    rebound = urllib.request.Request(server + "api/info", headers={"Host": "rebound.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(rebound, timeout=10)
+    assert refused.value.code == 403
+    local = server.replace("127.0.0.1", "localhost")
+    with urllib.request.urlopen(local + "api/info", timeout=10) as answer:
+        assert answer.status == 200
+
+
 def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     assert main(["serve"]) == 2

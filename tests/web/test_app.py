@@ -100,3 +100,21 @@ def test_a_fault_of_the_server_is_an_error_answer_not_plain_text() -> None:
         page = client.get("/lattice?sentences=a+b", headers={"accept": "text/html"})
         assert page.status_code == 500 and "<title>Server error · paralign</title>" in page.text
         assert "a bug" not in page.text + answer.text
+
+
+def test_with_hosts_a_request_for_another_host_is_refused() -> None:
+    """A web page could reach the loopback server through a name it controls (DNS rebinding)."""
+    from fastapi.testclient import TestClient
+
+    from paralign.web.app import host_name
+
+    assert [host_name(h) for h in ("127.0.0.1:8000", "[::1]:8000", "LocalHost", "::1")] == [
+        "127.0.0.1", "::1", "localhost", "::1"]
+    app = create_app(engine=Engine({}, ParaEval(), {}), hosts=("127.0.0.1", "localhost", "::1"))
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        assert client.get("/api/info").status_code == 200
+        assert client.get("/api/info", headers={"host": "[::1]:8000"}).status_code == 200
+        refused = client.get("/api/info", headers={"host": "rebound.example:8000"})
+        assert refused.status_code == 403
+        assert refused.json()["error"].startswith("this server answers requests for 127.0.0.1, localhost, ::1, "
+                                                  "not 'rebound.example:8000'")

@@ -3,6 +3,9 @@
 The app loads its :class:`.engine.Engine` once, in its lifespan (or is given one already
 loaded), and keeps it in ``app.state.engine``. Around the routes:
 
+- with `hosts` (``paralign serve`` on a loopback address gives its names), a request whose
+  ``Host`` header names another host is refused with 403 before any route sees it: a web page
+  the user visits cannot reach the server through a name it controls (DNS rebinding);
 - a request body over :data:`.models.LIMITS` ``body_bytes`` is refused with 413 before any
   route sees it (the declared length is checked first, then the bytes as they arrive);
 - a request that the models refuse gets 422 with a one-line message naming each field, and a
@@ -26,7 +29,7 @@ prints or binds a socket: ``paralign serve`` (:mod:`paralign.cli.serve`) runs th
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -46,6 +49,38 @@ from .models import LIMITS, describe, field_errors
 STATIC = Path(__file__).parent / "static"
 
 
+def host_name(header: str) -> str:
+    """The host of a ``Host`` header, without its port, lower case (``[::1]:8000`` -> ``::1``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].partition("]")[0]
+    return header.rpartition(":")[0] if header.count(":") == 1 else header
+
+
+async def _send_error(send: Any, status: int, message: str) -> None:
+    """Send a whole JSON error answer ``{error, detail}`` from ASGI middleware."""
+    body = JSONResponse({"error": message, "detail": []}, status_code=status).body
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class HostCheck:
+    """ASGI middleware: 403 for a request whose Host header is not one of `hosts`."""
+
+    def __init__(self, app: Any, hosts: Iterable[str]) -> None:
+        self.app, self.hosts = app, tuple(dict.fromkeys(h.lower() for h in hosts))
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            header = dict(scope.get("headers", ())).get(b"host", b"").decode("latin-1")
+            if host_name(header) not in self.hosts:
+                await _send_error(send, 403, f"this server answers requests for {', '.join(self.hosts)}, "
+                                  f"not {header!r} (start paralign serve with --host to listen elsewhere)")
+                return
+        await self.app(scope, receive, send)
+
+
 class BodyLimit:
     """ASGI middleware: 413 for a request body over `limit` bytes (declared or sent)."""
 
@@ -53,12 +88,7 @@ class BodyLimit:
         self.app, self.limit = app, limit
 
     async def _refuse(self, send: Any) -> None:
-        body = JSONResponse({"error": f"the request body is over {self.limit} bytes", "detail": []},
-                            status_code=413).body
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        await _send_error(send, 413, f"the request body is over {self.limit} bytes")
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -152,9 +182,10 @@ def _schema(app: FastAPI) -> dict[str, Any]:
 
 
 def create_app(config: ServeConfig | None = None, *, engine: Engine | None = None,
-               max_body: int = LIMITS["body_bytes"]) -> FastAPI:
+               max_body: int = LIMITS["body_bytes"], hosts: Iterable[str] | None = None) -> FastAPI:
     """The app; its lifespan loads an Engine from `config` (default: :class:`ServeConfig`'s
-    defaults) unless `engine` is given."""
+    defaults) unless `engine` is given. With `hosts`, only requests for those host names are
+    answered (see the module's docstring)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -173,6 +204,8 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit, limit=max_body)
+    if hosts is not None:
+        app.add_middleware(HostCheck, hosts=hosts)  # added last: runs first
     app.include_router(api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
