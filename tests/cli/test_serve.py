@@ -277,6 +277,23 @@ def test_the_loopback_server_answers_only_its_own_names(server) -> None:
         assert answer.status == 200
 
 
+def test_listening_beyond_this_machine_is_warned_about(monkeypatch, capsys) -> None:
+    """--host 0.0.0.0 exposed the app (no login) to the network without a word."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from paralign.errors import ConfigurationError
+    from paralign.web import Engine
+
+    def stop(*args, **kwargs):
+        raise ConfigurationError("stopped before loading")
+
+    monkeypatch.setattr(Engine, "load", stop)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--resources", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "paralign: warning: listening on 0.0.0.0: other machines can connect (no login, no encryption)" in err
+    assert main(["serve", "--host", "127.0.0.1", "--port", "0", "--resources", "none"]) == 2
+    assert "warning" not in capsys.readouterr().err
+
+
 def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     assert main(["serve"]) == 2

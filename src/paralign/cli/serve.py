@@ -18,7 +18,7 @@ import socket
 from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
-from ._common import add_format, non_negative_int, progress
+from ._common import add_format, non_negative_int, progress, warn
 
 #: The highest TCP port.
 MAX_PORT = 65535
@@ -111,6 +111,9 @@ def run(args: argparse.Namespace) -> int:
 
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")))
     with bound_socket(args.host, args.port) as sock:  # a bad address fails before the models load
+        if loopback_names(args.host) is None:
+            warn(f"listening on {args.host}: other machines can connect (no login, no encryption); "
+                 "the default --host 127.0.0.1 keeps the server to this machine")
         engine = Engine.load(config, progress)  # here, so a bad table is a clean error before serving
         app = create_app(config, engine=engine, hosts=loopback_names(args.host))
         return _serve(args, uvicorn, app, engine, sock)
