@@ -237,19 +237,42 @@ def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
     return out
 
 
+def nested_models(schemas: Mapping[str, Any], name: str) -> list[str]:
+    """The models that the fields of schema `name` hold (``links: array of Link`` -> ``Link``),
+    and theirs, in order of first use, without `name` itself."""
+    found: list[str] = []
+
+    def refs(spec: Any) -> list[str]:
+        if isinstance(spec, dict):
+            own = [spec["$ref"].rsplit("/", 1)[-1]] if "$ref" in spec else []
+            return own + [r for value in spec.values() for r in refs(value)]
+        return [r for value in spec for r in refs(value)] if isinstance(spec, list) else []
+
+    todo = [name]
+    while todo:
+        for ref in refs(schemas.get(todo.pop(0), {}).get("properties", {})):
+            if ref != name and ref not in found:
+                found.append(ref)
+                todo.append(ref)
+    return found
+
+
 def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every operation of an OpenAPI schema with its request and answer fields."""
+    """Every operation of an OpenAPI schema with its tables: (title, model, fields) of its
+    request, its answer and the models they hold (a Link of the answer's links ...)."""
     schemas = schema.get("components", {}).get("schemas", {})
     out = []
     for path, methods in schema.get("paths", {}).items():
         for method, op in methods.items():
             body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
             answer = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {})
-            request_name = schema_type(body) if body else None
-            answer_name = schema_type(answer.get("schema", {})) if answer else None
-            out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""),
-                        "request": request_name, "request_fields": model_fields(schemas, request_name or ""),
-                        "answer": answer_name, "answer_fields": model_fields(schemas, answer_name or ""),
+            tables = []
+            for title, spec in (("request", body), ("answer", answer.get("schema", {}) if answer else {})):
+                name = schema_type(spec) if spec else ""
+                tables += [(title, name, model_fields(schemas, name))] if name in schemas else []
+                tables += [(f"part of the {title}", part, model_fields(schemas, part))
+                           for part in nested_models(schemas, name)] if name in schemas else []
+            out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""), "tables": tables,
                         "errors": sorted(k for k in op.get("responses", {}) if k != "200"),
                         "example": json.dumps(EXAMPLES[path]) if path in EXAMPLES else None})
     return out
