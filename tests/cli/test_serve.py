@@ -203,6 +203,28 @@ def test_the_docs_tables_keep_field_names_whole(page, server) -> None:
     assert all(name.bounding_box()["height"] < 24 for name in names)
 
 
+def test_an_svg_file_in_an_img_keeps_its_own_size(browser, tmp_path) -> None:
+    """An <img> of a picture (as a README shows one) takes its size from the file: without width
+    and height attributes a 324 px grid was drawn as wide as the page (1264 px)."""
+    from paralign.alignment import Alignment
+    from paralign.viz import AlignmentView, alignment_grid, svg_file
+
+    view = AlignmentView(["The", "cat", "sat"], ["A", "cat", "sat"], Alignment.from_pharaoh("1-1 2-2"))
+    root = alignment_grid(view)
+    width, height = (float(v) for v in dict(root.attrs)["viewBox"].split()[2:])
+    (tmp_path / "grid.svg").write_text(svg_file(root), encoding="utf-8")
+    (tmp_path / "page.html").write_text('<!DOCTYPE html><body><img src="grid.svg"></body>', encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    try:
+        tab = context.new_page()
+        tab.goto((tmp_path / "page.html").as_uri())
+        tab.wait_for_function("document.images[0].complete")
+        shown = tab.evaluate("[document.images[0].width, document.images[0].height]")
+        assert abs(shown[0] - width) <= 1 and abs(shown[1] - height) <= 1, (shown, width, height)
+    finally:
+        context.close()
+
+
 def test_a_report_on_a_phone_does_not_scroll_sideways(browser, tmp_path) -> None:
     """A report's long code and a wide score table scroll in their own box, not the page."""
     from paralign.viz.html import Section
