@@ -151,3 +151,13 @@ def test_a_parquet_table_without_a_phrase_column_is_a_format_error(tmp_path) -> 
     pq.write_table(pa.table({"word": ["a"]}), tmp_path / "other.parquet")
     with pytest.raises(FormatError, match=r"other\.parquet: not a Parquet table \(no 'phrase' column\)"):
         lookup(tmp_path / "other.parquet", ["a"])
+
+
+def test_a_parquet_table_written_again_is_read_again(tmp_path) -> None:
+    """The footer is kept while the file stays the same; a table written over it (atomically,
+    as every writer here does) is read anew."""
+    path = _write(tmp_path / "t.parquet")
+    assert [row["paraphrase"] for row in lookup(path, ["big"])["big"]] == ["large"]
+    _write(path, parts=([("big", "huge", 0.9, 1, 1)],))
+    assert [row["paraphrase"] for row in lookup(path, ["big"])["big"]] == ["huge"]
+    assert read_metadata(path) == {"kind": "test"}

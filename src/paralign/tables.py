@@ -14,6 +14,7 @@ for matching (:mod:`paralign.paraphrases`, which reads these files through here)
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -149,12 +150,28 @@ class TableWriter:
         self._atomic.__exit__(kind, value, traceback)
 
 
+@functools.lru_cache(maxsize=4)
+def _parquet_file(path: str, stamp: tuple[int, int, int]) -> Any:
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path)
+
+
+def _open_parquet(path: str | Path) -> Any:
+    """A table's `pq.ParquetFile`, its footer read once while the file stays the same (a
+    10 GB table's footer takes 0.1 s: a server or a script querying it again reuses it)."""
+    path = require_file(path)  # InputFileError (missing, a directory) before the format is checked
+    stat = os.stat(path)
+    try:
+        return _parquet_file(str(Path(path).resolve()), (stat.st_ino, stat.st_mtime_ns, stat.st_size))
+    except (OSError, ValueError) as exc:
+        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
+
+
 def read_metadata(path: str | Path) -> dict[str, Any]:
     """What the pipeline recorded in a table (its report: inputs, alignments), or {}."""
     if is_parquet(path):
-        import pyarrow.parquet as pq
-
-        raw = (pq.read_schema(require_file(path)).metadata or {}).get(METADATA_KEY)
+        raw = (_open_parquet(path).schema_arrow.metadata or {}).get(METADATA_KEY)
         return json.loads(raw) if raw else {}
     with open_text(path) as handle:
         for line in without_bom(handle):
@@ -194,11 +211,9 @@ def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
 
 
 def _parquet_batches(path: str | Path) -> Iterable[Any]:
-    import pyarrow.parquet as pq
-
-    path = require_file(path)  # InputFileError (missing, a directory) before the format is checked
+    table_file = _open_parquet(path)
     try:
-        return pq.ParquetFile(path).iter_batches()
+        return table_file.iter_batches()
     except (OSError, ValueError) as exc:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
@@ -216,12 +231,10 @@ def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterable[Any]:
 
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
-    path = require_file(path)  # InputFileError (missing, a directory) before the format is checked
+    table_file = _open_parquet(path)
     wanted = sorted(set(phrases))
     try:
-        table_file = pq.ParquetFile(path)
         meta = table_file.metadata
         if "phrase" not in table_file.schema_arrow.names:
             raise ValueError("no 'phrase' column")
@@ -264,10 +277,21 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
     return pa.Array.from_buffers(kind, len(encoded), buffers)
 
 
+def as_held(path: str | Path, phrases: Sequence[str]) -> dict[str, str]:
+    """Each of `phrases` as the table holds its phrases: white space collapsed, and lower-cased
+    when the table's metadata says it was built lower-cased (``options.lowercase``: pivot's and
+    paraphrase-table's default), so ``A  man`` finds ``a man``; other tables are matched as
+    they are (a table without metadata may hold capitals)."""
+    lowercase = read_metadata(path).get("options", {}).get("lowercase") is True
+    return {phrase: " ".join(phrase.split()).lower() if lowercase else " ".join(phrase.split())
+            for phrase in phrases}
+
+
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
-    `top_k` keeps the k best.  Parquet is read with a filter on `phrase`, so only the row
-    groups that can hold them are read; TSV is scanned once."""
+    `top_k` keeps the k best.  Phrases are matched exactly (see :func:`as_held` for what a
+    user types).  Parquet is read with a filter on `phrase`, so only the row groups that can
+    hold them are read; TSV is scanned once."""
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     if is_parquet(path):
