@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigurationError, MismatchError, ParalignError
@@ -41,6 +41,7 @@ from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, l
 from ...resources import fast_wordnet_synonyms
 from ...workers import run_chunks
 from .. import f_measure
+from .inputs import check_hypotheses, check_references, check_segment, check_sources
 from .signature import source_signature
 
 if TYPE_CHECKING:
@@ -117,14 +118,8 @@ class ParaEvalScore:
         return self.stats.f
 
     def to_dict(self) -> dict[str, object]:
-        s = self.stats
-        return {
-            "precision": self.precision, "recall": self.recall, "f": self.f,
-            "signature": self.signature,
-            "counts": {"hyp_words": s.hyp_words, "hyp_matched": s.hyp_matched,
-                       "ref_words": s.ref_words, "ref_matched": s.ref_matched,
-                       "hyp_paraphrase": s.hyp_paraphrase, "segments": s.segments},
-        }
+        return {"precision": self.precision, "recall": self.recall, "f": self.f,
+                "signature": self.signature, "counts": asdict(self.stats)}
 
 
 #: How a hypothesis token matched (:meth:`ParaEval.matched_spans`): in the paraphrase tier, a
@@ -213,6 +208,8 @@ class ParaEval:
                 f"min_paraphrase_length must be >= 1, got {self.min_paraphrase_length}")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
+        if self.sources is not None:
+            check_sources(self.sources)
         object.__setattr__(self, "sources",
                            tuple(build_sources() if self.sources is None else self.sources))
         object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
@@ -269,6 +266,11 @@ class ParaEval:
         lc = tuple(t.lower() for t in toks)
         return (lc if self.lowercase else toks), lc
 
+    def _segment_refs(self, hypothesis: str, references: Sequence[str]) -> list[_Ref]:
+        """One segment's references indexed, once its shape is checked (`inputs.check_segment`)."""
+        check_segment(hypothesis, references)
+        return [self._prepare_one(r) for r in references]
+
     def _prepare_one(self, text: str) -> _Ref:
         tokens, lc = self._tokens(text)
         spans: dict[str, tuple[int, list[int]]] = {}
@@ -286,13 +288,7 @@ class ParaEval:
 
     def prepare(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """Index reference streams (sacrebleu layout: references[k][i] = k-th ref of segment i)."""
-        if not references:
-            raise MismatchError("at least one reference stream is needed")
-        lengths = {len(stream) for stream in references}
-        if len(lengths) != 1:
-            raise MismatchError(
-                f"reference streams have different numbers of segments: {[len(s) for s in references]}")
-        count = lengths.pop()
+        count = check_references(references)
         columns = [self._prepare_stream(stream) for stream in references]
         refs = [[column[i] for column in columns] for i in range(count)]
         return PreparedReferences(refs, len(references))
@@ -319,7 +315,7 @@ class ParaEval:
     def explain(self, hypothesis: str, references: Sequence[str]) -> list[tuple[str, int, str]]:
         """The paraphrase-tier matches of one segment: (hypothesis phrase, ref number, ref phrase)."""
         trace: list[tuple[str, int, str]] = []
-        self.match(hypothesis, [self._prepare_one(r) for r in references], trace)
+        self.match(hypothesis, self._segment_refs(hypothesis, references), trace)
         return trace
 
     def match(self, hypothesis: str, refs: Sequence[_Ref],
@@ -417,7 +413,7 @@ class ParaEval:
     def matched_spans(self, hypothesis: str, references: Sequence[str]) -> SegmentMatch:
         """One segment's hypothesis tokens, each in a span with its tier (paraphrase, synonym,
         exact or unmatched), and the segment's statistics (the same as :meth:`sentence_score`'s)."""
-        return self._segment_match(hypothesis, [self._prepare_one(r) for r in references])
+        return self._segment_match(hypothesis, self._segment_refs(hypothesis, references))
 
     def segment_matches(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
@@ -431,6 +427,7 @@ class ParaEval:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
     ) -> PreparedReferences:
         """The references prepared (or as given), checked to have one segment per hypothesis."""
+        check_hypotheses(hypotheses)
         prepared = (references if isinstance(references, PreparedReferences)
                     else self.prepare(references))
         if len(hypotheses) != len(prepared):
@@ -490,7 +487,7 @@ class ParaEval:
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ParaEvalScore:
         """One segment against its references (plain strings)."""
-        refs = [self._prepare_one(r) for r in references]
+        refs = self._segment_refs(hypothesis, references)
         return ParaEvalScore(self.match(hypothesis, refs), self.signature(len(references)))
 
 

@@ -16,6 +16,7 @@ from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
+from .inputs import check_names
 from .paper import STAT_COLUMNS, ParaEval, ParaEvalMetric, build_sources
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ def scorer(
     """The scorer of a config. Sources: `sources` if given, else `resources` (names; default
     the config's: ppdb, wordnet) plus `tables` (``path[:threshold]``). `paper_options` are the
     paper scorer's other settings (min_paraphrase_length, lowercase, ...)."""
+    check_names(resources, tables)
     cfg = get_config(config)
     if max_length is not None:
         cfg = cfg.with_(max_length=max_length)
