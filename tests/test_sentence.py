@@ -112,3 +112,13 @@ def test_repr_shows_the_tokens_and_the_annotation_layers() -> None:
     assert repr(s).startswith("Sentence('The cat' | lemmas")
     long = Sentence(tokens=tuple(f"w{k}" for k in range(100)))
     assert len(repr(long)) < 200 and "..." in repr(long)
+
+
+@pytest.mark.parametrize("make", [lambda: Sentence.plain("a b"), lambda: Sentence(tokens="ab")])
+def test_one_str_is_not_taken_as_a_token_list(make) -> None:
+    """API audit W3: Sentence.plain("a b") had the tokens 'a', ' ', 'b'."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"Sentence takes a list of tokens, not one str .*paralign.annotate"):
+        make()
+    assert Sentence.plain(["a", "b"]).tokens == ("a", "b")

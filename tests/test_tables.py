@@ -88,3 +88,17 @@ def test_a_row_with_too_few_fields_says_how_many_it_has(tmp_path) -> None:
     path.write_text("a man\ta guy\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"short\.tsv:1: bad table row \(2 TAB-separated fields; expected"):
         list(iter_rows(path))
+
+
+def test_lookup_refuses_one_str_of_phrases(tmp_path) -> None:
+    """API audit W3: lookup(path, "a man") looked up 'a', ' ', 'm', 'n' and found nothing."""
+    from paralign.errors import InputTypeError
+    from paralign.pivot import top_paraphrases
+
+    path = tmp_path / "t.tsv"
+    path.write_text("a man\ta guy\t0.5\n", encoding="utf-8")
+    with pytest.raises(InputTypeError, match="phrases must be a list of strings, not one str"):
+        lookup(path, "a man")
+    with pytest.raises(InputTypeError, match="phrases must be a list of strings"):
+        top_paraphrases(path, "a man")
+    assert lookup(path, ["a man"]) == {"a man": [{"paraphrase": "a guy", "probability": 0.5}]}

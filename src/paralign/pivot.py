@@ -559,5 +559,5 @@ def monolingual_paraphrases(
 
 def top_paraphrases(path: str | Path, phrases: Iterable[str], k: int = 5) -> dict[str, list[tuple[str, float]]]:
     """The k best paraphrases of each of `phrases` in a table file, Parquet or TSV (for reports)."""
-    found = lookup(path, list(phrases), k)
+    found = lookup(path, phrases if isinstance(phrases, str) else list(phrases), k)  # one str: refused
     return {phrase: [(row["paraphrase"], row["probability"]) for row in rows] for phrase, rows in found.items()}

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import FormatError, counted
+from .errors import FormatError, check_texts, counted
 from .textio import open_text, require_file, strip_bom, without_bom
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
@@ -208,7 +208,9 @@ def _parquet_batches(path: str | Path, filters: Any = None) -> Iterable[Any]:
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
     `top_k` keeps the k best.  Parquet is read with a filter on `phrase`, so only the row
-    groups that can hold them are read; TSV is scanned once."""
+    groups that can hold them are read; TSV is scanned once.  `phrases` is a list of str
+    (InputTypeError for one str, whose characters would be looked up)."""
+    check_texts(phrases, "phrases")
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     if is_parquet(path):
