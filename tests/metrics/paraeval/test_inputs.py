@@ -79,3 +79,18 @@ def test_resource_names_and_tables_must_be_lists() -> None:
         scorer("default", resources="ppdb")
     with pytest.raises(InputTypeError, match=r"tables must be a list of str, such as \['t.tsv'\]"):
         scorer("default", tables="t.tsv")
+
+
+def test_no_hypothesis_at_all_is_nothing_to_score_not_a_score_of_zero() -> None:
+    """API audit W4: paraeval([], [[]]) gave 0.0 everywhere where `paralign paraeval` on an empty
+    file says 'nothing to score' (EmptyScoringError, exit 1)."""
+    from paralign.errors import EmptyScoringError
+
+    with pytest.raises(EmptyScoringError, match="no hypothesis segments: nothing to score"):
+        paraeval([], [[]], resources=[])
+    with pytest.raises(EmptyScoringError, match="nothing to score"):
+        paraeval([], [[]], "paper", resources=[])
+    with pytest.raises(EmptyScoringError, match="nothing to score"):
+        ParaEval(()).corpus_score([], [[]])
+    assert len(ParaEval(()).segment_stats([], [[]])) == 0  # per-segment statistics of nothing: none
+    assert paraeval([""], [["a"]], resources=[])["precision"] == 0.0  # an empty segment still scores

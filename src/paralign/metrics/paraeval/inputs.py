@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...errors import InputTypeError, MismatchError, check_texts
+from ...errors import EmptyScoringError, InputTypeError, MismatchError, check_texts
 
 
-def check_hypotheses(hypotheses: object) -> None:
-    """The hypotheses of one system: one str per segment."""
+def check_hypotheses(hypotheses: object, *, scoring: bool = False) -> None:
+    """The hypotheses of one system: one str per segment; when `scoring` a corpus, at least one
+    (EmptyScoringError, as ``paralign paraeval`` on an empty file: nothing has no score)."""
     check_texts(hypotheses, "hypotheses (one str per segment)")
+    if scoring and not len(hypotheses):  # type: ignore[arg-type]
+        raise EmptyScoringError("no hypothesis segments: nothing to score")
 
 
 def check_references(references: object) -> int:

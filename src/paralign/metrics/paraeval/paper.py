@@ -480,7 +480,9 @@ class ParaEval:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
         *, workers: int = 1,
     ) -> ParaEvalScore:
-        """Corpus precision/recall/F from summed segment statistics."""
+        """Corpus precision/recall/F from summed segment statistics (EmptyScoringError for no
+        segment, as ``paralign paraeval`` on an empty file: a corpus of nothing has no score)."""
+        check_hypotheses(hypotheses, scoring=True)
         nrefs = references.nrefs if isinstance(references, PreparedReferences) else len(references)
         stats = sum_stats(self.segment_stats(hypotheses, references, workers=workers))
         return ParaEvalScore(stats, self.signature(nrefs))

@@ -16,7 +16,7 @@ from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
-from .inputs import check_names
+from .inputs import check_hypotheses, check_names
 from .paper import STAT_COLUMNS, ParaEval, ParaEvalMetric, build_sources
 
 if TYPE_CHECKING:
@@ -97,7 +97,9 @@ def system_scores(
     """One system's scores as plain data: ``precision``, ``recall``, ``f`` (and ``score``, the
     headline, for a graded config), ``signature`` and ``counts`` (the statistics behind them);
     with `sentence_level` also ``segments``: the same for each segment, numbered from 1. The
-    references are indexed once per scorer, however many systems it scores."""
+    references are indexed once per scorer, however many systems it scores. No hypothesis at
+    all is an EmptyScoringError (as ``paralign paraeval`` on an empty file), not scores of 0."""
+    check_hypotheses(hypotheses, scoring=True)
     nrefs = len(references)
     signature = item.signature(nrefs)
     if isinstance(item, GradedParaEval):
