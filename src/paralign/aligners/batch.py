@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..corpora.sentence_pairs import InputPair
+from ..errors import InputTypeError
 from ..nlp import Annotator, default_annotator
 from ..sentence import Sentence
 from ..workers import Progress, describe_error, iter_chunk_results, run_chunks
@@ -65,6 +66,17 @@ def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentenc
     return out
 
 
+def is_blank(item: TextLike) -> bool:
+    """A sentence with no words: a text of white space only, no token but blank ones, a Sentence
+    of no token."""
+    if isinstance(item, str):
+        return not item.strip()
+    tokens = item.tokens if isinstance(item, Sentence) else item
+    if not isinstance(tokens, Sequence):
+        return False  # not a sentence at all: annotating it fails and says so
+    return not any(isinstance(token, str) and token.strip() for token in tokens)
+
+
 def _align_chunk(
     align: AlignFunction | None, annotator: Annotator | None, chunk: list[tuple[TextLike, TextLike]]
 ) -> list[AlignedSentences | str]:
@@ -75,6 +87,10 @@ def _align_chunk(
     sentences = _annotate_chunk(annotator, flat)
     results: list[AlignedSentences | str] = []
     for k in range(len(chunk)):
+        empty = [side for side, x in zip(("source", "target"), chunk[k], strict=True) if is_blank(x)]
+        if empty:  # as the command line reports it: no words, nothing to compare
+            results.append(f"empty {' and '.join(empty)} sentence")
+            continue
         s, t = sentences[2 * k], sentences[2 * k + 1]
         if isinstance(s, str) or isinstance(t, str):
             results.append(s if isinstance(s, str) else t)  # type: ignore[arg-type]
@@ -100,11 +116,13 @@ def align_pairs(
     With ``workers > 1`` chunks go to Dask workers (:mod:`paralign.workers`; the aligner must then
     be picklable: the default and preset aligners load their data once per worker).
     ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
-    fails is reported in ``failures`` and the others are still returned.
+    fails is reported in ``failures`` and the others are still returned; so is a pair with an
+    empty sentence (no words: ``empty target sentence``), as the command line reports it.
+    An item that is not a (source, target) pair is an InputTypeError naming it.
     """
     results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator),
-        list(pairs),
+        checked_pairs(pairs),
         lambda chunk, why: [why] * len(chunk),
         workers=workers,
         chunk_size=chunk_size,
@@ -113,6 +131,19 @@ def align_pairs(
     failures = tuple(PairFailure(k, r) for k, r in enumerate(results) if isinstance(r, str))
     aligned = tuple(None if isinstance(r, str) else r for r in results)
     return AlignedBatch(aligned, failures)
+
+
+def checked_pairs(pairs: Iterable[tuple[TextLike, TextLike]]) -> list[tuple[TextLike, TextLike]]:
+    """`pairs` as a list, each item checked to be a (source, target) pair (InputTypeError naming
+    the first that is not, 1-based: a caller's mistake, not a pair that failed)."""
+    if isinstance(pairs, str | Sentence):
+        raise InputTypeError(f"pairs must be a list of (source, target) pairs, not {type(pairs).__name__}")
+    items = list(pairs)
+    for number, item in enumerate(items, start=1):
+        if isinstance(item, str | Sentence) or not isinstance(item, Sequence) or len(item) != 2:
+            shown = repr(item) if len(repr(item)) <= 60 else repr(item)[:57] + "..."
+            raise InputTypeError(f"pairs: item {number} is {shown}, not a (source, target) pair")
+    return items
 
 
 #: One aligned input pair: the pair (its ``error`` set when it failed) and its sentences and
