@@ -164,3 +164,18 @@ def check_texts(value: object, what: str) -> None:
         if not isinstance(item, str):
             raise InputTypeError(
                 f"{what}: item {i} is {type(item).__name__} {_shown(item)}, not a str")
+
+
+def check_pairs(pairs: object) -> list:
+    """`pairs` as a list, each item checked to be a (source, target) pair: a tuple or list of
+    two (InputTypeError naming the first that is not, 1-based: a caller's mistake, not a pair
+    that failed); one str is refused, not read as its characters."""
+    from collections.abc import Iterable, Sequence
+
+    if isinstance(pairs, str) or not isinstance(pairs, Iterable):
+        raise InputTypeError(f"pairs must be a list of (source, target) pairs, not {type(pairs).__name__}")
+    items = list(pairs)
+    for number, item in enumerate(items, start=1):
+        if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
+            raise InputTypeError(f"pairs: item {number} is {_shown(item)}, not a (source, target) pair")
+    return items

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..corpora.sentence_pairs import InputPair
-from ..errors import InputTypeError
+from ..errors import check_pairs
 from ..nlp import Annotator, default_annotator
 from ..sentence import Sentence
 from ..workers import Progress, describe_error, iter_chunk_results, run_chunks
@@ -122,7 +122,7 @@ def align_pairs(
     """
     results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator),
-        checked_pairs(pairs),
+        check_pairs(pairs),
         lambda chunk, why: [why] * len(chunk),
         workers=workers,
         chunk_size=chunk_size,
@@ -131,19 +131,6 @@ def align_pairs(
     failures = tuple(PairFailure(k, r) for k, r in enumerate(results) if isinstance(r, str))
     aligned = tuple(None if isinstance(r, str) else r for r in results)
     return AlignedBatch(aligned, failures)
-
-
-def checked_pairs(pairs: Iterable[tuple[TextLike, TextLike]]) -> list[tuple[TextLike, TextLike]]:
-    """`pairs` as a list, each item checked to be a (source, target) pair (InputTypeError naming
-    the first that is not, 1-based: a caller's mistake, not a pair that failed)."""
-    if isinstance(pairs, str | Sentence):
-        raise InputTypeError(f"pairs must be a list of (source, target) pairs, not {type(pairs).__name__}")
-    items = list(pairs)
-    for number, item in enumerate(items, start=1):
-        if isinstance(item, str | Sentence) or not isinstance(item, Sequence) or len(item) != 2:
-            shown = repr(item) if len(repr(item)) <= 60 else repr(item)[:57] + "..."
-            raise InputTypeError(f"pairs: item {number} is {shown}, not a (source, target) pair")
-    return items
 
 
 #: One aligned input pair: the pair (its ``error`` set when it failed) and its sentences and

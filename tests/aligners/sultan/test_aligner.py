@@ -432,3 +432,16 @@ def test_clones_share_cache_consistently() -> None:
     first.align_sentences(a, b)
     assert second.align_sentences(c, d) == Aligner().align_sentences(c, d)
     assert first.align_sentences(c, d) == Aligner().align_sentences(c, d)
+
+
+def test_bad_items_are_named_before_anything_is_aligned() -> None:
+    """API audit C3, C4: align_many([('a',)]) was zip()'s ValueError, align(None, ...) a TypeError."""
+    from paralign.errors import InputTypeError
+
+    aligner = Aligner("none")
+    with pytest.raises(InputTypeError, match=r"pairs: item 2 is \('a',\), not a \(source, target\) pair"):
+        aligner.align_many([("a", "a"), ("a",)])
+    with pytest.raises(InputTypeError, match="pairs must be a list of .source, target. pairs, not str"):
+        aligner.align_many("ab")
+    with pytest.raises(InputTypeError, match="not NoneType None"):
+        aligner.align(None, "a cat")
