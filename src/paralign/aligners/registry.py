@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..alignment import AlignFunction, Alignment
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, InputTypeError
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
 from .exact import exact_match_aligner
@@ -90,6 +90,19 @@ def get_aligner(name: str, preset: str = "default") -> AlignFunction:
             raise ConfigurationError(f"the exact-match aligner has no presets (got {preset!r})")
         return exact_match_aligner
     raise ConfigurationError(f"unknown aligner {name!r}: use one of {', '.join(ALIGNER_NAMES)}")
+
+
+def resolve_aligner(aligner: AlignFunction | str | None) -> AlignFunction | None:
+    """An `aligner=` argument as a function: None stays None (the caller's default), a name
+    (``"exact"``, or ``"sultan:paraphrase"`` as :func:`aligner_label` writes it) is
+    :func:`get_aligner`'s, a function is used as it is; anything else is an InputTypeError."""
+    if aligner is None or callable(aligner):
+        return aligner
+    if isinstance(aligner, str):
+        name, _, preset = aligner.partition(":")
+        return get_aligner(name, preset or "default")
+    raise InputTypeError(f"aligner must be an alignment function (get_aligner) or a name, "
+                         f"not {type(aligner).__name__}")
 
 
 def aligner_label(aligner: AlignFunction | None) -> str:

@@ -102,7 +102,7 @@ def evaluate_sts(
     pairs: Sequence[tuple[TextLike, TextLike, float]],
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
-    aligner: AlignFunction | None = None,
+    aligner: AlignFunction | str | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
@@ -111,7 +111,8 @@ def evaluate_sts(
 
     Each gold score must be a finite number: a malformed triple, or a gold score that is NaN,
     None or a str, is a FormatError naming the pair (1-based), raised before anything is
-    aligned. Pairs that cannot be scored are left out and listed in `failures`."""
+    aligned. Pairs that cannot be scored are left out and listed in `failures`. `aligner` as
+    :func:`similarity_many` takes it (a function or a name)."""
     gold = [_gold_of(item, i) for i, item in enumerate(pairs, start=1)]
     result = similarity_many(
         [(a, b) for a, b, _ in pairs],
