@@ -153,3 +153,13 @@ def test_a_byte_order_mark_starting_a_tsv_table_is_not_part_of_its_first_phrase(
     path = tmp_path / "t.tsv"
     path.write_bytes("\ufeffthe cat\tthe feline\t0.5\n".encode())
     assert list(ParaphraseTable.from_tsv(path).phrases()) == ["the cat"]
+
+
+def test_a_phrase_that_is_not_a_str_is_named() -> None:
+    """API audit C11: paraphrases(None) was "'NoneType' object has no attribute 'split'"."""
+    from paralign.errors import InputTypeError
+
+    table = ParaphraseTable.from_pairs([("cat", "feline")])
+    with pytest.raises(InputTypeError, match="a phrase is a str, not NoneType"):
+        table.paraphrases(None)
+    assert dict(table.paraphrases(" Cat ")) == {"feline": None}

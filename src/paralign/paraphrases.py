@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from ._moved import moved_names
-from .errors import ConfigurationError, FormatError
+from .errors import ConfigurationError, FormatError, InputTypeError
 from .tables import is_parquet, iter_rows
 from .textio import open_text, without_bom
 
@@ -18,8 +18,12 @@ Score = float | None
 
 
 def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
-    """Collapse white space and (by default) lower-case: the key every table is matched on."""
-    text = " ".join(phrase.split())
+    """Collapse white space and (by default) lower-case: the key every table is matched on.
+    A phrase that is not a str is an InputTypeError naming its type."""
+    try:
+        text = " ".join(phrase.split())
+    except AttributeError:  # checked only on failure: tables look phrases up in hot loops
+        raise InputTypeError(f"a phrase is a str, not {type(phrase).__name__}") from None
     return text.lower() if lowercase else text
 
 
