@@ -445,3 +445,16 @@ def test_bad_items_are_named_before_anything_is_aligned() -> None:
         aligner.align_many("ab")
     with pytest.raises(InputTypeError, match="not NoneType None"):
         aligner.align(None, "a cat")
+
+
+def test_an_unknown_similarity_source_fails_when_the_aligner_is_made(tmp_path) -> None:
+    """API audit U3: Aligner('nosuch') was made, and failed at its first alignment."""
+    with pytest.raises(ConfigurationError, match=r"word-similarity source 'nosuch': use ppdb, wordnet, none or a "
+                                                 r"TSV path \(nosuch: no such file\)"):
+        Aligner("nosuch")
+    with pytest.raises(ConfigurationError, match=r"source 'ppdb\+nosuch'.*\(nosuch: no such file\)"):
+        Aligner("ppdb+nosuch")
+    table = tmp_path / "t.tsv"
+    table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    for spec in ("ppdb", "wordnet+spelling", "none", str(table), f"{table}:0.4", f"ppdb+{table}"):
+        Aligner(spec)  # known names and existing tables: made, nothing loaded yet

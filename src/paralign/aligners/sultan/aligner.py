@@ -28,6 +28,7 @@ from .wordsim import (
     NoSimilarity,
     RelatedWords,
     SpellingSimilarity,
+    check_similarity_spec,
     form_similarity,
     load_similarity,
 )
@@ -77,6 +78,7 @@ class Aligner:
             )
         except TypeError as exc:
             raise ConfigurationError(f"unknown aligner option: {exc}") from exc
+        check_similarity_spec(similarity)  # an unknown name fails here, not at the first pair
         self._similarity_spec = similarity
         self._related: RelatedWords | None = None
         self.annotator = annotator
