@@ -15,11 +15,11 @@ Two-tier matching of a hypothesis against one or more references:
    BLEU's clipping (a word counts at most its maximum count over the references' leftovers).
 
 Precision = matched hypothesis words / hypothesis words (0 for an empty hypothesis, never
-undefined). Recall = matched reference words /
-reference words, *pooled over the references* (each reference's matched words, as consumed by
-the parallel matching above, summed over references, over the summed reference lengths); with
-one reference this is the paper's single-reference recall. F is the harmonic mean. Corpus scores
-come from summed per-segment sufficient statistics (`SegmentStats`), like sacrebleu.
+undefined). Recall = matched reference words / reference words, *pooled over the references*
+(each reference's matched words, as consumed by the parallel matching above, summed over
+references, over the summed reference lengths); with one reference this is the paper's
+single-reference recall. F is the harmonic mean. Corpus scores come from summed per-segment
+sufficient statistics (`SegmentStats`), like sacrebleu.
 
 Text is tokenised with sacrebleu's 13a tokenizer and lower-cased by default (``case:lc`` in the
 signature); paraphrase lookups are always lower-cased because the tables are. Phrases made only
@@ -120,6 +120,10 @@ class ParaEvalScore:
     def to_dict(self) -> dict[str, object]:
         return {"precision": self.precision, "recall": self.recall, "f": self.f,
                 "signature": self.signature, "counts": asdict(self.stats)}
+
+    def __repr__(self) -> str:  # the scores first, then what they come from
+        return (f"ParaEvalScore(precision={self.precision!r}, recall={self.recall!r}, f={self.f!r}, "
+                f"stats={self.stats!r}, signature={self.signature!r})")
 
 
 #: How a hypothesis token matched (:meth:`ParaEval.matched_spans`): in the paraphrase tier, a
@@ -546,8 +550,7 @@ def paraeval(
 ) -> ParaEvalScore:
     """Convenience: the paper scorer's corpus ParaEval of one system (`references[k][i]`,
     sacrebleu layout; default sources PPDB + WordNet, as ``paraeval --config paper``)."""
-    if sources is None:
-        sources = build_sources()
+    sources = build_sources() if sources is None else sources
     srcs = list(sources.values()) if isinstance(sources, Mapping) else list(sources)
     return ParaEval(srcs, **options).corpus_score(hypotheses, references)  # type: ignore[arg-type]
 
@@ -572,8 +575,7 @@ class ParaEvalMetric:
         self.name = name or f"{label}_{part}"
         self.stats_key = f"{label}@{id(scorer)}"
 
-    def stats(self, hypotheses: Sequence[str],
-              references: Sequence[Sequence[str]]) -> np.ndarray:
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         import numpy as np
 
         prepared = self.scorer.prepare_cached(references)
@@ -587,10 +589,8 @@ class ParaEvalMetric:
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where(sums[..., 0] > 0, sums[..., 1] / sums[..., 0], 0.0)  # empty: 0
             r = sums[..., 3] / sums[..., 2]
-            if self.part == "p":
-                return p
-            if self.part == "r":
-                return r
+            if self.part in ("p", "r"):
+                return p if self.part == "p" else r
             return np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
 
 
