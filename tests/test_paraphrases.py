@@ -163,3 +163,13 @@ def test_a_phrase_that_is_not_a_str_is_named() -> None:
     with pytest.raises(InputTypeError, match="a phrase is a str, not NoneType"):
         table.paraphrases(None)
     assert dict(table.paraphrases(" Cat ")) == {"feline": None}
+
+
+@pytest.mark.parametrize("score", [float("nan"), float("inf")])
+def test_add_refuses_a_score_that_is_not_finite(score) -> None:
+    """API audit R4: add() took NaN, which from_tsv refuses in a file."""
+    table = ParaphraseTable()
+    with pytest.raises(ConfigurationError, match=r"score of 'a' -> 'b' is (nan|inf), not a finite number"):
+        table.add("a", "b", score)
+    table.add("a", "b", 0.5)
+    assert dict(table.paraphrases("a")) == {"b": 0.5}

@@ -60,7 +60,10 @@ class ParaphraseTable:
 
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
-        """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score."""
+        """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
+        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN)."""
+        if score is not None and not math.isfinite(score):
+            raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
         p, q = normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase)
         if not p or not q or p == q:
             return
