@@ -330,6 +330,10 @@ def pivot_paraphrases(
     and the inputs); re-running with the same work directory resumes; `restart` discards it
     first; `keep_work=False` deletes it on success.  A given `work_dir` holding a run with
     other inputs or options is refused (ConfigurationError); the default one is replaced.
+
+    The local cluster's workers are new processes that import the caller's main module, so a
+    script calls this under ``if __name__ == "__main__":`` (as multiprocessing requires);
+    without it each worker runs the script again, and Dask logs a "bootstrapping phase" error.
     """
     options = options or PivotOptions()
     if not corpora:
@@ -511,7 +515,8 @@ def monolingual_paraphrases(
     `alignment`: a Pharaoh file with line i for the i-th sentence pair the groups form (the
     pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
     `cluster`, `on_start`, `shown_names` as in :func:`pivot_paraphrases`; the Sultan aligner
-    runs on the same cluster (`workers`: its local processes when no `cluster` is given).
+    runs on the same cluster (`workers`: its local processes when no `cluster` is given). As
+    for :func:`pivot_paraphrases`, a script calls it under ``if __name__ == "__main__":``.
     """
     options = options or PivotOptions()
     cluster = cluster or ClusterOptions(workers=workers)

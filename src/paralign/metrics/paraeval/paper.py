@@ -181,16 +181,16 @@ class PreparedReferences:
 
 @dataclass(frozen=True)
 class ParaEval:
-    """The ParaEval scorer; build once, then score many systems against prepared references.
+    """The 2006 paper's two-tier scorer, ``paralign paraeval --config paper``. The command's
+    default config is the graded ``default`` (:class:`.graded.GradedParaEval`): for the numbers
+    of any config as the command gives them, use :func:`paralign.paraeval` (or ``scorer``).
 
-    Frozen: its settings cannot change after construction, because the paraphrase and
-    reference caches it fills depend on them (build another ParaEval for other settings).
-
-    `sources` are `ParaphraseSource`s (tables, PPDB, WordNet); None (the default) takes PPDB and
-    WordNet, as the command line does (``()``: no paraphrase tier). `max_length` bounds the phrase
-    length (in words) of both sides of a paraphrase match; `min_paraphrase_length` keeps only
-    matches whose longer side has at least that many words (the paper's ">= 3" variant).
-    """
+    Frozen (build another for other settings: its caches depend on them); build once, then
+    score many systems. `sources` are `ParaphraseSource`s (tables, PPDB, WordNet); None (the
+    default) takes PPDB and WordNet, as ``--config paper`` does (``()``: no paraphrase tier).
+    `max_length` bounds the phrase length (in words) of both sides of a paraphrase match;
+    `min_paraphrase_length` keeps only matches whose longer side has at least that many words
+    (the paper's ">= 3" variant)."""
 
     sources: Sequence[ParaphraseSource] | None = None
     max_length: int = 4
