@@ -323,17 +323,14 @@ def pivot_paraphrases(
     table is reproducible.  The report (and the table's metadata) records per corpus whether
     the alignment was computed or given (with the file's SHA-256 and its bad lines, skipped).
 
-    `cluster` says where the work runs (a local Dask cluster by default; `on_start` hears its
-    description, with the dashboard link).  `shown_names` maps paths to the names the table's
-    metadata shows (a copy of stdin: '<stdin>', read by this process, not the workers).
+    `cluster` says where the work runs (a local Dask cluster by default, whose processes import
+    the main module: a script calls this under ``if __name__ == "__main__":``; `on_start` hears
+    its description).  `shown_names` maps paths to the names the table's metadata shows (a copy
+    of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
     and the inputs); re-running with the same work directory resumes; `restart` discards it
     first; `keep_work=False` deletes it on success.  A given `work_dir` holding a run with
     other inputs or options is refused (ConfigurationError); the default one is replaced.
-
-    The local cluster's workers are new processes that import the caller's main module, so a
-    script calls this under ``if __name__ == "__main__":`` (as multiprocessing requires);
-    without it each worker runs the script again, and Dask logs a "bootstrapping phase" error.
     """
     options = options or PivotOptions()
     if not corpora:
