@@ -122,3 +122,16 @@ def test_one_str_is_not_taken_as_a_token_list(make) -> None:
     with pytest.raises(InputTypeError, match=r"Sentence takes a list of tokens, not one str .*paralign.annotate"):
         make()
     assert Sentence.plain(["a", "b"]).tokens == ("a", "b")
+
+
+def test_a_token_view_outside_its_sentence_is_refused_when_made() -> None:
+    """API audit R3: Token(s, 5) was made, and .text then raised a bare IndexError."""
+    from paralign.errors import TokenIndexError
+    from paralign.sentence import Token
+
+    s = Sentence.plain(["a", "b"])
+    with pytest.raises(TokenIndexError, match="token 5 outside a 2-token sentence"):
+        Token(s, 5)
+    with pytest.raises(TokenIndexError):
+        Token(s, -1)
+    assert Token(s, 1).text == "b" and s[-1].text == "b"

@@ -39,10 +39,15 @@ class Entity:
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    """A read-only view of one token of a Sentence."""
+    """A read-only view of one token of a Sentence (``sentence[i]``); `i` must be a token's
+    index (TokenIndexError, as ``sentence[i]`` raises, instead of an IndexError later)."""
 
     sentence: Sentence
     i: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.i < len(self.sentence.tokens):
+            raise TokenIndexError(f"token {self.i} outside a {len(self.sentence.tokens)}-token sentence")
 
     @property
     def text(self) -> str:
