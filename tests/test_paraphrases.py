@@ -173,3 +173,20 @@ def test_add_refuses_a_score_that_is_not_finite(score) -> None:
         table.add("a", "b", score)
     table.add("a", "b", 0.5)
     assert dict(table.paraphrases("a")) == {"b": 0.5}
+
+
+@pytest.mark.parametrize("spec", ["", "  ", None])
+def test_load_source_of_nothing_says_what_it_takes(spec) -> None:
+    """'' was 'InputFileError: .: is a directory', None a TypeError."""
+    from paralign.paraphrases import load_source
+
+    with pytest.raises(ConfigurationError, match="use ppdb, wordnet, PATH or PATH:THRESHOLD"):
+        load_source(spec)
+
+
+def test_load_source_takes_a_path(tmp_path) -> None:
+    from paralign.paraphrases import load_source
+
+    table = tmp_path / "t.tsv"
+    table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    assert dict(load_source(table).paraphrases("cat")) == {"feline": 0.5}

@@ -231,8 +231,20 @@ class WordNetSynonyms:
         return dict.fromkeys(wordnet_synonyms(normalize_phrase(phrase)), None)
 
 
-def load_source(spec: str) -> ParaphraseSource:
+def check_source(source: object, what: str = "source") -> ParaphraseSource:
+    """`source` when it is a paraphrase source (anything with ``paraphrases(phrase)``); else an
+    InputTypeError naming `what` (a path is not one: :func:`load_source` reads it)."""
+    if not callable(getattr(source, "paraphrases", None)):
+        raise InputTypeError(f"{what} must be a paraphrase source (a table, PPDB, WordNet: "
+                             f"paraphrases.load_source reads a path), not {type(source).__name__}")
+    return source  # type: ignore[return-value]
+
+
+def load_source(spec: str | Path) -> ParaphraseSource:
     """A source from a command-line spec: `ppdb`, `wordnet`, or a TSV path (`path[:threshold]`)."""
+    if not isinstance(spec, str | Path) or not str(spec).strip():
+        raise ConfigurationError(f"paraphrase source {spec!r}: use ppdb, wordnet, PATH or PATH:THRESHOLD")
+    spec = str(spec)
     if spec == "ppdb":
         return ppdb_table()
     if spec == "wordnet":

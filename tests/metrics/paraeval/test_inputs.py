@@ -69,7 +69,7 @@ def test_paraeval_function_says_the_sacrebleu_layout_mistake() -> None:
 def test_sources_given_by_name_are_refused_at_construction(make) -> None:
     with pytest.raises(InputTypeError, match="sources must be a list of paraphrase sources, not str"):
         make("ppdb")
-    with pytest.raises(InputTypeError, match="item 1 is str 'ppdb', not a paraphrase source"):
+    with pytest.raises(InputTypeError, match="sources: item 1 must be a paraphrase source .*, not str"):
         make(["ppdb"])
     make([ParaphraseTable.from_pairs([("cat", "feline")])])
 

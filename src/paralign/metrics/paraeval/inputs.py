@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...errors import EmptyScoringError, InputTypeError, MismatchError, check_texts
+from ...paraphrases import check_source
 
 
 def check_hypotheses(hypotheses: object, *, scoring: bool = False) -> None:
@@ -68,7 +69,4 @@ def check_sources(sources: object) -> None:
             f"sources must be a list of paraphrase sources, not {type(sources).__name__}"
             " (for names such as 'ppdb', use resources=[...] or build_sources)")
     for i, source in enumerate(sources, start=1):
-        if not callable(getattr(source, "paraphrases", None)):
-            raise InputTypeError(
-                f"sources: item {i} is {type(source).__name__} {source!r:.40}, not a paraphrase "
-                "source (for names such as 'ppdb', use resources=[...] or build_sources)")
+        check_source(source, f"sources: item {i}")
