@@ -25,3 +25,12 @@ def test_one_str_of_tokens_is_refused_and_lists_become_tuples() -> None:
 def test_bare_links_without_tokens_are_kept_as_they_are() -> None:
     """A Pharaoh line has links and no tokens: they are checked against the gold later."""
     assert AlignedPair("1", (), (), Alignment.from_pharaoh("3-4")).sure == {(3, 4)}
+
+
+def test_links_that_are_not_a_str_are_a_format_error() -> None:
+    from paralign.corpora import parse_dash_links
+    from paralign.errors import FormatError
+
+    with pytest.raises(FormatError, match="f.json:3: the links of pair 'p' are NoneType, not a str 'i-j ...'"):
+        parse_dash_links(None, source="f.json", line=3, item="p")
+    assert parse_dash_links("0-1 2-2") == {(0, 1), (2, 2)}

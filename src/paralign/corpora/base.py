@@ -148,6 +148,9 @@ def parse_dash_links(text: str, *, source: str | None = None, line: int | None =
                      item: str | None = None) -> frozenset[Link]:
     """Parse jacana/MultiMWA link strings `i-j i-j ...` (0-based); `item` names the pair in errors."""
     links: set[Link] = set()
+    if not isinstance(text, str):
+        what = f" of pair {item!r}" if item is not None else ""
+        raise FormatError(f"the links{what} are {type(text).__name__}, not a str 'i-j ...'", source=source, line=line)
     for part in text.split():
         match = _LINK.match(part)
         if not match:
