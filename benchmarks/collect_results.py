@@ -18,6 +18,7 @@ ORDER = [
     "contextual-aligner.md",
     "pivot.md",
     "pivot-dask.md",
+    "table-query.md",
     "paraeval.md",
     "paraeval-meta.md",
     "paraeval-segment.md",

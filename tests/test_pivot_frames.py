@@ -8,6 +8,7 @@ from paralign.pivot_frames import (
     ChunkTask,
     _sample,
     chunk_offsets,
+    copy_lines,
     cuts_from,
     extract_chunk,
     sample_file,
@@ -54,3 +55,13 @@ def test_a_large_sample_is_an_even_subset_and_cuts_split_it() -> None:
     cuts = cuts_from([sample], 4)
     assert len(cuts) == 3 and cuts == sorted(cuts)
 
+
+
+def test_copy_lines_copies_a_range_of_lines_each_ending_in_a_newline_and_stops_at_the_end(tmp_path) -> None:
+    source = tmp_path / "tokens"
+    source.write_bytes("a b\nc\u00e9\nd e f\nlast".encode())
+    out = tmp_path / "copy"
+    copy_lines(str(source), len(b"a b\n"), 2, out)
+    assert out.read_text(encoding="utf-8") == "c\u00e9\nd e f\n"
+    copy_lines(str(source), 0, 10, out)
+    assert out.read_text(encoding="utf-8") == "a b\nc\u00e9\nd e f\nlast\n"

@@ -90,6 +90,79 @@ def test_a_row_with_too_few_fields_says_how_many_it_has(tmp_path) -> None:
         list(iter_rows(path))
 
 
+def _scan(path, phrases):
+    """What a lookup must find: every row of `phrases`, by reading the whole file."""
+    found = {phrase: [] for phrase in phrases}
+    for phrase, paraphrase, probability, _ in iter_rows(path):
+        if phrase in found:
+            found[phrase].append((paraphrase, probability))
+    return {phrase: sorted(rows, key=lambda row: (-row[1], row[0])) for phrase, rows in found.items()}
+
+
+@pytest.mark.parametrize("layout", ["sorted", "shuffled", "no statistics", "large strings", "dictionary"])
+def test_a_parquet_lookup_finds_what_a_scan_finds_in_any_row_group_layout(tmp_path, layout) -> None:
+    """Row groups are chosen by their phrase statistics: right for sorted files (the pipelines'),
+    for unsorted ones (groups' ranges overlap), for files written without statistics, and for
+    phrase columns of other writers' string types."""
+    import random
+
+    import pyarrow.parquet as pq
+
+    rng = random.Random(7)
+    rows = [{"phrase": f"p{rng.randrange(40):02d}", "paraphrase": f"q{k}", "probability": rng.random(),
+             "pivots": 1, "support": 1} for k in range(300)]
+    if layout != "shuffled":
+        rows.sort(key=lambda row: row["phrase"])
+    path = tmp_path / "t.parquet"
+    table = pa.Table.from_pylist(rows, schema=SCHEMA)
+    if layout == "large strings":
+        table = table.cast(pa.schema([pa.field("phrase", pa.large_string()), *list(SCHEMA)[1:]]))
+    if layout == "dictionary":
+        table = table.set_column(0, "phrase", table["phrase"].dictionary_encode())
+    pq.write_table(table, path, row_group_size=16, write_statistics=layout != "no statistics")
+    assert pq.read_schema(path).field("phrase").type == table.schema.field("phrase").type
+    phrases = ["p00", "p17", "p39", "p5", "absent", "p17"]
+    got = {phrase: [(row["paraphrase"], row["probability"]) for row in found]
+           for phrase, found in lookup(path, phrases).items()}
+    assert got == _scan(path, list(dict.fromkeys(phrases)))
+    assert sum(map(len, got.values())) > 0
+
+
+def test_a_parquet_lookup_reads_only_the_row_groups_that_can_hold_the_phrase(tmp_path, monkeypatch) -> None:
+    import pyarrow.parquet as pq
+
+    rows = [{"phrase": f"p{k // 10:03d}", "paraphrase": f"q{k}", "probability": 0.5, "pivots": 1, "support": 1}
+            for k in range(1000)]
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.Table.from_pylist(rows, schema=SCHEMA), path, row_group_size=100)
+    read: list[list[int]] = []
+    original = pq.ParquetFile.read_row_groups
+    monkeypatch.setattr(pq.ParquetFile, "read_row_groups",
+                        lambda self, groups, *a, **k: read.append(list(groups)) or original(self, groups, *a, **k))
+    assert len(lookup(path, ["p042"])["p042"]) == 10
+    assert read == [[4]]
+    assert lookup(path, ["p999"]) == {"p999": []}
+    assert read == [[4]]  # a phrase outside every group's range reads nothing
+
+
+def test_a_parquet_table_without_a_phrase_column_is_a_format_error(tmp_path) -> None:
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"word": ["a"]}), tmp_path / "other.parquet")
+    with pytest.raises(FormatError, match=r"other\.parquet: not a Parquet table \(no 'phrase' column\)"):
+        lookup(tmp_path / "other.parquet", ["a"])
+
+
+def test_a_parquet_table_written_again_is_read_again(tmp_path) -> None:
+    """The footer is kept while the file stays the same; a table written over it (atomically,
+    as every writer here does) is read anew."""
+    path = _write(tmp_path / "t.parquet")
+    assert [row["paraphrase"] for row in lookup(path, ["big"])["big"]] == ["large"]
+    _write(path, parts=([("big", "huge", 0.9, 1, 1)],))
+    assert [row["paraphrase"] for row in lookup(path, ["big"])["big"]] == ["huge"]
+    assert read_metadata(path) == {"kind": "test"}
+
+
 def test_lookup_refuses_one_str_of_phrases(tmp_path) -> None:
     """API audit W3: lookup(path, "a man") looked up 'a', ' ', 'm', 'n' and found nothing."""
     from paralign.errors import InputTypeError

@@ -6,11 +6,10 @@ metrics, pivoting, lattices) are imported on first use, so `import paralign` sta
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 import importlib
 from typing import Any
 
+from ._version import __version__
 from .aligners import get_aligner
 from .alignment import Alignment, symmetrize
 from .corpora import AlignedPair, load_groups, load_pairs

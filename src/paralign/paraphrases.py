@@ -1,4 +1,8 @@
-"""Paraphrase tables: phrase -> paraphrases with optional scores, from TSV, PPDB or WordNet."""
+"""Paraphrase tables: phrase -> paraphrases with optional scores, from TSV, a Parquet table
+written by ``pivot``, PPDB or WordNet (:func:`load_source` reads a command line's spec).
+
+Not for: writing or querying the pipelines' table files (:mod:`paralign.tables`).
+"""
 
 from __future__ import annotations
 

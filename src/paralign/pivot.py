@@ -62,6 +62,7 @@ from .pivot_frames import (
     align_chunk,
     chunk_offsets,
     combine_pivots,
+    copy_lines,
     count_chunk,
     cuts_from,
     extract_chunk,
@@ -171,7 +172,7 @@ def _align_in_chunks(client: Any, directory: Path, size: int, total: int, efloma
         sample = directory / "prior-sample"
         sample.mkdir(exist_ok=True)
         for path, name in zip(files, ("en", "f"), strict=True):
-            (sample / name).write_text("".join(_read_lines(path, 0, size)), encoding="utf-8")
+            copy_lines(path, 0, size, sample / name)
         align_files(sample / "en", sample / "f", sample / "links", keep_directional=True, **eflomal_options)
         write_priors(sample / "en", sample / "f", sample / "links.fwd", sample / "links.rev", priors)
         shutil.rmtree(sample, ignore_errors=True)
@@ -184,12 +185,6 @@ def _align_in_chunks(client: Any, directory: Path, size: int, total: int, efloma
         for task in tasks:
             out.write(Path(task.output).read_bytes())
     return total
-
-
-def _read_lines(path: str, offset: int, count: int) -> list[str]:
-    with open(path, "rb") as handle:
-        handle.seek(offset)
-        return [handle.readline().decode("utf-8") for _ in range(count)]
 
 
 def _forget_alignment(work: WorkDir, stage: str) -> None:

@@ -24,6 +24,7 @@ Not for: reading, checking and aligning the input (:mod:`paralign.pivot_input`,
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -77,6 +78,16 @@ def _read_lines(path: str, offset: int, count: int) -> list[str]:
         return [handle.readline().decode("utf-8").rstrip("\n") for _ in range(count)]
 
 
+def copy_lines(path: str, offset: int, count: int, output: Path) -> None:
+    """Write `count` lines of `path` from byte `offset` to `output` (what eflomal reads: a
+    chunk to align, or the sample its priors are learnt from), each ending in a newline; fewer
+    when the file ends first."""
+    with open(path, "rb") as source, open(output, "wb") as out:
+        source.seek(offset)
+        for line in itertools.islice(source, count):
+            out.write(line if line.endswith(b"\n") else line + b"\n")
+
+
 def extract_chunk(task: ChunkTask) -> int:
     """Count one chunk's phrase pairs into its Parquet file (run on a worker); return its rows."""
     en, f, align = (_read_lines(path, offset, task.lines) for path, offset in zip(task.files, task.offsets, strict=True))
@@ -127,8 +138,7 @@ def align_chunk(task: AlignTask) -> int:
         paths = []
         for name, path, offset in zip(("en", "f"), task.files, task.offsets, strict=True):
             paths.append(Path(tmp) / name)
-            paths[-1].write_text("".join(line + "\n" for line in _read_lines(path, offset, task.lines)),
-                                 encoding="utf-8")
+            copy_lines(path, offset, task.lines, paths[-1])
         return align_files(paths[0], paths[1], task.output, priors=task.priors, **task.options)
 
 

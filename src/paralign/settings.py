@@ -1,4 +1,9 @@
-"""Where paralign finds its data: NLTK_DATA, PARALIGN_DATA and the spaCy model setting."""
+"""Where paralign finds its data and models: NLTK_DATA, PARALIGN_DATA, the spaCy model setting,
+the contextual encoder (PARALIGN_ENCODER) and ParaEval's vector cache (PARALIGN_VECTOR_CACHE).
+
+Not for: aligner options (:class:`paralign.aligners.sultan.options.AlignerConfig`) or where Dask
+work runs (:mod:`paralign.cluster`, PARALIGN_SCHEDULER).
+"""
 
 from __future__ import annotations
 

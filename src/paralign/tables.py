@@ -14,6 +14,7 @@ for matching (:mod:`paralign.paraphrases`, which reads these files through here)
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -149,12 +150,28 @@ class TableWriter:
         self._atomic.__exit__(kind, value, traceback)
 
 
+@functools.lru_cache(maxsize=4)
+def _parquet_file(path: str, stamp: tuple[int, int, int]) -> Any:
+    import pyarrow.parquet as pq
+
+    return pq.ParquetFile(path)
+
+
+def _open_parquet(path: str | Path) -> Any:
+    """A table's `pq.ParquetFile`, its footer read once while the file stays the same (a
+    10 GB table's footer takes 0.1 s: a server or a script querying it again reuses it)."""
+    path = require_file(path)  # InputFileError (missing, a directory) before the format is checked
+    stat = os.stat(path)
+    try:
+        return _parquet_file(str(Path(path).resolve()), (stat.st_ino, stat.st_mtime_ns, stat.st_size))
+    except (OSError, ValueError) as exc:
+        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
+
+
 def read_metadata(path: str | Path) -> dict[str, Any]:
     """What the pipeline recorded in a table (its report: inputs, alignments), or {}."""
     if is_parquet(path):
-        import pyarrow.parquet as pq
-
-        raw = (pq.read_schema(require_file(path)).metadata or {}).get(METADATA_KEY)
+        raw = (_open_parquet(path).schema_arrow.metadata or {}).get(METADATA_KEY)
         return json.loads(raw) if raw else {}
     with open_text(path) as handle:
         for line in without_bom(handle):
@@ -193,24 +210,90 @@ def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
             yield fields[0], fields[1], probability, fields[3:]
 
 
-def _parquet_batches(path: str | Path, filters: Any = None) -> Iterable[Any]:
-    import pyarrow.parquet as pq
-
-    path = require_file(path)  # InputFileError (missing, a directory) before the format is checked
+def _parquet_batches(path: str | Path) -> Iterable[Any]:
+    table_file = _open_parquet(path)
     try:
-        if filters is not None:
-            return pq.read_table(path, filters=filters).to_batches()
-        return pq.ParquetFile(path).iter_batches()
+        return table_file.iter_batches()
     except (OSError, ValueError) as exc:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
+def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterable[Any]:
+    """The rows of a Parquet table whose phrase is one of `phrases`, as record batches.
+
+    Only the row groups whose min/max statistics of ``phrase`` can hold one of them are read
+    (every group whose statistics are missing, too), so the file need not be sorted for the
+    answer to be right, and a sorted one (as the pipelines write) has one or two groups read.
+    This walks the footer itself rather than through ``pq.read_table(filters=...)``: on a
+    10 GB table that is 0.1 s against 0.4 s, and it spares importing ``pyarrow.dataset``
+    (and pandas with it, 0.25 s) in `paralign paraphrases` (``benchmarks/table_query.py``)."""
+    import bisect
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table_file = _open_parquet(path)
+    wanted = sorted(set(phrases))
+    try:
+        meta = table_file.metadata
+        if "phrase" not in table_file.schema_arrow.names:
+            raise ValueError("no 'phrase' column")
+        column = table_file.schema_arrow.names.index("phrase")
+        groups = []
+        for number in range(meta.num_row_groups):
+            stats = meta.row_group(number).column(column).statistics
+            if stats is None or not stats.has_min_max:
+                groups.append(number)
+                continue
+            first = bisect.bisect_left(wanted, stats.min)  # the first wanted phrase >= the group's min
+            if first < len(wanted) and wanted[first] <= stats.max:
+                groups.append(number)
+        if not groups:
+            return []
+        rows = table_file.read_row_groups(groups)
+        phrase = rows["phrase"]
+        if pa.types.is_dictionary(phrase.type):
+            phrase = phrase.cast(phrase.type.value_type)
+        return rows.filter(pc.is_in(phrase, value_set=_string_array(wanted, phrase.type))).to_batches()
+    except (OSError, ValueError) as exc:
+        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
+
+
+def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
+    """`values` as an Arrow string (or large string) array, built from its buffers: converting
+    Python objects (``pa.array``, ``pa.scalar``) makes pyarrow import pandas to check for its
+    types, 0.15 s of a one-phrase `paralign paraphrases` that never needs it."""
+    import array
+
+    import pyarrow as pa
+
+    if kind not in (pa.string(), pa.large_string()):  # another writer's type (a view, a dictionary)
+        return pa.array(values, pa.string()).cast(kind)
+    encoded = [value.encode("utf-8") for value in values]
+    offsets = array.array("q" if kind == pa.large_string() else "i", [0])
+    for value in encoded:
+        offsets.append(offsets[-1] + len(value))
+    buffers = [None, pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(encoded))]
+    return pa.Array.from_buffers(kind, len(encoded), buffers)
+
+
+def as_held(path: str | Path, phrases: Sequence[str]) -> dict[str, str]:
+    """Each of `phrases` as the table holds its phrases: white space collapsed, and lower-cased
+    when the table's metadata says it was built lower-cased (``options.lowercase``: pivot's and
+    paraphrase-table's default), so ``A  man`` finds ``a man``; other tables are matched as
+    they are (a table without metadata may hold capitals)."""
+    lowercase = read_metadata(path).get("options", {}).get("lowercase") is True
+    return {phrase: " ".join(phrase.split()).lower() if lowercase else " ".join(phrase.split())
+            for phrase in phrases}
+
+
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
-    `top_k` keeps the k best.  Parquet is read with a filter on `phrase`, so only the row
-    groups that can hold them are read; TSV is scanned once.  `phrases` is a list of str
-    (InputTypeError for one str, whose characters would be looked up); `top_k` None (every
-    row) or at least 1 (ConfigurationError: -1 dropped the last row, 0 kept them all)."""
+    `top_k` keeps the k best.  Phrases are matched exactly (see :func:`as_held` for what a
+    user types).  Parquet is read with a filter on `phrase`, so only the row groups that can
+    hold them are read; TSV is scanned once.  `phrases` is a list of str (InputTypeError for
+    one str, whose characters would be looked up); `top_k` None (every row) or at least 1
+    (ConfigurationError: -1 dropped the last row, 0 kept them all)."""
     check_texts(phrases, "phrases")
     if top_k is not None and (isinstance(top_k, bool) or top_k < 1):
         raise ConfigurationError(f"top_k must be None or at least 1, got {top_k!r}")
@@ -218,7 +301,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     if is_parquet(path):
         names: list[str] = []
-        for batch in _parquet_batches(path, filters=[("phrase", "in", wanted)]):
+        for batch in _parquet_rows_of(path, wanted):
             names = batch.schema.names
             columns = [column.to_pylist() for column in batch.columns]
             for row in zip(*columns, strict=True):

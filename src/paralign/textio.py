@@ -1,7 +1,9 @@
-"""Opening input files: UTF-8 text (plain or gzip) read line by line with located errors.
+"""Opening input files: UTF-8 text (plain or gzip) read line by line with located errors; and
+text output files written atomically.
 
 :func:`open_text` reads through :class:`Utf8LineReader`, so a missing or unreadable file is an
 InputFileError naming it and a non-UTF-8 byte a FormatError naming the file and line.
+:class:`AtomicTextWriter` writes under a temporary name and renames onto the target when done.
 
 Not for: parsing what the lines hold (:mod:`paralign.corpora`, :mod:`paralign.paraphrases`).
 """

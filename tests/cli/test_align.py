@@ -246,6 +246,11 @@ def test_align_html_one_page_for_all_pairs(pairs_file: Path, tmp_path: Path, cap
     assert not [e for e in root.iter() if e.tag == "script" or e.tag.endswith("}script")]
     assert "<script>alert(1)</script>" in "".join(root.itertext())
     assert "src=" not in page.read_text(encoding="utf-8")
+    assert root.find(".//{*}title").text == "paralign align: 3 pairs"
+    one = tmp_path / "one.txt"
+    one.write_text(pairs_file.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    assert main(["align", str(one), "--tokenized", "--format", "html", "-o", str(page)]) == 0
+    assert ET.fromstring(page.read_bytes()).find(".//{*}title").text == "paralign align: 1 pair"
 
 
 def test_a_gold_jsonl_record_keeps_its_tokens() -> None:

@@ -209,3 +209,24 @@ def test_a_byte_order_mark_is_not_part_of_the_first_word(tmp_path, capsys, monke
                          "--format", "json")
     assert code == 0, err
     assert json.loads(out)["f"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_workers_score_on_a_local_cluster_with_the_numbers_of_one_process(files, capsys, config):
+    """--workers 2: the graded configs score whole systems on the workers, the paper config
+    matches chunks of segments there; either way the JSON is that of one process."""
+    hyps = ["blown up bombing was happening", "", "the cat sat", "an explosion", "the bombing"] * 60
+    (files / "h1.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (files / "h2.txt").write_text("\n".join(reversed(hyps)) + "\n", encoding="utf-8")
+    refs = ["the bombing resulted in an explosion", "something", "a cat sat", "explosion", "bomb"] * 60
+    (files / "r.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    argv = ["paraeval", "-r", str(files / "r.txt"), "-i", str(files / "h1.txt"), "-i", str(files / "h2.txt"),
+            "--table", str(files / "t.tsv"), "--resources", "none", "--config", config, "--sentence-level",
+            "--format", "json"]
+    code, alone, err = run(capsys, *argv)
+    assert code == 0 and "cluster" not in err
+    code, spread, err = run(capsys, *argv, "--workers", "2", "--memory-limit", "1GB")
+    assert code == 0
+    assert "dask local cluster" in err and "2 workers" in err
+    assert json.loads(spread) == json.loads(alone)
+    assert len(json.loads(alone)["systems"]) == 2

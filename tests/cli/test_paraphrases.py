@@ -60,3 +60,24 @@ def test_a_byte_order_mark_starting_a_tsv_table_is_dropped(tmp_path, capsys):
         bom.write_bytes(b"\xef\xbb\xbf" + table.read_bytes())
         assert main(["paraphrases", "a car", "--table", str(bom)]) == 0, capsys.readouterr().err
         assert capsys.readouterr().out == expected and "a wagon" in expected
+
+
+@pytest.mark.parametrize("name", ["t.parquet", "t.tsv"])
+def test_a_table_built_lower_cased_is_asked_for_the_lower_cased_phrase(tmp_path, capsys, name):
+    """A table whose metadata says it was built lower-cased (pivot's default) finds 'A  Car' as
+    'a car' and says so; a table without that record is matched exactly (it may hold capitals)."""
+    rows = pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in ROWS], schema=SCHEMA)
+    built = tmp_path / f"built-{name}"
+    with TableWriter(built, SCHEMA, {"options": {"lowercase": True}}) as writer:
+        writer.write(rows)
+    assert main(["paraphrases", "A  Car", "big", "--table", str(built), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["phrases"]
+    assert [len(entry["paraphrases"]) for entry in found] == [2, 1]
+    assert found[0]["looked_up_as"] == "a car" and "looked_up_as" not in found[1]
+    assert main(["paraphrases", "A  Car", "--table", str(built)]) == 0
+    assert capsys.readouterr().out.startswith("A  Car (as 'a car'): 2 paraphrases\n")
+    plain = tmp_path / name
+    with TableWriter(plain, SCHEMA) as writer:
+        writer.write(rows)
+    assert main(["paraphrases", "A Car", "--table", str(plain)]) == 0
+    assert capsys.readouterr().out == "A Car: none\n"

@@ -67,10 +67,10 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture()
-def page(browser, server):
-    """A fresh page; any request it makes outside the server fails the test (no internet needed)."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+def _guarded_page(browser, server, **options):
+    """A fresh page in its own context, and the list of requests it made outside the server
+    (aborted); a generator, so the context is closed when the test ends."""
+    context = browser.new_context(**options)
     outside: list[str] = []
 
     def guard(route) -> None:
@@ -88,6 +88,18 @@ def page(browser, server):
     yield tab
     context.close()
     assert outside == [], f"the page asked for outside resources: {outside}"
+
+
+@pytest.fixture()
+def page(browser, server):
+    """A fresh page; any request it makes outside the server fails the test (no internet needed)."""
+    yield from _guarded_page(browser, server, viewport={"width": 1100, "height": 900})
+
+
+@pytest.fixture()
+def phone(browser, server):
+    """A page as narrow as a phone's screen (375 CSS pixels)."""
+    yield from _guarded_page(browser, server, viewport={"width": 375, "height": 740}, is_mobile=True)
 
 
 def test_align_two_sentences_in_the_browser(page, server, tmp_path) -> None:
@@ -120,8 +132,22 @@ def test_a_typed_script_is_shown_as_text_and_never_runs(page, server) -> None:
 def test_too_long_a_sentence_is_refused_with_a_message(page, server) -> None:
     page.goto(server + "align?source=" + "x" * 501 + "&target=y")
     assert "at most 500 characters" in page.locator("#error").inner_text()
-    # the form itself stops at the limit too
-    assert page.locator("#source").get_attribute("maxlength") == "500"
+
+
+def test_a_pasted_sentence_over_the_limit_is_refused_not_cut(page, server) -> None:
+    """The fields' maxlength cut a pasted 608-character sentence to its first 500 characters
+    without a word, and the page aligned what was left."""
+    sentence = "word " * 119 + "the end of it"
+    page.goto(server + "align")
+    page.click("#source")
+    page.keyboard.insert_text(sentence)  # as a paste does
+    assert page.locator("#source").input_value() == sentence
+    page.fill("#target", "the end")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert page.locator("#answer").count() == 0
+    assert "source: String should have at most 500 characters" in page.locator("#error").inner_text()
+    assert page.locator("#source").input_value() == sentence  # kept, to be shortened by the user
 
 
 def test_lattice_page_draws_the_lattice(page, server, tmp_path) -> None:
@@ -143,6 +169,95 @@ def test_other_pages_and_the_api_docs_work_offline(page, server) -> None:
     page.goto(server + "docs")
     assert page.locator("section.operation").count() == 6
     assert "POST /api/align" in page.locator("#op-post--api-align h2").inner_text()
+
+
+@pytest.mark.parametrize("path", ["", "align?source=a+cat+sat&target=the+cat+sat", "lattice", "docs"])
+def test_a_page_loads_with_no_console_error_or_failed_request(browser, server, path) -> None:
+    """Every fresh page logged 'Failed to load resource: 404': the browser's /favicon.ico."""
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        problems: list[str] = []
+        tab.on("console", lambda message: message.type == "error" and problems.append(message.text))
+        tab.on("response", lambda answer: answer.status >= 400 and problems.append(f"{answer.status} {answer.url}"))
+        tab.goto(server + path, wait_until="networkidle")
+        assert problems == []
+    finally:
+        context.close()
+
+
+PHONE_PAGES = ("align?source=The+cat+sat+quietly+on+the+mat+in+the+morning.&target=In+the+morning+a+cat+sat.",
+               "paraeval?hypothesis=the+cat+sat&references=a+cat+sat", "lattice", "docs")
+
+
+@pytest.mark.parametrize("path", PHONE_PAGES)
+def test_on_a_phone_the_fields_take_the_width_and_nothing_scrolls_sideways(phone, server, path) -> None:
+    """At 375 px the labels' column left the fields ~85 px wide, and ParaEval's signature (one
+    long code) and the docs' tables made the whole page scroll sideways (661 and 650 px)."""
+    phone.goto(server + path)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    for field in phone.locator("form.task input[type=text], form.task textarea").all():
+        assert field.bounding_box()["width"] > 300
+
+
+@pytest.mark.parametrize("path", ["paraeval?hypothesis=" + "z" * 500 + "&references=a+b",
+                                  "lattice?sentences=" + "q" * 300 + "%0Aq+r", "paraphrases?phrase=" + "w" * 200])
+def test_a_long_word_wraps_instead_of_widening_the_page(page, server, path) -> None:
+    """One 500-letter word made the ParaEval page 4435 px wide (lattice 3111, paraphrases 2657)."""
+    page.goto(server + path)
+    assert page.locator("#answer").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+
+
+def test_the_docs_tables_keep_field_names_whole(page, server) -> None:
+    """Breaking long words anywhere let the docs' tables break 'source' into 'sour ce'."""
+    page.goto(server + "docs")
+    names = page.locator("table.fields td:first-child code").all()
+    assert len(names) > 10
+    assert all(name.bounding_box()["height"] < 24 for name in names)
+
+
+def test_an_svg_file_in_an_img_keeps_its_own_size(browser, tmp_path) -> None:
+    """An <img> of a picture (as a README shows one) takes its size from the file: without width
+    and height attributes a 324 px grid was drawn as wide as the page (1264 px)."""
+    from paralign.alignment import Alignment
+    from paralign.viz import AlignmentView, alignment_grid, svg_file
+
+    view = AlignmentView(["The", "cat", "sat"], ["A", "cat", "sat"], Alignment.from_pharaoh("1-1 2-2"))
+    root = alignment_grid(view)
+    width, height = (float(v) for v in dict(root.attrs)["viewBox"].split()[2:])
+    (tmp_path / "grid.svg").write_text(svg_file(root), encoding="utf-8")
+    (tmp_path / "page.html").write_text('<!DOCTYPE html><body><img src="grid.svg"></body>', encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    try:
+        tab = context.new_page()
+        tab.goto((tmp_path / "page.html").as_uri())
+        tab.wait_for_function("document.images[0].complete")
+        shown = tab.evaluate("[document.images[0].width, document.images[0].height]")
+        assert abs(shown[0] - width) <= 1 and abs(shown[1] - height) <= 1, (shown, width, height)
+    finally:
+        context.close()
+
+
+def test_a_report_on_a_phone_does_not_scroll_sideways(browser, tmp_path) -> None:
+    """A report's long code and a wide score table scroll in their own box, not the page."""
+    from paralign.viz.html import Section
+    from paralign.viz.html import page as html_page
+    from paralign.viz.reports.parts import CSS, score_table
+    from paralign.viz.svg import el
+
+    result = {"signature": "nrefs:1|config:paper|maxlen:4|minpara:1|case:lc|tok:13a|stop:skip" * 2,
+              "wide": "a_table_cell_with_no_break_" * 4}
+    report = tmp_path / "report.html"
+    report.write_text(html_page("report", [Section("scores", (el("code", result["signature"]), score_table(
+        result, [("wide", "wide", False)])))], css=CSS), encoding="utf-8")
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
+    try:
+        tab = context.new_page()
+        tab.goto(report.as_uri())
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 375
+    finally:
+        context.close()
 
 
 def test_a_bad_table_stops_before_serving(tmp_path, capsys) -> None:
@@ -176,6 +291,43 @@ def test_garbage_and_oversized_requests_do_not_stop_the_server(server) -> None:
     assert refused.value.code == 413
     with urllib.request.urlopen(server + "api/info", timeout=10) as answer:
         assert answer.status == 200
+
+
+def test_the_loopback_server_answers_only_its_own_names(server) -> None:
+    """A page on another site could make the browser send requests to 127.0.0.1 under a name the
+    site controls (DNS rebinding); the server refuses any Host but its loopback names."""
+    import urllib.error
+    import urllib.request
+
+    from paralign.cli.serve import loopback_names
+
+    assert loopback_names("127.0.0.1") == ("127.0.0.1", "localhost", "::1")
+    assert loopback_names("::1") == ("::1", "localhost", "127.0.0.1")
+    assert loopback_names("0.0.0.0") is None and loopback_names("192.168.1.5") is None
+    rebound = urllib.request.Request(server + "api/info", headers={"Host": "rebound.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(rebound, timeout=10)
+    assert refused.value.code == 403
+    local = server.replace("127.0.0.1", "localhost")
+    with urllib.request.urlopen(local + "api/info", timeout=10) as answer:
+        assert answer.status == 200
+
+
+def test_listening_beyond_this_machine_is_warned_about(monkeypatch, capsys) -> None:
+    """--host 0.0.0.0 exposed the app (no login) to the network without a word."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from paralign.errors import ConfigurationError
+    from paralign.web import Engine
+
+    def stop(*args, **kwargs):
+        raise ConfigurationError("stopped before loading")
+
+    monkeypatch.setattr(Engine, "load", stop)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--resources", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "paralign: warning: listening on 0.0.0.0: other machines can connect (no login, no encryption)" in err
+    assert main(["serve", "--host", "127.0.0.1", "--port", "0", "--resources", "none"]) == 2
+    assert "warning" not in capsys.readouterr().err
 
 
 def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:

@@ -44,7 +44,8 @@ def test_root_sets_viewbox_css_size_fonts_and_title() -> None:
     root = ET.fromstring(svg_file(svg_root(120.5, 40, [el("rect", width=3, height=4)], title="a <b>")).encode())
     assert root.tag == f"{{{SVG_NS}}}svg" and root.get("viewBox") == "0 0 120.5 40"
     assert "width: 120.5px" in root.get("style") and "height: 40px" in root.get("style")
-    assert root.get("width") is None and root.get("height") is None  # the size is CSS, so CSS can change it
+    # and as attributes: an <img> of the file takes its size from them (CSS still overrides them)
+    assert (root.get("width"), root.get("height")) == ("120.5", "40")
     assert root.get("font-family") == FONT_FAMILY and root.get("aria-label") == "a <b>"
     assert root[0].tag == f"{{{SVG_NS}}}title" and root[0].text == "a <b>"
 

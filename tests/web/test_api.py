@@ -85,6 +85,8 @@ def test_paraphrases_from_a_table_named_at_start_up_never_a_path(client, table_p
     ({**PAIR, "target": "a\x00b"}, "target", "U+0000"),
     ({**PAIR, "colour": "red"}, "colour", "Extra inputs are not permitted"),
     ({"source": "a"}, "target", "Field required"),
+    ({**PAIR, "picture": "yes"}, "picture", "valid boolean"),  # was coerced to true
+    ({**PAIR, "picture": 1}, "picture", "valid boolean"),
 ])
 def test_refusals_name_the_field_and_the_rule(client, body, field, words) -> None:
     answer = client.post("/api/align", json=body)
@@ -92,6 +94,16 @@ def test_refusals_name_the_field_and_the_rule(client, body, field, words) -> Non
     data = answer.json()
     assert any(d["field"] == field and words in d["message"] for d in data["detail"]), data
     assert words in data["error"]
+
+
+@pytest.mark.parametrize(("limit", "kind"), [(True, "boolean"), ("5", "string")])
+def test_a_number_of_the_wrong_type_is_refused_not_coerced(client, limit, kind) -> None:
+    answer = client.post("/api/paraphrases", json={"phrase": "cat", "table": "small.tsv", "limit": limit})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"] == [{"field": "limit", "message": f"Input should be a valid integer, not a {kind}"}]
+    # a whole number written 1.0 is an integer to JSON Schema (and so to the schema fuzzer)
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": "small.tsv", "limit": 1.0}).json()[
+        "paraphrases"] == [{"paraphrase": "feline", "score": 0.8}]
 
 
 def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None:
@@ -103,6 +115,23 @@ def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None
     assert answer.status_code == 422 and "at most 8 items" in answer.json()["error"]
     answer = client.post("/api/lattice", json={"sentences": ["a b"] * 11})
     assert answer.status_code == 422 and "at most 10 items" in answer.json()["error"]
+
+
+@pytest.mark.parametrize(("body", "headers", "message"), [
+    (b"{", {"content-type": "application/json"}, "invalid JSON at character 1: Expecting property name"),
+    (b'{"source": "a", "target": "b"}', {"content-type": "text/plain"},
+     "is not JSON: send a JSON object with the header content-type: application/json"),
+    (b"[1]", {"content-type": "application/json"}, "must be a JSON object, not an array"),
+    (b"null", {"content-type": "application/json"}, "must be a JSON object, not null"),
+    (b"", {}, "is empty: send a JSON object"),
+])
+def test_a_body_that_is_not_a_json_object_is_said_so(client, body, headers, message) -> None:
+    """Bad JSON was '1: JSON decode error' (field "1": a character position), and JSON sent as
+    text/plain was 'Input should be a valid dictionary or object to extract fields from'."""
+    answer = client.post("/api/align", content=body, headers=headers)
+    assert answer.status_code == 422
+    assert answer.json()["detail"][0]["field"] == "body"
+    assert answer.json()["error"].startswith("body: " + message), answer.text
 
 
 def test_a_large_body_is_refused_before_any_work(client) -> None:
@@ -156,3 +185,24 @@ def test_fuzzing_the_api_against_its_schema_finds_no_server_error(engine) -> Non
             case.call_and_validate()
 
         check()
+
+
+def test_paraeval_gives_the_figures_of_the_cli_paper_config_and_says_so(client, table_path, tmp_path) -> None:
+    """The page and the API score with the paper configuration; they did not say so, and the
+    CLI's default (graded) configuration gives other figures for the same segment."""
+    from paralign.cli import main
+
+    hypothesis, reference = "he bought two apples for three dollars", "he paid 3 dollars for 2 apples"
+    (tmp_path / "hyp.txt").write_text(hypothesis + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text(reference + "\n", encoding="utf-8")
+    out = tmp_path / "out.json"
+    assert main(["paraeval", "--config", "paper", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
+                 "--table", str(table_path), "--sentence-level", "--format", "json", "-o", str(out)]) == 0
+    cli = json.loads(out.read_text(encoding="utf-8"))["segments"][0]
+    api = client.post("/api/paraeval", json={"hypothesis": hypothesis, "references": [reference]}).json()
+    assert (api["precision"], api["recall"], api["f"], api["signature"]) == (
+        cli["precision"], cli["recall"], cli["f"], cli["signature"])
+    summary = client.get("/openapi.json").json()["paths"]["/api/paraeval"]["post"]["summary"]
+    assert "paralign paraeval --config paper" in summary
+    page = client.get("/paraeval").text
+    assert "the figures of <code>paralign paraeval --config paper</code>" in page and "small.tsv" in page

@@ -59,3 +59,62 @@ def test_errors_are_json_and_no_cdn_docs() -> None:
         assert client.get("/redoc").status_code == 404
         assert "enum" not in client.get("/openapi.json").json()["components"]["schemas"][
             "ParaphrasesRequest"]["properties"]["table"]
+
+
+def test_unknown_routes_and_methods_answer_in_the_error_shape(client) -> None:
+    """They answered FastAPI's {"detail": "Not Found"}, not the {error, detail} every other error has."""
+    missing = client.post("/api/nope", json={})
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "nothing at /api/nope: the pages are listed at /, the API routes at /docs",
+                              "detail": []}
+    wrong = client.get("/api/align")
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "POST"
+    assert wrong.json() == {"error": "GET /api/align is not allowed: use POST", "detail": []}
+    assert client.post("/api/info").json()["error"] == "POST /api/info is not allowed: use GET"
+    assert client.get("/static/missing.css").json()["detail"] == []
+
+
+def test_a_browser_asking_for_an_unknown_page_gets_a_page(client) -> None:
+    answer = client.get("/alig", headers={"accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert answer.status_code == 404 and answer.headers["content-type"].startswith("text/html")
+    assert 'id="error">nothing at /alig: the pages are listed at /' in answer.text
+    assert 'href="/align"' in answer.text and "<title>Page not found · paralign</title>" in answer.text
+    assert client.get("/alig").headers["content-type"] == "application/json"  # a program gets JSON
+
+
+def test_a_fault_of_the_server_is_an_error_answer_not_plain_text() -> None:
+    """A 500 was the text/plain 'Internal Server Error', in neither the API's shape nor a page."""
+    from fastapi.testclient import TestClient
+
+    engine = Engine({}, ParaEval(), {})
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    engine.lattice = broken  # type: ignore[method-assign]
+    with TestClient(create_app(engine=engine), raise_server_exceptions=False) as client:
+        answer = client.post("/api/lattice", json={"sentences": ["a b"]})
+        assert answer.status_code == 500
+        assert answer.json() == {"error": "the server failed on POST /api/lattice (RuntimeError); see its log",
+                                 "detail": []}
+        page = client.get("/lattice?sentences=a+b", headers={"accept": "text/html"})
+        assert page.status_code == 500 and "<title>Server error · paralign</title>" in page.text
+        assert "a bug" not in page.text + answer.text
+
+
+def test_with_hosts_a_request_for_another_host_is_refused() -> None:
+    """A web page could reach the loopback server through a name it controls (DNS rebinding)."""
+    from fastapi.testclient import TestClient
+
+    from paralign.web.app import host_name
+
+    assert [host_name(h) for h in ("127.0.0.1:8000", "[::1]:8000", "LocalHost", "::1")] == [
+        "127.0.0.1", "::1", "localhost", "::1"]
+    app = create_app(engine=Engine({}, ParaEval(), {}), hosts=("127.0.0.1", "localhost", "::1"))
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        assert client.get("/api/info").status_code == 200
+        assert client.get("/api/info", headers={"host": "[::1]:8000"}).status_code == 200
+        refused = client.get("/api/info", headers={"host": "rebound.example:8000"})
+        assert refused.status_code == 403
+        assert refused.json()["error"].startswith("this server answers requests for 127.0.0.1, localhost, ::1, "
+                                                  "not 'rebound.example:8000'")

@@ -41,3 +41,10 @@ def test_messages_name_each_field() -> None:
     with pytest.raises(ValidationError, match="at most 10 items"):
         LatticeRequest.model_validate({"sentences": ["a"] * 11})
     assert describe([]) == "invalid request"
+
+
+def test_a_checks_message_has_no_pydantic_prefix() -> None:
+    """'source: Value error, must contain a word' showed pydantic's error class to people."""
+    with pytest.raises(ValidationError) as caught:
+        AlignRequest.model_validate({"source": "  ", "target": "x"})
+    assert field_errors(caught.value.errors()) == [{"field": "source", "message": "must contain a word, not only spaces"}]

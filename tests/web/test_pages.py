@@ -133,3 +133,37 @@ def test_no_typed_text_makes_a_page_fail(client) -> None:
         assert answer.status_code in (200, 422), (path, values, answer.text[-300:])
 
     check()
+
+
+def test_every_page_answers_head(client) -> None:
+    """HEAD of a page was 405 (FastAPI's GET routes do not take it)."""
+    for path in ("/", "/align", "/similarity", "/paraeval", "/lattice", "/paraphrases", "/docs"):
+        answer = client.head(path)
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html"), path
+
+
+def test_counts_of_one_are_singular(client, report_page) -> None:
+    """'1 links', '1 edges, 1 paths' and the docs' 'at least 1 characters'."""
+    page = _page(report_page, client.get("/align?" + urlencode({"source": "cat", "target": "cat"})))
+    assert "1 link, Pharaoh" in page.text
+    page = _page(report_page, client.get("/similarity?" + urlencode({"source": "cat", "target": "cat"})))
+    assert "sultan:default, 1 link)" in page.text
+    page = _page(report_page, client.get("/lattice?" + urlencode({"sentences": "cat"})))
+    assert "2 states, 1 edge, 1 path" in page.text
+    docs = client.get("/docs").text
+    assert "at least 1 character;" in docs and "at least 1 item;" in docs and "1 characters" not in docs
+
+
+def test_api_docs_describe_the_models_an_answer_holds(client) -> None:
+    """The docs said 'links: array of Link' and nowhere what a Link is."""
+    from paralign.web.pages import nested_models
+
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert nested_models(schemas, "AlignResponse") == ["Link"]
+    assert nested_models(schemas, "LatticeResponse") == ["Edge"]
+    docs = client.get("/docs").text
+    align = docs.split('id="op-post--api-align"')[1].split("</section>")[0]
+    assert "<h3>part of the answer: Link</h3>" in align
+    for name in ("<code>i</code>", "<code>kind</code>", "<code>confidence</code>"):
+        assert name in align
+    assert "<h3>part of the answer: Span</h3>" in docs and "<h3>part of the answer: Paraphrase</h3>" in docs

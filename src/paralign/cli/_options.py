@@ -260,7 +260,8 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
     sources, for `paraeval` and `meta-eval` (`config_option` names the flag that picks the
     config, for the help of the paper-only option)."""
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
-                        help="paraphrase table TSV (gzip ok), `path[:threshold]`; repeatable")
+                        help="paraphrase table: X.parquet (as pivot writes it), X.tsv or X.tsv.gz, "
+                        "`path[:threshold]`; repeatable")
     parser.add_argument("--resources", default=None,
                         help="built-in sources: ppdb, wordnet or none (default: the config's, "
                              "ppdb,wordnet)")

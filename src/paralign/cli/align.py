@@ -38,6 +38,7 @@ from ._common import (
     add_format,
     add_output,
     batch_status,
+    counted,
     input_name,
     is_std,
     open_in,
@@ -235,7 +236,7 @@ def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
             view = AlignmentView(source.tokens, target.tokens, alignment)
             sections.append(alignment_section(heading(pair), view, ident=ident))
     with open_out(args.output) as out:
-        out.write(page(f"paralign align: {len(results)} pairs", sections))
+        out.write(page(f"paralign align: {counted(len(results), 'pair')}", sections))
 
 
 WRITERS = {"text": write_lines, "json": write_lines, "pretty": write_pretty, "svg": write_svg,

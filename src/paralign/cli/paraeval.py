@@ -59,8 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              'document, {"segments": [...], "corpus": {...}}; many inputs: '
                              '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]})')
     parser.add_argument("--workers", type=positive_int, default=1,
-                        help="Dask worker processes matching segments, --config paper (default: "
-                             "%(default)s: in this process)")
+                        help="Dask worker processes: the default and contextual configs score whole "
+                             "systems on them (each worker indexes the references once), --config "
+                             "paper matches segments (default: %(default)s: in this process)")
     add_scheduler_option(parser)
     add_format(parser)
     add_output(parser)
@@ -110,7 +111,7 @@ def _paper_options(args: argparse.Namespace) -> dict[str, object]:
 
 def run(args: argparse.Namespace) -> int:
     from ..metrics.paraeval.scoring import scorer as make_scorer
-    from ..metrics.paraeval.scoring import system_scores
+    from ..metrics.paraeval.scoring import systems_scores
 
     paths = input_paths(args.input)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
@@ -134,9 +135,9 @@ def run(args: argparse.Namespace) -> int:
                              max_length=args.max_length,
                              resources=None if args.resources is None else args.resources.split(","),
                              **_paper_options(args))
-    with cluster_runner(args):  # the paper scorer matches segments on the runner's workers
-        results = [(path, system_scores(scorer, hyps, refs, args.sentence_level))
-                   for path, hyps in systems]
+    with cluster_runner(args):  # systems (graded configs) or segments (paper) on its workers
+        scores = systems_scores(scorer, [hyps for _, hyps in systems], refs, args.sentence_level)
+    results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]
     _write(args, results)
     if args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])

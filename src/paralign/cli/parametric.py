@@ -104,7 +104,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _common_options(table)
     table.add_argument("--table", required=True,
-                       help="ppdb, wordnet, or a TSV file phrase<TAB>paraphrase[<TAB>score] "
+                       help="ppdb, wordnet, a Parquet table (X.parquet) or a TSV file phrase<TAB>paraphrase[<TAB>score] "
                        "(PATH:THRESHOLD keeps scores >= THRESHOLD); - = stdin "
                        "(with a threshold: --table=-:THRESHOLD)")
     table.add_argument("--only-referenced", action="store_true",

@@ -24,8 +24,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Print the paraphrases of each PHRASE in a table, best first (probability, then "
         "paraphrase), with the table's other columns. A Parquet table (written by `pivot -o X.parquet`) "
         "is read with a filter on the phrase, so only the row groups that can hold it are read; a TSV "
-        "table (.gz allowed) is scanned. Phrases are matched exactly as the table holds them (tables "
-        "built with --lowercase, the default, hold lower-case phrases).",
+        "table (.gz allowed) is scanned. White space in a PHRASE is collapsed, and a table that "
+        "pivot or paraphrase-table built lower-cased (their default, recorded in the table) is "
+        "asked for the lower-cased PHRASE (shown as 'looked_up_as'); any other table is matched "
+        "exactly.",
     )
     parser.add_argument("phrase", nargs="+", help="phrase(s) to look up, e.g. 'a man'")
     parser.add_argument("--table", required=True, help="table file: X.parquet, X.tsv or X.tsv.gz (- = a TSV table on stdin)")
@@ -36,25 +38,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..tables import lookup
+    from ..tables import as_held, lookup
 
     with ExitStack() as stack:
         (table,), names = stdin_inputs(stack, [args.table])
         try:
-            found = lookup(table, args.phrase, args.top_k)
+            held = as_held(table, args.phrase)
+            found = lookup(table, list(held.values()), args.top_k)
         except ParalignError as exc:
             for copy, name in names.items():  # errors name '<stdin>', not its copy
                 rename_in_error(exc, copy, name)
             raise
-    result = {"table": args.table, "phrases": [{"phrase": p, "paraphrases": rows} for p, rows in found.items()]}
-    return write_result(args, result, render)
+    entries = []
+    for typed, key in held.items():
+        entry: dict = {"phrase": typed, "paraphrases": found[key]}
+        if key != typed:
+            entry["looked_up_as"] = key
+        entries.append(entry)
+    return write_result(args, {"table": args.table, "phrases": entries}, render)
 
 
 def render(result: dict) -> str:
     lines = []
     for entry in result["phrases"]:
         rows = entry["paraphrases"]
-        lines.append(f"{entry['phrase']}: {counted(len(rows), 'paraphrase')}" if rows else f"{entry['phrase']}: none")
+        name = entry["phrase"] + (f" (as {entry['looked_up_as']!r})" if "looked_up_as" in entry else "")
+        lines.append(f"{name}: {counted(len(rows), 'paraphrase')}" if rows else f"{name}: none")
         for row in rows:
             extra = "  ".join(f"{k}={v}" for k, v in row.items() if k not in ("paraphrase", "probability"))
             lines.append(f"  {row['probability']:.6g}\t{row['paraphrase']}" + (f"\t{extra}" if extra else ""))

@@ -25,7 +25,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Score system alignments against gold ones, paired by position. Formats "
         "(jacana JSON, JSONL, GIZA txt, MultiMWA TSV, Pharaoh lines) are detected from the files. "
         "A pair with a bad gold or system item is left out on both sides and reported (warnings "
-        "on stderr; skipped_rows in JSON); the other pairs are scored.",
+        "on stderr; skipped_rows in JSON); the other pairs are scored. As in jacana's published "
+        "figures, a pair with no system links has precision 100 (nothing claimed) and a pair with "
+        "no gold links recall 100 (nothing to find).",
     )
     parser.add_argument("--gold", required=True, help="gold alignment file")
     parser.add_argument("--system", default="-",

@@ -2,7 +2,8 @@
 
 Loads the models and the paraphrase sources once (a bad --table stops here, with its file and
 line), then serves the web app (paralign.web) with uvicorn on --host/--port (127.0.0.1:8000
-by default: only this machine can connect; --port 0 takes a free port). When the server listens,
+by default: only this machine can connect, and only under its loopback names, so a web page
+cannot reach it through a name of its own; --port 0 takes a free port). When the server listens,
 its address is printed to stdout (--format text: the URL; json: {"url", "host", "port",
 "tables"}); Ctrl-C stops it. Tables are chosen here, with --table: a request can never name a
 file.
@@ -11,12 +12,13 @@ file.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import socket
 from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
-from ._common import add_format, non_negative_int, progress
+from ._common import add_format, non_negative_int, progress, warn
 
 #: The highest TCP port.
 MAX_PORT = 65535
@@ -54,6 +56,18 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def loopback_names(host: str) -> tuple[str, ...] | None:
+    """The host names a server on `host` answers to when `host` is a loopback address (its own
+    name, localhost, 127.0.0.1, ::1: a request naming any other host is refused, which stops DNS
+    rebinding); None for any other address, where the user chose to be reachable by others."""
+    name = host.strip("[]").lower()
+    try:
+        loopback = ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        loopback = name == "localhost"
+    return tuple(dict.fromkeys((name, "localhost", "127.0.0.1", "::1"))) if loopback else None
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve", help="a local web page (and JSON API) to see alignments, similarity, ParaEval, lattices",
@@ -63,7 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=port_number, default=8000,
                         help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
-                        help="paraphrase table TSV (gzip ok), `path[:threshold]`, for the paraphrases "
+                        help="paraphrase table (X.parquet, X.tsv or X.tsv.gz), `path[:threshold]`, for the paraphrases "
                         "page and ParaEval; repeatable")
     parser.add_argument("--resources", default="ppdb,wordnet",
                         help="built-in paraphrase sources: ppdb, wordnet or none (default: %(default)s)")
@@ -97,8 +111,12 @@ def run(args: argparse.Namespace) -> int:
 
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")))
     with bound_socket(args.host, args.port) as sock:  # a bad address fails before the models load
+        if loopback_names(args.host) is None:
+            warn(f"listening on {args.host}: other machines can connect (no login, no encryption); "
+                 "the default --host 127.0.0.1 keeps the server to this machine")
         engine = Engine.load(config, progress)  # here, so a bad table is a clean error before serving
-        return _serve(args, uvicorn, create_app(config, engine=engine), engine, sock)
+        app = create_app(config, engine=engine, hosts=loopback_names(args.host))
+        return _serve(args, uvicorn, app, engine, sock)
 
 
 def _serve(args: argparse.Namespace, uvicorn: Any, app: Any, engine: Any, sock: socket.socket) -> int:

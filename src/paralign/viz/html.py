@@ -22,7 +22,7 @@ from .svg import Element, el
 
 CSS = """
 body { font-family: "DejaVu Sans", Verdana, Helvetica, Arial, sans-serif; color: #222;
-       margin: 1.5em; line-height: 1.4; }
+       margin: 1.5em; line-height: 1.4; overflow-wrap: break-word; }
 h1 { font-size: 1.4em; }
 h2 { font-size: 1.1em; margin-top: 2em; border-top: 1px solid #c8ced6; padding-top: 0.8em; }
 .figure { overflow-x: auto; margin: 0.8em 0; }

@@ -5,7 +5,9 @@ An :class:`Element` is a frozen value: a tag, attributes and children (elements 
 ``stroke-width``, ``data_i`` → ``data-i``; None leaves an attribute out); :meth:`Element.to_xml`
 writes it with every text and attribute escaped, so a token ``<script>`` is text, never markup.
 :func:`svg_root` makes the outer ``<svg>``: a viewBox always, the natural size in CSS (so a
-large picture scrolls in a browser and CSS can rescale it), readable fonts and a ``<title>``.
+large picture scrolls in a browser and CSS can rescale it) and as ``width``/``height``
+attributes (what an ``<img>`` of the file, as in a README, takes as its size; CSS still wins over
+them), readable fonts and a ``<title>``.
 :func:`text_width` estimates how wide a text is drawn, as there are no font metrics here.
 
 Not for: what a picture shows or where things go (:mod:`.grid`, :mod:`.lines`, :mod:`.lattice`)
@@ -106,12 +108,14 @@ def group(children: Iterable[Element | None], **attrs: object) -> Element:
 
 def svg_root(width: float, height: float, children: Iterable[Element | None], *, title: str,
              ident: str | None = None) -> Element:
-    """The outer ``<svg>``: viewBox ``0 0 width height``, that natural size in CSS (px), the
-    fonts, an accessible name and `title` (a browser's tooltip and the file's name for readers)."""
+    """The outer ``<svg>``: viewBox ``0 0 width height``, that natural size in CSS (px) and as
+    attributes (an ``<img>`` of an .svg file takes its size from them only: without them a
+    browser drew a 324 px grid 1264 px wide, as wide as the page), the fonts, an accessible name
+    and `title` (a browser's tooltip and the file's name for readers)."""
     width, height = max(1.0, float(width)), max(1.0, float(height))
     return el(
         "svg", el("title", title), *children,
-        xmlns=SVG_NS, id=ident, viewBox=f"0 0 {num(width)} {num(height)}",
+        xmlns=SVG_NS, id=ident, width=num(width), height=num(height), viewBox=f"0 0 {num(width)} {num(height)}",
         style=f"width: {num(width)}px; height: {num(height)}px; max-width: none",
         role="img", aria_label=title, font_family=FONT_FAMILY, font_size=FONT_SIZE,
     )

@@ -129,7 +129,8 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
 
 
 @router.post("/paraeval", response_model=ParaEvalResponse,
-             summary="ParaEval of a hypothesis against references, with its words' match tiers")
+             summary="ParaEval of a hypothesis against references, with its words' match tiers "
+             "(the paper configuration: the figures of `paralign paraeval --config paper`)")
 def paraeval(body: ParaEvalRequest, request: Request) -> ParaEvalResponse:
     return answer_paraeval(*engine_of(request).paraeval(body.hypothesis, body.references))
 

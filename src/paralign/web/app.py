@@ -3,11 +3,18 @@
 The app loads its :class:`.engine.Engine` once, in its lifespan (or is given one already
 loaded), and keeps it in ``app.state.engine``. Around the routes:
 
+- with `hosts` (``paralign serve`` on a loopback address gives its names), a request whose
+  ``Host`` header names another host is refused with 403 before any route sees it: a web page
+  the user visits cannot reach the server through a name it controls (DNS rebinding);
 - a request body over :data:`.models.LIMITS` ``body_bytes`` is refused with 413 before any
   route sees it (the declared length is checked first, then the bytes as they arrive);
 - a request that the models refuse gets 422 with a one-line message naming each field, and a
   ParalignError raised by the library for what a client sent (an unknown table, a lattice that
   cannot be built) gets 422 with its message: a client never causes a 5xx by what it sends;
+- an unknown route (404) or method (405) gets the same ``{error, detail}`` answer as every other
+  error, saying what exists instead, except that a browser asking for a page gets an HTML page
+  with the navigation (:func:`.pages.error_page`); so does a fault of the server itself (500,
+  whose traceback goes to the log, not to the client);
 - FastAPI's own API docs pages are switched off, as they load their scripts from a CDN: the
   app serves its own page at ``/docs`` (:mod:`.pages`), made from the OpenAPI schema on the
   server, with no script, and the schema itself at ``/openapi.json``. Every asset is served by
@@ -22,7 +29,7 @@ prints or binds a socket: ``paralign serve`` (:mod:`paralign.cli.serve`) runs th
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -31,6 +38,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from .. import __version__
 from ..errors import ParalignError
@@ -41,6 +49,38 @@ from .models import LIMITS, describe, field_errors
 STATIC = Path(__file__).parent / "static"
 
 
+def host_name(header: str) -> str:
+    """The host of a ``Host`` header, without its port, lower case (``[::1]:8000`` -> ``::1``)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].partition("]")[0]
+    return header.rpartition(":")[0] if header.count(":") == 1 else header
+
+
+async def _send_error(send: Any, status: int, message: str) -> None:
+    """Send a whole JSON error answer ``{error, detail}`` from ASGI middleware."""
+    body = JSONResponse({"error": message, "detail": []}, status_code=status).body
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class HostCheck:
+    """ASGI middleware: 403 for a request whose Host header is not one of `hosts`."""
+
+    def __init__(self, app: Any, hosts: Iterable[str]) -> None:
+        self.app, self.hosts = app, tuple(dict.fromkeys(h.lower() for h in hosts))
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            header = dict(scope.get("headers", ())).get(b"host", b"").decode("latin-1")
+            if host_name(header) not in self.hosts:
+                await _send_error(send, 403, f"this server answers requests for {', '.join(self.hosts)}, "
+                                  f"not {header!r} (start paralign serve with --host to listen elsewhere)")
+                return
+        await self.app(scope, receive, send)
+
+
 class BodyLimit:
     """ASGI middleware: 413 for a request body over `limit` bytes (declared or sent)."""
 
@@ -48,12 +88,7 @@ class BodyLimit:
         self.app, self.limit = app, limit
 
     async def _refuse(self, send: Any) -> None:
-        body = JSONResponse({"error": f"the request body is over {self.limit} bytes", "detail": []},
-                            status_code=413).body
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        await _send_error(send, 413, f"the request body is over {self.limit} bytes")
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -95,6 +130,40 @@ async def _refused(request: Request, exc: ParalignError) -> JSONResponse:
     return JSONResponse({"error": str(exc), "detail": []}, status_code=422)
 
 
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page: GET or HEAD of a path outside the API, the schema and the
+    static files, accepting HTML."""
+    path = request.url.path
+    return (request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/static/"))
+            and path not in ("/api", "/openapi.json") and "text/html" in request.headers.get("accept", ""))
+
+
+def http_message(request: Request, exc: HTTPException) -> str:
+    """One line for people about a 404, a 405 or another HTTP error of the router."""
+    where = f"{request.method} {request.url.path}"
+    if exc.status_code == 404:
+        return f"nothing at {request.url.path}: the pages are listed at /, the API routes at /docs"
+    if exc.status_code == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        return f"{where} is not allowed" + (f": use {allowed.replace(', ', ' or ')}" if allowed else "")
+    return str(exc.detail)
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Any:
+    message = http_message(request, exc)
+    if _wants_page(request):
+        return pages.error_page(request, exc.status_code, message, exc.headers)
+    return JSONResponse({"error": message, "detail": []}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def _server_error(request: Request, exc: Exception) -> Any:
+    """A 500 in the shape of every other error (Starlette logs the traceback after this)."""
+    message = f"the server failed on {request.method} {request.url.path} ({type(exc).__name__}); see its log"
+    if _wants_page(request):
+        return pages.error_page(request, 500, message)
+    return JSONResponse({"error": message, "detail": []}, status_code=500)
+
+
 def _schema(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
     of ``table`` (made once, after start-up)."""
@@ -113,9 +182,10 @@ def _schema(app: FastAPI) -> dict[str, Any]:
 
 
 def create_app(config: ServeConfig | None = None, *, engine: Engine | None = None,
-               max_body: int = LIMITS["body_bytes"]) -> FastAPI:
+               max_body: int = LIMITS["body_bytes"], hosts: Iterable[str] | None = None) -> FastAPI:
     """The app; its lifespan loads an Engine from `config` (default: :class:`ServeConfig`'s
-    defaults) unless `engine` is given."""
+    defaults) unless `engine` is given. With `hosts`, only requests for those host names are
+    answered (see the module's docstring)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -131,7 +201,11 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
     app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
     app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
     app.add_exception_handler(ParalignError, _refused)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit, limit=max_body)
+    if hosts is not None:
+        app.add_middleware(HostCheck, hosts=hosts)  # added last: runs first
     app.include_router(api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
+from pydantic_core import PydanticCustomError
 
 from ..aligners.registry import ALIGNER_NAMES
 from ..aligners.sultan.options import PRESETS
@@ -71,8 +72,28 @@ LatticeSentence = _text("lattice_sentence_chars",
 Phrase = _text("phrase_chars", f"a phrase (at most {LIMITS['phrase_chars']} characters)")
 
 
+#: A JSON boolean, only (``"yes"``, ``1`` or ``"true"`` would be coerced to true by default).
+Flag = Annotated[bool, Strict()]
+
+
+def _whole_number(value: object) -> object:
+    """A JSON number for an integer field: booleans and strings are refused where pydantic would
+    coerce them (``true`` -> 1, ``"5"`` -> 5); ``5.0`` stays accepted, as JSON Schema's integer
+    takes it."""
+    if isinstance(value, (bool, str)):
+        raise PydanticCustomError("int_type", "Input should be a valid integer, not a {kind}",
+                                  {"kind": "boolean" if isinstance(value, bool) else "string"})
+    return value
+
+
+#: A whole JSON number (see :func:`_whole_number`).
+Count = Annotated[int, BeforeValidator(_whole_number)]
+
+
 class Request(BaseModel):
-    """A request body: unknown fields are refused, so a misspelt option is never ignored."""
+    """A request body: unknown fields are refused, so a misspelt option is never ignored; a flag
+    or a count of the wrong JSON type (``"picture": "yes"``, ``"limit": true``) is refused, not
+    coerced."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -87,7 +108,7 @@ class PairRequest(Request):
 class AlignRequest(PairRequest):
     """Two sentences to word-align."""
 
-    picture: bool = Field(False, description="also return the alignment grid as SVG")
+    picture: Flag = Field(False, description="also return the alignment grid as SVG")
 
 
 class SimilarityRequest(PairRequest):
@@ -110,7 +131,7 @@ class LatticeRequest(Request):
         min_length=1, max_length=LIMITS["lattice_sentences"],
         description=f"1 to {LIMITS['lattice_sentences']} sentences")
     method: Literal["syntax", "msa"] = Field("syntax", description="syntax-based merging or the MSA baseline")
-    picture: bool = Field(False, description="also return the lattice drawing as SVG")
+    picture: Flag = Field(False, description="also return the lattice drawing as SVG")
 
 
 class ParaphrasesRequest(Request):
@@ -119,7 +140,7 @@ class ParaphrasesRequest(Request):
     phrase: Phrase  # type: ignore[valid-type]
     table: str | None = Field(None, max_length=200, description="a source's name as GET /api/info "
                               "lists them, never a path (default: the first source loaded)")
-    limit: int = Field(50, ge=1, le=LIMITS["paraphrases"], description="most paraphrases listed")
+    limit: Count = Field(50, ge=1, le=LIMITS["paraphrases"], description="most paraphrases listed")
 
 
 # -- answers ---------------------------------------------------------------------------------------
@@ -204,12 +225,36 @@ class Info(BaseModel):
     limits: dict[str, int]
 
 
+#: JSON's names of the Python types a parsed body can have.
+_JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
+               type(None): "null"}
+
+
+def _message(error: dict) -> str:
+    """One error's message for people. A body that is not JSON (FastAPI passes the raw bytes on
+    when the content type is not JSON), JSON that does not parse (whose ``loc`` is a character
+    position, not a field) and a body of the wrong JSON type are said as such; a check's
+    ``ValueError`` loses pydantic's ``Value error, `` prefix."""
+    kind, loc, message = error.get("type"), tuple(error.get("loc", ())), str(error.get("msg", "invalid"))
+    if kind == "json_invalid":
+        at = f" at character {loc[-1]}" if len(loc) > 1 else ""
+        return f"invalid JSON{at}: {(error.get('ctx') or {}).get('error', message)}"
+    if loc == ("body",) and kind == "model_attributes_type":
+        if isinstance(error.get("input"), bytes | bytearray):
+            return "is not JSON: send a JSON object with the header content-type: application/json"
+        return f"must be a JSON object, not {_JSON_TYPES.get(type(error.get('input')), 'that')}"
+    if loc == ("body",) and kind == "missing":
+        return "is empty: send a JSON object"
+    return message.removeprefix("Value error, ")
+
+
 def field_errors(errors: list[dict]) -> list[dict[str, str]]:
     """Pydantic's errors as (field, message) records (the input itself is not echoed back)."""
     out = []
     for error in errors:
-        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
-        out.append({"field": where, "message": str(error.get("msg", "invalid"))})
+        loc = error.get("loc", ())
+        parts = [] if error.get("type") == "json_invalid" else [p for p in loc if p != "body"]
+        out.append({"field": ".".join(str(part) for part in parts) or "body", "message": _message(error)})
     return out
 
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..aligners.registry import ALIGNER_NAMES
 from ..aligners.sultan.options import PRESETS
-from ..errors import ParalignError
+from ..errors import ParalignError, counted
 from . import api
 from .models import (
     LIMITS,
@@ -42,7 +42,16 @@ from .models import (
 )
 
 router = APIRouter(include_in_schema=False)
+
+
+def page_route(path: str) -> Callable[[Callable[..., HTMLResponse]], Callable[..., HTMLResponse]]:
+    """A page's route: GET, and HEAD too (link checkers and some browsers ask with HEAD first;
+    FastAPI's ``router.get`` answers it 405)."""
+    return router.api_route(path, methods=["GET", "HEAD"], response_class=HTMLResponse)
+
+
 templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True))
+templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link, 2 links
 
 #: The pages, in the order the navigation lists them: (path, label).
 NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEval"),
@@ -96,12 +105,22 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         return render(request, name, 422, form=form, error=str(exc))
 
 
-@router.get("/", response_class=HTMLResponse)
+def error_page(request: Request, status: int, message: str,
+               headers: Mapping[str, str] | None = None) -> HTMLResponse:
+    """The page of an HTTP error a browser met (an unknown page: 404): the navigation, the
+    message and a way back."""
+    heading = {404: "Page not found", 405: "Method not allowed", 500: "Server error"}.get(status, "Error")
+    answer = render(request, "error.html", status, error=message, heading=heading)
+    answer.headers.update(headers or {})
+    return answer
+
+
+@page_route("/")
 def index(request: Request) -> HTMLResponse:
     return render(request, "index.html")
 
 
-@router.get("/align", response_class=HTMLResponse)
+@page_route("/align")
 def align_page(request: Request) -> HTMLResponse:
     q = request.query_params
 
@@ -116,7 +135,7 @@ def align_page(request: Request) -> HTMLResponse:
     return answer_page(request, "align.html", AlignRequest, fields, work)
 
 
-@router.get("/similarity", response_class=HTMLResponse)
+@page_route("/similarity")
 def similarity_page(request: Request) -> HTMLResponse:
     q = request.query_params
 
@@ -130,7 +149,7 @@ def similarity_page(request: Request) -> HTMLResponse:
     return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
 
 
-@router.get("/paraeval", response_class=HTMLResponse)
+@page_route("/paraeval")
 def paraeval_page(request: Request) -> HTMLResponse:
     from ..viz.reports.paraeval import LABELS, hypothesis
 
@@ -145,7 +164,7 @@ def paraeval_page(request: Request) -> HTMLResponse:
     return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work)
 
 
-@router.get("/lattice", response_class=HTMLResponse)
+@page_route("/lattice")
 def lattice_page(request: Request) -> HTMLResponse:
     from ..viz import lattice_drawing
 
@@ -160,7 +179,7 @@ def lattice_page(request: Request) -> HTMLResponse:
     return answer_page(request, "lattice.html", LatticeRequest, fields, work)
 
 
-@router.get("/paraphrases", response_class=HTMLResponse)
+@page_route("/paraphrases")
 def paraphrases_page(request: Request) -> HTMLResponse:
     q = request.query_params
 
@@ -193,9 +212,12 @@ def schema_type(schema: Mapping[str, Any]) -> str:
     return str(kind)
 
 
-RULES = (("minLength", "at least {} characters"), ("maxLength", "at most {} characters"),
-         ("minItems", "at least {} items"), ("maxItems", "at most {} items"),
-         ("minimum", ">= {}"), ("maximum", "<= {}"))
+#: The schema's rules as people read them: (keyword, how its number is said).
+RULES: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("minLength", lambda n: f"at least {counted(n, 'character')}"),
+    ("maxLength", lambda n: f"at most {counted(n, 'character')}"),
+    ("minItems", lambda n: f"at least {counted(n, 'item')}"), ("maxItems", lambda n: f"at most {counted(n, 'item')}"),
+    ("minimum", lambda n: f">= {n}"), ("maximum", lambda n: f"<= {n}"))
 
 
 def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
@@ -204,9 +226,9 @@ def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
     required = set(schema.get("required", ()))
     out = []
     for field, spec in schema.get("properties", {}).items():
-        rules = [text.format(spec[key]) for key, text in RULES if key in spec]
+        rules = [say(spec[key]) for key, say in RULES if key in spec]
         items = spec.get("items", {})
-        rules += [f"each {text.format(items[key])}" for key, text in RULES if isinstance(items, dict) and key in items]
+        rules += [f"each {say(items[key])}" for key, say in RULES if isinstance(items, dict) and key in items]
         if "pattern" in spec or (isinstance(items, dict) and "pattern" in items):
             rules.append("not only spaces; no control characters (the pattern in the schema)")
         out.append({"name": field, "type": schema_type(spec), "required": "yes" if field in required else "no",
@@ -215,25 +237,48 @@ def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
     return out
 
 
+def nested_models(schemas: Mapping[str, Any], name: str) -> list[str]:
+    """The models that the fields of schema `name` hold (``links: array of Link`` -> ``Link``),
+    and theirs, in order of first use, without `name` itself."""
+    found: list[str] = []
+
+    def refs(spec: Any) -> list[str]:
+        if isinstance(spec, dict):
+            own = [spec["$ref"].rsplit("/", 1)[-1]] if "$ref" in spec else []
+            return own + [r for value in spec.values() for r in refs(value)]
+        return [r for value in spec for r in refs(value)] if isinstance(spec, list) else []
+
+    todo = [name]
+    while todo:
+        for ref in refs(schemas.get(todo.pop(0), {}).get("properties", {})):
+            if ref != name and ref not in found:
+                found.append(ref)
+                todo.append(ref)
+    return found
+
+
 def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Every operation of an OpenAPI schema with its request and answer fields."""
+    """Every operation of an OpenAPI schema with its tables: (title, model, fields) of its
+    request, its answer and the models they hold (a Link of the answer's links ...)."""
     schemas = schema.get("components", {}).get("schemas", {})
     out = []
     for path, methods in schema.get("paths", {}).items():
         for method, op in methods.items():
             body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
             answer = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {})
-            request_name = schema_type(body) if body else None
-            answer_name = schema_type(answer.get("schema", {})) if answer else None
-            out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""),
-                        "request": request_name, "request_fields": model_fields(schemas, request_name or ""),
-                        "answer": answer_name, "answer_fields": model_fields(schemas, answer_name or ""),
+            tables = []
+            for title, spec in (("request", body), ("answer", answer.get("schema", {}) if answer else {})):
+                name = schema_type(spec) if spec else ""
+                tables += [(title, name, model_fields(schemas, name))] if name in schemas else []
+                tables += [(f"part of the {title}", part, model_fields(schemas, part))
+                           for part in nested_models(schemas, name)] if name in schemas else []
+            out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""), "tables": tables,
                         "errors": sorted(k for k in op.get("responses", {}) if k != "200"),
                         "example": json.dumps(EXAMPLES[path]) if path in EXAMPLES else None})
     return out
 
 
-@router.get("/docs", response_class=HTMLResponse)
+@page_route("/docs")
 def docs_page(request: Request) -> HTMLResponse:
     return render(request, "docs.html", operations=operations(request.app.openapi()),
                   base=str(request.base_url).rstrip("/"))

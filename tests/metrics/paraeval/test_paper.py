@@ -96,6 +96,12 @@ def test_signature_fields(figure4_table):
                    "stop:skip|version:0.2.0")
 
 
+def test_the_signature_names_the_package_version_that_paralign_version_prints():
+    import paralign
+
+    assert ParaEval([]).signature(1).endswith(f"|version:{paralign.__version__}")
+
+
 def test_empty_segments_precision_is_zero_recall_undefined_without_reference_words():
     pe = ParaEval([])
     stats = pe.segment_stats(["", "a b", ""], [["x", "", ""]])

@@ -1,8 +1,9 @@
-"""The Sultan aligner's front: :class:`Aligner` (annotate, prepare, align, trace), worker pool.
+"""The Sultan aligner's front: :class:`Aligner` (annotate, prepare, align, trace).
 
 Holds the options, the word-similarity source (loaded on first use) and the caches that clones
-share; annotates texts or token lists, prepares sentences, runs the module pipeline of
-:mod:`.modules` on each pair, in forked worker processes when asked.
+share; annotates texts or token lists (with spaCy's own ``n_process`` when asked for workers),
+prepares sentences, and runs the module pipeline of :mod:`.modules` on each pair, on Dask
+workers when asked (through :func:`paralign.workers.iter_chunk_results`, the one batch runner).
 
 Not for: the modules themselves (:mod:`.modules`), the options and presets (:mod:`.options`) or
 the per-sentence index (:mod:`.prepared`).

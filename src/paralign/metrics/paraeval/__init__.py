@@ -36,7 +36,8 @@ from .paper import (
 #: Names loaded on first use: the graded scorer imports numpy, and the command line imports
 #: this package to list the configs without loading numpy.
 _LAZY = {"GradedParaEval": ".graded", "metrics_of": ".scoring", "paraeval": ".scoring",
-         "scorer": ".scoring", "system_scores": ".scoring"}
+         "scorer": ".scoring", "system_scores": ".scoring",
+         "systems_scores": ".scoring"}
 
 
 def __getattr__(name: str) -> object:
@@ -50,7 +51,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "CONFIGS", "Config", "GradedParaEval", "get_config", "metrics_of", "scorer", "system_scores",
+    "CONFIGS", "Config", "GradedParaEval", "get_config", "metrics_of", "scorer", "system_scores", "systems_scores",
     "EXACT", "PARAPHRASE", "STAT_COLUMNS", "SYNONYM", "TIERS", "UNMATCHED", "VERSION",
     "MatchedSpan", "ParaEval", "ParaEvalMetric", "ParaEvalScore", "PreparedReferences",
     "SegmentMatch", "SegmentStats", "build_sources", "f_measure", "fast_wordnet_synonyms",

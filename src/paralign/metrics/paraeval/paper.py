@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..._version import __version__ as VERSION  # signatures carry the package's version
 from ...errors import ConfigurationError, MismatchError, ParalignError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
@@ -46,8 +47,6 @@ from .signature import source_signature
 
 if TYPE_CHECKING:
     import numpy as np
-
-VERSION = "0.2.0"
 
 #: Punctuation-only tokens are treated like stop words for the paraphrase tier.
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»“”‘’…–—")

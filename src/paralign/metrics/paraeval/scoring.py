@@ -9,11 +9,13 @@ Not for: matching (:mod:`.paper`, :mod:`.graded`) or the command line.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, ParalignError
 from ...paraphrases import ParaphraseSource
+from ...workers import run_chunks
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
 from .inputs import check_hypotheses, check_names
@@ -90,15 +92,45 @@ def metrics_of(item: Scorer, parts: Iterable[str] = PARTS, label: str = "paraeva
     return out
 
 
+def systems_scores(
+    item: Scorer, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]],
+    sentence_level: bool = False, *, workers: int = 1,
+) -> list[dict[str, object]]:
+    """:func:`system_scores` of each system (its hypotheses), in order, on the batch runner
+    (``workers`` local processes, or the cluster of an enclosing :func:`paralign.workers.runner`).
+
+    A graded scorer scores whole systems there, one task each: every worker gets the scorer once
+    and indexes the references on its first system, as this process would. The paper scorer
+    matches each system's segments there instead (its chunks of 256). The numbers are the same
+    wherever they are computed; a task that fails stops the scoring (a corpus score has no place
+    for a missing system)."""
+    if isinstance(item, GradedParaEval):
+        task = functools.partial(_systems_chunk, item, [list(stream) for stream in references], sentence_level)
+        return run_chunks(task, [list(hyps) for hyps in systems], _worker_failed, workers=workers, chunk_size=1)
+    return [system_scores(item, hyps, references, sentence_level, workers=workers) for hyps in systems]
+
+
+def _systems_chunk(item: GradedParaEval, references: list[list[str]], sentence_level: bool,
+                   chunk: list[list[str]]) -> list[dict[str, object]]:
+    """The scores of a chunk of systems (a worker's task)."""
+    return [system_scores(item, hyps, references, sentence_level) for hyps in chunk]
+
+
+def _worker_failed(_chunk: list, why: str) -> list[dict[str, object]]:
+    raise ParalignError(f"ParaEval scoring failed in a worker: {why}")
+
+
 def system_scores(
     item: Scorer, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-    sentence_level: bool = False,
+    sentence_level: bool = False, *, workers: int = 1,
 ) -> dict[str, object]:
     """One system's scores as plain data: ``precision``, ``recall``, ``f`` (and ``score``, the
     headline, for a graded config), ``signature`` and ``counts`` (the statistics behind them);
     with `sentence_level` also ``segments``: the same for each segment, numbered from 1. The
-    references are indexed once per scorer, however many systems it scores. No hypothesis at
-    all is an EmptyScoringError (as ``paralign paraeval`` on an empty file), not scores of 0."""
+    references are indexed once per scorer, however many systems it scores. ``workers`` is the
+    paper scorer's (its segments matched on Dask workers); a graded scorer spreads whole
+    systems instead (:func:`systems_scores`). No hypothesis at all is an EmptyScoringError (as
+    ``paralign paraeval`` on an empty file), not scores of 0."""
     check_hypotheses(hypotheses, scoring=True)
     nrefs = len(references)
     signature = item.signature(nrefs)
@@ -111,7 +143,7 @@ def system_scores(
         return out
     from .paper import ParaEvalScore, sum_stats
 
-    stats = item.segment_stats(hypotheses, references)
+    stats = item.segment_stats(hypotheses, references, workers=workers)
     out = _paper_dict(ParaEvalScore(sum_stats(stats), signature))
     if sentence_level:
         out["segments"] = [{"segment": n, **_paper_dict(ParaEvalScore(s, signature))}
@@ -145,4 +177,4 @@ def _graded_dict(row: np.ndarray, config: Config, level: str, signature: str) ->
 
 
 __all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedMetric", "Scorer", "config_of",
-           "metrics_of", "paraeval", "scorer", "system_scores"]
+           "metrics_of", "paraeval", "scorer", "system_scores", "systems_scores"]

@@ -19,7 +19,7 @@ from ..html import Section, figure, page
 from ..intervals import Interval, interval_plot
 from ..scatter import Point, scatter
 from ..svg import Element, el
-from .parts import CSS, lookup, score_table, value_cell
+from .parts import CSS, lookup, number, score_table, value_cell
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...metrics.correlation import MetaEvaluation, MetricCorrelation
@@ -48,9 +48,8 @@ def metric_section(result: MetaEvaluation, metric: MetricCorrelation, data: Mapp
     systems = [s for s in metric.scores if s in result.human]
     points = [Point(result.human[s], metric.scores[s], s) for s in systems]
     line = least_squares([p.x for p in points], [p.y for p in points])
-    pearson = metric.correlations["pearson"]
-    caption = (f"Pearson {pearson.value:.3f} [{pearson.low:.3f}, {pearson.high:.3f}] over "
-               f"{len(points)} systems")
+    value, low, high = _figures(data, f"metrics.{metric.name}.pearson")
+    caption = f"Pearson {number(value)} [{number(low)}, {number(high)}] over {len(points)} systems"
     body = (
         el("p", caption, class_="note"),
         figure(scatter(points, x_label="human score (DA z)", y_label=f"{metric.name} score",
@@ -61,12 +60,20 @@ def metric_section(result: MetaEvaluation, metric: MetricCorrelation, data: Mapp
     return Section(metric.name, body, f"metric-{index + 1}")
 
 
-def segment_overview(result: MetaEvaluation) -> Section:
-    """Every metric's DARR tau and Pearson at segment level, one interval plot each."""
+def _figures(data: Mapping, key: str) -> tuple[float, float, float]:
+    """The value, low and high of the correlation at dotted `key` of the JSON output `data` (so
+    that a caption or a plot shows the figures its table and ``--format json`` show; None,
+    an undefined correlation, as NaN)."""
+    found = (lookup(data, f"{key}.{part}") for part in ("value", "low", "high"))
+    return tuple(float("nan") if v is None else float(v) for v in found)  # type: ignore[return-value,arg-type]
+
+
+def segment_overview(result: MetaEvaluation, data: Mapping) -> Section:
+    """Every metric's DARR tau and Pearson at segment level, one interval plot each (the figures
+    of the JSON output `data`)."""
     body = []
     for kind, label in SEGMENT_PLOTS:
-        rows = [Interval(name, *(getattr(m.correlations[kind], p) for p in ("value", "low", "high")))
-                for name, m in result.segment.items()]
+        rows = [Interval(name, *_figures(data, f"segment.{name}.{kind}")) for name in result.segment]
         body.append(figure(interval_plot(rows, x_label=label, span=(-1.0, 1.0), ident=f"segment-{kind}",
                                          title=f"{label}, 95% intervals ({result.pair})")))
     first = next(iter(result.segment.values()))
@@ -102,6 +109,6 @@ def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str
             intro.append(el("p", f"{label}: {', '.join(names)}", class_="note"))
     sections = [metric_section(result, m, data, k) for k, m in enumerate(result.metrics.values())]
     if result.segment:
-        sections.append(segment_overview(result))
+        sections.append(segment_overview(result, data))
         sections += [segment_section(data, name, k) for k, name in enumerate(result.segment)]
     return page(title or f"Meta-evaluation: {result.pair}", sections, intro=intro, css=CSS)

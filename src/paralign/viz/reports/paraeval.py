@@ -72,7 +72,7 @@ def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references
         score_table(corpus, [("precision", "precision", True), ("recall", "recall", True), ("F", "f", True),
                              ("hypothesis words", "counts.hyp_words", False),
                              ("matched", "counts.hyp_matched", False),
-                             ("matched as paraphrases", "counts.hyp_paraphrase", False),
+                             ("matched in the paraphrase tier (paraphrase + synonym)", "counts.hyp_paraphrase", False),
                              ("segments", "counts.segments", False)]),
         legend,
     ]

@@ -6,10 +6,11 @@ Not for: scoring or correlating (:mod:`paralign.similarity.sts`) or writing the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from ...errors import counted
 from ...metrics import least_squares
-from ...similarity.sts import StsFileResult, StsReport, largest_errors, scored_pairs
+from ...similarity.sts import StsError, StsFileResult, StsReport, largest_errors, scored_pairs
 from ..html import Section, figure, page
 from ..scatter import Point, scatter
 from ..svg import Element, el
@@ -19,10 +20,10 @@ from .parts import CSS, score_table
 ERRORS = 10
 
 
-def _errors_table(result: StsFileResult, count: int, line: tuple[float, float] | None) -> Element:
+def _errors_table(errors: Sequence[StsError]) -> Element:
     rows = [el("tr", el("th", "line"), el("th", "sentence 1"), el("th", "sentence 2"), el("th", "gold"),
                el("th", "score"), el("th", "off the line"))]
-    for e in largest_errors(result, count, line):
+    for e in errors:
         rows.append(el("tr", el("td", str(e.pair.line)), el("td", e.pair.sentence1), el("td", e.pair.sentence2),
                        el("td", f"{e.pair.score:g}", class_="value"), el("td", f"{e.score:.3f}", class_="value"),
                        el("td", f"{e.residual:+.3f}", class_="value"),
@@ -38,6 +39,7 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
     points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored]
     line = least_squares([p.x for p in points], [p.y for p in points])
     key, shown = f"sets.{index}", data["sets"][index]  # names as the command shows them
+    errors = largest_errors(result, count, line)  # fewer than `count` in a small file
     body: tuple[Element, ...] = (
         score_table(data, [("pairs scored", f"{key}.pairs", False), ("Pearson", f"{key}.pearson", True),
                            ("Spearman", f"{key}.spearman", True), ("rows skipped", f"{key}.skipped", False),
@@ -45,8 +47,9 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
         figure(scatter(points, x_label="gold score", y_label=f"system score ({ev.signal})",
                        title=f"{shown['name']}: system score against gold", ident=f"set-{index + 1}-scatter",
                        line=line)),
-        el("h3", f"largest errors (the {count} pairs farthest from the line)"),
-        _errors_table(result, count, line),
+        el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
+           else "largest errors: none (no line fits these scores)"),
+        _errors_table(errors),
     )
     return Section(f"{shown['name']} ({shown['path']})", body, f"set-{index + 1}")
 

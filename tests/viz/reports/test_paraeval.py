@@ -1,0 +1,28 @@
+"""`paraeval --report` (paralign.viz.reports.paraeval): the score table and the tier legend
+count the same words."""
+
+from __future__ import annotations
+
+from paralign.metrics.paraeval import ParaEval, ParaEvalScore, sum_stats
+from paralign.paraphrases import load_source
+
+
+def test_the_paraphrase_tier_count_is_the_legends_paraphrase_and_synonym_words(tmp_path, report_page) -> None:
+    """'matched as paraphrases: 3' stood above a legend 'paraphrase: 0, synonym: 3': the count
+    is every word matched in the paraphrase tier, which the legend splits in two."""
+    from paralign.viz.reports import paraeval_report
+
+    table = tmp_path / "t.tsv"
+    table.write_text("mat\trug\t0.9\nsat on\twas sitting on\t0.8\n", encoding="utf-8")
+    scorer = ParaEval(sources=[load_source(str(table))])
+    hyps, refs = ["the cat sat on the mat"], [["a cat was sitting on the rug"]]
+    matches = scorer.segment_matches(hyps, refs)
+    corpus = ParaEvalScore(sum_stats(m.stats for m in matches), scorer.signature(1)).to_dict()
+    page = report_page(paraeval_report(corpus, matches, [["a cat was sitting on the rug"]]))
+    legend = {span["data-tier"]: span for span in page.find("span", class_="tier") if "data-tier" in span}
+    assert {"paraphrase", "synonym"} <= set(legend)
+    counted = {tier: sum(sp.end - sp.start for sp in matches[0].spans if sp.tier == tier)
+               for tier in ("paraphrase", "synonym")}
+    assert counted["paraphrase"] > 0 and counted["synonym"] > 0
+    assert corpus["counts"]["hyp_paraphrase"] == counted["paraphrase"] + counted["synonym"]
+    assert "matched in the paraphrase tier (paraphrase + synonym)" in page.text
