@@ -177,3 +177,11 @@ def test_repr_shows_the_links_and_round_trips() -> None:
     a = Alignment.from_pharaoh("2?2 1-1 0-0")
     assert repr(a) == "Alignment.from_pharaoh('0-0 1-1 2?2')"
     assert eval(repr(a), {"Alignment": Alignment}) == a
+
+
+def test_from_pharaoh_of_something_that_is_not_a_str_is_named() -> None:
+    """API audit C11: None was "'NoneType' object has no attribute 'strip'"."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="Pharaoh links are a str such as '0-0 1.1', not NoneType"):
+        Alignment.from_pharaoh(None)

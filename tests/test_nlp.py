@@ -64,3 +64,29 @@ def test_missing_model_is_a_resource_error() -> None:
 
     with pytest.raises(ResourceMissingError, match="PARALIGN_SPACY_MODEL"):
         _ = Annotator("no_such_model_xyz").nlp
+
+
+@pytest.mark.parametrize(
+    ("item", "shown"),
+    [(None, "NoneType None"), (5, "int 5"), ([1, 2], "a token list holding int 1"), (["a", None], "a token list holding NoneType")],
+)
+def test_what_is_not_a_sentence_is_named(nlp_annotator: Annotator, item, shown) -> None:
+    """API audit C4: these were TypeErrors from inside spaCy ("'NoneType' object is not iterable")."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=f"a sentence is a text .str. or a token list .list of str., not {shown}"):
+        nlp_annotator(item)
+
+
+def test_n_process_below_one_is_refused(nlp_annotator: Annotator) -> None:
+    """API audit C5: n_process=0 was spaCy's 'not enough values to unpack'."""
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="n_process must be at least 1, got 0"):
+        annotate_many(["a cat"], nlp_annotator, n_process=0)
+
+
+def test_a_sentence_is_annotated_again_from_its_tokens(nlp_annotator: Annotator) -> None:
+    """It failed with 'sequence item 0: expected str instance, Token found'."""
+    s = nlp_annotator(["The", "cat", "sat", "."])
+    assert nlp_annotator(s) == s

@@ -153,3 +153,40 @@ def test_a_byte_order_mark_starting_a_tsv_table_is_not_part_of_its_first_phrase(
     path = tmp_path / "t.tsv"
     path.write_bytes("\ufeffthe cat\tthe feline\t0.5\n".encode())
     assert list(ParaphraseTable.from_tsv(path).phrases()) == ["the cat"]
+
+
+def test_a_phrase_that_is_not_a_str_is_named() -> None:
+    """API audit C11: paraphrases(None) was "'NoneType' object has no attribute 'split'"."""
+    from paralign.errors import InputTypeError
+
+    table = ParaphraseTable.from_pairs([("cat", "feline")])
+    with pytest.raises(InputTypeError, match="a phrase is a str, not NoneType"):
+        table.paraphrases(None)
+    assert dict(table.paraphrases(" Cat ")) == {"feline": None}
+
+
+@pytest.mark.parametrize("score", [float("nan"), float("inf")])
+def test_add_refuses_a_score_that_is_not_finite(score) -> None:
+    """API audit R4: add() took NaN, which from_tsv refuses in a file."""
+    table = ParaphraseTable()
+    with pytest.raises(ConfigurationError, match=r"score of 'a' -> 'b' is (nan|inf), not a finite number"):
+        table.add("a", "b", score)
+    table.add("a", "b", 0.5)
+    assert dict(table.paraphrases("a")) == {"b": 0.5}
+
+
+@pytest.mark.parametrize("spec", ["", "  ", None])
+def test_load_source_of_nothing_says_what_it_takes(spec) -> None:
+    """'' was 'InputFileError: .: is a directory', None a TypeError."""
+    from paralign.paraphrases import load_source
+
+    with pytest.raises(ConfigurationError, match="use ppdb, wordnet, PATH or PATH:THRESHOLD"):
+        load_source(spec)
+
+
+def test_load_source_takes_a_path(tmp_path) -> None:
+    from paralign.paraphrases import load_source
+
+    table = tmp_path / "t.tsv"
+    table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    assert dict(load_source(table).paraphrases("cat")) == {"feline": 0.5}

@@ -107,3 +107,14 @@ def test_dense_block_pair():
     assert sorted(spans) == sorted(
         [(b, b + 2, b, b + 2) for b in range(0, n, 2)] + [(b, b + 4, b, b + 4) for b in range(0, n - 2, 2)]
     )
+
+
+def test_token_lists_must_not_be_one_str():
+    """API audit W3: "ab" was read as the tokens 'a', 'b' (and phrase pairs made of letters)."""
+    from paralign.errors import InputTypeError
+
+    links = Alignment.from_pharaoh("0-0 1-1")
+    with pytest.raises(InputTypeError, match="source_tokens must be a list of strings, not one str"):
+        phrase_pairs(links, "ab", ["c", "d"])
+    with pytest.raises(InputTypeError, match="target_tokens: item 2 is int"):
+        phrase_pairs(links, ["a", "b"], ["c", 4])

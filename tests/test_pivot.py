@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import math
 import random
 import warnings
 import zlib
@@ -461,6 +462,31 @@ def test_options_are_validated():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         PivotOptions()
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ({"threshold": math.nan}, r"threshold must be a probability in \[0, 1\], got nan"),
+        ({"threshold": -0.1}, "threshold must be"),
+        ({"threshold": 1.5}, "threshold must be"),
+        ({"min_count": 0}, "min_count must be >= 1, got 0"),
+        ({"min_count": -1}, "min_count must be >= 1, got -1"),
+        ({"tokenizer": "nosuch"}, "unknown tokenizer 'nosuch': use one of regex, whitespace, moses"),
+        ({"foreign_tokenizer": "nosuch"}, "unknown foreign_tokenizer 'nosuch'"),
+        ({"encoding_errors": "nosuch"}, "encoding_errors must be 'strict' or 'replace', got 'nosuch'"),
+        ({"eflomal_model": 4}, "eflomal_model must be 1, 2 or 3"),
+        ({"eflomal_iterations": 0}, "eflomal_iterations None or >= 1"),
+        ({"max_length_ratio": math.nan}, "max_length_ratio must be a number >= 1, got nan"),
+    ],
+)
+def test_every_option_is_checked_when_the_options_are_made(bad, message):
+    """API audit W7: these were accepted; threshold=nan then gave an empty table (p >= nan keeps
+    no row), the others failed late in a worker or were read as another value."""
+    with pytest.raises(ConfigurationError, match=message):
+        PivotOptions(**bad)
+    PivotOptions(threshold=0.0, min_count=1, tokenizer="moses", foreign_tokenizer="whitespace",
+                 encoding_errors="replace", eflomal_model=1, eflomal_iterations=2, max_length_ratio=3.0)
 
 
 # -- given alignments (--alignment): no eflomal, a reproducible table -----------------------------

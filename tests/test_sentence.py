@@ -112,3 +112,26 @@ def test_repr_shows_the_tokens_and_the_annotation_layers() -> None:
     assert repr(s).startswith("Sentence('The cat' | lemmas")
     long = Sentence(tokens=tuple(f"w{k}" for k in range(100)))
     assert len(repr(long)) < 200 and "..." in repr(long)
+
+
+@pytest.mark.parametrize("make", [lambda: Sentence.plain("a b"), lambda: Sentence(tokens="ab")])
+def test_one_str_is_not_taken_as_a_token_list(make) -> None:
+    """API audit W3: Sentence.plain("a b") had the tokens 'a', ' ', 'b'."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"Sentence takes a list of tokens, not one str .*paralign.annotate"):
+        make()
+    assert Sentence.plain(["a", "b"]).tokens == ("a", "b")
+
+
+def test_a_token_view_outside_its_sentence_is_refused_when_made() -> None:
+    """API audit R3: Token(s, 5) was made, and .text then raised a bare IndexError."""
+    from paralign.errors import TokenIndexError
+    from paralign.sentence import Token
+
+    s = Sentence.plain(["a", "b"])
+    with pytest.raises(TokenIndexError, match="token 5 outside a 2-token sentence"):
+        Token(s, 5)
+    with pytest.raises(TokenIndexError):
+        Token(s, -1)
+    assert Token(s, 1).text == "b" and s[-1].text == "b"

@@ -161,3 +161,30 @@ def test_a_parquet_table_written_again_is_read_again(tmp_path) -> None:
     _write(path, parts=([("big", "huge", 0.9, 1, 1)],))
     assert [row["paraphrase"] for row in lookup(path, ["big"])["big"]] == ["huge"]
     assert read_metadata(path) == {"kind": "test"}
+
+
+def test_lookup_refuses_one_str_of_phrases(tmp_path) -> None:
+    """API audit W3: lookup(path, "a man") looked up 'a', ' ', 'm', 'n' and found nothing."""
+    from paralign.errors import InputTypeError
+    from paralign.pivot import top_paraphrases
+
+    path = tmp_path / "t.tsv"
+    path.write_text("a man\ta guy\t0.5\n", encoding="utf-8")
+    with pytest.raises(InputTypeError, match="phrases must be a list of strings, not one str"):
+        lookup(path, "a man")
+    with pytest.raises(InputTypeError, match="phrases must be a list of strings"):
+        top_paraphrases(path, "a man")
+    assert lookup(path, ["a man"]) == {"a man": [{"paraphrase": "a guy", "probability": 0.5}]}
+
+
+@pytest.mark.parametrize("top_k", [0, -1])
+def test_lookup_top_k_below_one_is_refused(tmp_path, top_k) -> None:
+    """API audit W6: top_k=-1 silently dropped the last row (rows[:-1]) and 0 kept every row."""
+    from paralign.errors import ConfigurationError
+
+    path = tmp_path / "t.tsv"
+    path.write_text("a man\ta guy\t0.5\na man\ta person\t0.4\na man\ta fellow\t0.3\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=f"top_k must be None or at least 1, got {top_k}"):
+        lookup(path, ["a man"], top_k=top_k)
+    assert [row["paraphrase"] for row in lookup(path, ["a man"], top_k=2)["a man"]] == ["a guy", "a person"]
+    assert len(lookup(path, ["a man"])["a man"]) == 3

@@ -130,3 +130,13 @@ def test_a_killed_worker_loses_only_its_chunk(request) -> None:
         cloudpickle.unregister_pickle_by_value(request.module)
     assert out[:12] == [x * x for x in range(12)] and out[16:] == [x * x for x in range(16, 20)]
     assert all(isinstance(why, str) and why.startswith("worker failed: KilledWorker") for why in out[12:16])
+
+
+def test_run_chunks_runs_here_in_chunks_of_64_by_default() -> None:
+    """API audit C12: its docstring offered workers and chunk_size as options, but leaving them
+    out was "iter_chunk_results() missing 2 required keyword-only arguments"."""
+    sizes: list[int] = []
+    results = run_chunks(lambda chunk: [x * 2 for x in chunk], range(130), lambda chunk, why: [],
+                         progress=sizes.append)
+    assert results == [x * 2 for x in range(130)]
+    assert sizes == [64, 64, 2]

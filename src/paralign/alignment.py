@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import AlignmentIndexError, ConfigurationError, FormatError
+from .errors import AlignmentIndexError, ConfigurationError, FormatError, InputTypeError
 from .sentence import Sentence
 
 Link = tuple[int, int]
@@ -140,6 +140,8 @@ class Alignment:
     @classmethod
     def from_pharaoh(cls, text: str, *, source: str | None = None, line: int | None = None) -> Alignment:
         """Parse `i-j` (sure), `i?j` or `ipj` (possible) links separated by white space."""
+        if not isinstance(text, str):
+            raise InputTypeError(f"Pharaoh links are a str such as '0-0 1?1', not {type(text).__name__}")
         if _SURE_LINE.fullmatch(text.strip()):
             numbers = list(map(int, text.replace("-", " ").split()))
             links = frozenset(zip(numbers[::2], numbers[1::2], strict=True))

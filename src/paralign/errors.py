@@ -139,3 +139,43 @@ class LatticeError(ParalignError, ValueError):
 
 class TokenIndexError(ParalignError, IndexError):
     """A token index outside the sentence (an IndexError, as sequence indexing requires)."""
+
+
+class InputTypeError(ParalignError, TypeError):
+    """An argument of the wrong type (a TypeError, as Python's own are): one str where a list
+    of strings is expected (which would be read as its characters), None or a number where a
+    text is; the message names the argument and what it should be."""
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_texts(value: object, what: str) -> None:
+    """InputTypeError unless `value` is a sequence of str: not one str (whose characters would
+    silently become the items), not a non-sequence, no item that is not a str (named by its
+    1-based number)."""
+    if isinstance(value, str):
+        raise InputTypeError(f"{what} must be a list of strings, not one str ({_shown(value)})")
+    if not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
+        raise InputTypeError(f"{what} must be a list of strings, not {type(value).__name__}")
+    for i, item in enumerate(value, start=1):  # type: ignore[arg-type]
+        if not isinstance(item, str):
+            raise InputTypeError(
+                f"{what}: item {i} is {type(item).__name__} {_shown(item)}, not a str")
+
+
+def check_pairs(pairs: object) -> list:
+    """`pairs` as a list, each item checked to be a (source, target) pair: a tuple or list of
+    two (InputTypeError naming the first that is not, 1-based: a caller's mistake, not a pair
+    that failed); one str is refused, not read as its characters."""
+    from collections.abc import Iterable, Sequence
+
+    if isinstance(pairs, str) or not isinstance(pairs, Iterable):
+        raise InputTypeError(f"pairs must be a list of (source, target) pairs, not {type(pairs).__name__}")
+    items = list(pairs)
+    for number, item in enumerate(items, start=1):
+        if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
+            raise InputTypeError(f"pairs: item {number} is {_shown(item)}, not a (source, target) pair")
+    return items

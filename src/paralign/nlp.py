@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .errors import ResourceMissingError
+from .errors import ConfigurationError, InputTypeError, ResourceMissingError
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
 from .settings import spacy_model_names
 
@@ -76,6 +76,21 @@ def sentence_from_doc(doc: Doc) -> Sentence:
     )
 
 
+def check_text_or_tokens(item: object) -> None:
+    """InputTypeError unless `item` is a text (str) or a token list (a sequence of str): None, a
+    number or a list holding one is named, instead of a TypeError from inside spaCy."""
+    if isinstance(item, str | Sentence):  # a Sentence is annotated again from its tokens
+        return
+    if isinstance(item, Sequence):
+        bad = [w for w in item if not isinstance(w, str)][:1]
+        if not bad:
+            return
+        what = f"a token list holding {type(bad[0]).__name__} {bad[0]!r:.30}"
+    else:
+        what = f"{type(item).__name__} {item!r:.40}"
+    raise InputTypeError(f"a sentence is a text (str) or a token list (list of str), not {what}")
+
+
 class Annotator:
     """Annotates text with a spaCy pipeline loaded on first use.
 
@@ -113,10 +128,15 @@ class Annotator:
         Word-internal typographic apostrophes are made ASCII for spaCy ("don’t" is tagged like
         "don't", as by the PTB tokeniser the reference aligner used); tokens keep the input's text.
         """
+        if isinstance(n_process, bool) or not isinstance(n_process, int) or n_process < 1:
+            raise ConfigurationError(f"n_process must be at least 1, got {n_process!r}")
         originals: list[str | Sequence[str] | None] = []
 
         def docs() -> Iterator[Doc | str]:
             for item in items:
+                check_text_or_tokens(item)
+                if isinstance(item, Sentence):  # annotated again from its tokens
+                    item = item.tokens
                 if isinstance(item, str):
                     text = ascii_apostrophes(item)
                     originals.append(item if text != item else None)

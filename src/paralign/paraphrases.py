@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from ._moved import moved_names
-from .errors import ConfigurationError, FormatError
+from .errors import ConfigurationError, FormatError, InputTypeError
 from .tables import is_parquet, iter_rows
 from .textio import open_text, without_bom
 
@@ -22,8 +22,12 @@ Score = float | None
 
 
 def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
-    """Collapse white space and (by default) lower-case: the key every table is matched on."""
-    text = " ".join(phrase.split())
+    """Collapse white space and (by default) lower-case: the key every table is matched on.
+    A phrase that is not a str is an InputTypeError naming its type."""
+    try:
+        text = " ".join(phrase.split())
+    except AttributeError:  # checked only on failure: tables look phrases up in hot loops
+        raise InputTypeError(f"a phrase is a str, not {type(phrase).__name__}") from None
     return text.lower() if lowercase else text
 
 
@@ -60,7 +64,10 @@ class ParaphraseTable:
 
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
-        """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score."""
+        """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
+        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN)."""
+        if score is not None and not math.isfinite(score):
+            raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
         p, q = normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase)
         if not p or not q or p == q:
             return
@@ -228,8 +235,20 @@ class WordNetSynonyms:
         return dict.fromkeys(wordnet_synonyms(normalize_phrase(phrase)), None)
 
 
-def load_source(spec: str) -> ParaphraseSource:
+def check_source(source: object, what: str = "source") -> ParaphraseSource:
+    """`source` when it is a paraphrase source (anything with ``paraphrases(phrase)``); else an
+    InputTypeError naming `what` (a path is not one: :func:`load_source` reads it)."""
+    if not callable(getattr(source, "paraphrases", None)):
+        raise InputTypeError(f"{what} must be a paraphrase source (a table, PPDB, WordNet: "
+                             f"paraphrases.load_source reads a path), not {type(source).__name__}")
+    return source  # type: ignore[return-value]
+
+
+def load_source(spec: str | Path) -> ParaphraseSource:
     """A source from a command-line spec: `ppdb`, `wordnet`, or a TSV path (`path[:threshold]`)."""
+    if not isinstance(spec, str | Path) or not str(spec).strip():
+        raise ConfigurationError(f"paraphrase source {spec!r}: use ppdb, wordnet, PATH or PATH:THRESHOLD")
+    spec = str(spec)
     if spec == "ppdb":
         return ppdb_table()
     if spec == "wordnet":

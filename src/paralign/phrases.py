@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .alignment import Alignment, Link
-from .errors import AlignmentIndexError, ConfigurationError
+from .errors import AlignmentIndexError, ConfigurationError, check_texts
 
 Span = tuple[int, int]
 SpanPair = tuple[int, int, int, int]  # s1, s2, t1, t2 with [s1, s2) and [t1, t2)
@@ -144,7 +144,10 @@ def phrase_pairs(
 
     `include_identical=False` (ParaMetric's constraint) drops pairs whose two texts are equal
     ignoring case.  See `phrase_spans` for `links`, `tight` and the extraction rule.
+    The tokens are lists of str (InputTypeError for one str, whose characters would be the tokens).
     """
+    check_texts(source_tokens, "source_tokens")
+    check_texts(target_tokens, "target_tokens")
     out: list[PhrasePair] = []
     for s1, s2, t1, t2 in sorted(
         phrase_spans(alignment_or_links, len(source_tokens), len(target_tokens), max_length,

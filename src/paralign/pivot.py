@@ -318,9 +318,10 @@ def pivot_paraphrases(
     table is reproducible.  The report (and the table's metadata) records per corpus whether
     the alignment was computed or given (with the file's SHA-256 and its bad lines, skipped).
 
-    `cluster` says where the work runs (a local Dask cluster by default; `on_start` hears its
-    description, with the dashboard link).  `shown_names` maps paths to the names the table's
-    metadata shows (a copy of stdin: '<stdin>', read by this process, not the workers).
+    `cluster` says where the work runs (a local Dask cluster by default, whose processes import
+    the main module: a script calls this under ``if __name__ == "__main__":``; `on_start` hears
+    its description).  `shown_names` maps paths to the names the table's metadata shows (a copy
+    of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
     and the inputs); re-running with the same work directory resumes; `restart` discards it
     first; `keep_work=False` deletes it on success.  A given `work_dir` holding a run with
@@ -506,7 +507,8 @@ def monolingual_paraphrases(
     `alignment`: a Pharaoh file with line i for the i-th sentence pair the groups form (the
     pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
     `cluster`, `on_start`, `shown_names` as in :func:`pivot_paraphrases`; the Sultan aligner
-    runs on the same cluster (`workers`: its local processes when no `cluster` is given).
+    runs on the same cluster (`workers`: its local processes when no `cluster` is given). As
+    for :func:`pivot_paraphrases`, a script calls it under ``if __name__ == "__main__":``.
     """
     options = options or PivotOptions()
     cluster = cluster or ClusterOptions(workers=workers)
@@ -554,5 +556,5 @@ def monolingual_paraphrases(
 
 def top_paraphrases(path: str | Path, phrases: Iterable[str], k: int = 5) -> dict[str, list[tuple[str, float]]]:
     """The k best paraphrases of each of `phrases` in a table file, Parquet or TSV (for reports)."""
-    found = lookup(path, list(phrases), k)
+    found = lookup(path, phrases if isinstance(phrases, str) else list(phrases), k)  # one str: refused
     return {phrase: [(row["paraphrase"], row["probability"]) for row in rows] for phrase, rows in found.items()}

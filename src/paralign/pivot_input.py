@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .aligners.eflomal import check_symmetrization, links_to_pharaoh, tokenize
+from .aligners.eflomal import TOKENIZERS, check_symmetrization, links_to_pharaoh, tokenize
 from .alignment import Link
 from .corpora.base import BadPair, LineRange, PairOrBad
 from .corpora.parallel import (
@@ -76,8 +77,21 @@ class PivotOptions:
             raise ConfigurationError(f"top_k must be >= 1, got {self.top_k}")
         if not 0 <= self.min_translation_prob < 1:
             raise ConfigurationError(f"min_translation_prob must be in [0, 1), got {self.min_translation_prob}")
-        if self.max_length_ratio is not None and self.max_length_ratio < 1:
-            raise ConfigurationError(f"max_length_ratio must be >= 1, got {self.max_length_ratio}")
+        if self.max_length_ratio is not None and not 1 <= self.max_length_ratio < math.inf:
+            raise ConfigurationError(f"max_length_ratio must be a number >= 1, got {self.max_length_ratio}")
+        if not 0 <= self.threshold <= 1:  # NaN too: the output filter p >= nan kept no row
+            raise ConfigurationError(f"threshold must be a probability in [0, 1], got {self.threshold}")
+        if self.min_count < 1:
+            raise ConfigurationError(f"min_count must be >= 1, got {self.min_count}")
+        for name in ("tokenizer", "foreign_tokenizer"):
+            if getattr(self, name) not in (*TOKENIZERS, *((None,) if name == "foreign_tokenizer" else ())):
+                raise ConfigurationError(
+                    f"unknown {name} {getattr(self, name)!r}: use one of {', '.join(TOKENIZERS)}")
+        if self.encoding_errors not in ("strict", "replace"):
+            raise ConfigurationError(f"encoding_errors must be 'strict' or 'replace', got {self.encoding_errors!r}")
+        if self.eflomal_model not in (1, 2, 3) or (self.eflomal_iterations is not None and self.eflomal_iterations < 1):
+            raise ConfigurationError(f"eflomal_model must be 1, 2 or 3 and eflomal_iterations None or >= 1, got "
+                                     f"{self.eflomal_model} and {self.eflomal_iterations}")
 
     def fingerprint(self) -> dict[str, Any]:
         """Options that change intermediate files (threshold and top-k only change the output)."""

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .errors import FormatError, MismatchError, ParalignError, TokenIndexError
+from .errors import FormatError, InputTypeError, MismatchError, ParalignError, TokenIndexError
 
 ROOT = -1  #: head index of a sentence's root token
 
@@ -39,10 +39,15 @@ class Entity:
 
 @dataclass(frozen=True, slots=True)
 class Token:
-    """A read-only view of one token of a Sentence."""
+    """A read-only view of one token of a Sentence (``sentence[i]``); `i` must be a token's
+    index (TokenIndexError, as ``sentence[i]`` raises, instead of an IndexError later)."""
 
     sentence: Sentence
     i: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.i < len(self.sentence.tokens):
+            raise TokenIndexError(f"token {self.i} outside a {len(self.sentence.tokens)}-token sentence")
 
     @property
     def text(self) -> str:
@@ -107,6 +112,9 @@ class Sentence:
     _entity_index: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.tokens, str):  # its characters would become the tokens
+            raise InputTypeError(f"Sentence takes a list of tokens, not one str ({self.tokens[:40]!r}):"
+                                 " paralign.annotate(text) tokenises a text")
         object.__setattr__(self, "tokens", tuple(self.tokens))  # lists would break hashing
         object.__setattr__(self, "entities", tuple(self.entities))
         n = len(self.tokens)
@@ -140,7 +148,7 @@ class Sentence:
     @classmethod
     def plain(cls, tokens: Sequence[str]) -> Sentence:
         """A sentence with tokens only (no annotation): lemmas = tokens, no parse."""
-        return cls(tokens=tuple(tokens))
+        return cls(tokens=tokens)  # type: ignore[arg-type]  # __post_init__ checks it, makes a tuple
 
     def __len__(self) -> int:
         return len(self.tokens)

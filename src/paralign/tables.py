@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import FormatError, counted
+from .errors import ConfigurationError, FormatError, check_texts, counted
 from .textio import open_text, require_file, strip_bom, without_bom
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
@@ -291,7 +291,12 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
     `top_k` keeps the k best.  Phrases are matched exactly (see :func:`as_held` for what a
     user types).  Parquet is read with a filter on `phrase`, so only the row groups that can
-    hold them are read; TSV is scanned once."""
+    hold them are read; TSV is scanned once.  `phrases` is a list of str (InputTypeError for
+    one str, whose characters would be looked up); `top_k` None (every row) or at least 1
+    (ConfigurationError: -1 dropped the last row, 0 kept them all)."""
+    check_texts(phrases, "phrases")
+    if top_k is not None and (isinstance(top_k, bool) or top_k < 1):
+        raise ConfigurationError(f"top_k must be None or at least 1, got {top_k!r}")
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     if is_parquet(path):
@@ -309,7 +314,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -
                 found[phrase].append({"paraphrase": paraphrase, "probability": probability, **extra})
     for phrase, rows in found.items():
         rows.sort(key=lambda row: (-row["probability"], row["paraphrase"]))
-        found[phrase] = rows[:top_k] if top_k else rows
+        found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
 
 

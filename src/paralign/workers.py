@@ -248,12 +248,14 @@ def run_chunks(
     worker_failed: Callable[[list[_I], str], Iterable[_R]],
     *,
     progress: Callable[[int], None] | None = None,
-    **runner_options: Any,
+    workers: int = 1,
+    chunk_size: int = 64,
 ) -> list[_R]:
-    """All results of :func:`iter_chunk_results` (`runner_options`: its ``workers`` and
-    ``chunk_size``) in input order; ``progress(n)`` gets each chunk's size when it is done."""
+    """All results of :func:`iter_chunk_results` (``workers``: 1, in this process, by default;
+    ``chunk_size`` items a chunk) in input order; ``progress(n)`` gets each chunk's size when it
+    is done."""
     results: list[_R] = []
-    for done in iter_chunk_results(task, items, worker_failed, **runner_options):
+    for done in iter_chunk_results(task, items, worker_failed, workers=workers, chunk_size=chunk_size):
         results.extend(done)
         if progress is not None:
             progress(len(done))

@@ -34,3 +34,12 @@ def test_a_longer_file_whose_rest_cannot_be_read_has_more_lines() -> None:
     with pytest.raises(MismatchError) as info:
         list(read_parallel(source(), ["x\n"], source_name="s.txt", target_name="t.txt"))
     assert str(info.value) == "t.txt has 1 line but s.txt has more lines"
+
+
+def test_a_bom_starting_a_plain_text_file_is_not_part_of_its_first_sentence(tmp_path) -> None:
+    """API audit W8: IDF training text (fit_on_files, --idf-from) counted '\\ufeffThe' as a word."""
+    from paralign.corpora.sentence_pairs import sentences_from_file
+
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfThe cat sat.\nA cat sat.\n")
+    assert sentences_from_file(path) == ["The cat sat.", "A cat sat."]

@@ -239,3 +239,13 @@ def test_usable_pairs_keeps_positions() -> None:
     assert [(s.pair, s.source, s.line, s.reason) for s in skipped] == [(1, "g.jsonl", 2, "invalid JSON")]
     scores = score_alignments(pairs, [A([(0, 0)])], positions=positions, skipped=skipped)
     assert scores.to_dict(per_pair=True)["per_pair"][0]["pair"] == 2 and scores.to_dict()["skipped"] == 1
+
+
+def test_items_that_are_not_alignments_are_named() -> None:
+    """API audit C8: score_alignments(['0-0'], ['0-0']) was "'str' object has no attribute 'links'"."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"gold: item 1 is str '0-0', not an Alignment \(Alignment.from_pharaoh"):
+        score_alignments(["0-0"], ["0-0"])
+    with pytest.raises(InputTypeError, match="system: item 2 is NoneType"):
+        score_alignments([Alignment.from_pharaoh("0-0")] * 2, [Alignment.from_pharaoh("0-0"), None])

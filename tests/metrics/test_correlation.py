@@ -102,3 +102,17 @@ def test_interval_edge_cases_and_too_few_systems():
     stats, human = _toy(n_systems=2)
     with pytest.raises(MismatchError, match="at least 3 systems"):
         bootstrap_correlations(stats, ratio, human, resample_counts(200, 10))
+
+
+def test_resolve_metrics_names_what_is_wrong() -> None:
+    """API audit (second pass): one str was read letter by letter ("unknown metric 'b'"), and the
+    list of valid names left out the ParaEval ones."""
+    from paralign.errors import ConfigurationError, InputTypeError
+    from paralign.metrics.correlation import resolve_metrics
+
+    with pytest.raises(InputTypeError, match=r"such as \['bleu'\], not one str"):
+        resolve_metrics("bleu")
+    with pytest.raises(ConfigurationError, match="unknown metric 'nosuch'; choose from paraeval, paraeval_score, "
+                                                 "paraeval_p, paraeval_r, paraeval_f, bleu"):
+        resolve_metrics(["bleu", "nosuch"])
+    assert [m.name for m in resolve_metrics(iter(["bleu", "chrf"]))] == ["bleu", "chrf"]

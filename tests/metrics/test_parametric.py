@@ -253,3 +253,20 @@ def test_align_scores_files_runs_an_aligner_on_the_good_gold_pairs(tmp_path):
     only_bad.write_text('{"id": "x.1", "source": "a", "target": "b", "sure": "3-3"}\n', encoding="utf-8")
     with pytest.raises(EmptyScoringError, match=r"<g> / sultan: no pair could be scored"):
         align_scores_files(only_bad, diagonal, gold_name="<g>", system_name="sultan")
+
+
+def test_arguments_of_the_wrong_kind_are_named() -> None:
+    """API audit (second pass): each was an AttributeError from inside the scoring."""
+    from pathlib import Path
+
+    from paralign.corpora import load_groups
+    from paralign.errors import InputTypeError
+
+    gold_path = Path(__file__).resolve().parents[2] / "examples" / "alignment" / "gold.json"
+    gold = load_pairs(gold_path)
+    with pytest.raises(InputTypeError, match="system: item 1 is str '0-0', not a pair or an Alignment"):
+        align_scores(gold, ["0-0"] * len(gold))
+    with pytest.raises(InputTypeError, match="source must be a paraphrase source .*not str"):
+        table_scores(load_groups(gold_path), "t.tsv")
+    with pytest.raises(InputTypeError, match=r"groups must map a group id to its pairs \(load_groups\), not list"):
+        table_scores(gold, ParaphraseTable())

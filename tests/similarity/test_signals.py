@@ -77,3 +77,23 @@ def test_new_signals_are_bounded_symmetric_and_monotone(p, name, i, j):
     assert signal(AlignedSentences(p.target, p.source, p.alignment.transpose())) == pytest.approx(score)
     more = Alignment.from_links(set(p.alignment.sure) | {(i % len(p.source), j % len(p.target))})
     assert signal(AlignedSentences(p.source, p.target, more)) >= score - 1e-12
+
+
+def test_fit_signal_takes_a_name_as_make_signal_does():
+    """API audit: fit_signal("idf", sentences) returned the str "idf" unfitted, so the next
+    similarity call still said the signal must be fitted first (fit_signal)."""
+    from paralign.similarity import fit_signal, needs_fit
+
+    sentences = [Sentence.plain(["a", "cat"]), Sentence.plain(["a", "dog"])]
+    fitted = fit_signal("idf", sentences)
+    assert not isinstance(fitted, str) and not needs_fit(fitted)
+    assert fitted(pair("a cat", "a cat", [(0, 0), (1, 1)])) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("spec", [None, 3])
+def test_a_signal_that_is_neither_a_name_nor_a_signal_is_named(spec):
+    """make_signal(None) returned None, which failed later, pair by pair."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=f"a signal is a name .* or a Signal, not {type(spec).__name__}"):
+        make_signal(spec)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..corpora.sentence_pairs import InputPair
+from ..errors import check_pairs
 from ..nlp import Annotator, default_annotator
 from ..sentence import Sentence
 from ..workers import Progress, describe_error, iter_chunk_results, run_chunks
@@ -65,6 +66,17 @@ def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentenc
     return out
 
 
+def is_blank(item: TextLike) -> bool:
+    """A sentence with no words: a text of white space only, no token but blank ones, a Sentence
+    of no token."""
+    if isinstance(item, str):
+        return not item.strip()
+    tokens = item.tokens if isinstance(item, Sentence) else item
+    if not isinstance(tokens, Sequence):
+        return False  # not a sentence at all: annotating it fails and says so
+    return not any(isinstance(token, str) and token.strip() for token in tokens)
+
+
 def _align_chunk(
     align: AlignFunction | None, annotator: Annotator | None, chunk: list[tuple[TextLike, TextLike]]
 ) -> list[AlignedSentences | str]:
@@ -75,6 +87,10 @@ def _align_chunk(
     sentences = _annotate_chunk(annotator, flat)
     results: list[AlignedSentences | str] = []
     for k in range(len(chunk)):
+        empty = [side for side, x in zip(("source", "target"), chunk[k], strict=True) if is_blank(x)]
+        if empty:  # as the command line reports it: no words, nothing to compare
+            results.append(f"empty {' and '.join(empty)} sentence")
+            continue
         s, t = sentences[2 * k], sentences[2 * k + 1]
         if isinstance(s, str) or isinstance(t, str):
             results.append(s if isinstance(s, str) else t)  # type: ignore[arg-type]
@@ -100,11 +116,13 @@ def align_pairs(
     With ``workers > 1`` chunks go to Dask workers (:mod:`paralign.workers`; the aligner must then
     be picklable: the default and preset aligners load their data once per worker).
     ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
-    fails is reported in ``failures`` and the others are still returned.
+    fails is reported in ``failures`` and the others are still returned; so is a pair with an
+    empty sentence (no words: ``empty target sentence``), as the command line reports it.
+    An item that is not a (source, target) pair is an InputTypeError naming it.
     """
     results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator),
-        list(pairs),
+        check_pairs(pairs),
         lambda chunk, why: [why] * len(chunk),
         workers=workers,
         chunk_size=chunk_size,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._moved import moved_names
 from ..alignment import Alignment
-from ..errors import ConfigurationError, FormatError
+from ..errors import ConfigurationError, FormatError, InputTypeError
 from ..sentence import Sentence
 from ..workers import Progress
 from .sultan import Aligner
@@ -118,6 +118,8 @@ def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str =
     (in gold order; what a report of the pairs shows)."""
     from ..metrics.alignment_scores import score_alignments
 
+    _check_aligner(aligner)
+
     gold, positions, skipped = read_gold(gold_path, limit)
     aligner.related  # noqa: B018 - load resources outside the timings
     aligner.annotate(["Warm up the parser."])
@@ -140,6 +142,13 @@ def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str =
     return AlignerEvaluation(result, pair_results(gold, system, scores))
 
 
+def _check_aligner(aligner: object) -> None:
+    """An Aligner object (it annotates gold tokens its own way, in one batch), not a name."""
+    if not callable(getattr(aligner, "align_annotated", None)):
+        raise InputTypeError(f"aligner must be an Aligner (paralign.Aligner(...), or "
+                             f"paralign.Aligner('contextual')), not {type(aligner).__name__}")
+
+
 def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                      limit: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
     """Align every gold pair and score it: score-alignments' JSON plus timings."""
@@ -153,6 +162,7 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
     """Grid-search (ppdb_sim, w) by macro F1 on a gold file; annotation is done once."""
     from ..metrics.alignment_scores import score_alignments
 
+    _check_aligner(aligner)
     gold, _, skipped = read_gold(gold_path, limit)
     annotated = annotate_gold(aligner, gold, workers)
     gold_alignments = [p.alignment for p in gold]

@@ -7,17 +7,30 @@ measured against.
 from __future__ import annotations
 
 from ..alignment import Alignment
+from ..nlp import TextOrTokens, annotate, check_text_or_tokens
 from ..sentence import Sentence
 
 
-def exact_match_aligner(source: Sentence, target: Sentence) -> Alignment:
-    """Baseline: link identical lower-cased tokens one-to-one, left to right (no context)."""
+def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | TextOrTokens) -> Alignment:
+    """Baseline: link identical lower-cased tokens one-to-one, left to right (no context).
+
+    Sentences are annotated Sentences, token lists (used as they are) or texts (tokenised by
+    :func:`paralign.annotate`, as the batches do)."""
     free: dict[str, list[int]] = {}
-    for j, tok in enumerate(target.tokens):
+    for j, tok in enumerate(_tokens(target)):
         free.setdefault(tok.lower(), []).append(j)
     links = []
-    for i, tok in enumerate(source.tokens):
+    for i, tok in enumerate(_tokens(source)):
         slots = free.get(tok.lower())
         if slots:
             links.append((i, slots.pop(0)))
     return Alignment.from_links(links)
+
+
+def _tokens(item: Sentence | TextOrTokens) -> tuple[str, ...]:
+    if isinstance(item, Sentence):
+        return item.tokens
+    if isinstance(item, str):
+        return annotate(item).tokens
+    check_text_or_tokens(item)
+    return tuple(item)

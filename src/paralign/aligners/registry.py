@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..alignment import AlignFunction, Alignment
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, InputTypeError
+from ..nlp import TextOrTokens
 from ..sentence import Sentence
 from .exact import exact_match_aligner
 
@@ -44,8 +45,13 @@ class PresetAligner:
 
         preset_options(self.preset)  # an unknown name fails here, not in a worker
 
-    def __call__(self, source: Sentence, target: Sentence) -> Alignment:
-        return _preset_aligner(self.preset).align_sentences(source, target)
+    def __call__(self, source: Sentence | TextOrTokens, target: Sentence | TextOrTokens) -> Alignment:
+        """Align two annotated Sentences (as the batches pass them) or two texts or token lists,
+        annotated first as ``Aligner.align`` does."""
+        aligner = _preset_aligner(self.preset)
+        if isinstance(source, Sentence) and isinstance(target, Sentence):
+            return aligner.align_sentences(source, target)
+        return aligner.align(source, target)
 
 
 @functools.cache
@@ -66,7 +72,13 @@ def get_aligner(name: str, preset: str = "default") -> AlignFunction:
     """An alignment function by name: ``sultan`` with an option ``preset`` (see
     :data:`paralign.aligners.sultan.PRESETS`), ``contextual`` (the same as ``sultan`` with the
     ``contextual`` preset: needs the `neural` extra; its alignments carry a confidence per link)
-    or ``exact`` (which has no presets)."""
+    or ``exact`` (which has no presets).
+
+    The function takes two sentences, each an annotated :class:`~paralign.sentence.Sentence`
+    (:func:`paralign.annotate`), a text or a token list, and returns their
+    :class:`~paralign.alignment.Alignment` (links index the Sentence's, or the annotated text's,
+    tokens). It is what ``similarity(aligner=...)`` and the batch functions take; built once,
+    it loads its data on first use. An unknown name or preset is a ConfigurationError."""
     if name == "sultan":
         return PresetAligner(preset)
     if name == "contextual":
@@ -78,6 +90,19 @@ def get_aligner(name: str, preset: str = "default") -> AlignFunction:
             raise ConfigurationError(f"the exact-match aligner has no presets (got {preset!r})")
         return exact_match_aligner
     raise ConfigurationError(f"unknown aligner {name!r}: use one of {', '.join(ALIGNER_NAMES)}")
+
+
+def resolve_aligner(aligner: AlignFunction | str | None) -> AlignFunction | None:
+    """An `aligner=` argument as a function: None stays None (the caller's default), a name
+    (``"exact"``, or ``"sultan:paraphrase"`` as :func:`aligner_label` writes it) is
+    :func:`get_aligner`'s, a function is used as it is; anything else is an InputTypeError."""
+    if aligner is None or callable(aligner):
+        return aligner
+    if isinstance(aligner, str):
+        name, _, preset = aligner.partition(":")
+        return get_aligner(name, preset or "default")
+    raise InputTypeError(f"aligner must be an alignment function (get_aligner) or a name, "
+                         f"not {type(aligner).__name__}")
 
 
 def aligner_label(aligner: AlignFunction | None) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..alignment import Alignment, Link
-from ..errors import AlignmentIndexError, FormatError, ParalignError
+from ..errors import AlignmentIndexError, FormatError, InputTypeError, ParalignError
 from ..textio import open_binary, reading
 
 _LINK = re.compile(r"^(\d+)-(\d+)$")
@@ -28,6 +28,19 @@ class AlignedPair:
     target: tuple[str, ...]
     alignment: Alignment
     line: int = field(default=0, compare=False)
+
+    def __post_init__(self) -> None:
+        """Tokens as tuples (one str is refused: its characters would be the tokens) and, when
+        the pair has tokens, every link inside them (AlignmentIndexError, as the readers check;
+        a pair of bare links without tokens, a Pharaoh line, is taken as it is)."""
+        for side in ("source", "target"):
+            tokens = getattr(self, side)
+            if isinstance(tokens, str):
+                raise InputTypeError(f"AlignedPair.{side} is a sequence of tokens, not one str ({tokens[:40]!r})")
+            object.__setattr__(self, side, tuple(tokens))
+        if self.source or self.target:
+            check_links(self.alignment, len(self.source), len(self.target), pair_id=self.id, path=None,
+                        line=self.line or None)
 
     @property
     def sure(self) -> frozenset[Link]:
@@ -135,6 +148,9 @@ def parse_dash_links(text: str, *, source: str | None = None, line: int | None =
                      item: str | None = None) -> frozenset[Link]:
     """Parse jacana/MultiMWA link strings `i-j i-j ...` (0-based); `item` names the pair in errors."""
     links: set[Link] = set()
+    if not isinstance(text, str):
+        what = f" of pair {item!r}" if item is not None else ""
+        raise FormatError(f"the links{what} are {type(text).__name__}, not a str 'i-j ...'", source=source, line=line)
     for part in text.split():
         match = _LINK.match(part)
         if not match:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MismatchError, ParalignError, counted, invalid_json
-from ..textio import open_text, strip_bom
+from ..textio import open_text, strip_bom, without_bom
 from .msrp import load_msrp
 from .sts import load_sts, parse_score
 
@@ -216,7 +216,7 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
             yield from (p.sentence1, p.sentence2)
         return
     with open_text(path) as handle:
-        for line in handle:
+        for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
             if line.strip():
                 yield line.strip()
 

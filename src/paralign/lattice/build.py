@@ -34,6 +34,14 @@ class LatticeOptions:
     squeeze: bool = True
     max_gaps: int = 0  #: relaxed merging (extension): children left unaligned per merge
 
+    def __post_init__(self) -> None:
+        """A method of :data:`METHODS` and max_gaps >= 0 (ConfigurationError): -1 was taken as
+        relaxed merging, since any non-zero number turns it on."""
+        if self.method not in METHODS:
+            raise ConfigurationError(f"unknown lattice method {self.method!r} (expected one of {METHODS})")
+        if isinstance(self.max_gaps, bool) or not isinstance(self.max_gaps, int) or self.max_gaps < 0:
+            raise ConfigurationError(f"max_gaps must be a count >= 0, got {self.max_gaps!r}")
+
 
 def forest_to_builder(forest: ForestNode) -> LatticeBuilder:
     """Linearise a forest: alternative paths between the same two states for every merged node."""

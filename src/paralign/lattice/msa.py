@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import FormatError
+from ..errors import FormatError, InputTypeError, check_texts
 from .fsa import LatticeBuilder, chain
 from .word_lattice import Lattice
 
@@ -68,7 +68,12 @@ def add_sentence(lattice: Lattice, tokens: Sequence[str]) -> Lattice:
 
 
 def msa_lattice(sentences: Sequence[Sequence[str]]) -> Lattice:
-    """The progressive-alignment lattice of tokenised sentences (one path per input at least)."""
+    """The progressive-alignment lattice of tokenised sentences (one path per input at least);
+    each sentence a list of words (InputTypeError for a str, which would be its characters)."""
+    if isinstance(sentences, str):
+        raise InputTypeError("msa_lattice takes a group of token lists, not one str")
+    for k, tokens in enumerate(sentences, start=1):
+        check_texts(tokens, f"sentence {k}")
     if not sentences:
         raise FormatError("msa_lattice needs at least one sentence")
     order = guide_order(sentences)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ConfigurationError, FormatError, LatticeError
+from ..errors import ConfigurationError, FormatError, LatticeError, check_texts
 from ..paraphrases import ParaphraseTable
 
 Word = str | None
@@ -115,6 +115,7 @@ class Lattice:
 
     def find_path(self, tokens: Sequence[str]) -> list[int] | None:
         """The edges of a path spelling exactly `tokens` (depth first), or None."""
+        check_texts(tokens, "tokens")  # one str would be read as its characters
         n = len(tokens)
         dead: set[tuple[int, int]] = set()
         stack: list[tuple[int, int, int]] = [(0, 0, 0)]  # (state, tokens read, next out-edge slot)
@@ -319,7 +320,9 @@ class Lattice:
 
     def distance(self, tokens: Sequence[str], *, sub_cost: int = 1) -> int:
         """Minimum word edit distance (insertions, deletions, substitutions of cost `sub_cost`)
-        between `tokens` and any path, by DP over states in topological order."""
+        between `tokens` and any path, by DP over states in topological order. `tokens` is a
+        list of words (InputTypeError for one str, which would be read as its characters)."""
+        check_texts(tokens, "tokens")
         if len(tokens) <= self.PYTHON_DP_MAX_TOKENS:
             return self._table_python(tokens, sub_cost)[self.end][len(tokens)]
         return self._distance_frontier(tokens, sub_cost)
@@ -357,6 +360,7 @@ class Lattice:
 
     def align(self, tokens: Sequence[str], *, sub_cost: int = 1) -> tuple[int, list[EditOp]]:
         """The edit distance and one optimal alignment (ops from start to end)."""
+        check_texts(tokens, "tokens")
         table = self._table(tokens, sub_cost)
         t, i = self.end, len(tokens)
         ops: list[EditOp] = []

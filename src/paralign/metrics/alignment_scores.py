@@ -36,6 +36,7 @@ from ..errors import (
     AlignmentIndexError,
     ConfigurationError,
     EmptyScoringError,
+    InputTypeError,
     MismatchError,
     ParalignError,
 )
@@ -220,8 +221,8 @@ def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
     checks that the pairs fit together. `source` names the input in errors; `positions` (1-based,
     one per pair) and `skipped` record where the pairs came from when a caller left some out.
     """
-    gold = [getattr(g, "alignment", g) for g in gold]
-    system = [getattr(s, "alignment", s) for s in system]
+    gold = _alignments(gold, "gold")
+    system = _alignments(system, "system")
     if links not in LINK_SETS:
         raise ConfigurationError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
     if len(gold) != len(system):
@@ -238,6 +239,16 @@ def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
         tuple(PairCounts.of(g, s, links) for g, s in zip(gold, system, strict=True)), links,
         tuple(positions or ()), tuple(skipped),
     )
+
+
+def _alignments(items: Sequence[Alignment], what: str) -> list[Alignment]:
+    """The Alignments of `items` (an AlignedPair's `.alignment`); anything else is named."""
+    out = [getattr(item, "alignment", item) for item in items]
+    for number, item in enumerate(out, start=1):
+        if not isinstance(item, Alignment):
+            raise InputTypeError(f"{what}: item {number} is {type(item).__name__} {item!r:.40}, not an "
+                                 "Alignment (Alignment.from_pharaoh parses '0-0 1-1')")
+    return out
 
 
 def usable_pairs(items: Sequence[PairOrBad]) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:

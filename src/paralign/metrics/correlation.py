@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ConfigurationError, MismatchError
+from ..errors import ConfigurationError, InputTypeError, MismatchError
 
 CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 DEFAULT_SEED = 12345
@@ -229,9 +229,16 @@ def resolve_metrics(names: Iterable[str], paraeval_scorer: object | None = None)
     config's headline score, with its P, R and F beside it) or `paraeval_p`/`_r`/`_f`, the
     ParaEval ones from `paraeval_scorer` (default: the ``default`` config's scorer). A name
     given twice (``paraeval,paraeval_f``) gives one metric."""
-    from .bleu_steps import baseline
+    from .bleu_steps import BASELINES, baseline
     from .paraeval.scoring import PARTS, metrics_of, scorer
 
+    if isinstance(names, str):  # its letters would be the names: "unknown metric 'b'"
+        raise InputTypeError(f"names must be a list of metric names, such as [{names!r}], not one str")
+    names = list(names)
+    known = ["paraeval", *(f"paraeval_{part}" for part in PARTS), *BASELINES]
+    unknown = [name for name in (n.strip() for n in names) if name and name not in known]
+    if unknown:
+        raise ConfigurationError(f"unknown metric {unknown[0]!r}; choose from {', '.join(known)}")
     out: list = []
     seen: set[str] = set()
     for name in (n.strip() for n in names):

@@ -49,8 +49,14 @@ from typing import Protocol
 from .._moved import moved_names
 from ..alignment import Alignment
 from ..corpora.base import BadPair
-from ..errors import AlignmentIndexError, ConfigurationError, EmptyScoringError, MismatchError
-from ..paraphrases import ParaphraseSource, normalize_phrase
+from ..errors import (
+    AlignmentIndexError,
+    ConfigurationError,
+    EmptyScoringError,
+    InputTypeError,
+    MismatchError,
+)
+from ..paraphrases import ParaphraseSource, check_source, normalize_phrase
 from ..phrases import phrase_spans
 from ..workers import Progress
 from . import f_measure
@@ -194,6 +200,9 @@ def _system_alignment(
     line = getattr(system, "line", None) or None  # a bare Alignment has none
     if isinstance(system, Alignment):
         alignment = system
+    elif not isinstance(getattr(system, "alignment", None), Alignment):
+        raise InputTypeError(f"system: item {index + 1} is {type(system).__name__} {system!r:.40}, not a "
+                             "pair or an Alignment (Alignment.from_pharaoh parses '0-0 1-1')")
     else:
         alignment = system.alignment
         has_text = bool(system.source or system.target)  # pharaoh outputs carry no tokens
@@ -439,7 +448,9 @@ def table_scores(
     _check_max_length(max_length)
     if sentences not in ("all", "hub"):
         raise ConfigurationError(f"sentences must be 'all' or 'hub', got {sentences!r}")
-    lookup = _CachedSource(source)
+    if not isinstance(groups, Mapping):  # load_groups' form, not load_pairs'
+        raise InputTypeError(f"groups must map a group id to its pairs (load_groups), not {type(groups).__name__}")
+    lookup = _CachedSource(check_source(source))
     posited: Counter[int] = Counter()
     correct: Counter[int] = Counter()
     reference: Counter[int] = Counter()

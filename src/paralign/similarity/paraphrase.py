@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
-from ..aligners.registry import PresetAligner, aligner_label
+from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import load_msrp
 from ..errors import ConfigurationError, FormatError
@@ -140,7 +140,7 @@ def evaluate_paraphrase(
     rule: str | None = None,
     cv_folds: int = 0,
     l2: float | None = None,
-    aligner: AlignFunction | None = None,
+    aligner: AlignFunction | str | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
@@ -155,7 +155,8 @@ def evaluate_paraphrase(
     ``FEATURE_SETS``, default alignment and MT-overlap features), fitted on the training pairs
     (``l2``: its regularisation, default the set's :data:`FEATURE_SET_L2`); ``"signal"`` thresholds one similarity `signal` (default
     ``sultan2014``), the method of Sultan et al. 2014 (docs/results/similarity.md compares them).
-    ``aligner=None`` is the Sultan aligner with the ``paraphrase`` preset
+    ``aligner`` is a function (:func:`paralign.get_aligner`) or its name; None is the Sultan
+    aligner with the ``paraphrase`` preset
     (:data:`PARAPHRASE_PRESET`: options chosen on paraphrase alignments, and better than the
     default options on held-out MSRP training folds). A trainable signal (IDF) is fitted on the
     training sentences first.
@@ -183,12 +184,13 @@ def evaluate_paraphrase(
         penalty = FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2
     cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
     rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
+    train_labels, test_labels = _labels(train, "train"), _labels(test, "test")  # before aligning
+    aligner = resolve_aligner(aligner)
     if aligner is None:
         aligner = PresetAligner(PARAPHRASE_PRESET)
     kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
     train_batch = align_pairs([(a, b) for a, b, _ in train], **kw)  # type: ignore[arg-type]
     test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
-    train_labels, test_labels = [g for _, _, g in train], [g for _, _, g in test]
     if classifier == "features":
         result, train_failures, test_failures = features_evaluation(
             train_batch, train_labels, test_batch, test_labels, rule, cv_folds, penalty, features, progress, workers,
@@ -207,6 +209,19 @@ def evaluate_paraphrase(
         train_failures, test_failures = train_scored.failures, test_scored.failures
     failures = tuple(("train", f) for f in train_failures) + tuple(("test", f) for f in test_failures)
     return replace(result, failures=failures, aligner=aligner_label(aligner))
+
+
+def _labels(pairs: Sequence[tuple[TextLike, TextLike, bool]], name: str) -> list[bool]:
+    """The labels of (s1, s2, is_paraphrase) triples, each checked: a triple of three, a label
+    True/False (or 1/0); a str such as '0' (truthy!) or None is a FormatError naming the pair."""
+    labels = []
+    for number, item in enumerate(pairs, start=1):
+        if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 3:
+            raise FormatError(f"{name} pair {number} is {item!r:.60}, not an (s1, s2, is_paraphrase) triple")
+        if isinstance(item[2], str) or item[2] not in (True, False):
+            raise FormatError(f"{name} pair {number}: label {item[2]!r} is not True/False (or 1/0)")
+        labels.append(bool(item[2]))
+    return labels
 
 
 def features_evaluation(

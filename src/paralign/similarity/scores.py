@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
+from ..aligners.registry import resolve_aligner
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..errors import ConfigurationError, SimilarityError
 from ..nlp import Annotator
@@ -107,11 +108,16 @@ def similarity_many(
     workers: int = 1,
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
-    aligner: AlignFunction | None = None,
+    aligner: AlignFunction | str | None = None,
     annotator: Annotator | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> SimilarityBatch:
-    """Similarity of many pairs (texts, token lists or Sentences); bad pairs are reported."""
+    """Similarity of many pairs (texts, token lists or Sentences): a :class:`SimilarityBatch` of
+    scores in input order, None for a pair that could not be scored (an empty sentence, a
+    failed annotation), each such pair in its ``failures``. `aligner` is an alignment function
+    (:func:`paralign.get_aligner`) or its name (``"exact"``, ``"sultan:paraphrase"``); None is
+    the Sultan aligner with default options."""
+    aligner = resolve_aligner(aligner)
     sig = make_signal(signal)
     if needs_fit(sig):  # fail before the expensive alignment
         raise ConfigurationError(
@@ -134,10 +140,12 @@ def similarity(
     b: TextLike,
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
-    aligner: AlignFunction | None = None,
+    aligner: AlignFunction | str | None = None,
     annotator: Annotator | None = None,
 ) -> float:
-    """Similarity in [0, 1] of two sentences (texts, token lists or annotated Sentences)."""
+    """Similarity in [0, 1] of two sentences (texts, token lists or annotated Sentences), as
+    :func:`similarity_many` computes it; a pair that cannot be scored (an empty sentence) is a
+    SimilarityError saying why."""
     result = similarity_many([(a, b)], signal=signal, aligner=aligner, annotator=annotator)
     if result.failures:
         raise SimilarityError(f"pair could not be scored: {result.failures[0].error}")

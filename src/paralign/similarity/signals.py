@@ -37,7 +37,7 @@ from typing import Protocol, runtime_checkable
 
 from ..alignment import AlignedSentences
 from ..corpora.sentence_pairs import iter_sentences_from_file
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, InputTypeError
 from ..metrics import f_measure
 from ..nlp import Annotator
 from ..resources import stopwords
@@ -210,8 +210,12 @@ def register_signal(name: str, factory: SignalFactory, *, replace_existing: bool
 
 
 def make_signal(spec: str | Signal = DEFAULT_SIGNAL, **options: object) -> Signal:
-    """A Signal from a registered name (with factory options) or a Signal passed through."""
+    """A Signal from a registered name (with factory options) or a Signal passed through;
+    anything else (None, a number) is an InputTypeError."""
     if not isinstance(spec, str):
+        if not callable(spec):
+            raise InputTypeError(f"a signal is a name ({', '.join(sorted(SIGNALS))}) or a Signal, "
+                                 f"not {type(spec).__name__}")
         return spec
     factory = SIGNALS.get(spec)
     if factory is None:
@@ -219,8 +223,10 @@ def make_signal(spec: str | Signal = DEFAULT_SIGNAL, **options: object) -> Signa
     return factory(**options)
 
 
-def fit_signal(signal: Signal, sentences: Iterable[Sentence]) -> Signal:
-    """Fit a trainable signal (one with a ``fit`` method) on training sentences; else return it."""
+def fit_signal(signal: str | Signal, sentences: Iterable[Sentence]) -> Signal:
+    """Fit a trainable signal (one with a ``fit`` method; a name is made first, so ``"idf"``
+    works as ``make_signal("idf")`` does) on training sentences; else return it."""
+    signal = make_signal(signal)
     fit = getattr(signal, "fit", None)
     return fit(sentences) if callable(fit) else signal
 

@@ -6,8 +6,10 @@ Not for: computing the scores (:mod:`paralign.similarity.scores`) or reading STS
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from numbers import Real
 from pathlib import Path
 
 from ..aligners.batch import PairFailure, TextLike
@@ -22,10 +24,24 @@ from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
 
 
+def finite_number(value: object, what: str) -> float:
+    """`value` as a float when it is a finite real number; else FormatError naming `what` (NaN
+    or infinity would make every correlation undefined, and None or a str is no score)."""
+    if isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    raise FormatError(f"{what} is {value!r}, not a finite number")
+
+
 def _correlate(kind: str, x: Sequence[float], y: Sequence[float]) -> float | None:
-    """scipy's coefficient, or None when undefined (fewer than 2 items or a constant series)."""
+    """scipy's coefficient, or None when undefined (fewer than 2 items or a constant series).
+
+    A value that is not a finite number is a FormatError naming it (scipy's NaN would otherwise
+    be clipped into range as 1.0)."""
     if len(x) != len(y):
         raise MismatchError(f"{len(x)} scores vs {len(y)} gold values")
+    for name, values in (("score", x), ("gold value", y)):
+        for i, value in enumerate(values, start=1):
+            finite_number(value, f"{kind}: {name} {i}")
     if len(x) < 2 or min(x) == max(x) or min(y) == max(y):
         return None
     from ..metrics.correlation import coefficient  # numpy and scipy: imported when first used
@@ -71,9 +87,12 @@ class StsEvaluation:
 def sts_from_scores(
     scores: Sequence[float | None], gold: Sequence[float], failures: Sequence[PairFailure] = (), signal: str = ""
 ) -> StsEvaluation:
-    """Pearson/Spearman of scores against gold, ignoring (and reporting) pairs without a score."""
+    """Pearson/Spearman of scores against gold, ignoring (and reporting) pairs without a score.
+
+    Every gold value must be a finite number (FormatError naming the pair, 1-based)."""
     if len(scores) != len(gold):
         raise MismatchError(f"{len(scores)} scores vs {len(gold)} gold values")
+    gold = [finite_number(g, f"the gold score of pair {i}") for i, g in enumerate(gold, start=1)]
     xs = [s for s, _ in zip(scores, gold, strict=True) if s is not None]
     ys = [g for s, g in zip(scores, gold, strict=True) if s is not None]
     return StsEvaluation(len(xs), pearson(xs, ys), spearman(xs, ys), tuple(failures), signal, tuple(scores))
@@ -83,12 +102,18 @@ def evaluate_sts(
     pairs: Sequence[tuple[TextLike, TextLike, float]],
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
-    aligner: AlignFunction | None = None,
+    aligner: AlignFunction | str | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> StsEvaluation:
-    """Score (sentence1, sentence2, gold) triples and correlate with the gold scores."""
+    """Score (sentence1, sentence2, gold) triples and correlate with the gold scores.
+
+    Each gold score must be a finite number: a malformed triple, or a gold score that is NaN,
+    None or a str, is a FormatError naming the pair (1-based), raised before anything is
+    aligned. Pairs that cannot be scored are left out and listed in `failures`. `aligner` as
+    :func:`similarity_many` takes it (a function or a name)."""
+    gold = [_gold_of(item, i) for i, item in enumerate(pairs, start=1)]
     result = similarity_many(
         [(a, b) for a, b, _ in pairs],
         workers,
@@ -97,7 +122,14 @@ def evaluate_sts(
         annotator=annotator,
         progress=progress,
     )
-    return sts_from_scores(result.scores, [g for _, _, g in pairs], result.failures, result.signal)
+    return sts_from_scores(result.scores, gold, result.failures, result.signal)
+
+
+def _gold_of(item: object, number: int) -> float:
+    """The gold score of one (sentence1, sentence2, gold) triple, checked."""
+    if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 3:
+        raise FormatError(f"pair {number} is {item!r}, not a (sentence1, sentence2, gold) triple")
+    return finite_number(item[2], f"the gold score of pair {number}")
 
 
 def weighted_mean(values: Sequence[tuple[float | None, int]]) -> float | None:

@@ -432,3 +432,29 @@ def test_clones_share_cache_consistently() -> None:
     first.align_sentences(a, b)
     assert second.align_sentences(c, d) == Aligner().align_sentences(c, d)
     assert first.align_sentences(c, d) == Aligner().align_sentences(c, d)
+
+
+def test_bad_items_are_named_before_anything_is_aligned() -> None:
+    """API audit C3, C4: align_many([('a',)]) was zip()'s ValueError, align(None, ...) a TypeError."""
+    from paralign.errors import InputTypeError
+
+    aligner = Aligner("none")
+    with pytest.raises(InputTypeError, match=r"pairs: item 2 is \('a',\), not a \(source, target\) pair"):
+        aligner.align_many([("a", "a"), ("a",)])
+    with pytest.raises(InputTypeError, match="pairs must be a list of .source, target. pairs, not str"):
+        aligner.align_many("ab")
+    with pytest.raises(InputTypeError, match="not NoneType None"):
+        aligner.align(None, "a cat")
+
+
+def test_an_unknown_similarity_source_fails_when_the_aligner_is_made(tmp_path) -> None:
+    """API audit U3: Aligner('nosuch') was made, and failed at its first alignment."""
+    with pytest.raises(ConfigurationError, match=r"word-similarity source 'nosuch': use ppdb, wordnet, none or a "
+                                                 r"TSV path \(nosuch: no such file\)"):
+        Aligner("nosuch")
+    with pytest.raises(ConfigurationError, match=r"source 'ppdb\+nosuch'.*\(nosuch: no such file\)"):
+        Aligner("ppdb+nosuch")
+    table = tmp_path / "t.tsv"
+    table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    for spec in ("ppdb", "wordnet+spelling", "none", str(table), f"{table}:0.4", f"ppdb+{table}"):
+        Aligner(spec)  # known names and existing tables: made, nothing loaded yet

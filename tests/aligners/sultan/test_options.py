@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def test_importing_the_options_does_not_load_spacy() -> None:
     code = (
@@ -15,3 +17,16 @@ def test_importing_the_options_does_not_load_spacy() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False"]
+
+
+def test_config_values_are_checked_and_lists_kept_hashable() -> None:
+    """API audit (second pass): ppdb_sim='0.9' was a TypeError from a comparison, and
+    entity_types given as a list made the frozen config unhashable."""
+    from paralign.aligners.sultan import AlignerConfig
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="ppdb_sim must be a number in .0, 1., got '0.9'"):
+        AlignerConfig(ppdb_sim="0.9")
+    config = AlignerConfig(entity_types=[["PERSON", "PERSON"]], partial_mention_types=["PERSON"])
+    assert config.entity_types == (("PERSON", "PERSON"),) and config.partial_mention_types == ("PERSON",)
+    assert hash(config) == hash(AlignerConfig(entity_types=(("PERSON", "PERSON"),)))

@@ -295,3 +295,12 @@ def test_library_defaults_are_the_command_line_defaults(data, tmp_path, capsys):
         assert main(["paraeval", "-r", str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"),
                      "--config", config, "--format", "json"]) == 0
         assert json.loads(capsys.readouterr().out) == paralign.paraeval(hyps, refs, config)
+
+
+def test_a_score_shows_precision_recall_and_f_first() -> None:
+    """API audit R1: the repr showed only the raw counts and the signature."""
+    score = ParaEval(()).sentence_score("a cat sat", ["a cat sat down"])
+    text = repr(score)
+    assert text.startswith("ParaEvalScore(precision=1.0, recall=0.75, f=0.857142")
+    assert "stats=SegmentStats(hyp_words=3, hyp_matched=3, ref_words=4, ref_matched=3" in text
+    assert text.endswith(f"signature={score.signature!r})")

@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from ...alignment import Alignment
-from ...errors import ConfigurationError, ParalignError
-from ...nlp import Annotator, TextOrTokens
+from ...errors import ConfigurationError, ParalignError, check_pairs
+from ...nlp import Annotator, TextOrTokens, check_text_or_tokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence
 from ...workers import Progress, iter_chunk_results
@@ -29,6 +29,7 @@ from .wordsim import (
     NoSimilarity,
     RelatedWords,
     SpellingSimilarity,
+    check_similarity_spec,
     form_similarity,
     load_similarity,
 )
@@ -78,6 +79,7 @@ class Aligner:
             )
         except TypeError as exc:
             raise ConfigurationError(f"unknown aligner option: {exc}") from exc
+        check_similarity_spec(similarity)  # an unknown name fails here, not at the first pair
         self._similarity_spec = similarity
         self._related: RelatedWords | None = None
         self.annotator = annotator
@@ -139,6 +141,8 @@ class Aligner:
         if workers < 1:
             raise ConfigurationError(f"workers must be at least 1, got {workers}")
         originals: list[TextOrTokens] = list(items)
+        for item in originals:  # None or a number is named here, not a TypeError from spaCy
+            check_text_or_tokens(item)
         parsed = self._annotator().pipe((self._parse_form(x) for x in originals), n_process=workers)
         out = []
         for item, sentence in zip(originals, parsed, strict=True):
@@ -180,8 +184,9 @@ class Aligner:
         self, pairs: Iterable[tuple[TextOrTokens, TextOrTokens]], workers: int = 1,
         progress: Progress | None = None,
     ) -> list[Alignment]:
-        """Align many pairs: one batched annotation pass, then alignment (``workers`` processes)."""
-        pairs = list(pairs)
+        """Align many pairs: one batched annotation pass, then alignment (``workers`` processes).
+        An item that is not a (source, target) pair is an InputTypeError naming it."""
+        pairs = check_pairs(pairs)
         flat = [x for pair in pairs for x in pair]
         sentences = self.annotate(flat, workers=workers)
         annotated = list(zip(sentences[0::2], sentences[1::2], strict=True))

@@ -99,11 +99,14 @@ class AlignerConfig:
     partial_mention_types: tuple[str, ...] = ("PERSON",)
 
     def __post_init__(self) -> None:
-        """Reject `ppdb_sim` or `w` outside (0, 1]."""
+        """Reject `ppdb_sim` or `w` outside (0, 1] (or not a number); keep the type lists as
+        tuples, so that the config stays hashable when they are given as lists."""
         for name in ("ppdb_sim", "w"):
             value = getattr(self, name)
-            if not 0.0 < value <= 1.0:
-                raise ConfigurationError(f"{name} must be in (0, 1], got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 < value <= 1.0:
+                raise ConfigurationError(f"{name} must be a number in (0, 1], got {value!r}")
+        object.__setattr__(self, "entity_types", tuple(tuple(pair) for pair in self.entity_types))
+        object.__setattr__(self, "partial_mention_types", tuple(self.partial_mention_types))
 
 
 #: The options that switch off every extension beyond the paper and the reference code's

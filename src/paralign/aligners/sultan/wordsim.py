@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from ...errors import ConfigurationError, FormatError
@@ -171,6 +172,25 @@ def load_similarity(spec: str | RelatedWords | ParaphraseSource | None) -> Relat
         raise ConfigurationError(
             f"word-similarity source {spec!r}: use ppdb, wordnet, none or a TSV path ({exc})"
         ) from exc
+
+
+#: The word-similarity sources known by name (anything else is a TSV path).
+SIMILARITY_NAMES = ("ppdb", "wordnet", "none", "spelling")
+
+
+def check_similarity_spec(spec: object) -> None:
+    """Check a spec as :func:`load_similarity` reads it, without loading anything: each part of
+    ``a+b`` a known name or an existing file (``path[:threshold]``). An unknown name fails when
+    the aligner is made, not at its first alignment (ConfigurationError, the same message)."""
+    if not isinstance(spec, str):
+        return  # None (PPDB) or an object: load_similarity takes it or says why
+    for part in spec.split("+"):
+        if part in SIMILARITY_NAMES or Path(part).exists():
+            continue
+        if ":" in part and Path(part.rpartition(":")[0]).exists():
+            continue  # a threshold: load_source checks it when the table is read
+        raise ConfigurationError(f"word-similarity source {spec!r}: use ppdb, wordnet, none or a TSV "
+                                 f"path ({part or 'an empty name'}: no such file)")
 
 
 @functools.lru_cache(maxsize=200_000)

@@ -39,6 +39,7 @@ from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
 from ...settings import vector_cache_dir
 from ...stemming import stem as stem_word
 from .configs import TIER_ORDER, Config
+from .inputs import check_hypotheses, check_references, check_sources
 from .paper import VERSION, ParaEval, PreparedReferences, _Ref, _stop_tokens, build_sources
 from .signature import source_signature
 
@@ -163,6 +164,8 @@ class GradedParaEval:
         if config.scorer != "graded":
             raise ConfigurationError(f"config {config.name!r} is not a graded config")
         self.config = config
+        if sources is not None:
+            check_sources(sources)
         sources = list(build_sources(config.resources) if sources is None else sources)
         self.sources = tuple(sources)
         wordnet = [s for s in sources if isinstance(s, WordNetSynonyms)]
@@ -266,11 +269,7 @@ class GradedParaEval:
 
     def prepare(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """Index reference streams (sacrebleu layout: references[k][i])."""
-        if not references:
-            raise MismatchError("at least one reference stream is needed")
-        if len({len(s) for s in references}) != 1:
-            raise MismatchError(f"reference streams have different numbers of segments: "
-                                f"{[len(s) for s in references]}")
+        count = check_references(references)
         columns = []
         for stream in references:
             words = [self._words(text) for text in stream]
@@ -280,7 +279,7 @@ class GradedParaEval:
                 w.para = self._index(self._para, w, grams) if self._para is not None else None
             self._encode(words)
             columns.append(words)
-        refs = [[column[i] for column in columns] for i in range(len(references[0]))]
+        refs = [[column[i] for column in columns] for i in range(count)]
         return PreparedReferences(refs, len(references))
 
     def _ngrams(self, words: _Words) -> list[tuple[int, int, str]]:
@@ -334,6 +333,7 @@ class GradedParaEval:
         progress: Callable[[int], None] | None = None,
     ) -> np.ndarray:
         """(segments, len(COLUMNS)) statistics, each against its best reference."""
+        check_hypotheses(hypotheses)
         prepared = (references if isinstance(references, PreparedReferences)
                     else self.prepare_cached(references))
         if len(hypotheses) != len(prepared):

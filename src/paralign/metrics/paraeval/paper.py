@@ -15,11 +15,11 @@ Two-tier matching of a hypothesis against one or more references:
    BLEU's clipping (a word counts at most its maximum count over the references' leftovers).
 
 Precision = matched hypothesis words / hypothesis words (0 for an empty hypothesis, never
-undefined). Recall = matched reference words /
-reference words, *pooled over the references* (each reference's matched words, as consumed by
-the parallel matching above, summed over references, over the summed reference lengths); with
-one reference this is the paper's single-reference recall. F is the harmonic mean. Corpus scores
-come from summed per-segment sufficient statistics (`SegmentStats`), like sacrebleu.
+undefined). Recall = matched reference words / reference words, *pooled over the references*
+(each reference's matched words, as consumed by the parallel matching above, summed over
+references, over the summed reference lengths); with one reference this is the paper's
+single-reference recall. F is the harmonic mean. Corpus scores come from summed per-segment
+sufficient statistics (`SegmentStats`), like sacrebleu.
 
 Text is tokenised with sacrebleu's 13a tokenizer and lower-cased by default (``case:lc`` in the
 signature); paraphrase lookups are always lower-cased because the tables are. Phrases made only
@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
@@ -42,6 +42,7 @@ from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, l
 from ...resources import fast_wordnet_synonyms
 from ...workers import run_chunks
 from .. import f_measure
+from .inputs import check_hypotheses, check_references, check_segment, check_sources
 from .signature import source_signature
 
 if TYPE_CHECKING:
@@ -116,14 +117,12 @@ class ParaEvalScore:
         return self.stats.f
 
     def to_dict(self) -> dict[str, object]:
-        s = self.stats
-        return {
-            "precision": self.precision, "recall": self.recall, "f": self.f,
-            "signature": self.signature,
-            "counts": {"hyp_words": s.hyp_words, "hyp_matched": s.hyp_matched,
-                       "ref_words": s.ref_words, "ref_matched": s.ref_matched,
-                       "hyp_paraphrase": s.hyp_paraphrase, "segments": s.segments},
-        }
+        return {"precision": self.precision, "recall": self.recall, "f": self.f,
+                "signature": self.signature, "counts": asdict(self.stats)}
+
+    def __repr__(self) -> str:  # the scores first, then what they come from
+        return (f"ParaEvalScore(precision={self.precision!r}, recall={self.recall!r}, f={self.f!r}, "
+                f"stats={self.stats!r}, signature={self.signature!r})")
 
 
 #: How a hypothesis token matched (:meth:`ParaEval.matched_spans`): in the paraphrase tier, a
@@ -181,16 +180,16 @@ class PreparedReferences:
 
 @dataclass(frozen=True)
 class ParaEval:
-    """The ParaEval scorer; build once, then score many systems against prepared references.
+    """The 2006 paper's two-tier scorer, ``paralign paraeval --config paper``. The command's
+    default config is the graded ``default`` (:class:`.graded.GradedParaEval`): for the numbers
+    of any config as the command gives them, use :func:`paralign.paraeval` (or ``scorer``).
 
-    Frozen: its settings cannot change after construction, because the paraphrase and
-    reference caches it fills depend on them (build another ParaEval for other settings).
-
-    `sources` are `ParaphraseSource`s (tables, PPDB, WordNet); None (the default) takes PPDB and
-    WordNet, as the command line does (``()``: no paraphrase tier). `max_length` bounds the phrase
-    length (in words) of both sides of a paraphrase match; `min_paraphrase_length` keeps only
-    matches whose longer side has at least that many words (the paper's ">= 3" variant).
-    """
+    Frozen (build another for other settings: its caches depend on them); build once, then
+    score many systems. `sources` are `ParaphraseSource`s (tables, PPDB, WordNet); None (the
+    default) takes PPDB and WordNet, as ``--config paper`` does (``()``: no paraphrase tier).
+    `max_length` bounds the phrase length (in words) of both sides of a paraphrase match;
+    `min_paraphrase_length` keeps only matches whose longer side has at least that many words
+    (the paper's ">= 3" variant)."""
 
     sources: Sequence[ParaphraseSource] | None = None
     max_length: int = 4
@@ -212,6 +211,8 @@ class ParaEval:
                 f"min_paraphrase_length must be >= 1, got {self.min_paraphrase_length}")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
+        if self.sources is not None:
+            check_sources(self.sources)
         object.__setattr__(self, "sources",
                            tuple(build_sources() if self.sources is None else self.sources))
         object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
@@ -268,6 +269,11 @@ class ParaEval:
         lc = tuple(t.lower() for t in toks)
         return (lc if self.lowercase else toks), lc
 
+    def _segment_refs(self, hypothesis: str, references: Sequence[str]) -> list[_Ref]:
+        """One segment's references indexed, once its shape is checked (`inputs.check_segment`)."""
+        check_segment(hypothesis, references)
+        return [self._prepare_one(r) for r in references]
+
     def _prepare_one(self, text: str) -> _Ref:
         tokens, lc = self._tokens(text)
         spans: dict[str, tuple[int, list[int]]] = {}
@@ -285,13 +291,7 @@ class ParaEval:
 
     def prepare(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """Index reference streams (sacrebleu layout: references[k][i] = k-th ref of segment i)."""
-        if not references:
-            raise MismatchError("at least one reference stream is needed")
-        lengths = {len(stream) for stream in references}
-        if len(lengths) != 1:
-            raise MismatchError(
-                f"reference streams have different numbers of segments: {[len(s) for s in references]}")
-        count = lengths.pop()
+        count = check_references(references)
         columns = [self._prepare_stream(stream) for stream in references]
         refs = [[column[i] for column in columns] for i in range(count)]
         return PreparedReferences(refs, len(references))
@@ -318,7 +318,7 @@ class ParaEval:
     def explain(self, hypothesis: str, references: Sequence[str]) -> list[tuple[str, int, str]]:
         """The paraphrase-tier matches of one segment: (hypothesis phrase, ref number, ref phrase)."""
         trace: list[tuple[str, int, str]] = []
-        self.match(hypothesis, [self._prepare_one(r) for r in references], trace)
+        self.match(hypothesis, self._segment_refs(hypothesis, references), trace)
         return trace
 
     def match(self, hypothesis: str, refs: Sequence[_Ref],
@@ -416,7 +416,7 @@ class ParaEval:
     def matched_spans(self, hypothesis: str, references: Sequence[str]) -> SegmentMatch:
         """One segment's hypothesis tokens, each in a span with its tier (paraphrase, synonym,
         exact or unmatched), and the segment's statistics (the same as :meth:`sentence_score`'s)."""
-        return self._segment_match(hypothesis, [self._prepare_one(r) for r in references])
+        return self._segment_match(hypothesis, self._segment_refs(hypothesis, references))
 
     def segment_matches(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
@@ -430,6 +430,7 @@ class ParaEval:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
     ) -> PreparedReferences:
         """The references prepared (or as given), checked to have one segment per hypothesis."""
+        check_hypotheses(hypotheses)
         prepared = (references if isinstance(references, PreparedReferences)
                     else self.prepare(references))
         if len(hypotheses) != len(prepared):
@@ -482,14 +483,16 @@ class ParaEval:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
         *, workers: int = 1,
     ) -> ParaEvalScore:
-        """Corpus precision/recall/F from summed segment statistics."""
+        """Corpus precision/recall/F from summed segment statistics (EmptyScoringError for no
+        segment, as ``paralign paraeval`` on an empty file: a corpus of nothing has no score)."""
+        check_hypotheses(hypotheses, scoring=True)
         nrefs = references.nrefs if isinstance(references, PreparedReferences) else len(references)
         stats = sum_stats(self.segment_stats(hypotheses, references, workers=workers))
         return ParaEvalScore(stats, self.signature(nrefs))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ParaEvalScore:
         """One segment against its references (plain strings)."""
-        refs = [self._prepare_one(r) for r in references]
+        refs = self._segment_refs(hypothesis, references)
         return ParaEvalScore(self.match(hypothesis, refs), self.signature(len(references)))
 
 
@@ -546,8 +549,7 @@ def paraeval(
 ) -> ParaEvalScore:
     """Convenience: the paper scorer's corpus ParaEval of one system (`references[k][i]`,
     sacrebleu layout; default sources PPDB + WordNet, as ``paraeval --config paper``)."""
-    if sources is None:
-        sources = build_sources()
+    sources = build_sources() if sources is None else sources
     srcs = list(sources.values()) if isinstance(sources, Mapping) else list(sources)
     return ParaEval(srcs, **options).corpus_score(hypotheses, references)  # type: ignore[arg-type]
 
@@ -572,8 +574,7 @@ class ParaEvalMetric:
         self.name = name or f"{label}_{part}"
         self.stats_key = f"{label}@{id(scorer)}"
 
-    def stats(self, hypotheses: Sequence[str],
-              references: Sequence[Sequence[str]]) -> np.ndarray:
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         import numpy as np
 
         prepared = self.scorer.prepare_cached(references)
@@ -587,10 +588,8 @@ class ParaEvalMetric:
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where(sums[..., 0] > 0, sums[..., 1] / sums[..., 0], 0.0)  # empty: 0
             r = sums[..., 3] / sums[..., 2]
-            if self.part == "p":
-                return p
-            if self.part == "r":
-                return r
+            if self.part in ("p", "r"):
+                return p if self.part == "p" else r
             return np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
 
 

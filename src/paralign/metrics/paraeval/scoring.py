@@ -18,6 +18,7 @@ from ...paraphrases import ParaphraseSource
 from ...workers import run_chunks
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
+from .inputs import check_hypotheses, check_names
 from .paper import STAT_COLUMNS, ParaEval, ParaEvalMetric, build_sources
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ def scorer(
     """The scorer of a config. Sources: `sources` if given, else `resources` (names; default
     the config's: ppdb, wordnet) plus `tables` (``path[:threshold]``). `paper_options` are the
     paper scorer's other settings (min_paraphrase_length, lowercase, ...)."""
+    check_names(resources, tables)
     cfg = get_config(config)
     if max_length is not None:
         cfg = cfg.with_(max_length=max_length)
@@ -127,7 +129,9 @@ def system_scores(
     with `sentence_level` also ``segments``: the same for each segment, numbered from 1. The
     references are indexed once per scorer, however many systems it scores. ``workers`` is the
     paper scorer's (its segments matched on Dask workers); a graded scorer spreads whole
-    systems instead (:func:`systems_scores`)."""
+    systems instead (:func:`systems_scores`). No hypothesis at all is an EmptyScoringError (as
+    ``paralign paraeval`` on an empty file), not scores of 0."""
+    check_hypotheses(hypotheses, scoring=True)
     nrefs = len(references)
     signature = item.signature(nrefs)
     if isinstance(item, GradedParaEval):

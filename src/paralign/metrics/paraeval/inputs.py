@@ -1,0 +1,72 @@
+"""The shape checks of what both ParaEval scorers take: hypotheses (a list of str), references in
+sacrebleu's layout (a list of reference streams, ``references[k][i]``), one segment's references
+(a list of str) and paraphrase sources.
+
+One str where a list is expected would otherwise be read as its characters: five one-letter
+references, or five hypothesis segments reported as a count mismatch. Each check names the
+argument and the shape it should have.
+
+Not for: scoring (:mod:`.paper`, :mod:`.graded`) or reading files (the command line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...errors import EmptyScoringError, InputTypeError, MismatchError, check_texts
+from ...paraphrases import check_source
+
+
+def check_hypotheses(hypotheses: object, *, scoring: bool = False) -> None:
+    """The hypotheses of one system: one str per segment; when `scoring` a corpus, at least one
+    (EmptyScoringError, as ``paralign paraeval`` on an empty file: nothing has no score)."""
+    check_texts(hypotheses, "hypotheses (one str per segment)")
+    if scoring and not len(hypotheses):  # type: ignore[arg-type]
+        raise EmptyScoringError("no hypothesis segments: nothing to score")
+
+
+def check_references(references: object) -> int:
+    """Reference streams in sacrebleu's layout, all of one length; that length (segments)."""
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise InputTypeError(
+            "references must be a list of reference streams (lists of str, one str per segment),"
+            f" not {type(references).__name__}")
+    if not references:
+        raise MismatchError("at least one reference stream is needed")
+    if any(isinstance(stream, str) for stream in references):
+        raise InputTypeError(
+            "references must be a list of reference streams, each a list of str (one per "
+            "segment), not a list of str: wrap one stream as [refs]")
+    for k, stream in enumerate(references, start=1):
+        check_texts(stream, f"reference stream {k}")
+    lengths = [len(stream) for stream in references]
+    if len(set(lengths)) != 1:
+        raise MismatchError(f"reference streams have different numbers of segments: {lengths}")
+    return lengths[0]
+
+
+def check_segment(hypothesis: object, references: object) -> None:
+    """One segment: its hypothesis a str, its references at least one str."""
+    if not isinstance(hypothesis, str):
+        raise InputTypeError(f"the hypothesis must be a str, not {type(hypothesis).__name__}")
+    check_texts(references, "references (the segment's reference texts)")
+    if not references:
+        raise MismatchError("at least one reference is needed")
+
+
+def check_names(resources: object, tables: object) -> None:
+    """Resource names and table specs: lists of str (one str would be read letter by letter)."""
+    for what, value in (("resources", resources), ("tables", tables)):
+        if isinstance(value, str):
+            raise InputTypeError(f"{what} must be a list of str, such as [{value!r}], not one str")
+
+
+def check_sources(sources: object) -> None:
+    """Paraphrase sources: objects with ``paraphrases(phrase)`` (tables, PPDB, WordNet), not
+    names (``scorer(resources=...)`` and ``build_sources`` take names)."""
+    if isinstance(sources, str) or not isinstance(sources, Sequence):
+        raise InputTypeError(
+            f"sources must be a list of paraphrase sources, not {type(sources).__name__}"
+            " (for names such as 'ppdb', use resources=[...] or build_sources)")
+    for i, source in enumerate(sources, start=1):
+        check_source(source, f"sources: item {i}")

@@ -1,0 +1,55 @@
+"""aligners.batch.align_pairs: an empty sentence is a failure in place, as the command line
+reports it, and an item that is not a pair is named (API audit W5, C2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paralign.aligners.batch import align_pairs, is_blank
+from paralign.aligners.exact import exact_match_aligner
+from paralign.errors import InputTypeError
+from paralign.sentence import Sentence
+
+
+class _Plain:
+    """Stands in for spaCy: texts split on spaces, token lists kept (keeps the test fast)."""
+
+    def pipe(self, items):
+        return (self(item) for item in items)
+
+    def __call__(self, item):
+        return Sentence.plain(item.split() if isinstance(item, str) else item)
+
+
+@pytest.mark.parametrize("blank", ["", "   ", " \n", [], ["", " "], Sentence.plain([])])
+def test_blank_sentences(blank) -> None:
+    assert is_blank(blank)
+
+
+@pytest.mark.parametrize("words", ["a", [" a "], Sentence.plain(["."])])
+def test_sentences_with_a_word_are_not_blank(words) -> None:
+    assert not is_blank(words)
+
+
+def test_an_empty_sentence_is_a_failure_in_its_place_not_an_alignment() -> None:
+    pairs = [("a cat", "a cat"), ("a cat", ""), ("", "  "), ([], ["x"])]
+    batch = align_pairs(pairs, aligner=exact_match_aligner, annotator=_Plain())
+    assert batch.items[0] is not None and batch.items[0].alignment.sure == {(0, 0), (1, 1)}
+    assert batch.items[1:] == (None, None, None)
+    assert [(f.index, f.error) for f in batch.failures] == [
+        (1, "empty target sentence"), (2, "empty source and target sentence"), (3, "empty source sentence")]
+
+
+@pytest.mark.parametrize(
+    ("pairs", "message"),
+    [
+        ([("a",)], r"pairs: item 1 is \('a',\), not a \(source, target\) pair"),
+        ([("a", "b"), "ab"], "pairs: item 2 is 'ab', not a"),
+        ([("a", "b"), ("a", "b", "c")], "item 2 is"),
+        ("ab", "pairs must be a list of .source, target. pairs, not str"),
+    ],
+)
+def test_an_item_that_is_not_a_pair_is_named(pairs, message) -> None:
+    """It was an IndexError (similarity_many) or zip()'s ValueError from inside the batch."""
+    with pytest.raises(InputTypeError, match=message):
+        align_pairs(pairs, aligner=exact_match_aligner, annotator=_Plain())

@@ -1,0 +1,36 @@
+"""corpora.base.AlignedPair is checked when made, as the readers check their pairs (API audit,
+second pass: links outside the tokens and one str of tokens were accepted)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paralign.alignment import Alignment
+from paralign.corpora import AlignedPair
+from paralign.errors import AlignmentIndexError, InputTypeError
+
+
+def test_a_link_outside_the_tokens_is_refused() -> None:
+    with pytest.raises(AlignmentIndexError, match="pair 'x': link 5-5 outside sentences of 1 and 1 tokens"):
+        AlignedPair("x", ("a",), ("b",), Alignment.from_pharaoh("5-5"))
+
+
+def test_one_str_of_tokens_is_refused_and_lists_become_tuples() -> None:
+    with pytest.raises(InputTypeError, match=r"AlignedPair.source is a sequence of tokens, not one str \('ab'\)"):
+        AlignedPair("x", "ab", ("c", "d"), Alignment.from_pharaoh("0-0"))
+    pair = AlignedPair("x", ["a", "b"], ["c"], Alignment.from_pharaoh("1-0"))
+    assert pair.source == ("a", "b") and hash(pair) == hash(AlignedPair("x", ("a", "b"), ("c",), pair.alignment))
+
+
+def test_bare_links_without_tokens_are_kept_as_they_are() -> None:
+    """A Pharaoh line has links and no tokens: they are checked against the gold later."""
+    assert AlignedPair("1", (), (), Alignment.from_pharaoh("3-4")).sure == {(3, 4)}
+
+
+def test_links_that_are_not_a_str_are_a_format_error() -> None:
+    from paralign.corpora import parse_dash_links
+    from paralign.errors import FormatError
+
+    with pytest.raises(FormatError, match="f.json:3: the links of pair 'p' are NoneType, not a str 'i-j ...'"):
+        parse_dash_links(None, source="f.json", line=3, item="p")
+    assert parse_dash_links("0-1 2-2") == {(0, 1), (2, 2)}

@@ -1,0 +1,96 @@
+"""metrics.paraeval.inputs: both scorers check the shapes they take (API audit W2, U1, C6, C7).
+
+One str where a list is expected was read as its characters: five one-letter references scored
+silently, or a count mismatch that did not say what was wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+import paralign
+from paralign.errors import InputTypeError, MismatchError, ParalignError
+from paralign.metrics.paraeval import GradedParaEval, ParaEval, get_config
+from paralign.metrics.paraeval.scoring import paraeval, scorer
+from paralign.paraphrases import ParaphraseTable
+
+
+@pytest.fixture(scope="module", params=["paper", "graded"])
+def any_scorer(request):
+    """Each scorer without resources (nothing to load): the checks come before any matching."""
+    if request.param == "paper":
+        return ParaEval(())
+    return GradedParaEval(get_config("default"), ())
+
+
+def test_input_type_error_is_in_the_hierarchy_and_a_type_error() -> None:
+    assert issubclass(InputTypeError, ParalignError) and issubclass(InputTypeError, TypeError)
+    assert paralign.InputTypeError is InputTypeError
+
+
+def test_one_str_of_references_for_a_segment_is_refused_not_read_as_characters() -> None:
+    scorer_ = ParaEval(())
+    with pytest.raises(InputTypeError, match=r"references .* must be a list of strings, not one str"):
+        scorer_.sentence_score("a cat", "a cat")
+    with pytest.raises(MismatchError, match="at least one reference is needed"):
+        scorer_.sentence_score("a cat", [])
+    with pytest.raises(InputTypeError, match="the hypothesis must be a str, not NoneType"):
+        scorer_.matched_spans(None, ["a cat"])
+    with pytest.raises(InputTypeError, match="item 2 is int"):
+        scorer_.explain("a cat", ["a cat", 3])
+    assert scorer_.sentence_score("a cat", ["a cat"]).f == 1.0
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "references", "error", "message"),
+    [
+        ("a cat", [["a cat"]], InputTypeError, r"hypotheses \(one str per segment\) must be a list of strings, not one str"),
+        (["a cat"], ["a cat"], InputTypeError, r"not a list of str: wrap one stream as \[refs\]"),
+        (["a cat"], "a cat", InputTypeError, "references must be a list of reference streams"),
+        ([None], [["a"]], InputTypeError, "item 1 is NoneType None, not a str"),
+        (["a"], [[None]], InputTypeError, "reference stream 1: item 1 is NoneType"),
+        (["a"], [], MismatchError, "at least one reference stream is needed"),
+        (["a"], [["a"], ["a", "b"]], MismatchError, r"different numbers of segments: \[1, 2\]"),
+        (["a", "b"], [["a"]], MismatchError, "2 hypothesis segments but 1 reference segments"),
+    ],
+)
+def test_corpus_shapes_are_checked_with_a_message_that_says_what_is_wrong(
+        any_scorer, hypotheses, references, error, message) -> None:
+    with pytest.raises(error, match=message):
+        any_scorer.segment_stats(hypotheses, references)
+
+
+def test_paraeval_function_says_the_sacrebleu_layout_mistake() -> None:
+    with pytest.raises(InputTypeError, match="wrap one stream"):
+        paraeval(["a cat"], ["a cat"], resources=[])
+
+
+@pytest.mark.parametrize("make", [lambda s: ParaEval(s), lambda s: GradedParaEval(get_config("default"), s),
+                                  lambda s: scorer("paper", sources=s)])
+def test_sources_given_by_name_are_refused_at_construction(make) -> None:
+    with pytest.raises(InputTypeError, match="sources must be a list of paraphrase sources, not str"):
+        make("ppdb")
+    with pytest.raises(InputTypeError, match="sources: item 1 must be a paraphrase source .*, not str"):
+        make(["ppdb"])
+    make([ParaphraseTable.from_pairs([("cat", "feline")])])
+
+
+def test_resource_names_and_tables_must_be_lists() -> None:
+    with pytest.raises(InputTypeError, match=r"resources must be a list of str, such as \['ppdb'\]"):
+        scorer("default", resources="ppdb")
+    with pytest.raises(InputTypeError, match=r"tables must be a list of str, such as \['t.tsv'\]"):
+        scorer("default", tables="t.tsv")
+
+
+def test_no_hypothesis_at_all_is_nothing_to_score_not_a_score_of_zero() -> None:
+    """API audit W4: paraeval([], [[]]) gave 0.0 everywhere where `paralign paraeval` on an empty
+    file says 'nothing to score' (EmptyScoringError, exit 1)."""
+    from paralign.errors import EmptyScoringError
+
+    with pytest.raises(EmptyScoringError, match="no hypothesis segments: nothing to score"):
+        paraeval([], [[]], resources=[])
+    with pytest.raises(EmptyScoringError, match="nothing to score"):
+        paraeval([], [[]], "paper", resources=[])
+    with pytest.raises(EmptyScoringError, match="nothing to score"):
+        ParaEval(()).corpus_score([], [[]])
+    assert len(ParaEval(()).segment_stats([], [[]])) == 0  # per-segment statistics of nothing: none
+    assert paraeval([""], [["a"]], resources=[])["precision"] == 0.0  # an empty segment still scores

@@ -1,0 +1,35 @@
+"""similarity.paraphrase.evaluate_paraphrase checks its triples and labels before aligning
+(API audit C10: a str label was "unsupported operand type(s) for +: 'int' and 'str'")."""
+
+from __future__ import annotations
+
+import pytest
+
+from paralign.errors import FormatError
+from paralign.similarity.paraphrase import evaluate_paraphrase
+
+GOOD = [("a cat sat", "a cat sat", True), ("b c d", "x y z", False)]
+
+
+def _never(source, target):
+    raise AssertionError("aligned before the input was checked")
+
+
+@pytest.mark.parametrize(
+    ("train", "test", "message"),
+    [
+        ([("a", "a", "0"), ("b c", "d", "1")], GOOD, "train pair 1: label '0' is not True/False"),
+        (GOOD, [("a", "a", None)], "test pair 1: label None is not True/False"),
+        (GOOD, [("a", "a", 2)], "test pair 1: label 2 is not"),
+        ([("a", "a")], GOOD, r"train pair 1 is \('a', 'a'\), not an \(s1, s2, is_paraphrase\) triple"),
+    ],
+)
+def test_bad_triples_and_labels_are_named(train, test, message) -> None:
+    with pytest.raises(FormatError, match=message):
+        evaluate_paraphrase(train, test, classifier="signal", aligner=_never)
+
+
+def test_labels_one_and_zero_are_true_and_false() -> None:
+    result = evaluate_paraphrase([("a cat", "a cat", 1), ("b c", "d e", 0)], [("a cat", "a cat", 1)],
+                                 classifier="signal", aligner="exact")
+    assert result.test.tp == 1

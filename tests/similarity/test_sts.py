@@ -1,0 +1,52 @@
+"""similarity.sts: correlations refuse values that are not finite numbers, and evaluate_sts checks
+its triples before aligning anything (API audit W1, C9)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from paralign.errors import FormatError
+from paralign.similarity.sts import evaluate_sts, pearson, spearman, sts_from_scores
+
+
+@pytest.mark.parametrize("correlate", [pearson, spearman])
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_a_value_that_is_not_finite_is_refused_not_clipped_to_one(correlate, bad) -> None:
+    """scipy gives NaN for these; min(1.0, nan) clipped it to a perfect 1.0."""
+    with pytest.raises(FormatError, match=r"gold value 1 is (nan|inf|-inf), not a finite number"):
+        correlate([0.1, 0.5, 0.9], [bad, 1.0, 0.0])
+    with pytest.raises(FormatError, match=r"score 2 is"):
+        correlate([0.1, bad, 0.9], [2.0, 1.0, 0.0])
+
+
+def test_finite_values_still_correlate() -> None:
+    assert pearson([0.1, 0.5, 0.9], [0, 1, 2]) == pytest.approx(1.0)
+    assert pearson([1, 1, 1], [1, 2, 3]) is None
+
+
+def test_sts_from_scores_names_the_pair_with_a_bad_gold_score() -> None:
+    with pytest.raises(FormatError, match="the gold score of pair 2 is nan"):
+        sts_from_scores([0.1, 0.2, 0.3], [1.0, math.nan, 0.0])
+
+
+@pytest.mark.parametrize(
+    ("triples", "message"),
+    [
+        ([("a cat", "a cat", math.nan), ("a dog", "a cat", 1.0), ("x y", "z", 0.0)],
+         "the gold score of pair 1 is nan"),
+        ([("a cat", "a cat", 5.0), ("a dog", "a cat", "1")], "the gold score of pair 2 is '1'"),
+        ([("a cat", "a cat", None), ("a dog", "a cat", 1.0)], "the gold score of pair 1 is None"),
+        ([("a cat", "a cat")], r"pair 1 is \('a cat', 'a cat'\), not a \(sentence1, sentence2, gold\) triple"),
+        (["a cat"], "pair 1 is 'a cat', not a"),
+    ],
+)
+def test_evaluate_sts_refuses_bad_triples_before_aligning(triples, message) -> None:
+    """The check runs first: the aligner passed here would fail if anything were aligned."""
+
+    def no_alignment(source, target):
+        raise AssertionError("aligned before the input was checked")
+
+    with pytest.raises(FormatError, match=message):
+        evaluate_sts(triples, aligner=no_alignment, signal="all-words")
