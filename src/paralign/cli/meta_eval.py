@@ -84,10 +84,9 @@ def wmt_folder(text: str) -> str:
 def metric_names(text: str) -> list[str]:
     """The --metrics list, each name checked (ConfigurationError, a usage error: none, or an
     unknown one, before the data loads)."""
-    from ..metrics.bleu_steps import BASELINES
-    from ..metrics.paraeval.scoring import PARTS
+    from ..metrics.correlation import known_metrics
 
-    known = ["paraeval", *(f"paraeval_{part}" for part in PARTS), *BASELINES]
+    known = known_metrics()
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in known]
     if not names or unknown:

@@ -224,18 +224,26 @@ class MetaEvaluation:
         return out
 
 
+def known_metrics() -> list[str]:
+    """Every metric name :func:`resolve_metrics` takes, in the order the messages list them."""
+    from .bleu_steps import BASELINES
+    from .paraeval.scoring import PARTS
+
+    return ["paraeval", *(f"paraeval_{part}" for part in PARTS), *BASELINES]
+
+
 def resolve_metrics(names: Iterable[str], paraeval_scorer: object | None = None) -> list:
     """Metric objects from names: baselines (bleu, chrf, ter, mup, gm, gm_bp), `paraeval` (the
     config's headline score, with its P, R and F beside it) or `paraeval_p`/`_r`/`_f`, the
     ParaEval ones from `paraeval_scorer` (default: the ``default`` config's scorer). A name
     given twice (``paraeval,paraeval_f``) gives one metric."""
-    from .bleu_steps import BASELINES, baseline
+    from .bleu_steps import baseline
     from .paraeval.scoring import PARTS, metrics_of, scorer
 
     if isinstance(names, str):  # its letters would be the names: "unknown metric 'b'"
         raise InputTypeError(f"names must be a list of metric names, such as [{names!r}], not one str")
     names = list(names)
-    known = ["paraeval", *(f"paraeval_{part}" for part in PARTS), *BASELINES]
+    known = known_metrics()
     unknown = [name for name in (n.strip() for n in names) if name and name not in known]
     if unknown:
         raise ConfigurationError(f"unknown metric {unknown[0]!r}; choose from {', '.join(known)}")
