@@ -107,3 +107,25 @@ def test_connecting_starts_the_cluster_meanwhile_and_always_stops_it(use: bool) 
     while _children() - before:
         assert time.monotonic() < deadline, "the local cluster's processes outlived the block"
         time.sleep(0.2)
+
+
+@pytest.mark.parametrize("address", ["nosuch", "tcp://host", "foo://host:8786", "tcp://host:99999", "tcp://host:port"])
+def test_a_scheduler_address_dask_cannot_use_is_refused_when_the_options_are_made(address, monkeypatch) -> None:
+    """The address is checked before any work (Dask's own ValueError came from deep inside the
+    first batch); one from $PARALIGN_SCHEDULER when it is read, naming the variable."""
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=r"scheduler .* is not a Dask scheduler address such as tcp://HOST:8786"):
+        ClusterOptions(workers=1, scheduler=address)
+    monkeypatch.setenv("PARALIGN_SCHEDULER", address)
+    options = ClusterOptions()
+    with pytest.raises(ConfigurationError, match=r"\$PARALIGN_SCHEDULER"):
+        options.address()
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:8786", "127.0.0.1:8786", "tcp://[::1]:8786", "tls://h.example:443"])
+def test_a_scheduler_address_dask_can_use_is_kept(address, monkeypatch) -> None:
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    assert ClusterOptions(scheduler=address).address() == address
+    monkeypatch.setenv("PARALIGN_SCHEDULER", address)
+    assert ClusterOptions().address() == address

@@ -62,10 +62,35 @@ class ClusterOptions:
                 parse_bytes(self.memory_limit)
             except (ValueError, TypeError) as exc:
                 raise ConfigurationError(f"memory limit {self.memory_limit!r} is not a size such as 2GB") from exc
+        if self.scheduler is not None:
+            checked_address(self.scheduler, "scheduler")
 
     def address(self) -> str | None:
         """The scheduler to connect to, or None for a local cluster."""
-        return self.scheduler or os.environ.get(SCHEDULER_ENV) or None
+        if self.scheduler:
+            return self.scheduler
+        from_env = os.environ.get(SCHEDULER_ENV)
+        return checked_address(from_env, f"${SCHEDULER_ENV}") if from_env else None
+
+
+def checked_address(address: str, what: str) -> str:
+    """`address` when Dask can connect to such an address (a known scheme; a port for the
+    network ones); else a ConfigurationError naming `what` (Dask's own ValueError came as a
+    traceback from deep inside the first batch: "missing port number in address 'nosuch'")."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            _, port = parse_host_port(location)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not between 1 and 65535")
+    except (ValueError, TypeError) as exc:
+        raise ConfigurationError(f"{what} {address!r} is not a Dask scheduler address such as "
+                                 f"tcp://HOST:8786 ({exc})") from exc
+    return address
 
 
 def describe(client: Client, local: bool) -> dict[str, Any]:

@@ -130,6 +130,18 @@ def test_missing_input_is_one_error_line(argv: list[str], tmp_path: Path, capsys
     assert err == f"paralign {command}: error: {missing}: no such file\n" and out == ""
 
 
+@pytest.mark.parametrize("command", [["align", "{pairs}"], ["similarity", "--pairs", "{pairs}", "--aligner", "exact"]])
+def test_a_scheduler_address_dask_cannot_use_is_one_usage_error_line(command: list[str], tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture) -> None:
+    """--scheduler nosuch was a traceback from inside Dask ('missing port number')."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a cat\ta cat\n", encoding="utf-8")
+    assert main([arg.format(pairs=pairs) for arg in command] + ["--scheduler", "nosuch"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"paralign {command[0]}: error: scheduler 'nosuch' is not a Dask scheduler address "
+                                 "such as tcp://HOST:8786 (missing port number in address 'nosuch')\n")
+
+
 def test_directory_fake_gzip_and_latin1_inputs(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["similarity", "--pairs", str(tmp_path), "--aligner", "exact"]) == 2  # usage: the path is wrong
     assert capsys.readouterr().err == f"paralign similarity: error: {tmp_path}: is a directory, not a file\n"
