@@ -461,3 +461,11 @@ def test_the_cluster_line_counts_its_workers_in_english(capsys):
     assert "with 1 worker;" in capsys.readouterr().err
     announce_cluster({"local": True, "scheduler": "tcp://127.0.0.1:1", "workers": 2, "dashboard": None})
     assert "with 2 workers;" in capsys.readouterr().err
+
+
+def test_a_work_dir_that_is_a_file_is_one_usage_error_before_any_work(hand, tmp_path, capsys):
+    """It was "Not a directory" from the operating system, exit 1."""
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    assert _pivot(hand, tmp_path / "t.tsv", "--alignment", str(hand["align"]), "--work-dir", str(tmp_path / "afile")) == 2
+    assert capsys.readouterr().err == f"paralign pivot: error: --work-dir {tmp_path / 'afile'}: is a file, not a directory\n"
+    assert not (tmp_path / "t.tsv").exists()
