@@ -81,3 +81,12 @@ def test_a_table_built_lower_cased_is_asked_for_the_lower_cased_phrase(tmp_path,
         writer.write(rows)
     assert main(["paraphrases", "A Car", "--table", str(plain)]) == 0
     assert capsys.readouterr().out == "A Car: none\n"
+
+
+@pytest.mark.parametrize("phrase", ["", "   "])
+def test_an_empty_phrase_is_a_usage_error(table, capsys, phrase):
+    """An empty PHRASE matched nothing and printed ': none', exit 0."""
+    with pytest.raises(SystemExit) as info:
+        main(["paraphrases", "a car", phrase, "--table", str(table)])
+    assert info.value.code == 2
+    assert "argument phrase: a phrase must hold a word" in capsys.readouterr().err

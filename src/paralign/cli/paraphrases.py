@@ -29,12 +29,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "asked for the lower-cased PHRASE (shown as 'looked_up_as'); any other table is matched "
         "exactly.",
     )
-    parser.add_argument("phrase", nargs="+", help="phrase(s) to look up, e.g. 'a man'")
+    parser.add_argument("phrase", nargs="+", type=_phrase, help="phrase(s) to look up, e.g. 'a man'")
     parser.add_argument("--table", required=True, help="table file: X.parquet, X.tsv or X.tsv.gz (- = a TSV table on stdin)")
     parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases of each")
     add_format(parser)
     add_output(parser)
     parser.set_defaults(func=run)
+
+
+def _phrase(text: str) -> str:
+    """argparse type: a phrase with a word in it (an empty one can match no table row)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a phrase must hold a word, not be empty or only spaces")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
