@@ -129,3 +129,13 @@ def test_a_scheduler_address_dask_can_use_is_kept(address, monkeypatch) -> None:
     assert ClusterOptions(scheduler=address).address() == address
     monkeypatch.setenv("PARALIGN_SCHEDULER", address)
     assert ClusterOptions().address() == address
+
+
+@pytest.mark.parametrize("limit", ["1KB", "100MB", "255MiB"])
+def test_a_memory_limit_no_worker_can_run_in_is_refused_when_the_options_are_made(limit) -> None:
+    """--memory-limit 1KB used to stall for 2 minutes (every worker paused or killed at start)."""
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=r"too small for a Dask worker: give at least 256MiB"):
+        ClusterOptions(workers=2, memory_limit=limit)
+    assert ClusterOptions(workers=2, memory_limit="256MiB").memory_limit == "256MiB"
