@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError
-from .tables import is_parquet, iter_rows
+from .tables import is_parquet, iter_rows, read_metadata
 from .textio import open_text, without_bom
 
 Score = float | None
@@ -29,6 +29,15 @@ def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
     except AttributeError:  # checked only on failure: tables look phrases up in hot loops
         raise InputTypeError(f"a phrase is a str, not {type(phrase).__name__}") from None
     return text.lower() if lowercase else text
+
+
+def as_held(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
+    """Each of `phrases` as a table file holds its phrases (:func:`normalize_phrase`): lower-cased
+    too when the table's metadata says it was built lower-cased (``options.lowercase``: pivot's
+    and paraphrase-table's default), so ``A  man`` finds ``a man``; other tables are matched
+    with their case (a table without metadata may hold capitals)."""
+    lowercase = read_metadata(path).get("options", {}).get("lowercase") is True
+    return {phrase: normalize_phrase(phrase, lowercase) for phrase in phrases}
 
 
 @runtime_checkable

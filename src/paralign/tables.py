@@ -277,20 +277,10 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
     return pa.Array.from_buffers(kind, len(encoded), buffers)
 
 
-def as_held(path: str | Path, phrases: Sequence[str]) -> dict[str, str]:
-    """Each of `phrases` as the table holds its phrases: white space collapsed, and lower-cased
-    when the table's metadata says it was built lower-cased (``options.lowercase``: pivot's and
-    paraphrase-table's default), so ``A  man`` finds ``a man``; other tables are matched as
-    they are (a table without metadata may hold capitals)."""
-    lowercase = read_metadata(path).get("options", {}).get("lowercase") is True
-    return {phrase: " ".join(phrase.split()).lower() if lowercase else " ".join(phrase.split())
-            for phrase in phrases}
-
-
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
-    `top_k` keeps the k best.  Phrases are matched exactly (see :func:`as_held` for what a
-    user types).  Parquet is read with a filter on `phrase`, so only the row groups that can
+    `top_k` keeps the k best.  Phrases are matched exactly (see
+    :func:`paralign.paraphrases.as_held` for what a user types).  Parquet is read with a filter on `phrase`, so only the row groups that can
     hold them are read; TSV is scanned once.  `phrases` is a list of str (InputTypeError for
     one str, whose characters would be looked up); `top_k` None (every row) or at least 1
     (ConfigurationError: -1 dropped the last row, 0 kept them all)."""

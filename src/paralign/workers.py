@@ -31,6 +31,7 @@ clusters (:mod:`paralign.cluster`).
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -39,7 +40,7 @@ from contextvars import ContextVar
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import ClusterStalledError, ConfigurationError
+from .errors import ClusterStalledError, ConfigurationError, ParalignError
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
@@ -240,6 +241,16 @@ def _collect(client: Client, chunk: list[_I], future: Any, worker_failed: Callab
         return list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
     finally:
         future.release()
+
+
+def stop_batch(what: str) -> Callable[[list[Any], str], list[Any]]:
+    """A `worker_failed` for a batch that has no place for a failed item (a corpus score, an
+    aligner's batch): it raises ``ParalignError("{what}: {why}")`` and so stops the batch."""
+    return functools.partial(_stop, what)
+
+
+def _stop(what: str, _chunk: list[Any], why: str) -> list[Any]:
+    raise ParalignError(f"{what}: {why}")
 
 
 def run_chunks(

@@ -45,7 +45,8 @@ def _phrase(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..tables import as_held, lookup
+    from ..paraphrases import as_held
+    from ..tables import lookup
 
     with ExitStack() as stack:
         (table,), names = stdin_inputs(stack, [args.table])

@@ -38,10 +38,10 @@ from typing import Any
 import numpy as np
 
 from ...alignment import Alignment
-from ...errors import ConfigurationError, FormatError, ParalignError
+from ...errors import ConfigurationError, FormatError
 from ...nlp import TextOrTokens
 from ...sentence import Sentence
-from ...workers import Progress, iter_chunk_results
+from ...workers import Progress, iter_chunk_results, stop_batch
 from ..sultan import PARAPHRASE_OPTIONS
 from ..sultan import Aligner as SultanAligner
 from ..sultan.modules import ModulePipeline
@@ -152,7 +152,7 @@ class ContextualAligner:
         # the pipelines and the classifier in chunks, on Dask workers when workers > 1 (or in a
         # paralign.workers.runner block); each worker gets this aligner once, its encoder unloaded
         chunks = iter_chunk_results(
-            functools.partial(_align_items, self), items, _raise_worker_failure,
+            functools.partial(_align_items, self), items, stop_batch("aligning failed in a worker process"),
             workers=workers, chunk_size=max(1, len(items) // (workers * 8)) if workers > 1 else 64,
         )
         results = (alignment for chunk in chunks for alignment in chunk)
@@ -233,5 +233,3 @@ def _align_items(aligner: ContextualAligner, items: list[_Item]) -> list[Alignme
     return aligner._align_chunk(items)
 
 
-def _raise_worker_failure(_items: list[Any], why: str) -> list[Alignment]:
-    raise ParalignError(f"aligning failed in a worker process: {why}")

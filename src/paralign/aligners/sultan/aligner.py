@@ -16,11 +16,11 @@ from dataclasses import replace
 from typing import Any
 
 from ...alignment import Alignment
-from ...errors import ConfigurationError, ParalignError, check_pairs
+from ...errors import ConfigurationError, check_pairs
 from ...nlp import Annotator, TextOrTokens, check_text_or_tokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence
-from ...workers import Progress, iter_chunk_results
+from ...workers import Progress, iter_chunk_results, stop_batch
 from .modules import ModulePipeline
 from .options import NEURAL_PRESETS, AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
@@ -204,7 +204,7 @@ class Aligner:
         chunks = iter_chunk_results(
             self._align_chunk,
             pairs,
-            _raise_worker_failure,
+            stop_batch("aligning failed in a worker process"),
             workers=workers if many else 1,
             chunk_size=max(1, len(pairs) // (workers * 8)) if many else max(1, len(pairs)),
         )
@@ -258,6 +258,3 @@ class Aligner:
         return out
 
 
-def _raise_worker_failure(_pairs: list[tuple[Sentence, Sentence]], why: str) -> list[Alignment]:
-    """An aligner batch has no place for a failed pair: a worker's failure stops the batch."""
-    raise ParalignError(f"aligning failed in a worker process: {why}")

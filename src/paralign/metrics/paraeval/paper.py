@@ -37,10 +37,10 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
-from ...errors import ConfigurationError, MismatchError, ParalignError
+from ...errors import ConfigurationError, MismatchError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
-from ...workers import run_chunks
+from ...workers import run_chunks, stop_batch
 from .. import f_measure
 from .inputs import check_hypotheses, check_references, check_segment, check_sources
 from .signature import source_signature
@@ -476,7 +476,8 @@ class ParaEval:
         matched in chunks on Dask workers, each getting this scorer once; same statistics."""
         prepared = self._prepared_for(hypotheses, references)
         return run_chunks(functools.partial(_match_chunk, self),
-                          list(zip(hypotheses, prepared.refs, strict=True)), _worker_failed,
+                          list(zip(hypotheses, prepared.refs, strict=True)),
+                          stop_batch("ParaEval matching failed in a worker"),
                           workers=workers, chunk_size=256)
 
     def corpus_score(
@@ -500,10 +501,6 @@ def _match_chunk(scorer: ParaEval, chunk: list[tuple[str, list[_Ref]]]) -> list[
     """Statistics of a chunk of (hypothesis, prepared references) segments (worker-safe)."""
     return [scorer.match(h, r) for h, r in chunk]
 
-
-def _worker_failed(_chunk: list, why: str) -> list[SegmentStats]:
-    """A corpus score has no place for a failed segment: a worker's failure stops the scoring."""
-    raise ParalignError(f"ParaEval matching failed in a worker: {why}")
 
 def _tokenizer(name: str):
     if name == "none":

@@ -13,9 +13,9 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ...errors import ConfigurationError, ParalignError
+from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
-from ...workers import run_chunks
+from ...workers import run_chunks, stop_batch
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
 from .inputs import check_hypotheses, check_names
@@ -106,7 +106,8 @@ def systems_scores(
     for a missing system)."""
     if isinstance(item, GradedParaEval):
         task = functools.partial(_systems_chunk, item, [list(stream) for stream in references], sentence_level)
-        return run_chunks(task, [list(hyps) for hyps in systems], _worker_failed, workers=workers, chunk_size=1)
+        return run_chunks(task, [list(hyps) for hyps in systems], stop_batch("ParaEval scoring failed in a worker"),
+                          workers=workers, chunk_size=1)
     return [system_scores(item, hyps, references, sentence_level, workers=workers) for hyps in systems]
 
 
@@ -114,10 +115,6 @@ def _systems_chunk(item: GradedParaEval, references: list[list[str]], sentence_l
                    chunk: list[list[str]]) -> list[dict[str, object]]:
     """The scores of a chunk of systems (a worker's task)."""
     return [system_scores(item, hyps, references, sentence_level) for hyps in chunk]
-
-
-def _worker_failed(_chunk: list, why: str) -> list[dict[str, object]]:
-    raise ParalignError(f"ParaEval scoring failed in a worker: {why}")
 
 
 def system_scores(
