@@ -45,6 +45,17 @@ def test_all_words_signal_counts_stop_words():
     assert make_signal("all-words")(q) == pytest.approx(1.0)
 
 
+def test_a_sentence_of_punctuation_only_counts_its_punctuation():
+    # with no word at all, nothing else can be counted: two identical "..." are the same sentence
+    same = pair("...", "...", [(0, 0)])
+    for name in ("sultan2014", "sultan2015", "all-words", "numbers", "mean-proportion"):
+        assert make_signal(name)(same) == pytest.approx(1.0), name
+    assert make_signal("sultan2014")(pair("! ?", "! ?", [(0, 0)])) == pytest.approx(0.5)  # half of each side
+    assert make_signal("sultan2014")(pair("...", "...", [])) == 0.0
+    # beside a word, punctuation still never counts
+    assert make_signal("sultan2014")(pair("... cat", "cat", [(1, 0)])) == pytest.approx(1.0)
+
+
 def test_weights_compose_with_pooling():
     signal = ContentProportion("custom", pooled=True, stop_weight=0.5, number_weight=3.0)
     p = pair("the 7 cats", "the cats", [(0, 0), (2, 1)])

@@ -124,9 +124,12 @@ def _weighted_counts(
     """(aligned weight, total weight) over the content words; all non-punctuation words when none.
 
     Stop words count with `stop_weight` (0: not at all), numbers with `number_weight` times
-    their weight.
+    their weight. A sentence of punctuation only ("...", "?!") counts its punctuation tokens,
+    so that two such identical sentences score 1 rather than 0 for want of words.
     """
     words = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)]
+    if not words:
+        words = list(range(len(sentence.tokens)))
     content = set(content_indices(sentence, stop))
     if not content:  # no content word: every word counts fully
         factor = dict.fromkeys(words, 1.0)
@@ -151,7 +154,8 @@ class ContentProportion:
     the words are IDF-weighted and :meth:`fit` must be called on training sentences first.
     ``stop_weight`` > 0 counts stop words too (1: every non-punctuation word alike);
     ``number_weight`` makes a number written in digits count that many content words.
-    A sentence without content words falls back to all its non-punctuation tokens.
+    A sentence without content words falls back to all its non-punctuation tokens, and one
+    without words to its punctuation.
     """
 
     name: str = DEFAULT_SIGNAL
