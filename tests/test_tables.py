@@ -188,3 +188,22 @@ def test_lookup_top_k_below_one_is_refused(tmp_path, top_k) -> None:
         lookup(path, ["a man"], top_k=top_k)
     assert [row["paraphrase"] for row in lookup(path, ["a man"], top_k=2)["a man"]] == ["a guy", "a person"]
     assert len(lookup(path, ["a man"])["a man"]) == 3
+
+
+def test_a_users_unscored_rows_are_read_by_lookup_but_not_by_the_pipelines(tmp_path) -> None:
+    """A user's table (phrase TAB paraphrase, or an empty score) is what serve --table and
+    paraeval --source read: lookup lists its unscored rows after the scored ones; iter_rows'
+    default (the pipelines, which compute with probabilities) still refuses them."""
+    path = tmp_path / "user.tsv"
+    path.write_bytes(b"car\tvehicle\r\ncar\tautomobile\t0.5\r\ncar\tauto\t\r\nbus\tcoach\t0.9\r\n")
+    assert [row[:3] for row in iter_rows(path, unscored=True)] == [
+        ("car", "vehicle", None), ("car", "automobile", 0.5), ("car", "auto", None), ("bus", "coach", 0.9)]
+    assert lookup(path, ["car"]) == {"car": [{"paraphrase": "automobile", "probability": 0.5},
+                                             {"paraphrase": "auto", "probability": None},
+                                             {"paraphrase": "vehicle", "probability": None}]}
+    assert lookup(path, ["car"], top_k=2)["car"][-1]["paraphrase"] == "auto"
+    with pytest.raises(FormatError, match=r"user\.tsv:1: bad table row \(2 TAB-separated fields"):
+        list(iter_rows(path))
+    path.write_text("car\tvehicle\tmaybe\n", encoding="utf-8")  # a score that is there must be a number
+    with pytest.raises(FormatError, match=r"user\.tsv:1: bad table row"):
+        lookup(path, ["car"])

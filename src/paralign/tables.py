@@ -182,11 +182,14 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     return {}
 
 
-def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
+def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str, str, Any, list[Any]]]:
     """Rows of a table file, Parquet or TSV: (phrase, paraphrase, probability, other columns).
 
     TSV: lines starting with '#' and blank lines are skipped; a row without a numeric third
-    field raises FormatError naming the file and line."""
+    field raises FormatError naming the file and line. With `unscored` a row of two fields or
+    with an empty third one is an unscored pair (probability None), as the paraphrase sources
+    read a user's table (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines
+    that compute from probabilities keep the default."""
     if is_parquet(path):
         for batch in _parquet_batches(path):
             columns = [column.to_pylist() for column in batch.columns]
@@ -197,7 +200,10 @@ def iter_rows(path: str | Path) -> Iterator[tuple[str, str, float, list[Any]]]:
         for number, line in enumerate(without_bom(handle), start=1):  # a BOM is no part of the first phrase
             if line.startswith("#") or not line.strip():
                 continue
-            fields = line.rstrip("\n").split("\t")
+            fields = line.rstrip("\r\n").split("\t")
+            if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
+                yield fields[0], fields[1], None, fields[3:]
+                continue
             if len(fields) < 3:
                 raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least 3: phrase, paraphrase, "
                                   "probability)", source=str(path), line=number)
@@ -281,7 +287,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
     `top_k` keeps the k best.  Phrases are matched exactly (see
     :func:`paralign.paraphrases.as_held` for what a user types).  Parquet is read with a filter on `phrase`, so only the row groups that can
-    hold them are read; TSV is scanned once.  `phrases` is a list of str (InputTypeError for
+    hold them are read; TSV is scanned once, and a user's TSV row without a score is an
+    unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for
     one str, whose characters would be looked up); `top_k` None (every row) or at least 1
     (ConfigurationError: -1 dropped the last row, 0 kept them all)."""
     check_texts(phrases, "phrases")
@@ -298,21 +305,28 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -
                 found[row[0]].append(dict(zip(names[1:], row[1:], strict=True)))
     else:
         names = _tsv_columns(path)
-        for phrase, paraphrase, probability, rest in iter_rows(path):
+        for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
             if phrase in found:
                 extra = dict(zip(names[3:], (_number(v) for v in rest), strict=False))
                 found[phrase].append({"paraphrase": paraphrase, "probability": probability, **extra})
     for phrase, rows in found.items():
-        rows.sort(key=lambda row: (-row["probability"], row["paraphrase"]))
+        rows.sort(key=_best_first)
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
+
+
+def _best_first(row: dict[str, Any]) -> tuple[bool, float, str]:
+    """Sort key: the highest probability first, unscored rows (a user's TSV) after every
+    scored one, ties by paraphrase."""
+    probability = row["probability"]
+    return probability is None, -(probability or 0.0), row["paraphrase"]
 
 
 def _tsv_columns(path: str | Path) -> list[str]:
     with open_text(path) as handle:
         first = strip_bom(handle.readline())
     if first.startswith("# "):
-        return first[2:].rstrip("\n").split("\t")
+        return first[2:].rstrip("\r\n").split("\t")
     return ["phrase", "paraphrase", "probability"]
 
 

@@ -62,6 +62,18 @@ def test_a_byte_order_mark_starting_a_tsv_table_is_dropped(tmp_path, capsys):
         assert capsys.readouterr().out == expected and "a wagon" in expected
 
 
+def test_a_users_table_with_unscored_rows_is_listed_not_refused(tmp_path, capsys):
+    """The table serve --table and paraeval --source read: unscored rows come last, '-' in text
+    and null in JSON (it was 'bad table row', exit 1)."""
+    path = tmp_path / "mine.tsv"
+    path.write_text("car\tvehicle\ncar\tautomobile\t0.5\n", encoding="utf-8")
+    assert main(["paraphrases", "car", "--table", str(path)]) == 0
+    assert capsys.readouterr().out == "car: 2 paraphrases\n  0.5\tautomobile\n  -\tvehicle\n"
+    assert main(["paraphrases", "car", "--table", str(path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "automobile", "probability": 0.5}, {"paraphrase": "vehicle", "probability": None}]
+
+
 @pytest.mark.parametrize("name", ["t.parquet", "t.tsv"])
 def test_a_table_built_lower_cased_is_asked_for_the_lower_cased_phrase(tmp_path, capsys, name):
     """A table whose metadata says it was built lower-cased (pivot's default) finds 'A  Car' as

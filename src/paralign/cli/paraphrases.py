@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Print the paraphrases of each PHRASE in a table, best first (probability, then "
         "paraphrase), with the table's other columns. A Parquet table (written by `pivot -o X.parquet`) "
         "is read with a filter on the phrase, so only the row groups that can hold it are read; a TSV "
-        "table (.gz allowed) is scanned. White space in a PHRASE is collapsed, and a table that "
+        "table (.gz allowed) is scanned, and its rows without a score (phrase TAB paraphrase, as "
+        "serve --table and paraeval --source read them) are listed last, with '-' (null in JSON). White space in a PHRASE is collapsed, and a table that "
         "pivot or paraphrase-table built lower-cased (their default, recorded in the table) is "
         "asked for the lower-cased PHRASE (shown as 'looked_up_as'); any other table is matched "
         "exactly.",
@@ -74,5 +75,6 @@ def render(result: dict) -> str:
         lines.append(f"{name}: {counted(len(rows), 'paraphrase')}" if rows else f"{name}: none")
         for row in rows:
             extra = "  ".join(f"{k}={v}" for k, v in row.items() if k not in ("paraphrase", "probability"))
-            lines.append(f"  {row['probability']:.6g}\t{row['paraphrase']}" + (f"\t{extra}" if extra else ""))
+            score = "-" if row["probability"] is None else f"{row['probability']:.6g}"
+            lines.append(f"  {score}\t{row['paraphrase']}" + (f"\t{extra}" if extra else ""))
     return "\n".join(lines)
