@@ -111,6 +111,17 @@ def align(page, url: str, source: str, target: str, preset: str = "default") -> 
     page.wait_for_selector("#answer, #error")
 
 
+def paraeval(page, url: str, hypothesis: str, references: Sequence[str], config: str = "default") -> None:
+    """Type a hypothesis and its references into the ParaEval page, choose the config, submit,
+    wait for the answer."""
+    page.goto(url + "paraeval")
+    page.fill("#hypothesis", hypothesis)
+    page.fill("#references", "\n".join(references))
+    page.select_option("#config", config)
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+
+
 def lattice(page, url: str, sentences: Sequence[str]) -> None:
     """Type sentences into the lattice page, submit, wait for the answer."""
     page.goto(url + "lattice")

@@ -384,8 +384,9 @@ class GradedParaEval:
         traces: list[tuple[list, list[int]]] = [([], []) for _ in prepared.refs[0]]
         rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(prepared.refs[0], traces, strict=True)],
                         dtype=np.float64)
-        parts = score_parts(rows, self.config)
-        best = int(parts["score"].argmax()) if len(rows) > 1 else 0
+        scores = score_parts(rows, self.config)["score"]
+        best = int(scores.argmax()) if len(rows) > 1 else 0
+        parts = score_parts(rows[best], self.config)  # as the command line scores that row
         ref, (links, starts) = prepared.refs[0][best], traces[best]
         weights = dict(self.config.weights)
         matches = tuple(TierMatch(TIER_ORDER[code], i, i + n, j, j + m, grade, weights[TIER_ORDER[code]])
@@ -400,8 +401,8 @@ class GradedParaEval:
         return GradedExplanation(
             self.config.name, hyp.tokens, hyp.content, best, ref.tokens, ref.content, matches, tuple(chunks),
             tuple((name, float(v)) for name, v in zip(COLUMNS, rows[best], strict=True)),
-            tuple(float(v) for v in parts["score"]),
-            *(float(parts[key][best]) for key in ("p", "r", "f", "fmean", "penalty", "score")))
+            tuple(float(v) for v in scores),
+            *(float(parts[key]) for key in ("p", "r", "f", "fmean", "penalty", "score")))
 
     def _align_list(self, hyp: _Words, ref: _Words, trace: tuple[list, list[int]] | None = None) -> list[float]:
         """`align` as a list (many rows become one array at once). With a `trace`, its lists get
