@@ -153,14 +153,18 @@ def test_no_typed_text_makes_a_page_fail(client) -> None:
 
     texts = st.text(max_size=40) | st.text(alphabet=st.characters(codec="utf-8"), min_size=480, max_size=520)
     pages = st.sampled_from([("/align", ("source", "target")), ("/similarity", ("source", "target")),
-                             ("/paraeval", ("hypothesis", "references", "config")), ("/lattice", ("sentences",)),
+                             ("/paraeval", ("hypothesis", "references")), ("/lattice", ("sentences",)),
                              ("/paraphrases", ("phrase", "table"))])
+    configs = st.sampled_from([None, "default", "paper", "contextual"]) | texts  # ParaEval's
 
-    @given(page=pages, values=st.lists(texts, min_size=3, max_size=3))
+    @given(page=pages, values=st.lists(texts, min_size=2, max_size=2), config=configs)
     @settings(max_examples=60, deadline=None, derandomize=True, database=None)
-    def check(page, values) -> None:
+    def check(page, values, config) -> None:
         path, names = page
-        answer = client.get(path + "?" + urlencode(dict(zip(names, values, strict=False))))
+        fields = dict(zip(names, values, strict=False))
+        if path == "/paraeval" and config is not None:
+            fields["config"] = config
+        answer = client.get(path + "?" + urlencode(fields))
         assert answer.status_code in (200, 422), (path, values, answer.text[-300:])
 
     check()
