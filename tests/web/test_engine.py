@@ -62,3 +62,33 @@ def test_paraeval_scores_with_a_config_and_explains_graded_matches() -> None:
     assert engine.paraeval_configs == ["default", "paper"]
     with pytest.raises(ConfigurationError, match="optional extra 'neural'"):
         engine.paraeval("a", ["b"], "contextual")
+
+
+def test_the_app_loads_and_answers_without_the_neural_extra() -> None:
+    """Without torch and transformers (hidden in a fresh interpreter) the app starts, warmed:
+    the neural signals and ParaEval's contextual config are left out with the reason, the
+    lexical ones answer, and the contextual preset is refused per request (422 with the
+    install command) instead of failing the start."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "for m in ('torch', 'transformers'): sys.modules[m] = None\n"
+        "from fastapi.testclient import TestClient\n"
+        "from paralign.web.app import create_app\n"
+        "from paralign.web.engine import Engine, ServeConfig\n"
+        "engine = Engine.load(ServeConfig())\n"
+        "print(sorted(engine.signals), sorted(engine.unavailable_signals), engine.paraeval_configs)\n"
+        "client = TestClient(create_app(engine=engine))\n"
+        "body = {'source': 'A cat sat.', 'target': 'A cat was sitting.'}\n"
+        "print(client.post('/api/align', json=body).status_code)\n"
+        "answer = client.post('/api/align', json={**body, 'preset': 'contextual'})\n"
+        "print(answer.status_code, 'paralign[neural]' in answer.json()['error'])\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180)
+    assert run.returncode == 0, run.stderr[-3000:]
+    signals, statuses = run.stdout.strip().split("\n", 1)
+    assert signals.startswith("['all-words', 'mean-proportion', 'numbers', 'sultan2014', 'sultan2015'] "
+                              "['contextual-alignment', 'embedding', 'hybrid'] ['default', 'paper']"), signals
+    assert statuses.split("\n") == ["200", "422 True"]

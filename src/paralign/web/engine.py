@@ -118,6 +118,8 @@ class Engine:
     graded: dict[str, GradedParaEval] = field(default_factory=dict)
     #: configs that cannot be used here, and why (contextual without the neural extra)
     missing: dict[str, str] = field(default_factory=dict)
+    #: similarity signals left out because their extra is not installed, and why
+    unavailable_signals: dict[str, str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -131,9 +133,15 @@ class Engine:
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
         for spec in config.tables:
             sources[_source_name(spec, sources)] = load_source(spec)
-        signals = {name: make_signal(name) for name in SIGNALS}
+        signals, unavailable = {}, {}
+        for name in SIGNALS:  # the neural signals need the extra: the app runs without them
+            try:
+                signals[name] = make_signal(name)
+            except ExtraMissingError as exc:
+                unavailable[name] = str(exc)
         engine = cls(sources, ParaEval(list(sources.values())),
-                     {name: s for name, s in signals.items() if not needs_fit(s)})
+                     {name: s for name, s in signals.items() if not needs_fit(s)},
+                     unavailable_signals=unavailable)
         for name in CONFIGS:
             if get_config(name).scorer == "graded":
                 try:
@@ -144,8 +152,11 @@ class Engine:
         for step in progress(steps, "loading models", len(steps)) if progress else steps:
             if step.startswith("paraeval:"):
                 engine.paraeval("the cat sat", ["a cat sat"], step.partition(":")[2])
-            else:
+                continue
+            try:
                 engine.align("The cat sat on the mat.", "A cat was sitting on the mat.", "sultan", step)
+            except ExtraMissingError:  # the contextual preset without the extra: refused per request
+                continue
         return engine
 
     def _locked(self, work: Callable[[], T]) -> T:
