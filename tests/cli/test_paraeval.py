@@ -138,6 +138,39 @@ def test_report_highlights_each_hypothesis_by_tier(files, capsys, report_page):
 
 
 
+def test_report_of_the_default_config_shows_each_segments_score_and_matches(files, capsys, report_page):
+    """The default (graded) config's report: each segment's score is the --sentence-level one,
+    its words are highlighted by the graded tiers (stem included), the reference it was scored
+    against is shown, and the page's input-level figures are the command's."""
+    from paralign.metrics.paraeval import scorer
+
+    (files / "hyp.txt").write_text("the cats were bombed\nthe dog\n", encoding="utf-8")
+    (files / "r1.txt").write_text("a cat was bombing\nthe dog\n", encoding="utf-8")
+    (files / "r2.txt").write_text("the cat was hit\na hound\n", encoding="utf-8")
+    report = files / "graded.html"
+    argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "r2.txt"), "-i", str(files / "hyp.txt"),
+            "--table", str(files / "t.tsv"), "--resources", "none", "--format", "json"]
+    code, out, err = run(capsys, *argv, "--sentence-level", "--report", str(report))
+    assert code == 0, err
+    result = json.loads(out)
+    page = report_page(report.read_text(encoding="utf-8"))
+    assert page.values()["score"] == result["corpus"]["score"]
+    sections = page.find("section", class_="segment")
+    assert [float(s["data-score"]) for s in sections] == [seg["score"] for seg in result["segments"]]
+    words = [(w.get("data-tier"), w.text) for w in page.root.iter("span")
+             if "tier" in w.get("class", "").split() and w.get("data-tier") and w.text and ":" not in w.text]
+    assert ("stem", "cats") in words and ("exact", "dog") in words
+    explained = scorer("default", tables=[str(files / "t.tsv")], resources=[]).explain(
+        "the cats were bombed", ["a cat was bombing", "the cat was hit"])
+    assert sections[0]["data-tiers"] == " ".join(
+        t for t in ("exact", "stem", "synonym", "paraphrase", "contextual", "unmatched")
+        if t in {span.tier for span in explained.spans})
+    assert "scored against reference" in page.source
+    page.assert_self_contained()
+    code, _, err = run(capsys, *argv, "-i", str(files / "r2.txt"), "--report", str(report))
+    assert code == 2 and "one -i" in err
+
+
 def test_many_systems_one_call_match_one_call_each(files, capsys):
     (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
     base = ["paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--format", "json"]

@@ -66,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format(parser)
     add_output(parser)
     add_report(parser, "the corpus scores, then each hypothesis with its words highlighted by "
-               "tier: paraphrase, exact, synonym, unmatched (--config paper, one input)")
+               "tier (exact, stem, synonym, paraphrase, contextual, unmatched; with a graded "
+               "config also the reference it was scored against, and its score; one input)")
     parser.set_defaults(func=run)
 
 
@@ -116,9 +117,8 @@ def run(args: argparse.Namespace) -> int:
     paths = input_paths(args.input)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
-    if args.report is not None and (len(paths) != 1 or args.config != "paper"):
-        raise ConfigurationError("--report shows one input matched by --config paper's tiers: "
-                                 "give --config paper and one -i")
+    if args.report is not None and len(paths) != 1:
+        raise ConfigurationError("--report shows one input's segments as matched: give one -i")
     refs = [read_segments(path) for path in args.reference]
     systems = []
     for path in paths:
@@ -178,6 +178,14 @@ def _report(args: argparse.Namespace, scorer: object, hyps: list[str], refs: lis
     from ..viz.reports import paraeval_report
 
     by_segment = [[stream[i] for stream in refs] for i in range(len(hyps))]
+    if args.config != "paper":  # a graded config: each segment explained by the scorer itself
+        from ..viz.reports import graded_report
+
+        explained = [scorer.explain(hyp, segment_refs)  # type: ignore[attr-defined]
+                     for hyp, segment_refs in zip(hyps, by_segment, strict=True)]
+        corpus = {k: v for k, v in result.items() if k != "segments"}
+        write_report(args.report, graded_report(corpus, explained, by_segment))
+        return
     matches = scorer.segment_matches(hyps, refs)  # type: ignore[attr-defined]
     corpus = ParaEvalScore(sum_stats(m.stats for m in matches), result["signature"])
     public = {k: v for k, v in corpus.to_dict().items() if k != "segments"}

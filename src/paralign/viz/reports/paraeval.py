@@ -1,5 +1,8 @@
 """`paraeval --report`: the corpus scores, then each hypothesis with its words highlighted by
-how ParaEval matched them (paraphrase, exact, synonym, unmatched) and its references.
+how ParaEval matched them (paraphrase, exact, synonym, unmatched) and its references. The paper
+config's page is :func:`paraeval_report`; the graded configs' (``default``, ``contextual``) is
+:func:`graded_report`, which adds the stem and contextual tiers, each segment's score and the
+reference it was scored against, highlighted the same way.
 
 Every hypothesis word is a ``<span class="tier tier-<tier>">`` (a paraphrase-tier span's
 tooltip names the reference phrases it matched); the tiers differ in shape as well as colour
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...metrics.paraeval import TIERS, UNMATCHED, MatchedSpan, SegmentMatch
+from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
 from ..html import Section, page
 from ..svg import Element, el
 from .parts import CSS, number, score_table
@@ -89,4 +92,48 @@ def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references
         legend,
     ]
     sections = [segment_section(k, m, refs) for k, (m, refs) in enumerate(zip(matches, references, strict=True), 1)]
+    return page(title or "ParaEval", sections, intro=intro, css=CSS + TIER_CSS)
+
+
+def graded_segment_section(number_: int, explained: GradedExplanation, references: Sequence[str]) -> Section:
+    """A segment as a graded config scored it: its figures, the hypothesis and the reference it
+    was scored against (the best of several) highlighted by tier, then every reference."""
+    heading = (f"segment {number_}: score {number(explained.score)} · P {number(explained.precision, True)} · "
+               f"R {number(explained.recall, True)} · F {number(explained.f, True)}")
+    against = (f"scored against reference {explained.reference + 1} of {len(references)}, the best "
+               f"({', '.join(number(v) for v in explained.reference_scores)}):" if len(references) > 1
+               else "the reference, as matched:")
+    body: tuple[Element, ...] = (highlighted(explained.tokens, explained.spans), el("p", against, class_="note"),
+                                 highlighted(explained.reference_tokens, explained.reference_spans, "references"))
+    if len(references) > 1:
+        body += (el("ul", *[el("li", text) for text in references], class_="references"),)
+    tiers = {span.tier for span in explained.spans}
+    attrs = (("class", "segment"), ("data-segment", str(number_)), ("data-score", repr(explained.score)),
+             ("data-unmatched", str(sum(sp.end - sp.start for sp in explained.spans if sp.tier == UNMATCHED))),
+             ("data-tiers", " ".join(t for t in GRADED_LABELS if t in tiers)))
+    return Section(heading, body, f"segment-{number_}", attrs)
+
+
+def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
+                  references: Sequence[Sequence[str]], *, title: str | None = None) -> str:
+    """The page of a graded config: `corpus` (paraeval's JSON: score, P, R, F, signature) as a
+    score table, a legend counting the hypothesis words of each tier, then each segment
+    (`explanations[i]` from ``GradedParaEval.explain``, `references[i]` its reference texts)."""
+    counts = {tier: sum(sp.end - sp.start for e in explanations for sp in e.spans if sp.tier == tier)
+              for tier in GRADED_LABELS}
+    legend = el("p", *[el("span", f"{label}: {counts[tier]}", class_=f"tier tier-{tier}", data_tier=tier,
+                          style="margin-right: 1em") for tier, label in GRADED_LABELS.items()], class_="legend")
+    shown = {**corpus, "segments": len(explanations),
+             "words": sum(len(e.tokens) for e in explanations)}
+    intro = [
+        el("p", "signature: ", el("code", str(corpus.get("signature", ""))), class_="note"),
+        score_table(shown, [("score (system level)", "score", False), ("precision", "precision", True),
+                            ("recall", "recall", True), ("F", "f", True),
+                            ("hypothesis words", "words", False), ("segments", "segments", False)]),
+        el("p", "A segment's score takes the config's segment-level parameters, the input's the "
+                "system-level ones (both in the signature).", class_="note"),
+        legend,
+    ]
+    sections = [graded_segment_section(k, e, refs)
+                for k, (e, refs) in enumerate(zip(explanations, references, strict=True), 1)]
     return page(title or "ParaEval", sections, intro=intro, css=CSS + TIER_CSS)
