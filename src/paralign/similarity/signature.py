@@ -77,16 +77,26 @@ def _fitted_parts(signal: Any) -> dict[str, str]:
 
 
 def _neural_parts(signal: Any) -> dict[str, str]:
-    """What a neural signal adds: the encoder (``embedding``), or its own aligner's parts
+    """What a neural signal adds: the encoder (``embedding``; a saved features model over
+    encoder features, or blended with a cross-encoder), or its own aligner's parts
     (``contextual-alignment``, which realigns the pair with the contextual aligner)."""
+    from ..neural.encoder import encoder_id
+
     name = getattr(signal, "name", "")
     if name == "embedding":
-        from ..neural.encoder import encoder_id
-
         return {"encoder": encoder_id(getattr(signal, "model", None))}
     if name == "contextual-alignment":
         return aligner_parts(signal.aligner)
+    features = getattr(getattr(signal, "model", None), "features", None)
+    if name == "features+cross-encoder" or (name == "features-model" and _has_encoder_features(features)):
+        return {"encoder": encoder_id()}
     return {}
+
+
+def _has_encoder_features(names: Sequence[str] | None) -> bool:
+    from .features import EMBEDDING_FEATURES
+
+    return bool(set(names or ()) & set(EMBEDDING_FEATURES))
 
 
 def paraphrase_signature(
@@ -127,8 +137,7 @@ def _uses_encoder(signal: Any, feature_set: str | None, fine_tuning: Any) -> boo
         return True
     if feature_set is None:
         return False
-    from .features import EMBEDDING_FEATURES
     from .features import feature_set as named
 
-    return bool(set(named(feature_set)) & set(EMBEDDING_FEATURES))
+    return _has_encoder_features(named(feature_set))
 
