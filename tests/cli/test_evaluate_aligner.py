@@ -31,6 +31,7 @@ def test_report_shows_the_json_scores_and_every_pair_worst_first(tmp_path: Path,
     assert f1s == sorted(f1s)
     assert sum(1 for s in sections if "perfect" in s["class"].split()) == result["exact_count"]
     assert len(page.find("input", type="radio", name="filter")) == 4
+    assert result["signature"].startswith("aligner:sultan:default|") and result["signature"] in page.text
     page.assert_self_contained()
 
 

@@ -36,6 +36,7 @@ def test_report_per_file_with_the_json_figures(tmp_path: Path, capsys, report_pa
     assert len(errors) == 6 + 4
     assert {float(e["data-gold"]) for e in errors} <= {g for g, _, _ in ROWS}
     assert f"{XSS} x" in page.text and XSS not in page.source
+    assert result["signature"] in page.text
     page.assert_self_contained()
     assert main(argv) == 0  # the text output with and without the report is the same
     plain = capsys.readouterr().out
