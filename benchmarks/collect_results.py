@@ -25,6 +25,7 @@ ORDER = [
     "paraeval-configs.md",
     "paraeval-acceptance.md",
     "batch-dask.md",
+    "startup.md",
     "lattice.md",
 ]
 

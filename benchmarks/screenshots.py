@@ -1,9 +1,10 @@
-"""The README's screenshots: the align page of `paralign serve`, a lattice drawing and the demo's
-HTML report, each rendered by a real Chromium (Debian's `chromium`, driven by playwright).
+"""The README's screenshots: the align page of `paralign serve`, a lattice drawing, the ParaEval
+page (the default config's matches by tier) and the demo's HTML report, each rendered by a real
+Chromium (Debian's `chromium`, driven by playwright).
 
     PYTHONPATH=src python benchmarks/screenshots.py [--out docs/images]
 
-writes serve-align.png, serve-lattice.png and demo-report.png. The helpers (`find_chromium`,
+writes serve-align.png, serve-lattice.png, serve-paraeval.png and demo-report.png. The helpers (`find_chromium`,
 `serving`, `launch`) are also what the browser tests (tests/cli/test_serve.py) use, so the
 pictures are taken the way the tests drive the app.
 """
@@ -32,6 +33,7 @@ BROWSERS = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"
 ALIGN_EXAMPLE = ("The cat sat quietly on the mat in the morning.", "In the morning a cat was sitting on the mat.")
 LATTICE_EXAMPLE = ("the cat sat on the mat", "a cat was sitting on the mat", "the cat sat on the rug",
                    "a small cat sat on the mat")
+PARAEVAL_EXAMPLE = ("the bombings sat down quickly on the mat", ["a dog barked", "a bombing was sitting fast on the rug"])
 
 
 def find_chromium() -> str | None:
@@ -111,6 +113,17 @@ def align(page, url: str, source: str, target: str, preset: str = "default") -> 
     page.wait_for_selector("#answer, #error")
 
 
+def paraeval(page, url: str, hypothesis: str, references: Sequence[str], config: str = "default") -> None:
+    """Type a hypothesis and its references into the ParaEval page, choose the config, submit,
+    wait for the answer."""
+    page.goto(url + "paraeval")
+    page.fill("#hypothesis", hypothesis)
+    page.fill("#references", "\n".join(references))
+    page.select_option("#config", config)
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+
+
 def lattice(page, url: str, sentences: Sequence[str]) -> None:
     """Type sentences into the lattice page, submit, wait for the answer."""
     page.goto(url + "lattice")
@@ -140,11 +153,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         page.screenshot(path=str(out / "serve-align.png"), full_page=True)
         lattice(page, url, LATTICE_EXAMPLE)
         page.screenshot(path=str(out / "serve-lattice.png"), full_page=True)
+        paraeval(page, url, *PARAEVAL_EXAMPLE)
+        page.screenshot(path=str(out / "serve-paraeval.png"), full_page=True)
         page.set_viewport_size({"width": 1100, "height": 1500})  # the scores and the worst pair's grid
         page.goto(report.as_uri())
         page.screenshot(path=str(out / "demo-report.png"))
         browser.close()
-    for name in ("serve-align.png", "serve-lattice.png", "demo-report.png"):
+    for name in ("serve-align.png", "serve-lattice.png", "serve-paraeval.png", "demo-report.png"):
         print(out / name)
     return 0
 

@@ -185,3 +185,22 @@ def test_from_pharaoh_of_something_that_is_not_a_str_is_named() -> None:
 
     with pytest.raises(InputTypeError, match="Pharaoh links are a str such as '0-0 1.1', not NoneType"):
         Alignment.from_pharaoh(None)
+
+
+def test_confidences_are_read_only_and_survive_pickling_and_transposing() -> None:
+    """A frozen value's confidences cannot be changed through it, nor through the dict it was
+    built from; pickling (Dask workers) and transposing keep them."""
+    import pickle
+
+    given = {(0, 0): 0.9, (1, 2): 0.4}
+    a = Alignment(frozenset({(0, 0)}), frozenset({(1, 2)}), given)
+    given[(0, 0)] = 0.1
+    assert a.confidence == {(0, 0): 0.9, (1, 2): 0.4}
+    with pytest.raises(TypeError):
+        a.confidence[(0, 0)] = 1.0  # type: ignore[index]
+    copy = pickle.loads(pickle.dumps(a))
+    assert copy == a and copy.confidence == a.confidence
+    with pytest.raises(TypeError):
+        copy.confidence[(0, 0)] = 1.0  # type: ignore[index]
+    assert a.transpose().confidence == {(0, 0): 0.9, (2, 1): 0.4}
+    assert pickle.loads(pickle.dumps(Alignment.from_links([(0, 1)]))).confidence is None

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from .errors import AlignmentIndexError, ConfigurationError, FormatError, InputTypeError
@@ -46,7 +47,8 @@ class Alignment:
     sure: frozenset[Link] = field(default_factory=frozenset)
     possible: frozenset[Link] = field(default_factory=frozenset)
     #: An aligner's confidence in [0, 1] for each of its links (None when it gives none, as the
-    #: lexical aligners and gold files). Not part of equality: the links are the alignment.
+    #: lexical aligners and gold files), read-only. Not part of equality: the links are the
+    #: alignment.
     confidence: Mapping[Link, float] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -55,8 +57,14 @@ class Alignment:
         possible = self.possible if isinstance(self.possible, frozenset) else _links(self.possible)
         object.__setattr__(self, "sure", sure)
         object.__setattr__(self, "possible", possible | sure)
-        if self.confidence is not None:
-            object.__setattr__(self, "confidence", dict(self.confidence))
+        if self.confidence is not None:  # a read-only copy: the value is frozen, its confidences too
+            object.__setattr__(self, "confidence", MappingProxyType(dict(self.confidence)))
+
+    def __reduce__(self) -> tuple[type[Alignment], tuple[Any, ...]]:
+        """Pickle (to Dask workers, caches) through the constructor: a read-only mapping has no
+        pickle of its own."""
+        confidence = None if self.confidence is None else dict(self.confidence)
+        return type(self), (self.sure, self.possible, confidence)
 
     @classmethod
     def from_links(cls, sure: Iterable[Link] = (), possible: Iterable[Link] = ()) -> Alignment:

@@ -86,12 +86,31 @@ def test_hybrid_is_fitted_on_train_files_and_reused_by_similarity_model(tmp_path
     assert "hybrid (standardised signals" in capsys.readouterr().out
 
 
-def test_hybrid_without_train_files_is_a_usage_error(tmp_path: Path, capsys) -> None:
+def test_hybrid_without_train_files_is_the_blend_paralign_ships(tmp_path: Path, capsys) -> None:
+    """--signal hybrid without --train (evaluate-sts) or --model (similarity): the shipped blend,
+    the same scores from both commands; --train for another signal is still a usage error."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the neural extra is not installed")
+    from paralign.similarity import pearson
+    from paralign.similarity.hybrid import default_model
+
     data = _sts(tmp_path / "d.tsv", ROWS)
-    assert main(["evaluate-sts", "--signal", "hybrid", "--data", data, "--aligner", "exact"]) == 2
-    assert "--train" in capsys.readouterr().err
+    assert main(["evaluate-sts", "--signal", "hybrid", "--data", data, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["train"] == [] and result["model"]["groups"] == list(default_model().groups)
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in ROWS), encoding="utf-8")
+    assert main(["similarity", "--signal", "hybrid", "--pairs", str(pairs), "--format", "json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert pearson(scored["scores"], [g for g, _, _ in ROWS]) == pytest.approx(result["pearson"], abs=1e-9)
+    assert scored["scores"][0] > scored["scores"][1]  # identical sentences above unrelated ones
+    assert main(["evaluate-sts", "--signal", "hybrid", "--data", data]) == 0
+    assert "(the blend paralign ships)" in capsys.readouterr().out
     assert main(["evaluate-sts", "--train", data, "--data", data, "--aligner", "exact"]) == 2
-    assert main(["similarity", "--signal", "hybrid", "--pairs", data]) == 2
 
 
 def test_the_signature_is_printed_under_the_scores_and_in_the_json(tmp_path: Path, capsys) -> None:

@@ -129,6 +129,29 @@ def test_a_typed_script_is_shown_as_text_and_never_runs(page, server) -> None:
     assert "script" in page.locator(".hypothesis").inner_text()
 
 
+def test_paraeval_in_the_browser_by_config(page, server, tmp_path) -> None:
+    """The ParaEval page scores with the command line's default config and shows its matches by
+    tier and its chunks; the paper config, chosen in the form, keeps its highlighted spans."""
+    hypothesis, references = "the cat sat on the mat", ["a dog barked", "a feline sat on the rug"]
+    helpers.paraeval(page, server, hypothesis, references)
+    assert page.locator("#config").input_value() == "default"
+    rows = page.locator("#matches tr.match")
+    assert rows.count() >= 4
+    cat = page.locator('#matches tr.match[data-hyp="1-2"]')
+    assert cat.get_attribute("data-tier") == "paraphrase" and "feline" in cat.inner_text()
+    assert "0.800" in cat.inner_text()  # the table's probability (small.tsv: cat feline 0.8)
+    assert "reference 2 of 2" in page.locator("#reference-used").inner_text()
+    assert page.locator("#chunks li").count() >= 2 and page.locator("#tiers tr[data-tier=stem]").count() == 1
+    score = page.locator("#paraeval-scores tr[data-part=score] td").inner_text()
+    assert page.locator("table#matches").bounding_box()["width"] > 200  # drawn, not just present
+    page.screenshot(path=str(tmp_path / "paraeval.png"), full_page=True)
+    helpers.paraeval(page, server, hypothesis, references, "paper")
+    assert page.locator("#config").input_value() == "paper"
+    assert page.locator("#matches").count() == 0 and page.locator("#paraeval-scores tr[data-part=score]").count() == 0
+    assert page.locator('.hypothesis span[data-tier="synonym"]').all_inner_texts() == ["cat", "mat"]
+    assert float(score) > 0 and "config:paper" in page.locator("#answer").inner_text()
+
+
 def test_too_long_a_sentence_is_refused_with_a_message(page, server) -> None:
     page.goto(server + "align?source=" + "x" * 501 + "&target=y")
     assert "at most 500 characters" in page.locator("#error").inner_text()
@@ -187,7 +210,8 @@ def test_a_page_loads_with_no_console_error_or_failed_request(browser, server, p
 
 
 PHONE_PAGES = ("align?source=The+cat+sat+quietly+on+the+mat+in+the+morning.&target=In+the+morning+a+cat+sat.",
-               "paraeval?hypothesis=the+cat+sat&references=a+cat+sat", "lattice", "docs")
+               "paraeval?hypothesis=the+cat+sat+on+the+mat+in+the+morning&references=a+cat+sat%0Athe+feline+sat+on+a+rug",
+               "paraeval?config=paper&hypothesis=the+cat+sat&references=a+cat+sat", "lattice", "docs")
 
 
 @pytest.mark.parametrize("path", PHONE_PAGES)

@@ -416,8 +416,8 @@ def test_help_says_a_hybrid_models_scores_are_not_clipped(capsys):
     with pytest.raises(SystemExit):
         main(["similarity", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert ("score per pair, in [0, 1], except with the --model of a hybrid blend, whose scores are "
-            "mostly in [0, 1] but not clipped") in text
+    assert ("score per pair, in [0, 1], except with a hybrid blend (--signal hybrid, or its --model), "
+            "whose scores are mostly in [0, 1] but not clipped") in text
 
 
 def _parts(signature: str) -> dict[str, str]:

@@ -11,6 +11,7 @@ import pytest
 
 from paralign.errors import ConfigurationError, FormatError
 from paralign.similarity.hybrid import (
+    HYBRID_POOL,
     Candidate,
     HybridModel,
     HybridSignal,
@@ -115,3 +116,40 @@ def test_an_unfitted_hybrid_cannot_score_and_says_how_to_fit_it() -> None:
 def test_too_few_training_pairs() -> None:
     with pytest.raises(ConfigurationError, match="too few"):
         fit_hybrid([([[0.1, 0.2, 0.3]] * 4, [1.0, 2.0, 3.0, 4.0])], NAMES)
+
+
+def test_the_registry_hybrid_is_the_shipped_blend() -> None:
+    """make_signal("hybrid") is usable as it is: the blend in paralign/data, fitted on STS 2012's
+    two training files; HybridSignal() made by hand is still unfitted."""
+    from paralign.similarity import make_signal, needs_fit
+    from paralign.similarity.hybrid import DEFAULT_MODEL_FILE, default_model
+
+    signal = make_signal("hybrid")
+    assert signal.fitted and not needs_fit(signal) and signal.model == default_model()
+    model = default_model()
+    assert model.groups == ("MSRpar.train.tsv", "SMTeuroparl.train.tsv")
+    assert set(model.signals) <= set(HYBRID_POOL) and all(w >= 0 for w in model.weights)
+    assert DEFAULT_MODEL_FILE.endswith(".json")
+    assert not HybridSignal().fitted
+
+
+@pytest.mark.data
+def test_the_shipped_blend_is_what_fitting_on_sts_2012_train_gives() -> None:
+    """Refit from the data (PARALIGN_DATA): the same signals, penalty and numbers as the file
+    (scripts/fit_default_hybrid.py rebuilds it), so the shipped blend is no hand-set one."""
+    pytest.importorskip("torch", reason="the neural extra is not installed")
+    from paralign.settings import data_dir
+    from paralign.similarity.hybrid import DEFAULT_TRAINING_FILES, default_model, fit_hybrid_files
+
+    root = data_dir()
+    if root is None:
+        pytest.skip("no corpora folder (set PARALIGN_DATA)")
+    paths = [root / name for name in DEFAULT_TRAINING_FILES]
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        pytest.skip(f"STS 2012 training files not found: {', '.join(missing)} (set PARALIGN_DATA)")
+    refit, shipped = fit_hybrid_files(paths), default_model()
+    assert (refit.signals, refit.l2, refit.groups) == (shipped.signals, shipped.l2, shipped.groups)
+    for got, want in ((refit.weights, shipped.weights), (refit.means, shipped.means),
+                      (refit.scales, shipped.scales), ((refit.intercept,), (shipped.intercept,))):
+        assert got == pytest.approx(want, abs=1e-9)

@@ -49,9 +49,10 @@ def test_similarity_scores_every_signal_from_one_alignment(client) -> None:
     assert different.json()["scores"]["sultan2014"] == 0.0
 
 
-def test_paraeval_spans_cover_the_hypothesis_with_tiers(client) -> None:
-    data = client.post("/api/paraeval", json={"hypothesis": "the cat sat on the mat",
+def test_paraeval_paper_spans_cover_the_hypothesis_with_tiers(client) -> None:
+    data = client.post("/api/paraeval", json={"hypothesis": "the cat sat on the mat", "config": "paper",
                                               "references": ["a feline sat on the mat"]}).json()
+    assert data["config"] == "paper" and data["score"] is None and data["graded"] is None
     assert data["tokens"] == ["the", "cat", "sat", "on", "the", "mat"]
     spans = data["spans"]
     assert [s["start"] for s in spans] == sorted(s["start"] for s in spans)
@@ -61,6 +62,49 @@ def test_paraeval_spans_cover_the_hypothesis_with_tiers(client) -> None:
     assert tiers["mat"] == "exact"
     assert 0 < data["precision"] <= 1 and data["counts"]["hyp_words"] == 6
     assert "small.tsv" in data["signature"]
+
+
+def test_paraeval_default_config_shows_its_matches_by_tier(client) -> None:
+    """The default config's per-tier view: each match's words on both sides, tier, grade and
+    weight; the chunks; and the statistics they add up to (the score's own)."""
+    body = {"hypothesis": "the cat sat on the mat", "references": ["a dog barked", "a feline sat on the mat"]}
+    data = client.post("/api/paraeval", json=body).json()
+    assert data["config"] == "default" and data["signature"].startswith("nrefs:2|config:default|")
+    graded = data["graded"]
+    assert graded["reference"] == 1 and len(graded["reference_scores"]) == 2
+    assert graded["reference_scores"][1] == data["score"] > graded["reference_scores"][0]
+    assert graded["reference_tokens"] == ["a", "feline", "sat", "on", "the", "mat"]
+    found = {(m["hypothesis"], m["reference"]): (m["tier"], m["grade"], m["weight"]) for m in graded["matches"]}
+    assert found[("cat", "feline")] == ("paraphrase", 0.8, 0.8)  # the --table file's probability, the tier's weight
+    assert found[("mat", "mat")] == ("exact", 1.0, 1.0)
+    counts = data["counts"]
+    for tier in ("exact", "stem", "synonym", "paraphrase"):
+        hyp = sum(m["grade"] * (m["hyp_end"] - m["hyp_start"]) for m in graded["matches"] if m["tier"] == tier)
+        assert hyp == pytest.approx(counts[f"{tier}_hc"] + counts[f"{tier}_hf"]), tier
+    assert [c["text"] for c in graded["chunks"]] == ["the", "cat sat on", "mat"]  # 'the' took the reference's 'the'
+    assert len(graded["chunks"]) == counts["chunks"]
+    assert sum(c["end"] - c["start"] for c in graded["chunks"]) == counts["matches"]
+    assert graded["penalty"] == pytest.approx(0.6 * (counts["chunks"] / counts["matches"]) ** 0.2)
+    assert data["score"] == pytest.approx(graded["fmean"] * (1 - graded["penalty"]))
+    assert [(s["text"], s["tier"]) for s in data["spans"]] == [
+        ("the", "exact"), ("cat", "paraphrase"), ("sat", "exact"), ("on", "exact"), ("the", "unmatched"), ("mat", "exact")]
+
+
+def test_paraeval_config_is_checked(client, engine, monkeypatch) -> None:
+    body = {"hypothesis": "the cat", "references": ["a cat"]}
+    refused = client.post("/api/paraeval", json={**body, "config": "meteor"})
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == [{"field": "config",
+                                         "message": "Input should be 'default', 'contextual' or 'paper'"}]
+    assert client.post("/api/paraeval", json={**body, "config": ["paper"]}).status_code == 422
+    assert client.get("/api/info").json()["paraeval_configs"] == engine.paraeval_configs
+    assert engine.paraeval_configs[0] == "default" and "paper" in engine.paraeval_configs
+    # a server without the neural extra does not offer contextual, and says why when asked
+    monkeypatch.setitem(engine.missing, "contextual", "ParaEval's contextual config needs the optional extra 'neural'")
+    monkeypatch.delitem(engine.graded, "contextual", raising=False)
+    assert "contextual" not in client.get("/api/info").json()["paraeval_configs"]
+    answer = client.post("/api/paraeval", json={**body, "config": "contextual"})
+    assert answer.status_code == 422 and "optional extra 'neural'" in answer.json()["error"]
 
 
 def test_lattice_of_two_sentences(client) -> None:
@@ -191,22 +235,33 @@ def test_fuzzing_the_api_against_its_schema_finds_no_server_error(engine) -> Non
         check()
 
 
-def test_paraeval_gives_the_figures_of_the_cli_paper_config_and_says_so(client, table_path, tmp_path) -> None:
-    """The page and the API score with the paper configuration; they did not say so, and the
-    CLI's default (graded) configuration gives other figures for the same segment."""
+@pytest.mark.parametrize("config", ["default", "paper", "contextual", None])
+def test_paraeval_gives_the_segment_figures_of_the_cli(client, engine, table_path, tmp_path, config) -> None:
+    """The API scores a segment as `paralign paraeval --config NAME --sentence-level` does with
+    the same sources (the default config when none is named, as the command line): the same
+    numbers, counts and signature. It scored with the paper config only, which the command line
+    does not by default."""
     from paralign.cli import main
 
-    hypothesis, reference = "he bought two apples for three dollars", "he paid 3 dollars for 2 apples"
+    if config is not None and config not in engine.paraeval_configs:
+        pytest.skip(f"this server does not offer the {config} config: {engine.missing.get(config)}")
+    hypothesis, references = "he bought two apples for three dollars", ["he paid 3 dollars for 2 apples",
+                                                                       "he purchased two apples for 3 bucks"]
     (tmp_path / "hyp.txt").write_text(hypothesis + "\n", encoding="utf-8")
-    (tmp_path / "ref.txt").write_text(reference + "\n", encoding="utf-8")
-    out = tmp_path / "out.json"
-    assert main(["paraeval", "--config", "paper", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
-                 "--table", str(table_path), "--sentence-level", "--format", "json", "-o", str(out)]) == 0
-    cli = json.loads(out.read_text(encoding="utf-8"))["segments"][0]
-    api = client.post("/api/paraeval", json={"hypothesis": hypothesis, "references": [reference]}).json()
-    assert (api["precision"], api["recall"], api["f"], api["signature"]) == (
-        cli["precision"], cli["recall"], cli["f"], cli["signature"])
+    argv = ["paraeval", "-i", str(tmp_path / "hyp.txt"), "--table", str(table_path), "--sentence-level",
+            "--format", "json", "-o", str(tmp_path / "out.json")]
+    for k, reference in enumerate(references):
+        (tmp_path / f"ref{k}.txt").write_text(reference + "\n", encoding="utf-8")
+        argv += ["-r", str(tmp_path / f"ref{k}.txt")]
+    assert main(argv + (["--config", config] if config else [])) == 0
+    cli = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["segments"][0]
+    body = {"hypothesis": hypothesis, "references": references, **({"config": config} if config else {})}
+    api = client.post("/api/paraeval", json=body).json()
+    assert api["config"] == (config or "default")
+    for key in ("precision", "recall", "f", "signature", "counts"):
+        assert api[key] == cli[key], key
+    assert api["score"] == cli.get("score")  # the paper config has no headline score but F
+    if config != "paper":
+        assert f"config:{config or 'default'}|" in api["signature"] and api["graded"]["matches"]
     summary = client.get("/openapi.json").json()["paths"]["/api/paraeval"]["post"]["summary"]
-    assert "paralign paraeval --config paper" in summary
-    page = client.get("/paraeval").text
-    assert "the figures of <code>paralign paraeval --config paper</code>" in page and "small.tsv" in page
+    assert "paralign paraeval --config NAME --sentence-level" in summary and "default config by default" in summary

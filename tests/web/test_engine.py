@@ -41,3 +41,24 @@ def test_paraphrases_best_first_and_unknown_sources_refused() -> None:
         Engine({}, ParaEval(), {}).paraphrases("x", "t")
     with pytest.raises(ConfigurationError, match="unknown aligner"):
         Engine.aligner("giza", "default")
+
+
+def test_paraeval_scores_with_a_config_and_explains_graded_matches() -> None:
+    """The graded configs are built on first use over the engine's sources (Engine.load builds
+    them at start-up); the paper config keeps its spans; an unknown or missing config is refused."""
+    table = ParaphraseTable.from_pairs([("cat", "feline", 0.8)], name="t.tsv")
+    engine = Engine({"t.tsv": table}, ParaEval([table]), {})
+    graded = engine.paraeval("the cat sat", ["a feline sat", "the dog sat"])
+    assert graded.config.name == "default" and "config:default" in graded.signature
+    assert graded.signature.startswith("nrefs:2|") and "res:t.tsv#" in graded.signature
+    found = [(m.tier, graded.matched.tokens[m.hyp_start], m.grade) for m in graded.matched.matches]
+    assert ("paraphrase", "cat", 0.8) in found and graded.matched.reference == 0
+    assert engine.graded["default"] is engine.graded_scorer("default")  # built once
+    paper = engine.paraeval("the cat sat", ["a feline sat"], "paper")
+    assert paper.config.name == "paper" and [s.tier for s in paper.matched.spans] == ["unmatched", "synonym", "exact"]
+    with pytest.raises(ConfigurationError, match="unknown ParaEval config 'nope'"):
+        engine.paraeval("a", ["b"], "nope")
+    engine.missing["contextual"] = "the contextual encoder needs the optional extra 'neural'"
+    assert engine.paraeval_configs == ["default", "paper"]
+    with pytest.raises(ConfigurationError, match="optional extra 'neural'"):
+        engine.paraeval("a", ["b"], "contextual")

@@ -62,11 +62,42 @@ def test_a_refused_input_says_why_above_the_form(client, report_page) -> None:
     assert client.get("/align").status_code == 200  # no question yet: the empty form
 
 
-def test_paraeval_page_highlights_tiers_and_lattice_page_draws(client, report_page) -> None:
-    answer = client.get("/paraeval?" + urlencode({"hypothesis": "the cat sat on the mat",
+def test_paraeval_page_shows_the_default_configs_matches_by_tier(client, report_page) -> None:
+    """The page scores with the command line's default config (it used the paper's): the
+    headline score, the words highlighted by tier, a row per match, the tiers and the chunks."""
+    query = {"hypothesis": "the cat sat on the mat", "references": "a feline sat on a rug"}
+    answer = client.get("/paraeval?" + urlencode(query))
+    api = client.post("/api/paraeval", json={"hypothesis": query["hypothesis"],
+                                             "references": [query["references"]]}).json()
+    page = _page(report_page, answer)
+    tiers = {s["data-tier"] for s in page.find("span", class_="tier") if "data-tier" in s}
+    assert {"paraphrase", "exact", "unmatched"} <= tiers
+    rows = [(r["data-tier"], r["data-hyp"], r["data-ref"]) for r in page.find("tr", class_="match")]
+    assert rows == [(m["tier"], f"{m['hyp_start']}-{m['hyp_end']}", f"{m['ref_start']}-{m['ref_end']}")
+                    for m in api["graded"]["matches"]]
+    assert ("paraphrase", "1-2", "1-2") in rows  # cat - feline
+    assert [t["data-tier"] for t in page.find("tr") if "data-tier" in t and "class" not in t] == [
+        "exact", "stem", "synonym", "paraphrase"]  # the default config's tiers
+    assert f'<tr data-part="score"><th>score</th><td class="value">{api["score"]:.4f}</td>' in answer.text
+    assert f"{len(api['graded']['chunks'])} chunks over {api['counts']['matches']} matched words" in page.text
+    assert "paralign paraeval --config default --sentence-level" in page.text
+    assert [o for o in page.find("option") if "selected" in o] and "stem (the same Snowball stem)" in page.text
+    assert "contextual (word vectors)" not in page.text  # not a tier of the default config
+
+
+def test_paraeval_page_keeps_the_paper_configs_spans(client, report_page) -> None:
+    answer = client.get("/paraeval?" + urlencode({"hypothesis": "the cat sat on the mat", "config": "paper",
                                                   "references": "a feline sat on a rug"}))
-    tiers = {s["data-tier"] for s in _page(report_page, answer).find("span", class_="tier") if "data-tier" in s}
-    assert {"synonym", "exact"} <= tiers
+    page = _page(report_page, answer)
+    tiers = {s["data-tier"] for s in page.find("span", class_="tier") if "data-tier" in s}
+    assert {"synonym", "exact"} <= tiers and not page.find("table", id="matches")
+    assert "paralign paraeval --config paper --sentence-level" in page.text
+    assert "nrefs:1|config:paper|" in page.text
+    refused = client.get("/paraeval?" + urlencode({"hypothesis": "a", "references": "b", "config": "bleu"}))
+    assert refused.status_code == 422 and "config: Input should be" in _page(report_page, refused).text
+
+
+def test_lattice_page_draws(client, report_page) -> None:
     answer = client.get("/lattice?" + urlencode({"sentences": "the cat sat\na cat sat"}))
     page = _page(report_page, answer)
     assert page.find("svg", id="lattice-drawing") and "2 paths" in page.text
@@ -124,12 +155,16 @@ def test_no_typed_text_makes_a_page_fail(client) -> None:
     pages = st.sampled_from([("/align", ("source", "target")), ("/similarity", ("source", "target")),
                              ("/paraeval", ("hypothesis", "references")), ("/lattice", ("sentences",)),
                              ("/paraphrases", ("phrase", "table"))])
+    configs = st.sampled_from([None, "default", "paper", "contextual"]) | texts  # ParaEval's
 
-    @given(page=pages, values=st.lists(texts, min_size=2, max_size=2))
+    @given(page=pages, values=st.lists(texts, min_size=2, max_size=2), config=configs)
     @settings(max_examples=60, deadline=None, derandomize=True, database=None)
-    def check(page, values) -> None:
+    def check(page, values, config) -> None:
         path, names = page
-        answer = client.get(path + "?" + urlencode(dict(zip(names, values, strict=False))))
+        fields = dict(zip(names, values, strict=False))
+        if path == "/paraeval" and config is not None:
+            fields["config"] = config
+        answer = client.get(path + "?" + urlencode(fields))
         assert answer.status_code in (200, 422), (path, values, answer.text[-300:])
 
     check()

@@ -200,7 +200,9 @@ def add_similarity_options(
     *,
     idf: bool = True,
     preset: str = "default",
-    signal_help: str = f"similarity signal (default: {DEFAULT_SIGNAL}; idf* need training sentences)",
+    signal_help: str = (f"similarity signal (default: {DEFAULT_SIGNAL}; idf* need training sentences; "
+                        "embedding, contextual-alignment and hybrid, the blend paralign ships, need "
+                        "the neural extra)"),
 ) -> None:
     """--signal, --aligner, --preset, --workers (and --idf-from): shared by the similarity commands.
 

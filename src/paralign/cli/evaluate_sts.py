@@ -19,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="STS file (repeatable; - = stdin)")
     parser.add_argument("--train", action="append", default=[], metavar="FILE",
                         help="training STS file of --signal hybrid (repeatable; the blend is chosen to hold "
-                        "across them and saved under \"model\" in the JSON report, for similarity --model)")
+                        "across them and saved under \"model\" in the JSON report, for similarity --model; "
+                        "without it, the blend paralign ships, fitted on STS 2012's training files)")
     add_similarity_options(parser)
     add_output(parser)
     add_format(parser)
@@ -38,7 +39,8 @@ def render(result: dict) -> str:
     model = result.get("model")
     if model:
         blend = " + ".join(f"{s['weight']:.3f}·{s['name']}" for s in model["signals"])
-        lines.append(f"hybrid (standardised signals, l2 {model['l2']:g}): {blend}; trained on {', '.join(result['train'])}")
+        trained = ", ".join(result["train"]) or f"{', '.join(model.get('groups', ()))} (the blend paralign ships)"
+        lines.append(f"hybrid (standardised signals, l2 {model['l2']:g}): {blend}; trained on {trained}")
     return "\n".join(lines)
 
 

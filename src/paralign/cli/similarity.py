@@ -11,7 +11,7 @@ from itertools import islice
 from .._moved import moved_names
 from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
 from ..corpora.sentence_pairs import read_sentence_pairs
-from ..errors import ConfigurationError, FormatError, InputFileError, invalid_json
+from ..errors import FormatError, InputFileError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal
 from ..similarity.model import TrainedClassifier
@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "similarity",
         help="alignment-based similarity of sentence pairs (one score per input pair)",
         description="Read TAB-separated sentence pairs (s1 TAB s2, one pair a line) and print one "
-        "similarity score per pair, in [0, 1], except with the --model of a hybrid blend, whose scores "
+        "similarity score per pair, in [0, 1], except with a hybrid blend (--signal hybrid, or its --model), whose scores "
         "are mostly in [0, 1] but not clipped (clipping would change its correlations). "
         "Scores are in input order; bad rows print NA and are reported. "
         "With --model, classify the pairs with a paraphrase classifier trained by evaluate-paraphrase: "
@@ -90,9 +90,6 @@ def run(args: argparse.Namespace) -> int:
         signal: Signal = trained.signal  # type: ignore[assignment]
         aligner = get_aligner(trained.aligner, trained.preset)
     else:
-        if args.signal == "hybrid":
-            raise ConfigurationError("signal 'hybrid' is a fitted blend: give --model REPORT of "
-                                     "evaluate-sts --signal hybrid --train FILE --format json")
         signal = make_signal(args.signal or DEFAULT_SIGNAL)
         if args.idf_from or getattr(signal, "trainable", False):
             check_stdin_once({"pairs": [args.pairs], "idf_from": args.idf_from})  # --pairs: stdin by default

@@ -36,15 +36,24 @@ correlations). The model, its selection table included, round-trips through JSON
 (:meth:`HybridModel.to_dict`): ``evaluate-sts --signal hybrid --train F ... --format json``
 writes it under ``"model"`` and ``similarity --model REPORT`` reuses it.
 
+paralign ships one such model (:data:`DEFAULT_MODEL_FILE`, fitted this way on STS 2012's two
+training files with the sultan aligner's default preset): ``make_signal("hybrid")``,
+``similarity --signal hybrid`` and ``evaluate-sts --signal hybrid`` without ``--train`` use it,
+so the blend needs no training files of one's own. ``scripts/fit_default_hybrid.py``
+rebuilds it, and a test refits it from the data and compares.
+
 Not for: the signals blended (:mod:`paralign.similarity.signals`,
 :mod:`paralign.similarity.contextual`) or STS evaluation (:mod:`paralign.similarity.sts`).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -174,10 +183,25 @@ class HybridModel:
 KEPT_CANDIDATES = 10
 
 
+#: The shipped blend, in ``paralign/data`` (see the module's docstring).
+DEFAULT_MODEL_FILE = "hybrid_sts2012.json"
+#: The training files the shipped blend was fitted on (STS 2012, in ``$PARALIGN_DATA``).
+DEFAULT_TRAINING_FILES: tuple[str, ...] = ("similarity/sts/2012/MSRpar.train.tsv",
+                                           "similarity/sts/2012/SMTeuroparl.train.tsv")
+
+
+@functools.cache
+def default_model() -> HybridModel:
+    """The shipped blend (:data:`DEFAULT_MODEL_FILE`), read once."""
+    text = resources.files("paralign").joinpath("data", DEFAULT_MODEL_FILE).read_text("utf-8")
+    return HybridModel.from_dict(json.loads(text), DEFAULT_MODEL_FILE)
+
+
 class HybridSignal:
     """``hybrid``: a fitted :class:`HybridModel` used as a similarity signal (its component
     signals computed on each pair). Made without a model it is unfitted (``fitted`` False):
-    scoring then fails; fit one with :func:`fit_hybrid` or read one from a report."""
+    scoring then fails; fit one with :func:`fit_hybrid` or read one from a report. The
+    registry's ``hybrid`` (:func:`make_signal`) is made with the shipped :func:`default_model`."""
 
     name = "hybrid"
 
@@ -208,7 +232,11 @@ class HybridSignal:
         return self.model.predict([float(c(pair)) for c in self.components])
 
 
-register_signal("hybrid", HybridSignal)
+def _shipped_hybrid(model: HybridModel | None = None) -> HybridSignal:
+    return HybridSignal(model or default_model())
+
+
+register_signal("hybrid", _shipped_hybrid)
 
 
 def _design(rows: np.ndarray, columns: Sequence[int], means: np.ndarray, scales: np.ndarray) -> np.ndarray:

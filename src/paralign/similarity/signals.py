@@ -20,7 +20,7 @@ added with :func:`register_signal` and measured before becoming the default:
   and the confidence-weighted share of content words the contextual aligner links
   (:mod:`paralign.similarity.contextual`, which registers them).
 * ``hybrid``: a linear blend of signals fitted on training STS files
-  (:mod:`paralign.similarity.hybrid`, which registers it); made from a fitted model only.
+  (:mod:`paralign.similarity.hybrid`, which registers it); by name, the blend paralign ships.
 
 Not for: aligning (:mod:`paralign.aligners`) or evaluating signals
 (:mod:`paralign.similarity.sts`, :mod:`paralign.similarity.paraphrase`).

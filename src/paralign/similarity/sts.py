@@ -19,7 +19,7 @@ from ..corpora.sts import StsPair, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..metrics import least_squares
 from ..nlp import Annotator
-from .hybrid import HybridModel, HybridSignal, fit_hybrid_files
+from .hybrid import HybridModel, HybridSignal, default_model, fit_hybrid_files
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
 from .signature import similarity_signature
@@ -204,16 +204,16 @@ def evaluate_sts_files(
     """Evaluate a signal on STS files (any layout :func:`load_sts` reads): Pearson per file.
 
     ``signal="hybrid"`` is first fitted on the `train` files (:func:`fit_hybrid_files`, with the
-    same aligner); `train` is for the hybrid only. IDF signals are fitted on `idf_from`."""
+    same aligner), or without them is the blend paralign ships (:func:`default_model`); `train`
+    is for the hybrid only. IDF signals are fitted on `idf_from`."""
     datasets = [load_sts(path) for path in paths]  # every file read (and checked) before any work
     if datasets and not any(data.pairs for data in datasets):
         first = next((f"line {r.line}: {r.reason}" for d in datasets for r in d.skipped), "no rows")
         raise FormatError(f"no usable STS pairs ({first})", source=", ".join(map(str, paths)))
     model = None
     if signal == "hybrid":
-        if not train:
-            raise ConfigurationError("signal 'hybrid' is fitted on training STS files: give --train FILE")
-        model = fit_hybrid_files(train, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+        model = (fit_hybrid_files(train, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+                 if train else default_model())
         sig: Signal = HybridSignal(model)
     elif train:
         raise ConfigurationError(f"--train fits the hybrid signal; signal {signal if isinstance(signal, str) else signal.name!r} takes none")

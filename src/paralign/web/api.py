@@ -19,12 +19,14 @@ from ..aligners.signature import alignment_signature
 from ..aligners.sultan.options import PRESETS
 from ..metrics.paraeval import ParaEvalScore, SegmentMatch
 from ..similarity.signature import similarity_signature
-from .engine import Aligned, Engine, LatticeResult
+from .engine import Aligned, Engine, LatticeResult, ParaEvalResult
 from .models import (
     LIMITS,
     AlignRequest,
     AlignResponse,
+    Chunk,
     Edge,
+    GradedView,
     Info,
     LatticeRequest,
     LatticeResponse,
@@ -38,6 +40,7 @@ from .models import (
     SimilarityRequest,
     SimilarityResponse,
     Span,
+    WordMatch,
 )
 
 #: The error answers every route may give (documented in the schema).
@@ -85,14 +88,35 @@ def answer_align(aligned: Aligned, picture: bool) -> AlignResponse:
                          svg=grid_svg(aligned) if picture else None)
 
 
-def answer_paraeval(match: SegmentMatch, signature: str) -> ParaEvalResponse:
-    score = ParaEvalScore(match.stats, signature)
+def answer_paraeval(result: ParaEvalResult) -> ParaEvalResponse:
+    """A segment's scores, as ``paralign paraeval --config NAME --sentence-level --format json``
+    gives that segment's (computed by the same function from the same statistics), and its
+    words' tiers; for a graded config also its matches and chunks (:class:`.models.GradedView`)."""
+    match, signature = result.matched, result.signature
     spans = [Span(start=sp.start, end=sp.end, text=" ".join(match.tokens[sp.start:sp.end]), tier=sp.tier,
                   matched=list(sp.matched)) for sp in match.spans]
-    counts = score.to_dict()["counts"]
-    return ParaEvalResponse(tokens=list(match.tokens), spans=spans, precision=_finite(score.precision),
-                            recall=_finite(score.recall), f=_finite(score.f), counts=dict(counts),  # type: ignore[arg-type]
-                            signature=signature)
+    common = {"config": result.config.name, "tokens": list(match.tokens), "spans": spans, "signature": signature}
+    if isinstance(match, SegmentMatch):
+        score = ParaEvalScore(match.stats, signature)
+        return ParaEvalResponse(**common, score=None, precision=_finite(score.precision),
+                                recall=_finite(score.recall), f=_finite(score.f),
+                                counts=dict(score.to_dict()["counts"]))  # type: ignore[arg-type]
+    import numpy as np
+
+    from ..metrics.paraeval.scoring import graded_dict
+
+    d = graded_dict(np.array(match.stats), result.config, "segment", signature)
+    ref, hyp = match.reference_tokens, match.tokens
+    view = GradedView(
+        reference=match.reference, reference_tokens=list(ref), reference_scores=list(match.reference_scores),
+        matches=[WordMatch(tier=m.tier, hyp_start=m.hyp_start, hyp_end=m.hyp_end, ref_start=m.ref_start,
+                           ref_end=m.ref_end, hypothesis=" ".join(hyp[m.hyp_start:m.hyp_end]),
+                           reference=" ".join(ref[m.ref_start:m.ref_end]), grade=m.grade, weight=m.weight)
+                 for m in match.matches],
+        chunks=[Chunk(start=a, end=b, text=" ".join(hyp[a:b])) for a, b in match.chunks],
+        fmean=match.fmean, penalty=match.penalty)
+    return ParaEvalResponse(**common, score=d["score"], precision=d["precision"], recall=d["recall"],  # type: ignore[arg-type]
+                            f=d["f"], counts=d["counts"], graded=view)  # type: ignore[arg-type]
 
 
 def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:
@@ -111,7 +135,7 @@ def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:
 def info(request: Request) -> Info:
     engine = engine_of(request)
     return Info(aligners=list(ALIGNER_NAMES), presets=list(PRESETS), signals=list(engine.signals),
-                tables=list(engine.sources), limits=dict(LIMITS))
+                tables=list(engine.sources), limits=dict(LIMITS), paraeval_configs=engine.paraeval_configs)
 
 
 @router.post("/align", response_model=AlignResponse, summary="word-align two sentences")
@@ -134,10 +158,11 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
 
 
 @router.post("/paraeval", response_model=ParaEvalResponse,
-             summary="ParaEval of a hypothesis against references, with its words' match tiers "
-             "(the paper configuration: the figures of `paralign paraeval --config paper`)")
+             summary="ParaEval of a hypothesis against references, with its words' match tiers: the "
+             "segment's figures of `paralign paraeval --config NAME --sentence-level` (default config "
+             "by default) with the server's paraphrase sources")
 def paraeval(body: ParaEvalRequest, request: Request) -> ParaEvalResponse:
-    return answer_paraeval(*engine_of(request).paraeval(body.hypothesis, body.references))
+    return answer_paraeval(engine_of(request).paraeval(body.hypothesis, body.references, body.config))
 
 
 @router.post("/lattice", response_model=LatticeResponse,

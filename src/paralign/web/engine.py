@@ -2,8 +2,9 @@
 
 :meth:`Engine.load` (called once, at start-up) loads the spaCy pipeline, the aligners of every
 preset, the paraphrase sources (PPDB, WordNet and the ``--table`` files, the only files the app
-ever reads) and the ParaEval scorer, and aligns one pair per preset so that the first request
-is as fast as the others. Each method then answers one request from plain values, returning the
+ever reads) and the ParaEval scorers of its configs (``default``, as ``paralign paraeval``
+scores; ``paper``; ``contextual`` when the neural extra is installed), and aligns one pair per
+preset and scores one segment per config so that the first request is as fast as the others. Each method then answers one request from plain values, returning the
 library's results (the routes turn them into JSON or pages). One lock serialises the work:
 spaCy pipelines and the aligners' caches are not made for threads.
 
@@ -24,8 +25,18 @@ from typing import Any, TypeVar
 from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..aligners.sultan.options import PRESETS
 from ..alignment import AlignedSentences, AlignFunction, Alignment
-from ..errors import ConfigurationError
-from ..metrics.paraeval import ParaEval, SegmentMatch, build_sources
+from ..errors import ConfigurationError, ExtraMissingError
+from ..metrics.paraeval import (
+    CONFIGS,
+    Config,
+    GradedExplanation,
+    ParaEval,
+    SegmentMatch,
+    build_sources,
+    get_config,
+)
+from ..metrics.paraeval.configs import PAPER
+from ..metrics.paraeval.graded import GradedParaEval
 from ..paraphrases import ParaphraseSource, Score, load_source
 from ..sentence import Sentence
 from ..similarity import SIGNALS, Signal, make_signal, needs_fit
@@ -54,6 +65,17 @@ class Aligned:
     alignment: Alignment
     confidence: Mapping[tuple[int, int], float] | None
     aligner: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParaEvalResult:
+    """One segment scored by a ParaEval config: the config, the signature, and what was matched:
+    the paper scorer's spans (a SegmentMatch) or the graded scorer's matches by tier (a
+    GradedExplanation, whose row gives the score)."""
+
+    config: Config
+    signature: str
+    matched: SegmentMatch | GradedExplanation
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +112,12 @@ class Engine:
     """The loaded resources and one method per kind of request (see the module's docstring)."""
 
     sources: dict[str, ParaphraseSource]
-    scorer: ParaEval
+    scorer: ParaEval  # the paper config's
     signals: dict[str, Signal]
+    #: the graded configs' scorers (built at start-up by `load`, else on first use)
+    graded: dict[str, GradedParaEval] = field(default_factory=dict)
+    #: configs that cannot be used here, and why (contextual without the neural extra)
+    missing: dict[str, str] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -108,10 +134,16 @@ class Engine:
         signals = {name: make_signal(name) for name in SIGNALS}
         engine = cls(sources, ParaEval(list(sources.values())),
                      {name: s for name, s in signals.items() if not needs_fit(s)})
-        steps = [*PRESETS, "paraeval"] if config.warm else []
+        for name in CONFIGS:
+            if get_config(name).scorer == "graded":
+                try:
+                    engine.graded_scorer(name)
+                except ExtraMissingError as exc:  # contextual without the neural extra
+                    engine.missing[name] = str(exc)
+        steps = [*PRESETS, *(f"paraeval:{name}" for name in engine.paraeval_configs)] if config.warm else []
         for step in progress(steps, "loading models", len(steps)) if progress else steps:
-            if step == "paraeval":
-                engine.paraeval("the cat sat", ["a cat sat"])
+            if step.startswith("paraeval:"):
+                engine.paraeval("the cat sat", ["a cat sat"], step.partition(":")[2])
             else:
                 engine.align("The cat sat on the mat.", "A cat was sitting on the mat.", "sultan", step)
         return engine
@@ -153,10 +185,37 @@ class Engine:
         return self._locked(lambda: {name: score(signal) for name, signal in self.signals.items()})
 
     # -- ParaEval ----------------------------------------------------------------------------------
-    def paraeval(self, hypothesis: str, references: Sequence[str]) -> tuple[SegmentMatch, str]:
-        """The hypothesis's words matched against the references, tier by tier, and the signature."""
-        return self._locked(lambda: (self.scorer.matched_spans(hypothesis, list(references)),
-                                     self.scorer.signature(len(references))))
+    @property
+    def paraeval_configs(self) -> list[str]:
+        """The ParaEval configs a request may name (``default`` first: the command line's)."""
+        return [name for name in CONFIGS if name not in self.missing]
+
+    def graded_scorer(self, name: str) -> GradedParaEval:
+        """The graded scorer of a config over the loaded sources, as ``paralign paraeval --config
+        NAME`` builds it over the same sources (the same figures and signature); built once. An
+        unknown or unusable config is a ConfigurationError (contextual without the neural extra:
+        ExtraMissingError, naming the extra)."""
+        found = self.graded.get(name)
+        if found is None:
+            if name in self.missing:
+                raise ConfigurationError(self.missing[name])
+            config = get_config(name)
+            if config.scorer != "graded":
+                raise ConfigurationError(f"ParaEval config {name!r} is not a graded config")
+            found = self.graded[name] = self._locked(
+                lambda: GradedParaEval(config, list(self.sources.values()), cache_vectors=False))
+        return found
+
+    def paraeval(self, hypothesis: str, references: Sequence[str], config: str = "default") -> ParaEvalResult:
+        """One segment scored by a config (``default``: the figures of ``paralign paraeval
+        --sentence-level`` with the same sources), with what it matched and the signature."""
+        references = list(references)
+        if config == PAPER.name:
+            return self._locked(lambda: ParaEvalResult(PAPER, self.scorer.signature(len(references)),
+                                                       self.scorer.matched_spans(hypothesis, references)))
+        scorer = self.graded_scorer(config)
+        return self._locked(lambda: ParaEvalResult(scorer.config, scorer.signature(len(references)),
+                                                   scorer.explain(hypothesis, references)))
 
     # -- lattices and paraphrases ----------------------------------------------------------------------
     def lattice(self, sentences: Sequence[str], method: str = "syntax", paths: int = 10) -> LatticeResult:

@@ -19,6 +19,7 @@ from pydantic_core import PydanticCustomError
 
 from ..aligners.registry import ALIGNER_NAMES
 from ..aligners.sultan.options import PRESETS
+from ..metrics.paraeval.configs import CONFIGS, TIER_ORDER
 
 #: The input limits: characters of a sentence (align, similarity, ParaEval), of a lattice
 #: sentence and of a phrase; how many references and lattice sentences; paraphrases listed;
@@ -38,6 +39,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 Preset = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
 AlignerName = Literal[ALIGNER_NAMES]  # type: ignore[valid-type]
+ParaEvalConfig = Literal[tuple(CONFIGS)]  # type: ignore[valid-type]
 
 
 def check_text(text: str) -> str:
@@ -122,6 +124,10 @@ class ParaEvalRequest(Request):
     references: list[Sentence] = Field(  # type: ignore[valid-type]
         min_length=1, max_length=LIMITS["references"],
         description=f"1 to {LIMITS['references']} reference translations")
+    config: ParaEvalConfig = Field(  # type: ignore[valid-type]
+        "default", description="ParaEval configuration, as `paralign paraeval --config` takes it: default "
+        "(graded tiers; the command line's default), paper (the 2006 scorer) or contextual (the neural "
+        "extra; GET /api/info lists the configs this server offers)")
 
 
 class LatticeRequest(Request):
@@ -175,21 +181,67 @@ class SimilarityResponse(BaseModel):
 
 
 class Span(BaseModel):
+    """Hypothesis tokens start:end, how they matched, and the reference words they matched."""
+
     start: int
     end: int
     text: str
-    tier: Literal["paraphrase", "exact", "synonym", "unmatched"]
+    tier: Literal[tuple(dict.fromkeys((*TIER_ORDER, "paraphrase", "unmatched")))]  # type: ignore[valid-type]
     matched: list[str]
 
 
+class WordMatch(BaseModel):
+    """One match of a graded config: hypothesis tokens hyp_start:hyp_end and reference tokens
+    ref_start:ref_end (of the reference scored against), their tier, grade (a scored table
+    pair's probability, a contextual match's cosine, else 1) and the config's tier weight."""
+
+    tier: Literal[TIER_ORDER]  # type: ignore[valid-type]
+    hyp_start: int
+    hyp_end: int
+    ref_start: int
+    ref_end: int
+    hypothesis: str
+    reference: str
+    grade: float
+    weight: float
+
+
+class Chunk(BaseModel):
+    """A run of matched hypothesis tokens start:end that is also a run in the reference."""
+
+    start: int
+    end: int
+    text: str
+
+
+class GradedView(BaseModel):
+    """What a graded config matched: the reference scored against (its number from 0, the best
+    of several) and its tokens, the score against each reference, the matches by tier and the
+    chunks the fragmentation penalty counts (penalty = gamma (chunks / matched words) ** beta;
+    score = fmean (1 - penalty))."""
+
+    reference: int
+    reference_tokens: list[str]
+    reference_scores: list[float]
+    matches: list[WordMatch]
+    chunks: list[Chunk]
+    fmean: float
+    penalty: float
+
+
 class ParaEvalResponse(BaseModel):
+    config: str = Field(description="the configuration that scored")
     tokens: list[str]
     spans: list[Span]
+    score: float | None = Field(description="the headline score of a graded config (null for paper, "
+                                "whose headline is f)")
     precision: float | None
     recall: float | None
     f: float | None
-    counts: dict[str, int]
+    counts: dict[str, int | float] = Field(description="the statistics behind the scores, as "
+                                           "`paralign paraeval --sentence-level --format json` gives them")
     signature: str
+    graded: GradedView | None = Field(None, description="a graded config's matches by tier (null for paper)")
 
 
 class Edge(BaseModel):
@@ -227,6 +279,7 @@ class Info(BaseModel):
     signals: list[str]
     tables: list[str]
     limits: dict[str, int]
+    paraeval_configs: list[str] = Field(description="the ParaEval configs this server offers")
 
 
 #: JSON's names of the Python types a parsed body can have.

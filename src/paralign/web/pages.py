@@ -29,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 from ..aligners.registry import ALIGNER_NAMES
 from ..aligners.sultan.options import PRESETS
 from ..errors import ParalignError, counted
+from ..metrics.paraeval import Config, GradedExplanation
 from . import api
 from .models import (
     LIMITS,
@@ -62,7 +63,8 @@ PAIR_FIELDS = ("source", "target", "aligner", "preset")
 EXAMPLES = {
     "/api/align": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
     "/api/similarity": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
-    "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"]},
+    "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"],
+                      "config": "default"},
     "/api/lattice": {"sentences": ["the cat sat on the mat", "a cat sat on the rug"]},
     "/api/paraphrases": {"phrase": "car", "table": "ppdb"},
 }
@@ -90,19 +92,20 @@ def _lines(text: str | None) -> list[str]:
 
 
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
-                work: Callable[[Any], dict[str, Any]]) -> HTMLResponse:
+                work: Callable[[Any], dict[str, Any]], **context: Any) -> HTMLResponse:
     """The page `name`: the empty form when nothing was asked; else the fields checked by
-    `model` and the answer of `work(request model)`, or the reason there is none (422)."""
+    `model` and the answer of `work(request model)`, or the reason there is none (422).
+    `context`: more values for the template, whatever the answer."""
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
     if not any(k in request.query_params for k in fields):
-        return render(request, name, form=form)
+        return render(request, name, form=form, **context)
     try:
         body = model.model_validate(form)
-        return render(request, name, form=form, **work(body))
+        return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
-        return render(request, name, 422, form=form, error=describe(field_errors(list(exc.errors()))))
+        return render(request, name, 422, form=form, error=describe(field_errors(list(exc.errors()))), **context)
     except ParalignError as exc:
-        return render(request, name, 422, form=form, error=str(exc))
+        return render(request, name, 422, form=form, error=str(exc), **context)
 
 
 def error_page(request: Request, status: int, message: str,
@@ -149,19 +152,43 @@ def similarity_page(request: Request) -> HTMLResponse:
     return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
 
 
+def tier_rows(config: Config, explained: GradedExplanation) -> list[dict[str, Any]]:
+    """Per tier of a graded config: its weight, the hypothesis words it matched and the graded
+    sums of the two sides (the statistics row's columns, content and function words together)."""
+    counts = dict(explained.counts)
+    return [{"tier": tier, "weight": config.weight(tier),
+             "words": sum(m.hyp_end - m.hyp_start for m in explained.matches if m.tier == tier),
+             "hyp": counts[f"{tier}_hc"] + counts[f"{tier}_hf"], "ref": counts[f"{tier}_rc"] + counts[f"{tier}_rf"]}
+            for tier in config.tiers]
+
+
 @page_route("/paraeval")
 def paraeval_page(request: Request) -> HTMLResponse:
-    from ..viz.reports.paraeval import LABELS, hypothesis
+    """ParaEval of one segment by a config (default: ``default``, the command line's): the
+    scores, the hypothesis highlighted by tier; for a graded config also the reference scored
+    against highlighted, the matches with their grades and weights, and the chunks."""
+    from ..viz.reports.paraeval import GRADED_LABELS, LABELS, highlighted
 
     q = request.query_params
+    engine = api.engine_of(request)
 
     def work(body: ParaEvalRequest) -> dict[str, Any]:
-        match, signature = api.engine_of(request).paraeval(body.hypothesis, body.references)
-        return {"answer": api.answer_paraeval(match, signature), "labels": LABELS,
-                "highlighted": Markup(hypothesis(match).to_xml())}
+        result = engine.paraeval(body.hypothesis, body.references, body.config)
+        match = result.matched
+        out = {"answer": api.answer_paraeval(result), "settings": result.config,
+               "labels": LABELS if result.config.scorer == "paper" else  # the config's tiers only
+               {tier: GRADED_LABELS[tier] for tier in (*result.config.tiers, "unmatched")},
+               "highlighted": Markup(highlighted(match.tokens, match.spans).to_xml())}
+        if result.config.scorer == "graded":
+            out["reference_highlighted"] = Markup(
+                highlighted(match.reference_tokens, match.reference_spans, "matched-reference").to_xml())
+            out["tier_rows"] = tier_rows(result.config, match)
+        return out
 
-    fields = {"hypothesis": q.get("hypothesis"), "references": _lines(q.get("references"))}
-    return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work)
+    fields = {"hypothesis": q.get("hypothesis"), "references": _lines(q.get("references")),
+              "config": q.get("config")}
+    return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work,
+                       configs=engine.paraeval_configs)
 
 
 @page_route("/lattice")

@@ -2,10 +2,11 @@
 
 The package face. :mod:`.configs` names the configurations (``default``, ``contextual``,
 ``paper``); :mod:`.paper` is the paper's two-tier scorer (paraphrases, then unigrams) as the tool
-has always computed it; :mod:`.graded` the graded scorer of the other configs; :mod:`.scoring`
-builds either from a config name with the command line's defaults (:func:`paraeval` gives what
-``paralign paraeval --format json`` prints). Not for meta-evaluation
-(:mod:`paralign.metrics.correlation`) or the command line (:mod:`paralign.cli.paraeval`).
+has always computed it; :mod:`.graded` the graded scorer of the other configs (:mod:`.explained`:
+what it matched in one segment); :mod:`.scoring` builds either from a config name with the
+command line's defaults (:func:`paraeval` gives what ``paralign paraeval --format json``
+prints). Not for meta-evaluation (:mod:`paralign.metrics.correlation`) or the command line
+(:mod:`paralign.cli.paraeval`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from ...resources import fast_wordnet_synonyms
 from .. import f_measure
 from .configs import CONFIGS, Config, get_config
+from .explained import GradedExplanation, TierMatch
 from .paper import (
     EXACT,
     PARAPHRASE,
@@ -51,7 +53,8 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "CONFIGS", "Config", "GradedParaEval", "get_config", "metrics_of", "scorer", "system_scores", "systems_scores",
+    "CONFIGS", "Config", "GradedExplanation", "GradedParaEval", "TierMatch", "get_config", "metrics_of",
+    "scorer", "system_scores", "systems_scores",
     "EXACT", "PARAPHRASE", "STAT_COLUMNS", "SYNONYM", "TIERS", "UNMATCHED", "VERSION",
     "MatchedSpan", "ParaEval", "ParaEvalMetric", "ParaEvalScore", "PreparedReferences",
     "SegmentMatch", "SegmentStats", "build_sources", "f_measure", "fast_wordnet_synonyms",

@@ -39,7 +39,8 @@ from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
 from ...settings import vector_cache_dir
 from ...stemming import stem as stem_word
 from .configs import TIER_ORDER, Config
-from .inputs import check_hypotheses, check_references, check_sources
+from .explained import GradedExplanation, TierMatch
+from .inputs import check_hypotheses, check_references, check_segment, check_sources
 from .paper import VERSION, ParaEval, PreparedReferences, _Ref, _stop_tokens, build_sources
 from .signature import source_signature
 
@@ -151,16 +152,17 @@ def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dic
         matches = sums[..., _MATCHES]
         frag = np.where(matches > 0, sums[..., _CHUNKS] / np.where(matches > 0, matches, 1), 0.0)
         penalty = gamma * frag ** beta
-    return {"p": p, "r": r, "f": f, "fmean": fmean, "score": fmean * (1 - penalty)}
+    return {"p": p, "r": r, "f": f, "fmean": fmean, "penalty": penalty, "score": fmean * (1 - penalty)}
 
 
 class GradedParaEval:
     """The graded scorer of one `Config`; build once, score many systems (references indexed
     once, lookups cached). `sources`: paraphrase sources (default: the config's resources);
-    WordNet feeds the synonym tier, every other source the paraphrase tier."""
+    WordNet feeds the synonym tier, every other source the paraphrase tier. `cache_vectors`
+    False: never use $PARALIGN_VECTOR_CACHE (the contextual tier's folder of encoded streams)."""
 
     def __init__(self, config: Config, sources: Sequence[ParaphraseSource] | None = None,
-                 encoder: Encoder | None = None) -> None:
+                 encoder: Encoder | None = None, *, cache_vectors: bool = True) -> None:
         if config.scorer != "graded":
             raise ConfigurationError(f"config {config.name!r} is not a graded config")
         self.config = config
@@ -201,7 +203,7 @@ class GradedParaEval:
         #: the rows of (segment, hypothesis words) against the last prepared references
         self._memo: tuple[PreparedReferences | None, dict] = (None, {})
         self._encoder = None
-        self._vector_dir = vector_cache_dir()
+        self._vector_dir = vector_cache_dir() if cache_vectors else None  # a server: one file a request
         if "contextual" in tiers:
             if encoder is None:
                 from ...neural import Encoder
@@ -370,25 +372,60 @@ class GradedParaEval:
         """The statistics row of one hypothesis against one reference."""
         return np.array(self._align_list(hyp, ref), dtype=np.float64)
 
-    def _align_list(self, hyp: _Words, ref: _Words) -> list[float]:
-        """`align` as a list (many rows become one array at once)."""
+    def explain(self, hypothesis: str, references: Sequence[str]) -> GradedExplanation:
+        """One segment's matches, tier by tier, against the reference it is scored against (the
+        best of several), recorded while its statistics row is computed: the explanation's
+        `counts` are the row :meth:`segment_stats` gives for ``[hypothesis]`` against these
+        references, and its scores that row's segment scores (the ``--sentence-level`` figures)."""
+        check_segment(hypothesis, references)
+        prepared = self.prepare([[text] for text in references])
+        hyp = self._words(hypothesis)
+        self._encode([hyp])
+        traces: list[tuple[list, list[int]]] = [([], []) for _ in prepared.refs[0]]
+        rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(prepared.refs[0], traces, strict=True)],
+                        dtype=np.float64)
+        scores = score_parts(rows, self.config)["score"]
+        best = int(scores.argmax()) if len(rows) > 1 else 0
+        parts = score_parts(rows[best], self.config)  # as the command line scores that row
+        ref, (links, starts) = prepared.refs[0][best], traces[best]
+        weights = dict(self.config.weights)
+        matches = tuple(TierMatch(TIER_ORDER[code], i, i + n, j, j + m, grade, weights[TIER_ORDER[code]])
+                        for code, i, n, j, m, grade in sorted(links, key=lambda link: link[1]))
+        matched = {i for match in matches for i in range(match.hyp_start, match.hyp_end)}
+        chunks = []
+        for start in starts:  # a chunk runs on over the matched words that start none
+            end = start + 1
+            while end in matched and end not in starts:
+                end += 1
+            chunks.append((start, end))
+        return GradedExplanation(
+            self.config.name, hyp.tokens, hyp.content, best, ref.tokens, ref.content, matches, tuple(chunks),
+            tuple((name, float(v)) for name, v in zip(COLUMNS, rows[best], strict=True)),
+            tuple(float(v) for v in scores),
+            *(float(parts[key]) for key in ("p", "r", "f", "fmean", "penalty", "score")))
+
+    def _align_list(self, hyp: _Words, ref: _Words, trace: tuple[list, list[int]] | None = None) -> list[float]:
+        """`align` as a list (many rows become one array at once). With a `trace`, its lists get
+        each match as ``(tier code, hyp start, length, ref start, length, grade)`` and the
+        hypothesis position where each chunk starts (:meth:`explain`)."""
         nh, nr = len(hyp.tokens), len(ref.tokens)
         ah, ar = [-1] * nh, [-1] * nr
         th, tr = [0] * nh, [0] * nr
         gh, gr = [0.0] * nh, [0.0] * nr
+        links = trace[0] if trace is not None else None
         state = (ah, ar, th, tr, gh, gr)
         for tier in self.config.tiers:
             code = _TIER[tier]
             if tier == "exact":
-                _key_tier(hyp.tokens, ref.positions()[0], nr, code, state)
+                _key_tier(hyp.tokens, ref.positions()[0], nr, code, state, links)
             elif tier == "stem":
-                _key_tier(hyp.stems, ref.positions()[1], nr, code, state)
+                _key_tier(hyp.stems, ref.positions()[1], nr, code, state, links)
             elif tier == "synonym" and self._syn is not None and ref.syn is not None:
-                self._phrase_tier(self._syn, hyp, ref.syn, code, state)
+                self._phrase_tier(self._syn, hyp, ref.syn, code, state, links)
             elif tier == "paraphrase" and self._para is not None and ref.para is not None:
-                self._phrase_tier(self._para, hyp, ref.para, code, state)
+                self._phrase_tier(self._para, hyp, ref.para, code, state, links)
             elif tier == "contextual" and hyp.vecs is not None and ref.vecs is not None:
-                self._soft_tier(hyp.vecs, ref.vecs, code, state)
+                self._soft_tier(hyp.vecs, ref.vecs, code, state, links)
         row = [0.0] * len(COLUMNS)
         row[0] = float(sum(hyp.content))
         row[1] = nh - row[0]
@@ -401,6 +438,8 @@ class GradedParaEval:
                 matches += 1
                 if not (i and ah[i - 1] >= 0 and ah[i] == ah[i - 1] + 1):
                     chunks += 1
+                    if trace is not None:
+                        trace[1].append(i)
         for j in range(nr):
             if ar[j] >= 0:
                 row[4 + 4 * tr[j] + (2 if ref.content[j] else 3)] += gr[j]
@@ -408,7 +447,7 @@ class GradedParaEval:
         return row
 
     def _phrase_tier(self, lookup: ParaEval, hyp: _Words, ref: _Ref, code: int,
-                     state: tuple[list, ...]) -> None:
+                     state: tuple[list, ...], links: list | None = None) -> None:
         """Hypothesis n-grams (longest first) against the reference's paraphrase spans."""
         ah, ar, th, tr, gh, gr = state
         nh = len(hyp.tokens)
@@ -439,6 +478,8 @@ class GradedParaEval:
                 ah[i + off], th[i + off], gh[i + off] = start + min(off, length - 1), code, grade
             for off in range(length):
                 ar[start + off], tr[start + off], gr[start + off] = i + min(off, n - 1), code, grade
+            if links is not None:
+                links.append((code, i, n, start, length, grade))
 
     def _hyp_grams(self, lookup: ParaEval, hyp: _Words) -> list[tuple[int, int, str]]:
         """The (length, start, phrase) of a hypothesis that a phrase tier looks up, in the
@@ -475,7 +516,8 @@ class GradedParaEval:
             grade = self._grades[key] = max(scores) if scores else 1.0
         return grade
 
-    def _soft_tier(self, hv: np.ndarray, rv: np.ndarray, code: int, state: tuple[list, ...]) -> None:
+    def _soft_tier(self, hv: np.ndarray, rv: np.ndarray, code: int, state: tuple[list, ...],
+                   links: list | None = None) -> None:
         """Greedy one-to-one matches of the words left, by cosine, above the threshold."""
         ah, ar, th, tr, gh, gr = state
         hs = [i for i, a in enumerate(ah) if a < 0]
@@ -492,6 +534,8 @@ class GradedParaEval:
             if ah[i] < 0 and ar[j] < 0:
                 s = float(flat[idx])
                 ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, s, s
+                if links is not None:
+                    links.append((code, i, 1, j, 1, s))
 
 
 def _positions(keys: Sequence[str]) -> dict[str, tuple[int, ...]]:
@@ -502,7 +546,7 @@ def _positions(keys: Sequence[str]) -> dict[str, tuple[int, ...]]:
 
 
 def _key_tier(hk: Sequence[str], places: dict[str, tuple[int, ...]], nr: int, code: int,
-              state: tuple[list, ...]) -> None:
+              state: tuple[list, ...], links: list | None = None) -> None:
     """Match free words by equal keys (tokens or stems, `places`: the reference's positions of
     each), continuing chunks where possible, else nearest the word's relative position."""
     ah, ar, th, tr, gh, gr = state
@@ -524,6 +568,8 @@ def _key_tier(hk: Sequence[str], places: dict[str, tuple[int, ...]], nr: int, co
             prev = ah[i - 1] + 1 if i and ah[i - 1] >= 0 else -1
             j = prev if prev in free else min(free, key=lambda c: abs(c - i * scale))
         ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, 1.0, 1.0
+        if links is not None:
+            links.append((code, i, 1, j, 1, 1.0))
 
 
 def _table_phrases(sources: Sequence[ParaphraseSource]) -> tuple[int, frozenset[str] | None]:

@@ -133,9 +133,9 @@ def system_scores(
     signature = item.signature(nrefs)
     if isinstance(item, GradedParaEval):
         rows = item.segment_stats(hypotheses, references)
-        out = _graded_dict(rows.sum(axis=0), item.config, "system", signature)
+        out = graded_dict(rows.sum(axis=0), item.config, "system", signature)
         if sentence_level:
-            out["segments"] = [{"segment": n, **_graded_dict(row, item.config, "segment", signature)}
+            out["segments"] = [{"segment": n, **graded_dict(row, item.config, "segment", signature)}
                                for n, row in enumerate(rows, start=1)]
         return out
     from .paper import ParaEvalScore, sum_stats
@@ -164,7 +164,9 @@ def _paper_dict(score: object) -> dict[str, object]:
     return {k: d[k] for k in ("precision", "recall", "f", "signature", "counts")}
 
 
-def _graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> dict[str, object]:
+def graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> dict[str, object]:
+    """A graded statistics row's scores as ``paralign paraeval --format json`` prints them:
+    ``score``, ``precision``, ``recall``, ``f``, ``signature`` and ``counts`` (the row by column)."""
     parts = score_parts(row, config, level)
     counts = {name: (int(v) if float(v).is_integer() else round(float(v), 6))
               for name, v in zip(COLUMNS, row, strict=True)}
@@ -173,5 +175,5 @@ def _graded_dict(row: np.ndarray, config: Config, level: str, signature: str) ->
             "counts": counts}
 
 
-__all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedMetric", "Scorer", "config_of",
+__all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedMetric", "Scorer", "config_of", "graded_dict",
            "metrics_of", "paraeval", "scorer", "system_scores", "systems_scores"]

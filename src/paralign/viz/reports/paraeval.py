@@ -3,7 +3,9 @@ how ParaEval matched them (paraphrase, exact, synonym, unmatched) and its refere
 
 Every hypothesis word is a ``<span class="tier tier-<tier>">`` (a paraphrase-tier span's
 tooltip names the reference phrases it matched); the tiers differ in shape as well as colour
-(paraphrase: boxed, synonym: dotted box, exact: plain background, unmatched: struck through).
+(paraphrase: boxed, synonym: dotted box, exact: plain background, unmatched: struck through;
+the graded configs' stem and contextual tiers: dashed boxes). :func:`highlighted` draws the
+words of either scorer's spans (the paper's ``SegmentMatch``, the graded ``GradedExplanation``).
 
 Not for: matching or scoring (:mod:`paralign.metrics.paraeval`) or writing the file (the CLI).
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ...metrics.paraeval import TIERS, UNMATCHED, SegmentMatch
+from ...metrics.paraeval import TIERS, UNMATCHED, MatchedSpan, SegmentMatch
 from ..html import Section, page
 from ..svg import Element, el
 from .parts import CSS, number, score_table
@@ -23,6 +25,8 @@ TIER_CSS = """
 .tier-paraphrase { background: #cfe3f3; border: 1.5px solid #0072B2; }
 .tier-synonym { background: #dcefe4; border: 1.5px dotted #009E73; }
 .tier-exact { background: #eceff2; }
+.tier-stem { background: #fbeedd; border: 1.5px dashed #D55E00; }
+.tier-contextual { background: #f6e6f0; border: 1.5px dashed #CC79A7; }
 .tier-unmatched { color: #a4332b; text-decoration: line-through; }
 .references { margin: 0.2em 0 0 1em; color: #3b424b; }
 """
@@ -30,21 +34,29 @@ LABELS = {"paraphrase": "paraphrase (a phrase matched a reference phrase)",
           "exact": "exact (the same word in a reference)",
           "synonym": "synonym (one word matched one reference word)",
           "unmatched": "unmatched"}
+#: The graded configs' tiers (``default``, ``contextual``), in the order they match.
+GRADED_LABELS = {"exact": "exact (the same word)", "stem": "stem (the same Snowball stem)",
+                 "synonym": "synonym (WordNet)", "paraphrase": "paraphrase (PPDB or a table)",
+                 "contextual": "contextual (word vectors)", "unmatched": "unmatched"}
 
 
-def _span(match: SegmentMatch, k: int) -> Element:
-    span = match.spans[k]
-    words = " ".join(match.tokens[span.start:span.end])
+def _span(tokens: Sequence[str], span: MatchedSpan) -> Element:
+    words = " ".join(tokens[span.start:span.end])
     title = "matched " + " / ".join(f"“{m}”" for m in span.matched) if span.matched else span.tier
     return el("span", words, class_=f"tier tier-{span.tier}", title=title, data_tier=span.tier)
 
 
+def highlighted(tokens: Sequence[str], spans: Sequence[MatchedSpan], class_: str = "hypothesis") -> Element:
+    """Words as matched: a span per matched phrase or word (its tier's class), spaces between."""
+    parts: list[Element | str] = []
+    for k, span in enumerate(spans):
+        parts += [" " if k else None, _span(tokens, span)]
+    return el("p", *[p for p in parts if p is not None], class_=class_)
+
+
 def hypothesis(match: SegmentMatch) -> Element:
     """The hypothesis as matched: a span per matched phrase or word, spaces between."""
-    parts: list[Element | str] = []
-    for k in range(len(match.spans)):
-        parts += [" " if k else None, _span(match, k)]
-    return el("p", *[p for p in parts if p is not None], class_="hypothesis")
+    return highlighted(match.tokens, match.spans)
 
 
 def segment_section(number_: int, match: SegmentMatch, references: Sequence[str]) -> Section:
