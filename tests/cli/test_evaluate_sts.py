@@ -109,7 +109,9 @@ def test_hybrid_without_train_files_is_the_blend_paralign_ships(tmp_path: Path, 
     assert pearson(scored["scores"], [g for g, _, _ in ROWS]) == pytest.approx(result["pearson"], abs=1e-9)
     assert scored["scores"][0] > scored["scores"][1]  # identical sentences above unrelated ones
     assert main(["evaluate-sts", "--signal", "hybrid", "--data", data]) == 0
-    assert "(the blend paralign ships)" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "(the blend paralign ships)" in text
+    assert text.splitlines()[-1] == f"signature: {result['signature']}" == f"signature: {scored['signature']}"
     assert main(["evaluate-sts", "--train", data, "--data", data, "--aligner", "exact"]) == 2
 
 
