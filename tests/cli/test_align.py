@@ -429,3 +429,18 @@ def test_neural_options_without_the_contextual_preset_are_named_in_english(tmp_p
     assert "error: --min-confidence goes only with --preset contextual" in capsys.readouterr().err
     assert main(["align", str(pairs), "--similarity", "none", "--min-confidence", "0.5", "--device", "cpu"]) == 2
     assert "error: --device, --min-confidence go only with --preset contextual" in capsys.readouterr().err
+
+
+def test_align_json_lines_carry_the_signature_and_text_lines_do_not(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "in.tsv"
+    src.write_text("The cat sat .\tThe cat sat down .\nbroken line\nDogs bark .\tDogs bark .\n", encoding="utf-8")
+    assert main(["align", str(src), "--tokenized", "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(records) == 3 and "signature" not in records[1]  # the bad line: only its error
+    signature = records[0]["signature"]
+    assert records[2]["signature"] == signature and signature.startswith("aligner:sultan:default|sim:ppdb-")
+    assert main(["align", str(src), "--tokenized", "--format", "json", "--w", "0.8", "--workers", "2"]) == 0
+    changed = json.loads(capsys.readouterr().out.splitlines()[0])["signature"]
+    assert changed == signature.replace("|sim:", "|opts:w=0.8|sim:")  # workers change nothing
+    assert main(["align", str(src), "--tokenized"]) == 0
+    assert "signature" not in capsys.readouterr().out

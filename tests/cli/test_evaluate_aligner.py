@@ -31,6 +31,7 @@ def test_report_shows_the_json_scores_and_every_pair_worst_first(tmp_path: Path,
     assert f1s == sorted(f1s)
     assert sum(1 for s in sections if "perfect" in s["class"].split()) == result["exact_count"]
     assert len(page.find("input", type="radio", name="filter")) == 4
+    assert result["signature"].startswith("aligner:sultan:default|") and result["signature"] in page.text
     page.assert_self_contained()
 
 
@@ -64,3 +65,16 @@ def test_the_contextual_preset_is_evaluated_like_any_other(capsys) -> None:
     assert main([*args, "--preset", "contextual", "--device", "cpu", "--min-confidence", "0.99"]) == 0
     strict = json.loads(capsys.readouterr().out)
     assert strict["system_links"] <= contextual["system_links"]
+
+
+def test_the_signature_names_the_aligner_and_the_gold_links(capsys) -> None:
+    argv = ["evaluate-aligner", "--gold", GOLD, "--limit", "2"]
+    assert main([*argv, "--format", "json"]) == 0
+    signature = json.loads(capsys.readouterr().out)["signature"]
+    parts = dict(part.split(":", 1) for part in signature.split("|"))
+    assert (parts["aligner"], parts["gold"], parts["limit"]) == ("sultan:default", "sure", "2")
+    assert main([*argv, "--gold-links", "sure+possible", "--preset", "paraphrase", "--format", "json"]) == 0
+    other = dict(part.split(":", 1) for part in json.loads(capsys.readouterr().out)["signature"].split("|"))
+    assert (other["aligner"], other["gold"]) == ("sultan:paraphrase", "sure+possible")
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"signature: {signature}"

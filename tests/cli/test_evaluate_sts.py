@@ -36,6 +36,7 @@ def test_report_per_file_with_the_json_figures(tmp_path: Path, capsys, report_pa
     assert len(errors) == 6 + 4
     assert {float(e["data-gold"]) for e in errors} <= {g for g, _, _ in ROWS}
     assert f"{XSS} x" in page.text and XSS not in page.source
+    assert result["signature"] in page.text
     page.assert_self_contained()
     assert main(argv) == 0  # the text output with and without the report is the same
     plain = capsys.readouterr().out
@@ -78,6 +79,8 @@ def test_hybrid_is_fitted_on_train_files_and_reused_by_similarity_model(tmp_path
     assert main(["similarity", "--pairs", str(pairs), "--model", str(report), "--format", "json"]) == 0
     scored = json.loads(capsys.readouterr().out)
     assert scored["signal"] == "hybrid" and scored["aligner"] == "exact" and "threshold" not in scored
+    fitted = [dict(p.split(":", 1) for p in r["signature"].split("|"))["fit"] for r in (result, scored)]
+    assert fitted[0] == fitted[1]  # the same blend, fitted by evaluate-sts and read by similarity
     assert pearson(scored["scores"], [g for g, _, _ in ROWS]) == pytest.approx(result["pearson"], abs=1e-9)
     assert main(argv) == 0
     assert "hybrid (standardised signals" in capsys.readouterr().out
@@ -106,5 +109,26 @@ def test_hybrid_without_train_files_is_the_blend_paralign_ships(tmp_path: Path, 
     assert pearson(scored["scores"], [g for g, _, _ in ROWS]) == pytest.approx(result["pearson"], abs=1e-9)
     assert scored["scores"][0] > scored["scores"][1]  # identical sentences above unrelated ones
     assert main(["evaluate-sts", "--signal", "hybrid", "--data", data]) == 0
-    assert "(the blend paralign ships)" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "(the blend paralign ships)" in text
+    assert text.splitlines()[-1] == f"signature: {result['signature']}" == f"signature: {scored['signature']}"
     assert main(["evaluate-sts", "--train", data, "--data", data, "--aligner", "exact"]) == 2
+
+
+def test_the_signature_is_printed_under_the_scores_and_in_the_json(tmp_path: Path, capsys) -> None:
+    """sacrebleu-style: the text shows the settings' signature (not a loose "signal: ..." line)."""
+    from paralign._version import __version__
+
+    data = _sts(tmp_path / "d.tsv", ROWS)
+    argv = ["evaluate-sts", "--data", data, "--aligner", "exact"]
+    assert main([*argv, "--format", "json"]) == 0
+    signature = json.loads(capsys.readouterr().out)["signature"]
+    assert signature.startswith("signal:sultan2014|aligner:exact|spacy:")
+    assert signature.endswith(f"|version:{__version__}")
+    assert main(argv) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[-1] == f"signature: {signature}" and not any(line.startswith("signal: ") for line in text)
+    assert main([*argv, "--signal", "all-words", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signature"] == signature.replace("sultan2014", "all-words")
+    assert main([*argv, "--workers", "2", "--format", "json"]) == 0  # one chunk: in this process
+    assert json.loads(capsys.readouterr().out)["signature"] == signature

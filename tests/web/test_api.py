@@ -31,6 +31,8 @@ def test_presets_and_the_exact_aligner(client) -> None:
     assert all(link["source"].lower() == link["target"].lower() for link in exact["links"])
     paper = client.post("/api/align", json={**PAIR, "preset": "paper"}).json()
     assert paper["aligner"] == "sultan:paper"
+    assert exact["signature"].startswith("aligner:exact|spacy:")
+    assert paper["signature"].startswith("aligner:sultan:paper|sim:ppdb-1.0-xxxl-lexical|spacy:")
     refused = client.post("/api/align", json={**PAIR, "preset": "nope"})
     assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "preset"
 
@@ -41,6 +43,8 @@ def test_similarity_scores_every_signal_from_one_alignment(client) -> None:
     assert set(data["scores"]) == set(info["signals"]) and "sultan2014" in data["scores"]
     assert all(0.0 <= v <= 1.0 for v in data["scores"].values() if v is not None)
     assert data["scores"]["sultan2014"] == 1.0  # every content word aligns
+    signature = dict(part.split(":", 1) for part in data["signature"].split("|"))
+    assert set(signature["signal"].split("+")) == set(data["scores"]) and signature["aligner"] == "sultan:default"
     different = client.post("/api/similarity", json={"source": "Prices rose.", "target": "The dog barked."})
     assert different.json()["scores"]["sultan2014"] == 0.0
 

@@ -20,6 +20,7 @@ from ..alignment import Alignment
 from ..errors import ConfigurationError, FormatError, InputTypeError
 from ..sentence import Sentence
 from ..workers import Progress
+from .signature import alignment_signature
 from .sultan import Aligner
 
 if TYPE_CHECKING:
@@ -138,6 +139,7 @@ def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str =
         "align_seconds": round(align_seconds, 3),
         "pairs_per_second": round(len(gold) / max(annotate_seconds + align_seconds, 1e-9), 2),
         "align_ms_per_pair": round(1000 * align_seconds / len(gold), 3),
+        "signature": alignment_signature(aligner, gold=links, limit=limit),
     })
     return AlignerEvaluation(result, pair_results(gold, system, scores))
 

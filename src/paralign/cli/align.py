@@ -31,6 +31,7 @@ from typing import IO
 
 from .._moved import moved_names
 from ..aligners.batch import InputResult, alignment_record, iter_align_input
+from ..aligners.signature import alignment_signature
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError
 from ._common import (
@@ -89,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(f"give the pairs as one input ({args.input}) or as --source and "
                                  "--target, not both")
     aligner = aligner_from_args(args)
+    args.signature = alignment_signature(aligner) if args.format == "json" else None
     name = args.source or input_name(args.input)
     with ExitStack() as stack, cluster_runner(args):
         if args.source:
@@ -160,14 +162,16 @@ FAILED_IN_ALIGNING = ("annotation failed", "alignment failed", "worker failed")
 
 
 def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
-    """text and json: one line per input line (empty, or an "error" object, for a bad pair)."""
+    """text and json: one line per input line (empty, or an "error" object, for a bad pair);
+    each aligned pair's JSON object carries the settings' signature (text lines do not)."""
+    signature = getattr(args, "signature", None)
     with open_out(args.output) as out:
         for pair, source, target, alignment in results:
             if alignment is None:
                 out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n"
                           if args.format == "json" else "\n")
             elif args.format == "json":
-                record = alignment_record(pair, source, target, alignment)
+                record = {**alignment_record(pair, source, target, alignment), "signature": signature}
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
             else:
                 out.write(alignment.to_pharaoh() + "\n")

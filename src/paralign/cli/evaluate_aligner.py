@@ -44,6 +44,7 @@ def _render(result: dict) -> str:
     return render_scores(result) + (
         f"\ntime    annotate {result['annotate_seconds']:.1f}s  align {result['align_seconds']:.1f}s"
         f"  ({result['pairs_per_second']:.1f} pairs/s end to end)"
+        f"\nsignature: {result['signature']}"
     )
 
 

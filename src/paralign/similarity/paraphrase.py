@@ -31,6 +31,7 @@ from .features import feature_set as named_feature_set
 from .model import BLEND, LogisticModel, blend, pair_texts
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
+from .signature import paraphrase_signature
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
 from .validation import CrossValidation, cross_validate_model, cross_validate_threshold
 
@@ -71,6 +72,8 @@ class ParaphraseEvaluation:
     #: the fine-tuned cross-encoder blended with :attr:`model` (its manifest, ``directory`` where
     #: it was saved or None, and ``blend``), or None
     cross_encoder: dict | None = None
+    #: every setting that changed a number (:func:`paralign.similarity.signature.paraphrase_signature`)
+    signature: str = ""
 
     def to_dict(self) -> dict:
         cv = self.cross_validation
@@ -94,6 +97,7 @@ class ParaphraseEvaluation:
             "signal": self.signal,
             "model": None if self.model is None else self.model.to_dict(),
             "cross_encoder": self.cross_encoder,
+            "signature": self.signature,
         }
 
 
@@ -169,15 +173,9 @@ def evaluate_paraphrase(
     directory, which the report names (``paralign similarity --model`` loads it from there).
     `rule` defaults to :data:`DEFAULT_THRESHOLD_RULE` otherwise.
     """
-    if classifier not in CLASSIFIERS:
-        raise ConfigurationError(f"unknown classifier {classifier!r}: choose from {', '.join(CLASSIFIERS)}")
-    if classifier == "features" and signal is not None:
-        raise ConfigurationError(
-            "a signal applies to the 'signal' classifier; the 'features' classifier uses its own "
-            "features (paralign.similarity.features.FEATURES, or the feature set given)"
-        )
-    if classifier == "signal" and feature_set is not None:
-        raise ConfigurationError("a feature set applies to the 'features' classifier, not to 'signal'")
+    _check_classifier(classifier, signal, feature_set)
+    penalty: float | None = None
+    sig: Signal | None = None
     if classifier == "features":
         feature_set = DEFAULT_FEATURE_SET if feature_set is None else feature_set
         features = named_feature_set(feature_set)  # an unknown name fails before any alignment
@@ -208,7 +206,23 @@ def evaluate_paraphrase(
         )
         train_failures, test_failures = train_scored.failures, test_scored.failures
     failures = tuple(("train", f) for f in train_failures) + tuple(("test", f) for f in test_failures)
-    return replace(result, failures=failures, aligner=aligner_label(aligner))
+    signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
+                                     feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
+                                     fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None)
+    return replace(result, failures=failures, aligner=aligner_label(aligner), signature=signature)
+
+
+def _check_classifier(classifier: str, signal: object, feature_set: str | None) -> None:
+    """A known classifier, and no option of the other one (ConfigurationError)."""
+    if classifier not in CLASSIFIERS:
+        raise ConfigurationError(f"unknown classifier {classifier!r}: choose from {', '.join(CLASSIFIERS)}")
+    if classifier == "features" and signal is not None:
+        raise ConfigurationError(
+            "a signal applies to the 'signal' classifier; the 'features' classifier uses its own "
+            "features (paralign.similarity.features.FEATURES, or the feature set given)"
+        )
+    if classifier == "signal" and feature_set is not None:
+        raise ConfigurationError("a feature set applies to the 'features' classifier, not to 'signal'")
 
 
 def _labels(pairs: Sequence[tuple[TextLike, TextLike, bool]], name: str) -> list[bool]:

@@ -22,6 +22,7 @@ from ..nlp import Annotator
 from .hybrid import HybridModel, HybridSignal, default_model, fit_hybrid_files
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
+from .signature import similarity_signature
 
 
 def finite_number(value: object, what: str) -> float:
@@ -169,6 +170,8 @@ class StsReport:
     aligner: str = ""  #: e.g. ``sultan:default`` (see :func:`aligner_label`)
     model: HybridModel | None = None  #: the fitted blend of the ``hybrid`` signal
     train: tuple[str, ...] = ()  #: the files it was fitted on
+    #: every setting that changed a number (:func:`paralign.similarity.signature.similarity_signature`)
+    signature: str = ""
 
     def to_dict(self) -> dict:
         sizes = [r.evaluation.pairs for r in self.sets]
@@ -181,6 +184,7 @@ class StsReport:
             "failed": sum(len(r.evaluation.failures) for r in self.sets),
             "signal": self.signal,
             "aligner": self.aligner,
+            "signature": self.signature,
             "sets": [r.to_dict() for r in self.sets],
             **extra,
         }
@@ -227,7 +231,8 @@ def evaluate_sts_files(
         )
         results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped),
                                      data.pairs))
-    return StsReport(tuple(results), sig.name, aligner_label(aligner), model, tuple(map(str, train)))
+    return StsReport(tuple(results), sig.name, aligner_label(aligner), model, tuple(map(str, train)),
+                     similarity_signature(sig, aligner))
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,11 @@ import math
 
 from fastapi import APIRouter, Request
 
-from ..aligners.registry import ALIGNER_NAMES
+from ..aligners.registry import ALIGNER_NAMES, resolve_aligner
+from ..aligners.signature import alignment_signature
 from ..aligners.sultan.options import PRESETS
 from ..metrics.paraeval import ParaEvalScore, SegmentMatch
+from ..similarity.signature import similarity_signature
 from .engine import Aligned, Engine, LatticeResult, ParaEvalResult
 from .models import (
     LIMITS,
@@ -82,7 +84,8 @@ def grid_svg(aligned: Aligned, ident: str = "align-grid", picture: str = "grid")
 def answer_align(aligned: Aligned, picture: bool) -> AlignResponse:
     return AlignResponse(source_tokens=list(aligned.source.tokens), target_tokens=list(aligned.target.tokens),
                          links=links_of(aligned), pharaoh=aligned.alignment.to_pharaoh(),
-                         aligner=aligned.aligner, svg=grid_svg(aligned) if picture else None)
+                         aligner=aligned.aligner, signature=alignment_signature(resolve_aligner(aligned.aligner)),
+                         svg=grid_svg(aligned) if picture else None)
 
 
 def answer_paraeval(result: ParaEvalResult) -> ParaEvalResponse:
@@ -149,7 +152,9 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
     return SimilarityResponse(source_tokens=list(aligned.source.tokens),
                               target_tokens=list(aligned.target.tokens),
                               links=len(aligned.alignment.possible), aligner=aligned.aligner,
-                              scores=engine.similarity(aligned))
+                              scores=engine.similarity(aligned),
+                              signature=similarity_signature(list(engine.signals.values()),
+                                                             resolve_aligner(aligned.aligner)))
 
 
 @router.post("/paraeval", response_model=ParaEvalResponse,

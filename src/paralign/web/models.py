@@ -165,6 +165,8 @@ class AlignResponse(BaseModel):
     links: list[Link]
     pharaoh: str
     aligner: str
+    signature: str = Field(description="every setting that changes the links, sacrebleu-style "
+                           "(aligner:...|sim:...|spacy:...|version:...)")
     svg: str | None = None
 
 
@@ -174,6 +176,8 @@ class SimilarityResponse(BaseModel):
     links: int
     aligner: str
     scores: dict[str, float | None] = Field(description="signal -> score in [0, 1] (null: undefined)")
+    signature: str = Field(description="every setting that changes a score, sacrebleu-style "
+                           "(signal:...|aligner:...|spacy:...|version:...)")
 
 
 class Span(BaseModel):

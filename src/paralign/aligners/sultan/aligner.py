@@ -112,6 +112,16 @@ class Aligner:
         return clone
 
     @property
+    def similarity_spec(self) -> str | RelatedWords | ParaphraseSource | None:
+        """The word-similarity source as it was given (``"ppdb"``, ``"a+b"``, a path, an object)."""
+        return self._similarity_spec
+
+    @property
+    def loaded_related(self) -> RelatedWords | None:
+        """The related-word source if :attr:`related` has loaded it already, else None."""
+        return self._related
+
+    @property
     def related(self) -> RelatedWords:
         """The related-word source (loaded on first use); NoSimilarity in the ablation."""
         if self._related is None:

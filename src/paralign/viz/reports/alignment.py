@@ -77,6 +77,7 @@ def alignment_report(result: Mapping, pairs: Sequence[PairResult], *, title: str
               for value, label, cls in FILTERS]
     intro: list[Element] = [
         el("p", f"gold: {result.get('gold', '')} · links counted: {links}", class_="note"),
+        el("p", "signature: ", el("code", str(result.get("signature", ""))), class_="note"),
         score_table(result, SCORE_ROWS),
     ]
     for row in result.get("skipped_rows", ()):

@@ -59,6 +59,7 @@ def sts_report(report: StsReport, data: Mapping, *, title: str | None = None, er
     the command printed it (file names as shown), so the figures equal the JSON output's."""
     intro = [
         el("p", f"signal: {data['signal']} · aligner: {data['aligner']}", class_="note"),
+        el("p", "signature: ", el("code", str(data.get("signature", ""))), class_="note"),
         score_table(data, [("pairs scored", "pairs", False), ("Pearson (size-weighted mean)", "pearson", True),
                            ("Spearman (size-weighted mean)", "spearman", True),
                            ("rows skipped", "skipped", False), ("pairs failed", "failed", False)]),

