@@ -188,7 +188,7 @@ def test_contextual_tier_matches_what_no_table_covers_graded_by_cosine():
     assert _col(row, "exact_hc") == 1 and _col(row, "exact_hf") == 1  # house, a
     lexical = GradedParaEval(LEXICAL, []).segment_stats(["a huge house"], [["a big house"]])[0]
     assert score_parts(row, CONTEXTUAL_TEST)["r"] > score_parts(lexical, LEXICAL)["r"]
-    assert "|cos:0.9" in scorer.signature(1) and "encoder:fake" in scorer.signature(1)
+    assert "|cos:0.9" in scorer.signature(1) and "|encoder:fake|version:" in scorer.signature(1)
 
 
 def test_vector_cache_folder_saves_the_encoder_a_second_run(tmp_path, monkeypatch):

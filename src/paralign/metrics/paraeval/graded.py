@@ -217,10 +217,12 @@ class GradedParaEval:
         source's name (a table's basename, threshold and content hash), versions."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{self.config.max_length}|"
-               f"case:lc|tok:13a|stem:snowball-en|stop:skip|version:{VERSION}")
-        if self._encoder is not None:
-            out += f"|encoder:{getattr(self._encoder, 'model', None) or 'default'}"
-        return out
+               f"case:lc|tok:13a|stem:snowball-en|stop:skip|")
+        if self._encoder is not None:  # named as the aligners' and similarity's signatures name it
+            from ...neural.encoder import encoder_id
+
+            out += f"encoder:{encoder_id(getattr(self._encoder, 'model', None))}|"
+        return out + f"version:{VERSION}"
 
     # -- preparation -----------------------------------------------------------------------------
     def _words(self, text: str) -> _Words:
