@@ -1,0 +1,51 @@
+"""The graded configs' statistics row and the score computed from it.
+
+A segment's statistics are a row of :data:`COLUMNS` holding *unweighted* graded sums per tier
+(content and function words, hypothesis and reference side), the chunk count and the matched
+words; :func:`score_parts` applies a config's weights, delta, alpha, beta and gamma to rows (one
+segment's, or a corpus's summed), so a parameter search aligns once (sacrebleu's model).
+
+Not for: matching words (:mod:`.graded`) or the paper scorer's counts (:mod:`.paper`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .configs import TIER_ORDER, Config
+
+LENGTH_COLUMNS = ("hyp_content", "hyp_function", "ref_content", "ref_function")
+SIDES = ("hc", "hf", "rc", "rf")
+#: Columns of a segment's statistics row.
+COLUMNS: tuple[str, ...] = (LENGTH_COLUMNS + tuple(f"{t}_{s}" for t in TIER_ORDER for s in SIDES)
+                            + ("chunks", "matches"))
+_TIER = {t: k for k, t in enumerate(TIER_ORDER)}
+_CHUNKS, _MATCHES = len(COLUMNS) - 2, len(COLUMNS) - 1
+
+
+def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dict[str, np.ndarray]:
+    """Precision, recall, F (harmonic), Fmean and the score from statistics rows (last axis),
+    with the config's alpha, beta and gamma of that `level` (segment or system)."""
+    sums = np.asarray(sums, dtype=np.float64)
+    alpha, beta, gamma, d = config.level(level)
+
+    def side(offset: int) -> tuple[np.ndarray, np.ndarray]:
+        length = d * sums[..., offset] + (1 - d) * sums[..., offset + 1]
+        matched = np.zeros(sums.shape[:-1])
+        for tier in config.tiers:
+            base = 4 + 4 * _TIER[tier] + offset
+            matched = matched + config.weight(tier) * (d * sums[..., base] + (1 - d) * sums[..., base + 1])
+        return matched, length
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mh, lh = side(0)
+        mr, lr = side(2)
+        p = np.where(lh > 0, mh / np.where(lh > 0, lh, 1), 0.0)
+        r = np.where(lr > 0, mr / np.where(lr > 0, lr, 1), 0.0)
+        f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+        denom = alpha * p + (1 - alpha) * r
+        fmean = np.where(denom > 0, p * r / np.where(denom > 0, denom, 1), 0.0)
+        matches = sums[..., _MATCHES]
+        frag = np.where(matches > 0, sums[..., _CHUNKS] / np.where(matches > 0, matches, 1), 0.0)
+        penalty = gamma * frag ** beta
+    return {"p": p, "r": r, "f": f, "fmean": fmean, "penalty": penalty, "score": fmean * (1 - penalty)}
