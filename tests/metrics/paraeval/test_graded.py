@@ -225,3 +225,19 @@ def test_systems_that_agree_on_a_segment_share_its_row() -> None:
     fresh = GradedParaEval(LEXICAL, []).segment_stats(["a cat sat on the mat", "the dog barked"], refs)
     assert np.array_equal(second, fresh) and np.array_equal(first[1], second[1])
     assert len(scorer._memo[1]) == 3
+
+
+@pytest.mark.parametrize(("hyp", "ref"), [("he took a seat there", "he sat there"),
+                                          ("he sat there", "he took a seat there")])
+def test_a_phrase_match_of_unequal_lengths_is_one_run_of_its_chunk(hyp, ref):
+    """"took a seat" matched to "sat" (either way round) is one run, and the words around it
+    continue it, as METEOR counts a phrase match: one chunk, not one per word of the phrase."""
+    table = ParaphraseTable.from_pairs([("took a seat", "sat", None), ("sat", "took a seat", None)], name="t")
+    scorer = GradedParaEval(LEXICAL, [table])
+    row = scorer.segment_stats([hyp], [[ref]])[0]
+    assert _col(row, "paraphrase_hc") > 0 and _col(row, "chunks") == 1
+    explained = scorer.explain(hyp, [ref])
+    assert explained.chunks == ((0, len(hyp.split())),)
+    # a gap still breaks the run after a phrase: "he took a seat over there" / "he sat there"
+    gapped = scorer.segment_stats(["there he took a seat"], [["he sat there"]])[0]
+    assert _col(gapped, "chunks") == 2

@@ -381,7 +381,8 @@ class GradedParaEval:
         th, tr = [0] * nh, [0] * nr
         gh, gr = [0.0] * nh, [0.0] * nr
         links = trace[0] if trace is not None else None
-        state = (ah, ar, th, tr, gh, gr)
+        phrases: dict[int, tuple[int, int]] = {}  # hyp position -> (its match's start, ref end)
+        state = (ah, ar, th, tr, gh, gr, phrases)
         for tier in self.config.tiers:
             code = _TIER[tier]
             if tier == "exact":
@@ -404,7 +405,8 @@ class GradedParaEval:
             if ah[i] >= 0:
                 row[4 + 4 * th[i] + (0 if hyp.content[i] else 1)] += gh[i]
                 matches += 1
-                if not (i and ah[i - 1] >= 0 and ah[i] == ah[i - 1] + 1):
+                if not (i and ah[i - 1] >= 0 and (_continues(i, ah, phrases) if phrases
+                                                  else ah[i] == ah[i - 1] + 1)):
                     chunks += 1
                     if trace is not None:
                         trace[1].append(i)
@@ -417,7 +419,7 @@ class GradedParaEval:
     def _phrase_tier(self, lookup: ParaEval, hyp: _Words, ref: _Ref, code: int,
                      state: tuple[list, ...], links: list | None = None) -> None:
         """Hypothesis n-grams (longest first) against the reference's paraphrase spans."""
-        ah, ar, th, tr, gh, gr = state
+        ah, ar, th, tr, gh, gr, phrases = state
         nh = len(hyp.tokens)
         scale = len(ar) / nh if nh else 0.0
         cache = lookup._cache
@@ -444,6 +446,9 @@ class GradedParaEval:
             grade = self._grade(lookup, phrase, cand)
             for off in range(n):
                 ah[i + off], th[i + off], gh[i + off] = start + min(off, length - 1), code, grade
+            if n != length:  # a run through it continues at the reference word after its span
+                for off in range(n):
+                    phrases[i + off] = (i, start + length)
             for off in range(length):
                 ar[start + off], tr[start + off], gr[start + off] = i + min(off, n - 1), code, grade
             if links is not None:
@@ -487,7 +492,7 @@ class GradedParaEval:
     def _soft_tier(self, hv: np.ndarray, rv: np.ndarray, code: int, state: tuple[list, ...],
                    links: list | None = None) -> None:
         """Greedy one-to-one matches of the words left, by cosine, above the threshold."""
-        ah, ar, th, tr, gh, gr = state
+        ah, ar, th, tr, gh, gr, _ = state
         hs = [i for i, a in enumerate(ah) if a < 0]
         rs = [j for j, a in enumerate(ar) if a < 0]
         if not hs or not rs:
@@ -506,6 +511,18 @@ class GradedParaEval:
                     links.append((code, i, 1, j, 1, s))
 
 
+def _continues(i: int, ah: Sequence[int], phrases: dict[int, tuple[int, int]]) -> bool:
+    """Whether matched hypothesis word `i` continues the chunk of word ``i - 1`` (matched too):
+    both are in one phrase match, or `i`'s reference word follows ``i - 1``'s match in the
+    reference. A phrase match of n words to m != n words (`phrases`: each of its hypothesis
+    words -> the match's first word and the reference position after its span) is one run, as
+    METEOR counts a phrase match; n == m matches map word to word, as single words do."""
+    here, before = phrases.get(i), phrases.get(i - 1)
+    if here is not None and before is not None and here[0] == before[0]:
+        return True
+    return ah[i] == (before[1] if before is not None else ah[i - 1] + 1)
+
+
 def _positions(keys: Sequence[str]) -> dict[str, tuple[int, ...]]:
     out: dict[str, list[int]] = {}
     for j, k in enumerate(keys):
@@ -517,7 +534,7 @@ def _key_tier(hk: Sequence[str], places: dict[str, tuple[int, ...]], nr: int, co
               state: tuple[list, ...], links: list | None = None) -> None:
     """Match free words by equal keys (tokens or stems, `places`: the reference's positions of
     each), continuing chunks where possible, else nearest the word's relative position."""
-    ah, ar, th, tr, gh, gr = state
+    ah, ar, th, tr, gh, gr, _ = state
     scale = nr / len(hk) if hk else 0.0
     for i, k in enumerate(hk):
         if ah[i] >= 0:
