@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
+from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..aligners.sultan.options import PRESETS
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..errors import ConfigurationError, ExtraMissingError
@@ -180,7 +180,8 @@ class Engine:
         def work() -> Aligned:
             s, t = annotate_many([source, target])
             alignment = function(s, t)
-            return Aligned(s, t, alignment, link_confidences(alignment), aligner_label(function))
+            label = f"sultan:{preset}" if aligner == "sultan" else aligner
+            return Aligned(s, t, alignment, link_confidences(alignment), label)
 
         return self._locked(work)
 
