@@ -187,3 +187,12 @@ def test_gold_can_be_read_from_stdin(command, dash, capsys, monkeypatch) -> None
         if key in expected:
             assert result[key] == expected[key]
     assert result.get("gold", "<stdin>") == "<stdin>"
+
+
+def test_scores_carry_the_signature_of_the_gold_links_scored(capsys) -> None:
+    """As evaluate-aligner's: the gold link set (the one setting that changes the numbers) and
+    the version; last line of the text, a key of the JSON."""
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--format", "json")
+    assert code == 0 and json.loads(out)["signature"].startswith("gold:sure|version:")
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--gold-links", "sure+possible")
+    assert code == 0 and out.rstrip("\n").split("\n")[-1].startswith("signature: gold:sure+possible|version:")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from contextlib import ExitStack
 
+from ..aligners.signature import join_signature
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
 from ._common import (
@@ -46,6 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _render(result: dict) -> str:
+    return render_scores(result) + f"\nsignature: {result['signature']}"
+
+
 def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         paths, names = stdin_once(stack, gold=[args.gold], system=[args.system])
@@ -55,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
                              system_name=names.get(system))
     result, skipped = scores.to_dict(per_pair=args.per_pair), [str(s) for s in scores.skipped]
     result, skipped = shown_names(result, names), shown_names(skipped, names)
-    write_result(args, result, render_scores)
+    result["signature"] = join_signature({"gold": args.gold_links})  # as evaluate-aligner's ends
+    write_result(args, result, _render)
     warn_each(skipped, "pairs skipped")
     return 0
