@@ -57,6 +57,24 @@ def highlighted(tokens: Sequence[str], spans: Sequence[MatchedSpan], class_: str
     return el("p", *[p for p in parts if p is not None], class_=class_)
 
 
+def _legend(segments: Sequence[Sequence[MatchedSpan]], labels: Mapping[str, str]) -> Element:
+    """A legend counting the hypothesis words of each tier of `labels` (in its order)."""
+    counts = {tier: sum(sp.end - sp.start for spans in segments for sp in spans if sp.tier == tier)
+              for tier in labels}
+    return el("p", *[el("span", f"{label}: {counts[tier]}", class_=f"tier tier-{tier}", data_tier=tier,
+                        style="margin-right: 1em") for tier, label in labels.items()], class_="legend")
+
+
+def _segment_attrs(number_: int, spans: Sequence[MatchedSpan], order: Sequence[str],
+                   *extra: tuple[str, str]) -> tuple[tuple[str, str], ...]:
+    """A segment section's attributes: its number, `extra`, its unmatched words and its tiers
+    (in `order`), which the report's tests and filters read."""
+    tiers = {span.tier for span in spans}
+    return (("class", "segment"), ("data-segment", str(number_)), *extra,
+            ("data-unmatched", str(sum(sp.end - sp.start for sp in spans if sp.tier == UNMATCHED))),
+            ("data-tiers", " ".join(t for t in order if t in tiers)))
+
+
 def hypothesis(match: SegmentMatch) -> Element:
     """The hypothesis as matched: a span per matched phrase or word, spaces between."""
     return highlighted(match.tokens, match.spans)
@@ -68,20 +86,14 @@ def segment_section(number_: int, match: SegmentMatch, references: Sequence[str]
                f"F {number(s.f, True)}")
     refs = [el("li", text) for text in references]
     body = (hypothesis(match), el("ul", *refs, class_="references"))
-    tiers = {span.tier for span in match.spans}
-    attrs = (("class", "segment"), ("data-segment", str(number_)),
-             ("data-unmatched", str(sum(sp.end - sp.start for sp in match.spans if sp.tier == UNMATCHED))),
-             ("data-tiers", " ".join(t for t in TIERS if t in tiers)))
-    return Section(heading, body, f"segment-{number_}", attrs)
+    return Section(heading, body, f"segment-{number_}", _segment_attrs(number_, match.spans, TIERS))
 
 
 def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references: Sequence[Sequence[str]],
                     *, title: str | None = None) -> str:
     """The page: `corpus` (paraeval's JSON) as a score table, a legend counting the words of each
     tier, then each segment (`references[i]`: segment i's reference texts)."""
-    counts = {tier: sum(sp.end - sp.start for m in matches for sp in m.spans if sp.tier == tier) for tier in TIERS}
-    legend = el("p", *[el("span", f"{LABELS[t]}: {counts[t]}", class_=f"tier tier-{t}", data_tier=t,
-                          style="margin-right: 1em") for t in TIERS], class_="legend")
+    legend = _legend([m.spans for m in matches], {t: LABELS[t] for t in TIERS})
     intro = [
         el("p", "signature: ", el("code", str(corpus.get("signature", ""))), class_="note"),
         score_table(corpus, [("precision", "precision", True), ("recall", "recall", True), ("F", "f", True),
@@ -107,10 +119,7 @@ def graded_segment_section(number_: int, explained: GradedExplanation, reference
                                  highlighted(explained.reference_tokens, explained.reference_spans, "references"))
     if len(references) > 1:
         body += (el("ul", *[el("li", text) for text in references], class_="references"),)
-    tiers = {span.tier for span in explained.spans}
-    attrs = (("class", "segment"), ("data-segment", str(number_)), ("data-score", repr(explained.score)),
-             ("data-unmatched", str(sum(sp.end - sp.start for sp in explained.spans if sp.tier == UNMATCHED))),
-             ("data-tiers", " ".join(t for t in GRADED_LABELS if t in tiers)))
+    attrs = _segment_attrs(number_, explained.spans, tuple(GRADED_LABELS), ("data-score", repr(explained.score)))
     return Section(heading, body, f"segment-{number_}", attrs)
 
 
@@ -119,10 +128,7 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
     """The page of a graded config: `corpus` (paraeval's JSON: score, P, R, F, signature) as a
     score table, a legend counting the hypothesis words of each tier, then each segment
     (`explanations[i]` from ``GradedParaEval.explain``, `references[i]` its reference texts)."""
-    counts = {tier: sum(sp.end - sp.start for e in explanations for sp in e.spans if sp.tier == tier)
-              for tier in GRADED_LABELS}
-    legend = el("p", *[el("span", f"{label}: {counts[tier]}", class_=f"tier tier-{tier}", data_tier=tier,
-                          style="margin-right: 1em") for tier, label in GRADED_LABELS.items()], class_="legend")
+    legend = _legend([e.spans for e in explanations], GRADED_LABELS)
     shown = {**corpus, "segments": len(explanations),
              "words": sum(len(e.tokens) for e in explanations)}
     intro = [
