@@ -4,9 +4,10 @@
 preset, the paraphrase sources (PPDB, WordNet and the ``--table`` files, the only files the app
 ever reads) and the ParaEval scorers of its configs (``default``, as ``paralign paraeval``
 scores; ``paper``; ``contextual`` when the neural extra is installed), and aligns one pair per
-preset and scores one segment per config so that the first request is as fast as the others. Each method then answers one request from plain values, returning the
-library's results (the routes turn them into JSON or pages). One lock serialises the work:
-spaCy pipelines and the aligners' caches are not made for threads.
+preset and scores one segment per config so that the first request is as fast as the others.
+Each method then answers one request from plain values, returning the library's results (the
+routes turn them into JSON or pages). One lock serialises the work: spaCy pipelines and the
+aligners' caches are not made for threads.
 
 Not for: HTTP (:mod:`.app`, :mod:`.api`, :mod:`.pages`) or input limits (:mod:`.models`).
 """
