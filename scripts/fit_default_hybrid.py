@@ -34,7 +34,7 @@ def main() -> int:
         print("no corpora folder: set PARALIGN_DATA", file=sys.stderr)
         return 2
     model = fit_hybrid_files([root / name for name in DEFAULT_TRAINING_FILES])
-    document = {"about": ABOUT, "aligner": "sultan:default", **model.to_dict()}
+    document = {"about": ABOUT, **model.to_dict()}  # the aligner (sultan:default) included
     args.output.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
     blend = " + ".join(f"{w:.3f}·{n}" for n, w in zip(model.signals, model.weights, strict=True))
     print(f"{args.output}: {blend} (l2 {model.l2:g})")

@@ -115,6 +115,33 @@ def test_hybrid_without_train_files_is_the_blend_paralign_ships(tmp_path: Path, 
     assert main(["evaluate-sts", "--train", data, "--data", data, "--aligner", "exact"]) == 2
 
 
+def test_the_shipped_blend_with_another_aligner_is_a_warning_and_a_note(tmp_path: Path, capsys) -> None:
+    """The shipped blend was fitted on sultan:default alignments: with --aligner exact both
+    commands still score, and say on stderr (evaluate-sts also under "notes" in its JSON) that
+    its alignment-reading signal is off its scale; with its own aligner they say nothing."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the neural extra is not installed")
+    data = _sts(tmp_path / "d.tsv", ROWS)
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in ROWS), encoding="utf-8")
+    assert main(["evaluate-sts", "--signal", "hybrid", "--data", data, "--aligner", "exact", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    notes = json.loads(captured.out)["notes"]
+    assert len(notes) == 1 and "fitted on sultan:default" in notes[0] and "aligned by exact" in notes[0]
+    assert notes[0] in captured.err
+    assert main(["similarity", "--signal", "hybrid", "--pairs", str(pairs), "--aligner", "exact"]) == 0
+    captured = capsys.readouterr()
+    assert "paralign: warning: the hybrid blend was fitted on sultan:default" in captured.err
+    assert len(captured.out.splitlines()) == len(ROWS)  # scored all the same
+    assert main(["evaluate-sts", "--signal", "hybrid", "--data", data, "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["notes"] == [] and "hybrid blend" not in captured.err
+
+
 def test_the_signature_is_printed_under_the_scores_and_in_the_json(tmp_path: Path, capsys) -> None:
     """sacrebleu-style: the text shows the settings' signature (not a loose "signal: ..." line)."""
     from paralign._version import __version__

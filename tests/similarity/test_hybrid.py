@@ -5,6 +5,7 @@ scores on the gold scale, and its JSON round trip."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -150,6 +151,38 @@ def test_the_shipped_blend_is_what_fitting_on_sts_2012_train_gives() -> None:
         pytest.skip(f"STS 2012 training files not found: {', '.join(missing)} (set PARALIGN_DATA)")
     refit, shipped = fit_hybrid_files(paths), default_model()
     assert (refit.signals, refit.l2, refit.groups) == (shipped.signals, shipped.l2, shipped.groups)
+    assert refit.aligner == shipped.aligner == "sultan:default"
     for got, want in ((refit.weights, shipped.weights), (refit.means, shipped.means),
                       (refit.scales, shipped.scales), ((refit.intercept,), (shipped.intercept,))):
         assert got == pytest.approx(want, abs=1e-9)
+
+
+def test_the_blend_records_its_aligner_and_a_round_trip_keeps_it() -> None:
+    model = fit_hybrid(_files(), NAMES, aligner="sultan:paraphrase")
+    assert model.aligner == "sultan:paraphrase"
+    again = HybridModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again.aligner == "sultan:paraphrase"
+    old_report = {k: v for k, v in model.to_dict().items() if k != "aligner"}
+    assert HybridModel.from_dict(old_report).aligner == ""  # reports written before: not recorded
+
+
+def test_a_blend_used_with_another_aligner_than_its_own_is_named_once() -> None:
+    """The shipped blend reads alignments (numbers) and was fitted on sultan:default ones: another
+    preset or aligner gets a reason to warn; its own aligner, a blend of alignment-free signals or
+    a blend that does not record its aligner get none."""
+    from paralign.aligners.registry import get_aligner
+    from paralign.similarity.hybrid import aligner_mismatch, default_model
+
+    shipped = HybridSignal(default_model())
+    assert aligner_mismatch(shipped, None) is None
+    assert aligner_mismatch(shipped, get_aligner("sultan", "default")) is None
+    why = aligner_mismatch(shipped, get_aligner("sultan", "paraphrase"))
+    assert why is not None and "sultan:default" in why and "sultan:paraphrase" in why
+    assert "numbers" in why and "embedding" not in why
+    assert "sultan:default" in (aligner_mismatch(shipped, get_aligner("exact")) or "")
+    unrecorded = HybridSignal(replace(default_model(), aligner=""))
+    assert aligner_mismatch(unrecorded, get_aligner("exact")) is None
+    no_alignment = HybridSignal(replace(default_model(), signals=("embedding",), weights=(1.0,), means=(0.5,),
+                                        scales=(0.2,)))
+    assert no_alignment.model.aligner == "sultan:default"
+    assert aligner_mismatch(no_alignment, get_aligner("exact")) is None

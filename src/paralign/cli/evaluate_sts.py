@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
             s["name"] = s["path"]  # not the copy's file name
     warnings = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
     warnings += [f"{s['path']}: pair {f['index'] + 1}: {f['error']}" for s in result["sets"] for f in s["failures"]]
+    warnings += result["notes"]
     write_result(args, result, render, warnings)
     if args.report is not None:
         from ..viz.reports import sts_report

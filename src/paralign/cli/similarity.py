@@ -13,7 +13,7 @@ from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
 from ..corpora.sentence_pairs import read_sentence_pairs
 from ..errors import FormatError, InputFileError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
-from ..similarity.hybrid import HybridModel, HybridSignal
+from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
 from ..similarity.model import TrainedClassifier
 from ..similarity.signature import similarity_signature
 from ._common import (
@@ -97,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
                 paths, _ = stdin_once(stack, idf_from=args.idf_from)
                 signal = fit_on_files(signal, paths["idf_from"])
         aligner = similarity_aligner(args)
+        mismatch = aligner_mismatch(signal, aligner)
+        if mismatch:
+            warn(mismatch)
     classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
     scores: list[float | None] = []
     problems: list[dict] = []

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..aligners.batch import AlignedBatch, align_pairs
+from ..aligners.registry import aligner_label
 from ..alignment import AlignedSentences, AlignFunction
 from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError
@@ -130,6 +131,9 @@ class HybridModel:
     groups: tuple[str, ...] = ()
     candidates: tuple[Candidate, ...] = field(default=(), compare=False)
     tolerance: float = 0.0
+    #: the aligner whose alignments the alignment-reading signals were fitted on, as
+    #: :func:`~paralign.aligners.registry.aligner_label` writes it ("": not recorded)
+    aligner: str = field(default="", compare=False)
 
     def predict(self, values: Sequence[float]) -> float:
         """The score of one pair from its signals' values (in :attr:`signals` order)."""
@@ -152,6 +156,7 @@ class HybridModel:
             "rule": "one-standard-error",
             "tolerance": self.tolerance,
             "selection": [c.to_dict() for c in self.candidates],
+            **({"aligner": self.aligner} if self.aligner else {}),
         }
 
     @classmethod
@@ -170,6 +175,7 @@ class HybridModel:
                 float(data.get("top", SCORE_RANGE[1])),
                 tuple(str(g) for g in data.get("groups", ())),
                 tolerance=float(data.get("tolerance", 0.0)),
+                aligner=str(data.get("aligner") or ""),
             )
         except (AssertionError, KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"not a hybrid model ({exc})", source=source) from None
@@ -323,10 +329,11 @@ def fit_hybrid(
     names: Sequence[str] = (),
     max_signals: int = MAX_SIGNALS,
     l2_grid: Sequence[float] = L2_GRID,
+    aligner: str = "",
 ) -> HybridModel:
     """Choose and fit a hybrid on training groups (one per training file): each group is (rows
     of the `signals`' values, one row per pair; gold scores). See the module text for the rule.
-    `names` names the groups in the model."""
+    `names` names the groups in the model; `aligner` labels the aligner the rows came from."""
     import numpy as np
 
     if not groups or any(len(rows) != len(gold) for rows, gold in groups):
@@ -370,6 +377,7 @@ def fit_hybrid(
         groups=labels,
         candidates=tuple(candidates[:KEPT_CANDIDATES]),
         tolerance=tolerance,
+        aligner=aligner,
     )
 
 
@@ -404,4 +412,22 @@ def fit_hybrid_files(
         rows = signal_rows(batch, made)
         usable = [(row, p.score) for row, p in zip(rows, pairs, strict=True) if row is not None]
         groups.append(([row for row, _ in usable], [g for _, g in usable]))
-    return fit_hybrid(groups, signals, names=[Path(p).name for p in paths])
+    return fit_hybrid(groups, signals, names=[Path(p).name for p in paths], aligner=aligner_label(aligner))
+
+
+def aligner_mismatch(signal: object, aligner: AlignFunction | None) -> str | None:
+    """Why a hybrid `signal`'s scores may be off when its pairs are aligned by `aligner`: its
+    blend reads alignments, and was fitted on another aligner's (a blend's weights, means and
+    scales hold for the alignments it was fitted on: the shipped blend with ``--preset
+    paraphrase`` drops from 87.73 to 84.59 Pearson on STS Benchmark dev). None when nothing is
+    amiss, or when the blend does not record its aligner. For a caller to warn with."""
+    model = getattr(signal, "model", None)
+    if getattr(signal, "name", "") != "hybrid" or not isinstance(model, HybridModel) or not model.aligner:
+        return None
+    used = aligner_label(aligner)
+    reading = [n for n, c in zip(model.signals, getattr(signal, "components", ()), strict=True) if needs_alignment(c)]
+    if used == model.aligner or not reading:
+        return None
+    return (f"the hybrid blend was fitted on {model.aligner} alignments, but the pairs are aligned by {used}: "
+            f"{' and '.join(reading)} will not be on the scale the blend was fitted for; fit a blend for this "
+            "aligner with evaluate-sts --signal hybrid --train FILE")

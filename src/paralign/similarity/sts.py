@@ -19,7 +19,7 @@ from ..corpora.sts import StsPair, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..metrics import least_squares
 from ..nlp import Annotator
-from .hybrid import HybridModel, HybridSignal, default_model, fit_hybrid_files
+from .hybrid import HybridModel, HybridSignal, aligner_mismatch, default_model, fit_hybrid_files
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
 from .signature import similarity_signature
@@ -172,6 +172,8 @@ class StsReport:
     train: tuple[str, ...] = ()  #: the files it was fitted on
     #: every setting that changed a number (:func:`paralign.similarity.signature.similarity_signature`)
     signature: str = ""
+    #: what the caller should be told about the scores (a hybrid blend used with another aligner than its own)
+    notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         sizes = [r.evaluation.pairs for r in self.sets]
@@ -186,6 +188,7 @@ class StsReport:
             "aligner": self.aligner,
             "signature": self.signature,
             "sets": [r.to_dict() for r in self.sets],
+            "notes": list(self.notes),
             **extra,
         }
 
@@ -231,8 +234,9 @@ def evaluate_sts_files(
         )
         results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped),
                                      data.pairs))
+    mismatch = aligner_mismatch(sig, aligner)
     return StsReport(tuple(results), sig.name, aligner_label(aligner), model, tuple(map(str, train)),
-                     similarity_signature(sig, aligner))
+                     similarity_signature(sig, aligner), notes=(mismatch,) if mismatch else ())
 
 
 @dataclass(frozen=True, slots=True)
