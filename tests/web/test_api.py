@@ -49,6 +49,18 @@ def test_similarity_scores_every_signal_from_one_alignment(client) -> None:
     assert different.json()["scores"]["sultan2014"] == 0.0
 
 
+def test_the_shipped_hybrid_with_another_aligner_comes_with_a_note(client) -> None:
+    """The hybrid blend was fitted on sultan:default alignments: with that aligner no note, with
+    the exact aligner one note naming both (the score is still given), as the CLI warns."""
+    if "hybrid" not in client.get("/api/info").json()["signals"]:
+        pytest.skip("the neural extra is not installed (no hybrid signal)")
+    assert client.post("/api/similarity", json=PAIR).json()["notes"] == []
+    exact = client.post("/api/similarity", json={**PAIR, "aligner": "exact"}).json()
+    assert exact["scores"]["hybrid"] is not None
+    assert len(exact["notes"]) == 1 and "fitted on sultan:default" in exact["notes"][0]
+    assert "aligned by exact" in exact["notes"][0]
+
+
 def test_paraeval_paper_spans_cover_the_hypothesis_with_tiers(client) -> None:
     data = client.post("/api/paraeval", json={"hypothesis": "the cat sat on the mat", "config": "paper",
                                               "references": ["a feline sat on the mat"]}).json()

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urlencode
 
+import pytest
+
 from paralign.alignment import Alignment
 
 XSS = "<script>alert(1)</script>"
@@ -202,3 +204,14 @@ def test_api_docs_describe_the_models_an_answer_holds(client) -> None:
     for name in ("<code>i</code>", "<code>kind</code>", "<code>confidence</code>"):
         assert name in align
     assert "<h3>part of the answer: Span</h3>" in docs and "<h3>part of the answer: Paraphrase</h3>" in docs
+
+
+def test_the_similarity_page_shows_the_hybrid_note(client, report_page) -> None:
+    """The note /api/similarity gives for the shipped blend with another aligner, on the page too."""
+    if "hybrid" not in client.get("/api/info").json()["signals"]:
+        pytest.skip("the neural extra is not installed (no hybrid signal)")
+    pair = {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."}
+    page = _page(report_page, client.get("/similarity?" + urlencode({**pair, "aligner": "exact"})))
+    assert "the hybrid blend was fitted on sultan:default alignments" in page.text
+    page = _page(report_page, client.get("/similarity?" + urlencode(pair)))
+    assert "hybrid blend was fitted" not in page.text

@@ -415,8 +415,9 @@ def fit_hybrid_files(
     return fit_hybrid(groups, signals, names=[Path(p).name for p in paths], aligner=aligner_label(aligner))
 
 
-def aligner_mismatch(signal: object, aligner: AlignFunction | None) -> str | None:
-    """Why a hybrid `signal`'s scores may be off when its pairs are aligned by `aligner`: its
+def aligner_mismatch(signal: object, aligner: AlignFunction | str | None) -> str | None:
+    """Why a hybrid `signal`'s scores may be off when its pairs are aligned by `aligner` (or by
+    the aligner of that :func:`~paralign.aligners.registry.aligner_label` label): its
     blend reads alignments, and was fitted on another aligner's (a blend's weights, means and
     scales hold for the alignments it was fitted on: the shipped blend with ``--preset
     paraphrase`` drops from 87.73 to 84.59 Pearson on STS Benchmark dev). None when nothing is
@@ -424,7 +425,7 @@ def aligner_mismatch(signal: object, aligner: AlignFunction | None) -> str | Non
     model = getattr(signal, "model", None)
     if getattr(signal, "name", "") != "hybrid" or not isinstance(model, HybridModel) or not model.aligner:
         return None
-    used = aligner_label(aligner)
+    used = aligner if isinstance(aligner, str) else aligner_label(aligner)
     reading = [n for n, c in zip(model.signals, getattr(signal, "components", ()), strict=True) if needs_alignment(c)]
     if used == model.aligner or not reading:
         return None

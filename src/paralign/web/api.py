@@ -154,7 +154,8 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
                               links=len(aligned.alignment.possible), aligner=aligned.aligner,
                               scores=engine.similarity(aligned),
                               signature=similarity_signature(list(engine.signals.values()),
-                                                             resolve_aligner(aligned.aligner)))
+                                                             resolve_aligner(aligned.aligner)),
+                              notes=engine.similarity_notes(aligned))
 
 
 @router.post("/paraeval", response_model=ParaEvalResponse,

@@ -41,6 +41,7 @@ from ..metrics.paraeval.graded import GradedParaEval
 from ..paraphrases import ParaphraseSource, Score, load_source
 from ..sentence import Sentence
 from ..similarity import SIGNALS, Signal, make_signal, needs_fit
+from ..similarity.hybrid import aligner_mismatch
 
 T = TypeVar("T")
 
@@ -195,6 +196,12 @@ class Engine:
             return value if math.isfinite(value) else None
 
         return self._locked(lambda: {name: score(signal) for name, signal in self.signals.items()})
+
+    def similarity_notes(self, aligned: Aligned) -> list[str]:
+        """What a user of these scores should be told: a hybrid blend fitted on another aligner's
+        alignments than the pair's (:func:`~paralign.similarity.hybrid.aligner_mismatch`)."""
+        notes = (aligner_mismatch(signal, aligned.aligner) for signal in self.signals.values())
+        return [note for note in notes if note]
 
     # -- ParaEval ----------------------------------------------------------------------------------
     @property

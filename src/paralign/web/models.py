@@ -175,9 +175,12 @@ class SimilarityResponse(BaseModel):
     target_tokens: list[str]
     links: int
     aligner: str
-    scores: dict[str, float | None] = Field(description="signal -> score in [0, 1] (null: undefined)")
+    scores: dict[str, float | None] = Field(description="signal -> score, in [0, 1] except a hybrid blend's "
+                                            "(null: undefined)")
     signature: str = Field(description="every setting that changes a score, sacrebleu-style "
                            "(signal:...|aligner:...|spacy:...|version:...)")
+    notes: list[str] = Field(default_factory=list, description="what to know about these scores: a hybrid "
+                             "blend used with another aligner than the one it was fitted on")
 
 
 class Span(BaseModel):

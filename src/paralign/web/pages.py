@@ -145,7 +145,7 @@ def similarity_page(request: Request) -> HTMLResponse:
     def work(body: SimilarityRequest) -> dict[str, Any]:
         engine = api.engine_of(request)
         aligned = engine.align(body.source, body.target, body.aligner, body.preset)
-        return {"aligned": aligned, "scores": engine.similarity(aligned),
+        return {"aligned": aligned, "scores": engine.similarity(aligned), "notes": engine.similarity_notes(aligned),
                 "grid": Markup(api.grid_svg(aligned, "similarity-grid"))}
 
     fields = {name: q.get(name) for name in PAIR_FIELDS}
