@@ -102,3 +102,40 @@ def test_an_empty_phrase_is_a_usage_error(table, capsys, phrase):
         main(["paraphrases", "a car", phrase, "--table", str(table)])
     assert info.value.code == 2
     assert "argument phrase: a phrase must hold a word" in capsys.readouterr().err
+
+
+def test_many_phrases_from_a_file_or_stdin(table, tmp_path, capsys, monkeypatch):
+    """--phrases FILE (one a line) or stdin when no PHRASE is given: the same answer as the
+    phrases given as arguments; an empty or undecodable line is reported with its number and left
+    out, and the exit status is a batch's (0; 1 with --strict); a file with no phrase at all is an
+    error (exit 1) and an empty one gives an empty answer."""
+    import io
+
+    assert main(["paraphrases", "a car", "big", "small", "--table", str(table), "--format", "json"]) == 0
+    wanted = json.loads(capsys.readouterr().out)["phrases"]
+    listed = tmp_path / "phrases.txt"
+    listed.write_bytes(b"a car\n\nbig\n\xff\xfe\nsmall\n")
+    assert main(["paraphrases", "--phrases", str(listed), "--table", str(table), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["phrases"] == wanted
+    assert f"{listed}:2: empty line" in captured.err and f"{listed}:4: " in captured.err
+    assert "2 lines with no phrase" in captured.err
+    assert main(["paraphrases", "--phrases", str(listed), "--table", str(table), "--strict"]) == 1
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"a car\nbig\nsmall\n"), encoding="utf-8"))
+    assert main(["paraphrases", "--table", str(table), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["phrases"] == wanted and captured.err == ""
+    blank = tmp_path / "blank.txt"
+    blank.write_text("\n \n", encoding="utf-8")
+    assert main(["paraphrases", "--phrases", str(blank), "--table", str(table)]) == 1
+    assert f"error: {blank}: no phrase to look up: all 2 lines empty" in capsys.readouterr().err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")  # nothing in, nothing out (a transformer, docs/CLI.md)
+    capsys.readouterr()
+    assert main(["paraphrases", "--phrases", str(empty), "--table", str(table), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["phrases"] == []
+    assert main(["paraphrases", "a car", "--phrases", str(listed), "--table", str(table)]) == 2
+    assert "not both" in capsys.readouterr().err
+    assert main(["paraphrases", "--phrases", "-", "--table", "-"]) == 2
+    assert "stdin can be read only once" in capsys.readouterr().err

@@ -5,14 +5,22 @@ from __future__ import annotations
 import argparse
 from contextlib import ExitStack
 
-from ..errors import ParalignError
+from ..errors import ConfigurationError, FormatError, ParalignError
+from ..textio import without_bom
 from ._common import (
+    add_encoding_errors,
     add_format,
     add_output,
     counted,
+    input_name,
+    is_stdin,
+    open_in,
     positive_int,
     rename_in_error,
+    stdin_given_once,
     stdin_inputs,
+    undecodable_lines,
+    warn,
     write_result,
 )
 
@@ -28,11 +36,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "serve --table and paraeval --source read them) are listed last, with '-' (null in JSON). White space in a PHRASE is collapsed, and a table that "
         "pivot or paraphrase-table built lower-cased (their default, recorded in the table) is "
         "asked for the lower-cased PHRASE (shown as 'looked_up_as'); any other table is matched "
-        "exactly.",
+        "exactly. Many phrases: --phrases FILE (one a line), or one a line on stdin when no PHRASE "
+        "is given; they are looked up in one pass over the table, each once, in the order given, "
+        "and an empty or undecodable line is reported with its number and skipped.",
     )
-    parser.add_argument("phrase", nargs="+", type=_phrase, help="phrase(s) to look up, e.g. 'a man'")
+    parser.add_argument("phrase", nargs="*", type=_phrase,
+                        help="phrase(s) to look up, e.g. 'a man' (none: --phrases, or stdin)")
+    parser.add_argument("--phrases", metavar="FILE", default=None,
+                        help="file of phrases, one a line (- = stdin; the default when no PHRASE is given)")
     parser.add_argument("--table", required=True, help="table file: X.parquet, X.tsv or X.tsv.gz (- = a TSV table on stdin)")
     parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases of each")
+    add_encoding_errors(parser)
     add_format(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -45,14 +59,43 @@ def _phrase(text: str) -> str:
     return text
 
 
+def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """The phrases asked for: the PHRASE arguments, or --phrases FILE's lines (stdin when
+    neither is given); and a message for each line of the file that holds no phrase."""
+    if args.phrase and args.phrases is not None:
+        raise ConfigurationError("give phrases as arguments or with --phrases FILE, not both")
+    if args.phrase:
+        return list(args.phrase), []
+    source = "-" if args.phrases is None else args.phrases
+    stdin_given_once([f"--{name}" for name, path in (("phrases", source), ("table", args.table)) if is_stdin(path)])
+    phrases, problems = [], []
+    with open_in(source, args.encoding_errors) as handle:
+        undecodable = undecodable_lines(handle)
+        for number, line in enumerate(without_bom(handle), 1):
+            text = line.rstrip("\r\n")
+            if number in undecodable:
+                problems.append(f"{input_name(source)}:{number}: {undecodable[number]}")
+            elif not text.strip():
+                problems.append(f"{input_name(source)}:{number}: empty line, no phrase")
+            else:
+                phrases.append(text)
+    if problems and not phrases:
+        raise FormatError(f"no phrase to look up: all {counted(len(problems), 'line')} empty or undecodable "
+                          f"(first: {problems[0].split(': ', 1)[1]})", source=input_name(source))
+    return phrases, problems
+
+
 def run(args: argparse.Namespace) -> int:
     from ..paraphrases import as_held
     from ..tables import lookup
 
+    phrases, problems = phrases_of(args)
+    for problem in problems:
+        warn(problem)
     with ExitStack() as stack:
         (table,), names = stdin_inputs(stack, [args.table])
         try:
-            held = as_held(table, args.phrase)
+            held = as_held(table, phrases)
             found = lookup(table, list(held.values()), args.top_k)
         except ParalignError as exc:
             for copy, name in names.items():  # errors name '<stdin>', not its copy
@@ -64,7 +107,11 @@ def run(args: argparse.Namespace) -> int:
         if key != typed:
             entry["looked_up_as"] = key
         entries.append(entry)
-    return write_result(args, {"table": args.table, "phrases": entries}, render)
+    write_result(args, {"table": args.table, "phrases": entries}, render)
+    if problems:  # as a batch command: 1 with --strict (a file with no phrase at all is an error)
+        warn(f"{input_name(args.phrases)}: {counted(len(problems), 'line')} with no phrase (each reported above, "
+             "left out of the output)")
+    return 1 if problems and args.strict else 0
 
 
 def render(result: dict) -> str:
