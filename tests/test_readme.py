@@ -1,0 +1,43 @@
+"""The README's library examples (its ```pycon blocks) run as doctests, so what it shows is what
+paralign gives. The blocks share one namespace, in order, as a reader's session would; the block
+after "With the `neural` extra" is skipped when torch is not installed."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+BLOCK = re.compile(r"(?P<lead>[^\n]*)\n\n```pycon\n(?P<body>.*?)```", re.S)
+
+
+def readme_blocks() -> list[tuple[str, str]]:
+    """(the line before the block, the block's text) for every pycon block, in order."""
+    return [(m["lead"], m["body"]) for m in BLOCK.finditer(README.read_text(encoding="utf-8"))]
+
+
+def test_the_readme_has_library_examples() -> None:
+    blocks = readme_blocks()
+    assert len(blocks) >= 2 and all(">>> " in body for _, body in blocks)
+
+
+def test_the_readme_library_examples_give_what_they_show(data) -> None:
+    """Each example's output as the README prints it (doctest's comparison: exact text). `data`: PPDB
+    and WordNet come from the corpora folder's NLTK data, so without it the test is skipped."""
+    namespace: dict = {}
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    ran = 0
+    for number, (lead, body) in enumerate(readme_blocks(), 1):
+        if "neural" in lead and importlib.util.find_spec("torch") is None:
+            continue  # the neural extra's block, without the extra
+        test = parser.get_doctest(body, namespace, f"README block {number}", str(README), 0)
+        result = runner.run(test, clear_globs=False)
+        namespace.update(test.globs)  # DocTest works on a copy: carry the names to the next block
+        assert result.failed == 0, f"README block {number}: {result.failed} example(s) gave other output (above)"
+        ran += result.attempted
+    if ran == 0:
+        pytest.fail("no README example ran")
