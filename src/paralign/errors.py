@@ -147,7 +147,8 @@ class InputTypeError(ParalignError, TypeError):
     text is; the message names the argument and what it should be."""
 
 
-def _shown(value: object) -> str:
+def shown_value(value: object) -> str:
+    """`value`'s repr, cut to 40 characters: how an error message quotes a caller's argument."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -157,13 +158,13 @@ def check_texts(value: object, what: str) -> None:
     silently become the items), not a non-sequence, no item that is not a str (named by its
     1-based number)."""
     if isinstance(value, str):
-        raise InputTypeError(f"{what} must be a list of strings, not one str ({_shown(value)})")
+        raise InputTypeError(f"{what} must be a list of strings, not one str ({shown_value(value)})")
     if not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
         raise InputTypeError(f"{what} must be a list of strings, not {type(value).__name__}")
     for i, item in enumerate(value, start=1):  # type: ignore[arg-type]
         if not isinstance(item, str):
             raise InputTypeError(
-                f"{what}: item {i} is {type(item).__name__} {_shown(item)}, not a str")
+                f"{what}: item {i} is {type(item).__name__} {shown_value(item)}, not a str")
 
 
 def check_pairs(pairs: object) -> list:
@@ -177,5 +178,5 @@ def check_pairs(pairs: object) -> list:
     items = list(pairs)
     for number, item in enumerate(items, start=1):
         if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
-            raise InputTypeError(f"pairs: item {number} is {_shown(item)}, not a (source, target) pair")
+            raise InputTypeError(f"pairs: item {number} is {shown_value(item)}, not a (source, target) pair")
     return items

@@ -6,7 +6,14 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .errors import FormatError, InputTypeError, MismatchError, ParalignError, TokenIndexError
+from .errors import (
+    FormatError,
+    InputTypeError,
+    MismatchError,
+    ParalignError,
+    TokenIndexError,
+    shown_value,
+)
 
 ROOT = -1  #: head index of a sentence's root token
 
@@ -221,3 +228,13 @@ class Sentence:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
             raise FormatError(f"bad sentence record: {what}", source=source, line=line) from exc
+
+
+def check_sentence(value: object, what: str, text_method: str = "align") -> None:
+    """InputTypeError unless `value` is an annotated :class:`Sentence`: a method that takes
+    annotated sentences, given a text or a token list, says what to call instead (`annotate`, or
+    the same object's `text_method`) rather than failing deep inside with an AttributeError."""
+    if not isinstance(value, Sentence):
+        raise InputTypeError(
+            f"{what} must be an annotated Sentence (paralign.annotate(text)), not {type(value).__name__} "
+            f"{shown_value(value)}; {text_method}() takes texts and token lists")

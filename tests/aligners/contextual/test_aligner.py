@@ -116,3 +116,10 @@ def test_the_registry_gives_the_preset(nlp_annotator, aligned) -> None:
 def test_an_empty_sentence_is_a_clear_error(aligner, pair) -> None:
     with pytest.raises(FormatError, match="pair 1: the (source|target) sentence is empty"):
         aligner.align_many([pair])
+
+
+def test_align_sentences_given_a_text_says_to_annotate_or_use_align(aligner) -> None:
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"source must be an annotated Sentence .*align\(\) takes texts"):
+        aligner.align_sentences("The cat sat.", "A cat sat.")

@@ -126,6 +126,19 @@ def test_empty_sentences(aligner: Aligner) -> None:
     assert aligner.align([], []) == Alignment()
 
 
+@pytest.mark.parametrize("source", ["The cat sat.", ["The", "cat"], None])
+def test_align_sentences_given_a_text_says_to_annotate_or_use_align(aligner: Aligner, source) -> None:
+    """It was an AttributeError from deep inside ('str' object has no attribute 'tokens')."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"source must be an annotated Sentence .*align\(\) takes texts"):
+        aligner.align_sentences(source, sent("a b"))
+    with pytest.raises(InputTypeError, match="target must be an annotated Sentence"):
+        aligner.align_sentences(sent("a b"), source)
+    with pytest.raises(InputTypeError, match="sentence must be an annotated Sentence"):
+        aligner.prepare(source)
+
+
 def test_identical_sequence_and_final_punctuation(aligner: Aligner) -> None:
     s = sent("the big dog barked loudly .", "DT JJ NN VBD RB .")
     t = sent("yesterday the big dog barked !", "NN DT JJ NN VBD .")

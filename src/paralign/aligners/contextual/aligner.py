@@ -40,7 +40,7 @@ import numpy as np
 from ...alignment import Alignment
 from ...errors import ConfigurationError, FormatError
 from ...nlp import TextOrTokens
-from ...sentence import Sentence
+from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
 from ..sultan import PARAPHRASE_OPTIONS
 from ..sultan import Aligner as SultanAligner
@@ -115,7 +115,10 @@ class ContextualAligner:
         return self.align_many([(source, target)])[0]
 
     def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
-        """Align two annotated sentences (the registry's alignment-function form)."""
+        """Align two annotated sentences (the registry's alignment-function form; InputTypeError
+        for a text: :meth:`align` takes those)."""
+        check_sentence(source, "source")
+        check_sentence(target, "target")
         return self.align_annotated([(source, target)])[0]
 
     def __call__(self, source: Sentence, target: Sentence) -> Alignment:

@@ -19,7 +19,7 @@ from ...alignment import Alignment
 from ...errors import ConfigurationError, check_pairs
 from ...nlp import Annotator, TextOrTokens, check_text_or_tokens
 from ...paraphrases import ParaphraseSource
-from ...sentence import Sentence
+from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
 from .modules import ModulePipeline
 from .options import NEURAL_PRESETS, AlignerConfig
@@ -163,6 +163,7 @@ class Aligner:
 
     def prepare(self, sentence: Sentence) -> Prepared:
         """Index an annotated sentence for alignment under this aligner's options (shared form table)."""
+        check_sentence(sentence, "sentence")
         forms = self._form_table()
         return Prepared(sentence, forms.stop_words, self._entity_types, forms,
                         self.config.stanford_copula, self.config.punct_dependencies,
@@ -187,7 +188,9 @@ class Aligner:
         return self.align_sentences(s, t)
 
     def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
-        """Align two annotated sentences."""
+        """Align two annotated sentences (InputTypeError for a text: :meth:`align` takes those)."""
+        check_sentence(source, "source")
+        check_sentence(target, "target")
         return self.align_prepared(self.prepare(source), self.prepare(target))
 
     def align_many(
