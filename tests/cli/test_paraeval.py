@@ -199,7 +199,7 @@ def test_sentence_level_default_config_counts_and_empty_hypothesis(files, capsys
     assert result["segments"][2]["counts"]["exact_hc"] == 1  # 'cat' (and 'the', a function word)
     code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
                        "--resources", "none", "--min-paraphrase-length", "3")
-    assert code == 2 and "only for --config paper" in err
+    assert code == 2 and "only for the paper config (config='paper', --config paper)" in err
 
 
 def test_the_command_line_lists_configs_without_loading_numpy():

@@ -94,3 +94,18 @@ def test_no_hypothesis_at_all_is_nothing_to_score_not_a_score_of_zero() -> None:
         ParaEval(()).corpus_score([], [[]])
     assert len(ParaEval(()).segment_stats([], [[]])) == 0  # per-segment statistics of nothing: none
     assert paraeval([""], [["a"]], resources=[])["precision"] == 0.0  # an empty segment still scores
+
+
+def test_an_unknown_option_is_named_for_every_config_and_a_paper_option_for_a_graded_one() -> None:
+    """`nope=1` was "nope: only for --config paper" with a graded config, and a TypeError from
+    ParaEval.__init__ with the paper config."""
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.paraeval.scoring import paper_option_names
+
+    assert "lowercase" in paper_option_names() and "sources" not in paper_option_names()
+    for config in ("paper", "default"):
+        with pytest.raises(ConfigurationError, match="unknown ParaEval option nope .the paper config's options: "):
+            scorer(config, sources=(), nope=1)
+    with pytest.raises(ConfigurationError, match=r"lowercase: only for the paper config \(config='paper'"):
+        scorer("default", sources=(), lowercase=False)
+    assert scorer("paper", sources=(), lowercase=False).lowercase is False

@@ -43,12 +43,25 @@ def scorer(
         cfg = cfg.with_(max_length=max_length)
     if sources is None:
         sources = build_sources(cfg.resources if resources is None else list(resources), tables)
+    unknown = sorted(set(paper_options) - set(paper_option_names()))
+    if unknown:
+        raise ConfigurationError(f"unknown ParaEval option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+                                 f"(the paper config's options: {', '.join(paper_option_names())})")
     if cfg.scorer == "paper":
         return ParaEval(sources, max_length=cfg.max_length, **paper_options)  # type: ignore[arg-type]
     if paper_options:
-        raise ConfigurationError(
-            f"{', '.join(sorted(paper_options))}: only for --config paper, not {cfg.name!r}")
+        raise ConfigurationError(f"{', '.join(sorted(paper_options))}: only for the paper config "
+                                 f"(config='paper', --config paper), not {cfg.name!r}")
     return GradedParaEval(cfg, sources)
+
+
+def paper_option_names() -> tuple[str, ...]:
+    """The paper scorer's settings that :func:`make_scorer` passes on (its keyword arguments
+    other than the sources and the phrase length, which every config has)."""
+    import inspect
+
+    names = inspect.signature(ParaEval.__init__).parameters
+    return tuple(name for name in names if name not in ("self", "sources", "max_length"))
 
 
 def config_of(item: Scorer) -> Config:
