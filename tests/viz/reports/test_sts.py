@@ -24,3 +24,15 @@ def test_a_small_file_lists_as_many_errors_as_it_has_pairs(report_page) -> None:
     page = report_page(sts_report(report, report.to_dict()))
     assert page.find("tr", class_="error-pair") == []
     assert "largest errors: none (no line fits these scores)" in page.text
+
+
+def test_the_reports_notes_are_shown_as_warnings(report_page) -> None:
+    """A hybrid blend used with another aligner than its own: the JSON's note, on the page too."""
+    from dataclasses import replace
+
+    report = _report([1.0, 3.0, 5.0], [0.2, 0.9, 0.8])
+    assert report_page(sts_report(report, report.to_dict())).find("p", class_="warning") == []
+    noted = replace(report, notes=("the hybrid blend was fitted on sultan:default alignments, but ...",))
+    page = report_page(sts_report(noted, noted.to_dict()))
+    assert len(page.find("p", class_="warning")) == 1
+    assert "warning: the hybrid blend was fitted on sultan:default" in page.text

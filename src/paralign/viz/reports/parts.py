@@ -23,6 +23,7 @@ table.scores th, table.scores td { border: 1px solid #c8ced6; padding: 0.2em 0.6
 table.scores td.value { text-align: right; font-variant-numeric: tabular-nums; }
 label.filter-label { margin-right: 1.2em; }
 .note { color: #5f6670; }
+.note.warning { color: #6b4a00; background: #fdf6e3; border: 1px solid #9a6b00; padding: 0.3em 0.6em; }
 @media (max-width: 40em) { table.scores { display: block; max-width: 100%; overflow-x: auto; } }
 """
 

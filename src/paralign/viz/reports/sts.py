@@ -60,6 +60,7 @@ def sts_report(report: StsReport, data: Mapping, *, title: str | None = None, er
     intro = [
         el("p", f"signal: {data['signal']} · aligner: {data['aligner']}", class_="note"),
         el("p", "signature: ", el("code", str(data.get("signature", ""))), class_="note"),
+        *(el("p", f"warning: {note}", class_="note warning") for note in data.get("notes", ())),
         score_table(data, [("pairs scored", "pairs", False), ("Pearson (size-weighted mean)", "pearson", True),
                            ("Spearman (size-weighted mean)", "spearman", True),
                            ("rows skipped", "skipped", False), ("pairs failed", "failed", False)]),
