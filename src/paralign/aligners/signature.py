@@ -24,35 +24,18 @@ module reuses).
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import fields
 from typing import Any
 
-from .._version import __version__ as VERSION
 from ..alignment import AlignFunction
+from ..signature import join_signature, setting_value, short_hash
 from .exact import exact_match_aligner
 from .registry import PresetAligner, aligner_label
 
 #: The presets a Sultan aligner built from options may be named after, in order of preference.
 NAMED_PRESETS = ("default", "paper", "paraphrase")
-
-
-def join_signature(parts: Mapping[str, object]) -> str:
-    """``key:value|...|version:X``: the parts in their order (None values left out), then
-    paralign's version last, as sacrebleu's signatures end with sacrebleu's."""
-    items = [f"{key}:{value}" for key, value in parts.items() if value is not None and key != "version"]
-    return "|".join([*items, f"version:{VERSION}"])
-
-
-def short_hash(data: bytes | Iterable[bytes]) -> str:
-    """The first 8 hex digits of SHA-256 over `data` (or its pieces in order): the length of
-    ParaEval's table hashes."""
-    h = hashlib.sha256()
-    for piece in [data] if isinstance(data, bytes) else data:
-        h.update(piece)
-    return h.hexdigest()[:8]
 
 
 def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) -> str:
@@ -138,17 +121,6 @@ def differences(config: Any, preset: str) -> dict[str, Any]:
     base = AlignerConfig(**preset_options(preset))
     return {f.name: getattr(config, f.name) for f in fields(config)
             if getattr(config, f.name) != getattr(base, f.name)}
-
-
-def setting_value(value: object) -> str:
-    """A setting as a signature writes it: yes/no, numbers as %g, tuples joined by /."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, tuple):
-        return "/".join(setting_value(v) for v in value)
-    return str(value)
 
 
 def similarity_id(aligner: Any) -> str:
