@@ -46,6 +46,13 @@ def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) ->
     return join_signature({**aligner_parts(aligner), **extra, "spacy": spacy_id(aligner)})
 
 
+def aligner_signature_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
+    """The aligner's parts and its ``spacy`` model: what the signature of scores read off its
+    alignments records of it, when the scorer may not know aligners (ParaMetric's
+    ``align_scores_files`` takes them as ``system_parts``)."""
+    return {**aligner_parts(aligner), "spacy": spacy_id(aligner)}
+
+
 def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
     """The aligner's part of a signature (see the module docstring), in order."""
     if aligner is None:

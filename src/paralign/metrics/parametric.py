@@ -51,7 +51,9 @@ from pathlib import Path
 from .._moved import moved_names
 from ..errors import ConfigurationError, EmptyScoringError, InputTypeError
 from ..paraphrases import ParaphraseSource, check_source, normalize_phrase
+from ..signature import join_signature, setting_value
 from .alignment_scores import SkippedPair
+from .paraeval.signature import source_signature
 from .parametric_align import (
     AlignCounts,
     AlignScores,
@@ -72,7 +74,7 @@ __all__ = [
     "AlignCounts", "AlignScores", "AlignTokens", "PairLike", "Progress", "References", "Sentence",
     "SpanPair", "TableCounts", "TableScores", "align_scores", "align_scores_files", "group_sentences",
     "hub_sentences", "nonidentical_spans", "reference_paraphrases", "sentence_phrases", "table_scores",
-    "table_scores_files",
+    "table_scores_files", "table_signature",
 ]
 
 
@@ -169,6 +171,8 @@ class TableScores:
     tight: bool = False
     warnings: tuple[str, ...] = field(default=())
     skipped_rows: tuple[SkippedPair, ...] = ()  #: bad gold items, left out (see table_scores_files)
+    #: The settings that made these numbers (:func:`table_signature`); None when not known.
+    signature: str | None = None
 
     @property
     def overall(self) -> TableCounts:
@@ -201,6 +205,7 @@ class TableScores:
             "by_length": {str(n): c.to_dict() for n, c in sorted(self.by_length.items())},
             "warnings": list(self.warnings),
             "skipped_rows": [row.to_dict() for row in self.skipped_rows],
+            **({} if self.signature is None else {"signature": self.signature}),
         }
 
 
@@ -320,7 +325,8 @@ def table_scores_files(
     A bad gold item is left out (its group is scored on its other pairs), with a warning
     naming file and line, and listed in `skipped_rows`; EmptyScoringError, naming the gold
     file, when no gold pair can be read.  `gold_name` and `table_name` are what messages and
-    the result call the gold file and the table (default: their paths; e.g. `<stdin>`).
+    the result call the gold file and the table (default: their paths; e.g. `<stdin>`).  The
+    result carries its :func:`table_signature`.
     """
     from ..corpora import read_groups
     from ..paraphrases import load_source
@@ -336,9 +342,23 @@ def table_scores_files(
     source = load_source(table) if isinstance(table, str) else table
     result = table_scores(groups, source, max_length, links=links,
                           only_referenced=only_referenced, sentences=sentences, tight=tight)
+    signature = table_signature(source, links=links, max_length=max_length, only_referenced=only_referenced,
+                                sentences=sentences, tight=tight, shown=table_name)
     return replace(result, source=result.source if table_name is None else table_name,
                    warnings=tuple(_warning(k) for k in skipped) + result.warnings,
-                   skipped_rows=skipped)
+                   skipped_rows=skipped, signature=signature)
+
+
+def table_signature(source: ParaphraseSource, *, links: str, max_length: int, only_referenced: bool,
+                    sentences: str, tight: bool, shown: str | None = None) -> str:
+    """The signature of LB-Precision/Rel-Recall: the ``table`` as ParaEval's signature names a
+    source (a file by basename, threshold and content hash, `shown` naming a copy of stdin;
+    ``ppdb-1.0-xxxl-lexical``; ``wordnet-3.0``), then every setting that changes a number: ``gold``
+    (the gold link set), ``maxlen``, ``sentences`` (all or hub), ``only_referenced``, ``tight``, version."""
+    return join_signature({
+        "table": source_signature(source, shown), "gold": links, "maxlen": max_length,
+        "sentences": sentences, "only_referenced": setting_value(only_referenced), "tight": setting_value(tight),
+    })
 
 
 # Text rendering and aligner names moved to the CLI; the old names work until 0.3, with a warning.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -28,6 +28,7 @@ from ..errors import (
     MismatchError,
 )
 from ..phrases import phrase_spans
+from ..signature import join_signature, setting_value, short_hash
 from ..workers import Progress
 from . import f_measure
 from .alignment_scores import SkippedPair
@@ -109,6 +110,8 @@ class AlignScores:
     skipped: int = 0
     warnings: tuple[str, ...] = ()
     skipped_rows: tuple[SkippedPair, ...] = ()
+    #: The settings that made these numbers (:func:`align_signature`); None when not known.
+    signature: str | None = None
 
     @property
     def overall(self) -> AlignCounts:
@@ -123,6 +126,7 @@ class AlignScores:
         return self.overall.recall
 
     def to_dict(self) -> dict:
+        signed = {} if self.signature is None else {"signature": self.signature}
         return {
             "precision": self.precision,
             "recall": self.recall,
@@ -136,6 +140,7 @@ class AlignScores:
             "by_length": {str(n): c.to_dict() for n, c in sorted(self.by_length.items())},
             "warnings": list(self.warnings),
             "skipped_rows": [row.to_dict() for row in self.skipped_rows],
+            **signed,
         }
 
 
@@ -264,6 +269,7 @@ def align_scores_files(
     progress: Progress | None = None,
     gold_name: str | None = None,
     system_name: str | None = None,
+    system_parts: Mapping[str, object] | None = None,
 ) -> AlignScores:
     """AlignPrec/AlignRecall of a system file (any alignment format) or of an aligner.
 
@@ -273,6 +279,11 @@ def align_scores_files(
     line; EmptyScoringError when no pair is left to score.  `gold_name` and `system_name` are
     what messages and the result call the files (default: their paths; e.g. `<stdin>`); for an
     aligner, `system_name` is only what the EmptyScoringError message calls it.
+
+    The result carries its :func:`align_signature`: a file is named by its basename (that of
+    `system_name` when given) and a hash of its bytes; an aligner by `system_parts` (what its
+    caller knows of it, e.g. :func:`paralign.aligners.signature.aligner_signature_parts`: no
+    metric knows an aligner), else by its qualified name.
     """
     from ..corpora import read_pairs
 
@@ -285,13 +296,37 @@ def align_scores_files(
         outputs = [g if isinstance(g, BadPair) else next(aligned) for g in gold]
         shown = system_name or getattr(system, "__qualname__", type(system).__name__)
         system_name = None
+        system_parts = {"system": shown} if system_parts is None else system_parts
     else:
         system_name = str(system) if system_name is None else system_name
         outputs = list(read_pairs(system, name=system_name))
         shown = system_name or str(system)
+        system_parts = {"system": file_id(system, system_name)}
     result = align_scores(gold, outputs, max_length, links=links, tight=tight,
                           system_name=system_name, gold_name=gold_name)
     if not result.pairs:
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
         raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
-    return result
+    return replace(result, signature=align_signature(system_parts, links=links, max_length=max_length,
+                                                     tight=tight))
+
+
+def file_id(path: str | Path, name: str | None = None) -> str:
+    """A file as a signature names it: the basename of `name` (default: `path`; e.g. `<stdin>`
+    for a copy of stdin) and a hash of its bytes, so two outputs of one name never pass for
+    one another (``out.jsonl#1a2b3c4d``)."""
+    shown = str(path) if name is None else name
+    return f"{Path(shown).name}#{short_hash(Path(path).read_bytes())}"
+
+
+def align_signature(system: Mapping[str, object], *, links: str, max_length: int, tight: bool) -> str:
+    """The signature of AlignPrec/AlignRecall: what made the system's alignments (`system`: a
+    file's :func:`file_id` as ``system``, or an aligner's parts), then every setting that
+    changes a number: ``gold`` (the gold link set, as evaluate-aligner's signature names it;
+    ``links`` is the contextual aligner's link model), ``maxlen`` (the longest phrase),
+    ``tight``; an aligner's ``spacy`` model and paralign's version last
+    (``system:out.jsonl#1a2b3c4d|gold:sure|maxlen:5|tight:no|version:X``)."""
+    parts = dict(system)
+    spacy = parts.pop("spacy", None)
+    return join_signature({**parts, "gold": links, "maxlen": max_length, "tight": setting_value(tight),
+                           "spacy": spacy})
