@@ -61,6 +61,36 @@ def test_evaluate_and_tune_on_demo_gold(capsys) -> None:
     assert len(tuned["grid"]) == 2 and tuned["best"]["f1"] >= result["macro"]["f1"] - 1e-9
 
 
+def signature_parts(signature: str) -> dict[str, str]:
+    """A signature's key:value parts (values may hold ':', as ``sultan:default``)."""
+    return dict(part.split(":", 1) for part in signature.split("|"))
+
+
+def test_tune_aligner_signs_what_the_grid_shares_and_its_best_setting_reproduces(capsys) -> None:
+    """tune-aligner's signature holds the fixed settings (not the dev set's name); the best row's
+    aligner signature is what evaluate-aligner prints for that setting, with the same F1."""
+    gold = str(DEMO / "gold.jsonl")
+    tune = ["tune-aligner", "--gold", gold, "--ppdb-grid", "0.5,0.9", "--w-grid", "0.6,0.9",
+            "--preset", "paraphrase"]
+    assert main([*tune, "--format", "json"]) == 0
+    tuned = json.loads(capsys.readouterr().out)
+    fixed = signature_parts(tuned["signature"])
+    assert fixed["aligner"] == "sultan:paraphrase" and "opts" not in fixed  # w, ppdb_sim are tuned
+    assert fixed["tuned"] == "ppdb_sim=0.5/0.9,w=0.6/0.9" and fixed["gold"] == "sure"
+    assert "demo" not in tuned["signature"] and "gold.jsonl" not in tuned["signature"]
+    best = tuned["best"]
+    assert main(["evaluate-aligner", "--gold", gold, "--preset", "paraphrase", "--ppdb-sim",
+                 str(best["ppdb_sim"]), "--w", str(best["w"]), "--format", "json"]) == 0
+    evaluated = json.loads(capsys.readouterr().out)
+    assert evaluated["signature"] == best["signature"]
+    assert evaluated["macro"]["f1"] == pytest.approx(best["f1"])
+    assert main([*tune, "--gold-links", "sure+possible"]) == 0
+    lines = capsys.readouterr().out.rstrip("\n").splitlines()
+    assert lines[-1].startswith("signature: ") and lines[-2].startswith("best aligner: ")
+    assert signature_parts(lines[-1].split(" ", 1)[1])["gold"] == "sure+possible"
+    assert sum("<- best" in line for line in lines) == 1
+
+
 def test_evaluate_and_tune_skip_a_bad_gold_line(tmp_path: Path, capsys) -> None:
     lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()
     gold = tmp_path / "gold.jsonl"

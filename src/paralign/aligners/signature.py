@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -44,6 +44,21 @@ def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) ->
     object, None for the default Sultan aligner); `extra` parts (e.g. ``gold="sure"``) come
     after the aligner's, before ``spacy`` and ``version``."""
     return join_signature({**aligner_parts(aligner), **extra, "spacy": spacy_id(aligner)})
+
+
+def tuning_signature(aligner: Any, grid: Mapping[str, Sequence[float]], **extra: object) -> str:
+    """The signature of a grid search over some of `aligner`'s options (tune-aligner's ppdb_sim
+    and w): what stays the same across the grid. The aligner's parts with the tuned options at
+    their defaults, so that ``opts`` holds only the fixed options (no preset sets a tuned one);
+    ``tuned``, each option with the values tried (``ppdb_sim=0.5/0.9,w=0.9``); `extra` (e.g. the
+    gold links); ``spacy``; ``version``. A row of the grid is :func:`alignment_signature` of
+    ``aligner.with_params(**its values)``."""
+    from .sultan import AlignerConfig
+
+    defaults = {f.name: f.default for f in fields(AlignerConfig) if f.name in grid}
+    tuned = ",".join(f"{name}={setting_value(tuple(values))}" for name, values in grid.items())
+    return join_signature({**aligner_parts(aligner.with_params(**defaults)), "tuned": tuned, **extra,
+                           "spacy": spacy_id(aligner)})
 
 
 def aligner_signature_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
