@@ -205,7 +205,8 @@ def test_align_pretty_lists_the_links_as_word_pairs(pairs_file: Path, capsys) ->
     assert main(["align", str(pairs_file), "--tokenized", "--format", "pretty"]) == 0
     captured = capsys.readouterr()
     blocks = captured.out.split("\n\n")
-    assert len(blocks) == 3 and "\x1b" not in captured.out  # not a terminal: no colour
+    assert len(blocks) == 4 and "\x1b" not in captured.out  # not a terminal: no colour
+    assert blocks[3].startswith("signature: aligner:sultan:default|") and blocks[3].count("\n") == 1
     assert blocks[0].splitlines()[:3] == ["line 1", "source  The cat sat .", "target  The cat sat down ."]
     assert "  1 cat ↔ 1 cat" in blocks[0] and blocks[0].count("↔") == len(
         [x for x in blocks[0].splitlines() if "sure" in x or "possible" in x])
@@ -257,6 +258,28 @@ def test_align_svg_several_pairs_need_a_file_name(pairs_file: Path, tmp_path: Pa
     root = ET.fromstring(third.encode("utf-8"))
     assert root[0].text.startswith("line 3: Dogs <script>alert(1)</script>")
     assert not [e for e in root.iter() if e.tag.endswith("script")] and _cells(third)
+
+
+def test_align_views_and_pictures_carry_the_signature_json_gives(pairs_file: Path, tmp_path: Path, capsys) -> None:
+    """pretty ends with it, the HTML page shows it under its title, each SVG has it as <desc>;
+    it is the one --format json gives, and follows the options (--w 0.8: opts:w=0.8)."""
+    options = [str(pairs_file), "--tokenized", "--w", "0.8"]
+    assert main(["align", *options, "--format", "json"]) == 0
+    signature = json.loads(capsys.readouterr().out.splitlines()[0])["signature"]
+    assert "|opts:w=0.8|" in signature
+    assert main(["align", *options, "--format", "pretty"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"signature: {signature}"
+    page = tmp_path / "pairs.html"
+    assert main(["align", *options, "--format", "html", "-o", str(page)]) == 0
+    body = ET.fromstring(page.read_bytes()).find("body")
+    assert [child.tag for child in body][:2] == ["h1", "p"]
+    assert "".join(body[1].itertext()) == f"signature: {signature}"
+    target = tmp_path / "pair.svg"
+    assert main(["align", *options, "--format", "svg", "-o", str(target)]) == 0
+    for picture in (tmp_path / "pair-1.svg", tmp_path / "pair-3.svg"):
+        root = ET.fromstring(picture.read_bytes())
+        assert [child.tag.split("}")[1] for child in root][:2] == ["title", "desc"]
+        assert root[1].text == f"signature: {signature}"
 
 
 def test_numbered_file_names() -> None:
