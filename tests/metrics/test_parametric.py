@@ -280,6 +280,8 @@ def test_align_signature_names_the_system_file_by_content_and_every_setting(tmp_
     assert second["system"] != found["system"] and second["tight"] == "yes"
     assert _parts(align_scores_files(gold, system, system_name="<stdin>").signature)["system"] == \
         "<stdin>#" + second["system"].split("#")[1]
+    system.write_bytes(b"\xef\xbb\xbf0-0\r\n")  # the same links, written otherwise: the same hash
+    assert _parts(align_scores_files(gold, system, 3, tight=True).signature) == second
 
 
 def test_align_signature_of_an_aligner_records_what_its_caller_says_of_it(tmp_path):

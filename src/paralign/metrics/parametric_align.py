@@ -280,8 +280,8 @@ def align_scores_files(
     what messages and the result call the files (default: their paths; e.g. `<stdin>`); for an
     aligner, `system_name` is only what the EmptyScoringError message calls it.
 
-    The result carries its :func:`align_signature`: a file is named by its basename (that of
-    `system_name` when given) and a hash of its bytes; an aligner by `system_parts` (what its
+    The result carries its :func:`align_signature`: a file is named by its :func:`system_id`
+    (from `system_name` when given); an aligner by `system_parts` (what its
     caller knows of it, e.g. :func:`paralign.aligners.signature.aligner_signature_parts`: no
     metric knows an aligner), else by its qualified name.
     """
@@ -301,7 +301,7 @@ def align_scores_files(
         system_name = str(system) if system_name is None else system_name
         outputs = list(read_pairs(system, name=system_name))
         shown = system_name or str(system)
-        system_parts = {"system": file_id(system, system_name)}
+        system_parts = {"system": system_id(system_name, outputs)}
     result = align_scores(gold, outputs, max_length, links=links, tight=tight,
                           system_name=system_name, gold_name=gold_name)
     if not result.pairs:
@@ -311,17 +311,26 @@ def align_scores_files(
                                                      tight=tight))
 
 
-def file_id(path: str | Path, name: str | None = None) -> str:
-    """A file as a signature names it: the basename of `name` (default: `path`; e.g. `<stdin>`
-    for a copy of stdin) and a hash of its bytes, so two outputs of one name never pass for
-    one another (``out.jsonl#1a2b3c4d``)."""
-    shown = str(path) if name is None else name
-    return f"{Path(shown).name}#{short_hash(Path(path).read_bytes())}"
+def system_id(name: str, items: Sequence[PairLike | Alignment | BadPair]) -> str:
+    """A system file as a signature names it: the basename of `name` (``<stdin>`` for a copy of
+    stdin) and a hash of what was read from it, in order (each pair's tokens and links, a mark
+    for an unreadable item), as ParaEval hashes a table's rows: any changed link or token
+    changes it, how the file is written (a BOM, CRLF line ends, gzip) does not
+    (``out.jsonl#1a2b3c4d``)."""
+    return f"{Path(name).name}#{short_hash(_read_bytes(item) for item in items)}"
+
+
+def _read_bytes(item: PairLike | Alignment | BadPair) -> bytes:
+    if isinstance(item, BadPair):
+        return b"!\n"
+    if isinstance(item, Alignment):
+        return f"{item.to_pharaoh()}\n".encode()
+    return f"{' '.join(item.source)}\t{' '.join(item.target)}\t{item.alignment.to_pharaoh()}\n".encode()
 
 
 def align_signature(system: Mapping[str, object], *, links: str, max_length: int, tight: bool) -> str:
     """The signature of AlignPrec/AlignRecall: what made the system's alignments (`system`: a
-    file's :func:`file_id` as ``system``, or an aligner's parts), then every setting that
+    file's :func:`system_id` as ``system``, or an aligner's parts), then every setting that
     changes a number: ``gold`` (the gold link set, as evaluate-aligner's signature names it;
     ``links`` is the contextual aligner's link model), ``maxlen`` (the longest phrase),
     ``tight``; an aligner's ``spacy`` model and paralign's version last
