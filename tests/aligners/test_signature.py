@@ -15,6 +15,7 @@ from paralign.aligners.signature import (
     closest_preset,
     join_signature,
     spacy_id,
+    tuning_signature,
 )
 from paralign.aligners.sultan import Aligner, AlignerConfig, preset_options
 
@@ -48,6 +49,17 @@ def test_options_beyond_the_preset_are_listed() -> None:
     ablation = parts(alignment_signature(Aligner(use_word_similarity=False)))
     assert ablation["opts"] == "use_word_similarity=no" and ablation["sim"] == "none"
     assert closest_preset(AlignerConfig(context_only_links=2)) == ("default", {"context_only_links": 2})
+
+
+def test_a_grid_search_signs_the_options_it_keeps_and_lists_those_it_tunes() -> None:
+    aligner = Aligner(**{**preset_options("paraphrase"), "w": 0.5, "context_only_links": 2})
+    grid = {"ppdb_sim": (0.5, 0.9), "w": (0.7,)}
+    found = parts(tuning_signature(aligner, grid, gold="sure"))
+    assert found["aligner"] == "sultan:paraphrase" and found["opts"] == "context_only_links=2"
+    assert found["tuned"] == "ppdb_sim=0.5/0.9,w=0.7" and found["gold"] == "sure"
+    assert list(found)[-2:] == ["spacy", "version"]
+    assert parts(alignment_signature(aligner))["opts"] == "w=0.5,context_only_links=2"  # untouched
+    assert aligner.config.w == 0.5
 
 
 def test_the_exact_aligner_has_no_preset_or_resource() -> None:

@@ -61,6 +61,36 @@ def test_evaluate_and_tune_on_demo_gold(capsys) -> None:
     assert len(tuned["grid"]) == 2 and tuned["best"]["f1"] >= result["macro"]["f1"] - 1e-9
 
 
+def signature_parts(signature: str) -> dict[str, str]:
+    """A signature's key:value parts (values may hold ':', as ``sultan:default``)."""
+    return dict(part.split(":", 1) for part in signature.split("|"))
+
+
+def test_tune_aligner_signs_what_the_grid_shares_and_its_best_setting_reproduces(capsys) -> None:
+    """tune-aligner's signature holds the fixed settings (not the dev set's name); the best row's
+    aligner signature is what evaluate-aligner prints for that setting, with the same F1."""
+    gold = str(DEMO / "gold.jsonl")
+    tune = ["tune-aligner", "--gold", gold, "--ppdb-grid", "0.5,0.9", "--w-grid", "0.6,0.9",
+            "--preset", "paraphrase"]
+    assert main([*tune, "--format", "json"]) == 0
+    tuned = json.loads(capsys.readouterr().out)
+    fixed = signature_parts(tuned["signature"])
+    assert fixed["aligner"] == "sultan:paraphrase" and "opts" not in fixed  # w, ppdb_sim are tuned
+    assert fixed["tuned"] == "ppdb_sim=0.5/0.9,w=0.6/0.9" and fixed["gold"] == "sure"
+    assert "demo" not in tuned["signature"] and "gold.jsonl" not in tuned["signature"]
+    best = tuned["best"]
+    assert main(["evaluate-aligner", "--gold", gold, "--preset", "paraphrase", "--ppdb-sim",
+                 str(best["ppdb_sim"]), "--w", str(best["w"]), "--format", "json"]) == 0
+    evaluated = json.loads(capsys.readouterr().out)
+    assert evaluated["signature"] == best["signature"]
+    assert evaluated["macro"]["f1"] == pytest.approx(best["f1"])
+    assert main([*tune, "--gold-links", "sure+possible"]) == 0
+    lines = capsys.readouterr().out.rstrip("\n").splitlines()
+    assert lines[-1].startswith("signature: ") and lines[-2].startswith("best aligner: ")
+    assert signature_parts(lines[-1].split(" ", 1)[1])["gold"] == "sure+possible"
+    assert sum("<- best" in line for line in lines) == 1
+
+
 def test_evaluate_and_tune_skip_a_bad_gold_line(tmp_path: Path, capsys) -> None:
     lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()
     gold = tmp_path / "gold.jsonl"
@@ -175,7 +205,8 @@ def test_align_pretty_lists_the_links_as_word_pairs(pairs_file: Path, capsys) ->
     assert main(["align", str(pairs_file), "--tokenized", "--format", "pretty"]) == 0
     captured = capsys.readouterr()
     blocks = captured.out.split("\n\n")
-    assert len(blocks) == 3 and "\x1b" not in captured.out  # not a terminal: no colour
+    assert len(blocks) == 4 and "\x1b" not in captured.out  # not a terminal: no colour
+    assert blocks[3].startswith("signature: aligner:sultan:default|") and blocks[3].count("\n") == 1
     assert blocks[0].splitlines()[:3] == ["line 1", "source  The cat sat .", "target  The cat sat down ."]
     assert "  1 cat ↔ 1 cat" in blocks[0] and blocks[0].count("↔") == len(
         [x for x in blocks[0].splitlines() if "sure" in x or "possible" in x])
@@ -227,6 +258,28 @@ def test_align_svg_several_pairs_need_a_file_name(pairs_file: Path, tmp_path: Pa
     root = ET.fromstring(third.encode("utf-8"))
     assert root[0].text.startswith("line 3: Dogs <script>alert(1)</script>")
     assert not [e for e in root.iter() if e.tag.endswith("script")] and _cells(third)
+
+
+def test_align_views_and_pictures_carry_the_signature_json_gives(pairs_file: Path, tmp_path: Path, capsys) -> None:
+    """pretty ends with it, the HTML page shows it under its title, each SVG has it as <desc>;
+    it is the one --format json gives, and follows the options (--w 0.8: opts:w=0.8)."""
+    options = [str(pairs_file), "--tokenized", "--w", "0.8"]
+    assert main(["align", *options, "--format", "json"]) == 0
+    signature = json.loads(capsys.readouterr().out.splitlines()[0])["signature"]
+    assert "|opts:w=0.8|" in signature
+    assert main(["align", *options, "--format", "pretty"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"signature: {signature}"
+    page = tmp_path / "pairs.html"
+    assert main(["align", *options, "--format", "html", "-o", str(page)]) == 0
+    body = ET.fromstring(page.read_bytes()).find("body")
+    assert [child.tag for child in body][:2] == ["h1", "p"]
+    assert "".join(body[1].itertext()) == f"signature: {signature}"
+    target = tmp_path / "pair.svg"
+    assert main(["align", *options, "--format", "svg", "-o", str(target)]) == 0
+    for picture in (tmp_path / "pair-1.svg", tmp_path / "pair-3.svg"):
+        root = ET.fromstring(picture.read_bytes())
+        assert [child.tag.split("}")[1] for child in root][:2] == ["title", "desc"]
+        assert root[1].text == f"signature: {signature}"
 
 
 def test_numbered_file_names() -> None:

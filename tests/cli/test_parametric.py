@@ -100,9 +100,53 @@ def test_table_line_without_tab(tmp_path, gold, capsys):
 
 
 def test_align_with_sultan(gold, capsys):
+    from paralign.aligners.signature import alignment_signature
+
     code, result, _ = run_json(capsys, ["parametric", "align", "--gold", str(gold),
                                         "--system", "sultan"])
     assert code == 0 and result["pairs"] == 3 and result["system"] > 0
+    signed, aligner = parts(result["signature"]), parts(alignment_signature(None))
+    assert {key: signed[key] for key in aligner} == aligner  # sultan:default, sim, spacy, version
+    assert "system" not in signed and signed["gold"] == "sure"
+
+
+def parts(signature: str) -> dict[str, str]:
+    """A signature's key:value parts (values may hold ':', as ``sultan:default``)."""
+    return dict(part.split(":", 1) for part in signature.split("|"))
+
+
+def test_align_signature_follows_links_max_length_and_the_system_file(tmp_path, gold, capsys):
+    system = write_json(tmp_path / "system.json", GOLD)
+    argv = ["parametric", "align", "--gold", str(gold), "--system", str(system)]
+    _, first, _ = run_json(capsys, argv)
+    found = parts(first["signature"])
+    assert found["system"].startswith("system.json#") and found["maxlen"] == "5" and found["gold"] == "sure"
+    assert main(argv) == 0
+    assert capsys.readouterr().out.rstrip("\n").splitlines()[-1] == f"signature: {first['signature']}"
+    _, possible, _ = run_json(capsys, argv + ["--links", "sure+possible", "--max-length", "3"])
+    assert (parts(possible["signature"])["gold"], parts(possible["signature"])["maxlen"]) == ("sure+possible", "3")
+    write_json(system, [dict(GOLD[0], sureAlign="0-0"), *GOLD[1:]])  # same name, other links
+    _, changed, _ = run_json(capsys, argv)
+    assert parts(changed["signature"])["system"].split("#")[1] != found["system"].split("#")[1]
+
+
+def test_table_signature_follows_the_table_and_its_options(tmp_path, gold, capsys, monkeypatch):
+    rows = "quit\tresigned from\t0.5\nquit\tleft\t0.3\n"
+    table = tmp_path / "table.tsv"
+    table.write_text(rows, encoding="utf-8")
+    argv = ["parametric", "table", "--gold", str(gold)]
+    _, cut, _ = run_json(capsys, argv + ["--table", f"{table}:0.4"])
+    _, whole, _ = run_json(capsys, argv + ["--table", str(table), "--only-referenced", "--tight"])
+    cut_parts, whole_parts = parts(cut["signature"]), parts(whole["signature"])
+    assert cut_parts["table"].startswith("table.tsv:0.4#") and whole_parts["table"].startswith("table.tsv#")
+    assert cut_parts["table"].split("#")[1] != whole_parts["table"].split("#")[1]  # the threshold drops a row
+    assert (whole_parts["only_referenced"], whole_parts["tight"], cut_parts["tight"]) == ("yes", "yes", "no")
+    _stdin(monkeypatch, rows)
+    _, piped, _ = run_json(capsys, argv + ["--table=-:0.4"])
+    assert parts(piped["signature"])["table"] == "<stdin>:0.4#" + cut_parts["table"].split("#")[1]
+    assert main(argv + ["--table", str(table), "--sentences", "hub"]) == 0
+    last = capsys.readouterr().out.rstrip("\n").splitlines()[-1]
+    assert last.startswith("signature: table:table.tsv#") and "|sentences:hub|" in last
 
 
 def test_align_reports_bad_lines_and_scores_the_rest(tmp_path, gold, capsys):

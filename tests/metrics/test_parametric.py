@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paralign._version import __version__
 from paralign.alignment import Alignment
 from paralign.corpora import AlignedPair, group_key, load_pairs
 from paralign.errors import ConfigurationError, MismatchError
@@ -253,6 +254,74 @@ def test_align_scores_files_runs_an_aligner_on_the_good_gold_pairs(tmp_path):
     only_bad.write_text('{"id": "x.1", "source": "a", "target": "b", "sure": "3-3"}\n', encoding="utf-8")
     with pytest.raises(EmptyScoringError, match=r"<g> / sultan: no pair could be scored"):
         align_scores_files(only_bad, diagonal, gold_name="<g>", system_name="sultan")
+
+
+# -- signatures ----------------------------------------------------------------------------------
+def _parts(signature: str) -> dict[str, str]:
+    return dict(part.split(":", 1) for part in signature.split("|"))
+
+
+def test_align_signature_names_the_system_file_by_content_and_every_setting(tmp_path):
+    from paralign.metrics.parametric import align_scores_files
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "d.1.a", "source": "he quit", "target": "he left", "sure": "0-0 1-1"}\n',
+                    encoding="utf-8")
+    system = tmp_path / "out.pharaoh"
+    system.write_text("0-0 1-1\n", encoding="utf-8")
+    first = align_scores_files(gold, system, 3).signature
+    assert first is not None and first.endswith(f"|version:{__version__}")
+    found = _parts(first)
+    assert found["system"].startswith("out.pharaoh#") and len(found["system"].split("#")[1]) == 8
+    assert (found["gold"], found["maxlen"], found["tight"]) == ("sure", "3", "no")
+    assert align_scores_files(gold, system, 3).to_dict()["signature"] == first
+    system.write_text("0-0\n", encoding="utf-8")  # same name, other links: another hash
+    second = _parts(align_scores_files(gold, system, 3, tight=True).signature)
+    assert second["system"] != found["system"] and second["tight"] == "yes"
+    assert _parts(align_scores_files(gold, system, system_name="<stdin>").signature)["system"] == \
+        "<stdin>#" + second["system"].split("#")[1]
+    system.write_bytes(b"\xef\xbb\xbf0-0\r\n")  # the same links, written otherwise: the same hash
+    assert _parts(align_scores_files(gold, system, 3, tight=True).signature) == second
+
+
+def test_align_signature_of_an_aligner_records_what_its_caller_says_of_it(tmp_path):
+    from paralign.alignment import Alignment
+    from paralign.metrics.parametric import align_scores_files
+    from paralign.metrics.parametric_align import align_signature
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "d.1.a", "source": "he quit", "target": "he left", "sure": "0-0 1-1"}\n',
+                    encoding="utf-8")
+
+    def diagonal(pairs, *, workers, progress):
+        return [Alignment.from_links([(i, i) for i in range(len(s))]) for s, _ in pairs]
+
+    assert _parts(align_scores_files(gold, diagonal).signature)["system"] == diagonal.__qualname__
+    parts = {"aligner": "mine", "spacy": "model-1", "sim": "none"}
+    signed = align_scores_files(gold, diagonal, links="sure+possible", system_parts=parts).signature
+    assert signed == align_signature(parts, links="sure+possible", max_length=5, tight=False)
+    assert list(_parts(signed)) == ["aligner", "sim", "gold", "maxlen", "tight", "spacy", "version"]
+    assert _parts(signed)["gold"] == "sure+possible"
+
+
+def test_table_signature_names_the_table_by_content_threshold_and_filters(tmp_path):
+    from paralign.metrics.parametric import table_scores_files
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "d.1.a", "source": "he quit", "target": "he left", "sure": "0-0 1-1"}\n'
+                    '{"id": "d.1.b", "source": "he quit", "target": "he went", "sure": "0-0 1-1"}\n',
+                    encoding="utf-8")
+    table = tmp_path / "words.tsv"
+    table.write_text("quit\tleft\t0.5\nquit\twent\t0.2\n", encoding="utf-8")
+    plain = _parts(table_scores_files(gold, str(table)).signature)
+    assert plain["table"].startswith("words.tsv#") and plain["gold"] == "sure" and plain["maxlen"] == "5"
+    assert (plain["sentences"], plain["only_referenced"], plain["tight"]) == ("all", "no", "no")
+    cut = _parts(table_scores_files(gold, f"{table}:0.3", 2, only_referenced=True, sentences="hub").signature)
+    assert cut["table"].startswith("words.tsv:0.3#") and cut["table"].split("#")[1] != plain["table"].split("#")[1]
+    assert (cut["maxlen"], cut["sentences"], cut["only_referenced"]) == ("2", "hub", "yes")
+    table.write_text("quit\tleft\t0.5\n", encoding="utf-8")
+    again = _parts(table_scores_files(gold, str(table), table_name="<stdin>").signature)
+    assert again["table"].startswith("<stdin>#") and again["table"].split("#")[1] != plain["table"].split("#")[1]
 
 
 def test_arguments_of_the_wrong_kind_are_named() -> None:

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from paralign.viz.svg import FONT_FAMILY, SVG_NS, el, num, shorten, svg_file, svg_root, text_width
+from paralign.viz.svg import (
+    FONT_FAMILY,
+    SVG_NS,
+    el,
+    num,
+    shorten,
+    svg_file,
+    svg_root,
+    text_width,
+    with_description,
+)
 
 
 def test_keywords_become_attribute_names_and_none_is_left_out() -> None:
@@ -48,6 +58,17 @@ def test_root_sets_viewbox_css_size_fonts_and_title() -> None:
     assert (root.get("width"), root.get("height")) == ("120.5", "40")
     assert root.get("font-family") == FONT_FAMILY and root.get("aria-label") == "a <b>"
     assert root[0].tag == f"{{{SVG_NS}}}title" and root[0].text == "a <b>"
+
+
+def test_a_description_is_metadata_after_the_title_and_changes_nothing_drawn() -> None:
+    root = svg_root(10, 10, [el("rect", width=5, height=5), el("text", "a < b", x=1)], title="t")
+    described = with_description(root, "signature: a:b|version:1")
+    assert described.children[1] == el("desc", "signature: a:b|version:1")
+    assert described.children[:1] + described.children[2:] == root.children and described.attrs == root.attrs
+    before, after = root.to_xml().splitlines(), described.to_xml().splitlines()
+    assert after == [*before[:2], "<desc>signature: a:b|version:1</desc>", *before[2:]]
+    untitled = with_description(el("svg", el("g")), "x")
+    assert [c.tag for c in untitled.children] == ["desc", "g"]
 
 
 def test_file_starts_with_the_xml_declaration() -> None:

@@ -24,35 +24,18 @@ module reuses).
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from .._version import __version__ as VERSION
 from ..alignment import AlignFunction
+from ..signature import join_signature, setting_value, short_hash
 from .exact import exact_match_aligner
 from .registry import PresetAligner, aligner_label
 
 #: The presets a Sultan aligner built from options may be named after, in order of preference.
 NAMED_PRESETS = ("default", "paper", "paraphrase")
-
-
-def join_signature(parts: Mapping[str, object]) -> str:
-    """``key:value|...|version:X``: the parts in their order (None values left out), then
-    paralign's version last, as sacrebleu's signatures end with sacrebleu's."""
-    items = [f"{key}:{value}" for key, value in parts.items() if value is not None and key != "version"]
-    return "|".join([*items, f"version:{VERSION}"])
-
-
-def short_hash(data: bytes | Iterable[bytes]) -> str:
-    """The first 8 hex digits of SHA-256 over `data` (or its pieces in order): the length of
-    ParaEval's table hashes."""
-    h = hashlib.sha256()
-    for piece in [data] if isinstance(data, bytes) else data:
-        h.update(piece)
-    return h.hexdigest()[:8]
 
 
 def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) -> str:
@@ -61,6 +44,28 @@ def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) ->
     object, None for the default Sultan aligner); `extra` parts (e.g. ``gold="sure"``) come
     after the aligner's, before ``spacy`` and ``version``."""
     return join_signature({**aligner_parts(aligner), **extra, "spacy": spacy_id(aligner)})
+
+
+def tuning_signature(aligner: Any, grid: Mapping[str, Sequence[float]], **extra: object) -> str:
+    """The signature of a grid search over some of `aligner`'s options (tune-aligner's ppdb_sim
+    and w): what stays the same across the grid. The aligner's parts with the tuned options at
+    their defaults, so that ``opts`` holds only the fixed options (no preset sets a tuned one);
+    ``tuned``, each option with the values tried (``ppdb_sim=0.5/0.9,w=0.9``); `extra` (e.g. the
+    gold links); ``spacy``; ``version``. A row of the grid is :func:`alignment_signature` of
+    ``aligner.with_params(**its values)``."""
+    from .sultan import AlignerConfig
+
+    defaults = {f.name: f.default for f in fields(AlignerConfig) if f.name in grid}
+    tuned = ",".join(f"{name}={setting_value(tuple(values))}" for name, values in grid.items())
+    return join_signature({**aligner_parts(aligner.with_params(**defaults)), "tuned": tuned, **extra,
+                           "spacy": spacy_id(aligner)})
+
+
+def aligner_signature_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
+    """The aligner's parts and its ``spacy`` model: what the signature of scores read off its
+    alignments records of it, when the scorer may not know aligners (ParaMetric's
+    ``align_scores_files`` takes them as ``system_parts``)."""
+    return {**aligner_parts(aligner), "spacy": spacy_id(aligner)}
 
 
 def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
@@ -138,17 +143,6 @@ def differences(config: Any, preset: str) -> dict[str, Any]:
     base = AlignerConfig(**preset_options(preset))
     return {f.name: getattr(config, f.name) for f in fields(config)
             if getattr(config, f.name) != getattr(base, f.name)}
-
-
-def setting_value(value: object) -> str:
-    """A setting as a signature writes it: yes/no, numbers as %g, tuples joined by /."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, tuple):
-        return "/".join(setting_value(v) for v in value)
-    return str(value)
 
 
 def similarity_id(aligner: Any) -> str:

@@ -70,14 +70,19 @@ def _length_table(title: str, columns: Sequence[Column], by_length: Mapping[int,
 
 
 def render_align_scores(result: AlignScores) -> str:
-    """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns)."""
+    """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns), then the signature."""
     skipped = f" ({result.skipped} skipped)" if result.skipped else ""
     title = f"ParaMetric alignment scores over {result.pairs} pairs{skipped}"
-    return _length_table(title, _ALIGN_COLUMNS, result.by_length)
+    return _length_table(title, _ALIGN_COLUMNS, result.by_length) + _signature_line(result.signature)
 
 
 def render_table_scores(result: TableScores) -> str:
-    """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns)."""
+    """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns), then the signature."""
     skipped = f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""
     title = f"ParaMetric scores of {result.source} over {result.groups} groups, {result.sentences} sentences"
-    return _length_table(title + skipped, _TABLE_COLUMNS, result.by_length)
+    return _length_table(title + skipped, _TABLE_COLUMNS, result.by_length) + _signature_line(result.signature)
+
+
+def _signature_line(signature: str | None) -> str:
+    """The text output's last line, ``signature: ...``, as every signed command ends (none when unsigned)."""
+    return "" if signature is None else f"\nsignature: {signature}"

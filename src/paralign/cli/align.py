@@ -11,7 +11,9 @@ with every pair's grid and lines (html). A malformed input line or an empty sent
 reported on stderr with its line number and gives an EMPTY output line (text) or an object
 with an "error" field (json), so output lines stay aligned with input lines (pretty and html
 say "not aligned"; svg writes no file for it). The exit status is 1 when every input pair is
-bad, 2 for svg to stdout with several pairs.
+bad, 2 for svg to stdout with several pairs. Every format but text (Pharaoh lines for scripts)
+carries the settings' signature: json in each aligned pair's object, pretty as its last line,
+html under the page's title, svg as the picture's <desc> (nothing drawn).
 
 With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks on a Dask
 cluster; text and json lines are written as chunks finish, in input order.
@@ -90,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(f"give the pairs as one input ({args.input}) or as --source and "
                                  "--target, not both")
     aligner = aligner_from_args(args)
-    args.signature = alignment_signature(aligner) if args.format == "json" else None
+    args.signature = alignment_signature(aligner) if args.format != "text" else None
     name = args.source or input_name(args.input)
     with ExitStack() as stack, cluster_runner(args):
         if args.source:
@@ -190,7 +192,8 @@ def use_colour(output: str) -> bool:
 
 
 def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
-    """pretty: per pair a heading, the sentences and the links as word pairs, a blank line between."""
+    """pretty: per pair a heading, the sentences and the links as word pairs, a blank line
+    between; the settings' signature last."""
     from ..viz import AlignmentView, pretty
 
     colour = use_colour(args.output)
@@ -202,7 +205,7 @@ def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
             view = AlignmentView(source.tokens, target.tokens, alignment)
             views.append(pretty(view, heading=heading(pair), colour=colour))
     with open_out(args.output) as out:
-        out.write("\n".join(views))
+        out.write("\n".join([*views, f"signature: {args.signature}\n"]))
 
 
 def numbered(path: str, n: int) -> str:
@@ -213,8 +216,9 @@ def numbered(path: str, n: int) -> str:
 
 
 def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
-    """svg: one picture per pair: to -o (stdout by default) for one pair, else FILE-N.svg."""
-    from ..viz import AlignmentView, alignment_grid, alignment_lines, svg_file
+    """svg: one picture per pair: to -o (stdout by default) for one pair, else FILE-N.svg; each
+    carries the settings' signature as its ``<desc>``."""
+    from ..viz import AlignmentView, alignment_grid, alignment_lines, svg_file, with_description
 
     draw = alignment_lines if args.picture == "lines" else alignment_grid
     for pair, source, target, alignment in results:
@@ -224,12 +228,12 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
         picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
                        title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
         with open_out(target_path) as out:
-            out.write(svg_file(picture))
+            out.write(svg_file(with_description(picture, f"signature: {args.signature}")))
 
 
 def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
-    """html: one self-contained page, a section per input pair."""
-    from ..viz import AlignmentView, alignment_section, error_section, page
+    """html: one self-contained page, the settings' signature under its title, a section per input pair."""
+    from ..viz import AlignmentView, alignment_section, error_section, page, signature_note
 
     sections = []
     for pair, source, target, alignment in results:
@@ -240,7 +244,8 @@ def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
             view = AlignmentView(source.tokens, target.tokens, alignment)
             sections.append(alignment_section(heading(pair), view, ident=ident))
     with open_out(args.output) as out:
-        out.write(page(f"paralign align: {counted(len(results), 'pair')}", sections))
+        out.write(page(f"paralign align: {counted(len(results), 'pair')}", sections,
+                       intro=[signature_note(args.signature)]))
 
 
 WRITERS = {"text": write_lines, "json": write_lines, "pretty": write_pretty, "svg": write_svg,

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
+from ..aligners.signature import aligner_signature_parts
 from ..aligners.sultan import Aligner
 from ..alignment import Alignment
 from ..errors import ConfigurationError
@@ -133,6 +134,7 @@ def run_align(args: argparse.Namespace) -> int:
             workers=args.workers,
             progress=lambda items: progress(items, "aligning"),
             gold_name=input_name(args.gold), system_name=input_name(args.system),
+            system_parts=aligner_signature_parts(system) if callable(system) else None,
         )
     warn_each(result.warnings, "pairs skipped")
     with open_out(args.output) as out:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from contextlib import ExitStack
 
-from ..aligners.signature import join_signature
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
+from ..signature import join_signature
 from ._common import (
     add_format,
     add_output,

@@ -30,7 +30,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "tune-aligner", help="grid-search ppdb_sim and w on a gold file (macro F1)",
         description="Annotate a gold file once, then align it for every (ppdb_sim, w) in the grid "
         "(default {0.1, ..., 1.0} for both) and report the best macro F1. The other aligner "
-        "options are fixed for the whole search.",
+        "options are fixed for the whole search. The report ends with the best setting's aligner "
+        "signature (what evaluate-aligner prints for it) and a signature of what the grid shares.",
     )
     add_gold_options(parser)
     parser.add_argument("--ppdb-grid", type=_grid, default=GRID,
@@ -48,10 +49,12 @@ def _render(result: dict) -> str:
     lines = [f"{result['pairs']} pairs, {result['links']} links; macro F1 by (ppdb_sim, w):",
              "ppdb_sim     w      P      R     F1  exact"]
     for row in result["grid"]:
-        mark = "  <- best" if row is best or row == best else ""
+        mark = "  <- best" if (row["ppdb_sim"], row["w"]) == (best["ppdb_sim"], best["w"]) else ""
         lines.append(f"{row['ppdb_sim']:8.2f} {row['w']:5.2f} {100 * row['precision']:6.1f} "
                      f"{100 * row['recall']:6.1f} {100 * row['f1']:6.1f} {100 * row['exact']:6.1f}{mark}")
     lines.append(f"best: ppdb_sim={best['ppdb_sim']} w={best['w']} F1={100 * best['f1']:.1f}")
+    lines.append(f"best aligner: {best['signature']}")  # what evaluate-aligner gives that setting
+    lines.append(f"signature: {result['signature']}")  # what stays the same across the grid
     return "\n".join(lines)
 
 

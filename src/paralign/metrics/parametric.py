@@ -34,6 +34,9 @@ to the ten others), only the sentences that occur in EVERY pair of their group (
 of a one-pair group); groups without such a sentence are then left out and counted in the
 result's `skipped_groups` (reported in one summary warning).
 
+The alignment scores live in :mod:`paralign.metrics.parametric_align` and are re-exported
+here; this module scores paraphrase tables.
+
 Not for: choosing or building an aligner (`align_scores_files` takes one; the CLI turns
 `--system sultan` into it) or text tables (`paralign.cli._render`).
 """
@@ -44,241 +47,35 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
 
 from .._moved import moved_names
-from ..alignment import Alignment
-from ..corpora.base import BadPair
-from ..errors import (
-    AlignmentIndexError,
-    ConfigurationError,
-    EmptyScoringError,
-    InputTypeError,
-    MismatchError,
-)
+from ..errors import ConfigurationError, EmptyScoringError, InputTypeError
 from ..paraphrases import ParaphraseSource, check_source, normalize_phrase
-from ..phrases import phrase_spans
-from ..workers import Progress
-from . import f_measure
+from ..signature import join_signature, setting_value
 from .alignment_scores import SkippedPair
+from .paraeval.signature import source_signature
+from .parametric_align import (
+    AlignCounts,
+    AlignScores,
+    AlignTokens,
+    PairLike,
+    Progress,
+    SpanPair,
+    _check_max_length,
+    _cumulate,
+    _ratio,
+    _warning,
+    align_scores,
+    align_scores_files,
+    nonidentical_spans,
+)
 
-SpanPair = tuple[int, int, int, int]
-
-
-class AlignTokens(Protocol):
-    """Aligns pairs of token lists, in order (``Aligner.align_many`` fits): an aligner that
-    `align_scores_files` runs on the gold pairs instead of reading a system file."""
-
-    def __call__(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]], *, workers: int,
-                 progress: Progress | None) -> list[Alignment]: ...
-
-
-class PairLike(Protocol):
-    """What the scorers need from a pair (`paralign.corpora.AlignedPair` fits)."""
-
-    id: str
-    source: tuple[str, ...]
-    target: tuple[str, ...]
-    alignment: Alignment
-
-
-def _ratio(numerator: int, denominator: int) -> float | None:
-    return numerator / denominator if denominator else None
-
-
-def _cumulate(histogram: Counter[int], max_length: int) -> list[int]:
-    """Counts of items with length <= n for n = 1..max_length, from a histogram by length."""
-    out, total = [], 0
-    for n in range(1, max_length + 1):
-        total += histogram.get(n, 0)
-        out.append(total)
-    return out
-
-
-def _check_max_length(max_length: int) -> None:
-    if max_length < 1:
-        raise ConfigurationError(f"max_length must be >= 1, got {max_length}")
-
-
-# -- AlignPrec / AlignRecall ---------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class AlignCounts:
-    """Phrase-pair counts for one length bound: system, gold and their intersection."""
-
-    matched: int
-    system: int
-    gold: int
-
-    @property
-    def precision(self) -> float | None:
-        return _ratio(self.matched, self.system)
-
-    @property
-    def recall(self) -> float | None:
-        return _ratio(self.matched, self.gold)
-
-    @property
-    def f1(self) -> float | None:
-        p, r = self.precision, self.recall
-        if p is None or r is None or p + r == 0:
-            return None  # undefined, not 0, when nothing matched at all
-        return f_measure(p, r)
-
-    def to_dict(self) -> dict:
-        return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
-                "matched": self.matched, "system": self.system, "gold": self.gold}
-
-
-@dataclass(frozen=True, slots=True)
-class AlignScores:
-    """AlignPrec/AlignRecall by length bound (1..max_length), plus what was skipped and why."""
-
-    by_length: Mapping[int, AlignCounts]
-    max_length: int
-    pairs: int
-    skipped: int = 0
-    warnings: tuple[str, ...] = ()
-    skipped_rows: tuple[SkippedPair, ...] = ()
-
-    @property
-    def overall(self) -> AlignCounts:
-        return self.by_length[self.max_length]
-
-    @property
-    def precision(self) -> float | None:
-        return self.overall.precision
-
-    @property
-    def recall(self) -> float | None:
-        return self.overall.recall
-
-    def to_dict(self) -> dict:
-        return {
-            "precision": self.precision,
-            "recall": self.recall,
-            "f1": self.overall.f1,
-            "matched": self.overall.matched,
-            "system": self.overall.system,
-            "gold": self.overall.gold,
-            "pairs": self.pairs,
-            "skipped": self.skipped,
-            "max_length": self.max_length,
-            "by_length": {str(n): c.to_dict() for n, c in sorted(self.by_length.items())},
-            "warnings": list(self.warnings),
-            "skipped_rows": [row.to_dict() for row in self.skipped_rows],
-        }
-
-
-def nonidentical_spans(
-    alignment: Alignment, source: Sequence[str], target: Sequence[str], max_length: int, links: str,
-    tight: bool = False,
-) -> dict[SpanPair, int]:
-    """PP of one pair without the identical pairs (case-insensitive): span pair -> its length."""
-    src = [t.lower() for t in source]
-    tgt = [t.lower() for t in target]
-    out: dict[SpanPair, int] = {}
-    for s1, s2, t1, t2 in phrase_spans(alignment, len(src), len(tgt), max_length, links=links,
-                                           tight=tight):
-        if src[s1:s2] != tgt[t1:t2]:
-            out[(s1, s2, t1, t2)] = max(s2 - s1, t2 - t1)
-    return out
-
-
-def _same_text(a: Sequence[str], b: Sequence[str]) -> bool:
-    return len(a) == len(b) and all(x.lower() == y.lower() for x, y in zip(a, b, strict=True))
-
-
-def _system_alignment(
-    gold: PairLike | BadPair, system: PairLike | Alignment | BadPair, index: int,
-    system_name: str | None = None,
-) -> Alignment | SkippedPair:
-    """The system alignment for a gold pair, or the record of why it cannot be scored."""
-    if isinstance(gold, BadPair):
-        return SkippedPair.of(index + 1, gold.error)
-    if isinstance(system, BadPair):
-        return SkippedPair.of(index + 1, system.error, gold.id)
-    line = getattr(system, "line", None) or None  # a bare Alignment has none
-    if isinstance(system, Alignment):
-        alignment = system
-    elif not isinstance(getattr(system, "alignment", None), Alignment):
-        raise InputTypeError(f"system: item {index + 1} is {type(system).__name__} {system!r:.40}, not a "
-                             "pair or an Alignment (Alignment.from_pharaoh parses '0-0 1-1')")
-    else:
-        alignment = system.alignment
-        has_text = bool(system.source or system.target)  # pharaoh outputs carry no tokens
-        if has_text and not (
-            _same_text(gold.source, system.source) and _same_text(gold.target, system.target)
-        ):
-            return SkippedPair(
-                index + 1,
-                f"system pair {system.id!r} has different texts "
-                f"({' '.join(system.source)[:60]!r} / {' '.join(system.target)[:60]!r})",
-                system_name, line, gold.id,
-            )
-    try:
-        alignment.validate(len(gold.source), len(gold.target))
-    except AlignmentIndexError as exc:
-        return SkippedPair(
-            index + 1, f"system alignment does not fit the gold sentences: {exc}", system_name,
-            line, gold.id,
-        )
-    return alignment
-
-
-def _warning(skipped: SkippedPair) -> str:
-    """`pair N (gold id ...): [file:line: ]reason; skipped`."""
-    name = f"pair {skipped.pair}" + (f" (gold id {skipped.id!r})" if skipped.id is not None else "")
-    return f"{name}: {skipped.where}{skipped.reason}; skipped"
-
-
-def align_scores(
-    gold: Sequence[PairLike | BadPair],
-    system: Sequence[PairLike | Alignment | BadPair],
-    max_length: int = 5,
-    *,
-    links: str = "sure",
-    system_links: str | None = None,
-    tight: bool = False,
-    system_name: str | None = None,
-    gold_name: str | None = None,
-) -> AlignScores:
-    """AlignPrec and AlignRecall of `system` against `gold`, joined by position.
-
-    `system` items are pairs (texts compared with the gold case-insensitively; a pair whose
-    texts differ, or whose links fall outside the gold sentences, is skipped with a warning
-    naming it) or bare Alignments.  A `BadPair` on either side (an item `corpora.read_pairs`
-    could not read) skips that position the same way.  `links` picks the gold link set
-    ("sure" or "sure+possible"); `system_links` the system's (default: the same).
-    `tight=True` scores only phrase pairs with aligned edge words (a diagnostic; see
-    `paralign.phrases`).  `system_name` (the system file) is named in the skipped pairs'
-    records.  Different pair counts raise MismatchError (naming `system_name` and `gold_name`).
-    """
-    _check_max_length(max_length)
-    if len(gold) != len(system):
-        raise MismatchError(f"{system_name or 'the system output'} has {len(system)} pairs but "
-                            f"{gold_name or 'the gold'} has {len(gold)}")
-    system_links = system_links or links
-    matched: Counter[int] = Counter()
-    sys_count: Counter[int] = Counter()
-    gold_count: Counter[int] = Counter()
-    skipped: list[SkippedPair] = []
-    scored = 0
-    for index, (g, s) in enumerate(zip(gold, system, strict=True)):
-        alignment = _system_alignment(g, s, index, system_name)
-        if isinstance(alignment, SkippedPair):
-            skipped.append(alignment)
-            continue
-        assert not isinstance(g, BadPair)  # a bad gold item is skipped above
-        gold_pp = nonidentical_spans(g.alignment, g.source, g.target, max_length, links, tight)
-        sys_pp = nonidentical_spans(alignment, g.source, g.target, max_length, system_links, tight)
-        gold_count.update(gold_pp.values())
-        sys_count.update(sys_pp.values())
-        matched.update(length for span, length in sys_pp.items() if span in gold_pp)
-        scored += 1
-    m, s_, g_ = (_cumulate(c, max_length) for c in (matched, sys_count, gold_count))
-    by_length = {n: AlignCounts(m[n - 1], s_[n - 1], g_[n - 1]) for n in range(1, max_length + 1)}
-    return AlignScores(by_length, max_length, scored, len(gold) - scored,
-                       tuple(_warning(k) for k in skipped), tuple(skipped))
+__all__ = [
+    "AlignCounts", "AlignScores", "AlignTokens", "PairLike", "Progress", "References", "Sentence",
+    "SpanPair", "TableCounts", "TableScores", "align_scores", "align_scores_files", "group_sentences",
+    "hub_sentences", "nonidentical_spans", "reference_paraphrases", "sentence_phrases", "table_scores",
+    "table_scores_files", "table_signature",
+]
 
 
 # -- reference paraphrase sets -------------------------------------------------------------------
@@ -374,6 +171,8 @@ class TableScores:
     tight: bool = False
     warnings: tuple[str, ...] = field(default=())
     skipped_rows: tuple[SkippedPair, ...] = ()  #: bad gold items, left out (see table_scores_files)
+    #: The settings that made these numbers (:func:`table_signature`); None when not known.
+    signature: str | None = None
 
     @property
     def overall(self) -> TableCounts:
@@ -406,6 +205,7 @@ class TableScores:
             "by_length": {str(n): c.to_dict() for n, c in sorted(self.by_length.items())},
             "warnings": list(self.warnings),
             "skipped_rows": [row.to_dict() for row in self.skipped_rows],
+            **({} if self.signature is None else {"signature": self.signature}),
         }
 
 
@@ -507,51 +307,7 @@ def table_scores(
     )
 
 
-# -- file-level entry points (what the CLI calls) ------------------------------------------------
-def align_scores_files(
-    gold_path: str | Path,
-    system: str | Path | AlignTokens,
-    max_length: int = 5,
-    *,
-    links: str = "sure",
-    tight: bool = False,
-    workers: int = 1,
-    progress: Progress | None = None,
-    gold_name: str | None = None,
-    system_name: str | None = None,
-) -> AlignScores:
-    """AlignPrec/AlignRecall of a system file (any alignment format) or of an aligner.
-
-    An aligner (`system` an :class:`AlignTokens`, e.g. ``Aligner().align_many``) aligns the gold
-    pairs' token lists, in ``workers`` processes with ``progress``; a bad gold item is not aligned.
-    A bad item in either file skips that pair on both sides, with a warning naming file and
-    line; EmptyScoringError when no pair is left to score.  `gold_name` and `system_name` are
-    what messages and the result call the files (default: their paths; e.g. `<stdin>`); for an
-    aligner, `system_name` is only what the EmptyScoringError message calls it.
-    """
-    from ..corpora import read_pairs
-
-    gold_name = str(gold_path) if gold_name is None else gold_name
-    gold = read_pairs(gold_path, name=gold_name)
-    outputs: list[PairLike | Alignment | BadPair]
-    if callable(system):
-        good = [(g.source, g.target) for g in gold if not isinstance(g, BadPair)]
-        aligned = iter(system(good, workers=workers, progress=progress))
-        outputs = [g if isinstance(g, BadPair) else next(aligned) for g in gold]
-        shown = system_name or getattr(system, "__qualname__", type(system).__name__)
-        system_name = None
-    else:
-        system_name = str(system) if system_name is None else system_name
-        outputs = list(read_pairs(system, name=system_name))
-        shown = system_name or str(system)
-    result = align_scores(gold, outputs, max_length, links=links, tight=tight,
-                          system_name=system_name, gold_name=gold_name)
-    if not result.pairs:
-        first = f" (first: {result.warnings[0]})" if result.warnings else ""
-        raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
-    return result
-
-
+# -- file-level entry point (what the CLI calls) ------------------------------------------------
 def table_scores_files(
     gold_path: str | Path,
     table: str | ParaphraseSource,
@@ -569,7 +325,8 @@ def table_scores_files(
     A bad gold item is left out (its group is scored on its other pairs), with a warning
     naming file and line, and listed in `skipped_rows`; EmptyScoringError, naming the gold
     file, when no gold pair can be read.  `gold_name` and `table_name` are what messages and
-    the result call the gold file and the table (default: their paths; e.g. `<stdin>`).
+    the result call the gold file and the table (default: their paths; e.g. `<stdin>`).  The
+    result carries its :func:`table_signature`.
     """
     from ..corpora import read_groups
     from ..paraphrases import load_source
@@ -585,9 +342,23 @@ def table_scores_files(
     source = load_source(table) if isinstance(table, str) else table
     result = table_scores(groups, source, max_length, links=links,
                           only_referenced=only_referenced, sentences=sentences, tight=tight)
+    signature = table_signature(source, links=links, max_length=max_length, only_referenced=only_referenced,
+                                sentences=sentences, tight=tight, shown=table_name)
     return replace(result, source=result.source if table_name is None else table_name,
                    warnings=tuple(_warning(k) for k in skipped) + result.warnings,
-                   skipped_rows=skipped)
+                   skipped_rows=skipped, signature=signature)
+
+
+def table_signature(source: ParaphraseSource, *, links: str, max_length: int, only_referenced: bool,
+                    sentences: str, tight: bool, shown: str | None = None) -> str:
+    """The signature of LB-Precision/Rel-Recall: the ``table`` as ParaEval's signature names a
+    source (a file by basename, threshold and content hash, `shown` naming a copy of stdin;
+    ``ppdb-1.0-xxxl-lexical``; ``wordnet-3.0``), then every setting that changes a number: ``gold``
+    (the gold link set), ``maxlen``, ``sentences`` (all or hub), ``only_referenced``, ``tight``, version."""
+    return join_signature({
+        "table": source_signature(source, shown), "gold": links, "maxlen": max_length,
+        "sentences": sentences, "only_referenced": setting_value(only_referenced), "tight": setting_value(tight),
+    })
 
 
 # Text rendering and aligner names moved to the CLI; the old names work until 0.3, with a warning.

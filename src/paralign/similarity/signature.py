@@ -23,8 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..aligners.signature import aligner_parts, join_signature, setting_value, short_hash, spacy_id
+from ..aligners.signature import aligner_parts, spacy_id
 from ..alignment import AlignFunction
+from ..signature import join_signature, setting_value, short_hash
 from .signals import needs_alignment
 
 #: Signals that run the neural encoder (the neural extra's).

@@ -15,14 +15,15 @@ Not for: computing alignments, lattices or scores (the layers below) or command-
 from __future__ import annotations
 
 from .grid import alignment_grid
-from .html import Section, alignment_section, error_section, page
+from .html import Section, alignment_section, error_section, page, signature_note
 from .lattice import lattice_drawing
 from .lines import alignment_lines
 from .marks import AlignmentView, LinkMark, link_marks
-from .svg import Element, el, svg_file
+from .svg import Element, el, svg_file, with_description
 from .terminal import pretty
 
 __all__ = [
     "AlignmentView", "Element", "LinkMark", "Section", "alignment_grid", "alignment_lines", "alignment_section", "el",
-    "error_section", "lattice_drawing", "link_marks", "page", "pretty", "svg_file",
+    "error_section", "lattice_drawing", "link_marks", "page", "pretty", "signature_note", "svg_file",
+    "with_description",
 ]

@@ -46,6 +46,12 @@ class Section:
     attrs: tuple[tuple[str, str], ...] = ()
 
 
+def signature_note(signature: str) -> Element:
+    """The paragraph that shows a result's settings signature, ``signature: <code>...</code>``
+    (pages put it under their title)."""
+    return el("p", "signature: ", el("code", signature), class_="note")
+
+
 def figure(picture: Element) -> Element:
     """A picture in its own box (scrolling when wider than the page)."""
     return el("div", picture, class_="figure")

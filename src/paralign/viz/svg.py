@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from xml.sax.saxutils import escape
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -119,6 +119,14 @@ def svg_root(width: float, height: float, children: Iterable[Element | None], *,
         style=f"width: {num(width)}px; height: {num(height)}px; max-width: none",
         role="img", aria_label=title, font_family=FONT_FAMILY, font_size=FONT_SIZE,
     )
+
+
+def with_description(root: Element, text: str) -> Element:
+    """`root` with a ``<desc>`` of `text` after its ``<title>`` (first when it has none), as SVG
+    places metadata: readers and tools can read it, nothing is drawn."""
+    children = root.children
+    at = 1 if children and isinstance(children[0], Element) and children[0].tag == "title" else 0
+    return replace(root, children=(*children[:at], el("desc", text), *children[at:]))
 
 
 def svg_file(root: Element) -> str:

@@ -37,8 +37,9 @@ def table_hash(table: ParaphraseTable) -> str:
     return digest
 
 
-def source_signature(source: Any) -> str:
-    """One source in a signature (see the module docstring)."""
+def source_signature(source: Any, shown: str | None = None) -> str:
+    """One source in a signature (see the module docstring); `shown`: what to call a table
+    file instead of its own name (``<stdin>`` for a copy of stdin)."""
     name = getattr(source, "name", type(source).__name__)
     if isinstance(source, WordNetSynonyms):
         return wordnet_version()
@@ -48,4 +49,5 @@ def source_signature(source: Any) -> str:
         return PPDB_VERSION
     threshold = getattr(source, "threshold", None)
     cut = "" if threshold is None else f":{threshold:g}"
-    return f"{name.replace(chr(92), '/').rsplit('/', 1)[-1]}{cut}#{table_hash(source)}"
+    shown = name if shown is None else shown
+    return f"{shown.replace(chr(92), '/').rsplit('/', 1)[-1]}{cut}#{table_hash(source)}"

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from ...aligners.evaluation import PairResult
 from ..grid import alignment_grid
-from ..html import Section, figure, page, sentences
+from ..html import Section, figure, page, sentences, signature_note
 from ..marks import AlignmentView, status_counts
 from ..svg import Element, el
 from .parts import CSS, filter_controls, filter_css, number, score_table
@@ -77,7 +77,7 @@ def alignment_report(result: Mapping, pairs: Sequence[PairResult], *, title: str
               for value, label, cls in FILTERS]
     intro: list[Element] = [
         el("p", f"gold: {result.get('gold', '')} · links counted: {links}", class_="note"),
-        el("p", "signature: ", el("code", str(result.get("signature", ""))), class_="note"),
+        signature_note(str(result.get("signature", ""))),
         score_table(result, SCORE_ROWS),
     ]
     for row in result.get("skipped_rows", ()):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
-from ..html import Section, page
+from ..html import Section, page, signature_note
 from ..svg import Element, el
 from .parts import CSS, number, score_table
 
@@ -95,7 +95,7 @@ def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references
     tier, then each segment (`references[i]`: segment i's reference texts)."""
     legend = _legend([m.spans for m in matches], {t: LABELS[t] for t in TIERS})
     intro = [
-        el("p", "signature: ", el("code", str(corpus.get("signature", ""))), class_="note"),
+        signature_note(str(corpus.get("signature", ""))),
         score_table(corpus, [("precision", "precision", True), ("recall", "recall", True), ("F", "f", True),
                              ("hypothesis words", "counts.hyp_words", False),
                              ("matched", "counts.hyp_matched", False),
@@ -132,7 +132,7 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
     shown = {**corpus, "segments": len(explanations),
              "words": sum(len(e.tokens) for e in explanations)}
     intro = [
-        el("p", "signature: ", el("code", str(corpus.get("signature", ""))), class_="note"),
+        signature_note(str(corpus.get("signature", ""))),
         score_table(shown, [("score (system level)", "score", False), ("precision", "precision", True),
                             ("recall", "recall", True), ("F", "f", True),
                             ("hypothesis words", "words", False), ("segments", "segments", False)]),

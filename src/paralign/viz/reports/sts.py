@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from ...errors import counted
 from ...metrics import least_squares
 from ...similarity.sts import StsError, StsFileResult, StsReport, largest_errors, scored_pairs
-from ..html import Section, figure, page
+from ..html import Section, figure, page, signature_note
 from ..scatter import Point, scatter
 from ..svg import Element, el
 from .parts import CSS, score_table
@@ -59,7 +59,7 @@ def sts_report(report: StsReport, data: Mapping, *, title: str | None = None, er
     the command printed it (file names as shown), so the figures equal the JSON output's."""
     intro = [
         el("p", f"signal: {data['signal']} · aligner: {data['aligner']}", class_="note"),
-        el("p", "signature: ", el("code", str(data.get("signature", ""))), class_="note"),
+        signature_note(str(data.get("signature", ""))),
         *(el("p", f"warning: {note}", class_="note warning") for note in data.get("notes", ())),
         score_table(data, [("pairs scored", "pairs", False), ("Pearson (size-weighted mean)", "pearson", True),
                            ("Spearman (size-weighted mean)", "spearman", True),

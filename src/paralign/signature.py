@@ -1,0 +1,45 @@
+"""The pieces every sacrebleu-style signature (``key:value|...|version:X``) is built from.
+
+:func:`join_signature` writes the parts in order with paralign's version last,
+:func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
+:func:`setting_value` writes one setting (yes/no, %g numbers). They sit in a low layer so that
+every layer can sign its numbers: the aligners, similarity scores and ParaMetric alike.
+
+Not for: what any signature records: an aligner's settings (:mod:`paralign.aligners.signature`),
+similarity scores' (:mod:`paralign.similarity.signature`), ParaEval's sources
+(:mod:`paralign.metrics.paraeval.signature`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+
+from ._version import __version__ as VERSION
+
+
+def join_signature(parts: Mapping[str, object]) -> str:
+    """``key:value|...|version:X``: the parts in their order (None values left out), then
+    paralign's version last, as sacrebleu's signatures end with sacrebleu's."""
+    items = [f"{key}:{value}" for key, value in parts.items() if value is not None and key != "version"]
+    return "|".join([*items, f"version:{VERSION}"])
+
+
+def short_hash(data: bytes | Iterable[bytes]) -> str:
+    """The first 8 hex digits of SHA-256 over `data` (or its pieces in order): the length of
+    ParaEval's table hashes."""
+    h = hashlib.sha256()
+    for piece in [data] if isinstance(data, bytes) else data:
+        h.update(piece)
+    return h.hexdigest()[:8]
+
+
+def setting_value(value: object) -> str:
+    """A setting as a signature writes it: yes/no, numbers as %g, tuples joined by /."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, tuple):
+        return "/".join(setting_value(v) for v in value)
+    return str(value)
