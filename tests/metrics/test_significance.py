@@ -1,0 +1,118 @@
+"""metrics.significance: bootstrap confidence and the paired bootstrap test give sacrebleu's own
+numbers for BLEU (same resamples, same statistic, same p-value), and behave as a test should."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from paralign.errors import ConfigurationError, MismatchError
+from paralign.metrics.bleu_steps import baseline
+from paralign.metrics.significance import (
+    bootstrap_indices,
+    confidence,
+    estimate_ci,
+    paired_bootstrap,
+    resampled_scores,
+)
+
+WORDS = ["the", "a", "cat", "dog", "sat", "ran", "on", "under", "mat", "rug", "quickly", "slowly", "home", "away", "big", "small"]
+
+
+def _corpus(seed: int, n: int = 60, rates: tuple[float, float] = (0.15, 0.45)) -> tuple[list[str], list[str], list[str]]:
+    """A reference, a close system and a noisier one (words replaced at `rates`): random word
+    lists, reproducible."""
+    rng = np.random.default_rng(seed)
+    refs = [" ".join(rng.choice(WORDS, size=rng.integers(4, 12))) for _ in range(n)]
+
+    def noisy(rate: float) -> list[str]:
+        return [" ".join(w if rng.random() > rate else str(rng.choice(WORDS)) for w in ref.split()) for ref in refs]
+
+    return refs, noisy(rates[0]), noisy(rates[1])
+
+
+@pytest.mark.parametrize("rates", [(0.15, 0.45), (0.30, 0.33)])
+def test_bleu_gives_sacrebleus_paired_bootstrap_figures(rates, monkeypatch) -> None:
+    """sacrebleu 2's PairedTest (bs, 1000 resamples, its seed 12345) on the same three files: the
+    system's score, p-value, bootstrap mean and half-width are ours, for a clearly better system
+    and for a close one (p about .25)."""
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)  # sacrebleu's default seed, 12345
+    refs, good, bad = _corpus(1, rates=rates)
+    test = PairedTest([("baseline", bad), ("system", good)], {"BLEU": BLEU()}, [refs], test_type="bs",
+                      n_samples=1000)
+    _, results = test()
+    theirs = results["BLEU"][1]
+    bleu = baseline("bleu")
+    ours = paired_bootstrap(bleu.stats(bad, [refs]), bleu.stats(good, [refs]), bleu.score, n_resamples=1000,
+                            seed=12345)
+    assert ours.score == pytest.approx(theirs.score, abs=1e-9)
+    assert ours.p_value == pytest.approx(theirs.p_value, abs=1e-12)
+    assert ours.confidence.mean == pytest.approx(theirs.mean, abs=1e-4)  # sacrebleu sums float32 statistics
+    assert ours.confidence.ci == pytest.approx(theirs.ci, abs=1e-4)
+    if rates == (0.15, 0.45):
+        assert ours.p_value < 0.01 and ours.score > ours.baseline_score  # a clearly better system
+    else:
+        assert 0.1 < ours.p_value < 0.5  # not shown better
+
+
+def test_a_system_against_itself_is_never_significant() -> None:
+    """p = 1, where sacrebleu's strict count gives 1/(resamples + 1) (the module's one deviation)."""
+    refs, good, _ = _corpus(2)
+    bleu = baseline("bleu")
+    stats = bleu.stats(good, [refs])
+    same = paired_bootstrap(stats, stats, bleu.score, n_resamples=200)
+    assert same.p_value == pytest.approx(1.0) and same.score == same.baseline_score
+
+
+def test_confidence_brackets_the_score_and_shrinks_with_more_segments() -> None:
+    bleu = baseline("bleu")
+    refs, good, _ = _corpus(3, n=40)
+    small = confidence(bleu.stats(good, [refs]), bleu.score, n_resamples=400)
+    refs, good, _ = _corpus(3, n=400)
+    large = confidence(bleu.stats(good, [refs]), bleu.score, n_resamples=400)
+    for result in (small, large):
+        assert abs(result.mean - result.score) < result.ci and result.ci > 0
+    assert large.ci < small.ci
+    assert small.to_dict()["resamples"] == 400 and small.to_dict()["seed"] == 12345
+
+
+def test_the_same_seed_gives_the_same_numbers_and_another_seed_other_ones() -> None:
+    bleu = baseline("bleu")
+    refs, good, _ = _corpus(4)
+    stats = bleu.stats(good, [refs])
+    assert confidence(stats, bleu.score, seed=7) == confidence(stats, bleu.score, seed=7)
+    assert confidence(stats, bleu.score, seed=7).ci != confidence(stats, bleu.score, seed=8).ci
+
+
+def test_resampled_scores_are_the_score_of_each_resamples_sum_in_any_block_size(monkeypatch) -> None:
+    import paralign.metrics.significance as significance
+
+    stats = np.arange(24, dtype=float).reshape(6, 4)
+    indices = bootstrap_indices(6, 9, seed=3)
+    want = [float(stats[row].sum(axis=0)[1] / stats[row].sum(axis=0)[0]) for row in indices]
+
+    def ratio(sums: np.ndarray) -> np.ndarray:
+        return sums[..., 1] / sums[..., 0]
+
+    assert resampled_scores(stats, ratio, indices) == pytest.approx(want)
+    monkeypatch.setattr(significance, "_BLOCK_VALUES", 1)  # one resample at a time
+    assert resampled_scores(stats, ratio, indices) == pytest.approx(want)
+
+
+def test_estimate_ci_is_sacrebleus() -> None:
+    from sacrebleu.significance import estimate_ci as theirs
+
+    samples = np.random.default_rng(5).normal(size=1000)
+    assert estimate_ci(samples) == pytest.approx(theirs(samples))
+
+
+def test_bad_sizes_are_refused() -> None:
+    with pytest.raises(ConfigurationError, match="resamples must be >= 1"):
+        bootstrap_indices(5, 0)
+    with pytest.raises(ConfigurationError, match="at least one segment"):
+        bootstrap_indices(0, 10)
+    with pytest.raises(MismatchError, match="the baseline has 2 segments but the system 3"):
+        paired_bootstrap(np.ones((2, 4)), np.ones((3, 4)), lambda s: s[..., 0])
