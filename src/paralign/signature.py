@@ -43,3 +43,13 @@ def setting_value(value: object) -> str:
     if isinstance(value, tuple):
         return "/".join(setting_value(v) for v in value)
     return str(value)
+
+
+def with_parts(signature: str, parts: Mapping[str, object]) -> str:
+    """`signature` with `parts` added before its closing ``version:X`` (settings of a step that
+    comes after the score, e.g. a bootstrap's ``bs:1000|seed:12345``, as sacrebleu adds them)."""
+    added = [f"{key}:{value}" for key, value in parts.items() if value is not None]
+    head, sep, version = signature.rpartition("|version:")
+    if not sep:  # no version part: added at the end
+        return "|".join([signature, *added])
+    return "|".join([head, *added]) + sep + version

@@ -263,3 +263,63 @@ def test_workers_score_on_a_local_cluster_with_the_numbers_of_one_process(files,
     assert "dask local cluster" in err and "2 workers" in err
     assert json.loads(spread) == json.loads(alone)
     assert len(json.loads(alone)["systems"]) == 2
+
+
+def _systems(tmp_path, n: int = 40):
+    """A reference and three systems of `n` segments: a copy of the reference with a word changed
+    every 4th line, one with a word changed every line, and a copy of the first."""
+    words = ["the cat sat on the mat", "a dog ran home quickly", "prices rose sharply today",
+             "she was reading a long book", "the old man walked slowly"]
+    refs = [words[k % len(words)] + f" number {k}" for k in range(n)]
+    close = [r.replace("the", "a", 1) if k % 4 == 0 else r for k, r in enumerate(refs)]
+    far = [" ".join(["something"] + r.split()[1:]) for r in refs]
+    for name, lines in (("ref", refs), ("close", close), ("far", far), ("copy", close)):
+        (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_confidence_and_paired_bootstrap(tmp_path, capsys, config):
+    """--confidence: each system's bootstrap mean ± half-width of its headline score (the paper's
+    F), the resampling in the signature; --paired-bs: the first -i is the baseline, a clearly
+    worse system is significant, an identical copy of the baseline is not (p = 1)."""
+    from paralign.metrics.paraeval import scorer, system_scores
+    from paralign.metrics.paraeval.scoring import metrics_of
+    from paralign.metrics.significance import confidence, paired_bootstrap
+
+    d = _systems(tmp_path)
+    base = ["paraeval", "-r", str(d / "ref.txt"), "--resources", "none", "--config", config, "--format", "json"]
+    code, out, _ = run(capsys, *base, "-i", str(d / "close.txt"), "--confidence", "--resamples", "300")
+    assert code == 0
+    result = json.loads(out)
+    headline = result["score"] if config == "default" else result["f"]
+    assert result["confidence"]["score"] == pytest.approx(headline)
+    assert abs(result["confidence"]["mean"] - headline) < result["confidence"]["ci"]
+    assert result["signature"].endswith("|bs:300|seed:12345|version:" + result["signature"].rsplit(":", 1)[1])
+    item = scorer(config, resources=[])
+    refs = [(d / "ref.txt").read_text().splitlines()]
+    rows = {name: system_scores(item, (d / f"{name}.txt").read_text().splitlines(), refs, with_stats=True)["stats"]
+            for name in ("close", "far")}
+    score = metrics_of(item, ("score",))[0].score
+    assert result["confidence"] == confidence(rows["close"], score, n_resamples=300).to_dict()
+
+    code, out, _ = run(capsys, *base, "-i", str(d / "close.txt"), "-i", str(d / "far.txt"), "-i",
+                       str(d / "copy.txt"), "--paired-bs", "--seed", "7")
+    assert code == 0
+    baseline, far, copy = json.loads(out)["systems"]
+    assert baseline["paired_bootstrap"]["is_baseline"] and baseline["paired_bootstrap"]["p_value"] is None
+    assert far["paired_bootstrap"]["p_value"] < 0.01 and far["score" if config == "default" else "f"] < headline
+    assert far["paired_bootstrap"]["p_value"] == paired_bootstrap(rows["close"], rows["far"], score, seed=7).p_value
+    assert copy["paired_bootstrap"]["p_value"] == 1.0 and copy["paired_bootstrap"]["baseline"] == str(d / "close.txt")
+    assert all(s["signature"].count("|bs:1000|seed:7|") == 1 for s in (baseline, far, copy))
+
+    code, out, _ = run(capsys, *base[:-2], "-i", str(d / "close.txt"), "-i", str(d / "far.txt"), "--paired-bs")
+    first, second = out.splitlines()
+    assert ", baseline)" in first and "(μ = " in first and "p = 0.0010*" in second
+
+
+def test_a_paired_test_needs_two_systems(tmp_path, capsys):
+    d = _systems(tmp_path, 5)
+    code, _, err = run(capsys, "paraeval", "-r", str(d / "ref.txt"), "-i", str(d / "close.txt"), "--resources",
+                       "none", "--paired-bs")
+    assert code == 2 and "--paired-bs compares systems with the first -i" in err

@@ -7,6 +7,7 @@ import glob
 from contextlib import ExitStack
 
 from ..errors import ConfigurationError, EmptyScoringError, InputFileError, MismatchError
+from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..metrics.paraeval.configs import CONFIGS
 from ._common import (
     add_format,
@@ -58,6 +59,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="segment scores with the counts behind each (--format json: one "
                              'document, {"segments": [...], "corpus": {...}}; many inputs: '
                              '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]})')
+    parser.add_argument("--confidence", action="store_true",
+                        help="bootstrap 95%% confidence of each system's headline score (the paper "
+                             "config's F), resampling its segments: mean ± half-width, as sacrebleu's "
+                             "--confidence")
+    parser.add_argument("--paired-bs", action="store_true",
+                        help="paired bootstrap test (Koehn 2004), as sacrebleu's --paired-bs: the first "
+                             "-i is the baseline, every other system gets the p-value of its difference "
+                             "from it on the same resamples (* when p < 0.05), and its confidence")
+    parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
+                        help="bootstrap resamples of --confidence and --paired-bs (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help="seed of the resamples (default: %(default)s, sacrebleu's)")
     parser.add_argument("--workers", type=positive_int, default=1,
                         help="Dask worker processes: the default and contextual configs score whole "
                              "systems on them (each worker indexes the references once), --config "
@@ -135,13 +148,38 @@ def run(args: argparse.Namespace) -> int:
                              max_length=args.max_length,
                              resources=None if args.resources is None else args.resources.split(","),
                              **_paper_options(args))
+    bootstrap = args.confidence or args.paired_bs
+    if args.paired_bs and len(systems) < 2:
+        raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     with cluster_runner(args):  # systems (graded configs) or segments (paper) on its workers
-        scores = systems_scores(scorer, [hyps for _, hyps in systems], refs, args.sentence_level)
+        scores = systems_scores(scorer, [hyps for _, hyps in systems], refs, args.sentence_level,
+                                with_stats=bootstrap)
+    if bootstrap:
+        _add_significance(args, scorer, scores, [path for path, _ in systems])
     results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]
     _write(args, results)
     if args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
+
+
+def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dict], paths: list[str]) -> None:
+    """Each system's bootstrap figures (``confidence``, and ``paired_bootstrap`` against the first
+    with --paired-bs) in its result, its statistics rows taken out, and the resampling's settings
+    in every signature (``bs:N|seed:S``, as sacrebleu signs them)."""
+    from ..metrics.paraeval.scoring import systems_significance
+    from ..signature import with_parts
+
+    figures = systems_significance(scorer, [result.pop("stats") for result in scores],  # type: ignore[arg-type]
+                                   paired=args.paired_bs, n_resamples=args.resamples, seed=args.seed)
+    for number, (result, extra) in enumerate(zip(scores, figures, strict=True)):
+        result["signature"] = with_parts(result["signature"], {"bs": args.resamples, "seed": args.seed})
+        result.update(extra)
+        if args.paired_bs:  # the baseline itself: its own score and no p-value
+            paired = result.setdefault("paired_bootstrap", {"baseline_score": result["confidence"]["score"],
+                                                            "p_value": None})
+            paired["baseline"] = input_name(paths[0])
+            paired["is_baseline"] = number == 0
 
 
 def _write(args: argparse.Namespace, results: list[tuple[str, dict]]) -> None:
@@ -196,7 +234,28 @@ def _text(score: dict) -> str:
     def num(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.4f}"
 
-    head = f"ParaEval {num(score['score'])} " if "score" in score else "ParaEval "
+    bootstrap = _bootstrap_text(score)  # beside the score it is about: the headline, or the paper's F
+    head = f"ParaEval {num(score['score'])} {bootstrap}" if "score" in score else "ParaEval "
+    tail = "" if "score" in score else bootstrap.rstrip()
     return (f"{head}P = {num(score['precision'])} R = {num(score['recall'])} "
-            f"F = {num(score['f'])}\t{score['signature']}")
+            f"F = {num(score['f'])}{' ' if tail else ''}{tail}\t{score['signature']}")
+
+
+def _bootstrap_text(score: dict) -> str:
+    """``(μ = 0.4170 ± 0.0123, p = 0.0170*) `` after the headline score, as sacrebleu shows a
+    bootstrap (the baseline of a paired test says so instead of a p-value); nothing without one."""
+    if "confidence" not in score:
+        return ""
+    figures = f"μ = {score['confidence']['mean']:.4f} ± {score['confidence']['ci']:.4f}"
+    paired = score.get("paired_bootstrap")
+    if paired is not None and paired["is_baseline"]:
+        figures += ", baseline"
+    elif paired is not None:
+        p = paired["p_value"]
+        figures += f", p = {p:.4f}{'*' if p < SIGNIFICANT else ''}"
+    return f"({figures}) "
+
+
+#: The p-value below which --paired-bs marks a difference with *, as sacrebleu does.
+SIGNIFICANT = 0.05
 

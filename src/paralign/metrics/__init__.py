@@ -9,6 +9,10 @@ from ..errors import MismatchError
 
 #: Levels of meta-evaluation (``meta-eval --level``): system scores, segment scores, or both.
 LEVELS: tuple[str, ...] = ("system", "segment", "both")
+#: The seed of every bootstrap (meta-evaluation's and :mod:`.significance`'s): sacrebleu's.
+DEFAULT_SEED = 12345
+#: Resamples of a confidence interval or a paired test (:mod:`.significance`), as sacrebleu's.
+DEFAULT_RESAMPLES = 1000
 
 
 @overload

@@ -20,9 +20,9 @@ import numpy as np
 from scipy import stats as sps
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError
+from . import DEFAULT_SEED
 
 CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
-DEFAULT_SEED = 12345
 
 
 def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:

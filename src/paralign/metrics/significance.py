@@ -37,10 +37,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ConfigurationError, MismatchError
-from .correlation import DEFAULT_SEED
+from . import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-#: Resamples of a confidence interval or a paired test, as sacrebleu's ``--paired-bs-n`` default.
-DEFAULT_RESAMPLES = 1000
 #: A corpus metric's score from statistics summed over segments (vectorised over leading axes).
 ScoreFunction = Callable[[np.ndarray], np.ndarray]
 #: Most statistics values gathered at once while resampling (bounds the memory, about 16 MB).

@@ -39,7 +39,7 @@ from .paper import (
 #: this package to list the configs without loading numpy.
 _LAZY = {"GradedParaEval": ".graded", "metrics_of": ".scoring", "paraeval": ".scoring",
          "scorer": ".scoring", "system_scores": ".scoring",
-         "systems_scores": ".scoring"}
+         "systems_scores": ".scoring", "systems_significance": ".scoring"}
 
 
 def __getattr__(name: str) -> object:
@@ -54,7 +54,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "CONFIGS", "Config", "GradedExplanation", "GradedParaEval", "TierMatch", "get_config", "metrics_of",
-    "scorer", "system_scores", "systems_scores",
+    "scorer", "system_scores", "systems_scores", "systems_significance",
     "EXACT", "PARAPHRASE", "STAT_COLUMNS", "SYNONYM", "TIERS", "UNMATCHED", "VERSION",
     "MatchedSpan", "ParaEval", "ParaEvalMetric", "ParaEvalScore", "PreparedReferences",
     "SegmentMatch", "SegmentStats", "build_sources", "f_measure", "fast_wordnet_synonyms",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
 from ...workers import run_chunks, stop_batch
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, confidence, paired_bootstrap
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
 from .inputs import check_hypotheses, check_names
@@ -107,7 +108,7 @@ def metrics_of(item: Scorer, parts: Iterable[str] = PARTS, label: str = "paraeva
 
 def systems_scores(
     item: Scorer, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]],
-    sentence_level: bool = False, *, workers: int = 1,
+    sentence_level: bool = False, *, workers: int = 1, with_stats: bool = False,
 ) -> list[dict[str, object]]:
     """:func:`system_scores` of each system (its hypotheses), in order, on the batch runner
     (``workers`` local processes, or the cluster of an enclosing :func:`paralign.workers.runner`).
@@ -118,29 +119,35 @@ def systems_scores(
     wherever they are computed; a task that fails stops the scoring (a corpus score has no place
     for a missing system)."""
     if isinstance(item, GradedParaEval):
-        task = functools.partial(_systems_chunk, item, [list(stream) for stream in references], sentence_level)
+        task = functools.partial(_systems_chunk, item, [list(stream) for stream in references], sentence_level,
+                                 with_stats)
         return run_chunks(task, [list(hyps) for hyps in systems], stop_batch("ParaEval scoring failed in a worker"),
                           workers=workers, chunk_size=1)
-    return [system_scores(item, hyps, references, sentence_level, workers=workers) for hyps in systems]
+    return [system_scores(item, hyps, references, sentence_level, workers=workers, with_stats=with_stats)
+            for hyps in systems]
 
 
-def _systems_chunk(item: GradedParaEval, references: list[list[str]], sentence_level: bool,
+def _systems_chunk(item: GradedParaEval, references: list[list[str]], sentence_level: bool, with_stats: bool,
                    chunk: list[list[str]]) -> list[dict[str, object]]:
     """The scores of a chunk of systems (a worker's task)."""
-    return [system_scores(item, hyps, references, sentence_level) for hyps in chunk]
+    return [system_scores(item, hyps, references, sentence_level, with_stats=with_stats) for hyps in chunk]
 
 
 def system_scores(
     item: Scorer, hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-    sentence_level: bool = False, *, workers: int = 1,
+    sentence_level: bool = False, *, workers: int = 1, with_stats: bool = False,
 ) -> dict[str, object]:
     """One system's scores as plain data: ``precision``, ``recall``, ``f`` (and ``score``, the
     headline, for a graded config), ``signature`` and ``counts`` (the statistics behind them);
-    with `sentence_level` also ``segments``: the same for each segment, numbered from 1. The
-    references are indexed once per scorer, however many systems it scores. ``workers`` is the
-    paper scorer's (its segments matched on Dask workers); a graded scorer spreads whole
-    systems instead (:func:`systems_scores`). No hypothesis at all is an EmptyScoringError (as
-    ``paralign paraeval`` on an empty file), not scores of 0."""
+    with `sentence_level` also ``segments``: the same for each segment, numbered from 1; with
+    `with_stats` also ``stats``: the segments' statistics rows as an array (what
+    :func:`systems_significance` resamples; not JSON). The references are indexed once per
+    scorer, however many systems it scores. ``workers`` is the paper scorer's (its segments
+    matched on Dask workers); a graded scorer spreads whole systems instead
+    (:func:`systems_scores`). No hypothesis at all is an EmptyScoringError (as ``paralign
+    paraeval`` on an empty file), not scores of 0."""
+    import numpy as np
+
     check_hypotheses(hypotheses, scoring=True)
     nrefs = len(references)
     signature = item.signature(nrefs)
@@ -150,14 +157,41 @@ def system_scores(
         if sentence_level:
             out["segments"] = [{"segment": n, **graded_dict(row, item.config, "segment", signature)}
                                for n, row in enumerate(rows, start=1)]
-        return out
-    from .paper import ParaEvalScore, sum_stats
+    else:
+        from .paper import ParaEvalScore, sum_stats
 
-    stats = item.segment_stats(hypotheses, references, workers=workers)
-    out = _paper_dict(ParaEvalScore(sum_stats(stats), signature))
-    if sentence_level:
-        out["segments"] = [{"segment": n, **_paper_dict(ParaEvalScore(s, signature))}
-                           for n, s in enumerate(stats, start=1)]
+        stats = item.segment_stats(hypotheses, references, workers=workers)
+        out = _paper_dict(ParaEvalScore(sum_stats(stats), signature))
+        if sentence_level:
+            out["segments"] = [{"segment": n, **_paper_dict(ParaEvalScore(s, signature))}
+                               for n, s in enumerate(stats, start=1)]
+        rows = np.asarray([s.as_tuple() for s in stats], dtype=np.float64).reshape(len(stats), len(STAT_COLUMNS))
+    if with_stats:
+        out["stats"] = rows
+    return out
+
+
+def systems_significance(
+    item: Scorer, stats: Sequence[np.ndarray], *, paired: bool = False,
+    n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+) -> list[dict[str, object]]:
+    """Bootstrap figures of each system's headline score (a graded config's ``score``, the paper's
+    F) from its segments' statistics rows (``system_scores(..., with_stats=True)["stats"]``), as
+    sacrebleu's ``--confidence`` and ``--paired-bs`` give them (:mod:`paralign.metrics.significance`):
+    ``confidence`` for every system; with `paired`, the first system is the baseline and every
+    other one also gets ``paired_bootstrap`` (its p-value against it, on the same resamples)."""
+    score = metrics_of(item, ("score",))[0].score
+    if not paired:
+        return [{"confidence": confidence(rows, score, n_resamples=n_resamples, seed=seed).to_dict()}
+                for rows in stats]
+    if len(stats) < 2:
+        raise ConfigurationError("a paired test needs a baseline and at least one system to compare with it")
+    out: list[dict[str, object]] = [
+        {"confidence": confidence(stats[0], score, n_resamples=n_resamples, seed=seed).to_dict()}]
+    for rows in stats[1:]:
+        compared = paired_bootstrap(stats[0], rows, score, n_resamples=n_resamples, seed=seed)
+        out.append({"confidence": compared.confidence.to_dict(),
+                    "paired_bootstrap": {"baseline_score": compared.baseline_score, "p_value": compared.p_value}})
     return out
 
 
@@ -189,4 +223,4 @@ def graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> 
 
 
 __all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedMetric", "Scorer", "config_of", "graded_dict",
-           "metrics_of", "paraeval", "scorer", "system_scores", "systems_scores"]
+           "metrics_of", "paraeval", "scorer", "system_scores", "systems_scores", "systems_significance"]
