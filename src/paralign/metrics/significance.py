@@ -31,7 +31,7 @@ Not for: correlations with human judgments and their intervals (:mod:`.correlati
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,29 +108,49 @@ def _corpus_score(stats: np.ndarray, score: ScoreFunction) -> float:
     return float(score(np.asarray(stats, dtype=np.float64).sum(axis=0)))
 
 
+def _confidence(stats: np.ndarray, score: ScoreFunction, resampled: np.ndarray, n_resamples: int,
+                seed: int) -> Confidence:
+    mean, ci = estimate_ci(resampled)
+    return Confidence(_corpus_score(stats, score), mean, ci, n_resamples, seed)
+
+
 def confidence(
     stats: np.ndarray, score: ScoreFunction, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
 ) -> Confidence:
     """The corpus score of a system's segment `stats` with its bootstrap mean and 95% half-width."""
     indices = bootstrap_indices(len(stats), n_resamples, seed)
-    mean, ci = estimate_ci(resampled_scores(stats, score, indices))
-    return Confidence(_corpus_score(stats, score), mean, ci, n_resamples, seed)
+    return _confidence(stats, score, resampled_scores(stats, score, indices), n_resamples, seed)
+
+
+def paired_bootstraps(
+    baseline_stats: np.ndarray, systems_stats: Sequence[np.ndarray], score: ScoreFunction, *,
+    n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+) -> tuple[Confidence, list[PairedComparison]]:
+    """The baseline's confidence, and each system against the baseline (the same segments, in the
+    same order): the paired bootstrap test of the module text. The baseline is resampled once,
+    however many systems are compared with it."""
+    n_segments = len(baseline_stats)
+    for stats in systems_stats:
+        if len(stats) != n_segments:
+            raise MismatchError(f"the baseline has {n_segments} segments but the system {len(stats)}")
+    indices = bootstrap_indices(n_segments, n_resamples, seed)
+    baseline = resampled_scores(baseline_stats, score, indices)
+    baseline_score = _corpus_score(baseline_stats, score)
+    compared = []
+    for stats in systems_stats:
+        system = resampled_scores(stats, score, indices)
+        system_confidence = _confidence(stats, score, system, n_resamples, seed)
+        observed = abs(system_confidence.score - baseline_score)
+        differences = np.abs(system - baseline)
+        centred = differences - differences.mean()
+        p_value = (int(np.sum(centred >= observed)) + 1) / (n_resamples + 1)
+        compared.append(PairedComparison(system_confidence.score, baseline_score, p_value, system_confidence))
+    return _confidence(baseline_stats, score, baseline, n_resamples, seed), compared
 
 
 def paired_bootstrap(
     baseline_stats: np.ndarray, system_stats: np.ndarray, score: ScoreFunction, *,
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
 ) -> PairedComparison:
-    """A system's segment statistics against a baseline's (the same segments, in the same order):
-    the paired bootstrap test of the module text."""
-    if len(baseline_stats) != len(system_stats):
-        raise MismatchError(f"the baseline has {len(baseline_stats)} segments but the system {len(system_stats)}")
-    indices = bootstrap_indices(len(system_stats), n_resamples, seed)
-    baseline, system = resampled_scores(baseline_stats, score, indices), resampled_scores(system_stats, score, indices)
-    observed = abs(_corpus_score(system_stats, score) - _corpus_score(baseline_stats, score))
-    differences = np.abs(system - baseline)
-    centred = differences - differences.mean()
-    p_value = (int(np.sum(centred >= observed)) + 1) / (n_resamples + 1)
-    mean, ci = estimate_ci(system)
-    return PairedComparison(_corpus_score(system_stats, score), _corpus_score(baseline_stats, score), p_value,
-                            Confidence(_corpus_score(system_stats, score), mean, ci, n_resamples, seed))
+    """One system against a baseline (:func:`paired_bootstraps`)."""
+    return paired_bootstraps(baseline_stats, [system_stats], score, n_resamples=n_resamples, seed=seed)[1][0]

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
 from ...workers import run_chunks, stop_batch
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, confidence, paired_bootstrap
+from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, confidence, paired_bootstraps
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
 from .inputs import check_hypotheses, check_names
@@ -186,13 +186,10 @@ def systems_significance(
                 for rows in stats]
     if len(stats) < 2:
         raise ConfigurationError("a paired test needs a baseline and at least one system to compare with it")
-    out: list[dict[str, object]] = [
-        {"confidence": confidence(stats[0], score, n_resamples=n_resamples, seed=seed).to_dict()}]
-    for rows in stats[1:]:
-        compared = paired_bootstrap(stats[0], rows, score, n_resamples=n_resamples, seed=seed)
-        out.append({"confidence": compared.confidence.to_dict(),
-                    "paired_bootstrap": {"baseline_score": compared.baseline_score, "p_value": compared.p_value}})
-    return out
+    baseline, compared = paired_bootstraps(stats[0], stats[1:], score, n_resamples=n_resamples, seed=seed)
+    return [{"confidence": baseline.to_dict()}] + [
+        {"confidence": c.confidence.to_dict(),
+         "paired_bootstrap": {"baseline_score": c.baseline_score, "p_value": c.p_value}} for c in compared]
 
 
 def paraeval(
