@@ -21,6 +21,7 @@ from scipy import stats as sps
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError
 from . import DEFAULT_SEED
+from .significance import Interval, interval
 
 CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
@@ -87,29 +88,6 @@ def row_correlations(kind: str, x: np.ndarray, y: Sequence[float]) -> np.ndarray
             out[b] = sps.kendalltau(row, y)[0] if np.ptp(row) > 0 else np.nan
         return out
     raise ConfigurationError(f"unknown correlation {kind!r}; choose from {', '.join(CORRELATIONS)}")
-
-
-@dataclass(frozen=True, slots=True)
-class Interval:
-    """A point estimate with its bootstrap percentile interval."""
-
-    value: float
-    low: float
-    high: float
-
-    def to_dict(self) -> dict[str, float | None]:
-        return {k: (None if np.isnan(v) else round(float(v), 4))
-                for k, v in (("value", self.value), ("low", self.low), ("high", self.high))}
-
-
-def interval(value: float, samples: np.ndarray, level: float = 0.95) -> Interval:
-    """`value` with the central `level` percentile interval of its bootstrap `samples` (NaNs dropped)."""
-    tail = 100 * (1 - level) / 2
-    samples = samples[~np.isnan(samples)]
-    if not len(samples):
-        return Interval(value, float("nan"), float("nan"))
-    low, high = np.percentile(samples, [tail, 100 - tail])
-    return Interval(float(value), float(low), float(high))
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,6 +104,29 @@ class PairedComparison:
                 "confidence": self.confidence.to_dict()}
 
 
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A point estimate with its bootstrap percentile interval."""
+
+    value: float
+    low: float
+    high: float
+
+    def to_dict(self) -> dict[str, float | None]:
+        return {k: (None if np.isnan(v) else round(float(v), 4))
+                for k, v in (("value", self.value), ("low", self.low), ("high", self.high))}
+
+
+def interval(value: float, samples: np.ndarray, level: float = 0.95) -> Interval:
+    """`value` with the central `level` percentile interval of its bootstrap `samples` (NaNs dropped)."""
+    tail = 100 * (1 - level) / 2
+    samples = samples[~np.isnan(samples)]
+    if not len(samples):
+        return Interval(value, float("nan"), float("nan"))
+    low, high = np.percentile(samples, [tail, 100 - tail])
+    return Interval(float(value), float(low), float(high))
+
+
 def _corpus_score(stats: np.ndarray, score: ScoreFunction) -> float:
     return float(score(np.asarray(stats, dtype=np.float64).sum(axis=0)))
 
