@@ -159,3 +159,25 @@ def test_the_signature_is_printed_under_the_scores_and_in_the_json(tmp_path: Pat
     assert json.loads(capsys.readouterr().out)["signature"] == signature.replace("sultan2014", "all-words")
     assert main([*argv, "--workers", "2", "--format", "json"]) == 0  # one chunk: in this process
     assert json.loads(capsys.readouterr().out)["signature"] == signature
+
+
+def test_confidence_gives_each_correlation_its_bootstrap_interval(tmp_path: Path, capsys) -> None:
+    """--confidence: per file and for the weighted mean, Pearson and Spearman with their 95%
+    intervals (JSON and text), the resampling in the signature; the values are unchanged."""
+    rows = [(float(k % 6), f"sentence {k} about cats", f"sentence {k} about {'cats' if k % 2 else 'dogs'}")
+            for k in range(30)]
+    first, second = _sts(tmp_path / "a.tsv", rows), _sts(tmp_path / "b.tsv", rows[::-1][:20])
+    argv = ["evaluate-sts", "--data", first, "--data", second, "--aligner", "exact"]
+    assert main([*argv, "--format", "json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--confidence", "--resamples", "200", "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["pearson"] == plain["pearson"] and "pearson_interval" not in plain
+    for row in [*result["sets"], result]:
+        for kind in ("pearson", "spearman"):
+            interval = row[f"{kind}_interval"]
+            assert interval["value"] == round(row[kind], 4) and interval["low"] <= interval["value"] <= interval["high"]
+    assert "|bs:200|seed:12345|version:" in result["signature"]
+    assert main([*argv, "--confidence", "--resamples", "200"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert "95% interval" in text[0] and text[-2].startswith("weighted mean") and text[-2].count("[") == 2

@@ -116,3 +116,36 @@ def test_bad_sizes_are_refused() -> None:
         bootstrap_indices(0, 10)
     with pytest.raises(MismatchError, match="the baseline has 2 segments but the system 3"):
         paired_bootstrap(np.ones((2, 4)), np.ones((3, 4)), lambda s: s[..., 0])
+
+
+def test_correlation_interval_of_one_group_and_of_a_weighted_mean() -> None:
+    """The value is the correlation on all items (the size-weighted mean over groups), the
+    interval brackets it, and a group with a stronger relation has a higher interval."""
+    from scipy import stats as sps
+
+    from paralign.metrics.significance import correlation_interval
+
+    rng = np.random.default_rng(0)
+    gold_a, gold_b = rng.uniform(0, 5, 200), rng.uniform(0, 5, 50)
+    a, b = gold_a + rng.normal(0, 1.0, 200), gold_b + rng.normal(0, 3.0, 50)
+    one = correlation_interval([(a, gold_a)], "pearson", n_resamples=300)
+    assert one.value == pytest.approx(sps.pearsonr(a, gold_a)[0]) and one.low < one.value < one.high
+    rho = correlation_interval([(a, gold_a)], "spearman", n_resamples=300)
+    assert rho.value == pytest.approx(sps.spearmanr(a, gold_a)[0]) and rho.low < rho.value < rho.high
+    weak = correlation_interval([(b, gold_b)], "pearson", n_resamples=300)
+    assert weak.high < one.high and weak.low < one.low
+    both = correlation_interval([(a, gold_a), (b, gold_b)], "pearson", n_resamples=300)
+    assert both.value == pytest.approx((200 * one.value + 50 * weak.value) / 250)
+    assert correlation_interval([(a, gold_a)], n_resamples=300, seed=1) != correlation_interval(
+        [(a, gold_a)], n_resamples=300, seed=2)
+
+
+def test_correlation_interval_refuses_what_it_cannot_correlate() -> None:
+    from paralign.metrics.significance import correlation_interval
+
+    with pytest.raises(ConfigurationError, match="choose pearson or spearman"):
+        correlation_interval([([1, 2, 3], [1, 2, 3])], "kendall")
+    with pytest.raises(MismatchError, match="at least 2"):
+        correlation_interval([([1.0], [1.0])])
+    with pytest.raises(MismatchError, match="as many scores as gold values"):
+        correlation_interval([([1, 2, 3], [1, 2])])

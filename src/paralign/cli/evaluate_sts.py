@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
-from ._common import add_format, add_output, add_report, write_report, write_result
+from ._common import add_format, add_output, add_report, positive_int, write_report, write_result
 from ._options import add_similarity_options, evaluate_inputs
 
 
@@ -22,6 +23,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "across them and saved under \"model\" in the JSON report, for similarity --model; "
                         "without it, the blend paralign ships, fitted on STS 2012's training files)")
     add_similarity_options(parser)
+    parser.add_argument("--confidence", action="store_true",
+                        help="95%% bootstrap intervals of each file's Pearson and Spearman and of their "
+                             "size-weighted means (each file's pairs resampled within the file)")
+    parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
+                        help="bootstrap resamples of --confidence (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help="seed of the resamples (default: %(default)s)")
     add_output(parser)
     add_format(parser)
     add_report(parser, "per file, system score against gold as a scatter plot, the correlations "
@@ -30,11 +38,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def render(result: dict) -> str:
-    lines = [f"{'set':<28} {'pairs':>6} {'pearson':>8} {'spearman':>8} {'skipped':>7}"]
-    for s in result["sets"]:
-        lines.append(f"{s['name']:<28} {s['pairs']:>6} {_num(s['pearson'])} {_num(s['spearman'])} {s['skipped']:>7}")
+    wide = "pearson_interval" in result  # --confidence: each correlation's 95% interval beside it
+    head = f"{'pearson':>8}{'  95% interval':<17} {'spearman':>8}{'  95% interval':<17}" if wide else \
+        f"{'pearson':>8} {'spearman':>8}"
+    lines = [f"{'set':<28} {'pairs':>6} {head} {'skipped':>7}"]
+    rows = [(s["name"], s) for s in result["sets"]]
     if len(result["sets"]) > 1:
-        lines.append(f"{'weighted mean':<28} {result['pairs']:>6} {_num(result['pearson'])} {_num(result['spearman'])} {result['skipped']:>7}")
+        rows.append(("weighted mean", result))
+    for name, row in rows:
+        figures = [f"{_num(row[k])}{_interval(row.get(f'{k}_interval')) if wide else ''}" for k in ("pearson", "spearman")]
+        lines.append(f"{name:<28} {row['pairs']:>6} {' '.join(figures)} {row['skipped']:>7}")
     model = result.get("model")
     if model:
         blend = " + ".join(f"{s['weight']:.3f}·{s['name']}" for s in model["signals"])
@@ -46,6 +59,26 @@ def render(result: dict) -> str:
 
 def _num(value: float | None) -> str:
     return f"{'n/a':>8}" if value is None else f"{100 * value:>8.2f}"
+
+
+def _interval(interval: dict | None) -> str:
+    """``  [86.91, 88.52]`` (percent, as the correlations), blank when undefined."""
+    if not interval or interval["low"] is None:
+        return f"{'':<17}"
+    return f"  [{100 * interval['low']:.2f}, {100 * interval['high']:.2f}]".ljust(17)
+
+
+def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) -> None:
+    """--confidence: each correlation's bootstrap interval beside it (``pearson_interval``,
+    ``spearman_interval``), the resampling in the signature (``bs:N|seed:S``)."""
+    from ..signature import with_parts
+    from ..similarity.sts import sts_intervals
+
+    intervals = sts_intervals(report, n_resamples=args.resamples, seed=args.seed)
+    for row, found in [*zip(result["sets"], intervals["sets"], strict=True), (result, intervals)]:
+        for kind in ("pearson", "spearman"):
+            row[f"{kind}_interval"] = None if found is None else found[kind]
+    result["signature"] = with_parts(result["signature"], {"bs": args.resamples, "seed": args.seed})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     for s in result["sets"]:
         if s["path"] in names.values():
             s["name"] = s["path"]  # not the copy's file name
+    if args.confidence:
+        _add_intervals(args, reports[0], result)
     warnings = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
     warnings += [f"{s['path']}: pair {f['index'] + 1}: {f['error']}" for s in result["sets"] for f in s["failures"]]
     warnings += result["notes"]

@@ -25,7 +25,11 @@ compared and a test checks that BLEU gives sacrebleu's figures:
   tests). Counting ties gives such a pair p = 1. For two different systems a tie between
   continuous differences is all but impossible, and the two p-values agree (the BLEU test).
 
-Not for: correlations with human judgments and their intervals (:mod:`.correlation`,
+:func:`correlation_interval` resamples the same way for a correlation with gold scores (STS:
+Pearson or Spearman of a file, or the size-weighted mean of several, each file resampled within
+itself): a percentile interval (:class:`Interval`), as meta-evaluation gives.
+
+Not for: metric-human correlations over MT systems and segments (:mod:`.correlation`,
 :mod:`.segment_correlation`, which resample source segments for meta-evaluation).
 """
 
@@ -177,3 +181,39 @@ def paired_bootstrap(
 ) -> PairedComparison:
     """One system against a baseline (:func:`paired_bootstraps`)."""
     return paired_bootstraps(baseline_stats, [system_stats], score, n_resamples=n_resamples, seed=seed)[1][0]
+
+
+def correlation_interval(
+    groups: Sequence[tuple[Sequence[float], Sequence[float]]], kind: str = "pearson", *,
+    n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, level: float = 0.95,
+) -> Interval:
+    """The size-weighted mean correlation (``pearson`` or ``spearman``) of (scores, gold) groups,
+    e.g. STS files (SemEval's aggregate; one group: its correlation), with the central `level`
+    percentile interval of its bootstrap: each resample draws every group's items with
+    replacement, within the group, and recomputes the weighted mean. A resample whose
+    correlation is undefined (a constant draw) is left out of the interval."""
+    if kind not in ("pearson", "spearman"):
+        raise ConfigurationError(f"unknown correlation {kind!r}; choose pearson or spearman")
+    arrays = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in groups]
+    if not arrays or any(len(x) != len(y) or len(x) < 2 for x, y in arrays):
+        raise MismatchError("every group needs as many scores as gold values, and at least 2")
+    rng = np.random.default_rng(seed)
+    sizes = np.array([len(x) for x, _ in arrays], dtype=np.float64)
+    full, resampled = np.empty(len(arrays)), np.empty((n_resamples, len(arrays)))
+    for k, (x, y) in enumerate(arrays):
+        full[k] = _row_correlations(kind, x[None, :], y[None, :])[0]
+        draws = rng.choice(len(x), size=(n_resamples, len(x)), replace=True)
+        resampled[:, k] = _row_correlations(kind, x[draws], y[draws])
+    return interval(float(full @ sizes / sizes.sum()), resampled @ sizes / sizes.sum(), level)
+
+
+def _row_correlations(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant)."""
+    if kind == "spearman":
+        from scipy.stats import rankdata
+
+        x, y = rankdata(x, axis=1), rankdata(y, axis=1)
+    xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
+    denom = np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)

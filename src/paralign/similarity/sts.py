@@ -17,7 +17,7 @@ from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
 from ..corpora.sts import StsPair, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError
-from ..metrics import least_squares
+from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
 from .hybrid import HybridModel, HybridSignal, aligner_mismatch, default_model, fit_hybrid_files
 from .scores import similarity_many
@@ -237,6 +237,33 @@ def evaluate_sts_files(
     mismatch = aligner_mismatch(sig, aligner)
     return StsReport(tuple(results), sig.name, aligner_label(aligner), model, tuple(map(str, train)),
                      similarity_signature(sig, aligner), notes=(mismatch,) if mismatch else ())
+
+
+def sts_intervals(
+    report: StsReport, *, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+) -> dict[str, object]:
+    """95% bootstrap intervals of a report's correlations (:func:`~paralign.metrics.significance.
+    correlation_interval`, each file's scored pairs resampled within the file): ``sets``, per
+    file ``{"pearson": {value, low, high}, "spearman": ...}``, and the size-weighted means'
+    under ``pearson`` and ``spearman``; ``resamples`` and ``seed``. A file whose correlation is
+    undefined (fewer than 2 scored pairs) has None and is left out of the means, as in the report."""
+    from ..metrics.significance import correlation_interval
+
+    groups = []
+    for result in report.sets:
+        scored = scored_pairs(result)
+        groups.append(([s for _, s in scored], [p.score for p, _ in scored]))
+    usable = [g for g, r in zip(groups, report.sets, strict=True) if r.evaluation.pearson is not None]
+
+    def both(chosen: Sequence[tuple[list[float], list[float]]]) -> dict[str, object] | None:
+        if not chosen:
+            return None
+        return {kind: correlation_interval(chosen, kind, n_resamples=n_resamples, seed=seed).to_dict()
+                for kind in ("pearson", "spearman")}
+
+    sets = [both([g]) if r.evaluation.pearson is not None else None for g, r in zip(groups, report.sets, strict=True)]
+    return {"sets": sets, **(both(usable) or {"pearson": None, "spearman": None}),
+            "resamples": n_resamples, "seed": seed}
 
 
 @dataclass(frozen=True, slots=True)
