@@ -290,3 +290,22 @@ def table_path(spec: str) -> tuple[str, str, str]:
     """(path, ':', threshold) of a table spec whose path is stdin ('-:0.5'), else (spec, '', '')."""
     path, sep, threshold = spec.rpartition(":")
     return (path, sep, threshold) if sep and is_stdin(path) else (spec, "", "")
+
+
+def add_bootstrap_options(parser: argparse.ArgumentParser, confidence_help: str) -> None:
+    """--confidence (what it gives: `confidence_help`), --resamples and --seed: the bootstrap
+    options every command with intervals takes (:mod:`paralign.metrics.significance`)."""
+    from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    parser.add_argument("--confidence", action="store_true", help=confidence_help)
+    parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
+                        help="bootstrap resamples (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help="seed of the resamples (default: %(default)s, sacrebleu's)")
+
+
+def bootstrap_signature(args: argparse.Namespace, signature: str) -> str:
+    """`signature` with the resampling's settings (``bs:N|seed:S``), as sacrebleu signs a bootstrap."""
+    from ..signature import with_parts
+
+    return with_parts(signature, {"bs": args.resamples, "seed": args.seed})

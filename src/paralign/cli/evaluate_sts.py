@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
-from ._common import add_format, add_output, add_report, positive_int, write_report, write_result
-from ._options import add_similarity_options, evaluate_inputs
+from ._common import add_format, add_output, add_report, write_report, write_result
+from ._options import (
+    add_bootstrap_options,
+    add_similarity_options,
+    bootstrap_signature,
+    evaluate_inputs,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,13 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "across them and saved under \"model\" in the JSON report, for similarity --model; "
                         "without it, the blend paralign ships, fitted on STS 2012's training files)")
     add_similarity_options(parser)
-    parser.add_argument("--confidence", action="store_true",
-                        help="95%% bootstrap intervals of each file's Pearson and Spearman and of their "
-                             "size-weighted means (each file's pairs resampled within the file)")
-    parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
-                        help="bootstrap resamples of --confidence (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                        help="seed of the resamples (default: %(default)s)")
+    add_bootstrap_options(parser, "95%% bootstrap intervals of each file's Pearson and Spearman and of "
+                          "their size-weighted means (each file's pairs resampled within the file)")
     add_output(parser)
     add_format(parser)
     add_report(parser, "per file, system score against gold as a scatter plot, the correlations "
@@ -71,14 +70,13 @@ def _interval(interval: dict | None) -> str:
 def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) -> None:
     """--confidence: each correlation's bootstrap interval beside it (``pearson_interval``,
     ``spearman_interval``), the resampling in the signature (``bs:N|seed:S``)."""
-    from ..signature import with_parts
     from ..similarity.sts import sts_intervals
 
     intervals = sts_intervals(report, n_resamples=args.resamples, seed=args.seed)
     for row, found in [*zip(result["sets"], intervals["sets"], strict=True), (result, intervals)]:
         for kind in ("pearson", "spearman"):
             row[f"{kind}_interval"] = None if found is None else found[kind]
-    result["signature"] = with_parts(result["signature"], {"bs": args.resamples, "seed": args.seed})
+    result["signature"] = bootstrap_signature(args, result["signature"])
 
 
 def run(args: argparse.Namespace) -> int:

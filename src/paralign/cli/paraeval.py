@@ -7,7 +7,6 @@ import glob
 from contextlib import ExitStack
 
 from ..errors import ConfigurationError, EmptyScoringError, InputFileError, MismatchError
-from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
 from ..metrics.paraeval.configs import CONFIGS
 from ._common import (
     add_format,
@@ -23,8 +22,10 @@ from ._common import (
     write_report,
 )
 from ._options import (
+    add_bootstrap_options,
     add_paraeval_source_options,
     add_scheduler_option,
+    bootstrap_signature,
     cluster_runner,
     table_path,
     table_specs,
@@ -59,18 +60,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="segment scores with the counts behind each (--format json: one "
                              'document, {"segments": [...], "corpus": {...}}; many inputs: '
                              '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]})')
-    parser.add_argument("--confidence", action="store_true",
-                        help="bootstrap 95%% confidence of each system's headline score (the paper "
-                             "config's F), resampling its segments: mean ± half-width, as sacrebleu's "
-                             "--confidence")
+    add_bootstrap_options(parser, "bootstrap 95%% confidence of each system's headline score (the "
+                          "paper config's F), resampling its segments: mean ± half-width, as "
+                          "sacrebleu's --confidence")
     parser.add_argument("--paired-bs", action="store_true",
                         help="paired bootstrap test (Koehn 2004), as sacrebleu's --paired-bs: the first "
                              "-i is the baseline, every other system gets the p-value of its difference "
                              "from it on the same resamples (* when p < 0.05), and its confidence")
-    parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
-                        help="bootstrap resamples of --confidence and --paired-bs (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                        help="seed of the resamples (default: %(default)s, sacrebleu's)")
     parser.add_argument("--workers", type=positive_int, default=1,
                         help="Dask worker processes: the default and contextual configs score whole "
                              "systems on them (each worker indexes the references once), --config "
@@ -168,12 +164,11 @@ def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dic
     with --paired-bs) in its result, its statistics rows taken out, and the resampling's settings
     in every signature (``bs:N|seed:S``, as sacrebleu signs them)."""
     from ..metrics.paraeval.scoring import systems_significance
-    from ..signature import with_parts
 
     figures = systems_significance(scorer, [result.pop("stats") for result in scores],  # type: ignore[arg-type]
                                    paired=args.paired_bs, n_resamples=args.resamples, seed=args.seed)
     for number, (result, extra) in enumerate(zip(scores, figures, strict=True)):
-        result["signature"] = with_parts(result["signature"], {"bs": args.resamples, "seed": args.seed})
+        result["signature"] = bootstrap_signature(args, result["signature"])
         result.update(extra)
         if args.paired_bs:  # the baseline itself: its own score and no p-value
             paired = result.setdefault("paired_bootstrap", {"baseline_score": result["confidence"]["score"],
