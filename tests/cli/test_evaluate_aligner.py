@@ -78,3 +78,29 @@ def test_the_signature_names_the_aligner_and_the_gold_links(capsys) -> None:
     assert (other["aligner"], other["gold"]) == ("sultan:paraphrase", "sure+possible")
     assert main(argv) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"signature: {signature}"
+
+
+def test_confidence_of_macro_f1_is_the_score_alignments_one(tmp_path: Path, capsys) -> None:
+    """evaluate-aligner --confidence gives what score-alignments --confidence gives for the same
+    alignments (the aligner's, written as Pharaoh lines)."""
+    import json
+
+    assert main(["evaluate-aligner", "--gold", GOLD, "--confidence", "--resamples", "40", "--format", "json"]) == 0
+    evaluated = json.loads(capsys.readouterr().out)
+    system = tmp_path / "system.pharaoh"
+    assert main(["align", "--source", *_sides(tmp_path), "-o", str(system)]) == 0
+    assert main(["score-alignments", "--gold", GOLD, "--system", str(system), "--confidence", "--resamples", "40",
+                 "--format", "json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert evaluated["confidence"] == scored["confidence"]
+    assert evaluated["signature"].endswith("|bs:40|seed:12345|version:" + evaluated["signature"].rsplit(":", 1)[1])
+
+
+def _sides(tmp_path: Path) -> list[str]:
+    """The gold file's sentences as two token files (for align --source/--target --tokenized)."""
+    import json
+
+    rows = [json.loads(line) for line in Path(GOLD).read_text(encoding="utf-8").splitlines() if line.strip()]
+    for name, side in (("s.txt", "source"), ("t.txt", "target")):
+        (tmp_path / name).write_text("".join(r[side] + "\n" for r in rows), encoding="utf-8")
+    return [str(tmp_path / "s.txt"), "--target", str(tmp_path / "t.txt"), "--tokenized"]

@@ -196,3 +196,32 @@ def test_scores_carry_the_signature_of_the_gold_links_scored(capsys) -> None:
     assert code == 0 and json.loads(out)["signature"].startswith("gold:sure|version:")
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--gold-links", "sure+possible")
     assert code == 0 and out.rstrip("\n").split("\n")[-1].startswith("signature: gold:sure+possible|version:")
+
+
+def test_confidence_of_macro_f1_resamples_the_pairs(capsys) -> None:
+    """--confidence: macro F1's bootstrap over pairs (the three pairs' rows resampled), the same
+    figure as the library's, the resampling in the signature; the scores are unchanged."""
+    import numpy as np
+
+    from paralign.metrics.alignment_scores import (
+        macro_f1_confidence,
+        macro_f1_from_sums,
+        score_files,
+    )
+    from paralign.metrics.significance import bootstrap_indices
+
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--confidence", "--resamples", "50", "--format",
+                       "json")
+    assert code == 0
+    result = json.loads(out)
+    scores = score_files(GOLD, SYSTEM)
+    assert result["macro"]["f1"] == pytest.approx(scores.macro.f1)
+    found = result["confidence"]["macro_f1"]
+    assert found == macro_f1_confidence(scores.per_pair, n_resamples=50).to_dict()
+    assert found["score"] == pytest.approx(scores.macro.f1)
+    rows = np.array([(p.precision, p.recall, 1.0) for p in scores.per_pair])
+    by_hand = [float(macro_f1_from_sums(rows[i].sum(axis=0))) for i in bootstrap_indices(3, 50)]
+    assert found["mean"] == pytest.approx(np.mean(by_hand))
+    assert result["signature"] == "gold:sure|bs:50|seed:12345|version:" + result["signature"].rsplit(":", 1)[1]
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--confidence", "--seed", "3")
+    assert "macro F1 bootstrap: μ = " in out and "1000 resamples of the pairs, seed 3" in out

@@ -309,3 +309,13 @@ def bootstrap_signature(args: argparse.Namespace, signature: str) -> str:
     from ..signature import with_parts
 
     return with_parts(signature, {"bs": args.resamples, "seed": args.seed})
+
+
+def add_macro_confidence(args: argparse.Namespace, result: dict, per_pair: Sequence[object]) -> None:
+    """--confidence of the alignment scorers: ``confidence.macro_f1`` in `result` (the bootstrap of
+    macro F1 over its pairs' counts), the resampling in its signature."""
+    from ..metrics.alignment_scores import macro_f1_confidence
+
+    found = macro_f1_confidence(per_pair, n_resamples=args.resamples, seed=args.seed)  # type: ignore[arg-type]
+    result["confidence"] = {"macro_f1": found.to_dict()}
+    result["signature"] = bootstrap_signature(args, result["signature"])

@@ -16,7 +16,9 @@ from ._common import (
 )
 from ._options import (
     add_aligner_options,
+    add_bootstrap_options,
     add_gold_options,
+    add_macro_confidence,
     aligner_from_args,
     cluster_runner,
     on_gold,
@@ -33,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_gold_options(parser)
     add_aligner_options(parser)
+    add_bootstrap_options(parser, "95%% bootstrap confidence of macro F1, resampling the pairs: mean ± half-width")
     add_format(parser)
     add_output(parser)
     add_report(parser, "the scores, then every pair's grid against gold, worst first, "
@@ -61,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
     with cluster_runner(args):
         result = on_gold(args, evaluate)
+    if args.confidence:
+        add_macro_confidence(args, result, [pair.counts for pair in pairs])
     write_result(args, result, _render)
     if args.report is not None:
         from ..viz.reports import alignment_report

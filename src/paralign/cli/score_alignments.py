@@ -16,6 +16,7 @@ from ._common import (
     warn_each,
     write_result,
 )
+from ._options import add_bootstrap_options, add_macro_confidence
 from ._render import render_scores
 
 
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--system-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--per-pair", action="store_true",
                         help="with --format json, include per-pair counts and scores")
+    add_bootstrap_options(parser, "95%% bootstrap confidence of macro F1, resampling the pairs: mean ± half-width")
     add_format(parser)
     add_output(parser)
     parser.set_defaults(func=run)
@@ -61,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     result, skipped = scores.to_dict(per_pair=args.per_pair), [str(s) for s in scores.skipped]
     result, skipped = shown_names(result, names), shown_names(skipped, names)
     result["signature"] = join_signature({"gold": args.gold_links})  # as evaluate-aligner's ends
+    if args.confidence:
+        add_macro_confidence(args, result, scores.per_pair)
     write_result(args, result, _render)
     warn_each(skipped, "pairs skipped")
     return 0

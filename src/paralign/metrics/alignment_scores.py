@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._moved import moved_names
 from ..alignment import Alignment
@@ -40,7 +41,12 @@ from ..errors import (
     MismatchError,
     ParalignError,
 )
-from . import f_measure
+from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    from .significance import Confidence
 
 LINK_SETS = ("sure", "sure+possible")
 
@@ -209,6 +215,30 @@ class AlignmentScores:
                 for k, p in zip(positions, self.per_pair, strict=True)
             ]
         return result
+
+
+def macro_f1_from_sums(sums: np.ndarray) -> np.ndarray:
+    """Macro F1 from per-pair rows ``(precision, recall, 1)`` summed (last axis): the harmonic
+    mean of mean precision and mean recall, as :attr:`AlignmentScores.macro` computes it;
+    vectorised over leading axes, so a bootstrap can resample pairs."""
+    import numpy as np
+
+    sums = np.asarray(sums, dtype=np.float64)
+    precision, recall = sums[..., 0] / sums[..., 2], sums[..., 1] / sums[..., 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
+
+
+def macro_f1_confidence(per_pair: Sequence[PairCounts], *, n_resamples: int = DEFAULT_RESAMPLES,
+                        seed: int = DEFAULT_SEED) -> Confidence:
+    """Macro F1 of `per_pair` with its bootstrap mean and 95% half-width, resampling the pairs
+    (:func:`paralign.metrics.significance.confidence`)."""
+    import numpy as np
+
+    from .significance import confidence
+
+    rows = np.asarray([(p.precision, p.recall, 1.0) for p in per_pair], dtype=np.float64).reshape(-1, 3)
+    return confidence(rows, macro_f1_from_sums, n_resamples=n_resamples, seed=seed)
 
 
 def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
