@@ -44,16 +44,24 @@ from ..similarity import SIGNALS, Signal, make_signal, needs_fit
 
 T = TypeVar("T")
 
+#: Entries each cache of the app's ParaEval scorers holds before it starts again (their phrase
+#: lookups, synsets, stems...: see :class:`GradedParaEval`). A server sees an endless stream of
+#: new words; 5,000 holds the vocabulary of about a thousand news segments, and a lookup missed
+#: costs microseconds. Batch scoring (``paralign paraeval``) keeps every entry instead.
+SERVE_CACHE_SIZE = 5_000
+
 
 @dataclass(frozen=True, slots=True)
 class ServeConfig:
     """What the app loads at start-up: the built-in paraphrase `resources` (``ppdb``,
     ``wordnet``) and the paraphrase `tables` (``path[:threshold]``, as ``--table`` takes them);
-    `warm` aligns one pair per preset at start-up."""
+    `warm` aligns one pair per preset at start-up; `cache_size` bounds each cache of the
+    ParaEval scorers (:data:`SERVE_CACHE_SIZE`; None: no bound)."""
 
     tables: tuple[str, ...] = ()
     resources: tuple[str, ...] = ("ppdb", "wordnet")
     warm: bool = True
+    cache_size: int | None = SERVE_CACHE_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +129,8 @@ class Engine:
     missing: dict[str, str] = field(default_factory=dict)
     #: similarity signals left out because their extra is not installed, and why
     unavailable_signals: dict[str, str] = field(default_factory=dict)
+    #: entries each cache of the ParaEval scorers holds (None: no bound)
+    cache_size: int | None = SERVE_CACHE_SIZE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -140,9 +150,9 @@ class Engine:
                 signals[name] = make_signal(name)
             except ExtraMissingError as exc:
                 unavailable[name] = str(exc)
-        engine = cls(sources, ParaEval(list(sources.values())),
+        engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size),
                      {name: s for name, s in signals.items() if not needs_fit(s)},
-                     unavailable_signals=unavailable)
+                     unavailable_signals=unavailable, cache_size=config.cache_size)
         for name in CONFIGS:
             if get_config(name).scorer == "graded":
                 try:
@@ -215,7 +225,8 @@ class Engine:
             if config.scorer != "graded":
                 raise ConfigurationError(f"ParaEval config {name!r} is not a graded config")
             found = self.graded[name] = self._locked(
-                lambda: GradedParaEval(config, list(self.sources.values()), cache_vectors=False))
+                lambda: GradedParaEval(config, list(self.sources.values()), cache_vectors=False,
+                                       cache_size=self.cache_size))
         return found
 
     def paraeval(self, hypothesis: str, references: Sequence[str], config: str = "default") -> ParaEvalResult:

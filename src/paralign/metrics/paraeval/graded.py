@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...caching import CappedDict, cache_dict
 from ...errors import ConfigurationError, MismatchError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
 from ...settings import vector_cache_dir
@@ -99,7 +100,7 @@ class _SenseLookup(ParaEval):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "senses", {})  # word -> its synsets' keys
+        object.__setattr__(self, "senses", cache_dict(self.cache_size))  # word -> its synsets' keys
 
     def paraphrases(self, phrase: str) -> frozenset[str]:
         found = self._cache.get(phrase)  # only this method fills the cache: keys included
@@ -125,10 +126,19 @@ class GradedParaEval:
     """The graded scorer of one `Config`; build once, score many systems (references indexed
     once, lookups cached). `sources`: paraphrase sources (default: the config's resources);
     WordNet feeds the synonym tier, every other source the paraphrase tier. `cache_vectors`
-    False: never use $PARALIGN_VECTOR_CACHE (the contextual tier's folder of encoded streams)."""
+    False: never use $PARALIGN_VECTOR_CACHE (the contextual tier's folder of encoded streams).
+
+    `cache_size` bounds what the scorer remembers between calls, in entries of each cache (the
+    phrase lookups, synsets, stems, grades, tokenised texts, the rows of the last reference set,
+    and the reverse index's phrases): a full cache starts again
+    (:class:`paralign.caching.CappedDict`), which never changes a score. None (the default)
+    keeps everything, as batch scoring of a test set wants (its vocabulary is finite and asked
+    for again and again); a long-lived server (``paralign serve``) sets a bound, or its caches
+    grow with every new word it is sent."""
 
     def __init__(self, config: Config, sources: Sequence[ParaphraseSource] | None = None,
-                 encoder: Encoder | None = None, *, cache_vectors: bool = True) -> None:
+                 encoder: Encoder | None = None, *, cache_vectors: bool = True,
+                 cache_size: int | None = None) -> None:
         if config.scorer != "graded":
             raise ConfigurationError(f"config {config.name!r} is not a graded config")
         self.config = config
@@ -140,13 +150,15 @@ class GradedParaEval:
         other = [s for s in sources if not isinstance(s, WordNetSynonyms)]
         tiers = config.tiers
         lookup = _SenseLookup if config.synonyms == "sense" else ParaEval
-        self._syn = lookup(wordnet, max_length=config.max_length) if wordnet and "synonym" in tiers else None
+        self._cache_size = cache_size
+        self._syn = (lookup(wordnet, max_length=config.max_length, cache_size=cache_size)
+                     if wordnet and "synonym" in tiers else None)
         self._para = None
         #: per lookup, the phrases of several words it can match at all (None: any)
         self._multi: dict[int, frozenset[str] | None] = {}
         if other and "paraphrase" in tiers:  # no longer phrases than the tables hold
             longest, multi = _table_phrases(other)
-            self._para = ParaEval(other, max_length=min(config.max_length, longest))
+            self._para = ParaEval(other, max_length=min(config.max_length, longest), cache_size=cache_size)
             self._multi[id(self._para)] = multi
         if self._syn is not None:
             from ...resources import wordnet_multiword
@@ -159,12 +171,15 @@ class GradedParaEval:
         self._any_first = None if None in firsts else frozenset().union(*firsts)
         self._base = ParaEval((), max_length=config.max_length)
         self._stop = _stop_tokens()
-        self._stems: dict[str, str] = {}
+        self._stems: dict[str, str] = cache_dict(cache_size)
         #: per lookup, (phrase q -> the indexed reference phrases r with q among r's
         #: paraphrases, the phrases indexed so far): every reference's reverse index at once
         self._inverse: dict[int, tuple[dict[str, set[str]], set[str]]] = {}
-        self._texts: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = {}
-        self._grades: dict[tuple[str, str], float] = {}
+        #: tokens, stems and content flags per text (bounded even without `cache_size`: a
+        #: long stream of distinct texts)
+        self._texts: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = CappedDict(
+            1 << 18 if cache_size is None else cache_size)
+        self._grades: dict[tuple[str, str], float] = cache_dict(cache_size)
         self._last: tuple[tuple[tuple[str, ...], ...], PreparedReferences] | None = None
         #: the rows of (segment, hypothesis words) against the last prepared references
         self._memo: tuple[PreparedReferences | None, dict] = (None, {})
@@ -204,8 +219,6 @@ class GradedParaEval:
                 if s is None:
                     s = stems[t] = stem_word(t)
                 stem.append(s)
-            if len(self._texts) >= 1 << 18:  # bounded: a long stream of distinct texts
-                self._texts.clear()
             seen = self._texts[text] = (lc, tuple(stem), tuple(t not in self._stop for t in lc))
         return _Words(*seen)
 
@@ -276,6 +289,10 @@ class GradedParaEval:
             if n == 1 or (n <= most and (multi is None or phrase in multi)):
                 spans.setdefault(phrase, (n, []))[1].append(i)
         inverse, seen = self._inverse.setdefault(id(lookup), ({}, set()))
+        if self._cache_size is not None and len(seen) >= self._cache_size:
+            # starts again in new objects: the references indexed before keep the old ones,
+            # which hold every phrase of theirs (so their candidates stay the same)
+            inverse, seen = self._inverse[id(lookup)] = ({}, set())
         cache = lookup._cache
         for phrase in spans:
             if phrase not in seen:  # each phrase once, however many references hold it
@@ -312,7 +329,7 @@ class GradedParaEval:
         hyps = [self._words(h) for h in hypotheses]
         self._encode(hyps)
         if self._memo[0] is not prepared:  # rows of another reference set
-            self._memo = (prepared, {})
+            self._memo = (prepared, cache_dict(self._cache_size))
         memo = self._memo[1]
         out = []
         for i, (hyp, refs) in enumerate(zip(hyps, prepared.refs, strict=True)):
