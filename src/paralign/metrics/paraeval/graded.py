@@ -321,12 +321,7 @@ class GradedParaEval:
         progress: Callable[[int], None] | None = None,
     ) -> np.ndarray:
         """(segments, len(COLUMNS)) statistics, each against its best reference."""
-        check_hypotheses(hypotheses)
-        prepared = (references if isinstance(references, PreparedReferences)
-                    else self.prepare_cached(references))
-        if len(hypotheses) != len(prepared):
-            raise MismatchError(
-                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        prepared = self._prepared_for(hypotheses, references)
         hyps = [self._words(h) for h in hypotheses]
         self._encode(hyps)
         if self._memo[0] is not prepared:  # rows of another reference set
@@ -350,6 +345,17 @@ class GradedParaEval:
         best = score_parts(rows, self.config)["score"].argmax(axis=0)
         return rows[best, np.arange(len(hyps))]
 
+    def _prepared_for(self, hypotheses: Sequence[str],
+                      references: Sequence[Sequence[str]] | PreparedReferences) -> PreparedReferences:
+        """The references prepared (:meth:`prepare_cached`), checked against the hypotheses."""
+        check_hypotheses(hypotheses)
+        prepared = (references if isinstance(references, PreparedReferences)
+                    else self.prepare_cached(references))
+        if len(hypotheses) != len(prepared):
+            raise MismatchError(
+                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        return prepared
+
     def score(self, sums: np.ndarray, level: str = "system") -> dict[str, np.ndarray]:
         """:func:`score_parts` under this scorer's config (corpus sums: system level)."""
         return score_parts(sums, self.config, level)
@@ -364,16 +370,27 @@ class GradedParaEval:
         `counts` are the row :meth:`segment_stats` gives for ``[hypothesis]`` against these
         references, and its scores that row's segment scores (the ``--sentence-level`` figures)."""
         check_segment(hypothesis, references)
-        prepared = self.prepare([[text] for text in references])
+        return self._explain(hypothesis, self.prepare([[text] for text in references]).refs[0])
+
+    def explain_segments(self, hypotheses: Sequence[str],
+                         references: Sequence[Sequence[str]] | PreparedReferences) -> list[GradedExplanation]:
+        """:meth:`explain` of every segment against reference streams (sacrebleu's layout)
+        indexed once (:meth:`prepare_cached`: those the scores were computed on), not once per
+        segment: what ``paralign paraeval --report`` shows."""
+        prepared = self._prepared_for(hypotheses, references)
+        return [self._explain(h, refs) for h, refs in zip(hypotheses, prepared.refs, strict=True)]
+
+    def _explain(self, hypothesis: str, refs: Sequence[_Words]) -> GradedExplanation:
+        """:meth:`explain` against one segment's prepared references."""
         hyp = self._words(hypothesis)
         self._encode([hyp])
-        traces: list[tuple[list, list[int]]] = [([], []) for _ in prepared.refs[0]]
-        rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(prepared.refs[0], traces, strict=True)],
+        traces: list[tuple[list, list[int]]] = [([], []) for _ in refs]
+        rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(refs, traces, strict=True)],
                         dtype=np.float64)
         scores = score_parts(rows, self.config)["score"]
         best = int(scores.argmax()) if len(rows) > 1 else 0
         parts = score_parts(rows[best], self.config)  # as the command line scores that row
-        ref, (links, starts) = prepared.refs[0][best], traces[best]
+        ref, (links, starts) = refs[best], traces[best]
         weights = dict(self.config.weights)
         matches = tuple(TierMatch(TIER_ORDER[code], i, i + n, j, j + m, grade, weights[TIER_ORDER[code]])
                         for code, i, n, j, m, grade in sorted(links, key=lambda link: link[1]))
