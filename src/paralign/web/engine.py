@@ -41,13 +41,15 @@ from ..metrics.paraeval.graded import GradedParaEval
 from ..paraphrases import ParaphraseSource, Score, load_source
 from ..sentence import Sentence
 from ..similarity import SIGNALS, Signal, make_signal, needs_fit
+from ..similarity.signals import cache_options
 
 T = TypeVar("T")
 
-#: Entries each cache of the app's ParaEval scorers holds before it starts again (their phrase
-#: lookups, synsets, stems...: see :class:`GradedParaEval`). A server sees an endless stream of
-#: new words; 5,000 holds the vocabulary of about a thousand news segments, and a lookup missed
-#: costs microseconds. Batch scoring (``paralign paraeval``) keeps every entry instead.
+#: Entries each cache of the app's ParaEval scorers (their phrase lookups, synsets, stems...: see
+#: :class:`GradedParaEval`) and of its neural similarity signals (sentence vectors, contextual
+#: alignments) holds before it starts again. A server sees an endless stream of new words; 5,000
+#: holds the vocabulary of about a thousand news segments, and a lookup missed costs microseconds.
+#: Batch scoring (``paralign paraeval``) keeps every entry instead.
 SERVE_CACHE_SIZE = 5_000
 
 
@@ -56,7 +58,8 @@ class ServeConfig:
     """What the app loads at start-up: the built-in paraphrase `resources` (``ppdb``,
     ``wordnet``) and the paraphrase `tables` (``path[:threshold]``, as ``--table`` takes them);
     `warm` aligns one pair per preset at start-up; `cache_size` bounds each cache of the
-    ParaEval scorers (:data:`SERVE_CACHE_SIZE`; None: no bound)."""
+    ParaEval scorers and the similarity signals (:data:`SERVE_CACHE_SIZE`; None: no bound for the
+    scorers, the signals' own defaults)."""
 
     tables: tuple[str, ...] = ()
     resources: tuple[str, ...] = ("ppdb", "wordnet")
@@ -147,7 +150,7 @@ class Engine:
         signals, unavailable = {}, {}
         for name in SIGNALS:  # the neural signals need the extra: the app runs without them
             try:
-                signals[name] = make_signal(name)
+                signals[name] = make_signal(name, **cache_options(name, config.cache_size))
             except ExtraMissingError as exc:
                 unavailable[name] = str(exc)
         engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size),
