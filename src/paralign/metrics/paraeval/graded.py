@@ -370,20 +370,24 @@ class GradedParaEval:
         `counts` are the row :meth:`segment_stats` gives for ``[hypothesis]`` against these
         references, and its scores that row's segment scores (the ``--sentence-level`` figures)."""
         check_segment(hypothesis, references)
-        return self._explain(hypothesis, self.prepare([[text] for text in references]).refs[0])
+        hyp = self._words(hypothesis)
+        self._encode([hyp])
+        return self._explain(hyp, self.prepare([[text] for text in references]).refs[0])
 
     def explain_segments(self, hypotheses: Sequence[str],
                          references: Sequence[Sequence[str]] | PreparedReferences) -> list[GradedExplanation]:
         """:meth:`explain` of every segment against reference streams (sacrebleu's layout)
         indexed once (:meth:`prepare_cached`: those the scores were computed on), not once per
-        segment: what ``paralign paraeval --report`` shows."""
+        segment, the hypotheses encoded in one batch as :meth:`segment_stats` encodes them (so
+        a contextual config's explanations hold the rows the scores came from): what
+        ``paralign paraeval --report`` shows."""
         prepared = self._prepared_for(hypotheses, references)
-        return [self._explain(h, refs) for h, refs in zip(hypotheses, prepared.refs, strict=True)]
+        hyps = [self._words(h) for h in hypotheses]
+        self._encode(hyps)
+        return [self._explain(h, refs) for h, refs in zip(hyps, prepared.refs, strict=True)]
 
-    def _explain(self, hypothesis: str, refs: Sequence[_Words]) -> GradedExplanation:
-        """:meth:`explain` against one segment's prepared references."""
-        hyp = self._words(hypothesis)
-        self._encode([hyp])
+    def _explain(self, hyp: _Words, refs: Sequence[_Words]) -> GradedExplanation:
+        """:meth:`explain` of a segment's words (vectors set) against its prepared references."""
         traces: list[tuple[list, list[int]]] = [([], []) for _ in refs]
         rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(refs, traces, strict=True)],
                         dtype=np.float64)
