@@ -127,7 +127,7 @@ def _has(resource: str) -> bool:
         return False
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1 << 17)  # bounded as the index's senses are: a server's words never end
 def wordnet_synonyms(word: str) -> frozenset[str]:
     """Lower-cased WordNet lemma names sharing a synset with `word` (multiword names with spaces).
 

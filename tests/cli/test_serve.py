@@ -354,6 +354,27 @@ def test_listening_beyond_this_machine_is_warned_about(monkeypatch, capsys) -> N
     assert "warning" not in capsys.readouterr().err
 
 
+def test_cache_size_reaches_the_engine_and_defaults_to_the_server_bound(monkeypatch, capsys) -> None:
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from paralign.errors import ConfigurationError
+    from paralign.web import Engine
+    from paralign.web.engine import SERVE_CACHE_SIZE
+
+    seen = []
+
+    def stop(config, *args, **kwargs):
+        seen.append(config.cache_size)
+        raise ConfigurationError("stopped before loading")
+
+    monkeypatch.setattr(Engine, "load", stop)
+    assert main(["serve", "--port", "0", "--resources", "none", "--cache-size", "7"]) == 2
+    assert main(["serve", "--port", "0", "--resources", "none"]) == 2
+    assert seen == [7, SERVE_CACHE_SIZE]
+    with pytest.raises(SystemExit) as refused:
+        main(["serve", "--cache-size", "0"])
+    assert refused.value.code == 2 and "argument --cache-size: " in capsys.readouterr().err
+
+
 def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     assert main(["serve"]) == 2

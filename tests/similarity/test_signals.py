@@ -108,3 +108,12 @@ def test_a_signal_that_is_neither_a_name_nor_a_signal_is_named(spec):
 
     with pytest.raises(InputTypeError, match=f"a signal is a name .* or a Signal, not {type(spec).__name__}"):
         make_signal(spec)
+
+
+def test_cache_options_name_a_bound_only_for_signals_that_keep_a_cache() -> None:
+    from paralign.similarity.signals import cache_options
+
+    assert cache_options("embedding", 7) == {"cache_size": 7}  # the neural signals and the hybrid take one
+    assert cache_options("contextual-alignment", 7) == cache_options("hybrid", 7) == {"cache_size": 7}
+    assert cache_options("sultan2014", 7) == {} and cache_options("embedding", None) == {}
+    assert cache_options("no-such-signal", 7) == {}

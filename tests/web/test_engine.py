@@ -92,3 +92,22 @@ def test_the_app_loads_and_answers_without_the_neural_extra() -> None:
     assert signals.startswith("['all-words', 'mean-proportion', 'numbers', 'sultan2014', 'sultan2015'] "
                               "['contextual-alignment', 'embedding', 'hybrid'] ['default', 'paper']"), signals
     assert statuses.split("\n") == ["200", "422 True"]
+
+
+def test_a_server_s_scorer_caches_stay_within_the_bound_and_score_as_unbounded_ones() -> None:
+    """The engine's scorers live as long as the server: with `cache_size` 3, a stream of distinct
+    segments never grows a lookup cache past 3, and every answer equals an unbounded scorer's."""
+    from paralign.metrics.paraeval.configs import DEFAULT
+    from paralign.metrics.paraeval.graded import GradedParaEval
+
+    table = ParaphraseTable.from_pairs([(f"w{k}", f"v{k}", 0.5) for k in range(30)], name="t.tsv")
+    bounded = Engine({"t.tsv": table}, ParaEval([table], cache_size=3), {}, cache_size=3)
+    free_graded, free_paper = GradedParaEval(DEFAULT, [table]), ParaEval([table])
+    scorer = bounded.graded_scorer("default")
+    for k in range(0, 27, 3):
+        hyp, refs = f"w{k} w{k + 1} the w{k + 2}", [f"v{k} v{k + 1} a v{k + 2}", f"v{k + 2} w{k}"]
+        assert bounded.paraeval(hyp, refs).matched == free_graded.explain(hyp, refs)
+        assert bounded.paraeval(hyp, refs, "paper").matched == free_paper.matched_spans(hyp, refs)
+        assert scorer._para is not None
+        assert len(scorer._para._cache) <= 3 and len(scorer._stems) <= 3 and len(bounded.scorer._cache) <= 3
+    assert len(free_graded._para._cache) > 3 and len(free_paper._cache) > 3  # they would have grown

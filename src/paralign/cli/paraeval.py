@@ -214,8 +214,7 @@ def _report(args: argparse.Namespace, scorer: object, hyps: list[str], refs: lis
     if args.config != "paper":  # a graded config: each segment explained by the scorer itself
         from ..viz.reports import graded_report
 
-        explained = [scorer.explain(hyp, segment_refs)  # type: ignore[attr-defined]
-                     for hyp, segment_refs in zip(hyps, by_segment, strict=True)]
+        explained = scorer.explain_segments(hyps, refs)  # type: ignore[attr-defined]
         corpus = {k: v for k, v in result.items() if k != "segments"}
         write_report(args.report, graded_report(corpus, explained, by_segment))
         return

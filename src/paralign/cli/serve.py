@@ -18,7 +18,7 @@ import socket
 from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
-from ._common import add_format, non_negative_int, progress, warn
+from ._common import add_format, non_negative_int, positive_int, progress, warn
 
 #: The highest TCP port.
 MAX_PORT = 65535
@@ -81,6 +81,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "page and ParaEval; repeatable")
     parser.add_argument("--resources", default="ppdb,wordnet",
                         help="built-in paraphrase sources: ppdb, wordnet or none (default: %(default)s)")
+    parser.add_argument("--cache-size", type=positive_int, default=None, metavar="N",
+                        help="entries each cache of the ParaEval scorers and similarity signals holds before it "
+                        "starts again (default: 5,000, paralign.web.engine.SERVE_CACHE_SIZE): memory stays bounded "
+                        "however many requests come")
     parser.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"),
                         default="warning", help="uvicorn's log level on stderr (default: %(default)s)")
     add_format(parser, help="how the address is printed at start-up: text (the URL) or json "
@@ -109,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
             raise ExtraMissingError("paralign serve", "web", exc.name) from None
         raise
 
-    config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")))
+    config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")),
+                         **({} if args.cache_size is None else {"cache_size": args.cache_size}))
     with bound_socket(args.host, args.port) as sock:  # a bad address fails before the models load
         if loopback_names(args.host) is None:
             warn(f"listening on {args.host}: other machines can connect (no login, no encryption); "

@@ -41,7 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..aligners.contextual import ContextualAligner
     from ..neural import Encoder
 
-#: Entries a signal's cache holds before it starts again (a long stream never grows it without end).
+#: Entries a signal's cache holds before it starts again (a long stream never grows it without end):
+#: the default of the signals' `cache_size`, for batches (a server passes a smaller one).
 CACHE_LIMIT = 200_000
 
 
@@ -61,23 +62,26 @@ class EmbeddingSignal:
     """``embedding``: the cosine of the two sentences' encoder vectors (see the module text).
 
     `model` and `device` are :class:`paralign.neural.Encoder`'s (default: the
-    ``PARALIGN_ENCODER`` setting, ``auto``). Vectors are cached by the sentence's words."""
+    ``PARALIGN_ENCODER`` setting, ``auto``). Vectors are cached by the sentence's words, at most
+    `cache_size` sentences besides those of the batch asked for."""
 
     name = "embedding"
     needs_alignment = False  #: reads the sentences only: callers skip the Sultan aligner
 
-    def __init__(self, model: str | None = None, device: str = "auto") -> None:
+    def __init__(self, model: str | None = None, device: str = "auto", cache_size: int = CACHE_LIMIT) -> None:
         self.model = model
         self.device = device
+        self.cache_size = cache_size
         self.encoder = _encoder(model, device)
         self._vectors: dict[tuple[str, ...], np.ndarray] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for worker processes without the loaded model (each process loads its own)."""
-        return {"model": self.model, "device": self.device, "vectors": self._vectors}
+        return {"model": self.model, "device": self.device, "vectors": self._vectors,
+                "cache_size": self.cache_size}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["model"], state["device"])  # type: ignore[misc]
+        self.__init__(state["model"], state["device"], state.get("cache_size", CACHE_LIMIT))  # type: ignore[misc]
         self._vectors = dict(state["vectors"])
 
     def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
@@ -89,7 +93,7 @@ class EmbeddingSignal:
         keys = [encoder_words(s) for s in sentences]
         missing = list(dict.fromkeys(k for k in keys if k not in self._vectors))
         if missing:
-            if len(self._vectors) + len(missing) > CACHE_LIMIT:
+            if len(self._vectors) + len(missing) > self.cache_size:
                 self._vectors = {k: self._vectors[k] for k in keys if k in self._vectors}
             for key, encoded in zip(missing, self.encoder.encode(missing), strict=True):
                 self._vectors[key] = encoded.sentence
@@ -137,14 +141,16 @@ def _contextual_aligner() -> ContextualAligner:
 class ContextualAlignmentSignal:
     """``contextual-alignment``: content words aligned by the contextual aligner,
     confidence-weighted (see the module text). `aligner` replaces the ``contextual`` preset
-    (any alignment function; links without a confidence count 1)."""
+    (any alignment function; links without a confidence count 1). Alignments are cached by the
+    pair's words, at most `cache_size` pairs besides those of the batch asked for."""
 
     name = "contextual-alignment"
     needs_alignment = False  #: aligns the annotated sentences itself, never reads the pair's links
 
-    def __init__(self, aligner: AlignFunction | None = None) -> None:
+    def __init__(self, aligner: AlignFunction | None = None, cache_size: int = CACHE_LIMIT) -> None:
         _encoder(None, "auto")  # without the extra: the one-line error before any work
         self._given = aligner
+        self.cache_size = cache_size
         self._alignments: dict[tuple[tuple[str, ...], tuple[str, ...]], Alignment] = {}
 
     @property
@@ -154,10 +160,11 @@ class ContextualAlignmentSignal:
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for worker processes with its alignments, not the default aligner's model."""
-        return {"given": self._given, "alignments": self._alignments}
+        return {"given": self._given, "alignments": self._alignments, "cache_size": self.cache_size}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._given = state["given"]
+        self.cache_size = state.get("cache_size", CACHE_LIMIT)
         self._alignments = dict(state["alignments"])
 
     def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
@@ -168,7 +175,7 @@ class ContextualAlignmentSignal:
         many = getattr(self.aligner, "align_annotated", None)
         if not todo or not callable(many):
             return
-        if len(self._alignments) + len(todo) > CACHE_LIMIT:
+        if len(self._alignments) + len(todo) > self.cache_size:
             self._alignments.clear()
         results = many([(p.source, p.target) for p in todo.values()])
         for key, result in zip(todo, results, strict=True):
@@ -182,7 +189,7 @@ class ContextualAlignmentSignal:
         found = self._alignments.get(key)
         if found is None:
             found = self.aligner(pair.source, pair.target)
-            if len(self._alignments) >= CACHE_LIMIT:
+            if len(self._alignments) >= self.cache_size:
                 self._alignments.clear()
             self._alignments[key] = found
         return found

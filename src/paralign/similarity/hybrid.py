@@ -64,7 +64,7 @@ from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..nlp import Annotator
 from .scores import score_aligned
-from .signals import Signal, make_signal, needs_alignment, register_signal
+from .signals import Signal, cache_options, make_signal, needs_alignment, register_signal
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -207,14 +207,17 @@ class HybridSignal:
     """``hybrid``: a fitted :class:`HybridModel` used as a similarity signal (its component
     signals computed on each pair). Made without a model it is unfitted (``fitted`` False):
     scoring then fails; fit one with :func:`fit_hybrid` or read one from a report. The
-    registry's ``hybrid`` (:func:`make_signal`) is made with the shipped :func:`default_model`."""
+    registry's ``hybrid`` (:func:`make_signal`) is made with the shipped :func:`default_model`.
+    `cache_size` bounds the caches of the components that keep one (:func:`cache_options`;
+    None: their defaults)."""
 
     name = "hybrid"
 
-    def __init__(self, model: HybridModel | None = None) -> None:
+    def __init__(self, model: HybridModel | None = None, cache_size: int | None = None) -> None:
         self.model = model
         self.fitted = model is not None
-        self.components: tuple[Signal, ...] = () if model is None else tuple(make_signal(n) for n in model.signals)
+        self.components: tuple[Signal, ...] = () if model is None else tuple(
+            make_signal(n, **cache_options(n, cache_size)) for n in model.signals)
 
     @property
     def needs_alignment(self) -> bool:
@@ -238,8 +241,8 @@ class HybridSignal:
         return self.model.predict([float(c(pair)) for c in self.components])
 
 
-def _shipped_hybrid(model: HybridModel | None = None) -> HybridSignal:
-    return HybridSignal(model or default_model())
+def _shipped_hybrid(model: HybridModel | None = None, cache_size: int | None = None) -> HybridSignal:
+    return HybridSignal(model or default_model(), cache_size)
 
 
 register_signal("hybrid", _shipped_hybrid)

@@ -227,6 +227,22 @@ def make_signal(spec: str | Signal = DEFAULT_SIGNAL, **options: object) -> Signa
     return factory(**options)
 
 
+def cache_options(name: str, cache_size: int | None) -> dict[str, int]:
+    """``{"cache_size": cache_size}`` when the factory registered under `name` takes a cache
+    bound (the neural signals, the hybrid), else ``{}`` (nothing to bound, or None given): the
+    options a long-lived caller (``paralign serve``) passes to :func:`make_signal`."""
+    import inspect
+
+    factory = SIGNALS.get(name)
+    if cache_size is None or factory is None:
+        return {}
+    try:
+        takes = "cache_size" in inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a factory without a signature (a builtin)
+        return {}
+    return {"cache_size": cache_size} if takes else {}
+
+
 def fit_signal(signal: str | Signal, sentences: Iterable[Sentence]) -> Signal:
     """Fit a trainable signal (one with a ``fit`` method; a name is made first, so ``"idf"``
     works as ``make_signal("idf")`` does) on training sentences; else return it."""

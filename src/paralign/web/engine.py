@@ -42,19 +42,30 @@ from ..paraphrases import ParaphraseSource, Score, load_source
 from ..sentence import Sentence
 from ..similarity import SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.hybrid import aligner_mismatch
+from ..similarity.signals import cache_options
 
 T = TypeVar("T")
+
+#: Entries each cache of the app's ParaEval scorers (their phrase lookups, synsets, stems...: see
+#: :class:`GradedParaEval`) and of its neural similarity signals (sentence vectors, contextual
+#: alignments) holds before it starts again. A server sees an endless stream of new words; 5,000
+#: holds the vocabulary of about a thousand news segments, and a lookup missed costs microseconds.
+#: Batch scoring (``paralign paraeval``) keeps every entry instead.
+SERVE_CACHE_SIZE = 5_000
 
 
 @dataclass(frozen=True, slots=True)
 class ServeConfig:
     """What the app loads at start-up: the built-in paraphrase `resources` (``ppdb``,
     ``wordnet``) and the paraphrase `tables` (``path[:threshold]``, as ``--table`` takes them);
-    `warm` aligns one pair per preset at start-up."""
+    `warm` aligns one pair per preset at start-up; `cache_size` bounds each cache of the
+    ParaEval scorers and the similarity signals (:data:`SERVE_CACHE_SIZE`; None: no bound for the
+    scorers, the signals' own defaults)."""
 
     tables: tuple[str, ...] = ()
     resources: tuple[str, ...] = ("ppdb", "wordnet")
     warm: bool = True
+    cache_size: int | None = SERVE_CACHE_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +133,8 @@ class Engine:
     missing: dict[str, str] = field(default_factory=dict)
     #: similarity signals left out because their extra is not installed, and why
     unavailable_signals: dict[str, str] = field(default_factory=dict)
+    #: entries each cache of the ParaEval scorers holds (None: no bound)
+    cache_size: int | None = SERVE_CACHE_SIZE
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -138,12 +151,12 @@ class Engine:
         signals, unavailable = {}, {}
         for name in SIGNALS:  # the neural signals need the extra: the app runs without them
             try:
-                signals[name] = make_signal(name)
+                signals[name] = make_signal(name, **cache_options(name, config.cache_size))
             except ExtraMissingError as exc:
                 unavailable[name] = str(exc)
-        engine = cls(sources, ParaEval(list(sources.values())),
+        engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size),
                      {name: s for name, s in signals.items() if not needs_fit(s)},
-                     unavailable_signals=unavailable)
+                     unavailable_signals=unavailable, cache_size=config.cache_size)
         for name in CONFIGS:
             if get_config(name).scorer == "graded":
                 try:
@@ -222,7 +235,8 @@ class Engine:
             if config.scorer != "graded":
                 raise ConfigurationError(f"ParaEval config {name!r} is not a graded config")
             found = self.graded[name] = self._locked(
-                lambda: GradedParaEval(config, list(self.sources.values()), cache_vectors=False))
+                lambda: GradedParaEval(config, list(self.sources.values()), cache_vectors=False,
+                                       cache_size=self.cache_size))
         return found
 
     def paraeval(self, hypothesis: str, references: Sequence[str], config: str = "default") -> ParaEvalResult:

@@ -46,20 +46,24 @@ _CATEGORIES = {"V": "v", "N": "n", "J": "j", "R": "r"}
 class _FormTable:
     """Interned word forms and (word, lemma) types, so facts are computed once per string."""
 
-    __slots__ = ("forms", "stop_words", "types")
+    __slots__ = ("forms", "next_type", "stop_words", "types")
 
     def __init__(self, stop_words: frozenset[str]) -> None:
         self.stop_words = stop_words
         self.forms: dict[tuple[str, bool], WordForm] = {}
         self.types: dict[tuple[int, int], int] = {}
+        self.next_type = 0  # never reused: the aligner's similarity cache is keyed by type ids
 
     def form(self, word: str, is_cd: bool) -> WordForm:
-        """The shared WordForm of `word` (CD-tagged or not); the table is cleared past 500,000 forms."""
+        """The shared WordForm of `word` (CD-tagged or not); the table is cleared past 500,000
+        forms, and the types with it: they are keyed by the ids of forms, which new forms may
+        take once the old ones are gone (a new pair would get an old pair's type)."""
         key = (word, is_cd)
         found = self.forms.get(key)
         if found is None:
             if len(self.forms) > 500_000:
                 self.forms.clear()
+                self.types.clear()
             found = self.forms[key] = WordForm(word, "CD" if is_cd else "", self.stop_words)
         return found
 
@@ -68,7 +72,8 @@ class _FormTable:
         key = (id(word), id(lemma))
         found = self.types.get(key)
         if found is None:
-            found = self.types[key] = len(self.types)
+            found = self.types[key] = self.next_type
+            self.next_type += 1
         return found
 
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...caching import CappedDict, cache_dict
 from ...errors import ConfigurationError, MismatchError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
 from ...settings import vector_cache_dir
@@ -41,6 +42,7 @@ from ...stemming import stem as stem_word
 from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
 from .graded_stats import _CHUNKS, _MATCHES, _TIER, COLUMNS, score_parts
+from .graded_tiers import _continues, _key_tier, _positions
 from .inputs import check_hypotheses, check_references, check_segment, check_sources
 from .paper import VERSION, ParaEval, PreparedReferences, _Ref, _stop_tokens, build_sources
 from .signature import source_signature
@@ -99,7 +101,7 @@ class _SenseLookup(ParaEval):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "senses", {})  # word -> its synsets' keys
+        object.__setattr__(self, "senses", cache_dict(self.cache_size))  # word -> its synsets' keys
 
     def paraphrases(self, phrase: str) -> frozenset[str]:
         found = self._cache.get(phrase)  # only this method fills the cache: keys included
@@ -125,10 +127,19 @@ class GradedParaEval:
     """The graded scorer of one `Config`; build once, score many systems (references indexed
     once, lookups cached). `sources`: paraphrase sources (default: the config's resources);
     WordNet feeds the synonym tier, every other source the paraphrase tier. `cache_vectors`
-    False: never use $PARALIGN_VECTOR_CACHE (the contextual tier's folder of encoded streams)."""
+    False: never use $PARALIGN_VECTOR_CACHE (the contextual tier's folder of encoded streams).
+
+    `cache_size` bounds what the scorer remembers between calls, in entries of each cache (the
+    phrase lookups, synsets, stems, grades, tokenised texts, the rows of the last reference set,
+    and the reverse index's phrases): a full cache starts again
+    (:class:`paralign.caching.CappedDict`), which never changes a score. None (the default)
+    keeps everything, as batch scoring of a test set wants (its vocabulary is finite and asked
+    for again and again); a long-lived server (``paralign serve``) sets a bound, or its caches
+    grow with every new word it is sent."""
 
     def __init__(self, config: Config, sources: Sequence[ParaphraseSource] | None = None,
-                 encoder: Encoder | None = None, *, cache_vectors: bool = True) -> None:
+                 encoder: Encoder | None = None, *, cache_vectors: bool = True,
+                 cache_size: int | None = None) -> None:
         if config.scorer != "graded":
             raise ConfigurationError(f"config {config.name!r} is not a graded config")
         self.config = config
@@ -140,13 +151,15 @@ class GradedParaEval:
         other = [s for s in sources if not isinstance(s, WordNetSynonyms)]
         tiers = config.tiers
         lookup = _SenseLookup if config.synonyms == "sense" else ParaEval
-        self._syn = lookup(wordnet, max_length=config.max_length) if wordnet and "synonym" in tiers else None
+        self._cache_size = cache_size
+        self._syn = (lookup(wordnet, max_length=config.max_length, cache_size=cache_size)
+                     if wordnet and "synonym" in tiers else None)
         self._para = None
         #: per lookup, the phrases of several words it can match at all (None: any)
         self._multi: dict[int, frozenset[str] | None] = {}
         if other and "paraphrase" in tiers:  # no longer phrases than the tables hold
             longest, multi = _table_phrases(other)
-            self._para = ParaEval(other, max_length=min(config.max_length, longest))
+            self._para = ParaEval(other, max_length=min(config.max_length, longest), cache_size=cache_size)
             self._multi[id(self._para)] = multi
         if self._syn is not None:
             from ...resources import wordnet_multiword
@@ -159,12 +172,15 @@ class GradedParaEval:
         self._any_first = None if None in firsts else frozenset().union(*firsts)
         self._base = ParaEval((), max_length=config.max_length)
         self._stop = _stop_tokens()
-        self._stems: dict[str, str] = {}
+        self._stems: dict[str, str] = cache_dict(cache_size)
         #: per lookup, (phrase q -> the indexed reference phrases r with q among r's
         #: paraphrases, the phrases indexed so far): every reference's reverse index at once
         self._inverse: dict[int, tuple[dict[str, set[str]], set[str]]] = {}
-        self._texts: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = {}
-        self._grades: dict[tuple[str, str], float] = {}
+        #: tokens, stems and content flags per text (bounded even without `cache_size`: a
+        #: long stream of distinct texts)
+        self._texts: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[bool, ...]]] = CappedDict(
+            1 << 18 if cache_size is None else cache_size)
+        self._grades: dict[tuple[str, str], float] = cache_dict(cache_size)
         self._last: tuple[tuple[tuple[str, ...], ...], PreparedReferences] | None = None
         #: the rows of (segment, hypothesis words) against the last prepared references
         self._memo: tuple[PreparedReferences | None, dict] = (None, {})
@@ -204,8 +220,6 @@ class GradedParaEval:
                 if s is None:
                     s = stems[t] = stem_word(t)
                 stem.append(s)
-            if len(self._texts) >= 1 << 18:  # bounded: a long stream of distinct texts
-                self._texts.clear()
             seen = self._texts[text] = (lc, tuple(stem), tuple(t not in self._stop for t in lc))
         return _Words(*seen)
 
@@ -276,6 +290,10 @@ class GradedParaEval:
             if n == 1 or (n <= most and (multi is None or phrase in multi)):
                 spans.setdefault(phrase, (n, []))[1].append(i)
         inverse, seen = self._inverse.setdefault(id(lookup), ({}, set()))
+        if self._cache_size is not None and len(seen) >= self._cache_size:
+            # starts again in new objects: the references indexed before keep the old ones,
+            # which hold every phrase of theirs (so their candidates stay the same)
+            inverse, seen = self._inverse[id(lookup)] = ({}, set())
         cache = lookup._cache
         for phrase in spans:
             if phrase not in seen:  # each phrase once, however many references hold it
@@ -303,16 +321,11 @@ class GradedParaEval:
         progress: Callable[[int], None] | None = None,
     ) -> np.ndarray:
         """(segments, len(COLUMNS)) statistics, each against its best reference."""
-        check_hypotheses(hypotheses)
-        prepared = (references if isinstance(references, PreparedReferences)
-                    else self.prepare_cached(references))
-        if len(hypotheses) != len(prepared):
-            raise MismatchError(
-                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        prepared = self._prepared_for(hypotheses, references)
         hyps = [self._words(h) for h in hypotheses]
         self._encode(hyps)
         if self._memo[0] is not prepared:  # rows of another reference set
-            self._memo = (prepared, {})
+            self._memo = (prepared, cache_dict(self._cache_size))
         memo = self._memo[1]
         out = []
         for i, (hyp, refs) in enumerate(zip(hyps, prepared.refs, strict=True)):
@@ -332,6 +345,17 @@ class GradedParaEval:
         best = score_parts(rows, self.config)["score"].argmax(axis=0)
         return rows[best, np.arange(len(hyps))]
 
+    def _prepared_for(self, hypotheses: Sequence[str],
+                      references: Sequence[Sequence[str]] | PreparedReferences) -> PreparedReferences:
+        """The references prepared (:meth:`prepare_cached`), checked against the hypotheses."""
+        check_hypotheses(hypotheses)
+        prepared = (references if isinstance(references, PreparedReferences)
+                    else self.prepare_cached(references))
+        if len(hypotheses) != len(prepared):
+            raise MismatchError(
+                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        return prepared
+
     def score(self, sums: np.ndarray, level: str = "system") -> dict[str, np.ndarray]:
         """:func:`score_parts` under this scorer's config (corpus sums: system level)."""
         return score_parts(sums, self.config, level)
@@ -346,16 +370,31 @@ class GradedParaEval:
         `counts` are the row :meth:`segment_stats` gives for ``[hypothesis]`` against these
         references, and its scores that row's segment scores (the ``--sentence-level`` figures)."""
         check_segment(hypothesis, references)
-        prepared = self.prepare([[text] for text in references])
         hyp = self._words(hypothesis)
         self._encode([hyp])
-        traces: list[tuple[list, list[int]]] = [([], []) for _ in prepared.refs[0]]
-        rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(prepared.refs[0], traces, strict=True)],
+        return self._explain(hyp, self.prepare([[text] for text in references]).refs[0])
+
+    def explain_segments(self, hypotheses: Sequence[str],
+                         references: Sequence[Sequence[str]] | PreparedReferences) -> list[GradedExplanation]:
+        """:meth:`explain` of every segment against reference streams (sacrebleu's layout)
+        indexed once (:meth:`prepare_cached`: those the scores were computed on), not once per
+        segment, the hypotheses encoded in one batch as :meth:`segment_stats` encodes them (so
+        a contextual config's explanations hold the rows the scores came from): what
+        ``paralign paraeval --report`` shows."""
+        prepared = self._prepared_for(hypotheses, references)
+        hyps = [self._words(h) for h in hypotheses]
+        self._encode(hyps)
+        return [self._explain(h, refs) for h, refs in zip(hyps, prepared.refs, strict=True)]
+
+    def _explain(self, hyp: _Words, refs: Sequence[_Words]) -> GradedExplanation:
+        """:meth:`explain` of a segment's words (vectors set) against its prepared references."""
+        traces: list[tuple[list, list[int]]] = [([], []) for _ in refs]
+        rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(refs, traces, strict=True)],
                         dtype=np.float64)
         scores = score_parts(rows, self.config)["score"]
         best = int(scores.argmax()) if len(rows) > 1 else 0
         parts = score_parts(rows[best], self.config)  # as the command line scores that row
-        ref, (links, starts) = prepared.refs[0][best], traces[best]
+        ref, (links, starts) = refs[best], traces[best]
         weights = dict(self.config.weights)
         matches = tuple(TierMatch(TIER_ORDER[code], i, i + n, j, j + m, grade, weights[TIER_ORDER[code]])
                         for code, i, n, j, m, grade in sorted(links, key=lambda link: link[1]))
@@ -509,52 +548,6 @@ class GradedParaEval:
                 ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, s, s
                 if links is not None:
                     links.append((code, i, 1, j, 1, s))
-
-
-def _continues(i: int, ah: Sequence[int], phrases: dict[int, tuple[int, int]]) -> bool:
-    """Whether matched hypothesis word `i` continues the chunk of word ``i - 1`` (matched too):
-    both are in one phrase match, or `i`'s reference word follows ``i - 1``'s match in the
-    reference. A phrase match of n words to m != n words (`phrases`: each of its hypothesis
-    words -> the match's first word and the reference position after its span) is one run, as
-    METEOR counts a phrase match; n == m matches map word to word, as single words do."""
-    here, before = phrases.get(i), phrases.get(i - 1)
-    if here is not None and before is not None and here[0] == before[0]:
-        return True
-    return ah[i] == (before[1] if before is not None else ah[i - 1] + 1)
-
-
-def _positions(keys: Sequence[str]) -> dict[str, tuple[int, ...]]:
-    out: dict[str, list[int]] = {}
-    for j, k in enumerate(keys):
-        out.setdefault(k, []).append(j)
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def _key_tier(hk: Sequence[str], places: dict[str, tuple[int, ...]], nr: int, code: int,
-              state: tuple[list, ...], links: list | None = None) -> None:
-    """Match free words by equal keys (tokens or stems, `places`: the reference's positions of
-    each), continuing chunks where possible, else nearest the word's relative position."""
-    ah, ar, th, tr, gh, gr, _ = state
-    scale = nr / len(hk) if hk else 0.0
-    for i, k in enumerate(hk):
-        if ah[i] >= 0:
-            continue
-        cands = places.get(k)
-        if cands is None:
-            continue
-        if len(cands) == 1:
-            j = cands[0]
-            if ar[j] >= 0:
-                continue
-        else:
-            free = [c for c in cands if ar[c] < 0]
-            if not free:
-                continue
-            prev = ah[i - 1] + 1 if i and ah[i - 1] >= 0 else -1
-            j = prev if prev in free else min(free, key=lambda c: abs(c - i * scale))
-        ah[i], ar[j], th[i], tr[j], gh[i], gr[j] = j, i, code, code, 1.0, 1.0
-        if links is not None:
-            links.append((code, i, 1, j, 1, 1.0))
 
 
 def _table_phrases(sources: Sequence[ParaphraseSource]) -> tuple[int, frozenset[str] | None]:

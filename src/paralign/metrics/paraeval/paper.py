@@ -37,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
+from ...caching import cache_dict
 from ...errors import ConfigurationError, MismatchError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
@@ -189,7 +190,9 @@ class ParaEval:
     default) takes PPDB and WordNet, as ``--config paper`` does (``()``: no paraphrase tier).
     `max_length` bounds the phrase length (in words) of both sides of a paraphrase match;
     `min_paraphrase_length` keeps only matches whose longer side has at least that many words
-    (the paper's ">= 3" variant)."""
+    (the paper's ">= 3" variant). `cache_size` caps the phrase lookup cache (entries; it starts
+    again when full: :class:`paralign.caching.CappedDict`); None (the default) keeps every
+    lookup, as scoring a test set wants, while a server (``paralign serve``) sets a bound."""
 
     sources: Sequence[ParaphraseSource] | None = None
     max_length: int = 4
@@ -197,6 +200,7 @@ class ParaEval:
     lowercase: bool = True
     tokenize: str = "13a"
     skip_stopword_phrases: bool = True
+    cache_size: int | None = field(default=None, compare=False)
     _cache: dict[str, frozenset[str]] = field(default_factory=dict, init=False, repr=False)
     _streams: dict[tuple[str, ...], list[_Ref]] = field(
         default_factory=dict, init=False, repr=False)
@@ -213,6 +217,7 @@ class ParaEval:
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
         if self.sources is not None:
             check_sources(self.sources)
+        object.__setattr__(self, "_cache", cache_dict(self.cache_size))
         object.__setattr__(self, "sources",
                            tuple(build_sources() if self.sources is None else self.sources))
         object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
