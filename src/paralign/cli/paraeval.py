@@ -167,14 +167,11 @@ def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dic
 
     figures = systems_significance(scorer, [result.pop("stats") for result in scores],  # type: ignore[arg-type]
                                    paired=args.paired_bs, n_resamples=args.resamples, seed=args.seed)
-    for number, (result, extra) in enumerate(zip(scores, figures, strict=True)):
+    for result, extra in zip(scores, figures, strict=True):
         result["signature"] = bootstrap_signature(args, result["signature"])
         result.update(extra)
-        if args.paired_bs:  # the baseline itself: its own score and no p-value
-            paired = result.setdefault("paired_bootstrap", {"baseline_score": result["confidence"]["score"],
-                                                            "p_value": None})
-            paired["baseline"] = input_name(paths[0])
-            paired["is_baseline"] = number == 0
+        if "paired_bootstrap" in extra:
+            extra["paired_bootstrap"]["baseline"] = input_name(paths[0])  # type: ignore[index]
 
 
 def _write(args: argparse.Namespace, results: list[tuple[str, dict]]) -> None:

@@ -179,7 +179,8 @@ def systems_significance(
     F) from its segments' statistics rows (``system_scores(..., with_stats=True)["stats"]``), as
     sacrebleu's ``--confidence`` and ``--paired-bs`` give them (:mod:`paralign.metrics.significance`):
     ``confidence`` for every system; with `paired`, the first system is the baseline and every
-    other one also gets ``paired_bootstrap`` (its p-value against it, on the same resamples)."""
+    system gets ``paired_bootstrap``: the baseline's score, the p-value of the difference on the
+    same resamples (None for the baseline itself) and ``is_baseline``."""
     score = metrics_of(item, ("score",))[0].score
     if not paired:
         return [{"confidence": confidence(rows, score, n_resamples=n_resamples, seed=seed).to_dict()}
@@ -187,9 +188,11 @@ def systems_significance(
     if len(stats) < 2:
         raise ConfigurationError("a paired test needs a baseline and at least one system to compare with it")
     baseline, compared = paired_bootstraps(stats[0], stats[1:], score, n_resamples=n_resamples, seed=seed)
-    return [{"confidence": baseline.to_dict()}] + [
+    first = {"baseline_score": baseline.score, "p_value": None, "is_baseline": True}  # no test of itself
+    return [{"confidence": baseline.to_dict(), "paired_bootstrap": first}] + [
         {"confidence": c.confidence.to_dict(),
-         "paired_bootstrap": {"baseline_score": c.baseline_score, "p_value": c.p_value}} for c in compared]
+         "paired_bootstrap": {"baseline_score": c.baseline_score, "p_value": c.p_value, "is_baseline": False}}
+        for c in compared]
 
 
 def paraeval(
