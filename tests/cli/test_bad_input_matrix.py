@@ -324,6 +324,18 @@ def _stray_temporaries() -> set[str]:
     return {p.name for p in Path(tempfile.gettempdir()).glob("paralign-*")}
 
 
+@pytest.fixture(autouse=True)
+def private_tempdir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The commands' temporary copies go to a folder of this test's own (``tempfile.tempdir`` in
+    this process, ``TMPDIR`` for child processes), so the "no temporary copy left behind" check
+    sees only this test's: other processes' ``paralign-*`` folders in the machine's temporary
+    folder (a benchmark, another test run) made it fail now and then."""
+    folder = tmp_path_factory.mktemp("tempdir")
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="module")
 def good_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
     """Each command's run on its good input (lazily, once per module)."""
