@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...caching import CappedDict, cache_dict
-from ...errors import ConfigurationError, MismatchError
+from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
 from ...settings import vector_cache_dir
 from ...stemming import stem as stem_word
@@ -43,8 +43,16 @@ from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
 from .graded_stats import _CHUNKS, _MATCHES, _TIER, COLUMNS, score_parts
 from .graded_tiers import _continues, _key_tier, _positions
-from .inputs import check_hypotheses, check_references, check_segment, check_sources
-from .paper import VERSION, ParaEval, PreparedReferences, _Ref, _stop_tokens, build_sources
+from .inputs import check_references, check_segment, check_sources
+from .paper import (
+    VERSION,
+    ParaEval,
+    PreparedReferences,
+    _Ref,
+    _stop_tokens,
+    build_sources,
+    prepared_for,
+)
 from .signature import source_signature
 
 if TYPE_CHECKING:
@@ -348,13 +356,7 @@ class GradedParaEval:
     def _prepared_for(self, hypotheses: Sequence[str],
                       references: Sequence[Sequence[str]] | PreparedReferences) -> PreparedReferences:
         """The references prepared (:meth:`prepare_cached`), checked against the hypotheses."""
-        check_hypotheses(hypotheses)
-        prepared = (references if isinstance(references, PreparedReferences)
-                    else self.prepare_cached(references))
-        if len(hypotheses) != len(prepared):
-            raise MismatchError(
-                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
-        return prepared
+        return prepared_for(hypotheses, references, self.prepare_cached)
 
     def score(self, sums: np.ndarray, level: str = "system") -> dict[str, np.ndarray]:
         """:func:`score_parts` under this scorer's config (corpus sums: system level)."""

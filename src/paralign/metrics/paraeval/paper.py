@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -428,20 +428,8 @@ class ParaEval:
     ) -> list[SegmentMatch]:
         """:meth:`matched_spans` of every segment, with the references indexed once (and, when
         :meth:`segment_stats` indexed the same streams before, taken from its cache)."""
-        prepared = self._prepared_for(hypotheses, references)
+        prepared = prepared_for(hypotheses, references, self.prepare)
         return [self._segment_match(h, r) for h, r in zip(hypotheses, prepared.refs, strict=True)]
-
-    def _prepared_for(
-        self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
-    ) -> PreparedReferences:
-        """The references prepared (or as given), checked to have one segment per hypothesis."""
-        check_hypotheses(hypotheses)
-        prepared = (references if isinstance(references, PreparedReferences)
-                    else self.prepare(references))
-        if len(hypotheses) != len(prepared):
-            raise MismatchError(
-                f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
-        return prepared
 
     def _segment_match(self, hypothesis: str, refs: list[_Ref]) -> SegmentMatch:
         spans: list[MatchedSpan] = []
@@ -479,7 +467,7 @@ class ParaEval:
         """Per-segment statistics; hypothesis and reference counts are checked before scoring.
         With ``workers > 1`` (or in a :func:`paralign.workers.runner` block) the segments are
         matched in chunks on Dask workers, each getting this scorer once; same statistics."""
-        prepared = self._prepared_for(hypotheses, references)
+        prepared = prepared_for(hypotheses, references, self.prepare)
         return run_chunks(functools.partial(_match_chunk, self),
                           list(zip(hypotheses, prepared.refs, strict=True)),
                           stop_batch("ParaEval matching failed in a worker"),
@@ -500,6 +488,18 @@ class ParaEval:
         """One segment against its references (plain strings)."""
         refs = self._segment_refs(hypothesis, references)
         return ParaEvalScore(self.match(hypothesis, refs), self.signature(len(references)))
+
+
+def prepared_for(
+    hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
+    prepare: Callable[[Sequence[Sequence[str]]], PreparedReferences],
+) -> PreparedReferences:
+    """`references` as given if prepared, else `prepare`d; one segment per hypothesis, checked."""
+    check_hypotheses(hypotheses)
+    prepared = references if isinstance(references, PreparedReferences) else prepare(references)
+    if len(hypotheses) != len(prepared):
+        raise MismatchError(f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+    return prepared
 
 
 def _match_chunk(scorer: ParaEval, chunk: list[tuple[str, list[_Ref]]]) -> list[SegmentStats]:
