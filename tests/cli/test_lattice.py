@@ -368,3 +368,21 @@ def test_distance_to_an_unrecorded_lattice_with_capitals_keeps_the_case(tmp_path
     rows = run_json(capsys, "lattice", "distance", "--lattice", str(saved), "--tokenized",
                     "--sentence", "The Cat")
     assert rows[0]["distance"] == 0
+
+
+def test_mtreference_groups_on_stdin_are_read_as_json(tmp_path, capsys, monkeypatch):
+    """`lattice stats --groups -` (and a .json.gz) with jacana JSON was read as a TSV groups file:
+    one group of one 'sentence', the JSON text. The format is now told by the contents."""
+    import io
+    import sys
+
+    pairs = [{"id": f"DOC.1.{k}", "source": GROUP[0], "target": GROUP[k], "sureAlign": "0-0",
+              "possibleAlign": ""} for k in (1, 2)]
+    text = json.dumps(pairs, indent=2)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
+    stats = run_json(capsys, "lattice", "stats", "--groups", "-")
+    assert (stats["groups"], stats["sentences"]) == (1, 3)
+    packed = tmp_path / "gold.json.gz"
+    with gzip.open(packed, "wt", encoding="utf-8") as handle:
+        handle.write(text)
+    assert run_json(capsys, "lattice", "stats", "--groups", str(packed))["sentences"] == 3

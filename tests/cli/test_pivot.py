@@ -469,3 +469,21 @@ def test_a_work_dir_that_is_a_file_is_one_usage_error_before_any_work(hand, tmp_
     assert _pivot(hand, tmp_path / "t.tsv", "--alignment", str(hand["align"]), "--work-dir", str(tmp_path / "afile")) == 2
     assert capsys.readouterr().err == f"paralign pivot: error: --work-dir {tmp_path / 'afile'}: is a file, not a directory\n"
     assert not (tmp_path / "t.tsv").exists()
+
+
+def test_paraphrase_table_reads_mtreference_groups(tmp_path, monkeypatch, capsys):
+    """--groups with gold alignments as JSON (MTReference, as `lattice --groups` reads them):
+    one group per source segment. It was read as TSV, each JSON line a group of one sentence,
+    and failed with 'no group holds two different usable sentences'."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    pairs = [{"id": "DOC.1.A", "source": "the car is small .", "target": "the automobile is little .",
+              "sureAlign": "0-0", "possibleAlign": ""},
+             {"id": "DOC.1.B", "source": "the car is small .", "target": "a car is small .",
+              "sureAlign": "0-0", "possibleAlign": ""}]
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps(pairs), encoding="utf-8")
+    code = main(["paraphrase-table", "--groups", str(gold), "--tokenizer", "whitespace", "-o",
+                 str(tmp_path / "t.tsv"), "--format", "json"])
+    assert code == 0, capsys.readouterr().err
+    corpus = json.loads(capsys.readouterr().out)["corpora"][0]
+    assert (corpus["groups"], corpus["pairs"]) == (1, 3)

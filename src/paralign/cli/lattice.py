@@ -149,7 +149,8 @@ def add_lattice_options(
 def add_groups(p: argparse.ArgumentParser) -> None:
     """--groups and which of them (paraphrases, stats)."""
     p.add_argument("--groups", required=True,
-                   help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference)")
+                   help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference; "
+                   "told by its contents, so .json.gz and stdin too); - = stdin")
     p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
                    help="skip groups with fewer than N distinct sentences")
     p.add_argument("--sample", type=positive_int, default=None, metavar="N",

@@ -25,10 +25,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Align every pair of sentences within each group (eflomal trained on all those "
         "pairs, or the Sultan aligner), extract non-identical phrase pairs and score them "
         "p(e2|e1) = c(e1,e2) / sum_e c(e1,e). Groups: one group a line as TSV of equivalent "
-        "sentences, or the Bible TSV layout (header verse_id book chapter verse V1 V2 ...). "
+        "sentences, the Bible TSV layout (header verse_id book chapter verse V1 V2 ...), or gold "
+        "alignments as JSON (MTReference: the pairs of one source segment). "
         + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
     )
-    parser.add_argument("--groups", required=True, help="groups file (TSV, .gz allowed; - = stdin)")
+    parser.add_argument("--groups", required=True,
+                        help="groups file: TSV (one group a line, or the Bible layout) or gold "
+                        "alignments as JSON (MTReference: a group per source segment; tokenised, "
+                        "so --tokenizer whitespace keeps its tokens); .gz allowed; - = stdin")
     parser.add_argument("--aligner", choices=("eflomal", "sultan"), default=None,
                         help="eflomal (default; cannot be seeded, so tables differ between runs) or sultan; "
                         "not with --alignment")
