@@ -386,3 +386,16 @@ def test_mtreference_groups_on_stdin_are_read_as_json(tmp_path, capsys, monkeypa
     with gzip.open(packed, "wt", encoding="utf-8") as handle:
         handle.write(text)
     assert run_json(capsys, "lattice", "stats", "--groups", str(packed))["sentences"] == 3
+
+
+@pytest.mark.parametrize("name", ["t.parquet", "t.PQ"])
+def test_paraphrases_refuse_a_parquet_name(tmp_path, group_file, capsys, name):
+    """`lattice paraphrases -o X.parquet` wrote TSV text under a Parquet name, which
+    `paralign paraphrases --table X.parquet` then refused as 'not a Parquet table'. It is a usage
+    error before any lattice is built, and nothing is written."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
+    out = tmp_path / name
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 2
+    assert "writes TSV" in capsys.readouterr().err
+    assert not out.exists()

@@ -95,7 +95,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        description="Paraphrase pairs (sub-paths between the same two states) of the "
                        "lattices of a groups file, one `phrase TAB paraphrase TAB score` row each, "
                        "score = the number of groups giving the pair. Rows are sorted by phrase, then "
-                       "by score (highest first), then by paraphrase, so two runs write the same bytes.")
+                       "by score (highest first), then by paraphrase, so two runs write the same bytes. "
+                       "-o X.tsv or X.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads; "
+                       "not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
@@ -390,7 +392,11 @@ def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
 
 def run_paraphrases(args: argparse.Namespace) -> int:
     from ..lattice.evaluate import lattice_paraphrases
+    from ..tables import is_parquet
 
+    if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
+        raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
+                                 f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
     total, groups = _annotated_groups(args)
     table, errors = lattice_paraphrases(progress(groups, "lattices", total), _options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs)
