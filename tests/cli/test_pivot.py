@@ -487,3 +487,23 @@ def test_paraphrase_table_reads_mtreference_groups(tmp_path, monkeypatch, capsys
     assert code == 0, capsys.readouterr().err
     corpus = json.loads(capsys.readouterr().out)["corpora"][0]
     assert (corpus["groups"], corpus["pairs"]) == (1, 3)
+
+
+def test_word_align_max_tokens_matches_pivots(tmp_path, monkeypatch, capsys):
+    """word-align left every line over 100 tokens unaligned (an empty Pharaoh line) with no
+    option to change it, so `pivot --alignment --max-tokens 150` used such a line with no links.
+    word-align --max-tokens N now aligns what pivot --max-tokens N keeps, and the same skipping."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    long_en, long_de = " ".join(["word"] * 120), " ".join(["wort"] * 120)
+    en, de = tmp_path / "c.en", tmp_path / "c.de"
+    en.write_text(f"a small car\n{long_en}\n", encoding="utf-8")
+    de.write_text(f"ein kleines auto\n{long_de}\n", encoding="utf-8")
+    links = tmp_path / "links"
+    assert main(["word-align", "--source", str(en), "--target", str(de), "--max-tokens", "150", "-o", str(links)]) == 0
+    assert [len(line.split()) for line in links.read_text().splitlines()] == [3, 120]
+    assert main(["word-align", "--source", str(en), "--target", str(de), "--max-tokens", "110", "-o", str(links)]) == 0
+    assert [len(line.split()) for line in links.read_text().splitlines()] == [3, 0]
+    with pytest.raises(SystemExit) as stop:
+        main(["word-align", "--source", str(en), "--target", str(de), "--max-tokens", "0"])
+    assert stop.value.code == 2
+    assert "--max-tokens: must be at least 1" in capsys.readouterr().err
