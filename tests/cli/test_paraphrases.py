@@ -139,3 +139,38 @@ def test_many_phrases_from_a_file_or_stdin(table, tmp_path, capsys, monkeypatch)
     assert "not both" in capsys.readouterr().err
     assert main(["paraphrases", "--phrases", "-", "--table", "-"]) == 2
     assert "stdin can be read only once" in capsys.readouterr().err
+
+
+def _parsers(parser, name=""):
+    """(command name, its parser) of `parser` and every subcommand under it."""
+    import argparse
+
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub, child in action.choices.items():
+                yield from _parsers(child, f"{name} {sub}".strip())
+
+
+TABLE_COMMANDS = ("word-align", "pivot", "paraphrase-table", "paraphrases", "parametric", "lattice")
+
+
+def test_the_table_commands_help_names_only_options_that_exist():
+    """`COMMAND --option` in the --help of the table commands names an option COMMAND has
+    (paraphrases' help sent users to `paraeval --source`; the option is --table)."""
+    import re
+
+    from paralign.cli import build_parser
+
+    parsers = dict(_parsers(build_parser()))
+    commands = sorted((n for n in parsers if n), key=len, reverse=True)
+    mention = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, commands)) + r") (-{1,2}[a-z][\w-]*)")
+    wrong = []
+    for name, parser in parsers.items():
+        if not name.startswith(TABLE_COMMANDS):
+            continue
+        for text in [parser.description or ""] + [action.help or "" for action in parser._actions]:
+            for command, option in mention.findall(text):
+                if option not in {o for a in parsers[command]._actions for o in a.option_strings}:
+                    wrong.append(f"{name}: {command} {option}")
+    assert wrong == []
