@@ -9,7 +9,7 @@ from ..errors import ConfigurationError
 from ._common import positive_int, progress
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
-    GIVEN_ALIGNMENT,
+    GIVEN_PAIR_ALIGNMENT,
     add_pipeline_options,
     cluster_announcer,
     cluster_from_args,
@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "p(e2|e1) = c(e1,e2) / sum_e c(e1,e). Groups: one group a line as TSV of equivalent "
         "sentences, the Bible TSV layout (header verse_id book chapter verse V1 V2 ...), or gold "
         "alignments as JSON (MTReference: the pairs of one source segment). "
-        + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
+        + EFLOMAL_NOT_SEEDED + " " + GIVEN_PAIR_ALIGNMENT,
     )
     parser.add_argument("--groups", required=True,
                         help="groups file: TSV (one group a line, or the Bible layout) or gold "
@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "reproducible")
     parser.add_argument("--max-groups", type=positive_int, default=None, metavar="N",
                         help="use only the first N groups (N >= 1; default: all)")
-    add_pipeline_options(parser)
+    add_pipeline_options(parser, pivot=False)
     parser.set_defaults(func=run)
 
 
