@@ -507,3 +507,23 @@ def test_word_align_max_tokens_matches_pivots(tmp_path, monkeypatch, capsys):
         main(["word-align", "--source", str(en), "--target", str(de), "--max-tokens", "0"])
     assert stop.value.code == 2
     assert "--max-tokens: must be at least 1" in capsys.readouterr().err
+
+
+def test_a_table_records_the_cut_it_was_made_with(hand, tmp_path, monkeypatch):
+    """A table's metadata held the options that change the work files but not --threshold,
+    --top-k, --min-count (nor paraphrase-table's --max-groups): nothing in the file said it was
+    cut at p >= 0.01. They are recorded now, in TSV and Parquet alike."""
+    from paralign.tables import read_metadata
+
+    for name in ("t.tsv", "t.parquet"):
+        assert _pivot(hand, tmp_path / name, "--alignment", str(hand["align"]), "--top-k", "3",
+                      "--min-count", "2") == 0
+        options = read_metadata(tmp_path / name)["options"]
+        assert (options["threshold"], options["top_k"], options["min_count"]) == (0.0, 3, 2)
+        assert options["lowercase"] is True
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("The car is small.\tThe automobile is little.\nThe dog runs.\tA dog runs.\n", encoding="utf-8")
+    assert main(["paraphrase-table", "--groups", str(groups), "--max-groups", "1", "-o", str(tmp_path / "m.tsv")]) == 0
+    metadata = read_metadata(tmp_path / "m.tsv")
+    assert metadata["max_groups"] == 1 and metadata["options"]["threshold"] == 0.01
