@@ -207,3 +207,15 @@ def test_a_users_unscored_rows_are_read_by_lookup_but_not_by_the_pipelines(tmp_p
     path.write_text("car\tvehicle\tmaybe\n", encoding="utf-8")  # a score that is there must be a number
     with pytest.raises(FormatError, match=r"user\.tsv:1: bad table row"):
         lookup(path, ["car"])
+
+
+@pytest.mark.parametrize("name", ["t.parquet", "t.tsv", "t.tsv.gz"])
+def test_a_tables_threshold_is_kept_whatever_its_format(tmp_path, name) -> None:
+    """The threshold a table was read with is what signatures name (`NAME:THRESHOLD#HASH`):
+    a Parquet table read as `X.parquet:0.5` lost it, and its signature looked unthresholded."""
+    from paralign.metrics.paraeval.signature import source_signature
+
+    path = _write(tmp_path / name)
+    assert load_source(f"{path}:0.5").threshold == 0.5
+    assert load_source(str(path)).threshold is None
+    assert source_signature(load_source(f"{path}:0.5")).startswith(f"{name}:0.5#")

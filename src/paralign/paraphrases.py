@@ -278,7 +278,9 @@ def load_source(spec: str | Path) -> ParaphraseSource:
                 "(use PATH:THRESHOLD with a number such as 0.5)")
     if is_parquet(path):  # a table written by `pivot -o X.parquet`
         rows = ((p, q, score) for p, q, score, _ in iter_rows(path) if threshold is None or score >= threshold)
-        return ParaphraseTable.from_pairs(rows, Path(path).name)
+        table = ParaphraseTable.from_pairs(rows, Path(path).name)
+        table.threshold = threshold  # as from_tsv records it: signatures name it
+        return table
     return ParaphraseTable.from_tsv(path, threshold=threshold)
 
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -367,7 +367,7 @@ def pivot_paraphrases(
             corpus_info[index] = _read_report(corpora[index], read, given)
         phrases, rows = _finish_table(
             client, frame, [t.output for t in tasks], work, output, PIVOT_SCHEMA, options, "support",
-            _renamed({"kind": "pivot", "corpora": corpus_info, "options": options.fingerprint()}, shown_names), progress,
+            _renamed({"kind": "pivot", "corpora": corpus_info, "options": asdict(options)}, shown_names), progress,
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)
@@ -544,7 +544,8 @@ def monolingual_paraphrases(
         phrases, rows = _finish_table(
             client, frame, files, work, output,
             MONO_SCHEMA, options, "count",
-            _renamed({"kind": "monolingual", "corpora": [corpus], "options": options.fingerprint()}, shown_names), progress,
+            _renamed({"kind": "monolingual", "corpora": [corpus], "max_groups": max_groups, "options": asdict(options)},
+                     shown_names), progress,
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)

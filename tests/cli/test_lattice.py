@@ -340,3 +340,62 @@ def test_stats_incremental_text_has_its_heading_gain_and_minimum(tmp_path, capsy
     with pytest.raises(SystemExit):
         main(["lattice", "stats", "--help"])
     assert "--incremental-min-size" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("keep_case", [True, False])
+def test_distance_to_a_saved_lattice_uses_the_case_it_was_built_with(tmp_path, capsys, keep_case):
+    """`build --keep-case --format json` then `distance --lattice` without --keep-case lower-cased
+    the sentence and compared it with capitalised words: a sentence of the lattice was 2 edits
+    away from it. The case is now recorded in the JSON and the query follows it."""
+    group = tmp_path / "g.txt"
+    group.write_text("The Cat sat on the mat .\nThe Cat lay on the mat .\n", encoding="utf-8")
+    saved = tmp_path / "l.json"
+    assert main(["lattice", "build", str(group), "--tokenized", "--format", "json", "-o", str(saved),
+                 *(["--keep-case"] if keep_case else [])]) == 0
+    assert json.loads(saved.read_text())["lowercase"] is (not keep_case)
+    for flags in ([], ["--keep-case"]):
+        rows = run_json(capsys, "lattice", "distance", "--lattice", str(saved), "--tokenized", *flags,
+                        "--sentence", "The Cat sat on the mat .")
+        assert rows[0]["distance"] == 0
+
+
+def test_distance_to_an_unrecorded_lattice_with_capitals_keeps_the_case(tmp_path, capsys):
+    """A lattice JSON without the record (an older build) that holds capitals was built with
+    --keep-case: the sentences are not lower-cased for it."""
+    saved = tmp_path / "old.json"
+    saved.write_text(json.dumps({"states": 3, "start": 0, "end": 2, "edges": [[0, "The", 1], [1, "Cat", 2]],
+                                 "weights": [1, 1]}), encoding="utf-8")
+    rows = run_json(capsys, "lattice", "distance", "--lattice", str(saved), "--tokenized",
+                    "--sentence", "The Cat")
+    assert rows[0]["distance"] == 0
+
+
+def test_mtreference_groups_on_stdin_are_read_as_json(tmp_path, capsys, monkeypatch):
+    """`lattice stats --groups -` (and a .json.gz) with jacana JSON was read as a TSV groups file:
+    one group of one 'sentence', the JSON text. The format is now told by the contents."""
+    import io
+    import sys
+
+    pairs = [{"id": f"DOC.1.{k}", "source": GROUP[0], "target": GROUP[k], "sureAlign": "0-0",
+              "possibleAlign": ""} for k in (1, 2)]
+    text = json.dumps(pairs, indent=2)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
+    stats = run_json(capsys, "lattice", "stats", "--groups", "-")
+    assert (stats["groups"], stats["sentences"]) == (1, 3)
+    packed = tmp_path / "gold.json.gz"
+    with gzip.open(packed, "wt", encoding="utf-8") as handle:
+        handle.write(text)
+    assert run_json(capsys, "lattice", "stats", "--groups", str(packed))["sentences"] == 3
+
+
+@pytest.mark.parametrize("name", ["t.parquet", "t.PQ"])
+def test_paraphrases_refuse_a_parquet_name(tmp_path, group_file, capsys, name):
+    """`lattice paraphrases -o X.parquet` wrote TSV text under a Parquet name, which
+    `paralign paraphrases --table X.parquet` then refused as 'not a Parquet table'. It is a usage
+    error before any lattice is built, and nothing is written."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
+    out = tmp_path / name
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 2
+    assert "writes TSV" in capsys.readouterr().err
+    assert not out.exists()

@@ -139,3 +139,45 @@ def test_many_phrases_from_a_file_or_stdin(table, tmp_path, capsys, monkeypatch)
     assert "not both" in capsys.readouterr().err
     assert main(["paraphrases", "--phrases", "-", "--table", "-"]) == 2
     assert "stdin can be read only once" in capsys.readouterr().err
+
+
+def _parsers(parser, name=""):
+    """(command name, its parser) of `parser` and every subcommand under it."""
+    import argparse
+
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub, child in action.choices.items():
+                yield from _parsers(child, f"{name} {sub}".strip())
+
+
+TABLE_COMMANDS = ("word-align", "pivot", "paraphrase-table", "paraphrases", "parametric", "lattice")
+
+
+def test_the_table_commands_help_names_only_options_that_exist():
+    """An option in the --help of a table command is one it has (or a sibling action has:
+    `lattice build` speaks of the others' --lattice), and `COMMAND --option` names an option
+    COMMAND has. paraphrases' help sent users to `paraeval --source` (the option is --table), and
+    paraphrase-table's spoke of --foreign-tokenizer, which only pivot has."""
+    import re
+
+    from paralign.cli import build_parser
+
+    parsers = dict(_parsers(build_parser()))
+    options = {name: {o for a in parser._actions for o in a.option_strings} for name, parser in parsers.items()}
+    commands = sorted((n for n in parsers if n), key=len, reverse=True)
+    option = r"-{1,2}[a-z][\w-]*"
+    mention = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, commands)) + rf")((?: {option}(?: [^-\s]\S*)?)+)")
+    wrong = []
+    for name, parser in parsers.items():
+        if not name.startswith(TABLE_COMMANDS):
+            continue
+        parent = name.rsplit(" ", 1)[0] if " " in name else None
+        known = options[name].union(*(o for n, o in options.items() if parent and n.startswith(parent + " ")))
+        for text in [parser.description or ""] + [action.help or "" for action in parser._actions]:
+            for command, used in mention.findall(text):
+                wrong += [f"{name}: {command} {o}" for o in re.findall(option, used) if o not in options[command]]
+            own = mention.sub(" ", text)
+            wrong += [f"{name}: {o}" for o in re.findall(r"(?<![\w-])--[a-z][\w-]*", own) if o not in known]
+    assert wrong == []

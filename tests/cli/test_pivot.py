@@ -469,3 +469,61 @@ def test_a_work_dir_that_is_a_file_is_one_usage_error_before_any_work(hand, tmp_
     assert _pivot(hand, tmp_path / "t.tsv", "--alignment", str(hand["align"]), "--work-dir", str(tmp_path / "afile")) == 2
     assert capsys.readouterr().err == f"paralign pivot: error: --work-dir {tmp_path / 'afile'}: is a file, not a directory\n"
     assert not (tmp_path / "t.tsv").exists()
+
+
+def test_paraphrase_table_reads_mtreference_groups(tmp_path, monkeypatch, capsys):
+    """--groups with gold alignments as JSON (MTReference, as `lattice --groups` reads them):
+    one group per source segment. It was read as TSV, each JSON line a group of one sentence,
+    and failed with 'no group holds two different usable sentences'."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    pairs = [{"id": "DOC.1.A", "source": "the car is small .", "target": "the automobile is little .",
+              "sureAlign": "0-0", "possibleAlign": ""},
+             {"id": "DOC.1.B", "source": "the car is small .", "target": "a car is small .",
+              "sureAlign": "0-0", "possibleAlign": ""}]
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps(pairs), encoding="utf-8")
+    code = main(["paraphrase-table", "--groups", str(gold), "--tokenizer", "whitespace", "-o",
+                 str(tmp_path / "t.tsv"), "--format", "json"])
+    assert code == 0, capsys.readouterr().err
+    corpus = json.loads(capsys.readouterr().out)["corpora"][0]
+    assert (corpus["groups"], corpus["pairs"]) == (1, 3)
+
+
+def test_word_align_max_tokens_matches_pivots(tmp_path, monkeypatch, capsys):
+    """word-align left every line over 100 tokens unaligned (an empty Pharaoh line) with no
+    option to change it, so `pivot --alignment --max-tokens 150` used such a line with no links.
+    word-align --max-tokens N now aligns what pivot --max-tokens N keeps, and the same skipping."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    long_en, long_de = " ".join(["word"] * 120), " ".join(["wort"] * 120)
+    en, de = tmp_path / "c.en", tmp_path / "c.de"
+    en.write_text(f"a small car\n{long_en}\n", encoding="utf-8")
+    de.write_text(f"ein kleines auto\n{long_de}\n", encoding="utf-8")
+    links = tmp_path / "links"
+    assert main(["word-align", "--source", str(en), "--target", str(de), "--max-tokens", "150", "-o", str(links)]) == 0
+    assert [len(line.split()) for line in links.read_text().splitlines()] == [3, 120]
+    assert main(["word-align", "--source", str(en), "--target", str(de), "--max-tokens", "110", "-o", str(links)]) == 0
+    assert [len(line.split()) for line in links.read_text().splitlines()] == [3, 0]
+    with pytest.raises(SystemExit) as stop:
+        main(["word-align", "--source", str(en), "--target", str(de), "--max-tokens", "0"])
+    assert stop.value.code == 2
+    assert "--max-tokens: must be at least 1" in capsys.readouterr().err
+
+
+def test_a_table_records_the_cut_it_was_made_with(hand, tmp_path, monkeypatch):
+    """A table's metadata held the options that change the work files but not --threshold,
+    --top-k, --min-count (nor paraphrase-table's --max-groups): nothing in the file said it was
+    cut at p >= 0.01. They are recorded now, in TSV and Parquet alike."""
+    from paralign.tables import read_metadata
+
+    for name in ("t.tsv", "t.parquet"):
+        assert _pivot(hand, tmp_path / name, "--alignment", str(hand["align"]), "--top-k", "3",
+                      "--min-count", "2") == 0
+        options = read_metadata(tmp_path / name)["options"]
+        assert (options["threshold"], options["top_k"], options["min_count"]) == (0.0, 3, 2)
+        assert options["lowercase"] is True
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("The car is small.\tThe automobile is little.\nThe dog runs.\tA dog runs.\n", encoding="utf-8")
+    assert main(["paraphrase-table", "--groups", str(groups), "--max-groups", "1", "-o", str(tmp_path / "m.tsv")]) == 0
+    metadata = read_metadata(tmp_path / "m.tsv")
+    assert metadata["max_groups"] == 1 and metadata["options"]["threshold"] == 0.01

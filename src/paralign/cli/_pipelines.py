@@ -53,10 +53,20 @@ GIVEN_ALIGNMENT = (
     "its tokens is skipped and reported (file:line), and a file with another number of lines than "
     "its corpus is an error."
 )
+#: The same for paraphrase-table, whose "corpus" is the sentence pairs its groups form.
+GIVEN_PAIR_ALIGNMENT = (
+    "With --alignment no aligner runs and the table depends on the given links alone, so it is "
+    "exactly reproducible; the report records whether the alignment was computed or given (with "
+    "the file's SHA-256). Alignment lines are Pharaoh (i-j, 0-based; i?j possible links count as "
+    "links) indexing the tokens that --tokenizer gives; a line that is not Pharaoh or whose links "
+    "do not fit its tokens is skipped and reported (file:line), and a file with another number of "
+    "lines than the sentence pairs the groups form is an error."
+)
 
 
-def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01) -> None:
-    """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions)."""
+def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01, pivot: bool = True) -> None:
+    """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions); `pivot`
+    False: paraphrase-table's help, where the pivot-only option is said to have no effect."""
     from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
 
     parser.add_argument("--output", "-o", required=True, type=output_path,
@@ -88,7 +98,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--max-length-ratio", type=float, default=None,
                         help="skip sentence pairs whose token-length ratio exceeds this")
     parser.add_argument("--min-translation-prob", type=float, default=0.001,
-                        help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)")
+                        help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)"
+                        if pivot else "pivot's pruning of translation probabilities: no effect here "
+                        "(pair counts are not pruned); accepted as pivot takes it")
     parser.add_argument("--iterations", type=positive_int, default=None, help="eflomal iterations (default: eflomal's)")
     parser.add_argument("--align-chunk", type=positive_int, default=None, metavar="LINES",
                         help="align a corpus longer than this in chunks of LINES on the cluster, eflomal's priors "

@@ -95,7 +95,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        description="Paraphrase pairs (sub-paths between the same two states) of the "
                        "lattices of a groups file, one `phrase TAB paraphrase TAB score` row each, "
                        "score = the number of groups giving the pair. Rows are sorted by phrase, then "
-                       "by score (highest first), then by paraphrase, so two runs write the same bytes.")
+                       "by score (highest first), then by paraphrase, so two runs write the same bytes. "
+                       "-o X.tsv or X.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads; "
+                       "not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
@@ -130,7 +132,8 @@ def add_lattice_options(
                        help="one group: sentences one a line (default: stdin)")
         p.add_argument("--lattice", default=None, metavar="JSON",
                        help="use a lattice written by `lattice build --format json` instead of "
-                       "sentences")
+                       "sentences (distance lower-cases sentences as the lattice was built: "
+                       "the JSON records it, --keep-case or not)")
     p.add_argument("--tokenized", action="store_true",
                    help="sentences are whitespace-tokenised (parsed as given)")
     p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
@@ -148,7 +151,8 @@ def add_lattice_options(
 def add_groups(p: argparse.ArgumentParser) -> None:
     """--groups and which of them (paraphrases, stats)."""
     p.add_argument("--groups", required=True,
-                   help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference)")
+                   help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference; "
+                   "told by its contents, so .json.gz and stdin too); - = stdin")
     p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
                    help="skip groups with fewer than N distinct sentences")
     p.add_argument("--sample", type=positive_int, default=None, metavar="N",
@@ -176,17 +180,30 @@ def _read_sentences(path: str, *, empty: bool = False) -> list[str]:
 
 def lattice_from_input(args: argparse.Namespace) -> Lattice:
     """The lattice of `--lattice JSON` or of the sentences in `input`."""
+    return _lattice_and_case(args)[0]
+
+
+def _lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
+    """The lattice of `--lattice JSON` or of the sentences in `input`, and whether its words are
+    lower-cased: as `build` recorded it in the JSON (``"lowercase"``); for a JSON without the
+    record, not when a word holds a capital, else as --keep-case says (as for a lattice built
+    here)."""
     from ..lattice import Lattice
 
-    if args.lattice:
-        try:
-            with open_in(args.lattice) as handle:
-                data = json.loads(strip_bom(handle.read()))  # a BOM is no JSON error
-        except json.JSONDecodeError as exc:
-            raise FormatError(invalid_json(exc), source=input_name(args.lattice),
-                              line=exc.lineno) from exc
-        return Lattice.from_dict(data, source=input_name(args.lattice))
-    return _group_lattice(args, _read_sentences(args.input))
+    lowercase = not args.keep_case
+    if not args.lattice:
+        return _group_lattice(args, _read_sentences(args.input)), lowercase
+    try:
+        with open_in(args.lattice) as handle:
+            data = json.loads(strip_bom(handle.read()))  # a BOM is no JSON error
+    except json.JSONDecodeError as exc:
+        raise FormatError(invalid_json(exc), source=input_name(args.lattice),
+                          line=exc.lineno) from exc
+    lattice = Lattice.from_dict(data, source=input_name(args.lattice))
+    recorded = data.get("lowercase")
+    if isinstance(recorded, bool):
+        return lattice, recorded
+    return lattice, lowercase and not any(w is not None and w != w.lower() for _, w, _ in lattice.edges)
 
 
 def _group_lattice(args: argparse.Namespace, lines: list[str]) -> Lattice:
@@ -204,7 +221,9 @@ def run_build(args: argparse.Namespace) -> int:
             return 0
     lattice = lattice_from_input(args) if lines is None else _group_lattice(args, lines)
     with open_out(args.output) as out:
-        emit(lattice.to_dict(), args.format, lambda _: lattice.to_openfst(), out)
+        # the case is recorded for `distance --lattice`, which must lower-case its sentences alike
+        emit({**lattice.to_dict(), "lowercase": not args.keep_case}, args.format,
+             lambda _: lattice.to_openfst(), out)
     return 0
 
 
@@ -325,7 +344,7 @@ def _sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
 def run_distance(args: argparse.Namespace) -> int:
     """One row per sentence: the --sentence ones, then each line of --sentences, a batch
     (docs/CLI.md): a blank or undecodable line is reported as FILE:LINE and keeps its place."""
-    lattice = lattice_from_input(args)
+    lattice, lowercase = _lattice_and_case(args)
     from_file, bad = _sentence_lines(args.sentences, args.encoding_errors) if args.sentences else ([], {})
     sentences = list(args.sentence) + from_file
     if not sentences:
@@ -347,7 +366,7 @@ def run_distance(args: argparse.Namespace) -> int:
                          "error": bad[blank[k]]})
             continue
         tokens = next(tokens_of)
-        words = tokens if args.keep_case else [t.lower() for t in tokens]
+        words = [t.lower() for t in tokens] if lowercase else tokens
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
     name = input_name(args.sentences) if args.sentences else ""
     warn_each([f"{name}:{line}: {bad[line]} (empty output line)" for line in blank.values()], "bad lines")
@@ -373,7 +392,11 @@ def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
 
 def run_paraphrases(args: argparse.Namespace) -> int:
     from ..lattice.evaluate import lattice_paraphrases
+    from ..tables import is_parquet
 
+    if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
+        raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
+                                 f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
     total, groups = _annotated_groups(args)
     table, errors = lattice_paraphrases(progress(groups, "lattices", total), _options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs)

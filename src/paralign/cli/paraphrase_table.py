@@ -9,7 +9,7 @@ from ..errors import ConfigurationError
 from ._common import positive_int, progress
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
-    GIVEN_ALIGNMENT,
+    GIVEN_PAIR_ALIGNMENT,
     add_pipeline_options,
     cluster_announcer,
     cluster_from_args,
@@ -25,10 +25,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Align every pair of sentences within each group (eflomal trained on all those "
         "pairs, or the Sultan aligner), extract non-identical phrase pairs and score them "
         "p(e2|e1) = c(e1,e2) / sum_e c(e1,e). Groups: one group a line as TSV of equivalent "
-        "sentences, or the Bible TSV layout (header verse_id book chapter verse V1 V2 ...). "
-        + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
+        "sentences, the Bible TSV layout (header verse_id book chapter verse V1 V2 ...), or gold "
+        "alignments as JSON (MTReference: the pairs of one source segment). "
+        + EFLOMAL_NOT_SEEDED + " " + GIVEN_PAIR_ALIGNMENT,
     )
-    parser.add_argument("--groups", required=True, help="groups file (TSV, .gz allowed; - = stdin)")
+    parser.add_argument("--groups", required=True,
+                        help="groups file: TSV (one group a line, or the Bible layout) or gold "
+                        "alignments as JSON (MTReference: a group per source segment; tokenised, "
+                        "so --tokenizer whitespace keeps its tokens); .gz allowed; - = stdin")
     parser.add_argument("--aligner", choices=("eflomal", "sultan"), default=None,
                         help="eflomal (default; cannot be seeded, so tables differ between runs) or sultan; "
                         "not with --alignment")
@@ -41,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "reproducible")
     parser.add_argument("--max-groups", type=positive_int, default=None, metavar="N",
                         help="use only the first N groups (N >= 1; default: all)")
-    add_pipeline_options(parser)
+    add_pipeline_options(parser, pivot=False)
     parser.set_defaults(func=run)
 
 

@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "paraphrase), with the table's other columns. A Parquet table (written by `pivot -o X.parquet`) "
         "is read with a filter on the phrase, so only the row groups that can hold it are read; a TSV "
         "table (.gz allowed) is scanned, and its rows without a score (phrase TAB paraphrase, as "
-        "serve --table and paraeval --source read them) are listed last, with '-' (null in JSON). White space in a PHRASE is collapsed, and a table that "
+        "serve --table and paraeval --table read them) are listed last, with '-' (null in JSON). White space in a PHRASE is collapsed, and a table that "
         "pivot or paraphrase-table built lower-cased (their default, recorded in the table) is "
         "asked for the lower-cased PHRASE (shown as 'looked_up_as'); any other table is matched "
         "exactly. Many phrases: --phrases FILE (one a line), or one a line on stdin when no PHRASE "

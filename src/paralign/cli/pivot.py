@@ -62,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "word-align",
         help="word-align a parallel corpus with eflomal (both directions, symmetrised), Pharaoh output",
         description="Word-align a parallel corpus with eflomal (both directions, symmetrised); one "
-        "Pharaoh line per input line (empty for empty and over-long lines). " + EFLOMAL_NOT_SEEDED
+        "Pharaoh line per input line (empty for empty lines and those over --max-tokens). " + EFLOMAL_NOT_SEEDED
         + " Keep the output and give it to `pivot --alignment` (written with --tokenizer equal to "
         "pivot's --tokenizer, regex by default there) to build a table reproducibly.",
     )
@@ -72,6 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
                        "the links as 'alignments', one Pharaoh string a line)")
     from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
+    from ..corpora.parallel import DEFAULT_MAX_TOKENS
 
     align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
     align.add_argument("--tokenizer", choices=TOKENIZERS, default="whitespace",
@@ -80,6 +81,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--tokens-output", default=None, type=output_path,
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict")
+    align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar="N",
+                       help="leave lines longer than N white-space tokens unaligned (an empty line), "
+                       "N >= 1 (default %(default)s); give pivot --alignment the same --max-tokens")
     align.add_argument("--iterations", type=positive_int, default=None)
     add_format(align)
     align.set_defaults(func=run_align)
@@ -135,7 +139,7 @@ def run_align(args: argparse.Namespace) -> int:
                 source, target, output,
                 symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
                 tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
-                encoding_errors=args.encoding_errors, n_iterations=args.iterations,
+                encoding_errors=args.encoding_errors, n_iterations=args.iterations, max_tokens=args.max_tokens,
             )
         for item in caught:
             message = str(item.message)

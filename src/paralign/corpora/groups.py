@@ -2,16 +2,19 @@
 
 Two layouts are read: plain TSV (a group's sentences separated by tabs, optionally preceded by
 nothing else) and the Bible TSV layout with a header `verse_id book chapter verse V1 V2 ...`,
-where the group id is the verse id and the sentences are the version columns.
+where the group id is the verse id and the sentences are the version columns. A file of gold
+alignments as JSON (jacana, as MTReference, or JSONL) is read as the groups of its pairs (see
+:func:`is_alignment_json`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..textio import open_text
+from ..textio import open_text, strip_bom
 
 BIBLE_META_COLUMNS = ("verse_id", "book", "chapter", "verse")
 
@@ -26,11 +29,39 @@ class SentenceGroup:
     line: int = 0
 
 
+#: How a JSON file of gold alignments starts: a jacana list of objects, or a JSONL object.
+_ALIGNMENT_JSON = re.compile(r'\[\s*\{|\{\s*"')
+
+
+def is_alignment_json(path: str | Path) -> bool:
+    """True when `path` holds gold alignments as JSON (a jacana list of objects, or JSONL), told
+    by its first characters (`[{` or `{"`, white space and a BOM aside), not by its name: a
+    copy of stdin or an ``X.json.gz`` is one too, and a TSV line starting ``[Laughter]`` is not."""
+    with open_text(path) as handle:
+        head = strip_bom(handle.read(4096)).lstrip()
+    return _ALIGNMENT_JSON.match(head) is not None
+
+
+def alignment_groups(path: str | Path) -> Iterator[tuple[str, list[tuple[str, ...]]]]:
+    """The groups of a JSON file of gold alignments (MTReference: pairs of one source segment,
+    ids ``<doc>.<segment>.<hit>``, grouped by the id without its last dot-field), in file order:
+    (key, each distinct sentence's tokens, in order of appearance)."""
+    from .alignments import load_groups
+
+    for key, pairs in load_groups(path).items():
+        yield key, list(dict.fromkeys(tuple(side) for pair in pairs for side in (pair.source, pair.target)))
+
+
 def iter_groups(path: str | Path, *, skip_empty: bool = True) -> Iterator[SentenceGroup]:
-    """Stream the groups of a groups file (plain TSV or Bible TSV with header).
+    """Stream the groups of a groups file (plain TSV or Bible TSV with header, or gold alignments
+    as JSON: :func:`alignment_groups`, each sentence its tokens joined by spaces).
 
     Empty cells are dropped when `skip_empty`; a line with no sentence left yields nothing.
     """
+    if is_alignment_json(path):
+        for key, sentences in alignment_groups(path):
+            yield SentenceGroup(id=key, sentences=tuple(" ".join(tokens) for tokens in sentences))
+        return
     with open_text(path) as handle:
         header: list[str] | None = None
         for number, raw in enumerate(handle, start=1):

@@ -297,30 +297,23 @@ def sample_groups(groups: Iterable, n: int | None, seed: int = 0) -> list:
 
 def mtreference_groups(path: str | Path, min_size: int = 1) -> list[tuple[str, list[list[str]]]]:
     """MTReference source-segment groups as (key, distinct token lists), in file order."""
-    from ..corpora import load_groups
+    from ..corpora.groups import alignment_groups
 
-    out = []
-    for key, pairs in load_groups(path).items():
-        seen: dict[tuple[str, ...], None] = {}
-        for p in pairs:
-            seen.setdefault(tuple(p.source), None)
-            seen.setdefault(tuple(p.target), None)
-        if len(seen) >= min_size:
-            out.append((key, [list(s) for s in seen]))
-    return out
+    return [(key, [list(s) for s in seen]) for key, seen in alignment_groups(path) if len(seen) >= min_size]
 
 
 def read_groups(
     path: str | Path, *, tokenized: bool = False, min_size: int = 1
 ) -> Iterator[tuple[str, list[str] | list[list[str]]]]:
-    """Groups of a file, streamed: a jacana JSON alignment file (``*.json``: MTReference
-    source-segment groups, tokenised), else a groups TSV (plain or Bible layout; sentences are
-    split on whitespace when `tokenized`). Groups with fewer than `min_size` distinct sentences
-    are skipped."""
-    if str(path).endswith(".json"):
+    """Groups of a file, streamed: gold alignments as JSON (jacana or JSONL, told by the
+    contents: MTReference source-segment groups, tokenised), else a groups TSV (plain or Bible
+    layout; sentences are split on whitespace when `tokenized`). Groups with fewer than
+    `min_size` distinct sentences are skipped."""
+    from ..corpora.groups import is_alignment_json, iter_groups
+
+    if is_alignment_json(path):
         yield from ((k, s) for k, s in mtreference_groups(path) if len(s) >= min_size)
         return
-    from ..corpora.groups import iter_groups
 
     for group in iter_groups(path):
         sentences = list(dict.fromkeys(group.sentences))

@@ -1,0 +1,50 @@
+"""Groups files: plain TSV, the Bible layout, and gold alignments as JSON (MTReference) by content."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from paralign.corpora.groups import is_alignment_json, iter_groups
+
+PAIRS = [
+    {"id": "DOC.1.A", "source": "a man came .", "target": "a guy came .", "sureAlign": "0-0", "possibleAlign": ""},
+    {"id": "DOC.1.B", "source": "a man came .", "target": "one man arrived .", "sureAlign": "0-0",
+     "possibleAlign": ""},
+    {"id": "DOC.2.A", "source": "it rains .", "target": "it is raining .", "sureAlign": "0-0", "possibleAlign": ""},
+]
+
+
+def _write(path, text: str) -> None:
+    if path.suffix == ".gz":
+        with gzip.open(path, "wt", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["g.json", "g.json.gz", "g.txt", "stdin-copy"])
+@pytest.mark.parametrize("layout", ["jacana", "jsonl"])
+def test_gold_alignments_as_json_are_groups_whatever_the_files_name(tmp_path, name, layout) -> None:
+    """MTReference pairs grouped by source segment (id without its last dot-field): the file is
+    told by its contents, so a copy of stdin or a gzip file is read as one (it was read as TSV:
+    each line of the JSON a group of one sentence)."""
+    path = tmp_path / name
+    text = json.dumps(PAIRS, indent=2) if layout == "jacana" else "".join(json.dumps(p) + "\n" for p in PAIRS)
+    _write(path, "\ufeff" + text)
+    assert is_alignment_json(path)
+    groups = list(iter_groups(path))
+    assert [(g.id, g.sentences) for g in groups] == [
+        ("DOC.1", ("a man came .", "a guy came .", "one man arrived .")),
+        ("DOC.2", ("it rains .", "it is raining .")),
+    ]
+
+
+@pytest.mark.parametrize("first", ["[Laughter] he said so .\tHe said so .", "{sic} yes .\tYes .", "plain\ttext"])
+def test_a_tsv_line_starting_with_a_bracket_is_not_json(tmp_path, first) -> None:
+    path = tmp_path / "g.tsv"
+    path.write_text(first + "\n", encoding="utf-8")
+    assert not is_alignment_json(path)
+    assert [g.sentences for g in iter_groups(path)] == [tuple(first.split("\t"))]
