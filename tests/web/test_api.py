@@ -277,3 +277,24 @@ def test_paraeval_gives_the_segment_figures_of_the_cli(client, engine, table_pat
         assert f"config:{config or 'default'}|" in api["signature"] and api["graded"]["matches"]
     summary = client.get("/openapi.json").json()["paths"]["/api/paraeval"]["post"]["summary"]
     assert "paralign paraeval --config NAME --sentence-level" in summary and "default config by default" in summary
+
+
+def test_spaces_around_a_sentence_change_nothing_as_on_the_command_line(client, tmp_path) -> None:
+    """A sentence pasted with a space before it was aligned with a whitespace token first: the
+    page's grid had an empty first row and every index moved by one (Pharaoh ``1-0 2-1 ...``
+    where ``paralign align`` prints ``0-0 1-1 ...`` for the same pair, as it strips each side);
+    the lattice API drew whitespace edges. Now a text's surrounding spaces are dropped."""
+    from paralign.cli import main
+
+    padded = {"source": "  The cat sat on the mat. ", "target": "\tA cat was sitting on the mat.\n"}
+    (tmp_path / "pair.jsonl").write_text(json.dumps(padded) + "\n", encoding="utf-8")
+    assert main(["align", "--format", "json", "-o", str(tmp_path / "out.jsonl"), str(tmp_path / "pair.jsonl")]) == 0
+    cli = json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))
+    api = client.post("/api/align", json=padded).json()
+    assert api["source_tokens"] == cli["source"] == ["The", "cat", "sat", "on", "the", "mat", "."]
+    assert api["target_tokens"] == cli["target"] and api["pharaoh"] == cli["alignment"]
+    assert client.post("/api/similarity", json=padded).json()["source_tokens"] == cli["source"]
+    lattice = client.post("/api/lattice", json={"sentences": ["  the cat sat ", "a cat sat\t"]}).json()
+    assert {e["word"] for e in lattice["edges"]} == {"the", "a", "cat", "sat"}
+    assert sorted(lattice["some_paths"]) == ["a cat sat", "the cat sat"]
+    assert client.post("/api/paraphrases", json={"phrase": " cat ", "table": "small.tsv"}).json()["phrase"] == "cat"

@@ -37,6 +37,10 @@ def test_align_page_shows_the_grid_and_a_row_per_link(client, report_page) -> No
     chosen = [attrs for tag, attrs in page.elements if tag == "option" and "selected" in attrs]
     assert len(chosen) == 1  # the preset asked for stays selected
     assert "confidence" not in page.text  # the Sultan aligner gives no confidences
+    padded = _page(report_page, client.get("/align?" + urlencode({"source": "  The cat sat on the mat. ",
+                                                                   "target": "A cat was sitting on the mat.",
+                                                                   "preset": "paper"})))
+    assert {(r["data-i"], r["data-j"]) for r in padded.find("tr", class_="link")} == rows  # no blank first row
 
 
 def test_everything_typed_is_shown_as_text(client, report_page) -> None:
