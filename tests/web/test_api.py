@@ -184,10 +184,15 @@ def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None
     (b"[1]", {"content-type": "application/json"}, "must be a JSON object, not an array"),
     (b"null", {"content-type": "application/json"}, "must be a JSON object, not null"),
     (b"", {}, "is empty: send a JSON object"),
+    ('{"source": "café", "target": "b"}'.encode("latin-1"), {"content-type": "application/json"},
+     "is not UTF-8: the byte 0xe9 at position 15 cannot be read (invalid continuation byte)"),
+    (b"[" * 5000 + b"]" * 5000, {"content-type": "application/json"}, "is JSON nested too deeply to read"),
 ])
 def test_a_body_that_is_not_a_json_object_is_said_so(client, body, headers, message) -> None:
     """Bad JSON was '1: JSON decode error' (field "1": a character position), and JSON sent as
-    text/plain was 'Input should be a valid dictionary or object to extract fields from'."""
+    text/plain was 'Input should be a valid dictionary or object to extract fields from'. A body
+    in another encoding than UTF-8 (Latin-1) or nested thousands deep got FastAPI's 400 'There
+    was an error parsing the body', saying neither what was wrong nor in the documented status."""
     answer = client.post("/api/align", content=body, headers=headers)
     assert answer.status_code == 422
     assert answer.json()["detail"][0]["field"] == "body"
