@@ -118,6 +118,22 @@ def test_paraphrases_page_lists_the_table_choices(client, report_page) -> None:
     assert "1 paraphrase of" in page.text  # not "1 paraphrases"
 
 
+def test_the_paraphrases_page_can_show_more_than_the_first_ones(client, report_page) -> None:
+    """"97 paraphrases of 'good' in ppdb (the first 50 shown)", and no way on the page to see the
+    other 47: the page took no limit. Now the form has one, and the note links to all of them."""
+    page = _page(report_page, client.get("/paraphrases?phrase=cat&table=small.tsv&limit=1"))
+    assert len(page.find("tr")) == 2 and "feline" in page.text and "kitty" not in page.text
+    assert "2 paraphrases of" in page.text and "the first 1 shown" in page.text
+    assert page.find("input", id="limit", name="limit", type="number", value="1", min="1", max="500")
+    assert page.find("a", id="show-all", href="/paraphrases?phrase=cat&table=small.tsv&limit=2")
+    page = _page(report_page, client.get("/paraphrases?phrase=cat&table=small.tsv"))
+    assert len(page.find("tr")) == 3 and not page.find("a", id="show-all")
+    assert page.find("input", id="limit", value="50")  # the API's default, filled in
+    refused = client.get("/paraphrases?phrase=cat&table=small.tsv&limit=0")
+    assert refused.status_code == 422 and "limit: Input should be greater than or equal to 1" in refused.text
+    assert client.get("/paraphrases?phrase=cat&limit=many").status_code == 422
+
+
 def test_api_docs_page_works_offline(client, report_page) -> None:
     answer = client.get("/docs")
     page = _page(report_page, answer)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -206,15 +207,31 @@ def lattice_page(request: Request) -> HTMLResponse:
     return answer_page(request, "lattice.html", LatticeRequest, fields, work)
 
 
+def _whole(text: str | None) -> int | str | None:
+    """A number field's text as an int when it is one (the models take a count only as a JSON
+    number), else as it came, for the model to refuse."""
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return text
+
+
 @page_route("/paraphrases")
 def paraphrases_page(request: Request) -> HTMLResponse:
+    """A phrase's paraphrases, at most `limit` of them (the API's default 50), with a link to
+    them all (up to the API's limit) when there are more."""
     q = request.query_params
 
     def work(body: ParaphrasesRequest) -> dict[str, Any]:
-        return {"answer": api.paraphrases(body, request)}
+        answer = api.paraphrases(body, request)
+        most = min(answer.total, LIMITS["paraphrases"])
+        more = (f"/paraphrases?{urlencode({'phrase': body.phrase, 'table': answer.table, 'limit': most})}"
+                if most > len(answer.paraphrases) else None)
+        return {"answer": answer, "more": more, "most": most}
 
-    fields = {"phrase": q.get("phrase"), "table": q.get("table")}
-    return answer_page(request, "paraphrases.html", ParaphrasesRequest, fields, work)
+    fields = {"phrase": q.get("phrase"), "table": q.get("table"), "limit": _whole(q.get("limit"))}
+    return answer_page(request, "paraphrases.html", ParaphrasesRequest, fields, work,
+                       default_limit=ParaphrasesRequest.model_fields["limit"].default)
 
 
 # -- the API docs -------------------------------------------------------------------------------------
