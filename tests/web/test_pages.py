@@ -68,6 +68,17 @@ def test_a_refused_input_says_why_above_the_form(client, report_page) -> None:
     assert client.get("/align").status_code == 200  # no question yet: the empty form
 
 
+def test_a_refused_line_is_named_by_its_line_in_the_box(client, report_page) -> None:
+    """A refused reference was named by its place in a list without the blank lines, from 0: a
+    501-character third line after a blank one was "references.1", which is the first line."""
+    answer = client.get("/paraeval?" + urlencode({"hypothesis": "a b", "references": "ok\n\n" + "x" * 501}))
+    assert answer.status_code == 422
+    assert "references (line 3): String should have at most 500 characters" in _page(report_page, answer).text
+    answer = client.get("/lattice?" + urlencode({"sentences": "a b\r\n \r\nc d\r\n\u0007"}))
+    assert answer.status_code == 422
+    assert "sentences (line 4): contains the character U+0007" in _page(report_page, answer).text
+
+
 def test_paraeval_page_shows_the_default_configs_matches_by_tier(client, report_page) -> None:
     """The page scores with the command line's default config (it used the paper's): the
     headline score, the words highlighted by tier, a row per match, the tiers and the chunks."""

@@ -16,7 +16,7 @@ Not for: the JSON API (:mod:`.api`) or the work (:mod:`.engine`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -92,11 +92,29 @@ def _lines(text: str | None) -> list[str]:
     return [line.strip() for line in (text or "").splitlines() if line.strip()]
 
 
+def _line_numbers(text: str | None) -> list[int]:
+    """The line numbers (from 1) in a textarea of the lines :func:`_lines` keeps, in order."""
+    return [number for number, line in enumerate((text or "").splitlines(), 1) if line.strip()]
+
+
+def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]]) -> str:
+    """The refusal's message, an item of a textarea's list named by its line in the box
+    (``references (line 3)``) where the API names it by its place in the list (``references.1``)."""
+    errors = field_errors(list(exc.errors()))
+    for error in errors:
+        name, _, index = error["field"].partition(".")
+        if name in lines and index.isdigit() and int(index) < len(lines[name]):
+            error["field"] = f"{name} (line {lines[name][int(index)]})"
+    return describe(errors)
+
+
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
-                work: Callable[[Any], dict[str, Any]], **context: Any) -> HTMLResponse:
+                work: Callable[[Any], dict[str, Any]], lines: Mapping[str, Sequence[int]] | None = None,
+                **context: Any) -> HTMLResponse:
     """The page `name`: the empty form when nothing was asked; else the fields checked by
     `model` and the answer of `work(request model)`, or the reason there is none (422).
-    `context`: more values for the template, whatever the answer."""
+    `lines`: per textarea field, the line numbers of its items (:func:`_line_numbers`), to name
+    a refused item by its line. `context`: more values for the template, whatever the answer."""
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
     if not any(k in request.query_params for k in fields):
         return render(request, name, form=form, **context)
@@ -104,7 +122,7 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         body = model.model_validate(form)
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
-        return render(request, name, 422, form=form, error=describe(field_errors(list(exc.errors()))), **context)
+        return render(request, name, 422, form=form, error=_page_errors(exc, lines or {}), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 
@@ -189,7 +207,7 @@ def paraeval_page(request: Request) -> HTMLResponse:
     fields = {"hypothesis": q.get("hypothesis"), "references": _lines(q.get("references")),
               "config": q.get("config")}
     return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work,
-                       configs=engine.paraeval_configs)
+                       {"references": _line_numbers(q.get("references"))}, configs=engine.paraeval_configs)
 
 
 @page_route("/lattice")
@@ -204,7 +222,8 @@ def lattice_page(request: Request) -> HTMLResponse:
                 "drawing": Markup(lattice_drawing(result.lattice, ident="lattice-drawing").to_xml())}
 
     fields = {"sentences": _lines(q.get("sentences")), "method": q.get("method")}
-    return answer_page(request, "lattice.html", LatticeRequest, fields, work)
+    return answer_page(request, "lattice.html", LatticeRequest, fields, work,
+                       {"sentences": _line_numbers(q.get("sentences"))})
 
 
 def _whole(text: str | None) -> int | str | None:
