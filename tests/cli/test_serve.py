@@ -412,3 +412,20 @@ def test_a_busy_port_or_an_unknown_host_is_one_error_line_and_exit_2() -> None:
     assert run.returncode == 2, run.stderr
     assert run.stderr.strip().startswith("paralign serve: error: cannot listen on 999.1.1.1:0: "), run.stderr
     assert "\n" not in run.stderr.strip() and "Traceback" not in run.stderr
+
+
+def test_a_refused_reference_is_on_the_line_the_message_names(page, server) -> None:
+    """The message names a refused reference by its line, but the box came back without its blank
+    lines (and stripped): the named line 3 was then line 2 on the screen."""
+    typed = "\n a cat sat \n\n" + "x" * 501 + "\n"
+    page.goto(server + "paraeval")
+    page.fill("#hypothesis", "the cat sat")
+    page.fill("#references", typed)
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert "references (line 4): String should have at most 500 characters" in page.locator("#error").inner_text()
+    assert page.locator("#references").input_value() == typed  # as typed, so line 4 is the long one
+    page.fill("#references", "a cat sat\n\nthe cat sat")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert page.locator("#references").input_value() == "a cat sat\n\nthe cat sat"

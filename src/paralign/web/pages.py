@@ -114,7 +114,8 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
     """The page `name`: the empty form when nothing was asked; else the fields checked by
     `model` and the answer of `work(request model)`, or the reason there is none (422).
     `lines`: per textarea field, the line numbers of its items (:func:`_line_numbers`), to name
-    a refused item by its line. `context`: more values for the template, whatever the answer."""
+    a refused item by its line (the page's textarea shows its text as typed, `typed`, so that
+    the line named is that line on the screen). `context`: more values for the template, whatever the answer."""
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
     if not any(k in request.query_params for k in fields):
         return render(request, name, form=form, **context)
@@ -207,7 +208,8 @@ def paraeval_page(request: Request) -> HTMLResponse:
     fields = {"hypothesis": q.get("hypothesis"), "references": _lines(q.get("references")),
               "config": q.get("config")}
     return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work,
-                       {"references": _line_numbers(q.get("references"))}, configs=engine.paraeval_configs)
+                       {"references": _line_numbers(q.get("references"))}, configs=engine.paraeval_configs,
+                       typed=q.get("references"))
 
 
 @page_route("/lattice")
@@ -223,7 +225,7 @@ def lattice_page(request: Request) -> HTMLResponse:
 
     fields = {"sentences": _lines(q.get("sentences")), "method": q.get("method")}
     return answer_page(request, "lattice.html", LatticeRequest, fields, work,
-                       {"sentences": _line_numbers(q.get("sentences"))})
+                       {"sentences": _line_numbers(q.get("sentences"))}, typed=q.get("sentences"))
 
 
 def _whole(text: str | None) -> int | str | None:
