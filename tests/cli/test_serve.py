@@ -225,9 +225,11 @@ def test_on_a_phone_the_fields_take_the_width_and_nothing_scrolls_sideways(phone
 
 
 @pytest.mark.parametrize("path", ["paraeval?hypothesis=" + "z" * 500 + "&references=a+b",
-                                  "lattice?sentences=" + "q" * 300 + "%0Aq+r", "paraphrases?phrase=" + "w" * 200])
+                                  "lattice?sentences=" + "q" * 300 + "%0Aq+r", "paraphrases?phrase=" + "w" * 200,
+                                  "align?source=" + "z" * 480 + "+cat&target=" + "z" * 480 + "+cat"])
 def test_a_long_word_wraps_instead_of_widening_the_page(page, server, path) -> None:
-    """One 500-letter word made the ParaEval page 4435 px wide (lattice 3111, paraphrases 2657)."""
+    """One 500-letter word made the ParaEval page 4435 px wide (lattice 3111, paraphrases 2657;
+    the align page's table of links 8248)."""
     page.goto(server + path)
     assert page.locator("#answer").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 1100
