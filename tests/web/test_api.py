@@ -230,6 +230,22 @@ def test_the_schema_documents_every_route_with_its_limits(client) -> None:
             assert {"413", "422"} <= set(op["responses"]), path
 
 
+def test_the_schema_takes_a_null_table_as_the_server_does(client) -> None:
+    """The schema's `table` was the loaded names only, while the server takes null (the first
+    source, as when `table` is left out): `st run --checks all` reported "Schema-violating request
+    accepted" for {"phrase": "0", "table": null}, and then for "table": "" (not a name, but taken as
+    null)."""
+    table = client.get("/openapi.json").json()["components"]["schemas"]["ParaphrasesRequest"]["properties"]["table"]
+    options = table.get("anyOf", [table])
+    assert {"type": "null"} in options
+    assert next(o["enum"] for o in options if "enum" in o) == client.get("/api/info").json()["tables"]
+    assert table["default"] == "ppdb"  # what is looked up when none is named
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": None}).json()["table"] == "ppdb"
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": "other"}).status_code == 422
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": ""}).status_code == 422  # no such name
+    assert "one of: ppdb, wordnet, small.tsv or null" in client.get("/docs").text
+
+
 def test_fuzzing_the_api_against_its_schema_finds_no_server_error(engine) -> None:
     """schemathesis generates requests from the OpenAPI schema (valid and invalid ones) and checks
     each answer: no 5xx, and a status, content type and body the schema documents. Bounded: a

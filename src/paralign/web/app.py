@@ -187,7 +187,7 @@ async def _server_error(request: Request, exc: Exception) -> Any:
 
 def _schema(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
-    of ``table`` (made once, after start-up)."""
+    of ``table``, or null as the model takes it (the first source) (made once, after start-up)."""
     if app.openapi_schema is None:
         from fastapi.openapi.utils import get_openapi
 
@@ -196,7 +196,8 @@ def _schema(app: FastAPI) -> dict[str, Any]:
         names = list(app.state.engine.sources)
         if names:
             fields = schema["components"]["schemas"]["ParaphrasesRequest"]["properties"]
-            fields["table"] = {"type": "string", "enum": names, "default": names[0], "title": "Table",
+            fields["table"] = {"anyOf": [{"type": "string", "enum": names}, {"type": "null"}],
+                               "default": names[0], "title": "Table",
                                "description": fields["table"].get("description", "")}
         app.openapi_schema = schema
     return app.openapi_schema
