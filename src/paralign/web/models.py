@@ -55,9 +55,12 @@ def check_text(text: str) -> str:
 
 
 #: The rule of :func:`check_text` as a JSON-schema pattern, so that clients (and schema fuzzers)
-#: know it: XML characters only, at least one of them not a space.
+#: know it: XML characters only, at least one of them not a space. The spaces are listed (those
+#: of ``str.isspace`` that XML can carry), not ``\s``, whose characters differ between Python and
+#: the ECMA-262 regexes of JSON Schema (U+0085 is a space to Python only, U+FEFF to ECMA only).
 _XML_CHAR = r"[^\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
-TEXT_PATTERN = rf"^{_XML_CHAR}*[^\s\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]{_XML_CHAR}*$"
+_SPACES = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+TEXT_PATTERN = rf"^{_XML_CHAR}*[^{_SPACES}\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]{_XML_CHAR}*$"
 
 
 def _text(limit: str, description: str) -> object:
