@@ -145,6 +145,17 @@ def test_the_paraphrases_page_can_show_more_than_the_first_ones(client, report_p
     assert client.get("/paraphrases?phrase=cat&limit=many").status_code == 422
 
 
+def test_the_start_page_states_every_limit(client, report_page) -> None:
+    """The start page said "sentences up to 500 characters", but a lattice sentence over 300 and a
+    phrase over 200 are refused; now it states every limit of /api/info."""
+    from paralign.web.models import LIMITS
+
+    text = " ".join(_page(report_page, client.get("/")).text.split())
+    assert ("10 lattice sentences of up to 300 characters, phrases up to 200 characters, 500 paraphrases listed"
+            in text)
+    assert all(str(value) in text for value in LIMITS.values())
+
+
 def test_api_docs_page_works_offline(client, report_page) -> None:
     answer = client.get("/docs")
     page = _page(report_page, answer)
