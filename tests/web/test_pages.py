@@ -145,6 +145,25 @@ def test_the_paraphrases_page_can_show_more_than_the_first_ones(client, report_p
     assert client.get("/paraphrases?phrase=cat&limit=many").status_code == 422
 
 
+def test_with_no_paraphrase_source_the_page_says_so_before_and_after(report_page) -> None:
+    """With no source loaded (--resources none, no --table) the page showed an empty choice, and
+    a lookup answered "no paraphrase source named ''"."""
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.web import create_app
+    from paralign.web.engine import Engine
+
+    with TestClient(create_app(engine=Engine(sources={}, scorer=ParaEval([]), signals={}))) as bare:
+        page = _page(report_page, bare.get("/paraphrases"))
+        assert "No paraphrase source is loaded: start the server with --table FILE" in " ".join(page.text.split())
+        answer = bare.get("/paraphrases?phrase=cat")
+        assert answer.status_code == 422 and "''" not in _page(report_page, answer).text
+        assert "no paraphrase source is loaded: start the server with --table FILE" in _page(report_page, answer).text
+        refused = bare.post("/api/paraphrases", json={"phrase": "cat"})
+        assert refused.status_code == 422 and refused.json()["error"].startswith("no paraphrase source is loaded")
+
+
 def test_the_start_page_states_every_limit(client, report_page) -> None:
     """The start page said "sentences up to 500 characters", but a lattice sentence over 300 and a
     phrase over 200 are refused; now it states every limit of /api/info."""
