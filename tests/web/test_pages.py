@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urlencode
@@ -162,6 +163,27 @@ def test_with_no_paraphrase_source_the_page_says_so_before_and_after(report_page
         assert "no paraphrase source is loaded: start the server with --table FILE" in _page(report_page, answer).text
         refused = bare.post("/api/paraphrases", json={"phrase": "cat"})
         assert refused.status_code == 422 and refused.json()["error"].startswith("no paraphrase source is loaded")
+
+
+def test_the_docs_example_names_a_source_this_server_loaded(table_path) -> None:
+    """The docs page's paraphrases example named "ppdb" whatever was loaded: on a server started
+    with --resources none --table T, running it as shown gave a 422."""
+    import html
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.paraphrases import load_source
+    from paralign.web import create_app
+    from paralign.web.engine import Engine
+
+    engine = Engine(sources={"mine.tsv": load_source(str(table_path))}, scorer=ParaEval([]), signals={})
+    with TestClient(create_app(engine=engine)) as mine:
+        example = re.search(r"api/paraphrases -H [^\n]* -d '([^']*)'", html.unescape(mine.get("/docs").text))
+        body = json.loads(example.group(1))
+        assert body["table"] == "mine.tsv"
+        assert mine.post("/api/paraphrases", json=body).status_code == 200
 
 
 def test_the_start_page_states_every_limit(client, report_page) -> None:

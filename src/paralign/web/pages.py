@@ -322,9 +322,10 @@ def nested_models(schemas: Mapping[str, Any], name: str) -> list[str]:
     return found
 
 
-def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+def operations(schema: Mapping[str, Any], examples: Mapping[str, Any] = EXAMPLES) -> list[dict[str, Any]]:
     """Every operation of an OpenAPI schema with its tables: (title, model, fields) of its
-    request, its answer and the models they hold (a Link of the answer's links ...)."""
+    request, its answer and the models they hold (a Link of the answer's links ...), and its
+    example body from `examples`."""
     schemas = schema.get("components", {}).get("schemas", {})
     out = []
     for path, methods in schema.get("paths", {}).items():
@@ -339,11 +340,16 @@ def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
                            for part in nested_models(schemas, name)] if name in schemas else []
             out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""), "tables": tables,
                         "errors": sorted(k for k in op.get("responses", {}) if k != "200"),
-                        "example": json.dumps(EXAMPLES[path]) if path in EXAMPLES else None})
+                        "example": json.dumps(examples[path]) if path in examples else None})
     return out
 
 
 @page_route("/docs")
 def docs_page(request: Request) -> HTMLResponse:
-    return render(request, "docs.html", operations=operations(request.app.openapi()),
+    """The API docs; the paraphrases example names a source this server loaded (the first),
+    so that it works as shown whatever was loaded."""
+    tables = list(api.engine_of(request).sources)
+    lookup = {"phrase": EXAMPLES["/api/paraphrases"]["phrase"], **({"table": tables[0]} if tables else {})}
+    return render(request, "docs.html", operations=operations(request.app.openapi(),
+                                                              {**EXAMPLES, "/api/paraphrases": lookup}),
                   base=str(request.base_url).rstrip("/"))
