@@ -225,9 +225,11 @@ def test_on_a_phone_the_fields_take_the_width_and_nothing_scrolls_sideways(phone
 
 
 @pytest.mark.parametrize("path", ["paraeval?hypothesis=" + "z" * 500 + "&references=a+b",
-                                  "lattice?sentences=" + "q" * 300 + "%0Aq+r", "paraphrases?phrase=" + "w" * 200])
+                                  "lattice?sentences=" + "q" * 300 + "%0Aq+r", "paraphrases?phrase=" + "w" * 200,
+                                  "align?source=" + "z" * 480 + "+cat&target=" + "z" * 480 + "+cat"])
 def test_a_long_word_wraps_instead_of_widening_the_page(page, server, path) -> None:
-    """One 500-letter word made the ParaEval page 4435 px wide (lattice 3111, paraphrases 2657)."""
+    """One 500-letter word made the ParaEval page 4435 px wide (lattice 3111, paraphrases 2657;
+    the align page's table of links 8248)."""
     page.goto(server + path)
     assert page.locator("#answer").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 1100
@@ -412,3 +414,20 @@ def test_a_busy_port_or_an_unknown_host_is_one_error_line_and_exit_2() -> None:
     assert run.returncode == 2, run.stderr
     assert run.stderr.strip().startswith("paralign serve: error: cannot listen on 999.1.1.1:0: "), run.stderr
     assert "\n" not in run.stderr.strip() and "Traceback" not in run.stderr
+
+
+def test_a_refused_reference_is_on_the_line_the_message_names(page, server) -> None:
+    """The message names a refused reference by its line, but the box came back without its blank
+    lines (and stripped): the named line 3 was then line 2 on the screen."""
+    typed = "\n a cat sat \n\n" + "x" * 501 + "\n"
+    page.goto(server + "paraeval")
+    page.fill("#hypothesis", "the cat sat")
+    page.fill("#references", typed)
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert "references (line 4): String should have at most 500 characters" in page.locator("#error").inner_text()
+    assert page.locator("#references").input_value() == typed  # as typed, so line 4 is the long one
+    page.fill("#references", "a cat sat\n\nthe cat sat")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert page.locator("#references").input_value() == "a cat sat\n\nthe cat sat"

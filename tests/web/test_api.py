@@ -184,10 +184,15 @@ def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None
     (b"[1]", {"content-type": "application/json"}, "must be a JSON object, not an array"),
     (b"null", {"content-type": "application/json"}, "must be a JSON object, not null"),
     (b"", {}, "is empty: send a JSON object"),
+    ('{"source": "café", "target": "b"}'.encode("latin-1"), {"content-type": "application/json"},
+     "is not UTF-8: the byte 0xe9 at position 15 cannot be read (invalid continuation byte)"),
+    (b"[" * 5000 + b"]" * 5000, {"content-type": "application/json"}, "is JSON nested too deeply to read"),
 ])
 def test_a_body_that_is_not_a_json_object_is_said_so(client, body, headers, message) -> None:
     """Bad JSON was '1: JSON decode error' (field "1": a character position), and JSON sent as
-    text/plain was 'Input should be a valid dictionary or object to extract fields from'."""
+    text/plain was 'Input should be a valid dictionary or object to extract fields from'. A body
+    in another encoding than UTF-8 (Latin-1) or nested thousands deep got FastAPI's 400 'There
+    was an error parsing the body', saying neither what was wrong nor in the documented status."""
     answer = client.post("/api/align", content=body, headers=headers)
     assert answer.status_code == 422
     assert answer.json()["detail"][0]["field"] == "body"
@@ -223,6 +228,22 @@ def test_the_schema_documents_every_route_with_its_limits(client) -> None:
     for path, methods in schema["paths"].items():
         for op in methods.values():
             assert {"413", "422"} <= set(op["responses"]), path
+
+
+def test_the_schema_takes_a_null_table_as_the_server_does(client) -> None:
+    """The schema's `table` was the loaded names only, while the server takes null (the first
+    source, as when `table` is left out): `st run --checks all` reported "Schema-violating request
+    accepted" for {"phrase": "0", "table": null}, and then for "table": "" (not a name, but taken as
+    null)."""
+    table = client.get("/openapi.json").json()["components"]["schemas"]["ParaphrasesRequest"]["properties"]["table"]
+    options = table.get("anyOf", [table])
+    assert {"type": "null"} in options
+    assert next(o["enum"] for o in options if "enum" in o) == client.get("/api/info").json()["tables"]
+    assert table["default"] == "ppdb"  # what is looked up when none is named
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": None}).json()["table"] == "ppdb"
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": "other"}).status_code == 422
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": ""}).status_code == 422  # no such name
+    assert "one of: ppdb, wordnet, small.tsv or null" in client.get("/docs").text
 
 
 def test_fuzzing_the_api_against_its_schema_finds_no_server_error(engine) -> None:
@@ -277,3 +298,24 @@ def test_paraeval_gives_the_segment_figures_of_the_cli(client, engine, table_pat
         assert f"config:{config or 'default'}|" in api["signature"] and api["graded"]["matches"]
     summary = client.get("/openapi.json").json()["paths"]["/api/paraeval"]["post"]["summary"]
     assert "paralign paraeval --config NAME --sentence-level" in summary and "default config by default" in summary
+
+
+def test_spaces_around_a_sentence_change_nothing_as_on_the_command_line(client, tmp_path) -> None:
+    """A sentence pasted with a space before it was aligned with a whitespace token first: the
+    page's grid had an empty first row and every index moved by one (Pharaoh ``1-0 2-1 ...``
+    where ``paralign align`` prints ``0-0 1-1 ...`` for the same pair, as it strips each side);
+    the lattice API drew whitespace edges. Now a text's surrounding spaces are dropped."""
+    from paralign.cli import main
+
+    padded = {"source": "  The cat sat on the mat. ", "target": "\tA cat was sitting on the mat.\n"}
+    (tmp_path / "pair.jsonl").write_text(json.dumps(padded) + "\n", encoding="utf-8")
+    assert main(["align", "--format", "json", "-o", str(tmp_path / "out.jsonl"), str(tmp_path / "pair.jsonl")]) == 0
+    cli = json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))
+    api = client.post("/api/align", json=padded).json()
+    assert api["source_tokens"] == cli["source"] == ["The", "cat", "sat", "on", "the", "mat", "."]
+    assert api["target_tokens"] == cli["target"] and api["pharaoh"] == cli["alignment"]
+    assert client.post("/api/similarity", json=padded).json()["source_tokens"] == cli["source"]
+    lattice = client.post("/api/lattice", json={"sentences": ["  the cat sat ", "a cat sat\t"]}).json()
+    assert {e["word"] for e in lattice["edges"]} == {"the", "a", "cat", "sat"}
+    assert sorted(lattice["some_paths"]) == ["a cat sat", "the cat sat"]
+    assert client.post("/api/paraphrases", json={"phrase": " cat ", "table": "small.tsv"}).json()["phrase"] == "cat"

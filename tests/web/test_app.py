@@ -53,8 +53,8 @@ def test_errors_are_json_and_no_cdn_docs() -> None:
     with TestClient(app) as client:
         refused = client.post("/api/paraphrases", json={"phrase": "cat"})
         assert refused.status_code == 422
-        assert refused.json() == {"error": "no paraphrase source named ''; loaded: none (start the server "
-                                           "with --table)", "detail": []}
+        assert refused.json() == {"error": "no paraphrase source is loaded: start the server with --table FILE "
+                                           "(or --resources ppdb,wordnet)", "detail": []}
         assert client.post("/api/paraphrases", json={"phrase": "c" * 150}).status_code == 413
         assert client.get("/redoc").status_code == 404
         assert "enum" not in client.get("/openapi.json").json()["components"]["schemas"][

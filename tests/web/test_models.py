@@ -32,6 +32,18 @@ def test_texts_that_fail_say_why(text, words) -> None:
         assert not re.fullmatch(TEXT_PATTERN, text, re.DOTALL)
 
 
+def test_the_schema_pattern_and_the_check_agree_on_every_space() -> None:
+    """The pattern said "not only spaces" with ``\\s``, which JSON Schema reads as ECMA-262 does:
+    without U+0085, so schemathesis sent {"source": "\\u0085"} as valid and the server refused it
+    ("Schema-valid request rejected")."""
+    assert r"\s" not in TEXT_PATTERN
+    for space in (chr(c) for c in range(0x110000) if chr(c).isspace()):
+        with pytest.raises(ValueError):
+            check_text(space * 2)
+        assert not re.fullmatch(TEXT_PATTERN, space * 2, re.DOTALL), hex(ord(space))
+    assert re.fullmatch(TEXT_PATTERN, "\ufeffa\u200b", re.DOTALL) and check_text("\ufeffa\u200b")
+
+
 def test_messages_name_each_field() -> None:
     with pytest.raises(ValidationError) as caught:
         AlignRequest.model_validate({"source": "", "target": "x" * 501, "preset": "fast"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urlencode
@@ -37,6 +38,10 @@ def test_align_page_shows_the_grid_and_a_row_per_link(client, report_page) -> No
     chosen = [attrs for tag, attrs in page.elements if tag == "option" and "selected" in attrs]
     assert len(chosen) == 1  # the preset asked for stays selected
     assert "confidence" not in page.text  # the Sultan aligner gives no confidences
+    padded = _page(report_page, client.get("/align?" + urlencode({"source": "  The cat sat on the mat. ",
+                                                                   "target": "A cat was sitting on the mat.",
+                                                                   "preset": "paper"})))
+    assert {(r["data-i"], r["data-j"]) for r in padded.find("tr", class_="link")} == rows  # no blank first row
 
 
 def test_everything_typed_is_shown_as_text(client, report_page) -> None:
@@ -62,6 +67,17 @@ def test_a_refused_input_says_why_above_the_form(client, report_page) -> None:
     assert client.get("/paraphrases?phrase=cat&table=%2Fetc%2Fpasswd").status_code == 422
     assert client.get("/lattice?" + urlencode({"sentences": "\n".join(["a b"] * 11)})).status_code == 422
     assert client.get("/align").status_code == 200  # no question yet: the empty form
+
+
+def test_a_refused_line_is_named_by_its_line_in_the_box(client, report_page) -> None:
+    """A refused reference was named by its place in a list without the blank lines, from 0: a
+    501-character third line after a blank one was "references.1", which is the first line."""
+    answer = client.get("/paraeval?" + urlencode({"hypothesis": "a b", "references": "ok\n\n" + "x" * 501}))
+    assert answer.status_code == 422
+    assert "references (line 3): String should have at most 500 characters" in _page(report_page, answer).text
+    answer = client.get("/lattice?" + urlencode({"sentences": "a b\r\n \r\nc d\r\n\u0007"}))
+    assert answer.status_code == 422
+    assert "sentences (line 4): contains the character U+0007" in _page(report_page, answer).text
 
 
 def test_paraeval_page_shows_the_default_configs_matches_by_tier(client, report_page) -> None:
@@ -114,12 +130,80 @@ def test_paraphrases_page_lists_the_table_choices(client, report_page) -> None:
     assert "1 paraphrase of" in page.text  # not "1 paraphrases"
 
 
+def test_the_paraphrases_page_can_show_more_than_the_first_ones(client, report_page) -> None:
+    """"97 paraphrases of 'good' in ppdb (the first 50 shown)", and no way on the page to see the
+    other 47: the page took no limit. Now the form has one, and the note links to all of them."""
+    page = _page(report_page, client.get("/paraphrases?phrase=cat&table=small.tsv&limit=1"))
+    assert len(page.find("tr")) == 2 and "feline" in page.text and "kitty" not in page.text
+    assert "2 paraphrases of" in page.text and "the first 1 shown" in page.text
+    assert page.find("input", id="limit", name="limit", type="number", value="1", min="1", max="500")
+    assert page.find("a", id="show-all", href="/paraphrases?phrase=cat&table=small.tsv&limit=2")
+    page = _page(report_page, client.get("/paraphrases?phrase=cat&table=small.tsv"))
+    assert len(page.find("tr")) == 3 and not page.find("a", id="show-all")
+    assert page.find("input", id="limit", value="50")  # the API's default, filled in
+    refused = client.get("/paraphrases?phrase=cat&table=small.tsv&limit=0")
+    assert refused.status_code == 422 and "limit: Input should be greater than or equal to 1" in refused.text
+    assert client.get("/paraphrases?phrase=cat&limit=many").status_code == 422
+
+
+def test_with_no_paraphrase_source_the_page_says_so_before_and_after(report_page) -> None:
+    """With no source loaded (--resources none, no --table) the page showed an empty choice, and
+    a lookup answered "no paraphrase source named ''"."""
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.web import create_app
+    from paralign.web.engine import Engine
+
+    with TestClient(create_app(engine=Engine(sources={}, scorer=ParaEval([]), signals={}))) as bare:
+        page = _page(report_page, bare.get("/paraphrases"))
+        assert "No paraphrase source is loaded: start the server with --table FILE" in " ".join(page.text.split())
+        answer = bare.get("/paraphrases?phrase=cat")
+        assert answer.status_code == 422 and "''" not in _page(report_page, answer).text
+        assert "no paraphrase source is loaded: start the server with --table FILE" in _page(report_page, answer).text
+        refused = bare.post("/api/paraphrases", json={"phrase": "cat"})
+        assert refused.status_code == 422 and refused.json()["error"].startswith("no paraphrase source is loaded")
+
+
+def test_the_docs_example_names_a_source_this_server_loaded(table_path) -> None:
+    """The docs page's paraphrases example named "ppdb" whatever was loaded: on a server started
+    with --resources none --table T, running it as shown gave a 422."""
+    import html
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.paraphrases import load_source
+    from paralign.web import create_app
+    from paralign.web.engine import Engine
+
+    engine = Engine(sources={"mine.tsv": load_source(str(table_path))}, scorer=ParaEval([]), signals={})
+    with TestClient(create_app(engine=engine)) as mine:
+        example = re.search(r"api/paraphrases -H [^\n]* -d '([^']*)'", html.unescape(mine.get("/docs").text))
+        body = json.loads(example.group(1))
+        assert body["table"] == "mine.tsv"
+        assert mine.post("/api/paraphrases", json=body).status_code == 200
+
+
+def test_the_start_page_states_every_limit(client, report_page) -> None:
+    """The start page said "sentences up to 500 characters", but a lattice sentence over 300 and a
+    phrase over 200 are refused; now it states every limit of /api/info."""
+    from paralign.web.models import LIMITS
+
+    text = " ".join(_page(report_page, client.get("/")).text.split())
+    assert ("10 lattice sentences of up to 300 characters, phrases up to 200 characters, 500 paraphrases listed"
+            in text)
+    assert all(str(value) in text for value in LIMITS.values())
+
+
 def test_api_docs_page_works_offline(client, report_page) -> None:
     answer = client.get("/docs")
     page = _page(report_page, answer)
     headings = [part for part in page.text.split("\n") if part.startswith(("POST /api", "GET /api"))]
     assert {"POST /api/align", "POST /api/lattice", "GET /api/info"} <= set(headings)
     assert "at most 500 characters" in page.text
+    assert "413 (body over 65536 bytes), 422 (" in " ".join(page.text.split())  # was "bytes) , 422"
     sources = [attrs.get("src") or attrs.get("href") for _, attrs in page.elements]
     assert page.count("script") == 0
     assert all(s is None or s.startswith("/") for s in sources), sources  # nothing from the internet

@@ -176,7 +176,7 @@ def lattice(body: LatticeRequest, request: Request) -> LatticeResponse:
              summary="the paraphrases of a phrase in a source loaded at start-up")
 def paraphrases(body: ParaphrasesRequest, request: Request) -> ParaphrasesResponse:
     engine = engine_of(request)
-    table = body.table or next(iter(engine.sources), "")
+    table = body.table if body.table is not None else next(iter(engine.sources), "")
     found = engine.paraphrases(body.phrase, table)
     return ParaphrasesResponse(phrase=body.phrase, table=table, total=len(found),
                                paraphrases=[Paraphrase(paraphrase=q, score=_finite(s))

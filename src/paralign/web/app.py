@@ -10,7 +10,9 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
   route sees it (the declared length is checked first, then the bytes as they arrive);
 - a request that the models refuse gets 422 with a one-line message naming each field, and a
   ParalignError raised by the library for what a client sent (an unknown table, a lattice that
-  cannot be built) gets 422 with its message: a client never causes a 5xx by what it sends;
+  cannot be built) gets 422 with its message, and so does a body FastAPI cannot decode (not
+  UTF-8, JSON nested too deep: its 400 says only "There was an error parsing the body"): a
+  client never causes a 5xx (or an undocumented 400) by what it sends;
 - an unknown route (404) or method (405) gets the same ``{error, detail}`` answer as every other
   error, saying what exists instead, except that a browser asking for a page gets an HTML page
   with the navigation (:func:`.pages.error_page`); so does a fault of the server itself (500,
@@ -149,7 +151,26 @@ def http_message(request: Request, exc: HTTPException) -> str:
     return str(exc.detail)
 
 
+def unreadable_body(exc: HTTPException) -> str | None:
+    """Why a request body could not be read, when `exc` is FastAPI's 400 "There was an error
+    parsing the body" (raised from the decoder's error, which it does not say): bytes that are
+    not UTF-8, or JSON nested deeper than the parser goes; None for any other error."""
+    cause = exc.__cause__
+    if exc.status_code != 400 or cause is None:
+        return None
+    if isinstance(cause, UnicodeDecodeError):
+        return (f"is not UTF-8: the byte 0x{cause.object[cause.start]:02x} at position {cause.start} cannot be "
+                f"read ({cause.reason}); send JSON encoded as UTF-8")
+    if isinstance(cause, RecursionError):
+        return "is JSON nested too deeply to read"
+    return f"cannot be read ({type(cause).__name__})"
+
+
 async def _http_error(request: Request, exc: HTTPException) -> Any:
+    unreadable = unreadable_body(exc)
+    if unreadable is not None:  # a body the client sent wrong: 422, as every other such body
+        return JSONResponse({"error": f"body: {unreadable}", "detail": [{"field": "body", "message": unreadable}]},
+                            status_code=422)
     message = http_message(request, exc)
     if _wants_page(request):
         return pages.error_page(request, exc.status_code, message, exc.headers)
@@ -166,7 +187,7 @@ async def _server_error(request: Request, exc: Exception) -> Any:
 
 def _schema(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
-    of ``table`` (made once, after start-up)."""
+    of ``table``, or null as the model takes it (the first source) (made once, after start-up)."""
     if app.openapi_schema is None:
         from fastapi.openapi.utils import get_openapi
 
@@ -175,7 +196,8 @@ def _schema(app: FastAPI) -> dict[str, Any]:
         names = list(app.state.engine.sources)
         if names:
             fields = schema["components"]["schemas"]["ParaphrasesRequest"]["properties"]
-            fields["table"] = {"type": "string", "enum": names, "default": names[0], "title": "Table",
+            fields["table"] = {"anyOf": [{"type": "string", "enum": names}, {"type": "null"}],
+                               "default": names[0], "title": "Table",
                                "description": fields["table"].get("description", "")}
         app.openapi_schema = schema
     return app.openapi_schema

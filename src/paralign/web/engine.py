@@ -266,9 +266,11 @@ class Engine:
     def paraphrases(self, phrase: str, table: str) -> list[tuple[str, Score]]:
         """The paraphrases of `phrase` in the source named `table`, best score first (unscored
         last), then alphabetically; ConfigurationError for a name not loaded."""
+        if not self.sources:  # whatever the name (the API names none, '', when none is loaded)
+            raise ConfigurationError("no paraphrase source is loaded: start the server with --table FILE "
+                                     "(or --resources ppdb,wordnet)")
         source = self.sources.get(table)
         if source is None:
-            known = ", ".join(self.sources) or "none (start the server with --table)"
-            raise ConfigurationError(f"no paraphrase source named {table!r}; loaded: {known}")
+            raise ConfigurationError(f"no paraphrase source named {table!r}; loaded: {', '.join(self.sources)}")
         found = self._locked(lambda: dict(source.paraphrases(phrase)))
         return sorted(found.items(), key=lambda qs: (qs[1] is None, -(qs[1] or 0.0), qs[0]))

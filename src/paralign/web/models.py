@@ -3,7 +3,7 @@
 Every text a client sends is checked here, before any work: its length (:data:`LIMITS`), that it
 has a non-space character, and that it holds only characters XML can carry (no control
 characters but tab and line ends, no lone surrogates), since every answer may be drawn as SVG
-or HTML. A request that breaks a rule gets a 422 naming the field and the rule. The HTML
+or HTML. A text is then used without its surrounding spaces, as the command line reads it. A request that breaks a rule gets a 422 naming the field and the rule. The HTML
 pages validate their form fields with the same models.
 
 Not for: computing anything (:mod:`.engine`) or the routes (:mod:`.api`, :mod:`.pages`).
@@ -55,17 +55,22 @@ def check_text(text: str) -> str:
 
 
 #: The rule of :func:`check_text` as a JSON-schema pattern, so that clients (and schema fuzzers)
-#: know it: XML characters only, at least one of them not a space.
+#: know it: XML characters only, at least one of them not a space. The spaces are listed (those
+#: of ``str.isspace`` that XML can carry), not ``\s``, whose characters differ between Python and
+#: the ECMA-262 regexes of JSON Schema (U+0085 is a space to Python only, U+FEFF to ECMA only).
 _XML_CHAR = r"[^\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
-TEXT_PATTERN = rf"^{_XML_CHAR}*[^\s\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]{_XML_CHAR}*$"
+_SPACES = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+TEXT_PATTERN = rf"^{_XML_CHAR}*[^{_SPACES}\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]{_XML_CHAR}*$"
 
 
 def _text(limit: str, description: str) -> object:
     """A text field: its length limit, and :func:`check_text` (whose rule the schema states as a
-    pattern; the check itself gives the clearer message)."""
+    pattern; the check itself gives the clearer message); the text then loses its surrounding
+    spaces, as the command line strips each sentence it reads (else a leading space is a
+    whitespace token and moves every index)."""
     return Annotated[str, Field(min_length=1, max_length=LIMITS[limit], description=description,
                                 json_schema_extra={"pattern": TEXT_PATTERN}),
-                     AfterValidator(check_text)]
+                     AfterValidator(check_text), AfterValidator(str.strip)]
 
 
 Sentence = _text("sentence_chars", f"a sentence (at most {LIMITS['sentence_chars']} characters)")

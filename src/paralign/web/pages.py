@@ -16,8 +16,9 @@ Not for: the JSON API (:mod:`.api`) or the work (:mod:`.engine`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -91,11 +92,30 @@ def _lines(text: str | None) -> list[str]:
     return [line.strip() for line in (text or "").splitlines() if line.strip()]
 
 
+def _line_numbers(text: str | None) -> list[int]:
+    """The line numbers (from 1) in a textarea of the lines :func:`_lines` keeps, in order."""
+    return [number for number, line in enumerate((text or "").splitlines(), 1) if line.strip()]
+
+
+def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]]) -> str:
+    """The refusal's message, an item of a textarea's list named by its line in the box
+    (``references (line 3)``) where the API names it by its place in the list (``references.1``)."""
+    errors = field_errors(list(exc.errors()))
+    for error in errors:
+        name, _, index = error["field"].partition(".")
+        if name in lines and index.isdigit() and int(index) < len(lines[name]):
+            error["field"] = f"{name} (line {lines[name][int(index)]})"
+    return describe(errors)
+
+
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
-                work: Callable[[Any], dict[str, Any]], **context: Any) -> HTMLResponse:
+                work: Callable[[Any], dict[str, Any]], lines: Mapping[str, Sequence[int]] | None = None,
+                **context: Any) -> HTMLResponse:
     """The page `name`: the empty form when nothing was asked; else the fields checked by
     `model` and the answer of `work(request model)`, or the reason there is none (422).
-    `context`: more values for the template, whatever the answer."""
+    `lines`: per textarea field, the line numbers of its items (:func:`_line_numbers`), to name
+    a refused item by its line (the page's textarea shows its text as typed, `typed`, so that
+    the line named is that line on the screen). `context`: more values for the template, whatever the answer."""
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
     if not any(k in request.query_params for k in fields):
         return render(request, name, form=form, **context)
@@ -103,7 +123,7 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         body = model.model_validate(form)
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
-        return render(request, name, 422, form=form, error=describe(field_errors(list(exc.errors()))), **context)
+        return render(request, name, 422, form=form, error=_page_errors(exc, lines or {}), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 
@@ -188,7 +208,8 @@ def paraeval_page(request: Request) -> HTMLResponse:
     fields = {"hypothesis": q.get("hypothesis"), "references": _lines(q.get("references")),
               "config": q.get("config")}
     return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work,
-                       configs=engine.paraeval_configs)
+                       {"references": _line_numbers(q.get("references"))}, configs=engine.paraeval_configs,
+                       typed=q.get("references"))
 
 
 @page_route("/lattice")
@@ -203,18 +224,35 @@ def lattice_page(request: Request) -> HTMLResponse:
                 "drawing": Markup(lattice_drawing(result.lattice, ident="lattice-drawing").to_xml())}
 
     fields = {"sentences": _lines(q.get("sentences")), "method": q.get("method")}
-    return answer_page(request, "lattice.html", LatticeRequest, fields, work)
+    return answer_page(request, "lattice.html", LatticeRequest, fields, work,
+                       {"sentences": _line_numbers(q.get("sentences"))}, typed=q.get("sentences"))
+
+
+def _whole(text: str | None) -> int | str | None:
+    """A number field's text as an int when it is one (the models take a count only as a JSON
+    number), else as it came, for the model to refuse."""
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return text
 
 
 @page_route("/paraphrases")
 def paraphrases_page(request: Request) -> HTMLResponse:
+    """A phrase's paraphrases, at most `limit` of them (the API's default 50), with a link to
+    them all (up to the API's limit) when there are more."""
     q = request.query_params
 
     def work(body: ParaphrasesRequest) -> dict[str, Any]:
-        return {"answer": api.paraphrases(body, request)}
+        answer = api.paraphrases(body, request)
+        most = min(answer.total, LIMITS["paraphrases"])
+        more = (f"/paraphrases?{urlencode({'phrase': body.phrase, 'table': answer.table, 'limit': most})}"
+                if most > len(answer.paraphrases) else None)
+        return {"answer": answer, "more": more, "most": most}
 
-    fields = {"phrase": q.get("phrase"), "table": q.get("table")}
-    return answer_page(request, "paraphrases.html", ParaphrasesRequest, fields, work)
+    fields = {"phrase": q.get("phrase"), "table": q.get("table"), "limit": _whole(q.get("limit"))}
+    return answer_page(request, "paraphrases.html", ParaphrasesRequest, fields, work,
+                       default_limit=ParaphrasesRequest.model_fields["limit"].default)
 
 
 # -- the API docs -------------------------------------------------------------------------------------
@@ -284,9 +322,10 @@ def nested_models(schemas: Mapping[str, Any], name: str) -> list[str]:
     return found
 
 
-def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
+def operations(schema: Mapping[str, Any], examples: Mapping[str, Any] = EXAMPLES) -> list[dict[str, Any]]:
     """Every operation of an OpenAPI schema with its tables: (title, model, fields) of its
-    request, its answer and the models they hold (a Link of the answer's links ...)."""
+    request, its answer and the models they hold (a Link of the answer's links ...), and its
+    example body from `examples`."""
     schemas = schema.get("components", {}).get("schemas", {})
     out = []
     for path, methods in schema.get("paths", {}).items():
@@ -301,11 +340,16 @@ def operations(schema: Mapping[str, Any]) -> list[dict[str, Any]]:
                            for part in nested_models(schemas, name)] if name in schemas else []
             out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""), "tables": tables,
                         "errors": sorted(k for k in op.get("responses", {}) if k != "200"),
-                        "example": json.dumps(EXAMPLES[path]) if path in EXAMPLES else None})
+                        "example": json.dumps(examples[path]) if path in examples else None})
     return out
 
 
 @page_route("/docs")
 def docs_page(request: Request) -> HTMLResponse:
-    return render(request, "docs.html", operations=operations(request.app.openapi()),
+    """The API docs; the paraphrases example names a source this server loaded (the first),
+    so that it works as shown whatever was loaded."""
+    tables = list(api.engine_of(request).sources)
+    lookup = {"phrase": EXAMPLES["/api/paraphrases"]["phrase"], **({"table": tables[0]} if tables else {})}
+    return render(request, "docs.html", operations=operations(request.app.openapi(),
+                                                              {**EXAMPLES, "/api/paraphrases": lookup}),
                   base=str(request.base_url).rstrip("/"))
