@@ -225,8 +225,8 @@ class Chunk(BaseModel):
 class GradedView(BaseModel):
     """What a graded config matched: the reference scored against (its number from 0, the best
     of several) and its tokens, the score against each reference, the matches by tier and the
-    chunks the fragmentation penalty counts (penalty = gamma (chunks / matched words) ** beta;
-    score = fmean (1 - penalty))."""
+    chunks the fragmentation penalty counts (penalty = gamma (chunks / matched words) ** beta,
+    0 when one chunk holds every word of both sides; score = fmean (1 - penalty))."""
 
     reference: int
     reference_tokens: list[str]

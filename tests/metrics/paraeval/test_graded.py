@@ -19,13 +19,43 @@ def _col(row: np.ndarray, name: str) -> float:
     return float(row[COLUMNS.index(name)])
 
 
-def test_identical_sentences_score_one_minus_the_least_penalty():
+def test_identical_sentences_score_one_with_no_penalty():
+    # METEOR's scorer: every word of both sides matched in one chunk gives fragmentation 0 (the
+    # chunks / matches rule alone left gamma (1/6) ** beta = 0.42 under the default parameters)
     scorer = GradedParaEval(LEXICAL, [])
     row = scorer.segment_stats(["the cat sat on the mat"], [["the cat sat on the mat"]])[0]
     parts = score_parts(row, LEXICAL)
     assert parts["p"] == pytest.approx(1.0) and parts["r"] == pytest.approx(1.0)
-    assert _col(row, "chunks") == 1 and _col(row, "matches") == 6
-    assert parts["score"] == pytest.approx(1 - LEXICAL.gamma * (1 / 6) ** LEXICAL.beta)
+    assert _col(row, "chunks") == 1 and _col(row, "matches") == 6 and _col(row, "ref_matches") == 6
+    assert parts["penalty"] == 0.0 and parts["score"] == pytest.approx(1.0)
+    assert score_parts(row, DEFAULT)["score"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("hyp", "ref"), [
+    ("the cat sat on the mat .", "the cat sat on the mat"),  # a hypothesis word left over
+    ("the cat sat on the mat", "the black cat sat on the mat"),  # a reference word left over
+    ("on the mat the cat sat", "the cat sat on the mat"),  # every word matched, in two chunks
+])
+def test_a_whole_match_in_one_chunk_alone_escapes_the_penalty(hyp, ref):
+    row = GradedParaEval(LEXICAL, []).segment_stats([hyp], [[ref]])[0]
+    frag = _col(row, "chunks") / _col(row, "matches")
+    assert score_parts(row, LEXICAL)["penalty"] == pytest.approx(LEXICAL.gamma * frag ** LEXICAL.beta)
+    assert score_parts(row, LEXICAL)["penalty"] > 0
+
+
+def test_a_paraphrase_of_unequal_length_matching_everything_in_one_chunk_has_no_penalty():
+    table = ParaphraseTable.from_pairs([("took a seat", "sat", 1.0)], "t")
+    row = GradedParaEval(LEXICAL, [table]).segment_stats(["the cat took a seat"], [["the cat sat"]])[0]
+    assert (_col(row, "chunks"), _col(row, "matches"), _col(row, "ref_matches")) == (1, 5, 3)
+    assert score_parts(row, LEXICAL)["penalty"] == 0.0
+
+
+def test_summed_rows_keep_the_penalty_of_their_chunks():
+    # a corpus of two identical segments has two chunks: the rule is a segment's, as in METEOR
+    rows = GradedParaEval(LEXICAL, []).segment_stats(["a b c", "d e f"], [["a b c", "d e f"]])
+    assert score_parts(rows[0], LEXICAL)["penalty"] == 0.0
+    total = rows.sum(axis=0)
+    assert score_parts(total, LEXICAL)["penalty"] == pytest.approx(LEXICAL.gamma * (2 / 6) ** LEXICAL.beta)
 
 
 def test_stem_tier_matches_inflections_and_weighs_them():

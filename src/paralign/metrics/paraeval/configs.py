@@ -30,7 +30,8 @@ class Config:
     weight, times the table probability of a scored paraphrase pair or the cosine of a
     contextual match); `delta` weighs content words against function words (METEOR's delta);
     ``Fmean = P R / (alpha P + (1 - alpha) R)`` (alpha near 1: recall-weighted); the
-    fragmentation penalty is ``gamma (chunks / matches) ** beta``; the score is
+    fragmentation penalty is ``gamma (chunks / matches) ** beta`` (0 when one chunk holds every
+    word of both sides, as in METEOR); the score is
     ``Fmean (1 - penalty)`` against the best of the references. `threshold` is the least cosine
     of a contextual match. A corpus score (system level) may weigh recall and fragmentation
     differently (`system_alpha`, `system_beta`, `system_gamma`, `system_delta`, as sentence and corpus BLEU

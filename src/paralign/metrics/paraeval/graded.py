@@ -14,7 +14,9 @@ A match counts its tier's weight times its grade (the probability of a scored ta
 cosine of a contextual match, else 1), content words weighing ``delta`` and function words
 ``1 - delta`` (METEOR's delta). ``P`` and ``R`` are weighted matched words over weighted
 lengths; ``Fmean = P R / (alpha P + (1 - alpha) R)``; the penalty is ``gamma (chunks /
-matched words) ** beta``; the score is ``Fmean (1 - penalty)``. With several references a
+matched words) ** beta``, and 0 when every word of both sides is matched in one chunk (as in
+METEOR's scorer: a hypothesis equal to its reference has no penalty); the score is
+``Fmean (1 - penalty)``. With several references a
 segment takes the reference that scores best. The precision of an empty hypothesis is 0.
 
 Every segment's statistics are a row of :data:`COLUMNS` holding *unweighted* graded sums per tier
@@ -41,7 +43,7 @@ from ...settings import vector_cache_dir
 from ...stemming import stem as stem_word
 from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
-from .graded_stats import _CHUNKS, _MATCHES, _TIER, COLUMNS, score_parts
+from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, score_parts
 from .graded_tiers import _continues, _key_tier, _positions
 from .inputs import check_references, check_segment, check_sources
 from .paper import (
@@ -451,10 +453,12 @@ class GradedParaEval:
                     chunks += 1
                     if trace is not None:
                         trace[1].append(i)
+        ref_matches = 0
         for j in range(nr):
             if ar[j] >= 0:
                 row[4 + 4 * tr[j] + (2 if ref.content[j] else 3)] += gr[j]
-        row[_CHUNKS], row[_MATCHES] = chunks, matches
+                ref_matches += 1
+        row[_CHUNKS], row[_MATCHES], row[_REF_MATCHES] = chunks, matches, ref_matches
         return row
 
     def _phrase_tier(self, lookup: ParaEval, hyp: _Words, ref: _Ref, code: int,

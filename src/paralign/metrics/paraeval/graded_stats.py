@@ -2,7 +2,7 @@
 
 A segment's statistics are a row of :data:`COLUMNS` holding *unweighted* graded sums per tier
 (content and function words, hypothesis and reference side), the chunk count and the matched
-words; :func:`score_parts` applies a config's weights, delta, alpha, beta and gamma to rows (one
+words of each side; :func:`score_parts` applies a config's weights, delta, alpha, beta and gamma to rows (one
 segment's, or a corpus's summed), so a parameter search aligns once (sacrebleu's model).
 
 Not for: matching words (:mod:`.graded`) or the paper scorer's counts (:mod:`.paper`).
@@ -18,14 +18,19 @@ LENGTH_COLUMNS = ("hyp_content", "hyp_function", "ref_content", "ref_function")
 SIDES = ("hc", "hf", "rc", "rf")
 #: Columns of a segment's statistics row.
 COLUMNS: tuple[str, ...] = (LENGTH_COLUMNS + tuple(f"{t}_{s}" for t in TIER_ORDER for s in SIDES)
-                            + ("chunks", "matches"))
+                            + ("chunks", "matches", "ref_matches"))
 _TIER = {t: k for k, t in enumerate(TIER_ORDER)}
-_CHUNKS, _MATCHES = len(COLUMNS) - 2, len(COLUMNS) - 1
+_CHUNKS, _MATCHES, _REF_MATCHES = len(COLUMNS) - 3, len(COLUMNS) - 2, len(COLUMNS) - 1
 
 
 def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dict[str, np.ndarray]:
     """Precision, recall, F (harmonic), Fmean and the score from statistics rows (last axis),
-    with the config's alpha, beta and gamma of that `level` (segment or system)."""
+    with the config's alpha, beta and gamma of that `level` (segment or system).
+
+    The fragmentation is chunks / matched hypothesis words, except where every word of both
+    sides is matched in one chunk: there it is 0, so a hypothesis equal to its reference has no
+    penalty (METEOR's scorer has the same case; without it ``gamma m ** -beta`` stays, 0.42 for
+    six words under the default config's segment parameters)."""
     sums = np.asarray(sums, dtype=np.float64)
     alpha, beta, gamma, d = config.level(level)
 
@@ -46,6 +51,9 @@ def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dic
         denom = alpha * p + (1 - alpha) * r
         fmean = np.where(denom > 0, p * r / np.where(denom > 0, denom, 1), 0.0)
         matches = sums[..., _MATCHES]
-        frag = np.where(matches > 0, sums[..., _CHUNKS] / np.where(matches > 0, matches, 1), 0.0)
+        chunks = sums[..., _CHUNKS]
+        whole = ((chunks == 1) & (matches == sums[..., 0] + sums[..., 1])
+                 & (sums[..., _REF_MATCHES] == sums[..., 2] + sums[..., 3]))
+        frag = np.where((matches > 0) & ~whole, chunks / np.where(matches > 0, matches, 1), 0.0)
         penalty = gamma * frag ** beta
     return {"p": p, "r": r, "f": f, "fmean": fmean, "penalty": penalty, "score": fmean * (1 - penalty)}
