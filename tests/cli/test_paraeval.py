@@ -323,3 +323,29 @@ def test_a_paired_test_needs_two_systems(tmp_path, capsys):
     code, _, err = run(capsys, "paraeval", "-r", str(d / "ref.txt"), "-i", str(d / "close.txt"), "--resources",
                        "none", "--paired-bs")
     assert code == 2 and "--paired-bs compares systems with the first -i" in err
+
+
+def test_stdin_is_named_as_in_every_other_result(files, capsys, monkeypatch):
+    """A hypothesis read from stdin is ``<stdin>`` wherever the command names it (docs/CLI.md,
+    Files): the text prefix and the JSON ``input`` of many systems, and a line-count mismatch.
+    Before, they said ``-`` and ``(stdin)`` while the same JSON's paired-test baseline said
+    ``<stdin>``."""
+    import io
+
+    (files / "one.txt").write_text("the cat\n", encoding="utf-8")
+    base = ["paraeval", "-r", str(files / "one.txt"), "--resources", "none", "--config", "paper"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\n"))
+    code, out, _ = run(capsys, *base, "-i", "-", "-i", str(files / "one.txt"))
+    assert code == 0 and out.startswith("<stdin>\tParaEval P = 1.0000")
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\n"))
+    code, out, _ = run(capsys, *base, "-i", "-", "-i", str(files / "one.txt"), "--paired-bs",
+                       "--resamples", "10", "--format", "json")
+    first = json.loads(out)["systems"][0]
+    assert code == 0 and first["input"] == "<stdin>" == first["paired_bootstrap"]["baseline"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\nthe dog\n"))
+    code, _, err = run(capsys, *base)
+    assert code == 1 and f"{files / 'one.txt'} has 1 line but the hypothesis <stdin> has 2" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\nthe dog\n"))
+    code, _, err = run(capsys, "paraeval", "-r", "-", "-i", str(files / "one.txt"), "--resources", "none")
+    assert code == 1 and f"<stdin> has 2 lines but the hypothesis {files / 'one.txt'} has 1" in err
+

@@ -136,8 +136,8 @@ def run(args: argparse.Namespace) -> int:
             raise EmptyScoringError(f"{input_name(path)}: no hypothesis lines: nothing to score")
         for ref_path, stream in zip(args.reference, refs, strict=True):
             if len(stream) != len(hyps):
-                raise MismatchError(f"{ref_path} has {counted(len(stream), 'line')} but the hypothesis "
-                                    f"{path if path != '-' else '(stdin)'} has {len(hyps)}")
+                raise MismatchError(f"{input_name(ref_path)} has {counted(len(stream), 'line')} but the "
+                                    f"hypothesis {input_name(path)} has {len(hyps)}")
         systems.append((path, hyps))
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
@@ -182,12 +182,12 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]]) -> None:
             if len(results) == 1:
                 emit(documents[0], "json", str, out)
             else:
-                emit({"systems": [{"input": path, **doc} for (path, _), doc
+                emit({"systems": [{"input": input_name(path), **doc} for (path, _), doc
                                   in zip(results, documents, strict=True)]}, "json", str, out)
             return
         many = len(results) > 1
         for path, result in results:
-            prefix = f"{path}\t" if many else ""
+            prefix = f"{input_name(path)}\t" if many else ""
             if args.sentence_level:
                 for segment in result["segments"]:
                     out.write(f"{prefix}{segment['segment']}\t{_text(segment)}\n")
