@@ -349,3 +349,18 @@ def test_stdin_is_named_as_in_every_other_result(files, capsys, monkeypatch):
     code, _, err = run(capsys, "paraeval", "-r", "-", "-i", str(files / "one.txt"), "--resources", "none")
     assert code == 1 and f"<stdin> has 2 lines but the hypothesis {files / 'one.txt'} has 1" in err
 
+
+@pytest.mark.parametrize("bootstrap", [["--confidence"], ["--paired-bs"]])
+def test_sentence_level_text_does_not_drop_the_bootstrap(tmp_path, capsys, bootstrap):
+    """--confidence and --paired-bs are figures of the corpus score, which --sentence-level text
+    (one line a segment) has no line for: the command says so before scoring (as sacrebleu
+    refuses them in sentence-level mode) instead of computing them and printing none.
+    --format json keeps them under ``corpus``."""
+    d = _systems(tmp_path, 5)
+    base = ["paraeval", "-r", str(d / "ref.txt"), "-i", str(d / "close.txt"), "-i", str(d / "far.txt"),
+            "--resources", "none", "--sentence-level", "--resamples", "20", *bootstrap]
+    code, out, err = run(capsys, *base)
+    assert code == 2 and out == ""
+    assert "--format json" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = run(capsys, *base, "--format", "json")
+    assert code == 0 and all("confidence" in s["corpus"] for s in json.loads(out)["systems"])

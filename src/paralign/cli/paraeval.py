@@ -59,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--sentence-level", action="store_true",
                         help="segment scores with the counts behind each (--format json: one "
                              'document, {"segments": [...], "corpus": {...}}; many inputs: '
-                             '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]})')
+                             '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]}; the '
+                             "corpus's --confidence and --paired-bs figures only there)")
     add_bootstrap_options(parser, "bootstrap 95%% confidence of each system's headline score (the "
                           "paper config's F), resampling its segments: mean ± half-width, as "
                           "sacrebleu's --confidence")
@@ -126,6 +127,11 @@ def run(args: argparse.Namespace) -> int:
     paths = input_paths(args.input)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
+    if args.sentence_level and args.format == "text" and (args.confidence or args.paired_bs):
+        # text has one line a segment and none for the corpus these figures are about
+        raise ConfigurationError("--confidence and --paired-bs are figures of the corpus score, which "
+                                 "--sentence-level text does not show: use --format json (its "
+                                 '"corpus"), or leave out --sentence-level')
     if args.report is not None and len(paths) != 1:
         raise ConfigurationError("--report shows one input's segments as matched: give one -i")
     refs = [read_segments(path) for path in args.reference]
