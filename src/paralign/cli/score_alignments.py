@@ -42,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--gold-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--system-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--per-pair", action="store_true",
-                        help="with --format json, include per-pair counts and scores")
+                        help="also each pair's counts and scores (text: a table after the "
+                             'totals; json: "per_pair")')
     add_bootstrap_options(parser, "95%% bootstrap confidence of macro F1, resampling the pairs: mean ± half-width")
     add_format(parser)
     add_output(parser)
