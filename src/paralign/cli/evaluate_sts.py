@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.confidence:
         _add_intervals(args, reports[0], result)
     warnings = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
-    warnings += [f"{s['path']}: pair {f['index'] + 1}: {f['error']}" for s in result["sets"] for f in s["failures"]]
+    warnings += [f"{s['path']}:{f['line']}: {f['error']}" for s in result["sets"] for f in s["failures"]]
     warnings += result["notes"]
     write_result(args, result, render, warnings)
     if args.report is not None:
