@@ -79,3 +79,38 @@ def test_a_missing_file_checked_before_reading_is_a_usage_error_too(argv, tmp_pa
     missing, out = str(tmp_path / "missing.txt"), str(tmp_path / "out.tsv")
     assert main([a.format(missing=missing, out=out) for a in argv]) == 2
     assert f"{missing}: no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "-o", "ref.txt"],
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--output=./hyp.txt"],
+    ["paraeval", "-r", "ref.txt", "-i", "h*.txt", "-o", "hyp.txt"],  # a glob paralign expands
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--table", "t.tsv:0.5", "-ot.tsv"],
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--report", "hyp.txt"],
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "-o", "out.html", "--report", "out.html"],
+    ["score-alignments", "--gold", "gold.jsonl", "--system", "system.txt", "-o", "system.txt"],
+    ["align", "hyp.txt", "-o", "hyp.txt"],
+])
+def test_an_output_that_is_an_input_or_another_output_is_refused(argv, tmp_path, capsys, monkeypatch) -> None:
+    """-o (or --report) naming a file the command reads, or the other output, is a usage error
+    before any work. Before, the run went through and its output replaced the input when written
+    (`paraeval -r ref.txt -i hyp.txt -o ref.txt` left ref.txt holding one line of scores), or the
+    report replaced the scores."""
+    monkeypatch.chdir(tmp_path)
+    files = {"ref.txt": "the cat\n", "hyp.txt": "the cat\n", "t.tsv": "cat\tfeline\t0.9\n",
+             "gold.jsonl": '{"source": "a", "target": "a", "sure": [[0, 0]]}\n', "system.txt": "0-0\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "would replace" in err
+    assert {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()} == files  # nothing written
+
+
+def test_distinct_outputs_and_inputs_still_run(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ref.txt").write_text("the cat\n", encoding="utf-8")
+    assert main(["paraeval", "-r", "ref.txt", "-i", "ref.txt", "--resources", "none", "-o", "out.txt",
+                 "--report", "out.html"]) == 0  # one file as two inputs is fine
+    assert (tmp_path / "out.txt").read_text().startswith("ParaEval 1.0000")
