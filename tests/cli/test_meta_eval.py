@@ -260,3 +260,15 @@ def test_text_shows_the_paired_tests_json_gives(tmp_path, capsys):
             assert f"{t['value']:+.3f} [{t['low']:.3f}, {t['high']:.3f}] p {t['p_value']:.2f}" in line
     assert main([*argv[:-4], "--metrics", "ter", "--resamples", "20"]) == 0
     assert "paired tests" not in capsys.readouterr().out  # no BLEU or chrF to test against
+
+
+def test_a_paper_only_option_with_another_config_names_the_flags_of_this_command(tmp_path, capsys):
+    """--min-paraphrase-length with the default config is a usage error naming meta-eval's own
+    flags, before the data loads. Before, the library's message told the user to give
+    "--config paper", an option meta-eval does not have (its flag is --paraeval-config), and
+    named the setting by its Python name, min_paraphrase_length."""
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--resources", "none", "--min-paraphrase-length", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("paralign meta-eval: error: --min-paraphrase-length is a setting of the paper "
+                   "config: give --paraeval-config paper (the config is 'default')\n")

@@ -199,7 +199,7 @@ def test_sentence_level_default_config_counts_and_empty_hypothesis(files, capsys
     assert result["segments"][2]["counts"]["exact_hc"] == 1  # 'cat' (and 'the', a function word)
     code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
                        "--resources", "none", "--min-paraphrase-length", "3")
-    assert code == 2 and "only for the paper config (config='paper', --config paper)" in err
+    assert code == 2 and "--min-paraphrase-length is a setting of the paper config: give --config paper" in err
 
 
 def test_the_command_line_lists_configs_without_loading_numpy():
@@ -364,3 +364,17 @@ def test_sentence_level_text_does_not_drop_the_bootstrap(tmp_path, capsys, boots
     assert "--format json" in err and len(err.strip().splitlines()) == 1
     code, out, _ = run(capsys, *base, "--format", "json")
     assert code == 0 and all("confidence" in s["corpus"] for s in json.loads(out)["systems"])
+
+
+@pytest.mark.parametrize(("option", "shown"), [(["--no-lowercase"], "--no-lowercase"),
+                                               (["--tokenize", "none"], "--tokenize"),
+                                               (["--keep-stopword-phrases", "--min-paraphrase-length", "2"],
+                                                "--min-paraphrase-length, --keep-stopword-phrases")])
+def test_a_paper_only_option_with_another_config_names_the_flag(files, capsys, option, shown):
+    """The paper config's options with a graded config: one usage error naming the flags as typed
+    (before, the library's Python names: "lowercase: only for the paper config ...")."""
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                         "--resources", "none", "--config", "contextual", *option)
+    assert code == 2 and out == ""
+    assert err == (f"paralign paraeval: error: {shown} {'is a setting' if ',' not in shown else 'are settings'} "
+                   "of the paper config: give --config paper (the config is 'contextual')\n")

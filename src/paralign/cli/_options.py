@@ -274,6 +274,26 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
                              "(the paper's 3)")
 
 
+#: The paper config's own settings on the command line, as typed, with their argparse dest
+#: (given when not None or False): `paraeval` has them all, `meta-eval` the first.
+PAPER_FLAGS = (("--min-paraphrase-length", "min_paraphrase_length"), ("--no-lowercase", "no_lowercase"),
+               ("--tokenize", "tokenize"), ("--keep-stopword-phrases", "keep_stopword_phrases"))
+
+
+def check_paper_options(args: argparse.Namespace, config: str, config_option: str) -> None:
+    """ConfigurationError naming the flags as typed when a setting of the paper config is given
+    with another config (`config_option`: the flag that picks it in this command). The library
+    refuses them too, but names them as Python does (``min_paraphrase_length``) and cannot know
+    which command's flag picks the config; this runs before any data loads."""
+    from ..metrics.paraeval.configs import get_config
+
+    given = [flag for flag, dest in PAPER_FLAGS if getattr(args, dest, None) not in (None, False)]
+    if given and get_config(config).scorer != "paper":
+        verb = "is a setting" if len(given) == 1 else "are settings"
+        raise ConfigurationError(f"{', '.join(given)} {verb} of the paper config: give {config_option} "
+                                 f"paper (the config is {config!r})")
+
+
 def table_specs(stack: ExitStack, tables: Sequence[str]) -> list[str]:
     """The --table specs (`PATH[:THRESHOLD]`) with a PATH of '-' or /dev/stdin replaced by a
     copy of stdin read once (removed when `stack` closes: read the tables before that)."""

@@ -23,7 +23,7 @@ from ._common import (
     write_report,
     write_result,
 )
-from ._options import add_paraeval_source_options, table_specs
+from ._options import add_paraeval_source_options, check_paper_options, table_specs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import MetaEvaluation
@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.segment_correlation import meta_evaluate_levels
 
     names = metric_names(args.metrics)
+    check_paper_options(args, args.paraeval_config, "--paraeval-config")
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")

@@ -26,6 +26,7 @@ from ._options import (
     add_paraeval_source_options,
     add_scheduler_option,
     bootstrap_signature,
+    check_paper_options,
     cluster_runner,
     table_path,
     table_specs,
@@ -124,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.paraeval.scoring import scorer as make_scorer
     from ..metrics.paraeval.scoring import systems_scores
 
+    check_paper_options(args, args.config, "--config")
     paths = input_paths(args.input)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
