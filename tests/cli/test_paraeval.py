@@ -378,3 +378,21 @@ def test_a_paper_only_option_with_another_config_names_the_flag(files, capsys, o
     assert code == 2 and out == ""
     assert err == (f"paralign paraeval: error: {shown} {'is a setting' if ',' not in shown else 'are settings'} "
                    "of the paper config: give --config paper (the config is 'contextual')\n")
+
+
+@pytest.mark.parametrize("command", ["paraeval", "meta-eval"])
+def test_the_help_gives_the_paper_configs_defaults(command, capsys):
+    """--min-paraphrase-length's help gave "the paper's 3" and no default, so a reader took 3 for
+    the default; it is the paper scorer's (1, as the signature's minpara:1 says). --max-length's
+    "the config's, 4" is checked against the configs too."""
+    from dataclasses import fields
+
+    from paralign.metrics.paraeval.configs import CONFIGS
+    from paralign.metrics.paraeval.paper import ParaEval
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    minimum = next(f.default for f in fields(ParaEval) if f.name == "min_paraphrase_length")
+    assert f"match paraphrases of >= N words (default: {minimum}; the paper's variant: 3)" in text
+    assert {c.max_length for c in CONFIGS.values()} == {4} and "(default: the config's, 4)" in text

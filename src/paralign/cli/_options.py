@@ -271,7 +271,7 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
                         help="longest paraphrase in words (default: the config's, 4)")
     parser.add_argument("--min-paraphrase-length", type=positive_int, default=None,
                         help=f"{config_option} paper only: match paraphrases of >= N words "
-                             "(the paper's 3)")
+                             "(default: 1; the paper's variant: 3)")
 
 
 #: The paper config's own settings on the command line, as typed, with their argparse dest
