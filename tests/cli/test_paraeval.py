@@ -396,3 +396,20 @@ def test_the_help_gives_the_paper_configs_defaults(command, capsys):
     minimum = next(f.default for f in fields(ParaEval) if f.name == "min_paraphrase_length")
     assert f"match paraphrases of >= N words (default: {minimum}; the paper's variant: 3)" in text
     assert {c.max_length for c in CONFIGS.values()} == {4} and "(default: the config's, 4)" in text
+
+
+def test_an_input_whose_name_looks_like_a_glob_is_read_as_named(tmp_path, capsys, monkeypatch):
+    """-i takes a file or a glob: a file that exists under the name given is that file, even when
+    the name holds glob characters. Before, `-i 'hyp[1].txt'` was expanded as a glob and scored
+    hyp1.txt instead (or failed with "no file matches this pattern" when no such file existed)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ref.txt").write_text("the cat sat\n", encoding="utf-8")
+    (tmp_path / "hyp[1].txt").write_text("the cat sat\n", encoding="utf-8")
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none", "--config", "paper"]
+    code, out, _ = run(capsys, *base, "-i", "hyp[1].txt")
+    assert code == 0 and out.startswith("ParaEval P = 1.0000")
+    (tmp_path / "hyp1.txt").write_text("a dog barked\n", encoding="utf-8")
+    code, out, _ = run(capsys, *base, "-i", "hyp[1].txt", "--format", "json")
+    assert code == 0 and json.loads(out)["f"] == 1.0
+    code, out, _ = run(capsys, *base, "-i", "hyp?.txt", "-i", "hyp[1].txt")  # a real glob still expands
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["hyp1.txt", "hyp[1].txt"]

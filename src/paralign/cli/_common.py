@@ -464,7 +464,7 @@ def _argument_files(argv: Sequence[str]) -> Iterator[tuple[str, str]]:
         elif token.startswith("-o") and len(token) > 2:  # -oFILE
             continue
         candidates = [token, token.rpartition(":")[0]]
-        if glob.has_magic(token):
+        if glob.has_magic(token) and not os.path.exists(token):  # as paraeval reads -i
             candidates += glob.glob(token)
         for path in candidates:
             if path and os.path.isfile(path):
