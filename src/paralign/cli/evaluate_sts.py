@@ -52,6 +52,10 @@ def render(result: dict) -> str:
         blend = " + ".join(f"{s['weight']:.3f}·{s['name']}" for s in model["signals"])
         trained = ", ".join(result["train"]) or f"{', '.join(model.get('groups', ()))} (the blend paralign ships)"
         lines.append(f"hybrid (standardised signals, l2 {model['l2']:g}): {blend}; trained on {trained}")
+    if result["failed"]:  # JSON's "failed": not in the table's pairs, nor in the correlations
+        n = result["failed"]
+        lines.append(f"failed: {n} pair{'s' if n > 1 else ''} could not be scored and "
+                     f"{'are' if n > 1 else 'is'} left out of the correlations (reported on stderr)")
     lines.append(f"signature: {result['signature']}")  # last, under the scores, as sacrebleu's
     return "\n".join(lines)
 
