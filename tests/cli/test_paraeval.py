@@ -413,3 +413,39 @@ def test_an_input_whose_name_looks_like_a_glob_is_read_as_named(tmp_path, capsys
     assert code == 0 and json.loads(out)["f"] == 1.0
     code, out, _ = run(capsys, *base, "-i", "hyp?.txt", "-i", "hyp[1].txt")  # a real glob still expands
     assert [line.split("\t")[0] for line in out.splitlines()] == ["hyp1.txt", "hyp[1].txt"]
+
+
+def test_one_bad_system_of_many_does_not_lose_the_others(tmp_path, capsys):
+    """Many -i are a batch: a system file that cannot be scored (here one line short, and one not
+    UTF-8) is reported on stderr as FILE: reason and left out, the others are scored (exit 0;
+    JSON: an {"input", "error"} record in its place). Before, the run stopped at the first such
+    file and no system was scored. A bad baseline of --paired-bs, or every system bad, still
+    stops the run (exit 1), as one -i does."""
+    d = _systems(tmp_path, 8)
+    lines = (d / "far.txt").read_text(encoding="utf-8").splitlines()
+    (d / "short.txt").write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    (d / "latin1.txt").write_bytes("\n".join(lines).replace("number", "numéro").encode("latin-1") + b"\n")
+    base = ["paraeval", "-r", str(d / "ref.txt"), "--resources", "none"]
+    systems = ["-i", str(d / "close.txt"), "-i", str(d / "short.txt"), "-i", str(d / "latin1.txt"),
+               "-i", str(d / "far.txt")]
+    code, out, err = run(capsys, *base, *systems)
+    assert code == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == [str(d / "close.txt"), str(d / "far.txt")]
+    assert f"paralign: warning: {d / 'ref.txt'} has 8 lines but the hypothesis {d / 'short.txt'} has 7; " \
+           "not scored" in err
+    assert f"{d / 'latin1.txt'}:1: not UTF-8" in err
+    code, out, _ = run(capsys, *base, *systems, "--format", "json")
+    results = json.loads(out)["systems"]
+    assert [sorted(r) for r in results[1:3]] == [["error", "input"]] * 2
+    assert results[1]["input"] == str(d / "short.txt") and "has 7" in results[1]["error"]
+    code, alone, _ = run(capsys, *base, "-i", str(d / "far.txt"), "--format", "json")
+    assert {k: v for k, v in results[3].items() if k != "input"} == json.loads(alone)
+    code, out, err = run(capsys, *base, *systems, "--paired-bs", "--resamples", "20")
+    assert code == 0 and len(out.splitlines()) == 2 and "p = " in out.splitlines()[1]
+    code, out, err = run(capsys, *base, *systems[2:], "--paired-bs", "--resamples", "20")
+    assert code == 1 and out == "" and "the baseline" in err and "has 7" in err
+    code, out, err = run(capsys, *base, "-i", str(d / "short.txt"), "-i", str(d / "latin1.txt"))
+    assert code == 1 and out == "" and "has 7" in err and "latin1.txt:1: not UTF-8" in err
+    assert err.splitlines()[-1] == "paralign paraeval: error: none of the 2 systems could be scored (each reported above)"
+    code, out, err = run(capsys, *base, "-i", str(d / "close.txt"), "-i", str(d / "short.txt"), "--paired-bs")
+    assert code == 1 and out == "" and "no system left to compare with the baseline" in err
