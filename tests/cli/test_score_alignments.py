@@ -248,3 +248,16 @@ def test_per_pair_in_text_is_a_table_of_what_json_gives(capsys, tmp_path: Path) 
     assert code == 0 and [line.split()[0] for line in out.splitlines() if line[:5].strip().isdigit()] == ["2", "3"]
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM)
     assert "pair  gold" not in out  # without --per-pair, the totals only
+
+
+@pytest.mark.parametrize("gold", ["gold.jsonl", "gold.tsv", "gold.giza.txt"])
+def test_gold_possible_with_a_gold_that_is_not_jacana_is_refused(capsys, gold) -> None:
+    """--gold-possible gives the possible links of a jacana gold; the other formats carry their
+    own. Given with one of those it was ignored without a word (even a file that does not exist),
+    so the AER was not the one asked for. Now it is a usage error naming both files."""
+    code, out, err = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM,
+                         "--gold-possible", str(EXAMPLES / "gold.sure+poss.json"))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert str(EXAMPLES / gold) in err and "gold.sure+poss.json" in err and "jacana" in err
+    code, _, _ = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM, "--gold-possible", "/no/such.json")
+    assert code == 2
