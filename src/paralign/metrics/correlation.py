@@ -98,7 +98,10 @@ class PairedTest:
     p_value: float
 
     def to_dict(self) -> dict[str, object]:
-        return {**self.delta.to_dict(), "p_value": round(self.p_value, 4)}
+        """The difference's interval and p, rounded; an undefined p is None (JSON null, as an
+        undefined interval is: NaN is not JSON)."""
+        p = None if np.isnan(self.p_value) else round(self.p_value, 4)
+        return {**self.delta.to_dict(), "p_value": p}
 
 
 def paired_test(value_a: float, value_b: float, samples_a: np.ndarray,
