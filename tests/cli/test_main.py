@@ -114,3 +114,30 @@ def test_distinct_outputs_and_inputs_still_run(tmp_path, capsys, monkeypatch) ->
     assert main(["paraeval", "-r", "ref.txt", "-i", "ref.txt", "--resources", "none", "-o", "out.txt",
                  "--report", "out.html"]) == 0  # one file as two inputs is fine
     assert (tmp_path / "out.txt").read_text().startswith("ParaEval 1.0000")
+
+
+@pytest.mark.parametrize("argv", [
+    ["paraeval", "-r", "r.txt", "-i", "h.txt", "--confidence"],
+    ["score-alignments", "--gold", "g.jsonl", "--confidence"],
+    ["evaluate-sts", "--data", "x.tsv", "--confidence"],
+    ["evaluate-aligner", "--gold", "g.jsonl", "--confidence"],
+])
+def test_a_negative_bootstrap_seed_is_a_usage_error(argv, capsys) -> None:
+    """--seed -1 with --confidence was a numpy traceback ("expected non-negative integer"), raised
+    after all the scoring; it is refused when the options are parsed, as meta-eval's --seed is."""
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--seed", "-1"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "argument --seed: must be at least 0" in err and "Traceback" not in err
+
+
+def test_the_library_names_a_negative_bootstrap_seed() -> None:
+    """The resampling functions raise paralign's ConfigurationError, not numpy's ValueError."""
+    import numpy as np
+
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.significance import confidence
+
+    rows = np.ones((5, 2))
+    with pytest.raises(ConfigurationError, match="seed must be at least 0, got -1"):
+        confidence(rows, lambda sums: sums[..., 0] / sums[..., 1], n_resamples=10, seed=-1)

@@ -24,7 +24,15 @@ from ..alignment import AlignFunction
 from ..errors import ConfigurationError
 from ..settings import DEVICES
 from ..similarity import DEFAULT_SIGNAL, SIGNALS
-from ._common import is_stdin, positive_int, progress_callback, read_once, shown_names, stdin_once
+from ._common import (
+    is_stdin,
+    non_negative_int,
+    positive_int,
+    progress_callback,
+    read_once,
+    shown_names,
+    stdin_once,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..aligners.contextual import ContextualAligner
@@ -320,7 +328,7 @@ def add_bootstrap_options(parser: argparse.ArgumentParser, confidence_help: str)
     parser.add_argument("--confidence", action="store_true", help=confidence_help)
     parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
                         help="bootstrap resamples (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+    parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
                         help="seed of the resamples (default: %(default)s, sacrebleu's)")
 
 
