@@ -141,3 +141,18 @@ def test_the_library_names_a_negative_bootstrap_seed() -> None:
     rows = np.ones((5, 2))
     with pytest.raises(ConfigurationError, match="seed must be at least 0, got -1"):
         confidence(rows, lambda sums: sums[..., 0] / sums[..., 1], n_resamples=10, seed=-1)
+
+
+def test_running_out_of_memory_is_one_error_line(monkeypatch, capsys) -> None:
+    """`meta-eval --resamples 100000000` asked numpy for a 745 GiB array and ended in a traceback
+    (numpy's _ArrayMemoryError). A MemoryError is now one error line with numpy's reason (exit 1)."""
+    import paralign.cli.meta_eval as meta_eval
+
+    def run(args):
+        raise MemoryError("Unable to allocate 745. GiB for an array with shape (100000000, 1000) and data type int64")
+
+    monkeypatch.setattr(meta_eval, "run", run)
+    assert main(["meta-eval", "--pair", "cs-en", "--metrics", "bleu"]) == 1
+    err = capsys.readouterr().err
+    assert err == ("paralign meta-eval: error: out of memory: Unable to allocate 745. GiB for an array with "
+                   "shape (100000000, 1000) and data type int64\n")

@@ -68,6 +68,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ParalignError as exc:
         print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
         return 1
+    except MemoryError as exc:  # e.g. numpy refusing a huge array (--resamples 100000000)
+        reason = str(exc) or "an input or a setting (such as --resamples) is too large for this machine"
+        print(f"paralign {_command(args)}: error: out of memory: {reason}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # pragma: no cover - e.g. `paralign ... | head`
         return 0
     except OSError as exc:  # a safety net: readers should raise InputFileError naming the file
