@@ -181,3 +181,31 @@ def test_confidence_gives_each_correlation_its_bootstrap_interval(tmp_path: Path
     assert main([*argv, "--confidence", "--resamples", "200"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert "95% interval" in text[0] and text[-2].startswith("weighted mean") and text[-2].count("[") == 2
+
+
+def test_a_pair_that_fails_is_named_by_its_file_and_line(tmp_path: Path, capsys) -> None:
+    """A pair that cannot be scored (here a sentence over spaCy's 1,000,000 characters) is
+    reported as ``file:line:`` like a skipped row, and its JSON failure carries that ``line``.
+    Before, it was "pair N", N counting only the usable pairs: after a skipped row (line 1, a gold
+    score of 9) the pair on line 4 was called "pair 3"."""
+    rows = [(9.0, "Bad gold.", "Bad gold."), *ROWS[:2], (3.0, "word " * 200_001, "A word."), *ROWS[2:]]
+    data = _sts(tmp_path / "sts.tsv", rows)
+    assert main(["evaluate-sts", "--data", data, "--aligner", "exact", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    failures = json.loads(out)["sets"][0]["failures"]
+    assert [(f["index"], f["line"]) for f in failures] == [(2, 4)]
+    assert f"{data}:4: annotation failed: ValueError: [E088]" in err and "pair 3" not in err
+    assert f"{data}:1: skipped: gold score 9" in err
+
+
+def test_text_says_how_many_pairs_failed(tmp_path: Path, capsys) -> None:
+    """JSON's "failed" (pairs left out of the correlations because they could not be scored) is
+    in the text output too, as a line above the signature; before, only the stderr warnings said
+    so, and the table's pairs column silently counted one fewer."""
+    rows = [*ROWS[:2], (3.0, "word " * 200_001, "A word."), *ROWS[2:]]
+    data = _sts(tmp_path / "sts.tsv", rows)
+    assert main(["evaluate-sts", "--data", data, "--aligner", "exact"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2] == "failed: 1 pair could not be scored and is left out of the correlations (reported on stderr)"
+    assert main(["evaluate-sts", "--data", _sts(tmp_path / "good.tsv", ROWS), "--aligner", "exact"]) == 0
+    assert "failed" not in capsys.readouterr().out

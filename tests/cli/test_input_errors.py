@@ -319,3 +319,26 @@ def test_a_number_option_that_is_not_finite_is_a_usage_error(argv: list[str], ca
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "is not a finite number" in err and "argument --" in err
+
+
+def test_evaluate_paraphrase_names_a_pair_that_fails_by_file_and_line(tmp_path: Path, capsys) -> None:
+    """A pair that cannot be aligned (a sentence over spaCy's 1,000,000 characters) is reported
+    as ``file:line:``, and its JSON failure carries ``file`` and ``line``. Before, it was
+    "train pair N": no file (--train is repeatable) and N counting only the usable pairs, so
+    after a skipped row, line 3 of the second training file was "train pair 3"."""
+    header = "Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+    first, second, test = tmp_path / "train1.tsv", tmp_path / "train2.tsv", tmp_path / "test.tsv"
+    first.write_text(header + "1\t1\t2\tA cat sat.\tA cat sat.\n0\t3\t4\tDogs bark.\tStocks fell.\n",
+                     encoding="utf-8")
+    second.write_text(header + "x\t5\t6\tBad label.\tBad label.\n"
+                      f"1\t7\t8\t{'word ' * 200_001}\tA word.\n0\t9\t10\tIt rains.\tA bird sings.\n",
+                      encoding="utf-8")
+    test.write_text(header + "1\t1\t2\tA cat sat.\tA cat sat.\n0\t3\t4\tDogs bark.\tStocks fell.\n",
+                    encoding="utf-8")
+    argv = ["evaluate-paraphrase", "--train", str(first), "--train", str(second), "--test", str(test),
+            "--aligner", "exact", "--classifier", "signal", "--format", "json"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    (failure,) = json.loads(out)["failures"]
+    assert (failure["split"], failure["index"], failure["file"], failure["line"]) == ("train", 2, str(second), 3)
+    assert f"{second}:3: train pair: annotation failed: ValueError: [E088]" in err

@@ -79,3 +79,80 @@ def test_a_missing_file_checked_before_reading_is_a_usage_error_too(argv, tmp_pa
     missing, out = str(tmp_path / "missing.txt"), str(tmp_path / "out.tsv")
     assert main([a.format(missing=missing, out=out) for a in argv]) == 2
     assert f"{missing}: no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "-o", "ref.txt"],
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--output=./hyp.txt"],
+    ["paraeval", "-r", "ref.txt", "-i", "h*.txt", "-o", "hyp.txt"],  # a glob paralign expands
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--table", "t.tsv:0.5", "-ot.tsv"],
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--report", "hyp.txt"],
+    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "-o", "out.html", "--report", "out.html"],
+    ["score-alignments", "--gold", "gold.jsonl", "--system", "system.txt", "-o", "system.txt"],
+    ["align", "hyp.txt", "-o", "hyp.txt"],
+])
+def test_an_output_that_is_an_input_or_another_output_is_refused(argv, tmp_path, capsys, monkeypatch) -> None:
+    """-o (or --report) naming a file the command reads, or the other output, is a usage error
+    before any work. Before, the run went through and its output replaced the input when written
+    (`paraeval -r ref.txt -i hyp.txt -o ref.txt` left ref.txt holding one line of scores), or the
+    report replaced the scores."""
+    monkeypatch.chdir(tmp_path)
+    files = {"ref.txt": "the cat\n", "hyp.txt": "the cat\n", "t.tsv": "cat\tfeline\t0.9\n",
+             "gold.jsonl": '{"source": "a", "target": "a", "sure": [[0, 0]]}\n', "system.txt": "0-0\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "would replace" in err
+    assert {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()} == files  # nothing written
+
+
+def test_distinct_outputs_and_inputs_still_run(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ref.txt").write_text("the cat\n", encoding="utf-8")
+    assert main(["paraeval", "-r", "ref.txt", "-i", "ref.txt", "--resources", "none", "-o", "out.txt",
+                 "--report", "out.html"]) == 0  # one file as two inputs is fine
+    assert (tmp_path / "out.txt").read_text().startswith("ParaEval 1.0000")
+
+
+@pytest.mark.parametrize("argv", [
+    ["paraeval", "-r", "r.txt", "-i", "h.txt", "--confidence"],
+    ["score-alignments", "--gold", "g.jsonl", "--confidence"],
+    ["evaluate-sts", "--data", "x.tsv", "--confidence"],
+    ["evaluate-aligner", "--gold", "g.jsonl", "--confidence"],
+])
+def test_a_negative_bootstrap_seed_is_a_usage_error(argv, capsys) -> None:
+    """--seed -1 with --confidence was a numpy traceback ("expected non-negative integer"), raised
+    after all the scoring; it is refused when the options are parsed, as meta-eval's --seed is."""
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--seed", "-1"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "argument --seed: must be at least 0" in err and "Traceback" not in err
+
+
+def test_the_library_names_a_negative_bootstrap_seed() -> None:
+    """The resampling functions raise paralign's ConfigurationError, not numpy's ValueError."""
+    import numpy as np
+
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.significance import confidence
+
+    rows = np.ones((5, 2))
+    with pytest.raises(ConfigurationError, match="seed must be at least 0, got -1"):
+        confidence(rows, lambda sums: sums[..., 0] / sums[..., 1], n_resamples=10, seed=-1)
+
+
+def test_running_out_of_memory_is_one_error_line(monkeypatch, capsys) -> None:
+    """`meta-eval --resamples 100000000` asked numpy for a 745 GiB array and ended in a traceback
+    (numpy's _ArrayMemoryError). A MemoryError is now one error line with numpy's reason (exit 1)."""
+    import paralign.cli.meta_eval as meta_eval
+
+    def run(args):
+        raise MemoryError("Unable to allocate 745. GiB for an array with shape (100000000, 1000) and data type int64")
+
+    monkeypatch.setattr(meta_eval, "run", run)
+    assert main(["meta-eval", "--pair", "cs-en", "--metrics", "bleu"]) == 1
+    err = capsys.readouterr().err
+    assert err == ("paralign meta-eval: error: out of memory: Unable to allocate 745. GiB for an array with "
+                   "shape (100000000, 1000) and data type int64\n")

@@ -236,3 +236,39 @@ def test_segment_level_report_shows_the_segment_correlations(tmp_path, capsys, r
     assert len(page.find("circle", class_="point")) == (2 * 3 if level == "both" else 0) + 2 * 2  # 3 systems
     page.assert_self_contained()
     assert "system level only" not in capsys.readouterr().err
+
+
+def test_text_shows_the_paired_tests_json_gives(tmp_path, capsys):
+    """The paired bootstrap tests against BLEU and chrF (JSON: each metric's "vs") are in the
+    text output too, one row a pair of metrics: the difference of the correlations, its 95%
+    interval and the one-sided p. Before, text showed no test, so whether a metric correlates
+    better than BLEU could be read from JSON only."""
+    root = _wmt(tmp_path)
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf,ter",
+            "--resamples", "20"]
+    assert main([*argv, "--format", "json"]) == 0
+    metrics = json.loads(capsys.readouterr().out)["metrics"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("paired tests"))
+    rows = {tuple(line.split()[:2]): line for line in lines[start + 2:start + 6]}
+    assert set(rows) == {("bleu", "chrf"), ("chrf", "bleu"), ("ter", "bleu"), ("ter", "chrf")}
+    for (name, other), line in rows.items():
+        test = metrics[name]["vs"][other]
+        for kind in ("pearson", "spearman", "kendall"):
+            t = test[kind]
+            assert f"{t['value']:+.3f} [{t['low']:.3f}, {t['high']:.3f}] p {t['p_value']:.2f}" in line
+    assert main([*argv[:-4], "--metrics", "ter", "--resamples", "20"]) == 0
+    assert "paired tests" not in capsys.readouterr().out  # no BLEU or chrF to test against
+
+
+def test_a_paper_only_option_with_another_config_names_the_flags_of_this_command(tmp_path, capsys):
+    """--min-paraphrase-length with the default config is a usage error naming meta-eval's own
+    flags, before the data loads. Before, the library's message told the user to give
+    "--config paper", an option meta-eval does not have (its flag is --paraeval-config), and
+    named the setting by its Python name, min_paraphrase_length."""
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--resources", "none", "--min-paraphrase-length", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("paralign meta-eval: error: --min-paraphrase-length is a setting of the paper "
+                   "config: give --paraeval-config paper (the config is 'default')\n")

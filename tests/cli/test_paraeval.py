@@ -199,7 +199,7 @@ def test_sentence_level_default_config_counts_and_empty_hypothesis(files, capsys
     assert result["segments"][2]["counts"]["exact_hc"] == 1  # 'cat' (and 'the', a function word)
     code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
                        "--resources", "none", "--min-paraphrase-length", "3")
-    assert code == 2 and "only for the paper config (config='paper', --config paper)" in err
+    assert code == 2 and "--min-paraphrase-length is a setting of the paper config: give --config paper" in err
 
 
 def test_the_command_line_lists_configs_without_loading_numpy():
@@ -323,3 +323,129 @@ def test_a_paired_test_needs_two_systems(tmp_path, capsys):
     code, _, err = run(capsys, "paraeval", "-r", str(d / "ref.txt"), "-i", str(d / "close.txt"), "--resources",
                        "none", "--paired-bs")
     assert code == 2 and "--paired-bs compares systems with the first -i" in err
+
+
+def test_stdin_is_named_as_in_every_other_result(files, capsys, monkeypatch):
+    """A hypothesis read from stdin is ``<stdin>`` wherever the command names it (docs/CLI.md,
+    Files): the text prefix and the JSON ``input`` of many systems, and a line-count mismatch.
+    Before, they said ``-`` and ``(stdin)`` while the same JSON's paired-test baseline said
+    ``<stdin>``."""
+    import io
+
+    (files / "one.txt").write_text("the cat\n", encoding="utf-8")
+    base = ["paraeval", "-r", str(files / "one.txt"), "--resources", "none", "--config", "paper"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\n"))
+    code, out, _ = run(capsys, *base, "-i", "-", "-i", str(files / "one.txt"))
+    assert code == 0 and out.startswith("<stdin>\tParaEval P = 1.0000")
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\n"))
+    code, out, _ = run(capsys, *base, "-i", "-", "-i", str(files / "one.txt"), "--paired-bs",
+                       "--resamples", "10", "--format", "json")
+    first = json.loads(out)["systems"][0]
+    assert code == 0 and first["input"] == "<stdin>" == first["paired_bootstrap"]["baseline"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\nthe dog\n"))
+    code, _, err = run(capsys, *base)
+    assert code == 1 and f"{files / 'one.txt'} has 1 line but the hypothesis <stdin> has 2" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("the cat\nthe dog\n"))
+    code, _, err = run(capsys, "paraeval", "-r", "-", "-i", str(files / "one.txt"), "--resources", "none")
+    assert code == 1 and f"<stdin> has 2 lines but the hypothesis {files / 'one.txt'} has 1" in err
+
+
+@pytest.mark.parametrize("bootstrap", [["--confidence"], ["--paired-bs"]])
+def test_sentence_level_text_does_not_drop_the_bootstrap(tmp_path, capsys, bootstrap):
+    """--confidence and --paired-bs are figures of the corpus score, which --sentence-level text
+    (one line a segment) has no line for: the command says so before scoring (as sacrebleu
+    refuses them in sentence-level mode) instead of computing them and printing none.
+    --format json keeps them under ``corpus``."""
+    d = _systems(tmp_path, 5)
+    base = ["paraeval", "-r", str(d / "ref.txt"), "-i", str(d / "close.txt"), "-i", str(d / "far.txt"),
+            "--resources", "none", "--sentence-level", "--resamples", "20", *bootstrap]
+    code, out, err = run(capsys, *base)
+    assert code == 2 and out == ""
+    assert "--format json" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = run(capsys, *base, "--format", "json")
+    assert code == 0 and all("confidence" in s["corpus"] for s in json.loads(out)["systems"])
+
+
+@pytest.mark.parametrize(("option", "shown"), [(["--no-lowercase"], "--no-lowercase"),
+                                               (["--tokenize", "none"], "--tokenize"),
+                                               (["--keep-stopword-phrases", "--min-paraphrase-length", "2"],
+                                                "--min-paraphrase-length, --keep-stopword-phrases")])
+def test_a_paper_only_option_with_another_config_names_the_flag(files, capsys, option, shown):
+    """The paper config's options with a graded config: one usage error naming the flags as typed
+    (before, the library's Python names: "lowercase: only for the paper config ...")."""
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                         "--resources", "none", "--config", "contextual", *option)
+    assert code == 2 and out == ""
+    assert err == (f"paralign paraeval: error: {shown} {'is a setting' if ',' not in shown else 'are settings'} "
+                   "of the paper config: give --config paper (the config is 'contextual')\n")
+
+
+@pytest.mark.parametrize("command", ["paraeval", "meta-eval"])
+def test_the_help_gives_the_paper_configs_defaults(command, capsys):
+    """--min-paraphrase-length's help gave "the paper's 3" and no default, so a reader took 3 for
+    the default; it is the paper scorer's (1, as the signature's minpara:1 says). --max-length's
+    "the config's, 4" is checked against the configs too."""
+    from dataclasses import fields
+
+    from paralign.metrics.paraeval.configs import CONFIGS
+    from paralign.metrics.paraeval.paper import ParaEval
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    minimum = next(f.default for f in fields(ParaEval) if f.name == "min_paraphrase_length")
+    assert f"match paraphrases of >= N words (default: {minimum}; the paper's variant: 3)" in text
+    assert {c.max_length for c in CONFIGS.values()} == {4} and "(default: the config's, 4)" in text
+
+
+def test_an_input_whose_name_looks_like_a_glob_is_read_as_named(tmp_path, capsys, monkeypatch):
+    """-i takes a file or a glob: a file that exists under the name given is that file, even when
+    the name holds glob characters. Before, `-i 'hyp[1].txt'` was expanded as a glob and scored
+    hyp1.txt instead (or failed with "no file matches this pattern" when no such file existed)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ref.txt").write_text("the cat sat\n", encoding="utf-8")
+    (tmp_path / "hyp[1].txt").write_text("the cat sat\n", encoding="utf-8")
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none", "--config", "paper"]
+    code, out, _ = run(capsys, *base, "-i", "hyp[1].txt")
+    assert code == 0 and out.startswith("ParaEval P = 1.0000")
+    (tmp_path / "hyp1.txt").write_text("a dog barked\n", encoding="utf-8")
+    code, out, _ = run(capsys, *base, "-i", "hyp[1].txt", "--format", "json")
+    assert code == 0 and json.loads(out)["f"] == 1.0
+    code, out, _ = run(capsys, *base, "-i", "hyp?.txt", "-i", "hyp[1].txt")  # a real glob still expands
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["hyp1.txt", "hyp[1].txt"]
+
+
+def test_one_bad_system_of_many_does_not_lose_the_others(tmp_path, capsys):
+    """Many -i are a batch: a system file that cannot be scored (here one line short, and one not
+    UTF-8) is reported on stderr as FILE: reason and left out, the others are scored (exit 0;
+    JSON: an {"input", "error"} record in its place). Before, the run stopped at the first such
+    file and no system was scored. A bad baseline of --paired-bs, or every system bad, still
+    stops the run (exit 1), as one -i does."""
+    d = _systems(tmp_path, 8)
+    lines = (d / "far.txt").read_text(encoding="utf-8").splitlines()
+    (d / "short.txt").write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    (d / "latin1.txt").write_bytes("\n".join(lines).replace("number", "numéro").encode("latin-1") + b"\n")
+    base = ["paraeval", "-r", str(d / "ref.txt"), "--resources", "none"]
+    systems = ["-i", str(d / "close.txt"), "-i", str(d / "short.txt"), "-i", str(d / "latin1.txt"),
+               "-i", str(d / "far.txt")]
+    code, out, err = run(capsys, *base, *systems)
+    assert code == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == [str(d / "close.txt"), str(d / "far.txt")]
+    assert f"paralign: warning: {d / 'ref.txt'} has 8 lines but the hypothesis {d / 'short.txt'} has 7; " \
+           "not scored" in err
+    assert f"{d / 'latin1.txt'}:1: not UTF-8" in err
+    code, out, _ = run(capsys, *base, *systems, "--format", "json")
+    results = json.loads(out)["systems"]
+    assert [sorted(r) for r in results[1:3]] == [["error", "input"]] * 2
+    assert results[1]["input"] == str(d / "short.txt") and "has 7" in results[1]["error"]
+    code, alone, _ = run(capsys, *base, "-i", str(d / "far.txt"), "--format", "json")
+    assert {k: v for k, v in results[3].items() if k != "input"} == json.loads(alone)
+    code, out, err = run(capsys, *base, *systems, "--paired-bs", "--resamples", "20")
+    assert code == 0 and len(out.splitlines()) == 2 and "p = " in out.splitlines()[1]
+    code, out, err = run(capsys, *base, *systems[2:], "--paired-bs", "--resamples", "20")
+    assert code == 1 and out == "" and "the baseline" in err and "has 7" in err
+    code, out, err = run(capsys, *base, "-i", str(d / "short.txt"), "-i", str(d / "latin1.txt"))
+    assert code == 1 and out == "" and "has 7" in err and "latin1.txt:1: not UTF-8" in err
+    assert err.splitlines()[-1] == "paralign paraeval: error: none of the 2 systems could be scored (each reported above)"
+    code, out, err = run(capsys, *base, "-i", str(d / "close.txt"), "-i", str(d / "short.txt"), "--paired-bs")
+    assert code == 1 and out == "" and "no system left to compare with the baseline" in err

@@ -225,3 +225,39 @@ def test_confidence_of_macro_f1_resamples_the_pairs(capsys) -> None:
     assert result["signature"] == "gold:sure|bs:50|seed:12345|version:" + result["signature"].rsplit(":", 1)[1]
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--confidence", "--seed", "3")
     assert "macro F1 bootstrap: μ = " in out and "1000 resamples of the pairs, seed 3" in out
+
+
+def test_per_pair_in_text_is_a_table_of_what_json_gives(capsys, tmp_path: Path) -> None:
+    """--per-pair with --format text (the default) lists each scored pair, as JSON's "per_pair"
+    does, between the totals and the signature; a skipped pair has no row. Before, text dropped
+    --per-pair without a word."""
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--per-pair", "--format", "json")
+    rows = json.loads(out)["per_pair"]
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--per-pair")
+    lines = out.splitlines()
+    assert code == 0 and lines[-1].startswith("signature: gold:sure|")
+    header = lines.index("pair  gold  system  correct      P      R     F1  exact")
+    table = [line.split() for line in lines[header + 1:-1]]
+    assert table == [[str(r["pair"]), str(r["gold"]), str(r["system"]), str(r["correct"]),
+                      f"{100 * r['precision']:.1f}", f"{100 * r['recall']:.1f}", f"{100 * r['f1']:.1f}",
+                      "yes" if r["exact"] else "no"] for r in rows]
+    assert table[0] == ["1", "7", "7", "6", "85.7", "85.7", "85.7", "no"]
+    bad = tmp_path / "bad.pharaoh"
+    bad.write_text("0-0 1-x\n" + "".join(Path(SYSTEM).read_text().splitlines(keepends=True)[1:]))
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", str(bad), "--per-pair")
+    assert code == 0 and [line.split()[0] for line in out.splitlines() if line[:5].strip().isdigit()] == ["2", "3"]
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM)
+    assert "pair  gold" not in out  # without --per-pair, the totals only
+
+
+@pytest.mark.parametrize("gold", ["gold.jsonl", "gold.tsv", "gold.giza.txt"])
+def test_gold_possible_with_a_gold_that_is_not_jacana_is_refused(capsys, gold) -> None:
+    """--gold-possible gives the possible links of a jacana gold; the other formats carry their
+    own. Given with one of those it was ignored without a word (even a file that does not exist),
+    so the AER was not the one asked for. Now it is a usage error naming both files."""
+    code, out, err = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM,
+                         "--gold-possible", str(EXAMPLES / "gold.sure+poss.json"))
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert str(EXAMPLES / gold) in err and "gold.sure+poss.json" in err and "jacana" in err
+    code, _, _ = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM, "--gold-possible", "/no/such.json")
+    assert code == 2

@@ -116,3 +116,17 @@ def test_resolve_metrics_names_what_is_wrong() -> None:
                                                  "paraeval_p, paraeval_r, paraeval_f, bleu"):
         resolve_metrics(["bleu", "nosuch"])
     assert [m.name for m in resolve_metrics(iter(["bleu", "chrf"]))] == ["bleu", "chrf"]
+
+
+def test_an_undefined_paired_test_is_null_in_json_not_nan():
+    """A paired test whose correlations are undefined on every resample (a metric that scores
+    every system alike, e.g. identical system outputs) has p = nan. Its to_dict gave NaN, which
+    `meta-eval --format json` wrote as the bare word NaN: not JSON (strict parsers such as
+    JavaScript's JSON.parse refuse the file). It is null now, as an undefined interval already is."""
+    import json
+
+    undefined = np.full(20, np.nan)
+    test = paired_test(float("nan"), 0.5, undefined, np.linspace(0, 1, 20))
+    assert np.isnan(test.p_value)
+    assert test.to_dict() == {"value": None, "low": None, "high": None, "p_value": None}
+    json.dumps(test.to_dict(), allow_nan=False)  # strict JSON

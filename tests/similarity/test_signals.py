@@ -117,3 +117,21 @@ def test_cache_options_name_a_bound_only_for_signals_that_keep_a_cache() -> None
     assert cache_options("contextual-alignment", 7) == cache_options("hybrid", 7) == {"cache_size": 7}
     assert cache_options("sultan2014", 7) == {} and cache_options("embedding", None) == {}
     assert cache_options("no-such-signal", 7) == {}
+
+
+def test_idf_fitted_on_files_without_a_sentence_is_a_data_error(tmp_path) -> None:
+    """`similarity --signal idf --idf-from EMPTY` fitted IDF statistics on no sentence and scored
+    on (every word then weighs the same) without a word. Nothing to learn from is a data error
+    naming the files (docs/CLI.md, Empty input: builders), before any model loads."""
+    from paralign.cli import main
+    from paralign.errors import FormatError
+    from paralign.similarity import fit_on_files
+
+    empty, blank = tmp_path / "empty.txt", tmp_path / "blank.txt"
+    empty.write_text("", encoding="utf-8")
+    blank.write_text("\n\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"no sentences to fit IDF statistics on"):
+        fit_on_files("idf", [empty, blank], annotator=object())  # type: ignore[arg-type]
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a cat\ta cat\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(pairs), "--signal", "idf", "--idf-from", str(empty)]) == 1

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
-from ._common import finite_numbers, stdin_arguments, stdin_given_once
+from ._common import finite_numbers, outputs_apart, stdin_arguments, stdin_given_once
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,7 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         finite_numbers(args)
-        stdin_given_once(stdin_arguments(sys.argv[1:] if argv is None else list(argv)))
+        given = sys.argv[1:] if argv is None else list(argv)
+        stdin_given_once(stdin_arguments(given))
+        outputs_apart(args, given)
         return int(args.func(args) or 0)
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's
         print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
@@ -65,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except ParalignError as exc:
         print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
+        return 1
+    except MemoryError as exc:  # e.g. numpy refusing a huge array (--resamples 100000000)
+        reason = str(exc) or "an input or a setting (such as --resamples) is too large for this machine"
+        print(f"paralign {_command(args)}: error: out of memory: {reason}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # pragma: no cover - e.g. `paralign ... | head`
         return 0

@@ -410,3 +410,62 @@ def stdin_given_once(named: Sequence[str]) -> None:
         raise ConfigurationError(
             f"stdin can be read only once, but '-' is given {len(named)} times ({', '.join(named)})"
         )
+
+
+#: The parsed options that name an output file (flag as messages show it, argparse dest).
+OUTPUT_FILES = (("-o", "output"), ("--report", "report"), ("--tokens-output", "tokens_output"))
+
+
+def outputs_apart(args: argparse.Namespace, argv: Sequence[str]) -> None:
+    """ConfigurationError (a usage error, before any work) when an output file (-o, --report,
+    --tokens-output) is a file the command line names as an input, or two outputs are one file.
+
+    Why: an output is written under a temporary name and renamed onto its path when complete
+    (`open_out`), so an input given again as -o was read whole and then replaced by the scores,
+    and a --report equal to -o replaced the other output. Inputs are every other argument that
+    is an existing regular file: as given, after ``--flag=``, the path of a ``PATH:THRESHOLD``
+    table, or the files of a glob a command expands itself (``paraeval -i 'hyp*.txt'``)."""
+    outputs = [(flag, str(value)) for flag, dest in OUTPUT_FILES
+               if (value := getattr(args, dest, None)) is not None and not is_std(value)]
+    if not outputs:
+        return
+    for k, (flag, value) in enumerate(outputs):
+        for other_flag, other in outputs[:k]:
+            if os.path.abspath(value) == os.path.abspath(other) or _same_file(value, other):
+                raise ConfigurationError(f"{other_flag} and {flag} name one file, {value}: the second "
+                                         "would replace the first; give two files")
+    for given, path in _argument_files(argv):
+        for flag, value in outputs:
+            if _same_file(value, path):
+                raise ConfigurationError(f"{flag} {value}: the command reads that file ({given}); "
+                                         "writing there would replace the input: give another output file")
+
+
+def _same_file(a: str, b: str) -> bool:
+    """True when both paths exist and are one regular file."""
+    try:
+        return os.path.isfile(a) and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _argument_files(argv: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """(argument as given, existing file) for every argument of `argv` that is not an output
+    flag or its value (see :func:`outputs_apart`)."""
+    import glob
+
+    for k, token in enumerate(argv):
+        if token in OUTPUT_FLAGS or (k and argv[k - 1] in OUTPUT_FLAGS):
+            continue
+        if token.startswith("--"):
+            flag, sep, token = token.partition("=")
+            if not sep or flag in OUTPUT_FLAGS:
+                continue
+        elif token.startswith("-o") and len(token) > 2:  # -oFILE
+            continue
+        candidates = [token, token.rpartition(":")[0]]
+        if glob.has_magic(token) and not os.path.exists(token):  # as paraeval reads -i
+            candidates += glob.glob(token)
+        for path in candidates:
+            if path and os.path.isfile(path):
+                yield token, path

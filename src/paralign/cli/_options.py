@@ -24,7 +24,15 @@ from ..alignment import AlignFunction
 from ..errors import ConfigurationError
 from ..settings import DEVICES
 from ..similarity import DEFAULT_SIGNAL, SIGNALS
-from ._common import is_stdin, positive_int, progress_callback, read_once, shown_names, stdin_once
+from ._common import (
+    is_stdin,
+    non_negative_int,
+    positive_int,
+    progress_callback,
+    read_once,
+    shown_names,
+    stdin_once,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..aligners.contextual import ContextualAligner
@@ -271,7 +279,27 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
                         help="longest paraphrase in words (default: the config's, 4)")
     parser.add_argument("--min-paraphrase-length", type=positive_int, default=None,
                         help=f"{config_option} paper only: match paraphrases of >= N words "
-                             "(the paper's 3)")
+                             "(default: 1; the paper's variant: 3)")
+
+
+#: The paper config's own settings on the command line, as typed, with their argparse dest
+#: (given when not None or False): `paraeval` has them all, `meta-eval` the first.
+PAPER_FLAGS = (("--min-paraphrase-length", "min_paraphrase_length"), ("--no-lowercase", "no_lowercase"),
+               ("--tokenize", "tokenize"), ("--keep-stopword-phrases", "keep_stopword_phrases"))
+
+
+def check_paper_options(args: argparse.Namespace, config: str, config_option: str) -> None:
+    """ConfigurationError naming the flags as typed when a setting of the paper config is given
+    with another config (`config_option`: the flag that picks it in this command). The library
+    refuses them too, but names them as Python does (``min_paraphrase_length``) and cannot know
+    which command's flag picks the config; this runs before any data loads."""
+    from ..metrics.paraeval.configs import get_config
+
+    given = [flag for flag, dest in PAPER_FLAGS if getattr(args, dest, None) not in (None, False)]
+    if given and get_config(config).scorer != "paper":
+        verb = "is a setting" if len(given) == 1 else "are settings"
+        raise ConfigurationError(f"{', '.join(given)} {verb} of the paper config: give {config_option} "
+                                 f"paper (the config is {config!r})")
 
 
 def table_specs(stack: ExitStack, tables: Sequence[str]) -> list[str]:
@@ -300,7 +328,7 @@ def add_bootstrap_options(parser: argparse.ArgumentParser, confidence_help: str)
     parser.add_argument("--confidence", action="store_true", help=confidence_help)
     parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
                         help="bootstrap resamples (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+    parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
                         help="seed of the resamples (default: %(default)s, sacrebleu's)")
 
 

@@ -39,7 +39,20 @@ def render_scores(result: dict) -> str:
         f1 = found["macro_f1"]
         lines.append(f"macro F1 bootstrap: μ = {100 * f1['mean']:.2f} ± {100 * f1['ci']:.2f} (95%, "
                      f"{f1['resamples']} resamples of the pairs, seed {f1['seed']})")
+    if "per_pair" in result:  # --per-pair: what JSON's "per_pair" holds, one row a scored pair
+        lines.extend(_per_pair_rows(result["per_pair"]))
     return "\n".join(lines)
+
+
+def _per_pair_rows(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A table of per-pair counts and scores, one row a scored pair (`pair`: its position in
+    the input; a skipped pair has no row), in percent as the totals above it."""
+    out = ["pair  gold  system  correct      P      R     F1  exact"]
+    for row in rows:
+        out.append(f"{row['pair']:>4}  {row['gold']:>4}  {row['system']:>6}  {row['correct']:>7}  "
+                   f"{100 * row['precision']:5.1f}  {100 * row['recall']:5.1f}  {100 * row['f1']:5.1f}  "
+                   f"{'yes' if row['exact'] else 'no'}")
+    return out
 
 
 def _fmt(value: float | None) -> str:

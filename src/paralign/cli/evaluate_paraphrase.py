@@ -170,5 +170,5 @@ def run(args: argparse.Namespace) -> int:
         test=[args.test],
     )
     warnings = [f"{row['file']}:{row['line']}: skipped: {row['reason']}" for row in result["skipped_rows"]]
-    warnings += [f"{f['split']} pair {f['index'] + 1}: {f['error']}" for f in result["failures"]]
+    warnings += [f"{f['file']}:{f['line']}: {f['split']} pair: {f['error']}" for f in result["failures"]]
     return write_result(args, result, render, warnings)

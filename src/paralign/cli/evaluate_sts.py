@@ -52,6 +52,10 @@ def render(result: dict) -> str:
         blend = " + ".join(f"{s['weight']:.3f}·{s['name']}" for s in model["signals"])
         trained = ", ".join(result["train"]) or f"{', '.join(model.get('groups', ()))} (the blend paralign ships)"
         lines.append(f"hybrid (standardised signals, l2 {model['l2']:g}): {blend}; trained on {trained}")
+    if result["failed"]:  # JSON's "failed": not in the table's pairs, nor in the correlations
+        n = result["failed"]
+        lines.append(f"failed: {n} pair{'s' if n > 1 else ''} could not be scored and "
+                     f"{'are' if n > 1 else 'is'} left out of the correlations (reported on stderr)")
     lines.append(f"signature: {result['signature']}")  # last, under the scores, as sacrebleu's
     return "\n".join(lines)
 
@@ -94,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     if args.confidence:
         _add_intervals(args, reports[0], result)
     warnings = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
-    warnings += [f"{s['path']}: pair {f['index'] + 1}: {f['error']}" for s in result["sets"] for f in s["failures"]]
+    warnings += [f"{s['path']}:{f['line']}: {f['error']}" for s in result["sets"] for f in s["failures"]]
     warnings += result["notes"]
     write_result(args, result, render, warnings)
     if args.report is not None:

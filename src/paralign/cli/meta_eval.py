@@ -23,7 +23,7 @@ from ._common import (
     write_report,
     write_result,
 )
-from ._options import add_paraeval_source_options, table_specs
+from ._options import add_paraeval_source_options, check_paper_options, table_specs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import MetaEvaluation
@@ -33,7 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "meta-eval", help="correlate BLEU/chrF/ParaEval/... with WMT21 human DA z-scores",
         description="Pearson/Spearman/Kendall of each metric's system scores with the DA "
-                    "z-scores (HUMAN rows left out), 95% intervals from segment bootstrap. "
+                    "z-scores (HUMAN rows left out), 95% intervals from segment bootstrap, and "
+                    "paired tests of each metric's correlations against bleu's and chrf's (when "
+                    "measured; one-sided p). "
                     "Systems with an output but no human score, or human scores but no output, "
                     "are left out with a warning (and listed under unscored/missing in JSON). "
                     "--level segment: WMT DARR Kendall-like tau (pairs of outputs for one source "
@@ -102,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.segment_correlation import meta_evaluate_levels
 
     names = metric_names(args.metrics)
+    check_paper_options(args, args.paraeval_config, "--paraeval-config")
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
@@ -139,6 +142,7 @@ def render(result: MetaEvaluation) -> str:
         lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
         for name, metric in result.metrics.items():
             lines.append(f"{name:<12}" + _cells(metric.correlations, CORRELATIONS))
+        lines.extend(_render_tests(result))
     if result.level != "system":
         lines.extend(_render_segment(result))
     for name, sig in result.signatures.items():
@@ -148,6 +152,32 @@ def render(result: MetaEvaluation) -> str:
         if names:
             lines.append(f"{label}: {', '.join(names)}")
     return "\n".join(lines)
+
+
+def _render_tests(result: MetaEvaluation) -> list[str]:
+    """The paired bootstrap tests of the system-level correlations (JSON: each metric's "vs"),
+    one row a metric and the baseline it is tested against: the difference of the two
+    correlations, its 95% interval and the one-sided p (the share of resamples where the
+    metric's correlation is not above the baseline's). None when no baseline was measured."""
+    from ..metrics.correlation import CORRELATIONS
+
+    rows = [(name, other, by_kind) for name, metric in result.metrics.items()
+            for other, by_kind in metric.tests.items()]
+    if not rows:
+        return []
+    lines = ["paired tests (metric minus baseline: difference [95% interval], p = share of "
+             "resamples where the metric is not above)",
+             "metric      baseline    " + "".join(f"{k:<34}" for k in CORRELATIONS)]
+    for name, other, by_kind in rows:
+        cells = "".join(f"{_signed(t.delta.value)} [{_num(t.delta.low)}, {_num(t.delta.high)}] "
+                        f"p {_num(t.p_value, 2)}".ljust(34)
+                        for t in (by_kind[k] for k in CORRELATIONS))
+        lines.append(f"{name:<12}{other:<12}{cells}".rstrip())
+    return lines
+
+
+def _signed(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:+.3f}"
 
 
 def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
@@ -173,5 +203,5 @@ def _render_segment(result: MetaEvaluation) -> list[str]:
     return lines
 
 
-def _num(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.3f}"
+def _num(value: float, digits: int = 3) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"

@@ -6,7 +6,13 @@ import argparse
 import glob
 from contextlib import ExitStack
 
-from ..errors import ConfigurationError, EmptyScoringError, InputFileError, MismatchError
+from ..errors import (
+    ConfigurationError,
+    EmptyScoringError,
+    FormatError,
+    InputFileError,
+    MismatchError,
+)
 from ..metrics.paraeval.configs import CONFIGS
 from ._common import (
     add_format,
@@ -19,6 +25,7 @@ from ._common import (
     open_in,
     open_out,
     positive_int,
+    warn,
     write_report,
 )
 from ._options import (
@@ -26,6 +33,7 @@ from ._options import (
     add_paraeval_source_options,
     add_scheduler_option,
     bootstrap_signature,
+    check_paper_options,
     cluster_runner,
     table_path,
     table_specs,
@@ -46,7 +54,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="reference file, one segment a line (repeat for more references)")
     parser.add_argument("-i", "--input", action="append", default=None, metavar="HYP",
                         help="hypothesis file or glob (repeatable: each system scored against "
-                             "the same references; default: stdin)")
+                             "the same references; of many, one that cannot be, e.g. of another "
+                             "length, is reported and left out; default: stdin)")
     parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
                         help="default, contextual or paper (default: %(default)s)")
     add_paraeval_source_options(parser, "--config")
@@ -59,7 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--sentence-level", action="store_true",
                         help="segment scores with the counts behind each (--format json: one "
                              'document, {"segments": [...], "corpus": {...}}; many inputs: '
-                             '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]})')
+                             '{"systems": [{"input": ..., "segments": ..., "corpus": ...}]}; the '
+                             "corpus's --confidence and --paired-bs figures only there)")
     add_bootstrap_options(parser, "bootstrap 95%% confidence of each system's headline score (the "
                           "paper config's F), resampling its segments: mean ± half-width, as "
                           "sacrebleu's --confidence")
@@ -89,10 +99,13 @@ def read_segments(path: str) -> list[str]:
 
 
 def input_paths(patterns: list[str] | None) -> list[str]:
-    """Each -i as given, or the sorted files its glob matches (a glob matching none: an error)."""
+    """Each -i as given, or the sorted files its glob matches (a glob matching none: an error).
+    A name that exists is that file, even with glob characters in it (``hyp[1].txt``)."""
+    import os
+
     out: list[str] = []
     for pattern in patterns or ["-"]:
-        if pattern != "-" and glob.has_magic(pattern):
+        if pattern != "-" and glob.has_magic(pattern) and not os.path.exists(pattern):
             found = sorted(glob.glob(pattern))
             if not found:
                 import errno
@@ -123,40 +136,77 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.paraeval.scoring import scorer as make_scorer
     from ..metrics.paraeval.scoring import systems_scores
 
+    check_paper_options(args, args.config, "--config")
     paths = input_paths(args.input)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
+    if args.sentence_level and args.format == "text" and (args.confidence or args.paired_bs):
+        # text has one line a segment and none for the corpus these figures are about
+        raise ConfigurationError("--confidence and --paired-bs are figures of the corpus score, which "
+                                 "--sentence-level text does not show: use --format json (its "
+                                 '"corpus"), or leave out --sentence-level')
     if args.report is not None and len(paths) != 1:
         raise ConfigurationError("--report shows one input's segments as matched: give one -i")
+    if args.paired_bs and len(paths) < 2:
+        raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     refs = [read_segments(path) for path in args.reference]
-    systems = []
-    for path in paths:
-        hyps = read_segments(path)
-        if not hyps:  # an evaluator with nothing to score fails (docs/CLI.md, empty input)
-            raise EmptyScoringError(f"{input_name(path)}: no hypothesis lines: nothing to score")
-        for ref_path, stream in zip(args.reference, refs, strict=True):
-            if len(stream) != len(hyps):
-                raise MismatchError(f"{ref_path} has {counted(len(stream), 'line')} but the hypothesis "
-                                    f"{path if path != '-' else '(stdin)'} has {len(hyps)}")
-        systems.append((path, hyps))
+    systems, bad = _read_systems(args, paths, refs)
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
                              max_length=args.max_length,
                              resources=None if args.resources is None else args.resources.split(","),
                              **_paper_options(args))
     bootstrap = args.confidence or args.paired_bs
-    if args.paired_bs and len(systems) < 2:
-        raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     with cluster_runner(args):  # systems (graded configs) or segments (paper) on its workers
         scores = systems_scores(scorer, [hyps for _, hyps in systems], refs, args.sentence_level,
                                 with_stats=bootstrap)
     if bootstrap:
         _add_significance(args, scorer, scores, [path for path, _ in systems])
     results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]
-    _write(args, results)
+    _write(args, results, bad, many=len(paths) > 1)
     if args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
+
+
+def _read_system(path: str, refs: list[list[str]], ref_paths: list[str]) -> list[str]:
+    """One -i file's segments, checked against the references (an error names both files)."""
+    hyps = read_segments(path)
+    if not hyps:  # an evaluator with nothing to score fails (docs/CLI.md, empty input)
+        raise EmptyScoringError(f"{input_name(path)}: no hypothesis lines: nothing to score")
+    for ref_path, stream in zip(ref_paths, refs, strict=True):
+        if len(stream) != len(hyps):
+            raise MismatchError(f"{input_name(ref_path)} has {counted(len(stream), 'line')} but the "
+                                f"hypothesis {input_name(path)} has {len(hyps)}")
+    return hyps
+
+
+def _read_systems(args: argparse.Namespace, paths: list[str],
+                  refs: list[list[str]]) -> tuple[list[tuple[str, list[str]]], dict[int, tuple[str, str]]]:
+    """The systems that can be scored, and the others: their index among `paths` -> (path, why).
+
+    Many -i are a batch (docs/CLI.md, Batches): a system whose file is empty, not UTF-8 or of
+    another length than the references is reported on stderr and left out, so the others are
+    still scored. One -i, every system bad, or a bad baseline of --paired-bs stop the run (exit
+    1); a file that cannot be opened stops it as a usage error, as in every command."""
+    systems: list[tuple[str, list[str]]] = []
+    bad: dict[int, tuple[str, str]] = {}
+    for k, path in enumerate(paths):
+        try:
+            systems.append((path, _read_system(path, refs, args.reference)))
+        except (EmptyScoringError, MismatchError, FormatError, InputFileError) as exc:
+            if len(paths) == 1 or getattr(exc, "cannot_open", False):
+                raise
+            bad[k] = (path, str(exc))
+    if args.paired_bs and 0 in bad:
+        raise EmptyScoringError(f"the baseline of --paired-bs (the first -i) cannot be scored: {bad[0][1]}")
+    for _, message in bad.values():
+        warn(f"{message}; not scored")
+    if not systems:
+        raise EmptyScoringError(f"none of the {len(paths)} systems could be scored (each reported above)")
+    if args.paired_bs and len(systems) < 2:
+        raise EmptyScoringError("no system left to compare with the baseline (each reported above)")
+    return systems, bad
 
 
 def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dict], paths: list[str]) -> None:
@@ -174,20 +224,24 @@ def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dic
             extra["paired_bootstrap"]["baseline"] = input_name(paths[0])  # type: ignore[index]
 
 
-def _write(args: argparse.Namespace, results: list[tuple[str, dict]]) -> None:
-    """The scores to -o, in --format (per segment with --sentence-level)."""
+def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[int, tuple[str, str]],
+           many: bool) -> None:
+    """The scores to -o, in --format (per segment with --sentence-level); a system that could
+    not be scored (`bad`: its -i index and why) is an ``{"input", "error"}`` record in its place
+    in JSON, and has no line in text (its warning is on stderr)."""
     with open_out(args.output) as out:
         if args.format == "json":
-            documents = [_document(result, args.sentence_level) for _, result in results]
-            if len(results) == 1:
-                emit(documents[0], "json", str, out)
-            else:
-                emit({"systems": [{"input": path, **doc} for (path, _), doc
-                                  in zip(results, documents, strict=True)]}, "json", str, out)
+            documents = [{"input": input_name(path), **_document(result, args.sentence_level)}
+                         for path, result in results]
+            if not many:
+                emit({k: v for k, v in documents[0].items() if k != "input"}, "json", str, out)
+                return
+            for k, (path, message) in sorted(bad.items()):
+                documents.insert(k, {"input": input_name(path), "error": message})
+            emit({"systems": documents}, "json", str, out)
             return
-        many = len(results) > 1
         for path, result in results:
-            prefix = f"{path}\t" if many else ""
+            prefix = f"{input_name(path)}\t" if many else ""
             if args.sentence_level:
                 for segment in result["segments"]:
                     out.write(f"{prefix}{segment['segment']}\t{_text(segment)}\n")

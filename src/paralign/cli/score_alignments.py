@@ -37,12 +37,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--gold-links", choices=LINK_SETS, default="sure",
                         help="gold links to score against (default: %(default)s)")
     parser.add_argument("--gold-possible", default=None, metavar="FILE",
-                        help="jacana sure+poss file giving the gold's possible links "
-                        "(default: a *.sure+poss.json beside a *.sure.json gold)")
+                        help="jacana sure+poss file giving the possible links of a jacana gold "
+                        "(default: a *.sure+poss.json beside a *.sure.json gold; other formats "
+                        "carry their own)")
     parser.add_argument("--gold-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--system-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--per-pair", action="store_true",
-                        help="with --format json, include per-pair counts and scores")
+                        help="also each pair's counts and scores (text: a table after the "
+                             'totals; json: "per_pair")')
     add_bootstrap_options(parser, "95%% bootstrap confidence of macro F1, resampling the pairs: mean ± half-width")
     add_format(parser)
     add_output(parser)

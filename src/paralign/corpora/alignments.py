@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from ..errors import FormatError
+from ..errors import ConfigurationError, FormatError
 from ..textio import require_file
 from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
 from .giza import iter_giza, read_giza
@@ -130,6 +130,10 @@ def _read_all(
     `collect`: `list` keeps BadPairs; `lambda items: list(strict(items))` stops at the first."""
     path = require_file(path, name)
     fmt = _resolve_format(path, format, name)
+    if fmt != "jacana" and possible_path not in (None, "auto"):  # was ignored without a word
+        raise ConfigurationError(
+            f"{name or path} is {fmt}, not jacana: a file of possible links ({possible_path}) "
+            "completes a jacana gold only; the other formats carry their own possible links")
     items = collect(_READERS[fmt](path, name))
     if fmt != "jacana" or possible_path is None:
         return items
@@ -156,7 +160,8 @@ def load_pairs(path: str | Path, format: str | None = None, *,
     include the sure ones) become the possible links; with "auto" (default) a companion
     `X.sure.json` <-> `X.sure+poss.json` beside `path` is used when present; None reads `path`
     alone. Loading a sure+poss file with its companion thus gives the same pairs as loading the
-    sure file.
+    sure file. A `possible_path` given with a file of another format is a ConfigurationError
+    (those formats carry their own possible links).
     """
     return _read_all(path, format, possible_path, None, lambda items: list(strict(items)))
 

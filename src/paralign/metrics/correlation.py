@@ -21,7 +21,7 @@ from scipy import stats as sps
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError
 from . import DEFAULT_SEED
-from .significance import Interval, interval
+from .significance import Interval, interval, seeded_rng
 
 CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
@@ -60,7 +60,7 @@ def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_S
         raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
     if n_items < 1:
         raise ConfigurationError(f"need at least one segment to resample, got {n_items}")
-    rng = np.random.default_rng(seed)
+    rng = seeded_rng(seed)
     idx = rng.integers(0, n_items, size=(n_resamples, n_items))
     counts = np.zeros((n_resamples, n_items), dtype=np.float64)
     np.add.at(counts, (np.arange(n_resamples)[:, None], idx), 1.0)
@@ -98,7 +98,10 @@ class PairedTest:
     p_value: float
 
     def to_dict(self) -> dict[str, object]:
-        return {**self.delta.to_dict(), "p_value": round(self.p_value, 4)}
+        """The difference's interval and p, rounded; an undefined p is None (JSON null, as an
+        undefined interval is: NaN is not JSON)."""
+        p = None if np.isnan(self.p_value) else round(self.p_value, 4)
+        return {**self.delta.to_dict(), "p_value": p}
 
 
 def paired_test(value_a: float, value_b: float, samples_a: np.ndarray,

@@ -49,13 +49,21 @@ ScoreFunction = Callable[[np.ndarray], np.ndarray]
 _BLOCK_VALUES = 2_000_000
 
 
+def seeded_rng(seed: int) -> np.random.Generator:
+    """numpy's generator for a bootstrap `seed`, which must be an integer >= 0 (ConfigurationError
+    naming it; numpy's own ValueError, "expected non-negative integer", names no setting)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ConfigurationError(f"the bootstrap seed must be at least 0, got {seed!r}")
+    return np.random.default_rng(seed)
+
+
 def bootstrap_indices(n_segments: int, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> np.ndarray:
     """(resamples, segments) segment indices drawn with replacement, as sacrebleu draws them."""
     if n_resamples < 1:
         raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
     if n_segments < 1:
         raise ConfigurationError(f"need at least one segment to resample, got {n_segments}")
-    return np.random.default_rng(seed).choice(n_segments, size=(n_resamples, n_segments), replace=True)
+    return seeded_rng(seed).choice(n_segments, size=(n_resamples, n_segments), replace=True)
 
 
 def resampled_scores(stats: np.ndarray, score: ScoreFunction, indices: np.ndarray) -> np.ndarray:
@@ -197,7 +205,7 @@ def correlation_interval(
     arrays = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in groups]
     if not arrays or any(len(x) != len(y) or len(x) < 2 for x, y in arrays):
         raise MismatchError("every group needs as many scores as gold values, and at least 2")
-    rng = np.random.default_rng(seed)
+    rng = seeded_rng(seed)
     sizes = np.array([len(x) for x, _ in arrays], dtype=np.float64)
     full, resampled = np.empty(len(arrays)), np.empty((n_resamples, len(arrays)))
     for k, (x, y) in enumerate(arrays):

@@ -388,6 +388,10 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
         **options,
     )
     result = ev.to_dict()
+    pairs = {"train": train.pairs, "test": test.pairs}  # each failure's file and line, as skipped rows
+    result["failures"] = [{**f, "file": pairs[f["split"]][f["index"]].source,  # name theirs (its
+                           "line": pairs[f["split"]][f["index"]].line}  # index: usable pairs only)
+                          for f in result["failures"]]
     result["skipped"] = len(train.skipped) + len(test.skipped)
     result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
     return result

@@ -28,6 +28,7 @@ Not for: aligning (:mod:`paralign.aligners`) or evaluating signals
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -37,7 +38,7 @@ from typing import Protocol, runtime_checkable
 
 from ..alignment import AlignedSentences
 from ..corpora.sentence_pairs import iter_sentences_from_file
-from ..errors import ConfigurationError, InputTypeError
+from ..errors import ConfigurationError, FormatError, InputTypeError
 from ..metrics import f_measure
 from ..nlp import Annotator
 from ..resources import stopwords
@@ -295,5 +296,8 @@ def fit_on_files(
             f"signal {sig.name!r} needs training sentences for its IDF statistics (--idf-from FILE)"
         )
     texts = (s for path in paths for s in iter_sentences_from_file(path))
+    first = next(texts, None)
+    if first is None:  # IDF of no document: every word would weigh the same, without a word said
+        raise FormatError("no sentences to fit IDF statistics on", source=", ".join(map(str, paths)))
     annotator = annotator or Annotator(disable=("parser", "ner"))
-    return fit_signal(sig, annotator.pipe(texts))
+    return fit_signal(sig, annotator.pipe(itertools.chain([first], texts)))

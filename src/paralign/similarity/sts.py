@@ -152,13 +152,17 @@ class StsFileResult:
     pairs: tuple[StsPair, ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict:
-        return {
+        out = {
             "name": self.name,
             "path": self.path,
             **self.evaluation.to_dict(),
             "skipped": len(self.skipped_rows),
             "skipped_rows": list(self.skipped_rows),
         }
+        if len(self.pairs) == len(self.evaluation.scores):  # each failure's line in the file,
+            # as skipped rows name theirs (its index counts only the usable pairs)
+            out["failures"] = [{**f, "line": self.pairs[f["index"]].line} for f in out["failures"]]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

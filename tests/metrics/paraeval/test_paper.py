@@ -304,3 +304,21 @@ def test_a_score_shows_precision_recall_and_f_first() -> None:
     assert text.startswith("ParaEvalScore(precision=1.0, recall=0.75, f=0.857142")
     assert "stats=SegmentStats(hyp_words=3, hyp_matched=3, ref_words=4, ref_matched=3" in text
     assert text.endswith(f"signature={score.signature!r})")
+
+
+def test_sentence_level_library_result_is_the_command_lines_document_regrouped(data, tmp_path, capsys):
+    """paralign.paraeval(..., sentence_level=True) holds what `paralign paraeval --sentence-level
+    --format json` prints, grouped otherwise: the corpus figures at the top with a "segments" list,
+    where the command prints {"segments": [...], "corpus": {...}} (its docstring said "exactly")."""
+    import paralign
+    from paralign.cli import main
+
+    hyps, refs = ["the automobile was very big", ""], [["the car was really large", "a cat"]]
+    (tmp_path / "h.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+    for config in ("default", "paper"):
+        assert main(["paraeval", "-r", str(tmp_path / "r.txt"), "-i", str(tmp_path / "h.txt"),
+                     "--config", config, "--sentence-level", "--format", "json"]) == 0
+        document = json.loads(capsys.readouterr().out)
+        result = paralign.paraeval(hyps, refs, config, sentence_level=True)
+        assert document == {"segments": result.pop("segments"), "corpus": result}

@@ -201,7 +201,11 @@ def paraeval(
 ) -> dict[str, object]:
     """One system's ParaEval exactly as ``paralign paraeval --config NAME --format json`` gives
     it (the same defaults: the config's resources, PPDB + WordNet); `options` as :func:`scorer`
-    takes them (resources, tables, sources, max_length, the paper scorer's settings)."""
+    takes them (resources, tables, sources, max_length, the paper scorer's settings).
+
+    With `sentence_level`, the corpus figures gain a ``segments`` list; the command's
+    ``--sentence-level`` document groups the same figures as ``{"segments": result.pop("segments"),
+    "corpus": result}``."""
     return system_scores(scorer(config, **options), hypotheses, references,  # type: ignore[arg-type]
                          sentence_level)
 
