@@ -41,6 +41,7 @@ from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
 from ...settings import vector_cache_dir
 from ...stemming import stem as stem_word
+from ...tables import atomic_path
 from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
 from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, score_parts
@@ -256,8 +257,8 @@ class GradedParaEval:
             m = np.asarray(enc.matrix, dtype=np.float32)
             words.vecs = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
         if path is not None and todo:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            np.save(path, np.concatenate([w.vecs for w in todo]).astype(np.float16))
+            with atomic_path(path) as tmp:  # a killed run or a reader in another process never sees half a file
+                np.save(tmp, np.concatenate([w.vecs for w in todo]).astype(np.float16))
             for w in todo:  # the same values whether computed now or read later
                 w.vecs = w.vecs.astype(np.float16).astype(np.float32)
 
