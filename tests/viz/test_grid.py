@@ -79,8 +79,13 @@ def test_gold_colours_correct_missed_and_wrong(picture, links, expected) -> None
     assert len(set(STATUS_COLOURS.values())) == 3
     assert all(len(list(c.iter())) > 3 for c in cells["wrong"])  # title, box and a cross: not colour alone
     legend = [t.text for t in svg.all("text") if t.text and ":" in t.text]
-    assert legend == [f"correct (in gold): {expected[0]}", f"missed (gold link not found): {expected[1]}",
-                      f"wrong (not in gold): {expected[2]}"]
+    if links == "sure":  # a link on a gold possible link is wrong: the legend said "not in gold"
+        assert legend == [f"correct (a gold sure link): {expected[0]}",
+                          f"missed (gold sure link not found): {expected[1]}",
+                          f"wrong (not a gold sure link): {expected[2]}"]
+    else:
+        assert legend == [f"correct (in gold): {expected[0]}", f"missed (gold link not found): {expected[1]}",
+                          f"wrong (not in gold): {expected[2]}"]
 
 
 def test_legend_without_gold_shows_only_the_kinds(picture) -> None:

@@ -64,13 +64,22 @@ def fill(ident: str, mark: LinkMark) -> str:
     return colour(mark) if mark.kind == SURE else f"url(#{hatch_id(ident, colour(mark))})"
 
 
-def legend_entries(marks: Sequence[LinkMark], against_gold: bool) -> list[tuple[LinkMark, str]]:
+#: The statuses' legend labels, by the gold links counted (``sure``: a system link on a gold
+#: possible link is wrong, and "not in gold" would be untrue of it).
+STATUS_LABELS = {
+    "sure": {CORRECT: "correct (a gold sure link)", MISSED: "missed (gold sure link not found)",
+             WRONG: "wrong (not a gold sure link)"},
+    "sure+possible": {CORRECT: "correct (in gold)", MISSED: "missed (gold link not found)",
+                      WRONG: "wrong (not in gold)"},
+}
+
+
+def legend_entries(marks: Sequence[LinkMark], against_gold: bool, links: str = "sure") -> list[tuple[LinkMark, str]]:
     """(a sample mark, label) for each thing a picture of `marks` shows: the kinds, then (when
-    drawn `against_gold`) the statuses with their counts."""
+    drawn `against_gold`, counting the gold's `links`) the statuses with their counts."""
     entries = [(LinkMark(0, 0, SURE), "sure link"), (LinkMark(0, 0, POSSIBLE), "possible link")]
     if against_gold:
-        labels = {CORRECT: "correct (in gold)", MISSED: "missed (gold link not found)",
-                  WRONG: "wrong (not in gold)"}
+        labels = STATUS_LABELS[links]
         counts = status_counts(marks)
         for status in STATUSES:
             entries.append((LinkMark(0, 0, SURE, status), f"{labels[status]}: {counts[status]}"))
