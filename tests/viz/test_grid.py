@@ -9,6 +9,7 @@ import pytest
 
 from paralign.alignment import Alignment
 from paralign.viz.grid import CELL, SLANT, alignment_grid
+from paralign.viz.lines import alignment_lines
 from paralign.viz.marks import AlignmentView as View
 from paralign.viz.style import PLAIN, STATUS_COLOURS
 from paralign.viz.svg import FONT_SIZE, text_width
@@ -147,3 +148,14 @@ def test_long_words_are_shortened_with_the_whole_word_as_tooltip(picture) -> Non
     label = svg.all("text", "source-word")[0]
     assert label.text is None or len("".join(label.itertext())) < len(word)
     assert svg.title(label) == word
+
+
+@pytest.mark.parametrize("draw", [alignment_grid, alignment_lines])
+def test_the_legend_says_what_the_shading_of_a_confidence_means(picture, draw) -> None:
+    """A link's confidence made it paler, and nothing on the picture said so."""
+    shaded = picture(draw(View(SOURCE, TARGET, SYSTEM, confidence={(1, 1): 0.5, (0, 0): 1.0})))
+    entries = shaded.all(cls="legend-entry")
+    assert entries[-1].get("data-entry") == "confidence"
+    assert "paler: less confident" in "".join(entries[-1].itertext())
+    plain = picture(draw(View(SOURCE, TARGET, SYSTEM)))
+    assert [e.get("data-entry") for e in plain.all(cls="legend-entry")] == ["sure", "possible"]
