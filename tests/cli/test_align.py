@@ -497,3 +497,31 @@ def test_align_json_lines_carry_the_signature_and_text_lines_do_not(tmp_path: Pa
     assert changed == signature.replace("|sim:", "|opts:w=0.8|sim:")  # workers change nothing
     assert main(["align", str(src), "--tokenized"]) == 0
     assert "signature" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["-o", "grid.svg"], "--format is text"),  # forgot --format svg: Pharaoh lines in grid.svg
+    (["--format", "html", "-o", "grid.svg"], "--format svg"),
+    (["--format", "svg", "-o", "page.html"], "--format html"),
+    (["--format", "svg", "-o", "grid.png"], "no PNG"),
+    (["--format", "json", "-o", "page.HTM"], "--format html"),
+])
+def test_an_output_whose_suffix_names_another_format_is_a_usage_error(tmp_path: Path, capsys, argv, said) -> None:
+    """`align pairs.tsv -o grid.svg` wrote Pharaoh lines into grid.svg, and --format svg -o
+    grid.png wrote SVG text into grid.png, both without a word; now a usage error before any
+    aligning, and no file."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a cat\ta cat\n", encoding="utf-8")
+    out = tmp_path / argv[-1]
+    assert main(["align", str(pairs), *argv[:-1], str(out)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and str(out) in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_an_output_suffix_that_matches_or_names_no_picture_is_accepted(tmp_path: Path, capsys) -> None:
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a cat\ta cat\n", encoding="utf-8")
+    for fmt, name in (("svg", "g.svg"), ("html", "p.html"), ("html", "p.htm"), ("text", "a.txt"),
+                      ("json", "a.jsonl"), ("svg", "g.svg.gz")):
+        assert main(["align", str(pairs), "--format", fmt, "-o", str(tmp_path / name)]) == 0, name

@@ -49,3 +49,16 @@ def test_demo_report_is_written_and_its_path_printed(tmp_path: Path, capsys, rep
     values = page.values()
     assert values["macro.f1"] == result["scores"]["macro"]["f1"] and "align_seconds" not in values
     page.assert_self_contained()
+
+
+def test_demo_report_shows_the_aligners_signature(tmp_path: Path, capsys, report_page) -> None:
+    """The report's signature line named nothing (``signature:`` and an empty code): the demo
+    gave its report no signature. It is now the aligner's, with the gold links counted."""
+    report = tmp_path / "demo.html"
+    assert main(["demo", "--report", str(report)]) == 0
+    capsys.readouterr()
+    page = report_page(report.read_text(encoding="utf-8"))
+    codes = [node.text or "" for node in page.root.iter("code")]
+    signature = next(text for text in codes if text.startswith("aligner:"))
+    assert "aligner:sultan:default" in signature and "gold:sure" in signature
+    assert "" not in codes

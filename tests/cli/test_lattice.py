@@ -182,6 +182,7 @@ def test_draw_svg_and_html_without_graphviz(msa_json, tmp_path, capsys, monkeypa
     assert capsys.readouterr().out == f"output: {page}\nformat: html\n"
     root = ET.fromstring(page.read_bytes())
     assert root.find("head/title").text == "word lattice of msa.json"
+    assert any((p.text or "").startswith("Read left to right") for p in root.iter("p"))  # the key
     states, edges = _svg_parts(root)
     assert len(states) == lattice.n_states and len(edges) == lattice.n_edges
     gv = tmp_path / "l.gv"

@@ -86,7 +86,7 @@ def test_a_missing_file_checked_before_reading_is_a_usage_error_too(argv, tmp_pa
     ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--output=./hyp.txt"],
     ["paraeval", "-r", "ref.txt", "-i", "h*.txt", "-o", "hyp.txt"],  # a glob paralign expands
     ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--table", "t.tsv:0.5", "-ot.tsv"],
-    ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "--report", "hyp.txt"],
+    ["paraeval", "-r", "ref.txt", "-i", "hyp", "--report", "hyp"],  # hyp.txt: no report name (.txt)
     ["paraeval", "-r", "ref.txt", "-i", "hyp.txt", "-o", "out.html", "--report", "out.html"],
     ["score-alignments", "--gold", "gold.jsonl", "--system", "system.txt", "-o", "system.txt"],
     ["align", "hyp.txt", "-o", "hyp.txt"],
@@ -97,7 +97,7 @@ def test_an_output_that_is_an_input_or_another_output_is_refused(argv, tmp_path,
     (`paraeval -r ref.txt -i hyp.txt -o ref.txt` left ref.txt holding one line of scores), or the
     report replaced the scores."""
     monkeypatch.chdir(tmp_path)
-    files = {"ref.txt": "the cat\n", "hyp.txt": "the cat\n", "t.tsv": "cat\tfeline\t0.9\n",
+    files = {"ref.txt": "the cat\n", "hyp.txt": "the cat\n", "hyp": "the cat\n", "t.tsv": "cat\tfeline\t0.9\n",
              "gold.jsonl": '{"source": "a", "target": "a", "sure": [[0, 0]]}\n', "system.txt": "0-0\n"}
     for name, text in files.items():
         (tmp_path / name).write_text(text, encoding="utf-8")

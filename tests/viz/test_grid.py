@@ -9,6 +9,7 @@ import pytest
 
 from paralign.alignment import Alignment
 from paralign.viz.grid import CELL, SLANT, alignment_grid
+from paralign.viz.lines import alignment_lines
 from paralign.viz.marks import AlignmentView as View
 from paralign.viz.style import PLAIN, STATUS_COLOURS
 from paralign.viz.svg import FONT_SIZE, text_width
@@ -79,8 +80,13 @@ def test_gold_colours_correct_missed_and_wrong(picture, links, expected) -> None
     assert len(set(STATUS_COLOURS.values())) == 3
     assert all(len(list(c.iter())) > 3 for c in cells["wrong"])  # title, box and a cross: not colour alone
     legend = [t.text for t in svg.all("text") if t.text and ":" in t.text]
-    assert legend == [f"correct (in gold): {expected[0]}", f"missed (gold link not found): {expected[1]}",
-                      f"wrong (not in gold): {expected[2]}"]
+    if links == "sure":  # a link on a gold possible link is wrong: the legend said "not in gold"
+        assert legend == [f"correct (a gold sure link): {expected[0]}",
+                          f"missed (gold sure link not found): {expected[1]}",
+                          f"wrong (not a gold sure link): {expected[2]}"]
+    else:
+        assert legend == [f"correct (in gold): {expected[0]}", f"missed (gold link not found): {expected[1]}",
+                          f"wrong (not in gold): {expected[2]}"]
 
 
 def test_legend_without_gold_shows_only_the_kinds(picture) -> None:
@@ -142,3 +148,14 @@ def test_long_words_are_shortened_with_the_whole_word_as_tooltip(picture) -> Non
     label = svg.all("text", "source-word")[0]
     assert label.text is None or len("".join(label.itertext())) < len(word)
     assert svg.title(label) == word
+
+
+@pytest.mark.parametrize("draw", [alignment_grid, alignment_lines])
+def test_the_legend_says_what_the_shading_of_a_confidence_means(picture, draw) -> None:
+    """A link's confidence made it paler, and nothing on the picture said so."""
+    shaded = picture(draw(View(SOURCE, TARGET, SYSTEM, confidence={(1, 1): 0.5, (0, 0): 1.0})))
+    entries = shaded.all(cls="legend-entry")
+    assert entries[-1].get("data-entry") == "confidence"
+    assert "paler: less confident" in "".join(entries[-1].itertext())
+    plain = picture(draw(View(SOURCE, TARGET, SYSTEM)))
+    assert [e.get("data-entry") for e in plain.all(cls="legend-entry")] == ["sure", "possible"]

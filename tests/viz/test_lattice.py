@@ -46,7 +46,7 @@ def test_states_and_edges_are_drawn_with_their_data(picture) -> None:
     assert labels == ["the", "people", "persons", "died", "ε", "<b>&"]
     assert svg.all("g", "epsilon")[0].get("data-source") == "0"
     assert "b" not in svg.tags()  # a word is text, never markup
-    assert svg.title(edges[0]) == "the (state 0 → 1, used by 2 of the sentences)"
+    assert svg.title(edges[0]) == "the (state 0 → 1, used by 2 of the 3 sentences)"  # was "of the sentences"
     widths = [float(e.find("{*}path").get("stroke-width")) for e in edges]
     assert widths[0] > widths[1]  # used by more sentences: thicker
     assert all(e.find("{*}path").get("marker-end") == "url(#lattice-arrow)" for e in edges)
@@ -106,3 +106,17 @@ def test_one_state_lattice(picture) -> None:
     svg = picture(lattice_drawing(Lattice(1, ()), title="empty"))
     assert len(svg.all("g", "state")) == 1 and not svg.all("g", "edge") and svg.viewbox()[2] > 0
     assert svg.root[0].text == "empty"
+
+
+def test_the_drawing_says_how_to_read_it(picture) -> None:
+    """Nothing said what an edge's thickness, the green state or the double circle meant (the
+    count was only in each edge's tooltip): the drawing's <desc> and the HTML page say it."""
+    from paralign.viz.lattice import lattice_key
+
+    key = lattice_key(SMALL)
+    assert "start state (filled green)" in key and "end state (a double circle)" in key
+    assert "the more of the 3 sentences it was built from use it" in key and "dashed edge (ε)" in key
+    unweighted = Lattice(3, ((0, "a", 1), (1, "b", 2)))
+    assert "thicker" not in lattice_key(unweighted) and "ε" not in lattice_key(unweighted)
+    svg = picture(lattice_drawing(SMALL))
+    assert [d.text for d in svg.all("desc")] == [key]

@@ -44,7 +44,7 @@ def test_gold_colours_the_lines(picture) -> None:
     for status, colour in STATUS_COLOURS.items():
         assert {line.get("stroke") for line in svg.all("line", status)} == {colour}
     assert [t.text for t in svg.all("text") if t.text and ":" in t.text][-3:] == [
-        "correct (in gold): 3", "missed (gold link not found): 1", "wrong (not in gold): 2"]
+        "correct (a gold sure link): 3", "missed (gold sure link not found): 1", "wrong (not a gold sure link): 2"]
 
 
 def test_unaligned_words_are_grey_and_words_are_text(picture) -> None:

@@ -226,7 +226,11 @@ def test_links_with_confidences_get_a_confidence_column(client, engine, monkeypa
     answer = client.get("/align?" + urlencode({"source": "the cat", "target": "a cat"}))
     page = _page(report_page, answer)
     assert "confidence" in page.text and "0.90" in page.text and "0.25" in page.text
-    shaded = [c for c in page.find("rect") if c.get("fill-opacity")]
+    shaded, group = [], ""
+    for tag, attrs in page.elements:  # the link cells' boxes, not the legend's shaded sample
+        group = attrs.get("class") or "" if tag == "g" else group
+        if tag == "rect" and attrs.get("fill-opacity") and "link" in group.split():
+            shaded.append(attrs)
     assert len(shaded) == 2
     data = client.post("/api/align", json={"source": "the cat", "target": "a cat"}).json()
     assert {(link["i"], link["confidence"]) for link in data["links"]} == {(0, 0.25), (1, 0.9)}

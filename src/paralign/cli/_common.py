@@ -88,11 +88,24 @@ def output_path(text: str) -> str:
     return text
 
 
+#: Suffixes a ``--report`` may not have: they name another format than the report's HTML.
+NOT_REPORT_SUFFIXES = frozenset({".json", ".jsonl", ".txt", ".tsv", ".csv", ".svg", ".png", ".pdf", ".md",
+                                 ".dot", ".gv"})
+
+
 def report_path(text: str) -> str:
     """A ``--report`` value: a file path checked as :func:`output_path` checks one (a report is
-    a file to open in a browser, so not ``-``)."""
+    a file to open in a browser, so not ``-``), whose suffix (looked through a ``.gz``) names
+    no other format than HTML (``--report scores.json`` would be an HTML page named .json)."""
     if is_std(text):
         raise argparse.ArgumentTypeError("the report is a file: give a file name, not -")
+    suffixes = [x.lower() for x in Path(text).suffixes[-2:]]
+    if suffixes[-1:] == [".gz"]:
+        suffixes = suffixes[:-1]
+    if suffixes and suffixes[-1] in NOT_REPORT_SUFFIXES:
+        raise argparse.ArgumentTypeError(
+            f"{text}: the report is an HTML page: give a name ending in .html (the command's JSON or "
+            "text output is --format and -o)")
     return output_path(text)
 
 

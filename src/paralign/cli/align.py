@@ -11,9 +11,11 @@ with every pair's grid and lines (html). A malformed input line or an empty sent
 reported on stderr with its line number and gives an EMPTY output line (text) or an object
 with an "error" field (json), so output lines stay aligned with input lines (pretty and html
 say "not aligned"; svg writes no file for it). The exit status is 1 when every input pair is
-bad, 2 for svg to stdout with several pairs. Every format but text (Pharaoh lines for scripts)
-carries the settings' signature: json in each aligned pair's object, pretty as its last line,
-html under the page's title, svg as the picture's <desc> (nothing drawn).
+bad, 2 for svg to stdout with several pairs or for -o FILE whose suffix names another
+format (FILE.svg without --format svg, FILE.html without --format html, any FILE.png). Every
+format but text (Pharaoh lines for scripts) carries the settings' signature: json in each
+aligned pair's object, pretty as its last line, html under the page's title, svg as the
+picture's <desc> (nothing drawn).
 
 With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks on a Dask
 cluster; text and json lines are written as chunks finish, in input order.
@@ -85,7 +87,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+#: Output suffixes that name a format of --format (a file named so holds that format).
+SUFFIX_FORMATS = {".svg": "svg", ".html": "html", ".htm": "html"}
+
+
+def check_output_suffix(fmt: str, output: str) -> None:
+    """ConfigurationError (a usage error) when `output`'s suffix names another format than
+    `fmt` (``-o grid.svg`` with --format text would hold Pharaoh lines) or a PNG, which align
+    does not draw; a .gz suffix is looked through, any other suffix is accepted."""
+    if is_std(output):
+        return
+    suffixes = [x.lower() for x in Path(output).suffixes[-2:]]
+    suffix = suffixes[0] if suffixes[-1:] == [".gz"] and len(suffixes) == 2 else (suffixes or [""])[-1]
+    if suffix == ".png":
+        raise ConfigurationError(f"-o {output}: align draws no PNG: write --format svg -o FILE.svg (a "
+                                 "converter such as rsvg-convert makes a PNG of it) or --format html")
+    named = SUFFIX_FORMATS.get(suffix)
+    if named is not None and named != fmt:
+        raise ConfigurationError(f"-o {output}: the suffix {suffix} is for --format {named}, but --format is "
+                                 f"{fmt}: give --format {named}, or another file name")
+
+
 def run(args: argparse.Namespace) -> int:
+    check_output_suffix(args.format, args.output)
     if bool(args.source) != bool(args.target):
         raise ConfigurationError("--source and --target go together")
     if args.source and args.input is not None:

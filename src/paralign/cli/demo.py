@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..aligners.evaluation import PairResult, annotate_gold, pair_results
+from ..aligners.signature import alignment_signature
 from ..aligners.sultan import Aligner
 from ..alignment import Alignment
 from ..corpora import read_pairs
@@ -51,8 +52,8 @@ def run_demo(examples: str | Path) -> dict:
     return _demo(examples)[0]
 
 
-def _demo(examples: str | Path) -> tuple[dict, list[PairResult]]:
-    """:func:`run_demo`'s result and each pair's result (for the report)."""
+def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
+    """:func:`run_demo`'s result, each pair's result and the aligner's signature (for the report)."""
     gold_path = Path(examples) / "gold.jsonl"
     if not gold_path.is_file():
         raise InputFileError("demo gold not found (run from a source checkout or pass --examples DIR)",
@@ -62,8 +63,8 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult]]:
         raise FormatError("no pairs in the demo gold", source=str(gold_path))
     gold, positions, skipped = usable_pairs(items)
     system: list[Alignment] = []
+    aligner = Aligner()
     if gold:
-        aligner = Aligner()
         system = aligner.align_annotated(annotate_gold(aligner, gold))
     pairs = []
     for pair, alignment in zip(gold, system, strict=True):
@@ -78,7 +79,8 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult]]:
         })
     scores = score_alignments([p.alignment for p in gold], system, "sure", source=str(gold_path),
                               positions=positions, skipped=skipped)
-    return {"pairs": pairs, "scores": scores.to_dict()}, list(pair_results(gold, system, scores))
+    signature = alignment_signature(aligner, gold="sure")
+    return {"pairs": pairs, "scores": scores.to_dict()}, list(pair_results(gold, system, scores)), signature
 
 
 def _render(result: dict) -> str:
@@ -98,13 +100,13 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    result, pairs = _demo(args.examples)
+    result, pairs, signature = _demo(args.examples)
     write_result(args, result, _render)
     warn_skipped_pairs(result["scores"]["skipped_rows"])
     if args.report is not None:
         from ..viz.reports import alignment_report
 
-        data = {**result["scores"], "gold": str(Path(args.examples) / "gold.jsonl")}
+        data = {**result["scores"], "gold": str(Path(args.examples) / "gold.jsonl"), "signature": signature}
         write_report(args.report, alignment_report(data, pairs, title="paralign demo: alignments against gold"))
         print(f"HTML report of the alignments: {Path(args.report).resolve()}", file=sys.stderr)
     return 0

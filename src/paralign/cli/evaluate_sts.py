@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_output(parser)
     add_format(parser)
     add_report(parser, "per file, system score against gold as a scatter plot, the correlations "
-               "and the largest errors")
+               "(with --confidence, their intervals) and the largest errors")
     parser.set_defaults(func=run)
 
 

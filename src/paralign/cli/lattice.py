@@ -267,14 +267,16 @@ def run_draw(args: argparse.Namespace) -> int:
     if produce == "dot":
         text = lattice.to_dot()
     else:
-        from ..viz import lattice_drawing, page, svg_file
+        from ..viz import el, lattice_drawing, page, svg_file
         from ..viz.html import Section, figure
+        from ..viz.lattice import lattice_key
 
         name = args.lattice or args.input
         title = f"word lattice of {'stdin' if is_std(name) else Path(name).name}"
         size = f"{lattice.n_states} states, {lattice.n_edges} edges"
         drawing = lattice_drawing(lattice, title=f"{title}: {size}")
-        text = page(title, [Section(size, (figure(drawing),))]) if produce == "html" else svg_file(drawing)
+        key = el("p", lattice_key(lattice), class_="note")
+        text = page(title, [Section(size, (key, figure(drawing)))]) if produce == "html" else svg_file(drawing)
     if converter is not None:
         exe, options, _ = converter
         from ..tables import atomic_path

@@ -66,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_format(parser)
     add_output(parser)
     add_report(parser, "per metric, its system scores against the human scores as a scatter "
-               "plot with each correlation and its interval; at segment level, interval plots "
+               "plot and a table, each correlation and its interval, the paired tests against the "
+               "baselines; at segment level, interval plots "
                "of DARR tau and Pearson and a table per metric")
     parser.set_defaults(func=run)
 

@@ -75,7 +75,7 @@ def alignment_grid(view: AlignmentView, *, title: str | None = None, ident: str 
     grid_w, grid_h = len(target) * CELL, len(source) * CELL
     reach = max(((j + 0.5) * CELL + w * cos + FONT_SIZE * sin / 2 for j, w in enumerate(widths)),
                 default=0.0)
-    entries = legend_entries(marks, view.against_gold)
+    entries = legend_entries(marks, view.against_gold, view.links)
     legend_w, legend_h = legend_size(entries)
     legend_y = top + grid_h + 2 * GAP
 

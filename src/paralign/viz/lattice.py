@@ -5,7 +5,8 @@ state), ordered within a column by where their predecessors are (one barycentre 
 columns are spaced so that every edge's word fits. Edges are curves with their word as label
 (parallel edges between the same two states fan out, edges that skip columns arc above);
 epsilon edges are dashed and labelled ε; an edge's weight (how many input sentences use it)
-thickens it and is in its tooltip. Every state is a ``<g class="state">`` (``start``, ``end``)
+thickens it and is in its tooltip, and the picture's ``<desc>`` (:func:`lattice_key`) says how to
+read it. Every state is a ``<g class="state">`` (``start``, ``end``)
 with ``data-state``; every edge a ``<g class="edge">`` with ``data-source``, ``data-target``,
 ``data-word``, ``data-edge`` and ``data-weight`` when the lattice has weights.
 
@@ -149,12 +150,35 @@ def _path(points: tuple[tuple[float, float], ...]) -> str:
     return "".join(parts)
 
 
-def _edge(lattice: Lattice, placed: Placed, k: int, ident: str) -> Element:
+def sentence_count(lattice: Lattice) -> int | None:
+    """How many sentences the edge weights count (None without weights): the weights of the
+    edges leaving the start state, where every sentence's path begins."""
+    if not lattice.weights:
+        return None
+    return sum(lattice.weights[k] for k in lattice.out_edges(lattice.start))
+
+
+def lattice_key(lattice: Lattice) -> str:
+    """How to read a drawing of `lattice`, in words: the drawing's ``<desc>`` and the note above
+    it in an HTML page (what the start and end states look like, what an edge's thickness and a
+    dashed edge mean, when the lattice has them)."""
+    parts = ["Read left to right: every path from the start state (filled green) to the end state "
+             "(a double circle) spells a sentence, a word an edge."]
+    if lattice.weights:
+        parts.append(f"The thicker an edge, the more of the {sentence_count(lattice)} sentences it was built "
+                     "from use it (its tooltip says how many).")
+    if any(w is None for _, w, _ in lattice.edges):
+        parts.append(f"A dashed edge ({EPSILON_LABEL}) has no word.")
+    return " ".join(parts)
+
+
+def _edge(lattice: Lattice, placed: Placed, k: int, ident: str, sentences: int | None) -> Element:
     s, w, d = lattice.edges[k]
     lx, ly, _ = placed.labels[k]
     weight = lattice.weights[k] if lattice.weights else None
     word = EPSILON_LABEL if w is None else w
-    tip = f"{word} (state {s} → {d}" + ("" if weight is None else f", used by {weight} of the sentences") + ")"
+    used = "" if weight is None else f", used by {weight} of the {sentences} sentences"
+    tip = f"{word} (state {s} → {d}{used})"
     return group(
         [el("title", tip),
          el("path", d=_path(placed.routes[k]), fill="none", stroke=EDGE_INK,
@@ -192,13 +216,15 @@ def lattice_drawing(lattice: Lattice, *, title: str | None = None, ident: str = 
     """The drawing of `lattice` as an ``<svg>`` element (:func:`.svg.svg_file` writes it as a
     file); `ident` prefixes the picture's ids (unique per page)."""
     placed = place(lattice)
+    sentences = sentence_count(lattice)
     x0, y0, x1, y1 = _extent(placed)
     arrow = el("marker", el("path", d="M0 0L10 5L0 10z", fill=EDGE_INK), id=f"{ident}-arrow",
                viewBox="0 0 10 10", refX=num(10 + RADIUS * 10 / 8), refY=5, markerWidth=8, markerHeight=8,
                markerUnits="userSpaceOnUse", orient="auto")
     body = [
         el("defs", arrow),
-        group([group([_edge(lattice, placed, k, ident) for k in range(lattice.n_edges)], class_="edges"),
+        el("desc", lattice_key(lattice)),
+        group([group([_edge(lattice, placed, k, ident, sentences) for k in range(lattice.n_edges)], class_="edges"),
                group([_state(lattice, placed, s) for s in range(lattice.n_states)], class_="states")],
               transform=f"translate({num(PAD - x0)} {num(PAD - y0)})"),
     ]

@@ -90,7 +90,7 @@ def alignment_lines(view: AlignmentView, *, title: str | None = None, ident: str
         for m in marks
     ]
     on_source, on_target = aligned_words(marks)
-    entries = legend_entries(marks, view.against_gold)
+    entries = legend_entries(marks, view.against_gold, view.links)
     legend_w, legend_h = legend_size(entries)
     legend_y = y_target + FONT_SIZE + 6
     body = [

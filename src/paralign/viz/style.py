@@ -3,7 +3,8 @@
 Colours are Okabe & Ito's colour-blind-safe palette; against gold each status also has its own
 shape in the grid (correct: filled, missed: an empty box with a thick border, wrong: filled and
 crossed), so no reader depends on colour alone. Sure links are filled or solid, possible links
-hatched or dashed. A confidence in [0, 1] sets the opacity of a link's fill or line.
+hatched or dashed. A confidence in [0, 1] sets the opacity of a link's fill or line, and the
+legend then shows a pale sample.
 
 Not for: where things go in a picture (:mod:`.grid`, :mod:`.lines`) or terminal colours
 (:mod:`.terminal`).
@@ -64,16 +65,33 @@ def fill(ident: str, mark: LinkMark) -> str:
     return colour(mark) if mark.kind == SURE else f"url(#{hatch_id(ident, colour(mark))})"
 
 
-def legend_entries(marks: Sequence[LinkMark], against_gold: bool) -> list[tuple[LinkMark, str]]:
+#: The statuses' legend labels, by the gold links counted (``sure``: a system link on a gold
+#: possible link is wrong, and "not in gold" would be untrue of it).
+STATUS_LABELS = {
+    "sure": {CORRECT: "correct (a gold sure link)", MISSED: "missed (gold sure link not found)",
+             WRONG: "wrong (not a gold sure link)"},
+    "sure+possible": {CORRECT: "correct (in gold)", MISSED: "missed (gold link not found)",
+                      WRONG: "wrong (not in gold)"},
+}
+
+
+#: The confidence of the legend's sample of a shaded link.
+SAMPLE_CONFIDENCE = 0.4
+
+
+def legend_entries(marks: Sequence[LinkMark], against_gold: bool, links: str = "sure") -> list[tuple[LinkMark, str]]:
     """(a sample mark, label) for each thing a picture of `marks` shows: the kinds, then (when
-    drawn `against_gold`) the statuses with their counts."""
+    drawn `against_gold`, counting the gold's `links`) the statuses with their counts, then
+    (when a mark has a confidence) what the shading means."""
     entries = [(LinkMark(0, 0, SURE), "sure link"), (LinkMark(0, 0, POSSIBLE), "possible link")]
     if against_gold:
-        labels = {CORRECT: "correct (in gold)", MISSED: "missed (gold link not found)",
-                  WRONG: "wrong (not in gold)"}
+        labels = STATUS_LABELS[links]
         counts = status_counts(marks)
         for status in STATUSES:
             entries.append((LinkMark(0, 0, SURE, status), f"{labels[status]}: {counts[status]}"))
+    if any(m.confidence is not None for m in marks):
+        entries.append((LinkMark(0, 0, SURE, None, SAMPLE_CONFIDENCE),
+                        "paler: less confident (a link's tooltip gives its confidence)"))
     return entries
 
 
@@ -90,7 +108,8 @@ def legend(entries: Sequence[tuple[LinkMark, str]], swatch: Swatch, x: float, y:
             [swatch(mark, x, top),
              el("text", label, x=num(x + SWATCH + 8), y=num(top + SWATCH / 2), dominant_baseline="central",
                 fill=INK)],
-            class_="legend-entry", data_entry=mark.status or mark.kind,
+            class_="legend-entry",
+            data_entry="confidence" if mark.confidence is not None else mark.status or mark.kind,
         ))
     return group(rows, class_="legend")
 

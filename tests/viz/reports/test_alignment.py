@@ -67,3 +67,11 @@ def test_user_text_stays_text_and_nothing_is_fetched(report_page) -> None:
     page.assert_self_contained()
     assert XSS in page.text and f"gold-{XSS}.jsonl" in page.text and "&amp;" in page.text
     assert XSS not in page.source
+
+
+def test_the_signature_line_is_shown_when_there_is_one_and_left_out_when_not(report_page) -> None:
+    rows = pairs()
+    signed = report_page(alignment_report({**result(rows), "signature": "aligner:x|gold:sure"}, rows))
+    assert "signature: aligner:x|gold:sure" in signed.text
+    unsigned = report_page(alignment_report(result(rows), rows))
+    assert "signature:" not in unsigned.text  # was "signature:" and an empty <code>

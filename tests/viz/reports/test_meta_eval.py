@@ -31,3 +31,44 @@ def test_the_caption_shows_the_figures_of_the_table_and_the_json(report_page) ->
     caption = next(p for p in page.root.iter("p") if (p.text or "").startswith("Pearson"))
     assert caption.text == "Pearson 0.164 [0.044, 0.274] over 3 systems"
     assert "0.044" in page.text and "0.045" not in page.text
+
+
+def _tested() -> MetaEvaluation:
+    """Two metrics, the first tested against the second (as meta-eval tests each against BLEU)."""
+    from paralign.metrics.correlation import PairedTest
+
+    base = _result()
+    bleu = base.metrics["bleu"]
+    tests = {"bleu": {kind: PairedTest(Interval(0.0512, -0.0231, 0.1307), 0.1234) for kind in bleu.correlations}}
+    other = MetricCorrelation("paraeval", {"A": 0.7, "B": 0.72, "C": 0.69}, bleu.correlations,
+                              bleu.samples, tests)
+    return MetaEvaluation("de-en", ("A",), ("A", "B", "C"), 100, 1, {"paraeval": other, "bleu": bleu}, {},
+                          human={"A": 0.1, "B": 0.2, "C": -0.1})
+
+
+def test_the_paired_tests_against_the_baselines_are_shown(report_page) -> None:
+    """The JSON's "vs" (each metric's correlation minus BLEU's and chrF's, interval and p; the
+    text output's "paired tests") was not in the report, which could not say whether a metric
+    beats BLEU."""
+    result = _tested()
+    page = report_page(meta_eval_report(result))
+    values = page.values()
+    vs = result.to_dict()["metrics"]["paraeval"]["vs"]["bleu"]
+    for kind in ("pearson", "spearman", "kendall"):
+        for part in ("value", "low", "high", "p_value"):
+            assert values[f"metrics.paraeval.vs.bleu.{kind}.{part}"] == vs[kind][part]
+    assert "paraeval minus bleu" in page.text
+    assert not any(key.startswith("metrics.bleu.vs") for key in values)
+
+
+def test_each_systems_scores_are_in_a_table_not_only_in_tooltips(report_page) -> None:
+    """Which dot is which system was only in each dot's tooltip: no way to read it without a
+    pointer (keyboard, screen reader)."""
+    result = _result()
+    page = report_page(meta_eval_report(result))
+    values = page.values()
+    assert {key: values[key] for key in values if key.startswith("metrics.bleu.scores.")} == {
+        "metrics.bleu.scores.A": 30.0, "metrics.bleu.scores.B": 31.0, "metrics.bleu.scores.C": 29.5}
+    rows = [r for r in page.root.iter("tr") if r.get("data-system")]
+    assert [r.get("data-system") for r in rows] == ["B", "A", "C"]  # by human score, best first
+    assert [r.get("data-human") for r in rows] == ["0.2", "0.1", "-0.1"]

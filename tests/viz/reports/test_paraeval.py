@@ -3,6 +3,8 @@ count the same words."""
 
 from __future__ import annotations
 
+import re
+
 from paralign.metrics.paraeval import ParaEval, ParaEvalScore, sum_stats
 from paralign.paraphrases import load_source
 
@@ -26,3 +28,35 @@ def test_the_paraphrase_tier_count_is_the_legends_paraphrase_and_synonym_words(t
     assert counted["paraphrase"] > 0 and counted["synonym"] > 0
     assert corpus["counts"]["hyp_paraphrase"] == counted["paraphrase"] + counted["synonym"]
     assert "matched in the paraphrase tier (paraphrase + synonym)" in page.text
+
+
+def test_each_words_tooltip_names_its_tier() -> None:
+    """The tooltip said "matched “sat”" whatever the tier: which tier a word matched in (stem,
+    synonym, paraphrase ...) was told by its colour and border alone."""
+    from paralign.metrics.paraeval.paper import MatchedSpan
+    from paralign.viz.reports.paraeval import highlighted
+
+    tokens = ("a", "cat", "was", "sitting")
+    spans = (MatchedSpan(0, 1, "unmatched"), MatchedSpan(1, 2, "exact", ("cat",)),
+             MatchedSpan(2, 3, "stem", ("is",)), MatchedSpan(3, 4, "synonym", ("sat",)))
+    titles = [span.get("title") for span in highlighted(tokens, spans).children if not isinstance(span, str)]
+    assert titles == ["unmatched", "exact: matched “cat”", "stem: matched “is”", "synonym: matched “sat”"]
+
+
+def test_no_two_tiers_differ_by_colour_alone() -> None:
+    """The stem and contextual tiers were both dashed boxes, told apart by colour only."""
+    from paralign.viz.reports.paraeval import GRADED_LABELS, TIER_CSS
+
+    looks = {}
+    for tier in GRADED_LABELS:
+        rule = re.search(rf"\.tier-{tier} \{{([^}}]*)\}}", TIER_CSS).group(1)
+        border = re.search(r"border:\s*[\d.]+px (\w+)", rule)
+        looks[tier] = (border.group(1) if border else None, "line-through" in rule)
+    assert len(set(looks.values())) == len(looks), looks
+
+
+def test_a_legend_entry_does_not_break_across_lines() -> None:
+    """'paraphrase (PPDB or a table): 0' wrapped in the middle at a window's edge."""
+    from paralign.viz.reports.paraeval import TIER_CSS
+
+    assert re.search(r"\.legend \.tier \{[^}]*white-space: nowrap", TIER_CSS)

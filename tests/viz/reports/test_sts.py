@@ -36,3 +36,39 @@ def test_the_reports_notes_are_shown_as_warnings(report_page) -> None:
     page = report_page(sts_report(noted, noted.to_dict()))
     assert len(page.find("p", class_="warning")) == 1
     assert "warning: the hybrid blend was fitted on sultan:default" in page.text
+
+
+def _cells(page) -> dict[str, str]:
+    """Score cells: data-key -> the figure shown."""
+    shown = {}
+    for td in page.root.iter("td"):
+        if td.get("data-key"):
+            shown[td.get("data-key")] = td.text or ""
+    return shown
+
+
+def test_correlations_are_shown_as_correlations_not_percentages(report_page) -> None:
+    """Pearson 0.4715 was shown as "47.2%": a correlation is no proportion (the meta-eval report
+    shows 0.472, the text output 47.15)."""
+    report = _report([1.0, 2.0, 3.0, 4.0, 5.0], [0.1, 0.5, 0.2, 0.9, 0.6])
+    data = report.to_dict()
+    shown = _cells(report_page(sts_report(report, data)))
+    for key in ("pearson", "spearman", "sets.0.pearson", "sets.0.spearman"):
+        assert "%" not in shown[key]
+        assert shown[key] == f"{data[key.split('.')[-1]]:.4f}"
+
+
+def test_the_bootstrap_intervals_of_confidence_are_shown(report_page) -> None:
+    """With --confidence the JSON and the text output give each correlation its 95% interval;
+    the report left them out."""
+    report = _report([1.0, 2.0, 3.0, 4.0, 5.0], [0.1, 0.5, 0.2, 0.9, 0.6])
+    data = report.to_dict()
+    assert "95%" not in report_page(sts_report(report, data)).text
+    interval = {"value": 0.5, "low": 0.25, "high": 0.75}
+    for row in [data, *data["sets"]]:
+        row["pearson_interval"] = row["spearman_interval"] = interval
+    page = report_page(sts_report(report, data))
+    shown = _cells(page)
+    for key in ("pearson_interval", "sets.0.spearman_interval"):
+        assert shown[f"{key}.low"] == "0.2500" and shown[f"{key}.high"] == "0.7500"
+    assert page.values()["sets.0.pearson_interval.low"] == 0.25

@@ -75,9 +75,10 @@ def alignment_report(result: Mapping, pairs: Sequence[PairResult], *, title: str
     shown = {value: cls for value, _, cls in FILTERS if cls}
     counts = [(value, label, sum(1 for s in sections if cls is None or cls in dict(s.attrs)["class"].split()))
               for value, label, cls in FILTERS]
+    signature = result.get("signature")
     intro: list[Element] = [
         el("p", f"gold: {result.get('gold', '')} · links counted: {links}", class_="note"),
-        signature_note(str(result.get("signature", ""))),
+        *([signature_note(str(signature))] if signature else []),  # none: no empty line
         score_table(result, SCORE_ROWS),
     ]
     for row in result.get("skipped_rows", ()):

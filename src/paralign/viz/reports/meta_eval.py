@@ -1,6 +1,7 @@
 """`meta-eval --report`: per metric, its system scores against the human scores as a scatter
-plot (one dot per system, the least-squares line), with each correlation and its bootstrap
-interval as in the JSON output. At segment level (``--level segment`` or ``both``) the page
+plot (one dot per system, the least-squares line) and as a table, with each correlation and its
+bootstrap interval and the paired tests against the baselines (the JSON's ``vs``) as in the JSON
+output. At segment level (``--level segment`` or ``both``) the page
 shows every metric's DARR tau and Pearson with their intervals as interval plots, then per
 metric a table of its segment correlations and DARR pair counts (the JSON output's ``segment``;
 there is no per-segment scatter, as the result keeps correlations, not the judged points).
@@ -43,8 +44,41 @@ def correlation_table(data: Mapping, name: str, level: str = "metrics") -> Eleme
     return el("table", *rows, class_="scores")
 
 
+def tests_tables(data: Mapping, name: str) -> list[Element]:
+    """Metric `name`'s paired tests (the JSON's ``vs``, the text output's "paired tests"): per
+    baseline, each correlation's difference (metric minus baseline), its interval and the
+    one-sided p, the share of resamples where the metric is not above the baseline."""
+    from ...metrics.correlation import CORRELATIONS
+
+    tables = []
+    for other in lookup(data, f"metrics.{name}").get("vs", {}):  # type: ignore[attr-defined]
+        rows = [el("tr", el("th", f"{name} minus {other}"), el("th", "difference"), el("th", "95% low"),
+                   el("th", "95% high"), el("th", "p"))]
+        for kind in CORRELATIONS:
+            key = f"metrics.{name}.vs.{other}.{kind}"
+            rows.append(el("tr", el("th", kind), *(value_cell(f"{key}.{part}", lookup(data, f"{key}.{part}"))
+                                                    for part in ("value", "low", "high", "p_value"))))
+        tables.append(el("table", *rows, class_="scores tests", data_baseline=other))
+    if tables:
+        tables.insert(0, el("p", "paired tests: p is the share of the bootstrap resamples where the "
+                                 "metric's correlation is not above the baseline's", class_="note"))
+    return tables
+
+
+def systems_table(result: MetaEvaluation, metric: MetricCorrelation) -> Element:
+    """The dots of the scatter as a table: each system's human and metric score, best human first."""
+    systems = sorted((s for s in metric.scores if s in result.human), key=lambda s: (-result.human[s], s))
+    rows = [el("tr", el("th", "system"), el("th", "human score (DA z)"), el("th", f"{metric.name} score"))]
+    for s in systems:
+        rows.append(el("tr", el("th", s), el("td", number(result.human[s]), class_="value"),
+                       value_cell(f"metrics.{metric.name}.scores.{s}", round(metric.scores[s], 6)),
+                       data_system=s, data_human=repr(result.human[s])))
+    return el("details", el("summary", f"the {len(systems)} systems' scores"), el("table", *rows, class_="scores"))
+
+
 def metric_section(result: MetaEvaluation, metric: MetricCorrelation, data: Mapping, index: int) -> Section:
-    """One metric: the scatter of its system scores against the human scores and its correlations."""
+    """One metric: the scatter of its system scores against the human scores (and the same as a
+    table), its correlations and its paired tests against the baselines."""
     systems = [s for s in metric.scores if s in result.human]
     points = [Point(result.human[s], metric.scores[s], s) for s in systems]
     line = least_squares([p.x for p in points], [p.y for p in points])
@@ -55,7 +89,9 @@ def metric_section(result: MetaEvaluation, metric: MetricCorrelation, data: Mapp
         figure(scatter(points, x_label="human score (DA z)", y_label=f"{metric.name} score",
                        title=f"{metric.name} against human scores ({result.pair})",
                        ident=f"metric-{index + 1}-scatter", line=line)),
+        systems_table(result, metric),
         correlation_table(data, metric.name),
+        *tests_tables(data, metric.name),
     )
     return Section(metric.name, body, f"metric-{index + 1}")
 

@@ -7,8 +7,9 @@ reference it was scored against, highlighted the same way.
 Every hypothesis word is a ``<span class="tier tier-<tier>">`` (a paraphrase-tier span's
 tooltip names the reference phrases it matched); the tiers differ in shape as well as colour
 (paraphrase: boxed, synonym: dotted box, exact: plain background, unmatched: struck through;
-the graded configs' stem and contextual tiers: dashed boxes). :func:`highlighted` draws the
-words of either scorer's spans (the paper's ``SegmentMatch``, the graded ``GradedExplanation``).
+the graded configs' stem tier: a dashed box, contextual: a double one), and a word's tooltip
+names its tier. :func:`highlighted` draws the words of either scorer's spans (the paper's
+``SegmentMatch``, the graded ``GradedExplanation``).
 
 Not for: matching or scoring (:mod:`paralign.metrics.paraeval`) or writing the file (the CLI).
 """
@@ -29,9 +30,10 @@ TIER_CSS = """
 .tier-synonym { background: #dcefe4; border: 1.5px dotted #009E73; }
 .tier-exact { background: #eceff2; }
 .tier-stem { background: #fbeedd; border: 1.5px dashed #D55E00; }
-.tier-contextual { background: #f6e6f0; border: 1.5px dashed #CC79A7; }
+.tier-contextual { background: #f6e6f0; border: 3px double #CC79A7; }
 .tier-unmatched { color: #a4332b; text-decoration: line-through; }
 .references { margin: 0.2em 0 0 1em; color: #3b424b; }
+.legend .tier { white-space: nowrap; display: inline-block; margin-bottom: 0.3em; }
 """
 LABELS = {"paraphrase": "paraphrase (a phrase matched a reference phrase)",
           "exact": "exact (the same word in a reference)",
@@ -45,7 +47,7 @@ GRADED_LABELS = {"exact": "exact (the same word)", "stem": "stem (the same Snowb
 
 def _span(tokens: Sequence[str], span: MatchedSpan) -> Element:
     words = " ".join(tokens[span.start:span.end])
-    title = "matched " + " / ".join(f"“{m}”" for m in span.matched) if span.matched else span.tier
+    title = f"{span.tier}: matched " + " / ".join(f"“{m}”" for m in span.matched) if span.matched else span.tier
     return el("span", words, class_=f"tier tier-{span.tier}", title=title, data_tier=span.tier)
 
 

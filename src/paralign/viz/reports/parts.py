@@ -36,33 +36,38 @@ def lookup(result: Mapping, key: str) -> object:
     return value
 
 
-def number(value: object, percent: bool = False) -> str:
+def number(value: object, percent: bool = False, digits: int = 3) -> str:
     """A figure as shown: None or NaN as ``n/a``, proportions as percentages with one decimal,
-    other floats with three decimals, anything else as it is."""
+    other floats with `digits` decimals, anything else as it is."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "n/a"
     if isinstance(value, bool) or not isinstance(value, float):
         return str(value)
-    return f"{100 * value:.1f}%" if percent else f"{value:.3f}"
+    return f"{100 * value:.1f}%" if percent else f"{value:.{digits}f}"
 
 
-def value_cell(key: str, value: object, percent: bool = False) -> Element:
+def value_cell(key: str, value: object, percent: bool = False, digits: int = 3) -> Element:
     """A table cell showing `value`, with its exact JSON text in ``data-value``."""
     exact = None if isinstance(value, float) and math.isnan(value) else value
-    return el("td", number(value, percent), class_="value", data_key=key,
+    return el("td", number(value, percent, digits), class_="value", data_key=key,
               data_value=json.dumps(exact, ensure_ascii=False))
 
 
-def score_table(result: Mapping, rows: Sequence[tuple[str, str, bool]]) -> Element:
-    """A two-column table of `rows` (label, dotted key into `result`, shown as a percentage?);
-    a row whose key `result` does not have is left out."""
+#: A score table's row: label, dotted key into the result, shown as a percentage?, and
+#: optionally the decimals of a float not shown as a percentage (default 3).
+Row = tuple[str, str, bool] | tuple[str, str, bool, int]
+
+
+def score_table(result: Mapping, rows: Sequence[Row]) -> Element:
+    """A two-column table of `rows` (:data:`Row`); a row whose key `result` does not have is
+    left out."""
     cells = []
-    for label, key, percent in rows:
+    for label, key, percent, *digits in rows:
         try:
             value = lookup(result, key)
         except (KeyError, IndexError, TypeError):
             continue
-        cells.append(el("tr", el("th", label), value_cell(key, value, percent)))
+        cells.append(el("tr", el("th", label), value_cell(key, value, percent, *digits)))
     return el("table", *cells, class_="scores")
 
 

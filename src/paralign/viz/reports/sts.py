@@ -14,10 +14,25 @@ from ...similarity.sts import StsError, StsFileResult, StsReport, largest_errors
 from ..html import Section, figure, page, signature_note
 from ..scatter import Point, scatter
 from ..svg import Element, el
-from .parts import CSS, score_table
+from .parts import CSS, Row, score_table
 
 #: How many of each file's largest errors are listed.
 ERRORS = 10
+#: Decimals of a correlation: as precise as the text output's 100 r with two (47.15 is 0.4715).
+DIGITS = 4
+
+
+def correlation_rows(prefix: str, suffix: str = "") -> list[Row]:
+    """The score rows of a file (`prefix` ``sets.K.``) or of the weighted means (`prefix` ``""``,
+    `suffix` naming them): pairs, Pearson and Spearman as correlations (not percentages), each
+    with its 95% interval when --confidence gave one (rows whose key is missing are left out)."""
+    rows: list[Row] = [("pairs scored", f"{prefix}pairs", False)]
+    for name in ("Pearson", "Spearman"):
+        key = f"{prefix}{name.lower()}"
+        rows += [(f"{name}{suffix}", key, False, DIGITS),
+                 (f"{name}{suffix}: 95% interval, low", f"{key}_interval.low", False, DIGITS),
+                 (f"{name}{suffix}: 95% interval, high", f"{key}_interval.high", False, DIGITS)]
+    return rows + [("rows skipped", f"{prefix}skipped", False), ("pairs failed", f"{prefix}failed", False)]
 
 
 def _errors_table(errors: Sequence[StsError]) -> Element:
@@ -41,9 +56,7 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
     key, shown = f"sets.{index}", data["sets"][index]  # names as the command shows them
     errors = largest_errors(result, count, line)  # fewer than `count` in a small file
     body: tuple[Element, ...] = (
-        score_table(data, [("pairs scored", f"{key}.pairs", False), ("Pearson", f"{key}.pearson", True),
-                           ("Spearman", f"{key}.spearman", True), ("rows skipped", f"{key}.skipped", False),
-                           ("pairs failed", f"{key}.failed", False)]),
+        score_table(data, correlation_rows(f"{key}.")),
         figure(scatter(points, x_label="gold score", y_label=f"system score ({ev.signal})",
                        title=f"{shown['name']}: system score against gold", ident=f"set-{index + 1}-scatter",
                        line=line)),
@@ -61,9 +74,7 @@ def sts_report(report: StsReport, data: Mapping, *, title: str | None = None, er
         el("p", f"signal: {data['signal']} · aligner: {data['aligner']}", class_="note"),
         signature_note(str(data.get("signature", ""))),
         *(el("p", f"warning: {note}", class_="note warning") for note in data.get("notes", ())),
-        score_table(data, [("pairs scored", "pairs", False), ("Pearson (size-weighted mean)", "pearson", True),
-                           ("Spearman (size-weighted mean)", "spearman", True),
-                           ("rows skipped", "skipped", False), ("pairs failed", "failed", False)]),
+        score_table(data, correlation_rows("", " (size-weighted mean)")),
     ]
     sections = [file_section(r, data, k, errors) for k, r in enumerate(report.sets)]
     return page(title or "STS evaluation", sections, intro=intro, css=CSS)
