@@ -17,7 +17,7 @@ from typing import Any
 
 from ...alignment import Alignment
 from ...errors import ConfigurationError, check_pairs
-from ...nlp import Annotator, TextOrTokens, check_text_or_tokens
+from ...nlp import Annotator, TextOrTokens, check_many, check_text_or_tokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
@@ -150,6 +150,7 @@ class Aligner:
         as the characters they stand for, the given tokens are kept)."""
         if workers < 1:
             raise ConfigurationError(f"workers must be at least 1, got {workers}")
+        check_many(items)  # one text is not read as a batch of its characters
         originals: list[TextOrTokens] = list(items)
         for item in originals:  # None or a number is named here, not a TypeError from spaCy
             check_text_or_tokens(item)
