@@ -194,6 +194,12 @@ class Aligner:
         check_sentence(target, "target")
         return self.align_prepared(self.prepare(source), self.prepare(target))
 
+    def __call__(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
+        """The aligner as an alignment function (:meth:`align`), as ``get_aligner`` gives and
+        ``similarity(aligner=...)`` and the batch functions take: an aligner built with its own
+        options is passed as it is."""
+        return self.align(source, target)
+
     def align_many(
         self, pairs: Iterable[tuple[TextOrTokens, TextOrTokens]], workers: int = 1,
         progress: Progress | None = None,
