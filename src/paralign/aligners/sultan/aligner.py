@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from ...alignment import Alignment
@@ -22,7 +23,7 @@ from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
 from .modules import ModulePipeline
-from .options import NEURAL_PRESETS, AlignerConfig
+from .options import NEURAL_PRESETS, PRESETS, AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
 from .wordsim import (
     CombinedSimilarity,
@@ -79,6 +80,12 @@ class Aligner:
             )
         except TypeError as exc:
             raise ConfigurationError(f"unknown aligner option: {exc}") from exc
+        if isinstance(similarity, str) and similarity in PRESETS and not Path(similarity).exists():
+            raise ConfigurationError(
+                f"{similarity!r} is an aligner preset, not a word-similarity source (Aligner's first "
+                f"argument): get_aligner('sultan', {similarity!r}) gives that aligner, and "
+                f"Aligner(**preset_options({similarity!r})) (paralign.aligners.sultan) one whose options "
+                "you can change")
         check_similarity_spec(similarity)  # an unknown name fails here, not at the first pair
         self._similarity_spec = similarity
         self._related: RelatedWords | None = None
@@ -101,7 +108,10 @@ class Aligner:
         """A copy with some options changed, sharing the similarity source and annotator."""
         self._form_table()  # the clone must share it: the similarity cache is keyed by its type ids
         clone = Aligner.__new__(Aligner)
-        clone.config = replace(self.config, **changes)
+        try:
+            clone.config = replace(self.config, **changes)
+        except TypeError as exc:  # as the constructor says it
+            raise ConfigurationError(f"unknown aligner option: {exc}") from exc
         clone._similarity_spec = self._similarity_spec
         same_similarity = _similarity_settings(clone.config) == _similarity_settings(self.config)
         clone._related = self._related if same_similarity else None
