@@ -120,6 +120,12 @@ def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:
     return f"invalid JSON (column {exc.colno + shift}): {reason}"
 
 
+#: Errors of the setup, not of one item (an option's value, a missing extra, data that is not
+#: installed): every item would fail the same way, so a batch stops on them instead of
+#: reporting each item failed.
+SETUP_ERRORS: tuple[type[ParalignError], ...] = (ConfigurationError, ResourceMissingError)
+
+
 class ClusterStalledError(ParalignError, RuntimeError):
     """A Dask job cannot go on: every worker has stayed paused at its memory limit (or none is
     left); the message says which limit to raise."""
