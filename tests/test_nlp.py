@@ -181,3 +181,20 @@ def test_the_aligners_batch_annotation_refuses_one_text(nlp_annotator: Annotator
 
     with pytest.raises(InputTypeError, match="annotate\\(\\) takes one sentence"):
         Aligner(annotator=nlp_annotator).annotate("The cat sat.")
+
+
+def test_an_annotator_that_is_not_one_is_named() -> None:
+    """annotate(text, "en_core_web_sm") was "'str' object is not callable"; Aligner(annotator=...)
+    an AttributeError at the first pair, and similarity(annotator=...) every pair failed with it."""
+    import paralign
+    from paralign.errors import InputTypeError
+
+    shown = r"annotator must be a paralign.Annotator or None, not str 'en_core_web_sm' \(paralign.Annotator\('en_core_web_sm'\)"
+    with pytest.raises(InputTypeError, match=shown):
+        paralign.annotate("The cat sat.", "en_core_web_sm")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match=shown):
+        annotate_many(["The cat sat."], "en_core_web_sm")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match=shown):
+        paralign.Aligner(annotator="en_core_web_sm")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="annotator must be a paralign.Annotator or None, not int 3$"):
+        paralign.similarity("a cat", "a dog", annotator=3)  # type: ignore[arg-type]

@@ -248,6 +248,16 @@ class Annotator:
             yield sentence
 
 
+def check_annotator(value: object) -> None:
+    """InputTypeError unless `value` is an :class:`Annotator` (or anything with its ``pipe`` and
+    call) or None (the default one): a spaCy model's name is named, with the call that makes an
+    annotator of it, instead of "'str' object is not callable" at the first sentence."""
+    if value is not None and not (callable(value) and callable(getattr(value, "pipe", None))):
+        hint = f" (paralign.Annotator({value!r}) annotates with that spaCy model)" if isinstance(value, str) else ""
+        raise InputTypeError(f"annotator must be a paralign.Annotator or None, not {type(value).__name__} "
+                             f"{shown_value(value)}{hint}")
+
+
 _default: Annotator | None = None
 
 
@@ -261,6 +271,7 @@ def default_annotator() -> Annotator:
 
 def annotate(item: TextOrTokens, annotator: Annotator | None = None) -> Sentence:
     """Annotate one text (tokenised by spaCy) or token list (kept exactly)."""
+    check_annotator(annotator)
     return (annotator or default_annotator())(item)
 
 
@@ -268,4 +279,5 @@ def annotate_many(
     items: Iterable[TextOrTokens], annotator: Annotator | None = None, n_process: int = 1
 ) -> list[Sentence]:
     """Annotate many texts or token lists in batches through nlp.pipe."""
+    check_annotator(annotator)
     return list((annotator or default_annotator()).pipe(items, n_process=n_process))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..corpora.sentence_pairs import InputPair
 from ..errors import SETUP_ERRORS, check_pairs
-from ..nlp import Annotator, default_annotator
+from ..nlp import Annotator, check_annotator, default_annotator
 from ..sentence import Sentence
 from ..workers import Progress, describe_error, iter_chunk_results, run_chunks
 from .registry import default_aligner
@@ -126,6 +126,7 @@ def align_pairs(
     empty sentence (no words: ``empty target sentence``), as the command line reports it.
     An item that is not a (source, target) pair is an InputTypeError naming it.
     """
+    check_annotator(annotator)
     results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator),
         check_pairs(pairs),

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...alignment import Alignment
 from ...errors import ConfigurationError, check_pairs
-from ...nlp import Annotator, TextOrTokens, check_many, check_text_or_tokens
+from ...nlp import Annotator, TextOrTokens, check_annotator, check_many, check_text_or_tokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
@@ -87,6 +87,7 @@ class Aligner:
                 f"Aligner(**preset_options({similarity!r})) (paralign.aligners.sultan) one whose options "
                 "you can change")
         check_similarity_spec(similarity)  # an unknown name fails here, not at the first pair
+        check_annotator(annotator)
         self._similarity_spec = similarity
         self._related: RelatedWords | None = None
         self.annotator = annotator
