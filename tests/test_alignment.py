@@ -219,3 +219,12 @@ def test_json_round_trip_keeps_the_confidences() -> None:
     for bad in ([[0, 0, 1.5]], [[0, 0, "x"]], [[0, 0]], [[-1, 0, 0.5]]):
         with pytest.raises(FormatError, match="f.json:2: malformed alignment JSON"):
             Alignment.from_json({"sure": [[0, 0]], "confidence": bad}, source="f.json", line=2)
+
+
+def test_symmetrize_given_pharaoh_text_says_how_to_parse_it() -> None:
+    """symmetrize("0-0 1-1", ...) was a bare "not enough values to unpack (expected 2, got 1)"."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"not Pharaoh text: Alignment.from_pharaoh\(text\).sure"):
+        symmetrize("0-0 1-1", [(0, 0)])  # type: ignore[arg-type]
+    assert symmetrize(Alignment.from_pharaoh("0-0 1-1").sure, [(0, 0)], "intersection") == {(0, 0)}

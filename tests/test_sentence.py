@@ -152,3 +152,11 @@ def test_a_slice_gives_its_tokens_and_a_wrong_index_is_named() -> None:
         s["x"]  # type: ignore[call-overload]
     with pytest.raises(InputTypeError, match="not float 1.0"):
         s[1.0]  # type: ignore[call-overload]
+
+
+def test_tokens_that_are_not_a_list_are_named() -> None:
+    """Sentence(None) was "'NoneType' object is not iterable"."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="Sentence takes a list of tokens, not NoneType None"):
+        Sentence(None)  # type: ignore[arg-type]

@@ -205,6 +205,9 @@ def symmetrize(forward: Iterable[Link], backward: Iterable[Link], method: str = 
 
     Methods: intersection, union, grow-diag, grow-diag-final, grow-diag-final-and.
     """
+    if isinstance(forward, str) or isinstance(backward, str):
+        raise InputTypeError("symmetrize takes two sets of (i, j) links, not Pharaoh text: "
+                             "Alignment.from_pharaoh(text).sure gives the links of a line")
     e2f, f2e = frozenset(forward), frozenset(backward)
     inter, union = e2f & f2e, e2f | f2e
     if method == "intersection":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -124,6 +124,9 @@ class Sentence:
         if isinstance(self.tokens, str):  # its characters would become the tokens
             raise InputTypeError(f"Sentence takes a list of tokens, not one str ({self.tokens[:40]!r}):"
                                  " paralign.annotate(text) tokenises a text")
+        if not isinstance(self.tokens, Iterable):
+            raise InputTypeError(f"Sentence takes a list of tokens, not {type(self.tokens).__name__} "
+                                 f"{shown_value(self.tokens)}")
         object.__setattr__(self, "tokens", tuple(self.tokens))  # lists would break hashing
         object.__setattr__(self, "entities", tuple(self.entities))
         n = len(self.tokens)

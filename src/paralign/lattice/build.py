@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..errors import ConfigurationError, FormatError
+from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from ..nlp import TextOrTokens, default_annotator
 from ..sentence import Sentence
 from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
@@ -89,7 +89,10 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
     when `options.lowercase`) is a path. Edge weights count the sentences using each edge.
     Sentences may be annotated Sentences, texts or token lists (annotated here with the default
     annotator)."""
-    options = options or LatticeOptions()
+    options = LatticeOptions() if options is None else options
+    if not isinstance(options, LatticeOptions):
+        raise InputTypeError(f"options must be a LatticeOptions (paralign.LatticeOptions(method='msa'), ...), "
+                             f"not {type(options).__name__} {shown_value(options)}")
     sentences = _annotated(sentences)
     if not sentences:
         raise FormatError("a lattice needs at least one sentence")
