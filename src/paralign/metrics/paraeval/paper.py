@@ -498,7 +498,12 @@ def prepared_for(
     check_hypotheses(hypotheses)
     prepared = references if isinstance(references, PreparedReferences) else prepare(references)
     if len(hypotheses) != len(prepared):
-        raise MismatchError(f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        hint = ""
+        if not isinstance(references, PreparedReferences) and len(references) == len(hypotheses):
+            hint = (" (references are streams, as sacrebleu takes them: references[k][i] is stream k's "
+                    "reference for segment i; one list of references per segment is transposed by "
+                    "list(zip(*references)))")
+        raise MismatchError(f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments{hint}")
     return prepared
 
 
