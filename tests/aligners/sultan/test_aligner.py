@@ -491,3 +491,10 @@ def test_with_params_names_an_unknown_option_as_the_constructor_does() -> None:
     with pytest.raises(ConfigurationError, match="unknown aligner option: .*'nope'"):
         Aligner().with_params(nope=1)
     assert Aligner().with_params(w=0.5).config.w == 0.5
+
+
+def test_repr_shows_the_similarity_source_and_the_options_changed() -> None:
+    """It was the default object repr (<paralign.aligners.sultan.aligner.Aligner object at 0x...>)."""
+    assert repr(Aligner()) == "Aligner()"
+    assert repr(Aligner("wordnet", w=0.5)) == "Aligner('wordnet', w=0.5)"
+    assert repr(Aligner().with_params(ppdb_sim=0.8)) == "Aligner(ppdb_sim=0.8)"

@@ -12,7 +12,7 @@ the per-sentence index (:mod:`.prepared`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +103,15 @@ class Aligner:
             return state  # a similarity source given as an object travels as it is
         state.update(_related=None, _sim_cache={}, _forms=None)
         return state
+
+    def __repr__(self) -> str:
+        """The word-similarity source unless PPDB and the options that differ from the defaults:
+        ``Aligner('wordnet', w=0.5)``, ``Aligner()`` for the default aligner."""
+        default = AlignerConfig()
+        parts = [] if self._similarity_spec == "ppdb" else [repr(self._similarity_spec)]
+        parts += [f"{f.name}={getattr(self.config, f.name)!r}" for f in fields(AlignerConfig)
+                  if getattr(self.config, f.name) != getattr(default, f.name)]
+        return f"Aligner({', '.join(parts)})"
 
     # -- configuration --------------------------------------------------------------------------
     def with_params(self, **changes: Any) -> Aligner:
