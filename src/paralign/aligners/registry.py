@@ -102,7 +102,7 @@ def resolve_aligner(aligner: AlignFunction | str | None) -> AlignFunction | None
     if isinstance(aligner, str):
         name, _, preset = aligner.partition(":")
         return get_aligner(name, preset or "default")
-    raise InputTypeError(f"aligner must be an alignment function (get_aligner) or a name, "
+    raise InputTypeError(f"aligner must be an alignment function (get_aligner, an Aligner) or a name, "
                          f"not {type(aligner).__name__}")
 
 

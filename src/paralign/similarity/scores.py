@@ -116,8 +116,9 @@ def similarity_many(
     """Similarity of many pairs (texts, token lists or Sentences): a :class:`SimilarityBatch` of
     scores in input order, None for a pair that could not be scored (an empty sentence, a
     failed annotation), each such pair in its ``failures``. `aligner` is an alignment function
-    (:func:`paralign.get_aligner`) or its name (``"exact"``, ``"sultan:paraphrase"``); None is
-    the Sultan aligner with default options."""
+    (:func:`paralign.get_aligner`, or an ``Aligner`` object with options of its own) or its name
+    (``"exact"``, ``"sultan:paraphrase"``); None is the Sultan aligner with default options.
+    Missing data or a setup mistake (:data:`~paralign.errors.SETUP_ERRORS`) stops the batch."""
     aligner = resolve_aligner(aligner)
     sig = make_signal(signal)
     if needs_fit(sig):  # fail before the expensive alignment
