@@ -204,3 +204,27 @@ def test_confidences_are_read_only_and_survive_pickling_and_transposing() -> Non
         copy.confidence[(0, 0)] = 1.0  # type: ignore[index]
     assert a.transpose().confidence == {(0, 0): 0.9, (2, 1): 0.4}
     assert pickle.loads(pickle.dumps(Alignment.from_links([(0, 1)]))).confidence is None
+
+
+def test_json_round_trip_keeps_the_confidences() -> None:
+    """to_json dropped an aligner's confidences (the contextual preset's), so an alignment saved
+    as JSON and read back had none; lexical alignments (no confidence) write the same two keys."""
+    a = Alignment(frozenset({(0, 0), (1, 2)}), frozenset({(2, 2)}), {(0, 0): 0.9, (1, 2): 0.55})
+    data = json.loads(json.dumps(a.to_json()))
+    assert data["confidence"] == [[0, 0, 0.9], [1, 2, 0.55]]
+    back = Alignment.from_json(data)
+    assert back == a and dict(back.confidence) == {(0, 0): 0.9, (1, 2): 0.55}
+    assert set(Alignment.from_pharaoh("0-0").to_json()) == {"sure", "possible"}
+    assert Alignment.from_json({"sure": [[0, 0]]}).confidence is None
+    for bad in ([[0, 0, 1.5]], [[0, 0, "x"]], [[0, 0]], [[-1, 0, 0.5]]):
+        with pytest.raises(FormatError, match="f.json:2: malformed alignment JSON"):
+            Alignment.from_json({"sure": [[0, 0]], "confidence": bad}, source="f.json", line=2)
+
+
+def test_symmetrize_given_pharaoh_text_says_how_to_parse_it() -> None:
+    """symmetrize("0-0 1-1", ...) was a bare "not enough values to unpack (expected 2, got 1)"."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"not Pharaoh text: Alignment.from_pharaoh\(text\).sure"):
+        symmetrize("0-0 1-1", [(0, 0)])  # type: ignore[arg-type]
+    assert symmetrize(Alignment.from_pharaoh("0-0 1-1").sure, [(0, 0)], "intersection") == {(0, 0)}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +54,50 @@ def test_dir_lists_every_public_name_lazy_ones_included() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+ROOT = Path(paralign.__file__).resolve().parents[2]
+PACKAGE = ROOT / "src" / "paralign"
+
+
+def test_every_data_file_of_the_package_is_shipped_in_the_wheel() -> None:
+    """Each non-Python file under src/paralign/ is matched by a package-data glob of
+    pyproject.toml (setuptools' glob, where * stops at a slash), so an installed wheel has it."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["paralign"]
+    shipped = {path for pattern in patterns for path in PACKAGE.glob(pattern) if path.is_file()}
+    data = {path for path in PACKAGE.rglob("*")
+            if path.is_file() and path.suffix not in {".py", ".pyc"} and "__pycache__" not in path.parts}
+    assert data - shipped == set()
+
+
+def test_the_demo_runs_from_its_copy_inside_the_package() -> None:
+    """`paralign demo` from an installed wheel was 'demo gold not found (run from a source
+    checkout ...)': its pairs were read from examples/demo/, which a wheel does not hold. It
+    reads the copy in paralign/data/demo/, which must stay the same as examples/demo/."""
+    from paralign.cli.demo import DEMO_DIR
+
+    assert DEMO_DIR.resolve().is_relative_to(PACKAGE)
+    for name in ("gold.jsonl", "pairs.tsv"):
+        assert (DEMO_DIR / name).read_bytes() == (ROOT / "examples" / "demo" / name).read_bytes(), (
+            f"examples/demo/{name} and src/paralign/data/demo/{name} differ: copy the one you changed")
+
+
+def test_every_public_function_and_method_has_a_docstring() -> None:
+    """help(paralign.X) says what each public name and method does (six methods had none)."""
+    import inspect
+
+    missing = []
+    for name in paralign.__all__:
+        value = getattr(paralign, name)
+        if callable(value) and not inspect.getdoc(value):
+            missing.append(name)
+        if not inspect.isclass(value) or issubclass(value, BaseException):
+            continue
+        for attr, member in vars(value).items():
+            if attr.startswith("_") and attr != "__call__":
+                continue
+            function = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+            if callable(function) and not inspect.getdoc(function):
+                missing.append(f"{name}.{attr}")
+    assert missing == []

@@ -149,3 +149,52 @@ def test_only_cnn_pipelines_are_imported_without_torch() -> None:
         assert TORCH_FREE_MODELS.fullmatch(name), name
     for name in ("en_core_web_trf", "/models/my_pipeline", "en_core_web_sm_trf", ""):
         assert not TORCH_FREE_MODELS.fullmatch(name), name
+
+
+def test_numpy_strings_are_annotated_as_str(nlp_annotator: Annotator) -> None:
+    """A text or token from a numpy array is a ``numpy.str_`` (a str subclass), which spaCy's
+    tokenizer refused with a bare TypeError ("expected str, got numpy.str_"): annotate,
+    similarity, align and build_lattice all failed on sentences read from an array."""
+    np = pytest.importorskip("numpy")
+    texts = np.array(["The cat sat on the mat.", "Dogs bark."])
+    batch = annotate_many(texts, nlp_annotator)
+    assert batch == annotate_many(["The cat sat on the mat.", "Dogs bark."], nlp_annotator)
+    assert all(type(t) is str for s in batch for t in s.tokens)
+    tokens = nlp_annotator(list(np.array(["New York", "is", "big"])))
+    assert tokens.tokens == ("New York", "is", "big") and all(type(t) is str for t in tokens.tokens)
+
+
+@pytest.mark.parametrize("items", ["The cat sat.", None, 5])
+def test_a_batch_that_is_one_text_or_not_a_list_is_named(nlp_annotator: Annotator, items) -> None:
+    """annotate_many("The cat sat.") annotated each character as a sentence (12 Sentences);
+    None was "'NoneType' object is not iterable"."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="a batch of sentences must be a list of texts or token lists"):
+        annotate_many(items, nlp_annotator)
+
+
+def test_the_aligners_batch_annotation_refuses_one_text(nlp_annotator: Annotator) -> None:
+    """Aligner.annotate("a text") gave one Sentence per character."""
+    from paralign import Aligner
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="annotate\\(\\) takes one sentence"):
+        Aligner(annotator=nlp_annotator).annotate("The cat sat.")
+
+
+def test_an_annotator_that_is_not_one_is_named() -> None:
+    """annotate(text, "en_core_web_sm") was "'str' object is not callable"; Aligner(annotator=...)
+    an AttributeError at the first pair, and similarity(annotator=...) every pair failed with it."""
+    import paralign
+    from paralign.errors import InputTypeError
+
+    shown = r"annotator must be a paralign.Annotator or None, not str 'en_core_web_sm' \(paralign.Annotator\('en_core_web_sm'\)"
+    with pytest.raises(InputTypeError, match=shown):
+        paralign.annotate("The cat sat.", "en_core_web_sm")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match=shown):
+        annotate_many(["The cat sat."], "en_core_web_sm")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match=shown):
+        paralign.Aligner(annotator="en_core_web_sm")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="annotator must be a paralign.Annotator or None, not int 3$"):
+        paralign.similarity("a cat", "a dog", annotator=3)  # type: ignore[arg-type]

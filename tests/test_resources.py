@@ -85,3 +85,37 @@ def test_import_leaves_the_environment_alone_and_resources_still_find_shared_dat
         pytest.skip("no nltk_data folder under PARALIGN_DATA")
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120, check=True)
     assert done.stdout.split() == ["None", "127", "None"]
+
+
+ZIPPED = """
+import json, sys
+from paralign import resources
+out = {}
+for name in ("stopwords", "ppdb_pairs"):
+    try:
+        out[name] = len(getattr(resources, name)())
+    except Exception as exc:
+        out[name] = [type(exc).__name__, str(exc)]
+print(json.dumps(out))
+"""
+
+
+def test_zipped_nltk_data_is_read_or_named(tmp_path: Path, data: Path) -> None:
+    """NLTK data kept as zips (corpora/stopwords.zip, misc/mwa_ppdb.zip), as nltk finds them:
+    the stop words were a bare NotADirectoryError ('.../stopwords.zip/stopwords/english'); they
+    are read from the zip, and the PPDB file, opened by path, is a ResourceMissingError saying
+    to unzip it."""
+    import zipfile
+
+    source = data / "nltk_data"
+    for folder, member in (("corpora", "stopwords/english"), ("misc", "mwa_ppdb/" + Path(resources.PPDB_FILE).name)):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        with zipfile.ZipFile(tmp_path / folder / (member.split("/")[0] + ".zip"), "w") as archive:
+            archive.write(source / folder / member, member)
+    env = {**os.environ, "NLTK_DATA": str(tmp_path), "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", ZIPPED], env=env, capture_output=True, text=True,
+                          timeout=120, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["stopwords"] == 127
+    kind, message = result["ppdb_pairs"]
+    assert kind == "ResourceMissingError" and "found only inside a zip" in message and "unzip" in message

@@ -135,3 +135,28 @@ def test_a_token_view_outside_its_sentence_is_refused_when_made() -> None:
     with pytest.raises(TokenIndexError):
         Token(s, -1)
     assert Token(s, 1).text == "b" and s[-1].text == "b"
+
+
+def test_a_slice_gives_its_tokens_and_a_wrong_index_is_named() -> None:
+    """sentence[1:3] was "'<=' not supported between instances of 'int' and 'slice'" and
+    sentence['x'] the same kind of error from inside the bounds check."""
+    import numpy as np
+
+    from paralign.errors import InputTypeError
+
+    s = example()
+    assert [t.text for t in s[1:3]] == ["visited", "Paris"]
+    assert [t.text for t in s[::-1]] == [".", "Paris", "visited", "Obama"] and s[9:] == ()
+    assert s[np.int64(2)] == s[2] and s[np.int64(2)].i == 2 and type(s[np.int64(2)].i) is int
+    with pytest.raises(InputTypeError, match="indexed by an int or a slice, not str 'x'"):
+        s["x"]  # type: ignore[call-overload]
+    with pytest.raises(InputTypeError, match="not float 1.0"):
+        s[1.0]  # type: ignore[call-overload]
+
+
+def test_tokens_that_are_not_a_list_are_named() -> None:
+    """Sentence(None) was "'NoneType' object is not iterable"."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="Sentence takes a list of tokens, not NoneType None"):
+        Sentence(None)  # type: ignore[arg-type]

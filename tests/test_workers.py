@@ -140,3 +140,18 @@ def test_run_chunks_runs_here_in_chunks_of_64_by_default() -> None:
                          progress=sizes.append)
     assert results == [x * 2 for x in range(130)]
     assert sizes == [64, 64, 2]
+
+
+def _data_missing(chunk: list[int]) -> list[int]:
+    from paralign.errors import ResourceMissingError
+
+    raise ResourceMissingError("WordNet not found: set NLTK_DATA")
+
+
+def test_missing_data_on_a_worker_stops_the_job(batch_on_dask) -> None:
+    """A worker without the data (NLTK_DATA unset there) reported every chunk failed
+    ("worker failed: ResourceMissingError ..."); it stops the job, as a ConfigurationError does."""
+    from paralign.errors import ResourceMissingError
+
+    with pytest.raises(ResourceMissingError, match="WordNet not found"):
+        run_chunks(_data_missing, range(8), _failed, workers=1, chunk_size=2, progress=None)

@@ -37,6 +37,13 @@ def _links(items: Iterable[Iterable[int]]) -> frozenset[Link]:
     return frozenset(out)
 
 
+def _confidence(value: object) -> float:
+    """A link's confidence as read from JSON: a number in [0, 1] (ValueError otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"a link's confidence must be a number in [0, 1], got {value!r}")
+    return float(value)
+
+
 @dataclass(frozen=True, slots=True)
 class Alignment:
     """Sure links and possible links (i in source, j in target, 0-based); sure ⊆ possible.
@@ -164,17 +171,26 @@ class Alignment:
             (sure if match.group(2) == "-" else possible).add(link)
         return cls(frozenset(sure), frozenset(possible))
 
-    def to_json(self) -> dict[str, list[list[int]]]:
-        """Sorted `[i, j]` lists: `sure`, and `possible` with only the possible-only links."""
-        return {"sure": sorted(map(list, self.sure)), "possible": sorted(map(list, self.possible_only))}
+    def to_json(self) -> dict[str, list[list[int]] | list[list[float]]]:
+        """Sorted `[i, j]` lists: `sure`, and `possible` with only the possible-only links; with
+        an aligner's confidences, `confidence` as sorted `[i, j, c]` lists (read back by
+        :meth:`from_json`)."""
+        data: dict[str, Any] = {"sure": sorted(map(list, self.sure)), "possible": sorted(map(list, self.possible_only))}
+        if self.confidence is not None:
+            data["confidence"] = [[i, j, c] for (i, j), c in sorted(self.confidence.items())]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str, *, source: str | None = None, line: int | None = None) -> Alignment:
-        """From {"sure": [[i,j],...], "possible": [[i,j],...]} (possible may include the sure links)."""
+        """From {"sure": [[i,j],...], "possible": [[i,j],...]} (possible may include the sure
+        links) and, when present, "confidence": [[i,j,c],...]."""
         try:
             if isinstance(data, str):
                 data = json.loads(data)
-            return cls(_links(data.get("sure", ())), _links(data.get("possible", ())))
+            confidence = data.get("confidence")
+            if confidence is not None:
+                confidence = {link: _confidence(c) for *pair, c in confidence for link in _links([pair])}
+            return cls(_links(data.get("sure", ())), _links(data.get("possible", ())), confidence)
         except (AttributeError, TypeError, ValueError) as exc:  # JSONDecodeError is a ValueError
             raise FormatError(f"malformed alignment JSON: {exc}", source=source, line=line) from exc
 
@@ -189,6 +205,9 @@ def symmetrize(forward: Iterable[Link], backward: Iterable[Link], method: str = 
 
     Methods: intersection, union, grow-diag, grow-diag-final, grow-diag-final-and.
     """
+    if isinstance(forward, str) or isinstance(backward, str):
+        raise InputTypeError("symmetrize takes two sets of (i, j) links, not Pharaoh text: "
+                             "Alignment.from_pharaoh(text).sure gives the links of a line")
     e2f, f2e = frozenset(forward), frozenset(backward)
     inter, union = e2f & f2e, e2f | f2e
     if method == "intersection":

@@ -120,6 +120,12 @@ def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:
     return f"invalid JSON (column {exc.colno + shift}): {reason}"
 
 
+#: Errors of the setup, not of one item (an option's value, a missing extra, data that is not
+#: installed): every item would fail the same way, so a batch stops on them instead of
+#: reporting each item failed.
+SETUP_ERRORS: tuple[type[ParalignError], ...] = (ConfigurationError, ResourceMissingError)
+
+
 class ClusterStalledError(ParalignError, RuntimeError):
     """A Dask job cannot go on: every worker has stayed paused at its memory limit (or none is
     left); the message says which limit to raise."""
@@ -180,3 +186,15 @@ def check_pairs(pairs: object) -> list:
         if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
             raise InputTypeError(f"pairs: item {number} is {shown_value(item)}, not a (source, target) pair")
     return items
+
+
+def listed(items: object, what: str) -> list:
+    """`items` as a list, read once: a function that goes over its argument twice (checks, then
+    work) would find a generator or ``zip`` used up by the first reading. One str or a
+    non-iterable is an InputTypeError saying `what` it must be (e.g. ``pairs must be a list of
+    (sentence1, sentence2, gold) triples``)."""
+    from collections.abc import Iterable
+
+    if isinstance(items, str) or not isinstance(items, Iterable):
+        raise InputTypeError(f"{what}, not {type(items).__name__} {shown_value(items)}")
+    return list(items)

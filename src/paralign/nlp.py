@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .errors import ConfigurationError, InputTypeError, ResourceMissingError
+from .errors import ConfigurationError, InputTypeError, ResourceMissingError, shown_value
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
 from .settings import spacy_model_names
 
@@ -169,6 +169,18 @@ def check_text_or_tokens(item: object) -> None:
     raise InputTypeError(f"a sentence is a text (str) or a token list (list of str), not {what}")
 
 
+def check_many(items: object) -> None:
+    """InputTypeError unless `items` can be a batch of sentences: not one text, token list or
+    Sentence (whose characters or words would silently become the sentences), not None or
+    another non-iterable; each item is checked as it is read (:func:`check_text_or_tokens`)."""
+    if isinstance(items, str | Sentence):
+        raise InputTypeError(f"a batch of sentences must be a list of texts or token lists, not one "
+                             f"{type(items).__name__} ({shown_value(items)}): annotate() takes one sentence")
+    if not isinstance(items, Iterable):
+        raise InputTypeError("a batch of sentences must be a list of texts or token lists, not "
+                             f"{type(items).__name__} {shown_value(items)}")
+
+
 class Annotator:
     """Annotates text with a spaCy pipeline loaded on first use.
 
@@ -208,6 +220,7 @@ class Annotator:
         """
         if isinstance(n_process, bool) or not isinstance(n_process, int) or n_process < 1:
             raise ConfigurationError(f"n_process must be at least 1, got {n_process!r}")
+        check_many(items)
         originals: list[str | Sequence[str] | None] = []
 
         def docs() -> Iterator[Doc | str]:
@@ -216,11 +229,12 @@ class Annotator:
                 if isinstance(item, Sentence):  # annotated again from its tokens
                     item = item.tokens
                 if isinstance(item, str):
+                    item = str(item)  # a str subclass (numpy.str_ from an array) is refused by spaCy
                     text = ascii_apostrophes(item)
                     originals.append(item if text != item else None)
                     yield text
                 else:
-                    originals.append(list(item))
+                    originals.append([str(w) for w in item])
                     yield self._to_doc(item)
 
         for k, doc in enumerate(self.nlp.pipe(docs(), batch_size=self.batch_size, n_process=n_process)):
@@ -232,6 +246,16 @@ class Annotator:
                 sentence = replace(sentence, tokens=tuple(given))
             originals[k] = None
             yield sentence
+
+
+def check_annotator(value: object) -> None:
+    """InputTypeError unless `value` is an :class:`Annotator` (or anything with its ``pipe`` and
+    call) or None (the default one): a spaCy model's name is named, with the call that makes an
+    annotator of it, instead of "'str' object is not callable" at the first sentence."""
+    if value is not None and not (callable(value) and callable(getattr(value, "pipe", None))):
+        hint = f" (paralign.Annotator({value!r}) annotates with that spaCy model)" if isinstance(value, str) else ""
+        raise InputTypeError(f"annotator must be a paralign.Annotator or None, not {type(value).__name__} "
+                             f"{shown_value(value)}{hint}")
 
 
 _default: Annotator | None = None
@@ -247,6 +271,7 @@ def default_annotator() -> Annotator:
 
 def annotate(item: TextOrTokens, annotator: Annotator | None = None) -> Sentence:
     """Annotate one text (tokenised by spaCy) or token list (kept exactly)."""
+    check_annotator(annotator)
     return (annotator or default_annotator())(item)
 
 
@@ -254,4 +279,5 @@ def annotate_many(
     items: Iterable[TextOrTokens], annotator: Annotator | None = None, n_process: int = 1
 ) -> list[Sentence]:
     """Annotate many texts or token lists in batches through nlp.pipe."""
+    check_annotator(annotator)
     return list((annotator or default_annotator()).pipe(items, n_process=n_process))

@@ -41,10 +41,12 @@ class PhrasePair:
 
     @property
     def source_length(self) -> int:
+        """Number of source tokens in the pair."""
         return self.source_span[1] - self.source_span[0]
 
     @property
     def target_length(self) -> int:
+        """Number of target tokens in the pair."""
         return self.target_span[1] - self.target_span[0]
 
     @property
@@ -54,6 +56,7 @@ class PhrasePair:
 
     @property
     def spans(self) -> SpanPair:
+        """(source start, source end, target start, target end), the ends exclusive."""
         return (*self.source_span, *self.target_span)  # type: ignore[return-value]
 
 

@@ -6,7 +6,7 @@ import functools
 import re
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import ResourceMissingError
 from .settings import configure_nltk_data
@@ -51,25 +51,49 @@ def _nltk_dirs() -> list[Path]:
     return dirs
 
 
-def _find(resource: str, package: str, what: str) -> Path:
+def _pointer(resource: str, package: str, what: str) -> tuple[Path | None, Any]:
+    """Where `resource` is: (its file, None) when a quick walk of the data folders finds it,
+    else (None, nltk's path pointer), which may point inside a zip such as corpora/stopwords.zip."""
     for folder in _nltk_dirs():
         if (folder / resource).exists():
-            return folder / resource
+            return folder / resource, None
     configure_nltk_data()  # not found by the quick walk: ask nltk itself
     import nltk.data
 
     try:
-        return Path(str(nltk.data.find(resource)))
+        return None, nltk.data.find(resource)
     except LookupError as exc:
         raise _missing(what, package) from exc
 
 
+def _find(resource: str, package: str, what: str) -> Path:
+    """`resource` as a file on disk; one nltk finds only inside a zip is a ResourceMissingError
+    saying to unzip it (it was a bare NotADirectoryError at the first read)."""
+    path, pointer = _pointer(resource, package, what)
+    if path is None:
+        path = Path(str(pointer))
+        if not path.is_file():
+            raise ResourceMissingError(f"{what}: found only inside a zip ({path}); unzip the NLTK "
+                                       f"'{package}' data where it is")
+    return path
+
+
+def _read_text(resource: str, package: str, what: str) -> str:
+    """The text of `resource`, from a data folder or from inside the zip nltk keeps it in."""
+    path, pointer = _pointer(resource, package, what)
+    if path is not None:
+        return path.read_text(encoding="utf-8")
+    with pointer.open() as stream:
+        data = stream.read()
+    return data.decode("utf-8") if isinstance(data, bytes) else data
+
+
 @functools.cache
 def stopwords() -> frozenset[str]:
-    """NLTK's English stop-word list (the 127-word list of 2014 in the shipped data)."""
+    """NLTK's English stop-word list (the 127-word list of 2014 in the shipped data), from the
+    NLTK data folder or its corpora/stopwords.zip."""
     with _lock:
-        path = _find("corpora/stopwords/english", "stopwords", "NLTK stop words")
-        words = path.read_text(encoding="utf-8").split()
+        words = _read_text("corpora/stopwords/english", "stopwords", "NLTK stop words").split()
         return frozenset(w.strip().lower() for w in words if w.strip())
 
 

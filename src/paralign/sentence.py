@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from .errors import (
     FormatError,
@@ -122,6 +124,9 @@ class Sentence:
         if isinstance(self.tokens, str):  # its characters would become the tokens
             raise InputTypeError(f"Sentence takes a list of tokens, not one str ({self.tokens[:40]!r}):"
                                  " paralign.annotate(text) tokenises a text")
+        if not isinstance(self.tokens, Iterable):
+            raise InputTypeError(f"Sentence takes a list of tokens, not {type(self.tokens).__name__} "
+                                 f"{shown_value(self.tokens)}")
         object.__setattr__(self, "tokens", tuple(self.tokens))  # lists would break hashing
         object.__setattr__(self, "entities", tuple(self.entities))
         n = len(self.tokens)
@@ -160,10 +165,25 @@ class Sentence:
     def __len__(self) -> int:
         return len(self.tokens)
 
-    def __getitem__(self, i: int) -> Token:
-        if not -len(self.tokens) <= i < len(self.tokens):
-            raise TokenIndexError(f"token {i} outside a {len(self.tokens)}-token sentence")
-        return Token(self, i % len(self.tokens))
+    @overload
+    def __getitem__(self, i: int) -> Token: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Token, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Token | tuple[Token, ...]:
+        """Token `i` (negative counts from the end), or a tuple of the tokens of a slice."""
+        n = len(self.tokens)
+        if isinstance(i, slice):
+            return tuple(Token(self, k) for k in range(*i.indices(n)))
+        try:
+            i = operator.index(i)  # an int, or numpy's integers
+        except TypeError:
+            raise InputTypeError(f"a sentence is indexed by an int or a slice, not {type(i).__name__} "
+                                 f"{shown_value(i)}") from None
+        if not -n <= i < n:
+            raise TokenIndexError(f"token {i} outside a {n}-token sentence")
+        return Token(self, i % n)
 
     def __iter__(self) -> Iterator[Token]:
         return (Token(self, i) for i in range(len(self.tokens)))

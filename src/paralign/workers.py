@@ -40,7 +40,7 @@ from contextvars import ContextVar
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import ClusterStalledError, ConfigurationError, ParalignError
+from .errors import SETUP_ERRORS, ClusterStalledError, ConfigurationError, ParalignError
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
@@ -133,8 +133,8 @@ def iter_chunk_results(
 
     On a cluster `task` must be picklable (a module-level function or a ``functools.partial`` of
     one); at most ``IN_FLIGHT_PER_WORKER`` chunks per worker are read ahead. A chunk whose task
-    raised or whose worker died becomes ``worker_failed(chunk, why)``; a ConfigurationError (a
-    caller's mistake) propagates. In-process, `task`'s exceptions propagate as they are."""
+    raised or whose worker died becomes ``worker_failed(chunk, why)``; a setup error (errors.SETUP_ERRORS: a
+    caller's mistake, missing data) propagates. In-process, `task`'s exceptions propagate as they are."""
     if workers < 1:
         raise ConfigurationError(f"workers must be at least 1, got {workers}")
     state = _active.get()
@@ -231,7 +231,7 @@ def _collect(client: Client, chunk: list[_I], future: Any, worker_failed: Callab
 
     try:
         return result(client, future)
-    except (ConfigurationError, ClusterStalledError):
+    except (*SETUP_ERRORS, ClusterStalledError):
         raise
     except Exception as exc:  # noqa: BLE001 - a task raised or its worker died: report the chunk
         from distributed import KilledWorker

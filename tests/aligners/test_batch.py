@@ -53,3 +53,25 @@ def test_an_item_that_is_not_a_pair_is_named(pairs, message) -> None:
     """It was an IndexError (similarity_many) or zip()'s ValueError from inside the batch."""
     with pytest.raises(InputTypeError, match=message):
         align_pairs(pairs, aligner=exact_match_aligner, annotator=_Plain())
+
+
+def _no_stop_words(source, target):
+    from paralign.errors import ResourceMissingError
+
+    raise ResourceMissingError("NLTK stop words not found: set NLTK_DATA")
+
+
+def test_missing_data_stops_the_batch_instead_of_failing_every_pair() -> None:
+    """Without NLTK data every pair failed on its own ("alignment failed: ResourceMissingError:
+    ..."): similarity_many gave all None, and evaluate-sts reported 0 pairs with exit status 0.
+    An error of the setup (SETUP_ERRORS) now stops the batch, as the single-pair call does."""
+    from paralign import similarity, similarity_many
+    from paralign.errors import ResourceMissingError
+
+    pairs = [(["a", "cat"], ["a", "cat"]), (["a", "dog"], ["the", "dog"])]
+    with pytest.raises(ResourceMissingError, match="NLTK stop words not found"):
+        align_pairs(pairs, aligner=_no_stop_words)
+    with pytest.raises(ResourceMissingError, match="NLTK stop words not found"):
+        similarity_many(pairs, aligner=_no_stop_words)
+    with pytest.raises(ResourceMissingError, match="NLTK stop words not found"):
+        similarity(*pairs[0], aligner=_no_stop_words)

@@ -436,3 +436,21 @@ def test_build_lattice_takes_texts_and_token_lists_and_names_a_wrong_argument() 
         build_lattice("a sentence")  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="got int"):
         build_lattice([3, 4])  # type: ignore[list-item]
+
+
+def test_build_lattice_takes_a_generator_of_sentences() -> None:
+    """The group was read twice, so a generator of two sentences was 'a lattice needs at least
+    one sentence' (its first reading used it up)."""
+    from paralign import build_lattice
+
+    texts = ["The cat sat on the mat .", "A cat was sitting on the mat ."]
+    assert build_lattice(t for t in texts) == build_lattice(texts)
+
+
+def test_options_that_are_not_lattice_options_are_named() -> None:
+    """build_lattice(group, options="msa") was "'str' object has no attribute 'lowercase'"."""
+    from paralign import build_lattice
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"options must be a LatticeOptions .*, not str 'msa'"):
+        build_lattice(["a cat", "the cat"], options="msa")  # type: ignore[arg-type]

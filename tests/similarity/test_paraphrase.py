@@ -33,3 +33,15 @@ def test_labels_one_and_zero_are_true_and_false() -> None:
     result = evaluate_paraphrase([("a cat", "a cat", 1), ("b c", "d e", 0)], [("a cat", "a cat", 1)],
                                  classifier="signal", aligner="exact")
     assert result.test.tp == 1
+
+
+def test_zips_and_generators_of_triples_are_read_once() -> None:
+    """The triples were read twice (labels, then pairs), so a generator or zip gave "zip()
+    argument 2 is longer than argument 1" (a bare ValueError)."""
+    from paralign.errors import InputTypeError
+
+    expected = evaluate_paraphrase(GOOD, GOOD, classifier="signal", aligner="exact")
+    assert evaluate_paraphrase((t for t in GOOD), zip(*zip(*GOOD, strict=True), strict=True),
+                               classifier="signal", aligner="exact") == expected
+    with pytest.raises(InputTypeError, match="test must be a list of .s1, s2, is_paraphrase. triples, not str"):
+        evaluate_paraphrase(GOOD, "a b", classifier="signal", aligner="exact")  # type: ignore[arg-type]

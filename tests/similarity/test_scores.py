@@ -37,5 +37,5 @@ def test_an_aligner_may_be_given_by_name() -> None:
         similarity_many(pairs, aligner="nosuch")
     with pytest.raises(ConfigurationError, match="unknown aligner preset 'nosuch'"):
         similarity_many(pairs, aligner="sultan:nosuch")
-    with pytest.raises(InputTypeError, match="aligner must be an alignment function .get_aligner. or a name, not int"):
+    with pytest.raises(InputTypeError, match="aligner must be an alignment function .get_aligner, an Aligner. or a name, not int"):
         similarity_many(pairs, aligner=3)

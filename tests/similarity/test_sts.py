@@ -50,3 +50,16 @@ def test_evaluate_sts_refuses_bad_triples_before_aligning(triples, message) -> N
 
     with pytest.raises(FormatError, match=message):
         evaluate_sts(triples, aligner=no_alignment, signal="all-words")
+
+
+def test_evaluate_sts_takes_a_zip_or_generator_of_triples() -> None:
+    """The triples were read twice (gold scores, then pairs), so zip(df.s1, df.s2, df.score) was
+    'MismatchError: 0 scores vs 3 gold values'; None was "'NoneType' object is not iterable"."""
+    from paralign.errors import InputTypeError
+
+    s1, s2, gold = ["a cat sat", "a dog ran", "x y z"], ["a cat sat", "a cat ran", "x q"], [5.0, 2.0, 1.0]
+    expected = evaluate_sts(list(zip(s1, s2, gold, strict=True)), aligner="exact", signal="all-words")
+    assert evaluate_sts(zip(s1, s2, gold, strict=True), aligner="exact", signal="all-words") == expected
+    assert expected.pairs == 3 and expected.pearson is not None
+    with pytest.raises(InputTypeError, match="pairs must be a list of .sentence1, sentence2, gold. triples, not NoneType"):
+        evaluate_sts(None)  # type: ignore[arg-type]

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..corpora.sentence_pairs import InputPair
-from ..errors import check_pairs
-from ..nlp import Annotator, default_annotator
+from ..errors import SETUP_ERRORS, check_pairs
+from ..nlp import Annotator, check_annotator, default_annotator
 from ..sentence import Sentence
 from ..workers import Progress, describe_error, iter_chunk_results, run_chunks
 from .registry import default_aligner
@@ -57,10 +57,14 @@ def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentenc
     try:
         for k, sentence in zip(todo, annotator.pipe([texts[k] for k in todo]), strict=True):  # type: ignore[misc]
             out[k] = sentence
+    except SETUP_ERRORS:
+        raise  # no spaCy model, say: every text would fail
     except Exception:  # noqa: BLE001 - retry one by one so one bad text does not sink the chunk
         for k in todo:
             try:
                 out[k] = annotator(texts[k])  # type: ignore[arg-type]
+            except SETUP_ERRORS:
+                raise
             except Exception as exc:  # noqa: BLE001
                 out[k] = f"annotation failed: {describe_error(exc)}"
     return out
@@ -97,6 +101,8 @@ def _align_chunk(
             continue
         try:
             results.append(AlignedSentences(s, t, align(s, t)))
+        except SETUP_ERRORS:
+            raise  # missing NLTK data or extra, say: every pair would fail, and each say so
         except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
             results.append(f"alignment failed: {describe_error(exc)}")
     return results
@@ -120,6 +126,7 @@ def align_pairs(
     empty sentence (no words: ``empty target sentence``), as the command line reports it.
     An item that is not a (source, target) pair is an InputTypeError naming it.
     """
+    check_annotator(annotator)
     results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator),
         check_pairs(pairs),
@@ -147,16 +154,22 @@ def _align_input_chunk(aligner: Aligner, chunk: list[InputPair]) -> list[InputRe
         flat = [x for k in good for x in (chunk[k].source, chunk[k].target)]
         sentences = aligner.annotate(flat)  # type: ignore[arg-type]
         annotated = dict(zip(good, zip(sentences[0::2], sentences[1::2], strict=True), strict=True))
+    except SETUP_ERRORS:
+        raise
     except Exception:  # noqa: BLE001 - annotate one by one so one bad pair does not sink the chunk
         annotated = {}
         for k in good:
             try:
                 annotated[k] = tuple(aligner.annotate([chunk[k].source, chunk[k].target]))  # type: ignore[list-item]
+            except SETUP_ERRORS:
+                raise
             except Exception as exc:  # noqa: BLE001
                 out[k] = _failed(chunk[k], f"annotation failed: {describe_error(exc)}")
     for k, (source, target) in annotated.items():
         try:
             out[k] = (chunk[k], source, target, aligner.align_sentences(source, target))
+        except SETUP_ERRORS:
+            raise
         except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
             out[k] = _failed(chunk[k], f"alignment failed: {describe_error(exc)}")
     return out

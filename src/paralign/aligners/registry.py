@@ -11,6 +11,7 @@ or their options (:mod:`paralign.aligners.sultan`'s presets).
 from __future__ import annotations
 
 import functools
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -101,7 +102,7 @@ def resolve_aligner(aligner: AlignFunction | str | None) -> AlignFunction | None
     if isinstance(aligner, str):
         name, _, preset = aligner.partition(":")
         return get_aligner(name, preset or "default")
-    raise InputTypeError(f"aligner must be an alignment function (get_aligner) or a name, "
+    raise InputTypeError(f"aligner must be an alignment function (get_aligner, an Aligner) or a name, "
                          f"not {type(aligner).__name__}")
 
 
@@ -113,7 +114,23 @@ def aligner_label(aligner: AlignFunction | None) -> str:
         return f"sultan:{aligner.preset}"
     if aligner is exact_match_aligner:
         return "exact"
+    preset = _preset_of(getattr(aligner, "__self__", aligner))  # an Aligner, or its bound method
+    if preset is not None:
+        return f"sultan:{preset}"
     return getattr(aligner, "__qualname__", type(aligner).__name__)
+
+
+def _preset_of(aligner: object) -> str | None:
+    """The preset a Sultan ``Aligner`` is exactly (its options and word similarity those
+    ``get_aligner("sultan", preset)`` builds), else None."""
+    module = sys.modules.get("paralign.aligners.sultan.aligner")  # no Aligner exists unless loaded
+    if module is None or type(aligner) is not module.Aligner or aligner.similarity_spec != "ppdb":
+        return None
+    from .sultan import AlignerConfig, preset_options
+    from .sultan.options import NEURAL_PRESETS, PRESETS
+
+    return next((name for name in PRESETS if name not in NEURAL_PRESETS
+                 and aligner.config == AlignerConfig(**preset_options(name))), None)
 
 
 ALIGNER_NAMES = ("sultan", "contextual", "exact")

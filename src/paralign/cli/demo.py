@@ -24,8 +24,9 @@ from ._common import (
 )
 from ._render import render_scores
 
-#: examples/demo/ of a source checkout (src/paralign/cli/demo.py -> repo root).
-DEMO_DIR = Path(__file__).resolve().parents[3] / "examples" / "demo"
+#: The demo pairs shipped in the package (paralign/data/demo/; a copy of examples/demo/), so the
+#: demo runs from an installed wheel as from a source checkout.
+DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -56,7 +57,7 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
     """:func:`run_demo`'s result, each pair's result and the aligner's signature (for the report)."""
     gold_path = Path(examples) / "gold.jsonl"
     if not gold_path.is_file():
-        raise InputFileError("demo gold not found (run from a source checkout or pass --examples DIR)",
+        raise InputFileError("demo gold not found (pass --examples DIR, a folder holding gold.jsonl)",
                              source=str(gold_path), errno=errno.EISDIR if gold_path.is_dir() else errno.ENOENT)
     items = read_pairs(gold_path, "jsonl")
     if not items:

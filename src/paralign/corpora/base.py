@@ -44,6 +44,7 @@ class AlignedPair:
 
     @property
     def sure(self) -> frozenset[Link]:
+        """The sure links."""
         return self.alignment.sure
 
     @property

@@ -7,10 +7,10 @@ FSA by creating alternative paths at every merged node, then squeeze.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..errors import ConfigurationError, FormatError
+from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from ..nlp import TextOrTokens, default_annotator
 from ..sentence import Sentence
 from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
@@ -84,11 +84,15 @@ def lattice_from_trees(
     return builder.freeze()
 
 
-def build_lattice(sentences: Sequence[Sentence | TextOrTokens], options: LatticeOptions | None = None) -> Lattice:
-    """The lattice of a group of sentences; every sentence (lower-cased when `options.lowercase`)
-    is a path. Edge weights count the sentences using each edge. Sentences may be annotated
-    Sentences, texts or token lists (annotated here with the default annotator)."""
-    options = options or LatticeOptions()
+def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: LatticeOptions | None = None) -> Lattice:
+    """The lattice of a group of sentences (a list or any iterable); every sentence (lower-cased
+    when `options.lowercase`) is a path. Edge weights count the sentences using each edge.
+    Sentences may be annotated Sentences, texts or token lists (annotated here with the default
+    annotator)."""
+    options = LatticeOptions() if options is None else options
+    if not isinstance(options, LatticeOptions):
+        raise InputTypeError(f"options must be a LatticeOptions (paralign.LatticeOptions(method='msa'), ...), "
+                             f"not {type(options).__name__} {shown_value(options)}")
     sentences = _annotated(sentences)
     if not sentences:
         raise FormatError("a lattice needs at least one sentence")
@@ -107,10 +111,11 @@ def build_lattice(sentences: Sequence[Sentence | TextOrTokens], options: Lattice
     return lattice.with_weights(tokens)
 
 
-def _annotated(sentences: Sequence[Sentence | TextOrTokens]) -> list[Sentence]:
+def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
     """The group as Sentences: texts and token lists annotated in one batch, Sentences kept."""
     if isinstance(sentences, str | Sentence):
         raise ConfigurationError("build_lattice takes a group of sentences (a list), not one sentence")
+    sentences = list(sentences)  # read twice below: a generator would be used up by the first
     todo = [s for s in sentences if not isinstance(s, Sentence)]
     for s in todo:
         if not isinstance(s, str) and not (isinstance(s, Sequence) and all(isinstance(w, str) for w in s)):

@@ -451,6 +451,8 @@ class Lattice:
 
     # -- export --------------------------------------------------------------------------------
     def to_dict(self) -> dict:
+        """A JSON-ready record: states, start, end, edges as [from, word, to], weights (read back
+        by :meth:`from_dict`)."""
         return {
             "states": self.n_states,
             "start": self.start,

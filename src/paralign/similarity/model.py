@@ -128,6 +128,7 @@ class LogisticModel:
         return out
 
     def to_dict(self) -> dict:
+        """A JSON-ready record of the fitted model (read back by :meth:`from_dict`)."""
         return {
             "kind": "logistic",
             "l2": self.l2,

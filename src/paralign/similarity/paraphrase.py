@@ -8,7 +8,7 @@ Not for: the scores and features themselves (:mod:`paralign.similarity.signals`,
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,7 +17,7 @@ from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import load_msrp
-from ..errors import ConfigurationError, FormatError
+from ..errors import ConfigurationError, FormatError, listed
 from ..nlp import Annotator
 from .features import (
     CROSS_ENCODER_SETS,
@@ -135,8 +135,8 @@ def paraphrase_from_scores(
 
 
 def evaluate_paraphrase(
-    train: Sequence[tuple[TextLike, TextLike, bool]],
-    test: Sequence[tuple[TextLike, TextLike, bool]],
+    train: Iterable[tuple[TextLike, TextLike, bool]],
+    test: Iterable[tuple[TextLike, TextLike, bool]],
     *,
     classifier: str = DEFAULT_CLASSIFIER,
     signal: str | Signal | None = None,
@@ -174,6 +174,8 @@ def evaluate_paraphrase(
     `rule` defaults to :data:`DEFAULT_THRESHOLD_RULE` otherwise.
     """
     _check_classifier(classifier, signal, feature_set)
+    train = listed(train, "train must be a list of (s1, s2, is_paraphrase) triples")
+    test = listed(test, "test must be a list of (s1, s2, is_paraphrase) triples")
     penalty: float | None = None
     sig: Signal | None = None
     if classifier == "features":

@@ -14,7 +14,7 @@ from typing import TypeVar
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import resolve_aligner
 from ..alignment import AlignedSentences, AlignFunction, Alignment
-from ..errors import ConfigurationError, SimilarityError
+from ..errors import SETUP_ERRORS, ConfigurationError, SimilarityError
 from ..nlp import Annotator
 from ..sentence import Sentence
 from ..workers import describe_error, run_chunks
@@ -47,7 +47,7 @@ def score_aligned(batch: AlignedBatch, signal: str | Signal = DEFAULT_SIGNAL) ->
     if callable(prepare):  # batch work first (sentence vectors): a neural signal encodes in batches
         try:
             prepare(batch.items)
-        except ConfigurationError:
+        except SETUP_ERRORS:
             raise
         except Exception:  # noqa: BLE001 - each pair is then scored (and fails) on its own
             pass
@@ -59,7 +59,8 @@ def _map_chunk(
     function: Callable[[AlignedSentences], _T], items: Sequence[AlignedSentences | None]
 ) -> list[tuple[_T | None, str | None]]:
     """``function`` of each item of one chunk: (value, None), or (None, why) when it raised
-    (worker-safe); a ConfigurationError is a caller's mistake and propagates."""
+    (worker-safe); a setup error (:data:`~paralign.errors.SETUP_ERRORS`: a caller's mistake, missing
+    data) propagates."""
     out: list[tuple[_T | None, str | None]] = []
     for item in items:
         if item is None:
@@ -67,7 +68,7 @@ def _map_chunk(
             continue
         try:
             out.append((function(item), None))
-        except ConfigurationError:
+        except SETUP_ERRORS:
             raise
         except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
             out.append((None, describe_error(exc)))
@@ -115,8 +116,9 @@ def similarity_many(
     """Similarity of many pairs (texts, token lists or Sentences): a :class:`SimilarityBatch` of
     scores in input order, None for a pair that could not be scored (an empty sentence, a
     failed annotation), each such pair in its ``failures``. `aligner` is an alignment function
-    (:func:`paralign.get_aligner`) or its name (``"exact"``, ``"sultan:paraphrase"``); None is
-    the Sultan aligner with default options."""
+    (:func:`paralign.get_aligner`, or an ``Aligner`` object with options of its own) or its name
+    (``"exact"``, ``"sultan:paraphrase"``); None is the Sultan aligner with default options.
+    Missing data or a setup mistake (:data:`~paralign.errors.SETUP_ERRORS`) stops the batch."""
     aligner = resolve_aligner(aligner)
     sig = make_signal(signal)
     if needs_fit(sig):  # fail before the expensive alignment

@@ -7,7 +7,7 @@ Not for: computing the scores (:mod:`paralign.similarity.scores`) or reading STS
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
 from pathlib import Path
@@ -16,7 +16,7 @@ from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
 from ..corpora.sts import StsPair, load_sts
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
 from .hybrid import HybridModel, HybridSignal, aligner_mismatch, default_model, fit_hybrid_files
@@ -100,7 +100,7 @@ def sts_from_scores(
 
 
 def evaluate_sts(
-    pairs: Sequence[tuple[TextLike, TextLike, float]],
+    pairs: Iterable[tuple[TextLike, TextLike, float]],
     *,
     signal: str | Signal = DEFAULT_SIGNAL,
     aligner: AlignFunction | str | None = None,
@@ -114,6 +114,7 @@ def evaluate_sts(
     None or a str, is a FormatError naming the pair (1-based), raised before anything is
     aligned. Pairs that cannot be scored are left out and listed in `failures`. `aligner` as
     :func:`similarity_many` takes it (a function or a name)."""
+    pairs = listed(pairs, "pairs must be a list of (sentence1, sentence2, gold) triples")
     gold = [_gold_of(item, i) for i, item in enumerate(pairs, start=1)]
     result = similarity_many(
         [(a, b) for a, b, _ in pairs],

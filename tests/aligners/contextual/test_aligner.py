@@ -123,3 +123,18 @@ def test_align_sentences_given_a_text_says_to_annotate_or_use_align(aligner) -> 
 
     with pytest.raises(InputTypeError, match=r"source must be an annotated Sentence .*align\(\) takes texts"):
         aligner.align_sentences("The cat sat.", "A cat sat.")
+
+
+def test_called_with_texts_it_aligns_them_and_a_bad_batch_is_named(aligner) -> None:
+    """As the Sultan Aligner, the object is an alignment function for texts too (it said "source
+    must be an annotated Sentence"); align_many given one pair, not a list of pairs, was a bare
+    "zip() argument 2 is longer than argument 1"."""
+    from paralign.errors import InputTypeError
+    from paralign.nlp import annotate
+
+    source, target = PAIRS[0]
+    assert aligner(source, target) == aligner.align(source, target) == aligner(annotate(source), annotate(target))
+    with pytest.raises(InputTypeError, match=r"pairs: item 1 is 'The cat sat on the mat .', not a \(source, target\) pair"):
+        aligner.align_many(PAIRS[0])
+    with pytest.raises(InputTypeError, match="pairs must be a list of .source, target. pairs, not NoneType"):
+        aligner.align_many(None)  # type: ignore[arg-type]

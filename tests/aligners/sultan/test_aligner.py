@@ -471,3 +471,30 @@ def test_an_unknown_similarity_source_fails_when_the_aligner_is_made(tmp_path) -
     table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
     for spec in ("ppdb", "wordnet+spelling", "none", str(table), f"{table}:0.4", f"ppdb+{table}"):
         Aligner(spec)  # known names and existing tables: made, nothing loaded yet
+
+
+@pytest.mark.parametrize("preset", ["paper", "paraphrase", "default"])
+def test_a_preset_name_given_as_the_word_similarity_source_says_how_to_get_the_preset(preset) -> None:
+    """Aligner("contextual") is the contextual preset, so Aligner("paraphrase") reads as the
+    paraphrase preset; it said "word-similarity source 'paraphrase': use ppdb, wordnet, none or
+    a TSV path (paraphrase: no such file)"."""
+    with pytest.raises(ConfigurationError, match=f"'{preset}' is an aligner preset, not a word-similarity "
+                       f"source .*get_aligner\\('sultan', '{preset}'\\).*preset_options"):
+        Aligner(preset)
+
+
+def test_with_params_names_an_unknown_option_as_the_constructor_does() -> None:
+    """Aligner(nope=1) is a ConfigurationError 'unknown aligner option'; with_params(nope=1) was
+    a bare TypeError from the dataclass."""
+    with pytest.raises(ConfigurationError, match="unknown aligner option: .*'nope'"):
+        Aligner(nope=1)
+    with pytest.raises(ConfigurationError, match="unknown aligner option: .*'nope'"):
+        Aligner().with_params(nope=1)
+    assert Aligner().with_params(w=0.5).config.w == 0.5
+
+
+def test_repr_shows_the_similarity_source_and_the_options_changed() -> None:
+    """It was the default object repr (<paralign.aligners.sultan.aligner.Aligner object at 0x...>)."""
+    assert repr(Aligner()) == "Aligner()"
+    assert repr(Aligner("wordnet", w=0.5)) == "Aligner('wordnet', w=0.5)"
+    assert repr(Aligner().with_params(ppdb_sim=0.8)) == "Aligner(ppdb_sim=0.8)"

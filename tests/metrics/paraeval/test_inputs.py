@@ -59,6 +59,16 @@ def test_corpus_shapes_are_checked_with_a_message_that_says_what_is_wrong(
         any_scorer.segment_stats(hypotheses, references)
 
 
+def test_one_list_of_references_per_segment_is_named_as_the_stream_layout_mistake(any_scorer) -> None:
+    """Two hypotheses with [[ref1], [ref2]] (one list per segment, not sacrebleu's streams) was only
+    "2 hypothesis segments but 1 reference segments"."""
+    with pytest.raises(MismatchError, match=r"2 hypothesis segments but 1 reference segments \(references are "
+                       r"streams.*list\(zip\(\*references\)\)"):
+        any_scorer.segment_stats(["a cat", "a dog"], [["a cat"], ["a dog"]])
+    with pytest.raises(MismatchError, match="1 reference segments$"):
+        any_scorer.segment_stats(["a cat", "a dog"], [["a cat"]])
+
+
 def test_paraeval_function_says_the_sacrebleu_layout_mistake() -> None:
     with pytest.raises(InputTypeError, match="wrap one stream"):
         paraeval(["a cat"], ["a cat"], resources=[])

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ...alignment import Alignment
-from ...errors import ConfigurationError, FormatError
+from ...errors import ConfigurationError, FormatError, check_pairs
 from ...nlp import TextOrTokens
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
@@ -121,8 +121,12 @@ class ContextualAligner:
         check_sentence(target, "target")
         return self.align_annotated([(source, target)])[0]
 
-    def __call__(self, source: Sentence, target: Sentence) -> Alignment:
-        return self.align_sentences(source, target)
+    def __call__(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
+        """The aligner as an alignment function: two annotated Sentences (as the batches pass
+        them) or texts and token lists (:meth:`align`), as the Sultan ``Aligner`` takes them."""
+        if isinstance(source, Sentence) and isinstance(target, Sentence):
+            return self.align_sentences(source, target)
+        return self.align(source, target)
 
     def align_many(
         self, pairs: Iterable[tuple[TextOrTokens | Sentence, TextOrTokens | Sentence]],
@@ -130,8 +134,8 @@ class ContextualAligner:
     ) -> list[Alignment]:
         """Align many pairs: one annotation pass, one batched encoding pass, then the pipeline
         and the classifier (``workers`` processes). An empty sentence is a FormatError naming
-        its pair (1-based)."""
-        pairs = list(pairs)
+        its pair (1-based); an item that is not a (source, target) pair is an InputTypeError."""
+        pairs = check_pairs(pairs)
         _check_not_empty(pairs)
         todo = [x.tokens if isinstance(x, Sentence) else x for pair in pairs for x in pair]
         given = {k: x for k, x in enumerate(x for pair in pairs for x in pair) if isinstance(x, Sentence)}

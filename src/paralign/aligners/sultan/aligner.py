@@ -12,17 +12,18 @@ the per-sentence index (:mod:`.prepared`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
+from pathlib import Path
 from typing import Any
 
 from ...alignment import Alignment
 from ...errors import ConfigurationError, check_pairs
-from ...nlp import Annotator, TextOrTokens, check_text_or_tokens
+from ...nlp import Annotator, TextOrTokens, check_annotator, check_many, check_text_or_tokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
 from .modules import ModulePipeline
-from .options import NEURAL_PRESETS, AlignerConfig
+from .options import NEURAL_PRESETS, PRESETS, AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
 from .wordsim import (
     CombinedSimilarity,
@@ -79,7 +80,14 @@ class Aligner:
             )
         except TypeError as exc:
             raise ConfigurationError(f"unknown aligner option: {exc}") from exc
+        if isinstance(similarity, str) and similarity in PRESETS and not Path(similarity).exists():
+            raise ConfigurationError(
+                f"{similarity!r} is an aligner preset, not a word-similarity source (Aligner's first "
+                f"argument): get_aligner('sultan', {similarity!r}) gives that aligner, and "
+                f"Aligner(**preset_options({similarity!r})) (paralign.aligners.sultan) one whose options "
+                "you can change")
         check_similarity_spec(similarity)  # an unknown name fails here, not at the first pair
+        check_annotator(annotator)
         self._similarity_spec = similarity
         self._related: RelatedWords | None = None
         self.annotator = annotator
@@ -96,12 +104,24 @@ class Aligner:
         state.update(_related=None, _sim_cache={}, _forms=None)
         return state
 
+    def __repr__(self) -> str:
+        """The word-similarity source unless PPDB and the options that differ from the defaults:
+        ``Aligner('wordnet', w=0.5)``, ``Aligner()`` for the default aligner."""
+        default = AlignerConfig()
+        parts = [] if self._similarity_spec == "ppdb" else [repr(self._similarity_spec)]
+        parts += [f"{f.name}={getattr(self.config, f.name)!r}" for f in fields(AlignerConfig)
+                  if getattr(self.config, f.name) != getattr(default, f.name)]
+        return f"Aligner({', '.join(parts)})"
+
     # -- configuration --------------------------------------------------------------------------
     def with_params(self, **changes: Any) -> Aligner:
         """A copy with some options changed, sharing the similarity source and annotator."""
         self._form_table()  # the clone must share it: the similarity cache is keyed by its type ids
         clone = Aligner.__new__(Aligner)
-        clone.config = replace(self.config, **changes)
+        try:
+            clone.config = replace(self.config, **changes)
+        except TypeError as exc:  # as the constructor says it
+            raise ConfigurationError(f"unknown aligner option: {exc}") from exc
         clone._similarity_spec = self._similarity_spec
         same_similarity = _similarity_settings(clone.config) == _similarity_settings(self.config)
         clone._related = self._related if same_similarity else None
@@ -150,6 +170,7 @@ class Aligner:
         as the characters they stand for, the given tokens are kept)."""
         if workers < 1:
             raise ConfigurationError(f"workers must be at least 1, got {workers}")
+        check_many(items)  # one text is not read as a batch of its characters
         originals: list[TextOrTokens] = list(items)
         for item in originals:  # None or a number is named here, not a TypeError from spaCy
             check_text_or_tokens(item)
@@ -192,6 +213,12 @@ class Aligner:
         check_sentence(source, "source")
         check_sentence(target, "target")
         return self.align_prepared(self.prepare(source), self.prepare(target))
+
+    def __call__(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
+        """The aligner as an alignment function (:meth:`align`), as ``get_aligner`` gives and
+        ``similarity(aligner=...)`` and the batch functions take: an aligner built with its own
+        options is passed as it is."""
+        return self.align(source, target)
 
     def align_many(
         self, pairs: Iterable[tuple[TextOrTokens, TextOrTokens]], workers: int = 1,

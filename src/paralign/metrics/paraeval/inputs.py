@@ -70,3 +70,15 @@ def check_sources(sources: object) -> None:
             " (for names such as 'ppdb', use resources=[...] or build_sources)")
     for i, source in enumerate(sources, start=1):
         check_source(source, f"sources: item {i}")
+
+
+def count_mismatch(hypotheses: int, segments: int, streams: int | None) -> MismatchError:
+    """The error for `hypotheses` segments scored against references of `segments` segments in
+    `streams` streams (None: prepared references); as many streams as hypotheses is the sign of
+    one list of references per segment, which the message says how to transpose."""
+    hint = ""
+    if streams == hypotheses:
+        hint = (" (references are streams, as sacrebleu takes them: references[k][i] is stream k's "
+                "reference for segment i; one list of references per segment is transposed by "
+                "list(zip(*references)))")
+    return MismatchError(f"{hypotheses} hypothesis segments but {segments} reference segments{hint}")

@@ -38,12 +38,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
 from ...caching import cache_dict
-from ...errors import ConfigurationError, MismatchError
+from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
 from ...workers import run_chunks, stop_batch
 from .. import f_measure
-from .inputs import check_hypotheses, check_references, check_segment, check_sources
+from .inputs import check_hypotheses, check_references, check_segment, check_sources, count_mismatch
 from .signature import source_signature
 
 if TYPE_CHECKING:
@@ -498,7 +498,7 @@ def prepared_for(
     check_hypotheses(hypotheses)
     prepared = references if isinstance(references, PreparedReferences) else prepare(references)
     if len(hypotheses) != len(prepared):
-        raise MismatchError(f"{len(hypotheses)} hypothesis segments but {len(prepared)} reference segments")
+        raise count_mismatch(len(hypotheses), len(prepared), None if prepared is references else len(references))
     return prepared
 
 
