@@ -34,6 +34,7 @@ TIER_CSS = """
 .tier-unmatched { color: #a4332b; text-decoration: line-through; }
 .references { margin: 0.2em 0 0 1em; color: #3b424b; }
 .legend .tier { white-space: nowrap; display: inline-block; margin-bottom: 0.3em; }
+@media (max-width: 40em) { .legend .tier { white-space: normal; } }  /* a phone: an entry wider than the line wraps */
 """
 LABELS = {"paraphrase": "paraphrase (a phrase matched a reference phrase)",
           "exact": "exact (the same word in a reference)",
