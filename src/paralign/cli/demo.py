@@ -95,7 +95,7 @@ def _render(result: dict) -> str:
         if pair["missed"]:
             lines.append("  missed:  " + "  ".join(f"{a}={b}" for a, b in pair["missed"]))
     lines.append("")
-    lines.append("(x) = not in the gold. Scores against the hand-made gold (sure links):")
+    lines.append("(x) = not a gold sure link (some are gold possible links). Scores against the hand-made gold (sure links):")
     lines.append(render_scores(result["scores"]))
     return "\n".join(lines)
 
