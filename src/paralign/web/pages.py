@@ -87,14 +87,10 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
     return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
 
 
-def _lines(text: str | None) -> list[str]:
-    """A textarea's non-blank lines."""
-    return [line.strip() for line in (text or "").splitlines() if line.strip()]
-
-
-def _line_numbers(text: str | None) -> list[int]:
-    """The line numbers (from 1) in a textarea of the lines :func:`_lines` keeps, in order."""
-    return [number for number, line in enumerate((text or "").splitlines(), 1) if line.strip()]
+def _lines(text: str | None) -> tuple[list[str], list[int]]:
+    """A textarea's non-blank lines, stripped, and their line numbers in the box (from 1)."""
+    kept = [(line.strip(), number) for number, line in enumerate((text or "").splitlines(), 1) if line.strip()]
+    return [line for line, _ in kept], [number for _, number in kept]
 
 
 def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]]) -> str:
@@ -113,7 +109,7 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
                 **context: Any) -> HTMLResponse:
     """The page `name`: the empty form when nothing was asked; else the fields checked by
     `model` and the answer of `work(request model)`, or the reason there is none (422).
-    `lines`: per textarea field, the line numbers of its items (:func:`_line_numbers`), to name
+    `lines`: per textarea field, the line numbers of its items (:func:`_lines`), to name
     a refused item by its line (the page's textarea shows its text as typed, `typed`, so that
     the line named is that line on the screen). `context`: more values for the template, whatever the answer."""
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
@@ -205,11 +201,10 @@ def paraeval_page(request: Request) -> HTMLResponse:
             out["tier_rows"] = tier_rows(result.config, match)
         return out
 
-    fields = {"hypothesis": q.get("hypothesis"), "references": _lines(q.get("references")),
-              "config": q.get("config")}
-    return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work,
-                       {"references": _line_numbers(q.get("references"))}, configs=engine.paraeval_configs,
-                       typed=q.get("references"))
+    references, numbers = _lines(q.get("references"))
+    fields = {"hypothesis": q.get("hypothesis"), "references": references, "config": q.get("config")}
+    return answer_page(request, "paraeval.html", ParaEvalRequest, fields, work, {"references": numbers},
+                       configs=engine.paraeval_configs, typed=q.get("references"))
 
 
 @page_route("/lattice")
@@ -223,9 +218,10 @@ def lattice_page(request: Request) -> HTMLResponse:
         return {"answer": api.answer_lattice(result, picture=False),
                 "drawing": Markup(lattice_drawing(result.lattice, ident="lattice-drawing").to_xml())}
 
-    fields = {"sentences": _lines(q.get("sentences")), "method": q.get("method")}
-    return answer_page(request, "lattice.html", LatticeRequest, fields, work,
-                       {"sentences": _line_numbers(q.get("sentences"))}, typed=q.get("sentences"))
+    sentences, numbers = _lines(q.get("sentences"))
+    fields = {"sentences": sentences, "method": q.get("method")}
+    return answer_page(request, "lattice.html", LatticeRequest, fields, work, {"sentences": numbers},
+                       typed=q.get("sentences"))
 
 
 def _whole(text: str | None) -> int | str | None:
