@@ -99,25 +99,38 @@ def one_run(cache: Path, corpus: str, workers: int, work: Path) -> dict[str, flo
     return {**{stage: end - begin for stage, begin, end in zip(STAGES, [0.0, *ends[:-1]], ends, strict=True)}, **cpu}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def worker_runs_parser(description: str, repeat: int) -> argparse.ArgumentParser:
+    """The options of a benchmark that runs a pivot per worker count in child processes (this
+    one and `pivot_warm.py`): --cache, --corpus, --workers, --repeat, and the child's --one."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cache", default="build/pivot-scaling")
     parser.add_argument("--corpus", default="29000")
     parser.add_argument("--workers", type=int, nargs="*", default=[1, 2])
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=repeat)
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)  # a child: one run, as JSON
-    args = parser.parse_args()
+    return parser
+
+
+def alternate(script: str, args: argparse.Namespace) -> dict[int, list[dict]]:
+    """`args.repeat` rounds of one child run of `script` per worker count (1, 2, 1, 2, ...), each
+    a fresh process printing its run as JSON; every run is echoed on stderr as it ends."""
+    runs: dict[int, list[dict]] = {w: [] for w in args.workers}
+    for _ in range(args.repeat):
+        for workers in args.workers:
+            child = subprocess.run([sys.executable, script, "--cache", args.cache, "--corpus", args.corpus,
+                                    "--one", str(workers)], check=True, capture_output=True, text=True)
+            runs[workers].append(json.loads(child.stdout.splitlines()[-1]))
+            print(json.dumps({"workers": workers, **runs[workers][-1]}), file=sys.stderr, flush=True)
+    return runs
+
+
+def main() -> None:
+    args = worker_runs_parser(__doc__, repeat=1).parse_args()
     if args.one is not None:
         with tempfile.TemporaryDirectory(prefix="pivot-stages-") as tmp:
             print(json.dumps(one_run(Path(args.cache), args.corpus, args.one, Path(tmp))))
         return
-    runs: dict[int, list[dict[str, float]]] = {w: [] for w in args.workers}
-    for _ in range(args.repeat):
-        for workers in args.workers:
-            child = subprocess.run([sys.executable, __file__, "--cache", args.cache, "--corpus", args.corpus,
-                                    "--one", str(workers)], check=True, capture_output=True, text=True)
-            runs[workers].append(json.loads(child.stdout.splitlines()[-1]))
-            print(json.dumps({"workers": workers, **runs[workers][-1]}), file=sys.stderr, flush=True)
+    runs = alternate(__file__, args)
     print(f"| stage ({args.corpus} lines, median of {args.repeat}) | "
           + " | ".join(f"{w} worker{'s' if w > 1 else ''} s" for w in args.workers) + " |")
     print("|---|" + "---:|" * len(args.workers))

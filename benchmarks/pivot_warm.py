@@ -19,10 +19,8 @@ The runs alternate (1, 2, 1, 2, ...), each in a fresh process.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,6 +28,8 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from pivot_stages import alternate, worker_runs_parser  # noqa: E402 - this folder is on sys.path
 
 
 def _warm_imports() -> None:
@@ -80,23 +80,11 @@ def one_run(cache: Path, corpus: str, workers: int) -> dict[str, object]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cache", default="build/pivot-scaling")
-    parser.add_argument("--corpus", default="29000")
-    parser.add_argument("--workers", type=int, nargs="*", default=[1, 2])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)  # a child: one run, as JSON
-    args = parser.parse_args()
+    args = worker_runs_parser(__doc__, repeat=3).parse_args()
     if args.one is not None:
         print(json.dumps(one_run(Path(args.cache), args.corpus, args.one)))
         return
-    runs: dict[int, list[dict]] = {w: [] for w in args.workers}
-    for _ in range(args.repeat):
-        for workers in args.workers:
-            child = subprocess.run([sys.executable, __file__, "--cache", args.cache, "--corpus", args.corpus,
-                                    "--one", str(workers)], check=True, capture_output=True, text=True)
-            runs[workers].append(json.loads(child.stdout.splitlines()[-1]))
-            print(json.dumps(runs[workers][-1]), file=sys.stderr, flush=True)
+    runs = alternate(__file__, args)
     medians = {w: statistics.median(run["wall_s"] for run in runs[w]) for w in args.workers}
     print(f"| workers | wall s (median of {args.repeat}) | compute s per worker (median run) | transfer s | rows |")
     print("|---:|---:|---|---:|---:|")
