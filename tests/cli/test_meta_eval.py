@@ -49,6 +49,16 @@ def test_left_out_systems_are_reported(tmp_path, capsys):
     assert "no output file: Ghost" in out and "no human score: Extra" in out
 
 
+def test_json_names_the_resamples_as_every_command_does(tmp_path, capsys):
+    """`resamples`, as the `confidence` objects of paraeval and score-alignments and the STS
+    report name it; `n_resamples`, the old key, stays until paralign 0.3."""
+    argv = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu",
+            "--resamples", "20", "--format", "json"]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["resamples"] == 20 and result["n_resamples"] == 20
+
+
 @pytest.mark.parametrize("value", ["-5", "0"])
 def test_resamples_must_be_positive(tmp_path, capsys, value):
     with pytest.raises(SystemExit):

@@ -197,7 +197,9 @@ class MetaEvaluation:
         out: dict[str, object] = {
             "pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
             "unscored": list(self.unscored), "missing": list(self.missing),
-            "n_resamples": self.n_resamples, "seed": self.seed, "signatures": self.signatures}
+            # `resamples` as every other command's JSON names it; `n_resamples` until paralign 0.3
+            "resamples": self.n_resamples, "n_resamples": self.n_resamples, "seed": self.seed,
+            "signatures": self.signatures}
         if self.level != "segment":
             out["metrics"] = {k: v.to_dict() for k, v in self.metrics.items()}
         if self.level != "system":
