@@ -374,6 +374,11 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     again = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1, min_count=3))
     assert again.resumed_stages
     assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("man", "guy"), ("guy", "man")}
+    # pivot's min_translation_prob has no effect on a monolingual table: it resumes too
+    inert = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1, min_count=3,
+                                                              min_translation_prob=0.5))
+    assert inert.resumed_stages == again.resumed_stages
+    assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("man", "guy"), ("guy", "man")}
 
 
 def test_monolingual_with_sultan_is_lazy_and_named(tmp_path, monkeypatch):

@@ -516,7 +516,8 @@ def monolingual_paraphrases(
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
     output = Path(output)
     fingerprint = {
-        "kind": "monolingual", "aligner": aligner, "max_groups": max_groups, "options": options.fingerprint(),
+        "kind": "monolingual", "aligner": aligner, "max_groups": max_groups,
+        "options": options.fingerprint(monolingual=True),
         "groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
     }
     work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)

@@ -93,10 +93,11 @@ class PivotOptions:
             raise ConfigurationError(f"eflomal_model must be 1, 2 or 3 and eflomal_iterations None or >= 1, got "
                                      f"{self.eflomal_model} and {self.eflomal_iterations}")
 
-    def fingerprint(self) -> dict[str, Any]:
-        """Options that change intermediate files (threshold and top-k only change the output)."""
+    def fingerprint(self, *, monolingual: bool = False) -> dict[str, Any]:
+        """Options that change intermediate files (threshold and top-k only change the output;
+        `monolingual`: the pivot's pruning, `min_translation_prob`, changes nothing there)."""
         data = asdict(self)
-        for key in ("threshold", "top_k", "min_count"):
+        for key in ("threshold", "top_k", "min_count", *(("min_translation_prob",) if monolingual else ())):
             data.pop(key)
         return data
 
