@@ -310,6 +310,28 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_clus
     assert table_rows(tmp_path / "out.parquet") == table_rows(clean)
 
 
+def test_eflomal_settings_do_not_stop_a_resume_when_every_alignment_is_given(tmp_path, no_eflomal):
+    """eflomal never runs then: its settings change no intermediate file, so a work folder
+    made with others is resumed, not refused; with a corpus to align they still count."""
+    pairs = _random_corpus(5, 40)
+    corpus = _toy_corpus(tmp_path, "c", pairs)
+    links = [_write(tmp_path / "c.align", [" ".join(f"{i}-{j}" for i, j in _links_for(e.split(), f.split()))
+                                           for e, f in pairs])]
+    work = tmp_path / "work"
+    first = pivot_paraphrases([corpus], tmp_path / "a.tsv", PivotOptions(threshold=0.0, chunk_size=10),
+                              work_dir=work, alignments=links)
+    other = PivotOptions(threshold=0.0, chunk_size=10, symmetrization="intersection", eflomal_model=1,
+                         eflomal_iterations=2, align_chunk=7)
+    again = pivot_paraphrases([corpus], tmp_path / "b.tsv", other, work_dir=work, alignments=links)
+    assert again.chunks == {"total": first.chunks["total"], "computed": 0, "reused": first.chunks["total"]}
+    assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "b.tsv")  # (the header names the options)
+    aligned = PivotOptions(threshold=0.0, chunk_size=10, symmetrization="intersection")
+    pivot_paraphrases([corpus], tmp_path / "c.tsv", aligned, work_dir=tmp_path / "work2")  # eflomal aligns
+    with pytest.raises(ConfigurationError, match="restart"):
+        pivot_paraphrases([corpus], tmp_path / "c.tsv", PivotOptions(threshold=0.0, chunk_size=10),
+                          work_dir=tmp_path / "work2")
+
+
 def test_realignment_invalidates_extracted_chunks(tmp_path, no_eflomal):
     corpus = _toy_corpus(tmp_path, "c", _random_corpus(3, 30))
     work = tmp_path / "work"

@@ -93,11 +93,18 @@ class PivotOptions:
             raise ConfigurationError(f"eflomal_model must be 1, 2 or 3 and eflomal_iterations None or >= 1, got "
                                      f"{self.eflomal_model} and {self.eflomal_iterations}")
 
-    def fingerprint(self, *, monolingual: bool = False) -> dict[str, Any]:
-        """Options that change intermediate files (threshold and top-k only change the output;
-        `monolingual`: the pivot's pruning, `min_translation_prob`, changes nothing there)."""
+    def fingerprint(self, *, monolingual: bool = False, aligns: bool = True) -> dict[str, Any]:
+        """Options that change intermediate files: threshold, top-k and min-count only change
+        the output; with `monolingual` the pivot's pruning (`min_translation_prob`) changes
+        nothing; without `aligns` (every alignment given, or another aligner) eflomal's
+        settings change nothing. So a work folder is resumed, not refused, when only those differ."""
         data = asdict(self)
-        for key in ("threshold", "top_k", "min_count", *(("min_translation_prob",) if monolingual else ())):
+        inert = ["threshold", "top_k", "min_count"]
+        if monolingual:
+            inert.append("min_translation_prob")
+        if not aligns:
+            inert += ["symmetrization", "eflomal_model", "eflomal_iterations", "align_chunk"]
+        for key in inert:
             data.pop(key)
         return data
 
