@@ -49,7 +49,14 @@ def test_every_gold_format_gives_the_same_scores(capsys, gold: str) -> None:
                           "--gold-links", "sure+possible")
     _, out, _ = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM, "--format", "json",
                     "--gold-links", "sure+possible")
-    assert json.loads(out) == json.loads(reference)
+    result, expected = json.loads(out), json.loads(reference)
+    # the scores are the same; the signature says where each took its possible links from
+    possible = result.pop("signature").split("|")[1]
+    reference_possible = expected.pop("signature").split("|")[1]
+    assert reference_possible.startswith("possible:gold.sure+poss.json#")  # gold.json's companion
+    # the jacana sure+poss file is read with its companion gold.sure.json, as gold.json is
+    assert possible == (reference_possible if gold.endswith(".json") else "possible:gold")
+    assert result == expected
 
 
 def test_system_from_stdin_and_output_file(capsys, monkeypatch, tmp_path: Path) -> None:
@@ -177,14 +184,21 @@ def test_explicit_gold_possible_file(capsys, tmp_path: Path) -> None:
                                      ["tune-aligner", "--ppdb-grid", "0.9", "--w-grid", "0.9"]])
 @pytest.mark.parametrize("dash", ["-", "/dev/stdin"])
 def test_gold_can_be_read_from_stdin(command, dash, capsys, monkeypatch) -> None:
-    """--gold takes '-' (and /dev/stdin, read once the same way); results name it <stdin>."""
+    """--gold takes '-' (and /dev/stdin, read once the same way); results name it <stdin>. Read
+    from stdin, gold.json has no companion sure+poss file beside it: the signature says its
+    possible links are its own (`possible:gold`), where the file's names its companion."""
     expected_code = main([*command, "--gold", GOLD, "--format", "json"])
     expected = json.loads(capsys.readouterr().out)
     monkeypatch.setattr(sys, "stdin", io.StringIO(Path(GOLD).read_text(encoding="utf-8")))
     assert main([*command, "--gold", dash, "--format", "json"]) == expected_code == 0
     result = json.loads(capsys.readouterr().out)
+    assert "|possible:gold|" in result["signature"]
+    assert "|possible:gold.sure+poss.json#" in expected["signature"]
     for key in ("macro", "best", "exact_count"):
         if key in expected:
+            if key == "best":
+                assert "|possible:gold|" in result[key].pop("signature")
+                expected[key].pop("signature")
             assert result[key] == expected[key]
     assert result.get("gold", "<stdin>") == "<stdin>"
 
@@ -193,9 +207,41 @@ def test_scores_carry_the_signature_of_the_gold_links_scored(capsys) -> None:
     """As evaluate-aligner's: the gold link set (the one setting that changes the numbers) and
     the version; last line of the text, a key of the JSON."""
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--format", "json")
-    assert code == 0 and json.loads(out)["signature"].startswith("gold:sure|version:")
+    assert code == 0 and json.loads(out)["signature"].startswith("gold:sure|possible:gold.sure+poss.json#")
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--gold-links", "sure+possible")
-    assert code == 0 and out.rstrip("\n").split("\n")[-1].startswith("signature: gold:sure+possible|version:")
+    assert code == 0 and out.rstrip("\n").split("\n")[-1].startswith("signature: gold:sure+possible|possible:")
+
+
+def test_signature_says_where_the_possible_links_came_from(capsys, tmp_path: Path) -> None:
+    """The same jacana sure gold scored with its companion sure+poss file and alone gives two
+    AERs (the companion's possible links count as hits): the signatures differ, naming the
+    companion by basename and hash, or `gold` (the file's own links). Before, both were
+    `gold:sure|version:X`."""
+    from paralign.signature import short_hash
+
+    pair = {"id": "1", "source": "a b c", "target": "a b c"}
+    sure = [{**pair, "sureAlign": "0-0", "possibleAlign": ""}]
+    merged = [{**pair, "sureAlign": "0-0 1-1", "possibleAlign": ""}]
+    alone, paired = tmp_path / "alone", tmp_path / "paired"
+    for folder in (alone, paired):
+        folder.mkdir()
+        (folder / "g.sure.json").write_text(json.dumps(sure), encoding="utf-8")
+    (paired / "g.sure+poss.json").write_text(json.dumps(merged), encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 1-1\n", encoding="utf-8")
+    found = {}
+    for folder in (alone, paired):
+        code, out, _ = run(capsys, "--gold", str(folder / "g.sure.json"), "--system", str(system),
+                           "--format", "json")
+        assert code == 0
+        found[folder.name] = json.loads(out)
+    assert found["alone"]["aer"] != found["paired"]["aer"]
+    assert found["alone"]["signature"].startswith("gold:sure|possible:gold|version:")
+    digest = short_hash((paired / "g.sure+poss.json").read_bytes())
+    assert found["paired"]["signature"].startswith(f"gold:sure|possible:g.sure+poss.json#{digest}|version:")
+    code, out, _ = run(capsys, "--gold", str(alone / "g.sure.json"), "--gold-possible",
+                       str(paired / "g.sure+poss.json"), "--system", str(system), "--format", "json")
+    assert (json.loads(out)["aer"], json.loads(out)["signature"]) == (found["paired"]["aer"], found["paired"]["signature"])
 
 
 def test_confidence_of_macro_f1_resamples_the_pairs(capsys) -> None:
@@ -222,7 +268,7 @@ def test_confidence_of_macro_f1_resamples_the_pairs(capsys) -> None:
     rows = np.array([(p.precision, p.recall, 1.0) for p in scores.per_pair])
     by_hand = [float(macro_f1_from_sums(rows[i].sum(axis=0))) for i in bootstrap_indices(3, 50)]
     assert found["mean"] == pytest.approx(np.mean(by_hand))
-    assert result["signature"] == "gold:sure|bs:50|seed:12345|version:" + result["signature"].rsplit(":", 1)[1]
+    assert result["signature"] == scores.signature.replace("|version:", "|bs:50|seed:12345|version:")
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--confidence", "--seed", "3")
     assert "macro F1 bootstrap: μ = " in out and "1000 resamples of the pairs, seed 3" in out
 

@@ -77,6 +77,15 @@ def read_gold(
     return gold, positions, skipped
 
 
+def gold_parts(gold_path: str | Path, links: str, limit: int | None) -> dict[str, object]:
+    """What a signature records of the gold scored against: the link set (``gold``), where its
+    possible links came from (``possible``: a jacana companion sure+poss file changes AER) and
+    ``--limit``."""
+    from ..corpora.alignments import possible_links_source
+
+    return {"gold": links, "possible": possible_links_source(gold_path), "limit": limit}
+
+
 def annotate_gold(
     aligner: Aligner, gold: Sequence[AlignedPair], workers: int = 1
 ) -> list[tuple[Sentence, Sentence]]:
@@ -139,7 +148,7 @@ def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str =
         "align_seconds": round(align_seconds, 3),
         "pairs_per_second": round(len(gold) / max(annotate_seconds + align_seconds, 1e-9), 2),
         "align_ms_per_pair": round(1000 * align_seconds / len(gold), 3),
-        "signature": alignment_signature(aligner, gold=links, limit=limit),
+        "signature": alignment_signature(aligner, **gold_parts(gold_path, links, limit)),
     })
     return AlignerEvaluation(result, pair_results(gold, system, scores))
 
@@ -183,8 +192,9 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
     # ties: the point nearest the paper's (0.9, 0.9)
     best = max(rows, key=lambda r: (round(r["f1"], 12), -abs(r["ppdb_sim"] - 0.9) - abs(r["w"] - 0.9)))
     best_aligner = aligner.with_params(ppdb_sim=best["ppdb_sim"], w=best["w"])
-    best = {**best, "signature": alignment_signature(best_aligner, gold=links, limit=limit)}
-    fixed = tuning_signature(aligner, {"ppdb_sim": ppdb_grid, "w": w_grid}, gold=links, limit=limit)
+    signed = gold_parts(gold_path, links, limit)
+    best = {**best, "signature": alignment_signature(best_aligner, **signed)}
+    fixed = tuning_signature(aligner, {"ppdb_sim": ppdb_grid, "w": w_grid}, **signed)
     return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": best, "grid": rows,
             "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped], "signature": fixed}
 

@@ -7,7 +7,6 @@ from contextlib import ExitStack
 
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
-from ..signature import join_signature
 from ._common import (
     add_format,
     add_output,
@@ -64,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
                              system_name=names.get(system))
     result, skipped = scores.to_dict(per_pair=args.per_pair), [str(s) for s in scores.skipped]
     result, skipped = shown_names(result, names), shown_names(skipped, names)
-    result["signature"] = join_signature({"gold": args.gold_links})  # as evaluate-aligner's ends
+    result["signature"] = scores.signature  # gold:...|possible:..., as evaluate-aligner's ends
     if args.confidence:
         add_macro_confidence(args, result, scores.per_pair)
     write_result(args, result, _render)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError
+from ..signature import short_hash
 from ..textio import require_file
 from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
 from .giza import iter_giza, read_giza
@@ -101,6 +102,35 @@ def _resolve_format(path: str | Path, format: str | None, name: str | None = Non
     return fmt
 
 
+def _combination(path: Path, fmt: str, possible_path: str | Path | None) -> tuple[Path, Path] | None:
+    """(sure file, sure+poss file) whose links `read_pairs` combines for a gold `path` of format
+    `fmt`, or None when it reads `path` alone (see `load_pairs` for `possible_path`)."""
+    if fmt != "jacana" or possible_path is None:
+        return None
+    if possible_path == "auto":
+        return companion_files(path)
+    return path, require_file(possible_path)
+
+
+def possible_links_source(path: str | Path, format: str | None = None, *,
+                          possible_path: str | Path | None = "auto", name: str | None = None) -> str:
+    """Where `read_pairs(path, format, possible_path=possible_path)` takes the gold's possible
+    links from, as a signature records it: ``gold`` when from the file itself (its own possible
+    links, if it has any), else the sure+poss file combined with it, by basename and a hash of
+    its bytes (``gold.test.sure+poss.json#1a2b3c4d``).
+
+    Why: the same sure links scored with and without a companion sure+poss file give different
+    AER (and sure+possible scores), so a signature that does not say which was read lets two
+    different numbers pass as one. `name` as for `read_pairs`."""
+    path = require_file(path, name)
+    combined = _combination(path, _resolve_format(path, format, name), possible_path)
+    if combined is None:
+        return "gold"
+    merged = combined[1]
+    shown = name if merged == path and name is not None else merged.name
+    return f"{Path(shown).name}#{short_hash(merged.read_bytes())}"
+
+
 def iter_pairs(path: str | Path, format: str | None = None) -> Iterator[AlignedPair]:
     """Stream the pairs of one file as stored (no sure/sure+poss combination)."""
     path = require_file(path)
@@ -135,15 +165,10 @@ def _read_all(
             f"{name or path} is {fmt}, not jacana: a file of possible links ({possible_path}) "
             "completes a jacana gold only; the other formats carry their own possible links")
     items = collect(_READERS[fmt](path, name))
-    if fmt != "jacana" or possible_path is None:
+    combined = _combination(path, fmt, possible_path)
+    if combined is None:
         return items
-    if possible_path == "auto":
-        companions = companion_files(path)
-        if companions is None:
-            return items
-        sure_file, merged_file = companions
-    else:
-        sure_file, merged_file = path, require_file(possible_path)
+    sure_file, merged_file = combined
     sure_items = items if sure_file == path else collect(read_jacana(sure_file))
     merged_items = items if merged_file == path else collect(read_jacana(merged_file))
     sure_name = name if sure_file == path and name is not None else str(sure_file)

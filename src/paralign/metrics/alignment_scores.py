@@ -26,7 +26,7 @@ Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`par
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,7 @@ from ..errors import (
     MismatchError,
     ParalignError,
 )
+from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -153,6 +154,16 @@ class AlignmentScores:
     links: str = "sure"
     positions: tuple[int, ...] = ()  #: 1-based position of each scored pair (default 1..n)
     skipped: tuple[SkippedPair, ...] = ()
+    #: Where the gold's possible links came from (:func:`~paralign.corpora.alignments.possible_links_source`):
+    #: ``gold`` (the gold alignments as given) or the sure+poss file combined with the gold file.
+    possible: str = "gold"
+
+    @property
+    def signature(self) -> str:
+        """The settings that change these numbers, sacrebleu-style: the gold link set scored
+        (``gold``) and where the gold's possible links came from (``possible``: AER always reads
+        them, sure+possible scores too), e.g. ``gold:sure|possible:gold|version:X``."""
+        return join_signature({"gold": self.links, "possible": self.possible})
 
     @property
     def pairs(self) -> int:
@@ -363,15 +374,19 @@ def score_files(gold_path: str | Path, system_path: str | Path, links: str = "su
     `possible_path` optionally names a jacana sure+poss file that supplies the gold's possible
     links (by default a companion `*.sure+poss.json` beside a `*.sure.json` gold is used).
     A bad item in either file leaves that pair out on both sides (see `score_pairs`);
-    `system_name` is what messages call the system file (e.g. `<stdin>`).
+    `system_name` is what messages call the system file (e.g. `<stdin>`). The scores'
+    `possible` (so their `signature`) names the sure+poss file combined with the gold, if any.
     """
     from ..corpora import read_pairs
+    from ..corpora.alignments import possible_links_source
 
     system_name = str(system_path) if system_name is None else system_name
     gold = read_pairs(gold_path, gold_format, possible_path=possible_path or "auto")
     system = read_pairs(system_path, system_format, possible_path=None, name=system_name)
-    return score_pairs(gold, system, links, gold_name=str(gold_path), system_name=system_name,
-                       skip_bad=skip_bad)
+    scores = score_pairs(gold, system, links, gold_name=str(gold_path), system_name=system_name,
+                         skip_bad=skip_bad)
+    source = possible_links_source(gold_path, gold_format, possible_path=possible_path or "auto")
+    return replace(scores, possible=source)
 
 
 # Text rendering moved to the CLI; the old names work, with a DeprecationWarning, until 0.3.
