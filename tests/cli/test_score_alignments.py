@@ -307,3 +307,20 @@ def test_gold_possible_with_a_gold_that_is_not_jacana_is_refused(capsys, gold) -
     assert str(EXAMPLES / gold) in err and "gold.sure+poss.json" in err and "jacana" in err
     code, _, _ = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM, "--gold-possible", "/no/such.json")
     assert code == 2
+
+
+def test_a_gold_of_pharaoh_lines_is_scored(capsys, tmp_path: Path) -> None:
+    """A gold of links only (Pharaoh lines, `p` for possible, as the bilingual gold standards
+    and fast_align/awesome-align users have them) against Pharaoh system lines: before, every
+    pair was skipped ("link 0-0 outside the gold sentences of 0 and 0 tokens") and the command
+    failed with "no pair could be scored"."""
+    gold = tmp_path / "gold.talp"
+    gold.write_text("0-0 1-1 2p2\n0-1\n", encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 2-2\n0-1 1-0\n", encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    assert (result["pairs"], result["skipped"], result["gold_links"], result["system_links"]) == (2, 0, 3, 4)
+    # AER: |A∩S| = 2 (0-0, 0-1), |A∩P| = 3 (and 2-2), |A| = 4, |S| = 3
+    assert result["aer"] == pytest.approx(1 - (2 + 3) / (4 + 3))

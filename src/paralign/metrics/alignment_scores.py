@@ -320,6 +320,8 @@ def _misfit(g: PairOrBad, s: PairOrBad, gold_name: str, system_name: str) -> Par
             source=system_name,
             line=s.line or None,
         )
+    if not (g.source or g.target):  # a gold of links only (Pharaoh lines): no lengths to check
+        return None
     for i, j in sorted(s.alignment.possible):
         if not (0 <= i < len(g.source) and 0 <= j < len(g.target)):
             return AlignmentIndexError(
@@ -339,7 +341,8 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     Counts must match (MismatchError). A position is left out of the scores, on both sides, and
     listed in `.skipped` when either item is a `BadPair` (see `corpora.read_pairs`), when a
     system pair with tokens has other token counts than the gold pair (texts may differ in
-    case: baselines are lower-cased), or when a system link lies outside the gold sentences.
+    case: baselines are lower-cased), or when a system link lies outside the gold sentences
+    (a gold of links only, as Pharaoh lines, has none to check against: its pairs are scored).
     With `skip_bad=False` the first such problem is raised instead. EmptyScoringError when no
     pair is left. Messages name both files, the line and the pair id.
     """
