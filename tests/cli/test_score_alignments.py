@@ -324,3 +324,29 @@ def test_a_gold_of_pharaoh_lines_is_scored(capsys, tmp_path: Path) -> None:
     assert (result["pairs"], result["skipped"], result["gold_links"], result["system_links"]) == (2, 0, 3, 4)
     # AER: |A∩S| = 2 (0-0, 0-1), |A∩P| = 3 (and 2-2), |A| = 4, |S| = 3
     assert result["aer"] == pytest.approx(1 - (2 + 3) / (4 + 3))
+
+
+def test_a_pharaoh_gold_takes_its_possible_links_from_a_second_file(capsys, tmp_path: Path) -> None:
+    """A gold kept as a sure file and a possible file of Pharaoh lines: --gold-possible reads
+    the second (before: 'gold.sure is pharaoh, not jacana', exit 2), the same scores as one file
+    with `p` marks; the signature names the possible file."""
+    from paralign.signature import short_hash
+
+    sure, possible, marked = tmp_path / "gold.sure", tmp_path / "gold.possible", tmp_path / "gold.talp"
+    sure.write_text("0-0 1-1\n0-1\n", encoding="utf-8")
+    possible.write_text("0-0 1-1 2-2\n\n", encoding="utf-8")  # repeats the sure links, or not
+    marked.write_text("0-0 1-1 2p2\n0-1\n", encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 2-2\n0-1 1-0\n", encoding="utf-8")
+    code, out, _ = run(capsys, "--gold", str(sure), "--gold-possible", str(possible), "--system", str(system),
+                       "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["signature"].startswith(f"gold:sure|possible:gold.possible#{short_hash(possible.read_bytes())}|")
+    _, out, _ = run(capsys, "--gold", str(marked), "--system", str(system), "--format", "json")
+    expected = json.loads(out)
+    assert result.pop("signature") != expected.pop("signature")
+    assert result == expected
+    possible.write_text("0-0\n", encoding="utf-8")  # one line short: named, not scored
+    code, _, err = run(capsys, "--gold", str(sure), "--gold-possible", str(possible), "--system", str(system))
+    assert code != 0 and "has 2 pairs but" in err and "gold.possible has 1" in err

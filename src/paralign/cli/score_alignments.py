@@ -36,9 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--gold-links", choices=LINK_SETS, default="sure",
                         help="gold links to score against (default: %(default)s)")
     parser.add_argument("--gold-possible", default=None, metavar="FILE",
-                        help="jacana sure+poss file giving the possible links of a jacana gold "
-                        "(default: a *.sure+poss.json beside a *.sure.json gold; other formats "
-                        "carry their own)")
+                        help="file giving the possible links of the gold: a jacana sure+poss file "
+                        "for a jacana gold (default: a *.sure+poss.json beside a *.sure.json gold), "
+                        "Pharaoh lines for a Pharaoh gold (its possible links, line by line; they "
+                        "may repeat the sure ones); other formats carry their own")
     parser.add_argument("--gold-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--system-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--per-pair", action="store_true",
