@@ -350,3 +350,21 @@ def test_a_pharaoh_gold_takes_its_possible_links_from_a_second_file(capsys, tmp_
     possible.write_text("0-0\n", encoding="utf-8")  # one line short: named, not scored
     code, _, err = run(capsys, "--gold", str(sure), "--gold-possible", str(possible), "--system", str(system))
     assert code != 0 and "has 2 pairs but" in err and "gold.possible has 1" in err
+
+
+def test_links_outside_the_gold_name_the_likely_convention(capsys, tmp_path: Path) -> None:
+    """A system file of target-source links, or of 1-based ones, had every pair skipped with
+    only 'link 0-3 outside the gold sentences of 2 and 4 tokens': the warning now says which
+    convention fits all the pair's links, and says nothing when none does."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "a", "source": ["x", "y"], "target": ["p", "q", "r", "s"],
+                                "sure": [[0, 0], [1, 3]], "possible": []}) + "\n", encoding="utf-8")
+    cases = {"0-0 3-1": "fit with source and target swapped: are the system's links target-source?",
+             "1-1 2-4": "fit 1 lower: are the system's indices 1-based? (Pharaoh links are 0-based)",
+             "0-0 7-7": None}
+    for links, hint in cases.items():
+        system = tmp_path / "system.pharaoh"
+        system.write_text(links + "\n", encoding="utf-8")
+        code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+        assert code == 1 and "outside the gold sentences of 2 and 4 tokens" in err
+        assert (hint is not None and hint in err) or (hint is None and "all its links" not in err)

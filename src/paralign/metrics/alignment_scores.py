@@ -25,7 +25,7 @@ Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`par
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -322,15 +322,33 @@ def _misfit(g: PairOrBad, s: PairOrBad, gold_name: str, system_name: str) -> Par
         )
     if not (g.source or g.target):  # a gold of links only (Pharaoh lines): no lengths to check
         return None
+    lengths = len(g.source), len(g.target)
     for i, j in sorted(s.alignment.possible):
-        if not (0 <= i < len(g.source) and 0 <= j < len(g.target)):
+        if not (0 <= i < lengths[0] and 0 <= j < lengths[1]):
             return AlignmentIndexError(
-                f"pair {s.id!r}: link {i}-{j} outside the gold sentences of {len(g.source)} "
-                f"and {len(g.target)} tokens (gold pair {g.id!r})",
+                f"pair {s.id!r}: link {i}-{j} outside the gold sentences of {lengths[0]} "
+                f"and {lengths[1]} tokens (gold pair {g.id!r}){_outside_hint(s.alignment.possible, *lengths)}",
                 source=system_name,
                 line=s.line or None,
             )
     return None
+
+
+def _fits(links: Iterable[tuple[int, int]], source_length: int, target_length: int) -> bool:
+    return all(0 <= i < source_length and 0 <= j < target_length for i, j in links)
+
+
+def _outside_hint(links: frozenset[tuple[int, int]], source_length: int, target_length: int) -> str:
+    """Which common mistake explains a system's links outside the gold sentences, when one
+    does: every link fits with source and target swapped (an aligner run target to source, as
+    awesome-align and fast_align -r can be), or fits 1 lower (1-based indices, as GIZA's), for
+    the warning; "" otherwise. A whole file of such warnings otherwise reads as bad data."""
+    if _fits(((j, i) for i, j in links), source_length, target_length):
+        return ("; all its links fit with source and target swapped: are the system's links "
+                "target-source?")
+    if _fits(((i - 1, j - 1) for i, j in links), source_length, target_length):
+        return "; all its links fit 1 lower: are the system's indices 1-based? (Pharaoh links are 0-based)"
+    return ""
 
 
 def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: str = "sure", *,
