@@ -310,3 +310,14 @@ def test_table_threshold_that_is_not_a_finite_number_is_a_usage_error(tmp_path, 
     assert main(["parametric", "table", "--gold", str(gold), "--table", f"{table}:{value}"]) == 2
     err = capsys.readouterr().err
     assert f"table.tsv:{value}'" in err and "not a finite number" in err and "Traceback" not in err
+
+
+def test_align_names_blank_lines_after_the_system_pairs(tmp_path, gold, capsys):
+    """Pharaoh system lines with two blank lines after the last pair: the count mismatch says
+    they are empty (it said only '5 pairs but ... 3')."""
+    system = tmp_path / "system.pharaoh"
+    system.write_text("".join(pair["sureAlign"] + "\n" for pair in GOLD) + "\n\n", encoding="utf-8")
+    code = main(["parametric", "align", "--gold", str(gold), "--system", str(system)])
+    err = capsys.readouterr().err
+    assert code == 1 and f"has {len(GOLD) + 2} pairs but" in err
+    assert "(its last 2 lines are empty: blank lines at the end of the file?" in err

@@ -368,3 +368,17 @@ def test_links_outside_the_gold_name_the_likely_convention(capsys, tmp_path: Pat
         code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
         assert code == 1 and "outside the gold sentences of 2 and 4 tokens" in err
         assert (hint is not None and hint in err) or (hint is None and "all its links" not in err)
+
+
+def test_a_blank_line_at_the_end_of_the_system_is_named(capsys, tmp_path: Path) -> None:
+    """A Pharaoh file with a blank line after its last pair has one pair more than the gold
+    (a blank line is an empty alignment): the count mismatch now says the extra lines are
+    empty, where it said only '4 pairs but 3'."""
+    system = tmp_path / "system.pharaoh"
+    system.write_text(Path(SYSTEM).read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "--gold", GOLD, "--system", str(system))
+    assert code == 1 and "has 4 pairs but" in err
+    assert "(its last line is empty: blank lines at the end of the file?" in err
+    system.write_text(Path(SYSTEM).read_text(encoding="utf-8") + "0-0\n", encoding="utf-8")
+    code, _, err = run(capsys, "--gold", GOLD, "--system", str(system))
+    assert code == 1 and "has 4 pairs but" in err and "empty" not in err

@@ -351,6 +351,21 @@ def _outside_hint(links: frozenset[tuple[int, int]], source_length: int, target_
     return ""
 
 
+def blank_tail_hint(extra: Sequence[object]) -> str:
+    """When a system's items beyond the gold's pairs are all empty lines (AlignedPairs or
+    Alignments with no tokens and no links): what they likely are, for the count mismatch's
+    message (score-alignments', parametric align's); "" otherwise."""
+    def empty(item: object) -> bool:
+        return not (isinstance(item, BadPair) or getattr(item, "source", ()) or getattr(item, "target", ())
+                    or getattr(item, "alignment", item))
+
+    if not extra or not all(map(empty, extra)):
+        return ""
+    lines = "line is" if len(extra) == 1 else f"{len(extra)} lines are"
+    return (f" (its last {lines} empty: blank lines at the end of the file? Each line is a pair, "
+            "an empty one an empty alignment)")
+
+
 def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: str = "sure", *,
                 gold_name: str = "gold", system_name: str = "system",
                 skip_bad: bool = True) -> AlignmentScores:
@@ -367,6 +382,7 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     if len(gold) != len(system):
         raise MismatchError(
             f"{system_name} has {len(system)} pairs but {gold_name} has {len(gold)}"
+            f"{blank_tail_hint(system[len(gold):])}"
         )
     kept: list[tuple[Alignment, Alignment]] = []
     positions: list[int] = []

@@ -31,7 +31,7 @@ from ..phrases import phrase_spans
 from ..signature import join_signature, setting_value, short_hash
 from ..workers import Progress
 from . import f_measure
-from .alignment_scores import SkippedPair
+from .alignment_scores import SkippedPair, blank_tail_hint
 
 SpanPair = tuple[int, int, int, int]
 
@@ -231,7 +231,7 @@ def align_scores(
     _check_max_length(max_length)
     if len(gold) != len(system):
         raise MismatchError(f"{system_name or 'the system output'} has {len(system)} pairs but "
-                            f"{gold_name or 'the gold'} has {len(gold)}")
+                            f"{gold_name or 'the gold'} has {len(gold)}{blank_tail_hint(system[len(gold):])}")
     system_links = system_links or links
     matched: Counter[int] = Counter()
     sys_count: Counter[int] = Counter()
