@@ -76,6 +76,16 @@ def test_tune_aligner_says_when_the_best_setting_is_tied(capsys) -> None:
     assert lines[6].endswith("F1=94.4 (tied with 3 other settings: of the tied, the one nearest the paper's 0.9, 0.9)")
 
 
+def test_tune_aligner_tries_a_repeated_grid_value_once(capsys) -> None:
+    """'--ppdb-grid 0.9,0.9' aligned the gold twice for the same setting, listed both rows
+    '<- best' and its signature said ppdb_sim=0.9/0.9."""
+    tune = ["tune-aligner", "--gold", str(DEMO / "gold.jsonl"), "--ppdb-grid", "0.9,0.5,0.9", "--w-grid", "0.9,0.9"]
+    assert main([*tune, "--format", "json"]) == 0
+    tuned = json.loads(capsys.readouterr().out)
+    assert [(row["ppdb_sim"], row["w"]) for row in tuned["grid"]] == [(0.9, 0.9), (0.5, 0.9)]
+    assert "|tuned:ppdb_sim=0.9/0.5,w=0.9|" in tuned["signature"]
+
+
 def signature_parts(signature: str) -> dict[str, str]:
     """A signature's key:value parts (values may hold ':', as ``sultan:default``)."""
     return dict(part.split(":", 1) for part in signature.split("|"))

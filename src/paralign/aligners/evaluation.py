@@ -183,6 +183,8 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
     gold, _, skipped = read_gold(gold_path, limit)
     annotated = annotate_gold(aligner, gold, workers)
     gold_alignments = [p.alignment for p in gold]
+    # a value given twice ('0.9,0.9') would align the gold twice and tie with itself
+    ppdb_grid, w_grid = tuple(dict.fromkeys(ppdb_grid)), tuple(dict.fromkeys(w_grid))
     grid = [(p, w) for p in ppdb_grid for w in w_grid]
     rows = []
     for ppdb_sim, w in progress(grid) if progress else grid:
