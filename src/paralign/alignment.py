@@ -252,6 +252,14 @@ class Alignment:
             raise FormatError(f"malformed alignment JSON: {exc}", source=source, line=line) from exc
 
 
+def require_alignment(value: object, what: str) -> None:
+    """InputTypeError naming `what` unless `value` is an Alignment: for the records that hold
+    one (a str of Pharaoh links or a set of pairs would fail far from where it was given)."""
+    if not isinstance(value, Alignment):
+        raise InputTypeError(f"{what} must be an Alignment (Alignment.from_pharaoh parses '0-0 1-1'), "
+                             f"not {type(value).__name__} {shown_value(value)}")
+
+
 # -- symmetrisation of two directional alignments ---------------------------------------------
 _NEIGHBOURS = ((-1, 0), (0, -1), (1, 0), (0, 1))
 _DIAG_NEIGHBOURS = _NEIGHBOURS + ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -319,10 +327,7 @@ class AlignedSentences:
         """InputTypeError unless `alignment` is an Alignment; AlignmentIndexError for a link
         outside the sentences (a signal would index past a token list, or score a link that
         is not there). A min/max over the links: nothing beside annotating the pair."""
-        if not isinstance(self.alignment, Alignment):
-            raise InputTypeError(f"AlignedSentences.alignment must be an Alignment (Alignment.from_pharaoh "
-                                 f"parses '0-0 1-1'), not {type(self.alignment).__name__} "
-                                 f"{shown_value(self.alignment)}")
+        require_alignment(self.alignment, "AlignedSentences.alignment")
         self.alignment.validate(len(self.source), len(self.target))
 
 
