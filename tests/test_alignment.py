@@ -228,3 +228,68 @@ def test_symmetrize_given_pharaoh_text_says_how_to_parse_it() -> None:
     with pytest.raises(InputTypeError, match=r"not Pharaoh text: Alignment.from_pharaoh\(text\).sure"):
         symmetrize("0-0 1-1", [(0, 0)])  # type: ignore[arg-type]
     assert symmetrize(Alignment.from_pharaoh("0-0 1-1").sure, [(0, 0)], "intersection") == {(0, 0)}
+
+
+# -- the constructor checks what a user gives it ---------------------------------------------------
+@pytest.mark.parametrize("sure", [frozenset({(-1, 0)}), frozenset({(0.5, 1)}), [(1.0, 2)], [(True, 0)],
+                                  frozenset({(0, -3)})])
+def test_constructor_refuses_negative_and_non_integer_indices(sure) -> None:
+    """Before, a frozenset was taken unchecked (a negative link scored, then broke a signal) and
+    other iterables took 1.0 and True as indices 1."""
+    with pytest.raises(AlignmentIndexError, match="Alignment sure: a link must be two non-negative integer"):
+        Alignment(sure)
+    with pytest.raises(AlignmentIndexError, match="Alignment possible: "):
+        Alignment(possible=sure)
+
+
+@pytest.mark.parametrize("value", ["0-0 1-1", 5, None, b"0-0"])
+def test_constructor_refuses_what_is_not_a_collection_of_links(value) -> None:
+    """One str was read as its characters ("a link must be two integer indices, got '0'"), a
+    number or None was a bare "'int' object is not iterable"."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="Alignment sure: expected a collection of \\(i, j\\) links") as info:
+        Alignment(value)  # type: ignore[arg-type]
+    assert ("from_pharaoh" in str(info.value)) == isinstance(value, str)
+
+
+def test_constructor_names_an_item_that_is_not_a_link() -> None:
+    for bad in (frozenset({"ab"}), frozenset({(1, 2, 3)}), [("a", 1)], [None]):
+        with pytest.raises(FormatError, match="Alignment sure: a link must be two integer indices"):
+            Alignment(bad)  # type: ignore[arg-type]
+
+
+def test_constructor_takes_numpy_indices_as_ints() -> None:
+    import numpy as np
+
+    made = Alignment([(np.int64(0), np.int32(1))], confidence={(0, 1): np.float32(0.5)})
+    assert made.sure == {(0, 1)} and all(type(x) is int for link in made.sure for x in link)
+    assert made.confidence == {(0, 1): 0.5}
+
+
+def test_constructor_checks_the_confidences() -> None:
+    """A confidence of a link the alignment lacks, or outside [0, 1], was kept silently."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(FormatError, match=r"confidence: \(1, 1\) is not a link of the alignment"):
+        Alignment({(0, 0)}, confidence={(1, 1): 0.5})
+    for bad in (1.5, -0.1, float("nan"), True, "0.5"):
+        with pytest.raises(FormatError, match="confidence of link 0-0: a link's confidence must be a number"):
+            Alignment({(0, 0)}, confidence={(0, 0): bad})
+    with pytest.raises(InputTypeError, match="confidence: expected a mapping"):
+        Alignment({(0, 0)}, confidence=[0.5])  # type: ignore[arg-type]
+
+
+def test_aligned_sentences_checks_its_alignment() -> None:
+    """A link outside the sentences, or links that are not an Alignment, were taken as they were
+    and failed later inside a signal (an IndexError, or 'str' object has no attribute 'sure')."""
+    from paralign.alignment import AlignedSentences
+    from paralign.errors import InputTypeError
+    from paralign.sentence import Sentence
+
+    s, t = Sentence.plain(["a", "b"]), Sentence.plain(["a", "b", "c"])
+    assert AlignedSentences(s, t, Alignment({(1, 2)})).alignment.sure == {(1, 2)}
+    with pytest.raises(AlignmentIndexError, match="link 2-0 outside sentences of 2 and 3 tokens"):
+        AlignedSentences(s, t, Alignment({(2, 0)}))
+    with pytest.raises(InputTypeError, match="must be an Alignment .*not str '0-0'"):
+        AlignedSentences(s, t, "0-0")  # type: ignore[arg-type]

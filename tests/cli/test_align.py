@@ -61,6 +61,31 @@ def test_evaluate_and_tune_on_demo_gold(capsys) -> None:
     assert len(tuned["grid"]) == 2 and tuned["best"]["f1"] >= result["macro"]["f1"] - 1e-9
 
 
+def test_tune_aligner_says_when_the_best_setting_is_tied(capsys) -> None:
+    """On the demo gold every (ppdb_sim, w) of this grid gives the same F1: the report said
+    '<- best' beside (0.9, 0.9) alone, as if it had won. It now counts the ties (JSON
+    best.tied), marks the tied rows '= best' and says how the reported one was chosen."""
+    tune = ["tune-aligner", "--gold", str(DEMO / "gold.jsonl"), "--ppdb-grid", "0.5,0.9", "--w-grid", "0.6,0.9"]
+    assert main([*tune, "--format", "json"]) == 0
+    tuned = json.loads(capsys.readouterr().out)
+    f1s = [row["f1"] for row in tuned["grid"]]
+    assert tuned["best"]["tied"] == f1s.count(max(f1s)) == 4
+    assert main(tune) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert sum(line.endswith("  = best") for line in lines) == 3 and lines[5].endswith("  <- best")
+    assert lines[6].endswith("F1=94.4 (tied with 3 other settings: of the tied, the one nearest the paper's 0.9, 0.9)")
+
+
+def test_tune_aligner_tries_a_repeated_grid_value_once(capsys) -> None:
+    """'--ppdb-grid 0.9,0.9' aligned the gold twice for the same setting, listed both rows
+    '<- best' and its signature said ppdb_sim=0.9/0.9."""
+    tune = ["tune-aligner", "--gold", str(DEMO / "gold.jsonl"), "--ppdb-grid", "0.9,0.5,0.9", "--w-grid", "0.9,0.9"]
+    assert main([*tune, "--format", "json"]) == 0
+    tuned = json.loads(capsys.readouterr().out)
+    assert [(row["ppdb_sim"], row["w"]) for row in tuned["grid"]] == [(0.9, 0.9), (0.5, 0.9)]
+    assert "|tuned:ppdb_sim=0.9/0.5,w=0.9|" in tuned["signature"]
+
+
 def signature_parts(signature: str) -> dict[str, str]:
     """A signature's key:value parts (values may hold ':', as ``sultan:default``)."""
     return dict(part.split(":", 1) for part in signature.split("|"))

@@ -87,6 +87,7 @@ def test_the_signature_names_the_aligner_and_the_gold_links(capsys) -> None:
     signature = json.loads(capsys.readouterr().out)["signature"]
     parts = dict(part.split(":", 1) for part in signature.split("|"))
     assert (parts["aligner"], parts["gold"], parts["limit"]) == ("sultan:default", "sure", "2")
+    assert parts["possible"] == "gold"  # a JSONL gold carries its own possible links
     assert main([*argv, "--gold-links", "sure+possible", "--preset", "paraphrase", "--format", "json"]) == 0
     other = dict(part.split(":", 1) for part in json.loads(capsys.readouterr().out)["signature"].split("|"))
     assert (other["aligner"], other["gold"]) == ("sultan:paraphrase", "sure+possible")

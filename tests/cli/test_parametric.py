@@ -128,6 +128,13 @@ def test_align_signature_follows_links_max_length_and_the_system_file(tmp_path, 
     write_json(system, [dict(GOLD[0], sureAlign="0-0"), *GOLD[1:]])  # same name, other links
     _, changed, _ = run_json(capsys, argv)
     assert parts(changed["signature"])["system"].split("#")[1] != found["system"].split("#")[1]
+    assert found["possible"] == "gold"
+    # a companion sure+poss file beside the gold gives it possible links: the signature names it
+    write_json(gold.with_name("gold.sure+poss.json"), [dict(GOLD[0], sureAlign=GOLD[0]["sureAlign"] + " 3-3"),
+                                                       *GOLD[1:]])
+    _, paired, _ = run_json(capsys, argv + ["--links", "sure+possible"])
+    assert parts(paired["signature"])["possible"].startswith("gold.sure+poss.json#")
+    assert parts(possible["signature"])["possible"] == "gold"
 
 
 def test_table_signature_follows_the_table_and_its_options(tmp_path, gold, capsys, monkeypatch):
@@ -138,6 +145,7 @@ def test_table_signature_follows_the_table_and_its_options(tmp_path, gold, capsy
     _, cut, _ = run_json(capsys, argv + ["--table", f"{table}:0.4"])
     _, whole, _ = run_json(capsys, argv + ["--table", str(table), "--only-referenced", "--tight"])
     cut_parts, whole_parts = parts(cut["signature"]), parts(whole["signature"])
+    assert cut_parts["possible"] == "gold"  # no companion sure+poss file beside the gold
     assert cut_parts["table"].startswith("table.tsv:0.4#") and whole_parts["table"].startswith("table.tsv#")
     assert cut_parts["table"].split("#")[1] != whole_parts["table"].split("#")[1]  # the threshold drops a row
     assert (whole_parts["only_referenced"], whole_parts["tight"], cut_parts["tight"]) == ("yes", "yes", "no")
@@ -302,3 +310,14 @@ def test_table_threshold_that_is_not_a_finite_number_is_a_usage_error(tmp_path, 
     assert main(["parametric", "table", "--gold", str(gold), "--table", f"{table}:{value}"]) == 2
     err = capsys.readouterr().err
     assert f"table.tsv:{value}'" in err and "not a finite number" in err and "Traceback" not in err
+
+
+def test_align_names_blank_lines_after_the_system_pairs(tmp_path, gold, capsys):
+    """Pharaoh system lines with two blank lines after the last pair: the count mismatch says
+    they are empty (it said only '5 pairs but ... 3')."""
+    system = tmp_path / "system.pharaoh"
+    system.write_text("".join(pair["sureAlign"] + "\n" for pair in GOLD) + "\n\n", encoding="utf-8")
+    code = main(["parametric", "align", "--gold", str(gold), "--system", str(system)])
+    err = capsys.readouterr().err
+    assert code == 1 and f"has {len(GOLD) + 2} pairs but" in err
+    assert "(its last 2 lines are empty: blank lines at the end of the file?" in err

@@ -49,7 +49,14 @@ def test_every_gold_format_gives_the_same_scores(capsys, gold: str) -> None:
                           "--gold-links", "sure+possible")
     _, out, _ = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM, "--format", "json",
                     "--gold-links", "sure+possible")
-    assert json.loads(out) == json.loads(reference)
+    result, expected = json.loads(out), json.loads(reference)
+    # the scores are the same; the signature says where each took its possible links from
+    possible = result.pop("signature").split("|")[1]
+    reference_possible = expected.pop("signature").split("|")[1]
+    assert reference_possible.startswith("possible:gold.sure+poss.json#")  # gold.json's companion
+    # the jacana sure+poss file is read with its companion gold.sure.json, as gold.json is
+    assert possible == (reference_possible if gold.endswith(".json") else "possible:gold")
+    assert result == expected
 
 
 def test_system_from_stdin_and_output_file(capsys, monkeypatch, tmp_path: Path) -> None:
@@ -177,14 +184,21 @@ def test_explicit_gold_possible_file(capsys, tmp_path: Path) -> None:
                                      ["tune-aligner", "--ppdb-grid", "0.9", "--w-grid", "0.9"]])
 @pytest.mark.parametrize("dash", ["-", "/dev/stdin"])
 def test_gold_can_be_read_from_stdin(command, dash, capsys, monkeypatch) -> None:
-    """--gold takes '-' (and /dev/stdin, read once the same way); results name it <stdin>."""
+    """--gold takes '-' (and /dev/stdin, read once the same way); results name it <stdin>. Read
+    from stdin, gold.json has no companion sure+poss file beside it: the signature says its
+    possible links are its own (`possible:gold`), where the file's names its companion."""
     expected_code = main([*command, "--gold", GOLD, "--format", "json"])
     expected = json.loads(capsys.readouterr().out)
     monkeypatch.setattr(sys, "stdin", io.StringIO(Path(GOLD).read_text(encoding="utf-8")))
     assert main([*command, "--gold", dash, "--format", "json"]) == expected_code == 0
     result = json.loads(capsys.readouterr().out)
+    assert "|possible:gold|" in result["signature"]
+    assert "|possible:gold.sure+poss.json#" in expected["signature"]
     for key in ("macro", "best", "exact_count"):
         if key in expected:
+            if key == "best":
+                assert "|possible:gold|" in result[key].pop("signature")
+                expected[key].pop("signature")
             assert result[key] == expected[key]
     assert result.get("gold", "<stdin>") == "<stdin>"
 
@@ -193,9 +207,41 @@ def test_scores_carry_the_signature_of_the_gold_links_scored(capsys) -> None:
     """As evaluate-aligner's: the gold link set (the one setting that changes the numbers) and
     the version; last line of the text, a key of the JSON."""
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--format", "json")
-    assert code == 0 and json.loads(out)["signature"].startswith("gold:sure|version:")
+    assert code == 0 and json.loads(out)["signature"].startswith("gold:sure|possible:gold.sure+poss.json#")
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--gold-links", "sure+possible")
-    assert code == 0 and out.rstrip("\n").split("\n")[-1].startswith("signature: gold:sure+possible|version:")
+    assert code == 0 and out.rstrip("\n").split("\n")[-1].startswith("signature: gold:sure+possible|possible:")
+
+
+def test_signature_says_where_the_possible_links_came_from(capsys, tmp_path: Path) -> None:
+    """The same jacana sure gold scored with its companion sure+poss file and alone gives two
+    AERs (the companion's possible links count as hits): the signatures differ, naming the
+    companion by basename and hash, or `gold` (the file's own links). Before, both were
+    `gold:sure|version:X`."""
+    from paralign.signature import short_hash
+
+    pair = {"id": "1", "source": "a b c", "target": "a b c"}
+    sure = [{**pair, "sureAlign": "0-0", "possibleAlign": ""}]
+    merged = [{**pair, "sureAlign": "0-0 1-1", "possibleAlign": ""}]
+    alone, paired = tmp_path / "alone", tmp_path / "paired"
+    for folder in (alone, paired):
+        folder.mkdir()
+        (folder / "g.sure.json").write_text(json.dumps(sure), encoding="utf-8")
+    (paired / "g.sure+poss.json").write_text(json.dumps(merged), encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 1-1\n", encoding="utf-8")
+    found = {}
+    for folder in (alone, paired):
+        code, out, _ = run(capsys, "--gold", str(folder / "g.sure.json"), "--system", str(system),
+                           "--format", "json")
+        assert code == 0
+        found[folder.name] = json.loads(out)
+    assert found["alone"]["aer"] != found["paired"]["aer"]
+    assert found["alone"]["signature"].startswith("gold:sure|possible:gold|version:")
+    digest = short_hash((paired / "g.sure+poss.json").read_bytes())
+    assert found["paired"]["signature"].startswith(f"gold:sure|possible:g.sure+poss.json#{digest}|version:")
+    code, out, _ = run(capsys, "--gold", str(alone / "g.sure.json"), "--gold-possible",
+                       str(paired / "g.sure+poss.json"), "--system", str(system), "--format", "json")
+    assert (json.loads(out)["aer"], json.loads(out)["signature"]) == (found["paired"]["aer"], found["paired"]["signature"])
 
 
 def test_confidence_of_macro_f1_resamples_the_pairs(capsys) -> None:
@@ -222,7 +268,7 @@ def test_confidence_of_macro_f1_resamples_the_pairs(capsys) -> None:
     rows = np.array([(p.precision, p.recall, 1.0) for p in scores.per_pair])
     by_hand = [float(macro_f1_from_sums(rows[i].sum(axis=0))) for i in bootstrap_indices(3, 50)]
     assert found["mean"] == pytest.approx(np.mean(by_hand))
-    assert result["signature"] == "gold:sure|bs:50|seed:12345|version:" + result["signature"].rsplit(":", 1)[1]
+    assert result["signature"] == scores.signature.replace("|version:", "|bs:50|seed:12345|version:")
     code, out, _ = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--confidence", "--seed", "3")
     assert "macro F1 bootstrap: μ = " in out and "1000 resamples of the pairs, seed 3" in out
 
@@ -261,3 +307,78 @@ def test_gold_possible_with_a_gold_that_is_not_jacana_is_refused(capsys, gold) -
     assert str(EXAMPLES / gold) in err and "gold.sure+poss.json" in err and "jacana" in err
     code, _, _ = run(capsys, "--gold", str(EXAMPLES / gold), "--system", SYSTEM, "--gold-possible", "/no/such.json")
     assert code == 2
+
+
+def test_a_gold_of_pharaoh_lines_is_scored(capsys, tmp_path: Path) -> None:
+    """A gold of links only (Pharaoh lines, `p` for possible, as the bilingual gold standards
+    and fast_align/awesome-align users have them) against Pharaoh system lines: before, every
+    pair was skipped ("link 0-0 outside the gold sentences of 0 and 0 tokens") and the command
+    failed with "no pair could be scored"."""
+    gold = tmp_path / "gold.talp"
+    gold.write_text("0-0 1-1 2p2\n0-1\n", encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 2-2\n0-1 1-0\n", encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    assert (result["pairs"], result["skipped"], result["gold_links"], result["system_links"]) == (2, 0, 3, 4)
+    # AER: |A∩S| = 2 (0-0, 0-1), |A∩P| = 3 (and 2-2), |A| = 4, |S| = 3
+    assert result["aer"] == pytest.approx(1 - (2 + 3) / (4 + 3))
+
+
+def test_a_pharaoh_gold_takes_its_possible_links_from_a_second_file(capsys, tmp_path: Path) -> None:
+    """A gold kept as a sure file and a possible file of Pharaoh lines: --gold-possible reads
+    the second (before: 'gold.sure is pharaoh, not jacana', exit 2), the same scores as one file
+    with `p` marks; the signature names the possible file."""
+    from paralign.signature import short_hash
+
+    sure, possible, marked = tmp_path / "gold.sure", tmp_path / "gold.possible", tmp_path / "gold.talp"
+    sure.write_text("0-0 1-1\n0-1\n", encoding="utf-8")
+    possible.write_text("0-0 1-1 2-2\n\n", encoding="utf-8")  # repeats the sure links, or not
+    marked.write_text("0-0 1-1 2p2\n0-1\n", encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 2-2\n0-1 1-0\n", encoding="utf-8")
+    code, out, _ = run(capsys, "--gold", str(sure), "--gold-possible", str(possible), "--system", str(system),
+                       "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["signature"].startswith(f"gold:sure|possible:gold.possible#{short_hash(possible.read_bytes())}|")
+    _, out, _ = run(capsys, "--gold", str(marked), "--system", str(system), "--format", "json")
+    expected = json.loads(out)
+    assert result.pop("signature") != expected.pop("signature")
+    assert result == expected
+    possible.write_text("0-0\n", encoding="utf-8")  # one line short: named, not scored
+    code, _, err = run(capsys, "--gold", str(sure), "--gold-possible", str(possible), "--system", str(system))
+    assert code != 0 and "has 2 pairs but" in err and "gold.possible has 1" in err
+
+
+def test_links_outside_the_gold_name_the_likely_convention(capsys, tmp_path: Path) -> None:
+    """A system file of target-source links, or of 1-based ones, had every pair skipped with
+    only 'link 0-3 outside the gold sentences of 2 and 4 tokens': the warning now says which
+    convention fits all the pair's links, and says nothing when none does."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "a", "source": ["x", "y"], "target": ["p", "q", "r", "s"],
+                                "sure": [[0, 0], [1, 3]], "possible": []}) + "\n", encoding="utf-8")
+    cases = {"0-0 3-1": "fit with source and target swapped: are the system's links target-source?",
+             "1-1 2-4": "fit 1 lower: are the system's indices 1-based? (Pharaoh links are 0-based)",
+             "0-0 7-7": None}
+    for links, hint in cases.items():
+        system = tmp_path / "system.pharaoh"
+        system.write_text(links + "\n", encoding="utf-8")
+        code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+        assert code == 1 and "outside the gold sentences of 2 and 4 tokens" in err
+        assert (hint is not None and hint in err) or (hint is None and "all its links" not in err)
+
+
+def test_a_blank_line_at_the_end_of_the_system_is_named(capsys, tmp_path: Path) -> None:
+    """A Pharaoh file with a blank line after its last pair has one pair more than the gold
+    (a blank line is an empty alignment): the count mismatch now says the extra lines are
+    empty, where it said only '4 pairs but 3'."""
+    system = tmp_path / "system.pharaoh"
+    system.write_text(Path(SYSTEM).read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "--gold", GOLD, "--system", str(system))
+    assert code == 1 and "has 4 pairs but" in err
+    assert "(its last line is empty: blank lines at the end of the file?" in err
+    system.write_text(Path(SYSTEM).read_text(encoding="utf-8") + "0-0\n", encoding="utf-8")
+    code, _, err = run(capsys, "--gold", GOLD, "--system", str(system))
+    assert code == 1 and "has 4 pairs but" in err and "empty" not in err

@@ -73,6 +73,22 @@ def test_sure_and_sure_poss_files_combine() -> None:
     assert content(explicit) == content(combined)
 
 
+def test_possible_links_source_names_the_companion_read() -> None:
+    """What a signature records of where the gold's possible links came from: the sure+poss file
+    `read_pairs` combines (basename and hash of its bytes), whichever of the two is given, or
+    `gold` when the file is read alone."""
+    from paralign.corpora.alignments import possible_links_source
+    from paralign.signature import short_hash
+
+    merged = EXAMPLES / "gold.sure+poss.json"
+    named = f"gold.sure+poss.json#{short_hash(merged.read_bytes())}"
+    assert possible_links_source(EXAMPLES / "gold.sure.json") == named
+    assert possible_links_source(merged) == named
+    assert possible_links_source(EXAMPLES / "gold.sure.json", possible_path=merged) == named
+    assert possible_links_source(EXAMPLES / "gold.sure.json", possible_path=None) == "gold"
+    assert possible_links_source(EXAMPLES / "gold.jsonl") == "gold"
+
+
 def test_combine_rejects_different_files() -> None:
     sure = load_pairs(EXAMPLES / "gold.sure.json", possible_path=None)
     with pytest.raises(MismatchError, match="3 pairs.*2"):

@@ -34,3 +34,12 @@ def test_links_that_are_not_a_str_are_a_format_error() -> None:
     with pytest.raises(FormatError, match="f.json:3: the links of pair 'p' are NoneType, not a str 'i-j ...'"):
         parse_dash_links(None, source="f.json", line=3, item="p")
     assert parse_dash_links("0-1 2-2") == {(0, 1), (2, 2)}
+
+
+@pytest.mark.parametrize("alignment", ["0-0", None, {(0, 0)}])
+@pytest.mark.parametrize("tokens", [(("a",), ("b",)), ((), ())])
+def test_alignment_must_be_an_alignment(alignment, tokens) -> None:
+    """A Pharaoh str, None or a set of links was an AttributeError ("'str' object has no
+    attribute 'possible'"), or without tokens a pair that failed only when scored."""
+    with pytest.raises(InputTypeError, match="AlignedPair.alignment must be an Alignment .*from_pharaoh"):
+        AlignedPair("x", *tokens, alignment)

@@ -300,7 +300,7 @@ def test_align_signature_of_an_aligner_records_what_its_caller_says_of_it(tmp_pa
     parts = {"aligner": "mine", "spacy": "model-1", "sim": "none"}
     signed = align_scores_files(gold, diagonal, links="sure+possible", system_parts=parts).signature
     assert signed == align_signature(parts, links="sure+possible", max_length=5, tight=False)
-    assert list(_parts(signed)) == ["aligner", "sim", "gold", "maxlen", "tight", "spacy", "version"]
+    assert list(_parts(signed)) == ["aligner", "sim", "gold", "possible", "maxlen", "tight", "spacy", "version"]
     assert _parts(signed)["gold"] == "sure+possible"
 
 

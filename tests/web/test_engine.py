@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paralign.alignment import Alignment
-from paralign.errors import ConfigurationError
+from paralign.errors import ConfigurationError, FormatError
 from paralign.metrics.paraeval import ParaEval
 from paralign.paraphrases import ParaphraseTable
 from paralign.web.engine import Engine, _source_name, link_confidences
@@ -15,10 +15,11 @@ def test_confidences_are_the_alignments_own_in_the_unit_interval() -> None:
     links = frozenset({(0, 0), (1, 1)})
     assert link_confidences(Alignment(links)) is None
     assert link_confidences(Alignment(links, confidence={(0, 0): 0.5, (1, 1): 1})) == {(0, 0): 0.5, (1, 1): 1.0}
-    # values outside [0, 1], non-numbers and links the alignment does not have are dropped
-    odd = Alignment(links, confidence={(0, 0): 0.1, (1, 1): "high", (5, 5): 0.2})  # type: ignore[dict-item]
-    assert link_confidences(odd) == {(0, 0): 0.1}
-    assert link_confidences(Alignment(links, confidence={(0, 0): 1.5})) is None
+    # values outside [0, 1], non-numbers and links the alignment does not have: the Alignment
+    # refuses them when it is built, so none reaches the page
+    for odd in ({(0, 0): 0.1, (1, 1): "high"}, {(0, 0): 0.1, (5, 5): 0.2}, {(0, 0): 1.5}):
+        with pytest.raises(FormatError, match="Alignment confidence"):
+            Alignment(links, confidence=odd)  # type: ignore[arg-type]
 
 
 def test_table_names_are_file_names_made_unique(tmp_path) -> None:

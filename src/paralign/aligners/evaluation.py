@@ -77,6 +77,15 @@ def read_gold(
     return gold, positions, skipped
 
 
+def gold_parts(gold_path: str | Path, links: str, limit: int | None) -> dict[str, object]:
+    """What a signature records of the gold scored against: the link set (``gold``), where its
+    possible links came from (``possible``: a jacana companion sure+poss file changes AER) and
+    ``--limit``."""
+    from ..corpora.alignments import possible_links_source
+
+    return {"gold": links, "possible": possible_links_source(gold_path), "limit": limit}
+
+
 def annotate_gold(
     aligner: Aligner, gold: Sequence[AlignedPair], workers: int = 1
 ) -> list[tuple[Sentence, Sentence]]:
@@ -139,7 +148,7 @@ def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str =
         "align_seconds": round(align_seconds, 3),
         "pairs_per_second": round(len(gold) / max(annotate_seconds + align_seconds, 1e-9), 2),
         "align_ms_per_pair": round(1000 * align_seconds / len(gold), 3),
-        "signature": alignment_signature(aligner, gold=links, limit=limit),
+        "signature": alignment_signature(aligner, **gold_parts(gold_path, links, limit)),
     })
     return AlignerEvaluation(result, pair_results(gold, system, scores))
 
@@ -165,13 +174,17 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
 
     The report's ``signature`` is what stays the same across the grid (:func:`tuning_signature`);
     ``best["signature"]`` is the best setting's full aligner signature, the one
-    :func:`evaluate_aligner` gives that setting."""
+    :func:`evaluate_aligner` gives that setting. ``best["tied"]`` counts the settings with the
+    best F1, itself included: among them the one nearest the paper's (0.9, 0.9) is reported,
+    which says nothing about the others (on a small dev slice, often the whole grid)."""
     from ..metrics.alignment_scores import score_alignments
 
     _check_aligner(aligner)
     gold, _, skipped = read_gold(gold_path, limit)
     annotated = annotate_gold(aligner, gold, workers)
     gold_alignments = [p.alignment for p in gold]
+    # a value given twice ('0.9,0.9') would align the gold twice and tie with itself
+    ppdb_grid, w_grid = tuple(dict.fromkeys(ppdb_grid)), tuple(dict.fromkeys(w_grid))
     grid = [(p, w) for p in ppdb_grid for w in w_grid]
     rows = []
     for ppdb_sim, w in progress(grid) if progress else grid:
@@ -182,9 +195,11 @@ def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
                      "recall": macro.recall, "f1": macro.f1, "exact": scores.exact})
     # ties: the point nearest the paper's (0.9, 0.9)
     best = max(rows, key=lambda r: (round(r["f1"], 12), -abs(r["ppdb_sim"] - 0.9) - abs(r["w"] - 0.9)))
+    tied = sum(round(r["f1"], 12) == round(best["f1"], 12) for r in rows)
     best_aligner = aligner.with_params(ppdb_sim=best["ppdb_sim"], w=best["w"])
-    best = {**best, "signature": alignment_signature(best_aligner, gold=links, limit=limit)}
-    fixed = tuning_signature(aligner, {"ppdb_sim": ppdb_grid, "w": w_grid}, gold=links, limit=limit)
+    signed = gold_parts(gold_path, links, limit)
+    best = {**best, "tied": tied, "signature": alignment_signature(best_aligner, **signed)}
+    fixed = tuning_signature(aligner, {"ppdb_sim": ppdb_grid, "w": w_grid}, **signed)
     return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": best, "grid": rows,
             "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped], "signature": fixed}
 

@@ -7,7 +7,6 @@ from contextlib import ExitStack
 
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
-from ..signature import join_signature
 from ._common import (
     add_format,
     add_output,
@@ -37,9 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--gold-links", choices=LINK_SETS, default="sure",
                         help="gold links to score against (default: %(default)s)")
     parser.add_argument("--gold-possible", default=None, metavar="FILE",
-                        help="jacana sure+poss file giving the possible links of a jacana gold "
-                        "(default: a *.sure+poss.json beside a *.sure.json gold; other formats "
-                        "carry their own)")
+                        help="file giving the possible links of the gold: a jacana sure+poss file "
+                        "for a jacana gold (default: a *.sure+poss.json beside a *.sure.json gold), "
+                        "Pharaoh lines for a Pharaoh gold (its possible links, line by line; they "
+                        "may repeat the sure ones); other formats carry their own")
     parser.add_argument("--gold-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--system-format", choices=sorted(FORMATS), default=None)
     parser.add_argument("--per-pair", action="store_true",
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                              system_name=names.get(system))
     result, skipped = scores.to_dict(per_pair=args.per_pair), [str(s) for s in scores.skipped]
     result, skipped = shown_names(result, names), shown_names(skipped, names)
-    result["signature"] = join_signature({"gold": args.gold_links})  # as evaluate-aligner's ends
+    result["signature"] = scores.signature  # gold:...|possible:..., as evaluate-aligner's ends
     if args.confidence:
         add_macro_confidence(args, result, scores.per_pair)
     write_result(args, result, _render)

@@ -49,10 +49,16 @@ def _render(result: dict) -> str:
     lines = [f"{result['pairs']} pairs, {result['links']} links; macro F1 by (ppdb_sim, w):",
              "ppdb_sim     w      P      R     F1  exact"]
     for row in result["grid"]:
-        mark = "  <- best" if (row["ppdb_sim"], row["w"]) == (best["ppdb_sim"], best["w"]) else ""
+        mark = "  <- best" if (row["ppdb_sim"], row["w"]) == (best["ppdb_sim"], best["w"]) else \
+            "  = best" if round(row["f1"], 12) == round(best["f1"], 12) else ""
         lines.append(f"{row['ppdb_sim']:8.2f} {row['w']:5.2f} {100 * row['precision']:6.1f} "
                      f"{100 * row['recall']:6.1f} {100 * row['f1']:6.1f} {100 * row['exact']:6.1f}{mark}")
-    lines.append(f"best: ppdb_sim={best['ppdb_sim']} w={best['w']} F1={100 * best['f1']:.1f}")
+    tie = ""
+    if best["tied"] > 1:
+        others = best["tied"] - 1
+        tie = (f" (tied with {others} other setting{'s' if others > 1 else ''}: of the tied, the "
+               "one nearest the paper's 0.9, 0.9)")
+    lines.append(f"best: ppdb_sim={best['ppdb_sim']} w={best['w']} F1={100 * best['f1']:.1f}{tie}")
     lines.append(f"best aligner: {best['signature']}")  # what evaluate-aligner gives that setting
     lines.append(f"signature: {result['signature']}")  # what stays the same across the grid
     return "\n".join(lines)

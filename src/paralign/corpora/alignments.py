@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError
+from ..signature import short_hash
 from ..textio import require_file
 from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
 from .giza import iter_giza, read_giza
@@ -34,6 +35,10 @@ _READERS: dict[str, Callable[[str | Path, str | None], Iterator[PairOrBad]]] = {
     "multimwa": read_multimwa,
     "pharaoh": read_pharaoh,
 }
+
+#: The formats whose possible links may come from a second file of the same format (`possible_path`):
+#: jacana's sure / sure+poss pairs, and Pharaoh lines kept as a sure file and a possible file.
+SEPARATE_POSSIBLE = ("jacana", "pharaoh")
 
 _PHARAOH_LINE = re.compile(r"^(\d+[-?p]\d+)?(\s+\d+[-?p]\d+)*\s*$")
 _MULTIMWA_MIN_FIELDS = 8
@@ -101,6 +106,35 @@ def _resolve_format(path: str | Path, format: str | None, name: str | None = Non
     return fmt
 
 
+def _combination(path: Path, fmt: str, possible_path: str | Path | None) -> tuple[Path, Path] | None:
+    """(sure file, sure+poss file) whose links `read_pairs` combines for a gold `path` of format
+    `fmt`, or None when it reads `path` alone (see `load_pairs` for `possible_path`)."""
+    if fmt not in SEPARATE_POSSIBLE or possible_path is None:
+        return None
+    if possible_path == "auto":
+        return companion_files(path) if fmt == "jacana" else None
+    return path, require_file(possible_path)
+
+
+def possible_links_source(path: str | Path, format: str | None = None, *,
+                          possible_path: str | Path | None = "auto", name: str | None = None) -> str:
+    """Where `read_pairs(path, format, possible_path=possible_path)` takes the gold's possible
+    links from, as a signature records it: ``gold`` when from the file itself (its own possible
+    links, if it has any), else the sure+poss file combined with it, by basename and a hash of
+    its bytes (``gold.test.sure+poss.json#1a2b3c4d``).
+
+    Why: the same sure links scored with and without a companion sure+poss file give different
+    AER (and sure+possible scores), so a signature that does not say which was read lets two
+    different numbers pass as one. `name` as for `read_pairs`."""
+    path = require_file(path, name)
+    combined = _combination(path, _resolve_format(path, format, name), possible_path)
+    if combined is None:
+        return "gold"
+    merged = combined[1]
+    shown = name if merged == path and name is not None else merged.name
+    return f"{Path(shown).name}#{short_hash(merged.read_bytes())}"
+
+
 def iter_pairs(path: str | Path, format: str | None = None) -> Iterator[AlignedPair]:
     """Stream the pairs of one file as stored (no sure/sure+poss combination)."""
     path = require_file(path)
@@ -130,22 +164,18 @@ def _read_all(
     `collect`: `list` keeps BadPairs; `lambda items: list(strict(items))` stops at the first."""
     path = require_file(path, name)
     fmt = _resolve_format(path, format, name)
-    if fmt != "jacana" and possible_path not in (None, "auto"):  # was ignored without a word
+    if fmt not in SEPARATE_POSSIBLE and possible_path not in (None, "auto"):  # was ignored without a word
         raise ConfigurationError(
-            f"{name or path} is {fmt}, not jacana: a file of possible links ({possible_path}) "
-            "completes a jacana gold only; the other formats carry their own possible links")
-    items = collect(_READERS[fmt](path, name))
-    if fmt != "jacana" or possible_path is None:
+            f"{name or path} is {fmt}: a file of possible links ({possible_path}) completes a "
+            f"{' or '.join(SEPARATE_POSSIBLE)} gold only; the other formats carry their own possible links")
+    reader = _READERS[fmt]
+    items = collect(reader(path, name))
+    combined = _combination(path, fmt, possible_path)
+    if combined is None:
         return items
-    if possible_path == "auto":
-        companions = companion_files(path)
-        if companions is None:
-            return items
-        sure_file, merged_file = companions
-    else:
-        sure_file, merged_file = path, require_file(possible_path)
-    sure_items = items if sure_file == path else collect(read_jacana(sure_file))
-    merged_items = items if merged_file == path else collect(read_jacana(merged_file))
+    sure_file, merged_file = combined
+    sure_items = items if sure_file == path else collect(reader(sure_file, None))
+    merged_items = items if merged_file == path else collect(reader(merged_file, None))
     sure_name = name if sure_file == path and name is not None else str(sure_file)
     merged_name = name if merged_file == path and name is not None else str(merged_file)
     return combine_sure_possible(sure_items, merged_items, sure_path=sure_name,
@@ -160,8 +190,11 @@ def load_pairs(path: str | Path, format: str | None = None, *,
     include the sure ones) become the possible links; with "auto" (default) a companion
     `X.sure.json` <-> `X.sure+poss.json` beside `path` is used when present; None reads `path`
     alone. Loading a sure+poss file with its companion thus gives the same pairs as loading the
-    sure file. A `possible_path` given with a file of another format is a ConfigurationError
-    (those formats carry their own possible links).
+    sure file. For Pharaoh lines, `possible_path` names a second file of Pharaoh lines, line by
+    line, whose links become possible links (whether or not it repeats the sure ones), as
+    gold standards kept as a sure file and a possible file are; "auto" finds none. A
+    `possible_path` given with a file of another format is a ConfigurationError (those formats
+    carry their own possible links).
     """
     return _read_all(path, format, possible_path, None, lambda items: list(strict(items)))
 

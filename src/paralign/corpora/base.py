@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..alignment import Alignment, Link
+from ..alignment import Alignment, Link, require_alignment
 from ..errors import AlignmentIndexError, FormatError, InputTypeError, ParalignError
 from ..textio import open_binary, reading
 
@@ -32,7 +32,10 @@ class AlignedPair:
     def __post_init__(self) -> None:
         """Tokens as tuples (one str is refused: its characters would be the tokens) and, when
         the pair has tokens, every link inside them (AlignmentIndexError, as the readers check;
-        a pair of bare links without tokens, a Pharaoh line, is taken as it is)."""
+        a pair of bare links without tokens, a Pharaoh line, is taken as it is). An `alignment`
+        that is not an Alignment is an InputTypeError (it was an AttributeError, or for a pair
+        without tokens a value that failed only when scored)."""
+        require_alignment(self.alignment, "AlignedPair.alignment")
         for side in ("source", "target"):
             tokens = getattr(self, side)
             if isinstance(tokens, str):

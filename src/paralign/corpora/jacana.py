@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from ..alignment import Alignment
 from ..errors import FormatError, MismatchError, invalid_json
 from ..textio import open_binary, reading
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
@@ -136,7 +137,8 @@ def combine_sure_possible(sure_pairs: Sequence[PairOrBad], merged_pairs: Sequenc
 
     The two lists must hold the same sentences in the same order (checked by position and text).
     A position that is a BadPair in either list stays a BadPair (so AlignedPairs alone give
-    AlignedPairs alone).
+    AlignedPairs alone). Pairs of links only (Pharaoh lines: a sure file and a possible file)
+    combine the same way, line by line.
     """
     if len(sure_pairs) != len(merged_pairs):
         raise MismatchError(
@@ -152,7 +154,6 @@ def combine_sure_possible(sure_pairs: Sequence[PairOrBad], merged_pairs: Sequenc
                 f"pair {a.id!r} ({sure_path} line {a.line}) and pair {b.id!r} ({merged_path} line "
                 f"{b.line}) have different sentences"
             )
-        merged = b.alignment.possible | a.alignment.possible
-        out.append(make_pair(a.id, a.source, a.target, a.alignment.sure, merged, path=sure_path,
-                             line=a.line))
+        merged = b.alignment.possible | a.alignment.possible  # each read inside these sentences
+        out.append(AlignedPair(a.id, a.source, a.target, Alignment(a.alignment.sure, merged), a.line))
     return out

@@ -1,7 +1,9 @@
 """Pharaoh alignment lines (`i-j` sure, `i?j`/`ipj` possible), one pair a line, no tokens.
 
-Used for system outputs that are paired with a gold file by position. The pairs carry empty
-token tuples; their ids are the line numbers.
+Used for system outputs that are paired with a gold file by position, and for golds of links
+only (bilingual gold standards; `p`/`?` marks possible links, or a second file of possible
+links: `corpora.read_pairs`' `possible_path`), scored without sentence lengths to check. The
+pairs carry empty token tuples; their ids are the line numbers.
 """
 
 from __future__ import annotations

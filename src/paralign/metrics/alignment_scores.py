@@ -25,8 +25,8 @@ Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`par
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,7 @@ from ..errors import (
     MismatchError,
     ParalignError,
 )
+from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -153,6 +154,16 @@ class AlignmentScores:
     links: str = "sure"
     positions: tuple[int, ...] = ()  #: 1-based position of each scored pair (default 1..n)
     skipped: tuple[SkippedPair, ...] = ()
+    #: Where the gold's possible links came from (:func:`~paralign.corpora.alignments.possible_links_source`):
+    #: ``gold`` (the gold alignments as given) or the sure+poss file combined with the gold file.
+    possible: str = "gold"
+
+    @property
+    def signature(self) -> str:
+        """The settings that change these numbers, sacrebleu-style: the gold link set scored
+        (``gold``) and where the gold's possible links came from (``possible``: AER always reads
+        them, sure+possible scores too), e.g. ``gold:sure|possible:gold|version:X``."""
+        return join_signature({"gold": self.links, "possible": self.possible})
 
     @property
     def pairs(self) -> int:
@@ -309,15 +320,50 @@ def _misfit(g: PairOrBad, s: PairOrBad, gold_name: str, system_name: str) -> Par
             source=system_name,
             line=s.line or None,
         )
+    if not (g.source or g.target):  # a gold of links only (Pharaoh lines): no lengths to check
+        return None
+    lengths = len(g.source), len(g.target)
     for i, j in sorted(s.alignment.possible):
-        if not (0 <= i < len(g.source) and 0 <= j < len(g.target)):
+        if not (0 <= i < lengths[0] and 0 <= j < lengths[1]):
             return AlignmentIndexError(
-                f"pair {s.id!r}: link {i}-{j} outside the gold sentences of {len(g.source)} "
-                f"and {len(g.target)} tokens (gold pair {g.id!r})",
+                f"pair {s.id!r}: link {i}-{j} outside the gold sentences of {lengths[0]} "
+                f"and {lengths[1]} tokens (gold pair {g.id!r}){_outside_hint(s.alignment.possible, *lengths)}",
                 source=system_name,
                 line=s.line or None,
             )
     return None
+
+
+def _fits(links: Iterable[tuple[int, int]], source_length: int, target_length: int) -> bool:
+    return all(0 <= i < source_length and 0 <= j < target_length for i, j in links)
+
+
+def _outside_hint(links: frozenset[tuple[int, int]], source_length: int, target_length: int) -> str:
+    """Which common mistake explains a system's links outside the gold sentences, when one
+    does: every link fits with source and target swapped (an aligner run target to source, as
+    awesome-align and fast_align -r can be), or fits 1 lower (1-based indices, as GIZA's), for
+    the warning; "" otherwise. A whole file of such warnings otherwise reads as bad data."""
+    if _fits(((j, i) for i, j in links), source_length, target_length):
+        return ("; all its links fit with source and target swapped: are the system's links "
+                "target-source?")
+    if _fits(((i - 1, j - 1) for i, j in links), source_length, target_length):
+        return "; all its links fit 1 lower: are the system's indices 1-based? (Pharaoh links are 0-based)"
+    return ""
+
+
+def blank_tail_hint(extra: Sequence[object]) -> str:
+    """When a system's items beyond the gold's pairs are all empty lines (AlignedPairs or
+    Alignments with no tokens and no links): what they likely are, for the count mismatch's
+    message (score-alignments', parametric align's); "" otherwise."""
+    def empty(item: object) -> bool:
+        return not (isinstance(item, BadPair) or getattr(item, "source", ()) or getattr(item, "target", ())
+                    or getattr(item, "alignment", item))
+
+    if not extra or not all(map(empty, extra)):
+        return ""
+    lines = "line is" if len(extra) == 1 else f"{len(extra)} lines are"
+    return (f" (its last {lines} empty: blank lines at the end of the file? Each line is a pair, "
+            "an empty one an empty alignment)")
 
 
 def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: str = "sure", *,
@@ -328,13 +374,15 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     Counts must match (MismatchError). A position is left out of the scores, on both sides, and
     listed in `.skipped` when either item is a `BadPair` (see `corpora.read_pairs`), when a
     system pair with tokens has other token counts than the gold pair (texts may differ in
-    case: baselines are lower-cased), or when a system link lies outside the gold sentences.
+    case: baselines are lower-cased), or when a system link lies outside the gold sentences
+    (a gold of links only, as Pharaoh lines, has none to check against: its pairs are scored).
     With `skip_bad=False` the first such problem is raised instead. EmptyScoringError when no
     pair is left. Messages name both files, the line and the pair id.
     """
     if len(gold) != len(system):
         raise MismatchError(
             f"{system_name} has {len(system)} pairs but {gold_name} has {len(gold)}"
+            f"{blank_tail_hint(system[len(gold):])}"
         )
     kept: list[tuple[Alignment, Alignment]] = []
     positions: list[int] = []
@@ -363,15 +411,19 @@ def score_files(gold_path: str | Path, system_path: str | Path, links: str = "su
     `possible_path` optionally names a jacana sure+poss file that supplies the gold's possible
     links (by default a companion `*.sure+poss.json` beside a `*.sure.json` gold is used).
     A bad item in either file leaves that pair out on both sides (see `score_pairs`);
-    `system_name` is what messages call the system file (e.g. `<stdin>`).
+    `system_name` is what messages call the system file (e.g. `<stdin>`). The scores'
+    `possible` (so their `signature`) names the sure+poss file combined with the gold, if any.
     """
     from ..corpora import read_pairs
+    from ..corpora.alignments import possible_links_source
 
     system_name = str(system_path) if system_name is None else system_name
     gold = read_pairs(gold_path, gold_format, possible_path=possible_path or "auto")
     system = read_pairs(system_path, system_format, possible_path=None, name=system_name)
-    return score_pairs(gold, system, links, gold_name=str(gold_path), system_name=system_name,
-                       skip_bad=skip_bad)
+    scores = score_pairs(gold, system, links, gold_name=str(gold_path), system_name=system_name,
+                         skip_bad=skip_bad)
+    source = possible_links_source(gold_path, gold_format, possible_path=possible_path or "auto")
+    return replace(scores, possible=source)
 
 
 # Text rendering moved to the CLI; the old names work, with a DeprecationWarning, until 0.3.

@@ -329,6 +329,7 @@ def table_scores_files(
     result carries its :func:`table_signature`.
     """
     from ..corpora import read_groups
+    from ..corpora.alignments import possible_links_source
     from ..paraphrases import load_source
 
     gold_name = str(gold_path) if gold_name is None else gold_name
@@ -343,20 +344,23 @@ def table_scores_files(
     result = table_scores(groups, source, max_length, links=links,
                           only_referenced=only_referenced, sentences=sentences, tight=tight)
     signature = table_signature(source, links=links, max_length=max_length, only_referenced=only_referenced,
-                                sentences=sentences, tight=tight, shown=table_name)
+                                sentences=sentences, tight=tight, shown=table_name,
+                                possible=possible_links_source(gold_path, name=gold_name))
     return replace(result, source=result.source if table_name is None else table_name,
                    warnings=tuple(_warning(k) for k in skipped) + result.warnings,
                    skipped_rows=skipped, signature=signature)
 
 
 def table_signature(source: ParaphraseSource, *, links: str, max_length: int, only_referenced: bool,
-                    sentences: str, tight: bool, shown: str | None = None) -> str:
+                    sentences: str, tight: bool, shown: str | None = None, possible: str = "gold") -> str:
     """The signature of LB-Precision/Rel-Recall: the ``table`` as ParaEval's signature names a
     source (a file by basename, threshold and content hash, `shown` naming a copy of stdin;
     ``ppdb-1.0-xxxl-lexical``; ``wordnet-3.0``), then every setting that changes a number: ``gold``
-    (the gold link set), ``maxlen``, ``sentences`` (all or hub), ``only_referenced``, ``tight``, version."""
+    (the gold link set), ``possible`` (where the gold's possible links came from:
+    :func:`~paralign.corpora.alignments.possible_links_source`), ``maxlen``, ``sentences`` (all or
+    hub), ``only_referenced``, ``tight``, version."""
     return join_signature({
-        "table": source_signature(source, shown), "gold": links, "maxlen": max_length,
+        "table": source_signature(source, shown), "gold": links, "possible": possible, "maxlen": max_length,
         "sentences": sentences, "only_referenced": setting_value(only_referenced), "tight": setting_value(tight),
     })
 

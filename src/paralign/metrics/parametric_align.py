@@ -31,7 +31,7 @@ from ..phrases import phrase_spans
 from ..signature import join_signature, setting_value, short_hash
 from ..workers import Progress
 from . import f_measure
-from .alignment_scores import SkippedPair
+from .alignment_scores import SkippedPair, blank_tail_hint
 
 SpanPair = tuple[int, int, int, int]
 
@@ -231,7 +231,7 @@ def align_scores(
     _check_max_length(max_length)
     if len(gold) != len(system):
         raise MismatchError(f"{system_name or 'the system output'} has {len(system)} pairs but "
-                            f"{gold_name or 'the gold'} has {len(gold)}")
+                            f"{gold_name or 'the gold'} has {len(gold)}{blank_tail_hint(system[len(gold):])}")
     system_links = system_links or links
     matched: Counter[int] = Counter()
     sys_count: Counter[int] = Counter()
@@ -286,6 +286,7 @@ def align_scores_files(
     metric knows an aligner), else by its qualified name.
     """
     from ..corpora import read_pairs
+    from ..corpora.alignments import possible_links_source
 
     gold_name = str(gold_path) if gold_name is None else gold_name
     gold = read_pairs(gold_path, name=gold_name)
@@ -307,8 +308,9 @@ def align_scores_files(
     if not result.pairs:
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
         raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
-    return replace(result, signature=align_signature(system_parts, links=links, max_length=max_length,
-                                                     tight=tight))
+    return replace(result, signature=align_signature(
+        system_parts, links=links, max_length=max_length, tight=tight,
+        possible=possible_links_source(gold_path, name=gold_name)))
 
 
 def system_id(name: str, items: Sequence[PairLike | Alignment | BadPair]) -> str:
@@ -328,14 +330,16 @@ def _read_bytes(item: PairLike | Alignment | BadPair) -> bytes:
     return f"{' '.join(item.source)}\t{' '.join(item.target)}\t{item.alignment.to_pharaoh()}\n".encode()
 
 
-def align_signature(system: Mapping[str, object], *, links: str, max_length: int, tight: bool) -> str:
+def align_signature(system: Mapping[str, object], *, links: str, max_length: int, tight: bool,
+                    possible: str = "gold") -> str:
     """The signature of AlignPrec/AlignRecall: what made the system's alignments (`system`: a
     file's :func:`system_id` as ``system``, or an aligner's parts), then every setting that
     changes a number: ``gold`` (the gold link set, as evaluate-aligner's signature names it;
-    ``links`` is the contextual aligner's link model), ``maxlen`` (the longest phrase),
-    ``tight``; an aligner's ``spacy`` model and paralign's version last
-    (``system:out.jsonl#1a2b3c4d|gold:sure|maxlen:5|tight:no|version:X``)."""
+    ``links`` is the contextual aligner's link model), ``possible`` (where the gold's possible
+    links came from: :func:`~paralign.corpora.alignments.possible_links_source`), ``maxlen`` (the
+    longest phrase), ``tight``; an aligner's ``spacy`` model and paralign's version last
+    (``system:out.jsonl#1a2b3c4d|gold:sure|possible:gold|maxlen:5|tight:no|version:X``)."""
     parts = dict(system)
     spacy = parts.pop("spacy", None)
-    return join_signature({**parts, "gold": links, "maxlen": max_length, "tight": setting_value(tight),
-                           "spacy": spacy})
+    return join_signature({**parts, "gold": links, "possible": possible, "maxlen": max_length,
+                           "tight": setting_value(tight), "spacy": spacy})
