@@ -12,6 +12,7 @@ from paralign.lattice import Lattice
 from paralign.viz.html import Section, alignment_section, error_section, figure, page
 from paralign.viz.lattice import lattice_drawing
 from paralign.viz.marks import AlignmentView as View
+from paralign.viz.style import UNALIGNED
 
 XSS = "<script>alert(1)</script>"
 SOURCE = ["The", "cat", XSS]
@@ -128,7 +129,7 @@ def test_what_every_word_shares_is_written_once_per_row() -> None:
         assert row.get("text-anchor") in ("end", "middle", None)
         for word in row:
             assert word.get("text-anchor") is None and word.get("dominant-baseline") is None
-            assert word.get("fill") in (None, "#8a8f96")  # only an unaligned word's own grey
+            assert word.get("fill") in (None, UNALIGNED)  # only an unaligned word's own grey
     assert all(svg.get("aria-label") is None for svg in root.iter("{http://www.w3.org/2000/svg}svg"))
     # 19,836 bytes a pair before, 15,271 now: the bound leaves room for small additions
     per_pair = (len(_long_pairs(21).encode("utf-8")) - len(_long_pairs(1).encode("utf-8"))) / 20
