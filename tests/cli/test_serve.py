@@ -286,6 +286,49 @@ def test_a_report_on_a_phone_does_not_scroll_sideways(browser, tmp_path) -> None
         context.close()
 
 
+def test_a_long_align_page_keeps_its_names_colours_and_sizes_in_chromium(browser, tmp_path) -> None:
+    """The page of many pairs writes a word's colour, anchor and baseline once per row, names a
+    picture by its <title> alone and lays a picture out only near the window: in Chromium every
+    word still has them, every picture its name, and a box far down its picture's height."""
+    from paralign.alignment import Alignment
+    from paralign.viz import AlignmentView, alignment_section, page
+
+    source, target = ["the", "cat", "sat", "on", "the", "mat"], ["a", "cat", "was", "sitting", "on", "the", "rug"]
+    view = AlignmentView(source, target, Alignment.from_links(sure=[(1, 1), (3, 4)], possible=[(2, 3)]))
+    path = tmp_path / "pairs.html"
+    path.write_text(page("pairs", [alignment_section(f"line {n}", view, ident=f"line-{n}") for n in range(1, 41)]),
+                    encoding="utf-8")
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.set_default_timeout(20_000)
+    try:
+        tab = context.new_page()
+        tab.goto(path.as_uri())
+        name = f"alignment grid: {' '.join(source)} / {' '.join(target)}"
+        assert tab.get_by_role("img", name=name, exact=True).count() == 40
+        assert tab.get_by_role("img", name=f"alignment: {' '.join(source)} / {' '.join(target)}").count() == 40
+        last = "#line-40-grid"
+        box = tab.evaluate(f"document.querySelector('{last}').parentElement.getBoundingClientRect().height")
+        height = float(tab.get_attribute(last, "height"))
+        skipped = f"!document.querySelector('{last}').checkVisibility({{contentVisibilityAuto: true}})"
+        assert tab.evaluate(skipped) and abs(box - height) <= 1  # not yet drawn, yet as tall as its picture
+        tab.locator(last).scroll_into_view_if_needed()
+        tab.wait_for_function(f"!({skipped})")  # drawn once near the window
+        shown = tab.evaluate(f"""() => {{
+            const style = (e) => {{ const s = getComputedStyle(e); return [s.fill, s.textAnchor, s.dominantBaseline]; }};
+            const svg = document.querySelector('{last}');
+            return {{height: svg.getBoundingClientRect().height,
+                    source: style(svg.querySelector('.source-word')), target: style(svg.querySelector('.target-word')),
+                    lines: [...document.querySelectorAll('#line-40-lines .word')].map(style)}};
+        }}""")
+        assert abs(shown["height"] - height) <= 1
+        assert shown["source"] == ["rgb(34, 34, 34)", "end", "central"]
+        assert shown["target"] == ["rgb(34, 34, 34)", "start", "central"]
+        ink, grey = ["rgb(34, 34, 34)", "middle", "auto"], ["rgb(107, 112, 121)", "middle", "auto"]
+        assert shown["lines"][:4] == [grey, ink, ink, ink]  # "the" is unaligned, "cat sat on" are not
+    finally:
+        context.close()
+
+
 def test_a_bad_table_stops_before_serving(tmp_path, capsys) -> None:
     pytest.importorskip("fastapi", reason="the web extra is not installed")
     assert main(["serve", "--resources", "none", "--table", str(tmp_path / "missing.tsv")]) == 2

@@ -71,3 +71,25 @@ def test_long_sentences_widen_the_picture_and_words_never_overlap(picture) -> No
                  for t in texts]
         assert all(a[1] + WORD_GAP <= b[0] + 0.02 for a, b in zip(spans, spans[1:], strict=False))
         assert spans[0][0] >= 0 and spans[-1][1] <= long.viewbox()[2]
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of ``#rrggbb``."""
+    channels = [int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_unaligned_words_stay_readable(picture) -> None:
+    """Unaligned words were #8a8f96 on the white page: 3.3:1, below WCAG AA's 4.5:1 for text this
+    size (14 px). Their grey is now readable and still lighter than the aligned words' ink."""
+    svg = picture(alignment_lines(View(SOURCE, TARGET, Alignment.from_links([(0, 0)]))))
+    unaligned = svg.all("text", "unaligned")
+    assert len(unaligned) == 7
+    grey = {t.get("fill") for t in unaligned}
+    assert len(grey) == 1
+    (grey,) = grey
+    ink = svg.all("g", "source-words")[0].get("fill")
+    contrast = 1.05 / (_luminance(grey) + 0.05)
+    assert contrast >= 4.5, contrast
+    assert _luminance(grey) > 2 * _luminance(ink)  # still told apart from the aligned words

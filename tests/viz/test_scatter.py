@@ -35,3 +35,20 @@ def test_dots_labels_and_line(picture) -> None:
 def test_no_points_still_draws_axes(picture) -> None:
     pic = picture(scatter([], x_label="x", y_label="y", title="empty"))
     assert pic.all("circle") == [] and pic.all("g", "x-axis")
+
+
+def test_the_line_is_named_in_a_legend_and_its_tooltip(picture) -> None:
+    """The reports' orange least-squares line had no legend and no tooltip: nothing on the page
+    said what it was. A legend row under the plot names it with its equation, within the picture."""
+    points = [Point(0, 0, "a"), Point(5, 1, "b")]
+    pic = picture(scatter(points, x_label="gold", y_label="score", title="t", line=(0.2, 0.0)))
+    entry = pic.all("g", "legend-entry")
+    assert len(entry) == 1 and entry[0].get("data-entry") == "fit"
+    label = "least-squares line: y = 0.2·x + 0"
+    assert "".join(entry[0].itertext()).strip() == label and pic.title(pic.all("path", "fit")[0]) == label
+    sample = next(e for e in entry[0] if e.tag.endswith("path"))
+    assert sample.get("stroke") == pic.all("path", "fit")[0].get("stroke")
+    _, _, _, height = pic.viewbox()
+    assert all(float(t.get("y")) < height for t in pic.all("text"))  # the legend fits in the picture
+    plain = picture(scatter(points, x_label="gold", y_label="score", title="t"))
+    assert plain.all("g", "legend-entry") == [] and plain.viewbox()[3] < height  # no line, no legend

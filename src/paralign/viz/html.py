@@ -1,7 +1,8 @@
 """One self-contained HTML page holding many pictures: a heading per pair (or lattice, ...).
 
 The page carries everything inline (the SVG pictures and a small stylesheet): no external asset,
-no JavaScript (reports filter with CSS alone), no internet needed to view it. Every text is
+no JavaScript (reports filter with CSS alone), no internet needed to view it. A picture is laid
+out only when it comes near the window (:func:`figure`), so a page of 1,000 pairs opens quickly. Every text is
 escaped, so a sentence ``<script>alert(1)</script>`` shows as text. A picture wider than the
 window scrolls inside its own box instead of being shrunk. The page is also well-formed XML, so tests read it with
 ``xml.etree`` as well as ``html.parser``.
@@ -25,7 +26,7 @@ body { font-family: "DejaVu Sans", Verdana, Helvetica, Arial, sans-serif; color:
        margin: 1.5em; line-height: 1.4; overflow-wrap: break-word; }
 h1 { font-size: 1.4em; }
 h2 { font-size: 1.1em; margin-top: 2em; border-top: 1px solid #c8ced6; padding-top: 0.8em; }
-.figure { overflow-x: auto; margin: 0.8em 0; }
+.figure { overflow-x: auto; margin: 0.8em 0; content-visibility: auto; contain-intrinsic-size: auto 20em; }
 .figure svg { display: block; }
 .sentences { margin: 0.3em 0; }
 .sentences .side { display: inline-block; min-width: 4.5em; color: #5f6670; }
@@ -53,8 +54,14 @@ def signature_note(signature: str) -> Element:
 
 
 def figure(picture: Element) -> Element:
-    """A picture in its own box (scrolling when wider than the page)."""
-    return el("div", picture, class_="figure")
+    """A picture in its own box (scrolling when wider than the page). The box is drawn only
+    near the window (``content-visibility: auto``: a page of 1,000 pairs took 5 s to show in
+    Chromium, laying out 2,000 pictures nobody was looking at yet; their text stays in the
+    page for search and screen readers); the picture's height is the box's size until then,
+    so the scroll bar neither jumps nor lies."""
+    height = picture.get("height") if picture.tag == "svg" else None
+    return el("div", picture, class_="figure",
+              style=None if height is None else f"contain-intrinsic-block-size: auto {height}px")
 
 
 def sentences(source: Sequence[str], target: Sequence[str]) -> Element:

@@ -35,6 +35,8 @@ from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_wid
 PAD, WORD_GAP, ROW_GAP = 12.0, 14.0, 120.0
 #: Dashes of a missed link (dotted).
 MISSED_DASH = "2 4"
+#: The width of a link's line (px).
+LINE_WIDTH = 2
 
 
 def _centres(words: Sequence[str]) -> tuple[list[float], float]:
@@ -54,8 +56,9 @@ def _dash(mark: LinkMark) -> str | None:
 
 
 def _line(mark: LinkMark, x1: float, y1: float, x2: float, y2: float, *children: Element, **attrs: object) -> Element:
+    """A link's line; its width (2) is its group's (``g.links``; the legend's samples give their own)."""
     return el("line", *children, x1=num(x1), y1=num(y1), x2=num(x2), y2=num(y2), stroke=colour(mark),
-              stroke_width=2, stroke_dasharray=_dash(mark), stroke_opacity=opacity(mark),
+              stroke_dasharray=_dash(mark), stroke_opacity=opacity(mark),
               stroke_linecap="round" if mark.status == MISSED else None, **attrs)
 
 
@@ -66,9 +69,10 @@ def _row(words: Sequence[str], centres: Sequence[float], y: float, side: str, al
         short = shorten(word)
         texts.append(el("text", el("title", word) if short != word else None, short,
                         class_=f"word {side}-word" + ("" if k in aligned else " unaligned"),
-                        x=num(x), y=num(y), text_anchor="middle", fill=INK if k in aligned else UNALIGNED,
-                        **{key: k}))
-    return group(texts, class_=f"{side}-words")
+                        x=num(x), y=num(y), fill=None if k in aligned else UNALIGNED, **{key: k}))
+    # the colour and anchor every word shares are the row's, written once (a page of 1,000 pairs
+    # repeated them on 40,000 words)
+    return group(texts, class_=f"{side}-words", fill=INK, text_anchor="middle")
 
 
 def alignment_lines(view: AlignmentView, *, title: str | None = None, ident: str = "lines") -> Element:
@@ -94,10 +98,11 @@ def alignment_lines(view: AlignmentView, *, title: str | None = None, ident: str
     legend_w, legend_h = legend_size(entries)
     legend_y = y_target + FONT_SIZE + 6
     body = [
-        group(lines, class_="links"),
+        group(lines, class_="links", stroke_width=LINE_WIDTH),
         _row(source, [shift_source + x for x in xs_source], y_source, "source", on_source),
         _row(target, [shift_target + x for x in xs_target], y_target, "target", on_target),
-        legend(entries, lambda m, x, y: _line(m, x, y + SWATCH / 2, x + SWATCH, y + SWATCH / 2), PAD, legend_y),
+        legend(entries, lambda m, x, y: _line(m, x, y + SWATCH / 2, x + SWATCH, y + SWATCH / 2,
+                                              stroke_width=LINE_WIDTH), PAD, legend_y),
     ]
     width = max(widest, legend_w) + 2 * PAD
     name = title or f"alignment: {' '.join(source)} / {' '.join(target)}"

@@ -1,5 +1,6 @@
 """A scatter plot as SVG: one dot per item (x, y) with its label as a tooltip, labelled axes
-with round tick values, and optionally a straight line (e.g. a least-squares fit).
+with round tick values, and optionally a least-squares line, named with its equation in a legend
+row under the plot and in its tooltip.
 
 Every dot is a ``<circle class="point">`` with ``data-x``/``data-y`` (the values as given,
 ``repr``) and a ``<title>``; the axes are ``<g class="x-axis">``/``<g class="y-axis">`` with a
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .style import FAINT, INK, RULE, STATUS_COLOURS
-from .svg import FONT_SIZE, Element, el, group, num, svg_root
+from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
 
 #: Plot area size and the margins around it (px).
 WIDTH, HEIGHT = 420.0, 300.0
@@ -24,6 +25,8 @@ LEFT, RIGHT, TOP, BOTTOM = 64.0, 16.0, 16.0, 48.0
 #: Dot radius (px) and colour; the line's colour.
 RADIUS = 3.5
 DOT, LINE = STATUS_COLOURS["correct"], STATUS_COLOURS["missed"]
+#: The legend row under the plot (naming the line) and its sample's length (px).
+LEGEND_ROW, SWATCH = 20.0, 14.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +62,9 @@ def _label(value: float) -> str:
 
 def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, ident: str = "scatter",
             line: tuple[float, float] | None = None) -> Element:
-    """The plot of `points` as an ``<svg>`` element; `line` = (slope, intercept) draws y = a·x + b
-    across the plot. Points with a non-finite coordinate are left out."""
+    """The plot of `points` as an ``<svg>`` element; `line` = (slope, intercept) of the
+    least-squares fit draws y = a·x + b across the plot, named in a legend row under it. Points
+    with a non-finite coordinate are left out."""
     shown = [p for p in points if math.isfinite(p.x) and math.isfinite(p.y)]
     xs = ticks(min((p.x for p in shown), default=0.0), max((p.x for p in shown), default=1.0))
     ys = ticks(min((p.y for p in shown), default=0.0), max((p.y for p in shown), default=1.0))
@@ -81,6 +85,16 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     dots = [el("circle", el("title", f"{p.label} ({_label(p.x)}, {_label(p.y)})".strip()),
                class_="point", cx=num(px(p.x)), cy=num(py(p.y)), r=RADIUS, fill=DOT, fill_opacity=0.7,
                data_x=repr(p.x), data_y=repr(p.y)) for p in shown]
+    fit = _line(line, xs, ys, px, py)
+    bottom = TOP + HEIGHT + BOTTOM
+    legend_rows: list[Element] = []
+    if fit is not None:  # what the line is: its name and equation, in its tooltip and a legend row
+        y = bottom + LEGEND_ROW / 2
+        legend_rows.append(group([
+            el("path", d=f"M{num(LEFT)} {num(y)}h{num(SWATCH)}", stroke=LINE, stroke_width=1.5),
+            el("text", legend_label(line), x=num(LEFT + SWATCH + 8), y=num(y), dominant_baseline="central",
+               fill=INK)], class_="legend-entry", data_entry="fit"))
+        bottom += LEGEND_ROW
     body = [
         el("rect", class_="plot", x=num(LEFT), y=num(TOP), width=num(WIDTH), height=num(HEIGHT), fill=FAINT),
         el("path", class_="rules", d=rules, stroke=RULE, stroke_width=1, fill="none"),
@@ -89,9 +103,18 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
            text_anchor="middle", fill=INK),
         el("text", y_label, class_="y-label", x=num(16), y=num(TOP + HEIGHT / 2), text_anchor="middle",
            dominant_baseline="central", transform=f"rotate(-90 16 {num(TOP + HEIGHT / 2)})", fill=INK),
-        _line(line, xs, ys, px, py), group(dots, class_="points"),
+        fit, group(dots, class_="points"), *legend_rows,
     ]
-    return svg_root(LEFT + WIDTH + RIGHT, TOP + HEIGHT + BOTTOM, body, title=title, ident=ident)
+    width = max(LEFT + WIDTH + RIGHT, LEFT + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT)
+    return svg_root(width, bottom, body, title=title, ident=ident)
+
+
+def legend_label(line: tuple[float, float] | None) -> str:
+    """What the fitted line is: ``least-squares line: y = 0.2·x + 0``."""
+    if line is None:
+        return ""
+    a, b = line
+    return f"least-squares line: y = {_label(a)}·x {'-' if b < 0 else '+'} {_label(abs(b))}"
 
 
 def _line(line, xs, ys, px, py) -> Element | None:
@@ -107,5 +130,6 @@ def _line(line, xs, ys, px, py) -> Element | None:
     if len(inside) < 2:
         return None
     (x1, y1), (x2, y2) = inside[0], inside[-1]
-    return el("path", class_="fit", d=f"M{num(px(x1))} {num(py(y1))}L{num(px(x2))} {num(py(y2))}",
-              stroke=LINE, stroke_width=1.5, fill="none")
+    return el("path", el("title", legend_label(line)), class_="fit",
+              d=f"M{num(px(x1))} {num(py(y1))}L{num(px(x2))} {num(py(y2))}", stroke=LINE, stroke_width=1.5,
+              fill="none")

@@ -22,7 +22,9 @@ PLAIN = "#38414d"
 #: Links against gold, by status (Okabe & Ito: blue, orange, reddish purple).
 STATUS_COLOURS = {CORRECT: "#0072B2", MISSED: "#E69F00", WRONG: "#CC79A7"}
 #: Words and grid lines.
-INK, FAINT, RULE, UNALIGNED = "#222222", "#f4f6f8", "#c8ced6", "#8a8f96"
+INK, FAINT, RULE = "#222222", "#f4f6f8", "#c8ced6"
+#: Words no link touches: lighter than INK, yet 5:1 on white (WCAG AA text; #8a8f96 was 3.3:1).
+UNALIGNED = "#6b7079"
 #: Dashes of a possible link in the lines view.
 POSSIBLE_DASH = "6 4"
 #: Legend rows: swatch size and row height (px).

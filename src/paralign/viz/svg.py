@@ -110,14 +110,16 @@ def svg_root(width: float, height: float, children: Iterable[Element | None], *,
              ident: str | None = None) -> Element:
     """The outer ``<svg>``: viewBox ``0 0 width height``, that natural size in CSS (px) and as
     attributes (an ``<img>`` of an .svg file takes its size from them only: without them a
-    browser drew a 324 px grid 1264 px wide, as wide as the page), the fonts, an accessible name
-    and `title` (a browser's tooltip and the file's name for readers)."""
+    browser drew a 324 px grid 1264 px wide, as wide as the page), the fonts, ``role="img"`` and
+    `title` as the first child: the picture's accessible name (SVG-AAM; an ``aria-label`` too
+    would repeat both sentences once more per picture), a browser's tooltip and the file's name
+    for readers."""
     width, height = max(1.0, float(width)), max(1.0, float(height))
     return el(
         "svg", el("title", title), *children,
         xmlns=SVG_NS, id=ident, width=num(width), height=num(height), viewBox=f"0 0 {num(width)} {num(height)}",
         style=f"width: {num(width)}px; height: {num(height)}px; max-width: none",
-        role="img", aria_label=title, font_family=FONT_FAMILY, font_size=FONT_SIZE,
+        role="img", font_family=FONT_FAMILY, font_size=FONT_SIZE,
     )
 
 
