@@ -231,7 +231,7 @@ def test_similarity_classifies_pairs_with_a_trained_report(tmp_path, capsys):
                      "Prices fell.\tThe concert was loud and long.\n", encoding="utf-8")
     assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == "NA" and [line.split("\t")[1] for line in (lines[0], lines[2])] == ["1", "0"]
+    assert lines[1] == "NA\tNA" and [line.split("\t")[1] for line in (lines[0], lines[2])] == ["1", "0"]
     result, _ = run_json(capsys, ["similarity", "--model", str(path), "--pairs", str(pairs)])
     assert result["aligner"] == "exact" and result["signal"] == "features-model"
     assert result["paraphrase"] == [True, None, False] and result["threshold"] == report["threshold"]
@@ -483,3 +483,30 @@ def test_evaluate_paraphrase_prints_and_reports_its_signature(tmp_path, capsys):
     assert run_json(capsys, base + ["--workers", "2"])[0]["signature"] == model["signature"]
     assert main(base) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"signature: {model['signature']}"
+
+
+def test_an_unscorable_pair_has_the_columns_of_the_others_with_a_model(tmp_path, capsys):
+    """With a paraphrase --model each text line is ``score TAB label``; a pair that cannot be
+    scored (a bad row, or a sentence spaCy refuses) was a one-column ``NA`` line, which broke a
+    reader splitting every line into the same columns. It is ``NA TAB NA`` now, its file:line on
+    stderr, and JSON keeps null in both lists (text and JSON report the same lines)."""
+    from paralign.similarity import evaluate_paraphrase
+
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()),
+                    encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\nno tab here\n"
+                     f"{'word ' * 200_001}\tA word.\nPrices fell.\tThe concert was loud and long.\n", encoding="utf-8")
+    assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 0
+    out, text_err = capsys.readouterr()
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert [len(row) for row in rows] == [2, 2, 2, 2]
+    assert rows[1] == rows[2] == ["NA", "NA"] and [rows[0][1], rows[3][1]] == ["1", "0"]
+    result, json_err = run_json(capsys, ["similarity", "--model", str(path), "--pairs", str(pairs)])
+    assert result["scores"][1:3] == [None, None] and result["paraphrase"] == [True, None, None, False]
+    for err in (text_err, json_err):
+        assert f"{pairs}:2: " in err and f"{pairs}:3: " in err
+    # without a model the text stays one column, NA included
+    assert main(["similarity", "--aligner", "exact", "--pairs", str(pairs)]) == 0
+    assert [len(line.split("\t")) for line in capsys.readouterr().out.splitlines()] == [1, 1, 1, 1]

@@ -44,9 +44,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Read TAB-separated sentence pairs (s1 TAB s2, one pair a line) and print one "
         "similarity score per pair, in [0, 1], except with a hybrid blend (--signal hybrid, or its --model), whose scores "
         "are mostly in [0, 1] but not clipped (clipping would change its correlations). "
-        "Scores are in input order; bad rows print NA and are reported. "
+        "Scores are in input order; a pair that cannot be scored prints NA and is reported on stderr "
+        "as file:line. "
         "With --model, classify the pairs with a paraphrase classifier trained by evaluate-paraphrase: "
-        "each line is the score and 1 (paraphrase) or 0.",
+        "each line is the score, TAB and 1 (paraphrase) or 0 (NA TAB NA for a pair that cannot be scored).",
     )
     parser.add_argument("--pairs", default="-", help="TSV of sentence pairs (default: stdin)")
     parser.add_argument(
@@ -82,6 +83,16 @@ def _trained(path: str) -> TrainedClassifier:
         model = HybridModel.from_dict(report.get("model"), path)
         return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default")
     return TrainedClassifier.from_report(report, path)
+
+
+def _text_row(score: float | None, threshold: float | None) -> str:
+    """One text line: the score, and with a paraphrase model (a threshold) TAB and its 1/0 label.
+    A pair without a score has as many columns as the others, each NA, so a reader that splits
+    every line into the same columns still can (the pair's file:line is reported on stderr)."""
+    columns = ["NA" if score is None else f"{score:.6f}"]
+    if threshold is not None:
+        columns.append("NA" if score is None else str(int(score > threshold)))
+    return "\t".join(columns) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -121,8 +132,7 @@ def run(args: argparse.Namespace) -> int:
                 score = by_line.get(number)
                 scores.append(score)
                 if args.format == "text":
-                    label = "" if not classify or score is None else f"\t{int(score > trained.threshold)}"
-                    out.write("NA\n" if score is None else f"{score:.6f}{label}\n")
+                    out.write(_text_row(score, trained.threshold if classify else None))
         close()
         problems.sort(key=lambda p: p["line"])
         if args.format == "json":
