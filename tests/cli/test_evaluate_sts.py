@@ -209,3 +209,24 @@ def test_text_says_how_many_pairs_failed(tmp_path: Path, capsys) -> None:
     assert lines[-2] == "failed: 1 pair could not be scored and is left out of the correlations (reported on stderr)"
     assert main(["evaluate-sts", "--data", _sts(tmp_path / "good.tsv", ROWS), "--aligner", "exact"]) == 0
     assert "failed" not in capsys.readouterr().out
+
+
+def test_files_of_one_name_get_names_that_tell_them_apart(tmp_path: Path, capsys) -> None:
+    """STS 2012 and 2013 both have an OnWN.test.tsv: each set was named by its file name alone,
+    so the table had two 'OnWN.test.tsv' rows (and the JSON two sets of one name). A name
+    shared by several files is now their last path parts that differ; other names stay as they
+    were. One file given twice (its pairs counted twice in the means) is a usage error."""
+    for year in ("2012", "2013"):
+        (tmp_path / year).mkdir()
+    old, new = _sts(tmp_path / "2012" / "OnWN.test.tsv", ROWS), _sts(tmp_path / "2013" / "OnWN.test.tsv", ROWS[:4])
+    other = _sts(tmp_path / "2013" / "FNWN.test.tsv", ROWS[:5])
+    argv = ["evaluate-sts", "--data", old, "--data", new, "--data", other, "--aligner", "exact"]
+    assert main([*argv, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [s["name"] for s in result["sets"]] == ["2012/OnWN.test.tsv", "2013/OnWN.test.tsv", "FNWN.test.tsv"]
+    assert main(argv) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:4]]
+    assert names == ["2012/OnWN.test.tsv", "2013/OnWN.test.tsv", "FNWN.test.tsv"]
+    assert main(["evaluate-sts", "--data", old, "--data", str(tmp_path / "2013" / ".." / "2012" / "OnWN.test.tsv"),
+                 "--aligner", "exact"]) == 2
+    assert "given twice" in capsys.readouterr().err

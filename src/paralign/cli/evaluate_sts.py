@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-sts",
         help="correlate alignment similarity with STS gold scores (SemEval TSV or STS Benchmark)",
-        description="Several --data files give per-file results and their size-weighted mean.",
+        description="Several --data files give per-file results and their size-weighted mean. Each file "
+        "is named by its file name, or by its last path parts when files share one (2012/OnWN.test.tsv).",
     )
     parser.add_argument("--data", action="append", required=True, metavar="FILE",
                         help="STS file (repeatable; - = stdin)")

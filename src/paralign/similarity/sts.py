@@ -7,6 +7,7 @@ Not for: computing the scores (:mod:`paralign.similarity.scores`) or reading STS
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
@@ -198,6 +199,29 @@ class StsReport:
         }
 
 
+def set_names(paths: Sequence[str | Path]) -> list[str]:
+    """How each STS file is named in a report: its file name, or, when two files share it (the
+    OnWN test sets of STS 2012 and 2013), its last path parts that tell them apart
+    (``2012/OnWN.test.tsv``), so no two rows of the table carry one name.
+
+    One file given twice would count its pairs twice in the size-weighted means: a
+    ConfigurationError naming it."""
+    parts = [Path(os.path.abspath(path)).parts for path in paths]
+    seen: dict[tuple[str, ...], str | Path] = {}
+    for path, these in zip(paths, parts, strict=True):
+        if these in seen:
+            raise ConfigurationError(f"{path} is given twice (as {seen[these]} before): its pairs would "
+                                     "count twice in the weighted means")
+        seen[these] = path
+    names = []
+    for path, these in zip(paths, parts, strict=True):
+        depth = 1
+        while depth < len(these) and sum(other[-depth:] == these[-depth:] for other in parts) > 1:
+            depth += 1
+        names.append(Path(path).name if depth == 1 else "/".join(these[-depth:]))
+    return names
+
+
 def evaluate_sts_files(
     paths: Sequence[str | Path],
     *,
@@ -214,6 +238,7 @@ def evaluate_sts_files(
     ``signal="hybrid"`` is first fitted on the `train` files (:func:`fit_hybrid_files`, with the
     same aligner), or without them is the blend paralign ships (:func:`default_model`); `train`
     is for the hybrid only. IDF signals are fitted on `idf_from`."""
+    set_names(paths)  # a file given twice is refused before any is read
     datasets = [load_sts(path) for path in paths]  # every file read (and checked) before any work
     if datasets and not any(data.pairs for data in datasets):
         first = next((f"line {r.line}: {r.reason}" for d in datasets for r in d.skipped), "no rows")
@@ -228,7 +253,7 @@ def evaluate_sts_files(
     else:
         sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
     results = []
-    for path, data in zip(paths, datasets, strict=True):
+    for path, name, data in zip(paths, set_names(paths), datasets, strict=True):
         ev = evaluate_sts(
             [(p.sentence1, p.sentence2, p.score) for p in data.pairs],
             signal=sig,
@@ -237,8 +262,7 @@ def evaluate_sts_files(
             workers=workers,
             progress=progress,
         )
-        results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped),
-                                     data.pairs))
+        results.append(StsFileResult(name, str(path), ev, tuple(r.to_dict() for r in data.skipped), data.pairs))
     mismatch = aligner_mismatch(sig, aligner)
     return StsReport(tuple(results), sig.name, aligner_label(aligner), model, tuple(map(str, train)),
                      similarity_signature(sig, aligner), notes=(mismatch,) if mismatch else ())
