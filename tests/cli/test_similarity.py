@@ -510,3 +510,16 @@ def test_an_unscorable_pair_has_the_columns_of_the_others_with_a_model(tmp_path,
     # without a model the text stays one column, NA included
     assert main(["similarity", "--aligner", "exact", "--pairs", str(pairs)]) == 0
     assert [len(line.split("\t")) for line in capsys.readouterr().out.splitlines()] == [1, 1, 1, 1]
+
+
+def test_similarity_json_names_its_aligner_and_notes_as_the_evaluators_do(tmp_path, capsys):
+    """evaluate-sts and evaluate-paraphrase always give "aligner" and (evaluate-sts) "notes";
+    similarity's JSON had "aligner" only with --model, and its notes (a hybrid blend used with
+    another aligner) only on stderr."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A man plays a guitar.\tA man plays a guitar.\n", encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(pairs), "--aligner", "exact"])
+    assert result["aligner"] == "exact" and result["notes"] == []
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(pairs), "--preset", "paper", "--signal", "all-words"])
+    assert result["aligner"] == "sultan:paper"
+

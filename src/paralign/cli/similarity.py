@@ -97,6 +97,7 @@ def _text_row(score: float | None, threshold: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     trained = _trained(args.model) if args.model else None
+    notes: list[str] = []
     if trained is not None:
         signal: Signal = trained.signal  # type: ignore[assignment]
         aligner = get_aligner(trained.aligner, trained.preset)
@@ -110,7 +111,10 @@ def run(args: argparse.Namespace) -> int:
         aligner = similarity_aligner(args)
         mismatch = aligner_mismatch(signal, aligner)
         if mismatch:
-            warn(mismatch)
+            notes.append(mismatch)
+    signature = similarity_signature(signal, aligner, model_file=args.model)
+    for note in notes:  # before the scores: a long run is not watched to its end for them
+        warn(note)
     classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
     scores: list[float | None] = []
     problems: list[dict] = []
@@ -136,10 +140,9 @@ def run(args: argparse.Namespace) -> int:
         close()
         problems.sort(key=lambda p: p["line"])
         if args.format == "json":
-            result = {"signal": signal.name, "signature": similarity_signature(signal, aligner, model_file=args.model),
-                      "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems}
-            if trained is not None:
-                result["aligner"] = aligner_label(aligner)
+            result = {"signal": signal.name, "aligner": aligner_label(aligner), "signature": signature,
+                      "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems,
+                      "notes": notes}
             if classify:
                 result["threshold"] = trained.threshold
                 result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
