@@ -523,3 +523,33 @@ def test_similarity_json_names_its_aligner_and_notes_as_the_evaluators_do(tmp_pa
     result, _ = run_json(capsys, ["similarity", "--pairs", str(pairs), "--preset", "paper", "--signal", "all-words"])
     assert result["aligner"] == "sultan:paper"
 
+
+def test_a_model_report_from_another_version_is_a_warning_and_a_note(tmp_path, capsys):
+    """A report fitted by another paralign version (or spaCy model) was used silently, though its
+    features and alignments may now be computed differently. The parts of its signature that
+    name what it was computed with are compared with this run's: a difference, or a report
+    without a signature, is a warning on stderr and a JSON note; the same ones, nothing."""
+    from paralign._version import __version__
+    from paralign.similarity import evaluate_paraphrase
+
+    report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()
+    path = tmp_path / "model.json"
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    argv = ["similarity", "--model", str(path), "--pairs", str(pairs)]
+    path.write_text(json.dumps(report), encoding="utf-8")
+    result, err = run_json(capsys, argv)
+    assert result["notes"] == [] and "warning" not in err
+    parts = {**_parts(report["signature"]), "spacy": "en_core_web_sm_v3.0.0", "version": "0.1.0"}
+    old = "|".join(f"{key}:{value}" for key, value in parts.items())
+    path.write_text(json.dumps({**report, "signature": old}), encoding="utf-8")
+    result, err = run_json(capsys, argv)
+    (note,) = result["notes"]
+    assert note.startswith(f"{path} was fitted with version 0.1.0, spacy en_core_web_sm_v3.0.0; this run has "
+                           f"version {__version__}, spacy ")
+    assert f"warning: {note}" in err and result["scores"][0] is not None  # still scored
+    assert main(argv) == 0
+    assert f"warning: {note}" in capsys.readouterr().err
+    path.write_text(json.dumps({k: v for k, v in report.items() if k != "signature"}), encoding="utf-8")
+    result, err = run_json(capsys, argv)
+    assert "records no signature" in result["notes"][0] and "records no signature" in err

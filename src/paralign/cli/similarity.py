@@ -15,7 +15,7 @@ from ..errors import FormatError, InputFileError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
 from ..similarity.model import TrainedClassifier
-from ..similarity.signature import similarity_signature
+from ..similarity.signature import saved_model_notes, similarity_signature
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -55,7 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="REPORT",
         help="JSON report of `evaluate-paraphrase --format json` (its classifier, threshold and aligner "
         "replace --signal, --aligner and --preset) or of `evaluate-sts --signal hybrid --train F --format json` "
-        "(its fitted blend and aligner; scores only)",
+        "(its fitted blend and aligner; scores only). A report fitted by another paralign version or "
+        "spaCy model (its signature) is a warning",
     )
     add_similarity_options(parser)
     add_encoding_errors(parser)
@@ -64,9 +65,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _trained(path: str) -> TrainedClassifier:
+def _trained(path: str) -> tuple[TrainedClassifier, object]:
     """The classifier saved in an evaluate-paraphrase JSON report, or the hybrid signal saved in
-    an evaluate-sts report (no threshold: NaN, so no pair is labelled)."""
+    an evaluate-sts report (no threshold: NaN, so no pair is labelled), and the report's
+    signature (what it was fitted with)."""
     try:
         with open(path, encoding="utf-8") as handle:
             report = json.load(handle)
@@ -81,8 +83,8 @@ def _trained(path: str) -> TrainedClassifier:
         if name not in ALIGNER_NAMES:
             raise FormatError(f"aligner {report.get('aligner')!r} cannot be rebuilt", source=path)
         model = HybridModel.from_dict(report.get("model"), path)
-        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default")
-    return TrainedClassifier.from_report(report, path)
+        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default"), report.get("signature")
+    return TrainedClassifier.from_report(report, path), report.get("signature")
 
 
 def _text_row(score: float | None, threshold: float | None) -> str:
@@ -96,7 +98,7 @@ def _text_row(score: float | None, threshold: float | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    trained = _trained(args.model) if args.model else None
+    trained, saved_signature = _trained(args.model) if args.model else (None, None)
     notes: list[str] = []
     if trained is not None:
         signal: Signal = trained.signal  # type: ignore[assignment]
@@ -113,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         if mismatch:
             notes.append(mismatch)
     signature = similarity_signature(signal, aligner, model_file=args.model)
+    if trained is not None:
+        notes += saved_model_notes(saved_signature, signature, args.model)
     for note in notes:  # before the scores: a long run is not watched to its end for them
         warn(note)
     classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
