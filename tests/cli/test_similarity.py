@@ -553,3 +553,37 @@ def test_a_model_report_from_another_version_is_a_warning_and_a_note(tmp_path, c
     path.write_text(json.dumps({k: v for k, v in report.items() if k != "signature"}), encoding="utf-8")
     result, err = run_json(capsys, argv)
     assert "records no signature" in result["notes"][0] and "records no signature" in err
+
+
+def test_evaluate_paraphrase_says_when_test_pairs_are_training_pairs_or_ids_repeat(tmp_path, capsys):
+    """A test file that is also a training file (MSRP's val given as --train and --test) gave
+    figures that looked held out, without a word; and a pair listed twice was counted twice.
+    Test pairs that are training pairs (same ids, or same sentences) and ids repeated within a
+    split are now notes: in the JSON ("notes") and on stderr, naming the first file:line."""
+    train = tmp_path / "train.tsv"
+    train.write_text(_msrp(_TRAIN), encoding="utf-8")
+    held_out = tmp_path / "test.tsv"
+    held_out.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n1\t800\t801\tA bird sings.\tA bird is singing.\n"
+                        "0\t802\t803\tRain fell.\tStocks rose.\n", encoding="utf-8")
+    base = ["evaluate-paraphrase", "--aligner", "exact", "--train", str(train)]
+    result, err = run_json(capsys, base + ["--test", str(held_out)])
+    assert result["notes"] == [] and "warning" not in err
+    result, err = run_json(capsys, base + ["--test", str(train)])
+    (note,) = result["notes"]
+    assert note == (f"8 of 8 test pairs are also training pairs (the same ids or sentences; first {train}:2 = "
+                    f"{train}:2): the test figures are not held out")
+    assert f"warning: {note}" in err
+    # the same sentences under other ids are caught too; a repeated id within a split is a note
+    copied = tmp_path / "copied.tsv"
+    copied.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+                      f"1\t900\t901\t{_TRAIN[1][0]}\t{_TRAIN[1][1]}\n"
+                      "0\t902\t903\tRain fell.\tStocks rose.\n0\t902\t903\tRain fell.\tStocks rose.\n", encoding="utf-8")
+    result, err = run_json(capsys, base + ["--test", str(copied)])
+    assert result["notes"] == [
+        f"1 of 3 test pairs is also a training pair (the same ids or sentences; first {copied}:2 = {train}:3): "
+        "the test figures are not held out",
+        f"1 test pair repeats an earlier pair's ids (first {copied}:4, ids 902-903 as on {copied}:3): "
+        "each is counted again",
+    ]
+    assert main(base + ["--test", str(copied)]) == 0
+    assert "warning: 1 test pair repeats" in capsys.readouterr().err

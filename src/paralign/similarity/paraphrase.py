@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
-from ..corpora.msrp import load_msrp
+from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..errors import ConfigurationError, FormatError, listed
 from ..nlp import Annotator
 from .features import (
@@ -396,4 +396,36 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
                           for f in result["failures"]]
     result["skipped"] = len(train.skipped) + len(test.skipped)
     result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
+    result["notes"] = split_notes(train.pairs, test.pairs)
     return result
+
+
+def split_notes(train: Sequence[ParaphrasePair], test: Sequence[ParaphrasePair]) -> list[str]:
+    """What a researcher must know about the splits before trusting the test figures: test pairs
+    that are also training pairs (the same ids, or the same two sentences: the test is then not
+    held out, e.g. MSRP's val file given as --train and --test) and ids given twice within a
+    split (a pair counted twice). Each note names the first such pair's file and line."""
+    notes = []
+    seen_ids = {p.id: p for p in train}
+    seen_texts = {(p.sentence1, p.sentence2): p for p in train}
+    shared = [(p, seen_ids.get(p.id) or seen_texts.get((p.sentence1, p.sentence2))) for p in test]
+    shared = [(p, q) for p, q in shared if q is not None]
+    if shared:
+        (first, earlier), n = shared[0], len(shared)
+        notes.append(f"{n} of {len(test)} test pairs {'are also training pairs' if n > 1 else 'is also a training pair'} (the same "
+                     f"ids or sentences; first {first.source}:{first.line} = {earlier.source}:{earlier.line}): "
+                     "the test figures are not held out")
+    for name, pairs in (("training", train), ("test", test)):
+        first_of: dict[str, ParaphrasePair] = {}
+        repeats = []
+        for pair in pairs:
+            if pair.id in first_of:
+                repeats.append((pair, first_of[pair.id]))
+            else:
+                first_of[pair.id] = pair
+        if repeats:
+            (again, first), n = repeats[0], len(repeats)
+            notes.append(f"{n} {name} pair{'s' if n > 1 else ''} repeat{'' if n > 1 else 's'} an earlier pair's ids "
+                         f"(first {again.source}:{again.line}, ids {again.id} as on {first.source}:{first.line}): "
+                         "each is counted again")
+    return notes
