@@ -587,3 +587,43 @@ def test_evaluate_paraphrase_says_when_test_pairs_are_training_pairs_or_ids_repe
     ]
     assert main(base + ["--test", str(copied)]) == 0
     assert "warning: 1 test pair repeats" in capsys.readouterr().err
+
+
+def test_similarity_reads_jsonl_and_two_line_aligned_files_as_align_does(tmp_path, capsys, monkeypatch):
+    """`align` takes JSONL lines and two line-aligned files (--source/--target); `similarity`
+    took only TSV, so a JSONL file was one 'expected 2 TAB-separated sentences' row per line,
+    all NA, and --source was an unknown option. Both now give the TSV file's scores, bad rows
+    in their place (named by their file), and JSONL "id"s listed beside the scores in JSON."""
+    pairs = [("A cat sat on the mat.", "A cat is on the mat."), ("He left early.", "She stayed home.")]
+    tsv = tmp_path / "pairs.tsv"
+    tsv.write_text("".join(f"{a}\t{b}\n" for a, b in pairs), encoding="utf-8")
+    expected, _ = run_json(capsys, ["similarity", "--pairs", str(tsv), "--aligner", "exact"])
+    assert "ids" not in expected
+    jsonl = tmp_path / "pairs.jsonl"
+    records = [{"id": f"p{k}", "source": a, "target": b} for k, (a, b) in enumerate(pairs)]
+    jsonl.write_text("\n" + json.dumps(records[0]) + "\n{\"source\": \"only one\"}\n" + json.dumps(records[1]) + "\n",
+                     encoding="utf-8")
+    result, err = run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])
+    assert result["scores"] == [None, expected["scores"][0], None, expected["scores"][1]]
+    assert result["ids"] == [None, "p0", None, "p1"]
+    assert [r["line"] for r in result["skipped_rows"]] == [1, 3] and f"{jsonl}:3: expected an object" in err
+    source, target = tmp_path / "src.txt", tmp_path / "tgt.txt"
+    source.write_text("".join(f"{a}\n" for a, _ in pairs) + "A third one.\n", encoding="utf-8")
+    target.write_text("".join(f"{b}\n" for _, b in pairs) + "\n", encoding="utf-8")
+    argv = ["similarity", "--source", str(source), "--target", str(target), "--aligner", "exact"]
+    result, err = run_json(capsys, argv)
+    assert result["scores"] == [*expected["scores"], None] and "ids" not in result
+    assert result["skipped_rows"] == [{"line": 3, "reason": "empty line", "file": str(target)}]
+    assert f"{target}:3: empty line" in err
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[2] == "NA"
+    monkeypatch.setattr("sys.stdin", io.StringIO(jsonl.read_text(encoding="utf-8")))
+    result, _ = run_json(capsys, ["similarity", "--aligner", "exact"])  # stdin, as --pairs
+    assert result["ids"] == [None, "p0", None, "p1"]
+    assert main(["similarity", "--source", str(source), "--aligner", "exact"]) == 2
+    assert "--source and --target go together" in capsys.readouterr().err
+    assert main([*argv, "--pairs", str(tsv)]) == 2
+    assert "not both" in capsys.readouterr().err
+    target.write_text("One.\n", encoding="utf-8")
+    assert main(argv) == 1
+    assert f"{target} has 1 line but {source} has 3 lines" in capsys.readouterr().err

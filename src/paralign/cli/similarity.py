@@ -1,17 +1,20 @@
-"""`paralign similarity`: one alignment-based similarity score per sentence pair (TSV `s1 TAB s2`)."""
+"""`paralign similarity`: one alignment-based similarity score per sentence pair (TSV `s1 TAB s2`,
+the STS and MSRP files, JSONL `{"source", "target"}` lines or two line-aligned files)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from itertools import islice
+from itertools import chain, islice
 
 from .._moved import moved_names
+from ..aligners.batch import TextLike
 from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
-from ..corpora.sentence_pairs import read_sentence_pairs
-from ..errors import FormatError, InputFileError, invalid_json
+from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel, read_sentence_pairs
+from ..errors import ConfigurationError, FormatError, InputFileError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
 from ..similarity.model import TrainedClassifier
@@ -41,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "similarity",
         help="alignment-based similarity of sentence pairs (one score per input pair)",
-        description="Read TAB-separated sentence pairs (s1 TAB s2, one pair a line) and print one "
+        description="Read sentence pairs (s1 TAB s2 one pair a line, JSONL lines, or two line-aligned "
+        "files: --source/--target, as align reads them) and print one "
         "similarity score per pair, in [0, 1], except with a hybrid blend (--signal hybrid, or its --model), whose scores "
         "are mostly in [0, 1] but not clipped (clipping would change its correlations). "
         "Scores are in input order; a pair that cannot be scored prints NA and is reported on stderr "
@@ -49,7 +53,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "With --model, classify the pairs with a paraphrase classifier trained by evaluate-paraphrase: "
         "each line is the score, TAB and 1 (paraphrase) or 0 (NA TAB NA for a pair that cannot be scored).",
     )
-    parser.add_argument("--pairs", default="-", help="TSV of sentence pairs (default: stdin)")
+    parser.add_argument("--pairs", default=None,
+                        help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file) or JSONL "
+                        "(objects with \"source\" and \"target\", and an optional \"id\", which the JSON "
+                        "output lists under \"ids\"), told by the first line (default: stdin)")
+    parser.add_argument("--source", metavar="FILE", help="with --target: two line-aligned files, "
+                        "one sentence a line (as align takes them; not with --pairs)")
+    parser.add_argument("--target", metavar="FILE", help="the second sentences of --source's pairs")
     parser.add_argument(
         "--model",
         metavar="REPORT",
@@ -97,7 +107,67 @@ def _text_row(score: float | None, threshold: float | None) -> str:
     return "\t".join(columns) + "\n"
 
 
+#: One input row: its line number, its two sentences or why it has none, its id (JSONL's
+#: ``"id"``) and the file to name for it when not the input's name (two files).
+Row = tuple[int, "tuple[TextLike, TextLike] | str", "str | None", "str | None"]
+
+
+def _rows(stack: ExitStack, args: argparse.Namespace) -> Iterator[Row]:
+    """The input's rows: two line-aligned files (--source/--target), JSONL lines (when the
+    first line that is not blank starts with '{'), or TSV lines (`read_sentence_pairs`: plain
+    pairs, STS, STS Benchmark or MSRP). A line that is not UTF-8 (--encoding-errors skip) is a
+    row without sentences whose reason says so, whatever the layout."""
+    if args.source:
+        src = stack.enter_context(open_in(args.source, args.encoding_errors))
+        tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
+        named = [(src, input_name(args.source)), (tgt, input_name(args.target))]
+        pairs: Iterable[InputPair] = read_parallel(src, tgt, source_name=named[0][1], target_name=named[1][1])
+    else:
+        handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
+        named = [(handle, None)]
+        lines = iter(handle)
+        head = list(takewhile_blank(lines))
+        if not head or not head[-1].lstrip().startswith("{"):
+            for number, row in read_sentence_pairs(chain(head, lines)):
+                yield number, (row if not isinstance(row, str) else undecodable_lines(handle).get(number, row)), \
+                    None, None
+            return
+        pairs = read_input_pairs(chain(head, lines), "jsonl")
+    for pair in pairs:
+        reason, origin = pair.error, pair.origin
+        for handle, name in named:
+            why = undecodable_lines(handle).get(pair.line)
+            if why is not None:
+                reason, origin = why, name
+                break
+        if reason is None and pair.source is not None and pair.target is not None:
+            yield pair.line, (pair.source, pair.target), pair.id, None
+        else:
+            yield pair.line, reason or "no sentences", pair.id, origin
+
+
+def takewhile_blank(lines: Iterator[str]) -> Iterator[str]:
+    """The blank lines at the head of `lines` and the first line that is not blank (what tells
+    a JSONL input from a TSV one), taken from `lines`."""
+    for line in lines:
+        yield line
+        if line.strip():
+            return
+
+
+def _check_inputs(args: argparse.Namespace) -> None:
+    """--source and --target go together, and not with --pairs (a usage error)."""
+    if bool(args.source) != bool(args.target):
+        raise ConfigurationError("--source and --target go together")
+    if args.source and args.pairs is not None:
+        raise ConfigurationError(f"give the pairs as one input (--pairs {args.pairs}) or as --source and "
+                                 "--target, not both")
+    if args.source:
+        check_stdin_once({"source": [args.source], "target": [args.target]})
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_inputs(args)
     trained, saved_signature = _trained(args.model) if args.model else (None, None)
     notes: list[str] = []
     if trained is not None:
@@ -106,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         signal = make_signal(args.signal or DEFAULT_SIGNAL)
         if args.idf_from or getattr(signal, "trainable", False):
-            check_stdin_once({"pairs": [args.pairs], "idf_from": args.idf_from})  # --pairs: stdin by default
+            inputs = [args.source, args.target] if args.source else [args.pairs or "-"]  # --pairs: stdin by default
+            check_stdin_once({"pairs": inputs, "idf_from": args.idf_from})
             with ExitStack() as stack:  # '-' or a pipe, read once
                 paths, _ = stdin_once(stack, idf_from=args.idf_from)
                 signal = fit_on_files(signal, paths["idf_from"])
@@ -121,22 +192,23 @@ def run(args: argparse.Namespace) -> int:
         warn(note)
     classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
     scores: list[float | None] = []
+    ids: list[str | None] = []
     problems: list[dict] = []
     update, close = progress_callback(None, "similarity")
-    with open_in(args.pairs, args.encoding_errors) as handle, open_out(args.output) as out, cluster_runner(args):
-        rows = read_sentence_pairs(handle)
-        undecodable = undecodable_lines(handle)
+    with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
+        rows = _rows(stack, args)
         while block := list(islice(rows, BLOCK)):
-            good = [(n, r) for n, r in block if not isinstance(r, str)]
+            good = [(n, r) for n, r, _, _ in block if not isinstance(r, str)]
             batch = similarity_many(
                 [r for _, r in good], args.workers, signal=signal, aligner=aligner, progress=update
             )
             by_line: dict[int, float | None] = {n: s for (n, _), s in zip(good, batch.scores, strict=True)}
             for failure in batch.failures:
                 problems.append({"line": good[failure.index][0], "reason": failure.error})
-            for number, row in block:
+            for number, row, pair_id, origin in block:
                 if isinstance(row, str):
-                    problems.append({"line": number, "reason": undecodable.get(number, row)})
+                    problems.append({"line": number, "reason": row, **({"file": origin} if origin else {})})
+                ids.append(pair_id)
                 score = by_line.get(number)
                 scores.append(score)
                 if args.format == "text":
@@ -147,12 +219,14 @@ def run(args: argparse.Namespace) -> int:
             result = {"signal": signal.name, "aligner": aligner_label(aligner), "signature": signature,
                       "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems,
                       "notes": notes}
+            if any(pair_id is not None for pair_id in ids):  # JSONL's "id"s, in the scores' order
+                result["ids"] = ids
             if classify:
                 result["threshold"] = trained.threshold
                 result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
             emit(result, "json", str, out)
-    source = input_name(args.pairs)
-    warn_each([f"{source}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
+    source = input_name(args.source or args.pairs)
+    warn_each([f"{p.get('file', source)}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:
         warn(f"{source}: no sentence pairs")
     return batch_status(args, sum(s is None for s in scores), len(scores), source)
