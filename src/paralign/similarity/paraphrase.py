@@ -33,7 +33,7 @@ from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
-from .validation import CrossValidation, cross_validate_model, cross_validate_threshold
+from .validation import CrossValidation, check_folds, cross_validate_model, cross_validate_threshold
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
@@ -174,6 +174,8 @@ def evaluate_paraphrase(
     `rule` defaults to :data:`DEFAULT_THRESHOLD_RULE` otherwise.
     """
     _check_classifier(classifier, signal, feature_set)
+    if cv_folds:
+        check_folds(cv_folds)  # before any pair is aligned, not after
     train = listed(train, "train must be a list of (s1, s2, is_paraphrase) triples")
     test = listed(test, "test must be a list of (s1, s2, is_paraphrase) triples")
     penalty: float | None = None
