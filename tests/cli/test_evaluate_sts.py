@@ -78,7 +78,9 @@ def test_hybrid_is_fitted_on_train_files_and_reused_by_similarity_model(tmp_path
     pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in ROWS), encoding="utf-8")
     assert main(["similarity", "--pairs", str(pairs), "--model", str(report), "--format", "json"]) == 0
     scored = json.loads(capsys.readouterr().out)
-    assert scored["signal"] == "hybrid" and scored["aligner"] == "exact" and "threshold" not in scored
+    assert scored["signal"] == "hybrid" and "threshold" not in scored
+    # the aligner the blend's scores read (none when its signals read no alignment), as evaluate-sts named it
+    assert scored["aligner"] == result["aligner"] and model["aligner"] == "exact"
     fitted = [dict(p.split(":", 1) for p in r["signature"].split("|"))["fit"] for r in (result, scored)]
     assert fitted[0] == fitted[1]  # the same blend, fitted by evaluate-sts and read by similarity
     assert pearson(scored["scores"], [g for g, _, _ in ROWS]) == pytest.approx(result["pearson"], abs=1e-9)
@@ -230,3 +232,25 @@ def test_files_of_one_name_get_names_that_tell_them_apart(tmp_path: Path, capsys
     assert main(["evaluate-sts", "--data", old, "--data", str(tmp_path / "2013" / ".." / "2012" / "OnWN.test.tsv"),
                  "--aligner", "exact"]) == 2
     assert "given twice" in capsys.readouterr().err
+
+
+def test_the_aligner_named_is_the_one_whose_alignments_were_scored(tmp_path: Path, capsys) -> None:
+    """The JSON's "aligner" named --aligner (sultan:default unless told) even for a signal that
+    reads no alignment (embedding: nothing was aligned) or realigns with its own
+    (contextual-alignment: sultan:contextual, as the signature said). It now names the aligner
+    the scores read, "none" for none (as the signature's sim:none), in evaluate-sts and similarity alike."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the neural extra is not installed")
+    data = _sts(tmp_path / "sts.tsv", ROWS[:3])
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in ROWS[:3]), encoding="utf-8")
+    for signal, expected in (("embedding", "none"), ("contextual-alignment", "sultan:contextual"), ("sultan2014", "exact")):
+        for argv in (["evaluate-sts", "--data", data], ["similarity", "--pairs", str(pairs)]):
+            assert main([*argv, "--signal", signal, "--aligner", "exact", "--format", "json"]) == 0
+            result = json.loads(capsys.readouterr().out)
+            assert result["aligner"] == expected, (argv[0], signal)
+            assert (f"|aligner:{expected}|" in result["signature"]) is (expected != "none")

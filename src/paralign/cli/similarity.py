@@ -12,13 +12,13 @@ from itertools import chain, islice
 
 from .._moved import moved_names
 from ..aligners.batch import TextLike
-from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
+from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel, read_sentence_pairs
 from ..errors import ConfigurationError, FormatError, InputFileError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
 from ..similarity.model import TrainedClassifier
-from ..similarity.signature import saved_model_notes, similarity_signature
+from ..similarity.signature import saved_model_notes, scored_aligner, similarity_signature
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -89,10 +89,12 @@ def _trained(path: str) -> tuple[TrainedClassifier, object]:
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
     if report.get("signal") == "hybrid":
-        name, _, preset = str(report.get("aligner") or "sultan:default").partition(":")
-        if name not in ALIGNER_NAMES:
-            raise FormatError(f"aligner {report.get('aligner')!r} cannot be rebuilt", source=path)
         model = HybridModel.from_dict(report.get("model"), path)
+        # the aligner the blend was fitted on (the report's "aligner" is "none" when its signals read none)
+        label = model.aligner or str(report.get("aligner") or "sultan:default")
+        name, _, preset = label.partition(":")
+        if name not in ALIGNER_NAMES:
+            raise FormatError(f"aligner {label!r} cannot be rebuilt", source=path)
         return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default"), report.get("signature")
     return TrainedClassifier.from_report(report, path), report.get("signature")
 
@@ -216,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
         close()
         problems.sort(key=lambda p: p["line"])
         if args.format == "json":
-            result = {"signal": signal.name, "aligner": aligner_label(aligner), "signature": signature,
+            result = {"signal": signal.name, "aligner": scored_aligner(signal, aligner, signature), "signature": signature,
                       "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems,
                       "notes": notes}
             if any(pair_id is not None for pair_id in ids):  # JSONL's "id"s, in the scores' order

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..aligners.registry import aligner_label
 from ..aligners.signature import aligner_parts, spacy_id
 from ..alignment import AlignFunction
 from ..signature import join_signature, setting_value, short_hash
@@ -171,3 +172,15 @@ def saved_model_notes(saved: object, current: str, source: str) -> list[str]:
     is_ = ", ".join(f"{key} {now[key]}" for key in changed)
     return [f"{source} was fitted with {was}; this run has {is_}: the pairs' features and alignments may be "
             "computed differently, so its scores and decisions may differ from the report's; retrain it to be sure"]
+
+
+def scored_aligner(signal: Any, aligner: AlignFunction | Any | None, signature: str) -> str:
+    """How results name the aligner whose alignments `signal`'s scores read: `aligner`'s label
+    (:func:`aligner_label`) for a signal that reads the pair's alignment; else the aligner part
+    of its `signature` (`similarity_signature(signal, aligner)`): the signal's own aligner
+    (``contextual-alignment`` realigns with ``sultan:contextual``), or ``none`` for one that
+    reads no alignment (``embedding``), which `aligner` would have named though it aligned nothing
+    (``none`` as the signature's ``sim:none``)."""
+    if needs_alignment(signal):
+        return aligner_label(aligner)
+    return signature_parts(signature).get("aligner", "none")

@@ -14,7 +14,6 @@ from numbers import Real
 from pathlib import Path
 
 from ..aligners.batch import PairFailure, TextLike
-from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
 from ..corpora.sts import StsPair, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError, listed
@@ -23,7 +22,7 @@ from ..nlp import Annotator
 from .hybrid import HybridModel, HybridSignal, aligner_mismatch, default_model, fit_hybrid_files
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
-from .signature import similarity_signature
+from .signature import scored_aligner, similarity_signature
 
 
 def finite_number(value: object, what: str) -> float:
@@ -173,7 +172,9 @@ class StsReport:
 
     sets: tuple[StsFileResult, ...]
     signal: str
-    aligner: str = ""  #: e.g. ``sultan:default`` (see :func:`aligner_label`)
+    #: e.g. ``sultan:default``: the aligner whose alignments were scored (see :func:`scored_aligner`;
+    #: ``none`` when the signal reads none)
+    aligner: str = ""
     model: HybridModel | None = None  #: the fitted blend of the ``hybrid`` signal
     train: tuple[str, ...] = ()  #: the files it was fitted on
     #: every setting that changed a number (:func:`paralign.similarity.signature.similarity_signature`)
@@ -264,8 +265,9 @@ def evaluate_sts_files(
         )
         results.append(StsFileResult(name, str(path), ev, tuple(r.to_dict() for r in data.skipped), data.pairs))
     mismatch = aligner_mismatch(sig, aligner)
-    return StsReport(tuple(results), sig.name, aligner_label(aligner), model, tuple(map(str, train)),
-                     similarity_signature(sig, aligner), notes=(mismatch,) if mismatch else ())
+    signature = similarity_signature(sig, aligner)
+    return StsReport(tuple(results), sig.name, scored_aligner(sig, aligner, signature), model,
+                     tuple(map(str, train)), signature, notes=(mismatch,) if mismatch else ())
 
 
 def sts_intervals(
