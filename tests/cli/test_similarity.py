@@ -627,3 +627,25 @@ def test_similarity_reads_jsonl_and_two_line_aligned_files_as_align_does(tmp_pat
     target.write_text("One.\n", encoding="utf-8")
     assert main(argv) == 1
     assert f"{target} has 1 line but {source} has 3 lines" in capsys.readouterr().err
+
+
+def test_options_that_a_model_report_replaces_are_refused_with_it(tmp_path, capsys):
+    """--model's report decides the signal and the aligner, but --signal, --idf-from and an
+    --aligner/--preset other than the report's were silently ignored beside it (the user's
+    options looked applied). They are usage errors now; the report's own aligner may be given."""
+    from paralign.similarity import evaluate_paraphrase
+
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()),
+                    encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    base = ["similarity", "--model", str(path), "--pairs", str(pairs)]
+    assert main([*base, "--signal", "all-words"]) == 2
+    assert "--signal cannot go with --model" in capsys.readouterr().err
+    assert main([*base, "--idf-from", str(pairs)]) == 2
+    assert "--idf-from cannot go with --model" in capsys.readouterr().err
+    assert main([*base, "--preset", "paper"]) == 2
+    assert f"the model in {path} was fitted on exact alignments" in capsys.readouterr().err
+    assert main([*base, "--aligner", "exact"]) == 0  # its own aligner
+    assert capsys.readouterr().out.endswith("\t1\n")

@@ -36,6 +36,7 @@ from ._common import (
     warn_each,
 )
 from ._options import add_similarity_options, cluster_runner, similarity_aligner
+from ._options import aligner_preset as _preset  # the old name here warns (moved_names below)
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
 
@@ -64,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--model",
         metavar="REPORT",
         help="JSON report of `evaluate-paraphrase --format json` (its classifier, threshold and aligner "
-        "replace --signal, --aligner and --preset) or of `evaluate-sts --signal hybrid --train F --format json` "
+        "replace --signal, --aligner and --preset, which cannot be given with it) or of `evaluate-sts --signal hybrid --train F --format json` "
         "(its fitted blend and aligner; scores only). A report fitted by another paralign version or "
         "spaCy model (its signature) is a warning",
     )
@@ -168,11 +169,26 @@ def _check_inputs(args: argparse.Namespace) -> None:
         check_stdin_once({"source": [args.source], "target": [args.target]})
 
 
+def _check_model_options(args: argparse.Namespace, trained: TrainedClassifier) -> None:
+    """--model's report decides the signal and the aligner: --signal and --idf-from with it, or
+    an --aligner/--preset other than the report's, were silently ignored; a usage error now."""
+    given = [name for name, value in (("--signal", args.signal), ("--idf-from", args.idf_from)) if value]
+    if given:
+        raise ConfigurationError(f"{' and '.join(given)} cannot go with --model: the report's classifier or "
+                                 "blend scores the pairs")
+    asked = (args.aligner, _preset(args))
+    if asked != ("sultan", "default") and asked != (trained.aligner, trained.preset):
+        label = trained.aligner if trained.aligner != "sultan" else f"sultan:{trained.preset}"
+        raise ConfigurationError(f"--aligner/--preset: the model in {args.model} was fitted on {label} alignments "
+                                 "and scores with them; leave --aligner and --preset out")
+
+
 def run(args: argparse.Namespace) -> int:
     _check_inputs(args)
     trained, saved_signature = _trained(args.model) if args.model else (None, None)
     notes: list[str] = []
     if trained is not None:
+        _check_model_options(args, trained)
         signal: Signal = trained.signal  # type: ignore[assignment]
         aligner = get_aligner(trained.aligner, trained.preset)
     else:
