@@ -649,3 +649,18 @@ def test_options_that_a_model_report_replaces_are_refused_with_it(tmp_path, caps
     assert f"the model in {path} was fitted on exact alignments" in capsys.readouterr().err
     assert main([*base, "--aligner", "exact"]) == 0  # its own aligner
     assert capsys.readouterr().out.endswith("\t1\n")
+
+
+def test_an_sts_report_without_a_model_says_what_to_give_instead(tmp_path, capsys):
+    """An evaluate-sts report of a signal with nothing fitted (sultan2014) given as --model was
+    "not an evaluate-paraphrase report (KeyError('threshold'))"; it says that only a hybrid
+    report keeps a model, and which --signal gives its scores."""
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("4.0\tA cat sat.\tA cat sat down.\n1.0\tHe left.\tShe stayed home.\n", encoding="utf-8")
+    report, _ = run_json(capsys, ["evaluate-sts", "--data", str(sts), "--aligner", "exact"])
+    path = tmp_path / "sts.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    assert main(["similarity", "--model", str(path), "--pairs", str(sts)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: an evaluate-sts report keeps a model only for --signal hybrid" in err
+    assert "give --signal sultan2014 instead of --model" in err and "KeyError" not in err

@@ -89,6 +89,10 @@ def _trained(path: str) -> tuple[TrainedClassifier, object]:
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
+    if "sets" in report and report.get("signal") != "hybrid":  # evaluate-sts's, of a signal with nothing fitted
+        raise FormatError(f"an evaluate-sts report keeps a model only for --signal hybrid; this one's signal is "
+                          f"{report.get('signal')!r}, which needs no model: give --signal {report.get('signal')} "
+                          "instead of --model", source=path)
     if report.get("signal") == "hybrid":
         model = HybridModel.from_dict(report.get("model"), path)
         # the aligner the blend was fitted on (the report's "aligner" is "none" when its signals read none)
