@@ -254,3 +254,15 @@ def test_the_aligner_named_is_the_one_whose_alignments_were_scored(tmp_path: Pat
             result = json.loads(capsys.readouterr().out)
             assert result["aligner"] == expected, (argv[0], signal)
             assert (f"|aligner:{expected}|" in result["signature"]) is (expected != "none")
+
+
+def test_confidence_names_its_resamples_and_seed_as_the_other_commands_do(tmp_path: Path, capsys) -> None:
+    """paraeval's, score-alignments' and meta-eval's confidence JSON say "resamples" and "seed";
+    evaluate-sts --confidence had them only inside its signature (bs:N|seed:S)."""
+    data = _sts(tmp_path / "sts.tsv", ROWS)
+    argv = ["evaluate-sts", "--data", data, "--aligner", "exact", "--format", "json"]
+    assert main([*argv, "--confidence", "--resamples", "50", "--seed", "7"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["resamples"], result["seed"]) == (50, 7) and "|bs:50|seed:7|" in result["signature"]
+    assert main(argv) == 0
+    assert "resamples" not in json.loads(capsys.readouterr().out)  # no bootstrap, no count

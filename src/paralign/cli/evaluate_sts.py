@@ -74,13 +74,15 @@ def _interval(interval: dict | None) -> str:
 
 def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) -> None:
     """--confidence: each correlation's bootstrap interval beside it (``pearson_interval``,
-    ``spearman_interval``), the resampling in the signature (``bs:N|seed:S``)."""
+    ``spearman_interval``), the resampling under ``resamples`` and ``seed`` (as the other
+    commands' confidence objects name it) and in the signature (``bs:N|seed:S``)."""
     from ..similarity.sts import sts_intervals
 
     intervals = sts_intervals(report, n_resamples=args.resamples, seed=args.seed)
     for row, found in [*zip(result["sets"], intervals["sets"], strict=True), (result, intervals)]:
         for kind in ("pearson", "spearman"):
             row[f"{kind}_interval"] = None if found is None else found[kind]
+    result["resamples"], result["seed"] = intervals["resamples"], intervals["seed"]
     result["signature"] = bootstrap_signature(args, result["signature"])
 
 
