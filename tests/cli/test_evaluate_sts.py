@@ -266,3 +266,18 @@ def test_confidence_names_its_resamples_and_seed_as_the_other_commands_do(tmp_pa
     assert (result["resamples"], result["seed"]) == (50, 7) and "|bs:50|seed:7|" in result["signature"]
     assert main(argv) == 0
     assert "resamples" not in json.loads(capsys.readouterr().out)  # no bootstrap, no count
+
+
+def test_an_msrp_file_is_refused_as_sts_data(tmp_path: Path, capsys) -> None:
+    """An MSRP file given to evaluate-sts was read as 'score TAB s1 TAB s2': its 0/1 labels
+    became gold scores and its two id columns the sentences, and the run ended with n/a
+    correlations and exit status 0. It is a data error naming the file and the command to use."""
+    msrp = tmp_path / "msr-para-test.tsv"
+    msrp.write_text("\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+                    "1\t1089874\t1089925\tA cat sat on the mat.\tA cat is on the mat.\n"
+                    "0\t3019446\t3019327\tHe left early.\tShe stayed home.\n", encoding="utf-8")
+    good = _sts(tmp_path / "sts.tsv", ROWS)
+    assert main(["evaluate-sts", "--data", good, "--data", str(msrp), "--aligner", "exact"]) == 1
+    err = capsys.readouterr().err
+    assert f"{msrp}: an MSRP paraphrase file (its first line is the 'Quality' header), not STS" in err
+    assert "evaluate-paraphrase" in err

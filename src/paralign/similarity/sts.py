@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ..aligners.batch import PairFailure, TextLike
 from ..alignment import AlignFunction
-from ..corpora.sts import StsPair, load_sts
+from ..corpora.msrp import HEADER_FIRST_FIELD
+from ..corpora.sts import StsPair, load_sts, read_rows
 from ..errors import ConfigurationError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
@@ -200,6 +201,21 @@ class StsReport:
         }
 
 
+def _not_msrp(path: str | Path) -> None:
+    """FormatError when `path` is an MSRP file (its first line the ``Quality`` header): read as
+    STS, its 0/1 labels were taken for gold scores and its two id columns for the sentences,
+    so evaluate-sts correlated ids and said n/a, with exit status 0."""
+    rows = read_rows(path)
+    try:
+        first = next((fields for _, fields, _ in rows if any(f.strip() for f in fields)), None)
+    finally:
+        rows.close()
+    if first is not None and first[0].strip().lower() == HEADER_FIRST_FIELD:
+        raise FormatError("an MSRP paraphrase file (its first line is the 'Quality' header), not STS: its 0/1 "
+                          "labels are no similarity scores and its second and third fields are ids; "
+                          "evaluate it with evaluate-paraphrase", source=str(path))
+
+
 def set_names(paths: Sequence[str | Path]) -> list[str]:
     """How each STS file is named in a report: its file name, or, when two files share it (the
     OnWN test sets of STS 2012 and 2013), its last path parts that tell them apart
@@ -240,6 +256,8 @@ def evaluate_sts_files(
     same aligner), or without them is the blend paralign ships (:func:`default_model`); `train`
     is for the hybrid only. IDF signals are fitted on `idf_from`."""
     set_names(paths)  # a file given twice is refused before any is read
+    for path in paths:
+        _not_msrp(path)
     datasets = [load_sts(path) for path in paths]  # every file read (and checked) before any work
     if datasets and not any(data.pairs for data in datasets):
         first = next((f"line {r.line}: {r.reason}" for d in datasets for r in d.skipped), "no rows")
