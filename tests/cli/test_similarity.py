@@ -664,3 +664,19 @@ def test_an_sts_report_without_a_model_says_what_to_give_instead(tmp_path, capsy
     err = capsys.readouterr().err
     assert f"{path}: an evaluate-sts report keeps a model only for --signal hybrid" in err
     assert "give --signal sultan2014 instead of --model" in err and "KeyError" not in err
+
+
+def test_evaluate_paraphrase_without_usable_pairs_says_why(tmp_path, capsys):
+    """An STS file given as --train (or --test) was 'no usable training pairs' and nothing more,
+    as the skipped rows' warnings come after the run; the error now gives the first row's reason
+    with its file:line, as evaluate-sts's 'no usable STS pairs (line 1: ...)' does."""
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("4.0\tA cat sat.\tA cat sat down.\n1.0\tHe left.\tShe stayed home.\n", encoding="utf-8")
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
+    base = ["evaluate-paraphrase", "--aligner", "exact"]
+    assert main([*base, "--train", str(sts), "--test", str(msrp)]) == 1
+    assert (f"{sts}: no usable training pairs ({sts}:1: 3 field(s), expected 5 (quality, id1, id2, s1, s2))"
+            in capsys.readouterr().err)
+    assert main([*base, "--train", str(msrp), "--test", str(sts)]) == 1
+    assert f"{sts}: no usable test pairs ({sts}:1: 3 field(s)" in capsys.readouterr().err

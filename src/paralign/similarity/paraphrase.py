@@ -382,10 +382,10 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
     `options` are :func:`evaluate_paraphrase`'s keyword options (classifier, signal, rule, ...)."""
     train = load_msrp(*train_paths)
     test = load_msrp(test_path)
-    if not train.pairs:
-        raise FormatError("no usable training pairs", source=", ".join(map(str, train_paths)))
-    if not test.pairs:
-        raise FormatError("no usable test pairs", source=str(test_path))
+    for name, data, source in (("training", train, ", ".join(map(str, train_paths))), ("test", test, str(test_path))):
+        if not data.pairs:  # with the first row's reason, as evaluate-sts says it (an STS file, say)
+            first = next((f"{file}:{row.line}: {row.reason}" for file, row in data.skipped), "no rows")
+            raise FormatError(f"no usable {name} pairs ({first})", source=source)
     ev = evaluate_paraphrase(
         [(p.sentence1, p.sentence2, p.label) for p in train.pairs],
         [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
