@@ -418,16 +418,28 @@ def split_notes(train: Sequence[ParaphrasePair], test: Sequence[ParaphrasePair])
                      f"ids or sentences; first {first.source}:{first.line} = {earlier.source}:{earlier.line}): "
                      "the test figures are not held out")
     for name, pairs in (("training", train), ("test", test)):
-        first_of: dict[str, ParaphrasePair] = {}
-        repeats = []
-        for pair in pairs:
-            if pair.id in first_of:
-                repeats.append((pair, first_of[pair.id]))
-            else:
-                first_of[pair.id] = pair
-        if repeats:
-            (again, first), n = repeats[0], len(repeats)
-            notes.append(f"{n} {name} pair{'s' if n > 1 else ''} repeat{'' if n > 1 else 's'} an earlier pair's ids "
-                         f"(first {again.source}:{again.line}, ids {again.id} as on {first.source}:{first.line}): "
-                         "each is counted again")
+        note = repeated_ids_note([(p.id, f"{p.source}:{p.line}") for p in pairs], f"{name} pair", "ids",
+                                 "each is counted again")
+        if note:
+            notes.append(note)
     return notes
+
+
+def repeated_ids_note(entries: Iterable[tuple[str | None, str]], what: str, key: str, consequence: str) -> str | None:
+    """A note on the `entries` (an id, or None for none, and where it is: ``file:line``) whose id
+    an earlier entry has: how many (`what`: ``test pair``), the first with its id (`key`: ``ids``)
+    and where that id came first, and what follows (`consequence`); None when no id repeats."""
+    first_at: dict[str, str] = {}
+    repeats: list[tuple[str, str, str]] = []
+    for pair_id, where in entries:
+        if pair_id is None:
+            continue
+        if pair_id in first_at:
+            repeats.append((pair_id, where, first_at[pair_id]))
+        else:
+            first_at[pair_id] = where
+    if not repeats:
+        return None
+    (pair_id, again, first), n = repeats[0], len(repeats)
+    return (f"{n} {what}{'s' if n > 1 else ''} repeat{'' if n > 1 else 's'} an earlier {what.split()[-1]}'s {key} "
+            f"(first {again}, {key} {pair_id} as on {first}): {consequence}")
