@@ -680,3 +680,20 @@ def test_evaluate_paraphrase_without_usable_pairs_says_why(tmp_path, capsys):
             in capsys.readouterr().err)
     assert main([*base, "--train", str(msrp), "--test", str(sts)]) == 1
     assert f"{sts}: no usable test pairs ({sts}:1: 3 field(s)" in capsys.readouterr().err
+
+
+def test_similarity_says_when_jsonl_ids_repeat(tmp_path, capsys):
+    """JSONL "id"s are listed beside the scores for joining them back to the pairs; an id given
+    twice made that join match two scores, without a word. It is a note (JSON "notes" and a
+    warning) naming the first repeat's line and where the id came first."""
+    jsonl = tmp_path / "pairs.jsonl"
+    records = [{"id": "a", "source": "A cat sat.", "target": "A cat sat."}, {"id": "b", "source": "He left.",
+               "target": "She stayed."}, {"id": "a", "source": "Dogs bark.", "target": "A dog barks."}]
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result, err = run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])
+    assert result["ids"] == ["a", "b", "a"] and all(s is not None for s in result["scores"])
+    (note,) = result["notes"]
+    assert note.startswith(f"1 pair repeats an earlier pair's id (first {jsonl}:3, id a as on {jsonl}:1)")
+    assert f"warning: {note}" in err
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in records[:2]), encoding="utf-8")
+    assert run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])[0]["notes"] == []

@@ -18,6 +18,7 @@ from ..errors import ConfigurationError, FormatError, InputFileError, invalid_js
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
 from ..similarity.model import TrainedClassifier
+from ..similarity.paraphrase import repeated_ids_note
 from ..similarity.signature import saved_model_notes, scored_aligner, similarity_signature
 from ._common import (
     add_encoding_errors,
@@ -215,7 +216,9 @@ def run(args: argparse.Namespace) -> int:
     classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
     scores: list[float | None] = []
     ids: list[str | None] = []
+    lines: list[int] = []  # each pair's line, for the ids' note
     problems: list[dict] = []
+    source = input_name(args.source or args.pairs)
     update, close = progress_callback(None, "similarity")
     with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
         rows = _rows(stack, args)
@@ -231,12 +234,18 @@ def run(args: argparse.Namespace) -> int:
                 if isinstance(row, str):
                     problems.append({"line": number, "reason": row, **({"file": origin} if origin else {})})
                 ids.append(pair_id)
+                lines.append(number)
                 score = by_line.get(number)
                 scores.append(score)
                 if args.format == "text":
                     out.write(_text_row(score, trained.threshold if classify else None))
         close()
         problems.sort(key=lambda p: p["line"])
+        repeated = repeated_ids_note([(i, f"{source}:{n}") for i, n in zip(ids, lines, strict=True)], "pair", "id",
+                                     'its score and the first\'s are told apart only by their place in "scores"')
+        if repeated:
+            notes.append(repeated)
+            warn(repeated)
         if args.format == "json":
             result = {"signal": signal.name, "aligner": scored_aligner(signal, aligner, signature), "signature": signature,
                       "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems,
@@ -247,7 +256,6 @@ def run(args: argparse.Namespace) -> int:
                 result["threshold"] = trained.threshold
                 result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
             emit(result, "json", str, out)
-    source = input_name(args.source or args.pairs)
     warn_each([f"{p.get('file', source)}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:
         warn(f"{source}: no sentence pairs")
