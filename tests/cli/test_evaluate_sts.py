@@ -78,7 +78,9 @@ def test_hybrid_is_fitted_on_train_files_and_reused_by_similarity_model(tmp_path
     pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in ROWS), encoding="utf-8")
     assert main(["similarity", "--pairs", str(pairs), "--model", str(report), "--format", "json"]) == 0
     scored = json.loads(capsys.readouterr().out)
-    assert scored["signal"] == "hybrid" and scored["aligner"] == "exact" and "threshold" not in scored
+    assert scored["signal"] == "hybrid" and "threshold" not in scored
+    # the aligner the blend's scores read (none when its signals read no alignment), as evaluate-sts named it
+    assert scored["aligner"] == result["aligner"] and model["aligner"] == "exact"
     fitted = [dict(p.split(":", 1) for p in r["signature"].split("|"))["fit"] for r in (result, scored)]
     assert fitted[0] == fitted[1]  # the same blend, fitted by evaluate-sts and read by similarity
     assert pearson(scored["scores"], [g for g, _, _ in ROWS]) == pytest.approx(result["pearson"], abs=1e-9)
@@ -209,3 +211,73 @@ def test_text_says_how_many_pairs_failed(tmp_path: Path, capsys) -> None:
     assert lines[-2] == "failed: 1 pair could not be scored and is left out of the correlations (reported on stderr)"
     assert main(["evaluate-sts", "--data", _sts(tmp_path / "good.tsv", ROWS), "--aligner", "exact"]) == 0
     assert "failed" not in capsys.readouterr().out
+
+
+def test_files_of_one_name_get_names_that_tell_them_apart(tmp_path: Path, capsys) -> None:
+    """STS 2012 and 2013 both have an OnWN.test.tsv: each set was named by its file name alone,
+    so the table had two 'OnWN.test.tsv' rows (and the JSON two sets of one name). A name
+    shared by several files is now their last path parts that differ; other names stay as they
+    were. One file given twice (its pairs counted twice in the means) is a usage error."""
+    for year in ("2012", "2013"):
+        (tmp_path / year).mkdir()
+    old, new = _sts(tmp_path / "2012" / "OnWN.test.tsv", ROWS), _sts(tmp_path / "2013" / "OnWN.test.tsv", ROWS[:4])
+    other = _sts(tmp_path / "2013" / "FNWN.test.tsv", ROWS[:5])
+    argv = ["evaluate-sts", "--data", old, "--data", new, "--data", other, "--aligner", "exact"]
+    assert main([*argv, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [s["name"] for s in result["sets"]] == ["2012/OnWN.test.tsv", "2013/OnWN.test.tsv", "FNWN.test.tsv"]
+    assert main(argv) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:4]]
+    assert names == ["2012/OnWN.test.tsv", "2013/OnWN.test.tsv", "FNWN.test.tsv"]
+    assert main(["evaluate-sts", "--data", old, "--data", str(tmp_path / "2013" / ".." / "2012" / "OnWN.test.tsv"),
+                 "--aligner", "exact"]) == 2
+    assert "given twice" in capsys.readouterr().err
+
+
+def test_the_aligner_named_is_the_one_whose_alignments_were_scored(tmp_path: Path, capsys) -> None:
+    """The JSON's "aligner" named --aligner (sultan:default unless told) even for a signal that
+    reads no alignment (embedding: nothing was aligned) or realigns with its own
+    (contextual-alignment: sultan:contextual, as the signature said). It now names the aligner
+    the scores read, "none" for none (as the signature's sim:none), in evaluate-sts and similarity alike."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the neural extra is not installed")
+    data = _sts(tmp_path / "sts.tsv", ROWS[:3])
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in ROWS[:3]), encoding="utf-8")
+    for signal, expected in (("embedding", "none"), ("contextual-alignment", "sultan:contextual"), ("sultan2014", "exact")):
+        for argv in (["evaluate-sts", "--data", data], ["similarity", "--pairs", str(pairs)]):
+            assert main([*argv, "--signal", signal, "--aligner", "exact", "--format", "json"]) == 0
+            result = json.loads(capsys.readouterr().out)
+            assert result["aligner"] == expected, (argv[0], signal)
+            assert (f"|aligner:{expected}|" in result["signature"]) is (expected != "none")
+
+
+def test_confidence_names_its_resamples_and_seed_as_the_other_commands_do(tmp_path: Path, capsys) -> None:
+    """paraeval's, score-alignments' and meta-eval's confidence JSON say "resamples" and "seed";
+    evaluate-sts --confidence had them only inside its signature (bs:N|seed:S)."""
+    data = _sts(tmp_path / "sts.tsv", ROWS)
+    argv = ["evaluate-sts", "--data", data, "--aligner", "exact", "--format", "json"]
+    assert main([*argv, "--confidence", "--resamples", "50", "--seed", "7"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["resamples"], result["seed"]) == (50, 7) and "|bs:50|seed:7|" in result["signature"]
+    assert main(argv) == 0
+    assert "resamples" not in json.loads(capsys.readouterr().out)  # no bootstrap, no count
+
+
+def test_an_msrp_file_is_refused_as_sts_data(tmp_path: Path, capsys) -> None:
+    """An MSRP file given to evaluate-sts was read as 'score TAB s1 TAB s2': its 0/1 labels
+    became gold scores and its two id columns the sentences, and the run ended with n/a
+    correlations and exit status 0. It is a data error naming the file and the command to use."""
+    msrp = tmp_path / "msr-para-test.tsv"
+    msrp.write_text("\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+                    "1\t1089874\t1089925\tA cat sat on the mat.\tA cat is on the mat.\n"
+                    "0\t3019446\t3019327\tHe left early.\tShe stayed home.\n", encoding="utf-8")
+    good = _sts(tmp_path / "sts.tsv", ROWS)
+    assert main(["evaluate-sts", "--data", good, "--data", str(msrp), "--aligner", "exact"]) == 1
+    err = capsys.readouterr().err
+    assert f"{msrp}: an MSRP paraphrase file (its first line is the 'Quality' header), not STS" in err
+    assert "evaluate-paraphrase" in err

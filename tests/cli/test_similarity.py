@@ -231,7 +231,7 @@ def test_similarity_classifies_pairs_with_a_trained_report(tmp_path, capsys):
                      "Prices fell.\tThe concert was loud and long.\n", encoding="utf-8")
     assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == "NA" and [line.split("\t")[1] for line in (lines[0], lines[2])] == ["1", "0"]
+    assert lines[1] == "NA\tNA" and [line.split("\t")[1] for line in (lines[0], lines[2])] == ["1", "0"]
     result, _ = run_json(capsys, ["similarity", "--model", str(path), "--pairs", str(pairs)])
     assert result["aligner"] == "exact" and result["signal"] == "features-model"
     assert result["paraphrase"] == [True, None, False] and result["threshold"] == report["threshold"]
@@ -483,3 +483,217 @@ def test_evaluate_paraphrase_prints_and_reports_its_signature(tmp_path, capsys):
     assert run_json(capsys, base + ["--workers", "2"])[0]["signature"] == model["signature"]
     assert main(base) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"signature: {model['signature']}"
+
+
+def test_an_unscorable_pair_has_the_columns_of_the_others_with_a_model(tmp_path, capsys):
+    """With a paraphrase --model each text line is ``score TAB label``; a pair that cannot be
+    scored (a bad row, or a sentence spaCy refuses) was a one-column ``NA`` line, which broke a
+    reader splitting every line into the same columns. It is ``NA TAB NA`` now, its file:line on
+    stderr, and JSON keeps null in both lists (text and JSON report the same lines)."""
+    from paralign.similarity import evaluate_paraphrase
+
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()),
+                    encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\nno tab here\n"
+                     f"{'word ' * 200_001}\tA word.\nPrices fell.\tThe concert was loud and long.\n", encoding="utf-8")
+    assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 0
+    out, text_err = capsys.readouterr()
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert [len(row) for row in rows] == [2, 2, 2, 2]
+    assert rows[1] == rows[2] == ["NA", "NA"] and [rows[0][1], rows[3][1]] == ["1", "0"]
+    result, json_err = run_json(capsys, ["similarity", "--model", str(path), "--pairs", str(pairs)])
+    assert result["scores"][1:3] == [None, None] and result["paraphrase"] == [True, None, None, False]
+    for err in (text_err, json_err):
+        assert f"{pairs}:2: " in err and f"{pairs}:3: " in err
+    # without a model the text stays one column, NA included
+    assert main(["similarity", "--aligner", "exact", "--pairs", str(pairs)]) == 0
+    assert [len(line.split("\t")) for line in capsys.readouterr().out.splitlines()] == [1, 1, 1, 1]
+
+
+def test_similarity_json_names_its_aligner_and_notes_as_the_evaluators_do(tmp_path, capsys):
+    """evaluate-sts and evaluate-paraphrase always give "aligner" and (evaluate-sts) "notes";
+    similarity's JSON had "aligner" only with --model, and its notes (a hybrid blend used with
+    another aligner) only on stderr."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A man plays a guitar.\tA man plays a guitar.\n", encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(pairs), "--aligner", "exact"])
+    assert result["aligner"] == "exact" and result["notes"] == []
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(pairs), "--preset", "paper", "--signal", "all-words"])
+    assert result["aligner"] == "sultan:paper"
+
+
+def test_a_model_report_from_another_version_is_a_warning_and_a_note(tmp_path, capsys):
+    """A report fitted by another paralign version (or spaCy model) was used silently, though its
+    features and alignments may now be computed differently. The parts of its signature that
+    name what it was computed with are compared with this run's: a difference, or a report
+    without a signature, is a warning on stderr and a JSON note; the same ones, nothing."""
+    from paralign._version import __version__
+    from paralign.similarity import evaluate_paraphrase
+
+    report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()
+    path = tmp_path / "model.json"
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    argv = ["similarity", "--model", str(path), "--pairs", str(pairs)]
+    path.write_text(json.dumps(report), encoding="utf-8")
+    result, err = run_json(capsys, argv)
+    assert result["notes"] == [] and "warning" not in err
+    parts = {**_parts(report["signature"]), "spacy": "en_core_web_sm_v3.0.0", "version": "0.1.0"}
+    old = "|".join(f"{key}:{value}" for key, value in parts.items())
+    path.write_text(json.dumps({**report, "signature": old}), encoding="utf-8")
+    result, err = run_json(capsys, argv)
+    (note,) = result["notes"]
+    assert note.startswith(f"{path} was fitted with version 0.1.0, spacy en_core_web_sm_v3.0.0; this run has "
+                           f"version {__version__}, spacy ")
+    assert f"warning: {note}" in err and result["scores"][0] is not None  # still scored
+    assert main(argv) == 0
+    assert f"warning: {note}" in capsys.readouterr().err
+    path.write_text(json.dumps({k: v for k, v in report.items() if k != "signature"}), encoding="utf-8")
+    result, err = run_json(capsys, argv)
+    assert "records no signature" in result["notes"][0] and "records no signature" in err
+
+
+def test_evaluate_paraphrase_says_when_test_pairs_are_training_pairs_or_ids_repeat(tmp_path, capsys):
+    """A test file that is also a training file (MSRP's val given as --train and --test) gave
+    figures that looked held out, without a word; and a pair listed twice was counted twice.
+    Test pairs that are training pairs (same ids, or same sentences) and ids repeated within a
+    split are now notes: in the JSON ("notes") and on stderr, naming the first file:line."""
+    train = tmp_path / "train.tsv"
+    train.write_text(_msrp(_TRAIN), encoding="utf-8")
+    held_out = tmp_path / "test.tsv"
+    held_out.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n1\t800\t801\tA bird sings.\tA bird is singing.\n"
+                        "0\t802\t803\tRain fell.\tStocks rose.\n", encoding="utf-8")
+    base = ["evaluate-paraphrase", "--aligner", "exact", "--train", str(train)]
+    result, err = run_json(capsys, base + ["--test", str(held_out)])
+    assert result["notes"] == [] and "warning" not in err
+    result, err = run_json(capsys, base + ["--test", str(train)])
+    (note,) = result["notes"]
+    assert note == (f"8 of 8 test pairs are also training pairs (the same ids or sentences; first {train}:2 = "
+                    f"{train}:2): the test figures are not held out")
+    assert f"warning: {note}" in err
+    # the same sentences under other ids are caught too; a repeated id within a split is a note
+    copied = tmp_path / "copied.tsv"
+    copied.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+                      f"1\t900\t901\t{_TRAIN[1][0]}\t{_TRAIN[1][1]}\n"
+                      "0\t902\t903\tRain fell.\tStocks rose.\n0\t902\t903\tRain fell.\tStocks rose.\n", encoding="utf-8")
+    result, err = run_json(capsys, base + ["--test", str(copied)])
+    assert result["notes"] == [
+        f"1 of 3 test pairs is also a training pair (the same ids or sentences; first {copied}:2 = {train}:3): "
+        "the test figures are not held out",
+        f"1 test pair repeats an earlier pair's ids (first {copied}:4, ids 902-903 as on {copied}:3): "
+        "each is counted again",
+    ]
+    assert main(base + ["--test", str(copied)]) == 0
+    assert "warning: 1 test pair repeats" in capsys.readouterr().err
+
+
+def test_similarity_reads_jsonl_and_two_line_aligned_files_as_align_does(tmp_path, capsys, monkeypatch):
+    """`align` takes JSONL lines and two line-aligned files (--source/--target); `similarity`
+    took only TSV, so a JSONL file was one 'expected 2 TAB-separated sentences' row per line,
+    all NA, and --source was an unknown option. Both now give the TSV file's scores, bad rows
+    in their place (named by their file), and JSONL "id"s listed beside the scores in JSON."""
+    pairs = [("A cat sat on the mat.", "A cat is on the mat."), ("He left early.", "She stayed home.")]
+    tsv = tmp_path / "pairs.tsv"
+    tsv.write_text("".join(f"{a}\t{b}\n" for a, b in pairs), encoding="utf-8")
+    expected, _ = run_json(capsys, ["similarity", "--pairs", str(tsv), "--aligner", "exact"])
+    assert "ids" not in expected
+    jsonl = tmp_path / "pairs.jsonl"
+    records = [{"id": f"p{k}", "source": a, "target": b} for k, (a, b) in enumerate(pairs)]
+    jsonl.write_text("\n" + json.dumps(records[0]) + "\n{\"source\": \"only one\"}\n" + json.dumps(records[1]) + "\n",
+                     encoding="utf-8")
+    result, err = run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])
+    assert result["scores"] == [None, expected["scores"][0], None, expected["scores"][1]]
+    assert result["ids"] == [None, "p0", None, "p1"]
+    assert [r["line"] for r in result["skipped_rows"]] == [1, 3] and f"{jsonl}:3: expected an object" in err
+    source, target = tmp_path / "src.txt", tmp_path / "tgt.txt"
+    source.write_text("".join(f"{a}\n" for a, _ in pairs) + "A third one.\n", encoding="utf-8")
+    target.write_text("".join(f"{b}\n" for _, b in pairs) + "\n", encoding="utf-8")
+    argv = ["similarity", "--source", str(source), "--target", str(target), "--aligner", "exact"]
+    result, err = run_json(capsys, argv)
+    assert result["scores"] == [*expected["scores"], None] and "ids" not in result
+    assert result["skipped_rows"] == [{"line": 3, "reason": "empty line", "file": str(target)}]
+    assert f"{target}:3: empty line" in err
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[2] == "NA"
+    monkeypatch.setattr("sys.stdin", io.StringIO(jsonl.read_text(encoding="utf-8")))
+    result, _ = run_json(capsys, ["similarity", "--aligner", "exact"])  # stdin, as --pairs
+    assert result["ids"] == [None, "p0", None, "p1"]
+    assert main(["similarity", "--source", str(source), "--aligner", "exact"]) == 2
+    assert "--source and --target go together" in capsys.readouterr().err
+    assert main([*argv, "--pairs", str(tsv)]) == 2
+    assert "not both" in capsys.readouterr().err
+    target.write_text("One.\n", encoding="utf-8")
+    assert main(argv) == 1
+    assert f"{target} has 1 line but {source} has 3 lines" in capsys.readouterr().err
+
+
+def test_options_that_a_model_report_replaces_are_refused_with_it(tmp_path, capsys):
+    """--model's report decides the signal and the aligner, but --signal, --idf-from and an
+    --aligner/--preset other than the report's were silently ignored beside it (the user's
+    options looked applied). They are usage errors now; the report's own aligner may be given."""
+    from paralign.similarity import evaluate_paraphrase
+
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()),
+                    encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    base = ["similarity", "--model", str(path), "--pairs", str(pairs)]
+    assert main([*base, "--signal", "all-words"]) == 2
+    assert "--signal cannot go with --model" in capsys.readouterr().err
+    assert main([*base, "--idf-from", str(pairs)]) == 2
+    assert "--idf-from cannot go with --model" in capsys.readouterr().err
+    assert main([*base, "--preset", "paper"]) == 2
+    assert f"the model in {path} was fitted on exact alignments" in capsys.readouterr().err
+    assert main([*base, "--aligner", "exact"]) == 0  # its own aligner
+    assert capsys.readouterr().out.endswith("\t1\n")
+
+
+def test_an_sts_report_without_a_model_says_what_to_give_instead(tmp_path, capsys):
+    """An evaluate-sts report of a signal with nothing fitted (sultan2014) given as --model was
+    "not an evaluate-paraphrase report (KeyError('threshold'))"; it says that only a hybrid
+    report keeps a model, and which --signal gives its scores."""
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("4.0\tA cat sat.\tA cat sat down.\n1.0\tHe left.\tShe stayed home.\n", encoding="utf-8")
+    report, _ = run_json(capsys, ["evaluate-sts", "--data", str(sts), "--aligner", "exact"])
+    path = tmp_path / "sts.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    assert main(["similarity", "--model", str(path), "--pairs", str(sts)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: an evaluate-sts report keeps a model only for --signal hybrid" in err
+    assert "give --signal sultan2014 instead of --model" in err and "KeyError" not in err
+
+
+def test_evaluate_paraphrase_without_usable_pairs_says_why(tmp_path, capsys):
+    """An STS file given as --train (or --test) was 'no usable training pairs' and nothing more,
+    as the skipped rows' warnings come after the run; the error now gives the first row's reason
+    with its file:line, as evaluate-sts's 'no usable STS pairs (line 1: ...)' does."""
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("4.0\tA cat sat.\tA cat sat down.\n1.0\tHe left.\tShe stayed home.\n", encoding="utf-8")
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
+    base = ["evaluate-paraphrase", "--aligner", "exact"]
+    assert main([*base, "--train", str(sts), "--test", str(msrp)]) == 1
+    assert (f"{sts}: no usable training pairs ({sts}:1: 3 field(s), expected 5 (quality, id1, id2, s1, s2))"
+            in capsys.readouterr().err)
+    assert main([*base, "--train", str(msrp), "--test", str(sts)]) == 1
+    assert f"{sts}: no usable test pairs ({sts}:1: 3 field(s)" in capsys.readouterr().err
+
+
+def test_similarity_says_when_jsonl_ids_repeat(tmp_path, capsys):
+    """JSONL "id"s are listed beside the scores for joining them back to the pairs; an id given
+    twice made that join match two scores, without a word. It is a note (JSON "notes" and a
+    warning) naming the first repeat's line and where the id came first."""
+    jsonl = tmp_path / "pairs.jsonl"
+    records = [{"id": "a", "source": "A cat sat.", "target": "A cat sat."}, {"id": "b", "source": "He left.",
+               "target": "She stayed."}, {"id": "a", "source": "Dogs bark.", "target": "A dog barks."}]
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result, err = run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])
+    assert result["ids"] == ["a", "b", "a"] and all(s is not None for s in result["scores"])
+    (note,) = result["notes"]
+    assert note.startswith(f"1 pair repeats an earlier pair's id (first {jsonl}:3, id a as on {jsonl}:1)")
+    assert f"warning: {note}" in err
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in records[:2]), encoding="utf-8")
+    assert run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])[0]["notes"] == []

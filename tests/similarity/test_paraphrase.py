@@ -45,3 +45,16 @@ def test_zips_and_generators_of_triples_are_read_once() -> None:
                                classifier="signal", aligner="exact") == expected
     with pytest.raises(InputTypeError, match="test must be a list of .s1, s2, is_paraphrase. triples, not str"):
         evaluate_paraphrase(GOOD, "a b", classifier="signal", aligner="exact")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("folds", [1, -3])
+def test_a_fold_count_below_two_is_refused_before_any_pair_is_aligned(folds) -> None:
+    """--cv-folds 1 (or a negative count) was refused only after every training and test pair
+    had been aligned and featurised (minutes on MSRP, with the encoder's features more); it is
+    refused first now."""
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=f"at least 2 folds, got {folds}"):
+        evaluate_paraphrase(GOOD, GOOD, aligner=_never, cv_folds=folds)
+    with pytest.raises(ConfigurationError, match="at least 2 folds"):
+        evaluate_paraphrase(GOOD, GOOD, classifier="signal", aligner=_never, cv_folds=folds)

@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "The score is the probability of a logistic regression over alignment and MT-overlap features "
         "fitted on the training pairs (--classifier features, the default) or one similarity signal "
         "(--classifier signal: Sultan et al. 2014). P/R/F1 are for the paraphrase class. "
-        "IDF signals are fitted on the training sentences.",
+        "IDF signals are fitted on the training sentences. Test pairs that are also training pairs (same "
+        "ids or sentences) and ids repeated within a split are warnings (JSON: \"notes\").",
     )
     parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val; - = stdin)")
     parser.add_argument("--test", required=True, metavar="FILE", help="test file (- = stdin)")
@@ -171,4 +172,5 @@ def run(args: argparse.Namespace) -> int:
     )
     warnings = [f"{row['file']}:{row['line']}: skipped: {row['reason']}" for row in result["skipped_rows"]]
     warnings += [f"{f['file']}:{f['line']}: {f['split']} pair: {f['error']}" for f in result["failures"]]
+    warnings += result["notes"]
     return write_result(args, result, render, warnings)

@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-sts",
         help="correlate alignment similarity with STS gold scores (SemEval TSV or STS Benchmark)",
-        description="Several --data files give per-file results and their size-weighted mean.",
+        description="Several --data files give per-file results and their size-weighted mean. Each file "
+        "is named by its file name, or by its last path parts when files share one (2012/OnWN.test.tsv).",
     )
     parser.add_argument("--data", action="append", required=True, metavar="FILE",
                         help="STS file (repeatable; - = stdin)")
@@ -73,13 +74,15 @@ def _interval(interval: dict | None) -> str:
 
 def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) -> None:
     """--confidence: each correlation's bootstrap interval beside it (``pearson_interval``,
-    ``spearman_interval``), the resampling in the signature (``bs:N|seed:S``)."""
+    ``spearman_interval``), the resampling under ``resamples`` and ``seed`` (as the other
+    commands' confidence objects name it) and in the signature (``bs:N|seed:S``)."""
     from ..similarity.sts import sts_intervals
 
     intervals = sts_intervals(report, n_resamples=args.resamples, seed=args.seed)
     for row, found in [*zip(result["sets"], intervals["sets"], strict=True), (result, intervals)]:
         for kind in ("pearson", "spearman"):
             row[f"{kind}_interval"] = None if found is None else found[kind]
+    result["resamples"], result["seed"] = intervals["resamples"], intervals["seed"]
     result["signature"] = bootstrap_signature(args, result["signature"])
 
 

@@ -1,21 +1,25 @@
-"""`paralign similarity`: one alignment-based similarity score per sentence pair (TSV `s1 TAB s2`)."""
+"""`paralign similarity`: one alignment-based similarity score per sentence pair (TSV `s1 TAB s2`,
+the STS and MSRP files, JSONL `{"source", "target"}` lines or two line-aligned files)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from itertools import islice
+from itertools import chain, islice
 
 from .._moved import moved_names
-from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
-from ..corpora.sentence_pairs import read_sentence_pairs
-from ..errors import FormatError, InputFileError, invalid_json
+from ..aligners.batch import TextLike
+from ..aligners.registry import ALIGNER_NAMES, get_aligner
+from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel, read_sentence_pairs
+from ..errors import ConfigurationError, FormatError, InputFileError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
 from ..similarity.model import TrainedClassifier
-from ..similarity.signature import similarity_signature
+from ..similarity.paraphrase import repeated_ids_note
+from ..similarity.signature import saved_model_notes, scored_aligner, similarity_signature
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -33,6 +37,7 @@ from ._common import (
     warn_each,
 )
 from ._options import add_similarity_options, cluster_runner, similarity_aligner
+from ._options import aligner_preset as _preset  # the old name here warns (moved_names below)
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
 
@@ -41,20 +46,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "similarity",
         help="alignment-based similarity of sentence pairs (one score per input pair)",
-        description="Read TAB-separated sentence pairs (s1 TAB s2, one pair a line) and print one "
+        description="Read sentence pairs (s1 TAB s2 one pair a line, JSONL lines, or two line-aligned "
+        "files: --source/--target, as align reads them) and print one "
         "similarity score per pair, in [0, 1], except with a hybrid blend (--signal hybrid, or its --model), whose scores "
         "are mostly in [0, 1] but not clipped (clipping would change its correlations). "
-        "Scores are in input order; bad rows print NA and are reported. "
+        "Scores are in input order; a pair that cannot be scored prints NA and is reported on stderr "
+        "as file:line. "
         "With --model, classify the pairs with a paraphrase classifier trained by evaluate-paraphrase: "
-        "each line is the score and 1 (paraphrase) or 0.",
+        "each line is the score, TAB and 1 (paraphrase) or 0 (NA TAB NA for a pair that cannot be scored).",
     )
-    parser.add_argument("--pairs", default="-", help="TSV of sentence pairs (default: stdin)")
+    parser.add_argument("--pairs", default=None,
+                        help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file) or JSONL "
+                        "(objects with \"source\" and \"target\", and an optional \"id\", which the JSON "
+                        "output lists under \"ids\"), told by the first line (default: stdin)")
+    parser.add_argument("--source", metavar="FILE", help="with --target: two line-aligned files, "
+                        "one sentence a line (as align takes them; not with --pairs)")
+    parser.add_argument("--target", metavar="FILE", help="the second sentences of --source's pairs")
     parser.add_argument(
         "--model",
         metavar="REPORT",
         help="JSON report of `evaluate-paraphrase --format json` (its classifier, threshold and aligner "
-        "replace --signal, --aligner and --preset) or of `evaluate-sts --signal hybrid --train F --format json` "
-        "(its fitted blend and aligner; scores only)",
+        "replace --signal, --aligner and --preset, which cannot be given with it) or of `evaluate-sts --signal hybrid --train F --format json` "
+        "(its fitted blend and aligner; scores only). A report fitted by another paralign version or "
+        "spaCy model (its signature) is a warning",
     )
     add_similarity_options(parser)
     add_encoding_errors(parser)
@@ -63,9 +77,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _trained(path: str) -> TrainedClassifier:
+def _trained(path: str) -> tuple[TrainedClassifier, object]:
     """The classifier saved in an evaluate-paraphrase JSON report, or the hybrid signal saved in
-    an evaluate-sts report (no threshold: NaN, so no pair is labelled)."""
+    an evaluate-sts report (no threshold: NaN, so no pair is labelled), and the report's
+    signature (what it was fitted with)."""
     try:
         with open(path, encoding="utf-8") as handle:
             report = json.load(handle)
@@ -75,67 +90,173 @@ def _trained(path: str) -> TrainedClassifier:
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
+    if "sets" in report and report.get("signal") != "hybrid":  # evaluate-sts's, of a signal with nothing fitted
+        raise FormatError(f"an evaluate-sts report keeps a model only for --signal hybrid; this one's signal is "
+                          f"{report.get('signal')!r}, which needs no model: give --signal {report.get('signal')} "
+                          "instead of --model", source=path)
     if report.get("signal") == "hybrid":
-        name, _, preset = str(report.get("aligner") or "sultan:default").partition(":")
-        if name not in ALIGNER_NAMES:
-            raise FormatError(f"aligner {report.get('aligner')!r} cannot be rebuilt", source=path)
         model = HybridModel.from_dict(report.get("model"), path)
-        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default")
-    return TrainedClassifier.from_report(report, path)
+        # the aligner the blend was fitted on (the report's "aligner" is "none" when its signals read none)
+        label = model.aligner or str(report.get("aligner") or "sultan:default")
+        name, _, preset = label.partition(":")
+        if name not in ALIGNER_NAMES:
+            raise FormatError(f"aligner {label!r} cannot be rebuilt", source=path)
+        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default"), report.get("signature")
+    return TrainedClassifier.from_report(report, path), report.get("signature")
+
+
+def _text_row(score: float | None, threshold: float | None) -> str:
+    """One text line: the score, and with a paraphrase model (a threshold) TAB and its 1/0 label.
+    A pair without a score has as many columns as the others, each NA, so a reader that splits
+    every line into the same columns still can (the pair's file:line is reported on stderr)."""
+    columns = ["NA" if score is None else f"{score:.6f}"]
+    if threshold is not None:
+        columns.append("NA" if score is None else str(int(score > threshold)))
+    return "\t".join(columns) + "\n"
+
+
+#: One input row: its line number, its two sentences or why it has none, its id (JSONL's
+#: ``"id"``) and the file to name for it when not the input's name (two files).
+Row = tuple[int, "tuple[TextLike, TextLike] | str", "str | None", "str | None"]
+
+
+def _rows(stack: ExitStack, args: argparse.Namespace) -> Iterator[Row]:
+    """The input's rows: two line-aligned files (--source/--target), JSONL lines (when the
+    first line that is not blank starts with '{'), or TSV lines (`read_sentence_pairs`: plain
+    pairs, STS, STS Benchmark or MSRP). A line that is not UTF-8 (--encoding-errors skip) is a
+    row without sentences whose reason says so, whatever the layout."""
+    if args.source:
+        src = stack.enter_context(open_in(args.source, args.encoding_errors))
+        tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
+        named = [(src, input_name(args.source)), (tgt, input_name(args.target))]
+        pairs: Iterable[InputPair] = read_parallel(src, tgt, source_name=named[0][1], target_name=named[1][1])
+    else:
+        handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
+        named = [(handle, None)]
+        lines = iter(handle)
+        head = list(takewhile_blank(lines))
+        if not head or not head[-1].lstrip().startswith("{"):
+            for number, row in read_sentence_pairs(chain(head, lines)):
+                yield number, (row if not isinstance(row, str) else undecodable_lines(handle).get(number, row)), \
+                    None, None
+            return
+        pairs = read_input_pairs(chain(head, lines), "jsonl")
+    for pair in pairs:
+        reason, origin = pair.error, pair.origin
+        for handle, name in named:
+            why = undecodable_lines(handle).get(pair.line)
+            if why is not None:
+                reason, origin = why, name
+                break
+        if reason is None and pair.source is not None and pair.target is not None:
+            yield pair.line, (pair.source, pair.target), pair.id, None
+        else:
+            yield pair.line, reason or "no sentences", pair.id, origin
+
+
+def takewhile_blank(lines: Iterator[str]) -> Iterator[str]:
+    """The blank lines at the head of `lines` and the first line that is not blank (what tells
+    a JSONL input from a TSV one), taken from `lines`."""
+    for line in lines:
+        yield line
+        if line.strip():
+            return
+
+
+def _check_inputs(args: argparse.Namespace) -> None:
+    """--source and --target go together, and not with --pairs (a usage error)."""
+    if bool(args.source) != bool(args.target):
+        raise ConfigurationError("--source and --target go together")
+    if args.source and args.pairs is not None:
+        raise ConfigurationError(f"give the pairs as one input (--pairs {args.pairs}) or as --source and "
+                                 "--target, not both")
+    if args.source:
+        check_stdin_once({"source": [args.source], "target": [args.target]})
+
+
+def _check_model_options(args: argparse.Namespace, trained: TrainedClassifier) -> None:
+    """--model's report decides the signal and the aligner: --signal and --idf-from with it, or
+    an --aligner/--preset other than the report's, were silently ignored; a usage error now."""
+    given = [name for name, value in (("--signal", args.signal), ("--idf-from", args.idf_from)) if value]
+    if given:
+        raise ConfigurationError(f"{' and '.join(given)} cannot go with --model: the report's classifier or "
+                                 "blend scores the pairs")
+    asked = (args.aligner, _preset(args))
+    if asked != ("sultan", "default") and asked != (trained.aligner, trained.preset):
+        label = trained.aligner if trained.aligner != "sultan" else f"sultan:{trained.preset}"
+        raise ConfigurationError(f"--aligner/--preset: the model in {args.model} was fitted on {label} alignments "
+                                 "and scores with them; leave --aligner and --preset out")
 
 
 def run(args: argparse.Namespace) -> int:
-    trained = _trained(args.model) if args.model else None
+    _check_inputs(args)
+    trained, saved_signature = _trained(args.model) if args.model else (None, None)
+    notes: list[str] = []
     if trained is not None:
+        _check_model_options(args, trained)
         signal: Signal = trained.signal  # type: ignore[assignment]
         aligner = get_aligner(trained.aligner, trained.preset)
     else:
         signal = make_signal(args.signal or DEFAULT_SIGNAL)
         if args.idf_from or getattr(signal, "trainable", False):
-            check_stdin_once({"pairs": [args.pairs], "idf_from": args.idf_from})  # --pairs: stdin by default
+            inputs = [args.source, args.target] if args.source else [args.pairs or "-"]  # --pairs: stdin by default
+            check_stdin_once({"pairs": inputs, "idf_from": args.idf_from})
             with ExitStack() as stack:  # '-' or a pipe, read once
                 paths, _ = stdin_once(stack, idf_from=args.idf_from)
                 signal = fit_on_files(signal, paths["idf_from"])
         aligner = similarity_aligner(args)
         mismatch = aligner_mismatch(signal, aligner)
         if mismatch:
-            warn(mismatch)
+            notes.append(mismatch)
+    signature = similarity_signature(signal, aligner, model_file=args.model)
+    if trained is not None:
+        notes += saved_model_notes(saved_signature, signature, args.model)
+    for note in notes:  # before the scores: a long run is not watched to its end for them
+        warn(note)
     classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
     scores: list[float | None] = []
+    ids: list[str | None] = []
+    lines: list[int] = []  # each pair's line, for the ids' note
     problems: list[dict] = []
+    source = input_name(args.source or args.pairs)
     update, close = progress_callback(None, "similarity")
-    with open_in(args.pairs, args.encoding_errors) as handle, open_out(args.output) as out, cluster_runner(args):
-        rows = read_sentence_pairs(handle)
-        undecodable = undecodable_lines(handle)
+    with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
+        rows = _rows(stack, args)
         while block := list(islice(rows, BLOCK)):
-            good = [(n, r) for n, r in block if not isinstance(r, str)]
+            good = [(n, r) for n, r, _, _ in block if not isinstance(r, str)]
             batch = similarity_many(
                 [r for _, r in good], args.workers, signal=signal, aligner=aligner, progress=update
             )
             by_line: dict[int, float | None] = {n: s for (n, _), s in zip(good, batch.scores, strict=True)}
             for failure in batch.failures:
                 problems.append({"line": good[failure.index][0], "reason": failure.error})
-            for number, row in block:
+            for number, row, pair_id, origin in block:
                 if isinstance(row, str):
-                    problems.append({"line": number, "reason": undecodable.get(number, row)})
+                    problems.append({"line": number, "reason": row, **({"file": origin} if origin else {})})
+                ids.append(pair_id)
+                lines.append(number)
                 score = by_line.get(number)
                 scores.append(score)
                 if args.format == "text":
-                    label = "" if not classify or score is None else f"\t{int(score > trained.threshold)}"
-                    out.write("NA\n" if score is None else f"{score:.6f}{label}\n")
+                    out.write(_text_row(score, trained.threshold if classify else None))
         close()
         problems.sort(key=lambda p: p["line"])
+        repeated = repeated_ids_note([(i, f"{source}:{n}") for i, n in zip(ids, lines, strict=True)], "pair", "id",
+                                     'its score and the first\'s are told apart only by their place in "scores"')
+        if repeated:
+            notes.append(repeated)
+            warn(repeated)
         if args.format == "json":
-            result = {"signal": signal.name, "signature": similarity_signature(signal, aligner, model_file=args.model),
-                      "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems}
-            if trained is not None:
-                result["aligner"] = aligner_label(aligner)
+            result = {"signal": signal.name, "aligner": scored_aligner(signal, aligner, signature), "signature": signature,
+                      "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems,
+                      "notes": notes}
+            if any(pair_id is not None for pair_id in ids):  # JSONL's "id"s, in the scores' order
+                result["ids"] = ids
             if classify:
                 result["threshold"] = trained.threshold
                 result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
             emit(result, "json", str, out)
-    source = input_name(args.pairs)
-    warn_each([f"{source}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
+    warn_each([f"{p.get('file', source)}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:
         warn(f"{source}: no sentence pairs")
     return batch_status(args, sum(s is None for s in scores), len(scores), source)

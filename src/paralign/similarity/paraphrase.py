@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
-from ..corpora.msrp import load_msrp
+from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..errors import ConfigurationError, FormatError, listed
 from ..nlp import Annotator
 from .features import (
@@ -33,7 +33,7 @@ from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
-from .validation import CrossValidation, cross_validate_model, cross_validate_threshold
+from .validation import CrossValidation, check_folds, cross_validate_model, cross_validate_threshold
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
@@ -174,6 +174,8 @@ def evaluate_paraphrase(
     `rule` defaults to :data:`DEFAULT_THRESHOLD_RULE` otherwise.
     """
     _check_classifier(classifier, signal, feature_set)
+    if cv_folds:
+        check_folds(cv_folds)  # before any pair is aligned, not after
     train = listed(train, "train must be a list of (s1, s2, is_paraphrase) triples")
     test = listed(test, "test must be a list of (s1, s2, is_paraphrase) triples")
     penalty: float | None = None
@@ -380,10 +382,10 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
     `options` are :func:`evaluate_paraphrase`'s keyword options (classifier, signal, rule, ...)."""
     train = load_msrp(*train_paths)
     test = load_msrp(test_path)
-    if not train.pairs:
-        raise FormatError("no usable training pairs", source=", ".join(map(str, train_paths)))
-    if not test.pairs:
-        raise FormatError("no usable test pairs", source=str(test_path))
+    for name, data, source in (("training", train, ", ".join(map(str, train_paths))), ("test", test, str(test_path))):
+        if not data.pairs:  # with the first row's reason, as evaluate-sts says it (an STS file, say)
+            first = next((f"{file}:{row.line}: {row.reason}" for file, row in data.skipped), "no rows")
+            raise FormatError(f"no usable {name} pairs ({first})", source=source)
     ev = evaluate_paraphrase(
         [(p.sentence1, p.sentence2, p.label) for p in train.pairs],
         [(p.sentence1, p.sentence2, p.label) for p in test.pairs],
@@ -396,4 +398,48 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
                           for f in result["failures"]]
     result["skipped"] = len(train.skipped) + len(test.skipped)
     result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
+    result["notes"] = split_notes(train.pairs, test.pairs)
     return result
+
+
+def split_notes(train: Sequence[ParaphrasePair], test: Sequence[ParaphrasePair]) -> list[str]:
+    """What a researcher must know about the splits before trusting the test figures: test pairs
+    that are also training pairs (the same ids, or the same two sentences: the test is then not
+    held out, e.g. MSRP's val file given as --train and --test) and ids given twice within a
+    split (a pair counted twice). Each note names the first such pair's file and line."""
+    notes = []
+    seen_ids = {p.id: p for p in train}
+    seen_texts = {(p.sentence1, p.sentence2): p for p in train}
+    shared = [(p, seen_ids.get(p.id) or seen_texts.get((p.sentence1, p.sentence2))) for p in test]
+    shared = [(p, q) for p, q in shared if q is not None]
+    if shared:
+        (first, earlier), n = shared[0], len(shared)
+        notes.append(f"{n} of {len(test)} test pairs {'are also training pairs' if n > 1 else 'is also a training pair'} (the same "
+                     f"ids or sentences; first {first.source}:{first.line} = {earlier.source}:{earlier.line}): "
+                     "the test figures are not held out")
+    for name, pairs in (("training", train), ("test", test)):
+        note = repeated_ids_note([(p.id, f"{p.source}:{p.line}") for p in pairs], f"{name} pair", "ids",
+                                 "each is counted again")
+        if note:
+            notes.append(note)
+    return notes
+
+
+def repeated_ids_note(entries: Iterable[tuple[str | None, str]], what: str, key: str, consequence: str) -> str | None:
+    """A note on the `entries` (an id, or None for none, and where it is: ``file:line``) whose id
+    an earlier entry has: how many (`what`: ``test pair``), the first with its id (`key`: ``ids``)
+    and where that id came first, and what follows (`consequence`); None when no id repeats."""
+    first_at: dict[str, str] = {}
+    repeats: list[tuple[str, str, str]] = []
+    for pair_id, where in entries:
+        if pair_id is None:
+            continue
+        if pair_id in first_at:
+            repeats.append((pair_id, where, first_at[pair_id]))
+        else:
+            first_at[pair_id] = where
+    if not repeats:
+        return None
+    (pair_id, again, first), n = repeats[0], len(repeats)
+    return (f"{n} {what}{'s' if n > 1 else ''} repeat{'' if n > 1 else 's'} an earlier {what.split()[-1]}'s {key} "
+            f"(first {again}, {key} {pair_id} as on {first}): {consequence}")

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..aligners.registry import aligner_label
 from ..aligners.signature import aligner_parts, spacy_id
 from ..alignment import AlignFunction
 from ..signature import join_signature, setting_value, short_hash
@@ -142,3 +143,44 @@ def _uses_encoder(signal: Any, feature_set: str | None, fine_tuning: Any) -> boo
 
     return _has_encoder_features(named(feature_set))
 
+
+
+#: The parts of a signature that name what a run was computed with rather than what it was
+#: asked for: a saved model used with others may score pairs differently (:func:`saved_model_notes`).
+ENVIRONMENT_PARTS: tuple[str, ...] = ("version", "spacy", "sim", "encoder")
+
+
+def signature_parts(signature: str) -> dict[str, str]:
+    """``{key: value}`` of a ``key:value|...`` signature (a value may hold ``:``, as
+    ``aligner:sultan:default``)."""
+    return dict(part.partition(":")[::2] for part in signature.split("|") if part)
+
+
+def saved_model_notes(saved: object, current: str, source: str) -> list[str]:
+    """What to tell the user of a model report (`source`, whose ``signature`` is `saved`) used
+    in a run of signature `current`: the parts of :data:`ENVIRONMENT_PARTS` that differ (a model
+    fitted by another paralign version, spaCy model, word-similarity source or encoder, whose
+    features or alignments may now be computed differently), or that the report records none."""
+    if not isinstance(saved, str) or "version:" not in saved:
+        return [f"{source} records no signature (no paralign version): it may have been fitted by another "
+                "version, whose features or alignments were computed differently; retrain it to be sure"]
+    then, now = signature_parts(saved), signature_parts(current)
+    changed = [key for key in ENVIRONMENT_PARTS if key in then and key in now and then[key] != now[key]]
+    if not changed:
+        return []
+    was = ", ".join(f"{key} {then[key]}" for key in changed)
+    is_ = ", ".join(f"{key} {now[key]}" for key in changed)
+    return [f"{source} was fitted with {was}; this run has {is_}: the pairs' features and alignments may be "
+            "computed differently, so its scores and decisions may differ from the report's; retrain it to be sure"]
+
+
+def scored_aligner(signal: Any, aligner: AlignFunction | Any | None, signature: str) -> str:
+    """How results name the aligner whose alignments `signal`'s scores read: `aligner`'s label
+    (:func:`aligner_label`) for a signal that reads the pair's alignment; else the aligner part
+    of its `signature` (`similarity_signature(signal, aligner)`): the signal's own aligner
+    (``contextual-alignment`` realigns with ``sultan:contextual``), or ``none`` for one that
+    reads no alignment (``embedding``), which `aligner` would have named though it aligned nothing
+    (``none`` as the signature's ``sim:none``)."""
+    if needs_alignment(signal):
+        return aligner_label(aligner)
+    return signature_parts(signature).get("aligner", "none")

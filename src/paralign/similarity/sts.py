@@ -7,22 +7,23 @@ Not for: computing the scores (:mod:`paralign.similarity.scores`) or reading STS
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
 from pathlib import Path
 
 from ..aligners.batch import PairFailure, TextLike
-from ..aligners.registry import aligner_label
 from ..alignment import AlignFunction
-from ..corpora.sts import StsPair, load_sts
+from ..corpora.msrp import HEADER_FIRST_FIELD
+from ..corpora.sts import StsPair, load_sts, read_rows
 from ..errors import ConfigurationError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
 from .hybrid import HybridModel, HybridSignal, aligner_mismatch, default_model, fit_hybrid_files
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
-from .signature import similarity_signature
+from .signature import scored_aligner, similarity_signature
 
 
 def finite_number(value: object, what: str) -> float:
@@ -172,7 +173,9 @@ class StsReport:
 
     sets: tuple[StsFileResult, ...]
     signal: str
-    aligner: str = ""  #: e.g. ``sultan:default`` (see :func:`aligner_label`)
+    #: e.g. ``sultan:default``: the aligner whose alignments were scored (see :func:`scored_aligner`;
+    #: ``none`` when the signal reads none)
+    aligner: str = ""
     model: HybridModel | None = None  #: the fitted blend of the ``hybrid`` signal
     train: tuple[str, ...] = ()  #: the files it was fitted on
     #: every setting that changed a number (:func:`paralign.similarity.signature.similarity_signature`)
@@ -198,6 +201,44 @@ class StsReport:
         }
 
 
+def _not_msrp(path: str | Path) -> None:
+    """FormatError when `path` is an MSRP file (its first line the ``Quality`` header): read as
+    STS, its 0/1 labels were taken for gold scores and its two id columns for the sentences,
+    so evaluate-sts correlated ids and said n/a, with exit status 0."""
+    rows = read_rows(path)
+    try:
+        first = next((fields for _, fields, _ in rows if any(f.strip() for f in fields)), None)
+    finally:
+        rows.close()
+    if first is not None and first[0].strip().lower() == HEADER_FIRST_FIELD:
+        raise FormatError("an MSRP paraphrase file (its first line is the 'Quality' header), not STS: its 0/1 "
+                          "labels are no similarity scores and its second and third fields are ids; "
+                          "evaluate it with evaluate-paraphrase", source=str(path))
+
+
+def set_names(paths: Sequence[str | Path]) -> list[str]:
+    """How each STS file is named in a report: its file name, or, when two files share it (the
+    OnWN test sets of STS 2012 and 2013), its last path parts that tell them apart
+    (``2012/OnWN.test.tsv``), so no two rows of the table carry one name.
+
+    One file given twice would count its pairs twice in the size-weighted means: a
+    ConfigurationError naming it."""
+    parts = [Path(os.path.abspath(path)).parts for path in paths]
+    seen: dict[tuple[str, ...], str | Path] = {}
+    for path, these in zip(paths, parts, strict=True):
+        if these in seen:
+            raise ConfigurationError(f"{path} is given twice (as {seen[these]} before): its pairs would "
+                                     "count twice in the weighted means")
+        seen[these] = path
+    names = []
+    for path, these in zip(paths, parts, strict=True):
+        depth = 1
+        while depth < len(these) and sum(other[-depth:] == these[-depth:] for other in parts) > 1:
+            depth += 1
+        names.append(Path(path).name if depth == 1 else "/".join(these[-depth:]))
+    return names
+
+
 def evaluate_sts_files(
     paths: Sequence[str | Path],
     *,
@@ -214,6 +255,9 @@ def evaluate_sts_files(
     ``signal="hybrid"`` is first fitted on the `train` files (:func:`fit_hybrid_files`, with the
     same aligner), or without them is the blend paralign ships (:func:`default_model`); `train`
     is for the hybrid only. IDF signals are fitted on `idf_from`."""
+    set_names(paths)  # a file given twice is refused before any is read
+    for path in paths:
+        _not_msrp(path)
     datasets = [load_sts(path) for path in paths]  # every file read (and checked) before any work
     if datasets and not any(data.pairs for data in datasets):
         first = next((f"line {r.line}: {r.reason}" for d in datasets for r in d.skipped), "no rows")
@@ -228,7 +272,7 @@ def evaluate_sts_files(
     else:
         sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
     results = []
-    for path, data in zip(paths, datasets, strict=True):
+    for path, name, data in zip(paths, set_names(paths), datasets, strict=True):
         ev = evaluate_sts(
             [(p.sentence1, p.sentence2, p.score) for p in data.pairs],
             signal=sig,
@@ -237,11 +281,11 @@ def evaluate_sts_files(
             workers=workers,
             progress=progress,
         )
-        results.append(StsFileResult(Path(path).name, str(path), ev, tuple(r.to_dict() for r in data.skipped),
-                                     data.pairs))
+        results.append(StsFileResult(name, str(path), ev, tuple(r.to_dict() for r in data.skipped), data.pairs))
     mismatch = aligner_mismatch(sig, aligner)
-    return StsReport(tuple(results), sig.name, aligner_label(aligner), model, tuple(map(str, train)),
-                     similarity_signature(sig, aligner), notes=(mismatch,) if mismatch else ())
+    signature = similarity_signature(sig, aligner)
+    return StsReport(tuple(results), sig.name, scored_aligner(sig, aligner, signature), model,
+                     tuple(map(str, train)), signature, notes=(mismatch,) if mismatch else ())
 
 
 def sts_intervals(

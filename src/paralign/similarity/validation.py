@@ -79,12 +79,18 @@ def mcnemar(a: Sequence[bool], b: Sequence[bool], gold: Sequence[bool]) -> tuple
     return only_a, only_b, min(1.0, 2 * tail)
 
 
+def check_folds(folds: int) -> None:
+    """ConfigurationError unless `folds` is a usable fold count (2 or more): callers check it
+    before the costly work whose result is cross-validated, not after."""
+    if folds < 2:
+        raise ConfigurationError(f"cross-validation needs at least 2 folds, got {folds}")
+
+
 def stratified_folds(labels: Sequence[bool], folds: int, seed: int) -> list[int]:
     """A fold number for every item: each class shuffled (seeded) and dealt round-robin."""
     import random
 
-    if folds < 2:
-        raise ConfigurationError(f"cross-validation needs at least 2 folds, got {folds}")
+    check_folds(folds)
     rng = random.Random(seed)
     assignment = [0] * len(labels)
     for cls in (True, False):
