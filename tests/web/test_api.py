@@ -319,3 +319,24 @@ def test_spaces_around_a_sentence_change_nothing_as_on_the_command_line(client, 
     assert {e["word"] for e in lattice["edges"]} == {"the", "a", "cat", "sat"}
     assert sorted(lattice["some_paths"]) == ["a cat sat", "the cat sat"]
     assert client.post("/api/paraphrases", json={"phrase": " cat ", "table": "small.tsv"}).json()["phrase"] == "cat"
+
+
+def test_info_offers_only_what_the_server_can_do_and_says_why_not(client, engine, monkeypatch) -> None:
+    """/api/info listed the contextual aligner and preset even without the neural extra (the
+    pages offered them too), so a client chose them and was refused: now each list holds what
+    this server offers, and `unavailable` names the rest with the reason."""
+    info = client.get("/api/info").json()
+    assert info["unavailable"]["signals"]["idf"].startswith("the idf signal is fitted on training sentences")
+    assert "idf" not in info["signals"]
+    reason = "the contextual encoder needs the optional extra 'neural' (torch is not installed): pip install 'paralign[neural]'"
+    monkeypatch.setitem(engine.missing_aligners, "contextual", reason)
+    info = client.get("/api/info").json()
+    assert info["aligners"] == ["sultan", "exact"] and info["presets"] == ["default", "paper", "paraphrase"]
+    assert info["unavailable"]["aligners"] == {"contextual": reason}
+    assert info["unavailable"]["presets"] == {"contextual": reason}
+    for body in ({**PAIR, "aligner": "contextual"}, {**PAIR, "preset": "contextual"}):
+        refused = client.post("/api/align", json=body)
+        assert refused.status_code == 422 and refused.json()["error"] == reason
+    page = client.get("/align").text
+    assert "<option>contextual</option>" not in page and "<option>exact</option>" in page
+    assert "Not offered by this server: the contextual aligner and preset (the contextual encoder needs" in page

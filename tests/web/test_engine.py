@@ -85,13 +85,23 @@ def test_the_app_loads_and_answers_without_the_neural_extra() -> None:
         "print(client.post('/api/align', json=body).status_code)\n"
         "answer = client.post('/api/align', json={**body, 'preset': 'contextual'})\n"
         "print(answer.status_code, 'paralign[neural]' in answer.json()['error'])\n"
+        "info = client.get('/api/info').json()\n"
+        "print(info['aligners'], info['presets'], {k: sorted(v) for k, v in info['unavailable'].items()})\n"
+        "print('pip install' in info['unavailable']['aligners']['contextual'])\n"
+        "page = client.get('/align').text\n"
+        "print('<option>contextual</option>' in page, 'the contextual aligner and preset (' in page)\n"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180)
     assert run.returncode == 0, run.stderr[-3000:]
-    signals, statuses = run.stdout.strip().split("\n", 1)
-    assert signals.startswith("['all-words', 'mean-proportion', 'numbers', 'sultan2014', 'sultan2015'] "
-                              "['contextual-alignment', 'embedding', 'hybrid'] ['default', 'paper']"), signals
-    assert statuses.split("\n") == ["200", "422 True"]
+    signals, aligned, refused, info, installs, page = run.stdout.strip().split("\n")
+    assert signals == ("['all-words', 'mean-proportion', 'numbers', 'sultan2014', 'sultan2015'] "
+                       "['contextual-alignment', 'embedding', 'hybrid', 'idf', 'idf2015'] ['default', 'paper']"), signals
+    assert [aligned, refused] == ["200", "422 True"]
+    # /api/info listed the contextual aligner and preset all the same, and the page offered them
+    assert info == ("['sultan', 'exact'] ['default', 'paper', 'paraphrase'] {'aligners': ['contextual'], "
+                    "'presets': ['contextual'], 'signals': ['contextual-alignment', 'embedding', 'hybrid', 'idf', "
+                    "'idf2015'], 'paraeval_configs': ['contextual']}"), info
+    assert installs == "True" and page == "False True"
 
 
 def test_a_server_s_scorer_caches_stay_within_the_bound_and_score_as_unbounded_ones() -> None:

@@ -187,8 +187,10 @@ class Engine:
     graded: dict[str, GradedParaEval] = field(default_factory=dict)
     #: configs that cannot be used here, and why (contextual without the neural extra)
     missing: dict[str, str] = field(default_factory=dict)
-    #: similarity signals left out because their extra is not installed, and why
+    #: similarity signals left out, and why (their extra is not installed, or they need fitting)
     unavailable_signals: dict[str, str] = field(default_factory=dict)
+    #: aligners that cannot be used here, and why (contextual without the neural extra)
+    missing_aligners: dict[str, str] = field(default_factory=dict)
     #: entries each cache of the ParaEval scorers holds (None: no bound)
     cache_size: int | None = SERVE_CACHE_SIZE
     #: entries the pair-similarity cache of each of its Sultan aligners holds (None: the aligner's own bound)
@@ -214,10 +216,18 @@ class Engine:
                 signals[name] = make_signal(name, **cache_options(name, config.cache_size))
             except ExtraMissingError as exc:
                 unavailable[name] = str(exc)
-        engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size),
-                     {name: s for name, s in signals.items() if not needs_fit(s)},
+        for name, signal in list(signals.items()):
+            if needs_fit(signal):  # idf: the server has no training sentences
+                unavailable[name] = (f"the {name} signal is fitted on training sentences, which the server does "
+                                     f"not have: paralign similarity --signal {name} --idf-from FILE scores with it")
+                del signals[name]
+        engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size), signals,
                      unavailable_signals=unavailable, cache_size=config.cache_size,
                      pair_cache_size=config.pair_cache_size)
+        try:
+            engine.aligner("contextual", "default")  # needs the neural extra (torch, transformers)
+        except ExtraMissingError as exc:
+            engine.missing_aligners["contextual"] = str(exc)
         for signal in engine.signals.values():  # contextual-alignment, and as a part of the hybrid
             for part in (signal, *getattr(signal, "components", ())):
                 if isinstance(part, ContextualAlignmentSignal):
@@ -228,15 +238,15 @@ class Engine:
                     engine.graded_scorer(name)
                 except ExtraMissingError as exc:  # contextual without the neural extra
                     engine.missing[name] = str(exc)
-        steps = [*PRESETS, *(f"paraeval:{name}" for name in engine.paraeval_configs)] if config.warm else []
+        steps = [*engine.presets, *(f"paraeval:{name}" for name in engine.paraeval_configs)] if config.warm else []
         for step in progress(steps, "loading models", len(steps)) if progress else steps:
             if step.startswith("paraeval:"):
                 engine.paraeval("the cat sat", ["a cat sat"], step.partition(":")[2])
                 continue
             try:
                 engine.align("The cat sat on the mat.", "A cat was sitting on the mat.", "sultan", step)
-            except ExtraMissingError:  # the contextual preset without the extra: refused per request
-                continue
+            except ExtraMissingError as exc:  # the encoder's model package is not installed
+                engine.missing_aligners["contextual"] = str(exc)
         return engine
 
     def _locked(self, work: Callable[[], T]) -> T:
@@ -253,6 +263,8 @@ class Engine:
         if name == "exact":
             return get_aligner(name)
         key = preset if name == "sultan" else "contextual"
+        if key in NEURAL_PRESETS and "contextual" in self.missing_aligners:
+            raise ConfigurationError(self.missing_aligners["contextual"])
 
         def built() -> Any:
             found = self.aligners.get(key)
@@ -261,6 +273,25 @@ class Engine:
             return found
 
         return self._locked(built).align_sentences
+
+    @property
+    def aligner_names(self) -> list[str]:
+        """The aligners a request may name here (not contextual without the neural extra)."""
+        return [name for name in ALIGNER_NAMES if name not in self.missing_aligners]
+
+    @property
+    def presets(self) -> list[str]:
+        """The presets a request may name here (not contextual without the neural extra)."""
+        return [p for p in PRESETS if not (p in NEURAL_PRESETS and "contextual" in self.missing_aligners)]
+
+    @property
+    def unavailable(self) -> dict[str, dict[str, str]]:
+        """What this server does not offer, and why, by the list it is left out of: ``aligners``,
+        ``presets``, ``signals`` and ``paraeval_configs`` (name -> reason)."""
+        neural = self.missing_aligners.get("contextual")
+        return {"aligners": dict(self.missing_aligners),
+                "presets": {p: neural for p in PRESETS if p in NEURAL_PRESETS and neural},
+                "signals": dict(self.unavailable_signals), "paraeval_configs": dict(self.missing)}
 
     def _build_aligner(self, preset: str) -> Any:
         """The aligner of a preset as ``get_aligner("sultan", preset)`` builds it, with its pair

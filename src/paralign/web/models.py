@@ -282,12 +282,16 @@ class ParaphrasesResponse(BaseModel):
 
 
 class Info(BaseModel):
-    aligners: list[str]
-    presets: list[str]
-    signals: list[str]
+    aligners: list[str] = Field(description="the aligners this server offers")
+    presets: list[str] = Field(description="the presets this server offers")
+    signals: list[str] = Field(description="the similarity signals /api/similarity scores")
     tables: list[str]
     limits: dict[str, int]
     paraeval_configs: list[str] = Field(description="the ParaEval configs this server offers")
+    unavailable: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="what this server does not offer, by the list above it is left out "
+        "of (aligners, presets, signals, paraeval_configs): name -> why (an optional extra that is not "
+        "installed, with its pip install command)")
 
 
 #: JSON's names of the Python types a parsed body can have.

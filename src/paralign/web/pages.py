@@ -27,8 +27,6 @@ from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 from pydantic import BaseModel, ValidationError
 
-from ..aligners.registry import ALIGNER_NAMES
-from ..aligners.sultan.options import PRESETS
 from ..errors import ParalignError, counted
 from ..metrics.paraeval import Config, GradedExplanation
 from . import api
@@ -82,8 +80,9 @@ def _css() -> Markup:
 
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page from its template, with the navigation and the limits."""
-    common = {"nav": NAV, "limits": LIMITS, "css": _css(), "presets": list(PRESETS),
-              "aligners": ALIGNER_NAMES, "tables": list(api.engine_of(request).sources)}
+    engine = api.engine_of(request)
+    common = {"nav": NAV, "limits": LIMITS, "css": _css(), "presets": engine.presets,
+              "aligners": engine.aligner_names, "tables": list(engine.sources), "unavailable": engine.unavailable}
     return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
 
 
