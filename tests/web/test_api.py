@@ -340,3 +340,19 @@ def test_info_offers_only_what_the_server_can_do_and_says_why_not(client, engine
     page = client.get("/align").text
     assert "<option>contextual</option>" not in page and "<option>exact</option>" in page
     assert "Not offered by this server: the contextual aligner and preset (the contextual encoder needs" in page
+
+
+def test_a_sentence_of_too_many_tokens_is_refused_before_it_is_aligned(client) -> None:
+    """500 characters of punctuation or emoji are 500 tokens: aligning two of them took 20 s and
+    scoring their similarity a minute, with every other request waiting on the engine's lock.
+    A sentence to align may have at most `sentence_tokens` tokens (200); the field is named."""
+    limit = client.get("/api/info").json()["limits"]["sentence_tokens"]
+    assert limit == 200
+    assert client.post("/api/align", json={"source": "(" * limit, "target": "a cat"}).status_code == 200
+    for route in ("/api/align", "/api/similarity"):
+        answer = client.post(route, json={"source": "a cat", "target": "a," * 250})
+        assert answer.status_code == 422, route
+        assert answer.json()["error"] == ("target: has 500 tokens, over the 200 a sentence may have (each mark of "
+                                          "punctuation and each symbol is a token)")
+    page = client.get("/similarity", params={"source": "😀" * 201, "target": "😀" * 201})
+    assert page.status_code == 422 and "source: has 201 tokens" in page.text and "target: has 201 tokens" in page.text

@@ -46,6 +46,7 @@ from ..similarity import SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.contextual import ContextualAlignmentSignal
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.signals import cache_options
+from .models import LIMITS
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
@@ -165,6 +166,17 @@ def bound_pair_cache(aligner: T, size: int | None) -> T:
     if size is not None and isinstance(sultan, Aligner) and not isinstance(sultan._sim_cache, LRUCache):
         sultan._sim_cache = LRUCache(size)
     return aligner
+
+
+def check_tokens(sentences: Mapping[str, Sentence]) -> None:
+    """A ConfigurationError naming each sentence (by its field) of more tokens than
+    :data:`.models.LIMITS` ``sentence_tokens``: the aligner's time grows faster than the square of
+    the tokens, and one request holds the engine's lock for all of it."""
+    limit = LIMITS["sentence_tokens"]
+    over = [f"{name}: has {len(s.tokens)} tokens, over the {limit} a sentence may have (each mark of "
+            "punctuation and each symbol is a token)" for name, s in sentences.items() if len(s.tokens) > limit]
+    if over:
+        raise ConfigurationError("; ".join(over))
 
 
 def _source_name(spec: str, taken: Iterable[str]) -> str:
@@ -312,6 +324,7 @@ class Engine:
 
         def work() -> Aligned:
             s, t = annotate_many([source, target])
+            check_tokens({"source": s, "target": t})
             alignment = function(s, t)
             label = f"sultan:{preset}" if aligner == "sultan" else aligner
             return Aligned(s, t, alignment, link_confidences(alignment), label)

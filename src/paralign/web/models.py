@@ -22,10 +22,13 @@ from ..aligners.sultan.options import PRESETS
 from ..metrics.paraeval.configs import CONFIGS, TIER_ORDER
 
 #: The input limits: characters of a sentence (align, similarity, ParaEval), of a lattice
-#: sentence and of a phrase; how many references and lattice sentences; paraphrases listed;
-#: bytes of a request body.
+#: sentence and of a phrase; tokens of a sentence to align (align, similarity: checked once
+#: tokenised, as 500 characters of punctuation or emoji are 500 tokens, which took the aligner
+#: and the signals a minute, while the lock held every other request); how many references and
+#: lattice sentences; paraphrases listed; bytes of a request body.
 LIMITS = {
     "sentence_chars": 500,
+    "sentence_tokens": 200,
     "lattice_sentence_chars": 300,
     "phrase_chars": 200,
     "references": 8,
@@ -106,6 +109,8 @@ class Request(BaseModel):
 
 
 class PairRequest(Request):
+    """Two sentences, each of at most ``sentence_tokens`` tokens once tokenised (see /api/info)."""
+
     source: Sentence  # type: ignore[valid-type]
     target: Sentence  # type: ignore[valid-type]
     aligner: AlignerName = Field("sultan", description="word aligner")  # type: ignore[valid-type]
