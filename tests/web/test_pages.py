@@ -303,3 +303,19 @@ def test_the_similarity_page_shows_the_hybrid_note(client, report_page) -> None:
     assert "the hybrid blend was fitted on sultan:default alignments" in page.text
     page = _page(report_page, client.get("/similarity?" + urlencode(pair)))
     assert "hybrid blend was fitted" not in page.text
+
+
+@pytest.mark.parametrize(("path", "query"), [
+    ("/align", {"source": "a\x00b\x01", "target": "c"}),
+    ("/paraeval", {"hypothesis": "the cat", "references": "a cat\n\x1bb"}),
+    ("/lattice", {"sentences": "a cat\n\x07b"}),
+])
+def test_a_refused_control_character_is_shown_back_as_a_replacement_character(client, path, query) -> None:
+    """The page refused a control character ("cannot be shown") and then put it, as it came, in
+    the form field it echoes (a raw NUL in the HTML); now it shows U+FFFD there."""
+    answer = client.get(f"{path}?{urlencode(query)}")
+    assert answer.status_code == 422 and "which cannot be shown" in answer.text
+    assert not any(ord(c) < 32 and c not in "\t\n\r" for c in answer.text)
+    assert "\ufffd" in answer.text
+    assert "<svg" not in client.get("/align?" + urlencode({"source": "a\x00", "target": "b"})).text
+    assert "<svg" in client.get("/align?" + urlencode({"source": "a", "target": "b"})).text  # markup stays markup

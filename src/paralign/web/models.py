@@ -45,6 +45,15 @@ AlignerName = Literal[ALIGNER_NAMES]  # type: ignore[valid-type]
 ParaEvalConfig = Literal[tuple(CONFIGS)]  # type: ignore[valid-type]
 
 
+def showable(value: object) -> object:
+    """`value` with each character XML cannot carry replaced by U+FFFD (the type kept, so that
+    markup stays markup); a value that is not text as it is. A refused text is shown back in its
+    form field: a control character it holds must not reach the page as it came."""
+    if isinstance(value, str) and _NOT_XML.search(value):
+        return type(value)(_NOT_XML.sub("\ufffd", value))
+    return value
+
+
 def check_text(text: str) -> str:
     """`text` unchanged when it has a non-space character and only XML characters; else a
     ValueError saying which rule it breaks."""

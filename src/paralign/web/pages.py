@@ -3,7 +3,8 @@
 Each page is a GET form (the URL of an answer can be kept and shared); its fields are checked
 with the API's models (:mod:`.models`), so the pages and the API refuse the same inputs, and a
 refused input shows its message above the form with status 422. Templates are Jinja2 with
-autoescaping on: a sentence ``<script>alert(1)</script>`` is shown as text. The pictures come
+autoescaping on: a sentence ``<script>alert(1)</script>`` is shown as text, and a character
+HTML cannot carry (a control character in a refused field) as U+FFFD. The pictures come
 from :mod:`paralign.viz`, whose writer escapes every text, and are the only markup passed
 through unescaped.
 
@@ -39,6 +40,7 @@ from .models import (
     SimilarityRequest,
     describe,
     field_errors,
+    showable,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -50,7 +52,10 @@ def page_route(path: str) -> Callable[[Callable[..., HTMLResponse]], Callable[..
     return router.api_route(path, methods=["GET", "HEAD"], response_class=HTMLResponse)
 
 
-templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True))
+#: Every value a template prints goes through `showable` (a control character typed in a field,
+#: which the models refuse, is shown back as U+FFFD), then is escaped unless it is markup.
+templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True,
+                                            finalize=showable))
 templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link, 2 links
 
 #: The pages, in the order the navigation lists them: (path, label).
