@@ -319,3 +319,17 @@ def test_a_refused_control_character_is_shown_back_as_a_replacement_character(cl
     assert "\ufffd" in answer.text
     assert "<svg" not in client.get("/align?" + urlencode({"source": "a\x00", "target": "b"})).text
     assert "<svg" in client.get("/align?" + urlencode({"source": "a", "target": "b"})).text  # markup stays markup
+
+
+def test_a_query_that_is_not_utf8_is_refused_naming_the_field(client) -> None:
+    """A page read percent-encoded bytes that are not UTF-8 (``%E9`` for Latin-1 é) as U+FFFD and
+    answered for a text nobody typed (200, the grid of '�'), where the API refuses such a body;
+    now the page refuses it (422) naming the field and the byte."""
+    answer = client.get("/align?source=caf%E9&target=a+cat")
+    assert answer.status_code == 422
+    assert ('id="error">source: is not UTF-8: the byte 0xe9 at position 3 cannot be read (unexpected end of '
+            "data): a form sends UTF-8") in answer.text
+    assert "<svg" not in answer.text
+    lattice = client.get("/lattice?sentences=a+cat%0Ab%FF")
+    assert lattice.status_code == 422 and "sentences: is not UTF-8: the byte 0xff" in lattice.text
+    assert client.get("/align?source=caf%C3%A9&target=a+cat&x=%FF").status_code == 200  # UTF-8; not a field

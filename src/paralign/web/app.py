@@ -46,7 +46,7 @@ from .. import __version__
 from ..errors import ParalignError
 from . import api, pages
 from .engine import Engine, ServeConfig
-from .models import LIMITS, describe, field_errors
+from .models import LIMITS, describe, field_errors, not_utf8
 
 STATIC = Path(__file__).parent / "static"
 
@@ -159,8 +159,7 @@ def unreadable_body(exc: HTTPException) -> str | None:
     if exc.status_code != 400 or cause is None:
         return None
     if isinstance(cause, UnicodeDecodeError):
-        return (f"is not UTF-8: the byte 0x{cause.object[cause.start]:02x} at position {cause.start} cannot be "
-                f"read ({cause.reason}); send JSON encoded as UTF-8")
+        return f"{not_utf8(cause)}; send JSON encoded as UTF-8"
     if isinstance(cause, RecursionError):
         return "is JSON nested too deeply to read"
     return f"cannot be read ({type(cause).__name__})"

@@ -308,6 +308,11 @@ class Info(BaseModel):
         "installed, with its pip install command)")
 
 
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """What is wrong with bytes that are not UTF-8, for people: the byte, where, and why."""
+    return f"is not UTF-8: the byte 0x{exc.object[exc.start]:02x} at position {exc.start} cannot be read ({exc.reason})"
+
+
 #: JSON's names of the Python types a parsed body can have.
 _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
                type(None): "null"}

@@ -17,9 +17,9 @@ Not for: the JSON API (:mod:`.api`) or the work (:mod:`.engine`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -40,6 +40,7 @@ from .models import (
     SimilarityRequest,
     describe,
     field_errors,
+    not_utf8,
     showable,
 )
 
@@ -108,6 +109,22 @@ def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]]) -> st
     return describe(errors)
 
 
+def query_not_utf8(request: Request, fields: Iterable[str]) -> list[dict[str, str]]:
+    """The form fields among `fields` whose percent-encoded bytes in the query are not UTF-8, as
+    (field, message) records (the query parser would have read each bad byte as U+FFFD, and the
+    page would have answered for a text nobody typed: a browser sends UTF-8 from these pages)."""
+    wanted, errors = set(fields), []
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    for name, value in parse_qsl(query, keep_blank_values=True, encoding="latin-1"):
+        name = name.encode("latin-1").decode("utf-8", "replace")
+        try:
+            value.encode("latin-1").decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if name in wanted:
+                errors.append({"field": name, "message": f"{not_utf8(exc)}: a form sends UTF-8"})
+    return errors
+
+
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
                 work: Callable[[Any], dict[str, Any]], lines: Mapping[str, Sequence[int]] | None = None,
                 **context: Any) -> HTMLResponse:
@@ -119,6 +136,9 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
     if not any(k in request.query_params for k in fields):
         return render(request, name, form=form, **context)
+    unreadable = query_not_utf8(request, fields)
+    if unreadable:
+        return render(request, name, 422, form=form, error=describe(unreadable), **context)
     try:
         body = model.model_validate(form)
         return render(request, name, form=form, **context, **work(body))
