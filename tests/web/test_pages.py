@@ -333,3 +333,18 @@ def test_a_query_that_is_not_utf8_is_refused_naming_the_field(client) -> None:
     lattice = client.get("/lattice?sentences=a+cat%0Ab%FF")
     assert lattice.status_code == 422 and "sentences: is not UTF-8: the byte 0xff" in lattice.text
     assert client.get("/align?source=caf%C3%A9&target=a+cat&x=%FF").status_code == 200  # UTF-8; not a field
+
+
+@pytest.mark.parametrize(("limit", "status", "words"), [
+    ("1.0", 200, "the first 1 shown"),
+    ("1e3", 422, "limit: Input should be less than or equal to 500"),
+    ("2.5", 422, "limit: Input should be a valid integer, got a number with a fractional part"),
+    ("abc", 422, "limit: Input should be a valid integer, not a string"),
+    ("nan", 422, "limit: Input should be a valid integer, not a string"),
+])
+def test_the_limit_field_takes_a_number_as_the_browser_sends_it(client, limit, status, words) -> None:
+    """The page's number field accepts 1.0 and 1e3 (a browser's check takes them and sends them as
+    typed), and the page refused both as 'not a string'; it reads them as numbers now, as the
+    API takes 1.0."""
+    answer = client.get("/paraphrases?" + urlencode({"phrase": "cat", "table": "small.tsv", "limit": limit}))
+    assert answer.status_code == status and words in answer.text

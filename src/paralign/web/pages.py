@@ -17,6 +17,7 @@ Not for: the JSON API (:mod:`.api`) or the work (:mod:`.engine`).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -248,13 +249,22 @@ def lattice_page(request: Request) -> HTMLResponse:
                        typed=q.get("sentences"))
 
 
-def _whole(text: str | None) -> int | str | None:
-    """A number field's text as an int when it is one (the models take a count only as a JSON
-    number), else as it came, for the model to refuse."""
+def _whole(text: str | None) -> int | float | str | None:
+    """A number field's text as the number it writes (the models take a count only as a JSON
+    number): an int, or a float as a browser's number field also sends one (``5.0``, ``1e3``: its
+    own check takes them), for the model to take when whole and refuse when not; else the text
+    as it came, for the model to refuse."""
+    if text is None:
+        return None
     try:
-        return int(text) if text is not None else None
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
     except ValueError:
         return text
+    return number if math.isfinite(number) else text
 
 
 @page_route("/paraphrases")
