@@ -2,10 +2,13 @@
 
 :meth:`Engine.load` (called once, at start-up) loads the spaCy pipeline, the aligners of every
 preset (the engine's own, each keeping at most :data:`SERVE_PAIR_CACHE_SIZE` word-pair
-similarities, where a batch run keeps up to 2,000,000), the paraphrase sources (PPDB, WordNet and the ``--table`` files, the only files the app
-ever reads) and the ParaEval scorers of its configs (``default``, as ``paralign paraeval``
-scores; ``paper``; ``contextual`` when the neural extra is installed), and aligns one pair per
-preset and scores one segment per config so that the first request is as fast as the others.
+similarities, where a batch run keeps up to 2,000,000), the paraphrase sources (PPDB, WordNet
+and the ``--table`` files, the only files the app ever reads) and the ParaEval scorers of its
+configs (``default``, as ``paralign paraeval`` scores; ``paper``; ``contextual`` when the neural
+extra is installed), and aligns one pair per preset and scores one segment per config so that
+the first request is as fast as the others. What it cannot offer here (the contextual aligner
+and config and the neural signals without the neural extra; the idf signals, which need
+fitting) it names with the reason (:attr:`Engine.unavailable`, listed by ``GET /api/info``).
 Each method then answers one request from plain values, returning the library's results (the
 routes turn them into JSON or pages). One lock serialises the work: spaCy pipelines and the
 aligners' caches are not made for threads.
