@@ -6,6 +6,8 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
 - with `hosts` (``paralign serve`` on a loopback address gives its names), a request whose
   ``Host`` header names another host is refused with 403 before any route sees it: a web page
   the user visits cannot reach the server through a name it controls (DNS rebinding);
+- a request still unanswered when the server stops (uvicorn cancels it after its graceful
+  timeout) gets 503, in the shape of every other error (:class:`StopAnswer`);
 - a request body over :data:`.models.LIMITS` ``body_bytes`` is refused with 413 before any
   route sees it (the declared length is checked first, then the bytes as they arrive);
 - a request that the models refuse gets 422 with a one-line message naming each field, and a
@@ -31,6 +33,7 @@ prints or binds a socket: ``paralign serve`` (:mod:`paralign.cli.serve`) runs th
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -121,6 +124,34 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+class StopAnswer:
+    """ASGI middleware: a request still unanswered when the server stops gets 503 ``{error,
+    detail}`` saying so. uvicorn waits a few seconds for running requests, then cancels them, and
+    answered a cancelled one with a plain-text 500 'Internal Server Error' (and logged its
+    traceback as a fault of the app), which a client read as a failure of its request."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: dict) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:  # the server is stopping (nothing else cancels a request)
+            if not started:
+                await _send_error(send, 503, "the server stopped before this request was answered: "
+                                  "send it again once the server is back")
 
 
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -226,7 +257,8 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
     app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit, limit=max_body)
     if hosts is not None:
-        app.add_middleware(HostCheck, hosts=hosts)  # added last: runs first
+        app.add_middleware(HostCheck, hosts=hosts)
+    app.add_middleware(StopAnswer)  # added last: runs first
     app.include_router(api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
