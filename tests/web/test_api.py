@@ -356,3 +356,21 @@ def test_a_sentence_of_too_many_tokens_is_refused_before_it_is_aligned(client) -
                                           "punctuation and each symbol is a token)")
     page = client.get("/similarity", params={"source": "😀" * 201, "target": "😀" * 201})
     assert page.status_code == 422 and "source: has 201 tokens" in page.text and "target: has 201 tokens" in page.text
+
+
+def test_the_schema_offers_the_choices_this_server_offers(engine, monkeypatch) -> None:
+    """The schema's choices of aligner, preset and ParaEval config were every name the models
+    know, so a client built from the schema offered the contextual ones on a server without the
+    neural extra, and they failed; they are the server's, as /api/info lists them."""
+    from fastapi.testclient import TestClient
+
+    from paralign.web import create_app
+
+    monkeypatch.setitem(engine.missing_aligners, "contextual", "needs the optional extra 'neural'")
+    monkeypatch.setitem(engine.missing, "contextual", "needs the optional extra 'neural'")
+    with TestClient(create_app(engine=engine)) as client:
+        schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("AlignRequest", "SimilarityRequest"):
+        assert schemas[model]["properties"]["aligner"]["enum"] == ["sultan", "exact"]
+        assert schemas[model]["properties"]["preset"]["enum"] == ["default", "paper", "paraphrase"]
+    assert schemas["ParaEvalRequest"]["properties"]["config"]["enum"] == ["default", "paper"]

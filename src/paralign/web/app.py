@@ -217,13 +217,23 @@ async def _server_error(request: Request, exc: Exception) -> Any:
 
 def _schema(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
-    of ``table``, or null as the model takes it (the first source) (made once, after start-up)."""
+    of ``table``, or null as the model takes it (the first source), and as the choices of
+    ``aligner``, ``preset`` and ``config`` those this server offers (``GET /api/info``: not the
+    contextual ones without the neural extra; a client building its choices from the schema
+    offered them, and they failed) (made once, after start-up)."""
     if app.openapi_schema is None:
         from fastapi.openapi.utils import get_openapi
 
         schema = get_openapi(title=app.title, version=app.version, description=app.description,
                              routes=app.routes)
-        names = list(app.state.engine.sources)
+        engine = app.state.engine
+        offered = {"aligner": engine.aligner_names, "preset": engine.presets, "config": engine.paraeval_configs}
+        for model in schema["components"]["schemas"].values():
+            for name, choices in offered.items():
+                spec = model.get("properties", {}).get(name, {})
+                if "enum" in spec:
+                    spec["enum"] = [choice for choice in spec["enum"] if choice in choices]
+        names = list(engine.sources)
         if names:
             fields = schema["components"]["schemas"]["ParaphrasesRequest"]["properties"]
             fields["table"] = {"anyOf": [{"type": "string", "enum": names}, {"type": "null"}],
