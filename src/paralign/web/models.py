@@ -303,9 +303,9 @@ class Info(BaseModel):
     limits: dict[str, int]
     paraeval_configs: list[str] = Field(description="the ParaEval configs this server offers")
     unavailable: dict[str, dict[str, str]] = Field(
-        default_factory=dict, description="what this server does not offer, by the list above it is left out "
-        "of (aligners, presets, signals, paraeval_configs): name -> why (an optional extra that is not "
-        "installed, with its pip install command)")
+        description="what this server does not offer, by the list above it is left out of (aligners, presets, "
+        "signals, paraeval_configs): name -> why (an optional extra that is not installed, with its pip install "
+        "command; a signal that needs fitting on training sentences)")
 
 
 def not_utf8(exc: UnicodeDecodeError) -> str:
