@@ -348,3 +348,25 @@ def test_the_limit_field_takes_a_number_as_the_browser_sends_it(client, limit, s
     API takes 1.0."""
     answer = client.get("/paraphrases?" + urlencode({"phrase": "cat", "table": "small.tsv", "limit": limit}))
     assert answer.status_code == status and words in answer.text
+
+
+def test_a_textarea_breaks_lines_where_the_box_shows_them(client) -> None:
+    """The lines of a textarea were split by str.splitlines, which also breaks at U+2028, U+0085
+    and controls such as U+000B: a sentence holding one became two lattice sentences, and a
+    refusal named a line the box does not show. Only CR LF, LF and CR break a line now."""
+    answer = client.get("/lattice?" + urlencode({"sentences": "the cat\u2028sat\r\na cat sat"}))
+    assert answer.status_code == 200
+    data = client.post("/api/lattice", json={"sentences": ["the cat\u2028sat", "a cat sat"]}).json()
+    assert sorted(_page_paths(answer.text)) == sorted(data["some_paths"])
+    refused = client.get("/paraeval?" + urlencode({"hypothesis": "the cat", "references": "a cat\u000bb\r\nthe dog\r\n"}))
+    assert refused.status_code == 422
+    assert "references (line 1): contains the character U+000B at position 5" in refused.text
+
+
+def _page_paths(text: str) -> list[str]:
+    import re
+    from html import unescape
+
+    block = text[text.index('id="paths"'):]
+    block = block[:block.index("</ol>")]
+    return [unescape(re.sub(r"<[^>]+>", "", item)).strip() for item in re.findall(r"<li[^>]*>(.*?)</li>", block, re.S)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -93,9 +94,16 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
     return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
 
 
+#: A line break as a browser sends a textarea's (CR LF; LF or CR typed in a URL). Not
+#: ``str.splitlines``, which also breaks at U+000B, U+000C, U+001C-U+001E, U+0085, U+2028 and
+#: U+2029: the box shows none of them as a line break, so a refusal named another line than the
+#: one on the screen, and a control character the API refuses split a sentence in two instead.
+_LINE_BREAK = re.compile("\r\n|\r|\n")
+
+
 def _lines(text: str | None) -> tuple[list[str], list[int]]:
     """A textarea's non-blank lines, stripped, and their line numbers in the box (from 1)."""
-    kept = [(line.strip(), number) for number, line in enumerate((text or "").splitlines(), 1) if line.strip()]
+    kept = [(line.strip(), number) for number, line in enumerate(_LINE_BREAK.split(text or ""), 1) if line.strip()]
     return [line for line, _ in kept], [number for _, number in kept]
 
 
