@@ -370,3 +370,14 @@ def _page_paths(text: str) -> list[str]:
     block = text[text.index('id="paths"'):]
     block = block[:block.index("</ol>")]
     return [unescape(re.sub(r"<[^>]+>", "", item)).strip() for item in re.findall(r"<li[^>]*>(.*?)</li>", block, re.S)]
+
+
+def test_the_similarity_page_says_which_signals_it_does_not_score_and_why(client, engine, monkeypatch) -> None:
+    """The page listed the signals it scored and said nothing of the others (the idf ones, which
+    need fitting; the neural ones without the extra), which /api/info now names with the reason."""
+    monkeypatch.setitem(engine.unavailable_signals, "embedding", "the contextual encoder needs the optional extra 'neural'")
+    answer = client.get("/similarity?" + urlencode({"source": "a cat sat", "target": "a cat sat"}))
+    assert answer.status_code == 200
+    assert 'id="unavailable-signals">Not scored by this server: ' in answer.text
+    assert "idf (the idf signal is fitted on training sentences" in answer.text
+    assert "embedding (the contextual encoder needs the optional extra &#39;neural&#39;)" in answer.text
