@@ -381,3 +381,25 @@ def test_the_similarity_page_says_which_signals_it_does_not_score_and_why(client
     assert 'id="unavailable-signals">Not scored by this server: ' in answer.text
     assert "idf (the idf signal is fitted on training sentences" in answer.text
     assert "embedding (the contextual encoder needs the optional extra &#39;neural&#39;)" in answer.text
+
+
+@pytest.mark.parametrize(("path", "query", "chosen"), [
+    ("/paraeval", {"config": "paper"}, ("config", "paper")),
+    ("/align", {"preset": "paraphrase"}, ("preset", "paraphrase")),
+    ("/similarity", {"aligner": "exact"}, ("aligner", "exact")),
+    ("/paraphrases", {"table": "wordnet"}, ("table", "wordnet")),
+    ("/lattice", {"method": "msa"}, None),
+])
+def test_a_link_with_only_choices_opens_the_form_with_them_made(client, path, query, chosen) -> None:
+    """``/paraeval?config=paper`` was refused with 'hypothesis: Field required; references: Field
+    required' (422); a query without any text field now opens the form, its choices made."""
+    answer = client.get(f"{path}?{urlencode(query)}")
+    assert answer.status_code == 200 and 'id="error"' not in answer.text and 'id="answer"' not in answer.text
+    if chosen:
+        assert f"<option selected>{chosen[1]}</option>" in answer.text.split(f'id="{chosen[0]}"')[1].split("</select>")[0]
+    refused = client.get(f"{path}?{urlencode({**query, next(iter(_TEXTS[path])): ''})}")
+    assert refused.status_code == 422  # a text field sent empty is still refused
+
+
+_TEXTS = {"/paraeval": ["hypothesis"], "/align": ["source"], "/similarity": ["target"], "/paraphrases": ["phrase"],
+          "/lattice": ["sentences"]}

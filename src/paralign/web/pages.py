@@ -137,13 +137,16 @@ def query_not_utf8(request: Request, fields: Iterable[str]) -> list[dict[str, st
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
                 work: Callable[[Any], dict[str, Any]], lines: Mapping[str, Sequence[int]] | None = None,
                 **context: Any) -> HTMLResponse:
-    """The page `name`: the empty form when nothing was asked; else the fields checked by
+    """The page `name`: the form when nothing was asked (no text field of `model`, one it
+    requires, is in the query: a link such as ``/paraeval?config=paper`` opens the form with that
+    choice made, where it was refused for the missing texts); else the fields checked by
     `model` and the answer of `work(request model)`, or the reason there is none (422).
     `lines`: per textarea field, the line numbers of its items (:func:`_lines`), to name
     a refused item by its line (the page's textarea shows its text as typed, `typed`, so that
     the line named is that line on the screen). `context`: more values for the template, whatever the answer."""
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
-    if not any(k in request.query_params for k in fields):
+    texts = [k for k in fields if k in model.model_fields and model.model_fields[k].is_required()]
+    if not any(k in request.query_params for k in texts):
         return render(request, name, form=form, **context)
     unreadable = query_not_utf8(request, fields)
     if unreadable:
