@@ -319,3 +319,58 @@ def test_spaces_around_a_sentence_change_nothing_as_on_the_command_line(client, 
     assert {e["word"] for e in lattice["edges"]} == {"the", "a", "cat", "sat"}
     assert sorted(lattice["some_paths"]) == ["a cat sat", "the cat sat"]
     assert client.post("/api/paraphrases", json={"phrase": " cat ", "table": "small.tsv"}).json()["phrase"] == "cat"
+
+
+def test_info_offers_only_what_the_server_can_do_and_says_why_not(client, engine, monkeypatch) -> None:
+    """/api/info listed the contextual aligner and preset even without the neural extra (the
+    pages offered them too), so a client chose them and was refused: now each list holds what
+    this server offers, and `unavailable` names the rest with the reason."""
+    info = client.get("/api/info").json()
+    assert info["unavailable"]["signals"]["idf"].startswith("the idf signal is fitted on training sentences")
+    assert "idf" not in info["signals"]
+    reason = "the contextual encoder needs the optional extra 'neural' (torch is not installed): pip install 'paralign[neural]'"
+    monkeypatch.setitem(engine.missing_aligners, "contextual", reason)
+    info = client.get("/api/info").json()
+    assert info["aligners"] == ["sultan", "exact"] and info["presets"] == ["default", "paper", "paraphrase"]
+    assert info["unavailable"]["aligners"] == {"contextual": reason}
+    assert info["unavailable"]["presets"] == {"contextual": reason}
+    for body in ({**PAIR, "aligner": "contextual"}, {**PAIR, "preset": "contextual"}):
+        refused = client.post("/api/align", json=body)
+        assert refused.status_code == 422 and refused.json()["error"] == reason
+    page = client.get("/align").text
+    assert "<option>contextual</option>" not in page and "<option>exact</option>" in page
+    assert "Not offered by this server: the contextual aligner and preset (the contextual encoder needs" in page
+
+
+def test_a_sentence_of_too_many_tokens_is_refused_before_it_is_aligned(client) -> None:
+    """500 characters of punctuation or emoji are 500 tokens: aligning two of them took 20 s and
+    scoring their similarity a minute, with every other request waiting on the engine's lock.
+    A sentence to align may have at most `sentence_tokens` tokens (200); the field is named."""
+    limit = client.get("/api/info").json()["limits"]["sentence_tokens"]
+    assert limit == 200
+    assert client.post("/api/align", json={"source": "(" * limit, "target": "a cat"}).status_code == 200
+    for route in ("/api/align", "/api/similarity"):
+        answer = client.post(route, json={"source": "a cat", "target": "a," * 250})
+        assert answer.status_code == 422, route
+        assert answer.json()["error"] == ("target: has 500 tokens, over the 200 a sentence may have (each mark of "
+                                          "punctuation and each symbol is a token)")
+    page = client.get("/similarity", params={"source": "😀" * 201, "target": "😀" * 201})
+    assert page.status_code == 422 and "source: has 201 tokens" in page.text and "target: has 201 tokens" in page.text
+
+
+def test_the_schema_offers_the_choices_this_server_offers(engine, monkeypatch) -> None:
+    """The schema's choices of aligner, preset and ParaEval config were every name the models
+    know, so a client built from the schema offered the contextual ones on a server without the
+    neural extra, and they failed; they are the server's, as /api/info lists them."""
+    from fastapi.testclient import TestClient
+
+    from paralign.web import create_app
+
+    monkeypatch.setitem(engine.missing_aligners, "contextual", "needs the optional extra 'neural'")
+    monkeypatch.setitem(engine.missing, "contextual", "needs the optional extra 'neural'")
+    with TestClient(create_app(engine=engine)) as client:
+        schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for model in ("AlignRequest", "SimilarityRequest"):
+        assert schemas[model]["properties"]["aligner"]["enum"] == ["sultan", "exact"]
+        assert schemas[model]["properties"]["preset"]["enum"] == ["default", "paper", "paraphrase"]
+    assert schemas["ParaEvalRequest"]["properties"]["config"]["enum"] == ["default", "paper"]

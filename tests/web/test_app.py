@@ -118,3 +118,54 @@ def test_with_hosts_a_request_for_another_host_is_refused() -> None:
         assert refused.status_code == 403
         assert refused.json()["error"].startswith("this server answers requests for 127.0.0.1, localhost, ::1, "
                                                   "not 'rebound.example:8000'")
+
+
+def test_a_request_running_when_the_server_stops_gets_503_in_the_error_shape() -> None:
+    """uvicorn waits `timeout_graceful_shutdown` seconds for running requests, then cancels them:
+    a cancelled request was answered with a plain-text 500 'Internal Server Error' (and the log
+    showed a traceback, as for a bug). Now it is a 503 saying the server stopped; a real uvicorn
+    server on a free loopback port, stopped in bounded time."""
+    import json
+    import socket
+    import threading
+    import time
+    import urllib.error
+    import urllib.request
+
+    import uvicorn
+
+    engine = Engine({}, ParaEval(), {})
+    engine.lattice = lambda *args, **kwargs: time.sleep(4)  # type: ignore[method-assign]
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(engine=engine), log_level="critical",
+                                           timeout_graceful_shutdown=1, lifespan="on"))
+    serving = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    serving.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    answers: list[tuple[int, str, str]] = []
+
+    def ask() -> None:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/lattice", data=b'{"sentences": ["a b"]}',
+                                         headers={"content-type": "application/json"}, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=20) as answer:
+                answers.append((answer.status, answer.headers["content-type"], answer.read().decode()))
+        except urllib.error.HTTPError as exc:
+            answers.append((exc.code, exc.headers["content-type"], exc.read().decode()))
+
+    client = threading.Thread(target=ask)
+    client.start()
+    time.sleep(0.5)  # the request is running
+    server.should_exit = True
+    client.join(20)
+    serving.join(20)
+    sock.close()
+    assert not serving.is_alive() and not client.is_alive()
+    assert [(status, kind) for status, kind, _ in answers] == [(503, "application/json")], answers
+    assert json.loads(answers[0][2]) == {
+        "error": "the server stopped before this request was answered: send it again once the server is back",
+        "detail": []}

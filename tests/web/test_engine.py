@@ -41,7 +41,7 @@ def test_paraphrases_best_first_and_unknown_sources_refused() -> None:
     with pytest.raises(ConfigurationError, match="start the server with --table"):
         Engine({}, ParaEval(), {}).paraphrases("x", "t")
     with pytest.raises(ConfigurationError, match="unknown aligner"):
-        Engine.aligner("giza", "default")
+        Engine({}, ParaEval(), {}).aligner("giza", "default")
 
 
 def test_paraeval_scores_with_a_config_and_explains_graded_matches() -> None:
@@ -86,13 +86,23 @@ def test_the_app_loads_and_answers_without_the_neural_extra() -> None:
         "print(client.post('/api/align', json=body).status_code)\n"
         "answer = client.post('/api/align', json={**body, 'preset': 'contextual'})\n"
         "print(answer.status_code, 'paralign[neural]' in answer.json()['error'])\n"
+        "info = client.get('/api/info').json()\n"
+        "print(info['aligners'], info['presets'], {k: sorted(v) for k, v in info['unavailable'].items()})\n"
+        "print('pip install' in info['unavailable']['aligners']['contextual'])\n"
+        "page = client.get('/align').text\n"
+        "print('<option>contextual</option>' in page, 'the contextual aligner and preset (' in page)\n"
     )
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=180)
     assert run.returncode == 0, run.stderr[-3000:]
-    signals, statuses = run.stdout.strip().split("\n", 1)
-    assert signals.startswith("['all-words', 'mean-proportion', 'numbers', 'sultan2014', 'sultan2015'] "
-                              "['contextual-alignment', 'embedding', 'hybrid'] ['default', 'paper']"), signals
-    assert statuses.split("\n") == ["200", "422 True"]
+    signals, aligned, refused, info, installs, page = run.stdout.strip().split("\n")
+    assert signals == ("['all-words', 'mean-proportion', 'numbers', 'sultan2014', 'sultan2015'] "
+                       "['contextual-alignment', 'embedding', 'hybrid', 'idf', 'idf2015'] ['default', 'paper']"), signals
+    assert [aligned, refused] == ["200", "422 True"]
+    # /api/info listed the contextual aligner and preset all the same, and the page offered them
+    assert info == ("['sultan', 'exact'] ['default', 'paper', 'paraphrase'] {'aligners': ['contextual'], "
+                    "'presets': ['contextual'], 'signals': ['contextual-alignment', 'embedding', 'hybrid', 'idf', "
+                    "'idf2015'], 'paraeval_configs': ['contextual']}"), info
+    assert installs == "True" and page == "False True"
 
 
 def test_a_server_s_scorer_caches_stay_within_the_bound_and_score_as_unbounded_ones() -> None:
@@ -112,3 +122,67 @@ def test_a_server_s_scorer_caches_stay_within_the_bound_and_score_as_unbounded_o
         assert scorer._para is not None
         assert len(scorer._para._cache) <= 3 and len(scorer._stems) <= 3 and len(bounded.scorer._cache) <= 3
     assert len(free_graded._para._cache) > 3 and len(free_paper._cache) > 3  # they would have grown
+
+
+def test_an_lru_cache_drops_the_least_recently_used_entry() -> None:
+    from paralign.web.engine import LRUCache
+
+    cache: LRUCache[str, int] = LRUCache(2)
+    cache["a"], cache["b"] = 1, 2
+    assert cache.get("a") == 1  # read: now the most recent
+    cache["c"] = 3
+    assert dict(cache) == {"a": 1, "c": 3} and cache.get("b") is None and cache.get("b", 0) == 0
+    cache["a"] = 4  # stored again: most recent
+    cache["d"] = 5
+    assert list(cache) == ["a", "d"] and cache["a"] == 4
+    with pytest.raises(ConfigurationError, match="at least 1"):
+        LRUCache(0)
+
+
+PAIRS = [("The cat sat on the mat.", "A cat was sitting on the mat."),
+         ("Prices rose sharply in March.", "In March, prices went up a lot."),
+         ("The senator resigned on Friday.", "On Friday the lawmaker quit her job."),
+         ("He bought two apples for three dollars.", "He paid 3 dollars for 2 apples."),
+         ("The cat sat on the mat.", "A cat was sitting on the mat.")]
+
+
+@pytest.mark.parametrize("preset", ["default", "paper", "paraphrase", "contextual"])
+def test_a_server_s_aligners_keep_a_bounded_pair_cache_and_align_as_the_library(preset) -> None:
+    """The Sultan aligner keeps the similarity of every word-form pair it meets, until 2,000,000
+    of them: a server meeting new sentences for weeks grew to that. The engine's own aligners
+    keep the `pair_cache_size` most recently used, and align as ``get_aligner``'s do."""
+    from paralign.aligners.registry import get_aligner
+
+    if preset == "contextual":
+        pytest.importorskip("torch", reason="the contextual aligner needs the neural extra")
+    engine = Engine({}, ParaEval(), {}, pair_cache_size=40)
+    library = get_aligner("sultan", preset)
+    for source, target in PAIRS:
+        aligned = engine.align(source, target, "sultan", preset)
+        assert aligned.alignment == library(aligned.source, aligned.target)
+        assert 0 < len(getattr(engine.aligners[preset], "lexical", engine.aligners[preset])._sim_cache) <= 40
+    assert len(_registry_cache(preset)) > 40  # the library's grew past it
+
+
+def _registry_cache(preset: str) -> dict:
+    from paralign.aligners.registry import _preset_aligner
+
+    built = _preset_aligner(preset)
+    return getattr(built, "lexical", built)._sim_cache
+
+
+def test_the_loaded_server_bounds_every_aligner_s_pair_cache(engine) -> None:
+    """At the documented size: the aligners of the align and similarity requests, and the
+    contextual aligner of the contextual-alignment signal (alone and in the hybrid)."""
+    from paralign.similarity.contextual import ContextualAlignmentSignal
+    from paralign.web.engine import SERVE_PAIR_CACHE_SIZE, LRUCache
+
+    assert set(engine.aligners) >= {"default", "paper", "paraphrase"}  # warmed at start-up
+    caches = [getattr(a, "lexical", a)._sim_cache for a in engine.aligners.values()]
+    for signal in engine.signals.values():
+        for part in (signal, *getattr(signal, "components", ())):
+            if isinstance(part, ContextualAlignmentSignal):
+                caches.append(part.aligner.lexical._sim_cache)
+    assert all(isinstance(c, LRUCache) and c.limit == SERVE_PAIR_CACHE_SIZE for c in caches)
+    if "contextual-alignment" in engine.signals:  # the neural extra is installed
+        assert engine.signals["contextual-alignment"].aligner.lexical._sim_cache in caches

@@ -303,3 +303,103 @@ def test_the_similarity_page_shows_the_hybrid_note(client, report_page) -> None:
     assert "the hybrid blend was fitted on sultan:default alignments" in page.text
     page = _page(report_page, client.get("/similarity?" + urlencode(pair)))
     assert "hybrid blend was fitted" not in page.text
+
+
+@pytest.mark.parametrize(("path", "query"), [
+    ("/align", {"source": "a\x00b\x01", "target": "c"}),
+    ("/paraeval", {"hypothesis": "the cat", "references": "a cat\n\x1bb"}),
+    ("/lattice", {"sentences": "a cat\n\x07b"}),
+])
+def test_a_refused_control_character_is_shown_back_as_a_replacement_character(client, path, query) -> None:
+    """The page refused a control character ("cannot be shown") and then put it, as it came, in
+    the form field it echoes (a raw NUL in the HTML); now it shows U+FFFD there."""
+    answer = client.get(f"{path}?{urlencode(query)}")
+    assert answer.status_code == 422 and "which cannot be shown" in answer.text
+    assert not any(ord(c) < 32 and c not in "\t\n\r" for c in answer.text)
+    assert "\ufffd" in answer.text
+    assert "<svg" not in client.get("/align?" + urlencode({"source": "a\x00", "target": "b"})).text
+    assert "<svg" in client.get("/align?" + urlencode({"source": "a", "target": "b"})).text  # markup stays markup
+
+
+def test_a_query_that_is_not_utf8_is_refused_naming_the_field(client) -> None:
+    """A page read percent-encoded bytes that are not UTF-8 (``%E9`` for Latin-1 é) as U+FFFD and
+    answered for a text nobody typed (200, the grid of '�'), where the API refuses such a body;
+    now the page refuses it (422) naming the field and the byte."""
+    answer = client.get("/align?source=caf%E9&target=a+cat")
+    assert answer.status_code == 422
+    assert ('id="error">source: is not UTF-8: the byte 0xe9 at position 3 cannot be read (unexpected end of '
+            "data): a form sends UTF-8") in answer.text
+    assert "<svg" not in answer.text
+    lattice = client.get("/lattice?sentences=a+cat%0Ab%FF")
+    assert lattice.status_code == 422 and "sentences: is not UTF-8: the byte 0xff" in lattice.text
+    assert client.get("/align?source=caf%C3%A9&target=a+cat&x=%FF").status_code == 200  # UTF-8; not a field
+
+
+@pytest.mark.parametrize(("limit", "status", "words"), [
+    ("1.0", 200, "the first 1 shown"),
+    ("1e3", 422, "limit: Input should be less than or equal to 500"),
+    ("2.5", 422, "limit: Input should be a valid integer, got a number with a fractional part"),
+    ("abc", 422, "limit: Input should be a valid integer, not a string"),
+    ("nan", 422, "limit: Input should be a valid integer, not a string"),
+])
+def test_the_limit_field_takes_a_number_as_the_browser_sends_it(client, limit, status, words) -> None:
+    """The page's number field accepts 1.0 and 1e3 (a browser's check takes them and sends them as
+    typed), and the page refused both as 'not a string'; it reads them as numbers now, as the
+    API takes 1.0."""
+    answer = client.get("/paraphrases?" + urlencode({"phrase": "cat", "table": "small.tsv", "limit": limit}))
+    assert answer.status_code == status and words in answer.text
+
+
+def test_a_textarea_breaks_lines_where_the_box_shows_them(client) -> None:
+    """The lines of a textarea were split by str.splitlines, which also breaks at U+2028, U+0085
+    and controls such as U+000B: a sentence holding one became two lattice sentences, and a
+    refusal named a line the box does not show. Only CR LF, LF and CR break a line now."""
+    answer = client.get("/lattice?" + urlencode({"sentences": "the cat\u2028sat\r\na cat sat"}))
+    assert answer.status_code == 200
+    data = client.post("/api/lattice", json={"sentences": ["the cat\u2028sat", "a cat sat"]}).json()
+    assert sorted(_page_paths(answer.text)) == sorted(data["some_paths"])
+    refused = client.get("/paraeval?" + urlencode({"hypothesis": "the cat", "references": "a cat\u000bb\r\nthe dog\r\n"}))
+    assert refused.status_code == 422
+    assert "references (line 1): contains the character U+000B at position 5" in refused.text
+
+
+def _page_paths(text: str) -> list[str]:
+    import re
+    from html import unescape
+
+    block = text[text.index('id="paths"'):]
+    block = block[:block.index("</ol>")]
+    return [unescape(re.sub(r"<[^>]+>", "", item)).strip() for item in re.findall(r"<li[^>]*>(.*?)</li>", block, re.S)]
+
+
+def test_the_similarity_page_says_which_signals_it_does_not_score_and_why(client, engine, monkeypatch) -> None:
+    """The page listed the signals it scored and said nothing of the others (the idf ones, which
+    need fitting; the neural ones without the extra), which /api/info now names with the reason."""
+    monkeypatch.setitem(engine.unavailable_signals, "embedding", "the contextual encoder needs the optional extra 'neural'")
+    answer = client.get("/similarity?" + urlencode({"source": "a cat sat", "target": "a cat sat"}))
+    assert answer.status_code == 200
+    assert 'id="unavailable-signals">Not scored by this server: ' in answer.text
+    assert "idf (the idf signal is fitted on training sentences" in answer.text
+    assert "embedding (the contextual encoder needs the optional extra &#39;neural&#39;)" in answer.text
+
+
+@pytest.mark.parametrize(("path", "query", "chosen"), [
+    ("/paraeval", {"config": "paper"}, ("config", "paper")),
+    ("/align", {"preset": "paraphrase"}, ("preset", "paraphrase")),
+    ("/similarity", {"aligner": "exact"}, ("aligner", "exact")),
+    ("/paraphrases", {"table": "wordnet"}, ("table", "wordnet")),
+    ("/lattice", {"method": "msa"}, None),
+])
+def test_a_link_with_only_choices_opens_the_form_with_them_made(client, path, query, chosen) -> None:
+    """``/paraeval?config=paper`` was refused with 'hypothesis: Field required; references: Field
+    required' (422); a query without any text field now opens the form, its choices made."""
+    answer = client.get(f"{path}?{urlencode(query)}")
+    assert answer.status_code == 200 and 'id="error"' not in answer.text and 'id="answer"' not in answer.text
+    if chosen:
+        assert f"<option selected>{chosen[1]}</option>" in answer.text.split(f'id="{chosen[0]}"')[1].split("</select>")[0]
+    refused = client.get(f"{path}?{urlencode({**query, next(iter(_TEXTS[path])): ''})}")
+    assert refused.status_code == 422  # a text field sent empty is still refused
+
+
+_TEXTS = {"/paraeval": ["hypothesis"], "/align": ["source"], "/similarity": ["target"], "/paraphrases": ["phrase"],
+          "/lattice": ["sentences"]}

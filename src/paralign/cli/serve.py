@@ -12,6 +12,7 @@ file.
 from __future__ import annotations
 
 import argparse
+import copy
 import ipaddress
 import json
 import socket
@@ -124,6 +125,19 @@ def run(args: argparse.Namespace) -> int:
         return _serve(args, uvicorn, app, engine, sock)
 
 
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging set-up with every record on stderr. Its access log (--log-level info or
+    debug) went to stdout, after the address, which is the only output of the command (with
+    --format json, one JSON line): a program reading that line found log lines after it, and one
+    that read only the first line stopped the server once the pipe was full."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    for handler in config["handlers"].values():
+        handler["stream"] = "ext://sys.stderr"
+    return config
+
+
 def _serve(args: argparse.Namespace, uvicorn: Any, app: Any, engine: Any, sock: socket.socket) -> int:
     """Serve `app` on the bound `sock` until Ctrl-C, announcing the address once it listens."""
 
@@ -137,7 +151,7 @@ def _serve(args: argparse.Namespace, uvicorn: Any, app: Any, engine: Any, sock: 
                 announce(args, host, port, list(engine.sources))
 
     server = Server(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
-                                   access_log=args.log_level in ("info", "debug"), lifespan="on",
+                                   access_log=args.log_level in ("info", "debug"), log_config=log_config(), lifespan="on",
                                    timeout_graceful_shutdown=5))
     server.run(sockets=[sock])
     return 0 if server.started else 1

@@ -14,9 +14,8 @@ import math
 
 from fastapi import APIRouter, Request
 
-from ..aligners.registry import ALIGNER_NAMES, resolve_aligner
+from ..aligners.registry import resolve_aligner
 from ..aligners.signature import alignment_signature
-from ..aligners.sultan.options import PRESETS
 from ..metrics.paraeval import ParaEvalScore, SegmentMatch
 from ..similarity.signature import similarity_signature
 from .engine import Aligned, Engine, LatticeResult, ParaEvalResult
@@ -134,8 +133,9 @@ def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:
             "signals, paraphrase sources and input limits")
 def info(request: Request) -> Info:
     engine = engine_of(request)
-    return Info(aligners=list(ALIGNER_NAMES), presets=list(PRESETS), signals=list(engine.signals),
-                tables=list(engine.sources), limits=dict(LIMITS), paraeval_configs=engine.paraeval_configs)
+    return Info(aligners=engine.aligner_names, presets=engine.presets, signals=list(engine.signals),
+                tables=list(engine.sources), limits=dict(LIMITS), paraeval_configs=engine.paraeval_configs,
+                unavailable=engine.unavailable)
 
 
 @router.post("/align", response_model=AlignResponse, summary="word-align two sentences")

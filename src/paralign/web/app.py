@@ -6,6 +6,8 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
 - with `hosts` (``paralign serve`` on a loopback address gives its names), a request whose
   ``Host`` header names another host is refused with 403 before any route sees it: a web page
   the user visits cannot reach the server through a name it controls (DNS rebinding);
+- a request still unanswered when the server stops (uvicorn cancels it after its graceful
+  timeout) gets 503, in the shape of every other error (:class:`StopAnswer`);
 - a request body over :data:`.models.LIMITS` ``body_bytes`` is refused with 413 before any
   route sees it (the declared length is checked first, then the bytes as they arrive);
 - a request that the models refuse gets 422 with a one-line message naming each field, and a
@@ -31,6 +33,7 @@ prints or binds a socket: ``paralign serve`` (:mod:`paralign.cli.serve`) runs th
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -46,7 +49,7 @@ from .. import __version__
 from ..errors import ParalignError
 from . import api, pages
 from .engine import Engine, ServeConfig
-from .models import LIMITS, describe, field_errors
+from .models import LIMITS, describe, field_errors, not_utf8
 
 STATIC = Path(__file__).parent / "static"
 
@@ -123,6 +126,34 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class StopAnswer:
+    """ASGI middleware: a request still unanswered when the server stops gets 503 ``{error,
+    detail}`` saying so. uvicorn waits a few seconds for running requests, then cancels them, and
+    answered a cancelled one with a plain-text 500 'Internal Server Error' (and logged its
+    traceback as a fault of the app), which a client read as a failure of its request."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracked(message: dict) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:  # the server is stopping (nothing else cancels a request)
+            if not started:
+                await _send_error(send, 503, "the server stopped before this request was answered: "
+                                  "send it again once the server is back")
+
+
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
     errors = field_errors(list(exc.errors()))
     return JSONResponse({"error": describe(errors), "detail": errors}, status_code=422)
@@ -159,8 +190,7 @@ def unreadable_body(exc: HTTPException) -> str | None:
     if exc.status_code != 400 or cause is None:
         return None
     if isinstance(cause, UnicodeDecodeError):
-        return (f"is not UTF-8: the byte 0x{cause.object[cause.start]:02x} at position {cause.start} cannot be "
-                f"read ({cause.reason}); send JSON encoded as UTF-8")
+        return f"{not_utf8(cause)}; send JSON encoded as UTF-8"
     if isinstance(cause, RecursionError):
         return "is JSON nested too deeply to read"
     return f"cannot be read ({type(cause).__name__})"
@@ -187,13 +217,23 @@ async def _server_error(request: Request, exc: Exception) -> Any:
 
 def _schema(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
-    of ``table``, or null as the model takes it (the first source) (made once, after start-up)."""
+    of ``table``, or null as the model takes it (the first source), and as the choices of
+    ``aligner``, ``preset`` and ``config`` those this server offers (``GET /api/info``: not the
+    contextual ones without the neural extra; a client building its choices from the schema
+    offered them, and they failed) (made once, after start-up)."""
     if app.openapi_schema is None:
         from fastapi.openapi.utils import get_openapi
 
         schema = get_openapi(title=app.title, version=app.version, description=app.description,
                              routes=app.routes)
-        names = list(app.state.engine.sources)
+        engine = app.state.engine
+        offered = {"aligner": engine.aligner_names, "preset": engine.presets, "config": engine.paraeval_configs}
+        for model in schema["components"]["schemas"].values():
+            for name, choices in offered.items():
+                spec = model.get("properties", {}).get(name, {})
+                if "enum" in spec:
+                    spec["enum"] = [choice for choice in spec["enum"] if choice in choices]
+        names = list(engine.sources)
         if names:
             fields = schema["components"]["schemas"]["ParaphrasesRequest"]["properties"]
             fields["table"] = {"anyOf": [{"type": "string", "enum": names}, {"type": "null"}],
@@ -227,7 +267,8 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
     app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit, limit=max_body)
     if hosts is not None:
-        app.add_middleware(HostCheck, hosts=hosts)  # added last: runs first
+        app.add_middleware(HostCheck, hosts=hosts)
+    app.add_middleware(StopAnswer)  # added last: runs first
     app.include_router(api.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

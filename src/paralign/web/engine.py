@@ -1,10 +1,14 @@
 """What the web app computes, with everything it needs loaded once: the :class:`Engine`.
 
 :meth:`Engine.load` (called once, at start-up) loads the spaCy pipeline, the aligners of every
-preset, the paraphrase sources (PPDB, WordNet and the ``--table`` files, the only files the app
-ever reads) and the ParaEval scorers of its configs (``default``, as ``paralign paraeval``
-scores; ``paper``; ``contextual`` when the neural extra is installed), and aligns one pair per
-preset and scores one segment per config so that the first request is as fast as the others.
+preset (the engine's own, each keeping at most :data:`SERVE_PAIR_CACHE_SIZE` word-pair
+similarities, where a batch run keeps up to 2,000,000), the paraphrase sources (PPDB, WordNet
+and the ``--table`` files, the only files the app ever reads) and the ParaEval scorers of its
+configs (``default``, as ``paralign paraeval`` scores; ``paper``; ``contextual`` when the neural
+extra is installed), and aligns one pair per preset and scores one segment per config so that
+the first request is as fast as the others. What it cannot offer here (the contextual aligner
+and config and the neural signals without the neural extra; the idf signals, which need
+fitting) it names with the reason (:attr:`Engine.unavailable`, listed by ``GET /api/info``).
 Each method then answers one request from plain values, returning the library's results (the
 routes turn them into JSON or pages). One lock serialises the work: spaCy pipelines and the
 aligners' caches are not made for threads.
@@ -18,13 +22,14 @@ import itertools
 import math
 import numbers
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ..aligners.registry import ALIGNER_NAMES, get_aligner
-from ..aligners.sultan.options import PRESETS
+from ..aligners.sultan.options import NEURAL_PRESETS, PRESETS
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..errors import ConfigurationError, ExtraMissingError
 from ..metrics.paraeval import (
@@ -41,10 +46,14 @@ from ..metrics.paraeval.graded import GradedParaEval
 from ..paraphrases import ParaphraseSource, Score, load_source
 from ..sentence import Sentence
 from ..similarity import SIGNALS, Signal, make_signal, needs_fit
+from ..similarity.contextual import ContextualAlignmentSignal
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.signals import cache_options
+from .models import LIMITS
 
 T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 #: Entries each cache of the app's ParaEval scorers (their phrase lookups, synsets, stems...: see
 #: :class:`GradedParaEval`) and of its neural similarity signals (sentence vectors, contextual
@@ -53,6 +62,42 @@ T = TypeVar("T")
 #: Batch scoring (``paralign paraeval``) keeps every entry instead.
 SERVE_CACHE_SIZE = 5_000
 
+#: Entries the pair-similarity cache of each of the app's Sultan aligners holds (word-form pair ->
+#: similarity, the least recently used dropped first). A batch run keeps up to 2,000,000 of them
+#: (the aligner's own bound); a server meeting new sentences for weeks would fill that. 100,000
+#: entries (about 16 MB) hold the form pairs of some 200 sentence pairs of 25 words, and one
+#: missed costs a similarity lookup of a few microseconds.
+SERVE_PAIR_CACHE_SIZE = 100_000
+
+
+class LRUCache(OrderedDict[K, V]):
+    """A dict of at most `limit` entries that drops its least recently used one (read with
+    ``get`` or ``[]``, or stored) to make room: a cache of pure answers, so bounding it changes
+    no result, only how often one is recomputed."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        if limit < 1:
+            raise ConfigurationError(f"a cache's size must be at least 1, got {limit}")
+        self.limit = limit
+
+    def __getitem__(self, key: K) -> V:
+        value = super().__getitem__(key)
+        self.move_to_end(key)
+        return value
+
+    def get(self, key: K, default: Any = None) -> Any:  # type: ignore[override]
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        if len(self) > self.limit:
+            self.popitem(last=False)
+
 
 @dataclass(frozen=True, slots=True)
 class ServeConfig:
@@ -60,12 +105,14 @@ class ServeConfig:
     ``wordnet``) and the paraphrase `tables` (``path[:threshold]``, as ``--table`` takes them);
     `warm` aligns one pair per preset at start-up; `cache_size` bounds each cache of the
     ParaEval scorers and the similarity signals (:data:`SERVE_CACHE_SIZE`; None: no bound for the
-    scorers, the signals' own defaults)."""
+    scorers, the signals' own defaults); `pair_cache_size` bounds the pair-similarity cache of
+    each Sultan aligner (:data:`SERVE_PAIR_CACHE_SIZE`; None: the aligner's own bound)."""
 
     tables: tuple[str, ...] = ()
     resources: tuple[str, ...] = ("ppdb", "wordnet")
     warm: bool = True
     cache_size: int | None = SERVE_CACHE_SIZE
+    pair_cache_size: int | None = SERVE_PAIR_CACHE_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +158,30 @@ def link_confidences(alignment: Alignment) -> dict[tuple[int, int], float] | Non
     return out or None
 
 
+def bound_pair_cache(aligner: T, size: int | None) -> T:
+    """`aligner` with the pair-similarity cache of its Sultan aligner (a contextual aligner's:
+    its lexical one's) made an :class:`LRUCache` of `size` entries (None: left as it is). The
+    aligner's own cache only starts again past 2,000,000 entries; it keeps it private, and uses
+    it through ``get``, ``[]``, ``len`` and ``clear`` alone, which the LRUCache gives."""
+    from ..aligners.sultan import Aligner
+
+    sultan = getattr(aligner, "lexical", aligner)
+    if size is not None and isinstance(sultan, Aligner) and not isinstance(sultan._sim_cache, LRUCache):
+        sultan._sim_cache = LRUCache(size)
+    return aligner
+
+
+def check_tokens(sentences: Mapping[str, Sentence]) -> None:
+    """A ConfigurationError naming each sentence (by its field) of more tokens than
+    :data:`.models.LIMITS` ``sentence_tokens``: the aligner's time grows faster than the square of
+    the tokens, and one request holds the engine's lock for all of it."""
+    limit = LIMITS["sentence_tokens"]
+    over = [f"{name}: has {len(s.tokens)} tokens, over the {limit} a sentence may have (each mark of "
+            "punctuation and each symbol is a token)" for name, s in sentences.items() if len(s.tokens) > limit]
+    if over:
+        raise ConfigurationError("; ".join(over))
+
+
 def _source_name(spec: str, taken: Iterable[str]) -> str:
     """A table's name in the app: its file name (without ``:threshold``), made unique."""
     path = spec if Path(spec).exists() or ":" not in spec else spec.rpartition(":")[0]
@@ -131,10 +202,16 @@ class Engine:
     graded: dict[str, GradedParaEval] = field(default_factory=dict)
     #: configs that cannot be used here, and why (contextual without the neural extra)
     missing: dict[str, str] = field(default_factory=dict)
-    #: similarity signals left out because their extra is not installed, and why
+    #: similarity signals left out, and why (their extra is not installed, or they need fitting)
     unavailable_signals: dict[str, str] = field(default_factory=dict)
+    #: aligners that cannot be used here, and why (contextual without the neural extra)
+    missing_aligners: dict[str, str] = field(default_factory=dict)
     #: entries each cache of the ParaEval scorers holds (None: no bound)
     cache_size: int | None = SERVE_CACHE_SIZE
+    #: entries the pair-similarity cache of each of its Sultan aligners holds (None: the aligner's own bound)
+    pair_cache_size: int | None = SERVE_PAIR_CACHE_SIZE
+    #: the engine's own aligners, by preset (``contextual``: the contextual aligner), built on first use
+    aligners: dict[str, Any] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -154,24 +231,37 @@ class Engine:
                 signals[name] = make_signal(name, **cache_options(name, config.cache_size))
             except ExtraMissingError as exc:
                 unavailable[name] = str(exc)
-        engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size),
-                     {name: s for name, s in signals.items() if not needs_fit(s)},
-                     unavailable_signals=unavailable, cache_size=config.cache_size)
+        for name, signal in list(signals.items()):
+            if needs_fit(signal):  # idf: the server has no training sentences
+                unavailable[name] = (f"the {name} signal is fitted on training sentences, which the server does "
+                                     f"not have: paralign similarity --signal {name} --idf-from FILE scores with it")
+                del signals[name]
+        engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size), signals,
+                     unavailable_signals=unavailable, cache_size=config.cache_size,
+                     pair_cache_size=config.pair_cache_size)
+        try:
+            engine.aligner("contextual", "default")  # needs the neural extra (torch, transformers)
+        except ExtraMissingError as exc:
+            engine.missing_aligners["contextual"] = str(exc)
+        for signal in engine.signals.values():  # contextual-alignment, and as a part of the hybrid
+            for part in (signal, *getattr(signal, "components", ())):
+                if isinstance(part, ContextualAlignmentSignal):
+                    bound_pair_cache(part.aligner, config.pair_cache_size)
         for name in CONFIGS:
             if get_config(name).scorer == "graded":
                 try:
                     engine.graded_scorer(name)
                 except ExtraMissingError as exc:  # contextual without the neural extra
                     engine.missing[name] = str(exc)
-        steps = [*PRESETS, *(f"paraeval:{name}" for name in engine.paraeval_configs)] if config.warm else []
+        steps = [*engine.presets, *(f"paraeval:{name}" for name in engine.paraeval_configs)] if config.warm else []
         for step in progress(steps, "loading models", len(steps)) if progress else steps:
             if step.startswith("paraeval:"):
                 engine.paraeval("the cat sat", ["a cat sat"], step.partition(":")[2])
                 continue
             try:
                 engine.align("The cat sat on the mat.", "A cat was sitting on the mat.", "sultan", step)
-            except ExtraMissingError:  # the contextual preset without the extra: refused per request
-                continue
+            except ExtraMissingError as exc:  # the encoder's model package is not installed
+                engine.missing_aligners["contextual"] = str(exc)
         return engine
 
     def _locked(self, work: Callable[[], T]) -> T:
@@ -179,12 +269,55 @@ class Engine:
             return work()
 
     # -- alignment and similarity ----------------------------------------------------------------
-    @staticmethod
-    def aligner(name: str, preset: str) -> AlignFunction:
-        """The alignment function of a name and preset (the exact aligner takes only 'default')."""
+    def aligner(self, name: str, preset: str) -> AlignFunction:
+        """The alignment function of a name and preset (the exact aligner takes only 'default'):
+        for the Sultan aligner (and the contextual one) the engine's own, as ``get_aligner``
+        builds it, whose pair-similarity cache holds at most `pair_cache_size` entries."""
         if name not in ALIGNER_NAMES:
             raise ConfigurationError(f"unknown aligner {name!r}: use {' or '.join(ALIGNER_NAMES)}")
-        return get_aligner(name, preset if name == "sultan" else "default")
+        if name == "exact":
+            return get_aligner(name)
+        key = preset if name == "sultan" else "contextual"
+        if key in NEURAL_PRESETS and "contextual" in self.missing_aligners:
+            raise ConfigurationError(self.missing_aligners["contextual"])
+
+        def built() -> Any:
+            found = self.aligners.get(key)
+            if found is None:
+                found = self.aligners[key] = self._build_aligner(key)
+            return found
+
+        return self._locked(built).align_sentences
+
+    @property
+    def aligner_names(self) -> list[str]:
+        """The aligners a request may name here (not contextual without the neural extra)."""
+        return [name for name in ALIGNER_NAMES if name not in self.missing_aligners]
+
+    @property
+    def presets(self) -> list[str]:
+        """The presets a request may name here (not contextual without the neural extra)."""
+        return [p for p in PRESETS if not (p in NEURAL_PRESETS and "contextual" in self.missing_aligners)]
+
+    @property
+    def unavailable(self) -> dict[str, dict[str, str]]:
+        """What this server does not offer, and why, by the list it is left out of: ``aligners``,
+        ``presets``, ``signals`` and ``paraeval_configs`` (name -> reason)."""
+        neural = self.missing_aligners.get("contextual")
+        return {"aligners": dict(self.missing_aligners),
+                "presets": {p: neural for p in PRESETS if p in NEURAL_PRESETS and neural},
+                "signals": dict(self.unavailable_signals), "paraeval_configs": dict(self.missing)}
+
+    def _build_aligner(self, preset: str) -> Any:
+        """The aligner of a preset as ``get_aligner("sultan", preset)`` builds it, with its pair
+        cache bounded (:func:`bound_pair_cache`)."""
+        from ..aligners.sultan import Aligner, preset_options
+
+        if preset in NEURAL_PRESETS:
+            from ..aligners.contextual import ContextualAligner
+
+            return bound_pair_cache(ContextualAligner(), self.pair_cache_size)
+        return bound_pair_cache(Aligner(**preset_options(preset)), self.pair_cache_size)
 
     def align(self, source: str, target: str, aligner: str = "sultan", preset: str = "default") -> Aligned:
         """Two texts tokenised, annotated and aligned."""
@@ -194,6 +327,7 @@ class Engine:
 
         def work() -> Aligned:
             s, t = annotate_many([source, target])
+            check_tokens({"source": s, "target": t})
             alignment = function(s, t)
             label = f"sultan:{preset}" if aligner == "sultan" else aligner
             return Aligned(s, t, alignment, link_confidences(alignment), label)

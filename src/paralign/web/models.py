@@ -22,10 +22,13 @@ from ..aligners.sultan.options import PRESETS
 from ..metrics.paraeval.configs import CONFIGS, TIER_ORDER
 
 #: The input limits: characters of a sentence (align, similarity, ParaEval), of a lattice
-#: sentence and of a phrase; how many references and lattice sentences; paraphrases listed;
-#: bytes of a request body.
+#: sentence and of a phrase; tokens of a sentence to align (align, similarity: checked once
+#: tokenised, as 500 characters of punctuation or emoji are 500 tokens, which took the aligner
+#: and the signals a minute, while the lock held every other request); how many references and
+#: lattice sentences; paraphrases listed; bytes of a request body.
 LIMITS = {
     "sentence_chars": 500,
+    "sentence_tokens": 200,
     "lattice_sentence_chars": 300,
     "phrase_chars": 200,
     "references": 8,
@@ -40,6 +43,15 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 Preset = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
 AlignerName = Literal[ALIGNER_NAMES]  # type: ignore[valid-type]
 ParaEvalConfig = Literal[tuple(CONFIGS)]  # type: ignore[valid-type]
+
+
+def showable(value: object) -> object:
+    """`value` with each character XML cannot carry replaced by U+FFFD (the type kept, so that
+    markup stays markup); a value that is not text as it is. A refused text is shown back in its
+    form field: a control character it holds must not reach the page as it came."""
+    if isinstance(value, str) and _NOT_XML.search(value):
+        return type(value)(_NOT_XML.sub("\ufffd", value))
+    return value
 
 
 def check_text(text: str) -> str:
@@ -106,6 +118,8 @@ class Request(BaseModel):
 
 
 class PairRequest(Request):
+    """Two sentences, each of at most ``sentence_tokens`` tokens once tokenised (see /api/info)."""
+
     source: Sentence  # type: ignore[valid-type]
     target: Sentence  # type: ignore[valid-type]
     aligner: AlignerName = Field("sultan", description="word aligner")  # type: ignore[valid-type]
@@ -282,12 +296,21 @@ class ParaphrasesResponse(BaseModel):
 
 
 class Info(BaseModel):
-    aligners: list[str]
-    presets: list[str]
-    signals: list[str]
+    aligners: list[str] = Field(description="the aligners this server offers")
+    presets: list[str] = Field(description="the presets this server offers")
+    signals: list[str] = Field(description="the similarity signals /api/similarity scores")
     tables: list[str]
     limits: dict[str, int]
     paraeval_configs: list[str] = Field(description="the ParaEval configs this server offers")
+    unavailable: dict[str, dict[str, str]] = Field(
+        description="what this server does not offer, by the list above it is left out of (aligners, presets, "
+        "signals, paraeval_configs): name -> why (an optional extra that is not installed, with its pip install "
+        "command; a signal that needs fitting on training sentences)")
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """What is wrong with bytes that are not UTF-8, for people: the byte, where, and why."""
+    return f"is not UTF-8: the byte 0x{exc.object[exc.start]:02x} at position {exc.start} cannot be read ({exc.reason})"
 
 
 #: JSON's names of the Python types a parsed body can have.

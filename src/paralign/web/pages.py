@@ -3,7 +3,8 @@
 Each page is a GET form (the URL of an answer can be kept and shared); its fields are checked
 with the API's models (:mod:`.models`), so the pages and the API refuse the same inputs, and a
 refused input shows its message above the form with status 422. Templates are Jinja2 with
-autoescaping on: a sentence ``<script>alert(1)</script>`` is shown as text. The pictures come
+autoescaping on: a sentence ``<script>alert(1)</script>`` is shown as text, and a character
+HTML cannot carry (a control character in a refused field) as U+FFFD. The pictures come
 from :mod:`paralign.viz`, whose writer escapes every text, and are the only markup passed
 through unescaped.
 
@@ -16,9 +17,11 @@ Not for: the JSON API (:mod:`.api`) or the work (:mod:`.engine`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -27,8 +30,6 @@ from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 from pydantic import BaseModel, ValidationError
 
-from ..aligners.registry import ALIGNER_NAMES
-from ..aligners.sultan.options import PRESETS
 from ..errors import ParalignError, counted
 from ..metrics.paraeval import Config, GradedExplanation
 from . import api
@@ -41,6 +42,8 @@ from .models import (
     SimilarityRequest,
     describe,
     field_errors,
+    not_utf8,
+    showable,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -52,7 +55,10 @@ def page_route(path: str) -> Callable[[Callable[..., HTMLResponse]], Callable[..
     return router.api_route(path, methods=["GET", "HEAD"], response_class=HTMLResponse)
 
 
-templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True))
+#: Every value a template prints goes through `showable` (a control character typed in a field,
+#: which the models refuse, is shown back as U+FFFD), then is escaped unless it is markup.
+templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True,
+                                            finalize=showable))
 templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link, 2 links
 
 #: The pages, in the order the navigation lists them: (path, label).
@@ -82,14 +88,22 @@ def _css() -> Markup:
 
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page from its template, with the navigation and the limits."""
-    common = {"nav": NAV, "limits": LIMITS, "css": _css(), "presets": list(PRESETS),
-              "aligners": ALIGNER_NAMES, "tables": list(api.engine_of(request).sources)}
+    engine = api.engine_of(request)
+    common = {"nav": NAV, "limits": LIMITS, "css": _css(), "presets": engine.presets,
+              "aligners": engine.aligner_names, "tables": list(engine.sources), "unavailable": engine.unavailable}
     return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
+
+
+#: A line break as a browser sends a textarea's (CR LF; LF or CR typed in a URL). Not
+#: ``str.splitlines``, which also breaks at U+000B, U+000C, U+001C-U+001E, U+0085, U+2028 and
+#: U+2029: the box shows none of them as a line break, so a refusal named another line than the
+#: one on the screen, and a control character the API refuses split a sentence in two instead.
+_LINE_BREAK = re.compile("\r\n|\r|\n")
 
 
 def _lines(text: str | None) -> tuple[list[str], list[int]]:
     """A textarea's non-blank lines, stripped, and their line numbers in the box (from 1)."""
-    kept = [(line.strip(), number) for number, line in enumerate((text or "").splitlines(), 1) if line.strip()]
+    kept = [(line.strip(), number) for number, line in enumerate(_LINE_BREAK.split(text or ""), 1) if line.strip()]
     return [line for line, _ in kept], [number for _, number in kept]
 
 
@@ -104,17 +118,39 @@ def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]]) -> st
     return describe(errors)
 
 
+def query_not_utf8(request: Request, fields: Iterable[str]) -> list[dict[str, str]]:
+    """The form fields among `fields` whose percent-encoded bytes in the query are not UTF-8, as
+    (field, message) records (the query parser would have read each bad byte as U+FFFD, and the
+    page would have answered for a text nobody typed: a browser sends UTF-8 from these pages)."""
+    wanted, errors = set(fields), []
+    query = request.scope.get("query_string", b"").decode("latin-1")
+    for name, value in parse_qsl(query, keep_blank_values=True, encoding="latin-1"):
+        name = name.encode("latin-1").decode("utf-8", "replace")
+        try:
+            value.encode("latin-1").decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if name in wanted:
+                errors.append({"field": name, "message": f"{not_utf8(exc)}: a form sends UTF-8"})
+    return errors
+
+
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
                 work: Callable[[Any], dict[str, Any]], lines: Mapping[str, Sequence[int]] | None = None,
                 **context: Any) -> HTMLResponse:
-    """The page `name`: the empty form when nothing was asked; else the fields checked by
+    """The page `name`: the form when nothing was asked (no text field of `model`, one it
+    requires, is in the query: a link such as ``/paraeval?config=paper`` opens the form with that
+    choice made, where it was refused for the missing texts); else the fields checked by
     `model` and the answer of `work(request model)`, or the reason there is none (422).
     `lines`: per textarea field, the line numbers of its items (:func:`_lines`), to name
     a refused item by its line (the page's textarea shows its text as typed, `typed`, so that
     the line named is that line on the screen). `context`: more values for the template, whatever the answer."""
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
-    if not any(k in request.query_params for k in fields):
+    texts = [k for k in fields if k in model.model_fields and model.model_fields[k].is_required()]
+    if not any(k in request.query_params for k in texts):
         return render(request, name, form=form, **context)
+    unreadable = query_not_utf8(request, fields)
+    if unreadable:
+        return render(request, name, 422, form=form, error=describe(unreadable), **context)
     try:
         body = model.model_validate(form)
         return render(request, name, form=form, **context, **work(body))
@@ -224,13 +260,22 @@ def lattice_page(request: Request) -> HTMLResponse:
                        typed=q.get("sentences"))
 
 
-def _whole(text: str | None) -> int | str | None:
-    """A number field's text as an int when it is one (the models take a count only as a JSON
-    number), else as it came, for the model to refuse."""
+def _whole(text: str | None) -> int | float | str | None:
+    """A number field's text as the number it writes (the models take a count only as a JSON
+    number): an int, or a float as a browser's number field also sends one (``5.0``, ``1e3``: its
+    own check takes them), for the model to take when whole and refuse when not; else the text
+    as it came, for the model to refuse."""
+    if text is None:
+        return None
     try:
-        return int(text) if text is not None else None
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
     except ValueError:
         return text
+    return number if math.isfinite(number) else text
 
 
 @page_route("/paraphrases")
