@@ -73,3 +73,63 @@ def test_without_bom_drops_the_marks_starting_the_first_line_only() -> None:
     assert list(without_bom(["\ufeff\ufeffone\n", "\ufefftwo\n"])) == ["one\n", "\ufefftwo\n"]
     assert list(without_bom([])) == []
     assert strip_bom('\ufeff{"a": 1}') == '{"a": 1}' and strip_bom("a\ufeff") == "a\ufeff"
+
+
+@pytest.mark.parametrize("name", ["x.TSV.GZ", "x.Gz", "x.txt", "noname"])
+def test_gzip_is_told_by_its_data_whatever_the_name(tmp_path: Path, name: str) -> None:
+    """X.GZ (upper case) and gzip data under any name were read as text: 'not UTF-8 (byte 0x8b)'.
+    Errors still name the line of the decompressed text."""
+    path = tmp_path / name
+    path.write_bytes(gzip.compress("one\r\nnaïve\n".encode()))
+    with open_text(path) as handle:
+        assert list(handle) == ["one\n", "naïve\n"]
+    path.write_bytes(gzip.compress(b"ok\nok\ncaf\xe9\n"))
+    with pytest.raises(FormatError, match=rf"{name}:3: not UTF-8 \(byte 0xe9 at column 4\)"), open_text(path) as handle:
+        list(handle)
+
+
+def test_a_gz_name_in_any_case_asks_for_gzip(tmp_path: Path) -> None:
+    """A .GZ file that is not gzip is refused as a .gz one is, not read as text."""
+    from paralign.errors import InputFileError
+
+    fake = tmp_path / "fake.TSV.GZ"
+    fake.write_bytes(b"a\tb\n")
+    with pytest.raises(InputFileError, match=r"fake\.TSV\.GZ: not a gzip file .*though the name ends in \.gz"), \
+            open_text(fake) as handle:
+        list(handle)
+
+
+def test_gzip_on_a_stream_that_cannot_seek(tmp_path: Path) -> None:
+    """A pipe (stdin, a FIFO) is sniffed without losing the bytes read to sniff it: gzip or text,
+    read in blocks as they come; closing the reader leaves the stream open unless it owns it."""
+    import io
+    import os
+
+    from paralign.textio import Utf8LineReader, gunzipped
+
+    class Pipe(io.RawIOBase):  # gives one byte a read, and cannot seek, as a slow pipe
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:
+            if not self.data:
+                return 0
+            buffer[:1], self.data = self.data[:1], self.data[1:]
+            return 1
+
+    for data in (gzip.compress(b"a\tb\nc\td"), b"a\tb\nc\td", b"a", b""):
+        pipe = Pipe(data)
+        with Utf8LineReader(gunzipped(pipe, "<stdin>", close_raw=False), "<stdin>") as handle:
+            assert handle.read() == ("a\tb\nc\td" if len(data) > 1 else data.decode())
+        assert not pipe.closed
+    read, write = os.pipe()
+    os.write(write, gzip.compress(b"x\n\xff\n"))
+    os.close(write)
+    with pytest.raises(FormatError, match=r"^<stdin>:2: not UTF-8"), \
+            Utf8LineReader(gunzipped(open(read, "rb"), "<stdin>"), "<stdin>") as handle:  # noqa: SIM115
+        list(handle)
+    with pytest.raises(OSError):
+        os.fstat(read)  # closed with the reader

@@ -2,7 +2,9 @@
 text output files written atomically.
 
 :func:`open_text` reads through :class:`Utf8LineReader`, so a missing or unreadable file is an
-InputFileError naming it and a non-UTF-8 byte a FormatError naming the file and line.
+InputFileError naming it and a non-UTF-8 byte a FormatError naming the file and line.  Gzip is
+told by the data (:func:`gunzipped`: its magic bytes), so a file of any name and a stream on
+stdin are read alike; a name ending in .gz (any case) also asks for gzip, as it does when writing.
 :class:`AtomicTextWriter` writes under a temporary name and renames onto the target when done.
 
 Not for: parsing what the lines hold (:mod:`paralign.corpora`, :mod:`paralign.paraphrases`).
@@ -22,7 +24,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .errors import OPEN_REASONS, ConfigurationError, FormatError, InputFileError, ParalignError
 
@@ -33,7 +35,8 @@ def input_file_error(exc: BaseException, name: str) -> InputFileError:
     if number in OPEN_REASONS:
         reason = OPEN_REASONS[number]
     elif isinstance(exc, gzip.BadGzipFile):
-        reason = f"not a gzip file ({exc}), though the name ends in .gz"
+        gz_name = is_gzip_name(name)
+        reason = f"not a gzip file ({exc}), though the name ends in .gz" if gz_name else f"corrupt gzip data ({exc})"
     elif isinstance(exc, EOFError):
         reason = "gzip data cut short (truncated file)"
     elif isinstance(exc, zlib.error):
@@ -119,7 +122,24 @@ def _split_lines(text: str, newlines: int) -> list[str]:
     return lines
 
 
-class Utf8LineReader(io.TextIOBase):
+class _ClosesRaw:
+    """Mixin for a stream over another (`_raw`): closing it closes that one too when `_close_raw`
+    (a file it opened), not when the other belongs to someone else (stdin)."""
+
+    _raw: IO[bytes]
+    _close_raw: bool
+
+    def close(self) -> None:
+        """Close this stream, and the one it reads unless `close_raw` was False."""
+        if not self.closed:  # type: ignore[attr-defined]
+            try:
+                if self._close_raw:
+                    self._raw.close()
+            finally:
+                super().close()  # type: ignore[misc]
+
+
+class Utf8LineReader(_ClosesRaw, io.TextIOBase):
     """A read-only UTF-8 text handle over a binary file (or gzip stream) whose errors name the line.
 
     Why not io.TextIOWrapper: its UnicodeDecodeError names neither the file nor the line.  Here
@@ -160,15 +180,6 @@ class Utf8LineReader(io.TextIOBase):
     def readable(self) -> bool:
         """Always True: the handle is read-only."""
         return True
-
-    def close(self) -> None:
-        """Close the handle, and the underlying binary file too unless `close_raw` was False."""
-        if not self.closed:
-            try:
-                if self._close_raw:
-                    self._raw.close()
-            finally:
-                super().close()
 
     def _check_open(self) -> None:
         if self.closed:
@@ -300,19 +311,106 @@ def sha256_file(path: str | Path, name: str | None = None) -> str:
         raise input_file_error(exc, str(path) if name is None else name) from exc
 
 
-def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
-    """Open a file for reading bytes, through gzip when the name ends in .gz; InputFileError
-    naming it (`name`, else the path) when it cannot be opened. Readers that decode line by
-    line themselves use this; errors met while reading go through :func:`input_file_error`."""
-    path = Path(path)
+#: The two bytes every gzip stream starts with (RFC 1952). No UTF-8 text starts with them (0x8b
+#: is a continuation byte, which cannot follow the one-byte character 0x1f), so telling gzip
+#: by them never takes a text for gzip.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip_name(path: str | Path) -> bool:
+    """True when `path`'s name ends in .gz, in any case (``X.GZ`` too): such a file is written
+    as gzip, and read as gzip even when its data do not say so (an error then, not text)."""
+    return Path(str(path)).suffix.lower() == ".gz"
+
+
+class _Replayed(_ClosesRaw, io.RawIOBase):
+    """The bytes read from a stream to sniff it, then the rest of the stream: a pipe (stdin, a
+    FIFO) cannot seek back to them.  Closing closes the stream when `close_raw` (not stdin)."""
+
+    def __init__(self, head: bytes, raw: IO[bytes], close_raw: bool) -> None:
+        super().__init__()
+        self._head = head
+        self._raw = raw
+        self._close_raw = close_raw
+
+    def readable(self) -> bool:
+        """Always True: a read-only stream."""
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        """Fill `buffer` with the sniffed bytes first, then from the stream (read1: a pipe is
+        not waited on for more than it has)."""
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n], self._head = self._head[:n], self._head[n:]
+            return n
+        read = getattr(self._raw, "read1", self._raw.read)
+        data = read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class _GzipReader(_ClosesRaw, gzip.GzipFile):
+    """A gzip reader of an open stream that closes it too when `close_raw` (GzipFile(fileobj=...)
+    leaves it open)."""
+
+    def __init__(self, raw: IO[bytes], close_raw: bool) -> None:
+        super().__init__(fileobj=raw, mode="rb")
+        self._raw = raw
+        self._close_raw = close_raw
+
+
+def _sniff(raw: IO[bytes], close_raw: bool) -> tuple[bytes, IO[bytes]]:
+    """(the first bytes of `raw`, up to 2, and a stream reading all of `raw` from its start):
+    `raw` itself sought back when it can seek, else a replay of the bytes read (a pipe)."""
+    if raw.seekable():
+        start = raw.tell()
+        head = raw.read(len(GZIP_MAGIC))
+        raw.seek(start)
+        return head, raw
+    head = b""
+    while len(head) < len(GZIP_MAGIC) and (more := raw.read(len(GZIP_MAGIC) - len(head))):
+        head += more
+    return head, io.BufferedReader(_Replayed(head, raw, close_raw))
+
+
+def gunzipped(raw: IO[bytes], name: str, *, close_raw: bool = True) -> IO[bytes]:
+    """The bytes of `raw` (a file or a stream such as stdin's), through gzip when they start
+    with :data:`GZIP_MAGIC` or `name` ends in .gz (:func:`is_gzip_name`).
+
+    Why the data and not the name alone: ``X.GZ``, a gzip file named ``X.txt`` and ``cat X.gz |
+    paralign ...`` were read as text, a confusing "not UTF-8 (byte 0x8b)".  Line numbers of
+    errors are the decompressed text's.  `close_raw`: closing the result closes `raw` (False
+    for stdin).  InputFileError naming `name` when the first bytes cannot be read.
+    """
     try:
-        return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # type: ignore[return-value]
+        head, stream = _sniff(raw, close_raw)
+    except READ_ERRORS as exc:
+        if close_raw:
+            raw.close()
+        raise input_file_error(exc, name) from exc
+    if head.startswith(GZIP_MAGIC) or is_gzip_name(name):
+        return _GzipReader(stream, close_raw)  # type: ignore[return-value]
+    return stream
+
+
+def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
+    """Open a file for reading bytes, through gzip when its data are gzip (or its name ends in
+    .gz: :func:`gunzipped`); InputFileError naming it (`name`, else the path) when it cannot be
+    opened. Readers that decode line by line themselves use this; errors met while reading go
+    through :func:`input_file_error`."""
+    path = Path(path)
+    shown = str(path) if name is None else name
+    try:
+        raw = open(path, "rb")  # noqa: SIM115 - closed with what gunzipped returns
     except OSError as exc:
-        raise input_file_error(exc, str(path) if name is None else name) from exc
+        raise input_file_error(exc, shown) from exc
+    return gunzipped(raw, shown)
 
 
 def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[str]:
-    """Open a UTF-8 text file, through gzip when the name ends in .gz.
+    """Open a UTF-8 text file; reading goes through gzip when the data are gzip or the name
+    ends in .gz (:func:`gunzipped`), writing when the name ends in .gz.
 
     Reading gives a Utf8LineReader, so every failure is a ParalignError naming the file:
     InputFileError (missing, a directory, unreadable, not gzip) or FormatError naming the line

@@ -342,3 +342,19 @@ def test_evaluate_paraphrase_names_a_pair_that_fails_by_file_and_line(tmp_path: 
     (failure,) = json.loads(out)["failures"]
     assert (failure["split"], failure["index"], failure["file"], failure["line"]) == ("train", 2, str(second), 3)
     assert f"{second}:3: train pair: annotation failed: ValueError: [E088]" in err
+
+
+def test_gzip_on_stdin_is_read_as_its_text(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """`cat pairs.tsv.gz | paralign align` failed with 'not UTF-8 (byte 0x8b...)' on line 1; the
+    data are sniffed, and a bad line is named by its line in the decompressed text."""
+    pairs = b"A cat sat .\tA cat sat .\nPrices rose .\tPrices went up .\n"
+    _stdin(monkeypatch, gzip.compress(pairs))
+    assert main(["align", "-", "--similarity", "none"]) == 0
+    gz_out = capsys.readouterr().out
+    _stdin(monkeypatch, pairs)
+    assert main(["align", "-", "--similarity", "none"]) == 0
+    assert capsys.readouterr().out == gz_out and len(gz_out.splitlines()) == 2
+    _stdin(monkeypatch, gzip.compress(pairs + b"caf\xe9\tbar\n"))
+    assert main(["similarity", "--aligner", "exact", "--encoding-errors", "strict"]) == 1
+    assert capsys.readouterr().err == ("paralign similarity: error: <stdin>:3: not UTF-8 (byte 0xe9 at column 4); "
+                                       "re-encode the file\n")

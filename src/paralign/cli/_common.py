@@ -143,20 +143,22 @@ def input_name(path: str | Path | None) -> str:
 
 @contextmanager
 def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]]:
-    """Open a UTF-8 input file ('-', None or /dev/stdin: stdin); gzip when the name ends in .gz.
+    """Open a UTF-8 input file ('-', None or /dev/stdin: stdin); through gzip when the data are
+    gzip (stdin too: ``cat X.gz | paralign ...``) or the name ends in .gz (`paralign.textio.gunzipped`).
 
     Errors are ParalignErrors naming the file (STDIN_NAME for stdin), with the line number of
     a byte that is not UTF-8 (see `paralign.textio.open_text`); `errors` is what such a line
     does (`paralign.textio.ENCODING_ERRORS`; with ``skip``, see `undecodable_lines`).
     """
-    from ..textio import Utf8LineReader, open_text
+    from ..textio import Utf8LineReader, gunzipped, open_text
 
     if is_stdin(path):  # '/dev/stdin' too: decoded and named as '-' is
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is None:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
             yield sys.stdin
             return
-        with Utf8LineReader(buffer, STDIN_NAME, close_raw=False, errors=errors) as handle:
+        stream = gunzipped(buffer, STDIN_NAME, close_raw=False)
+        with Utf8LineReader(stream, STDIN_NAME, close_raw=stream is not buffer, errors=errors) as handle:
             yield handle
         return
     with open_text(str(path), errors=errors) as handle:
