@@ -133,3 +133,16 @@ def test_gzip_on_a_stream_that_cannot_seek(tmp_path: Path) -> None:
         list(handle)
     with pytest.raises(OSError):
         os.fstat(read)  # closed with the reader
+
+
+@pytest.mark.parametrize("data", [b"caf\xe9", b"ok\ncaf\xe9", b"ok\r\ncaf\xe9 \xff"])
+def test_a_last_line_without_newline_that_is_not_utf8_is_kept_in_skip_mode(tmp_path: Path, data: bytes) -> None:
+    """With errors="skip" a bad last line with no newline after it vanished (decoded as "", which is
+    no line): a batch gave no output line for it and counted nothing bad (a gzip file read as text
+    gave empty output and exit 0). It is an empty line recorded in bad_lines, as any other bad line."""
+    path = tmp_path / "x.txt"
+    path.write_bytes(data)
+    with open_text(path, errors="skip") as handle:
+        lines = list(handle)
+        assert lines[-1] == "\n" and len(lines) == data.count(b"\n") + 1
+        assert list(handle.bad_lines) == [len(lines)]

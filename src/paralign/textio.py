@@ -211,7 +211,8 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
     def _decode_per_line(self, data: bytes) -> str:
         """Decode line by line (CR, LF and CRLF are never inside a UTF-8 character): a line that
         is not UTF-8 is decoded with U+FFFD (``replace``) or read as an empty line and recorded
-        in :attr:`bad_lines` (``skip``), so the other lines of the block are kept."""
+        in :attr:`bad_lines` (``skip``), so the other lines of the block are kept.  A skipped
+        last line with no newline after it (the file's end) gets one: "" would be no line at all."""
         lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
         out = []
         for k, line in enumerate(lines):
@@ -223,7 +224,7 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
                 else:
                     number, reason = _bad_byte(line, exc, self._lines_done + 1 + k)
                     self.bad_lines[number] = reason
-                    out.append("")
+                    out.append("\n" if k == len(lines) - 1 else "")
         return "\n".join(out)
 
     def _fill(self) -> bool:
