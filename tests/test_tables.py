@@ -219,3 +219,14 @@ def test_a_tables_threshold_is_kept_whatever_its_format(tmp_path, name) -> None:
     assert load_source(f"{path}:0.5").threshold == 0.5
     assert load_source(str(path)).threshold is None
     assert source_signature(load_source(f"{path}:0.5")).startswith(f"{name}:0.5#")
+
+
+@pytest.mark.parametrize("name", ["t.TSV.GZ", "t.tsv.Gz"])
+def test_a_gz_name_in_any_case_writes_gzip(tmp_path, name) -> None:
+    """-o X.TSV.GZ wrote plain text under a gzip name, which the readers (asked for gzip by a .gz
+    name in any case) refuse; it writes gzip, as X.tsv.gz does."""
+    import gzip
+
+    path = _write(tmp_path / name)
+    assert gzip.decompress(path.read_bytes()).startswith(b"# phrase\t")
+    assert [row[:2] for row in iter_rows(path)] == [row[:2] for row in ROWS]

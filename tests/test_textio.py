@@ -146,3 +146,14 @@ def test_a_last_line_without_newline_that_is_not_utf8_is_kept_in_skip_mode(tmp_p
         lines = list(handle)
         assert lines[-1] == "\n" and len(lines) == data.count(b"\n") + 1
         assert list(handle.bad_lines) == [len(lines)]
+
+
+@pytest.mark.parametrize("name", ["out.TXT.GZ", "out.gZ"])
+def test_an_output_named_gz_in_any_case_is_gzip(tmp_path: Path, name: str) -> None:
+    """open_text(X.GZ, "wt") (behind every -o) wrote plain text, which reading X.GZ refuses:
+    a .gz name in any case asks for gzip both ways."""
+    with open_text(tmp_path / name, "wt") as handle:
+        handle.write("naïve\n")
+    assert gzip.decompress((tmp_path / name).read_bytes()) == "naïve\n".encode()
+    with open_text(tmp_path / name) as handle:
+        assert list(handle) == ["naïve\n"]

@@ -1,4 +1,4 @@
-"""Paraphrase table files: Parquet or TSV (gzip by name), written atomically, read alike.
+"""Paraphrase table files: Parquet or TSV (written gzip when named .gz in any case), written atomically, read alike.
 
 A table is rows of ``phrase, paraphrase, probability`` and more columns (pivot tables:
 ``pivots, support``; monolingual tables: ``count, phrase_count``).  The pipelines write
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigurationError, FormatError, check_texts, counted
-from .textio import open_text, require_file, strip_bom, without_bom
+from .textio import is_gzip_name, open_text, require_file, strip_bom, without_bom
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
     import pyarrow as pa
@@ -100,7 +100,7 @@ class TableWriter:
         self._tmp = self._atomic.__enter__()
         encoded = json.dumps(metadata or {}, sort_keys=True)
         self.schema = schema.with_metadata({METADATA_KEY: encoded.encode()})
-        self.gzip = self.path.suffix == ".gz"
+        self.gzip = is_gzip_name(self.path)
         if is_parquet(self.path):
             import pyarrow.parquet as pq
 

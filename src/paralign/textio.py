@@ -425,7 +425,7 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
     if "r" not in mode:
         if mode.replace("t", "") == "w" and (real := _atomic_target(path)) is not None:
             return AtomicTextWriter(real)
-        if path.suffix == ".gz":
+        if is_gzip_name(path):
             return io.TextIOWrapper(gzip.open(path, mode.replace("t", "")), encoding="utf-8")  # type: ignore[arg-type]
         return open(path, mode, encoding="utf-8")
     _check_encoding_errors(errors)  # before the file is opened
@@ -461,7 +461,7 @@ def _new_file_mode(path: Path) -> int:
 
 class AtomicTextWriter(io.TextIOWrapper):
     """A UTF-8 text file written under a temporary name beside `path` (gzip when the name ends
-    in .gz) and renamed onto `path` when closed, so no reader ever sees half an output.
+    in .gz, in any case: :func:`is_gzip_name`) and renamed onto `path` when closed, so no reader ever sees half an output.
 
     Why: a command that fails (or is interrupted) half-way must not leave a truncated output
     that looks like a result, nor destroy the previous one. Leaving a ``with`` block through an
@@ -482,7 +482,7 @@ class AtomicTextWriter(io.TextIOWrapper):
             self._tmp.unlink(missing_ok=True)
             raise
         buffer: IO[bytes] = self._file
-        if self.target.suffix == ".gz":
+        if is_gzip_name(self.target):
             buffer = gzip.GzipFile(filename=self.target.name[:-3], fileobj=self._file, mode="wb")  # type: ignore[assignment]
         super().__init__(buffer, encoding="utf-8")  # type: ignore[arg-type]
 

@@ -358,3 +358,20 @@ def test_gzip_on_stdin_is_read_as_its_text(monkeypatch: pytest.MonkeyPatch, caps
     assert main(["similarity", "--aligner", "exact", "--encoding-errors", "strict"]) == 1
     assert capsys.readouterr().err == ("paralign similarity: error: <stdin>:3: not UTF-8 (byte 0xe9 at column 4); "
                                        "re-encode the file\n")
+
+
+def test_pivot_output_named_gz_in_any_case_is_one_gzip_table(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """pivot -o X.TSV.GZ wrote its parts as plain text (the name was compared to '.gz'); they
+    are gzip members as with X.tsv.gz, so the table reads back."""
+    from paralign.tables import iter_rows
+
+    english, foreign = tmp_path / "en.txt", tmp_path / "de.txt"
+    english.write_text("the car is small\nthe automobile is small\nthe house is red\n", encoding="utf-8")
+    foreign.write_text("das auto ist klein\ndas auto ist klein\ndas haus ist rot\n", encoding="utf-8")
+    links = tmp_path / "links.txt"
+    links.write_text("0-0 1-1 2-2 3-3\n" * 3, encoding="utf-8")
+    out = tmp_path / "t.TSV.GZ"
+    assert main(["pivot", "--english", str(english), "--foreign", str(foreign), "--alignment", str(links),
+                 "--chunk-size", "1", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert ("car", "automobile") in {row[:2] for row in iter_rows(out)}
