@@ -157,3 +157,29 @@ def test_an_output_named_gz_in_any_case_is_gzip(tmp_path: Path, name: str) -> No
     assert gzip.decompress((tmp_path / name).read_bytes()) == "naïve\n".encode()
     with open_text(tmp_path / name) as handle:
         assert list(handle) == ["naïve\n"]
+
+
+@pytest.mark.parametrize(("encoding", "mark"), [("utf-16", "ff fe"), ("utf-16-be", "fe ff"), ("utf-32", "ff fe 00 00")])
+def test_utf16_and_utf32_text_is_one_error_naming_the_encoding(tmp_path: Path, encoding: str, mark: str) -> None:
+    """UTF-16 text (a Windows editor's "Unicode") read as UTF-8 gave a bad line 1, then lines
+    with a NUL between characters, which are valid UTF-8: batches took them as sentences and
+    two files' line counts differed ('\\n' then NUL makes extra lines). It is one FormatError at
+    line 1 saying what the encoding is, in every errors mode and through the binary readers."""
+    from paralign.corpora.parallel import count_lines
+    from paralign.textio import open_binary
+
+    text = "one\nnaïve two\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    path = tmp_path / "x.txt"
+    for payload in (data, gzip.compress(data)):
+        path.write_bytes(payload)
+        for errors in ("strict", "skip", "replace"):
+            with pytest.raises(FormatError, match=rf"x\.txt:1: UTF-{encoding[4:6]} text \(byte-order mark {mark}\), "
+                               r"not UTF-8; re-encode the file"), open_text(path, errors=errors) as handle:
+                list(handle)
+        with pytest.raises(FormatError, match=r"x\.txt:1: UTF-"):
+            count_lines(path)
+        with pytest.raises(FormatError, match=r"x\.txt:1: UTF-"):
+            open_binary(path)

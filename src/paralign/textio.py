@@ -395,18 +395,62 @@ def gunzipped(raw: IO[bytes], name: str, *, close_raw: bool = True) -> IO[bytes]
     return stream
 
 
+#: Byte-order marks of the encodings a text file is in when it is not UTF-8 (a Windows editor's
+#: "Unicode" is UTF-16LE with its mark), longest first: read as UTF-8 the first line is bad and
+#: the others are text with a NUL between characters (valid UTF-8), garbage a batch took as
+#: sentences, and whose extra lines ('\n' then NUL) made two files' line counts differ.
+OTHER_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def _other_encoding(stream: IO[bytes], name: str) -> FormatError | None:
+    """The FormatError (line 1) for a stream that starts with the byte-order mark of UTF-16 or
+    UTF-32 (:data:`OTHER_BOMS`), else None; reads nothing (peeks)."""
+    if hasattr(stream, "peek"):
+        head = stream.peek(4)[:4]
+    else:  # a seekable stream without peek (io.BytesIO): gunzipped buffers the others
+        start = stream.tell()
+        head = stream.read(4)
+        stream.seek(start)
+    for mark, encoding in OTHER_BOMS:
+        if head.startswith(mark):
+            return FormatError(f"{encoding} text (byte-order mark {mark.hex(' ')}), not UTF-8; re-encode the file "
+                               f"(iconv -f {encoding} -t UTF-8)", source=name, line=1)
+    return None
+
+
+def input_bytes(raw: IO[bytes], name: str, *, close_raw: bool = True) -> IO[bytes]:
+    """The bytes of an input (a file, or stdin's), decompressed when gzip (:func:`gunzipped`),
+    after checking it is not UTF-16 or UTF-32 text: a FormatError naming `name` at line 1 for
+    the whole input, whatever the encoding-errors mode, as every one of its lines is wrong.
+    InputFileError when the first bytes cannot be read (broken gzip...)."""
+    stream = gunzipped(raw, name, close_raw=close_raw)
+    try:
+        with reading(name):
+            error = _other_encoding(stream, name)
+    except BaseException:
+        if close_raw:
+            stream.close()
+        raise
+    if error is not None:
+        if close_raw:
+            stream.close()
+        raise error
+    return stream
+
+
 def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
     """Open a file for reading bytes, through gzip when its data are gzip (or its name ends in
-    .gz: :func:`gunzipped`); InputFileError naming it (`name`, else the path) when it cannot be
-    opened. Readers that decode line by line themselves use this; errors met while reading go
+    .gz), UTF-16 and UTF-32 text refused (:func:`input_bytes`); InputFileError naming it
+    (`name`, else the path) when it cannot be opened. Readers that decode line by line themselves use this; errors met while reading go
     through :func:`input_file_error`."""
     path = Path(path)
     shown = str(path) if name is None else name
     try:
-        raw = open(path, "rb")  # noqa: SIM115 - closed with what gunzipped returns
+        raw = open(path, "rb")  # noqa: SIM115 - closed with what input_bytes returns
     except OSError as exc:
         raise input_file_error(exc, shown) from exc
-    return gunzipped(raw, shown)
+    return input_bytes(raw, shown)
 
 
 def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[str]:

@@ -375,3 +375,12 @@ def test_pivot_output_named_gz_in_any_case_is_one_gzip_table(tmp_path: Path, cap
                  "--chunk-size", "1", "-o", str(out)]) == 0
     capsys.readouterr()
     assert ("car", "automobile") in {row[:2] for row in iter_rows(out)}
+
+
+def test_utf16_on_stdin_is_one_error_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """align read UTF-16 pairs as a bad line 1 and then NUL-interleaved 'sentences' (exit 0)."""
+    _stdin(monkeypatch, "A cat .\tA cat .\nDogs run .\tDogs ran .\n".encode("utf-16"))
+    assert main(["align", "-", "--similarity", "none"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("paralign align: error: <stdin>:1: UTF-16 text (byte-order mark ff fe), not UTF-8; "
+                                 "re-encode the file (iconv -f UTF-16 -t UTF-8)\n")

@@ -144,20 +144,21 @@ def input_name(path: str | Path | None) -> str:
 @contextmanager
 def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]]:
     """Open a UTF-8 input file ('-', None or /dev/stdin: stdin); through gzip when the data are
-    gzip (stdin too: ``cat X.gz | paralign ...``) or the name ends in .gz (`paralign.textio.gunzipped`).
+    gzip (stdin too: ``cat X.gz | paralign ...``) or the name ends in .gz; UTF-16 or UTF-32 text
+    is one FormatError (`paralign.textio.input_bytes`).
 
     Errors are ParalignErrors naming the file (STDIN_NAME for stdin), with the line number of
     a byte that is not UTF-8 (see `paralign.textio.open_text`); `errors` is what such a line
     does (`paralign.textio.ENCODING_ERRORS`; with ``skip``, see `undecodable_lines`).
     """
-    from ..textio import Utf8LineReader, gunzipped, open_text
+    from ..textio import Utf8LineReader, input_bytes, open_text
 
     if is_stdin(path):  # '/dev/stdin' too: decoded and named as '-' is
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is None:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
             yield sys.stdin
             return
-        stream = gunzipped(buffer, STDIN_NAME, close_raw=False)
+        stream = input_bytes(buffer, STDIN_NAME, close_raw=False)
         with Utf8LineReader(stream, STDIN_NAME, close_raw=stream is not buffer, errors=errors) as handle:
             yield handle
         return
