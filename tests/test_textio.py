@@ -183,3 +183,22 @@ def test_utf16_and_utf32_text_is_one_error_naming_the_encoding(tmp_path: Path, e
             count_lines(path)
         with pytest.raises(FormatError, match=r"x\.txt:1: UTF-"):
             open_binary(path)
+
+
+def test_a_nul_byte_is_a_bad_byte_in_each_mode(tmp_path: Path) -> None:
+    """A NUL is valid UTF-8, so a line holding one was read as text: a batch aligned it, a
+    reader of sentences kept it, while JSON and Pharaoh readers reported the same line bad. It
+    is a bad byte as one that is not UTF-8 is: an error naming file, line and column (strict),
+    U+FFFD (replace), an empty line in bad_lines (skip)."""
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"first\nsec\x00ond \xff\nlast\n")
+    with pytest.raises(FormatError, match=r"x\.txt:2: a NUL byte \(0x00 at column 4\): binary data, not text"):
+        list(open_text(path))
+    with open_text(path, errors="replace") as handle:
+        assert list(handle) == ["first\n", "sec\ufffdond \ufffd\n", "last\n"]
+    with open_text(path, errors="skip") as handle:
+        assert list(handle) == ["first\n", "\n", "last\n"]
+        assert handle.bad_lines == {2: "a NUL byte (0x00 at column 4): binary data, not text"}
+    path.write_bytes(b"ok\nbad \xff then \x00\n")  # the first bad byte is named
+    with pytest.raises(FormatError, match=r"x\.txt:2: not UTF-8 \(byte 0xff at column 5\)"):
+        list(open_text(path))

@@ -46,18 +46,27 @@ def input_file_error(exc: BaseException, name: str) -> InputFileError:
     return InputFileError(reason, source=name, errno=number)
 
 
-def _bad_byte(data: bytes, exc: UnicodeDecodeError, first_line: int) -> tuple[int, str]:
-    """(line number, reason) of a bad byte in `data`, whose first line is number `first_line`."""
-    head = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+def _decoded(data: bytes) -> tuple[str | None, int]:
+    """(`data` decoded as UTF-8, or None when it is not; index of its first byte that is no
+    text, or -1): a byte that is not UTF-8, or a NUL, which is valid UTF-8 but no text holds
+    (binary data; a C tool such as eflomal reads it as the end of its string)."""
+    try:
+        return data.decode("utf-8"), data.find(b"\x00")
+    except UnicodeDecodeError as exc:
+        nul = data.find(b"\x00", 0, exc.start)
+        return None, exc.start if nul < 0 else nul
+
+
+def _bad_byte(data: bytes, index: int, first_line: int) -> tuple[int, str]:
+    """(line number, reason) of the bad byte `data[index]` (not UTF-8, or a NUL), whose first
+    line is number `first_line`."""
+    head = data[:index].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     column = len(head) - head.rfind(b"\n")
-    reason = f"not UTF-8 (byte {data[exc.start]:#04x} at column {column}); re-encode the file"
+    if data[index] == 0:
+        reason = f"a NUL byte (0x00 at column {column}): binary data, not text"
+    else:
+        reason = f"not UTF-8 (byte {data[index]:#04x} at column {column}); re-encode the file"
     return first_line + head.count(b"\n"), reason
-
-
-def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int, name: str) -> FormatError:
-    """FormatError for a bad byte in `data`, whose first line is number `first_line` of `name`."""
-    line, reason = _bad_byte(data, exc, first_line)
-    return FormatError(reason, source=name, line=line)
 
 
 #: The byte-order mark some editors write at the start of a UTF-8 file: never part of its text.
@@ -196,12 +205,13 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
 
     def _decode(self, data: bytes) -> tuple[str, int]:
         """Decode whole lines (universal newlines), advance the line count; (text, newlines)."""
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
+        text, fault = _decoded(data)
+        if fault >= 0:
             if self._errors == "strict":
-                raise _not_utf8(data, exc, self._lines_done + 1, self.name) from None
+                line, reason = _bad_byte(data, fault, self._lines_done + 1)
+                raise FormatError(reason, source=self.name, line=line)
             text = self._decode_per_line(data)
+        assert text is not None
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         newlines = text.count("\n")
@@ -210,21 +220,22 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
 
     def _decode_per_line(self, data: bytes) -> str:
         """Decode line by line (CR, LF and CRLF are never inside a UTF-8 character): a line that
-        is not UTF-8 is decoded with U+FFFD (``replace``) or read as an empty line and recorded
-        in :attr:`bad_lines` (``skip``), so the other lines of the block are kept.  A skipped
-        last line with no newline after it (the file's end) gets one: "" would be no line at all."""
+        is not UTF-8 or holds a NUL is decoded with U+FFFD for each bad byte (``replace``) or
+        read as an empty line and recorded in :attr:`bad_lines` (``skip``), so the other lines
+        of the block are kept.  A skipped last line with no newline after it (the file's end)
+        gets one: "" would be no line at all."""
         lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
         out = []
         for k, line in enumerate(lines):
-            try:
-                out.append(line.decode("utf-8"))
-            except UnicodeDecodeError as exc:
-                if self._errors == "replace":
-                    out.append(line.decode("utf-8", "replace"))
-                else:
-                    number, reason = _bad_byte(line, exc, self._lines_done + 1 + k)
-                    self.bad_lines[number] = reason
-                    out.append("\n" if k == len(lines) - 1 else "")
+            text, fault = _decoded(line)
+            if fault < 0 and text is not None:
+                out.append(text)
+            elif self._errors == "replace":
+                out.append(line.decode("utf-8", "replace").replace("\x00", "\ufffd"))
+            else:
+                number, reason = _bad_byte(line, fault, self._lines_done + 1 + k)
+                self.bad_lines[number] = reason
+                out.append("\n" if k == len(lines) - 1 else "")
         return "\n".join(out)
 
     def _fill(self) -> bool:

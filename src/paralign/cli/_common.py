@@ -179,7 +179,7 @@ def add_encoding_errors(parser: argparse.ArgumentParser) -> None:
     from ..textio import ENCODING_ERRORS
 
     parser.add_argument("--encoding-errors", choices=ENCODING_ERRORS, default="skip",
-                        help="a line that is not UTF-8: skip (report it in its place, go on; "
+                        help="a line that is not UTF-8 text (or holds a NUL byte): skip (report it in its place, go on; "
                         "default), replace (decode with U+FFFD) or strict (stop)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when any input line is bad (default: only when every line is)")
