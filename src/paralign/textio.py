@@ -46,7 +46,7 @@ def input_file_error(exc: BaseException, name: str) -> InputFileError:
     return InputFileError(reason, source=name, errno=number)
 
 
-def _decoded(data: bytes) -> tuple[str | None, int]:
+def decoded(data: bytes) -> tuple[str | None, int]:
     """(`data` decoded as UTF-8, or None when it is not; index of its first byte that is no
     text, or -1): a byte that is not UTF-8, or a NUL, which is valid UTF-8 but no text holds
     (binary data; a C tool such as eflomal reads it as the end of its string)."""
@@ -57,9 +57,10 @@ def _decoded(data: bytes) -> tuple[str | None, int]:
         return None, exc.start if nul < 0 else nul
 
 
-def _bad_byte(data: bytes, index: int, first_line: int) -> tuple[int, str]:
-    """(line number, reason) of the bad byte `data[index]` (not UTF-8, or a NUL), whose first
-    line is number `first_line`."""
+def bad_byte(data: bytes, index: int, first_line: int = 1) -> tuple[int, str]:
+    """(line number, reason) of the bad byte `data[index]` (not UTF-8, or a NUL: see
+    :func:`decoded`), whose first line is number `first_line`: the one message every reader
+    gives for it (byte and column)."""
     head = data[:index].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     column = len(head) - head.rfind(b"\n")
     if data[index] == 0:
@@ -205,10 +206,10 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
 
     def _decode(self, data: bytes) -> tuple[str, int]:
         """Decode whole lines (universal newlines), advance the line count; (text, newlines)."""
-        text, fault = _decoded(data)
+        text, fault = decoded(data)
         if fault >= 0:
             if self._errors == "strict":
-                line, reason = _bad_byte(data, fault, self._lines_done + 1)
+                line, reason = bad_byte(data, fault, self._lines_done + 1)
                 raise FormatError(reason, source=self.name, line=line)
             text = self._decode_per_line(data)
         assert text is not None
@@ -227,13 +228,13 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
         lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
         out = []
         for k, line in enumerate(lines):
-            text, fault = _decoded(line)
+            text, fault = decoded(line)
             if fault < 0 and text is not None:
                 out.append(text)
             elif self._errors == "replace":
                 out.append(line.decode("utf-8", "replace").replace("\x00", "\ufffd"))
             else:
-                number, reason = _bad_byte(line, fault, self._lines_done + 1 + k)
+                number, reason = bad_byte(line, fault, self._lines_done + 1 + k)
                 self.bad_lines[number] = reason
                 out.append("\n" if k == len(lines) - 1 else "")
         return "\n".join(out)
