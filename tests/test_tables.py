@@ -230,3 +230,23 @@ def test_a_gz_name_in_any_case_writes_gzip(tmp_path, name) -> None:
     path = _write(tmp_path / name)
     assert gzip.decompress(path.read_bytes()).startswith(b"# phrase\t")
     assert [row[:2] for row in iter_rows(path)] == [row[:2] for row in ROWS]
+
+
+def test_a_parquet_table_without_read_permission_is_the_error_a_tsv_table_gives(tmp_path, monkeypatch) -> None:
+    """pyarrow's PermissionError became 'not a Parquet table ([Errno 13] ... Permission denied)',
+    a data error (exit 1), where a TSV table without read permission is 'permission denied', a
+    usage error (exit 2). (Simulated: the tests may run as root, who reads any file.)"""
+    import errno
+
+    from paralign import tables
+    from paralign.errors import InputFileError
+
+    path = _write(tmp_path / "t.parquet")
+
+    def denied(name, stamp):
+        raise PermissionError(errno.EACCES, f"Failed to open local file '{name}'. Detail: [errno 13] Permission denied")
+
+    monkeypatch.setattr(tables, "_parquet_file", denied)
+    with pytest.raises(InputFileError) as info:
+        list(iter_rows(path))
+    assert str(info.value) == f"{path}: permission denied" and info.value.cannot_open

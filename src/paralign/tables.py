@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigurationError, FormatError, check_texts, counted
-from .textio import is_gzip_name, open_text, require_file, strip_bom, without_bom
+from .errors import OPEN_REASONS, ConfigurationError, FormatError, check_texts, counted
+from .textio import input_file_error, is_gzip_name, open_text, require_file, strip_bom, without_bom
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
     import pyarrow as pa
@@ -164,7 +164,11 @@ def _open_parquet(path: str | Path) -> Any:
     stat = os.stat(path)
     try:
         return _parquet_file(str(Path(path).resolve()), (stat.st_ino, stat.st_mtime_ns, stat.st_size))
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        if exc.errno in OPEN_REASONS:  # the path's fault (no permission...), as for a TSV table: exit 2
+            raise input_file_error(exc, str(path)) from exc
+        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
+    except ValueError as exc:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
