@@ -11,11 +11,12 @@ from itertools import islice
 from .._moved import moved_names
 from ..aligners.registry import ALIGNER_NAMES, aligner_label, get_aligner
 from ..corpora.sentence_pairs import read_sentence_pairs
-from ..errors import FormatError, InputFileError, invalid_json
+from ..errors import FormatError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
 from ..similarity.model import TrainedClassifier
 from ..similarity.signature import similarity_signature
+from ..textio import open_text, strip_bom
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -66,11 +67,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _trained(path: str) -> TrainedClassifier:
     """The classifier saved in an evaluate-paraphrase JSON report, or the hybrid signal saved in
     an evaluate-sts report (no threshold: NaN, so no pair is labelled)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            report = json.load(handle)
-    except OSError as exc:
-        raise InputFileError(f"cannot read the model report ({exc.strerror})", source=path, errno=exc.errno) from exc
+    try:  # open_text: errors name the file (and line), as every input's do; gzip and a BOM read
+        with open_text(path) as handle:
+            report = json.loads(strip_bom(handle.read()))
     except json.JSONDecodeError as exc:
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
