@@ -202,3 +202,22 @@ def test_a_nul_byte_is_a_bad_byte_in_each_mode(tmp_path: Path) -> None:
     path.write_bytes(b"ok\nbad \xff then \x00\n")  # the first bad byte is named
     with pytest.raises(FormatError, match=r"x\.txt:2: not UTF-8 \(byte 0xff at column 5\)"):
         list(open_text(path))
+
+
+def test_pivot_reads_a_gzip_corpus_itself_whatever_its_name(tmp_path: Path) -> None:
+    """pivot asked the workers to seek to byte offsets in a gzip corpus named X.en or X.EN.GZ
+    (it looked for a name ending in '.gz'): right, as gzip is read by its data, but each
+    worker decompressed the file from its start to reach its chunk. It reads them itself, as
+    it does X.en.gz."""
+    from paralign.pivot_input import read_on_workers
+    from paralign.textio import is_gzip_file
+
+    plain, links = tmp_path / "c.en", tmp_path / "links.txt"
+    plain.write_text("a b\n", encoding="utf-8")
+    links.write_text("0-0\n", encoding="utf-8")
+    packed, upper = tmp_path / "packed.en", tmp_path / "c.EN.GZ"
+    packed.write_bytes(gzip.compress(b"a b\n"))
+    upper.write_bytes(gzip.compress(b"a b\n"))
+    assert read_on_workers((plain, plain), links)
+    assert not read_on_workers((packed, plain), links) and not read_on_workers((plain, upper), links)
+    assert [is_gzip_file(p) for p in (plain, packed, upper, tmp_path / "missing")] == [False, True, True, False]

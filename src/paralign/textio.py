@@ -336,6 +336,20 @@ def is_gzip_name(path: str | Path) -> bool:
     return Path(str(path)).suffix.lower() == ".gz"
 
 
+def is_gzip_file(path: str | Path) -> bool:
+    """True when the file at `path` is read through gzip (:func:`gunzipped`): its name ends in
+    .gz in any case, or its data start with :data:`GZIP_MAGIC`. False when it cannot be read
+    (the reader that opens it names the fault). For code that must know before reading, such
+    as whether a worker can seek to a byte offset in it."""
+    if is_gzip_name(path):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+    except OSError:
+        return False
+
+
 class _Replayed(_ClosesRaw, io.RawIOBase):
     """The bytes read from a stream to sniff it, then the rest of the stream: a pipe (stdin, a
     FIFO) cannot seek back to them.  Closing closes the stream when `close_raw` (not stdin)."""
