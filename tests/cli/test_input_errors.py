@@ -384,3 +384,11 @@ def test_utf16_on_stdin_is_one_error_line(monkeypatch: pytest.MonkeyPatch, capsy
     out, err = capsys.readouterr()
     assert out == "" and err == ("paralign align: error: <stdin>:1: UTF-16 text (byte-order mark ff fe), not UTF-8; "
                                  "re-encode the file (iconv -f UTF-16 -t UTF-8)\n")
+
+
+def test_align_numbers_svg_files_before_a_gz_suffix_in_any_case() -> None:
+    """align --format svg -o out.svg.GZ named pair 3's picture out.svg-3.GZ (a gzip file whose
+    name no longer ends in .svg.gz); a .gz in any case is gzip, as -o X.GZ is written."""
+    from paralign.cli.align import numbered
+
+    assert numbered("out.svg.GZ", 3) == "out-3.svg.GZ" and numbered("out.svg.gz", 3) == "out-3.svg.gz"
