@@ -250,3 +250,26 @@ def test_a_parquet_table_without_read_permission_is_the_error_a_tsv_table_gives(
     with pytest.raises(InputFileError) as info:
         list(iter_rows(path))
     assert str(info.value) == f"{path}: permission denied" and info.value.cannot_open
+
+
+def test_a_parquet_table_is_told_by_its_data_whatever_its_name(tmp_path, monkeypatch, capsys) -> None:
+    """A Parquet table renamed X.tsv (or given on stdin, copied to a file named 'stdin') was read
+    as TSV and refused at line 1 ('a NUL byte' or 'not UTF-8'); it is read as Parquet, as gzip is
+    told by its data. A TSV table stays TSV, and the name still decides what is written."""
+    import io
+    import sys
+
+    from paralign.cli import main
+
+    renamed = tmp_path / "table.tsv"
+    _write(tmp_path / "t.parquet").rename(renamed)
+    assert [row[:3] for row in iter_rows(renamed)] == [row[:3] for row in ROWS]
+    assert read_metadata(renamed) == {"kind": "test"}
+    assert lookup(renamed, ["big"])["big"][0]["paraphrase"] == "large"
+    assert load_source(f"{renamed}:0.5").paraphrases("big") == {"large": 0.7}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(renamed.read_bytes()), encoding="utf-8"))
+    assert main(["paraphrases", "big", "--table", "-"]) == 0
+    assert "large" in capsys.readouterr().out
+    from paralign.tables import is_parquet, is_parquet_file
+
+    assert not is_parquet_file(_write(tmp_path / "t.tsv")) and not is_parquet(renamed)
