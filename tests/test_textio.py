@@ -221,3 +221,26 @@ def test_pivot_reads_a_gzip_corpus_itself_whatever_its_name(tmp_path: Path) -> N
     assert read_on_workers((plain, plain), links)
     assert not read_on_workers((packed, plain), links) and not read_on_workers((plain, upper), links)
     assert [is_gzip_file(p) for p in (plain, packed, upper, tmp_path / "missing")] == [False, True, True, False]
+
+
+def test_a_pipe_is_sniffed_without_waiting_for_more_than_its_first_byte(tmp_path: Path) -> None:
+    """A program that writes one empty line to paralign's stdin and waits for the answer (a
+    co-process) must get it: sniffing for gzip waited for a second byte before the first line
+    was read. Only a first byte 0x1f (gzip's) asks for the second."""
+    import os
+    import threading
+
+    from paralign.textio import Utf8LineReader, input_bytes
+
+    read, write = os.pipe()
+    os.write(write, b"\n")
+    got: list[str] = []
+    with open(read, "rb") as raw:
+        reader = threading.Thread(target=lambda: got.append(Utf8LineReader(input_bytes(raw, "<stdin>"), "<stdin>").readline()),
+                                  daemon=True)
+        reader.start()
+        reader.join(5)
+        answered = list(got)  # before the writer closes its end
+        os.close(write)
+        reader.join(5)
+    assert answered == ["\n"]

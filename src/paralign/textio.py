@@ -389,15 +389,16 @@ class _GzipReader(_ClosesRaw, gzip.GzipFile):
 
 def _sniff(raw: IO[bytes], close_raw: bool) -> tuple[bytes, IO[bytes]]:
     """(the first bytes of `raw`, up to 2, and a stream reading all of `raw` from its start):
-    `raw` itself sought back when it can seek, else a replay of the bytes read (a pipe)."""
+    `raw` itself sought back when it can seek, else a replay of the bytes read (a pipe, from
+    which a second byte is read only when the first is gzip's)."""
     if raw.seekable():
         start = raw.tell()
         head = raw.read(len(GZIP_MAGIC))
         raw.seek(start)
         return head, raw
-    head = b""
-    while len(head) < len(GZIP_MAGIC) and (more := raw.read(len(GZIP_MAGIC) - len(head))):
-        head += more
+    head = raw.read(1)  # a second byte only after gzip's first: a co-process may send one "\n" and wait
+    if head == GZIP_MAGIC[:1]:
+        head += raw.read(1)
     return head, io.BufferedReader(_Replayed(head, raw, close_raw))
 
 
