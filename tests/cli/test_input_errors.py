@@ -392,3 +392,21 @@ def test_align_numbers_svg_files_before_a_gz_suffix_in_any_case() -> None:
     from paralign.cli.align import numbered
 
     assert numbered("out.svg.GZ", 3) == "out-3.svg.GZ" and numbered("out.svg.gz", 3) == "out-3.svg.gz"
+
+
+@pytest.mark.parametrize("argv", [["align", "--similarity", "none"], ["lattice", "build"],
+                                  ["paraeval", "-r", "{ref}", "--resources", "none"],
+                                  ["evaluate-sts", "--data", "-", "--aligner", "exact"]])
+def test_stdin_closed_is_one_usage_error_line(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture) -> None:
+    """Run with stdin closed (`paralign align <&-`), Python's sys.stdin is None: every command
+    reading it stopped with a traceback ("'NoneType' object is not iterable"). It is one error
+    naming <stdin>, a usage error (exit 2) as a missing file is; the copy read_once makes too."""
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", None)
+    command = " ".join(argv[:2] if argv[0] == "lattice" else argv[:1])
+    assert main([arg.format(ref=ref) for arg in argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"paralign {command}: error: <stdin>: not open (the command was run with standard "
+                                 "input closed): give an input file\n")

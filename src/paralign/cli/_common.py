@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import math
 import os
@@ -154,7 +155,7 @@ def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]
     from ..textio import Utf8LineReader, input_bytes, open_text
 
     if is_stdin(path):  # '/dev/stdin' too: decoded and named as '-' is
-        buffer = getattr(sys.stdin, "buffer", None)
+        buffer = getattr(_stdin(), "buffer", None)
         if buffer is None:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
             yield sys.stdin
             return
@@ -164,6 +165,18 @@ def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]
         return
     with open_text(str(path), errors=errors) as handle:
         yield handle
+
+
+def _stdin() -> IO[str]:
+    """sys.stdin; InputFileError naming STDIN_NAME (a usage error) when the process has none:
+    run with stdin closed (``paralign align <&-``) it is None, which was a traceback
+    ("'NoneType' object is not iterable") in every command reading it."""
+    if sys.stdin is None:
+        from ..errors import InputFileError
+
+        raise InputFileError("not open (the command was run with standard input closed): give an input file",
+                             source=STDIN_NAME, errno=errno.EBADF)
+    return sys.stdin
 
 
 def undecodable_lines(handle: IO[str]) -> dict[int, str]:
@@ -227,6 +240,7 @@ def read_once(path: str | Path | None = None) -> Iterator[Path]:
     """
     stdin = is_stdin(path)
     name = STDIN_NAME if stdin else str(path)
+    source = _stdin() if stdin else None  # no stdin: its own error, before a copy is made
     with tempfile.TemporaryDirectory(prefix="paralign-") as tmp:
         copy = Path(tmp) / ("stdin" if stdin else Path(str(path)).name or "input")
         try:
@@ -234,10 +248,10 @@ def read_once(path: str | Path | None = None) -> Iterator[Path]:
                 if not stdin:
                     with open(str(path), "rb") as handle:
                         shutil.copyfileobj(handle, out)
-                elif (buffer := getattr(sys.stdin, "buffer", None)) is not None:
+                elif (buffer := getattr(source, "buffer", None)) is not None:
                     shutil.copyfileobj(buffer, out)
                 else:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
-                    out.write(sys.stdin.read().encode("utf-8"))
+                    out.write(source.read().encode("utf-8"))  # type: ignore[union-attr]
         except OSError as exc:
             from ..textio import input_file_error
 
