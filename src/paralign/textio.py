@@ -96,9 +96,9 @@ def _check_encoding_errors(errors: str) -> None:
         raise ConfigurationError(f"unknown encoding-errors mode {errors!r}: use one of {', '.join(ENCODING_ERRORS)}")
 
 
-#: What a line that is not UTF-8 does: stop with a FormatError naming it (``strict``), decode
-#: with U+FFFD (``replace``), or read as an empty line recorded in ``bad_lines`` (``skip``: a batch
-#: reports it in its place and goes on).
+#: What a line that is not UTF-8, or holds a NUL byte, does: stop with a FormatError naming it
+#: (``strict``), decode with U+FFFD (``replace``), or read as an empty line recorded in
+#: ``bad_lines`` (``skip``: a batch reports it in its place and goes on).
 ENCODING_ERRORS: tuple[str, ...] = ("strict", "replace", "skip")
 
 READ_ERRORS = (OSError, EOFError, zlib.error)  # gzip.BadGzipFile is an OSError
