@@ -219,3 +219,57 @@ def test_a_tables_threshold_is_kept_whatever_its_format(tmp_path, name) -> None:
     assert load_source(f"{path}:0.5").threshold == 0.5
     assert load_source(str(path)).threshold is None
     assert source_signature(load_source(f"{path}:0.5")).startswith(f"{name}:0.5#")
+
+
+@pytest.mark.parametrize("name", ["t.TSV.GZ", "t.tsv.Gz"])
+def test_a_gz_name_in_any_case_writes_gzip(tmp_path, name) -> None:
+    """-o X.TSV.GZ wrote plain text under a gzip name, which the readers (asked for gzip by a .gz
+    name in any case) refuse; it writes gzip, as X.tsv.gz does."""
+    import gzip
+
+    path = _write(tmp_path / name)
+    assert gzip.decompress(path.read_bytes()).startswith(b"# phrase\t")
+    assert [row[:2] for row in iter_rows(path)] == [row[:2] for row in ROWS]
+
+
+def test_a_parquet_table_without_read_permission_is_the_error_a_tsv_table_gives(tmp_path, monkeypatch) -> None:
+    """pyarrow's PermissionError became 'not a Parquet table ([Errno 13] ... Permission denied)',
+    a data error (exit 1), where a TSV table without read permission is 'permission denied', a
+    usage error (exit 2). (Simulated: the tests may run as root, who reads any file.)"""
+    import errno
+
+    from paralign import tables
+    from paralign.errors import InputFileError
+
+    path = _write(tmp_path / "t.parquet")
+
+    def denied(name, stamp):
+        raise PermissionError(errno.EACCES, f"Failed to open local file '{name}'. Detail: [errno 13] Permission denied")
+
+    monkeypatch.setattr(tables, "_parquet_file", denied)
+    with pytest.raises(InputFileError) as info:
+        list(iter_rows(path))
+    assert str(info.value) == f"{path}: permission denied" and info.value.cannot_open
+
+
+def test_a_parquet_table_is_told_by_its_data_whatever_its_name(tmp_path, monkeypatch, capsys) -> None:
+    """A Parquet table renamed X.tsv (or given on stdin, copied to a file named 'stdin') was read
+    as TSV and refused at line 1 ('a NUL byte' or 'not UTF-8'); it is read as Parquet, as gzip is
+    told by its data. A TSV table stays TSV, and the name still decides what is written."""
+    import io
+    import sys
+
+    from paralign.cli import main
+
+    renamed = tmp_path / "table.tsv"
+    _write(tmp_path / "t.parquet").rename(renamed)
+    assert [row[:3] for row in iter_rows(renamed)] == [row[:3] for row in ROWS]
+    assert read_metadata(renamed) == {"kind": "test"}
+    assert lookup(renamed, ["big"])["big"][0]["paraphrase"] == "large"
+    assert load_source(f"{renamed}:0.5").paraphrases("big") == {"large": 0.7}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(renamed.read_bytes()), encoding="utf-8"))
+    assert main(["paraphrases", "big", "--table", "-"]) == 0
+    assert "large" in capsys.readouterr().out
+    from paralign.tables import is_parquet, is_parquet_file
+
+    assert not is_parquet_file(_write(tmp_path / "t.tsv")) and not is_parquet(renamed)

@@ -73,3 +73,174 @@ def test_without_bom_drops_the_marks_starting_the_first_line_only() -> None:
     assert list(without_bom(["\ufeff\ufeffone\n", "\ufefftwo\n"])) == ["one\n", "\ufefftwo\n"]
     assert list(without_bom([])) == []
     assert strip_bom('\ufeff{"a": 1}') == '{"a": 1}' and strip_bom("a\ufeff") == "a\ufeff"
+
+
+@pytest.mark.parametrize("name", ["x.TSV.GZ", "x.Gz", "x.txt", "noname"])
+def test_gzip_is_told_by_its_data_whatever_the_name(tmp_path: Path, name: str) -> None:
+    """X.GZ (upper case) and gzip data under any name were read as text: 'not UTF-8 (byte 0x8b)'.
+    Errors still name the line of the decompressed text."""
+    path = tmp_path / name
+    path.write_bytes(gzip.compress("one\r\nnaïve\n".encode()))
+    with open_text(path) as handle:
+        assert list(handle) == ["one\n", "naïve\n"]
+    path.write_bytes(gzip.compress(b"ok\nok\ncaf\xe9\n"))
+    with pytest.raises(FormatError, match=rf"{name}:3: not UTF-8 \(byte 0xe9 at column 4\)"), open_text(path) as handle:
+        list(handle)
+
+
+def test_a_gz_name_in_any_case_asks_for_gzip(tmp_path: Path) -> None:
+    """A .GZ file that is not gzip is refused as a .gz one is, not read as text."""
+    from paralign.errors import InputFileError
+
+    fake = tmp_path / "fake.TSV.GZ"
+    fake.write_bytes(b"a\tb\n")
+    with pytest.raises(InputFileError, match=r"fake\.TSV\.GZ: not a gzip file .*though the name ends in \.gz"), \
+            open_text(fake) as handle:
+        list(handle)
+
+
+def test_gzip_on_a_stream_that_cannot_seek(tmp_path: Path) -> None:
+    """A pipe (stdin, a FIFO) is sniffed without losing the bytes read to sniff it: gzip or text,
+    read in blocks as they come; closing the reader leaves the stream open unless it owns it."""
+    import io
+    import os
+
+    from paralign.textio import Utf8LineReader, gunzipped
+
+    class Pipe(io.RawIOBase):  # gives one byte a read, and cannot seek, as a slow pipe
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer) -> int:
+            if not self.data:
+                return 0
+            buffer[:1], self.data = self.data[:1], self.data[1:]
+            return 1
+
+    for data in (gzip.compress(b"a\tb\nc\td"), b"a\tb\nc\td", b"a", b""):
+        pipe = Pipe(data)
+        with Utf8LineReader(gunzipped(pipe, "<stdin>", close_raw=False), "<stdin>") as handle:
+            assert handle.read() == ("a\tb\nc\td" if len(data) > 1 else data.decode())
+        assert not pipe.closed
+    read, write = os.pipe()
+    os.write(write, gzip.compress(b"x\n\xff\n"))
+    os.close(write)
+    with pytest.raises(FormatError, match=r"^<stdin>:2: not UTF-8"), \
+            Utf8LineReader(gunzipped(open(read, "rb"), "<stdin>"), "<stdin>") as handle:  # noqa: SIM115
+        list(handle)
+    with pytest.raises(OSError):
+        os.fstat(read)  # closed with the reader
+
+
+@pytest.mark.parametrize("data", [b"caf\xe9", b"ok\ncaf\xe9", b"ok\r\ncaf\xe9 \xff"])
+def test_a_last_line_without_newline_that_is_not_utf8_is_kept_in_skip_mode(tmp_path: Path, data: bytes) -> None:
+    """With errors="skip" a bad last line with no newline after it vanished (decoded as "", which is
+    no line): a batch gave no output line for it and counted nothing bad (a gzip file read as text
+    gave empty output and exit 0). It is an empty line recorded in bad_lines, as any other bad line."""
+    path = tmp_path / "x.txt"
+    path.write_bytes(data)
+    with open_text(path, errors="skip") as handle:
+        lines = list(handle)
+        assert lines[-1] == "\n" and len(lines) == data.count(b"\n") + 1
+        assert list(handle.bad_lines) == [len(lines)]
+
+
+@pytest.mark.parametrize("name", ["out.TXT.GZ", "out.gZ"])
+def test_an_output_named_gz_in_any_case_is_gzip(tmp_path: Path, name: str) -> None:
+    """open_text(X.GZ, "wt") (behind every -o) wrote plain text, which reading X.GZ refuses:
+    a .gz name in any case asks for gzip both ways."""
+    with open_text(tmp_path / name, "wt") as handle:
+        handle.write("naïve\n")
+    assert gzip.decompress((tmp_path / name).read_bytes()) == "naïve\n".encode()
+    with open_text(tmp_path / name) as handle:
+        assert list(handle) == ["naïve\n"]
+
+
+@pytest.mark.parametrize(("encoding", "mark"), [("utf-16", "ff fe"), ("utf-16-be", "fe ff"), ("utf-32", "ff fe 00 00")])
+def test_utf16_and_utf32_text_is_one_error_naming_the_encoding(tmp_path: Path, encoding: str, mark: str) -> None:
+    """UTF-16 text (a Windows editor's "Unicode") read as UTF-8 gave a bad line 1, then lines
+    with a NUL between characters, which are valid UTF-8: batches took them as sentences and
+    two files' line counts differed ('\\n' then NUL makes extra lines). It is one FormatError at
+    line 1 saying what the encoding is, in every errors mode and through the binary readers."""
+    from paralign.corpora.parallel import count_lines
+    from paralign.textio import open_binary
+
+    text = "one\nnaïve two\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    path = tmp_path / "x.txt"
+    for payload in (data, gzip.compress(data)):
+        path.write_bytes(payload)
+        for errors in ("strict", "skip", "replace"):
+            with pytest.raises(FormatError, match=rf"x\.txt:1: UTF-{encoding[4:6]} text \(byte-order mark {mark}\), "
+                               r"not UTF-8; re-encode the file"), open_text(path, errors=errors) as handle:
+                list(handle)
+        with pytest.raises(FormatError, match=r"x\.txt:1: UTF-"):
+            count_lines(path)
+        with pytest.raises(FormatError, match=r"x\.txt:1: UTF-"):
+            open_binary(path)
+
+
+def test_a_nul_byte_is_a_bad_byte_in_each_mode(tmp_path: Path) -> None:
+    """A NUL is valid UTF-8, so a line holding one was read as text: a batch aligned it, a
+    reader of sentences kept it, while JSON and Pharaoh readers reported the same line bad. It
+    is a bad byte as one that is not UTF-8 is: an error naming file, line and column (strict),
+    U+FFFD (replace), an empty line in bad_lines (skip)."""
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"first\nsec\x00ond \xff\nlast\n")
+    with pytest.raises(FormatError, match=r"x\.txt:2: a NUL byte \(0x00 at column 4\): binary data, not text"):
+        list(open_text(path))
+    with open_text(path, errors="replace") as handle:
+        assert list(handle) == ["first\n", "sec\ufffdond \ufffd\n", "last\n"]
+    with open_text(path, errors="skip") as handle:
+        assert list(handle) == ["first\n", "\n", "last\n"]
+        assert handle.bad_lines == {2: "a NUL byte (0x00 at column 4): binary data, not text"}
+    path.write_bytes(b"ok\nbad \xff then \x00\n")  # the first bad byte is named
+    with pytest.raises(FormatError, match=r"x\.txt:2: not UTF-8 \(byte 0xff at column 5\)"):
+        list(open_text(path))
+
+
+def test_pivot_reads_a_gzip_corpus_itself_whatever_its_name(tmp_path: Path) -> None:
+    """pivot asked the workers to seek to byte offsets in a gzip corpus named X.en or X.EN.GZ
+    (it looked for a name ending in '.gz'): right, as gzip is read by its data, but each
+    worker decompressed the file from its start to reach its chunk. It reads them itself, as
+    it does X.en.gz."""
+    from paralign.pivot_input import read_on_workers
+    from paralign.textio import is_gzip_file
+
+    plain, links = tmp_path / "c.en", tmp_path / "links.txt"
+    plain.write_text("a b\n", encoding="utf-8")
+    links.write_text("0-0\n", encoding="utf-8")
+    packed, upper = tmp_path / "packed.en", tmp_path / "c.EN.GZ"
+    packed.write_bytes(gzip.compress(b"a b\n"))
+    upper.write_bytes(gzip.compress(b"a b\n"))
+    assert read_on_workers((plain, plain), links)
+    assert not read_on_workers((packed, plain), links) and not read_on_workers((plain, upper), links)
+    assert [is_gzip_file(p) for p in (plain, packed, upper, tmp_path / "missing")] == [False, True, True, False]
+
+
+def test_a_pipe_is_sniffed_without_waiting_for_more_than_its_first_byte(tmp_path: Path) -> None:
+    """A program that writes one empty line to paralign's stdin and waits for the answer (a
+    co-process) must get it: sniffing for gzip waited for a second byte before the first line
+    was read. Only a first byte 0x1f (gzip's) asks for the second."""
+    import os
+    import threading
+
+    from paralign.textio import Utf8LineReader, input_bytes
+
+    read, write = os.pipe()
+    os.write(write, b"\n")
+    got: list[str] = []
+    with open(read, "rb") as raw:
+        reader = threading.Thread(target=lambda: got.append(Utf8LineReader(input_bytes(raw, "<stdin>"), "<stdin>").readline()),
+                                  daemon=True)
+        reader.start()
+        reader.join(5)
+        answered = list(got)  # before the writer closes its end
+        os.close(write)
+        reader.join(5)
+    assert answered == ["\n"]

@@ -98,6 +98,7 @@ OPEN_REASONS: dict[int, str] = {
     _errno.EISDIR: "is a directory, not a file",
     _errno.EACCES: "permission denied",
     _errno.EPERM: "permission denied",
+    _errno.EBADF: "not open",
 }
 _CANNOT_OPEN = frozenset(OPEN_REASONS)
 

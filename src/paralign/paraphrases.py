@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError
-from .tables import is_parquet, iter_rows, read_metadata
+from .tables import is_parquet_file, iter_rows, read_metadata
 from .textio import open_text, without_bom
 
 Score = float | None
@@ -276,7 +276,7 @@ def load_source(spec: str | Path) -> ParaphraseSource:
             raise ConfigurationError(
                 f"paraphrase source {spec!r} has a threshold that is not a finite number "
                 "(use PATH:THRESHOLD with a number such as 0.5)")
-    if is_parquet(path):  # a table written by `pivot -o X.parquet`
+    if is_parquet_file(path):  # a table written by `pivot -o X.parquet` (told by its data too)
         rows = ((p, q, score) for p, q, score, _ in iter_rows(path) if threshold is None or score >= threshold)
         table = ParaphraseTable.from_pairs(rows, Path(path).name)
         table.threshold = threshold  # as from_tsv records it: signatures name it

@@ -89,6 +89,7 @@ from .pivot_input import (
 )
 from .pivot_work import WorkDir, file_id, work_path
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
+from .textio import is_gzip_name
 from .workers import on_client
 
 __all__ = [
@@ -448,7 +449,7 @@ def _finish_table(
     directory = work.path / "output-parts"
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
-    tsv_gzip = None if is_parquet(output) else output.suffix == ".gz"
+    tsv_gzip = None if is_parquet(output) else is_gzip_name(output)  # as TableWriter decides
     futures = client.map(finish_part, pairs, directory=str(directory), schema=schema, threshold=options.threshold,
                          min_count=options.min_count, count_column=count_column, top_k=options.top_k,
                          tsv_gzip=tsv_gzip, pure=False)

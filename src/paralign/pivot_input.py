@@ -35,7 +35,7 @@ from .corpora.parallel import (
 from .corpora.pharaoh import read_pharaoh
 from .errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError, counted
 from .tables import atomic_path
-from .textio import sha256_file
+from .textio import is_gzip_file, sha256_file
 
 Progress = Callable[..., Iterable]
 
@@ -280,7 +280,7 @@ def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path
     (a worker cannot seek to its chunk in one) and none is in `local` (files only this
     machine sees, such as a copy of stdin, which a remote worker could not open)."""
     files = (*corpus, alignment)
-    return alignment is not None and not any(str(path).endswith(".gz") or str(path) in local for path in files)
+    return alignment is not None and not any(is_gzip_file(path) or str(path) in local for path in files)
 
 
 def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignment: str | Path,

@@ -1,4 +1,4 @@
-"""Paraphrase table files: Parquet or TSV (gzip by name), written atomically, read alike.
+"""Paraphrase table files: Parquet or TSV (written gzip when named .gz in any case), written atomically, read alike.
 
 A table is rows of ``phrase, paraphrase, probability`` and more columns (pivot tables:
 ``pivots, support``; monolingual tables: ``count, phrase_count``).  The pipelines write
@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigurationError, FormatError, check_texts, counted
-from .textio import open_text, require_file, strip_bom, without_bom
+from .errors import OPEN_REASONS, ConfigurationError, FormatError, check_texts, counted
+from .textio import input_file_error, is_gzip_name, open_text, require_file, strip_bom, without_bom
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
     import pyarrow as pa
@@ -54,8 +54,32 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 
 
 def is_parquet(path: str | Path) -> bool:
-    """True when `path` names a Parquet table (by its suffix); otherwise it is TSV."""
+    """True when `path` names a Parquet table (by its suffix); otherwise it is TSV. What a
+    table is written as; reading tells by the data (:func:`is_parquet_file`)."""
     return Path(path).suffix.lower() in PARQUET_SUFFIXES
+
+
+#: What a Parquet file starts and ends with.
+PARQUET_MAGIC = b"PAR1"
+
+
+def is_parquet_file(path: str | Path) -> bool:
+    """True when the table at `path` is read as Parquet: its name says so (:func:`is_parquet`),
+    or it is a regular file that starts and ends with :data:`PARQUET_MAGIC`, as gzip is told
+    by its data (a Parquet table on stdin, or renamed X.tsv, was read as TSV: 'not UTF-8' or
+    'a NUL byte' at line 1). A pipe is not sniffed (its bytes would be lost): see
+    `paralign.cli._common.read_once`."""
+    if is_parquet(path):
+        return True
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) < 2 * len(PARQUET_MAGIC):
+            return False
+        with open(path, "rb") as handle:
+            head = handle.read(len(PARQUET_MAGIC))
+            handle.seek(-len(PARQUET_MAGIC), os.SEEK_END)
+            return head == PARQUET_MAGIC and handle.read() == PARQUET_MAGIC
+    except OSError:
+        return False  # the reader names the fault
 
 
 def tsv_bytes(part: pa.Table, schema: pa.Schema, *, gzip: bool) -> bytes:
@@ -100,7 +124,7 @@ class TableWriter:
         self._tmp = self._atomic.__enter__()
         encoded = json.dumps(metadata or {}, sort_keys=True)
         self.schema = schema.with_metadata({METADATA_KEY: encoded.encode()})
-        self.gzip = self.path.suffix == ".gz"
+        self.gzip = is_gzip_name(self.path)
         if is_parquet(self.path):
             import pyarrow.parquet as pq
 
@@ -164,13 +188,17 @@ def _open_parquet(path: str | Path) -> Any:
     stat = os.stat(path)
     try:
         return _parquet_file(str(Path(path).resolve()), (stat.st_ino, stat.st_mtime_ns, stat.st_size))
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        if exc.errno in OPEN_REASONS:  # the path's fault (no permission...), as for a TSV table: exit 2
+            raise input_file_error(exc, str(path)) from exc
+        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
+    except ValueError as exc:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
     """What the pipeline recorded in a table (its report: inputs, alignments), or {}."""
-    if is_parquet(path):
+    if is_parquet_file(path):
         raw = (_open_parquet(path).schema_arrow.metadata or {}).get(METADATA_KEY)
         return json.loads(raw) if raw else {}
     with open_text(path) as handle:
@@ -190,7 +218,7 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
     with an empty third one is an unscored pair (probability None), as the paraphrase sources
     read a user's table (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines
     that compute from probabilities keep the default."""
-    if is_parquet(path):
+    if is_parquet_file(path):
         for batch in _parquet_batches(path):
             columns = [column.to_pylist() for column in batch.columns]
             for row in zip(*columns, strict=True):
@@ -296,7 +324,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -
         raise ConfigurationError(f"top_k must be None or at least 1, got {top_k!r}")
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
-    if is_parquet(path):
+    if is_parquet_file(path):
         names: list[str] = []
         for batch in _parquet_rows_of(path, wanted):
             names = batch.schema.names

@@ -2,7 +2,9 @@
 text output files written atomically.
 
 :func:`open_text` reads through :class:`Utf8LineReader`, so a missing or unreadable file is an
-InputFileError naming it and a non-UTF-8 byte a FormatError naming the file and line.
+InputFileError naming it and a non-UTF-8 byte a FormatError naming the file and line.  Gzip is
+told by the data (:func:`gunzipped`: its magic bytes), so a file of any name and a stream on
+stdin are read alike; a name ending in .gz (any case) also asks for gzip, as it does when writing.
 :class:`AtomicTextWriter` writes under a temporary name and renames onto the target when done.
 
 Not for: parsing what the lines hold (:mod:`paralign.corpora`, :mod:`paralign.paraphrases`).
@@ -22,7 +24,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .errors import OPEN_REASONS, ConfigurationError, FormatError, InputFileError, ParalignError
 
@@ -33,7 +35,8 @@ def input_file_error(exc: BaseException, name: str) -> InputFileError:
     if number in OPEN_REASONS:
         reason = OPEN_REASONS[number]
     elif isinstance(exc, gzip.BadGzipFile):
-        reason = f"not a gzip file ({exc}), though the name ends in .gz"
+        gz_name = is_gzip_name(name)
+        reason = f"not a gzip file ({exc}), though the name ends in .gz" if gz_name else f"corrupt gzip data ({exc})"
     elif isinstance(exc, EOFError):
         reason = "gzip data cut short (truncated file)"
     elif isinstance(exc, zlib.error):
@@ -43,18 +46,28 @@ def input_file_error(exc: BaseException, name: str) -> InputFileError:
     return InputFileError(reason, source=name, errno=number)
 
 
-def _bad_byte(data: bytes, exc: UnicodeDecodeError, first_line: int) -> tuple[int, str]:
-    """(line number, reason) of a bad byte in `data`, whose first line is number `first_line`."""
-    head = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+def decoded(data: bytes) -> tuple[str | None, int]:
+    """(`data` decoded as UTF-8, or None when it is not; index of its first byte that is no
+    text, or -1): a byte that is not UTF-8, or a NUL, which is valid UTF-8 but no text holds
+    (binary data; a C tool such as eflomal reads it as the end of its string)."""
+    try:
+        return data.decode("utf-8"), data.find(b"\x00")
+    except UnicodeDecodeError as exc:
+        nul = data.find(b"\x00", 0, exc.start)
+        return None, exc.start if nul < 0 else nul
+
+
+def bad_byte(data: bytes, index: int, first_line: int = 1) -> tuple[int, str]:
+    """(line number, reason) of the bad byte `data[index]` (not UTF-8, or a NUL: see
+    :func:`decoded`), whose first line is number `first_line`: the one message every reader
+    gives for it (byte and column)."""
+    head = data[:index].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     column = len(head) - head.rfind(b"\n")
-    reason = f"not UTF-8 (byte {data[exc.start]:#04x} at column {column}); re-encode the file"
+    if data[index] == 0:
+        reason = f"a NUL byte (0x00 at column {column}): binary data, not text"
+    else:
+        reason = f"not UTF-8 (byte {data[index]:#04x} at column {column}); re-encode the file"
     return first_line + head.count(b"\n"), reason
-
-
-def _not_utf8(data: bytes, exc: UnicodeDecodeError, first_line: int, name: str) -> FormatError:
-    """FormatError for a bad byte in `data`, whose first line is number `first_line` of `name`."""
-    line, reason = _bad_byte(data, exc, first_line)
-    return FormatError(reason, source=name, line=line)
 
 
 #: The byte-order mark some editors write at the start of a UTF-8 file: never part of its text.
@@ -83,9 +96,9 @@ def _check_encoding_errors(errors: str) -> None:
         raise ConfigurationError(f"unknown encoding-errors mode {errors!r}: use one of {', '.join(ENCODING_ERRORS)}")
 
 
-#: What a line that is not UTF-8 does: stop with a FormatError naming it (``strict``), decode
-#: with U+FFFD (``replace``), or read as an empty line recorded in ``bad_lines`` (``skip``: a batch
-#: reports it in its place and goes on).
+#: What a line that is not UTF-8, or holds a NUL byte, does: stop with a FormatError naming it
+#: (``strict``), decode with U+FFFD (``replace``), or read as an empty line recorded in
+#: ``bad_lines`` (``skip``: a batch reports it in its place and goes on).
 ENCODING_ERRORS: tuple[str, ...] = ("strict", "replace", "skip")
 
 READ_ERRORS = (OSError, EOFError, zlib.error)  # gzip.BadGzipFile is an OSError
@@ -119,7 +132,24 @@ def _split_lines(text: str, newlines: int) -> list[str]:
     return lines
 
 
-class Utf8LineReader(io.TextIOBase):
+class _ClosesRaw:
+    """Mixin for a stream over another (`_raw`): closing it closes that one too when `_close_raw`
+    (a file it opened), not when the other belongs to someone else (stdin)."""
+
+    _raw: IO[bytes]
+    _close_raw: bool
+
+    def close(self) -> None:
+        """Close this stream, and the one it reads unless `close_raw` was False."""
+        if not self.closed:  # type: ignore[attr-defined]
+            try:
+                if self._close_raw:
+                    self._raw.close()
+            finally:
+                super().close()  # type: ignore[misc]
+
+
+class Utf8LineReader(_ClosesRaw, io.TextIOBase):
     """A read-only UTF-8 text handle over a binary file (or gzip stream) whose errors name the line.
 
     Why not io.TextIOWrapper: its UnicodeDecodeError names neither the file nor the line.  Here
@@ -161,15 +191,6 @@ class Utf8LineReader(io.TextIOBase):
         """Always True: the handle is read-only."""
         return True
 
-    def close(self) -> None:
-        """Close the handle, and the underlying binary file too unless `close_raw` was False."""
-        if not self.closed:
-            try:
-                if self._close_raw:
-                    self._raw.close()
-            finally:
-                super().close()
-
     def _check_open(self) -> None:
         if self.closed:
             raise ValueError("I/O operation on closed file")
@@ -185,12 +206,13 @@ class Utf8LineReader(io.TextIOBase):
 
     def _decode(self, data: bytes) -> tuple[str, int]:
         """Decode whole lines (universal newlines), advance the line count; (text, newlines)."""
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
+        text, fault = decoded(data)
+        if fault >= 0:
             if self._errors == "strict":
-                raise _not_utf8(data, exc, self._lines_done + 1, self.name) from None
+                line, reason = bad_byte(data, fault, self._lines_done + 1)
+                raise FormatError(reason, source=self.name, line=line)
             text = self._decode_per_line(data)
+        assert text is not None
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         newlines = text.count("\n")
@@ -199,20 +221,22 @@ class Utf8LineReader(io.TextIOBase):
 
     def _decode_per_line(self, data: bytes) -> str:
         """Decode line by line (CR, LF and CRLF are never inside a UTF-8 character): a line that
-        is not UTF-8 is decoded with U+FFFD (``replace``) or read as an empty line and recorded
-        in :attr:`bad_lines` (``skip``), so the other lines of the block are kept."""
+        is not UTF-8 or holds a NUL is decoded with U+FFFD for each bad byte (``replace``) or
+        read as an empty line and recorded in :attr:`bad_lines` (``skip``), so the other lines
+        of the block are kept.  A skipped last line with no newline after it (the file's end)
+        gets one: "" would be no line at all."""
         lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
         out = []
         for k, line in enumerate(lines):
-            try:
-                out.append(line.decode("utf-8"))
-            except UnicodeDecodeError as exc:
-                if self._errors == "replace":
-                    out.append(line.decode("utf-8", "replace"))
-                else:
-                    number, reason = _bad_byte(line, exc, self._lines_done + 1 + k)
-                    self.bad_lines[number] = reason
-                    out.append("")
+            text, fault = decoded(line)
+            if fault < 0 and text is not None:
+                out.append(text)
+            elif self._errors == "replace":
+                out.append(line.decode("utf-8", "replace").replace("\x00", "\ufffd"))
+            else:
+                number, reason = bad_byte(line, fault, self._lines_done + 1 + k)
+                self.bad_lines[number] = reason
+                out.append("\n" if k == len(lines) - 1 else "")
         return "\n".join(out)
 
     def _fill(self) -> bool:
@@ -300,19 +324,165 @@ def sha256_file(path: str | Path, name: str | None = None) -> str:
         raise input_file_error(exc, str(path) if name is None else name) from exc
 
 
-def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
-    """Open a file for reading bytes, through gzip when the name ends in .gz; InputFileError
-    naming it (`name`, else the path) when it cannot be opened. Readers that decode line by
-    line themselves use this; errors met while reading go through :func:`input_file_error`."""
-    path = Path(path)
+#: The two bytes every gzip stream starts with (RFC 1952). No UTF-8 text starts with them (0x8b
+#: is a continuation byte, which cannot follow the one-byte character 0x1f), so telling gzip
+#: by them never takes a text for gzip.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def is_gzip_name(path: str | Path) -> bool:
+    """True when `path`'s name ends in .gz, in any case (``X.GZ`` too): such a file is written
+    as gzip, and read as gzip even when its data do not say so (an error then, not text)."""
+    return Path(str(path)).suffix.lower() == ".gz"
+
+
+def is_gzip_file(path: str | Path) -> bool:
+    """True when the file at `path` is read through gzip (:func:`gunzipped`): its name ends in
+    .gz in any case, or its data start with :data:`GZIP_MAGIC`. False when it cannot be read
+    (the reader that opens it names the fault). For code that must know before reading, such
+    as whether a worker can seek to a byte offset in it."""
+    if is_gzip_name(path):
+        return True
     try:
-        return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # type: ignore[return-value]
+        with open(path, "rb") as handle:
+            return handle.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+    except OSError:
+        return False
+
+
+class _Replayed(_ClosesRaw, io.RawIOBase):
+    """The bytes read from a stream to sniff it, then the rest of the stream: a pipe (stdin, a
+    FIFO) cannot seek back to them.  Closing closes the stream when `close_raw` (not stdin)."""
+
+    def __init__(self, head: bytes, raw: IO[bytes], close_raw: bool) -> None:
+        super().__init__()
+        self._head = head
+        self._raw = raw
+        self._close_raw = close_raw
+
+    def readable(self) -> bool:
+        """Always True: a read-only stream."""
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        """Fill `buffer` with the sniffed bytes first, then from the stream (read1: a pipe is
+        not waited on for more than it has)."""
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n], self._head = self._head[:n], self._head[n:]
+            return n
+        read = getattr(self._raw, "read1", self._raw.read)
+        data = read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class _GzipReader(_ClosesRaw, gzip.GzipFile):
+    """A gzip reader of an open stream that closes it too when `close_raw` (GzipFile(fileobj=...)
+    leaves it open)."""
+
+    def __init__(self, raw: IO[bytes], close_raw: bool) -> None:
+        super().__init__(fileobj=raw, mode="rb")
+        self._raw = raw
+        self._close_raw = close_raw
+
+
+def _sniff(raw: IO[bytes], close_raw: bool) -> tuple[bytes, IO[bytes]]:
+    """(the first bytes of `raw`, up to 2, and a stream reading all of `raw` from its start):
+    `raw` itself sought back when it can seek, else a replay of the bytes read (a pipe, from
+    which a second byte is read only when the first is gzip's)."""
+    if raw.seekable():
+        start = raw.tell()
+        head = raw.read(len(GZIP_MAGIC))
+        raw.seek(start)
+        return head, raw
+    head = raw.read(1)  # a second byte only after gzip's first: a co-process may send one "\n" and wait
+    if head == GZIP_MAGIC[:1]:
+        head += raw.read(1)
+    return head, io.BufferedReader(_Replayed(head, raw, close_raw))
+
+
+def gunzipped(raw: IO[bytes], name: str, *, close_raw: bool = True) -> IO[bytes]:
+    """The bytes of `raw` (a file or a stream such as stdin's), through gzip when they start
+    with :data:`GZIP_MAGIC` or `name` ends in .gz (:func:`is_gzip_name`).
+
+    Why the data and not the name alone: ``X.GZ``, a gzip file named ``X.txt`` and ``cat X.gz |
+    paralign ...`` were read as text, a confusing "not UTF-8 (byte 0x8b)".  Line numbers of
+    errors are the decompressed text's.  `close_raw`: closing the result closes `raw` (False
+    for stdin).  InputFileError naming `name` when the first bytes cannot be read.
+    """
+    try:
+        head, stream = _sniff(raw, close_raw)
+    except READ_ERRORS as exc:
+        if close_raw:
+            raw.close()
+        raise input_file_error(exc, name) from exc
+    if head.startswith(GZIP_MAGIC) or is_gzip_name(name):
+        return _GzipReader(stream, close_raw)  # type: ignore[return-value]
+    return stream
+
+
+#: Byte-order marks of the encodings a text file is in when it is not UTF-8 (a Windows editor's
+#: "Unicode" is UTF-16LE with its mark), longest first: read as UTF-8 the first line is bad and
+#: the others are text with a NUL between characters (valid UTF-8), garbage a batch took as
+#: sentences, and whose extra lines ('\n' then NUL) made two files' line counts differ.
+OTHER_BOMS: tuple[tuple[bytes, str], ...] = (
+    (b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def _other_encoding(stream: IO[bytes], name: str) -> FormatError | None:
+    """The FormatError (line 1) for a stream that starts with the byte-order mark of UTF-16 or
+    UTF-32 (:data:`OTHER_BOMS`), else None; reads nothing (peeks)."""
+    if hasattr(stream, "peek"):
+        head = stream.peek(4)[:4]
+    else:  # a seekable stream without peek (io.BytesIO): gunzipped buffers the others
+        start = stream.tell()
+        head = stream.read(4)
+        stream.seek(start)
+    for mark, encoding in OTHER_BOMS:
+        if head.startswith(mark):
+            return FormatError(f"{encoding} text (byte-order mark {mark.hex(' ')}), not UTF-8; re-encode the file "
+                               f"(iconv -f {encoding} -t UTF-8)", source=name, line=1)
+    return None
+
+
+def input_bytes(raw: IO[bytes], name: str, *, close_raw: bool = True) -> IO[bytes]:
+    """The bytes of an input (a file, or stdin's), decompressed when gzip (:func:`gunzipped`),
+    after checking it is not UTF-16 or UTF-32 text: a FormatError naming `name` at line 1 for
+    the whole input, whatever the encoding-errors mode, as every one of its lines is wrong.
+    InputFileError when the first bytes cannot be read (broken gzip...)."""
+    stream = gunzipped(raw, name, close_raw=close_raw)
+    try:
+        with reading(name):
+            error = _other_encoding(stream, name)
+    except BaseException:
+        if close_raw:
+            stream.close()
+        raise
+    if error is not None:
+        if close_raw:
+            stream.close()
+        raise error
+    return stream
+
+
+def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
+    """Open a file for reading bytes, through gzip when its data are gzip (or its name ends in
+    .gz), UTF-16 and UTF-32 text refused (:func:`input_bytes`); InputFileError naming it
+    (`name`, else the path) when it cannot be opened. Readers that decode line by line themselves use this; errors met while reading go
+    through :func:`input_file_error`."""
+    path = Path(path)
+    shown = str(path) if name is None else name
+    try:
+        raw = open(path, "rb")  # noqa: SIM115 - closed with what input_bytes returns
     except OSError as exc:
-        raise input_file_error(exc, str(path) if name is None else name) from exc
+        raise input_file_error(exc, shown) from exc
+    return input_bytes(raw, shown)
 
 
 def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[str]:
-    """Open a UTF-8 text file, through gzip when the name ends in .gz.
+    """Open a UTF-8 text file; reading goes through gzip when the data are gzip or the name
+    ends in .gz (:func:`gunzipped`), writing when the name ends in .gz.
 
     Reading gives a Utf8LineReader, so every failure is a ParalignError naming the file:
     InputFileError (missing, a directory, unreadable, not gzip) or FormatError naming the line
@@ -326,7 +496,7 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
     if "r" not in mode:
         if mode.replace("t", "") == "w" and (real := _atomic_target(path)) is not None:
             return AtomicTextWriter(real)
-        if path.suffix == ".gz":
+        if is_gzip_name(path):
             return io.TextIOWrapper(gzip.open(path, mode.replace("t", "")), encoding="utf-8")  # type: ignore[arg-type]
         return open(path, mode, encoding="utf-8")
     _check_encoding_errors(errors)  # before the file is opened
@@ -362,7 +532,7 @@ def _new_file_mode(path: Path) -> int:
 
 class AtomicTextWriter(io.TextIOWrapper):
     """A UTF-8 text file written under a temporary name beside `path` (gzip when the name ends
-    in .gz) and renamed onto `path` when closed, so no reader ever sees half an output.
+    in .gz, in any case: :func:`is_gzip_name`) and renamed onto `path` when closed, so no reader ever sees half an output.
 
     Why: a command that fails (or is interrupted) half-way must not leave a truncated output
     that looks like a result, nor destroy the previous one. Leaving a ``with`` block through an
@@ -383,7 +553,7 @@ class AtomicTextWriter(io.TextIOWrapper):
             self._tmp.unlink(missing_ok=True)
             raise
         buffer: IO[bytes] = self._file
-        if self.target.suffix == ".gz":
+        if is_gzip_name(self.target):
             buffer = gzip.GzipFile(filename=self.target.name[:-3], fileobj=self._file, mode="wb")  # type: ignore[assignment]
         super().__init__(buffer, encoding="utf-8")  # type: ignore[arg-type]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import io
 import os
 import sys
@@ -175,11 +176,16 @@ NO_FILE_INPUT: dict[str, str] = {
 
 #: Classes every file input meets, with the exit status the contract fixes (None: as the good input).
 FIXED: dict[str, int | None] = {
-    "missing": 2, "directory": 2, "bom": None, "crlf": None, "long_line": None,
-    "stdin": None, "dev_stdin": None, "pipe": None,
+    "missing": 2, "directory": 2, "unreadable": 2, "bom": None, "crlf": None, "long_line": None,
+    "no_newline": None, "gzip": None, "utf16": 1,
+    "stdin": None, "dev_stdin": None, "pipe": None, "fifo": None, "gzip_stdin": None,
 }
 OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2}
-LINE_CLASSES = ("utf8", "columns", "nan", "inf", "range", "strict")
+LINE_CLASSES = ("utf8", "nul", "columns", "nan", "inf", "range", "strict")
+#: Classes that are a bad byte in line 2, as "utf8" is: the row's "utf8" status is theirs.
+BAD_BYTE_CLASSES = ("nul",)
+#: Classes whose output is the good input's (a BOM too, unless the row's output varies).
+SAME_OUTPUT_CLASSES = ("bom", "no_newline", "gzip")
 
 
 def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> list[str]:
@@ -225,13 +231,14 @@ def _command(key: str) -> str:
 
 
 #: Classes whose input comes as a stream (stdin, /dev/stdin, a named pipe) instead of a file.
-STREAM_CLASSES = ("stdin", "dev_stdin", "pipe")
+STREAM_CLASSES = ("stdin", "dev_stdin", "pipe", "fifo", "gzip_stdin")
 
 
 def _cells() -> list:
     cells = []
     for command, row in ROWS.items():
-        classes = [*FIXED, *row.expect, *(OUTPUT_CLASSES if row.output else ()), *(["strict"] if row.batch else [])]
+        classes = [*FIXED, *row.expect, *BAD_BYTE_CLASSES, *(OUTPUT_CLASSES if row.output else ()),
+                   *(["strict"] if row.batch else [])]
         classes += [f"{option}={value}" for option, values in _count_options(_command(command), row)
                     for value in values]
         if "{in_dir}" in row.argv:  # the input is a file inside a folder option: no stream to give it
@@ -253,6 +260,15 @@ def _variant(row: Row, cls: str) -> bytes | None:
         return b"\n  \n\t\n"
     if cls == "bom":
         return b"\xef\xbb\xbf" + good
+    if cls == "no_newline":
+        return good.rstrip(b"\n")
+    if cls in ("gzip", "gzip_stdin"):  # gzip data under a name that does not say so (or on stdin)
+        return gzip.compress(good)
+    if cls == "utf16":  # as a Windows editor saves "Unicode" text
+        return row.good.encode("utf-16")
+    if cls == "nul":  # a NUL byte in line 2
+        return "".join(lines[:1]).encode("utf-8") + lines[1].encode("utf-8").replace(b" ", b" \x00 ", 1) \
+            + "".join(lines[2:]).encode("utf-8")
     if cls == "crlf":
         return good.replace(b"\n", b"\r\n")
     if cls == "long_line":  # line 2 padded with 1 MB of spaces
@@ -361,12 +377,21 @@ def _good(command: str, good_runs: dict[str, Run], tmp_path_factory, capsys) -> 
     return run
 
 
-def _feed(cls: str, data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int | None]:
-    """What to give as `{in}` for the stdin classes ('-', /dev/stdin, a pipe's /dev/fd/N); the
-    pipe's read end to close after the run."""
-    if cls in ("stdin", "dev_stdin"):
+def _feed(cls: str, data: bytes, monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[str, int | None]:
+    """What to give as `{in}` for the stream classes ('-', /dev/stdin, a pipe's /dev/fd/N, a
+    FIFO made at `name`); the pipe's read end to close after the run."""
+    if cls in ("stdin", "dev_stdin", "gzip_stdin"):
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
-        return ("-" if cls == "stdin" else "/dev/stdin"), None
+        return ("/dev/stdin" if cls == "dev_stdin" else "-"), None
+    if cls == "fifo":
+        os.mkfifo(name)
+
+        def fifo_writer() -> None:  # opening blocks until the command opens the FIFO (see _unblock)
+            with open(name, "wb") as handle, contextlib.suppress(BrokenPipeError):
+                handle.write(data)
+
+        threading.Thread(target=fifo_writer, daemon=True).start()
+        return name, None
     read, write = os.pipe()
 
     def writer() -> None:
@@ -375,6 +400,12 @@ def _feed(cls: str, data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[str, 
 
     threading.Thread(target=writer, daemon=True).start()
     return f"/dev/fd/{read}", read
+
+
+def _unblock(path: str) -> None:
+    """Let a FIFO's writer go when the command never opened the FIFO (it failed before)."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
 
 
 @pytest.mark.parametrize(("command", "cls"), _cells())
@@ -391,7 +422,12 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
     pipe = None
     if cls in STREAM_CLASSES:
         (tmp_path / row.name).unlink()
-        inputs["in"], pipe = _feed(cls, row.good.encode("utf-8"), monkeypatch)
+        fed = gzip.compress(row.good.encode("utf-8")) if cls == "gzip_stdin" else row.good.encode("utf-8")
+        inputs["in"], pipe = _feed(cls, fed, monkeypatch, row.name)
+    elif cls == "unreadable":
+        if os.geteuid() == 0:
+            pytest.skip("root reads a file without read permission")
+        (tmp_path / row.name).chmod(0)
     elif cls in OUTPUT_CLASSES:
         out = "." if cls == "output_dir" else "no/such/folder/out.txt"
     before = set(tmp_path.rglob("*"))
@@ -406,6 +442,8 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
     finally:
         if pipe is not None:
             os.close(pipe)
+        if cls == "fifo":
+            _unblock(row.name)
     expected = _expected(row, cls, good)
     assert run.code == expected, f"{argv}: exit {run.code}, expected {expected}\n{run.err}"
     assert "Traceback" not in run.err
@@ -420,6 +458,8 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
 def _expected(row: Row, cls: str, good: Run) -> int:
     if cls in row.expect:
         return row.expect[cls]
+    if cls in BAD_BYTE_CLASSES:
+        return row.expect["utf8"]
     if cls == "strict":  # a batch with a bad line, run with --strict
         return 1
     if cls in OUTPUT_CLASSES or "=" in cls:
@@ -442,10 +482,12 @@ def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -
     elif run.code != 0:
         errors = [line for line in run.err.splitlines() if ": error: " in line]
         assert len(errors) == 1, run.err
-        if cls in ("missing", "directory"):
+        if cls in ("missing", "directory", "unreadable"):
             assert f"{shown}: " in errors[0] or str(Path(shown).parent) in errors[0], errors[0]
+        elif cls == "utf16":  # one error for the whole file, saying what it is
+            assert f"{name}:1: UTF-16 text (byte-order mark ff fe), not UTF-8" in errors[0], errors[0]
         elif cls in LINE_CLASSES:
-            assert f"{name}:2:" in run.err if row.lines or cls == "utf8" else f"{name}: " in run.err, run.err
+            assert f"{name}:2:" in run.err if row.lines or cls in ("utf8", *BAD_BYTE_CLASSES) else f"{name}: " in run.err, run.err
         elif cls == "mismatch":  # both files named
             assert name in errors[0] and any(other in errors[0] for other in _others(row)), errors[0]
         else:
@@ -468,7 +510,7 @@ def _check_outputs(row: Row, cls: str, run: Run, good: Run) -> None:
     if run.code != 0 and cls != "strict":
         assert run.output is None
         return
-    if (cls == "bom" and not row.varies) or (cls in ("crlf", "long_line") and row.batch):
+    if (cls in SAME_OUTPUT_CLASSES and not row.varies) or (cls in ("crlf", "long_line") and row.batch):
         assert run.output == good.output
     if cls in STREAM_CLASSES:
         assert bool(run.output) == bool(good.output)

@@ -342,3 +342,71 @@ def test_evaluate_paraphrase_names_a_pair_that_fails_by_file_and_line(tmp_path: 
     (failure,) = json.loads(out)["failures"]
     assert (failure["split"], failure["index"], failure["file"], failure["line"]) == ("train", 2, str(second), 3)
     assert f"{second}:3: train pair: annotation failed: ValueError: [E088]" in err
+
+
+def test_gzip_on_stdin_is_read_as_its_text(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """`cat pairs.tsv.gz | paralign align` failed with 'not UTF-8 (byte 0x8b...)' on line 1; the
+    data are sniffed, and a bad line is named by its line in the decompressed text."""
+    pairs = b"A cat sat .\tA cat sat .\nPrices rose .\tPrices went up .\n"
+    _stdin(monkeypatch, gzip.compress(pairs))
+    assert main(["align", "-", "--similarity", "none"]) == 0
+    gz_out = capsys.readouterr().out
+    _stdin(monkeypatch, pairs)
+    assert main(["align", "-", "--similarity", "none"]) == 0
+    assert capsys.readouterr().out == gz_out and len(gz_out.splitlines()) == 2
+    _stdin(monkeypatch, gzip.compress(pairs + b"caf\xe9\tbar\n"))
+    assert main(["similarity", "--aligner", "exact", "--encoding-errors", "strict"]) == 1
+    assert capsys.readouterr().err == ("paralign similarity: error: <stdin>:3: not UTF-8 (byte 0xe9 at column 4); "
+                                       "re-encode the file\n")
+
+
+def test_pivot_output_named_gz_in_any_case_is_one_gzip_table(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """pivot -o X.TSV.GZ wrote its parts as plain text (the name was compared to '.gz'); they
+    are gzip members as with X.tsv.gz, so the table reads back."""
+    from paralign.tables import iter_rows
+
+    english, foreign = tmp_path / "en.txt", tmp_path / "de.txt"
+    english.write_text("the car is small\nthe automobile is small\nthe house is red\n", encoding="utf-8")
+    foreign.write_text("das auto ist klein\ndas auto ist klein\ndas haus ist rot\n", encoding="utf-8")
+    links = tmp_path / "links.txt"
+    links.write_text("0-0 1-1 2-2 3-3\n" * 3, encoding="utf-8")
+    out = tmp_path / "t.TSV.GZ"
+    assert main(["pivot", "--english", str(english), "--foreign", str(foreign), "--alignment", str(links),
+                 "--chunk-size", "1", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert ("car", "automobile") in {row[:2] for row in iter_rows(out)}
+
+
+def test_utf16_on_stdin_is_one_error_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """align read UTF-16 pairs as a bad line 1 and then NUL-interleaved 'sentences' (exit 0)."""
+    _stdin(monkeypatch, "A cat .\tA cat .\nDogs run .\tDogs ran .\n".encode("utf-16"))
+    assert main(["align", "-", "--similarity", "none"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("paralign align: error: <stdin>:1: UTF-16 text (byte-order mark ff fe), not UTF-8; "
+                                 "re-encode the file (iconv -f UTF-16 -t UTF-8)\n")
+
+
+def test_align_numbers_svg_files_before_a_gz_suffix_in_any_case() -> None:
+    """align --format svg -o out.svg.GZ named pair 3's picture out.svg-3.GZ (a gzip file whose
+    name no longer ends in .svg.gz); a .gz in any case is gzip, as -o X.GZ is written."""
+    from paralign.cli.align import numbered
+
+    assert numbered("out.svg.GZ", 3) == "out-3.svg.GZ" and numbered("out.svg.gz", 3) == "out-3.svg.gz"
+
+
+@pytest.mark.parametrize("argv", [["align", "--similarity", "none"], ["lattice", "build"],
+                                  ["paraeval", "-r", "{ref}", "--resources", "none"],
+                                  ["evaluate-sts", "--data", "-", "--aligner", "exact"]])
+def test_stdin_closed_is_one_usage_error_line(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture) -> None:
+    """Run with stdin closed (`paralign align <&-`), Python's sys.stdin is None: every command
+    reading it stopped with a traceback ("'NoneType' object is not iterable"). It is one error
+    naming <stdin>, a usage error (exit 2) as a missing file is; the copy read_once makes too."""
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdin", None)
+    command = " ".join(argv[:2] if argv[0] == "lattice" else argv[:1])
+    assert main([arg.format(ref=ref) for arg in argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"paralign {command}: error: <stdin>: not open (the command was run with standard "
+                                 "input closed): give an input file\n")

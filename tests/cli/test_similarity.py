@@ -269,7 +269,15 @@ def test_trained_reports_that_cannot_classify_are_refused(tmp_path, capsys):
     assert main(["similarity", "--model", str(bad), "--pairs", str(bad)]) == 1  # bad contents: a data error
     assert f"{bad}:2: invalid JSON (column " in capsys.readouterr().err
     assert main(["similarity", "--model", str(tmp_path / "missing.json")]) == 2  # a missing file: usage
-    assert "cannot read the model report" in capsys.readouterr().err
+    assert f"{tmp_path / 'missing.json'}: no such file" in capsys.readouterr().err
+    # a byte that is not UTF-8 was a traceback (UnicodeDecodeError); a BOM 'Unexpected UTF-8 BOM'
+    bad.write_bytes(b'{"signal": "caf\xe9"}\n')
+    assert main(["similarity", "--model", str(bad), "--pairs", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"paralign similarity: error: {bad}:1: not UTF-8 (byte 0xe9 at column 16); re-encode the file\n"
+    bad.write_bytes(b'\xef\xbb\xbf{"accuracy": 0.7}\n')
+    assert main(["similarity", "--model", str(bad), "--pairs", str(bad)]) == 1
+    assert "not an evaluate-paraphrase report" in capsys.readouterr().err
 
 
 def test_evaluate_paraphrase_refuses_files_without_pairs(tmp_path, capsys):

@@ -61,3 +61,32 @@ def test_a_line_count_mismatch_names_both_counts_in_english(tmp_path) -> None:
     with pytest.raises(MismatchError) as info:
         check_line_counts(tmp_path / "s.txt", tmp_path / "t.txt")
     assert str(info.value).endswith(f"s.txt has 1 line, {tmp_path / 't.txt'} has 2")
+
+
+def test_every_binary_reader_names_a_bad_byte_as_open_text_does(tmp_path) -> None:
+    """The readers that decode lines themselves gave four messages for one fault ('not UTF-8
+    (invalid start byte)' with no byte or column in WMT files, no column in a jacana file, no
+    're-encode' in a gold JSONL file) and read a NUL as text; they give textio's message."""
+    import pytest
+
+    from paralign.corpora.alignments import read_pairs
+    from paralign.corpora.jacana import iter_jacana
+    from paralign.corpora.parallel import iter_parallel
+    from paralign.corpora.wmt import iter_lines
+    from paralign.errors import FormatError
+
+    for bad, reason in ((b"caf\xe9", "not UTF-8 (byte 0xe9 at column 4); re-encode the file"),
+                        (b"caf\x00", "a NUL byte (0x00 at column 4): binary data, not text")):
+        path = tmp_path / "x.txt"
+        path.write_bytes(b'{"id": "1", "source": "a", "target": "a"}\n' + bad + b"\n")
+        with pytest.raises(FormatError) as info:
+            list(iter_lines(path))
+        assert str(info.value) == f"{path}:2: {reason}"
+        assert str(read_pairs(path)[1].error) == f"{path}:2: {reason}"
+        with pytest.raises(FormatError) as info:
+            list(iter_parallel(path, path))
+        assert str(info.value).startswith(f"{path}:2: {reason}")
+        path.write_bytes(b'[{"id": "1", "source": "a", "target": "a"},\n' + bad + b"]\n")
+        with pytest.raises(FormatError) as info:
+            list(iter_jacana(path))
+        assert str(info.value) == f"{path}:2: {reason}"

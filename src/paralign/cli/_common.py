@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import math
 import os
@@ -143,24 +144,39 @@ def input_name(path: str | Path | None) -> str:
 
 @contextmanager
 def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]]:
-    """Open a UTF-8 input file ('-', None or /dev/stdin: stdin); gzip when the name ends in .gz.
+    """Open a UTF-8 input file ('-', None or /dev/stdin: stdin); through gzip when the data are
+    gzip (stdin too: ``cat X.gz | paralign ...``) or the name ends in .gz; UTF-16 or UTF-32 text
+    is one FormatError (`paralign.textio.input_bytes`).
 
     Errors are ParalignErrors naming the file (STDIN_NAME for stdin), with the line number of
     a byte that is not UTF-8 (see `paralign.textio.open_text`); `errors` is what such a line
     does (`paralign.textio.ENCODING_ERRORS`; with ``skip``, see `undecodable_lines`).
     """
-    from ..textio import Utf8LineReader, open_text
+    from ..textio import Utf8LineReader, input_bytes, open_text
 
     if is_stdin(path):  # '/dev/stdin' too: decoded and named as '-' is
-        buffer = getattr(sys.stdin, "buffer", None)
+        buffer = getattr(_stdin(), "buffer", None)
         if buffer is None:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
             yield sys.stdin
             return
-        with Utf8LineReader(buffer, STDIN_NAME, close_raw=False, errors=errors) as handle:
+        stream = input_bytes(buffer, STDIN_NAME, close_raw=False)
+        with Utf8LineReader(stream, STDIN_NAME, close_raw=stream is not buffer, errors=errors) as handle:
             yield handle
         return
     with open_text(str(path), errors=errors) as handle:
         yield handle
+
+
+def _stdin() -> IO[str]:
+    """sys.stdin; InputFileError naming STDIN_NAME (a usage error) when the process has none:
+    run with stdin closed (``paralign align <&-``) it is None, which was a traceback
+    ("'NoneType' object is not iterable") in every command reading it."""
+    if sys.stdin is None:
+        from ..errors import InputFileError
+
+        raise InputFileError("not open (the command was run with standard input closed): give an input file",
+                             source=STDIN_NAME, errno=errno.EBADF)
+    return sys.stdin
 
 
 def undecodable_lines(handle: IO[str]) -> dict[int, str]:
@@ -176,7 +192,7 @@ def add_encoding_errors(parser: argparse.ArgumentParser) -> None:
     from ..textio import ENCODING_ERRORS
 
     parser.add_argument("--encoding-errors", choices=ENCODING_ERRORS, default="skip",
-                        help="a line that is not UTF-8: skip (report it in its place, go on; "
+                        help="a line that is not UTF-8 text (or holds a NUL byte): skip (report it in its place, go on; "
                         "default), replace (decode with U+FFFD) or strict (stop)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when any input line is bad (default: only when every line is)")
@@ -224,6 +240,7 @@ def read_once(path: str | Path | None = None) -> Iterator[Path]:
     """
     stdin = is_stdin(path)
     name = STDIN_NAME if stdin else str(path)
+    source = _stdin() if stdin else None  # no stdin: its own error, before a copy is made
     with tempfile.TemporaryDirectory(prefix="paralign-") as tmp:
         copy = Path(tmp) / ("stdin" if stdin else Path(str(path)).name or "input")
         try:
@@ -231,10 +248,10 @@ def read_once(path: str | Path | None = None) -> Iterator[Path]:
                 if not stdin:
                     with open(str(path), "rb") as handle:
                         shutil.copyfileobj(handle, out)
-                elif (buffer := getattr(sys.stdin, "buffer", None)) is not None:
+                elif (buffer := getattr(source, "buffer", None)) is not None:
                     shutil.copyfileobj(buffer, out)
                 else:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
-                    out.write(sys.stdin.read().encode("utf-8"))
+                    out.write(source.read().encode("utf-8"))  # type: ignore[union-attr]
         except OSError as exc:
             from ..textio import input_file_error
 

@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="phrase(s) to look up, e.g. 'a man' (none: --phrases, or stdin)")
     parser.add_argument("--phrases", metavar="FILE", default=None,
                         help="file of phrases, one a line (- = stdin; the default when no PHRASE is given)")
-    parser.add_argument("--table", required=True, help="table file: X.parquet, X.tsv or X.tsv.gz (- = a TSV table on stdin)")
+    parser.add_argument("--table", required=True, help="table file: X.parquet, X.tsv or X.tsv.gz (Parquet and gzip told by their data; - = a table on stdin)")
     parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases of each")
     add_encoding_errors(parser)
     add_format(parser)

@@ -14,12 +14,13 @@ from .._moved import moved_names
 from ..aligners.batch import TextLike
 from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel, read_sentence_pairs
-from ..errors import ConfigurationError, FormatError, InputFileError, invalid_json
+from ..errors import ConfigurationError, FormatError, invalid_json
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
 from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
 from ..similarity.model import TrainedClassifier
 from ..similarity.paraphrase import repeated_ids_note
 from ..similarity.signature import saved_model_notes, scored_aligner, similarity_signature
+from ..textio import open_text, strip_bom
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -81,11 +82,9 @@ def _trained(path: str) -> tuple[TrainedClassifier, object]:
     """The classifier saved in an evaluate-paraphrase JSON report, or the hybrid signal saved in
     an evaluate-sts report (no threshold: NaN, so no pair is labelled), and the report's
     signature (what it was fitted with)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            report = json.load(handle)
-    except OSError as exc:
-        raise InputFileError(f"cannot read the model report ({exc.strerror})", source=path, errno=exc.errno) from exc
+    try:  # open_text: errors name the file (and line), as every input's do; gzip and a BOM read
+        with open_text(path) as handle:
+            report = json.loads(strip_bom(handle.read()))
     except json.JSONDecodeError as exc:
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):

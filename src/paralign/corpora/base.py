@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..alignment import Alignment, Link, require_alignment
 from ..errors import AlignmentIndexError, FormatError, InputTypeError, ParalignError
-from ..textio import open_binary, reading
+from ..textio import bad_byte, decoded, open_binary, reading
 
 _LINK = re.compile(r"^(\d+)-(\d+)$")
 
@@ -113,20 +113,17 @@ def read_lines(path: str | Path, name: str, lines: LineRange | None = None) -> I
     """(1-based number, text without the line end) per line, gzip for `.gz`, U+FEFF removed;
     with `lines`, only that range (a chunk of a large file read by one worker).
 
-    A line that is not UTF-8 comes as a FormatError naming it, so a reader can skip that line.
+    A line that is not UTF-8 or holds a NUL comes as a FormatError naming it (`textio.bad_byte`),
+    so a reader can skip that line.
     """
     lines = lines or LineRange()
     with reading(name), open_binary(path, name) as handle:
         if lines.offset:
             handle.seek(lines.offset)
         for number, raw in enumerate(itertools.islice(handle, lines.count), start=lines.first):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield number, FormatError(
-                    f"not UTF-8 (byte 0x{raw[exc.start]:02x} at column {exc.start + 1})",
-                    source=name, line=number,
-                )
+            text, fault = decoded(raw)
+            if text is None or fault >= 0:
+                yield number, FormatError(bad_byte(raw, fault)[1], source=name, line=number)
                 continue
             yield number, text.replace("\ufeff", "").rstrip("\r\n")
 

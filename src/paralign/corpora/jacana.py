@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..alignment import Alignment
 from ..errors import FormatError, MismatchError, invalid_json
-from ..textio import open_binary, reading
+from ..textio import bad_byte, decoded, open_binary, reading
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
 
 SURE_POSS_MARK = ".sure+poss"
@@ -64,14 +64,15 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
 
 
 def _read_text(path: str | Path, name: str) -> str:
-    """The whole file as text (gzip for `.gz`); FormatError naming the line that is not UTF-8."""
+    """The whole file as text (gzip told by its data); FormatError naming the line and column of
+    a byte that is not UTF-8 or a NUL."""
     with reading(name), open_binary(path, name) as handle:
         data = handle.read()
-    try:
-        return data.decode("utf-8").replace("\ufeff", "")
-    except UnicodeDecodeError as exc:
-        raise FormatError(f"not UTF-8 (byte 0x{data[exc.start]:02x})", source=name,
-                          line=data.count(b"\n", 0, exc.start) + 1) from None
+    text, fault = decoded(data)
+    if text is None or fault >= 0:
+        line, reason = bad_byte(data, fault)
+        raise FormatError(reason, source=name, line=line)
+    return text.replace("\ufeff", "")
 
 
 def _element(obj: object, index: int, line: int, name: str) -> AlignedPair:

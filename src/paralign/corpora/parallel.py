@@ -7,7 +7,7 @@ Reading is streaming and checked, because pivoting runs on corpora too big to in
 * a line that is empty (on either side) is skipped and counted;
 * a line longer than `max_tokens` white-space tokens (on either side) is skipped and counted;
 * a byte-order mark starting a file is dropped (it is no part of the first word);
-* bytes that are not UTF-8 raise `FormatError` naming the file and line (`errors="strict"`,
+* bytes that are not UTF-8, and NUL bytes, raise `FormatError` naming the file, line and column (`errors="strict"`,
   the default), or are replaced by U+FFFD and the line counted (`errors="replace"`).
 
 Skips and replacements are reported in a `ParallelStats` (and, when anything was skipped, by
@@ -24,7 +24,15 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import ConfigurationError, FormatError, MismatchError, counted
-from ..textio import READ_ERRORS, input_file_error, open_binary, reading, strip_bom
+from ..textio import (
+    READ_ERRORS,
+    bad_byte,
+    decoded,
+    input_file_error,
+    open_binary,
+    reading,
+    strip_bom,
+)
 from .base import LineRange
 
 #: Default limit on tokens per line; longer lines are skipped (aligners choke on them).
@@ -158,17 +166,16 @@ def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
 
 
 def _decode(raw: bytes, errors: str, path: str, number: int) -> tuple[str, bool]:
-    try:
-        return raw.decode("utf-8"), False
-    except UnicodeDecodeError as exc:
-        if errors == "strict":
-            raise FormatError(
-                f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1}); "
-                "re-encode the file or read it with errors='replace' (--encoding-errors replace)",
-                source=path,
-                line=number,
-            ) from exc
-        return raw.decode("utf-8", errors="replace"), True
+    """(text of one line, whether a bad byte was replaced): a byte that is not UTF-8 or a NUL
+    is a FormatError naming file, line and column (`textio.bad_byte`), or U+FFFD with "replace"."""
+    text, fault = decoded(raw)
+    if text is not None and fault < 0:
+        return text, False
+    if errors == "strict":
+        reason = bad_byte(raw, fault)[1]
+        how = " or read it" if reason.endswith("re-encode the file") else "; replace it by reading"
+        raise FormatError(f"{reason}{how} with errors='replace' (--encoding-errors replace)", source=path, line=number)
+    return raw.decode("utf-8", errors="replace").replace("\x00", "\ufffd"), True
 
 
 def iter_parallel(

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..errors import FormatError, MismatchError, ResourceMissingError
 from ..settings import data_dir
-from ..textio import open_binary, reading
+from ..textio import bad_byte, decoded, open_binary, reading
 
 PREFIX = "newstest2021"
 HUMAN = "HUMAN"
@@ -54,10 +54,9 @@ def iter_lines(path: str | Path) -> Iterator[str]:
             if not raw:
                 return
             number += 1
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise FormatError(f"not UTF-8 ({exc.reason})", source=str(path), line=number) from exc
+            text, fault = decoded(raw)
+            if text is None or fault >= 0:
+                raise FormatError(bad_byte(raw, fault)[1], source=str(path), line=number)
             yield text[:-1] if text.endswith("\n") else text
 
 
