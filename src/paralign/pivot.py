@@ -337,8 +337,7 @@ def pivot_paraphrases(
         raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
     local = set(shown_names or ())  # copies of stdin: read here, where they are
     on_workers = [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)]
-    aligns = any(a is None for a in alignments)  # else eflomal never runs
-    fingerprint = {"kind": "pivot", "options": options.fingerprint(aligns=aligns), "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
+    fingerprint = {"kind": "pivot", "options": options.fingerprint(aligns=None in alignments), "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
                    "alignments": [None if a is None else file_id(a) for a in alignments], "read_on_workers": on_workers}
     work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
