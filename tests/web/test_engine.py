@@ -124,21 +124,6 @@ def test_a_server_s_scorer_caches_stay_within_the_bound_and_score_as_unbounded_o
     assert len(free_graded._para._cache) > 3 and len(free_paper._cache) > 3  # they would have grown
 
 
-def test_an_lru_cache_drops_the_least_recently_used_entry() -> None:
-    from paralign.web.engine import LRUCache
-
-    cache: LRUCache[str, int] = LRUCache(2)
-    cache["a"], cache["b"] = 1, 2
-    assert cache.get("a") == 1  # read: now the most recent
-    cache["c"] = 3
-    assert dict(cache) == {"a": 1, "c": 3} and cache.get("b") is None and cache.get("b", 0) == 0
-    cache["a"] = 4  # stored again: most recent
-    cache["d"] = 5
-    assert list(cache) == ["a", "d"] and cache["a"] == 4
-    with pytest.raises(ConfigurationError, match="at least 1"):
-        LRUCache(0)
-
-
 PAIRS = [("The cat sat on the mat.", "A cat was sitting on the mat."),
          ("Prices rose sharply in March.", "In March, prices went up a lot."),
          ("The senator resigned on Friday.", "On Friday the lawmaker quit her job."),
@@ -174,8 +159,9 @@ def _registry_cache(preset: str) -> dict:
 def test_the_loaded_server_bounds_every_aligner_s_pair_cache(engine) -> None:
     """At the documented size: the aligners of the align and similarity requests, and the
     contextual aligner of the contextual-alignment signal (alone and in the hybrid)."""
+    from paralign.caching import CappedDict
     from paralign.similarity.contextual import ContextualAlignmentSignal
-    from paralign.web.engine import SERVE_PAIR_CACHE_SIZE, LRUCache
+    from paralign.web.engine import SERVE_PAIR_CACHE_SIZE
 
     assert set(engine.aligners) >= {"default", "paper", "paraphrase"}  # warmed at start-up
     caches = [getattr(a, "lexical", a)._sim_cache for a in engine.aligners.values()]
@@ -183,6 +169,6 @@ def test_the_loaded_server_bounds_every_aligner_s_pair_cache(engine) -> None:
         for part in (signal, *getattr(signal, "components", ())):
             if isinstance(part, ContextualAlignmentSignal):
                 caches.append(part.aligner.lexical._sim_cache)
-    assert all(isinstance(c, LRUCache) and c.limit == SERVE_PAIR_CACHE_SIZE for c in caches)
+    assert all(isinstance(c, CappedDict) and c.limit == SERVE_PAIR_CACHE_SIZE for c in caches)
     if "contextual-alignment" in engine.signals:  # the neural extra is installed
         assert engine.signals["contextual-alignment"].aligner.lexical._sim_cache in caches

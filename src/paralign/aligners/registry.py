@@ -57,8 +57,15 @@ class PresetAligner:
 
 @functools.cache
 def _preset_aligner(preset: str) -> SultanAligner | ContextualAligner:
-    """The aligner of a preset, built once per process (workers inherit or build their own); the
-    ``contextual`` preset is the contextual aligner (the `neural` extra) with its defaults."""
+    """The aligner of a preset, built once per process (workers inherit or build their own)."""
+    return build_preset_aligner(preset)
+
+
+def build_preset_aligner(preset: str) -> SultanAligner | ContextualAligner:
+    """A new aligner of a preset (:func:`get_aligner` shares one per process): the Sultan
+    aligner with the preset's options; the ``contextual`` preset is the contextual aligner (the
+    `neural` extra) with its defaults. For an owner that changes it, such as a server bounding
+    its caches."""
     from .sultan import Aligner, preset_options
     from .sultan.options import NEURAL_PRESETS
 

@@ -22,13 +22,12 @@ import itertools
 import math
 import numbers
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..aligners.registry import ALIGNER_NAMES, get_aligner
+from ..aligners.registry import ALIGNER_NAMES, build_preset_aligner, get_aligner
 from ..aligners.sultan.options import NEURAL_PRESETS, PRESETS
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..errors import ConfigurationError, ExtraMissingError
@@ -52,8 +51,6 @@ from ..similarity.signals import cache_options
 from .models import LIMITS
 
 T = TypeVar("T")
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
 
 #: Entries each cache of the app's ParaEval scorers (their phrase lookups, synsets, stems...: see
 #: :class:`GradedParaEval`) and of its neural similarity signals (sentence vectors, contextual
@@ -63,40 +60,12 @@ V = TypeVar("V")
 SERVE_CACHE_SIZE = 5_000
 
 #: Entries the pair-similarity cache of each of the app's Sultan aligners holds (word-form pair ->
-#: similarity, the least recently used dropped first). A batch run keeps up to 2,000,000 of them
-#: (the aligner's own bound); a server meeting new sentences for weeks would fill that. 100,000
-#: entries (about 16 MB) hold the form pairs of some 200 sentence pairs of 25 words, and one
-#: missed costs a similarity lookup of a few microseconds.
+#: similarity; the cache starts again when full, as :mod:`paralign.caching`'s do). A batch run
+#: keeps up to 2,000,000 of them (the aligner's own bound,
+#: :data:`paralign.aligners.sultan.aligner.PAIR_CACHE_SIZE`); a server meeting new sentences for
+#: weeks would fill that. 100,000 entries (about 16 MB) hold the form pairs of some 200 sentence
+#: pairs of 25 words, and one missed costs a similarity lookup of a few microseconds.
 SERVE_PAIR_CACHE_SIZE = 100_000
-
-
-class LRUCache(OrderedDict[K, V]):
-    """A dict of at most `limit` entries that drops its least recently used one (read with
-    ``get`` or ``[]``, or stored) to make room: a cache of pure answers, so bounding it changes
-    no result, only how often one is recomputed."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        if limit < 1:
-            raise ConfigurationError(f"a cache's size must be at least 1, got {limit}")
-        self.limit = limit
-
-    def __getitem__(self, key: K) -> V:
-        value = super().__getitem__(key)
-        self.move_to_end(key)
-        return value
-
-    def get(self, key: K, default: Any = None) -> Any:  # type: ignore[override]
-        try:
-            return self[key]
-        except KeyError:
-            return default
-
-    def __setitem__(self, key: K, value: V) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        if len(self) > self.limit:
-            self.popitem(last=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,14 +129,13 @@ def link_confidences(alignment: Alignment) -> dict[tuple[int, int], float] | Non
 
 def bound_pair_cache(aligner: T, size: int | None) -> T:
     """`aligner` with the pair-similarity cache of its Sultan aligner (a contextual aligner's:
-    its lexical one's) made an :class:`LRUCache` of `size` entries (None: left as it is). The
-    aligner's own cache only starts again past 2,000,000 entries; it keeps it private, and uses
-    it through ``get``, ``[]``, ``len`` and ``clear`` alone, which the LRUCache gives."""
+    its lexical one's) bounded to `size` entries (None: left as it is; see
+    :meth:`paralign.aligners.sultan.Aligner.limit_pair_cache`)."""
     from ..aligners.sultan import Aligner
 
     sultan = getattr(aligner, "lexical", aligner)
-    if size is not None and isinstance(sultan, Aligner) and not isinstance(sultan._sim_cache, LRUCache):
-        sultan._sim_cache = LRUCache(size)
+    if size is not None and isinstance(sultan, Aligner):
+        sultan.limit_pair_cache(size)
     return aligner
 
 
@@ -311,13 +279,7 @@ class Engine:
     def _build_aligner(self, preset: str) -> Any:
         """The aligner of a preset as ``get_aligner("sultan", preset)`` builds it, with its pair
         cache bounded (:func:`bound_pair_cache`)."""
-        from ..aligners.sultan import Aligner, preset_options
-
-        if preset in NEURAL_PRESETS:
-            from ..aligners.contextual import ContextualAligner
-
-            return bound_pair_cache(ContextualAligner(), self.pair_cache_size)
-        return bound_pair_cache(Aligner(**preset_options(preset)), self.pair_cache_size)
+        return bound_pair_cache(build_preset_aligner(preset), self.pair_cache_size)
 
     def align(self, source: str, target: str, aligner: str = "sultan", preset: str = "default") -> Aligned:
         """Two texts tokenised, annotated and aligned."""

@@ -498,3 +498,20 @@ def test_repr_shows_the_similarity_source_and_the_options_changed() -> None:
     assert repr(Aligner()) == "Aligner()"
     assert repr(Aligner("wordnet", w=0.5)) == "Aligner('wordnet', w=0.5)"
     assert repr(Aligner().with_params(ppdb_sim=0.8)) == "Aligner(ppdb_sim=0.8)"
+
+
+def test_a_limited_pair_cache_stays_bounded_through_pickling_and_clones_and_aligns_alike() -> None:
+    """`limit_pair_cache` (a server's aligners) bounds the word-pair similarities kept; a pickled
+    copy (a worker's) and a clone with other similarity settings keep the bound, not the default."""
+    import pickle
+
+    from paralign.caching import CappedDict
+
+    s = sent("the big dog barked loudly at the old postman .", "DT JJ NN VBD RB IN DT JJ NN .")
+    t = sent("yesterday the large hound barked at a postman !", "NN DT JJ NN VBD IN DT NN .")
+    free, bounded = Aligner(), Aligner()
+    bounded.limit_pair_cache(7)
+    assert bounded.align_sentences(s, t) == free.align_sentences(s, t)
+    assert 0 < len(bounded._sim_cache) <= 7 < len(free._sim_cache)
+    for copy in (pickle.loads(pickle.dumps(bounded)), bounded.with_params(ppdb_sim=0.5)):
+        assert isinstance(copy._sim_cache, CappedDict) and copy._sim_cache.limit == 7

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ...alignment import Alignment
+from ...caching import CappedDict
 from ...errors import ConfigurationError, check_pairs
 from ...nlp import Annotator, TextOrTokens, check_annotator, check_many, check_text_or_tokens
 from ...paraphrases import ParaphraseSource
@@ -34,6 +35,10 @@ from .wordsim import (
     form_similarity,
     load_similarity,
 )
+
+#: Word-form pair similarities an aligner keeps (its cache starts again when full: a
+#: :class:`~paralign.caching.CappedDict`); a long-lived one keeps fewer (:meth:`Aligner.limit_pair_cache`).
+PAIR_CACHE_SIZE = 2_000_000
 
 
 def _similarity_settings(config: AlignerConfig) -> tuple[float, bool, bool]:
@@ -91,7 +96,7 @@ class Aligner:
         self._similarity_spec = similarity
         self._related: RelatedWords | None = None
         self.annotator = annotator
-        self._sim_cache: dict[int, float] = {}
+        self._sim_cache: CappedDict[int, float] = CappedDict(PAIR_CACHE_SIZE)
         self._forms: _FormTable | None = None
         self._entity_types = dict(self.config.entity_types)
 
@@ -101,7 +106,7 @@ class Aligner:
         state = dict(self.__dict__)
         if not isinstance(self._similarity_spec, str | None):
             return state  # a similarity source given as an object travels as it is
-        state.update(_related=None, _sim_cache={}, _forms=None)
+        state.update(_related=None, _sim_cache=CappedDict(self._sim_cache.limit), _forms=None)
         return state
 
     def __repr__(self) -> str:
@@ -126,10 +131,17 @@ class Aligner:
         same_similarity = _similarity_settings(clone.config) == _similarity_settings(self.config)
         clone._related = self._related if same_similarity else None
         clone.annotator = self.annotator
-        clone._sim_cache = self._sim_cache if same_similarity else {}
+        clone._sim_cache = self._sim_cache if same_similarity else CappedDict(self._sim_cache.limit)
         clone._forms = self._forms
         clone._entity_types = dict(clone.config.entity_types)
         return clone
+
+    def limit_pair_cache(self, size: int) -> None:
+        """Keep at most `size` word-form pair similarities from now on (default
+        :data:`PAIR_CACHE_SIZE`), the cache starting again when full: for an aligner that lives
+        as long as a server, meeting new words for weeks. A cache never changes an alignment.
+        Clones made by :meth:`with_params` before this call keep the cache they shared."""
+        self._sim_cache = CappedDict(size)
 
     @property
     def similarity_spec(self) -> str | RelatedWords | ParaphraseSource | None:
@@ -270,8 +282,6 @@ class Aligner:
     def _similarities(self, s: Prepared, t: Prepared) -> dict[Link, float]:
         """Non-zero similarities of all token pairs (computed once per distinct form pair)."""
         related, ppdb_sim, cache = self.related, self.config.ppdb_sim, self._sim_cache
-        if len(cache) > 2_000_000:
-            cache.clear()
         t_types: dict[int, list[int]] = {}
         for j, key in enumerate(t.keys):
             t_types.setdefault(key, []).append(j)
