@@ -1,7 +1,7 @@
 """The pieces every sacrebleu-style signature (``key:value|...|version:X``) is built from.
 
-:func:`join_signature` writes the parts in order with paralign's version last,
-:func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
+:func:`join_signature` writes the parts in order with paralign's version last (and
+:func:`signature_parts` reads them back), :func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
 :func:`setting_value` writes one setting (yes/no, %g numbers). They sit in a low layer so that
 every layer can sign its numbers: the aligners, similarity scores and ParaMetric alike.
 
@@ -23,6 +23,12 @@ def join_signature(parts: Mapping[str, object]) -> str:
     paralign's version last, as sacrebleu's signatures end with sacrebleu's."""
     items = [f"{key}:{value}" for key, value in parts.items() if value is not None and key != "version"]
     return "|".join([*items, f"version:{VERSION}"])
+
+
+def signature_parts(signature: str) -> dict[str, str]:
+    """``{key: value}`` of a ``key:value|...`` signature (a value may hold ``:``, as
+    ``aligner:sultan:default``)."""
+    return dict(part.partition(":")[::2] for part in signature.split("|") if part)
 
 
 def short_hash(data: bytes | Iterable[bytes]) -> str:

@@ -26,7 +26,7 @@ from typing import Any
 from ..aligners.registry import aligner_label
 from ..aligners.signature import aligner_parts, spacy_id
 from ..alignment import AlignFunction
-from ..signature import join_signature, setting_value, short_hash
+from ..signature import join_signature, setting_value, short_hash, signature_parts
 from .signals import needs_alignment
 
 #: Signals that run the neural encoder (the neural extra's).
@@ -144,16 +144,9 @@ def _uses_encoder(signal: Any, feature_set: str | None, fine_tuning: Any) -> boo
     return _has_encoder_features(named(feature_set))
 
 
-
 #: The parts of a signature that name what a run was computed with rather than what it was
 #: asked for: a saved model used with others may score pairs differently (:func:`saved_model_notes`).
 ENVIRONMENT_PARTS: tuple[str, ...] = ("version", "spacy", "sim", "encoder")
-
-
-def signature_parts(signature: str) -> dict[str, str]:
-    """``{key: value}`` of a ``key:value|...`` signature (a value may hold ``:``, as
-    ``aligner:sultan:default``)."""
-    return dict(part.partition(":")[::2] for part in signature.split("|") if part)
 
 
 def saved_model_notes(saved: object, current: str, source: str) -> list[str]:
