@@ -4,7 +4,6 @@ the STS and MSRP files, JSONL `{"source", "target"}` lines or two line-aligned f
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
@@ -12,15 +11,14 @@ from itertools import chain, islice
 
 from .._moved import moved_names
 from ..aligners.batch import TextLike
-from ..aligners.registry import ALIGNER_NAMES, get_aligner
+from ..aligners.registry import get_aligner
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel, read_sentence_pairs
-from ..errors import ConfigurationError, FormatError, invalid_json
+from ..errors import ConfigurationError
 from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
-from ..similarity.hybrid import HybridModel, HybridSignal, aligner_mismatch
-from ..similarity.model import TrainedClassifier
+from ..similarity.hybrid import aligner_mismatch
+from ..similarity.model import TrainedClassifier, load_model_report
 from ..similarity.paraphrase import repeated_ids_note
 from ..similarity.signature import saved_model_notes, scored_aligner, similarity_signature
-from ..textio import open_text, strip_bom
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -76,32 +74,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_output(parser)
     add_format(parser)
     parser.set_defaults(func=run)
-
-
-def _trained(path: str) -> tuple[TrainedClassifier, object]:
-    """The classifier saved in an evaluate-paraphrase JSON report, or the hybrid signal saved in
-    an evaluate-sts report (no threshold: NaN, so no pair is labelled), and the report's
-    signature (what it was fitted with)."""
-    try:  # open_text: errors name the file (and line), as every input's do; gzip and a BOM read
-        with open_text(path) as handle:
-            report = json.loads(strip_bom(handle.read()))
-    except json.JSONDecodeError as exc:
-        raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
-    if not isinstance(report, dict):
-        raise FormatError("not an evaluate-paraphrase report", source=path)
-    if "sets" in report and report.get("signal") != "hybrid":  # evaluate-sts's, of a signal with nothing fitted
-        raise FormatError(f"an evaluate-sts report keeps a model only for --signal hybrid; this one's signal is "
-                          f"{report.get('signal')!r}, which needs no model: give --signal {report.get('signal')} "
-                          "instead of --model", source=path)
-    if report.get("signal") == "hybrid":
-        model = HybridModel.from_dict(report.get("model"), path)
-        # the aligner the blend was fitted on (the report's "aligner" is "none" when its signals read none)
-        label = model.aligner or str(report.get("aligner") or "sultan:default")
-        name, _, preset = label.partition(":")
-        if name not in ALIGNER_NAMES:
-            raise FormatError(f"aligner {label!r} cannot be rebuilt", source=path)
-        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default"), report.get("signature")
-    return TrainedClassifier.from_report(report, path), report.get("signature")
 
 
 def _text_row(score: float | None, threshold: float | None) -> str:
@@ -189,7 +161,7 @@ def _check_model_options(args: argparse.Namespace, trained: TrainedClassifier) -
 
 def run(args: argparse.Namespace) -> int:
     _check_inputs(args)
-    trained, saved_signature = _trained(args.model) if args.model else (None, None)
+    trained, saved_signature = load_model_report(args.model) if args.model else (None, None)
     notes: list[str] = []
     if trained is not None:
         _check_model_options(args, trained)

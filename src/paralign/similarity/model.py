@@ -7,6 +7,8 @@ Not for: computing the features (:mod:`paralign.similarity.features`) or choosin
 
 from __future__ import annotations
 
+import json
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..aligners.registry import ALIGNER_NAMES
 from ..alignment import AlignedSentences
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError, invalid_json
+from ..textio import open_text, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
 from .signals import make_signal
 
@@ -270,3 +273,31 @@ class TrainedClassifier:
                     "which reports do not keep"
                 )
         return cls(signal, threshold, name, preset or "default")
+
+
+def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
+    """The classifier saved in an evaluate-paraphrase JSON report (``paralign similarity --model``),
+    or the hybrid signal saved in an evaluate-sts report (no threshold: NaN, so no pair is
+    labelled), and the report's signature (what it was fitted with)."""
+    try:  # open_text: errors name the file (and line), as every input's do; gzip and a BOM read
+        with open_text(path) as handle:
+            report = json.loads(strip_bom(handle.read()))
+    except json.JSONDecodeError as exc:
+        raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
+    if not isinstance(report, dict):
+        raise FormatError("not an evaluate-paraphrase report", source=path)
+    if "sets" in report and report.get("signal") != "hybrid":  # evaluate-sts's, of a signal with nothing fitted
+        raise FormatError(f"an evaluate-sts report keeps a model only for --signal hybrid; this one's signal is "
+                          f"{report.get('signal')!r}, which needs no model: give --signal {report.get('signal')} "
+                          "instead of --model", source=path)
+    if report.get("signal") == "hybrid":
+        from .hybrid import HybridModel, HybridSignal
+
+        model = HybridModel.from_dict(report.get("model"), path)
+        # the aligner the blend was fitted on (the report's "aligner" is "none" when its signals read none)
+        label = model.aligner or str(report.get("aligner") or "sultan:default")
+        name, _, preset = label.partition(":")
+        if name not in ALIGNER_NAMES:
+            raise FormatError(f"aligner {label!r} cannot be rebuilt", source=path)
+        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default"), report.get("signature")
+    return TrainedClassifier.from_report(report, path), report.get("signature")
