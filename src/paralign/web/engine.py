@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -117,14 +116,10 @@ class LatticeResult:
 
 def link_confidences(alignment: Alignment) -> dict[tuple[int, int], float] | None:
     """The alignment's per-link confidences (``Alignment.confidence``, given by the contextual
-    aligner), keeping numbers in [0, 1] of its own links; None when it has none."""
+    aligner) as floats; None when it has none. (`Alignment` checks them: each a number in
+    [0, 1] of one of its links.)"""
     found = alignment.confidence
-    if not found:
-        return None
-    links = alignment.possible
-    out = {tuple(k): float(v) for k, v in found.items()
-           if isinstance(v, numbers.Real) and 0.0 <= float(v) <= 1.0 and tuple(k) in links}
-    return out or None
+    return {link: float(value) for link, value in found.items()} if found else None
 
 
 def bound_pair_cache(aligner: T, size: int | None) -> T:
