@@ -322,14 +322,37 @@ def table_path(spec: str) -> tuple[str, str, str]:
 
 def add_bootstrap_options(parser: argparse.ArgumentParser, confidence_help: str) -> None:
     """--confidence (what it gives: `confidence_help`), --resamples and --seed: the bootstrap
-    options every command with intervals takes (:mod:`paralign.metrics.significance`)."""
+    options every command with intervals takes (:mod:`paralign.metrics.significance`).
+
+    --resamples and --seed default to None, argparse's sign that they were not typed, so that
+    :func:`check_bootstrap_options` can refuse them without --confidence even when typed at
+    their default value; it then puts the defaults in. Every command taking these options calls
+    it first."""
     from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
 
     parser.add_argument("--confidence", action="store_true", help=confidence_help)
-    parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
-                        help="bootstrap resamples (default: %(default)s)")
-    parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
-                        help="seed of the resamples (default: %(default)s, sacrebleu's)")
+    parser.add_argument("--resamples", type=positive_int, default=None, metavar="N",
+                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=non_negative_int, default=None,
+                        help=f"seed of the resamples (default: {DEFAULT_SEED}, sacrebleu's)")
+
+
+def check_bootstrap_options(args: argparse.Namespace, resampling: Sequence[str] = ("--confidence",)) -> None:
+    """ConfigurationError (a usage error) when --resamples or --seed was typed but none of the
+    options that resample (`resampling`, as typed: paraeval's --paired-bs resamples too) was:
+    the settings would be silently ignored and the user believe they had them. Then the
+    settings not typed get their defaults (:func:`add_bootstrap_options` leaves them None)."""
+    from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    typed = args.resamples is not None or args.seed is not None
+    if typed and not any(getattr(args, flag.lstrip("-").replace("-", "_")) for flag in resampling):
+        add = resampling[0] if len(resampling) == 1 else "one of them"
+        raise ConfigurationError(f"--resamples/--seed only matter with {' or '.join(resampling)}: "
+                                 f"add {add}, or leave them out")
+    if args.resamples is None:
+        args.resamples = DEFAULT_RESAMPLES
+    if args.seed is None:
+        args.seed = DEFAULT_SEED
 
 
 def bootstrap_signature(args: argparse.Namespace, signature: str) -> str:

@@ -10,6 +10,7 @@ from ._options import (
     add_bootstrap_options,
     add_similarity_options,
     bootstrap_signature,
+    check_bootstrap_options,
     evaluate_inputs,
 )
 
@@ -87,6 +88,7 @@ def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    check_bootstrap_options(args)
     reports: list[StsReport] = []
 
     def evaluate(paths: dict, **common) -> dict:

@@ -33,6 +33,7 @@ from ._options import (
     add_paraeval_source_options,
     add_scheduler_option,
     bootstrap_signature,
+    check_bootstrap_options,
     check_paper_options,
     cluster_runner,
     table_path,
@@ -136,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.paraeval.scoring import scorer as make_scorer
     from ..metrics.paraeval.scoring import systems_scores
 
+    check_bootstrap_options(args, ("--confidence", "--paired-bs"))
     check_paper_options(args, args.config, "--config")
     paths = input_paths(args.input)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
