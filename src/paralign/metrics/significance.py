@@ -139,14 +139,15 @@ def interval(value: float, samples: np.ndarray, level: float = 0.95) -> Interval
     return Interval(float(value), float(low), float(high))
 
 
-def _corpus_score(stats: np.ndarray, score: ScoreFunction) -> float:
+def corpus_score(stats: np.ndarray, score: ScoreFunction) -> float:
+    """The corpus score of all the segments' `stats` (what each resample recomputes)."""
     return float(score(np.asarray(stats, dtype=np.float64).sum(axis=0)))
 
 
 def _confidence(stats: np.ndarray, score: ScoreFunction, resampled: np.ndarray, n_resamples: int,
                 seed: int) -> Confidence:
     mean, ci = estimate_ci(resampled)
-    return Confidence(_corpus_score(stats, score), mean, ci, n_resamples, seed)
+    return Confidence(corpus_score(stats, score), mean, ci, n_resamples, seed)
 
 
 def confidence(
@@ -170,7 +171,7 @@ def paired_bootstraps(
             raise MismatchError(f"the baseline has {n_segments} segments but the system {len(stats)}")
     indices = bootstrap_indices(n_segments, n_resamples, seed)
     baseline = resampled_scores(baseline_stats, score, indices)
-    baseline_score = _corpus_score(baseline_stats, score)
+    baseline_score = corpus_score(baseline_stats, score)
     compared = []
     for stats in systems_stats:
         system = resampled_scores(stats, score, indices)
