@@ -93,3 +93,95 @@ def test_paraeval_paired_bs_uses_resamples_without_confidence(tmp_path: Path, ca
             "--resamples", "20", "--format", "json"]
     assert main(argv) == 0
     assert all("|bs:20|seed:12345|" in s["signature"] for s in json.loads(capsys.readouterr().out)["systems"])
+
+
+def _one_pair(tmp_path: Path) -> str:
+    path = tmp_path / "one.jsonl"
+    path.write_text(DEMO_GOLD.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    return str(path)
+
+
+def _paraeval_one(tmp_path: Path) -> list[str]:
+    (tmp_path / "ref1.txt").write_text("the cat sat on the mat\n", encoding="utf-8")
+    (tmp_path / "hyp1.txt").write_text("the cat sat\n", encoding="utf-8")
+    return ["-r", str(tmp_path / "ref1.txt"), "-i", str(tmp_path / "hyp1.txt"), "--resources", "none"]
+
+
+def _sts_one(tmp_path: Path) -> str:
+    path = tmp_path / "one.tsv"
+    path.write_text("4.0\tA man plays a guitar.\tA man plays a guitar.\n", encoding="utf-8")
+    return str(path)
+
+
+#: Each command over one item (pair, segment): argv, its intervals in the JSON output, and the
+#: text line that shows them.
+ONE_ITEM = {
+    "score-alignments": (lambda tmp: ["score-alignments", "--gold", _one_pair(tmp), "--system", _one_pair(tmp)],
+                         lambda r: [r["confidence"]["macro_f1"]], "macro F1 bootstrap: n/a"),
+    "evaluate-aligner": (lambda tmp: ["evaluate-aligner", "--gold", str(DEMO_GOLD), "--limit", "1"],
+                         lambda r: [r["confidence"]["macro_f1"]], "macro F1 bootstrap: n/a"),
+    "evaluate-sts": (lambda tmp: ["evaluate-sts", "--data", _sts_one(tmp), "--aligner", "exact"],
+                     lambda r: [r["sets"][0]["pearson_interval"], r["sets"][0]["spearman_interval"],
+                                r["pearson_interval"], r["spearman_interval"]], "n/a  n/a"),
+    "paraeval": (lambda tmp: ["paraeval", *_paraeval_one(tmp)], lambda r: [r["confidence"]], "(μ = n/a)"),
+}
+
+
+def test_every_command_is_run_over_one_item() -> None:
+    assert set(ONE_ITEM) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", sorted(ONE_ITEM))
+def test_confidence_over_one_item_is_null_and_says_why(command: str, tmp_path: Path, capsys) -> None:
+    """--confidence over one item printed an interval of ± 0.00, which reads as certainty (one
+    item resampled is that item every time); evaluate-sts left the interval blank without a
+    word. Every command now gives null in JSON, n/a in text, and a warning saying why."""
+    import json
+
+    build, intervals, shown = ONE_ITEM[command]
+    argv = [*build(tmp_path), "--confidence"]
+    assert main([*argv, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert intervals(json.loads(out)) == [None] * len(intervals(json.loads(out)))
+    assert "no bootstrap interval (n/a): fewer than 2" in err and "to resample (got 1)" in err
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert shown in out and "± 0.0" not in out and "fewer than 2" in err
+
+
+def test_paired_bootstrap_over_one_segment_has_no_p_value(tmp_path: Path, capsys) -> None:
+    """One segment drawn every time made any difference 'significant' (p = 1/1001, marked *);
+    the p-value is null (n/a in text), as the intervals are."""
+    import json
+
+    base = _paraeval_one(tmp_path)
+    (tmp_path / "other.txt").write_text("a cat sat\n", encoding="utf-8")
+    argv = ["paraeval", *base, "-i", str(tmp_path / "other.txt"), "--paired-bs"]
+    assert main([*argv, "--format", "json"]) == 0
+    baseline, other = json.loads(capsys.readouterr().out)["systems"]
+    assert baseline["confidence"] is None is other["confidence"]
+    assert other["paired_bootstrap"]["p_value"] is None and other["paired_bootstrap"]["baseline_score"] == 0.5
+    assert baseline["paired_bootstrap"]["is_baseline"] and not other["paired_bootstrap"]["is_baseline"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "(μ = n/a, p = n/a)" in out and "*" not in out and "no paired test either" in err
+
+
+@pytest.mark.parametrize("rows, why", [
+    ([(4.0, "A man plays a guitar.", "A man plays a guitar.")] * 2, "the correlation is undefined"),
+    ([(4.0, "word " * 200_001, "A word."), (1.0, "word " * 200_001, "A cat.")], "scored pairs to resample (got 0)"),
+])
+def test_sts_intervals_that_are_undefined_say_why(rows, why: str, tmp_path: Path, capsys) -> None:
+    """Two identical pairs (a constant series: no correlation in any resample) and pairs that all
+    fail to score have no interval: null, n/a in text, and a warning naming the file and why."""
+    import json
+
+    data = tmp_path / "sts.tsv"
+    data.write_text("".join(f"{g}\t{a}\t{b}\n" for g, a, b in rows), encoding="utf-8")
+    argv = ["evaluate-sts", "--data", str(data), "--aligner", "exact", "--confidence"]
+    assert main([*argv, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["sets"][0]["pearson_interval"] is None
+    assert f"{data}: no bootstrap interval (n/a): " in err and why in err
+    assert main(argv) == 0
+    assert "n/a  n/a" in capsys.readouterr().out

@@ -32,6 +32,7 @@ from ._common import (
     read_once,
     shown_names,
     stdin_once,
+    warn,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -362,11 +363,29 @@ def bootstrap_signature(args: argparse.Namespace, signature: str) -> str:
     return with_parts(signature, {"bs": args.resamples, "seed": args.seed})
 
 
+def too_few_to_resample(n_items: int, item: str) -> str | None:
+    """Why a bootstrap has no interval over `n_items` (`item`: what one is, ``"scored pair"``),
+    for a warning on stderr beside the interval shown null (JSON) and n/a (text), as every command
+    with --confidence shows it; None when there are enough (2, :data:`~paralign.metrics.
+    significance.MIN_RESAMPLED`). One item resampled is that item every time: its ``± 0.00`` read
+    as certainty."""
+    from ..metrics.significance import MIN_RESAMPLED
+
+    if n_items >= MIN_RESAMPLED:
+        return None
+    return (f"no bootstrap interval (n/a): fewer than {MIN_RESAMPLED} {item}s to resample (got {n_items}), "
+            f"and one resampled is itself every time")
+
+
 def add_macro_confidence(args: argparse.Namespace, result: dict, per_pair: Sequence[object]) -> None:
     """--confidence of the alignment scorers: ``confidence.macro_f1`` in `result` (the bootstrap of
-    macro F1 over its pairs' counts), the resampling in its signature."""
+    macro F1 over its pairs' counts; None, with a warning, over fewer than 2 pairs), the
+    resampling in its signature."""
     from ..metrics.alignment_scores import macro_f1_confidence
 
-    found = macro_f1_confidence(per_pair, n_resamples=args.resamples, seed=args.seed)  # type: ignore[arg-type]
-    result["confidence"] = {"macro_f1": found.to_dict()}
+    reason = too_few_to_resample(len(per_pair), "scored pair")
+    if reason:
+        warn(reason)
+    found = None if reason else macro_f1_confidence(per_pair, n_resamples=args.resamples, seed=args.seed)  # type: ignore[arg-type]
+    result["confidence"] = {"macro_f1": None if found is None else found.to_dict()}
     result["signature"] = bootstrap_signature(args, result["signature"])

@@ -45,6 +45,9 @@ from . import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 #: A corpus metric's score from statistics summed over segments (vectorised over leading axes).
 ScoreFunction = Callable[[np.ndarray], np.ndarray]
+#: Fewest items (segments, pairs) a bootstrap interval is defined over: one item resampled is
+#: that item every time, an interval of width 0 that would read as certainty.
+MIN_RESAMPLED = 2
 #: Most statistics values gathered at once while resampling (bounds the memory, about 16 MB).
 _BLOCK_VALUES = 2_000_000
 
