@@ -167,6 +167,22 @@ def test_paired_bootstrap_over_one_segment_has_no_p_value(tmp_path: Path, capsys
     assert "(μ = n/a, p = n/a)" in out and "*" not in out and "no paired test either" in err
 
 
+def test_paraeval_confidence_of_an_undefined_score_is_null(tmp_path: Path, capsys) -> None:
+    """The paper's F is n/a when no reference has a word; its resamples counted it as 0 and
+    printed 'F = n/a (μ = 0.0000 ± 0.0000)'. The interval is null, with a warning."""
+    import json
+
+    (tmp_path / "r.txt").write_text("\n\n", encoding="utf-8")
+    argv = ["paraeval", "-r", str(tmp_path / "r.txt"), "-i", str(tmp_path / "r.txt"), "--resources", "none",
+            "--config", "paper", "--confidence"]
+    assert main([*argv, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["f"] is None and json.loads(out)["confidence"] is None
+    assert "no bootstrap interval (n/a): its score is n/a" in err
+    assert main(argv) == 0
+    assert "F = n/a (μ = n/a)" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("rows, why", [
     ([(4.0, "A man plays a guitar.", "A man plays a guitar.")] * 2, "the correlation is undefined"),
     ([(4.0, "word " * 200_001, "A word."), (1.0, "word " * 200_001, "A cat.")], "scored pairs to resample (got 0)"),

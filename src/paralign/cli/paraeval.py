@@ -215,8 +215,12 @@ def _read_systems(args: argparse.Namespace, paths: list[str],
 def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dict], paths: list[str]) -> None:
     """Each system's bootstrap figures (``confidence``, and ``paired_bootstrap`` against the first
     with --paired-bs) in its result, its statistics rows taken out, and the resampling's settings
-    in every signature (``bs:N|seed:S``, as sacrebleu signs them); null, with a warning, over
-    fewer than 2 segments."""
+    in every signature (``bs:N|seed:S``, as sacrebleu signs them).
+
+    Null with a warning where undefined: over fewer than 2 segments, and for a system whose score
+    is n/a (the paper's F when no reference has a word): its resamples counted that n/a as 0, a
+    ``± 0.0000`` about a score there is not (and a paired test with it, or with such a baseline,
+    has no p-value)."""
     from ..metrics.paraeval.scoring import systems_significance
 
     stats = [result.pop("stats") for result in scores]
@@ -225,7 +229,13 @@ def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dic
         warn(reason + ("; no paired test either" if args.paired_bs else ""))
     figures = systems_significance(scorer, stats, paired=args.paired_bs,  # type: ignore[arg-type]
                                    n_resamples=args.resamples, seed=args.seed)
-    for result, extra in zip(scores, figures, strict=True):
+    undefined = {k for k, result in enumerate(scores) if result.get("score", result.get("f")) is None}
+    for k, (path, result, extra) in enumerate(zip(paths, scores, figures, strict=True)):
+        if k in undefined and not reason:
+            warn(f"{input_name(path)}: no bootstrap interval (n/a): its score is n/a")
+            extra["confidence"] = None
+        if undefined & {0, k} and "paired_bootstrap" in extra:
+            extra["paired_bootstrap"]["p_value"] = None  # type: ignore[index]
         result["signature"] = bootstrap_signature(args, result["signature"])
         result.update(extra)
         if "paired_bootstrap" in extra:
