@@ -112,8 +112,14 @@ def test_estimate_ci_is_sacrebleus() -> None:
 def test_bad_sizes_are_refused() -> None:
     with pytest.raises(ConfigurationError, match="resamples must be >= 1"):
         bootstrap_indices(5, 0)
-    with pytest.raises(ConfigurationError, match="at least one segment"):
-        bootstrap_indices(0, 10)
+    for n in (0, 1):  # one segment was drawn every time: an interval of ± 0 that read as certainty
+        with pytest.raises(ConfigurationError, match=f"at least 2 segments to resample, got {n}"):
+            bootstrap_indices(n, 10)
+    with pytest.raises(ConfigurationError, match="at least 2 segments"):
+        confidence(np.ones((1, 2)), lambda s: s[..., 0] / s[..., 1], n_resamples=10)
+    with pytest.raises(ConfigurationError, match="at least 2 segments"):
+        paired_bootstrap(np.ones((1, 2)), np.ones((1, 2)), lambda s: s[..., 0], n_resamples=10)
+    assert len(bootstrap_indices(2, 10)) == 10
     with pytest.raises(MismatchError, match="the baseline has 2 segments but the system 3"):
         paired_bootstrap(np.ones((2, 4)), np.ones((3, 4)), lambda s: s[..., 0])
 

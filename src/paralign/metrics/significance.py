@@ -61,11 +61,14 @@ def seeded_rng(seed: int) -> np.random.Generator:
 
 
 def bootstrap_indices(n_segments: int, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> np.ndarray:
-    """(resamples, segments) segment indices drawn with replacement, as sacrebleu draws them."""
+    """(resamples, segments) segment indices drawn with replacement, as sacrebleu draws them; at
+    least :data:`MIN_RESAMPLED` segments (ConfigurationError otherwise: one segment is drawn every
+    time, and its interval of width 0 would read as certainty)."""
     if n_resamples < 1:
         raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
-    if n_segments < 1:
-        raise ConfigurationError(f"need at least one segment to resample, got {n_segments}")
+    if n_segments < MIN_RESAMPLED:
+        raise ConfigurationError(f"need at least {MIN_RESAMPLED} segments to resample, got {n_segments}: "
+                                 "one is drawn every time, an interval of width 0")
     return seeded_rng(seed).choice(n_segments, size=(n_resamples, n_segments), replace=True)
 
 
