@@ -112,8 +112,14 @@ def test_estimate_ci_is_sacrebleus() -> None:
 def test_bad_sizes_are_refused() -> None:
     with pytest.raises(ConfigurationError, match="resamples must be >= 1"):
         bootstrap_indices(5, 0)
-    with pytest.raises(ConfigurationError, match="at least one segment"):
-        bootstrap_indices(0, 10)
+    for n in (0, 1):  # one segment was drawn every time: an interval of ± 0 that read as certainty
+        with pytest.raises(ConfigurationError, match=f"at least 2 segments to resample, got {n}"):
+            bootstrap_indices(n, 10)
+    with pytest.raises(ConfigurationError, match="at least 2 segments"):
+        confidence(np.ones((1, 2)), lambda s: s[..., 0] / s[..., 1], n_resamples=10)
+    with pytest.raises(ConfigurationError, match="at least 2 segments"):
+        paired_bootstrap(np.ones((1, 2)), np.ones((1, 2)), lambda s: s[..., 0], n_resamples=10)
+    assert len(bootstrap_indices(2, 10)) == 10
     with pytest.raises(MismatchError, match="the baseline has 2 segments but the system 3"):
         paired_bootstrap(np.ones((2, 4)), np.ones((3, 4)), lambda s: s[..., 0])
 
@@ -149,3 +155,20 @@ def test_correlation_interval_refuses_what_it_cannot_correlate() -> None:
         correlation_interval([([1.0], [1.0])])
     with pytest.raises(MismatchError, match="as many scores as gold values"):
         correlation_interval([([1, 2, 3], [1, 2])])
+
+
+def test_paraeval_figures_over_one_segment_are_none() -> None:
+    """systems_significance over one segment gave ± 0 and, paired, p = 1/(1 + resamples) for any
+    difference; both are None (undefined), the baseline's score still given."""
+    from paralign.metrics.paraeval.scoring import scorer, systems_scores, systems_significance
+
+    item = scorer("default", resources=["none"])
+    refs = [["the cat sat on the mat"]]
+    stats = [r["stats"] for r in systems_scores(item, [["the cat sat"], ["a cat sat"]], refs, with_stats=True)]
+    assert systems_significance(item, stats[:1]) == [{"confidence": None}]
+    baseline, other = systems_significance(item, stats, paired=True, n_resamples=20)
+    assert baseline == {"confidence": None, "paired_bootstrap": {"baseline_score": 0.5, "p_value": None,
+                                                                 "is_baseline": True}}
+    assert other["confidence"] is None and other["paired_bootstrap"]["p_value"] is None
+    two = [np.concatenate([s, s]) for s in stats]  # two segments: resampled as before
+    assert systems_significance(item, two, n_resamples=20)[0]["confidence"]["ci"] == 0.0

@@ -32,6 +32,7 @@ from ._common import (
     read_once,
     shown_names,
     stdin_once,
+    warn,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -322,14 +323,37 @@ def table_path(spec: str) -> tuple[str, str, str]:
 
 def add_bootstrap_options(parser: argparse.ArgumentParser, confidence_help: str) -> None:
     """--confidence (what it gives: `confidence_help`), --resamples and --seed: the bootstrap
-    options every command with intervals takes (:mod:`paralign.metrics.significance`)."""
+    options every command with intervals takes (:mod:`paralign.metrics.significance`).
+
+    --resamples and --seed default to None, argparse's sign that they were not typed, so that
+    :func:`check_bootstrap_options` can refuse them without --confidence even when typed at
+    their default value; it then puts the defaults in. Every command taking these options calls
+    it first."""
     from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
 
     parser.add_argument("--confidence", action="store_true", help=confidence_help)
-    parser.add_argument("--resamples", type=positive_int, default=DEFAULT_RESAMPLES, metavar="N",
-                        help="bootstrap resamples (default: %(default)s)")
-    parser.add_argument("--seed", type=non_negative_int, default=DEFAULT_SEED,
-                        help="seed of the resamples (default: %(default)s, sacrebleu's)")
+    parser.add_argument("--resamples", type=positive_int, default=None, metavar="N",
+                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=non_negative_int, default=None,
+                        help=f"seed of the resamples (default: {DEFAULT_SEED}, sacrebleu's)")
+
+
+def check_bootstrap_options(args: argparse.Namespace, resampling: Sequence[str] = ("--confidence",)) -> None:
+    """ConfigurationError (a usage error) when --resamples or --seed was typed but none of the
+    options that resample (`resampling`, as typed: paraeval's --paired-bs resamples too) was:
+    the settings would be silently ignored and the user believe they had them. Then the
+    settings not typed get their defaults (:func:`add_bootstrap_options` leaves them None)."""
+    from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    typed = args.resamples is not None or args.seed is not None
+    if typed and not any(getattr(args, flag.lstrip("-").replace("-", "_")) for flag in resampling):
+        add = resampling[0] if len(resampling) == 1 else "one of them"
+        raise ConfigurationError(f"--resamples/--seed only matter with {' or '.join(resampling)}: "
+                                 f"add {add}, or leave them out")
+    if args.resamples is None:
+        args.resamples = DEFAULT_RESAMPLES
+    if args.seed is None:
+        args.seed = DEFAULT_SEED
 
 
 def bootstrap_signature(args: argparse.Namespace, signature: str) -> str:
@@ -339,11 +363,29 @@ def bootstrap_signature(args: argparse.Namespace, signature: str) -> str:
     return with_parts(signature, {"bs": args.resamples, "seed": args.seed})
 
 
+def too_few_to_resample(n_items: int, item: str) -> str | None:
+    """Why a bootstrap has no interval over `n_items` (`item`: what one is, ``"scored pair"``),
+    for a warning on stderr beside the interval shown null (JSON) and n/a (text), as every command
+    with --confidence shows it; None when there are enough (2, :data:`~paralign.metrics.
+    significance.MIN_RESAMPLED`). One item resampled is that item every time: its ``± 0.00`` read
+    as certainty."""
+    from ..metrics.significance import MIN_RESAMPLED
+
+    if n_items >= MIN_RESAMPLED:
+        return None
+    return (f"no bootstrap interval (n/a): fewer than {MIN_RESAMPLED} {item}s to resample (got {n_items}), "
+            f"and one resampled is itself every time")
+
+
 def add_macro_confidence(args: argparse.Namespace, result: dict, per_pair: Sequence[object]) -> None:
     """--confidence of the alignment scorers: ``confidence.macro_f1`` in `result` (the bootstrap of
-    macro F1 over its pairs' counts), the resampling in its signature."""
+    macro F1 over its pairs' counts; None, with a warning, over fewer than 2 pairs), the
+    resampling in its signature."""
     from ..metrics.alignment_scores import macro_f1_confidence
 
-    found = macro_f1_confidence(per_pair, n_resamples=args.resamples, seed=args.seed)  # type: ignore[arg-type]
-    result["confidence"] = {"macro_f1": found.to_dict()}
+    reason = too_few_to_resample(len(per_pair), "scored pair")
+    if reason:
+        warn(reason)
+    found = None if reason else macro_f1_confidence(per_pair, n_resamples=args.resamples, seed=args.seed)  # type: ignore[arg-type]
+    result["confidence"] = {"macro_f1": None if found is None else found.to_dict()}
     result["signature"] = bootstrap_signature(args, result["signature"])

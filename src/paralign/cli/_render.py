@@ -35,7 +35,9 @@ def render_scores(result: dict) -> str:
     lines.append(f"exact   {pct(result['exact'])}% ({result['exact_count']} of {result['pairs']})")
     lines.append(f"AER     {pct(result['aer'])}")
     found = result.get("confidence")
-    if found:  # --confidence: the bootstrap of macro F1 over pairs
+    if found and found["macro_f1"] is None:  # --confidence over fewer than 2 pairs (a warning says so)
+        lines.append("macro F1 bootstrap: n/a (fewer than 2 pairs to resample)")
+    elif found:  # --confidence: the bootstrap of macro F1 over pairs
         f1 = found["macro_f1"]
         lines.append(f"macro F1 bootstrap: μ = {100 * f1['mean']:.2f} ± {100 * f1['ci']:.2f} (95%, "
                      f"{f1['resamples']} resamples of the pairs, seed {f1['seed']})")

@@ -20,6 +20,7 @@ from ._options import (
     add_gold_options,
     add_macro_confidence,
     aligner_from_args,
+    check_bootstrap_options,
     cluster_runner,
     on_gold,
 )
@@ -52,6 +53,7 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_bootstrap_options(args)
     pairs: list[PairResult] = []
 
     def evaluate(gold: str) -> dict:

@@ -10,7 +10,9 @@ from ._options import (
     add_bootstrap_options,
     add_similarity_options,
     bootstrap_signature,
+    check_bootstrap_options,
     evaluate_inputs,
+    too_few_to_resample,
 )
 
 
@@ -66,16 +68,19 @@ def _num(value: float | None) -> str:
 
 
 def _interval(interval: dict | None) -> str:
-    """``  [86.91, 88.52]`` (percent, as the correlations), blank when undefined."""
+    """``  [86.91, 88.52]`` (percent, as the correlations), ``  n/a`` when undefined (a warning
+    says why), as every command with --confidence shows an interval it has not."""
     if not interval or interval["low"] is None:
-        return f"{'':<17}"
+        return f"{'  n/a':<17}"
     return f"  [{100 * interval['low']:.2f}, {100 * interval['high']:.2f}]".ljust(17)
 
 
-def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) -> None:
+def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) -> list[str]:
     """--confidence: each correlation's bootstrap interval beside it (``pearson_interval``,
     ``spearman_interval``), the resampling under ``resamples`` and ``seed`` (as the other
-    commands' confidence objects name it) and in the signature (``bs:N|seed:S``)."""
+    commands' confidence objects name it) and in the signature (``bs:N|seed:S``). Returns why a
+    file has none (null): fewer than 2 scored pairs, or a correlation undefined as the scores or
+    the gold scores do not vary (then neither does any resample's)."""
     from ..similarity.sts import sts_intervals
 
     intervals = sts_intervals(report, n_resamples=args.resamples, seed=args.seed)
@@ -84,9 +89,14 @@ def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) ->
             row[f"{kind}_interval"] = None if found is None else found[kind]
     result["resamples"], result["seed"] = intervals["resamples"], intervals["seed"]
     result["signature"] = bootstrap_signature(args, result["signature"])
+    return [f"{s['path']}: " + (too_few_to_resample(s["pairs"], "scored pair") or
+                                "no bootstrap interval (n/a): the correlation is undefined (the scores "
+                                "or the gold scores do not vary)")
+            for s in result["sets"] if s["pearson_interval"] is None]
 
 
 def run(args: argparse.Namespace) -> int:
+    check_bootstrap_options(args)
     reports: list[StsReport] = []
 
     def evaluate(paths: dict, **common) -> dict:
@@ -98,11 +108,10 @@ def run(args: argparse.Namespace) -> int:
     for s in result["sets"]:
         if s["path"] in names.values():
             s["name"] = s["path"]  # not the copy's file name
-    if args.confidence:
-        _add_intervals(args, reports[0], result)
+    undefined = _add_intervals(args, reports[0], result) if args.confidence else []
     warnings = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
     warnings += [f"{s['path']}:{f['line']}: {f['error']}" for s in result["sets"] for f in s["failures"]]
-    warnings += result["notes"]
+    warnings += result["notes"] + undefined
     write_result(args, result, render, warnings)
     if args.report is not None:
         from ..viz.reports import sts_report

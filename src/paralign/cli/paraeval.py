@@ -33,10 +33,12 @@ from ._options import (
     add_paraeval_source_options,
     add_scheduler_option,
     bootstrap_signature,
+    check_bootstrap_options,
     check_paper_options,
     cluster_runner,
     table_path,
     table_specs,
+    too_few_to_resample,
 )
 
 
@@ -136,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.paraeval.scoring import scorer as make_scorer
     from ..metrics.paraeval.scoring import systems_scores
 
+    check_bootstrap_options(args, ("--confidence", "--paired-bs"))
     check_paper_options(args, args.config, "--config")
     paths = input_paths(args.input)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
@@ -212,12 +215,27 @@ def _read_systems(args: argparse.Namespace, paths: list[str],
 def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dict], paths: list[str]) -> None:
     """Each system's bootstrap figures (``confidence``, and ``paired_bootstrap`` against the first
     with --paired-bs) in its result, its statistics rows taken out, and the resampling's settings
-    in every signature (``bs:N|seed:S``, as sacrebleu signs them)."""
+    in every signature (``bs:N|seed:S``, as sacrebleu signs them).
+
+    Null with a warning where undefined: over fewer than 2 segments, and for a system whose score
+    is n/a (the paper's F when no reference has a word): its resamples counted that n/a as 0, a
+    ``± 0.0000`` about a score there is not (and a paired test with it, or with such a baseline,
+    has no p-value)."""
     from ..metrics.paraeval.scoring import systems_significance
 
-    figures = systems_significance(scorer, [result.pop("stats") for result in scores],  # type: ignore[arg-type]
-                                   paired=args.paired_bs, n_resamples=args.resamples, seed=args.seed)
-    for result, extra in zip(scores, figures, strict=True):
+    stats = [result.pop("stats") for result in scores]
+    reason = too_few_to_resample(len(stats[0]), "segment")  # the systems have as many as the references
+    if reason:
+        warn(reason + ("; no paired test either" if args.paired_bs else ""))
+    figures = systems_significance(scorer, stats, paired=args.paired_bs,  # type: ignore[arg-type]
+                                   n_resamples=args.resamples, seed=args.seed)
+    undefined = {k for k, result in enumerate(scores) if result.get("score", result.get("f")) is None}
+    for k, (path, result, extra) in enumerate(zip(paths, scores, figures, strict=True)):
+        if k in undefined and not reason:
+            warn(f"{input_name(path)}: no bootstrap interval (n/a): its score is n/a")
+            extra["confidence"] = None
+        if undefined & {0, k} and "paired_bootstrap" in extra:
+            extra["paired_bootstrap"]["p_value"] = None  # type: ignore[index]
         result["signature"] = bootstrap_signature(args, result["signature"])
         result.update(extra)
         if "paired_bootstrap" in extra:
@@ -288,13 +306,17 @@ def _text(score: dict) -> str:
 
 def _bootstrap_text(score: dict) -> str:
     """``(μ = 0.4170 ± 0.0123, p = 0.0170*) `` after the headline score, as sacrebleu shows a
-    bootstrap (the baseline of a paired test says so instead of a p-value); nothing without one."""
+    bootstrap (the baseline of a paired test says so instead of a p-value); nothing without one;
+    ``(μ = n/a, p = n/a)`` over fewer than 2 segments (a warning says why)."""
     if "confidence" not in score:
         return ""
-    figures = f"μ = {score['confidence']['mean']:.4f} ± {score['confidence']['ci']:.4f}"
+    found = score["confidence"]
+    figures = "μ = n/a" if found is None else f"μ = {found['mean']:.4f} ± {found['ci']:.4f}"
     paired = score.get("paired_bootstrap")
     if paired is not None and paired["is_baseline"]:
         figures += ", baseline"
+    elif paired is not None and paired["p_value"] is None:
+        figures += ", p = n/a"
     elif paired is not None:
         p = paired["p_value"]
         figures += f", p = {p:.4f}{'*' if p < SIGNIFICANT else ''}"

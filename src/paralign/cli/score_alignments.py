@@ -15,7 +15,7 @@ from ._common import (
     warn_each,
     write_result,
 )
-from ._options import add_bootstrap_options, add_macro_confidence
+from ._options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
 from ._render import render_scores
 
 
@@ -56,6 +56,7 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_bootstrap_options(args)
     with ExitStack() as stack:
         paths, names = stdin_once(stack, gold=[args.gold], system=[args.system])
         (gold,), (system,) = paths["gold"], paths["system"]

@@ -45,6 +45,9 @@ from . import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 #: A corpus metric's score from statistics summed over segments (vectorised over leading axes).
 ScoreFunction = Callable[[np.ndarray], np.ndarray]
+#: Fewest items (segments, pairs) a bootstrap interval is defined over: one item resampled is
+#: that item every time, an interval of width 0 that would read as certainty.
+MIN_RESAMPLED = 2
 #: Most statistics values gathered at once while resampling (bounds the memory, about 16 MB).
 _BLOCK_VALUES = 2_000_000
 
@@ -58,11 +61,14 @@ def seeded_rng(seed: int) -> np.random.Generator:
 
 
 def bootstrap_indices(n_segments: int, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> np.ndarray:
-    """(resamples, segments) segment indices drawn with replacement, as sacrebleu draws them."""
+    """(resamples, segments) segment indices drawn with replacement, as sacrebleu draws them; at
+    least :data:`MIN_RESAMPLED` segments (ConfigurationError otherwise: one segment is drawn every
+    time, and its interval of width 0 would read as certainty)."""
     if n_resamples < 1:
         raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
-    if n_segments < 1:
-        raise ConfigurationError(f"need at least one segment to resample, got {n_segments}")
+    if n_segments < MIN_RESAMPLED:
+        raise ConfigurationError(f"need at least {MIN_RESAMPLED} segments to resample, got {n_segments}: "
+                                 "one is drawn every time, an interval of width 0")
     return seeded_rng(seed).choice(n_segments, size=(n_resamples, n_segments), replace=True)
 
 
@@ -139,14 +145,15 @@ def interval(value: float, samples: np.ndarray, level: float = 0.95) -> Interval
     return Interval(float(value), float(low), float(high))
 
 
-def _corpus_score(stats: np.ndarray, score: ScoreFunction) -> float:
+def corpus_score(stats: np.ndarray, score: ScoreFunction) -> float:
+    """The corpus score of all the segments' `stats` (what each resample recomputes)."""
     return float(score(np.asarray(stats, dtype=np.float64).sum(axis=0)))
 
 
 def _confidence(stats: np.ndarray, score: ScoreFunction, resampled: np.ndarray, n_resamples: int,
                 seed: int) -> Confidence:
     mean, ci = estimate_ci(resampled)
-    return Confidence(_corpus_score(stats, score), mean, ci, n_resamples, seed)
+    return Confidence(corpus_score(stats, score), mean, ci, n_resamples, seed)
 
 
 def confidence(
@@ -170,7 +177,7 @@ def paired_bootstraps(
             raise MismatchError(f"the baseline has {n_segments} segments but the system {len(stats)}")
     indices = bootstrap_indices(n_segments, n_resamples, seed)
     baseline = resampled_scores(baseline_stats, score, indices)
-    baseline_score = _corpus_score(baseline_stats, score)
+    baseline_score = corpus_score(baseline_stats, score)
     compared = []
     for stats in systems_stats:
         system = resampled_scores(stats, score, indices)

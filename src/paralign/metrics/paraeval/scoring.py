@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
 from ...workers import run_chunks, stop_batch
-from ..significance import DEFAULT_RESAMPLES, DEFAULT_SEED, confidence, paired_bootstraps
+from ..significance import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    MIN_RESAMPLED,
+    confidence,
+    corpus_score,
+    paired_bootstraps,
+)
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
 from .inputs import check_hypotheses, check_names
@@ -180,13 +187,21 @@ def systems_significance(
     sacrebleu's ``--confidence`` and ``--paired-bs`` give them (:mod:`paralign.metrics.significance`):
     ``confidence`` for every system; with `paired`, the first system is the baseline and every
     system gets ``paired_bootstrap``: the baseline's score, the p-value of the difference on the
-    same resamples (None for the baseline itself) and ``is_baseline``."""
+    same resamples (None for the baseline itself) and ``is_baseline``.
+
+    Over fewer than 2 segments (:data:`~paralign.metrics.significance.MIN_RESAMPLED`) there is
+    nothing to resample: ``confidence`` is None, and so is every ``p_value`` (one segment drawn
+    every time made any difference look significant, p = 1/(1 + resamples))."""
     score = metrics_of(item, ("score",))[0].score
     if not paired:
-        return [{"confidence": confidence(rows, score, n_resamples=n_resamples, seed=seed).to_dict()}
-                for rows in stats]
+        return [{"confidence": None if len(rows) < MIN_RESAMPLED else
+                 confidence(rows, score, n_resamples=n_resamples, seed=seed).to_dict()} for rows in stats]
     if len(stats) < 2:
         raise ConfigurationError("a paired test needs a baseline and at least one system to compare with it")
+    if len(stats[0]) < MIN_RESAMPLED:
+        undefined = {"baseline_score": corpus_score(stats[0], score), "p_value": None}
+        return [{"confidence": None, "paired_bootstrap": {**undefined, "is_baseline": k == 0}}
+                for k in range(len(stats))]
     baseline, compared = paired_bootstraps(stats[0], stats[1:], score, n_resamples=n_resamples, seed=seed)
     first = {"baseline_score": baseline.score, "p_value": None, "is_baseline": True}  # no test of itself
     return [{"confidence": baseline.to_dict(), "paired_bootstrap": first}] + [
