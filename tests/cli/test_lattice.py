@@ -400,3 +400,22 @@ def test_paraphrases_refuse_a_parquet_name(tmp_path, group_file, capsys, name):
     assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 2
     assert "writes TSV" in capsys.readouterr().err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("argv", "needs"), [
+    (["paths"], "--sample"),
+    (["paraphrases"], "--sample"),
+    (["stats"], "--sample or --lm-train or --incremental"),
+])
+def test_seed_without_what_it_seeds_is_a_usage_error(tmp_path, group_file, capsys, argv, needs):
+    """--seed seeds --sample (and stats' sampled LM paths and incremental shuffles); typed without
+    them it was silently ignored, and the user believed the run was seeded their way."""
+    source = (["--lattice", str(tmp_path / "lattice.json")] if argv == ["paths"]
+              else ["--groups", str(group_file), "--tokenized"])
+    if argv == ["paths"]:
+        assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", source[1]]) == 0
+    capsys.readouterr()
+    assert main(["lattice", *argv, *source, "--seed", "0"]) == 2
+    assert f"--seed only matters with {needs}: add " in capsys.readouterr().err
+    seeded = ["--sample", "1"] if argv != ["stats"] else ["--incremental"]
+    assert main(["lattice", *argv, *source, "--seed", "3", *seeded]) == 0

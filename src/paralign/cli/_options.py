@@ -13,7 +13,7 @@ option only one command has (it stays in that command's module).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, ExitStack
 from typing import TYPE_CHECKING
 
@@ -345,15 +345,26 @@ def check_bootstrap_options(args: argparse.Namespace, resampling: Sequence[str] 
     settings not typed get their defaults (:func:`add_bootstrap_options` leaves them None)."""
     from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-    typed = args.resamples is not None or args.seed is not None
-    if typed and not any(getattr(args, flag.lstrip("-").replace("-", "_")) for flag in resampling):
-        add = resampling[0] if len(resampling) == 1 else "one of them"
-        raise ConfigurationError(f"--resamples/--seed only matter with {' or '.join(resampling)}: "
-                                 f"add {add}, or leave them out")
-    if args.resamples is None:
-        args.resamples = DEFAULT_RESAMPLES
-    if args.seed is None:
-        args.seed = DEFAULT_SEED
+    check_only_with(args, {"--resamples": DEFAULT_RESAMPLES, "--seed": DEFAULT_SEED}, resampling)
+
+
+def check_only_with(args: argparse.Namespace, options: Mapping[str, object], needs: Sequence[str]) -> None:
+    """ConfigurationError (a usage error) when one of `options` (flag -> its default; the parser
+    leaves it None, argparse's sign that it was not typed) was typed but none of the options it
+    only matters with (`needs`, as typed), whose absence would leave it silently unused; then each
+    of `options` not typed gets its default."""
+    def dest(flag: str) -> str:
+        return flag.lstrip("-").replace("-", "_")
+
+    typed = any(getattr(args, dest(flag)) is not None for flag in options)
+    if typed and not any(getattr(args, dest(flag)) for flag in needs):
+        add = needs[0] if len(needs) == 1 else "one of them"
+        verb, them = ("matter", "them") if len(options) > 1 else ("matters", "it")
+        raise ConfigurationError(f"{'/'.join(options)} only {verb} with {' or '.join(needs)}: add {add}, "
+                                 f"or leave {them} out")
+    for flag, default in options.items():
+        if getattr(args, dest(flag)) is None:
+            setattr(args, dest(flag), default)
 
 
 def bootstrap_signature(args: argparse.Namespace, signature: str) -> str:

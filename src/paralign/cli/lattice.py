@@ -39,6 +39,7 @@ from ._common import (
     warn_each,
     write_result,
 )
+from ._options import check_only_with
 
 if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
     from ..lattice import Lattice, LatticeOptions
@@ -75,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the K most probable paths (default: 0, none)")
     p.add_argument("--sample", type=non_negative_int, default=0, metavar="N",
                    help="N uniformly sampled paths (default: 0, none)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=None, help="seed of --sample (default: 0)")
     p.add_argument("--all", type=non_negative_int, default=0, metavar="LIMIT",
                    help="enumerate up to LIMIT paths (default: 0, none)")
     p.set_defaults(func=run_paths)
@@ -157,7 +158,9 @@ def add_groups(p: argparse.ArgumentParser) -> None:
                    help="skip groups with fewer than N distinct sentences")
     p.add_argument("--sample", type=positive_int, default=None, metavar="N",
                    help="a seeded sample of N >= 1 groups (default: all)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of --sample (and, for stats, of --lm-train's sampled paths and --incremental's "
+                   "shuffles; default: 0)")
 
 
 def _options(args: argparse.Namespace) -> LatticeOptions:
@@ -303,6 +306,7 @@ def render_written(r: dict) -> str:
 
 
 def run_paths(args: argparse.Namespace) -> int:
+    check_only_with(args, {"--seed": 0}, ("--sample",))  # before the lattice is built
     lattice = lattice_from_input(args)
     count = lattice.path_count()
     result: dict = {"paths": str(count), "log10_paths": lattice.log10_paths(),
@@ -396,6 +400,7 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     from ..lattice.evaluate import lattice_paraphrases
     from ..tables import is_parquet
 
+    check_only_with(args, {"--seed": 0}, ("--sample",))
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
@@ -421,6 +426,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..lattice.evaluate import evaluate_groups, incremental
     from ..lattice.lm import NGramLM
 
+    check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
     if args.incremental_min_size < 2:
         raise ConfigurationError("--incremental-min-size must be at least 2 (one sentence held out, one used)")
     lm = None
