@@ -283,3 +283,26 @@ def test_a_pipe_is_sniffed_without_waiting_for_more_than_its_first_byte(tmp_path
         os.close(write)
         reader.join(5)
     assert answered == ["\n"]
+
+
+def test_a_long_line_is_read_in_growing_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line longer than a block was read a block at a time, each joined to all the bytes
+    before it: quadratic (a 13 MB file with CR-only line ends, one line until refused, took
+    0.6 s to refuse, so 130 MB about a minute; 0.03 s now). Reads grow with the line, so it
+    takes a few of them."""
+    import io
+
+    from paralign.textio import Utf8LineReader
+
+    class Counted(io.BytesIO):
+        reads = 0
+
+        def read1(self, size: int = -1) -> bytes:
+            Counted.reads += 1
+            return super().read1(size)
+
+    monkeypatch.setattr(Utf8LineReader, "block_size", 8)
+    data = b"x" * 100_000 + b"\nshort\n"
+    with Utf8LineReader(Counted(data), "long.txt") as handle:
+        assert list(handle) == ["x" * 100_000 + "\n", "short\n"]
+    assert Counted.reads < 40

@@ -248,9 +248,11 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
         return "\n".join(out)
 
     def _fill(self) -> bool:
-        """Decode the next block of whole lines into self._pending; False at the end."""
+        """Decode the next block of whole lines into self._pending; False at the end. A line
+        longer than a block is read in blocks as long as what is held of it, so joining them is
+        linear, not quadratic, in its length."""
         while not self._eof:
-            block = self._read_raw(self.block_size)
+            block = self._read_raw(max(self.block_size, len(self._rest)))
             if not block:
                 self._eof = True
                 data, self._rest = self._rest, b""
