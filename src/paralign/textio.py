@@ -7,6 +7,9 @@ told by the data (:func:`gunzipped`: its magic bytes), so a file of any name and
 stdin are read alike; a name ending in .gz (any case) also asks for gzip, as it does when writing.
 :class:`AtomicTextWriter` writes under a temporary name and renames onto the target when done.
 
+Line ends are paralign's one contract (:mod:`paralign.line_ends`): LF or CRLF, a lone CR read
+as a space, CR-only line ends refused.
+
 Not for: parsing what the lines hold (:mod:`paralign.corpora`, :mod:`paralign.paraphrases`).
 """
 
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .errors import OPEN_REASONS, ConfigurationError, FormatError, InputFileError, ParalignError
+from .line_ends import cr_only_error, lf_text
 
 
 def input_file_error(exc: BaseException, name: str) -> InputFileError:
@@ -61,7 +65,7 @@ def bad_byte(data: bytes, index: int, first_line: int = 1) -> tuple[int, str]:
     """(line number, reason) of the bad byte `data[index]` (not UTF-8, or a NUL: see
     :func:`decoded`), whose first line is number `first_line`: the one message every reader
     gives for it (byte and column)."""
-    head = data[:index].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    head = data[:index]
     column = len(head) - head.rfind(b"\n")
     if data[index] == 0:
         reason = f"a NUL byte (0x00 at column {column}): binary data, not text"
@@ -155,9 +159,10 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
     Why not io.TextIOWrapper: its UnicodeDecodeError names neither the file nor the line.  Here
     a bad byte raises FormatError naming both, and read errors (bad gzip, I/O) raise
     InputFileError naming the file.  Blocks ending at a newline are decoded at once, so reading
-    stays streaming and about as fast as text mode, whose text this gives: encoding "utf-8",
-    '\\r\\n' and '\\r' read as '\\n', a byte-order mark kept.  Supports iteration, readline,
-    readlines, read and use as a context manager.
+    stays streaming and about as fast as text mode, whose text this gives (encoding "utf-8", a
+    byte-order mark kept) but for line ends, which are :mod:`paralign.line_ends`': '\\r\\n' reads
+    as '\\n', a lone '\\r' as a space, CR-only line ends are a FormatError.  Supports iteration,
+    readline, readlines, read and use as a context manager.
     """
 
     block_size = 1 << 16
@@ -205,7 +210,11 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
             raise input_file_error(exc, self.name) from exc
 
     def _decode(self, data: bytes) -> tuple[str, int]:
-        """Decode whole lines (universal newlines), advance the line count; (text, newlines)."""
+        """Decode whole lines (:func:`lf_text`), advance the line count; (text, newlines).
+        Before the first line end, an input with CR-only line ends is refused (`data` then
+        holds the input's first LF, or is all of it)."""
+        if self._lines_done == 0 and (error := cr_only_error(data, self.name)) is not None:
+            raise error
         text, fault = decoded(data)
         if fault >= 0:
             if self._errors == "strict":
@@ -213,19 +222,18 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
                 raise FormatError(reason, source=self.name, line=line)
             text = self._decode_per_line(data)
         assert text is not None
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = lf_text(text)
         newlines = text.count("\n")
         self._lines_done += newlines
         return text, newlines
 
     def _decode_per_line(self, data: bytes) -> str:
-        """Decode line by line (CR, LF and CRLF are never inside a UTF-8 character): a line that
+        """Decode line by line (CR and LF are never inside a UTF-8 character): a line that
         is not UTF-8 or holds a NUL is decoded with U+FFFD for each bad byte (``replace``) or
         read as an empty line and recorded in :attr:`bad_lines` (``skip``), so the other lines
         of the block are kept.  A skipped last line with no newline after it (the file's end)
         gets one: "" would be no line at all."""
-        lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+        lines = data.replace(b"\r\n", b"\n").split(b"\n")
         out = []
         for k, line in enumerate(lines):
             text, fault = decoded(line)
@@ -240,9 +248,11 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
         return "\n".join(out)
 
     def _fill(self) -> bool:
-        """Decode the next block of whole lines into self._pending; False at the end."""
+        """Decode the next block of whole lines into self._pending; False at the end. A line
+        longer than a block is read in blocks as long as what is held of it, so joining them is
+        linear, not quadratic, in its length."""
         while not self._eof:
-            block = self._read_raw(self.block_size)
+            block = self._read_raw(max(self.block_size, len(self._rest)))
             if not block:
                 self._eof = True
                 data, self._rest = self._rest, b""

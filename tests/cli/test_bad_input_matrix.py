@@ -177,7 +177,7 @@ NO_FILE_INPUT: dict[str, str] = {
 #: Classes every file input meets, with the exit status the contract fixes (None: as the good input).
 FIXED: dict[str, int | None] = {
     "missing": 2, "directory": 2, "unreadable": 2, "bom": None, "crlf": None, "long_line": None,
-    "no_newline": None, "gzip": None, "utf16": 1,
+    "no_newline": None, "gzip": None, "utf16": 1, "cr_only": 1, "lone_cr": None,
     "stdin": None, "dev_stdin": None, "pipe": None, "fifo": None, "gzip_stdin": None,
 }
 OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2}
@@ -185,7 +185,7 @@ LINE_CLASSES = ("utf8", "nul", "columns", "nan", "inf", "range", "strict")
 #: Classes that are a bad byte in line 2, as "utf8" is: the row's "utf8" status is theirs.
 BAD_BYTE_CLASSES = ("nul",)
 #: Classes whose output is the good input's (a BOM too, unless the row's output varies).
-SAME_OUTPUT_CLASSES = ("bom", "no_newline", "gzip")
+SAME_OUTPUT_CLASSES = ("bom", "no_newline", "gzip", "lone_cr")
 
 
 def _commands(parser: argparse.ArgumentParser, prefix: str = "") -> list[str]:
@@ -271,6 +271,11 @@ def _variant(row: Row, cls: str) -> bytes | None:
             + "".join(lines[2:]).encode("utf-8")
     if cls == "crlf":
         return good.replace(b"\n", b"\r\n")
+    if cls == "cr_only":  # classic Mac line ends: CR, no LF anywhere
+        return good.replace(b"\n", b"\r")
+    if cls == "lone_cr":  # a stray CR for the first space of line 2 (an LF file)
+        return "".join(lines[:1]).encode("utf-8") + lines[1].encode("utf-8").replace(b" ", b"\r", 1) \
+            + "".join(lines[2:]).encode("utf-8")
     if cls == "long_line":  # line 2 padded with 1 MB of spaces
         return "".join(lines[:1] + [lines[1].rstrip("\n") + " " * (1 << 20) + "\n"] + lines[2:]).encode("utf-8")
     if cls in ("utf8", "strict"):  # a Latin-1 byte in line 2 (with --strict: exit 1)
@@ -486,6 +491,8 @@ def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -
             assert f"{shown}: " in errors[0] or str(Path(shown).parent) in errors[0], errors[0]
         elif cls == "utf16":  # one error for the whole file, saying what it is
             assert f"{name}:1: UTF-16 text (byte-order mark ff fe), not UTF-8" in errors[0], errors[0]
+        elif cls == "cr_only":  # one error for the whole file, saying how to convert it
+            assert f"{name}:1: line ends are CR only (classic Mac OS)" in errors[0] and "tr '\\r' '\\n'" in errors[0]
         elif cls in LINE_CLASSES:
             assert f"{name}:2:" in run.err if row.lines or cls in ("utf8", *BAD_BYTE_CLASSES) else f"{name}: " in run.err, run.err
         elif cls == "mismatch":  # both files named

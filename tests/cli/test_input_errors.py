@@ -66,15 +66,15 @@ def test_open_text_names_the_line_of_a_non_utf8_byte(tmp_path: Path) -> None:
         list(handle)
 
 
-def test_open_text_keeps_the_bom_and_text_mode_newlines(tmp_path: Path) -> None:
+def test_open_text_keeps_the_bom_and_ends_lines_at_lf_and_crlf(tmp_path: Path) -> None:
     path = tmp_path / "bom.txt"
-    path.write_bytes(b"\xef\xbb\xbfone\r\ntwo\rthree\n\x0cfour")
+    path.write_bytes(b"\xef\xbb\xbfone\r\ntwo\rthree\nmore\n\x0cfour")
     with open_text(path) as handle:
-        assert list(handle) == ["\ufeffone\n", "two\n", "three\n", "\x0cfour"]
+        assert list(handle) == ["\ufeffone\n", "two three\n", "more\n", "\x0cfour"]  # a lone CR is a space
     with open_text(path) as handle:
         assert handle.readline() == "\ufeffone\n"
-        assert next(iter(handle)) == "two\n"  # a loop left early leaves the rest
-        assert handle.read() == "three\n\x0cfour"
+        assert next(iter(handle)) == "two three\n"  # a loop left early leaves the rest
+        assert handle.read() == "more\n\x0cfour"
 
 
 CHUNKS = [b"a", b"b c", b"\n", b"\r", b"\r\n", b"\t", b"\xc3\xa9", b"\xef\xbb\xbf", b"\x0b", b"\x1c",
@@ -83,13 +83,19 @@ CHUNKS = [b"a", b"b c", b"\n", b"\r", b"\r\n", b"\t", b"\xc3\xa9", b"\xef\xbb\xb
 
 @given(st.lists(st.sampled_from(CHUNKS), max_size=40), st.sampled_from([1, 2, 3, 7, 1 << 16]))
 def test_open_text_reads_as_text_mode_does(chunks: list[bytes], block_size: int) -> None:
-    """Same lines and text as open(..., encoding='utf-8'); a bad byte's error names its line."""
+    """Same lines and text as open(..., encoding='utf-8') but for line ends, which are LF (CRLF
+    read as LF, a lone CR as a space; paralign.textio's contract); CR-only line ends are one
+    error at line 1; a bad byte's error names its line."""
     data = b"".join(chunks)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "x.txt"
         path.write_bytes(data)
-        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-            expected = list(handle)
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
+            expected = [(line[:-2] + "\n" if line.endswith("\r\n") else line).replace("\r", " ") for line in handle]
+        if b"\r" in data and b"\n" not in data:
+            with pytest.raises(FormatError, match=r"x\.txt:1: line ends are CR only"), open_text(path) as handle:
+                handle.read()
+            return
         bad = next((n for n, line in enumerate(expected, 1) if any("\udc80" <= c <= "\udcff" for c in line)), None)
 
         def reader() -> Utf8LineReader:

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import paralign.corpora.parallel
-from paralign.corpora.parallel import line_index
+from paralign.corpora.alignments import read_pairs
+from paralign.corpora.base import read_lines
+from paralign.corpora.jacana import iter_jacana
+from paralign.corpora.parallel import count_lines, iter_parallel, line_index
+from paralign.corpora.pharaoh import read_pharaoh
+from paralign.corpora.wmt import iter_lines
+from paralign.errors import FormatError
+from paralign.tables import iter_rows
+from paralign.textio import open_text
 
 
 @settings(max_examples=200, deadline=None)
@@ -17,6 +28,10 @@ def test_line_index_finds_the_lines_a_file_iterator_does(tmp_path_factory, data:
     line may span blocks) and with or without a final newline, as `for line in file` sees them."""
     path = tmp_path_factory.mktemp("index") / "f"
     path.write_bytes(data)
+    if b"\r" in data and b"\n" not in data:  # CR-only line ends: refused (test_every_reader_refuses_cr_only_line_ends)
+        with pytest.raises(FormatError, match=":1: line ends are CR only"):
+            line_index(path, chunk)
+        return
     offsets, position, lines = [], 0, 0
     with open(path, "rb") as handle:
         for number, line in enumerate(handle):
@@ -90,3 +105,58 @@ def test_every_binary_reader_names_a_bad_byte_as_open_text_does(tmp_path) -> Non
         with pytest.raises(FormatError) as info:
             list(iter_jacana(path))
         assert str(info.value) == f"{path}:2: {reason}"
+
+
+def _error(read) -> FormatError:
+    with pytest.raises(FormatError) as info:
+        read()
+    return info.value
+
+
+def test_a_lone_cr_inside_a_line_gives_every_reader_the_same_line_numbers(tmp_path: Path) -> None:
+    """A stray CR inside line 2 was a line end to the text readers (open_text: `align`,
+    `similarity`, tables) and text to the readers of bytes (Pharaoh, JSONL, WMT, parallel text
+    and its line index), so the bad byte of line 3 was line 4 to some commands and 3 to others,
+    and a chunk's byte offsets counted other lines. Every reader now ends lines at LF only."""
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"0-0 1-1\r\n0-0\r1-1\n0-\xe9\n")
+    assert _error(lambda: list(open_text(path))).line == 3
+    assert [(n, text if isinstance(text, str) else text.line) for n, text in read_lines(path, "x")] == [
+        (1, "0-0 1-1"), (2, "0-0 1-1"), (3, 3)]
+    assert [item.line for item in read_pharaoh(path)] == [1, 2, 3]
+    assert _error(lambda: list(iter_lines(path))).line == 3
+    assert _error(lambda: list(iter_parallel(path, path))).line == 3
+    assert count_lines(path) == 3 and line_index(path, 1) == ([0, 9, 17], 3)
+    path.write_bytes(b"0-0 1-1\r\n0-0\r1-1\n0-1\n")  # and the text of line 2 is the same everywhere
+    assert list(open_text(path)) == ["0-0 1-1\n", "0-0 1-1\n", "0-1\n"]
+    for texts in ([text for _, text in read_lines(path, "x")], list(iter_lines(path)),
+                  [x.source for x in iter_parallel(path, path)]):
+        assert texts == ["0-0 1-1", "0-0 1-1", "0-1"]
+    path.write_bytes(b"a\tb\t0.5\nc\rd\te\t0.5\nf\t\xe9\t0.1\n")
+    assert _error(lambda: list(iter_rows(path))).line == 3
+    path.write_bytes(b'[{"id": "1",\r"source": "a", "target": "a"},\n\xe9]\n')
+    assert _error(lambda: list(iter_jacana(path))).line == 2
+
+
+def test_every_reader_refuses_cr_only_line_ends(tmp_path: Path) -> None:
+    """A file with classic Mac line ends (CR, no LF) was many lines to open_text and one giant
+    line to every reader of bytes (`pivot`, `score-alignments`, `meta-eval` ...): every reader
+    gives the one FormatError at line 1 saying how to convert it, before reading any item."""
+    path = tmp_path / "x.txt"
+    expected = (f"{path}:1: line ends are CR only (classic Mac OS), not LF or CRLF: the file holds carriage "
+                "returns and no line feed; convert it with tr '\\r' '\\n' < FILE > NEW")
+    good = tmp_path / "good.txt"
+    good.write_bytes(b"0-0 1-1\n0-0\n")
+    path.write_bytes(b"0-0 1-1\r0-0\r")
+    readers = {
+        "open_text": lambda: list(open_text(path)), "read_lines": lambda: list(read_lines(path, str(path))),
+        "read_pairs": lambda: read_pairs(path), "read_pharaoh": lambda: list(read_pharaoh(path)),
+        "wmt": lambda: list(iter_lines(path)), "count_lines": lambda: count_lines(path),
+        "line_index": lambda: line_index(path, 1), "iter_parallel": lambda: list(iter_parallel(path, good)),
+        "iter_parallel (target)": lambda: list(iter_parallel(good, path, check_counts=False)),
+        "iter_rows": lambda: list(iter_rows(path)),
+    }
+    for name, read in readers.items():
+        assert str(_error(read)) == expected, name
+    path.write_bytes(b'[{"id": "1", "source": "a", "target": "a"},\r{"id": "2", "source": "b", "target": "b"}]\r')
+    assert str(_error(lambda: list(iter_jacana(path)))) == expected

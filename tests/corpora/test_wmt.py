@@ -51,7 +51,7 @@ def test_synthetic_layout_and_traps(tmp_path):
     assert "Allegro.eu" in system_files(root, "xx-en")  # dots in names
     data = load_wmt(root, "xx-en")
     assert len(data) == 3
-    assert data.references["A"][1] == "c\rd"  # split on LF only
+    assert data.references["A"][1] == "c d"  # split on LF only, a lone CR read as a space
     assert data.references["B"][2] == "e f"  # no final newline
     assert set(data.systems) == {"Allegro.eu", "Nemo-X", "Other"}  # joined on NAME
     assert "HUMAN" not in data.human and data.unscored == ("Unranked",)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..alignment import Alignment, Link, require_alignment
 from ..errors import AlignmentIndexError, FormatError, InputTypeError, ParalignError
+from ..line_ends import cr_only_error, lf_text
 from ..textio import bad_byte, decoded, open_binary, reading
 
 _LINK = re.compile(r"^(\d+)-(\d+)$")
@@ -113,19 +114,25 @@ def read_lines(path: str | Path, name: str, lines: LineRange | None = None) -> I
     """(1-based number, text without the line end) per line, gzip for `.gz`, U+FEFF removed;
     with `lines`, only that range (a chunk of a large file read by one worker).
 
-    A line that is not UTF-8 or holds a NUL comes as a FormatError naming it (`textio.bad_byte`),
-    so a reader can skip that line.
+    Lines end at LF (CRLF too); a lone CR reads as a space, and a file with CR-only line ends
+    is one FormatError at line 1, raised (`paralign.line_ends`). A line that is not UTF-8
+    or holds a NUL comes as a FormatError naming it (`textio.bad_byte`), so a reader can skip
+    that line.
     """
     lines = lines or LineRange()
     with reading(name), open_binary(path, name) as handle:
         if lines.offset:
             handle.seek(lines.offset)
-        for number, raw in enumerate(itertools.islice(handle, lines.count), start=lines.first):
+        first = b"" if lines.offset else handle.readline()  # the file's first line: CR-only line ends?
+        if (error := cr_only_error(first, name)) is not None:
+            raise error
+        raws = itertools.chain((first,) if first else (), handle)
+        for number, raw in enumerate(itertools.islice(raws, lines.count), start=lines.first):
             text, fault = decoded(raw)
             if text is None or fault >= 0:
                 yield number, FormatError(bad_byte(raw, fault)[1], source=name, line=number)
                 continue
-            yield number, text.replace("\ufeff", "").rstrip("\r\n")
+            yield number, lf_text(text.replace("\ufeff", "").rstrip("\r\n"))
 
 
 def read_records(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..alignment import Alignment
 from ..errors import FormatError, MismatchError, invalid_json
+from ..line_ends import cr_only_error, lf_text
 from ..textio import bad_byte, decoded, open_binary, reading
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
 
@@ -65,14 +66,17 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
 
 def _read_text(path: str | Path, name: str) -> str:
     """The whole file as text (gzip told by its data); FormatError naming the line and column of
-    a byte that is not UTF-8 or a NUL."""
+    a byte that is not UTF-8 or a NUL, or line 1 for CR-only line ends (as every reader: JSON
+    would parse, but its errors' line numbers would all be 1); a lone CR reads as a space."""
     with reading(name), open_binary(path, name) as handle:
         data = handle.read()
+    if (error := cr_only_error(data, name)) is not None:
+        raise error
     text, fault = decoded(data)
     if text is None or fault >= 0:
         line, reason = bad_byte(data, fault)
         raise FormatError(reason, source=name, line=line)
-    return text.replace("\ufeff", "")
+    return lf_text(text.replace("\ufeff", ""))
 
 
 def _element(obj: object, index: int, line: int, name: str) -> AlignedPair:

@@ -7,6 +7,9 @@ Reading is streaming and checked, because pivoting runs on corpora too big to in
 * a line that is empty (on either side) is skipped and counted;
 * a line longer than `max_tokens` white-space tokens (on either side) is skipped and counted;
 * a byte-order mark starting a file is dropped (it is no part of the first word);
+* lines end at LF (CRLF too); a lone CR reads as a space, and a file with CR-only line ends
+  raises `FormatError` at line 1 (`paralign.line_ends`: the line index's byte offsets count
+  the lines every reader counts);
 * bytes that are not UTF-8, and NUL bytes, raise `FormatError` naming the file, line and column (`errors="strict"`,
   the default), or are replaced by U+FFFD and the line counted (`errors="replace"`).
 
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import ConfigurationError, FormatError, MismatchError, counted
+from ..line_ends import CR_ONLY, cr_only_error, lf_text
 from ..textio import (
     READ_ERRORS,
     bad_byte,
@@ -108,14 +112,25 @@ def _readline(handle: IO[bytes], name: str) -> bytes:
         raise input_file_error(exc, name) from exc
 
 
+def _cr_before_lf(lines: int, block: bytes) -> bool:
+    """Whether `block`, read after `lines` LFs, holds a CR before the file's first LF: with no
+    LF in the whole file, its line ends are CR only (:func:`paralign.line_ends.cr_only_error`)."""
+    return not lines and b"\r" in block
+
+
 def count_lines(path: str | Path) -> int:
-    """Number of lines (a last line without a newline counts), read in binary blocks."""
+    """Number of lines (a last line without a newline counts), read in binary blocks;
+    FormatError for a file with CR-only line ends, whose lines no reader counts."""
     count = 0
     last = b"\n"
+    cr = False
     with reading(str(path)), open_binary(path) as handle:
         while block := handle.read(1 << 20):
+            cr = cr or _cr_before_lf(count, block)
             count += block.count(b"\n")
             last = block[-1:]
+    if cr and not count:
+        raise FormatError(CR_ONLY, source=str(path), line=1)
     return count + (last != b"\n")
 
 
@@ -138,7 +153,8 @@ _BLOCK = 1 << 24
 def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
     """Byte offsets of lines 0, chunk_size, 2 chunk_size, ... of a file, and its number of lines
     (a last line without a newline counts): one pass in blocks, newlines found by numpy;
-    InputFileError naming the file when it cannot be read."""
+    InputFileError naming the file when it cannot be read, FormatError when its line ends are
+    CR only (the offsets of LF-ended lines would cut it nowhere)."""
     import numpy as np
 
     offsets: list[int] = []
@@ -146,8 +162,10 @@ def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
     wanted = 0  # the next line whose start is wanted
     position = 0
     last = b"\n"
+    cr = False
     with reading(str(path)), open_binary(path) as handle:
         while block := handle.read(_BLOCK):
+            cr = cr or _cr_before_lf(lines, block)
             if lines == 0 and position == 0:
                 offsets.append(0)  # line 0 starts the file
                 wanted = chunk_size
@@ -160,6 +178,8 @@ def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
             lines += len(ends)
             position += len(block)
             last = block[-1:]
+    if cr and not lines:
+        raise FormatError(CR_ONLY, source=str(path), line=1)
     if offsets and offsets[-1] == position:  # a start after the final newline begins no line
         offsets.pop()
     return offsets, lines + (last != b"\n")
@@ -167,15 +187,23 @@ def line_index(path: str | Path, chunk_size: int) -> tuple[list[int], int]:
 
 def _decode(raw: bytes, errors: str, path: str, number: int) -> tuple[str, bool]:
     """(text of one line, whether a bad byte was replaced): a byte that is not UTF-8 or a NUL
-    is a FormatError naming file, line and column (`textio.bad_byte`), or U+FFFD with "replace"."""
+    is a FormatError naming file, line and column (`textio.bad_byte`), or U+FFFD with "replace";
+    a lone CR a space (`line_ends.lf_text`: the line ends already stripped, one byte check)."""
     text, fault = decoded(raw)
     if text is not None and fault < 0:
-        return text, False
+        return (lf_text(text) if "\r" in text else text), False  # no call for most lines: the hot path
     if errors == "strict":
         reason = bad_byte(raw, fault)[1]
         how = " or read it" if reason.endswith("re-encode the file") else "; replace it by reading"
         raise FormatError(f"{reason}{how} with errors='replace' (--encoding-errors replace)", source=path, line=number)
-    return raw.decode("utf-8", errors="replace").replace("\x00", "\ufffd"), True
+    return lf_text(raw.decode("utf-8", errors="replace").replace("\x00", "\ufffd")), True
+
+
+def _check_line_ends(first: bytes, run: LineRange, name: str) -> None:
+    """Raise the FormatError of CR-only line ends when `first` is a file's first line (as
+    readline gives it: a file without LF is one line) and holds a CR."""
+    if run.offset == 0 and (error := cr_only_error(first, name)) is not None:
+        raise error
 
 
 def iter_parallel(
@@ -226,6 +254,9 @@ def iter_parallel(
                     f"({src_name} vs {tgt_name})"
                 )
             stats.lines += 1
+            if at_start:  # a file's first line, before its bytes: CR-only line ends make the whole file wrong
+                _check_line_ends(raw_src, src_lines, src_name)
+                _check_line_ends(raw_tgt, tgt_lines, tgt_name)
             src_text, src_bad = _decode(raw_src.rstrip(b"\r\n"), errors, src_name, number)
             tgt_text, tgt_bad = _decode(raw_tgt.rstrip(b"\r\n"), errors, tgt_name, number)
             if at_start:  # a file's first line: a byte-order mark is no part of its first word

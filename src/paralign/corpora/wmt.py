@@ -6,7 +6,9 @@ and ``humaneval/ad-sys-ranking-<lp>-z-names.csv`` (space separated, no header:
 ``RAW.SCR Z.SCR N N.ALL SYS_ID NAME``). Traps handled here: system names contain dots
 (``Allegro.eu``), the humans' SYS_ID differs from the file name (``Nemo.7`` is ``NVIDIA-NeMo``:
 we join on NAME), HUMAN rows are a reference scored as a system (left out by default), and
-lines are split on ``\\n`` only (never on a stray ``\\r`` or U+2028 inside a segment).
+lines are split on ``\\n`` only (never on a stray ``\\r`` or U+2028 inside a segment: a lone CR
+reads as a space, CRLF as LF, and a file with CR-only line ends is refused, as in every reader:
+:mod:`paralign.line_ends`).
 
 Segment-level DA (``humaneval/ad-seg-scores-<lp>.csv``, header ``SYS SID RAW.SCR Z.SCR N``) keys
 segments by SID, which is **not** the line number: SIDs count through the documents sorted by
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import FormatError, MismatchError, ResourceMissingError
+from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
 from ..textio import bad_byte, decoded, open_binary, reading
 
@@ -46,7 +49,8 @@ def wmt_dir(root: str | Path | None = None) -> Path:
 
 
 def iter_lines(path: str | Path) -> Iterator[str]:
-    """Stream the segments of a one-segment-per-line UTF-8 file (split on LF only)."""
+    """Stream the segments of a one-segment-per-line UTF-8 file (split on LF only, CRLF too, a
+    lone CR read as a space; FormatError at line 1 for CR-only line ends)."""
     with reading(str(path)), open_binary(path) as handle:
         number = 0
         while True:
@@ -54,9 +58,12 @@ def iter_lines(path: str | Path) -> Iterator[str]:
             if not raw:
                 return
             number += 1
+            if number == 1 and (error := cr_only_error(raw, str(path))) is not None:
+                raise error
             text, fault = decoded(raw)
             if text is None or fault >= 0:
                 raise FormatError(bad_byte(raw, fault)[1], source=str(path), line=number)
+            text = lf_text(text)
             yield text[:-1] if text.endswith("\n") else text
 
 
