@@ -86,3 +86,47 @@ def test_the_help_spells_out_the_fine_tuning_defaults(capsys) -> None:
     assert f"fine-tuning epochs (default: {defaults.epochs})" in text
     assert f"fine-tuning learning rate (default: {defaults.learning_rate:g})" in text
     assert f"shuffling (default: {defaults.seed})" in text
+
+
+def test_a_report_and_its_cross_encoder_moved_together_still_classify(tmp_path: Path, capsys, monkeypatch) -> None:
+    """The report named its saved cross-encoder by an absolute path, so moving the report and
+    the model's directory together (another folder, another machine) broke similarity --model.
+    Written with -o, the report names it relative to itself, with a hash of its files: the moved
+    pair scores as before, and another model found at that path is refused, not used."""
+    import shutil
+
+    first, moved = tmp_path / "A", tmp_path / "B"
+    first.mkdir()
+    train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
+    assert main(["evaluate-paraphrase", "--feature-set", "alignment+mt+embedding", "--train", train, "--test", test,
+                 "--aligner", "exact", "--fine-tune-epochs", "1", "--save-cross-encoder", str(first / "ce"),
+                 "--format", "json", "-o", str(first / "report.json")]) == 0
+    entry = json.loads((first / "report.json").read_text(encoding="utf-8"))["cross_encoder"]
+    assert entry["directory"] == "ce" and len(entry["sha256"]) == 64
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in PAIRS), encoding="utf-8")
+    capsys.readouterr()
+
+    def scores(report: str) -> list[float]:
+        assert main(["similarity", "--pairs", str(pairs), "--model", report, "--format", "json"]) == 0
+        return json.loads(capsys.readouterr().out)["scores"]
+
+    before = scores(str(first / "report.json"))
+    shutil.move(first, moved)
+    monkeypatch.chdir(moved)  # a relative --model path: the directory is still found beside the report
+    assert scores("report.json") == before
+    # an old report (an absolute directory) is still read
+    old = json.loads((moved / "report.json").read_text(encoding="utf-8"))
+    old["cross_encoder"]["directory"] = str(moved / "ce")
+    del old["cross_encoder"]["sha256"]
+    (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    assert scores(str(tmp_path / "old.json")) == before
+    # another model at the recorded path is an error naming the report, not silently used
+    with open(moved / "ce" / "cross_encoder.json", "a", encoding="utf-8") as handle:
+        handle.write("\n")
+    assert main(["similarity", "--pairs", str(pairs), "--model", "report.json"]) == 1
+    assert "report.json: the cross-encoder in" in capsys.readouterr().err
+    shutil.rmtree(moved / "ce")
+    assert main(["similarity", "--pairs", str(pairs), "--model", "report.json"]) == 1
+    err = capsys.readouterr().err
+    assert f"report.json: the report's cross-encoder ce ({moved / 'ce'}) is not there" in err

@@ -20,6 +20,7 @@ from ..similarity.features import (
     FEATURE_SET_L2,
     FEATURE_SETS,
 )
+from ..similarity.model import report_relative_to
 from ._common import add_format, add_output, fmt_pct, positive_int, write_result
 from ._options import add_similarity_options, evaluate_inputs
 
@@ -85,8 +86,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     neural.add_argument(
         "--save-cross-encoder", default=None, metavar="DIR",
-        help="write the fine-tuned cross-encoder to DIR (the report names it, and `paralign similarity "
-        "--model REPORT` loads it from there; without it the report cannot classify new pairs)",
+        help="write the fine-tuned cross-encoder to DIR (the report names it, with a hash of its files, "
+        "and `paralign similarity --model REPORT` loads it from there; a report written with -o names it "
+        "relative to itself, so the two can be moved together; without it the report cannot classify new pairs)",
     )
     neural.add_argument("--fine-tune-epochs", type=positive_int, default=None, metavar="N",
                         help="fine-tuning epochs (default: 4)")
@@ -170,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
         train=args.train,
         test=[args.test],
     )
+    result = report_relative_to(result, args.output)  # a report and its model moved together still load
     warnings = [f"{row['file']}:{row['line']}: skipped: {row['reason']}" for row in result["skipped_rows"]]
     warnings += [f"{f['file']}:{f['line']}: {f['split']} pair: {f['error']}" for f in result["failures"]]
     warnings += result["notes"]

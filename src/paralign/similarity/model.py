@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..aligners.registry import ALIGNER_NAMES
 from ..alignment import AlignedSentences
 from ..errors import ConfigurationError, FormatError, MismatchError, invalid_json
-from ..textio import open_text, strip_bom
+from ..textio import open_text, sha256_file, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
 from .signals import make_signal
 
@@ -215,9 +215,24 @@ class BlendedSignal:
         return blend(self.model.probability(pair_features(pair, self.model.features)), self._cached[texts])
 
 
+def saved_model_digest(directory: str | os.PathLike[str]) -> str:
+    """SHA-256 (hex) over a saved model directory: every file's path in it and the SHA-256 of
+    its bytes, in path order. A report records it beside the directory's path, so that another
+    model found at that path (retrained, or another run's) is refused rather than silently used."""
+    import hashlib
+
+    root = Path(directory)
+    h = hashlib.sha256()
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        h.update(f"{file.relative_to(root).as_posix()}\0{sha256_file(file)}\n".encode())
+    return h.hexdigest()
+
+
 def saved_cross_encoder(entry: Any, source: str) -> Any:
-    """The cross-encoder a report's ``cross_encoder`` entry names (its ``directory``: absolute,
-    or relative to the report's own directory)."""
+    """The cross-encoder a report's ``cross_encoder`` entry names: its ``directory`` (relative to
+    the report's own directory, as a report written to a file records it, or absolute, as older
+    reports and reports written to stdout do), checked against the entry's ``sha256``
+    (:func:`saved_model_digest`) when the report has one."""
     from ..neural.cross_encoder import CrossEncoder
 
     directory = entry.get("directory") if isinstance(entry, dict) else None
@@ -229,7 +244,42 @@ def saved_cross_encoder(entry: Any, source: str) -> Any:
     path = Path(os.path.expanduser(str(directory)))
     if not path.is_absolute() and os.path.exists(source):
         path = Path(source).resolve().parent / path
+    if not path.is_dir():
+        where = "" if str(path) == str(directory) else f" ({path})"
+        raise FormatError(
+            f"the report's cross-encoder {directory}{where} is not there: keep the directory "
+            "--save-cross-encoder wrote where the report names it (a report written with -o names it "
+            "relative to itself, so move the two together), or edit the report's cross_encoder.directory",
+            source=source,
+        )
+    recorded = entry.get("sha256")
+    found = None if recorded is None else saved_model_digest(path)
+    if found != recorded:
+        raise MismatchError(
+            f"the cross-encoder in {path} is not the one this report was trained with (its files' "
+            f"sha256 {str(found)[:12]}..., the report's {str(recorded)[:12]}...): "
+            "point cross_encoder.directory at that model, or train again",
+            source=source,
+        )
     return CrossEncoder.load(path)
+
+
+def report_relative_to(report: dict, output: str | os.PathLike[str] | None) -> dict:
+    """`report` (an ``evaluate-paraphrase`` report) as written to the file `output`: its saved
+    cross-encoder's directory relative to `output`'s directory, so that the report and the model
+    moved together (to another folder or machine) still load; unchanged when `output` is stdout
+    (None or '-', a device) or the two are on different drives (Windows)."""
+    entry = report.get("cross_encoder")
+    if output in (None, "-") or not isinstance(entry, dict) or not entry.get("directory"):
+        return report
+    home = Path(os.path.abspath(output)).parent
+    if Path(os.path.realpath(home)).parts[:2] == ("/", "dev"):  # /dev/stdout, /dev/fd/N
+        return report
+    try:
+        relative = os.path.relpath(os.path.abspath(entry["directory"]), home)
+    except ValueError:  # another drive
+        return report
+    return {**report, "cross_encoder": {**entry, "directory": Path(relative).as_posix()}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from .features import (
     prepare_features,
 )
 from .features import feature_set as named_feature_set
-from .model import BLEND, LogisticModel, blend, pair_texts
+from .model import BLEND, LogisticModel, blend, pair_texts, saved_model_digest
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature
@@ -70,7 +70,8 @@ class ParaphraseEvaluation:
     model: LogisticModel | None = None  #: the fitted model of the ``features`` classifier
     feature_set: str = ""  #: the model's named feature set (``features`` classifier only)
     #: the fine-tuned cross-encoder blended with :attr:`model` (its manifest, ``directory`` where
-    #: it was saved or None, and ``blend``), or None
+    #: it was saved or None, the saved files' ``sha256`` (:func:`~paralign.similarity.model.saved_model_digest`)
+    #: when saved, and ``blend``), or None
     cross_encoder: dict | None = None
     #: every setting that changed a number (:func:`paralign.similarity.signature.paraphrase_signature`)
     signature: str = ""
@@ -342,6 +343,8 @@ def blend_cross_encoder(
         blended(train_batch, train_rows), train_labels, blended(test_batch, test_rows), test_labels, "", rule
     )
     entry = {**model.manifest(), "directory": directory, "blend": BLEND}
+    if directory is not None:  # what was saved there, so that another model found there is refused
+        entry["sha256"] = saved_model_digest(directory)
     return replace(scored, classifier="features", model=result.model, cross_validation=result.cross_validation,
                    cross_encoder=entry)
 
