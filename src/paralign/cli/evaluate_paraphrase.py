@@ -28,18 +28,29 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
 
 
+#: The command's --help description.
+DESCRIPTION = (
+    "Pairs scoring above a threshold chosen on the training pairs (by --rule) are paraphrases. "
+    "The score is the probability of a logistic regression over alignment and MT-overlap features "
+    "fitted on the training pairs (--classifier features, the default) or one similarity signal "
+    "(--classifier signal: Sultan et al. 2014). P/R/F1 are for the paraphrase class. "
+    "IDF signals are fitted on the training sentences. Test pairs that are also training pairs (same "
+    "ids or sentences) and ids repeated within a split are warnings (JSON: \"notes\"). "
+    "The JSON report's \"test\" and \"train\" hold the classifier's accuracy, P/R/F1 and counts "
+    "(tp, fp, tn, fn) on the test pairs and on the training pairs (in-sample: the threshold, and the "
+    "model or cross-encoder, were chosen on them), not file names; \"train_pairs\" counts the training "
+    "pairs used."
+)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-paraphrase",
         help="train a paraphrase classifier on MSRP-format pairs, report test accuracy/P/R/F1",
-        description="Pairs scoring above a threshold chosen on the training pairs (by --rule) are paraphrases. "
-        "The score is the probability of a logistic regression over alignment and MT-overlap features "
-        "fitted on the training pairs (--classifier features, the default) or one similarity signal "
-        "(--classifier signal: Sultan et al. 2014). P/R/F1 are for the paraphrase class. "
-        "IDF signals are fitted on the training sentences. Test pairs that are also training pairs (same "
-        "ids or sentences) and ids repeated within a split are warnings (JSON: \"notes\").",
+        description=DESCRIPTION,
     )
-    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val; - = stdin)")
+    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val; - = stdin; the JSON "
+                        "report does not list them: its \"train\" is the scores on their pairs)")
     parser.add_argument("--test", required=True, metavar="FILE", help="test file (- = stdin)")
     parser.add_argument(
         "--classifier",

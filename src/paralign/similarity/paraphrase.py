@@ -58,6 +58,8 @@ class ParaphraseEvaluation:
 
     threshold: float
     test: BinaryScores
+    #: the classifier's scores on its own training pairs (in-sample). Its JSON key ``train`` is not
+    #: ``evaluate-sts``'s, which lists the files a hybrid blend was fitted on (StsReport.train)
     train: BinaryScores
     train_pairs: int
     test_pairs: int
