@@ -26,6 +26,13 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
 
+#: Paraphrase classifiers of :func:`~paralign.similarity.paraphrase.evaluate_paraphrase`: a
+#: threshold on a logistic model's probability over alignment and MT-overlap features, or on one
+#: similarity signal (Sultan et al. 2014). Here, beside the model, as a saved report names one.
+CLASSIFIERS: tuple[str, ...] = ("features", "signal")
+DEFAULT_CLASSIFIER = "features"
+
+
 def logistic_weights(
     design: np.ndarray, labels: np.ndarray, l2: float = 0.0, max_iterations: int = 100
 ) -> np.ndarray | None:

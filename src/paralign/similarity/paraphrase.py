@@ -28,7 +28,15 @@ from .features import (
     prepare_features,
 )
 from .features import feature_set as named_feature_set
-from .model import BLEND, LogisticModel, blend, pair_texts, saved_model_digest
+from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from here
+    BLEND,
+    CLASSIFIERS,
+    DEFAULT_CLASSIFIER,
+    LogisticModel,
+    blend,
+    pair_texts,
+    saved_model_digest,
+)
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature
@@ -37,12 +45,6 @@ from .validation import CrossValidation, check_folds, cross_validate_model, cros
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
-
-#: Paraphrase classifiers of :func:`evaluate_paraphrase`: a threshold on a logistic model's
-#: probability over alignment and MT-overlap features, or on one similarity signal (Sultan et al. 2014).
-CLASSIFIERS: tuple[str, ...] = ("features", "signal")
-DEFAULT_CLASSIFIER = "features"
-
 
 #: The aligner preset paraphrase identification uses unless told otherwise.
 PARAPHRASE_PRESET = "paraphrase"
