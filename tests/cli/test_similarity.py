@@ -705,3 +705,40 @@ def test_similarity_says_when_jsonl_ids_repeat(tmp_path, capsys):
     assert f"warning: {note}" in err
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in records[:2]), encoding="utf-8")
     assert run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])[0]["notes"] == []
+
+
+def test_an_edited_paraphrase_report_is_refused_naming_it(tmp_path, capsys):
+    """A report edited by hand (or by a script) was used as it was: a NaN threshold classified
+    nothing (scores only, as a hybrid's), an unknown classifier or a model without its
+    classifier fell back to sultan2014 with the model's threshold, a NaN weight or a zero scale
+    gave 'nan' scores, a model without features a constant; a bad model value was an error
+    without the file's name and a bad aligner preset a usage error (exit 2). Each is now a data
+    error (exit 1) naming the report and what is wrong in it."""
+    from paralign.similarity import evaluate_paraphrase
+
+    report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    path = tmp_path / "model.json"
+
+    def refused(edit, message: str) -> None:
+        edited = json.loads(json.dumps(report))
+        edit(edited)
+        path.write_text(json.dumps(edited), encoding="utf-8")
+        assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 1, message
+        err = capsys.readouterr().err
+        assert f"error: {path}: " in err and message in err and "Error(" not in err
+
+    refused(lambda r: r.update(threshold=float("nan")), "threshold nan is not a finite number")
+    refused(lambda r: r.update(threshold=float("inf")), "threshold inf is not a finite number")
+    refused(lambda r: r.update(threshold="high"), "threshold 'high' is not a finite number")
+    refused(lambda r: r.pop("threshold"), 'not an evaluate-paraphrase report (no "threshold")')
+    refused(lambda r: r.update(classifier="bogus"), "unknown classifier 'bogus' (features, signal)")
+    refused(lambda r: r.pop("classifier"), "a model without its classifier")
+    refused(lambda r: r["model"]["features"][0].update(weight="abc"), "not a paraphrase model")
+    refused(lambda r: r["model"]["features"][0].update(weight=float("nan")), "not a paraphrase model")
+    refused(lambda r: r["model"]["features"][0].update(scale=0), "not a paraphrase model")
+    refused(lambda r: r["model"].update(features=[]), "not a paraphrase model")
+    refused(lambda r: r.update(aligner="sultan:bogus"), "aligner 'sultan:bogus' cannot be rebuilt")
+    path.write_text(json.dumps(report), encoding="utf-8")  # the report as written still classifies
+    assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 0

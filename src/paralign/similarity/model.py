@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..aligners.registry import ALIGNER_NAMES
+from ..aligners.registry import get_aligner
 from ..alignment import AlignedSentences
-from ..errors import ConfigurationError, FormatError, MismatchError, invalid_json
+from ..errors import ConfigurationError, ExtraMissingError, FormatError, MismatchError, invalid_json
 from ..textio import open_text, sha256_file, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
 from .signals import make_signal
@@ -150,11 +150,13 @@ class LogisticModel:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> LogisticModel:
-        """The model :meth:`to_dict` wrote (e.g. read back from a JSON report)."""
+    def from_dict(cls, data: dict, source: str | None = None) -> LogisticModel:
+        """The model :meth:`to_dict` wrote (e.g. read back from a JSON report, `source`, which
+        errors name). A model without features, or with a number that is not finite or a scale
+        that is not positive (scores would be NaN or a constant), is a FormatError."""
         try:
             rows = data["features"]
-            return cls(
+            model = cls(
                 tuple(str(r["name"]) for r in rows),
                 tuple(float(r["mean"]) for r in rows),
                 tuple(float(r["scale"]) for r in rows),
@@ -163,7 +165,18 @@ class LogisticModel:
                 float(data.get("l2", 1.0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise FormatError(f"not a paraphrase model: {exc!r}") from exc
+            raise FormatError(f"not a paraphrase model ({_reason(exc)})", source=source) from exc
+        numbers = [*model.means, *model.scales, *model.weights, model.intercept]
+        if not model.features or not all(map(math.isfinite, numbers)) or min(model.scales) <= 0:
+            why = "no features" if not model.features else "a number that is not finite, or a scale <= 0"
+            raise FormatError(f"not a paraphrase model ({why})", source=source)
+        return model
+
+
+def _reason(exc: Exception) -> str:
+    """Why a saved record could not be read, for a message: a missing key by its name, else the
+    exception's own words (not its repr)."""
+    return f'no "{exc.args[0]}"' if isinstance(exc, KeyError) and exc.args else str(exc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,20 +315,28 @@ class TrainedClassifier:
     @classmethod
     def from_report(cls, report: dict, source: str = "report") -> TrainedClassifier:
         """Read the JSON of ``paralign evaluate-paraphrase --format json`` (or
-        ``ParaphraseEvaluation.to_dict()``); `source` names it in errors."""
+        ``ParaphraseEvaluation.to_dict()``); `source` names it in errors. What a hand edit can
+        break is checked here (a FormatError naming `source`): a threshold that is not a finite
+        number, a classifier that is not one of :data:`CLASSIFIERS` (a report without one is an old
+        ``signal`` report, unless it holds a model), the model's numbers, the aligner."""
+        if "threshold" not in report:
+            raise FormatError('not an evaluate-paraphrase report (no "threshold")', source=source)
         try:
             threshold = float(report["threshold"])
-            label = str(report.get("aligner") or "sultan:default")
-            classifier = report.get("classifier", "signal")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise FormatError(f"{source}: not an evaluate-paraphrase report ({exc!r})") from exc
-        name, _, preset = label.partition(":")
-        if name not in ALIGNER_NAMES:
-            raise FormatError(f"{source}: aligner {label!r} cannot be rebuilt (use sultan or exact)")
+        except (TypeError, ValueError):
+            threshold = math.nan
+        if not math.isfinite(threshold):
+            raise FormatError(f"threshold {report['threshold']!r} is not a finite number", source=source)
+        classifier = report.get("classifier") or ("features" if report.get("model") else "signal")
+        if classifier not in CLASSIFIERS:
+            raise FormatError(f"unknown classifier {classifier!r} ({', '.join(CLASSIFIERS)})", source=source)
+        if "classifier" not in report and classifier == "features":
+            raise FormatError("a model without its classifier (\"classifier\": \"features\")", source=source)
+        name, preset = saved_aligner(str(report.get("aligner") or "sultan:default"), source)
         if classifier == "features":
             if not report.get("model"):
                 raise FormatError(f"{source}: a features classifier report without its model")
-            model = LogisticModel.from_dict(report["model"])
+            model = LogisticModel.from_dict(report["model"], source)
             unknown = [name for name in model.features if name not in KNOWN_FEATURES]
             if unknown:
                 raise FormatError(f"{source}: the model uses unknown features {', '.join(unknown)}")
@@ -329,7 +350,21 @@ class TrainedClassifier:
                     f"{source}: signal {report.get('signal')!r} needs its training IDF statistics, "
                     "which reports do not keep"
                 )
-        return cls(signal, threshold, name, preset or "default")
+        return cls(signal, threshold, name, preset)
+
+
+def saved_aligner(label: str, source: str) -> tuple[str, str]:
+    """(name, preset) of the aligner a saved report names (``sultan:paraphrase``, ``exact``), checked
+    as :func:`~paralign.aligners.registry.get_aligner` checks them: one it cannot build is bad
+    report content (a FormatError naming `source`), not a bad option."""
+    name, _, preset = label.partition(":")
+    try:
+        get_aligner(name, preset or "default")
+    except ExtraMissingError:
+        raise
+    except ConfigurationError as exc:
+        raise FormatError(f"aligner {label!r} cannot be rebuilt ({exc})", source=source) from None
+    return name, preset or "default"
 
 
 def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
@@ -352,9 +387,6 @@ def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
 
         model = HybridModel.from_dict(report.get("model"), path)
         # the aligner the blend was fitted on (the report's "aligner" is "none" when its signals read none)
-        label = model.aligner or str(report.get("aligner") or "sultan:default")
-        name, _, preset = label.partition(":")
-        if name not in ALIGNER_NAMES:
-            raise FormatError(f"aligner {label!r} cannot be rebuilt", source=path)
-        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default"), report.get("signature")
+        name, preset = saved_aligner(model.aligner or str(report.get("aligner") or "sultan:default"), path)
+        return TrainedClassifier(HybridSignal(model), math.nan, name, preset), report.get("signature")
     return TrainedClassifier.from_report(report, path), report.get("signature")
