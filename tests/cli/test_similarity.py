@@ -742,3 +742,24 @@ def test_an_edited_paraphrase_report_is_refused_naming_it(tmp_path, capsys):
     refused(lambda r: r.update(aligner="sultan:bogus"), "aligner 'sultan:bogus' cannot be rebuilt")
     path.write_text(json.dumps(report), encoding="utf-8")  # the report as written still classifies
     assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 0
+
+
+def test_the_output_of_similarity_is_not_taken_for_a_model_report(tmp_path, capsys):
+    """similarity --format json with a signal report writes "threshold", "signal" and "aligner"
+    beside its scores, so given back as --model it was read as a signal classifier and classified
+    silently (with a features report: 'unknown signal features-model', a usage error; with a
+    hybrid one: 'not a hybrid model (not a hybrid model)'). It is refused as what it is."""
+    from paralign.similarity import evaluate_paraphrase
+
+    path = tmp_path / "model.json"
+    report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner, classifier="signal").to_dict()
+    path.write_text(json.dumps(report), encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    out = tmp_path / "scores.json"
+    for model in (str(path), None):  # its output with a model (a threshold in it) and without
+        assert main(["similarity", *(["--model", model] if model else ["--aligner", "exact"]), "--pairs", str(pairs),
+                     "--format", "json", "-o", str(out)]) == 0
+        assert main(["similarity", "--model", str(out), "--pairs", str(pairs)]) == 1
+        err = capsys.readouterr().err
+        assert f"error: {out}: the output of paralign similarity (its scores), not a report that keeps a model" in err

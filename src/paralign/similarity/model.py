@@ -378,6 +378,9 @@ def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
+    if isinstance(report.get("scores"), list):  # what similarity --format json writes (a threshold too, with --model)
+        raise FormatError("the output of paralign similarity (its scores), not a report that keeps a model: give "
+                          "--model the evaluate-paraphrase or evaluate-sts --signal hybrid report", source=path)
     if "sets" in report and report.get("signal") != "hybrid":  # evaluate-sts's, of a signal with nothing fitted
         raise FormatError(f"an evaluate-sts report keeps a model only for --signal hybrid; this one's signal is "
                           f"{report.get('signal')!r}, which needs no model: give --signal {report.get('signal')} "
