@@ -763,3 +763,21 @@ def test_the_output_of_similarity_is_not_taken_for_a_model_report(tmp_path, caps
         assert main(["similarity", "--model", str(out), "--pairs", str(pairs)]) == 1
         err = capsys.readouterr().err
         assert f"error: {out}: the output of paralign similarity (its scores), not a report that keeps a model" in err
+
+
+def test_a_text_report_given_as_model_says_to_write_json(tmp_path, capsys):
+    """evaluate-paraphrase -o report.json without --format json writes the text report, so
+    similarity --model report.json said only 'report.json:1: invalid JSON (column 1): Expecting
+    value'. It now says that the file is not JSON and which output --model takes."""
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
+    report = tmp_path / "report.json"
+    assert main(["evaluate-paraphrase", "--train", str(msrp), "--test", str(msrp), "--aligner", "exact",
+                 "-o", str(report)]) == 0
+    capsys.readouterr()
+    assert main(["similarity", "--model", str(report), "--pairs", str(msrp)]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {report}:1: not JSON (a text report?): --model takes the report written with --format json" in err
+    report.write_text('{"threshold": 0.5,\n', encoding="utf-8")  # JSON cut short is still said as such
+    assert main(["similarity", "--model", str(report), "--pairs", str(msrp)]) == 1
+    assert f"{report}:2: invalid JSON (column " in capsys.readouterr().err

@@ -371,10 +371,15 @@ def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
     """The classifier saved in an evaluate-paraphrase JSON report (``paralign similarity --model``),
     or the hybrid signal saved in an evaluate-sts report (no threshold: NaN, so no pair is
     labelled), and the report's signature (what it was fitted with)."""
-    try:  # open_text: errors name the file (and line), as every input's do; gzip and a BOM read
-        with open_text(path) as handle:
-            report = json.loads(strip_bom(handle.read()))
+    with open_text(path) as handle:  # errors name the file (and line), as every input's do; gzip read
+        text = strip_bom(handle.read())
+    try:
+        report = json.loads(text)
     except json.JSONDecodeError as exc:
+        if not text.lstrip().startswith(("{", "[")):  # -o without --format json: the text report
+            raise FormatError(f"{'empty' if not text.strip() else 'not JSON (a text report?)'}: --model takes the report written with --format json "
+                              "(evaluate-paraphrase, or evaluate-sts --signal hybrid --train F)",
+                              source=path, line=text[: len(text) - len(text.lstrip())].count("\n") + 1) from None
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
