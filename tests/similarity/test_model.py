@@ -246,3 +246,17 @@ def test_a_report_written_to_a_file_names_its_cross_encoder_relative_to_itself(t
     for stdout in (None, "-", "/dev/stdout"):
         assert report_relative_to(report, stdout) is report
     assert report_relative_to({"cross_encoder": None}, tmp_path / "r.json") == {"cross_encoder": None}
+
+
+def test_a_paraphrase_report_of_the_hybrid_signal_is_a_paraphrase_classifier(tmp_path):
+    """evaluate-paraphrase --signal hybrid writes "signal": "hybrid" with its threshold, and
+    load_model_report took every report of that signal for evaluate-sts's: 'not a hybrid model
+    (not a hybrid model)', as such a report keeps no fitted blend (it used the shipped one). Only
+    a report without a threshold (evaluate-sts's) is read as a fitted blend."""
+    from paralign.similarity.model import load_model_report
+
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"threshold": 0.6, "classifier": "signal", "signal": "hybrid", "aligner": "exact",
+                                "model": None}), encoding="utf-8")
+    trained, _ = load_model_report(str(path))
+    assert (trained.threshold, trained.aligner, trained.signal.name) == (0.6, "exact", "hybrid")

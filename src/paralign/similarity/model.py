@@ -390,7 +390,7 @@ def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
         raise FormatError(f"an evaluate-sts report keeps a model only for --signal hybrid; this one's signal is "
                           f"{report.get('signal')!r}, which needs no model: give --signal {report.get('signal')} "
                           "instead of --model", source=path)
-    if report.get("signal") == "hybrid":
+    if report.get("signal") == "hybrid" and "threshold" not in report:  # evaluate-paraphrase --signal hybrid's has one
         from .hybrid import HybridModel, HybridSignal
 
         model = HybridModel.from_dict(report.get("model"), path)
