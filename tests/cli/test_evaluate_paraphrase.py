@@ -130,3 +130,24 @@ def test_a_report_and_its_cross_encoder_moved_together_still_classify(tmp_path: 
     assert main(["similarity", "--pairs", str(pairs), "--model", "report.json"]) == 1
     err = capsys.readouterr().err
     assert f"report.json: the report's cross-encoder ce ({moved / 'ce'}) is not there" in err
+
+
+def test_the_shipped_hybrid_blend_on_another_aligner_is_said_by_evaluate_paraphrase_and_its_model(
+        tmp_path: Path, capsys) -> None:
+    """The shipped hybrid blend was fitted on sultan:default alignments; evaluate-sts and
+    similarity --signal hybrid say when the pairs are aligned otherwise (its scores are then off
+    the blend's scale), but evaluate-paraphrase --signal hybrid (on the paraphrase preset by
+    default) and similarity --model of its report said nothing. Both now say it (JSON "notes"
+    and a warning)."""
+    train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
+    report = tmp_path / "report.json"
+    assert main(["evaluate-paraphrase", "--signal", "hybrid", "--train", train, "--test", test, "--aligner", "exact",
+                 "--format", "json", "-o", str(report)]) == 0
+    err = capsys.readouterr().err
+    notes = [n for n in json.loads(report.read_text(encoding="utf-8"))["notes"]  # (and the split's note)
+             if n.startswith("the hybrid blend was fitted on sultan:default alignments, but the pairs are aligned by "
+                             "exact")]
+    assert len(notes) == 1 and f"warning: {notes[0]}" in err
+    assert main(["similarity", "--model", str(report), "--pairs", test, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["notes"] == notes and f"warning: {notes[0]}" in err

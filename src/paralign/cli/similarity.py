@@ -176,9 +176,9 @@ def run(args: argparse.Namespace) -> int:
                 paths, _ = stdin_once(stack, idf_from=args.idf_from)
                 signal = fit_on_files(signal, paths["idf_from"])
         aligner = similarity_aligner(args)
-        mismatch = aligner_mismatch(signal, aligner)
-        if mismatch:
-            notes.append(mismatch)
+    mismatch = aligner_mismatch(signal, aligner)  # a hybrid blend (a --model report's too) on another aligner
+    if mismatch:
+        notes.append(mismatch)
     signature = similarity_signature(signal, aligner, model_file=args.model)
     if trained is not None:
         notes += saved_model_notes(saved_signature, signature, args.model)

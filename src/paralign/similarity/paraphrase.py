@@ -28,6 +28,7 @@ from .features import (
     prepare_features,
 )
 from .features import feature_set as named_feature_set
+from .hybrid import aligner_mismatch
 from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from here
     BLEND,
     CLASSIFIERS,
@@ -79,6 +80,8 @@ class ParaphraseEvaluation:
     cross_encoder: dict | None = None
     #: every setting that changed a number (:func:`paralign.similarity.signature.paraphrase_signature`)
     signature: str = ""
+    #: what the caller should be told about the scores (a hybrid blend used with another aligner than its own)
+    notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         cv = self.cross_validation
@@ -103,6 +106,7 @@ class ParaphraseEvaluation:
             "model": None if self.model is None else self.model.to_dict(),
             "cross_encoder": self.cross_encoder,
             "signature": self.signature,
+            "notes": list(self.notes),
         }
 
 
@@ -208,12 +212,12 @@ def evaluate_paraphrase(
         sig = make_signal(DEFAULT_SIGNAL if signal is None else signal)
         if needs_fit(sig):
             sig = fit_signal(sig, training_sentences(train_batch))
-        train_scored = score_aligned(train_batch, sig)
-        test_scored = score_aligned(test_batch, sig)
+        train_scored, test_scored = score_aligned(train_batch, sig), score_aligned(test_batch, sig)
         result = paraphrase_from_scores(
             train_scored.scores, train_labels, test_scored.scores, test_labels, sig.name, rule, cv_folds
         )
         train_failures, test_failures = train_scored.failures, test_scored.failures
+        result = replace(result, notes=tuple(filter(None, [aligner_mismatch(sig, aligner)])))  # hybrid, other aligner
     failures = tuple(("train", f) for f in train_failures) + tuple(("test", f) for f in test_failures)
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
@@ -405,7 +409,7 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
                           for f in result["failures"]]
     result["skipped"] = len(train.skipped) + len(test.skipped)
     result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
-    result["notes"] = split_notes(train.pairs, test.pairs)
+    result["notes"] += split_notes(train.pairs, test.pairs)
     return result
 
 
