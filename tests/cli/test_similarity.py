@@ -781,3 +781,13 @@ def test_a_text_report_given_as_model_says_to_write_json(tmp_path, capsys):
     report.write_text('{"threshold": 0.5,\n', encoding="utf-8")  # JSON cut short is still said as such
     assert main(["similarity", "--model", str(report), "--pairs", str(msrp)]) == 1
     assert f"{report}:2: invalid JSON (column " in capsys.readouterr().err
+
+
+def test_model_from_stdin_is_a_usage_error_that_says_so(tmp_path, capsys):
+    """Every input takes '-' for stdin, but --model - said '-: no such file'. A report is read
+    from a file (a saved cross-encoder is found relative to it), which the error now says."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A cat sat.\tA cat sat.\n", encoding="utf-8")
+    for stdin in ("-", "/dev/stdin"):
+        assert main(["similarity", "--model", stdin, "--pairs", str(pairs)]) == 2
+        assert "--model reads a report file, not stdin" in capsys.readouterr().err
