@@ -151,3 +151,24 @@ def test_the_shipped_hybrid_blend_on_another_aligner_is_said_by_evaluate_paraphr
     assert main(["similarity", "--model", str(report), "--pairs", test, "--format", "json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["notes"] == notes and f"warning: {notes[0]}" in err
+
+
+def test_a_report_inside_its_cross_encoders_directory_still_loads_it(tmp_path: Path, capsys) -> None:
+    """The hash of a saved cross-encoder covered every file in its directory, so a report written
+    into that directory (-o ce/report.json), or any file added there later (a README, macOS's
+    .DS_Store), made the model 'not the one this report was trained with'. The hash covers the
+    model's own files (weights, configuration, head, tokenizer); a changed one is still refused."""
+    train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
+    model = tmp_path / "ce"
+    model.mkdir()  # -o needs its folder; an empty one is where a model may be saved
+    assert main(["evaluate-paraphrase", "--feature-set", "alignment+mt+embedding", "--train", train, "--test", test,
+                 "--aligner", "exact", "--fine-tune-epochs", "1", "--save-cross-encoder", str(model),
+                 "--format", "json", "-o", str(model / "report.json")]) == 0
+    assert json.loads((model / "report.json").read_text(encoding="utf-8"))["cross_encoder"]["directory"] == "."
+    (model / "README.txt").write_text("fine-tuned on our pairs\n", encoding="utf-8")
+    (model / ".DS_Store").write_bytes(b"\0")
+    capsys.readouterr()
+    assert main(["similarity", "--pairs", test, "--model", str(model / "report.json")]) == 0
+    (model / "tokenizer_config.json").write_text("{}", encoding="utf-8")
+    assert main(["similarity", "--pairs", test, "--model", str(model / "report.json")]) == 1
+    assert "is not the one this report was trained with" in capsys.readouterr().err

@@ -235,16 +235,26 @@ class BlendedSignal:
         return blend(self.model.probability(pair_features(pair, self.model.features)), self._cached[texts])
 
 
+#: The files of a saved cross-encoder that :func:`saved_model_digest` covers (``fnmatch`` patterns):
+#: what ``CrossEncoder.save`` writes, i.e. its manifest, head, the encoder's configuration and
+#: weights, and the tokenizer's files; not what else the directory may hold (a report written
+#: into it, a README, macOS's .DS_Store), which would make the same model look another.
+MODEL_FILES = ("cross_encoder.json", "head.pt", "config.json", "*.safetensors", "*.bin", "tokenizer*", "vocab*",
+               "special_tokens_map.json", "added_tokens.json", "merges.txt", "*.model")
+
+
 def saved_model_digest(directory: str | os.PathLike[str]) -> str:
-    """SHA-256 (hex) over a saved model directory: every file's path in it and the SHA-256 of
-    its bytes, in path order. A report records it beside the directory's path, so that another
-    model found at that path (retrained, or another run's) is refused rather than silently used."""
+    """SHA-256 (hex) over a saved model directory's own files (:data:`MODEL_FILES`): each one's
+    name and the SHA-256 of its bytes, in name order. A report records it beside the directory's
+    path, so that another model found at that path (retrained, or another run's) is refused
+    rather than silently used."""
+    import fnmatch
     import hashlib
 
-    root = Path(directory)
     h = hashlib.sha256()
-    for file in sorted(p for p in root.rglob("*") if p.is_file()):
-        h.update(f"{file.relative_to(root).as_posix()}\0{sha256_file(file)}\n".encode())
+    for file in sorted(Path(directory).iterdir()):
+        if file.is_file() and any(fnmatch.fnmatchcase(file.name, pattern) for pattern in MODEL_FILES):
+            h.update(f"{file.name}\0{sha256_file(file)}\n".encode())
     return h.hexdigest()
 
 
