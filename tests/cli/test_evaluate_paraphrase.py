@@ -86,3 +86,89 @@ def test_the_help_spells_out_the_fine_tuning_defaults(capsys) -> None:
     assert f"fine-tuning epochs (default: {defaults.epochs})" in text
     assert f"fine-tuning learning rate (default: {defaults.learning_rate:g})" in text
     assert f"shuffling (default: {defaults.seed})" in text
+
+
+def test_a_report_and_its_cross_encoder_moved_together_still_classify(tmp_path: Path, capsys, monkeypatch) -> None:
+    """The report named its saved cross-encoder by an absolute path, so moving the report and
+    the model's directory together (another folder, another machine) broke similarity --model.
+    Written with -o, the report names it relative to itself, with a hash of its files: the moved
+    pair scores as before, and another model found at that path is refused, not used."""
+    import shutil
+
+    first, moved = tmp_path / "A", tmp_path / "B"
+    first.mkdir()
+    train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
+    assert main(["evaluate-paraphrase", "--feature-set", "alignment+mt+embedding", "--train", train, "--test", test,
+                 "--aligner", "exact", "--fine-tune-epochs", "1", "--save-cross-encoder", str(first / "ce"),
+                 "--format", "json", "-o", str(first / "report.json")]) == 0
+    entry = json.loads((first / "report.json").read_text(encoding="utf-8"))["cross_encoder"]
+    assert entry["directory"] == "ce" and len(entry["sha256"]) == 64
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in PAIRS), encoding="utf-8")
+    capsys.readouterr()
+
+    def scores(report: str) -> list[float]:
+        assert main(["similarity", "--pairs", str(pairs), "--model", report, "--format", "json"]) == 0
+        return json.loads(capsys.readouterr().out)["scores"]
+
+    before = scores(str(first / "report.json"))
+    shutil.move(first, moved)
+    monkeypatch.chdir(moved)  # a relative --model path: the directory is still found beside the report
+    assert scores("report.json") == before
+    # an old report (an absolute directory) is still read
+    old = json.loads((moved / "report.json").read_text(encoding="utf-8"))
+    old["cross_encoder"]["directory"] = str(moved / "ce")
+    del old["cross_encoder"]["sha256"]
+    (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    assert scores(str(tmp_path / "old.json")) == before
+    # another model at the recorded path is an error naming the report, not silently used
+    with open(moved / "ce" / "cross_encoder.json", "a", encoding="utf-8") as handle:
+        handle.write("\n")
+    assert main(["similarity", "--pairs", str(pairs), "--model", "report.json"]) == 1
+    assert "report.json: the cross-encoder in" in capsys.readouterr().err
+    shutil.rmtree(moved / "ce")
+    assert main(["similarity", "--pairs", str(pairs), "--model", "report.json"]) == 1
+    err = capsys.readouterr().err
+    assert f"report.json: the report's cross-encoder ce ({moved / 'ce'}) is not there" in err
+
+
+def test_the_shipped_hybrid_blend_on_another_aligner_is_said_by_evaluate_paraphrase_and_its_model(
+        tmp_path: Path, capsys) -> None:
+    """The shipped hybrid blend was fitted on sultan:default alignments; evaluate-sts and
+    similarity --signal hybrid say when the pairs are aligned otherwise (its scores are then off
+    the blend's scale), but evaluate-paraphrase --signal hybrid (on the paraphrase preset by
+    default) and similarity --model of its report said nothing. Both now say it (JSON "notes"
+    and a warning)."""
+    train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
+    report = tmp_path / "report.json"
+    assert main(["evaluate-paraphrase", "--signal", "hybrid", "--train", train, "--test", test, "--aligner", "exact",
+                 "--format", "json", "-o", str(report)]) == 0
+    err = capsys.readouterr().err
+    notes = [n for n in json.loads(report.read_text(encoding="utf-8"))["notes"]  # (and the split's note)
+             if n.startswith("the hybrid blend was fitted on sultan:default alignments, but the pairs are aligned by "
+                             "exact")]
+    assert len(notes) == 1 and f"warning: {notes[0]}" in err
+    assert main(["similarity", "--model", str(report), "--pairs", test, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["notes"] == notes and f"warning: {notes[0]}" in err
+
+
+def test_a_report_inside_its_cross_encoders_directory_still_loads_it(tmp_path: Path, capsys) -> None:
+    """The hash of a saved cross-encoder covered every file in its directory, so a report written
+    into that directory (-o ce/report.json), or any file added there later (a README, macOS's
+    .DS_Store), made the model 'not the one this report was trained with'. The hash covers the
+    model's own files (weights, configuration, head, tokenizer); a changed one is still refused."""
+    train, test = _msrp(tmp_path / "train.tsv", PAIRS), _msrp(tmp_path / "test.tsv", PAIRS[::-1])
+    model = tmp_path / "ce"
+    model.mkdir()  # -o needs its folder; an empty one is where a model may be saved
+    assert main(["evaluate-paraphrase", "--feature-set", "alignment+mt+embedding", "--train", train, "--test", test,
+                 "--aligner", "exact", "--fine-tune-epochs", "1", "--save-cross-encoder", str(model),
+                 "--format", "json", "-o", str(model / "report.json")]) == 0
+    assert json.loads((model / "report.json").read_text(encoding="utf-8"))["cross_encoder"]["directory"] == "."
+    (model / "README.txt").write_text("fine-tuned on our pairs\n", encoding="utf-8")
+    (model / ".DS_Store").write_bytes(b"\0")
+    capsys.readouterr()
+    assert main(["similarity", "--pairs", test, "--model", str(model / "report.json")]) == 0
+    (model / "tokenizer_config.json").write_text("{}", encoding="utf-8")
+    assert main(["similarity", "--pairs", test, "--model", str(model / "report.json")]) == 1
+    assert "is not the one this report was trained with" in capsys.readouterr().err

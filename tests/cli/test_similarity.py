@@ -705,3 +705,89 @@ def test_similarity_says_when_jsonl_ids_repeat(tmp_path, capsys):
     assert f"warning: {note}" in err
     jsonl.write_text("".join(json.dumps(r) + "\n" for r in records[:2]), encoding="utf-8")
     assert run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])[0]["notes"] == []
+
+
+def test_an_edited_paraphrase_report_is_refused_naming_it(tmp_path, capsys):
+    """A report edited by hand (or by a script) was used as it was: a NaN threshold classified
+    nothing (scores only, as a hybrid's), an unknown classifier or a model without its
+    classifier fell back to sultan2014 with the model's threshold, a NaN weight or a zero scale
+    gave 'nan' scores, a model without features a constant; a bad model value was an error
+    without the file's name and a bad aligner preset a usage error (exit 2). Each is now a data
+    error (exit 1) naming the report and what is wrong in it."""
+    from paralign.similarity import evaluate_paraphrase
+
+    report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    path = tmp_path / "model.json"
+
+    def refused(edit, message: str) -> None:
+        edited = json.loads(json.dumps(report))
+        edit(edited)
+        path.write_text(json.dumps(edited), encoding="utf-8")
+        assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 1, message
+        err = capsys.readouterr().err
+        assert f"error: {path}: " in err and message in err and "Error(" not in err
+
+    refused(lambda r: r.update(threshold=float("nan")), "threshold nan is not a finite number")
+    refused(lambda r: r.update(threshold=float("inf")), "threshold inf is not a finite number")
+    refused(lambda r: r.update(threshold="high"), "threshold 'high' is not a finite number")
+    refused(lambda r: r.pop("threshold"), 'not an evaluate-paraphrase report (no "threshold")')
+    refused(lambda r: r.update(classifier="bogus"), "unknown classifier 'bogus' (features, signal)")
+    refused(lambda r: r.pop("classifier"), "a model without its classifier")
+    refused(lambda r: r["model"]["features"][0].update(weight="abc"), "not a paraphrase model")
+    refused(lambda r: r["model"]["features"][0].update(weight=float("nan")), "not a paraphrase model")
+    refused(lambda r: r["model"]["features"][0].update(scale=0), "not a paraphrase model")
+    refused(lambda r: r["model"].update(features=[]), "not a paraphrase model")
+    refused(lambda r: r.update(aligner="sultan:bogus"), "aligner 'sultan:bogus' cannot be rebuilt")
+    path.write_text(json.dumps(report), encoding="utf-8")  # the report as written still classifies
+    assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 0
+
+
+def test_the_output_of_similarity_is_not_taken_for_a_model_report(tmp_path, capsys):
+    """similarity --format json with a signal report writes "threshold", "signal" and "aligner"
+    beside its scores, so given back as --model it was read as a signal classifier and classified
+    silently (with a features report: 'unknown signal features-model', a usage error; with a
+    hybrid one: 'not a hybrid model (not a hybrid model)'). It is refused as what it is."""
+    from paralign.similarity import evaluate_paraphrase
+
+    path = tmp_path / "model.json"
+    report = evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner, classifier="signal").to_dict()
+    path.write_text(json.dumps(report), encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    out = tmp_path / "scores.json"
+    for model in (str(path), None):  # its output with a model (a threshold in it) and without
+        assert main(["similarity", *(["--model", model] if model else ["--aligner", "exact"]), "--pairs", str(pairs),
+                     "--format", "json", "-o", str(out)]) == 0
+        assert main(["similarity", "--model", str(out), "--pairs", str(pairs)]) == 1
+        err = capsys.readouterr().err
+        assert f"error: {out}: the output of paralign similarity (its scores), not a report that keeps a model" in err
+
+
+def test_a_text_report_given_as_model_says_to_write_json(tmp_path, capsys):
+    """evaluate-paraphrase -o report.json without --format json writes the text report, so
+    similarity --model report.json said only 'report.json:1: invalid JSON (column 1): Expecting
+    value'. It now says that the file is not JSON and which output --model takes."""
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
+    report = tmp_path / "report.json"
+    assert main(["evaluate-paraphrase", "--train", str(msrp), "--test", str(msrp), "--aligner", "exact",
+                 "-o", str(report)]) == 0
+    capsys.readouterr()
+    assert main(["similarity", "--model", str(report), "--pairs", str(msrp)]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {report}:1: not JSON (a text report?): --model takes the report written with --format json" in err
+    report.write_text('{"threshold": 0.5,\n', encoding="utf-8")  # JSON cut short is still said as such
+    assert main(["similarity", "--model", str(report), "--pairs", str(msrp)]) == 1
+    assert f"{report}:2: invalid JSON (column " in capsys.readouterr().err
+
+
+def test_model_from_stdin_is_a_usage_error_that_says_so(tmp_path, capsys):
+    """Every input takes '-' for stdin, but --model - said '-: no such file'. A report is read
+    from a file (a saved cross-encoder is found relative to it), which the error now says."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A cat sat.\tA cat sat.\n", encoding="utf-8")
+    for stdin in ("-", "/dev/stdin"):
+        assert main(["similarity", "--model", stdin, "--pairs", str(pairs)]) == 2
+        assert "--model reads a report file, not stdin" in capsys.readouterr().err

@@ -231,3 +231,32 @@ def test_features_of_a_batch_are_the_same_with_worker_processes():
     assert [v is None for v in serial] == [p is None for p in pairs] and sum(ticks) == len(pairs)
     with pytest.raises(ConfigurationError, match="unknown paraphrase feature"):
         map_aligned(batch, partial(pair_features, features=("bogus",)), "features", workers=2, chunk_size=3)
+
+
+def test_a_report_written_to_a_file_names_its_cross_encoder_relative_to_itself(tmp_path):
+    """report_relative_to: the saved cross-encoder's directory relative to the report's own
+    directory (.. included), unchanged on stdout, and a report without one is left as it is."""
+    from paralign.similarity.model import report_relative_to
+
+    report = {"threshold": 0.5, "cross_encoder": {"directory": str(tmp_path / "models" / "ce"), "sha256": "ab"}}
+    assert report_relative_to(report, tmp_path / "report.json")["cross_encoder"] == {"directory": "models/ce",
+                                                                                     "sha256": "ab"}
+    assert report_relative_to(report, tmp_path / "out" / "r.json")["cross_encoder"]["directory"] == "../models/ce"
+    assert report["cross_encoder"]["directory"] == str(tmp_path / "models" / "ce")  # not changed in place
+    for stdout in (None, "-", "/dev/stdout"):
+        assert report_relative_to(report, stdout) is report
+    assert report_relative_to({"cross_encoder": None}, tmp_path / "r.json") == {"cross_encoder": None}
+
+
+def test_a_paraphrase_report_of_the_hybrid_signal_is_a_paraphrase_classifier(tmp_path):
+    """evaluate-paraphrase --signal hybrid writes "signal": "hybrid" with its threshold, and
+    load_model_report took every report of that signal for evaluate-sts's: 'not a hybrid model
+    (not a hybrid model)', as such a report keeps no fitted blend (it used the shipped one). Only
+    a report without a threshold (evaluate-sts's) is read as a fitted blend."""
+    from paralign.similarity.model import load_model_report
+
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"threshold": 0.6, "classifier": "signal", "signal": "hybrid", "aligner": "exact",
+                                "model": None}), encoding="utf-8")
+    trained, _ = load_model_report(str(path))
+    assert (trained.threshold, trained.aligner, trained.signal.name) == (0.6, "exact", "hybrid")

@@ -20,6 +20,7 @@ from ..similarity.features import (
     FEATURE_SET_L2,
     FEATURE_SETS,
 )
+from ..similarity.model import report_relative_to
 from ._common import add_format, add_output, fmt_pct, positive_int, write_result
 from ._options import add_similarity_options, evaluate_inputs
 
@@ -27,18 +28,29 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
 
 
+#: The command's --help description.
+DESCRIPTION = (
+    "Pairs scoring above a threshold chosen on the training pairs (by --rule) are paraphrases. "
+    "The score is the probability of a logistic regression over alignment and MT-overlap features "
+    "fitted on the training pairs (--classifier features, the default) or one similarity signal "
+    "(--classifier signal: Sultan et al. 2014). P/R/F1 are for the paraphrase class. "
+    "IDF signals are fitted on the training sentences. Test pairs that are also training pairs (same "
+    "ids or sentences) and ids repeated within a split are warnings (JSON: \"notes\"). "
+    "The JSON report's \"test\" and \"train\" hold the classifier's accuracy, P/R/F1 and counts "
+    "(tp, fp, tn, fn) on the test pairs and on the training pairs (in-sample: the threshold, and the "
+    "model or cross-encoder, were chosen on them), not file names; \"train_pairs\" counts the training "
+    "pairs used."
+)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-paraphrase",
         help="train a paraphrase classifier on MSRP-format pairs, report test accuracy/P/R/F1",
-        description="Pairs scoring above a threshold chosen on the training pairs (by --rule) are paraphrases. "
-        "The score is the probability of a logistic regression over alignment and MT-overlap features "
-        "fitted on the training pairs (--classifier features, the default) or one similarity signal "
-        "(--classifier signal: Sultan et al. 2014). P/R/F1 are for the paraphrase class. "
-        "IDF signals are fitted on the training sentences. Test pairs that are also training pairs (same "
-        "ids or sentences) and ids repeated within a split are warnings (JSON: \"notes\").",
+        description=DESCRIPTION,
     )
-    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val; - = stdin)")
+    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val; - = stdin; the JSON "
+                        "report does not list them: its \"train\" is the scores on their pairs)")
     parser.add_argument("--test", required=True, metavar="FILE", help="test file (- = stdin)")
     parser.add_argument(
         "--classifier",
@@ -85,8 +97,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     neural.add_argument(
         "--save-cross-encoder", default=None, metavar="DIR",
-        help="write the fine-tuned cross-encoder to DIR (the report names it, and `paralign similarity "
-        "--model REPORT` loads it from there; without it the report cannot classify new pairs)",
+        help="write the fine-tuned cross-encoder to DIR (the report names it, with a hash of its files, "
+        "and `paralign similarity --model REPORT` loads it from there; a report written with -o names it "
+        "relative to itself, so the two can be moved together; without it the report cannot classify new pairs)",
     )
     neural.add_argument("--fine-tune-epochs", type=positive_int, default=None, metavar="N",
                         help="fine-tuning epochs (default: 4)")
@@ -170,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
         train=args.train,
         test=[args.test],
     )
+    result = report_relative_to(result, args.output)  # a report and its model moved together still load
     warnings = [f"{row['file']}:{row['line']}: skipped: {row['reason']}" for row in result["skipped_rows"]]
     warnings += [f"{f['file']}:{f['line']}: {f['split']} pair: {f['error']}" for f in result["failures"]]
     warnings += result["notes"]

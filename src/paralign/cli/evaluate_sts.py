@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="STS file (repeatable; - = stdin)")
     parser.add_argument("--train", action="append", default=[], metavar="FILE",
                         help="training STS file of --signal hybrid (repeatable; the blend is chosen to hold "
-                        "across them and saved under \"model\" in the JSON report, for similarity --model; "
+                        "across them and saved under \"model\" in the JSON report, for similarity --model, whose "
+                        "\"train\" lists these files (as given; no scores); "
                         "without it, the blend paralign ships, fitted on STS 2012's training files)")
     add_similarity_options(parser)
     add_bootstrap_options(parser, "95%% bootstrap intervals of each file's Pearson and Spearman and of "

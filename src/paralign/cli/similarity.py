@@ -27,6 +27,7 @@ from ._common import (
     check_stdin_once,
     emit,
     input_name,
+    is_stdin,
     open_in,
     open_out,
     progress_callback,
@@ -135,7 +136,7 @@ def takewhile_blank(lines: Iterator[str]) -> Iterator[str]:
 
 
 def _check_inputs(args: argparse.Namespace) -> None:
-    """--source and --target go together, and not with --pairs (a usage error)."""
+    """--source and --target go together, and not with --pairs; --model is a file, not stdin (usage errors)."""
     if bool(args.source) != bool(args.target):
         raise ConfigurationError("--source and --target go together")
     if args.source and args.pairs is not None:
@@ -143,6 +144,9 @@ def _check_inputs(args: argparse.Namespace) -> None:
                                  "--target, not both")
     if args.source:
         check_stdin_once({"source": [args.source], "target": [args.target]})
+    if args.model is not None and is_stdin(args.model):
+        raise ConfigurationError("--model reads a report file, not stdin (a saved cross-encoder is found "
+                                 "relative to the report): save the report and give its path")
 
 
 def _check_model_options(args: argparse.Namespace, trained: TrainedClassifier) -> None:
@@ -176,9 +180,9 @@ def run(args: argparse.Namespace) -> int:
                 paths, _ = stdin_once(stack, idf_from=args.idf_from)
                 signal = fit_on_files(signal, paths["idf_from"])
         aligner = similarity_aligner(args)
-        mismatch = aligner_mismatch(signal, aligner)
-        if mismatch:
-            notes.append(mismatch)
+    mismatch = aligner_mismatch(signal, aligner)  # a hybrid blend (a --model report's too) on another aligner
+    if mismatch:
+        notes.append(mismatch)
     signature = similarity_signature(signal, aligner, model_file=args.model)
     if trained is not None:
         notes += saved_model_notes(saved_signature, signature, args.model)

@@ -15,15 +15,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..aligners.registry import ALIGNER_NAMES
+from ..aligners.registry import get_aligner
 from ..alignment import AlignedSentences
-from ..errors import ConfigurationError, FormatError, MismatchError, invalid_json
-from ..textio import open_text, strip_bom
+from ..errors import ConfigurationError, ExtraMissingError, FormatError, MismatchError, invalid_json
+from ..textio import open_text, sha256_file, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
 from .signals import make_signal
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
+
+
+#: Paraphrase classifiers of :func:`~paralign.similarity.paraphrase.evaluate_paraphrase`: a
+#: threshold on a logistic model's probability over alignment and MT-overlap features, or on one
+#: similarity signal (Sultan et al. 2014). Here, beside the model, as a saved report names one.
+CLASSIFIERS: tuple[str, ...] = ("features", "signal")
+DEFAULT_CLASSIFIER = "features"
 
 
 def logistic_weights(
@@ -143,11 +150,13 @@ class LogisticModel:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> LogisticModel:
-        """The model :meth:`to_dict` wrote (e.g. read back from a JSON report)."""
+    def from_dict(cls, data: dict, source: str | None = None) -> LogisticModel:
+        """The model :meth:`to_dict` wrote (e.g. read back from a JSON report, `source`, which
+        errors name). A model without features, or with a number that is not finite or a scale
+        that is not positive (scores would be NaN or a constant), is a FormatError."""
         try:
             rows = data["features"]
-            return cls(
+            model = cls(
                 tuple(str(r["name"]) for r in rows),
                 tuple(float(r["mean"]) for r in rows),
                 tuple(float(r["scale"]) for r in rows),
@@ -156,7 +165,18 @@ class LogisticModel:
                 float(data.get("l2", 1.0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise FormatError(f"not a paraphrase model: {exc!r}") from exc
+            raise FormatError(f"not a paraphrase model ({_reason(exc)})", source=source) from exc
+        numbers = [*model.means, *model.scales, *model.weights, model.intercept]
+        if not model.features or not all(map(math.isfinite, numbers)) or min(model.scales) <= 0:
+            why = "no features" if not model.features else "a number that is not finite, or a scale <= 0"
+            raise FormatError(f"not a paraphrase model ({why})", source=source)
+        return model
+
+
+def _reason(exc: Exception) -> str:
+    """Why a saved record could not be read, for a message: a missing key by its name, else the
+    exception's own words (not its repr)."""
+    return f'no "{exc.args[0]}"' if isinstance(exc, KeyError) and exc.args else str(exc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,9 +235,34 @@ class BlendedSignal:
         return blend(self.model.probability(pair_features(pair, self.model.features)), self._cached[texts])
 
 
+#: The files of a saved cross-encoder that :func:`saved_model_digest` covers (``fnmatch`` patterns):
+#: what ``CrossEncoder.save`` writes, i.e. its manifest, head, the encoder's configuration and
+#: weights, and the tokenizer's files; not what else the directory may hold (a report written
+#: into it, a README, macOS's .DS_Store), which would make the same model look another.
+MODEL_FILES = ("cross_encoder.json", "head.pt", "config.json", "*.safetensors", "*.bin", "tokenizer*", "vocab*",
+               "special_tokens_map.json", "added_tokens.json", "merges.txt", "*.model")
+
+
+def saved_model_digest(directory: str | os.PathLike[str]) -> str:
+    """SHA-256 (hex) over a saved model directory's own files (:data:`MODEL_FILES`): each one's
+    name and the SHA-256 of its bytes, in name order. A report records it beside the directory's
+    path, so that another model found at that path (retrained, or another run's) is refused
+    rather than silently used."""
+    import fnmatch
+    import hashlib
+
+    h = hashlib.sha256()
+    for file in sorted(Path(directory).iterdir()):
+        if file.is_file() and any(fnmatch.fnmatchcase(file.name, pattern) for pattern in MODEL_FILES):
+            h.update(f"{file.name}\0{sha256_file(file)}\n".encode())
+    return h.hexdigest()
+
+
 def saved_cross_encoder(entry: Any, source: str) -> Any:
-    """The cross-encoder a report's ``cross_encoder`` entry names (its ``directory``: absolute,
-    or relative to the report's own directory)."""
+    """The cross-encoder a report's ``cross_encoder`` entry names: its ``directory`` (relative to
+    the report's own directory, as a report written to a file records it, or absolute, as older
+    reports and reports written to stdout do), checked against the entry's ``sha256``
+    (:func:`saved_model_digest`) when the report has one."""
     from ..neural.cross_encoder import CrossEncoder
 
     directory = entry.get("directory") if isinstance(entry, dict) else None
@@ -229,7 +274,42 @@ def saved_cross_encoder(entry: Any, source: str) -> Any:
     path = Path(os.path.expanduser(str(directory)))
     if not path.is_absolute() and os.path.exists(source):
         path = Path(source).resolve().parent / path
+    if not path.is_dir():
+        where = "" if str(path) == str(directory) else f" ({path})"
+        raise FormatError(
+            f"the report's cross-encoder {directory}{where} is not there: keep the directory "
+            "--save-cross-encoder wrote where the report names it (a report written with -o names it "
+            "relative to itself, so move the two together), or edit the report's cross_encoder.directory",
+            source=source,
+        )
+    recorded = entry.get("sha256")
+    found = None if recorded is None else saved_model_digest(path)
+    if found != recorded:
+        raise MismatchError(
+            f"the cross-encoder in {path} is not the one this report was trained with (its files' "
+            f"sha256 {str(found)[:12]}..., the report's {str(recorded)[:12]}...): "
+            "point cross_encoder.directory at that model, or train again",
+            source=source,
+        )
     return CrossEncoder.load(path)
+
+
+def report_relative_to(report: dict, output: str | os.PathLike[str] | None) -> dict:
+    """`report` (an ``evaluate-paraphrase`` report) as written to the file `output`: its saved
+    cross-encoder's directory relative to `output`'s directory, so that the report and the model
+    moved together (to another folder or machine) still load; unchanged when `output` is stdout
+    (None or '-', a device) or the two are on different drives (Windows)."""
+    entry = report.get("cross_encoder")
+    if output in (None, "-") or not isinstance(entry, dict) or not entry.get("directory"):
+        return report
+    home = Path(os.path.abspath(output)).parent
+    if Path(os.path.realpath(home)).parts[:2] == ("/", "dev"):  # /dev/stdout, /dev/fd/N
+        return report
+    try:
+        relative = os.path.relpath(os.path.abspath(entry["directory"]), home)
+    except ValueError:  # another drive
+        return report
+    return {**report, "cross_encoder": {**entry, "directory": Path(relative).as_posix()}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,20 +325,28 @@ class TrainedClassifier:
     @classmethod
     def from_report(cls, report: dict, source: str = "report") -> TrainedClassifier:
         """Read the JSON of ``paralign evaluate-paraphrase --format json`` (or
-        ``ParaphraseEvaluation.to_dict()``); `source` names it in errors."""
+        ``ParaphraseEvaluation.to_dict()``); `source` names it in errors. What a hand edit can
+        break is checked here (a FormatError naming `source`): a threshold that is not a finite
+        number, a classifier that is not one of :data:`CLASSIFIERS` (a report without one is an old
+        ``signal`` report, unless it holds a model), the model's numbers, the aligner."""
+        if "threshold" not in report:
+            raise FormatError('not an evaluate-paraphrase report (no "threshold")', source=source)
         try:
             threshold = float(report["threshold"])
-            label = str(report.get("aligner") or "sultan:default")
-            classifier = report.get("classifier", "signal")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise FormatError(f"{source}: not an evaluate-paraphrase report ({exc!r})") from exc
-        name, _, preset = label.partition(":")
-        if name not in ALIGNER_NAMES:
-            raise FormatError(f"{source}: aligner {label!r} cannot be rebuilt (use sultan or exact)")
+        except (TypeError, ValueError):
+            threshold = math.nan
+        if not math.isfinite(threshold):
+            raise FormatError(f"threshold {report['threshold']!r} is not a finite number", source=source)
+        classifier = report.get("classifier") or ("features" if report.get("model") else "signal")
+        if classifier not in CLASSIFIERS:
+            raise FormatError(f"unknown classifier {classifier!r} ({', '.join(CLASSIFIERS)})", source=source)
+        if "classifier" not in report and classifier == "features":
+            raise FormatError("a model without its classifier (\"classifier\": \"features\")", source=source)
+        name, preset = saved_aligner(str(report.get("aligner") or "sultan:default"), source)
         if classifier == "features":
             if not report.get("model"):
                 raise FormatError(f"{source}: a features classifier report without its model")
-            model = LogisticModel.from_dict(report["model"])
+            model = LogisticModel.from_dict(report["model"], source)
             unknown = [name for name in model.features if name not in KNOWN_FEATURES]
             if unknown:
                 raise FormatError(f"{source}: the model uses unknown features {', '.join(unknown)}")
@@ -272,32 +360,51 @@ class TrainedClassifier:
                     f"{source}: signal {report.get('signal')!r} needs its training IDF statistics, "
                     "which reports do not keep"
                 )
-        return cls(signal, threshold, name, preset or "default")
+        return cls(signal, threshold, name, preset)
+
+
+def saved_aligner(label: str, source: str) -> tuple[str, str]:
+    """(name, preset) of the aligner a saved report names (``sultan:paraphrase``, ``exact``), checked
+    as :func:`~paralign.aligners.registry.get_aligner` checks them: one it cannot build is bad
+    report content (a FormatError naming `source`), not a bad option."""
+    name, _, preset = label.partition(":")
+    try:
+        get_aligner(name, preset or "default")
+    except ExtraMissingError:
+        raise
+    except ConfigurationError as exc:
+        raise FormatError(f"aligner {label!r} cannot be rebuilt ({exc})", source=source) from None
+    return name, preset or "default"
 
 
 def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
     """The classifier saved in an evaluate-paraphrase JSON report (``paralign similarity --model``),
     or the hybrid signal saved in an evaluate-sts report (no threshold: NaN, so no pair is
     labelled), and the report's signature (what it was fitted with)."""
-    try:  # open_text: errors name the file (and line), as every input's do; gzip and a BOM read
-        with open_text(path) as handle:
-            report = json.loads(strip_bom(handle.read()))
+    with open_text(path) as handle:  # errors name the file (and line), as every input's do; gzip read
+        text = strip_bom(handle.read())
+    try:
+        report = json.loads(text)
     except json.JSONDecodeError as exc:
+        if not text.lstrip().startswith(("{", "[")):  # -o without --format json: the text report
+            raise FormatError(f"{'empty' if not text.strip() else 'not JSON (a text report?)'}: --model takes the report written with --format json "
+                              "(evaluate-paraphrase, or evaluate-sts --signal hybrid --train F)",
+                              source=path, line=text[: len(text) - len(text.lstrip())].count("\n") + 1) from None
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
+    if isinstance(report.get("scores"), list):  # what similarity --format json writes (a threshold too, with --model)
+        raise FormatError("the output of paralign similarity (its scores), not a report that keeps a model: give "
+                          "--model the evaluate-paraphrase or evaluate-sts --signal hybrid report", source=path)
     if "sets" in report and report.get("signal") != "hybrid":  # evaluate-sts's, of a signal with nothing fitted
         raise FormatError(f"an evaluate-sts report keeps a model only for --signal hybrid; this one's signal is "
                           f"{report.get('signal')!r}, which needs no model: give --signal {report.get('signal')} "
                           "instead of --model", source=path)
-    if report.get("signal") == "hybrid":
+    if report.get("signal") == "hybrid" and "threshold" not in report:  # evaluate-paraphrase --signal hybrid's has one
         from .hybrid import HybridModel, HybridSignal
 
         model = HybridModel.from_dict(report.get("model"), path)
         # the aligner the blend was fitted on (the report's "aligner" is "none" when its signals read none)
-        label = model.aligner or str(report.get("aligner") or "sultan:default")
-        name, _, preset = label.partition(":")
-        if name not in ALIGNER_NAMES:
-            raise FormatError(f"aligner {label!r} cannot be rebuilt", source=path)
-        return TrainedClassifier(HybridSignal(model), math.nan, name, preset or "default"), report.get("signature")
+        name, preset = saved_aligner(model.aligner or str(report.get("aligner") or "sultan:default"), path)
+        return TrainedClassifier(HybridSignal(model), math.nan, name, preset), report.get("signature")
     return TrainedClassifier.from_report(report, path), report.get("signature")

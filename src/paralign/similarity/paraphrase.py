@@ -28,7 +28,16 @@ from .features import (
     prepare_features,
 )
 from .features import feature_set as named_feature_set
-from .model import BLEND, LogisticModel, blend, pair_texts
+from .hybrid import aligner_mismatch
+from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from here
+    BLEND,
+    CLASSIFIERS,
+    DEFAULT_CLASSIFIER,
+    LogisticModel,
+    blend,
+    pair_texts,
+    saved_model_digest,
+)
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature
@@ -37,12 +46,6 @@ from .validation import CrossValidation, check_folds, cross_validate_model, cros
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
-
-#: Paraphrase classifiers of :func:`evaluate_paraphrase`: a threshold on a logistic model's
-#: probability over alignment and MT-overlap features, or on one similarity signal (Sultan et al. 2014).
-CLASSIFIERS: tuple[str, ...] = ("features", "signal")
-DEFAULT_CLASSIFIER = "features"
-
 
 #: The aligner preset paraphrase identification uses unless told otherwise.
 PARAPHRASE_PRESET = "paraphrase"
@@ -58,6 +61,8 @@ class ParaphraseEvaluation:
 
     threshold: float
     test: BinaryScores
+    #: the classifier's scores on its own training pairs (in-sample). Its JSON key ``train`` is not
+    #: ``evaluate-sts``'s, which lists the files a hybrid blend was fitted on (StsReport.train)
     train: BinaryScores
     train_pairs: int
     test_pairs: int
@@ -70,10 +75,13 @@ class ParaphraseEvaluation:
     model: LogisticModel | None = None  #: the fitted model of the ``features`` classifier
     feature_set: str = ""  #: the model's named feature set (``features`` classifier only)
     #: the fine-tuned cross-encoder blended with :attr:`model` (its manifest, ``directory`` where
-    #: it was saved or None, and ``blend``), or None
+    #: it was saved or None, the saved files' ``sha256`` (:func:`~paralign.similarity.model.saved_model_digest`)
+    #: when saved, and ``blend``), or None
     cross_encoder: dict | None = None
     #: every setting that changed a number (:func:`paralign.similarity.signature.paraphrase_signature`)
     signature: str = ""
+    #: what the caller should be told about the scores (a hybrid blend used with another aligner than its own)
+    notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         cv = self.cross_validation
@@ -98,6 +106,7 @@ class ParaphraseEvaluation:
             "model": None if self.model is None else self.model.to_dict(),
             "cross_encoder": self.cross_encoder,
             "signature": self.signature,
+            "notes": list(self.notes),
         }
 
 
@@ -203,12 +212,12 @@ def evaluate_paraphrase(
         sig = make_signal(DEFAULT_SIGNAL if signal is None else signal)
         if needs_fit(sig):
             sig = fit_signal(sig, training_sentences(train_batch))
-        train_scored = score_aligned(train_batch, sig)
-        test_scored = score_aligned(test_batch, sig)
+        train_scored, test_scored = score_aligned(train_batch, sig), score_aligned(test_batch, sig)
         result = paraphrase_from_scores(
             train_scored.scores, train_labels, test_scored.scores, test_labels, sig.name, rule, cv_folds
         )
         train_failures, test_failures = train_scored.failures, test_scored.failures
+        result = replace(result, notes=tuple(filter(None, [aligner_mismatch(sig, aligner)])))  # hybrid, other aligner
     failures = tuple(("train", f) for f in train_failures) + tuple(("test", f) for f in test_failures)
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
@@ -342,6 +351,8 @@ def blend_cross_encoder(
         blended(train_batch, train_rows), train_labels, blended(test_batch, test_rows), test_labels, "", rule
     )
     entry = {**model.manifest(), "directory": directory, "blend": BLEND}
+    if directory is not None:  # what was saved there, so that another model found there is refused
+        entry["sha256"] = saved_model_digest(directory)
     return replace(scored, classifier="features", model=result.model, cross_validation=result.cross_validation,
                    cross_encoder=entry)
 
@@ -398,7 +409,7 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
                           for f in result["failures"]]
     result["skipped"] = len(train.skipped) + len(test.skipped)
     result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
-    result["notes"] = split_notes(train.pairs, test.pairs)
+    result["notes"] += split_notes(train.pairs, test.pairs)
     return result
 
 
