@@ -107,6 +107,26 @@ def test_a_report_that_is_not_a_hybrid_model_is_a_format_error(data) -> None:
         HybridModel.from_dict(data, "r.json")
 
 
+_ROW = {"name": "sultan2014", "weight": 1.0, "mean": 0.5, "scale": 0.2}
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"kind": "hybrid", "intercept": 2.0, "signals": [{**_ROW, "weight": float("nan")}]}, "not finite"),
+    ({"kind": "hybrid", "intercept": float("inf"), "signals": [_ROW]}, "not finite"),
+    ({"kind": "hybrid", "intercept": 2.0, "top": 0, "signals": [_ROW]}, "top <= 0"),
+    ({"kind": "hybrid", "signals": [_ROW]}, 'no "intercept"'),
+    (None, r"a NoneType, not an object with \"kind\": \"hybrid\""),
+    ({"kind": "logistic"}, "\"kind\" 'logistic'"),
+])
+def test_a_hybrid_model_that_cannot_score_is_refused_saying_why(data, message) -> None:
+    """A hand-edited report's NaN weight or infinite intercept scored every pair NaN with exit 0,
+    and a top of 0 failed each pair with ZeroDivisionError; a model without its kind said
+    'not a hybrid model (not a hybrid model)'."""
+    with pytest.raises(FormatError, match=message) as caught:
+        HybridModel.from_dict(data, "r.json")
+    assert "r.json" in str(caught.value) and "(not a hybrid model)" not in str(caught.value)
+
+
 def test_an_unfitted_hybrid_cannot_score_and_says_how_to_fit_it() -> None:
     signal = HybridSignal()
     assert signal.fitted is False

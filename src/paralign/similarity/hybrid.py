@@ -51,6 +51,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -161,9 +162,14 @@ class HybridModel:
 
     @classmethod
     def from_dict(cls, data: object, source: str = "report") -> HybridModel:
-        """The model :meth:`to_dict` wrote; anything else is a FormatError naming `source`."""
+        """The model :meth:`to_dict` wrote; anything else is a FormatError naming `source`,
+        as is a model whose numbers cannot score: one that is not finite (a hand-edited NaN
+        weight gave NaN scores, exit 0), a scale or ``top`` that is not positive (``top`` 0 failed
+        every pair with a ZeroDivisionError)."""
+        if not isinstance(data, dict) or data.get("kind") != "hybrid":
+            found = f"a {type(data).__name__}" if not isinstance(data, dict) else f'"kind" {data.get("kind")!r}'
+            raise FormatError(f'not a hybrid model ({found}, not an object with "kind": "hybrid")', source=source)
         try:
-            assert isinstance(data, dict) and data.get("kind") == "hybrid", "not a hybrid model"
             rows = data["signals"]
             model = cls(
                 tuple(str(r["name"]) for r in rows),
@@ -177,11 +183,16 @@ class HybridModel:
                 tolerance=float(data.get("tolerance", 0.0)),
                 aligner=str(data.get("aligner") or ""),
             )
-        except (AssertionError, KeyError, TypeError, ValueError) as exc:
+        except KeyError as exc:
+            raise FormatError(f'not a hybrid model (no "{exc.args[0]}")', source=source) from None
+        except (TypeError, ValueError) as exc:
             raise FormatError(f"not a hybrid model ({exc})", source=source) from None
         unknown = [n for n in model.signals if n not in HYBRID_POOL]
         if unknown or not model.signals or any(s <= 0 for s in model.scales):
             raise FormatError(f"not a usable hybrid model (signals {', '.join(model.signals) or 'none'})", source=source)
+        numbers = [*model.weights, *model.means, *model.scales, model.intercept, model.l2, model.top, model.tolerance]
+        if not all(map(math.isfinite, numbers)) or model.top <= 0:
+            raise FormatError("not a usable hybrid model (a number that is not finite, or a top <= 0)", source=source)
         return model
 
 
