@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -23,6 +25,22 @@ settings.register_profile(
     derandomize=bool(os.environ.get("CI")),
 )
 settings.load_profile("paralign")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session's own disk cache (PARALIGN_CACHE_DIR, :mod:`paralign.disk_cache`), inherited
+    by the commands and workers the tests start: no test reads a cache it did not fill (a
+    developer's ~/.cache/paralign), and none is left behind."""
+    if "PARALIGN_CACHE_DIR" not in os.environ:
+        config._paralign_cache = tempfile.mkdtemp(prefix="paralign-cache-")  # type: ignore[attr-defined]
+        os.environ["PARALIGN_CACHE_DIR"] = config._paralign_cache  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = getattr(config, "_paralign_cache", None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop("PARALIGN_CACHE_DIR", None)
 
 
 @pytest.fixture(scope="session")

@@ -204,13 +204,25 @@ class ParaphraseTable:
 def ppdb_table() -> ParaphraseTable:
     """The PPDB 1.0 XXXL lexical pairs (Sultan et al.'s list) as a symmetric, unscored table:
     the table `from_pairs(resources.ppdb_pairs(), symmetric=True)` builds, read straight from
-    the file with each distinct string normalised once (a fraction of the time)."""
+    the file with each distinct string normalised once (a fraction of the time), and kept in
+    the disk cache (:func:`paralign.disk_cache.derived`: a seventh of that time again)."""
+    from .disk_cache import derived
     from .resources import ppdb_path
 
+    path = ppdb_path()
+    rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="1")
     table = ParaphraseTable("ppdb-lexical")
-    rows = table._table
+    table._table = rows
+    table._multiword = (longest, multi)
+    return table
+
+
+def _ppdb_rows(path: Path) -> tuple[dict[str, dict[str, None]], int, frozenset[str]]:
+    """What :func:`ppdb_table` holds, parsed from the PPDB file: the rows (phrase -> paraphrases,
+    both ways), the most words a phrase has and the phrases of more than one word."""
+    rows: dict[str, dict[str, None]] = {}
     norm: dict[str, str] = {}
-    with open(ppdb_path(), encoding="utf-8", newline="") as handle:
+    with open(path, encoding="utf-8", newline="") as handle:
         text = handle.read()
     # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
     for line in text.split("\n"):
@@ -228,8 +240,7 @@ def ppdb_table() -> ParaphraseTable:
             rows.setdefault(p, {})[q] = None
             rows.setdefault(q, {})[p] = None
     multi = frozenset(k for k in rows if " " in k)  # symmetric: every string is a key
-    table._multiword = (max((k.count(" ") + 1 for k in multi), default=1), multi)
-    return table
+    return rows, max((k.count(" ") + 1 for k in multi), default=1), multi
 
 
 class WordNetSynonyms:

@@ -104,20 +104,28 @@ def ppdb_path() -> Path:
 
 @functools.cache
 def ppdb_pairs() -> frozenset[tuple[str, str]]:
-    """PPDB 1.0 XXXL lexical pairs (lower-cased), in both orders; malformed lines are skipped."""
+    """PPDB 1.0 XXXL lexical pairs (lower-cased), in both orders; malformed lines are skipped.
+    Kept in the disk cache (:func:`paralign.disk_cache.derived`) once parsed."""
+    from .disk_cache import derived
+
     with _lock:
         path = ppdb_path()
-        pairs: set[tuple[str, str]] = set()
-        with open(path, encoding="utf-8", newline="") as handle:
-            # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
-            for line in handle.read().split("\n"):
-                fields = line.rstrip("\r").split("\t")
-                if len(fields) != 2 or not fields[0] or not fields[1]:
-                    continue
-                a, b = fields[0].lower(), fields[1].lower()
-                pairs.add((a, b))
-                pairs.add((b, a))
-        return frozenset(pairs)
+        return derived("ppdb-pairs", path, lambda: _read_ppdb_pairs(path), version="1")
+
+
+def _read_ppdb_pairs(path: Path) -> frozenset[tuple[str, str]]:
+    """The pairs of :func:`ppdb_pairs`, parsed from the PPDB file."""
+    pairs: set[tuple[str, str]] = set()
+    with open(path, encoding="utf-8", newline="") as handle:
+        # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
+        for line in handle.read().split("\n"):
+            fields = line.rstrip("\r").split("\t")
+            if len(fields) != 2 or not fields[0] or not fields[1]:
+                continue
+            a, b = fields[0].lower(), fields[1].lower()
+            pairs.add((a, b))
+            pairs.add((b, a))
+    return frozenset(pairs)
 
 
 def ppdb_similar(word1: str, word2: str) -> bool:

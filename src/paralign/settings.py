@@ -1,5 +1,6 @@
 """Where paralign finds its data and models: NLTK_DATA, PARALIGN_DATA, the spaCy model setting,
-the contextual encoder (PARALIGN_ENCODER) and ParaEval's vector cache (PARALIGN_VECTOR_CACHE).
+the contextual encoder (PARALIGN_ENCODER), ParaEval's vector cache (PARALIGN_VECTOR_CACHE) and the
+cache of resources read into Python (PARALIGN_CACHE_DIR).
 
 Not for: aligner options (:class:`paralign.aligners.sultan.options.AlignerConfig`) or where Dask
 work runs (:mod:`paralign.cluster`, PARALIGN_SCHEDULER).
@@ -71,6 +72,17 @@ def vector_cache_dir() -> Path | None:
     instead of running the encoder again (None: no cache)."""
     value = os.environ.get("PARALIGN_VECTOR_CACHE")
     return Path(value) if value else None
+
+
+def cache_dir() -> Path | None:
+    """$PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign: where
+    :mod:`paralign.disk_cache` keeps resources already read into Python (PPDB's pairs), so a
+    command does not parse them again. PARALIGN_CACHE_DIR set to an empty string: no cache."""
+    value = os.environ.get("PARALIGN_CACHE_DIR")
+    if value is not None:
+        return Path(value) if value else None
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "paralign"
 
 
 def encoder_name(name: str | None = None) -> str:
