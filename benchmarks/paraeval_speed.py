@@ -11,8 +11,11 @@ system) against sacrebleu's BLEU over the same 19 files, timed twice in the same
 `sacrebleu REF_A -i SYS1 ... SYS19 -m bleu` call (a subprocess too) and in-process
 `BLEU().corpus_score` per system. Each is run `--repeat` times, alternating; the median counts.
 Wall time is the measure; the CPU time (user + system) of each subprocess is reported beside it,
-since on a shared machine the wall time also counts waiting for a core. No cache on disk is
-involved: every call loads PPDB and WordNet and indexes the reference from the files.
+since on a shared machine the wall time also counts waiting for a core. paraeval is timed twice
+in each round: with its disk cache (``paralign.disk_cache``: PPDB's table read back, as every
+call after a machine's first one does; a fresh PARALIGN_CACHE_DIR filled by one untimed call
+first, whose time is reported as ``first_call_s``) and without (PARALIGN_CACHE_DIR empty: PPDB
+parsed from its file). Every call loads WordNet and indexes the reference from the files.
 
 Usage: .venv/bin/python benchmarks/paraeval_speed.py [--pair de-en] [--resources ppdb,wordnet]
        [--table TABLE ...] [--repeat 1]
@@ -25,9 +28,11 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,11 +42,13 @@ from paralign.corpora.wmt import load_wmt, reference_files, system_files
 from paralign.metrics.paraeval import ParaEval, build_sources, fast_wordnet_synonyms
 
 
-def _timed(argv: list[str]) -> tuple[float, str, float]:
-    """Wall time, stdout and the CPU time (user + system) of one subprocess."""
+def _timed(argv: list[str], cache: str | None = None) -> tuple[float, str, float]:
+    """Wall time, stdout and the CPU time (user + system) of one subprocess (`cache`: its
+    PARALIGN_CACHE_DIR, "" for none; None: the environment's)."""
+    env = None if cache is None else {**os.environ, "PARALIGN_CACHE_DIR": cache}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=True)
+    done = subprocess.run(argv, capture_output=True, text=True, check=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -60,20 +67,27 @@ def cli(pair: str, config: str, repeat: int) -> dict:
     sacrebleu = [str(Path(python).parent / "sacrebleu"), ref, "-m", "bleu", "-i", *hyps]
     refs = [list(data.references["A"])]
     runs = []
+    cache = tempfile.mkdtemp(prefix="paraeval-speed-cache-")
+    first_call, _, _ = _timed(paraeval, cache)  # fills the disk cache, as a machine's first call does
     for _ in range(repeat):
-        t_pe, out, cpu_pe = _timed(paraeval)
+        t_pe, out, cpu_pe = _timed(paraeval, cache)
+        t_off, _, cpu_off = _timed(paraeval, "")
         t_sb, _, cpu_sb = _timed(sacrebleu)
         start = time.perf_counter()
         for name in data.systems:
             BLEU().corpus_score(list(data.systems[name]), refs)
         t_lib = time.perf_counter() - start
-        runs.append({"paraeval_cli_s": round(t_pe, 2), "sacrebleu_cli_s": round(t_sb, 2),
+        runs.append({"paraeval_cli_s": round(t_pe, 2), "paraeval_cli_no_cache_s": round(t_off, 2),
+                     "paraeval_cli_no_cache_cpu_s": round(cpu_off, 2), "sacrebleu_cli_s": round(t_sb, 2),
                      "bleu_in_process_s": round(t_lib, 2), "paraeval_cli_cpu_s": round(cpu_pe, 2),
                      "sacrebleu_cli_cpu_s": round(cpu_sb, 2)})
+    shutil.rmtree(cache, ignore_errors=True)
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
     result = json.loads(out)
     return {"pair": pair, "systems": len(hyps), "config": config, "runs": runs, "median": med,
+            "first_call_s": round(first_call, 2),
             "ratio_vs_sacrebleu_cli": round(med["paraeval_cli_s"] / med["sacrebleu_cli_s"], 2),
+            "ratio_no_cache_vs_sacrebleu_cli": round(med["paraeval_cli_no_cache_s"] / med["sacrebleu_cli_s"], 2),
             "ratio_vs_bleu_in_process": round(med["paraeval_cli_s"] / med["bleu_in_process_s"], 2),
             "cpu_ratio_vs_sacrebleu_cli": round(med["paraeval_cli_cpu_s"] / med["sacrebleu_cli_cpu_s"], 2),
             "load_average": [round(x, 2) for x in os.getloadavg()],
