@@ -282,3 +282,21 @@ def test_a_paper_only_option_with_another_config_names_the_flags_of_this_command
     err = capsys.readouterr().err
     assert err == ("paralign meta-eval: error: --min-paraphrase-length is a setting of the paper "
                    "config: give --paraeval-config paper (the config is 'default')\n")
+
+
+@pytest.mark.parametrize("option", [["--paraeval-config", "paper"], ["--table", "no-such-table.tsv"],
+                                    ["--resources", "none"], ["--max-length", "2"],
+                                    ["--paraeval-config", "paper", "--min-paraphrase-length", "3"]])
+def test_a_paraeval_option_without_a_paraeval_metric_is_a_usage_error(tmp_path, capsys, option):
+    """--paraeval-config, --table, --resources, --max-length and --min-paraphrase-length only
+    matter for the ParaEval metrics. Before, with --metrics bleu,chrf they were silently
+    ignored (a --table that does not exist too): the run looked like one of the config asked
+    for, and a user believed they had it."""
+    argv = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu,chrf",
+            "--resamples", "2", *option]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paralign meta-eval: error: ") and err.count("\n") == 1
+    assert option[0] in err and " with a ParaEval metric in --metrics (paraeval, " in err
+    assert ("--min-paraphrase-length" in err) == ("--min-paraphrase-length" in option)
+

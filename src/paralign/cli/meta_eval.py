@@ -50,11 +50,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="comma list: paraeval (the config's headline score, with its P, R "
                              "and F as paraeval_p/_r/_f), paraeval_p/_r/_f, bleu, chrf, ter "
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
-    parser.add_argument("--paraeval-config", default="default", choices=sorted(CONFIGS),
+    parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
                              "contextual word vectors; the neural extra) or paper (the 2006 "
-                             "scorer) (default: %(default)s)")
+                             "scorer) (default: default)")
     add_paraeval_source_options(parser, "--paraeval-config")
     parser.add_argument("--level", choices=LEVELS, default="system",
                         help="system (corpus scores vs system DA), segment (segment scores vs "
@@ -84,6 +84,27 @@ def wmt_folder(text: str) -> str:
     return text
 
 
+#: meta-eval's options that only ParaEval reads, with the value each has when not typed.
+PARAEVAL_OPTIONS = (("--paraeval-config", "paraeval_config", None), ("--table", "table", []),
+                    ("--resources", "resources", None), ("--max-length", "max_length", None),
+                    ("--min-paraphrase-length", "min_paraphrase_length", None))
+
+
+def check_paraeval_options(args: argparse.Namespace, names: list[str]) -> None:
+    """ConfigurationError (a usage error) when an option of ParaEval's is typed but --metrics
+    names no ParaEval metric: the option would be silently unused (a --table not even read), and
+    the run taken for one with that config or source. Then --paraeval-config gets its default."""
+    if not any(name.startswith("paraeval") for name in names):
+        typed = [flag for flag, dest, unset in PARAEVAL_OPTIONS if getattr(args, dest) != unset]
+        if typed:
+            verb = "matters" if len(typed) == 1 else "matter"
+            raise ConfigurationError(f"{', '.join(typed)} only {verb} with a ParaEval metric in --metrics "
+                                     f"(paraeval, paraeval_p, ...): add one, or leave "
+                                     f"{'it' if len(typed) == 1 else 'them'} out")
+    if args.paraeval_config is None:
+        args.paraeval_config = "default"
+
+
 def metric_names(text: str) -> list[str]:
     """The --metrics list, each name checked (ConfigurationError, a usage error: none, or an
     unknown one, before the data loads)."""
@@ -105,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.segment_correlation import meta_evaluate_levels
 
     names = metric_names(args.metrics)
+    check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
