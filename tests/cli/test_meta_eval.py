@@ -300,3 +300,12 @@ def test_a_paraeval_option_without_a_paraeval_metric_is_a_usage_error(tmp_path, 
     assert option[0] in err and " with a ParaEval metric in --metrics (paraeval, " in err
     assert ("--min-paraphrase-length" in err) == ("--min-paraphrase-length" in option)
 
+
+def test_a_reference_set_named_twice_is_a_usage_error(tmp_path, capsys):
+    """--refs A,A scored every metric against two copies of reference A (nrefs:2 in ParaEval's
+    signature, "refs A+A" in the output), as if it were two references. It is a usage error."""
+    argv = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu",
+            "--resamples", "2", "--refs", "A, A"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == ("paralign meta-eval: error: argument --refs: reference set 'A' "
+                                       "named twice: give each once\n")

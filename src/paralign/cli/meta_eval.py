@@ -84,6 +84,17 @@ def wmt_folder(text: str) -> str:
     return text
 
 
+def reference_sets(text: str) -> list[str]:
+    """The --refs list (``A`` or ``A,B``), each set named once (ConfigurationError, a usage
+    error, before the data loads): ``A,A`` scored every metric against two copies of one
+    reference, as if they were two."""
+    names = [name.strip() for name in text.split(",")]
+    twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+    if twice is not None:
+        raise ConfigurationError(f"argument --refs: reference set {twice!r} named twice: give each once")
+    return names
+
+
 #: meta-eval's options that only ParaEval reads, with the value each has when not typed.
 PARAEVAL_OPTIONS = (("--paraeval-config", "paraeval_config", None), ("--table", "table", []),
                     ("--resources", "resources", None), ("--max-length", "max_length", None),
@@ -126,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.segment_correlation import meta_evaluate_levels
 
     names = metric_names(args.metrics)
+    refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
@@ -143,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
             scorer = paraeval_scorer(
                 args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
                 resources=None if args.resources is None else args.resources.split(","), **options)
-    result = meta_evaluate_levels(data, [r.strip() for r in args.refs.split(",")],
+    result = meta_evaluate_levels(data, refs,
                                   resolve_metrics(names, scorer), level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
     write_result(args, result.to_dict(), lambda _: render(result))
