@@ -309,3 +309,37 @@ def test_a_reference_set_named_twice_is_a_usage_error(tmp_path, capsys):
     assert main(argv) == 2
     assert capsys.readouterr().err == ("paralign meta-eval: error: argument --refs: reference set 'A' "
                                        "named twice: give each once\n")
+
+
+def test_text_rounds_the_figures_json_and_the_report_give():
+    """The text tables show the JSON's figures (4 decimals) to 3 decimals, as the report does.
+    Before, text rounded the unrounded values: a correlation of 0.02151 was 0.022 in text but
+    0.0215 in JSON and 0.021 in the report, so the three outputs of one run disagreed."""
+    import numpy as np
+
+    from paralign.cli.meta_eval import render
+    from paralign.metrics.correlation import (
+        CORRELATIONS,
+        MetaEvaluation,
+        MetricCorrelation,
+        PairedTest,
+    )
+    from paralign.metrics.segment_correlation import SEGMENT_CORRELATIONS, SegmentCorrelation
+    from paralign.metrics.significance import Interval
+
+    def figures(value: float) -> dict[str, Interval]:
+        return {kind: Interval(value, 0.1, 0.9) for kind in CORRELATIONS}
+
+    tests = {"bleu": {kind: PairedTest(Interval(0.02151, -0.01, 0.05), 0.33351) for kind in CORRELATIONS}}
+    metric = MetricCorrelation("chrf", {"a": 1.0, "b": 2.0, "c": 3.0}, figures(0.48151),
+                               {k: np.zeros(2) for k in CORRELATIONS}, tests)
+    segment = SegmentCorrelation("chrf", {k: Interval(0.12351, 0.1, 0.2) for k in SEGMENT_CORRELATIONS},
+                                 {"pairs": 3, "concordant": 2, "discordant": 1, "ties": 0, "identical": 0}, 9, 0)
+    result = MetaEvaluation("de-en", ("A",), ("a", "b", "c"), 20, 1, {"chrf": metric}, {},
+                            level="both", segment={"chrf": segment})
+    data = result.to_dict()
+    assert data["metrics"]["chrf"]["pearson"]["value"] == 0.4815  # what JSON gives, the report shows 0.481
+    text = render(result)
+    assert "0.481 [0.100, 0.900]" in text and "0.482" not in text
+    assert "+0.021 [-0.010, 0.050] p 0.33" in text and "+0.022" not in text
+    assert "0.123 [0.100, 0.200]" in text and "0.124" not in text

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -168,18 +167,22 @@ def run(args: argparse.Namespace) -> int:
 
 def render(result: MetaEvaluation) -> str:
     """Plain-text tables (system level, segment level or both): one row per metric,
-    value [low, high] per correlation, and the DARR pair counts at segment level."""
+    value [low, high] per correlation, and the DARR pair counts at segment level. The figures are
+    the JSON output's (``result.to_dict()``, 4 decimals) shown to 3, as the report shows them:
+    rounding the unrounded values instead made text and report differ in the last digit (0.02151:
+    0.022 in text, 0.0215 in JSON, 0.021 in the report)."""
     from ..metrics.correlation import CORRELATIONS
 
+    data = result.to_dict()
     lines = [f"{result.pair} refs {'+'.join(result.refs)}: {len(result.systems)} systems, "
              f"{result.n_resamples} resamples (seed {result.seed})"]
     if result.level != "segment":
         lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
-        for name, metric in result.metrics.items():
-            lines.append(f"{name:<12}" + _cells(metric.correlations, CORRELATIONS))
-        lines.extend(_render_tests(result))
+        for name, metric in data["metrics"].items():  # type: ignore[attr-defined]
+            lines.append(f"{name:<12}" + _cells(metric, CORRELATIONS))
+        lines.extend(_render_tests(data))
     if result.level != "system":
-        lines.extend(_render_segment(result))
+        lines.extend(_render_segment(data))
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
     for label, names in (("left out, no output file", result.missing),
@@ -189,54 +192,57 @@ def render(result: MetaEvaluation) -> str:
     return "\n".join(lines)
 
 
-def _render_tests(result: MetaEvaluation) -> list[str]:
+def _render_tests(data: dict) -> list[str]:
     """The paired bootstrap tests of the system-level correlations (JSON: each metric's "vs"),
     one row a metric and the baseline it is tested against: the difference of the two
     correlations, its 95% interval and the one-sided p (the share of resamples where the
     metric's correlation is not above the baseline's). None when no baseline was measured."""
     from ..metrics.correlation import CORRELATIONS
 
-    rows = [(name, other, by_kind) for name, metric in result.metrics.items()
-            for other, by_kind in metric.tests.items()]
+    rows = [(name, other, by_kind) for name, metric in data["metrics"].items()
+            for other, by_kind in metric.get("vs", {}).items()]
     if not rows:
         return []
     lines = ["paired tests (metric minus baseline: difference [95% interval], p = share of "
              "resamples where the metric is not above)",
              "metric      baseline    " + "".join(f"{k:<34}" for k in CORRELATIONS)]
     for name, other, by_kind in rows:
-        cells = "".join(f"{_signed(t.delta.value)} [{_num(t.delta.low)}, {_num(t.delta.high)}] "
-                        f"p {_num(t.p_value, 2)}".ljust(34)
+        cells = "".join(f"{_signed(t['value'])} [{_num(t['low'])}, {_num(t['high'])}] "
+                        f"p {_num(t['p_value'], 2)}".ljust(34)
                         for t in (by_kind[k] for k in CORRELATIONS))
         lines.append(f"{name:<12}{other:<12}{cells}".rstrip())
     return lines
 
 
-def _signed(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:+.3f}"
+def _signed(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.3f}"
 
 
 def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
-    return "".join(f"{_num(correlations[k].value)} [{_num(correlations[k].low)}, "
-                   f"{_num(correlations[k].high)}]".ljust(26) for k in kinds)
+    """value [low, high] of each of `kinds` in a metric's JSON figures."""
+    return "".join(f"{_num(correlations[k]['value'])} [{_num(correlations[k]['low'])}, "
+                   f"{_num(correlations[k]['high'])}]".ljust(26) for k in kinds)
 
 
-def _render_segment(result: MetaEvaluation) -> list[str]:
+def _render_segment(data: dict) -> list[str]:
     from ..metrics.segment_correlation import SEGMENT_CORRELATIONS
 
-    first = next(iter(result.segment.values()), None)
+    first = next(iter(data["segment"].values()), None)
     if first is None:
         return []
-    lines = [f"segment level: {first.judged} judged segments, {first.pairs['pairs']} DARR pairs "
-             f"({first.pairs['identical']} of identical outputs); darr_tau counts metric ties "
+    counts = first["darr_pairs"]
+    lines = [f"segment level: {first['judged']} judged segments, {counts['pairs']} DARR pairs "
+             f"({counts['identical']} of identical outputs); darr_tau counts metric ties "
              "as discordant (WMT20/21), darr_tau_no_ties leaves them out",
              "metric      " + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
              + "conc/disc/ties"]
-    for name, metric in result.segment.items():
-        counts = metric.pairs
-        lines.append(f"{name:<12}" + _cells(metric.correlations, SEGMENT_CORRELATIONS)
+    for name, metric in data["segment"].items():
+        counts = metric["darr_pairs"]
+        lines.append(f"{name:<12}" + _cells(metric, SEGMENT_CORRELATIONS)
                      + f"{counts['concordant']}/{counts['discordant']}/{counts['ties']}")
     return lines
 
 
-def _num(value: float, digits: int = 3) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
+def _num(value: float | None, digits: int = 3) -> str:
+    """A JSON figure shown to `digits` decimals; None (an undefined one: NaN) as n/a."""
+    return "n/a" if value is None else f"{value:.{digits}f}"
