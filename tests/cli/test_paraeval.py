@@ -171,6 +171,31 @@ def test_report_of_the_default_config_shows_each_segments_score_and_matches(file
     assert code == 2 and "one -i" in err
 
 
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_report_shows_the_confidence_the_command_gives(files, capsys, report_page, config):
+    """--report with --confidence shows the bootstrap's mean and half-width beside the score,
+    with the settings (resamples, seed). Before, the page's signature said bs:1000|seed:12345,
+    settings of figures the page did not show (the text and JSON had them)."""
+    report = files / "confidence.html"
+    argv = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--table", str(files / "t.tsv"),
+            "--resources", "none", "--config", config, "--confidence", "--resamples", "50", "--seed", "7",
+            "--format", "json", "--report", str(report)]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    found = json.loads(out)["confidence"]
+    page = report_page(report.read_text(encoding="utf-8"))
+    values = page.values()
+    assert values["confidence.mean"] == found["mean"] and values["confidence.ci"] == found["ci"]
+    assert "50 resamples" in page.text and "seed 7" in page.text
+    assert "bs:50|seed:7" in page.text
+    (files / "one.txt").write_text("the cat\n", encoding="utf-8")
+    one = [str(files / "one.txt") if a in (str(files / "r1.txt"), str(files / "hyp.txt")) else a for a in argv]
+    code, out, err = run(capsys, *one)
+    assert code == 0 and json.loads(out)["confidence"] is None and "fewer than 2 segments" in err
+    text = report_page(report.read_text(encoding="utf-8")).text
+    assert "n/a (fewer than 2 segments to resample)" in text
+
 def test_many_systems_one_call_match_one_call_each(files, capsys):
     (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
     base = ["paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--format", "json"]

@@ -86,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_scheduler_option(parser)
     add_format(parser)
     add_output(parser)
-    add_report(parser, "the corpus scores, then each hypothesis with its words highlighted by "
+    add_report(parser, "the corpus scores (with --confidence, its bootstrap), then each hypothesis with its words highlighted by "
                "tier (exact, stem, synonym, paraphrase, contextual, unmatched; with a graded "
                "config also the reference it was scored against, and its score; one input)")
     parser.set_defaults(func=run)
@@ -290,6 +290,8 @@ def _report(args: argparse.Namespace, scorer: object, hyps: list[str], refs: lis
     matches = scorer.segment_matches(hyps, refs)  # type: ignore[attr-defined]
     corpus = ParaEvalScore(sum_stats(m.stats for m in matches), result["signature"])
     public = {k: v for k, v in corpus.to_dict().items() if k != "segments"}
+    if "confidence" in result:  # --confidence: the bootstrap's figures, as the text and JSON show them
+        public["confidence"] = result["confidence"]
     write_report(args.report, paraeval_report(public, matches, by_segment))
 
 
