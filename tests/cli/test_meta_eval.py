@@ -343,3 +343,12 @@ def test_text_rounds_the_figures_json_and_the_report_give():
     assert "0.481 [0.100, 0.900]" in text and "0.482" not in text
     assert "+0.021 [-0.010, 0.050] p 0.33" in text and "+0.022" not in text
     assert "0.123 [0.100, 0.200]" in text and "0.124" not in text
+
+
+def test_a_pair_the_folder_does_not_have_is_a_usage_error_listing_those_it_has(tmp_path, capsys):
+    """--pair en-de (or a typo) said 'no references for en-de under DIR' (exit 1), as if data
+    were missing, and not which pairs there are. It is a usage error listing the folder's pairs."""
+    root = _wmt(tmp_path)
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "en-de", "--metrics", "bleu"]) == 2
+    assert capsys.readouterr().err == (f"paralign meta-eval: error: argument --pair: no pair 'en-de' "
+                                       f"in {root}: it has de-en\n")

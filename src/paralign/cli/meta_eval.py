@@ -7,7 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpora.wmt import load_wmt, wmt_dir
+from ..corpora.wmt import language_pairs, load_wmt, wmt_dir
 from ..errors import ConfigurationError, ResourceMissingError
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS
@@ -83,6 +83,16 @@ def wmt_folder(text: str) -> str:
     return text
 
 
+def check_pair(wmt: str | None, pair: str) -> None:
+    """ConfigurationError (a usage error, before the data loads) when the WMT folder has no
+    references for `pair`, listing the pairs it has: a typo or an X-to-English pair given the
+    other way round (en-de) is the command line's mistake, not data missing."""
+    have = language_pairs(wmt)
+    if pair not in have:
+        raise ConfigurationError(f"argument --pair: no pair {pair!r} in {wmt_dir(wmt)}: "
+                                 f"it has {', '.join(have) or 'none'}")
+
+
 def reference_sets(text: str) -> list[str]:
     """The --refs list (``A`` or ``A,B``), each set named once (ConfigurationError, a usage
     error, before the data loads): ``A,A`` scored every metric against two copies of one
@@ -139,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
+    check_pair(args.wmt, args.pair)
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
