@@ -352,3 +352,35 @@ def test_a_pair_the_folder_does_not_have_is_a_usage_error_listing_those_it_has(t
     assert main(["meta-eval", "--wmt", str(root), "--pair", "en-de", "--metrics", "bleu"]) == 2
     assert capsys.readouterr().err == (f"paralign meta-eval: error: argument --pair: no pair 'en-de' "
                                        f"in {root}: it has de-en\n")
+
+
+@pytest.mark.parametrize("level", ["system", "segment", "both"])
+def test_bleu_chrf_and_ter_carry_sacrebleus_signatures(tmp_path, capsys, level):
+    """Each sacrebleu metric's figures come with sacrebleu's own signature of its settings
+    (references, case, tokenizer, smoothing, effective order, version), the segment scores'
+    (sentence BLEU: eff:yes) beside the corpus scores'. Before, "signatures" held ParaEval's
+    only: the sacrebleu version and settings behind BLEU, chrF and TER were nowhere (chrF's
+    scores changed with sacrebleu 2.0)."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    root = _wmt(tmp_path)
+    _segments(root)
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf,ter,mup",
+            "--resamples", "2", "--level", level]
+    assert main([*argv, "--format", "json"]) == 0
+    signatures = json.loads(capsys.readouterr().out)["signatures"]
+
+    def sacrebleu_signature(metric: object) -> str:
+        metric.corpus_score(["a b"], [["a b"]])  # type: ignore[attr-defined]
+        return str(metric.get_signature())  # type: ignore[attr-defined]
+
+    expected = {"chrf": sacrebleu_signature(CHRF()), "ter": sacrebleu_signature(TER())}
+    if level != "segment":
+        expected["bleu"] = sacrebleu_signature(BLEU())
+    if level != "system":
+        expected["bleu@segment"] = sacrebleu_signature(BLEU(effective_order=True))
+    assert signatures == expected
+    assert "|eff:no|" in expected.get("bleu", "|eff:no|") and "nrefs:1|" in expected["chrf"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert all(f"{name}: {sig}" in out for name, sig in expected.items())
