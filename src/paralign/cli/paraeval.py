@@ -25,6 +25,7 @@ from ._common import (
     open_in,
     open_out,
     positive_int,
+    progress_callback,
     warn,
     write_report,
 )
@@ -160,9 +161,13 @@ def run(args: argparse.Namespace) -> int:
                              resources=None if args.resources is None else args.resources.split(","),
                              **_paper_options(args))
     bootstrap = args.confidence or args.paired_bs
-    with cluster_runner(args):  # systems (graded configs) or segments (paper) on its workers
-        scores = systems_scores(scorer, [hyps for _, hyps in systems], refs, args.sentence_level,
-                                with_stats=bootstrap)
+    update, close = progress_callback(len(systems), "ParaEval systems")  # a bar on a terminal only
+    try:
+        with cluster_runner(args):  # systems (graded configs) or segments (paper) on its workers
+            scores = systems_scores(scorer, [hyps for _, hyps in systems], refs, args.sentence_level,
+                                    with_stats=bootstrap, progress=update)
+    finally:
+        close()
     if bootstrap:
         _add_significance(args, scorer, scores, [path for path, _ in systems])
     results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]

@@ -331,7 +331,9 @@ class GradedParaEval:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
         progress: Callable[[int], None] | None = None,
     ) -> np.ndarray:
-        """(segments, len(COLUMNS)) statistics, each against its best reference."""
+        """(segments, len(COLUMNS)) statistics, each against its best reference; `progress(n)`
+        is told of the segments as they are aligned (after the contextual vectors, which are
+        computed first, in one batch)."""
         prepared = self._prepared_for(hypotheses, references)
         hyps = [self._words(h) for h in hypotheses]
         self._encode(hyps)
@@ -349,6 +351,8 @@ class GradedParaEval:
                 if key is not None:
                     memo[key] = found
             out.append(found)
+            if progress is not None:
+                progress(1)
         rows = np.array(out, dtype=np.float64).reshape(len(hyps), prepared.nrefs, len(COLUMNS))
         rows = rows.transpose(1, 0, 2)
         if prepared.nrefs == 1:
