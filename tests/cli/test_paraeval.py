@@ -72,6 +72,22 @@ def test_length_mismatch_is_reported_before_scoring(files, capsys):
     assert "short.txt has 1 line but the hypothesis" in err
 
 
+
+@pytest.mark.parametrize("inputs", [1, 3])
+def test_references_of_different_lengths_are_one_error_naming_them(files, capsys, inputs):
+    """-r A -r B where B has fewer lines (a cut reference) blamed every system: one -i was
+    "B has 1 line but the hypothesis has 3" although the hypothesis had A's length, and many
+    -i were each reported "not scored", then "none of the N systems could be scored". It is
+    one error naming the references and their lengths, before any system is read."""
+    (files / "short.txt").write_text("one line\n", encoding="utf-8")
+    argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "short.txt"), "--resources", "none"]
+    for _ in range(inputs):
+        argv += ["-i", str(files / "hyp.txt")]
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and out == ""
+    assert err == (f"paralign paraeval: error: the references differ in length: {files / 'r1.txt'} has 3 "
+                   f"lines, {files / 'short.txt'} has 1 line (each has one line a segment)\n")
+
 def test_bad_table_names_its_line(files, capsys):
     (files / "bad.tsv").write_text(TABLE + "only-one-field\n", encoding="utf-8")
     code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i",

@@ -154,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     if args.paired_bs and len(paths) < 2:
         raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     refs = [read_segments(path) for path in args.reference]
+    _check_references(args.reference, refs)
     systems, bad = _read_systems(args, paths, refs)
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
@@ -175,6 +176,16 @@ def run(args: argparse.Namespace) -> int:
     if args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
+
+
+def _check_references(paths: list[str], refs: list[list[str]]) -> None:
+    """MismatchError naming every reference file and its length when they differ: checked before
+    any system is read, as it is the references' fault, not each system's (every system was
+    otherwise reported bad for it, one of the same length as the first reference too)."""
+    if len({len(stream) for stream in refs}) > 1:
+        lengths = ", ".join(f"{input_name(path)} has {counted(len(stream), 'line')}"
+                            for path, stream in zip(paths, refs, strict=True))
+        raise MismatchError(f"the references differ in length: {lengths} (each has one line a segment)")
 
 
 def _read_system(path: str, refs: list[list[str]], ref_paths: list[str]) -> list[str]:
