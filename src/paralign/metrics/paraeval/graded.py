@@ -207,7 +207,8 @@ class GradedParaEval:
     # -- settings --------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
         """Every setting that changes a number: config, tiers, weights, parameters, each
-        source's name (a table's basename, threshold and content hash), versions."""
+        source's name (a table's basename, threshold and content hash), versions, and with
+        $PARALIGN_VECTOR_CACHE the float16 contextual vectors it computes with (``vecs:f16``)."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{self.config.max_length}|"
                f"case:lc|tok:13a|stem:snowball-en|stop:skip|")
@@ -215,6 +216,8 @@ class GradedParaEval:
             from ...neural.encoder import encoder_id
 
             out += f"encoder:{encoder_id(getattr(self._encoder, 'model', None))}|"
+            if self._vector_dir is not None:  # the cache's float16 vectors: other grades than float32's
+                out += "vecs:f16|"
         return out + f"version:{VERSION}"
 
     # -- preparation -----------------------------------------------------------------------------
