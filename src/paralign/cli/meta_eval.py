@@ -47,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (default: A)")
     parser.add_argument("--metrics", default="paraeval,bleu,chrf,mup,gm,gm_bp",
                         help="comma list: paraeval (the config's headline score, with its P, R "
-                             "and F as paraeval_p/_r/_f), paraeval_p/_r/_f, bleu, chrf, ter "
+                             "and F as paraeval_p/_r/_f), paraeval_score (the headline alone, "
+                             "reported as paraeval), paraeval_p/_r/_f, bleu, chrf, ter "
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
