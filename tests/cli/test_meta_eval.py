@@ -384,3 +384,14 @@ def test_bleu_chrf_and_ter_carry_sacrebleus_signatures(tmp_path, capsys, level):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert all(f"{name}: {sig}" in out for name, sig in expected.items())
+
+
+def test_a_reference_set_the_pair_does_not_have_is_a_usage_error_listing_those_it_has(tmp_path, capsys):
+    """--refs B for a pair with reference A only was "de-en: no reference 'B' (have ['A'])",
+    exit 1, after the data had loaded (and its warnings were printed). It is a usage error
+    before the data loads, naming the sets the pair has."""
+    argv = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu",
+            "--resamples", "2", "--refs", "A,B"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == ("paralign meta-eval: error: argument --refs: de-en has no "
+                                       "reference set 'B': it has A\n")

@@ -117,7 +117,7 @@ def test_meta_eval_json(data, capsys):
             assert set(result["metrics"][name][kind]) == {"value", "low", "high"}
     code, _, err = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
                        "--pair", "cs-en", "--refs", "C", "--metrics", "bleu")
-    assert code == 1 and "no reference 'C'" in err
+    assert code == 2 and "cs-en has no reference set 'C': it has A, B" in err
 
 
 def test_report_highlights_each_hypothesis_by_tier(files, capsys, report_page):

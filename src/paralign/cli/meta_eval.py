@@ -7,7 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpora.wmt import language_pairs, load_wmt, wmt_dir
+from ..corpora.wmt import language_pairs, load_wmt, reference_files, wmt_dir
 from ..errors import ConfigurationError, ResourceMissingError
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS
@@ -84,14 +84,20 @@ def wmt_folder(text: str) -> str:
     return text
 
 
-def check_pair(wmt: str | None, pair: str) -> None:
+def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
     """ConfigurationError (a usage error, before the data loads) when the WMT folder has no
-    references for `pair`, listing the pairs it has: a typo or an X-to-English pair given the
-    other way round (en-de) is the command line's mistake, not data missing."""
+    references for `pair`, or not the reference sets `refs`, listing what it has: a typo, an
+    X-to-English pair given the other way round (en-de) or a set the pair lacks is the command
+    line's mistake, not data missing."""
     have = language_pairs(wmt)
     if pair not in have:
         raise ConfigurationError(f"argument --pair: no pair {pair!r} in {wmt_dir(wmt)}: "
                                  f"it has {', '.join(have) or 'none'}")
+    sets = list(reference_files(wmt, pair))
+    lacking = [name for name in refs if name not in sets]
+    if lacking:
+        raise ConfigurationError(f"argument --refs: {pair} has no reference set {lacking[0]!r}: "
+                                 f"it has {', '.join(sets)}")
 
 
 def reference_sets(text: str) -> list[str]:
@@ -150,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
-    check_pair(args.wmt, args.pair)
+    check_pair(args.wmt, args.pair, refs)
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
