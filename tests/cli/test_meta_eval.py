@@ -282,3 +282,116 @@ def test_a_paper_only_option_with_another_config_names_the_flags_of_this_command
     err = capsys.readouterr().err
     assert err == ("paralign meta-eval: error: --min-paraphrase-length is a setting of the paper "
                    "config: give --paraeval-config paper (the config is 'default')\n")
+
+
+@pytest.mark.parametrize("option", [["--paraeval-config", "paper"], ["--table", "no-such-table.tsv"],
+                                    ["--resources", "none"], ["--max-length", "2"],
+                                    ["--paraeval-config", "paper", "--min-paraphrase-length", "3"]])
+def test_a_paraeval_option_without_a_paraeval_metric_is_a_usage_error(tmp_path, capsys, option):
+    """--paraeval-config, --table, --resources, --max-length and --min-paraphrase-length only
+    matter for the ParaEval metrics. Before, with --metrics bleu,chrf they were silently
+    ignored (a --table that does not exist too): the run looked like one of the config asked
+    for, and a user believed they had it."""
+    argv = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu,chrf",
+            "--resamples", "2", *option]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paralign meta-eval: error: ") and err.count("\n") == 1
+    assert option[0] in err and " with a ParaEval metric in --metrics (paraeval, " in err
+    assert ("--min-paraphrase-length" in err) == ("--min-paraphrase-length" in option)
+
+
+def test_a_reference_set_named_twice_is_a_usage_error(tmp_path, capsys):
+    """--refs A,A scored every metric against two copies of reference A (nrefs:2 in ParaEval's
+    signature, "refs A+A" in the output), as if it were two references. It is a usage error."""
+    argv = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu",
+            "--resamples", "2", "--refs", "A, A"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == ("paralign meta-eval: error: argument --refs: reference set 'A' "
+                                       "named twice: give each once\n")
+
+
+def test_text_rounds_the_figures_json_and_the_report_give():
+    """The text tables show the JSON's figures (4 decimals) to 3 decimals, as the report does.
+    Before, text rounded the unrounded values: a correlation of 0.02151 was 0.022 in text but
+    0.0215 in JSON and 0.021 in the report, so the three outputs of one run disagreed."""
+    import numpy as np
+
+    from paralign.cli.meta_eval import render
+    from paralign.metrics.correlation import (
+        CORRELATIONS,
+        MetaEvaluation,
+        MetricCorrelation,
+        PairedTest,
+    )
+    from paralign.metrics.segment_correlation import SEGMENT_CORRELATIONS, SegmentCorrelation
+    from paralign.metrics.significance import Interval
+
+    def figures(value: float) -> dict[str, Interval]:
+        return {kind: Interval(value, 0.1, 0.9) for kind in CORRELATIONS}
+
+    tests = {"bleu": {kind: PairedTest(Interval(0.02151, -0.01, 0.05), 0.33351) for kind in CORRELATIONS}}
+    metric = MetricCorrelation("chrf", {"a": 1.0, "b": 2.0, "c": 3.0}, figures(0.48151),
+                               {k: np.zeros(2) for k in CORRELATIONS}, tests)
+    segment = SegmentCorrelation("chrf", {k: Interval(0.12351, 0.1, 0.2) for k in SEGMENT_CORRELATIONS},
+                                 {"pairs": 3, "concordant": 2, "discordant": 1, "ties": 0, "identical": 0}, 9, 0)
+    result = MetaEvaluation("de-en", ("A",), ("a", "b", "c"), 20, 1, {"chrf": metric}, {},
+                            level="both", segment={"chrf": segment})
+    data = result.to_dict()
+    assert data["metrics"]["chrf"]["pearson"]["value"] == 0.4815  # what JSON gives, the report shows 0.481
+    text = render(result)
+    assert "0.481 [0.100, 0.900]" in text and "0.482" not in text
+    assert "+0.021 [-0.010, 0.050] p 0.33" in text and "+0.022" not in text
+    assert "0.123 [0.100, 0.200]" in text and "0.124" not in text
+
+
+def test_a_pair_the_folder_does_not_have_is_a_usage_error_listing_those_it_has(tmp_path, capsys):
+    """--pair en-de (or a typo) said 'no references for en-de under DIR' (exit 1), as if data
+    were missing, and not which pairs there are. It is a usage error listing the folder's pairs."""
+    root = _wmt(tmp_path)
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "en-de", "--metrics", "bleu"]) == 2
+    assert capsys.readouterr().err == (f"paralign meta-eval: error: argument --pair: no pair 'en-de' "
+                                       f"in {root}: it has de-en\n")
+
+
+@pytest.mark.parametrize("level", ["system", "segment", "both"])
+def test_bleu_chrf_and_ter_carry_sacrebleus_signatures(tmp_path, capsys, level):
+    """Each sacrebleu metric's figures come with sacrebleu's own signature of its settings
+    (references, case, tokenizer, smoothing, effective order, version), the segment scores'
+    (sentence BLEU: eff:yes) beside the corpus scores'. Before, "signatures" held ParaEval's
+    only: the sacrebleu version and settings behind BLEU, chrF and TER were nowhere (chrF's
+    scores changed with sacrebleu 2.0)."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    root = _wmt(tmp_path)
+    _segments(root)
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf,ter,mup",
+            "--resamples", "2", "--level", level]
+    assert main([*argv, "--format", "json"]) == 0
+    signatures = json.loads(capsys.readouterr().out)["signatures"]
+
+    def sacrebleu_signature(metric: object) -> str:
+        metric.corpus_score(["a b"], [["a b"]])  # type: ignore[attr-defined]
+        return str(metric.get_signature())  # type: ignore[attr-defined]
+
+    expected = {"chrf": sacrebleu_signature(CHRF()), "ter": sacrebleu_signature(TER())}
+    if level != "segment":
+        expected["bleu"] = sacrebleu_signature(BLEU())
+    if level != "system":
+        expected["bleu@segment"] = sacrebleu_signature(BLEU(effective_order=True))
+    assert signatures == expected
+    assert "|eff:no|" in expected.get("bleu", "|eff:no|") and "nrefs:1|" in expected["chrf"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert all(f"{name}: {sig}" in out for name, sig in expected.items())
+
+
+def test_a_reference_set_the_pair_does_not_have_is_a_usage_error_listing_those_it_has(tmp_path, capsys):
+    """--refs B for a pair with reference A only was "de-en: no reference 'B' (have ['A'])",
+    exit 1, after the data had loaded (and its warnings were printed). It is a usage error
+    before the data loads, naming the sets the pair has."""
+    argv = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu",
+            "--resamples", "2", "--refs", "A,B"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == ("paralign meta-eval: error: argument --refs: de-en has no "
+                                       "reference set 'B': it has A\n")

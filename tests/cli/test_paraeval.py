@@ -72,6 +72,22 @@ def test_length_mismatch_is_reported_before_scoring(files, capsys):
     assert "short.txt has 1 line but the hypothesis" in err
 
 
+
+@pytest.mark.parametrize("inputs", [1, 3])
+def test_references_of_different_lengths_are_one_error_naming_them(files, capsys, inputs):
+    """-r A -r B where B has fewer lines (a cut reference) blamed every system: one -i was
+    "B has 1 line but the hypothesis has 3" although the hypothesis had A's length, and many
+    -i were each reported "not scored", then "none of the N systems could be scored". It is
+    one error naming the references and their lengths, before any system is read."""
+    (files / "short.txt").write_text("one line\n", encoding="utf-8")
+    argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "short.txt"), "--resources", "none"]
+    for _ in range(inputs):
+        argv += ["-i", str(files / "hyp.txt")]
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and out == ""
+    assert err == (f"paralign paraeval: error: the references differ in length: {files / 'r1.txt'} has 3 "
+                   f"lines, {files / 'short.txt'} has 1 line (each has one line a segment)\n")
+
 def test_bad_table_names_its_line(files, capsys):
     (files / "bad.tsv").write_text(TABLE + "only-one-field\n", encoding="utf-8")
     code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i",
@@ -101,7 +117,7 @@ def test_meta_eval_json(data, capsys):
             assert set(result["metrics"][name][kind]) == {"value", "low", "high"}
     code, _, err = run(capsys, "meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"),
                        "--pair", "cs-en", "--refs", "C", "--metrics", "bleu")
-    assert code == 1 and "no reference 'C'" in err
+    assert code == 2 and "cs-en has no reference set 'C': it has A, B" in err
 
 
 def test_report_highlights_each_hypothesis_by_tier(files, capsys, report_page):
@@ -170,6 +186,31 @@ def test_report_of_the_default_config_shows_each_segments_score_and_matches(file
     code, _, err = run(capsys, *argv, "-i", str(files / "r2.txt"), "--report", str(report))
     assert code == 2 and "one -i" in err
 
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_report_shows_the_confidence_the_command_gives(files, capsys, report_page, config):
+    """--report with --confidence shows the bootstrap's mean and half-width beside the score,
+    with the settings (resamples, seed). Before, the page's signature said bs:1000|seed:12345,
+    settings of figures the page did not show (the text and JSON had them)."""
+    report = files / "confidence.html"
+    argv = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--table", str(files / "t.tsv"),
+            "--resources", "none", "--config", config, "--confidence", "--resamples", "50", "--seed", "7",
+            "--format", "json", "--report", str(report)]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    found = json.loads(out)["confidence"]
+    page = report_page(report.read_text(encoding="utf-8"))
+    values = page.values()
+    assert values["confidence.mean"] == found["mean"] and values["confidence.ci"] == found["ci"]
+    assert "50 resamples" in page.text and "seed 7" in page.text
+    assert "bs:50|seed:7" in page.text
+    (files / "one.txt").write_text("the cat\n", encoding="utf-8")
+    one = [str(files / "one.txt") if a in (str(files / "r1.txt"), str(files / "hyp.txt")) else a for a in argv]
+    code, out, err = run(capsys, *one)
+    assert code == 0 and json.loads(out)["confidence"] is None and "fewer than 2 segments" in err
+    text = report_page(report.read_text(encoding="utf-8")).text
+    assert "n/a (fewer than 2 segments to resample)" in text
 
 def test_many_systems_one_call_match_one_call_each(files, capsys):
     (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import math
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpora.wmt import load_wmt, wmt_dir
+from ..corpora.wmt import language_pairs, load_wmt, reference_files, wmt_dir
 from ..errors import ConfigurationError, ResourceMissingError
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS
@@ -48,13 +47,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (default: A)")
     parser.add_argument("--metrics", default="paraeval,bleu,chrf,mup,gm,gm_bp",
                         help="comma list: paraeval (the config's headline score, with its P, R "
-                             "and F as paraeval_p/_r/_f), paraeval_p/_r/_f, bleu, chrf, ter "
+                             "and F as paraeval_p/_r/_f), paraeval_score (the headline alone, "
+                             "reported as paraeval), paraeval_p/_r/_f, bleu, chrf, ter "
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
-    parser.add_argument("--paraeval-config", default="default", choices=sorted(CONFIGS),
+    parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
                              "contextual word vectors; the neural extra) or paper (the 2006 "
-                             "scorer) (default: %(default)s)")
+                             "scorer) (default: default)")
     add_paraeval_source_options(parser, "--paraeval-config")
     parser.add_argument("--level", choices=LEVELS, default="system",
                         help="system (corpus scores vs system DA), segment (segment scores vs "
@@ -84,6 +84,54 @@ def wmt_folder(text: str) -> str:
     return text
 
 
+def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
+    """ConfigurationError (a usage error, before the data loads) when the WMT folder has no
+    references for `pair`, or not the reference sets `refs`, listing what it has: a typo, an
+    X-to-English pair given the other way round (en-de) or a set the pair lacks is the command
+    line's mistake, not data missing."""
+    have = language_pairs(wmt)
+    if pair not in have:
+        raise ConfigurationError(f"argument --pair: no pair {pair!r} in {wmt_dir(wmt)}: "
+                                 f"it has {', '.join(have) or 'none'}")
+    sets = list(reference_files(wmt, pair))
+    lacking = [name for name in refs if name not in sets]
+    if lacking:
+        raise ConfigurationError(f"argument --refs: {pair} has no reference set {lacking[0]!r}: "
+                                 f"it has {', '.join(sets)}")
+
+
+def reference_sets(text: str) -> list[str]:
+    """The --refs list (``A`` or ``A,B``), each set named once (ConfigurationError, a usage
+    error, before the data loads): ``A,A`` scored every metric against two copies of one
+    reference, as if they were two."""
+    names = [name.strip() for name in text.split(",")]
+    twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+    if twice is not None:
+        raise ConfigurationError(f"argument --refs: reference set {twice!r} named twice: give each once")
+    return names
+
+
+#: meta-eval's options that only ParaEval reads, with the value each has when not typed.
+PARAEVAL_OPTIONS = (("--paraeval-config", "paraeval_config", None), ("--table", "table", []),
+                    ("--resources", "resources", None), ("--max-length", "max_length", None),
+                    ("--min-paraphrase-length", "min_paraphrase_length", None))
+
+
+def check_paraeval_options(args: argparse.Namespace, names: list[str]) -> None:
+    """ConfigurationError (a usage error) when an option of ParaEval's is typed but --metrics
+    names no ParaEval metric: the option would be silently unused (a --table not even read), and
+    the run taken for one with that config or source. Then --paraeval-config gets its default."""
+    if not any(name.startswith("paraeval") for name in names):
+        typed = [flag for flag, dest, unset in PARAEVAL_OPTIONS if getattr(args, dest) != unset]
+        if typed:
+            verb = "matters" if len(typed) == 1 else "matter"
+            raise ConfigurationError(f"{', '.join(typed)} only {verb} with a ParaEval metric in --metrics "
+                                     f"(paraeval, paraeval_p, ...): add one, or leave "
+                                     f"{'it' if len(typed) == 1 else 'them'} out")
+    if args.paraeval_config is None:
+        args.paraeval_config = "default"
+
+
 def metric_names(text: str) -> list[str]:
     """The --metrics list, each name checked (ConfigurationError, a usage error: none, or an
     unknown one, before the data loads)."""
@@ -105,7 +153,10 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.segment_correlation import meta_evaluate_levels
 
     names = metric_names(args.metrics)
+    refs = reference_sets(args.refs)
+    check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
+    check_pair(args.wmt, args.pair, refs)
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
@@ -121,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             scorer = paraeval_scorer(
                 args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
                 resources=None if args.resources is None else args.resources.split(","), **options)
-    result = meta_evaluate_levels(data, [r.strip() for r in args.refs.split(",")],
+    result = meta_evaluate_levels(data, refs,
                                   resolve_metrics(names, scorer), level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
     write_result(args, result.to_dict(), lambda _: render(result))
@@ -134,18 +185,22 @@ def run(args: argparse.Namespace) -> int:
 
 def render(result: MetaEvaluation) -> str:
     """Plain-text tables (system level, segment level or both): one row per metric,
-    value [low, high] per correlation, and the DARR pair counts at segment level."""
+    value [low, high] per correlation, and the DARR pair counts at segment level. The figures are
+    the JSON output's (``result.to_dict()``, 4 decimals) shown to 3, as the report shows them:
+    rounding the unrounded values instead made text and report differ in the last digit (0.02151:
+    0.022 in text, 0.0215 in JSON, 0.021 in the report)."""
     from ..metrics.correlation import CORRELATIONS
 
+    data = result.to_dict()
     lines = [f"{result.pair} refs {'+'.join(result.refs)}: {len(result.systems)} systems, "
              f"{result.n_resamples} resamples (seed {result.seed})"]
     if result.level != "segment":
         lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
-        for name, metric in result.metrics.items():
-            lines.append(f"{name:<12}" + _cells(metric.correlations, CORRELATIONS))
-        lines.extend(_render_tests(result))
+        for name, metric in data["metrics"].items():  # type: ignore[attr-defined]
+            lines.append(f"{name:<12}" + _cells(metric, CORRELATIONS))
+        lines.extend(_render_tests(data))
     if result.level != "system":
-        lines.extend(_render_segment(result))
+        lines.extend(_render_segment(data))
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
     for label, names in (("left out, no output file", result.missing),
@@ -155,54 +210,57 @@ def render(result: MetaEvaluation) -> str:
     return "\n".join(lines)
 
 
-def _render_tests(result: MetaEvaluation) -> list[str]:
+def _render_tests(data: dict) -> list[str]:
     """The paired bootstrap tests of the system-level correlations (JSON: each metric's "vs"),
     one row a metric and the baseline it is tested against: the difference of the two
     correlations, its 95% interval and the one-sided p (the share of resamples where the
     metric's correlation is not above the baseline's). None when no baseline was measured."""
     from ..metrics.correlation import CORRELATIONS
 
-    rows = [(name, other, by_kind) for name, metric in result.metrics.items()
-            for other, by_kind in metric.tests.items()]
+    rows = [(name, other, by_kind) for name, metric in data["metrics"].items()
+            for other, by_kind in metric.get("vs", {}).items()]
     if not rows:
         return []
     lines = ["paired tests (metric minus baseline: difference [95% interval], p = share of "
              "resamples where the metric is not above)",
              "metric      baseline    " + "".join(f"{k:<34}" for k in CORRELATIONS)]
     for name, other, by_kind in rows:
-        cells = "".join(f"{_signed(t.delta.value)} [{_num(t.delta.low)}, {_num(t.delta.high)}] "
-                        f"p {_num(t.p_value, 2)}".ljust(34)
+        cells = "".join(f"{_signed(t['value'])} [{_num(t['low'])}, {_num(t['high'])}] "
+                        f"p {_num(t['p_value'], 2)}".ljust(34)
                         for t in (by_kind[k] for k in CORRELATIONS))
         lines.append(f"{name:<12}{other:<12}{cells}".rstrip())
     return lines
 
 
-def _signed(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:+.3f}"
+def _signed(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.3f}"
 
 
 def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
-    return "".join(f"{_num(correlations[k].value)} [{_num(correlations[k].low)}, "
-                   f"{_num(correlations[k].high)}]".ljust(26) for k in kinds)
+    """value [low, high] of each of `kinds` in a metric's JSON figures."""
+    return "".join(f"{_num(correlations[k]['value'])} [{_num(correlations[k]['low'])}, "
+                   f"{_num(correlations[k]['high'])}]".ljust(26) for k in kinds)
 
 
-def _render_segment(result: MetaEvaluation) -> list[str]:
+def _render_segment(data: dict) -> list[str]:
     from ..metrics.segment_correlation import SEGMENT_CORRELATIONS
 
-    first = next(iter(result.segment.values()), None)
+    first = next(iter(data["segment"].values()), None)
     if first is None:
         return []
-    lines = [f"segment level: {first.judged} judged segments, {first.pairs['pairs']} DARR pairs "
-             f"({first.pairs['identical']} of identical outputs); darr_tau counts metric ties "
+    counts = first["darr_pairs"]
+    lines = [f"segment level: {first['judged']} judged segments, {counts['pairs']} DARR pairs "
+             f"({counts['identical']} of identical outputs); darr_tau counts metric ties "
              "as discordant (WMT20/21), darr_tau_no_ties leaves them out",
              "metric      " + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
              + "conc/disc/ties"]
-    for name, metric in result.segment.items():
-        counts = metric.pairs
-        lines.append(f"{name:<12}" + _cells(metric.correlations, SEGMENT_CORRELATIONS)
+    for name, metric in data["segment"].items():
+        counts = metric["darr_pairs"]
+        lines.append(f"{name:<12}" + _cells(metric, SEGMENT_CORRELATIONS)
                      + f"{counts['concordant']}/{counts['discordant']}/{counts['ties']}")
     return lines
 
 
-def _num(value: float, digits: int = 3) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
+def _num(value: float | None, digits: int = 3) -> str:
+    """A JSON figure shown to `digits` decimals; None (an undefined one: NaN) as n/a."""
+    return "n/a" if value is None else f"{value:.{digits}f}"

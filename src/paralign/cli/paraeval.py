@@ -25,6 +25,7 @@ from ._common import (
     open_in,
     open_out,
     positive_int,
+    progress_callback,
     warn,
     write_report,
 )
@@ -86,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_scheduler_option(parser)
     add_format(parser)
     add_output(parser)
-    add_report(parser, "the corpus scores, then each hypothesis with its words highlighted by "
+    add_report(parser, "the corpus scores (with --confidence, its bootstrap), then each hypothesis with its words highlighted by "
                "tier (exact, stem, synonym, paraphrase, contextual, unmatched; with a graded "
                "config also the reference it was scored against, and its score; one input)")
     parser.set_defaults(func=run)
@@ -153,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     if args.paired_bs and len(paths) < 2:
         raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     refs = [read_segments(path) for path in args.reference]
+    _check_references(args.reference, refs)
     systems, bad = _read_systems(args, paths, refs)
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
@@ -160,9 +162,13 @@ def run(args: argparse.Namespace) -> int:
                              resources=None if args.resources is None else args.resources.split(","),
                              **_paper_options(args))
     bootstrap = args.confidence or args.paired_bs
-    with cluster_runner(args):  # systems (graded configs) or segments (paper) on its workers
-        scores = systems_scores(scorer, [hyps for _, hyps in systems], refs, args.sentence_level,
-                                with_stats=bootstrap)
+    update, close = progress_callback(len(systems), "ParaEval systems")  # a bar on a terminal only
+    try:
+        with cluster_runner(args):  # systems (graded configs) or segments (paper) on its workers
+            scores = systems_scores(scorer, [hyps for _, hyps in systems], refs, args.sentence_level,
+                                    with_stats=bootstrap, progress=update)
+    finally:
+        close()
     if bootstrap:
         _add_significance(args, scorer, scores, [path for path, _ in systems])
     results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]
@@ -170,6 +176,16 @@ def run(args: argparse.Namespace) -> int:
     if args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
+
+
+def _check_references(paths: list[str], refs: list[list[str]]) -> None:
+    """MismatchError naming every reference file and its length when they differ: checked before
+    any system is read, as it is the references' fault, not each system's (every system was
+    otherwise reported bad for it, one of the same length as the first reference too)."""
+    if len({len(stream) for stream in refs}) > 1:
+        lengths = ", ".join(f"{input_name(path)} has {counted(len(stream), 'line')}"
+                            for path, stream in zip(paths, refs, strict=True))
+        raise MismatchError(f"the references differ in length: {lengths} (each has one line a segment)")
 
 
 def _read_system(path: str, refs: list[list[str]], ref_paths: list[str]) -> list[str]:
@@ -290,6 +306,8 @@ def _report(args: argparse.Namespace, scorer: object, hyps: list[str], refs: lis
     matches = scorer.segment_matches(hyps, refs)  # type: ignore[attr-defined]
     corpus = ParaEvalScore(sum_stats(m.stats for m in matches), result["signature"])
     public = {k: v for k, v in corpus.to_dict().items() if k != "segments"}
+    if "confidence" in result:  # --confidence: the bootstrap's figures, as the text and JSON show them
+        public["confidence"] = result["confidence"]
     write_report(args.report, paraeval_report(public, matches, by_segment))
 
 

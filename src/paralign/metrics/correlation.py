@@ -273,13 +273,41 @@ def metric_statistics(
     return by_key
 
 
-def signatures_of(metrics: Sequence, nrefs: int) -> dict[str, str]:
-    """Metric name -> its scorer's settings signature (metrics with a `scorer`, e.g. ParaEval)."""
+def sacrebleu_signature(name: str, nrefs: int, segment: bool = False) -> str | None:
+    """sacrebleu's own signature of the metric behind baseline `name` (``bleu``, ``chrf``,
+    ``ter``) with `nrefs` references, as sacrebleu prints it beside a score
+    (``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``); `segment`: of its segment
+    scores (BLEU's are sentence BLEU, ``eff:yes``; chrF's and TER's are the corpus formula on one
+    segment, the same signature). None for a metric that is not sacrebleu's (mup, gm, gm_bp:
+    ParaEval's steps, computed here from sacrebleu's BLEU statistics)."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    makers = {"bleu": lambda: BLEU(effective_order=segment), "chrf": CHRF, "ter": TER}
+    if name not in makers:
+        return None
+    metric = makers[name]()
+    metric.corpus_score(["a"], [["a"]] * nrefs)  # sacrebleu signs a metric once it has scored (nrefs)
+    return str(metric.get_signature())
+
+
+def signatures_of(metrics: Sequence, nrefs: int, level: str = "system") -> dict[str, str]:
+    """Metric name -> the settings signature of its numbers at `level` (system, segment or
+    both): a scorer's (ParaEval's), or sacrebleu's for BLEU, chrF and TER
+    (:func:`sacrebleu_signature`). Sentence BLEU, BLEU's segment scores, is signed apart as
+    ``bleu@segment`` (``eff:yes``); ``bleu`` is the corpus BLEU of the system level."""
     out: dict[str, str] = {}
     for metric in metrics:
         scorer = getattr(metric, "scorer", None)
         if scorer is not None:
             out[metric.name] = scorer.signature(nrefs)
+            continue
+        segment_apart = metric.name == "bleu"
+        if level != "segment" or not segment_apart:
+            found = sacrebleu_signature(metric.name, nrefs)
+            if found is not None:
+                out[metric.name] = found
+        if level != "system" and segment_apart:
+            out[f"{metric.name}@segment"] = sacrebleu_signature(metric.name, nrefs, segment=True)  # type: ignore[assignment]
     return out
 
 

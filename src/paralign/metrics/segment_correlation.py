@@ -246,12 +246,12 @@ def meta_evaluate_levels(
     if level == "segment":
         result = MetaEvaluation(
             data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, {},  # type: ignore[attr-defined]
-            signatures_of(metrics, len(refs)), tuple(data.unscored),  # type: ignore[attr-defined]
+            signatures_of(metrics, len(refs), level), tuple(data.unscored),  # type: ignore[attr-defined]
             tuple(data.missing))  # type: ignore[attr-defined]
     else:
         result = meta_evaluate(data, refs, metrics, n_resamples=n_resamples, seed=seed,
                                statistics=statistics, counts=counts)
     if level == "system":
         return result
-    return replace(result, level=level,
+    return replace(result, level=level, signatures=signatures_of(metrics, len(refs), level),
                    segment=segment_meta_evaluate(data, metrics, statistics, counts))

@@ -207,7 +207,8 @@ class GradedParaEval:
     # -- settings --------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
         """Every setting that changes a number: config, tiers, weights, parameters, each
-        source's name (a table's basename, threshold and content hash), versions."""
+        source's name (a table's basename, threshold and content hash), versions, and with
+        $PARALIGN_VECTOR_CACHE the float16 contextual vectors it computes with (``vecs:f16``)."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{self.config.max_length}|"
                f"case:lc|tok:13a|stem:snowball-en|stop:skip|")
@@ -215,6 +216,8 @@ class GradedParaEval:
             from ...neural.encoder import encoder_id
 
             out += f"encoder:{encoder_id(getattr(self._encoder, 'model', None))}|"
+            if self._vector_dir is not None:  # the cache's float16 vectors: other grades than float32's
+                out += "vecs:f16|"
         return out + f"version:{VERSION}"
 
     # -- preparation -----------------------------------------------------------------------------
@@ -331,7 +334,9 @@ class GradedParaEval:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | PreparedReferences,
         progress: Callable[[int], None] | None = None,
     ) -> np.ndarray:
-        """(segments, len(COLUMNS)) statistics, each against its best reference."""
+        """(segments, len(COLUMNS)) statistics, each against its best reference; `progress(n)`
+        is told of the segments as they are aligned (after the contextual vectors, which are
+        computed first, in one batch)."""
         prepared = self._prepared_for(hypotheses, references)
         hyps = [self._words(h) for h in hypotheses]
         self._encode(hyps)
@@ -349,6 +354,8 @@ class GradedParaEval:
                 if key is not None:
                     memo[key] = found
             out.append(found)
+            if progress is not None:
+                progress(1)
         rows = np.array(out, dtype=np.float64).reshape(len(hyps), prepared.nrefs, len(COLUMNS))
         rows = rows.transpose(1, 0, 2)
         if prepared.nrefs == 1:

@@ -10,7 +10,7 @@ Not for: matching (:mod:`.paper`, :mod:`.graded`) or the command line.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ...errors import ConfigurationError
@@ -116,9 +116,11 @@ def metrics_of(item: Scorer, parts: Iterable[str] = PARTS, label: str = "paraeva
 def systems_scores(
     item: Scorer, systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]],
     sentence_level: bool = False, *, workers: int = 1, with_stats: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> list[dict[str, object]]:
     """:func:`system_scores` of each system (its hypotheses), in order, on the batch runner
-    (``workers`` local processes, or the cluster of an enclosing :func:`paralign.workers.runner`).
+    (``workers`` local processes, or the cluster of an enclosing :func:`paralign.workers.runner`);
+    ``progress(n)`` is told of the systems as they are scored (a command's progress bar).
 
     A graded scorer scores whole systems there, one task each: every worker gets the scorer once
     and indexes the references on its first system, as this process would. The paper scorer
@@ -129,9 +131,13 @@ def systems_scores(
         task = functools.partial(_systems_chunk, item, [list(stream) for stream in references], sentence_level,
                                  with_stats)
         return run_chunks(task, [list(hyps) for hyps in systems], stop_batch("ParaEval scoring failed in a worker"),
-                          workers=workers, chunk_size=1)
-    return [system_scores(item, hyps, references, sentence_level, workers=workers, with_stats=with_stats)
-            for hyps in systems]
+                          progress=progress, workers=workers, chunk_size=1)
+    out = []
+    for hyps in systems:
+        out.append(system_scores(item, hyps, references, sentence_level, workers=workers, with_stats=with_stats))
+        if progress is not None:
+            progress(1)
+    return out
 
 
 def _systems_chunk(item: GradedParaEval, references: list[list[str]], sentence_level: bool, with_stats: bool,

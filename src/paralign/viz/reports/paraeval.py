@@ -92,6 +92,24 @@ def segment_section(number_: int, match: SegmentMatch, references: Sequence[str]
     return Section(heading, body, f"segment-{number_}", _segment_attrs(number_, match.spans, TIERS))
 
 
+def confidence_intro(corpus: Mapping, headline: str, percent: bool) -> list[Element]:
+    """The bootstrap of `corpus`'s headline score (``paraeval --confidence``: its JSON's
+    ``confidence``) as rows of a score table, the mean and the half-width of the 95% interval as
+    the text output's ``μ = ... ± ...``, and a note with the resampling's settings; nothing
+    without one. So a page whose signature says ``bs:N|seed:S`` shows the figures they are of."""
+    if "confidence" not in corpus:
+        return []
+    found = corpus["confidence"]
+    if found is None:  # fewer than 2 segments: nothing to resample (the command warned)
+        return [el("p", f"bootstrap of the {headline}: n/a (fewer than 2 segments to resample)", class_="note")]
+    digits = () if percent else (4,)
+    rows = [(f"bootstrap mean (μ) of the {headline}", "confidence.mean", percent, *digits),
+            ("± (half the 95% interval)", "confidence.ci", percent, *digits)]
+    return [score_table(corpus, rows),  # type: ignore[arg-type]
+            el("p", f"bootstrap: {found['resamples']} resamples of the segments, seed {found['seed']}",
+               class_="note")]
+
+
 def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references: Sequence[Sequence[str]],
                     *, title: str | None = None) -> str:
     """The page: `corpus` (paraeval's JSON) as a score table, a legend counting the words of each
@@ -104,6 +122,7 @@ def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references
                              ("matched", "counts.hyp_matched", False),
                              ("matched in the paraphrase tier (paraphrase + synonym)", "counts.hyp_paraphrase", False),
                              ("segments", "counts.segments", False)]),
+        *confidence_intro(corpus, "F", True),
         legend,
     ]
     sections = [segment_section(k, m, refs) for k, (m, refs) in enumerate(zip(matches, references, strict=True), 1)]
@@ -139,6 +158,7 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
         score_table(shown, [("score (system level)", "score", False), ("precision", "precision", True),
                             ("recall", "recall", True), ("F", "f", True),
                             ("hypothesis words", "words", False), ("segments", "segments", False)]),
+        *confidence_intro(corpus, "score", False),
         el("p", "A segment's score takes the config's segment-level parameters, the input's the "
                 "system-level ones (both in the signature).", class_="note"),
         legend,
