@@ -752,3 +752,31 @@ def test_a_corpus_read_by_the_workers_checks_its_line_counts_first(tmp_path, efl
     empty = (_write(tmp_path / "e.en", []), _write(tmp_path / "e.de", []))
     with pytest.raises(FormatError, match="no usable line pair"):
         pivot_paraphrases([empty], tmp_path / "t.tsv", alignments=[_write(tmp_path / "e.align", [])])
+
+
+def test_relative_paths_reach_workers_started_in_another_folder(tmp_path, monkeypatch, no_eflomal):
+    """A cluster's workers run in their own folder (the shared cluster's, here the folder pytest
+    started in), not the command's: relative input, alignment and work paths were opened there
+    ('s.en: no such file', 'relw/c0/en.tok: No such file or directory'). They are made absolute
+    before any task leaves; reports and errors still name them as given."""
+    corpus, links = _given_corpus(tmp_path)
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    relative = (Path("..") / corpus[0].name, Path("..") / corpus[1].name)
+    given = Path("..") / links.name
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=2)
+    report = pivot_paraphrases([relative], "t.tsv", options, alignments=[given], work_dir="relw")
+    assert report.corpora[0]["alignment"]["file"] == str(given)
+    expected = pivot_paraphrases([corpus], tmp_path / "a.tsv", options, alignments=[links])
+    assert report.rows == expected.rows > 0
+    computed = pivot_paraphrases([relative], "c.tsv", options, work_dir="relw2")  # eflomal's files: in the work dir
+    assert computed.rows > 0
+    bad = list(GIVEN_LINKS)
+    bad[1] = "0-0 1-x"
+    _write(links, bad)
+    report = pivot_paraphrases([relative], "b.tsv", options, alignments=[given], work_dir="relw3")
+    assert report.corpora[0]["alignment"]["errors"][0].startswith(f"{given}:2: malformed link")
+    corpus[0].write_bytes(corpus[0].read_bytes().replace(b"A car", b"A \xffcar"))
+    with pytest.raises(FormatError) as error:
+        pivot_paraphrases([relative], "e.tsv", options, alignments=[given], work_dir="relw4")
+    assert str(error.value).startswith(f"{relative[0]}:2: not UTF-8") and error.value.source == str(relative[0])

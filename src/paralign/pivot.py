@@ -235,7 +235,7 @@ def prepare_chunk(task: PreparedChunk) -> int:
     with what reading counted in the file's metadata; return its rows."""
     en, f, align, read = read_chunk(task)
     return count_chunk(en, f, align, task.options.max_length, task.output, {READ_KEY: read},
-                       source=task.files[2], first_line=task.first_line)
+                       source=task.names[2], first_line=task.first_line)
 
 
 def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
@@ -33,7 +34,14 @@ from .corpora.parallel import (
     line_index,
 )
 from .corpora.pharaoh import read_pharaoh
-from .errors import AlignmentIndexError, ConfigurationError, FormatError, MismatchError, counted
+from .errors import (
+    AlignmentIndexError,
+    ConfigurationError,
+    FormatError,
+    MismatchError,
+    ParalignError,
+    counted,
+)
 from .tables import atomic_path
 from .textio import is_gzip_file, sha256_file
 
@@ -243,8 +251,10 @@ def prepared_info(stats: ParallelStats, given: GivenAlignment | None) -> dict[st
 class PreparedChunk:
     """One chunk of a corpus with a given alignment, read, checked, tokenised and counted by
     one worker (`paralign.pivot.prepare_chunk`): stage 1 and stage 3 in one task, so no process reads
-    the whole corpus.  `files` are the user's english, foreign and Pharaoh files; `offsets`
-    where line `first_line` starts in each; `lines` how many lines the chunk has."""
+    the whole corpus.  `files` are the user's english, foreign and Pharaoh files, absolute (a
+    worker runs in a folder of its own), and `names` the same as the user gave them (for the
+    messages); `offsets` where line `first_line` starts in each; `lines` how many lines the
+    chunk has."""
 
     files: tuple[str, str, str]
     offsets: tuple[int, int, int]
@@ -252,6 +262,7 @@ class PreparedChunk:
     first_line: int
     output: str
     options: PivotOptions
+    names: tuple[str, str, str]
 
 
 #: The key of a prepared chunk's Parquet metadata holding what reading it counted.
@@ -262,15 +273,29 @@ def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], by
     """Read, check and tokenise one chunk (on a worker): its english and foreign token lines,
     their Pharaoh lines, and what reading counted (JSON, for the chunk file's metadata under
     `READ_KEY`; see :func:`chunk_info`).  A byte that is not UTF-8 is a FormatError naming the
-    file and line, as in the whole-file reader."""
+    file and line, as in the whole-file reader (named as the user gave it, `task.names`)."""
     english, foreign, alignment = task.files
     runs = tuple(LineRange(offset, task.first_line, task.lines) for offset in task.offsets)
     stats = ParallelStats(english, foreign)
     given = GivenAlignment(alignment)
-    rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))
-    read = {"stats": asdict(stats), "bad": given.bad, "errors": given.errors}
+    try:
+        rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))
+    except ParalignError as exc:
+        exc.args = tuple(_as_given(arg, task) if isinstance(arg, str) else arg for arg in exc.args)
+        if getattr(exc, "source", None) in task.files:
+            exc.source = task.names[task.files.index(exc.source)]  # type: ignore[attr-defined]
+        raise
+    read = {"stats": asdict(stats), "bad": given.bad, "errors": [_as_given(error, task) for error in given.errors]}
     return ([e for e, _, _ in rows], [f for _, f, _ in rows], [links_to_pharaoh(links or ()) for _, _, links in rows],
             json.dumps(read).encode("utf-8"))
+
+
+def _as_given(text: str, task: PreparedChunk) -> str:
+    """`text` with the task's absolute paths named as the user gave them (longest first, so
+    that no path is replaced inside a longer one)."""
+    for path, name in sorted(zip(task.files, task.names, strict=True), key=lambda pair: -len(pair[0])):
+        text = text.replace(path, name)
+    return text
 
 
 def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
@@ -299,10 +324,11 @@ def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignm
     check_line_counts(english, foreign, (lines, indexes[1][1]))
     if lines == 0:
         prepared_info(ParallelStats(str(english), str(foreign)), given)  # raises: no usable line pair
-    files = (str(english), str(foreign), str(alignment))
+    names = (str(english), str(foreign), str(alignment))
+    files = tuple(os.path.abspath(name) for name in names)  # a worker runs in a folder of its own
     size = options.chunk_size
     tasks = [PreparedChunk(files, offsets, min(size, lines - k * size), k * size + 1,  # type: ignore[arg-type]
-                           str(directory / f"{k:05d}.parquet"), options)
+                           str(directory / f"{k:05d}.parquet"), options, names)
              for k, offsets in enumerate(zip(*(offsets for offsets, _ in indexes), strict=True))]
     return tasks, given
 

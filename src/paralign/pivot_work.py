@@ -32,7 +32,8 @@ class WorkDir:
     stage records (``<stage>.json``, written last) and what was reused."""
 
     def __init__(self, path: Path, fingerprint: dict[str, Any], *, restart: bool, replace_other: bool):
-        self.path = path
+        #: absolute: the workers, which run in folders of their own, are given paths inside it
+        self.path = path.absolute()
         self.reused: list[str] = []
         run = path / "run.json"
         if path.exists() and (restart or not run.exists()):
