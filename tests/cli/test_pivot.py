@@ -527,3 +527,24 @@ def test_a_table_records_the_cut_it_was_made_with(hand, tmp_path, monkeypatch):
     assert main(["paraphrase-table", "--groups", str(groups), "--max-groups", "1", "-o", str(tmp_path / "m.tsv")]) == 0
     metadata = read_metadata(tmp_path / "m.tsv")
     assert metadata["max_groups"] == 1 and metadata["options"]["threshold"] == 0.01
+
+
+@pytest.mark.parametrize("option", [["--symmetrization", "union"], ["--iterations", "3"], ["--align-chunk", "2"]])
+def test_eflomal_options_where_no_eflomal_runs_are_a_usage_error(hand, tmp_path, capsys, option):
+    """pivot --alignment and paraphrase-table --alignment or --aligner sultan run no eflomal:
+    its --symmetrization, --iterations and --align-chunk were accepted and did nothing (the
+    table recorded 'symmetrization: union' over the given links, as if it had been applied)."""
+    out = tmp_path / "t.tsv"
+    assert _pivot(hand, out, "--alignment", str(hand["align"]), *option) == 2
+    err = capsys.readouterr().err
+    assert f"{option[0]} only matters when eflomal aligns a corpus" in err and "--alignment" in err
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
+    links = tmp_path / "links.txt"
+    links.write_text("0-0 1-1 2-2 3-3\n", encoding="utf-8")
+    for given in (["--alignment", str(links)], ["--aligner", "sultan"]):
+        assert main(["paraphrase-table", "--groups", str(groups), *given, "-o", str(out), *option]) == 2
+        assert f"{option[0]} only matters when eflomal aligns" in capsys.readouterr().err
+    assert not out.exists() and not (tmp_path / "t.tsv.work").exists()
+    assert _pivot(hand, out, "--alignment", str(hand["align"])) == 0  # the defaults are not 'typed'
+    assert '"symmetrization": "grow-diag-final-and"' in out.read_text(encoding="utf-8")

@@ -73,7 +73,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
                         "paraphrases` queries it fast), otherwise TSV (.gz = gzip; - = stdout, the report then "
                         "goes to stderr); both hold the same rows")
-    parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
+    parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default=None,
+                        help="how eflomal's two directions are joined (default: grow-diag-final-and); "
+                        "like --iterations and --align-chunk, only when eflomal aligns")
     parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")
     parser.add_argument("--threshold", type=float, default=threshold,
                         help="keep paraphrases with p >= this (default %(default)s)")
@@ -107,6 +109,21 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         "learnt from its first LINES lines shared by all chunks (default: one eflomal run)")
     add_cluster_options(parser)
     add_format(parser)
+
+
+#: eflomal's options as the table pipelines take them: with no eflomal run they would change
+#: nothing, so typing one there is a usage error (:func:`check_eflomal_options`).
+EFLOMAL_OPTIONS = ("--symmetrization", "--iterations", "--align-chunk")
+
+
+def check_eflomal_options(args: argparse.Namespace, no_eflomal: str | None) -> None:
+    """A ConfigurationError when an option of :data:`EFLOMAL_OPTIONS` was typed (argparse leaves
+    it None otherwise) though no eflomal runs (`no_eflomal` says why; None: eflomal runs), as
+    it would be silently unused."""
+    for flag in EFLOMAL_OPTIONS:
+        if no_eflomal is not None and getattr(args, flag.lstrip("-").replace("-", "_")) is not None:
+            raise ConfigurationError(f"{flag} only matters when eflomal aligns a corpus, and {no_eflomal}: "
+                                     f"leave {flag} out")
 
 
 def add_cluster_options(parser: argparse.ArgumentParser) -> None:
@@ -149,9 +166,10 @@ def announce_cluster(info: dict) -> None:
 def options_from_args(args: argparse.Namespace) -> PivotOptions:
     from ..pivot import PivotOptions
 
+    symmetrization = {} if args.symmetrization is None else {"symmetrization": args.symmetrization}
     return PivotOptions(
+        **symmetrization,  # left out: the library's default
         max_length=args.max_length,
-        symmetrization=args.symmetrization,
         threshold=args.threshold,
         top_k=args.top_k,
         min_count=args.min_count,

@@ -11,6 +11,7 @@ from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_PAIR_ALIGNMENT,
     add_pipeline_options,
+    check_eflomal_options,
     cluster_announcer,
     cluster_from_args,
     options_from_args,
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     if args.aligner is not None and args.alignment is not None:
         raise ConfigurationError(f"--aligner {args.aligner} contradicts --alignment (a given alignment: "
                                  "no aligner runs)")
+    check_eflomal_options(args, "--alignment gives the links" if args.alignment is not None
+                          else "--aligner sultan aligns" if args.aligner == "sultan" else None)
 
     def build(inputs: list[str], output: str, work_dir: str | None, names: dict[str, str]) -> Any:
         return monolingual_paraphrases(

@@ -27,6 +27,7 @@ from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
     add_pipeline_options,
+    check_eflomal_options,
     cluster_announcer,
     cluster_from_args,
     options_from_args,
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
             f"give --alignment once per --english/--foreign pair, in the same order, or not at all "
             f"({len(args.english)} corpora, {len(alignments)} --alignment)"
         )
+    check_eflomal_options(args, "--alignment gives every corpus's links" if alignments else None)
     n_corpora = 2 * len(args.english)
 
     def build(inputs: list[str], output: str, work_dir: str | None, names: dict[str, str]) -> Any:
