@@ -353,6 +353,21 @@ def test_work_dir_of_other_run_is_refused_unless_restart(tmp_path, no_eflomal):
     assert not report.resumed_stages
 
 
+def test_a_refused_work_dir_says_what_differs(tmp_path, no_eflomal):
+    """'holds a run with other inputs or options' left the user to guess which of a dozen
+    settings or files it meant; it now names each (an option with both values)."""
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    work = tmp_path / "work"
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+    with pytest.raises(ConfigurationError) as error:
+        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3, tokenizer="whitespace"), work_dir=work)
+    assert ("holds a run with other inputs or options (max_length: 5 there, 3 now; tokenizer: 'regex' there, "
+            "'whitespace' now): use another --work-dir or --restart") in str(error.value)
+    fr = _toy_corpus(tmp_path, "fr", TOY_FR)
+    with pytest.raises(ConfigurationError, match=r"\(corpora: other files, or the same files changed since\)"):
+        pivot_paraphrases([fr], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+
+
 def test_corrupt_run_record_is_reported(tmp_path, no_eflomal):
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     (tmp_path / "work").mkdir()
