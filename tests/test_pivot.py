@@ -795,3 +795,32 @@ def test_relative_paths_reach_workers_started_in_another_folder(tmp_path, monkey
     with pytest.raises(FormatError) as error:
         pivot_paraphrases([relative], "e.tsv", options, alignments=[given], work_dir="relw4")
     assert str(error.value).startswith(f"{relative[0]}:2: not UTF-8") and error.value.source == str(relative[0])
+
+
+def test_reading_and_eflomal_show_progress(tmp_path, monkeypatch):
+    """Reading a corpus and eflomal's run showed nothing (on 29,000 lines of Multi30k two
+    thirds of the command's time passed in silence, before the first bar, 'extract'); each now
+    runs inside a progress step: 'prepare pairs' (counting lines) and 'align (eflomal)'."""
+    log: list = []
+
+    def recording(items, desc="", total=None):
+        log.append(("start", desc))
+        for item in items:
+            log.append(("item", desc))
+            yield item
+        log.append(("end", desc))
+
+    def aligning(*args, **kwargs):
+        log.append(("eflomal", ""))
+        return fake_align_files(*args, **kwargs)
+
+    monkeypatch.setattr(pivot, "align_files", aligning)
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), progress=recording)
+    assert log.index(("start", "align (eflomal)")) < log.index(("eflomal", "")) < log.index(("end", "align (eflomal)"))
+    assert log.count(("item", "prepare pairs")) == len(TOY_DE)
+    assert log.index(("end", "prepare pairs")) < log.index(("start", "align (eflomal)")) < log.index(("start", "extract"))
+    log.clear()
+    groups = _write(tmp_path / "groups.tsv", ["the man runs\tthe guy runs"])
+    monolingual_paraphrases(groups, tmp_path / "m.tsv", PivotOptions(), progress=recording)
+    assert log.index(("start", "align (eflomal)")) < log.index(("eflomal", "")) < log.index(("end", "align (eflomal)"))

@@ -191,8 +191,10 @@ def prepare_parallel(
     directory: Path,
     options: PivotOptions,
     alignment: str | Path | None = None,
+    progress: Progress = no_progress,
 ) -> dict[str, Any]:
-    """Stage 1: checked streaming read, tokenisation, token files `en.tok` and `f.tok`.
+    """Stage 1: checked streaming read, tokenisation, token files `en.tok` and `f.tok`
+    (`progress` counts the pairs written, as "prepare pairs").
 
     With `alignment` (a Pharaoh file holding one line per corpus line, whose indexes refer to
     the tokens written here), also `align.txt`, the links of the pairs written; a pair whose
@@ -204,7 +206,8 @@ def prepare_parallel(
     given = None if alignment is None else GivenAlignment.open(alignment)
     if given is not None:
         check_alignment_lines(given, english, foreign, count_lines(english))
-    _write_token_files(directory, _prepared_rows(english, foreign, options, stats, given), with_links=given is not None)
+    rows = progress(_prepared_rows(english, foreign, options, stats, given), "prepare pairs")
+    _write_token_files(directory, rows, with_links=given is not None)
     return prepared_info(stats, given)
 
 
