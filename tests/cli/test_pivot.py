@@ -425,10 +425,13 @@ def test_max_groups_below_one_is_a_usage_error_before_any_work(tmp_path, capsys,
 
 
 @pytest.mark.parametrize("option, value", [("--max-tokens", "0"), ("--max-tokens", "-1"),
-                                           ("--min-count", "0"), ("--min-count", "-1")])
+                                           ("--min-count", "0"), ("--min-count", "-1"), ("--top-k", "0"),
+                                           ("--chunk-size", "-5"), ("--max-length", "0")])
 @pytest.mark.parametrize("command", ["pivot", "paraphrase-table"])
 def test_pipeline_counts_below_one_are_usage_errors(tmp_path, capsys, command, option, value):
-    """--max-tokens 0 silently meant "no limit" and --min-count -1 was accepted."""
+    """--max-tokens 0 silently meant "no limit" and --min-count -1 was accepted; --top-k 0,
+    --chunk-size -5 and --max-length 0 were refused by the library as 'top_k must be >= 1', a name
+    the user never typed."""
     text = tmp_path / "c.txt"
     text.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
     inputs = (["--english", str(text), "--foreign", str(text)] if command == "pivot"
@@ -437,6 +440,17 @@ def test_pipeline_counts_below_one_are_usage_errors(tmp_path, capsys, command, o
         main([command, *inputs, option, value, "-o", str(tmp_path / "t.tsv")])
     assert stop.value.code == 2
     assert f"argument {option}: must be at least 1, got {value}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["2", "-0.1", "nan"])
+def test_a_threshold_outside_0_1_is_a_usage_error_naming_the_option(tmp_path, capsys, value):
+    """It was 'threshold must be a probability in [0, 1], got 2.0', naming no option."""
+    text = tmp_path / "c.txt"
+    text.write_text("the cat sat .\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        main(["pivot", "--english", str(text), "--foreign", str(text), "--threshold", value, "-o", str(tmp_path / "t.tsv")])
+    assert stop.value.code == 2
+    assert "argument --threshold: must be between 0 and 1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("aligner", ["sultan", "eflomal"])

@@ -33,6 +33,7 @@ from ._common import (
     stdin_inputs,
     warn,
 )
+from ._options import unit_interval
 
 if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
     from ..cluster import ClusterOptions
@@ -76,14 +77,14 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default=None,
                         help="how eflomal's two directions are joined (default: grow-diag-final-and); "
                         "like --iterations and --align-chunk, only when eflomal aligns")
-    parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")
-    parser.add_argument("--threshold", type=float, default=threshold,
+    parser.add_argument("--max-length", type=positive_int, default=5, help="longest phrase in words (default 5)")
+    parser.add_argument("--threshold", type=unit_interval, default=threshold,
                         help="keep paraphrases with p >= this (default %(default)s)")
-    parser.add_argument("--top-k", type=int, default=None, help="keep the k best paraphrases per phrase")
+    parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases per phrase")
     parser.add_argument("--min-count", type=positive_int, default=1, metavar="N",
                         help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
                         "pair count; default %(default)s)")
-    parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
+    parser.add_argument("--chunk-size", type=positive_int, default=5000, help="lines per map chunk (default 5000)")
     parser.add_argument("--work-dir", default=None,
                         help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
                         "(not possible for an input read from stdin)")
