@@ -272,6 +272,18 @@ def test_help_says_eflomal_cannot_be_seeded(capsys):
         assert "eflomal cannot be seeded" in text and "reproducib" in text and "--alignment" in text
 
 
+def test_help_says_what_the_tables_columns_hold(capsys):
+    """A table's columns past the probability (pivot's pivots and support, paraphrase-table's
+    count and phrase_count; --min-count filters on them) were named nowhere a user would look."""
+    for command, columns in (("pivot", ("pivots", "support")), ("paraphrase-table", ("count", "phrase_count"))):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "Columns: phrase, paraphrase, probability" in text, command
+        for column in columns:
+            assert f"{column} (" in text, (command, column)
+
+
 @pytest.mark.data
 def test_multi30k_slice_with_word_align_links_is_reproducible(data, tmp_path, capsys):
     """2,000 lines of Multi30k task 1 (English-German): word-align once, then two pivot runs with
