@@ -584,7 +584,7 @@ def test_given_alignment_is_reproducible_and_equals_the_formula(tmp_path, efloma
     info = first.corpora[0]
     assert info["alignment"] == {
         "kind": "given", "file": str(links), "sha256": hashlib.sha256(links.read_bytes()).hexdigest(),
-        "lines": 5, "bad_lines": 0, "errors": [],
+        "lines": 5, "bad_lines": 0, "errors": [], "linked_lines": 4, "ends_unlinked": 0,
     }
     assert (info["lines"], info["kept"], info["empty"]) == (5, 4, 1)
 

@@ -574,3 +574,28 @@ def test_eflomal_options_where_no_eflomal_runs_are_a_usage_error(hand, tmp_path,
     assert not out.exists() and not (tmp_path / "t.tsv.work").exists()
     assert _pivot(hand, out, "--alignment", str(hand["align"])) == 0  # the defaults are not 'typed'
     assert '"symmetrization": "grow-diag-final-and"' in out.read_text(encoding="utf-8")
+
+
+def test_an_alignment_of_other_tokens_is_warned_about(tmp_path, capsys):
+    """word-align tokenises by white space by default and pivot by regex: links written by the
+    one and given to the other index other tokens, yet fit, and the table was built from them
+    without a word. When fewer than half of the linked lines link the last token of either
+    sentence (99.75% of eflomal's Multi30k lines do, 5% when the tokenizers differ), the command
+    warns, naming the file and the tokenizers."""
+    en = [f"The dog's ball {k} isn't red." for k in range(30)]
+    de = [f"Der Ball {k} des Hundes ist nicht rot." for k in range(30)]
+    # white-space tokens: the dog's ball K isn't red. | der ball K des hundes ist nicht rot.
+    links = ["0-0 1-3 2-1 3-2 4-5 4-6 5-7" for _ in range(30)]
+    paths = {}
+    for name, lines in (("en", en), ("de", de), ("align", links)):
+        paths[name] = tmp_path / f"w.{name}"
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    assert _pivot(paths, out, "--alignment", str(paths["align"]), "--format", "json") == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)["corpora"][0]["alignment"]
+    assert (record["linked_lines"], record["ends_unlinked"]) == (30, 30)
+    assert (f"{paths['align']}: in 30 of 30 linked lines no link reaches the last token of either sentence "
+            "as --tokenizer regex splits them") in captured.err
+    assert _pivot(paths, out, "--alignment", str(paths["align"]), "--tokenizer", "whitespace") == 0
+    assert "no link reaches" not in capsys.readouterr().err

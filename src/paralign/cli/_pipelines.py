@@ -52,7 +52,8 @@ GIVEN_ALIGNMENT = (
     "links count as links) indexing the tokens that --tokenizer (and --foreign-tokenizer) give, "
     "as word-align with the same --tokenizer writes them; a line that is not Pharaoh or whose links do not fit "
     "its tokens is skipped and reported (file:line), and a file with another number of lines than "
-    "its corpus is an error."
+    "its corpus is an error. Links that fit but mostly miss the last token of both sentences are "
+    "warned about: they were likely written for other tokens (another --tokenizer)."
 )
 #: The same for paraphrase-table, whose "corpus" is the sentence pairs its groups form.
 GIVEN_PAIR_ALIGNMENT = (
@@ -222,11 +223,17 @@ def render_alignment(alignment: dict) -> str:
     return f"alignment computed by {alignment.get('aligner')}{note}"
 
 
-def warn_skips(result: dict) -> None:
+def warn_skips(result: dict, tokenizer: str = "regex") -> None:
+    """Warn about what reading skipped, and about a given alignment that seems to index other
+    tokens than `tokenizer` gives (:func:`paralign.pivot_input.other_tokens_warning`)."""
+    from ..pivot_input import other_tokens_warning
+
     for corpus in result["corpora"]:
         alignment = corpus.get("alignment") or {}
         for message in alignment.get("errors", ()):
             warn(f"skipped: {message}")
+        if alignment.get("kind") == "given" and (other := other_tokens_warning(alignment, tokenizer)):
+            warn(other)
         if alignment.get("bad_lines", 0) > len(alignment.get("errors", ())):
             more = alignment["bad_lines"] - len(alignment["errors"])
             warn(f"{alignment['file']}: {counted(more, 'more bad alignment line')} skipped")
@@ -271,6 +278,6 @@ def run_table_pipeline(
             copy_to_stdout(output)
             result["output"] = "-"
     result = shown_names(result, names)
-    warn_skips(result)
+    warn_skips(result, args.tokenizer)
     emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
     return 0
