@@ -599,3 +599,20 @@ def test_an_alignment_of_other_tokens_is_warned_about(tmp_path, capsys):
             "as --tokenizer regex splits them") in captured.err
     assert _pivot(paths, out, "--alignment", str(paths["align"]), "--tokenizer", "whitespace") == 0
     assert "no link reaches" not in capsys.readouterr().err
+
+
+def test_word_align_shows_progress_while_eflomal_runs(corpus, tmp_path, monkeypatch, capsys):
+    """word-align printed nothing until eflomal was done (seconds on Multi30k's 29,000 lines,
+    hours on a large corpus); its run is now a progress step, 'align (eflomal)', as pivot's is."""
+    import paralign.cli.pivot as command
+
+    steps = []
+
+    def recording(items, desc="", total=None, disable=None):
+        steps.append(desc)
+        return items
+
+    monkeypatch.setattr(command, "progress", recording)
+    assert main(["word-align", "--source", str(corpus["en"]), "--target", str(corpus["de"]),
+                 "-o", str(tmp_path / "links.txt")]) == 0
+    assert steps == ["align (eflomal)"]

@@ -141,12 +141,13 @@ def run_align(args: argparse.Namespace) -> int:
         output = output_file(stack, args.output, "links")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = word_align_files(
-                source, target, output,
-                symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
-                tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
-                encoding_errors=args.encoding_errors, n_iterations=args.iterations, max_tokens=args.max_tokens,
-            )
+            for _ in progress([None], "align (eflomal)", 1):  # one run without a count: a step to show
+                result = word_align_files(
+                    source, target, output,
+                    symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
+                    tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
+                    encoding_errors=args.encoding_errors, n_iterations=args.iterations, max_tokens=args.max_tokens,
+                )
         for item in caught:
             message = str(item.message)
             warn(shown_names(message, names))
