@@ -394,7 +394,7 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     out = tmp_path / "mono.tsv"
     report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1))
     assert report.corpora[0] == {"alignment": {"kind": "computed", "aligner": "eflomal"}, "groups": 2, "pairs": 4,
-                                 "chunks": 1}
+                                 "sentences_too_long": 0, "pairs_filtered": 0, "chunks": 1}
     rows = {(p, q): (prob, extra) for p, q, prob, extra in read_table_rows(out)}
     # word pairs (both directions): man-guy x3 (two from group 1, one from group 2), the-a x2,
     # man-man etc. are identical and dropped; guy-a? no: guy aligns to man in pair 2-3.
@@ -824,3 +824,17 @@ def test_reading_and_eflomal_show_progress(tmp_path, monkeypatch):
     groups = _write(tmp_path / "groups.tsv", ["the man runs\tthe guy runs"])
     monolingual_paraphrases(groups, tmp_path / "m.tsv", PivotOptions(), progress=recording)
     assert log.index(("start", "align (eflomal)")) < log.index(("eflomal", "")) < log.index(("end", "align (eflomal)"))
+
+
+def test_monolingual_report_counts_what_max_tokens_and_the_length_ratio_left_out(tmp_path, no_eflomal):
+    """A group's sentence over --max-tokens and a pair over --max-length-ratio were left out
+    without a count: the report said only 'groups: 2, pairs: 1'. It now counts both, as pivot's
+    report counts its over-long and filtered line pairs."""
+    groups = _write(tmp_path / "groups.tsv", [
+        "the man runs\tthe guy runs\ta man who is very tall runs very fast today",  # the third: 10 tokens
+        "the man sits\ta man sits down on the big chair",  # 3 and 9 tokens: ratio 3
+    ])
+    options = PivotOptions(threshold=0.0, max_tokens=9, max_length_ratio=2.0)
+    report = monolingual_paraphrases(groups, tmp_path / "m.tsv", options)
+    info = report.corpora[0]
+    assert (info["groups"], info["pairs"], info["sentences_too_long"], info["pairs_filtered"]) == (1, 1, 1, 1)

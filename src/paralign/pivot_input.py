@@ -16,6 +16,7 @@ import itertools
 import json
 import math
 import os
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
@@ -407,7 +408,9 @@ def prepare_groups(
     alignment: str | Path | None = None,
 ) -> dict[str, Any]:
     """Stage 1 of the monolingual pipeline: every pair of each group's sentences, tokenised,
-    in `en.tok` and `f.tok`; returns {"groups": groups used, "pairs": pairs written}.
+    in `en.tok` and `f.tok`; returns {"groups": groups used, "pairs": pairs written,
+    "sentences_too_long": sentences over `max_tokens`, "pairs_filtered": pairs over
+    `max_length_ratio`}, each left out.
 
     With `alignment` (a Pharaoh file, line i for the i-th pair formed here), also `align.txt`
     as in `prepare_parallel`; its line count must equal the number of pairs (MismatchError).
@@ -418,11 +421,12 @@ def prepare_groups(
     links_in = given.items() if given else iter(())
     n_groups = formed = 0
     seen: set[str] = set()
+    left_out: Counter[str] = Counter()
 
     def rows() -> Iterator[tuple[str, str, frozenset[Link] | None]]:
         nonlocal n_groups, formed
         # open_text raises FormatError naming the file and line of a byte that is not UTF-8
-        for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups):
+        for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups, left_out):
             if gid not in seen:
                 seen.add(gid)
                 n_groups += 1
@@ -446,7 +450,8 @@ def prepare_groups(
         raise FormatError(
             f"no sentence pair in {groups_path}: no group holds two different usable sentences"
         )
-    info: dict[str, Any] = {"groups": n_groups, "pairs": count}
+    info: dict[str, Any] = {"groups": n_groups, "pairs": count, "sentences_too_long": left_out["too_long"],
+                            "pairs_filtered": left_out["filtered"]}
     if given is not None:
         info["alignment"] = given.to_dict()
     return info
@@ -474,15 +479,21 @@ def _write_token_files(
 
 
 def _group_pairs(
-    groups: Iterable[Any], options: PivotOptions, max_groups: int | None
+    groups: Iterable[Any], options: PivotOptions, max_groups: int | None, left_out: Counter[str]
 ) -> Iterator[tuple[str, str, str]]:
-    """All sentence pairs (i < j) within each group, tokenised: (group id, tokens a, tokens b)."""
+    """All sentence pairs (i < j) within each group, tokenised: (group id, tokens a, tokens b);
+    the sentences over `max_tokens` and the pairs over `max_length_ratio` counted in `left_out`
+    ("too_long", "filtered")."""
     for group in itertools.islice(groups, max_groups):
         sentences = []
         for sentence in group.sentences:
             tokens = tokenize(sentence, options.tokenizer, options.lowercase)
-            if tokens and (options.max_tokens <= 0 or len(tokens) <= options.max_tokens):
+            if tokens and options.max_tokens > 0 and len(tokens) > options.max_tokens:
+                left_out["too_long"] += 1
+            elif tokens:
                 sentences.append(" ".join(tokens))
         for a, b in itertools.combinations(dict.fromkeys(sentences), 2):
             if ratio_ok(len(a.split()), len(b.split()), options.max_length_ratio):
                 yield group.id, a, b
+            else:
+                left_out["filtered"] += 1
