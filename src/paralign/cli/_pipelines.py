@@ -158,11 +158,15 @@ def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
 
 
 def announce_cluster(info: dict) -> None:
-    """Say on stderr where the job runs and where its dashboard is (when the job starts)."""
+    """Say on stderr where the job runs and where its dashboard is (when the job starts: a local
+    cluster is heard from the thread that started it, maybe while a progress bar is drawn, so
+    the line goes above the bar, through tqdm)."""
+    from tqdm import tqdm
+
     where = "local cluster" if info.get("local") else "cluster"
     dashboard = info.get("dashboard") or "not served (install bokeh for it)"
-    print(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
-          f"dashboard: {dashboard}", file=sys.stderr, flush=True)
+    tqdm.write(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
+               f"dashboard: {dashboard}", file=sys.stderr)
 
 
 def options_from_args(args: argparse.Namespace) -> PivotOptions:
