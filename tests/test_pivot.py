@@ -838,3 +838,28 @@ def test_monolingual_report_counts_what_max_tokens_and_the_length_ratio_left_out
     report = monolingual_paraphrases(groups, tmp_path / "m.tsv", options)
     info = report.corpora[0]
     assert (info["groups"], info["pairs"], info["sentences_too_long"], info["pairs_filtered"]) == (1, 1, 1, 1)
+
+
+def test_a_work_dir_of_an_earlier_version_still_resumes(tmp_path, eflomal_forbidden):
+    """A chunk read by a worker records what reading counted in its file; one written before
+    those records held linked_lines and ends_unlinked is still read (counted as 0), not a
+    KeyError, when a run resumes."""
+    import json as json_module
+
+    import pyarrow.parquet as pq
+
+    (en, de), links = _messy_given_corpus(tmp_path)
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=4, max_tokens=30,
+                           max_length_ratio=3.0, encoding_errors="replace")
+    work = tmp_path / "work"
+    first = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work)
+    for path in (work / "c0" / "chunks").glob("*.parquet"):
+        table = pq.read_table(path)
+        metadata = dict(table.schema.metadata)
+        read = json_module.loads(metadata[pivot.READ_KEY])
+        del read["linked"], read["ends_unlinked"]
+        metadata[pivot.READ_KEY] = json_module.dumps(read).encode()
+        pq.write_table(table.replace_schema_metadata(metadata), path)
+    again = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work)
+    assert again.chunks["reused"] == again.chunks["total"] == first.chunks["total"]
+    assert again.corpora[0]["alignment"]["linked_lines"] == 0

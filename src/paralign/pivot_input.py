@@ -393,8 +393,8 @@ def chunk_info(outputs: Iterable[str], stats: ParallelStats, given: GivenAlignme
         read = json.loads(pq.read_schema(path).metadata[READ_KEY])
         stats.add(read["stats"])
         given.bad += read["bad"]
-        given.linked += read["linked"]
-        given.ends_unlinked += read["ends_unlinked"]
+        given.linked += read.get("linked", 0)  # not in the chunks of an earlier version
+        given.ends_unlinked += read.get("ends_unlinked", 0)
         given.errors.extend(read["errors"][: KEPT_ERRORS - len(given.errors)])
     return prepared_info(stats, given)
 
