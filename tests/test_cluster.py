@@ -109,6 +109,26 @@ def test_connecting_starts_the_cluster_meanwhile_and_always_stops_it(use: bool) 
         time.sleep(0.2)
 
 
+def test_a_local_cluster_is_announced_once_started_not_when_first_used() -> None:
+    """`on_start` was heard when the job first asked for the client: in `pivot`, after eflomal
+    had aligned the whole corpus in the command (hours on a large one), though docs/CLI.md says
+    the line comes when the job starts. It is now heard once the cluster has started, while the
+    block goes on, and once only."""
+    from paralign.cluster import connecting
+
+    heard: list = []
+    with connecting(ClusterOptions(workers=1), heard.append) as ready:
+        deadline = time.monotonic() + 60
+        while not heard:
+            assert time.monotonic() < deadline, "the started cluster was not announced"
+            time.sleep(0.05)
+        assert heard[0]["local"] and heard[0]["workers"] == 1
+        assert heard[0]["scheduler"].startswith("tcp://127.0.0.1:")
+        client = ready()
+        assert client.scheduler_info()["address"] == heard[0]["scheduler"] and len(heard) == 1
+        _assert_a_real_dashboard(heard[0]["dashboard"])
+
+
 @pytest.mark.parametrize("address", ["nosuch", "tcp://host", "foo://host:8786", "tcp://host:99999", "tcp://host:port"])
 def test_a_scheduler_address_dask_cannot_use_is_refused_when_the_options_are_made(address, monkeypatch) -> None:
     """The address is checked before any work (Dask's own ValueError came from deep inside the

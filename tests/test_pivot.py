@@ -353,6 +353,21 @@ def test_work_dir_of_other_run_is_refused_unless_restart(tmp_path, no_eflomal):
     assert not report.resumed_stages
 
 
+def test_a_refused_work_dir_says_what_differs(tmp_path, no_eflomal):
+    """'holds a run with other inputs or options' left the user to guess which of a dozen
+    settings or files it meant; it now names each (an option with both values)."""
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    work = tmp_path / "work"
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+    with pytest.raises(ConfigurationError) as error:
+        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3, tokenizer="whitespace"), work_dir=work)
+    assert ("holds a run with other inputs or options (max_length: 5 there, 3 now; tokenizer: 'regex' there, "
+            "'whitespace' now): use another --work-dir or --restart") in str(error.value)
+    fr = _toy_corpus(tmp_path, "fr", TOY_FR)
+    with pytest.raises(ConfigurationError, match=r"\(corpora: other files, or the same files changed since\)"):
+        pivot_paraphrases([fr], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+
+
 def test_corrupt_run_record_is_reported(tmp_path, no_eflomal):
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     (tmp_path / "work").mkdir()
@@ -379,7 +394,7 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     out = tmp_path / "mono.tsv"
     report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1))
     assert report.corpora[0] == {"alignment": {"kind": "computed", "aligner": "eflomal"}, "groups": 2, "pairs": 4,
-                                 "chunks": 1}
+                                 "sentences_too_long": 0, "pairs_filtered": 0, "chunks": 1}
     rows = {(p, q): (prob, extra) for p, q, prob, extra in read_table_rows(out)}
     # word pairs (both directions): man-guy x3 (two from group 1, one from group 2), the-a x2,
     # man-man etc. are identical and dropped; guy-a? no: guy aligns to man in pair 2-3.
@@ -569,7 +584,7 @@ def test_given_alignment_is_reproducible_and_equals_the_formula(tmp_path, efloma
     info = first.corpora[0]
     assert info["alignment"] == {
         "kind": "given", "file": str(links), "sha256": hashlib.sha256(links.read_bytes()).hexdigest(),
-        "lines": 5, "bad_lines": 0, "errors": [],
+        "lines": 5, "bad_lines": 0, "errors": [], "linked_lines": 4, "ends_unlinked": 0,
     }
     assert (info["lines"], info["kept"], info["empty"]) == (5, 4, 1)
 
@@ -752,3 +767,99 @@ def test_a_corpus_read_by_the_workers_checks_its_line_counts_first(tmp_path, efl
     empty = (_write(tmp_path / "e.en", []), _write(tmp_path / "e.de", []))
     with pytest.raises(FormatError, match="no usable line pair"):
         pivot_paraphrases([empty], tmp_path / "t.tsv", alignments=[_write(tmp_path / "e.align", [])])
+
+
+def test_relative_paths_reach_workers_started_in_another_folder(tmp_path, monkeypatch, no_eflomal):
+    """A cluster's workers run in their own folder (the shared cluster's, here the folder pytest
+    started in), not the command's: relative input, alignment and work paths were opened there
+    ('s.en: no such file', 'relw/c0/en.tok: No such file or directory'). They are made absolute
+    before any task leaves; reports and errors still name them as given."""
+    corpus, links = _given_corpus(tmp_path)
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    relative = (Path("..") / corpus[0].name, Path("..") / corpus[1].name)
+    given = Path("..") / links.name
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=2)
+    report = pivot_paraphrases([relative], "t.tsv", options, alignments=[given], work_dir="relw")
+    assert report.corpora[0]["alignment"]["file"] == str(given)
+    expected = pivot_paraphrases([corpus], tmp_path / "a.tsv", options, alignments=[links])
+    assert report.rows == expected.rows > 0
+    computed = pivot_paraphrases([relative], "c.tsv", options, work_dir="relw2")  # eflomal's files: in the work dir
+    assert computed.rows > 0
+    bad = list(GIVEN_LINKS)
+    bad[1] = "0-0 1-x"
+    _write(links, bad)
+    report = pivot_paraphrases([relative], "b.tsv", options, alignments=[given], work_dir="relw3")
+    assert report.corpora[0]["alignment"]["errors"][0].startswith(f"{given}:2: malformed link")
+    corpus[0].write_bytes(corpus[0].read_bytes().replace(b"A car", b"A \xffcar"))
+    with pytest.raises(FormatError) as error:
+        pivot_paraphrases([relative], "e.tsv", options, alignments=[given], work_dir="relw4")
+    assert str(error.value).startswith(f"{relative[0]}:2: not UTF-8") and error.value.source == str(relative[0])
+
+
+def test_reading_and_eflomal_show_progress(tmp_path, monkeypatch):
+    """Reading a corpus and eflomal's run showed nothing (on 29,000 lines of Multi30k two
+    thirds of the command's time passed in silence, before the first bar, 'extract'); each now
+    runs inside a progress step: 'prepare pairs' (counting lines) and 'align (eflomal)'."""
+    log: list = []
+
+    def recording(items, desc="", total=None):
+        log.append(("start", desc))
+        for item in items:
+            log.append(("item", desc))
+            yield item
+        log.append(("end", desc))
+
+    def aligning(*args, **kwargs):
+        log.append(("eflomal", ""))
+        return fake_align_files(*args, **kwargs)
+
+    monkeypatch.setattr(pivot, "align_files", aligning)
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), progress=recording)
+    assert log.index(("start", "align (eflomal)")) < log.index(("eflomal", "")) < log.index(("end", "align (eflomal)"))
+    assert log.count(("item", "prepare pairs")) == len(TOY_DE)
+    assert log.index(("end", "prepare pairs")) < log.index(("start", "align (eflomal)")) < log.index(("start", "extract"))
+    log.clear()
+    groups = _write(tmp_path / "groups.tsv", ["the man runs\tthe guy runs"])
+    monolingual_paraphrases(groups, tmp_path / "m.tsv", PivotOptions(), progress=recording)
+    assert log.index(("start", "align (eflomal)")) < log.index(("eflomal", "")) < log.index(("end", "align (eflomal)"))
+
+
+def test_monolingual_report_counts_what_max_tokens_and_the_length_ratio_left_out(tmp_path, no_eflomal):
+    """A group's sentence over --max-tokens and a pair over --max-length-ratio were left out
+    without a count: the report said only 'groups: 2, pairs: 1'. It now counts both, as pivot's
+    report counts its over-long and filtered line pairs."""
+    groups = _write(tmp_path / "groups.tsv", [
+        "the man runs\tthe guy runs\ta man who is very tall runs very fast today",  # the third: 10 tokens
+        "the man sits\ta man sits down on the big chair",  # 3 and 9 tokens: ratio 3
+    ])
+    options = PivotOptions(threshold=0.0, max_tokens=9, max_length_ratio=2.0)
+    report = monolingual_paraphrases(groups, tmp_path / "m.tsv", options)
+    info = report.corpora[0]
+    assert (info["groups"], info["pairs"], info["sentences_too_long"], info["pairs_filtered"]) == (1, 1, 1, 1)
+
+
+def test_a_work_dir_of_an_earlier_version_still_resumes(tmp_path, eflomal_forbidden):
+    """A chunk read by a worker records what reading counted in its file; one written before
+    those records held linked_lines and ends_unlinked is still read (counted as 0), not a
+    KeyError, when a run resumes."""
+    import json as json_module
+
+    import pyarrow.parquet as pq
+
+    (en, de), links = _messy_given_corpus(tmp_path)
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=4, max_tokens=30,
+                           max_length_ratio=3.0, encoding_errors="replace")
+    work = tmp_path / "work"
+    first = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work)
+    for path in (work / "c0" / "chunks").glob("*.parquet"):
+        table = pq.read_table(path)
+        metadata = dict(table.schema.metadata)
+        read = json_module.loads(metadata[pivot.READ_KEY])
+        del read["linked"], read["ends_unlinked"]
+        metadata[pivot.READ_KEY] = json_module.dumps(read).encode()
+        pq.write_table(table.replace_schema_metadata(metadata), path)
+    again = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work)
+    assert again.chunks["reused"] == again.chunks["total"] == first.chunks["total"]
+    assert again.corpora[0]["alignment"]["linked_lines"] == 0

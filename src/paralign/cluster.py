@@ -108,13 +108,16 @@ def checked_address(address: str, what: str) -> str:
 def describe(client: Client, local: bool) -> dict[str, Any]:
     """What the job runs on: scheduler address, workers, dashboard link (None when the
     dashboard is not served: it needs the `bokeh` package)."""
-    info = client.scheduler_info()
-    services = info.get("services", {})
+    return _described(client.scheduler_info(), client.dashboard_link, local)
+
+
+def _described(info: dict[str, Any], dashboard: str, local: bool) -> dict[str, Any]:
+    """:func:`describe`'s record from a scheduler's info (a client's, or a local cluster's own)."""
     return {
         "scheduler": info.get("address"),
         "local": local,
         "workers": len(info.get("workers", {})),
-        "dashboard": client.dashboard_link if "dashboard" in services else None,
+        "dashboard": dashboard if "dashboard" in info.get("services", {}) else None,
     }
 
 
@@ -174,8 +177,9 @@ def connect(options: ClusterOptions | None = None,
 def connecting(options: ClusterOptions | None = None,
                on_start: Callable[[dict[str, Any]], None] | None = None) -> Iterator[Callable[[], Client]]:
     """:func:`connect`, with a local cluster started in a background thread, so that a job reads
-    its input while the cluster starts (seconds); the block gets a function that waits for
-    the client (connected on its first call; raising what starting the cluster raised).  The
+    its input while the cluster starts (seconds), and `on_start` hears it from that thread once
+    it has started; the block gets a function that waits for the client (connected on its
+    first call; raising what starting the cluster raised).  The
     client is closed, and the cluster stopped, when the block ends."""
     options = options or ClusterOptions()
     if options.address() is not None:  # an existing cluster: connecting is quick
@@ -185,17 +189,26 @@ def connecting(options: ClusterOptions | None = None,
     from concurrent.futures import ThreadPoolExecutor
 
     clients: list[Client] = []
+    ending: list[bool] = []  # the block has ended (a job that failed): a cluster to stop, not to announce
+
+    def start() -> Any:  # announced once started, not when the job first asks for the client
+        cluster = _start_local(options)
+        if on_start is not None and not ending:
+            on_start(_described(cluster.scheduler_info, cluster.dashboard_link, True))
+        return cluster
+
     with ThreadPoolExecutor(1, thread_name_prefix="paralign-cluster") as pool, ExitStack() as stack:
-        pending = pool.submit(_start_local, options)
+        pending = pool.submit(start)
 
         def ready() -> Client:
             if not clients:
-                clients.append(stack.enter_context(connect(options, on_start, started=pending.result())))
+                clients.append(stack.enter_context(connect(options, started=pending.result())))
             return clients[0]
 
         try:
             yield ready
         finally:
+            ending.append(True)
             if not clients:  # never connected: stop the cluster if it started
                 with suppress(Exception):
                     pending.result().close()

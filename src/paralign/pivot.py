@@ -154,9 +154,10 @@ def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: boo
             total = sum(1 for _ in handle)
         if options.align_chunk and total > options.align_chunk and client is not None:
             lines = _align_in_chunks(client, directory, options.align_chunk, total, eflomal_options, progress)
-        else:
-            lines = align_files(directory / "en.tok", directory / "f.tok", directory / "align.txt",
-                                **eflomal_options)
+        else:  # one run without a count to show: a step of its own, so the user sees what runs
+            for _ in progress([None], "align (eflomal)", 1):
+                lines = align_files(directory / "en.tok", directory / "f.tok", directory / "align.txt",
+                                    **eflomal_options)
     return int(work.mark(f"{stage}/align", {"lines": lines})["lines"])
 
 
@@ -235,7 +236,7 @@ def prepare_chunk(task: PreparedChunk) -> int:
     with what reading counted in the file's metadata; return its rows."""
     en, f, align, read = read_chunk(task)
     return count_chunk(en, f, align, task.options.max_length, task.output, {READ_KEY: read},
-                       source=task.files[2], first_line=task.first_line)
+                       source=task.names[2], first_line=task.first_line)
 
 
 def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:
@@ -393,7 +394,8 @@ def _read_here(work: WorkDir, stage: str, corpus: tuple[str | Path, str | Path],
     info = work.done(f"{stage}/prepare")
     if info is None:
         _forget_alignment(work, stage)
-        info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options, alignment))
+        info = work.mark(f"{stage}/prepare", prepare_parallel(english, foreign, work.path / stage, options, alignment,
+                                                              progress))
     _align_stage(work, stage, options, given=alignment is not None,
                  client=ready() if options.align_chunk else None, progress=progress)
     tasks = _chunk_tasks(work, stage, options)
@@ -530,7 +532,7 @@ def monolingual_paraphrases(
             info = work.mark(f"{stage}/prepare", prepare_groups(groups_path, work.path / stage, options, max_groups,
                                                                 progress, alignment))
         if aligner == "eflomal" or alignment is not None:
-            _align_stage(work, stage, options, given=alignment is not None)
+            _align_stage(work, stage, options, given=alignment is not None, progress=progress)
         elif work.done(f"{stage}/align") is None:
             shutil.rmtree(work.path / stage / "chunks", ignore_errors=True)
             with on_client(ready(), cluster):

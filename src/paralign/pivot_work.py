@@ -32,7 +32,8 @@ class WorkDir:
     stage records (``<stage>.json``, written last) and what was reused."""
 
     def __init__(self, path: Path, fingerprint: dict[str, Any], *, restart: bool, replace_other: bool):
-        self.path = path
+        #: absolute: the workers, which run in folders of their own, are given paths inside it
+        self.path = path.absolute()
         self.reused: list[str] = []
         run = path / "run.json"
         if path.exists() and (restart or not run.exists()):
@@ -42,11 +43,12 @@ class WorkDir:
                 old = json.loads(run.read_text(encoding="utf-8"))
             except ValueError as exc:
                 raise FormatError(f"corrupt run record ({exc}); use --restart", source=str(run)) from exc
-            if old != json.loads(json.dumps(fingerprint)):
+            new = json.loads(json.dumps(fingerprint))
+            if old != new:
                 if not replace_other:
                     raise ConfigurationError(
-                        f"work directory {path} holds a run with other inputs or options: "
-                        "use another --work-dir or --restart")
+                        f"work directory {path} holds a run with other inputs or options "
+                        f"({'; '.join(differences(old, new))}): use another --work-dir or --restart")
                 shutil.rmtree(path)
         path.mkdir(parents=True, exist_ok=True)
         if not run.exists():
@@ -66,6 +68,28 @@ class WorkDir:
         with atomic_path(self.path / f"{stage}.json") as tmp:
             tmp.write_text(json.dumps(info), encoding="utf-8")
         return info
+
+
+#: The fingerprint's records of input files (path, size, modification time).
+FILE_KEYS = ("corpora", "alignments", "groups", "alignment")
+
+
+def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What differs between two runs' fingerprints, for the user: each option with its two
+    values, and which inputs are other files (or were changed since)."""
+    said = []
+    for key in sorted(set(old) | set(new)):
+        before, now = old.get(key), new.get(key)
+        if before == now:
+            continue
+        if key == "options" and isinstance(before, dict) and isinstance(now, dict):
+            said += [f"{name}: {before.get(name)!r} there, {now.get(name)!r} now"
+                     for name in sorted(set(before) | set(now)) if before.get(name) != now.get(name)]
+        elif key in FILE_KEYS:
+            said.append(f"{key}: other files, or the same files changed since")
+        else:
+            said.append(f"{key}: {before!r} there, {now!r} now")
+    return said
 
 
 def work_path(output: Path, work_dir: str | Path | None) -> Path:

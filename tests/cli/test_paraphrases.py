@@ -95,6 +95,27 @@ def test_a_table_built_lower_cased_is_asked_for_the_lower_cased_phrase(tmp_path,
     assert capsys.readouterr().out == "A Car: none\n"
 
 
+@pytest.mark.parametrize("name", ["t.parquet", "t.tsv.gz"])
+def test_a_phrase_is_asked_for_as_the_tables_tokenizer_split_it(tmp_path, capsys, name):
+    """pivot's default tokenizer (regex) holds "man's" as "man 's" and "man," as "man ,", so
+    those phrases, as a user types them, were 'none'. A table whose metadata names its tokenizer
+    is asked for the phrase as that tokenizer splits it (shown as 'looked_up_as'); one built with
+    the whitespace tokenizer, or without metadata, only has its white space collapsed."""
+    rows = [("man 's", "his", 0.5, 1, 1), ("man ,", "man", 0.5, 1, 1), ("man's", "unsplit", 0.5, 1, 1)]
+    data = pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in rows], schema=SCHEMA)
+    for tokenizer, expected in (("regex", ["his", "man"]), ("whitespace", ["unsplit", None]), (None, ["unsplit", None])):
+        path = tmp_path / f"{tokenizer}-{name}"
+        metadata = {"options": {"lowercase": True, "tokenizer": tokenizer}} if tokenizer else None
+        with TableWriter(path, SCHEMA, metadata) as writer:
+            writer.write(data)
+        assert main(["paraphrases", "Man's", "man,", "--table", str(path), "--format", "json"]) == 0
+        found = json.loads(capsys.readouterr().out)["phrases"]
+        got = [entry["paraphrases"][0]["paraphrase"] if entry["paraphrases"] else None for entry in found]
+        assert got == (expected if tokenizer else [None, None]), tokenizer  # no metadata: matched exactly
+        if tokenizer == "regex":
+            assert [entry["looked_up_as"] for entry in found] == ["man 's", "man ,"]
+
+
 @pytest.mark.parametrize("phrase", ["", "   "])
 def test_an_empty_phrase_is_a_usage_error(table, capsys, phrase):
     """An empty PHRASE matched nothing and printed ': none', exit 0."""

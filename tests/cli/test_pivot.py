@@ -272,6 +272,18 @@ def test_help_says_eflomal_cannot_be_seeded(capsys):
         assert "eflomal cannot be seeded" in text and "reproducib" in text and "--alignment" in text
 
 
+def test_help_says_what_the_tables_columns_hold(capsys):
+    """A table's columns past the probability (pivot's pivots and support, paraphrase-table's
+    count and phrase_count; --min-count filters on them) were named nowhere a user would look."""
+    for command, columns in (("pivot", ("pivots", "support")), ("paraphrase-table", ("count", "phrase_count"))):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "Columns: phrase, paraphrase, probability" in text, command
+        for column in columns:
+            assert f"{column} (" in text, (command, column)
+
+
 @pytest.mark.data
 def test_multi30k_slice_with_word_align_links_is_reproducible(data, tmp_path, capsys):
     """2,000 lines of Multi30k task 1 (English-German): word-align once, then two pivot runs with
@@ -425,10 +437,13 @@ def test_max_groups_below_one_is_a_usage_error_before_any_work(tmp_path, capsys,
 
 
 @pytest.mark.parametrize("option, value", [("--max-tokens", "0"), ("--max-tokens", "-1"),
-                                           ("--min-count", "0"), ("--min-count", "-1")])
+                                           ("--min-count", "0"), ("--min-count", "-1"), ("--top-k", "0"),
+                                           ("--chunk-size", "-5"), ("--max-length", "0")])
 @pytest.mark.parametrize("command", ["pivot", "paraphrase-table"])
 def test_pipeline_counts_below_one_are_usage_errors(tmp_path, capsys, command, option, value):
-    """--max-tokens 0 silently meant "no limit" and --min-count -1 was accepted."""
+    """--max-tokens 0 silently meant "no limit" and --min-count -1 was accepted; --top-k 0,
+    --chunk-size -5 and --max-length 0 were refused by the library as 'top_k must be >= 1', a name
+    the user never typed."""
     text = tmp_path / "c.txt"
     text.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
     inputs = (["--english", str(text), "--foreign", str(text)] if command == "pivot"
@@ -437,6 +452,19 @@ def test_pipeline_counts_below_one_are_usage_errors(tmp_path, capsys, command, o
         main([command, *inputs, option, value, "-o", str(tmp_path / "t.tsv")])
     assert stop.value.code == 2
     assert f"argument {option}: must be at least 1, got {value}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value, said", [("2", "must be between 0 and 1, got 2"),
+                                         ("-0.1", "must be between 0 and 1, got -0.1"),
+                                         ("nan", "nan is not a finite number")])
+def test_a_threshold_outside_0_1_is_a_usage_error_naming_the_option(tmp_path, capsys, value, said):
+    """It was 'threshold must be a probability in [0, 1], got 2.0', naming no option."""
+    text = tmp_path / "c.txt"
+    text.write_text("the cat sat .\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    assert main(["pivot", "--english", str(text), "--foreign", str(text), "--threshold", value, "-o", str(out)]) == 2
+    assert capsys.readouterr().err == f"paralign pivot: error: argument --threshold: {said}\n"
+    assert not out.exists() and not (tmp_path / "t.tsv.work").exists()
 
 
 @pytest.mark.parametrize("aligner", ["sultan", "eflomal"])
@@ -527,3 +555,66 @@ def test_a_table_records_the_cut_it_was_made_with(hand, tmp_path, monkeypatch):
     assert main(["paraphrase-table", "--groups", str(groups), "--max-groups", "1", "-o", str(tmp_path / "m.tsv")]) == 0
     metadata = read_metadata(tmp_path / "m.tsv")
     assert metadata["max_groups"] == 1 and metadata["options"]["threshold"] == 0.01
+
+
+@pytest.mark.parametrize("option", [["--symmetrization", "union"], ["--iterations", "3"], ["--align-chunk", "2"]])
+def test_eflomal_options_where_no_eflomal_runs_are_a_usage_error(hand, tmp_path, capsys, option):
+    """pivot --alignment and paraphrase-table --alignment or --aligner sultan run no eflomal:
+    its --symmetrization, --iterations and --align-chunk were accepted and did nothing (the
+    table recorded 'symmetrization: union' over the given links, as if it had been applied)."""
+    out = tmp_path / "t.tsv"
+    assert _pivot(hand, out, "--alignment", str(hand["align"]), *option) == 2
+    err = capsys.readouterr().err
+    assert f"{option[0]} only matters when eflomal aligns a corpus" in err and "--alignment" in err
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("the cat sat .\ta cat sat .\n", encoding="utf-8")
+    links = tmp_path / "links.txt"
+    links.write_text("0-0 1-1 2-2 3-3\n", encoding="utf-8")
+    for given in (["--alignment", str(links)], ["--aligner", "sultan"]):
+        assert main(["paraphrase-table", "--groups", str(groups), *given, "-o", str(out), *option]) == 2
+        assert f"{option[0]} only matters when eflomal aligns" in capsys.readouterr().err
+    assert not out.exists() and not (tmp_path / "t.tsv.work").exists()
+    assert _pivot(hand, out, "--alignment", str(hand["align"])) == 0  # the defaults are not 'typed'
+    assert '"symmetrization": "grow-diag-final-and"' in out.read_text(encoding="utf-8")
+
+
+def test_an_alignment_of_other_tokens_is_warned_about(tmp_path, capsys):
+    """word-align tokenises by white space by default and pivot by regex: links written by the
+    one and given to the other index other tokens, yet fit, and the table was built from them
+    without a word. When fewer than half of the linked lines link the last token of either
+    sentence (99.75% of eflomal's Multi30k lines do, 5% when the tokenizers differ), the command
+    warns, naming the file and the tokenizers."""
+    en = [f"The dog's ball {k} isn't red." for k in range(30)]
+    de = [f"Der Ball {k} des Hundes ist nicht rot." for k in range(30)]
+    # white-space tokens: the dog's ball K isn't red. | der ball K des hundes ist nicht rot.
+    links = ["0-0 1-3 2-1 3-2 4-5 4-6 5-7" for _ in range(30)]
+    paths = {}
+    for name, lines in (("en", en), ("de", de), ("align", links)):
+        paths[name] = tmp_path / f"w.{name}"
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    assert _pivot(paths, out, "--alignment", str(paths["align"]), "--format", "json") == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)["corpora"][0]["alignment"]
+    assert (record["linked_lines"], record["ends_unlinked"]) == (30, 30)
+    assert (f"{paths['align']}: in 30 of 30 linked lines no link reaches the last token of either sentence "
+            "as --tokenizer regex splits them") in captured.err
+    assert _pivot(paths, out, "--alignment", str(paths["align"]), "--tokenizer", "whitespace") == 0
+    assert "no link reaches" not in capsys.readouterr().err
+
+
+def test_word_align_shows_progress_while_eflomal_runs(corpus, tmp_path, monkeypatch, capsys):
+    """word-align printed nothing until eflomal was done (seconds on Multi30k's 29,000 lines,
+    hours on a large corpus); its run is now a progress step, 'align (eflomal)', as pivot's is."""
+    import paralign.cli.pivot as command
+
+    steps = []
+
+    def recording(items, desc="", total=None, disable=None):
+        steps.append(desc)
+        return items
+
+    monkeypatch.setattr(command, "progress", recording)
+    assert main(["word-align", "--source", str(corpus["en"]), "--target", str(corpus["de"]),
+                 "-o", str(tmp_path / "links.txt")]) == 0
+    assert steps == ["align (eflomal)"]

@@ -51,7 +51,8 @@ GIVEN_ALIGNMENT = (
     "links count as links) indexing the tokens that --tokenizer (and --foreign-tokenizer) give, "
     "as word-align with the same --tokenizer writes them; a line that is not Pharaoh or whose links do not fit "
     "its tokens is skipped and reported (file:line), and a file with another number of lines than "
-    "its corpus is an error."
+    "its corpus is an error. Links that fit but mostly miss the last token of both sentences are "
+    "warned about: they were likely written for other tokens (another --tokenizer)."
 )
 #: The same for paraphrase-table, whose "corpus" is the sentence pairs its groups form.
 GIVEN_PAIR_ALIGNMENT = (
@@ -73,15 +74,17 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
                         "paraphrases` queries it fast), otherwise TSV (.gz = gzip; - = stdout, the report then "
                         "goes to stderr); both hold the same rows")
-    parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
-    parser.add_argument("--max-length", type=int, default=5, help="longest phrase in words (default 5)")
+    parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default=None,
+                        help="how eflomal's two directions are joined (default: grow-diag-final-and); "
+                        "like --iterations and --align-chunk, only when eflomal aligns")
+    parser.add_argument("--max-length", type=positive_int, default=5, help="longest phrase in words (default 5)")
     parser.add_argument("--threshold", type=float, default=threshold,
                         help="keep paraphrases with p >= this (default %(default)s)")
-    parser.add_argument("--top-k", type=int, default=None, help="keep the k best paraphrases per phrase")
+    parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases per phrase")
     parser.add_argument("--min-count", type=positive_int, default=1, metavar="N",
                         help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
                         "pair count; default %(default)s)")
-    parser.add_argument("--chunk-size", type=int, default=5000, help="lines per map chunk (default 5000)")
+    parser.add_argument("--chunk-size", type=positive_int, default=5000, help="lines per map chunk (default 5000)")
     parser.add_argument("--work-dir", default=None,
                         help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
                         "(not possible for an input read from stdin)")
@@ -107,6 +110,21 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         "learnt from its first LINES lines shared by all chunks (default: one eflomal run)")
     add_cluster_options(parser)
     add_format(parser)
+
+
+#: eflomal's options as the table pipelines take them: with no eflomal run they would change
+#: nothing, so typing one there is a usage error (:func:`check_eflomal_options`).
+EFLOMAL_OPTIONS = ("--symmetrization", "--iterations", "--align-chunk")
+
+
+def check_eflomal_options(args: argparse.Namespace, no_eflomal: str | None) -> None:
+    """A ConfigurationError when an option of :data:`EFLOMAL_OPTIONS` was typed (argparse leaves
+    it None otherwise) though no eflomal runs (`no_eflomal` says why; None: eflomal runs), as
+    it would be silently unused."""
+    for flag in EFLOMAL_OPTIONS:
+        if no_eflomal is not None and getattr(args, flag.lstrip("-").replace("-", "_")) is not None:
+            raise ConfigurationError(f"{flag} only matters when eflomal aligns a corpus, and {no_eflomal}: "
+                                     f"leave {flag} out")
 
 
 def add_cluster_options(parser: argparse.ArgumentParser) -> None:
@@ -139,19 +157,24 @@ def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
 
 
 def announce_cluster(info: dict) -> None:
-    """Say on stderr where the job runs and where its dashboard is (when the job starts)."""
+    """Say on stderr where the job runs and where its dashboard is (when the job starts: a local
+    cluster is heard from the thread that started it, maybe while a progress bar is drawn, so
+    the line goes above the bar, through tqdm)."""
+    from tqdm import tqdm
+
     where = "local cluster" if info.get("local") else "cluster"
     dashboard = info.get("dashboard") or "not served (install bokeh for it)"
-    print(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
-          f"dashboard: {dashboard}", file=sys.stderr, flush=True)
+    tqdm.write(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
+               f"dashboard: {dashboard}", file=sys.stderr)
 
 
 def options_from_args(args: argparse.Namespace) -> PivotOptions:
     from ..pivot import PivotOptions
 
+    symmetrization = {} if args.symmetrization is None else {"symmetrization": args.symmetrization}
     return PivotOptions(
+        **symmetrization,  # left out: the library's default
         max_length=args.max_length,
-        symmetrization=args.symmetrization,
         threshold=args.threshold,
         top_k=args.top_k,
         min_count=args.min_count,
@@ -203,11 +226,17 @@ def render_alignment(alignment: dict) -> str:
     return f"alignment computed by {alignment.get('aligner')}{note}"
 
 
-def warn_skips(result: dict) -> None:
+def warn_skips(result: dict, tokenizer: str = "regex") -> None:
+    """Warn about what reading skipped, and about a given alignment that seems to index other
+    tokens than `tokenizer` gives (:func:`paralign.pivot_input.other_tokens_warning`)."""
+    from ..pivot_input import other_tokens_warning
+
     for corpus in result["corpora"]:
         alignment = corpus.get("alignment") or {}
         for message in alignment.get("errors", ()):
             warn(f"skipped: {message}")
+        if alignment.get("kind") == "given" and (other := other_tokens_warning(alignment, tokenizer)):
+            warn(other)
         if alignment.get("bad_lines", 0) > len(alignment.get("errors", ())):
             more = alignment["bad_lines"] - len(alignment["errors"])
             warn(f"{alignment['file']}: {counted(more, 'more bad alignment line')} skipped")
@@ -230,6 +259,8 @@ def run_table_pipeline(
     work directory, unless --work-dir is given) and copied to stdout once complete; the report
     then goes to stderr, so stdout holds the table only.
     """
+    if not 0.0 <= args.threshold <= 1.0:  # NaN and inf: main's finite_numbers, first
+        raise ConfigurationError(f"argument --threshold: must be between 0 and 1, got {args.threshold:g}")
     if args.work_dir is not None and Path(args.work_dir).exists() and not Path(args.work_dir).is_dir():
         raise ConfigurationError(f"--work-dir {args.work_dir}: is a file, not a directory")
     to_stdout = is_std(args.output)
@@ -252,6 +283,6 @@ def run_table_pipeline(
             copy_to_stdout(output)
             result["output"] = "-"
     result = shown_names(result, names)
-    warn_skips(result)
+    warn_skips(result, args.tokenizer)
     emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
     return 0

@@ -11,6 +11,7 @@ from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_PAIR_ALIGNMENT,
     add_pipeline_options,
+    check_eflomal_options,
     cluster_announcer,
     cluster_from_args,
     options_from_args,
@@ -26,7 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "pairs, or the Sultan aligner), extract non-identical phrase pairs and score them "
         "p(e2|e1) = c(e1,e2) / sum_e c(e1,e). Groups: one group a line as TSV of equivalent "
         "sentences, the Bible TSV layout (header verse_id book chapter verse V1 V2 ...), or gold "
-        "alignments as JSON (MTReference: the pairs of one source segment). "
+        "alignments as JSON (MTReference: the pairs of one source segment). Columns: phrase, "
+        "paraphrase, probability (p(e2|e1)), count (c(e1,e2): how often the two were aligned; "
+        "--min-count filters on it), phrase_count (sum_e c(e1,e): the phrase's aligned occurrences). "
         + EFLOMAL_NOT_SEEDED + " " + GIVEN_PAIR_ALIGNMENT,
     )
     parser.add_argument("--groups", required=True,
@@ -55,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.aligner is not None and args.alignment is not None:
         raise ConfigurationError(f"--aligner {args.aligner} contradicts --alignment (a given alignment: "
                                  "no aligner runs)")
+    check_eflomal_options(args, "--alignment gives the links" if args.alignment is not None
+                          else "--aligner sultan aligns" if args.aligner == "sultan" else None)
 
     def build(inputs: list[str], output: str, work_dir: str | None, names: dict[str, str]) -> Any:
         return monolingual_paraphrases(

@@ -33,10 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "paraphrase), with the table's other columns. A Parquet table (written by `pivot -o X.parquet`) "
         "is read with a filter on the phrase, so only the row groups that can hold it are read; a TSV "
         "table (.gz allowed) is scanned, and its rows without a score (phrase TAB paraphrase, as "
-        "serve --table and paraeval --table read them) are listed last, with '-' (null in JSON). White space in a PHRASE is collapsed, and a table that "
-        "pivot or paraphrase-table built lower-cased (their default, recorded in the table) is "
-        "asked for the lower-cased PHRASE (shown as 'looked_up_as'); any other table is matched "
-        "exactly. Many phrases: --phrases FILE (one a line), or one a line on stdin when no PHRASE "
+        "serve --table and paraeval --table read them) are listed last, with '-' (null in JSON). A table that pivot or paraphrase-table built is asked "
+        "for the PHRASE as they split and cased its text (the tokenizer and case they were given, recorded "
+        "in the table: man's is looked up as man 's with the default regex tokenizer, and lower-cased), "
+        "shown as 'looked_up_as'; in any other table only white space is collapsed, and the phrase "
+        "matched with its case. Many phrases: --phrases FILE (one a line), or one a line on stdin when no PHRASE "
         "is given; they are looked up in one pass over the table, each once, in the order given, "
         "and an empty or undecodable line is reported with its number and skipped.",
     )
@@ -86,7 +87,7 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..paraphrases import as_held
+    from ..pivot_input import as_built
     from ..tables import lookup
 
     phrases, problems = phrases_of(args)
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         (table,), names = stdin_inputs(stack, [args.table])
         try:
-            held = as_held(table, phrases)
+            held = as_built(table, phrases)
             found = lookup(table, list(held.values()), args.top_k)
         except ParalignError as exc:
             for copy, name in names.items():  # errors name '<stdin>', not its copy

@@ -27,6 +27,7 @@ from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
     add_pipeline_options,
+    check_eflomal_options,
     cluster_announcer,
     cluster_from_args,
     options_from_args,
@@ -40,6 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="build a paraphrase table by bilingual pivoting (Bannard & Callison-Burch 2005)",
         description="Align English-foreign corpora with eflomal, extract phrase pairs and pivot: "
         "p(e2|e1) = sum_corpora sum_f p(f|e1) p(e2|f). Give --english/--foreign once per corpus. "
+        "Columns: phrase, paraphrase, probability (p(e2|e1); summed over the corpora, so it can exceed 1 "
+        "with several), pivots (the foreign phrases, over all corpora, that link the two), support (the sum "
+        "over those pivots of min(c(e1,f), c(e2,f)): the phrase-pair occurrences behind the row; "
+        "--min-count filters on it). "
         + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
     )
     parser.add_argument("--english", action="append", required=True,
@@ -102,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
             f"give --alignment once per --english/--foreign pair, in the same order, or not at all "
             f"({len(args.english)} corpora, {len(alignments)} --alignment)"
         )
+    check_eflomal_options(args, "--alignment gives every corpus's links" if alignments else None)
     n_corpora = 2 * len(args.english)
 
     def build(inputs: list[str], output: str, work_dir: str | None, names: dict[str, str]) -> Any:
@@ -135,12 +141,13 @@ def run_align(args: argparse.Namespace) -> int:
         output = output_file(stack, args.output, "links")
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            result = word_align_files(
-                source, target, output,
-                symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
-                tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
-                encoding_errors=args.encoding_errors, n_iterations=args.iterations, max_tokens=args.max_tokens,
-            )
+            for _ in progress([None], "align (eflomal)", 1):  # one run without a count: a step to show
+                result = word_align_files(
+                    source, target, output,
+                    symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
+                    tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
+                    encoding_errors=args.encoding_errors, n_iterations=args.iterations, max_tokens=args.max_tokens,
+                )
         for item in caught:
             message = str(item.message)
             warn(shown_names(message, names))
