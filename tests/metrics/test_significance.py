@@ -151,7 +151,7 @@ def test_correlation_interval_refuses_what_it_cannot_correlate() -> None:
 
     with pytest.raises(ConfigurationError, match="choose pearson or spearman"):
         correlation_interval([([1, 2, 3], [1, 2, 3])], "kendall")
-    with pytest.raises(MismatchError, match="at least 2"):
+    with pytest.raises(MismatchError, match="at least 3"):
         correlation_interval([([1.0], [1.0])])
     with pytest.raises(MismatchError, match="as many scores as gold values"):
         correlation_interval([([1, 2, 3], [1, 2])])
@@ -172,3 +172,19 @@ def test_paraeval_figures_over_one_segment_are_none() -> None:
     assert other["confidence"] is None and other["paired_bootstrap"]["p_value"] is None
     two = [np.concatenate([s, s]) for s in stats]  # two segments: resampled as before
     assert systems_significance(item, two, n_resamples=20)[0]["confidence"]["ci"] == 0.0
+
+
+def test_a_correlation_interval_needs_3_items_per_group() -> None:
+    """Over 2 items a correlation is +1 or -1 whatever the scores (every resample too): the
+    interval [1, 1] read as certainty. The shared rule (significance.MIN_CORRELATED) refuses it."""
+    from paralign.metrics.significance import (
+        MIN_CORRELATED,
+        correlation_interval,
+        too_few_to_correlate,
+    )
+
+    assert MIN_CORRELATED == 3
+    with pytest.raises(MismatchError, match="at least 3"):
+        correlation_interval([([1.0, 2.0], [1.0, 3.0])])
+    assert too_few_to_correlate(3, "system") is None
+    assert too_few_to_correlate(2, "system").startswith("fewer than 3 systems to correlate (got 2)")

@@ -21,7 +21,7 @@ from scipy import stats as sps
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError
 from . import DEFAULT_SEED
-from .significance import Interval, interval, seeded_rng
+from .significance import MIN_CORRELATED, Interval, interval, seeded_rng, too_few_to_correlate
 
 CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
@@ -30,8 +30,8 @@ def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
     """One correlation coefficient by name (nan when undefined, e.g. a constant input)."""
     if len(x) != len(y):
         raise MismatchError(f"{len(x)} metric scores but {len(y)} human scores")
-    if len(x) < 3:
-        raise MismatchError(f"need at least 3 systems to correlate, got {len(x)}")
+    if len(x) < MIN_CORRELATED:
+        raise MismatchError(f"{too_few_to_correlate(len(x), 'system')}")
     if np.ptp(np.asarray(x, dtype=float)) == 0 or np.ptp(np.asarray(y, dtype=float)) == 0:
         return float("nan")
     return coefficient(kind, x, y)

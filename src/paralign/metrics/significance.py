@@ -48,8 +48,23 @@ ScoreFunction = Callable[[np.ndarray], np.ndarray]
 #: Fewest items (segments, pairs) a bootstrap interval is defined over: one item resampled is
 #: that item every time, an interval of width 0 that would read as certainty.
 MIN_RESAMPLED = 2
+#: Fewest items (systems, scored pairs) a correlation (Pearson, Spearman, Kendall) and its interval
+#: are given over: over 2 points every correlation is +1 or -1 (or undefined) whatever the scores,
+#: and so is every resample's, an interval [1, 1] that would read as certainty
+#: (:func:`too_few_to_correlate` says why; every command's correlation intervals keep to it).
+MIN_CORRELATED = 3
 #: Most statistics values gathered at once while resampling (bounds the memory, about 16 MB).
 _BLOCK_VALUES = 2_000_000
+
+
+def too_few_to_correlate(n_items: int, item: str) -> str | None:
+    """Why a correlation over `n_items` (`item`: what one is, ``"system"``, ``"scored pair"``) is
+    not given, for a reason in JSON or a warning beside the null; None when there are enough
+    (:data:`MIN_CORRELATED`)."""
+    if n_items >= MIN_CORRELATED:
+        return None
+    return (f"fewer than {MIN_CORRELATED} {item}s to correlate (got {n_items}): over 2 a correlation is "
+            "+1 or -1 whatever the scores")
 
 
 def seeded_rng(seed: int) -> np.random.Generator:
@@ -206,12 +221,13 @@ def correlation_interval(
     e.g. STS files (SemEval's aggregate; one group: its correlation), with the central `level`
     percentile interval of its bootstrap: each resample draws every group's items with
     replacement, within the group, and recomputes the weighted mean. A resample whose
-    correlation is undefined (a constant draw) is left out of the interval."""
+    correlation is undefined (a constant draw) is left out of the interval. Every group needs
+    :data:`MIN_CORRELATED` items (MismatchError otherwise)."""
     if kind not in ("pearson", "spearman"):
         raise ConfigurationError(f"unknown correlation {kind!r}; choose pearson or spearman")
     arrays = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in groups]
-    if not arrays or any(len(x) != len(y) or len(x) < 2 for x, y in arrays):
-        raise MismatchError("every group needs as many scores as gold values, and at least 2")
+    if not arrays or any(len(x) != len(y) or len(x) < MIN_CORRELATED for x, y in arrays):
+        raise MismatchError(f"every group needs as many scores as gold values, and at least {MIN_CORRELATED}")
     rng = seeded_rng(seed)
     sizes = np.array([len(x) for x, _ in arrays], dtype=np.float64)
     full, resampled = np.empty(len(arrays)), np.empty((n_resamples, len(arrays)))
