@@ -188,3 +188,29 @@ def test_a_correlation_interval_needs_3_items_per_group() -> None:
         correlation_interval([([1.0, 2.0], [1.0, 3.0])])
     assert too_few_to_correlate(3, "system") is None
     assert too_few_to_correlate(2, "system").startswith("fewer than 3 systems to correlate (got 2)")
+
+
+def test_paper_resamples_leave_out_an_na_f_as_the_point_estimate_does() -> None:
+    """--config paper: a segment whose references have no word has no recall, and the point F
+    (summed statistics) leaves it out; a resample that drew only such segments has no F either,
+    but the bootstrap scored it 0 (a quarter of the resamples of 2 segments), so the interval
+    reached down to 0 about a score of 0.86: not an interval of the same statistic. Such a
+    resample is now left out, as the point estimate would have it; the point values do not
+    change, and a baseline whose F is n/a has no score (None), not 0."""
+    from paralign.metrics.paraeval.paper import ParaEvalMetric
+    from paralign.metrics.paraeval.scoring import scorer, systems_scores, systems_significance
+
+    item = scorer("paper", resources=["none"])
+    refs = [["the cat sat", ""]]
+    found = systems_scores(item, [["the cat sat", "dog"], ["the cat", "dog"]], refs, with_stats=True)
+    stats = [r["stats"] for r in found]
+    assert found[0]["f"] == pytest.approx(2 * 0.75 / 1.75)  # P 3/4 (the dog counts), R 3/3
+    f = ParaEvalMetric(item, "f").score
+    assert np.isnan(f(stats[0][1])) and f(stats[0].sum(axis=0)) == pytest.approx(found[0]["f"])
+    confidence = systems_significance(item, stats, n_resamples=200)[0]["confidence"]
+    assert confidence["score"] == pytest.approx(found[0]["f"])
+    assert confidence["mean"] - confidence["ci"] > 0.8  # the n/a resamples counted as 0: 0.695 - 0.5
+    baseline, other = systems_significance(item, stats, paired=True, n_resamples=200)
+    assert 0 < other["paired_bootstrap"]["p_value"] <= 1
+    na = [np.array([[1.0, 0.0, 0.0, 0.0, 0.0]] * 2)] * 2  # no reference word at all: F n/a
+    assert systems_significance(item, na, paired=True, n_resamples=20)[0]["paired_bootstrap"]["baseline_score"] is None

@@ -25,6 +25,11 @@ compared and a test checks that BLEU gives sacrebleu's figures:
   tests). Counting ties gives such a pair p = 1. For two different systems a tie between
   continuous differences is all but impossible, and the two p-values agree (the BLEU test).
 
+**Undefined scores:** a resample whose corpus score is undefined (NaN: the paper ParaEval's F of
+segments whose references have no word, n/a as the point estimate of those segments would be) is
+left out of the mean, the interval and the paired test, not counted as 0: the figures are those
+of the same statistic the point estimate is.
+
 :func:`correlation_interval` resamples the same way for a correlation with gold scores (STS:
 Pearson or Spearman of a file, or the size-weighted mean of several, each file resampled within
 itself): a percentile interval (:class:`Interval`), as meta-evaluation gives.
@@ -101,8 +106,12 @@ def resampled_scores(stats: np.ndarray, score: ScoreFunction, indices: np.ndarra
 
 def estimate_ci(samples: np.ndarray) -> tuple[float, float]:
     """The mean of `samples` and half the width of their 95% interval (sacrebleu's
-    ``estimate_ci``: the ``n // 40``-th smallest and largest, no interpolation)."""
+    ``estimate_ci``: the ``n // 40``-th smallest and largest, no interpolation), over the
+    defined ones (NaN left out, as :func:`interval` does; NaN, NaN when none is)."""
     ordered = np.sort(np.asarray(samples, dtype=np.float64))
+    ordered = ordered[~np.isnan(ordered)]
+    if not len(ordered):
+        return float("nan"), float("nan")
     low = len(ordered) // 40
     return float(ordered.mean()), float(0.5 * (ordered[len(ordered) - low - 1] - ordered[low]))
 
@@ -184,7 +193,8 @@ def paired_bootstraps(
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
 ) -> tuple[Confidence, list[PairedComparison]]:
     """The baseline's confidence, and each system against the baseline (the same segments, in the
-    same order): the paired bootstrap test of the module text. The baseline is resampled once,
+    same order): the paired bootstrap test of the module text, over the resamples where both
+    scores are defined (p NaN when either corpus score is not). The baseline is resampled once,
     however many systems are compared with it."""
     n_segments = len(baseline_stats)
     for stats in systems_stats:
@@ -199,8 +209,10 @@ def paired_bootstraps(
         system_confidence = _confidence(stats, score, system, n_resamples, seed)
         observed = abs(system_confidence.score - baseline_score)
         differences = np.abs(system - baseline)
-        centred = differences - differences.mean()
-        p_value = (int(np.sum(centred >= observed)) + 1) / (n_resamples + 1)
+        differences = differences[~np.isnan(differences)]  # resamples where either is undefined
+        centred = differences - differences.mean() if len(differences) else differences
+        p_value = (float("nan") if np.isnan(observed) or not len(differences)
+                   else (int(np.sum(centred >= observed)) + 1) / (len(differences) + 1))
         compared.append(PairedComparison(system_confidence.score, baseline_score, p_value, system_confidence))
     return _confidence(baseline_stats, score, baseline, n_resamples, seed), compared
 
