@@ -143,10 +143,11 @@ def test_confidence_over_one_item_is_null_and_says_why(command: str, tmp_path: P
     assert main([*argv, "--format", "json"]) == 0
     out, err = capsys.readouterr()
     assert intervals(json.loads(out)) == [None] * len(intervals(json.loads(out)))
-    assert "no bootstrap interval (n/a): fewer than 2" in err and "to resample (got 1)" in err
+    fewest = "fewer than 3" if command == "evaluate-sts" else "fewer than 2"  # a correlation needs 3
+    assert f"no bootstrap interval (n/a): {fewest}" in err and "(got 1)" in err
     assert main(argv) == 0
     out, err = capsys.readouterr()
-    assert shown in out and "± 0.0" not in out and "fewer than 2" in err
+    assert shown in out and "± 0.0" not in out and fewest in err
 
 
 def test_paired_bootstrap_over_one_segment_has_no_p_value(tmp_path: Path, capsys) -> None:
@@ -184,11 +185,11 @@ def test_paraeval_confidence_of_an_undefined_score_is_null(tmp_path: Path, capsy
 
 
 @pytest.mark.parametrize("rows, why", [
-    ([(4.0, "A man plays a guitar.", "A man plays a guitar.")] * 2, "the correlation is undefined"),
-    ([(4.0, "word " * 200_001, "A word."), (1.0, "word " * 200_001, "A cat.")], "scored pairs to resample (got 0)"),
+    ([(4.0, "A man plays a guitar.", "A man plays a guitar.")] * 3, "the correlation is undefined"),
+    ([(4.0, "word " * 200_001, "A word."), (1.0, "word " * 200_001, "A cat.")], "scored pairs to correlate (got 0)"),
 ])
 def test_sts_intervals_that_are_undefined_say_why(rows, why: str, tmp_path: Path, capsys) -> None:
-    """Two identical pairs (a constant series: no correlation in any resample) and pairs that all
+    """Three identical pairs (a constant series: no correlation in any resample) and pairs that all
     fail to score have no interval: null, n/a in text, and a warning naming the file and why."""
     import json
 

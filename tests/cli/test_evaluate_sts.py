@@ -281,3 +281,24 @@ def test_an_msrp_file_is_refused_as_sts_data(tmp_path: Path, capsys) -> None:
     err = capsys.readouterr().err
     assert f"{msrp}: an MSRP paraphrase file (its first line is the 'Quality' header), not STS" in err
     assert "evaluate-paraphrase" in err
+
+
+def test_a_correlation_interval_over_2_pairs_is_null_and_says_why(tmp_path: Path, capsys) -> None:
+    """A correlation over 2 points is +1 or -1 whatever the scores, and so is every resample's:
+    --confidence over 2 different pairs gave the interval [100.00, 100.00], as if certain. Over
+    fewer than 3 scored pairs the interval is null (n/a in text) with a warning saying why, and
+    the file is left out of the weighted mean's interval, as a file with none is."""
+    two, four = _sts(tmp_path / "two.tsv", ROWS[:2]), _sts(tmp_path / "four.tsv", ROWS[:4])
+    argv = ["evaluate-sts", "--data", two, "--data", four, "--aligner", "exact", "--confidence",
+            "--resamples", "100"]
+    assert main([*argv, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["sets"][0]["pearson_interval"] is None is result["sets"][0]["spearman_interval"]
+    assert result["sets"][1]["pearson_interval"] is not None
+    assert result["pearson_interval"] == result["sets"][1]["pearson_interval"]  # the mean of four.tsv alone
+    assert (f"{two}: no bootstrap interval (n/a): fewer than 3 scored pairs to correlate (got 2)" in err
+            and "+1 or -1" in err)
+    assert four not in err
+    assert main(argv) == 0
+    assert "[100.00, 100.00]" not in capsys.readouterr().out

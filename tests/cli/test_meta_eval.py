@@ -395,3 +395,77 @@ def test_a_reference_set_the_pair_does_not_have_is_a_usage_error_listing_those_i
     assert main(argv) == 2
     assert capsys.readouterr().err == ("paralign meta-eval: error: argument --refs: de-en has no "
                                        "reference set 'B': it has A\n")
+
+
+def _bad_systems(root: Path, *names: str) -> None:
+    """Human-scored systems whose output files cannot be read: Short (2 lines of the 3),
+    Latin (a byte that is not UTF-8 on line 2)."""
+    outs = root / "txt" / "system-outputs"
+    files = {"Short": b"the cat\nprices\n", "Latin": b"the cat\ncaf\xe9 prices\nthe dog\n"}
+    with open(root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv", "a", encoding="utf-8") as handle:
+        for name in names:
+            (outs / f"newstest2021.de-en.hyp.{name}.en").write_bytes(files[name])
+            handle.write(f"40.0 -0.2 3 3 x{name} {name}\n")
+
+
+def test_a_system_file_that_cannot_be_read_is_left_out_not_the_run(tmp_path, capsys):
+    """A batch never loses the other items' results for one bad item: one system output of
+    another length or with a byte that is not UTF-8 stopped meta-eval (exit 1), no figure at
+    all. It is left out with a warning naming the file (and line), listed under
+    skipped_systems in JSON and in the text, and the others are correlated."""
+    root = _wmt(tmp_path)
+    _bad_systems(root, "Short", "Latin")
+    outs = root / "txt" / "system-outputs"
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "20"]
+    assert main([*argv, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert sorted(result["systems"]) == ["Bad", "Good", "Mid"]
+    assert sorted(result["metrics"]["bleu"]["scores"]) == ["Bad", "Good", "Mid"]
+    assert result["metrics"]["bleu"]["pearson"]["value"] is not None
+    assert result["skipped_systems"] == [
+        {"system": "Latin", "file": str(outs / "newstest2021.de-en.hyp.Latin.en"), "line": 2,
+         "reason": result["skipped_systems"][0]["reason"]},
+        {"system": "Short", "file": str(outs / "newstest2021.de-en.hyp.Short.en"), "line": None,
+         "reason": "2 lines, expected 3"}]
+    assert f"{outs / 'newstest2021.de-en.hyp.Latin.en'}:2: " in err
+    assert f"{outs / 'newstest2021.de-en.hyp.Short.en'}: 2 lines, expected 3" in err and "'Short'" in err
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "left out, cannot be read: Latin (" in text and "Short (" in text and "2 lines, expected 3" in text
+
+
+def test_fewer_than_3_systems_left_give_null_correlations_with_the_reason(tmp_path, capsys):
+    """With bad system files left out, 2 systems remained: bootstrap_correlations raised
+    'need at least 3 systems' and the run stopped. Each system-level correlation is null, with
+    the reason in JSON, in the text and on stderr; the scores and the segment level are given."""
+    root = _wmt(tmp_path)
+    _bad_systems(root, "Short")
+    (root / "txt" / "system-outputs" / "newstest2021.de-en.hyp.Mid.en").write_bytes(b"\xff\n\n\n")
+    _segments(root)
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "20",
+            "--level", "both"]
+    assert main([*argv, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    bleu = result["metrics"]["bleu"]
+    assert sorted(bleu["scores"]) == ["Bad", "Good"]
+    for kind in ("pearson", "spearman", "kendall"):
+        assert bleu[kind] == {"value": None, "low": None, "high": None}
+    assert bleu["reason"] == "fewer than 3 systems to correlate (got 2): over 2 a correlation is +1 or -1 " \
+                             "whatever the scores"
+    assert bleu["vs"]["chrf"]["pearson"]["p_value"] is None
+    assert "segment" in result and [s["system"] for s in result["skipped_systems"]] == ["Mid", "Short"]
+    assert "de-en: no system-level correlation (n/a): fewer than 3 systems to correlate (got 2)" in err
+    assert main(argv) == 0
+    assert "system level n/a: fewer than 3 systems to correlate (got 2)" in capsys.readouterr().out
+
+
+def test_every_system_file_bad_is_an_error(tmp_path, capsys):
+    """Nothing left to correlate: exit 1 saying so, each file reported."""
+    root = _wmt(tmp_path)
+    for name in ("Good", "Mid", "Bad"):
+        (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_bytes(b"x\n")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("1 lines, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err

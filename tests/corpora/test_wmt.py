@@ -103,9 +103,28 @@ def test_bad_segment_files(tmp_path):
         load_segment_scores(root, "xx-en")
 
 
-def test_line_count_mismatch_names_the_file(tmp_path):
+def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path):
+    """One system output of another length, with a byte that is not UTF-8, or that cannot be
+    opened stopped load_wmt (and so meta-eval) with a MismatchError, FormatError or
+    InputFileError, losing every other system's figures. It is left out and recorded in
+    `skipped`, naming the file and (for a bad byte) the line; the references stay fatal."""
     root = _fake(tmp_path, hyp_lines=4)
-    with pytest.raises(MismatchError, match=r"hyp\.Other\.en: 4 lines, expected 3"):
+    outs = root / "txt" / "system-outputs"
+    (outs / "newstest2021.xx-en.hyp.Nemo-X.en").write_bytes(b"a b\ncaf\xe9\ne\n")
+    (outs / "newstest2021.xx-en.hyp.Allegro.eu.en").unlink()
+    (outs / "newstest2021.xx-en.hyp.Allegro.eu.en").mkdir()  # listed, but no file to read
+    data = load_wmt(root, "xx-en")
+    assert data.systems == {} and data.human == {} and data.missing == ("Gone",)
+    skipped = {s.name: s for s in data.skipped}
+    assert sorted(skipped) == ["Allegro.eu", "Nemo-X", "Other"]
+    other = skipped["Other"].to_dict()
+    assert other == {"system": "Other", "file": str(outs / "newstest2021.xx-en.hyp.Other.en"), "line": None,
+                     "reason": "4 lines, expected 3"}
+    assert str(skipped["Other"]) == f"{outs / 'newstest2021.xx-en.hyp.Other.en'}: 4 lines, expected 3"
+    assert skipped["Nemo-X"].line == 2 and skipped["Nemo-X"].file.endswith("hyp.Nemo-X.en")
+    assert skipped["Allegro.eu"].file.endswith("hyp.Allegro.eu.en") and skipped["Allegro.eu"].reason
+    (root / "txt" / "references" / "newstest2021.xx-en.ref.B.en").write_bytes(b"a b\n")
+    with pytest.raises(MismatchError, match=r"ref\.B\.en: 1 lines, expected 3"):
         load_wmt(root, "xx-en")
 
 

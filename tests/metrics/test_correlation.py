@@ -100,8 +100,15 @@ def test_interval_edge_cases_and_too_few_systems():
     nan = interval(0.3, np.array([np.nan, np.nan]))
     assert np.isnan(nan.low) and nan.to_dict()["low"] is None
     stats, human = _toy(n_systems=2)
-    with pytest.raises(MismatchError, match="at least 3 systems"):
-        bootstrap_correlations(stats, ratio, human, resample_counts(200, 10))
+    # raised 'need at least 3 systems', which stopped meta-eval and lost every other figure
+    two = bootstrap_correlations(stats, ratio, human, resample_counts(200, 10))
+    assert two.reason == "fewer than 3 systems to correlate (got 2): over 2 a correlation is +1 or -1 " \
+                         "whatever the scores"
+    assert len(two.scores) == 2 and all(np.isnan(two.samples[k]).all() for k in two.samples)
+    assert two.to_dict()["pearson"] == {"value": None, "low": None, "high": None}
+    assert two.to_dict()["reason"] == two.reason
+    with pytest.raises(MismatchError, match="fewer than 3 systems"):
+        correlation("pearson", [1.0, 2.0], [1.0, 2.0])
 
 
 def test_resolve_metrics_names_what_is_wrong() -> None:

@@ -151,7 +151,7 @@ def test_correlation_interval_refuses_what_it_cannot_correlate() -> None:
 
     with pytest.raises(ConfigurationError, match="choose pearson or spearman"):
         correlation_interval([([1, 2, 3], [1, 2, 3])], "kendall")
-    with pytest.raises(MismatchError, match="at least 2"):
+    with pytest.raises(MismatchError, match="at least 3"):
         correlation_interval([([1.0], [1.0])])
     with pytest.raises(MismatchError, match="as many scores as gold values"):
         correlation_interval([([1, 2, 3], [1, 2])])
@@ -172,3 +172,45 @@ def test_paraeval_figures_over_one_segment_are_none() -> None:
     assert other["confidence"] is None and other["paired_bootstrap"]["p_value"] is None
     two = [np.concatenate([s, s]) for s in stats]  # two segments: resampled as before
     assert systems_significance(item, two, n_resamples=20)[0]["confidence"]["ci"] == 0.0
+
+
+def test_a_correlation_interval_needs_3_items_per_group() -> None:
+    """Over 2 items a correlation is +1 or -1 whatever the scores (every resample too): the
+    interval [1, 1] read as certainty. The shared rule (significance.MIN_CORRELATED) refuses it."""
+    from paralign.metrics.significance import (
+        MIN_CORRELATED,
+        correlation_interval,
+        too_few_to_correlate,
+    )
+
+    assert MIN_CORRELATED == 3
+    with pytest.raises(MismatchError, match="at least 3"):
+        correlation_interval([([1.0, 2.0], [1.0, 3.0])])
+    assert too_few_to_correlate(3, "system") is None
+    assert too_few_to_correlate(2, "system").startswith("fewer than 3 systems to correlate (got 2)")
+
+
+def test_paper_resamples_leave_out_an_na_f_as_the_point_estimate_does() -> None:
+    """--config paper: a segment whose references have no word has no recall, and the point F
+    (summed statistics) leaves it out; a resample that drew only such segments has no F either,
+    but the bootstrap scored it 0 (a quarter of the resamples of 2 segments), so the interval
+    reached down to 0 about a score of 0.86: not an interval of the same statistic. Such a
+    resample is now left out, as the point estimate would have it; the point values do not
+    change, and a baseline whose F is n/a has no score (None), not 0."""
+    from paralign.metrics.paraeval.paper import ParaEvalMetric
+    from paralign.metrics.paraeval.scoring import scorer, systems_scores, systems_significance
+
+    item = scorer("paper", resources=["none"])
+    refs = [["the cat sat", ""]]
+    found = systems_scores(item, [["the cat sat", "dog"], ["the cat", "dog"]], refs, with_stats=True)
+    stats = [r["stats"] for r in found]
+    assert found[0]["f"] == pytest.approx(2 * 0.75 / 1.75)  # P 3/4 (the dog counts), R 3/3
+    f = ParaEvalMetric(item, "f").score
+    assert np.isnan(f(stats[0][1])) and f(stats[0].sum(axis=0)) == pytest.approx(found[0]["f"])
+    confidence = systems_significance(item, stats, n_resamples=200)[0]["confidence"]
+    assert confidence["score"] == pytest.approx(found[0]["f"])
+    assert confidence["mean"] - confidence["ci"] > 0.8  # the n/a resamples counted as 0: 0.695 - 0.5
+    baseline, other = systems_significance(item, stats, paired=True, n_resamples=200)
+    assert 0 < other["paired_bootstrap"]["p_value"] <= 1
+    na = [np.array([[1.0, 0.0, 0.0, 0.0, 0.0]] * 2)] * 2  # no reference word at all: F n/a
+    assert systems_significance(item, na, paired=True, n_resamples=20)[0]["paired_bootstrap"]["baseline_score"] is None

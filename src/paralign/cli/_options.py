@@ -374,14 +374,19 @@ def bootstrap_signature(args: argparse.Namespace, signature: str) -> str:
     return with_parts(signature, {"bs": args.resamples, "seed": args.seed})
 
 
-def too_few_to_resample(n_items: int, item: str) -> str | None:
+def too_few_to_resample(n_items: int, item: str, *, correlated: bool = False) -> str | None:
     """Why a bootstrap has no interval over `n_items` (`item`: what one is, ``"scored pair"``),
     for a warning on stderr beside the interval shown null (JSON) and n/a (text), as every command
     with --confidence shows it; None when there are enough (2, :data:`~paralign.metrics.
     significance.MIN_RESAMPLED`). One item resampled is that item every time: its ``± 0.00`` read
-    as certainty."""
-    from ..metrics.significance import MIN_RESAMPLED
+    as certainty. An interval of a `correlated` statistic (Pearson, Spearman, Kendall) needs 3
+    (:func:`~paralign.metrics.significance.too_few_to_correlate`): over 2 it is +1 or -1 in every
+    resample."""
+    from ..metrics.significance import MIN_RESAMPLED, too_few_to_correlate
 
+    if correlated:
+        why = too_few_to_correlate(n_items, item)
+        return None if why is None else f"no bootstrap interval (n/a): {why}"
     if n_items >= MIN_RESAMPLED:
         return None
     return (f"no bootstrap interval (n/a): fewer than {MIN_RESAMPLED} {item}s to resample (got {n_items}), "

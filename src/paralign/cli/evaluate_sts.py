@@ -80,7 +80,8 @@ def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) ->
     """--confidence: each correlation's bootstrap interval beside it (``pearson_interval``,
     ``spearman_interval``), the resampling under ``resamples`` and ``seed`` (as the other
     commands' confidence objects name it) and in the signature (``bs:N|seed:S``). Returns why a
-    file has none (null): fewer than 2 scored pairs, or a correlation undefined as the scores or
+    file has none (null): fewer than 3 scored pairs (over 2 a correlation is +1 or -1 in every
+    resample: significance.MIN_CORRELATED), or a correlation undefined as the scores or
     the gold scores do not vary (then neither does any resample's)."""
     from ..similarity.sts import sts_intervals
 
@@ -90,7 +91,7 @@ def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) ->
             row[f"{kind}_interval"] = None if found is None else found[kind]
     result["resamples"], result["seed"] = intervals["resamples"], intervals["seed"]
     result["signature"] = bootstrap_signature(args, result["signature"])
-    return [f"{s['path']}: " + (too_few_to_resample(s["pairs"], "scored pair") or
+    return [f"{s['path']}: " + (too_few_to_resample(s["pairs"], "scored pair", correlated=True) or
                                 "no bootstrap interval (n/a): the correlation is undefined (the scores "
                                 "or the gold scores do not vary)")
             for s in result["sets"] if s["pearson_interval"] is None]

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..corpora.wmt import language_pairs, load_wmt, reference_files, wmt_dir
-from ..errors import ConfigurationError, ResourceMissingError
+from ..errors import ConfigurationError, EmptyScoringError, ResourceMissingError
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS
 from ._common import (
@@ -36,7 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "paired tests of each metric's correlations against bleu's and chrf's (when "
                     "measured; one-sided p). "
                     "Systems with an output but no human score, or human scores but no output, "
-                    "are left out with a warning (and listed under unscored/missing in JSON). "
+                    "are left out with a warning (and listed under unscored/missing in JSON), "
+                    "as are those whose output cannot be read (another number of lines than the "
+                    "references, not UTF-8: skipped_systems, with file, line and reason); under 3 "
+                    "systems left, the system-level correlations are null, with the reason. "
                     "--level segment: WMT DARR Kendall-like tau (pairs of outputs for one source "
                     "whose raw DA differs by > 25; metric ties count as discordant, and without "
                     "ties), Pearson and Kendall tau-b of segment scores with the segment DA "
@@ -162,6 +165,11 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
     for name in data.unscored:
         warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
+    for skipped in data.skipped:
+        warn(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
+    if data.skipped and not data.systems:
+        raise EmptyScoringError(f"{args.pair}: none of the {len(data.skipped)} systems with human scores could "
+                                "be read (each reported above)")
     scorer = None
     if any(n.startswith("paraeval") for n in names):
         from ..metrics.paraeval.scoring import scorer as paraeval_scorer
@@ -175,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
     result = meta_evaluate_levels(data, refs,
                                   resolve_metrics(names, scorer), level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
+    for reason in result.undefined:
+        warn(f"{args.pair}: no system-level correlation (n/a): {reason}")
     write_result(args, result.to_dict(), lambda _: render(result))
     if args.report is not None:
         from ..viz.reports import meta_eval_report
@@ -198,13 +208,16 @@ def render(result: MetaEvaluation) -> str:
         lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
         for name, metric in data["metrics"].items():  # type: ignore[attr-defined]
             lines.append(f"{name:<12}" + _cells(metric, CORRELATIONS))
+        for reason in result.undefined:
+            lines.append(f"system level n/a: {reason}")
         lines.extend(_render_tests(data))
     if result.level != "system":
         lines.extend(_render_segment(data))
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
     for label, names in (("left out, no output file", result.missing),
-                         ("left out, no human score", result.unscored)):
+                         ("left out, no human score", result.unscored),
+                         ("left out, cannot be read", [f"{s.name} ({s})" for s in result.skipped])):
         if names:
             lines.append(f"{label}: {', '.join(names)}")
     return "\n".join(lines)

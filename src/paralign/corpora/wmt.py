@@ -23,10 +23,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import FormatError, MismatchError, ResourceMissingError
+from ..errors import FormatError, InputFileError, MismatchError, ParalignError, ResourceMissingError
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
 from ..textio import bad_byte, decoded, open_binary, reading
+from .base import BadPair
 
 PREFIX = "newstest2021"
 HUMAN = "HUMAN"
@@ -215,6 +216,31 @@ def load_segment_scores(
 
 
 @dataclass(frozen=True, slots=True)
+class SkippedSystem:
+    """A human-scored system whose output file could not be read (another number of lines than
+    the references, a byte that is not UTF-8, no file to open), left out of the scores: its
+    `file`, the `line` at fault when one is (None for the whole file) and the `reason`."""
+
+    name: str
+    file: str
+    reason: str
+    line: int | None = None
+
+    @classmethod
+    def of(cls, name: str, path: Path, error: ParalignError) -> SkippedSystem:
+        """From the error reading the file raised (its message without the `file:line: `)."""
+        bad = BadPair(name, error)
+        return cls(name, bad.source or str(path), bad.reason, bad.line)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"system": self.name, "file": self.file, "line": self.line, "reason": self.reason}
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return f"{where}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
 class WMTPair:
     """Everything for one language pair, aligned segment by segment."""
 
@@ -226,6 +252,8 @@ class WMTPair:
     missing: tuple[str, ...] = ()  # human-scored systems without an output file
     #: segment DA of the systems above (empty unless loaded with ``segments=True``)
     segment_scores: tuple[SegmentScore, ...] = ()
+    #: human-scored systems whose output file could not be read (left out, in file order)
+    skipped: tuple[SkippedSystem, ...] = ()
 
     def __len__(self) -> int:
         return len(next(iter(self.references.values())))
@@ -247,8 +275,11 @@ def load_wmt(
     """Load a pair's references, the outputs of every human-scored system and their DA z-scores
     (and, with `segments`, their segment DA scores: :func:`load_segment_scores`).
 
-    Every file must have as many lines as the first reference: a mismatch raises MismatchError
-    naming the file, before anything is scored.
+    Every file must have as many lines as the first reference. A reference that does not, or
+    cannot be read, raises MismatchError (FormatError, InputFileError) naming the file. A system
+    output that does not, or cannot be read, is left out and recorded in `skipped`
+    (:class:`SkippedSystem`, naming the file and line): one bad output must not lose the other
+    systems' figures (the caller reports it, and decides when too few systems are left).
     """
     ref_paths = reference_files(root, pair)
     if not ref_paths:
@@ -263,7 +294,7 @@ def load_wmt(
         if count is None:
             count = len(lines)
         elif len(lines) != count:
-            raise MismatchError(f"{path}: {len(lines)} lines, expected {count}")
+            raise MismatchError(f"{len(lines)} lines, expected {count}", source=str(path))
         return lines
 
     for label in labels:
@@ -273,14 +304,18 @@ def load_wmt(
     human = load_human_scores(root, pair)
     systems: dict[str, tuple[str, ...]] = {}
     unscored = []
+    skipped: list[SkippedSystem] = []
     for name, path in system_files(root, pair).items():
-        if name in human:
-            systems[name] = checked(path)
-        else:
+        if name not in human:
             unscored.append(name)
-    missing = tuple(sorted(set(human) - set(systems)))
+            continue
+        try:
+            systems[name] = checked(path)
+        except (MismatchError, FormatError, InputFileError) as exc:
+            skipped.append(SkippedSystem.of(name, path, exc))
+    missing = tuple(sorted(set(human) - set(systems) - {s.name for s in skipped}))
     scored = {n: human[n] for n in systems}
     judged = load_segment_scores(root, pair, scored) if segments else ()
     if any(score.line >= (count or 0) for score in judged):
         raise MismatchError(f"{pair}: seg-line-map points past the {count} lines of the txt files")
-    return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged)
+    return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged, tuple(skipped))

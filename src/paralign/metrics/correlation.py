@@ -13,7 +13,7 @@ which metric A's correlation is not above metric B's (one-sided, A better than B
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,7 @@ from scipy import stats as sps
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError
 from . import DEFAULT_SEED
-from .significance import Interval, interval, seeded_rng
+from .significance import Interval, interval, seeded_rng, too_few_to_correlate
 
 CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
@@ -30,8 +30,9 @@ def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
     """One correlation coefficient by name (nan when undefined, e.g. a constant input)."""
     if len(x) != len(y):
         raise MismatchError(f"{len(x)} metric scores but {len(y)} human scores")
-    if len(x) < 3:
-        raise MismatchError(f"need at least 3 systems to correlate, got {len(x)}")
+    reason = too_few_to_correlate(len(x), "system")
+    if reason is not None:
+        raise MismatchError(reason)
     if np.ptp(np.asarray(x, dtype=float)) == 0 or np.ptp(np.asarray(y, dtype=float)) == 0:
         return float("nan")
     return coefficient(kind, x, y)
@@ -115,16 +116,21 @@ def paired_test(value_a: float, value_b: float, samples_a: np.ndarray,
 
 @dataclass(frozen=True, slots=True)
 class MetricCorrelation:
-    """One metric's system scores, correlations with intervals, and paired tests."""
+    """One metric's system scores, correlations with intervals, and paired tests. `reason` says
+    why the correlations are undefined (NaN, JSON null) when they are not computed at all: too
+    few systems (:func:`~.significance.too_few_to_correlate`); None when they are."""
 
     name: str
     scores: dict[str, float]  # system -> corpus score
     correlations: dict[str, Interval]
     samples: dict[str, np.ndarray]  # kind -> resampled correlations (for paired tests)
     tests: dict[str, dict[str, PairedTest]]  # other metric -> kind -> test
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {k: v.to_dict() for k, v in self.correlations.items()}
+        if self.reason is not None:
+            out["reason"] = self.reason
         out["scores"] = {k: round(v, 6) for k, v in self.scores.items()}
         if self.tests:
             out["vs"] = {other: {k: t.to_dict() for k, t in by_kind.items()}
@@ -143,12 +149,18 @@ def bootstrap_correlations(
 
     `system_stats[s]` is system s's (segments, k) statistics; `score` maps summed statistics
     (..., k) to scores; `counts` comes from `resample_counts` (share it for paired tests).
+    Over fewer than 3 systems with human scores (bad system files left out) the system scores
+    are given, but every correlation, interval and resample is undefined (NaN), with the
+    `reason`: a correlation over 2 points is +1 or -1 whatever the scores.
     """
     names = [s for s in system_stats if s in human]
-    if len(names) < 3:
-        raise MismatchError(f"{name}: need at least 3 systems with human scores, got {len(names)}")
     y = [human[s] for s in names]
     full = {s: float(score(system_stats[s].sum(axis=0))) for s in names}
+    reason = too_few_to_correlate(len(names), "system")
+    if reason is not None:
+        undefined = np.full(len(counts), np.nan)
+        return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},
+                                 {k: undefined for k in CORRELATIONS}, {}, reason)
     resampled = np.stack([score(counts @ system_stats[s]) for s in names], axis=1)
     x = [full[s] for s in names]
     corrs: dict[str, Interval] = {}
@@ -169,7 +181,7 @@ def with_tests(result: MetricCorrelation, others: Iterable[MetricCorrelation]) -
             kind: paired_test(result.correlations[kind].value, other.correlations[kind].value,
                               result.samples[kind], other.samples[kind])
             for kind in CORRELATIONS}
-    return MetricCorrelation(result.name, result.scores, result.correlations, result.samples, tests)
+    return replace(result, tests=tests)
 
 
 # -- WMT meta-evaluation ---------------------------------------------------------------------------
@@ -192,11 +204,20 @@ class MetaEvaluation:
     level: str = "system"
     #: metric -> its `segment_correlation.SegmentCorrelation` (level segment or both)
     segment: Mapping[str, Any] = field(default_factory=dict)
+    #: systems left out: human scores, but an output file that could not be read
+    #: (`corpora.wmt.SkippedSystem`: file, line, reason); ``skipped_systems`` in JSON
+    skipped: tuple[Any, ...] = ()
+
+    @property
+    def undefined(self) -> tuple[str, ...]:
+        """Why system-level correlations are undefined (each reason once; empty when none is)."""
+        return tuple(dict.fromkeys(m.reason for m in self.metrics.values() if m.reason))
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             "pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
             "unscored": list(self.unscored), "missing": list(self.missing),
+            "skipped_systems": [s.to_dict() for s in self.skipped],
             # `resamples` as every other command's JSON names it; `n_resamples` until paralign 0.3
             "resamples": self.n_resamples, "n_resamples": self.n_resamples, "seed": self.seed,
             "signatures": self.signatures}
@@ -324,7 +345,7 @@ def meta_evaluate(
     `statistics`); all metrics use the same bootstrap resamples (:func:`resample_counts`, or
     given as `counts`), and each metric is
     paired-tested against the metrics named in `against` that are present. Systems the loader
-    left out (`data.unscored`, `data.missing`) are listed in the result.
+    left out (`data.unscored`, `data.missing`, `data.skipped`) are listed in the result.
     """
     from ..corpora.wmt import WMTPair
 
@@ -344,4 +365,4 @@ def meta_evaluate(
     tested = {name: with_tests(res, baselines) for name, res in results.items()}
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
                           signatures_of(metrics, len(refs)), tuple(data.unscored),
-                          tuple(data.missing), human)
+                          tuple(data.missing), human, skipped=tuple(data.skipped))

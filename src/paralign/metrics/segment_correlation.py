@@ -247,7 +247,7 @@ def meta_evaluate_levels(
         result = MetaEvaluation(
             data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, {},  # type: ignore[attr-defined]
             signatures_of(metrics, len(refs), level), tuple(data.unscored),  # type: ignore[attr-defined]
-            tuple(data.missing))  # type: ignore[attr-defined]
+            tuple(data.missing), skipped=tuple(data.skipped))  # type: ignore[attr-defined]
     else:
         result = meta_evaluate(data, refs, metrics, n_resamples=n_resamples, seed=seed,
                                statistics=statistics, counts=counts)

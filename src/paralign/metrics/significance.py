@@ -25,6 +25,11 @@ compared and a test checks that BLEU gives sacrebleu's figures:
   tests). Counting ties gives such a pair p = 1. For two different systems a tie between
   continuous differences is all but impossible, and the two p-values agree (the BLEU test).
 
+**Undefined scores:** a resample whose corpus score is undefined (NaN: the paper ParaEval's F of
+segments whose references have no word, n/a as the point estimate of those segments would be) is
+left out of the mean, the interval and the paired test, not counted as 0: the figures are those
+of the same statistic the point estimate is.
+
 :func:`correlation_interval` resamples the same way for a correlation with gold scores (STS:
 Pearson or Spearman of a file, or the size-weighted mean of several, each file resampled within
 itself): a percentile interval (:class:`Interval`), as meta-evaluation gives.
@@ -48,8 +53,23 @@ ScoreFunction = Callable[[np.ndarray], np.ndarray]
 #: Fewest items (segments, pairs) a bootstrap interval is defined over: one item resampled is
 #: that item every time, an interval of width 0 that would read as certainty.
 MIN_RESAMPLED = 2
+#: Fewest items (systems, scored pairs) a correlation (Pearson, Spearman, Kendall) and its interval
+#: are given over: over 2 points every correlation is +1 or -1 (or undefined) whatever the scores,
+#: and so is every resample's, an interval [1, 1] that would read as certainty
+#: (:func:`too_few_to_correlate` says why; every command's correlation intervals keep to it).
+MIN_CORRELATED = 3
 #: Most statistics values gathered at once while resampling (bounds the memory, about 16 MB).
 _BLOCK_VALUES = 2_000_000
+
+
+def too_few_to_correlate(n_items: int, item: str) -> str | None:
+    """Why a correlation over `n_items` (`item`: what one is, ``"system"``, ``"scored pair"``) is
+    not given, for a reason in JSON or a warning beside the null; None when there are enough
+    (:data:`MIN_CORRELATED`)."""
+    if n_items >= MIN_CORRELATED:
+        return None
+    return (f"fewer than {MIN_CORRELATED} {item}s to correlate (got {n_items}): over 2 a correlation is "
+            "+1 or -1 whatever the scores")
 
 
 def seeded_rng(seed: int) -> np.random.Generator:
@@ -86,8 +106,12 @@ def resampled_scores(stats: np.ndarray, score: ScoreFunction, indices: np.ndarra
 
 def estimate_ci(samples: np.ndarray) -> tuple[float, float]:
     """The mean of `samples` and half the width of their 95% interval (sacrebleu's
-    ``estimate_ci``: the ``n // 40``-th smallest and largest, no interpolation)."""
+    ``estimate_ci``: the ``n // 40``-th smallest and largest, no interpolation), over the
+    defined ones (NaN left out, as :func:`interval` does; NaN, NaN when none is)."""
     ordered = np.sort(np.asarray(samples, dtype=np.float64))
+    ordered = ordered[~np.isnan(ordered)]
+    if not len(ordered):
+        return float("nan"), float("nan")
     low = len(ordered) // 40
     return float(ordered.mean()), float(0.5 * (ordered[len(ordered) - low - 1] - ordered[low]))
 
@@ -169,7 +193,8 @@ def paired_bootstraps(
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
 ) -> tuple[Confidence, list[PairedComparison]]:
     """The baseline's confidence, and each system against the baseline (the same segments, in the
-    same order): the paired bootstrap test of the module text. The baseline is resampled once,
+    same order): the paired bootstrap test of the module text, over the resamples where both
+    scores are defined (p NaN when either corpus score is not). The baseline is resampled once,
     however many systems are compared with it."""
     n_segments = len(baseline_stats)
     for stats in systems_stats:
@@ -184,8 +209,10 @@ def paired_bootstraps(
         system_confidence = _confidence(stats, score, system, n_resamples, seed)
         observed = abs(system_confidence.score - baseline_score)
         differences = np.abs(system - baseline)
-        centred = differences - differences.mean()
-        p_value = (int(np.sum(centred >= observed)) + 1) / (n_resamples + 1)
+        differences = differences[~np.isnan(differences)]  # resamples where either is undefined
+        centred = differences - differences.mean() if len(differences) else differences
+        p_value = (float("nan") if np.isnan(observed) or not len(differences)
+                   else (int(np.sum(centred >= observed)) + 1) / (len(differences) + 1))
         compared.append(PairedComparison(system_confidence.score, baseline_score, p_value, system_confidence))
     return _confidence(baseline_stats, score, baseline, n_resamples, seed), compared
 
@@ -206,12 +233,13 @@ def correlation_interval(
     e.g. STS files (SemEval's aggregate; one group: its correlation), with the central `level`
     percentile interval of its bootstrap: each resample draws every group's items with
     replacement, within the group, and recomputes the weighted mean. A resample whose
-    correlation is undefined (a constant draw) is left out of the interval."""
+    correlation is undefined (a constant draw) is left out of the interval. Every group needs
+    :data:`MIN_CORRELATED` items (MismatchError otherwise)."""
     if kind not in ("pearson", "spearman"):
         raise ConfigurationError(f"unknown correlation {kind!r}; choose pearson or spearman")
     arrays = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in groups]
-    if not arrays or any(len(x) != len(y) or len(x) < 2 for x, y in arrays):
-        raise MismatchError("every group needs as many scores as gold values, and at least 2")
+    if not arrays or any(len(x) != len(y) or len(x) < MIN_CORRELATED for x, y in arrays):
+        raise MismatchError(f"every group needs as many scores as gold values, and at least {MIN_CORRELATED}")
     rng = seeded_rng(seed)
     sizes = np.array([len(x) for x, _ in arrays], dtype=np.float64)
     full, resampled = np.empty(len(arrays)), np.empty((n_resamples, len(arrays)))

@@ -295,14 +295,18 @@ def sts_intervals(
     correlation_interval`, each file's scored pairs resampled within the file): ``sets``, per
     file ``{"pearson": {value, low, high}, "spearman": ...}``, and the size-weighted means'
     under ``pearson`` and ``spearman``; ``resamples`` and ``seed``. A file whose correlation is
-    undefined (fewer than 2 scored pairs) has None and is left out of the means, as in the report."""
-    from ..metrics.significance import correlation_interval
+    undefined, or that has too few scored pairs for an interval (fewer than 3:
+    :func:`~paralign.metrics.significance.too_few_to_correlate`), has None and is left out of
+    the means' intervals."""
+    from ..metrics.significance import correlation_interval, too_few_to_correlate
 
     groups = []
     for result in report.sets:
         scored = scored_pairs(result)
         groups.append(([s for _, s in scored], [p.score for p, _ in scored]))
-    usable = [g for g, r in zip(groups, report.sets, strict=True) if r.evaluation.pearson is not None]
+    resampled = [r.evaluation.pearson is not None and too_few_to_correlate(r.evaluation.pairs, "scored pair") is None
+                 for r in report.sets]
+    usable = [g for g, ok in zip(groups, resampled, strict=True) if ok]
 
     def both(chosen: Sequence[tuple[list[float], list[float]]]) -> dict[str, object] | None:
         if not chosen:
@@ -310,7 +314,7 @@ def sts_intervals(
         return {kind: correlation_interval(chosen, kind, n_resamples=n_resamples, seed=seed).to_dict()
                 for kind in ("pearson", "spearman")}
 
-    sets = [both([g]) if r.evaluation.pearson is not None else None for g, r in zip(groups, report.sets, strict=True)]
+    sets = [both([g]) if ok else None for g, ok in zip(groups, resampled, strict=True)]
     return {"sets": sets, **(both(usable) or {"pearson": None, "spearman": None}),
             "resamples": n_resamples, "seed": seed}
 

@@ -589,10 +589,10 @@ class ParaEvalMetric:
         sums = np.asarray(sums, dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             p = np.where(sums[..., 0] > 0, sums[..., 1] / sums[..., 0], 0.0)  # empty: 0
-            r = sums[..., 3] / sums[..., 2]
+            r = sums[..., 3] / sums[..., 2]  # NaN without a reference word, and so is F (not 0)
             if self.part in ("p", "r"):
                 return p if self.part == "p" else r
-            return np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
+            return np.where(np.isnan(r), np.nan, np.where(p + r > 0, 2 * p * r / (p + r), 0.0))
 
 
 def paraeval_metrics(scorer: ParaEval, label: str = "paraeval") -> list[ParaEvalMetric]:

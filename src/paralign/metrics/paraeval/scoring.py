@@ -20,6 +20,7 @@ from ..significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     MIN_RESAMPLED,
+    Confidence,
     confidence,
     corpus_score,
     paired_bootstraps,
@@ -197,23 +198,37 @@ def systems_significance(
 
     Over fewer than 2 segments (:data:`~paralign.metrics.significance.MIN_RESAMPLED`) there is
     nothing to resample: ``confidence`` is None, and so is every ``p_value`` (one segment drawn
-    every time made any difference look significant, p = 1/(1 + resamples))."""
+    every time made any difference look significant, p = 1/(1 + resamples)). A score that is
+    n/a (the paper's F when no reference has a word) has no ``confidence`` nor ``p_value``, and
+    a baseline's ``baseline_score`` is None; a resample whose score is n/a is left out, as the
+    point estimate leaves such segments out (:mod:`paralign.metrics.significance`)."""
     score = metrics_of(item, ("score",))[0].score
     if not paired:
         return [{"confidence": None if len(rows) < MIN_RESAMPLED else
-                 confidence(rows, score, n_resamples=n_resamples, seed=seed).to_dict()} for rows in stats]
+                 _defined(confidence(rows, score, n_resamples=n_resamples, seed=seed))} for rows in stats]
     if len(stats) < 2:
         raise ConfigurationError("a paired test needs a baseline and at least one system to compare with it")
     if len(stats[0]) < MIN_RESAMPLED:
-        undefined = {"baseline_score": corpus_score(stats[0], score), "p_value": None}
+        undefined = {"baseline_score": _number(corpus_score(stats[0], score)), "p_value": None}
         return [{"confidence": None, "paired_bootstrap": {**undefined, "is_baseline": k == 0}}
                 for k in range(len(stats))]
     baseline, compared = paired_bootstraps(stats[0], stats[1:], score, n_resamples=n_resamples, seed=seed)
-    first = {"baseline_score": baseline.score, "p_value": None, "is_baseline": True}  # no test of itself
-    return [{"confidence": baseline.to_dict(), "paired_bootstrap": first}] + [
-        {"confidence": c.confidence.to_dict(),
-         "paired_bootstrap": {"baseline_score": c.baseline_score, "p_value": c.p_value, "is_baseline": False}}
+    first = {"baseline_score": _number(baseline.score), "p_value": None, "is_baseline": True}  # no test of itself
+    return [{"confidence": _defined(baseline), "paired_bootstrap": first}] + [
+        {"confidence": _defined(c.confidence),
+         "paired_bootstrap": {"baseline_score": _number(c.baseline_score), "p_value": _number(c.p_value),
+                              "is_baseline": False}}
         for c in compared]
+
+
+def _number(value: float) -> float | None:
+    """A figure, None where it is undefined (NaN is not JSON)."""
+    return None if value != value else value
+
+
+def _defined(found: Confidence) -> dict[str, object] | None:
+    """A confidence's figures, None when its score is n/a (nothing to be confident about)."""
+    return None if _number(found.score) is None else found.to_dict()
 
 
 def paraeval(
