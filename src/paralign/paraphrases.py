@@ -17,6 +17,7 @@ from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError
 from .tables import is_parquet_file, iter_rows, read_metadata
 from .textio import open_text, without_bom
+from .tokenizers import TOKENIZERS, tokenize
 
 Score = float | None
 
@@ -32,12 +33,18 @@ def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
 
 
 def as_held(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
-    """Each of `phrases` as a table file holds its phrases (:func:`normalize_phrase`): lower-cased
-    too when the table's metadata says it was built lower-cased (``options.lowercase``: pivot's
-    and paraphrase-table's default), so ``A  man`` finds ``a man``; other tables are matched
-    with their case (a table without metadata may hold capitals)."""
-    lowercase = read_metadata(path).get("options", {}).get("lowercase") is True
-    return {phrase: normalize_phrase(phrase, lowercase) for phrase in phrases}
+    """Each of `phrases` as a table file holds it: split by the tokenizer that the table's
+    metadata names (``options.tokenizer``: pivot and paraphrase-table record theirs), so that
+    ``man's`` finds the ``man 's`` of a regex-tokenised table, and lower-cased when it was built
+    so (``options.lowercase``: their default), so ``A  man`` finds ``a man``; a table without
+    that record only has its white space collapsed (:func:`normalize_phrase`), and is matched
+    with its case (a table without metadata may hold capitals)."""
+    options = read_metadata(path).get("options", {})
+    tokenizer = options.get("tokenizer")
+    lowercase = options.get("lowercase") is True
+    if tokenizer not in TOKENIZERS:
+        return {phrase: normalize_phrase(phrase, lowercase) for phrase in phrases}
+    return {phrase: normalize_phrase(" ".join(tokenize(phrase, tokenizer)), lowercase) for phrase in phrases}
 
 
 @runtime_checkable
