@@ -374,3 +374,19 @@ def test_the_schema_offers_the_choices_this_server_offers(engine, monkeypatch) -
         assert schemas[model]["properties"]["aligner"]["enum"] == ["sultan", "exact"]
         assert schemas[model]["properties"]["preset"]["enum"] == ["default", "paper", "paraphrase"]
     assert schemas["ParaEvalRequest"]["properties"]["config"]["enum"] == ["default", "paper"]
+
+
+def test_a_table_pivot_built_is_asked_for_a_phrase_as_it_split_it(built_table) -> None:
+    """serve --table looked a typed phrase up as typed: Doctor's found nothing in a table that
+    pivot built, which holds "doctor 's" (regex tokens, lower-cased), though `paralign paraphrases`
+    found it. The paraphrases route asks the table for the phrase as it split it."""
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.paraphrases import load_source
+    from paralign.web import Engine, create_app
+
+    table = load_source(str(built_table("t.parquet")))
+    with TestClient(create_app(engine=Engine({"t.parquet": table}, ParaEval([table]), {}))) as client:
+        data = client.post("/api/paraphrases", json={"phrase": "The  Doctor's car", "table": "t.parquet"}).json()
+        assert data["paraphrases"] == [{"paraphrase": "the physician 's car", "score": 0.5}]
