@@ -208,6 +208,26 @@ def test_a_table_holds_a_phrase_as_its_tokenizer_split_it() -> None:
         ParaphraseTable(tokenizer="spacy")
 
 
+def test_retokenized_resplits_a_built_tables_phrases_as_another_tokenizer_splits_text() -> None:
+    """ParaEval compares 13a n-grams (doctor's) with a pivot table's regex phrases (doctor 's):
+    the table re-split, rows that come to be one keeping the higher score, self-pairs dropped."""
+    from paralign.tok13a import tokenize_13a
+
+    rows = [("doctor 's", "physician 's", 0.5), ("doctor 's", "doctor's", 0.9), ("doctor's", "physician 's", 0.7),
+            ("is n't", "is not", None)]
+    table = ParaphraseTable.from_pairs(rows, name="t.tsv")
+    assert table.retokenized(tokenize_13a, "13a") is table  # its tokenizer is not known: as it is
+    table.tokenizer, table.threshold = "regex", 0.1
+    split = table.retokenized(tokenize_13a, "13a")
+    assert sorted((e.phrase, e.paraphrase, e.score) for e in split) == [
+        ("doctor's", "physician's", 0.7), ("isn't", "is not", None)]
+    assert split.retokenized_from == "regex" and split.threshold == 0.1 and split.name == "t.tsv"
+    assert split.tokenizer is None and table.retokenized_from is None
+    assert table.retokenized(tokenize_13a, "13a") is split  # made once
+    table.add("a", "b")
+    assert table.retokenized(tokenize_13a, "13a") is not split  # not once the table changed
+
+
 @pytest.mark.parametrize("name", ["t.parquet", "t.tsv"])
 def test_load_source_records_a_built_tables_tokenizer(tmp_path, name) -> None:
     import pyarrow as pa

@@ -7,7 +7,7 @@ Not for: writing or querying the pipelines' table files (:mod:`paralign.tables`)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -17,7 +17,7 @@ from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError
 from .tables import is_parquet_file, iter_rows, read_metadata
 from .textio import open_text, without_bom
-from .tokenizers import TOKENIZERS, tokenize
+from .tokenizers import TOKENIZERS, detokenize, tokenize
 
 Score = float | None
 
@@ -86,8 +86,8 @@ class ParaphraseTable:
     """An in-memory paraphrase table with lower-cased (by default) phrase matching.
 
     `tokenizer` names the tokenizer that split its phrases when it is known (a table that pivot
-    or paraphrase-table built records it: :func:`load_source` sets it), for :meth:`held`; None
-    (a user's table, PPDB) leaves phrases as they are written."""
+    or paraphrase-table built records it: :func:`load_source` sets it), for :meth:`held` and
+    :meth:`retokenized`; None (a user's table, PPDB) leaves phrases as they are written."""
 
     def __init__(self, name: str = "table", *, lowercase: bool = True, tokenizer: str | None = None) -> None:
         if tokenizer is not None and tokenizer not in TOKENIZERS:
@@ -97,8 +97,11 @@ class ParaphraseTable:
         self.tokenizer = tokenizer
         #: the score threshold the table was read with (None: every row kept)
         self.threshold: float | None = None
+        #: the tokenizer whose phrases :meth:`retokenized` re-split into these (None: not a copy)
+        self.retokenized_from: str | None = None
         self._table: dict[str, dict[str, Score]] = {}
         self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
+        self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized
 
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
@@ -110,6 +113,7 @@ class ParaphraseTable:
         if not p or not q or p == q:
             return
         self._multiword = None
+        self._retokenized = {}
         row = self._table.setdefault(p, {})
         old = row.get(q)
         if q not in row or (score is not None and (old is None or score > old)):
@@ -168,6 +172,36 @@ class ParaphraseTable:
             for entry in self:
                 score = "" if entry.score is None else repr(entry.score)  # repr: exact round trip
                 handle.write(f"{entry.phrase}\t{entry.paraphrase}\t{score}\n")
+
+    def retokenized(self, split: Callable[[str], str], name: str) -> ParaphraseTable:
+        """This table with each phrase and paraphrase re-split as another tokenizer splits text:
+        the text its own :attr:`tokenizer` split it from (:func:`paralign.tokenizers.detokenize`),
+        given to `split` (text in, tokens joined by spaces out), whose tokenizer is called `name`.
+        ParaEval compares its 13a tokens with a table's phrases so: ``man 's``, as pivot's regex
+        tokenizer holds ``man's``, is the ``man's`` of 13a. Rows that come to be one keep the
+        higher score, a phrase that becomes its paraphrase is dropped; the copy records
+        :attr:`retokenized_from` (signatures name it) and is made once per `name`. A table whose
+        tokenizer is not known (None) is returned as it is."""
+        if self.tokenizer is None:
+            return self
+        found = self._retokenized.get(name)
+        if found is None:
+            tokenizer = self.tokenizer
+            keys: dict[str, str] = {}
+
+            def key(text: str) -> str:
+                out = keys.get(text)
+                if out is None:
+                    out = keys[text] = split(detokenize(text, tokenizer))
+                return out
+
+            found = ParaphraseTable(self.name, lowercase=self.lowercase)
+            found.threshold, found.retokenized_from = self.threshold, tokenizer
+            for phrase, row in self._table.items():
+                for para, score in row.items():
+                    found.add(key(phrase), key(para), score)
+            self._retokenized[name] = found
+        return found
 
     # -- querying ----------------------------------------------------------------------------
     def held(self, phrase: str) -> str:
@@ -228,6 +262,7 @@ class ParaphraseTable:
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
         """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
+        out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
             items.sort(key=lambda qs: (-(qs[1] if qs[1] is not None else float("inf")), qs[0]))

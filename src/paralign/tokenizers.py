@@ -37,3 +37,29 @@ def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[
     if lowercase:
         tokens = [token.lower() for token in tokens]
     return tokens
+
+
+#: The English clitics that `regex` (and Moses, whose tokens `moses` reads) split off the word
+#: they were written onto: ``man's`` -> ``man 's``, ``isn't`` -> ``is n't``.
+_CLITIC = re.compile(r"(?:'(?:s|re|ve|ll|d|m)|n't)", re.IGNORECASE)
+
+
+def detokenize(tokens: str, method: str) -> str:
+    """The text that `method` split into `tokens` (a phrase of a table, its tokens joined by single
+    spaces), as near as the tokens tell: with ``regex`` and ``moses`` each clitic joined to the
+    word before it (``man 's`` -> ``man's``), as it was written; with ``whitespace`` (tokens as the
+    user gave them) the tokens as they are. What no tokenizer records (whether other
+    punctuation touched a word) stays spaced, as another tokenizer splits it anyway."""
+    if method not in TOKENIZERS:
+        raise ConfigurationError(f"unknown tokenizer {method!r}: use one of {', '.join(TOKENIZERS)}")
+    words = tokens.split()
+    if method == "whitespace" or len(words) < 2:
+        return " ".join(words)
+    out = [words[0]]
+    for before, word in zip(words, words[1:], strict=False):
+        # joined only where regex splits the two back (not "n't n't", written with a space)
+        if _CLITIC.fullmatch(word) and _TOKEN.findall(before + word) == [before, word]:
+            out[-1] += word
+        else:
+            out.append(word)
+    return " ".join(out)
