@@ -143,6 +143,36 @@ def on_dask(dask_cluster, monkeypatch):
 
 
 
+#: A corpus whose table pivot holds with phrases its regex tokenizer split: ``doctor's`` ->
+#: ``doctor 's``, paraphrased by ``physician 's`` (both through ``des arztes``), lower-cased.
+#: regex tokens: the doctor 's car is red . | das auto des arztes ist rot .
+BUILT_EN = ["The doctor's car is red.", "The physician's car is red."]
+BUILT_DE = ["Das Auto des Arztes ist rot.", "Das Auto des Arztes ist rot."]
+BUILT_LINKS = ["0-0 1-3 2-2 3-1 4-4 5-5 6-6", "0-0 1-3 2-2 3-1 4-4 5-5 6-6"]
+
+
+@pytest.fixture
+def built_table(on_dask, tmp_path_factory):
+    """`built_table("t.tsv")`: the path of a table that ``paralign pivot`` builds from the
+    BUILT_* corpus with its alignment given (no eflomal run) and its defaults (regex tokens,
+    lower-cased, recorded in the table), every row kept; X.parquet or X.tsv by the name."""
+    from paralign.pivot import PivotOptions, pivot_paraphrases
+
+    folder = tmp_path_factory.mktemp("built")
+    paths = {}
+    for name, lines in (("en", BUILT_EN), ("de", BUILT_DE), ("align", BUILT_LINKS)):
+        paths[name] = folder / f"c.{name}"
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def build(name: str) -> Path:
+        pivot_paraphrases([(paths["en"], paths["de"])], folder / name,
+                          PivotOptions(threshold=0.0, min_translation_prob=0.0), alignments=[paths["align"]],
+                          work_dir=folder / f"work-{name}")
+        return folder / name
+
+    return build
+
+
 @pytest.fixture
 def batch_on_dask(dask_cluster, request):
     """Batches (paralign.workers) in this test run on the shared two-worker cluster, as a CLI

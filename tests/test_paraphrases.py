@@ -190,3 +190,55 @@ def test_load_source_takes_a_path(tmp_path) -> None:
     table = tmp_path / "t.tsv"
     table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
     assert dict(load_source(table).paraphrases("cat")) == {"feline": 0.5}
+
+
+def test_a_table_holds_a_phrase_as_its_tokenizer_split_it() -> None:
+    """held_phrase is the one rule by which paraphrases, serve and ParaEval look a phrase up:
+    split by the table's tokenizer (None: a user's table, only white space collapsed) and cased."""
+    from paralign.paraphrases import held_phrase
+
+    assert held_phrase("The  Doctor's", "regex", True) == "the doctor 's"
+    assert held_phrase("The  Doctor's", "whitespace", False) == "The Doctor's"
+    assert held_phrase("The  Doctor's", None, True) == "the doctor's"
+    table = ParaphraseTable.from_pairs([("doctor 's", "physician 's", 0.5)])
+    assert table.held("Doctor's") == "doctor's" and not table.paraphrases(table.held("Doctor's"))
+    table.tokenizer = "regex"
+    assert dict(table.paraphrases(table.held("Doctor's"))) == {"physician 's": 0.5}
+    with pytest.raises(ConfigurationError, match="unknown tokenizer 'spacy'"):
+        ParaphraseTable(tokenizer="spacy")
+
+
+def test_retokenized_resplits_a_built_tables_phrases_as_another_tokenizer_splits_text() -> None:
+    """ParaEval compares 13a n-grams (doctor's) with a pivot table's regex phrases (doctor 's):
+    the table re-split, rows that come to be one keeping the higher score, self-pairs dropped."""
+    from paralign.tok13a import tokenize_13a
+
+    rows = [("doctor 's", "physician 's", 0.5), ("doctor 's", "doctor's", 0.9), ("doctor's", "physician 's", 0.7),
+            ("is n't", "is not", None)]
+    table = ParaphraseTable.from_pairs(rows, name="t.tsv")
+    assert table.retokenized(tokenize_13a, "13a") is table  # its tokenizer is not known: as it is
+    table.tokenizer, table.threshold = "regex", 0.1
+    split = table.retokenized(tokenize_13a, "13a")
+    assert sorted((e.phrase, e.paraphrase, e.score) for e in split) == [
+        ("doctor's", "physician's", 0.7), ("isn't", "is not", None)]
+    assert split.retokenized_from == "regex" and split.threshold == 0.1 and split.name == "t.tsv"
+    assert split.tokenizer is None and table.retokenized_from is None
+    assert table.retokenized(tokenize_13a, "13a") is split  # made once
+    table.add("a", "b")
+    assert table.retokenized(tokenize_13a, "13a") is not split  # not once the table changed
+
+
+@pytest.mark.parametrize("name", ["t.parquet", "t.tsv"])
+def test_load_source_records_a_built_tables_tokenizer(tmp_path, name) -> None:
+    import pyarrow as pa
+
+    from paralign.tables import TableWriter
+
+    schema = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64())])
+    rows = pa.Table.from_pylist([{"phrase": "doctor 's", "paraphrase": "physician 's", "probability": 0.5}], schema=schema)
+    for tokenizer, metadata in (("moses", {"options": {"tokenizer": "moses", "lowercase": True}}), (None, None),
+                                (None, {"options": {"tokenizer": "nonsense"}})):
+        path = tmp_path / f"{tokenizer}-{name}"
+        with TableWriter(path, schema, metadata) as writer:
+            writer.write(rows)
+        assert load_source(str(path)).tokenizer == tokenizer

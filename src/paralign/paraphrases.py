@@ -7,7 +7,7 @@ Not for: writing or querying the pipelines' table files (:mod:`paralign.tables`)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -17,6 +17,7 @@ from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError
 from .tables import is_parquet_file, iter_rows, read_metadata
 from .textio import open_text, without_bom
+from .tokenizers import TOKENIZERS, detokenize, tokenize
 
 Score = float | None
 
@@ -31,13 +32,34 @@ def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
     return text.lower() if lowercase else text
 
 
+def held_phrase(phrase: str, tokenizer: str | None, lowercase: bool) -> str:
+    """`phrase` as a table holds its phrases: split by the `tokenizer` that split them (one of
+    :data:`paralign.tokenizers.TOKENIZERS`, as pivot and paraphrase-table record theirs), so that
+    ``man's`` finds the ``man 's`` of a regex-tokenised table, and lower-cased when `lowercase`;
+    with `tokenizer` None (not known: a user's table) only its white space is collapsed
+    (:func:`normalize_phrase`). The one rule by which ``paraphrases``, ``serve`` and ParaEval
+    look a phrase up in a table."""
+    if tokenizer is None:
+        return normalize_phrase(phrase, lowercase)
+    return normalize_phrase(" ".join(tokenize(phrase, tokenizer)), lowercase)
+
+
+def table_form(path: str | Path) -> tuple[str | None, bool]:
+    """(the tokenizer that split a table file's phrases, whether they were lower-cased), as its
+    metadata records them (``options.tokenizer`` and ``options.lowercase``: pivot's and
+    paraphrase-table's); (None, False) for a table without that record (a user's TSV)."""
+    options = read_metadata(path).get("options", {})
+    tokenizer = options.get("tokenizer")
+    return (tokenizer if tokenizer in TOKENIZERS else None), options.get("lowercase") is True
+
+
 def as_held(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
-    """Each of `phrases` as a table file holds its phrases (:func:`normalize_phrase`): lower-cased
-    too when the table's metadata says it was built lower-cased (``options.lowercase``: pivot's
-    and paraphrase-table's default), so ``A  man`` finds ``a man``; other tables are matched
-    with their case (a table without metadata may hold capitals)."""
-    lowercase = read_metadata(path).get("options", {}).get("lowercase") is True
-    return {phrase: normalize_phrase(phrase, lowercase) for phrase in phrases}
+    """Each of `phrases` as a table file holds it (:func:`held_phrase` with the tokenizer and case
+    its metadata records, :func:`table_form`): ``A  Man's`` is looked up as ``a man 's`` in a
+    table that pivot built with its defaults; a table without that record only has the white
+    space of a phrase collapsed, and is matched with its case (it may hold capitals)."""
+    tokenizer, lowercase = table_form(path)
+    return {phrase: held_phrase(phrase, tokenizer, lowercase) for phrase in phrases}
 
 
 @runtime_checkable
@@ -61,15 +83,25 @@ class ParaphraseEntry:
 
 
 class ParaphraseTable:
-    """An in-memory paraphrase table with lower-cased (by default) phrase matching."""
+    """An in-memory paraphrase table with lower-cased (by default) phrase matching.
 
-    def __init__(self, name: str = "table", *, lowercase: bool = True) -> None:
+    `tokenizer` names the tokenizer that split its phrases when it is known (a table that pivot
+    or paraphrase-table built records it: :func:`load_source` sets it), for :meth:`held` and
+    :meth:`retokenized`; None (a user's table, PPDB) leaves phrases as they are written."""
+
+    def __init__(self, name: str = "table", *, lowercase: bool = True, tokenizer: str | None = None) -> None:
+        if tokenizer is not None and tokenizer not in TOKENIZERS:
+            raise ConfigurationError(f"unknown tokenizer {tokenizer!r}: use one of {', '.join(TOKENIZERS)} or None")
         self.name = name
         self.lowercase = lowercase
+        self.tokenizer = tokenizer
         #: the score threshold the table was read with (None: every row kept)
         self.threshold: float | None = None
+        #: the tokenizer whose phrases :meth:`retokenized` re-split into these (None: not a copy)
+        self.retokenized_from: str | None = None
         self._table: dict[str, dict[str, Score]] = {}
         self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
+        self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized
 
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
@@ -81,6 +113,7 @@ class ParaphraseTable:
         if not p or not q or p == q:
             return
         self._multiword = None
+        self._retokenized = {}
         row = self._table.setdefault(p, {})
         old = row.get(q)
         if q not in row or (score is not None and (old is None or score > old)):
@@ -140,7 +173,43 @@ class ParaphraseTable:
                 score = "" if entry.score is None else repr(entry.score)  # repr: exact round trip
                 handle.write(f"{entry.phrase}\t{entry.paraphrase}\t{score}\n")
 
+    def retokenized(self, split: Callable[[str], str], name: str) -> ParaphraseTable:
+        """This table with each phrase and paraphrase re-split as another tokenizer splits text:
+        the text its own :attr:`tokenizer` split it from (:func:`paralign.tokenizers.detokenize`),
+        given to `split` (text in, tokens joined by spaces out), whose tokenizer is called `name`.
+        ParaEval compares its 13a tokens with a table's phrases so: ``man 's``, as pivot's regex
+        tokenizer holds ``man's``, is the ``man's`` of 13a. Rows that come to be one keep the
+        higher score, a phrase that becomes its paraphrase is dropped; the copy records
+        :attr:`retokenized_from` (signatures name it) and is made once per `name`. A table whose
+        tokenizer is not known (None) is returned as it is."""
+        if self.tokenizer is None:
+            return self
+        found = self._retokenized.get(name)
+        if found is None:
+            tokenizer = self.tokenizer
+            keys: dict[str, str] = {}
+
+            def key(text: str) -> str:
+                out = keys.get(text)
+                if out is None:
+                    out = keys[text] = split(detokenize(text, tokenizer))
+                return out
+
+            found = ParaphraseTable(self.name, lowercase=self.lowercase)
+            found.threshold, found.retokenized_from = self.threshold, tokenizer
+            for phrase, row in self._table.items():
+                for para, score in row.items():
+                    found.add(key(phrase), key(para), score)
+            self._retokenized[name] = found
+        return found
+
     # -- querying ----------------------------------------------------------------------------
+    def held(self, phrase: str) -> str:
+        """`phrase` as this table holds its phrases (:func:`held_phrase` with its tokenizer and
+        case): the key to look a typed phrase up with, ``Man's`` -> ``man 's`` in a table
+        that pivot built."""
+        return held_phrase(phrase, self.tokenizer, self.lowercase)
+
     def paraphrases(self, phrase: str) -> Mapping[str, Score]:
         """Paraphrases of `phrase` with their scores: a read-only view, so callers cannot
         change the table through it."""
@@ -192,7 +261,8 @@ class ParaphraseTable:
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
         """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
-        out = ParaphraseTable(self.name, lowercase=self.lowercase)
+        out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
+        out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
             items.sort(key=lambda qs: (-(qs[1] if qs[1] is not None else float("inf")), qs[0]))
@@ -291,8 +361,10 @@ def load_source(spec: str | Path) -> ParaphraseSource:
         rows = ((p, q, score) for p, q, score, _ in iter_rows(path) if threshold is None or score >= threshold)
         table = ParaphraseTable.from_pairs(rows, Path(path).name)
         table.threshold = threshold  # as from_tsv records it: signatures name it
-        return table
-    return ParaphraseTable.from_tsv(path, threshold=threshold)
+    else:
+        table = ParaphraseTable.from_tsv(path, threshold=threshold)
+    table.tokenizer = table_form(path)[0]  # a built table's: phrases are looked up as it split them
+    return table
 
 
 # Opening files moved to paralign.textio; the old names work until paralign 0.3.

@@ -43,8 +43,7 @@ from .errors import (
     ParalignError,
     counted,
 )
-from .paraphrases import as_held, normalize_phrase
-from .tables import atomic_path, read_metadata
+from .tables import atomic_path
 from .textio import is_gzip_file, sha256_file
 
 Progress = Callable[..., Iterable]
@@ -117,20 +116,6 @@ class PivotOptions:
         for key in inert:
             data.pop(key)
         return data
-
-
-def as_built(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
-    """Each of `phrases` as a table file holds it: split by the tokenizer that the table's
-    metadata names (``options.tokenizer``: pivot and paraphrase-table record theirs), so that
-    ``man's`` finds the ``man 's`` of a regex-tokenised table, and lower-cased when it was built
-    so; a table without that record as :func:`paralign.paraphrases.as_held` reads it (white
-    space collapsed, matched with its case)."""
-    options = read_metadata(path).get("options", {})
-    tokenizer = options.get("tokenizer")
-    if tokenizer not in TOKENIZERS:
-        return as_held(path, phrases)
-    lowercase = options.get("lowercase") is True
-    return {phrase: normalize_phrase(" ".join(tokenize(phrase, tokenizer)), lowercase) for phrase in phrases}
 
 
 #: Messages of bad lines of a given alignment file kept for the report (all are counted).

@@ -490,3 +490,35 @@ def test_one_bad_system_of_many_does_not_lose_the_others(tmp_path, capsys):
     assert err.splitlines()[-1] == "paralign paraeval: error: none of the 2 systems could be scored (each reported above)"
     code, out, err = run(capsys, *base, "-i", str(d / "close.txt"), "-i", str(d / "short.txt"), "--paired-bs")
     assert code == 1 and out == "" and "no system left to compare with the baseline" in err
+
+
+def test_paraeval_and_meta_eval_match_a_pivot_built_table_in_their_tokens(built_table, tmp_path, capsys):
+    """paraeval --table and meta-eval --table matched a table that pivot built as written:
+    its "doctor 's" (regex tokens) against the 13a token doctor's, never. Its phrases are
+    re-split into 13a tokens: physician's and doctor's are paraphrases (the system scores 1 with
+    the paper config, as the reference itself), and the signature names the re-split (~regex)."""
+    table = str(built_table("t.tsv"))
+    ref, hyp = "the doctor's car is red\n", "The physician's car is red\n"
+    (tmp_path / "ref.txt").write_text(ref, encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text(hyp, encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
+                         "--table", table, "--resources", "none", "--config", "paper", "--format", "json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["recall"] == result["precision"] == 1.0 and "|res:t.tsv~regex#" in result["signature"]
+    root = tmp_path / "wmt"
+    for sub in ("references", "system-outputs", "sources"):
+        (root / "txt" / sub).mkdir(parents=True)
+    (root / "humaneval").mkdir()
+    (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text(ref * 3, encoding="utf-8")
+    for name, text in (("Good", ref), ("Para", hyp), ("Bad", "car\n")):
+        (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_text(text * 3, encoding="utf-8")
+    (root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv").write_text(
+        "80.0 0.5 3 3 g Good\n60.0 0.1 3 3 p Para\n20.0 -0.6 3 3 b Bad\n", encoding="utf-8")
+    code, out, err = run(capsys, "meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "paraeval",
+                         "--paraeval-config", "paper", "--table", table, "--resources", "none", "--resamples", "20",
+                         "--format", "json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["metrics"]["paraeval"]["scores"]["Para"] == result["metrics"]["paraeval"]["scores"]["Good"] == 1.0
+    assert "|res:t.tsv~regex#" in result["signatures"]["paraeval"]

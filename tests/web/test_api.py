@@ -374,3 +374,27 @@ def test_the_schema_offers_the_choices_this_server_offers(engine, monkeypatch) -
         assert schemas[model]["properties"]["aligner"]["enum"] == ["sultan", "exact"]
         assert schemas[model]["properties"]["preset"]["enum"] == ["default", "paper", "paraphrase"]
     assert schemas["ParaEvalRequest"]["properties"]["config"]["enum"] == ["default", "paper"]
+
+
+def test_a_table_pivot_built_is_asked_for_a_phrase_as_it_split_it(built_table) -> None:
+    """serve --table looked a typed phrase up as typed: Doctor's found nothing in a table that
+    pivot built, which holds "doctor 's" (regex tokens, lower-cased), though `paralign paraphrases`
+    found it; and ParaEval on the page never matched physician's with doctor's. The paraphrases
+    route asks the table for the phrase as it split it, and ParaEval re-splits its phrases."""
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.paraphrases import load_source
+    from paralign.web import Engine, create_app
+
+    table = load_source(str(built_table("t.parquet")))
+    with TestClient(create_app(engine=Engine({"t.parquet": table}, ParaEval([table]), {}))) as client:
+        data = client.post("/api/paraphrases", json={"phrase": "The  Doctor's car", "table": "t.parquet"}).json()
+        assert data["paraphrases"] == [{"paraphrase": "the physician 's car", "score": 0.5}]
+        body = {"hypothesis": "The Physician's car is red.", "references": ["The doctor's car is red."]}
+        graded = client.post("/api/paraeval", json=body).json()
+        assert ("physician's", "doctor's", "paraphrase") in {
+            (m["hypothesis"], m["reference"], m["tier"]) for m in graded["graded"]["matches"]}
+        assert "|res:t.parquet~regex#" in graded["signature"]
+        paper = client.post("/api/paraeval", json={**body, "config": "paper"}).json()
+        assert paper["spans"][0]["tier"] == "paraphrase" and paper["counts"]["hyp_matched"] == 6

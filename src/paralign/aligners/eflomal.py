@@ -5,9 +5,8 @@ statistics, so alignment is one stage over a corpus (not per sentence pair).  Bo
 are aligned in one run and combined with `paralign.alignment.symmetrize` (intersection, union,
 grow-diag, grow-diag-final, grow-diag-final-and).  Output is Pharaoh (`i-j`, 0-based).
 
-Tokenisation (`tokenize`): `whitespace` (already tokenised), `moses` (already tokenised with
-Moses' XML escapes such as `&apos;`, which are undone), or `regex` (default for raw text:
-words, numbers, punctuation and English clitics `n't 's 're ...` split off, PTB style).
+Tokenisation: :func:`paralign.tokenizers.tokenize` (`whitespace`, `moses` or `regex`: see there;
+imported here, its old home, so ``paralign.aligners.eflomal.tokenize`` still works).
 eflomal itself compares words case-insensitively; `lowercase` decides the case of the tokens
 we write and extract phrases from.
 """
@@ -15,9 +14,7 @@ we write and extract phrases from.
 from __future__ import annotations
 
 import contextlib
-import html
 import itertools
-import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,28 +25,9 @@ from ..alignment import Alignment, Link, symmetrize
 from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..tables import atomic_path
+from ..tokenizers import TOKENIZERS, tokenize
 
 SYMMETRIZATIONS = ("intersection", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and")
-TOKENIZERS = ("regex", "whitespace", "moses")
-
-_TOKEN = re.compile(
-    r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:[-.]\w+)*|[^\w\s]", re.IGNORECASE
-)
-
-
-def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[str]:
-    """Split `text` into tokens with `method` (see the module doc), optionally lower-cased."""
-    if method == "regex":
-        tokens = _TOKEN.findall(text)
-    elif method == "whitespace":  # no character lower-cases to white space: one pass over the text
-        return text.lower().split() if lowercase else text.split()
-    elif method == "moses":
-        tokens = [html.unescape(token) for token in text.split()]
-    else:
-        raise ConfigurationError(f"unknown tokenizer {method!r}: use one of {', '.join(TOKENIZERS)}")
-    if lowercase:
-        tokens = [token.lower() for token in tokens]
-    return tokens
 
 
 def check_symmetrization(method: str) -> str:

@@ -272,7 +272,9 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
     config, for the help of the paper-only option)."""
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
                         help="paraphrase table: X.parquet (as pivot writes it), X.tsv or X.tsv.gz, "
-                        "`path[:threshold]`; repeatable")
+                        "`path[:threshold]`; repeatable. A table that pivot or paraphrase-table built has its "
+                        "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
+                        "(~regex); any other is matched as written")
     parser.add_argument("--resources", default=None,
                         help="built-in sources: ppdb, wordnet or none (default: the config's, "
                              "ppdb,wordnet)")

@@ -87,7 +87,7 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..pivot_input import as_built
+    from ..paraphrases import as_held
     from ..tables import lookup
 
     phrases, problems = phrases_of(args)
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         (table,), names = stdin_inputs(stack, [args.table])
         try:
-            held = as_built(table, phrases)
+            held = as_held(table, phrases)
             found = lookup(table, list(held.values()), args.top_k)
         except ParalignError as exc:
             for copy, name in names.items():  # errors name '<stdin>', not its copy

@@ -79,7 +79,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
                         help="paraphrase table (X.parquet, X.tsv or X.tsv.gz), `path[:threshold]`, for the paraphrases "
-                        "page and ParaEval; repeatable")
+                        "page and ParaEval; repeatable. A table that pivot or paraphrase-table built is asked for a "
+                        "phrase as it split its text (Man's as man 's), as `paralign paraphrases` asks it")
     parser.add_argument("--resources", default="ppdb,wordnet",
                         help="built-in paraphrase sources: ppdb, wordnet or none (default: %(default)s)")
     parser.add_argument("--cache-size", type=positive_int, default=None, metavar="N",

@@ -41,7 +41,7 @@ from ..metrics.paraeval import (
 )
 from ..metrics.paraeval.configs import PAPER
 from ..metrics.paraeval.graded import GradedParaEval
-from ..paraphrases import ParaphraseSource, Score, load_source
+from ..paraphrases import ParaphraseSource, ParaphraseTable, Score, load_source
 from ..sentence import Sentence
 from ..similarity import SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.contextual import ContextualAlignmentSignal
@@ -356,12 +356,15 @@ class Engine:
 
     def paraphrases(self, phrase: str, table: str) -> list[tuple[str, Score]]:
         """The paraphrases of `phrase` in the source named `table`, best score first (unscored
-        last), then alphabetically; ConfigurationError for a name not loaded."""
+        last), then alphabetically; ConfigurationError for a name not loaded. A table is asked
+        for the phrase as it holds its phrases (:meth:`ParaphraseTable.held`, as ``paralign
+        paraphrases`` asks): ``Man's`` is ``man 's`` in a table that pivot built."""
         if not self.sources:  # whatever the name (the API names none, '', when none is loaded)
             raise ConfigurationError("no paraphrase source is loaded: start the server with --table FILE "
                                      "(or --resources ppdb,wordnet)")
         source = self.sources.get(table)
         if source is None:
             raise ConfigurationError(f"no paraphrase source named {table!r}; loaded: {', '.join(self.sources)}")
-        found = self._locked(lambda: dict(source.paraphrases(phrase)))
+        key = source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
+        found = self._locked(lambda: dict(source.paraphrases(key)))
         return sorted(found.items(), key=lambda qs: (qs[1] is None, -(qs[1] or 0.0), qs[0]))

@@ -309,3 +309,19 @@ def test_the_vector_cache_is_in_the_signature_as_it_changes_the_numbers(tmp_path
     assert "|encoder:fake|vecs:f16|version:" in cached.signature(1)
     lexical = GradedParaEval(LEXICAL, [])  # no vectors, nothing rounded: no part
     assert "vecs:" not in lexical.signature(1)
+
+
+def test_a_table_pivot_built_is_matched_in_13a_tokens(built_table):
+    """The graded scorer matched a pivot table's phrases as written, "physician 's" where 13a has
+    one token physician's: never. Its phrases are now re-split into 13a tokens (the paper
+    scorer's rule), the match graded by the pair's probability, and the signature says so."""
+    from paralign.paraphrases import load_source
+
+    scorer = GradedParaEval(DEFAULT, [load_source(str(built_table("t.parquet")))])
+    hyp, ref = "The Physician's car is red.", "The doctor's car is red."
+    found = scorer.explain(hyp, [ref])
+    tokens = found.tokens
+    matched = [(m.tier, tokens[m.hyp_start], found.reference_tokens[m.ref_start], m.grade) for m in found.matches]
+    assert ("paraphrase", "physician's", "doctor's", 0.5) in matched
+    assert "|res:t.parquet~regex#" in scorer.signature(1)
+    assert scorer.sources[0].retokenized_from == "regex"

@@ -322,3 +322,30 @@ def test_sentence_level_library_result_is_the_command_lines_document_regrouped(d
         document = json.loads(capsys.readouterr().out)
         result = paralign.paraeval(hyps, refs, config, sentence_level=True)
         assert document == {"segments": result.pop("segments"), "corpus": result}
+
+
+HYP, REF = "The Physician's car is red.", "The doctor's car is red."
+
+
+@pytest.mark.parametrize("name", ["t.tsv", "t.parquet"])
+def test_a_table_pivot_built_is_matched_in_the_scorers_tokens(built_table, tmp_path, name):
+    """pivot's regex tokenizer holds "doctor's" as "doctor 's", and 13a n-grams never split it:
+    the paraphrase tier never matched physician's with doctor's, nor any phrase with an
+    apostrophe. The table's phrases are re-split into 13a tokens when the scorer is built, and
+    the signature says so (~regex); a table of the same rows without pivot's record of its
+    tokenizer (a user's TSV) is matched as written, as before."""
+    from paralign.paraphrases import load_source
+
+    table = load_source(str(built_table(name)))
+    scorer = ParaEval([table])
+    found = scorer.matched_spans(HYP, [REF])
+    assert found.stats.hyp_matched == found.stats.hyp_words == 6
+    assert [(s.start, s.end, s.tier, s.matched) for s in found.spans][0] == (
+        0, 4, "paraphrase", ("the doctor's car is",))
+    assert f"|res:{name}~regex#" in scorer.signature(1)
+    assert scorer.corpus_score([HYP], [[REF]]).recall == 1.0
+    plain = tmp_path / "plain.tsv"  # the same rows, without the '#' lines that record the tokenizer
+    plain.write_text("".join(f"{e.phrase}\t{e.paraphrase}\t{e.score}\n" for e in load_source(str(built_table("u.tsv")))))
+    before = ParaEval([load_source(str(plain))])
+    assert before.matched_spans(HYP, [REF]).stats.hyp_matched == 5  # physician's: unmatched
+    assert "|res:plain.tsv#" in before.signature(1)

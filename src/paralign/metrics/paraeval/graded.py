@@ -46,13 +46,14 @@ from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
 from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, score_parts
 from .graded_tiers import _continues, _key_tier, _positions
-from .inputs import check_references, check_segment, check_sources
+from .inputs import as_compared, check_references, check_segment
 from .paper import (
     VERSION,
     ParaEval,
     PreparedReferences,
     _Ref,
     _stop_tokens,
+    _tokenizer,
     build_sources,
     prepared_for,
 )
@@ -154,9 +155,9 @@ class GradedParaEval:
         if config.scorer != "graded":
             raise ConfigurationError(f"config {config.name!r} is not a graded config")
         self.config = config
-        if sources is not None:
-            check_sources(sources)
-        sources = list(build_sources(config.resources) if sources is None else sources)
+        # checked, and a built table's phrases re-split into the 13a tokens compared (as the paper scorer's)
+        sources = list(as_compared(build_sources(config.resources) if sources is None else sources,
+                                   _tokenizer("13a"), "13a"))
         self.sources = tuple(sources)
         wordnet = [s for s in sources if isinstance(s, WordNetSynonyms)]
         other = [s for s in sources if not isinstance(s, WordNetSynonyms)]

@@ -1,6 +1,7 @@
 """The shape checks of what both ParaEval scorers take: hypotheses (a list of str), references in
 sacrebleu's layout (a list of reference streams, ``references[k][i]``), one segment's references
-(a list of str) and paraphrase sources.
+(a list of str) and paraphrase sources; and the sources as the scorers compare them
+(:func:`as_compared`: a built table's phrases re-split into the scorer's tokens).
 
 One str where a list is expected would otherwise be read as its characters: five one-letter
 references, or five hypothesis segments reported as a count mismatch. Each check names the
@@ -11,10 +12,10 @@ Not for: scoring (:mod:`.paper`, :mod:`.graded`) or reading files (the command l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ...errors import EmptyScoringError, InputTypeError, MismatchError, check_texts
-from ...paraphrases import check_source
+from ...paraphrases import ParaphraseSource, ParaphraseTable, check_source
 
 
 def check_hypotheses(hypotheses: object, *, scoring: bool = False) -> None:
@@ -70,6 +71,19 @@ def check_sources(sources: object) -> None:
             " (for names such as 'ppdb', use resources=[...] or build_sources)")
     for i, source in enumerate(sources, start=1):
         check_source(source, f"sources: item {i}")
+
+
+def as_compared(sources: Iterable[ParaphraseSource], split: Callable[[str], str],
+                tokenize: str) -> tuple[ParaphraseSource, ...]:
+    """The sources, checked (:func:`check_sources`), as a scorer compares its n-grams with them: each table that records the
+    tokenizer that split its phrases (one that pivot or paraphrase-table built) re-split as the
+    scorer splits text (`split`, the tokenizer called `tokenize`: 13a), so that the ``man 's``
+    of pivot's regex tokens is the ``man's`` of the scorer's n-grams
+    (:meth:`paralign.paraphrases.ParaphraseTable.retokenized`); any other source as it is (a
+    user's table, PPDB, WordNet)."""
+    check_sources(sources)
+    return tuple(source.retokenized(split, tokenize) if isinstance(source, ParaphraseTable) else source
+                 for source in sources)
 
 
 def count_mismatch(hypotheses: int, segments: int, streams: int | None) -> MismatchError:

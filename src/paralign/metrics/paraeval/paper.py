@@ -43,7 +43,7 @@ from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, l
 from ...resources import fast_wordnet_synonyms
 from ...workers import run_chunks, stop_batch
 from .. import f_measure
-from .inputs import check_hypotheses, check_references, check_segment, check_sources, count_mismatch
+from .inputs import as_compared, check_hypotheses, check_references, check_segment, count_mismatch
 from .signature import source_signature
 
 if TYPE_CHECKING:
@@ -215,12 +215,10 @@ class ParaEval:
                 f"min_paraphrase_length must be >= 1, got {self.min_paraphrase_length}")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
-        if self.sources is not None:
-            check_sources(self.sources)
         object.__setattr__(self, "_cache", cache_dict(self.cache_size))
-        object.__setattr__(self, "sources",
-                           tuple(build_sources() if self.sources is None else self.sources))
         object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
+        object.__setattr__(self, "sources", as_compared(  # checked; a built table re-split as the n-grams
+            build_sources() if self.sources is None else self.sources, self._tok, self.tokenize))
         object.__setattr__(self, "_stop", _stop_tokens() if self.skip_stopword_phrases else frozenset())
         object.__setattr__(self, "_wordnet_multi", None)
 

@@ -3,7 +3,10 @@
 A built-in source is named with its version (``ppdb-1.0-xxxl-lexical``, ``wordnet-3.0``); a table
 by its file's basename, the score threshold it was read with and a content hash (the first 8
 hex digits of SHA-256 over its sorted pairs and scores), so two tables of the same name never
-pass for one another.
+pass for one another. A table whose phrases were re-split into the scorer's tokens (one that
+pivot or paraphrase-table built: :func:`.inputs.as_compared`) names the tokenizer that had split
+them after its threshold (``t.parquet:0.1~regex#1a2b3c4d``): the re-split rows are what it
+matches with, and what the hash is over.
 
 Not for: scoring.
 """
@@ -49,5 +52,7 @@ def source_signature(source: Any, shown: str | None = None) -> str:
         return PPDB_VERSION
     threshold = getattr(source, "threshold", None)
     cut = "" if threshold is None else f":{threshold:g}"
+    if source.retokenized_from is not None:
+        cut += f"~{source.retokenized_from}"
     shown = name if shown is None else shown
     return f"{shown.replace(chr(92), '/').rsplit('/', 1)[-1]}{cut}#{table_hash(source)}"

@@ -1,0 +1,65 @@
+"""The word tokenizers of the paraphrase-table pipelines (``--tokenizer``): how a table's phrases
+were split, so that a phrase can be looked up as a table holds it.
+
+`whitespace` (already tokenised), `moses` (already tokenised with Moses' XML escapes such as
+`&apos;`, which are undone), or `regex` (default for raw text: words, numbers, punctuation and
+English clitics `n't 's 're ...` split off, PTB style). Here, below the aligners, the pipelines
+and the metrics, because each of them needs them: eflomal's input is split with them, a table
+records the one it was built with, and `paraphrases`, `serve` and ParaEval look phrases up through it.
+
+Not for: sacrebleu's 13a tokens (:mod:`paralign.tok13a`), or spaCy's (:mod:`paralign.nlp`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from .errors import ConfigurationError
+
+TOKENIZERS = ("regex", "whitespace", "moses")
+
+_TOKEN = re.compile(
+    r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:[-.]\w+)*|[^\w\s]", re.IGNORECASE
+)
+
+
+def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[str]:
+    """Split `text` into tokens with `method` (see the module doc), optionally lower-cased."""
+    if method == "regex":
+        tokens = _TOKEN.findall(text)
+    elif method == "whitespace":  # no character lower-cases to white space: one pass over the text
+        return text.lower().split() if lowercase else text.split()
+    elif method == "moses":
+        tokens = [html.unescape(token) for token in text.split()]
+    else:
+        raise ConfigurationError(f"unknown tokenizer {method!r}: use one of {', '.join(TOKENIZERS)}")
+    if lowercase:
+        tokens = [token.lower() for token in tokens]
+    return tokens
+
+
+#: The English clitics that `regex` (and Moses, whose tokens `moses` reads) split off the word
+#: they were written onto: ``man's`` -> ``man 's``, ``isn't`` -> ``is n't``.
+_CLITIC = re.compile(r"(?:'(?:s|re|ve|ll|d|m)|n't)", re.IGNORECASE)
+
+
+def detokenize(tokens: str, method: str) -> str:
+    """The text that `method` split into `tokens` (a phrase of a table, its tokens joined by single
+    spaces), as near as the tokens tell: with ``regex`` and ``moses`` each clitic joined to the
+    word before it (``man 's`` -> ``man's``), as it was written; with ``whitespace`` (tokens as the
+    user gave them) the tokens as they are. What no tokenizer records (whether other
+    punctuation touched a word) stays spaced, as another tokenizer splits it anyway."""
+    if method not in TOKENIZERS:
+        raise ConfigurationError(f"unknown tokenizer {method!r}: use one of {', '.join(TOKENIZERS)}")
+    words = tokens.split()
+    if method == "whitespace" or len(words) < 2:
+        return " ".join(words)
+    out = [words[0]]
+    for before, word in zip(words, words[1:], strict=False):
+        # joined only where regex splits the two back (not "n't n't", written with a space)
+        if _CLITIC.fullmatch(word) and _TOKEN.findall(before + word) == [before, word]:
+            out[-1] += word
+        else:
+            out.append(word)
+    return " ".join(out)
