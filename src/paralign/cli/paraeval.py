@@ -234,9 +234,9 @@ def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dic
     in every signature (``bs:N|seed:S``, as sacrebleu signs them).
 
     Null with a warning where undefined: over fewer than 2 segments, and for a system whose score
-    is n/a (the paper's F when no reference has a word): its resamples counted that n/a as 0, a
-    ``± 0.0000`` about a score there is not (and a paired test with it, or with such a baseline,
-    has no p-value)."""
+    is n/a (the paper's F when no reference has a word), which has no interval, nor a p-value in
+    a paired test with it or with such a baseline (the library gives None there:
+    :func:`~paralign.metrics.paraeval.scoring.systems_significance`)."""
     from ..metrics.paraeval.scoring import systems_significance
 
     stats = [result.pop("stats") for result in scores]
@@ -249,9 +249,6 @@ def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dic
     for k, (path, result, extra) in enumerate(zip(paths, scores, figures, strict=True)):
         if k in undefined and not reason:
             warn(f"{input_name(path)}: no bootstrap interval (n/a): its score is n/a")
-            extra["confidence"] = None
-        if undefined & {0, k} and "paired_bootstrap" in extra:
-            extra["paired_bootstrap"]["p_value"] = None  # type: ignore[index]
         result["signature"] = bootstrap_signature(args, result["signature"])
         result.update(extra)
         if "paired_bootstrap" in extra:
