@@ -15,7 +15,7 @@ from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import resolve_aligner
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..errors import SETUP_ERRORS, ConfigurationError, SimilarityError
-from ..nlp import Annotator
+from ..nlp import Annotator, check_text_or_tokens
 from ..sentence import Sentence
 from ..workers import describe_error, run_chunks
 from .signals import DEFAULT_SIGNAL, Signal, make_signal, needs_alignment, needs_fit
@@ -147,7 +147,10 @@ def similarity(
 ) -> float:
     """Similarity in [0, 1] of two sentences (texts, token lists or annotated Sentences), as
     :func:`similarity_many` computes it; a pair that cannot be scored (an empty sentence) is a
-    SimilarityError saying why."""
+    SimilarityError saying why, and a value that is not a sentence (None, a number) an
+    InputTypeError: a caller's mistake, not a pair that failed."""
+    check_text_or_tokens(a)
+    check_text_or_tokens(b)
     result = similarity_many([(a, b)], signal=signal, aligner=aligner, annotator=annotator)
     if result.failures:
         raise SimilarityError(f"pair could not be scored: {result.failures[0].error}")
