@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 import paralign
@@ -21,3 +23,16 @@ def test_similarity_of_a_value_that_is_not_a_sentence_is_an_input_type_error(bad
         paralign.similarity(bad, PAIR[1])  # type: ignore[arg-type]
     with pytest.raises(InputTypeError, match="a sentence is a text"):
         paralign.similarity(PAIR[0], bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs the neural extra (torch)")
+@pytest.mark.parametrize("bad", [None, 3, ["a", None]])
+def test_the_contextual_aligner_names_a_value_that_is_not_a_sentence(bad: object) -> None:
+    """`Aligner("contextual").align(None, y)` was a bare TypeError ("object of type 'NoneType'
+    has no len()") from its empty-sentence check, where the lexical aligner says what a
+    sentence is; both say it now, before any model loads."""
+    aligner = paralign.Aligner("contextual")
+    with pytest.raises(InputTypeError, match="a sentence is a text"):
+        aligner.align(bad, PAIR[1])  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="a sentence is a text"):
+        aligner.align_many([(PAIR[0], bad)])  # type: ignore[list-item]

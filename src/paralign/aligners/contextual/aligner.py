@@ -39,7 +39,7 @@ import numpy as np
 
 from ...alignment import Alignment
 from ...errors import ConfigurationError, FormatError, check_pairs
-from ...nlp import TextOrTokens
+from ...nlp import TextOrTokens, check_text_or_tokens
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
 from ..sultan import PARAPHRASE_OPTIONS
@@ -228,8 +228,11 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _check_not_empty(pairs: Sequence[tuple[Any, Any]]) -> None:
+    """FormatError naming the pair (1-based) with an empty sentence; before that, InputTypeError
+    for a value that is not a sentence (None, a number), as the lexical aligner says it."""
     for number, pair in enumerate(pairs, 1):
         for side, sentence in zip(("source", "target"), pair, strict=True):
+            check_text_or_tokens(sentence)
             tokens = sentence.tokens if isinstance(sentence, Sentence) else sentence
             if (isinstance(tokens, str) and not tokens.strip()) or len(tokens) == 0:
                 raise FormatError(f"pair {number}: the {side} sentence is empty; nothing to align")
