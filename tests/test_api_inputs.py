@@ -8,7 +8,7 @@ import importlib.util
 import pytest
 
 import paralign
-from paralign.errors import InputTypeError
+from paralign.errors import FormatError, InputTypeError
 
 PAIR = ("The senator sponsored the bill.", "The senator drafted the bill.")
 
@@ -36,3 +36,29 @@ def test_the_contextual_aligner_names_a_value_that_is_not_a_sentence(bad: object
         aligner.align(bad, PAIR[1])  # type: ignore[arg-type]
     with pytest.raises(InputTypeError, match="a sentence is a text"):
         aligner.align_many([(PAIR[0], bad)])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("rows", "error", "message"),
+    [
+        ("ab", InputTypeError, "not one str"),
+        ([("a",)], FormatError, r"row 1 is \('a',\)"),
+        ([("a", "b"), "ab"], FormatError, "row 2 is 'ab'"),
+        ([("a", "b", "0.5")], FormatError, "row 1.*score '0.5' is not a number"),
+        ([("a", "b", 0.5, "x")], FormatError, "row 1"),
+        (None, InputTypeError, "not NoneType"),
+    ],
+)
+def test_a_paraphrase_table_from_rows_that_are_not_pairs_says_which_row(rows, error, message) -> None:
+    """`ParaphraseTable.from_pairs` read one str as its characters and failed with IndexError
+    ('string index out of range'), a 1-tuple with IndexError and a score given as text with a
+    bare TypeError ('must be real number, not str'). A row that is not (phrase, paraphrase[,
+    score]) is now a FormatError naming it (1-based), as from_tsv names a bad line."""
+    with pytest.raises(error, match=message):
+        paralign.ParaphraseTable.from_pairs(rows)  # type: ignore[arg-type]
+
+
+def test_a_paraphrase_table_from_good_rows_is_unchanged() -> None:
+    table = paralign.ParaphraseTable.from_pairs([("a man", "a guy", 0.5), ["big", "large"]])
+    assert dict(table.paraphrases("A  Man")) == {"a guy": 0.5}
+    assert dict(table.paraphrases("big")) == {"large": None}

@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from numbers import Real
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from ._moved import moved_names
-from .errors import ConfigurationError, FormatError, InputTypeError
+from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from .tables import is_parquet_file, iter_rows, read_metadata
 from .textio import open_text, without_bom
 
@@ -91,13 +92,21 @@ class ParaphraseTable:
         cls, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], name: str = "table",
         *, symmetric: bool = False, lowercase: bool = True,
     ) -> ParaphraseTable:
-        """Build a table from (phrase, paraphrase[, score]) tuples; `symmetric` adds each reversed too."""
+        """Build a table from (phrase, paraphrase[, score]) tuples; `symmetric` adds each reversed too.
+
+        One str or a value that is not iterable is an InputTypeError; a row that is not two
+        phrases and an optional score (None or a number) is a FormatError naming it (1-based),
+        as :meth:`from_tsv` names a bad line."""
+        if isinstance(pairs, str | bytes) or not isinstance(pairs, Iterable):
+            raise InputTypeError("pairs must be an iterable of (phrase, paraphrase[, score]) tuples, not "
+                                 + (f"one str ({shown_value(pairs)})" if isinstance(pairs, str)
+                                    else f"{type(pairs).__name__} {shown_value(pairs)}"))
         table = cls(name, lowercase=lowercase)
-        for pair in pairs:
-            score = pair[2] if len(pair) > 2 else None  # type: ignore[misc]
-            table.add(pair[0], pair[1], score)
+        for number, pair in enumerate(pairs, start=1):
+            phrase, paraphrase, score = _row(pair, number)
+            table.add(phrase, paraphrase, score)
             if symmetric:
-                table.add(pair[1], pair[0], score)
+                table.add(paraphrase, phrase, score)
         return table
 
     @classmethod
@@ -199,6 +208,19 @@ class ParaphraseTable:
             for q, s in items[:top_k] if top_k else items:
                 out.add(phrase, q, s)
         return out
+
+
+def _row(row: object, number: int) -> tuple[str, str, Score]:
+    """(phrase, paraphrase, score) of one row given to :meth:`ParaphraseTable.from_pairs`;
+    FormatError naming the row (1-based) unless it is two str and an optional score."""
+    if isinstance(row, str | bytes) or not isinstance(row, tuple | list) or len(row) not in (2, 3):
+        raise FormatError(f"row {number} is {shown_value(row)}, not (phrase, paraphrase[, score])")
+    phrase, paraphrase, score = (*row, None) if len(row) == 2 else row
+    if not isinstance(phrase, str) or not isinstance(paraphrase, str):
+        raise FormatError(f"row {number} is {shown_value(row)}: a phrase and its paraphrase are str")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, Real)):
+        raise FormatError(f"row {number}: score {shown_value(score)} is not a number")
+    return phrase, paraphrase, score
 
 
 def ppdb_table() -> ParaphraseTable:
