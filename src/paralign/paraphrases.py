@@ -270,6 +270,10 @@ class WordNetSynonyms:
 
     name = "wordnet"
 
+    def __repr__(self) -> str:
+        """``WordNetSynonyms()``: it has no settings (a scorer's repr lists it among its sources)."""
+        return "WordNetSynonyms()"
+
     def paraphrases(self, phrase: str) -> Mapping[str, Score]:
         """Lower-cased WordNet synonyms of `phrase` (itself excluded), all unscored."""
         from .resources import wordnet_synonyms

@@ -84,6 +84,21 @@ class ContextualAligner:
         self.top_k = int(self.model.settings.get("top_k", 3))
         self.final_threshold = float(self.model.settings.get("final_threshold", 0.5))
 
+    def __repr__(self) -> str:
+        """The settings that differ from the defaults, as ``Aligner()`` shows its own:
+        ``ContextualAligner()``, ``ContextualAligner(device='cpu', min_confidence=0.9)``
+        (loads nothing)."""
+        parts = [] if self.encoder.model is None else [repr(str(self.encoder.model))]
+        if self.encoder.requested_device != "auto":
+            parts.append(f"device={self.encoder.requested_device!r}")
+        if self.min_confidence != self.model.threshold:
+            parts.append(f"min_confidence={self.min_confidence!r}")
+        if self.encoder.batch_size != 64:
+            parts.append(f"batch_size={self.encoder.batch_size!r}")
+        if repr(self.lexical) != "Aligner()":
+            parts.append(f"lexical={self.lexical!r}")
+        return f"ContextualAligner({', '.join(parts)})"
+
     # -- what the evaluators and batch runners use ---------------------------------------------
     @property
     def related(self) -> Any:
