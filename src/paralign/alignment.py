@@ -317,7 +317,15 @@ def symmetrize(forward: Iterable[Link], backward: Iterable[Link], method: str = 
 
 @dataclass(frozen=True, slots=True)
 class AlignedSentences:
-    """Two annotated sentences and their word alignment: what every signal scores."""
+    """Two annotated sentences and their word alignment: what every signal scores, and what
+    :meth:`to_dict` shows as ``paralign align --format json`` does.
+
+    >>> aligner = paralign.Aligner()
+    >>> source, target = aligner.annotate(["The senator sponsored the bill.", "The senator drafted the bill."])
+    >>> pair = paralign.AlignedSentences(source, target, aligner.align(source, target))
+    >>> pair.to_dict()["pairs"][:3]
+    [['The', 'The'], ['senator', 'senator'], ['the', 'the']]
+    """
 
     source: Sentence
     target: Sentence

@@ -62,7 +62,20 @@ class ParaphraseEntry:
 
 
 class ParaphraseTable:
-    """An in-memory paraphrase table with lower-cased (by default) phrase matching."""
+    """An in-memory paraphrase table with lower-cased (by default) phrase matching.
+
+    Build one from rows (:meth:`from_pairs`) or a TSV file (:meth:`from_tsv`);
+    :func:`paralign.ppdb_table` is PPDB's, and :func:`load_source` reads a Parquet table that
+    ``paralign pivot`` wrote.
+
+    >>> table = paralign.ParaphraseTable.from_pairs([("a man", "a guy", 0.8), ("a man", "someone", 0.3)])
+    >>> table
+    ParaphraseTable('table', 1 phrases, 2 pairs: 'a man' -> 'a guy' 0.8, ...)
+    >>> dict(table.paraphrases("A  Man"))                 # white space and case normalised
+    {'a guy': 0.8, 'someone': 0.3}
+    >>> dict(table.filtered(threshold=0.5).paraphrases("a man"))
+    {'a guy': 0.8}
+    """
 
     def __init__(self, name: str = "table", *, lowercase: bool = True) -> None:
         self.name = name

@@ -271,6 +271,14 @@ def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
                      skipped: Sequence[SkippedPair] = ()) -> AlignmentScores:
     """Score system alignments against gold ones, paired by position.
 
+    >>> gold = [paralign.Alignment.from_pharaoh("0-0 1-1 2?2")]
+    >>> system = [paralign.Alignment.from_pharaoh("0-0 1-2 2-2")]
+    >>> scores = paralign.score_alignments(gold, system)  # the sure links by default
+    >>> scores.macro
+    PRF(precision=0.3333333333333333, recall=0.5, f1=0.4)
+    >>> round(scores.aer, 4), scores.to_dict()["exact_count"]
+    (0.4, 0)
+
     Items may also be `AlignedPair`s (their `.alignment` is used); `score_pairs` additionally
     checks that the pairs fit together. `source` names the input in errors; `positions` (1-based,
     one per pair) and `skipped` record where the pairs came from when a caller left some out.
