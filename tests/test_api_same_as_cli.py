@@ -49,3 +49,16 @@ def test_evaluate_aligner_is_importable_from_paralign_and_gives_the_commands_fig
         ours.pop(key), theirs.pop(key)
     assert ours == theirs
     assert 0.9 < ours["macro"]["f1"] < 1.0
+
+
+def test_a_similarity_signature_of_names_is_the_commands(data) -> None:
+    """similarity_many takes a signal and an aligner by name ("sultan2014", "sultan:paraphrase"),
+    but similarity_signature signed those names as 'signal:str' and 'aligner:str', without the
+    word-similarity source: a wrong signature, silently. Names are resolved as similarity_many
+    resolves them, and give what `paralign similarity --format json` prints."""
+    from paralign.similarity.signature import similarity_signature
+
+    shown = cli("similarity", "--preset", "paraphrase", "--signal", "sultan2014",
+                stdin=f"{X}\t{Y}\n")
+    assert similarity_signature("sultan2014", "sultan:paraphrase") == shown["signature"]
+    assert similarity_signature("sultan2014") == cli("similarity", stdin=f"{X}\t{Y}\n")["signature"]
