@@ -40,3 +40,14 @@ def test_the_contextual_aligner_has_a_repr_as_the_lexical_one() -> None:
     tuned = paralign.Aligner("contextual", min_confidence=0.9, device="cpu")
     assert repr(tuned) == "ContextualAligner(device='cpu', min_confidence=0.9)"
     assert "_loaded" not in vars(tuned.encoder)
+
+
+def test_the_graded_paraeval_scorer_has_a_repr_naming_its_config_and_sources(data) -> None:
+    """`paralign.metrics.paraeval.scorer("default")`, the scorer `paralign.paraeval` and the
+    command use, showed as '<...GradedParaEval object at 0x...>' where the paper scorer
+    (`paralign.ParaEval()`) shows its settings and sources."""
+    from paralign.metrics.paraeval import scorer
+
+    shown = repr(scorer("default", resources=["wordnet"]))
+    assert shown == "GradedParaEval(config='default', sources=(WordNetSynonyms(),))"
+    assert repr(scorer("default", resources=[], max_length=2)).startswith("GradedParaEval(config=Config(")
