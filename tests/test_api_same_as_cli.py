@@ -62,3 +62,19 @@ def test_a_similarity_signature_of_names_is_the_commands(data) -> None:
                 stdin=f"{X}\t{Y}\n")
     assert similarity_signature("sultan2014", "sultan:paraphrase") == shown["signature"]
     assert similarity_signature("sultan2014") == cli("similarity", stdin=f"{X}\t{Y}\n")["signature"]
+
+
+def test_a_session_of_library_calls_prints_nothing(data) -> None:
+    """Library code never prints (the command line writes): a notebook session of the main calls
+    leaves stdout and stderr empty, progress bars and third-party chatter included."""
+    code = (
+        "import paralign\n"
+        "x, y = 'The senator sponsored the bill.', 'The senator drafted the bill.'\n"
+        "paralign.Aligner().align(x, y)\n"
+        "paralign.similarity_many([(x, y), ('', 'A cat.')])\n"
+        "paralign.paraeval(['he bought two apples'], [['he purchased two apples']], sentence_level=True)\n"
+        "paralign.build_lattice(['the cat sat', 'a cat sat'])\n"
+        "paralign.evaluate_aligner(paralign.Aligner(), " + repr(str(DEMO_GOLD)) + ")\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
