@@ -6,7 +6,6 @@ checkout (they read examples/demo/gold.jsonl); a block whose line before is the 
 
 from __future__ import annotations
 
-import doctest
 import importlib.util
 import re
 from pathlib import Path
@@ -17,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "api.md"
 FENCE = re.compile(r"^```(\w*)$", re.M)
 BLOCK = re.compile(r"(?P<lead>[^\n]*)\n\n```pycon\n(?P<body>.*?)```", re.S)
+NEURAL = "<!-- needs the neural extra"
 
 
 def test_every_snippet_of_the_page_is_a_block_that_runs() -> None:
@@ -26,26 +26,14 @@ def test_every_snippet_of_the_page_is_a_block_that_runs() -> None:
     assert len(kinds) % 2 == 0 and openings and set(openings) == {"pycon"}, openings
     blocks = list(BLOCK.finditer(PAGE.read_text(encoding="utf-8")))
     assert len(openings) == len(blocks)
-    marked = [m["body"] for m in blocks if m["lead"].startswith("<!-- needs the neural extra")]
+    marked = [m["body"] for m in blocks if m["lead"].startswith(NEURAL)]
     assert len(marked) == 1 and 'Aligner("contextual")' in marked[0]  # the one neural block is marked
 
 
-def test_the_pages_examples_give_what_they_show(data, monkeypatch) -> None:
+def test_the_pages_examples_give_what_they_show(data, monkeypatch, run_pycon_blocks) -> None:
     """Each example's output as the page prints it (doctest's comparison: exact text). `data`:
     PPDB and WordNet come from the corpora folder's NLTK data, so without it the test is skipped."""
     monkeypatch.chdir(ROOT)
-    namespace: dict = {}
-    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    ran = 0
-    text = PAGE.read_text(encoding="utf-8")
-    for number, match in enumerate(BLOCK.finditer(text), 1):
-        if match["lead"].startswith("<!-- needs the neural extra") and importlib.util.find_spec("torch") is None:
-            continue  # the neural extra's block, without the extra
-        line = text.count("\n", 0, match.start("body"))  # failures name the page's own lines
-        test = parser.get_doctest(match["body"], namespace, f"docs/api.md block {number}", str(PAGE), line)
-        result = runner.run(test, clear_globs=False)
-        namespace.update(test.globs)  # DocTest works on a copy: carry the names to the next block
-        assert result.failed == 0, f"docs/api.md block {number}: {result.failed} example(s) gave other output (above)"
-        ran += result.attempted
-    if ran == 0:
+    without_torch = importlib.util.find_spec("torch") is None
+    if run_pycon_blocks(PAGE, skip=lambda lead: lead.startswith(NEURAL) and without_torch) == 0:
         pytest.fail("no example of docs/api.md ran")
