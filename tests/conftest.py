@@ -3,8 +3,10 @@ reports read back as a browser and an XML reader would (`report_page`)."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import os
+import re
 import shutil
 import tempfile
 import xml.etree.ElementTree as ET
@@ -244,3 +246,36 @@ def real_cluster(tmp_path):
         yield address
     finally:
         _stop(processes)
+
+
+#: A ```pycon block of a Markdown page and the line before it (after a blank line).
+PYCON_BLOCK = re.compile(r"(?P<lead>[^\n]*)\n\n```pycon\n(?P<body>.*?)```", re.S)
+
+
+@pytest.fixture(scope="session")
+def run_pycon_blocks():
+    """A function that runs the ```pycon blocks of a Markdown page as doctests, in order, in one
+    namespace (as a reader's session would), each failure reported at the page's own line, and
+    returns how many examples ran; a block whose line before satisfies `skip(lead)` is left out.
+    The README (tests/test_readme.py) and docs/api.md (tests/test_api_doc.py) are run this way."""
+
+    def run(page: Path, skip=lambda lead: False) -> int:
+        text = page.read_text(encoding="utf-8")
+        namespace: dict = {}
+        parser = doctest.DocTestParser()
+        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+        ran = 0
+        for number, match in enumerate(PYCON_BLOCK.finditer(text), 1):
+            if skip(match["lead"]):
+                continue
+            line = text.count("\n", 0, match.start("body"))
+            name = f"{page.name} block {number}"
+            test = parser.get_doctest(match["body"], namespace, name, str(page), line)
+            result = runner.run(test, clear_globs=False)
+            namespace.update(test.globs)  # DocTest works on a copy: carry the names to the next block
+            assert result.failed == 0, f"{name}: {result.failed} example(s) gave other output (above)"
+            ran += result.attempted
+        return ran
+
+    return run
+

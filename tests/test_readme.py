@@ -4,7 +4,6 @@ after "With the `neural` extra" is skipped when torch is not installed."""
 
 from __future__ import annotations
 
-import doctest
 import importlib.util
 import re
 from pathlib import Path
@@ -25,19 +24,10 @@ def test_the_readme_has_library_examples() -> None:
     assert len(blocks) >= 2 and all(">>> " in body for _, body in blocks)
 
 
-def test_the_readme_library_examples_give_what_they_show(data) -> None:
+def test_the_readme_library_examples_give_what_they_show(data, run_pycon_blocks) -> None:
     """Each example's output as the README prints it (doctest's comparison: exact text). `data`: PPDB
     and WordNet come from the corpora folder's NLTK data, so without it the test is skipped."""
-    namespace: dict = {}
-    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    ran = 0
-    for number, (lead, body) in enumerate(readme_blocks(), 1):
-        if "neural" in lead and importlib.util.find_spec("torch") is None:
-            continue  # the neural extra's block, without the extra
-        test = parser.get_doctest(body, namespace, f"README block {number}", str(README), 0)
-        result = runner.run(test, clear_globs=False)
-        namespace.update(test.globs)  # DocTest works on a copy: carry the names to the next block
-        assert result.failed == 0, f"README block {number}: {result.failed} example(s) gave other output (above)"
-        ran += result.attempted
-    if ran == 0:
+    without_torch = importlib.util.find_spec("torch") is None
+    # the neural extra's block, without the extra
+    if run_pycon_blocks(README, skip=lambda lead: "neural" in lead and without_torch) == 0:
         pytest.fail("no README example ran")

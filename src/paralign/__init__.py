@@ -11,7 +11,7 @@ from typing import Any
 
 from ._version import __version__
 from .aligners import get_aligner
-from .alignment import Alignment, symmetrize
+from .alignment import AlignedSentences, Alignment, symmetrize
 from .corpora import AlignedPair, load_groups, load_pairs
 from .errors import (
     AlignmentIndexError,
@@ -42,6 +42,7 @@ _LAZY: dict[str, str] = {
     "Aligner": "paralign.aligners.sultan",
     "AlignerConfig": "paralign.aligners.sultan",
     "score_alignments": "paralign.metrics.alignment_scores",
+    "evaluate_aligner": "paralign.aligners.evaluation",
     "PhrasePair": "paralign.phrases",
     "phrase_pairs": "paralign.phrases",
     "align_scores": "paralign.metrics.parametric",
@@ -69,6 +70,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "AlignedPair",
+    "AlignedSentences",
     "Aligner",
     "AlignerConfig",
     "Alignment",
@@ -103,6 +105,7 @@ __all__ = [
     "annotate",
     "annotate_many",
     "build_lattice",
+    "evaluate_aligner",
     "evaluate_paraphrase",
     "evaluate_sts",
     "get_aligner",

@@ -317,7 +317,15 @@ def symmetrize(forward: Iterable[Link], backward: Iterable[Link], method: str = 
 
 @dataclass(frozen=True, slots=True)
 class AlignedSentences:
-    """Two annotated sentences and their word alignment: what every signal scores."""
+    """Two annotated sentences and their word alignment: what every signal scores, and what
+    :meth:`to_dict` shows as ``paralign align --format json`` does.
+
+    >>> aligner = paralign.Aligner()
+    >>> source, target = aligner.annotate(["The senator sponsored the bill.", "The senator drafted the bill."])
+    >>> pair = paralign.AlignedSentences(source, target, aligner.align(source, target))
+    >>> pair.to_dict()["pairs"][:3]
+    [['The', 'The'], ['senator', 'senator'], ['the', 'the']]
+    """
 
     source: Sentence
     target: Sentence
@@ -329,6 +337,22 @@ class AlignedSentences:
         is not there). A min/max over the links: nothing beside annotating the pair."""
         require_alignment(self.alignment, "AlignedSentences.alignment")
         self.alignment.validate(len(self.source), len(self.target))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The pair as ``paralign align --format json`` shows it (without its line and id): the
+        tokens (``source``, ``target``), the links in Pharaoh notation (``alignment``), the sure
+        links sorted (``links``) and the word pairs they link (``pairs``); with an aligner that
+        gives them (the contextual preset) each link's ``confidence``, in the order of ``links``."""
+        links = sorted(self.alignment.sure)
+        source, target = self.source.tokens, self.target.tokens
+        record: dict[str, Any] = {
+            "source": list(source), "target": list(target),
+            "alignment": self.alignment.to_pharaoh(), "links": [list(x) for x in links],
+            "pairs": [[source[i], target[j]] for i, j in links],
+        }
+        if self.alignment.confidence is not None:
+            record["confidence"] = [round(self.alignment.confidence.get(link, 1.0), 4) for link in links]
+        return record
 
 
 #: An alignment function: two annotated sentences in, their word alignment out.

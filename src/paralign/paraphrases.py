@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from numbers import Real
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol, runtime_checkable
 
 from ._moved import moved_names
-from .errors import ConfigurationError, FormatError, InputTypeError
+from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from .tables import is_parquet_file, iter_rows, read_metadata
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize, tokenize
@@ -85,9 +86,22 @@ class ParaphraseEntry:
 class ParaphraseTable:
     """An in-memory paraphrase table with lower-cased (by default) phrase matching.
 
+    Build one from rows (:meth:`from_pairs`) or a TSV file (:meth:`from_tsv`);
+    :func:`paralign.ppdb_table` is PPDB's, and :func:`load_source` reads a Parquet table that
+    ``paralign pivot`` wrote.
+
     `tokenizer` names the tokenizer that split its phrases when it is known (a table that pivot
     or paraphrase-table built records it: :func:`load_source` sets it), for :meth:`held` and
-    :meth:`retokenized`; None (a user's table, PPDB) leaves phrases as they are written."""
+    :meth:`retokenized`; None (a user's table, PPDB) leaves phrases as they are written.
+
+    >>> table = paralign.ParaphraseTable.from_pairs([("a man", "a guy", 0.8), ("a man", "someone", 0.3)])
+    >>> table
+    ParaphraseTable('table', 1 phrases, 2 pairs: 'a man' -> 'a guy' 0.8, ...)
+    >>> dict(table.paraphrases("A  Man"))                 # white space and case normalised
+    {'a guy': 0.8, 'someone': 0.3}
+    >>> dict(table.filtered(threshold=0.5).paraphrases("a man"))
+    {'a guy': 0.8}
+    """
 
     def __init__(self, name: str = "table", *, lowercase: bool = True, tokenizer: str | None = None) -> None:
         if tokenizer is not None and tokenizer not in TOKENIZERS:
@@ -124,13 +138,21 @@ class ParaphraseTable:
         cls, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], name: str = "table",
         *, symmetric: bool = False, lowercase: bool = True,
     ) -> ParaphraseTable:
-        """Build a table from (phrase, paraphrase[, score]) tuples; `symmetric` adds each reversed too."""
+        """Build a table from (phrase, paraphrase[, score]) tuples; `symmetric` adds each reversed too.
+
+        One str or a value that is not iterable is an InputTypeError; a row that is not two
+        phrases and an optional score (None or a number) is a FormatError naming it (1-based),
+        as :meth:`from_tsv` names a bad line."""
+        if isinstance(pairs, str | bytes) or not isinstance(pairs, Iterable):
+            raise InputTypeError("pairs must be an iterable of (phrase, paraphrase[, score]) tuples, not "
+                                 + (f"one str ({shown_value(pairs)})" if isinstance(pairs, str)
+                                    else f"{type(pairs).__name__} {shown_value(pairs)}"))
         table = cls(name, lowercase=lowercase)
-        for pair in pairs:
-            score = pair[2] if len(pair) > 2 else None  # type: ignore[misc]
-            table.add(pair[0], pair[1], score)
+        for number, pair in enumerate(pairs, start=1):
+            phrase, paraphrase, score = _row(pair, number)
+            table.add(phrase, paraphrase, score)
             if symmetric:
-                table.add(pair[1], pair[0], score)
+                table.add(paraphrase, phrase, score)
         return table
 
     @classmethod
@@ -271,6 +293,19 @@ class ParaphraseTable:
         return out
 
 
+def _row(row: object, number: int) -> tuple[str, str, Score]:
+    """(phrase, paraphrase, score) of one row given to :meth:`ParaphraseTable.from_pairs`;
+    FormatError naming the row (1-based) unless it is two str and an optional score."""
+    if isinstance(row, str | bytes) or not isinstance(row, tuple | list) or len(row) not in (2, 3):
+        raise FormatError(f"row {number} is {shown_value(row)}, not (phrase, paraphrase[, score])")
+    phrase, paraphrase, score = (*row, None) if len(row) == 2 else row
+    if not isinstance(phrase, str) or not isinstance(paraphrase, str):
+        raise FormatError(f"row {number} is {shown_value(row)}: a phrase and its paraphrase are str")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, Real)):
+        raise FormatError(f"row {number}: score {shown_value(score)} is not a number")
+    return phrase, paraphrase, score
+
+
 def ppdb_table() -> ParaphraseTable:
     """The PPDB 1.0 XXXL lexical pairs (Sultan et al.'s list) as a symmetric, unscored table:
     the table `from_pairs(resources.ppdb_pairs(), symmetric=True)` builds, read straight from
@@ -317,6 +352,10 @@ class WordNetSynonyms:
     """WordNet synonyms (lemmas sharing a synset) as a lazy paraphrase source."""
 
     name = "wordnet"
+
+    def __repr__(self) -> str:
+        """``WordNetSynonyms()``: it has no settings (a scorer's repr lists it among its sources)."""
+        return "WordNetSynonyms()"
 
     def paraphrases(self, phrase: str) -> Mapping[str, Score]:
         """Lower-cased WordNet synonyms of `phrase` (itself excluded), all unscored."""

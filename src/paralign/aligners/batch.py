@@ -201,17 +201,11 @@ def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
 
 
 def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment) -> dict[str, Any]:
-    """JSON output of one aligned pair: tokens, links and aligned word pairs, and with an aligner
-    that gives them (the contextual preset) each link's confidence, in the order of `links`."""
-    links = sorted(alignment.sure)
+    """JSON output of one aligned pair: its line (and id), then :meth:`AlignedSentences.to_dict`:
+    tokens, links and aligned word pairs, and with an aligner that gives them each link's
+    confidence."""
     record: dict[str, Any] = {"line": pair.line}
     if pair.id is not None:
         record["id"] = pair.id
-    record.update({
-        "source": list(source.tokens), "target": list(target.tokens),
-        "alignment": alignment.to_pharaoh(), "links": [list(x) for x in links],
-        "pairs": [[source.tokens[i], target.tokens[j]] for i, j in links],
-    })
-    if alignment.confidence is not None:
-        record["confidence"] = [round(alignment.confidence.get(link, 1.0), 4) for link in links]
+    record.update(AlignedSentences(source, target, alignment).to_dict())
     return record

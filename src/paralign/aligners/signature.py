@@ -32,7 +32,7 @@ from typing import Any
 from ..alignment import AlignFunction
 from ..signature import join_signature, setting_value, short_hash
 from .exact import exact_match_aligner
-from .registry import PresetAligner, aligner_label
+from .registry import PresetAligner, aligner_label, resolve_aligner
 
 #: The presets a Sultan aligner built from options may be named after, in order of preference.
 NAMED_PRESETS = ("default", "paper", "paraphrase")
@@ -69,7 +69,9 @@ def aligner_signature_parts(aligner: AlignFunction | Any | None) -> dict[str, st
 
 
 def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
-    """The aligner's part of a signature (see the module docstring), in order."""
+    """The aligner's part of a signature (see the module docstring), in order. A name
+    (``"sultan:paraphrase"``) is resolved as ``similarity_many(aligner=...)`` resolves it."""
+    aligner = resolve_aligner(aligner)
     if aligner is None:
         aligner = PresetAligner("default")
     if isinstance(aligner, PresetAligner):

@@ -88,7 +88,14 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
     """The lattice of a group of sentences (a list or any iterable); every sentence (lower-cased
     when `options.lowercase`) is a path. Edge weights count the sentences using each edge.
     Sentences may be annotated Sentences, texts or token lists (annotated here with the default
-    annotator)."""
+    annotator).
+
+    >>> lattice = paralign.build_lattice(["the cat sat on the mat", "a cat sat on the mat"])
+    >>> sorted(" ".join(path) for path in lattice.paths())
+    ['a cat sat on the mat', 'the cat sat on the mat']
+    >>> lattice.to_dict()["weights"]                      # sentences through each edge
+    [1, 1, 2, 2, 2, 2, 2]
+    """
     options = LatticeOptions() if options is None else options
     if not isinstance(options, LatticeOptions):
         raise InputTypeError(f"options must be a LatticeOptions (paralign.LatticeOptions(method='msa'), ...), "

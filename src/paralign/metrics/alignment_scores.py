@@ -200,6 +200,19 @@ class AlignmentScores:
         hits = sum(p.system_sure + p.system_possible for p in self.per_pair)
         return 1.0 - hits / (system + sure)
 
+    def __repr__(self) -> str:
+        """The pairs, the link set and the corpus figures to 4 places, not every pair's counts
+        (``per_pair`` holds those): ``AlignmentScores(pairs=6, links='sure', macro=PRF(...), ...)``."""
+        if not self.per_pair:
+            return f"AlignmentScores(pairs=0, links={self.links!r}, skipped={len(self.skipped)})"
+
+        def prf(value: PRF) -> str:
+            return f"PRF(precision={value.precision:.4f}, recall={value.recall:.4f}, f1={value.f1:.4f})"
+
+        return (f"AlignmentScores(pairs={self.pairs}, links={self.links!r}, macro={prf(self.macro)}, "
+                f"micro={prf(self.micro)}, exact={self.exact:.4f}, aer={self.aer:.4f}, "
+                f"skipped={len(self.skipped)})")
+
     def to_dict(self, per_pair: bool = False) -> dict:
         """{"pairs", "links", "macro": {...}, "micro": {...}, "exact", "exact_count", "aer", ...}.
 
@@ -257,6 +270,14 @@ def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
                      positions: Sequence[int] | None = None,
                      skipped: Sequence[SkippedPair] = ()) -> AlignmentScores:
     """Score system alignments against gold ones, paired by position.
+
+    >>> gold = [paralign.Alignment.from_pharaoh("0-0 1-1 2?2")]
+    >>> system = [paralign.Alignment.from_pharaoh("0-0 1-2 2-2")]
+    >>> scores = paralign.score_alignments(gold, system)  # the sure links by default
+    >>> scores.macro
+    PRF(precision=0.3333333333333333, recall=0.5, f1=0.4)
+    >>> round(scores.aer, 4), scores.to_dict()["exact_count"]
+    (0.4, 0)
 
     Items may also be `AlignedPair`s (their `.alignment` is used); `score_pairs` additionally
     checks that the pairs fit together. `source` names the input in errors; `positions` (1-based,

@@ -15,7 +15,7 @@ from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import resolve_aligner
 from ..alignment import AlignedSentences, AlignFunction, Alignment
 from ..errors import SETUP_ERRORS, ConfigurationError, SimilarityError
-from ..nlp import Annotator
+from ..nlp import Annotator, check_text_or_tokens
 from ..sentence import Sentence
 from ..workers import describe_error, run_chunks
 from .signals import DEFAULT_SIGNAL, Signal, make_signal, needs_alignment, needs_fit
@@ -118,7 +118,14 @@ def similarity_many(
     failed annotation), each such pair in its ``failures``. `aligner` is an alignment function
     (:func:`paralign.get_aligner`, or an ``Aligner`` object with options of its own) or its name
     (``"exact"``, ``"sultan:paraphrase"``); None is the Sultan aligner with default options.
-    Missing data or a setup mistake (:data:`~paralign.errors.SETUP_ERRORS`) stops the batch."""
+    Missing data or a setup mistake (:data:`~paralign.errors.SETUP_ERRORS`) stops the batch.
+
+    >>> batch = paralign.similarity_many([("A man is eating.", "A man eats."), ("", "A cat.")])
+    >>> batch.scores, batch.failures[0].error             # a bad pair does not stop the others
+    ((1.0, None), 'empty source sentence')
+    >>> batch.to_dict()["failures"]
+    [{'index': 1, 'error': 'empty source sentence'}]
+    """
     aligner = resolve_aligner(aligner)
     sig = make_signal(signal)
     if needs_fit(sig):  # fail before the expensive alignment
@@ -147,7 +154,17 @@ def similarity(
 ) -> float:
     """Similarity in [0, 1] of two sentences (texts, token lists or annotated Sentences), as
     :func:`similarity_many` computes it; a pair that cannot be scored (an empty sentence) is a
-    SimilarityError saying why."""
+    SimilarityError saying why, and a value that is not a sentence (None, a number) an
+    InputTypeError: a caller's mistake, not a pair that failed.
+
+    >>> x, y = "The senator sponsored the bill.", "The senator drafted the bill."
+    >>> round(paralign.similarity(x, y), 3)                # aligned content words (the default signal)
+    0.667
+    >>> paralign.similarity(x, y, aligner="sultan:paraphrase")
+    1.0
+    """
+    check_text_or_tokens(a)
+    check_text_or_tokens(b)
     result = similarity_many([(a, b)], signal=signal, aligner=aligner, annotator=annotator)
     if result.failures:
         raise SimilarityError(f"pair could not be scored: {result.failures[0].error}")

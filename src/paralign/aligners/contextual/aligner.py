@@ -39,7 +39,7 @@ import numpy as np
 
 from ...alignment import Alignment
 from ...errors import ConfigurationError, FormatError, check_pairs
-from ...nlp import TextOrTokens
+from ...nlp import TextOrTokens, check_text_or_tokens
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
 from ..sultan import PARAPHRASE_OPTIONS
@@ -83,6 +83,21 @@ class ContextualAligner:
                                batch_size=batch_size, extra_word_layers=EXTRA_LAYERS)
         self.top_k = int(self.model.settings.get("top_k", 3))
         self.final_threshold = float(self.model.settings.get("final_threshold", 0.5))
+
+    def __repr__(self) -> str:
+        """The settings that differ from the defaults, as ``Aligner()`` shows its own:
+        ``ContextualAligner()``, ``ContextualAligner(device='cpu', min_confidence=0.9)``
+        (loads nothing)."""
+        parts = [] if self.encoder.model is None else [repr(str(self.encoder.model))]
+        if self.encoder.requested_device != "auto":
+            parts.append(f"device={self.encoder.requested_device!r}")
+        if self.min_confidence != self.model.threshold:
+            parts.append(f"min_confidence={self.min_confidence!r}")
+        if self.encoder.batch_size != 64:
+            parts.append(f"batch_size={self.encoder.batch_size!r}")
+        if repr(self.lexical) != "Aligner()":
+            parts.append(f"lexical={self.lexical!r}")
+        return f"ContextualAligner({', '.join(parts)})"
 
     # -- what the evaluators and batch runners use ---------------------------------------------
     @property
@@ -228,8 +243,11 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _check_not_empty(pairs: Sequence[tuple[Any, Any]]) -> None:
+    """FormatError naming the pair (1-based) with an empty sentence; before that, InputTypeError
+    for a value that is not a sentence (None, a number), as the lexical aligner says it."""
     for number, pair in enumerate(pairs, 1):
         for side, sentence in zip(("source", "target"), pair, strict=True):
+            check_text_or_tokens(sentence)
             tokens = sentence.tokens if isinstance(sentence, Sentence) else sentence
             if (isinstance(tokens, str) and not tokens.strip()) or len(tokens) == 0:
                 raise FormatError(f"pair {number}: the {side} sentence is empty; nothing to align")

@@ -55,6 +55,15 @@ class Aligner:
     ``Aligner("contextual", ...)`` builds the contextual aligner instead (the ``contextual``
     preset, :class:`paralign.aligners.contextual.ContextualAligner`, given the other arguments):
     one object to load once and reuse, as the lexical aligner.
+
+    Links index the tokens: spaCy's for a text, the given ones for a token list
+    (:meth:`annotate` gives the tokens; :class:`paralign.AlignedSentences` the word pairs):
+
+    >>> aligner = paralign.Aligner()                       # load once, reuse
+    >>> aligner.align("The senator sponsored the bill.", "The senator drafted the bill.")
+    Alignment.from_pharaoh('0-0 1-1 3-3 4-4 5-5')
+    >>> aligner.align(["a", "big", "dog"], ["a", "large", "dog"]).to_pharaoh()
+    '0-0 1-1 2-2'
     """
 
     def __new__(cls, similarity: Any = "ppdb", *args: Any, **kwargs: Any) -> Any:

@@ -149,6 +149,17 @@ class GradedParaEval:
     for again and again); a long-lived server (``paralign serve``) sets a bound, or its caches
     grow with every new word it is sent."""
 
+    def __repr__(self) -> str:
+        """The config (by name when it is a named config as it stands, else in full) and the
+        sources, as ``ParaEval``'s repr shows its own: ``GradedParaEval(config='default',
+        sources=(ParaphraseTable('ppdb-lexical', ...), WordNetSynonyms()))``."""
+        from .configs import CONFIGS
+
+        named = CONFIGS.get(self.config.name) == self.config
+        config = repr(self.config.name) if named else repr(self.config)
+        bound = "" if self._cache_size is None else f", cache_size={self._cache_size!r}"
+        return f"GradedParaEval(config={config}, sources={self.sources!r}{bound})"
+
     def __init__(self, config: Config, sources: Sequence[ParaphraseSource] | None = None,
                  encoder: Encoder | None = None, *, cache_vectors: bool = True,
                  cache_size: int | None = None) -> None:

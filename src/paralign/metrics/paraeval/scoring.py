@@ -241,7 +241,17 @@ def paraeval(
 
     With `sentence_level`, the corpus figures gain a ``segments`` list; the command's
     ``--sentence-level`` document groups the same figures as ``{"segments": result.pop("segments"),
-    "corpus": result}``."""
+    "corpus": result}``.
+
+    >>> result = paralign.paraeval(["he bought two apples for three dollars"],
+    ...                            [["he purchased two apples for 3 dollars"]])   # one reference stream
+    >>> round(result["score"], 4), result["signature"].split("|")[:2]
+    (0.8286, ['nrefs:1', 'config:default'])
+    >>> segments = paralign.paraeval(["he bought two apples", "the cat sat"],
+    ...                              [["he purchased two apples", "a cat sat"]], sentence_level=True)["segments"]
+    >>> [(s["segment"], round(s["score"], 4)) for s in segments]
+    [(1, 0.8304), (2, 0.3763)]
+    """
     return system_scores(scorer(config, **options), hypotheses, references,  # type: ignore[arg-type]
                          sentence_level)
 

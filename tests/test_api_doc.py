@@ -1,0 +1,39 @@
+"""docs/api.md's examples run as doctests, so the tour of the Python API shows what paralign
+gives. Every fenced block of the page must be a ```pycon block (a snippet in any other block
+would be shown and never run); the blocks share one namespace, in order, from the root of the
+checkout (they read examples/demo/gold.jsonl); a block whose line before is the comment
+``<!-- needs the neural extra ... -->`` is skipped when torch is not installed."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "docs" / "api.md"
+FENCE = re.compile(r"^```(\w*)$", re.M)
+BLOCK = re.compile(r"(?P<lead>[^\n]*)\n\n```pycon\n(?P<body>.*?)```", re.S)
+NEURAL = "<!-- needs the neural extra"
+
+
+def test_every_snippet_of_the_page_is_a_block_that_runs() -> None:
+    """Fences come in pairs, and every opening one is ```pycon."""
+    kinds = FENCE.findall(PAGE.read_text(encoding="utf-8"))
+    openings = kinds[0::2]
+    assert len(kinds) % 2 == 0 and openings and set(openings) == {"pycon"}, openings
+    blocks = list(BLOCK.finditer(PAGE.read_text(encoding="utf-8")))
+    assert len(openings) == len(blocks)
+    marked = [m["body"] for m in blocks if m["lead"].startswith(NEURAL)]
+    assert len(marked) == 1 and 'Aligner("contextual")' in marked[0]  # the one neural block is marked
+
+
+def test_the_pages_examples_give_what_they_show(data, monkeypatch, run_pycon_blocks) -> None:
+    """Each example's output as the page prints it (doctest's comparison: exact text). `data`:
+    PPDB and WordNet come from the corpora folder's NLTK data, so without it the test is skipped."""
+    monkeypatch.chdir(ROOT)
+    without_torch = importlib.util.find_spec("torch") is None
+    if run_pycon_blocks(PAGE, skip=lambda lead: lead.startswith(NEURAL) and without_torch) == 0:
+        pytest.fail("no example of docs/api.md ran")
