@@ -1,19 +1,175 @@
-"""The user documentation stays true where a program can tell. docs/ARCHITECTURE.md ("the map:
-keep it true") names every module of src/paralign (a package's modules in its package's row) and
-states the layers of the ``layers`` contract in pyproject.toml.
+"""The user documentation stays true where a program can tell: the README, docs/*.md and the
+examples' READMEs against the command line, the source tree and the import contracts.
+
+- every command (and lattice/parametric action) of ``paralign --help`` has a place in the
+  README's table of commands;
+- an option written after a command (`paralign pivot --workers 2`, `word-align --tokenizer
+  regex`) is one of that command's options, and an option written anywhere is some command's;
+- every relative link and picture resolves;
+- docs/ARCHITECTURE.md ("the map: keep it true") names every module of src/paralign (a
+  package's modules in its package's row) and states the layers of the ``layers`` contract in
+  pyproject.toml.
 
 The README's library examples run as doctests in tests/test_readme.py.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
+from paralign.cli import build_parser
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "paralign"
+README = ROOT / "README.md"
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+CLI_MD = ROOT / "docs" / "CLI.md"
+#: What a user reads: the README, the pages of docs/ (not RESULTS.md, which
+#: benchmarks/collect_results.py joins from docs/results/), the examples' READMEs.
+USER_DOCS = [README, *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "examples").glob("*/README.md"))]
+USER_DOCS = [page for page in USER_DOCS if page.name != "RESULTS.md"]
+#: Options the docs name that belong to another program, with whose.
+OTHER_PROGRAMS_OPTIONS = {
+    "--nthreads": "dask worker's (README: starting a cluster)",
+    "--out": "the benchmarks' scripts' (README: where results pages come from)",
+}
+OPTION = re.compile(r"(?<![\w-])--[a-z][\w-]*")
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _options(parser: argparse.ArgumentParser) -> set[str]:
+    return {option for action in parser._actions for option in action.option_strings}
+
+
+def command_options() -> dict[str, tuple[set[str], dict[str, set[str]]]]:
+    """Command -> (its options, {action: the action's options}) as the parser has them."""
+    return {
+        name: (_options(sub), {action: _options(p) for action, p in _subcommands(sub).items()})
+        for name, sub in _subcommands(build_parser()).items()
+    }
+
+
+def code_lines(text: str) -> list[str]:
+    """Each line of the page's code: fenced blocks (a line continued with a backslash joined to
+    the next) and inline `spans`."""
+    blocks = re.findall(r"```[\w-]*\n(.*?)```", text, re.S)
+    prose = re.sub(r"```[\w-]*\n.*?```", "", text, flags=re.S)
+    spans = re.findall(r"`([^`]+)`", prose)
+    return [line for chunk in blocks + spans for line in chunk.replace("\\\n", " ").splitlines()]
+
+
+def options_after_commands(text: str, commands: dict[str, tuple[set[str], dict[str, set[str]]]]) -> list[str]:
+    """`command --option` written in the page's code where the command has no such option, as
+    'command --option (in: line)'. The options counted are those after the command's name, up to
+    the next `paralign` or `|` (a pipe); for lattice and parametric, the named action's."""
+    names = "|".join(sorted(map(re.escape, commands), key=len, reverse=True))
+    command = re.compile(rf"(?:(?<=\s)|(?<=^)|(?<=[(\[]))(?:paralign\s+)?({names})(?![\w-])(.*)")
+    wrong = []
+    for line in code_lines(text):
+        match = command.search(line)
+        if match is None or re.match(r"\s*[-\w.]*/", match[2]):  # a path such as pivot/x.md
+            continue
+        name, rest = match[1], re.split(r"paralign\s|\s\|\s", match[2])[0]
+        own, actions = commands[name]
+        words = rest.split()
+        known = own | (actions[words[0]] if words and words[0] in actions else set().union(*actions.values()))
+        wrong += [f"{name} {option} (in: {line.strip()})" for option in OPTION.findall(rest) if option not in known]
+    return wrong
+
+
+def test_every_command_is_in_the_readme_table() -> None:
+    """`paralign --help`'s commands, and the actions of lattice and parametric, each have a row
+    (or a place in one) in the README's table of commands."""
+    table = README.read_text(encoding="utf-8").split("| command | what it does |")[1].split("\n\n")[0]
+    first_column = " ".join(row.split("|")[1] if "\\|" not in row else row.split(" | ")[0]
+                            for row in table.splitlines()[2:])
+    missing = [name for name in command_options() if not re.search(rf"`(paralign )?{name}[ `]", first_column)]
+    for name, (_, actions) in command_options().items():
+        missing += [f"{name} {a}" for a in actions if not re.search(rf"{name} [\w|\\]*\b{a}\b", first_column)]
+    assert not missing, f"commands without a row in the README's table: {missing}"
+
+
+def test_options_written_after_a_command_are_that_commands() -> None:
+    commands = command_options()
+    wrong = [f"{page.relative_to(ROOT)}: {w}" for page in USER_DOCS
+             for w in options_after_commands(page.read_text(encoding="utf-8"), commands)]
+    assert not wrong, "options the command does not have:\n" + "\n".join(wrong)
+
+
+def test_the_option_check_finds_a_wrong_option() -> None:
+    commands = command_options()
+    assert options_after_commands("run `paralign pivot --workers 2 --no-such`", commands) == [
+        "pivot --no-such (in: paralign pivot --workers 2 --no-such)"]
+    assert options_after_commands("`lattice draw --sample 3`", commands)  # paths' option, not draw's
+    assert not options_after_commands("`lattice paths --sample 3` and `word-align --tokenizer regex`", commands)
+
+
+def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Each command as typed, with its parser: `align`, `lattice draw`, `parametric table` ..."""
+    leaves = {}
+    for name, parser in _subcommands(build_parser()).items():
+        actions = _subcommands(parser)
+        leaves.update({f"{name} {a}": p for a, p in actions.items()} if actions else {name: parser})
+    return leaves
+
+
+def test_the_readme_says_which_commands_write_no_file() -> None:
+    """README, Commands: "Every command takes `--format text|json` and writes stdout unless given
+    `-o FILE` (...; `serve` and `download` write no file ...)": the commands without -o are
+    those it names, and every command has --format text and json."""
+    text = " ".join(README.read_text(encoding="utf-8").split("## Commands")[1].split("| command |")[0].split())
+    named = re.search(r"((?:`[\w -]+`(?:, | and ))*`[\w -]+`) write no file", text)
+    without_o = {name for name, p in leaf_parsers().items() if "-o" not in _options(p)}
+    assert named is not None and set(re.findall(r"`([\w -]+)`", named[1])) == without_o
+    no_format = [name for name, p in leaf_parsers().items()
+                 if not any("--format" in a.option_strings and {"text", "json"} <= set(a.choices or ())
+                            for a in p._actions)]
+    assert not no_format, f"commands without --format text|json: {no_format}"
+
+
+def test_cli_md_names_the_commands_with_each_decoding_mode() -> None:
+    """docs/CLI.md, "Decoding is per line": the commands that take --encoding-errors skip are named
+    in its "Holds for" sentence, and every command with --encoding-errors in the paragraph."""
+    text = " ".join(CLI_MD.read_text(encoding="utf-8").split("**Decoding is per line:**")[1].split("##")[0].split())
+    holds_for = text.split("Holds for")[1].split(". ")[0]
+    modes = {name: set(a.choices) for name, p in leaf_parsers().items()
+             for a in p._actions if "--encoding-errors" in a.option_strings}
+    assert modes
+    unnamed = [name for name, choices in modes.items()
+               if f"`{name}" not in (holds_for if "skip" in choices else text)]
+    assert not unnamed, f"commands with --encoding-errors that docs/CLI.md does not name there: {unnamed}"
+
+
+def test_every_option_named_in_the_docs_exists() -> None:
+    """An option named alone (`--preset` picks ...) is some command's, or paralign's own
+    (--version), or another program's listed in OTHER_PROGRAMS_OPTIONS."""
+    known = _options(build_parser()) | set(OTHER_PROGRAMS_OPTIONS)
+    for own, actions in command_options().values():
+        known |= own.union(*actions.values())
+    unknown = {f"{page.relative_to(ROOT)}: {option}" for page in USER_DOCS
+               for option in OPTION.findall(page.read_text(encoding="utf-8")) if option not in known}
+    assert not unknown, f"options no command has: {sorted(unknown)}"
+
+
+@pytest.mark.parametrize("page", [*USER_DOCS, *sorted((ROOT / "docs" / "results").glob("*.md"))],
+                         ids=lambda page: str(page.relative_to(ROOT)))
+def test_relative_links_resolve(page: Path) -> None:
+    """Every [text](target) and ![picture](target) that is not a URL points at a file."""
+    targets = re.findall(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8"))
+    broken = [t for t in targets if not re.match(r"[a-z]+:", t) and t.split("#")[0]
+              and not (page.parent / t.split("#")[0]).exists()]
+    assert not broken, f"{page.relative_to(ROOT)} links to what is not there: {broken}"
 
 
 # -- docs/ARCHITECTURE.md against the tree and pyproject.toml ----------------------------------
