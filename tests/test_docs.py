@@ -5,7 +5,8 @@ examples' READMEs against the command line, the source tree and the import contr
   README's table of commands;
 - an option written after a command (`paralign pivot --workers 2`, `word-align --tokenizer
   regex`) is one of that command's options, and an option written anywhere is some command's;
-- every relative link and picture resolves;
+- every relative link and picture resolves, and docs/images/align-grid.svg is what the
+  README's command draws;
 - docs/ARCHITECTURE.md ("the map: keep it true") names every module of src/paralign (a
   package's modules in its package's row) and states the layers of the ``layers`` contract in
   pyproject.toml.
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from paralign.cli import build_parser
+from paralign.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "paralign"
@@ -170,6 +171,20 @@ def test_relative_links_resolve(page: Path) -> None:
     broken = [t for t in targets if not re.match(r"[a-z]+:", t) and t.split("#")[0]
               and not (page.parent / t.split("#")[0]).exists()]
     assert not broken, f"{page.relative_to(ROOT)} links to what is not there: {broken}"
+
+
+def test_the_readme_picture_is_what_its_command_draws(data, tmp_path) -> None:
+    """docs/images/align-grid.svg is what the README's `sed -n Np FILE | paralign align --format svg
+    -o docs/images/align-grid.svg` writes today (its signature carries paralign's version, so a
+    release or a change to the drawing asks for it to be drawn again). `data`: PPDB."""
+    command = re.search(r"sed -n (\d+)p (\S+) \| paralign align (.*?) -o (\S+)", README.read_text(encoding="utf-8"))
+    assert command is not None, "the README no longer shows how align-grid.svg is made"
+    line = (ROOT / command[2]).read_text(encoding="utf-8").splitlines()[int(command[1]) - 1]
+    (tmp_path / "pair.tsv").write_text(line + "\n", encoding="utf-8")
+    drawn = tmp_path / "grid.svg"
+    assert main(["align", str(tmp_path / "pair.tsv"), *command[3].split(), "-o", str(drawn)]) == 0
+    assert drawn.read_text(encoding="utf-8") == (ROOT / command[4]).read_text(encoding="utf-8"), \
+        f"{command[4]} is stale: run the README's command ({command[0]})"
 
 
 # -- docs/ARCHITECTURE.md against the tree and pyproject.toml ----------------------------------
