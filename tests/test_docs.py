@@ -9,7 +9,8 @@ examples' READMEs against the command line, the source tree and the import contr
   README's command draws;
 - docs/ARCHITECTURE.md ("the map: keep it true") names every module of src/paralign (a
   package's modules in its package's row) and states the layers of the ``layers`` contract in
-  pyproject.toml.
+  pyproject.toml, and every command module is in the ``cli-commands`` contract as it says;
+- the repository paths the pages name exist.
 
 The README's library examples run as doctests in tests/test_readme.py.
 """
@@ -187,6 +188,18 @@ def test_the_readme_picture_is_what_its_command_draws(data, tmp_path) -> None:
         f"{command[4]} is stale: run the README's command ({command[0]})"
 
 
+@pytest.mark.parametrize("page", USER_DOCS, ids=lambda page: str(page.relative_to(ROOT)))
+def test_paths_written_in_the_docs_exist(page: Path) -> None:
+    """A repository path the page names (`tests/cli/test_serve.py`, `benchmarks/screenshots.py`,
+    `src/paralign/data/demo/`) or a package path (`paralign/stemming.py`) is there."""
+    text = page.read_text(encoding="utf-8")
+    written = set(re.findall(r"(?<![\w/.])(?:tests|benchmarks|scripts|src|docs|examples)/[\w./+-]*\w/?", text))
+    missing = [p for p in written if not (ROOT / p).exists()]
+    missing += [p for p in set(re.findall(r"(?<![\w/.])paralign/[\w/]+\.py", text))
+                if not (PACKAGE.parent / p).exists()]
+    assert not missing, f"{page.relative_to(ROOT)} names paths that are not there: {sorted(missing)}"
+
+
 # -- docs/ARCHITECTURE.md against the tree and pyproject.toml ----------------------------------
 
 
@@ -256,3 +269,10 @@ def architecture_layers() -> list[set[str]]:
 def test_architecture_states_the_layers_of_the_contract() -> None:
     contract = [{part.strip() for part in layer.split("|")} for layer in _contracts()["layers"]["layers"]]
     assert architecture_layers() == contract
+
+
+def test_every_command_module_is_in_the_cli_commands_contract() -> None:
+    """ARCHITECTURE.md, a new CLI command: "add the module to the `cli-commands` contract in
+    pyproject.toml" (the contract checks only the modules it lists)."""
+    commands = {f"paralign.cli.{p.stem}" for p in (PACKAGE / "cli").glob("*.py") if not p.name.startswith("_")}
+    assert set(_contracts()["cli-commands"]["modules"]) == commands
