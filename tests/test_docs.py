@@ -200,6 +200,19 @@ def test_paths_written_in_the_docs_exist(page: Path) -> None:
     assert not missing, f"{page.relative_to(ROOT)} names paths that are not there: {sorted(missing)}"
 
 
+def test_sections_of_cli_md_named_elsewhere_exist() -> None:
+    """"docs/CLI.md, Signatures" (README, code and tests) and "(see The matrix test)" (CLI.md)
+    name a heading of docs/CLI.md: the words named begin one."""
+    headings = re.findall(r"^#+ (.*)$", CLI_MD.read_text(encoding="utf-8"), re.M)
+    sources = [*USER_DOCS, *PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py")]
+    named = {(path.name, m) for path in sources if path != Path(__file__)
+             for m in re.findall(r"CLI\.md, ([A-Z][\w ]*\w)", path.read_text(encoding="utf-8"))}
+    named |= {("CLI.md", m) for m in re.findall(r"\(see ([A-Z][\w ]*\w)\)", CLI_MD.read_text(encoding="utf-8"))}
+    assert named
+    missing = sorted(f"{where}: {name}" for where, name in named if not any(h.startswith(name) for h in headings))
+    assert not missing, f"sections of docs/CLI.md that are not there: {missing}"
+
+
 # -- docs/ARCHITECTURE.md against the tree and pyproject.toml ----------------------------------
 
 
