@@ -32,11 +32,14 @@ DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo", help="align the example pairs and score them (what `make demo` runs)",
-        description="Align the hand-written pairs of examples/demo/gold.jsonl with the Sultan et "
-        "al. (2014) aligner, show the aligned words of each pair, and score them against the "
-        "hand-made gold (sure links).",
+        description="Align the hand-written demo pairs (gold.jsonl, shipped inside paralign as "
+        "paralign/data/demo/, a copy of a checkout's examples/demo/) with the Sultan et al. (2014) "
+        "aligner, show the aligned words of each pair, and score them against the hand-made gold "
+        "(sure links).",
     )
-    parser.add_argument("--examples", default=str(DEMO_DIR), help="folder holding gold.jsonl")
+    parser.add_argument("--examples", default=str(DEMO_DIR), metavar="DIR",
+                        help="folder holding gold.jsonl (default: the copy inside paralign, "
+                        "paralign/data/demo/)")
     add_format(parser)
     add_output(parser)
     add_report(parser, "the scores and every pair's grid against the gold, worst first; its "

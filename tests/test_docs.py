@@ -1,0 +1,291 @@
+"""The user documentation stays true where a program can tell: the README, docs/*.md and the
+examples' READMEs against the command line, the source tree and the import contracts.
+
+- every command (and lattice/parametric action) of ``paralign --help`` has a place in the
+  README's table of commands;
+- an option written after a command (`paralign pivot --workers 2`, `word-align --tokenizer
+  regex`) is one of that command's options, and an option written anywhere is some command's;
+- every relative link and picture resolves, and docs/images/align-grid.svg is what the
+  README's command draws;
+- docs/ARCHITECTURE.md ("the map: keep it true") names every module of src/paralign (a
+  package's modules in its package's row) and states the layers of the ``layers`` contract in
+  pyproject.toml, and every command module is in the ``cli-commands`` contract as it says;
+- the repository paths the pages name exist.
+
+The README's library examples run as doctests in tests/test_readme.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "paralign"
+README = ROOT / "README.md"
+ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
+CLI_MD = ROOT / "docs" / "CLI.md"
+#: What a user reads: the README, the pages of docs/ (not RESULTS.md, which
+#: benchmarks/collect_results.py joins from docs/results/), the examples' READMEs.
+USER_DOCS = [README, *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "examples").glob("*/README.md"))]
+USER_DOCS = [page for page in USER_DOCS if page.name != "RESULTS.md"]
+#: Options the docs name that belong to another program, with whose.
+OTHER_PROGRAMS_OPTIONS = {
+    "--nthreads": "dask worker's (README: starting a cluster)",
+    "--out": "the benchmarks' scripts' (README: where results pages come from)",
+}
+OPTION = re.compile(r"(?<![\w-])--[a-z][\w-]*")
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _options(parser: argparse.ArgumentParser) -> set[str]:
+    return {option for action in parser._actions for option in action.option_strings}
+
+
+def command_options() -> dict[str, tuple[set[str], dict[str, set[str]]]]:
+    """Command -> (its options, {action: the action's options}) as the parser has them."""
+    return {
+        name: (_options(sub), {action: _options(p) for action, p in _subcommands(sub).items()})
+        for name, sub in _subcommands(build_parser()).items()
+    }
+
+
+def code_lines(text: str) -> list[str]:
+    """Each line of the page's code: fenced blocks (a line continued with a backslash joined to
+    the next) and inline `spans`."""
+    blocks = re.findall(r"```[\w-]*\n(.*?)```", text, re.S)
+    prose = re.sub(r"```[\w-]*\n.*?```", "", text, flags=re.S)
+    spans = re.findall(r"`([^`]+)`", prose)
+    return [line for chunk in blocks + spans for line in chunk.replace("\\\n", " ").splitlines()]
+
+
+def options_after_commands(text: str, commands: dict[str, tuple[set[str], dict[str, set[str]]]]) -> list[str]:
+    """`command --option` written in the page's code where the command has no such option, as
+    'command --option (in: line)'. The options counted are those after the command's name, up to
+    the next `paralign` or `|` (a pipe); for lattice and parametric, the named action's."""
+    names = "|".join(sorted(map(re.escape, commands), key=len, reverse=True))
+    command = re.compile(rf"(?:(?<=\s)|(?<=^)|(?<=[(\[]))(?:paralign\s+)?({names})(?![\w-])(.*)")
+    wrong = []
+    for line in code_lines(text):
+        match = command.search(line)
+        if match is None or re.match(r"\s*[-\w.]*/", match[2]):  # a path such as pivot/x.md
+            continue
+        name, rest = match[1], re.split(r"paralign\s|\s\|\s", match[2])[0]
+        own, actions = commands[name]
+        words = rest.split()
+        known = own | (actions[words[0]] if words and words[0] in actions else set().union(*actions.values()))
+        wrong += [f"{name} {option} (in: {line.strip()})" for option in OPTION.findall(rest) if option not in known]
+    return wrong
+
+
+def test_every_command_is_in_the_readme_table() -> None:
+    """`paralign --help`'s commands, and the actions of lattice and parametric, each have a row
+    (or a place in one) in the README's table of commands."""
+    table = README.read_text(encoding="utf-8").split("| command | what it does |")[1].split("\n\n")[0]
+    first_column = " ".join(row.split("|")[1] if "\\|" not in row else row.split(" | ")[0]
+                            for row in table.splitlines()[2:])
+    missing = [name for name in command_options() if not re.search(rf"`(paralign )?{name}[ `]", first_column)]
+    for name, (_, actions) in command_options().items():
+        missing += [f"{name} {a}" for a in actions if not re.search(rf"{name} [\w|\\]*\b{a}\b", first_column)]
+    assert not missing, f"commands without a row in the README's table: {missing}"
+
+
+def test_options_written_after_a_command_are_that_commands() -> None:
+    commands = command_options()
+    wrong = [f"{page.relative_to(ROOT)}: {w}" for page in USER_DOCS
+             for w in options_after_commands(page.read_text(encoding="utf-8"), commands)]
+    assert not wrong, "options the command does not have:\n" + "\n".join(wrong)
+
+
+def test_the_option_check_finds_a_wrong_option() -> None:
+    commands = command_options()
+    assert options_after_commands("run `paralign pivot --workers 2 --no-such`", commands) == [
+        "pivot --no-such (in: paralign pivot --workers 2 --no-such)"]
+    assert options_after_commands("`lattice draw --sample 3`", commands)  # paths' option, not draw's
+    assert not options_after_commands("`lattice paths --sample 3` and `word-align --tokenizer regex`", commands)
+
+
+def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Each command as typed, with its parser: `align`, `lattice draw`, `parametric table` ..."""
+    leaves = {}
+    for name, parser in _subcommands(build_parser()).items():
+        actions = _subcommands(parser)
+        leaves.update({f"{name} {a}": p for a, p in actions.items()} if actions else {name: parser})
+    return leaves
+
+
+def test_the_readme_says_which_commands_write_no_file() -> None:
+    """README, Commands: "Every command takes `--format text|json` and writes stdout unless given
+    `-o FILE` (...; `serve` and `download` write no file ...)": the commands without -o are
+    those it names, and every command has --format text and json."""
+    text = " ".join(README.read_text(encoding="utf-8").split("## Commands")[1].split("| command |")[0].split())
+    named = re.search(r"((?:`[\w -]+`(?:, | and ))*`[\w -]+`) write no file", text)
+    without_o = {name for name, p in leaf_parsers().items() if "-o" not in _options(p)}
+    assert named is not None and set(re.findall(r"`([\w -]+)`", named[1])) == without_o
+    no_format = [name for name, p in leaf_parsers().items()
+                 if not any("--format" in a.option_strings and {"text", "json"} <= set(a.choices or ())
+                            for a in p._actions)]
+    assert not no_format, f"commands without --format text|json: {no_format}"
+
+
+def test_cli_md_names_the_commands_with_each_decoding_mode() -> None:
+    """docs/CLI.md, "Decoding is per line": the commands that take --encoding-errors skip are named
+    in its "Holds for" sentence, and every command with --encoding-errors in the paragraph."""
+    text = " ".join(CLI_MD.read_text(encoding="utf-8").split("**Decoding is per line:**")[1].split("##")[0].split())
+    holds_for = text.split("Holds for")[1].split(". ")[0]
+    modes = {name: set(a.choices) for name, p in leaf_parsers().items()
+             for a in p._actions if "--encoding-errors" in a.option_strings}
+    assert modes
+    unnamed = [name for name, choices in modes.items()
+               if f"`{name}" not in (holds_for if "skip" in choices else text)]
+    assert not unnamed, f"commands with --encoding-errors that docs/CLI.md does not name there: {unnamed}"
+
+
+def test_every_option_named_in_the_docs_exists() -> None:
+    """An option named alone (`--preset` picks ...) is some command's, or paralign's own
+    (--version), or another program's listed in OTHER_PROGRAMS_OPTIONS."""
+    known = _options(build_parser()) | set(OTHER_PROGRAMS_OPTIONS)
+    for own, actions in command_options().values():
+        known |= own.union(*actions.values())
+    unknown = {f"{page.relative_to(ROOT)}: {option}" for page in USER_DOCS
+               for option in OPTION.findall(page.read_text(encoding="utf-8")) if option not in known}
+    assert not unknown, f"options no command has: {sorted(unknown)}"
+
+
+@pytest.mark.parametrize("page", [*USER_DOCS, *sorted((ROOT / "docs" / "results").glob("*.md"))],
+                         ids=lambda page: str(page.relative_to(ROOT)))
+def test_relative_links_resolve(page: Path) -> None:
+    """Every [text](target) and ![picture](target) that is not a URL points at a file."""
+    targets = re.findall(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8"))
+    broken = [t for t in targets if not re.match(r"[a-z]+:", t) and t.split("#")[0]
+              and not (page.parent / t.split("#")[0]).exists()]
+    assert not broken, f"{page.relative_to(ROOT)} links to what is not there: {broken}"
+
+
+def test_the_readme_picture_is_what_its_command_draws(data, tmp_path) -> None:
+    """docs/images/align-grid.svg is what the README's `sed -n Np FILE | paralign align --format svg
+    -o docs/images/align-grid.svg` writes today (its signature carries paralign's version, so a
+    release or a change to the drawing asks for it to be drawn again). `data`: PPDB."""
+    command = re.search(r"sed -n (\d+)p (\S+) \| paralign align (.*?) -o (\S+)", README.read_text(encoding="utf-8"))
+    assert command is not None, "the README no longer shows how align-grid.svg is made"
+    line = (ROOT / command[2]).read_text(encoding="utf-8").splitlines()[int(command[1]) - 1]
+    (tmp_path / "pair.tsv").write_text(line + "\n", encoding="utf-8")
+    drawn = tmp_path / "grid.svg"
+    assert main(["align", str(tmp_path / "pair.tsv"), *command[3].split(), "-o", str(drawn)]) == 0
+    assert drawn.read_text(encoding="utf-8") == (ROOT / command[4]).read_text(encoding="utf-8"), \
+        f"{command[4]} is stale: run the README's command ({command[0]})"
+
+
+@pytest.mark.parametrize("page", USER_DOCS, ids=lambda page: str(page.relative_to(ROOT)))
+def test_paths_written_in_the_docs_exist(page: Path) -> None:
+    """A repository path the page names (`tests/cli/test_serve.py`, `benchmarks/screenshots.py`,
+    `src/paralign/data/demo/`) or a package path (`paralign/stemming.py`) is there."""
+    text = page.read_text(encoding="utf-8")
+    written = set(re.findall(r"(?<![\w/.])(?:tests|benchmarks|scripts|src|docs|examples)/[\w./+-]*\w/?", text))
+    missing = [p for p in written if not (ROOT / p).exists()]
+    missing += [p for p in set(re.findall(r"(?<![\w/.])paralign/[\w/]+\.py", text))
+                if not (PACKAGE.parent / p).exists()]
+    assert not missing, f"{page.relative_to(ROOT)} names paths that are not there: {sorted(missing)}"
+
+
+def test_sections_of_cli_md_named_elsewhere_exist() -> None:
+    """"docs/CLI.md, Signatures" (README, code and tests) and "(see The matrix test)" (CLI.md)
+    name a heading of docs/CLI.md: the words named begin one."""
+    headings = re.findall(r"^#+ (.*)$", CLI_MD.read_text(encoding="utf-8"), re.M)
+    sources = [*USER_DOCS, *PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py")]
+    named = {(path.name, m) for path in sources if path != Path(__file__)
+             for m in re.findall(r"CLI\.md, ([A-Z][\w ]*\w)", path.read_text(encoding="utf-8"))}
+    named |= {("CLI.md", m) for m in re.findall(r"\(see ([A-Z][\w ]*\w)\)", CLI_MD.read_text(encoding="utf-8"))}
+    assert named
+    missing = sorted(f"{where}: {name}" for where, name in named if not any(h.startswith(name) for h in headings))
+    assert not missing, f"sections of docs/CLI.md that are not there: {missing}"
+
+
+# -- docs/ARCHITECTURE.md against the tree and pyproject.toml ----------------------------------
+
+
+def architecture_rows() -> dict[str, str]:
+    """The parts table: `part` -> the row's text."""
+    rows = re.findall(r"^\| `([^`]+)` \| (.*) \|$", ARCHITECTURE.read_text(encoding="utf-8"), re.M)
+    return dict(rows)
+
+
+def unnamed_modules() -> list[str]:
+    """Modules of src/paralign that ARCHITECTURE.md does not name: a top-level module or package
+    by a row or in its text (`config.py`, `__main__.py`), any other module (`fsa.py`) or
+    package (`reports/`) in the row of the nearest package above it that has one, or by its
+    path anywhere (`aligners/wordsim.py`, an old-path file). The command
+    modules of cli/ are its row's "one module per command"."""
+    rows, text = architecture_rows(), ARCHITECTURE.read_text(encoding="utf-8")
+    missing = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).parts
+        if parts == ("__init__.py",) or (parts[0] == "cli" and len(parts) == 2 and not parts[1].startswith("_")):
+            continue
+        is_face = parts[-1] == "__init__.py"
+        folders = parts[:-2] if is_face else parts[:-1]
+        name = parts[-2] + "/" if is_face else parts[-1]
+        if "/".join(folders + (name,)) in rows:
+            continue
+        if not folders:
+            named = f"`{name}`" in text
+        else:
+            owner = next(n for n in range(len(folders), -1, -1) if n == 0 or "/".join(folders[:n]) + "/" in rows)
+            row = rows.get("/".join(folders[:owner]) + "/", text)
+            named = f"`{name}`" in row or f"`{'/'.join(folders[owner:] + (name,))}`" in row \
+                or f"`{'/'.join(parts)}`" in text  # an old-path file, by its path
+        if not named:
+            missing.append("/".join(parts))
+    return missing
+
+
+def test_architecture_names_every_module() -> None:
+    missing = unnamed_modules()
+    assert not missing, f"modules docs/ARCHITECTURE.md does not name (in their package's row): {missing}"
+
+
+def _contracts() -> dict[str, dict]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return {c["id"]: c for c in config["tool"]["importlinter"]["contracts"]}
+
+
+def architecture_layers() -> list[set[str]]:
+    """The layers of ARCHITECTURE.md's block, top first: each numbered line's parts (`a | b/`,
+    before the description), with the parts of an unnumbered line that continues them."""
+    block = ARCHITECTURE.read_text(encoding="utf-8").split("Layers, top to bottom.")[1].split("```")[1]
+    layers: list[set[str]] = []
+    for line in block.strip("\n").splitlines():
+        numbered = re.match(r"\s*\d+\S*\s+(.*)", line)
+        if not numbered and (line[:20].strip() == "" or not layers):
+            continue  # a description's second line
+        parts = re.split(r"\s{2,}", (numbered[1] if numbered else line).strip())[0]
+        names = {n.strip().rstrip("/") for n in parts.split("|") if n.strip()}
+        if numbered:
+            layers.append(names)
+        else:
+            layers[-1] |= names
+    return layers
+
+
+def test_architecture_states_the_layers_of_the_contract() -> None:
+    contract = [{part.strip() for part in layer.split("|")} for layer in _contracts()["layers"]["layers"]]
+    assert architecture_layers() == contract
+
+
+def test_every_command_module_is_in_the_cli_commands_contract() -> None:
+    """ARCHITECTURE.md, a new CLI command: "add the module to the `cli-commands` contract in
+    pyproject.toml" (the contract checks only the modules it lists)."""
+    commands = {f"paralign.cli.{p.stem}" for p in (PACKAGE / "cli").glob("*.py") if not p.name.startswith("_")}
+    assert set(_contracts()["cli-commands"]["modules"]) == commands
