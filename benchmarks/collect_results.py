@@ -6,6 +6,8 @@ them, summary first, so there is one document to read. Run: python benchmarks/co
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 ORDER = [
@@ -40,8 +42,26 @@ def collect(results_dir: Path) -> str:
         " each figure there has the command that produced it.\n\n"
         + "".join(f"- [{p.stem}](results/{p.name})\n" for p in pages)
     )
-    body = "\n\n---\n\n".join(p.read_text(encoding="utf-8").strip() for p in pages)
+    body = "\n\n---\n\n".join(_relinked(p.read_text(encoding="utf-8").strip(), results_dir) for p in pages)
     return header + "\n---\n\n" + body + "\n"
+
+
+_LINK = re.compile(r"(\]\()([^)\s#]+)")
+
+
+def _relinked(text: str, results_dir: Path) -> str:
+    """A page's relative links made relative to docs/ (where RESULTS.md is) instead of
+    docs/results/ (where the page is): ``(paraeval-meta.md)`` -> ``(results/paraeval-meta.md)``.
+    URLs (``https:``) and in-page anchors are left as they are."""
+    docs = results_dir.parent
+
+    def moved(match: re.Match[str]) -> str:
+        target = match[2]
+        if re.match(r"[a-z]+:", target):
+            return match[0]
+        return match[1] + Path(os.path.relpath(results_dir / target, docs)).as_posix()
+
+    return _LINK.sub(moved, text)
 
 
 def main() -> None:

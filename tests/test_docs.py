@@ -164,7 +164,7 @@ def test_every_option_named_in_the_docs_exists() -> None:
     assert not unknown, f"options no command has: {sorted(unknown)}"
 
 
-@pytest.mark.parametrize("page", [*USER_DOCS, *sorted((ROOT / "docs" / "results").glob("*.md"))],
+@pytest.mark.parametrize("page", [*USER_DOCS, ROOT / "docs" / "RESULTS.md", *sorted((ROOT / "docs" / "results").glob("*.md"))],
                          ids=lambda page: str(page.relative_to(ROOT)))
 def test_relative_links_resolve(page: Path) -> None:
     """Every [text](target) and ![picture](target) that is not a URL points at a file."""
