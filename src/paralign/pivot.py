@@ -34,7 +34,9 @@ the whole corpus; the report's reading counts are summed from the chunk files' m
 
 Re-running with the same work directory resumes: prepared and aligned corpora and the chunks
 whose Parquet file exists are reused (and counted); stage 4 always runs, so threshold, top-k
-and min-count can be changed cheaply on a finished run.  Memory is bounded by the chunk and
+and min-count can be changed cheaply on a finished run.  Each stage has its own fingerprint
+(:mod:`paralign.pivot_work`): another `max_length` or `chunk_size` recounts the chunks and
+another `min_translation_prob` re-sums the pairs, reusing the alignment.  Memory is bounded by the chunk and
 partition sizes, not the corpus: Dask spills partitions to disk under its memory limit.
 
 Approximation: translation probabilities below `min_translation_prob` (default 0.001) are
@@ -87,7 +89,7 @@ from .pivot_input import (
     read_chunk,
     read_on_workers,
 )
-from .pivot_work import WorkDir, file_id, work_path
+from .pivot_work import Stage, WorkDir, file_id, work_path
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
 from .textio import is_gzip_name
 from .workers import on_client
@@ -108,7 +110,9 @@ ClusterStart = Callable[[dict[str, Any]], None]
 
 @dataclass(frozen=True, slots=True)
 class PipelineReport:
-    """What a run did: per-corpus reading statistics, chunks computed and reused, output rows."""
+    """What a run did: per-corpus reading statistics, chunks computed and reused, output rows,
+    the stages of an earlier run in its work directory that it reused (`resumed_stages`) and
+    those it recomputed because what they depend on changed (`recomputed_stages`: why, each)."""
 
     output: str = ""
     corpora: tuple[dict, ...] = ()
@@ -117,6 +121,7 @@ class PipelineReport:
     resumed_stages: tuple[str, ...] = ()
     chunks: dict[str, int] = field(default_factory=dict)
     cluster: dict[str, Any] = field(default_factory=dict)
+    recomputed_stages: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -125,6 +130,7 @@ class PipelineReport:
             "phrases": self.phrases,
             "rows": self.rows,
             "resumed_stages": list(self.resumed_stages),
+            "recomputed_stages": {stage: list(why) for stage, why in self.recomputed_stages.items()},
             "chunks": dict(self.chunks),
             "cluster": dict(self.cluster),
         }
@@ -133,6 +139,33 @@ class PipelineReport:
 # ---------------------------------------------------------------------------------------------
 # Stages
 # ---------------------------------------------------------------------------------------------
+def _corpus_stages(name: str, read: dict[str, Any], options: PivotOptions, aligner: str | None) -> dict[str, Stage]:
+    """The fingerprints of one corpus' stages in the work directory's folder `name`: reading
+    (`read`: its input files' records and anything else that changes what is read, with the
+    reading options), its alignment (`aligner`: "given", "eflomal" (with its options) or
+    "sultan"; None: the workers read the corpus with a given alignment, chunk by chunk) and its
+    chunks' counts."""
+    stages = {f"{name}/prepare": Stage({**read, "options": options.of_stage("prepare")}, outputs=(name,),
+                                       guarded=True)}
+    if aligner is not None:
+        computed = aligner != "given"  # a given alignment's links are written by stage 1
+        stages[f"{name}/align"] = Stage(
+            {"aligner": aligner, "options": options.of_stage("align") if aligner == "eflomal" else {}},
+            after=(f"{name}/prepare",), guarded=True,
+            outputs=tuple(f"{name}/{path}" for path in ("align.json", "align-parts", "priors.txt",
+                                                         *(("align.txt",) if computed else ()))))
+    stages[f"{name}/extract"] = Stage({"options": options.of_stage("extract")}, after=(list(stages)[-1],),
+                                      outputs=(f"{name}/chunks",))
+    return stages
+
+
+def _pairs_stage(stages: dict[str, Stage], options: dict[str, Any]) -> dict[str, Stage]:
+    """`stages` and the summed pairs' (stage 4's group-by, kept in ``pairs/``), which read
+    every corpus' chunks and `options`."""
+    extracts = tuple(name for name in stages if name.endswith("/extract"))
+    return {**stages, "pairs": Stage({"options": options}, after=extracts, outputs=("pairs", "pairs.json"))}
+
+
 def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: bool, client: Any = None,
                  progress: Progress = no_progress) -> int:
     """Stage 2: eflomal on the token files (unless `given`: stage 1 wrote the links), in chunks
@@ -326,8 +359,11 @@ def pivot_paraphrases(
     of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
     and the inputs); re-running with the same work directory resumes; `restart` discards it
-    first; `keep_work=False` deletes it on success.  A given `work_dir` holding a run with
-    other inputs or options is refused (ConfigurationError); the default one is replaced.
+    first; `keep_work=False` deletes it on success.  A stage whose inputs or options changed
+    is recomputed with those after it (the report's `recomputed_stages` says which, and why),
+    the others reused; a given `work_dir` whose corpora would be read or aligned again (other
+    inputs, reading or eflomal options) is refused (ConfigurationError naming what differs),
+    the default one is recomputed.
     """
     options = options or PivotOptions()
     if not corpora:
@@ -338,9 +374,14 @@ def pivot_paraphrases(
         raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
     local = set(shown_names or ())  # copies of stdin: read here, where they are
     on_workers = [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)]
-    fingerprint = {"kind": "pivot", "options": options.fingerprint(aligns=None in alignments), "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
-                   "alignments": [None if a is None else file_id(a) for a in alignments], "read_on_workers": on_workers}
-    work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
+    stages: dict[str, Stage] = {}
+    for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
+        read = {"corpora": [file_id(english), file_id(foreign)],
+                "alignments": None if alignment is None else file_id(alignment), "read_on_workers": on_workers[index]}
+        aligner = None if on_workers[index] else "eflomal" if alignment is None else "given"
+        stages.update(_corpus_stages(f"c{index}", read, options, aligner))
+    work = WorkDir(work_path(output, work_dir), _pairs_stage(stages, options.of_stage("pairs")), restart=restart,
+                   replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
         tasks: list[ChunkTask | PreparedChunk] = []
@@ -373,7 +414,8 @@ def pivot_paraphrases(
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)
-    report = PipelineReport(str(output), tuple(corpus_info), phrases, rows, tuple(work.reused), chunks, described)
+    report = PipelineReport(str(output), tuple(corpus_info), phrases, rows, tuple(work.reused), chunks, described,
+                            work.recomputed)
     if not keep_work:
         shutil.rmtree(work.path, ignore_errors=True)
     return report
@@ -518,13 +560,12 @@ def monolingual_paraphrases(
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
     output = Path(output)
-    fingerprint = {
-        "kind": "monolingual", "aligner": aligner, "max_groups": max_groups,
-        "options": options.fingerprint(monolingual=True, aligns=aligner == "eflomal" and alignment is None),
-        "groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
-    }
-    work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     stage = "mono"
+    read = {"groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
+            "max_groups": max_groups}
+    stages = _corpus_stages(stage, read, options, "given" if alignment is not None else aligner)
+    work = WorkDir(work_path(output, work_dir), _pairs_stage(stages, {}), restart=restart,
+                   replace_other=work_dir is None)  # pivot's pruning: no effect here
     with connecting(cluster, on_start) as ready:  # the cluster starts while the groups are read
         info = work.done(f"{stage}/prepare")
         if info is None:
@@ -553,7 +594,8 @@ def monolingual_paraphrases(
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)
-    report = PipelineReport(str(output), (corpus,), phrases, rows, tuple(work.reused), chunks, described)
+    report = PipelineReport(str(output), (corpus,), phrases, rows, tuple(work.reused), chunks, described,
+                            work.recomputed)
     if not keep_work:
         shutil.rmtree(work.path, ignore_errors=True)
     return report

@@ -1,11 +1,12 @@
 """What the paraphrase-table pipelines read: their options, and stage 1 (prepare) of both.
 
-`PivotOptions` holds every knob of `paralign.pivot`'s pipelines (its fingerprint names a work
-directory's run).  Preparing streams the input with the checks of `corpora.parallel` (or the
-groups of `corpora.groups`), tokenises it with the pipeline's tokenizer options and writes the
-token files `en.tok` and `f.tok` (one sentence pair a line) that the later stages align and
-extract phrase pairs from.  A corpus with a given alignment in plain files is instead read in
-chunks by the workers (`PreparedChunk`, :func:`read_chunk`), with the same checks and counts.
+`PivotOptions` holds every knob of `paralign.pivot`'s pipelines (`STAGE_OPTIONS` says which
+stage reads each: part of that stage's fingerprint in a work directory).  Preparing streams
+the input with the checks of `corpora.parallel` (or the groups of `corpora.groups`),
+tokenises it with the pipeline's tokenizer options and writes the token files `en.tok` and
+`f.tok` (one sentence pair a line) that the later stages align and extract phrase pairs
+from.  A corpus with a given alignment in plain files is instead read in chunks by the workers
+(`PreparedChunk`, :func:`read_chunk`), with the same checks and counts.
 
 Not for: aligning, counting and pivoting (:mod:`paralign.pivot`).
 """
@@ -56,7 +57,8 @@ def no_progress(items: Iterable, desc: str = "", total: int | None = None) -> It
 
 @dataclass(frozen=True, slots=True)
 class PivotOptions:
-    """Every knob of the pivot and monolingual pipelines (the fingerprint of a work directory)."""
+    """Every knob of the pivot and monolingual pipelines (each stage's, :data:`STAGE_OPTIONS`,
+    part of that stage's fingerprint in a work directory)."""
 
     max_length: int = 5
     symmetrization: str = "grow-diag-final-and"
@@ -103,20 +105,23 @@ class PivotOptions:
             raise ConfigurationError(f"eflomal_model must be 1, 2 or 3 and eflomal_iterations None or >= 1, got "
                                      f"{self.eflomal_model} and {self.eflomal_iterations}")
 
-    def fingerprint(self, *, monolingual: bool = False, aligns: bool = True) -> dict[str, Any]:
-        """Options that change intermediate files: threshold, top-k and min-count only change
-        the output; with `monolingual` the pivot's pruning (`min_translation_prob`) changes
-        nothing; without `aligns` (every alignment given, or another aligner) eflomal's
-        settings change nothing. So a work folder is resumed, not refused, when only those differ."""
-        data = asdict(self)
-        inert = ["threshold", "top_k", "min_count"]
-        if monolingual:
-            inert.append("min_translation_prob")
-        if not aligns:
-            inert += ["symmetrization", "eflomal_model", "eflomal_iterations", "align_chunk"]
-        for key in inert:
-            data.pop(key)
-        return data
+    def of_stage(self, stage: str) -> dict[str, Any]:
+        """The options that `stage` of :data:`STAGE_OPTIONS` reads (part of its fingerprint in
+        a work directory: another value recomputes that stage and those after it)."""
+        return {name: getattr(self, name) for name in STAGE_OPTIONS[stage]}
+
+
+#: Which stage reads each option of `PivotOptions`: "prepare" (reading and tokenising),
+#: "align" (eflomal's, only when it aligns), "extract" (the chunks' counts), "pairs" (the summed
+#: pairs: the pivot's pruning; the monolingual table has none) and "output" (the filters, run
+#: every time).  Every option is in one, so a work directory never reuses what an option changed.
+STAGE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "prepare": ("lowercase", "tokenizer", "foreign_tokenizer", "max_tokens", "max_length_ratio", "encoding_errors"),
+    "align": ("symmetrization", "eflomal_model", "eflomal_iterations", "align_chunk"),
+    "extract": ("max_length", "chunk_size"),
+    "pairs": ("min_translation_prob",),
+    "output": ("threshold", "top_k", "min_count"),
+}
 
 
 def as_built(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:

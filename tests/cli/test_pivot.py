@@ -64,9 +64,9 @@ def test_pivot_resume_with_kept_work_dir(corpus, tmp_path, capsys):
     assert "resumed" in capsys.readouterr().out
     second = (tmp_path / "t.tsv").read_text()
     assert len(second.splitlines()) < len(first.splitlines())
-    assert main(args + ["--max-length", "2"]) == 2  # a usage error (issue 23)
+    assert main(args + ["--tokenizer", "whitespace"]) == 2  # a usage error (issue 23): the alignment would go
     assert "--restart" in capsys.readouterr().err
-    assert main(args + ["--max-length", "2", "--restart"]) == 0
+    assert main(args + ["--tokenizer", "whitespace", "--restart"]) == 0
 
 
 def test_pivot_bad_input(corpus, tmp_path, capsys):
@@ -223,6 +223,30 @@ def test_computed_alignment_fed_back_gives_the_same_table(corpus, tmp_path, caps
     assert json.loads(capsys.readouterr().out)["corpora"][0]["alignment"] == {"kind": "computed", "aligner": "eflomal"}
     assert _pivot(pair, tmp_path / "b.tsv", "--alignment", str(tmp_path / "w" / "c0" / "align.txt")) == 0
     assert _table_rows(tmp_path / "a.tsv") == _table_rows(tmp_path / "b.tsv") != []
+
+
+def test_a_changed_max_length_reuses_the_computed_eflomal_alignment(corpus, tmp_path, capsys):
+    """With real eflomal (unseeded: its alignment cannot be made again): a rerun with another
+    --max-length in the same --work-dir was refused, and --restart threw the alignment away. It
+    now reuses it (the file untouched), says which stages it reused and which it recomputed,
+    and its table is that of a fresh run given the same alignment."""
+    pair = {"en": corpus["en"], "de": corpus["de"]}
+    work = tmp_path / "w"
+    assert _pivot(pair, tmp_path / "a.tsv", "--iterations", "2", "--work-dir", str(work), "--keep-work") == 0
+    aligned = work / "c0" / "align.txt"
+    stamp = (aligned.stat().st_mtime_ns, hashlib.sha256(aligned.read_bytes()).hexdigest())
+    capsys.readouterr()
+    assert _pivot(pair, tmp_path / "b.tsv", "--iterations", "2", "--work-dir", str(work), "--keep-work",
+                  "--max-length", "2") == 0
+    out = capsys.readouterr().out
+    assert (aligned.stat().st_mtime_ns, hashlib.sha256(aligned.read_bytes()).hexdigest()) == stamp
+    assert "  resumed: reused c0/prepare, c0/align\n" in out
+    assert "  recomputed: c0/extract (max_length: 5 there, 2 now), pairs (c0/extract recomputed)\n" in out
+    kept = tmp_path / "kept.align"
+    kept.write_bytes(aligned.read_bytes())
+    assert _pivot(pair, tmp_path / "c.tsv", "--alignment", str(kept), "--max-length", "2") == 0
+    assert _table_rows(tmp_path / "b.tsv") == _table_rows(tmp_path / "c.tsv") != []
+    assert _table_rows(tmp_path / "b.tsv") != _table_rows(tmp_path / "a.tsv")
 
 
 def test_pivot_alignment_bad_lines_and_counts(hand, tmp_path, capsys):
