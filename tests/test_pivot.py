@@ -912,6 +912,28 @@ def test_relative_paths_reach_workers_started_in_another_folder(tmp_path, monkey
     assert str(error.value).startswith(f"{relative[0]}:2: not UTF-8") and error.value.source == str(relative[0])
 
 
+def test_a_worker_names_a_file_as_given_even_when_another_path_holds_its_path(tmp_path, monkeypatch, no_eflomal):
+    """A worker's messages were written with absolute paths and then rewritten into the names
+    the user gave by replacing text: an alignment given as /x/g.en.align beside an English
+    file given as ../g.en (absolute /x/g.en, a prefix of it) came back as '../g.en.align', a
+    file the user never named. The readers now name each file as given while they read."""
+    corpus, _ = _given_corpus(tmp_path)
+    bad = list(GIVEN_LINKS)
+    bad[1] = "0-0 1-x"
+    links = _write(tmp_path / "g.en.align", bad)  # its absolute path starts with g.en's
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    relative = (Path("..") / corpus[0].name, Path("..") / corpus[1].name)
+    assert pivot.read_on_workers(relative, links)
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=2)
+    report = pivot_paraphrases([relative], "t.tsv", options, alignments=[links], work_dir="w")
+    assert report.corpora[0]["alignment"]["errors"] == [f"{links}:2: malformed link '1-x' (expected i-j, i?j or ipj)"]
+    corpus[0].write_bytes(corpus[0].read_bytes().replace(b"A car", b"A \xffcar"))
+    with pytest.raises(FormatError) as error:  # an error raised on the worker, named as given
+        pivot_paraphrases([relative], "e.tsv", options, alignments=[links], work_dir="w2")
+    assert str(error.value).startswith(f"{relative[0]}:2: not UTF-8") and error.value.source == str(relative[0])
+
+
 def test_reading_and_eflomal_show_progress(tmp_path, monkeypatch):
     """Reading a corpus and eflomal's run showed nothing (on 29,000 lines of Multi30k two
     thirds of the command's time passed in silence, before the first bar, 'extract'); each now

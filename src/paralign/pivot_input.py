@@ -41,7 +41,6 @@ from .errors import (
     ConfigurationError,
     FormatError,
     MismatchError,
-    ParalignError,
     counted,
 )
 from .paraphrases import as_held, normalize_phrase
@@ -152,7 +151,8 @@ class GivenAlignment:
     (`file:line: reason`) kept in `errors` (the first `KEPT_ERRORS`).  Of the lines with links,
     `linked` counts them and `ends_unlinked` those that link the last token of neither sentence:
     most of them, where an aligner links nearly every last token, says that the links index
-    other tokens than these (:func:`other_tokens_warning`).
+    other tokens than these (:func:`other_tokens_warning`).  `name` is how the messages name
+    the file (default: `path`; a worker reads the absolute path of the name the user gave).
     """
 
     path: str
@@ -162,6 +162,10 @@ class GivenAlignment:
     errors: list[str] = field(default_factory=list)
     linked: int = 0
     ends_unlinked: int = 0
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        self.name = self.name or self.path
 
     @classmethod
     def open(cls, path: str | Path) -> GivenAlignment:
@@ -170,7 +174,7 @@ class GivenAlignment:
 
     def items(self, lines: LineRange | None = None) -> Iterator[PairOrBad]:
         """One item per line of the file (or of `lines`), in order (see `corpora.pharaoh.read_pharaoh`)."""
-        return read_pharaoh(self.path, lines=lines)
+        return read_pharaoh(self.path, self.name, lines=lines)
 
     def links(self, line: PairOrBad, source_length: int, target_length: int) -> frozenset[Link] | None:
         """All links of `line` if it fits sentences of these lengths; else None (counted, reported)."""
@@ -178,7 +182,7 @@ class GivenAlignment:
             error: Exception = line.error
         else:
             try:
-                links = line.alignment.validate(source_length, target_length, source=self.path, line=line.line).possible
+                links = line.alignment.validate(source_length, target_length, source=self.name, line=line.line).possible
             except AlignmentIndexError as exc:
                 error = exc
             else:
@@ -260,16 +264,18 @@ def check_alignment_lines(given: GivenAlignment, english: str | Path, foreign: s
 
 def _prepared_rows(
     english: str | Path, foreign: str | Path, options: PivotOptions, stats: ParallelStats,
-    given: GivenAlignment | None, lines: tuple[LineRange, ...] | None = None,
+    given: GivenAlignment | None, lines: tuple[LineRange, ...] | None = None, names: tuple[str, str] | None = None,
 ) -> Iterator[tuple[str, str, frozenset[Link] | None]]:
     """The usable pairs of a parallel corpus (or of the run `lines` of its english, foreign
     and alignment files), tokenised: (english tokens, foreign tokens, given links or None).
     Reading skips are counted in `stats` (as `iter_parallel` does), pairs dropped by the
-    tokenizer or the length ratio in `stats.filtered`, bad alignment lines in `given`."""
+    tokenizer or the length ratio in `stats.filtered`, bad alignment lines in `given`;
+    `names`: how errors name the english and foreign files (`iter_parallel`)."""
     foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
     pairs = iter_parallel(
         english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
         stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else (lines[0], lines[1]),
+        names=names,
     )
     links_in = given.items(None if lines is None else lines[2]) if given else itertools.repeat(None)
     # strict=False: the line counts are checked by the caller (and by iter_parallel)
@@ -328,30 +334,17 @@ def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], by
     """Read, check and tokenise one chunk (on a worker): its english and foreign token lines,
     their Pharaoh lines, and what reading counted (JSON, for the chunk file's metadata under
     `READ_KEY`; see :func:`chunk_info`).  A byte that is not UTF-8 is a FormatError naming the
-    file and line, as in the whole-file reader (named as the user gave it, `task.names`)."""
+    file and line, as in the whole-file reader: the readers open the absolute paths
+    (`task.files`) and name them as the user gave them (`task.names`)."""
     english, foreign, alignment = task.files
     runs = tuple(LineRange(offset, task.first_line, task.lines) for offset in task.offsets)
-    stats = ParallelStats(english, foreign)
-    given = GivenAlignment(alignment)
-    try:
-        rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))
-    except ParalignError as exc:
-        exc.args = tuple(_as_given(arg, task) if isinstance(arg, str) else arg for arg in exc.args)
-        if getattr(exc, "source", None) in task.files:
-            exc.source = task.names[task.files.index(exc.source)]  # type: ignore[attr-defined]
-        raise
-    read = {"stats": asdict(stats), "bad": given.bad, "errors": [_as_given(error, task) for error in given.errors],
+    stats = ParallelStats()
+    given = GivenAlignment(alignment, name=task.names[2])
+    rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs, names=(task.names[0], task.names[1])))
+    read = {"stats": asdict(stats), "bad": given.bad, "errors": given.errors,
             "linked": given.linked, "ends_unlinked": given.ends_unlinked}
     return ([e for e, _, _ in rows], [f for _, f, _ in rows], [links_to_pharaoh(links or ()) for _, _, links in rows],
             json.dumps(read).encode("utf-8"))
-
-
-def _as_given(text: str, task: PreparedChunk) -> str:
-    """`text` with the task's absolute paths named as the user gave them (longest first, so
-    that no path is replaced inside a longer one)."""
-    for path, name in sorted(zip(task.files, task.names, strict=True), key=lambda pair: -len(pair[0])):
-        text = text.replace(path, name)
-    return text
 
 
 def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
