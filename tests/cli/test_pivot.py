@@ -353,6 +353,33 @@ def test_a_real_cluster_builds_the_table_the_local_one_does(hand, tmp_path, monk
     assert _rows(tmp_path / "remote.parquet") == _rows(tmp_path / "local.tsv") != []
 
 
+def test_a_cluster_of_other_versions_is_refused_naming_them(hand, tmp_path, monkeypatch, real_cluster, capsys):
+    """A scheduler or workers started before an upgrade rebuild the command's tasks with their
+    old classes; nothing said so. Connecting now compares paralign's, dask's and distributed's
+    versions on the command, the scheduler and every worker, and a difference is one usage
+    error naming each package and where it differs."""
+    import distributed.versions
+
+    real = distributed.versions.get_versions
+
+    def upgraded(packages=None):  # this process only: the cluster's processes keep theirs
+        found = real(packages)
+        found["packages"] = {**found["packages"], "paralign": "99.0", "dask": "1.0"}
+        return found
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER")
+    monkeypatch.setattr(distributed.versions, "get_versions", upgraded)
+    given = ["--alignment", str(hand["align"]), "--scheduler", real_cluster]
+    assert _pivot(hand, tmp_path / "t.parquet", *given) == 2
+    err = capsys.readouterr().err
+    assert f"the Dask cluster at {real_cluster} runs other versions than this command" in err
+    assert "paralign 99.0 here, " in err and "dask 1.0 here, " in err and "distributed" not in err.split("(")[1]
+    assert "on the scheduler and 2 workers" in err and "restart" in err
+    assert not (tmp_path / "t.parquet").exists()
+    monkeypatch.setattr(distributed.versions, "get_versions", real)
+    assert _pivot(hand, tmp_path / "t.parquet", *given) == 0
+
+
 def test_a_killed_command_resumes_without_redoing_finished_chunks(tmp_path, monkeypatch, on_dask):
     """SIGKILL to the command and its local cluster mid-extraction, then the same command: the
     chunks finished before the kill are reused (counted), and the table is the clean run's."""
