@@ -89,7 +89,7 @@ from .pivot_input import (
     read_chunk,
     read_on_workers,
 )
-from .pivot_work import Stage, WorkDir, file_id, work_path
+from .pivot_work import WorkDir, corpus_stages, file_id, pivot_stages, with_pairs, work_path
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
 from .textio import is_gzip_name
 from .workers import on_client
@@ -139,33 +139,6 @@ class PipelineReport:
 # ---------------------------------------------------------------------------------------------
 # Stages
 # ---------------------------------------------------------------------------------------------
-def _corpus_stages(name: str, read: dict[str, Any], options: PivotOptions, aligner: str | None) -> dict[str, Stage]:
-    """The fingerprints of one corpus' stages in the work directory's folder `name`: reading
-    (`read`: its input files' records and anything else that changes what is read, with the
-    reading options), its alignment (`aligner`: "given", "eflomal" (with its options) or
-    "sultan"; None: the workers read the corpus with a given alignment, chunk by chunk) and its
-    chunks' counts."""
-    stages = {f"{name}/prepare": Stage({**read, "options": options.of_stage("prepare")}, outputs=(name,),
-                                       guarded=True)}
-    if aligner is not None:
-        computed = aligner != "given"  # a given alignment's links are written by stage 1
-        stages[f"{name}/align"] = Stage(
-            {"aligner": aligner, "options": options.of_stage("align") if aligner == "eflomal" else {}},
-            after=(f"{name}/prepare",), guarded=True,
-            outputs=tuple(f"{name}/{path}" for path in ("align.json", "align-parts", "priors.txt",
-                                                         *(("align.txt",) if computed else ()))))
-    stages[f"{name}/extract"] = Stage({"options": options.of_stage("extract")}, after=(list(stages)[-1],),
-                                      outputs=(f"{name}/chunks",))
-    return stages
-
-
-def _pairs_stage(stages: dict[str, Stage], options: dict[str, Any]) -> dict[str, Stage]:
-    """`stages` and the summed pairs' (stage 4's group-by, kept in ``pairs/``), which read
-    every corpus' chunks and `options`."""
-    extracts = tuple(name for name in stages if name.endswith("/extract"))
-    return {**stages, "pairs": Stage({"options": options}, after=extracts, outputs=("pairs", "pairs.json"))}
-
-
 def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: bool, client: Any = None,
                  progress: Progress = no_progress) -> int:
     """Stage 2: eflomal on the token files (unless `given`: stage 1 wrote the links), in chunks
@@ -359,11 +332,8 @@ def pivot_paraphrases(
     of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
     and the inputs); re-running with the same work directory resumes; `restart` discards it
-    first; `keep_work=False` deletes it on success.  A stage whose inputs or options changed
-    is recomputed with those after it (the report's `recomputed_stages` says which, and why),
-    the others reused; a given `work_dir` whose corpora would be read or aligned again (other
-    inputs, reading or eflomal options) is refused (ConfigurationError naming what differs),
-    the default one is recomputed.
+    first; `keep_work=False` deletes it on success.  Stages are reused or recomputed on their own
+    (:class:`paralign.pivot_work.WorkDir`; reading or aligning again is refused in a given `work_dir`).
     """
     options = options or PivotOptions()
     if not corpora:
@@ -374,14 +344,8 @@ def pivot_paraphrases(
         raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
     local = set(shown_names or ())  # copies of stdin: read here, where they are
     on_workers = [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)]
-    stages: dict[str, Stage] = {}
-    for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
-        read = {"corpora": [file_id(english), file_id(foreign)],
-                "alignments": None if alignment is None else file_id(alignment), "read_on_workers": on_workers[index]}
-        aligner = None if on_workers[index] else "eflomal" if alignment is None else "given"
-        stages.update(_corpus_stages(f"c{index}", read, options, aligner))
-    work = WorkDir(work_path(output, work_dir), _pairs_stage(stages, options.of_stage("pairs")), restart=restart,
-                   replace_other=work_dir is None)
+    work = WorkDir(work_path(output, work_dir), pivot_stages(corpora, alignments, on_workers, options),
+                   restart=restart, replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
         tasks: list[ChunkTask | PreparedChunk] = []
@@ -563,8 +527,8 @@ def monolingual_paraphrases(
     stage = "mono"
     read = {"groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
             "max_groups": max_groups}
-    stages = _corpus_stages(stage, read, options, "given" if alignment is not None else aligner)
-    work = WorkDir(work_path(output, work_dir), _pairs_stage(stages, {}), restart=restart,
+    stages = corpus_stages(stage, read, options, "given" if alignment is not None else aligner)
+    work = WorkDir(work_path(output, work_dir), with_pairs(stages, {}), restart=restart,
                    replace_other=work_dir is None)  # pivot's pruning: no effect here
     with connecting(cluster, on_start) as ready:  # the cluster starts while the groups are read
         info = work.done(f"{stage}/prepare")

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import ConfigurationError, FormatError
 from .tables import atomic_path
@@ -56,6 +56,52 @@ class Stage:
         """As ``run.json`` holds it (JSON values: tuples as lists)."""
         return json.loads(json.dumps({"depends": self.depends, "after": self.after, "outputs": self.outputs,
                                       "guarded": self.guarded}))
+
+
+class StagedOptions(Protocol):
+    """The pipelines' options (`paralign.pivot_input.PivotOptions`) as the stages read them."""
+
+    def of_stage(self, stage: str) -> dict[str, Any]: ...
+
+
+def corpus_stages(name: str, read: dict[str, Any], options: StagedOptions, aligner: str | None) -> dict[str, Stage]:
+    """The stages of one corpus in the work directory's folder `name`: reading (`read`: its
+    input files' records and anything else that changes what is read, with the reading
+    options), its alignment (`aligner`: "given", "eflomal" (with its options) or "sultan";
+    None: the workers read the corpus with a given alignment, chunk by chunk) and its chunks'
+    counts."""
+    stages = {f"{name}/prepare": Stage({**read, "options": options.of_stage("prepare")}, outputs=(name,),
+                                       guarded=True)}
+    if aligner is not None:
+        computed = aligner != "given"  # a given alignment's links are written by stage 1
+        stages[f"{name}/align"] = Stage(
+            {"aligner": aligner, "options": options.of_stage("align") if aligner == "eflomal" else {}},
+            after=(f"{name}/prepare",), guarded=True,
+            outputs=tuple(f"{name}/{path}" for path in ("align.json", "align-parts", "priors.txt",
+                                                         *(("align.txt",) if computed else ()))))
+    stages[f"{name}/extract"] = Stage({"options": options.of_stage("extract")}, after=(list(stages)[-1],),
+                                      outputs=(f"{name}/chunks",))
+    return stages
+
+
+def with_pairs(stages: dict[str, Stage], options: dict[str, Any]) -> dict[str, Stage]:
+    """`stages` and the summed pairs' (the table's group-by, kept in ``pairs/``), which read
+    every corpus' chunks and `options`."""
+    extracts = tuple(name for name in stages if name.endswith("/extract"))
+    return {**stages, "pairs": Stage({"options": options}, after=extracts, outputs=("pairs", "pairs.json"))}
+
+
+def pivot_stages(corpora: Sequence[tuple[str | Path, str | Path]], alignments: Sequence[str | Path | None],
+                 on_workers: Sequence[bool], options: StagedOptions) -> dict[str, Stage]:
+    """The stages of a pivot run: each corpus' (folder ``c<k>``; aligned by eflomal, given,
+    or read by the workers, `on_workers`) and the summed pairs, with the pivot's pruning."""
+    stages: dict[str, Stage] = {}
+    for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
+        read = {"corpora": [file_id(english), file_id(foreign)],
+                "alignments": None if alignment is None else file_id(alignment), "read_on_workers": on_workers[index]}
+        aligner = None if on_workers[index] else "eflomal" if alignment is None else "given"
+        stages.update(corpus_stages(f"c{index}", read, options, aligner))
+    return with_pairs(stages, options.of_stage("pairs"))
 
 
 class WorkDir:
