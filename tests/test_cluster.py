@@ -159,3 +159,21 @@ def test_a_memory_limit_no_worker_can_run_in_is_refused_when_the_options_are_mad
     with pytest.raises(ConfigurationError, match=r"too small for a Dask worker: give at least 256MiB"):
         ClusterOptions(workers=2, memory_limit=limit)
     assert ClusterOptions(workers=2, memory_limit="256MiB").memory_limit == "256MiB"
+
+
+def test_version_differences_name_each_package_and_where():
+    """What a refused cluster's message says (cluster.check_versions): each package whose
+    version differs, this process' version, and the others with where they run."""
+    from paralign.cluster import version_differences
+
+    def record(**changed):
+        return {"packages": {"paralign": "0.1", "dask": "2026.8.0", "distributed": "2026.8.0", **changed}}
+
+    same = {"client": record(), "scheduler": record(), "workers": {"tcp://a:1": record(), "tcp://b:2": record()}}
+    assert version_differences(same) == []
+    upgraded = {"client": record(paralign="0.2"), "scheduler": record(),
+                "workers": {"tcp://a:1": record(), "tcp://b:2": record(paralign="0.2", distributed=None)}}
+    assert version_differences(upgraded) == [
+        "paralign 0.2 here, 0.1 on the scheduler and worker tcp://a:1",
+        "distributed 2026.8.0 here, not installed on worker tcp://b:2",
+    ]

@@ -347,10 +347,11 @@ def test_work_dir_of_other_run_is_refused_unless_restart(tmp_path, no_eflomal):
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     work = tmp_path / "work"
     pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
-    with pytest.raises(ConfigurationError, match="restart"):
-        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3), work_dir=work)
-    report = pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3), work_dir=work, restart=True)
-    assert not report.resumed_stages
+    with pytest.raises(ConfigurationError, match="restart"):  # other tokens: the alignment would go
+        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(tokenizer="whitespace"), work_dir=work)
+    report = pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(tokenizer="whitespace"), work_dir=work,
+                               restart=True)
+    assert not report.resumed_stages and not report.recomputed_stages
 
 
 def test_a_refused_work_dir_says_what_differs(tmp_path, no_eflomal):
@@ -361,11 +362,125 @@ def test_a_refused_work_dir_says_what_differs(tmp_path, no_eflomal):
     pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
     with pytest.raises(ConfigurationError) as error:
         pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3, tokenizer="whitespace"), work_dir=work)
-    assert ("holds a run with other inputs or options (max_length: 5 there, 3 now; tokenizer: 'regex' there, "
-            "'whitespace' now): use another --work-dir or --restart") in str(error.value)
+    assert ("holds a run with other inputs or options (tokenizer: 'regex' there, 'whitespace' now): use another "
+            "--work-dir or --restart") in str(error.value)  # max_length would only recompute the chunks
     fr = _toy_corpus(tmp_path, "fr", TOY_FR)
     with pytest.raises(ConfigurationError, match=r"\(corpora: other files, or the same files changed since\)"):
         pivot_paraphrases([fr], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+
+
+def test_a_changed_extraction_option_reuses_the_alignment_and_recomputes_what_follows(tmp_path, monkeypatch):
+    """--work-dir held one fingerprint of the whole run: changing only max_length (an extraction
+    option) was refused without --restart, which threw the alignment away (eflomal cannot
+    redo it). Each stage now has its own: the prepared corpus and its alignment are reused
+    (the file untouched), the chunks and the summed pairs recomputed, and the table is a
+    fresh run's; pruning recomputes the summed pairs alone; other tokens are still refused."""
+    calls = []
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return fake_align_files(*args, **kwargs)
+
+    monkeypatch.setattr(pivot, "align_files", counting)
+    corpus = _toy_corpus(tmp_path, "c", _random_corpus(9, 40))
+    work = tmp_path / "work"
+    pivot_paraphrases([corpus], tmp_path / "a.parquet", PivotOptions(threshold=0.0, chunk_size=10), work_dir=work)
+    aligned = work / "c0" / "align.txt"
+    stamp = (aligned.stat().st_mtime_ns, aligned.read_bytes())
+    shorter = PivotOptions(threshold=0.0, chunk_size=10, max_length=3)
+    again = pivot_paraphrases([corpus], tmp_path / "b.parquet", shorter, work_dir=work)
+    assert len(calls) == 1 and (aligned.stat().st_mtime_ns, aligned.read_bytes()) == stamp  # not aligned again
+    assert {"c0/prepare", "c0/align"} <= set(again.resumed_stages)
+    assert not any("extract" in stage for stage in again.resumed_stages)
+    assert again.recomputed_stages == {"c0/extract": ["max_length: 5 there, 3 now"], "pairs": ["c0/extract recomputed"]}
+    assert again.chunks == {"total": 4, "computed": 4, "reused": 0}
+    pivot_paraphrases([corpus], tmp_path / "fresh.parquet", shorter, work_dir=tmp_path / "fresh")
+    assert table_rows(tmp_path / "b.parquet") == table_rows(tmp_path / "fresh.parquet") != []
+    pruned = PivotOptions(threshold=0.0, chunk_size=10, max_length=3, min_translation_prob=0.05)
+    report = pivot_paraphrases([corpus], tmp_path / "p.parquet", pruned, work_dir=work)
+    assert report.chunks["computed"] == 0
+    assert report.recomputed_stages == {"pairs": ["min_translation_prob: 0.001 there, 0.05 now"]}
+    pivot_paraphrases([corpus], tmp_path / "fresh-p.parquet", pruned, work_dir=tmp_path / "fresh-p")
+    assert table_rows(tmp_path / "p.parquet") == table_rows(tmp_path / "fresh-p.parquet") != []
+    with pytest.raises(ConfigurationError, match=r"\(tokenizer: 'regex' there, 'whitespace' now\): use another"):
+        pivot_paraphrases([corpus], tmp_path / "w.parquet", PivotOptions(tokenizer="whitespace"), work_dir=work)
+    assert [Path(call[0]).parent.parent for call in calls] == [work, tmp_path / "fresh", tmp_path / "fresh-p"]
+    assert (aligned.stat().st_mtime_ns, aligned.read_bytes()) == stamp
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["read-by-workers", "gzip-read-here"])
+def test_a_changed_extraction_option_rereads_only_the_chunks_of_a_given_alignment(tmp_path, eflomal_forbidden,
+                                                                                  packed):
+    corpus, links = _given_corpus(tmp_path)
+    if packed:
+        zipped = [path.with_name(path.name + ".gz") for path in (*corpus, links)]
+        for path, dest in zip((*corpus, links), zipped, strict=True):
+            dest.write_bytes(gzip.compress(path.read_bytes()))
+        corpus, links = (zipped[0], zipped[1]), zipped[2]
+    work = tmp_path / "work"
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0)
+    pivot_paraphrases([corpus], tmp_path / "a.tsv", options, alignments=[links], work_dir=work)
+    shorter = PivotOptions(threshold=0.0, min_translation_prob=0.0, max_length=2, chunk_size=2)
+    again = pivot_paraphrases([corpus], tmp_path / "b.tsv", shorter, alignments=[links], work_dir=work)
+    assert again.recomputed_stages == {
+        "c0/extract": ["chunk_size: 5000 there, 2 now", "max_length: 5 there, 2 now"],
+        "pairs": ["c0/extract recomputed"],
+    }
+    assert ("c0/prepare" in again.resumed_stages) is packed  # the workers read a plain corpus with its chunks
+    expected = {p: row for p, row in _reference([0, 1, 3, 4], max_length=2).items() if row}
+    got = _rows(tmp_path / "b.tsv")
+    assert got.keys() == expected.keys()
+    for phrase, row in expected.items():
+        assert got[phrase] == pytest.approx(row, rel=1e-5)
+
+
+def test_a_monolingual_run_reuses_its_alignment_when_max_length_changes(tmp_path, monkeypatch):
+    calls = []
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return fake_align_files(*args, **kwargs)
+
+    monkeypatch.setattr(pivot, "align_files", counting)
+    groups = _write(tmp_path / "groups.tsv", ["the man runs\tthe guy runs\ta man runs", "the man sits\tthe guy sits"])
+    work = tmp_path / "work"
+    monolingual_paraphrases(groups, tmp_path / "a.tsv", PivotOptions(threshold=0.0), work_dir=work)
+    again = monolingual_paraphrases(groups, tmp_path / "b.tsv", PivotOptions(threshold=0.0, max_length=1),
+                                    work_dir=work)
+    assert len(calls) == 1 and {"mono/prepare", "mono/align"} <= set(again.resumed_stages)
+    assert again.recomputed_stages == {"mono/extract": ["max_length: 5 there, 1 now"],
+                                       "pairs": ["mono/extract recomputed"]}
+    monolingual_paraphrases(groups, tmp_path / "c.tsv", PivotOptions(threshold=0.0, max_length=1))
+    assert table_rows(tmp_path / "b.tsv") == table_rows(tmp_path / "c.tsv") != []
+    with pytest.raises(ConfigurationError, match=r"max_groups: None there, 1 now"):
+        monolingual_paraphrases(groups, tmp_path / "d.tsv", PivotOptions(threshold=0.0), max_groups=1, work_dir=work)
+
+
+def test_a_work_dir_of_a_single_fingerprint_is_refused_or_replaced(tmp_path, no_eflomal):
+    """run.json of an earlier version holds one fingerprint of the whole run, not its stages':
+    nothing in it can be trusted stage by stage, so a named directory is refused (as a run with
+    other options was) and the default one replaced."""
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "run.json").write_text('{"kind": "pivot", "options": {}}', encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="earlier version of paralign: use another --work-dir or --restart"):
+        pivot_paraphrases([de], tmp_path / "a.tsv", work_dir=work)
+    default = tmp_path / "b.tsv.work"
+    default.mkdir()
+    (default / "run.json").write_text('{"kind": "pivot", "options": {}}', encoding="utf-8")
+    assert pivot_paraphrases([de], tmp_path / "b.tsv").rows > 0
+
+
+def test_every_option_acts_on_one_stage():
+    """Each PivotOptions field is in exactly one stage's options (a new field must say which
+    stage it changes, or a work directory would reuse results it changed)."""
+    from dataclasses import fields
+
+    from paralign.pivot_input import STAGE_OPTIONS
+
+    named = [name for names in STAGE_OPTIONS.values() for name in names]
+    assert sorted(named) == sorted(field.name for field in fields(PivotOptions))
 
 
 def test_corrupt_run_record_is_reported(tmp_path, no_eflomal):
@@ -794,6 +909,28 @@ def test_relative_paths_reach_workers_started_in_another_folder(tmp_path, monkey
     corpus[0].write_bytes(corpus[0].read_bytes().replace(b"A car", b"A \xffcar"))
     with pytest.raises(FormatError) as error:
         pivot_paraphrases([relative], "e.tsv", options, alignments=[given], work_dir="relw4")
+    assert str(error.value).startswith(f"{relative[0]}:2: not UTF-8") and error.value.source == str(relative[0])
+
+
+def test_a_worker_names_a_file_as_given_even_when_another_path_holds_its_path(tmp_path, monkeypatch, no_eflomal):
+    """A worker's messages were written with absolute paths and then rewritten into the names
+    the user gave by replacing text: an alignment given as /x/g.en.align beside an English
+    file given as ../g.en (absolute /x/g.en, a prefix of it) came back as '../g.en.align', a
+    file the user never named. The readers now name each file as given while they read."""
+    corpus, _ = _given_corpus(tmp_path)
+    bad = list(GIVEN_LINKS)
+    bad[1] = "0-0 1-x"
+    links = _write(tmp_path / "g.en.align", bad)  # its absolute path starts with g.en's
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")
+    relative = (Path("..") / corpus[0].name, Path("..") / corpus[1].name)
+    assert pivot.read_on_workers(relative, links)
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=2)
+    report = pivot_paraphrases([relative], "t.tsv", options, alignments=[links], work_dir="w")
+    assert report.corpora[0]["alignment"]["errors"] == [f"{links}:2: malformed link '1-x' (expected i-j, i?j or ipj)"]
+    corpus[0].write_bytes(corpus[0].read_bytes().replace(b"A car", b"A \xffcar"))
+    with pytest.raises(FormatError) as error:  # an error raised on the worker, named as given
+        pivot_paraphrases([relative], "e.tsv", options, alignments=[links], work_dir="w2")
     assert str(error.value).startswith(f"{relative[0]}:2: not UTF-8") and error.value.source == str(relative[0])
 
 

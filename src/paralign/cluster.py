@@ -4,7 +4,9 @@ By default a job starts a `LocalCluster` of worker processes on this machine (``
 thread each, ``memory_limit`` each) and stops it when done; with a scheduler address
 (``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job runs
 on that cluster, whose workers must see the same files (the inputs and the work directory).
-Nothing is printed: the caller hears where the dashboard is through ``on_start``.
+Nothing is printed: the caller hears where the dashboard is through ``on_start``.  An existing
+cluster must run the command's versions of paralign, dask and distributed (its tasks are
+rebuilt there): connecting checks them (:func:`check_versions`).
 
 A job waits on its tasks through :func:`finished`, which watches the cluster while it waits: a
 worker that reaches Dask's pause mark (80% of its memory limit) stops taking tasks until its
@@ -144,6 +146,56 @@ def _start_local(options: ClusterOptions) -> Any:
         )
 
 
+#: The packages whose versions the command, the scheduler and every worker must share: tasks
+#: are pickled with this process' classes and rebuilt there (a scheduler or worker started
+#: before an upgrade rebuilds them with its old ones).
+MATCHED_PACKAGES = ("paralign", "dask", "distributed")
+
+
+def check_versions(client: Client, address: str) -> None:
+    """ConfigurationError naming each of :data:`MATCHED_PACKAGES` whose version differs
+    between this process and the scheduler or a worker of the cluster at `address`
+    (:func:`version_differences`)."""
+    said = version_differences(client.get_versions(packages=["paralign"]))
+    if said:
+        raise ConfigurationError(f"the Dask cluster at {address} runs other versions than this command "
+                                 f"({'; '.join(said)}): start (or restart, after an upgrade) its scheduler and "
+                                 f"workers with the same {', '.join(MATCHED_PACKAGES)} as this command")
+
+
+def version_differences(versions: dict[str, Any]) -> list[str]:
+    """Per package of :data:`MATCHED_PACKAGES` whose version differs somewhere, e.g. 'paralign
+    0.2 here, 0.1 on the scheduler and 2 workers' (from ``Client.get_versions``: "client",
+    "scheduler" and "workers" records; a package it cannot find is 'not installed')."""
+    def of(record: Any, package: str) -> str:
+        return ((record or {}).get("packages") or {}).get(package) or "not installed"
+
+    places = [("the scheduler", versions.get("scheduler"))] + [
+        (f"worker {address}", record) for address, record in sorted((versions.get("workers") or {}).items())]
+    said = []
+    for package in MATCHED_PACKAGES:
+        here = of(versions.get("client"), package)
+        there: dict[str, list[str]] = {}
+        for place, record in places:
+            if of(record, package) != here:
+                there.setdefault(of(record, package), []).append(place)
+        if there:
+            said.append(f"{package} {here} here, " + ", ".join(
+                f"{version} on {_places(where)}" for version, where in there.items()))
+    return said
+
+
+def _places(where: list[str]) -> str:
+    """'the scheduler and 2 workers', 'worker tcp://...' or 'the scheduler'."""
+    workers = [place for place in where if place.startswith("worker ")]
+    named = [place for place in where if place not in workers]
+    if len(workers) > 1:
+        named.append(f"{len(workers)} workers")
+    else:
+        named += workers
+    return " and ".join(named)
+
+
 @contextmanager
 def connect(options: ClusterOptions | None = None,
             on_start: Callable[[dict[str, Any]], None] | None = None, *, started: Any = None) -> Iterator[Client]:
@@ -165,6 +217,8 @@ def connect(options: ClusterOptions | None = None,
             except (OSError, TimeoutError) as exc:
                 raise InputFileError(f"cannot reach the Dask scheduler ({exc})", source=address) from exc
         with client:
+            if address is not None:  # a local cluster's processes are this installation's
+                check_versions(client, address)
             if on_start is not None:
                 on_start(describe(client, cluster is not None))
             yield client

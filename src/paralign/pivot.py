@@ -34,7 +34,9 @@ the whole corpus; the report's reading counts are summed from the chunk files' m
 
 Re-running with the same work directory resumes: prepared and aligned corpora and the chunks
 whose Parquet file exists are reused (and counted); stage 4 always runs, so threshold, top-k
-and min-count can be changed cheaply on a finished run.  Memory is bounded by the chunk and
+and min-count can be changed cheaply on a finished run.  Each stage has its own fingerprint
+(:mod:`paralign.pivot_work`): another `max_length` or `chunk_size` recounts the chunks and
+another `min_translation_prob` re-sums the pairs, reusing the alignment.  Memory is bounded by the chunk and
 partition sizes, not the corpus: Dask spills partitions to disk under its memory limit.
 
 Approximation: translation probabilities below `min_translation_prob` (default 0.001) are
@@ -87,7 +89,7 @@ from .pivot_input import (
     read_chunk,
     read_on_workers,
 )
-from .pivot_work import WorkDir, file_id, work_path
+from .pivot_work import WorkDir, corpus_stages, file_id, pivot_stages, with_pairs, work_path
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
 from .textio import is_gzip_name
 from .workers import on_client
@@ -108,7 +110,9 @@ ClusterStart = Callable[[dict[str, Any]], None]
 
 @dataclass(frozen=True, slots=True)
 class PipelineReport:
-    """What a run did: per-corpus reading statistics, chunks computed and reused, output rows."""
+    """What a run did: per-corpus reading statistics, chunks computed and reused, output rows,
+    the stages of an earlier run in its work directory that it reused (`resumed_stages`) and
+    those it recomputed because what they depend on changed (`recomputed_stages`: why, each)."""
 
     output: str = ""
     corpora: tuple[dict, ...] = ()
@@ -117,6 +121,7 @@ class PipelineReport:
     resumed_stages: tuple[str, ...] = ()
     chunks: dict[str, int] = field(default_factory=dict)
     cluster: dict[str, Any] = field(default_factory=dict)
+    recomputed_stages: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -125,6 +130,7 @@ class PipelineReport:
             "phrases": self.phrases,
             "rows": self.rows,
             "resumed_stages": list(self.resumed_stages),
+            "recomputed_stages": {stage: list(why) for stage, why in self.recomputed_stages.items()},
             "chunks": dict(self.chunks),
             "cluster": dict(self.cluster),
         }
@@ -326,8 +332,8 @@ def pivot_paraphrases(
     of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
     and the inputs); re-running with the same work directory resumes; `restart` discards it
-    first; `keep_work=False` deletes it on success.  A given `work_dir` holding a run with
-    other inputs or options is refused (ConfigurationError); the default one is replaced.
+    first; `keep_work=False` deletes it on success.  Stages are reused or recomputed on their own
+    (:class:`paralign.pivot_work.WorkDir`; reading or aligning again is refused in a given `work_dir`).
     """
     options = options or PivotOptions()
     if not corpora:
@@ -338,9 +344,8 @@ def pivot_paraphrases(
         raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
     local = set(shown_names or ())  # copies of stdin: read here, where they are
     on_workers = [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)]
-    fingerprint = {"kind": "pivot", "options": options.fingerprint(aligns=None in alignments), "corpora": [[file_id(e), file_id(f)] for e, f in corpora],
-                   "alignments": [None if a is None else file_id(a) for a in alignments], "read_on_workers": on_workers}
-    work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
+    work = WorkDir(work_path(output, work_dir), pivot_stages(corpora, alignments, on_workers, options),
+                   restart=restart, replace_other=work_dir is None)
     with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
         tasks: list[ChunkTask | PreparedChunk] = []
@@ -373,7 +378,8 @@ def pivot_paraphrases(
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)
-    report = PipelineReport(str(output), tuple(corpus_info), phrases, rows, tuple(work.reused), chunks, described)
+    report = PipelineReport(str(output), tuple(corpus_info), phrases, rows, tuple(work.reused), chunks, described,
+                            work.recomputed)
     if not keep_work:
         shutil.rmtree(work.path, ignore_errors=True)
     return report
@@ -518,13 +524,12 @@ def monolingual_paraphrases(
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
     output = Path(output)
-    fingerprint = {
-        "kind": "monolingual", "aligner": aligner, "max_groups": max_groups,
-        "options": options.fingerprint(monolingual=True, aligns=aligner == "eflomal" and alignment is None),
-        "groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
-    }
-    work = WorkDir(work_path(output, work_dir), fingerprint, restart=restart, replace_other=work_dir is None)
     stage = "mono"
+    read = {"groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
+            "max_groups": max_groups}
+    stages = corpus_stages(stage, read, options, "given" if alignment is not None else aligner)
+    work = WorkDir(work_path(output, work_dir), with_pairs(stages, {}), restart=restart,
+                   replace_other=work_dir is None)  # pivot's pruning: no effect here
     with connecting(cluster, on_start) as ready:  # the cluster starts while the groups are read
         info = work.done(f"{stage}/prepare")
         if info is None:
@@ -553,7 +558,8 @@ def monolingual_paraphrases(
             fresh=chunks["computed"] > 0,
         )
         described = _cluster_info(client)
-    report = PipelineReport(str(output), (corpus,), phrases, rows, tuple(work.reused), chunks, described)
+    report = PipelineReport(str(output), (corpus,), phrases, rows, tuple(work.reused), chunks, described,
+                            work.recomputed)
     if not keep_work:
         shutil.rmtree(work.path, ignore_errors=True)
     return report

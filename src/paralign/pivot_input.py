@@ -1,11 +1,12 @@
 """What the paraphrase-table pipelines read: their options, and stage 1 (prepare) of both.
 
-`PivotOptions` holds every knob of `paralign.pivot`'s pipelines (its fingerprint names a work
-directory's run).  Preparing streams the input with the checks of `corpora.parallel` (or the
-groups of `corpora.groups`), tokenises it with the pipeline's tokenizer options and writes the
-token files `en.tok` and `f.tok` (one sentence pair a line) that the later stages align and
-extract phrase pairs from.  A corpus with a given alignment in plain files is instead read in
-chunks by the workers (`PreparedChunk`, :func:`read_chunk`), with the same checks and counts.
+`PivotOptions` holds every knob of `paralign.pivot`'s pipelines (`STAGE_OPTIONS` says which
+stage reads each: part of that stage's fingerprint in a work directory).  Preparing streams
+the input with the checks of `corpora.parallel` (or the groups of `corpora.groups`),
+tokenises it with the pipeline's tokenizer options and writes the token files `en.tok` and
+`f.tok` (one sentence pair a line) that the later stages align and extract phrase pairs
+from.  A corpus with a given alignment in plain files is instead read in chunks by the workers
+(`PreparedChunk`, :func:`read_chunk`), with the same checks and counts.
 
 Not for: aligning, counting and pivoting (:mod:`paralign.pivot`).
 """
@@ -40,7 +41,6 @@ from .errors import (
     ConfigurationError,
     FormatError,
     MismatchError,
-    ParalignError,
     counted,
 )
 from .tables import atomic_path
@@ -55,7 +55,8 @@ def no_progress(items: Iterable, desc: str = "", total: int | None = None) -> It
 
 @dataclass(frozen=True, slots=True)
 class PivotOptions:
-    """Every knob of the pivot and monolingual pipelines (the fingerprint of a work directory)."""
+    """Every knob of the pivot and monolingual pipelines (each stage's, :data:`STAGE_OPTIONS`,
+    part of that stage's fingerprint in a work directory)."""
 
     max_length: int = 5
     symmetrization: str = "grow-diag-final-and"
@@ -102,20 +103,23 @@ class PivotOptions:
             raise ConfigurationError(f"eflomal_model must be 1, 2 or 3 and eflomal_iterations None or >= 1, got "
                                      f"{self.eflomal_model} and {self.eflomal_iterations}")
 
-    def fingerprint(self, *, monolingual: bool = False, aligns: bool = True) -> dict[str, Any]:
-        """Options that change intermediate files: threshold, top-k and min-count only change
-        the output; with `monolingual` the pivot's pruning (`min_translation_prob`) changes
-        nothing; without `aligns` (every alignment given, or another aligner) eflomal's
-        settings change nothing. So a work folder is resumed, not refused, when only those differ."""
-        data = asdict(self)
-        inert = ["threshold", "top_k", "min_count"]
-        if monolingual:
-            inert.append("min_translation_prob")
-        if not aligns:
-            inert += ["symmetrization", "eflomal_model", "eflomal_iterations", "align_chunk"]
-        for key in inert:
-            data.pop(key)
-        return data
+    def of_stage(self, stage: str) -> dict[str, Any]:
+        """The options that `stage` of :data:`STAGE_OPTIONS` reads (part of its fingerprint in
+        a work directory: another value recomputes that stage and those after it)."""
+        return {name: getattr(self, name) for name in STAGE_OPTIONS[stage]}
+
+
+#: Which stage reads each option of `PivotOptions`: "prepare" (reading and tokenising),
+#: "align" (eflomal's, only when it aligns), "extract" (the chunks' counts), "pairs" (the summed
+#: pairs: the pivot's pruning; the monolingual table has none) and "output" (the filters, run
+#: every time).  Every option is in one, so a work directory never reuses what an option changed.
+STAGE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "prepare": ("lowercase", "tokenizer", "foreign_tokenizer", "max_tokens", "max_length_ratio", "encoding_errors"),
+    "align": ("symmetrization", "eflomal_model", "eflomal_iterations", "align_chunk"),
+    "extract": ("max_length", "chunk_size"),
+    "pairs": ("min_translation_prob",),
+    "output": ("threshold", "top_k", "min_count"),
+}
 
 
 #: Messages of bad lines of a given alignment file kept for the report (all are counted).
@@ -132,7 +136,8 @@ class GivenAlignment:
     (`file:line: reason`) kept in `errors` (the first `KEPT_ERRORS`).  Of the lines with links,
     `linked` counts them and `ends_unlinked` those that link the last token of neither sentence:
     most of them, where an aligner links nearly every last token, says that the links index
-    other tokens than these (:func:`other_tokens_warning`).
+    other tokens than these (:func:`other_tokens_warning`).  `name` is how the messages name
+    the file (default: `path`; a worker reads the absolute path of the name the user gave).
     """
 
     path: str
@@ -142,6 +147,10 @@ class GivenAlignment:
     errors: list[str] = field(default_factory=list)
     linked: int = 0
     ends_unlinked: int = 0
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        self.name = self.name or self.path
 
     @classmethod
     def open(cls, path: str | Path) -> GivenAlignment:
@@ -150,7 +159,7 @@ class GivenAlignment:
 
     def items(self, lines: LineRange | None = None) -> Iterator[PairOrBad]:
         """One item per line of the file (or of `lines`), in order (see `corpora.pharaoh.read_pharaoh`)."""
-        return read_pharaoh(self.path, lines=lines)
+        return read_pharaoh(self.path, self.name, lines=lines)
 
     def links(self, line: PairOrBad, source_length: int, target_length: int) -> frozenset[Link] | None:
         """All links of `line` if it fits sentences of these lengths; else None (counted, reported)."""
@@ -158,7 +167,7 @@ class GivenAlignment:
             error: Exception = line.error
         else:
             try:
-                links = line.alignment.validate(source_length, target_length, source=self.path, line=line.line).possible
+                links = line.alignment.validate(source_length, target_length, source=self.name, line=line.line).possible
             except AlignmentIndexError as exc:
                 error = exc
             else:
@@ -240,16 +249,18 @@ def check_alignment_lines(given: GivenAlignment, english: str | Path, foreign: s
 
 def _prepared_rows(
     english: str | Path, foreign: str | Path, options: PivotOptions, stats: ParallelStats,
-    given: GivenAlignment | None, lines: tuple[LineRange, ...] | None = None,
+    given: GivenAlignment | None, lines: tuple[LineRange, ...] | None = None, names: tuple[str, str] | None = None,
 ) -> Iterator[tuple[str, str, frozenset[Link] | None]]:
     """The usable pairs of a parallel corpus (or of the run `lines` of its english, foreign
     and alignment files), tokenised: (english tokens, foreign tokens, given links or None).
     Reading skips are counted in `stats` (as `iter_parallel` does), pairs dropped by the
-    tokenizer or the length ratio in `stats.filtered`, bad alignment lines in `given`."""
+    tokenizer or the length ratio in `stats.filtered`, bad alignment lines in `given`;
+    `names`: how errors name the english and foreign files (`iter_parallel`)."""
     foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
     pairs = iter_parallel(
         english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
         stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else (lines[0], lines[1]),
+        names=names,
     )
     links_in = given.items(None if lines is None else lines[2]) if given else itertools.repeat(None)
     # strict=False: the line counts are checked by the caller (and by iter_parallel)
@@ -308,30 +319,17 @@ def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], by
     """Read, check and tokenise one chunk (on a worker): its english and foreign token lines,
     their Pharaoh lines, and what reading counted (JSON, for the chunk file's metadata under
     `READ_KEY`; see :func:`chunk_info`).  A byte that is not UTF-8 is a FormatError naming the
-    file and line, as in the whole-file reader (named as the user gave it, `task.names`)."""
+    file and line, as in the whole-file reader: the readers open the absolute paths
+    (`task.files`) and name them as the user gave them (`task.names`)."""
     english, foreign, alignment = task.files
     runs = tuple(LineRange(offset, task.first_line, task.lines) for offset in task.offsets)
-    stats = ParallelStats(english, foreign)
-    given = GivenAlignment(alignment)
-    try:
-        rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs))
-    except ParalignError as exc:
-        exc.args = tuple(_as_given(arg, task) if isinstance(arg, str) else arg for arg in exc.args)
-        if getattr(exc, "source", None) in task.files:
-            exc.source = task.names[task.files.index(exc.source)]  # type: ignore[attr-defined]
-        raise
-    read = {"stats": asdict(stats), "bad": given.bad, "errors": [_as_given(error, task) for error in given.errors],
+    stats = ParallelStats()
+    given = GivenAlignment(alignment, name=task.names[2])
+    rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs, names=(task.names[0], task.names[1])))
+    read = {"stats": asdict(stats), "bad": given.bad, "errors": given.errors,
             "linked": given.linked, "ends_unlinked": given.ends_unlinked}
     return ([e for e, _, _ in rows], [f for _, f, _ in rows], [links_to_pharaoh(links or ()) for _, _, links in rows],
             json.dumps(read).encode("utf-8"))
-
-
-def _as_given(text: str, task: PreparedChunk) -> str:
-    """`text` with the task's absolute paths named as the user gave them (longest first, so
-    that no path is replaced inside a longer one)."""
-    for path, name in sorted(zip(task.files, task.names, strict=True), key=lambda pair: -len(pair[0])):
-        text = text.replace(path, name)
-    return text
 
 
 def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path | None,

@@ -1,9 +1,16 @@
-"""A table pipeline's work directory: the run's fingerprint (inputs and options) in
-``run.json``, one record per finished stage, and what a resumed run reused.
+"""A table pipeline's work directory: each stage's fingerprint (what its results depend on) in
+``run.json``, one record per finished stage, and what a run reused and recomputed.
 
-A directory holding another run (other inputs or options) is refused when the user named it
-and replaced when it is the default one; every record is written under a temporary name and
-renamed, so a killed run leaves only finished records behind.
+Each stage (a corpus' reading, its alignment, its chunks' counts, the summed pairs) records
+what it depends on: input files, the options it reads, and the stages whose results it reads.
+A rerun with other options recomputes the stages whose fingerprint differs and those after
+them, and reuses the others: another ``max_length`` recounts the chunks but keeps the
+alignment (which eflomal, seeded from /dev/urandom, could not make again).  A difference that
+would discard a *guarded* stage (a corpus read or aligned: other inputs, other reading or
+aligning options) is refused when the user named the directory (``--restart`` discards it)
+and recomputed when it is the default one.  Stale results are deleted before the new
+fingerprints are written, and every record is written under a temporary name and renamed, so
+a killed run leaves only finished records of its own fingerprints behind.
 
 Not for: the stages themselves (:mod:`paralign.pivot`) or the chunk files' contents
 (:mod:`paralign.pivot_frames`).
@@ -13,12 +20,17 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import ConfigurationError, FormatError
 from .tables import atomic_path
 from .textio import require_file
+
+#: The format of ``run.json`` (a record without it is of an earlier version: one fingerprint).
+RUN_VERSION = 2
 
 
 def file_id(path: str | Path) -> dict[str, Any]:
@@ -27,33 +39,120 @@ def file_id(path: str | Path) -> dict[str, Any]:
     return {"path": str(path.resolve()), "size": stat.st_size, "mtime": int(stat.st_mtime)}
 
 
-class WorkDir:
-    """A run's work directory: its fingerprint (inputs and options) in ``run.json``, the
-    stage records (``<stage>.json``, written last) and what was reused."""
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One stage of a run: what its results depend on besides the stages it reads (`depends`:
+    input files' records under the keys of :data:`FILE_KEYS`, its options under "options"),
+    those stages (`after`), the paths under the work directory holding its results
+    (`outputs`, deleted when stale), and whether discarding them is refused in a directory the
+    user named (`guarded`: a corpus read or aligned)."""
 
-    def __init__(self, path: Path, fingerprint: dict[str, Any], *, restart: bool, replace_other: bool):
+    depends: dict[str, Any]
+    after: tuple[str, ...] = ()
+    outputs: tuple[str, ...] = ()
+    guarded: bool = False
+
+    def record(self) -> dict[str, Any]:
+        """As ``run.json`` holds it (JSON values: tuples as lists)."""
+        return json.loads(json.dumps({"depends": self.depends, "after": self.after, "outputs": self.outputs,
+                                      "guarded": self.guarded}))
+
+
+class StagedOptions(Protocol):
+    """The pipelines' options (`paralign.pivot_input.PivotOptions`) as the stages read them."""
+
+    def of_stage(self, stage: str) -> dict[str, Any]: ...
+
+
+def corpus_stages(name: str, read: dict[str, Any], options: StagedOptions, aligner: str | None) -> dict[str, Stage]:
+    """The stages of one corpus in the work directory's folder `name`: reading (`read`: its
+    input files' records and anything else that changes what is read, with the reading
+    options), its alignment (`aligner`: "given", "eflomal" (with its options) or "sultan";
+    None: the workers read the corpus with a given alignment, chunk by chunk) and its chunks'
+    counts."""
+    stages = {f"{name}/prepare": Stage({**read, "options": options.of_stage("prepare")}, outputs=(name,),
+                                       guarded=True)}
+    if aligner is not None:
+        computed = aligner != "given"  # a given alignment's links are written by stage 1
+        stages[f"{name}/align"] = Stage(
+            {"aligner": aligner, "options": options.of_stage("align") if aligner == "eflomal" else {}},
+            after=(f"{name}/prepare",), guarded=True,
+            outputs=tuple(f"{name}/{path}" for path in ("align.json", "align-parts", "priors.txt",
+                                                         *(("align.txt",) if computed else ()))))
+    stages[f"{name}/extract"] = Stage({"options": options.of_stage("extract")}, after=(list(stages)[-1],),
+                                      outputs=(f"{name}/chunks",))
+    return stages
+
+
+def with_pairs(stages: dict[str, Stage], options: dict[str, Any]) -> dict[str, Stage]:
+    """`stages` and the summed pairs' (the table's group-by, kept in ``pairs/``), which read
+    every corpus' chunks and `options`."""
+    extracts = tuple(name for name in stages if name.endswith("/extract"))
+    return {**stages, "pairs": Stage({"options": options}, after=extracts, outputs=("pairs", "pairs.json"))}
+
+
+def pivot_stages(corpora: Sequence[tuple[str | Path, str | Path]], alignments: Sequence[str | Path | None],
+                 on_workers: Sequence[bool], options: StagedOptions) -> dict[str, Stage]:
+    """The stages of a pivot run: each corpus' (folder ``c<k>``; aligned by eflomal, given,
+    or read by the workers, `on_workers`) and the summed pairs, with the pivot's pruning."""
+    stages: dict[str, Stage] = {}
+    for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
+        read = {"corpora": [file_id(english), file_id(foreign)],
+                "alignments": None if alignment is None else file_id(alignment), "read_on_workers": on_workers[index]}
+        aligner = None if on_workers[index] else "eflomal" if alignment is None else "given"
+        stages.update(corpus_stages(f"c{index}", read, options, aligner))
+    return with_pairs(stages, options.of_stage("pairs"))
+
+
+class WorkDir:
+    """A run's work directory: its stages' fingerprints in ``run.json``, the stage records
+    (``<stage>.json``, written last), what was reused and what was recomputed (and why)."""
+
+    def __init__(self, path: Path, stages: Mapping[str, Stage], *, restart: bool, replace_other: bool):
+        """Open `path` for a run of `stages` (in order: every stage after those it reads).
+
+        Stale stages of an earlier run (:func:`stale_stages`) are deleted, unless one is
+        guarded and `replace_other` is false: then a ConfigurationError names what differs
+        (:func:`differences`).  `restart` deletes the whole directory first."""
         #: absolute: the workers, which run in folders of their own, are given paths inside it
         self.path = path.absolute()
         self.reused: list[str] = []
+        #: the stages of an earlier run redone because what they depend on changed: why, each
+        self.recomputed: dict[str, list[str]] = {}
         run = path / "run.json"
+        new = {name: stage.record() for name, stage in stages.items()}
         if path.exists() and (restart or not run.exists()):
             shutil.rmtree(path)
         elif run.exists():
-            try:
-                old = json.loads(run.read_text(encoding="utf-8"))
-            except ValueError as exc:
-                raise FormatError(f"corrupt run record ({exc}); use --restart", source=str(run)) from exc
-            new = json.loads(json.dumps(fingerprint))
-            if old != new:
+            old = _read_run(run)
+            if old is None:  # an earlier version's single fingerprint: its stages are unknown
                 if not replace_other:
-                    raise ConfigurationError(
-                        f"work directory {path} holds a run with other inputs or options "
-                        f"({'; '.join(differences(old, new))}): use another --work-dir or --restart")
+                    raise ConfigurationError(f"work directory {path} holds a run of an earlier version of paralign: "
+                                             "use another --work-dir or --restart")
                 shutil.rmtree(path)
+            else:
+                self._discard_stale(old, new, replace_other)
         path.mkdir(parents=True, exist_ok=True)
-        if not run.exists():
+        if not run.exists() or _read_run(run) != new:
             with atomic_path(run) as tmp:
-                tmp.write_text(json.dumps(fingerprint, sort_keys=True), encoding="utf-8")
+                tmp.write_text(json.dumps({"version": RUN_VERSION, "stages": new}, sort_keys=True), encoding="utf-8")
+
+    def _discard_stale(self, old: dict[str, Any], new: dict[str, Any], replace_other: bool) -> None:
+        stale = stale_stages(old, new)
+        guarded = [reason for name, (own, _) in stale.items() if old.get(name, {}).get("guarded") for reason in own]
+        if guarded and not replace_other:
+            raise ConfigurationError(
+                f"work directory {self.path} holds a run with other inputs or options "
+                f"({'; '.join(dict.fromkeys(guarded))}): use another --work-dir or --restart")
+        for name in [*stale, *(name for name in new if name not in old)]:  # a new stage's leftovers too
+            for output in sorted({*old.get(name, {}).get("outputs", ()), *new.get(name, {}).get("outputs", ())}):
+                target = self.path / output
+                if target.is_dir():
+                    shutil.rmtree(target)
+                else:
+                    target.unlink(missing_ok=True)
+        self.recomputed = {name: own or [f"{stage} recomputed" for stage in after]
+                           for name, (own, after) in stale.items() if name in new}
 
     def done(self, stage: str, *, reuse: bool = True) -> dict[str, Any] | None:
         """The record of a finished stage (counted as reused unless `reuse` is false), or None."""
@@ -70,13 +169,47 @@ class WorkDir:
         return info
 
 
-#: The fingerprint's records of input files (path, size, modification time).
+def _read_run(run: Path) -> dict[str, Any] | None:
+    """The stage records of ``run.json``; None for an earlier version's (no stages)."""
+    try:
+        data = json.loads(run.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise FormatError(f"corrupt run record ({exc}); use --restart", source=str(run)) from exc
+    if not isinstance(data, dict) or data.get("version") != RUN_VERSION:
+        return None
+    return data["stages"]
+
+
+def stale_stages(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, tuple[list[str], list[str]]]:
+    """The stages of an earlier run (`old` records) whose results cannot serve the run of
+    `new` (records in order, each after those it reads): each with what differs in its own
+    fingerprint (:func:`differences`) and the stale stages it reads.  A stage `new` has not (a
+    corpus left out) is stale with the input files it read."""
+    stale: dict[str, tuple[list[str], list[str]]] = {}
+    for name, now in new.items():
+        before = old.get(name)
+        if before is None:
+            continue
+        own = differences(before["depends"], now["depends"]) if before["depends"] != now["depends"] else []
+        if before["after"] != now["after"] and not own:
+            own = [f"reads {', '.join(now['after'])}, not {', '.join(before['after'])}"]
+        after = [stage for stage in now["after"] if stage in stale]
+        if own or after:
+            stale[name] = (own, after)
+    for name, before in old.items():
+        if name not in new:
+            files = {key: value for key, value in before["depends"].items() if key in FILE_KEYS and value is not None}
+            stale[name] = (differences(files, {}) or [f"{name}: not in this run"], [])
+    return stale
+
+
+#: The fingerprints' records of input files (path, size, modification time).
 FILE_KEYS = ("corpora", "alignments", "groups", "alignment")
 
 
 def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """What differs between two runs' fingerprints, for the user: each option with its two
-    values, and which inputs are other files (or were changed since)."""
+    """What differs between two fingerprints, for the user: each option with its two values,
+    and which inputs are other files (or were changed since)."""
     said = []
     for key in sorted(set(old) | set(new)):
         before, now = old.get(key), new.get(key)

@@ -64,9 +64,9 @@ def test_pivot_resume_with_kept_work_dir(corpus, tmp_path, capsys):
     assert "resumed" in capsys.readouterr().out
     second = (tmp_path / "t.tsv").read_text()
     assert len(second.splitlines()) < len(first.splitlines())
-    assert main(args + ["--max-length", "2"]) == 2  # a usage error (issue 23)
+    assert main(args + ["--tokenizer", "whitespace"]) == 2  # a usage error (issue 23): the alignment would go
     assert "--restart" in capsys.readouterr().err
-    assert main(args + ["--max-length", "2", "--restart"]) == 0
+    assert main(args + ["--tokenizer", "whitespace", "--restart"]) == 0
 
 
 def test_pivot_bad_input(corpus, tmp_path, capsys):
@@ -225,6 +225,30 @@ def test_computed_alignment_fed_back_gives_the_same_table(corpus, tmp_path, caps
     assert _table_rows(tmp_path / "a.tsv") == _table_rows(tmp_path / "b.tsv") != []
 
 
+def test_a_changed_max_length_reuses_the_computed_eflomal_alignment(corpus, tmp_path, capsys):
+    """With real eflomal (unseeded: its alignment cannot be made again): a rerun with another
+    --max-length in the same --work-dir was refused, and --restart threw the alignment away. It
+    now reuses it (the file untouched), says which stages it reused and which it recomputed,
+    and its table is that of a fresh run given the same alignment."""
+    pair = {"en": corpus["en"], "de": corpus["de"]}
+    work = tmp_path / "w"
+    assert _pivot(pair, tmp_path / "a.tsv", "--iterations", "2", "--work-dir", str(work), "--keep-work") == 0
+    aligned = work / "c0" / "align.txt"
+    stamp = (aligned.stat().st_mtime_ns, hashlib.sha256(aligned.read_bytes()).hexdigest())
+    capsys.readouterr()
+    assert _pivot(pair, tmp_path / "b.tsv", "--iterations", "2", "--work-dir", str(work), "--keep-work",
+                  "--max-length", "2") == 0
+    out = capsys.readouterr().out
+    assert (aligned.stat().st_mtime_ns, hashlib.sha256(aligned.read_bytes()).hexdigest()) == stamp
+    assert "  resumed: reused c0/prepare, c0/align\n" in out
+    assert "  recomputed: c0/extract (max_length: 5 there, 2 now), pairs (c0/extract recomputed)\n" in out
+    kept = tmp_path / "kept.align"
+    kept.write_bytes(aligned.read_bytes())
+    assert _pivot(pair, tmp_path / "c.tsv", "--alignment", str(kept), "--max-length", "2") == 0
+    assert _table_rows(tmp_path / "b.tsv") == _table_rows(tmp_path / "c.tsv") != []
+    assert _table_rows(tmp_path / "b.tsv") != _table_rows(tmp_path / "a.tsv")
+
+
 def test_pivot_alignment_bad_lines_and_counts(hand, tmp_path, capsys):
     bad = tmp_path / "bad.align"
     bad.write_text("0-0 1-3 2-2\n0-0 one-1\n\n0-0 9-9\n", encoding="utf-8")
@@ -327,6 +351,33 @@ def test_a_real_cluster_builds_the_table_the_local_one_does(hand, tmp_path, monk
     assert _pivot(hand, tmp_path / "local.tsv", "--workers", "1", "--memory-limit", "1GB", *given) == 0
     assert json.loads(capsys.readouterr().out)["cluster"]["local"] is True
     assert _rows(tmp_path / "remote.parquet") == _rows(tmp_path / "local.tsv") != []
+
+
+def test_a_cluster_of_other_versions_is_refused_naming_them(hand, tmp_path, monkeypatch, real_cluster, capsys):
+    """A scheduler or workers started before an upgrade rebuild the command's tasks with their
+    old classes; nothing said so. Connecting now compares paralign's, dask's and distributed's
+    versions on the command, the scheduler and every worker, and a difference is one usage
+    error naming each package and where it differs."""
+    import distributed.versions
+
+    real = distributed.versions.get_versions
+
+    def upgraded(packages=None):  # this process only: the cluster's processes keep theirs
+        found = real(packages)
+        found["packages"] = {**found["packages"], "paralign": "99.0", "dask": "1.0"}
+        return found
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER")
+    monkeypatch.setattr(distributed.versions, "get_versions", upgraded)
+    given = ["--alignment", str(hand["align"]), "--scheduler", real_cluster]
+    assert _pivot(hand, tmp_path / "t.parquet", *given) == 2
+    err = capsys.readouterr().err
+    assert f"the Dask cluster at {real_cluster} runs other versions than this command" in err
+    assert "paralign 99.0 here, " in err and "dask 1.0 here, " in err and "distributed" not in err.split("(")[1]
+    assert "on the scheduler and 2 workers" in err and "restart" in err
+    assert not (tmp_path / "t.parquet").exists()
+    monkeypatch.setattr(distributed.versions, "get_versions", real)
+    assert _pivot(hand, tmp_path / "t.parquet", *given) == 0
 
 
 def test_a_killed_command_resumes_without_redoing_finished_chunks(tmp_path, monkeypatch, on_dask):

@@ -87,7 +87,10 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--chunk-size", type=positive_int, default=5000, help="lines per map chunk (default 5000)")
     parser.add_argument("--work-dir", default=None,
                         help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
-                        "(not possible for an input read from stdin)")
+                        "(not possible for an input read from stdin): stages whose options changed are recomputed "
+                        "(--max-length, --chunk-size: the chunks; --min-translation-prob: the summed pairs), the "
+                        "others, such as the alignment, reused; other inputs, reading or eflomal options are "
+                        "refused without --restart")
     parser.add_argument("--restart", action="store_true", help="discard an earlier run in --work-dir")
     parser.add_argument("--keep-work", action="store_true", help="keep --work-dir after success")
     case = parser.add_mutually_exclusive_group()
@@ -212,9 +215,21 @@ def render_report(result: dict) -> str:
     chunks = result.get("chunks") or {}
     if chunks:
         lines.append(f"  chunks: {chunks['computed']} computed, {chunks['reused']} reused (of {chunks['total']})")
-    if result["resumed_stages"]:
-        lines.append(f"  resumed: {len(result['resumed_stages'])} finished stages/chunks reused")
+    lines += render_stages(result["resumed_stages"], result.get("recomputed_stages") or {})
     return "\n".join(lines)
+
+
+def render_stages(reused: Sequence[str], recomputed: dict[str, list[str]]) -> list[str]:
+    """The report's lines on an earlier run in the work directory: the stages reused (its
+    chunks are counted on the "chunks" line) and those recomputed, each with why."""
+    lines = []
+    stages = [stage for stage in reused if "/extract/" not in stage]
+    chunks = len(reused) - len(stages)
+    if reused:
+        lines.append(f"  resumed: reused {', '.join([*stages, *([counted(chunks, 'chunk')] if chunks else [])])}")
+    if recomputed:
+        lines.append("  recomputed: " + ", ".join(f"{stage} ({'; '.join(why)})" for stage, why in recomputed.items()))
+    return lines
 
 
 def render_alignment(alignment: dict) -> str:

@@ -217,6 +217,7 @@ def iter_parallel(
     warn: bool = True,
     keep_skipped: bool = False,
     lines: tuple[LineRange, LineRange] | None = None,
+    names: tuple[str, str] | None = None,
 ) -> Iterator[ParallelLine]:
     """Stream the usable line pairs of two line-aligned files (see the module doc for checks).
 
@@ -224,17 +225,19 @@ def iter_parallel(
     exhausted).  `max_tokens <= 0` disables the length filter.  With `keep_skipped`, empty and
     over-long pairs are still counted but yielded as ("", "") so output stays line-aligned.
     With `lines` (the same run of lines in each file), only those are read, and the line
-    counts are not checked (the caller has: `check_line_counts`).
+    counts are not checked (the caller has: `check_line_counts`).  `names` are how errors and
+    `stats` name the two files (default: the paths): the names the user gave, where the paths
+    are absolute ones a worker in another folder can open.
     """
     if errors not in ("strict", "replace"):
         raise ConfigurationError(f"errors must be 'strict' or 'replace', got {errors!r}")
-    src_name, tgt_name = str(source), str(target)
+    src_name, tgt_name = names or (str(source), str(target))
     stats = stats if stats is not None else ParallelStats()
     stats.source_path, stats.target_path = src_name, tgt_name
     if check_counts and lines is None:
         check_line_counts(source, target)
     src_lines, tgt_lines = lines or (LineRange(), LineRange())
-    with open_binary(source) as src_handle, open_binary(target) as tgt_handle:
+    with open_binary(source, src_name) as src_handle, open_binary(target, tgt_name) as tgt_handle:
         for handle, run in ((src_handle, src_lines), (tgt_handle, tgt_lines)):
             if run.offset:
                 handle.seek(run.offset)
