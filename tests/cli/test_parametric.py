@@ -321,3 +321,20 @@ def test_align_names_blank_lines_after_the_system_pairs(tmp_path, gold, capsys):
     err = capsys.readouterr().err
     assert code == 1 and f"has {len(GOLD) + 2} pairs but" in err
     assert "(its last 2 lines are empty: blank lines at the end of the file?" in err
+
+
+def test_align_says_when_a_systems_links_look_1_based_or_swapped(tmp_path, gold, capsys):
+    """A system of 1-based (GIZA-style) or target-source links had its pairs skipped with only
+    'link 5-6 outside sentences of 5 and 6 tokens': score-alignments says which mistake explains
+    it, parametric align said nothing, so a whole file of such warnings read as bad data."""
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 5-1\n1-1 5-5\n0-0 1-1\n", encoding="utf-8")  # swapped, 1-based, fine
+    code, result, err = run_json(capsys, ["parametric", "align", "--gold", str(gold),
+                                          "--system", str(system)])
+    assert code == 0 and result["pairs"] == 1 and result["skipped"] == 2
+    swapped, one_based = (row["reason"] for row in result["skipped_rows"])
+    assert one_based.endswith("all its links fit 1 lower: are the system's indices 1-based? "
+                              "(Pharaoh links are 0-based)")
+    assert swapped.endswith("all its links fit with source and target swapped: are the system's "
+                            "links target-source?")
+    assert "1-based" in err and "target-source" in err
