@@ -65,7 +65,6 @@ def run(args: argparse.Namespace) -> int:
                              system_name=names.get(system))
     result, skipped = scores.to_dict(per_pair=args.per_pair), [str(s) for s in scores.skipped]
     result, skipped = shown_names(result, names), shown_names(skipped, names)
-    result["signature"] = scores.signature  # gold:...|possible:..., as evaluate-aligner's ends
     if args.confidence:
         add_macro_confidence(args, result, scores.per_pair)
     write_result(args, result, _render)
