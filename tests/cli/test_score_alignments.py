@@ -398,3 +398,13 @@ def test_the_librarys_dict_is_the_commands_json(capsys, tmp_path: Path, per_pair
     expected = score_files(GOLD, system).to_dict(per_pair=per_pair)
     assert code == 0 and json.loads(out) == expected and expected["skipped"] == 1
     assert expected["signature"].startswith("gold:sure|possible:gold.sure+poss.json#")
+
+
+def test_help_explains_every_output_line(capsys) -> None:
+    """--help said how pairs are scored but not what the lines of the report are (macro against
+    micro, exact, AER, the link counts): each is now explained as NAME = ..."""
+    with pytest.raises(SystemExit):
+        main(["score-alignments", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name in ("macro", "micro", "exact", "AER", "gold links", "system links", "signature"):
+        assert f"{name} =" in text, name
