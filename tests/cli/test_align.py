@@ -550,3 +550,13 @@ def test_an_output_suffix_that_matches_or_names_no_picture_is_accepted(tmp_path:
     for fmt, name in (("svg", "g.svg"), ("html", "p.html"), ("html", "p.htm"), ("text", "a.txt"),
                       ("json", "a.jsonl"), ("svg", "g.svg.gz")):
         assert main(["align", str(pairs), "--format", fmt, "-o", str(tmp_path / name)]) == 0, name
+
+
+def test_tune_aligner_help_explains_every_output_column(capsys) -> None:
+    """tune-aligner --help did not say what its columns are (macro or micro P/R/F1? exact of
+    what?) nor what '<- best' and '= best' mark: each is now explained as NAME = ..."""
+    with pytest.raises(SystemExit):
+        main(["tune-aligner", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name in ("P, R, F1", "exact", "<- best", "= best", "best aligner", "signature"):
+        assert f"{name} =" in text, name

@@ -321,3 +321,48 @@ def test_align_names_blank_lines_after_the_system_pairs(tmp_path, gold, capsys):
     err = capsys.readouterr().err
     assert code == 1 and f"has {len(GOLD) + 2} pairs but" in err
     assert "(its last 2 lines are empty: blank lines at the end of the file?" in err
+
+
+def test_align_says_when_a_systems_links_look_1_based_or_swapped(tmp_path, gold, capsys):
+    """A system of 1-based (GIZA-style) or target-source links had its pairs skipped with only
+    'link 5-6 outside sentences of 5 and 6 tokens': score-alignments says which mistake explains
+    it, parametric align said nothing, so a whole file of such warnings read as bad data."""
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 5-1\n1-1 5-5\n0-0 1-1\n", encoding="utf-8")  # swapped, 1-based, fine
+    code, result, err = run_json(capsys, ["parametric", "align", "--gold", str(gold),
+                                          "--system", str(system)])
+    assert code == 0 and result["pairs"] == 1 and result["skipped"] == 2
+    swapped, one_based = (row["reason"] for row in result["skipped_rows"])
+    assert one_based.endswith("all its links fit 1 lower: are the system's indices 1-based? "
+                              "(Pharaoh links are 0-based)")
+    assert swapped.endswith("all its links fit with source and target swapped: are the system's "
+                            "links target-source?")
+    assert "1-based" in err and "target-source" in err
+
+
+def _help(capsys, argv: list[str]) -> str:
+    """`argv --help` as one line of words (argparse wraps descriptions at any space)."""
+    with pytest.raises(SystemExit):
+        main([*argv, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("command", ["align", "table"])
+def test_help_explains_every_output_column(capsys, command):
+    """`parametric align|table --help` named no output column: what 'matched', 'system', 'gold'
+    or 'posited' and 'reference' count, and what the rows' Length bound is, were only in
+    docs/results. Each column the text table prints is now explained as NAME = ..."""
+    from paralign.cli._render import _ALIGN_COLUMNS, _TABLE_COLUMNS
+
+    text = _help(capsys, ["parametric", command])
+    columns = _ALIGN_COLUMNS if command == "align" else _TABLE_COLUMNS
+    assert all(f"{name} =" in text for name, _, _ in columns), text
+    assert "Length <= n" in text and "signature" in text
+
+
+def test_help_says_what_links_and_a_threshold_choose(capsys):
+    """--links chooses the system's link set too in `align` (its possible links count only with
+    sure+possible), and PATH:THRESHOLD keeps a table's unscored rows: the help said only 'gold
+    links' and 'keeps scores >= THRESHOLD'."""
+    assert "the system's possible links count only with sure+possible" in _help(capsys, ["parametric", "align"])
+    assert "unscored rows are kept" in _help(capsys, ["parametric", "table"])

@@ -382,3 +382,29 @@ def test_a_blank_line_at_the_end_of_the_system_is_named(capsys, tmp_path: Path) 
     system.write_text(Path(SYSTEM).read_text(encoding="utf-8") + "0-0\n", encoding="utf-8")
     code, _, err = run(capsys, "--gold", GOLD, "--system", str(system))
     assert code == 1 and "has 4 pairs but" in err and "empty" not in err
+
+
+@pytest.mark.parametrize("per_pair", [False, True])
+def test_the_librarys_dict_is_the_commands_json(capsys, tmp_path: Path, per_pair: bool) -> None:
+    """score_files(...).to_dict() is what `score-alignments --format json` writes, signature
+    included: the command added the signature itself, so the library's record of a scoring had
+    no record of its settings and was not the command's JSON."""
+    from paralign.metrics.alignment_scores import score_files
+
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 1-1\n9-9\n" + "\n".join(Path(SYSTEM).read_text().splitlines()[2:]) + "\n")
+    flags = ["--per-pair"] if per_pair else []
+    code, out, _ = run(capsys, "--gold", GOLD, "--system", str(system), "--format", "json", *flags)
+    expected = score_files(GOLD, system).to_dict(per_pair=per_pair)
+    assert code == 0 and json.loads(out) == expected and expected["skipped"] == 1
+    assert expected["signature"].startswith("gold:sure|possible:gold.sure+poss.json#")
+
+
+def test_help_explains_every_output_line(capsys) -> None:
+    """--help said how pairs are scored but not what the lines of the report are (macro against
+    micro, exact, AER, the link counts): each is now explained as NAME = ..."""
+    with pytest.raises(SystemExit):
+        main(["score-alignments", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name in ("macro", "micro", "exact", "AER", "gold links", "system links", "signature"):
+        assert f"{name} =" in text, name

@@ -60,13 +60,38 @@ def align_with(
     return aligner_named(name)(pairs, workers=workers, progress=progress)
 
 
-def _common_options(parser: argparse.ArgumentParser) -> None:
+#: What `parametric align --help` says of its output: every column of the text table, its rows.
+ALIGN_OUTPUT = (
+    "Output: one row per length bound (Length = 1, Length <= n: the phrase pairs whose longer side "
+    "has at most n words), summed over the scored pairs. AlignPrec = matched / system; "
+    "AlignRecall = matched / gold (n/a when nothing is counted); matched = phrase pairs (compared "
+    "by their spans) found in both the system's and the gold's; system = the non-identical "
+    "consistent phrase pairs of the system's alignments; gold = those of the gold alignments. "
+    "JSON adds f1, pairs, skipped, skipped_rows, warnings and the same counts under by_length; "
+    "signature = the settings that made the numbers (the last line of text)."
+)
+#: What `parametric table --help` says of its output.
+TABLE_OUTPUT = (
+    "Output: one row per length bound (Length = 1, Length <= n: a phrase and its paraphrase both "
+    "of at most n words), counted once per (group, distinct sentence, distinct phrase of it) and "
+    "summed. LB-Prec = correct / posited (LB-Precision, a lower bound: the reference is "
+    "incomplete); Rel-Recall = correct / reference (n/a when nothing is counted); correct = "
+    "posited paraphrases that are in the reference; posited = the table's paraphrases (other than "
+    "the phrase itself) of every phrase of the groups' sentences; reference = the paraphrases the "
+    "gold alignments give those phrases (para_REF). JSON adds groups, sentences, skipped_groups, "
+    "beyond_max_length (posited paraphrases too long to score), skipped_rows, warnings and the "
+    "same counts under by_length; signature = the settings that made the numbers (the last line of "
+    "text)."
+)
+
+
+def _common_options(parser: argparse.ArgumentParser, links_help: str) -> None:
     parser.add_argument("--gold", required=True,
                         help="gold alignment file (jacana JSON, JSONL, ...; - = stdin)")
     parser.add_argument("--max-length", type=int, default=5,
                         help="longest phrase, in words on either side (default: %(default)s)")
     parser.add_argument("--links", choices=LINK_CHOICES, default="sure",
-                        help="gold links the phrase pairs are extracted from (default: %(default)s)")
+                        help=f"{links_help} (default: %(default)s)")
     add_format(parser)
     add_output(parser)
 
@@ -84,8 +109,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "with the gold's, pairs joined by position (texts compared case-insensitively). A pair "
         "with a bad gold or system item is left out on both sides with a warning (skipped_rows "
         "in JSON); the other pairs are scored.",
+        epilog=ALIGN_OUTPUT,
     )
-    _common_options(align)
+    _common_options(align, "links the phrase pairs are extracted from, the gold's and the "
+                    "system's: the system's possible links count only with sure+possible")
     align.add_argument("--system", required=True,
                        help="system alignment file (- = stdin), or an aligner name "
                        f"({', '.join(ALIGNERS)}) to align the gold pairs on the fly")
@@ -102,11 +129,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Reference paraphrases come from groups of aligned equivalent sentences "
         "(group key = pair id without its last dot-field, as in MTReference). A bad gold item is "
         "left out with a warning (skipped_rows in JSON); its group is scored on its other pairs.",
+        epilog=TABLE_OUTPUT,
     )
-    _common_options(table)
+    _common_options(table, "gold links the reference phrase pairs are extracted from")
     table.add_argument("--table", required=True,
                        help="ppdb, wordnet, a Parquet table (X.parquet) or a TSV file phrase<TAB>paraphrase[<TAB>score] "
-                       "(PATH:THRESHOLD keeps scores >= THRESHOLD); - = stdin "
+                       "(PATH:THRESHOLD keeps scores >= THRESHOLD; unscored rows are kept); - = stdin "
                        "(with a threshold: --table=-:THRESHOLD)")
     table.add_argument("--only-referenced", action="store_true",
                        help="count posited paraphrases only for phrases with reference paraphrases")

@@ -29,6 +29,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "on stderr; skipped_rows in JSON); the other pairs are scored. As in jacana's published "
         "figures, a pair with no system links has precision 100 (nothing claimed) and a pair with "
         "no gold links recall 100 (nothing to find).",
+        epilog="Output (percent in text, proportions in JSON): macro = P and R averaged over the "
+        "pairs and F1 of those two means (jacana's convention); micro = P, R and F1 from the link "
+        "counts summed over the pairs; exact = the share of pairs whose system links equal the "
+        "gold links; AER = the alignment error rate (Och & Ney 2003) against the gold's sure and "
+        "possible links, whatever --gold-links says; gold links = the gold links scored against, "
+        "summed; system links = the system's links (sure and possible), summed; signature = the "
+        "settings that made the numbers (the last line of text).",
     )
     parser.add_argument("--gold", required=True, help="gold alignment file")
     parser.add_argument("--system", default="-",
@@ -65,7 +72,6 @@ def run(args: argparse.Namespace) -> int:
                              system_name=names.get(system))
     result, skipped = scores.to_dict(per_pair=args.per_pair), [str(s) for s in scores.skipped]
     result, skipped = shown_names(result, names), shown_names(skipped, names)
-    result["signature"] = scores.signature  # gold:...|possible:..., as evaluate-aligner's ends
     if args.confidence:
         add_macro_confidence(args, result, scores.per_pair)
     write_result(args, result, _render)

@@ -32,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default {0.1, ..., 1.0} for both) and report the best macro F1. The other aligner "
         "options are fixed for the whole search. The report ends with the best setting's aligner "
         "signature (what evaluate-aligner prints for it) and a signature of what the grid shares.",
+        epilog="Output: one row per (ppdb_sim, w) of the grid. P, R, F1 = macro precision, recall "
+        "and F1 in percent (evaluate-aligner's macro: per-pair P and R averaged, F1 of the two "
+        "means); exact = the percent of pairs aligned exactly as the gold; <- best = the setting "
+        "reported; = best = a setting with the same F1 (of tied settings the one nearest the "
+        "paper's 0.9, 0.9 is reported); best aligner = that setting's aligner signature; "
+        "signature = what the grid shares.",
     )
     add_gold_options(parser)
     parser.add_argument("--ppdb-grid", type=_grid, default=GRID,

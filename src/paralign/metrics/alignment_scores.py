@@ -216,7 +216,9 @@ class AlignmentScores:
     def to_dict(self, per_pair: bool = False) -> dict:
         """{"pairs", "links", "macro": {...}, "micro": {...}, "exact", "exact_count", "aer", ...}.
 
-        "pairs" counts the pairs scored; "skipped" the pairs left out, listed in "skipped_rows".
+        "pairs" counts the pairs scored; "skipped" the pairs left out, listed in "skipped_rows";
+        "signature" the settings that made the numbers (:attr:`signature`). It is what
+        ``paralign score-alignments --format json`` writes (``per_pair`` for ``--per-pair``).
         """
         result: dict = {
             "pairs": self.pairs,
@@ -230,6 +232,7 @@ class AlignmentScores:
             "system_links": sum(p.system for p in self.per_pair),
             "skipped": len(self.skipped),
             "skipped_rows": [s.to_dict() for s in self.skipped],
+            "signature": self.signature,
         }
         if per_pair:
             positions = self.positions or range(1, len(self.per_pair) + 1)

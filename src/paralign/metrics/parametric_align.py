@@ -31,7 +31,7 @@ from ..phrases import phrase_spans
 from ..signature import join_signature, setting_value, short_hash
 from ..workers import Progress
 from . import f_measure
-from .alignment_scores import SkippedPair, blank_tail_hint
+from .alignment_scores import SkippedPair, _outside_hint, blank_tail_hint
 
 SpanPair = tuple[int, int, int, int]
 
@@ -192,9 +192,10 @@ def _system_alignment(
             )
     try:
         alignment.validate(len(gold.source), len(gold.target))
-    except AlignmentIndexError as exc:
+    except AlignmentIndexError as exc:  # with score-alignments' hint of a 1-based or swapped file
+        hint = _outside_hint(alignment.possible, len(gold.source), len(gold.target))
         return SkippedPair(
-            index + 1, f"system alignment does not fit the gold sentences: {exc}", system_name,
+            index + 1, f"system alignment does not fit the gold sentences: {exc}{hint}", system_name,
             line, gold.id,
         )
     return alignment
