@@ -411,3 +411,20 @@ def test_invalid_json_names_the_column_in_the_line_as_read(tmp_path: Path) -> No
     with pytest.raises(FormatError) as info:
         load_pairs(path, format="jacana")
     assert str(info.value) == f"{path}:3: invalid JSON (column 26): Invalid control character here"
+
+
+def test_a_jsonl_link_key_of_another_spelling_is_read_or_refused_not_ignored(tmp_path: Path) -> None:
+    """jacana's ``sureAlign``/``possibleAlign`` written one pair a line were ignored without a
+    word, so such a gold read as pairs without links and scored 0 everywhere: they are now read
+    as jacana's reader reads them; a key naming links in another spelling (``possible_links``),
+    or both spellings of one, is an error naming it."""
+    path = write(tmp_path, "jacana.jsonl",
+                 '{"id": "b", "source": "x y", "target": "x z", "sureAlign": "0-0", "possibleAlign": "1-1"}\n')
+    (pair,) = load_pairs(path)
+    assert pair.alignment.sure == {(0, 0)} and pair.alignment.possible == {(0, 0), (1, 1)}
+    path = write(tmp_path, "possible.jsonl", '{"source": "x", "target": "x", "sure": [], "possible_links": [[0, 0]]}\n')
+    with pytest.raises(FormatError, match=rf"{path.name}:1:.*'possible_links'.*'possible'"):
+        load_pairs(path)
+    path = write(tmp_path, "both.jsonl", '{"source": "x", "target": "x", "sure": [], "sureAlign": "0-0"}\n')
+    with pytest.raises(FormatError, match=rf"{path.name}:1:.*both 'sureAlign' and 'sure'"):
+        load_pairs(path)

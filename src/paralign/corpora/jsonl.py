@@ -3,7 +3,7 @@
 One pair a line: {"id", "source", "target", "sure": [[i, j], ...], "possible": [[i, j], ...]},
 0-based. source/target may be strings (whitespace tokens) or token lists; sure/possible may also be
 Pharaoh strings (`i-j`, `i?j`). An "alignment" key holding a Pharaoh string is accepted too
-(`paralign align --format json` output). Without source/target a record carries links only (a
+(`paralign align --format json` output), and so are jacana's `sureAlign`/`possibleAlign`. Without source/target a record carries links only (a
 system output, checked against the gold when scored); an `{"error": ...}` record without links
 is an empty alignment, so one failed item does not stop the scoring of the others. A line that
 cannot be read becomes a `BadPair` in `read_jsonl` (the strict `iter_jsonl` raises its error).
@@ -48,6 +48,33 @@ def _links(value: object, key: str, pair_id: str, path: str, line: int) -> froze
                           source=path, line=line) from None
 
 
+#: The keys links are read from (see the module doc).
+LINK_KEYS = ("sure", "possible", "alignment", "links")
+#: jacana's names for them (:mod:`paralign.corpora.jacana`), read when paralign's are absent: a
+#: jacana gold written one pair a line (MTReference, MSR RTE2 converted so) keeps its links.
+JACANA_KEYS = {"sureAlign": "sure", "possibleAlign": "possible"}
+
+
+def _link_keys(obj: dict, pair_id: str, path: str, line: int) -> dict:
+    """`obj` with jacana's link keys under paralign's names; FormatError for a key that names
+    sure or possible links in another spelling (``sure_links``), or for both spellings of one:
+    it would be ignored, and the pair read as having no links, so a whole gold would score 0
+    without a word."""
+    for key in obj:
+        folded = key.lower()
+        if key in JACANA_KEYS and JACANA_KEYS[key] in obj:
+            raise FormatError(f"pair {pair_id!r} has both {key!r} and {JACANA_KEYS[key]!r}: keep one",
+                              source=path, line=line)
+        if key not in LINK_KEYS and key not in JACANA_KEYS and ("sure" in folded or "possible" in folded):
+            read = "sure" if "sure" in folded else "possible"
+            raise FormatError(f"pair {pair_id!r}: key {key!r} is not read: links are read from "
+                              f"{read!r} (or {', '.join(repr(k) for k in LINK_KEYS if k != read)})",
+                              source=path, line=line)
+    if not any(key in obj for key in JACANA_KEYS):
+        return obj
+    return {JACANA_KEYS.get(key, key): value for key, value in obj.items()}
+
+
 def _record(line: str, name: str, number: int) -> AlignedPair:
     """The pair on one non-blank line; FormatError when it is not one (invalid JSON: with the
     column in the line as read, so the position is not lost)."""
@@ -59,6 +86,7 @@ def _record(line: str, name: str, number: int) -> AlignedPair:
     if not isinstance(obj, dict):
         raise FormatError("expected a JSON object", source=name, line=number)
     pair_id = str(obj.get("id", number))
+    obj = _link_keys(obj, pair_id, name, number)
     if "error" in obj and not any(k in obj for k in ("sure", "alignment", "links")):
         # `paralign align --format json` writes {"line", "error"} for an item it could
         # not align: keep the position, with no links and no tokens.
