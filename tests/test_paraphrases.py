@@ -242,3 +242,34 @@ def test_load_source_records_a_built_tables_tokenizer(tmp_path, name) -> None:
         with TableWriter(path, schema, metadata) as writer:
             writer.write(rows)
         assert load_source(str(path)).tokenizer == tokenizer
+
+
+def test_a_built_table_on_a_fifo_is_read_once_with_its_tokenizer(tmp_path) -> None:
+    """A TSV table's record (its tokenizer) is read in the pass that reads its rows: reading it
+    again opened a FIFO a second time, which waits for a writer that has gone (``meta-eval
+    --table FIFO`` hung), and a pipe's bytes were gone by then."""
+    import os
+    import threading
+
+    import pyarrow as pa
+
+    from paralign.tables import TableWriter
+
+    schema = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64())])
+    rows = pa.Table.from_pylist([{"phrase": "doctor 's", "paraphrase": "physician 's", "probability": 0.5}], schema=schema)
+    built = tmp_path / "t.tsv"
+    with TableWriter(built, schema, {"options": {"tokenizer": "regex", "lowercase": True}}) as writer:
+        writer.write(rows)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(built.read_bytes()), daemon=True)
+    writer.start()
+    found: list = []
+    reader = threading.Thread(target=lambda: found.append(load_source(str(fifo))), daemon=True)
+    reader.start()
+    reader.join(timeout=20)
+    if reader.is_alive():  # let the stuck reader go: one more writer gives it its end of file
+        threading.Thread(target=lambda: fifo.write_bytes(b""), daemon=True).start()
+        pytest.fail("load_source opened the FIFO twice")
+    (table,) = found
+    assert table.tokenizer == "regex" and dict(table.paraphrases(table.held("Doctor's"))) == {"physician 's": 0.5}

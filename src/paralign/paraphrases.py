@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
 from types import MappingProxyType
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
-from .tables import is_parquet_file, iter_rows, read_metadata
+from .tables import is_parquet_file, iter_rows, metadata_line, read_metadata
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize, tokenize
 
@@ -49,7 +49,12 @@ def table_form(path: str | Path) -> tuple[str | None, bool]:
     """(the tokenizer that split a table file's phrases, whether they were lower-cased), as its
     metadata records them (``options.tokenizer`` and ``options.lowercase``: pivot's and
     paraphrase-table's); (None, False) for a table without that record (a user's TSV)."""
-    options = read_metadata(path).get("options", {})
+    return form_of(read_metadata(path))
+
+
+def form_of(metadata: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """:func:`table_form` from a table's metadata record, already read."""
+    options = metadata.get("options", {})
     tokenizer = options.get("tokenizer")
     return (tokenizer if tokenizer in TOKENIZERS else None), options.get("lowercase") is True
 
@@ -162,14 +167,20 @@ class ParaphraseTable:
     ) -> ParaphraseTable:
         """Read `phrase<TAB>paraphrase[<TAB>score[<TAB>...]]` (gzip allowed); keep score >= threshold.
 
-        Lines starting with '#' and blank lines are skipped; a line without a tab or with a
-        score that is not a finite number raises FormatError naming the file and line.
+        Lines starting with '#' and blank lines are skipped, but for the record of a table that
+        pivot or paraphrase-table wrote (``# paralign: {...}``), whose tokenizer becomes
+        :attr:`tokenizer` (:func:`form_of`): read in the same pass, as a pipe is read once. A
+        line without a tab or with a score that is not a finite number raises FormatError
+        naming the file and line.
         """
         table = cls(name or Path(path).name, lowercase=lowercase)
         with open_text(path) as handle:
             for number, line in enumerate(without_bom(handle), start=1):
                 line = line.rstrip("\r\n")
                 if not line.strip() or line.startswith("#"):
+                    metadata = metadata_line(line)
+                    if metadata is not None:
+                        table.tokenizer = form_of(metadata)[0]
                     continue
                 fields = line.split("\t")
                 if len(fields) < 2:
@@ -400,10 +411,9 @@ def load_source(spec: str | Path) -> ParaphraseSource:
         rows = ((p, q, score) for p, q, score, _ in iter_rows(path) if threshold is None or score >= threshold)
         table = ParaphraseTable.from_pairs(rows, Path(path).name)
         table.threshold = threshold  # as from_tsv records it: signatures name it
-    else:
-        table = ParaphraseTable.from_tsv(path, threshold=threshold)
-    table.tokenizer = table_form(path)[0]  # a built table's: phrases are looked up as it split them
-    return table
+        table.tokenizer = table_form(path)[0]  # a built table's: phrases are looked up as it split them
+        return table
+    return ParaphraseTable.from_tsv(path, threshold=threshold)  # its tokenizer read with its rows
 
 
 # Opening files moved to paralign.textio; the old names work until paralign 0.3.

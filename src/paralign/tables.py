@@ -34,6 +34,8 @@ PARQUET_SUFFIXES = (".parquet", ".pq")
 #: Rows per Parquet row group: small enough that a phrase query reads little.
 ROW_GROUP_ROWS = 65_536
 METADATA_KEY = b"paralign"
+#: How a TSV table's first lines begin that hold the same record (JSON after it).
+METADATA_LINE = "# paralign: "
 
 
 @contextmanager
@@ -133,7 +135,7 @@ class TableWriter:
         else:
             self._parquet = None
             self._text = open(self._tmp, "wb")  # noqa: SIM115 - closed by close()/__exit__
-            header = "# " + "\t".join(schema.names) + "\n" + f"# paralign: {encoded}\n"
+            header = "# " + "\t".join(schema.names) + "\n" + f"{METADATA_LINE}{encoded}\n"
             self._text.write(_encoded(header, self.gzip))
         self._pa = pa
 
@@ -205,9 +207,16 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
         for line in without_bom(handle):
             if not line.startswith("#"):
                 break
-            if line.startswith("# paralign: "):
-                return json.loads(line[len("# paralign: "):])
+            found = metadata_line(line)
+            if found is not None:
+                return found
     return {}
+
+
+def metadata_line(line: str) -> dict[str, Any] | None:
+    """What a TSV table's ``# paralign: {...}`` header line records, None for another line: for a
+    reader that reads the table's rows in the same pass (a pipe can be read once)."""
+    return json.loads(line[len(METADATA_LINE):]) if line.startswith(METADATA_LINE) else None
 
 
 def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str, str, Any, list[Any]]]:
