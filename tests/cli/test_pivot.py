@@ -353,6 +353,7 @@ def test_a_real_cluster_builds_the_table_the_local_one_does(hand, tmp_path, monk
     assert _rows(tmp_path / "remote.parquet") == _rows(tmp_path / "local.tsv") != []
 
 
+@pytest.mark.filterwarnings("ignore:Mismatched versions found")  # distributed's own, of the faked versions
 def test_a_cluster_of_other_versions_is_refused_naming_them(hand, tmp_path, monkeypatch, real_cluster, capsys):
     """A scheduler or workers started before an upgrade rebuild the command's tasks with their
     old classes; nothing said so. Connecting now compares paralign's, dask's and distributed's
