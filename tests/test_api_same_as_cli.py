@@ -78,3 +78,36 @@ def test_a_session_of_library_calls_prints_nothing(data) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def cli_json(tmp_path: Path, capsys, *args: str) -> dict:
+    """A command's --format json output, run in this process (as `paralign ...` runs it)."""
+    from paralign.cli import main
+
+    assert main([*args, "--format", "json"]) in (0, 1)
+    return json.loads(capsys.readouterr().out)
+
+
+#: What only `paralign similarity` knows: its input rows (the skipped ones by line), what it
+#: warned about, the JSONL ids, and a paraphrase model's threshold and labels.
+SIMILARITY_CLI_ONLY = {"skipped", "skipped_rows", "notes", "ids", "threshold", "paraphrase"}
+
+
+def test_similarity_many_to_dict_is_the_commands_json(tmp_path: Path, capsys, data) -> None:
+    """`SimilarityBatch.to_dict()` had "failures" and no "signature" or "aligner", while
+    `paralign similarity --format json` had those and no "failures": a researcher saving the
+    library's result could not reproduce the command's record. The command's JSON is now the
+    library's record plus what only the command knows (its input rows)."""
+    pairs = [(X, Y), ("", "A cat."), ("A man is eating.", "A man eats.")]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"source": a, "target": b}) + "\n" for a, b in pairs), encoding="utf-8")
+    for options, aligner in (((), None), (("--preset", "paraphrase"), "sultan:paraphrase")):
+        ours = paralign.similarity_many(pairs, aligner=aligner).to_dict()
+        shown = cli_json(tmp_path, capsys, "similarity", "--pairs", str(path), *options)
+        assert {key: shown[key] for key in ours} == ours
+        assert set(shown) - set(ours) <= SIMILARITY_CLI_ONLY
+        assert ours["aligner"] == (aligner or "sultan:default") and ours["signature"].startswith("signal:sultan2014|")
+    ours = paralign.similarity_many(pairs, signal="all-words", aligner="exact").to_dict()
+    shown = cli_json(tmp_path, capsys, "similarity", "--pairs", str(path), "--signal", "all-words",
+                     "--aligner", "exact")
+    assert {key: shown[key] for key in ours} == ours and ours["aligner"] == "exact"
