@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import operator
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
 from types import MappingProxyType
@@ -353,6 +353,17 @@ class AlignedSentences:
         if self.alignment.confidence is not None:
             record["confidence"] = [round(self.alignment.confidence.get(link, 1.0), 4) for link in links]
         return record
+
+
+def is_blank(item: object) -> bool:
+    """A sentence with no words: a text of white space only, no token but blank ones, a Sentence
+    of no token."""
+    if isinstance(item, str):
+        return not item.strip()
+    tokens = item.tokens if isinstance(item, Sentence) else item
+    if not isinstance(tokens, Sequence):
+        return False  # not a sentence at all: annotating it fails and says so
+    return not any(isinstance(token, str) and token.strip() for token in tokens)
 
 
 #: An alignment function: two annotated sentences in, their word alignment out.

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank
 from ..corpora.sentence_pairs import InputPair
 from ..errors import SETUP_ERRORS, check_pairs
 from ..nlp import Annotator, check_annotator, default_annotator
@@ -68,17 +68,6 @@ def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentenc
             except Exception as exc:  # noqa: BLE001
                 out[k] = f"annotation failed: {describe_error(exc)}"
     return out
-
-
-def is_blank(item: TextLike) -> bool:
-    """A sentence with no words: a text of white space only, no token but blank ones, a Sentence
-    of no token."""
-    if isinstance(item, str):
-        return not item.strip()
-    tokens = item.tokens if isinstance(item, Sentence) else item
-    if not isinstance(tokens, Sequence):
-        return False  # not a sentence at all: annotating it fails and says so
-    return not any(isinstance(token, str) and token.strip() for token in tokens)
 
 
 def _align_chunk(
