@@ -16,7 +16,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from ...alignment import Alignment
+from ...alignment import Alignment, is_blank
 from ...caching import CappedDict
 from ...errors import ConfigurationError, check_pairs
 from ...nlp import Annotator, TextOrTokens, check_annotator, check_many, check_text_or_tokens
@@ -223,16 +223,21 @@ class Aligner:
     # -- public API -----------------------------------------------------------------------------
     def align(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
         """Align two texts or token lists (or annotated Sentences, used as they are); links
-        index the (kept or spaCy) tokens."""
+        index the (kept or spaCy) tokens. A pair with an empty or white-space-only sentence
+        aligns to the empty alignment (nothing to align)."""
         if isinstance(source, Sentence) and isinstance(target, Sentence):
             return self.align_sentences(source, target)
         s, t = self.annotate([x.tokens if isinstance(x, Sentence) else x for x in (source, target)])
         return self.align_sentences(s, t)
 
     def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
-        """Align two annotated sentences (InputTypeError for a text: :meth:`align` takes those)."""
+        """Align two annotated sentences (InputTypeError for a text: :meth:`align` takes those).
+        A sentence with no words (no token, or white space only: :func:`~paralign.alignment.is_blank`)
+        has nothing to align: the empty alignment, as every aligner of the registry gives."""
         check_sentence(source, "source")
         check_sentence(target, "target")
+        if is_blank(source) or is_blank(target):
+            return Alignment()
         return self.align_prepared(self.prepare(source), self.prepare(target))
 
     def __call__(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
