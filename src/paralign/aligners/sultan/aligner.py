@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ...alignment import Alignment, is_blank
 from ...caching import CappedDict
@@ -35,6 +35,9 @@ from .wordsim import (
     form_similarity,
     load_similarity,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..contextual import ContextualAligner
 
 #: Word-form pair similarities an aligner keeps (its cache starts again when full: a
 #: :class:`~paralign.caching.CappedDict`); a long-lived one keeps fewer (:meth:`Aligner.limit_pair_cache`).
@@ -66,7 +69,18 @@ class Aligner:
     '0-0 1-1 2-2'
     """
 
-    def __new__(cls, similarity: Any = "ppdb", *args: Any, **kwargs: Any) -> Any:
+    # A checker reads the overloads: Aligner("contextual") is a ContextualAligner, any other an
+    # Aligner (mypy asks __new__ for a subclass and keeps Aligner for both; pyright follows them).
+    @overload
+    def __new__(cls, similarity: Literal["contextual"], *args: Any,  # type: ignore[misc]
+                **kwargs: Any) -> ContextualAligner: ...
+    @overload
+    def __new__(cls, similarity: str | RelatedWords | ParaphraseSource | None = "ppdb", *args: Any,
+                **kwargs: Any) -> Aligner: ...
+
+    def __new__(cls, similarity: Any = "ppdb", *args: Any, **kwargs: Any) -> Aligner | ContextualAligner:  # type: ignore[misc]
+        """The Sultan aligner, or for ``"contextual"`` the contextual aligner built with the
+        other arguments."""
         if isinstance(similarity, str) and similarity in NEURAL_PRESETS:
             from ..contextual import ContextualAligner
 
