@@ -111,3 +111,27 @@ def test_similarity_many_to_dict_is_the_commands_json(tmp_path: Path, capsys, da
     shown = cli_json(tmp_path, capsys, "similarity", "--pairs", str(path), "--signal", "all-words",
                      "--aligner", "exact")
     assert {key: shown[key] for key in ours} == ours and ours["aligner"] == "exact"
+
+
+def test_an_aligned_pair_of_the_library_carries_the_signature_paralign_align_writes(tmp_path: Path, capsys,
+                                                                                   data) -> None:
+    """`paralign align --format json` writes each pair's signature, but the library's
+    AlignedSentences.to_dict() had none, so its record was not the command's. A pair aligned by
+    the library's batch (align_pairs) carries its aligner's signature, and the command's record
+    is that to_dict plus what only the command knows: the pair's input line (and id)."""
+    from paralign.aligners.batch import align_pairs
+    from paralign.aligners.signature import alignment_signature
+
+    pairs = [(X, Y), ("A man is eating.", "A man eats.")]
+    path = tmp_path / "pairs.tsv"
+    path.write_text("".join(f"{a}\t{b}\n" for a, b in pairs), encoding="utf-8")
+    for options, name in (((), "sultan:default"), (("--preset", "paraphrase"), "sultan:paraphrase")):
+        batch = align_pairs(pairs, aligner=paralign.get_aligner(*name.split(":")))
+        ours = [item.to_dict() for item in batch.items]
+        from paralign.cli import main
+
+        assert main(["align", str(path), "--format", "json", *options]) == 0
+        shown = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert [{key: record[key] for key in mine} for record, mine in zip(shown, ours, strict=True)] == ours
+        assert all(set(record) - set(mine) == {"line"} for record, mine in zip(shown, ours, strict=True))
+        assert ours[0]["signature"] == alignment_signature(name) and f"aligner:{name}|" in ours[0]["signature"]
