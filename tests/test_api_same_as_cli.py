@@ -78,3 +78,112 @@ def test_a_session_of_library_calls_prints_nothing(data) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def cli_json(tmp_path: Path, capsys, *args: str) -> dict:
+    """A command's --format json output, run in this process (as `paralign ...` runs it)."""
+    from paralign.cli import main
+
+    assert main([*args, "--format", "json"]) in (0, 1)
+    return json.loads(capsys.readouterr().out)
+
+
+#: What only `paralign similarity` knows: its input rows (the skipped ones by line), what it
+#: warned about, the JSONL ids, and a paraphrase model's threshold and labels.
+SIMILARITY_CLI_ONLY = {"skipped", "skipped_rows", "notes", "ids", "threshold", "paraphrase"}
+
+
+def test_similarity_many_to_dict_is_the_commands_json(tmp_path: Path, capsys, data) -> None:
+    """`SimilarityBatch.to_dict()` had "failures" and no "signature" or "aligner", while
+    `paralign similarity --format json` had those and no "failures": a researcher saving the
+    library's result could not reproduce the command's record. The command's JSON is now the
+    library's record plus what only the command knows (its input rows)."""
+    pairs = [(X, Y), ("", "A cat."), ("A man is eating.", "A man eats.")]
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(json.dumps({"source": a, "target": b}) + "\n" for a, b in pairs), encoding="utf-8")
+    for options, aligner in (((), None), (("--preset", "paraphrase"), "sultan:paraphrase")):
+        ours = paralign.similarity_many(pairs, aligner=aligner).to_dict()
+        shown = cli_json(tmp_path, capsys, "similarity", "--pairs", str(path), *options)
+        assert {key: shown[key] for key in ours} == ours
+        assert set(shown) - set(ours) <= SIMILARITY_CLI_ONLY
+        assert ours["aligner"] == (aligner or "sultan:default") and ours["signature"].startswith("signal:sultan2014|")
+    ours = paralign.similarity_many(pairs, signal="all-words", aligner="exact").to_dict()
+    shown = cli_json(tmp_path, capsys, "similarity", "--pairs", str(path), "--signal", "all-words",
+                     "--aligner", "exact")
+    assert {key: shown[key] for key in ours} == ours and ours["aligner"] == "exact"
+
+
+def test_an_aligned_pair_of_the_library_carries_the_signature_paralign_align_writes(tmp_path: Path, capsys,
+                                                                                   data) -> None:
+    """`paralign align --format json` writes each pair's signature, but the library's
+    AlignedSentences.to_dict() had none, so its record was not the command's. A pair aligned by
+    the library's batch (align_pairs) carries its aligner's signature, and the command's record
+    is that to_dict plus what only the command knows: the pair's input line (and id)."""
+    from paralign.aligners.batch import align_pairs
+    from paralign.aligners.signature import alignment_signature
+
+    pairs = [(X, Y), ("A man is eating.", "A man eats.")]
+    path = tmp_path / "pairs.tsv"
+    path.write_text("".join(f"{a}\t{b}\n" for a, b in pairs), encoding="utf-8")
+    for options, name in (((), "sultan:default"), (("--preset", "paraphrase"), "sultan:paraphrase")):
+        batch = align_pairs(pairs, aligner=paralign.get_aligner(*name.split(":")))
+        ours = [item.to_dict() for item in batch.items]
+        from paralign.cli import main
+
+        assert main(["align", str(path), "--format", "json", *options]) == 0
+        shown = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert [{key: record[key] for key in mine} for record, mine in zip(shown, ours, strict=True)] == ours
+        assert all(set(record) - set(mine) == {"line"} for record, mine in zip(shown, ours, strict=True))
+        assert ours[0]["signature"] == alignment_signature(name) and f"aligner:{name}|" in ours[0]["signature"]
+
+
+STS_ROWS = [(4.0, "A man plays a guitar.", "A man plays a guitar."), (1.0, "Cats sleep.", "Dogs bark."),
+            (3.0, "The cat sleeps.", "The cat naps."), (5.0, "The dog runs fast.", "The dog runs fast."),
+            (2.0, "A bird sings.", "A bird flies away.")]
+#: The figures of one evaluation that evaluate-sts writes per file ("sets") and over them.
+STS_FIGURES = ("pairs", "pearson", "spearman", "failed", "signal")
+
+
+def test_evaluate_sts_results_are_the_commands_json(tmp_path: Path, capsys, data) -> None:
+    """`evaluate_sts_files(...).to_dict()` is `paralign evaluate-sts --format json` as it is. But
+    `paralign.evaluate_sts(triples)` gave an StsEvaluation whose to_dict had neither the aligner
+    nor the signature the command writes with the same figures: it now has both."""
+    from paralign.similarity import evaluate_sts_files
+
+    path = tmp_path / "sts.tsv"
+    path.write_text("".join(f"{g}\t{a}\t{b}\n" for g, a, b in STS_ROWS), encoding="utf-8")
+    shown = cli_json(tmp_path, capsys, "evaluate-sts", "--data", str(path), "--aligner", "exact")
+    assert evaluate_sts_files([path], aligner=paralign.get_aligner("exact")).to_dict() == shown
+    ours = paralign.evaluate_sts([(a, b, g) for g, a, b in STS_ROWS], aligner="exact").to_dict()
+    assert {key: ours[key] for key in STS_FIGURES} == {key: shown["sets"][0][key] for key in STS_FIGURES}
+    assert (ours["aligner"], ours["signature"]) == (shown["aligner"], shown["signature"])
+
+
+PARAPHRASE_TRAIN = [(1, "A man plays a guitar.", "A man is playing the guitar."), (0, "Cats sleep.", "The stock fell."),
+                    (1, "The cat sleeps.", "The cat naps."), (0, "A bird sings.", "Shares dropped 5%.")]
+PARAPHRASE_TEST = [(1, "She reads a book.", "She is reading a book."), (0, "It rains today.", "The dog runs fast."),
+                   (1, "He bought 3 apples.", "He bought three apples."), (0, "Dogs bark.", "A bird flies away.")]
+#: What only evaluate-paraphrase's files give: their skipped rows, by file and line.
+PARAPHRASE_FILES_ONLY = {"skipped", "skipped_rows"}
+
+
+def test_evaluate_paraphrase_results_are_the_commands_json(tmp_path: Path, capsys, data) -> None:
+    """`evaluate_paraphrase_files(...)` is `paralign evaluate-paraphrase --format json` as it is,
+    and `paralign.evaluate_paraphrase(train, test).to_dict()` is that record but for what only
+    files have (their skipped rows, each failure's file and line)."""
+    from paralign.similarity import evaluate_paraphrase_files
+
+    paths = []
+    for name, rows, first in (("train", PARAPHRASE_TRAIN, 0), ("test", PARAPHRASE_TEST, 50)):
+        lines = ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String"]
+        lines += [f"{label}\t{k}\t{k + 100}\t{a}\t{b}" for k, (label, a, b) in enumerate(rows, first)]
+        paths.append(tmp_path / f"{name}.tsv")
+        paths[-1].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    options = {"classifier": "signal", "signal": "sultan2014", "aligner": paralign.get_aligner("exact")}
+    shown = cli_json(tmp_path, capsys, "evaluate-paraphrase", "--train", str(paths[0]), "--test", str(paths[1]),
+                     "--classifier", "signal", "--signal", "sultan2014", "--aligner", "exact")
+    assert evaluate_paraphrase_files([paths[0]], paths[1], **options) == shown
+    train, test = ([(a, b, bool(label)) for label, a, b in rows] for rows in (PARAPHRASE_TRAIN, PARAPHRASE_TEST))
+    ours = paralign.evaluate_paraphrase(train, test, **options).to_dict()
+    assert {key: shown[key] for key in ours} == ours
+    assert set(shown) - set(ours) <= PARAPHRASE_FILES_ONLY

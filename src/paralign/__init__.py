@@ -7,7 +7,7 @@ metrics, pivoting, lattices) are imported on first use, so `import paralign` sta
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .aligners import get_aligner
@@ -36,6 +36,17 @@ from .sentence import Entity, Sentence, Token
 # `paralign.similarity`, and importing a submodule (lazily, or by a user's own
 # `from paralign.similarity import ...`) would otherwise rebind `paralign.similarity` to the module.
 from .similarity import evaluate_paraphrase, evaluate_sts, similarity, similarity_many  # noqa: E402, I001
+
+if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names imported on first use (_LAZY)
+    from .aligners.evaluation import evaluate_aligner
+    from .aligners.sultan import Aligner, AlignerConfig
+    from .lattice import Lattice, LatticeOptions, build_lattice
+    from .metrics.alignment_scores import score_alignments
+    from .metrics.paraeval import ParaEval, paraeval
+    from .metrics.parametric import align_scores, table_scores
+    from .phrases import PhrasePair, phrase_pairs
+    from .pivot import PivotOptions, monolingual_paraphrases, pivot_paraphrases
+    from .similarity.model import LogisticModel
 
 #: Names imported lazily from submodules on first attribute access.
 _LAZY: dict[str, str] = {

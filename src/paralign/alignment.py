@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import operator
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from numbers import Real
 from types import MappingProxyType
@@ -330,6 +330,9 @@ class AlignedSentences:
     source: Sentence
     target: Sentence
     alignment: Alignment
+    #: the settings that made the alignment (:func:`paralign.aligners.signature.alignment_signature`
+    #: of its aligner), when known: the library's batch (``align_pairs``) and ``paralign align`` set it
+    signature: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         """InputTypeError unless `alignment` is an Alignment; AlignmentIndexError for a link
@@ -339,10 +342,11 @@ class AlignedSentences:
         self.alignment.validate(len(self.source), len(self.target))
 
     def to_dict(self) -> dict[str, Any]:
-        """The pair as ``paralign align --format json`` shows it (without its line and id): the
-        tokens (``source``, ``target``), the links in Pharaoh notation (``alignment``), the sure
-        links sorted (``links``) and the word pairs they link (``pairs``); with an aligner that
-        gives them (the contextual preset) each link's ``confidence``, in the order of ``links``."""
+        """The pair as ``paralign align --format json`` shows it (which adds its input line and
+        id): the tokens (``source``, ``target``), the links in Pharaoh notation (``alignment``),
+        the sure links sorted (``links``) and the word pairs they link (``pairs``); with an
+        aligner that gives them (the contextual preset) each link's ``confidence``, in the order
+        of ``links``; last the ``signature`` of the settings that made it (None when unknown)."""
         links = sorted(self.alignment.sure)
         source, target = self.source.tokens, self.target.tokens
         record: dict[str, Any] = {
@@ -352,7 +356,19 @@ class AlignedSentences:
         }
         if self.alignment.confidence is not None:
             record["confidence"] = [round(self.alignment.confidence.get(link, 1.0), 4) for link in links]
+        record["signature"] = self.signature
         return record
+
+
+def is_blank(item: object) -> bool:
+    """A sentence with no words: a text of white space only, no token but blank ones, a Sentence
+    of no token."""
+    if isinstance(item, str):
+        return not item.strip()
+    tokens = item.tokens if isinstance(item, Sentence) else item
+    if not isinstance(tokens, Sequence):
+        return False  # not a sentence at all: annotating it fails and says so
+    return not any(isinstance(token, str) and token.strip() for token in tokens)
 
 
 #: An alignment function: two annotated sentences in, their word alignment out.

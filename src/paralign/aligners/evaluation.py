@@ -10,22 +10,43 @@ Not for: reading input pairs (:mod:`paralign.corpora.sentence_pairs`) or alignin
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .._moved import moved_names
 from ..alignment import Alignment
 from ..errors import ConfigurationError, FormatError, InputTypeError
+from ..nlp import TextOrTokens
 from ..sentence import Sentence
 from ..workers import Progress
 from .signature import alignment_signature, tuning_signature
-from .sultan import Aligner
 
 if TYPE_CHECKING:
     from ..corpora.base import AlignedPair, PairOrBad
     from ..metrics.alignment_scores import AlignmentScores, PairCounts, SkippedPair
+
+
+class GoldAligner(Protocol):
+    """What :func:`evaluate_aligner` needs of an aligner: it loads its resources (``related``)
+    outside the timings, annotates the gold tokens in one batch and aligns the annotated pairs.
+    The Sultan ``Aligner`` and the ``ContextualAligner`` (``Aligner("contextual")``) are both one."""
+
+    @property
+    def related(self) -> Any: ...
+
+    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1) -> list[Sentence]: ...
+
+    def align_annotated(self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
+                        progress: Progress | None = None) -> list[Alignment]: ...
+
+
+class TunableAligner(GoldAligner, Protocol):
+    """What :func:`tune_aligner` needs beside: a copy with some options changed (both aligners
+    have it; the contextual one changes its lexical pipeline's)."""
+
+    def with_params(self, **changes: Any) -> TunableAligner: ...
 
 
 #: The paper's grid: ppdbSim and w in {0.1, ..., 1.0}.
@@ -87,7 +108,7 @@ def gold_parts(gold_path: str | Path, links: str, limit: int | None) -> dict[str
 
 
 def annotate_gold(
-    aligner: Aligner, gold: Sequence[AlignedPair], workers: int = 1
+    aligner: GoldAligner, gold: Sequence[AlignedPair], workers: int = 1
 ) -> list[tuple[Sentence, Sentence]]:
     """Parse both sides of every gold pair in one batch, so alignment can be timed (and tuned) apart."""
     flat = [x for p in gold for x in (list(p.source), list(p.target))]
@@ -122,7 +143,7 @@ def pair_results(gold: Sequence[AlignedPair], system: Sequence[Alignment],
     return tuple(PairResult(*row) for row in zip(positions, gold, system, scores.per_pair, strict=True))
 
 
-def evaluate_aligner_pairs(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
+def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                            limit: int | None = None, progress: Progress | None = None) -> AlignerEvaluation:
     """:func:`evaluate_aligner`'s report together with every pair's system alignment and counts
     (in gold order; what a report of the pairs shows)."""
@@ -160,13 +181,13 @@ def _check_aligner(aligner: object) -> None:
                              f"paralign.Aligner('contextual')), not {type(aligner).__name__}")
 
 
-def evaluate_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
+def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                      limit: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
     """Align every gold pair and score it: score-alignments' JSON plus timings."""
     return evaluate_aligner_pairs(aligner, gold_path, links, workers, limit, progress).result
 
 
-def tune_aligner(aligner: Aligner, gold_path: str | Path, links: str = "sure",
+def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "sure",
                  ppdb_grid: Sequence[float] = GRID, w_grid: Sequence[float] = GRID,
                  workers: int = 1, limit: int | None = None,
                  progress: Progress | None = None) -> dict[str, Any]:

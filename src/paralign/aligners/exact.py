@@ -6,7 +6,7 @@ measured against.
 
 from __future__ import annotations
 
-from ..alignment import Alignment
+from ..alignment import Alignment, is_blank
 from ..nlp import TextOrTokens, annotate, check_text_or_tokens
 from ..sentence import Sentence
 
@@ -15,7 +15,11 @@ def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | Text
     """Baseline: link identical lower-cased tokens one-to-one, left to right (no context).
 
     Sentences are annotated Sentences, token lists (used as they are) or texts (tokenised by
-    :func:`paralign.annotate`, as the batches do)."""
+    :func:`paralign.annotate`, as the batches do). A sentence with no words (empty, white space
+    only: :func:`~paralign.alignment.is_blank`) has nothing to align: the empty alignment, as
+    every aligner of the registry gives."""
+    if is_blank(source) or is_blank(target):
+        return Alignment()
     free: dict[str, list[int]] = {}
     for j, tok in enumerate(_tokens(target)):
         free.setdefault(tok.lower(), []).append(j)

@@ -198,7 +198,7 @@ def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
                 out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n"
                           if args.format == "json" else "\n")
             elif args.format == "json":
-                record = {**alignment_record(pair, source, target, alignment), "signature": signature}
+                record = alignment_record(pair, source, target, alignment, signature)
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
             else:
                 out.write(alignment.to_pharaoh() + "\n")

@@ -10,11 +10,18 @@ from contextlib import ExitStack
 from itertools import chain, islice
 
 from .._moved import moved_names
-from ..aligners.batch import TextLike
+from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import get_aligner
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel, read_sentence_pairs
 from ..errors import ConfigurationError
-from ..similarity import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, similarity_many
+from ..similarity import (
+    DEFAULT_SIGNAL,
+    Signal,
+    SimilarityBatch,
+    fit_on_files,
+    make_signal,
+    similarity_many,
+)
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.model import TrainedClassifier, load_model_report
 from ..similarity.paraphrase import repeated_ids_note
@@ -190,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
         warn(note)
     classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
     scores: list[float | None] = []
+    failures: list[PairFailure] = []  # by index among all the rows, as the library's batch has them
     ids: list[str | None] = []
     lines: list[int] = []  # each pair's line, for the ids' note
     problems: list[dict] = []
@@ -203,11 +211,14 @@ def run(args: argparse.Namespace) -> int:
                 [r for _, r in good], args.workers, signal=signal, aligner=aligner, progress=update
             )
             by_line: dict[int, float | None] = {n: s for (n, _), s in zip(good, batch.scores, strict=True)}
-            for failure in batch.failures:
-                problems.append({"line": good[failure.index][0], "reason": failure.error})
+            errors = {good[failure.index][0]: failure.error for failure in batch.failures}
             for number, row, pair_id, origin in block:
                 if isinstance(row, str):
                     problems.append({"line": number, "reason": row, **({"file": origin} if origin else {})})
+                    failures.append(PairFailure(len(scores), row))
+                elif number in errors:
+                    problems.append({"line": number, "reason": errors[number]})
+                    failures.append(PairFailure(len(scores), errors[number]))
                 ids.append(pair_id)
                 lines.append(number)
                 score = by_line.get(number)
@@ -221,10 +232,10 @@ def run(args: argparse.Namespace) -> int:
         if repeated:
             notes.append(repeated)
             warn(repeated)
-        if args.format == "json":
-            result = {"signal": signal.name, "aligner": scored_aligner(signal, aligner, signature), "signature": signature,
-                      "pairs": len(scores), "scores": scores, "skipped": len(problems), "skipped_rows": problems,
-                      "notes": notes}
+        if args.format == "json":  # the library's record of all the rows, and what only the command knows
+            batch = SimilarityBatch(tuple(scores), tuple(failures), signal.name,
+                                    scored_aligner(signal, aligner, signature), signature)
+            result = {**batch.to_dict(), "skipped": len(problems), "skipped_rows": problems, "notes": notes}
             if any(pair_id is not None for pair_id in ids):  # JSONL's "id"s, in the scores' order
                 result["ids"] = ids
             if classify:

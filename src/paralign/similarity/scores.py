@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
@@ -19,21 +19,35 @@ from ..nlp import Annotator, check_text_or_tokens
 from ..sentence import Sentence
 from ..workers import describe_error, run_chunks
 from .signals import DEFAULT_SIGNAL, Signal, make_signal, needs_alignment, needs_fit
+from .signature import scored_aligner, similarity_signature
 
 _T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
 class SimilarityBatch:
-    """Scores in input order (None for failed pairs), the failures and the signal's name."""
+    """Scores in input order (None for failed pairs), the failures, the signal's name, the
+    aligner whose alignments the scores read and the signature of every setting that made them.
+
+    `aligner` and `signature` are :func:`similarity_many`'s (None from :func:`score_aligned`,
+    which is given alignments and not the aligner that made them)."""
 
     scores: tuple[float | None, ...]
     failures: tuple[PairFailure, ...] = ()
     signal: str = DEFAULT_SIGNAL
+    #: the aligner whose alignments the signal read (:func:`~.signature.scored_aligner`:
+    #: ``sultan:paraphrase``; ``none`` for a signal that reads no alignment)
+    aligner: str | None = None
+    #: every setting that changed a score (:func:`~.signature.similarity_signature`)
+    signature: str | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict:
+        """The record ``paralign similarity --format json`` writes, which adds only what the
+        command alone knows (its input's skipped rows, the JSONL ids, its notes)."""
         return {
             "signal": self.signal,
+            "aligner": self.aligner,
+            "signature": self.signature,
             "pairs": len(self.scores),
             "scores": list(self.scores),
             "failures": [f.to_dict() for f in self.failures],
@@ -119,6 +133,8 @@ def similarity_many(
     (:func:`paralign.get_aligner`, or an ``Aligner`` object with options of its own) or its name
     (``"exact"``, ``"sultan:paraphrase"``); None is the Sultan aligner with default options.
     Missing data or a setup mistake (:data:`~paralign.errors.SETUP_ERRORS`) stops the batch.
+    The batch names the aligner the scores read and the run's signature, so that its
+    :meth:`~SimilarityBatch.to_dict` is the record ``paralign similarity --format json`` writes.
 
     >>> batch = paralign.similarity_many([("A man is eating.", "A man eats."), ("", "A cat.")])
     >>> batch.scores, batch.failures[0].error             # a bad pair does not stop the others
@@ -132,10 +148,12 @@ def similarity_many(
         raise ConfigurationError(
             f"signal {sig.name!r} must be fitted on training sentences first (fit_signal)"
         )
+    signature = similarity_signature(sig, aligner)
+    used = scored_aligner(sig, aligner, signature)
     if not needs_alignment(sig):  # the sentences are annotated as usual, but never aligned
         aligner = no_alignment
     batch = align_pairs(pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
-    return score_aligned(batch, sig)
+    return replace(score_aligned(batch, sig), aligner=used, signature=signature)
 
 
 def no_alignment(source: Sentence, target: Sentence) -> Alignment:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Real
 from pathlib import Path
 
@@ -66,7 +66,9 @@ class StsEvaluation:
     """Correlation of system scores with gold STS scores over the pairs that could be scored.
 
     `scores` is every pair's system score (None when it could not be scored), in input order
-    (what a report plots, beside the pairs' gold; not part of :meth:`to_dict`)."""
+    (what a report plots, beside the pairs' gold; not part of :meth:`to_dict`). `aligner` and
+    `signature` are the scores' (:class:`~paralign.similarity.SimilarityBatch`'s), as
+    ``evaluate-sts`` names them; None when the scores were given (:func:`sts_from_scores`)."""
 
     pairs: int
     pearson: float | None
@@ -74,8 +76,12 @@ class StsEvaluation:
     failures: tuple[PairFailure, ...] = ()
     signal: str = DEFAULT_SIGNAL
     scores: tuple[float | None, ...] = field(default=(), compare=False, repr=False)
+    aligner: str | None = None
+    signature: str | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict:
+        """The figures ``evaluate-sts --format json`` writes for the scored pairs, with the
+        aligner and the signature it writes beside them."""
         return {
             "pairs": self.pairs,
             "pearson": self.pearson,
@@ -83,6 +89,8 @@ class StsEvaluation:
             "failed": len(self.failures),
             "failures": [f.to_dict() for f in self.failures],
             "signal": self.signal,
+            "aligner": self.aligner,
+            "signature": self.signature,
         }
 
 
@@ -125,7 +133,8 @@ def evaluate_sts(
         annotator=annotator,
         progress=progress,
     )
-    return sts_from_scores(result.scores, gold, result.failures, result.signal)
+    return replace(sts_from_scores(result.scores, gold, result.failures, result.signal),
+                   aligner=result.aligner, signature=result.signature)
 
 
 def _gold_of(item: object, number: int) -> float:
@@ -154,10 +163,12 @@ class StsFileResult:
     pairs: tuple[StsPair, ...] = field(default=(), compare=False, repr=False)
 
     def to_dict(self) -> dict:
+        """The file's figures (its report carries the aligner and signature, once for all files)."""
+        figures = {key: value for key, value in self.evaluation.to_dict().items() if key not in ("aligner", "signature")}
         out = {
             "name": self.name,
             "path": self.path,
-            **self.evaluation.to_dict(),
+            **figures,
             "skipped": len(self.skipped_rows),
             "skipped_rows": list(self.skipped_rows),
         }

@@ -30,15 +30,15 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ...alignment import Alignment
-from ...errors import ConfigurationError, FormatError, check_pairs
+from ...alignment import Alignment, is_blank
+from ...errors import ConfigurationError, check_pairs
 from ...nlp import TextOrTokens, check_text_or_tokens
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
@@ -148,10 +148,14 @@ class ContextualAligner:
         workers: int = 1, progress: Progress | None = None,
     ) -> list[Alignment]:
         """Align many pairs: one annotation pass, one batched encoding pass, then the pipeline
-        and the classifier (``workers`` processes). An empty sentence is a FormatError naming
-        its pair (1-based); an item that is not a (source, target) pair is an InputTypeError."""
+        and the classifier (``workers`` processes). A pair with an empty or white-space-only
+        sentence aligns to the empty alignment (nothing to align), as in every aligner of the
+        registry; an item that is not a (source, target) pair, or a value that is not a
+        sentence, is an InputTypeError (before any model loads)."""
         pairs = check_pairs(pairs)
-        _check_not_empty(pairs)
+        for pair in pairs:
+            for sentence in pair:
+                check_text_or_tokens(sentence)
         todo = [x.tokens if isinstance(x, Sentence) else x for pair in pairs for x in pair]
         given = {k: x for k, x in enumerate(x for pair in pairs for x in pair) if isinstance(x, Sentence)}
         sentences = self.annotate([x for k, x in enumerate(todo) if k not in given], workers=workers)
@@ -166,8 +170,16 @@ class ContextualAligner:
     ) -> list[Alignment]:
         """Align annotated pairs: every sentence encoded in one batched pass here (on the CPU
         with ``workers`` torch threads), the lexical pipelines and features on ``workers``
-        Dask workers when > 1, in input order."""
-        _check_not_empty(pairs)
+        Dask workers when > 1, in input order. A pair with a sentence of no words (no token,
+        or white space only) aligns to the empty alignment, and is neither encoded nor sent."""
+        blank = [is_blank(s) or is_blank(t) for s, t in pairs]
+        todo = [pair for pair, empty in zip(pairs, blank, strict=True) if not empty]
+        aligned = self._align_encoded(todo, workers) if todo else iter(())
+        results = (Alignment() if empty else next(aligned) for empty in blank)
+        return list(progress(results) if progress else results)
+
+    def _align_encoded(self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int) -> Iterator[Alignment]:
+        """The alignments of pairs that each have words on both sides, in order, as they come."""
         self.related  # noqa: B018 - load the resources before forking
         self.encoder.threads = workers  # --workers bounds the encoder's CPU threads too
         items = self.encode_pairs(pairs)
@@ -177,8 +189,7 @@ class ContextualAligner:
             functools.partial(_align_items, self), items, stop_batch("aligning failed in a worker process"),
             workers=workers, chunk_size=max(1, len(items) // (workers * 8)) if workers > 1 else 64,
         )
-        results = (alignment for chunk in chunks for alignment in chunk)
-        return list(progress(results) if progress else results)
+        return (alignment for chunk in chunks for alignment in chunk)
 
     # -- the pipeline ---------------------------------------------------------------------------
     def encode_pairs(self, pairs: Sequence[tuple[Sentence, Sentence]]) -> list[_Item]:
@@ -240,17 +251,6 @@ def _cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
     b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
     return (a @ b.T).astype(np.float64)
-
-
-def _check_not_empty(pairs: Sequence[tuple[Any, Any]]) -> None:
-    """FormatError naming the pair (1-based) with an empty sentence; before that, InputTypeError
-    for a value that is not a sentence (None, a number), as the lexical aligner says it."""
-    for number, pair in enumerate(pairs, 1):
-        for side, sentence in zip(("source", "target"), pair, strict=True):
-            check_text_or_tokens(sentence)
-            tokens = sentence.tokens if isinstance(sentence, Sentence) else sentence
-            if (isinstance(tokens, str) and not tokens.strip()) or len(tokens) == 0:
-                raise FormatError(f"pair {number}: the {side} sentence is empty; nothing to align")
 
 
 def _align_items(aligner: ContextualAligner, items: list[_Item]) -> list[Alignment]:

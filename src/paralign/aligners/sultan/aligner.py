@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
-from ...alignment import Alignment
+from ...alignment import Alignment, is_blank
 from ...caching import CappedDict
 from ...errors import ConfigurationError, check_pairs
 from ...nlp import Annotator, TextOrTokens, check_annotator, check_many, check_text_or_tokens
@@ -35,6 +35,9 @@ from .wordsim import (
     form_similarity,
     load_similarity,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..contextual import ContextualAligner
 
 #: Word-form pair similarities an aligner keeps (its cache starts again when full: a
 #: :class:`~paralign.caching.CappedDict`); a long-lived one keeps fewer (:meth:`Aligner.limit_pair_cache`).
@@ -66,7 +69,18 @@ class Aligner:
     '0-0 1-1 2-2'
     """
 
-    def __new__(cls, similarity: Any = "ppdb", *args: Any, **kwargs: Any) -> Any:
+    # A checker reads the overloads: Aligner("contextual") is a ContextualAligner, any other an
+    # Aligner (mypy asks __new__ for a subclass and keeps Aligner for both; pyright follows them).
+    @overload
+    def __new__(cls, similarity: Literal["contextual"], *args: Any,  # type: ignore[misc]
+                **kwargs: Any) -> ContextualAligner: ...
+    @overload
+    def __new__(cls, similarity: str | RelatedWords | ParaphraseSource | None = "ppdb", *args: Any,
+                **kwargs: Any) -> Aligner: ...
+
+    def __new__(cls, similarity: Any = "ppdb", *args: Any, **kwargs: Any) -> Aligner | ContextualAligner:  # type: ignore[misc]
+        """The Sultan aligner, or for ``"contextual"`` the contextual aligner built with the
+        other arguments."""
         if isinstance(similarity, str) and similarity in NEURAL_PRESETS:
             from ..contextual import ContextualAligner
 
@@ -223,16 +237,21 @@ class Aligner:
     # -- public API -----------------------------------------------------------------------------
     def align(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
         """Align two texts or token lists (or annotated Sentences, used as they are); links
-        index the (kept or spaCy) tokens."""
+        index the (kept or spaCy) tokens. A pair with an empty or white-space-only sentence
+        aligns to the empty alignment (nothing to align)."""
         if isinstance(source, Sentence) and isinstance(target, Sentence):
             return self.align_sentences(source, target)
         s, t = self.annotate([x.tokens if isinstance(x, Sentence) else x for x in (source, target)])
         return self.align_sentences(s, t)
 
     def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
-        """Align two annotated sentences (InputTypeError for a text: :meth:`align` takes those)."""
+        """Align two annotated sentences (InputTypeError for a text: :meth:`align` takes those).
+        A sentence with no words (no token, or white space only: :func:`~paralign.alignment.is_blank`)
+        has nothing to align: the empty alignment, as every aligner of the registry gives."""
         check_sentence(source, "source")
         check_sentence(target, "target")
+        if is_blank(source) or is_blank(target):
+            return Alignment()
         return self.align_prepared(self.prepare(source), self.prepare(target))
 
     def __call__(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:

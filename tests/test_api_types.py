@@ -1,0 +1,58 @@
+"""What a user's editor and type checker see of the public API: the aligner a constructor
+builds, and what the functions that take an aligner need of it (checked on the annotations, as
+the project runs no type checker)."""
+
+from __future__ import annotations
+
+import ast
+import typing
+from pathlib import Path
+
+import paralign
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_aligner_new_says_which_aligner_it_builds() -> None:
+    """`Aligner.__new__` was typed `-> Any` (it builds a ContextualAligner for "contextual"), so
+    pyright (an editor's checker) typed `Aligner()` as Any and offered no `.align`. Its
+    overloads give the real types: a ContextualAligner for the "contextual" literal, an Aligner
+    otherwise."""
+    from paralign.aligners.sultan import Aligner
+
+    overloads = typing.get_overloads(Aligner.__new__)
+    returns = [o.__annotations__["return"] for o in overloads]
+    assert returns == ["ContextualAligner", "Aligner"]
+    assert overloads[0].__annotations__["similarity"] in ('Literal["contextual"]', "Literal['contextual']")
+
+
+def test_the_lazy_names_of_paralign_are_typed_for_a_checker() -> None:
+    """`paralign.Aligner` (and every name paralign imports on first use) came from the module's
+    `__getattr__`, typed Any: `paralign.Aligner().align` was unknown to a checker. Each lazy name
+    is imported under `if TYPE_CHECKING:` too, so a checker sees the real class or function."""
+    tree = ast.parse((ROOT / "src" / "paralign" / "__init__.py").read_text(encoding="utf-8"))
+    typed = {alias.asname or alias.name
+             for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+             for item in node.body if isinstance(item, ast.ImportFrom) for alias in item.names}
+    assert set(paralign._LAZY) <= typed, sorted(set(paralign._LAZY) - typed)
+
+
+def _members(protocol: type) -> set[str]:
+    """The names a Protocol asks for, its bases' included."""
+    return {name for cls in protocol.__mro__ if getattr(cls, "_is_protocol", False) and cls is not typing.Protocol
+            for name in vars(cls) if not name.startswith("_")}
+
+
+def test_evaluate_aligner_takes_what_both_aligners_are() -> None:
+    """evaluate_aligner and tune_aligner were typed to take the Sultan `Aligner`, though they
+    take the contextual aligner too (Aligner("contextual") is one). They are typed with a
+    Protocol of what they use, which both aligners have."""
+    from paralign.aligners import evaluation
+    from paralign.aligners.contextual import ContextualAligner
+    from paralign.aligners.sultan import Aligner
+
+    for function in (evaluation.evaluate_aligner, evaluation.evaluate_aligner_pairs, evaluation.tune_aligner):
+        protocol = typing.get_type_hints(function)["aligner"]
+        assert getattr(protocol, "_is_protocol", False), (function.__name__, protocol)
+        assert _members(protocol) and all(hasattr(cls, name) for cls in (Aligner, ContextualAligner)
+                                          for name in _members(protocol))
