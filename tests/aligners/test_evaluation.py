@@ -17,3 +17,23 @@ GOLD = Path(__file__).resolve().parents[2] / "examples" / "alignment" / "gold.js
 def test_a_name_is_not_an_aligner(evaluate) -> None:
     with pytest.raises(InputTypeError, match=r"aligner must be an Aligner \(paralign.Aligner\(...\).*not str"):
         evaluate("sultan", GOLD)
+
+
+def test_a_skipped_gold_item_keeps_its_id_as_score_alignments_records_it(tmp_path) -> None:
+    """read_gold (evaluate-aligner's and tune-aligner's reader) recorded a bad gold item with
+    id None, though the reader knew it ("known-7", whose link lies outside its sentences):
+    their skipped_rows said "id": null where score-alignments, scoring the same file, names the
+    item. The record now carries the reader's id, as score-alignments' does (the line number
+    for a line that cannot be read as JSON at all, as the reader names that item)."""
+    from paralign.aligners.evaluation import read_gold
+    from paralign.metrics.alignment_scores import score_files
+
+    good = '{"id": "ok-%d", "source": "a b", "target": "a b", "sure": [[0, 0], [1, 1]]}'
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([good % 1, '{"id": "known-7", "source": "a b", "target": "a b", "sure": [[9, 9]]}',
+                               '{"id": "broken", "source": "a"', good % 2]) + "\n", encoding="utf-8")
+    _, positions, skipped = read_gold(gold)
+    assert positions == [1, 4]
+    assert [(s.pair, s.id, s.line) for s in skipped] == [(2, "known-7", 2), (3, "3", 3)]
+    assert "pair 2 (gold 'known-7') skipped" in str(skipped[0])
+    assert [r.to_dict() for r in skipped] == score_files(gold, gold).to_dict()["skipped_rows"]

@@ -135,6 +135,24 @@ def test_evaluate_and_tune_skip_a_bad_gold_line(tmp_path: Path, capsys) -> None:
     assert "no usable pairs" in capsys.readouterr().err
 
 
+def test_evaluate_and_tune_name_a_skipped_gold_pair_by_its_id(tmp_path: Path, capsys) -> None:
+    """tune-aligner's skipped_rows said "id": null for a gold pair whose id the reader knew (and
+    so did evaluate-aligner's: both read the gold with read_gold); each now names it, as
+    score-alignments does, in the JSON and in the warning."""
+    lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    gold = tmp_path / "gold.jsonl"
+    bad = '{"id": "known-7", "source": "A b .", "target": "A b .", "sure": [[9, 9]]}'
+    gold.write_text("\n".join([lines[0], bad, *lines[1:3]]) + "\n", encoding="utf-8")
+    rows = []
+    for command in (["tune-aligner", "--ppdb-grid", "0.9", "--w-grid", "0.9"], ["evaluate-aligner"]):
+        assert main([*command, "--gold", str(gold), "--format", "json"]) == 0
+        captured = capsys.readouterr()
+        rows.append(json.loads(captured.out)["skipped_rows"])
+        assert [(r["pair"], r["id"], r["line"]) for r in rows[-1]] == [(2, "known-7", 2)]
+        assert "pair 2 (gold 'known-7') skipped" in captured.err
+    assert rows[0] == rows[1]
+
+
 def test_demo_runs(capsys) -> None:
     assert main(["demo"]) == 0
     out = capsys.readouterr().out

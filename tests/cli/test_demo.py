@@ -28,7 +28,9 @@ def test_demo_bad_gold_line_is_reported_and_the_rest_scored(tmp_path: Path, caps
     result = json.loads(captured.out)
     assert len(result["pairs"]) == 2 and result["scores"]["pairs"] == 2
     assert result["scores"]["skipped_rows"][0]["pair"] == 2
-    assert f"{gold}:2: invalid JSON" in captured.err and "pair 2 skipped" in captured.err
+    # the reader names an unreadable line by its number, and the record carries that id
+    assert result["scores"]["skipped_rows"][0]["id"] == "2"
+    assert f"{gold}:2: invalid JSON" in captured.err and "pair 2 (gold '2') skipped" in captured.err
 
 
 def test_demo_every_gold_line_bad_is_an_error(tmp_path: Path, capsys) -> None:

@@ -398,3 +398,26 @@ def test_a_table_pivot_built_is_asked_for_a_phrase_as_it_split_it(built_table) -
         assert "|res:t.parquet~regex#" in graded["signature"]
         paper = client.post("/api/paraeval", json={**body, "config": "paper"}).json()
         assert paper["spans"][0]["tier"] == "paraphrase" and paper["counts"]["hyp_matched"] == 6
+
+
+def test_the_paraphrases_answer_says_what_it_looked_up(client, built_table) -> None:
+    """`paralign paraphrases PHRASE --table T` says the key it looked up (looked_up_as: Man's is
+    man 's in a table pivot built) but /api/paraphrases did not, so a user could not tell why a
+    typed phrase found rows under another spelling. The answer now carries looked_up_as, the
+    CLI's key: the phrase as the source was asked for it, null when that is the phrase itself."""
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.paraphrases import load_source
+    from paralign.web import Engine, create_app
+
+    table = load_source(str(built_table("t.parquet")))
+    with TestClient(create_app(engine=Engine({"t.parquet": table}, ParaEval([table]), {}))) as built:
+        data = built.post("/api/paraphrases", json={"phrase": "The  Doctor's car", "table": "t.parquet"}).json()
+    assert data["phrase"] == "The  Doctor's car" and data["looked_up_as"] == "the doctor 's car"
+    assert client.post("/api/paraphrases", json={"phrase": "Cat", "table": "small.tsv"}).json()[
+        "looked_up_as"] == "cat"  # the loaded table is lower-cased
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": "small.tsv"}).json()[
+        "looked_up_as"] is None
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["ParaphrasesResponse"]
+    assert "looked_up_as" in schema["properties"] and "as typed" in schema["properties"]["looked_up_as"]["description"]

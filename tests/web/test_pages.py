@@ -130,6 +130,17 @@ def test_paraphrases_page_lists_the_table_choices(client, report_page) -> None:
     assert "1 paraphrase of" in page.text  # not "1 paraphrases"
 
 
+def test_the_paraphrases_page_says_what_it_looked_up(client, report_page) -> None:
+    """The page listed the rows found for "Cat" without saying they are the rows of "cat": a
+    phrase found under another spelling looked like a wrong answer. The note now says what was
+    looked up (the API's looked_up_as), and says nothing more when that is the phrase as typed."""
+    page = _page(report_page, client.get("/paraphrases?phrase=Cat&table=small.tsv"))
+    shown = page.find("span", id="looked-up-as")
+    assert shown and "looked up as “cat”" in page.text and "feline" in page.text
+    page = _page(report_page, client.get("/paraphrases?phrase=cat&table=small.tsv"))
+    assert not page.find("span", id="looked-up-as") and "looked up as" not in page.text
+
+
 def test_the_paraphrases_page_can_show_more_than_the_first_ones(client, report_page) -> None:
     """"97 paraphrases of 'good' in ppdb (the first 50 shown)", and no way on the page to see the
     other 47: the page took no limit. Now the form has one, and the note links to all of them."""

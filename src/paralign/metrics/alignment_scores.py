@@ -318,13 +318,14 @@ def _alignments(items: Sequence[Alignment], what: str) -> list[Alignment]:
 
 def usable_pairs(items: Sequence[PairOrBad]) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
     """The AlignedPairs of `corpora.read_pairs`' result, their 1-based positions, and a record
-    of each BadPair left out (pass the last two to `score_alignments`)."""
+    of each BadPair left out with the id its reader gave it, as :func:`score_pairs` records a
+    gold item it leaves out (pass the last two to `score_alignments`)."""
     good: list[AlignedPair] = []
     positions: list[int] = []
     skipped: list[SkippedPair] = []
     for position, item in enumerate(items, start=1):
         if isinstance(item, BadPair):
-            skipped.append(SkippedPair.of(position, item.error))
+            skipped.append(SkippedPair.of(position, item.error, item.id))
         else:
             good.append(item)
             positions.append(position)

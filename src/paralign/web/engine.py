@@ -354,17 +354,29 @@ class Engine:
 
         return self._locked(work)
 
-    def paraphrases(self, phrase: str, table: str) -> list[tuple[str, Score]]:
-        """The paraphrases of `phrase` in the source named `table`, best score first (unscored
-        last), then alphabetically; ConfigurationError for a name not loaded. A table is asked
-        for the phrase as it holds its phrases (:meth:`ParaphraseTable.held`, as ``paralign
-        paraphrases`` asks): ``Man's`` is ``man 's`` in a table that pivot built."""
+    def _source(self, table: str) -> ParaphraseSource:
+        """The loaded paraphrase source named `table`; ConfigurationError for a name not loaded."""
         if not self.sources:  # whatever the name (the API names none, '', when none is loaded)
             raise ConfigurationError("no paraphrase source is loaded: start the server with --table FILE "
                                      "(or --resources ppdb,wordnet)")
         source = self.sources.get(table)
         if source is None:
             raise ConfigurationError(f"no paraphrase source named {table!r}; loaded: {', '.join(self.sources)}")
-        key = source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
+        return source
+
+    def held(self, phrase: str, table: str) -> str:
+        """The key :meth:`paraphrases` asks the source named `table` for `phrase` with: a table
+        is asked for the phrase as it holds its phrases (:meth:`ParaphraseTable.held`, as
+        ``paralign paraphrases`` asks): ``Man's`` is ``man 's`` in a table that pivot built;
+        another source is asked for the phrase as typed. The API shows it as ``looked_up_as``,
+        so a user sees why a phrase found rows under another spelling."""
+        source = self._source(table)
+        return source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
+
+    def paraphrases(self, phrase: str, table: str) -> list[tuple[str, Score]]:
+        """The paraphrases of `phrase` in the source named `table` (asked for it as :meth:`held`
+        says), best score first (unscored last), then alphabetically; ConfigurationError for a
+        name not loaded."""
+        source, key = self._source(table), self.held(phrase, table)
         found = self._locked(lambda: dict(source.paraphrases(key)))
         return sorted(found.items(), key=lambda qs: (qs[1] is None, -(qs[1] or 0.0), qs[0]))

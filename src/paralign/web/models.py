@@ -290,6 +290,10 @@ class Paraphrase(BaseModel):
 
 class ParaphrasesResponse(BaseModel):
     phrase: str
+    looked_up_as: str | None = Field(
+        None, description="the phrase as the source was asked for it, when that is not the phrase as typed "
+        "(a table is asked for it as it holds its phrases: Man's is man 's in a table that pivot built); "
+        "the key of `paralign paraphrases --format json`")
     table: str
     total: int
     paraphrases: list[Paraphrase]
