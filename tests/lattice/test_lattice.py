@@ -424,18 +424,35 @@ def test_library_errors_are_paralign_errors():
     assert issubclass(FormatError, ValueError) and issubclass(MismatchError, ValueError)
 
 
-def test_build_lattice_takes_texts_and_token_lists_and_names_a_wrong_argument() -> None:
+def test_build_lattice_takes_texts_and_token_lists() -> None:
     from paralign import build_lattice
-    from paralign.errors import ConfigurationError
 
     texts = ["The cat sat on the mat .", "A cat was sitting on the mat ."]
     from_texts = build_lattice(texts)
     from_tokens = build_lattice([t.split() for t in texts])
     assert from_texts.path_count() == from_tokens.path_count() >= 2
-    with pytest.raises(ConfigurationError, match="a group of sentences"):
-        build_lattice("a sentence")  # type: ignore[arg-type]
-    with pytest.raises(ConfigurationError, match="got int"):
-        build_lattice([3, 4])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("group", "message"),
+    [
+        ("a sentence", r"a group of sentences \(a list\), not one str 'a sentence'"),
+        (None, r"a group of sentences \(a list\), not NoneType None"),
+        (3, r"a group of sentences \(a list\), not int 3"),
+        ([3, 4], r"sentence 1 is int 3, not a Sentence, a text or a token list"),
+        (["a cat", None], r"sentence 2 is NoneType None, not a Sentence"),
+        ([["a", 2]], r"sentence 1 is list \['a', 2\], not a Sentence"),
+    ],
+)
+def test_build_lattice_refuses_a_wrong_type_with_input_type_error(group, message) -> None:
+    """A value of the wrong type is an InputTypeError (a TypeError), as everywhere else in the
+    library: build_lattice raised ConfigurationError for one str or a list of ints, and a bare
+    "'NoneType' object is not iterable" for None or an int."""
+    from paralign import build_lattice
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=message):
+        build_lattice(group)  # type: ignore[arg-type]
 
 
 def test_build_lattice_takes_a_generator_of_sentences() -> None:

@@ -119,16 +119,22 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
 
 
 def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
-    """The group as Sentences: texts and token lists annotated in one batch, Sentences kept."""
-    if isinstance(sentences, str | Sentence):
-        raise ConfigurationError("build_lattice takes a group of sentences (a list), not one sentence")
+    """The group as Sentences: texts and token lists annotated in one batch, Sentences kept.
+
+    A value of the wrong type is an InputTypeError (a TypeError, as in the rest of the
+    library) naming it: one text or Sentence (whose characters or words would become the
+    group), None or a number, or a member that is none of a Sentence, a text, a token list."""
+    if isinstance(sentences, str | Sentence) or not isinstance(sentences, Iterable):
+        what = "one " if isinstance(sentences, str | Sentence) else ""
+        raise InputTypeError(f"build_lattice takes a group of sentences (a list), not "
+                             f"{what}{type(sentences).__name__} {shown_value(sentences)}")
     sentences = list(sentences)  # read twice below: a generator would be used up by the first
+    for number, s in enumerate(sentences, start=1):
+        if not isinstance(s, str | Sentence) and not (
+                isinstance(s, Sequence) and all(isinstance(w, str) for w in s)):
+            raise InputTypeError(f"sentence {number} is {type(s).__name__} {shown_value(s)}, not a "
+                                 "Sentence, a text or a token list: a lattice is built from those")
     todo = [s for s in sentences if not isinstance(s, Sentence)]
-    for s in todo:
-        if not isinstance(s, str) and not (isinstance(s, Sequence) and all(isinstance(w, str) for w in s)):
-            raise ConfigurationError(
-                f"a lattice is built from Sentences, texts or token lists, got {type(s).__name__}: {s!r:.60}"
-            )
     annotated = iter(default_annotator().pipe(todo) if todo else ())
     return [s if isinstance(s, Sentence) else next(annotated) for s in sentences]
 
