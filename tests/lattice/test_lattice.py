@@ -471,3 +471,22 @@ def test_options_that_are_not_lattice_options_are_named() -> None:
 
     with pytest.raises(InputTypeError, match=r"options must be a LatticeOptions .*, not str 'msa'"):
         build_lattice(["a cat", "the cat"], options="msa")  # type: ignore[arg-type]
+
+
+def test_build_lattice_weighs_a_groups_distinct_sentences_as_lattice_for_group_does() -> None:
+    """build_lattice weighted each edge by every sentence of the group, a repeated one as many
+    times ([3, 3] for 'same thing' given three times), while lattice_for_group, which `paralign
+    lattice build` and the app use, collapses identical sentences (after lower-casing, groups are
+    sets of distinct translations) and gave [1, 1]: the library and the command disagreed on the
+    same group. Both now give the weights of the distinct sentences."""
+    from paralign import build_lattice
+    from paralign.lattice import lattice_for_group
+    from paralign.nlp import annotate_many
+
+    group = ["same thing", "same thing", "Same thing", "another thing"]
+    built = build_lattice(group)
+    assert sorted(built.weights) == [1, 1, 2]
+    assert built.to_dict() == lattice_for_group(annotate_many(group)).to_dict()
+    kept = build_lattice(group, LatticeOptions(lowercase=False))
+    assert sorted(kept.weights) == [1, 1, 1, 3]  # "Same" is another word with --keep-case
+    assert kept.to_dict() == lattice_for_group(annotate_many(group), LatticeOptions(lowercase=False)).to_dict()

@@ -86,9 +86,10 @@ def lattice_from_trees(
 
 def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: LatticeOptions | None = None) -> Lattice:
     """The lattice of a group of sentences (a list or any iterable); every sentence (lower-cased
-    when `options.lowercase`) is a path. Edge weights count the sentences using each edge.
-    Sentences may be annotated Sentences, texts or token lists (annotated here with the default
-    annotator).
+    when `options.lowercase`) is a path. Identical sentences (after lower-casing) count once, as
+    a group is a set of distinct translations; edge weights count the distinct sentences using
+    each edge. Sentences may be annotated Sentences, texts or token lists (annotated here with
+    the default annotator). `paralign lattice build` writes this lattice.
 
     >>> lattice = paralign.build_lattice(["the cat sat on the mat", "a cat sat on the mat"])
     >>> sorted(" ".join(path) for path in lattice.paths())
@@ -100,10 +101,9 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
     if not isinstance(options, LatticeOptions):
         raise InputTypeError(f"options must be a LatticeOptions (paralign.LatticeOptions(method='msa'), ...), "
                              f"not {type(options).__name__} {shown_value(options)}")
-    sentences = _annotated(sentences)
+    sentences, tokens = distinct_sentences(_annotated(sentences), options.lowercase)
     if not sentences:
         raise FormatError("a lattice needs at least one sentence")
-    tokens = [[t.lower() for t in s.tokens] if options.lowercase else list(s.tokens) for s in sentences]
     if options.method == "msa":
         lattice = msa_lattice(tokens)
     elif options.method == "syntax":
@@ -116,6 +116,17 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
     else:
         raise ConfigurationError(f"unknown lattice method {options.method!r} (expected one of {METHODS})")
     return lattice.with_weights(tokens)
+
+
+def distinct_sentences(
+    sentences: Iterable[Sentence], lowercase: bool = True
+) -> tuple[list[Sentence], list[list[str]]]:
+    """A group's distinct sentences, first occurrence kept (identical after lower-casing when
+    `lowercase`), and their tokens as the lattice spells them."""
+    kept: dict[tuple[str, ...], Sentence] = {}
+    for s in sentences:
+        kept.setdefault(tuple(t.lower() for t in s.tokens) if lowercase else tuple(s.tokens), s)
+    return list(kept.values()), [list(key) for key in kept]
 
 
 def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
@@ -139,4 +150,6 @@ def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
     return [s if isinstance(s, Sentence) else next(annotated) for s in sentences]
 
 
-__all__ = ["LatticeOptions", "build_lattice", "chain", "forest_to_builder", "lattice_from_trees"]
+__all__ = [
+    "LatticeOptions", "build_lattice", "chain", "distinct_sentences", "forest_to_builder", "lattice_from_trees",
+]

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import ConfigurationError, FormatError
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
-from .build import LatticeOptions, lattice_from_trees
+from .build import LatticeOptions, build_lattice, distinct_sentences, lattice_from_trees
 from .forest import wordnet_synonym_fn
 from .fsa import chain
 from .lm import NGramLM
@@ -36,17 +36,7 @@ class GroupLattices:
 
     def __init__(self, sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> None:
         self.options = options or LatticeOptions()
-        seen: set[tuple[str, ...]] = set()
-        kept: list[Sentence] = []
-        for s in sentences:
-            key = tuple(t.lower() for t in s.tokens) if self.options.lowercase else tuple(s.tokens)
-            if key not in seen:
-                seen.add(key)
-                kept.append(s)
-        self.sentences = kept
-        self.tokens = [
-            [t.lower() for t in s.tokens] if self.options.lowercase else list(s.tokens) for s in kept
-        ]
+        self.sentences, self.tokens = distinct_sentences(sentences, self.options.lowercase)
         self._trees = None
         self._synonyms = wordnet_synonym_fn() if self.options.wordnet else None
 
@@ -241,11 +231,13 @@ def incremental(
 
 
 def lattice_for_group(sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> Lattice:
-    """The lattice of a group's distinct sentences (weights = sentences using each edge)."""
-    g = GroupLattices(sentences, options)
-    if not len(g):
+    """The lattice of a group's distinct sentences (weights = sentences using each edge):
+    :func:`.build.build_lattice` of annotated sentences, so the command, the app and the
+    library build one lattice of one group."""
+    sentences = list(sentences)
+    if not sentences:
         raise FormatError("empty group (no sentences)")
-    return g.lattice().with_weights(g.tokens)
+    return build_lattice(sentences, options)
 
 
 def annotate_groups(
