@@ -419,3 +419,20 @@ def test_seed_without_what_it_seeds_is_a_usage_error(tmp_path, group_file, capsy
     assert f"--seed only matters with {needs}: add " in capsys.readouterr().err
     seeded = ["--sample", "1"] if argv != ["stats"] else ["--incremental"]
     assert main(["lattice", *argv, *source, "--seed", "3", *seeded]) == 0
+
+
+@pytest.mark.parametrize("keep_case", [False, True])
+def test_build_json_is_the_librarys_to_dict(group_file, capsys, keep_case):
+    """`lattice build --format json` added a "lowercase" key that Lattice.to_dict lacked, so the
+    command's JSON and the library's record of the same lattice were two shapes. The lattice now
+    records the case it was built with, to_dict writes it, from_dict reads it back, and the
+    command writes to_dict."""
+    from paralign import Lattice, build_lattice
+
+    cli = run_json(capsys, "lattice", "build", str(group_file), "--tokenized", *(["--keep-case"] if keep_case else []))
+    lattice = build_lattice([s.split() for s in GROUP], LatticeOptions(lowercase=not keep_case))
+    assert lattice.lowercase is (not keep_case)
+    assert cli == lattice.to_dict() and cli["lowercase"] is (not keep_case)
+    assert Lattice.from_dict(cli).lowercase is (not keep_case) and Lattice.from_dict(cli).to_dict() == cli
+    unrecorded = {k: v for k, v in cli.items() if k != "lowercase"}
+    assert Lattice.from_dict(unrecorded).lowercase is None  # an older build's JSON: not known

@@ -188,9 +188,9 @@ def lattice_from_input(args: argparse.Namespace) -> Lattice:
 
 def _lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
     """The lattice of `--lattice JSON` or of the sentences in `input`, and whether its words are
-    lower-cased: as `build` recorded it in the JSON (``"lowercase"``); for a JSON without the
-    record, not when a word holds a capital, else as --keep-case says (as for a lattice built
-    here)."""
+    lower-cased: as the lattice records it (``"lowercase"`` in the JSON `build` writes); for a
+    JSON without the record, not when a word holds a capital, else as --keep-case says (as for
+    a lattice built here)."""
     from ..lattice import Lattice
 
     lowercase = not args.keep_case
@@ -203,18 +203,16 @@ def _lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
         raise FormatError(invalid_json(exc), source=input_name(args.lattice),
                           line=exc.lineno) from exc
     lattice = Lattice.from_dict(data, source=input_name(args.lattice))
-    recorded = data.get("lowercase")
-    if isinstance(recorded, bool):
-        return lattice, recorded
+    if lattice.lowercase is not None:
+        return lattice, lattice.lowercase
     return lattice, lowercase and not any(w is not None and w != w.lower() for _, w, _ in lattice.edges)
 
 
 def _group_lattice(args: argparse.Namespace, lines: list[str]) -> Lattice:
-    from ..lattice import lattice_for_group
-    from ..nlp import annotate_many
+    """The lattice of a group's lines, as the library builds it (:func:`paralign.build_lattice`)."""
+    from ..lattice import build_lattice
 
-    items = [line.split() for line in lines] if args.tokenized else lines
-    return lattice_for_group(annotate_many(items), _options(args))
+    return build_lattice([line.split() for line in lines] if args.tokenized else lines, _options(args))
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -223,10 +221,8 @@ def run_build(args: argparse.Namespace) -> int:
         with open_out(args.output):
             return 0
     lattice = lattice_from_input(args) if lines is None else _group_lattice(args, lines)
-    with open_out(args.output) as out:
-        # the case is recorded for `distance --lattice`, which must lower-case its sentences alike
-        emit({**lattice.to_dict(), "lowercase": not args.keep_case}, args.format,
-             lambda _: lattice.to_openfst(), out)
+    with open_out(args.output) as out:  # the library's record, its case for `distance --lattice`
+        emit(lattice.to_dict(), args.format, lambda _: lattice.to_openfst(), out)
     return 0
 
 

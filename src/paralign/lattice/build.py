@@ -8,7 +8,7 @@ FSA by creating alternative paths at every merged node, then squeeze.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from ..nlp import TextOrTokens, default_annotator
@@ -115,7 +115,7 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
         )
     else:
         raise ConfigurationError(f"unknown lattice method {options.method!r} (expected one of {METHODS})")
-    return lattice.with_weights(tokens)
+    return replace(lattice.with_weights(tokens), lowercase=options.lowercase)  # recorded for queries
 
 
 def distinct_sentences(
