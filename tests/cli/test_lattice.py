@@ -436,3 +436,61 @@ def test_build_json_is_the_librarys_to_dict(group_file, capsys, keep_case):
     assert Lattice.from_dict(cli).lowercase is (not keep_case) and Lattice.from_dict(cli).to_dict() == cli
     unrecorded = {k: v for k, v in cli.items() if k != "lowercase"}
     assert Lattice.from_dict(unrecorded).lowercase is None  # an older build's JSON: not known
+
+
+@pytest.fixture()
+def a_group_that_fails(monkeypatch):
+    """Any lattice holding the word 'boom' fails to build (no real group is known to fail: the
+    batch contract is checked with one that does)."""
+    from paralign.errors import LatticeError
+    from paralign.lattice.evaluate import GroupLattices
+
+    build = GroupLattices.lattice
+
+    def failing(self, indices=None, method=None):
+        if any("boom" in tokens for tokens in self.tokens):
+            raise LatticeError("cannot build this one")
+        return build(self, indices, method)
+
+    monkeypatch.setattr(GroupLattices, "lattice", failing)
+
+
+def test_stats_reports_a_bad_group_at_its_line_and_keeps_the_others(tmp_path, capsys, a_group_that_fails):
+    """One group that could not be built lost every group's results under --incremental (the
+    table had no per-group guard: exit 1, nothing written), and a failing group was reported as
+    'group Genesis.1.2' with no file or line. It is now reported on stderr as FILE:LINE, listed
+    in "errors" with its line, and the others are measured, by every table."""
+    groups = tmp_path / "bible.tsv"
+    good = "\t".join(GROUP)
+    groups.write_text("verse_id\tbook\tchapter\tverse\tA\tB\tC\n"
+                      f"Gen.1.1\tGen\t1\t1\t{good}\n"
+                      "Gen.1.2\tGen\t1\t2\tthe boom came .\ta boom came .\tthe boom was heard .\tboom .\n"
+                      f"Gen.1.3\tGen\t1\t3\t{good}\n", encoding="utf-8")
+    assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--leave-one-out",
+                 "--incremental", "--incremental-min-size", "2", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    stats = json.loads(captured.out)
+    assert stats["groups"] == 2 and stats["incremental"][0]["groups"] == 2
+    assert stats["errors"] == [{"group": "Gen.1.2", "line": 3, "error": "LatticeError: cannot build this one"}]
+    assert f"{groups}:3: group Gen.1.2: LatticeError: cannot build this one" in captured.err
+    assert captured.err.count("Gen.1.2") == 1  # once, though two tables failed on it
+
+
+def test_paraphrases_reports_a_bad_group_at_its_line(tmp_path, capsys, a_group_that_fails):
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("the boom came .\ta boom came .\n" + "\t".join(GROUP) + "\n", encoding="utf-8")
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized"]) == 0
+    captured = capsys.readouterr()
+    assert "persons\tpeople\t1" in captured.out
+    assert f"{groups}:1: group line 1: LatticeError: cannot build this one" in captured.err
+
+
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+def test_every_group_bad_is_exit_1(tmp_path, capsys, a_group_that_fails, action):
+    """When every group failed, stats wrote a summary of 0 groups and paraphrases an empty
+    table, both exit 0: a batch exits 1 only when every item was bad (docs/CLI.md), and then."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("the boom came .\ta boom came .\n", encoding="utf-8")
+    assert main(["lattice", action, "--groups", str(groups), "--tokenized"]) == 1
+    err = capsys.readouterr().err
+    assert f"{groups}:1: group line 1:" in err and "every group failed" in err

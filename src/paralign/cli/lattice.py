@@ -382,14 +382,35 @@ def render_distance(r: list) -> str:
     return "".join(("" if "error" in x else f"{x['distance']}\t{x['tokens']}\t{x['sentence']}") + "\n" for x in r)
 
 
-def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
+def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], dict[str, int]]:
+    """The groups of --groups (sampled), annotated lazily: their number, the groups, and the
+    line of each group of a TSV by id (for reporting a group that fails)."""
     from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
 
+    lines: dict[str, int] = {}
     with ExitStack() as stack:  # '-' or a pipe read once
         paths, _ = stdin_once(stack, groups=[args.groups])
-        groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size),
-                               args.sample, args.seed)
-    return len(groups), annotate_groups(groups)
+        groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
+                                           lines=lines), args.sample, args.seed)
+    return len(groups), annotate_groups(groups), lines
+
+
+def _group_errors(args: argparse.Namespace, errors: list[dict], lines: dict[str, int], total: int) -> list[dict]:
+    """The failed groups, each once, with its line (None for a JSON groups file), each reported
+    on stderr as FILE:LINE: group ID: error; LatticeError when every one of `total` groups
+    failed (a batch exits 1 only then, docs/CLI.md)."""
+    from ..errors import LatticeError
+
+    name = input_name(args.groups)
+    records: dict[str, dict] = {}
+    for err in errors:
+        records.setdefault(err["group"], {"group": err["group"], "line": lines.get(err["group"]),
+                                          "error": err["error"]})
+    for r in records.values():
+        warn(f"{name}{'' if r['line'] is None else ':' + str(r['line'])}: group {r['group']}: {r['error']}")
+    if total and len(records) == total:
+        raise LatticeError(f"{name}: every group failed ({total}); see the warnings above")
+    return list(records.values())
 
 
 def run_paraphrases(args: argparse.Namespace) -> int:
@@ -400,11 +421,10 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
-    total, groups = _annotated_groups(args)
+    total, groups, lines = _annotated_groups(args)
     table, errors = lattice_paraphrases(progress(groups, "lattices", total), _options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs)
-    for err in errors:
-        warn(f"group {err['group']}: {err['error']}")
+    _group_errors(args, errors, lines, total)
     if args.format == "json":
         with open_out(args.output) as out:
             emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
@@ -429,19 +449,19 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.lm_train:
         with open_in(args.lm_train) as handle:
             lm = NGramLM().fit(line.split() for line in without_bom(handle) if line.strip())
-    total, groups = _annotated_groups(args)
+    total, groups, lines = _annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
                                 "or more sentences: nothing to measure")
     groups = list(progress(groups, "groups", total))
     summary, _ = evaluate_groups(groups, _options(args), leave_one_out=args.leave_one_out,
                                  lm=lm, seed=args.seed)
+    errors = summary["errors"]
     if args.incremental:
         summary["incremental_min_size"] = args.incremental_min_size
         summary["incremental"] = incremental(groups, _options(args), min_size=args.incremental_min_size,
-                                             seed=args.seed)
-    for err in summary["errors"]:
-        warn(f"group {err['group']}: {err['error']}")
+                                             seed=args.seed, errors=errors)
+    summary["errors"] = _group_errors(args, errors, lines, total)
     write_result(args, summary, render_stats)
     return 0
 

@@ -194,29 +194,47 @@ def evaluate_groups(
                 lm_samples=lm_samples, seed=seed,
             ))
         except Exception as exc:  # noqa: BLE001 - one bad group must not lose the others
-            errors.append({"group": group_id, "error": f"{type(exc).__name__}: {exc}"})
+            errors.append(group_error(group_id, exc))
     return summarize(results, errors), results
+
+
+def group_error(group_id: str, exc: BaseException) -> dict:
+    """The record of a group that failed, as the evaluations list it: its id and the error."""
+    return {"group": group_id, "error": f"{type(exc).__name__}: {exc}"}
 
 
 def incremental(
     groups: Iterable[Group], options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
+    errors: list[dict] | None = None,
 ) -> list[dict]:
     """Effect of adding translations (Pang et al. table 5): per group of >= `min_size` distinct
     sentences, shuffle (seeded), hold out the first, then for n = 1, 2, ... use the next n:
-    ed_input_n (nearest of the n) and ed_lattice_n (lattice of the n). Means per n."""
+    ed_input_n (nearest of the n) and ed_lattice_n (lattice of the n). Means per n.
+
+    With an `errors` list, a group that fails is appended to it (``{"group", "error"}``, as
+    :func:`evaluate_groups` lists them) and left out, and the others are counted; without one
+    its exception propagates. The other groups' shuffles are the same either way."""
     rng = random.Random(seed)
     rows: dict[int, list[tuple[int, int]]] = {}
-    for _gid, sentences in groups:
-        g = GroupLattices(sentences, options)
-        if len(g) < min_size:
+    for gid, sentences in groups:
+        try:
+            g = GroupLattices(sentences, options)
+            if len(g) < min_size:
+                continue
+            order = list(range(len(g)))
+            rng.shuffle(order)
+            test, rest = g.tokens[order[0]], order[1:]
+            found = []
+            for n in range(1, len(rest) + 1):
+                used = rest[:n]
+                found.append((n, min(word_edit_distance(test, g.tokens[j]) for j in used),
+                              g.lattice(used).distance(test)))
+        except Exception as exc:  # noqa: BLE001 - with `errors`, one bad group must not lose the others
+            if errors is None:
+                raise
+            errors.append(group_error(gid, exc))
             continue
-        order = list(range(len(g)))
-        rng.shuffle(order)
-        test, rest = g.tokens[order[0]], order[1:]
-        for n in range(1, len(rest) + 1):
-            used = rest[:n]
-            ed_in = min(word_edit_distance(test, g.tokens[j]) for j in used)
-            ed_sa = g.lattice(used).distance(test)
+        for n, ed_in, ed_sa in found:  # all of a group's rows or none
             rows.setdefault(n, []).append((ed_in, ed_sa))
     table = []
     for n in sorted(rows):
@@ -295,12 +313,13 @@ def mtreference_groups(path: str | Path, min_size: int = 1) -> list[tuple[str, l
 
 
 def read_groups(
-    path: str | Path, *, tokenized: bool = False, min_size: int = 1
+    path: str | Path, *, tokenized: bool = False, min_size: int = 1, lines: dict[str, int] | None = None,
 ) -> Iterator[tuple[str, list[str] | list[list[str]]]]:
     """Groups of a file, streamed: gold alignments as JSON (jacana or JSONL, told by the
     contents: MTReference source-segment groups, tokenised), else a groups TSV (plain or Bible
     layout; sentences are split on whitespace when `tokenized`). Groups with fewer than
-    `min_size` distinct sentences are skipped."""
+    `min_size` distinct sentences are skipped. A `lines` dict is filled with the line of each
+    group of a TSV yielded (by id), so that a group that fails can be reported at its line."""
     from ..corpora.groups import is_alignment_json, iter_groups
 
     if is_alignment_json(path):
@@ -311,6 +330,8 @@ def read_groups(
         sentences = list(dict.fromkeys(group.sentences))
         if len(sentences) < min_size:
             continue
+        if lines is not None:
+            lines[group.id] = group.line
         yield group.id, ([s.split() for s in sentences] if tokenized else sentences)
 
 
@@ -329,7 +350,7 @@ def lattice_paraphrases(
                 if len(g) >= 2:
                     yield g.lattice()
             except Exception as exc:  # noqa: BLE001 - report the group and go on
-                errors.append({"group": gid, "error": f"{type(exc).__name__}: {exc}"})
+                errors.append(group_error(gid, exc))
 
     table = paraphrase_table(lattices(), max_length=max_length, minimal=minimal, name=name)
     return table, errors
