@@ -494,3 +494,23 @@ def test_every_group_bad_is_exit_1(tmp_path, capsys, a_group_that_fails, action)
     assert main(["lattice", action, "--groups", str(groups), "--tokenized"]) == 1
     err = capsys.readouterr().err
     assert f"{groups}:1: group line 1:" in err and "every group failed" in err
+
+
+def test_stats_shows_progress_through_every_stage(tmp_path, monkeypatch):
+    """stats showed a bar only while the groups were parsed; building and measuring their
+    lattices (most of the run with --leave-one-out: a lattice per held-out sentence) and the
+    --incremental table ran with no sign of life. Each stage now has its bar, over every group."""
+    import paralign.cli.lattice as command
+
+    steps = []
+
+    def recording(items, desc="", total=None, disable=None):
+        steps.append((desc, total))
+        return items
+
+    monkeypatch.setattr(command, "progress", recording)
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n" + "\t".join(GROUP[:2]) + "\n", encoding="utf-8")
+    assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--leave-one-out",
+                 "--incremental", "-o", str(tmp_path / "s.txt")]) == 0
+    assert steps == [("parsing", 2), ("lattices", 2), ("incremental", 2)]

@@ -453,14 +453,14 @@ def run_stats(args: argparse.Namespace) -> int:
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
                                 "or more sentences: nothing to measure")
-    groups = list(progress(groups, "groups", total))
-    summary, _ = evaluate_groups(groups, _options(args), leave_one_out=args.leave_one_out,
-                                 lm=lm, seed=args.seed)
+    groups = list(progress(groups, "parsing", total))  # each stage its bar: all are long on a corpus
+    summary, _ = evaluate_groups(progress(groups, "lattices", total), _options(args),
+                                 leave_one_out=args.leave_one_out, lm=lm, seed=args.seed)
     errors = summary["errors"]
     if args.incremental:
         summary["incremental_min_size"] = args.incremental_min_size
-        summary["incremental"] = incremental(groups, _options(args), min_size=args.incremental_min_size,
-                                             seed=args.seed, errors=errors)
+        summary["incremental"] = incremental(progress(groups, "incremental", total), _options(args),
+                                             min_size=args.incremental_min_size, seed=args.seed, errors=errors)
     summary["errors"] = _group_errors(args, errors, lines, total)
     write_result(args, summary, render_stats)
     return 0
