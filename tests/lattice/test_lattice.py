@@ -490,3 +490,23 @@ def test_build_lattice_weighs_a_groups_distinct_sentences_as_lattice_for_group_d
     kept = build_lattice(group, LatticeOptions(lowercase=False))
     assert sorted(kept.weights) == [1, 1, 1, 3]  # "Same" is another word with --keep-case
     assert kept.to_dict() == lattice_for_group(annotate_many(group), LatticeOptions(lowercase=False)).to_dict()
+
+
+def test_groups_are_parsed_without_named_entities_to_the_same_trees() -> None:
+    """Lattices read tokens, tags, lemmas and dependency heads, never named entities, but the
+    groups were annotated by the full pipeline, whose entity recogniser took over a third of the
+    parsing time (6.5 s against 10.3 s for 2,100 Bible sentences). It is now left out; the
+    trees, and so the lattices, are the same."""
+    from dataclasses import replace
+
+    from paralign import build_lattice
+    from paralign.lattice.evaluate import annotate_groups
+    from paralign.nlp import annotate_many
+
+    texts = ["Moses went up to Mount Sinai in Egypt .", "Moses climbed Mount Sinai ."]
+    full = annotate_many(texts)
+    assert any(s.entities for s in full)  # the full pipeline finds Moses, Sinai, Egypt
+    [(_, parsed)] = list(annotate_groups([("g", texts)]))
+    assert [s.entities for s in parsed] == [(), ()]
+    assert parsed == [replace(s, entities=()) for s in full]
+    assert build_lattice(texts).to_dict() == build_lattice(full).to_dict()

@@ -19,7 +19,13 @@ from pathlib import Path
 from ..errors import ConfigurationError, FormatError
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
-from .build import LatticeOptions, build_lattice, distinct_sentences, lattice_from_trees
+from .build import (
+    LatticeOptions,
+    build_lattice,
+    distinct_sentences,
+    lattice_annotator,
+    lattice_from_trees,
+)
 from .forest import wordnet_synonym_fn
 from .fsa import chain
 from .lm import NGramLM
@@ -262,10 +268,9 @@ def annotate_groups(
     groups: Iterable[tuple[str, Sequence[str | Sequence[str]]]], annotator=None, *, batch: int = 512
 ) -> Iterator[Group]:
     """Parse the sentences of (id, texts-or-token-lists) groups in batches, yielding
-    (id, [Sentence, ...]); the group order is kept."""
-    from ..nlp import default_annotator
-
-    annotator = annotator or default_annotator()
+    (id, [Sentence, ...]); the group order is kept. The default `annotator` is
+    :func:`.build.lattice_annotator` (no named entities, which lattices never read)."""
+    annotator = annotator or lattice_annotator()
     pending: list[tuple[str, int]] = []
     items: list[str | Sequence[str]] = []
 
