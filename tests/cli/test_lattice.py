@@ -514,3 +514,16 @@ def test_stats_shows_progress_through_every_stage(tmp_path, monkeypatch):
     assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--leave-one-out",
                  "--incremental", "-o", str(tmp_path / "s.txt")]) == 0
     assert steps == [("parsing", 2), ("lattices", 2), ("incremental", 2)]
+
+
+def test_paths_as_text_says_which_list_each_path_is_in(group_file, capsys):
+    """`paths --sample 2 --all 3` as text wrote the sampled and the enumerated paths one after
+    the other with nothing between them, so no reader could tell where the sample ended. Each
+    list now comes under its own heading, k-best with what its numbers are."""
+    assert main(["lattice", "paths", str(group_file), "--tokenized", "-k", "1", "--sample", "2",
+                 "--all", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("paths: ")
+    assert lines[1] == "k-best (log probability TAB path):" and lines[2].split("\t")[0].startswith("-")
+    assert lines[3] == "sample (2 uniformly sampled):" and lines[6] == "all (first 3):"
+    assert len(lines) == 10

@@ -320,11 +320,19 @@ def run_paths(args: argparse.Namespace) -> int:
 
 
 def render_paths(r: dict) -> str:
-    """`lattice paths` as text: the path count, then the k best (log probability TAB sentence),
-    sampled and enumerated paths, one a line."""
+    """`lattice paths` as text: the path count, then each list asked for under its heading (a
+    reader must tell the sample from the enumeration): the k best (log probability TAB path),
+    the sampled paths, the enumerated ones, one a line."""
     lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
-    lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r.get("kbest", [])]
-    lines += r.get("sample", []) + r.get("all", [])
+    if "kbest" in r:
+        lines.append("k-best (log probability TAB path):")
+        lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r["kbest"]]
+    if "sample" in r:
+        lines.append(f"sample ({len(r['sample'])} uniformly sampled):")
+        lines += r["sample"]
+    if "all" in r:
+        lines.append(f"all (first {len(r['all'])}):" if len(r["all"]) < int(r["paths"]) else "all:")
+        lines += r["all"]
     return "\n".join(lines)
 
 
