@@ -527,3 +527,21 @@ def test_paths_as_text_says_which_list_each_path_is_in(group_file, capsys):
     assert lines[1] == "k-best (log probability TAB path):" and lines[2].split("\t")[0].startswith("-")
     assert lines[3] == "sample (2 uniformly sampled):" and lines[6] == "all (first 3):"
     assert len(lines) == 10
+
+
+@pytest.mark.parametrize(("action", "said"), [
+    ("build", ["Identical sentences count once", "SRC TAB DST TAB WORD", "weights", "lowercase"]),
+    ("draw", ["Draw the lattice", "start state"]),
+    ("paths", ["Count the lattice's paths", "(weight + 1)", "k-best (log probability TAB path)"]),
+    ("distance", ["word edit distance", "DISTANCE TAB TOKENS TAB SENTENCE", "nearest path"]),
+    ("paraphrases", ["phrase TAB paraphrase TAB score", "same two states"]),
+    ("stats", ["ed_input", "ed_lattice", "repetition_ratio", "ent_paths", "log10", "paths_by_length"]),
+])
+def test_each_actions_help_says_what_it_does_and_what_its_output_means(capsys, action, said):
+    """`lattice build --help` and most other actions had no description, and none said what
+    the columns or keys of its output are (stats: ed_input, repetition_ratio, ... unexplained)."""
+    with pytest.raises(SystemExit):
+        main(["lattice", action, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in said:
+        assert words in text, words

@@ -53,14 +53,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = parser.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
 
-    p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)")
+    p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)",
+                       description="Build the word lattice of one group of equivalent sentences (one a line), "
+                       "as Pang, Knight & Marcu (2003): parse each sentence, merge the trees top-down with "
+                       "keyword checking, turn the forest into a finite-state automaton with alternative "
+                       "paths at every merged node, then squeeze it (--method msa: the progressive "
+                       "alignment baseline). Every sentence is a path, and sub-paths between the same two "
+                       "states are paraphrases. Identical sentences count once (words are lower-cased "
+                       "unless --keep-case). Text: OpenFst text format, one SRC TAB DST TAB WORD line per "
+                       "edge (<eps>: no word), then the final state; JSON: {states, start, end, edges: "
+                       "[[from, word, to], ...], weights: the sentences through each edge, lowercase}, "
+                       "which --lattice of the other actions reads back.")
     add_lattice_options(p, lattice_input=False, format_help="text: OpenFst text format; json: the "
                         "lattice as JSON, which --lattice of the other actions reads back (default: "
                         "%(default)s)")
     p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
     p.set_defaults(func=run_build, lattice=None)
 
-    p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png")
+    p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png",
+                       description="Draw the lattice of a group (or of --lattice JSON) left to right: the "
+                       "start state filled, the end state a double circle, each edge labelled with its "
+                       "word and, in brackets, the number of sentences through it.")
     add_lattice_options(p, format_help="with -o - (default): text writes DOT, json a JSON object "
                         "{\"dot\": DOT source}; with -o FILE the file's suffix says what is written "
                         "(.svg and .html: a drawing made in Python, no Graphviz needed; .dot or .gv: "
@@ -70,7 +83,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "%(default)s)")
     p.set_defaults(func=run_draw)
 
-    p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths")
+    p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths",
+                       description="Count the lattice's paths exactly (big integers, never by listing "
+                       "them) and list the K most probable, N uniformly sampled or the first LIMIT paths. "
+                       "A path's probability is the product of its edges', an edge's (weight + 1) over "
+                       "the sum of that over its state's out-edges (weight: the sentences through it). "
+                       "Text: 'paths: N (log10 L); states S, edges E', then each list under its heading: "
+                       "'k-best (log probability TAB path):', 'sample (N uniformly sampled):', 'all "
+                       "(first N):'. JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
+                       "states, edges, kbest: [{logprob, sentence}], sample, all}.")
     add_lattice_options(p)
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
                    help="the K most probable paths (default: 0, none)")
@@ -81,7 +102,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="enumerate up to LIMIT paths (default: 0, none)")
     p.set_defaults(func=run_paths)
 
-    p = sub.add_parser("distance", help="word edit distance from sentences to the lattice")
+    p = sub.add_parser("distance", help="word edit distance from sentences to the lattice",
+                       description="The word edit distance (insertions, deletions, substitutions, 1 each) "
+                       "from each sentence to the nearest path of the lattice: 0 when the lattice holds "
+                       "the sentence. Text: one DISTANCE TAB TOKENS TAB SENTENCE line per sentence, in "
+                       "order; JSON: [{sentence, tokens, distance}], a bad line {sentence, tokens, "
+                       "distance, line, error}.")
     add_lattice_options(p)
     p.add_argument("--sentence", action="append", default=[], help="a sentence (repeatable)")
     p.add_argument("--sentences", default=None, metavar="FILE",
@@ -106,7 +132,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also pairs sharing their first or last word (default: minimal pairs)")
     p.set_defaults(func=run_paraphrases)
 
-    p = sub.add_parser("stats", help="path counts, leave-one-out edit distances, repetition ratio")
+    p = sub.add_parser("stats", help="path counts, leave-one-out edit distances, repetition ratio",
+                       description="The evaluations of Pang et al. (2003, sect. 5) over the lattices of a "
+                       "groups file, means over groups: groups and sentences measured (distinct ones), "
+                       "mean_group_size, mean_length (tokens), mean_log10_paths and max_log10_paths (log10 "
+                       "of a lattice's number of paths; paths_by_length: the same by mean sentence length); "
+                       "with --leave-one-out each sentence is held out in turn: ed_input = its word edit "
+                       "distance to the nearest other sentence, ed_lattice = to the lattice of the others "
+                       "(*_per_word: divided by its length; share_groups_lattice_better: groups where "
+                       "ed_lattice < ed_input); repetition_ratio = for each word no sentence uses twice, "
+                       "the share of the paths holding it that hold it twice or more, averaged "
+                       "(repetition_nonzero_share / _mean: over the words with a ratio above 0); with "
+                       "--lm-train, ent_inputs and ent_paths = per-word cross-entropy (bits) of a trigram "
+                       "LM on the inputs and on 20 sampled paths; errors: the groups that failed. Text: "
+                       "one 'key: value' line each (n/a: not measured); JSON: these keys and a few more.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
