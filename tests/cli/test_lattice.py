@@ -545,3 +545,17 @@ def test_each_actions_help_says_what_it_does_and_what_its_output_means(capsys, a
     text = " ".join(capsys.readouterr().out.split())
     for words in said:
         assert words in text, words
+
+
+def test_paraphrases_to_stdout_and_to_a_file_are_the_same_bytes(tmp_path, capsys):
+    """`lattice paraphrases` as text wrote its scores as 2 on stdout but 2.0 with -o t.tsv (the
+    table's own writer), so `> t.tsv` and `-o t.tsv` gave two files. Both are now the table's
+    TSV, the one `paralign paraphrases --table` reads."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n" + "\t".join(GROUP[:2]) + "\n", encoding="utf-8")
+    argv = ["lattice", "paraphrases", "--groups", str(groups), "--tokenized"]
+    assert main(argv) == 0
+    shown = capsys.readouterr().out
+    assert main([*argv, "-o", str(tmp_path / "t.tsv")]) == 0
+    assert shown == (tmp_path / "t.tsv").read_text(encoding="utf-8")
+    assert "persons\tpeople\t2.0\n" in shown

@@ -25,12 +25,14 @@ from ._common import (
     add_format,
     add_output,
     batch_status,
+    copy_to_stdout,
     emit,
     input_name,
     is_std,
     non_negative_int,
     open_in,
     open_out,
+    output_file,
     positive_int,
     progress,
     stdin_once,
@@ -476,12 +478,12 @@ def run_paraphrases(args: argparse.Namespace) -> int:
         with open_out(args.output) as out:
             emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
                  "json", str, out)
-    elif args.output == "-":
-        with open_out("-") as out:
-            for e in table:
-                out.write(f"{e.phrase}\t{e.paraphrase}\t{e.score:g}\n")
-    else:
-        table.to_tsv(args.output)
+    else:  # the table's own TSV, on stdout too: `> t.tsv` and `-o t.tsv` are the same bytes
+        with ExitStack() as stack:
+            output = output_file(stack, args.output, "table.tsv")
+            table.to_tsv(output)
+            if is_std(args.output):
+                copy_to_stdout(output)
     return 0
 
 
