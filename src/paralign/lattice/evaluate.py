@@ -209,26 +209,33 @@ def group_error(group_id: str, exc: BaseException) -> dict:
     return {"group": group_id, "error": f"{type(exc).__name__}: {exc}"}
 
 
-def incremental(
-    groups: Iterable[Group], options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
-    errors: list[dict] | None = None,
-) -> list[dict]:
-    """Effect of adding translations (Pang et al. table 5): per group of >= `min_size` distinct
-    sentences, shuffle (seeded), hold out the first, then for n = 1, 2, ... use the next n:
-    ed_input_n (nearest of the n) and ed_lattice_n (lattice of the n). Means per n.
+class IncrementalTable:
+    """Effect of adding translations (Pang et al. table 5), a group at a time (:meth:`add`), so a
+    corpus need not be held in memory: per group of >= `min_size` distinct sentences, shuffle
+    (seeded: one generator over the groups in order), hold out the first, then for n = 1, 2, ...
+    use the next n: ed_input_n (nearest of the n) and ed_lattice_n (lattice of the n).
+    :meth:`table` gives the means per n.
 
     With an `errors` list, a group that fails is appended to it (``{"group", "error"}``, as
     :func:`evaluate_groups` lists them) and left out, and the others are counted; without one
     its exception propagates. The other groups' shuffles are the same either way."""
-    rng = random.Random(seed)
-    rows: dict[int, list[tuple[int, int]]] = {}
-    for gid, sentences in groups:
+
+    def __init__(self, options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
+                 errors: list[dict] | None = None) -> None:
+        self.options = options
+        self.min_size = min_size
+        self.errors = errors
+        self._rng = random.Random(seed)
+        self._rows: dict[int, list[tuple[int, int]]] = {}
+
+    def add(self, group_id: str, sentences: Sequence[Sentence]) -> None:
+        """Count one group (all of its rows, or none when it fails)."""
         try:
-            g = GroupLattices(sentences, options)
-            if len(g) < min_size:
-                continue
+            g = GroupLattices(sentences, self.options)
+            if len(g) < self.min_size:
+                return
             order = list(range(len(g)))
-            rng.shuffle(order)
+            self._rng.shuffle(order)
             test, rest = g.tokens[order[0]], order[1:]
             found = []
             for n in range(1, len(rest) + 1):
@@ -236,22 +243,37 @@ def incremental(
                 found.append((n, min(word_edit_distance(test, g.tokens[j]) for j in used),
                               g.lattice(used).distance(test)))
         except Exception as exc:  # noqa: BLE001 - with `errors`, one bad group must not lose the others
-            if errors is None:
+            if self.errors is None:
                 raise
-            errors.append(group_error(gid, exc))
-            continue
-        for n, ed_in, ed_sa in found:  # all of a group's rows or none
-            rows.setdefault(n, []).append((ed_in, ed_sa))
-    table = []
-    for n in sorted(rows):
-        values = rows[n]
-        table.append({
-            "n": n, "groups": len(values),
-            "ed_input": statistics.fmean(v[0] for v in values),
-            "ed_lattice": statistics.fmean(v[1] for v in values),
-            "gain": statistics.fmean(v[0] - v[1] for v in values),
-        })
-    return table
+            self.errors.append(group_error(group_id, exc))
+            return
+        for n, ed_in, ed_sa in found:
+            self._rows.setdefault(n, []).append((ed_in, ed_sa))
+
+    def table(self) -> list[dict]:
+        """One row per n: {n, groups, ed_input, ed_lattice, gain = ed_input - ed_lattice}."""
+        table = []
+        for n in sorted(self._rows):
+            values = self._rows[n]
+            table.append({
+                "n": n, "groups": len(values),
+                "ed_input": statistics.fmean(v[0] for v in values),
+                "ed_lattice": statistics.fmean(v[1] for v in values),
+                "gain": statistics.fmean(v[0] - v[1] for v in values),
+            })
+        return table
+
+
+def incremental(
+    groups: Iterable[Group], options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
+    errors: list[dict] | None = None,
+) -> list[dict]:
+    """The :class:`IncrementalTable` of `groups` (Pang et al. table 5: ed_input and ed_lattice
+    as translations are added, means per n); `errors` as there."""
+    table = IncrementalTable(options, min_size=min_size, seed=seed, errors=errors)
+    for gid, sentences in groups:
+        table.add(gid, sentences)
+    return table.table()
 
 
 def lattice_for_group(sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> Lattice:
