@@ -488,7 +488,7 @@ def run_paraphrases(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from ..lattice.evaluate import evaluate_groups, incremental
+    from ..lattice.evaluate import IncrementalTable, evaluate_groups
     from ..lattice.lm import NGramLM
 
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
@@ -502,14 +502,23 @@ def run_stats(args: argparse.Namespace) -> int:
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
                                 "or more sentences: nothing to measure")
-    groups = list(progress(groups, "parsing", total))  # each stage its bar: all are long on a corpus
-    summary, _ = evaluate_groups(progress(groups, "lattices", total), _options(args),
-                                 leave_one_out=args.leave_one_out, lm=lm, seed=args.seed)
-    errors = summary["errors"]
-    if args.incremental:
+    errors: list[dict] = []
+    table = IncrementalTable(_options(args), min_size=args.incremental_min_size, seed=args.seed,
+                             errors=errors) if args.incremental else None
+
+    def measured() -> Iterator[Group]:
+        """Each group as it is parsed, added to the --incremental table, then measured and let go."""
+        for group in progress(groups, "groups", total):
+            if table is not None:
+                table.add(*group)
+            yield group
+
+    summary, _ = evaluate_groups(measured(), _options(args), leave_one_out=args.leave_one_out,
+                                 lm=lm, seed=args.seed)
+    errors = summary["errors"] + errors  # the measures' failures first, then the table's
+    if table is not None:
         summary["incremental_min_size"] = args.incremental_min_size
-        summary["incremental"] = incremental(progress(groups, "incremental", total), _options(args),
-                                             min_size=args.incremental_min_size, seed=args.seed, errors=errors)
+        summary["incremental"] = table.table()
     summary["errors"] = _group_errors(args, errors, lines, total)
     write_result(args, summary, render_stats)
     return 0
