@@ -25,12 +25,14 @@ from ._common import (
     add_format,
     add_output,
     batch_status,
+    copy_to_stdout,
     emit,
     input_name,
     is_std,
     non_negative_int,
     open_in,
     open_out,
+    output_file,
     positive_int,
     progress,
     stdin_once,
@@ -53,14 +55,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     sub = parser.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
 
-    p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)")
+    p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)",
+                       description="Build the word lattice of one group of equivalent sentences (one a line), "
+                       "as Pang, Knight & Marcu (2003): parse each sentence, merge the trees top-down with "
+                       "keyword checking, turn the forest into a finite-state automaton with alternative "
+                       "paths at every merged node, then squeeze it (--method msa: the progressive "
+                       "alignment baseline). Every sentence is a path, and sub-paths between the same two "
+                       "states are paraphrases. Identical sentences count once (words are lower-cased "
+                       "unless --keep-case). Text: OpenFst text format, one SRC TAB DST TAB WORD line per "
+                       "edge (<eps>: no word), then the final state; JSON: {states, start, end, edges: "
+                       "[[from, word, to], ...], weights: the sentences through each edge, lowercase}, "
+                       "which --lattice of the other actions reads back.")
     add_lattice_options(p, lattice_input=False, format_help="text: OpenFst text format; json: the "
                         "lattice as JSON, which --lattice of the other actions reads back (default: "
                         "%(default)s)")
     p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
     p.set_defaults(func=run_build, lattice=None)
 
-    p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png")
+    p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png",
+                       description="Draw the lattice of a group (or of --lattice JSON) left to right: the "
+                       "start state filled, the end state a double circle, each edge labelled with its "
+                       "word and, in brackets, the number of sentences through it.")
     add_lattice_options(p, format_help="with -o - (default): text writes DOT, json a JSON object "
                         "{\"dot\": DOT source}; with -o FILE the file's suffix says what is written "
                         "(.svg and .html: a drawing made in Python, no Graphviz needed; .dot or .gv: "
@@ -70,7 +85,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "%(default)s)")
     p.set_defaults(func=run_draw)
 
-    p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths")
+    p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths",
+                       description="Count the lattice's paths exactly (big integers, never by listing "
+                       "them) and list the K most probable, N uniformly sampled or the first LIMIT paths. "
+                       "A path's probability is the product of its edges', an edge's (weight + 1) over "
+                       "the sum of that over its state's out-edges (weight: the sentences through it). "
+                       "Text: 'paths: N (log10 L); states S, edges E', then each list under its heading: "
+                       "'k-best (log probability TAB path):', 'sample (N uniformly sampled):', 'all "
+                       "(first N):'. JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
+                       "states, edges, kbest: [{logprob, sentence}], sample, all}.")
     add_lattice_options(p)
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
                    help="the K most probable paths (default: 0, none)")
@@ -81,7 +104,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="enumerate up to LIMIT paths (default: 0, none)")
     p.set_defaults(func=run_paths)
 
-    p = sub.add_parser("distance", help="word edit distance from sentences to the lattice")
+    p = sub.add_parser("distance", help="word edit distance from sentences to the lattice",
+                       description="The word edit distance (insertions, deletions, substitutions, 1 each) "
+                       "from each sentence to the nearest path of the lattice: 0 when the lattice holds "
+                       "the sentence. Text: one DISTANCE TAB TOKENS TAB SENTENCE line per sentence, in "
+                       "order; JSON: [{sentence, tokens, distance}], a bad line {sentence, tokens, "
+                       "distance, line, error}.")
     add_lattice_options(p)
     p.add_argument("--sentence", action="append", default=[], help="a sentence (repeatable)")
     p.add_argument("--sentences", default=None, metavar="FILE",
@@ -106,7 +134,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also pairs sharing their first or last word (default: minimal pairs)")
     p.set_defaults(func=run_paraphrases)
 
-    p = sub.add_parser("stats", help="path counts, leave-one-out edit distances, repetition ratio")
+    p = sub.add_parser("stats", help="path counts, leave-one-out edit distances, repetition ratio",
+                       description="The evaluations of Pang et al. (2003, sect. 5) over the lattices of a "
+                       "groups file, means over groups: groups and sentences measured (distinct ones), "
+                       "mean_group_size, mean_length (tokens), mean_log10_paths and max_log10_paths (log10 "
+                       "of a lattice's number of paths; paths_by_length: the same by mean sentence length); "
+                       "with --leave-one-out each sentence is held out in turn: ed_input = its word edit "
+                       "distance to the nearest other sentence, ed_lattice = to the lattice of the others "
+                       "(*_per_word: divided by its length; share_groups_lattice_better: groups where "
+                       "ed_lattice < ed_input); repetition_ratio = for each word no sentence uses twice, "
+                       "the share of the paths holding it that hold it twice or more, averaged "
+                       "(repetition_nonzero_share / _mean: over the words with a ratio above 0); with "
+                       "--lm-train, ent_inputs and ent_paths = per-word cross-entropy (bits) of a trigram "
+                       "LM on the inputs and on 20 sampled paths; errors: the groups that failed. Text: "
+                       "one 'key: value' line each (n/a: not measured); JSON: these keys and a few more.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
@@ -188,9 +229,9 @@ def lattice_from_input(args: argparse.Namespace) -> Lattice:
 
 def _lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
     """The lattice of `--lattice JSON` or of the sentences in `input`, and whether its words are
-    lower-cased: as `build` recorded it in the JSON (``"lowercase"``); for a JSON without the
-    record, not when a word holds a capital, else as --keep-case says (as for a lattice built
-    here)."""
+    lower-cased: as the lattice records it (``"lowercase"`` in the JSON `build` writes); for a
+    JSON without the record, not when a word holds a capital, else as --keep-case says (as for
+    a lattice built here)."""
     from ..lattice import Lattice
 
     lowercase = not args.keep_case
@@ -203,18 +244,16 @@ def _lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
         raise FormatError(invalid_json(exc), source=input_name(args.lattice),
                           line=exc.lineno) from exc
     lattice = Lattice.from_dict(data, source=input_name(args.lattice))
-    recorded = data.get("lowercase")
-    if isinstance(recorded, bool):
-        return lattice, recorded
+    if lattice.lowercase is not None:
+        return lattice, lattice.lowercase
     return lattice, lowercase and not any(w is not None and w != w.lower() for _, w, _ in lattice.edges)
 
 
 def _group_lattice(args: argparse.Namespace, lines: list[str]) -> Lattice:
-    from ..lattice import lattice_for_group
-    from ..nlp import annotate_many
+    """The lattice of a group's lines, as the library builds it (:func:`paralign.build_lattice`)."""
+    from ..lattice import build_lattice
 
-    items = [line.split() for line in lines] if args.tokenized else lines
-    return lattice_for_group(annotate_many(items), _options(args))
+    return build_lattice([line.split() for line in lines] if args.tokenized else lines, _options(args))
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -223,10 +262,8 @@ def run_build(args: argparse.Namespace) -> int:
         with open_out(args.output):
             return 0
     lattice = lattice_from_input(args) if lines is None else _group_lattice(args, lines)
-    with open_out(args.output) as out:
-        # the case is recorded for `distance --lattice`, which must lower-case its sentences alike
-        emit({**lattice.to_dict(), "lowercase": not args.keep_case}, args.format,
-             lambda _: lattice.to_openfst(), out)
+    with open_out(args.output) as out:  # the library's record, its case for `distance --lattice`
+        emit(lattice.to_dict(), args.format, lambda _: lattice.to_openfst(), out)
     return 0
 
 
@@ -324,11 +361,19 @@ def run_paths(args: argparse.Namespace) -> int:
 
 
 def render_paths(r: dict) -> str:
-    """`lattice paths` as text: the path count, then the k best (log probability TAB sentence),
-    sampled and enumerated paths, one a line."""
+    """`lattice paths` as text: the path count, then each list asked for under its heading (a
+    reader must tell the sample from the enumeration): the k best (log probability TAB path),
+    the sampled paths, the enumerated ones, one a line."""
     lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
-    lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r.get("kbest", [])]
-    lines += r.get("sample", []) + r.get("all", [])
+    if "kbest" in r:
+        lines.append("k-best (log probability TAB path):")
+        lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r["kbest"]]
+    if "sample" in r:
+        lines.append(f"sample ({len(r['sample'])} uniformly sampled):")
+        lines += r["sample"]
+    if "all" in r:
+        lines.append(f"all (first {len(r['all'])}):" if len(r["all"]) < int(r["paths"]) else "all:")
+        lines += r["all"]
     return "\n".join(lines)
 
 
@@ -386,14 +431,35 @@ def render_distance(r: list) -> str:
     return "".join(("" if "error" in x else f"{x['distance']}\t{x['tokens']}\t{x['sentence']}") + "\n" for x in r)
 
 
-def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group]]:
+def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], dict[str, int]]:
+    """The groups of --groups (sampled), annotated lazily: their number, the groups, and the
+    line of each group of a TSV by id (for reporting a group that fails)."""
     from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
 
+    lines: dict[str, int] = {}
     with ExitStack() as stack:  # '-' or a pipe read once
         paths, _ = stdin_once(stack, groups=[args.groups])
-        groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size),
-                               args.sample, args.seed)
-    return len(groups), annotate_groups(groups)
+        groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
+                                           lines=lines), args.sample, args.seed)
+    return len(groups), annotate_groups(groups), lines
+
+
+def _group_errors(args: argparse.Namespace, errors: list[dict], lines: dict[str, int], total: int) -> list[dict]:
+    """The failed groups, each once, with its line (None for a JSON groups file), each reported
+    on stderr as FILE:LINE: group ID: error; LatticeError when every one of `total` groups
+    failed (a batch exits 1 only then, docs/CLI.md)."""
+    from ..errors import LatticeError
+
+    name = input_name(args.groups)
+    records: dict[str, dict] = {}
+    for err in errors:
+        records.setdefault(err["group"], {"group": err["group"], "line": lines.get(err["group"]),
+                                          "error": err["error"]})
+    for r in records.values():
+        warn(f"{name}{'' if r['line'] is None else ':' + str(r['line'])}: group {r['group']}: {r['error']}")
+    if total and len(records) == total:
+        raise LatticeError(f"{name}: every group failed ({total}); see the warnings above")
+    return list(records.values())
 
 
 def run_paraphrases(args: argparse.Namespace) -> int:
@@ -404,26 +470,25 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
-    total, groups = _annotated_groups(args)
+    total, groups, lines = _annotated_groups(args)
     table, errors = lattice_paraphrases(progress(groups, "lattices", total), _options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs)
-    for err in errors:
-        warn(f"group {err['group']}: {err['error']}")
+    _group_errors(args, errors, lines, total)
     if args.format == "json":
         with open_out(args.output) as out:
             emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
                  "json", str, out)
-    elif args.output == "-":
-        with open_out("-") as out:
-            for e in table:
-                out.write(f"{e.phrase}\t{e.paraphrase}\t{e.score:g}\n")
-    else:
-        table.to_tsv(args.output)
+    else:  # the table's own TSV, on stdout too: `> t.tsv` and `-o t.tsv` are the same bytes
+        with ExitStack() as stack:
+            output = output_file(stack, args.output, "table.tsv")
+            table.to_tsv(output)
+            if is_std(args.output):
+                copy_to_stdout(output)
     return 0
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from ..lattice.evaluate import evaluate_groups, incremental
+    from ..lattice.evaluate import IncrementalTable, evaluate_groups
     from ..lattice.lm import NGramLM
 
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
@@ -433,19 +498,28 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.lm_train:
         with open_in(args.lm_train) as handle:
             lm = NGramLM().fit(line.split() for line in without_bom(handle) if line.strip())
-    total, groups = _annotated_groups(args)
+    total, groups, lines = _annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
                                 "or more sentences: nothing to measure")
-    groups = list(progress(groups, "groups", total))
-    summary, _ = evaluate_groups(groups, _options(args), leave_one_out=args.leave_one_out,
+    errors: list[dict] = []
+    table = IncrementalTable(_options(args), min_size=args.incremental_min_size, seed=args.seed,
+                             errors=errors) if args.incremental else None
+
+    def measured() -> Iterator[Group]:
+        """Each group as it is parsed, added to the --incremental table, then measured and let go."""
+        for group in progress(groups, "groups", total):
+            if table is not None:
+                table.add(*group)
+            yield group
+
+    summary, _ = evaluate_groups(measured(), _options(args), leave_one_out=args.leave_one_out,
                                  lm=lm, seed=args.seed)
-    if args.incremental:
+    errors = summary["errors"] + errors  # the measures' failures first, then the table's
+    if table is not None:
         summary["incremental_min_size"] = args.incremental_min_size
-        summary["incremental"] = incremental(groups, _options(args), min_size=args.incremental_min_size,
-                                             seed=args.seed)
-    for err in summary["errors"]:
-        warn(f"group {err['group']}: {err['error']}")
+        summary["incremental"] = table.table()
+    summary["errors"] = _group_errors(args, errors, lines, total)
     write_result(args, summary, render_stats)
     return 0
 

@@ -20,6 +20,7 @@ from .build import LatticeOptions, build_lattice, forest_to_builder, lattice_fro
 from .evaluate import (
     GroupLattices,
     GroupResult,
+    IncrementalTable,
     annotate_groups,
     evaluate_group,
     evaluate_groups,
@@ -40,7 +41,7 @@ from .trees import Tree, parse_tree, projective_heads
 from .word_lattice import EditOp, Lattice, paraphrase_table
 
 __all__ = [
-    "EditOp", "ForestNode", "GroupLattices", "GroupResult", "Lattice", "LatticeBuilder",
+    "EditOp", "ForestNode", "GroupLattices", "GroupResult", "IncrementalTable", "Lattice", "LatticeBuilder",
     "LatticeError", "LatticeOptions", "Merger", "NGramLM", "Tree", "annotate_groups",
     "build_lattice", "chain", "evaluate_group", "evaluate_groups", "forest_to_builder",
     "incremental", "lattice_for_group", "lattice_from_trees", "lattice_paraphrases", "msa_lattice",

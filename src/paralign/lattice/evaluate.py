@@ -19,7 +19,13 @@ from pathlib import Path
 from ..errors import ConfigurationError, FormatError
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
-from .build import LatticeOptions, lattice_from_trees
+from .build import (
+    LatticeOptions,
+    build_lattice,
+    distinct_sentences,
+    lattice_annotator,
+    lattice_from_trees,
+)
 from .forest import wordnet_synonym_fn
 from .fsa import chain
 from .lm import NGramLM
@@ -36,17 +42,7 @@ class GroupLattices:
 
     def __init__(self, sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> None:
         self.options = options or LatticeOptions()
-        seen: set[tuple[str, ...]] = set()
-        kept: list[Sentence] = []
-        for s in sentences:
-            key = tuple(t.lower() for t in s.tokens) if self.options.lowercase else tuple(s.tokens)
-            if key not in seen:
-                seen.add(key)
-                kept.append(s)
-        self.sentences = kept
-        self.tokens = [
-            [t.lower() for t in s.tokens] if self.options.lowercase else list(s.tokens) for s in kept
-        ]
+        self.sentences, self.tokens = distinct_sentences(sentences, self.options.lowercase)
         self._trees = None
         self._synonyms = wordnet_synonym_fn() if self.options.wordnet else None
 
@@ -204,58 +200,99 @@ def evaluate_groups(
                 lm_samples=lm_samples, seed=seed,
             ))
         except Exception as exc:  # noqa: BLE001 - one bad group must not lose the others
-            errors.append({"group": group_id, "error": f"{type(exc).__name__}: {exc}"})
+            errors.append(group_error(group_id, exc))
     return summarize(results, errors), results
+
+
+def group_error(group_id: str, exc: BaseException) -> dict:
+    """The record of a group that failed, as the evaluations list it: its id and the error."""
+    return {"group": group_id, "error": f"{type(exc).__name__}: {exc}"}
+
+
+class IncrementalTable:
+    """Effect of adding translations (Pang et al. table 5), a group at a time (:meth:`add`), so a
+    corpus need not be held in memory: per group of >= `min_size` distinct sentences, shuffle
+    (seeded: one generator over the groups in order), hold out the first, then for n = 1, 2, ...
+    use the next n: ed_input_n (nearest of the n) and ed_lattice_n (lattice of the n).
+    :meth:`table` gives the means per n.
+
+    With an `errors` list, a group that fails is appended to it (``{"group", "error"}``, as
+    :func:`evaluate_groups` lists them) and left out, and the others are counted; without one
+    its exception propagates. The other groups' shuffles are the same either way."""
+
+    def __init__(self, options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
+                 errors: list[dict] | None = None) -> None:
+        self.options = options
+        self.min_size = min_size
+        self.errors = errors
+        self._rng = random.Random(seed)
+        self._rows: dict[int, list[tuple[int, int]]] = {}
+
+    def add(self, group_id: str, sentences: Sequence[Sentence]) -> None:
+        """Count one group (all of its rows, or none when it fails)."""
+        try:
+            g = GroupLattices(sentences, self.options)
+            if len(g) < self.min_size:
+                return
+            order = list(range(len(g)))
+            self._rng.shuffle(order)
+            test, rest = g.tokens[order[0]], order[1:]
+            found = []
+            for n in range(1, len(rest) + 1):
+                used = rest[:n]
+                found.append((n, min(word_edit_distance(test, g.tokens[j]) for j in used),
+                              g.lattice(used).distance(test)))
+        except Exception as exc:  # noqa: BLE001 - with `errors`, one bad group must not lose the others
+            if self.errors is None:
+                raise
+            self.errors.append(group_error(group_id, exc))
+            return
+        for n, ed_in, ed_sa in found:
+            self._rows.setdefault(n, []).append((ed_in, ed_sa))
+
+    def table(self) -> list[dict]:
+        """One row per n: {n, groups, ed_input, ed_lattice, gain = ed_input - ed_lattice}."""
+        table = []
+        for n in sorted(self._rows):
+            values = self._rows[n]
+            table.append({
+                "n": n, "groups": len(values),
+                "ed_input": statistics.fmean(v[0] for v in values),
+                "ed_lattice": statistics.fmean(v[1] for v in values),
+                "gain": statistics.fmean(v[0] - v[1] for v in values),
+            })
+        return table
 
 
 def incremental(
     groups: Iterable[Group], options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
+    errors: list[dict] | None = None,
 ) -> list[dict]:
-    """Effect of adding translations (Pang et al. table 5): per group of >= `min_size` distinct
-    sentences, shuffle (seeded), hold out the first, then for n = 1, 2, ... use the next n:
-    ed_input_n (nearest of the n) and ed_lattice_n (lattice of the n). Means per n."""
-    rng = random.Random(seed)
-    rows: dict[int, list[tuple[int, int]]] = {}
-    for _gid, sentences in groups:
-        g = GroupLattices(sentences, options)
-        if len(g) < min_size:
-            continue
-        order = list(range(len(g)))
-        rng.shuffle(order)
-        test, rest = g.tokens[order[0]], order[1:]
-        for n in range(1, len(rest) + 1):
-            used = rest[:n]
-            ed_in = min(word_edit_distance(test, g.tokens[j]) for j in used)
-            ed_sa = g.lattice(used).distance(test)
-            rows.setdefault(n, []).append((ed_in, ed_sa))
-    table = []
-    for n in sorted(rows):
-        values = rows[n]
-        table.append({
-            "n": n, "groups": len(values),
-            "ed_input": statistics.fmean(v[0] for v in values),
-            "ed_lattice": statistics.fmean(v[1] for v in values),
-            "gain": statistics.fmean(v[0] - v[1] for v in values),
-        })
-    return table
+    """The :class:`IncrementalTable` of `groups` (Pang et al. table 5: ed_input and ed_lattice
+    as translations are added, means per n); `errors` as there."""
+    table = IncrementalTable(options, min_size=min_size, seed=seed, errors=errors)
+    for gid, sentences in groups:
+        table.add(gid, sentences)
+    return table.table()
 
 
 def lattice_for_group(sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> Lattice:
-    """The lattice of a group's distinct sentences (weights = sentences using each edge)."""
-    g = GroupLattices(sentences, options)
-    if not len(g):
+    """The lattice of a group's distinct sentences (weights = sentences using each edge):
+    :func:`.build.build_lattice` of annotated sentences, so the command, the app and the
+    library build one lattice of one group."""
+    sentences = list(sentences)
+    if not sentences:
         raise FormatError("empty group (no sentences)")
-    return g.lattice().with_weights(g.tokens)
+    return build_lattice(sentences, options)
 
 
 def annotate_groups(
     groups: Iterable[tuple[str, Sequence[str | Sequence[str]]]], annotator=None, *, batch: int = 512
 ) -> Iterator[Group]:
     """Parse the sentences of (id, texts-or-token-lists) groups in batches, yielding
-    (id, [Sentence, ...]); the group order is kept."""
-    from ..nlp import default_annotator
-
-    annotator = annotator or default_annotator()
+    (id, [Sentence, ...]); the group order is kept. The default `annotator` is
+    :func:`.build.lattice_annotator` (no named entities, which lattices never read)."""
+    annotator = annotator or lattice_annotator()
     pending: list[tuple[str, int]] = []
     items: list[str | Sequence[str]] = []
 
@@ -303,12 +340,13 @@ def mtreference_groups(path: str | Path, min_size: int = 1) -> list[tuple[str, l
 
 
 def read_groups(
-    path: str | Path, *, tokenized: bool = False, min_size: int = 1
+    path: str | Path, *, tokenized: bool = False, min_size: int = 1, lines: dict[str, int] | None = None,
 ) -> Iterator[tuple[str, list[str] | list[list[str]]]]:
     """Groups of a file, streamed: gold alignments as JSON (jacana or JSONL, told by the
     contents: MTReference source-segment groups, tokenised), else a groups TSV (plain or Bible
     layout; sentences are split on whitespace when `tokenized`). Groups with fewer than
-    `min_size` distinct sentences are skipped."""
+    `min_size` distinct sentences are skipped. A `lines` dict is filled with the line of each
+    group of a TSV yielded (by id), so that a group that fails can be reported at its line."""
     from ..corpora.groups import is_alignment_json, iter_groups
 
     if is_alignment_json(path):
@@ -319,6 +357,8 @@ def read_groups(
         sentences = list(dict.fromkeys(group.sentences))
         if len(sentences) < min_size:
             continue
+        if lines is not None:
+            lines[group.id] = group.line
         yield group.id, ([s.split() for s in sentences] if tokenized else sentences)
 
 
@@ -337,7 +377,7 @@ def lattice_paraphrases(
                 if len(g) >= 2:
                     yield g.lattice()
             except Exception as exc:  # noqa: BLE001 - report the group and go on
-                errors.append({"group": gid, "error": f"{type(exc).__name__}: {exc}"})
+                errors.append(group_error(gid, exc))
 
     table = paraphrase_table(lattices(), max_length=max_length, minimal=minimal, name=name)
     return table, errors

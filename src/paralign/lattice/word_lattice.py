@@ -51,11 +51,14 @@ class Lattice:
     """An acyclic word lattice: states 0..n-1 in topological order, start 0, end n-1.
 
     `weights` (optional, one per edge) count the input sentences whose path uses each edge.
+    `lowercase` records whether the words were lower-cased when it was built (None: not known,
+    e.g. a hand-made lattice): a sentence compared with it must be lower-cased alike.
     """
 
     n_states: int
     edges: tuple[Edge, ...]
     weights: tuple[int, ...] = ()
+    lowercase: bool | None = field(default=None, compare=False)
     _out: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False, compare=False)
     _in: tuple[tuple[int, ...], ...] = field(default=(), init=False, repr=False, compare=False)
 
@@ -111,7 +114,7 @@ class Lattice:
                 path = [op.edge for op in self.align(tokens)[1] if op.edge is not None]
             for e in path:
                 counts[e] += 1
-        return Lattice(self.n_states, self.edges, tuple(counts))
+        return Lattice(self.n_states, self.edges, tuple(counts), self.lowercase)
 
     def find_path(self, tokens: Sequence[str]) -> list[int] | None:
         """The edges of a path spelling exactly `tokens` (depth first), or None."""
@@ -451,14 +454,16 @@ class Lattice:
 
     # -- export --------------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """A JSON-ready record: states, start, end, edges as [from, word, to], weights (read back
-        by :meth:`from_dict`)."""
+        """A JSON-ready record: states, start, end, edges as [from, word, to], weights, and
+        lowercase (true, false, or null when not known), read back by :meth:`from_dict`. It is
+        what `paralign lattice build --format json` writes."""
         return {
             "states": self.n_states,
             "start": self.start,
             "end": self.end,
             "edges": [[s, w, d] for s, w, d in self.edges],
             "weights": list(self.weights),
+            "lowercase": self.lowercase,
         }
 
     @classmethod
@@ -474,7 +479,8 @@ class Lattice:
             n = int(data["states"])
             edges = tuple((int(s), None if w is None else str(w), int(d)) for s, w, d in data["edges"])
             weights = tuple(int(x) for x in data.get("weights", ()))
-            return cls(n, edges, weights)
+            lowercase = data.get("lowercase")
+            return cls(n, edges, weights, lowercase if isinstance(lowercase, bool) else None)
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"not a lattice: {exc}", source=source) from exc
 
