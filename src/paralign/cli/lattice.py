@@ -54,7 +54,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Build, draw and query word lattices of groups of equivalent sentences.",
     )
     sub = parser.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
+    _add_build(sub)
+    _add_draw(sub)
+    _add_paths(sub)
+    _add_distance(sub)
+    _add_paraphrases(sub)
+    _add_stats(sub)
 
+
+def _add_build(sub: argparse._SubParsersAction) -> None:
+    """`paralign lattice build`."""
     p = sub.add_parser("build", help="build a group's lattice (OpenFst text, or JSON for --lattice)",
                        description="Build the word lattice of one group of equivalent sentences (one a line), "
                        "as Pang, Knight & Marcu (2003): parse each sentence, merge the trees top-down with "
@@ -72,6 +81,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
     p.set_defaults(func=run_build, lattice=None)
 
+def _add_draw(sub: argparse._SubParsersAction) -> None:
+    """`paralign lattice draw`."""
     p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png",
                        description="Draw the lattice of a group (or of --lattice JSON) left to right: the "
                        "start state filled, the end state a double circle, each edge labelled with its "
@@ -85,6 +96,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "%(default)s)")
     p.set_defaults(func=run_draw)
 
+def _add_paths(sub: argparse._SubParsersAction) -> None:
+    """`paralign lattice paths`."""
     p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths",
                        description="Count the lattice's paths exactly (big integers, never by listing "
                        "them) and list the K most probable, N uniformly sampled or the first LIMIT paths. "
@@ -104,6 +117,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="enumerate up to LIMIT paths (default: 0, none)")
     p.set_defaults(func=run_paths)
 
+def _add_distance(sub: argparse._SubParsersAction) -> None:
+    """`paralign lattice distance`."""
     p = sub.add_parser("distance", help="word edit distance from sentences to the lattice",
                        description="The word edit distance (insertions, deletions, substitutions, 1 each) "
                        "from each sentence to the nearest path of the lattice: 0 when the lattice holds "
@@ -120,6 +135,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_encoding_errors(p)
     p.set_defaults(func=run_distance)
 
+def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
+    """`paralign lattice paraphrases`."""
     p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file",
                        description="Paraphrase pairs (sub-paths between the same two states) of the "
                        "lattices of a groups file, one `phrase TAB paraphrase TAB score` row each, "
@@ -134,6 +151,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also pairs sharing their first or last word (default: minimal pairs)")
     p.set_defaults(func=run_paraphrases)
 
+def _add_stats(sub: argparse._SubParsersAction) -> None:
+    """`paralign lattice stats`."""
     p = sub.add_parser("stats", help="path counts, leave-one-out edit distances, repetition ratio",
                        description="The evaluations of Pang et al. (2003, sect. 5) over the lattices of a "
                        "groups file, means over groups: groups and sentences measured (distinct ones), "
@@ -162,7 +181,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the smallest group --incremental uses, in distinct sentences (default: "
                    "%(default)s; at least 2: one held out, one to compare with)")
     p.set_defaults(func=run_stats)
-
 
 def add_lattice_options(
     p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None
