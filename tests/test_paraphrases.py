@@ -129,6 +129,19 @@ def test_multiword_strings_follow_the_table() -> None:
     assert ParaphraseTable().multiword_strings() == (1, frozenset())
 
 
+def test_a_tables_content_hash_follows_the_table() -> None:
+    """The hash a signature names a table by is remembered on the table, and forgotten when the
+    table changes: a row added after a signature was taken kept the old hash, so a signature
+    named a table that was no longer the one scored with."""
+    from paralign.metrics.paraeval.signature import table_hash
+
+    table = ParaphraseTable.from_pairs([("a", "b", 0.5)])
+    first = table_hash(table)
+    table.add("a", "c")
+    assert table_hash(table) != first
+    assert table_hash(table) == table_hash(ParaphraseTable.from_pairs([("a", "b", 0.5), ("a", "c")]))
+
+
 def test_ppdb_table_is_the_symmetric_table_of_the_pairs() -> None:
     """The fast reader builds exactly what from_pairs builds from `ppdb_pairs` (both orders)."""
     from paralign import resources

@@ -121,6 +121,9 @@ class ParaphraseTable:
         self._table: dict[str, dict[str, Score]] = {}
         self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
         self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized
+        #: the content hash a signature names the table by (metrics.paraeval.signature.table_hash),
+        #: remembered until the table changes
+        self._content_hash: str | None = None
 
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
@@ -133,6 +136,7 @@ class ParaphraseTable:
             return
         self._multiword = None
         self._retokenized = {}
+        self._content_hash = None
         row = self._table.setdefault(p, {})
         old = row.get(q)
         if q not in row or (score is not None and (old is None or score > old)):

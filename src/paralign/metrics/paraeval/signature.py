@@ -29,14 +29,14 @@ def wordnet_version() -> str:
 
 
 def table_hash(table: ParaphraseTable) -> str:
-    """SHA-256 (8 hex digits) of a table's sorted (phrase, paraphrase, score) rows, remembered."""
-    digest = getattr(table, "_content_hash", None)
+    """SHA-256 (8 hex digits) of a table's sorted (phrase, paraphrase, score) rows, remembered on
+    the table until it changes (:meth:`ParaphraseTable.add` forgets it)."""
+    digest = table._content_hash
     if digest is None:
         h = hashlib.sha256()
         for entry in sorted(table, key=lambda e: (e.phrase, e.paraphrase)):
             h.update(f"{entry.phrase}\t{entry.paraphrase}\t{entry.score}\n".encode())
-        digest = h.hexdigest()[:8]
-        table._content_hash = digest  # type: ignore[attr-defined]
+        digest = table._content_hash = h.hexdigest()[:8]
     return digest
 
 
