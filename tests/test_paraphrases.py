@@ -142,6 +142,30 @@ def test_a_tables_content_hash_follows_the_table() -> None:
     assert table_hash(table) == table_hash(ParaphraseTable.from_pairs([("a", "b", 0.5), ("a", "c")]))
 
 
+def _hash_an_entry_a_row(table: ParaphraseTable) -> str:
+    """table_hash as it was first written (an entry a row, sorted): the value signatures print."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for entry in sorted(table, key=lambda e: (e.phrase, e.paraphrase)):
+        h.update(f"{entry.phrase}\t{entry.paraphrase}\t{entry.score}\n".encode())
+    return h.hexdigest()[:8]
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(phrases, phrases, st.one_of(st.none(), st.floats(-1e6, 1e6))), max_size=12))
+def test_a_tables_content_hash_is_the_hash_signatures_have_printed(rows) -> None:
+    """table_hash hashes a phrase's rows in one piece (a 3-million-row table was hashed an entry
+    a row, in seconds): the bytes, so the hash, are those of a sorted line a row."""
+    from paralign.metrics.paraeval.signature import table_hash
+
+    table = ParaphraseTable.from_pairs(rows, lowercase=False)
+    assert table_hash(table) == _hash_an_entry_a_row(table)
+    fixed = ParaphraseTable.from_pairs([("a man", "a guy", 0.8), ("a man", "someone", 0.3),
+                                        ("Café", "coffee shop", None), ("a", "a man", 1e-05), ("a man", "A", 0.1)])
+    assert table_hash(fixed) == _hash_an_entry_a_row(fixed) == "75ce95ee"
+
+
 def test_ppdb_table_is_the_symmetric_table_of_the_pairs() -> None:
     """The fast reader builds exactly what from_pairs builds from `ppdb_pairs` (both orders)."""
     from paralign import resources

@@ -273,6 +273,13 @@ class ParaphraseTable:
             "" if first.score is None else f" {first.score:g}") + (", ..." if len(self) > 1 else "")
         return f"ParaphraseTable({self.name!r}, {len(self._table)} phrases, {len(self)} pairs{sample})"
 
+    def grouped(self) -> Iterator[tuple[str, Mapping[str, Score]]]:
+        """Each phrase with its paraphrases and their scores (a read-only view), in insertion
+        order: the rows in bulk, for a reader of the whole table (a content hash) that would
+        otherwise make an entry per row or normalise each phrase again to look it up."""
+        for phrase, row in self._table.items():
+            yield phrase, MappingProxyType(row)
+
     def phrases(self) -> Iterator[str]:
         """The normalised phrases that have paraphrases, in insertion order."""
         return iter(self._table)
