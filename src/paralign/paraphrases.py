@@ -131,15 +131,22 @@ class ParaphraseTable:
         A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN)."""
         if score is not None and not math.isfinite(score):
             raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
-        p, q = normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase)
-        if not p or not q or p == q:
-            return
         self._multiword = None
         self._retokenized = {}
         self._content_hash = None
-        row = self._table.setdefault(p, {})
-        old = row.get(q)
-        if q not in row or (score is not None and (old is None or score > old)):
+        self._put(normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase), score)
+
+    def _put(self, p: str, q: str, score: Score) -> None:
+        """:meth:`add` of a pair already normalised, with a score already checked, to a table
+        whose remembered answers (:meth:`multiword_strings`, ...) its caller forgets: what a
+        reader that builds a new table a row at a time (:meth:`from_tsv`) adds a row with."""
+        if not p or not q or p == q:
+            return
+        row = self._table.get(p)
+        if row is None:
+            row = self._table[p] = {}
+        old = row.get(q, self)  # self: absent (None is a pair without a score)
+        if old is self or (score is not None and (old is None or score > old)):
             row[q] = score
 
     @classmethod
@@ -178,19 +185,21 @@ class ParaphraseTable:
         naming the file and line.
         """
         table = cls(name or Path(path).name, lowercase=lowercase)
+        put = table._put
+        last, held = None, ""  # a table's rows come grouped by phrase: normalise each group's once
         with open_text(path) as handle:
             for number, line in enumerate(without_bom(handle), start=1):
                 line = line.rstrip("\r\n")
-                if not line.strip() or line.startswith("#"):
+                if not line or line[0] == "#" or line.isspace():
                     metadata = metadata_line(line)
                     if metadata is not None:
                         table.tokenizer = form_of(metadata)[0]
                     continue
-                fields = line.split("\t")
+                fields = line.split("\t", 3)  # the columns after the score are not read
                 if len(fields) < 2:
                     raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
                 score: Score = None
-                if len(fields) >= 3 and fields[2].strip():
+                if len(fields) >= 3 and fields[2] and not fields[2].isspace():
                     try:
                         score = float(fields[2])
                     except ValueError as exc:
@@ -199,7 +208,9 @@ class ParaphraseTable:
                         raise FormatError(f"score {fields[2]!r} is not a finite number", source=str(path), line=number)
                 if threshold is not None and score is not None and score < threshold:
                     continue
-                table.add(fields[0], fields[1], score)
+                if fields[0] != last:
+                    last, held = fields[0], normalize_phrase(fields[0], lowercase)
+                put(held, normalize_phrase(fields[1], lowercase), score)
         table.threshold = threshold
         return table
 
