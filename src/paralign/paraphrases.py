@@ -19,6 +19,7 @@ from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from .tables import is_parquet_file, iter_rows, metadata_line, read_metadata
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize, tokenize
+from .workers import Progress
 
 Score = float | None
 
@@ -174,7 +175,7 @@ class ParaphraseTable:
     @classmethod
     def from_tsv(
         cls, path: str | Path, *, threshold: float | None = None, name: str | None = None,
-        lowercase: bool = True,
+        lowercase: bool = True, progress: Progress | None = None,
     ) -> ParaphraseTable:
         """Read `phrase<TAB>paraphrase[<TAB>score[<TAB>...]]` (gzip allowed); keep score >= threshold.
 
@@ -182,13 +183,15 @@ class ParaphraseTable:
         pivot or paraphrase-table wrote (``# paralign: {...}``), whose tokenizer becomes
         :attr:`tokenizer` (:func:`form_of`): read in the same pass, as a pipe is read once. A
         line without a tab or with a score that is not a finite number raises FormatError
-        naming the file and line.
+        naming the file and line. `progress` wraps the file's lines as they are read (a
+        command's bar: a table of millions of rows takes seconds).
         """
         table = cls(name or Path(path).name, lowercase=lowercase)
         put = table._put
         last, held = None, ""  # a table's rows come grouped by phrase: normalise each group's once
         with open_text(path) as handle:
-            for number, line in enumerate(without_bom(handle), start=1):
+            lines: Iterable[str] = without_bom(handle)
+            for number, line in enumerate(lines if progress is None else progress(lines), start=1):
                 line = line.rstrip("\r\n")
                 if not line or line[0] == "#" or line.isspace():
                     metadata = metadata_line(line)
@@ -406,8 +409,10 @@ def check_source(source: object, what: str = "source") -> ParaphraseSource:
     return source  # type: ignore[return-value]
 
 
-def load_source(spec: str | Path) -> ParaphraseSource:
-    """A source from a command-line spec: `ppdb`, `wordnet`, or a TSV path (`path[:threshold]`)."""
+def load_source(spec: str | Path, *, progress: Progress | None = None) -> ParaphraseSource:
+    """A source from a command-line spec: `ppdb`, `wordnet`, or a TSV path (`path[:threshold]`).
+    `progress` wraps a table file's rows as they are read (a command's bar; not PPDB's or
+    WordNet's, which are read from the disk cache or on demand)."""
     if not isinstance(spec, str | Path) or not str(spec).strip():
         raise ConfigurationError(f"paraphrase source {spec!r}: use ppdb, wordnet, PATH or PATH:THRESHOLD")
     spec = str(spec)
@@ -430,12 +435,14 @@ def load_source(spec: str | Path) -> ParaphraseSource:
                 f"paraphrase source {spec!r} has a threshold that is not a finite number "
                 "(use PATH:THRESHOLD with a number such as 0.5)")
     if is_parquet_file(path):  # a table written by `pivot -o X.parquet` (told by its data too)
-        rows = ((p, q, score) for p, q, score, _ in iter_rows(path) if threshold is None or score >= threshold)
+        read = iter_rows(path)
+        rows = ((p, q, score) for p, q, score, _ in (read if progress is None else progress(read))
+                if threshold is None or score >= threshold)
         table = ParaphraseTable.from_pairs(rows, Path(path).name)
         table.threshold = threshold  # as from_tsv records it: signatures name it
         table.tokenizer = table_form(path)[0]  # a built table's: phrases are looked up as it split them
         return table
-    return ParaphraseTable.from_tsv(path, threshold=threshold)  # its tokenizer read with its rows
+    return ParaphraseTable.from_tsv(path, threshold=threshold, progress=progress)  # its tokenizer read with its rows
 
 
 # Opening files moved to paralign.textio; the old names work until paralign 0.3.
