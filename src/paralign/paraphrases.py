@@ -130,8 +130,7 @@ class ParaphraseTable:
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
         """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
         A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN)."""
-        if score is not None and not math.isfinite(score):
-            raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
+        _check_score(phrase, paraphrase, score)
         self._multiword = None
         self._retokenized = {}
         self._content_hash = None
@@ -165,11 +164,17 @@ class ParaphraseTable:
                                  + (f"one str ({shown_value(pairs)})" if isinstance(pairs, str)
                                     else f"{type(pairs).__name__} {shown_value(pairs)}"))
         table = cls(name, lowercase=lowercase)
+        put = table._put
+        last, held = None, ""  # rows come grouped by phrase (a Parquet table's): normalise it once a run
         for number, pair in enumerate(pairs, start=1):
             phrase, paraphrase, score = _row(pair, number)
-            table.add(phrase, paraphrase, score)
+            _check_score(phrase, paraphrase, score)
+            if phrase != last:
+                last, held = phrase, normalize_phrase(phrase, lowercase)
+            other = normalize_phrase(paraphrase, lowercase)
+            put(held, other, score)
             if symmetric:
-                table.add(paraphrase, phrase, score)
+                put(other, held, score)
         return table
 
     @classmethod
@@ -329,9 +334,20 @@ class ParaphraseTable:
         return out
 
 
+def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
+    """ConfigurationError unless `score` is None or a finite number (NaN would pass every
+    threshold test unnoticed): the check of every row added."""
+    if score is not None and not math.isfinite(score):
+        raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
+
+
 def _row(row: object, number: int) -> tuple[str, str, Score]:
     """(phrase, paraphrase, score) of one row given to :meth:`ParaphraseTable.from_pairs`;
     FormatError naming the row (1-based) unless it is two str and an optional score."""
+    if type(row) is tuple and len(row) == 3:  # the common row, told without the checks below
+        phrase, paraphrase, score = row
+        if type(phrase) is str and type(paraphrase) is str and (score is None or type(score) is float):
+            return phrase, paraphrase, score
     if isinstance(row, str | bytes) or not isinstance(row, tuple | list) or len(row) not in (2, 3):
         raise FormatError(f"row {number} is {shown_value(row)}, not (phrase, paraphrase[, score])")
     phrase, paraphrase, score = (*row, None) if len(row) == 2 else row
