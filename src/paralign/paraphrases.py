@@ -19,6 +19,7 @@ from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from .tables import is_parquet_file, iter_rows, metadata_line, read_metadata
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize, tokenize
+from .workers import Progress
 
 Score = float | None
 
@@ -121,21 +122,31 @@ class ParaphraseTable:
         self._table: dict[str, dict[str, Score]] = {}
         self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
         self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized
+        #: the content hash a signature names the table by (metrics.paraeval.signature.table_hash),
+        #: remembered until the table changes
+        self._content_hash: str | None = None
 
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
         """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
         A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN)."""
-        if score is not None and not math.isfinite(score):
-            raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
-        p, q = normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase)
-        if not p or not q or p == q:
-            return
+        _check_score(phrase, paraphrase, score)
         self._multiword = None
         self._retokenized = {}
-        row = self._table.setdefault(p, {})
-        old = row.get(q)
-        if q not in row or (score is not None and (old is None or score > old)):
+        self._content_hash = None
+        self._put(normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase), score)
+
+    def _put(self, p: str, q: str, score: Score) -> None:
+        """:meth:`add` of a pair already normalised, with a score already checked, to a table
+        whose remembered answers (:meth:`multiword_strings`, ...) its caller forgets: what a
+        reader that builds a new table a row at a time (:meth:`from_tsv`) adds a row with."""
+        if not p or not q or p == q:
+            return
+        row = self._table.get(p)
+        if row is None:
+            row = self._table[p] = {}
+        old = row.get(q, self)  # self: absent (None is a pair without a score)
+        if old is self or (score is not None and (old is None or score > old)):
             row[q] = score
 
     @classmethod
@@ -153,17 +164,23 @@ class ParaphraseTable:
                                  + (f"one str ({shown_value(pairs)})" if isinstance(pairs, str)
                                     else f"{type(pairs).__name__} {shown_value(pairs)}"))
         table = cls(name, lowercase=lowercase)
+        put = table._put
+        last, held = None, ""  # rows come grouped by phrase (a Parquet table's): normalise it once a run
         for number, pair in enumerate(pairs, start=1):
             phrase, paraphrase, score = _row(pair, number)
-            table.add(phrase, paraphrase, score)
+            _check_score(phrase, paraphrase, score)
+            if phrase != last:
+                last, held = phrase, normalize_phrase(phrase, lowercase)
+            other = normalize_phrase(paraphrase, lowercase)
+            put(held, other, score)
             if symmetric:
-                table.add(paraphrase, phrase, score)
+                put(other, held, score)
         return table
 
     @classmethod
     def from_tsv(
         cls, path: str | Path, *, threshold: float | None = None, name: str | None = None,
-        lowercase: bool = True,
+        lowercase: bool = True, progress: Progress | None = None,
     ) -> ParaphraseTable:
         """Read `phrase<TAB>paraphrase[<TAB>score[<TAB>...]]` (gzip allowed); keep score >= threshold.
 
@@ -171,22 +188,26 @@ class ParaphraseTable:
         pivot or paraphrase-table wrote (``# paralign: {...}``), whose tokenizer becomes
         :attr:`tokenizer` (:func:`form_of`): read in the same pass, as a pipe is read once. A
         line without a tab or with a score that is not a finite number raises FormatError
-        naming the file and line.
+        naming the file and line. `progress` wraps the file's lines as they are read (a
+        command's bar: a table of millions of rows takes seconds).
         """
         table = cls(name or Path(path).name, lowercase=lowercase)
+        put = table._put
+        last, held = None, ""  # a table's rows come grouped by phrase: normalise each group's once
         with open_text(path) as handle:
-            for number, line in enumerate(without_bom(handle), start=1):
+            lines: Iterable[str] = without_bom(handle)
+            for number, line in enumerate(lines if progress is None else progress(lines), start=1):
                 line = line.rstrip("\r\n")
-                if not line.strip() or line.startswith("#"):
+                if not line or line[0] == "#" or line.isspace():
                     metadata = metadata_line(line)
                     if metadata is not None:
                         table.tokenizer = form_of(metadata)[0]
                     continue
-                fields = line.split("\t")
+                fields = line.split("\t", 3)  # the columns after the score are not read
                 if len(fields) < 2:
                     raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
                 score: Score = None
-                if len(fields) >= 3 and fields[2].strip():
+                if len(fields) >= 3 and fields[2] and not fields[2].isspace():
                     try:
                         score = float(fields[2])
                     except ValueError as exc:
@@ -195,7 +216,9 @@ class ParaphraseTable:
                         raise FormatError(f"score {fields[2]!r} is not a finite number", source=str(path), line=number)
                 if threshold is not None and score is not None and score < threshold:
                     continue
-                table.add(fields[0], fields[1], score)
+                if fields[0] != last:
+                    last, held = fields[0], normalize_phrase(fields[0], lowercase)
+                put(held, normalize_phrase(fields[1], lowercase), score)
         table.threshold = threshold
         return table
 
@@ -269,6 +292,13 @@ class ParaphraseTable:
             "" if first.score is None else f" {first.score:g}") + (", ..." if len(self) > 1 else "")
         return f"ParaphraseTable({self.name!r}, {len(self._table)} phrases, {len(self)} pairs{sample})"
 
+    def grouped(self) -> Iterator[tuple[str, Mapping[str, Score]]]:
+        """Each phrase with its paraphrases and their scores (a read-only view), in insertion
+        order: the rows in bulk, for a reader of the whole table (a content hash) that would
+        otherwise make an entry per row or normalise each phrase again to look it up."""
+        for phrase, row in self._table.items():
+            yield phrase, MappingProxyType(row)
+
     def phrases(self) -> Iterator[str]:
         """The normalised phrases that have paraphrases, in insertion order."""
         return iter(self._table)
@@ -304,9 +334,20 @@ class ParaphraseTable:
         return out
 
 
+def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
+    """ConfigurationError unless `score` is None or a finite number (NaN would pass every
+    threshold test unnoticed): the check of every row added."""
+    if score is not None and not math.isfinite(score):
+        raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
+
+
 def _row(row: object, number: int) -> tuple[str, str, Score]:
     """(phrase, paraphrase, score) of one row given to :meth:`ParaphraseTable.from_pairs`;
     FormatError naming the row (1-based) unless it is two str and an optional score."""
+    if type(row) is tuple and len(row) == 3:  # the common row, told without the checks below
+        phrase, paraphrase, score = row
+        if type(phrase) is str and type(paraphrase) is str and (score is None or type(score) is float):
+            return phrase, paraphrase, score
     if isinstance(row, str | bytes) or not isinstance(row, tuple | list) or len(row) not in (2, 3):
         raise FormatError(f"row {number} is {shown_value(row)}, not (phrase, paraphrase[, score])")
     phrase, paraphrase, score = (*row, None) if len(row) == 2 else row
@@ -384,8 +425,10 @@ def check_source(source: object, what: str = "source") -> ParaphraseSource:
     return source  # type: ignore[return-value]
 
 
-def load_source(spec: str | Path) -> ParaphraseSource:
-    """A source from a command-line spec: `ppdb`, `wordnet`, or a TSV path (`path[:threshold]`)."""
+def load_source(spec: str | Path, *, progress: Progress | None = None) -> ParaphraseSource:
+    """A source from a command-line spec: `ppdb`, `wordnet`, or a TSV path (`path[:threshold]`).
+    `progress` wraps a table file's rows as they are read (a command's bar; not PPDB's or
+    WordNet's, which are read from the disk cache or on demand)."""
     if not isinstance(spec, str | Path) or not str(spec).strip():
         raise ConfigurationError(f"paraphrase source {spec!r}: use ppdb, wordnet, PATH or PATH:THRESHOLD")
     spec = str(spec)
@@ -408,12 +451,14 @@ def load_source(spec: str | Path) -> ParaphraseSource:
                 f"paraphrase source {spec!r} has a threshold that is not a finite number "
                 "(use PATH:THRESHOLD with a number such as 0.5)")
     if is_parquet_file(path):  # a table written by `pivot -o X.parquet` (told by its data too)
-        rows = ((p, q, score) for p, q, score, _ in iter_rows(path) if threshold is None or score >= threshold)
+        read = iter_rows(path)
+        rows = ((p, q, score) for p, q, score, _ in (read if progress is None else progress(read))
+                if threshold is None or score >= threshold)
         table = ParaphraseTable.from_pairs(rows, Path(path).name)
         table.threshold = threshold  # as from_tsv records it: signatures name it
         table.tokenizer = table_form(path)[0]  # a built table's: phrases are looked up as it split them
         return table
-    return ParaphraseTable.from_tsv(path, threshold=threshold)  # its tokenizer read with its rows
+    return ParaphraseTable.from_tsv(path, threshold=threshold, progress=progress)  # its tokenizer read with its rows
 
 
 # Opening files moved to paralign.textio; the old names work until paralign 0.3.

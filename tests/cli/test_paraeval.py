@@ -96,6 +96,28 @@ def test_bad_table_names_its_line(files, capsys):
     assert code == 1 and "bad.tsv:4" in err
 
 
+def test_a_table_shows_a_bar_of_the_rows_read(files, capsys, monkeypatch):
+    """paraeval --table read a big table with nothing on screen: each table's rows go through
+    the table bar (shown on a terminal once the load is slow; meta-eval's is the same hook)."""
+    from paralign.cli import _common
+
+    bars: list[tuple[str, int]] = []
+    bar = _common.progress
+
+    def recording(items, desc, total=None, disable=None, delay=0):
+        if not delay:  # not the table's bar (the systems' bar has no delay)
+            return bar(items, desc, total, disable)
+        rows = list(items)
+        bars.append((desc, len(rows)))
+        return rows
+
+    monkeypatch.setattr(_common, "progress", recording)
+    code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                       "--table", str(files / "t.tsv"), "--resources", "none", "--config", "paper")
+    assert code == 0, err
+    assert bars == [("reading --table", 4)]
+
+
 def test_text_output_and_stdin(files, capsys, monkeypatch):
     import io
 

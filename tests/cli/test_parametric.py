@@ -92,6 +92,27 @@ def test_table_json_layout_and_single_sentence_group(tmp_path, gold, capsys):
     assert tight["reference"] < result["reference"]
 
 
+def test_table_shows_a_bar_of_the_rows_read_once_the_load_is_slow(tmp_path, gold, capsys, monkeypatch):
+    """`parametric table --table BIG.tsv` read a 3-million-row table for half a minute with
+    nothing on screen: the load's rows go through a bar named after the table, which shows
+    (on a terminal) only once the load has taken TABLE_BAR_DELAY seconds."""
+    from paralign.cli import _common
+
+    bars: list[tuple[str, float, int]] = []
+
+    def recording(items, desc, total=None, disable=None, delay=0):
+        rows = list(items)
+        bars.append((desc, delay, len(rows)))
+        return rows
+
+    monkeypatch.setattr(_common, "progress", recording)
+    table = tmp_path / "table.tsv"
+    table.write_text("quit\tresigned from\t0.5\nquit\tleft\t0.3\njob\tpost\t0.001\n", encoding="utf-8")
+    code, result, _ = run_json(capsys, ["parametric", "table", "--gold", str(gold), "--table", str(table)])
+    assert code == 0 and result["posited"] > 0
+    assert bars == [(f"reading {table}", _common.TABLE_BAR_DELAY, 3)] and _common.TABLE_BAR_DELAY > 0
+
+
 def test_table_line_without_tab(tmp_path, gold, capsys):
     table = tmp_path / "bad.tsv"
     table.write_text("quit\tleft\nquit left\n", encoding="utf-8")

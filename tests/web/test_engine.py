@@ -30,6 +30,28 @@ def test_table_names_are_file_names_made_unique(tmp_path) -> None:
     assert _source_name(str(path), ("pp.tsv", "pp.tsv-2")) == "pp.tsv-3"
 
 
+def test_a_table_is_read_through_the_progress_of_the_load(tmp_path) -> None:
+    """serve --table read a big table with nothing on screen: Engine.load gives its `progress`
+    each table's rows as they are read, under the table's spec (here up to the bad line that
+    stops the load, before any model loads)."""
+    from paralign.web import ServeConfig
+
+    path = tmp_path / "pp.tsv"
+    path.write_text("a\tb\t0.5\nc\td\nno tab\n", encoding="utf-8")
+    seen: list[tuple[str, int | None, list[str]]] = []
+
+    def progress(items, label, total):
+        rows: list[str] = []
+        seen.append((label, total, rows))
+        for item in items:
+            rows.append(item)
+            yield item
+
+    with pytest.raises(FormatError, match=r"pp\.tsv:3"):
+        Engine.load(ServeConfig(tables=(f"{path}:0.1",), resources=("none",)), progress)
+    assert seen == [(f"reading {path}:0.1", None, ["a\tb\t0.5\n", "c\td\n", "no tab\n"])]
+
+
 def test_paraphrases_best_first_and_unknown_sources_refused() -> None:
     table = ParaphraseTable("t")
     for q, s in (("b", 0.2), ("a", 0.9), ("c", None), ("d", 0.9)):

@@ -308,13 +308,26 @@ def warn(message: str) -> None:
     print(f"paralign: warning: {message}", file=sys.stderr)
 
 
-def progress(items: Iterable[T], desc: str, total: int | None = None, disable: bool | None = None) -> Iterable[T]:
-    """A tqdm progress bar on stderr, shown only when stderr is a terminal (unless forced)."""
+def progress(items: Iterable[T], desc: str, total: int | None = None, disable: bool | None = None,
+             delay: float = 0) -> Iterable[T]:
+    """A tqdm progress bar on stderr, shown only when stderr is a terminal (unless forced), and
+    only once `delay` seconds have gone by."""
     from tqdm import tqdm
 
     if disable is None:
         disable = not sys.stderr.isatty()
-    return tqdm(items, desc=desc, total=total, disable=disable, file=sys.stderr, leave=False)
+    return tqdm(items, desc=desc, total=total, disable=disable, file=sys.stderr, leave=False, delay=delay)
+
+
+#: Seconds a table is read before its bar shows: a table of a few thousand rows shows none.
+TABLE_BAR_DELAY = 2.0
+
+
+def table_progress(what: str = "--table") -> Callable[[Iterable[T]], Iterable[T]]:
+    """The `progress` hook of a table load (:func:`paralign.paraphrases.load_source`): a bar of
+    the rows read from `what`, on a terminal, once the load has taken :data:`TABLE_BAR_DELAY`
+    seconds (a table of millions of rows took half a minute with nothing on screen)."""
+    return lambda rows: progress(rows, f"reading {what}", delay=TABLE_BAR_DELAY)
 
 
 def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:

@@ -18,6 +18,7 @@ from ._common import (
     non_negative_int,
     positive_int,
     progress,
+    table_progress,
     warn,
     write_report,
     write_result,
@@ -179,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         with ExitStack() as stack:  # a table from stdin is read whole by the scorer
             scorer = paraeval_scorer(
                 args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
+                progress=table_progress(),
                 resources=None if args.resources is None else args.resources.split(","), **options)
     result = meta_evaluate_levels(data, refs,
                                   resolve_metrics(names, scorer), level=args.level,

@@ -26,6 +26,7 @@ from ._common import (
     open_out,
     positive_int,
     progress_callback,
+    table_progress,
     warn,
     write_report,
 )
@@ -158,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     systems, bad = _read_systems(args, paths, refs)
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
-                             max_length=args.max_length,
+                             max_length=args.max_length, progress=table_progress(),
                              resources=None if args.resources is None else args.resources.split(","),
                              **_paper_options(args))
     bootstrap = args.confidence or args.paired_bs

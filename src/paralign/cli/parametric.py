@@ -31,6 +31,7 @@ from ._common import (
     positive_int,
     progress,
     stdin_once,
+    table_progress,
     warn_each,
 )
 from ._options import add_scheduler_option, cluster_runner
@@ -186,6 +187,7 @@ def run_table(args: argparse.Namespace) -> int:
             gold, table + suffix, args.max_length, links=args.links,
             only_referenced=args.only_referenced, sentences=args.sentences, tight=args.tight,
             gold_name=input_name(args.gold), table_name=names.get(table),
+            progress=table_progress(input_name(table_path)),
         )
     warn_each(result.warnings, "warnings")
     with open_out(args.output) as out:

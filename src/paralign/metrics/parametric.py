@@ -319,6 +319,7 @@ def table_scores_files(
     tight: bool = False,
     gold_name: str | None = None,
     table_name: str | None = None,
+    progress: Progress | None = None,
 ) -> TableScores:
     """LB-Precision/Rel-Recall of a table spec (`ppdb`, `wordnet`, `path[:threshold]`) on groups.
 
@@ -326,7 +327,8 @@ def table_scores_files(
     naming file and line, and listed in `skipped_rows`; EmptyScoringError, naming the gold
     file, when no gold pair can be read.  `gold_name` and `table_name` are what messages and
     the result call the gold file and the table (default: their paths; e.g. `<stdin>`).  The
-    result carries its :func:`table_signature`.
+    result carries its :func:`table_signature`. `progress` wraps the table file's rows as they
+    are read (:func:`~paralign.paraphrases.load_source`).
     """
     from ..corpora import read_groups
     from ..corpora.alignments import possible_links_source
@@ -340,7 +342,7 @@ def table_scores_files(
             raise EmptyScoringError(f"{gold_name}: no gold pairs")
         raise EmptyScoringError(f"{gold_name}: no gold pair could be read "
                                 f"(first: {_warning(skipped[0])})")
-    source = load_source(table) if isinstance(table, str) else table
+    source = load_source(table, progress=progress) if isinstance(table, str) else table
     result = table_scores(groups, source, max_length, links=links,
                           only_referenced=only_referenced, sentences=sentences, tight=tight)
     signature = table_signature(source, links=links, max_length=max_length, only_referenced=only_referenced,

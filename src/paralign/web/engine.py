@@ -181,13 +181,16 @@ class Engine:
     def load(cls, config: ServeConfig | None = None,
              progress: Callable[[Iterable[str], str, int], Iterable[str]] | None = None) -> Engine:
         """Everything loaded (tables read, models loaded, aligners warmed); a bad table is a
-        ParalignError naming the file. `progress(steps, label, total)` wraps the warming steps
-        (a CLI passes its progress bar)."""
+        ParalignError naming the file. `progress(steps, label, total)` wraps each table's rows
+        as they are read (total None: not known before) and the warming steps (a CLI passes its
+        progress bar)."""
         config = config or ServeConfig()
         names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
         for spec in config.tables:
-            sources[_source_name(spec, sources)] = load_source(spec)
+            rows = None if progress is None else (
+                lambda items, spec=spec: progress(items, f"reading {spec}", None))
+            sources[_source_name(spec, sources)] = load_source(spec, progress=rows)
         signals, unavailable = {}, {}
         for name in SIGNALS:  # the neural signals need the extra: the app runs without them
             try:

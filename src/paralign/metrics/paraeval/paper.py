@@ -41,7 +41,7 @@ from ...caching import cache_dict
 from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
-from ...workers import run_chunks, stop_batch
+from ...workers import Progress, run_chunks, stop_batch
 from .. import f_measure
 from .inputs import as_compared, check_hypotheses, check_references, check_segment, count_mismatch
 from .signature import source_signature
@@ -522,8 +522,10 @@ def _stop_tokens() -> frozenset[str]:
 
 def build_sources(
     resources: Iterable[str] = ("ppdb", "wordnet"), tables: Iterable[str] = (),
+    progress: Progress | None = None,
 ) -> list[ParaphraseSource]:
-    """Sources from names (`ppdb`, `wordnet`, `none`) and TSV table paths (`path[:threshold]`)."""
+    """Sources from names (`ppdb`, `wordnet`, `none`) and TSV table paths (`path[:threshold]`);
+    `progress` wraps each table file's rows as they are read (:func:`load_source`)."""
     out: list[ParaphraseSource] = []
     for name in resources:
         name = name.strip()
@@ -532,7 +534,7 @@ def build_sources(
         if name not in ("ppdb", "wordnet"):
             raise ConfigurationError(f"unknown resource {name!r} (use ppdb, wordnet or none)")
         out.append(_cached_source(name))
-    out.extend(load_source(spec) for spec in tables)
+    out.extend(load_source(spec, progress=progress) for spec in tables)
     return out
 
 

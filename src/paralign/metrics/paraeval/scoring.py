@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
-from ...workers import run_chunks, stop_batch
+from ...workers import Progress, run_chunks, stop_batch
 from ..significance import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -41,17 +41,18 @@ PARTS = ("score", "p", "r", "f")
 def scorer(
     config: str | Config = DEFAULT, *, resources: Iterable[str] | None = None,
     tables: Iterable[str] = (), sources: Sequence[ParaphraseSource] | None = None,
-    max_length: int | None = None, **paper_options: object,
+    max_length: int | None = None, progress: Progress | None = None, **paper_options: object,
 ) -> Scorer:
     """The scorer of a config. Sources: `sources` if given, else `resources` (names; default
-    the config's: ppdb, wordnet) plus `tables` (``path[:threshold]``). `paper_options` are the
-    paper scorer's other settings (min_paraphrase_length, lowercase, ...)."""
+    the config's: ppdb, wordnet) plus `tables` (``path[:threshold]``, each table's rows wrapped
+    by `progress` as they are read). `paper_options` are the paper scorer's other settings
+    (min_paraphrase_length, lowercase, ...)."""
     check_names(resources, tables)
     cfg = get_config(config)
     if max_length is not None:
         cfg = cfg.with_(max_length=max_length)
     if sources is None:
-        sources = build_sources(cfg.resources if resources is None else list(resources), tables)
+        sources = build_sources(cfg.resources if resources is None else list(resources), tables, progress)
     unknown = sorted(set(paper_options) - set(paper_option_names()))
     if unknown:
         raise ConfigurationError(f"unknown ParaEval option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "

@@ -13,10 +13,11 @@ Not for: scoring.
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Iterator
 from typing import Any
 
 from ...paraphrases import ParaphraseTable, WordNetSynonyms
+from ...signature import short_hash
 
 PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
 
@@ -29,15 +30,24 @@ def wordnet_version() -> str:
 
 
 def table_hash(table: ParaphraseTable) -> str:
-    """SHA-256 (8 hex digits) of a table's sorted (phrase, paraphrase, score) rows, remembered."""
-    digest = getattr(table, "_content_hash", None)
+    """SHA-256 (8 hex digits) of a table's sorted (phrase, paraphrase, score) rows, remembered on
+    the table until it changes (:meth:`ParaphraseTable.add` forgets it)."""
+    digest = table._content_hash
     if digest is None:
-        h = hashlib.sha256()
-        for entry in sorted(table, key=lambda e: (e.phrase, e.paraphrase)):
-            h.update(f"{entry.phrase}\t{entry.paraphrase}\t{entry.score}\n".encode())
-        digest = h.hexdigest()[:8]
-        table._content_hash = digest  # type: ignore[attr-defined]
+        digest = table._content_hash = short_hash(_hashed_rows(table))
     return digest
+
+
+def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
+    """The bytes :func:`table_hash` hashes: a ``phrase<TAB>paraphrase<TAB>score`` line per row
+    (``None`` for no score, a float as ``str`` writes it), sorted by phrase, then paraphrase.
+    One piece a phrase, its rows sorted within it (a phrase is one key, so this is the order
+    of the (phrase, paraphrase) pairs): no object per row, so a table of millions of rows is
+    hashed in a fraction of the time an entry a row took, to the same hash."""
+    rows = dict(table.grouped())
+    for phrase in sorted(rows):
+        row = rows[phrase]
+        yield "".join([f"{phrase}\t{para}\t{row[para]}\n" for para in sorted(row)]).encode()
 
 
 def source_signature(source: Any, shown: str | None = None) -> str:
