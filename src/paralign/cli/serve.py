@@ -15,6 +15,7 @@ import argparse
 import copy
 import ipaddress
 import json
+import signal
 import socket
 from typing import Any
 
@@ -140,10 +141,19 @@ def log_config() -> dict[str, Any]:
 
 
 def _serve(args: argparse.Namespace, uvicorn: Any, app: Any, engine: Any, sock: socket.socket) -> int:
-    """Serve `app` on the bound `sock` until Ctrl-C, announcing the address once it listens."""
+    """Serve `app` on the bound `sock` until Ctrl-C, announcing the address once it listens.
+    Stopped by Ctrl-C (SIGINT) it is status 130, as main() answers KeyboardInterrupt: uvicorn
+    raises the signal again once it has shut down, but under Python 3.11's asyncio.Runner (its
+    own SIGINT handler) that second signal was once lost and serve exited 0, so the signal is
+    recorded here too."""
+    stopped_by: list[int] = []
 
     class Server(uvicorn.Server):
-        """uvicorn's server, announcing its address once it listens."""
+        """uvicorn's server, announcing its address once it listens, recording what stopped it."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            stopped_by.append(sig)
+            super().handle_exit(sig, frame)
 
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
@@ -155,5 +165,7 @@ def _serve(args: argparse.Namespace, uvicorn: Any, app: Any, engine: Any, sock: 
                                    access_log=args.log_level in ("info", "debug"), log_config=log_config(), lifespan="on",
                                    timeout_graceful_shutdown=5))
     server.run(sockets=[sock])
+    if signal.SIGINT in stopped_by:
+        return 130
     return 0 if server.started else 1
 
