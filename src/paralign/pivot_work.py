@@ -121,19 +121,20 @@ class WorkDir:
         self.recomputed: dict[str, list[str]] = {}
         run = path / "run.json"
         new = {name: stage.record() for name, stage in stages.items()}
+        kept = None  # the stage records run.json still holds (read once)
         if path.exists() and (restart or not run.exists()):
             shutil.rmtree(path)
         elif run.exists():
-            old = _read_run(run)
-            if old is None:  # an earlier version's single fingerprint: its stages are unknown
+            kept = _read_run(run)
+            if kept is None:  # an earlier version's single fingerprint: its stages are unknown
                 if not replace_other:
                     raise ConfigurationError(f"work directory {path} holds a run of an earlier version of paralign: "
                                              "use another --work-dir or --restart")
                 shutil.rmtree(path)
             else:
-                self._discard_stale(old, new, replace_other)
+                self._discard_stale(kept, new, replace_other)
         path.mkdir(parents=True, exist_ok=True)
-        if not run.exists() or _read_run(run) != new:
+        if kept != new:
             with atomic_path(run) as tmp:
                 tmp.write_text(json.dumps({"version": RUN_VERSION, "stages": new}, sort_keys=True), encoding="utf-8")
 
