@@ -39,8 +39,10 @@ def held_phrase(phrase: str, tokenizer: str | None, lowercase: bool) -> str:
     :data:`paralign.tokenizers.TOKENIZERS`, as pivot and paraphrase-table record theirs), so that
     ``man's`` finds the ``man 's`` of a regex-tokenised table, and lower-cased when `lowercase`;
     with `tokenizer` None (not known: a user's table) only its white space is collapsed
-    (:func:`normalize_phrase`). The one rule by which ``paraphrases``, ``serve`` and ParaEval
-    look a phrase up in a table."""
+    (:func:`normalize_phrase`). The one rule by which every consumer looks a phrase up in a
+    table: ``paraphrases`` (:func:`as_held`), ``serve``, the aligners' word similarity and
+    ParaMetric (:func:`lookup_key`); ParaEval re-splits the table's phrases the other way
+    (:meth:`ParaphraseTable.retokenized`)."""
     if tokenizer is None:
         return normalize_phrase(phrase, lowercase)
     return normalize_phrase(" ".join(tokenize(phrase, tokenizer)), lowercase)
@@ -332,6 +334,23 @@ class ParaphraseTable:
             for q, s in items[:top_k] if top_k else items:
                 out.add(phrase, q, s)
         return out
+
+
+def lookup_key(source: ParaphraseSource, phrase: str) -> str:
+    """The key to ask `source` for `phrase` with: a table's :meth:`ParaphraseTable.held` (``man's``
+    is ``man 's`` in a table that pivot built), any other source (WordNet, a lattice) the phrase
+    as given. What every consumer of a source looks a phrase up with: ``serve``, the aligners'
+    word similarity, ParaMetric's table scores (``paraphrases`` asks a table file through
+    :func:`as_held`, the same rule; ParaEval re-splits a built table instead,
+    :meth:`ParaphraseTable.retokenized`)."""
+    return source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
+
+
+def looked_up_as_typed(source: ParaphraseSource) -> bool:
+    """True when :func:`lookup_key` asks `source` for a phrase as it was typed (but for white
+    space and case, which every table normalises when it is asked): not a table whose
+    tokenizer is known. A consumer in a hot loop skips the key then."""
+    return not isinstance(source, ParaphraseTable) or source.tokenizer is None
 
 
 def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
