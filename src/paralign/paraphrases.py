@@ -7,7 +7,7 @@ Not for: writing or querying the pipelines' table files (:mod:`paralign.tables`)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
-from .tables import is_parquet_file, iter_rows, metadata_line, read_metadata
+from .tables import is_parquet_file, iter_rows, lookup, metadata_line, read_metadata
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize, tokenize
 from .workers import Progress
@@ -65,10 +65,31 @@ def form_of(metadata: Mapping[str, Any]) -> tuple[str | None, bool]:
 def as_held(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
     """Each of `phrases` as a table file holds it (:func:`held_phrase` with the tokenizer and case
     its metadata records, :func:`table_form`): ``A  Man's`` is looked up as ``a man 's`` in a
-    table that pivot built with its defaults; a table without that record only has the white
-    space of a phrase collapsed, and is matched with its case (it may hold capitals)."""
-    tokenizer, lowercase = table_form(path)
-    return {phrase: held_phrase(phrase, tokenizer, lowercase) for phrase in phrases}
+    table that pivot built with its defaults; a table without that record (a user's) only has
+    the white space of a phrase collapsed, and is lower-cased: such a table is matched without
+    case (:func:`lookup_held` folds its phrases too), as the tables in memory match it."""
+    return _held_in(table_form(path), phrases)
+
+
+def _held_in(form: tuple[str | None, bool], phrases: Iterable[str]) -> dict[str, str]:
+    """:func:`as_held` in a table of `form` (:func:`table_form`), already read."""
+    tokenizer, lowercase = form
+    return {phrase: held_phrase(phrase, tokenizer, lowercase or tokenizer is None) for phrase in phrases}
+
+
+def lookup_held(path: str | Path, phrases: Sequence[str],
+                top_k: int | None = None) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+    """What ``paralign paraphrases`` asks a table file: each of `phrases` with the key it is
+    looked up by (:func:`as_held`), and the rows found under each key, best first, the k best
+    with `top_k` (:func:`paralign.tables.lookup`). A table that pivot or paraphrase-table built
+    holds its phrases as the key has them, so they are matched exactly (a Parquet table reads
+    only the row groups that can hold them); a user's table is matched without case and with
+    its white space collapsed (:func:`normalize_phrase` of each row's phrase, every row read),
+    the rule by which the tables in memory (``serve``, ParaEval, ParaMetric, the aligners)
+    match it, so ``Cat`` and ``cat`` find the same rows everywhere."""
+    form = table_form(path)
+    held = _held_in(form, phrases)
+    return held, lookup(path, list(held.values()), top_k, key=normalize_phrase if form[0] is None else None)
 
 
 @runtime_checkable
