@@ -7,7 +7,7 @@ Not for: writing or querying the pipelines' table files (:mod:`paralign.tables`)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
@@ -16,7 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
-from .tables import is_parquet_file, iter_rows, metadata_line, read_metadata
+from .tables import is_parquet_file, iter_rows, lookup, metadata_line, read_metadata
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize, tokenize
 from .workers import Progress
@@ -39,8 +39,10 @@ def held_phrase(phrase: str, tokenizer: str | None, lowercase: bool) -> str:
     :data:`paralign.tokenizers.TOKENIZERS`, as pivot and paraphrase-table record theirs), so that
     ``man's`` finds the ``man 's`` of a regex-tokenised table, and lower-cased when `lowercase`;
     with `tokenizer` None (not known: a user's table) only its white space is collapsed
-    (:func:`normalize_phrase`). The one rule by which ``paraphrases``, ``serve`` and ParaEval
-    look a phrase up in a table."""
+    (:func:`normalize_phrase`). The one rule by which every consumer looks a phrase up in a
+    table: ``paraphrases`` (:func:`as_held`), ``serve``, the aligners' word similarity and
+    ParaMetric (:func:`lookup_key`); ParaEval re-splits the table's phrases the other way
+    (:meth:`ParaphraseTable.retokenized`)."""
     if tokenizer is None:
         return normalize_phrase(phrase, lowercase)
     return normalize_phrase(" ".join(tokenize(phrase, tokenizer)), lowercase)
@@ -63,10 +65,31 @@ def form_of(metadata: Mapping[str, Any]) -> tuple[str | None, bool]:
 def as_held(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
     """Each of `phrases` as a table file holds it (:func:`held_phrase` with the tokenizer and case
     its metadata records, :func:`table_form`): ``A  Man's`` is looked up as ``a man 's`` in a
-    table that pivot built with its defaults; a table without that record only has the white
-    space of a phrase collapsed, and is matched with its case (it may hold capitals)."""
-    tokenizer, lowercase = table_form(path)
-    return {phrase: held_phrase(phrase, tokenizer, lowercase) for phrase in phrases}
+    table that pivot built with its defaults; a table without that record (a user's) only has
+    the white space of a phrase collapsed, and is lower-cased: such a table is matched without
+    case (:func:`lookup_held` folds its phrases too), as the tables in memory match it."""
+    return _held_in(table_form(path), phrases)
+
+
+def _held_in(form: tuple[str | None, bool], phrases: Iterable[str]) -> dict[str, str]:
+    """:func:`as_held` in a table of `form` (:func:`table_form`), already read."""
+    tokenizer, lowercase = form
+    return {phrase: held_phrase(phrase, tokenizer, lowercase or tokenizer is None) for phrase in phrases}
+
+
+def lookup_held(path: str | Path, phrases: Sequence[str],
+                top_k: int | None = None) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+    """What ``paralign paraphrases`` asks a table file: each of `phrases` with the key it is
+    looked up by (:func:`as_held`), and the rows found under each key, best first, the k best
+    with `top_k` (:func:`paralign.tables.lookup`). A table that pivot or paraphrase-table built
+    holds its phrases as the key has them, so they are matched exactly (a Parquet table reads
+    only the row groups that can hold them); a user's table is matched without case and with
+    its white space collapsed (:func:`normalize_phrase` of each row's phrase, every row read),
+    the rule by which the tables in memory (``serve``, ParaEval, ParaMetric, the aligners)
+    match it, so ``Cat`` and ``cat`` find the same rows everywhere."""
+    form = table_form(path)
+    held = _held_in(form, phrases)
+    return held, lookup(path, list(held.values()), top_k, key=normalize_phrase if form[0] is None else None)
 
 
 @runtime_checkable
@@ -332,6 +355,23 @@ class ParaphraseTable:
             for q, s in items[:top_k] if top_k else items:
                 out.add(phrase, q, s)
         return out
+
+
+def lookup_key(source: ParaphraseSource, phrase: str) -> str:
+    """The key to ask `source` for `phrase` with: a table's :meth:`ParaphraseTable.held` (``man's``
+    is ``man 's`` in a table that pivot built), any other source (WordNet, a lattice) the phrase
+    as given. What every consumer of a source looks a phrase up with: ``serve``, the aligners'
+    word similarity, ParaMetric's table scores (``paraphrases`` asks a table file through
+    :func:`as_held`, the same rule; ParaEval re-splits a built table instead,
+    :meth:`ParaphraseTable.retokenized`)."""
+    return source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
+
+
+def looked_up_as_typed(source: ParaphraseSource) -> bool:
+    """True when :func:`lookup_key` asks `source` for a phrase as it was typed (but for white
+    space and case, which every table normalises when it is asked): not a table whose
+    tokenizer is known. A consumer in a hot loop skips the key then."""
+    return not isinstance(source, ParaphraseTable) or source.tokenizer is None
 
 
 def _check_score(phrase: str, paraphrase: str, score: Score) -> None:

@@ -19,7 +19,7 @@ import json
 import math
 import os
 import shutil
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -320,11 +320,14 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
     return pa.Array.from_buffers(kind, len(encoded), buffers)
 
 
-def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -> dict[str, list[dict[str, Any]]]:
+def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
+           key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
-    `top_k` keeps the k best.  Phrases are matched exactly (see
-    :func:`paralign.paraphrases.as_held` for what a user types).  Parquet is read with a filter on `phrase`, so only the row groups that can
-    hold them are read; TSV is scanned once, and a user's TSV row without a score is an
+    `top_k` keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
+    ``key(phrase)`` (a user's table, matched without case: see
+    :func:`paralign.paraphrases.lookup_held` for what a user types).  Parquet is read with a
+    filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
+    row: no statistics order the keys); TSV is scanned once, and a user's TSV row without a score is an
     unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for
     one str, whose characters would be looked up); `top_k` None (every row) or at least 1
     (ConfigurationError: -1 dropped the last row, 0 kept them all)."""
@@ -333,23 +336,42 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None) -
         raise ConfigurationError(f"top_k must be None or at least 1, got {top_k!r}")
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
+    keyed = _keyed(key)
     if is_parquet_file(path):
         names: list[str] = []
-        for batch in _parquet_rows_of(path, wanted):
+        for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
             names = batch.schema.names
             columns = [column.to_pylist() for column in batch.columns]
             for row in zip(*columns, strict=True):
-                found[row[0]].append(dict(zip(names[1:], row[1:], strict=True)))
+                rows = found.get(keyed(row[0]))
+                if rows is not None:
+                    rows.append(dict(zip(names[1:], row[1:], strict=True)))
     else:
         names = _tsv_columns(path)
         for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
-            if phrase in found:
+            rows = found.get(keyed(phrase))
+            if rows is not None:
                 extra = dict(zip(names[3:], (_number(v) for v in rest), strict=False))
-                found[phrase].append({"paraphrase": paraphrase, "probability": probability, **extra})
+                rows.append({"paraphrase": paraphrase, "probability": probability, **extra})
     for phrase, rows in found.items():
         rows.sort(key=_best_first)
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
+
+
+def _keyed(key: Callable[[str], str] | None) -> Callable[[str], str]:
+    """`key` (the phrase itself when None), worked out once for each run of rows that share a
+    phrase: a table's rows come grouped by phrase."""
+    if key is None:
+        return lambda phrase: phrase
+    last: list[str] = ["", key("")]
+
+    def keyed(phrase: str) -> str:
+        if phrase != last[0]:
+            last[:] = phrase, key(phrase)
+        return last[1]
+
+    return keyed
 
 
 def _best_first(row: dict[str, Any]) -> tuple[bool, float, str]:

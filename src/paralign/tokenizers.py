@@ -5,7 +5,8 @@ were split, so that a phrase can be looked up as a table holds it.
 `&apos;`, which are undone), or `regex` (default for raw text: words, numbers, punctuation and
 English clitics `n't 's 're ...` split off, PTB style). Here, below the aligners, the pipelines
 and the metrics, because each of them needs them: eflomal's input is split with them, a table
-records the one it was built with, and `paraphrases`, `serve` and ParaEval look phrases up through it.
+records the one it was built with, and every consumer of a table (`paraphrases`, `serve`, the
+aligners' word similarity, ParaMetric, ParaEval) looks phrases up through it.
 
 Not for: sacrebleu's 13a tokens (:mod:`paralign.tok13a`), or spaCy's (:mod:`paralign.nlp`).
 """

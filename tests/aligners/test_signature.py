@@ -103,3 +103,22 @@ def test_the_contextual_aligner_names_its_link_model_threshold_and_encoder() -> 
     stricter = parts(alignment_signature(ContextualAligner(min_confidence=0.9, lexical=Aligner(w=0.8))))
     assert stricter["minconf"] == "0.9" and stricter["opts"] == "w=0.8"
     assert stricter["links"] == found["links"] and stricter["aligner"] == "sultan:contextual"
+
+
+def test_a_table_asked_as_its_tokenizer_split_it_is_named_with_the_tokenizer(tmp_path: Path) -> None:
+    """A table that pivot built is asked for a word as its tokenizer split it (man's as "man 's"),
+    so the same rows without that record relate other words: the two signatures differ, as
+    ParaEval names a re-split table (``t.tsv:0.1~regex#HASH``), whether the aligner read the
+    table or the signature reads it."""
+    rows = "man 's\tguy 's\t0.25\n"
+    built = tmp_path / "t.tsv"
+    built.write_text('# paralign: {"options": {"tokenizer": "regex", "lowercase": true}}\n' + rows, encoding="utf-8")
+    plain = tmp_path / "u.tsv"
+    plain.write_text(rows, encoding="utf-8")
+    named = parts(alignment_signature(Aligner(similarity=f"{built}:0.1")))["sim"]
+    assert named.startswith("t.tsv:0.1~regex#")
+    loaded = Aligner(similarity=f"{built}:0.1")
+    loaded.related  # noqa: B018 - the table as the aligner read it
+    assert parts(alignment_signature(loaded))["sim"] == named
+    user = parts(alignment_signature(Aligner(similarity=str(plain))))["sim"]
+    assert user.startswith("u.tsv#") and user.split("#")[1] == named.split("#")[1]  # the same rows

@@ -339,3 +339,30 @@ def test_arguments_of_the_wrong_kind_are_named() -> None:
         table_scores(load_groups(gold_path), "t.tsv")
     with pytest.raises(InputTypeError, match=r"groups must map a group id to its pairs \(load_groups\), not list"):
         table_scores(gold, ParaphraseTable())
+
+
+def test_a_table_that_pivot_built_is_asked_for_each_phrase_as_its_tokenizer_split_it(tmp_path):
+    """pivot's regex tokenizer holds man's as "man 's": a gold whose tokens hold man's posited
+    nothing from a table it built that relates "man 's" to "guy 's" (`parametric table` said 0
+    posited, 0 correct), where `paraphrases`, serve and ParaEval find the rows. The gold's
+    phrases and their reference paraphrases are now asked for as the table's tokenizer splits
+    them; the same rows without pivot's record (a user's TSV) are matched as written, and the
+    signature tells the two apart (~regex, as ParaEval's)."""
+    from paralign.metrics.parametric import table_scores_files
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "g.1", "source": "the man\'s dog", "target": "the guy\'s dog", "sure": "0-0 1-1 2-2"}\n',
+                    encoding="utf-8")
+    rows = "man 's\tguy 's\t0.5\nman 's\tthe guy 's\t0.25\nguy 's\tman 's\t0.5\n"
+    built = tmp_path / "t.tsv"
+    built.write_text('# paralign: {"kind": "pivot", "options": {"tokenizer": "regex", "lowercase": true}}\n' + rows,
+                     encoding="utf-8")
+    plain = tmp_path / "u.tsv"
+    plain.write_text(rows, encoding="utf-8")
+    found = table_scores_files(gold, str(built))
+    # man's: guy 's (the reference guy's, as the table holds it) and the guy 's; guy's: man 's
+    assert (found.overall.posited, found.overall.correct, found.overall.reference) == (3, 2, 8)
+    assert _parts(found.signature)["table"].startswith("t.tsv~regex#")
+    user = table_scores_files(gold, str(plain))
+    assert (user.overall.posited, user.overall.correct) == (0, 0)
+    assert _parts(user.signature)["table"].startswith("u.tsv#")

@@ -57,7 +57,7 @@ def test_paraphrases_best_first_and_unknown_sources_refused() -> None:
     for q, s in (("b", 0.2), ("a", 0.9), ("c", None), ("d", 0.9)):
         table.add("x", q, s)
     engine = Engine({"t": table}, ParaEval(), {})
-    assert engine.paraphrases("X", "t") == [("a", 0.9), ("d", 0.9), ("b", 0.2), ("c", None)]
+    assert engine.paraphrases("X", "t") == ("x", [("a", 0.9), ("d", 0.9), ("b", 0.2), ("c", None)])
     with pytest.raises(ConfigurationError, match="no paraphrase source named 'u'; loaded: t"):
         engine.paraphrases("x", "u")
     with pytest.raises(ConfigurationError, match="start the server with --table"):

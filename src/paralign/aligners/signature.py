@@ -11,7 +11,8 @@ An aligner signature records every setting that changes an alignment and nothing
   that preset (``w=0.8,context_only_links=2``), when any does;
 * ``sim``: the word-similarity source, named as ParaEval's signature names sources (a
   built-in with its version, ``ppdb-1.0-xxxl-lexical``, ``wordnet-3.0``; a table by its
-  basename, threshold and content hash; ``none``), sources joined by ``+``;
+  basename, threshold, the tokenizer that splits each word it is asked for when it records one
+  (``~regex``: a table that pivot built) and content hash; ``none``), sources joined by ``+``;
 * the contextual aligner's ``links`` (the link model's name and a hash of its trees),
   ``minconf`` (its confidence threshold) and ``encoder`` (package and version);
 * ``spacy``: the spaCy model that annotates (name and version); ``version``: paralign's.

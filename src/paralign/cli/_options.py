@@ -274,7 +274,7 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
                         help="paraphrase table: X.parquet (as pivot writes it), X.tsv or X.tsv.gz, "
                         "`path[:threshold]`; repeatable. A table that pivot or paraphrase-table built has its "
                         "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
-                        "(~regex); any other is matched as written")
+                        "(~regex); any other is matched as written (without case)")
     parser.add_argument("--resources", default=None,
                         help="built-in sources: ppdb, wordnet or none (default: the config's, "
                              "ppdb,wordnet)")

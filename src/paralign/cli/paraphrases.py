@@ -36,8 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "serve --table and paraeval --table read them) are listed last, with '-' (null in JSON). A table that pivot or paraphrase-table built is asked "
         "for the PHRASE as they split and cased its text (the tokenizer and case they were given, recorded "
         "in the table: man's is looked up as man 's with the default regex tokenizer, and lower-cased), "
-        "shown as 'looked_up_as'; in any other table only white space is collapsed, and the phrase "
-        "matched with its case. Many phrases: --phrases FILE (one a line), or one a line on stdin when no PHRASE "
+        "shown as 'looked_up_as'; in any other table (a user's) only white space is collapsed, and the "
+        "phrase matched without case, as serve, ParaEval, ParaMetric and the aligners match it (Cat finds "
+        "the rows of cat and Cat, shown as the table writes them). Many phrases: --phrases FILE (one a line), or one a line on stdin when no PHRASE "
         "is given; they are looked up in one pass over the table, each once, in the order given, "
         "and an empty or undecodable line is reported with its number and skipped.",
     )
@@ -87,8 +88,7 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..paraphrases import as_held
-    from ..tables import lookup
+    from ..paraphrases import lookup_held
 
     phrases, problems = phrases_of(args)
     for problem in problems:
@@ -96,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         (table,), names = stdin_inputs(stack, [args.table])
         try:
-            held = as_held(table, phrases)
-            found = lookup(table, list(held.values()), args.top_k)
+            held, found = lookup_held(table, phrases, args.top_k)
         except ParalignError as exc:
             for copy, name in names.items():  # errors name '<stdin>', not its copy
                 rename_in_error(exc, copy, name)

@@ -22,8 +22,15 @@ phrase texts (lower-cased, up to `max_length` words) of s.  For each unit (G, s,
 * reference = para_REF(p, s, G): the union, over the group's pairs that contain s (on either
   side), of the texts p2 of the non-identical phrase pairs (p, p2) whose s-side is p;
 * posited = para_M(p): the source's paraphrases of p (normalised, != p), each at most
-  `max_length` words (longer ones are counted in `beyond_max_length` and reported, not scored);
+  `max_length` words as the source holds it (longer ones are counted in `beyond_max_length` and
+  reported, not scored);
 * correct = posited ∩ reference.
+
+A table that pivot or paraphrase-table built is asked for p as its tokenizer splits it, and its
+paraphrases are compared with the reference's texts split so too
+(:func:`paralign.paraphrases.lookup_key`, the rule of every consumer of a table): a gold whose
+tokens hold ``man's`` finds the ``man 's`` of pivot's regex tokens. The signature names that
+tokenizer (``t.tsv~regex#HASH``).
 
 Each of these is a set, so a paraphrase is counted once per (group, sentence, phrase) however
 many pairs or occurrences yield it.  Variants: `only_referenced=True` counts posited paraphrases
@@ -50,7 +57,13 @@ from pathlib import Path
 
 from .._moved import moved_names
 from ..errors import ConfigurationError, EmptyScoringError, InputTypeError
-from ..paraphrases import ParaphraseSource, check_source, normalize_phrase
+from ..paraphrases import (
+    ParaphraseSource,
+    check_source,
+    looked_up_as_typed,
+    lookup_key,
+    normalize_phrase,
+)
 from ..signature import join_signature, setting_value
 from .alignment_scores import SkippedPair
 from .paraeval.signature import source_signature
@@ -210,17 +223,36 @@ class TableScores:
 
 
 class _CachedSource:
-    """Memoised, normalised lookups: phrase -> ((paraphrase, word count), ...)."""
+    """Memoised, normalised lookups: phrase -> ((paraphrase, word count), ...), each phrase asked
+    for as the source holds its phrases (:func:`~paralign.paraphrases.lookup_key`: a table that
+    pivot built is asked for the gold's ``man's`` as ``man 's``)."""
 
     def __init__(self, source: ParaphraseSource) -> None:
         self.source = source
         self.cache: dict[str, tuple[tuple[str, int], ...]] = {}
+        #: whether a phrase's key is the phrase itself (else :meth:`key` gives it)
+        self.as_typed = looked_up_as_typed(source)
+        self._keys: dict[str, str] = {}
+
+    def key(self, phrase: str) -> str:
+        """`phrase` as the source holds its phrases (the phrase itself when :attr:`as_typed`)."""
+        if self.as_typed:
+            return phrase
+        found = self._keys.get(phrase)
+        if found is None:
+            found = self._keys[phrase] = normalize_phrase(lookup_key(self.source, phrase))
+        return found
+
+    def held(self, phrases: set[str]) -> set[str]:
+        """`phrases` (a reference set) as the source holds its phrases, to compare its paraphrases with."""
+        return phrases if self.as_typed else {self.key(q) for q in phrases}
 
     def __call__(self, phrase: str) -> tuple[tuple[str, int], ...]:
         hit = self.cache.get(phrase)
         if hit is None:
-            found = {normalize_phrase(q) for q in self.source.paraphrases(phrase)}
-            found.discard(phrase)
+            key = self.key(phrase)
+            found = {normalize_phrase(q) for q in self.source.paraphrases(key)}
+            found.discard(key)
             found.discard("")
             hit = tuple((q, len(q.split())) for q in sorted(found))
             self.cache[phrase] = hit
@@ -283,6 +315,8 @@ def table_scores(
                 ref_set = sent_refs.get(p)
                 if only_referenced and not ref_set:
                     continue
+                if ref_set:
+                    ref_set = lookup.held(ref_set)  # compared with the paraphrases as the source holds them
                 p_len = len(p.split())
                 for q, q_len in lookup(p):
                     if q_len > max_length:

@@ -177,7 +177,7 @@ def lattice(body: LatticeRequest, request: Request) -> LatticeResponse:
 def paraphrases(body: ParaphrasesRequest, request: Request) -> ParaphrasesResponse:
     engine = engine_of(request)
     table = body.table if body.table is not None else next(iter(engine.sources), "")
-    found, key = engine.paraphrases(body.phrase, table), engine.held(body.phrase, table)
+    key, found = engine.paraphrases(body.phrase, table)
     return ParaphrasesResponse(phrase=body.phrase, looked_up_as=key if key != body.phrase else None,
                                table=table, total=len(found),
                                paraphrases=[Paraphrase(paraphrase=q, score=_finite(s))

@@ -41,7 +41,7 @@ from ..metrics.paraeval import (
 )
 from ..metrics.paraeval.configs import PAPER
 from ..metrics.paraeval.graded import GradedParaEval
-from ..paraphrases import ParaphraseSource, ParaphraseTable, Score, load_source
+from ..paraphrases import ParaphraseSource, Score, load_source, lookup_key
 from ..sentence import Sentence
 from ..similarity import SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.contextual import ContextualAlignmentSignal
@@ -367,19 +367,15 @@ class Engine:
             raise ConfigurationError(f"no paraphrase source named {table!r}; loaded: {', '.join(self.sources)}")
         return source
 
-    def held(self, phrase: str, table: str) -> str:
-        """The key :meth:`paraphrases` asks the source named `table` for `phrase` with: a table
-        is asked for the phrase as it holds its phrases (:meth:`ParaphraseTable.held`, as
-        ``paralign paraphrases`` asks): ``Man's`` is ``man 's`` in a table that pivot built;
-        another source is asked for the phrase as typed. The API shows it as ``looked_up_as``,
-        so a user sees why a phrase found rows under another spelling."""
+    def paraphrases(self, phrase: str, table: str) -> tuple[str, list[tuple[str, Score]]]:
+        """(the key the source named `table` is asked for `phrase` with, the paraphrases found
+        under it, best score first (unscored last), then alphabetically); ConfigurationError for
+        a name not loaded. A table is asked for the phrase as it holds its phrases
+        (:func:`~paralign.paraphrases.lookup_key`, as every consumer asks it): ``Man's`` is
+        ``man 's`` in a table that pivot built; another source is asked for the phrase as
+        typed. The API shows the key as ``looked_up_as``, so a user sees why a phrase found
+        rows under another spelling."""
         source = self._source(table)
-        return source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
-
-    def paraphrases(self, phrase: str, table: str) -> list[tuple[str, Score]]:
-        """The paraphrases of `phrase` in the source named `table` (asked for it as :meth:`held`
-        says), best score first (unscored last), then alphabetically; ConfigurationError for a
-        name not loaded."""
-        source, key = self._source(table), self.held(phrase, table)
+        key = lookup_key(source, phrase)
         found = self._locked(lambda: dict(source.paraphrases(key)))
-        return sorted(found.items(), key=lambda qs: (qs[1] is None, -(qs[1] or 0.0), qs[0]))
+        return key, sorted(found.items(), key=lambda qs: (qs[1] is None, -(qs[1] or 0.0), qs[0]))

@@ -515,3 +515,25 @@ def test_a_limited_pair_cache_stays_bounded_through_pickling_and_clones_and_alig
     assert 0 < len(bounded._sim_cache) <= 7 < len(free._sim_cache)
     for copy in (pickle.loads(pickle.dumps(bounded)), bounded.with_params(ppdb_sim=0.5)):
         assert isinstance(copy._sim_cache, CappedDict) and copy._sim_cache.limit == 7
+
+
+#: The record pivot writes at the top of a TSV table it built (its defaults: regex, lower-cased).
+BUILT = '# paralign: {"kind": "pivot", "options": {"tokenizer": "regex", "lowercase": true}}\n'
+
+
+def test_a_table_that_pivot_built_is_asked_for_a_word_as_its_tokenizer_split_it(tmp_path) -> None:
+    """pivot's regex tokenizer holds man's as "man 's" and U.S. as "u.s .": a table it built that
+    relates "man 's" to "guy 's" never related man's (a --tokenized word) to guy's, nor spaCy's
+    token U.S. to america, as `paraphrases`, serve and ParaEval find them. A user's table (no
+    record) is asked for the word as written."""
+    table = tmp_path / "t.tsv"
+    table.write_text(BUILT + "man 's\tguy 's\t0.25\nu.s .\tamerica\t0.5\n", encoding="utf-8")
+    related = load_similarity(str(table))
+    assert related.related("man's", "guy's") and related.related("guy's", "man's")
+    assert related.related("u.s.", "america") and related.related("america", "u.s.")
+    assert not related.related("man's", "america")
+    plain = tmp_path / "u.tsv"
+    plain.write_text("man 's\tguy 's\t0.25\n", encoding="utf-8")
+    assert not load_similarity(str(plain)).related("man's", "guy's")
+    links = Aligner(similarity=str(table)).align(["the", "man's", "dog"], ["the", "guy's", "dog"]).sure
+    assert (1, 1) in links

@@ -13,14 +13,18 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from ...caching import CappedDict
 from ...errors import ConfigurationError, FormatError
-from ...paraphrases import ParaphraseSource
+from ...paraphrases import ParaphraseSource, looked_up_as_typed, lookup_key
 from ...stemming import stem as snowball_stem
 
 #: The reference implementation's punctuation list, plus the PTB quote/bracket spellings.
 PUNCTUATION: frozenset[str] = frozenset(
     ["(", "-lrb-", ".", ",", "-", "?", "!", ";", "_", ":", "{", "}", "[", "/", "]", "...", '"', "'", ")", "-rrb-", "-lsb-", "-rsb-", "-lcb-", "-rcb-", "``", "''", "`", "--", "‘", "’", "“", "”", "–", "—", "…"]
 )
+
+#: The most words whose lookup key a table's word similarity keeps (a server's lives long).
+KEY_CACHE_SIZE = 100_000
 
 #: Lemmas the content-word stages never align (clitics the reference skips).
 CLITICS: frozenset[str] = frozenset({"'s", "'d", "'ll"})
@@ -109,15 +113,29 @@ def osa_distance(a: str, b: str, limit: int | None = None) -> int:
 
 
 class SourceSimilarity:
-    """Adapter: any :class:`~paralign.paraphrases.ParaphraseSource` (e.g. a TSV table)."""
+    """Adapter: any :class:`~paralign.paraphrases.ParaphraseSource` (e.g. a TSV table), asked
+    for each word as it holds its phrases (:func:`~paralign.paraphrases.lookup_key`): a table
+    that pivot built with its regex tokenizer relates ``man's`` (a ``--tokenized`` word) as it
+    holds it, ``man 's``, and spaCy's ``u.s.`` as ``u.s .``."""
 
     def __init__(self, source: ParaphraseSource) -> None:
         self.source = source
         self.name = source.name
+        #: each word's key, for a table whose tokenizer is known (None: the word itself)
+        self._keys: CappedDict[str, str] | None = None if looked_up_as_typed(source) else CappedDict(KEY_CACHE_SIZE)
 
     def related(self, a: str, b: str) -> bool:
         """True when the source lists either word as a paraphrase of the other."""
+        keys = self._keys
+        if keys is not None:
+            a, b = self._key(a, keys), self._key(b, keys)
         return b in self.source.paraphrases(a) or a in self.source.paraphrases(b)
+
+    def _key(self, word: str, keys: CappedDict[str, str]) -> str:
+        found = keys.get(word)
+        if found is None:
+            found = keys[word] = lookup_key(self.source, word)
+        return found
 
 
 class CombinedSimilarity:

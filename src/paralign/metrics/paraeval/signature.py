@@ -6,7 +6,10 @@ hex digits of SHA-256 over its sorted pairs and scores), so two tables of the sa
 pass for one another. A table whose phrases were re-split into the scorer's tokens (one that
 pivot or paraphrase-table built: :func:`.inputs.as_compared`) names the tokenizer that had split
 them after its threshold (``t.parquet:0.1~regex#1a2b3c4d``): the re-split rows are what it
-matches with, and what the hash is over.
+matches with, and what the hash is over. A table that is asked for each phrase as its
+tokenizer splits it (:func:`paralign.paraphrases.lookup_key`: the aligners' word similarity,
+ParaMetric's table scores) names that tokenizer in the same place: the same rows without that
+record (a user's TSV) relate other phrases.
 
 Not for: scoring.
 """
@@ -62,7 +65,8 @@ def source_signature(source: Any, shown: str | None = None) -> str:
         return PPDB_VERSION
     threshold = getattr(source, "threshold", None)
     cut = "" if threshold is None else f":{threshold:g}"
-    if source.retokenized_from is not None:
-        cut += f"~{source.retokenized_from}"
+    split = source.retokenized_from or source.tokenizer  # re-split, or asked as its tokenizer splits a phrase
+    if split is not None:
+        cut += f"~{split}"
     shown = name if shown is None else shown
     return f"{shown.replace(chr(92), '/').rsplit('/', 1)[-1]}{cut}#{table_hash(source)}"
