@@ -1,6 +1,9 @@
 """How the alignment pictures look: the colours, hatching and legend the grid and lines share.
 
-Colours are Okabe & Ito's colour-blind-safe palette; against gold each status also has its own
+Colours are Okabe & Ito's colour-blind-safe hues, the orange and the reddish purple darkened so
+that every mark keeps 3:1 against the grid's background (WCAG 1.4.11: #E69F00 was 2.1:1 and
+#CC79A7 2.8:1 on it) while the three statuses stay apart for protan, deutan and tritan readers
+(tests/viz/test_style.py checks both). Against gold each status also has its own
 shape in the grid (correct: filled, missed: an empty box with a thick border, wrong: filled and
 crossed), so no reader depends on colour alone. Sure links are filled or solid, possible links
 hatched or dashed. A confidence in [0, 1] sets the opacity of a link's fill or line, and the
@@ -19,8 +22,9 @@ from .svg import Element, el, group, num, text_width
 
 #: Links without gold.
 PLAIN = "#38414d"
-#: Links against gold, by status (Okabe & Ito: blue, orange, reddish purple).
-STATUS_COLOURS = {CORRECT: "#0072B2", MISSED: "#E69F00", WRONG: "#CC79A7"}
+#: Links against gold, by status (Okabe & Ito's blue, and their orange and reddish purple darkened
+#: to 3.3:1 on FAINT: blue, amber, rose).
+STATUS_COLOURS = {CORRECT: "#0072B2", MISSED: "#AD7F0B", WRONG: "#D45E87"}
 #: Words and grid lines.
 INK, FAINT, RULE = "#222222", "#f4f6f8", "#c8ced6"
 #: Words no link touches: lighter than INK, yet 5:1 on white (WCAG AA text; #8a8f96 was 3.3:1).

@@ -27,10 +27,10 @@ TIER_CSS = """
 .hypothesis { font-size: 1.05em; line-height: 2; }
 .tier { padding: 0.1em 0.2em; border-radius: 3px; }
 .tier-paraphrase { background: #cfe3f3; border: 1.5px solid #0072B2; }
-.tier-synonym { background: #dcefe4; border: 1.5px dotted #009E73; }
+.tier-synonym { background: #dcefe4; border: 1.5px dotted #00845F; }
 .tier-exact { background: #eceff2; }
 .tier-stem { background: #fbeedd; border: 1.5px dashed #D55E00; }
-.tier-contextual { background: #f6e6f0; border: 3px double #CC79A7; }
+.tier-contextual { background: #f6e6f0; border: 3px double #B8588E; }
 .tier-unmatched { color: #a4332b; text-decoration: line-through; }
 .references { margin: 0.2em 0 0 1em; color: #3b424b; }
 .legend .tier { white-space: nowrap; display: inline-block; margin-bottom: 0.3em; }
