@@ -12,7 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from paralign.alignment import Alignment
 from paralign.viz import html, lattice, scatter
+from paralign.viz.grid import alignment_grid
+from paralign.viz.lines import alignment_lines
+from paralign.viz.marks import AlignmentView as View
 from paralign.viz.reports import paraeval, parts
 from paralign.viz.style import FAINT, INK, PLAIN, STATUS_COLOURS, UNALIGNED
 
@@ -112,6 +116,56 @@ def test_the_statuses_stay_apart_for_colour_blind_readers(vision) -> None:
     for a, b in itertools.combinations(labs, 2):
         difference = sum((p - q) ** 2 for p, q in zip(labs[a], labs[b], strict=True)) ** 0.5
         assert difference >= DISTINCT, (vision, a, b, round(difference, 1))
+
+
+# -- what the pictures draw ------------------------------------------------------------------
+
+SOURCE, TARGET = ["the", "cat", "sat"], ["a", "cat", "was", "sitting"]
+SYSTEM = Alignment.from_links(sure=[(0, 0), (1, 1)], possible=[(2, 3), (2, 2)])
+GOLD = Alignment.from_links(sure=[(0, 0), (1, 1), (2, 2), (0, 1)])
+#: Every link shaded, the least confident at 0.
+CONFIDENCE = {(0, 0): 0.0, (1, 1): 0.1, (2, 3): 0.5, (2, 2): 1.0}
+
+
+def _paints(picture, element) -> list[str]:
+    """The colours a link's element or its legend swatch draws at full opacity: its outline
+    (stroke without stroke-opacity) and its fill when opaque, hatching's colour for a pattern."""
+    shown = []
+    for node in element.iter():
+        fill, stroke = node.get("fill"), node.get("stroke")
+        opaque = node.get("fill-opacity") in (None, "1")
+        if fill and fill.startswith("url(#") and opaque:
+            pattern = next(p for p in picture.all("pattern") if p.get("id") == fill[5:-1])
+            shown += [line.get("stroke") for line in pattern.iter() if line.get("stroke")]
+        elif fill and fill.startswith("#") and opaque:
+            shown.append(fill)
+        if stroke and stroke.startswith("#") and node.get("stroke-opacity") in (None, "1"):
+            shown.append(stroke)
+    return shown
+
+
+@pytest.mark.parametrize("draw", [alignment_grid, alignment_lines])
+@pytest.mark.parametrize("gold", [None, GOLD])
+def test_every_link_and_swatch_shows_a_colour_at_3_to_1(picture, draw, gold) -> None:
+    """A link of confidence 0.1 was drawn at opacity 0.28: 1.5:1 on the grid, a link nobody with
+    low vision saw. Every link and legend swatch must now show some colour at full strength
+    that is 3:1 on the grid's background (the lines view: on white)."""
+    svg = picture(draw(View(SOURCE, TARGET, SYSTEM, gold=gold, confidence=CONFIDENCE)))
+    background = FAINT if draw is alignment_grid else WHITE
+    marks = svg.all(cls="link") + [e[0] for e in svg.all(cls="legend-entry")]
+    assert len(marks) > len(SYSTEM.possible)
+    for mark in marks:
+        paints = _paints(svg, mark)
+        assert paints and max(contrast(p, background) for p in paints) >= MARK, (mark.get("class"), paints)
+
+
+def test_the_least_confident_line_is_thin_not_faint(picture) -> None:
+    svg = picture(alignment_lines(View(SOURCE, TARGET, SYSTEM, confidence=CONFIDENCE)))
+    widths = {(line.get("data-i"), line.get("data-j")): float(line.get("stroke-width"))
+              for line in svg.all("line", "link")}
+    assert widths[("0", "0")] == pytest.approx(1.0)
+    assert widths[("0", "0")] < widths[("2", "3")] < widths[("2", "2")]
+    assert all(line.get("stroke-opacity") is None for line in svg.all("line"))
 
 
 # -- the pages' stylesheets -------------------------------------------------------------------
