@@ -109,6 +109,9 @@ def test_paraeval_page_keeps_the_paper_configs_spans(client, report_page) -> Non
     page = _page(report_page, answer)
     tiers = {s["data-tier"] for s in page.find("span", class_="tier") if "data-tier" in s}
     assert {"synonym", "exact"} <= tiers and not page.find("table", id="matches")
+    # what a word matched is written out (it was only in a tooltip, which a keyboard never shows)
+    assert len(page.find("ul", class_="matched")) == 1 and len(page.find("li", data_tier="synonym")) == 2
+    assert "“cat” (synonym) matched “feline”" in page.text and "“mat” (synonym) matched “rug”" in page.text
     assert "paralign paraeval --config paper --sentence-level" in page.text
     assert "nrefs:1|config:paper|" in page.text
     refused = client.get("/paraeval?" + urlencode({"hypothesis": "a", "references": "b", "config": "bleu"}))

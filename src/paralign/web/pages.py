@@ -217,9 +217,10 @@ def tier_rows(config: Config, explained: GradedExplanation) -> list[dict[str, An
 @page_route("/paraeval")
 def paraeval_page(request: Request) -> HTMLResponse:
     """ParaEval of one segment by a config (default: ``default``, the command line's): the
-    scores, the hypothesis highlighted by tier; for a graded config also the reference scored
-    against highlighted, the matches with their grades and weights, and the chunks."""
-    from ..viz.reports.paraeval import GRADED_LABELS, LABELS, highlighted
+    scores, the hypothesis highlighted by tier; for the paper config what each phrase matched,
+    written out; for a graded config the reference scored against highlighted, the matches with
+    their grades and weights, and the chunks."""
+    from ..viz.reports.paraeval import GRADED_LABELS, LABELS, highlighted, match_list
 
     q = request.query_params
     engine = api.engine_of(request)
@@ -235,6 +236,8 @@ def paraeval_page(request: Request) -> HTMLResponse:
             out["reference_highlighted"] = Markup(
                 highlighted(match.reference_tokens, match.reference_spans, "matched-reference").to_xml())
             out["tier_rows"] = tier_rows(result.config, match)
+        elif (matched := match_list(match.tokens, match.spans)) is not None:  # graded: the matches table
+            out["matched"] = Markup(matched.to_xml())
         return out
 
     references, numbers = _lines(q.get("references"))
