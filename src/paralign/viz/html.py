@@ -79,11 +79,16 @@ def error_section(heading: str, message: str, ident: str | None = None) -> Secti
 
 
 def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair") -> Section:
-    """A pair's section: its sentences, its Pharaoh links, its grid and its lines view (`ident`
-    must be unique in the page: the pictures' ids start with it)."""
+    """A pair's section: its sentences, its Pharaoh links (and their confidences, when it has
+    some: a picture shows them as shading, a tooltip gives the figure to a mouse only), its grid
+    and its lines view (`ident` must be unique in the page: the pictures' ids start with it)."""
+    confidence = view.confidence or {}
     return Section(heading, (
         sentences(view.source, view.target),
         el("p", "links: ", el("code", view.alignment.to_pharaoh() or "(none)")),
+        # a link's confidence is drawn as shading, exactly only in its tooltip: written out too
+        el("p", "confidences: ", el("code", " ".join(f"{i}-{j}:{confidence[i, j]:.2f}" for i, j in
+                                                   sorted(confidence))), class_="confidences") if confidence else None,
         figure(alignment_grid(view, ident=f"{ident}-grid")),
         figure(alignment_lines(view, ident=f"{ident}-lines")),
     ), ident)
