@@ -110,6 +110,8 @@ def test_confidence_shades_the_fill(picture) -> None:
     assert float(box(cells[("1", "1")]).get("fill-opacity")) == pytest.approx(0.6)
     assert float(box(cells[("0", "0")]).get("fill-opacity")) == pytest.approx(1.0)
     assert box(cells[("2", "3")]).get("fill-opacity") is None  # no confidence: full shade
+    # a pale fill keeps an outline in the full colour (the fill alone was below 3:1 on the grid)
+    assert box(cells[("1", "1")]).get("stroke") == PLAIN and box(cells[("2", "3")]).get("stroke") is None
     assert cells[("1", "1")].get("data-confidence") == "0.500"
 
 
@@ -152,10 +154,12 @@ def test_long_words_are_shortened_with_the_whole_word_as_tooltip(picture) -> Non
 
 @pytest.mark.parametrize("draw", [alignment_grid, alignment_lines])
 def test_the_legend_says_what_the_shading_of_a_confidence_means(picture, draw) -> None:
-    """A link's confidence made it paler, and nothing on the picture said so."""
+    """A link's confidence made it paler (the grid) or thinner (the lines), and nothing on the
+    picture said so."""
     shaded = picture(draw(View(SOURCE, TARGET, SYSTEM, confidence={(1, 1): 0.5, (0, 0): 1.0})))
     entries = shaded.all(cls="legend-entry")
     assert entries[-1].get("data-entry") == "confidence"
-    assert "paler: less confident" in "".join(entries[-1].itertext())
+    shading = "paler" if draw is alignment_grid else "thinner"
+    assert f"{shading}: less confident" in "".join(entries[-1].itertext())
     plain = picture(draw(View(SOURCE, TARGET, SYSTEM)))
     assert [e.get("data-entry") for e in plain.all(cls="legend-entry")] == ["sure", "possible"]

@@ -95,6 +95,17 @@ def test_the_gold_section_has_statuses_and_the_pharaoh_links() -> None:
     assert codes == ["0-0 1-1 2?2", "0-0 1-1 2?2"]
 
 
+def test_a_links_confidence_is_written_out_not_only_in_a_tooltip() -> None:
+    """A contextual alignment's confidences were drawn as shading, their figures only in the
+    links' tooltips, which a keyboard, a phone and many screen readers never show."""
+    shaded = View(SOURCE, TARGET, SYSTEM, confidence={(1, 1): 0.5, (0, 0): 0.925})
+    root = ET.fromstring(page("one pair", [alignment_section("line 1", shaded)]).encode("utf-8"))
+    (note,) = [p for p in root.iter("p") if p.get("class") == "confidences"]
+    assert note.find("code").text == "0-0:0.93 1-1:0.50"
+    plain = ET.fromstring(two_pairs().encode("utf-8"))
+    assert not [p for p in plain.iter("p") if p.get("class") == "confidences"]
+
+
 def test_wide_pictures_scroll_in_their_own_box() -> None:
     drawing = lattice_drawing(Lattice(2, ((0, "word", 1),)))
     text = page("lattice", [Section("one edge", (figure(drawing),))])

@@ -53,11 +53,15 @@ def test_unaligned_words_are_grey_and_words_are_text(picture) -> None:
     assert [t.text for t in svg.all("text", "source-word")] == SOURCE and "script" not in svg.tags()
 
 
-def test_confidence_sets_the_opacity(picture) -> None:
-    svg = picture(alignment_lines(View(SOURCE, TARGET, SYSTEM, confidence={(0, 0): 0.0})))
-    first = svg.all("line", "link")[0]
-    assert float(first.get("stroke-opacity")) == pytest.approx(0.2)
-    assert svg.all("line", "link")[1].get("stroke-opacity") is None
+def test_confidence_sets_the_width(picture) -> None:
+    """A confidence made a line paler (opacity 0.2 at 0: 1.4:1 on white); it now makes it thinner
+    and the colour stays full."""
+    svg = picture(alignment_lines(View(SOURCE, TARGET, SYSTEM, confidence={(0, 0): 0.0, (1, 1): 1.0})))
+    first, second, third = svg.all("line", "link")[:3]
+    assert float(first.get("stroke-width")) == pytest.approx(1.0)
+    assert float(second.get("stroke-width")) == pytest.approx(3.5)
+    assert third.get("stroke-width") is None  # no confidence: the group's width
+    assert all(line.get("stroke-opacity") is None for line in svg.all("line"))
 
 
 def test_long_sentences_widen_the_picture_and_words_never_overlap(picture) -> None:

@@ -109,6 +109,9 @@ def test_paraeval_page_keeps_the_paper_configs_spans(client, report_page) -> Non
     page = _page(report_page, answer)
     tiers = {s["data-tier"] for s in page.find("span", class_="tier") if "data-tier" in s}
     assert {"synonym", "exact"} <= tiers and not page.find("table", id="matches")
+    # what a word matched is written out (it was only in a tooltip, which a keyboard never shows)
+    assert len(page.find("ul", class_="matched")) == 1 and len(page.find("li", data_tier="synonym")) == 2
+    assert "“cat” (synonym) matched “feline”" in page.text and "“mat” (synonym) matched “rug”" in page.text
     assert "paralign paraeval --config paper --sentence-level" in page.text
     assert "nrefs:1|config:paper|" in page.text
     refused = client.get("/paraeval?" + urlencode({"hypothesis": "a", "references": "b", "config": "bleu"}))
@@ -119,6 +122,13 @@ def test_lattice_page_draws(client, report_page) -> None:
     answer = client.get("/lattice?" + urlencode({"sentences": "the cat sat\na cat sat"}))
     page = _page(report_page, answer)
     assert page.find("svg", id="lattice-drawing") and "2 paths" in page.text
+    # how to read it and how many sentences use an edge are written out, not only in the
+    # drawing's <desc> and its edges' tooltips (which a keyboard or a phone never shows)
+    assert page.find("p", id="lattice-key") and "Read left to right" in page.text
+    assert "The thicker an edge, the more of the 2 sentences" in page.text
+    edges = answer.text[answer.text.index('id="edges"'):answer.text.index("</table>", answer.text.index('id="edges"'))]
+    assert edges.count("<tr>") == 1 + 4 and "sentences using it" in edges  # the head and 4 edges
+    assert '<td>cat</td><td class="value">2</td><td class="value">2</td>' in edges  # both sentences
 
 
 def test_paraphrases_page_lists_the_table_choices(client, report_page) -> None:

@@ -42,12 +42,15 @@ SLANT = 60.0
 
 
 def _glyph(ident: str, mark: LinkMark, x: float, y: float, size: float) -> Element:
-    """A link's box at (x, y): filled or hatched; a thick border when missed; crossed when wrong."""
+    """A link's box at (x, y): filled or hatched; a thick border when missed; crossed when wrong;
+    a thin border in its full colour when its confidence makes its fill pale (a fill at the
+    opacity of confidence 0.1 was 1.5:1 on the grid, a link hard to see at all)."""
     inset = 1.5
+    missed, shaded = mark.status == MISSED, mark.confidence is not None
     box = el("rect", x=num(x + inset), y=num(y + inset), width=num(size - 2 * inset),
              height=num(size - 2 * inset), fill=fill(ident, mark), fill_opacity=opacity(mark),
-             stroke=colour(mark) if mark.status == MISSED else None,
-             stroke_width=2.5 if mark.status == MISSED else None)
+             stroke=colour(mark) if missed or shaded else None,
+             stroke_width=2.5 if missed else (1 if shaded else None))
     if mark.status != WRONG:
         return box
     a, b = size * 0.28, size * 0.72

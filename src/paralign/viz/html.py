@@ -4,7 +4,8 @@ The page carries everything inline (the SVG pictures and a small stylesheet): no
 no JavaScript (reports filter with CSS alone), no internet needed to view it. A picture is laid
 out only when it comes near the window (:func:`figure`), so a page of 1,000 pairs opens quickly. Every text is
 escaped, so a sentence ``<script>alert(1)</script>`` shows as text. A picture wider than the
-window scrolls inside its own box instead of being shrunk. The page is also well-formed XML, so tests read it with
+window scrolls inside its own box instead of being shrunk. What the keyboard is on (a link, a
+field, a report's filter) has a 3 px outline, 7:1 on white (Chromium's own was a 1 px ring). The page is also well-formed XML, so tests read it with
 ``xml.etree`` as well as ``html.parser``.
 
 Not for: drawing the pictures (:mod:`.grid`, :mod:`.lines`, :mod:`.lattice`) or the reports of
@@ -32,6 +33,7 @@ h2 { font-size: 1.1em; margin-top: 2em; border-top: 1px solid #c8ced6; padding-t
 .sentences .side { display: inline-block; min-width: 4.5em; color: #5f6670; }
 .error { color: #a4332b; }
 code { background: #f4f6f8; padding: 0 0.25em; }
+:focus-visible { outline: 3px solid #0b5394; outline-offset: 2px; }
 """
 
 
@@ -77,11 +79,16 @@ def error_section(heading: str, message: str, ident: str | None = None) -> Secti
 
 
 def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair") -> Section:
-    """A pair's section: its sentences, its Pharaoh links, its grid and its lines view (`ident`
-    must be unique in the page: the pictures' ids start with it)."""
+    """A pair's section: its sentences, its Pharaoh links (and their confidences, when it has
+    some: a picture shows them as shading, a tooltip gives the figure to a mouse only), its grid
+    and its lines view (`ident` must be unique in the page: the pictures' ids start with it)."""
+    confidence = view.confidence or {}
     return Section(heading, (
         sentences(view.source, view.target),
         el("p", "links: ", el("code", view.alignment.to_pharaoh() or "(none)")),
+        # a link's confidence is drawn as shading, exactly only in its tooltip: written out too
+        el("p", "confidences: ", el("code", " ".join(f"{i}-{j}:{confidence[i, j]:.2f}" for i, j in
+                                                   sorted(confidence))), class_="confidences") if confidence else None,
         figure(alignment_grid(view, ident=f"{ident}-grid")),
         figure(alignment_lines(view, ident=f"{ident}-lines")),
     ), ident)

@@ -3,7 +3,8 @@ link a line between two words.
 
 Sure links are solid lines, possible links dashed; against a gold alignment the lines take the
 grid's colours (correct, missed, wrong: see :mod:`.marks`; a missed link is dotted) and a legend
-counts them. A confidence in [0, 1], when given, sets a line's opacity. Every link is a
+counts them. A confidence in [0, 1], when given, sets a line's width (thinner: less confident;
+its colour stays full, so the least confident line keeps its contrast). Every link is a
 ``<line>`` with the classes of :attr:`.marks.LinkMark.classes`, ``data-i``/``data-j`` and a
 ``<title>`` tooltip; words no system link touches are grey (class ``unaligned``).
 
@@ -27,7 +28,7 @@ from .style import (
     legend,
     legend_entries,
     legend_size,
-    opacity,
+    line_width,
 )
 from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_width
 
@@ -55,10 +56,13 @@ def _dash(mark: LinkMark) -> str | None:
     return POSSIBLE_DASH if mark.kind == POSSIBLE else None
 
 
-def _line(mark: LinkMark, x1: float, y1: float, x2: float, y2: float, *children: Element, **attrs: object) -> Element:
-    """A link's line; its width (2) is its group's (``g.links``; the legend's samples give their own)."""
+def _line(mark: LinkMark, x1: float, y1: float, x2: float, y2: float, *children: Element,
+          width: float | None = None, **attrs: object) -> Element:
+    """A link's line: its confidence's width (:func:`.style.line_width`), else `width`, else its
+    group's (2, on ``g.links``)."""
+    shown = line_width(mark)
     return el("line", *children, x1=num(x1), y1=num(y1), x2=num(x2), y2=num(y2), stroke=colour(mark),
-              stroke_dasharray=_dash(mark), stroke_opacity=opacity(mark),
+              stroke_dasharray=_dash(mark), stroke_width=num(shown) if shown is not None else width,
               stroke_linecap="round" if mark.status == MISSED else None, **attrs)
 
 
@@ -94,7 +98,7 @@ def alignment_lines(view: AlignmentView, *, title: str | None = None, ident: str
         for m in marks
     ]
     on_source, on_target = aligned_words(marks)
-    entries = legend_entries(marks, view.against_gold, view.links)
+    entries = legend_entries(marks, view.against_gold, view.links, shading="thinner", sample=0.0)
     legend_w, legend_h = legend_size(entries)
     legend_y = y_target + FONT_SIZE + 6
     body = [
@@ -102,7 +106,7 @@ def alignment_lines(view: AlignmentView, *, title: str | None = None, ident: str
         _row(source, [shift_source + x for x in xs_source], y_source, "source", on_source),
         _row(target, [shift_target + x for x in xs_target], y_target, "target", on_target),
         legend(entries, lambda m, x, y: _line(m, x, y + SWATCH / 2, x + SWATCH, y + SWATCH / 2,
-                                              stroke_width=LINE_WIDTH), PAD, legend_y),
+                                              width=LINE_WIDTH), PAD, legend_y),
     ]
     width = max(widest, legend_w) + 2 * PAD
     name = title or f"alignment: {' '.join(source)} / {' '.join(target)}"

@@ -1,10 +1,14 @@
 """How the alignment pictures look: the colours, hatching and legend the grid and lines share.
 
-Colours are Okabe & Ito's colour-blind-safe palette; against gold each status also has its own
+Colours are Okabe & Ito's colour-blind-safe hues, the orange and the reddish purple darkened so
+that every mark keeps 3:1 against the grid's background (WCAG 1.4.11: #E69F00 was 2.1:1 and
+#CC79A7 2.8:1 on it) while the three statuses stay apart for protan, deutan and tritan readers
+(tests/viz/test_style.py checks both). Against gold each status also has its own
 shape in the grid (correct: filled, missed: an empty box with a thick border, wrong: filled and
 crossed), so no reader depends on colour alone. Sure links are filled or solid, possible links
-hatched or dashed. A confidence in [0, 1] sets the opacity of a link's fill or line, and the
-legend then shows a pale sample.
+hatched or dashed. A confidence in [0, 1] sets the opacity of a link's fill in the grid (the box
+keeps an outline in its full colour, so the palest link is still seen) and the width of its line
+in the lines view (a pale line was below 3:1 on white); the legend then shows a sample.
 
 Not for: where things go in a picture (:mod:`.grid`, :mod:`.lines`) or terminal colours
 (:mod:`.terminal`).
@@ -19,8 +23,9 @@ from .svg import Element, el, group, num, text_width
 
 #: Links without gold.
 PLAIN = "#38414d"
-#: Links against gold, by status (Okabe & Ito: blue, orange, reddish purple).
-STATUS_COLOURS = {CORRECT: "#0072B2", MISSED: "#E69F00", WRONG: "#CC79A7"}
+#: Links against gold, by status (Okabe & Ito's blue, and their orange and reddish purple darkened
+#: to 3.3:1 on FAINT: blue, amber, rose).
+STATUS_COLOURS = {CORRECT: "#0072B2", MISSED: "#AD7F0B", WRONG: "#D45E87"}
 #: Words and grid lines.
 INK, FAINT, RULE = "#222222", "#f4f6f8", "#c8ced6"
 #: Words no link touches: lighter than INK, yet 5:1 on white (WCAG AA text; #8a8f96 was 3.3:1).
@@ -39,6 +44,13 @@ def colour(mark: LinkMark) -> str:
 def opacity(mark: LinkMark) -> float | None:
     """The opacity that shows a mark's confidence (None: full, when there is no confidence)."""
     return None if mark.confidence is None else 0.2 + 0.8 * mark.confidence
+
+
+def line_width(mark: LinkMark) -> float | None:
+    """The width (px) of a mark's line that shows its confidence, 1 to 3.5 (None: the picture's
+    width, when there is no confidence). A line keeps its full colour: at the opacity of a
+    confidence of 0.1 a blue line was 1.6:1 on white, below WCAG 1.4.11's 3:1."""
+    return None if mark.confidence is None else 1 + 2.5 * mark.confidence
 
 
 def hatch_id(ident: str, paint: str) -> str:
@@ -81,10 +93,12 @@ STATUS_LABELS = {
 SAMPLE_CONFIDENCE = 0.4
 
 
-def legend_entries(marks: Sequence[LinkMark], against_gold: bool, links: str = "sure") -> list[tuple[LinkMark, str]]:
+def legend_entries(marks: Sequence[LinkMark], against_gold: bool, links: str = "sure", *,
+                   shading: str = "paler", sample: float = SAMPLE_CONFIDENCE) -> list[tuple[LinkMark, str]]:
     """(a sample mark, label) for each thing a picture of `marks` shows: the kinds, then (when
     drawn `against_gold`, counting the gold's `links`) the statuses with their counts, then
-    (when a mark has a confidence) what the shading means."""
+    (when a mark has a confidence) what the shading means: `shading` (``paler``, ``thinner``)
+    is less confident, shown by a sample of confidence `sample`."""
     entries = [(LinkMark(0, 0, SURE), "sure link"), (LinkMark(0, 0, POSSIBLE), "possible link")]
     if against_gold:
         labels = STATUS_LABELS[links]
@@ -92,8 +106,8 @@ def legend_entries(marks: Sequence[LinkMark], against_gold: bool, links: str = "
         for status in STATUSES:
             entries.append((LinkMark(0, 0, SURE, status), f"{labels[status]}: {counts[status]}"))
     if any(m.confidence is not None for m in marks):
-        entries.append((LinkMark(0, 0, SURE, None, SAMPLE_CONFIDENCE),
-                        "paler: less confident (a link's tooltip gives its confidence)"))
+        entries.append((LinkMark(0, 0, SURE, None, sample),
+                        f"{shading}: less confident (a link's tooltip gives its confidence)"))
     return entries
 
 

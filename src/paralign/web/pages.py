@@ -217,9 +217,10 @@ def tier_rows(config: Config, explained: GradedExplanation) -> list[dict[str, An
 @page_route("/paraeval")
 def paraeval_page(request: Request) -> HTMLResponse:
     """ParaEval of one segment by a config (default: ``default``, the command line's): the
-    scores, the hypothesis highlighted by tier; for a graded config also the reference scored
-    against highlighted, the matches with their grades and weights, and the chunks."""
-    from ..viz.reports.paraeval import GRADED_LABELS, LABELS, highlighted
+    scores, the hypothesis highlighted by tier; for the paper config what each phrase matched,
+    written out; for a graded config the reference scored against highlighted, the matches with
+    their grades and weights, and the chunks."""
+    from ..viz.reports.paraeval import GRADED_LABELS, LABELS, highlighted, match_list
 
     q = request.query_params
     engine = api.engine_of(request)
@@ -235,6 +236,8 @@ def paraeval_page(request: Request) -> HTMLResponse:
             out["reference_highlighted"] = Markup(
                 highlighted(match.reference_tokens, match.reference_spans, "matched-reference").to_xml())
             out["tier_rows"] = tier_rows(result.config, match)
+        elif (matched := match_list(match.tokens, match.spans)) is not None:  # graded: the matches table
+            out["matched"] = Markup(matched.to_xml())
         return out
 
     references, numbers = _lines(q.get("references"))
@@ -245,14 +248,23 @@ def paraeval_page(request: Request) -> HTMLResponse:
 
 @page_route("/lattice")
 def lattice_page(request: Request) -> HTMLResponse:
+    """A lattice of equivalent sentences: its drawing with the key to reading it, its edges as a
+    table (each edge's word and how many sentences use it, which the drawing shows as thickness
+    and tells in a tooltip, a mouse's only) and some paths."""
     from ..viz import lattice_drawing
+    from ..viz.lattice import EPSILON_LABEL, lattice_key
 
     q = request.query_params
 
     def work(body: LatticeRequest) -> dict[str, Any]:
         result = api.engine_of(request).lattice(body.sentences, body.method)
+        lattice = result.lattice
+        weights = lattice.weights or [None] * lattice.n_edges
         return {"answer": api.answer_lattice(result, picture=False),
-                "drawing": Markup(lattice_drawing(result.lattice, ident="lattice-drawing").to_xml())}
+                "drawing": Markup(lattice_drawing(lattice, ident="lattice-drawing").to_xml()),
+                "key": lattice_key(lattice), "weighted": bool(lattice.weights),
+                "edge_rows": [{"source": s, "word": EPSILON_LABEL if w is None else w, "target": d, "used": n}
+                              for (s, w, d), n in zip(lattice.edges, weights, strict=True)]}
 
     sentences, numbers = _lines(q.get("sentences"))
     fields = {"sentences": sentences, "method": q.get("method")}

@@ -43,6 +43,36 @@ def test_each_words_tooltip_names_its_tier() -> None:
     assert titles == ["unmatched", "exact: matched “cat”", "stem: matched “is”", "synonym: matched “sat”"]
 
 
+def test_what_a_phrase_matched_is_written_out_not_only_in_a_tooltip(tmp_path, report_page) -> None:
+    """Which reference phrase a paraphrase-tier span matched was only in its tooltip: a mouse
+    showed it, a keyboard, a phone and many screen readers did not."""
+    from paralign.viz.reports import paraeval_report
+
+    table = tmp_path / "t.tsv"
+    table.write_text("mat\trug\t0.9\nsat on\twas sitting on\t0.8\n", encoding="utf-8")
+    scorer = ParaEval(sources=[load_source(str(table))])
+    matches = scorer.segment_matches(["the cat sat on the mat"], [["a cat was sitting on the rug"]])
+    corpus = ParaEvalScore(sum_stats(m.stats for m in matches), scorer.signature(1)).to_dict()
+    page = report_page(paraeval_report(corpus, matches, [["a cat was sitting on the rug"]]))
+    (listed,) = [e for e in page.root.iter() if e.tag == "ul" and e.get("class") == "matched"]
+    items = {li.get("data-tier") + ": " + li.text for li in listed}
+    assert "paraphrase: “sat on” (paraphrase) matched “was sitting on”" in items
+    assert "synonym: “mat” (synonym) matched “rug”" in items
+    assert not any("(exact)" in item for item in items)  # the same words: nothing to say
+
+
+def test_a_graded_segment_lists_what_each_phrase_matched() -> None:
+    from paralign.metrics.paraeval.paper import MatchedSpan
+    from paralign.viz.reports.paraeval import match_list
+
+    tokens = ("a", "cat", "was", "sitting")
+    spans = (MatchedSpan(0, 1, "unmatched"), MatchedSpan(1, 2, "exact", ("cat",)),
+             MatchedSpan(2, 4, "paraphrase", ("sat",)))
+    listed = match_list(tokens, spans)
+    assert [li.children[0] for li in listed.children] == ["“was sitting” (paraphrase) matched “sat”"]
+    assert match_list(tokens, spans[:2]) is None
+
+
 def test_no_two_tiers_differ_by_colour_alone() -> None:
     """The stem and contextual tiers were both dashed boxes, told apart by colour only."""
     from paralign.viz.reports.paraeval import GRADED_LABELS, TIER_CSS

@@ -8,7 +8,8 @@ Every hypothesis word is a ``<span class="tier tier-<tier>">`` (a paraphrase-tie
 tooltip names the reference phrases it matched); the tiers differ in shape as well as colour
 (paraphrase: boxed, synonym: dotted box, exact: plain background, unmatched: struck through;
 the graded configs' stem tier: a dashed box, contextual: a double one), and a word's tooltip
-names its tier. :func:`highlighted` draws the words of either scorer's spans (the paper's
+names its tier; what a span matched is also written out under the words (:func:`match_list`),
+as a tooltip is for a mouse only. :func:`highlighted` draws the words of either scorer's spans (the paper's
 ``SegmentMatch``, the graded ``GradedExplanation``).
 
 Not for: matching or scoring (:mod:`paralign.metrics.paraeval`) or writing the file (the CLI).
@@ -27,12 +28,13 @@ TIER_CSS = """
 .hypothesis { font-size: 1.05em; line-height: 2; }
 .tier { padding: 0.1em 0.2em; border-radius: 3px; }
 .tier-paraphrase { background: #cfe3f3; border: 1.5px solid #0072B2; }
-.tier-synonym { background: #dcefe4; border: 1.5px dotted #009E73; }
+.tier-synonym { background: #dcefe4; border: 1.5px dotted #00845F; }
 .tier-exact { background: #eceff2; }
 .tier-stem { background: #fbeedd; border: 1.5px dashed #D55E00; }
-.tier-contextual { background: #f6e6f0; border: 3px double #CC79A7; }
+.tier-contextual { background: #f6e6f0; border: 3px double #B8588E; }
 .tier-unmatched { color: #a4332b; text-decoration: line-through; }
 .references { margin: 0.2em 0 0 1em; color: #3b424b; }
+ul.matched { margin: 0.2em 0 0.4em 1em; padding-left: 1em; }
 .legend .tier { white-space: nowrap; display: inline-block; margin-bottom: 0.3em; }
 @media (max-width: 40em) { .legend .tier { white-space: normal; } }  /* a phone: an entry wider than the line wraps */
 """
@@ -58,6 +60,17 @@ def highlighted(tokens: Sequence[str], spans: Sequence[MatchedSpan], class_: str
     for k, span in enumerate(spans):
         parts += [" " if k else None, _span(tokens, span)]
     return el("p", *[p for p in parts if p is not None], class_=class_)
+
+
+def match_list(tokens: Sequence[str], spans: Sequence[MatchedSpan]) -> Element | None:
+    """What each matched phrase matched, written out: one item per span that names the phrases
+    it matched, exact matches left out (the same words); None when there is none. A span's
+    tooltip says it too, but only to a mouse: the keyboard, a phone and many screen readers
+    never show a tooltip, and the paper config's page showed it nowhere else."""
+    items = [el("li", f"“{' '.join(tokens[sp.start:sp.end])}” ({sp.tier}) matched "
+                      + " / ".join(f"“{m}”" for m in sp.matched), data_tier=sp.tier)
+             for sp in spans if sp.matched and sp.tier != "exact"]
+    return el("ul", *items, class_="matched") if items else None
 
 
 def _legend(segments: Sequence[Sequence[MatchedSpan]], labels: Mapping[str, str]) -> Element:
@@ -88,7 +101,8 @@ def segment_section(number_: int, match: SegmentMatch, references: Sequence[str]
     heading = (f"segment {number_}: P {number(s.precision, True)} · R {number(s.recall, True)} · "
                f"F {number(s.f, True)}")
     refs = [el("li", text) for text in references]
-    body = (hypothesis(match), el("ul", *refs, class_="references"))
+    matched = match_list(match.tokens, match.spans)
+    body = (hypothesis(match), *([matched] if matched else []), el("ul", *refs, class_="references"))
     return Section(heading, body, f"segment-{number_}", _segment_attrs(number_, match.spans, TIERS))
 
 
@@ -137,8 +151,10 @@ def graded_segment_section(number_: int, explained: GradedExplanation, reference
     against = (f"scored against reference {explained.reference + 1} of {len(references)}, the best "
                f"({', '.join(number(v) for v in explained.reference_scores)}):" if len(references) > 1
                else "the reference, as matched:")
+    matched = match_list(explained.tokens, explained.spans)
     body: tuple[Element, ...] = (highlighted(explained.tokens, explained.spans), el("p", against, class_="note"),
-                                 highlighted(explained.reference_tokens, explained.reference_spans, "references"))
+                                 highlighted(explained.reference_tokens, explained.reference_spans, "references"),
+                                 *([matched] if matched else []))
     if len(references) > 1:
         body += (el("ul", *[el("li", text) for text in references], class_="references"),)
     attrs = _segment_attrs(number_, explained.spans, tuple(GRADED_LABELS), ("data-score", repr(explained.score)))

@@ -1,0 +1,173 @@
+"""`paralign serve` and a report as a keyboard or screen-reader user meets them, in a real
+Chromium (Debian's `chromium`, driven by playwright, as in tests/cli/test_serve.py): every page
+says its language, its headings do not skip a level, every field has a label, every table header
+cells and every picture a name; the keyboard alone reaches the main controls in order, shows
+where it is, and aligns two sentences. The server runs on a free loopback port and is stopped
+when the module ends; without a browser these tests skip, saying so (in CI they fail)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _helpers():
+    spec = importlib.util.spec_from_file_location("paralign_screenshots", ROOT / "benchmarks" / "screenshots.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+helpers = _helpers()
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (in CI the browser tests must run: .ci/run installs chromium)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The URL of `paralign serve --table small.tsv` (stopped when the module's tests end)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    table = tmp_path_factory.mktemp("serve") / "small.tsv"
+    table.write_text("cat\tfeline\t0.8\n", encoding="utf-8")
+    with helpers.serving(["--table", str(table)]) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install -e '.[dev]')")
+    executable = helpers.find_chromium()
+    if executable is None:
+        _unavailable("no Chromium found (apt-get install chromium, or set PARALIGN_CHROMIUM)")
+    with sync_playwright() as playwright:
+        chromium = helpers.launch(playwright, executable)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.set_default_timeout(30_000)  # a page that hangs fails the test, not the run
+    yield context.new_page()
+    context.close()
+
+
+#: What a screen reader needs of a page, read in the browser: the problems found (empty: none).
+AUDIT = """() => {
+  const problems = [];
+  if (!document.documentElement.lang) problems.push('no lang on <html>');
+  let previous = 0;
+  for (const h of document.querySelectorAll('h1, h2, h3, h4, h5, h6')) {
+    const level = Number(h.tagName[1]);
+    if (level > previous + 1) problems.push(`heading ${h.tagName} "${h.textContent}" after h${previous}`);
+    previous = level;
+  }
+  for (const field of document.querySelectorAll('input, select, textarea')) {
+    const named = [...(field.labels || [])].some(l => l.textContent.trim()) || field.getAttribute('aria-label');
+    if (!named) problems.push(`a ${field.tagName} (${field.id || field.name}) without a label`);
+  }
+  for (const table of document.querySelectorAll('table'))
+    if (!table.querySelector('th')) problems.push(`table ${table.id || table.className} without header cells`);
+  for (const svg of document.querySelectorAll('svg')) {
+    const title = svg.querySelector(':scope > title');
+    if (svg.getAttribute('role') !== 'img' || !(title && title.textContent.trim()) && !svg.getAttribute('aria-label'))
+      problems.push(`svg ${svg.id} without role="img" and a name`);
+  }
+  return problems;
+}"""
+
+PAGES = ["", "align?source=The+cat+sat+on+the+mat.&target=A+cat+was+sitting+on+the+mat.",
+         "similarity?source=a+cat+sat&target=the+cat+sat",
+         "paraeval?hypothesis=the+cat+sat&references=a+feline+sat%0Aa+dog&config=default",
+         "paraeval?hypothesis=the+cat+sat&references=a+feline+sat&config=paper",
+         "lattice?sentences=the+cat+sat%0Aa+cat+sat", "paraphrases?phrase=cat", "docs", "no-such-page"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_has_a_language_ordered_headings_labels_header_cells_and_named_pictures(page, server, path) -> None:
+    page.goto(server + path)
+    assert page.evaluate(AUDIT) == []
+
+
+def _focused(page) -> dict:
+    """The element the keyboard is on: its id, tag and outline as drawn."""
+    return page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+        return {id: e.id || e.getAttribute('href') || '', tag: e.tagName, style: s.outlineStyle,
+                width: parseFloat(s.outlineWidth)}; }""")
+
+
+def _tab_through(page, count: int) -> list[dict]:
+    found = []
+    for _ in range(count):
+        page.keyboard.press("Tab")
+        found.append(_focused(page))
+    return found
+
+
+@pytest.mark.parametrize(("path", "controls"), [
+    ("align", ["source", "target", "aligner", "preset", "submit"]),
+    ("paraeval", ["hypothesis", "references", "config", "submit"]),
+    ("lattice", ["sentences", "method", "submit"]),
+    ("paraphrases", ["phrase", "table", "limit", "submit"]),
+])
+def test_the_keyboard_reaches_the_main_controls_in_order_and_shows_where_it_is(page, server, path, controls) -> None:
+    """Tab from the top goes through the navigation, then the form's fields and its button, in
+    the order they are read; each shows a visible outline while the keyboard is on it
+    (Chromium's default was a 1 px ring; the pages' is 3 px)."""
+    from paralign.web.pages import NAV
+
+    page.goto(server + path)
+    visited = _tab_through(page, 1 + len(NAV) + len(controls))
+    assert [v["id"] for v in visited[:1 + len(NAV)]] == ["/", *[link for link, _ in NAV]]
+    assert [v["id"] for v in visited[1 + len(NAV):]] == controls
+    for where in visited:
+        assert where["style"] != "none" and where["width"] >= 2, where
+
+
+def test_two_sentences_are_aligned_with_the_keyboard_alone(page, server) -> None:
+    page.goto(server + "align")
+    _tab_through(page, 8)
+    assert _focused(page)["id"] == "source"
+    page.keyboard.type("The cat sat.")
+    page.keyboard.press("Tab")
+    page.keyboard.type("A cat was sitting.")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#answer, #error")
+    assert page.locator("#links tr.link").count() >= 2
+    # the lines view is behind a disclosure the keyboard opens
+    summary = page.locator("#lines-view summary")
+    summary.focus()
+    assert _focused(page)["tag"] == "SUMMARY"
+    page.keyboard.press("Enter")
+    assert page.locator("#lines-view").get_attribute("open") is not None
+    assert page.locator("svg#align-lines").is_visible()
+
+
+def test_a_reports_filter_works_from_the_keyboard(page, tmp_path) -> None:
+    """The evaluate-aligner report's filter (radio buttons, CSS alone): Tab reaches it with a
+    visible outline, an arrow key picks the next choice, and the pairs without a missed link hide."""
+    from paralign.cli import main
+
+    report = tmp_path / "report.html"
+    assert main(["demo", "--examples", str(ROOT / "examples" / "demo"), "--report", str(report)]) == 0
+    page.goto(report.as_uri())
+    assert page.evaluate(AUDIT) == []
+    page.locator("#filter-all").focus()
+    assert _focused(page)["width"] >= 2
+    shown = page.locator("section.pair:visible").count()
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#filter-missed").is_checked()
+    assert 0 < page.locator("section.pair:visible").count() < shown
