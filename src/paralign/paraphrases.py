@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
+from .signature import short_hash
 from .tables import is_parquet_file, iter_rows, metadata_line, read_metadata
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize, tokenize
@@ -122,8 +123,8 @@ class ParaphraseTable:
         self._table: dict[str, dict[str, Score]] = {}
         self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
         self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized
-        #: the content hash a signature names the table by (metrics.paraeval.signature.table_hash),
-        #: remembered until the table changes
+        #: the content hash a signature names the table by (:meth:`content_hash`), remembered
+        #: until the table changes
         self._content_hash: str | None = None
 
     # -- building ----------------------------------------------------------------------------
@@ -299,6 +300,15 @@ class ParaphraseTable:
         for phrase, row in self._table.items():
             yield phrase, MappingProxyType(row)
 
+    def content_hash(self) -> str:
+        """SHA-256 (8 hex digits) of the table's sorted (phrase, paraphrase, score) rows, remembered
+        until it changes (:meth:`add` forgets it): the hash a signature names a table by
+        (:func:`paralign.metrics.paraeval.signature.table_hash`)."""
+        digest = self._content_hash
+        if digest is None:
+            digest = self._content_hash = short_hash(_hashed_rows(self))
+        return digest
+
     def phrases(self) -> Iterator[str]:
         """The normalised phrases that have paraphrases, in insertion order."""
         return iter(self._table)
@@ -332,6 +342,18 @@ class ParaphraseTable:
             for q, s in items[:top_k] if top_k else items:
                 out.add(phrase, q, s)
         return out
+
+
+def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
+    """The bytes :meth:`ParaphraseTable.content_hash` hashes: a ``phrase<TAB>paraphrase<TAB>score``
+    line per row (``None`` for no score, a float as ``str`` writes it), sorted by phrase, then
+    paraphrase. One piece a phrase, its rows sorted within it (a phrase is one key, so this is
+    the order of the (phrase, paraphrase) pairs): no object per row, so a table of millions of
+    rows is hashed in a fraction of the time an entry a row took, to the same hash."""
+    rows = dict(table.grouped())
+    for phrase in sorted(rows):
+        row = rows[phrase]
+        yield "".join([f"{phrase}\t{para}\t{row[para]}\n" for para in sorted(row)]).encode()
 
 
 def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
