@@ -21,6 +21,7 @@ ORDER = [
     "pivot.md",
     "pivot-dask.md",
     "table-query.md",
+    "table-load.md",
     "paraeval.md",
     "paraeval-meta.md",
     "paraeval-segment.md",

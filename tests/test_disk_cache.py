@@ -98,3 +98,39 @@ def test_ppdb_read_from_the_cache_is_the_ppdb_parsed(cache, monkeypatch) -> None
         assert resources.ppdb_pairs() == plain
     finally:
         resources.ppdb_pairs.cache_clear()
+
+
+def test_a_pipe_a_copy_of_stdin_or_a_small_file_is_never_kept(cache, tmp_path) -> None:
+    """A FIFO gives other bytes each time it is read (an entry keyed by its name, size 0 and
+    time would be read back for other data); a temporary copy of stdin (`not_kept`, which the
+    CLI's copies are made under) has a name no later command gives; a file under `min_bytes` is
+    parsed about as fast as an entry is read. Each is built every time and leaves nothing."""
+    from paralign.disk_cache import not_kept
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    copy = tmp_path / "stdin"
+    copy.write_text("a\tb\n")
+    build, calls = _counting({"a": "b"})
+    for _ in range(2):
+        derived("thing", fifo, build, version="1")
+        with not_kept(copy):
+            derived("thing", copy, build, version="1")
+        derived("thing", copy, build, version="1", min_bytes=copy.stat().st_size + 1)
+    assert len(calls) == 6 and not cache.exists()
+    derived("thing", copy, build, version="1", min_bytes=copy.stat().st_size)  # kept once out of the block
+    derived("thing", copy, build, version="1")
+    assert len(calls) == 7 and len(list(cache.glob("thing-*.marshal"))) == 1
+
+
+def test_a_source_that_changes_while_it_is_read_is_not_kept(cache, tmp_path) -> None:
+    """The value built from a file written to meanwhile is of neither version: keeping it
+    under the key of the version stat'ed first would give it to the next reader of that one."""
+    source = tmp_path / "source.txt"
+    source.write_text("a\tb\n")
+
+    def build():
+        source.write_text("a\tb\nc\td\n")  # another writer, while this one reads
+        return "half"
+
+    assert derived("thing", source, build, version="1") == "half" and not cache.exists()

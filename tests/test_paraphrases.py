@@ -359,3 +359,135 @@ def test_a_built_table_on_a_fifo_is_read_once_with_its_tokenizer(tmp_path) -> No
         pytest.fail("load_source opened the FIFO twice")
     (table,) = found
     assert table.tokenizer == "regex" and dict(table.paraphrases(table.held("Doctor's"))) == {"physician 's": 0.5}
+
+
+# -- a table file's disk cache (load_table) ----------------------------------------------------
+
+ROWS = "The Car\tthe automobile\t0.9\nthe car\tthe vehicle\t0.3\nthe car\tTHE AUTO\t\nbuy\tpurchase\t0.6\nbuy\tbuy\t1\n"
+
+
+@pytest.fixture()
+def table_cache(tmp_path, monkeypatch):
+    """A cache folder of the test's own, which keeps a table of any size; the list of files
+    parsed (not read back from the cache)."""
+    from paralign import paraphrases
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(folder))
+    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", 0)
+    parsed: list[str] = []
+    read = paraphrases._read_table
+    monkeypatch.setattr(paraphrases, "_read_table", lambda path, *rest: parsed.append(str(path)) or read(path, *rest))
+    return folder, parsed
+
+
+def _write_table(path: Path, rows: str = ROWS) -> Path:
+    """`rows` (TSV text) as a TSV, TSV.gz or Parquet file (as pivot writes one, with a record of
+    its tokenizer), by `path`'s name."""
+    if path.suffix != ".parquet":
+        ParaphraseTable.from_tsv(_plain(path.parent / "rows.tsv", rows), lowercase=False).to_tsv(path)
+        return path
+    import pyarrow as pa
+
+    from paralign.tables import TableWriter
+
+    schema = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64())])
+    scored = [r.split("\t") for r in rows.splitlines() if r.split("\t")[2]]
+    with TableWriter(path, schema, {"options": {"tokenizer": "regex", "lowercase": True}}) as writer:
+        writer.write(pa.Table.from_pylist([{"phrase": p, "paraphrase": q, "probability": float(s)} for p, q, s in scored],
+                                          schema=schema))
+    return path
+
+
+def _plain(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _same(a: ParaphraseTable, b: ParaphraseTable) -> bool:
+    """The same rows in the same order, the same settings and the same hash."""
+    return (list(a) == list(b) and (a.name, a.threshold, a.tokenizer, a.lowercase, a.content_hash())
+            == (b.name, b.threshold, b.tokenizer, b.lowercase, b.content_hash()))
+
+
+@pytest.mark.parametrize("threshold", [None, 0.5])
+@pytest.mark.parametrize("name", ["t.tsv", "t.tsv.gz", "t.parquet"])
+def test_a_table_file_is_read_back_from_the_disk_cache_as_it_was_parsed(tmp_path, table_cache, monkeypatch, name,
+                                                                         threshold) -> None:
+    """A command parsed a user's table on every run (a 3-million-row table: 7-8 s, and 3 s more
+    to hash it): the rows, tokenizer and hash are kept in the disk cache and read back equal."""
+    from paralign.metrics.paraeval.signature import source_signature
+
+    folder, parsed = table_cache
+    path = _write_table(tmp_path / name)
+    spec = str(path) if threshold is None else f"{path}:{threshold}"
+    cold, warm = load_source(spec), load_source(spec)
+    assert parsed == [str(path)] and len(list(folder.glob("table-*.marshal"))) == 1
+    assert _same(cold, warm) and source_signature(cold) == source_signature(warm)
+    assert warm.tokenizer == ("regex" if name.endswith("parquet") else None)
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", "")  # no cache: parsed as before
+    plain = load_source(spec)
+    assert _same(plain, warm) and plain.content_hash() == ParaphraseTable.from_pairs(
+        [(e.phrase, e.paraphrase, e.score) for e in plain]).content_hash()
+
+
+def test_a_changed_file_threshold_or_reading_code_is_parsed_again(tmp_path, table_cache, monkeypatch) -> None:
+    from paralign import paraphrases
+
+    folder, parsed = table_cache
+    path = _plain(tmp_path / "t.tsv", ROWS)
+    first = load_source(str(path))
+    _plain(path, ROWS + "buy\tacquire\t0.2\n")  # another size
+    changed = load_source(str(path))
+    assert len(parsed) == 2 and dict(changed.paraphrases("buy")) == {"purchase": 0.6, "acquire": 0.2}
+    assert changed.content_hash() != first.content_hash()
+    assert load_source(f"{path}:0.5").threshold == 0.5 and len(parsed) == 3
+    load_source(str(path)), load_source(f"{path}:0.5")  # each threshold keeps its own entry
+    assert len(parsed) == 3 and len(list(folder.glob("table-*.marshal"))) == 2
+    monkeypatch.setattr(paraphrases, "_reader_digest", lambda: "other code")
+    assert _same(load_source(str(path)), changed) and len(parsed) == 4
+
+
+def test_a_small_table_or_an_unwritable_cache_is_parsed_every_time(tmp_path, table_cache, monkeypatch) -> None:
+    from paralign import paraphrases
+
+    folder, parsed = table_cache
+    path = _plain(tmp_path / "t.tsv", ROWS)
+    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", path.stat().st_size + 1)
+    load_source(str(path)), load_source(str(path))
+    assert len(parsed) == 2 and not folder.exists()
+    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", 0)
+    blocker = _plain(tmp_path / "blocker", "a file, not a folder")
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(blocker / "cache"))
+    assert _same(load_source(str(path)), load_source(str(path))) and len(parsed) == 4
+
+
+def test_a_tables_hash_is_taken_before_the_bar_of_its_rows_ends(tmp_path, table_cache, monkeypatch) -> None:
+    """The hash of a 3-million-row table took 3 s after its bar had ended, with nothing on
+    screen: it is taken while the rows' progress hook is still running. A hook that reads all
+    the rows ahead of the reader still gives the table's own hash."""
+    events: list[str] = []
+    real = ParaphraseTable.content_hash
+
+    def content_hash(self: ParaphraseTable) -> str:
+        if self._content_hash is None:
+            events.append("hashed")
+        return real(self)
+
+    monkeypatch.setattr(ParaphraseTable, "content_hash", content_hash)
+
+    def bar(rows):
+        yield from rows
+        events.append("bar ended")
+
+    for name in ("t.tsv", "t.parquet"):
+        path = _write_table(tmp_path / name)
+        events.clear()
+        table = load_source(str(path), progress=bar)
+        assert events == ["hashed", "bar ended"], name
+        expected = ParaphraseTable.from_pairs([(e.phrase, e.paraphrase, e.score) for e in table])
+        assert table.content_hash() == real(expected)
+        monkeypatch.setenv("PARALIGN_CACHE_DIR", "")  # parsed again
+        ahead = load_source(str(path), progress=lambda rows: list(rows))
+        monkeypatch.setenv("PARALIGN_CACHE_DIR", str(table_cache[0]))
+        assert ahead.content_hash() == real(expected) and list(ahead) == list(table)

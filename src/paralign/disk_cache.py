@@ -9,7 +9,10 @@ of what the value depends on: the source file's real path, size and modification
 deriving code's `version`, paralign's version and Python's (marshal's format is Python's own),
 so a changed file or a new release never reads an old entry. A cache never changes a result:
 an entry that cannot be read is derived again, and one that cannot be written (a read-only
-home, PARALIGN_CACHE_DIR empty) is simply not kept.
+home, PARALIGN_CACHE_DIR empty) is simply not kept. Only a regular file is a source: a pipe, a
+FIFO or a device (``/dev/stdin``) gives other bytes each time it is read, and a path in
+:func:`not_kept` (a temporary copy of stdin, which no later command reads) would only leave
+entries behind; their values are derived every time.
 
 Not for: values other than builtin containers (marshal refuses them), caches that live in
 memory (:mod:`paralign.caching`), or the ParaEval vector cache (PARALIGN_VECTOR_CACHE).
@@ -21,9 +24,10 @@ import contextlib
 import hashlib
 import marshal
 import os
+import stat
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -33,32 +37,56 @@ from .settings import cache_dir
 T = TypeVar("T")
 
 
-def entry_path(name: str, source: str | os.PathLike[str], version: str) -> Path | None:
+#: The real paths that :func:`not_kept` keeps out of the cache while its block runs.
+_NOT_KEPT: set[str] = set()
+
+
+@contextlib.contextmanager
+def not_kept(path: str | os.PathLike[str]) -> Iterator[None]:
+    """While the block runs, nothing derived from `path` is read from or kept in the cache: a
+    temporary file (a copy of stdin or of a pipe, which the CLI reads through such a copy) has
+    a name no later command gives, so an entry of it would only take room until removed."""
+    real = os.path.realpath(path)
+    _NOT_KEPT.add(real)
+    try:
+        yield
+    finally:
+        _NOT_KEPT.discard(real)
+
+
+def entry_path(name: str, source: str | os.PathLike[str], version: str, *, min_bytes: int = 0) -> Path | None:
     """Where :func:`derived` keeps `name` derived from `source` by code of `version` (None when
-    there is no cache folder, or the source cannot be stat'ed)."""
+    there is no cache folder, the source cannot be stat'ed, is not a regular file, is smaller
+    than `min_bytes` or is in :func:`not_kept`)."""
     folder = cache_dir()
     if folder is None:
         return None
     try:
-        stat = os.stat(source)
+        status = os.stat(source)
     except OSError:
         return None
-    key = "|".join(map(str, (os.path.realpath(source), stat.st_size, stat.st_mtime_ns, version, __version__,
+    real = os.path.realpath(source)
+    if not stat.S_ISREG(status.st_mode) or status.st_size < min_bytes or real in _NOT_KEPT:
+        return None
+    key = "|".join(map(str, (real, status.st_size, status.st_mtime_ns, version, __version__,
                              sys.version_info[:2])))
     return folder / f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.marshal"
 
 
-def derived(name: str, source: str | os.PathLike[str], build: Callable[[], T], *, version: str) -> T:
+def derived(name: str, source: str | os.PathLike[str], build: Callable[[], T], *, version: str,
+            min_bytes: int = 0) -> T:
     """`build()`, the value `name` derived from the file `source` by code of `version` (change it
     when that code changes what it gives), read from the cache when an entry is there, else built
-    and kept for the next process (older entries of `name` are removed)."""
-    path = entry_path(name, source, version)
+    and kept for the next process (older entries of `name` are removed). A source smaller than
+    `min_bytes` is not worth an entry (it is parsed about as fast as an entry is read): its value
+    is built every time, as is the value of a source that changed while `build` read it."""
+    path = entry_path(name, source, version, min_bytes=min_bytes)
     if path is not None:
         with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
             return marshal.loads(path.read_bytes())  # type: ignore[no-any-return]
     value = build()
-    if path is not None:
-        _keep(path, name, value)
+    if path is not None and path == entry_path(name, source, version, min_bytes=min_bytes):
+        _keep(path, name, value)  # not when the file changed while it was read: the value is of neither
     return value
 
 

@@ -6,7 +6,10 @@ Not for: writing or querying the pipelines' table files (:mod:`paralign.tables`)
 
 from __future__ import annotations
 
+import functools
 import math
+import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Real
@@ -16,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
+from .signature import short_hash
 from .tables import is_parquet_file, iter_rows, lookup, metadata_line, read_metadata
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize, tokenize
@@ -145,8 +149,8 @@ class ParaphraseTable:
         self._table: dict[str, dict[str, Score]] = {}
         self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
         self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized
-        #: the content hash a signature names the table by (metrics.paraeval.signature.table_hash),
-        #: remembered until the table changes
+        #: the content hash a signature names the table by (:meth:`content_hash`), remembered
+        #: until the table changes
         self._content_hash: str | None = None
 
     # -- building ----------------------------------------------------------------------------
@@ -187,7 +191,13 @@ class ParaphraseTable:
                                  + (f"one str ({shown_value(pairs)})" if isinstance(pairs, str)
                                     else f"{type(pairs).__name__} {shown_value(pairs)}"))
         table = cls(name, lowercase=lowercase)
-        put = table._put
+        table._read_pairs(pairs, symmetric=symmetric)
+        return table
+
+    def _read_pairs(self, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], *, symmetric: bool = False) -> None:
+        """:meth:`from_pairs`'s rows added to this new table (:func:`load_table` reads into a
+        table it made)."""
+        put, lowercase = self._put, self.lowercase
         last, held = None, ""  # rows come grouped by phrase (a Parquet table's): normalise it once a run
         for number, pair in enumerate(pairs, start=1):
             phrase, paraphrase, score = _row(pair, number)
@@ -198,7 +208,6 @@ class ParaphraseTable:
             put(held, other, score)
             if symmetric:
                 put(other, held, score)
-        return table
 
     @classmethod
     def from_tsv(
@@ -215,7 +224,13 @@ class ParaphraseTable:
         command's bar: a table of millions of rows takes seconds).
         """
         table = cls(name or Path(path).name, lowercase=lowercase)
-        put = table._put
+        table._read_tsv(path, threshold, progress)
+        return table
+
+    def _read_tsv(self, path: str | Path, threshold: float | None, progress: Progress | None) -> None:
+        """:meth:`from_tsv`'s rows read into this new table (:func:`load_table` reads into a
+        table it made)."""
+        put, lowercase = self._put, self.lowercase
         last, held = None, ""  # a table's rows come grouped by phrase: normalise each group's once
         with open_text(path) as handle:
             lines: Iterable[str] = without_bom(handle)
@@ -224,7 +239,7 @@ class ParaphraseTable:
                 if not line or line[0] == "#" or line.isspace():
                     metadata = metadata_line(line)
                     if metadata is not None:
-                        table.tokenizer = form_of(metadata)[0]
+                        self.tokenizer = form_of(metadata)[0]
                     continue
                 fields = line.split("\t", 3)  # the columns after the score are not read
                 if len(fields) < 2:
@@ -242,8 +257,7 @@ class ParaphraseTable:
                 if fields[0] != last:
                     last, held = fields[0], normalize_phrase(fields[0], lowercase)
                 put(held, normalize_phrase(fields[1], lowercase), score)
-        table.threshold = threshold
-        return table
+        self.threshold = threshold
 
     def to_tsv(self, path: str | Path) -> None:
         """Write `phrase<TAB>paraphrase<TAB>score` lines (gzip when the name ends in .gz)."""
@@ -322,6 +336,15 @@ class ParaphraseTable:
         for phrase, row in self._table.items():
             yield phrase, MappingProxyType(row)
 
+    def content_hash(self) -> str:
+        """SHA-256 (8 hex digits) of the table's sorted (phrase, paraphrase, score) rows, remembered
+        until it changes (:meth:`add` forgets it): the hash a signature names a table by
+        (:func:`paralign.metrics.paraeval.signature.table_hash`)."""
+        digest = self._content_hash
+        if digest is None:
+            digest = self._content_hash = short_hash(_hashed_rows(self))
+        return digest
+
     def phrases(self) -> Iterator[str]:
         """The normalised phrases that have paraphrases, in insertion order."""
         return iter(self._table)
@@ -372,6 +395,18 @@ def looked_up_as_typed(source: ParaphraseSource) -> bool:
     space and case, which every table normalises when it is asked): not a table whose
     tokenizer is known. A consumer in a hot loop skips the key then."""
     return not isinstance(source, ParaphraseTable) or source.tokenizer is None
+
+
+def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
+    """The bytes :meth:`ParaphraseTable.content_hash` hashes: a ``phrase<TAB>paraphrase<TAB>score``
+    line per row (``None`` for no score, a float as ``str`` writes it), sorted by phrase, then
+    paraphrase. One piece a phrase, its rows sorted within it (a phrase is one key, so this is
+    the order of the (phrase, paraphrase) pairs): no object per row, so a table of millions of
+    rows is hashed in a fraction of the time an entry a row took, to the same hash."""
+    rows = dict(table.grouped())
+    for phrase in sorted(rows):
+        row = rows[phrase]
+        yield "".join([f"{phrase}\t{para}\t{row[para]}\n" for para in sorted(row)]).encode()
 
 
 def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
@@ -490,15 +525,103 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
             raise ConfigurationError(
                 f"paraphrase source {spec!r} has a threshold that is not a finite number "
                 "(use PATH:THRESHOLD with a number such as 0.5)")
+    return load_table(path, threshold, progress=progress)
+
+
+#: A table file smaller than this is parsed on every load, not kept in the disk cache: it is read
+#: in well under a second either way (docs/results/table-load.md), and an entry would only take room.
+CACHED_TABLE_BYTES = 2**20
+#: What a table's disk-cache entry holds and how it is read; with the digest of the reading code
+#: (:func:`_reader_digest`), so an entry made by other code is never read.
+TABLE_CACHE_VERSION = "1"
+
+
+def load_table(path: str | Path, threshold: float | None = None, *,
+               progress: Progress | None = None) -> ParaphraseTable:
+    """A table file, TSV(.gz) or a Parquet table that pivot wrote (told by its data too), keeping
+    scores >= `threshold` (unscored rows kept), hashed (:meth:`ParaphraseTable.content_hash`,
+    which every command's signature names it by) as it is read: `progress` wraps its rows,
+    and the hash is taken before the rows end, so a command's bar covers both.
+
+    What it reads is kept in the disk cache (:func:`paralign.disk_cache.derived`, as PPDB's
+    pairs; PARALIGN_CACHE_DIR empty: no cache) for the next command: the rows, the tokenizer
+    its record names and the hash, keyed by the file (path, size, time), the threshold, the
+    lower-casing and the reading code (:data:`TABLE_CACHE_VERSION`, :func:`_reader_digest`). A
+    file under :data:`CACHED_TABLE_BYTES`, a pipe or FIFO, and a copy of stdin
+    (:func:`paralign.disk_cache.not_kept`) are read every time."""
+    from .disk_cache import derived
+
+    lowercase = True  # a command's tables are matched lower-cased (ParaphraseTable's default)
+    name = Path(path).name
+    key = short_hash(f"{os.path.realpath(path)}\t{threshold!r}\t{lowercase}".encode())
+    rows, tokenizer, digest = derived(
+        f"table-{key}", path, lambda: _table_entry(_read_table(path, name, threshold, lowercase, progress)),
+        version=f"{TABLE_CACHE_VERSION}:{_reader_digest()}", min_bytes=CACHED_TABLE_BYTES)
+    table = ParaphraseTable(name, lowercase=lowercase, tokenizer=tokenizer)
+    table._table, table.threshold, table._content_hash = rows, threshold, digest
+    return table
+
+
+def _table_entry(table: ParaphraseTable) -> tuple[dict[str, dict[str, Score]], str | None, str]:
+    """What :func:`load_table` keeps of a table it read: rows, tokenizer, content hash."""
+    return table._table, table.tokenizer, table.content_hash()
+
+
+def _read_table(path: str | Path, name: str, threshold: float | None, lowercase: bool,
+                progress: Progress | None) -> ParaphraseTable:
+    """:func:`load_table`'s parse of the file, hashed when its reader asks for a row after the
+    last, so that a bar `progress` shows (tqdm's: it closes when its rows end) covers the hash.
+    A hook that reads rows ahead of the reader would have the hash taken too early: the rows
+    are then put in a :class:`_Watched` dict, and a row added after the hash has it taken again."""
+    table = ParaphraseTable(name, lowercase=lowercase)
+
+    def then_hash(rows: Iterable[Any]) -> Iterator[Any]:
+        yield from rows
+        table.content_hash()  # every row is in the table, unless `progress` reads ahead
+        table._table = _Watched(table._table)
+
+    def hashed(rows: Iterable[Any]) -> Iterable[Any]:
+        return then_hash(rows) if progress is None else progress(then_hash(rows))
+
     if is_parquet_file(path):  # a table written by `pivot -o X.parquet` (told by its data too)
-        read = iter_rows(path)
-        rows = ((p, q, score) for p, q, score, _ in (read if progress is None else progress(read))
-                if threshold is None or score >= threshold)
-        table = ParaphraseTable.from_pairs(rows, Path(path).name)
+        table._read_pairs((p, q, score) for p, q, score, _ in hashed(iter_rows(path))
+                          if threshold is None or score >= threshold)
         table.threshold = threshold  # as from_tsv records it: signatures name it
         table.tokenizer = table_form(path)[0]  # a built table's: phrases are looked up as it split them
-        return table
-    return ParaphraseTable.from_tsv(path, threshold=threshold, progress=progress)  # its tokenizer read with its rows
+    else:
+        table._read_tsv(path, threshold, hashed)  # its tokenizer read with its rows
+    watched = table._table
+    if isinstance(watched, _Watched):
+        table._table = dict(watched)
+        if watched.touched:
+            table._content_hash = None
+    table.content_hash()  # a file of no rows, or rows added after the hash
+    return table
+
+
+class _Watched(dict[str, dict[str, Score]]):
+    """A table's rows that record whether a row was added (:meth:`ParaphraseTable._put` looks
+    each phrase up with ``get``) after its hash was taken: see :func:`_read_table`."""
+
+    touched = False
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        self.touched = True
+        return super().get(key, default)
+
+
+@functools.cache
+def _reader_digest() -> str:
+    """A hash of the code that reads and hashes a table (this module and those it reads files
+    with), so that a table's cache entry made by other code (a release, a checkout) is never
+    read; "?" when a module's source cannot be read (only the version keys it then)."""
+    from . import line_ends, signature, tables, textio
+
+    try:
+        return short_hash([Path(module.__file__ or "").read_bytes()
+                           for module in (sys.modules[__name__], line_ends, signature, tables, textio)])
+    except OSError:
+        return "?"
 
 
 # Opening files moved to paralign.textio; the old names work until paralign 0.3.

@@ -76,8 +76,9 @@ def vector_cache_dir() -> Path | None:
 
 def cache_dir() -> Path | None:
     """$PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign: where
-    :mod:`paralign.disk_cache` keeps resources already read into Python (PPDB's pairs), so a
-    command does not parse them again. PARALIGN_CACHE_DIR set to an empty string: no cache."""
+    :mod:`paralign.disk_cache` keeps resources already read into Python (PPDB's pairs, a user's
+    table file of 1 MB or more with its hash), so a command does not parse them again.
+    PARALIGN_CACHE_DIR set to an empty string: no cache."""
     value = os.environ.get("PARALIGN_CACHE_DIR")
     if value is not None:
         return Path(value) if value else None

@@ -544,3 +544,23 @@ def test_paraeval_and_meta_eval_match_a_pivot_built_table_in_their_tokens(built_
     result = json.loads(out)
     assert result["metrics"]["paraeval"]["scores"]["Para"] == result["metrics"]["paraeval"]["scores"]["Good"] == 1.0
     assert "|res:t.tsv~regex#" in result["signatures"]["paraeval"]
+
+
+def test_a_table_read_back_from_the_disk_cache_gives_the_same_scores_and_signature(files, capsys, monkeypatch):
+    """paraeval and meta-eval parsed a user's table on every run: the next run reads it back
+    from the disk cache (tables of any size here), to the same scores and signature."""
+    from paralign import paraphrases
+
+    cache = files / "cache"
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(cache))
+    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", 0)
+    parsed: list[str] = []
+    read = paraphrases._read_table
+    monkeypatch.setattr(paraphrases, "_read_table", lambda path, *rest: parsed.append(str(path)) or read(path, *rest))
+    for config in ("paper", "default"):
+        argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "r2.txt"), "-i", str(files / "hyp.txt"),
+                "--table", str(files / "t.tsv"), "--resources", "none", "--config", config, "--sentence-level",
+                "--format", "json"]
+        cold, warm = run(capsys, *argv), run(capsys, *argv)
+        assert cold == warm and cold[0] == 0 and "res:t.tsv#" in json.loads(cold[1])["corpus"]["signature"]
+    assert parsed == [str(files / "t.tsv")] and len(list(cache.glob("table-*.marshal"))) == 1

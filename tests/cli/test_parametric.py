@@ -206,6 +206,44 @@ def test_align_every_pair_bad_is_an_error(tmp_path, gold, capsys):
 
 
 # -- '-' reads stdin (--gold, --system, --table) -------------------------------------------------
+@pytest.fixture()
+def table_cache(tmp_path, monkeypatch):
+    """A disk cache of the test's own that keeps a table of any size; the tables parsed."""
+    from paralign import paraphrases
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(folder))
+    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", 0)
+    parsed: list[str] = []
+    read = paraphrases._read_table
+    monkeypatch.setattr(paraphrases, "_read_table", lambda path, *rest: parsed.append(str(path)) or read(path, *rest))
+    return folder, parsed
+
+
+def test_table_read_back_from_the_disk_cache_gives_the_same_scores_and_signature(tmp_path, gold, capsys, monkeypatch,
+                                                                               table_cache):
+    """A user's table is parsed by the first command and read back from the disk cache by the
+    next, to the same output (scores and the signature's hash); a changed file is parsed again,
+    and a table from stdin is never kept."""
+    folder, parsed = table_cache
+    rows = "quit\tresigned from\t0.5\nquit\tleft\t0.3\njob\tpost\t0.001\n"
+    table = tmp_path / "table.tsv"
+    table.write_text(rows, encoding="utf-8")
+    argv = ["parametric", "table", "--gold", str(gold), "--table", f"{table}:0.01"]
+    cold, warm = run_json(capsys, argv), run_json(capsys, argv)
+    assert cold == warm and cold[0] == 0 and parsed == [str(table)]
+    assert parts(cold[1]["signature"])["table"].startswith("table.tsv:0.01#")
+    assert len(list(folder.glob("table-*.marshal"))) == 1
+    table.write_text(rows.replace("quit\tleft\t0.3\n", ""), encoding="utf-8")
+    _, changed, _ = run_json(capsys, argv)
+    assert len(parsed) == 2 and changed["posited"] == cold[1]["posited"] - 1
+    assert parts(changed["signature"])["table"] != parts(cold[1]["signature"])["table"]
+    _stdin(monkeypatch, rows)
+    _, piped, _ = run_json(capsys, ["parametric", "table", "--gold", str(gold), "--table=-:0.01"])
+    assert len(parsed) == 3 and piped["posited"] == cold[1]["posited"]
+    assert len(list(folder.glob("table-*.marshal"))) == 1  # the changed file's entry, none of stdin's copy
+
+
 def _stdin(monkeypatch, text: str) -> None:
     """stdin as in a shell: text over a byte buffer (stdin_as_file copies the bytes)."""
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))

@@ -21,6 +21,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, counted
 
 T = TypeVar("T")
@@ -236,7 +237,8 @@ def read_once(path: str | Path | None = None) -> Iterator[Path]:
 
     Errors that name the copy name the input instead (STDIN_NAME for stdin, else its path), so
     a message never shows a temporary path.  The copy is byte for byte, so decoding errors
-    still name the right line, and keeps the input's file name (a ``.gz`` stays gzip).
+    still name the right line, and keeps the input's file name (a ``.gz`` stays gzip). Nothing
+    derived from the copy is kept in the disk cache (:func:`paralign.disk_cache.not_kept`).
     """
     stdin = is_stdin(path)
     name = STDIN_NAME if stdin else str(path)
@@ -257,7 +259,8 @@ def read_once(path: str | Path | None = None) -> Iterator[Path]:
 
             raise input_file_error(exc, name) from exc
         try:
-            yield copy
+            with not_kept(copy):  # a name no later command gives: nothing read from it is cached
+                yield copy
         except ParalignError as exc:
             rename_in_error(exc, str(copy), name)
             raise

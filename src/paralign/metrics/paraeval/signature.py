@@ -16,11 +16,9 @@ Not for: scoring.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from ...paraphrases import ParaphraseTable, WordNetSynonyms
-from ...signature import short_hash
 
 PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
 
@@ -34,23 +32,8 @@ def wordnet_version() -> str:
 
 def table_hash(table: ParaphraseTable) -> str:
     """SHA-256 (8 hex digits) of a table's sorted (phrase, paraphrase, score) rows, remembered on
-    the table until it changes (:meth:`ParaphraseTable.add` forgets it)."""
-    digest = table._content_hash
-    if digest is None:
-        digest = table._content_hash = short_hash(_hashed_rows(table))
-    return digest
-
-
-def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
-    """The bytes :func:`table_hash` hashes: a ``phrase<TAB>paraphrase<TAB>score`` line per row
-    (``None`` for no score, a float as ``str`` writes it), sorted by phrase, then paraphrase.
-    One piece a phrase, its rows sorted within it (a phrase is one key, so this is the order
-    of the (phrase, paraphrase) pairs): no object per row, so a table of millions of rows is
-    hashed in a fraction of the time an entry a row took, to the same hash."""
-    rows = dict(table.grouped())
-    for phrase in sorted(rows):
-        row = rows[phrase]
-        yield "".join([f"{phrase}\t{para}\t{row[para]}\n" for para in sorted(row)]).encode()
+    the table until it changes (:meth:`ParaphraseTable.content_hash`, which computes it)."""
+    return table.content_hash()
 
 
 def source_signature(source: Any, shown: str | None = None) -> str:
