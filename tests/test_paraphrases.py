@@ -281,7 +281,7 @@ def test_load_source_takes_a_path(tmp_path) -> None:
 def test_a_table_holds_a_phrase_as_its_tokenizer_split_it() -> None:
     """held_phrase is the one rule by which paraphrases, serve and ParaEval look a phrase up:
     split by the table's tokenizer (None: a user's table, only white space collapsed) and cased."""
-    from paralign.paraphrases import held_phrase
+    from paralign.phrase_keys import held_phrase
 
     assert held_phrase("The  Doctor's", "regex", True) == "the doctor 's"
     assert held_phrase("The  Doctor's", "whitespace", False) == "The Doctor's"

@@ -10,7 +10,7 @@ import functools
 import math
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
@@ -19,81 +19,14 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
+from .phrase_keys import form_of, held_phrase, normalize_phrase, table_form
 from .signature import short_hash
-from .tables import is_parquet_file, iter_rows, lookup, metadata_line, read_metadata
+from .tables import is_parquet_file, iter_rows, metadata_line
 from .textio import open_text, without_bom
-from .tokenizers import TOKENIZERS, detokenize, tokenize
+from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
 
 Score = float | None
-
-
-def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
-    """Collapse white space and (by default) lower-case: the key every table is matched on.
-    A phrase that is not a str is an InputTypeError naming its type."""
-    try:
-        text = " ".join(phrase.split())
-    except AttributeError:  # checked only on failure: tables look phrases up in hot loops
-        raise InputTypeError(f"a phrase is a str, not {type(phrase).__name__}") from None
-    return text.lower() if lowercase else text
-
-
-def held_phrase(phrase: str, tokenizer: str | None, lowercase: bool) -> str:
-    """`phrase` as a table holds its phrases: split by the `tokenizer` that split them (one of
-    :data:`paralign.tokenizers.TOKENIZERS`, as pivot and paraphrase-table record theirs), so that
-    ``man's`` finds the ``man 's`` of a regex-tokenised table, and lower-cased when `lowercase`;
-    with `tokenizer` None (not known: a user's table) only its white space is collapsed
-    (:func:`normalize_phrase`). The one rule by which every consumer looks a phrase up in a
-    table: ``paraphrases`` (:func:`as_held`), ``serve``, the aligners' word similarity and
-    ParaMetric (:func:`lookup_key`); ParaEval re-splits the table's phrases the other way
-    (:meth:`ParaphraseTable.retokenized`)."""
-    if tokenizer is None:
-        return normalize_phrase(phrase, lowercase)
-    return normalize_phrase(" ".join(tokenize(phrase, tokenizer)), lowercase)
-
-
-def table_form(path: str | Path) -> tuple[str | None, bool]:
-    """(the tokenizer that split a table file's phrases, whether they were lower-cased), as its
-    metadata records them (``options.tokenizer`` and ``options.lowercase``: pivot's and
-    paraphrase-table's); (None, False) for a table without that record (a user's TSV)."""
-    return form_of(read_metadata(path))
-
-
-def form_of(metadata: Mapping[str, Any]) -> tuple[str | None, bool]:
-    """:func:`table_form` from a table's metadata record, already read."""
-    options = metadata.get("options", {})
-    tokenizer = options.get("tokenizer")
-    return (tokenizer if tokenizer in TOKENIZERS else None), options.get("lowercase") is True
-
-
-def as_held(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
-    """Each of `phrases` as a table file holds it (:func:`held_phrase` with the tokenizer and case
-    its metadata records, :func:`table_form`): ``A  Man's`` is looked up as ``a man 's`` in a
-    table that pivot built with its defaults; a table without that record (a user's) only has
-    the white space of a phrase collapsed, and is lower-cased: such a table is matched without
-    case (:func:`lookup_held` folds its phrases too), as the tables in memory match it."""
-    return _held_in(table_form(path), phrases)
-
-
-def _held_in(form: tuple[str | None, bool], phrases: Iterable[str]) -> dict[str, str]:
-    """:func:`as_held` in a table of `form` (:func:`table_form`), already read."""
-    tokenizer, lowercase = form
-    return {phrase: held_phrase(phrase, tokenizer, lowercase or tokenizer is None) for phrase in phrases}
-
-
-def lookup_held(path: str | Path, phrases: Sequence[str],
-                top_k: int | None = None) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
-    """What ``paralign paraphrases`` asks a table file: each of `phrases` with the key it is
-    looked up by (:func:`as_held`), and the rows found under each key, best first, the k best
-    with `top_k` (:func:`paralign.tables.lookup`). A table that pivot or paraphrase-table built
-    holds its phrases as the key has them, so they are matched exactly (a Parquet table reads
-    only the row groups that can hold them); a user's table is matched without case and with
-    its white space collapsed (:func:`normalize_phrase` of each row's phrase, every row read),
-    the rule by which the tables in memory (``serve``, ParaEval, ParaMetric, the aligners)
-    match it, so ``Cat`` and ``cat`` find the same rows everywhere."""
-    form = table_form(path)
-    held = _held_in(form, phrases)
-    return held, lookup(path, list(held.values()), top_k, key=normalize_phrase if form[0] is None else None)
 
 
 @runtime_checkable

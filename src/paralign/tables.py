@@ -325,7 +325,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
     `top_k` keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
     ``key(phrase)`` (a user's table, matched without case: see
-    :func:`paralign.paraphrases.lookup_held` for what a user types).  Parquet is read with a
+    :func:`paralign.phrase_keys.lookup_held` for what a user types).  Parquet is read with a
     filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
     row: no statistics order the keys); TSV is scanned once, and a user's TSV row without a score is an
     unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for

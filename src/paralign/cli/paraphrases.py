@@ -88,7 +88,7 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..paraphrases import lookup_held
+    from ..phrase_keys import lookup_held
 
     phrases, problems = phrases_of(args)
     for problem in problems:
