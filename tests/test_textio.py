@@ -187,6 +187,32 @@ def test_a_last_line_without_newline_that_is_not_utf8_is_kept_in_skip_mode(tmp_p
         assert list(handle.bad_lines) == [len(lines)]
 
 
+@pytest.mark.parametrize("atomic", [True, False])
+def test_a_gzip_output_is_the_same_bytes_whenever_it_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               atomic: bool) -> None:
+    """Every -o X.gz had the time of writing in its gzip header (MTIME), so two runs of one
+    command on one input gave files that differ (cmp, sha256sum, a diff of the bytes); the
+    header's time is 0 (none), as the table writer's gzip members (tables._encoded) have."""
+    import os
+    import time
+
+    target = tmp_path / "out.tsv.gz"
+    outputs = []
+    for now in (1_000_000_000.0, 1_700_000_000.0):
+        monkeypatch.setattr(time, "time", lambda now=now: now)
+        if not atomic:  # a path written in place (a FIFO, /dev/stdout): the in-place gzip writer
+            target.unlink(missing_ok=True)
+            os.mkfifo(target)
+            reader = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+        with open_text(target, "wt") as handle:
+            handle.write("naïve\n")
+        outputs.append(os.read(reader, 1 << 16) if not atomic else target.read_bytes())
+        if not atomic:
+            os.close(reader)
+    assert gzip.decompress(outputs[0]) == "naïve\n".encode()
+    assert outputs[0] == outputs[1]
+
+
 @pytest.mark.parametrize("name", ["out.TXT.GZ", "out.gZ"])
 def test_an_output_named_gz_in_any_case_is_gzip(tmp_path: Path, name: str) -> None:
     """open_text(X.GZ, "wt") (behind every -o) wrote plain text, which reading X.GZ refuses:

@@ -507,10 +507,16 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
         if mode.replace("t", "") == "w" and (real := _atomic_target(path)) is not None:
             return AtomicTextWriter(real)
         if is_gzip_name(path):
-            return io.TextIOWrapper(gzip.open(path, mode.replace("t", "")), encoding="utf-8")  # type: ignore[arg-type]
+            return io.TextIOWrapper(_gzip_writer(path, mode=mode.replace("t", "") + "b"), encoding="utf-8")
         return open(path, mode, encoding="utf-8")
     _check_encoding_errors(errors)  # before the file is opened
     return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[arg-type]
+
+
+def _gzip_writer(path: Path, fileobj: IO[bytes] | None = None, mode: str = "wb") -> gzip.GzipFile:
+    """Gzip writing `path` (or `fileobj`, its temporary file), MTIME 0: a rerun writes the same bytes."""
+    name = path if fileobj is None else path.name[:-3]  # the header names `path` without .gz
+    return gzip.GzipFile(filename=name, fileobj=fileobj, mode=mode, mtime=0)
 
 
 def _atomic_target(path: Path) -> Path | None:
@@ -562,9 +568,7 @@ class AtomicTextWriter(io.TextIOWrapper):
             os.close(fd)
             self._tmp.unlink(missing_ok=True)
             raise
-        buffer: IO[bytes] = self._file
-        if is_gzip_name(self.target):
-            buffer = gzip.GzipFile(filename=self.target.name[:-3], fileobj=self._file, mode="wb")  # type: ignore[assignment]
+        buffer: IO[bytes] = _gzip_writer(self.target, self._file) if is_gzip_name(self.target) else self._file  # type: ignore[assignment]
         super().__init__(buffer, encoding="utf-8")  # type: ignore[arg-type]
 
     def __exit__(self, exc_type: object, *rest: object) -> None:

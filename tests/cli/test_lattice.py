@@ -190,6 +190,23 @@ def test_draw_svg_and_html_without_graphviz(msa_json, tmp_path, capsys, monkeypa
     assert gv.read_text() == lattice.to_dot()
 
 
+@pytest.mark.parametrize("given", ["-", "/dev/stdin"])
+def test_a_drawing_of_stdin_is_titled_as_every_result_names_stdin(group_file, tmp_path, capsys, monkeypatch, given):
+    """A picture drawn from stdin is "word lattice of <stdin>" (`<stdin>`: every result's name
+    for it, docs/CLI.md), and otherwise the one of the same bytes from a file but for that name;
+    it was "stdin", which reads as a file of that name."""
+    import io
+    import sys
+    import xml.etree.ElementTree as ET
+
+    from_file, from_stdin = tmp_path / "file.html", tmp_path / "stdin.html"
+    assert main(["lattice", "draw", str(group_file), "--method", "msa", "-o", str(from_file)]) == 0
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(group_file.read_bytes()), encoding="utf-8"))
+    assert main(["lattice", "draw", given, "--method", "msa", "-o", str(from_stdin)]) == 0
+    assert ET.fromstring(from_stdin.read_bytes()).find("head/title").text == "word lattice of <stdin>"
+    assert from_stdin.read_text() == from_file.read_text().replace("group.txt", "&lt;stdin&gt;")
+
+
 def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
     path, _ = msa_json
     assert main(["lattice", "draw", "--lattice", str(path), "-o", str(tmp_path / "l.txt")]) == 2

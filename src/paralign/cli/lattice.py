@@ -330,7 +330,7 @@ def run_draw(args: argparse.Namespace) -> int:
         from ..viz.lattice import lattice_key
 
         name = args.lattice or args.input
-        title = f"word lattice of {'stdin' if is_std(name) else Path(name).name}"
+        title = f"word lattice of {Path(input_name(name)).name}"  # <stdin>, as every result names it
         size = f"{lattice.n_states} states, {lattice.n_edges} edges"
         drawing = lattice_drawing(lattice, title=f"{title}: {size}")
         key = el("p", lattice_key(lattice), class_="note")
