@@ -292,3 +292,16 @@ def test_a_table_load_shows_its_rows_to_a_progress_hook(tmp_path, name) -> None:
     assert len(seen) >= len(ROWS)  # every row read (a TSV's record line too)
     assert list(table) == list(load_source(f"{path}:0.2")) and len(table) == 2
     assert table.tokenizer == load_source(str(path)).tokenizer
+
+
+@pytest.mark.parametrize("name", ["t.parquet", "t.tsv", "t.tsv.gz"])
+def test_a_phrase_starting_with_a_hash_is_a_row_of_a_written_table(tmp_path, name):
+    """Below the `# paralign:` record every line is a row: a TSV export of a table whose
+    phrases start with '#' ('#1', or '# 1' as the regex tokenizer splits it, which sort first)
+    holds the rows the Parquet table holds; they were read as comments and lost."""
+    rows = [("# 1", "number one", 0.5, 1, 1), ("#1 hit", "top hit", 0.25, 1, 2), *ROWS]
+    path = _write(tmp_path / name, parts=(rows,))
+    got = [(p, q, prob, *map(int, extra)) for p, q, prob, extra in iter_rows(path)]
+    assert got == rows
+    assert lookup(path, ["# 1"])["# 1"][0]["paraphrase"] == "number one"
+    assert load_source(str(path)).paraphrases("#1 hit") == {"top hit": 0.25}

@@ -7,6 +7,7 @@ Not for: writing or querying the pipelines' table files (:mod:`paralign.tables`)
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
 import sys
@@ -21,7 +22,7 @@ from ._moved import moved_names
 from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from .phrase_keys import form_of, held_phrase, normalize_phrase, table_form
 from .signature import short_hash
-from .tables import is_parquet_file, iter_rows, metadata_line
+from .tables import METADATA_LINE, is_parquet_file, iter_rows, row_lines
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
@@ -167,13 +168,7 @@ class ParaphraseTable:
         last, held = None, ""  # a table's rows come grouped by phrase: normalise each group's once
         with open_text(path) as handle:
             lines: Iterable[str] = without_bom(handle)
-            for number, line in enumerate(lines if progress is None else progress(lines), start=1):
-                line = line.rstrip("\r\n")
-                if not line or line[0] == "#" or line.isspace():
-                    metadata = metadata_line(line)
-                    if metadata is not None:
-                        self.tokenizer = form_of(metadata)[0]
-                    continue
+            for number, line in row_lines(lines if progress is None else progress(lines), self._record):
                 fields = line.split("\t", 3)  # the columns after the score are not read
                 if len(fields) < 2:
                     raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
@@ -192,9 +187,19 @@ class ParaphraseTable:
                 put(held, normalize_phrase(fields[1], lowercase), score)
         self.threshold = threshold
 
+    def _record(self, metadata: Mapping[str, Any]) -> None:
+        """Take what a table file's ``# paralign:`` record says of its phrases: the tokenizer."""
+        self.tokenizer = form_of(metadata)[0]
+
     def to_tsv(self, path: str | Path) -> None:
-        """Write `phrase<TAB>paraphrase<TAB>score` lines (gzip when the name ends in .gz)."""
+        """Write `phrase<TAB>paraphrase<TAB>score` lines (gzip when the name ends in .gz), below a
+        ``# paralign:`` record of the table's tokenizer and case (:func:`paralign.tables.row_lines`:
+        below it a phrase starting with '#' is a row, so every row is read back)."""
         with open_text(path, "wt") as handle:
+            options: dict[str, Any] = {"lowercase": self.lowercase}
+            if self.tokenizer is not None:
+                options["tokenizer"] = self.tokenizer
+            handle.write(f"{METADATA_LINE}{json.dumps({'options': options}, sort_keys=True)}\n")
             for entry in self:
                 score = "" if entry.score is None else repr(entry.score)  # repr: exact round trip
                 handle.write(f"{entry.phrase}\t{entry.paraphrase}\t{score}\n")

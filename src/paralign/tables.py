@@ -219,10 +219,33 @@ def metadata_line(line: str) -> dict[str, Any] | None:
     return json.loads(line[len(METADATA_LINE):]) if line.startswith(METADATA_LINE) else None
 
 
+def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object] | None = None,
+              ) -> Iterator[tuple[int, str]]:
+    """The lines of a TSV table that hold rows, numbered from 1 and without their line ends: a
+    blank line holds none, nor does a line starting with '#' above the ``# paralign:`` record (a
+    comment, or the record itself, which `on_record` is given). Below the record (a table paralign
+    wrote) every line that is not blank is a row, so a phrase that starts with '#' (``#1 hit``,
+    or ``# 1`` as a tokenizer splits it) is read back as it was written; in a table without
+    the record (a user's) a line starting with '#' is a comment."""
+    recorded = False
+    for number, line in enumerate(lines, start=1):
+        line = line.rstrip("\r\n")
+        if not line or line.isspace():
+            continue
+        if line[0] == "#" and not recorded:
+            metadata = metadata_line(line)
+            if metadata is not None:
+                recorded = True
+                if on_record is not None:
+                    on_record(metadata)
+            continue
+        yield number, line
+
+
 def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str, str, Any, list[Any]]]:
     """Rows of a table file, Parquet or TSV: (phrase, paraphrase, probability, other columns).
 
-    TSV: lines starting with '#' and blank lines are skipped; a row without a numeric third
+    TSV: blank lines and comments are skipped (:func:`row_lines`); a row without a numeric third
     field raises FormatError naming the file and line. With `unscored` a row of two fields or
     with an empty third one is an unscored pair (probability None), as the paraphrase sources
     read a user's table (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines
@@ -234,10 +257,8 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 yield row[0], row[1], float(row[2]), list(row[3:])
         return
     with open_text(path) as handle:
-        for number, line in enumerate(without_bom(handle), start=1):  # a BOM is no part of the first phrase
-            if line.startswith("#") or not line.strip():
-                continue
-            fields = line.rstrip("\r\n").split("\t")
+        for number, line in row_lines(without_bom(handle)):  # a BOM is no part of the first phrase
+            fields = line.split("\t")
             if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
                 yield fields[0], fields[1], None, fields[3:]
                 continue

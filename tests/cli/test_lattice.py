@@ -72,7 +72,9 @@ def test_stats_and_paraphrases_on_a_groups_file(tmp_path, capsys):
     out = tmp_path / "table.tsv.gz"
     assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 0
     with gzip.open(out, "rt") as handle:
-        rows = [line.split("\t") for line in handle]
+        record, *lines = handle
+    assert record.startswith("# paralign: ")  # below it every line is a row, '#' phrases included
+    rows = [line.split("\t") for line in lines]
     assert ("persons", "people", 2.0) in {(r[0], r[1], float(r[2])) for r in rows}
 
 
@@ -301,7 +303,7 @@ def test_paraphrases_are_written_in_the_same_order_whatever_the_hash_seed(tmp_pa
         assert subprocess.run([sys.executable, "-m", "paralign", "lattice", "paraphrases", "--groups", str(groups),
                                "--format", "json", "-o", str(out)], env=env, check=False).returncode == 0
         outputs[seed] = (done.stdout, out.read_bytes())
-    rows = [line.split("\t") for line in outputs["1"][0].splitlines()]
+    rows = [line.split("\t") for line in outputs["1"][0].splitlines()[1:]]  # below the table's record
     assert len(rows) > 10 and rows == sorted(rows, key=lambda r: (r[0], -float(r[2]), r[1]))
     assert outputs["1"] == outputs["2"] == outputs["3"]
 
