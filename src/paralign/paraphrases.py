@@ -553,11 +553,11 @@ def _reader_digest() -> str:
     """A hash of the code that reads and hashes a table (this module and those it reads files
     with), so that a table's cache entry made by other code (a release, a checkout) is never
     read; "?" when a module's source cannot be read (only the version keys it then)."""
-    from . import line_ends, signature, tables, textio
+    from . import line_ends, phrase_keys, signature, tables, textio
 
     try:
         return short_hash([Path(module.__file__ or "").read_bytes()
-                           for module in (sys.modules[__name__], line_ends, signature, tables, textio)])
+                           for module in (sys.modules[__name__], line_ends, phrase_keys, signature, tables, textio)])
     except OSError:
         return "?"
 
