@@ -17,6 +17,7 @@ from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
+from ..corpora.sts import SkippedPair, usable_pairs
 from ..errors import ConfigurationError, FormatError, listed
 from ..nlp import Annotator
 from .features import (
@@ -82,6 +83,9 @@ class ParaphraseEvaluation:
     signature: str = ""
     #: what the caller should be told about the scores (a hybrid blend used with another aligner than its own)
     notes: tuple[str, ...] = ()
+    #: the pairs not used because they are bad input (an empty sentence), by split and index:
+    #: what ``evaluate-paraphrase`` lists as the files' skipped rows, by file and line
+    skipped: tuple[tuple[str, SkippedPair], ...] = ()
 
     def to_dict(self) -> dict:
         cv = self.cross_validation
@@ -102,6 +106,8 @@ class ParaphraseEvaluation:
             "test_pairs": self.test_pairs,
             "failed": len(self.failures),
             "failures": [{"split": s, **f.to_dict()} for s, f in self.failures],
+            "skipped": len(self.skipped),
+            "skipped_rows": [{"split": s, **p.to_dict()} for s, p in self.skipped],
             "signal": self.signal,
             "model": None if self.model is None else self.model.to_dict(),
             "cross_encoder": self.cross_encoder,
@@ -196,6 +202,9 @@ def evaluate_paraphrase(
     cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
     rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
     train_labels, test_labels = _labels(train, "train"), _labels(test, "test")  # before aligning
+    (train_kept, train_skipped), (test_kept, test_skipped) = usable_pairs(train), usable_pairs(test)
+    train, train_labels = [train[i] for i in train_kept], [train_labels[i] for i in train_kept]
+    test, test_labels = [test[i] for i in test_kept], [test_labels[i] for i in test_kept]
     aligner = resolve_aligner(aligner)
     if aligner is None:
         aligner = PresetAligner(PARAPHRASE_PRESET)
@@ -218,11 +227,17 @@ def evaluate_paraphrase(
         )
         train_failures, test_failures = train_scored.failures, test_scored.failures
         result = replace(result, notes=tuple(filter(None, [aligner_mismatch(sig, aligner)])))  # hybrid, other aligner
-    failures = tuple(("train", f) for f in train_failures) + tuple(("test", f) for f in test_failures)
+    failures = _in_input("train", train_failures, train_kept) + _in_input("test", test_failures, test_kept)
+    skipped = tuple(("train", p) for p in train_skipped) + tuple(("test", p) for p in test_skipped)
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None)
-    return replace(result, failures=failures, aligner=aligner_label(aligner), signature=signature)
+    return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
+
+
+def _in_input(split: str, failures: Sequence[PairFailure], kept: Sequence[int]) -> tuple[tuple[str, PairFailure], ...]:
+    """The failures of a split's usable pairs, indexed in the pairs as given (skipped ones counted)."""
+    return tuple((split, PairFailure(kept[f.index], f.error)) for f in failures)
 
 
 def _check_classifier(classifier: str, signal: object, feature_set: str | None) -> None:
