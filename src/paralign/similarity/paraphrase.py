@@ -191,8 +191,8 @@ def evaluate_paraphrase(
     _check_classifier(classifier, signal, feature_set)
     if cv_folds:
         check_folds(cv_folds)  # before any pair is aligned, not after
-    train = listed(train, "train must be a list of (s1, s2, is_paraphrase) triples")
-    test = listed(test, "test must be a list of (s1, s2, is_paraphrase) triples")
+    train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
+    test, test_labels, test_kept, test_skipped = _usable(test, "test")
     penalty: float | None = None
     sig: Signal | None = None
     if classifier == "features":
@@ -201,13 +201,8 @@ def evaluate_paraphrase(
         penalty = FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2
     cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
     rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
-    train_labels, test_labels = _labels(train, "train"), _labels(test, "test")  # before aligning
-    (train_kept, train_skipped), (test_kept, test_skipped) = usable_pairs(train), usable_pairs(test)
-    train, train_labels = [train[i] for i in train_kept], [train_labels[i] for i in train_kept]
-    test, test_labels = [test[i] for i in test_kept], [test_labels[i] for i in test_kept]
     aligner = resolve_aligner(aligner)
-    if aligner is None:
-        aligner = PresetAligner(PARAPHRASE_PRESET)
+    aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
     kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
     train_batch = align_pairs([(a, b) for a, b, _ in train], **kw)  # type: ignore[arg-type]
     test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
@@ -228,11 +223,23 @@ def evaluate_paraphrase(
         train_failures, test_failures = train_scored.failures, test_scored.failures
         result = replace(result, notes=tuple(filter(None, [aligner_mismatch(sig, aligner)])))  # hybrid, other aligner
     failures = _in_input("train", train_failures, train_kept) + _in_input("test", test_failures, test_kept)
-    skipped = tuple(("train", p) for p in train_skipped) + tuple(("test", p) for p in test_skipped)
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None)
+    skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
     return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
+
+
+def _usable(
+    pairs: Iterable[tuple[TextLike, TextLike, bool]], split: str,
+) -> tuple[list[tuple[TextLike, TextLike, bool]], list[bool], list[int], tuple[tuple[str, SkippedPair], ...]]:
+    """A split's pairs and labels (a list of triples, each checked: :func:`_labels`) without the
+    pairs with an empty sentence (:func:`~paralign.corpora.sts.usable_pairs`), the indices the
+    pairs kept had, and the pairs skipped, with the split's name."""
+    pairs = listed(pairs, f"{split} must be a list of (s1, s2, is_paraphrase) triples")
+    labels = _labels(pairs, split)
+    kept, skipped = usable_pairs(pairs)
+    return [pairs[i] for i in kept], [labels[i] for i in kept], kept, tuple((split, p) for p in skipped)
 
 
 def _in_input(split: str, failures: Sequence[PairFailure], kept: Sequence[int]) -> tuple[tuple[str, PairFailure], ...]:
