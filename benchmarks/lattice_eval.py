@@ -71,7 +71,7 @@ def run_corpus(name: str, groups, lm, *, msa_loo: bool, extra: bool, incremental
 
 def bible(n: int, seed: int, lm_verses: int) -> dict:
     path = data_dir() / "multitranslation/bible-ot/bible_7versions_ot.tsv"
-    all_groups = [(gid, s) for gid, s in read_groups(path) if len(s) >= 4]
+    all_groups = list(read_groups(path, min_size=4))  # distinct sentences as the lattice counts them
     test = sample_groups(all_groups, n, seed)
     test_ids = {gid for gid, _ in test}
     held = [g for g in all_groups if g[0] not in test_ids]
@@ -104,7 +104,7 @@ def mtreference() -> dict:
 
 def paraphrase_tables() -> dict:
     root = data_dir() / "alignment/mtreference"
-    dev = [(k, s) for k, s in mtreference_groups(root / "mt-reference.dev.json") if len(s) >= 2]
+    dev = mtreference_groups(root / "mt-reference.dev.json", min_size=2)
     annotated = list(annotate_groups(dev))
     out = {}
     target = ROOT / "build/tables"

@@ -26,7 +26,8 @@ from paralign.settings import data_dir
 
 
 def verse_groups(n: int, lo: int = 26, hi: int = 34) -> list[tuple[str, list[str]]]:
-    """The first n Bible verses whose 7 versions all have lo..hi whitespace tokens."""
+    """The first n Bible verses whose 7 versions are 7 distinct sentences to the lattice
+    (read_groups counts them as it does) and all have lo..hi whitespace tokens."""
     path = data_dir() / "multitranslation/bible-ot/bible_7versions_ot.tsv"
     out = []
     for gid, sentences in read_groups(path):

@@ -198,3 +198,11 @@ def test_an_annotator_that_is_not_one_is_named() -> None:
         paralign.Aligner(annotator="en_core_web_sm")  # type: ignore[arg-type]
     with pytest.raises(InputTypeError, match="annotator must be a paralign.Annotator or None, not int 3$"):
         paralign.similarity("a cat", "a dog", annotator=3)  # type: ignore[arg-type]
+
+
+def test_tokenize_gives_the_tokens_pipe_gives(nlp_annotator: Annotator) -> None:
+    """`tokenize` (the tokenizer alone: lattice --min-size counts a group's sentences with it)
+    gives every text the tokens of the annotated sentence, typographic apostrophes and
+    extra spaces included."""
+    texts = ["Don\u2019t stop the cat\u2019s  dinner.", "The U.S. isn't   here!", "", "a b"]
+    assert list(nlp_annotator.tokenize(texts)) == [s.tokens for s in nlp_annotator.pipe(texts)]

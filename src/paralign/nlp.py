@@ -212,6 +212,15 @@ class Annotator:
         """Annotate one text or token list (see `pipe`)."""
         return next(iter(self.pipe([item])))
 
+    def tokenize(self, texts: Iterable[str]) -> Iterator[tuple[str, ...]]:
+        """The tokens :meth:`pipe` gives each text, from the pipeline's tokenizer alone (no tagging
+        or parsing, a small part of the time): for counting a text's words before annotating it,
+        as `lattice --min-size` counts a group's distinct sentences."""
+        texts = [str(t) for t in texts]
+        docs = self.nlp.tokenizer.pipe(ascii_apostrophes(t) for t in texts)
+        for text, doc in zip(texts, docs, strict=True):
+            yield tuple(text[t.idx:t.idx + len(t.text)] for t in doc)
+
     def pipe(self, items: Iterable[TextOrTokens], n_process: int = 1) -> Iterator[Sentence]:
         """Annotate many texts through nlp.pipe (batched; several processes with n_process > 1).
 

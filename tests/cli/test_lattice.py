@@ -624,3 +624,50 @@ def test_stats_measures_each_group_before_parsing_the_next(tmp_path, monkeypatch
     assert log == [(step, f"line {n}") for n in (1, 2, 3) for step in ("parsed", "measured")]
     if flags:
         assert [r["groups"] for r in json.loads(out.read_text())["incremental"]] == [3, 1]
+
+
+CASE_GROUPS = ("The cat sat on the mat.\tthe cat sat on the mat .\n"  # one sentence to the lattice
+               "the cat sat on the mat .\ta cat sat on the mat .\n")
+
+
+@pytest.mark.parametrize(("flags", "groups", "sentences"), [
+    ([], 1, 2),
+    (["--keep-case"], 2, 4),  # with the case kept, "The" and "the" are two sentences
+    (["--tokenized"], 1, 2),
+])
+def test_min_size_counts_a_groups_sentences_as_its_lattice_does(tmp_path, capsys, flags, groups, sentences):
+    """--min-size counted a group's sentences as exact strings, the lattice as its words
+    (lower-cased unless --keep-case, tokenised): a group of "The cat sat on the mat." and "the cat
+    sat on the mat ." passed --min-size 2 and was measured as a group of one sentence. Both now
+    count what the lattice counts."""
+    path = tmp_path / "groups.tsv"
+    text = CASE_GROUPS.replace("mat.", "mat .") if "--tokenized" in flags else CASE_GROUPS
+    path.write_text(text, encoding="utf-8")
+    stats = run_json(capsys, "lattice", "stats", "--groups", str(path), "--min-size", "2", *flags)
+    assert (stats["groups"], stats["sentences"]) == (groups, sentences)
+    assert stats["mean_group_size"] == sentences / groups
+
+
+def test_min_size_counts_the_sentences_of_a_json_groups_file_as_the_lattice_does(tmp_path, capsys):
+    """The same rule for gold alignments as JSON (MTReference): their token lists, lower-cased."""
+    pairs = [{"id": "DOC.1.1", "source": "The cat sat .", "target": "the cat sat .", "sureAlign": "0-0",
+              "possibleAlign": ""},
+             {"id": "DOC.2.1", "source": "the cat sat .", "target": "a cat sat .", "sureAlign": "0-0",
+              "possibleAlign": ""}]
+    path = tmp_path / "gold.json"
+    path.write_text(json.dumps(pairs), encoding="utf-8")
+    stats = run_json(capsys, "lattice", "stats", "--groups", str(path), "--min-size", "2")
+    assert (stats["groups"], stats["sentences"]) == (1, 2)
+    assert [k for k, _ in mtreference_groups(path, min_size=2)] == ["DOC.2"]
+    assert [k for k, _ in mtreference_groups(path, min_size=2, lowercase=False)] == ["DOC.1", "DOC.2"]
+
+
+def test_read_groups_keeps_one_text_of_each_sentence_of_the_lattice(tmp_path):
+    """read_groups hands on the first text of each distinct sentence (as the lattice keeps it),
+    so the same sentence is not parsed twice; in file order."""
+    path = tmp_path / "groups.tsv"
+    path.write_text("The cat sat on the mat.\ta cat sat on the mat .\tthe cat sat on the mat .\n",
+                    encoding="utf-8")
+    assert list(read_groups(path)) == [("line 1", ["The cat sat on the mat.", "a cat sat on the mat ."])]
+    assert list(read_groups(path, min_size=3)) == []
+    assert len(list(read_groups(path, min_size=3, lowercase=False))[0][1]) == 3

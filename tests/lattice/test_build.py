@@ -21,3 +21,30 @@ def test_bad_options_are_refused_when_made(bad, message) -> None:
     with pytest.raises(ConfigurationError, match=message):
         LatticeOptions(**bad)
     assert LatticeOptions(method="msa", max_gaps=2).max_gaps == 2
+
+
+def test_sentence_key_is_the_words_of_the_lattice() -> None:
+    """One rule for what is one sentence of a group: its tokens, lower-cased unless the lattice
+    keeps the case."""
+    from paralign.lattice.build import sentence_key
+
+    assert sentence_key(["The", "Cat"]) == sentence_key(("the", "cat")) == ("the", "cat")
+    assert sentence_key(["The", "Cat"], lowercase=False) == ("The", "Cat")
+
+
+@pytest.mark.parametrize(("texts", "lowercase", "kept"), [
+    (["The cat sat.", "the cat sat .", "THE CAT SAT ."], True, ["The cat sat."]),
+    (["The cat sat.", "the cat sat ."], False, ["The cat sat.", "the cat sat ."]),
+    (["ΟΔΟΣ .", "οδος."], True, ["ΟΔΟΣ ."]),  # a final sigma is lower-cased as the lattice does
+    (["the cat sat", "the cats at"], True, ["the cat sat", "the cats at"]),  # same letters, other words
+    (["a b", "a b", "c"], True, ["a b", "c"]),
+])
+def test_distinct_texts_are_the_lattices_distinct_sentences(texts, lowercase, kept) -> None:
+    """distinct_texts (what --min-size counts, before parsing) keeps the first text of each of
+    the distinct sentences that build_lattice makes a path of, after parsing."""
+    from paralign.lattice.build import distinct_sentences, lattice_annotator
+    from paralign.lattice.evaluate import distinct_texts
+
+    assert distinct_texts(texts, lowercase=lowercase) == kept
+    sentences, _ = distinct_sentences(lattice_annotator().pipe(texts), lowercase)
+    assert [s.tokens for s in sentences] == [s.tokens for s in lattice_annotator().pipe(kept)]

@@ -58,3 +58,29 @@ def test_a_fold_count_below_two_is_refused_before_any_pair_is_aligned(folds) -> 
         evaluate_paraphrase(GOOD, GOOD, aligner=_never, cv_folds=folds)
     with pytest.raises(ConfigurationError, match="at least 2 folds"):
         evaluate_paraphrase(GOOD, GOOD, classifier="signal", aligner=_never, cv_folds=folds)
+
+
+def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_path) -> None:
+    """An MSRP pair with an empty sentence was skipped by evaluate-paraphrase (its row listed)
+    but failed in evaluate_paraphrase(train, test), where a failed test pair still counted as a
+    negative prediction: the same pairs gave two accuracies. Both now skip it."""
+    from paralign.similarity.paraphrase import evaluate_paraphrase_files
+
+    train = [*GOOD, ("", "a b", True), ("a b c", "a b c", True), ("p q", "r s", False)]
+    test = [("the cat", "the cat", True), ("the dog", "", True), ("a b", "c d", False)]
+    result = evaluate_paraphrase(train, test, classifier="signal", aligner="exact")
+    record = result.to_dict()
+    assert (record["failed"], record["skipped"]) == (0, 2)
+    assert record["skipped_rows"] == [{"split": "train", "index": 2, "reason": "empty sentence"},
+                                      {"split": "test", "index": 1, "reason": "empty sentence"}]
+    assert (result.train_pairs, result.test_pairs) == (4, 2) and result.test.accuracy == 1.0
+
+    def msrp(path, rows):
+        path.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n" + "".join(
+            f"{int(label)}\t{k}\t{k + 100}\t{a}\t{b}\n" for k, (a, b, label) in enumerate(rows)), encoding="utf-8")
+        return path
+
+    files = evaluate_paraphrase_files([msrp(tmp_path / "train.tsv", train)], msrp(tmp_path / "test.tsv", test),
+                                      classifier="signal", aligner="exact")
+    assert (files["failed"], files["skipped"], files["test_pairs"]) == (0, 2, 2)
+    assert files["accuracy"] == result.test.accuracy and files["threshold"] == result.threshold

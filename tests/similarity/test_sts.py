@@ -63,3 +63,26 @@ def test_evaluate_sts_takes_a_zip_or_generator_of_triples() -> None:
     assert expected.pairs == 3 and expected.pearson is not None
     with pytest.raises(InputTypeError, match="pairs must be a list of .sentence1, sentence2, gold. triples, not NoneType"):
         evaluate_sts(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("empty", ["", "   ", [], ["  "]])
+def test_an_empty_sentence_is_skipped_as_evaluate_sts_skips_its_row(tmp_path, empty) -> None:
+    """An STS pair with an empty sentence is bad input of its row: evaluate-sts skips it (listed
+    with its line), but evaluate_sts(triples) counted it as failed, a pair the system could not
+    score. Both now skip it with one reason, by line from a file and by index from triples."""
+    from paralign.similarity.sts import evaluate_sts_files
+
+    triples = [("a cat sat", "the cat sat", 3.0), (empty, "a dog ran", 1.0),
+               ("the dog ran", "the dog ran", 5.0), ("x y", "z w", 0.5)]
+    result = evaluate_sts(triples, aligner="exact", signal="all-words")
+    assert result.failures == () and result.pairs == 3
+    assert result.to_dict()["skipped"] == 1 and result.to_dict()["failed"] == 0
+    assert result.to_dict()["skipped_rows"] == [{"index": 1, "reason": "empty sentence"}]
+    assert result.scores[1] is None and len(result.scores) == 4
+    path = tmp_path / "sts.tsv"
+    path.write_text("".join(f"{g}\t{a if isinstance(a, str) else ' '.join(a)}\t{b}\n" for a, b, g in triples),
+                    encoding="utf-8")
+    (row,) = evaluate_sts_files([path], aligner="exact", signal="all-words").to_dict()["sets"]
+    assert (row["pairs"], row["failed"], row["skipped"]) == (3, 0, 1)
+    assert row["skipped_rows"] == [{"line": 2, "reason": "empty sentence"}]
+    assert (row["pearson"], row["spearman"]) == (result.pearson, result.spearman)

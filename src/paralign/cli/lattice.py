@@ -214,7 +214,8 @@ def add_groups(p: argparse.ArgumentParser) -> None:
                    help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference; "
                    "told by its contents, so .json.gz and stdin too); - = stdin")
     p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
-                   help="skip groups with fewer than N distinct sentences")
+                   help="skip groups with fewer than N distinct sentences, counted as the lattice counts "
+                   "them: sentences with the same words (lower-cased unless --keep-case) are one")
     p.add_argument("--sample", type=positive_int, default=None, metavar="N",
                    help="a seeded sample of N >= 1 groups (default: all)")
     p.add_argument("--seed", type=int, default=None,
@@ -458,7 +459,7 @@ def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], d
     with ExitStack() as stack:  # '-' or a pipe read once
         paths, _ = stdin_once(stack, groups=[args.groups])
         groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
-                                           lines=lines), args.sample, args.seed)
+                                           lowercase=not args.keep_case, lines=lines), args.sample, args.seed)
     return len(groups), annotate_groups(groups), lines
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .sts import RowIssue, read_rows
+from .sts import EMPTY_SENTENCE, RowIssue, empty_sentence, read_rows
 
 HEADER_FIRST_FIELD = "quality"
 
@@ -71,8 +71,8 @@ def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair 
     if quality not in ("0", "1"):
         reason = "no label" if not quality else f"label {quality!r} is not 0 or 1"
         return None, reason, notes
-    if not s1 or not s2:
-        return None, "empty sentence", notes
+    if empty_sentence(s1, s2):
+        return None, EMPTY_SENTENCE, notes
     pair_id = f"{id1}-{id2}" if id1 or id2 else f"{Path(source).name}:{number}"
     return ParaphrasePair(pair_id, quality == "1", s1, s2, number, source), "", notes
 

@@ -16,10 +16,11 @@ Rows that cannot be used are never dropped silently: they are returned in
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..alignment import is_blank
 from ..errors import ConfigurationError, FormatError
 from ..textio import BOM, open_text
 
@@ -38,6 +39,46 @@ class RowIssue:
 
     def to_dict(self) -> dict:
         return {"line": self.line, "reason": self.reason}
+
+
+#: Why a pair with an empty sentence is not scored: bad input of its row, which an evaluation
+#: skips and lists (never scores, never counts as failed), read from a file or given as pairs.
+EMPTY_SENTENCE = "empty sentence"
+
+
+def empty_sentence(first: object, second: object) -> str | None:
+    """:data:`EMPTY_SENTENCE` when either sentence of a pair has no word (white space only; a
+    token list or Sentence with no token but blank ones: :func:`~paralign.alignment.is_blank`),
+    else None. The one test of the rows :func:`load_sts` and ``load_msrp`` read and of the pairs
+    ``evaluate_sts`` and ``evaluate_paraphrase`` are given (:func:`usable_pairs`)."""
+    return EMPTY_SENTENCE if is_blank(first) or is_blank(second) else None
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedPair:
+    """A pair given to an evaluation (0-based index in its list) that is not scored, and why:
+    what :class:`RowIssue` is for a row of a file."""
+
+    index: int
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"index": self.index, "reason": self.reason}
+
+
+def usable_pairs(pairs: Sequence[Sequence[object]]) -> tuple[list[int], tuple[SkippedPair, ...]]:
+    """The indices of the pairs (sentence1, sentence2, ...) an evaluation scores, in order, and
+    the ones it skips: a pair with an empty sentence (:func:`empty_sentence`), as the file
+    readers skip its row."""
+    kept: list[int] = []
+    skipped: list[SkippedPair] = []
+    for index, pair in enumerate(pairs):
+        reason = empty_sentence(pair[0], pair[1])
+        if reason is None:
+            kept.append(index)
+        else:
+            skipped.append(SkippedPair(index, reason))
+    return kept, tuple(skipped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +187,8 @@ def _row(
     score = parse_score(score_text)
     if score is None:
         return None, f"gold score {score_text.strip()!r} is not a finite number", notes
-    if not s1.strip() or not s2.strip():
-        return None, "empty sentence", notes
+    if empty_sentence(s1, s2):
+        return None, EMPTY_SENTENCE, notes
     if not SCORE_RANGE[0] <= score <= SCORE_RANGE[1]:  # a wrong gold score would give a wrong correlation
         return None, f"gold score {score_text.strip()} outside {SCORE_RANGE[0]:g}-{SCORE_RANGE[1]:g}", notes
     pair = StsPair(pair_id, score, s1.strip(), s2.strip(), number, genre)

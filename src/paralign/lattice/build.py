@@ -134,14 +134,24 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
     return replace(lattice.with_weights(tokens), lowercase=options.lowercase)  # recorded for queries
 
 
+def sentence_key(tokens: Iterable[str], lowercase: bool = True) -> tuple[str, ...]:
+    """What a sentence is to a lattice: its tokens as the lattice spells them (lower-cased when
+    `lowercase`). Two sentences of a group with one key are one sentence: one path, counted
+    once in edge weights, in a group's size (`lattice stats`) and by `--min-size`
+    (:func:`.evaluate.read_groups`): "The cat sat." and "the cat sat ." are one sentence
+    (spaCy gives both the tokens the, cat, sat and .). A run of two spaces is a token of its
+    own to spaCy, so "the cat  sat" is another sentence."""
+    return tuple(t.lower() for t in tokens) if lowercase else tuple(tokens)
+
+
 def distinct_sentences(
     sentences: Iterable[Sentence], lowercase: bool = True
 ) -> tuple[list[Sentence], list[list[str]]]:
-    """A group's distinct sentences, first occurrence kept (identical after lower-casing when
-    `lowercase`), and their tokens as the lattice spells them."""
+    """A group's distinct sentences (:func:`sentence_key`), first occurrence kept, and their
+    tokens as the lattice spells them."""
     kept: dict[tuple[str, ...], Sentence] = {}
     for s in sentences:
-        kept.setdefault(tuple(t.lower() for t in s.tokens) if lowercase else tuple(s.tokens), s)
+        kept.setdefault(sentence_key(s.tokens, lowercase), s)
     return list(kept.values()), [list(key) for key in kept]
 
 
@@ -168,5 +178,5 @@ def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
 
 __all__ = [
     "LatticeOptions", "build_lattice", "chain", "distinct_sentences", "forest_to_builder", "lattice_annotator",
-    "lattice_from_trees",
+    "lattice_from_trees", "sentence_key",
 ]

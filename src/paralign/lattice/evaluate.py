@@ -25,6 +25,7 @@ from .build import (
     distinct_sentences,
     lattice_annotator,
     lattice_from_trees,
+    sentence_key,
 )
 from .forest import wordnet_synonym_fn
 from .fsa import chain
@@ -332,29 +333,64 @@ def sample_groups(groups: Iterable, n: int | None, seed: int = 0) -> list:
     return [item for _, item in sorted(reservoir, key=lambda x: x[0])]
 
 
-def mtreference_groups(path: str | Path, min_size: int = 1) -> list[tuple[str, list[list[str]]]]:
-    """MTReference source-segment groups as (key, distinct token lists), in file order."""
+def mtreference_groups(
+    path: str | Path, min_size: int = 1, *, lowercase: bool = True,
+) -> list[tuple[str, list[list[str]]]]:
+    """MTReference source-segment groups as (key, distinct token lists), in file order: a
+    group's token lists are distinct as its lattice counts them (:func:`.build.sentence_key`:
+    lower-cased unless not `lowercase`), and groups with fewer than `min_size` are left out."""
     from ..corpora.groups import alignment_groups
 
-    return [(key, [list(s) for s in seen]) for key, seen in alignment_groups(path) if len(seen) >= min_size]
+    out = []
+    for key, seen in alignment_groups(path):
+        kept: dict[tuple[str, ...], list[str]] = {}
+        for tokens in seen:
+            kept.setdefault(sentence_key(tokens, lowercase), list(tokens))
+        if len(kept) >= min_size:
+            out.append((key, list(kept.values())))
+    return out
+
+
+def distinct_texts(texts: Sequence[str], *, tokenized: bool = False, lowercase: bool = True) -> list[str]:
+    """The first text of each sentence of a group as its lattice counts them (one
+    :func:`.build.sentence_key`), in order: "The cat sat." and "the cat sat ." are one sentence
+    unless not `lowercase`. The key needs the lattice's tokens, whitespace-split when
+    `tokenized`, else spaCy's (:meth:`Annotator.tokenize` of :func:`.build.lattice_annotator`,
+    which runs only when two texts have the same characters, white space aside and case-folded
+    when `lowercase`: texts that differ there are never one sentence)."""
+    texts = list(dict.fromkeys(texts))
+    if tokenized:
+        tokens = [t.split() for t in texts]
+    else:
+        folded = Counter("".join(t.split()).casefold() if lowercase else "".join(t.split()) for t in texts)
+        if len(folded) == len(texts):
+            return texts
+        tokens = list(lattice_annotator().tokenize(texts))
+    kept: dict[tuple[str, ...], str] = {}
+    for text, words in zip(texts, tokens, strict=True):
+        kept.setdefault(sentence_key(words, lowercase), text)
+    return list(kept.values())
 
 
 def read_groups(
-    path: str | Path, *, tokenized: bool = False, min_size: int = 1, lines: dict[str, int] | None = None,
+    path: str | Path, *, tokenized: bool = False, min_size: int = 1, lowercase: bool = True,
+    lines: dict[str, int] | None = None,
 ) -> Iterator[tuple[str, list[str] | list[list[str]]]]:
     """Groups of a file, streamed: gold alignments as JSON (jacana or JSONL, told by the
     contents: MTReference source-segment groups, tokenised), else a groups TSV (plain or Bible
-    layout; sentences are split on whitespace when `tokenized`). Groups with fewer than
-    `min_size` distinct sentences are skipped. A `lines` dict is filled with the line of each
-    group of a TSV yielded (by id), so that a group that fails can be reported at its line."""
+    layout; sentences are split on whitespace when `tokenized`). Each group holds its distinct
+    sentences as its lattice counts them (:func:`distinct_texts`; `lowercase` as
+    :class:`.build.LatticeOptions`), and groups with fewer than `min_size` are skipped. A
+    `lines` dict is filled with the line of each group of a TSV yielded (by id), so that a
+    group that fails can be reported at its line."""
     from ..corpora.groups import is_alignment_json, iter_groups
 
     if is_alignment_json(path):
-        yield from ((k, s) for k, s in mtreference_groups(path) if len(s) >= min_size)
+        yield from mtreference_groups(path, min_size, lowercase=lowercase)
         return
 
     for group in iter_groups(path):
-        sentences = list(dict.fromkeys(group.sentences))
+        sentences = distinct_texts(group.sentences, tokenized=tokenized, lowercase=lowercase)
         if len(sentences) < min_size:
             continue
         if lines is not None:

@@ -17,6 +17,7 @@ from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
 from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
+from ..corpora.sts import SkippedPair, usable_pairs
 from ..errors import ConfigurationError, FormatError, listed
 from ..nlp import Annotator
 from .features import (
@@ -82,6 +83,9 @@ class ParaphraseEvaluation:
     signature: str = ""
     #: what the caller should be told about the scores (a hybrid blend used with another aligner than its own)
     notes: tuple[str, ...] = ()
+    #: the pairs not used because they are bad input (an empty sentence), by split and index:
+    #: what ``evaluate-paraphrase`` lists as the files' skipped rows, by file and line
+    skipped: tuple[tuple[str, SkippedPair], ...] = ()
 
     def to_dict(self) -> dict:
         cv = self.cross_validation
@@ -102,6 +106,8 @@ class ParaphraseEvaluation:
             "test_pairs": self.test_pairs,
             "failed": len(self.failures),
             "failures": [{"split": s, **f.to_dict()} for s, f in self.failures],
+            "skipped": len(self.skipped),
+            "skipped_rows": [{"split": s, **p.to_dict()} for s, p in self.skipped],
             "signal": self.signal,
             "model": None if self.model is None else self.model.to_dict(),
             "cross_encoder": self.cross_encoder,
@@ -185,8 +191,8 @@ def evaluate_paraphrase(
     _check_classifier(classifier, signal, feature_set)
     if cv_folds:
         check_folds(cv_folds)  # before any pair is aligned, not after
-    train = listed(train, "train must be a list of (s1, s2, is_paraphrase) triples")
-    test = listed(test, "test must be a list of (s1, s2, is_paraphrase) triples")
+    train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
+    test, test_labels, test_kept, test_skipped = _usable(test, "test")
     penalty: float | None = None
     sig: Signal | None = None
     if classifier == "features":
@@ -195,10 +201,8 @@ def evaluate_paraphrase(
         penalty = FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2
     cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
     rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
-    train_labels, test_labels = _labels(train, "train"), _labels(test, "test")  # before aligning
     aligner = resolve_aligner(aligner)
-    if aligner is None:
-        aligner = PresetAligner(PARAPHRASE_PRESET)
+    aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
     kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
     train_batch = align_pairs([(a, b) for a, b, _ in train], **kw)  # type: ignore[arg-type]
     test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
@@ -218,11 +222,29 @@ def evaluate_paraphrase(
         )
         train_failures, test_failures = train_scored.failures, test_scored.failures
         result = replace(result, notes=tuple(filter(None, [aligner_mismatch(sig, aligner)])))  # hybrid, other aligner
-    failures = tuple(("train", f) for f in train_failures) + tuple(("test", f) for f in test_failures)
+    failures = _in_input("train", train_failures, train_kept) + _in_input("test", test_failures, test_kept)
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None)
-    return replace(result, failures=failures, aligner=aligner_label(aligner), signature=signature)
+    skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
+    return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
+
+
+def _usable(
+    pairs: Iterable[tuple[TextLike, TextLike, bool]], split: str,
+) -> tuple[list[tuple[TextLike, TextLike, bool]], list[bool], list[int], tuple[tuple[str, SkippedPair], ...]]:
+    """A split's pairs and labels (a list of triples, each checked: :func:`_labels`) without the
+    pairs with an empty sentence (:func:`~paralign.corpora.sts.usable_pairs`), the indices the
+    pairs kept had, and the pairs skipped, with the split's name."""
+    pairs = listed(pairs, f"{split} must be a list of (s1, s2, is_paraphrase) triples")
+    labels = _labels(pairs, split)
+    kept, skipped = usable_pairs(pairs)
+    return [pairs[i] for i in kept], [labels[i] for i in kept], kept, tuple((split, p) for p in skipped)
+
+
+def _in_input(split: str, failures: Sequence[PairFailure], kept: Sequence[int]) -> tuple[tuple[str, PairFailure], ...]:
+    """The failures of a split's usable pairs, indexed in the pairs as given (skipped ones counted)."""
+    return tuple((split, PairFailure(kept[f.index], f.error)) for f in failures)
 
 
 def _check_classifier(classifier: str, signal: object, feature_set: str | None) -> None:

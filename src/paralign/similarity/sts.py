@@ -16,7 +16,7 @@ from pathlib import Path
 from ..aligners.batch import PairFailure, TextLike
 from ..alignment import AlignFunction
 from ..corpora.msrp import HEADER_FIRST_FIELD
-from ..corpora.sts import StsPair, load_sts, read_rows
+from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pairs
 from ..errors import ConfigurationError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
@@ -78,16 +78,22 @@ class StsEvaluation:
     scores: tuple[float | None, ...] = field(default=(), compare=False, repr=False)
     aligner: str | None = None
     signature: str | None = field(default=None, repr=False)
+    #: the pairs not scored because they are bad input (an empty sentence), by index: what
+    #: ``evaluate-sts`` lists as a file's skipped rows, by line
+    skipped: tuple[SkippedPair, ...] = ()
 
     def to_dict(self) -> dict:
         """The figures ``evaluate-sts --format json`` writes for the scored pairs, with the
-        aligner and the signature it writes beside them."""
+        aligner and the signature it writes beside them (and the skipped pairs by index, where
+        it writes a file's skipped rows by line)."""
         return {
             "pairs": self.pairs,
             "pearson": self.pearson,
             "spearman": self.spearman,
             "failed": len(self.failures),
             "failures": [f.to_dict() for f in self.failures],
+            "skipped": len(self.skipped),
+            "skipped_rows": [s.to_dict() for s in self.skipped],
             "signal": self.signal,
             "aligner": self.aligner,
             "signature": self.signature,
@@ -121,20 +127,27 @@ def evaluate_sts(
 
     Each gold score must be a finite number: a malformed triple, or a gold score that is NaN,
     None or a str, is a FormatError naming the pair (1-based), raised before anything is
-    aligned. Pairs that cannot be scored are left out and listed in `failures`. `aligner` as
-    :func:`similarity_many` takes it (a function or a name)."""
+    aligned. A pair with an empty sentence is bad input, as its row of a file is to
+    ``evaluate-sts``: left out and listed in `skipped` (:func:`~paralign.corpora.sts.usable_pairs`).
+    Pairs that cannot be scored are left out and listed in `failures`. Both have None in
+    `scores`. `aligner` as :func:`similarity_many` takes it (a function or a name)."""
     pairs = listed(pairs, "pairs must be a list of (sentence1, sentence2, gold) triples")
     gold = [_gold_of(item, i) for i, item in enumerate(pairs, start=1)]
+    kept, skipped = usable_pairs(pairs)
     result = similarity_many(
-        [(a, b) for a, b, _ in pairs],
+        [(pairs[i][0], pairs[i][1]) for i in kept],
         workers,
         signal=signal,
         aligner=aligner,
         annotator=annotator,
         progress=progress,
     )
-    return replace(sts_from_scores(result.scores, gold, result.failures, result.signal),
-                   aligner=result.aligner, signature=result.signature)
+    scores: list[float | None] = [None] * len(pairs)
+    for index, score in zip(kept, result.scores, strict=True):
+        scores[index] = score
+    failures = tuple(PairFailure(kept[f.index], f.error) for f in result.failures)
+    return replace(sts_from_scores(scores, gold, failures, result.signal),
+                   aligner=result.aligner, signature=result.signature, skipped=skipped)
 
 
 def _gold_of(item: object, number: int) -> float:
