@@ -39,6 +39,7 @@ USER_DOCS = [page for page in USER_DOCS if page.name != "RESULTS.md"]
 OTHER_PROGRAMS_OPTIONS = {
     "--nthreads": "dask worker's (README: starting a cluster)",
     "--out": "the benchmarks' scripts' (README: where results pages come from)",
+    "--index-url": "pip's (README: Install, torch's CPU build)",
 }
 OPTION = re.compile(r"(?<![\w-])--[a-z][\w-]*")
 

@@ -1,0 +1,95 @@
+"""What `pip install paralign` gets: the wheel and the sdist built from the repository's files.
+
+Both are built once, in-process by setuptools (no isolated environment, no network), from a copy
+of the files git tracks, so the check sees what a release would ship and not a stale build/ or
+egg-info of the working tree. The wheel must hold every file of src/paralign a command reads at
+run time (templates, static files, shipped data, the demo pairs, ``py.typed``) and nothing else;
+the sdist must hold the whole repository but its CI script, so that its test suite can run.
+"""
+
+from __future__ import annotations
+
+import email
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_BUILD = """
+import sys
+from pathlib import Path
+from setuptools import build_meta
+out = Path(sys.argv[1])
+names = [build_meta.build_sdist(str(out)), build_meta.build_wheel(str(out))]
+(out.parent / "built.txt").write_text("\\n".join(names))  # setuptools prints on stdout too
+"""
+
+
+def _tracked() -> list[str]:
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs the git checkout (git ls-files) to know the repository's files")
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+    names = [n for n in listed.stdout.decode().split("\0") if n]
+    return [n for n in names if (ROOT / n).is_file()]  # a file deleted but not yet committed
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """The sdist's and the wheel's member names and the wheel's METADATA, built from a copy."""
+    tracked = _tracked()
+    tree = tmp_path_factory.mktemp("tree")
+    for name in tracked:
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, tree / name)
+    out = tree / "out"
+    out.mkdir()
+    done = subprocess.run([sys.executable, "-c", _BUILD, str(out)], cwd=tree,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    sdist_name, wheel_name = (tree / "built.txt").read_text().split()
+    with tarfile.open(out / sdist_name) as sdist:
+        top = sdist_name.removesuffix(".tar.gz")
+        sdist_files = {m.name.removeprefix(top + "/") for m in sdist.getmembers() if m.isfile()}
+    with zipfile.ZipFile(out / wheel_name) as wheel:
+        wheel_files = set(wheel.namelist())
+        meta = next(n for n in wheel_files if n.endswith(".dist-info/METADATA"))
+        metadata = email.message_from_bytes(wheel.read(meta))
+    return {"tracked": tracked, "sdist": sdist_files, "wheel": wheel_files, "metadata": metadata}
+
+
+def test_the_wheel_holds_every_package_file_and_nothing_else(built: dict) -> None:
+    package = {n.removeprefix("src/") for n in built["tracked"] if n.startswith("src/paralign/")}
+    wheel = built["wheel"]
+    missing = sorted(package - wheel)
+    assert not missing, f"package files left out of the wheel (pyproject's package-data): {missing}"
+    strays = sorted(n for n in wheel - package if ".dist-info/" not in n)
+    assert not strays, f"files in the wheel that are not the package's: {strays}"
+
+
+def test_the_sdist_is_the_repository_but_its_ci_script(built: dict) -> None:
+    wanted = {n for n in built["tracked"] if not n.startswith(".ci/") and n != ".gitignore"}
+    missing = sorted(wanted - built["sdist"])
+    assert not missing, f"repository files left out of the sdist (MANIFEST.in): {missing}"
+    assert not any(n.startswith(".ci/") or "__pycache__" in n for n in built["sdist"])
+
+
+def test_the_metadata_a_package_index_shows(built: dict) -> None:
+    """An SPDX licence (not the deprecated table form), classifiers, Python's bound, the README
+    as Markdown and the `paralign` command."""
+    metadata = built["metadata"]
+    assert metadata["License-Expression"] == "Apache-2.0"
+    assert metadata["Requires-Python"] == ">=3.11"
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    assert metadata.get_payload().startswith("# paralign")
+    classifiers = metadata.get_all("Classifier") or []
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    assert "Typing :: Typed" in classifiers
+    assert not [c for c in classifiers if c.startswith("License ::")], (
+        "a licence classifier beside License-Expression is refused by PyPI")
+    assert any(n.endswith(".dist-info/entry_points.txt") for n in built["wheel"])
