@@ -10,10 +10,12 @@ from paralign.aligners import Aligner
 from paralign.aligners.sultan import PAPER_OPTIONS, depequiv, preset_options, unescape_ptb
 from paralign.aligners.sultan.wordsim import (
     NoSimilarity,
+    SpellingSimilarity,
     canonical,
     is_punctuation,
     load_similarity,
     osa_distance,
+    within_one_edit,
     word_similarity,
 )
 from paralign.alignment import Alignment
@@ -78,6 +80,25 @@ def test_spelling_variants() -> None:
     assert not spelling.related("1990s", "1980s")  # not alphabetic
     assert osa_distance("kitten", "sitting") == 3
     assert osa_distance("abcdef", "badcfe", limit=1) == 2  # gives up past the limit
+
+
+def test_within_one_edit_is_an_osa_distance_of_at_most_one() -> None:
+    # every pair of words of up to 4 letters over a 3-letter alphabet (the one-pass check stands
+    # in for osa_distance in the aligner's default spelling test; a slip would change links)
+    import itertools
+
+    words = ["".join(w) for n in range(5) for w in itertools.product("abc", repeat=n)]
+    for a in words:
+        for b in words:
+            assert within_one_edit(a, b) == (osa_distance(a, b) <= 1), (a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("abcdefg", min_size=6, max_size=12), st.text("abcdefg", min_size=6, max_size=12))
+def test_spelling_similarity_with_one_edit_is_the_osa_test(a: str, b: str) -> None:
+    expected = abs(len(a) - len(b)) <= 1 and osa_distance(a, b, 1) <= 1
+    assert SpellingSimilarity().related(a, b) == expected
+    assert SpellingSimilarity(max_edits=2).related(a, b) == (abs(len(a) - len(b)) <= 2 and osa_distance(a, b, 2) <= 2)
 
 
 def test_spelling_variants_are_an_aligner_switch() -> None:

@@ -88,7 +88,29 @@ class SpellingSimilarity:
             return False
         if not (a.isalpha() and b.isalpha()):
             return False
+        if self.max_edits == 1:  # the default: the same answer in one pass (the aligner asks ~160 times a pair)
+            return within_one_edit(a, b)
         return osa_distance(a, b, self.max_edits) <= self.max_edits
+
+
+def within_one_edit(a: str, b: str) -> bool:
+    """``osa_distance(a, b) <= 1`` in one pass over the words: they are equal, or one edit
+    apart (a character inserted, deleted or substituted, or two neighbours swapped), which is
+    what an optimal-string-alignment distance of 1 is. Past the first difference, the rest of
+    the words must be equal after that one edit."""
+    la, lb = len(a), len(b)
+    if la < lb:
+        a, b, la, lb = b, a, lb, la
+    if la - lb > 1:
+        return False
+    i = 0
+    while i < lb and a[i] == b[i]:
+        i += 1
+    if i == lb:  # b is a, or a without its last character
+        return True
+    if la != lb:  # one character of a deleted
+        return a[i + 1:] == b[i:]
+    return a[i + 1:] == b[i + 1:] or (a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
 
 
 def osa_distance(a: str, b: str, limit: int | None = None) -> int:
@@ -146,8 +168,12 @@ class CombinedSimilarity:
         self.name = "+".join(s.name for s in self.sources)
 
     def related(self, a: str, b: str) -> bool:
-        """True when any of the sources relates the two words."""
-        return any(s.related(a, b) for s in self.sources)
+        """True when any of the sources relates the two words (a loop, not ``any()`` over a
+        generator, which cost the aligner a fifth of its word-similarity time)."""
+        for source in self.sources:  # noqa: SIM110 - any() over a generator is the slower form here
+            if source.related(a, b):
+                return True
+        return False
 
 
 class NoSimilarity:
