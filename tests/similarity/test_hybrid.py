@@ -174,7 +174,10 @@ def test_the_shipped_blend_is_what_fitting_on_sts_2012_train_gives() -> None:
     assert refit.aligner == shipped.aligner == "sultan:default"
     for got, want in ((refit.weights, shipped.weights), (refit.means, shipped.means),
                       (refit.scales, shipped.scales), ((refit.intercept,), (shipped.intercept,))):
-        assert got == pytest.approx(want, abs=1e-9)
+        # float32 embeddings: torch's CPU kernels differ in the last bits from one CPU to another
+        # (a weight 5.4e-9 off on a new VM of 2026-12-01, the same code); a hand-set or stale
+        # blend is off by far more than 1e-6
+        assert got == pytest.approx(want, rel=1e-6, abs=1e-7)
 
 
 def test_the_blend_records_its_aligner_and_a_round_trip_keeps_it() -> None:
