@@ -279,3 +279,17 @@ def run_pycon_blocks():
 
     return run
 
+
+@pytest.fixture()
+def table_cache(tmp_path, monkeypatch):
+    """A cache folder of the test's own, which keeps a table of any size; the list of files
+    parsed (not read back from the cache)."""
+    from paralign import paraphrases
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(folder))
+    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", 0)
+    parsed: list[str] = []
+    read = paraphrases._read_table
+    monkeypatch.setattr(paraphrases, "_read_table", lambda path, *rest: parsed.append(str(path)) or read(path, *rest))
+    return folder, parsed

@@ -381,21 +381,6 @@ def test_a_built_table_on_a_fifo_is_read_once_with_its_tokenizer(tmp_path) -> No
 ROWS = "The Car\tthe automobile\t0.9\nthe car\tthe vehicle\t0.3\nthe car\tTHE AUTO\t\nbuy\tpurchase\t0.6\nbuy\tbuy\t1\n"
 
 
-@pytest.fixture()
-def table_cache(tmp_path, monkeypatch):
-    """A cache folder of the test's own, which keeps a table of any size; the list of files
-    parsed (not read back from the cache)."""
-    from paralign import paraphrases
-
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(folder))
-    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", 0)
-    parsed: list[str] = []
-    read = paraphrases._read_table
-    monkeypatch.setattr(paraphrases, "_read_table", lambda path, *rest: parsed.append(str(path)) or read(path, *rest))
-    return folder, parsed
-
-
 def _write_table(path: Path, rows: str = ROWS) -> Path:
     """`rows` (TSV text) as a TSV, TSV.gz or Parquet file (as pivot writes one, with a record of
     its tokenizer), by `path`'s name."""

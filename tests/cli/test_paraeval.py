@@ -546,17 +546,10 @@ def test_paraeval_and_meta_eval_match_a_pivot_built_table_in_their_tokens(built_
     assert "|res:t.tsv~regex#" in result["signatures"]["paraeval"]
 
 
-def test_a_table_read_back_from_the_disk_cache_gives_the_same_scores_and_signature(files, capsys, monkeypatch):
+def test_a_table_read_back_from_the_disk_cache_gives_the_same_scores_and_signature(files, capsys, table_cache):
     """paraeval and meta-eval parsed a user's table on every run: the next run reads it back
     from the disk cache (tables of any size here), to the same scores and signature."""
-    from paralign import paraphrases
-
-    cache = files / "cache"
-    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(cache))
-    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", 0)
-    parsed: list[str] = []
-    read = paraphrases._read_table
-    monkeypatch.setattr(paraphrases, "_read_table", lambda path, *rest: parsed.append(str(path)) or read(path, *rest))
+    cache, parsed = table_cache
     for config in ("paper", "default"):
         argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "r2.txt"), "-i", str(files / "hyp.txt"),
                 "--table", str(files / "t.tsv"), "--resources", "none", "--config", config, "--sentence-level",

@@ -206,20 +206,6 @@ def test_align_every_pair_bad_is_an_error(tmp_path, gold, capsys):
 
 
 # -- '-' reads stdin (--gold, --system, --table) -------------------------------------------------
-@pytest.fixture()
-def table_cache(tmp_path, monkeypatch):
-    """A disk cache of the test's own that keeps a table of any size; the tables parsed."""
-    from paralign import paraphrases
-
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(folder))
-    monkeypatch.setattr(paraphrases, "CACHED_TABLE_BYTES", 0)
-    parsed: list[str] = []
-    read = paraphrases._read_table
-    monkeypatch.setattr(paraphrases, "_read_table", lambda path, *rest: parsed.append(str(path)) or read(path, *rest))
-    return folder, parsed
-
-
 def test_table_read_back_from_the_disk_cache_gives_the_same_scores_and_signature(tmp_path, gold, capsys, monkeypatch,
                                                                                table_cache):
     """A user's table is parsed by the first command and read back from the disk cache by the

@@ -1,70 +1,26 @@
 """`paralign serve`, used the way a person uses it: a real Chromium (Debian's `chromium`, driven
 by playwright) types into the pages of a server started on a free loopback port.
 
-The server and browser helpers are benchmarks/screenshots.py's (the README's screenshots are
+The server and browser are tests/cli/conftest.py's, its helpers benchmarks/screenshots.py's (the README's screenshots are
 taken the same way). Without a browser these tests skip, saying so, except in CI (``CI`` set),
 where a missing browser fails them: `.ci/run` installs Debian's chromium.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+import paralign_screenshots as helpers  # benchmarks/screenshots.py, loaded by tests/cli/conftest.py
 import pytest
 
 from paralign.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 XSS = "<script>alert(1)</script>"
-
-
-def _helpers():
-    spec = importlib.util.spec_from_file_location("paralign_screenshots", ROOT / "benchmarks" / "screenshots.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-helpers = _helpers()
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (in CI the browser tests must run: .ci/run installs chromium)")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The URL of `paralign serve --table small.tsv` (stopped when the module's tests end)."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    table = tmp_path_factory.mktemp("serve") / "small.tsv"
-    table.write_text("cat\tfeline\t0.8\n", encoding="utf-8")
-    started = time.monotonic()
-    with helpers.serving(["--table", str(table)]) as url:
-        print(f"paralign serve answered after {time.monotonic() - started:.1f} s")
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install -e '.[dev]')")
-    executable = helpers.find_chromium()
-    if executable is None:
-        _unavailable("no Chromium found (apt-get install chromium, or set PARALIGN_CHROMIUM)")
-    with sync_playwright() as playwright:
-        chromium = helpers.launch(playwright, executable)
-        yield chromium
-        chromium.close()
 
 
 def _guarded_page(browser, server, **options):

@@ -2,59 +2,17 @@
 Chromium (Debian's `chromium`, driven by playwright, as in tests/cli/test_serve.py): every page
 says its language, its headings do not skip a level, every field has a label, every table header
 cells and every picture a name; the keyboard alone reaches the main controls in order, shows
-where it is, and aligns two sentences. The server runs on a free loopback port and is stopped
-when the module ends; without a browser these tests skip, saying so (in CI they fail)."""
+where it is, and aligns two sentences. The server and browser are tests/cli/conftest.py's (one
+server for the session, on a free loopback port); without a browser these tests skip, saying so
+(in CI they fail)."""
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _helpers():
-    spec = importlib.util.spec_from_file_location("paralign_screenshots", ROOT / "benchmarks" / "screenshots.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-helpers = _helpers()
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (in CI the browser tests must run: .ci/run installs chromium)")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """The URL of `paralign serve --table small.tsv` (stopped when the module's tests end)."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    table = tmp_path_factory.mktemp("serve") / "small.tsv"
-    table.write_text("cat\tfeline\t0.8\n", encoding="utf-8")
-    with helpers.serving(["--table", str(table)]) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install -e '.[dev]')")
-    executable = helpers.find_chromium()
-    if executable is None:
-        _unavailable("no Chromium found (apt-get install chromium, or set PARALIGN_CHROMIUM)")
-    with sync_playwright() as playwright:
-        chromium = helpers.launch(playwright, executable)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture()
