@@ -39,6 +39,12 @@ class PairFailure:
         return {"index": self.index, "error": self.error}
 
 
+def reindexed(failures: Iterable[PairFailure], kept: Sequence[int]) -> tuple[PairFailure, ...]:
+    """`failures` of a batch made of the pairs at the indices `kept` of a larger list (the
+    usable ones: ``corpora.sts.usable_pairs``), indexed in that list instead of the batch."""
+    return tuple(PairFailure(kept[f.index], f.error) for f in failures)
+
+
 @dataclass(frozen=True, slots=True)
 class AlignedBatch:
     """Aligned pairs in input order (None where the pair failed) and the failures."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
+from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs, reindexed
 from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
@@ -222,7 +222,8 @@ def evaluate_paraphrase(
         )
         train_failures, test_failures = train_scored.failures, test_scored.failures
         result = replace(result, notes=tuple(filter(None, [aligner_mismatch(sig, aligner)])))  # hybrid, other aligner
-    failures = _in_input("train", train_failures, train_kept) + _in_input("test", test_failures, test_kept)
+    failures = (tuple(("train", f) for f in reindexed(train_failures, train_kept))  # indexed in the pairs as given
+                + tuple(("test", f) for f in reindexed(test_failures, test_kept)))
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None)
@@ -241,10 +242,6 @@ def _usable(
     kept, skipped = usable_pairs(pairs)
     return [pairs[i] for i in kept], [labels[i] for i in kept], kept, tuple((split, p) for p in skipped)
 
-
-def _in_input(split: str, failures: Sequence[PairFailure], kept: Sequence[int]) -> tuple[tuple[str, PairFailure], ...]:
-    """The failures of a split's usable pairs, indexed in the pairs as given (skipped ones counted)."""
-    return tuple((split, PairFailure(kept[f.index], f.error)) for f in failures)
 
 
 def _check_classifier(classifier: str, signal: object, feature_set: str | None) -> None:

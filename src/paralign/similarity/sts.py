@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from numbers import Real
 from pathlib import Path
 
-from ..aligners.batch import PairFailure, TextLike
+from ..aligners.batch import PairFailure, TextLike, reindexed
 from ..alignment import AlignFunction
 from ..corpora.msrp import HEADER_FIRST_FIELD
 from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pairs
@@ -145,7 +145,7 @@ def evaluate_sts(
     scores: list[float | None] = [None] * len(pairs)
     for index, score in zip(kept, result.scores, strict=True):
         scores[index] = score
-    failures = tuple(PairFailure(kept[f.index], f.error) for f in result.failures)
+    failures = reindexed(result.failures, kept)
     return replace(sts_from_scores(scores, gold, failures, result.signal),
                    aligner=result.aligner, signature=result.signature, skipped=skipped)
 
