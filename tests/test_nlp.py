@@ -206,3 +206,20 @@ def test_tokenize_gives_the_tokens_pipe_gives(nlp_annotator: Annotator) -> None:
     extra spaces included."""
     texts = ["Don\u2019t stop the cat\u2019s  dinner.", "The U.S. isn't   here!", "", "a b"]
     assert list(nlp_annotator.tokenize(texts)) == [s.tokens for s in nlp_annotator.pipe(texts)]
+
+
+@pytest.mark.parametrize("text", [
+    "the cat  sat on the mat .",  # two spaces
+    "  the cat sat on the mat .  ",  # at either end
+    "the\tcat sat\non the mat .",  # a tab, a newline
+    "the\u00a0cat sat on the\u2009 mat .",  # no-break and thin spaces
+])
+def test_whitespace_is_never_a_token(nlp_annotator: Annotator, text: str) -> None:
+    """spaCy makes a token of any whitespace but one space ("the cat  sat" gave the words "the",
+    "cat", " ", "sat", which an aligner aligned and a count counted); a run of whitespace is one
+    space, so the text gives the words and annotation of its single-spaced form."""
+    plain = nlp_annotator("the cat sat on the mat .")
+    s = nlp_annotator(text)
+    assert s.tokens == ("the", "cat", "sat", "on", "the", "mat", ".")
+    assert (s.tags, s.heads, s.text) == (plain.tags, plain.heads, plain.text)
+    assert list(nlp_annotator.tokenize([text])) == [s.tokens]

@@ -24,7 +24,8 @@ TextOrTokens = str | Sequence[str]
 
 #: Raised whenever the same text and model would be annotated differently (caches key on it).
 #: 2: word-internal typographic apostrophes are made ASCII for spaCy.
-ANNOTATION_VERSION = 2
+#: 3: a text's runs of whitespace count as one space (no whitespace tokens).
+ANNOTATION_VERSION = 3
 
 _lock = threading.Lock()
 _pipelines: dict[tuple[str | None, tuple[str, ...]], Language] = {}
@@ -139,6 +140,14 @@ def _installed_meta(name: str) -> dict | None:
     return meta if isinstance(meta, dict) else None
 
 
+def one_space(text: str) -> str:
+    """`text` with each run of whitespace (spaces, tabs, newlines, no-break and thin spaces) made
+    one space, and none at either end. spaCy splits on single spaces only: any other whitespace
+    becomes a token of its own (`"the  cat"` gives the words "the", " ", "cat"), which an aligner
+    would then align and a count would count. The text's words are the same either way."""
+    return " ".join(text.split())
+
+
 def sentence_from_doc(doc: Doc) -> Sentence:
     """Convert a spaCy Doc (one or more sentences) into a Sentence with one root per sentence."""
     heads = tuple(ROOT if tok.head.i == tok.i else tok.head.i for tok in doc)
@@ -216,7 +225,7 @@ class Annotator:
         """The tokens :meth:`pipe` gives each text, from the pipeline's tokenizer alone (no tagging
         or parsing, a small part of the time): for counting a text's words before annotating it,
         as `lattice --min-size` counts a group's distinct sentences."""
-        texts = [str(t) for t in texts]
+        texts = [one_space(str(t)) for t in texts]
         docs = self.nlp.tokenizer.pipe(ascii_apostrophes(t) for t in texts)
         for text, doc in zip(texts, docs, strict=True):
             yield tuple(text[t.idx:t.idx + len(t.text)] for t in doc)
@@ -226,6 +235,8 @@ class Annotator:
 
         Word-internal typographic apostrophes are made ASCII for spaCy ("don’t" is tagged like
         "don't", as by the PTB tokeniser the reference aligner used); tokens keep the input's text.
+        A text's runs of whitespace count as one space (:func:`one_space`): whitespace is never a
+        token, and a sentence's text comes back with single spaces.
         """
         if isinstance(n_process, bool) or not isinstance(n_process, int) or n_process < 1:
             raise ConfigurationError(f"n_process must be at least 1, got {n_process!r}")
@@ -238,7 +249,7 @@ class Annotator:
                 if isinstance(item, Sentence):  # annotated again from its tokens
                     item = item.tokens
                 if isinstance(item, str):
-                    item = str(item)  # a str subclass (numpy.str_ from an array) is refused by spaCy
+                    item = one_space(str(item))  # also makes a str subclass (numpy.str_) a str for spaCy
                     text = ascii_apostrophes(item)
                     originals.append(item if text != item else None)
                     yield text
