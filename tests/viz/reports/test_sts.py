@@ -72,3 +72,17 @@ def test_the_bootstrap_intervals_of_confidence_are_shown(report_page) -> None:
     for key in ("pearson_interval", "sets.0.spearman_interval"):
         assert shown[f"{key}.low"] == "0.2500" and shown[f"{key}.high"] == "0.7500"
     assert page.values()["sets.0.pearson_interval.low"] == 0.25
+
+
+def test_every_dot_of_the_plot_is_also_a_table_row(report_page) -> None:
+    """A dot's pair and scores were in its tooltip only, out of reach of the keyboard and of a
+    screen reader: the page now lists every scored pair (folded), in file order, as the meta-eval
+    report lists its systems."""
+    report = _report([1.0, 3.0, 5.0, 2.0], [0.2, 0.9, 0.8, 0.5])
+    page = report_page(sts_report(report, report.to_dict()))
+    rows = page.find("tr", class_="scored-pair")
+    assert [r.get("data-line") for r in rows] == ["1", "2", "3", "4"]
+    second = next(r for r in page.root.iter("tr") if r.get("class") == "scored-pair" and r.get("data-line") == "2")
+    assert [c.text for c in second.iter("td")] == ["2", "sentence 1 a", "sentence 1 b", "3", "0.900"]
+    assert "all 4 scored pairs (the plot's dots as a table)" in page.text
+    assert len(page.find("circle", class_="point")) == len(rows)

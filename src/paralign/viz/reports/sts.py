@@ -1,5 +1,6 @@
 """`evaluate-sts --report`: per STS file, system score against gold as a scatter plot (with
-the least-squares line), its correlations, and the pairs farthest from the line.
+the least-squares line), its correlations, the pairs farthest from the line, and every plotted
+pair as a table (the dots' data for a reader who cannot see the plot or hover over its dots).
 
 Not for: scoring or correlating (:mod:`paralign.similarity.sts`) or writing the file (the CLI).
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ...corpora.sts import StsPair
 from ...errors import counted
 from ...metrics import least_squares
 from ...similarity.sts import StsError, StsFileResult, StsReport, largest_errors, scored_pairs
@@ -47,8 +49,23 @@ def _errors_table(errors: Sequence[StsError]) -> Element:
     return el("table", *rows, class_="scores errors")
 
 
+def pairs_table(scored: Sequence[tuple[StsPair, float]]) -> Element:
+    """The dots of the scatter as a table, folded: each scored pair's line, sentences, gold and
+    system score, in file order. A dot's details are otherwise in its tooltip only, which a
+    keyboard or screen-reader user cannot reach (the meta-eval report has the same table)."""
+    rows = [el("tr", el("th", "line"), el("th", "sentence 1"), el("th", "sentence 2"), el("th", "gold"),
+               el("th", "score"))]
+    for pair, score in scored:
+        rows.append(el("tr", el("td", str(pair.line)), el("td", pair.sentence1), el("td", pair.sentence2),
+                       el("td", f"{pair.score:g}", class_="value"), el("td", f"{score:.3f}", class_="value"),
+                       class_="scored-pair", data_line=pair.line))
+    return el("details", el("summary", f"all {counted(len(scored), 'scored pair')} (the plot's dots as a table)"),
+              el("table", *rows, class_="scores pairs"))
+
+
 def file_section(result: StsFileResult, data: Mapping, index: int, count: int = ERRORS) -> Section:
-    """One file: its correlations (`data`: the whole JSON result), its scatter and largest errors."""
+    """One file: its correlations (`data`: the whole JSON result), its scatter, largest errors and
+    scored pairs."""
     ev = result.evaluation
     scored = scored_pairs(result)
     points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored]
@@ -63,6 +80,7 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
         el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
            else "largest errors: none (no line fits these scores)"),
         _errors_table(errors),
+        pairs_table(scored),
     )
     return Section(f"{shown['name']} ({shown['path']})", body, f"set-{index + 1}")
 
