@@ -187,6 +187,12 @@ def test_draw_svg_and_html_without_graphviz(msa_json, tmp_path, capsys, monkeypa
     assert any((p.text or "").startswith("Read left to right") for p in root.iter("p"))  # the key
     states, edges = _svg_parts(root)
     assert len(states) == lattice.n_states and len(edges) == lattice.n_edges
+    # the edges as a table too: an edge's word and use were in its tooltip only, out of a
+    # keyboard's or a screen reader's reach (the web app's lattice page had the table already)
+    rows = [[td.text for td in tr.iter("td")] for tr in root.iter("tr") if tr.get("class") == "edge-row"]
+    weights = lattice.weights or [None] * lattice.n_edges
+    assert sorted(rows) == sorted([str(s), "ε" if w is None else w, str(d), *([] if n is None else [str(n)])]
+                                  for (s, w, d), n in zip(lattice.edges, weights, strict=True))
     gv = tmp_path / "l.gv"
     assert run_json(capsys, "lattice", "draw", "--lattice", str(path), "-o", str(gv))["format"] == "dot"
     assert gv.read_text() == lattice.to_dot()

@@ -328,14 +328,15 @@ def run_draw(args: argparse.Namespace) -> int:
     else:
         from ..viz import el, lattice_drawing, page, svg_file
         from ..viz.html import Section, figure
-        from ..viz.lattice import lattice_key
+        from ..viz.lattice import edge_table, lattice_key
 
         name = args.lattice or args.input
         title = f"word lattice of {Path(input_name(name)).name}"  # <stdin>, as every result names it
         size = f"{lattice.n_states} states, {lattice.n_edges} edges"
         drawing = lattice_drawing(lattice, title=f"{title}: {size}")
         key = el("p", lattice_key(lattice), class_="note")
-        text = page(title, [Section(size, (key, figure(drawing)))]) if produce == "html" else svg_file(drawing)
+        body = (key, figure(drawing), edge_table(lattice))
+        text = page(title, [Section(size, body)]) if produce == "html" else svg_file(drawing)
     if converter is not None:
         exe, options, _ = converter
         from ..tables import atomic_path

@@ -8,7 +8,8 @@ epsilon edges are dashed and labelled ε; an edge's weight (how many input sente
 thickens it and is in its tooltip, and the picture's ``<desc>`` (:func:`lattice_key`) says how to
 read it. Every state is a ``<g class="state">`` (``start``, ``end``)
 with ``data-state``; every edge a ``<g class="edge">`` with ``data-source``, ``data-target``,
-``data-word``, ``data-edge`` and ``data-weight`` when the lattice has weights.
+``data-word``, ``data-edge`` and ``data-weight`` when the lattice has weights. What the tooltips
+say is also a table for a page to show beside the drawing (:func:`edge_table`).
 
 Not for: building or querying lattices (:mod:`paralign.lattice`) or DOT output
 (:meth:`paralign.lattice.Lattice.to_dot`).
@@ -172,6 +173,31 @@ def lattice_key(lattice: Lattice) -> str:
     if any(w is None for _, w, _ in lattice.edges):
         parts.append(f"A dashed edge ({EPSILON_LABEL}) has no word.")
     return " ".join(parts)
+
+
+def edge_rows(lattice: Lattice) -> list[dict[str, object]]:
+    """Each edge as a row (``source``, ``word`` (ε for an epsilon edge), ``target``, ``used``: how
+    many sentences use it, None without weights): what the drawing shows as thickness and tells
+    in tooltips, which only a mouse reaches, for a table beside it (:func:`edge_table`, the web
+    app's lattice page)."""
+    weights = lattice.weights or [None] * lattice.n_edges
+    return [{"source": s, "word": EPSILON_LABEL if w is None else w, "target": d, "used": n}
+            for (s, w, d), n in zip(lattice.edges, weights, strict=True)]
+
+
+def edge_table(lattice: Lattice) -> Element:
+    """The edges of `lattice` as a folded table (:func:`edge_rows`), for a page beside its drawing."""
+    weighted = bool(lattice.weights)
+    head = ["from state", "word", "to state", *(["sentences using it"] if weighted else [])]
+    rows = [el("tr", *(el("th", h) for h in head))]
+    for r in edge_rows(lattice):
+        cells = [el("td", str(r["source"]), class_="value"), el("td", str(r["word"])),
+                 el("td", str(r["target"]), class_="value")]
+        if weighted:
+            cells.append(el("td", str(r["used"]), class_="value"))
+        rows.append(el("tr", *cells, class_="edge-row"))
+    return el("details", el("summary", "the edges as a table"), el("table", *rows, class_="scores"),
+              id="lattice-edges")
 
 
 def _edge(lattice: Lattice, placed: Placed, k: int, ident: str, sentences: int | None) -> Element:

@@ -252,19 +252,17 @@ def lattice_page(request: Request) -> HTMLResponse:
     table (each edge's word and how many sentences use it, which the drawing shows as thickness
     and tells in a tooltip, a mouse's only) and some paths."""
     from ..viz import lattice_drawing
-    from ..viz.lattice import EPSILON_LABEL, lattice_key
+    from ..viz.lattice import edge_rows, lattice_key
 
     q = request.query_params
 
     def work(body: LatticeRequest) -> dict[str, Any]:
         result = api.engine_of(request).lattice(body.sentences, body.method)
         lattice = result.lattice
-        weights = lattice.weights or [None] * lattice.n_edges
         return {"answer": api.answer_lattice(result, picture=False),
                 "drawing": Markup(lattice_drawing(lattice, ident="lattice-drawing").to_xml()),
                 "key": lattice_key(lattice), "weighted": bool(lattice.weights),
-                "edge_rows": [{"source": s, "word": EPSILON_LABEL if w is None else w, "target": d, "used": n}
-                              for (s, w, d), n in zip(lattice.edges, weights, strict=True)]}
+                "edge_rows": edge_rows(lattice)}
 
     sentences, numbers = _lines(q.get("sentences"))
     fields = {"sentences": sentences, "method": q.get("method")}
