@@ -169,6 +169,8 @@ ROWS: dict[str, Row] = {
 #: Subcommands with no file input to feed bad bytes to, and why.
 NO_FILE_INPUT: dict[str, str] = {
     "download": "fetches NLTK data over the network; its only option is a target folder",
+    **{f"cache {action}": "reads only the cache folder (PARALIGN_CACHE_DIR): its missing, empty and unreadable "
+       "folders are tested in tests/cli/test_cache.py" for action in ("dir", "info", "list", "prune", "purge")},
     "serve": "a server that keeps running (a good --table never returns): its start-up errors "
              "(test_a_bad_table_stops_before_serving) and its request inputs are tested in tests/cli/test_serve.py "
              "and tests/web",
