@@ -19,8 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cache", help="see and empty the disk cache of parsed resources (PPDB, table files)",
         description="The folder where paralign keeps what it parsed from resource files "
         "(PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign) and "
-        "ParaEval's vector cache (PARALIGN_VECTOR_CACHE, when set). A cache never changes a "
-        "result: an entry removed is derived again by the next command that needs it.")
+        "ParaEval's vector cache (PARALIGN_VECTOR_CACHE, when set). Removing an entry changes "
+        "no result: the next command that needs it derives it again.")
     actions = parser.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
     for name, help_text, run in (
         ("dir", "print the cache folder", _dir),
