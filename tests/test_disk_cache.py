@@ -283,3 +283,18 @@ def test_two_processes_keeping_entries_at_once_each_read_their_own(cache, tmp_pa
         for i in range(40):
             path = tmp_path / f"src{k}-{i}.txt"
             assert derived(f"n{i}-{k}", path, lambda: pytest.fail("derived again"), version="1") == [str(path)] * 100
+
+
+def test_an_entry_with_a_damaged_record_is_unknown_and_still_derived_again(cache, tmp_path) -> None:
+    """A record length damaged to 4 GB is not believed (read() allocates what it is asked
+    for, and the value is not where it says): the entry is `unknown` to `entries` and `prune`,
+    and `derived` builds the value again."""
+    from paralign.disk_cache import MAGIC, entries
+
+    source = _source(tmp_path, "s.txt")
+    derived("thing", source, lambda: [1], version="1")
+    path = entry_path("thing", source, "1")
+    path.write_bytes(MAGIC + b"\xff\xff\xff\xff" + path.read_bytes()[len(MAGIC) + 4:])
+    assert [e.state for e in entries()] == ["unknown"]
+    build, calls = _counting([1])
+    assert derived("thing", source, build, version="1") == [1] and len(calls) == 1

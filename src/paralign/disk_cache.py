@@ -57,6 +57,8 @@ FORMAT = 2
 #: (marshal: what it was derived from) and the value (marshal).
 MAGIC = b"paralign-cache-%d\n" % FORMAT
 _HEAD = len(MAGIC) + 4
+#: The most a record takes (one is a few hundred bytes: a path and five short values).
+_RECORD_BYTES = 1 << 16
 #: An entry's file name ends with this (``NAME-HASH.marshal``).
 SUFFIX = ".marshal"
 #: A write in progress (or one a killed process never finished) has a name starting with this.
@@ -321,9 +323,13 @@ def _record(path: Path) -> dict[str, Any] | None:
     try:
         with open(path, "rb") as handle:
             head = handle.read(_HEAD)
-            if len(head) < _HEAD or not head.startswith(MAGIC):
-                return None
-            record = marshal.loads(handle.read(int.from_bytes(head[len(MAGIC):], "little")))
+            length = int.from_bytes(head[len(MAGIC):], "little")
+            if len(head) < _HEAD or not head.startswith(MAGIC) or length > _RECORD_BYTES:
+                return None  # a damaged length: read() allocates what it is asked for, up to 4 GB
+            data = handle.read(length)
+            if len(data) != length:
+                return None  # the value is not where the length says: the entry cannot be read
+            record = marshal.loads(data)
     except (OSError, EOFError, ValueError, TypeError):
         return None
     return record if isinstance(record, dict) and {"source", "size", "mtime_ns"} <= record.keys() else None
