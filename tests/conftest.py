@@ -3,6 +3,8 @@ reports read back as a browser and an XML reader would (`report_page`)."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import doctest
 import json
 import os
@@ -293,3 +295,47 @@ def table_cache(tmp_path, monkeypatch):
     read = paraphrases._read_table
     monkeypatch.setattr(paraphrases, "_read_table", lambda path, *rest: parsed.append(str(path)) or read(path, *rest))
     return folder, parsed
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+#: CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (linux/capability.h): what lets root read a file
+#: whose mode forbids it.
+_DAC_CAPS = (1 << 1) | (1 << 2)
+
+
+@contextlib.contextmanager
+def _as_file_owner():
+    """As root (CI runs the suite as root), this thread without the capabilities that bypass
+    file modes, so a file of mode 0 is "permission denied" to the command as to any user, and
+    the matrix's unreadable cells are checked rather than skipped; other users need nothing.
+    Skips where Linux's capget/capset cannot be used."""
+    if os.geteuid() != 0:
+        yield
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()  # _LINUX_CAPABILITY_VERSION_3
+    if getattr(libc, "capget", None) is None or libc.capget(ctypes.byref(header), data) != 0:
+        pytest.skip("root reads a file without read permission, and capget is not available here")
+    saved = data[0].effective
+    data[0].effective = saved & ~_DAC_CAPS
+    if libc.capset(ctypes.byref(header), data) != 0:
+        pytest.skip("root reads a file without read permission, and cannot drop CAP_DAC_OVERRIDE here")
+    try:
+        yield
+    finally:
+        data[0].effective = saved
+        if libc.capset(ctypes.byref(header), data) != 0:
+            raise OSError(ctypes.get_errno(), "capset: could not restore this thread's capabilities")
+
+
+@pytest.fixture()
+def as_file_owner():
+    """:func:`_as_file_owner`: a block in which root too is refused a file or folder of mode 0."""
+    return _as_file_owner

@@ -134,3 +134,167 @@ def test_a_source_that_changes_while_it_is_read_is_not_kept(cache, tmp_path) -> 
         return "half"
 
     assert derived("thing", source, build, version="1") == "half" and not cache.exists()
+
+
+# -- what the cache holds: entries, prune, purge (`paralign cache`) -----------------------------
+
+ENTRY_KEYS = {"kind", "file", "name", "bytes", "state", "source", "source_bytes", "source_mtime",
+              "paralign", "python"}
+
+
+def _source(tmp_path, name, text="a\tb\n"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_each_entry_records_what_it_was_derived_from(cache, tmp_path) -> None:
+    """`entries` reads each entry's record (not its value): the name, the source's real path,
+    size and time, the versions; the entry's own size; `to_dict`'s keys are the JSON's."""
+    from paralign import __version__
+    from paralign.disk_cache import entries
+
+    source = _source(tmp_path, "source.txt")
+    link = tmp_path / "link.txt"
+    link.symlink_to(source)
+    derived("thing", link, lambda: {"k": "v"}, version="7")
+    (entry,) = entries()
+    assert (entry.kind, entry.name, entry.state, entry.path) == ("derived", "thing", "fresh", entry_path("thing", link, "7"))
+    assert entry.bytes == entry.path.stat().st_size
+    record = entry.to_dict()
+    assert set(record) == ENTRY_KEYS
+    assert record["source"] == str(source) and record["source_bytes"] == 4 and record["paralign"] == __version__
+    assert record["source_mtime"].endswith("Z") and record["python"].count(".") == 1
+
+
+def test_an_entry_whose_source_is_gone_or_changed_is_stale_and_prune_removes_only_those(cache, tmp_path) -> None:
+    """A deleted (or moved) source: missing; a rewritten one: changed; an entry without a
+    record (an older paralign's format): unknown. prune removes those three, not the fresh one."""
+    from paralign.disk_cache import entries, prune
+
+    gone, changed, kept = (_source(tmp_path, f"{n}.txt") for n in ("gone", "changed", "kept"))
+    for name, source in (("a", gone), ("b", changed), ("c", kept)):
+        derived(name, source, lambda: [1], version="1")
+    old_format = cache / "d-0123456789abcdef.marshal"
+    old_format.write_bytes(__import__("marshal").dumps([1]))
+    gone.unlink()
+    changed.write_text("a\tb\nc\td\n")
+    assert {e.name: e.state for e in entries()} == {"a": "missing", "b": "changed", "c": "fresh", "d": "unknown"}
+    removed = prune()
+    assert sorted(e.name for e in removed.entries) == ["a", "b", "d"] and not removed.failed
+    assert removed.bytes == sum(e.bytes for e in removed.entries) > 0
+    assert [e.name for e in entries()] == ["c"]
+    build, calls = _counting([1])
+    assert derived("c", kept, build, version="1") == [1] and not calls  # still read back
+
+
+def test_keeping_an_entry_removes_those_of_vanished_sources(cache, tmp_path) -> None:
+    """No entry of a deleted table file stays forever: the next entry kept removes it, and
+    leaves alone what another process may be using (a fresh entry, a write in progress, an
+    entry of another format)."""
+    from paralign.disk_cache import TEMP_PREFIX
+
+    first, second, third = (_source(tmp_path, f"{n}.txt") for n in ("first", "second", "third"))
+    derived("table-1", first, lambda: [1], version="1")
+    derived("table-2", second, lambda: [2], version="1")
+    in_progress = cache / f"{TEMP_PREFIX}table-9-abc"
+    in_progress.write_bytes(b"half")
+    other_format = cache / "old-0123456789abcdef.marshal"
+    other_format.write_bytes(b"x")
+    first.unlink()
+    derived("table-3", third, lambda: [3], version="1")
+    assert sorted(p.name for p in cache.iterdir()) == sorted(
+        [entry_path("table-2", second, "1").name, entry_path("table-3", third, "1").name,
+         in_progress.name, other_format.name])
+
+
+def test_purge_removes_every_entry_and_only_paralign_files(cache, tmp_path, monkeypatch) -> None:
+    """Both caches' entries go (ParaEval's vectors too) with the files of writes that never
+    finished; a write younger than an hour may be in progress and stays, and so does a file
+    paralign did not write (PARALIGN_VECTOR_CACHE may name a folder holding others)."""
+    from paralign.disk_cache import TEMP_PREFIX, entries, info, purge
+
+    vectors = tmp_path / "vectors"
+    vectors.mkdir()
+    monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(vectors))
+    (vectors / "vectors-0123.npy").write_bytes(b"\x93NUMPY" + b"\0" * 100)
+    (vectors / "notes.txt").write_text("mine")
+    old_write = vectors / ".tmp42-vectors-4567.npy"
+    old_write.write_bytes(b"half")
+    os.utime(old_write, (0, 0))
+    derived("thing", _source(tmp_path, "s.txt"), lambda: [1], version="1")
+    young_write = cache / f"{TEMP_PREFIX}thing-abc"
+    young_write.write_bytes(b"half")
+    listed = entries()
+    assert [(e.kind, e.state) for e in listed] == [("derived", "fresh"), ("vectors", None)]
+    summary = info()
+    assert summary == {"folder": str(cache), "entries": 1, "bytes": listed[0].bytes, "stale": 0,
+                       "vector_folder": str(vectors), "vector_entries": 1, "vector_bytes": 106}
+    removed = purge()
+    assert [e.kind for e in removed.entries] == ["derived", "vectors"] and removed.temporary == [old_write]
+    assert sorted(os.listdir(cache)) == [young_write.name] and sorted(os.listdir(vectors)) == ["notes.txt"]
+    assert entries() == []
+
+
+@pytest.mark.parametrize("setting", ["", "missing"])
+def test_no_cache_or_no_folder_holds_nothing(setting, tmp_path, monkeypatch) -> None:
+    """PARALIGN_CACHE_DIR empty (no cache) or a folder not made yet: no entries, nothing
+    removed, nothing made."""
+    from paralign.disk_cache import entries, info, prune, purge
+
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", "" if setting == "" else str(tmp_path / "not-yet"))
+    monkeypatch.delenv("PARALIGN_VECTOR_CACHE", raising=False)
+    assert entries() == [] and not purge().entries and not prune().entries
+    assert info()["folder"] == (None if setting == "" else str(tmp_path / "not-yet"))
+    assert info()["entries"] == 0 and os.listdir(tmp_path) == []
+
+
+def test_a_folder_that_cannot_be_read_is_one_error_naming_it(cache, tmp_path, as_file_owner) -> None:
+    from paralign.disk_cache import entries, prune, purge
+    from paralign.errors import InputFileError
+
+    derived("thing", _source(tmp_path, "s.txt"), lambda: [1], version="1")
+    cache.chmod(0)
+    try:
+        with as_file_owner():
+            for action in (entries, prune, purge):
+                with pytest.raises(InputFileError, match="cannot read the cache folder: permission denied") as caught:
+                    action()
+                assert caught.value.filename == str(cache) and caught.value.cannot_open
+    finally:
+        cache.chmod(0o755)
+    assert len(list(cache.iterdir())) == 1
+
+
+def test_two_processes_keeping_entries_at_once_each_read_their_own(cache, tmp_path) -> None:
+    """Two processes deriving and keeping at once (each keep prunes the folder) lose nothing
+    but stale entries: every value reads back as built, no temporary file is left."""
+    import subprocess
+    import sys
+
+    script = ("import sys; from paralign.disk_cache import derived\n"
+              "for i in range(40):\n"
+              "    p = f'{sys.argv[1]}-{i}.txt'; open(p, 'w').write(p)\n"
+              "    derived(f'n{i}-' + sys.argv[1][-1], p, lambda: [p] * 100, version='1')\n")
+    runs = [subprocess.Popen([sys.executable, "-c", script, str(tmp_path / f"src{k}")]) for k in (0, 1)]
+    assert [run.wait(timeout=120) for run in runs] == [0, 0]
+    assert len(list(cache.iterdir())) == 80
+    for k in (0, 1):
+        for i in range(40):
+            path = tmp_path / f"src{k}-{i}.txt"
+            assert derived(f"n{i}-{k}", path, lambda: pytest.fail("derived again"), version="1") == [str(path)] * 100
+
+
+def test_an_entry_with_a_damaged_record_is_unknown_and_still_derived_again(cache, tmp_path) -> None:
+    """A record length damaged to 4 GB is not believed (read() allocates what it is asked
+    for, and the value is not where it says): the entry is `unknown` to `entries` and `prune`,
+    and `derived` builds the value again."""
+    from paralign.disk_cache import MAGIC, entries
+
+    source = _source(tmp_path, "s.txt")
+    derived("thing", source, lambda: [1], version="1")
+    path = entry_path("thing", source, "1")
+    path.write_bytes(MAGIC + b"\xff\xff\xff\xff" + path.read_bytes()[len(MAGIC) + 4:])
+    assert [e.state for e in entries()] == ["unknown"]
+    build, calls = _counting([1])
+    assert derived("thing", source, build, version="1") == [1] and len(calls) == 1

@@ -14,27 +14,60 @@ FIFO or a device (``/dev/stdin``) gives other bytes each time it is read, and a 
 :func:`not_kept` (a temporary copy of stdin, which no later command reads) would only leave
 entries behind; their values are derived every time.
 
+Each entry starts with a record of what it was derived from (the source's real path, size and
+time, the versions), read without the value, so :func:`entries` can tell an entry whose source
+is gone or changed (no command reads it again) and :func:`prune` remove it; :func:`purge`
+empties the folders (``paralign cache``). Keeping an entry also removes the stale ones it can
+tell by their record (:func:`_prune_stale`), so a folder does not fill with entries of table
+files deleted or moved. :func:`entries` and :func:`purge` also cover ParaEval's vector cache
+(PARALIGN_VECTOR_CACHE), whose files hold vectors computed from segments rather than from a
+source file.
+
 Not for: values other than builtin containers (marshal refuses them), caches that live in
-memory (:mod:`paralign.caching`), or the ParaEval vector cache (PARALIGN_VECTOR_CACHE).
+memory (:mod:`paralign.caching`), or writing the ParaEval vector cache
+(:mod:`paralign.metrics.paraeval.graded`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import hashlib
 import marshal
 import os
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ._version import __version__
-from .settings import cache_dir
+from .errors import OPEN_REASONS, InputFileError
+from .settings import cache_dir, vector_cache_dir
 
 T = TypeVar("T")
+
+#: The entry format, part of every entry's key: an entry of an older format is never read.
+FORMAT = 2
+#: What an entry starts with, then its record's length (4 bytes, little-endian), the record
+#: (marshal: what it was derived from) and the value (marshal).
+MAGIC = b"paralign-cache-%d\n" % FORMAT
+_HEAD = len(MAGIC) + 4
+#: The most a record takes (one is a few hundred bytes: a path and five short values).
+_RECORD_BYTES = 1 << 16
+#: An entry's file name ends with this (``NAME-HASH.marshal``).
+SUFFIX = ".marshal"
+#: A write in progress (or one a killed process never finished) has a name starting with this.
+TEMP_PREFIX = ".paralign-tmp-"
+#: The caches `paralign cache` shows: this module's, and ParaEval's vector cache.
+KINDS = ("derived", "vectors")
+_ENTRY_PATTERN = {"derived": f"*{SUFFIX}", "vectors": "vectors-*.npy"}
+_TEMP_PATTERN = {"derived": f"{TEMP_PREFIX}*", "vectors": ".tmp*-vectors-*.npy"}  # tables.atomic_path's
+_SETTING = {"derived": "cache", "vectors": "PARALIGN_VECTOR_CACHE"}
 
 
 #: The real paths that :func:`not_kept` keeps out of the cache while its block runs.
@@ -58,6 +91,14 @@ def entry_path(name: str, source: str | os.PathLike[str], version: str, *, min_b
     """Where :func:`derived` keeps `name` derived from `source` by code of `version` (None when
     there is no cache folder, the source cannot be stat'ed, is not a regular file, is smaller
     than `min_bytes` or is in :func:`not_kept`)."""
+    found = _entry(name, source, version, min_bytes)
+    return None if found is None else found[0]
+
+
+def _entry(name: str, source: str | os.PathLike[str], version: str,
+           min_bytes: int) -> tuple[Path, dict[str, object]] | None:
+    """:func:`entry_path` and the record kept at the head of its entry (what it was derived
+    from, for :func:`entries` and :func:`prune`)."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -68,47 +109,278 @@ def entry_path(name: str, source: str | os.PathLike[str], version: str, *, min_b
     real = os.path.realpath(source)
     if not stat.S_ISREG(status.st_mode) or status.st_size < min_bytes or real in _NOT_KEPT:
         return None
+    python = "{}.{}".format(*sys.version_info[:2])
     key = "|".join(map(str, (real, status.st_size, status.st_mtime_ns, version, __version__,
-                             sys.version_info[:2])))
-    return folder / f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.marshal"
+                             sys.version_info[:2], FORMAT)))
+    record: dict[str, object] = {"name": name, "source": real, "size": status.st_size,
+                                 "mtime_ns": status.st_mtime_ns, "version": version,
+                                 "paralign": __version__, "python": python}
+    return folder / f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:16]}{SUFFIX}", record
 
 
 def derived(name: str, source: str | os.PathLike[str], build: Callable[[], T], *, version: str,
             min_bytes: int = 0) -> T:
     """`build()`, the value `name` derived from the file `source` by code of `version` (change it
     when that code changes what it gives), read from the cache when an entry is there, else built
-    and kept for the next process (older entries of `name` are removed). A source smaller than
-    `min_bytes` is not worth an entry (it is parsed about as fast as an entry is read): its value
-    is built every time, as is the value of a source that changed while `build` read it."""
-    path = entry_path(name, source, version, min_bytes=min_bytes)
-    if path is not None:
+    and kept for the next process (older entries of `name`, and entries whose source is gone or
+    changed, are removed: :func:`_keep`). A source smaller than `min_bytes` is not worth an entry
+    (it is parsed about as fast as an entry is read): its value is built every time, as is the
+    value of a source that changed while `build` read it."""
+    found = _entry(name, source, version, min_bytes)
+    if found is not None:
         with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
-            return marshal.loads(path.read_bytes())  # type: ignore[no-any-return]
+            return _read_value(found[0])  # type: ignore[no-any-return]
     value = build()
-    if path is not None and path == entry_path(name, source, version, min_bytes=min_bytes):
-        _keep(path, name, value)  # not when the file changed while it was read: the value is of neither
+    if found is not None and found == _entry(name, source, version, min_bytes):
+        _keep(*found, value)  # not when the file changed while it was read: the value is of neither
     return value
 
 
-def _keep(path: Path, name: str, value: object) -> None:
-    """Write `value` to `path` under a temporary name, then rename (a reader never sees half an
-    entry; two processes writing at once each write a whole one); remove `name`'s other entries.
-    Best effort: a folder that cannot be written to keeps nothing."""
+def _read_value(path: Path) -> object:
+    """The value of the entry at `path`, its record skipped without being read (ValueError for a
+    file of another format)."""
+    data = path.read_bytes()
+    if not data.startswith(MAGIC):
+        raise ValueError(f"{path}: not a paralign cache entry")
+    return marshal.loads(memoryview(data)[_HEAD + int.from_bytes(data[len(MAGIC):_HEAD], "little"):])
+
+
+def _keep(path: Path, record: dict[str, object], value: object) -> None:
+    """Write `record` and `value` to `path` under a temporary name, then rename (a reader never
+    sees half an entry; two processes writing at once each write a whole one); remove the other
+    entries of the same name and those of sources gone or changed (:func:`_prune_stale`). Best
+    effort: a folder that cannot be written to keeps nothing."""
+    name = str(record["name"])
     try:
-        data = marshal.dumps(value)
+        data, head = marshal.dumps(value), marshal.dumps(record)
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(prefix=f".{name}-", dir=path.parent)
+        handle, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{name}-", dir=path.parent)
         try:
             with os.fdopen(handle, "wb") as out:
+                out.write(MAGIC + len(head).to_bytes(4, "little") + head)
                 out.write(data)
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
-        for old in path.parent.glob(f"{name}-*.marshal"):
+        for old in path.parent.glob(f"{name}-*{SUFFIX}"):
             if old != path:
                 with contextlib.suppress(OSError):
                     old.unlink()
+        _prune_stale(path.parent)
     except (OSError, ValueError):
         return
+
+
+# -- what the cache holds: `paralign cache` ---------------------------------------------------
+
+#: An entry's state. fresh: its source is as recorded (a command can read it); missing: the source
+#: is gone (deleted or moved; no command reads the entry again); changed: the source has another
+#: size or time, or is no longer a regular file (the next command derives a new entry); unknown:
+#: no record of a source (an entry in an older paralign's format, or one that cannot be read).
+STATES = ("fresh", "missing", "changed", "unknown")
+#: The states :func:`prune` removes.
+STALE = frozenset({"missing", "changed", "unknown"})
+#: A temporary file older than this (seconds) was left by a write that never finished (a killed
+#: process); a younger one may be another process's write in progress, which nothing removes.
+ABANDONED_AFTER = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class CacheEntry:
+    """One file of a cache folder. `kind`: ``derived`` (an entry of :func:`derived`, in
+    :func:`paralign.settings.cache_dir`) or ``vectors`` (ParaEval's contextual vectors of a
+    stream of segments, in :func:`paralign.settings.vector_cache_dir`: keyed by the words and the
+    encoder, with no source file, so `state` is None); `record`: what :func:`derived` recorded
+    (source path, its size and time, the deriving code's version, paralign's and Python's)."""
+
+    kind: str
+    path: Path
+    bytes: int
+    state: str | None
+    record: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The derived value's name (``ppdb-table``, ``table-1a2b3c4d``, ``vectors``)."""
+        return str(self.record.get("name") or self.path.name.rsplit("-", 1)[0])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as ``paralign cache list --format json`` shows it (keys always present)."""
+        mtime = self.record.get("mtime_ns")
+        return {"kind": self.kind, "file": str(self.path), "name": self.name, "bytes": self.bytes,
+                "state": self.state, "source": self.record.get("source"),
+                "source_bytes": self.record.get("size"),
+                "source_mtime": None if mtime is None else _iso_time(int(mtime)),
+                "paralign": self.record.get("paralign"), "python": self.record.get("python")}
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    """What :func:`purge` or :func:`prune` removed (`entries`, `temporary`: unfinished writes'
+    files), and the files it could not remove with the reason (`failed`)."""
+
+    entries: list[CacheEntry]
+    temporary: list[Path]
+    failed: list[tuple[Path, str]]
+
+    @property
+    def bytes(self) -> int:
+        """The room the removed entries took."""
+        return sum(entry.bytes for entry in self.entries)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"removed": [entry.to_dict() for entry in self.entries],
+                "temporary": [str(path) for path in self.temporary], "bytes": self.bytes,
+                "failed": [{"file": str(path), "reason": reason} for path, reason in self.failed]}
+
+
+def cache_folders() -> dict[str, Path | None]:
+    """Each kind's folder (None: no such cache: PARALIGN_CACHE_DIR set empty, or
+    PARALIGN_VECTOR_CACHE unset)."""
+    return {"derived": cache_dir(), "vectors": vector_cache_dir()}
+
+
+def entries(kinds: Iterable[str] = KINDS) -> list[CacheEntry]:
+    """The entries of each kind's folder, sorted by kind and file name (a folder that is not
+    there holds none). Raises :class:`~paralign.errors.InputFileError` naming a folder that
+    cannot be read."""
+    found = []
+    for kind in kinds:
+        for path in _files(kind, _ENTRY_PATTERN[kind]):
+            with contextlib.suppress(FileNotFoundError):  # removed meanwhile by another process
+                size = path.stat().st_size
+                if kind == "vectors":
+                    found.append(CacheEntry(kind, path, size, None))
+                else:
+                    record = _record(path)
+                    found.append(CacheEntry(kind, path, size, _state(record), record or {}))
+    return found
+
+
+def purge(kinds: Iterable[str] = KINDS) -> Removed:
+    """Remove every entry of each kind's folder, and the files of writes that never finished
+    (:data:`ABANDONED_AFTER`); nothing else in the folders (PARALIGN_VECTOR_CACHE may name a
+    folder that holds other files). A command running meanwhile is not disturbed: an entry it
+    reads is read whole or derived again, one it writes is kept or not."""
+    kinds = tuple(kinds)
+    return _remove(entries(kinds), kinds)
+
+
+def prune() -> Removed:
+    """Remove the derived entries no command will read again (:data:`STALE`: a source gone or
+    changed, or no record of one) and the files of writes that never finished. Vector entries
+    have no source file to check and stay (:func:`purge` removes them)."""
+    return _remove([entry for entry in entries(("derived",)) if entry.state in STALE], ("derived",))
+
+
+def _remove(chosen: list[CacheEntry], kinds: tuple[str, ...]) -> Removed:
+    removed, failed = [], []
+    for entry in chosen:
+        try:
+            entry.path.unlink()
+            removed.append(entry)
+        except FileNotFoundError:
+            continue  # another process removed or replaced it first
+        except OSError as exc:
+            failed.append((entry.path, exc.strerror or str(exc)))
+    temporary = []
+    now = time.time()
+    for kind in kinds:
+        for path in _files(kind, _TEMP_PATTERN[kind]):
+            try:
+                if now - path.stat().st_mtime > ABANDONED_AFTER:
+                    path.unlink()
+                    temporary.append(path)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                failed.append((path, exc.strerror or str(exc)))
+    return Removed(removed, temporary, failed)
+
+
+def _files(kind: str, pattern: str) -> list[Path]:
+    """The files of `kind`'s folder matching `pattern`, sorted (none without a folder)."""
+    folder = cache_folders()[kind]
+    if folder is None:
+        return []
+    try:
+        with os.scandir(folder) as scan:
+            names = [item.name for item in scan if fnmatch.fnmatchcase(item.name, pattern)]
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        reason = OPEN_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+        raise InputFileError(f"cannot read the {_SETTING[kind]} folder: {reason}", source=str(folder),
+                             errno=exc.errno) from exc
+    return [folder / name for name in sorted(names)]
+
+
+def _record(path: Path) -> dict[str, Any] | None:
+    """The record at the head of a derived entry, reading only it (None: another format, or a
+    file that cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_HEAD)
+            length = int.from_bytes(head[len(MAGIC):], "little")
+            if len(head) < _HEAD or not head.startswith(MAGIC) or length > _RECORD_BYTES:
+                return None  # a damaged length: read() allocates what it is asked for, up to 4 GB
+            data = handle.read(length)
+            if len(data) != length:
+                return None  # the value is not where the length says: the entry cannot be read
+            record = marshal.loads(data)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return record if isinstance(record, dict) and {"source", "size", "mtime_ns"} <= record.keys() else None
+
+
+def _state(record: dict[str, Any] | None) -> str:
+    """:data:`STATES`' word for an entry with `record`."""
+    if record is None:
+        return "unknown"
+    try:
+        status = os.stat(record["source"])
+    except (OSError, TypeError, ValueError):
+        return "missing"
+    same = (stat.S_ISREG(status.st_mode) and status.st_size == record["size"]
+            and status.st_mtime_ns == record["mtime_ns"])
+    return "fresh" if same else "changed"
+
+
+def _prune_stale(folder: Path) -> None:
+    """Remove the entries of `folder` whose source is gone or changed (no command reads them
+    again), after :func:`_keep` wrote one: a stat and a read of a few hundred bytes per entry,
+    only when a value was derived (seconds of parsing) rather than read. Entries in another
+    format and temporary files are left alone (``paralign cache prune`` removes those): a
+    temporary file may be another process's write in progress, and an entry of another format
+    may be read by another paralign sharing the folder."""
+    with contextlib.suppress(OSError):
+        for path in folder.glob(f"*{SUFFIX}"):
+            record = _record(path)
+            if record is not None and _state(record) != "fresh":
+                with contextlib.suppress(OSError):
+                    path.unlink()
+
+
+def _iso_time(ns: int) -> str:
+    """A file time as UTC ISO 8601 to the second."""
+    return datetime.fromtimestamp(ns / 1e9, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def info() -> dict[str, Any]:
+    """Each folder, its entries' count and size, and how many derived entries are stale, as
+    ``paralign cache info --format json`` shows them (the keys are always there; a folder that
+    is not set is None, with no entries)."""
+    folders, found = cache_folders(), entries()
+    derived_entries = [entry for entry in found if entry.kind == "derived"]
+    vectors = [entry for entry in found if entry.kind == "vectors"]
+    return {"folder": _str(folders["derived"]), "entries": len(derived_entries),
+            "bytes": sum(entry.bytes for entry in derived_entries),
+            "stale": sum(entry.state in STALE for entry in derived_entries),
+            "vector_folder": _str(folders["vectors"]), "vector_entries": len(vectors),
+            "vector_bytes": sum(entry.bytes for entry in vectors)}
+
+
+def _str(path: Path | None) -> str | None:
+    return None if path is None else str(path)

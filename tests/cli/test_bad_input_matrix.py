@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
 import gzip
 import io
 import os
@@ -170,6 +169,8 @@ ROWS: dict[str, Row] = {
 #: Subcommands with no file input to feed bad bytes to, and why.
 NO_FILE_INPUT: dict[str, str] = {
     "download": "fetches NLTK data over the network; its only option is a target folder",
+    **{f"cache {action}": "reads only the cache folder (PARALIGN_CACHE_DIR): its missing, empty and unreadable "
+       "folders are tested in tests/cli/test_cache.py" for action in ("dir", "info", "list", "prune", "purge")},
     "serve": "a server that keeps running (a good --table never returns): its start-up errors "
              "(test_a_bad_table_stops_before_serving) and its request inputs are tested in tests/cli/test_serve.py "
              "and tests/web",
@@ -408,44 +409,6 @@ def _feed(cls: str, data: bytes, monkeypatch: pytest.MonkeyPatch, name: str) -> 
     return f"/dev/fd/{read}", read
 
 
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-
-#: CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH (linux/capability.h): what lets root read a file
-#: whose mode forbids it.
-_DAC_CAPS = (1 << 1) | (1 << 2)
-
-
-@contextlib.contextmanager
-def _as_file_owner():
-    """As root (CI runs the suite as root), this thread without the capabilities that bypass
-    file modes, so a file of mode 0 is "permission denied" to the command as to any user, and
-    the matrix's unreadable cells are checked rather than skipped; other users need nothing.
-    Skips where Linux's capget/capset cannot be used."""
-    if os.geteuid() != 0:
-        yield
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
-    header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()  # _LINUX_CAPABILITY_VERSION_3
-    if getattr(libc, "capget", None) is None or libc.capget(ctypes.byref(header), data) != 0:
-        pytest.skip("root reads a file without read permission, and capget is not available here")
-    saved = data[0].effective
-    data[0].effective = saved & ~_DAC_CAPS
-    if libc.capset(ctypes.byref(header), data) != 0:
-        pytest.skip("root reads a file without read permission, and cannot drop CAP_DAC_OVERRIDE here")
-    try:
-        yield
-    finally:
-        data[0].effective = saved
-        if libc.capset(ctypes.byref(header), data) != 0:
-            raise OSError(ctypes.get_errno(), "capset: could not restore this thread's capabilities")
-
-
 def _unblock(path: str) -> None:
     """Let a FIFO's writer go when the command never opened the FIFO (it failed before)."""
     with contextlib.suppress(OSError):
@@ -454,7 +417,7 @@ def _unblock(path: str) -> None:
 
 @pytest.mark.parametrize(("command", "cls"), _cells())
 def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-              capsys: pytest.CaptureFixture, good_runs, tmp_path_factory) -> None:
+              capsys: pytest.CaptureFixture, good_runs, tmp_path_factory, as_file_owner) -> None:
     row = ROWS[command]
     good = _good(command, good_runs, tmp_path_factory, capsys)
     monkeypatch.chdir(tmp_path)
@@ -480,7 +443,7 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
     if cls == "strict":
         argv.append("--strict")
     try:
-        with _as_file_owner() if cls == "unreadable" else contextlib.nullcontext():
+        with as_file_owner() if cls == "unreadable" else contextlib.nullcontext():
             run = _run(argv, capsys, tmp_path / out)
     finally:
         if pipe is not None:

@@ -42,7 +42,8 @@ def os_error_message(exc: OSError) -> str:
 
 def _command(args: argparse.Namespace) -> str:
     """The command as typed, for messages: `lattice stats`, not just `lattice`."""
-    words = [args.command, getattr(args, "lattice_command", None), getattr(args, "parametric_command", None)]
+    words = [args.command, getattr(args, "lattice_command", None), getattr(args, "parametric_command", None),
+             getattr(args, "cache_command", None)]
     return " ".join(word for word in words if word)
 
 
