@@ -325,3 +325,38 @@ def test_a_table_pivot_built_is_matched_in_13a_tokens(built_table):
     assert ("paraphrase", "physician's", "doctor's", 0.5) in matched
     assert "|res:t.parquet~regex#" in scorer.signature(1)
     assert scorer.sources[0].retokenized_from == "regex"
+
+
+def test_the_vector_cache_tells_models_and_layers_apart(tmp_path, monkeypatch):
+    """Vector files were keyed by the encoder's name alone: a model retrained into the same
+    directory, or the same model read at another layer, silently got the old vectors."""
+    monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(tmp_path / "vectors"))
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "config.json").write_text("{}")
+    (model / "model.safetensors").write_bytes(b"weights 1")
+    encoder = _FakeEncoder()
+    encoder.model = str(model)
+    segments, refs = ["a huge house"], [["a big house"]]
+    GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(segments, refs)
+    calls = encoder.calls
+    GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(segments, refs)
+    assert encoder.calls == calls  # read back
+    (model / "model.safetensors").write_bytes(b"weights 2, retrained")
+    GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(segments, refs)
+    assert encoder.calls == calls + 2  # encoded again (hypotheses and references)
+    encoder.word_layer = 3
+    GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(segments, refs)
+    assert encoder.calls == calls + 4
+
+
+def test_a_vector_file_that_cannot_be_read_is_encoded_again(tmp_path, monkeypatch):
+    """A vector file removed between the check and the load (`paralign cache purge` meanwhile) or
+    left damaged made paraeval fail; the vectors are now computed again."""
+    monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(tmp_path))
+    encoder = _FakeEncoder()
+    rows = GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(["a huge house"], [["a big house"]])
+    for file in tmp_path.glob("vectors-*.npy"):
+        file.write_bytes(file.read_bytes()[:20])  # cut short
+    again = GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(["a huge house"], [["a big house"]])
+    assert np.array_equal(again, rows)

@@ -29,6 +29,7 @@ Not for: the paper's two-tier scorer (:mod:`.paper`) or choosing the parameters 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -133,6 +134,23 @@ class _SenseLookup(ParaEval):
 
             keys = self.senses[word] = frozenset(f"{_SENSE}{pos}{offset}" for pos, offset in wordnet_senses(word))
         return keys
+
+
+def vector_key(encoder: object) -> str:
+    """What a cached vector file depends on besides the words: the encoder's name as signatures
+    give it (a model package with its version), the layer and stride it reads, and for a local
+    model directory each file's name, size and time, so a model retrained into the same
+    directory, or another layer, never reads the vectors of the one before."""
+    from ...neural.encoder import encoder_id, model_directory
+
+    model = getattr(encoder, "model", None)
+    parts = [str(model or "default"), encoder_id(model), f"layer:{getattr(encoder, 'word_layer', None)}", f"stride:{getattr(encoder, 'stride', None)}"]
+    with contextlib.suppress(ConfigurationError, OSError):
+        for file in sorted(model_directory(model).iterdir()):
+            if file.is_file():
+                status = file.stat()
+                parts.append(f"{file.name}:{status.st_size}:{status.st_mtime_ns}")
+    return "|".join(parts)
 
 
 class GradedParaEval:
@@ -257,12 +275,14 @@ class GradedParaEval:
         todo = [w for w in items if w.tokens]
         path = None
         if self._vector_dir is not None:
-            key = hashlib.sha256(str(self._encoder.model or "default").encode())
+            key = hashlib.sha256(vector_key(self._encoder).encode())
             for w in todo:
                 key.update(("\x1f".join(w.tokens) + "\x1e").encode())
             path = self._vector_dir / f"vectors-{key.hexdigest()[:24]}.npy"
-            if path.is_file():
+            matrix = None
+            with contextlib.suppress(OSError, ValueError, EOFError):  # gone meanwhile (a purge), or damaged
                 matrix = np.load(path).astype(np.float32)
+            if matrix is not None and matrix.shape[0] == sum(len(w.tokens) for w in todo):
                 start = 0
                 for w in todo:
                     w.vecs = matrix[start:start + len(w.tokens)]
