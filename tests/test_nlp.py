@@ -223,3 +223,37 @@ def test_whitespace_is_never_a_token(nlp_annotator: Annotator, text: str) -> Non
     assert s.tokens == ("the", "cat", "sat", "on", "the", "mat", ".")
     assert (s.tags, s.heads, s.text) == (plain.tags, plain.heads, plain.text)
     assert list(nlp_annotator.tokenize([text])) == [s.tokens]
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    ("We co\u00adoperate with them .", "We cooperate with them ."),  # a soft hyphen inside a word
+    ("local \u00ad ization matters .", "local ization matters ."),  # ... and standing alone
+    ("other \u200b \u200b than English .", "other than English ."),  # zero-width spaces (WMT, OpenNMT)
+    ("elections -\u2060 in May -\u2060 were held .", "elections - in May - were held ."),  # word joiners (WMT21 cs)
+    ("the \ufeffcat sat \u200e, \u202bthen\u202c ran .", "the cat sat , then ran ."),  # BOM, direction marks
+    ("I \u2764\ufe0f NY \u200d .", "I \u2764 NY ."),  # a variation selector, a joiner joining nothing
+])
+def test_invisible_characters_are_never_tokens(nlp_annotator: Annotator, text: str, plain: str) -> None:
+    """An invisible character (soft hyphen, zero-width space, word joiner, direction mark,
+    variation selector...) was a token of its own when it stood alone, which an aligner aligned,
+    and kept a word from matching itself when inside it ("co\\u00adoperate" against "cooperate");
+    the text now gives the words and annotation of what it shows."""
+    shown = nlp_annotator(plain)
+    s = nlp_annotator(text)
+    assert s.tokens == shown.tokens
+    assert (s.tags, s.heads, s.text) == (shown.tags, shown.heads, shown.text)
+    assert list(nlp_annotator.tokenize([text])) == [s.tokens]
+
+
+def test_text_is_read_in_nfc(nlp_annotator: Annotator) -> None:
+    """"café" written with a combining accent (NFD, as macOS file names and some web pages give
+    it) is the same word as "café" with its one character (NFC): both annotate to the NFC token."""
+    decomposed, composed = "The cafe\u0301 is open .", "The caf\u00e9 is open ."
+    assert nlp_annotator(decomposed).tokens == nlp_annotator(composed).tokens == ("The", "caf\u00e9", "is", "open", ".")
+    assert list(nlp_annotator.tokenize([decomposed])) == [("The", "caf\u00e9", "is", "open", ".")]
+
+
+def test_token_lists_keep_invisible_characters(nlp_annotator: Annotator) -> None:
+    """A token list is kept exactly, whatever it holds (gold alignments index its tokens)."""
+    tokens = ["We", "co\u00adoperate", "\u200b", "cafe\u0301", "."]
+    assert nlp_annotator(tokens).tokens == tuple(tokens)

@@ -21,12 +21,13 @@ class _Plain:
         return Sentence.plain(item.split() if isinstance(item, str) else item)
 
 
-@pytest.mark.parametrize("blank", ["", "   ", " \n", [], ["", " "], Sentence.plain([])])
+@pytest.mark.parametrize("blank", ["", "   ", " \n", [], ["", " "], Sentence.plain([]),
+                                   "\u200b", " \u00ad\ufeff \u2060 "])  # invisible characters alone (annotation drops them)
 def test_blank_sentences(blank) -> None:
     assert is_blank(blank)
 
 
-@pytest.mark.parametrize("words", ["a", [" a "], Sentence.plain(["."])])
+@pytest.mark.parametrize("words", ["a", [" a "], Sentence.plain(["."]), "\u200ba", ["\u200b"]])
 def test_sentences_with_a_word_are_not_blank(words) -> None:
     assert not is_blank(words)
 
