@@ -257,3 +257,13 @@ def test_token_lists_keep_invisible_characters(nlp_annotator: Annotator) -> None
     """A token list is kept exactly, whatever it holds (gold alignments index its tokens)."""
     tokens = ["We", "co\u00adoperate", "\u200b", "cafe\u0301", "."]
     assert nlp_annotator(tokens).tokens == tuple(tokens)
+
+
+@pytest.mark.parametrize("text", ["he said ``yes'' .", "he said `` yes '' .", "``Today is it.''"])
+def test_a_ptb_opening_quote_is_one_token(nlp_annotator: Annotator, text: str) -> None:
+    """"``" (PTB's opening quote, as MSRP and STS write it) is one token tagged ``, as the
+    closing "''" is; spaCy split it into two backquotes."""
+    s = nlp_annotator(text)
+    assert "``" in s.tokens and "`" not in s.tokens
+    assert s.tags[s.tokens.index("``")] == "``"
+    assert list(nlp_annotator.tokenize([text])) == [s.tokens]
