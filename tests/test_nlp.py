@@ -267,3 +267,26 @@ def test_a_ptb_opening_quote_is_one_token(nlp_annotator: Annotator, text: str) -
     assert "``" in s.tokens and "`" not in s.tokens
     assert s.tags[s.tokens.index("``")] == "``"
     assert list(nlp_annotator.tokenize([text])) == [s.tokens]
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("Eight gentlemen work with stone &amp; tile .", "Eight gentlemen work with stone & tile ."),  # Multi30k
+    ("&lt;A Psalm of David&gt; Hear me .", "<A Psalm of David> Hear me ."),  # the Bible's ASV
+    ("&quot; Parliament &apos;s power &quot; , he said .", "\" Parliament 's power \" , he said ."),  # Moses
+    ("it costs 5&#160;&#x20AC; now .", "it costs 5\u00a0\u20ac now ."),  # numeric references
+])
+def test_html_character_references_are_read_as_their_characters(nlp_annotator: Annotator, text: str,
+                                                                 shown: str) -> None:
+    """spaCy made three words of "&amp;" ("&", "amp", ";"), none matching the "&" it stands for;
+    a text gives the words and annotation of what it shows."""
+    s, plain = nlp_annotator(text), nlp_annotator(shown)
+    assert (s.tokens, s.tags, s.heads) == (plain.tokens, plain.tags, plain.heads)
+    assert list(nlp_annotator.tokenize([text])) == [s.tokens]
+
+
+@pytest.mark.parametrize("text", ["AT&T and R&D &para; &copy 2024 &nosuchname; &amp", "a &amp;quot; b"])
+def test_only_known_closed_references_are_unescaped(text: str) -> None:
+    """A reference without its semicolon, or with a name HTML does not know, is text ("AT&T",
+    "&copy 2024"); one round only, so an escaped reference shows as written once."""
+    from paralign.nlp import plain_text
+    assert plain_text(text) == text.replace("&para;", "\u00b6").replace("&amp;quot;", "&quot;")

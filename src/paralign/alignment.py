@@ -18,7 +18,7 @@ from .errors import (
     InputTypeError,
     shown_value,
 )
-from .sentence import Sentence, without_invisible
+from .sentence import Sentence, unescape_entities, without_invisible
 
 Link = tuple[int, int]
 
@@ -361,11 +361,12 @@ class AlignedSentences:
 
 
 def is_blank(item: object) -> bool:
-    """A sentence with no words: a text of white space and invisible characters only (which
-    annotation drops: :func:`~paralign.sentence.without_invisible`), no token but blank ones, a
-    Sentence of no token."""
+    """A sentence with no words: a text of white space and invisible characters only, written
+    as they are or as HTML references (``&nbsp;``), which annotation reads so
+    (:func:`~paralign.sentence.without_invisible`, :func:`~paralign.sentence.unescape_entities`);
+    no token but blank ones; a Sentence of no token."""
     if isinstance(item, str):
-        return not without_invisible(item).strip()
+        return not without_invisible(unescape_entities(item)).strip()
     tokens = item.tokens if isinstance(item, Sentence) else item
     if not isinstance(tokens, Sequence):
         return False  # not a sentence at all: annotating it fails and says so

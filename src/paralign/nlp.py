@@ -12,7 +12,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .errors import ConfigurationError, InputTypeError, ResourceMissingError, shown_value
-from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe, without_invisible
+from .sentence import (
+    ROOT,
+    Entity,
+    Sentence,
+    ascii_apostrophes,
+    fold_apostrophe,
+    unescape_entities,
+    without_invisible,
+)
 from .settings import spacy_model_names
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,7 +36,8 @@ TextOrTokens = str | Sequence[str]
 #: 3: a text's runs of whitespace count as one space (no whitespace tokens).
 #: 4: a text's invisible characters are dropped and it is read in NFC (:func:`plain_text`).
 #: 5: a PTB opening quote "``" is one token (:func:`_one_token_quotes`).
-ANNOTATION_VERSION = 5
+#: 6: a text's HTML character references are unescaped (:func:`plain_text`).
+ANNOTATION_VERSION = 6
 
 _lock = threading.Lock()
 _pipelines: dict[tuple[str | None, tuple[str, ...]], Language] = {}
@@ -164,8 +173,10 @@ def one_space(text: str) -> str:
 
 
 def plain_text(text: str) -> str:
-    """`text` as spaCy is given it: its invisible characters dropped (:func:`~paralign.sentence.without_invisible`), in
-    Unicode's composed form (NFC), and its whitespace made single spaces (:func:`one_space`).
+    """`text` as spaCy is given it: its HTML character references made the characters they stand
+    for (:func:`~paralign.sentence.unescape_entities`), its invisible characters dropped
+    (:func:`~paralign.sentence.without_invisible`), in Unicode's composed form (NFC), and its
+    whitespace made single spaces (:func:`one_space`).
 
     Why: spaCy makes a token of an invisible character standing alone (the zero-width spaces of
     "other \u200b \u200b than", a soft hyphen between two spaces, the U+FE0F of "❤️"), which an
@@ -174,6 +185,7 @@ def plain_text(text: str) -> str:
     with a combining accent (NFD: e + U+0301) did not match "café" with its one character (NFC),
     as text copied from macOS file names or some web pages is. What the text shows is the same.
     """
+    text = unescape_entities(text)
     if not text.isascii():
         text = unicodedata.normalize("NFC", without_invisible(text))
     return one_space(text)

@@ -76,3 +76,9 @@ def test_missing_data_stops_the_batch_instead_of_failing_every_pair() -> None:
         similarity_many(pairs, aligner=_no_stop_words)
     with pytest.raises(ResourceMissingError, match="NLTK stop words not found"):
         similarity(*pairs[0], aligner=_no_stop_words)
+
+
+def test_a_text_of_escaped_white_space_is_blank() -> None:
+    """"&nbsp;" and "&#8203;" (a zero-width space) show nothing: annotation reads them so."""
+    assert is_blank(" &nbsp;&#8203; ")
+    assert not is_blank("&amp;")
