@@ -160,12 +160,3 @@ def test_tokens_that_are_not_a_list_are_named() -> None:
 
     with pytest.raises(InputTypeError, match="Sentence takes a list of tokens, not NoneType None"):
         Sentence(None)  # type: ignore[arg-type]
-
-
-def test_without_invisible_drops_what_shows_nothing() -> None:
-    """Soft hyphens, zero-width characters, direction marks, variation selectors and a BOM inside
-    a text go; what shows stays (no-break spaces, accents, emoji, Hangul fillers)."""
-    from paralign.sentence import without_invisible
-    text = "co\u00adoperate\u200b \u200e\u2060-\ufeff \u2764\ufe0f caf\u00e9\u00a0\u3164"
-    assert without_invisible(text) == "cooperate - \u2764 caf\u00e9\u00a0\u3164"
-    assert without_invisible("plain ascii") == "plain ascii"

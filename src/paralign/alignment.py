@@ -18,7 +18,8 @@ from .errors import (
     InputTypeError,
     shown_value,
 )
-from .sentence import Sentence, unescape_entities, without_invisible
+from .sentence import Sentence
+from .shown_text import unescape_entities, without_invisible
 
 Link = tuple[int, int]
 
@@ -363,7 +364,7 @@ class AlignedSentences:
 def is_blank(item: object) -> bool:
     """A sentence with no words: a text of white space and invisible characters only, written
     as they are or as HTML references (``&nbsp;``), which annotation reads so
-    (:func:`~paralign.sentence.without_invisible`, :func:`~paralign.sentence.unescape_entities`);
+    (:func:`~paralign.shown_text.without_invisible`, :func:`~paralign.shown_text.unescape_entities`);
     no token but blank ones; a Sentence of no token."""
     if isinstance(item, str):
         return not without_invisible(unescape_entities(item)).strip()

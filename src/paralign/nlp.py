@@ -12,16 +12,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .errors import ConfigurationError, InputTypeError, ResourceMissingError, shown_value
-from .sentence import (
-    ROOT,
-    Entity,
-    Sentence,
-    ascii_apostrophes,
-    fold_apostrophe,
-    unescape_entities,
-    without_invisible,
-)
+from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
 from .settings import spacy_model_names
+from .shown_text import unescape_entities, without_invisible
 
 if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
@@ -174,8 +167,8 @@ def one_space(text: str) -> str:
 
 def plain_text(text: str) -> str:
     """`text` as spaCy is given it: its HTML character references made the characters they stand
-    for (:func:`~paralign.sentence.unescape_entities`), its invisible characters dropped
-    (:func:`~paralign.sentence.without_invisible`), in Unicode's composed form (NFC), and its
+    for (:func:`~paralign.shown_text.unescape_entities`), its invisible characters dropped
+    (:func:`~paralign.shown_text.without_invisible`), in Unicode's composed form (NFC), and its
     whitespace made single spaces (:func:`one_space`).
 
     Why: spaCy makes a token of an invisible character standing alone (the zero-width spaces of
