@@ -223,3 +223,70 @@ def test_whitespace_is_never_a_token(nlp_annotator: Annotator, text: str) -> Non
     assert s.tokens == ("the", "cat", "sat", "on", "the", "mat", ".")
     assert (s.tags, s.heads, s.text) == (plain.tags, plain.heads, plain.text)
     assert list(nlp_annotator.tokenize([text])) == [s.tokens]
+
+
+@pytest.mark.parametrize(("text", "plain"), [
+    ("We co\u00adoperate with them .", "We cooperate with them ."),  # a soft hyphen inside a word
+    ("local \u00ad ization matters .", "local ization matters ."),  # ... and standing alone
+    ("other \u200b \u200b than English .", "other than English ."),  # zero-width spaces (WMT, OpenNMT)
+    ("elections -\u2060 in May -\u2060 were held .", "elections - in May - were held ."),  # word joiners (WMT21 cs)
+    ("the \ufeffcat sat \u200e, \u202bthen\u202c ran .", "the cat sat , then ran ."),  # BOM, direction marks
+    ("I \u2764\ufe0f NY \u200d .", "I \u2764 NY ."),  # a variation selector, a joiner joining nothing
+])
+def test_invisible_characters_are_never_tokens(nlp_annotator: Annotator, text: str, plain: str) -> None:
+    """An invisible character (soft hyphen, zero-width space, word joiner, direction mark,
+    variation selector...) was a token of its own when it stood alone, which an aligner aligned,
+    and kept a word from matching itself when inside it ("co\\u00adoperate" against "cooperate");
+    the text now gives the words and annotation of what it shows."""
+    shown = nlp_annotator(plain)
+    s = nlp_annotator(text)
+    assert s.tokens == shown.tokens
+    assert (s.tags, s.heads, s.text) == (shown.tags, shown.heads, shown.text)
+    assert list(nlp_annotator.tokenize([text])) == [s.tokens]
+
+
+def test_text_is_read_in_nfc(nlp_annotator: Annotator) -> None:
+    """"café" written with a combining accent (NFD, as macOS file names and some web pages give
+    it) is the same word as "café" with its one character (NFC): both annotate to the NFC token."""
+    decomposed, composed = "The cafe\u0301 is open .", "The caf\u00e9 is open ."
+    assert nlp_annotator(decomposed).tokens == nlp_annotator(composed).tokens == ("The", "caf\u00e9", "is", "open", ".")
+    assert list(nlp_annotator.tokenize([decomposed])) == [("The", "caf\u00e9", "is", "open", ".")]
+
+
+def test_token_lists_keep_invisible_characters(nlp_annotator: Annotator) -> None:
+    """A token list is kept exactly, whatever it holds (gold alignments index its tokens)."""
+    tokens = ["We", "co\u00adoperate", "\u200b", "cafe\u0301", "."]
+    assert nlp_annotator(tokens).tokens == tuple(tokens)
+
+
+@pytest.mark.parametrize("text", ["he said ``yes'' .", "he said `` yes '' .", "``Today is it.''"])
+def test_a_ptb_opening_quote_is_one_token(nlp_annotator: Annotator, text: str) -> None:
+    """"``" (PTB's opening quote, as MSRP and STS write it) is one token tagged ``, as the
+    closing "''" is; spaCy split it into two backquotes."""
+    s = nlp_annotator(text)
+    assert "``" in s.tokens and "`" not in s.tokens
+    assert s.tags[s.tokens.index("``")] == "``"
+    assert list(nlp_annotator.tokenize([text])) == [s.tokens]
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("Eight gentlemen work with stone &amp; tile .", "Eight gentlemen work with stone & tile ."),  # Multi30k
+    ("&lt;A Psalm of David&gt; Hear me .", "<A Psalm of David> Hear me ."),  # the Bible's ASV
+    ("&quot; Parliament &apos;s power &quot; , he said .", "\" Parliament 's power \" , he said ."),  # Moses
+    ("it costs 5&#160;&#x20AC; now .", "it costs 5\u00a0\u20ac now ."),  # numeric references
+])
+def test_html_character_references_are_read_as_their_characters(nlp_annotator: Annotator, text: str,
+                                                                 shown: str) -> None:
+    """spaCy made three words of "&amp;" ("&", "amp", ";"), none matching the "&" it stands for;
+    a text gives the words and annotation of what it shows."""
+    s, plain = nlp_annotator(text), nlp_annotator(shown)
+    assert (s.tokens, s.tags, s.heads) == (plain.tokens, plain.tags, plain.heads)
+    assert list(nlp_annotator.tokenize([text])) == [s.tokens]
+
+
+@pytest.mark.parametrize("text", ["AT&T and R&D &para; &copy 2024 &nosuchname; &amp", "a &amp;quot; b"])
+def test_only_known_closed_references_are_unescaped(text: str) -> None:
+    """A reference without its semicolon, or with a name HTML does not know, is text ("AT&T",
+    "&copy 2024"); one round only, so an escaped reference shows as written once."""
+    from paralign.nlp import plain_text
+    assert plain_text(text) == text.replace("&para;", "\u00b6").replace("&amp;quot;", "&quot;")

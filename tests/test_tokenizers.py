@@ -37,3 +37,25 @@ def test_the_regex_tokens_of_detokenized_regex_tokens_are_the_same(text):
     """What detokenize gives back splits into the tokens it was given."""
     tokens = tokenize(text, "regex")
     assert tokenize(detokenize(" ".join(tokens), "regex"), "regex") == tokens
+
+
+@pytest.mark.parametrize(("text", "tokens"), [
+    ("co\u00adoperate now", ["cooperate", "now"]),  # a soft hyphen inside a word
+    ("chytila \u200b\u200bmíč", ["chytila", "míč"]),  # zero-width spaces (Multi30k cs train line 12811)
+    ("elections -\u2060 in May", ["elections", "-", "in", "May"]),  # a word joiner (WMT21 cs-en)
+    ("cafe\u0301 au lait", ["caf\u00e9", "au", "lait"]),  # a combining accent (NFD)
+    ("I \u2764\ufe0f NY", ["I", "\u2764", "NY"]),  # a variation selector
+])
+def test_regex_reads_a_text_as_it_shows(text: str, tokens: list[str]) -> None:
+    """`regex` made a token of each invisible character and of a combining accent
+    ([^\\w\\s]): "co\\u00adoperate" gave three tokens, "cafe\\u0301" the token "cafe" and the
+    accent alone; the text now splits as what it shows does, so it meets the same phrase."""
+    assert tokenize(text) == tokens
+    assert tokenize(text) == tokenize(text.replace("\u00ad", "").replace("\u200b", "").replace("\u2060", "")
+                                      .replace("\ufe0f", "").replace("e\u0301", "\u00e9"))
+
+
+@pytest.mark.parametrize("method", ["whitespace", "moses"])
+def test_tokenized_input_keeps_its_characters(method: str) -> None:
+    """Text already tokenised is kept as given, invisible characters and all."""
+    assert tokenize("co\u00adoperate cafe\u0301", method) == ["co\u00adoperate", "cafe\u0301"]

@@ -19,6 +19,7 @@ from .errors import (
     shown_value,
 )
 from .sentence import Sentence
+from .shown_text import unescape_entities, without_invisible
 
 Link = tuple[int, int]
 
@@ -361,10 +362,12 @@ class AlignedSentences:
 
 
 def is_blank(item: object) -> bool:
-    """A sentence with no words: a text of white space only, no token but blank ones, a Sentence
-    of no token."""
+    """A sentence with no words: a text of white space and invisible characters only, written
+    as they are or as HTML references (``&nbsp;``), which annotation reads so
+    (:func:`~paralign.shown_text.without_invisible`, :func:`~paralign.shown_text.unescape_entities`);
+    no token but blank ones; a Sentence of no token."""
     if isinstance(item, str):
-        return not item.strip()
+        return not without_invisible(unescape_entities(item)).strip()
     tokens = item.tokens if isinstance(item, Sentence) else item
     if not isinstance(tokens, Sequence):
         return False  # not a sentence at all: annotating it fails and says so

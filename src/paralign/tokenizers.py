@@ -3,7 +3,8 @@ were split, so that a phrase can be looked up as a table holds it.
 
 `whitespace` (already tokenised), `moses` (already tokenised with Moses' XML escapes such as
 `&apos;`, which are undone), or `regex` (default for raw text: words, numbers, punctuation and
-English clitics `n't 's 're ...` split off, PTB style). Here, below the aligners, the pipelines
+English clitics `n't 's 're ...` split off, PTB style; invisible characters dropped and the text
+read in NFC first, as annotation reads it). The tokens of the first two are kept as given. Here, below the aligners, the pipelines
 and the metrics, because each of them needs them: eflomal's input is split with them, a table
 records the one it was built with, and every consumer of a table (`paraphrases`, `serve`, the
 aligners' word similarity, ParaMetric, ParaEval) looks phrases up through it.
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 
 from .errors import ConfigurationError
+from .shown_text import without_invisible
 
 TOKENIZERS = ("regex", "whitespace", "moses")
 
@@ -25,10 +28,20 @@ _TOKEN = re.compile(
 )
 
 
+def _shown(text: str) -> str:
+    """Raw text as `regex` splits it: its invisible characters dropped and in Unicode's composed
+    form (NFC), as annotation reads it (:func:`paralign.nlp.plain_text`). Why: ``[^\\w\\s]``
+    made a token of each of them, a soft hyphen splitting "co\u00adoperate" into three and the
+    combining accent of "cafe\u0301" (NFD) one of its own after "cafe"."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", without_invisible(text))
+
+
 def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[str]:
     """Split `text` into tokens with `method` (see the module doc), optionally lower-cased."""
     if method == "regex":
-        tokens = _TOKEN.findall(text)
+        tokens = _TOKEN.findall(_shown(text))
     elif method == "whitespace":  # no character lower-cases to white space: one pass over the text
         return text.lower().split() if lowercase else text.split()
     elif method == "moses":

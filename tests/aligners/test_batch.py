@@ -21,12 +21,13 @@ class _Plain:
         return Sentence.plain(item.split() if isinstance(item, str) else item)
 
 
-@pytest.mark.parametrize("blank", ["", "   ", " \n", [], ["", " "], Sentence.plain([])])
+@pytest.mark.parametrize("blank", ["", "   ", " \n", [], ["", " "], Sentence.plain([]),
+                                   "\u200b", " \u00ad\ufeff \u2060 "])  # invisible characters alone (annotation drops them)
 def test_blank_sentences(blank) -> None:
     assert is_blank(blank)
 
 
-@pytest.mark.parametrize("words", ["a", [" a "], Sentence.plain(["."])])
+@pytest.mark.parametrize("words", ["a", [" a "], Sentence.plain(["."]), "\u200ba", ["\u200b"]])
 def test_sentences_with_a_word_are_not_blank(words) -> None:
     assert not is_blank(words)
 
@@ -75,3 +76,9 @@ def test_missing_data_stops_the_batch_instead_of_failing_every_pair() -> None:
         similarity_many(pairs, aligner=_no_stop_words)
     with pytest.raises(ResourceMissingError, match="NLTK stop words not found"):
         similarity(*pairs[0], aligner=_no_stop_words)
+
+
+def test_a_text_of_escaped_white_space_is_blank() -> None:
+    """"&nbsp;" and "&#8203;" (a zero-width space) show nothing: annotation reads them so."""
+    assert is_blank(" &nbsp;&#8203; ")
+    assert not is_blank("&amp;")

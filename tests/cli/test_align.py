@@ -578,3 +578,17 @@ def test_tune_aligner_help_explains_every_output_column(capsys) -> None:
     text = " ".join(capsys.readouterr().out.split())
     for name in ("P, R, F1", "exact", "<- best", "= best", "best aligner", "signature"):
         assert f"{name} =" in text, name
+
+
+def test_align_json_lines_stay_one_line_each(tmp_path: Path, capsys) -> None:
+    """A gold record's tokens are kept exactly, U+2028, U+2029 or NEL (U+0085) included, which
+    JSON may hold raw but str.splitlines (and JavaScript before ES2019) split a line at: each
+    pair's object is one line however it is split, and reads back the same tokens."""
+    tokens = ["the", "cat\u2028x", "sat\u2029", "\x85"]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"source": tokens, "target": ["the", "cat", "sat", "."]}) + "\n"
+                    + json.dumps({"source": ["a", "b"], "target": ["a", "b"]}) + "\n", encoding="utf-8")
+    assert main(["align", str(gold), "--format", "json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert json.loads(lines[0])["source"] == tokens

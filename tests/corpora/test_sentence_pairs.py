@@ -43,3 +43,11 @@ def test_a_bom_starting_a_plain_text_file_is_not_part_of_its_first_sentence(tmp_
     path = tmp_path / "bom.txt"
     path.write_bytes(b"\xef\xbb\xbfThe cat sat.\nA cat sat.\n")
     assert sentences_from_file(path) == ["The cat sat.", "A cat sat."]
+
+
+def test_a_sentence_of_invisible_characters_is_empty() -> None:
+    """A side holding only invisible characters (a zero-width space, a soft hyphen) shows
+    nothing and annotates to no word: it is reported as an empty sentence in its place, as a
+    side of white space is, not aligned to nothing without a word."""
+    pairs = list(read_input_pairs(["\u200b\u00ad\tthe cat\n", "the cat\t \ufeff \n", "the\u200bcat\ta cat\n"]))
+    assert [p.error for p in pairs] == ["empty source sentence", "empty target sentence", None]

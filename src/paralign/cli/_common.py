@@ -284,11 +284,23 @@ def open_out(path: str | Path | None) -> Iterator[IO[str]]:
         yield handle
 
 
+#: Characters JSON may hold unescaped in a string that other readers take for a line end
+#: (Python's str.splitlines, JavaScript before ES2019): json.dumps(ensure_ascii=False) leaves
+#: them raw (it escapes the C0 controls only), so a token holding one split a JSON line in two.
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """`value` as JSON, non-ASCII characters as they are but for those some readers split lines
+    at (U+2028, U+2029, U+0085), written as escapes: still the same JSON value, one line."""
+    return json.dumps(value, ensure_ascii=False, **options).translate(_LINE_BREAKS)
+
+
 def emit(result: Any, fmt: str, render_text: Callable[[Any], str], out: IO[str] | None = None) -> None:
     """Write `result` as JSON or through `render_text`."""
     out = out or sys.stdout
     if fmt == "json":
-        out.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        out.write(json_text(result, indent=2) + "\n")
     else:
         text = render_text(result)
         out.write(text if text.endswith("\n") else text + "\n")

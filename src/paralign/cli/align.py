@@ -47,6 +47,7 @@ from ._common import (
     counted,
     input_name,
     is_std,
+    json_text,
     open_in,
     open_out,
     positive_int,
@@ -199,7 +200,7 @@ def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
                           if args.format == "json" else "\n")
             elif args.format == "json":
                 record = alignment_record(pair, source, target, alignment, signature)
-                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                out.write(json_text(record) + "\n")
             else:
                 out.write(alignment.to_pharaoh() + "\n")
             if out is sys.stdout:  # a pipe sees each line as it comes (streaming), not per buffer

@@ -1,0 +1,50 @@
+"""Text as it shows: the characters a text holds that show nothing (soft hyphens, zero-width
+characters, direction marks, variation selectors) and the HTML character references it may be
+written with (``&amp;``), so that every part that splits a text into words (spaCy's annotation,
+the tables' tokenizers) and the test of a sentence with no words read it alike.
+
+Not for: white space (:func:`paralign.nlp.one_space`, the tokenizers' own splits) or line ends
+(:mod:`paralign.line_ends`).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Characters that show nothing, which Unicode lists as default-ignorable (a renderer draws
+#: nothing for them): the soft hyphen, the combining grapheme joiner, the Arabic letter mark,
+#: Khmer inherent vowels, Mongolian variation selectors and vowel separator, zero-width space,
+#: non-joiner and joiner, the left-to-right and right-to-left marks and embeddings, the word
+#: joiner and invisible operators, variation selectors (U+FE0F after an emoji...), the
+#: zero-width no-break space (a byte-order mark inside a text), musical formatting and tag
+#: characters. Unicode's Hangul fillers, which Korean text needs, are left.
+INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\ufe00-\ufe0f\ufeff\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+
+
+def without_invisible(text: str) -> str:
+    """`text` without its invisible characters (:data:`INVISIBLE`): what it shows. A text of
+    them alone shows nothing, so it is a sentence with no words, as one of white space is."""
+    return text if text.isascii() else INVISIBLE.sub("", text)
+
+
+#: An HTML character reference closed by its semicolon: named (``&amp;``), decimal (``&#39;``)
+#: or hexadecimal (``&#x27;``). Without the semicolon HTML also reads some names (``&copy``), which
+#: plain text holds as words ("AT&T", "R&D", "&para"): those are left.
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def unescape_entities(text: str) -> str:
+    """`text` with its HTML character references (:data:`_ENTITY`) made the characters they
+    stand for (``&amp;`` -> ``&``, ``&quot;`` -> ``"``, ``&apos;s`` -> ``'s``), one round (so
+    ``&amp;quot;`` gives ``&quot;``); a name HTML does not know stays as written.
+
+    Why: corpora scraped from the web or escaped by Moses' tokenizer keep them (Multi30k's
+    "stone &amp; tile", the Bible's "&lt;A Psalm of David&gt;", the OpenNMT pairs' "&apos;s"), and
+    spaCy made three words of each ("&", "amp", ";"), none matching the "&" it shows."""
+    if "&" not in text or ";" not in text:
+        return text
+    import html
+
+    return _ENTITY.sub(lambda m: html.unescape(m.group()), text)
