@@ -59,6 +59,7 @@ from .paper import (
     prepared_for,
 )
 from .signature import source_signature
+from .vectors import vector_key
 
 if TYPE_CHECKING:
     from ...neural import Encoder
@@ -134,23 +135,6 @@ class _SenseLookup(ParaEval):
 
             keys = self.senses[word] = frozenset(f"{_SENSE}{pos}{offset}" for pos, offset in wordnet_senses(word))
         return keys
-
-
-def vector_key(encoder: object) -> str:
-    """What a cached vector file depends on besides the words: the encoder's name as signatures
-    give it (a model package with its version), the layer and stride it reads, and for a local
-    model directory each file's name, size and time, so a model retrained into the same
-    directory, or another layer, never reads the vectors of the one before."""
-    from ...neural.encoder import encoder_id, model_directory
-
-    model = getattr(encoder, "model", None)
-    parts = [str(model or "default"), encoder_id(model), f"layer:{getattr(encoder, 'word_layer', None)}", f"stride:{getattr(encoder, 'stride', None)}"]
-    with contextlib.suppress(ConfigurationError, OSError):
-        for file in sorted(model_directory(model).iterdir()):
-            if file.is_file():
-                status = file.stat()
-                parts.append(f"{file.name}:{status.st_size}:{status.st_mtime_ns}")
-    return "|".join(parts)
 
 
 class GradedParaEval:
