@@ -425,10 +425,11 @@ def test_a_table_file_is_read_back_from_the_disk_cache_as_it_was_parsed(tmp_path
     assert parsed == [str(path)] and len(list(folder.glob("table-*.marshal"))) == 1
     assert _same(cold, warm) and source_signature(cold) == source_signature(warm)
     assert warm.tokenizer == ("regex" if name.endswith("parquet") else None)
+    assert warm.lowercase is name.endswith("parquet")  # the TSV's record keeps its case (to_tsv's)
     monkeypatch.setenv("PARALIGN_CACHE_DIR", "")  # no cache: parsed as before
     plain = load_source(spec)
     assert _same(plain, warm) and plain.content_hash() == ParaphraseTable.from_pairs(
-        [(e.phrase, e.paraphrase, e.score) for e in plain]).content_hash()
+        [(e.phrase, e.paraphrase, e.score) for e in plain], lowercase=plain.lowercase).content_hash()
 
 
 def test_a_changed_file_threshold_or_reading_code_is_parsed_again(tmp_path, table_cache, monkeypatch) -> None:
@@ -485,7 +486,8 @@ def test_a_tables_hash_is_taken_before_the_bar_of_its_rows_ends(tmp_path, table_
         events.clear()
         table = load_source(str(path), progress=bar)
         assert events == ["hashed", "bar ended"], name
-        expected = ParaphraseTable.from_pairs([(e.phrase, e.paraphrase, e.score) for e in table])
+        expected = ParaphraseTable.from_pairs([(e.phrase, e.paraphrase, e.score) for e in table],
+                                              lowercase=table.lowercase)
         assert table.content_hash() == real(expected)
         monkeypatch.setenv("PARALIGN_CACHE_DIR", "")  # parsed again
         ahead = load_source(str(path), progress=lambda rows: list(rows))
