@@ -305,8 +305,9 @@ def test_a_table_holds_a_phrase_as_its_tokenizer_split_it() -> None:
     assert table.held("Doctor's") == "doctor's" and not table.paraphrases(table.held("Doctor's"))
     table.tokenizer = "regex"
     assert dict(table.paraphrases(table.held("Doctor's"))) == {"physician 's": 0.5}
-    with pytest.raises(ConfigurationError, match="unknown tokenizer 'spacy'"):
-        ParaphraseTable(tokenizer="spacy")
+    with pytest.raises(ConfigurationError, match="unknown tokenizer 'nosuch'"):
+        ParaphraseTable(tokenizer="nosuch")
+    assert ParaphraseTable(tokenizer="spacy").held("The man's") == "the man 's"  # a lattice table's
 
 
 def test_retokenized_resplits_a_built_tables_phrases_as_another_tokenizer_splits_text() -> None:
