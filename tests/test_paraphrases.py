@@ -305,8 +305,9 @@ def test_a_table_holds_a_phrase_as_its_tokenizer_split_it() -> None:
     assert table.held("Doctor's") == "doctor's" and not table.paraphrases(table.held("Doctor's"))
     table.tokenizer = "regex"
     assert dict(table.paraphrases(table.held("Doctor's"))) == {"physician 's": 0.5}
-    with pytest.raises(ConfigurationError, match="unknown tokenizer 'spacy'"):
-        ParaphraseTable(tokenizer="spacy")
+    with pytest.raises(ConfigurationError, match="unknown tokenizer 'nosuch'"):
+        ParaphraseTable(tokenizer="nosuch")
+    assert ParaphraseTable(tokenizer="spacy").held("The man's") == "the man 's"  # a lattice table's
 
 
 def test_retokenized_resplits_a_built_tables_phrases_as_another_tokenizer_splits_text() -> None:
@@ -425,10 +426,11 @@ def test_a_table_file_is_read_back_from_the_disk_cache_as_it_was_parsed(tmp_path
     assert parsed == [str(path)] and len(list(folder.glob("table-*.marshal"))) == 1
     assert _same(cold, warm) and source_signature(cold) == source_signature(warm)
     assert warm.tokenizer == ("regex" if name.endswith("parquet") else None)
+    assert warm.lowercase is name.endswith("parquet")  # the TSV's record keeps its case (to_tsv's)
     monkeypatch.setenv("PARALIGN_CACHE_DIR", "")  # no cache: parsed as before
     plain = load_source(spec)
     assert _same(plain, warm) and plain.content_hash() == ParaphraseTable.from_pairs(
-        [(e.phrase, e.paraphrase, e.score) for e in plain]).content_hash()
+        [(e.phrase, e.paraphrase, e.score) for e in plain], lowercase=plain.lowercase).content_hash()
 
 
 def test_a_changed_file_threshold_or_reading_code_is_parsed_again(tmp_path, table_cache, monkeypatch) -> None:
@@ -485,7 +487,8 @@ def test_a_tables_hash_is_taken_before_the_bar_of_its_rows_ends(tmp_path, table_
         events.clear()
         table = load_source(str(path), progress=bar)
         assert events == ["hashed", "bar ended"], name
-        expected = ParaphraseTable.from_pairs([(e.phrase, e.paraphrase, e.score) for e in table])
+        expected = ParaphraseTable.from_pairs([(e.phrase, e.paraphrase, e.score) for e in table],
+                                              lowercase=table.lowercase)
         assert table.content_hash() == real(expected)
         monkeypatch.setenv("PARALIGN_CACHE_DIR", "")  # parsed again
         ahead = load_source(str(path), progress=lambda rows: list(rows))

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paralign.errors import ConfigurationError
-from paralign.tokenizers import TOKENIZERS, detokenize, tokenize
+from paralign.tokenizers import CORPUS_TOKENIZERS, TOKENIZERS, detokenize, tokenize
 
 
 @pytest.mark.parametrize(("tokens", "method", "text"), [
@@ -25,9 +25,20 @@ def test_detokenize_joins_the_clitics_regex_and_moses_split_off(tokens, method, 
 
 
 def test_detokenize_names_an_unknown_tokenizer():
-    with pytest.raises(ConfigurationError, match="unknown tokenizer 'spacy'"):
-        detokenize("a b", "spacy")
-    assert set(TOKENIZERS) == {"regex", "whitespace", "moses"}
+    with pytest.raises(ConfigurationError, match="unknown tokenizer 'nosuch'"):
+        detokenize("a b", "nosuch")
+    assert set(TOKENIZERS) == {"regex", "whitespace", "moses", "spacy"}
+    assert set(CORPUS_TOKENIZERS) == set(TOKENIZERS) - {"spacy"}  # a corpus is not split with spaCy
+
+
+def test_spacy_splits_a_phrase_as_it_split_a_lattices_sentence():
+    """`lattice paraphrases` writes spaCy's tokens (man 's, U.S., gon na), which the other
+    tokenizers split otherwise: the 'spacy' tokenizer splits a typed phrase so, white space
+    collapsed and a word's typographic apostrophe split as an ASCII one but kept as written;
+    detokenize joins its clitics back."""
+    assert tokenize("The  man's U.S.\tteam", "spacy") == ["The", "man", "'s", "U.S.", "team"]
+    assert tokenize("isn\u2019t gonna", "spacy", lowercase=True) == ["is", "n\u2019t", "gon", "na"]
+    assert detokenize("the man 's car is n't", "spacy") == "the man's car isn't"
 
 
 @settings(max_examples=1000)

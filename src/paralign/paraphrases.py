@@ -28,6 +28,9 @@ from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
 
 Score = float | None
+#: The key under which a table keeps its :meth:`ParaphraseTable.folded` copy (with its
+#: re-split ones, forgotten with them when the table changes): no tokenizer's name.
+_FOLDED = ""
 
 
 @runtime_checkable
@@ -146,29 +149,38 @@ class ParaphraseTable:
     @classmethod
     def from_tsv(
         cls, path: str | Path, *, threshold: float | None = None, name: str | None = None,
-        lowercase: bool = True, progress: Progress | None = None,
+        lowercase: bool | None = None, progress: Progress | None = None,
     ) -> ParaphraseTable:
         """Read `phrase<TAB>paraphrase[<TAB>score[<TAB>...]]` (gzip allowed); keep score >= threshold.
 
         Lines starting with '#' and blank lines are skipped, but for the record of a table that
         pivot or paraphrase-table wrote (``# paralign: {...}``), whose tokenizer becomes
-        :attr:`tokenizer` (:func:`form_of`): read in the same pass, as a pipe is read once. A
+        :attr:`tokenizer` and, unless `lowercase` is given, whose case becomes :attr:`lowercase`
+        (:func:`form_of`: a table built with ``--keep-case`` keeps its case; one without the
+        record is lower-cased): read in the same pass, as a pipe is read once. A
         line without a tab or with a score that is not a finite number raises FormatError
         naming the file and line. `progress` wraps the file's lines as they are read (a
         command's bar: a table of millions of rows takes seconds).
         """
-        table = cls(name or Path(path).name, lowercase=lowercase)
-        table._read_tsv(path, threshold, progress)
+        table = cls(name or Path(path).name, lowercase=True if lowercase is None else lowercase)
+        table._read_tsv(path, threshold, progress, case_of_record=lowercase is None)
         return table
 
-    def _read_tsv(self, path: str | Path, threshold: float | None, progress: Progress | None) -> None:
+    def _read_tsv(self, path: str | Path, threshold: float | None, progress: Progress | None,
+                  *, case_of_record: bool = True) -> None:
         """:meth:`from_tsv`'s rows read into this new table (:func:`load_table` reads into a
-        table it made)."""
+        table it made), its case the record's when `case_of_record`."""
         put, lowercase = self._put, self.lowercase
         last, held = None, ""  # a table's rows come grouped by phrase: normalise each group's once
+
+        def record(metadata: Mapping[str, Any]) -> None:  # above every row: the case of them all
+            self.tokenizer, case = form_of(metadata)
+            if case_of_record:
+                self.lowercase = case
+
         with open_text(path) as handle:
             lines: Iterable[str] = without_bom(handle)
-            for number, line in row_lines(lines if progress is None else progress(lines), self._record):
+            for number, line in row_lines(lines if progress is None else progress(lines), record):
                 fields = line.split("\t", 3)  # the columns after the score are not read
                 if len(fields) < 2:
                     raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
@@ -183,13 +195,10 @@ class ParaphraseTable:
                 if threshold is not None and score is not None and score < threshold:
                     continue
                 if fields[0] != last:
+                    lowercase = self.lowercase  # as the record (read before any row) set it
                     last, held = fields[0], normalize_phrase(fields[0], lowercase)
                 put(held, normalize_phrase(fields[1], lowercase), score)
         self.threshold = threshold
-
-    def _record(self, metadata: Mapping[str, Any]) -> None:
-        """Take what a table file's ``# paralign:`` record says of its phrases: the tokenizer."""
-        self.tokenizer = form_of(metadata)[0]
 
     def to_tsv(self, path: str | Path) -> None:
         """Write `phrase<TAB>paraphrase<TAB>score` lines (gzip when the name ends in .gz), below a
@@ -232,6 +241,24 @@ class ParaphraseTable:
                 for para, score in row.items():
                     found.add(key(phrase), key(para), score)
             self._retokenized[name] = found
+        return found
+
+    def folded(self) -> ParaphraseTable:
+        """This table lower-cased (itself when it is): what a consumer that compares lower-cased
+        text by its definition (ParaEval's n-grams, ParaMetric's phrases) matches a table built
+        with ``--keep-case`` with, its rows of ``Bank`` and ``bank`` one (the higher score kept,
+        a phrase that becomes its paraphrase dropped). Made once, until the table changes; a
+        signature names the copy's rows (its hash), not ``cased``."""
+        if self.lowercase:
+            return self
+        found = self._retokenized.get(_FOLDED)
+        if found is None:
+            found = ParaphraseTable(self.name, tokenizer=self.tokenizer)
+            found.threshold, found.retokenized_from = self.threshold, self.retokenized_from
+            for phrase, row in self._table.items():
+                for para, score in row.items():
+                    found.add(phrase, para, score)
+            self._retokenized[_FOLDED] = found
         return found
 
     # -- querying ----------------------------------------------------------------------------
@@ -471,7 +498,7 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
 CACHED_TABLE_BYTES = 2**20
 #: What a table's disk-cache entry holds and how it is read; with the digest of the reading code
 #: (:func:`_reader_digest`), so an entry made by other code is never read.
-TABLE_CACHE_VERSION = "1"
+TABLE_CACHE_VERSION = "2"
 
 
 def load_table(path: str | Path, threshold: float | None = None, *,
@@ -483,35 +510,36 @@ def load_table(path: str | Path, threshold: float | None = None, *,
 
     What it reads is kept in the disk cache (:func:`paralign.disk_cache.derived`, as PPDB's
     pairs; PARALIGN_CACHE_DIR empty: no cache) for the next command: the rows, the tokenizer
-    its record names and the hash, keyed by the file (path, size, time), the threshold, the
-    lower-casing and the reading code (:data:`TABLE_CACHE_VERSION`, :func:`_reader_digest`). A
+    and case its record names (:func:`form_of`: a table built with ``--keep-case`` is held, and
+    matched, with its case; any other lower-cased) and the hash, keyed by the file (path, size,
+    time), the threshold and the reading code (:data:`TABLE_CACHE_VERSION`, :func:`_reader_digest`). A
     file under :data:`CACHED_TABLE_BYTES`, a pipe or FIFO, and a copy of stdin
     (:func:`paralign.disk_cache.not_kept`) are read every time."""
     from .disk_cache import derived
 
-    lowercase = True  # a command's tables are matched lower-cased (ParaphraseTable's default)
     name = Path(path).name
-    key = short_hash(f"{os.path.realpath(path)}\t{threshold!r}\t{lowercase}".encode())
-    rows, tokenizer, digest = derived(
-        f"table-{key}", path, lambda: _table_entry(_read_table(path, name, threshold, lowercase, progress)),
+    key = short_hash(f"{os.path.realpath(path)}\t{threshold!r}".encode())
+    rows, tokenizer, lowercase, digest = derived(
+        f"table-{key}", path, lambda: _table_entry(_read_table(path, name, threshold, progress)),
         version=f"{TABLE_CACHE_VERSION}:{_reader_digest()}", min_bytes=CACHED_TABLE_BYTES)
     table = ParaphraseTable(name, lowercase=lowercase, tokenizer=tokenizer)
     table._table, table.threshold, table._content_hash = rows, threshold, digest
     return table
 
 
-def _table_entry(table: ParaphraseTable) -> tuple[dict[str, dict[str, Score]], str | None, str]:
-    """What :func:`load_table` keeps of a table it read: rows, tokenizer, content hash."""
-    return table._table, table.tokenizer, table.content_hash()
+def _table_entry(table: ParaphraseTable) -> tuple[dict[str, dict[str, Score]], str | None, bool, str]:
+    """What :func:`load_table` keeps of a table it read: rows, tokenizer, case, content hash."""
+    return table._table, table.tokenizer, table.lowercase, table.content_hash()
 
 
-def _read_table(path: str | Path, name: str, threshold: float | None, lowercase: bool,
+def _read_table(path: str | Path, name: str, threshold: float | None,
                 progress: Progress | None) -> ParaphraseTable:
     """:func:`load_table`'s parse of the file, hashed when its reader asks for a row after the
     last, so that a bar `progress` shows (tqdm's: it closes when its rows end) covers the hash.
     A hook that reads rows ahead of the reader would have the hash taken too early: the rows
-    are then put in a :class:`_Watched` dict, and a row added after the hash has it taken again."""
-    table = ParaphraseTable(name, lowercase=lowercase)
+    are then put in a :class:`_Watched` dict, and a row added after the hash has it taken again.
+    The table's tokenizer and case are its record's (:func:`form_of`)."""
+    table = ParaphraseTable(name)
 
     def then_hash(rows: Iterable[Any]) -> Iterator[Any]:
         yield from rows
@@ -522,10 +550,11 @@ def _read_table(path: str | Path, name: str, threshold: float | None, lowercase:
         return then_hash(rows) if progress is None else progress(then_hash(rows))
 
     if is_parquet_file(path):  # a table written by `pivot -o X.parquet` (told by its data too)
+        # a built table's form: phrases are looked up as it split them, with its case
+        table.tokenizer, table.lowercase = table_form(path)
         table._read_pairs((p, q, score) for p, q, score, _ in hashed(iter_rows(path))
                           if threshold is None or score >= threshold)
         table.threshold = threshold  # as from_tsv records it: signatures name it
-        table.tokenizer = table_form(path)[0]  # a built table's: phrases are looked up as it split them
     else:
         table._read_tsv(path, threshold, hashed)  # its tokenizer read with its rows
     watched = table._table

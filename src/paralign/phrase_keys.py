@@ -1,7 +1,8 @@
 """How a phrase is keyed in a paraphrase table: white space collapsed and lower-cased
-(:func:`normalize_phrase`, the key of every table in memory), and, for a table file that pivot
-or paraphrase-table built, split by the tokenizer its metadata records (:func:`held_phrase`,
-:func:`as_held`); :func:`lookup_held` asks a table file for typed phrases by that rule.
+(:func:`normalize_phrase`), and, for a table file that pivot or paraphrase-table built, split by
+the tokenizer its metadata records and lower-cased unless it records its case kept
+(``--keep-case``: :func:`form_of`, :func:`held_phrase`, :func:`as_held`); :func:`lookup_held`
+asks a table file for typed phrases by that rule, as the tables in memory are asked.
 
 Not for: tables in memory (:mod:`paralign.paraphrases`) or reading table files
 (:mod:`paralign.tables`).
@@ -31,7 +32,8 @@ def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
 def held_phrase(phrase: str, tokenizer: str | None, lowercase: bool) -> str:
     """`phrase` as a table holds its phrases: split by the `tokenizer` that split them (one of
     :data:`paralign.tokenizers.TOKENIZERS`, as pivot and paraphrase-table record theirs), so that
-    ``man's`` finds the ``man 's`` of a regex-tokenised table, and lower-cased when `lowercase`;
+    ``man's`` finds the ``man 's`` of a regex-tokenised table, and lower-cased when `lowercase`
+    (a table built with ``--keep-case`` is asked for ``US`` as ``US``, not ``us``);
     with `tokenizer` None (not known: a user's table) only its white space is collapsed
     (:func:`normalize_phrase`). The one rule by which every consumer looks a phrase up in a
     table: ``paraphrases`` (:func:`as_held`), ``serve``, the aligners' word similarity and
@@ -43,32 +45,37 @@ def held_phrase(phrase: str, tokenizer: str | None, lowercase: bool) -> str:
 
 
 def table_form(path: str | Path) -> tuple[str | None, bool]:
-    """(the tokenizer that split a table file's phrases, whether they were lower-cased), as its
-    metadata records them (``options.tokenizer`` and ``options.lowercase``: pivot's and
-    paraphrase-table's); (None, False) for a table without that record (a user's TSV)."""
+    """(the tokenizer that split a table file's phrases, whether they are matched lower-cased),
+    as its metadata records them (:func:`form_of`)."""
     return form_of(read_metadata(path))
 
 
 def form_of(metadata: Mapping[str, Any]) -> tuple[str | None, bool]:
-    """:func:`table_form` from a table's metadata record, already read."""
+    """:func:`table_form` from a table's metadata record, already read: its ``options.tokenizer``
+    (None when it names none of :data:`paralign.tokenizers.TOKENIZERS`) and its case, which the
+    record decides: a table built with ``--keep-case`` (``options.lowercase`` false) is matched
+    with its case, as its user built it (``Bank`` and ``bank`` are two phrases); any other, and a
+    table without a record (a user's TSV), is matched without case. The one rule of every
+    consumer of a table file (:func:`paralign.paraphrases.load_table`, :func:`lookup_held`)."""
     options = metadata.get("options", {})
     tokenizer = options.get("tokenizer")
-    return (tokenizer if tokenizer in TOKENIZERS else None), options.get("lowercase") is True
+    return (tokenizer if tokenizer in TOKENIZERS else None), options.get("lowercase") is not False
 
 
 def as_held(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
     """Each of `phrases` as a table file holds it (:func:`held_phrase` with the tokenizer and case
     its metadata records, :func:`table_form`): ``A  Man's`` is looked up as ``a man 's`` in a
-    table that pivot built with its defaults; a table without that record (a user's) only has
-    the white space of a phrase collapsed, and is lower-cased: such a table is matched without
-    case (:func:`lookup_held` folds its phrases too), as the tables in memory match it."""
+    table that pivot built with its defaults, as ``A Man 's`` in one built with ``--keep-case``;
+    a table without that record (a user's) only has the white space of a phrase collapsed, and
+    is lower-cased: such a table is matched without case (:func:`lookup_held` folds its phrases
+    too), as the tables in memory match it."""
     return _held_in(table_form(path), phrases)
 
 
 def _held_in(form: tuple[str | None, bool], phrases: Iterable[str]) -> dict[str, str]:
     """:func:`as_held` in a table of `form` (:func:`table_form`), already read."""
     tokenizer, lowercase = form
-    return {phrase: held_phrase(phrase, tokenizer, lowercase or tokenizer is None) for phrase in phrases}
+    return {phrase: held_phrase(phrase, tokenizer, lowercase) for phrase in phrases}
 
 
 def lookup_held(path: str | Path, phrases: Sequence[str],
@@ -80,7 +87,16 @@ def lookup_held(path: str | Path, phrases: Sequence[str],
     only the row groups that can hold them); a user's table is matched without case and with
     its white space collapsed (:func:`normalize_phrase` of each row's phrase, every row read),
     the rule by which the tables in memory (``serve``, ParaEval, ParaMetric, the aligners)
-    match it, so ``Cat`` and ``cat`` find the same rows everywhere."""
+    match it, so ``Cat`` and ``cat`` find the same rows everywhere. A table built with
+    ``--keep-case`` is matched with its case, here as in memory."""
     form = table_form(path)
     held = _held_in(form, phrases)
-    return held, lookup(path, list(held.values()), top_k, key=normalize_phrase if form[0] is None else None)
+    tokenizer, lowercase = form
+    key = None if tokenizer is not None else (normalize_phrase if lowercase else _spaced)
+    return held, lookup(path, list(held.values()), top_k, key=key)
+
+
+def _spaced(phrase: str) -> str:
+    """`phrase` with its white space collapsed, its case kept: the key of a row of a table whose
+    record keeps case but names no tokenizer (:meth:`ParaphraseTable.to_tsv` of such a table)."""
+    return normalize_phrase(phrase, False)

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .aligners.eflomal import TOKENIZERS, check_symmetrization, links_to_pharaoh, tokenize
+from .aligners.eflomal import check_symmetrization, links_to_pharaoh, tokenize
 from .alignment import Link
 from .corpora.base import BadPair, LineRange, PairOrBad
 from .corpora.parallel import (
@@ -45,6 +45,7 @@ from .errors import (
 )
 from .tables import atomic_path
 from .textio import is_gzip_file, sha256_file
+from .tokenizers import CORPUS_TOKENIZERS
 
 Progress = Callable[..., Iterable]
 
@@ -94,9 +95,9 @@ class PivotOptions:
         if self.min_count < 1:
             raise ConfigurationError(f"min_count must be >= 1, got {self.min_count}")
         for name in ("tokenizer", "foreign_tokenizer"):
-            if getattr(self, name) not in (*TOKENIZERS, *((None,) if name == "foreign_tokenizer" else ())):
+            if getattr(self, name) not in (*CORPUS_TOKENIZERS, *((None,) if name == "foreign_tokenizer" else ())):
                 raise ConfigurationError(
-                    f"unknown {name} {getattr(self, name)!r}: use one of {', '.join(TOKENIZERS)}")
+                    f"unknown {name} {getattr(self, name)!r}: use one of {', '.join(CORPUS_TOKENIZERS)}")
         if self.encoding_errors not in ("strict", "replace"):
             raise ConfigurationError(f"encoding_errors must be 'strict' or 'replace', got {self.encoding_errors!r}")
         if self.eflomal_model not in (1, 2, 3) or (self.eflomal_iterations is not None and self.eflomal_iterations < 1):

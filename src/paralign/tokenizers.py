@@ -4,24 +4,37 @@ were split, so that a phrase can be looked up as a table holds it.
 `whitespace` (already tokenised), `moses` (already tokenised with Moses' XML escapes such as
 `&apos;`, which are undone), or `regex` (default for raw text: words, numbers, punctuation and
 English clitics `n't 's 're ...` split off, PTB style; invisible characters dropped and the text
-read in NFC first, as annotation reads it). The tokens of the first two are kept as given. Here, below the aligners, the pipelines
+read in NFC first, as annotation reads it). The tokens of the first two are kept as given. The
+pipelines split a corpus with one of these (:data:`CORPUS_TOKENIZERS`). `spacy` is spaCy's
+English tokenizer, which split the sentences of a lattice, and so the phrases of a table that
+`lattice paraphrases` writes (the rules of ``spacy.blank("en")``, which the English models'
+tokenizers share). Here, below the aligners, the pipelines
 and the metrics, because each of them needs them: eflomal's input is split with them, a table
 records the one it was built with, and every consumer of a table (`paraphrases`, `serve`, the
 aligners' word similarity, ParaMetric, ParaEval) looks phrases up through it.
 
-Not for: sacrebleu's 13a tokens (:mod:`paralign.tok13a`), or spaCy's (:mod:`paralign.nlp`).
+Not for: sacrebleu's 13a tokens (:mod:`paralign.tok13a`), or annotating text with spaCy
+(:mod:`paralign.nlp`).
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
+from typing import Any
 
 from .errors import ConfigurationError
 from .shown_text import without_invisible
 
-TOKENIZERS = ("regex", "whitespace", "moses")
+#: Every tokenizer a table may record as the one that split its phrases, by the name a table's
+#: record and a signature (``t.tsv~spacy#HASH``) give it: the one table of names.
+TOKENIZERS = ("regex", "whitespace", "moses", "spacy")
+#: Those that split a corpus for alignment (``--tokenizer`` of pivot, paraphrase-table and
+#: word-align): spaCy's splits a lattice's sentences, not a corpus (its rules take 20 us a
+#: sentence where regex takes 2, and every Dask worker would load spaCy).
+CORPUS_TOKENIZERS = ("regex", "whitespace", "moses")
 
 _TOKEN = re.compile(
     r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:[-.]\w+)*|[^\w\s]", re.IGNORECASE
@@ -46,11 +59,35 @@ def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[
         return text.lower().split() if lowercase else text.split()
     elif method == "moses":
         tokens = [html.unescape(token) for token in text.split()]
+    elif method == "spacy":
+        tokens = _spacy_tokens(text)
     else:
         raise ConfigurationError(f"unknown tokenizer {method!r}: use one of {', '.join(TOKENIZERS)}")
     if lowercase:
         tokens = [token.lower() for token in tokens]
     return tokens
+
+
+#: A typographic apostrophe inside a word (``don’t``): spaCy is given an ASCII one, as
+#: :func:`paralign.sentence.ascii_apostrophes` gives it a lattice's sentences.
+_WORD_APOSTROPHE = re.compile("(?<=\\w)\u2019(?=\\w)")
+
+
+def _spacy_tokens(text: str) -> list[str]:
+    """`text`'s tokens as spaCy's English tokenizer splits a lattice's sentence (as
+    :meth:`paralign.nlp.Annotator.tokenize` does): white space runs made one space, a word's
+    typographic apostrophe made ASCII for the split, each token taken from the text as written."""
+    text = " ".join(text.split())
+    doc = _spacy_tokenizer()(_WORD_APOSTROPHE.sub("'", text) if "\u2019" in text else text)
+    return [text[t.idx:t.idx + len(t.text)] for t in doc]
+
+
+@functools.cache
+def _spacy_tokenizer() -> Any:
+    """spaCy's English tokenizer (``spacy.blank("en")``: no model needed), made once per process."""
+    import spacy
+
+    return spacy.blank("en").tokenizer
 
 
 #: The English clitics that `regex` (and Moses, whose tokens `moses` reads) split off the word
@@ -60,7 +97,7 @@ _CLITIC = re.compile(r"(?:'(?:s|re|ve|ll|d|m)|n't)", re.IGNORECASE)
 
 def detokenize(tokens: str, method: str) -> str:
     """The text that `method` split into `tokens` (a phrase of a table, its tokens joined by single
-    spaces), as near as the tokens tell: with ``regex`` and ``moses`` each clitic joined to the
+    spaces), as near as the tokens tell: with ``regex``, ``moses`` and ``spacy`` each clitic joined to the
     word before it (``man 's`` -> ``man's``), as it was written; with ``whitespace`` (tokens as the
     user gave them) the tokens as they are. What no tokenizer records (whether other
     punctuation touched a word) stays spaced, as another tokenizer splits it anyway."""

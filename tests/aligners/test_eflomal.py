@@ -46,7 +46,9 @@ def test_tokenize_methods():
     assert tokenize("a  b\tc", "whitespace") == ["a", "b", "c"]
     assert tokenize("Ä  İx\u2003B", "whitespace", lowercase=True) == ["ä", "İx".lower(), "b"]
     with pytest.raises(ConfigurationError):
-        tokenize("x", "spacy")
+        tokenize("x", "nosuch")
+    with pytest.raises(ConfigurationError, match="unknown tokenizer 'spacy'"):  # a lattice's, not a corpus's
+        EflomalAligner(tokenizer="spacy")
 
 
 @given(st.text(max_size=60))

@@ -677,3 +677,26 @@ def test_read_groups_keeps_one_text_of_each_sentence_of_the_lattice(tmp_path):
     assert list(read_groups(path)) == [("line 1", ["The cat sat on the mat.", "a cat sat on the mat ."])]
     assert list(read_groups(path, min_size=3)) == []
     assert len(list(read_groups(path, min_size=3, lowercase=False))[0][1]) == 3
+
+
+@pytest.mark.parametrize("case", [[], ["--keep-case"]])
+def test_a_lattice_table_records_how_its_phrases_were_split_and_cased(tmp_path, capsys, case):
+    """`lattice paraphrases` wrote spaCy's tokens (the man 's) under a record that named no
+    tokenizer, so `paraphrases "the man's"` found nothing; and with --keep-case it lower-cased
+    them anyway. The record names spaCy's tokenizer (or whitespace, for --tokenized groups) and
+    the lattice's case, so every command asks the table for a phrase as it holds it."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("I like the man's car.\tI like his car.\nThe US team won.\tThe America team won.\n",
+                      encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "-o", str(out), *case]) == 0
+    record = json.loads(out.read_text(encoding="utf-8").splitlines()[0].removeprefix("# paralign: "))
+    assert record["options"] == {"tokenizer": "spacy", "lowercase": not case}
+    found = run_json(capsys, "paraphrases", "the man's", "US", "us", "--table", str(out))["phrases"]
+    shown = [[row["paraphrase"] for row in entry["paraphrases"]] for entry in found]
+    assert shown == ([["his"], ["America"], []] if case else [["his"], ["america"], ["america"]])
+    assert found[0]["looked_up_as"] == "the man 's"
+    tokenized = tmp_path / "tokens.tsv"
+    tokenized.write_text("I like the man 's car .\tI like his car .\n", encoding="utf-8")
+    assert main(["lattice", "paraphrases", "--groups", str(tokenized), "--tokenized", "-o", str(out)]) == 0
+    assert '"tokenizer": "whitespace"' in out.read_text(encoding="utf-8").splitlines()[0]

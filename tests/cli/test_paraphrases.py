@@ -233,3 +233,60 @@ def test_the_table_commands_help_names_only_options_that_exist():
             own = mention.sub(" ", text)
             wrong += [f"{name}: {o}" for o in re.findall(r"(?<![\w-])--[a-z][\w-]*", own) if o not in known]
     assert wrong == []
+
+
+#: A corpus whose --keep-case table holds US -> America (through USA) and bank -> shore (through
+#: Ufer), and whose US and us, Bank and bank, are other phrases. regex tokens, links 1:1.
+CASED_EN = ["The US is big .", "The America is big .", "the bank is wide .", "the shore is wide .",
+            "The Bank is big .", "the bank is big ."]
+CASED_DE = ["Die USA ist groß .", "Die USA ist groß .", "das Ufer ist breit .", "das Ufer ist breit .",
+            "Die Bank ist groß .", "Die Bank ist groß ."]
+
+
+def test_a_table_built_with_keep_case_is_matched_with_its_case_by_every_command(on_dask, tmp_path, capsys):
+    """A table that pivot built with --keep-case (recorded: lowercase false) was matched with
+    its case by `paraphrases`, but lower-cased in memory by the other commands: serve's answer
+    for 'us' was America (the rows of US and us merged), and the aligner related us and america
+    though `paraphrases us` finds none. The record decides for all: serve and the aligner's word
+    similarity (which asks a cased table for each word as written) match it with its case, and
+    the signature says so (~regex,cased); ParaEval and ParaMetric, which compare lower-cased
+    text, match it folded and name the folded rows."""
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.metrics.paraeval.signature import source_signature
+    from paralign.metrics.parametric import table_signature
+    from paralign.paraphrases import load_source
+    from paralign.pivot import PivotOptions, pivot_paraphrases
+    from paralign.web import Engine, create_app
+
+    paths = {}
+    for name, lines in (("en", CASED_EN), ("de", CASED_DE), ("align", ["0-0 1-1 2-2 3-3 4-4"] * len(CASED_EN))):
+        paths[name] = tmp_path / f"c.{name}"
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    table = tmp_path / "cased.tsv"
+    pivot_paraphrases([(paths["en"], paths["de"])], table, PivotOptions(threshold=0.0, min_translation_prob=0.0,
+                      lowercase=False), alignments=[paths["align"]], work_dir=tmp_path / "work")
+    phrases = ["US", "us", "bank", "Bank", "the US"]
+    expected = [["America"], [], ["Bank", "shore"], ["bank"], []]
+    assert main(["paraphrases", *phrases, "--table", str(table), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["phrases"]
+    assert [sorted(row["paraphrase"] for row in entry["paraphrases"]) for entry in found] == expected
+    source = load_source(str(table))
+    assert source.lowercase is False and source_signature(source).startswith("cased.tsv~regex,cased#")
+    with TestClient(create_app(engine=Engine({"t": source}, ParaEval([source]), {}))) as client:
+        answers = [client.post("/api/paraphrases", json={"phrase": p, "table": "t"}).json() for p in phrases]
+    assert [sorted(row["paraphrase"] for row in answer["paraphrases"]) for answer in answers] == expected
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The US is big.\tThe America is big.\nthe us is big.\tthe america is big.\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", str(table), "--format", "json"]) == 0
+    aligned = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [[1, 1] in row["links"] for row in aligned] == [True, False]  # US~America; not us~america
+    assert "|sim:cased.tsv~regex,cased#" in aligned[0]["signature"]
+    folded = source.folded()  # ParaEval's and ParaMetric's lower-cased form: us -> america
+    assert dict(folded.paraphrases("us")) == {"america": 0.5} and folded.lowercase
+    assert "~regex,cased" not in table_signature(source, links="sure", max_length=5, only_referenced=False,
+                                                 sentences="all", tight=False)
+    paraeval = ParaEval([source])
+    assert "america" in paraeval.paraphrases("us") and "~regex#" in paraeval.signature(1)
+    assert paraeval.sentence_score("The US is big .", ["The America is big ."]).precision == 1.0

@@ -366,3 +366,22 @@ def test_a_table_that_pivot_built_is_asked_for_each_phrase_as_its_tokenizer_spli
     user = table_scores_files(gold, str(plain))
     assert (user.overall.posited, user.overall.correct) == (0, 0)
     assert _parts(user.signature)["table"].startswith("u.tsv#")
+
+
+def test_a_table_built_with_keep_case_is_matched_folded_as_the_gold_is_lower_cased(tmp_path):
+    """A table built with --keep-case holds US -> America with its case, and is matched so by
+    `paraphrases`, serve and the aligners; ParaMetric's phrases are lower-cased (the gold's us),
+    so it found none of its rows. It matches such a table folded (its rows of US found for us),
+    and names the folded rows in its signature, without 'cased'."""
+    from paralign.metrics.parametric import table_scores_files
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "g.1", "source": "The US won", "target": "The America won", "sure": "0-0 1-1 2-2"}\n',
+                    encoding="utf-8")
+    table = tmp_path / "t.tsv"
+    table.write_text('# paralign: {"kind": "pivot", "options": {"tokenizer": "regex", "lowercase": false}}\n'
+                     "US\tAmerica\t0.5\nAmerica\tUS\t0.5\nus\twe\t0.5\n", encoding="utf-8")
+    found = table_scores_files(gold, str(table))
+    # us: america (the reference) and we; america: us (the reference)
+    assert (found.overall.posited, found.overall.correct) == (3, 2)
+    assert _parts(found.signature)["table"].startswith("t.tsv~regex#")

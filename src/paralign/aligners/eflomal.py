@@ -25,7 +25,7 @@ from ..alignment import Alignment, Link, symmetrize
 from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..tables import atomic_path
-from ..tokenizers import TOKENIZERS, tokenize
+from ..tokenizers import CORPUS_TOKENIZERS, tokenize
 
 SYMMETRIZATIONS = ("intersection", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and")
 
@@ -274,8 +274,8 @@ class EflomalAligner:
         n_iterations: int | None = None,
     ) -> None:
         self.symmetrization = check_symmetrization(symmetrization)
-        if tokenizer not in TOKENIZERS:
-            raise ConfigurationError(f"unknown tokenizer {tokenizer!r}: use one of {', '.join(TOKENIZERS)}")
+        if tokenizer not in CORPUS_TOKENIZERS:
+            raise ConfigurationError(f"unknown tokenizer {tokenizer!r}: use one of {', '.join(CORPUS_TOKENIZERS)}")
         self.tokenizer = tokenizer
         self.lowercase = lowercase
         self.options = {"model": model, "n_iterations": n_iterations}

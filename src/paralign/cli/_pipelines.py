@@ -68,7 +68,8 @@ GIVEN_PAIR_ALIGNMENT = (
 def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01, pivot: bool = True) -> None:
     """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions); `pivot`
     False: paraphrase-table's help, where the pivot-only option is said to have no effect."""
-    from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
+    from ..aligners.eflomal import SYMMETRIZATIONS
+    from ..tokenizers import CORPUS_TOKENIZERS
 
     parser.add_argument("--output", "-o", required=True, type=output_path,
                         help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
@@ -97,7 +98,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
                       help="lower-case tokens (default)")
     case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
-    parser.add_argument("--tokenizer", choices=TOKENIZERS, default="regex",
+    parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="regex",
                         help="regex (raw text), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
                         help="skip lines longer than N tokens, N >= 1 (default %(default)s)")

@@ -492,7 +492,8 @@ def run_paraphrases(args: argparse.Namespace) -> int:
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
     total, groups, lines = _annotated_groups(args)
     table, errors = lattice_paraphrases(progress(groups, "lattices", total), _options(args),
-                                        max_length=args.max_length, minimal=not args.all_pairs)
+                                        max_length=args.max_length, minimal=not args.all_pairs,
+                                        tokenizer="whitespace" if args.tokenized else "spacy")
     _group_errors(args, errors, lines, total)
     if args.format == "json":
         with open_out(args.output) as out:

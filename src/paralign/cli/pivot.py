@@ -76,11 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("-o", "--output", default="-", type=output_path,
                        help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
                        "the links as 'alignments', one Pharaoh string a line)")
-    from ..aligners.eflomal import SYMMETRIZATIONS, TOKENIZERS
+    from ..aligners.eflomal import SYMMETRIZATIONS
     from ..corpora.parallel import DEFAULT_MAX_TOKENS
+    from ..tokenizers import CORPUS_TOKENIZERS
 
     align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
-    align.add_argument("--tokenizer", choices=TOKENIZERS, default="whitespace",
+    align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="whitespace",
                        help="whitespace (default: input already tokenised), regex or moses")
     align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
     align.add_argument("--tokens-output", default=None, type=output_path,

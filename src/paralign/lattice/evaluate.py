@@ -400,10 +400,13 @@ def read_groups(
 
 def lattice_paraphrases(
     groups: Iterable[Group], options: LatticeOptions | None = None, *, max_length: int = 5,
-    minimal: bool = True, name: str = "lattice",
+    minimal: bool = True, name: str = "lattice", tokenizer: str = "spacy",
 ) -> tuple[ParaphraseTable, list[dict]]:
     """Sub-path paraphrase pairs of every group's lattice; score = number of groups yielding the
-    pair. Returns the table and the failed groups (by id)."""
+    pair. Returns the table and the failed groups (by id). The table records how its phrases
+    were made (:func:`.word_lattice.paraphrase_table`): split by `tokenizer` (``spacy``, which
+    :func:`annotate_groups` splits texts with; ``whitespace`` for groups given as tokens) and
+    lower-cased as `options` says."""
     errors: list[dict] = []
 
     def lattices() -> Iterator[Lattice]:
@@ -415,5 +418,7 @@ def lattice_paraphrases(
             except Exception as exc:  # noqa: BLE001 - report the group and go on
                 errors.append(group_error(gid, exc))
 
-    table = paraphrase_table(lattices(), max_length=max_length, minimal=minimal, name=name)
+    lowercase = (options or LatticeOptions()).lowercase
+    table = paraphrase_table(lattices(), max_length=max_length, minimal=minimal, name=name,
+                             tokenizer=tokenizer, lowercase=lowercase)
     return table, errors

@@ -516,10 +516,17 @@ class Lattice:
 
 
 def paraphrase_table(
-    lattices: Iterable[Lattice], *, max_length: int = 5, minimal: bool = True, name: str = "lattice"
+    lattices: Iterable[Lattice], *, max_length: int = 5, minimal: bool = True, name: str = "lattice",
+    tokenizer: str | None = None, lowercase: bool = True,
 ) -> ParaphraseTable:
     """A ParaphraseTable of sub-path pairs over many lattices; score = number of lattices that
     yield the pair.
+
+    `tokenizer` names the tokenizer that split the lattices' sentences (``spacy``, or
+    ``whitespace`` for sentences given as tokens; None: not known) and `lowercase` whether their
+    words were lower-cased (a lattice built with ``--keep-case`` keeps them): the table holds
+    its phrases so, and :meth:`ParaphraseTable.to_tsv` records both, so that every command asks
+    it for a phrase as it holds it (``man's`` as ``man 's``, ``US`` with its case).
 
     Rows are in a fixed order, whatever the hash seed (the pairs of a lattice are an unordered
     set): sorted by phrase, then the highest score first, then by paraphrase; `lattice
@@ -527,7 +534,7 @@ def paraphrase_table(
     counts: Counter[tuple[str, str]] = Counter()
     for lattice in lattices:
         counts.update(lattice.paraphrase_pairs(max_length, minimal=minimal))
-    table = ParaphraseTable(name)
+    table = ParaphraseTable(name, lowercase=lowercase, tokenizer=tokenizer)
     for (a, b), c in sorted(counts.items(), key=lambda item: (item[0][0], -item[1], item[0][1])):
         table.add(a, b, float(c))
     return table

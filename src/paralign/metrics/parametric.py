@@ -59,6 +59,7 @@ from .._moved import moved_names
 from ..errors import ConfigurationError, EmptyScoringError, InputTypeError
 from ..paraphrases import (
     ParaphraseSource,
+    ParaphraseTable,
     check_source,
     looked_up_as_typed,
     lookup_key,
@@ -222,6 +223,13 @@ class TableScores:
         }
 
 
+def _folded(source: ParaphraseSource) -> ParaphraseSource:
+    """`source` as ParaMetric matches it: its phrases are lower-cased, so a table matched with its
+    case (built with ``--keep-case``) is folded (:meth:`ParaphraseTable.folded`), its rows of
+    ``US`` found for the gold's ``us`` too; any other source as it is."""
+    return source.folded() if isinstance(source, ParaphraseTable) else source
+
+
 class _CachedSource:
     """Memoised, normalised lookups: phrase -> ((paraphrase, word count), ...), each phrase asked
     for as the source holds its phrases (:func:`~paralign.paraphrases.lookup_key`: a table that
@@ -282,7 +290,7 @@ def table_scores(
         raise ConfigurationError(f"sentences must be 'all' or 'hub', got {sentences!r}")
     if not isinstance(groups, Mapping):  # load_groups' form, not load_pairs'
         raise InputTypeError(f"groups must map a group id to its pairs (load_groups), not {type(groups).__name__}")
-    lookup = _CachedSource(check_source(source))
+    lookup = _CachedSource(_folded(check_source(source)))
     posited: Counter[int] = Counter()
     correct: Counter[int] = Counter()
     reference: Counter[int] = Counter()
@@ -394,9 +402,10 @@ def table_signature(source: ParaphraseSource, *, links: str, max_length: int, on
     ``ppdb-1.0-xxxl-lexical``; ``wordnet-3.0``), then every setting that changes a number: ``gold``
     (the gold link set), ``possible`` (where the gold's possible links came from:
     :func:`~paralign.corpora.alignments.possible_links_source`), ``maxlen``, ``sentences`` (all or
-    hub), ``only_referenced``, ``tight``, version."""
+    hub), ``only_referenced``, ``tight``, version. A table built with ``--keep-case`` is named as
+    it is matched, folded (:func:`_folded`)."""
     return join_signature({
-        "table": source_signature(source, shown), "gold": links, "possible": possible, "maxlen": max_length,
+        "table": source_signature(_folded(source), shown), "gold": links, "possible": possible, "maxlen": max_length,
         "sentences": sentences, "only_referenced": setting_value(only_referenced), "tight": setting_value(tight),
     })
 

@@ -1,7 +1,8 @@
 """Word similarity for the Sultan et al. (2014) aligner: 1 (same word), ppdbSim (related), 0.
 
 The related-word test is pluggable: anything with ``name`` and ``related(a, b) -> bool`` over
-lower-cased words. PPDB lexical pairs are the default (the paper's resource); WordNet synonyms
+lower-cased words (or over words as written, for one whose ``cased`` is true: a paraphrase
+table built with ``--keep-case``, matched with its case as every consumer matches it). PPDB lexical pairs are the default (the paper's resource); WordNet synonyms
 and any paraphrase table (TSV) plug in the same way, and several can be combined.
 """
 
@@ -15,7 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from ...caching import CappedDict
 from ...errors import ConfigurationError, FormatError
-from ...paraphrases import ParaphraseSource, looked_up_as_typed, lookup_key
+from ...paraphrases import ParaphraseSource, ParaphraseTable, looked_up_as_typed, lookup_key
 from ...stemming import stem as snowball_stem
 
 #: The reference implementation's punctuation list, plus the PTB quote/bracket spellings.
@@ -138,11 +139,15 @@ class SourceSimilarity:
     """Adapter: any :class:`~paralign.paraphrases.ParaphraseSource` (e.g. a TSV table), asked
     for each word as it holds its phrases (:func:`~paralign.paraphrases.lookup_key`): a table
     that pivot built with its regex tokenizer relates ``man's`` (a ``--tokenized`` word) as it
-    holds it, ``man 's``, and spaCy's ``u.s.`` as ``u.s .``."""
+    holds it, ``man 's``, and spaCy's ``u.s.`` as ``u.s .``. A table matched with its case
+    (built with ``--keep-case``) is :attr:`cased`: it is given the words as written, so that
+    its ``US -> America`` relates ``US``, not ``us``, as ``paralign paraphrases`` finds it."""
 
     def __init__(self, source: ParaphraseSource) -> None:
         self.source = source
         self.name = source.name
+        #: whether `related` takes words as written (a table matched with its case)
+        self.cased = isinstance(source, ParaphraseTable) and not source.lowercase
         #: each word's key, for a table whose tokenizer is known (None: the word itself)
         self._keys: CappedDict[str, str] | None = None if looked_up_as_typed(source) else CappedDict(KEY_CACHE_SIZE)
 
@@ -166,14 +171,34 @@ class CombinedSimilarity:
     def __init__(self, sources: Sequence[RelatedWords]) -> None:
         self.sources = tuple(sources)
         self.name = "+".join(s.name for s in self.sources)
+        #: whether `related` takes words as written: one of the sources is cased (it is given
+        #: them so, the others lower-cased)
+        self.cased = any(is_cased(s) for s in self.sources)
 
     def related(self, a: str, b: str) -> bool:
         """True when any of the sources relates the two words (a loop, not ``any()`` over a
         generator, which cost the aligner a fifth of its word-similarity time)."""
+        if self.cased:
+            return self._related_cased(a, b)
         for source in self.sources:  # noqa: SIM110 - any() over a generator is the slower form here
             if source.related(a, b):
                 return True
         return False
+
+    def _related_cased(self, a: str, b: str) -> bool:
+        """:meth:`related` of words as written: each cased source given them so, the others
+        lower-cased (as they hold their words)."""
+        low_a, low_b = a.lower(), b.lower()
+        for source in self.sources:
+            if source.related(a, b) if is_cased(source) else source.related(low_a, low_b):
+                return True
+        return False
+
+
+def is_cased(related: RelatedWords) -> bool:
+    """True when `related` takes words as written (its ``cased``), not lower-cased: a paraphrase
+    table matched with its case (:class:`SourceSimilarity`)."""
+    return getattr(related, "cased", False) is True
 
 
 class NoSimilarity:
@@ -263,9 +288,10 @@ def is_punctuation(word: str) -> bool:
 class WordForm:
     """The precomputed facts word similarity needs about one surface form (or lemma)."""
 
-    __slots__ = ("canon", "digit", "lower", "number", "punct", "stem", "stop")
+    __slots__ = ("canon", "digit", "lower", "number", "punct", "stem", "stop", "text")
 
     def __init__(self, word: str, tag: str, stop_words: frozenset[str]) -> None:
+        self.text = word  # as written: what a cased source is asked with
         self.lower = word.lower()
         self.canon = canonical(word)
         self.stem = stem(self.lower)
@@ -289,7 +315,8 @@ def form_similarity(a: WordForm, b: WordForm, related: RelatedWords | None, ppdb
         return 0.0
     if a.stop != b.stop:
         return 0.0
-    if related is not None and related.related(a.lower, b.lower):
+    if related is not None and (related.related(a.text, b.text) if is_cased(related)
+                                else related.related(a.lower, b.lower)):
         return ppdb_sim
     return 0.0
 

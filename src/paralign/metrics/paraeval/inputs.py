@@ -80,9 +80,11 @@ def as_compared(sources: Iterable[ParaphraseSource], split: Callable[[str], str]
     scorer splits text (`split`, the tokenizer called `tokenize`: 13a), so that the ``man 's``
     of pivot's regex tokens is the ``man's`` of the scorer's n-grams
     (:meth:`paralign.paraphrases.ParaphraseTable.retokenized`); any other source as it is (a
-    user's table, PPDB, WordNet)."""
+    user's table, PPDB, WordNet). A table matched with its case (built with ``--keep-case``) is
+    folded first (:meth:`~paralign.paraphrases.ParaphraseTable.folded`): the scorer looks its
+    n-grams up lower-cased."""
     check_sources(sources)
-    return tuple(source.retokenized(split, tokenize) if isinstance(source, ParaphraseTable) else source
+    return tuple(source.folded().retokenized(split, tokenize) if isinstance(source, ParaphraseTable) else source
                  for source in sources)
 
 

@@ -9,7 +9,9 @@ them after its threshold (``t.parquet:0.1~regex#1a2b3c4d``): the re-split rows a
 matches with, and what the hash is over. A table that is asked for each phrase as its
 tokenizer splits it (:func:`paralign.paraphrases.lookup_key`: the aligners' word similarity,
 ParaMetric's table scores) names that tokenizer in the same place: the same rows without that
-record (a user's TSV) relate other phrases.
+record (a user's TSV) relate other phrases. A table matched with its case (built with
+``--keep-case``, as its record says) adds ``cased`` there (``t.tsv~regex,cased#1a2b3c4d``): the
+same rows matched without case relate other phrases too.
 
 Not for: scoring.
 """
@@ -49,7 +51,8 @@ def source_signature(source: Any, shown: str | None = None) -> str:
     threshold = getattr(source, "threshold", None)
     cut = "" if threshold is None else f":{threshold:g}"
     split = source.retokenized_from or source.tokenizer  # re-split, or asked as its tokenizer splits a phrase
-    if split is not None:
-        cut += f"~{split}"
+    form = [part for part in (split, None if source.lowercase else "cased") if part is not None]
+    if form:
+        cut += f"~{','.join(form)}"
     shown = name if shown is None else shown
     return f"{shown.replace(chr(92), '/').rsplit('/', 1)[-1]}{cut}#{table_hash(source)}"
