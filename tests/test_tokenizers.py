@@ -41,6 +41,15 @@ def test_spacy_splits_a_phrase_as_it_split_a_lattices_sentence():
     assert detokenize("the man 's car is n't", "spacy") == "the man's car isn't"
 
 
+def test_spacy_reads_a_phrase_as_annotation_reads_a_lattices_sentence(nlp_annotator):
+    """A lattice's sentences are read as `nlp.plain_text` makes them (entities unescaped,
+    invisible characters dropped, NFC, PTB's opening quote one token), so its table's phrases
+    are; the 'spacy' tokenizer split a typed phrase from the raw text, so `&amp;`, a soft hyphen
+    or "``" in a query missed the table's rows."""
+    for text in ["rock &amp; roll", "co\u00adoperate now", "cafe\u0301 au lait", "``yes'' he said"]:
+        assert tokenize(text, "spacy") == list(next(nlp_annotator.tokenize([text])))
+
+
 @settings(max_examples=1000)
 @given(st.lists(st.sampled_from(["a", "b", "s", "n", "t", "'", "-", ".", ",", " ", "n't", "'s", "'re"]),
                 max_size=20).map("".join))

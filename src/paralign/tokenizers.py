@@ -26,7 +26,7 @@ import unicodedata
 from typing import Any
 
 from .errors import ConfigurationError
-from .shown_text import without_invisible
+from .shown_text import unescape_entities, without_invisible
 
 #: Every tokenizer a table may record as the one that split its phrases, by the name a table's
 #: record and a signature (``t.tsv~spacy#HASH``) give it: the one table of names.
@@ -75,19 +75,25 @@ _WORD_APOSTROPHE = re.compile("(?<=\\w)\u2019(?=\\w)")
 
 def _spacy_tokens(text: str) -> list[str]:
     """`text`'s tokens as spaCy's English tokenizer splits a lattice's sentence (as
-    :meth:`paralign.nlp.Annotator.tokenize` does): white space runs made one space, a word's
-    typographic apostrophe made ASCII for the split, each token taken from the text as written."""
-    text = " ".join(text.split())
+    :meth:`paralign.nlp.Annotator.tokenize` does, :func:`paralign.nlp.plain_text`'s reading
+    included): HTML character references unescaped, invisible characters dropped, NFC, white
+    space runs made one space, a word's typographic apostrophe made ASCII for the split, PTB's
+    opening quote one token; each token taken from the text so read."""
+    text = " ".join(_shown(unescape_entities(text)).split())
     doc = _spacy_tokenizer()(_WORD_APOSTROPHE.sub("'", text) if "\u2019" in text else text)
     return [text[t.idx:t.idx + len(t.text)] for t in doc]
 
 
 @functools.cache
 def _spacy_tokenizer() -> Any:
-    """spaCy's English tokenizer (``spacy.blank("en")``: no model needed), made once per process."""
+    """spaCy's English tokenizer (``spacy.blank("en")``: no model needed), made once per process,
+    with PTB's opening quote "``" one token, as :func:`paralign.nlp.load_pipeline` makes it."""
     import spacy
+    from spacy.symbols import ORTH
 
-    return spacy.blank("en").tokenizer
+    tokenizer = spacy.blank("en").tokenizer
+    tokenizer.add_special_case("``", [{ORTH: "``"}])
+    return tokenizer
 
 
 #: The English clitics that `regex` (and Moses, whose tokens `moses` reads) split off the word
