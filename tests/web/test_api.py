@@ -358,6 +358,18 @@ def test_a_sentence_of_too_many_tokens_is_refused_before_it_is_aligned(client) -
     assert page.status_code == 422 and "source: has 201 tokens" in page.text and "target: has 201 tokens" in page.text
 
 
+def test_a_sentence_with_no_word_as_read_is_refused_alike_by_align_and_similarity(client) -> None:
+    """A sentence of invisible characters (or an &nbsp;) passes the request's white-space check
+    but has no word once read: /api/align answered it with an empty alignment (200) and
+    /api/similarity with an encoder's "line 1: empty sentence: nothing to encode" (422); both now
+    name the field and say why, as for a sentence of too many tokens."""
+    for source in ("\u200b\u00ad", "&nbsp;"):
+        for route in ("/api/align", "/api/similarity"):
+            answer = client.post(route, json={"source": source, "target": "a cat"})
+            assert answer.status_code == 422, (route, source)
+            assert answer.json()["error"].startswith("source: has no word as read"), answer.json()
+
+
 def test_the_schema_offers_the_choices_this_server_offers(engine, monkeypatch) -> None:
     """The schema's choices of aligner, preset and ParaEval config were every name the models
     know, so a client built from the schema offered the contextual ones on a server without the

@@ -137,10 +137,16 @@ def bound_pair_cache(aligner: T, size: int | None) -> T:
 def check_tokens(sentences: Mapping[str, Sentence]) -> None:
     """A ConfigurationError naming each sentence (by its field) of more tokens than
     :data:`.models.LIMITS` ``sentence_tokens``: the aligner's time grows faster than the square of
-    the tokens, and one request holds the engine's lock for all of it."""
+    the tokens, and one request holds the engine's lock for all of it; or of none, as annotation
+    reads it (a text of invisible characters or ``&nbsp;``, which the request's check of white
+    space lets through): /api/align answered it with an empty alignment and /api/similarity with
+    an encoder's "line 1: empty sentence", where both now say what the command line says of an
+    empty sentence."""
     limit = LIMITS["sentence_tokens"]
     over = [f"{name}: has {len(s.tokens)} tokens, over the {limit} a sentence may have (each mark of "
             "punctuation and each symbol is a token)" for name, s in sentences.items() if len(s.tokens) > limit]
+    over += [f"{name}: has no word as read (only invisible characters, or character references such "
+             "as &nbsp; that stand for white space)" for name, s in sentences.items() if not s.tokens]
     if over:
         raise ConfigurationError("; ".join(over))
 
