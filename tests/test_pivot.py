@@ -369,6 +369,22 @@ def test_a_refused_work_dir_says_what_differs(tmp_path, no_eflomal):
         pivot_paraphrases([fr], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
 
 
+def test_a_work_dir_of_tokens_split_by_other_code_is_not_reused(tmp_path, no_eflomal, monkeypatch):
+    """A work directory's token files were reused whatever code had split them: after the regex
+    tokenizer came to read text as it shows, a resumed run would have kept the old tokens (and an
+    alignment of them). The reading's fingerprint now holds the tokenizers' version."""
+    from paralign import pivot_work
+
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    work = tmp_path / "work"
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+    monkeypatch.setattr(pivot_work, "TOKENS_VERSION", pivot_work.TOKENS_VERSION + 1)
+    with pytest.raises(ConfigurationError, match=r"tokenizer_version: \d+ there, \d+ now\): use another --work-dir"):
+        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+    report = pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work, restart=True)
+    assert not report.resumed_stages
+
+
 def test_a_changed_extraction_option_reuses_the_alignment_and_recomputes_what_follows(tmp_path, monkeypatch):
     """--work-dir held one fingerprint of the whole run: changing only max_length (an extraction
     option) was refused without --restart, which threw the alignment away (eflomal cannot

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from .errors import ConfigurationError, FormatError
 from .tables import atomic_path
 from .textio import require_file
+from .tokenizers import TOKENS_VERSION
 
 #: The format of ``run.json`` (a record without it is of an earlier version: one fingerprint).
 RUN_VERSION = 2
@@ -69,9 +70,10 @@ def corpus_stages(name: str, read: dict[str, Any], options: StagedOptions, align
     input files' records and anything else that changes what is read, with the reading
     options), its alignment (`aligner`: "given", "eflomal" (with its options) or "sultan";
     None: the workers read the corpus with a given alignment, chunk by chunk) and its chunks'
-    counts."""
-    stages = {f"{name}/prepare": Stage({**read, "options": options.of_stage("prepare")}, outputs=(name,),
-                                       guarded=True)}
+    counts. The reading's fingerprint holds the tokenizers' version
+    (:data:`paralign.tokenizers.TOKENS_VERSION`): token files split by other code are not reused."""
+    stages = {f"{name}/prepare": Stage({**read, "options": options.of_stage("prepare"),
+                                        "tokenizer_version": TOKENS_VERSION}, outputs=(name,), guarded=True)}
     if aligner is not None:
         computed = aligner != "given"  # a given alignment's links are written by stage 1
         stages[f"{name}/align"] = Stage(

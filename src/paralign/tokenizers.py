@@ -35,6 +35,10 @@ TOKENIZERS = ("regex", "whitespace", "moses", "spacy")
 #: word-align): spaCy's splits a lattice's sentences, not a corpus (its rules take 20 us a
 #: sentence where regex takes 2, and every Dask worker would load spaCy).
 CORPUS_TOKENIZERS = ("regex", "whitespace", "moses")
+#: Raised whenever a tokenizer would split the same text otherwise (a work directory's token
+#: files record it, so that a resumed pipeline never reuses tokens split by the code before).
+#: 2: `regex` reads raw text as it shows (:func:`_shown`).
+TOKENS_VERSION = 2
 
 _TOKEN = re.compile(
     r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:[-.]\w+)*|[^\w\s]", re.IGNORECASE
