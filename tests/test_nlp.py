@@ -288,5 +288,5 @@ def test_html_character_references_are_read_as_their_characters(nlp_annotator: A
 def test_only_known_closed_references_are_unescaped(text: str) -> None:
     """A reference without its semicolon, or with a name HTML does not know, is text ("AT&T",
     "&copy 2024"); one round only, so an escaped reference shows as written once."""
-    from paralign.nlp import plain_text
+    from paralign.shown_text import plain_text
     assert plain_text(text) == text.replace("&para;", "\u00b6").replace("&amp;quot;", "&quot;")

@@ -6,7 +6,6 @@ import importlib
 import re
 import sys
 import threading
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING
 from .errors import ConfigurationError, InputTypeError, ResourceMissingError, shown_value
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
 from .settings import spacy_model_names
-from .shown_text import unescape_entities, without_invisible
+from .shown_text import plain_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
@@ -155,33 +154,6 @@ def _installed_meta(name: str) -> dict | None:
     except (OSError, ValueError):
         return None
     return meta if isinstance(meta, dict) else None
-
-
-def one_space(text: str) -> str:
-    """`text` with each run of whitespace (spaces, tabs, newlines, no-break and thin spaces) made
-    one space, and none at either end. spaCy splits on single spaces only: any other whitespace
-    becomes a token of its own (`"the  cat"` gives the words "the", " ", "cat"), which an aligner
-    would then align and a count would count. The text's words are the same either way."""
-    return " ".join(text.split())
-
-
-def plain_text(text: str) -> str:
-    """`text` as spaCy is given it: its HTML character references made the characters they stand
-    for (:func:`~paralign.shown_text.unescape_entities`), its invisible characters dropped
-    (:func:`~paralign.shown_text.without_invisible`), in Unicode's composed form (NFC), and its
-    whitespace made single spaces (:func:`one_space`).
-
-    Why: spaCy makes a token of an invisible character standing alone (the zero-width spaces of
-    "other \u200b \u200b than", a soft hyphen between two spaces, the U+FE0F of "❤️"), which an
-    aligner aligned and a count counted, and keeps one inside a word, so "co\u00adoperate" (a soft
-    hyphen) or "-\u2060" (a word joiner) did not match "cooperate" or "-"; and "café" written
-    with a combining accent (NFD: e + U+0301) did not match "café" with its one character (NFC),
-    as text copied from macOS file names or some web pages is. What the text shows is the same.
-    """
-    text = unescape_entities(text)
-    if not text.isascii():
-        text = unicodedata.normalize("NFC", without_invisible(text))
-    return one_space(text)
 
 
 def sentence_from_doc(doc: Doc) -> Sentence:

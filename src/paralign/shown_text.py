@@ -1,15 +1,16 @@
 """Text as it shows: the characters a text holds that show nothing (soft hyphens, zero-width
 characters, direction marks, variation selectors) and the HTML character references it may be
 written with (``&amp;``), so that every part that splits a text into words (spaCy's annotation,
-the tables' tokenizers) and the test of a sentence with no words read it alike.
+the tables' tokenizers) and the test of a sentence with no words read it alike;
+:func:`plain_text`, a text as spaCy is given it (those, NFC and single spaces: :func:`one_space`).
 
-Not for: white space (:func:`paralign.nlp.one_space`, the tokenizers' own splits) or line ends
-(:mod:`paralign.line_ends`).
+Not for: the tokenizers' own splits or line ends (:mod:`paralign.line_ends`).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 #: Characters that show nothing, which Unicode lists as default-ignorable (a renderer draws
 #: nothing for them): the soft hyphen, the combining grapheme joiner, the Arabic letter mark,
@@ -48,3 +49,30 @@ def unescape_entities(text: str) -> str:
     import html
 
     return _ENTITY.sub(lambda m: html.unescape(m.group()), text)
+
+
+def one_space(text: str) -> str:
+    """`text` with each run of whitespace (spaces, tabs, newlines, no-break and thin spaces) made
+    one space, and none at either end. spaCy splits on single spaces only: any other whitespace
+    becomes a token of its own (`"the  cat"` gives the words "the", " ", "cat"), which an aligner
+    would then align and a count would count. The text's words are the same either way."""
+    return " ".join(text.split())
+
+
+def plain_text(text: str) -> str:
+    """`text` as spaCy is given it: its HTML character references made the characters they stand
+    for (:func:`~paralign.shown_text.unescape_entities`), its invisible characters dropped
+    (:func:`~paralign.shown_text.without_invisible`), in Unicode's composed form (NFC), and its
+    whitespace made single spaces (:func:`one_space`).
+
+    Why: spaCy makes a token of an invisible character standing alone (the zero-width spaces of
+    "other \u200b \u200b than", a soft hyphen between two spaces, the U+FE0F of "❤️"), which an
+    aligner aligned and a count counted, and keeps one inside a word, so "co\u00adoperate" (a soft
+    hyphen) or "-\u2060" (a word joiner) did not match "cooperate" or "-"; and "café" written
+    with a combining accent (NFD: e + U+0301) did not match "café" with its one character (NFC),
+    as text copied from macOS file names or some web pages is. What the text shows is the same.
+    """
+    text = unescape_entities(text)
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", without_invisible(text))
+    return one_space(text)

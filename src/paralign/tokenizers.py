@@ -47,7 +47,7 @@ _TOKEN = re.compile(
 
 def _shown(text: str) -> str:
     """Raw text as `regex` splits it: its invisible characters dropped and in Unicode's composed
-    form (NFC), as annotation reads it (:func:`paralign.nlp.plain_text`). Why: ``[^\\w\\s]``
+    form (NFC), as annotation reads it (:func:`paralign.shown_text.plain_text`). Why: ``[^\\w\\s]``
     made a token of each of them, a soft hyphen splitting "co\u00adoperate" into three and the
     combining accent of "cafe\u0301" (NFD) one of its own after "cafe"."""
     if text.isascii():
@@ -79,7 +79,7 @@ _WORD_APOSTROPHE = re.compile("(?<=\\w)\u2019(?=\\w)")
 
 def _spacy_tokens(text: str) -> list[str]:
     """`text`'s tokens as spaCy's English tokenizer splits a lattice's sentence (as
-    :meth:`paralign.nlp.Annotator.tokenize` does, :func:`paralign.nlp.plain_text`'s reading
+    :meth:`paralign.nlp.Annotator.tokenize` does, :func:`paralign.shown_text.plain_text`'s reading
     included): HTML character references unescaped, invisible characters dropped, NFC, white
     space runs made one space, a word's typographic apostrophe made ASCII for the split, PTB's
     opening quote one token; each token taken from the text so read."""
