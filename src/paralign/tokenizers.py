@@ -26,7 +26,7 @@ import unicodedata
 from typing import Any
 
 from .errors import ConfigurationError
-from .shown_text import unescape_entities, without_invisible
+from .shown_text import plain_text, without_invisible
 
 #: Every tokenizer a table may record as the one that split its phrases, by the name a table's
 #: record and a signature (``t.tsv~spacy#HASH``) give it: the one table of names.
@@ -83,7 +83,7 @@ def _spacy_tokens(text: str) -> list[str]:
     included): HTML character references unescaped, invisible characters dropped, NFC, white
     space runs made one space, a word's typographic apostrophe made ASCII for the split, PTB's
     opening quote one token; each token taken from the text so read."""
-    text = " ".join(_shown(unescape_entities(text)).split())
+    text = plain_text(text)
     doc = _spacy_tokenizer()(_WORD_APOSTROPHE.sub("'", text) if "\u2019" in text else text)
     return [text[t.idx:t.idx + len(t.text)] for t in doc]
 

@@ -52,7 +52,7 @@ def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str |
     """An InputPair, or an error one when a side is empty (nothing to align) or too long to parse."""
     src, tgt = _tokens(source, tokenized), _tokens(target, tokenized)
     sides = (("source", src), ("target", tgt))
-    empty = [side for side, x in sides if not x or (isinstance(x, str) and is_blank(x))]  # invisible characters alone
+    empty = [side for side, x in sides if is_blank(x)]  # no word, or white space and invisible characters alone
     if empty:
         return InputPair(number, None, None, pair_id, error=f"empty {' and '.join(empty)} sentence")
     long = [side for side, x in sides if (sum(map(len, x)) if isinstance(x, list) else len(x)) > MAX_SENTENCE_CHARS]
