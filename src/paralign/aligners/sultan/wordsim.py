@@ -46,6 +46,7 @@ class PPDBSimilarity:
     """PPDB 1.0 XXXL lexical pairs (Sultan et al.'s list), looked up in both orders."""
 
     name = "ppdb"
+    cased = False  # given lower-cased words (:func:`is_cased`)
 
     def __init__(self) -> None:
         from ...resources import ppdb_pairs
@@ -61,6 +62,7 @@ class WordNetSimilarity:
     """Two words are related when they share a WordNet synset."""
 
     name = "wordnet"
+    cased = False  # given lower-cased words (:func:`is_cased`)
 
     def related(self, a: str, b: str) -> bool:
         """True when either word is among the other's WordNet synonyms."""
@@ -78,6 +80,7 @@ class SpellingSimilarity:
     """
 
     name = "spelling"
+    cased = False  # given lower-cased words (:func:`is_cased`)
 
     def __init__(self, min_length: int = 6, max_edits: int = 1) -> None:
         self.min_length = min_length
@@ -205,6 +208,7 @@ class NoSimilarity:
     """No related pairs at all: only identical words match (the '- word similarity' ablation)."""
 
     name = "none"
+    cased = False  # given lower-cased words (:func:`is_cased`)
 
     def related(self, a: str, b: str) -> bool:
         """Always False: no pair of different words is related."""
