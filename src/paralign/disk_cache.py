@@ -242,6 +242,13 @@ def cache_folders() -> dict[str, Path | None]:
     return {"derived": cache_dir(), "vectors": vector_cache_dir()}
 
 
+def folder_names() -> dict[str, str | None]:
+    """The folders as ``paralign cache`` shows them: ``folder`` (derived entries) and
+    ``vector_folder`` (None: no such cache)."""
+    folders = cache_folders()
+    return {"folder": _str(folders["derived"]), "vector_folder": _str(folders["vectors"])}
+
+
 def entries(kinds: Iterable[str] = KINDS) -> list[CacheEntry]:
     """The entries of each kind's folder, sorted by kind and file name (a folder that is not
     there holds none). Raises :class:`~paralign.errors.InputFileError` naming a folder that
@@ -372,13 +379,13 @@ def info() -> dict[str, Any]:
     """Each folder, its entries' count and size, and how many derived entries are stale, as
     ``paralign cache info --format json`` shows them (the keys are always there; a folder that
     is not set is None, with no entries)."""
-    folders, found = cache_folders(), entries()
+    names, found = folder_names(), entries()
     derived_entries = [entry for entry in found if entry.kind == "derived"]
     vectors = [entry for entry in found if entry.kind == "vectors"]
-    return {"folder": _str(folders["derived"]), "entries": len(derived_entries),
+    return {"folder": names["folder"], "entries": len(derived_entries),
             "bytes": sum(entry.bytes for entry in derived_entries),
             "stale": sum(entry.state in STALE for entry in derived_entries),
-            "vector_folder": _str(folders["vectors"]), "vector_entries": len(vectors),
+            "vector_folder": names["vector_folder"], "vector_entries": len(vectors),
             "vector_bytes": sum(entry.bytes for entry in vectors)}
 
 

@@ -36,9 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _dir(args: argparse.Namespace) -> int:
-    folders = disk_cache.cache_folders()
-    result = {"folder": _text(folders["derived"]), "vector_folder": _text(folders["vectors"])}
-    return write_result(args, result, lambda r: r["folder"] or NO_CACHE)
+    return write_result(args, disk_cache.folder_names(), lambda r: r["folder"] or NO_CACHE)
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -47,9 +45,8 @@ def _info(args: argparse.Namespace) -> int:
 
 def _list(args: argparse.Namespace) -> int:
     found = disk_cache.entries()
-    folders = disk_cache.cache_folders()
-    result = {"folder": _text(folders["derived"]), "vector_folder": _text(folders["vectors"]),
-              "entries": [entry.to_dict() for entry in found], "bytes": sum(entry.bytes for entry in found)}
+    result = {**disk_cache.folder_names(), "entries": [entry.to_dict() for entry in found],
+              "bytes": sum(entry.bytes for entry in found)}
     return write_result(args, result, _render_list)
 
 
@@ -65,14 +62,10 @@ def _removal(args: argparse.Namespace, remove: Callable[[], disk_cache.Removed])
     """Run `remove`, write what it removed; exit 1 when a file could not be removed (each is
     named with the reason on stderr, and under "failed")."""
     removed = remove()
-    result = {"folder": _text(disk_cache.cache_folders()["derived"]), **removed.to_dict()}
+    result = {"folder": disk_cache.folder_names()["folder"], **removed.to_dict()}
     write_result(args, result, _render_removed,
                  [f"could not remove {path}: {reason}" for path, reason in removed.failed])
     return 1 if removed.failed else 0
-
-
-def _text(path: object) -> str | None:
-    return None if path is None else str(path)
 
 
 def size(n: int) -> str:
