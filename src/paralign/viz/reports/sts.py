@@ -37,13 +37,24 @@ def correlation_rows(prefix: str, suffix: str = "") -> list[Row]:
     return rows + [("rows skipped", f"{prefix}skipped", False), ("pairs failed", f"{prefix}failed", False)]
 
 
+#: The columns both tables of pairs start with (the errors table adds how far off the line).
+_PAIR_COLUMNS = ("line", "sentence 1", "sentence 2", "gold", "score")
+
+
+def _heading_row(*more: str) -> Element:
+    return el("tr", *(el("th", name) for name in (*_PAIR_COLUMNS, *more)))
+
+
+def _pair_cells(pair: StsPair, score: float) -> tuple[Element, ...]:
+    """A scored pair's cells under :data:`_PAIR_COLUMNS`."""
+    return (el("td", str(pair.line)), el("td", pair.sentence1), el("td", pair.sentence2),
+            el("td", f"{pair.score:g}", class_="value"), el("td", f"{score:.3f}", class_="value"))
+
+
 def _errors_table(errors: Sequence[StsError]) -> Element:
-    rows = [el("tr", el("th", "line"), el("th", "sentence 1"), el("th", "sentence 2"), el("th", "gold"),
-               el("th", "score"), el("th", "off the line"))]
+    rows = [_heading_row("off the line")]
     for e in errors:
-        rows.append(el("tr", el("td", str(e.pair.line)), el("td", e.pair.sentence1), el("td", e.pair.sentence2),
-                       el("td", f"{e.pair.score:g}", class_="value"), el("td", f"{e.score:.3f}", class_="value"),
-                       el("td", f"{e.residual:+.3f}", class_="value"),
+        rows.append(el("tr", *_pair_cells(e.pair, e.score), el("td", f"{e.residual:+.3f}", class_="value"),
                        class_="error-pair", data_line=e.pair.line, data_gold=repr(e.pair.score),
                        data_score=repr(e.score)))
     return el("table", *rows, class_="scores errors")
@@ -53,12 +64,8 @@ def pairs_table(scored: Sequence[tuple[StsPair, float]]) -> Element:
     """The dots of the scatter as a table, folded: each scored pair's line, sentences, gold and
     system score, in file order. A dot's details are otherwise in its tooltip only, which a
     keyboard or screen-reader user cannot reach (the meta-eval report has the same table)."""
-    rows = [el("tr", el("th", "line"), el("th", "sentence 1"), el("th", "sentence 2"), el("th", "gold"),
-               el("th", "score"))]
-    for pair, score in scored:
-        rows.append(el("tr", el("td", str(pair.line)), el("td", pair.sentence1), el("td", pair.sentence2),
-                       el("td", f"{pair.score:g}", class_="value"), el("td", f"{score:.3f}", class_="value"),
-                       class_="scored-pair", data_line=pair.line))
+    rows = [_heading_row()]
+    rows += [el("tr", *_pair_cells(pair, score), class_="scored-pair", data_line=pair.line) for pair, score in scored]
     return el("details", el("summary", f"all {counted(len(scored), 'scored pair')} (the plot's dots as a table)"),
               el("table", *rows, class_="scores pairs"))
 
