@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+# _version.py: the installed record (pip show, importlib.metadata) is written at install time.
+$(STAMP): pyproject.toml src/paralign/_version.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -e '.[dev,neural,web]'
 	touch $(STAMP)
