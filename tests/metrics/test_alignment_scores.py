@@ -104,6 +104,8 @@ def test_score_pairs_checks_fit() -> None:
         score_pairs(gold, [AlignedPair("s1", ("a",), ("c",), A(), line=5)], **strict)
     with pytest.raises(MismatchError, match="sys.txt has 0 pairs but gold.json has 1"):
         score_pairs(gold, [], gold_name="gold.json", system_name="sys.txt")
+    with pytest.raises(MismatchError, match="sys.txt has 1 pair but gold.json has 0$"):  # not '1 pairs'
+        score_pairs([], gold, gold_name="gold.json", system_name="sys.txt")
     lower = [AlignedPair("1", ("A", "B"), ("C",), A([(0, 0)]))]
     assert score_pairs(gold, lower).exact == 1.0
 

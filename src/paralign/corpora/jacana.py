@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..alignment import Alignment
-from ..errors import FormatError, MismatchError, invalid_json
+from ..errors import FormatError, MismatchError, counted, invalid_json
 from ..line_ends import cr_only_error, lf_text
 from ..textio import bad_byte, decoded, open_binary, reading
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
@@ -31,14 +31,14 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
             p += 1
         return p
 
-    counted = [0, 1]  # position up to which newlines are counted, line number there
+    seen = [0, 1]  # position up to which newlines are counted, line number there
 
     def line_of(p: int) -> int:
-        if p < counted[0]:
+        if p < seen[0]:
             return text.count("\n", 0, p) + 1
-        counted[1] += text.count("\n", counted[0], p)
-        counted[0] = p
-        return counted[1]
+        seen[1] += text.count("\n", seen[0], p)
+        seen[0] = p
+        return seen[1]
 
     pos = skip(pos)
     if pos >= n or text[pos] != "[":
@@ -147,7 +147,7 @@ def combine_sure_possible(sure_pairs: Sequence[PairOrBad], merged_pairs: Sequenc
     """
     if len(sure_pairs) != len(merged_pairs):
         raise MismatchError(
-            f"{sure_path} has {len(sure_pairs)} pairs but {merged_path} has {len(merged_pairs)}"
+            f"{sure_path} has {counted(len(sure_pairs), 'pair')} but {merged_path} has {len(merged_pairs)}"
         )
     out: list[PairOrBad] = []
     for a, b in zip(sure_pairs, merged_pairs, strict=True):

@@ -40,6 +40,7 @@ from ..errors import (
     InputTypeError,
     MismatchError,
     ParalignError,
+    counted,
 )
 from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
@@ -406,7 +407,7 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     """
     if len(gold) != len(system):
         raise MismatchError(
-            f"{system_name} has {len(system)} pairs but {gold_name} has {len(gold)}"
+            f"{system_name} has {counted(len(system), 'pair')} but {gold_name} has {len(gold)}"
             f"{blank_tail_hint(system[len(gold):])}"
         )
     kept: list[tuple[Alignment, Alignment]] = []

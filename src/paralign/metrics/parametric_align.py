@@ -26,6 +26,7 @@ from ..errors import (
     EmptyScoringError,
     InputTypeError,
     MismatchError,
+    counted,
 )
 from ..phrases import phrase_spans
 from ..signature import join_signature, setting_value, short_hash
@@ -231,7 +232,7 @@ def align_scores(
     """
     _check_max_length(max_length)
     if len(gold) != len(system):
-        raise MismatchError(f"{system_name or 'the system output'} has {len(system)} pairs but "
+        raise MismatchError(f"{system_name or 'the system output'} has {counted(len(system), 'pair')} but "
                             f"{gold_name or 'the gold'} has {len(gold)}{blank_tail_hint(system[len(gold):])}")
     system_links = system_links or links
     matched: Counter[int] = Counter()
