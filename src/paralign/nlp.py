@@ -15,7 +15,6 @@ from .shown_text import plain_text
 from .spacy_import import import_spacy
 
 if TYPE_CHECKING:  # pragma: no cover
-
     from spacy.language import Language
     from spacy.tokens import Doc
 

@@ -29,7 +29,7 @@ BLANK_ENGLISH = "blank:en"
 
 def import_spacy(models: Sequence[str] = ()) -> ModuleType:
     """spaCy, imported without torch when torch is not loaded yet and every one of `models`
-    is a CNN pipeline (:data:`TORCH_FREE_MODELS`).
+    is a CNN or a blank pipeline (:data:`TORCH_FREE_MODELS`).
 
     Why: thinc, spaCy's layer library, imports torch whenever it is installed (its
     ``compat.py``) for the torch-wrapped layers of transformer pipelines. With the neural extra
