@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+
 from paralign.spacy_import import TORCH_FREE_MODELS
 
 
@@ -17,12 +23,6 @@ def test_the_spacy_table_tokenizer_leaves_torch_unloaded() -> None:
     way, so thinc loaded torch whenever the neural extra was installed; it now imports it as
     annotation does. In a fresh interpreter: tokenizing leaves torch unloaded, and torch still
     imports afterwards."""
-    import importlib.util
-    import subprocess
-    import sys
-
-    import pytest
-
     if importlib.util.find_spec("torch") is None:
         pytest.skip("torch is not installed: there is nothing to hide")
     script = ("import sys\n"
