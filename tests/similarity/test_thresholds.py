@@ -98,6 +98,38 @@ def test_smoothed_prefers_a_broad_optimum_to_narrow_spikes():
     assert accuracy(smoothed, scores, labels) == pytest.approx(best_accuracy(scores, labels) - 1 / 28)
 
 
+def full_scan_smoothed(scores: list[float], labels: list[bool]) -> float:
+    """The smoothed rule as its definition reads: every candidate's smoothed count, first maximum."""
+    import numpy as np
+    from scipy.special import ndtr
+
+    from paralign.similarity.thresholds import _silverman_bandwidth
+
+    thresholds, _ = accuracy_curve(scores, labels)
+    cand = np.asarray(thresholds[1:-1] or thresholds, dtype=float)
+    x, y, h = np.asarray(scores, dtype=float), np.asarray(labels, dtype=bool), _silverman_bandwidth(scores)
+    smooth = [ndtr((x[y] - c) / h).sum() + ndtr((c - x[~y]) / h).sum() for c in cand]
+    return float(cand[int(np.argmax(smooth))])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.integers(0, 30).map(lambda v: v / 30), st.floats(-2, 2)), st.booleans()),
+                min_size=1, max_size=300))
+def test_smoothed_picks_what_a_scan_of_every_candidate_picks(data):
+    scores, labels = [s for s, _ in data], [g for _, g in data]
+    assert choose_threshold(scores, labels, "smoothed") == full_scan_smoothed(scores, labels)
+
+
+def test_smoothed_pruning_is_exact_on_thousands_of_continuous_scores():
+    import random
+
+    rng = random.Random(7)
+    for n, spread in ((3000, 1.2), (2000, 0.4), (500, 3.0)):
+        labels = [rng.random() < 0.67 for _ in range(n)]
+        scores = [1 / (1 + math.exp(-rng.gauss(1.0 if g else -0.3, spread))) for g in labels]
+        assert choose_threshold(scores, labels, "smoothed") == full_scan_smoothed(scores, labels)
+
+
 def test_logistic_threshold_of_mirror_symmetric_data_is_the_centre():
     # every (s, paraphrase) has a mirror (1 - s, not paraphrase): the MLE crossing is 0.5
     half = [(0.55, True), (0.7, True), (0.45, True), (0.9, True), (0.3, True), (0.65, True)]

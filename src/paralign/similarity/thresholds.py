@@ -107,7 +107,13 @@ def _silverman_bandwidth(scores: Sequence[float]) -> float:
 
 def _smoothed(scores: Sequence[float], labels: Sequence[bool]) -> float:
     """Maximise kernel-smoothed accuracy: the expected accuracy when the threshold is jittered
-    by Gaussian noise of Silverman's bandwidth; a single outlying pair cannot move the peak."""
+    by Gaussian noise of Silverman's bandwidth; a single outlying pair cannot move the peak.
+
+    Exact (the candidate a full scan of every candidate picks, bit for bit) but pruned: the
+    candidates are split into gaps, and a gap is split further only while a bound says the
+    maximum can be inside it. Cross-validating this rule over 4,000 continuous scores took 46
+    times as long as the ``lowest`` rule when every candidate was computed.
+    """
     import numpy as np
     from scipy.special import ndtr
 
@@ -115,13 +121,41 @@ def _smoothed(scores: Sequence[float], labels: Sequence[bool]) -> float:
     x = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=bool)
     h = _silverman_bandwidth(scores)
-    cand = np.asarray(thresholds[1:-1] or thresholds, dtype=float)
+    cand = np.asarray(thresholds[1:-1] or thresholds, dtype=float)  # ascending
     pos, neg = x[y], x[~y]
-    smooth = np.zeros(len(cand))
-    for block in range(0, len(cand), 256):  # P(score > t) for positives, P(score <= t) for negatives
-        c = cand[block : block + 256, None]
-        smooth[block : block + 256] = ndtr((pos[None, :] - c) / h).sum(1) + ndtr((c - neg[None, :]) / h).sum(1)
-    return float(cand[int(np.argmax(smooth))])
+
+    def parts(index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per candidate: P(score > t) summed over positives (falls as t rises) and
+        P(score <= t) summed over negatives (rises); each row's sum is the same whichever
+        other candidates share its block."""
+        above, below = np.empty(len(index)), np.empty(len(index))
+        for block in range(0, len(index), 256):
+            c = cand[index[block : block + 256], None]
+            above[block : block + 256] = ndtr((pos[None, :] - c) / h).sum(1)
+            below[block : block + 256] = ndtr((c - neg[None, :]) / h).sum(1)
+        return above, below
+
+    # Between candidates a < b none exceeds above[a] + below[b] (each part is monotone); the
+    # slack covers rounding in the sums, so a candidate never computed is below the maximum.
+    above, below = np.full(len(cand), np.nan), np.full(len(cand), np.nan)
+    ends = np.unique([0, len(cand) - 1])
+    above[ends], below[ends] = parts(ends)
+    slack = 1e-9 * len(x)
+    gaps = [(0, len(cand) - 1)]
+    while gaps:
+        best = np.nanmax(above + below)
+        gaps = [(a, b) for a, b in gaps if b > a + 1 and above[a] + below[b] + slack >= best]
+        splits = [np.unique(np.linspace(a, b, min(b - a - 1, _SPLIT) + 2).round().astype(int)) for a, b in gaps]
+        if not splits:
+            break
+        new = np.concatenate([points[1:-1] for points in splits])
+        above[new], below[new] = parts(new)
+        gaps = [(int(a), int(b)) for points in splits for a, b in zip(points[:-1], points[1:], strict=True)]
+    smooth = above + below
+    return float(cand[int(np.nanargmax(smooth))])  # the first maximum, as a full scan's argmax
+
+
+_SPLIT = 8  # candidates computed inside each gap still open, per round of _smoothed
 
 
 BOOTSTRAP_SAMPLES = 200
