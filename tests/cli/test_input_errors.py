@@ -12,6 +12,7 @@ import io
 import json
 import pickle
 import random
+import sys
 import tempfile
 from pathlib import Path
 
@@ -416,3 +417,20 @@ def test_stdin_closed_is_one_usage_error_line(argv: list[str], tmp_path: Path, m
     out, err = capsys.readouterr()
     assert out == "" and err == (f"paralign {command}: error: <stdin>: not open (the command was run with standard "
                                  "input closed): give an input file\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ["align", "x.tsv", "--similarity", "none", "--chunk-size", "99999999999999999999"],
+    ["paraphrase-table", "--groups", "g.tsv", "--aligner", "sultan", "-o", "t.tsv", "--max-groups", str(2**63)],
+])
+def test_a_count_python_cannot_use_is_a_usage_error(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    """A count above sys.maxsize reached islice() ("Stop argument for islice() must be ... <=
+    sys.maxsize"), a traceback after the input was read; it is refused when the options are parsed."""
+    monkeypatch.chdir(tmp_path)
+    Path("x.tsv").write_text("A cat .\tA cat .\n", encoding="utf-8")
+    Path("g.tsv").write_text("the cat sat\ta cat sat\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and f"must be at most {sys.maxsize}" in err and "Traceback" not in err

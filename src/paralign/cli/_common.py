@@ -33,8 +33,13 @@ STDOUT_NAME = "<stdout>"
 
 
 def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    return _int_at_least(text, 1)
+    """argparse type: a count, an integer >= 1 and at most ``sys.maxsize``: a larger one is no
+    size Python can use (``islice`` and numpy refuse it with a traceback), and as a limit it is
+    no limit, which a count of 0 never means on the command line either."""
+    value = _int_at_least(text, 1)
+    if value > sys.maxsize:
+        raise argparse.ArgumentTypeError(f"must be at most {sys.maxsize}, got {value}")
+    return value
 
 
 def non_negative_int(text: str) -> int:
