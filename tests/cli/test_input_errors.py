@@ -434,3 +434,33 @@ def test_a_count_python_cannot_use_is_a_usage_error(argv: list[str], tmp_path: P
         main(argv)
     err = capsys.readouterr().err
     assert info.value.code == 2 and f"must be at most {sys.maxsize}" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["align", "{pairs}", "--similarity", "none"], ["lattice", "stats", "--groups", "{groups}"],
+                                  ["paraeval", "-r", "{ref}", "-i", "{ref}", "--resources", "none"]])
+def test_stdout_closed_is_one_usage_error_line(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture) -> None:
+    """Run with stdout closed (`paralign align x.tsv >&-`), sys.stdout is None: the first write
+    was a traceback ("'NoneType' object has no attribute 'write'"). Output to stdout is one
+    usage error naming <stdout>, as for stdin."""
+    files = {"pairs": tmp_path / "x.tsv", "groups": tmp_path / "g.tsv", "ref": tmp_path / "ref.txt"}
+    files["pairs"].write_text("A cat .\tA cat .\n", encoding="utf-8")
+    files["groups"].write_text("the cat sat\ta cat sat\n", encoding="utf-8")
+    files["ref"].write_text("a b\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdout", None)
+    command = " ".join(argv[:2] if argv[0] == "lattice" else argv[:1])
+    assert main([arg.format(**files) for arg in argv]) == 2
+    assert capsys.readouterr().err == (f"paralign {command}: error: <stdout>: not open (the command was run with "
+                                       "standard output closed): give -o FILE\n")
+
+
+def test_stdout_closed_with_an_output_file_writes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    """With -o FILE and stdout closed the file is written; what the command also prints on
+    stdout (lattice draw's note of what it wrote) is dropped, not a traceback."""
+    sentences = tmp_path / "s.txt"
+    sentences.write_text("the cat sat\na cat sat\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdout", None)
+    assert main(["lattice", "draw", str(sentences), "-o", str(tmp_path / "l.dot"), "--format", "json"]) == 0
+    assert "digraph" in (tmp_path / "l.dot").read_text(encoding="utf-8") and capsys.readouterr().err == ""
+    assert sys.stdout is None  # restored as it was

@@ -277,6 +277,29 @@ def stdin_as_file() -> contextlib.AbstractContextManager[Path]:
 
 
 @contextmanager
+def stdout_for(args: argparse.Namespace) -> Iterator[None]:
+    """Run a command whose process may have no stdout. Run with stdout closed (``paralign align
+    x.tsv >&-``), Python's sys.stdout is None, and the first write was a traceback ("'NoneType'
+    object has no attribute 'write'"), after the work. When the output is stdout (``-o -``, the
+    default) that is one usage error naming STDOUT_NAME before any work, as for stdin; with ``-o
+    FILE`` the file is written and what the command also prints (pivot's summary, ...) is dropped."""
+    if sys.stdout is not None:
+        yield
+        return
+    if is_std(getattr(args, "output", "-")):
+        from ..errors import InputFileError
+
+        raise InputFileError("not open (the command was run with standard output closed): give -o FILE",
+                             source=STDOUT_NAME, errno=errno.EBADF)
+    with open(os.devnull, "w", encoding="utf-8") as sink:
+        sys.stdout = sink
+        try:
+            yield
+        finally:
+            sys.stdout = None  # type: ignore[assignment]
+
+
+@contextmanager
 def open_out(path: str | Path | None) -> Iterator[IO[str]]:
     """Open a UTF-8 output file ('-' or None: stdout); gzip when the name ends in .gz."""
     if path in (None, "-"):
