@@ -464,3 +464,17 @@ def test_stdout_closed_with_an_output_file_writes_it(tmp_path: Path, monkeypatch
     assert main(["lattice", "draw", str(sentences), "-o", str(tmp_path / "l.dot"), "--format", "json"]) == 0
     assert "digraph" in (tmp_path / "l.dot").read_text(encoding="utf-8") and capsys.readouterr().err == ""
     assert sys.stdout is None  # restored as it was
+
+
+def test_an_output_under_a_file_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture) -> None:
+    """`-o x.tsv/out.txt`, where x.tsv is a file, said "folder x.tsv does not exist", though it
+    does, as a file: the message names the file in the way."""
+    monkeypatch.chdir(tmp_path)
+    Path("x.tsv").write_text("A cat .\tA cat .\n", encoding="utf-8")
+    for output, said in (("x.tsv/out.txt", "x.tsv/out.txt: x.tsv is a file, not a folder"),
+                         ("x.tsv/sub/out.txt", "x.tsv/sub/out.txt: x.tsv is a file, not a folder"),
+                         ("nope/out.txt", "nope/out.txt: folder nope does not exist")):
+        with pytest.raises(SystemExit) as info:
+            main(["align", "x.tsv", "--similarity", "none", "-o", output])
+        assert info.value.code == 2 and f"argument -o/--output: {said}\n" in capsys.readouterr().err

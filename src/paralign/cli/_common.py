@@ -89,6 +89,9 @@ def output_path(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text}: is a directory, expected a file name")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
+        there = next((p for p in (folder, *folder.parents) if p.exists()), None)
+        if there is not None and not there.is_dir():  # a file where a folder of the path should be
+            raise argparse.ArgumentTypeError(f"{text}: {there} is a file, not a folder")
         raise argparse.ArgumentTypeError(f"{text}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise argparse.ArgumentTypeError(f"{text}: not writable")
