@@ -7,6 +7,7 @@ helpers, the OSError safety net of `main`, and '-' in pivot, paraphrase-table an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import io
 import json
@@ -478,3 +479,22 @@ def test_an_output_under_a_file_names_the_file(tmp_path: Path, monkeypatch: pyte
         with pytest.raises(SystemExit) as info:
             main(["align", "x.tsv", "--similarity", "none", "-o", output])
         assert info.value.code == 2 and f"argument -o/--output: {said}\n" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a device whose writes find no room)")
+def test_a_full_disk_names_the_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture) -> None:
+    """A write that finds no room said only "No space left on device" (a write's OSError has no
+    file name): the error names the output, -o or <stdout>."""
+    pairs = tmp_path / "x.tsv"
+    pairs.write_text("A cat .\tA cat .\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", "none", "-o", "/dev/full"]) == 1
+    assert capsys.readouterr().err == "paralign align: error: /dev/full: No space left on device\n"
+    full = open("/dev/full", "w", encoding="utf-8")  # noqa: SIM115 - closed below, where its flush fails too
+    captured = sys.stdout
+    monkeypatch.setattr("sys.stdout", full)
+    assert main(["align", str(pairs), "--similarity", "none"]) == 1
+    monkeypatch.setattr("sys.stdout", captured)
+    with contextlib.suppress(OSError):
+        full.close()
+    assert capsys.readouterr().err == "paralign align: error: <stdout>: No space left on device\n"

@@ -304,15 +304,26 @@ def stdout_for(args: argparse.Namespace) -> Iterator[None]:
 
 @contextmanager
 def open_out(path: str | Path | None) -> Iterator[IO[str]]:
-    """Open a UTF-8 output file ('-' or None: stdout); gzip when the name ends in .gz."""
-    if path in (None, "-"):
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    from ..textio import open_text
+    """Open a UTF-8 output file ('-' or None: stdout); gzip when the name ends in .gz. A full
+    disk (or quota, or file size limit) met writing it names it (STDOUT_NAME for stdout): the
+    OSError of a write has no file name, and the error line said only "No space left on device"."""
+    try:
+        if path in (None, "-"):
+            yield sys.stdout
+            sys.stdout.flush()
+            return
+        from ..textio import open_text
 
-    with open_text(path, "wt") as handle:
-        yield handle
+        with open_text(path, "wt") as handle:
+            yield handle
+    except OSError as exc:
+        if exc.filename is None and exc.errno in _FULL:
+            exc.filename = STDOUT_NAME if path in (None, "-") else str(path)
+        raise
+
+
+#: The errno of a write that found no room: the disk, the user's quota or the file size limit.
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 #: Characters JSON may hold unescaped in a string that other readers take for a line end
