@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paralign.cli import main
-from paralign.cli._common import STDIN_NAME, open_in, stdin_as_file
+from paralign.cli._common import STDIN_NAME, open_in, stdin_as_file, stdout_for
 from paralign.errors import FormatError, InputFileError, ParalignError
 from paralign.paraphrases import open_text
 from paralign.textio import Utf8LineReader
@@ -498,3 +498,12 @@ def test_a_full_disk_names_the_output(tmp_path: Path, monkeypatch: pytest.Monkey
     with contextlib.suppress(OSError):
         full.close()
     assert capsys.readouterr().err == "paralign align: error: <stdout>: No space left on device\n"
+
+
+def test_stdout_closed_without_an_output_option_drops_what_is_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve` and `download` have no -o: with stdout closed what they print (the address, the
+    summary) is dropped, not a usage error telling them to give -o."""
+    monkeypatch.setattr("sys.stdout", None)
+    with stdout_for(argparse.Namespace(format="text")):
+        sys.stdout.write("paralign serve: http://127.0.0.1:8000 (Ctrl-C stops)\n")
+    assert sys.stdout is None

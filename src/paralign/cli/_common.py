@@ -285,11 +285,12 @@ def stdout_for(args: argparse.Namespace) -> Iterator[None]:
     x.tsv >&-``), Python's sys.stdout is None, and the first write was a traceback ("'NoneType'
     object has no attribute 'write'"), after the work. When the output is stdout (``-o -``, the
     default) that is one usage error naming STDOUT_NAME before any work, as for stdin; with ``-o
-    FILE`` the file is written and what the command also prints (pivot's summary, ...) is dropped."""
+    FILE`` the file is written and what the command also prints (pivot's summary, ...) is dropped,
+    as it is for a command without -o (``serve``'s address, ``download``'s summary)."""
     if sys.stdout is not None:
         yield
         return
-    if is_std(getattr(args, "output", "-")):
+    if hasattr(args, "output") and is_std(args.output):
         from ..errors import InputFileError
 
         raise InputFileError("not open (the command was run with standard output closed): give -o FILE",
