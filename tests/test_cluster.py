@@ -177,3 +177,26 @@ def test_version_differences_name_each_package_and_where():
         "paralign 0.2 here, 0.1 on the scheduler and worker tcp://a:1",
         "distributed 2026.8.0 here, not installed on worker tcp://b:2",
     ]
+
+
+def _bad_input() -> None:
+    from paralign.errors import FormatError
+
+    raise FormatError("x.txt:2: not UTF-8 (byte 0xe9 at column 4)")
+
+
+def _bug() -> None:
+    raise RuntimeError("a bug")
+
+
+def test_a_local_worker_does_not_log_a_data_error_but_logs_a_bug(capfd: pytest.CaptureFixture) -> None:
+    """`paralign pivot` on a file with a byte that is not UTF-8 printed the worker's "Compute
+    Failed" log, with the task's traceback, before its one error line: a task that raises one of
+    paralign's errors is not logged by the worker; any other exception still is."""
+    with connect(ClusterOptions(workers=1)) as client:
+        for task, error in ((_bad_input, ParalignError), (_bug, RuntimeError)):
+            with pytest.raises(error):
+                client.submit(task, pure=False).result()
+        time.sleep(0.5)  # the worker's log reaches its stderr
+    err = capfd.readouterr().err
+    assert err.count("Compute Failed") == 1 and "RuntimeError('a bug')" in err and "0xe9" not in err

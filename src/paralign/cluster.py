@@ -4,7 +4,9 @@ By default a job starts a `LocalCluster` of worker processes on this machine (``
 thread each, ``memory_limit`` each) and stops it when done; with a scheduler address
 (``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job runs
 on that cluster, whose workers must see the same files (the inputs and the work directory).
-Nothing is printed: the caller hears where the dashboard is through ``on_start``.  An existing
+Nothing is printed: the caller hears where the dashboard is through ``on_start``, and a local
+worker does not log a task that raised one of paralign's errors (bad input the caller reports
+as one line: :func:`quiet_data_errors`).  An existing
 cluster must run the command's versions of paralign, dask and distributed (its tasks are
 rebuilt there): connecting checks them (:func:`check_versions`).
 
@@ -146,6 +148,45 @@ def _start_local(options: ClusterOptions) -> Any:
         )
 
 
+class _QuietDataErrors(logging.Filter):
+    """Drops a worker's "Compute Failed" log (with the task's traceback) when the task raised
+    one of paralign's errors: bad input a job reports as one error line (`paralign pivot` on a
+    file with a byte that is not UTF-8), which a local cluster's worker printed before it, with
+    its stack, on the command's stderr. Any other exception (a bug) is still logged."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        if not str(record.msg).startswith("Compute Failed") or len(args) < 4:
+            return True
+        return str(args[3]).split("(", 1)[0] not in _paralign_error_names()
+
+
+def _paralign_error_names() -> set[str]:
+    """The class names of ParalignError and its subclasses (those imported in this process)."""
+    from .errors import ParalignError
+
+    names, todo = set(), [ParalignError]
+    while todo:
+        cls = todo.pop()
+        names.add(cls.__name__)
+        todo += cls.__subclasses__()
+    return names
+
+
+def quiet_data_errors(client: Client) -> None:
+    """Install :class:`_QuietDataErrors` in every worker of `client`'s cluster (a worker
+    plugin, so a restarted worker has it too)."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class QuietDataErrors(WorkerPlugin):
+        def setup(self, worker: Any) -> None:
+            log = logging.getLogger("distributed.worker")
+            if not any(isinstance(f, _QuietDataErrors) for f in log.filters):
+                log.addFilter(_QuietDataErrors())
+
+    client.register_plugin(QuietDataErrors(), name="paralign-quiet-data-errors")
+
+
 #: The packages whose versions the command, the scheduler and every worker must share: tasks
 #: are pickled with this process' classes and rebuilt there (a scheduler or worker started
 #: before an upgrade rebuilds them with its old ones).
@@ -237,6 +278,7 @@ def connect(options: ClusterOptions | None = None,
         if address is None:
             cluster = cluster if cluster is not None else _start_local(options)
             client = Client(cluster)
+            quiet_data_errors(client)
         else:
             try:
                 client = Client(address, timeout=options.connect_timeout)

@@ -7,11 +7,13 @@ helpers, the OSError safety net of `main`, and '-' in pivot, paraphrase-table an
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import io
 import json
 import pickle
 import random
+import sys
 import tempfile
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paralign.cli import main
-from paralign.cli._common import STDIN_NAME, open_in, stdin_as_file
+from paralign.cli._common import STDIN_NAME, open_in, stdin_as_file, stdout_for
 from paralign.errors import FormatError, InputFileError, ParalignError
 from paralign.paraphrases import open_text
 from paralign.textio import Utf8LineReader
@@ -416,3 +418,92 @@ def test_stdin_closed_is_one_usage_error_line(argv: list[str], tmp_path: Path, m
     out, err = capsys.readouterr()
     assert out == "" and err == (f"paralign {command}: error: <stdin>: not open (the command was run with standard "
                                  "input closed): give an input file\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ["align", "x.tsv", "--similarity", "none", "--chunk-size", "99999999999999999999"],
+    ["paraphrase-table", "--groups", "g.tsv", "--aligner", "sultan", "-o", "t.tsv", "--max-groups", str(2**63)],
+])
+def test_a_count_python_cannot_use_is_a_usage_error(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    """A count above sys.maxsize reached islice() ("Stop argument for islice() must be ... <=
+    sys.maxsize"), a traceback after the input was read; it is refused when the options are parsed."""
+    monkeypatch.chdir(tmp_path)
+    Path("x.tsv").write_text("A cat .\tA cat .\n", encoding="utf-8")
+    Path("g.tsv").write_text("the cat sat\ta cat sat\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and f"must be at most {sys.maxsize}" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["align", "{pairs}", "--similarity", "none"], ["lattice", "stats", "--groups", "{groups}"],
+                                  ["paraeval", "-r", "{ref}", "-i", "{ref}", "--resources", "none"]])
+def test_stdout_closed_is_one_usage_error_line(argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture) -> None:
+    """Run with stdout closed (`paralign align x.tsv >&-`), sys.stdout is None: the first write
+    was a traceback ("'NoneType' object has no attribute 'write'"). Output to stdout is one
+    usage error naming <stdout>, as for stdin."""
+    files = {"pairs": tmp_path / "x.tsv", "groups": tmp_path / "g.tsv", "ref": tmp_path / "ref.txt"}
+    files["pairs"].write_text("A cat .\tA cat .\n", encoding="utf-8")
+    files["groups"].write_text("the cat sat\ta cat sat\n", encoding="utf-8")
+    files["ref"].write_text("a b\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdout", None)
+    command = " ".join(argv[:2] if argv[0] == "lattice" else argv[:1])
+    assert main([arg.format(**files) for arg in argv]) == 2
+    assert capsys.readouterr().err == (f"paralign {command}: error: <stdout>: not open (the command was run with "
+                                       "standard output closed): give -o FILE\n")
+
+
+def test_stdout_closed_with_an_output_file_writes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture) -> None:
+    """With -o FILE and stdout closed the file is written; what the command also prints on
+    stdout (lattice draw's note of what it wrote) is dropped, not a traceback."""
+    sentences = tmp_path / "s.txt"
+    sentences.write_text("the cat sat\na cat sat\n", encoding="utf-8")
+    monkeypatch.setattr("sys.stdout", None)
+    assert main(["lattice", "draw", str(sentences), "-o", str(tmp_path / "l.dot"), "--format", "json"]) == 0
+    assert "digraph" in (tmp_path / "l.dot").read_text(encoding="utf-8") and capsys.readouterr().err == ""
+    assert sys.stdout is None  # restored as it was
+
+
+def test_an_output_under_a_file_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture) -> None:
+    """`-o x.tsv/out.txt`, where x.tsv is a file, said "folder x.tsv does not exist", though it
+    does, as a file: the message names the file in the way."""
+    monkeypatch.chdir(tmp_path)
+    Path("x.tsv").write_text("A cat .\tA cat .\n", encoding="utf-8")
+    for output, said in (("x.tsv/out.txt", "x.tsv/out.txt: x.tsv is a file, not a folder"),
+                         ("x.tsv/sub/out.txt", "x.tsv/sub/out.txt: x.tsv is a file, not a folder"),
+                         ("nope/out.txt", "nope/out.txt: folder nope does not exist")):
+        with pytest.raises(SystemExit) as info:
+            main(["align", "x.tsv", "--similarity", "none", "-o", output])
+        assert info.value.code == 2 and f"argument -o/--output: {said}\n" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a device whose writes find no room)")
+def test_a_full_disk_names_the_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture) -> None:
+    """A write that finds no room said only "No space left on device" (a write's OSError has no
+    file name): the error names the output, -o or <stdout>."""
+    pairs = tmp_path / "x.tsv"
+    pairs.write_text("A cat .\tA cat .\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--similarity", "none", "-o", "/dev/full"]) == 1
+    assert capsys.readouterr().err == "paralign align: error: /dev/full: No space left on device\n"
+    full = open("/dev/full", "w", encoding="utf-8")  # noqa: SIM115 - closed below, where its flush fails too
+    captured = sys.stdout
+    monkeypatch.setattr("sys.stdout", full)
+    assert main(["align", str(pairs), "--similarity", "none"]) == 1
+    monkeypatch.setattr("sys.stdout", captured)
+    with contextlib.suppress(OSError):
+        full.close()
+    assert capsys.readouterr().err == "paralign align: error: <stdout>: No space left on device\n"
+
+
+def test_stdout_closed_without_an_output_option_drops_what_is_printed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve` and `download` have no -o: with stdout closed what they print (the address, the
+    summary) is dropped, not a usage error telling them to give -o."""
+    monkeypatch.setattr("sys.stdout", None)
+    with stdout_for(argparse.Namespace(format="text")):
+        sys.stdout.write("paralign serve: http://127.0.0.1:8000 (Ctrl-C stops)\n")
+    assert sys.stdout is None

@@ -572,6 +572,14 @@ def test_paths_as_text_says_which_list_each_path_is_in(group_file, capsys):
     assert len(lines) == 10
 
 
+def test_paths_all_with_a_limit_above_sys_maxsize_enumerates_every_path(group_file, capsys):
+    """`--all 99999999999999999999` (a LIMIT Python cannot use as a size) reached islice() and
+    stopped with a traceback; such a LIMIT is no limit: every path is listed."""
+    every = run_json(capsys, "lattice", "paths", str(group_file), "--tokenized", "--all", "1000000")
+    huge = run_json(capsys, "lattice", "paths", str(group_file), "--tokenized", "--all", "99999999999999999999")
+    assert huge["all"] == every["all"] and len(every["all"]) == int(every["paths"])
+
+
 @pytest.mark.parametrize(("action", "said"), [
     ("build", ["Identical sentences count once", "SRC TAB DST TAB WORD", "weights", "lowercase"]),
     ("draw", ["Draw the lattice", "start state"]),

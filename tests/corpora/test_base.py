@@ -43,3 +43,15 @@ def test_alignment_must_be_an_alignment(alignment, tokens) -> None:
     attribute 'possible'"), or without tokens a pair that failed only when scored."""
     with pytest.raises(InputTypeError, match="AlignedPair.alignment must be an Alignment .*from_pharaoh"):
         AlignedPair("x", *tokens, alignment)
+
+
+def test_a_negative_link_index_is_named_by_file_line_and_pair() -> None:
+    """A gold record with the link [-1, 0] was reported without its file and line ("Alignment
+    sure: a link must be ...; pair 3 (gold 'r') skipped"), where one past the end names both."""
+    from paralign.corpora import make_pair
+
+    with pytest.raises(AlignmentIndexError, match=r"^gold\.jsonl:3: pair 'r': Alignment sure: a link must be two "
+                                                  r"non-negative integer indices, got \(-1, 0\)$"):
+        make_pair("r", ("a", "b"), ("a", "b"), [(-1, 0)], [(-1, 0)], path="gold.jsonl", line=3)
+    with pytest.raises(AlignmentIndexError, match=r"^gold\.jsonl:3: pair 'r': link 0-5 outside"):
+        make_pair("r", ("a", "b"), ("a", "b"), [(0, 5)], [(0, 5)], path="gold.jsonl", line=3)

@@ -36,3 +36,17 @@ def test_msa_lattice_takes_a_group_of_token_lists() -> None:
     with pytest.raises(InputTypeError, match="sentence 2 must be a list of strings, not one str"):
         msa_lattice([["the", "cat"], "a cat"])
     assert build_lattice([["a", "b"]]).accepts(["a", "b"])
+
+
+def test_a_negative_weight_is_not_a_lattice() -> None:
+    """`lattice paths --lattice F` with the weight -1 stopped with a traceback
+    (ZeroDivisionError in its log probabilities); a weight counts sentences, so it is refused
+    when the lattice is read, naming the file and the edge."""
+    from paralign.errors import FormatError
+    from paralign.lattice import Lattice
+
+    data = {"states": 3, "edges": [[0, "a", 1], [1, "b", 2], [1, "c", 2]], "weights": [1, -1, 1]}
+    with pytest.raises(FormatError, match=r"^x\.json: not a lattice: edge 1 has the weight -1: a weight counts "
+                                          r"sentences, at least 0$"):
+        Lattice.from_dict(data, source="x.json")
+    assert [lp for lp, _ in Lattice.from_dict({**data, "weights": [1, 0, 1]}).kbest(2)] == pytest.approx([-0.405465, -1.098612], abs=1e-5)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from scipy import stats as sps
@@ -137,3 +139,10 @@ def test_an_undefined_paired_test_is_null_in_json_not_nan():
     assert np.isnan(test.p_value)
     assert test.to_dict() == {"value": None, "low": None, "high": None, "p_value": None}
     json.dumps(test.to_dict(), allow_nan=False)  # strict JSON
+
+
+def test_resample_counts_larger_than_any_array_is_a_memory_error() -> None:
+    """numpy's ValueError ("array is too big") for `--resamples 9223372036854775807` was a
+    traceback in meta-eval; it is a MemoryError (the CLI's one "out of memory" line)."""
+    with pytest.raises(MemoryError, match=f"{sys.maxsize} resamples of 3 items"):
+        resample_counts(3, sys.maxsize)

@@ -3,6 +3,8 @@ numbers for BLEU (same resamples, same statistic, same p-value), and behave as a
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -11,6 +13,7 @@ from paralign.metrics.bleu_steps import baseline
 from paralign.metrics.significance import (
     bootstrap_indices,
     confidence,
+    correlation_interval,
     estimate_ci,
     paired_bootstrap,
     resampled_scores,
@@ -214,3 +217,14 @@ def test_paper_resamples_leave_out_an_na_f_as_the_point_estimate_does() -> None:
     assert 0 < other["paired_bootstrap"]["p_value"] <= 1
     na = [np.array([[1.0, 0.0, 0.0, 0.0, 0.0]] * 2)] * 2  # no reference word at all: F n/a
     assert systems_significance(item, na, paired=True, n_resamples=20)[0]["paired_bootstrap"]["baseline_score"] is None
+
+
+def test_a_bootstrap_larger_than_any_array_is_a_memory_error() -> None:
+    """`--resamples 9223372036854775807`: numpy refuses an array larger than any can be with
+    ValueError ("array is too big"), which the CLI showed as a traceback; it is a MemoryError,
+    as numpy's own for an array merely too large for this machine."""
+    with pytest.raises(MemoryError, match=f"{sys.maxsize} resamples of 5 items"):
+        bootstrap_indices(5, sys.maxsize)
+    x = [1.0, 2.0, 3.0, 4.0, 5.0]
+    with pytest.raises(MemoryError, match=f"{sys.maxsize} resamples of 5 items"):
+        correlation_interval([(x, x[::-1])], "pearson", n_resamples=sys.maxsize)

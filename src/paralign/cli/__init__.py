@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
-from ._common import finite_numbers, outputs_apart, stdin_arguments, stdin_given_once
+from ._common import finite_numbers, outputs_apart, stdin_arguments, stdin_given_once, stdout_for
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         given = sys.argv[1:] if argv is None else list(argv)
         stdin_given_once(stdin_arguments(given))
         outputs_apart(args, given)
-        return int(args.func(args) or 0)
+        with stdout_for(args):
+            return int(args.func(args) or 0)
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's
         print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
         return 2 if exc.cannot_open else 1

@@ -33,8 +33,13 @@ STDOUT_NAME = "<stdout>"
 
 
 def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1."""
-    return _int_at_least(text, 1)
+    """argparse type: a count, an integer >= 1 and at most ``sys.maxsize``: a larger one is no
+    size Python can use (``islice`` and numpy refuse it with a traceback), and as a limit it is
+    no limit, which a count of 0 never means on the command line either."""
+    value = _int_at_least(text, 1)
+    if value > sys.maxsize:
+        raise argparse.ArgumentTypeError(f"must be at most {sys.maxsize}, got {value}")
+    return value
 
 
 def non_negative_int(text: str) -> int:
@@ -84,6 +89,9 @@ def output_path(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text}: is a directory, expected a file name")
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
+        there = next((p for p in (folder, *folder.parents) if p.exists()), None)
+        if there is not None and not there.is_dir():  # a file where a folder of the path should be
+            raise argparse.ArgumentTypeError(f"{text}: {there} is a file, not a folder")
         raise argparse.ArgumentTypeError(f"{text}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise argparse.ArgumentTypeError(f"{text}: not writable")
@@ -272,16 +280,51 @@ def stdin_as_file() -> contextlib.AbstractContextManager[Path]:
 
 
 @contextmanager
-def open_out(path: str | Path | None) -> Iterator[IO[str]]:
-    """Open a UTF-8 output file ('-' or None: stdout); gzip when the name ends in .gz."""
-    if path in (None, "-"):
-        yield sys.stdout
-        sys.stdout.flush()
+def stdout_for(args: argparse.Namespace) -> Iterator[None]:
+    """Run a command whose process may have no stdout. Run with stdout closed (``paralign align
+    x.tsv >&-``), Python's sys.stdout is None, and the first write was a traceback ("'NoneType'
+    object has no attribute 'write'"), after the work. When the output is stdout (``-o -``, the
+    default) that is one usage error naming STDOUT_NAME before any work, as for stdin; with ``-o
+    FILE`` the file is written and what the command also prints (pivot's summary, ...) is dropped,
+    as it is for a command without -o (``serve``'s address, ``download``'s summary)."""
+    if sys.stdout is not None:
+        yield
         return
-    from ..textio import open_text
+    if hasattr(args, "output") and is_std(args.output):
+        from ..errors import InputFileError
 
-    with open_text(path, "wt") as handle:
-        yield handle
+        raise InputFileError("not open (the command was run with standard output closed): give -o FILE",
+                             source=STDOUT_NAME, errno=errno.EBADF)
+    with open(os.devnull, "w", encoding="utf-8") as sink:
+        sys.stdout = sink
+        try:
+            yield
+        finally:
+            sys.stdout = None  # type: ignore[assignment]
+
+
+@contextmanager
+def open_out(path: str | Path | None) -> Iterator[IO[str]]:
+    """Open a UTF-8 output file ('-' or None: stdout); gzip when the name ends in .gz. A full
+    disk (or quota, or file size limit) met writing it names it (STDOUT_NAME for stdout): the
+    OSError of a write has no file name, and the error line said only "No space left on device"."""
+    try:
+        if path in (None, "-"):
+            yield sys.stdout
+            sys.stdout.flush()
+            return
+        from ..textio import open_text
+
+        with open_text(path, "wt") as handle:
+            yield handle
+    except OSError as exc:
+        if exc.filename is None and exc.errno in _FULL:
+            exc.filename = STDOUT_NAME if path in (None, "-") else str(path)
+        raise
+
+
+#: The errno of a write that found no room: the disk, the user's quota or the file size limit.
+_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 #: Characters JSON may hold unescaped in a string that other readers take for a line end

@@ -374,8 +374,10 @@ def run_paths(args: argparse.Namespace) -> int:
         result["sample"] = [" ".join(w) for w in lattice.sample(args.sample, args.seed)]
     if args.all:
         import itertools
+        import sys
 
-        result["all"] = [" ".join(w) for w in itertools.islice(lattice.paths(), args.all)]
+        # a LIMIT above sys.maxsize is no limit (islice refuses it with a traceback)
+        result["all"] = [" ".join(w) for w in itertools.islice(lattice.paths(), min(args.all, sys.maxsize))]
     write_result(args, result, render_paths)
     return 0
 

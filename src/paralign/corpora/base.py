@@ -173,7 +173,12 @@ def make_pair(pair_id: str, source_tokens: Iterable[str], target_tokens: Iterabl
               line: int = 0) -> AlignedPair:
     """Build an AlignedPair and check every link lies inside both sentences."""
     src, tgt = tuple(source_tokens), tuple(target_tokens)
-    alignment = Alignment(frozenset(sure), frozenset(possible))
+    try:
+        alignment = Alignment(frozenset(sure), frozenset(possible))
+    except FormatError as exc:  # a negative index: named by file, line and pair, as a link past the end is
+        if exc.source is not None:
+            raise
+        raise type(exc)(f"pair {pair_id!r}: {exc}", source=path, line=line or None) from exc
     check_links(alignment, len(src), len(tgt), pair_id=pair_id, path=path, line=line)
     return AlignedPair(pair_id, src, tgt, alignment, line)
 

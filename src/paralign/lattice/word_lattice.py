@@ -74,6 +74,10 @@ class Lattice:
             inc[d].append(k)
         if self.weights and len(self.weights) != len(self.edges):
             raise LatticeError(f"{len(self.weights)} weights for {len(self.edges)} edges")
+        negative = next((k for k, w in enumerate(self.weights) if w < 0), None)
+        if negative is not None:  # its log probability divided by zero or took the log of a negative
+            raise LatticeError(f"edge {negative} has the weight {self.weights[negative]}: a weight counts sentences, "
+                               "at least 0")
         object.__setattr__(self, "_out", tuple(map(tuple, out)))
         object.__setattr__(self, "_in", tuple(map(tuple, inc)))
 

@@ -21,7 +21,7 @@ from scipy import stats as sps
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError
 from . import DEFAULT_SEED
-from .significance import Interval, interval, seeded_rng, too_few_to_correlate
+from .significance import Interval, check_resample_size, interval, seeded_rng, too_few_to_correlate
 
 CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
@@ -61,6 +61,7 @@ def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_S
         raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
     if n_items < 1:
         raise ConfigurationError(f"need at least one segment to resample, got {n_items}")
+    check_resample_size(n_resamples, n_items)
     rng = seeded_rng(seed)
     idx = rng.integers(0, n_items, size=(n_resamples, n_items))
     counts = np.zeros((n_resamples, n_items), dtype=np.float64)

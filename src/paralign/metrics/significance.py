@@ -40,6 +40,7 @@ Not for: metric-human correlations over MT systems and segments (:mod:`.correlat
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -80,6 +81,15 @@ def seeded_rng(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
+def check_resample_size(n_resamples: int, n_items: int) -> None:
+    """MemoryError when a (resamples, items) array of 8-byte numbers is larger than any array can
+    be: numpy refuses one with ValueError ("array is too big", "Maximum allowed dimension
+    exceeded") or OverflowError, where a merely too large one is its MemoryError, so every size
+    no machine holds is the same error (the CLI's "out of memory", exit 1; a traceback before)."""
+    if n_resamples * max(n_items, 1) * 8 > sys.maxsize:
+        raise MemoryError(f"{n_resamples} resamples of {n_items} items: a bootstrap larger than any array can be")
+
+
 def bootstrap_indices(n_segments: int, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> np.ndarray:
     """(resamples, segments) segment indices drawn with replacement, as sacrebleu draws them; at
     least :data:`MIN_RESAMPLED` segments (ConfigurationError otherwise: one segment is drawn every
@@ -89,6 +99,7 @@ def bootstrap_indices(n_segments: int, n_resamples: int = DEFAULT_RESAMPLES, see
     if n_segments < MIN_RESAMPLED:
         raise ConfigurationError(f"need at least {MIN_RESAMPLED} segments to resample, got {n_segments}: "
                                  "one is drawn every time, an interval of width 0")
+    check_resample_size(n_resamples, n_segments)
     return seeded_rng(seed).choice(n_segments, size=(n_resamples, n_segments), replace=True)
 
 
@@ -240,6 +251,7 @@ def correlation_interval(
     arrays = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in groups]
     if not arrays or any(len(x) != len(y) or len(x) < MIN_CORRELATED for x, y in arrays):
         raise MismatchError(f"every group needs as many scores as gold values, and at least {MIN_CORRELATED}")
+    check_resample_size(n_resamples, max(len(x) for x, _ in arrays))
     rng = seeded_rng(seed)
     sizes = np.array([len(x) for x, _ in arrays], dtype=np.float64)
     full, resampled = np.empty(len(arrays)), np.empty((n_resamples, len(arrays)))
