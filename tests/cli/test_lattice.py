@@ -414,6 +414,32 @@ def test_mtreference_groups_on_stdin_are_read_as_json(tmp_path, capsys, monkeypa
     assert run_json(capsys, "lattice", "stats", "--groups", str(packed))["sentences"] == 3
 
 
+@pytest.mark.parametrize("command", ["stats", "paraphrases"])
+def test_a_bad_pair_of_json_groups_is_skipped_and_the_others_measured(tmp_path, capsys, command):
+    """A jacana groups file with one malformed link (pair 2 of 3) stopped `lattice stats` and
+    `lattice paraphrases` with exit 1. The pair is now reported as evaluate-aligner reports a
+    bad gold pair (FILE:LINE: reason; pair N (gold ID) skipped; `skipped_rows` in the stats),
+    and the other groups are measured; a file of bad pairs only is exit 1 (docs/CLI.md)."""
+    pairs = [{"id": f"DOC.{g}.{k}", "source": GROUP[0], "target": GROUP[k], "sureAlign": "0-0",
+              "possibleAlign": ""} for g in (1, 2) for k in (1, 2)]
+    pairs[1]["sureAlign"] = "0-0 1-x"
+    path = tmp_path / "gold.json"
+    path.write_text(json.dumps(pairs, indent=1), encoding="utf-8")
+    assert main(["lattice", command, "--groups", str(path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    out, err = json.loads(captured.out), captured.err
+    assert f"{path}:9: malformed link '1-x' in pair 'DOC.1.2' (expected i-j); pair 2 (gold 'DOC.1.2') skipped" in err
+    if command == "stats":
+        assert (out["groups"], out["sentences"]) == (2, 5)
+        assert out["skipped_rows"] == [{"pair": 2, "id": "DOC.1.2", "file": str(path), "line": 9,
+                                        "reason": "malformed link '1-x' in pair 'DOC.1.2' (expected i-j)"}]
+    else:
+        assert out
+    path.write_text(json.dumps(pairs[1:2]), encoding="utf-8")
+    assert main(["lattice", command, "--groups", str(path)]) == 1
+    assert "gold.json: no usable pairs in the groups file (malformed link" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("name", ["t.parquet", "t.PQ"])
 def test_paraphrases_refuse_a_parquet_name(tmp_path, group_file, capsys, name):
     """`lattice paraphrases -o X.parquet` wrote TSV text under a Parquet name, which

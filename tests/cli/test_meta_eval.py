@@ -59,6 +59,16 @@ def test_json_names_the_resamples_as_every_command_does(tmp_path, capsys):
     assert result["resamples"] == 20 and result["n_resamples"] == 20
 
 
+def test_a_wmt_file_is_called_a_file_not_a_missing_folder(tmp_path, capsys):
+    """--wmt FILE said 'FILE: no such folder' though FILE exists: it is a file, not a folder
+    (a usage error, exit 2, as a missing folder still is)."""
+    (tmp_path / "wmt.txt").write_text("x\n", encoding="utf-8")
+    for given, message in ((tmp_path / "wmt.txt", "is a file, not a folder"), (tmp_path / "nope", "no such folder")):
+        with pytest.raises(SystemExit) as exc:
+            main(["meta-eval", "--wmt", str(given), "--pair", "de-en", "--metrics", "bleu"])
+        assert exc.value.code == 2 and f"argument --wmt: {given}: {message}" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("value", ["-5", "0"])
 def test_resamples_must_be_positive(tmp_path, capsys, value):
     with pytest.raises(SystemExit):

@@ -597,6 +597,27 @@ def test_evaluate_paraphrase_says_when_test_pairs_are_training_pairs_or_ids_repe
     assert "warning: 1 test pair repeats" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("first", ["json", "tsv"])
+def test_similarity_and_align_decide_each_line_alike(tmp_path, capsys, first):
+    """align decided JSON line by line (a line starting with '{'), similarity by the first line:
+    a TSV line in a JSONL file was invalid JSON to similarity and a pair to align, a JSON record
+    in a TSV file a pair to align and a bad row to similarity, and `[1, 2]` or `null` got
+    different messages. One function (is_json_line) decides for both now."""
+    record = json.dumps({"source": "A cat sat .", "target": "A cat is sitting ."})
+    lines = [record, "[1, 2]", "null", "A dog ran .\tA dog runs ."]
+    path = tmp_path / "pairs.txt"
+    path.write_text("\n".join(lines if first == "json" else lines[::-1]) + "\n", encoding="utf-8")
+    assert main(["align", str(path), "--tokenized", "--similarity", "none"]) == 0
+    aligned = capsys.readouterr()
+    scored, err = run_json(capsys, ["similarity", "--pairs", str(path), "--aligner", "exact"])
+    assert [s is not None for s in scored["scores"]] == [bool(x) for x in aligned.out.split("\n")[:4]] == \
+        [True, False, False, True]  # the two pairs are lines 1 and 4 either way
+    bad = {2: "got an array", 3: "got null"} if first == "json" else {3: "got an array", 2: "got null"}
+    for number, kind in bad.items():
+        message = f"{path}:{number}: expected an object with 'source' and 'target', {kind}"
+        assert message in err and message in aligned.err
+
+
 def test_similarity_reads_jsonl_and_two_line_aligned_files_as_align_does(tmp_path, capsys, monkeypatch):
     """`align` takes JSONL lines and two line-aligned files (--source/--target); `similarity`
     took only TSV, so a JSONL file was one 'expected 2 TAB-separated sentences' row per line,

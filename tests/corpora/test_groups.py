@@ -48,3 +48,27 @@ def test_a_tsv_line_starting_with_a_bracket_is_not_json(tmp_path, first) -> None
     path.write_text(first + "\n", encoding="utf-8")
     assert not is_alignment_json(path)
     assert [g.sentences for g in iter_groups(path)] == [tuple(first.split("\t"))]
+
+
+def test_a_bad_pair_of_json_groups_is_skipped_when_asked(tmp_path) -> None:
+    """A malformed link in one pair stopped `lattice stats`/`paraphrases` on the whole file. With
+    a `skipped` list the pair is left out and recorded (file, line, position), and the other
+    pairs are grouped; without one it still stops, naming file and line; a file of bad pairs
+    only is a FormatError either way."""
+    from paralign.corpora.groups import alignment_groups
+    from paralign.errors import FormatError
+
+    bad = [dict(PAIRS[0]), {**PAIRS[1], "sureAlign": "0-0 1-x"}, dict(PAIRS[2])]
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(bad, indent=1), encoding="utf-8")
+    skipped: list = []
+    groups = dict(alignment_groups(path, skipped))
+    assert groups == {"DOC.1": [("a", "man", "came", "."), ("a", "guy", "came", ".")],
+                      "DOC.2": [("it", "rains", "."), ("it", "is", "raining", ".")]}
+    # the pair is named at its opening brace, line 9
+    assert [(n, item.id, item.source, item.line) for n, item in skipped] == [(2, "DOC.1.B", str(path), 9)]
+    with pytest.raises(FormatError, match=r"g\.json:9: malformed link '1-x'"):
+        list(alignment_groups(path))
+    path.write_text(json.dumps(bad[1:2]), encoding="utf-8")
+    with pytest.raises(FormatError, match=r"g\.json: no usable pairs in the groups file \(malformed link"):
+        list(alignment_groups(path, []))

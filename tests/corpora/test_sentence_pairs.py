@@ -51,3 +51,23 @@ def test_a_sentence_of_invisible_characters_is_empty() -> None:
     side of white space is, not aligned to nothing without a word."""
     pairs = list(read_input_pairs(["\u200b\u00ad\tthe cat\n", "the cat\t \ufeff \n", "the\u200bcat\ta cat\n"]))
     assert [p.error for p in pairs] == ["empty source sentence", "empty target sentence", None]
+
+
+@pytest.mark.parametrize(("line", "is_json"), [
+    ('{"source": "a", "target": "b"}\n', True), ("  {oops\n", True), ("\ufeff{}\n", True),
+    ("[1, 2]\n", True), ("null\n", True), ("3\n", True),
+    ("a\tb\n", False), ("[Laughter]\tyes\n", False), ("[1, 2]\tx\n", False), ("no tab here\n", False), ("\n", False),
+])
+def test_a_line_is_json_when_it_opens_an_object_or_is_a_json_value_without_a_tab(line, is_json) -> None:
+    """align took a line for JSON when it started with '{', similarity when the file's first
+    line did; one rule decides now, line by line (is_json_line), and a JSON value that is not
+    an object is reported as such, not as a TSV line of one field."""
+    from paralign.corpora.sentence_pairs import is_json_line
+
+    assert is_json_line(line) is is_json
+
+
+def test_a_json_value_that_is_not_an_object_is_named() -> None:
+    pairs = list(read_input_pairs(['{"source": "a", "target": "b"}\n', "[1, 2]\n", "null\n", "a\tb\n"]))
+    assert [p.error for p in pairs] == [None, "expected an object with 'source' and 'target', got an array",
+                                        "expected an object with 'source' and 'target', got null", None]

@@ -40,7 +40,7 @@ def test_sts_tsv_bad_rows_are_reported_with_line_numbers(tmp_path):
     assert set(reasons) == {2, 3, 4, 5, 7, 8}
     assert reasons[2] == "no gold score"
     assert "expected 3" in reasons[3]
-    assert "not a finite number" in reasons[4]
+    assert reasons[4] == "gold score 'abc' is not a number"
     assert reasons[5] == "empty line"
     assert reasons[7] == "empty sentence"
     assert reasons[8] == "gold score 7.5 outside 0-5"  # skipped: it would make the correlation wrong
@@ -58,6 +58,15 @@ def test_gold_scores_that_are_not_finite_or_outside_0_5_are_skipped_with_their_l
     assert [p.line for p in data.pairs] == [1, 3, 4]
     assert [r.line for r in data.skipped] == [2]
     assert score in data.skipped[0].reason or "outside 0-5" in data.skipped[0].reason
+
+
+def test_a_gold_score_that_is_no_number_is_not_called_infinite(tmp_path):
+    """A score written '3,5' (a decimal comma) was 'not a finite number', as if it were NaN or
+    infinite: it is not a number; NaN and inf keep 'not a finite number'."""
+    f = write(tmp_path / "x.tsv", "3,5\ta cat\ta cat sat\nnan\tthe dog\tdogs\ninf\tp\tq\n4\tx\ty\n")
+    assert [r.reason for r in load_sts(f, format="sts").skipped] == [
+        "gold score '3,5' is not a number", "gold score 'nan' is not a finite number",
+        "gold score 'inf' is not a finite number"]
 
 
 def test_stsb_layout_takes_fields_5_and_6(tmp_path):

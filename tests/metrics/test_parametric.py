@@ -130,6 +130,21 @@ def test_table_scores_by_hand():
         table_scores({"d.1": GROUP}, table, sentences="every")
 
 
+def test_table_bound_past_every_phrase_gives_the_longest_phrases_output():
+    """parametric table --max-length 99999999999999999999 never ended (one row per length, as
+    parametric align). A bound past every phrase counted (7 words here) is no limit and gives
+    the output of 7; a bound up to it keeps its rows, and the default's 5 rows stay."""
+    long = [pair("d.3.x", "the old man walked slowly to market", "the elderly man went slowly to market",
+                 [(k, k) for k in range(7)])]
+    table = ParaphraseTable.from_pairs([("old", "elderly"), ("walked", "went")])
+    seven = table_scores({"d.3": long}, table, max_length=7)
+    assert seven.max_length == 7 and list(seven.by_length) == list(range(1, 8))
+    for bound in (8, 10**20):
+        assert table_scores({"d.3": long}, table, max_length=bound).to_dict() == seven.to_dict()
+    assert list(table_scores({"d.3": long}, table, max_length=6).by_length) == list(range(1, 7))
+    assert table_scores({"d.1": GROUP}, table, max_length=10**20).to_dict() == table_scores({"d.1": GROUP}, table).to_dict()
+
+
 def test_tight_reference_has_one_paraphrase_per_pair():
     group = [pair("d.2.x", "zhou muyao , mayor", "mayor zhou murao", [(0, 1), (1, 2), (3, 0)])]
     loose = reference_paraphrases(group)[("zhou", "muyao", ",", "mayor")]

@@ -60,6 +60,24 @@ def test_a_fold_count_below_two_is_refused_before_any_pair_is_aligned(folds) -> 
         evaluate_paraphrase(GOOD, GOOD, classifier="signal", aligner=_never, cv_folds=folds)
 
 
+@pytest.mark.parametrize("classifier", ["features", "signal"])
+def test_more_folds_than_usable_training_pairs_are_refused_before_any_pair_is_aligned(classifier) -> None:
+    """--cv-folds 10 on 4 training pairs was accepted and reported as 10-fold cross-validation
+    (six folds held nothing out), and a huge count looped over empty folds for ever. Folds
+    beyond the usable training pairs (here 2: the pair with an empty sentence is not one) are a
+    ConfigurationError naming both numbers, before any alignment; as many folds as pairs run."""
+    from paralign.errors import ConfigurationError
+
+    train = [*GOOD, ("", "a b", True)]
+    for folds in (3, 10**20):
+        with pytest.raises(ConfigurationError, match=f"with {folds} folds needs at least {folds} usable "
+                           "training pairs, got 2"):
+            evaluate_paraphrase(train, GOOD, classifier=classifier, aligner=_never, cv_folds=folds)
+    result = evaluate_paraphrase([*train, ("p q", "p q", True), ("r s", "t u", False)], GOOD,
+                                 classifier="signal", aligner="exact", cv_folds=2)
+    assert result.cross_validation is not None and result.cross_validation.folds == 2
+
+
 def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_path) -> None:
     """An MSRP pair with an empty sentence was skipped by evaluate-paraphrase (its row listed)
     but failed in evaluate_paraphrase(train, test), where a failed test pair still counted as a

@@ -70,7 +70,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="TSV or JSONL pairs (default: stdin; not with --source/--target)")
     parser.add_argument("--source", help="file of source sentences, one a line (with --target)")
     parser.add_argument("--target", help="file of target sentences, line-aligned with --source")
-    parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto")
+    parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto",
+                        help="auto (default): each line as it looks, as similarity reads it: a line opening an "
+                        "object, or a JSON value without a tab, is JSON; others are TSV")
     parser.add_argument("--tokenized", action="store_true",
                         help="sentences are whitespace-tokenised: keep those tokens exactly")
     add_aligner_options(parser)

@@ -35,10 +35,12 @@ from ._common import (
     output_file,
     positive_int,
     progress,
+    shown_names,
     stdin_once,
     undecodable_lines,
     warn,
     warn_each,
+    warn_skipped_pairs,
     write_result,
 )
 from ._options import check_only_with
@@ -165,7 +167,8 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                        "the share of the paths holding it that hold it twice or more, averaged "
                        "(repetition_nonzero_share / _mean: over the words with a ratio above 0); with "
                        "--lm-train, ent_inputs and ent_paths = per-word cross-entropy (bits) of a trigram "
-                       "LM on the inputs and on 20 sampled paths; errors: the groups that failed. Text: "
+                       "LM on the inputs and on 20 sampled paths; errors: the groups that failed; skipped_rows: the bad "
+                       "pairs of a JSON groups file, left out. Text: "
                        "one 'key: value' line each (n/a: not measured); JSON: these keys and a few more.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
@@ -453,17 +456,24 @@ def render_distance(r: list) -> str:
     return "".join(("" if "error" in x else f"{x['distance']}\t{x['tokens']}\t{x['sentence']}") + "\n" for x in r)
 
 
-def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], dict[str, int]]:
-    """The groups of --groups (sampled), annotated lazily: their number, the groups, and the
-    line of each group of a TSV by id (for reporting a group that fails)."""
+def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], dict[str, int], list[dict]]:
+    """The groups of --groups (sampled), annotated lazily: their number, the groups, the line
+    of each group of a TSV by id (for reporting a group that fails), and the bad pairs of a
+    JSON file, left out and each reported on stderr as evaluate-aligner reports a bad gold
+    pair (``skipped_rows``: docs/CLI.md, Batches)."""
     from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
+    from ..metrics.alignment_scores import SkippedPair
 
     lines: dict[str, int] = {}
+    bad: list = []
     with ExitStack() as stack:  # '-' or a pipe read once
-        paths, _ = stdin_once(stack, groups=[args.groups])
+        paths, names = stdin_once(stack, groups=[args.groups])
         groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
-                                           lowercase=not args.keep_case, lines=lines), args.sample, args.seed)
-    return len(groups), annotate_groups(groups), lines
+                                           lowercase=not args.keep_case, lines=lines, skipped=bad),
+                               args.sample, args.seed)
+        skipped = shown_names([SkippedPair.of(n, item.error, item.id).to_dict() for n, item in bad], names)
+    warn_skipped_pairs(skipped)
+    return len(groups), annotate_groups(groups), lines, skipped
 
 
 def _group_errors(args: argparse.Namespace, errors: list[dict], lines: dict[str, int], total: int) -> list[dict]:
@@ -492,7 +502,7 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
-    total, groups, lines = _annotated_groups(args)
+    total, groups, lines, _ = _annotated_groups(args)
     table, errors = lattice_paraphrases(progress(groups, "lattices", total), _options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs,
                                         tokenizer="whitespace" if args.tokenized else "spacy")
@@ -521,7 +531,7 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.lm_train:
         with open_in(args.lm_train) as handle:
             lm = NGramLM().fit(line.split() for line in without_bom(handle) if line.strip())
-    total, groups, lines = _annotated_groups(args)
+    total, groups, lines, skipped = _annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
                                 "or more sentences: nothing to measure")
@@ -543,6 +553,7 @@ def run_stats(args: argparse.Namespace) -> int:
         summary["incremental_min_size"] = args.incremental_min_size
         summary["incremental"] = table.table()
     summary["errors"] = _group_errors(args, errors, lines, total)
+    summary["skipped_rows"] = skipped
     write_result(args, summary, render_stats)
     return 0
 
@@ -570,4 +581,6 @@ def render_stats(s: dict) -> str:
         if not s["incremental"]:
             lines.append(f"  none: no group has {size} or more distinct sentences (--incremental-min-size)")
     lines.append(f"errors: {len(s['errors'])}")
+    if s.get("skipped_rows"):
+        lines.append(f"skipped pairs: {len(s['skipped_rows'])}")
     return "\n".join(lines)

@@ -80,7 +80,8 @@ def wmt_folder(text: str) -> str:
     """argparse type: a --wmt folder that exists and holds the WMT21 files (a missing or wrong
     folder is a usage error, found before the data loads)."""
     if not Path(text).is_dir():
-        raise argparse.ArgumentTypeError(f"{text}: no such folder")
+        raise argparse.ArgumentTypeError(f"{text}: is a file, not a folder" if Path(text).exists()
+                                         else f"{text}: no such folder")
     try:
         wmt_dir(text)
     except ResourceMissingError as exc:

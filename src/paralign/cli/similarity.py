@@ -12,7 +12,14 @@ from itertools import chain, islice
 from .._moved import moved_names
 from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import get_aligner
-from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel, read_sentence_pairs
+from ..corpora.sentence_pairs import (
+    InputPair,
+    is_json_line,
+    parse_jsonl_line,
+    read_input_pairs,
+    read_parallel,
+    read_sentence_pairs,
+)
 from ..errors import ConfigurationError
 from ..similarity import (
     DEFAULT_SIGNAL,
@@ -65,7 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--pairs", default=None,
                         help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file) or JSONL "
                         "(objects with \"source\" and \"target\", and an optional \"id\", which the JSON "
-                        "output lists under \"ids\"), told by the first line (default: stdin)")
+                        "output lists under \"ids\"), told line by line as align tells them: a line opening an object, or "
+                        "a JSON value without a tab, is JSON (default: stdin)")
     parser.add_argument("--source", metavar="FILE", help="with --target: two line-aligned files, "
                         "one sentence a line (as align takes them; not with --pairs)")
     parser.add_argument("--target", metavar="FILE", help="the second sentences of --source's pairs")
@@ -100,10 +108,12 @@ Row = tuple[int, "tuple[TextLike, TextLike] | str", "str | None", "str | None"]
 
 
 def _rows(stack: ExitStack, args: argparse.Namespace) -> Iterator[Row]:
-    """The input's rows: two line-aligned files (--source/--target), JSONL lines (when the
-    first line that is not blank starts with '{'), or TSV lines (`read_sentence_pairs`: plain
-    pairs, STS, STS Benchmark or MSRP). A line that is not UTF-8 (--encoding-errors skip) is a
-    row without sentences whose reason says so, whatever the layout."""
+    """The input's rows: two line-aligned files (--source/--target), or one file whose lines
+    are read as `align` reads them, each JSON or TSV as `is_json_line` says. A file whose first
+    line that is not blank is JSON is read as `align` reads it (`read_input_pairs`); another is
+    a TSV file (`read_sentence_pairs`: plain pairs, STS, STS Benchmark or MSRP), whose JSON
+    lines are records too (:func:`_tsv_rows`). A line that is not UTF-8 (--encoding-errors
+    skip) is a row without sentences whose reason says so, whatever the layout."""
     if args.source:
         src = stack.enter_context(open_in(args.source, args.encoding_errors))
         tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
@@ -114,12 +124,12 @@ def _rows(stack: ExitStack, args: argparse.Namespace) -> Iterator[Row]:
         named = [(handle, None)]
         lines = iter(handle)
         head = list(takewhile_blank(lines))
-        if not head or not head[-1].lstrip().startswith("{"):
-            for number, row in read_sentence_pairs(chain(head, lines)):
+        if not head or not is_json_line(head[-1]):
+            for number, row, pair_id in _tsv_rows(chain(head, lines)):
                 yield number, (row if not isinstance(row, str) else undecodable_lines(handle).get(number, row)), \
-                    None, None
+                    pair_id, None
             return
-        pairs = read_input_pairs(chain(head, lines), "jsonl")
+        pairs = read_input_pairs(chain(head, lines), "auto")
     for pair in pairs:
         reason, origin = pair.error, pair.origin
         for handle, name in named:
@@ -131,6 +141,29 @@ def _rows(stack: ExitStack, args: argparse.Namespace) -> Iterator[Row]:
             yield pair.line, (pair.source, pair.target), pair.id, None
         else:
             yield pair.line, reason or "no sentences", pair.id, origin
+
+
+def _tsv_rows(lines: Iterable[str]) -> Iterator[tuple[int, tuple[TextLike, TextLike] | str, str | None]]:
+    """The rows of a TSV file (`read_sentence_pairs`), with its JSON lines (`is_json_line`)
+    read as records (`parse_jsonl_line`), as `align` reads them: (line number, the sentences
+    or why there are none, the record's id)."""
+    kept: dict[int, str] = {}
+
+    def keep(lines: Iterable[str]) -> Iterator[str]:
+        for number, line in enumerate(lines, start=1):
+            kept[number] = line
+            yield line
+
+    for number, row in read_sentence_pairs(keep(lines)):
+        line = kept.pop(number, "")
+        if not is_json_line(line):
+            yield number, row, None
+            continue
+        pair = parse_jsonl_line(line, number, False)
+        if pair.source is None or pair.target is None:
+            yield number, pair.error or "no sentences", pair.id
+        else:
+            yield number, (pair.source, pair.target), pair.id
 
 
 def takewhile_blank(lines: Iterator[str]) -> Iterator[str]:

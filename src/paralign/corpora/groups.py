@@ -13,8 +13,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from ..errors import FormatError
 from ..textio import open_text, strip_bom
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .base import BadPair
 
 BIBLE_META_COLUMNS = ("verse_id", "book", "chapter", "verse")
 
@@ -42,13 +47,27 @@ def is_alignment_json(path: str | Path) -> bool:
     return _ALIGNMENT_JSON.match(head) is not None
 
 
-def alignment_groups(path: str | Path) -> Iterator[tuple[str, list[tuple[str, ...]]]]:
+def alignment_groups(
+    path: str | Path, skipped: list[tuple[int, BadPair]] | None = None,
+) -> Iterator[tuple[str, list[tuple[str, ...]]]]:
     """The groups of a JSON file of gold alignments (MTReference: pairs of one source segment,
     ids ``<doc>.<segment>.<hit>``, grouped by the id without its last dot-field), in file order:
-    (key, each distinct sentence's tokens, in order of appearance)."""
-    from .alignments import load_groups
+    (key, each distinct sentence's tokens, in order of appearance).
 
-    for key, pairs in load_groups(path).items():
+    A bad pair (a malformed link, a missing field) is a FormatError naming file and line, unless
+    a `skipped` list is given: then it is left out and added to `skipped` with its position
+    (1-based), and the other pairs are grouped, as a batch job needs (docs/CLI.md, Batches). A
+    file of pairs that are all bad is still a FormatError, naming the first pair's reason."""
+    from .alignments import load_groups, read_groups
+
+    if skipped is None:
+        groups = load_groups(path)
+    else:
+        groups, bad = read_groups(path)
+        if bad and not groups:
+            raise FormatError(f"no usable pairs in the groups file ({bad[0][1].reason})", source=str(path))
+        skipped.extend(bad)
+    for key, pairs in groups.items():
         yield key, list(dict.fromkeys(tuple(side) for pair in pairs for side in (pair.source, pair.target)))
 
 

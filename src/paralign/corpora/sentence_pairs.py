@@ -80,6 +80,29 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
 GOLD_LINK_KEYS: tuple[str, ...] = ("sure", "possible", "alignment")
 
 
+def is_json_line(line: str) -> bool:
+    """Whether a line of pairs is a JSON record, line by line (``align`` and ``similarity``
+    decide alike, so a file mixing both is read alike): a line starting with '{' (white space
+    and a byte-order mark aside), or a line without a tab that is a JSON value (``[1, 2]``,
+    ``null``): a TSV pair has a tab, so such a line is reported as a record that is not an
+    object, not as a line of one field."""
+    text = strip_bom(line).strip()
+    if text.startswith("{"):
+        return True
+    if not text or "\t" in line:
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+#: What a JSON value that is not an object is called in messages.
+_JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "true or false",
+               type(None): "null"}
+
+
 def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values. A record with
     gold links (:data:`GOLD_LINK_KEYS`) keeps its tokens as given (split on white space), so the
@@ -88,7 +111,10 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         return InputPair(number, None, None, error=invalid_json(exc))
-    if not isinstance(obj, dict) or not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
+    if not isinstance(obj, dict):
+        return InputPair(number, None, None, error="expected an object with 'source' and 'target', got "
+                         f"{_JSON_KINDS.get(type(obj), type(obj).__name__)}")
+    if not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
     pair_id = obj.get("id")
     tokenized = tokenized or any(key in obj for key in GOLD_LINK_KEYS)
@@ -96,13 +122,13 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
 
 
 def read_input_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
-    """Parse TSV or JSONL lines (`auto`: JSONL when a line starts with '{'); blank lines and
+    """Parse TSV or JSONL lines (`auto`: each line as :func:`is_json_line` says); blank lines and
     empty sentences are reported as errors so output positions stay aligned with input lines."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             yield InputPair(number, None, None, error="empty line")
             continue
-        use_json = fmt == "jsonl" or (fmt == "auto" and line.lstrip().startswith("{"))
+        use_json = fmt == "jsonl" or (fmt == "auto" and is_json_line(line))
         yield (parse_jsonl_line if use_json else parse_tsv_line)(line, number, tokenized)
 
 

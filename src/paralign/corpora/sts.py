@@ -145,6 +145,15 @@ def parse_score(text: str) -> float | None:
     return value if math.isfinite(value) else None  # NaN and inf are not scores
 
 
+def _is_float(text: str) -> bool:
+    """Whether `text` is a number as Python reads it (NaN and inf included)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def detect_format(path: str | Path) -> str:
     """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file."""
     votes = {"sts": 0, "stsb": 0}
@@ -185,8 +194,9 @@ def _row(
     if not score_text.strip():
         return None, "no gold score", notes
     score = parse_score(score_text)
-    if score is None:
-        return None, f"gold score {score_text.strip()!r} is not a finite number", notes
+    if score is None:  # NaN and inf are numbers, '3,5' is none
+        kind = "a finite number" if _is_float(score_text) else "a number"
+        return None, f"gold score {score_text.strip()!r} is not {kind}", notes
     if empty_sentence(s1, s2):
         return None, EMPTY_SENTENCE, notes
     if not SCORE_RANGE[0] <= score <= SCORE_RANGE[1]:  # a wrong gold score would give a wrong correlation

@@ -334,15 +334,17 @@ def sample_groups(groups: Iterable, n: int | None, seed: int = 0) -> list:
 
 
 def mtreference_groups(
-    path: str | Path, min_size: int = 1, *, lowercase: bool = True,
+    path: str | Path, min_size: int = 1, *, lowercase: bool = True, skipped: list | None = None,
 ) -> list[tuple[str, list[list[str]]]]:
     """MTReference source-segment groups as (key, distinct token lists), in file order: a
     group's token lists are distinct as its lattice counts them (:func:`.build.sentence_key`:
-    lower-cased unless not `lowercase`), and groups with fewer than `min_size` are left out."""
+    lower-cased unless not `lowercase`), and groups with fewer than `min_size` are left out.
+    With a `skipped` list, a bad pair is left out and added to it as (position, BadPair)
+    instead of stopping the run (:func:`paralign.corpora.groups.alignment_groups`)."""
     from ..corpora.groups import alignment_groups
 
     out = []
-    for key, seen in alignment_groups(path):
+    for key, seen in alignment_groups(path, skipped):
         kept: dict[tuple[str, ...], list[str]] = {}
         for tokens in seen:
             kept.setdefault(sentence_key(tokens, lowercase), list(tokens))
@@ -374,7 +376,7 @@ def distinct_texts(texts: Sequence[str], *, tokenized: bool = False, lowercase: 
 
 def read_groups(
     path: str | Path, *, tokenized: bool = False, min_size: int = 1, lowercase: bool = True,
-    lines: dict[str, int] | None = None,
+    lines: dict[str, int] | None = None, skipped: list | None = None,
 ) -> Iterator[tuple[str, list[str] | list[list[str]]]]:
     """Groups of a file, streamed: gold alignments as JSON (jacana or JSONL, told by the
     contents: MTReference source-segment groups, tokenised), else a groups TSV (plain or Bible
@@ -382,11 +384,13 @@ def read_groups(
     sentences as its lattice counts them (:func:`distinct_texts`; `lowercase` as
     :class:`.build.LatticeOptions`), and groups with fewer than `min_size` are skipped. A
     `lines` dict is filled with the line of each group of a TSV yielded (by id), so that a
-    group that fails can be reported at its line."""
+    group that fails can be reported at its line. A `skipped` list gets each bad pair of a JSON
+    file as (position, BadPair), left out as :func:`mtreference_groups` says; without one a bad
+    pair stops the run."""
     from ..corpora.groups import is_alignment_json, iter_groups
 
     if is_alignment_json(path):
-        yield from mtreference_groups(path, min_size, lowercase=lowercase)
+        yield from mtreference_groups(path, min_size, lowercase=lowercase, skipped=skipped)
         return
 
     for group in iter_groups(path):

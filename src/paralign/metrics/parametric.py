@@ -69,6 +69,7 @@ from ..signature import join_signature, setting_value
 from .alignment_scores import SkippedPair
 from .paraeval.signature import source_signature
 from .parametric_align import (
+    DEFAULT_MAX_LENGTH,
     AlignCounts,
     AlignScores,
     AlignTokens,
@@ -283,8 +284,8 @@ def table_scores(
     `reference_paraphrases`).
 
     Counting as in the module docstring.  A group with fewer than two distinct sentences has no
-    reference paraphrases: it is skipped with a warning naming it.
-    """
+    reference paraphrases: it is skipped with a warning naming it. A `max_length` past every
+    phrase counted is no limit: the rows stop at the longest (never under the default's 5)."""
     _check_max_length(max_length)
     if sentences not in ("all", "hub"):
         raise ConfigurationError(f"sentences must be 'all' or 'hub', got {sentences!r}")
@@ -337,13 +338,12 @@ def table_scores(
     if no_hub:
         warnings.append(f"{no_hub} groups have no sentence common to all their pairs; skipped")
     if beyond:
-        warnings.append(
-            f"{beyond} posited paraphrases longer than {max_length} words were not scored"
-        )
-    c, p_, r = (_cumulate(x, max_length) for x in (correct, posited, reference))
-    by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, max_length + 1)}
+        warnings.append(f"{beyond} posited paraphrases longer than {max_length} words were not scored")
+    rows = min(max_length, max([*posited, *reference, DEFAULT_MAX_LENGTH]))  # a bound past every phrase: no limit
+    c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
+    by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, rows + 1)}
     return TableScores(
-        getattr(source, "name", type(source).__name__), by_length, max_length,
+        getattr(source, "name", type(source).__name__), by_length, rows,
         len(groups) - skipped, units, skipped, beyond, only_referenced, sentences, tight,
         tuple(warnings),
     )
@@ -387,7 +387,7 @@ def table_scores_files(
     source = load_source(table, progress=progress) if isinstance(table, str) else table
     result = table_scores(groups, source, max_length, links=links,
                           only_referenced=only_referenced, sentences=sentences, tight=tight)
-    signature = table_signature(source, links=links, max_length=max_length, only_referenced=only_referenced,
+    signature = table_signature(source, links=links, max_length=result.max_length, only_referenced=only_referenced,
                                 sentences=sentences, tight=tight, shown=table_name,
                                 possible=possible_links_source(gold_path, name=gold_name))
     return replace(result, source=result.source if table_name is None else table_name,

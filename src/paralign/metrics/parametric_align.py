@@ -72,6 +72,20 @@ def _check_max_length(max_length: int) -> None:
         raise ConfigurationError(f"max_length must be >= 1, got {max_length}")
 
 
+#: The default length bound (words on either side): a result has at least its rows.
+DEFAULT_MAX_LENGTH = 5
+
+
+def _bound_in_data(max_length: int, gold: Sequence[PairLike | BadPair]) -> int:
+    """`max_length`, or for a bound longer than every gold sentence (no limit: no phrase pair is
+    that long) the longest sentence's length, though never under the default's
+    :data:`DEFAULT_MAX_LENGTH` rows: the rows past the longest sentence only repeat its row, and
+    a bound like 10**20 built one row per length for ever. Any bound up to the longest sentence,
+    or up to the default, gives the rows it gave before."""
+    longest = max((max(len(g.source), len(g.target)) for g in gold if not isinstance(g, BadPair)), default=0)
+    return min(max_length, max(longest, DEFAULT_MAX_LENGTH))
+
+
 # -- AlignPrec / AlignRecall ---------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class AlignCounts:
@@ -229,11 +243,14 @@ def align_scores(
     `tight=True` scores only phrase pairs with aligned edge words (a diagnostic; see
     `paralign.phrases`).  `system_name` (the system file) is named in the skipped pairs'
     records.  Different pair counts raise MismatchError (naming `system_name` and `gold_name`).
+    A `max_length` past the longest gold sentence is no limit: the result's ``max_length`` (and
+    rows) stop there, or at :data:`DEFAULT_MAX_LENGTH` (:func:`_bound_in_data`).
     """
     _check_max_length(max_length)
     if len(gold) != len(system):
         raise MismatchError(f"{system_name or 'the system output'} has {counted(len(system), 'pair')} but "
                             f"{gold_name or 'the gold'} has {len(gold)}{blank_tail_hint(system[len(gold):])}")
+    max_length = _bound_in_data(max_length, gold)
     system_links = system_links or links
     matched: Counter[int] = Counter()
     sys_count: Counter[int] = Counter()
@@ -311,7 +328,7 @@ def align_scores_files(
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
         raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
     return replace(result, signature=align_signature(
-        system_parts, links=links, max_length=max_length, tight=tight,
+        system_parts, links=links, max_length=result.max_length, tight=tight,
         possible=possible_links_source(gold_path, name=gold_name)))
 
 

@@ -189,10 +189,10 @@ def evaluate_paraphrase(
     `rule` defaults to :data:`DEFAULT_THRESHOLD_RULE` otherwise.
     """
     _check_classifier(classifier, signal, feature_set)
-    if cv_folds:
-        check_folds(cv_folds)  # before any pair is aligned, not after
     train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
     test, test_labels, test_kept, test_skipped = _usable(test, "test")
+    if cv_folds:  # before any pair is aligned, not after (no usable pair is its own error, where pairs are scored)
+        check_folds(cv_folds, len(train) or None)
     penalty: float | None = None
     sig: Signal | None = None
     if classifier == "features":

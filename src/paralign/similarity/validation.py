@@ -79,18 +79,23 @@ def mcnemar(a: Sequence[bool], b: Sequence[bool], gold: Sequence[bool]) -> tuple
     return only_a, only_b, min(1.0, 2 * tail)
 
 
-def check_folds(folds: int) -> None:
-    """ConfigurationError unless `folds` is a usable fold count (2 or more): callers check it
-    before the costly work whose result is cross-validated, not after."""
+def check_folds(folds: int, items: int | None = None) -> None:
+    """ConfigurationError unless `folds` is a usable fold count (2 or more, and no more than
+    the `items` to deal into them when given: a fold with nothing held out is no fold, and a
+    fold count far beyond the items only loops over empty folds): callers check it before the
+    costly work whose result is cross-validated, not after."""
     if folds < 2:
         raise ConfigurationError(f"cross-validation needs at least 2 folds, got {folds}")
+    if items is not None and folds > items:
+        raise ConfigurationError(f"cross-validation with {folds} folds needs at least {folds} usable "
+                                 f"training pairs, got {items}")
 
 
 def stratified_folds(labels: Sequence[bool], folds: int, seed: int) -> list[int]:
     """A fold number for every item: each class shuffled (seeded) and dealt round-robin."""
     import random
 
-    check_folds(folds)
+    check_folds(folds, len(labels))
     rng = random.Random(seed)
     assignment = [0] * len(labels)
     for cls in (True, False):

@@ -1,0 +1,35 @@
+"""metrics.parametric_align: a length bound past the data's longest sentence is no limit."""
+
+from __future__ import annotations
+
+import json
+
+from paralign.alignment import Alignment
+from paralign.corpora.base import AlignedPair
+from paralign.metrics.parametric_align import align_scores, align_scores_files
+
+SOURCE = ["the", "old", "man", "walked", "slowly", "to", "the", "market"]  # 8 words: the longest sentence
+TARGET = ["the", "elderly", "man", "went", "slowly", "to", "market"]
+GOLD = [AlignedPair("1", tuple(SOURCE), tuple(TARGET), Alignment.from_links([(0, 0), (1, 1), (2, 2), (3, 3),
+                                                                              (4, 4), (5, 5), (7, 6)])),
+        AlignedPair("2", ("prices", "rose"), ("prices", "went", "up"), Alignment.from_links([(0, 0), (1, 1)]))]
+SYSTEM = [Alignment.from_links([(0, 0), (1, 1), (2, 2), (3, 3), (7, 6)]), Alignment.from_links([(0, 0), (1, 2)])]
+
+
+def test_a_bound_past_the_longest_sentence_gives_the_longest_sentences_output(tmp_path) -> None:
+    """parametric align --max-length 99999999999999999999 never ended: it built one row per
+    length. A bound past the longest sentence (8 words) is no limit, and gives the output of 8;
+    bounds up to it, and the default's 5 rows on shorter sentences, are as before."""
+    longest = align_scores(GOLD, SYSTEM, 8).to_dict()
+    assert longest["max_length"] == 8 and list(longest["by_length"]) == [str(n) for n in range(1, 9)]
+    for bound in (9, 10**20):
+        assert align_scores(GOLD, SYSTEM, bound).to_dict() == longest
+    assert list(align_scores(GOLD, SYSTEM, 7).to_dict()["by_length"]) == [str(n) for n in range(1, 8)]
+    short = align_scores(GOLD[1:], SYSTEM[1:], 10**20)  # 3 words: the default's rows, as before
+    assert short.to_dict() == align_scores(GOLD[1:], SYSTEM[1:]).to_dict() and short.max_length == 5
+    gold, system = tmp_path / "gold.jsonl", tmp_path / "system.txt"
+    gold.write_text("".join(json.dumps({"id": g.id, "source": " ".join(g.source), "target": " ".join(g.target),
+                                        "sure": sorted(g.alignment.sure), "possible": []}) + "\n" for g in GOLD))
+    system.write_text("".join(a.to_pharaoh() + "\n" for a in SYSTEM))
+    signed = align_scores_files(gold, system, 10**20)
+    assert signed.to_dict() == align_scores_files(gold, system, 8).to_dict() and "maxlen:8|" in signed.signature
