@@ -118,7 +118,7 @@ def hub_sentences(pairs: Sequence[PairLike]) -> list[Sentence]:
 
 
 def reference_paraphrases(
-    pairs: Iterable[PairLike], max_length: int = 5, *, links: str = "sure", tight: bool = False
+    pairs: Iterable[PairLike], max_length: int = DEFAULT_MAX_LENGTH, *, links: str = "sure", tight: bool = False
 ) -> References:
     """para_REF for one group: sentence -> phrase -> set of reference paraphrases (texts).
 
@@ -271,7 +271,7 @@ class _CachedSource:
 def table_scores(
     groups: Mapping[str, Sequence[PairLike]],
     source: ParaphraseSource,
-    max_length: int = 5,
+    max_length: int = DEFAULT_MAX_LENGTH,
     *,
     links: str = "sure",
     only_referenced: bool = False,
@@ -353,7 +353,7 @@ def table_scores(
 def table_scores_files(
     gold_path: str | Path,
     table: str | ParaphraseSource,
-    max_length: int = 5,
+    max_length: int = DEFAULT_MAX_LENGTH,
     *,
     links: str = "sure",
     only_referenced: bool = False,

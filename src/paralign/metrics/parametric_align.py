@@ -225,7 +225,7 @@ def _warning(skipped: SkippedPair) -> str:
 def align_scores(
     gold: Sequence[PairLike | BadPair],
     system: Sequence[PairLike | Alignment | BadPair],
-    max_length: int = 5,
+    max_length: int = DEFAULT_MAX_LENGTH,
     *,
     links: str = "sure",
     system_links: str | None = None,
@@ -280,7 +280,7 @@ def align_scores(
 def align_scores_files(
     gold_path: str | Path,
     system: str | Path | AlignTokens,
-    max_length: int = 5,
+    max_length: int = DEFAULT_MAX_LENGTH,
     *,
     links: str = "sure",
     tight: bool = False,
