@@ -82,6 +82,7 @@ from .parametric_align import (
     _warning,
     align_scores,
     align_scores_files,
+    length_bound,
     nonidentical_spans,
 )
 
@@ -339,7 +340,7 @@ def table_scores(
         warnings.append(f"{no_hub} groups have no sentence common to all their pairs; skipped")
     if beyond:
         warnings.append(f"{beyond} posited paraphrases longer than {max_length} words were not scored")
-    rows = min(max_length, max([*posited, *reference, DEFAULT_MAX_LENGTH]))  # a bound past every phrase: no limit
+    rows = length_bound(max_length, max([*posited, *reference], default=0))  # past every phrase: no limit
     c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
     by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, rows + 1)}
     return TableScores(

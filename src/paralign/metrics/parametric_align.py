@@ -76,13 +76,12 @@ def _check_max_length(max_length: int) -> None:
 DEFAULT_MAX_LENGTH = 5
 
 
-def _bound_in_data(max_length: int, gold: Sequence[PairLike | BadPair]) -> int:
-    """`max_length`, or for a bound longer than every gold sentence (no limit: no phrase pair is
-    that long) the longest sentence's length, though never under the default's
-    :data:`DEFAULT_MAX_LENGTH` rows: the rows past the longest sentence only repeat its row, and
-    a bound like 10**20 built one row per length for ever. Any bound up to the longest sentence,
-    or up to the default, gives the rows it gave before."""
-    longest = max((max(len(g.source), len(g.target)) for g in gold if not isinstance(g, BadPair)), default=0)
+def length_bound(max_length: int, longest: int) -> int:
+    """The rows by length a result has: `max_length`, or for a bound past the `longest` phrase
+    the data can hold (no limit: no phrase pair is that long) that length, though never under
+    the default's :data:`DEFAULT_MAX_LENGTH` rows. The rows past the longest only repeat its
+    row, and a bound like 10**20 built one row per length for ever; any bound up to the
+    longest, or up to the default, gives the rows it gave before."""
     return min(max_length, max(longest, DEFAULT_MAX_LENGTH))
 
 
@@ -244,13 +243,14 @@ def align_scores(
     `paralign.phrases`).  `system_name` (the system file) is named in the skipped pairs'
     records.  Different pair counts raise MismatchError (naming `system_name` and `gold_name`).
     A `max_length` past the longest gold sentence is no limit: the result's ``max_length`` (and
-    rows) stop there, or at :data:`DEFAULT_MAX_LENGTH` (:func:`_bound_in_data`).
+    rows) stop there, or at :data:`DEFAULT_MAX_LENGTH` (:func:`length_bound`).
     """
     _check_max_length(max_length)
     if len(gold) != len(system):
         raise MismatchError(f"{system_name or 'the system output'} has {counted(len(system), 'pair')} but "
                             f"{gold_name or 'the gold'} has {len(gold)}{blank_tail_hint(system[len(gold):])}")
-    max_length = _bound_in_data(max_length, gold)
+    max_length = length_bound(max_length, max((max(len(g.source), len(g.target)) for g in gold
+                                               if not isinstance(g, BadPair)), default=0))
     system_links = system_links or links
     matched: Counter[int] = Counter()
     sys_count: Counter[int] = Counter()
