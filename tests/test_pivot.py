@@ -169,6 +169,35 @@ def test_toy_pivot_probabilities_by_hand(tmp_path, no_eflomal):
     assert support["car", "automobile"][0] == "2"
 
 
+def test_pipelines_in_a_parallel_block_share_its_cluster(tmp_path, no_eflomal, dask_cluster, monkeypatch):
+    """Two tables built in one `paralign.parallel` block connect to its cluster once (each call
+    used to start or connect to a cluster of its own) and hold what a call outside gives."""
+    import paralign.cluster
+    from paralign import parallel
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    connects = []
+    real_connect = paralign.cluster.connect
+
+    def counted(*args, **kwargs):
+        connects.append(args)
+        return real_connect(*args, **kwargs)
+
+    monkeypatch.setattr(paralign.cluster, "connect", counted)
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0)
+    heard: list[dict] = []
+    with parallel(scheduler=dask_cluster.scheduler_address):
+        pivot_paraphrases([de], tmp_path / "a.tsv", options, on_start=heard.append)
+        monolingual_paraphrases(_write(tmp_path / "g.tsv", ["the car\tthe automobile"]), tmp_path / "m.tsv",
+                                PivotOptions(threshold=0.0, max_length=1))
+    assert len(connects) == 1 and heard[0]["scheduler"] == dask_cluster.scheduler_address
+    pivot_paraphrases([de], tmp_path / "b.tsv", options, cluster=paralign.cluster.ClusterOptions(
+        scheduler=dask_cluster.scheduler_address))
+    assert len(connects) == 2 and table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "b.tsv")
+    assert ("car", "automobile") in {(p, q) for p, q, *_ in table_rows(tmp_path / "m.tsv")}
+
+
 def test_threshold_and_top_k_rerun_on_finished_work(tmp_path, no_eflomal):
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     out, work = tmp_path / "t.tsv", tmp_path / "work"

@@ -155,3 +155,64 @@ def test_missing_data_on_a_worker_stops_the_job(batch_on_dask) -> None:
 
     with pytest.raises(ResourceMissingError, match="WordNet not found"):
         run_chunks(_data_missing, range(8), _failed, workers=1, chunk_size=2, progress=None)
+
+
+def _pid(chunk: list[int]) -> list[int]:
+    return [os.getpid() for _ in chunk]
+
+
+def test_parallel_starts_one_local_cluster_for_every_job_of_its_block(request) -> None:
+    """Without a block each call given workers > 1 starts (and stops) a cluster of its own,
+    seconds a call; in a `parallel` block the calls share one, started when the first needs it."""
+    import cloudpickle
+
+    from paralign import parallel
+
+    started: list[dict] = []
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with parallel(workers=2, on_start=started.append):
+            assert started == []  # nothing started before a job needs it
+            first = run_chunks(_pid, range(8), _failed, chunk_size=2)
+            second = run_chunks(_pid, range(8), _failed, chunk_size=2)
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)
+    assert len(started) == 1 and started[0]["workers"] == 2 and started[0]["local"]
+    used = set(first) | set(second)
+    assert os.getpid() not in used and len(used) <= 2  # the one cluster's two worker processes
+
+
+def test_parallel_runs_on_a_client_the_caller_holds_and_leaves_it_open(dask_cluster, request) -> None:
+    import cloudpickle
+    from distributed import Client
+
+    from paralign import parallel
+
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with Client(dask_cluster) as client:
+            with parallel(client=client):
+                pids = run_chunks(_pid, range(8), _failed, chunk_size=2)  # workers=1, yet on the cluster
+            assert client.status == "running"
+            worker_pids = set(client.run(os.getpid).values())
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)
+    assert set(pids) <= worker_pids and os.getpid() not in pids
+
+
+def test_parallel_takes_a_client_or_cluster_settings_not_both(dask_cluster) -> None:
+    from distributed import Client
+
+    from paralign import parallel
+
+    with Client(dask_cluster) as client, pytest.raises(ConfigurationError, match="not both"), \
+            parallel(workers=2, client=client):
+        pass
+
+
+def test_parallel_with_one_worker_and_no_scheduler_stays_in_this_process(monkeypatch) -> None:
+    from paralign import parallel
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    with parallel():
+        assert set(run_chunks(_pid, range(8), _failed, chunk_size=2)) == {os.getpid()}

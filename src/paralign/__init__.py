@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names importe
     from .phrases import PhrasePair, phrase_pairs
     from .pivot import PivotOptions, monolingual_paraphrases, pivot_paraphrases
     from .similarity.model import LogisticModel
+    from .workers import parallel
 
 #: Names imported lazily from submodules on first attribute access.
 _LAZY: dict[str, str] = {
@@ -67,6 +68,7 @@ _LAZY: dict[str, str] = {
     "PivotOptions": "paralign.pivot",
     "LogisticModel": "paralign.similarity.model",
     "build_lattice": "paralign.lattice",
+    "parallel": "paralign.workers",
 }
 
 
@@ -124,6 +126,7 @@ __all__ = [
     "load_pairs",
     "monolingual_paraphrases",
     "paraeval",
+    "parallel",
     "phrase_pairs",
     "pivot_paraphrases",
     "ppdb_table",

@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from .aligners.eflomal import align_files
-from .cluster import ClusterOptions, connecting, finished
+from .cluster import ClusterOptions, finished
 from .corpora.parallel import ParallelStats
 from .errors import ConfigurationError
 from .pivot_frames import (
@@ -92,7 +92,7 @@ from .pivot_input import (
 from .pivot_work import WorkDir, corpus_stages, file_id, pivot_stages, with_pairs, work_path
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
 from .textio import is_gzip_name
-from .workers import on_client
+from .workers import block_options, on_client, pipeline_client
 
 __all__ = [
     "COMPUTED", "PipelineReport", "PivotOptions", "monolingual_paraphrases", "pivot_paraphrases",
@@ -326,9 +326,9 @@ def pivot_paraphrases(
     table is reproducible.  The report (and the table's metadata) records per corpus whether
     the alignment was computed or given (with the file's SHA-256 and its bad lines, skipped).
 
-    `cluster` says where the work runs (a local Dask cluster by default, whose processes import
-    the main module: a script calls this under ``if __name__ == "__main__":``; `on_start` hears
-    its description).  `shown_names` maps paths to the names the table's metadata shows (a copy
+    `cluster` says where the work runs (default: an enclosing :func:`paralign.parallel` block's,
+    else a local Dask cluster whose processes import the main module: a script calls this under
+    ``if __name__ == "__main__":``; `on_start` hears its description).  `shown_names` maps paths to the names the table's metadata shows (a copy
     of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
     and the inputs); re-running with the same work directory resumes; `restart` discards it
@@ -346,7 +346,7 @@ def pivot_paraphrases(
     on_workers = [read_on_workers(c, a, local) for c, a in zip(corpora, alignments, strict=True)]
     work = WorkDir(work_path(output, work_dir), pivot_stages(corpora, alignments, on_workers, options),
                    restart=restart, replace_other=work_dir is None)
-    with connecting(cluster, on_start) as ready:  # the cluster starts while the corpora are read
+    with pipeline_client(cluster, on_start) as ready:  # the cluster starts while the corpora are read
         corpus_info: list[dict] = []
         tasks: list[ChunkTask | PreparedChunk] = []
         read_later: list[tuple[int, list[PreparedChunk], GivenAlignment]] = []  # reports known once extracted
@@ -520,7 +520,8 @@ def monolingual_paraphrases(
     for :func:`pivot_paraphrases`, a script calls it under ``if __name__ == "__main__":``.
     """
     options = options or PivotOptions()
-    cluster = cluster or ClusterOptions(workers=workers)
+    in_block = cluster is None and block_options() is not None  # a parallel block's cluster, shared
+    cluster = cluster or block_options() or ClusterOptions(workers=workers)
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
     output = Path(output)
@@ -530,7 +531,7 @@ def monolingual_paraphrases(
     stages = corpus_stages(stage, read, options, "given" if alignment is not None else aligner)
     work = WorkDir(work_path(output, work_dir), with_pairs(stages, {}), restart=restart,
                    replace_other=work_dir is None)  # pivot's pruning: no effect here
-    with connecting(cluster, on_start) as ready:  # the cluster starts while the groups are read
+    with pipeline_client(None if in_block else cluster, on_start) as ready:  # starts while the groups are read
         info = work.done(f"{stage}/prepare")
         if info is None:
             _forget_alignment(work, stage)

@@ -13,7 +13,9 @@ When: one worker and no scheduler runs here, in-process, without starting a clus
 path small inputs and tests take; so does an input of one chunk when no scheduler is given).
 Otherwise the work goes to the cluster of the active :func:`runner` block (the CLI opens one
 per command from --workers/--scheduler, connected on first need and reused by every batch of
-the command), or, outside one, to a local cluster of ``workers`` processes started for the call.
+the command; a library user opens one with :func:`parallel`, which also lends a Dask client
+the user holds), or, outside one, to a local cluster of ``workers`` processes started for the
+call.
 
 Heavy state loads once per worker, not per chunk: the task (a ``functools.partial`` holding an
 aligner, say) is pickled once, as the result of a Dask task every chunk depends on, so a worker
@@ -98,6 +100,76 @@ def runner(options: ClusterOptions,
             yield
     finally:
         _active.reset(token)
+
+
+@contextmanager
+def parallel(workers: int = 1, *, memory_limit: str | None = None, scheduler: str | None = None,
+             client: Client | None = None,
+             on_start: Callable[[dict[str, Any]], None] | None = None) -> Iterator[None]:
+    """Every parallel job the library runs in this block shares one Dask cluster, started (or
+    connected) once, when the first job needs it, and stopped at the end: a local cluster of
+    `workers` processes (`memory_limit` each, Dask's syntax such as "2GB"), the cluster at
+    `scheduler` (default ``$PARALIGN_SCHEDULER``), or the Dask `client` the caller already holds
+    (left open).  Its workers win over the ``workers`` a call passes, as ``--workers`` does for a
+    command; one worker and no scheduler keeps everything in this process.
+
+    Without a block, each call given ``workers > 1`` starts a local cluster of its own and
+    stops it when it returns: seconds a call, which a script making many calls saves here.
+    A script calls this under ``if __name__ == "__main__":`` (local workers import the main
+    module)."""
+    from .cluster import ClusterOptions, check_versions
+
+    if client is None:
+        with runner(ClusterOptions(workers=workers, memory_limit=memory_limit, scheduler=scheduler), on_start):
+            yield
+        return
+    if (workers, memory_limit, scheduler) != (1, None, None):
+        raise ConfigurationError("give a Dask client or cluster settings (workers, memory_limit, "
+                                 "scheduler), not both: the client's cluster is used as it is")
+    address = client.scheduler.address
+    check_versions(client, address)
+    with on_client(client, ClusterOptions(scheduler=address)):
+        if on_start is not None:
+            from .cluster import describe
+
+            on_start(describe(client, False))
+        yield
+
+
+def block_options() -> ClusterOptions | None:
+    """The cluster settings of the enclosing :func:`parallel` (or :func:`runner`) block; None
+    outside one."""
+    state = _active.get()
+    return None if state is None else state.options
+
+
+@contextmanager
+def pipeline_client(options: ClusterOptions | None,
+                    on_start: Callable[[dict[str, Any]], None] | None = None) -> Iterator[Callable[[], Client]]:
+    """For a pipeline that always runs on Dask (pivot's tables): a function giving its client,
+    connected on the first call.  With `options`, or outside a block, that is `options`' cluster
+    (:func:`paralign.cluster.connecting`: a local one starts while the caller reads its input,
+    and stops at the end); with no `options` inside a :func:`parallel` block, the block's
+    cluster, left running for the block's other jobs (`on_start` hears it once connected)."""
+    state = _active.get()
+    if options is not None or state is None:
+        from .cluster import connecting
+
+        with connecting(options, on_start) as ready:
+            yield ready
+        return
+    announced: list[bool] = []
+
+    def ready() -> Client:
+        client = state.connect()
+        if on_start is not None and not announced:
+            from .cluster import describe
+
+            announced.append(True)
+            on_start(describe(client, state.options.address() is None))
+        return client
+
+    yield ready
 
 
 @contextmanager
