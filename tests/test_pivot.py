@@ -9,6 +9,7 @@ import gzip
 import hashlib
 import math
 import random
+import shutil
 import warnings
 import zlib
 from collections import Counter
@@ -554,7 +555,7 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     out = tmp_path / "mono.tsv"
     report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1))
     assert report.corpora[0] == {"alignment": {"kind": "computed", "aligner": "eflomal"}, "groups": 2, "pairs": 4,
-                                 "sentences_too_long": 0, "pairs_filtered": 0, "chunks": 1}
+                                 "sentences_too_long": 0, "pairs_filtered": 0, "skipped_rows": [], "chunks": 1}
     rows = {(p, q): (prob, extra) for p, q, prob, extra in read_table_rows(out)}
     # word pairs (both directions): man-guy x3 (two from group 1, one from group 2), the-a x2,
     # man-man etc. are identical and dropped; guy-a? no: guy aligns to man in pair 2-3.
@@ -576,6 +577,54 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
                                                               min_translation_prob=0.5))
     assert inert.resumed_stages == again.resumed_stages
     assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("man", "guy"), ("guy", "man")}
+
+
+def _gold_pair(pair_id: str, source: str, target: str, sure: str = "0-0") -> dict:
+    return {"id": pair_id, "source": source, "target": target, "sureAlign": sure, "possibleAlign": ""}
+
+
+GOLD_GROUPS = [_gold_pair("DOC.1.A", "the man runs", "the guy runs"), _gold_pair("DOC.1.B", "the man runs", "a man runs"),
+               _gold_pair("DOC.2.A", "the man sits", "the guy sits")]
+
+
+def test_a_bad_pair_of_json_groups_is_skipped_counted_and_resumed(tmp_path, no_eflomal):
+    """A JSON groups file with one malformed link stopped the monolingual table (FormatError at
+    its line) where `lattice stats` leaves the pair out. It is now left out and recorded as
+    lattice records it (`skipped_rows`), and the other pairs give the table a file without it
+    gives. The record is the prepare stage's, so a run killed after it resumes to the same
+    table and the same skipped pair; a prepare record written before pairs were skipped (none
+    in it: such a run stopped at a bad pair) resumes with none."""
+    import json
+
+    bad_pair = _gold_pair("DOC.1.C", "the man runs", "a guy runs", "0-0 1-x")
+    clean, bad = tmp_path / "clean.json", tmp_path / "bad.json"
+    clean.write_text(json.dumps(GOLD_GROUPS, indent=1), encoding="utf-8")
+    bad.write_text(json.dumps([*GOLD_GROUPS[:2], bad_pair, GOLD_GROUPS[2]], indent=1), encoding="utf-8")
+    options = PivotOptions(threshold=0.0, tokenizer="whitespace")
+    work = tmp_path / "work"
+    first = monolingual_paraphrases(bad, tmp_path / "a.tsv", options, work_dir=work)
+    assert first.corpora[0]["skipped_rows"] == [
+        {"pair": 3, "id": "DOC.1.C", "file": str(bad), "line": 16,  # the pair's opening brace
+         "reason": "malformed link '1-x' in pair 'DOC.1.C' (expected i-j)"}]
+    assert (first.corpora[0]["groups"], first.corpora[0]["pairs"]) == (2, 4)
+    reference = monolingual_paraphrases(clean, tmp_path / "c.tsv", options, work_dir=tmp_path / "clean-work")
+    assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "c.tsv") != []
+    # killed after the prepare and align stages: the chunks and the summed pairs are redone
+    shutil.rmtree(work / "mono" / "chunks")
+    (tmp_path / "a.tsv").unlink()
+    again = monolingual_paraphrases(bad, tmp_path / "a.tsv", options, work_dir=work)
+    assert {"mono/prepare", "mono/align"} <= set(again.resumed_stages) and again.chunks["computed"] == 1
+    assert again.corpora == first.corpora
+    assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "c.tsv")
+    # the clean file's work directory as the code before this wrote it: no skipped_rows
+    record = tmp_path / "clean-work" / "mono" / "prepare.json"
+    old = json.loads(record.read_text(encoding="utf-8"))
+    del old["skipped_rows"]
+    record.write_text(json.dumps(old), encoding="utf-8")
+    resumed = monolingual_paraphrases(clean, tmp_path / "d.tsv", options, work_dir=tmp_path / "clean-work")
+    assert "mono/prepare" in resumed.resumed_stages
+    assert resumed.corpora == reference.corpora and reference.corpora[0]["skipped_rows"] == []
+    assert table_rows(tmp_path / "d.tsv") == table_rows(tmp_path / "c.tsv")
 
 
 def test_monolingual_with_sultan_is_lazy_and_named(tmp_path, monkeypatch):

@@ -537,6 +537,8 @@ def monolingual_paraphrases(
             _forget_alignment(work, stage)
             info = work.mark(f"{stage}/prepare", prepare_groups(groups_path, work.path / stage, options, max_groups,
                                                                 progress, alignment))
+        # a record written before bad pairs were skipped has none: its run stopped at the first
+        info.setdefault("skipped_rows", [])
         if aligner == "eflomal" or alignment is not None:
             _align_stage(work, stage, options, given=alignment is not None, progress=progress)
         elif work.done(f"{stage}/align") is None:

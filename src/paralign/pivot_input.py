@@ -394,23 +394,27 @@ def prepare_groups(
     """Stage 1 of the monolingual pipeline: every pair of each group's sentences, tokenised,
     in `en.tok` and `f.tok`; returns {"groups": groups used, "pairs": pairs written,
     "sentences_too_long": sentences over `max_tokens`, "pairs_filtered": pairs over
-    `max_length_ratio`}, each left out.
+    `max_length_ratio`, "skipped_rows": the bad pairs of a JSON groups file}, each left out
+    (a bad pair as `lattice stats` leaves it out: :func:`paralign.corpora.groups.alignment_groups`,
+    reported as :func:`paralign.metrics.alignment_scores.skipped_rows`).
 
     With `alignment` (a Pharaoh file, line i for the i-th pair formed here), also `align.txt`
     as in `prepare_parallel`; its line count must equal the number of pairs (MismatchError).
     """
     from .corpora.groups import iter_groups
+    from .metrics.alignment_scores import skipped_rows
 
     given = None if alignment is None else GivenAlignment.open(alignment)
     links_in = given.items() if given else iter(())
     n_groups = formed = 0
     seen: set[str] = set()
     left_out: Counter[str] = Counter()
+    bad: list = []  # the bad pairs of a JSON groups file, left out
 
     def rows() -> Iterator[tuple[str, str, frozenset[Link] | None]]:
         nonlocal n_groups, formed
         # open_text raises FormatError naming the file and line of a byte that is not UTF-8
-        for gid, a, b in _group_pairs(iter_groups(groups_path), options, max_groups, left_out):
+        for gid, a, b in _group_pairs(iter_groups(groups_path, skipped=bad), options, max_groups, left_out):
             if gid not in seen:
                 seen.add(gid)
                 n_groups += 1
@@ -435,7 +439,7 @@ def prepare_groups(
             f"no sentence pair in {groups_path}: no group holds two different usable sentences"
         )
     info: dict[str, Any] = {"groups": n_groups, "pairs": count, "sentences_too_long": left_out["too_long"],
-                            "pairs_filtered": left_out["filtered"]}
+                            "pairs_filtered": left_out["filtered"], "skipped_rows": skipped_rows(bad)}
     if given is not None:
         info["alignment"] = given.to_dict()
     return info

@@ -569,6 +569,37 @@ def test_paraphrase_table_reads_mtreference_groups(tmp_path, monkeypatch, capsys
     assert (corpus["groups"], corpus["pairs"]) == (1, 3)
 
 
+@pytest.mark.parametrize("work_dir", [False, True])
+def test_paraphrase_table_skips_a_bad_pair_of_json_groups_as_lattice_does(tmp_path, monkeypatch, capsys, work_dir):
+    """A JSON groups file with one malformed link stopped paraphrase-table (exit 1, no table),
+    with or without --work-dir, where `lattice stats` leaves the pair out. It now reports the
+    pair in lattice's words (stderr: FILE:LINE: reason; pair N (gold 'ID') skipped; text:
+    'skipped pairs: N'; JSON: the corpus' skipped_rows) and builds the table of the others; a
+    file of bad pairs only is still exit 1 (docs/CLI.md, Batches)."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    pairs = [{"id": f"DOC.{g}.{k}", "source": "the car is small .", "target": target, "sureAlign": "0-0",
+              "possibleAlign": ""} for g in (1, 2) for k, target in enumerate(("the automobile is little .",
+                                                                            "a car is small ."), start=1)]
+    pairs[1]["sureAlign"] = "0-0 1-x"
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps(pairs, indent=1), encoding="utf-8")
+    base = ["paraphrase-table", "--groups", str(gold), "--tokenizer", "whitespace", "-o", str(tmp_path / "t.tsv")]
+    base += ["--work-dir", str(tmp_path / "work")] if work_dir else []
+    warning = f"{gold}:9: malformed link '1-x' in pair 'DOC.1.2' (expected i-j); pair 2 (gold 'DOC.1.2') skipped"
+    assert main(base) == 0
+    out, err = capsys.readouterr()
+    assert warning in err and "\n    skipped pairs: 1\n" in out
+    assert main([*base, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    corpus = json.loads(out)["corpora"][0]
+    assert warning in err and (corpus["groups"], corpus["pairs"]) == (2, 4)
+    assert corpus["skipped_rows"] == [{"pair": 2, "id": "DOC.1.2", "file": str(gold), "line": 9,
+                                       "reason": "malformed link '1-x' in pair 'DOC.1.2' (expected i-j)"}]
+    gold.write_text(json.dumps(pairs[1:2]), encoding="utf-8")
+    assert main(base) == 1
+    assert "gold.json: no usable pairs in the groups file (malformed link" in capsys.readouterr().err
+
+
 def test_word_align_max_tokens_matches_pivots(tmp_path, monkeypatch, capsys):
     """word-align left every line over 100 tokens unaligned (an empty Pharaoh line) with no
     option to change it, so `pivot --alignment --max-tokens 150` used such a line with no links.

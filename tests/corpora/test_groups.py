@@ -72,3 +72,20 @@ def test_a_bad_pair_of_json_groups_is_skipped_when_asked(tmp_path) -> None:
     path.write_text(json.dumps(bad[1:2]), encoding="utf-8")
     with pytest.raises(FormatError, match=r"g\.json: no usable pairs in the groups file \(malformed link"):
         list(alignment_groups(path, []))
+
+
+def test_iter_groups_skips_a_bad_pair_of_json_groups_when_asked(tmp_path) -> None:
+    """iter_groups (paraphrase-table's reader) stopped at a JSON file's first bad pair whatever
+    its caller wanted; with a `skipped` list it leaves the pair out as alignment_groups does and
+    yields the other pairs' groups, each sentence its tokens joined by spaces."""
+    from paralign.errors import FormatError
+
+    bad = [dict(PAIRS[0]), {**PAIRS[1], "sureAlign": "0-0 1-x"}, dict(PAIRS[2])]
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(bad, indent=1), encoding="utf-8")
+    skipped: list = []
+    assert [(g.id, g.sentences) for g in iter_groups(path, skipped=skipped)] == [
+        ("DOC.1", ("a man came .", "a guy came .")), ("DOC.2", ("it rains .", "it is raining ."))]
+    assert [(n, item.id, item.line) for n, item in skipped] == [(2, "DOC.1.B", 9)]
+    with pytest.raises(FormatError, match=r"g\.json:9: malformed link '1-x'"):
+        list(iter_groups(path))

@@ -32,6 +32,7 @@ from ._common import (
     shown_names,
     stdin_inputs,
     warn,
+    warn_skipped_pairs,
 )
 
 if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
@@ -201,6 +202,7 @@ def render_report(result: dict) -> str:
     for corpus in result["corpora"]:
         corpus = dict(corpus)
         alignment = corpus.pop("alignment", None)
+        skipped = corpus.pop("skipped_rows", None)  # the bad pairs of a JSON groups file
         if "lines" in corpus:
             kept = corpus["kept"] / corpus["lines"] if corpus["lines"] else None
             lines.append(
@@ -213,6 +215,8 @@ def render_report(result: dict) -> str:
             lines.append("  " + ", ".join(f"{k}: {v}" for k, v in corpus.items()))
         if alignment:
             lines.append("    " + render_alignment(alignment))
+        if skipped:  # worded as lattice stats words them
+            lines.append(f"    skipped pairs: {len(skipped)}")
     chunks = result.get("chunks") or {}
     if chunks:
         lines.append(f"  chunks: {chunks['computed']} computed, {chunks['reused']} reused (of {chunks['total']})")
@@ -243,11 +247,13 @@ def render_alignment(alignment: dict) -> str:
 
 
 def warn_skips(result: dict, tokenizer: str = "regex") -> None:
-    """Warn about what reading skipped, and about a given alignment that seems to index other
-    tokens than `tokenizer` gives (:func:`paralign.pivot_input.other_tokens_warning`)."""
+    """Warn about what reading skipped (each bad pair of a JSON groups file as `lattice stats`
+    warns of it), and about a given alignment that seems to index other tokens than
+    `tokenizer` gives (:func:`paralign.pivot_input.other_tokens_warning`)."""
     from ..pivot_input import other_tokens_warning
 
     for corpus in result["corpora"]:
+        warn_skipped_pairs(corpus.get("skipped_rows") or ())
         alignment = corpus.get("alignment") or {}
         for message in alignment.get("errors", ()):
             warn(f"skipped: {message}")

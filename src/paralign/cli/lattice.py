@@ -462,7 +462,7 @@ def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], d
     JSON file, left out and each reported on stderr as evaluate-aligner reports a bad gold
     pair (``skipped_rows``: docs/CLI.md, Batches)."""
     from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
-    from ..metrics.alignment_scores import SkippedPair
+    from ..metrics.alignment_scores import skipped_rows
 
     lines: dict[str, int] = {}
     bad: list = []
@@ -471,7 +471,7 @@ def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], d
         groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
                                            lowercase=not args.keep_case, lines=lines, skipped=bad),
                                args.sample, args.seed)
-        skipped = shown_names([SkippedPair.of(n, item.error, item.id).to_dict() for n, item in bad], names)
+        skipped = shown_names(skipped_rows(bad), names)
     warn_skipped_pairs(skipped)
     return len(groups), annotate_groups(groups), lines, skipped
 

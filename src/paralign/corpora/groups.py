@@ -71,14 +71,18 @@ def alignment_groups(
         yield key, list(dict.fromkeys(tuple(side) for pair in pairs for side in (pair.source, pair.target)))
 
 
-def iter_groups(path: str | Path, *, skip_empty: bool = True) -> Iterator[SentenceGroup]:
+def iter_groups(
+    path: str | Path, *, skip_empty: bool = True, skipped: list[tuple[int, BadPair]] | None = None,
+) -> Iterator[SentenceGroup]:
     """Stream the groups of a groups file (plain TSV or Bible TSV with header, or gold alignments
     as JSON: :func:`alignment_groups`, each sentence its tokens joined by spaces).
 
-    Empty cells are dropped when `skip_empty`; a line with no sentence left yields nothing.
+    Empty cells are dropped when `skip_empty`; a line with no sentence left yields nothing. A
+    `skipped` list gets each bad pair of a JSON file, left out as :func:`alignment_groups`
+    says; without one a bad pair stops the run.
     """
     if is_alignment_json(path):
-        for key, sentences in alignment_groups(path):
+        for key, sentences in alignment_groups(path, skipped):
             yield SentenceGroup(id=key, sentences=tuple(" ".join(tokens) for tokens in sentences))
         return
     with open_text(path) as handle:

@@ -91,6 +91,14 @@ class SkippedPair:
         return cls(row["pair"], row["reason"], row.get("file"), row.get("line"), row.get("id"))
 
 
+def skipped_rows(bad: Iterable[tuple[int, BadPair]]) -> list[dict]:
+    """A report's ``skipped_rows`` for the bad items a lenient reader left out ((position,
+    BadPair), as :func:`paralign.corpora.alignments.read_groups` gives them): each as
+    :meth:`SkippedPair.to_dict`, so that it is reported as evaluate-aligner reports a bad gold
+    pair (``FILE:LINE: reason; pair N (gold 'ID') skipped``)."""
+    return [SkippedPair.of(number, item.error, item.id).to_dict() for number, item in bad]
+
+
 def _ratio(numerator: int, denominator: int) -> float:
     """numerator / denominator, or 1.0 when the denominator is 0 (nothing claimed or to find)."""
     return numerator / denominator if denominator else 1.0
