@@ -734,3 +734,18 @@ def test_a_lattice_table_records_how_its_phrases_were_split_and_cased(tmp_path, 
     tokenized.write_text("I like the man 's car .\tI like his car .\n", encoding="utf-8")
     assert main(["lattice", "paraphrases", "--groups", str(tokenized), "--tokenized", "-o", str(out)]) == 0
     assert '"tokenizer": "whitespace"' in out.read_text(encoding="utf-8").splitlines()[0]
+
+
+@pytest.mark.timeout(60)  # 10**20 states never ended
+def test_a_lattice_file_with_states_no_edge_reaches_names_the_file_and_line(tmp_path, group_file, capsys):
+    """A lattice JSON whose "states" is 10**20 made a list per state and never ended; one past
+    the edges' last state was a traceback (log10 of 0 paths). Both are one data error naming
+    the file, the line of "states" and what is wrong (exit 1), as every bad field (lattice.record)."""
+    saved = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(saved)]) == 0
+    good = json.loads(saved.read_text())
+    for states, said in ((10**20, f"'states' is {10**20}, but {len(good['edges'])} edges can reach at most"),
+                         (good["states"] + 1, f"'states' is {good['states'] + 1}, but no edge goes further than state")):
+        saved.write_text(json.dumps({**good, "states": states, "end": None}, indent=2))
+        assert main(["lattice", "paths", "--lattice", str(saved)]) == 1
+        assert capsys.readouterr().err.startswith(f"paralign lattice paths: error: {saved}:2: not a lattice: {said}")

@@ -50,3 +50,24 @@ def test_a_negative_weight_is_not_a_lattice() -> None:
                                           r"sentences, at least 0$"):
         Lattice.from_dict(data, source="x.json")
     assert [lp for lp, _ in Lattice.from_dict({**data, "weights": [1, 0, 1]}).kbest(2)] == pytest.approx([-0.405465, -1.098612], abs=1e-5)
+
+
+@pytest.mark.timeout(20)  # 10**20 states made a list per state and never ended
+def test_states_that_no_path_can_hold_are_not_a_lattice() -> None:
+    """A lattice's states are each on a start-to-end path, and each edge comes after the edges
+    into the state it leaves (the path counts read them in order). More states than its edges can reach
+    were allocated first (10**20 never ended) or gave 0 paths (log10 of 0: a traceback); edges
+    out of order gave wrong counts silently."""
+    from paralign.errors import LatticeError
+    from paralign.lattice import Lattice
+
+    with pytest.raises(LatticeError, match=r"^100000000000000000000 states, but 1 edges reach at most 2$"):
+        Lattice(10**20, ((0, "a", 1),))
+    with pytest.raises(LatticeError, match=r"^no path from the start reaches state 2$"):
+        Lattice(3, ((0, "a", 1), (0, "b", 1)))
+    with pytest.raises(LatticeError, match=r"^no path leads from state 2 to the end \(state 3\)$"):
+        Lattice(4, ((0, "a", 1), (0, "b", 2), (1, "c", 3)))
+    with pytest.raises(LatticeError, match=r"^edge 1 \(0->1\) comes after edge 0, which leaves state 1: an edge must "
+                                           r"come after every edge into the state it leaves$"):
+        Lattice(3, ((1, "b", 2), (0, "a", 1)))  # counted 0 paths
+    assert Lattice(4, ((0, "a", 1), (1, "b", 3), (0, "c", 2), (2, "d", 3))).path_count() == 2  # in order enough
