@@ -364,6 +364,8 @@ def run_paths(args: argparse.Namespace) -> int:
     check_only_with(args, {"--seed": 0}, ("--sample",))  # before the lattice is built
     lattice = lattice_from_input(args)
     count = lattice.path_count()
+    # every list is whole before anything is written: one that no memory holds is refused first
+    lattice.check_list_size(min(args.kbest, count) + args.sample + min(args.all, count))
     result: dict = {"paths": str(count), "log10_paths": lattice.log10_paths(),
                     "states": lattice.n_states, "edges": lattice.n_edges}
     if args.kbest:

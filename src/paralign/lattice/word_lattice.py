@@ -20,7 +20,9 @@ import heapq
 import itertools
 import json
 import math
+import os
 import random
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -202,6 +204,21 @@ class Lattice:
         return len(set(itertools.islice(self.paths(), limit)))
 
     # -- generation ----------------------------------------------------------------------------
+    def check_list_size(self, n: int) -> None:
+        """MemoryError when a list of `n` of its paths is more than this machine's memory (or any
+        list) can hold, said before it is made: `sample(10**20)` grew its list, never ended, and
+        `lattice paths` writes nothing before its lists are whole. Counted low (a list slot and a
+        tuple of the shortest path's words per path), so a list refused could never be held."""
+        fewest = [0] + [len(self.edges) + 1] * (self.n_states - 1)  # words on the shortest path to each state
+        for s, w, d in self.edges:
+            fewest[d] = min(fewest[d], fewest[s] + (w is not None))
+        words, memory = fewest[-1], _memory()
+        need = n * (8 + (sys.getsizeof((None,) * words) if words else 0))  # () is one shared tuple
+        if need > memory:
+            size = f"{need / 2**30:.3g} GiB" if need < 2**100 else f"10^{int(math.log10(need))} bytes"
+            raise MemoryError(f"{n} paths of {words} or more words need at least {size}; this machine has "
+                              f"{memory / 2**30:.3g} GiB")
+
     def paths(self) -> Iterator[tuple[str, ...]]:
         """All paths' word sequences, depth first (lazy: stop early on big lattices)."""
         if self.n_states == 1:
@@ -229,6 +246,7 @@ class Lattice:
             raise ConfigurationError(f"k must be >= 0, got {k}")
         if k == 0:
             return []
+        self.check_list_size(min(k, self.path_count()))
         if self.n_states == 1:
             return [(0.0, ())]
         lp = self._edge_logprob()
@@ -257,6 +275,7 @@ class Lattice:
         following edges by their weights when `uniform` is False; n must be >= 0."""
         if n < 0:
             raise ConfigurationError(f"sample size must be >= 0, got {n}")
+        self.check_list_size(n)
         rng = random.Random(seed)
         back = self.backward_counts() if uniform else []
         lp = None if uniform else [math.exp(x) for x in self._edge_logprob()]
@@ -544,6 +563,15 @@ class Lattice:
         """The symbol table for :meth:`to_openfst` (<eps> = 0)."""
         words = sorted({"_".join(w.split()) or "_" for _, w, _ in self.edges if w is not None})
         return "".join(f"{w}\t{k}\n" for k, w in enumerate([EPSILON, *words]))
+
+
+def _memory() -> int:
+    """This machine's physical memory in bytes, at most sys.maxsize (which no list can exceed;
+    sys.maxsize too where the system does not say: Windows has no sysconf)."""
+    try:
+        return min(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"), sys.maxsize)
+    except (AttributeError, ValueError, OSError):
+        return sys.maxsize
 
 
 def paraphrase_table(
