@@ -734,3 +734,32 @@ def test_a_lattice_table_records_how_its_phrases_were_split_and_cased(tmp_path, 
     tokenized.write_text("I like the man 's car .\tI like his car .\n", encoding="utf-8")
     assert main(["lattice", "paraphrases", "--groups", str(tokenized), "--tokenized", "-o", str(out)]) == 0
     assert '"tokenizer": "whitespace"' in out.read_text(encoding="utf-8").splitlines()[0]
+
+
+@pytest.mark.timeout(60)  # each of these never ended
+@pytest.mark.parametrize("option", ["--sample", "--kbest", "--all"])
+def test_paths_lists_no_memory_holds_are_one_out_of_memory_line(tmp_path, capsys, option):
+    """`lattice paths --sample 100000000000000000000` made path after path and never ended, with
+    nothing written: its lists are whole before the output is. --kbest and --all with such a
+    count on a lattice of 2**70 paths alike. Each is one line (exit 1), before any list is made."""
+    wide = tmp_path / "wide.json"
+    wide.write_text(json.dumps({"states": 71, "edges": [[i, w + str(i), i + 1] for i in range(70) for w in "ab"]}))
+    assert main(["lattice", "paths", "--lattice", str(wide), option, "100000000000000000000"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("paralign lattice paths: error: out of memory: 100000000000000000000 paths "
+                                        "of 70 or more words need at least ") and err.count("\n") == 1
+
+
+@pytest.mark.timeout(60)  # 10**20 states never ended
+def test_a_lattice_file_with_states_no_edge_reaches_names_the_file_and_line(tmp_path, group_file, capsys):
+    """A lattice JSON whose "states" is 10**20 made a list per state and never ended; one past
+    the edges' last state was a traceback (log10 of 0 paths). Both are one data error naming
+    the file, the line of "states" and what is wrong (exit 1), as every bad field (lattice.record)."""
+    saved = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(saved)]) == 0
+    good = json.loads(saved.read_text())
+    for states, said in ((10**20, f"'states' is {10**20}, but {len(good['edges'])} edges can reach at most"),
+                         (good["states"] + 1, f"'states' is {good['states'] + 1}, but no edge goes further than state")):
+        saved.write_text(json.dumps({**good, "states": states, "end": None}, indent=2))
+        assert main(["lattice", "paths", "--lattice", str(saved)]) == 1
+        assert capsys.readouterr().err.startswith(f"paralign lattice paths: error: {saved}:2: not a lattice: {said}")

@@ -50,3 +50,43 @@ def test_a_negative_weight_is_not_a_lattice() -> None:
                                           r"sentences, at least 0$"):
         Lattice.from_dict(data, source="x.json")
     assert [lp for lp, _ in Lattice.from_dict({**data, "weights": [1, 0, 1]}).kbest(2)] == pytest.approx([-0.405465, -1.098612], abs=1e-5)
+
+
+@pytest.mark.timeout(20)  # each of these never ended, growing its memory
+def test_a_list_of_paths_no_memory_holds_is_a_memory_error_before_it_is_made(lattice) -> None:
+    """sample(10**20) (`lattice paths --sample 100000000000000000000`) appended path after path
+    and never ended; kbest(10**20) on a lattice of 2**60 paths kept up to 10**20 candidates a
+    state. Both are a MemoryError (the CLI's one "out of memory" line) before any path is made,
+    counted low: a list slot and a tuple of the shortest path's words per path."""
+    from paralign.lattice import Lattice
+
+    with pytest.raises(MemoryError, match=r"^100000000000000000000 paths of 3 or more words need at least "
+                                          r"6\.71e\+12 GiB; this machine has [0-9.e+]+ GiB$"):
+        lattice.sample(10**20)
+    wide = Lattice(61, tuple((i, w, i + 1) for i in range(60) for w in (f"a{i}", f"b{i}")))
+    with pytest.raises(MemoryError, match=f"^{2**60} paths of 60 or more words"):  # its every path
+        wide.kbest(10**20)
+    with pytest.raises(MemoryError, match=r"^100000000000000000000 paths of 0 or more words"):
+        Lattice(1, ()).sample(10**20)  # the empty path is one shared tuple: still a list slot each
+    assert len(lattice.kbest(10**20)) == 2 == len(set(lattice.sample(50)))  # at most the lattice's paths
+
+
+@pytest.mark.timeout(20)  # 10**20 states made a list per state and never ended
+def test_states_that_no_path_can_hold_are_not_a_lattice() -> None:
+    """A lattice's states are each on a start-to-end path, and each edge comes after the edges
+    into the state it leaves (the path counts read them in order). More states than its edges can reach
+    were allocated first (10**20 never ended) or gave 0 paths (log10 of 0: a traceback); edges
+    out of order gave wrong counts silently."""
+    from paralign.errors import LatticeError
+    from paralign.lattice import Lattice
+
+    with pytest.raises(LatticeError, match=r"^100000000000000000000 states, but 1 edges reach at most 2$"):
+        Lattice(10**20, ((0, "a", 1),))
+    with pytest.raises(LatticeError, match=r"^no path from the start reaches state 2$"):
+        Lattice(3, ((0, "a", 1), (0, "b", 1)))
+    with pytest.raises(LatticeError, match=r"^no path leads from state 2 to the end \(state 3\)$"):
+        Lattice(4, ((0, "a", 1), (0, "b", 2), (1, "c", 3)))
+    with pytest.raises(LatticeError, match=r"^edge 1 \(0->1\) comes after edge 0, which leaves state 1: an edge must "
+                                           r"come after every edge into the state it leaves$"):
+        Lattice(3, ((1, "b", 2), (0, "a", 1)))  # counted 0 paths
+    assert Lattice(4, ((0, "a", 1), (1, "b", 3), (0, "c", 2), (2, "d", 3))).path_count() == 2  # in order enough

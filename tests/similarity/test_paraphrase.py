@@ -78,6 +78,21 @@ def test_more_folds_than_usable_training_pairs_are_refused_before_any_pair_is_al
     assert result.cross_validation is not None and result.cross_validation.folds == 2
 
 
+@pytest.mark.parametrize("classifier", ["features", "signal"])
+def test_folds_a_class_cannot_fill_are_refused_before_any_pair_is_aligned(classifier) -> None:
+    """--cv-folds 4 on 2 paraphrases and 2 others ran with folds 2 and 3 empty (each class is
+    dealt from fold 0): their thresholds and models saw every pair, and the run was reported as
+    4-fold. The larger class's count is the most folds: more is a ConfigurationError saying so,
+    before any alignment."""
+    from paralign.errors import ConfigurationError
+
+    train = [*GOOD, ("p q", "p q", True), ("r s", "t u", False)]
+    with pytest.raises(ConfigurationError, match=r"with 4 folds needs at least 4 usable training pairs of one "
+                       r"class \(each class is dealt over the folds in turn\), got 2 paraphrases and 2 others: "
+                       r"at most 2 folds"):
+        evaluate_paraphrase(train, GOOD, classifier=classifier, aligner=_never, cv_folds=4)
+
+
 def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_path) -> None:
     """An MSRP pair with an empty sentence was skipped by evaluate-paraphrase (its row listed)
     but failed in evaluate_paraphrase(train, test), where a failed test pair still counted as a

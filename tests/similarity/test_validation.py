@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from paralign.errors import ConfigurationError
-from paralign.similarity.validation import check_folds, cross_validate_threshold, stratified_folds
+from paralign.similarity.validation import (
+    check_folds,
+    check_stratified_folds,
+    cross_validate_model,
+    cross_validate_threshold,
+    stratified_folds,
+)
 
 
 def test_more_folds_than_items_are_refused() -> None:
@@ -17,11 +25,52 @@ def test_more_folds_than_items_are_refused() -> None:
         with pytest.raises(ConfigurationError, match=f"with {folds} folds needs at least {folds} usable "
                            "training pairs, got 4"):
             cross_validate_threshold(scores, labels, folds=folds)
-    assert cross_validate_threshold(scores, labels, folds=4).folds == 4
-    assert sorted(stratified_folds(labels, 4, seed=0)) == [0, 0, 1, 1]  # each class dealt round-robin
+    assert cross_validate_threshold(scores, labels, folds=2).folds == 2
+    assert sorted(stratified_folds(labels, 2, seed=0)) == [0, 0, 1, 1]  # each class dealt round-robin
 
 
 def test_check_folds_without_a_count_of_items_checks_the_count_alone() -> None:
     check_folds(10**20)
     with pytest.raises(ConfigurationError, match="at least 2 folds, got 1"):
         check_folds(1, 100)
+
+
+def test_folds_a_class_cannot_fill_are_refused() -> None:
+    """Each class is dealt round-robin from fold 0, so 4 folds over 2 paraphrases and 2 others
+    left folds 2 and 3 empty: their thresholds (and models) were chosen on every pair, held
+    nothing out, and the run was reported as 4-fold. The larger class's count is the most folds
+    the pairs fill; more is a ConfigurationError saying so, before anything is fitted."""
+    scores, labels = [0.9, 0.8, 0.2, 0.1], [True, True, False, False]
+    said = ("cross-validation with 4 folds needs at least 4 usable training pairs of one class (each class is "
+            "dealt over the folds in turn), got 2 paraphrases and 2 others: at most 2 folds")
+    with pytest.raises(ConfigurationError, match=f"^{re.escape(said)}$"):
+        stratified_folds(labels, 4, seed=0)
+    with pytest.raises(ConfigurationError, match=re.escape(said)):
+        cross_validate_threshold(scores, labels, folds=4)
+    with pytest.raises(ConfigurationError, match=re.escape(said)):
+        cross_validate_model([[s] for s in scores], labels, features=["x"], folds=4)
+    with pytest.raises(ConfigurationError, match="with 3 folds .* got 1 paraphrases and 2 others: at most 2 folds"):
+        check_stratified_folds(3, [True, False, False])
+    check_stratified_folds(10**20, [])  # no labels: the count alone (no usable pair is its own error)
+    with pytest.raises(ConfigurationError, match="at least 2 folds, got 1"):
+        check_stratified_folds(1, [])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_folds_the_classes_fill_are_dealt_as_before(seed) -> None:
+    """Where no fold is empty the assignment is the one published CV figures used: each class
+    shuffled by random.Random(seed), in the order paraphrases then others, dealt round-robin."""
+    import random
+
+    labels = [k % 3 == 0 for k in range(23)]  # 8 paraphrases, 15 others: up to 15 folds
+    for folds in (2, 5, 8, 15):
+        rng, expected = random.Random(seed), [0] * len(labels)
+        for cls in (True, False):
+            members = [k for k, g in enumerate(labels) if g is cls]
+            rng.shuffle(members)
+            for position, k in enumerate(members):
+                expected[k] = position % folds
+        assert stratified_folds(labels, folds, seed) == expected
+        assert set(expected) == set(range(folds))  # no fold empty
+    with pytest.raises(ConfigurationError, match="at most 15 folds"):
+        stratified_folds(labels, 16, seed)

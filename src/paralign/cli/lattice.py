@@ -10,7 +10,6 @@ Not for: building or querying lattices (:mod:`paralign.lattice`).
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -18,8 +17,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError, invalid_json
-from ..textio import strip_bom, without_bom
+from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError
+from ..textio import without_bom
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -259,13 +258,9 @@ def _lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
     lowercase = not args.keep_case
     if not args.lattice:
         return _group_lattice(args, _read_sentences(args.input)), lowercase
-    try:
-        with open_in(args.lattice) as handle:
-            data = json.loads(strip_bom(handle.read()))  # a BOM is no JSON error
-    except json.JSONDecodeError as exc:
-        raise FormatError(invalid_json(exc), source=input_name(args.lattice),
-                          line=exc.lineno) from exc
-    lattice = Lattice.from_dict(data, source=input_name(args.lattice))
+    with open_in(args.lattice) as handle:
+        text = handle.read()
+    lattice = Lattice.from_json(text, source=input_name(args.lattice))  # each field checked, with its line
     if lattice.lowercase is not None:
         return lattice, lattice.lowercase
     return lattice, lowercase and not any(w is not None and w != w.lower() for _, w, _ in lattice.edges)
@@ -369,6 +364,8 @@ def run_paths(args: argparse.Namespace) -> int:
     check_only_with(args, {"--seed": 0}, ("--sample",))  # before the lattice is built
     lattice = lattice_from_input(args)
     count = lattice.path_count()
+    # every list is whole before anything is written: one that no memory holds is refused first
+    lattice.check_list_size(min(args.kbest, count) + args.sample + min(args.all, count))
     result: dict = {"paths": str(count), "log10_paths": lattice.log10_paths(),
                     "states": lattice.n_states, "edges": lattice.n_edges}
     if args.kbest:

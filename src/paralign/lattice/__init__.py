@@ -6,7 +6,7 @@ parse trees (:func:`parse_tree`) -> top-down merging with keyword checking (:cla
 ratio, n-gram LM entropy (:class:`NGramLM`) and the paper's evaluations (:mod:`.evaluate`).
 
 One file per stage: :mod:`.trees`, :mod:`.forest` (merging), :mod:`.fsa` (building and squeezing
-the FSA), :mod:`.word_lattice` (the frozen lattice and its queries), :mod:`.build` (the whole
+the FSA), :mod:`.word_lattice` (the frozen lattice and its queries; :mod:`.record` checks the JSON it is read from), :mod:`.build` (the whole
 pipeline), :mod:`.msa`, :mod:`.lm`, :mod:`.evaluate`.
 
 Not for: aligning two sentences word by word (:mod:`paralign.aligners`) or paraphrase tables

@@ -18,16 +18,21 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import json
 import math
+import os
 import random
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import ConfigurationError, FormatError, LatticeError, check_texts
+from ..errors import ConfigurationError, FormatError, LatticeError, check_texts, invalid_json
 from ..paraphrases import ParaphraseTable
+from ..textio import strip_bom
+from .record import lattice_fields
 
 Word = str | None
 Edge = tuple[int, Word, int]
@@ -65,11 +70,17 @@ class Lattice:
     def __post_init__(self) -> None:
         if self.n_states < 1:
             raise LatticeError("a lattice needs at least one state")
+        if self.n_states > len(self.edges) + 1:  # before a list per state: 10**20 states never ended
+            raise LatticeError(f"{self.n_states} states, but {len(self.edges)} edges reach at most "
+                               f"{len(self.edges) + 1}")
         out: list[list[int]] = [[] for _ in range(self.n_states)]
         inc: list[list[int]] = [[] for _ in range(self.n_states)]
         for k, (s, _w, d) in enumerate(self.edges):
             if not (0 <= s < d < self.n_states):
                 raise LatticeError(f"edge {k} ({s}->{d}) is not forward between states 0..{self.n_states - 1}")
+            if out[d]:  # the counts read the edges in order: a state's in-edges before its out-edges
+                raise LatticeError(f"edge {k} ({s}->{d}) comes after edge {out[d][0]}, which leaves state {d}: "
+                                   "an edge must come after every edge into the state it leaves")
             out[s].append(k)
             inc[d].append(k)
         if self.weights and len(self.weights) != len(self.edges):
@@ -78,8 +89,22 @@ class Lattice:
         if negative is not None:  # its log probability divided by zero or took the log of a negative
             raise LatticeError(f"edge {negative} has the weight {self.weights[negative]}: a weight counts sentences, "
                                "at least 0")
+        self._check_paths()
         object.__setattr__(self, "_out", tuple(map(tuple, out)))
         object.__setattr__(self, "_in", tuple(map(tuple, inc)))
+
+    def _check_paths(self) -> None:
+        """LatticeError unless every state is on a start-to-end path: an end no edge reaches
+        made the path count 0 (a math domain error in its log), a dead end stopped sampling."""
+        reached, leads = [True] + [False] * (self.n_states - 1), [False] * (self.n_states - 1) + [True]
+        for s, _w, d in self.edges:  # a state's in-edges come before its out-edges
+            reached[d] = reached[d] or reached[s]
+        for s, _w, d in reversed(self.edges):
+            leads[s] = leads[s] or leads[d]
+        if not all(reached):
+            raise LatticeError(f"no path from the start reaches state {reached.index(False)}")
+        if not all(leads):
+            raise LatticeError(f"no path leads from state {leads.index(False)} to the end (state {self.n_states - 1})")
 
     # -- basics --------------------------------------------------------------------------------
     @property
@@ -154,7 +179,7 @@ class Lattice:
         """Number of paths from the start to each state (exact integers)."""
         counts = [0] * self.n_states
         counts[0] = 1
-        for s, _w, d in self.edges:  # edges are sorted by source, sources in topological order
+        for s, _w, d in self.edges:  # each edge comes after every edge into its source (checked when made)
             counts[d] += counts[s]
         return counts
 
@@ -179,6 +204,21 @@ class Lattice:
         return len(set(itertools.islice(self.paths(), limit)))
 
     # -- generation ----------------------------------------------------------------------------
+    def check_list_size(self, n: int) -> None:
+        """MemoryError when a list of `n` of its paths is more than this machine's memory (or any
+        list) can hold, said before it is made: `sample(10**20)` grew its list, never ended, and
+        `lattice paths` writes nothing before its lists are whole. Counted low (a list slot and a
+        tuple of the shortest path's words per path), so a list refused could never be held."""
+        fewest = [0] + [len(self.edges) + 1] * (self.n_states - 1)  # words on the shortest path to each state
+        for s, w, d in self.edges:
+            fewest[d] = min(fewest[d], fewest[s] + (w is not None))
+        words, memory = fewest[-1], _memory()
+        need = n * (8 + (sys.getsizeof((None,) * words) if words else 0))  # () is one shared tuple
+        if need > memory:
+            size = f"{need / 2**30:.3g} GiB" if need < 2**100 else f"10^{int(math.log10(need))} bytes"
+            raise MemoryError(f"{n} paths of {words} or more words need at least {size}; this machine has "
+                              f"{memory / 2**30:.3g} GiB")
+
     def paths(self) -> Iterator[tuple[str, ...]]:
         """All paths' word sequences, depth first (lazy: stop early on big lattices)."""
         if self.n_states == 1:
@@ -206,6 +246,7 @@ class Lattice:
             raise ConfigurationError(f"k must be >= 0, got {k}")
         if k == 0:
             return []
+        self.check_list_size(min(k, self.path_count()))
         if self.n_states == 1:
             return [(0.0, ())]
         lp = self._edge_logprob()
@@ -234,6 +275,7 @@ class Lattice:
         following edges by their weights when `uniform` is False; n must be >= 0."""
         if n < 0:
             raise ConfigurationError(f"sample size must be >= 0, got {n}")
+        self.check_list_size(n)
         rng = random.Random(seed)
         back = self.backward_counts() if uniform else []
         lp = None if uniform else [math.exp(x) for x in self._edge_logprob()]
@@ -471,22 +513,26 @@ class Lattice:
         }
 
     @classmethod
-    def from_dict(cls, data: dict, source: str | None = None) -> Lattice:
-        """The inverse of to_dict; FormatError names the source and the bad item."""
-        if not isinstance(data, dict) or not isinstance(data.get("edges"), list):
-            raise FormatError("not a lattice: expected a JSON object with 'states' and a list of 'edges'",
-                              source=source)
-        for k, edge in enumerate(data["edges"]):
-            if not (isinstance(edge, list) and len(edge) == 3):
-                raise FormatError(f"not a lattice: edge {k} is {edge!r}, expected [from, word, to]", source=source)
+    def from_dict(cls, data: dict, source: str | None = None, *, text: str | None = None) -> Lattice:
+        """The inverse of to_dict; FormatError names the source, the bad item and what is wrong
+        (its line too, given the `text` `data` was read from), each field checked before
+        anything is made from it (:func:`.record.lattice_fields`)."""
+        n, edges, weights, lowercase = lattice_fields(data, source, text)
         try:
-            n = int(data["states"])
-            edges = tuple((int(s), None if w is None else str(w), int(d)) for s, w, d in data["edges"])
-            weights = tuple(int(x) for x in data.get("weights", ()))
-            lowercase = data.get("lowercase")
-            return cls(n, edges, weights, lowercase if isinstance(lowercase, bool) else None)
-        except (KeyError, TypeError, ValueError) as exc:
+            return cls(n, edges, weights, lowercase)
+        except LatticeError as exc:
             raise FormatError(f"not a lattice: {exc}", source=source) from exc
+
+    @classmethod
+    def from_json(cls, text: str, source: str | None = None) -> Lattice:
+        """The lattice of a JSON text (what `lattice build --format json` writes; a leading BOM is
+        no error); FormatError naming `source` and the line of the bad JSON or field."""
+        text = strip_bom(text)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FormatError(invalid_json(exc), source=source, line=exc.lineno) from exc
+        return cls.from_dict(data, source, text=text)
 
     def to_dot(self, name: str = "lattice") -> str:
         """Graphviz DOT (left to right; edge labels are the words, weights in brackets)."""
@@ -517,6 +563,15 @@ class Lattice:
         """The symbol table for :meth:`to_openfst` (<eps> = 0)."""
         words = sorted({"_".join(w.split()) or "_" for _, w, _ in self.edges if w is not None})
         return "".join(f"{w}\t{k}\n" for k, w in enumerate([EPSILON, *words]))
+
+
+def _memory() -> int:
+    """This machine's physical memory in bytes, at most sys.maxsize (which no list can exceed;
+    sys.maxsize too where the system does not say: Windows has no sysconf)."""
+    try:
+        return min(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"), sys.maxsize)
+    except (AttributeError, ValueError, OSError):
+        return sys.maxsize
 
 
 def paraphrase_table(

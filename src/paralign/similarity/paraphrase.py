@@ -43,7 +43,12 @@ from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
-from .validation import CrossValidation, check_folds, cross_validate_model, cross_validate_threshold
+from .validation import (
+    CrossValidation,
+    check_stratified_folds,
+    cross_validate_model,
+    cross_validate_threshold,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
@@ -191,8 +196,8 @@ def evaluate_paraphrase(
     _check_classifier(classifier, signal, feature_set)
     train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
     test, test_labels, test_kept, test_skipped = _usable(test, "test")
-    if cv_folds:  # before any pair is aligned, not after (no usable pair is its own error, where pairs are scored)
-        check_folds(cv_folds, len(train) or None)
+    if cv_folds:  # before any pair is aligned, not after: no fold may be empty
+        check_stratified_folds(cv_folds, train_labels)
     penalty: float | None = None
     sig: Signal | None = None
     if classifier == "features":

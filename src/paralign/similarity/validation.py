@@ -91,11 +91,29 @@ def check_folds(folds: int, items: int | None = None) -> None:
                                  f"training pairs, got {items}")
 
 
+def check_stratified_folds(folds: int, labels: Sequence[bool]) -> None:
+    """ConfigurationError unless :func:`stratified_folds` fills every one of `folds` folds with
+    `labels`: :func:`check_folds`, and no more folds than the larger class has items (each class
+    is dealt from fold 0, so 4 folds over 2 paraphrases and 2 others left folds 2 and 3 empty:
+    their thresholds chosen on every item, the run reported as 4-fold). Callers check it before
+    the costly work, as :func:`check_folds`; with no labels, the count alone (no usable pair is
+    an error of its own, where pairs are scored)."""
+    check_folds(folds, len(labels) or None)
+    positives = sum(1 for g in labels if g)
+    larger = max(positives, len(labels) - positives)
+    if labels and folds > larger:
+        raise ConfigurationError(f"cross-validation with {folds} folds needs at least {folds} usable training pairs "
+                                 f"of one class (each class is dealt over the folds in turn), got {positives} "
+                                 f"paraphrases and {len(labels) - positives} others: at most {larger} folds")
+
+
 def stratified_folds(labels: Sequence[bool], folds: int, seed: int) -> list[int]:
-    """A fold number for every item: each class shuffled (seeded) and dealt round-robin."""
+    """A fold number for every item: each class shuffled (seeded) and dealt round-robin from
+    fold 0; ConfigurationError when a fold would be empty (:func:`check_stratified_folds`)."""
     import random
 
     check_folds(folds, len(labels))
+    check_stratified_folds(folds, labels)
     rng = random.Random(seed)
     assignment = [0] * len(labels)
     for cls in (True, False):
