@@ -93,6 +93,24 @@ def test_folds_a_class_cannot_fill_are_refused_before_any_pair_is_aligned(classi
         evaluate_paraphrase(train, GOOD, classifier=classifier, aligner=_never, cv_folds=4)
 
 
+def test_a_features_model_of_one_class_is_refused_before_any_pair_is_aligned() -> None:
+    """Training pairs all of one class were refused by the model only once every pair had been
+    aligned and featurised; with --cv-folds, a class of one pair left the training part of its
+    fold without it, refused as "all 1 training pairs are paraphrases" where 4 were given. Both
+    now fail before any alignment; the signal classifier (a threshold) still takes them."""
+    from paralign.errors import ConfigurationError
+
+    ones = [("a cat sat", "a cat sat", True), ("p q", "p q", True), ("r s", "r s", True)]
+    with pytest.raises(FormatError, match="all 3 training pairs are paraphrases: a classifier needs both classes"):
+        evaluate_paraphrase(ones, GOOD, aligner=_never)
+    with pytest.raises(ConfigurationError, match=r"needs at least 2 usable training pairs of each class "
+                       r"\(each fold's model is fitted on the other folds\), got 3 paraphrases and 1 other$"):
+        evaluate_paraphrase([*ones, ("b c d", "x y z", False)], GOOD, aligner=_never, cv_folds=2)
+    result = evaluate_paraphrase([*ones, ("b c d", "x y z", False)], GOOD, classifier="signal", aligner="exact",
+                                 cv_folds=2)
+    assert result.cross_validation is not None and result.cross_validation.folds == 2
+
+
 def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_path) -> None:
     """An MSRP pair with an empty sentence was skipped by evaluate-paraphrase (its row listed)
     but failed in evaluate_paraphrase(train, test), where a failed test pair still counted as a

@@ -74,3 +74,15 @@ def test_folds_the_classes_fill_are_dealt_as_before(seed) -> None:
         assert set(expected) == set(range(folds))  # no fold empty
     with pytest.raises(ConfigurationError, match="at most 15 folds"):
         stratified_folds(labels, 16, seed)
+
+
+def test_check_model_classes_needs_both_classes_and_two_of_each_with_folds() -> None:
+    from paralign.errors import ConfigurationError, FormatError
+    from paralign.similarity.validation import check_model_classes
+
+    check_model_classes([True, False])  # one of each fits one model
+    check_model_classes([True, True, False, False], folds=2)
+    with pytest.raises(FormatError, match="all 2 training pairs are non-paraphrases"):
+        check_model_classes([False, False])
+    with pytest.raises(ConfigurationError, match="got 1 paraphrase and 5 others"):
+        check_model_classes([True] + [False] * 5, folds=3)

@@ -94,9 +94,7 @@ class LogisticModel:
             raise MismatchError(f"feature rows must have {len(features)} columns, got shape {x.shape}")
         if l2 < 0:
             raise ConfigurationError(f"l2 must be >= 0, got {l2}")
-        if len(set(map(bool, labels))) < 2:
-            kind = "paraphrases" if labels[0] else "non-paraphrases"
-            raise FormatError(f"all {len(labels)} training pairs are {kind}: a classifier needs both classes")
+        check_both_classes(labels)
         y = np.asarray(labels, dtype=float)
         means = x.mean(axis=0)
         scales = x.std(axis=0)
@@ -408,3 +406,10 @@ def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
         name, preset = saved_aligner(model.aligner or str(report.get("aligner") or "sultan:default"), path)
         return TrainedClassifier(HybridSignal(model), math.nan, name, preset), report.get("signature")
     return TrainedClassifier.from_report(report, path), report.get("signature")
+
+
+def check_both_classes(labels: Sequence[bool]) -> None:
+    """FormatError when `labels` (not empty) are all of one class: no classifier can be fitted."""
+    if labels and len(set(map(bool, labels))) < 2:
+        kind = "paraphrases" if labels[0] else "non-paraphrases"
+        raise FormatError(f"all {len(labels)} training pairs are {kind}: a classifier needs both classes")

@@ -45,6 +45,7 @@ from .signature import paraphrase_signature
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
 from .validation import (
     CrossValidation,
+    check_model_classes,
     check_stratified_folds,
     cross_validate_model,
     cross_validate_threshold,
@@ -196,8 +197,7 @@ def evaluate_paraphrase(
     _check_classifier(classifier, signal, feature_set)
     train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
     test, test_labels, test_kept, test_skipped = _usable(test, "test")
-    if cv_folds:  # before any pair is aligned, not after: no fold may be empty
-        check_stratified_folds(cv_folds, train_labels)
+    _check_training(train_labels, cv_folds, classifier)  # before any pair is aligned, not after
     penalty: float | None = None
     sig: Signal | None = None
     if classifier == "features":
@@ -234,6 +234,15 @@ def evaluate_paraphrase(
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None)
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
     return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
+
+
+def _check_training(labels: Sequence[bool], cv_folds: int, classifier: str) -> None:
+    """What the training labels must allow: no empty fold (:func:`check_stratified_folds`) and,
+    for a fitted model, both classes in every model's training pairs (:func:`check_model_classes`)."""
+    if cv_folds:
+        check_stratified_folds(cv_folds, labels)
+    if classifier == "features":
+        check_model_classes(labels, cv_folds)
 
 
 def _usable(

@@ -13,7 +13,7 @@ from statistics import fmean, stdev
 
 from ..errors import ConfigurationError, MismatchError
 from .features import FEATURES
-from .model import LogisticModel
+from .model import LogisticModel, check_both_classes
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
 
 
@@ -105,6 +105,23 @@ def check_stratified_folds(folds: int, labels: Sequence[bool]) -> None:
         raise ConfigurationError(f"cross-validation with {folds} folds needs at least {folds} usable training pairs "
                                  f"of one class (each class is dealt over the folds in turn), got {positives} "
                                  f"paraphrases and {len(labels) - positives} others: at most {larger} folds")
+
+
+def check_model_classes(labels: Sequence[bool], folds: int = 0) -> None:
+    """For a classifier fitted on `labels` (the features model): FormatError when they are all of
+    one class, and with `folds`, ConfigurationError unless each fold's training part (the other
+    folds) holds both classes, i.e. two or more pairs of each class (each class is dealt from
+    fold 0, so a class of one pair is missing from the training part of the fold holding it).
+    Checked before the pairs are aligned: the model's own check came after, and named a fold's
+    pair count ("all 1 training pairs are paraphrases") where 4 pairs were given."""
+    check_both_classes(labels)
+    positives = sum(1 for g in labels if g)
+    others = len(labels) - positives
+    if folds and labels and min(positives, others) < 2:
+        raise ConfigurationError(f"cross-validation of a fitted classifier needs at least 2 usable training pairs "
+                                 f"of each class (each fold's model is fitted on the other folds), got {positives} "
+                                 f"paraphrase{'s' if positives != 1 else ''} and {others} "
+                                 f"other{'s' if others != 1 else ''}")
 
 
 def stratified_folds(labels: Sequence[bool], folds: int, seed: int) -> list[int]:
