@@ -209,3 +209,15 @@ def test_a_blend_used_with_another_aligner_than_its_own_is_named_once() -> None:
                                         scales=(0.2,)))
     assert no_alignment.model.aligner == "sultan:default"
     assert aligner_mismatch(no_alignment, get_aligner("exact")) is None
+
+
+@pytest.mark.parametrize("kept", [0, 2])
+def test_a_training_file_too_small_to_hold_out_is_refused_by_name(kept: int) -> None:
+    """Each training file is a held-out fold of the choice: an empty one gave a 'Mean of empty
+    slice' warning and a nan score, one of 2 pairs a Pearson of +-1 whatever the blend, and a
+    model came back either way."""
+    (rows, gold), other = _files()
+    with pytest.raises(ConfigurationError, match=f"training file b.tsv has {kept} usable pairs: each file is a "
+                       "held-out fold of the hybrid's choice, whose Pearson needs at least 3"):
+        fit_hybrid([(rows, gold), (other[0][:kept], other[1][:kept])], NAMES, names=["a.tsv", "b.tsv"])
+    assert fit_hybrid([(rows, gold), (other[0][:3], other[1][:3])], NAMES).groups == ("file 1", "file 2")

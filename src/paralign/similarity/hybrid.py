@@ -88,6 +88,9 @@ L2_GRID: tuple[float, ...] = (0.0, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0)
 MAX_SIGNALS = 3
 #: Folds a single training file is split into for the choice (seeded).
 SINGLE_FILE_FOLDS = 5
+#: The fewest pairs of a held-out fold (a training file, or a fifth of a single one): a Pearson
+#: of fewer is undefined or +-1 whatever the blend.
+MIN_FOLD_PAIRS = 3
 #: Bootstrap samples of the held-out pairs for the one-standard-error rule (seeded).
 BOOTSTRAP_SAMPLES = 200
 
@@ -354,9 +357,15 @@ def fit_hybrid(
         raise MismatchError("every training group needs one row of signal values per gold score")
     data = [(np.asarray(rows, dtype=float).reshape(len(gold), len(signals)), np.asarray(gold, dtype=float))
             for rows, gold in groups]
-    if sum(len(g) for _, g in data) < 3 * SINGLE_FILE_FOLDS:
+    if sum(len(g) for _, g in data) < MIN_FOLD_PAIRS * SINGLE_FILE_FOLDS:
         raise ConfigurationError("too few training pairs to fit a hybrid (at least 15)")
     labels = tuple(names) or tuple(f"file {k + 1}" for k in range(len(data)))
+    small = [(label, len(g)) for label, (_, g) in zip(labels, data, strict=False) if len(g) < MIN_FOLD_PAIRS]
+    if len(data) > 1 and small:  # its held-out Pearson would be nan (none), or 0 or +-1 by chance
+        label, count = small[0]
+        raise ConfigurationError(f"training file {label} has {count} usable pair{'s' if count != 1 else ''}: each "
+                                 f"file is a held-out fold of the hybrid's choice, whose Pearson needs at least "
+                                 f"{MIN_FOLD_PAIRS}")
     if len(data) == 1:
         data = _split(*data[0], SINGLE_FILE_FOLDS)
         labels = tuple(f"{labels[0]} fold {k + 1}" for k in range(SINGLE_FILE_FOLDS))
