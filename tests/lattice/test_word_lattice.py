@@ -71,6 +71,24 @@ def test_a_list_of_paths_no_memory_holds_is_a_memory_error_before_it_is_made(lat
     assert len(lattice.kbest(10**20)) == 2 == len(set(lattice.sample(50)))  # at most the lattice's paths
 
 
+@pytest.mark.timeout(20)
+def test_kbest_counts_the_candidates_it_keeps_at_every_state(monkeypatch) -> None:
+    """kbest(k) keeps up to k candidates at each state, not only the k paths it returns: on 71
+    states of two edges a step (2**70 paths), with 8 GiB, k = 3,000,000 passed a check of the
+    returned list alone (1.7 GiB) while its candidates need about 13 GiB, and it ran until the
+    system killed it. They are now counted first: min(k, paths to it) at each state."""
+    import paralign.lattice.word_lattice as word_lattice
+    from paralign.lattice import Lattice
+
+    monkeypatch.setattr(word_lattice, "_memory", lambda: 8 * 2**30)
+    wide = Lattice(71, tuple((i, w, i + 1) for i in range(70) for w in (f"a{i}", f"b{i}")))
+    wide.check_list_size(3_000_000)  # the returned list alone would fit
+    with pytest.raises(MemoryError, match=r"^3000000 paths of 70 or more words and the k-best candidates "
+                                          r"need at least 1[0-9.]+ GiB; this machine has 8 GiB$"):
+        wide.kbest(3_000_000)
+    assert len(wide.kbest(3)) == 3
+
+
 @pytest.mark.timeout(20)  # 10**20 states made a list per state and never ended
 def test_states_that_no_path_can_hold_are_not_a_lattice() -> None:
     """A lattice's states are each on a start-to-end path, and each edge comes after the edges

@@ -365,7 +365,7 @@ def run_paths(args: argparse.Namespace) -> int:
     lattice = lattice_from_input(args)
     count = lattice.path_count()
     # every list is whole before anything is written: one that no memory holds is refused first
-    lattice.check_list_size(min(args.kbest, count) + args.sample + min(args.all, count))
+    lattice.check_list_size(min(args.kbest, count) + args.sample + min(args.all, count), per_state=args.kbest)
     result: dict = {"paths": str(count), "log10_paths": lattice.log10_paths(),
                     "states": lattice.n_states, "edges": lattice.n_edges}
     if args.kbest:

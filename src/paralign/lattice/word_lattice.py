@@ -204,20 +204,22 @@ class Lattice:
         return len(set(itertools.islice(self.paths(), limit)))
 
     # -- generation ----------------------------------------------------------------------------
-    def check_list_size(self, n: int) -> None:
+    def check_list_size(self, n: int, per_state: int = 0) -> None:
         """MemoryError when a list of `n` of its paths is more than this machine's memory (or any
         list) can hold, said before it is made: `sample(10**20)` grew its list, never ended, and
         `lattice paths` writes nothing before its lists are whole. Counted low (a list slot and a
-        tuple of the shortest path's words per path), so a list refused could never be held."""
+        tuple of the shortest path's words per path), so a list refused could never be held; with
+        `per_state` (kbest's k), also the min(k, paths to it) candidates kbest keeps at each state."""
         fewest = [0] + [len(self.edges) + 1] * (self.n_states - 1)  # words on the shortest path to each state
         for s, w, d in self.edges:
             fewest[d] = min(fewest[d], fewest[s] + (w is not None))
         words, memory = fewest[-1], _memory()
         need = n * (8 + (sys.getsizeof((None,) * words) if words else 0))  # () is one shared tuple
+        need += 96 * sum(min(per_state, c) for c in self.forward_counts()) if per_state else 0  # slot, tuple, float
         if need > memory:
             size = f"{need / 2**30:.3g} GiB" if need < 2**100 else f"10^{int(math.log10(need))} bytes"
-            raise MemoryError(f"{n} paths of {words} or more words need at least {size}; this machine has "
-                              f"{memory / 2**30:.3g} GiB")
+            raise MemoryError(f"{n} paths of {words} or more words{' and the k-best candidates' * bool(per_state)} "
+                              f"need at least {size}; this machine has {memory / 2**30:.3g} GiB")
 
     def paths(self) -> Iterator[tuple[str, ...]]:
         """All paths' word sequences, depth first (lazy: stop early on big lattices)."""
@@ -246,7 +248,7 @@ class Lattice:
             raise ConfigurationError(f"k must be >= 0, got {k}")
         if k == 0:
             return []
-        self.check_list_size(min(k, self.path_count()))
+        self.check_list_size(min(k, self.path_count()), per_state=k)
         if self.n_states == 1:
             return [(0.0, ())]
         lp = self._edge_logprob()
@@ -566,8 +568,7 @@ class Lattice:
 
 
 def _memory() -> int:
-    """This machine's physical memory in bytes, at most sys.maxsize (which no list can exceed;
-    sys.maxsize too where the system does not say: Windows has no sysconf)."""
+    """Physical memory in bytes, at most (and where unknown, as on Windows) sys.maxsize."""
     try:
         return min(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"), sys.maxsize)
     except (AttributeError, ValueError, OSError):
