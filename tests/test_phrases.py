@@ -118,3 +118,11 @@ def test_token_lists_must_not_be_one_str():
         phrase_pairs(links, "ab", ["c", "d"])
     with pytest.raises(InputTypeError, match="target_tokens: item 2 is int"):
         phrase_pairs(links, ["a", "b"], ["c", 4])
+
+
+@pytest.mark.parametrize("max_length", [2.5, float("nan"), None])
+def test_a_max_length_that_is_not_a_whole_number_is_a_configuration_error(max_length) -> None:
+    """API audit: `phrase_pairs(..., max_length=2.5)` was taken (as 3 on one side, 2 on the
+    other), NaN and None were TypeErrors from inside."""
+    with pytest.raises(ConfigurationError, match="max_length must be a whole number"):
+        phrase_pairs(Alignment.from_pharaoh("0-0 1-1"), ["a", "b"], ["c", "d"], max_length=max_length)

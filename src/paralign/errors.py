@@ -174,6 +174,21 @@ def check_texts(value: object, what: str) -> None:
                 f"{what}: item {i} is {type(item).__name__} {shown_value(item)}, not a str")
 
 
+def check_count(value: object, what: str, minimum: int = 1) -> int:
+    """`value` as an int, or a ConfigurationError naming `what` unless it is a whole number (an
+    int, numpy's too; not a bool) of at least `minimum`: a count option (workers, a batch size,
+    a limit, a phrase length). A float such as 2.5 or NaN, None or a str would otherwise pass a
+    ``< minimum`` test (NaN, 2.5) or fail it with a TypeError, and reach ``range()`` deep inside."""
+    from numbers import Integral
+
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise ConfigurationError(f"{what} must be a whole number (at least {minimum}), not "
+                                 f"{type(value).__name__} {shown_value(value)}")
+    if value < minimum:
+        raise ConfigurationError(f"{what} must be at least {minimum}, got {value}")
+    return int(value)
+
+
 def check_pairs(pairs: object) -> list:
     """`pairs` as a list, each item checked to be a (source, target) pair: a tuple or list of
     two (InputTypeError naming the first that is not, 1-based: a caller's mistake, not a pair

@@ -8,7 +8,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .errors import ConfigurationError, InputTypeError, ResourceMissingError, shown_value
+from .errors import (
+    InputTypeError,
+    ResourceMissingError,
+    check_count,
+    shown_value,
+)
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
 from .settings import spacy_model_names
 from .shown_text import plain_text
@@ -173,7 +178,7 @@ class Annotator:
     def __init__(self, model: str | None = None, *, disable: Sequence[str] = (), batch_size: int = 256) -> None:
         self.model = model
         self.disable = tuple(disable)
-        self.batch_size = batch_size
+        self.batch_size = check_count(batch_size, "batch_size")  # 0 was a StopIteration from spaCy
 
     @property
     def nlp(self) -> Language:
@@ -212,8 +217,7 @@ class Annotator:
         never tokens (a run of whitespace counts as one space, an invisible character as
         nothing), the text is read in NFC, and a sentence's text comes back so.
         """
-        if isinstance(n_process, bool) or not isinstance(n_process, int) or n_process < 1:
-            raise ConfigurationError(f"n_process must be at least 1, got {n_process!r}")
+        check_count(n_process, "n_process")
         check_many(items)
         originals: list[str | Sequence[str] | None] = []
 

@@ -33,3 +33,15 @@ def test_a_bound_past_the_longest_sentence_gives_the_longest_sentences_output(tm
     system.write_text("".join(a.to_pharaoh() + "\n" for a in SYSTEM))
     signed = align_scores_files(gold, system, 10**20)
     assert signed.to_dict() == align_scores_files(gold, system, 8).to_dict() and "maxlen:8|" in signed.signature
+
+
+def test_a_max_length_that_is_not_a_whole_number_is_a_configuration_error() -> None:
+    """API audit: `align_scores(gold, system, max_length=2.5)` (or NaN) was a TypeError from
+    range() inside the phrase extraction."""
+    import pytest
+
+    from paralign.errors import ConfigurationError
+
+    for bad in (2.5, float("nan")):
+        with pytest.raises(ConfigurationError, match="max_length must be a whole number"):
+            align_scores(GOLD, SYSTEM, max_length=bad)

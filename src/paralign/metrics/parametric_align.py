@@ -22,10 +22,10 @@ from ..alignment import Alignment
 from ..corpora.base import BadPair
 from ..errors import (
     AlignmentIndexError,
-    ConfigurationError,
     EmptyScoringError,
     InputTypeError,
     MismatchError,
+    check_count,
     counted,
 )
 from ..phrases import phrase_spans
@@ -68,8 +68,7 @@ def _cumulate(histogram: Counter[int], max_length: int) -> list[int]:
 
 
 def _check_max_length(max_length: int) -> None:
-    if max_length < 1:
-        raise ConfigurationError(f"max_length must be >= 1, got {max_length}")
+    check_count(max_length, "max_length")  # NaN or 2.5 was a TypeError from range() deep inside
 
 
 #: The default length bound (words on either side): a result has at least its rows.
