@@ -278,7 +278,7 @@ class ParaEval:
         tokens, lc = self._tokens(text)
         spans: dict[str, tuple[int, list[int]]] = {}
         if self.sources:
-            for n in range(1, self.max_length + 1):
+            for n in range(1, min(self.max_length, len(lc)) + 1):  # not a huge max_length's empty lengths
                 for i in range(len(lc) - n + 1):
                     words = lc[i:i + n]
                     if self._eligible(words):
