@@ -65,7 +65,7 @@ def _link_set(alignment_or_links: Alignment | Iterable[Link], links: str) -> fro
         raise ConfigurationError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
     if isinstance(alignment_or_links, Alignment):
         return alignment_or_links.links(links)
-    return frozenset((int(i), int(j)) for i, j in alignment_or_links)
+    return Alignment.from_links(alignment_or_links).sure  # checked: not Pharaoh text, None, (-1, 0)
 
 
 def phrase_spans(
