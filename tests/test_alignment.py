@@ -316,3 +316,14 @@ def test_symmetrize_checks_its_links_as_an_alignment_does(forward, error, messag
         symmetrize(forward, {(0, 0)})
     assert symmetrize([(0, 0), (1, 1)], [(0, 0)], "union") == {(0, 0), (1, 1)}  # a list of links is fine
 
+
+def test_bytes_are_not_a_blank_sentence_but_an_input_type_error() -> None:
+    """API audit: bytes counted as a sentence with no words (their items are ints, not words):
+    the exact aligner gave b'A cat.' the empty alignment silently, `similarity_many` reported
+    'empty target sentence' and an evaluation skipped the pair as empty."""
+    from paralign.aligners import get_aligner
+    from paralign.alignment import is_blank
+
+    assert not is_blank(b"A cat.") and is_blank(b"".decode()) and is_blank([" "])
+    with pytest.raises(InputTypeError, match="not bytes b'A cat.'"):
+        get_aligner("exact")(b"A cat.", "A cat.")

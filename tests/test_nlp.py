@@ -291,3 +291,11 @@ def test_a_batch_size_below_one_is_refused_when_the_annotator_is_made(size) -> N
 
     with pytest.raises(ConfigurationError, match="batch_size must be"):
         Annotator(batch_size=size)
+
+
+def test_bytes_are_named_as_bytes_not_as_a_token_list_of_ints(nlp_annotator: Annotator) -> None:
+    """API audit: `annotate(b'A cat.')` said 'not a token list holding int 65'."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"not bytes b'A cat\.' \(decode it"):
+        nlp_annotator(b"A cat.")

@@ -367,9 +367,12 @@ def is_blank(item: object) -> bool:
     """A sentence with no words: a text of white space and invisible characters only, written
     as they are or as HTML references (``&nbsp;``), which annotation reads so
     (:func:`~paralign.shown_text.without_invisible`, :func:`~paralign.shown_text.unescape_entities`);
-    no token but blank ones; a Sentence of no token."""
+    no token but blank ones; a Sentence of no token. Bytes are not a sentence (nor blank: their
+    items are ints), so annotating them fails and says so, not "empty sentence"."""
     if isinstance(item, str):
         return not without_invisible(unescape_entities(item)).strip()
+    if isinstance(item, bytes | bytearray):
+        return False
     tokens = item.tokens if isinstance(item, Sentence) else item
     if not isinstance(tokens, Sequence):
         return False  # not a sentence at all: annotating it fails and says so

@@ -146,7 +146,9 @@ def check_text_or_tokens(item: object) -> None:
     number or a list holding one is named, instead of a TypeError from inside spaCy."""
     if isinstance(item, str | Sentence):  # a Sentence is annotated again from its tokens
         return
-    if isinstance(item, Sequence):
+    if isinstance(item, bytes | bytearray):  # a Sequence of ints: named as what it is
+        what = f"{type(item).__name__} {item!r:.40} (decode it: .decode('utf-8'))"
+    elif isinstance(item, Sequence):
         bad = [w for w in item if not isinstance(w, str)][:1]
         if not bad:
             return
