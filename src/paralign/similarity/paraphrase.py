@@ -18,7 +18,7 @@ from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..corpora.sts import SkippedPair, usable_pairs
-from ..errors import ConfigurationError, FormatError, listed
+from ..errors import ConfigurationError, EmptyScoringError, FormatError, listed
 from ..nlp import Annotator
 from .features import (
     CROSS_ENCODER_SETS,
@@ -191,6 +191,9 @@ def evaluate_paraphrase(
     _check_classifier(classifier, signal, feature_set)
     train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
     test, test_labels, test_kept, test_skipped = _usable(test, "test")
+    if not test:  # was an accuracy of 0.0 (of nothing), after training; as evaluate-paraphrase says it
+        first = next((f"test pair {p.index + 1}: {p.reason}" for _, p in test_skipped), "none given")
+        raise EmptyScoringError(f"no usable test pairs ({first})")
     if cv_folds:  # before any pair is aligned, not after (no usable pair is its own error, where pairs are scored)
         check_folds(cv_folds, len(train) or None)
     penalty: float | None = None
