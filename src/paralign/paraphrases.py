@@ -23,7 +23,7 @@ from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from .phrase_keys import form_of, held_phrase, normalize_phrase, table_form
 from .signature import short_hash
 from .tables import METADATA_LINE, is_parquet_file, iter_rows, row_lines
-from .textio import open_text, without_bom
+from .textio import file_path, open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
 
@@ -162,7 +162,7 @@ class ParaphraseTable:
         naming the file and line. `progress` wraps the file's lines as they are read (a
         command's bar: a table of millions of rows takes seconds).
         """
-        table = cls(name or Path(path).name, lowercase=True if lowercase is None else lowercase)
+        table = cls(name or file_path(path).name, lowercase=True if lowercase is None else lowercase)
         table._read_tsv(path, threshold, progress, case_of_record=lowercase is None)
         return table
 
