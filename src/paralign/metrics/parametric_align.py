@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..alignment import Alignment
-from ..corpora.base import BadPair
+from ..corpora.base import BadPair, gold_pairs
 from ..errors import (
     AlignmentIndexError,
     EmptyScoringError,
@@ -27,6 +27,7 @@ from ..errors import (
     MismatchError,
     check_count,
     counted,
+    listed,
 )
 from ..phrases import phrase_spans
 from ..signature import join_signature, setting_value, short_hash
@@ -245,6 +246,8 @@ def align_scores(
     rows) stop there, or at :data:`DEFAULT_MAX_LENGTH` (:func:`length_bound`).
     """
     _check_max_length(max_length)
+    gold = gold_pairs(gold, "gold")
+    system = listed(system, "system must be a list of pairs or Alignments")  # each checked as it is scored
     if len(gold) != len(system):
         raise MismatchError(f"{system_name or 'the system output'} has {counted(len(system), 'pair')} but "
                             f"{gold_name or 'the gold'} has {len(gold)}{blank_tail_hint(system[len(gold):])}")
