@@ -36,6 +36,7 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
     DEFAULT_CLASSIFIER,
     LogisticModel,
     blend,
+    check_l2,
     pair_texts,
     saved_model_digest,
 )
@@ -202,6 +203,7 @@ def evaluate_paraphrase(
         feature_set = DEFAULT_FEATURE_SET if feature_set is None else feature_set
         features = named_feature_set(feature_set)  # an unknown name fails before any alignment
         penalty = FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2
+        check_l2(penalty)  # before any alignment, not at the fit after it
     cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
     rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
     aligner = resolve_aligner(aligner)
