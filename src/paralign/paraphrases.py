@@ -162,6 +162,7 @@ class ParaphraseTable:
         naming the file and line. `progress` wraps the file's lines as they are read (a
         command's bar: a table of millions of rows takes seconds).
         """
+        check_threshold(threshold)
         table = cls(name or file_path(path).name, lowercase=True if lowercase is None else lowercase)
         table._read_tsv(path, threshold, progress, case_of_record=lowercase is None)
         return table
@@ -335,6 +336,7 @@ class ParaphraseTable:
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
         """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
+        check_threshold(threshold)
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
         out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():
@@ -501,6 +503,15 @@ CACHED_TABLE_BYTES = 2**20
 TABLE_CACHE_VERSION = "2"
 
 
+def check_threshold(threshold: object) -> None:
+    """ConfigurationError unless a table's `threshold` is None or a finite number: NaN kept
+    every row (no score is below it), inf none, and a str such as '0.5' was a TypeError at
+    the first scored row."""
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, Real)
+                                  or not math.isfinite(threshold)):
+        raise ConfigurationError(f"a table's threshold must be a finite number or None, got {shown_value(threshold)}")
+
+
 def load_table(path: str | Path, threshold: float | None = None, *,
                progress: Progress | None = None) -> ParaphraseTable:
     """A table file, TSV(.gz) or a Parquet table that pivot wrote (told by its data too), keeping
@@ -517,6 +528,7 @@ def load_table(path: str | Path, threshold: float | None = None, *,
     (:func:`paralign.disk_cache.not_kept`) are read every time."""
     from .disk_cache import derived
 
+    check_threshold(threshold)
     name = Path(path).name
     key = short_hash(f"{os.path.realpath(path)}\t{threshold!r}".encode())
     rows, tokenizer, lowercase, digest = derived(
