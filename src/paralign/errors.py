@@ -189,18 +189,19 @@ def check_count(value: object, what: str, minimum: int = 1) -> int:
     return int(value)
 
 
-def check_pairs(pairs: object) -> list:
+def check_pairs(pairs: object, what: str = "pairs", pair: str = "(source, target) pair") -> list:
     """`pairs` as a list, each item checked to be a (source, target) pair: a tuple or list of
     two (InputTypeError naming the first that is not, 1-based: a caller's mistake, not a pair
-    that failed); one str is refused, not read as its characters."""
+    that failed); one str is refused, not read as its characters. `what` names the argument
+    and `pair` its items in messages (``corpora``, ``(english, foreign) path pair``)."""
     from collections.abc import Iterable, Sequence
 
     if isinstance(pairs, str) or not isinstance(pairs, Iterable):
-        raise InputTypeError(f"pairs must be a list of (source, target) pairs, not {type(pairs).__name__}")
+        raise InputTypeError(f"{what} must be a list of {pair}s, not {type(pairs).__name__}")
     items = list(pairs)
     for number, item in enumerate(items, start=1):
         if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
-            raise InputTypeError(f"pairs: item {number} is {shown_value(item)}, not a (source, target) pair")
+            raise InputTypeError(f"{what}: item {number} is {shown_value(item)}, not a {pair}")
     return items
 
 
