@@ -509,6 +509,6 @@ def test_a_threshold_argument_that_is_not_a_finite_number_is_refused(tmp_path, t
     table.to_tsv(path)
     for call in (lambda: ParaphraseTable.from_tsv(path, threshold=threshold), lambda: load_table(path, threshold),
                  lambda: table.filtered(threshold)):
-        with pytest.raises(ConfigurationError, match="a table's threshold must be a finite number or None"):
+        with pytest.raises(ConfigurationError, match="table '(t.tsv|table)' has a threshold that is not a finite number"):
             call()
     assert len(ParaphraseTable.from_tsv(path, threshold=0.5)) == len(table.filtered(0.5)) == 1

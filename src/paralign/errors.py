@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno as _errno
 import json
+import os
+from pathlib import Path
 
 
 class ParalignError(Exception):
@@ -172,6 +174,15 @@ def check_texts(value: object, what: str) -> None:
         if not isinstance(item, str):
             raise InputTypeError(
                 f"{what}: item {i} is {type(item).__name__} {shown_value(item)}, not a str")
+
+
+def file_path(path: object) -> Path:
+    """`path` (a str or os.PathLike of one) as a Path; an InputTypeError naming what it is
+    otherwise (None, a number, bytes, a list of paths), where Path() raised a TypeError."""
+    if isinstance(path, str) or (isinstance(path, os.PathLike) and isinstance(os.fspath(path), str)):
+        return Path(path)
+    raise InputTypeError(f"a file path must be a str or a pathlib.Path, not {type(path).__name__} "
+                         f"{shown_value(path)}")
 
 
 def check_count(value: object, what: str, minimum: int = 1) -> int:

@@ -347,9 +347,8 @@ def pivot_paraphrases(
     (:class:`paralign.pivot_work.WorkDir`; reading or aligning again is refused in a given `work_dir`).
     """
     options = _options(options)
-    if not corpora:
+    if not (corpora := check_pairs(corpora, "corpora", "(english, foreign) path pair")):  # not 'values to unpack'
         raise ConfigurationError("give at least one (english, foreign) corpus")
-    corpora = check_pairs(corpora, "corpora", "(english, foreign) path pair")  # not 'too many values to unpack'
     output = Path(output)
     alignments = list(alignments) if alignments is not None else [None] * len(corpora)
     if len(alignments) != len(corpora):

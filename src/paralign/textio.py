@@ -29,15 +29,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import (
-    OPEN_REASONS,
-    ConfigurationError,
-    FormatError,
-    InputFileError,
-    InputTypeError,
-    ParalignError,
-    shown_value,
-)
+from . import errors as _errors  # the module: open_text has an `errors` parameter
+from .errors import OPEN_REASONS, ConfigurationError, FormatError, InputFileError, ParalignError
 from .line_ends import cr_only_error, lf_text
 
 
@@ -320,19 +313,10 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
         return head + self._decode(data)[0]
 
 
-def file_path(path: object) -> Path:
-    """`path` (a str or os.PathLike of one) as a Path; an InputTypeError naming what it is
-    otherwise (None, a number, bytes, a list of paths), where Path() raised a TypeError."""
-    if isinstance(path, str) or (isinstance(path, os.PathLike) and isinstance(os.fspath(path), str)):
-        return Path(path)
-    raise InputTypeError(f"a file path must be a str or a pathlib.Path, not {type(path).__name__} "
-                         f"{shown_value(path)}")
-
-
 def require_file(path: str | Path, name: str | None = None) -> Path:
     """`path` as a Path when it is a regular file; else InputFileError naming it (`name`, else
     the path): for readers that must check before opening (to fingerprint or detect a format)."""
-    path = file_path(path)
+    path = _errors.file_path(path)
     if not path.is_file():
         what = "no such file" if not path.exists() else "not a regular file"
         number = errno.ENOENT if not path.exists() else errno.EISDIR if path.is_dir() else None
@@ -498,7 +482,7 @@ def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
     .gz), UTF-16 and UTF-32 text refused (:func:`input_bytes`); InputFileError naming it
     (`name`, else the path) when it cannot be opened. Readers that decode line by line themselves use this; errors met while reading go
     through :func:`input_file_error`."""
-    path = file_path(path)
+    path = _errors.file_path(path)
     shown = str(path) if name is None else name
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed with what input_bytes returns
@@ -519,7 +503,7 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
     through a symbolic link, the file it points to is replaced); appending gives a plain text
     file (OSError as usual).
     """
-    path = file_path(path)
+    path = _errors.file_path(path)
     if "r" not in mode:
         if mode.replace("t", "") == "w" and (real := _atomic_target(path)) is not None:
             return AtomicTextWriter(real)

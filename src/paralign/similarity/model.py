@@ -58,11 +58,12 @@ def logistic_weights(
     return None
 
 
-def check_l2(l2: object) -> None:
-    """ConfigurationError unless `l2` (the logistic model's penalty) is a finite number >= 0:
-    NaN or inf was fitted and reported as 'does not converge ... even with l2 = nan'."""
+def check_l2(l2: Any) -> Any:
+    """`l2` (the logistic model's penalty), or a ConfigurationError unless it is a finite number
+    >= 0: NaN or inf was fitted and reported as 'does not converge ... even with l2 = nan'."""
     if isinstance(l2, bool) or not isinstance(l2, Real) or not math.isfinite(l2) or l2 < 0:
         raise ConfigurationError(f"l2 must be a finite number >= 0, got {l2!r}")
+    return l2  # as given: the signature shows it so
 
 
 @dataclass(frozen=True, slots=True)
