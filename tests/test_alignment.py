@@ -9,7 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paralign.alignment import Alignment, symmetrize
-from paralign.errors import AlignmentIndexError, ConfigurationError, FormatError, ParalignError
+from paralign.errors import (
+    AlignmentIndexError,
+    ConfigurationError,
+    FormatError,
+    InputTypeError,
+    ParalignError,
+)
 
 links = st.frozensets(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=40)
 
@@ -293,3 +299,31 @@ def test_aligned_sentences_checks_its_alignment() -> None:
         AlignedSentences(s, t, Alignment({(2, 0)}))
     with pytest.raises(InputTypeError, match="must be an Alignment .*not str '0-0'"):
         AlignedSentences(s, t, "0-0")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("forward", "error", "message"),
+    [({(-1, 0)}, AlignmentIndexError, r"symmetrize forward: .* non-negative integer indices, got \(-1, 0\)"),
+     ({(0.5, 0)}, AlignmentIndexError, r"non-negative integer indices, got \(0\.5, 0\)"),
+     ({("a", "b")}, FormatError, r"symmetrize forward: a link must be two integer indices, got \('a', 'b'\)"),
+     ([(0, 0, 0)], FormatError, r"two integer indices, got \(0, 0, 0\)"),
+     (None, InputTypeError, "symmetrize forward: expected a collection of .i, j. links, not NoneType")],
+)
+def test_symmetrize_checks_its_links_as_an_alignment_does(forward, error, message) -> None:
+    """API audit: symmetrize returned (-1, 0), (0.5, 0) or ('a', 'b') as links, silently, where
+    Alignment refuses them; None and (0, 0, 0) were a TypeError and a ValueError from inside."""
+    with pytest.raises(error, match=message):
+        symmetrize(forward, {(0, 0)})
+    assert symmetrize([(0, 0), (1, 1)], [(0, 0)], "union") == {(0, 0), (1, 1)}  # a list of links is fine
+
+
+def test_bytes_are_not_a_blank_sentence_but_an_input_type_error() -> None:
+    """API audit: bytes counted as a sentence with no words (their items are ints, not words):
+    the exact aligner gave b'A cat.' the empty alignment silently, `similarity_many` reported
+    'empty target sentence' and an evaluation skipped the pair as empty."""
+    from paralign.aligners import get_aligner
+    from paralign.alignment import is_blank
+
+    assert not is_blank(b"A cat.") and is_blank(b"".decode()) and is_blank([" "])
+    with pytest.raises(InputTypeError, match="not bytes b'A cat.'"):
+        get_aligner("exact")(b"A cat.", "A cat.")

@@ -281,3 +281,21 @@ def test_only_known_closed_references_are_unescaped(text: str) -> None:
     "&copy 2024"); one round only, so an escaped reference shows as written once."""
     from paralign.shown_text import plain_text
     assert plain_text(text) == text.replace("&para;", "\u00b6").replace("&amp;quot;", "&quot;")
+
+
+@pytest.mark.parametrize("size", [0, -3, 2.5])
+def test_a_batch_size_below_one_is_refused_when_the_annotator_is_made(size) -> None:
+    """API audit: `Annotator(batch_size=0)` annotated nothing and raised StopIteration at the
+    first sentence; -3 was itertools' 'Indices for islice() must be None or an integer'."""
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="batch_size must be"):
+        Annotator(batch_size=size)
+
+
+def test_bytes_are_named_as_bytes_not_as_a_token_list_of_ints(nlp_annotator: Annotator) -> None:
+    """API audit: `annotate(b'A cat.')` said 'not a token list holding int 65'."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"not bytes b'A cat\.' \(decode it"):
+        nlp_annotator(b"A cat.")

@@ -494,3 +494,21 @@ def test_a_tables_hash_is_taken_before_the_bar_of_its_rows_ends(tmp_path, table_
         ahead = load_source(str(path), progress=lambda rows: list(rows))
         monkeypatch.setenv("PARALIGN_CACHE_DIR", str(table_cache[0]))
         assert ahead.content_hash() == real(expected) and list(ahead) == list(table)
+
+
+@pytest.mark.parametrize("threshold", [float("nan"), float("inf"), "0.5"])
+def test_a_threshold_argument_that_is_not_a_finite_number_is_refused(tmp_path, threshold) -> None:
+    """API audit: `ParaphraseTable.from_tsv(path, threshold=nan)` kept every row (no score is
+    below NaN), silently; inf kept none and '0.5' was a TypeError at the first scored row.
+    `load_source('PATH:nan')` already refused it; from_tsv, load_table and filtered do too."""
+    from paralign.errors import ConfigurationError
+    from paralign.paraphrases import load_table
+
+    table = ParaphraseTable.from_pairs([("a man", "a guy", 0.8), ("a man", "someone", 0.1)])
+    path = tmp_path / "t.tsv"
+    table.to_tsv(path)
+    for call in (lambda: ParaphraseTable.from_tsv(path, threshold=threshold), lambda: load_table(path, threshold),
+                 lambda: table.filtered(threshold)):
+        with pytest.raises(ConfigurationError, match="table '(t.tsv|table)' has a threshold that is not a finite number"):
+            call()
+    assert len(ParaphraseTable.from_tsv(path, threshold=0.5)) == len(table.filtered(0.5)) == 1

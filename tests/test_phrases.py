@@ -118,3 +118,20 @@ def test_token_lists_must_not_be_one_str():
         phrase_pairs(links, "ab", ["c", "d"])
     with pytest.raises(InputTypeError, match="target_tokens: item 2 is int"):
         phrase_pairs(links, ["a", "b"], ["c", 4])
+
+
+@pytest.mark.parametrize("max_length", [2.5, float("nan"), None])
+def test_a_max_length_that_is_not_a_whole_number_is_a_configuration_error(max_length) -> None:
+    """API audit: `phrase_pairs(..., max_length=2.5)` was taken (as 3 on one side, 2 on the
+    other), NaN and None were TypeErrors from inside."""
+    with pytest.raises(ConfigurationError, match="max_length must be a whole number"):
+        phrase_pairs(Alignment.from_pharaoh("0-0 1-1"), ["a", "b"], ["c", "d"], max_length=max_length)
+
+
+@pytest.mark.parametrize(("links", "message"), [("0-0 1-1", "not str '0-0 1-1' .Alignment.from_pharaoh parses"),
+                                                (None, "not NoneType None")])
+def test_links_that_are_not_links_are_named(links, message) -> None:
+    """API audit: Pharaoh text given as the links was 'not enough values to unpack' and None
+    'NoneType object is not iterable', from inside."""
+    with pytest.raises(ParalignError, match=message):
+        phrase_pairs(links, ["a", "b"], ["c", "d"])

@@ -721,8 +721,11 @@ def test_options_are_validated():
         ({"threshold": math.nan}, r"threshold must be a probability in \[0, 1\], got nan"),
         ({"threshold": -0.1}, "threshold must be"),
         ({"threshold": 1.5}, "threshold must be"),
-        ({"min_count": 0}, "min_count must be >= 1, got 0"),
-        ({"min_count": -1}, "min_count must be >= 1, got -1"),
+        ({"min_count": 0}, "min_count must be at least 1, got 0"),
+        ({"min_count": -1}, "min_count must be at least 1, got -1"),
+        ({"max_length": 2.5}, r"max_length must be a whole number \(at least 1\), not float 2.5"),
+        ({"top_k": math.nan}, "top_k must be a whole number"),
+        ({"threshold": "0.1"}, r"threshold must be a probability in \[0, 1\], not .0.1."),
         ({"tokenizer": "nosuch"}, "unknown tokenizer 'nosuch': use one of regex, whitespace, moses"),
         ({"foreign_tokenizer": "nosuch"}, "unknown foreign_tokenizer 'nosuch'"),
         ({"encoding_errors": "nosuch"}, "encoding_errors must be 'strict' or 'replace', got 'nosuch'"),
@@ -1094,3 +1097,27 @@ def test_a_work_dir_of_an_earlier_version_still_resumes(tmp_path, eflomal_forbid
     again = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work)
     assert again.chunks["reused"] == again.chunks["total"] == first.chunks["total"]
     assert again.corpora[0]["alignment"]["linked_lines"] == 0
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda out: pivot_paraphrases("en.txt", out), "corpora must be a list of .english, foreign. path pairs, not str"),
+    (lambda out: pivot_paraphrases([("en.txt",)], out), r"corpora: item 1 is \('en.txt',\), not a .english, foreign. path pair"),
+    (lambda out: pivot_paraphrases([("en.txt", "de.txt")], out, "msa"), "options must be a PivotOptions .* not str 'msa'"),
+    (lambda out: monolingual_paraphrases("groups.json", out, {"max_length": 3}), "options must be a PivotOptions"),
+])
+def test_corpora_and_options_of_the_wrong_shape_are_input_type_errors(tmp_path, call, message):
+    """API audit: one str or a 1-tuple as the corpora was 'not enough values to unpack' from
+    the work directory's fingerprint; options given as a str or dict failed as an
+    AttributeError once the corpora had been read. Both are named before any file is read."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=message):
+        call(tmp_path / "t.tsv")
+
+
+@pytest.mark.parametrize("max_groups", [0, -1, 2.5])
+def test_max_groups_below_one_is_a_configuration_error(tmp_path, max_groups):
+    """API audit: max_groups=-1 was islice's ValueError, 0 'no sentence pair in FILE', a reason
+    about the file; checked before the groups file is read."""
+    with pytest.raises(ConfigurationError, match="max_groups must be"):
+        monolingual_paraphrases(tmp_path / "missing.json", tmp_path / "t.tsv", max_groups=max_groups)

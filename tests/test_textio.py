@@ -332,3 +332,20 @@ def test_a_long_line_is_read_in_growing_blocks(monkeypatch: pytest.MonkeyPatch) 
     with Utf8LineReader(Counted(data), "long.txt") as handle:
         assert list(handle) == ["x" * 100_000 + "\n", "short\n"]
     assert Counted.reads < 40
+
+
+@pytest.mark.parametrize(("path", "shown"), [(None, "NoneType None"), (5, "int 5"),
+                                             (b"gold.jsonl", "bytes b'gold.jsonl'"),
+                                             (["gold.jsonl"], r"list \['gold.jsonl'\]")])
+def test_a_path_that_is_not_a_str_or_path_is_an_input_type_error(path, shown) -> None:
+    """API audit: `load_pairs(None)`, `load_groups(5)`, `ParaphraseTable.from_tsv(None)`,
+    `evaluate_aligner(aligner, None)` or `monolingual_paraphrases(None, out)` was pathlib's
+    TypeError 'expected str, bytes or os.PathLike object'; every reader goes through these."""
+    import paralign
+    from paralign.errors import InputTypeError
+    from paralign.textio import open_binary, open_text, require_file
+
+    message = f"a file path must be a str or a pathlib.Path, not {shown}"
+    for call in (require_file, open_binary, open_text, paralign.load_pairs, paralign.ParaphraseTable.from_tsv):
+        with pytest.raises(InputTypeError, match=message):
+            call(path)

@@ -157,6 +157,14 @@ def test_missing_data_on_a_worker_stops_the_job(batch_on_dask) -> None:
         run_chunks(_data_missing, range(8), _failed, workers=1, chunk_size=2, progress=None)
 
 
+@pytest.mark.parametrize("workers", [2.5, None, "2", True])
+def test_workers_that_is_not_a_whole_number_is_a_configuration_error(workers) -> None:
+    """API audit: `similarity_many(pairs, workers=None)` or `workers='2'` was a TypeError from
+    the `< 1` test, and 2.5 was taken (one worker here, a cluster of 2.5 elsewhere)."""
+    with pytest.raises(ConfigurationError, match="workers must be a whole number"):
+        run_chunks(_square_unless_negative, [1, 2], _failed, workers=workers, chunk_size=1)
+
+
 def _pid(chunk: list[int]) -> list[int]:
     return [os.getpid() for _ in chunk]
 

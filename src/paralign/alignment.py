@@ -28,13 +28,14 @@ _LINK = re.compile(r"^(\d+)([-?p])(\d+)$")
 _SURE_LINE = re.compile(r"\d+-\d+(?:\s+\d+-\d+)*")
 
 
-def _links(items: object, what: str = "links") -> frozenset[Link]:
+def _links(items: object, what: str = "links", owner: str = "Alignment") -> frozenset[Link]:
     """`items` as a frozenset of (int, int) links, each checked: two non-negative integer indices
     (Python or numpy ints; not bools or floats, which no sequence takes as an index).
 
     A frozenset of such links, as the aligners build, is returned as it is after one quick pass
     (about 2 µs for 25 links: nothing beside aligning a pair); anything else is rebuilt link by
-    link. `what` names the argument in messages (``sure``, ``possible``). Errors: InputTypeError
+    link. `owner` and `what` name the argument in messages (``Alignment sure``, ``symmetrize
+    forward``). Errors: InputTypeError
     for a value that is not a collection of links (one str of Pharaoh text, None, a number);
     FormatError for an item that is not two integers; AlignmentIndexError for a negative or
     non-integer number."""
@@ -49,7 +50,7 @@ def _links(items: object, what: str = "links") -> frozenset[Link]:
             pass
     if isinstance(items, str | bytes) or not isinstance(items, Iterable):
         hint = " (Alignment.from_pharaoh parses Pharaoh text such as '0-0 1?1')" if isinstance(items, str) else ""
-        raise InputTypeError(f"Alignment {what}: expected a collection of (i, j) links, not "
+        raise InputTypeError(f"{owner} {what}: expected a collection of (i, j) links, not "
                              f"{type(items).__name__} {shown_value(items)}{hint}")
     out = set()
     for item in items:
@@ -58,12 +59,12 @@ def _links(items: object, what: str = "links") -> frozenset[Link]:
             link = (_index(i), _index(j))
         except (TypeError, ValueError) as exc:
             if isinstance(item, tuple | list) and len(item) == 2 and all(isinstance(x, Real) for x in item):
-                raise AlignmentIndexError(f"Alignment {what}: a link must be two non-negative integer "
+                raise AlignmentIndexError(f"{owner} {what}: a link must be two non-negative integer "
                                           f"indices, got {shown_value(item)}") from exc
-            raise FormatError(f"Alignment {what}: a link must be two integer indices, got "
+            raise FormatError(f"{owner} {what}: a link must be two integer indices, got "
                               f"{shown_value(item)}") from exc
         if link[0] < 0 or link[1] < 0:
-            raise AlignmentIndexError(f"Alignment {what}: a link must be two non-negative integer indices, "
+            raise AlignmentIndexError(f"{owner} {what}: a link must be two non-negative integer indices, "
                                       f"got {shown_value(item)}")
         out.add(link)
     return frozenset(out)
@@ -269,12 +270,13 @@ _DIAG_NEIGHBOURS = _NEIGHBOURS + ((-1, -1), (-1, 1), (1, -1), (1, 1))
 def symmetrize(forward: Iterable[Link], backward: Iterable[Link], method: str = "grow-diag-final-and") -> frozenset[Link]:
     """Combine source->target and target->source links (both as (src, tgt) pairs), Koehn style.
 
-    Methods: intersection, union, grow-diag, grow-diag-final, grow-diag-final-and.
+    Methods: intersection, union, grow-diag, grow-diag-final, grow-diag-final-and. Each link
+    is checked as an Alignment's are (a negative, float or str index was returned as a link).
     """
     if isinstance(forward, str) or isinstance(backward, str):
         raise InputTypeError("symmetrize takes two sets of (i, j) links, not Pharaoh text: "
                              "Alignment.from_pharaoh(text).sure gives the links of a line")
-    e2f, f2e = frozenset(forward), frozenset(backward)
+    e2f, f2e = _links(forward, "forward", "symmetrize"), _links(backward, "backward", "symmetrize")
     inter, union = e2f & f2e, e2f | f2e
     if method == "intersection":
         return inter
@@ -365,9 +367,12 @@ def is_blank(item: object) -> bool:
     """A sentence with no words: a text of white space and invisible characters only, written
     as they are or as HTML references (``&nbsp;``), which annotation reads so
     (:func:`~paralign.shown_text.without_invisible`, :func:`~paralign.shown_text.unescape_entities`);
-    no token but blank ones; a Sentence of no token."""
+    no token but blank ones; a Sentence of no token. Bytes are not a sentence (nor blank: their
+    items are ints), so annotating them fails and says so, not "empty sentence"."""
     if isinstance(item, str):
         return not without_invisible(unescape_entities(item)).strip()
+    if isinstance(item, bytes | bytearray):
+        return False
     tokens = item.tokens if isinstance(item, Sentence) else item
     if not isinstance(tokens, Sequence):
         return False  # not a sentence at all: annotating it fails and says so

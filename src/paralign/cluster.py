@@ -29,7 +29,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import ClusterStalledError, ConfigurationError, InputFileError
+from .errors import ClusterStalledError, ConfigurationError, InputFileError, check_count
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
@@ -64,8 +64,7 @@ class ClusterOptions:
     connect_timeout: float = 30.0
 
     def __post_init__(self) -> None:
-        if self.workers < 1:
-            raise ConfigurationError(f"workers must be at least 1, got {self.workers}")
+        check_count(self.workers, "workers")
         if self.memory_limit is not None:
             from dask.utils import parse_bytes
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import errno as _errno
 import json
+import os
+from pathlib import Path
 
 
 class ParalignError(Exception):
@@ -174,18 +176,43 @@ def check_texts(value: object, what: str) -> None:
                 f"{what}: item {i} is {type(item).__name__} {shown_value(item)}, not a str")
 
 
-def check_pairs(pairs: object) -> list:
+def file_path(path: object) -> Path:
+    """`path` (a str or os.PathLike of one) as a Path; an InputTypeError naming what it is
+    otherwise (None, a number, bytes, a list of paths), where Path() raised a TypeError."""
+    if isinstance(path, str) or (isinstance(path, os.PathLike) and isinstance(os.fspath(path), str)):
+        return Path(path)
+    raise InputTypeError(f"a file path must be a str or a pathlib.Path, not {type(path).__name__} "
+                         f"{shown_value(path)}")
+
+
+def check_count(value: object, what: str, minimum: int = 1) -> int:
+    """`value` as an int, or a ConfigurationError naming `what` unless it is a whole number (an
+    int, numpy's too; not a bool) of at least `minimum`: a count option (workers, a batch size,
+    a limit, a phrase length). A float such as 2.5 or NaN, None or a str would otherwise pass a
+    ``< minimum`` test (NaN, 2.5) or fail it with a TypeError, and reach ``range()`` deep inside."""
+    from numbers import Integral
+
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise ConfigurationError(f"{what} must be a whole number (at least {minimum}), not "
+                                 f"{type(value).__name__} {shown_value(value)}")
+    if value < minimum:
+        raise ConfigurationError(f"{what} must be at least {minimum}, got {value}")
+    return int(value)
+
+
+def check_pairs(pairs: object, what: str = "pairs", pair: str = "(source, target) pair") -> list:
     """`pairs` as a list, each item checked to be a (source, target) pair: a tuple or list of
     two (InputTypeError naming the first that is not, 1-based: a caller's mistake, not a pair
-    that failed); one str is refused, not read as its characters."""
+    that failed); one str is refused, not read as its characters. `what` names the argument
+    and `pair` its items in messages (``corpora``, ``(english, foreign) path pair``)."""
     from collections.abc import Iterable, Sequence
 
     if isinstance(pairs, str) or not isinstance(pairs, Iterable):
-        raise InputTypeError(f"pairs must be a list of (source, target) pairs, not {type(pairs).__name__}")
+        raise InputTypeError(f"{what} must be a list of {pair}s, not {type(pairs).__name__}")
     items = list(pairs)
     for number, item in enumerate(items, start=1):
         if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
-            raise InputTypeError(f"pairs: item {number} is {shown_value(item)}, not a (source, target) pair")
+            raise InputTypeError(f"{what}: item {number} is {shown_value(item)}, not a {pair}")
     return items
 
 

@@ -8,7 +8,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .errors import ConfigurationError, InputTypeError, ResourceMissingError, shown_value
+from .errors import (
+    InputTypeError,
+    ResourceMissingError,
+    check_count,
+    shown_value,
+)
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
 from .settings import spacy_model_names
 from .shown_text import plain_text
@@ -141,7 +146,9 @@ def check_text_or_tokens(item: object) -> None:
     number or a list holding one is named, instead of a TypeError from inside spaCy."""
     if isinstance(item, str | Sentence):  # a Sentence is annotated again from its tokens
         return
-    if isinstance(item, Sequence):
+    if isinstance(item, bytes | bytearray):  # a Sequence of ints: named as what it is
+        what = f"{type(item).__name__} {item!r:.40} (decode it: .decode('utf-8'))"
+    elif isinstance(item, Sequence):
         bad = [w for w in item if not isinstance(w, str)][:1]
         if not bad:
             return
@@ -173,7 +180,7 @@ class Annotator:
     def __init__(self, model: str | None = None, *, disable: Sequence[str] = (), batch_size: int = 256) -> None:
         self.model = model
         self.disable = tuple(disable)
-        self.batch_size = batch_size
+        self.batch_size = check_count(batch_size, "batch_size")  # 0 was a StopIteration from spaCy
 
     @property
     def nlp(self) -> Language:
@@ -212,8 +219,7 @@ class Annotator:
         never tokens (a run of whitespace counts as one space, an invisible character as
         nothing), the text is read in NFC, and a sentence's text comes back so.
         """
-        if isinstance(n_process, bool) or not isinstance(n_process, int) or n_process < 1:
-            raise ConfigurationError(f"n_process must be at least 1, got {n_process!r}")
+        check_count(n_process, "n_process")
         check_many(items)
         originals: list[str | Sequence[str] | None] = []
 

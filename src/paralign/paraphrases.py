@@ -19,10 +19,10 @@ from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from ._moved import moved_names
-from .errors import ConfigurationError, FormatError, InputTypeError, shown_value
+from .errors import ConfigurationError, FormatError, InputTypeError, file_path, shown_value
 from .phrase_keys import form_of, held_phrase, normalize_phrase, table_form
 from .signature import short_hash
-from .tables import METADATA_LINE, is_parquet_file, iter_rows, row_lines
+from .tables import METADATA_LINE, check_threshold, is_parquet_file, iter_rows, row_lines
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
@@ -162,7 +162,8 @@ class ParaphraseTable:
         naming the file and line. `progress` wraps the file's lines as they are read (a
         command's bar: a table of millions of rows takes seconds).
         """
-        table = cls(name or Path(path).name, lowercase=True if lowercase is None else lowercase)
+        table = cls(name or file_path(path).name, lowercase=True if lowercase is None else lowercase)
+        check_threshold(threshold, f"table {table.name!r}")
         table._read_tsv(path, threshold, progress, case_of_record=lowercase is None)
         return table
 
@@ -335,6 +336,7 @@ class ParaphraseTable:
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
         """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
+        check_threshold(threshold, f"table {self.name!r}")
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
         out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():
@@ -486,10 +488,7 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
                 f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "
                 "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
             ) from None
-        if not math.isfinite(threshold):  # NaN would keep every row, inf drop them all
-            raise ConfigurationError(
-                f"paraphrase source {spec!r} has a threshold that is not a finite number "
-                "(use PATH:THRESHOLD with a number such as 0.5)")
+        check_threshold(threshold, f"paraphrase source {spec!r}")
     return load_table(path, threshold, progress=progress)
 
 
@@ -518,6 +517,7 @@ def load_table(path: str | Path, threshold: float | None = None, *,
     from .disk_cache import derived
 
     name = Path(path).name
+    check_threshold(threshold, f"table {name!r}")
     key = short_hash(f"{os.path.realpath(path)}\t{threshold!r}".encode())
     rows, tokenizer, lowercase, digest = derived(
         f"table-{key}", path, lambda: _table_entry(_read_table(path, name, threshold, progress)),

@@ -24,7 +24,7 @@ def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
     A phrase that is not a str is an InputTypeError naming its type."""
     try:
         text = " ".join(phrase.split())
-    except AttributeError:  # checked only on failure: tables look phrases up in hot loops
+    except (AttributeError, TypeError):  # checked only on failure: tables look phrases up in hot loops (bytes: TypeError)
         raise InputTypeError(f"a phrase is a str, not {type(phrase).__name__}") from None
     return text.lower() if lowercase else text
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .alignment import Alignment, Link
-from .errors import AlignmentIndexError, ConfigurationError, check_texts
+from .errors import AlignmentIndexError, ConfigurationError, check_count, check_texts
 
 Span = tuple[int, int]
 SpanPair = tuple[int, int, int, int]  # s1, s2, t1, t2 with [s1, s2) and [t1, t2)
@@ -65,7 +65,7 @@ def _link_set(alignment_or_links: Alignment | Iterable[Link], links: str) -> fro
         raise ConfigurationError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
     if isinstance(alignment_or_links, Alignment):
         return alignment_or_links.links(links)
-    return frozenset((int(i), int(j)) for i, j in alignment_or_links)
+    return Alignment.from_links(alignment_or_links).sure  # checked: not Pharaoh text, None, (-1, 0)
 
 
 def phrase_spans(
@@ -85,8 +85,7 @@ def phrase_spans(
     unaligned words; a diagnostic, not the PP definition).
     Raises AlignmentIndexError for a link outside the sentences.
     """
-    if max_length < 1:
-        raise ConfigurationError(f"max_length must be >= 1, got {max_length}")
+    check_count(max_length, "max_length")  # 2.5 was taken, NaN a TypeError from range()
     link_set = _link_set(alignment_or_links, links)
     # Per source position: min/max linked target; per target position: min/max linked source.
     src_min = [target_length] * source_length

@@ -55,7 +55,7 @@ from typing import Any
 from .aligners.eflomal import align_files
 from .cluster import ClusterOptions, finished
 from .corpora.parallel import ParallelStats
-from .errors import ConfigurationError
+from .errors import ConfigurationError, InputTypeError, check_count, check_pairs, shown_value
 from .pivot_frames import (
     MONO_SCHEMA,
     PIVOT_SCHEMA,
@@ -303,6 +303,17 @@ def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict
 # ---------------------------------------------------------------------------------------------
 # Pipelines
 # ---------------------------------------------------------------------------------------------
+def _options(options: object) -> PivotOptions:
+    """`options`, or the default PivotOptions for None; anything else is an InputTypeError
+    (a str or dict failed later, as an AttributeError deep in a stage)."""
+    if options is None:
+        return PivotOptions()
+    if not isinstance(options, PivotOptions):
+        raise InputTypeError(f"options must be a PivotOptions (paralign.PivotOptions(max_length=3), ...), "
+                             f"not {type(options).__name__} {shown_value(options)}")
+    return options
+
+
 def pivot_paraphrases(
     corpora: Sequence[tuple[str | Path, str | Path]],
     output: str | Path,
@@ -335,8 +346,8 @@ def pivot_paraphrases(
     first; `keep_work=False` deletes it on success.  Stages are reused or recomputed on their own
     (:class:`paralign.pivot_work.WorkDir`; reading or aligning again is refused in a given `work_dir`).
     """
-    options = options or PivotOptions()
-    if not corpora:
+    options = _options(options)
+    if not (corpora := check_pairs(corpora, "corpora", "(english, foreign) path pair")):  # not 'values to unpack'
         raise ConfigurationError("give at least one (english, foreign) corpus")
     output = Path(output)
     alignments = list(alignments) if alignments is not None else [None] * len(corpora)
@@ -519,7 +530,9 @@ def monolingual_paraphrases(
     runs on the same cluster (`workers`: its local processes when no `cluster` is given). As
     for :func:`pivot_paraphrases`, a script calls it under ``if __name__ == "__main__":``.
     """
-    options = options or PivotOptions()
+    options = _options(options)
+    if max_groups is not None:  # -1 was islice's ValueError, 0 'no sentence pair in FILE'
+        check_count(max_groups, "max_groups")
     in_block = cluster is None and block_options() is not None  # a parallel block's cluster, shared
     cluster = cluster or block_options() or ClusterOptions(workers=workers)
     if aligner not in ("eflomal", "sultan"):

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from .errors import (
     ConfigurationError,
     FormatError,
     MismatchError,
+    check_count,
     counted,
 )
 from .tables import atomic_path
@@ -78,22 +80,17 @@ class PivotOptions:
 
     def __post_init__(self) -> None:
         check_symmetrization(self.symmetrization)
-        if self.max_length < 1:
-            raise ConfigurationError(f"max_length must be >= 1, got {self.max_length}")
-        if self.align_chunk is not None and self.align_chunk < 1:
-            raise ConfigurationError(f"align_chunk must be >= 1, got {self.align_chunk}")
-        if self.chunk_size < 1:
-            raise ConfigurationError(f"chunk_size must be >= 1, got {self.chunk_size}")
-        if self.top_k is not None and self.top_k < 1:
-            raise ConfigurationError(f"top_k must be >= 1, got {self.top_k}")
+        for name in ("max_length", "chunk_size", "min_count", "align_chunk", "top_k"):  # 2.5 passed `< 1`
+            if getattr(self, name) is not None or name not in ("align_chunk", "top_k"):  # those two: None is none
+                check_count(getattr(self, name), name)
+        if not isinstance(self.threshold, Real) or isinstance(self.threshold, bool):
+            raise ConfigurationError(f"threshold must be a probability in [0, 1], not {self.threshold!r}")
         if not 0 <= self.min_translation_prob < 1:
             raise ConfigurationError(f"min_translation_prob must be in [0, 1), got {self.min_translation_prob}")
         if self.max_length_ratio is not None and not 1 <= self.max_length_ratio < math.inf:
             raise ConfigurationError(f"max_length_ratio must be a number >= 1, got {self.max_length_ratio}")
         if not 0 <= self.threshold <= 1:  # NaN too: the output filter p >= nan kept no row
             raise ConfigurationError(f"threshold must be a probability in [0, 1], got {self.threshold}")
-        if self.min_count < 1:
-            raise ConfigurationError(f"min_count must be >= 1, got {self.min_count}")
         for name in ("tokenizer", "foreign_tokenizer"):
             if getattr(self, name) not in (*CORPUS_TOKENIZERS, *((None,) if name == "foreign_tokenizer" else ())):
                 raise ConfigurationError(

@@ -21,10 +21,11 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import OPEN_REASONS, ConfigurationError, FormatError, check_texts, counted
+from .errors import OPEN_REASONS, ConfigurationError, FormatError, check_texts, counted, shown_value
 from .textio import input_file_error, is_gzip_name, open_text, require_file, strip_bom, without_bom
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
@@ -36,6 +37,16 @@ ROW_GROUP_ROWS = 65_536
 METADATA_KEY = b"paralign"
 #: How a TSV table's first lines begin that hold the same record (JSON after it).
 METADATA_LINE = "# paralign: "
+
+
+def check_threshold(threshold: object, what: str) -> None:
+    """ConfigurationError unless a `threshold` on table rows' scores is None or a finite number,
+    naming `what` (a table, a source spec): NaN keeps every row (no score is below it), inf none,
+    and a str such as '0.5' was a TypeError at the first scored row."""
+    if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, Real)
+                                  or not math.isfinite(threshold)):
+        raise ConfigurationError(f"{what} has a threshold that is not a finite number "
+                                 f"({shown_value(threshold)}): use a number such as 0.5")
 
 
 @contextmanager

@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from . import errors as _errors  # the module: open_text has an `errors` parameter
 from .errors import OPEN_REASONS, ConfigurationError, FormatError, InputFileError, ParalignError
 from .line_ends import cr_only_error, lf_text
 
@@ -315,7 +316,7 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
 def require_file(path: str | Path, name: str | None = None) -> Path:
     """`path` as a Path when it is a regular file; else InputFileError naming it (`name`, else
     the path): for readers that must check before opening (to fingerprint or detect a format)."""
-    path = Path(path)
+    path = _errors.file_path(path)
     if not path.is_file():
         what = "no such file" if not path.exists() else "not a regular file"
         number = errno.ENOENT if not path.exists() else errno.EISDIR if path.is_dir() else None
@@ -481,7 +482,7 @@ def open_binary(path: str | Path, name: str | None = None) -> IO[bytes]:
     .gz), UTF-16 and UTF-32 text refused (:func:`input_bytes`); InputFileError naming it
     (`name`, else the path) when it cannot be opened. Readers that decode line by line themselves use this; errors met while reading go
     through :func:`input_file_error`."""
-    path = Path(path)
+    path = _errors.file_path(path)
     shown = str(path) if name is None else name
     try:
         raw = open(path, "rb")  # noqa: SIM115 - closed with what input_bytes returns
@@ -502,7 +503,7 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
     through a symbolic link, the file it points to is replaced); appending gives a plain text
     file (OSError as usual).
     """
-    path = Path(path)
+    path = _errors.file_path(path)
     if "r" not in mode:
         if mode.replace("t", "") == "w" and (real := _atomic_target(path)) is not None:
             return AtomicTextWriter(real)

@@ -42,7 +42,13 @@ from contextvars import ContextVar
 from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .errors import SETUP_ERRORS, ClusterStalledError, ConfigurationError, ParalignError
+from .errors import (
+    SETUP_ERRORS,
+    ClusterStalledError,
+    ConfigurationError,
+    ParalignError,
+    check_count,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
@@ -207,8 +213,7 @@ def iter_chunk_results(
     one); at most ``IN_FLIGHT_PER_WORKER`` chunks per worker are read ahead. A chunk whose task
     raised or whose worker died becomes ``worker_failed(chunk, why)``; a setup error (errors.SETUP_ERRORS: a
     caller's mistake, missing data) propagates. In-process, `task`'s exceptions propagate as they are."""
-    if workers < 1:
-        raise ConfigurationError(f"workers must be at least 1, got {workers}")
+    workers = check_count(workers, "workers")
     state = _active.get()
     address = state.options.address() if state is not None else None
     many = state.options.workers if state is not None else workers

@@ -37,3 +37,14 @@ def test_a_skipped_gold_item_keeps_its_id_as_score_alignments_records_it(tmp_pat
     assert [(s.pair, s.id, s.line) for s in skipped] == [(2, "known-7", 2), (3, "3", 3)]
     assert "pair 2 (gold 'known-7') skipped" in str(skipped[0])
     assert [r.to_dict() for r in skipped] == score_files(gold, gold).to_dict()["skipped_rows"]
+
+
+@pytest.mark.parametrize("limit", [2.5, float("nan")])
+def test_a_limit_that_is_not_a_whole_number_is_a_configuration_error(limit) -> None:
+    """API audit: `evaluate_aligner(aligner, gold, limit=2.5)` was a TypeError from slicing the
+    gold pairs, after loading them."""
+    from paralign.aligners.evaluation import load_gold
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="limit must be a whole number"):
+        load_gold("examples/demo/gold.jsonl", limit=limit)

@@ -251,3 +251,15 @@ def test_items_that_are_not_alignments_are_named() -> None:
         score_alignments(["0-0"], ["0-0"])
     with pytest.raises(InputTypeError, match="system: item 2 is NoneType"):
         score_alignments([Alignment.from_pharaoh("0-0")] * 2, [Alignment.from_pharaoh("0-0"), None])
+
+
+def test_alignments_that_are_not_a_list_are_named() -> None:
+    """API audit: `score_alignments(None, None)` was "'NoneType' object is not iterable" from
+    inside, and one Pharaoh str was read as its characters ('item 1 is str '0'')."""
+    from paralign.errors import InputTypeError
+    from paralign.metrics.alignment_scores import score_alignments
+
+    with pytest.raises(InputTypeError, match="gold must be a list of Alignments, not NoneType None"):
+        score_alignments(None, None)  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="gold must be a list of Alignments, not str '0-0'"):
+        score_alignments("0-0", "0-0")  # type: ignore[arg-type]

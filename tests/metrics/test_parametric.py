@@ -400,3 +400,15 @@ def test_a_table_built_with_keep_case_is_matched_folded_as_the_gold_is_lower_cas
     # us: america (the reference) and we; america: us (the reference)
     assert (found.overall.posited, found.overall.correct) == (3, 2)
     assert _parts(found.signature)["table"].startswith("t.tsv~regex#")
+
+
+def test_a_group_that_is_not_a_list_of_gold_pairs_is_an_input_type_error() -> None:
+    """API audit: `table_scores({'g': 'x'}, table)` (or a group holding None) was "'str' object
+    has no attribute 'source'" from inside; every group is checked before any is scored."""
+    from paralign.errors import InputTypeError
+
+    table = ParaphraseTable.from_pairs([("the", "a", 0.5)])
+    with pytest.raises(InputTypeError, match="group 'g' must be a list of gold pairs .load_pairs reads them., not str"):
+        table_scores({"g": "x"}, table)
+    with pytest.raises(InputTypeError, match="group 'g': item 1 is NoneType None, not a gold pair"):
+        table_scores({"g": [None]}, table)

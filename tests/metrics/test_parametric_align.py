@@ -33,3 +33,32 @@ def test_a_bound_past_the_longest_sentence_gives_the_longest_sentences_output(tm
     system.write_text("".join(a.to_pharaoh() + "\n" for a in SYSTEM))
     signed = align_scores_files(gold, system, 10**20)
     assert signed.to_dict() == align_scores_files(gold, system, 8).to_dict() and "maxlen:8|" in signed.signature
+
+
+def test_a_max_length_that_is_not_a_whole_number_is_a_configuration_error() -> None:
+    """API audit: `align_scores(gold, system, max_length=2.5)` (or NaN) was a TypeError from
+    range() inside the phrase extraction."""
+    import pytest
+
+    from paralign.errors import ConfigurationError
+
+    for bad in (2.5, float("nan")):
+        with pytest.raises(ConfigurationError, match="max_length must be a whole number"):
+            align_scores(GOLD, SYSTEM, max_length=bad)
+
+
+def test_gold_that_is_not_gold_pairs_is_an_input_type_error() -> None:
+    """API audit: `align_scores(None, None)` was "object of type 'NoneType' has no len()",
+    `align_scores('x', 'x')` "'str' object has no attribute 'source'"; a generator of pairs
+    was refused by len(). Now named, and a generator is read once."""
+    import pytest
+
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="gold must be a list of gold pairs .load_pairs reads them., not NoneType"):
+        align_scores(None, None)  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="gold must be a list of gold pairs .load_pairs reads them., not str 'x'"):
+        align_scores("x", "x")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match=r"gold: item 2 is str 'x', not a gold pair"):
+        align_scores([GOLD[0], "x"], SYSTEM)  # type: ignore[list-item]
+    assert align_scores(iter(GOLD), iter(SYSTEM)).to_dict() == align_scores(GOLD, SYSTEM).to_dict()

@@ -260,3 +260,20 @@ def test_a_paraphrase_report_of_the_hybrid_signal_is_a_paraphrase_classifier(tmp
                                 "model": None}), encoding="utf-8")
     trained, _ = load_model_report(str(path))
     assert (trained.threshold, trained.aligner, trained.signal.name) == (0.6, "exact", "hybrid")
+
+
+@pytest.mark.parametrize("l2", [math.nan, math.inf, -1.0, "1"])
+def test_an_l2_that_is_not_a_finite_number_at_least_zero_is_refused_before_aligning(l2) -> None:
+    """API audit: `evaluate_paraphrase(train, test, l2=nan)` aligned every pair, then said 'the
+    logistic model does not converge ... even with l2 = nan: try a larger one'; l2=-1 too was
+    refused only after the alignment."""
+    from paralign.similarity.paraphrase import evaluate_paraphrase
+
+    def never(source, target):
+        raise AssertionError("aligned before l2 was checked")
+
+    train = [("a cat sat", "a cat sat", True), ("b c d", "x y z", False)]
+    with pytest.raises(ConfigurationError, match="l2 must be a finite number >= 0"):
+        evaluate_paraphrase(train, train, l2=l2, aligner=never)
+    with pytest.raises(ConfigurationError, match="l2 must be a finite number >= 0"):
+        LogisticModel.fit([[0.0], [1.0]], [False, True], features=("content",), l2=l2)

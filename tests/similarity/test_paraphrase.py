@@ -135,3 +135,15 @@ def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_p
                                       classifier="signal", aligner="exact")
     assert (files["failed"], files["skipped"], files["test_pairs"]) == (0, 2, 2)
     assert files["accuracy"] == result.test.accuracy and files["threshold"] == result.threshold
+
+
+@pytest.mark.parametrize(("test", "why"), [([], "none given"), ([(" ", "a b", True)], "test pair 1: empty sentence")])
+def test_no_usable_test_pair_is_an_error_before_any_pair_is_aligned(test, why) -> None:
+    """API audit: `evaluate_paraphrase(train, [])` trained, then reported accuracy, precision,
+    recall and F1 of 0.0 on no test pair; evaluate-paraphrase refuses such a file ('no usable
+    test pairs'), and so does the library now, before aligning anything."""
+    from paralign.errors import EmptyScoringError
+
+    for classifier in ("features", "signal"):
+        with pytest.raises(EmptyScoringError, match=f"no usable test pairs \\({why}\\)"):
+            evaluate_paraphrase(GOOD, test, classifier=classifier, aligner=_never)

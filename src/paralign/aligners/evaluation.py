@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from .._moved import moved_names
 from ..alignment import Alignment
-from ..errors import ConfigurationError, FormatError, InputTypeError
+from ..errors import FormatError, InputTypeError, check_count
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
 from ..workers import Progress
@@ -55,8 +55,8 @@ GRID: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 11))
 
 # -- evaluation ------------------------------------------------------------------------------------
 def _check_limit(limit: int | None) -> None:
-    if limit is not None and limit < 1:
-        raise ConfigurationError(f"limit must be at least 1, got {limit}")
+    if limit is not None:
+        check_count(limit, "limit")
 
 
 def load_gold(path: str | Path, limit: int | None = None) -> list[AlignedPair]:

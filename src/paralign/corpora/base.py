@@ -9,7 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..alignment import Alignment, Link, require_alignment
-from ..errors import AlignmentIndexError, FormatError, InputTypeError, ParalignError
+from ..errors import (
+    AlignmentIndexError,
+    FormatError,
+    InputTypeError,
+    ParalignError,
+    listed,
+    shown_value,
+)
 from ..line_ends import cr_only_error, lf_text
 from ..textio import bad_byte, decoded, open_binary, reading
 
@@ -89,6 +96,19 @@ class BadPair:
 
 
 PairOrBad = AlignedPair | BadPair
+
+
+def gold_pairs(items: object, what: str) -> list:
+    """`items` as a list (read once), each a gold pair: an AlignedPair (or anything with its
+    ``source``, ``target`` and an Alignment ``alignment``) or a BadPair in its place. One str,
+    None, or an item that is not one is an InputTypeError naming `what` and the item (1-based),
+    where the scorers failed with "'str' object has no attribute 'source'" from inside."""
+    pairs = listed(items, f"{what} must be a list of gold pairs (load_pairs reads them)")
+    for number, item in enumerate(pairs, start=1):
+        if not isinstance(item, BadPair) and not isinstance(getattr(item, "alignment", None), Alignment):
+            raise InputTypeError(f"{what}: item {number} is {type(item).__name__} {shown_value(item)}, not a "
+                                 "gold pair (an AlignedPair: load_pairs reads them)")
+    return pairs
 
 
 @dataclass(frozen=True, slots=True)

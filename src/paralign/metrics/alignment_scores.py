@@ -41,6 +41,7 @@ from ..errors import (
     MismatchError,
     ParalignError,
     counted,
+    listed,
 )
 from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
@@ -316,8 +317,9 @@ def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
 
 
 def _alignments(items: Sequence[Alignment], what: str) -> list[Alignment]:
-    """The Alignments of `items` (an AlignedPair's `.alignment`); anything else is named."""
-    out = [getattr(item, "alignment", item) for item in items]
+    """The Alignments of `items` (an AlignedPair's `.alignment`); anything else is named, and
+    so is a value that is not a list of them (None was "'NoneType' object is not iterable")."""
+    out = [getattr(item, "alignment", item) for item in listed(items, f"{what} must be a list of Alignments")]
     for number, item in enumerate(out, start=1):
         if not isinstance(item, Alignment):
             raise InputTypeError(f"{what}: item {number} is {type(item).__name__} {item!r:.40}, not an "

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .._moved import moved_names
+from ..corpora.base import gold_pairs
 from ..errors import ConfigurationError, EmptyScoringError, InputTypeError
 from ..paraphrases import (
     ParaphraseSource,
@@ -292,6 +293,7 @@ def table_scores(
         raise ConfigurationError(f"sentences must be 'all' or 'hub', got {sentences!r}")
     if not isinstance(groups, Mapping):  # load_groups' form, not load_pairs'
         raise InputTypeError(f"groups must map a group id to its pairs (load_groups), not {type(groups).__name__}")
+    groups = {key: gold_pairs(pairs, f"group {key!r}") for key, pairs in groups.items()}  # all before any work
     lookup = _CachedSource(_folded(check_source(source)))
     posited: Counter[int] = Counter()
     correct: Counter[int] = Counter()

@@ -19,14 +19,15 @@ from pathlib import Path
 from typing import Protocol
 
 from ..alignment import Alignment
-from ..corpora.base import BadPair
+from ..corpora.base import BadPair, gold_pairs
 from ..errors import (
     AlignmentIndexError,
-    ConfigurationError,
     EmptyScoringError,
     InputTypeError,
     MismatchError,
+    check_count,
     counted,
+    listed,
 )
 from ..phrases import phrase_spans
 from ..signature import join_signature, setting_value, short_hash
@@ -68,8 +69,7 @@ def _cumulate(histogram: Counter[int], max_length: int) -> list[int]:
 
 
 def _check_max_length(max_length: int) -> None:
-    if max_length < 1:
-        raise ConfigurationError(f"max_length must be >= 1, got {max_length}")
+    check_count(max_length, "max_length")  # NaN or 2.5 was a TypeError from range() deep inside
 
 
 #: The default length bound (words on either side): a result has at least its rows.
@@ -246,6 +246,8 @@ def align_scores(
     rows) stop there, or at :data:`DEFAULT_MAX_LENGTH` (:func:`length_bound`).
     """
     _check_max_length(max_length)
+    gold = gold_pairs(gold, "gold")
+    system = listed(system, "system must be a list of pairs or Alignments")  # each checked as it is scored
     if len(gold) != len(system):
         raise MismatchError(f"{system_name or 'the system output'} has {counted(len(system), 'pair')} but "
                             f"{gold_name or 'the gold'} has {len(gold)}{blank_tail_hint(system[len(gold):])}")

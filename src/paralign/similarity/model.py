@@ -12,6 +12,7 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,14 @@ def logistic_weights(
     return None
 
 
+def check_l2(l2: Any) -> Any:
+    """`l2` (the logistic model's penalty), or a ConfigurationError unless it is a finite number
+    >= 0: NaN or inf was fitted and reported as 'does not converge ... even with l2 = nan'."""
+    if isinstance(l2, bool) or not isinstance(l2, Real) or not math.isfinite(l2) or l2 < 0:
+        raise ConfigurationError(f"l2 must be a finite number >= 0, got {l2!r}")
+    return l2  # as given: the signature shows it so
+
+
 @dataclass(frozen=True, slots=True)
 class LogisticModel:
     """L2-regularised logistic regression on standardised features: ``P(paraphrase | features)``.
@@ -92,8 +101,7 @@ class LogisticModel:
         x = np.asarray(rows, dtype=float)
         if x.ndim != 2 or x.shape[1] != len(features):
             raise MismatchError(f"feature rows must have {len(features)} columns, got shape {x.shape}")
-        if l2 < 0:
-            raise ConfigurationError(f"l2 must be >= 0, got {l2}")
+        check_l2(l2)
         check_both_classes(labels)
         y = np.asarray(labels, dtype=float)
         means = x.mean(axis=0)

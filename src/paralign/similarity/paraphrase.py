@@ -18,7 +18,7 @@ from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..corpora.sts import SkippedPair, usable_pairs
-from ..errors import ConfigurationError, FormatError, listed
+from ..errors import ConfigurationError, EmptyScoringError, FormatError, listed
 from ..nlp import Annotator
 from .features import (
     CROSS_ENCODER_SETS,
@@ -36,6 +36,7 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
     DEFAULT_CLASSIFIER,
     LogisticModel,
     blend,
+    check_l2,
     pair_texts,
     saved_model_digest,
 )
@@ -196,14 +197,14 @@ def evaluate_paraphrase(
     """
     _check_classifier(classifier, signal, feature_set)
     train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
-    test, test_labels, test_kept, test_skipped = _usable(test, "test")
+    test, test_labels, test_kept, test_skipped = _usable(test, "test", need_one=True)
     _check_training(train_labels, cv_folds, classifier)  # before any pair is aligned, not after
     penalty: float | None = None
     sig: Signal | None = None
     if classifier == "features":
         feature_set = DEFAULT_FEATURE_SET if feature_set is None else feature_set
         features = named_feature_set(feature_set)  # an unknown name fails before any alignment
-        penalty = FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2
+        penalty = check_l2(FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2)  # before any alignment
     cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
     rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
     aligner = resolve_aligner(aligner)
@@ -246,14 +247,18 @@ def _check_training(labels: Sequence[bool], cv_folds: int, classifier: str) -> N
 
 
 def _usable(
-    pairs: Iterable[tuple[TextLike, TextLike, bool]], split: str,
+    pairs: Iterable[tuple[TextLike, TextLike, bool]], split: str, *, need_one: bool = False,
 ) -> tuple[list[tuple[TextLike, TextLike, bool]], list[bool], list[int], tuple[tuple[str, SkippedPair], ...]]:
     """A split's pairs and labels (a list of triples, each checked: :func:`_labels`) without the
     pairs with an empty sentence (:func:`~paralign.corpora.sts.usable_pairs`), the indices the
-    pairs kept had, and the pairs skipped, with the split's name."""
+    pairs kept had, and the pairs skipped, with the split's name. With `need_one`, none kept is
+    an EmptyScoringError (a test split: its scores were 0.0 of nothing, after the training)."""
     pairs = listed(pairs, f"{split} must be a list of (s1, s2, is_paraphrase) triples")
     labels = _labels(pairs, split)
     kept, skipped = usable_pairs(pairs)
+    if need_one and not kept:  # as evaluate-paraphrase says it of a file
+        first = next((f"{split} pair {p.index + 1}: {p.reason}" for p in skipped), "none given")
+        raise EmptyScoringError(f"no usable {split} pairs ({first})")
     return [pairs[i] for i in kept], [labels[i] for i in kept], kept, tuple((split, p) for p in skipped)
 
 

@@ -30,3 +30,16 @@ def test_config_values_are_checked_and_lists_kept_hashable() -> None:
     config = AlignerConfig(entity_types=[["PERSON", "PERSON"]], partial_mention_types=["PERSON"])
     assert config.entity_types == (("PERSON", "PERSON"),) and config.partial_mention_types == ("PERSON",)
     assert hash(config) == hash(AlignerConfig(entity_types=(("PERSON", "PERSON"),)))
+
+
+@pytest.mark.parametrize("links", [-1, 1.5, None])
+def test_context_only_links_must_be_a_count(links) -> None:
+    """API audit: `Aligner(context_only_links=-1)` was taken: bool(-1) switched the module on
+    and every pair of free content words of one category met the evidence needed (at least -1),
+    so 'sponsored' aligned to 'drafted' with none, silently; --context-links refused it."""
+    from paralign.aligners.sultan import AlignerConfig
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="context_only_links must be"):
+        AlignerConfig(context_only_links=links)
+    assert AlignerConfig(context_only_links=0).context_only_links == 0

@@ -360,3 +360,22 @@ def test_a_vector_file_that_cannot_be_read_is_encoded_again(tmp_path, monkeypatc
         file.write_bytes(file.read_bytes()[:20])  # cut short
     again = GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(["a huge house"], [["a big house"]])
     assert np.array_equal(again, rows)
+
+
+def test_a_huge_max_length_with_wordnet_synonyms_is_no_limit_instead_of_a_hang():
+    """API audit: `paraeval(hyps, refs, max_length=10**9)` hung: the graded scorer's reference
+    n-grams went over every length up to the synonym lookup's bound (WordNet's lookup takes the
+    config's max_length as it is). Lengths past a segment's words add nothing: same scores."""
+    import time
+
+    from paralign.paraphrases import WordNetSynonyms
+    from paralign.resources import wordnet_senses
+
+    if not wordnet_senses("sit"):
+        pytest.skip("WordNet data not found")
+    hyps, refs = ["the cat sat on the mat"], [["a cat was sitting on the mat"]]
+    start = time.perf_counter()
+    huge = GradedParaEval(DEFAULT.with_(max_length=10**9), [WordNetSynonyms()]).segment_stats(hyps, refs)
+    assert time.perf_counter() - start < 10
+    bounded = GradedParaEval(DEFAULT.with_(max_length=7), [WordNetSynonyms()]).segment_stats(hyps, refs)
+    assert np.array_equal(huge, bounded)

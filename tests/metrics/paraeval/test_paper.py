@@ -349,3 +349,26 @@ def test_a_table_pivot_built_is_matched_in_the_scorers_tokens(built_table, tmp_p
     before = ParaEval([load_source(str(plain))])
     assert before.matched_spans(HYP, [REF]).stats.hyp_matched == 5  # physician's: unmatched
     assert "|res:plain.tsv#" in before.signature(1)
+
+
+def test_a_huge_max_length_is_no_limit_instead_of_a_hang(figure4_table):
+    """API audit: `ParaEval(max_length=10**9)` (and `paraeval(..., max_length=10**9)`) hung, the
+    reference index going over every phrase length up to it; a length past the segment's words
+    finds nothing more, so the scores are those of a bound at the segment's length."""
+    import time
+
+    start = time.perf_counter()
+    huge = ParaEval([figure4_table], max_length=10**9).sentence_score(CANDIDATE, REFS)
+    assert time.perf_counter() - start < 10
+    bounded = ParaEval([figure4_table], max_length=6).sentence_score(CANDIDATE, REFS)
+    assert (huge.precision, huge.recall, huge.stats) == (bounded.precision, bounded.recall, bounded.stats)
+
+
+@pytest.mark.parametrize("value", [float("nan"), 2.5, "3", True, None])
+def test_a_max_length_that_is_not_a_whole_number_is_a_configuration_error(value):
+    """API audit: NaN or 2.5 passed the `< 1` test and were a TypeError from range() at the
+    first segment (None and '3' a TypeError from the comparison)."""
+    with pytest.raises(ConfigurationError, match="max_length must be a whole number"):
+        ParaEval([], max_length=value)
+    with pytest.raises(ConfigurationError, match="min_paraphrase_length must be a whole number"):
+        ParaEval([], min_paraphrase_length=value)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ...alignment import Alignment, is_blank
 from ...caching import CappedDict
-from ...errors import ConfigurationError, check_pairs
+from ...errors import ConfigurationError, check_count, check_pairs
 from ...nlp import Annotator, TextOrTokens, check_annotator, check_many, check_text_or_tokens
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
@@ -203,8 +203,7 @@ class Aligner:
     def annotate(self, items: Iterable[TextOrTokens], workers: int = 1) -> list[Sentence]:
         """Annotate texts (spaCy tokenisation) or token lists (kept exactly; PTB escapes parsed
         as the characters they stand for, the given tokens are kept)."""
-        if workers < 1:
-            raise ConfigurationError(f"workers must be at least 1, got {workers}")
+        workers = check_count(workers, "workers")
         check_many(items)  # one text is not read as a batch of its characters
         originals: list[TextOrTokens] = list(items)
         for item in originals:  # None or a number is named here, not a TypeError from spaCy

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, check_count
 
 #: spaCy entity labels -> the three Stanford classes the reference aligns.
 DEFAULT_ENTITY_TYPES: dict[str, str] = {
@@ -99,12 +99,16 @@ class AlignerConfig:
     partial_mention_types: tuple[str, ...] = ("PERSON",)
 
     def __post_init__(self) -> None:
-        """Reject `ppdb_sim` or `w` outside (0, 1] (or not a number); keep the type lists as
-        tuples, so that the config stays hashable when they are given as lists."""
+        """Reject `ppdb_sim` or `w` outside (0, 1] (or not a number) and a `context_only_links`
+        that is not a count; keep the type lists as tuples, so that the config stays hashable
+        when they are given as lists."""
         for name in ("ppdb_sim", "w"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 < value <= 1.0:
                 raise ConfigurationError(f"{name} must be a number in (0, 1], got {value!r}")
+        # -1 switched the module on (bool(-1)) with no evidence needed: any free content words
+        # of one category aligned; --context-links refused it, the library took it
+        check_count(self.context_only_links, "context_only_links", minimum=0)
         object.__setattr__(self, "entity_types", tuple(tuple(pair) for pair in self.entity_types))
         object.__setattr__(self, "partial_mention_types", tuple(self.partial_mention_types))
 

@@ -303,7 +303,7 @@ class GradedParaEval:
         longest = max(x.max_length for x in (self._syn, self._para) if x is not None)
         firsts = self._any_first  # a phrase of several words no lookup holds is left out later
         out = [(1, i, t) for i, t in enumerate(lc) if content[i]]
-        for n in range(2, longest + 1):
+        for n in range(2, min(longest, len(lc)) + 1):  # no longer than the segment: a huge max_length hung
             out += [(n, i, " ".join(lc[i:i + n])) for i in range(len(lc) - n + 1)
                     if (firsts is None or lc[i] in firsts) and any(content[i:i + n])]
         return out

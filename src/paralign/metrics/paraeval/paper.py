@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
 from ...caching import cache_dict
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, check_count
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
 from ...workers import Progress, run_chunks, stop_batch
@@ -208,11 +208,8 @@ class ParaEval:
         default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.max_length < 1:
-            raise ConfigurationError(f"max_length must be >= 1, got {self.max_length}")
-        if self.min_paraphrase_length < 1:
-            raise ConfigurationError(
-                f"min_paraphrase_length must be >= 1, got {self.min_paraphrase_length}")
+        check_count(self.max_length, "max_length")  # NaN or 2.5 was a TypeError from range()
+        check_count(self.min_paraphrase_length, "min_paraphrase_length")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
         object.__setattr__(self, "_cache", cache_dict(self.cache_size))
@@ -281,7 +278,7 @@ class ParaEval:
         tokens, lc = self._tokens(text)
         spans: dict[str, tuple[int, list[int]]] = {}
         if self.sources:
-            for n in range(1, self.max_length + 1):
+            for n in range(1, min(self.max_length, len(lc)) + 1):  # not a huge max_length's empty lengths
                 for i in range(len(lc) - n + 1):
                     words = lc[i:i + n]
                     if self._eligible(words):
