@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from ..disk_cache import not_kept
-from ..errors import ConfigurationError, ParalignError, counted
+from ..errors import ConfigurationError, ParalignError, check_output_file, counted
 
 T = TypeVar("T")
 
@@ -84,17 +84,10 @@ def output_path(text: str) -> str:
     ``-`` (stdout) or a file path whose folder exists and is writable, and not a directory."""
     if is_std(text):
         return text
-    path = Path(text)
-    if path.is_dir():
-        raise argparse.ArgumentTypeError(f"{text}: is a directory, expected a file name")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        there = next((p for p in (folder, *folder.parents) if p.exists()), None)
-        if there is not None and not there.is_dir():  # a file where a folder of the path should be
-            raise argparse.ArgumentTypeError(f"{text}: {there} is a file, not a folder")
-        raise argparse.ArgumentTypeError(f"{text}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise argparse.ArgumentTypeError(f"{text}: not writable")
+    try:
+        check_output_file(text)  # the library's check, said as a usage error
+    except ConfigurationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text
 
 
