@@ -9,6 +9,7 @@ import gzip
 import hashlib
 import math
 import random
+import re
 import shutil
 import warnings
 import zlib
@@ -1121,3 +1122,27 @@ def test_max_groups_below_one_is_a_configuration_error(tmp_path, max_groups):
     about the file; checked before the groups file is read."""
     with pytest.raises(ConfigurationError, match="max_groups must be"):
         monolingual_paraphrases(tmp_path / "missing.json", tmp_path / "t.tsv", max_groups=max_groups)
+
+
+def test_an_output_no_table_can_be_written_to_is_refused_before_any_work(tmp_path, monkeypatch):
+    """pivot_paraphrases([(en, de)], "/tmp") read, aligned and counted the whole corpus and only
+    then failed to write (IsADirectoryError); now the output is checked first, as the command's
+    -o is, and a missing folder is still made."""
+    from paralign.errors import ConfigurationError
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("the work started before the output was checked")
+
+    monkeypatch.setattr(pivot, "align_files", refuse)
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    (tmp_path / "file").write_text("x")
+    for output, said in ((tmp_path, "is a directory, expected a file name"),
+                         (tmp_path / "file" / "t.tsv", "file is a file, not a folder")):
+        with pytest.raises(ConfigurationError, match=f"^{re.escape(str(output))}: .*{said}$"):
+            pivot_paraphrases([de], output)
+        with pytest.raises(ConfigurationError, match=said):
+            monolingual_paraphrases(_write(tmp_path / "g.tsv", ["the car\tthe automobile"]), output)
+    assert not list(tmp_path.glob("*.work"))
+    monkeypatch.setattr(pivot, "align_files", fake_align_files)
+    pivot_paraphrases([de], tmp_path / "new" / "folder" / "t.tsv", PivotOptions(threshold=0.0))
+    assert (tmp_path / "new" / "folder" / "t.tsv").is_file()

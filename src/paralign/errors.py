@@ -185,11 +185,12 @@ def file_path(path: object) -> Path:
                          f"{shown_value(path)}")
 
 
-def check_output_file(path: object) -> Path:
+def check_output_file(path: object, *, make_folder: bool = False) -> Path:
     """`path` as a Path when a file can be written there: not a directory, in a folder that
-    exists and is writable (and, if it exists, writable itself); a ConfigurationError naming the
-    path and what is wrong otherwise. Checked before the work whose result goes there, so that a
-    job of minutes does not end at an unwritable output (`-o` of every command, pivot's tables)."""
+    exists (or, with `make_folder`, can be made) and is writable (and, if it exists, writable
+    itself); a ConfigurationError naming the path and what is wrong otherwise. Checked before the
+    work whose result goes there, so that a job of minutes does not end at an unwritable output
+    (`-o` of every command; pivot's tables, whose writer makes the folder)."""
     out = file_path(path)
     if out.is_dir():
         raise ConfigurationError(f"{path}: is a directory, expected a file name")
@@ -198,7 +199,9 @@ def check_output_file(path: object) -> Path:
         there = next((p for p in (folder, *folder.parents) if p.exists()), None)
         if there is not None and not there.is_dir():  # a file where a folder of the path should be
             raise ConfigurationError(f"{path}: {there} is a file, not a folder")
-        raise ConfigurationError(f"{path}: folder {folder} does not exist")
+        if not make_folder:
+            raise ConfigurationError(f"{path}: folder {folder} does not exist")
+        folder = there or Path(".")  # where the missing folders are made
     if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
         raise ConfigurationError(f"{path}: not writable")
     return out

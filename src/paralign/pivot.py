@@ -55,7 +55,14 @@ from typing import Any
 from .aligners.eflomal import align_files
 from .cluster import ClusterOptions, finished
 from .corpora.parallel import ParallelStats
-from .errors import ConfigurationError, InputTypeError, check_count, check_pairs, shown_value
+from .errors import (
+    ConfigurationError,
+    InputTypeError,
+    check_count,
+    check_output_file,
+    check_pairs,
+    shown_value,
+)
 from .pivot_frames import (
     MONO_SCHEMA,
     PIVOT_SCHEMA,
@@ -349,7 +356,7 @@ def pivot_paraphrases(
     options = _options(options)
     if not (corpora := check_pairs(corpora, "corpora", "(english, foreign) path pair")):  # not 'values to unpack'
         raise ConfigurationError("give at least one (english, foreign) corpus")
-    output = Path(output)
+    output = check_output_file(output, make_folder=True)  # before the work, not at its end
     alignments = list(alignments) if alignments is not None else [None] * len(corpora)
     if len(alignments) != len(corpora):
         raise ConfigurationError(f"give one alignment per corpus ({len(corpora)} corpora, {len(alignments)} alignments)")
@@ -537,7 +544,7 @@ def monolingual_paraphrases(
     cluster = cluster or block_options() or ClusterOptions(workers=workers)
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
-    output = Path(output)
+    output = check_output_file(output, make_folder=True)  # before the work, not at its end
     stage = "mono"
     read = {"groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
             "max_groups": max_groups}
