@@ -265,6 +265,17 @@ def test_sentence_level_default_config_counts_and_empty_hypothesis(files, capsys
     assert code == 2 and "--min-paraphrase-length is a setting of the paper config: give --config paper" in err
 
 
+def test_a_min_paraphrase_length_above_max_length_is_a_usage_error_in_the_flags_names(files, capsys):
+    """The paraphrase tier could never match (API audit): the library refuses it, and the
+    command says so with its own flags, before anything loads."""
+    base = ("paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--resources", "none",
+            "--config", "paper", "--min-paraphrase-length", "5")
+    code, out, err = run(capsys, *base)
+    assert (code, out) == (2, "") and err.endswith(
+        "error: --min-paraphrase-length 5 is above --max-length 4: no paraphrase match can be that long\n")
+    assert run(capsys, *base, "--max-length", "5")[0] == 0
+
+
 def test_the_command_line_lists_configs_without_loading_numpy():
     import subprocess
     import sys

@@ -303,6 +303,11 @@ def check_paper_options(args: argparse.Namespace, config: str, config_option: st
         verb = "is a setting" if len(given) == 1 else "are settings"
         raise ConfigurationError(f"{', '.join(given)} {verb} of the paper config: give {config_option} "
                                  f"paper (the config is {config!r})")
+    shortest, longest = getattr(args, "min_paraphrase_length", None), getattr(args, "max_length", None)
+    longest = longest or get_config(config).max_length
+    if shortest is not None and shortest > longest:  # the library's check, in the flags' names
+        raise ConfigurationError(f"--min-paraphrase-length {shortest} is above --max-length {longest}: no "
+                                 "paraphrase match can be that long")
 
 
 def table_specs(stack: ExitStack, tables: Sequence[str]) -> list[str]:

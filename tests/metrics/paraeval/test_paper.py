@@ -125,6 +125,11 @@ def test_bad_options_and_bad_tables(tmp_path):
         ParaEval([], max_length=0)
     with pytest.raises(ConfigurationError):
         ParaEval([], min_paraphrase_length=0)
+    # a paraphrase tier that could never match was taken silently (API audit)
+    with pytest.raises(ConfigurationError, match="min_paraphrase_length 5 is above max_length 4: no paraphrase "
+                                                 "match can be that long"):
+        ParaEval([], min_paraphrase_length=5)
+    assert ParaEval([], min_paraphrase_length=4).min_paraphrase_length == 4
     with pytest.raises(ConfigurationError):
         build_sources(["thesaurus"])
     bad = tmp_path / "bad.tsv"

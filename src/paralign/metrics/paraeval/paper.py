@@ -210,6 +210,9 @@ class ParaEval:
     def __post_init__(self) -> None:
         check_count(self.max_length, "max_length")  # NaN or 2.5 was a TypeError from range()
         check_count(self.min_paraphrase_length, "min_paraphrase_length")
+        if self.min_paraphrase_length > self.max_length:  # the tier would find nothing, silently
+            raise ConfigurationError(f"min_paraphrase_length {self.min_paraphrase_length} is above max_length "
+                                     f"{self.max_length}: no paraphrase match can be that long")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
         object.__setattr__(self, "_cache", cache_dict(self.cache_size))
