@@ -130,7 +130,7 @@ ROWS: dict[str, Row] = {
     "lattice paths (--lattice)": Row(("lattice", "paths", "--lattice", "{in}", "-o", "{out}"), LATTICE,
                                      {"empty": 1, "blank": 1, "utf8": 1, "columns": 1, "nan": 1},
                                      bad_lines={"columns": '"edges": [[0, "a"], [1, "b", 2]],', "nan": '"edges": NaN,'},
-                                     name="in.json", lines=False),
+                                     name="in.json"),
     "lattice distance": Row(("lattice", "distance", "{in}", "--sentence", "the cat sat", "-o", "{out}"), SENTENCES,
                             {"empty": 1, "blank": 1, "utf8": 1}),
     "lattice distance (--sentences)": Row(("lattice", "distance", "{GROUP}", "--sentences", "{in}", "--tokenized",

@@ -52,8 +52,10 @@ def _integer(value: object, what: str, key: str, index: int | None = None) -> in
 
 
 def _fields(data: object) -> Fields:
-    if not isinstance(data, dict) or not isinstance(data.get("edges"), list):
+    if not isinstance(data, dict) or "edges" not in data:
         raise _BadField("expected a JSON object with 'states' and a list of 'edges'")
+    if not isinstance(data["edges"], list):  # named at its line, as every other field
+        raise _BadField(f"'edges' must be a list of [from, word, to], got {json.dumps(data['edges'])}", "edges")
     if "states" not in data:
         raise _BadField("no 'states' (the number of states)")
     n = _integer(data["states"], "'states'", "states")
