@@ -20,7 +20,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paralign.alignment import Alignment
+from paralign.alignment import Alignment, is_blank
 from paralign.corpora import read_pairs
 from paralign.corpora.jsonl import read_jsonl
 from paralign.corpora.msrp import load_msrp
@@ -52,9 +52,11 @@ def _file(name: str, data: bytes) -> Iterator[Path]:
 links = st.frozensets(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=12)
 #: Words: no white space, not empty (tokens are whitespace-separated in the files).
 words = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp", "Cc")), min_size=1, max_size=8)
-#: A sentence field of a TSV file: no tab or line break, not blank, no space at either end.
+#: A sentence field of a TSV file: no tab or line break, not blank (white space and invisible
+#: characters only, a soft hyphen or a tag character, is a row the readers skip), no space at
+#: either end.
 fields = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters="\ufeff\x85"),
-                 min_size=1, max_size=30).map(str.strip).filter(bool)
+                 min_size=1, max_size=30).map(str.strip).filter(lambda field: not is_blank(field))
 
 
 @st.composite
