@@ -54,7 +54,7 @@ from .paper_values import (
     SegmentStats,
     sum_stats,
 )
-from .signature import source_signature
+from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature
 
 if TYPE_CHECKING:
     import numpy as np
@@ -134,9 +134,11 @@ class ParaEval:
 
     # -- settings ------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
-        """sacrebleu-style settings string printed beside every score."""
+        """sacrebleu-style settings string printed beside every score; ``maxlen`` the bound used
+        (:func:`.signature.length_used`: past the sources' longest phrase, that length)."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
-        return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{self.max_length}|"
+        maxlen = length_used(self.max_length, self.sources, max(DEFAULT_MAX_LENGTH, self.min_paraphrase_length))
+        return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{maxlen}|"
                 f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
                 f"tok:{self.tokenize}|stop:{'skip' if self.skip_stopword_phrases else 'keep'}|"
                 f"version:{VERSION}")
