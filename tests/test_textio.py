@@ -90,7 +90,8 @@ def test_atomic_write_through_a_link_and_in_place_for_devices(tmp_path) -> None:
     path under /dev (/dev/stdout is a link to the process's own stdout) are written in place."""
     import os
 
-    from paralign.textio import AtomicTextWriter, _atomic_target, open_text
+    from paralign.textio import open_text
+    from paralign.textout import AtomicTextWriter, _atomic_target
 
     real, link = tmp_path / "real.txt", tmp_path / "link.txt"
     real.write_text("old\n", encoding="utf-8")

@@ -98,7 +98,7 @@ from .pivot_input import (
 )
 from .pivot_work import WorkDir, corpus_stages, file_id, pivot_stages, with_pairs, work_path
 from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
-from .textio import is_gzip_name
+from .textout import is_gzip_name
 from .workers import block_options, on_client, pipeline_client
 
 __all__ = [

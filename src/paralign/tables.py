@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import OPEN_REASONS, ConfigurationError, FormatError, check_texts, counted, shown_value
-from .textio import input_file_error, is_gzip_name, open_text, require_file, strip_bom, without_bom
+from .textio import input_file_error, open_text, require_file, strip_bom, without_bom
+from .textout import is_gzip_name
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
     import pyarrow as pa

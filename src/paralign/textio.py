@@ -1,11 +1,13 @@
 """Opening input files: UTF-8 text (plain or gzip) read line by line with located errors; and
-text output files written atomically.
+text output files, written atomically by :mod:`paralign.textout`.
 
 :func:`open_text` reads through :class:`Utf8LineReader`, so a missing or unreadable file is an
 InputFileError naming it and a non-UTF-8 byte a FormatError naming the file and line.  Gzip is
 told by the data (:func:`gunzipped`: its magic bytes), so a file of any name and a stream on
 stdin are read alike; a name ending in .gz (any case) also asks for gzip, as it does when writing.
-:class:`AtomicTextWriter` writes under a temporary name and renames onto the target when done.
+:func:`open_text` opens outputs too (:func:`paralign.textout.open_output`: an
+:class:`~paralign.textout.AtomicTextWriter` writes under a temporary name and renames onto the
+target when done).
 
 Line ends are paralign's one contract (:mod:`paralign.line_ends`): LF or CRLF, a lone CR read
 as a space, CR-only line ends refused.
@@ -20,9 +22,6 @@ import gzip
 import hashlib
 import io
 import itertools
-import os
-import stat
-import tempfile
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -32,6 +31,7 @@ from typing import IO, Any
 from . import errors as _errors  # the module: open_text has an `errors` parameter
 from .errors import OPEN_REASONS, ConfigurationError, FormatError, InputFileError, ParalignError
 from .line_ends import cr_only_error, lf_text
+from .textout import is_gzip_name, open_output
 
 
 def input_file_error(exc: BaseException, name: str) -> InputFileError:
@@ -341,12 +341,6 @@ def sha256_file(path: str | Path, name: str | None = None) -> str:
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def is_gzip_name(path: str | Path) -> bool:
-    """True when `path`'s name ends in .gz, in any case (``X.GZ`` too): such a file is written
-    as gzip, and read as gzip even when its data do not say so (an error then, not text)."""
-    return Path(str(path)).suffix.lower() == ".gz"
-
-
 def is_gzip_file(path: str | Path) -> bool:
     """True when the file at `path` is read through gzip (:func:`gunzipped`): its name ends in
     .gz in any case, or its data start with :data:`GZIP_MAGIC`. False when it cannot be read
@@ -498,103 +492,13 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
     Reading gives a Utf8LineReader, so every failure is a ParalignError naming the file:
     InputFileError (missing, a directory, unreadable, not gzip) or FormatError naming the line
     of a byte that is not UTF-8 (with `errors` ``strict``; see :data:`ENCODING_ERRORS`).
-    Writing ("w") gives an :class:`AtomicTextWriter`: the file appears whole, or not at all
-    (a device, a FIFO or a path in /dev or /proc, such as /dev/stdout, is written in place;
-    through a symbolic link, the file it points to is replaced); appending gives a plain text
-    file (OSError as usual).
+    Writing ("w") gives an :class:`~paralign.textout.AtomicTextWriter`: the file appears
+    whole, or not at all (a device, a FIFO or a path in /dev or /proc, such as /dev/stdout, is
+    written in place; through a symbolic link, the file it points to is replaced); appending
+    gives a plain text file (OSError as usual).
     """
     path = _errors.file_path(path)
     if "r" not in mode:
-        if mode.replace("t", "") == "w" and (real := _atomic_target(path)) is not None:
-            return AtomicTextWriter(real)
-        if is_gzip_name(path):
-            return io.TextIOWrapper(_gzip_writer(path, mode=mode.replace("t", "") + "b"), encoding="utf-8")
-        return open(path, mode, encoding="utf-8")
+        return open_output(path, mode)
     _check_encoding_errors(errors)  # before the file is opened
     return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[arg-type]
-
-
-def _gzip_writer(path: Path, fileobj: IO[bytes] | None = None, mode: str = "wb") -> gzip.GzipFile:
-    """Gzip writing `path` (or `fileobj`, its temporary file), MTIME 0: a rerun writes the same bytes."""
-    name = path if fileobj is None else path.name[:-3]  # the header names `path` without .gz
-    return gzip.GzipFile(filename=name, fileobj=fileobj, mode=mode, mtime=0)
-
-
-def _atomic_target(path: Path) -> Path | None:
-    """The file an atomic write of `path` renames onto: the real path behind symbolic links
-    (so a link stays a link); None for a path written in place: one that exists and is not a
-    regular file (/dev/null, a FIFO) or lives in /dev or /proc (/dev/stdout is a link to the
-    process's own stdout, which a rename would replace by a file)."""
-    real = Path(os.path.realpath(path))
-    if any(str(p).startswith(("/dev/", "/proc/")) for p in (Path(os.path.abspath(path)), real)):
-        return None
-    try:
-        return real if stat.S_ISREG(os.stat(real).st_mode) else None
-    except FileNotFoundError:
-        return real
-    except OSError:
-        return None
-
-
-def _new_file_mode(path: Path) -> int:
-    """The permission bits `open(path, "w")` would give: the existing file's, else 0o666 less
-    the umask (mkstemp's 0o600 would surprise whoever reads the output)."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-class AtomicTextWriter(io.TextIOWrapper):
-    """A UTF-8 text file written under a temporary name beside `path` (gzip when the name ends
-    in .gz, in any case: :func:`is_gzip_name`) and renamed onto `path` when closed, so no reader ever sees half an output.
-
-    Why: a command that fails (or is interrupted) half-way must not leave a truncated output
-    that looks like a result, nor destroy the previous one. Leaving a ``with`` block through an
-    exception, or :meth:`discard`, removes the temporary file and leaves `path` untouched.
-    """
-
-    def __init__(self, path: str | Path) -> None:
-        self.target = Path(path)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".part",
-                                   dir=self.target.parent if str(self.target.parent) else ".")
-        self._tmp = Path(tmp)
-        self._keep = True
-        try:
-            os.fchmod(fd, _new_file_mode(self.target))
-            self._file = os.fdopen(fd, "wb")
-        except BaseException:
-            os.close(fd)
-            self._tmp.unlink(missing_ok=True)
-            raise
-        buffer: IO[bytes] = _gzip_writer(self.target, self._file) if is_gzip_name(self.target) else self._file  # type: ignore[assignment]
-        super().__init__(buffer, encoding="utf-8")  # type: ignore[arg-type]
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        if exc_type is not None:
-            self._keep = False
-        super().__exit__(exc_type, *rest)
-
-    def discard(self) -> None:
-        """Close without writing `path`: the temporary file is removed."""
-        self._keep = False
-        self.close()
-
-    def close(self) -> None:
-        """Finish the file and rename it onto `path` (or remove it after :meth:`discard`)."""
-        if self.closed:
-            return
-        done = False
-        try:
-            try:
-                super().close()  # flushes the text (and ends the gzip stream)
-            finally:
-                self._file.close()
-            if self._keep:
-                os.replace(self._tmp, self.target)
-                done = True
-        finally:
-            if not done:
-                self._tmp.unlink(missing_ok=True)

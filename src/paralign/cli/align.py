@@ -38,7 +38,7 @@ from ..aligners.batch import InputResult, alignment_record, iter_align_input
 from ..aligners.signature import alignment_signature
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError
-from ..textio import is_gzip_name
+from ..textout import is_gzip_name
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -238,7 +238,7 @@ def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
 
 def numbered(path: str, n: int) -> str:
     """`path` with `-n` before its suffix (``out.svg`` → ``out-3.svg``, ``out.svg.gz`` → ``out-3.svg.gz``,
-    ``out.svg.GZ`` → ``out-3.svg.GZ``: a .gz in any case is gzip, `paralign.textio.is_gzip_name`)."""
+    ``out.svg.GZ`` → ``out-3.svg.GZ``: a .gz in any case is gzip, `paralign.textout.is_gzip_name`)."""
     p = Path(path)
     suffix = "".join(p.suffixes[-2:]) if is_gzip_name(p) else p.suffix
     return str(p.with_name(f"{p.name[: len(p.name) - len(suffix)]}-{n}{suffix}"))

@@ -379,3 +379,19 @@ def test_a_huge_max_length_with_wordnet_synonyms_is_no_limit_instead_of_a_hang()
     assert time.perf_counter() - start < 10
     bounded = GradedParaEval(DEFAULT.with_(max_length=7), [WordNetSynonyms()]).segment_stats(hyps, refs)
     assert np.array_equal(huge, bounded)
+
+
+def test_the_signature_records_the_bound_used_past_the_longest_phrase_of_the_tables():
+    """As the paper scorer's: a bound past the longest phrase the looked-up sources hold gives
+    the same numbers and signs as that length (never under 4), not as the bound asked for."""
+    long = ParaphraseTable.from_pairs([("set off a very loud explosion", "bombing")], symmetric=True, name="long")
+    hyps, refs = ["they set off a very loud explosion here"], [["a bombing here"]]
+    huge = GradedParaEval(LEXICAL.with_(max_length=10**9), [long])
+    six = GradedParaEval(LEXICAL.with_(max_length=6), [long])
+    assert np.array_equal(huge.segment_stats(hyps, refs), six.segment_stats(hyps, refs))
+    assert huge.signature(1) == six.signature(1) and "|maxlen:6|" in huge.signature(1)
+    assert "|maxlen:5|" in GradedParaEval(LEXICAL.with_(max_length=5), [long]).signature(1)
+    assert "|maxlen:3|" in GradedParaEval(LEXICAL.with_(max_length=3), [long]).signature(1)
+    # no tier looks the table up: the bound changes nothing, signed 4
+    exact = Config("exact", tiers=("exact", "stem"), resources=())
+    assert "|maxlen:4|" in GradedParaEval(exact.with_(max_length=10**9), [long]).signature(1)

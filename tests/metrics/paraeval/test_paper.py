@@ -369,6 +369,41 @@ def test_a_huge_max_length_is_no_limit_instead_of_a_hang(figure4_table):
     assert (huge.precision, huge.recall, huge.stats) == (bounded.precision, bounded.recall, bounded.stats)
 
 
+def test_the_signature_records_the_bound_used_past_the_longest_phrase_of_the_sources(figure4_table):
+    """`max_length=10**9` gives the numbers of no limit but signed ``maxlen:1000000000``: two
+    bounds with the same numbers had two signatures (sacrebleu's rule is one). A bound past the
+    sources' longest phrase is recorded as that length (as ParaMetric's ``maxlen`` records its
+    rows' bound), never under the default's 4; a bound up to 4 is recorded as asked."""
+    long = ParaphraseTable.from_pairs([("set off a very loud explosion", "bombing")], symmetric=True, name="long")
+    hyp, refs = "they set off a very loud explosion here", ["a bombing here"]
+    huge, six = ParaEval([long], max_length=10**9), ParaEval([long], max_length=6)
+    assert huge.sentence_score(hyp, refs).stats == six.sentence_score(hyp, refs).stats
+    assert huge.signature(1) == six.signature(1) == ParaEval([long], max_length=7).signature(1)
+    assert "|maxlen:6|" in huge.signature(1) and "|maxlen:5|" in ParaEval([long], max_length=5).signature(1)
+    # fig4's longest phrase is 2 words: every bound from 4 on is 4, one under it as asked
+    assert "|maxlen:4|" in ParaEval([figure4_table], max_length=10**9).signature(1)
+    assert "|maxlen:3|" in ParaEval([figure4_table], max_length=3).signature(1)
+    assert "|maxlen:4|" in ParaEval([], max_length=10**9).signature(1)  # no paraphrase tier
+    # min_paraphrase_length above 4 is kept in reach: the bound recorded is one ParaEval takes
+    assert "|maxlen:5|minpara:5|" in ParaEval([figure4_table], max_length=10**9, min_paraphrase_length=5).signature(1)
+
+
+def test_paraeval_with_a_huge_max_length_signs_as_the_bound_wordnet_and_ppdb_reach():
+    """The API audit's case: ``paralign.paraeval(..., max_length=10**9)`` (``paralign paraeval
+    --max-length 1000000000``) signs as WordNet's longest lemma (9 words), the bound it
+    computes with, for the paper config and the default one alike."""
+    from paralign.metrics.paraeval.scoring import paraeval as scored
+    from paralign.resources import wordnet_senses
+
+    if not wordnet_senses("sit"):
+        pytest.skip("WordNet data not found")
+    hyps, refs = ["the cat sat on the mat"], [["a cat was sitting on the mat"]]
+    for config in ("paper", "default"):
+        huge = scored(hyps, refs, config, max_length=10**9)
+        nine = scored(hyps, refs, config, max_length=9)
+        assert huge == nine and "|maxlen:9|" in huge["signature"]
+
+
 @pytest.mark.parametrize("value", [float("nan"), 2.5, "3", True, None])
 def test_a_max_length_that_is_not_a_whole_number_is_a_configuration_error(value):
     """API audit: NaN or 2.5 passed the `< 1` test and were a TypeError from range() at the

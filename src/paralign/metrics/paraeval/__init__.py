@@ -2,10 +2,11 @@
 
 The package face. :mod:`.configs` names the configurations (``default``, ``contextual``,
 ``paper``); :mod:`.paper` is the paper's two-tier scorer (paraphrases, then unigrams) as the tool
-has always computed it; :mod:`.graded` the graded scorer of the other configs (:mod:`.explained`:
-what it matched in one segment); :mod:`.scoring` builds either from a config name with the
-command line's defaults (:func:`paraeval` gives what ``paralign paraeval --format json``
-prints). Not for meta-evaluation (:mod:`paralign.metrics.correlation`) or the command line
+has always computed it (:mod:`.paper_values`: its statistics, scores and matched spans);
+:mod:`.graded` the graded scorer of the other configs (:mod:`.explained`: what it matched in one
+segment); :mod:`.scoring` builds either from a config name with the command line's defaults
+(:func:`paraeval` gives what ``paralign paraeval --format json`` prints). Not for
+meta-evaluation (:mod:`paralign.metrics.correlation`) or the command line
 (:mod:`paralign.cli.paraeval`).
 """
 
@@ -16,22 +17,24 @@ from .. import f_measure
 from .configs import CONFIGS, Config, get_config
 from .explained import GradedExplanation, TierMatch
 from .paper import (
+    STAT_COLUMNS,
+    VERSION,
+    ParaEval,
+    ParaEvalMetric,
+    PreparedReferences,
+    build_sources,
+    paraeval_metrics,
+)
+from .paper_values import (
     EXACT,
     PARAPHRASE,
-    STAT_COLUMNS,
     SYNONYM,
     TIERS,
     UNMATCHED,
-    VERSION,
     MatchedSpan,
-    ParaEval,
-    ParaEvalMetric,
     ParaEvalScore,
-    PreparedReferences,
     SegmentMatch,
     SegmentStats,
-    build_sources,
-    paraeval_metrics,
     sum_stats,
 )
 

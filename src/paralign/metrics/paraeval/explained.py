@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .paper import UNMATCHED, MatchedSpan
+from .paper_values import UNMATCHED, MatchedSpan
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,7 +58,7 @@ from .paper import (
     build_sources,
     prepared_for,
 )
-from .signature import source_signature
+from .signature import length_used, source_signature
 from .vectors import vector_key
 
 if TYPE_CHECKING:
@@ -224,7 +224,9 @@ class GradedParaEval:
         source's name (a table's basename, threshold and content hash), versions, and with
         $PARALIGN_VECTOR_CACHE the float16 contextual vectors it computes with (``vecs:f16``)."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
-        out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{self.config.max_length}|"
+        looked_up = [s for lookup in (self._syn, self._para) if lookup is not None for s in lookup.sources]
+        maxlen = length_used(self.config.max_length, looked_up)  # past their longest phrase: that length
+        out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{maxlen}|"
                f"case:lc|tok:13a|stem:snowball-en|stop:skip|")
         if self._encoder is not None:  # named as the aligners' and similarity's signatures name it
             from ...neural.encoder import encoder_id

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
@@ -42,115 +42,25 @@ from ...errors import ConfigurationError, check_count
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
 from ...workers import Progress, run_chunks, stop_batch
-from .. import f_measure
 from .inputs import as_compared, check_hypotheses, check_references, check_segment, count_mismatch
-from .signature import source_signature
+from .paper_values import (
+    EXACT,
+    PARAPHRASE,
+    SYNONYM,
+    UNMATCHED,
+    MatchedSpan,
+    ParaEvalScore,
+    SegmentMatch,
+    SegmentStats,
+    sum_stats,
+)
+from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature
 
 if TYPE_CHECKING:
     import numpy as np
 
 #: Punctuation-only tokens are treated like stop words for the paraphrase tier.
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»“”‘’…–—")
-
-
-@dataclass(frozen=True, slots=True)
-class SegmentStats:
-    """Sufficient statistics of one segment (or, summed, of a corpus)."""
-
-    hyp_words: int = 0
-    hyp_matched: int = 0
-    ref_words: int = 0  # summed over the references
-    ref_matched: int = 0  # summed over the references
-    hyp_paraphrase: int = 0  # hypothesis words matched in the paraphrase tier
-    segments: int = 1
-
-    def __add__(self, other: SegmentStats) -> SegmentStats:
-        return SegmentStats(
-            self.hyp_words + other.hyp_words, self.hyp_matched + other.hyp_matched,
-            self.ref_words + other.ref_words, self.ref_matched + other.ref_matched,
-            self.hyp_paraphrase + other.hyp_paraphrase, self.segments + other.segments,
-        )
-
-    def as_tuple(self) -> tuple[int, int, int, int, int]:
-        """(hyp_words, hyp_matched, ref_words, ref_matched, hyp_paraphrase) for numpy arrays."""
-        return (self.hyp_words, self.hyp_matched, self.ref_words, self.ref_matched,
-                self.hyp_paraphrase)
-
-    @property
-    def precision(self) -> float:
-        """Matched over hypothesis words; 0 for an empty hypothesis (it matches nothing)."""
-        return self.hyp_matched / self.hyp_words if self.hyp_words else 0.0
-
-    @property
-    def recall(self) -> float | None:
-        return self.ref_matched / self.ref_words if self.ref_words else None
-
-    @property
-    def f(self) -> float | None:
-        return f_measure(self.precision, self.recall)
-
-
-def sum_stats(stats: Iterable[SegmentStats]) -> SegmentStats:
-    """Corpus statistics: the sum of the segments'."""
-    total = SegmentStats(segments=0)
-    for item in stats:
-        total = total + item
-    return total
-
-
-@dataclass(frozen=True, slots=True)
-class ParaEvalScore:
-    """A segment or corpus score with its settings signature."""
-
-    stats: SegmentStats
-    signature: str
-
-    @property
-    def precision(self) -> float:
-        return self.stats.precision
-
-    @property
-    def recall(self) -> float | None:
-        return self.stats.recall
-
-    @property
-    def f(self) -> float | None:
-        return self.stats.f
-
-    def to_dict(self) -> dict[str, object]:
-        return {"precision": self.precision, "recall": self.recall, "f": self.f,
-                "signature": self.signature, "counts": asdict(self.stats)}
-
-    def __repr__(self) -> str:  # the scores first, then what they come from
-        return (f"ParaEvalScore(precision={self.precision!r}, recall={self.recall!r}, f={self.f!r}, "
-                f"stats={self.stats!r}, signature={self.signature!r})")
-
-
-#: How a hypothesis token matched (:meth:`ParaEval.matched_spans`): in the paraphrase tier, a
-#: phrase of more than one word on either side (paraphrase) or one word for one word (synonym);
-#: by identity in the unigram tier (exact); or not at all (unmatched).
-PARAPHRASE, SYNONYM, EXACT, UNMATCHED = "paraphrase", "synonym", "exact", "unmatched"
-TIERS = (PARAPHRASE, EXACT, SYNONYM, UNMATCHED)
-
-
-@dataclass(frozen=True, slots=True)
-class MatchedSpan:
-    """Hypothesis tokens ``start:end`` and their tier; `matched` the reference phrases a
-    paraphrase-tier span consumed (one per reference that had one)."""
-
-    start: int
-    end: int
-    tier: str
-    matched: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class SegmentMatch:
-    """A hypothesis as matched: its tokens (as compared), spans covering them in order, stats."""
-
-    tokens: tuple[str, ...]
-    spans: tuple[MatchedSpan, ...]
-    stats: SegmentStats
 
 
 @dataclass(slots=True)
@@ -224,9 +134,11 @@ class ParaEval:
 
     # -- settings ------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
-        """sacrebleu-style settings string printed beside every score."""
+        """sacrebleu-style settings string printed beside every score; ``maxlen`` the bound used
+        (:func:`.signature.length_used`: past the sources' longest phrase, that length)."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
-        return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{self.max_length}|"
+        maxlen = length_used(self.max_length, self.sources, max(DEFAULT_MAX_LENGTH, self.min_paraphrase_length))
+        return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{maxlen}|"
                 f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
                 f"tok:{self.tokenize}|stop:{'skip' if self.skip_stopword_phrases else 'keep'}|"
                 f"version:{VERSION}")

@@ -173,7 +173,7 @@ def system_scores(
             out["segments"] = [{"segment": n, **graded_dict(row, item.config, "segment", signature)}
                                for n, row in enumerate(rows, start=1)]
     else:
-        from .paper import ParaEvalScore, sum_stats
+        from .paper_values import ParaEvalScore, sum_stats
 
         stats = item.segment_stats(hypotheses, references, workers=workers)
         out = _paper_dict(ParaEvalScore(sum_stats(stats), signature))

@@ -13,16 +13,25 @@ record (a user's TSV) relate other phrases. A table matched with its case (built
 ``--keep-case``, as its record says) adds ``cased`` there (``t.tsv~regex,cased#1a2b3c4d``): the
 same rows matched without case relate other phrases too.
 
+``maxlen`` is the phrase-length bound a scorer computes with (:func:`length_used`): a bound
+past the longest phrase its sources hold is recorded as that length, as ParaMetric's ``maxlen``
+records the bound its rows stop at, so two bounds that give the same numbers sign alike.
+
 Not for: scoring.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from typing import Any
 
 from ...paraphrases import ParaphraseTable, WordNetSynonyms
 
 PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
+
+#: The configs' phrase-length bound (words): a signature records every bound up to it as asked.
+DEFAULT_MAX_LENGTH = 4
 
 
 def wordnet_version() -> str:
@@ -56,3 +65,43 @@ def source_signature(source: Any, shown: str | None = None) -> str:
         cut += f"~{','.join(form)}"
     shown = name if shown is None else shown
     return f"{shown.replace(chr(92), '/').rsplit('/', 1)[-1]}{cut}#{table_hash(source)}"
+
+
+@functools.cache
+def _wordnet_longest() -> int:
+    """The words of WordNet's longest lemma name (9 in WordNet 3.0)."""
+    from ...resources import wordnet_multiword
+
+    return max((lemma.count(" ") + 1 for lemma in wordnet_multiword()), default=1)
+
+
+def longest_phrase(sources: Iterable[Any]) -> int | None:
+    """The longest phrase (in words) a paraphrase match can have on either side with `sources`:
+    the longest on either side of a table's pairs, WordNet's longest lemma; 0 without a source;
+    None when a source is neither (it may hold a phrase of any length)."""
+    longest = 0
+    for source in sources:
+        if isinstance(source, WordNetSynonyms):
+            longest = max(longest, _wordnet_longest())
+        elif isinstance(source, ParaphraseTable):
+            longest = max(longest, source.multiword_strings()[0])
+        else:
+            return None
+    return longest
+
+
+def length_used(max_length: int, sources: Iterable[Any], floor: int = DEFAULT_MAX_LENGTH) -> int:
+    """The phrase-length bound a signature records (``maxlen``): `max_length` as asked, or for a
+    bound past the longest phrase the `sources` hold (:func:`longest_phrase`: no match is longer,
+    so every such bound gives the same numbers) that length, though never under `floor` (the
+    configs' 4: a bound up to it is recorded as asked, as it always was).
+
+    Why: ``max_length=10**9`` gave the numbers of no limit but signed ``maxlen:1000000000``, so
+    settings with the same numbers had different signatures (sacrebleu's rule is one
+    signature); ParaMetric's ``maxlen`` records the bound used alike
+    (:func:`paralign.metrics.parametric_align.length_bound`). A source that is neither a table
+    nor WordNet may hold any phrase: its bound is recorded as asked."""
+    if max_length <= floor:
+        return max_length
+    longest = longest_phrase(sources)
+    return max_length if longest is None else min(max_length, max(longest, floor))
