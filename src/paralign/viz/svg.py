@@ -34,12 +34,15 @@ _CONTAINERS = frozenset({
     "header", "html", "li", "main", "p", "pre", "script", "section", "small", "span", "strong",
     "style", "table", "td", "th", "title", "tr", "ul",
 })
-#: Characters XML 1.0 does not allow, even escaped (control characters but tab, LF, CR).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: Characters XML 1.0 does not allow, even escaped (control characters but tab, LF, CR; U+FFFE,
+#: U+FFFF), and lone surrogates, which no UTF-8 file can hold (a JSON input's ``"\ud800"`` is one:
+#: ``lattice draw --lattice X.json -o X.svg`` stopped with a UnicodeEncodeError as it wrote).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def clean(text: str) -> str:
-    """`text` with characters XML cannot carry replaced by U+FFFD (so a file always parses)."""
+    """`text` with characters XML cannot carry, and lone surrogates, replaced by U+FFFD (so the
+    file can always be written as UTF-8, and always parses)."""
     return _NOT_XML.sub("\ufffd", text)
 
 

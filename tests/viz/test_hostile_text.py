@@ -1,0 +1,115 @@
+"""Hostile and odd text in every picture and page: MT output holds anything, and each output
+must still parse, keep user text as text (never markup or script), write as UTF-8 and, in the
+terminal, send no control or bidi-override character as it came.
+
+Each text is put in as one token (or lattice word, or paraeval word) of a small input; the
+outputs are built in the library, without spaCy, so the module runs in about a second."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import pytest
+
+from paralign.aligners.evaluation import PairResult
+from paralign.alignment import Alignment
+from paralign.corpora.base import AlignedPair
+from paralign.lattice import Lattice
+from paralign.metrics.alignment_scores import PairCounts, score_alignments
+from paralign.metrics.paraeval.paper import MatchedSpan
+from paralign.viz import lattice_drawing
+from paralign.viz.grid import alignment_grid
+from paralign.viz.html import alignment_section, page
+from paralign.viz.lines import alignment_lines
+from paralign.viz.marks import AlignmentView
+from paralign.viz.reports import alignment_report
+from paralign.viz.reports.paraeval import highlighted, match_list
+from paralign.viz.svg import svg_file
+
+HOSTILE = {
+    "script": "<script>alert(1)</script>",
+    "svg-break": "</svg><svg onload=x>",
+    "quotes-entity": "\"'&amp;",
+    "cdata-end": "]]>",
+    "comment": "<!--",
+    "ampersand": "&",
+    "rtl-override": "a\u202eb",
+    "controls": "".join(chr(c) for c in range(32) if c not in (9, 10, 13)) + "x",
+    "escape-sequence": "\x1b[2J\x1b]0;owned\x07red",
+    "c1-csi": "\x9b31mred",
+    "lone-surrogate": "\ud800x\udfff",
+    "bom": "\ufeffword",
+    "long": "x" * 5000,
+    "emoji-combining": "😀👍🏽 e\u0301 👨\u200d👩\u200d👧",
+    "tab-newline": "a\tb\nc\rd",
+    "nonchars": "\ufffe\uffff",
+}
+SCRIPTLIKE = {"script", "img", "iframe", "object", "embed", "foreignObject"}
+
+
+def _view(word: str) -> AlignmentView:
+    source, target = ["the", word, "sat"], ["a", word, "was", "sitting"]
+    return AlignmentView(source, target, Alignment.from_links(sure=[(0, 0), (1, 1)], possible=[(2, 3)]),
+                         gold=Alignment.from_links(sure=[(0, 0), (1, 1), (2, 2)]))
+
+
+def _report(word: str) -> str:
+    gold = AlignedPair(f"id-{word}", ("the", word), (word, "b"), Alignment.from_links([(0, 0), (1, 1)]))
+    system = Alignment.from_links([(0, 1), (1, 0)])
+    pair = PairResult(1, gold, system, PairCounts.of(gold.alignment, system))
+    result = score_alignments([gold.alignment], [system]).to_dict()
+    result.update(gold=f"gold-{word}.jsonl", skipped_rows=[{"pair": 2, "reason": word}])
+    return alignment_report(result, [pair], title=f"report {word}")
+
+
+def _paraeval(word: str) -> str:
+    tokens = ("the", word, "sat", word)
+    spans = (MatchedSpan(0, 1, "exact", ("the",)), MatchedSpan(1, 3, "paraphrase", (word, f"{word} on")),
+             MatchedSpan(3, 4, "unmatched"))
+    from paralign.viz.html import Section
+
+    return page(word, [Section(word, (highlighted(tokens, spans), match_list(tokens, spans)))])
+
+
+#: Each output: name -> a function of the hostile word giving the file's text.
+OUTPUTS = {
+    "grid.svg": lambda w: svg_file(alignment_grid(_view(w), title=w)),
+    "lines.svg": lambda w: svg_file(alignment_lines(_view(w))),
+    "lattice.svg": lambda w: svg_file(lattice_drawing(
+        Lattice(4, ((0, "the", 1), (1, w, 2), (1, None, 2), (2, w + "s", 3)), (2, 1, 1, 2)), title=w)),
+    "pairs.html": lambda w: page(f"pairs {w}", [alignment_section(w, _view(w))]),
+    "evaluate-aligner report": _report,
+    "paraeval report": _paraeval,
+}
+
+
+class _Tags(HTMLParser):
+    """The start tags and their attributes, as a browser's tokenizer reads them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, attrs))
+
+
+@pytest.mark.parametrize("word", HOSTILE.values(), ids=HOSTILE.keys())
+@pytest.mark.parametrize("output", OUTPUTS, ids=OUTPUTS.keys())
+def test_hostile_text_stays_text_and_the_file_parses(output: str, word: str) -> None:
+    text = OUTPUTS[output](word)
+    data = text.encode("utf-8")  # what the CLI writes: a lone surrogate made this raise
+    body = data.split(b"\n", 1)[1] if data.startswith((b"<?xml", b"<!DOCTYPE")) else data
+    root = ET.fromstring(body)
+    names = {e.tag.rsplit("}", 1)[-1] for e in root.iter()}
+    assert not names & SCRIPTLIKE
+    assert not [k for e in root.iter() for k in e.attrib if k.lower().startswith("on")]
+    parser = _Tags()
+    parser.feed(text)
+    assert not [t for t, _ in parser.tags if t in {n.lower() for n in SCRIPTLIKE}]
+    assert not [k for _, attrs in parser.tags for k, _ in attrs if k.startswith("on")]
+    shown = "".join(root.itertext())
+    if word.isprintable():  # the word is there as text (shortened in a picture's label, whole in its title)
+        assert word[:20] in shown
+
