@@ -7,6 +7,7 @@ outputs are built in the library, without spaCy, so the module runs in about a s
 
 from __future__ import annotations
 
+import unicodedata
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 
@@ -26,6 +27,7 @@ from paralign.viz.marks import AlignmentView
 from paralign.viz.reports import alignment_report
 from paralign.viz.reports.paraeval import highlighted, match_list
 from paralign.viz.svg import svg_file
+from paralign.viz.terminal import pretty
 
 HOSTILE = {
     "script": "<script>alert(1)</script>",
@@ -45,6 +47,8 @@ HOSTILE = {
     "tab-newline": "a\tb\nc\rd",
     "nonchars": "\ufffe\uffff",
 }
+#: The bidi classes of the embeddings, overrides and isolates.
+BIDI = {"LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
 SCRIPTLIKE = {"script", "img", "iframe", "object", "embed", "foreignObject"}
 
 
@@ -113,3 +117,19 @@ def test_hostile_text_stays_text_and_the_file_parses(output: str, word: str) -> 
     if word.isprintable():  # the word is there as text (shortened in a picture's label, whole in its title)
         assert word[:20] in shown
 
+
+
+@pytest.mark.parametrize("word", HOSTILE.values(), ids=HOSTILE.keys())
+def test_the_terminal_view_sends_no_control_or_bidi_override(word: str) -> None:
+    """`align --format pretty`: an ESC [ from a token would rewrite the terminal, an RLO (U+202E)
+    reorders the rest of its line (the arrow and the other side) where bidi is applied: both are
+    written as escapes (``\\x1b``, ``\\u202e``)."""
+    out = pretty(_view(word), heading=word)
+    assert not {c for c in out if unicodedata.category(c) == "Cc" and c != "\n"}
+    assert not {c for c in out if unicodedata.bidirectional(c) in BIDI}
+    out.encode("utf-8", "surrogatepass")
+
+
+def test_a_bidi_override_is_shown_as_its_escape() -> None:
+    lines = pretty(AlignmentView(["a\u202eb", "c"], ["a\u202eb", "c"], Alignment.from_links([(0, 0)]))).splitlines()
+    assert lines[0] == "source  a\\u202eb c" and lines[2] == "  0 a\\u202eb ↔ 0 a\\u202eb  sure"

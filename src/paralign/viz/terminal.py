@@ -3,8 +3,9 @@ pairs, one a line (``3 cat ↔ 2 cat  sure``), then the words left unaligned.
 
 ANSI colours only when asked (``colour=True``: the CLI asks when stdout is a terminal): sure
 links green, possible yellow; against gold correct blue, missed yellow, wrong magenta; unaligned
-words dim. Control characters in a token are shown escaped (``\\x1b``), never sent to the
-terminal, and columns line up for wide (East Asian) and combining characters.
+words dim. Control characters and bidi overrides in a token are shown escaped (``\\x1b``,
+``\\u202e``), never sent to the terminal, and columns line up for wide (East Asian) and
+combining characters.
 
 Not for: pictures (:mod:`.grid`, :mod:`.lines`) or Pharaoh/JSON output (the CLI writes those).
 """
@@ -21,11 +22,20 @@ RESET, BOLD, DIM = "\x1b[0m", "\x1b[1m", "\x1b[2m"
 COLOURS = {SURE: "\x1b[32m", POSSIBLE: "\x1b[33m", CORRECT: "\x1b[34m", MISSED: "\x1b[33m", WRONG: "\x1b[35m"}
 
 
+#: The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): one in a token
+#: (an RLO, U+202E) reorders the rest of its line on a terminal that applies the bidi algorithm,
+#: the link's arrow, the other side and the notes included ("Trojan Source"), and shows nothing
+#: on one that does not. The marks (U+200E, U+200F, U+061C) end nothing and are kept.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def safe(text: str) -> str:
-    """`text` with control characters written as escapes (``\\x1b``), so a token cannot drive
-    the terminal."""
+    """`text` with control characters and bidi controls (:data:`BIDI_CONTROLS`) written as
+    escapes (``\\x1b``, ``\\u202e``), so a token can neither drive the terminal nor reorder
+    what follows it."""
     return "".join(
-        char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) == "Cc" else char
+        char.encode("unicode_escape").decode("ascii")
+        if char in BIDI_CONTROLS or unicodedata.category(char) == "Cc" else char
         for char in text
     )
 
