@@ -27,7 +27,7 @@ from paralign.viz.marks import AlignmentView
 from paralign.viz.reports import alignment_report
 from paralign.viz.reports.paraeval import highlighted, match_list
 from paralign.viz.svg import svg_file
-from paralign.viz.terminal import pretty
+from paralign.viz.terminal import display_width, pretty
 
 HOSTILE = {
     "script": "<script>alert(1)</script>",
@@ -133,3 +133,15 @@ def test_the_terminal_view_sends_no_control_or_bidi_override(word: str) -> None:
 def test_a_bidi_override_is_shown_as_its_escape() -> None:
     lines = pretty(AlignmentView(["a\u202eb", "c"], ["a\u202eb", "c"], Alignment.from_links([(0, 0)]))).splitlines()
     assert lines[0] == "source  a\\u202eb c" and lines[2] == "  0 a\\u202eb ↔ 0 a\\u202eb  sure"
+
+
+@pytest.mark.parametrize("word", ["\ufeffab", "a\u200bb", "a\u200db", "ab\ufe0f", "ab\u20e3", "\u0e01\u0e31b", "e\u0301b"],
+                         ids=["bom", "zero-width-space", "zwj", "variation-selector", "keycap", "thai-vowel", "accent"])
+def test_the_arrows_line_up_when_a_word_holds_characters_that_take_no_column(word: str) -> None:
+    """A byte-order mark, a zero-width space or joiner, a variation selector, an enclosing mark or
+    a Thai vowel sign takes no column, yet counted one: that link's arrow stood a column right of
+    the others'."""
+    assert display_width(word) == 2
+    lines = pretty(AlignmentView([word, "cd"], ["x", "y"], Alignment.from_links([(0, 0), (1, 1)]))).splitlines()
+    drawn = [sum(display_width(c) for c in line[: line.index("↔")]) for line in lines[2:4]]
+    assert drawn[0] == drawn[1] == len("  0 cd ")

@@ -41,10 +41,16 @@ def safe(text: str) -> str:
 
 
 def display_width(text: str) -> int:
-    """Terminal columns `text` takes: wide characters 2, combining marks 0, others 1."""
+    """Terminal columns `text` takes: wide characters 2; marks, format characters and Hangul's
+    conjoining vowels and finals 0 (as the C library's ``wcwidth`` counts them); others 1.
+
+    Why not only ``unicodedata.combining``: it is 0 for the marks that have no combining class
+    (a variation selector, U+FE0F after an emoji; a keycap U+20E3; Thai vowel signs) and for the
+    format characters (a byte-order mark U+FEFF, zero-width space and joiner), so each of them
+    counted a column the terminal never draws, and the arrows of a pair's links stood apart."""
     width = 0
     for char in text:
-        if unicodedata.combining(char):
+        if (char != "\u00ad" and unicodedata.category(char) in ("Mn", "Me", "Cf")) or "\u1160" <= char <= "\u11ff":
             continue
         width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
     return width
