@@ -40,6 +40,13 @@ _CONTAINERS = frozenset({
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+#: The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): one in a token
+#: (an RLO, U+202E) reorders the rest of its line on a terminal that applies the bidi algorithm,
+#: the link's arrow, the other side and the notes included ("Trojan Source"), and shows nothing
+#: on one that does not. The marks (U+200E, U+200F, U+061C) end nothing and are kept.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def clean(text: str) -> str:
     """`text` with characters XML cannot carry, and lone surrogates, replaced by U+FFFD (so the
     file can always be written as UTF-8, and always parses)."""

@@ -16,21 +16,15 @@ import unicodedata
 from collections.abc import Sequence
 
 from .marks import CORRECT, MISSED, POSSIBLE, SURE, WRONG, AlignmentView, LinkMark, aligned_words
+from .svg import BIDI_CONTROLS
 
 RESET, BOLD, DIM = "\x1b[0m", "\x1b[1m", "\x1b[2m"
 #: ANSI colour of a link, by status against gold or else by kind.
 COLOURS = {SURE: "\x1b[32m", POSSIBLE: "\x1b[33m", CORRECT: "\x1b[34m", MISSED: "\x1b[33m", WRONG: "\x1b[35m"}
 
 
-#: The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): one in a token
-#: (an RLO, U+202E) reorders the rest of its line on a terminal that applies the bidi algorithm,
-#: the link's arrow, the other side and the notes included ("Trojan Source"), and shows nothing
-#: on one that does not. The marks (U+200E, U+200F, U+061C) end nothing and are kept.
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
 def safe(text: str) -> str:
-    """`text` with control characters and bidi controls (:data:`BIDI_CONTROLS`) written as
+    """`text` with control characters and bidi controls (:data:`.svg.BIDI_CONTROLS`) written as
     escapes (``\\x1b``, ``\\u202e``), so a token can neither drive the terminal nor reorder
     what follows it."""
     return "".join(
