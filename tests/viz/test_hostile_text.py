@@ -145,3 +145,46 @@ def test_the_arrows_line_up_when_a_word_holds_characters_that_take_no_column(wor
     lines = pretty(AlignmentView([word, "cd"], ["x", "y"], Alignment.from_links([(0, 0), (1, 1)]))).splitlines()
     drawn = [sum(display_width(c) for c in line[: line.index("↔")]) for line in lines[2:4]]
     assert drawn[0] == drawn[1] == len("  0 cd ")
+
+
+#: Elements whose text is not drawn in the page (tooltips, metadata, the stylesheet).
+NOT_SHOWN = {"title", "desc", "style", "head"}
+#: Elements that are their own bidi paragraph (HTML blocks, table cells, each SVG text).
+BLOCKS = {"p", "li", "td", "th", "h1", "h2", "h3", "div", "section", "body", "ul", "table", "tr", "summary",
+          "details", "figure", "svg", "g", "text"}
+
+
+def _units(block: ET.Element) -> list[tuple[str, bool]]:
+    """The texts drawn in `block` itself (not in a block inside it), each with whether it is in
+    a ``<bdi>``: a ``<bdi>`` is one unit."""
+    units: list[tuple[str, bool]] = []
+
+    def walk(elem: ET.Element, isolated: bool) -> None:
+        if elem.text and elem.text.strip():
+            units.append((elem.text, isolated))
+        for child in elem:
+            tag = child.tag.rsplit("}", 1)[-1]
+            if tag == "bdi":
+                units.append(("".join(child.itertext()), True))
+            elif tag not in NOT_SHOWN and tag not in BLOCKS:
+                walk(child, isolated)
+            if child.tail and child.tail.strip():
+                units.append((child.tail, isolated))
+
+    walk(block, False)
+    return units
+
+
+@pytest.mark.parametrize("output", OUTPUTS, ids=OUTPUTS.keys())
+@pytest.mark.parametrize("word", ["a\u202eb", "a\u2067b", "\u202dx"], ids=["RLO", "RLI", "LRO"])
+def test_a_bidi_override_in_a_word_reorders_nothing_after_it(output: str, word: str) -> None:
+    """An RLO (U+202E) in a word reverses what follows it in its paragraph: a sentence's next
+    words, and the page's own text after a word ("“a\\u202ebc” (paraphrase) matched" showed as
+    "”cb“ dehctam (esarhparap)" in Chromium). A drawn text holding one is alone in its block
+    (a table cell, an SVG text) or in a ``<bdi>``, whose end ends what it opened."""
+    text = OUTPUTS[output](word)
+    root = ET.fromstring(text.encode("utf-8").split(b"\n", 1)[1])
+    blocks = [e for e in root.iter() if e.tag.rsplit("}", 1)[-1] in BLOCKS]
+    loose = [(b.tag, units) for b in blocks if len(units := _units(b)) > 1
+             for unit, isolated in units if word in unit and not isolated]
+    assert not loose

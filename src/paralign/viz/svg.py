@@ -30,7 +30,7 @@ FONT_SIZE = 14
 
 #: HTML elements written ``<tag></tag>`` when empty (``<div/>`` would open a div in HTML).
 _CONTAINERS = frozenset({
-    "a", "body", "code", "div", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "head",
+    "a", "bdi", "body", "code", "div", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "head",
     "header", "html", "li", "main", "p", "pre", "script", "section", "small", "span", "strong",
     "style", "table", "td", "th", "title", "tr", "ul",
 })
@@ -40,11 +40,16 @@ _CONTAINERS = frozenset({
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-#: The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): one in a token
-#: (an RLO, U+202E) reorders the rest of its line on a terminal that applies the bidi algorithm,
-#: the link's arrow, the other side and the notes included ("Trojan Source"), and shows nothing
-#: on one that does not. The marks (U+200E, U+200F, U+061C) end nothing and are kept.
+#: The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): one in a word
+#: (an RLO, U+202E) reorders what follows it up to the end of its paragraph, other words and
+#: paralign's own text included ("Trojan Source"), wherever the word is not isolated. The marks
+#: (U+200E, U+200F, U+061C) end nothing and are not among them.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def has_bidi_control(text: str) -> bool:
+    """Whether `text` holds one of :data:`BIDI_CONTROLS`."""
+    return not text.isascii() and any(char in BIDI_CONTROLS for char in text)
 
 
 def clean(text: str) -> str:

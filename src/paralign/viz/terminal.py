@@ -26,7 +26,7 @@ COLOURS = {SURE: "\x1b[32m", POSSIBLE: "\x1b[33m", CORRECT: "\x1b[34m", MISSED: 
 def safe(text: str) -> str:
     """`text` with control characters and bidi controls (:data:`.svg.BIDI_CONTROLS`) written as
     escapes (``\\x1b``, ``\\u202e``), so a token can neither drive the terminal nor reorder
-    what follows it."""
+    the rest of its line (the arrow, the other side, the notes) where the terminal applies bidi."""
     return "".join(
         char.encode("unicode_escape").decode("ascii")
         if char in BIDI_CONTROLS or unicodedata.category(char) == "Cc" else char
