@@ -16,16 +16,19 @@ import pytest
 from paralign.aligners.evaluation import PairResult
 from paralign.alignment import Alignment
 from paralign.corpora.base import AlignedPair
+from paralign.corpora.sts import StsPair
 from paralign.lattice import Lattice
 from paralign.metrics.alignment_scores import PairCounts, score_alignments
 from paralign.metrics.paraeval.paper import MatchedSpan
 from paralign.viz import lattice_drawing
 from paralign.viz.grid import alignment_grid
-from paralign.viz.html import alignment_section, page
+from paralign.viz.html import Section, alignment_section, figure, page
 from paralign.viz.lines import alignment_lines
 from paralign.viz.marks import AlignmentView
 from paralign.viz.reports import alignment_report
 from paralign.viz.reports.paraeval import highlighted, match_list
+from paralign.viz.reports.sts import pairs_table
+from paralign.viz.scatter import Point, scatter
 from paralign.viz.svg import svg_file
 from paralign.viz.terminal import display_width, pretty
 
@@ -71,9 +74,13 @@ def _paraeval(word: str) -> str:
     tokens = ("the", word, "sat", word)
     spans = (MatchedSpan(0, 1, "exact", ("the",)), MatchedSpan(1, 3, "paraphrase", (word, f"{word} on")),
              MatchedSpan(3, 4, "unmatched"))
-    from paralign.viz.html import Section
-
     return page(word, [Section(word, (highlighted(tokens, spans), match_list(tokens, spans)))])
+
+
+def _sts(word: str) -> str:
+    pairs = [(StsPair(f"id-{word}", 2.5, f"the {word} sat", word, 3), 0.25), (StsPair("b", 4.0, "x", "y", 4), 0.75)]
+    plot = scatter([Point(0.25, 2.5, word), Point(0.75, 4.0, "b")], x_label=word, y_label=word, title=word)
+    return page(word, [Section(word, (figure(plot), pairs_table(pairs)))])
 
 
 #: Each output: name -> a function of the hostile word giving the file's text.
@@ -85,6 +92,7 @@ OUTPUTS = {
     "pairs.html": lambda w: page(f"pairs {w}", [alignment_section(w, _view(w))]),
     "evaluate-aligner report": _report,
     "paraeval report": _paraeval,
+    "sts report parts": _sts,
 }
 
 
