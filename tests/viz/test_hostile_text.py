@@ -196,3 +196,13 @@ def test_a_bidi_override_in_a_word_reorders_nothing_after_it(output: str, word: 
     loose = [(b.tag, units) for b in blocks if len(units := _units(b)) > 1
              for unit, isolated in units if word in unit and not isolated]
     assert not loose
+
+
+def test_a_very_long_word_widens_its_own_link_line_only() -> None:
+    """A 5,000-character token padded every link line of its pair to 5,000 columns."""
+    long = "x" * 5000
+    lines = pretty(AlignmentView(["the", long, "cat"], ["a", long, "cat"],
+                                 Alignment.from_links([(0, 0), (1, 1), (2, 2)]))).splitlines()
+    assert [len(line) for line in lines[2:5] if long not in line] == [len("  0 the ↔ 0 a    sure")] * 2
+    assert f"  1 {long} ↔ 1 {long}  sure" in lines
+    assert lines[4] == "  2 cat ↔ 2 cat  sure"

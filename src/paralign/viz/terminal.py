@@ -5,7 +5,7 @@ ANSI colours only when asked (``colour=True``: the CLI asks when stdout is a ter
 links green, possible yellow; against gold correct blue, missed yellow, wrong magenta; unaligned
 words dim. Control characters and bidi overrides in a token are shown escaped (``\\x1b``,
 ``\\u202e``), never sent to the terminal, and columns line up for wide (East Asian) and
-combining characters.
+combining characters (a side wider than :data:`WIDEST` columns sticks out of its own line).
 
 Not for: pictures (:mod:`.grid`, :mod:`.lines`) or Pharaoh/JSON output (the CLI writes those).
 """
@@ -18,6 +18,10 @@ from collections.abc import Sequence
 from .marks import CORRECT, MISSED, POSSIBLE, SURE, WRONG, AlignmentView, LinkMark, aligned_words
 from .svg import BIDI_CONTROLS
 
+#: The widest a side of the link lines is padded to (columns): a longer side sticks out of its
+#: own line only. Padded to the widest word, one 5,000-character token (MT output holds anything) made
+#: every link line of its pair 5,000 columns wide, each wrapping over dozens of terminal rows.
+WIDEST = 40
 RESET, BOLD, DIM = "\x1b[0m", "\x1b[1m", "\x1b[2m"
 #: ANSI colour of a link, by status against gold or else by kind.
 COLOURS = {SURE: "\x1b[32m", POSSIBLE: "\x1b[33m", CORRECT: "\x1b[34m", MISSED: "\x1b[33m", WRONG: "\x1b[35m"}
@@ -78,6 +82,12 @@ def _link_line(mark: LinkMark, source: Sequence[str], target: Sequence[str], wid
     return _paint(f"  {left} ↔ {pad(right, widths[3])}  {notes}", COLOURS[mark.status or mark.kind], colour)
 
 
+def _column(widths: Sequence[int]) -> int:
+    """The width a side of the link lines is padded to: its widest entry up to :data:`WIDEST`
+    columns (a wider one is left to stick out)."""
+    return max((w for w in widths if w <= WIDEST), default=0)
+
+
 def pretty(view: AlignmentView, *, heading: str | None = None, colour: bool = False) -> str:
     """`view` as text (lines ending in a newline), `heading` first (bold with colour)."""
     source, target, marks = view.source, view.target, view.marks
@@ -85,8 +95,8 @@ def pretty(view: AlignmentView, *, heading: str | None = None, colour: bool = Fa
     lines = [_paint(safe(heading), BOLD, colour)] if heading else []
     lines += [f"source  {_sentence(source, on_source, colour)}", f"target  {_sentence(target, on_target, colour)}"]
     digits = (len(str(max(len(source) - 1, 0))), len(str(max(len(target) - 1, 0))))
-    widths = (digits[0], max((display_width(_side(m.i, source, digits[0])) for m in marks), default=0),
-              digits[1], max((display_width(_side(m.j, target, digits[1])) for m in marks), default=0))
+    widths = (digits[0], _column([display_width(_side(m.i, source, digits[0])) for m in marks]),
+              digits[1], _column([display_width(_side(m.j, target, digits[1])) for m in marks]))
     lines += [_link_line(m, source, target, widths, colour) for m in marks]
     if not marks:
         lines.append("  (no links)")
