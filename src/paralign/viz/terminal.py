@@ -104,3 +104,10 @@ def pretty(view: AlignmentView, *, heading: str | None = None, colour: bool = Fa
         loose = [f"{k} {safe(w)}" for k, w in enumerate(words) if k not in aligned]
         lines.append(f"unaligned {side}: " + (_paint(", ".join(loose), DIM, colour) if loose else "(none)"))
     return "\n".join(lines) + "\n"
+
+
+def not_aligned(heading: str, reason: str) -> str:
+    """The view of a pair that could not be aligned: ``line 3: not aligned (why)``, its heading
+    and reason made :func:`safe`, as a view's words are: an id is what a line of input held, and
+    its ESC [ ... reached the terminal as it came."""
+    return f"{safe(heading)}: not aligned ({safe(reason)})\n"
