@@ -257,6 +257,17 @@ def test_align_pretty_lists_the_links_as_word_pairs(pairs_file: Path, capsys) ->
     assert "<script>alert(1)</script>" in blocks[2]
 
 
+def test_align_pretty_sends_no_escape_sequence_of_a_pair_it_could_not_align(tmp_path: Path, capsys) -> None:
+    """A pair that could not be aligned was written "line 1: <its id>: not aligned (...)" with
+    the id as it came: an id "\x1b[2J" cleared the terminal. It is escaped as a view's words are."""
+    pairs = tmp_path / "in.tsv"
+    pairs.write_text("\x1b[2J\x1b[31mred\u202e\tthe cat\t\nok\tthe cat\tthe cat\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--tokenized", "--similarity", "none", "--format", "pretty"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out
+    assert out.startswith("line 1: \\x1b[2J\\x1b[31mred\\u202e: not aligned (empty target sentence)\n")
+
+
 def test_align_pretty_is_coloured_only_on_a_terminal(pairs_file: Path, capsys, monkeypatch, tmp_path: Path) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)

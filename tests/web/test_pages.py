@@ -140,6 +140,16 @@ def test_paraphrases_page_lists_the_table_choices(client, report_page) -> None:
     assert "1 paraphrase of" in page.text  # not "1 paraphrases"
 
 
+def test_a_bidi_override_in_the_phrase_reorders_nothing_after_it(client) -> None:
+    """An RLO (U+202E) in the phrase reversed the rest of the note after it, the page's own
+    words and the source's name ("... of “a\u202eb” in small.tsv"): the phrase, what it was
+    looked up as and the source are each in a <bdi>, whose end ends what the text opened."""
+    answer = client.get("/paraphrases?" + urlencode({"phrase": "a\u202eB", "table": "small.tsv"}))
+    assert answer.status_code == 200
+    assert "“<bdi>a\u202eB</bdi>” <span id=\"looked-up-as\">(looked up as “<bdi>a\u202eb</bdi>”)</span>" in answer.text
+    assert " in <bdi>small.tsv</bdi>" in answer.text
+
+
 def test_the_paraphrases_page_says_what_it_looked_up(client, report_page) -> None:
     """The page listed the rows found for "Cat" without saying they are the rows of "cat": a
     phrase found under another spelling looked like a wrong answer. The note now says what was

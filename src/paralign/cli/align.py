@@ -222,13 +222,13 @@ def use_colour(output: str) -> bool:
 def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
     """pretty: per pair a heading, the sentences and the links as word pairs, a blank line
     between; the settings' signature last."""
-    from ..viz import AlignmentView, pretty
+    from ..viz import AlignmentView, not_aligned, pretty
 
     colour = use_colour(args.output)
     views = []
     for pair, source, target, alignment in results:
         if alignment is None:
-            views.append(f"{heading(pair)}: not aligned ({pair.error})\n")
+            views.append(not_aligned(heading(pair), str(pair.error)))
         else:
             view = AlignmentView(source.tokens, target.tokens, alignment)
             views.append(pretty(view, heading=heading(pair), colour=colour))

@@ -20,10 +20,10 @@ from .lattice import lattice_drawing
 from .lines import alignment_lines
 from .marks import AlignmentView, LinkMark, link_marks
 from .svg import Element, el, svg_file, with_description
-from .terminal import pretty
+from .terminal import not_aligned, pretty
 
 __all__ = [
     "AlignmentView", "Element", "LinkMark", "Section", "alignment_grid", "alignment_lines", "alignment_section", "el",
-    "error_section", "lattice_drawing", "link_marks", "page", "pretty", "signature_note", "svg_file",
+    "error_section", "lattice_drawing", "link_marks", "not_aligned", "page", "pretty", "signature_note", "svg_file",
     "with_description",
 ]

@@ -3,7 +3,8 @@
 The page carries everything inline (the SVG pictures and a small stylesheet): no external asset,
 no JavaScript (reports filter with CSS alone), no internet needed to view it. A picture is laid
 out only when it comes near the window (:func:`figure`), so a page of 1,000 pairs opens quickly. Every text is
-escaped, so a sentence ``<script>alert(1)</script>`` shows as text. A picture wider than the
+escaped, so a sentence ``<script>alert(1)</script>`` shows as text, and a word holding a bidi
+override (U+202E) is isolated in a ``<bdi>`` (:func:`isolated`), so it reorders only itself. A picture wider than the
 window scrolls inside its own box instead of being shrunk. What the keyboard is on (a link, a
 field, a report's filter) has a 3 px outline, 7:1 on white (Chromium's own was a 1 px ring). The page is also well-formed XML, so tests read it with
 ``xml.etree`` as well as ``html.parser``.
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from .grid import alignment_grid
 from .lines import alignment_lines
 from .marks import AlignmentView
-from .svg import Element, el
+from .svg import Element, el, has_bidi_control
 
 CSS = """
 body { font-family: "DejaVu Sans", Verdana, Helvetica, Arial, sans-serif; color: #222;
@@ -39,11 +40,12 @@ code { background: #f4f6f8; padding: 0 0.25em; }
 
 @dataclass(frozen=True, slots=True)
 class Section:
-    """A heading and what goes under it (HTML or SVG elements, in order). With `attrs` (name,
-    value pairs, e.g. a class and data attributes a report filters on) the page wraps the
-    heading and body in a ``<section>`` carrying them."""
+    """A heading (a text, or texts and elements: a word isolated, :func:`isolated`) and what
+    goes under it (HTML or SVG elements, in order). With `attrs` (name, value pairs, e.g. a
+    class and data attributes a report filters on) the page wraps the heading and body in a
+    ``<section>`` carrying them."""
 
-    heading: str
+    heading: str | tuple[Element | str, ...]
     body: tuple[Element, ...] = ()
     ident: str | None = None
     attrs: tuple[tuple[str, str], ...] = ()
@@ -66,11 +68,37 @@ def figure(picture: Element) -> Element:
               style=None if height is None else f"contain-intrinsic-block-size: auto {height}px")
 
 
+def isolated(text: str) -> Element | str:
+    """`text` in a ``<bdi>`` when it holds a bidi embedding, override or isolate (an RLO,
+    U+202E: :data:`.svg.BIDI_CONTROLS`), else as it is. A browser ends what the text opened at
+    the element's end: an RLO in a word reversed the rest of its paragraph, the next words and
+    the page's own ("“a\u202ebc” (paraphrase) matched" showed as "”cb“ dehctam (esarhparap)")."""
+    return el("bdi", text) if has_bidi_control(text) else text
+
+
+def merged(parts: Iterable[Element | str]) -> list[Element | str]:
+    """`parts` with each run of texts made one text (an element's children as they read)."""
+    out: list[Element | str] = []
+    for part in parts:
+        if isinstance(part, str) and out and isinstance(out[-1], str):
+            out[-1] += part
+        else:
+            out.append(part)
+    return out
+
+
+def words(tokens: Sequence[str]) -> list[Element | str]:
+    """`tokens` joined by spaces as an element's children, each one holding a bidi control
+    isolated (:func:`isolated`): one text when none does, as ``" ".join`` gave."""
+    return merged(part for k, token in enumerate(tokens) for part in ((" ",) if k else ()) + (isolated(token),))
+
+
 def sentences(source: Sequence[str], target: Sequence[str]) -> Element:
-    """The two tokenised sentences, one a line."""
+    """The two tokenised sentences, one a line (each word that holds a bidi control isolated:
+    :func:`words`)."""
     return el("div",
-              el("p", el("span", "source", class_="side"), " ".join(source), class_="sentences"),
-              el("p", el("span", "target", class_="side"), " ".join(target), class_="sentences"))
+              el("p", el("span", "source", class_="side"), *words(source), class_="sentences"),
+              el("p", el("span", "target", class_="side"), *words(target), class_="sentences"))
 
 
 def error_section(heading: str, message: str, ident: str | None = None) -> Section:
@@ -99,7 +127,8 @@ def page(title: str, sections: Iterable[Section], *, intro: Sequence[Element] = 
     is added to the page's stylesheet."""
     body: list[Element] = [el("h1", title), *intro]
     for section in sections:
-        parts = [el("h2", section.heading, id=section.ident), *section.body]
+        heading = (section.heading,) if isinstance(section.heading, str) else section.heading
+        parts = [el("h2", *heading, id=section.ident), *section.body]
         body += [Element("section", section.attrs, tuple(parts))] if section.attrs else parts
     document = el(
         "html",

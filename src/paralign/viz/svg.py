@@ -30,16 +30,31 @@ FONT_SIZE = 14
 
 #: HTML elements written ``<tag></tag>`` when empty (``<div/>`` would open a div in HTML).
 _CONTAINERS = frozenset({
-    "a", "body", "code", "div", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "head",
+    "a", "bdi", "body", "code", "div", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "head",
     "header", "html", "li", "main", "p", "pre", "script", "section", "small", "span", "strong",
     "style", "table", "td", "th", "title", "tr", "ul",
 })
-#: Characters XML 1.0 does not allow, even escaped (control characters but tab, LF, CR).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: Characters XML 1.0 does not allow, even escaped (control characters but tab, LF, CR; U+FFFE,
+#: U+FFFF), and lone surrogates, which no UTF-8 file can hold (a JSON input's ``"\ud800"`` is one:
+#: ``lattice draw --lattice X.json -o X.svg`` stopped with a UnicodeEncodeError as it wrote).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+#: The bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): one in a word
+#: (an RLO, U+202E) reorders what follows it up to the end of its paragraph, other words and
+#: paralign's own text included ("Trojan Source"), wherever the word is not isolated. The marks
+#: (U+200E, U+200F, U+061C) end nothing and are not among them.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def has_bidi_control(text: str) -> bool:
+    """Whether `text` holds one of :data:`BIDI_CONTROLS`."""
+    return not text.isascii() and any(char in BIDI_CONTROLS for char in text)
 
 
 def clean(text: str) -> str:
-    """`text` with characters XML cannot carry replaced by U+FFFD (so a file always parses)."""
+    """`text` with characters XML cannot carry, and lone surrogates, replaced by U+FFFD (so the
+    file can always be written as UTF-8, and always parses)."""
     return _NOT_XML.sub("\ufffd", text)
 
 

@@ -3,8 +3,9 @@ pairs, one a line (``3 cat ↔ 2 cat  sure``), then the words left unaligned.
 
 ANSI colours only when asked (``colour=True``: the CLI asks when stdout is a terminal): sure
 links green, possible yellow; against gold correct blue, missed yellow, wrong magenta; unaligned
-words dim. Control characters in a token are shown escaped (``\\x1b``), never sent to the
-terminal, and columns line up for wide (East Asian) and combining characters.
+words dim. Control characters and bidi overrides in a token are shown escaped (``\\x1b``,
+``\\u202e``), never sent to the terminal, and columns line up for wide (East Asian) and
+combining characters (a side wider than :data:`WIDEST` columns sticks out of its own line).
 
 Not for: pictures (:mod:`.grid`, :mod:`.lines`) or Pharaoh/JSON output (the CLI writes those).
 """
@@ -15,26 +16,39 @@ import unicodedata
 from collections.abc import Sequence
 
 from .marks import CORRECT, MISSED, POSSIBLE, SURE, WRONG, AlignmentView, LinkMark, aligned_words
+from .svg import BIDI_CONTROLS
 
+#: The widest a side of the link lines is padded to (columns): a longer side sticks out of its
+#: own line only. Padded to the widest word, one 5,000-character token (MT output holds anything) made
+#: every link line of its pair 5,000 columns wide, each wrapping over dozens of terminal rows.
+WIDEST = 40
 RESET, BOLD, DIM = "\x1b[0m", "\x1b[1m", "\x1b[2m"
 #: ANSI colour of a link, by status against gold or else by kind.
 COLOURS = {SURE: "\x1b[32m", POSSIBLE: "\x1b[33m", CORRECT: "\x1b[34m", MISSED: "\x1b[33m", WRONG: "\x1b[35m"}
 
 
 def safe(text: str) -> str:
-    """`text` with control characters written as escapes (``\\x1b``), so a token cannot drive
-    the terminal."""
+    """`text` with control characters and bidi controls (:data:`.svg.BIDI_CONTROLS`) written as
+    escapes (``\\x1b``, ``\\u202e``), so a token can neither drive the terminal nor reorder
+    the rest of its line (the arrow, the other side, the notes) where the terminal applies bidi."""
     return "".join(
-        char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) == "Cc" else char
+        char.encode("unicode_escape").decode("ascii")
+        if char in BIDI_CONTROLS or unicodedata.category(char) == "Cc" else char
         for char in text
     )
 
 
 def display_width(text: str) -> int:
-    """Terminal columns `text` takes: wide characters 2, combining marks 0, others 1."""
+    """Terminal columns `text` takes: wide characters 2; marks, format characters and Hangul's
+    conjoining vowels and finals 0 (as the C library's ``wcwidth`` counts them); others 1.
+
+    Why not only ``unicodedata.combining``: it is 0 for the marks that have no combining class
+    (a variation selector, U+FE0F after an emoji; a keycap U+20E3; Thai vowel signs) and for the
+    format characters (a byte-order mark U+FEFF, zero-width space and joiner), so each of them
+    counted a column the terminal never draws, and the arrows of a pair's links stood apart."""
     width = 0
     for char in text:
-        if unicodedata.combining(char):
+        if (char != "\u00ad" and unicodedata.category(char) in ("Mn", "Me", "Cf")) or "\u1160" <= char <= "\u11ff":
             continue
         width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
     return width
@@ -68,6 +82,12 @@ def _link_line(mark: LinkMark, source: Sequence[str], target: Sequence[str], wid
     return _paint(f"  {left} ↔ {pad(right, widths[3])}  {notes}", COLOURS[mark.status or mark.kind], colour)
 
 
+def _column(widths: Sequence[int]) -> int:
+    """The width a side of the link lines is padded to: its widest entry up to :data:`WIDEST`
+    columns (a wider one is left to stick out)."""
+    return max((w for w in widths if w <= WIDEST), default=0)
+
+
 def pretty(view: AlignmentView, *, heading: str | None = None, colour: bool = False) -> str:
     """`view` as text (lines ending in a newline), `heading` first (bold with colour)."""
     source, target, marks = view.source, view.target, view.marks
@@ -75,8 +95,8 @@ def pretty(view: AlignmentView, *, heading: str | None = None, colour: bool = Fa
     lines = [_paint(safe(heading), BOLD, colour)] if heading else []
     lines += [f"source  {_sentence(source, on_source, colour)}", f"target  {_sentence(target, on_target, colour)}"]
     digits = (len(str(max(len(source) - 1, 0))), len(str(max(len(target) - 1, 0))))
-    widths = (digits[0], max((display_width(_side(m.i, source, digits[0])) for m in marks), default=0),
-              digits[1], max((display_width(_side(m.j, target, digits[1])) for m in marks), default=0))
+    widths = (digits[0], _column([display_width(_side(m.i, source, digits[0])) for m in marks]),
+              digits[1], _column([display_width(_side(m.j, target, digits[1])) for m in marks]))
     lines += [_link_line(m, source, target, widths, colour) for m in marks]
     if not marks:
         lines.append("  (no links)")
@@ -84,3 +104,10 @@ def pretty(view: AlignmentView, *, heading: str | None = None, colour: bool = Fa
         loose = [f"{k} {safe(w)}" for k, w in enumerate(words) if k not in aligned]
         lines.append(f"unaligned {side}: " + (_paint(", ".join(loose), DIM, colour) if loose else "(none)"))
     return "\n".join(lines) + "\n"
+
+
+def not_aligned(heading: str, reason: str) -> str:
+    """The view of a pair that could not be aligned: ``line 3: not aligned (why)``, its heading
+    and reason made :func:`safe`, as a view's words are: an id is what a line of input held, and
+    its ESC [ ... reached the terminal as it came."""
+    return f"{safe(heading)}: not aligned ({safe(reason)})\n"

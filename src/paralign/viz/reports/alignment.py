@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from ...aligners.evaluation import PairResult
 from ..grid import alignment_grid
-from ..html import Section, figure, page, sentences, signature_note
+from ..html import Section, figure, isolated, merged, page, sentences, signature_note
 from ..marks import AlignmentView, status_counts
 from ..svg import Element, el
 from .parts import CSS, filter_controls, filter_css, number, score_table
@@ -51,7 +51,7 @@ def pair_section(pair: PairResult, links: str = "sure") -> Section:
     counts = status_counts(view.marks)
     ident = f"pair-{pair.position}"
     c = pair.counts
-    heading = f"pair {pair.position} ({gold.id}): F1 {number(c.f1, True)}"
+    heading = tuple(merged([f"pair {pair.position} (", isolated(gold.id), f"): F1 {number(c.f1, True)}"]))
     body: tuple[Element, ...] = (
         el("p", f"precision {number(c.precision, True)} · recall {number(c.recall, True)} · "
                 f"correct {counts['correct']}, missed {counts['missed']}, wrong {counts['wrong']}",
@@ -77,12 +77,12 @@ def alignment_report(result: Mapping, pairs: Sequence[PairResult], *, title: str
               for value, label, cls in FILTERS]
     signature = result.get("signature")
     intro: list[Element] = [
-        el("p", f"gold: {result.get('gold', '')} · links counted: {links}", class_="note"),
+        el("p", *merged(["gold: ", isolated(str(result.get("gold", ""))), f" · links counted: {links}"]), class_="note"),
         *([signature_note(str(signature))] if signature else []),  # none: no empty line
         score_table(result, SCORE_ROWS),
     ]
     for row in result.get("skipped_rows", ()):
-        intro.append(el("p", f"skipped pair {row['pair']}: {row['reason']}", class_="error"))
+        intro.append(el("p", *merged([f"skipped pair {row['pair']}: ", isolated(str(row["reason"]))]), class_="error"))
     intro += [el("h2", "Pairs, worst first", id="pairs"),
               el("p", "Show: ", class_="note"), *filter_controls("filter", counts)]
     return page(title or "Aligner evaluation", sections, intro=intro,

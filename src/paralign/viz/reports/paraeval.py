@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
-from ..html import Section, page, signature_note
+from ..html import Section, isolated, merged, page, signature_note, words
 from ..svg import Element, el
 from .parts import CSS, number, score_table
 
@@ -49,9 +49,9 @@ GRADED_LABELS = {"exact": "exact (the same word)", "stem": "stem (the same Snowb
 
 
 def _span(tokens: Sequence[str], span: MatchedSpan) -> Element:
-    words = " ".join(tokens[span.start:span.end])
     title = f"{span.tier}: matched " + " / ".join(f"“{m}”" for m in span.matched) if span.matched else span.tier
-    return el("span", words, class_=f"tier tier-{span.tier}", title=title, data_tier=span.tier)
+    return el("span", *words(tokens[span.start:span.end]), class_=f"tier tier-{span.tier}", title=title,
+              data_tier=span.tier)
 
 
 def highlighted(tokens: Sequence[str], spans: Sequence[MatchedSpan], class_: str = "hypothesis") -> Element:
@@ -67,8 +67,9 @@ def match_list(tokens: Sequence[str], spans: Sequence[MatchedSpan]) -> Element |
     it matched, exact matches left out (the same words); None when there is none. A span's
     tooltip says it too, but only to a mouse: the keyboard, a phone and many screen readers
     never show a tooltip, and the paper config's page showed it nowhere else."""
-    items = [el("li", f"“{' '.join(tokens[sp.start:sp.end])}” ({sp.tier}) matched "
-                      + " / ".join(f"“{m}”" for m in sp.matched), data_tier=sp.tier)
+    items = [el("li", *merged(["“", *words(tokens[sp.start:sp.end]), f"” ({sp.tier}) matched ",
+                               *[part for k, m in enumerate(sp.matched) for part in (" / “" if k else "“", isolated(m), "”")]]),
+                data_tier=sp.tier)
              for sp in spans if sp.matched and sp.tier != "exact"]
     return el("ul", *items, class_="matched") if items else None
 
