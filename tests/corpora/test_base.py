@@ -55,3 +55,19 @@ def test_a_negative_link_index_is_named_by_file_line_and_pair() -> None:
         make_pair("r", ("a", "b"), ("a", "b"), [(-1, 0)], [(-1, 0)], path="gold.jsonl", line=3)
     with pytest.raises(AlignmentIndexError, match=r"^gold\.jsonl:3: pair 'r': link 0-5 outside"):
         make_pair("r", ("a", "b"), ("a", "b"), [(0, 5)], [(0, 5)], path="gold.jsonl", line=3)
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    ((5, ("a",), ("b",)), r"AlignedPair.id must be a str, not int 5"),
+    (("x", ("a", 1), ("b",)), r"AlignedPair.source: item 2 is int 1, not a str"),
+    (("x", ("a",), [None]), r"AlignedPair.target: item 1 is NoneType None, not a str"),
+    (("x", ("a",), ("b",), Alignment(), "3"), r"AlignedPair.line must be an int \(0 when unknown\), not str '3'"),
+    (("x", ("a",), ("b",), Alignment(), True), r"AlignedPair.line must be an int \(0 when unknown\), not bool True"),
+])
+def test_a_field_of_the_wrong_type_is_refused(args, said) -> None:
+    """The types the hints promise (API audit): AlignedPair(5, ...) was taken, and its pair then
+    matched no gold pair (their ids are str); a token that is not a str failed far away."""
+    if len(args) == 3:
+        args = (*args, Alignment())
+    with pytest.raises(InputTypeError, match=f"^{said}$"):
+        AlignedPair(*args)

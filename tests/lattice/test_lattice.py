@@ -22,6 +22,7 @@ from paralign.lattice import (
     NGramLM,
     Tree,
     chain,
+    edit_distance,
     evaluate_group,
     lattice_from_trees,
     msa_lattice,
@@ -144,9 +145,9 @@ def test_path_count_matches_enumeration(group, max_gaps):
 def test_edit_distance_matches_brute_force(group, tokens, max_gaps):
     lattice = syntax_lattice(group, max_gaps=max_gaps)
     assert lattice.distance(tokens) == brute_distance(lattice, tokens)
-    assert (lattice._table_edges(tokens, 1) == lattice._table(tokens, 1)).all()
-    assert lattice._distance_frontier(tokens, 1) == lattice.distance(tokens)
-    assert (lattice._table_edges(tokens, 2) == lattice._table(tokens, 2)).all()
+    assert (edit_distance._table_edges(lattice, tokens, 1) == edit_distance._table(lattice, tokens, 1)).all()
+    assert edit_distance._distance_frontier(lattice, tokens, 1) == lattice.distance(tokens)
+    assert (edit_distance._table_edges(lattice, tokens, 2) == edit_distance._table(lattice, tokens, 2)).all()
     cost, ops = lattice.align(tokens)
     assert cost == lattice.distance(tokens)
     assert [op.token for op in ops if op.token is not None] == list(range(len(tokens)))

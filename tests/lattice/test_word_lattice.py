@@ -108,3 +108,26 @@ def test_states_that_no_path_can_hold_are_not_a_lattice() -> None:
                                            r"come after every edge into the state it leaves$"):
         Lattice(3, ((1, "b", 2), (0, "a", 1)))  # counted 0 paths
     assert Lattice(4, ((0, "a", 1), (1, "b", 3), (0, "c", 2), (2, "d", 3))).path_count() == 2  # in order enough
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    ((2, ((0, 1, "a"),)), r"edge 0's word must be a string or None \(no word\), got 1"),  # fields out of order
+    ((3, ((0, "a", 1), (1, "b"))), r"edge 1 is \(1, 'b'\), expected \(from, word, to\)"),
+    ((2, ((0, "a", 1.0),)), r"edge 0's to state must be an integer, got 1.0"),
+    ((2, ((True, "a", 1),)), r"edge 0's from state must be an integer, got True"),
+    ((2, ("0a1",)), r"edge 0 is '0a1', expected \(from, word, to\)"),
+    (("2", ((0, "a", 1),)), r"n_states must be an integer, got '2'"),
+    ((2, None), r"edges must be a tuple, got NoneType None"),
+    ((2, ((0, "a", 1),), (0.5,)), r"weight 0 must be an integer, got 0.5"),
+    ((2, ((0, "a", 1),), (), "yes"), r"lowercase must be True, False or None, got 'yes'"),
+])
+def test_a_field_of_the_wrong_type_is_named(args, said) -> None:
+    """Lattice's fields are checked as its hints say, as the JSON record's are, naming the edge
+    (or weight) by its index: Lattice(2, ((0, 1, "a"),)), an edge's fields out of order, was a
+    TypeError from comparing 1 with "a" inside, and a float state or weight was taken."""
+    from paralign.errors import InputTypeError
+    from paralign.lattice import Lattice
+
+    with pytest.raises(InputTypeError, match=f"^{said}$"):
+        Lattice(*args)
+    assert Lattice(2, [[0, "a", 1]], [3], True).path_count() == 1  # lists hold the same fields

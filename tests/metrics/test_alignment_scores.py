@@ -263,3 +263,21 @@ def test_alignments_that_are_not_a_list_are_named() -> None:
         score_alignments(None, None)  # type: ignore[arg-type]
     with pytest.raises(InputTypeError, match="gold must be a list of Alignments, not str '0-0'"):
         score_alignments("0-0", "0-0")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("options", "error", "said"), [
+    ({"skipped": "x"}, "InputTypeError", r"skipped must be a list of SkippedPair records, not str 'x'"),
+    ({"skipped": [None]}, "InputTypeError", r"skipped: item 1 is NoneType None, not a SkippedPair \(SkippedPair.of "),
+    ({"positions": "2"}, "InputTypeError", r"positions must be a list of 1-based pair numbers, not str '2'"),
+    ({"positions": [0]}, "ConfigurationError", r"positions: item 1 must be at least 1, got 0"),
+    ({"positions": [1.5]}, "ConfigurationError", r"positions: item 1 must be a whole number \(at least 1\), not float"),
+])
+def test_skipped_and_positions_are_checked_as_the_other_arguments(options, error, said) -> None:
+    """API audit: skipped="x" was taken as one skipped "pair" 'x' (to_dict then failed with an
+    AttributeError), positions="2" as the position '2', a position of 0 or 1.5 as it was."""
+    import paralign.errors
+
+    with pytest.raises(getattr(paralign.errors, error), match=f"^{said}"):
+        score_alignments([A([(0, 0)])], [A([(0, 0)])], **options)
+    scores = score_alignments([A([(0, 0)])], [A([(0, 0)])], positions=(p for p in [3]), skipped=())
+    assert scores.positions == (3,)  # any iterable of whole numbers, read once

@@ -6,7 +6,8 @@ parse trees (:func:`parse_tree`) -> top-down merging with keyword checking (:cla
 ratio, n-gram LM entropy (:class:`NGramLM`) and the paper's evaluations (:mod:`.evaluate`).
 
 One file per stage: :mod:`.trees`, :mod:`.forest` (merging), :mod:`.fsa` (building and squeezing
-the FSA), :mod:`.word_lattice` (the frozen lattice and its queries; :mod:`.record` checks the JSON it is read from), :mod:`.build` (the whole
+the FSA), :mod:`.word_lattice` (the frozen lattice and its queries; :mod:`.edit_distance` its
+edit distance from a sentence; :mod:`.record` checks the JSON it is read from), :mod:`.build` (the whole
 pipeline), :mod:`.msa`, :mod:`.lm`, :mod:`.evaluate`.
 
 Not for: aligning two sentences word by word (:mod:`paralign.aligners`) or paraphrase tables
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from ..errors import LatticeError
 from .build import LatticeOptions, build_lattice, forest_to_builder, lattice_from_trees
+from .edit_distance import EditOp
 from .evaluate import (
     GroupLattices,
     GroupResult,
@@ -38,7 +40,7 @@ from .fsa import LatticeBuilder, chain
 from .lm import NGramLM
 from .msa import msa_lattice, word_edit_distance
 from .trees import Tree, parse_tree, projective_heads
-from .word_lattice import EditOp, Lattice, paraphrase_table
+from .word_lattice import Lattice, paraphrase_table
 
 __all__ = [
     "EditOp", "ForestNode", "GroupLattices", "GroupResult", "IncrementalTable", "Lattice", "LatticeBuilder",

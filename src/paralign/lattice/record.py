@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 from ..errors import FormatError
 
@@ -45,10 +46,33 @@ def lattice_fields(data: object, source: str | None = None, text: str | None = N
         raise FormatError(f"not a lattice: {bad}", source=source, line=line) from None
 
 
+def is_integer(value: object) -> bool:
+    """Is `value` an int, and not a bool (True is an int to Python, not to a reader)?"""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def edge_fault(edge: object, k: int, *, show: Callable[[object], str] = json.dumps,
+               form: str = "[from, word, to]") -> str | None:
+    """What is wrong with the shape of edge `k`, or None: three fields, from and to states that
+    are integers, a word that is a string or none. The JSON record's check and the frozen
+    lattice's (:class:`.word_lattice.Lattice`, where `show` is a Python repr and `form` a tuple's)
+    say it alike; whether the states are in range and in order is checked after."""
+    if not (isinstance(edge, list | tuple) and len(edge) == 3):
+        return f"edge {k} is {show(edge)}, expected {form}"
+    s, w, d = edge
+    if not is_integer(s):
+        return f"edge {k}'s from state must be an integer, got {show(s)}"
+    if w is not None and not isinstance(w, str):
+        return f"edge {k}'s word must be a string or {show(None)} (no word), got {show(w)}"
+    if not is_integer(d):
+        return f"edge {k}'s to state must be an integer, got {show(d)}"
+    return None
+
+
 def _integer(value: object, what: str, key: str, index: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):  # True is an int to Python, not to a reader
+    if not is_integer(value):
         raise _BadField(f"{what} must be an integer, got {json.dumps(value)}", key, index)
-    return value
+    return value  # type: ignore[return-value]
 
 
 def _fields(data: object) -> Fields:
@@ -90,19 +114,17 @@ def _fields(data: object) -> Fields:
 
 
 def _edge(edge: object, k: int, n: int, left: dict[int, int]) -> tuple[int, str | None, int]:
-    if not (isinstance(edge, list) and len(edge) == 3):
-        raise _BadField(f"edge {k} is {json.dumps(edge)}, expected [from, word, to]", "edges", k)
-    s = _integer(edge[0], f"edge {k}'s from state", "edges", k)
-    d = _integer(edge[2], f"edge {k}'s to state", "edges", k)
-    if edge[1] is not None and not isinstance(edge[1], str):
-        raise _BadField(f"edge {k}'s word must be a string or null (no word), got {json.dumps(edge[1])}", "edges", k)
+    fault = edge_fault(edge, k)
+    if fault is not None:
+        raise _BadField(fault, "edges", k)
+    s, w, d = edge  # type: ignore[misc]
     if not 0 <= s < d < n:
         raise _BadField(f"edge {k} ({s}->{d}) is not forward between states 0..{n - 1}", "edges", k)
     if d in left:  # the path counts read the edges in order: a state's in-edges before its out-edges
         raise _BadField(f"edge {k} ({s}->{d}) comes after edge {left[d]}, which leaves state {d}: an edge must "
                         "come after every edge into the state it leaves", "edges", k)
     left.setdefault(s, k)
-    return s, edge[1], d
+    return s, w, d
 
 
 def _line_of(text: str, key: str, index: int | None) -> int | None:
