@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -512,3 +514,31 @@ def test_a_threshold_argument_that_is_not_a_finite_number_is_refused(tmp_path, t
         with pytest.raises(ConfigurationError, match="table '(t.tsv|table)' has a threshold that is not a finite number"):
             call()
     assert len(ParaphraseTable.from_tsv(path, threshold=0.5)) == len(table.filtered(0.5)) == 1
+
+
+def test_to_tsv_at_a_path_it_cannot_write_is_a_configuration_error_naming_it(tmp_path, monkeypatch) -> None:
+    """`to_tsv` of a directory, of a path under a file or in a missing folder raised a raw
+    OSError (IsADirectoryError, or FileNotFoundError naming its temporary file): it is checked
+    first as ``-o`` is (errors.check_output_file), a ConfigurationError naming the path. A
+    device is still written in place."""
+    t = table()
+    (tmp_path / "file").write_text("a file\n")
+    for path, said in ((tmp_path, "is a directory, expected a file name"),
+                       (tmp_path / "file" / "t.tsv", ".*/file is a file, not a folder"),
+                       (tmp_path / "nope" / "t.tsv.gz", "folder .*nope does not exist")):
+        for spelt in (path, str(path)):
+            with pytest.raises(ConfigurationError, match=f"^{re.escape(str(path))}: {said}$"):
+                t.to_tsv(spelt)
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o555)
+    # root (CI) may write there, and os.access keeps saying so without CAP_DAC_OVERRIDE (it
+    # asks with the permitted capabilities): answer for the folder as for a user
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: Path(p) != locked and access(p, mode, **kw))
+    with pytest.raises(ConfigurationError, match=f"^{re.escape(str(locked / 't.tsv'))}: not writable$"):
+        t.to_tsv(locked / "t.tsv")
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "locked"] and not any(locked.iterdir())
+    t.to_tsv("/dev/null")
+    t.to_tsv(tmp_path / "t.tsv")
+    assert len(ParaphraseTable.from_tsv(tmp_path / "t.tsv")) == len(t)

@@ -628,6 +628,39 @@ def test_a_bad_pair_of_json_groups_is_skipped_counted_and_resumed(tmp_path, no_e
     assert table_rows(tmp_path / "d.tsv") == table_rows(tmp_path / "c.tsv")
 
 
+def test_max_groups_reports_only_the_bad_pairs_of_the_groups_it_reads(tmp_path, no_eflomal):
+    """monolingual_paraphrases(max_groups=N) (paraphrase-table --max-groups N) warned of and
+    counted in skipped_rows the bad pairs of every group of a JSON file, those after the first
+    N too, which it never used. Now only those of the groups read; the table is the one of the
+    first N groups as before, and a run killed after the prepare stage resumes to the same
+    table and the same skipped pairs. With N at least the number of groups, as with none."""
+    import json
+
+    bad_later = _gold_pair("DOC.2.C", "the man sits", "a guy sits", "0-0 1-x")
+    bad_first = _gold_pair("DOC.1.C", "the man runs", "a guy runs", "0-0 2-y")
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps([*GOLD_GROUPS[:2], bad_first, GOLD_GROUPS[2], bad_later], indent=1), encoding="utf-8")
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps(GOLD_GROUPS, indent=1), encoding="utf-8")
+    options = PivotOptions(threshold=0.0, tokenizer="whitespace")
+    work = tmp_path / "work"
+    first = monolingual_paraphrases(path, tmp_path / "a.tsv", options, max_groups=1, work_dir=work)
+    assert [row["id"] for row in first.corpora[0]["skipped_rows"]] == ["DOC.1.C"]
+    assert (first.corpora[0]["groups"], first.corpora[0]["pairs"]) == (1, 3)
+    reference = monolingual_paraphrases(clean, tmp_path / "c.tsv", options, max_groups=1)
+    assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "c.tsv") != []
+    shutil.rmtree(work / "mono" / "chunks")  # killed after the prepare and align stages
+    (tmp_path / "a.tsv").unlink()
+    again = monolingual_paraphrases(path, tmp_path / "a.tsv", options, max_groups=1, work_dir=work)
+    assert "mono/prepare" in again.resumed_stages and again.corpora == first.corpora
+    assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "c.tsv")
+    assert reference.corpora[0]["skipped_rows"] == []
+    every = monolingual_paraphrases(path, tmp_path / "e.tsv", options)
+    assert [row["id"] for row in every.corpora[0]["skipped_rows"]] == ["DOC.1.C", "DOC.2.C"]
+    enough = monolingual_paraphrases(path, tmp_path / "n.tsv", options, max_groups=2)
+    assert enough.corpora[0]["skipped_rows"] == every.corpora[0]["skipped_rows"]
+
+
 def test_monolingual_with_sultan_is_lazy_and_named(tmp_path, monkeypatch):
     pytest.importorskip("paralign.aligners.sultan")
     from paralign.alignment import Alignment

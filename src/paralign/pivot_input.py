@@ -393,7 +393,10 @@ def prepare_groups(
     "sentences_too_long": sentences over `max_tokens`, "pairs_filtered": pairs over
     `max_length_ratio`, "skipped_rows": the bad pairs of a JSON groups file}, each left out
     (a bad pair as `lattice stats` leaves it out: :func:`paralign.corpora.groups.alignment_groups`,
-    reported as :func:`paralign.metrics.alignment_scores.skipped_rows`).
+    reported as :func:`paralign.metrics.alignment_scores.skipped_rows`, in file order). With
+    `max_groups`, only the bad pairs of the groups read (the first `max_groups`, and the groups
+    of bad pairs only passed over before the last of them) are reported: those of the groups
+    after them are not read (``as_reached``).
 
     With `alignment` (a Pharaoh file, line i for the i-th pair formed here), also `align.txt`
     as in `prepare_parallel`; its line count must equal the number of pairs (MismatchError).
@@ -411,7 +414,8 @@ def prepare_groups(
     def rows() -> Iterator[tuple[str, str, frozenset[Link] | None]]:
         nonlocal n_groups, formed
         # open_text raises FormatError naming the file and line of a byte that is not UTF-8
-        for gid, a, b in _group_pairs(iter_groups(groups_path, skipped=bad), options, max_groups, left_out):
+        groups = iter_groups(groups_path, skipped=bad, as_reached=True)
+        for gid, a, b in _group_pairs(groups, options, max_groups, left_out):
             if gid not in seen:
                 seen.add(gid)
                 n_groups += 1
@@ -436,7 +440,8 @@ def prepare_groups(
             f"no sentence pair in {groups_path}: no group holds two different usable sentences"
         )
     info: dict[str, Any] = {"groups": n_groups, "pairs": count, "sentences_too_long": left_out["too_long"],
-                            "pairs_filtered": left_out["filtered"], "skipped_rows": skipped_rows(bad)}
+                            "pairs_filtered": left_out["filtered"],
+                            "skipped_rows": skipped_rows(sorted(bad, key=lambda found: found[0]))}
     if given is not None:
         info["alignment"] = given.to_dict()
     return info

@@ -24,8 +24,7 @@ from hypothesis import strategies as st
 from paralign.cli import main
 from paralign.cli._common import STDIN_NAME, open_in, stdin_as_file, stdout_for
 from paralign.errors import FormatError, InputFileError, ParalignError
-from paralign.paraphrases import open_text
-from paralign.textio import Utf8LineReader
+from paralign.textio import Utf8LineReader, open_text
 
 
 def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:

@@ -89,3 +89,42 @@ def test_iter_groups_skips_a_bad_pair_of_json_groups_when_asked(tmp_path) -> Non
     assert [(n, item.id, item.line) for n, item in skipped] == [(2, "DOC.1.B", 9)]
     with pytest.raises(FormatError, match=r"g\.json:9: malformed link '1-x'"):
         list(iter_groups(path))
+
+
+def test_as_reached_adds_each_bad_pair_when_the_reading_reaches_its_group(tmp_path) -> None:
+    """paraphrase-table --max-groups N reported every bad pair of the file, those of groups it
+    never read too: iter_groups added them all at the first group. With `as_reached` a group's
+    bad pairs (wherever they lie in the file) are added just before it is yielded, a group of
+    bad pairs only when the reading passes it, those after the last group with it; all groups
+    read, the same bad pairs as without it, and the same groups."""
+    from itertools import islice
+
+    from paralign.errors import FormatError
+
+    def pair(pair_id: str, sure: str = "0-0") -> dict:
+        return {"id": pair_id, "source": f"a {pair_id} .", "target": f"the {pair_id} .", "sureAlign": sure,
+                "possibleAlign": ""}
+
+    items = [pair("DOC.1.A"), pair("DOC.9.A", "x"), pair("DOC.2.A"), pair("DOC.1.B", "1-x"),
+             pair("DOC.3.A", "0-y"), pair("DOC.3.B"), pair("DOC.2.B"), pair("DOC.8.A", "z")]
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(items, indent=1), encoding="utf-8")
+
+    def read(n: int | None) -> tuple[list[str], list[str]]:
+        skipped: list = []
+        groups = [g.id for g in islice(iter_groups(path, skipped=skipped, as_reached=True), n)]
+        return groups, sorted(item.id for _, item in skipped)
+
+    assert read(1) == (["DOC.1"], ["DOC.1.B"])  # its bad pair after group 2's first: still its own
+    assert read(2) == (["DOC.1", "DOC.2"], ["DOC.1.B", "DOC.9.A"])  # DOC.9: bad only, passed over
+    every = (["DOC.1", "DOC.2", "DOC.3"], ["DOC.1.B", "DOC.3.A", "DOC.8.A", "DOC.9.A"])
+    assert read(3) == read(None) == every
+    skipped: list = []
+    assert [g.id for g in iter_groups(path, skipped=skipped)] == every[0]
+    together: list = []
+    list(iter_groups(path, skipped=together, as_reached=True))
+    assert [(n, item.id, item.line, item.reason) for n, item in sorted(together, key=lambda found: found[0])] == [
+        (n, item.id, item.line, item.reason) for n, item in skipped]
+    path.write_text(json.dumps([pair("DOC.1.A", "x")]), encoding="utf-8")
+    with pytest.raises(FormatError, match=r"g\.json: no usable pairs in the groups file \(malformed link"):
+        list(iter_groups(path, skipped=[], as_reached=True))

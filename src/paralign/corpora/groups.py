@@ -19,7 +19,7 @@ from ..errors import FormatError
 from ..textio import open_text, strip_bom
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .base import BadPair
+    from .base import AlignedPair, BadPair
 
 BIBLE_META_COLUMNS = ("verse_id", "book", "chapter", "verse")
 
@@ -48,7 +48,7 @@ def is_alignment_json(path: str | Path) -> bool:
 
 
 def alignment_groups(
-    path: str | Path, skipped: list[tuple[int, BadPair]] | None = None,
+    path: str | Path, skipped: list[tuple[int, BadPair]] | None = None, *, as_reached: bool = False,
 ) -> Iterator[tuple[str, list[tuple[str, ...]]]]:
     """The groups of a JSON file of gold alignments (MTReference: pairs of one source segment,
     ids ``<doc>.<segment>.<hit>``, grouped by the id without its last dot-field), in file order:
@@ -57,32 +57,83 @@ def alignment_groups(
     A bad pair (a malformed link, a missing field) is a FormatError naming file and line, unless
     a `skipped` list is given: then it is left out and added to `skipped` with its position
     (1-based), and the other pairs are grouped, as a batch job needs (docs/CLI.md, Batches). A
-    file of pairs that are all bad is still a FormatError, naming the first pair's reason."""
+    file of pairs that are all bad is still a FormatError, naming the first pair's reason.
+
+    The bad pairs are all added when the first group is asked for, unless `as_reached`: then
+    each is added as the reading reaches it, so a reader that takes the first N groups only
+    (``paraphrase-table --max-groups N``) is told of theirs only. A bad pair belongs to the
+    group of its id (a pair without one is known by its place in the file: a group of its own); groups come in the order of
+    their first pair, good or bad; a group's bad pairs are added just before it is yielded,
+    with those of the groups of bad pairs only that come before it (passed over: they yield
+    nothing), and the last group with those after it, so that reading N groups of a file of N
+    or fewer reports what reading them all does."""
     from .alignments import load_groups, read_groups
 
     if skipped is None:
         groups = load_groups(path)
+    elif as_reached:
+        yield from _groups_as_reached(path, skipped)
+        return
     else:
         groups, bad = read_groups(path)
         if bad and not groups:
             raise FormatError(f"no usable pairs in the groups file ({bad[0][1].reason})", source=str(path))
         skipped.extend(bad)
     for key, pairs in groups.items():
-        yield key, list(dict.fromkeys(tuple(side) for pair in pairs for side in (pair.source, pair.target)))
+        yield key, _distinct_sentences(pairs)
+
+
+def _distinct_sentences(pairs: list[AlignedPair]) -> list[tuple[str, ...]]:
+    """Each distinct sentence (its tokens) of a group's pairs, in order of appearance."""
+    return list(dict.fromkeys(tuple(side) for pair in pairs for side in (pair.source, pair.target)))
+
+
+def _groups_as_reached(
+    path: str | Path, skipped: list[tuple[int, BadPair]],
+) -> Iterator[tuple[str, list[tuple[str, ...]]]]:
+    """:func:`alignment_groups` with `as_reached`: the file's pairs, good and bad, grouped by
+    their ids' group keys, each group's bad pairs (with their 1-based positions) added to
+    `skipped` when the reading reaches them."""
+    from .alignments import group_key, read_pairs
+    from .base import BadPair
+
+    items = read_pairs(path)
+    groups: dict[str, tuple[list[AlignedPair], list[tuple[int, BadPair]]]] = {}
+    for number, item in enumerate(items, start=1):
+        good, bad = groups.setdefault(group_key(item.id), ([], []))
+        if isinstance(item, BadPair):
+            bad.append((number, item))
+        else:
+            good.append(item)
+    if items and not any(good for good, _ in groups.values()):
+        first = next(item for item in items if isinstance(item, BadPair))
+        raise FormatError(f"no usable pairs in the groups file ({first.reason})", source=str(path))
+    last = max((index for index, (good, _) in enumerate(groups.values()) if good), default=-1)
+    passed: list[tuple[int, BadPair]] = []  # bad pairs reached, not yet added
+    for index, (key, (good, bad)) in enumerate(groups.items()):
+        passed += bad
+        if index == last:  # nothing to read after it: the groups of bad pairs only after it too
+            passed += [found for _, after in list(groups.values())[index + 1:] for found in after]
+        if good:
+            skipped.extend(sorted(passed, key=lambda found: found[0]))
+            passed = []
+            yield key, _distinct_sentences(good)
 
 
 def iter_groups(
     path: str | Path, *, skip_empty: bool = True, skipped: list[tuple[int, BadPair]] | None = None,
+    as_reached: bool = False,
 ) -> Iterator[SentenceGroup]:
     """Stream the groups of a groups file (plain TSV or Bible TSV with header, or gold alignments
     as JSON: :func:`alignment_groups`, each sentence its tokens joined by spaces).
 
     Empty cells are dropped when `skip_empty`; a line with no sentence left yields nothing. A
     `skipped` list gets each bad pair of a JSON file, left out as :func:`alignment_groups`
-    says; without one a bad pair stops the run.
+    says (all at the first group, or with `as_reached` as the reading reaches them); without
+    one a bad pair stops the run.
     """
     if is_alignment_json(path):
-        for key, sentences in alignment_groups(path, skipped):
+        for key, sentences in alignment_groups(path, skipped, as_reached=as_reached):
             yield SentenceGroup(id=key, sentences=tuple(" ".join(tokens) for tokens in sentences))
         return
     with open_text(path) as handle:

@@ -1,0 +1,430 @@
+"""The in-memory paraphrase table: :class:`ParaphraseTable` (phrase -> paraphrases with optional
+scores, from rows or a TSV file, written back as TSV), the :class:`ParaphraseSource` protocol
+every source follows, and :func:`lookup_key`, how a consumer asks a source for a phrase.
+
+Not for: PPDB, WordNet or reading a command line's table spec (:mod:`paralign.paraphrases`:
+``load_source``, ``load_table``, which re-exports every name here); writing or querying the
+pipelines' table files (:mod:`paralign.tables`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from numbers import Real
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Protocol, runtime_checkable
+
+from .errors import (
+    ConfigurationError,
+    FormatError,
+    InputTypeError,
+    check_output_file,
+    file_path,
+    shown_value,
+)
+from .phrase_keys import form_of, held_phrase, normalize_phrase
+from .signature import short_hash
+from .tables import METADATA_LINE, check_threshold, row_lines
+from .textio import open_text, without_bom
+from .tokenizers import TOKENIZERS, detokenize
+from .workers import Progress
+
+Score = float | None
+#: The key under which a table keeps its :meth:`ParaphraseTable.folded` copy (with its
+#: re-split ones, forgotten with them when the table changes): no tokenizer's name.
+_FOLDED = ""
+
+
+@runtime_checkable
+class ParaphraseSource(Protocol):
+    """Anything that proposes paraphrases of a phrase: tables, PPDB pairs, WordNet, lattices."""
+
+    name: str
+
+    def paraphrases(self, phrase: str) -> Mapping[str, Score]:
+        """Paraphrases of `phrase` (normalised keys) with their scores (None when unscored)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ParaphraseEntry:
+    """One table row."""
+
+    phrase: str
+    paraphrase: str
+    score: Score = None
+
+
+class ParaphraseTable:
+    """An in-memory paraphrase table with lower-cased (by default) phrase matching.
+
+    Build one from rows (:meth:`from_pairs`) or a TSV file (:meth:`from_tsv`);
+    :func:`paralign.ppdb_table` is PPDB's, and :func:`paralign.paraphrases.load_source` reads a Parquet table that
+    ``paralign pivot`` wrote.
+
+    `tokenizer` names the tokenizer that split its phrases when it is known (a table that pivot
+    or paraphrase-table built records it: :func:`~paralign.paraphrases.load_source` sets it), for :meth:`held` and
+    :meth:`retokenized`; None (a user's table, PPDB) leaves phrases as they are written.
+
+    >>> table = paralign.ParaphraseTable.from_pairs([("a man", "a guy", 0.8), ("a man", "someone", 0.3)])
+    >>> table
+    ParaphraseTable('table', 1 phrases, 2 pairs: 'a man' -> 'a guy' 0.8, ...)
+    >>> dict(table.paraphrases("A  Man"))                 # white space and case normalised
+    {'a guy': 0.8, 'someone': 0.3}
+    >>> dict(table.filtered(threshold=0.5).paraphrases("a man"))
+    {'a guy': 0.8}
+    """
+
+    def __init__(self, name: str = "table", *, lowercase: bool = True, tokenizer: str | None = None) -> None:
+        if tokenizer is not None and tokenizer not in TOKENIZERS:
+            raise ConfigurationError(f"unknown tokenizer {tokenizer!r}: use one of {', '.join(TOKENIZERS)} or None")
+        self.name = name
+        self.lowercase = lowercase
+        self.tokenizer = tokenizer
+        #: the score threshold the table was read with (None: every row kept)
+        self.threshold: float | None = None
+        #: the tokenizer whose phrases :meth:`retokenized` re-split into these (None: not a copy)
+        self.retokenized_from: str | None = None
+        self._table: dict[str, dict[str, Score]] = {}
+        self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
+        self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized
+        #: the content hash a signature names the table by (:meth:`content_hash`), remembered
+        #: until the table changes
+        self._content_hash: str | None = None
+
+    # -- building ----------------------------------------------------------------------------
+    def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
+        """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
+        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN)."""
+        _check_score(phrase, paraphrase, score)
+        self._multiword = None
+        self._retokenized = {}
+        self._content_hash = None
+        self._put(normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase), score)
+
+    def _put(self, p: str, q: str, score: Score) -> None:
+        """:meth:`add` of a pair already normalised, with a score already checked, to a table
+        whose remembered answers (:meth:`multiword_strings`, ...) its caller forgets: what a
+        reader that builds a new table a row at a time (:meth:`from_tsv`) adds a row with."""
+        if not p or not q or p == q:
+            return
+        row = self._table.get(p)
+        if row is None:
+            row = self._table[p] = {}
+        old = row.get(q, self)  # self: absent (None is a pair without a score)
+        if old is self or (score is not None and (old is None or score > old)):
+            row[q] = score
+
+    @classmethod
+    def from_pairs(
+        cls, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], name: str = "table",
+        *, symmetric: bool = False, lowercase: bool = True,
+    ) -> ParaphraseTable:
+        """Build a table from (phrase, paraphrase[, score]) tuples; `symmetric` adds each reversed too.
+
+        One str or a value that is not iterable is an InputTypeError; a row that is not two
+        phrases and an optional score (None or a number) is a FormatError naming it (1-based),
+        as :meth:`from_tsv` names a bad line."""
+        if isinstance(pairs, str | bytes) or not isinstance(pairs, Iterable):
+            raise InputTypeError("pairs must be an iterable of (phrase, paraphrase[, score]) tuples, not "
+                                 + (f"one str ({shown_value(pairs)})" if isinstance(pairs, str)
+                                    else f"{type(pairs).__name__} {shown_value(pairs)}"))
+        table = cls(name, lowercase=lowercase)
+        table._read_pairs(pairs, symmetric=symmetric)
+        return table
+
+    def _read_pairs(self, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], *, symmetric: bool = False) -> None:
+        """:meth:`from_pairs`'s rows added to this new table (:func:`~paralign.paraphrases.load_table` reads into a
+        table it made)."""
+        put, lowercase = self._put, self.lowercase
+        last, held = None, ""  # rows come grouped by phrase (a Parquet table's): normalise it once a run
+        for number, pair in enumerate(pairs, start=1):
+            phrase, paraphrase, score = _row(pair, number)
+            _check_score(phrase, paraphrase, score)
+            if phrase != last:
+                last, held = phrase, normalize_phrase(phrase, lowercase)
+            other = normalize_phrase(paraphrase, lowercase)
+            put(held, other, score)
+            if symmetric:
+                put(other, held, score)
+
+    @classmethod
+    def from_tsv(
+        cls, path: str | Path, *, threshold: float | None = None, name: str | None = None,
+        lowercase: bool | None = None, progress: Progress | None = None,
+    ) -> ParaphraseTable:
+        """Read `phrase<TAB>paraphrase[<TAB>score[<TAB>...]]` (gzip allowed); keep score >= threshold.
+
+        Lines starting with '#' and blank lines are skipped, but for the record of a table that
+        pivot or paraphrase-table wrote (``# paralign: {...}``), whose tokenizer becomes
+        :attr:`tokenizer` and, unless `lowercase` is given, whose case becomes :attr:`lowercase`
+        (:func:`form_of`: a table built with ``--keep-case`` keeps its case; one without the
+        record is lower-cased): read in the same pass, as a pipe is read once. A
+        line without a tab or with a score that is not a finite number raises FormatError
+        naming the file and line. `progress` wraps the file's lines as they are read (a
+        command's bar: a table of millions of rows takes seconds).
+        """
+        table = cls(name or file_path(path).name, lowercase=True if lowercase is None else lowercase)
+        check_threshold(threshold, f"table {table.name!r}")
+        table._read_tsv(path, threshold, progress, case_of_record=lowercase is None)
+        return table
+
+    def _read_tsv(self, path: str | Path, threshold: float | None, progress: Progress | None,
+                  *, case_of_record: bool = True) -> None:
+        """:meth:`from_tsv`'s rows read into this new table (:func:`~paralign.paraphrases.load_table` reads into a
+        table it made), its case the record's when `case_of_record`."""
+        put, lowercase = self._put, self.lowercase
+        last, held = None, ""  # a table's rows come grouped by phrase: normalise each group's once
+
+        def record(metadata: Mapping[str, Any]) -> None:  # above every row: the case of them all
+            self.tokenizer, case = form_of(metadata)
+            if case_of_record:
+                self.lowercase = case
+
+        with open_text(path) as handle:
+            lines: Iterable[str] = without_bom(handle)
+            for number, line in row_lines(lines if progress is None else progress(lines), record):
+                fields = line.split("\t", 3)  # the columns after the score are not read
+                if len(fields) < 2:
+                    raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
+                score: Score = None
+                if len(fields) >= 3 and fields[2] and not fields[2].isspace():
+                    try:
+                        score = float(fields[2])
+                    except ValueError as exc:
+                        raise FormatError(f"score {fields[2]!r} is not a number", source=str(path), line=number) from exc
+                    if not math.isfinite(score):  # NaN would pass every threshold test unnoticed
+                        raise FormatError(f"score {fields[2]!r} is not a finite number", source=str(path), line=number)
+                if threshold is not None and score is not None and score < threshold:
+                    continue
+                if fields[0] != last:
+                    lowercase = self.lowercase  # as the record (read before any row) set it
+                    last, held = fields[0], normalize_phrase(fields[0], lowercase)
+                put(held, normalize_phrase(fields[1], lowercase), score)
+        self.threshold = threshold
+
+    def to_tsv(self, path: str | Path) -> None:
+        """Write `phrase<TAB>paraphrase<TAB>score` lines (gzip when the name ends in .gz), below a
+        ``# paralign:`` record of the table's tokenizer and case (:func:`paralign.tables.row_lines`:
+        below it a phrase starting with '#' is a row, so every row is read back).
+
+        A path that cannot be written (a directory, a path under a file, a folder that does not
+        exist or is not writable) is a ConfigurationError naming it
+        (:func:`paralign.errors.check_output_file`, the check of ``-o``), not an OSError; a
+        device or FIFO (``/dev/null``) is written in place, as before, whatever its folder's mode."""
+        path = file_path(path)
+        if not _written_in_place(path):
+            check_output_file(path)
+        with open_text(path, "wt") as handle:
+            options: dict[str, Any] = {"lowercase": self.lowercase}
+            if self.tokenizer is not None:
+                options["tokenizer"] = self.tokenizer
+            handle.write(f"{METADATA_LINE}{json.dumps({'options': options}, sort_keys=True)}\n")
+            for entry in self:
+                score = "" if entry.score is None else repr(entry.score)  # repr: exact round trip
+                handle.write(f"{entry.phrase}\t{entry.paraphrase}\t{score}\n")
+
+    def retokenized(self, split: Callable[[str], str], name: str) -> ParaphraseTable:
+        """This table with each phrase and paraphrase re-split as another tokenizer splits text:
+        the text its own :attr:`tokenizer` split it from (:func:`paralign.tokenizers.detokenize`),
+        given to `split` (text in, tokens joined by spaces out), whose tokenizer is called `name`.
+        ParaEval compares its 13a tokens with a table's phrases so: ``man 's``, as pivot's regex
+        tokenizer holds ``man's``, is the ``man's`` of 13a. Rows that come to be one keep the
+        higher score, a phrase that becomes its paraphrase is dropped; the copy records
+        :attr:`retokenized_from` (signatures name it) and is made once per `name`. A table whose
+        tokenizer is not known (None) is returned as it is."""
+        if self.tokenizer is None:
+            return self
+        found = self._retokenized.get(name)
+        if found is None:
+            tokenizer = self.tokenizer
+            keys: dict[str, str] = {}
+
+            def key(text: str) -> str:
+                out = keys.get(text)
+                if out is None:
+                    out = keys[text] = split(detokenize(text, tokenizer))
+                return out
+
+            found = ParaphraseTable(self.name, lowercase=self.lowercase)
+            found.threshold, found.retokenized_from = self.threshold, tokenizer
+            for phrase, row in self._table.items():
+                for para, score in row.items():
+                    found.add(key(phrase), key(para), score)
+            self._retokenized[name] = found
+        return found
+
+    def folded(self) -> ParaphraseTable:
+        """This table lower-cased (itself when it is): what a consumer that compares lower-cased
+        text by its definition (ParaEval's n-grams, ParaMetric's phrases) matches a table built
+        with ``--keep-case`` with, its rows of ``Bank`` and ``bank`` one (the higher score kept,
+        a phrase that becomes its paraphrase dropped). Made once, until the table changes; a
+        signature names the copy's rows (its hash), not ``cased``."""
+        if self.lowercase:
+            return self
+        found = self._retokenized.get(_FOLDED)
+        if found is None:
+            found = ParaphraseTable(self.name, tokenizer=self.tokenizer)
+            found.threshold, found.retokenized_from = self.threshold, self.retokenized_from
+            for phrase, row in self._table.items():
+                for para, score in row.items():
+                    found.add(phrase, para, score)
+            self._retokenized[_FOLDED] = found
+        return found
+
+    # -- querying ----------------------------------------------------------------------------
+    def held(self, phrase: str) -> str:
+        """`phrase` as this table holds its phrases (:func:`held_phrase` with its tokenizer and
+        case): the key to look a typed phrase up with, ``Man's`` -> ``man 's`` in a table
+        that pivot built."""
+        return held_phrase(phrase, self.tokenizer, self.lowercase)
+
+    def paraphrases(self, phrase: str) -> Mapping[str, Score]:
+        """Paraphrases of `phrase` with their scores: a read-only view, so callers cannot
+        change the table through it."""
+        return MappingProxyType(self._table.get(normalize_phrase(phrase, self.lowercase), {}))
+
+    def __contains__(self, phrase: object) -> bool:
+        """True when the normalised string `phrase` has at least one paraphrase."""
+        return isinstance(phrase, str) and normalize_phrase(phrase, self.lowercase) in self._table
+
+    def __iter__(self) -> Iterator[ParaphraseEntry]:
+        """Every (phrase, paraphrase, score) row, in insertion order."""
+        for phrase, row in self._table.items():
+            for para, score in row.items():
+                yield ParaphraseEntry(phrase, para, score)
+
+    def __len__(self) -> int:
+        """Number of (phrase, paraphrase) pairs."""
+        return sum(len(row) for row in self._table.values())
+
+    def __repr__(self) -> str:
+        """Name, size and a first row: ``ParaphraseTable('ppdb', 2 phrases, 3 pairs: 'a' -> 'b' 0.5, ...)``."""
+        first = next(iter(self), None)
+        sample = "" if first is None else f": {first.phrase!r} -> {first.paraphrase!r}" + (
+            "" if first.score is None else f" {first.score:g}") + (", ..." if len(self) > 1 else "")
+        return f"ParaphraseTable({self.name!r}, {len(self._table)} phrases, {len(self)} pairs{sample})"
+
+    def grouped(self) -> Iterator[tuple[str, Mapping[str, Score]]]:
+        """Each phrase with its paraphrases and their scores (a read-only view), in insertion
+        order: the rows in bulk, for a reader of the whole table (a content hash) that would
+        otherwise make an entry per row or normalise each phrase again to look it up."""
+        for phrase, row in self._table.items():
+            yield phrase, MappingProxyType(row)
+
+    def content_hash(self) -> str:
+        """SHA-256 (8 hex digits) of the table's sorted (phrase, paraphrase, score) rows, remembered
+        until it changes (:meth:`add` forgets it): the hash a signature names a table by
+        (:func:`paralign.metrics.paraeval.signature.table_hash`)."""
+        digest = self._content_hash
+        if digest is None:
+            digest = self._content_hash = short_hash(_hashed_rows(self))
+        return digest
+
+    def phrases(self) -> Iterator[str]:
+        """The normalised phrases that have paraphrases, in insertion order."""
+        return iter(self._table)
+
+    def multiword_strings(self) -> tuple[int, frozenset[str]]:
+        """(the longest phrase in words on either side, at least 1; every phrase of several
+        words on either side), remembered until the table changes: a scorer asks whether a
+        phrase of several words can match at all without looking it up."""
+        if self._multiword is None:
+            out = {text for phrase, row in self._table.items()
+                   for text in (phrase, *row) if " " in text}
+            longest = max((text.count(" ") + 1 for text in out), default=1)
+            self._multiword = (longest, frozenset(out))
+        return self._multiword
+
+    @property
+    def max_phrase_length(self) -> int:
+        """Longest phrase (in words) on either side."""
+        longest = 0
+        for entry in self:
+            longest = max(longest, len(entry.phrase.split()), len(entry.paraphrase.split()))
+        return longest
+
+    def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
+        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
+        check_threshold(threshold, f"table {self.name!r}")
+        out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
+        out.retokenized_from = self.retokenized_from
+        for phrase, row in self._table.items():
+            items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
+            items.sort(key=lambda qs: (-(qs[1] if qs[1] is not None else float("inf")), qs[0]))
+            for q, s in items[:top_k] if top_k else items:
+                out.add(phrase, q, s)
+        return out
+
+
+def lookup_key(source: ParaphraseSource, phrase: str) -> str:
+    """The key to ask `source` for `phrase` with: a table's :meth:`ParaphraseTable.held` (``man's``
+    is ``man 's`` in a table that pivot built), any other source (WordNet, a lattice) the phrase
+    as given. What every consumer of a source looks a phrase up with: ``serve``, the aligners'
+    word similarity, ParaMetric's table scores (``paraphrases`` asks a table file through
+    :func:`as_held`, the same rule; ParaEval re-splits a built table instead,
+    :meth:`ParaphraseTable.retokenized`)."""
+    return source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
+
+
+def looked_up_as_typed(source: ParaphraseSource) -> bool:
+    """True when :func:`lookup_key` asks `source` for a phrase as it was typed (but for white
+    space and case, which every table normalises when it is asked): not a table whose
+    tokenizer is known. A consumer in a hot loop skips the key then."""
+    return not isinstance(source, ParaphraseTable) or source.tokenizer is None
+
+
+def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
+    """The bytes :meth:`ParaphraseTable.content_hash` hashes: a ``phrase<TAB>paraphrase<TAB>score``
+    line per row (``None`` for no score, a float as ``str`` writes it), sorted by phrase, then
+    paraphrase. One piece a phrase, its rows sorted within it (a phrase is one key, so this is
+    the order of the (phrase, paraphrase) pairs): no object per row, so a table of millions of
+    rows is hashed in a fraction of the time an entry a row took, to the same hash."""
+    rows = dict(table.grouped())
+    for phrase in sorted(rows):
+        row = rows[phrase]
+        yield "".join([f"{phrase}\t{para}\t{row[para]}\n" for para in sorted(row)]).encode()
+
+
+def _written_in_place(path: Path) -> bool:
+    """True for a path that :func:`paralign.textio.open_text` writes in place, not through a
+    temporary file in its folder: one in /dev or /proc, or an existing device, FIFO or socket.
+    Its folder's mode says nothing of whether it can be written (``/dev`` is not writable to a
+    user, ``/dev/null`` is), so :meth:`ParaphraseTable.to_tsv` does not check it."""
+    if any(str(p).startswith(("/dev/", "/proc/")) for p in (os.path.abspath(path), os.path.realpath(path))):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
+    """ConfigurationError unless `score` is None or a finite number (NaN would pass every
+    threshold test unnoticed): the check of every row added."""
+    if score is not None and not math.isfinite(score):
+        raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
+
+
+def _row(row: object, number: int) -> tuple[str, str, Score]:
+    """(phrase, paraphrase, score) of one row given to :meth:`ParaphraseTable.from_pairs`;
+    FormatError naming the row (1-based) unless it is two str and an optional score."""
+    if type(row) is tuple and len(row) == 3:  # the common row, told without the checks below
+        phrase, paraphrase, score = row
+        if type(phrase) is str and type(paraphrase) is str and (score is None or type(score) is float):
+            return phrase, paraphrase, score
+    if isinstance(row, str | bytes) or not isinstance(row, tuple | list) or len(row) not in (2, 3):
+        raise FormatError(f"row {number} is {shown_value(row)}, not (phrase, paraphrase[, score])")
+    phrase, paraphrase, score = (*row, None) if len(row) == 2 else row
+    if not isinstance(phrase, str) or not isinstance(paraphrase, str):
+        raise FormatError(f"row {number} is {shown_value(row)}: a phrase and its paraphrase are str")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, Real)):
+        raise FormatError(f"row {number}: score {shown_value(score)} is not a number")
+    return phrase, paraphrase, score
