@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno as _errno
 import json
 import os
+import stat
 from pathlib import Path
 
 
@@ -183,6 +184,21 @@ def file_path(path: object) -> Path:
         return Path(path)
     raise InputTypeError(f"a file path must be a str or a pathlib.Path, not {type(path).__name__} "
                          f"{shown_value(path)}")
+
+
+def written_in_place(path: str | Path) -> bool:
+    """Is `path` written where it is, not through a temporary file renamed onto it: a path that
+    exists and is not a regular file (/dev/null, a FIFO) or lives in /dev or /proc (/dev/stdout
+    is a link to the process's own stdout, which a rename would replace by a file)."""
+    real = os.path.realpath(path)
+    if any(p.startswith(("/dev/", "/proc/")) for p in (os.path.abspath(path), real)):
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(real).st_mode)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
 
 
 def check_output_file(path: object, *, make_folder: bool = False) -> Path:

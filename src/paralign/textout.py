@@ -15,10 +15,11 @@ from __future__ import annotations
 import gzip
 import io
 import os
-import stat
 import tempfile
 from pathlib import Path
 from typing import IO
+
+from .errors import written_in_place
 
 
 def is_gzip_name(path: str | Path) -> bool:
@@ -46,18 +47,9 @@ def _gzip_writer(path: Path, fileobj: IO[bytes] | None = None, mode: str = "wb")
 
 def _atomic_target(path: Path) -> Path | None:
     """The file an atomic write of `path` renames onto: the real path behind symbolic links
-    (so a link stays a link); None for a path written in place: one that exists and is not a
-    regular file (/dev/null, a FIFO) or lives in /dev or /proc (/dev/stdout is a link to the
-    process's own stdout, which a rename would replace by a file)."""
-    real = Path(os.path.realpath(path))
-    if any(str(p).startswith(("/dev/", "/proc/")) for p in (Path(os.path.abspath(path)), real)):
-        return None
-    try:
-        return real if stat.S_ISREG(os.stat(real).st_mode) else None
-    except FileNotFoundError:
-        return real
-    except OSError:
-        return None
+    (so a link stays a link); None for a path written in place (:func:`.errors.written_in_place`:
+    /dev/null, a FIFO, /dev/stdout)."""
+    return None if written_in_place(path) else Path(os.path.realpath(path))
 
 
 def _new_file_mode(path: Path) -> int:
