@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 
 import pytest
@@ -350,3 +351,25 @@ def test_a_path_that_is_not_a_str_or_path_is_an_input_type_error(path, shown) ->
     for call in (require_file, open_binary, open_text, paralign.load_pairs, paralign.ParaphraseTable.from_tsv):
         with pytest.raises(InputTypeError, match=message):
             call(path)
+
+
+def test_a_device_is_a_writable_output_though_its_folder_is_not(monkeypatch, tmp_path) -> None:
+    """`-o /dev/null` (and every other check_output_file caller: to_tsv, the pivot pipelines)
+    was "not writable" for every user but root: the check asked whether /dev, the folder, is
+    writable, where the writer makes no temporary file: a device is written in place. A user
+    is answered as os.access answers a user for /dev; the device itself must still be writable."""
+    from paralign.errors import check_output_file
+
+    access = os.access
+
+    def as_a_user(path, mode, **kwargs):
+        return str(path) != "/dev" and access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "access", as_a_user)
+    assert str(check_output_file("/dev/null")) == "/dev/null"
+    with pytest.raises(ConfigurationError, match="^/dev/nope: not writable$"):  # a new file in /dev
+        check_output_file("/dev/nope")
+    monkeypatch.setattr(os, "access", lambda path, mode, **kwargs: str(path) != "/dev/null" and access(path, mode, **kwargs))
+    with pytest.raises(ConfigurationError, match="^/dev/null: not writable$"):
+        check_output_file("/dev/null")
+    assert check_output_file(tmp_path / "x.tsv") == tmp_path / "x.tsv"

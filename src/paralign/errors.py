@@ -206,10 +206,16 @@ def check_output_file(path: object, *, make_folder: bool = False) -> Path:
     exists (or, with `make_folder`, can be made) and is writable (and, if it exists, writable
     itself); a ConfigurationError naming the path and what is wrong otherwise. Checked before the
     work whose result goes there, so that a job of minutes does not end at an unwritable output
-    (`-o` of every command; pivot's tables, whose writer makes the folder)."""
+    (`-o` of every command; pivot's tables, whose writer makes the folder). A path written in
+    place (:func:`written_in_place`: /dev/null, /dev/stdout, a FIFO) needs only to be writable
+    itself: its folder (/dev, which a user may not write) takes no temporary file."""
     out = file_path(path)
     if out.is_dir():
         raise ConfigurationError(f"{path}: is a directory, expected a file name")
+    if out.exists() and written_in_place(out):
+        if not _writable(out):
+            raise ConfigurationError(f"{path}: not writable")
+        return out
     folder = out.parent if str(out.parent) else Path(".")
     if not folder.is_dir():
         there = next((p for p in (folder, *folder.parents) if p.exists()), None)
@@ -218,9 +224,15 @@ def check_output_file(path: object, *, make_folder: bool = False) -> Path:
         if not make_folder:
             raise ConfigurationError(f"{path}: folder {folder} does not exist")
         folder = there or Path(".")  # where the missing folders are made
-    if not os.access(folder, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+    if not _writable(folder) or (out.exists() and not _writable(out)):
         raise ConfigurationError(f"{path}: not writable")
     return out
+
+
+def _writable(path: Path) -> bool:
+    """May this process write `path`, by its effective user and groups (what open() is allowed
+    under set-uid), where the system can tell; else by its real ones."""
+    return os.access(path, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
 
 
 def check_count(value: object, what: str, minimum: int = 1) -> int:

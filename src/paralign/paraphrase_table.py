@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from numbers import Real
@@ -218,9 +216,7 @@ class ParaphraseTable:
         exist or is not writable) is a ConfigurationError naming it
         (:func:`paralign.errors.check_output_file`, the check of ``-o``), not an OSError; a
         device or FIFO (``/dev/null``) is written in place, as before, whatever its folder's mode."""
-        path = file_path(path)
-        if not _written_in_place(path):
-            check_output_file(path)
+        path = check_output_file(path)
         with open_text(path, "wt") as handle:
             options: dict[str, Any] = {"lowercase": self.lowercase}
             if self.tokenizer is not None:
@@ -390,20 +386,6 @@ def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
     for phrase in sorted(rows):
         row = rows[phrase]
         yield "".join([f"{phrase}\t{para}\t{row[para]}\n" for para in sorted(row)]).encode()
-
-
-def _written_in_place(path: Path) -> bool:
-    """True for a path that :func:`paralign.textio.open_text` writes in place, not through a
-    temporary file in its folder: one in /dev or /proc, or an existing device, FIFO or socket.
-    Its folder's mode says nothing of whether it can be written (``/dev`` is not writable to a
-    user, ``/dev/null`` is), so :meth:`ParaphraseTable.to_tsv` does not check it."""
-    if any(str(p).startswith(("/dev/", "/proc/")) for p in (os.path.abspath(path), os.path.realpath(path))):
-        return True
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
