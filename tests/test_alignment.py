@@ -299,6 +299,11 @@ def test_aligned_sentences_checks_its_alignment() -> None:
         AlignedSentences(s, t, Alignment({(2, 0)}))
     with pytest.raises(InputTypeError, match="must be an Alignment .*not str '0-0'"):
         AlignedSentences(s, t, "0-0")  # type: ignore[arg-type]
+    # a str was counted by its characters and taken; a token list too, failing in the first signal
+    with pytest.raises(InputTypeError, match=r"^AlignedSentences.source must be a Sentence .*not str 'ab'"):
+        AlignedSentences("ab", t, Alignment({(1, 2)}))  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match=r"^AlignedSentences.target must be a Sentence .*not list"):
+        AlignedSentences(s, ["a", "b", "c"], Alignment({(1, 2)}))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

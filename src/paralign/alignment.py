@@ -338,9 +338,15 @@ class AlignedSentences:
     signature: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        """InputTypeError unless `alignment` is an Alignment; AlignmentIndexError for a link
-        outside the sentences (a signal would index past a token list, or score a link that
-        is not there). A min/max over the links: nothing beside annotating the pair."""
+        """InputTypeError unless `source` and `target` are Sentences (a str was taken, its
+        characters counted as tokens by the link check, and failed in the first signal) and
+        `alignment` an Alignment; AlignmentIndexError for a link outside the sentences (a signal
+        would index past a token list, or score a link that is not there). A min/max over the
+        links: nothing beside annotating the pair."""
+        for what, value in (("source", self.source), ("target", self.target)):
+            if not isinstance(value, Sentence):
+                raise InputTypeError(f"AlignedSentences.{what} must be a Sentence (Aligner.annotate or "
+                                     f"Sentence.plain makes one), not {type(value).__name__} {shown_value(value)}")
         require_alignment(self.alignment, "AlignedSentences.alignment")
         self.alignment.validate(len(self.source), len(self.target))
 
