@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
 from ._common import finite_numbers, outputs_apart, stdin_arguments, stdin_given_once, stdout_for
+from ._stderr import Parser, say, warnings_shown
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="paralign", description="Paraphrase-aware comparison of English text."
     )
     parser.add_argument("--version", action="version", version=f"paralign {__version__}")
@@ -48,12 +49,20 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `paralign` console script."""
+    """Entry point of the `paralign` console script. Every line it prints on stderr (errors here,
+    warnings, argparse's usage errors, Python's warnings) goes through `_stderr.shown`: control
+    characters and bidi controls in what it quotes are written as escapes."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    with warnings_shown():
+        return _run(args, argv)
+
+
+def _run(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """Run the parsed command; each error it raises as one `paralign CMD: error: ...` line."""
     try:
         finite_numbers(args)
         given = sys.argv[1:] if argv is None else list(argv)
@@ -62,22 +71,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         with stdout_for(args):
             return int(args.func(args) or 0)
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's
-        print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
+        say(f"paralign {_command(args)}: error: {exc}")
         return 2 if exc.cannot_open else 1
     except ConfigurationError as exc:  # an option or setting that cannot work: a usage error
-        print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
+        say(f"paralign {_command(args)}: error: {exc}")
         return 2
     except ParalignError as exc:
-        print(f"paralign {_command(args)}: error: {exc}", file=sys.stderr)
+        say(f"paralign {_command(args)}: error: {exc}")
         return 1
     except MemoryError as exc:  # e.g. numpy refusing a huge array (--resamples 100000000)
         reason = str(exc) or "an input or a setting (such as --resamples) is too large for this machine"
-        print(f"paralign {_command(args)}: error: out of memory: {reason}", file=sys.stderr)
+        say(f"paralign {_command(args)}: error: out of memory: {reason}")
         return 1
     except BrokenPipeError:  # pragma: no cover - e.g. `paralign ... | head`
         return 0
     except OSError as exc:  # a safety net: readers should raise InputFileError naming the file
-        print(f"paralign {_command(args)}: error: {os_error_message(exc)}", file=sys.stderr)
+        say(f"paralign {_command(args)}: error: {os_error_message(exc)}")
         return 1
     except KeyboardInterrupt:  # pragma: no cover
         return 130

@@ -23,6 +23,7 @@ from typing import IO, Any, TypeVar
 
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
+from ._stderr import say, shown
 
 T = TypeVar("T")
 
@@ -355,19 +356,20 @@ def write_result(
 
 
 def warn(message: str) -> None:
-    """A warning on stderr (CLI only; library code reports through return values or warnings)."""
-    print(f"paralign: warning: {message}", file=sys.stderr)
+    """A warning on stderr (CLI only; library code reports through return values or warnings),
+    its control characters escaped (`_stderr.say`): it quotes file names, ids and input text."""
+    say(f"paralign: warning: {message}")
 
 
 def progress(items: Iterable[T], desc: str, total: int | None = None, disable: bool | None = None,
              delay: float = 0) -> Iterable[T]:
     """A tqdm progress bar on stderr, shown only when stderr is a terminal (unless forced), and
-    only once `delay` seconds have gone by."""
+    only once `delay` seconds have gone by. `desc` is `_stderr.shown`: it may name a file."""
     from tqdm import tqdm
 
     if disable is None:
         disable = not sys.stderr.isatty()
-    return tqdm(items, desc=desc, total=total, disable=disable, file=sys.stderr, leave=False, delay=delay)
+    return tqdm(items, desc=shown(desc), total=total, disable=disable, file=sys.stderr, leave=False, delay=delay)
 
 
 #: Seconds a table is read before its bar shows: a table of a few thousand rows shows none.

@@ -34,6 +34,7 @@ from ._common import (
     warn,
     warn_skipped_pairs,
 )
+from ._stderr import shown
 
 if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
     from ..cluster import ClusterOptions
@@ -169,8 +170,8 @@ def announce_cluster(info: dict) -> None:
 
     where = "local cluster" if info.get("local") else "cluster"
     dashboard = info.get("dashboard") or "not served (install bokeh for it)"
-    tqdm.write(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
-               f"dashboard: {dashboard}", file=sys.stderr)
+    tqdm.write(shown(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
+                     f"dashboard: {dashboard}"), file=sys.stderr)
 
 
 def options_from_args(args: argparse.Namespace) -> PivotOptions:
@@ -306,5 +307,7 @@ def run_table_pipeline(
             result["output"] = "-"
     result = shown_names(result, names)
     warn_skips(result, args.tokenizer)
-    emit(result, args.format, render_report, sys.stderr if to_stdout else sys.stdout)
+    # on stderr (the table holds stdout), the text report is shown as every message there is
+    emit(result, args.format, (lambda r: shown(render_report(r))) if to_stdout else render_report,
+         sys.stderr if to_stdout else sys.stdout)
     return 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import sys
 from pathlib import Path
 
 from ..aligners.evaluation import PairResult, annotate_gold, pair_results
@@ -23,6 +22,7 @@ from ._common import (
     write_result,
 )
 from ._render import render_scores
+from ._stderr import say
 
 #: The demo pairs shipped in the package (paralign/data/demo/; a copy of examples/demo/), so the
 #: demo runs from an installed wheel as from a source checkout.
@@ -112,5 +112,5 @@ def run(args: argparse.Namespace) -> int:
 
         data = {**result["scores"], "gold": str(Path(args.examples) / "gold.jsonl"), "signature": signature}
         write_report(args.report, alignment_report(data, pairs, title="paralign demo: alignments against gold"))
-        print(f"HTML report of the alignments: {Path(args.report).resolve()}", file=sys.stderr)
+        say(f"HTML report of the alignments: {Path(args.report).resolve()}")
     return 0

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
 from ._common import add_format, non_negative_int, positive_int, progress, warn
+from ._stderr import ShownRecords
 
 #: The highest TCP port.
 MAX_PORT = 65535
@@ -131,12 +132,16 @@ def log_config() -> dict[str, Any]:
     """uvicorn's logging set-up with every record on stderr. Its access log (--log-level info or
     debug) went to stdout, after the address, which is the only output of the command (with
     --format json, one JSON line): a program reading that line found log lines after it, and one
-    that read only the first line stopped the server once the pipe was full."""
+    that read only the first line stopped the server once the pipe was full. Each record's text
+    goes through `_stderr.ShownRecords` (control characters escaped), as every line the CLI
+    writes there: a record may quote a request (an error's message in its traceback)."""
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
+    config["filters"] = {**config.get("filters", {}), "shown": {"()": ShownRecords}}
     for handler in config["handlers"].values():
         handler["stream"] = "ext://sys.stderr"
+        handler["filters"] = [*handler.get("filters", []), "shown"]
     return config
 
 
