@@ -603,3 +603,16 @@ def test_align_json_lines_stay_one_line_each(tmp_path: Path, capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     assert json.loads(lines[0])["source"] == tokens
+
+
+def test_a_json_line_with_half_a_surrogate_pair_is_reported_as_input(tmp_path: Path, capsys) -> None:
+    r"""``"\ud800"`` without its low half (no character) was reported as "annotation failed:
+    UnicodeEncodeError ...", the text of a Python error: it is a bad input line, said so."""
+    src = tmp_path / "p.jsonl"
+    src.write_text('{"source": "a \\ud800 b", "target": "a b"}\n{"source": "x y", "target": "x y"}\n',
+                   encoding="utf-8")
+    assert main(["align", str(src), "--similarity", "none"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.split("\n")[:2] == ["", "0-0 1-1"]
+    assert ('p.jsonl:1: "\\ud800" (column 15) is half of a UTF-16 surrogate pair, no character (empty output line)'
+            in captured.err) and "UnicodeEncodeError" not in captured.err

@@ -47,6 +47,9 @@ GROUPS = ("the cat sat on the mat\tthe cat was sitting on the mat\nprices rose s
 ENGLISH = "the car is small\nthe dog is big\nthe house is red\n"
 LINKS = "0-0 1-1 2-2 3-3\n0-0 1-1 2-2 3-3\n0-0 1-1 2-2 3-3\n"
 HYPS = "the cat sat on the mat\nprices went up\nshe ran home\n"
+#: A JSON line 2 whose string escape is half a UTF-16 surrogate pair (no character): class "surrogate".
+SURROGATE_PAIR = '{"source": "The \\ud800 cat", "target": "A cat"}'
+SURROGATE_GOLD = '{"id": "p9", "source": "The \\udc00 .", "target": "The cat .", "sure": [[0, 0]], "possible": []}'
 LATTICE = '{"states": 3, "start": 0, "end": 2,\n"edges": [[0, "a", 1], [1, "b", 2], [1, "c", 2]],\n"weights": [2, 1, 1]}\n'
 
 
@@ -59,10 +62,10 @@ class Row:
     argv: the command line after `paralign`; ``{in}`` is the input under test (written as
     `name`), ``{in_dir}`` its folder, ``{out}`` an output file (name ``out`` + `out_suffix`),
     ``{NAME}`` another (good) input of `files`. expect: the exit status of each class whose
-    outcome the command decides (empty, blank, utf8, columns, nan, inf, range, mismatch); a
+    outcome the command decides (empty, blank, utf8, columns, nan, inf, range, surrogate, mismatch); a
     class left out does not apply, except the classes every file input meets (see FIXED; a
     file named inside a folder option, ``{in_dir}``, cannot come as a stream: no STREAM_CLASSES).
-    bad_lines: the line 2 that makes a class (columns, nan, inf, range). mismatch: the option
+    bad_lines: the line 2 that makes a class (columns, nan, inf, range, surrogate). mismatch: the option
     whose file must have as many lines as `{in}`. counts: options that take a count >= 1 and
     are checked by the library (those the parser checks, positive_int, are found in it).
     batch: bad lines are reported in place and the output keeps the good lines (text, one a line).
@@ -89,12 +92,14 @@ class Row:
 
 ROWS: dict[str, Row] = {
     "align": Row(("align", "{in}", "--similarity", "none", "-o", "{out}"), PAIRS,
-                 {"empty": 0, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": "no tab here"}, batch=True),
+                 {"empty": 0, "blank": 1, "utf8": 0, "columns": 0, "surrogate": 0},
+                 bad_lines={"columns": "no tab here", "surrogate": SURROGATE_PAIR}, batch=True),
     "align (--source/--target)": Row(("align", "--source", "{in}", "--target", "{TARGET}", "--similarity", "none",
                                       "-o", "{out}"), HYPS, {"empty": 1, "blank": 1, "utf8": 0, "mismatch": 1},
                                      files={"TARGET": HYPS}, batch=True),
     "similarity": Row(("similarity", "--pairs", "{in}", "--aligner", "exact", "-o", "{out}"), PAIRS,
-                      {"empty": 0, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": "no tab here"}, batch=True),
+                      {"empty": 0, "blank": 1, "utf8": 0, "columns": 0, "surrogate": 0},
+                      bad_lines={"columns": "no tab here", "surrogate": SURROGATE_PAIR}, batch=True),
     "evaluate-sts": Row(("evaluate-sts", "--data", "{in}", "--aligner", "exact", "-o", "{out}"), STS,
                         {"empty": 1, "blank": 1, "utf8": 1, "columns": 0, "nan": 0, "inf": 0, "range": 0},
                         bad_lines={"columns": "2.0\tonly one sentence", "nan": "nan\ta b\ta b",
@@ -105,11 +110,13 @@ ROWS: dict[str, Row] = {
         {"empty": 1, "blank": 1, "utf8": 1, "columns": 0, "range": 0}, files={"TEST": MSRP},
         bad_lines={"columns": "1\t9\t9\tonly one sentence", "range": "7\t9\t9\tA b.\tA b."}),
     "evaluate-aligner": Row(("evaluate-aligner", "--gold", "{in}", "--similarity", "none", "-o", "{out}"), GOLD,
-                            {"empty": 1, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": '{"id": "x"}'},
+                            {"empty": 1, "blank": 1, "utf8": 0, "columns": 0, "surrogate": 0},
+                            bad_lines={"columns": '{"id": "x"}', "surrogate": SURROGATE_GOLD},
                             varies="its report ends with timings (pairs/s)"),
     "tune-aligner": Row(("tune-aligner", "--gold", "{in}", "--similarity", "none", "--ppdb-grid", "0.9",
                          "--w-grid", "0.9", "-o", "{out}"), GOLD,
-                        {"empty": 1, "blank": 1, "utf8": 0, "columns": 0}, bad_lines={"columns": '{"id": "x"}'}),
+                        {"empty": 1, "blank": 1, "utf8": 0, "columns": 0, "surrogate": 0},
+                        bad_lines={"columns": '{"id": "x"}', "surrogate": SURROGATE_GOLD}),
     "score-alignments": Row(("score-alignments", "--gold", "{GOLD}", "--system", "{in}", "-o", "{out}"), PHARAOH,
                             {"empty": 1, "blank": 0, "utf8": 0, "columns": 0, "mismatch": 1}, files={"GOLD": GOLD},
                             bad_lines={"columns": "0-0 1-x"}),
@@ -128,8 +135,9 @@ ROWS: dict[str, Row] = {
                         out_suffix=".dot"),
     "lattice paths": Row(("lattice", "paths", "{in}", "-o", "{out}"), SENTENCES, {"empty": 1, "blank": 1, "utf8": 1}),
     "lattice paths (--lattice)": Row(("lattice", "paths", "--lattice", "{in}", "-o", "{out}"), LATTICE,
-                                     {"empty": 1, "blank": 1, "utf8": 1, "columns": 1, "nan": 1},
-                                     bad_lines={"columns": '"edges": [[0, "a"], [1, "b", 2]],', "nan": '"edges": NaN,'},
+                                     {"empty": 1, "blank": 1, "utf8": 1, "columns": 1, "nan": 1, "surrogate": 1},
+                                     bad_lines={"columns": '"edges": [[0, "a"], [1, "b", 2]],', "nan": '"edges": NaN,',
+                                                "surrogate": '"edges": [[0, "\\ud800", 1], [1, "b", 2], [1, "c", 2]],'},
                                      name="in.json"),
     "lattice distance": Row(("lattice", "distance", "{in}", "--sentence", "the cat sat", "-o", "{out}"), SENTENCES,
                             {"empty": 1, "blank": 1, "utf8": 1}),
@@ -162,7 +170,8 @@ ROWS: dict[str, Row] = {
                      bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan"},
                      counts=("--max-length", "--min-paraphrase-length"),
                      varies="its signature holds the SHA-256 of the --table file's bytes"),
-    "demo": Row(("demo", "--examples", "{in_dir}", "-o", "{out}"), GOLD, {"empty": 1, "blank": 1, "utf8": 0},
+    "demo": Row(("demo", "--examples", "{in_dir}", "-o", "{out}"), GOLD, {"empty": 1, "blank": 1, "utf8": 0, "surrogate": 0},
+                bad_lines={"surrogate": SURROGATE_GOLD},
                 name="examples/gold.jsonl"),
 }
 
@@ -183,7 +192,7 @@ FIXED: dict[str, int | None] = {
     "stdin": None, "dev_stdin": None, "pipe": None, "fifo": None, "gzip_stdin": None,
 }
 OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2}
-LINE_CLASSES = ("utf8", "nul", "columns", "nan", "inf", "range", "strict")
+LINE_CLASSES = ("utf8", "nul", "columns", "nan", "inf", "range", "strict", "surrogate")
 #: Classes that are a bad byte in line 2, as "utf8" is: the row's "utf8" status is theirs.
 BAD_BYTE_CLASSES = ("nul",)
 #: Classes whose output is the good input's (a BOM too, unless the row's output varies).

@@ -764,3 +764,15 @@ def test_a_lattice_file_with_states_no_edge_reaches_names_the_file_and_line(tmp_
         saved.write_text(json.dumps({**good, "states": states, "end": None}, indent=2))
         assert main(["lattice", "paths", "--lattice", str(saved)]) == 1
         assert capsys.readouterr().err.startswith(f"paralign lattice paths: error: {saved}:2: not a lattice: {said}")
+
+
+@pytest.mark.parametrize("action", [["draw", "-o", "s.dot"], ["paths", "-k", "3"]])
+def test_a_lattice_word_of_half_a_surrogate_pair_is_an_input_error(tmp_path, capsys, monkeypatch, action) -> None:
+    r"""A word ``"\ud800"`` (no character) ended `lattice draw` and `paths -k` in a
+    UnicodeEncodeError traceback while writing it: the file is refused, naming its line."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.json").write_text('{"states": 2,\n "edges": [[0, "\\ud800", 1]]}\n', encoding="utf-8")
+    assert main(["lattice", action[0], "--lattice", "s.json", *action[1:]]) == 1
+    err = capsys.readouterr().err
+    assert f'paralign lattice {action[0]}: error: s.json:2: "\\ud800" (column 17) is half of a UTF-16 surrogate' in err
+    assert not (tmp_path / "s.dot").exists()

@@ -428,3 +428,25 @@ def test_a_jsonl_link_key_of_another_spelling_is_read_or_refused_not_ignored(tmp
     path = write(tmp_path, "both.jsonl", '{"source": "x", "target": "x", "sure": [], "sureAlign": "0-0"}\n')
     with pytest.raises(FormatError, match=rf"{path.name}:1:.*both 'sureAlign' and 'sure'"):
         load_pairs(path)
+
+
+def test_half_a_surrogate_pair_is_a_bad_pair_at_its_line(tmp_path: Path) -> None:
+    r"""A string escape that is half a surrogate pair (``"\ud800"`` alone) decodes to no
+    character: the pair read, and failed later (annotation, writing a token file). It is a bad
+    pair named at the line of the escape, as a bad byte is: a JSONL line is skipped, a jacana
+    element too (its line the escape's, not the element's first); an id that holds one is not
+    the pair's name."""
+    good = '{"id": "a", "source": "x y", "target": "x", "sure": [[0, 0]]}'
+    path = write(tmp_path, "s.jsonl", f'{good}\n{{"id": "b", "source": "x \\udfff", "target": "x", "sure": []}}\n'
+                                      f'{{"id": "\\ud800", "source": "x", "target": "x"}}\n')
+    items = read_pairs(path)
+    assert [type(item).__name__ for item in items] == ["AlignedPair", "BadPair", "BadPair"]
+    assert str(items[1].error) == f'{path}:2: "\\udfff" (column 26) is half of a UTF-16 surrogate pair, no character'
+    assert (items[1].id, items[2].id, items[2].line) == ("b", "3", 3)
+    path = write(tmp_path, "s.json", '[\n {"id": "1", "source": "a", "target": "a"},\n {"id": "2",\n'
+                                     '  "source": "a \\uD800", "target": "a"}\n]')
+    items = read_pairs(path, format="jacana")
+    assert isinstance(items[1], BadPair) and items[1].id == "2"
+    assert str(items[1].error) == f'{path}:4: "\\uD800" (column 16) is half of a UTF-16 surrogate pair, no character'
+    with pytest.raises(FormatError, match=r"s\.json:4: .* is half of a UTF-16 surrogate pair"):
+        load_pairs(path, format="jacana")

@@ -128,3 +128,25 @@ def test_as_reached_adds_each_bad_pair_when_the_reading_reaches_its_group(tmp_pa
     path.write_text(json.dumps([pair("DOC.1.A", "x")]), encoding="utf-8")
     with pytest.raises(FormatError, match=r"g\.json: no usable pairs in the groups file \(malformed link"):
         list(iter_groups(path, skipped=[], as_reached=True))
+
+
+@pytest.mark.parametrize("layout", ["jacana", "jsonl"])
+def test_half_a_surrogate_pair_in_json_groups_is_a_bad_pair_at_its_line(tmp_path, layout) -> None:
+    r"""A sentence holding ``"\ud800"`` without its low half (no character) stopped `lattice
+    paraphrases`/`stats` with a traceback from spaCy and `paraphrase-table --groups` one from
+    writing its token files (UnicodeEncodeError): the pair is bad, skipped when asked (as a
+    malformed link is), else a FormatError naming the file and the line of the escape."""
+    from paralign.errors import FormatError
+
+    bad = [dict(PAIRS[0]), {**PAIRS[1], "target": "one \ud800 arrived ."}, dict(PAIRS[2])]
+    text = json.dumps(bad, indent=1) if layout == "jacana" else "".join(json.dumps(p) + "\n" for p in bad)
+    line = text[:text.index("\\ud800")].count("\n") + 1  # 13 (jacana: the target's line), 2 (jsonl)
+    path = tmp_path / "g.json"
+    path.write_text(text, encoding="utf-8")
+    skipped: list = []
+    assert [(g.id, g.sentences) for g in iter_groups(path, skipped=skipped)] == [
+        ("DOC.1", ("a man came .", "a guy came .")), ("DOC.2", ("it rains .", "it is raining ."))]
+    assert [(n, item.id, item.line) for n, item in skipped] == [(2, "DOC.1.B", line)]
+    assert "is half of a UTF-16 surrogate pair, no character" in skipped[0][1].reason
+    with pytest.raises(FormatError, match=rf'g\.json:{line}: "\\ud800" \(column \d+\) is half of a UTF-16'):
+        list(iter_groups(path))

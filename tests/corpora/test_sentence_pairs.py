@@ -71,3 +71,13 @@ def test_a_json_value_that_is_not_an_object_is_named() -> None:
     pairs = list(read_input_pairs(['{"source": "a", "target": "b"}\n', "[1, 2]\n", "null\n", "a\tb\n"]))
     assert [p.error for p in pairs] == [None, "expected an object with 'source' and 'target', got an array",
                                         "expected an object with 'source' and 'target', got null", None]
+
+
+def test_a_json_line_with_half_a_surrogate_pair_is_a_bad_line() -> None:
+    r"""``"\ud800"`` alone decodes to no character: `align` reported "annotation failed:
+    UnicodeEncodeError ..." for the line, `similarity` likewise; it is a bad line, as a bad byte
+    is, and a pair (one character) is no fault."""
+    lines = ['{"source": "a \\ud800 b", "target": "a b"}\n', '{"source": "a \\ud83d\\ude00", "target": "a"}\n']
+    bad, good = read_input_pairs(lines)
+    assert (bad.source, bad.error) == (None, r'"\ud800" (column 15) is half of a UTF-16 surrogate pair, no character')
+    assert good.error is None and good.source == "a \U0001f600"

@@ -101,3 +101,16 @@ def test_a_state_on_no_path_is_not_a_lattice() -> None:
 def test_bad_json_names_its_line() -> None:
     with pytest.raises(FormatError, match=r"^x.json:3: invalid JSON \(column 2\)"):
         Lattice.from_json('{"states": 1,\n "edges": []\n,}', "x.json")
+
+
+def test_half_a_surrogate_pair_is_named_at_its_line() -> None:
+    r"""A word ``"\ud800"`` (half a surrogate pair: no character) was read into the lattice, and
+    `lattice draw` and `paths -k` ended in a UnicodeEncodeError traceback writing it; it is a
+    FormatError naming the file and the line of the escape. A pair (one character) is a word."""
+    text = json.dumps(GOOD, indent=2).replace('"cat"', '"c\\ud800t"')
+    line = text[:text.index("\\ud800")].count("\n") + 1
+    with pytest.raises(FormatError, match=rf'^x\.json:{line}: "\\ud800" \(column \d+\) is half of a UTF-16 '
+                                          "surrogate pair, no character$"):
+        Lattice.from_json(text, "x.json")
+    pair = Lattice.from_json(json.dumps(GOOD).replace('"cat"', '"c\\ud83d\\ude00t"'), "x.json")
+    assert "c\U0001f600t" in {w for _, w, _ in pair.edges}

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..alignment import Alignment
-from ..errors import FormatError, MismatchError, counted, invalid_json
+from ..errors import FormatError, MismatchError, counted, invalid_json, is_text, lone_surrogate
 from ..line_ends import cr_only_error, lf_text
 from ..textio import bad_byte, decoded, open_binary, reading
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, strict
@@ -21,8 +21,10 @@ from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, 
 SURE_POSS_MARK = ".sure+poss"
 
 
-def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
-    """Yield (line, element) for each element of a top-level JSON list, tracking line numbers."""
+def _objects(text: str, path: str) -> Iterator[tuple[int, object, FormatError | None]]:
+    """Yield (line, element, fault) for each element of a top-level JSON list, tracking line
+    numbers; the fault is a string escape of the element that is half a surrogate pair (no
+    character: :func:`paralign.errors.lone_surrogate`), at its own line, or None."""
     decoder = json.JSONDecoder()
     pos, n = 0, len(text)
 
@@ -51,7 +53,9 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object]]:
             obj, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
             raise FormatError(invalid_json(exc), source=path, line=line_of(exc.pos)) from exc
-        yield line_of(pos), obj
+        line = line_of(pos)
+        lone = lone_surrogate(text, pos, end)
+        yield line, obj, None if lone is None else FormatError(lone[1], source=path, line=line_of(lone[0]))
         pos = skip(end)
         if pos < n and text[pos] == ",":
             pos = skip(pos + 1)
@@ -99,15 +103,18 @@ def _element(obj: object, index: int, line: int, name: str) -> AlignedPair:
 def read_jacana(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
     """The pairs of one jacana JSON file, a BadPair per bad element.
 
-    Invalid JSON is a FormatError: the list cannot be read past it.
+    Invalid JSON is a FormatError: the list cannot be read past it. An element holding a lone
+    surrogate escape is a bad element, named at the line of that escape.
     """
     name = str(path) if name is None else name
-    for index, (line, obj) in enumerate(_objects(_read_text(path, name), name), start=1):
+    for index, (line, obj, fault) in enumerate(_objects(_read_text(path, name), name), start=1):
         try:
+            if fault is not None:
+                raise fault
             pair: PairOrBad = _element(obj, index, line, name)
         except FormatError as exc:
-            pair_id = obj.get("id", index) if isinstance(obj, dict) else index
-            pair = BadPair(str(pair_id), exc)
+            pair_id = str(obj.get("id", index)) if isinstance(obj, dict) else str(index)
+            pair = BadPair(pair_id if is_text(pair_id) else str(index), exc)
         yield pair
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..alignment import Alignment, Link
-from ..errors import FormatError, invalid_json
+from ..errors import FormatError, invalid_json, is_text, lone_surrogate
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, read_records, strict
 
 
@@ -76,13 +76,16 @@ def _link_keys(obj: dict, pair_id: str, path: str, line: int) -> dict:
 
 
 def _record(line: str, name: str, number: int) -> AlignedPair:
-    """The pair on one non-blank line; FormatError when it is not one (invalid JSON: with the
-    column in the line as read, so the position is not lost)."""
+    """The pair on one non-blank line; FormatError when it is not one (invalid JSON, or a string
+    escape that is half a surrogate pair: with the column in the line as read, so the position
+    is not lost)."""
     text = line.strip()
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError(invalid_json(exc, len(line) - len(line.lstrip())), source=name, line=number) from None
+    if (lone := lone_surrogate(line)) is not None:  # no character: refused here as a bad byte is
+        raise FormatError(lone[1], source=name, line=number)
     if not isinstance(obj, dict):
         raise FormatError("expected a JSON object", source=name, line=number)
     pair_id = str(obj.get("id", number))
@@ -118,12 +121,14 @@ def _record(line: str, name: str, number: int) -> AlignedPair:
 
 
 def _line_id(text: str, number: int) -> str:
-    """The id of a bad line when it can still be read, else its line number."""
+    """The id of a bad line when it can still be read (and is text: no lone surrogate), else
+    its line number."""
     try:
         obj = json.loads(text)
     except json.JSONDecodeError:
         return str(number)
-    return str(obj.get("id", number)) if isinstance(obj, dict) else str(number)
+    pair_id = str(obj.get("id", number)) if isinstance(obj, dict) else str(number)
+    return pair_id if is_text(pair_id) else str(number)
 
 
 def read_jsonl(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:

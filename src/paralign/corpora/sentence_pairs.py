@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..alignment import is_blank
-from ..errors import MismatchError, ParalignError, counted, invalid_json
+from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import open_text, strip_bom, without_bom
 from .msrp import load_msrp
 from .sts import load_sts, parse_score
@@ -106,11 +106,14 @@ _JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a num
 def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values. A record with
     gold links (:data:`GOLD_LINK_KEYS`) keeps its tokens as given (split on white space), so the
-    output's indexes are the gold's."""
+    output's indexes are the gold's. A string escape that is half a surrogate pair (no
+    character: :func:`paralign.errors.lone_surrogate`) makes the line bad, as a bad byte does."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
         return InputPair(number, None, None, error=invalid_json(exc))
+    if (lone := lone_surrogate(line)) is not None:
+        return InputPair(number, None, None, error=lone[1])
     if not isinstance(obj, dict):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target', got "
                          f"{_JSON_KINDS.get(type(obj), type(obj).__name__)}")

@@ -34,6 +34,7 @@ from ..errors import (
     LatticeError,
     check_texts,
     invalid_json,
+    lone_surrogate,
     shown_value,
 )
 from ..paraphrases import ParaphraseTable
@@ -415,12 +416,15 @@ class Lattice:
     @classmethod
     def from_json(cls, text: str, source: str | None = None) -> Lattice:
         """The lattice of a JSON text (what `lattice build --format json` writes; a leading BOM is
-        no error); FormatError naming `source` and the line of the bad JSON or field."""
+        no error); FormatError naming `source` and the line of the bad JSON or field (a string
+        escape that is half a surrogate pair is no character: :func:`.errors.lone_surrogate`)."""
         text = strip_bom(text)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise FormatError(invalid_json(exc), source=source, line=exc.lineno) from exc
+        if (lone := lone_surrogate(text)) is not None:
+            raise FormatError(lone[1], source=source, line=text.count("\n", 0, lone[0]) + 1)
         return cls.from_dict(data, source, text=text)
 
     def to_dot(self, name: str = "lattice") -> str:
