@@ -128,6 +128,13 @@ def test_as_reached_adds_each_bad_pair_when_the_reading_reaches_its_group(tmp_pa
     path.write_text(json.dumps([pair("DOC.1.A", "x")]), encoding="utf-8")
     with pytest.raises(FormatError, match=r"g\.json: no usable pairs in the groups file \(malformed link"):
         list(iter_groups(path, skipped=[], as_reached=True))
+    # a group whose first pair is bad comes where its first good pair does, as without as_reached
+    # (it came first, so --max-groups 1 read another group than before)
+    path.write_text(json.dumps([pair("DOC.2.A", "x"), pair("DOC.1.A"), pair("DOC.2.B"), pair("DOC.7.A", "y")]),
+                    encoding="utf-8")
+    assert [g.id for g in iter_groups(path, skipped=[])] == ["DOC.1", "DOC.2"]
+    assert read(1) == (["DOC.1"], [])  # DOC.2.A is its own group's, DOC.7 (bad only) begins later
+    assert read(None) == (["DOC.1", "DOC.2"], ["DOC.2.A", "DOC.7.A"])
 
 
 @pytest.mark.parametrize("layout", ["jacana", "jsonl"])

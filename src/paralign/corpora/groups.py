@@ -63,10 +63,10 @@ def alignment_groups(
     each is added as the reading reaches it, so a reader that takes the first N groups only
     (``paraphrase-table --max-groups N``) is told of theirs only. A bad pair belongs to the
     group of its id (a pair without one is known by its place in the file: a group of its own); groups come in the order of
-    their first pair, good or bad; a group's bad pairs are added just before it is yielded,
-    with those of the groups of bad pairs only that come before it (passed over: they yield
-    nothing), and the last group with those after it, so that reading N groups of a file of N
-    or fewer reports what reading them all does."""
+    their first good pair, as without it; a group's bad pairs are added just before it is
+    yielded, with those of the groups of bad pairs only that begin before its first good pair
+    (passed over: they yield nothing), and the last group with those after it, so that reading
+    N groups of a file of N or fewer reports what reading them all does."""
     from .alignments import load_groups, read_groups
 
     if skipped is None:
@@ -91,33 +91,35 @@ def _distinct_sentences(pairs: list[AlignedPair]) -> list[tuple[str, ...]]:
 def _groups_as_reached(
     path: str | Path, skipped: list[tuple[int, BadPair]],
 ) -> Iterator[tuple[str, list[tuple[str, ...]]]]:
-    """:func:`alignment_groups` with `as_reached`: the file's pairs, good and bad, grouped by
-    their ids' group keys, each group's bad pairs (with their 1-based positions) added to
-    `skipped` when the reading reaches them."""
+    """:func:`alignment_groups` with `as_reached`: the groups of the good pairs in the order of
+    their first good pair (as without it, so the first N are the same groups), each group's bad
+    pairs (with their 1-based positions) added to `skipped` just before it is yielded, with those
+    of the groups of bad pairs only that begin before its first good pair."""
     from .alignments import group_key, read_pairs
     from .base import BadPair
 
     items = read_pairs(path)
-    groups: dict[str, tuple[list[AlignedPair], list[tuple[int, BadPair]]]] = {}
+    good: dict[str, list[AlignedPair]] = {}  # in the order of each group's first good pair
+    bad: dict[str, list[tuple[int, BadPair]]] = {}
+    first_good: dict[str, int] = {}
     for number, item in enumerate(items, start=1):
-        good, bad = groups.setdefault(group_key(item.id), ([], []))
+        key = group_key(item.id)
         if isinstance(item, BadPair):
-            bad.append((number, item))
+            bad.setdefault(key, []).append((number, item))
         else:
-            good.append(item)
-    if items and not any(good for good, _ in groups.values()):
+            good.setdefault(key, []).append(item)
+            first_good.setdefault(key, number)
+    if items and not good:
         first = next(item for item in items if isinstance(item, BadPair))
         raise FormatError(f"no usable pairs in the groups file ({first.reason})", source=str(path))
-    last = max((index for index, (good, _) in enumerate(groups.values()) if good), default=-1)
-    passed: list[tuple[int, BadPair]] = []  # bad pairs reached, not yet added
-    for index, (key, (good, bad)) in enumerate(groups.items()):
-        passed += bad
-        if index == last:  # nothing to read after it: the groups of bad pairs only after it too
-            passed += [found for _, after in list(groups.values())[index + 1:] for found in after]
-        if good:
-            skipped.extend(sorted(passed, key=lambda found: found[0]))
-            passed = []
-            yield key, _distinct_sentences(good)
+    bad_only = sorted((found[0][0], key) for key, found in bad.items() if key not in good)  # by where they begin
+    keys = list(good)
+    for index, key in enumerate(keys):
+        reached = list(bad.get(key, ()))
+        while bad_only and (index == len(keys) - 1 or bad_only[0][0] < first_good[key]):
+            reached += bad[bad_only.pop(0)[1]]  # passed over before this group (or after the last)
+        skipped.extend(sorted(reached, key=lambda found: found[0]))
+        yield key, _distinct_sentences(good[key])
 
 
 def iter_groups(
