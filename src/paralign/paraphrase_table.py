@@ -187,7 +187,7 @@ class ParaphraseTable:
 
         with open_text(path) as handle:
             lines: Iterable[str] = without_bom(handle)
-            for number, line in row_lines(lines if progress is None else progress(lines), record):
+            for number, line in row_lines(lines if progress is None else progress(lines), record, str(path)):
                 fields = line.split("\t", 3)  # the columns after the score are not read
                 if len(fields) < 2:
                     raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
