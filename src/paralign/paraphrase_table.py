@@ -340,11 +340,10 @@ class ParaphraseTable:
 
     @property
     def max_phrase_length(self) -> int:
-        """Longest phrase (in words) on either side."""
-        longest = 0
-        for entry in self:
-            longest = max(longest, len(entry.phrase.split()), len(entry.paraphrase.split()))
-        return longest
+        """Longest phrase (in words) on either side, 0 for an empty table: the count
+        :meth:`multiword_strings` remembers (phrases are held normalised, single spaces between
+        words), so a table is not read row by row again at each call."""
+        return self.multiword_strings()[0] if self._table else 0
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
         """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
