@@ -195,6 +195,27 @@ def test_multiword_strings_follow_the_table() -> None:
     assert ParaphraseTable().multiword_strings() == (1, frozenset())
 
 
+def _longest_row(table: ParaphraseTable) -> int:
+    """The most words of a phrase or paraphrase of `table`, counted row by row."""
+    return max((len(text.split()) for entry in table for text in (entry.phrase, entry.paraphrase)), default=0)
+
+
+def test_max_phrase_length_is_the_remembered_count_and_follows_the_table() -> None:
+    """max_phrase_length is multiword_strings' count (remembered, not every row read again at
+    each call), and the most words of a row's phrase or paraphrase: on a table with phrases of
+    several words (white space written loosely), after rows are added (which forget the count),
+    0 on an empty table (where multiword_strings says 1), 1 on a table of single words."""
+    table = ParaphraseTable.from_pairs([("Blow   up", "explode"), ("a", "b")])
+    assert table.max_phrase_length == table.multiword_strings()[0] == _longest_row(table) == 2
+    table.add("x", "go on\tand  on")
+    assert table.max_phrase_length == table.multiword_strings()[0] == _longest_row(table) == 4
+    table.add("in the end", "finally")
+    assert table.max_phrase_length == _longest_row(table) == 4
+    assert ParaphraseTable().max_phrase_length == 0 and ParaphraseTable().multiword_strings()[0] == 1
+    words = ParaphraseTable.from_pairs([("big", "large"), ("car", "auto")])
+    assert words.max_phrase_length == words.multiword_strings()[0] == 1
+
+
 def test_a_tables_content_hash_follows_the_table() -> None:
     """The hash a signature names a table by is remembered on the table, and forgotten when the
     table changes: a row added after a signature was taken kept the old hash, so a signature

@@ -305,3 +305,33 @@ def test_a_phrase_starting_with_a_hash_is_a_row_of_a_written_table(tmp_path, nam
     assert got == rows
     assert lookup(path, ["# 1"])["# 1"][0]["paraphrase"] == "number one"
     assert load_source(str(path)).paraphrases("#1 hit") == {"top hit": 0.25}
+
+
+@pytest.mark.parametrize(("record", "reason"), [
+    ('{"options": ', "invalid JSON (column 25): Expecting value"),
+    ('["a"]', "a JSON list, not an object"),
+    ('"a comment"', "a JSON str, not an object"),
+    ('{"options": "lowercase"}', 'its "options" is not a JSON object'),
+])
+def test_a_record_that_is_not_a_json_object_is_a_format_error_at_its_line(tmp_path, record, reason) -> None:
+    """A TSV table's ``# paralign:`` line that is not a JSON object (with "options", when present,
+    an object) was a traceback in every reader of the table (paraphrases, serve, ParaEval...):
+    json.loads' JSONDecodeError, or an AttributeError where its options were read. It is a
+    FormatError at its line; a Parquet table's record, at its file."""
+    from paralign.paraphrases import ParaphraseTable
+
+    path = tmp_path / "t.tsv"
+    path.write_text(f"# phrase\tparaphrase\tprobability\n# paralign: {record}\na man\ta guy\t0.5\n", encoding="utf-8")
+    readers = (read_metadata, lambda p: list(iter_rows(p)), ParaphraseTable.from_tsv, lambda p: load_source(str(p)),
+               lambda p: lookup(p, ["a man"]))
+    for read in readers:
+        with pytest.raises(FormatError) as caught:
+            read(path)
+        assert str(caught.value) == f"{path}:2: bad '# paralign:' record: {reason}"
+    parquet = tmp_path / "t.parquet"
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"phrase": ["a man"], "paraphrase": ["a guy"], "probability": [0.5]})
+                   .replace_schema_metadata({b"paralign": record.encode()}), parquet)
+    with pytest.raises(FormatError, match=f"^{parquet}: bad 'paralign' metadata: "):
+        load_source(str(parquet))

@@ -187,7 +187,7 @@ class ParaphraseTable:
 
         with open_text(path) as handle:
             lines: Iterable[str] = without_bom(handle)
-            for number, line in row_lines(lines if progress is None else progress(lines), record):
+            for number, line in row_lines(lines if progress is None else progress(lines), record, str(path)):
                 fields = line.split("\t", 3)  # the columns after the score are not read
                 if len(fields) < 2:
                     raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
@@ -340,11 +340,10 @@ class ParaphraseTable:
 
     @property
     def max_phrase_length(self) -> int:
-        """Longest phrase (in words) on either side."""
-        longest = 0
-        for entry in self:
-            longest = max(longest, len(entry.phrase.split()), len(entry.paraphrase.split()))
-        return longest
+        """Longest phrase (in words) on either side, 0 for an empty table: the count
+        :meth:`multiword_strings` remembers (phrases are held normalised, single spaces between
+        words), so a table is not read row by row again at each call."""
+        return self.multiword_strings()[0] if self._table else 0
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
         """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""

@@ -25,7 +25,15 @@ from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import OPEN_REASONS, ConfigurationError, FormatError, check_texts, counted, shown_value
+from .errors import (
+    OPEN_REASONS,
+    ConfigurationError,
+    FormatError,
+    check_texts,
+    counted,
+    invalid_json,
+    shown_value,
+)
 from .textio import input_file_error, open_text, require_file, strip_bom, without_bom
 from .textout import is_gzip_name
 
@@ -211,41 +219,71 @@ def _open_parquet(path: str | Path) -> Any:
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
-    """What the pipeline recorded in a table (its report: inputs, alignments), or {}."""
+    """What the pipeline recorded in a table (its report: inputs, alignments), or {}; a record
+    that is not a JSON object is a FormatError naming the file (and a TSV table's line)."""
     if is_parquet_file(path):
         raw = (_open_parquet(path).schema_arrow.metadata or {}).get(METADATA_KEY)
-        return json.loads(raw) if raw else {}
+        return _record(raw, f"{METADATA_KEY.decode()!r} metadata", str(path)) if raw else {}
     with open_text(path) as handle:
-        for line in without_bom(handle):
+        for number, line in enumerate(without_bom(handle), start=1):
             if not line.startswith("#"):
                 break
-            found = metadata_line(line)
+            found = metadata_line(line, str(path), number)
             if found is not None:
                 return found
     return {}
 
 
-def metadata_line(line: str) -> dict[str, Any] | None:
+def metadata_line(line: str, source: str | None = None, number: int | None = None) -> dict[str, Any] | None:
     """What a TSV table's ``# paralign: {...}`` header line records, None for another line: for a
-    reader that reads the table's rows in the same pass (a pipe can be read once)."""
-    return json.loads(line[len(METADATA_LINE):]) if line.startswith(METADATA_LINE) else None
+    reader that reads the table's rows in the same pass (a pipe can be read once). A record that
+    is not a JSON object is a FormatError naming `source` and line `number`."""
+    if not line.startswith(METADATA_LINE):
+        return None
+    return _record(line[len(METADATA_LINE):].rstrip("\r\n"), f"{METADATA_LINE.strip()!r} record", source, number,
+                   len(METADATA_LINE))
+
+
+def _record(text: str | bytes, what: str, source: str | None, number: int | None = None,
+            shift: int = 0) -> dict[str, Any]:
+    """A table's metadata record `text` (`what` names it in errors; `shift`: the characters of
+    its line before it): a JSON object, whose ``options``, when present, is one too (what
+    :func:`paralign.phrase_keys.form_of` reads). Anything else is a FormatError naming `source`
+    and line `number`: json.loads' error, or an AttributeError in form_of, was a traceback of
+    every command given the table (a hand-edited record, a comment that starts as one does).
+    Half a UTF-16 surrogate pair escaped in it is read, not refused as the JSON inputs refuse it
+    (:func:`paralign.errors.lone_surrogate`): no string of a record reaches an encoder (form_of
+    keeps a tokenizer only when it is one of :data:`paralign.tokenizers.TOKENIZERS`, and compares
+    ``lowercase`` with False)."""
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"bad {what}: {invalid_json(exc, shift)}", source=source, line=number) from None
+    except UnicodeDecodeError as exc:  # a Parquet file's bytes (a TSV table's text is decoded already)
+        raise FormatError(f"bad {what}: not JSON text ({exc.reason})", source=source) from None
+    if not isinstance(record, dict):
+        raise FormatError(f"bad {what}: a JSON {type(record).__name__}, not an object", source=source, line=number)
+    if not isinstance(record.get("options", {}), dict):
+        raise FormatError(f'bad {what}: its "options" is not a JSON object', source=source, line=number)
+    return record
 
 
 def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object] | None = None,
-              ) -> Iterator[tuple[int, str]]:
+              source: str | None = None) -> Iterator[tuple[int, str]]:
     """The lines of a TSV table that hold rows, numbered from 1 and without their line ends: a
     blank line holds none, nor does a line starting with '#' above the ``# paralign:`` record (a
     comment, or the record itself, which `on_record` is given). Below the record (a table paralign
     wrote) every line that is not blank is a row, so a phrase that starts with '#' (``#1 hit``,
     or ``# 1`` as a tokenizer splits it) is read back as it was written; in a table without
-    the record (a user's) a line starting with '#' is a comment."""
+    the record (a user's) a line starting with '#' is a comment. A record that is not a JSON
+    object is a FormatError naming `source` and its line (:func:`metadata_line`)."""
     recorded = False
     for number, line in enumerate(lines, start=1):
         line = line.rstrip("\r\n")
         if not line or line.isspace():
             continue
         if line[0] == "#" and not recorded:
-            metadata = metadata_line(line)
+            metadata = metadata_line(line, source, number)
             if metadata is not None:
                 recorded = True
                 if on_record is not None:
@@ -269,7 +307,7 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 yield row[0], row[1], float(row[2]), list(row[3:])
         return
     with open_text(path) as handle:
-        for number, line in row_lines(without_bom(handle)):  # a BOM is no part of the first phrase
+        for number, line in row_lines(without_bom(handle), source=str(path)):  # a BOM is no part of the first phrase
             fields = line.split("\t")
             if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
                 yield fields[0], fields[1], None, fields[3:]

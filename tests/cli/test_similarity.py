@@ -812,3 +812,34 @@ def test_model_from_stdin_is_a_usage_error_that_says_so(tmp_path, capsys):
     for stdin in ("-", "/dev/stdin"):
         assert main(["similarity", "--model", stdin, "--pairs", str(pairs)]) == 2
         assert "--model reads a report file, not stdin" in capsys.readouterr().err
+
+
+def _version_with_surrogate(kind: str) -> str:
+    """A saved report (a signal classifier's, or an evaluate-sts hybrid blend's) whose signature,
+    on line 3, names a version holding the escape of half a UTF-16 surrogate pair."""
+    from paralign.similarity.hybrid import default_model
+
+    head = ('{"threshold": 0.5, "classifier": "signal", "signal": "sultan2014", "aligner": "exact",'
+            if kind == "signal" else
+            '{"signal": "hybrid", "sets": [], "aligner": "exact", "model": ' + json.dumps(default_model().to_dict()) + ",")
+    return head + '\n\n "signature": "aligner:exact|version:0.0.1\\ud800"\n}\n'
+
+
+@pytest.mark.parametrize("kind", ["signal", "hybrid"])
+def test_a_model_report_with_half_a_surrogate_pair_is_refused_at_its_line(tmp_path, capsys, kind):
+    """A --model report whose JSON escapes half a UTF-16 surrogate pair ("\\ud800" alone) is
+    refused at its line, as a bad byte is: json.loads read it as a str holding no character, and
+    the signature quoted in the run's note ('fitted with version ...') ended `similarity --format
+    json` in a UnicodeEncodeError traceback (exit 1, after annotating every pair)."""
+    from paralign.errors import FormatError
+    from paralign.similarity.model import load_model_report
+
+    report = tmp_path / "model.json"
+    report.write_text(_version_with_surrogate(kind), encoding="utf-8")
+    with pytest.raises(FormatError, match=r'model\.json:3: "\\ud800" \(column 43\) is half of a UTF-16 surrogate'):
+        load_model_report(str(report))
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A big dog.\tA big cat.\n", encoding="utf-8")
+    assert main(["similarity", "--model", str(report), "--pairs", str(pairs), "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err and f"{report}:3: " in err

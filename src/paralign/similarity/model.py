@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from ..aligners.registry import get_aligner
 from ..alignment import AlignedSentences
-from ..errors import ConfigurationError, ExtraMissingError, FormatError, MismatchError, invalid_json
+from ..errors import (
+    ConfigurationError,
+    ExtraMissingError,
+    FormatError,
+    MismatchError,
+    invalid_json,
+    lone_surrogate,
+)
 from ..textio import open_text, sha256_file, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
 from .signals import make_signal
@@ -386,7 +393,10 @@ def saved_aligner(label: str, source: str) -> tuple[str, str]:
 def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
     """The classifier saved in an evaluate-paraphrase JSON report (``paralign similarity --model``),
     or the hybrid signal saved in an evaluate-sts report (no threshold: NaN, so no pair is
-    labelled), and the report's signature (what it was fitted with)."""
+    labelled), and the report's signature (what it was fitted with). A string escape that is half
+    a UTF-16 surrogate pair is a FormatError at its line (:func:`paralign.errors.lone_surrogate`):
+    json.loads reads it as a str that no encoder can write, and the report's signature, quoted in
+    a note, broke ``similarity --format json`` with a UnicodeEncodeError traceback."""
     with open_text(path) as handle:  # errors name the file (and line), as every input's do; gzip read
         text = strip_bom(handle.read())
     try:
@@ -397,6 +407,8 @@ def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
                               "(evaluate-paraphrase, or evaluate-sts --signal hybrid --train F)",
                               source=path, line=text[: len(text) - len(text.lstrip())].count("\n") + 1) from None
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
+    if (lone := lone_surrogate(text)) is not None:  # no character: refused here as a bad byte is
+        raise FormatError(lone[1], source=path, line=text.count("\n", 0, lone[0]) + 1)
     if not isinstance(report, dict):
         raise FormatError("not an evaluate-paraphrase report", source=path)
     if isinstance(report.get("scores"), list):  # what similarity --format json writes (a threshold too, with --model)
