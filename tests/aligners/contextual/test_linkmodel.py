@@ -55,6 +55,32 @@ def test_a_file_that_is_not_a_link_model_is_a_format_error() -> None:
         LinkModel.from_dict(_model(features=["sim"]))
 
 
+@pytest.mark.parametrize(("text", "reason", "line"), [
+    ('{"format": "paralign-link-model",\n "features": [}', "invalid JSON", 2),  # not JSON: at its line
+    ("[1, 2]", "a JSON list, not an object", None),
+    (json.dumps({k: v for k, v in _model().items() if k != "trees"}), "no 'trees' key", None),
+    (json.dumps(_model(baseline="high")), "ValueError", None),
+    (json.dumps(_model(trees=[{"feature": 3}])), "TypeError", None),
+])
+def test_a_users_file_that_is_not_a_model_is_a_format_error_naming_it(tmp_path, text, reason, line) -> None:
+    """LinkModel.load (ContextualAligner(model=PATH)) names the file, as every input's errors do:
+    it was a JSONDecodeError, KeyError, ValueError or TypeError without the file's name."""
+    path = tmp_path / "model.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        LinkModel.load(path)
+    assert caught.value.source == str(path) and reason in str(caught.value)
+    if line is not None:
+        assert caught.value.line == line
+
+
+def test_a_missing_model_file_is_an_input_file_error_naming_it(tmp_path) -> None:
+    from paralign.errors import InputFileError
+
+    with pytest.raises(InputFileError, match="nothing.json"):
+        LinkModel.load(tmp_path / "nothing.json")
+
+
 def test_the_shipped_model_loads_and_gives_probabilities() -> None:
     model = LinkModel.load()
     assert model.features == FEATURES and 0 < model.threshold < 1

@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import FormatError
+from ...errors import FormatError, invalid_json
+from ...textio import open_text, require_file, strip_bom
 from .features import FEATURES, STACK_FEATURES, with_stack_features
 
 #: The model file shipped with paralign (fitted on MSR RTE2 dev, Edinburgh++ train and
@@ -120,11 +121,29 @@ class LinkModel:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> LinkModel:
-        """The model in `path`, or the one shipped with paralign."""
+        """The model in `path`, or the one shipped with paralign. A user's file that cannot be
+        read, is not JSON or is not a model (a key missing, a value of the wrong kind) is an
+        InputFileError or a FormatError naming it, as every input of paralign is, not the
+        OSError, JSONDecodeError or KeyError met on the way."""
         if path is None:
             text = resources.files("paralign").joinpath("data", MODEL_FILE).read_text("utf-8")
             return cls.from_dict(json.loads(text), MODEL_FILE)
-        return cls.from_dict(json.loads(Path(path).read_text("utf-8")), str(path))
+        name = str(path)
+        with open_text(require_file(path)) as handle:  # OSError and bad UTF-8 name the file (and line)
+            text = strip_bom(handle.read())
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise FormatError(invalid_json(exc), source=name, line=exc.lineno) from None
+        if not isinstance(data, dict):
+            raise FormatError(f"not a {FORMAT} file: a JSON {type(data).__name__}, not an object", source=name)
+        try:
+            return cls.from_dict(data, name)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            if isinstance(exc, FormatError):
+                raise
+            what = f"no {exc.args[0]!r} key" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+            raise FormatError(f"not a valid {FORMAT} file ({what})", source=name) from None
 
 
 def _depth(left: np.ndarray, right: np.ndarray) -> int:
