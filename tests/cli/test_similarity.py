@@ -262,6 +262,9 @@ def test_trained_reports_that_cannot_classify_are_refused(tmp_path, capsys):
         TrainedClassifier.from_report({"threshold": 0.5, "classifier": "signal", "signal": "idf"})
     with pytest.raises(FormatError, match="cannot be rebuilt"):
         TrainedClassifier.from_report({"threshold": 0.5, "aligner": "my_aligner"})
+    with pytest.raises(FormatError, match="r.json: the report's signal: .*bogus") as caught:
+        TrainedClassifier.from_report({"threshold": 0.5, "signal": "bogus"}, "r.json")  # a ConfigurationError
+    assert caught.value.source == "r.json"  # a data error naming the report, not a usage error (exit 2) without it
     trained = TrainedClassifier.from_report({"threshold": 0.5, "aligner": "sultan:paraphrase", "signal": "all-words"})
     assert (trained.aligner, trained.preset, trained.threshold) == ("sultan", "paraphrase", 0.5)
     bad = tmp_path / "bad.json"

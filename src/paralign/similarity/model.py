@@ -367,7 +367,10 @@ class TrainedClassifier:
             if report.get("cross_encoder"):
                 signal = BlendedSignal(model, saved_cross_encoder(report["cross_encoder"], source))
         else:
-            signal = make_signal(str(report.get("signal") or "sultan2014"))
+            try:
+                signal = make_signal(str(report.get("signal") or "sultan2014"))
+            except ConfigurationError as exc:  # a hand edit of the report, not the command line
+                raise FormatError(f"the report's signal: {exc}", source=source) from None
             if getattr(signal, "trainable", False):
                 raise FormatError(
                     f"{source}: signal {report.get('signal')!r} needs its training IDF statistics, "
