@@ -12,6 +12,7 @@ from .errors import (
     InputTypeError,
     ResourceMissingError,
     check_count,
+    is_text,
     shown_value,
 )
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
@@ -143,19 +144,35 @@ def sentence_from_doc(doc: Doc) -> Sentence:
 
 def check_text_or_tokens(item: object) -> None:
     """InputTypeError unless `item` is a text (str) or a token list (a sequence of str): None, a
-    number or a list holding one is named, instead of a TypeError from inside spaCy."""
-    if isinstance(item, str | Sentence):  # a Sentence is annotated again from its tokens
-        return
-    if isinstance(item, bytes | bytearray):  # a Sequence of ints: named as what it is
+    number or a list holding one is named, instead of a TypeError from inside spaCy. So is a str
+    holding a lone surrogate (``"\\ud800"``, what ``surrogateescape`` decoding makes of a bad
+    byte; :func:`paralign.errors.is_text`): no character, it was a UnicodeEncodeError from spaCy
+    (or a SimilarityError quoting one) where a file's bad byte is refused at its line."""
+    if isinstance(item, Sentence):  # annotated again from its tokens
+        item = item.tokens
+    if isinstance(item, str):
+        if is_text(item):
+            return
+        what = f"a str holding {_lone_surrogate(item)}"
+    elif isinstance(item, bytes | bytearray):  # a Sequence of ints: named as what it is
         what = f"{type(item).__name__} {item!r:.40} (decode it: .decode('utf-8'))"
     elif isinstance(item, Sequence):
-        bad = [w for w in item if not isinstance(w, str)][:1]
+        bad = [w for w in item if not isinstance(w, str) or not is_text(w)][:1]
         if not bad:
             return
-        what = f"a token list holding {type(bad[0]).__name__} {bad[0]!r:.30}"
+        what = (f"a token list holding a token with {_lone_surrogate(bad[0])}" if isinstance(bad[0], str)
+                else f"a token list holding {type(bad[0]).__name__} {bad[0]!r:.30}")
     else:
         what = f"{type(item).__name__} {item!r:.40}"
     raise InputTypeError(f"a sentence is a text (str) or a token list (list of str), not {what}")
+
+
+def _lone_surrogate(text: str) -> str:
+    """The first lone surrogate of `text`, for :func:`check_text_or_tokens`'s message: its escape
+    (the repr shows one) and its 1-based character, and the text's start."""
+    at = next(k for k, c in enumerate(text) if "\ud800" <= c <= "\udfff")
+    return (f"a lone surrogate, {text[at]!r} at character {at + 1} of {text!r:.40} (half a "
+            "UTF-16 pair, no character)")
 
 
 def check_many(items: object) -> None:

@@ -1,0 +1,75 @@
+"""The library's entry points, called from Python with bad *values* of the right type: a str
+holding a lone surrogate (what ``bytes.decode(errors="surrogateescape")`` makes of a bad byte,
+no character), and one bad item in a batch. Each is a :mod:`paralign.errors` error naming the
+argument (and, in a list, the item), or, in a batch that keeps failures in place, a failure
+saying why: never a UnicodeEncodeError or a TypeError from spaCy or a tokenizer deep inside.
+(Wrong types: tests/test_api_inputs.py.)"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+import paralign
+from paralign.errors import InputTypeError
+
+X, Y = "The senator sponsored the bill.", "The senator drafted the bill."
+LONE = "the senator \ud800 sponsored"  # as "surrogateescape" decodes a bad byte (there \udc80-\udcff)
+needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None,
+                                 reason="needs the neural extra (torch)")
+
+
+@pytest.mark.parametrize("text", [LONE, "\udcff", ["the", "b\udc80d", "bill"]],
+                         ids=["text", "alone", "token"])
+@pytest.mark.parametrize("call", [
+    lambda t: paralign.annotate(t),
+    lambda t: paralign.annotate_many([X, t]),
+    lambda t: paralign.get_aligner("exact")(X, t),
+    lambda t: paralign.similarity(t, Y),
+], ids=["annotate", "annotate_many", "exact", "similarity"])
+def test_a_lone_surrogate_is_an_input_type_error_naming_it(call, text) -> None:
+    """`annotate`, the aligners and `similarity` sent the text to spaCy, which failed encoding it:
+    a bare UnicodeEncodeError ('surrogates not allowed') from spacy/strings.pyx, and in
+    `similarity` a SimilarityError quoting it, as if the pair had failed. A str holding half a
+    UTF-16 pair is no text: an InputTypeError naming the character, as for None."""
+    with pytest.raises(InputTypeError, match=r"lone surrogate, '\\ud[89a-f][0-9a-f]{2}' at character \d"):
+        call(text)
+
+
+def test_the_sultan_aligner_names_a_lone_surrogate(data) -> None:
+    aligner = paralign.Aligner()
+    for call in (lambda: aligner.align(LONE, Y), lambda: aligner.align(["a", "\ud800"], ["a"]),
+                 lambda: aligner.align_many([(X, Y), (X, LONE)]), lambda: aligner.annotate([X, LONE])):
+        with pytest.raises(InputTypeError, match="lone surrogate"):
+            call()
+
+
+@needs_torch
+def test_the_contextual_aligner_names_a_lone_surrogate() -> None:
+    """It checked its sentences before loading a model, but let a lone surrogate through to
+    spaCy (UnicodeEncodeError)."""
+    aligner = paralign.Aligner("contextual")
+    with pytest.raises(InputTypeError, match="lone surrogate"):
+        aligner.align(LONE, Y)
+    assert "_loaded" not in vars(aligner.encoder)  # refused before any model loads
+
+
+def test_a_batch_keeps_a_pair_with_a_lone_surrogate_as_a_failure_saying_so(data) -> None:
+    """`similarity_many` and `evaluate_sts` kept the pair's place, as they do for any bad pair,
+    but its failure read "annotation failed: UnicodeEncodeError: 'utf-8' codec can't encode
+    character '\\ud800' in position 12: surrogates not allowed"."""
+    batch = paralign.similarity_many([(X, Y), (LONE, Y), (X, Y)])
+    assert batch.scores[0] == batch.scores[2] is not None and batch.scores[1] is None
+    [failure] = batch.failures
+    assert failure.index == 1 and "lone surrogate" in failure.error and "Unicode" not in failure.error
+    report = paralign.evaluate_sts([(X, Y, 4.0), (Y, LONE, 2.0), (X, X, 5.0), ("A man eats.", "A cat.", 1.0)])
+    [failure] = report.to_dict()["failures"]
+    assert failure["index"] == 1 and "lone surrogate" in failure["error"] and report.to_dict()["pairs"] == 3
+
+
+def test_text_with_control_characters_is_text() -> None:
+    """A NUL, BEL or ESC is a character: annotated as any other (the CLI's stderr escapes them,
+    the pictures replace them), not refused."""
+    sentence = paralign.annotate("the cat\x00 sat\x07 on\x1b the mat")
+    assert sentence.tokens[:3] == ("the", "cat\x00", "sat\x07")
