@@ -73,3 +73,33 @@ def test_text_with_control_characters_is_text() -> None:
     the pictures replace them), not refused."""
     sentence = paralign.annotate("the cat\x00 sat\x07 on\x1b the mat")
     assert sentence.tokens[:3] == ("the", "cat\x00", "sat\x07")
+
+
+@pytest.mark.parametrize(("call", "named"), [
+    (lambda a: paralign.annotate_many([X, Y, None]), "items: item 3: "),
+    (lambda a: a.annotate([X, 3]), "items: item 2: "),
+    (lambda a: a.align_many([(X, Y), (X, ["the", None])]), r"pairs: item 2 \(target\): "),
+    (lambda a: a.align_many([(X, Y), (LONE, Y)]), r"pairs: item 2 \(source\): "),
+    (lambda a: a.align(X, None), "target: "),
+    (lambda a: paralign.get_aligner("exact")("", None), "target: "),
+    (lambda a: paralign.similarity(X, 3), "b: "),
+], ids=["annotate_many", "Aligner.annotate", "align_many-type", "align_many-surrogate", "align",
+        "exact", "similarity"])
+def test_a_batch_that_refuses_a_bad_item_names_it(call, named) -> None:
+    """The batches that give plain results (`annotate_many`, `Aligner().annotate`, `align_many`)
+    refuse a value that is not a sentence before any work, as docs/api.md says, but the
+    InputTypeError did not say which of the items it was ("a sentence is a text (str) or a token
+    list (list of str), not NoneType None"); nor did `align` and `similarity` say which side.
+    The exact aligner returned the empty alignment for ("", None), its blank side read first."""
+    aligner = paralign.Aligner()
+    with pytest.raises(InputTypeError, match=f"^{named}a sentence is a text"):
+        call(aligner)
+
+
+@needs_torch
+def test_the_contextual_aligner_names_the_bad_item() -> None:
+    aligner = paralign.Aligner("contextual")
+    with pytest.raises(InputTypeError, match=r"^pairs: item 2 \(source\): a sentence is a text"):
+        aligner.align_many([(X, Y), (None, Y)])  # type: ignore[list-item]
+    with pytest.raises(InputTypeError, match="^target: a sentence is a text"):
+        aligner.align(X, LONE)
