@@ -103,3 +103,18 @@ def test_the_contextual_aligner_names_the_bad_item() -> None:
         aligner.align_many([(X, Y), (None, Y)])  # type: ignore[list-item]
     with pytest.raises(InputTypeError, match="^target: a sentence is a text"):
         aligner.align(X, LONE)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: paralign.paraeval([X, LONE], [[Y, X]]),
+    lambda: paralign.paraeval([X, Y], [[Y, X], [X, LONE]]),
+    lambda: paralign.ParaEval().corpus_score([X, LONE], [[Y, X]]),
+    lambda: paralign.ParaEval().sentence_score(X, [Y, LONE]),
+], ids=["paraeval-hypotheses", "paraeval-references", "paper-corpus", "paper-sentence"])
+def test_paraeval_refuses_a_lone_surrogate_naming_the_segment(call) -> None:
+    """ParaEval scored a lone surrogate as a word of its own, a number without a complaint
+    (0.58 for a hypothesis of the audit), and under the `contextual` config failed in the
+    encoder's tokenizer with a TypeError from transformers. It is refused before scoring, as a
+    segment that is not a str is, named by its stream and number."""
+    with pytest.raises(InputTypeError, match=r"item 2 holds a lone surrogate, '\\ud800' at character 13"):
+        call()
