@@ -118,3 +118,19 @@ def test_paraeval_refuses_a_lone_surrogate_naming_the_segment(call) -> None:
     segment that is not a str is, named by its stream and number."""
     with pytest.raises(InputTypeError, match=r"item 2 holds a lone surrogate, '\\ud800' at character 13"):
         call()
+
+
+def test_a_paraphrase_table_refuses_a_phrase_holding_a_lone_surrogate(tmp_path) -> None:
+    """`ParaphraseTable.from_pairs` and `add` took such a phrase; the table then failed far away,
+    with a UnicodeEncodeError from `to_tsv` (writing it) or from a ParaEval scorer given it as a
+    source (hashing it for the signature). from_pairs names the row, as it names a row that is
+    not two str; add says what the phrase is."""
+    with pytest.raises(paralign.FormatError, match=r"^row 2 is .*lone surrogate, '\\ud800' at character 3"):
+        paralign.ParaphraseTable.from_pairs([("a man", "a guy"), ("a \ud800", "x", 0.5)])
+    with pytest.raises(paralign.FormatError, match=r"^row 1 is .*lone surrogate, '\\udc80'"):
+        paralign.ParaphraseTable.from_pairs([["x", "y\udc80"]])
+    table = paralign.ParaphraseTable.from_pairs([("a man", "a guy")])
+    with pytest.raises(InputTypeError, match="lone surrogate"):
+        table.add("a man", "a \udcff")
+    table.to_tsv(tmp_path / "table.tsv")  # the table is as it was
+    assert dict(paralign.ParaphraseTable.from_tsv(tmp_path / "table.tsv").paraphrases("a man")) == {"a guy": None}
