@@ -13,6 +13,7 @@ from .errors import (
     ResourceMissingError,
     check_count,
     is_text,
+    lone_in,
     shown_value,
 )
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
@@ -154,14 +155,14 @@ def check_text_or_tokens(item: object, where: str = "") -> None:
     if isinstance(item, str):
         if is_text(item):
             return
-        what = f"a str holding {_lone_surrogate(item)}"
+        what = f"a str holding {lone_in(item)}: {shown_value(item)}"
     elif isinstance(item, bytes | bytearray):  # a Sequence of ints: named as what it is
         what = f"{type(item).__name__} {item!r:.40} (decode it: .decode('utf-8'))"
     elif isinstance(item, Sequence):
         bad = [w for w in item if not isinstance(w, str) or not is_text(w)][:1]
         if not bad:
             return
-        what = (f"a token list holding a token with {_lone_surrogate(bad[0])}" if isinstance(bad[0], str)
+        what = (f"a token list holding {shown_value(bad[0])}, with {lone_in(bad[0])}" if isinstance(bad[0], str)
                 else f"a token list holding {type(bad[0]).__name__} {bad[0]!r:.30}")
     else:
         what = f"{type(item).__name__} {item!r:.40}"
@@ -186,14 +187,6 @@ def check_sentence_pairs(pairs: list, what: str = "pairs") -> None:
     for number, pair in enumerate(pairs, start=1):
         for side, sentence in zip(("source", "target"), pair, strict=True):
             check_text_or_tokens(sentence, f"{what}: item {number} ({side})")
-
-
-def _lone_surrogate(text: str) -> str:
-    """The first lone surrogate of `text`, for :func:`check_text_or_tokens`'s message: its escape
-    (the repr shows one) and its 1-based character, and the text's start."""
-    at = next(k for k, c in enumerate(text) if "\ud800" <= c <= "\udfff")
-    return (f"a lone surrogate, {text[at]!r} at character {at + 1} of {text!r:.40} (half a "
-            "UTF-16 pair, no character)")
 
 
 def check_many(items: object) -> None:

@@ -25,6 +25,7 @@ from .errors import (
     check_output_file,
     file_path,
     is_text,
+    lone_in,
     shown_value,
 )
 from .phrase_keys import form_of, held_phrase, normalize_phrase
@@ -405,8 +406,7 @@ def _lone(text: str) -> str:
     """Why `text`, a str holding a lone surrogate (``"\\ud800"``, what ``surrogateescape``
     decoding makes of a bad byte), is no phrase: the table took it, and writing the table
     (``to_tsv``) or signing it (a scorer's ``content_hash``) ended in a UnicodeEncodeError."""
-    at = next(k for k, c in enumerate(text) if "\ud800" <= c <= "\udfff")
-    return f"it holds a lone surrogate, {text[at]!r} at character {at + 1} (half a UTF-16 pair, no character)"
+    return f"it holds {lone_in(text)}"
 
 
 def _texts_checked(rows: Iterable[object]) -> Iterator[object]:

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ...errors import EmptyScoringError, InputTypeError, MismatchError, check_texts, is_text
+from ...errors import (
+    EmptyScoringError,
+    InputTypeError,
+    MismatchError,
+    check_texts,
+    is_text,
+    lone_in,
+)
 from ...paraphrases import ParaphraseSource, ParaphraseTable, check_source
 
 
@@ -67,10 +74,8 @@ def check_characters(texts: Sequence[str], what: str) -> None:
     ``contextual``."""
     for number, text in enumerate(texts, start=1):
         if not is_text(text):
-            at = next(k for k, c in enumerate(text) if "\ud800" <= c <= "\udfff")
             where = "" if what == "the hypothesis" else f": item {number}"
-            raise InputTypeError(f"{what}{where} holds a lone surrogate, {text[at]!r} at character "
-                                 f"{at + 1} (half a UTF-16 pair, no character)")
+            raise InputTypeError(f"{what}{where} holds {lone_in(text)}")
 
 
 def check_names(resources: object, tables: object) -> None:
