@@ -182,6 +182,16 @@ def is_text(value: str) -> bool:
     return _SURROGATE.search(value) is None
 
 
+def lone_in(value: str) -> str:
+    """The first lone surrogate of `value`, a str that is not :func:`is_text`, as an error message
+    quotes it: ``a lone surrogate, '\\ud800' at character 9 (half a UTF-16 pair, no character)``
+    (the 1-based character; the repr escapes the surrogate, so the message can be printed)."""
+    match = _SURROGATE.search(value)
+    assert match is not None, "lone_in() of a text: test is_text() first"
+    return (f"a lone surrogate, {match.group()!r} at character {match.start() + 1} (half a UTF-16 pair, "
+            "no character)")
+
+
 def _lone(text: str, escape: re.Match[str]) -> tuple[int, str]:
     """(offset, reason) of the lone surrogate `escape` of `text` (:func:`lone_surrogate`)."""
     column = escape.start() - text.rfind("\n", 0, escape.start())

@@ -12,6 +12,8 @@ from .errors import (
     InputTypeError,
     ResourceMissingError,
     check_count,
+    is_text,
+    lone_in,
     shown_value,
 )
 from .sentence import ROOT, Entity, Sentence, ascii_apostrophes, fold_apostrophe
@@ -141,21 +143,50 @@ def sentence_from_doc(doc: Doc) -> Sentence:
     )
 
 
-def check_text_or_tokens(item: object) -> None:
+def check_text_or_tokens(item: object, where: str = "") -> None:
     """InputTypeError unless `item` is a text (str) or a token list (a sequence of str): None, a
-    number or a list holding one is named, instead of a TypeError from inside spaCy."""
-    if isinstance(item, str | Sentence):  # a Sentence is annotated again from its tokens
-        return
-    if isinstance(item, bytes | bytearray):  # a Sequence of ints: named as what it is
+    number or a list holding one is named, instead of a TypeError from inside spaCy, after
+    `where` (the argument or item at fault, e.g. ``pairs: item 2 (target)``) when given. So is a str
+    holding a lone surrogate (``"\\ud800"``, what ``surrogateescape`` decoding makes of a bad
+    byte; :func:`paralign.errors.is_text`): no character, it was a UnicodeEncodeError from spaCy
+    (or a SimilarityError quoting one) where a file's bad byte is refused at its line."""
+    if isinstance(item, Sentence):  # annotated again from its tokens
+        item = item.tokens
+    if isinstance(item, str):
+        if is_text(item):
+            return
+        what = f"a str holding {lone_in(item)}: {shown_value(item)}"
+    elif isinstance(item, bytes | bytearray):  # a Sequence of ints: named as what it is
         what = f"{type(item).__name__} {item!r:.40} (decode it: .decode('utf-8'))"
     elif isinstance(item, Sequence):
-        bad = [w for w in item if not isinstance(w, str)][:1]
+        bad = [w for w in item if not isinstance(w, str) or not is_text(w)][:1]
         if not bad:
             return
-        what = f"a token list holding {type(bad[0]).__name__} {bad[0]!r:.30}"
+        what = (f"a token list holding {shown_value(bad[0])}, with {lone_in(bad[0])}" if isinstance(bad[0], str)
+                else f"a token list holding {type(bad[0]).__name__} {bad[0]!r:.30}")
     else:
         what = f"{type(item).__name__} {item!r:.40}"
-    raise InputTypeError(f"a sentence is a text (str) or a token list (list of str), not {what}")
+    raise InputTypeError(f"{where + ': ' if where else ''}a sentence is a text (str) or a token "
+                         f"list (list of str), not {what}")
+
+
+def check_sentences(items: Iterable[object], what: str) -> list:
+    """`items` as a list (read once), each checked by :func:`check_text_or_tokens` and named by
+    its 1-based number after `what` (``items``): a batch function's check before any work, so
+    that the error says which item is at fault."""
+    check_many(items)
+    items = list(items)
+    for number, item in enumerate(items, start=1):
+        check_text_or_tokens(item, f"{what}: item {number}")
+    return items
+
+
+def check_sentence_pairs(pairs: list, what: str = "pairs") -> None:
+    """Each sentence of `pairs` (already checked to be pairs: ``errors.check_pairs``) checked by
+    :func:`check_text_or_tokens`, named by its pair's 1-based number and side."""
+    for number, pair in enumerate(pairs, start=1):
+        for side, sentence in zip(("source", "target"), pair, strict=True):
+            check_text_or_tokens(sentence, f"{what}: item {number} ({side})")
 
 
 def check_many(items: object) -> None:
@@ -278,6 +309,7 @@ def annotate(item: TextOrTokens, annotator: Annotator | None = None) -> Sentence
 def annotate_many(
     items: Iterable[TextOrTokens], annotator: Annotator | None = None, n_process: int = 1
 ) -> list[Sentence]:
-    """Annotate many texts or token lists in batches through nlp.pipe."""
+    """Annotate many texts or token lists in batches through nlp.pipe; a value that is not one
+    is an InputTypeError naming the item (1-based) before any is annotated."""
     check_annotator(annotator)
-    return list((annotator or default_annotator()).pipe(items, n_process=n_process))
+    return list((annotator or default_annotator()).pipe(check_sentences(items, "items"), n_process=n_process))

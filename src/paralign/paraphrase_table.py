@@ -24,6 +24,8 @@ from .errors import (
     InputTypeError,
     check_output_file,
     file_path,
+    is_text,
+    lone_in,
     shown_value,
 )
 from .phrase_keys import form_of, held_phrase, normalize_phrase
@@ -99,8 +101,12 @@ class ParaphraseTable:
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
         """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
-        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN)."""
+        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN);
+        a phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
         _check_score(phrase, paraphrase, score)
+        for text in (phrase, paraphrase):
+            if isinstance(text, str) and not is_text(text):
+                raise InputTypeError(f"a phrase is a text, not {shown_value(text)}: {_lone(text)}")
         self._multiword = None
         self._retokenized = {}
         self._content_hash = None
@@ -128,13 +134,14 @@ class ParaphraseTable:
 
         One str or a value that is not iterable is an InputTypeError; a row that is not two
         phrases and an optional score (None or a number) is a FormatError naming it (1-based),
-        as :meth:`from_tsv` names a bad line."""
+        as :meth:`from_tsv` names a bad line; so is a row whose phrase holds a lone surrogate
+        (:func:`_lone`)."""
         if isinstance(pairs, str | bytes) or not isinstance(pairs, Iterable):
             raise InputTypeError("pairs must be an iterable of (phrase, paraphrase[, score]) tuples, not "
                                  + (f"one str ({shown_value(pairs)})" if isinstance(pairs, str)
                                     else f"{type(pairs).__name__} {shown_value(pairs)}"))
         table = cls(name, lowercase=lowercase)
-        table._read_pairs(pairs, symmetric=symmetric)
+        table._read_pairs(_texts_checked(pairs), symmetric=symmetric)
         return table
 
     def _read_pairs(self, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], *, symmetric: bool = False) -> None:
@@ -392,6 +399,26 @@ def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
     threshold test unnoticed): the check of every row added."""
     if score is not None and not math.isfinite(score):
         raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
+
+
+def _lone(text: str) -> str:
+    """Why `text`, a str holding a lone surrogate (``"\\ud800"``, what ``surrogateescape``
+    decoding makes of a bad byte), is no phrase: the table took it, and writing the table
+    (``to_tsv``) or signing it (a scorer's ``content_hash``) ended in a UnicodeEncodeError."""
+    return f"it holds {lone_in(text)}"
+
+
+def _texts_checked(rows: Iterable[object]) -> Iterator[object]:
+    """`rows` as given, a FormatError naming the first (1-based) whose phrase or paraphrase holds
+    a lone surrogate (:func:`_lone`); the rest of each row is :func:`_row`'s to check. Only for
+    :meth:`ParaphraseTable.from_pairs`: the tables paralign reads (``load_table``) are decoded
+    UTF-8, which holds none, and are read without this test's cost."""
+    for number, row in enumerate(rows, start=1):
+        if isinstance(row, tuple | list):
+            bad = next((x for x in row[:2] if isinstance(x, str) and not is_text(x)), None)
+            if bad is not None:
+                raise FormatError(f"row {number} is {shown_value(row)}: {_lone(bad)}")
+        yield row
 
 
 def _row(row: object, number: int) -> tuple[str, str, Score]:

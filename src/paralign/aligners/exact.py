@@ -17,7 +17,11 @@ def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | Text
     Sentences are annotated Sentences, token lists (used as they are) or texts (tokenised by
     :func:`paralign.annotate`, as the batches do). A sentence with no words (empty, white space
     only: :func:`~paralign.alignment.is_blank`) has nothing to align: the empty alignment, as
-    every aligner of the registry gives."""
+    every aligner of the registry gives. A value that is not a sentence is an InputTypeError
+    naming its side (the other may be blank)."""
+    for side, item in (("source", source), ("target", target)):
+        if not isinstance(item, Sentence):
+            check_text_or_tokens(item, side)
     if is_blank(source) or is_blank(target):
         return Alignment()
     free: dict[str, list[int]] = {}
@@ -36,5 +40,4 @@ def _tokens(item: Sentence | TextOrTokens) -> tuple[str, ...]:
         return item.tokens
     if isinstance(item, str):
         return annotate(item).tokens
-    check_text_or_tokens(item)
     return tuple(item)

@@ -181,8 +181,8 @@ def similarity(
     >>> paralign.similarity(x, y, aligner="sultan:paraphrase")
     1.0
     """
-    check_text_or_tokens(a)
-    check_text_or_tokens(b)
+    check_text_or_tokens(a, "a")
+    check_text_or_tokens(b, "b")
     result = similarity_many([(a, b)], signal=signal, aligner=aligner, annotator=annotator)
     if result.failures:
         raise SimilarityError(f"pair could not be scored: {result.failures[0].error}")

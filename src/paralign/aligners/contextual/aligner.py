@@ -39,7 +39,7 @@ import numpy as np
 
 from ...alignment import Alignment, is_blank
 from ...errors import ConfigurationError, check_pairs
-from ...nlp import TextOrTokens, check_text_or_tokens
+from ...nlp import TextOrTokens, check_sentence_pairs, check_text_or_tokens
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
 from ..sultan import PARAPHRASE_OPTIONS
@@ -127,6 +127,8 @@ class ContextualAligner:
     # -- public API ------------------------------------------------------------------------------
     def align(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
         """Align two texts, token lists or annotated Sentences; links carry a confidence."""
+        check_text_or_tokens(source, "source")
+        check_text_or_tokens(target, "target")
         return self.align_many([(source, target)])[0]
 
     def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
@@ -153,9 +155,7 @@ class ContextualAligner:
         registry; an item that is not a (source, target) pair, or a value that is not a
         sentence, is an InputTypeError (before any model loads)."""
         pairs = check_pairs(pairs)
-        for pair in pairs:
-            for sentence in pair:
-                check_text_or_tokens(sentence)
+        check_sentence_pairs(pairs)
         todo = [x.tokens if isinstance(x, Sentence) else x for pair in pairs for x in pair]
         given = {k: x for k, x in enumerate(x for pair in pairs for x in pair) if isinstance(x, Sentence)}
         sentences = self.annotate([x for k, x in enumerate(todo) if k not in given], workers=workers)

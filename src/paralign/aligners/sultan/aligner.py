@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 from ...alignment import Alignment, is_blank
 from ...caching import CappedDict
 from ...errors import ConfigurationError, check_count, check_pairs
-from ...nlp import Annotator, TextOrTokens, check_annotator, check_many, check_text_or_tokens
+from ...nlp import (
+    Annotator,
+    TextOrTokens,
+    check_annotator,
+    check_sentence_pairs,
+    check_sentences,
+    check_text_or_tokens,
+)
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
@@ -204,10 +211,9 @@ class Aligner:
         """Annotate texts (spaCy tokenisation) or token lists (kept exactly; PTB escapes parsed
         as the characters they stand for, the given tokens are kept)."""
         workers = check_count(workers, "workers")
-        check_many(items)  # one text is not read as a batch of its characters
-        originals: list[TextOrTokens] = list(items)
-        for item in originals:  # None or a number is named here, not a TypeError from spaCy
-            check_text_or_tokens(item)
+        # one text is not read as a batch of its characters; None or a number is named by its
+        # item here, not a TypeError from spaCy
+        originals: list[TextOrTokens] = check_sentences(items, "items")
         parsed = self._annotator().pipe((self._parse_form(x) for x in originals), n_process=workers)
         out = []
         for item, sentence in zip(originals, parsed, strict=True):
@@ -240,6 +246,8 @@ class Aligner:
         aligns to the empty alignment (nothing to align)."""
         if isinstance(source, Sentence) and isinstance(target, Sentence):
             return self.align_sentences(source, target)
+        check_text_or_tokens(source, "source")
+        check_text_or_tokens(target, "target")
         s, t = self.annotate([x.tokens if isinstance(x, Sentence) else x for x in (source, target)])
         return self.align_sentences(s, t)
 
@@ -264,8 +272,10 @@ class Aligner:
         progress: Progress | None = None,
     ) -> list[Alignment]:
         """Align many pairs: one batched annotation pass, then alignment (``workers`` processes).
-        An item that is not a (source, target) pair is an InputTypeError naming it."""
+        An item that is not a (source, target) pair, or whose sentence is not one, is an
+        InputTypeError naming it."""
         pairs = check_pairs(pairs)
+        check_sentence_pairs(pairs)
         flat = [x for pair in pairs for x in pair]
         sentences = self.annotate(flat, workers=workers)
         annotated = list(zip(sentences[0::2], sentences[1::2], strict=True))

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ...errors import EmptyScoringError, InputTypeError, MismatchError, check_texts
+from ...errors import (
+    EmptyScoringError,
+    InputTypeError,
+    MismatchError,
+    check_texts,
+    is_text,
+    lone_in,
+)
 from ...paraphrases import ParaphraseSource, ParaphraseTable, check_source
 
 
@@ -22,6 +29,7 @@ def check_hypotheses(hypotheses: object, *, scoring: bool = False) -> None:
     """The hypotheses of one system: one str per segment; when `scoring` a corpus, at least one
     (EmptyScoringError, as ``paralign paraeval`` on an empty file: nothing has no score)."""
     check_texts(hypotheses, "hypotheses (one str per segment)")
+    check_characters(hypotheses, "hypotheses (one str per segment)")  # type: ignore[arg-type]
     if scoring and not len(hypotheses):  # type: ignore[arg-type]
         raise EmptyScoringError("no hypothesis segments: nothing to score")
 
@@ -40,6 +48,7 @@ def check_references(references: object) -> int:
             "segment), not a list of str: wrap one stream as [refs]")
     for k, stream in enumerate(references, start=1):
         check_texts(stream, f"reference stream {k}")
+        check_characters(stream, f"reference stream {k}")
     lengths = [len(stream) for stream in references]
     if len(set(lengths)) != 1:
         raise MismatchError(f"reference streams have different numbers of segments: {lengths}")
@@ -50,9 +59,23 @@ def check_segment(hypothesis: object, references: object) -> None:
     """One segment: its hypothesis a str, its references at least one str."""
     if not isinstance(hypothesis, str):
         raise InputTypeError(f"the hypothesis must be a str, not {type(hypothesis).__name__}")
+    check_characters([hypothesis], "the hypothesis")
     check_texts(references, "references (the segment's reference texts)")
+    check_characters(references, "references (the segment's reference texts)")  # type: ignore[arg-type]
     if not references:
         raise MismatchError("at least one reference is needed")
+
+
+def check_characters(texts: Sequence[str], what: str) -> None:
+    """InputTypeError naming the first of `texts` (1-based, after `what`) that holds a lone
+    surrogate (``"\\ud800"``, what ``surrogateescape`` decoding makes of a bad byte:
+    :func:`paralign.errors.is_text`): no character, it was scored as a word of its own by the
+    default config and failed in the encoder's tokenizer (a TypeError from transformers) under
+    ``contextual``."""
+    for number, text in enumerate(texts, start=1):
+        if not is_text(text):
+            where = "" if what == "the hypothesis" else f": item {number}"
+            raise InputTypeError(f"{what}{where} holds {lone_in(text)}")
 
 
 def check_names(resources: object, tables: object) -> None:
