@@ -62,28 +62,53 @@ class Tree:
 
     def leaves(self) -> list[str]:
         """The words under this node, left to right."""
-        if self.word is not None:
-            return [self.word]
-        out: list[str] = []
-        for child in self.children:
-            out.extend(child.leaves())
-        return out
+        return [node.word for node in self.nodes() if node.word is not None]
 
     def expansion(self) -> tuple[str, ...]:
         """The labels of the children (the syntactic rule this node is expanded by)."""
         return tuple(child.label for child in self.children)
 
     def nodes(self) -> Iterator[Tree]:
-        """All nodes, pre-order."""
-        yield self
-        for child in self.children:
-            yield from child.nodes()
+        """All nodes, pre-order (an explicit stack: a tree thousands of levels deep does not recurse)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
 
     def to_string(self) -> str:
         """Bracketed (Penn) notation, e.g. ``(ROOT (S (NP (NOUN people)) (VP (VERB died))))``."""
-        if self.word is not None:
-            return f"({self.label} {self.word})"
-        return f"({self.label} " + " ".join(c.to_string() for c in self.children) + ")"
+        out: list[str] = []
+        stack: list[Tree | str] = [self]  # a str is text to write as it is
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                out.append(item)
+            elif item.word is not None:
+                out.append(f"({item.label} {item.word})")
+            else:
+                out.append(f"({item.label} ")
+                stack.append(")")
+                for k in range(len(item.children) - 1, -1, -1):
+                    stack.append(item.children[k])
+                    if k:
+                        stack.append(" ")
+        return "".join(out)
+
+    def _shape(self) -> Iterator[tuple[str, str | None, frozenset[str], int]]:
+        """Each node's fields and number of children, pre-order: what equal trees share."""
+        for node in self.nodes():
+            yield node.label, node.word, node.keywords, len(node.children)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields, node by node (as the dataclass's ``__eq__``, without its recursion)."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self is other or list(self._shape()) == list(other._shape())  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        """A hash of every node's fields (as the dataclass's, without its recursion)."""
+        return hash(tuple(self._shape()))
 
 
 def projective_heads(heads: Sequence[int]) -> list[int]:
@@ -152,8 +177,8 @@ def parse_tree(sentence: Sentence, *, lowercase: bool = False) -> Tree:
         )
         for i in range(n)
     ]
-    children = tuple(_build(r, sentence, deps, leaves, clause_level=True) for r in roots)
-    return _node("ROOT", children)
+    built = _build_all(roots, sentence, deps, leaves)
+    return _node("ROOT", [built[r] for r in roots])
 
 
 def _node(label: str, children: Sequence[Tree]) -> Tree:
@@ -161,15 +186,35 @@ def _node(label: str, children: Sequence[Tree]) -> Tree:
     return Tree(label, tuple(children), None, keywords)
 
 
-def _build(h: int, s: Sentence, deps: list[list[int]], leaves: list[Tree], clause_level: bool) -> Tree:
+def _build_all(roots: Sequence[int], s: Sentence, deps: list[list[int]], leaves: list[Tree]) -> dict[int, Tree]:
+    """Every token's constituent, by token, each built after its dependents' (an explicit stack,
+    not recursion: a parse thousands of levels deep, as a long sentence of clauses joined by
+    "and" has, builds). A dependent is clause-level unless it precedes a noun-phrase head."""
+    clause_level = dict.fromkeys(roots, True)
+    order: list[int] = []  # pre-order: a head before its dependents
+    stack = list(roots)
+    while stack:
+        h = stack.pop()
+        order.append(h)
+        in_np = PHRASE_OF_POS.get(s.pos[h], "XP") == "NP"
+        for d in deps[h]:
+            clause_level[d] = not in_np or d > h
+            stack.append(d)
+    built: dict[int, Tree] = {}
+    for h in reversed(order):
+        built[h] = _build(h, s, deps, leaves, clause_level[h], built)
+    return built
+
+
+def _build(h: int, s: Sentence, deps: list[list[int]], leaves: list[Tree], clause_level: bool,
+           sub: dict[int, Tree]) -> Tree:
+    """Token `h`'s constituent, its dependents' already in `sub`."""
     pos = s.pos[h]
     phrase = PHRASE_OF_POS.get(pos, "XP")
     if not deps[h]:
         if clause_level and pos in WRAP_SINGLE:
             return _node(phrase, [leaves[h]])
         return leaves[h]
-    in_np = phrase == "NP"
-    sub = {d: _build(d, s, deps, leaves, clause_level=not in_np or d > h) for d in deps[h]}
     ordered = sorted([*deps[h], h])
 
     def parts(indices: Sequence[int]) -> list[Tree]:
