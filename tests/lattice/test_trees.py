@@ -6,6 +6,8 @@ nodes, to_string, == and hash recursed one Python frame (or two) per level too."
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paralign.lattice import (
     ForestNode,
@@ -14,6 +16,7 @@ from paralign.lattice import (
     Tree,
     build_lattice,
     parse_tree,
+    projective_heads,
 )
 from paralign.lattice.build import forest_to_builder
 from paralign.sentence import ROOT, Sentence
@@ -90,3 +93,51 @@ def test_walking_a_tree_gives_what_recursion_gave() -> None:
     assert tree != Tree("ROOT", tree.children[:2]) and tree != "(ROOT)"
     assert tree != Tree("ROOT", tree.children, keywords=frozenset({"people"}))
 
+
+def lifted_by_definition(heads: list[int]) -> list[int]:
+    """projective_heads as it was first written: each token's set of ancestors, made again
+    after every lift (time and memory: length times depth), the first non-projective arc lifted."""
+    heads = [h if h == ROOT or 0 <= h < len(heads) and h != i else ROOT for i, h in enumerate(heads)]
+    for i in range(len(heads)):
+        seen, k = set(), i
+        while k != ROOT and k not in seen:
+            seen.add(k)
+            k = heads[k]
+        if k != ROOT:
+            heads[k] = ROOT
+
+    def ancestors(k: int) -> set[int]:
+        out, k = set(), heads[k]
+        while k != ROOT:
+            out.add(k)
+            k = heads[k]
+        return out
+
+    changed = True
+    while changed:
+        changed = False
+        above = [ancestors(k) for k in range(len(heads))]
+        for d, h in enumerate(heads):
+            if h != ROOT and any(h not in above[k] for k in range(min(d, h) + 1, max(d, h))):
+                heads[d] = heads[h]
+                changed = True
+                break
+    return heads
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(-2, 12), min_size=1, max_size=12))
+def test_projective_heads_lifts_the_arcs_the_definition_lifts(heads) -> None:
+    """The pre-order spans and the single walk of each token to its root give the heads that
+    sets of ancestors gave (malformed heads too: out of range, self, cycles)."""
+    assert projective_heads(heads) == lifted_by_definition(heads)
+
+
+def test_projective_heads_of_a_deep_parse_is_fast() -> None:
+    """A parse 6,000 levels deep: 15 s and 3 GB with a set of ancestors per token."""
+    heads = [ROOT, *range(5999)]
+    heads[3000] = 2990  # projective: 2991-2999 are below 2990
+    heads[2995] = 3005  # crosses 3001-3004, which are above 3005: lifted to 3004, ..., 3000
+    lifted = [*heads[:2995], 3000, *heads[2996:]]
+    assert projective_heads(heads) == lifted
+    assert lifted_by_definition(heads[:3010]) == lifted[:3010]

@@ -112,48 +112,67 @@ class Tree:
 
 
 def projective_heads(heads: Sequence[int]) -> list[int]:
-    """Heads with every non-projective arc lifted to the head's head (until all are projective)."""
+    """Heads with every non-projective arc lifted to the head's head (until all are projective).
+
+    The first non-projective arc (by dependent) is lifted, and the search starts again. An arc
+    is projective when every token between its ends is below its head, told by the tokens'
+    pre-order numbers (:func:`_subtree_spans`), so each round takes time linear in the sentence
+    and its arcs' lengths, not in its length times its depth (a set of ancestors per token: 3 s
+    and 800 MB for a parse 3,000 levels deep)."""
     heads = list(heads)
     n = len(heads)
     for i, h in enumerate(heads):  # repair out-of-range or self heads: make them roots
         if h != ROOT and not 0 <= h < n or h == i:
             heads[i] = ROOT
     _break_cycles(heads)
-    changed = True
-    while changed:
-        changed = False
-        ancestors = [_ancestors(heads, k) for k in range(n)]
-        for d in range(n):
-            h = heads[d]
-            if h == ROOT:
-                continue
-            lo, hi = min(d, h), max(d, h)
-            if any(h not in ancestors[k] for k in range(lo + 1, hi)):
-                heads[d] = heads[h]
-                changed = True
-                break  # ancestors changed
-    return heads
+    while True:
+        first, last = _subtree_spans(heads)
+        lifted = next((d for d, h in enumerate(heads) if h != ROOT and any(
+            not first[h] < first[k] <= last[h] for k in range(min(d, h) + 1, max(d, h)))), None)
+        if lifted is None:
+            return heads
+        heads[lifted] = heads[heads[lifted]]
 
 
-def _ancestors(heads: Sequence[int], k: int) -> set[int]:
-    out = set()
-    k = heads[k]
-    while k != ROOT:
-        out.add(k)
-        k = heads[k]
-    return out
+def _subtree_spans(heads: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Each token's pre-order number in the (acyclic) dependency forest, and the last number of
+    its subtree: k is below h exactly when first[h] < first[k] <= last[h]."""
+    n = len(heads)
+    deps: list[list[int]] = [[] for _ in range(n)]
+    roots: list[int] = []
+    for k, h in enumerate(heads):
+        (roots if h == ROOT else deps[h]).append(k)
+    order: list[int] = []
+    stack = roots
+    while stack:
+        k = stack.pop()
+        order.append(k)
+        stack.extend(deps[k])
+    first = [0] * n
+    for number, k in enumerate(order):
+        first[k] = number
+    size = [1] * n
+    for k in reversed(order):
+        if heads[k] != ROOT:
+            size[heads[k]] += size[k]
+    return first, [first[k] + size[k] - 1 for k in range(n)]
 
 
 def _break_cycles(heads: list[int]) -> None:
-    """Make a token a root when following heads from it loops (malformed input)."""
+    """Make a token a root when following heads from it loops (malformed input): the first
+    token met twice, following heads from each token in turn. A token once followed to a root
+    is not followed again (its way there stays: only tokens on a loop get new heads), so this
+    takes time linear in the sentence, not in its length times its depth."""
+    rooted: set[int] = set()  # tokens whose heads lead to a root
     for i in range(len(heads)):
-        seen = set()
+        seen: set[int] = set()
         k = i
-        while k != ROOT and k not in seen:
+        while k != ROOT and k not in rooted and k not in seen:
             seen.add(k)
             k = heads[k]
-        if k != ROOT:
+        if k in seen:
             heads[k] = ROOT
+        rooted |= seen
 
 
 def parse_tree(sentence: Sentence, *, lowercase: bool = False) -> Tree:
