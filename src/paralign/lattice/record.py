@@ -17,6 +17,7 @@ Not for: the lattice itself and its queries (:mod:`.word_lattice`).
 from __future__ import annotations
 
 import json
+import operator
 import re
 from collections.abc import Callable
 
@@ -47,8 +48,16 @@ def lattice_fields(data: object, source: str | None = None, text: str | None = N
 
 
 def is_integer(value: object) -> bool:
-    """Is `value` an int, and not a bool (True is an int to Python, not to a reader)?"""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """Is `value` an integer: an int or any integral value ``operator.index`` takes (a numpy
+    integer, as a lattice made from numpy arrays holds), and not a bool (True is an int to
+    Python, not to a reader)? A JSON record's integers are ints; a float, even 1.0, is none."""
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
 
 
 def edge_fault(edge: object, k: int, *, show: Callable[[object], str] = json.dumps,
