@@ -35,6 +35,7 @@ from ..errors import (
     LatticeError,
     check_texts,
     invalid_json,
+    is_text,
     lone_surrogate,
     shown_value,
 )
@@ -96,9 +97,11 @@ class Lattice:
         """InputTypeError naming the field (and the edge or weight by its index) that is not of the
         type its hint says, worded as the JSON record's checks (:func:`.record.edge_fault`):
         ``Lattice(2, ((0, "a", 1),))``, its edge's fields out of order, was a TypeError from a
-        comparison inside; a bool is no integer here either. Any integral number is one (what
-        ``operator.index`` takes: a numpy integer, from a lattice made with numpy arrays), kept
-        as a plain int, so that :meth:`to_dict` gives JSON."""
+        comparison inside; a bool is no integer here either, and a word holding a lone surrogate
+        (``"\\ud800"``, from ``bytes.decode(errors="surrogateescape")``) no text: to_dot failed
+        writing it, as :meth:`from_json` refuses the JSON escape for it. Any integral number is
+        an integer (what ``operator.index`` takes: a numpy integer, from a lattice made with numpy
+        arrays), kept as a plain int, so that :meth:`to_dict` gives JSON."""
         if not is_integer(self.n_states):
             raise InputTypeError(f"n_states must be an integer, got {shown_value(self.n_states)}")
         object.__setattr__(self, "n_states", operator.index(self.n_states))
@@ -114,6 +117,9 @@ class Lattice:
             if fault is not None:
                 raise InputTypeError(fault)
             plain = plain and type(edge[0]) is type(edge[2]) is int
+        if not is_text("".join(w for _s, w, _d in self.edges if w is not None)):  # one search, not one a word
+            k = next(k for k, (_s, w, _d) in enumerate(self.edges) if w is not None and not is_text(w))
+            raise InputTypeError(edge_fault(self.edges[k], k, show=shown_value, form="(from, word, to)"))
         if not plain:
             object.__setattr__(self, "edges", tuple((operator.index(s), w, operator.index(d)) for s, w, d in self.edges))
         bad = next((k for k, w in enumerate(self.weights) if type(w) is not int and not is_integer(w)), None)
