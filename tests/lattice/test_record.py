@@ -112,5 +112,8 @@ def test_half_a_surrogate_pair_is_named_at_its_line() -> None:
     with pytest.raises(FormatError, match=rf'^x\.json:{line}: "\\ud800" \(column \d+\) is half of a UTF-16 '
                                           "surrogate pair, no character$"):
         Lattice.from_json(text, "x.json")
+    with pytest.raises(FormatError, match=r"^x\.json: not a lattice: edge \d+'s word must be text, got \"c\\ud800t\", "
+                                          "which holds half of a UTF-16 surrogate pair \\(no character\\)$"):
+        Lattice.from_dict(json.loads(text), "x.json")  # a record read elsewhere: the word named
     pair = Lattice.from_json(json.dumps(GOOD).replace('"cat"', '"c\\ud83d\\ude00t"'), "x.json")
     assert "c\U0001f600t" in {w for _, w, _ in pair.edges}

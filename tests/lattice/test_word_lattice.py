@@ -131,3 +131,52 @@ def test_a_field_of_the_wrong_type_is_named(args, said) -> None:
     with pytest.raises(InputTypeError, match=f"^{said}$"):
         Lattice(*args)
     assert Lattice(2, [[0, "a", 1]], [3], True).path_count() == 1  # lists hold the same fields
+
+
+def test_numpy_integers_are_states_and_weights_kept_as_ints() -> None:
+    """A lattice made from numpy arrays: 0.2.8's type checks refused numpy integers
+    (InputTypeError); any integral value is one (operator.index), kept as a plain int so that
+    to_dict gives JSON, which reads back as the same lattice. A bool is still refused."""
+    import json
+
+    import numpy as np
+
+    from paralign.errors import InputTypeError
+    from paralign.lattice import Lattice
+
+    states = np.array([[0, 1], [0, 1], [1, 2]], dtype=np.int64)
+    words = ["the", "a", "cat"]
+    lattice = Lattice(np.int64(3), tuple((s, w, d) for (s, d), w in zip(states, words, strict=True)),
+                      tuple(np.array([2, 1, 3], dtype=np.int32)))
+    assert lattice.path_count() == 2 and lattice.accepts(["a", "cat"])
+    assert type(lattice.n_states) is int
+    assert all(type(s) is int and type(d) is int for s, _w, d in lattice.edges)
+    assert all(type(w) is int for w in lattice.weights)
+    text = json.dumps(lattice.to_dict())
+    assert Lattice.from_json(text) == lattice == Lattice(3, ((0, "the", 1), (0, "a", 1), (1, "cat", 2)), (2, 1, 3))
+    with pytest.raises(InputTypeError, match=r"^edge 0's from state must be an integer, got np.True_$"):
+        Lattice(2, ((np.True_, "a", 1),))
+    with pytest.raises(InputTypeError, match=r"^n_states must be an integer, got np.float64\(2.0\)$"):
+        Lattice(np.float64(2.0), ((0, "a", 1),))
+
+
+def test_a_word_holding_a_lone_surrogate_is_refused() -> None:
+    r"""A word "\ud800" (half a UTF-16 surrogate pair, as bytes.decode(errors="surrogateescape")
+    gives) was taken, and to_dot failed while its text was written (UnicodeEncodeError), where
+    from_json refuses the JSON escape for it. The constructor names the edge, as it names a word
+    of the wrong type; a pair (one character) is a word."""
+    import numpy as np
+
+    from paralign.errors import InputTypeError
+    from paralign.lattice import Lattice
+
+    word = b"c\xfft".decode("utf-8", errors="surrogateescape")
+    said = (r"^edge 1's word must be text, got 'c\\udcfft', which holds half of a UTF-16 surrogate pair "
+            r"\(no character\)$")
+    for edges in (((0, "a", 1), (1, word, 2)), [[0, "a", 1], [1, word, 2]], ((0, "a", 1), (np.int64(1), word, 2))):
+        with pytest.raises(InputTypeError, match=said):
+            Lattice(3, edges)
+    with pytest.raises(InputTypeError, match=r"^edge 0's word must be text, got '\\ud800'"):
+        Lattice(2, ((0, "\ud800", 1), (0, None, 1)))
+    lattice = Lattice(3, ((0, None, 1), (1, "c\U0001f600t", 2)))
+    assert "c\U0001f600t" in lattice.to_dot().encode("utf-8").decode("utf-8")

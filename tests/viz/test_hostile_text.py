@@ -7,6 +7,7 @@ outputs are built in the library, without spaCy, so the module runs in about a s
 
 from __future__ import annotations
 
+import re
 import unicodedata
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -83,12 +84,18 @@ def _sts(word: str) -> str:
     return page(word, [Section(word, (figure(plot), pairs_table(pairs)))])
 
 
+def _word(word: str) -> str:
+    """`word` as a lattice word: a Lattice refuses one holding a lone surrogate (no character), so
+    that word is drawn with U+FFFD in its place (as the picture's writer shows it), its title as given."""
+    return re.sub("[\ud800-\udfff]", "\ufffd", word)
+
+
 #: Each output: name -> a function of the hostile word giving the file's text.
 OUTPUTS = {
     "grid.svg": lambda w: svg_file(alignment_grid(_view(w), title=w)),
     "lines.svg": lambda w: svg_file(alignment_lines(_view(w))),
     "lattice.svg": lambda w: svg_file(lattice_drawing(
-        Lattice(4, ((0, "the", 1), (1, w, 2), (1, None, 2), (2, w + "s", 3)), (2, 1, 1, 2)), title=w)),
+        Lattice(4, ((0, "the", 1), (1, _word(w), 2), (1, None, 2), (2, _word(w) + "s", 3)), (2, 1, 1, 2)), title=w)),
     "pairs.html": lambda w: page(f"pairs {w}", [alignment_section(w, _view(w))]),
     "evaluate-aligner report": _report,
     "paraeval report": _paraeval,

@@ -39,16 +39,32 @@ class ForestNode:
 
     @classmethod
     def from_tree(cls, tree: Tree) -> ForestNode:
-        """A forest holding one tree."""
+        """A forest holding one tree (an explicit stack: a tree thousands of levels deep does not recurse)."""
+        root = cls._one(tree)
+        stack = [(root, tree)]
+        while stack:
+            node, t = stack.pop()
+            if not node.leaf:
+                children = [cls._one(c) for c in t.children]
+                node.alternatives.append(children)
+                stack.extend(zip(children, t.children, strict=True))
+        return root
+
+    @classmethod
+    def _one(cls, tree: Tree) -> ForestNode:
+        """The node of `tree`'s root alone: a leaf with its word, or a phrase with no expansion yet."""
         if tree.is_leaf:
             return cls(tree.label, words={tree.word: 1}, keywords=set(tree.keywords), leaf=True)  # type: ignore[dict-item]
-        node = cls(tree.label, keywords=set(tree.keywords))
-        node.alternatives.append([cls.from_tree(c) for c in tree.children])
-        return node
+        return cls(tree.label, keywords=set(tree.keywords))
 
     def size(self) -> int:
         """Number of forest nodes (for diagnostics)."""
-        return 1 + sum(c.size() for alt in self.alternatives for c in alt)
+        count, stack = 0, [self]
+        while stack:
+            node = stack.pop()
+            count += 1
+            stack.extend(c for alt in node.alternatives for c in alt)
+        return count
 
 
 class Merger:
@@ -73,26 +89,36 @@ class Merger:
         return forest
 
     def merge(self, node: ForestNode, tree: Tree) -> None:
-        """Merge `tree` into `node` (same label assumed)."""
+        """Merge `tree` into `node` (same label assumed), top-down.
+
+        The pairs of children to merge wait on an explicit stack, not in recursive calls, so a
+        tree thousands of levels deep merges. They are taken in the recursive order (depth first,
+        left to right), and a pair's merge reads and changes only its own two subtrees (the
+        keyword check at a node reads its children's keywords, which only merges below it change),
+        so the forest is the one recursion built."""
+        stack = [(node, tree)]
+        while stack:
+            stack.extend(reversed(self._merge_node(*stack.pop())))
+
+    def _merge_node(self, node: ForestNode, tree: Tree) -> list[tuple[ForestNode, Tree]]:
+        """Merge `tree`'s root into `node`; returns the pairs of their children still to merge."""
         node.keywords |= tree.keywords
         if node.leaf or tree.is_leaf:
             if node.leaf and tree.is_leaf:
                 node.words[tree.word] = node.words.get(tree.word, 0) + 1  # type: ignore[index]
-                return
+                return []
             raise MismatchError(f"cannot merge a leaf with a phrase under label {node.label!r}")
         expansion = tree.expansion()
         for alt in node.alternatives:
             if tuple(c.label for c in alt) == expansion and self._keywords_ok(alt, tree.children):
-                for a, b in zip(alt, tree.children, strict=True):
-                    self.merge(a, b)
-                return
+                return list(zip(alt, tree.children, strict=True))
         if self.max_gaps:
             for alt in node.alternatives:
                 pairs = self._relaxed_pairs(alt, tree.children)
                 if pairs is not None:
-                    alt[:] = self._merge_with_gaps(alt, tree.children, pairs)
-                    return
+                    return self._merge_with_gaps(alt, tree.children, pairs)
         node.alternatives.append([ForestNode.from_tree(c) for c in tree.children])
+        return []
 
     # -- relaxed merging (an extension, off by default) ------------------------------------------
     def _relaxed_pairs(self, alt: list[ForestNode], children: tuple[Tree, ...]) -> list[tuple[int, int]] | None:
@@ -138,8 +164,11 @@ class Merger:
 
     def _merge_with_gaps(
         self, alt: list[ForestNode], children: tuple[Tree, ...], pairs: list[tuple[int, int]]
-    ) -> list[ForestNode]:
+    ) -> list[tuple[ForestNode, Tree]]:
+        """Make `alt` the merged expansion: the aligned `pairs` in place, the other children of
+        both sides optional; returns the aligned pairs, still to merge."""
         merged: list[ForestNode] = []
+        todo: list[tuple[ForestNode, Tree]] = []
         i = j = 0
         for ai, bj in [*pairs, (len(alt), len(children))]:
             while i < ai:
@@ -149,10 +178,11 @@ class Merger:
                 merged.append(_optional(ForestNode.from_tree(children[j])))
                 j += 1
             if ai < len(alt):
-                self.merge(alt[ai], children[bj])
+                todo.append((alt[ai], children[bj]))
                 merged.append(alt[ai])
                 i, j = i + 1, j + 1
-        return merged
+        alt[:] = merged
+        return todo
 
     def _expand(self, words: Iterable[str]) -> set[str]:
         out = set(words)

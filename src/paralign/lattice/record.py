@@ -7,9 +7,10 @@ wrong, and nothing is allocated for it first: a ``"states"`` of 10**20 made a li
 never ended. Checked: ``states`` a JSON integer (not a bool, a float or a string) that the edges
 can reach (at most one more than there are edges); ``start`` and ``end``, when given, 0 and
 ``states - 1`` (the numbering every lattice has); each edge ``[from, word, to]`` with integer
-states, ``0 <= from < to < states``, a string or null word, after every edge into its ``from`` (as the path counts read them); ``weights``
-integers of at least 0, one per edge; ``lowercase`` true, false or null. The frozen lattice then
-checks that every state is on a start-to-end path.
+states, ``0 <= from < to < states``, a string (no half of a surrogate pair) or null word, after
+every edge into its ``from`` (as the path counts read them); ``weights`` integers of at least 0,
+one per edge; ``lowercase`` true, false or null. The frozen lattice then checks that every state
+is on a start-to-end path.
 
 Not for: the lattice itself and its queries (:mod:`.word_lattice`).
 """
@@ -17,10 +18,11 @@ Not for: the lattice itself and its queries (:mod:`.word_lattice`).
 from __future__ import annotations
 
 import json
+import operator
 import re
 from collections.abc import Callable
 
-from ..errors import FormatError
+from ..errors import FormatError, is_text
 
 #: (number of states, edges (from, word, to), weights, lowercase) as :class:`.word_lattice.Lattice` takes them
 Fields = tuple[int, tuple[tuple[int, str | None, int], ...], tuple[int, ...], bool | None]
@@ -47,14 +49,24 @@ def lattice_fields(data: object, source: str | None = None, text: str | None = N
 
 
 def is_integer(value: object) -> bool:
-    """Is `value` an int, and not a bool (True is an int to Python, not to a reader)?"""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """Is `value` an integer: an int or any integral value ``operator.index`` takes (a numpy
+    integer, as a lattice made from numpy arrays holds), and not a bool (True is an int to
+    Python, not to a reader)? A JSON record's integers are ints; a float, even 1.0, is none."""
+    if isinstance(value, bool):
+        return False
+    try:
+        operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
 
 
 def edge_fault(edge: object, k: int, *, show: Callable[[object], str] = json.dumps,
                form: str = "[from, word, to]") -> str | None:
     """What is wrong with the shape of edge `k`, or None: three fields, from and to states that
-    are integers, a word that is a string or none. The JSON record's check and the frozen
+    are integers, a word that is a string or none. A string holding a lone surrogate
+    (:func:`..errors.is_text`: ``"\\ud800"``, which ``bytes.decode(errors="surrogateescape")``
+    gives) is no text: UTF-8 cannot write it. The JSON record's check and the frozen
     lattice's (:class:`.word_lattice.Lattice`, where `show` is a Python repr and `form` a tuple's)
     say it alike; whether the states are in range and in order is checked after."""
     if not (isinstance(edge, list | tuple) and len(edge) == 3):
@@ -64,6 +76,9 @@ def edge_fault(edge: object, k: int, *, show: Callable[[object], str] = json.dum
         return f"edge {k}'s from state must be an integer, got {show(s)}"
     if w is not None and not isinstance(w, str):
         return f"edge {k}'s word must be a string or {show(None)} (no word), got {show(w)}"
+    if w is not None and not is_text(w):  # UTF-8 cannot write it: to_dot failed while writing
+        return (f"edge {k}'s word must be text, got {show(w)}, which holds half of a UTF-16 surrogate pair "
+                "(no character)")
     if not is_integer(d):
         return f"edge {k}'s to state must be an integer, got {show(d)}"
     return None

@@ -62,73 +62,117 @@ class Tree:
 
     def leaves(self) -> list[str]:
         """The words under this node, left to right."""
-        if self.word is not None:
-            return [self.word]
-        out: list[str] = []
-        for child in self.children:
-            out.extend(child.leaves())
-        return out
+        return [node.word for node in self.nodes() if node.word is not None]
 
     def expansion(self) -> tuple[str, ...]:
         """The labels of the children (the syntactic rule this node is expanded by)."""
         return tuple(child.label for child in self.children)
 
     def nodes(self) -> Iterator[Tree]:
-        """All nodes, pre-order."""
-        yield self
-        for child in self.children:
-            yield from child.nodes()
+        """All nodes, pre-order (an explicit stack: a tree thousands of levels deep does not recurse)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
 
     def to_string(self) -> str:
         """Bracketed (Penn) notation, e.g. ``(ROOT (S (NP (NOUN people)) (VP (VERB died))))``."""
-        if self.word is not None:
-            return f"({self.label} {self.word})"
-        return f"({self.label} " + " ".join(c.to_string() for c in self.children) + ")"
+        out: list[str] = []
+        stack: list[Tree | str] = [self]  # a str is text to write as it is
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                out.append(item)
+            elif item.word is not None:
+                out.append(f"({item.label} {item.word})")
+            else:
+                out.append(f"({item.label} ")
+                stack.append(")")
+                for k in range(len(item.children) - 1, -1, -1):
+                    stack.append(item.children[k])
+                    if k:
+                        stack.append(" ")
+        return "".join(out)
+
+    def _shape(self) -> Iterator[tuple[str, str | None, frozenset[str], int]]:
+        """Each node's fields and number of children, pre-order: what equal trees share."""
+        for node in self.nodes():
+            yield node.label, node.word, node.keywords, len(node.children)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields, node by node (as the dataclass's ``__eq__``, without its recursion)."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self is other or list(self._shape()) == list(other._shape())  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        """A hash of every node's fields (as the dataclass's, without its recursion)."""
+        return hash(tuple(self._shape()))
 
 
 def projective_heads(heads: Sequence[int]) -> list[int]:
-    """Heads with every non-projective arc lifted to the head's head (until all are projective)."""
+    """Heads with every non-projective arc lifted to the head's head (until all are projective).
+
+    The first non-projective arc (by dependent) is lifted, and the search starts again. An arc
+    is projective when every token between its ends is below its head, told by the tokens'
+    pre-order numbers (:func:`_subtree_spans`), so each round takes time linear in the sentence
+    and its arcs' lengths, not in its length times its depth (a set of ancestors per token: 3 s
+    and 800 MB for a parse 3,000 levels deep)."""
     heads = list(heads)
     n = len(heads)
     for i, h in enumerate(heads):  # repair out-of-range or self heads: make them roots
         if h != ROOT and not 0 <= h < n or h == i:
             heads[i] = ROOT
     _break_cycles(heads)
-    changed = True
-    while changed:
-        changed = False
-        ancestors = [_ancestors(heads, k) for k in range(n)]
-        for d in range(n):
-            h = heads[d]
-            if h == ROOT:
-                continue
-            lo, hi = min(d, h), max(d, h)
-            if any(h not in ancestors[k] for k in range(lo + 1, hi)):
-                heads[d] = heads[h]
-                changed = True
-                break  # ancestors changed
-    return heads
+    while True:
+        first, last = _subtree_spans(heads)
+        lifted = next((d for d, h in enumerate(heads) if h != ROOT and any(
+            not first[h] < first[k] <= last[h] for k in range(min(d, h) + 1, max(d, h)))), None)
+        if lifted is None:
+            return heads
+        heads[lifted] = heads[heads[lifted]]
 
 
-def _ancestors(heads: Sequence[int], k: int) -> set[int]:
-    out = set()
-    k = heads[k]
-    while k != ROOT:
-        out.add(k)
-        k = heads[k]
-    return out
+def _subtree_spans(heads: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Each token's pre-order number in the (acyclic) dependency forest, and the last number of
+    its subtree: k is below h exactly when first[h] < first[k] <= last[h]."""
+    n = len(heads)
+    deps: list[list[int]] = [[] for _ in range(n)]
+    roots: list[int] = []
+    for k, h in enumerate(heads):
+        (roots if h == ROOT else deps[h]).append(k)
+    order: list[int] = []
+    stack = roots
+    while stack:
+        k = stack.pop()
+        order.append(k)
+        stack.extend(deps[k])
+    first = [0] * n
+    for number, k in enumerate(order):
+        first[k] = number
+    size = [1] * n
+    for k in reversed(order):
+        if heads[k] != ROOT:
+            size[heads[k]] += size[k]
+    return first, [first[k] + size[k] - 1 for k in range(n)]
 
 
 def _break_cycles(heads: list[int]) -> None:
-    """Make a token a root when following heads from it loops (malformed input)."""
+    """Make a token a root when following heads from it loops (malformed input): the first
+    token met twice, following heads from each token in turn. A token once followed to a root
+    is not followed again (its way there stays: only tokens on a loop get new heads), so this
+    takes time linear in the sentence, not in its length times its depth."""
+    rooted: set[int] = set()  # tokens whose heads lead to a root
     for i in range(len(heads)):
-        seen = set()
+        seen: set[int] = set()
         k = i
-        while k != ROOT and k not in seen:
+        while k != ROOT and k not in rooted and k not in seen:
             seen.add(k)
             k = heads[k]
-        if k != ROOT:
+        if k in seen:
             heads[k] = ROOT
+        rooted |= seen
 
 
 def parse_tree(sentence: Sentence, *, lowercase: bool = False) -> Tree:
@@ -152,8 +196,8 @@ def parse_tree(sentence: Sentence, *, lowercase: bool = False) -> Tree:
         )
         for i in range(n)
     ]
-    children = tuple(_build(r, sentence, deps, leaves, clause_level=True) for r in roots)
-    return _node("ROOT", children)
+    built = _build_all(roots, sentence, deps, leaves)
+    return _node("ROOT", [built[r] for r in roots])
 
 
 def _node(label: str, children: Sequence[Tree]) -> Tree:
@@ -161,15 +205,35 @@ def _node(label: str, children: Sequence[Tree]) -> Tree:
     return Tree(label, tuple(children), None, keywords)
 
 
-def _build(h: int, s: Sentence, deps: list[list[int]], leaves: list[Tree], clause_level: bool) -> Tree:
+def _build_all(roots: Sequence[int], s: Sentence, deps: list[list[int]], leaves: list[Tree]) -> dict[int, Tree]:
+    """Every token's constituent, by token, each built after its dependents' (an explicit stack,
+    not recursion: a parse thousands of levels deep, as a long sentence of clauses joined by
+    "and" has, builds). A dependent is clause-level unless it precedes a noun-phrase head."""
+    clause_level = dict.fromkeys(roots, True)
+    order: list[int] = []  # pre-order: a head before its dependents
+    stack = list(roots)
+    while stack:
+        h = stack.pop()
+        order.append(h)
+        in_np = PHRASE_OF_POS.get(s.pos[h], "XP") == "NP"
+        for d in deps[h]:
+            clause_level[d] = not in_np or d > h
+            stack.append(d)
+    built: dict[int, Tree] = {}
+    for h in reversed(order):
+        built[h] = _build(h, s, deps, leaves, clause_level[h], built)
+    return built
+
+
+def _build(h: int, s: Sentence, deps: list[list[int]], leaves: list[Tree], clause_level: bool,
+           sub: dict[int, Tree]) -> Tree:
+    """Token `h`'s constituent, its dependents' already in `sub`."""
     pos = s.pos[h]
     phrase = PHRASE_OF_POS.get(pos, "XP")
     if not deps[h]:
         if clause_level and pos in WRAP_SINGLE:
             return _node(phrase, [leaves[h]])
         return leaves[h]
-    in_np = phrase == "NP"
-    sub = {d: _build(d, s, deps, leaves, clause_level=not in_np or d > h) for d in deps[h]}
     ordered = sorted([*deps[h], h])
 
     def parts(indices: Sequence[int]) -> list[Tree]:

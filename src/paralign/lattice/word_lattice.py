@@ -20,6 +20,7 @@ import heapq
 import itertools
 import json
 import math
+import operator
 import os
 import random
 import sys
@@ -34,6 +35,7 @@ from ..errors import (
     LatticeError,
     check_texts,
     invalid_json,
+    is_text,
     lone_surrogate,
     shown_value,
 )
@@ -94,13 +96,19 @@ class Lattice:
     def _check_types(self) -> None:
         """InputTypeError naming the field (and the edge or weight by its index) that is not of the
         type its hint says, worded as the JSON record's checks (:func:`.record.edge_fault`):
-        ``Lattice(2, ((0, 1, "a"),))``, its edge's fields out of order, was a TypeError from a
-        comparison inside; a bool is no integer here either."""
+        ``Lattice(2, ((0, "a", 1),))``, its edge's fields out of order, was a TypeError from a
+        comparison inside; a bool is no integer here either, and a word holding a lone surrogate
+        (``"\\ud800"``, from ``bytes.decode(errors="surrogateescape")``) no text: to_dot failed
+        writing it, as :meth:`from_json` refuses the JSON escape for it. Any integral number is
+        an integer (what ``operator.index`` takes: a numpy integer, from a lattice made with numpy
+        arrays), kept as a plain int, so that :meth:`to_dict` gives JSON."""
         if not is_integer(self.n_states):
             raise InputTypeError(f"n_states must be an integer, got {shown_value(self.n_states)}")
+        object.__setattr__(self, "n_states", operator.index(self.n_states))
         for name, value in (("edges", self.edges), ("weights", self.weights)):
             if not isinstance(value, tuple | list):
                 raise InputTypeError(f"{name} must be a tuple, got {type(value).__name__} {shown_value(value)}")
+        plain = True  # every state an int, not another integral type
         for k, edge in enumerate(self.edges):
             if type(edge) is tuple and len(edge) == 3 and type(edge[0]) is type(edge[2]) is int and (
                     edge[1] is None or type(edge[1]) is str):
@@ -108,9 +116,17 @@ class Lattice:
             fault = edge_fault(edge, k, show=shown_value, form="(from, word, to)")
             if fault is not None:
                 raise InputTypeError(fault)
+            plain = plain and type(edge[0]) is type(edge[2]) is int
+        if not is_text("".join(w for _s, w, _d in self.edges if w is not None)):  # one search, not one a word
+            k = next(k for k, (_s, w, _d) in enumerate(self.edges) if w is not None and not is_text(w))
+            raise InputTypeError(edge_fault(self.edges[k], k, show=shown_value, form="(from, word, to)"))
+        if not plain:
+            object.__setattr__(self, "edges", tuple((operator.index(s), w, operator.index(d)) for s, w, d in self.edges))
         bad = next((k for k, w in enumerate(self.weights) if type(w) is not int and not is_integer(w)), None)
         if bad is not None:
             raise InputTypeError(f"weight {bad} must be an integer, got {shown_value(self.weights[bad])}")
+        if any(type(w) is not int for w in self.weights):
+            object.__setattr__(self, "weights", tuple(map(operator.index, self.weights)))
         if self.lowercase is not None and not isinstance(self.lowercase, bool):
             raise InputTypeError(f"lowercase must be True, False or None, got {shown_value(self.lowercase)}")
 
