@@ -443,6 +443,8 @@ def test_build_lattice_takes_texts_and_token_lists() -> None:
         ([3, 4], r"sentence 1 is int 3, not a Sentence, a text or a token list"),
         (["a cat", None], r"sentence 2 is NoneType None, not a Sentence"),
         ([["a", 2]], r"sentence 1 is list \['a', 2\], not a Sentence"),
+        (["a cat", "the \ud800 cat"], r"sentence 2: .*a lone surrogate, '\\ud800' at character 5"),
+        (["a cat", ["a", "c\udcfft"]], r"sentence 2: .*a token list holding .*a lone surrogate"),
     ],
 )
 def test_build_lattice_refuses_a_wrong_type_with_input_type_error(group, message) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
-from ..nlp import Annotator, TextOrTokens
+from ..nlp import Annotator, TextOrTokens, check_text_or_tokens
 from ..sentence import Sentence
 from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
 from .fsa import LatticeBuilder, chain
@@ -171,6 +171,8 @@ def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
                 isinstance(s, Sequence) and all(isinstance(w, str) for w in s)):
             raise InputTypeError(f"sentence {number} is {type(s).__name__} {shown_value(s)}, not a "
                                  "Sentence, a text or a token list: a lattice is built from those")
+        if not isinstance(s, Sentence):  # a lone surrogate: no character, named before any is parsed
+            check_text_or_tokens(s, f"sentence {number}")
     todo = [s for s in sentences if not isinstance(s, Sentence)]
     annotated = iter(lattice_annotator().pipe(todo) if todo else ())
     return [s if isinstance(s, Sentence) else next(annotated) for s in sentences]
