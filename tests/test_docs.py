@@ -10,7 +10,8 @@ examples' READMEs against the command line, the source tree and the import contr
 - docs/ARCHITECTURE.md ("the map: keep it true") names every module of src/paralign (a
   package's modules in its package's row) and states the layers of the ``layers`` contract in
   pyproject.toml, and every command module is in the ``cli-commands`` contract as it says;
-- the repository paths the pages name exist.
+- the repository paths the pages name exist;
+- the README names every benchmark script that writes a file.
 
 The README's library examples run as doctests in tests/test_readme.py.
 """
@@ -290,3 +291,21 @@ def test_every_command_module_is_in_the_cli_commands_contract() -> None:
     pyproject.toml" (the contract checks only the modules it lists)."""
     commands = {f"paralign.cli.{p.stem}" for p in (PACKAGE / "cli").glob("*.py") if not p.name.startswith("_")}
     assert set(_contracts()["cli-commands"]["modules"]) == commands
+
+
+# -- what the pages show a command print --------------------------------------------------------
+
+
+def test_the_readme_names_every_benchmark_that_writes_a_file() -> None:
+    """README, "Benchmarks live in `benchmarks/`": the scripts it names are those with an `--out`
+    or `--output` option (a results page, a JSON record or pictures written), and the five it
+    says write their page by default write one under docs/results/ unless told otherwise."""
+    paragraph = README.read_text(encoding="utf-8").split("Benchmarks live in")[1].split("\n\n")[0]
+    named = set(re.findall(r"`(\w+\.py)`", paragraph)) - {"collect_results.py"}
+    option = re.compile(r"add_argument\(\s*\"--out(?:put)?\"(.*)")
+    writers = {p.name: option.search(p.read_text(encoding="utf-8")) for p in (ROOT / "benchmarks").glob("*.py")}
+    writers = {name: match[1] for name, match in writers.items() if match}
+    assert named == set(writers), f"README names {sorted(named - set(writers))} and not {sorted(set(writers) - named)}"
+    by_default = re.findall(r"`(\w+\.py)`", paragraph.split("by default (")[1].split(")")[0])
+    assert len(by_default) == 5 and all('default="docs/results/' in writers[name] for name in by_default)
+
