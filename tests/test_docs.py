@@ -11,7 +11,8 @@ examples' READMEs against the command line, the source tree and the import contr
   package's modules in its package's row) and states the layers of the ``layers`` contract in
   pyproject.toml, and every command module is in the ``cli-commands`` contract as it says;
 - the repository paths the pages name exist;
-- the README names every benchmark script that writes a file.
+- the README names every benchmark script that writes a file; docs/CLI.md's `parametric table`
+  signature and examples/alignment/README.md's figures are what the commands print.
 
 The README's library examples run as doctests in tests/test_readme.py.
 """
@@ -309,3 +310,31 @@ def test_the_readme_names_every_benchmark_that_writes_a_file() -> None:
     by_default = re.findall(r"`(\w+\.py)`", paragraph.split("by default (")[1].split(")")[0])
     assert len(by_default) == 5 and all('default="docs/results/' in writers[name] for name in by_default)
 
+
+def test_cli_md_parametric_signature_example_is_what_the_command_prints(tmp_path, monkeypatch, capsys) -> None:
+    """docs/CLI.md, Signatures: `paralign parametric table --gold examples/alignment/gold.json
+    --table t.tsv:0.3` (t.tsv one row) ends with the signature the page shows, byte for byte
+    (paralign's version included: a release updates the example)."""
+    text = " ".join(CLI_MD.read_text(encoding="utf-8").split())
+    example = re.search(r"`paralign parametric table (--gold (\S+) --table (t\.tsv)(\S*))` \(`t\.tsv`: the one line "
+                        r"`([^`]*)`\) with `(signature: [^`]*)`", text)
+    assert example is not None, "docs/CLI.md no longer shows the parametric table signature example"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / example[3]).write_text(example[5].replace("<TAB>", "\t") + "\n", encoding="utf-8")
+    assert main(["parametric", "table", "--gold", str(ROOT / example[2]), "--table", example[3] + example[4]]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == example[6]
+
+
+def test_the_alignment_examples_figures_are_what_score_alignments_prints(capsys) -> None:
+    """examples/alignment/README.md: its `paralign score-alignments` command "gives macro P = R =
+    F1 = 88.6, micro 87.5, exact 1 of 3, AER 6.2"."""
+    page = ROOT / "examples" / "alignment" / "README.md"
+    text = " ".join(page.read_text(encoding="utf-8").split())
+    command = re.search(r"paralign (score-alignments --gold \S+ --system \S+) gives macro P = R = F1 = ([\d.]+), "
+                        r"micro ([\d.]+), exact (\d+ of \d+), AER ([\d.]+)", text)
+    assert command is not None, "examples/alignment/README.md no longer shows what score-alignments gives"
+    argv = [str(ROOT / a) if a.startswith("examples/") else a for a in command[1].split()]
+    assert main(argv) == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line.strip()}
+    assert rows["macro"] == [command[2]] * 3 and rows["micro"] == [command[3]] * 3
+    assert f"({command[4]})" in " ".join(rows["exact"]) and rows["AER"] == [command[5]]
