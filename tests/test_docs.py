@@ -12,7 +12,9 @@ examples' READMEs against the command line, the source tree and the import contr
   pyproject.toml, and every command module is in the ``cli-commands`` contract as it says;
 - the repository paths the pages name exist;
 - the README names every benchmark script that writes a file; docs/CLI.md's `parametric table`
-  signature and examples/alignment/README.md's figures are what the commands print.
+  signature and examples/alignment/README.md's figures are what the commands print;
+- every dotted name a page writes (`textout.AtomicTextWriter`, `Lattice.check_list_size`) that
+  starts with a paralign module or public name is there.
 
 The README's library examples run as doctests in tests/test_readme.py.
 """
@@ -338,3 +340,78 @@ def test_the_alignment_examples_figures_are_what_score_alignments_prints(capsys)
     rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line.strip()}
     assert rows["macro"] == [command[2]] * 3 and rows["micro"] == [command[3]] * 3
     assert f"({command[4]})" in " ".join(rows["exact"]) and rows["AER"] == [command[5]]
+
+
+# -- names the pages give ----------------------------------------------------------------------
+
+#: Dotted names in the docs whose first part is spelled like a paralign module but that are not
+#: paralign's attributes, with what they are.
+NOT_PARALIGN_NAMES = {
+    "nlp.max_length": "spaCy's (docs/CLI.md: its error E088)",
+    "cross_encoder.sha256": "a key of a saved model report (docs/CLI.md, Saved cross-encoders)",
+}
+
+
+def package_modules() -> set[str]:
+    """Every module of src/paralign by its dotted name (not __main__, which runs the CLI)."""
+    names = set()
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        names.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names - {"paralign.__main__"}
+
+
+def unresolved_name(written: str, modules: set[str]) -> str | None:
+    """Why a dotted name written in the docs (`textout.AtomicTextWriter`,
+    `paralign.metrics.significance.MIN_CORRELATED`, `ParaphraseTable.folded`) names nothing
+    paralign has, or None. Its head is a module (in full, or its last parts: `_common`,
+    `cli._stderr`) or a name of `paralign` (`Lattice`); a name whose head is neither (`sys.maxsize`,
+    `nltk.download`, a file name) is not paralign's and passes."""
+    import importlib
+    import warnings
+
+    import paralign
+
+    if any(m == written or m.endswith("." + written) for m in modules):
+        return None  # a module (`metrics.alignment_scores`)
+    parts = written.split(".")
+    for k in range(len(parts) - 1, 0, -1):
+        head = ".".join(parts[:k])
+        owners = [m for m in sorted(modules) if m == head or m.endswith("." + head)]
+        if not owners and k == 1 and head in paralign.__all__:
+            owners = ["paralign"]
+            parts = ["", *parts]  # the name's head is an attribute of paralign: parts[1:]
+        if not owners:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # an old path the docs name as old
+            for owner in owners:
+                value = importlib.import_module(owner)
+                for attribute in parts[k:]:
+                    value = getattr(value, attribute, None)
+                if value is not None:
+                    return None
+        return f"{written}: not in {', '.join(owners)}"
+    return None
+
+
+@pytest.mark.parametrize("page", USER_DOCS, ids=lambda page: str(page.relative_to(ROOT)))
+def test_dotted_names_in_the_docs_exist(page: Path) -> None:
+    """Every `module.name` a page writes in code (`textout.AtomicTextWriter`,
+    `metrics.paraeval.signature.length_used`, `Lattice.check_list_size`) is there: a name that
+    moves (0.2.8 split textio, paraphrases and paraeval/paper.py) takes its docs along."""
+    modules = package_modules()
+    written = set(re.findall(r"`((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*)(?:\(\))?`", page.read_text(encoding="utf-8")))
+    missing = [why for name in sorted(written - set(NOT_PARALIGN_NAMES))
+               if not re.search(r"\.(py|md|json|toml|txt|tsv|parquet|html|svg|png)$", name)
+               and (why := unresolved_name(name, modules))]
+    assert not missing, f"{page.relative_to(ROOT)} names what paralign does not have: {missing}"
+
+
+def test_the_name_check_finds_a_moved_name() -> None:
+    modules = package_modules()
+    assert unresolved_name("textio.AtomicTextWriter", modules)  # it moved to textout in 0.2.8
+    assert unresolved_name("Lattice.no_such_method", modules)
+    assert not unresolved_name("textout.AtomicTextWriter", modules)
+    assert not unresolved_name("paralign.paraphrases.ParaphraseTable", modules)  # re-exported
+    assert not unresolved_name("sys.maxsize", modules)
