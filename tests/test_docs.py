@@ -16,7 +16,8 @@ examples' READMEs against the command line, the source tree and the import contr
 - every dotted name a page writes (`textout.AtomicTextWriter`, `Lattice.check_list_size`) that
   starts with a paralign module or public name is there.
 
-The README's library examples run as doctests in tests/test_readme.py.
+The README's library examples run as doctests in tests/test_readme.py; its ```python block (the
+picture against gold) runs here.
 """
 
 from __future__ import annotations
