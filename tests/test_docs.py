@@ -10,9 +10,14 @@ examples' READMEs against the command line, the source tree and the import contr
 - docs/ARCHITECTURE.md ("the map: keep it true") names every module of src/paralign (a
   package's modules in its package's row) and states the layers of the ``layers`` contract in
   pyproject.toml, and every command module is in the ``cli-commands`` contract as it says;
-- the repository paths the pages name exist.
+- the repository paths the pages name exist;
+- the README names every benchmark script that writes a file; docs/CLI.md's `parametric table`
+  signature and examples/alignment/README.md's figures are what the commands print;
+- every dotted name a page writes (`textout.AtomicTextWriter`, `Lattice.check_list_size`) that
+  starts with a paralign module or public name is there.
 
-The README's library examples run as doctests in tests/test_readme.py.
+The README's library examples run as doctests in tests/test_readme.py; its ```python block (the
+picture against gold) runs here.
 """
 
 from __future__ import annotations
@@ -290,3 +295,145 @@ def test_every_command_module_is_in_the_cli_commands_contract() -> None:
     pyproject.toml" (the contract checks only the modules it lists)."""
     commands = {f"paralign.cli.{p.stem}" for p in (PACKAGE / "cli").glob("*.py") if not p.name.startswith("_")}
     assert set(_contracts()["cli-commands"]["modules"]) == commands
+
+
+# -- what the pages show a command print --------------------------------------------------------
+
+
+def test_the_readme_names_every_benchmark_that_writes_a_file() -> None:
+    """README, "Benchmarks live in `benchmarks/`": the scripts it names are those with an `--out`
+    or `--output` option (a results page, a JSON record or pictures written), and the five it
+    says write their page by default write one under docs/results/ unless told otherwise."""
+    paragraph = README.read_text(encoding="utf-8").split("Benchmarks live in")[1].split("\n\n")[0]
+    named = set(re.findall(r"`(\w+\.py)`", paragraph)) - {"collect_results.py"}
+    option = re.compile(r"add_argument\(\s*\"--out(?:put)?\"(.*)")
+    writers = {p.name: option.search(p.read_text(encoding="utf-8")) for p in (ROOT / "benchmarks").glob("*.py")}
+    writers = {name: match[1] for name, match in writers.items() if match}
+    assert named == set(writers), f"README names {sorted(named - set(writers))} and not {sorted(set(writers) - named)}"
+    by_default = re.findall(r"`(\w+\.py)`", paragraph.split("by default (")[1].split(")")[0])
+    assert len(by_default) == 5 and all('default="docs/results/' in writers[name] for name in by_default)
+
+
+def test_cli_md_parametric_signature_example_is_what_the_command_prints(tmp_path, monkeypatch, capsys) -> None:
+    """docs/CLI.md, Signatures: `paralign parametric table --gold examples/alignment/gold.json
+    --table t.tsv:0.3` (t.tsv one row) ends with the signature the page shows, byte for byte
+    (paralign's version included: a release updates the example)."""
+    text = " ".join(CLI_MD.read_text(encoding="utf-8").split())
+    example = re.search(r"`paralign parametric table (--gold (\S+) --table (t\.tsv)(\S*))` \(`t\.tsv`: the one line "
+                        r"`([^`]*)`\) with `(signature: [^`]*)`", text)
+    assert example is not None, "docs/CLI.md no longer shows the parametric table signature example"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / example[3]).write_text(example[5].replace("<TAB>", "\t") + "\n", encoding="utf-8")
+    assert main(["parametric", "table", "--gold", str(ROOT / example[2]), "--table", example[3] + example[4]]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == example[6]
+
+
+def test_the_alignment_examples_figures_are_what_score_alignments_prints(capsys) -> None:
+    """examples/alignment/README.md: its `paralign score-alignments` command "gives macro P = R =
+    F1 = 88.6, micro 87.5, exact 1 of 3, AER 6.2"."""
+    page = ROOT / "examples" / "alignment" / "README.md"
+    text = " ".join(page.read_text(encoding="utf-8").split())
+    command = re.search(r"paralign (score-alignments --gold \S+ --system \S+) gives macro P = R = F1 = ([\d.]+), "
+                        r"micro ([\d.]+), exact (\d+ of \d+), AER ([\d.]+)", text)
+    assert command is not None, "examples/alignment/README.md no longer shows what score-alignments gives"
+    argv = [str(ROOT / a) if a.startswith("examples/") else a for a in command[1].split()]
+    assert main(argv) == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line.strip()}
+    assert rows["macro"] == [command[2]] * 3 and rows["micro"] == [command[3]] * 3
+    assert f"({command[4]})" in " ".join(rows["exact"]) and rows["AER"] == [command[5]]
+
+
+# -- names the pages give ----------------------------------------------------------------------
+
+#: Dotted names in the docs whose first part is spelled like a paralign module but that are not
+#: paralign's attributes, with what they are.
+NOT_PARALIGN_NAMES = {
+    "nlp.max_length": "spaCy's (docs/CLI.md: its error E088)",
+    "cross_encoder.sha256": "a key of a saved model report (docs/CLI.md, Saved cross-encoders)",
+}
+
+
+def package_modules() -> set[str]:
+    """Every module of src/paralign by its dotted name (not __main__, which runs the CLI)."""
+    names = set()
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        names.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names - {"paralign.__main__"}
+
+
+def unresolved_name(written: str, modules: set[str]) -> str | None:
+    """Why a dotted name written in the docs (`textout.AtomicTextWriter`,
+    `paralign.metrics.significance.MIN_CORRELATED`, `ParaphraseTable.folded`) names nothing
+    paralign has, or None. Its head is a module (in full, or its last parts: `_common`,
+    `cli._stderr`) or a name of `paralign` (`Lattice`); a name whose head is neither (`sys.maxsize`,
+    `nltk.download`, a file name) is not paralign's and passes."""
+    import importlib
+    import warnings
+
+    import paralign
+
+    if any(m == written or m.endswith("." + written) for m in modules):
+        return None  # a module (`metrics.alignment_scores`)
+    parts = written.split(".")
+    for k in range(len(parts) - 1, 0, -1):
+        head = ".".join(parts[:k])
+        owners = [m for m in sorted(modules) if m == head or m.endswith("." + head)]
+        if not owners and k == 1 and head in paralign.__all__:
+            owners = ["paralign"]
+            parts = ["", *parts]  # the name's head is an attribute of paralign: parts[1:]
+        if not owners:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # an old path the docs name as old
+            for owner in owners:
+                value = importlib.import_module(owner)
+                for attribute in parts[k:]:
+                    value = getattr(value, attribute, None)
+                if value is not None:
+                    return None
+        return f"{written}: not in {', '.join(owners)}"
+    return None
+
+
+@pytest.mark.parametrize("page", USER_DOCS, ids=lambda page: str(page.relative_to(ROOT)))
+def test_dotted_names_in_the_docs_exist(page: Path) -> None:
+    """Every `module.name` a page writes in code (`textout.AtomicTextWriter`,
+    `metrics.paraeval.signature.length_used`, `Lattice.check_list_size`) is there: a name that
+    moves (0.2.8 split textio, paraphrases and paraeval/paper.py) takes its docs along."""
+    modules = package_modules()
+    written = set(re.findall(r"`((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*)(?:\(\))?`", page.read_text(encoding="utf-8")))
+    missing = [why for name in sorted(written - set(NOT_PARALIGN_NAMES))
+               if not re.search(r"\.(py|md|json|toml|txt|tsv|parquet|html|svg|png)$", name)
+               and (why := unresolved_name(name, modules))]
+    assert not missing, f"{page.relative_to(ROOT)} names what paralign does not have: {missing}"
+
+
+def test_the_name_check_finds_a_moved_name() -> None:
+    modules = package_modules()
+    assert unresolved_name("textio.AtomicTextWriter", modules)  # it moved to textout in 0.2.8
+    assert unresolved_name("Lattice.no_such_method", modules)
+    assert not unresolved_name("textout.AtomicTextWriter", modules)
+    assert not unresolved_name("paralign.paraphrases.ParaphraseTable", modules)  # re-exported
+    assert not unresolved_name("sys.maxsize", modules)
+
+
+def test_the_readmes_python_snippets_run(tmp_path, monkeypatch) -> None:
+    """The README's ```python blocks (not doctests: the picture against gold) run as written,
+    given the names they leave to the reader (two token lists, an alignment and its gold), and
+    write the picture they say."""
+    import xml.etree.ElementTree as ET
+
+    import paralign
+
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert blocks, "the README has no ```python block left: drop this test"
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        names = {"source_tokens": ["The", "cat", "sat"], "target_tokens": ["A", "cat", "sat", "down"],
+                 "alignment": paralign.Alignment.from_pharaoh("0-0 1-1 2-3"),
+                 "gold_alignment": paralign.Alignment.from_pharaoh("0-0 1-1 2-2 2?3")}
+        exec(compile(block, "README.md", "exec"), names)  # noqa: S102 - the README's own code
+    written = sorted(tmp_path.glob("*.svg"))
+    assert [p.name for p in written] == ["pair.svg"]
+    assert ET.parse(written[0]).getroot().tag.endswith("svg")
