@@ -386,15 +386,15 @@ def fit_hybrid(
     tolerance = _worst_error(top_predictions, golds, BOOTSTRAP_SAMPLES)  # type: ignore[arg-type]
     best = _one_standard_error(candidates, tolerance)
     candidates.sort(key=lambda c: (c is not best, -c.worst, -c.mean, len(c.signals), -c.l2))
-    columns = [list(signals).index(n) for n in best.signals]
-    weights = _rescaled(_within_fit([(_design(x, columns, means, scales), g) for x, g in data], best.l2),
-                        [(_design(x, columns, means, scales), g) for x, g in data])
+    chosen = [list(signals).index(n) for n in best.signals]
+    weights = _rescaled(_within_fit([(_design(x, chosen, means, scales), g) for x, g in data], best.l2),
+                        [(_design(x, chosen, means, scales), g) for x, g in data])
     gold = np.concatenate([g for _, g in data])
     return HybridModel(
         best.signals,
         tuple(float(w) for w in weights),
-        tuple(float(means[c]) for c in columns),
-        tuple(float(scales[c]) for c in columns),
+        tuple(float(means[c]) for c in chosen),
+        tuple(float(scales[c]) for c in chosen),
         float(gold.mean()),
         best.l2,
         groups=labels,
