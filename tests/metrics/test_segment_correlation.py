@@ -15,6 +15,7 @@ from paralign.metrics.segment_correlation import (
     judged_segments,
     meta_evaluate_levels,
     segment_correlation,
+    segment_meta_evaluate,
 )
 
 
@@ -117,6 +118,13 @@ def test_bad_inputs():
         segment_correlation(judged, {s: np.zeros(3) for s in OUTPUTS}, resample_counts(4, 5))
     with pytest.raises(ConfigurationError, match="level"):
         meta_evaluate_levels(object(), ["A"], [], level="document")
+
+
+def test_segment_meta_evaluation_refuses_what_is_no_wmt_pair():
+    """Segment DA alone (no systems, no lines) is no WMTPair: a ConfigurationError naming what it
+    needs, as meta_evaluate says it, not an AttributeError from deep inside."""
+    with pytest.raises(ConfigurationError, match="needs a WMTPair"):
+        segment_meta_evaluate(SimpleNamespace(segment_scores=JUDGED), [], {}, resample_counts(3, 5))
 
 
 @pytest.mark.data

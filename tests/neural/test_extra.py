@@ -140,3 +140,18 @@ def test_an_unknown_encoder_name_is_a_configuration_error() -> None:
         model_directory("no_such_encoder_package")
     with tempfile.TemporaryDirectory() as empty, pytest.raises(ConfigurationError, match="config.json"):
         model_directory(empty)
+
+
+def test_an_encoder_name_of_a_module_without_files_is_a_configuration_error(tmp_path, monkeypatch) -> None:
+    """A built-in module (``sys``) or a namespace package (a folder without ``__init__.py``) has
+    no ``__file__`` to find a model directory beside: named as the encoder, it is the
+    ConfigurationError of a package without a model, not an AttributeError or a TypeError."""
+    from paralign.neural import model_directory
+
+    (tmp_path / "paralign_test_namespace_encoder").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path / "paralign_test_namespace_encoder")  # the name is no directory here
+    for name in ("sys", "paralign_test_namespace_encoder"):
+        with pytest.raises(ConfigurationError, match=f"encoder package {name}: no model directory"):
+            model_directory(name)
+    sys.modules.pop("paralign_test_namespace_encoder", None)

@@ -139,6 +139,18 @@ def test_too_few_training_pairs() -> None:
         fit_hybrid([([[0.1, 0.2, 0.3]] * 4, [1.0, 2.0, 3.0, 4.0])], NAMES)
 
 
+@pytest.mark.parametrize(("signals", "options", "message"), [
+    ([], {}, "at least one signal"),
+    (["a"], {"l2_grid": ()}, "at least one l2 value"),
+    (["a"], {"max_signals": 0}, "max_signals must be at least 1"),
+])
+def test_a_hybrid_with_no_candidate_blend_is_a_configuration_error(signals, options, message) -> None:
+    """No signal, no l2 value or max_signals 0 leave no blend to choose: it was a TypeError."""
+    rows = [[float(k % 7)] * len(signals) for k in range(40)]
+    with pytest.raises(ConfigurationError, match=message):
+        fit_hybrid([(rows, [float(k % 5) for k in range(40)])], signals, **options)
+
+
 def test_the_registry_hybrid_is_the_shipped_blend() -> None:
     """make_signal("hybrid") is usable as it is: the blend in paralign/data, fitted on STS 2012's
     two training files; HybridSignal() made by hand is still unfitted."""

@@ -152,18 +152,21 @@ def _align_input_chunk(aligner: Aligner, chunk: list[InputPair]) -> list[InputRe
     """Annotate and align the readable pairs of one chunk (worker-safe); a pair that fails gets
     its error and None results, the others are kept (one by one after a failed batch)."""
     out: list[InputResult] = [(p, None, None, None) for p in chunk]
-    good = [k for k, p in enumerate(chunk) if p.error is None]
+    # a pair read without an error holds both texts
+    texts = {k: (p.source, p.target) for k, p in enumerate(chunk)
+             if p.error is None and p.source is not None and p.target is not None}
+    annotated: dict[int, tuple[Sentence, Sentence]]
     try:
-        flat = [x for k in good for x in (chunk[k].source, chunk[k].target)]
-        sentences = aligner.annotate(flat)  # type: ignore[arg-type]
-        annotated = dict(zip(good, zip(sentences[0::2], sentences[1::2], strict=True), strict=True))
+        sentences = aligner.annotate([x for pair in texts.values() for x in pair])
+        annotated = dict(zip(texts, zip(sentences[0::2], sentences[1::2], strict=True), strict=True))
     except SETUP_ERRORS:
         raise
     except Exception:  # noqa: BLE001 - annotate one by one so one bad pair does not sink the chunk
         annotated = {}
-        for k in good:
+        for k, pair in texts.items():
             try:
-                annotated[k] = tuple(aligner.annotate([chunk[k].source, chunk[k].target]))  # type: ignore[list-item]
+                source, target = aligner.annotate(list(pair))
+                annotated[k] = (source, target)
             except SETUP_ERRORS:
                 raise
             except Exception as exc:  # noqa: BLE001

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..alignment import AlignFunction, Alignment
 from ..errors import ConfigurationError, InputTypeError
@@ -131,13 +131,17 @@ def _preset_of(aligner: object) -> str | None:
     """The preset a Sultan ``Aligner`` is exactly (its options and word similarity those
     ``get_aligner("sultan", preset)`` builds), else None."""
     module = sys.modules.get("paralign.aligners.sultan.aligner")  # no Aligner exists unless loaded
-    if module is None or type(aligner) is not module.Aligner or aligner.similarity_spec != "ppdb":
+    if module is None or type(aligner) is not module.Aligner:
+        return None
+    # cast: the class is looked up in sys.modules (not imported here), so mypy cannot narrow by it
+    sultan = cast("SultanAligner", aligner)
+    if sultan.similarity_spec != "ppdb":
         return None
     from .sultan import AlignerConfig, preset_options
     from .sultan.options import NEURAL_PRESETS, PRESETS
 
     return next((name for name in PRESETS if name not in NEURAL_PRESETS
-                 and aligner.config == AlignerConfig(**preset_options(name))), None)
+                 and sultan.config == AlignerConfig(**preset_options(name))), None)
 
 
 ALIGNER_NAMES = ("sultan", "contextual", "exact")

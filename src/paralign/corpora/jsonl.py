@@ -36,8 +36,10 @@ def _links(value: object, key: str, pair_id: str, path: str, line: int) -> froze
         alignment = Alignment.from_pharaoh(value, source=path, line=line)
         return alignment.possible
     try:
+        if not isinstance(value, list):  # a JSON number, object or bool: no links
+            raise TypeError
         links = set()
-        for item in value:  # type: ignore[union-attr]
+        for item in value:
             i, j = item
             if isinstance(i, bool) or isinstance(j, bool) or not isinstance(i, int) or not isinstance(j, int):
                 raise TypeError

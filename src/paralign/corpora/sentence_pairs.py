@@ -238,12 +238,12 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     with open_text(path) as handle:
         layout = detect_layout(list(itertools.islice(handle, sample_lines)))
     if layout == "msrp":
-        for p in load_msrp(path):
-            yield from (p.sentence1, p.sentence2)
+        for pair in load_msrp(path):
+            yield from (pair.sentence1, pair.sentence2)
         return
     if layout == "sts":
-        for p in load_sts(path).pairs:
-            yield from (p.sentence1, p.sentence2)
+        for sts_pair in load_sts(path).pairs:
+            yield from (sts_pair.sentence1, sts_pair.sentence2)
         return
     with open_text(path) as handle:
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')

@@ -16,7 +16,7 @@ Rows that cannot be used are never dropped silently: they are returned in
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,10 +121,11 @@ class StsData:
         }
 
 
-def read_rows(path: str | Path) -> Iterator[tuple[int, list[str], list[RowIssue]]]:
+def read_rows(path: str | Path) -> Generator[tuple[int, list[str], list[RowIssue]], None, None]:
     """Yield (line number, TAB fields, notes) for every line, stripping CR/LF and a BOM.
 
     Shared by the STS and MSRP readers; a BOM anywhere at a line start is removed and noted.
+    A generator: a caller that stops early closes it (the file with it).
     """
     with open_text(path) as handle:
         for number, raw in enumerate(handle, start=1):

@@ -416,8 +416,11 @@ def blank_tail_hint(extra: Sequence[object]) -> str:
     Alignments with no tokens and no links): what they likely are, for the count mismatch's
     message (score-alignments', parametric align's); "" otherwise."""
     def empty(item: object) -> bool:
-        return not (isinstance(item, BadPair) or getattr(item, "source", ()) or getattr(item, "target", ())
-                    or getattr(item, "alignment", item))
+        if isinstance(item, BadPair):
+            return False
+        shown: tuple[object, ...] = (getattr(item, "source", ()), getattr(item, "target", ()),
+                                     getattr(item, "alignment", item))
+        return not any(shown)
 
     if not extra or not all(map(empty, extra)):
         return ""

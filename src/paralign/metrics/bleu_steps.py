@@ -30,7 +30,10 @@ MAX_ORDER = 4
 class SegmentMetric(Protocol):
     """A corpus metric computable from summed per-segment sufficient statistics."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The metric's name (read only: the metrics here are frozen values)."""
+        ...
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
         """(segments, k) statistics; references[k][i] is the k-th reference of segment i."""

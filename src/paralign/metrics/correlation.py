@@ -79,15 +79,15 @@ def _row_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def row_correlations(kind: str, x: np.ndarray, y: Sequence[float]) -> np.ndarray:
     """Correlation of every row of x (resamples x systems) with y."""
-    y = np.asarray(y, dtype=np.float64)
+    target = np.asarray(y, dtype=np.float64)
     if kind == "pearson":
-        return _row_pearson(x, y)
+        return _row_pearson(x, target)
     if kind == "spearman":
-        return _row_pearson(sps.rankdata(x, axis=1), sps.rankdata(y))
+        return _row_pearson(sps.rankdata(x, axis=1), sps.rankdata(target))
     if kind == "kendall":
         out = np.empty(len(x))
         for b, row in enumerate(x):
-            out[b] = sps.kendalltau(row, y)[0] if np.ptp(row) > 0 else np.nan
+            out[b] = sps.kendalltau(row, target)[0] if np.ptp(row) > 0 else np.nan
         return out
     raise ConfigurationError(f"unknown correlation {kind!r}; choose from {', '.join(CORRELATIONS)}")
 
@@ -303,8 +303,9 @@ def sacrebleu_signature(name: str, nrefs: int, segment: bool = False) -> str | N
     segment, the same signature). None for a metric that is not sacrebleu's (mup, gm, gm_bp:
     ParaEval's steps, computed here from sacrebleu's BLEU statistics)."""
     from sacrebleu.metrics import BLEU, CHRF, TER
+    from sacrebleu.metrics.base import Metric
 
-    makers = {"bleu": lambda: BLEU(effective_order=segment), "chrf": CHRF, "ter": TER}
+    makers: dict[str, Callable[[], Metric]] = {"bleu": lambda: BLEU(effective_order=segment), "chrf": CHRF, "ter": TER}
     if name not in makers:
         return None
     metric = makers[name]()

@@ -320,9 +320,9 @@ def table_scores(
         for sentence in distinct:
             units += 1
             sent_refs = refs.get(sentence, {})
-            for p, ref_set in sent_refs.items():
+            for p, referenced in sent_refs.items():
                 p_len = len(p.split())
-                reference.update(max(p_len, len(q.split())) for q in ref_set)
+                reference.update(max(p_len, len(q.split())) for q in referenced)
             for p in sentence_phrases(sentence, max_length):
                 ref_set = sent_refs.get(p)
                 if only_referenced and not ref_set:

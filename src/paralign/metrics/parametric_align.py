@@ -47,12 +47,16 @@ class AlignTokens(Protocol):
 
 
 class PairLike(Protocol):
-    """What the scorers need from a pair (`paralign.corpora.AlignedPair` fits)."""
+    """What the scorers need from a pair (`paralign.corpora.AlignedPair` fits), read only."""
 
-    id: str
-    source: tuple[str, ...]
-    target: tuple[str, ...]
-    alignment: Alignment
+    @property
+    def id(self) -> str: ...
+    @property
+    def source(self) -> tuple[str, ...]: ...
+    @property
+    def target(self) -> tuple[str, ...]: ...
+    @property
+    def alignment(self) -> Alignment: ...
 
 
 def _ratio(numerator: int, denominator: int) -> float | None:

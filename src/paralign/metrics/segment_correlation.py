@@ -219,10 +219,13 @@ def segment_meta_evaluate(
 ) -> dict[str, SegmentCorrelation]:
     """Every metric's segment-level correlations on a `wmt.WMTPair` loaded with segment scores,
     from the per-segment `statistics` of :func:`correlation.metric_statistics`."""
-    scores_of = getattr(data, "segment_scores", ())
-    if not scores_of:
+    from ..corpora.wmt import WMTPair
+
+    if not isinstance(data, WMTPair):  # as meta_evaluate refuses it
+        raise ConfigurationError("segment meta-evaluation needs a WMTPair (corpora.wmt.load_wmt)")
+    if not data.segment_scores:
         raise ConfigurationError("segment level needs the segment DA (load_wmt(..., segments=True))")
-    judged = judged_segments(scores_of, data.systems, len(data))  # type: ignore[attr-defined]
+    judged = judged_segments(data.segment_scores, data.systems, len(data))
     out: dict[str, SegmentCorrelation] = {}
     for metric in metrics:
         by_system = statistics[getattr(metric, "stats_key", metric.name)]

@@ -138,7 +138,11 @@ def _package_model_directory(package: str) -> Path:
             found = Path(value() if callable(value) else value)
             break
     else:
-        root = Path(module.__file__).parent
+        file = getattr(module, "__file__", None)  # none for a built-in module or a namespace package
+        if file is None:
+            raise ConfigurationError(f"encoder package {package}: no model directory found "
+                                     "(a module without files)")
+        root = Path(file).parent
         found = root / "model" if (root / "model" / "config.json").is_file() else root
     if not (found / "config.json").is_file():
         raise ConfigurationError(f"encoder package {package}: no model directory found ({found})")

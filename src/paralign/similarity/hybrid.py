@@ -62,7 +62,7 @@ from ..aligners.batch import AlignedBatch, align_pairs
 from ..aligners.registry import aligner_label
 from ..alignment import AlignedSentences, AlignFunction
 from ..corpora.sts import SCORE_RANGE, load_sts
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError, check_count
 from ..nlp import Annotator
 from .scores import score_aligned
 from .signals import Signal, cache_options, make_signal, needs_alignment, register_signal
@@ -353,6 +353,9 @@ def fit_hybrid(
     `names` names the groups in the model; `aligner` labels the aligner the rows came from."""
     import numpy as np
 
+    if not signals or not l2_grid:  # no candidate blend to choose: a TypeError deep inside
+        raise ConfigurationError(f"a hybrid needs at least one {'signal' if not signals else 'l2 value'} to choose from")
+    check_count(max_signals, "max_signals")
     if not groups or any(len(rows) != len(gold) for rows, gold in groups):
         raise MismatchError("every training group needs one row of signal values per gold score")
     data = [(np.asarray(rows, dtype=float).reshape(len(gold), len(signals)), np.asarray(gold, dtype=float))
@@ -383,18 +386,19 @@ def fit_hybrid(
                 candidates.append(Candidate(tuple(signals[c] for c in columns), l2, held))
                 if top is None or candidates[-1].worst > top.worst:
                     top, top_predictions = candidates[-1], predictions
+    # ignored: mypy cannot see that a candidate was kept (signals, l2_grid and max_signals are checked above)
     tolerance = _worst_error(top_predictions, golds, BOOTSTRAP_SAMPLES)  # type: ignore[arg-type]
     best = _one_standard_error(candidates, tolerance)
     candidates.sort(key=lambda c: (c is not best, -c.worst, -c.mean, len(c.signals), -c.l2))
-    columns = [list(signals).index(n) for n in best.signals]
-    weights = _rescaled(_within_fit([(_design(x, columns, means, scales), g) for x, g in data], best.l2),
-                        [(_design(x, columns, means, scales), g) for x, g in data])
+    chosen = [list(signals).index(n) for n in best.signals]
+    weights = _rescaled(_within_fit([(_design(x, chosen, means, scales), g) for x, g in data], best.l2),
+                        [(_design(x, chosen, means, scales), g) for x, g in data])
     gold = np.concatenate([g for _, g in data])
     return HybridModel(
         best.signals,
         tuple(float(w) for w in weights),
-        tuple(float(means[c]) for c in columns),
-        tuple(float(scales[c]) for c in columns),
+        tuple(float(means[c]) for c in chosen),
+        tuple(float(scales[c]) for c in chosen),
         float(gold.mean()),
         best.l2,
         groups=labels,

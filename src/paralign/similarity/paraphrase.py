@@ -213,6 +213,7 @@ def evaluate_paraphrase(
     train_batch = align_pairs([(a, b) for a, b, _ in train], **kw)  # type: ignore[arg-type]
     test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
     if classifier == "features":
+        assert penalty is not None and feature_set is not None  # both set above for this classifier
         result, train_failures, test_failures = features_evaluation(
             train_batch, train_labels, test_batch, test_labels, rule, cv_folds, penalty, features, progress, workers,
             cross_encoder=_fine_tuning(fine_tuning) if cross_encoder else None, save_to=save_cross_encoder,
@@ -379,10 +380,12 @@ def blend_cross_encoder(
     directory = None if save_to is None else str(model.save(save_to))
 
     def blended(batch: AlignedBatch, rows: Sequence[Sequence[float] | None]) -> list[float | None]:
-        present = [k for k, row in enumerate(rows) if row is not None]
+        # a pair with a row was aligned
+        present = {k: pair_texts(item) for k, (row, item) in enumerate(zip(rows, batch.items, strict=True))
+                   if row is not None and item is not None}
         assert result.model is not None
         lexical = result.model.probabilities(rows)
-        neural = dict(zip(present, model.probabilities([pair_texts(batch.items[k]) for k in present]), strict=True))
+        neural = dict(zip(present, model.probabilities(list(present.values())), strict=True))
         return [None if k not in neural else blend(lexical[k], neural[k]) for k in range(len(rows))]  # type: ignore[arg-type]
 
     scored = paraphrase_from_scores(
@@ -459,8 +462,8 @@ def split_notes(train: Sequence[ParaphrasePair], test: Sequence[ParaphrasePair])
     notes = []
     seen_ids = {p.id: p for p in train}
     seen_texts = {(p.sentence1, p.sentence2): p for p in train}
-    shared = [(p, seen_ids.get(p.id) or seen_texts.get((p.sentence1, p.sentence2))) for p in test]
-    shared = [(p, q) for p, q in shared if q is not None]
+    found = [(p, seen_ids.get(p.id) or seen_texts.get((p.sentence1, p.sentence2))) for p in test]
+    shared = [(p, q) for p, q in found if q is not None]
     if shared:
         (first, earlier), n = shared[0], len(shared)
         notes.append(f"{n} of {len(test)} test pairs {'are also training pairs' if n > 1 else 'is also a training pair'} (the same "

@@ -75,7 +75,10 @@ def _word_key(sentence: Sentence, i: int) -> str:
 class Signal(Protocol):
     """A similarity signal: a name and a score in [0, 1] for an aligned pair."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The signal's name (read only: signals are frozen values)."""
+        ...
 
     def __call__(self, pair: AlignedSentences) -> float: ...
 

@@ -27,7 +27,7 @@ from ..aligners.registry import aligner_label
 from ..aligners.signature import aligner_parts, spacy_id
 from ..alignment import AlignFunction
 from ..signature import join_signature, setting_value, short_hash, signature_parts
-from .signals import make_signal, needs_alignment
+from .signals import Signal, make_signal, needs_alignment
 
 #: Signals that run the neural encoder (the neural extra's).
 ENCODER_SIGNALS = frozenset({"embedding", "contextual-alignment"})
@@ -44,8 +44,8 @@ def similarity_signature(
     Either may be given by name, as :func:`~paralign.similarity.similarity_many` takes them
     (``"sultan2014"``, ``"sultan:paraphrase"``). `model_file`: the saved report the signal was
     read from (``similarity --model``)."""
-    signals = [make_signal(s) if isinstance(s, str) else s
-               for s in (signal if isinstance(signal, list | tuple) else [signal])]
+    given: list[Any] = list(signal) if isinstance(signal, list | tuple) else [signal]
+    signals: list[Signal] = [make_signal(s) if isinstance(s, str) else s for s in given]
     parts: dict[str, object] = {"signal": "+".join(getattr(s, "name", type(s).__name__) for s in signals)}
     if model_file is not None:
         path = Path(model_file)

@@ -107,7 +107,7 @@ class LinkModel:
         width = max(len(tree["feature"]) for tree in trees)
 
         def pad(key: str, dtype: type, fill: float) -> np.ndarray:
-            out = np.full((len(trees), width), fill, dtype=dtype)
+            out: np.ndarray = np.full((len(trees), width), fill, dtype=dtype)
             for k, tree in enumerate(trees):
                 out[k, : len(tree[key])] = tree[key]
             return out

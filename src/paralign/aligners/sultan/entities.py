@@ -42,9 +42,9 @@ def _learn_entities(p: Prepared, other: Prepared) -> list[tuple[int, int, str]]:
     ents = sorted(p.entities)
     covered = {k for a, b, _ in ents for k in range(a, b)}
     other_words: dict[str, str] = {}
-    for a, b, label in other.entities:
+    for a, b, kind in other.entities:
         for k in range(a, b):
-            other_words.setdefault(other.tokens[k], label)
+            other_words.setdefault(other.tokens[k], kind)
     extra: list[list[Any]] = []
     for i, tok in enumerate(p.tokens):
         if i in covered or not tok[:1].isupper():

@@ -46,7 +46,7 @@ from ...tables import atomic_path
 from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
 from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, score_parts
-from .graded_tiers import _continues, _key_tier, _positions
+from .graded_tiers import TierState, _continues, _key_tier, _positions
 from .inputs import as_compared, check_references, check_segment
 from .paper import (
     VERSION,
@@ -112,6 +112,8 @@ class _SenseLookup(ParaEval):
     paraphrases also hold one key per synset of it (:func:`paralign.resources.wordnet_senses`)
     and each reference word is indexed under its keys too, so two words match when they share a
     synset, whichever inflection either has."""
+
+    senses: dict[str, frozenset[str]]  # set by __post_init__ (not a dataclass field: no decorator)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -193,8 +195,8 @@ class GradedParaEval:
         #: per lookup, the first words of those phrases (a quick test before joining words)
         self._firsts = {key: None if multi is None else frozenset(m.split(" ", 1)[0] for m in multi)
                         for key, multi in self._multi.items()}
-        firsts = list(self._firsts.values())
-        self._any_first = None if None in firsts else frozenset().union(*firsts)
+        firsts = [f for f in self._firsts.values() if f is not None]
+        self._any_first = frozenset[str]().union(*firsts) if len(firsts) == len(self._firsts) else None
         self._base = ParaEval((), max_length=config.max_length)
         self._stop = _stop_tokens()
         self._stems: dict[str, str] = cache_dict(cache_size)
@@ -224,7 +226,7 @@ class GradedParaEval:
         source's name (a table's basename, threshold and content hash), versions, and with
         $PARALIGN_VECTOR_CACHE the float16 contextual vectors it computes with (``vecs:f16``)."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
-        looked_up = [s for lookup in (self._syn, self._para) if lookup is not None for s in lookup.sources]
+        looked_up = [s for lookup in (self._syn, self._para) if lookup is not None for s in lookup.sources or ()]
         maxlen = length_used(self.config.max_length, looked_up)  # past their longest phrase: that length
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{maxlen}|"
                f"case:lc|tok:13a|stem:snowball-en|stop:skip|")
@@ -278,10 +280,11 @@ class GradedParaEval:
             m = np.asarray(enc.matrix, dtype=np.float32)
             words.vecs = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
         if path is not None and todo:
+            vectors = [w.vecs for w in todo if w.vecs is not None]  # each set just above
             with atomic_path(path) as tmp:  # a killed run or a reader in another process never sees half a file
-                np.save(tmp, np.concatenate([w.vecs for w in todo]).astype(np.float16))
-            for w in todo:  # the same values whether computed now or read later
-                w.vecs = w.vecs.astype(np.float16).astype(np.float32)
+                np.save(tmp, np.concatenate(vectors).astype(np.float16))
+            for w, v in zip(todo, vectors, strict=True):  # the same values whether computed now or read later
+                w.vecs = v.astype(np.float16).astype(np.float32)
 
     def prepare(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """Index reference streams (sacrebleu layout: references[k][i])."""
@@ -451,7 +454,7 @@ class GradedParaEval:
         gh, gr = [0.0] * nh, [0.0] * nr
         links = trace[0] if trace is not None else None
         phrases: dict[int, tuple[int, int]] = {}  # hyp position -> (its match's start, ref end)
-        state = (ah, ar, th, tr, gh, gr, phrases)
+        state: TierState = (ah, ar, th, tr, gh, gr, phrases)
         for tier in self.config.tiers:
             code = _TIER[tier]
             if tier == "exact":
@@ -488,7 +491,7 @@ class GradedParaEval:
         return row
 
     def _phrase_tier(self, lookup: ParaEval, hyp: _Words, ref: _Ref, code: int,
-                     state: tuple[list, ...], links: list | None = None) -> None:
+                     state: TierState, links: list | None = None) -> None:
         """Hypothesis n-grams (longest first) against the reference's paraphrase spans."""
         ah, ar, th, tr, gh, gr, phrases = state
         nh = len(hyp.tokens)
@@ -553,14 +556,14 @@ class GradedParaEval:
         key = (phrase, cand)
         grade = self._grades.get(key)
         if grade is None:
-            scores = [s for source in lookup.sources if isinstance(source, ParaphraseTable)
+            scores = [s for source in lookup.sources or () if isinstance(source, ParaphraseTable)
                       for s in (source.paraphrases(phrase).get(cand),
                                 source.paraphrases(cand).get(phrase))
                       if isinstance(s, int | float) and 0 < s <= 1]
             grade = self._grades[key] = max(scores) if scores else 1.0
         return grade
 
-    def _soft_tier(self, hv: np.ndarray, rv: np.ndarray, code: int, state: tuple[list, ...],
+    def _soft_tier(self, hv: np.ndarray, rv: np.ndarray, code: int, state: TierState,
                    links: list | None = None) -> None:
         """Greedy one-to-one matches of the words left, by cosine, above the threshold."""
         ah, ar, th, tr, gh, gr, _ = state

@@ -11,6 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+#: The alignment state the tiers fill, per word of the hypothesis (h) and the reference (r): the
+#: matched position on the other side (-1: none; `ah`, `ar`), the tier's code (`th`, `tr`), the
+#: grade (`gh`, `gr`), and the phrase matches of n words to m != n words (see `_continues`).
+TierState = tuple[list[int], list[int], list[int], list[int], list[float], list[float],
+                  dict[int, tuple[int, int]]]
+
 
 def _continues(i: int, ah: Sequence[int], phrases: dict[int, tuple[int, int]]) -> bool:
     """Whether matched hypothesis word `i` continues the chunk of word ``i - 1`` (matched too):
@@ -32,7 +38,7 @@ def _positions(keys: Sequence[str]) -> dict[str, tuple[int, ...]]:
 
 
 def _key_tier(hk: Sequence[str], places: dict[str, tuple[int, ...]], nr: int, code: int,
-              state: tuple[list, ...], links: list | None = None) -> None:
+              state: TierState, links: list | None = None) -> None:
     """Match free words by equal keys (tokens or stems, `places`: the reference's positions of
     each), continuing chunks where possible, else nearest the word's relative position."""
     ah, ar, th, tr, gh, gr, _ = state

@@ -116,6 +116,10 @@ class ParaEval:
         default_factory=dict, init=False, repr=False)
     _last: tuple[tuple[tuple[str, ...], ...], PreparedReferences] | None = field(
         default=None, init=False, repr=False)
+    # set by __post_init__ from the settings above
+    _tok: Callable[[str], str] = field(init=False, repr=False, compare=False)
+    _stop: frozenset[str] = field(init=False, repr=False, compare=False)
+    _wordnet_multi: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         check_count(self.max_length, "max_length")  # NaN or 2.5 was a TypeError from range()
@@ -136,8 +140,8 @@ class ParaEval:
     def signature(self, nrefs: int) -> str:
         """sacrebleu-style settings string printed beside every score; ``maxlen`` the bound used
         (:func:`.signature.length_used`: past the sources' longest phrase, that length)."""
-        res = "+".join(source_signature(s) for s in self.sources) or "none"
-        maxlen = length_used(self.max_length, self.sources, max(DEFAULT_MAX_LENGTH, self.min_paraphrase_length))
+        res = "+".join(source_signature(s) for s in self._sources) or "none"
+        maxlen = length_used(self.max_length, self._sources, max(DEFAULT_MAX_LENGTH, self.min_paraphrase_length))
         return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{maxlen}|"
                 f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
                 f"tok:{self.tokenize}|stop:{'skip' if self.skip_stopword_phrases else 'keep'}|"
@@ -151,7 +155,7 @@ class ParaEval:
             return cached
         out: set[str] = set()
         n = phrase.count(" ") + 1
-        for source in self.sources:
+        for source in self._sources:
             if isinstance(source, WordNetSynonyms):
                 if n == 1 or phrase in self._multiword():
                     out.update(p for p in fast_wordnet_synonyms(phrase)
@@ -166,12 +170,19 @@ class ParaEval:
         self._cache[phrase] = result
         return result
 
+    @property
+    def _sources(self) -> Sequence[ParaphraseSource]:
+        """`sources` as `__post_init__` set them: never None after it."""
+        return self.sources or ()
+
     def _multiword(self) -> frozenset[str]:
-        if self._wordnet_multi is None:
+        multi = self._wordnet_multi
+        if multi is None:
             from ...resources import wordnet_multiword
 
-            object.__setattr__(self, "_wordnet_multi", wordnet_multiword())  # a lazy cache
-        return self._wordnet_multi
+            multi = wordnet_multiword()
+            object.__setattr__(self, "_wordnet_multi", multi)  # a lazy cache
+        return multi
 
     def _eligible(self, words: Sequence[str]) -> bool:
         """A phrase takes part in paraphrase matching unless it is all stop words/punctuation."""
@@ -225,9 +236,11 @@ class ParaEval:
     def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """`prepare`, remembering the last reference set (scoring many systems indexes it once)."""
         key = tuple(tuple(stream) for stream in references)
-        if self._last is None or self._last[0] != key:
-            object.__setattr__(self, "_last", (key, self.prepare(references)))  # a cache
-        return self._last[1]
+        last = self._last
+        if last is None or last[0] != key:
+            last = (key, self.prepare(references))
+            object.__setattr__(self, "_last", last)  # a cache
+        return last[1]
 
     # -- matching --------------------------------------------------------------------------------
     def explain(self, hypothesis: str, references: Sequence[str]) -> list[tuple[str, int, str]]:
@@ -417,7 +430,7 @@ def _match_chunk(scorer: ParaEval, chunk: list[tuple[str, list[_Ref]]]) -> list[
     return [scorer.match(h, r) for h, r in chunk]
 
 
-def _tokenizer(name: str):
+def _tokenizer(name: str) -> Callable[[str], str]:
     if name == "none":
         return lambda text: text
     from ...tok13a import tokenize_13a  # sacrebleu's 13a tokens, faster

@@ -215,11 +215,12 @@ def systems_significance(
                 for k in range(len(stats))]
     baseline, compared = paired_bootstraps(stats[0], stats[1:], score, n_resamples=n_resamples, seed=seed)
     first = {"baseline_score": _number(baseline.score), "p_value": None, "is_baseline": True}  # no test of itself
-    return [{"confidence": _defined(baseline), "paired_bootstrap": first}] + [
-        {"confidence": _defined(c.confidence),
-         "paired_bootstrap": {"baseline_score": _number(c.baseline_score), "p_value": _number(c.p_value),
-                              "is_baseline": False}}
-        for c in compared]
+    out: list[dict[str, object]] = [{"confidence": _defined(baseline), "paired_bootstrap": first}]
+    out.extend({"confidence": _defined(c.confidence),
+                "paired_bootstrap": {"baseline_score": _number(c.baseline_score), "p_value": _number(c.p_value),
+                                     "is_baseline": False}}
+               for c in compared)
+    return out
 
 
 def _number(value: float) -> float | None:
@@ -227,7 +228,7 @@ def _number(value: float) -> float | None:
     return None if value != value else value
 
 
-def _defined(found: Confidence) -> dict[str, object] | None:
+def _defined(found: Confidence) -> dict[str, float | int] | None:
     """A confidence's figures, None when its score is n/a (nothing to be confident about)."""
     return None if _number(found.score) is None else found.to_dict()
 
