@@ -56,7 +56,7 @@ def _span(tokens: Sequence[str], span: MatchedSpan) -> Element:
 
 def highlighted(tokens: Sequence[str], spans: Sequence[MatchedSpan], class_: str = "hypothesis") -> Element:
     """Words as matched: a span per matched phrase or word (its tier's class), spaces between."""
-    parts: list[Element | str] = []
+    parts: list[Element | str | None] = []
     for k, span in enumerate(spans):
         parts += [" " if k else None, _span(tokens, span)]
     return el("p", *[p for p in parts if p is not None], class_=class_)
