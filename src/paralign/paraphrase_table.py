@@ -122,9 +122,12 @@ class ParaphraseTable:
         row = self._table.get(p)
         if row is None:
             row = self._table[p] = {}
-        old = row.get(q, self)  # self: absent (None is a pair without a score)
-        if old is self or (score is not None and (old is None or score > old)):
+        if q not in row:
             row[q] = score
+        elif score is not None:
+            old = row[q]  # None: a pair without a score
+            if old is None or score > old:
+                row[q] = score
 
     @classmethod
     def from_pairs(
@@ -145,9 +148,9 @@ class ParaphraseTable:
         table._read_pairs(_texts_checked(pairs), symmetric=symmetric)
         return table
 
-    def _read_pairs(self, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], *, symmetric: bool = False) -> None:
+    def _read_pairs(self, pairs: Iterable[object], *, symmetric: bool = False) -> None:
         """:meth:`from_pairs`'s rows added to this new table (:func:`~paralign.paraphrases.load_table` reads into a
-        table it made)."""
+        table it made), each checked by :func:`_row`."""
         put, lowercase = self._put, self.lowercase
         last, held = None, ""  # rows come grouped by phrase (a Parquet table's): normalise it once a run
         for number, pair in enumerate(pairs, start=1):
