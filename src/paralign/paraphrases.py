@@ -202,7 +202,7 @@ class _Watched(dict[str, dict[str, Score]]):
 
     touched = False
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         self.touched = True
         return super().get(key, default)
 

@@ -89,7 +89,7 @@ class AtomicTextWriter(io.TextIOWrapper):
             self._tmp.unlink(missing_ok=True)
             raise
         buffer: IO[bytes] = _gzip_writer(self.target, self._file) if is_gzip_name(self.target) else self._file  # type: ignore[assignment]
-        super().__init__(buffer, encoding="utf-8")  # type: ignore[arg-type]
+        super().__init__(buffer, encoding="utf-8")
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  traceback: TracebackType | None) -> None:

@@ -294,7 +294,7 @@ def stdout_for(args: argparse.Namespace) -> Iterator[None]:
         try:
             yield
         finally:
-            sys.stdout = None  # type: ignore[assignment]
+            sys.stdout = None
 
 
 @contextmanager

@@ -123,7 +123,7 @@ class PairRequest(Request):
 
     source: Sentence  # type: ignore[valid-type]
     target: Sentence  # type: ignore[valid-type]
-    aligner: AlignerName = Field("sultan", description="word aligner")  # type: ignore[valid-type]
+    aligner: AlignerName = Field("sultan", description="word aligner")
     preset: Preset = Field("default", description="option set of the sultan aligner (exact has none)")  # type: ignore[valid-type]
 
 

@@ -120,7 +120,7 @@ def confidence_intro(corpus: Mapping, headline: str, percent: bool) -> list[Elem
     digits = () if percent else (4,)
     rows = [(f"bootstrap mean (μ) of the {headline}", "confidence.mean", percent, *digits),
             ("± (half the 95% interval)", "confidence.ci", percent, *digits)]
-    return [score_table(corpus, rows),  # type: ignore[arg-type]
+    return [score_table(corpus, rows),
             el("p", f"bootstrap: {found['resamples']} resamples of the segments, seed {found['seed']}",
                class_="note")]
 
