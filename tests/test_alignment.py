@@ -222,9 +222,12 @@ def test_json_round_trip_keeps_the_confidences() -> None:
     assert back == a and dict(back.confidence) == {(0, 0): 0.9, (1, 2): 0.55}
     assert set(Alignment.from_pharaoh("0-0").to_json()) == {"sure", "possible"}
     assert Alignment.from_json({"sure": [[0, 0]]}).confidence is None
-    for bad in ([[0, 0, 1.5]], [[0, 0, "x"]], [[0, 0]], [[-1, 0, 0.5]]):
+    # a JSON integer past float's range, NaN: refused as the others, not an OverflowError
+    for bad in ([[0, 0, 1.5]], [[0, 0, "x"]], [[0, 0]], [[-1, 0, 0.5]], [[0, 0, 10**400]], [[0, 0, float("nan")]]):
         with pytest.raises(FormatError, match="f.json:2: malformed alignment JSON"):
             Alignment.from_json({"sure": [[0, 0]], "confidence": bad}, source="f.json", line=2)
+    with pytest.raises(FormatError, match="f.json:2: malformed alignment JSON"):  # JSON, but no object
+        Alignment.from_json("[[0, 0]]", source="f.json", line=2)
 
 
 def test_symmetrize_given_pharaoh_text_says_how_to_parse_it() -> None:

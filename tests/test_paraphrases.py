@@ -154,6 +154,26 @@ def test_from_pairs_builds_the_table_that_adding_each_row_gives(rows, symmetric,
     assert list(ParaphraseTable.from_pairs(rows, symmetric=symmetric, lowercase=lowercase)) == list(added)
 
 
+def test_a_score_of_another_number_type_is_kept_as_a_float(tmp_path: Path) -> None:
+    """A numpy float or a Fraction (a number that from_pairs takes, and np.float64 is a float to
+    add's annotation) was kept as given: to_tsv wrote its repr (``np.float32(0.5)``,
+    ``Fraction(1, 4)``), which from_tsv refused as not a number, and an int score hashed as
+    ``1`` where the same table read from its TSV file hashes ``1.0``."""
+    import fractions
+
+    import numpy as np
+
+    odd = ParaphraseTable.from_pairs([("a", "b", np.float32(0.5)), ("c", "d", fractions.Fraction(1, 4)),
+                                      ("e", "f", 1)], name="t")
+    odd.add("g", "h", np.float64(0.125))
+    plain = ParaphraseTable.from_pairs([("a", "b", 0.5), ("c", "d", 0.25), ("e", "f", 1.0), ("g", "h", 0.125)],
+                                       name="t")
+    assert [type(e.score) for e in odd] == [float] * 4
+    odd.to_tsv(tmp_path / "t.tsv")
+    read = ParaphraseTable.from_tsv(tmp_path / "t.tsv")
+    assert list(read) == list(plain) and read.content_hash() == plain.content_hash() == odd.content_hash()
+
+
 def test_load_source_specs(tmp_path: Path) -> None:
     assert isinstance(load_source("wordnet"), WordNetSynonyms)
     assert "automobile" in load_source("wordnet").paraphrases("car")

@@ -79,7 +79,8 @@ def _index(value: object) -> int:
 
 def _confidence(value: object) -> float:
     """A link's confidence as read from JSON: a number in [0, 1] (ValueError otherwise)."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not 0.0 <= value <= 1.0:
+    # not float(value) first: a JSON integer past float's range raised OverflowError
+    if isinstance(value, bool) or not isinstance(value, Real) or value < 0.0 or not value <= 1.0:
         raise ValueError(f"a link's confidence must be a number in [0, 1], got {value!r}")
     return float(value)
 
@@ -244,12 +245,12 @@ class Alignment:
         """From {"sure": [[i,j],...], "possible": [[i,j],...]} (possible may include the sure
         links) and, when present, "confidence": [[i,j,c],...]."""
         try:
-            if isinstance(data, str):
-                data = json.loads(data)
-            confidence = data.get("confidence")
+            # any JSON value: one that is no object fails at .get (AttributeError, caught below)
+            record: Any = json.loads(data) if isinstance(data, str) else data
+            confidence = record.get("confidence")
             if confidence is not None:
                 confidence = {link: _confidence(c) for *pair, c in confidence for link in _links([pair])}
-            return cls(_links(data.get("sure", ())), _links(data.get("possible", ())), confidence)
+            return cls(_links(record.get("sure", ())), _links(record.get("possible", ())), confidence)
         except (AttributeError, TypeError, ValueError) as exc:  # JSONDecodeError is a ValueError
             raise FormatError(f"malformed alignment JSON: {exc}", source=source, line=line) from exc
 

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ._version import __version__
 from .errors import OPEN_REASONS, InputFileError
@@ -129,7 +129,8 @@ def derived(name: str, source: str | os.PathLike[str], build: Callable[[], T], *
     found = _entry(name, source, version, min_bytes)
     if found is not None:
         with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
-            return _read_value(found[0])  # type: ignore[no-any-return]
+            # the value build() gave when the entry was kept (the key holds `name` and `version`)
+            return cast("T", _read_value(found[0]))
     value = build()
     if found is not None and found == _entry(name, source, version, min_bytes):
         _keep(*found, value)  # not when the file changed while it was read: the value is of neither
@@ -152,7 +153,8 @@ def _keep(path: Path, record: dict[str, object], value: object) -> None:
     effort: a folder that cannot be written to keeps nothing."""
     name = str(record["name"])
     try:
-        data, head = marshal.dumps(value), marshal.dumps(record)
+        # marshal's stub takes only the types it writes; another value is a ValueError, caught below
+        data, head = marshal.dumps(value), marshal.dumps(record)  # type: ignore[arg-type]
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{name}-", dir=path.parent)
         try:

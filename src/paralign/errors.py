@@ -8,6 +8,10 @@ import os
 import re
 import stat
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 class ParalignError(Exception):
@@ -245,7 +249,8 @@ def check_texts(value: object, what: str) -> None:
         raise InputTypeError(f"{what} must be a list of strings, not one str ({shown_value(value)})")
     if not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
         raise InputTypeError(f"{what} must be a list of strings, not {type(value).__name__}")
-    for i, item in enumerate(value, start=1):  # type: ignore[arg-type]
+    # a sequence, as the test above tells: cast, as mypy does not read hasattr
+    for i, item in enumerate(cast("Iterable[object]", value), start=1):
         if not isinstance(item, str):
             raise InputTypeError(
                 f"{what}: item {i} is {type(item).__name__} {shown_value(item)}, not a str")

@@ -6,7 +6,7 @@ import importlib
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .errors import (
     InputTypeError,
@@ -23,6 +23,7 @@ from .spacy_import import import_spacy
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
+    from spacy.tokenizer import Tokenizer
     from spacy.tokens import Doc
 
 TextOrTokens = str | Sequence[str]
@@ -75,8 +76,14 @@ def _one_token_quotes(nlp: Language) -> Language:
     quote, tagged and aligned apart from the closing quote's one."""
     from spacy.symbols import ORTH
 
-    nlp.tokenizer.add_special_case("``", [{ORTH: "``"}])
+    _tokenizer(nlp).add_special_case("``", [{ORTH: "``"}])
     return nlp
+
+
+def _tokenizer(nlp: Language) -> Tokenizer:
+    """`nlp`'s tokenizer. spaCy types it as any callable from str to Doc; a pipeline's from
+    ``spacy.load`` (:func:`load_pipeline`'s) is a Tokenizer: cast, as mypy cannot tell."""
+    return cast("Tokenizer", nlp.tokenizer)
 
 
 def model_name(nlp: Language) -> str:
@@ -237,7 +244,7 @@ class Annotator:
         or parsing, a small part of the time): for counting a text's words before annotating it,
         as `lattice --min-size` counts a group's distinct sentences."""
         texts = [plain_text(str(t)) for t in texts]
-        docs = self.nlp.tokenizer.pipe(ascii_apostrophes(t) for t in texts)
+        docs = _tokenizer(self.nlp).pipe(ascii_apostrophes(t) for t in texts)
         for text, doc in zip(texts, docs, strict=True):
             yield tuple(text[t.idx:t.idx + len(t.text)] for t in doc)
 

@@ -101,8 +101,8 @@ class ParaphraseTable:
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
         """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
-        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN);
-        a phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
+        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN),
+        kept as a float (a numpy float's repr, which ``to_tsv`` wrote, did not read back); a phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
         _check_score(phrase, paraphrase, score)
         for text in (phrase, paraphrase):
             if isinstance(text, str) and not is_text(text):
@@ -110,7 +110,8 @@ class ParaphraseTable:
         self._multiword = None
         self._retokenized = {}
         self._content_hash = None
-        self._put(normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase), score)
+        self._put(normalize_phrase(phrase, self.lowercase), normalize_phrase(paraphrase, self.lowercase),
+                  None if score is None else float(score))
 
     def _put(self, p: str, q: str, score: Score) -> None:
         """:meth:`add` of a pair already normalised, with a score already checked, to a table
@@ -121,9 +122,12 @@ class ParaphraseTable:
         row = self._table.get(p)
         if row is None:
             row = self._table[p] = {}
-        old = row.get(q, self)  # self: absent (None is a pair without a score)
-        if old is self or (score is not None and (old is None or score > old)):
+        if q not in row:
             row[q] = score
+        elif score is not None:
+            old = row[q]  # None: a pair without a score
+            if old is None or score > old:
+                row[q] = score
 
     @classmethod
     def from_pairs(
@@ -135,7 +139,7 @@ class ParaphraseTable:
         One str or a value that is not iterable is an InputTypeError; a row that is not two
         phrases and an optional score (None or a number) is a FormatError naming it (1-based),
         as :meth:`from_tsv` names a bad line; so is a row whose phrase holds a lone surrogate
-        (:func:`_lone`)."""
+        (:func:`_lone`). A score is kept as a float, as :meth:`add` keeps it."""
         if isinstance(pairs, str | bytes) or not isinstance(pairs, Iterable):
             raise InputTypeError("pairs must be an iterable of (phrase, paraphrase[, score]) tuples, not "
                                  + (f"one str ({shown_value(pairs)})" if isinstance(pairs, str)
@@ -144,9 +148,9 @@ class ParaphraseTable:
         table._read_pairs(_texts_checked(pairs), symmetric=symmetric)
         return table
 
-    def _read_pairs(self, pairs: Iterable[tuple[str, str] | tuple[str, str, Score]], *, symmetric: bool = False) -> None:
+    def _read_pairs(self, pairs: Iterable[object], *, symmetric: bool = False) -> None:
         """:meth:`from_pairs`'s rows added to this new table (:func:`~paralign.paraphrases.load_table` reads into a
-        table it made)."""
+        table it made), each checked by :func:`_row`."""
         put, lowercase = self._put, self.lowercase
         last, held = None, ""  # rows come grouped by phrase (a Parquet table's): normalise it once a run
         for number, pair in enumerate(pairs, start=1):
@@ -435,4 +439,5 @@ def _row(row: object, number: int) -> tuple[str, str, Score]:
         raise FormatError(f"row {number} is {shown_value(row)}: a phrase and its paraphrase are str")
     if score is not None and (isinstance(score, bool) or not isinstance(score, Real)):
         raise FormatError(f"row {number}: score {shown_value(score)} is not a number")
-    return phrase, paraphrase, score
+    # a float, as from_tsv reads: to_tsv wrote a numpy float's or a Fraction's repr, which it cannot read
+    return phrase, paraphrase, None if score is None else float(score)

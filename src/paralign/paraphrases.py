@@ -45,10 +45,11 @@ def ppdb_table() -> ParaphraseTable:
     return table
 
 
-def _ppdb_rows(path: Path) -> tuple[dict[str, dict[str, None]], int, frozenset[str]]:
+def _ppdb_rows(path: Path) -> tuple[dict[str, dict[str, Score]], int, frozenset[str]]:
     """What :func:`ppdb_table` holds, parsed from the PPDB file: the rows (phrase -> paraphrases,
-    both ways), the most words a phrase has and the phrases of more than one word."""
-    rows: dict[str, dict[str, None]] = {}
+    both ways, each unscored: None), the most words a phrase has and the phrases of more than
+    one word."""
+    rows: dict[str, dict[str, Score]] = {}
     norm: dict[str, str] = {}
     with open(path, encoding="utf-8", newline="") as handle:
         text = handle.read()
@@ -201,7 +202,7 @@ class _Watched(dict[str, dict[str, Score]]):
 
     touched = False
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         self.touched = True
         return super().get(key, default)
 

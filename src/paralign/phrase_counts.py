@@ -23,6 +23,7 @@ chunks (the pipeline's group-bys in :mod:`paralign.pivot_frames`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NoReturn
 
 import numpy as np
 import pyarrow as pa
@@ -41,7 +42,8 @@ def split_tokens(lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
     lists = pc.utf8_split_whitespace(pa.array(lines, pa.string()))
     flat = lists.flatten()
     nonempty = np.asarray(pc.not_equal(flat, ""), dtype=bool) if len(flat) else np.zeros(0, bool)
-    owner = np.repeat(np.arange(len(lines), dtype=np.int64), np.diff(np.asarray(lists.offsets, np.int64)))
+    line_offsets: np.ndarray = np.asarray(lists.offsets, np.int64)  # named: numpy's stubs typed its diff timedelta64
+    owner = np.repeat(np.arange(len(lines), dtype=np.int64), np.diff(line_offsets))
     counts = np.bincount(owner[nonempty], minlength=len(lines))
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     return (flat.filter(pa.array(nonempty)) if not nonempty.all() else flat), offsets
@@ -69,7 +71,7 @@ def parse_pharaoh(lines: Sequence[str], source: str = "", first_line: int = 1) -
     return sentence, np.zeros(0, np.int64), np.zeros(0, np.int64)
 
 
-def _raise_bad_link(lines: Sequence[str], source: str, first_line: int) -> None:
+def _raise_bad_link(lines: Sequence[str], source: str, first_line: int) -> NoReturn:
     for number, line in enumerate(lines, start=first_line):
         for link in line.split():
             i, sep, j = link.partition("-")
@@ -156,7 +158,7 @@ def span_pairs(
         keep = (position + length <= e_end) & (hi >= 0)
         keep[keep] &= hi[keep] - lo[keep] < max_length
         s1, lo, hi = position[keep], lo[keep], hi[keep]
-        if tmin_windows is None or not len(s1):
+        if tmin_windows is None or tmax_windows is None or not len(s1):  # both None or neither
             continue
         width = hi - lo
         consistent = (tmin_windows[width, lo] >= s1) & (tmax_windows[width, lo] <= s1 + length - 1)

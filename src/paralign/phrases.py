@@ -57,7 +57,7 @@ class PhrasePair:
     @property
     def spans(self) -> SpanPair:
         """(source start, source end, target start, target end), the ends exclusive."""
-        return (*self.source_span, *self.target_span)  # type: ignore[return-value]
+        return (*self.source_span, *self.target_span)
 
 
 def _link_set(alignment_or_links: Alignment | Iterable[Link], links: str) -> frozenset[Link]:

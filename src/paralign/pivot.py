@@ -161,7 +161,7 @@ def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: boo
         with open(directory / "align.txt", "rb") as handle:
             lines = sum(1 for _ in handle)
     else:
-        eflomal_options = {"symmetrization": options.symmetrization, "model": options.eflomal_model,
+        eflomal_options: dict[str, Any] = {"symmetrization": options.symmetrization, "model": options.eflomal_model,
                            "n_iterations": options.eflomal_iterations}
         with open(directory / "en.tok", "rb") as handle:
             total = sum(1 for _ in handle)
@@ -369,7 +369,7 @@ def pivot_paraphrases(
         tasks: list[ChunkTask | PreparedChunk] = []
         read_later: list[tuple[int, list[PreparedChunk], GivenAlignment]] = []  # reports known once extracted
         for index, (corpus, alignment) in enumerate(zip(corpora, alignments, strict=True)):
-            if on_workers[index]:
+            if on_workers[index] and alignment is not None:  # on workers: its alignment is given
                 read, given = chunked_reads(work.path / f"c{index}" / "chunks", corpus, alignment, options)
                 tasks.extend(read)
                 read_later.append((index, read, given))

@@ -260,7 +260,8 @@ def _prepared_rows(
         stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else (lines[0], lines[1]),
         names=names,
     )
-    links_in = given.items(None if lines is None else lines[2]) if given else itertools.repeat(None)
+    links_in: Iterator[PairOrBad | None] = (given.items(None if lines is None else lines[2]) if given
+                                             else itertools.repeat(None))
     # strict=False: the line counts are checked by the caller (and by iter_parallel)
     for item, line in zip(pairs, links_in, strict=False):
         if not item.source:  # an empty or over-long pair kept in place (counted by the reader)
@@ -270,7 +271,7 @@ def _prepared_rows(
         if not e or not f or not ratio_ok(len(e), len(f), options.max_length_ratio):
             stats.filtered += 1
             continue
-        links = None if given is None else given.links(line, len(e), len(f))
+        links = None if given is None or line is None else given.links(line, len(e), len(f))  # line: given's
         if given is None or links is not None:
             yield " ".join(e), " ".join(f), links
 
@@ -336,8 +337,9 @@ def read_on_workers(corpus: tuple[str | Path, str | Path], alignment: str | Path
     alignment is given (nothing needs the whole corpus in one process), no file is gzip
     (a worker cannot seek to its chunk in one) and none is in `local` (files only this
     machine sees, such as a copy of stdin, which a remote worker could not open)."""
-    files = (*corpus, alignment)
-    return alignment is not None and not any(is_gzip_file(path) or str(path) in local for path in files)
+    if alignment is None:
+        return False
+    return not any(is_gzip_file(path) or str(path) in local for path in (*corpus, alignment))
 
 
 def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignment: str | Path,

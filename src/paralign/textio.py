@@ -183,13 +183,15 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
         self._pending: list[str] = []  # decoded lines; those from self._next on not handed out
         self._next = 0
 
+    # typeshed declares TextIOBase's errors and encoding as writable attributes; at run time
+    # they are read-only properties, as here
     @property
-    def errors(self) -> str:
+    def errors(self) -> str:  # type: ignore[override]
         """What a line that is not UTF-8 does (see :data:`ENCODING_ERRORS`)."""
         return self._errors
 
     @property
-    def encoding(self) -> str:
+    def encoding(self) -> str:  # type: ignore[override]
         """Always "utf-8": the only encoding this reader decodes."""
         return "utf-8"
 
@@ -281,7 +283,7 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
         self._next += 1
         return line
 
-    def __iter__(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]  # typeshed's IOBase gives bytes
         """Iterate over the remaining lines; a loop left early resumes where it stopped."""
         self._check_open()
         return self._iter_lines()
@@ -501,4 +503,5 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
     if "r" not in mode:
         return open_output(path, mode)
     _check_encoding_errors(errors)  # before the file is opened
-    return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[arg-type]
+    # a TextIOBase, which typeshed does not count as an IO[str] (a TextIOWrapper is one)
+    return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[return-value]

@@ -17,9 +17,12 @@ import io
 import os
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from .errors import written_in_place
+
+if TYPE_CHECKING:
+    from types import TracebackType
 
 
 def is_gzip_name(path: str | Path) -> bool:
@@ -86,12 +89,13 @@ class AtomicTextWriter(io.TextIOWrapper):
             self._tmp.unlink(missing_ok=True)
             raise
         buffer: IO[bytes] = _gzip_writer(self.target, self._file) if is_gzip_name(self.target) else self._file  # type: ignore[assignment]
-        super().__init__(buffer, encoding="utf-8")  # type: ignore[arg-type]
+        super().__init__(buffer, encoding="utf-8")
 
-    def __exit__(self, exc_type: object, *rest: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         if exc_type is not None:
             self._keep = False
-        super().__exit__(exc_type, *rest)
+        super().__exit__(exc_type, exc, traceback)
 
     def discard(self) -> None:
         """Close without writing `path`: the temporary file is removed."""

@@ -161,8 +161,8 @@ def pipeline_client(options: ClusterOptions | None,
     if options is not None or state is None:
         from .cluster import connecting
 
-        with connecting(options, on_start) as ready:
-            yield ready
+        with connecting(options, on_start) as connected:
+            yield connected
         return
     announced: list[bool] = []
 
@@ -276,7 +276,7 @@ def _on_cluster(
     with warnings.catch_warnings():  # a task holding tables is large; it goes to the scheduler once
         warnings.simplefilter("ignore", UserWarning)
         source = client.submit(_hold, pickled, key=f"paralign-task-{key}", pure=False)
-    pending: deque = deque()
+    pending: deque[tuple[list[_I], Any]] = deque()  # (chunk, its future)
 
     def submit(chunk: list[_I]) -> Any:
         return client.submit(_apply, key, source, chunk, pure=False)
@@ -294,6 +294,10 @@ def _on_cluster(
         source.release()
 
 
+#: What stops a job instead of failing its chunk: a caller's mistake, a stalled cluster.
+_STOPS: tuple[type[ParalignError], ...] = (*SETUP_ERRORS, ClusterStalledError)
+
+
 def _collect(client: Client, chunk: list[_I], future: Any, worker_failed: Callable[[list[_I], str], Iterable[_R]],
              resubmit: Callable[[list[_I]], Any] | None = None) -> list[_R]:
     """A chunk's results; a chunk whose task failed is reported item by item, but a caller's
@@ -308,7 +312,7 @@ def _collect(client: Client, chunk: list[_I], future: Any, worker_failed: Callab
 
     try:
         return result(client, future)
-    except (*SETUP_ERRORS, ClusterStalledError):
+    except _STOPS:
         raise
     except Exception as exc:  # noqa: BLE001 - a task raised or its worker died: report the chunk
         from distributed import KilledWorker

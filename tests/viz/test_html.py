@@ -157,3 +157,15 @@ def test_pictures_are_laid_out_only_near_the_window() -> None:
     assert len(boxes) == 4
     for box in boxes:
         assert box.get("style") == f"contain-intrinsic-block-size: auto {box[0].get('height')}px"
+
+
+def test_a_pair_without_confidences_has_no_none_in_its_body() -> None:
+    """alignment_section put None where a pair with confidences has them: page() dropped it from
+    a plain section, but a section given attrs (``dataclasses.replace(section, attrs=...)``, as
+    the reports filter sections) became an element holding None, and page() failed on it."""
+    from dataclasses import replace
+
+    section = alignment_section("line 1", View(SOURCE, TARGET, SYSTEM), ident="line-1")
+    assert None not in section.body
+    text = page("one pair", [replace(section, attrs=(("class", "pair"),))])
+    assert parsed(text).tags["section"] == 1 and parsed(text).tags["svg"] == 2

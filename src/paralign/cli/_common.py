@@ -163,8 +163,8 @@ def open_in(path: str | Path | None, errors: str = "strict") -> Iterator[IO[str]
             yield sys.stdin
             return
         stream = input_bytes(buffer, STDIN_NAME, close_raw=False)
-        with Utf8LineReader(stream, STDIN_NAME, close_raw=stream is not buffer, errors=errors) as handle:
-            yield handle
+        with Utf8LineReader(stream, STDIN_NAME, close_raw=stream is not buffer, errors=errors) as reader:
+            yield reader  # type: ignore[misc]  # a TextIOBase: typeshed does not count it as an IO[str]
         return
     with open_text(str(path), errors=errors) as handle:
         yield handle
@@ -294,7 +294,7 @@ def stdout_for(args: argparse.Namespace) -> Iterator[None]:
         try:
             yield
         finally:
-            sys.stdout = None  # type: ignore[assignment]
+            sys.stdout = None
 
 
 @contextmanager

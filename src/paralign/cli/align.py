@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         read = _reported(_marked(pairs, handles), name, counts)
         if args.format in STREAMED:  # one line per pair, written as its chunk is done
             results = iter_align_input(aligner, read, workers=args.workers, chunk_size=args.chunk_size)
-            WRITERS[args.format](args, _counted(progress(results, "aligning"), name, counts))
+            write_lines(args, _counted(progress(results, "aligning"), name, counts))  # WRITERS' for both
         else:  # a page, pictures or views of all pairs
             listed = list(read)
             if args.format == "svg" and len(listed) > 1 and is_std(args.output):
@@ -197,7 +197,7 @@ def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
     signature = getattr(args, "signature", None)
     with open_out(args.output) as out:
         for pair, source, target, alignment in results:
-            if alignment is None:
+            if alignment is None or source is None or target is None:  # all None or none
                 out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n"
                           if args.format == "json" else "\n")
             elif args.format == "json":
@@ -227,7 +227,7 @@ def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
     colour = use_colour(args.output)
     views = []
     for pair, source, target, alignment in results:
-        if alignment is None:
+        if alignment is None or source is None or target is None:  # all None or none
             views.append(not_aligned(heading(pair), str(pair.error)))
         else:
             view = AlignmentView(source.tokens, target.tokens, alignment)
@@ -251,7 +251,7 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
 
     draw = alignment_lines if args.picture == "lines" else alignment_grid
     for pair, source, target, alignment in results:
-        if alignment is None:
+        if alignment is None or source is None or target is None:  # all None or none
             continue
         target_path = args.output if len(results) == 1 else numbered(args.output, pair.line)
         picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
@@ -267,7 +267,7 @@ def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
     sections = []
     for pair, source, target, alignment in results:
         ident = f"line-{pair.line}"
-        if alignment is None:
+        if alignment is None or source is None or target is None:  # all None or none
             sections.append(error_section(heading(pair), f"not aligned: {pair.error}", ident))
         else:
             view = AlignmentView(source.tokens, target.tokens, alignment)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
 from ._common import add_format, add_output, add_report, write_report, write_result
@@ -85,7 +86,7 @@ def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) ->
     the gold scores do not vary (then neither does any resample's)."""
     from ..similarity.sts import sts_intervals
 
-    intervals = sts_intervals(report, n_resamples=args.resamples, seed=args.seed)
+    intervals: dict[str, Any] = sts_intervals(report, n_resamples=args.resamples, seed=args.seed)  # JSON's
     for row, found in [*zip(result["sets"], intervals["sets"], strict=True), (result, intervals)]:
         for kind in ("pearson", "spearman"):
             row[f"{kind}_interval"] = None if found is None else found[kind]

@@ -117,9 +117,9 @@ def reference_sets(text: str) -> list[str]:
 
 
 #: meta-eval's options that only ParaEval reads, with the value each has when not typed.
-PARAEVAL_OPTIONS = (("--paraeval-config", "paraeval_config", None), ("--table", "table", []),
-                    ("--resources", "resources", None), ("--max-length", "max_length", None),
-                    ("--min-paraphrase-length", "min_paraphrase_length", None))
+PARAEVAL_OPTIONS: tuple[tuple[str, str, list[str] | None], ...] = (
+    ("--paraeval-config", "paraeval_config", None), ("--table", "table", []), ("--resources", "resources", None),
+    ("--max-length", "max_length", None), ("--min-paraphrase-length", "min_paraphrase_length", None))
 
 
 def check_paraeval_options(args: argparse.Namespace, names: list[str]) -> None:

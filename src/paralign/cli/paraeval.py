@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import glob
 from contextlib import ExitStack
+from typing import TypedDict
 
 from ..errors import (
     ConfigurationError,
@@ -122,9 +123,18 @@ def input_paths(patterns: list[str] | None) -> list[str]:
     return out
 
 
-def _paper_options(args: argparse.Namespace) -> dict[str, object]:
+class _PaperOptions(TypedDict, total=False):
+    """The paper scorer's settings a command line can give (`ParaEval`'s fields of these names)."""
+
+    min_paraphrase_length: int
+    lowercase: bool
+    tokenize: str
+    skip_stopword_phrases: bool
+
+
+def _paper_options(args: argparse.Namespace) -> _PaperOptions:
     """The paper scorer's settings given on the command line (only those)."""
-    options: dict[str, object] = {}
+    options: _PaperOptions = {}
     if args.min_paraphrase_length is not None:
         options["min_paraphrase_length"] = args.min_paraphrase_length
     if args.no_lowercase:
@@ -302,8 +312,8 @@ def _report(args: argparse.Namespace, scorer: object, hyps: list[str], refs: lis
         write_report(args.report, graded_report(corpus, explained, by_segment))
         return
     matches = scorer.segment_matches(hyps, refs)  # type: ignore[attr-defined]
-    corpus = ParaEvalScore(sum_stats(m.stats for m in matches), result["signature"])
-    public = {k: v for k, v in corpus.to_dict().items() if k != "segments"}
+    score = ParaEvalScore(sum_stats(m.stats for m in matches), result["signature"])
+    public = {k: v for k, v in score.to_dict().items() if k != "segments"}
     if "confidence" in result:  # --confidence: the bootstrap's figures, as the text and JSON show them
         public["confidence"] = result["confidence"]
     write_report(args.report, paraeval_report(public, matches, by_segment))

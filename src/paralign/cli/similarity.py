@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from itertools import chain, islice
+from typing import IO
 
 from .._moved import moved_names
 from ..aligners.batch import PairFailure, TextLike
@@ -117,8 +118,9 @@ def _rows(stack: ExitStack, args: argparse.Namespace) -> Iterator[Row]:
     if args.source:
         src = stack.enter_context(open_in(args.source, args.encoding_errors))
         tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
-        named = [(src, input_name(args.source)), (tgt, input_name(args.target))]
-        pairs: Iterable[InputPair] = read_parallel(src, tgt, source_name=named[0][1], target_name=named[1][1])
+        source_name, target_name = input_name(args.source), input_name(args.target)
+        named: list[tuple[IO[str], str | None]] = [(src, source_name), (tgt, target_name)]
+        pairs: Iterable[InputPair] = read_parallel(src, tgt, source_name=source_name, target_name=target_name)
     else:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
         named = [(handle, None)]
@@ -228,7 +230,8 @@ def run(args: argparse.Namespace) -> int:
         notes += saved_model_notes(saved_signature, signature, args.model)
     for note in notes:  # before the scores: a long run is not watched to its end for them
         warn(note)
-    classify = trained is not None and not math.isnan(trained.threshold)  # a paraphrase model
+    threshold = math.nan if trained is None else trained.threshold
+    classify = not math.isnan(threshold)  # a paraphrase model
     scores: list[float | None] = []
     failures: list[PairFailure] = []  # by index among all the rows, as the library's batch has them
     ids: list[str | None] = []
@@ -257,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
                 score = by_line.get(number)
                 scores.append(score)
                 if args.format == "text":
-                    out.write(_text_row(score, trained.threshold if classify else None))
+                    out.write(_text_row(score, threshold if classify else None))
         close()
         problems.sort(key=lambda p: p["line"])
         repeated = repeated_ids_note([(i, f"{source}:{n}") for i, n in zip(ids, lines, strict=True)], "pair", "id",
@@ -272,8 +275,8 @@ def run(args: argparse.Namespace) -> int:
             if any(pair_id is not None for pair_id in ids):  # JSONL's "id"s, in the scores' order
                 result["ids"] = ids
             if classify:
-                result["threshold"] = trained.threshold
-                result["paraphrase"] = [None if s is None else s > trained.threshold for s in scores]
+                result["threshold"] = threshold
+                result["paraphrase"] = [None if s is None else s > threshold for s in scores]
             emit(result, "json", str, out)
     warn_each([f"{p.get('file', source)}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:

@@ -31,7 +31,7 @@ from .forest import wordnet_synonym_fn
 from .fsa import chain
 from .lm import NGramLM
 from .msa import msa_lattice, word_edit_distance
-from .trees import parse_tree
+from .trees import Tree, parse_tree
 from .word_lattice import Lattice, paraphrase_table
 
 Group = tuple[str, Sequence[Sentence]]
@@ -44,7 +44,7 @@ class GroupLattices:
     def __init__(self, sentences: Sequence[Sentence], options: LatticeOptions | None = None) -> None:
         self.options = options or LatticeOptions()
         self.sentences, self.tokens = distinct_sentences(sentences, self.options.lowercase)
-        self._trees = None
+        self._trees: list[Tree] | None = None  # parsed when a lattice first needs them
         self._synonyms = wordnet_synonym_fn() if self.options.wordnet else None
 
     def __len__(self) -> int:
@@ -361,6 +361,7 @@ def distinct_texts(texts: Sequence[str], *, tokenized: bool = False, lowercase: 
     which runs only when two texts have the same characters, white space aside and case-folded
     when `lowercase`: texts that differ there are never one sentence)."""
     texts = list(dict.fromkeys(texts))
+    tokens: Sequence[Sequence[str]]
     if tokenized:
         tokens = [t.split() for t in texts]
     else:

@@ -54,7 +54,7 @@ class ForestNode:
     def _one(cls, tree: Tree) -> ForestNode:
         """The node of `tree`'s root alone: a leaf with its word, or a phrase with no expansion yet."""
         if tree.is_leaf:
-            return cls(tree.label, words={tree.word: 1}, keywords=set(tree.keywords), leaf=True)  # type: ignore[dict-item]
+            return cls(tree.label, words={tree.word: 1}, keywords=set(tree.keywords), leaf=True)
         return cls(tree.label, keywords=set(tree.keywords))
 
     def size(self) -> int:
@@ -105,7 +105,7 @@ class Merger:
         node.keywords |= tree.keywords
         if node.leaf or tree.is_leaf:
             if node.leaf and tree.is_leaf:
-                node.words[tree.word] = node.words.get(tree.word, 0) + 1  # type: ignore[index]
+                node.words[tree.word] = node.words.get(tree.word, 0) + 1
                 return []
             raise MismatchError(f"cannot merge a leaf with a phrase under label {node.label!r}")
         expansion = tree.expansion()
@@ -211,7 +211,7 @@ class Merger:
 def _optional(node: ForestNode) -> ForestNode:
     """Let a node be skipped: an empty word (epsilon) for a leaf, an empty expansion otherwise."""
     if node.leaf:
-        node.words.setdefault(None, 0)  # type: ignore[arg-type]
+        node.words.setdefault(None, 0)
     elif [] not in node.alternatives:
         node.alternatives.append([])
     return node

@@ -60,7 +60,7 @@ def add_sentence(lattice: Lattice, tokens: Sequence[str]) -> Lattice:
             builder.add_path(current, gap, src)  # a branch into the aligned edge's source
             builder.add_edge(src, word, target)
         else:
-            builder.add_path(current, [*gap, word], target)
+            builder.add_path(current, [*gap, tokens[i]], target)  # tokens[i]: the anchor's word
         current, pos = target, i + 1
     if pos < len(tokens) or current != builder.end:
         builder.add_path(current, tokens[pos:], builder.end)

@@ -21,6 +21,7 @@ import json
 import operator
 import re
 from collections.abc import Callable
+from typing import cast
 
 from ..errors import FormatError, is_text
 
@@ -132,7 +133,8 @@ def _edge(edge: object, k: int, n: int, left: dict[int, int]) -> tuple[int, str 
     fault = edge_fault(edge, k)
     if fault is not None:
         raise _BadField(fault, "edges", k)
-    s, w, d = edge  # type: ignore[misc]
+    # three fields, two of them integers, as edge_fault tells: cast, as mypy cannot follow it
+    s, w, d = cast("tuple[int, str | None, int]", edge)
     if not 0 <= s < d < n:
         raise _BadField(f"edge {k} ({s}->{d}) is not forward between states 0..{n - 1}", "edges", k)
     if d in left:  # the path counts read the edges in order: a state's in-edges before its out-edges

@@ -104,7 +104,7 @@ class Tree:
         """Equal fields, node by node (as the dataclass's ``__eq__``, without its recursion)."""
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self is other or list(self._shape()) == list(other._shape())  # type: ignore[attr-defined]
+        return self is other or list(self._shape()) == list(other._shape())
 
     def __hash__(self) -> int:
         """A hash of every node's fields (as the dataclass's, without its recursion)."""

@@ -111,12 +111,13 @@ def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair")
     some: a picture shows them as shading, a tooltip gives the figure to a mouse only), its grid
     and its lines view (`ident` must be unique in the page: the pictures' ids start with it)."""
     confidence = view.confidence or {}
-    return Section(heading, (
+    # a link's confidence is drawn as shading, exactly only in its tooltip: written out too
+    confidences = (el("p", "confidences: ", el("code", " ".join(f"{i}-{j}:{confidence[i, j]:.2f}" for i, j in
+                                                                sorted(confidence))), class_="confidences"),)
+    return Section(heading, (  # no None in the body: a section with attrs is an Element of it as it is
         sentences(view.source, view.target),
         el("p", "links: ", el("code", view.alignment.to_pharaoh() or "(none)")),
-        # a link's confidence is drawn as shading, exactly only in its tooltip: written out too
-        el("p", "confidences: ", el("code", " ".join(f"{i}-{j}:{confidence[i, j]:.2f}" for i, j in
-                                                   sorted(confidence))), class_="confidences") if confidence else None,
+        *(confidences if confidence else ()),
         figure(alignment_grid(view, ident=f"{ident}-grid")),
         figure(alignment_lines(view, ident=f"{ident}-lines")),
     ), ident)

@@ -89,7 +89,8 @@ class _Layered:
         layered = cls([2 * lv for lv in level], [[] for _ in level], list(range(lattice.n_states)),
                       [2 * RADIUS] * lattice.n_states, [])
         for k, (s, w, d) in enumerate(lattice.edges):
-            chain, previous = [], s
+            chain: list[int] = []  # the nodes a long edge passes through, one per layer
+            previous = s
             for r in range(2 * level[s] + 1, 2 * level[d]):
                 node = len(layered.rank)
                 layered.rank.append(r)

@@ -10,7 +10,9 @@ Not for: the work itself (:mod:`.engine`) or the pages.
 
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import asdict
 
 from fastapi import APIRouter, Request
 
@@ -94,12 +96,12 @@ def answer_paraeval(result: ParaEvalResult) -> ParaEvalResponse:
     match, signature = result.matched, result.signature
     spans = [Span(start=sp.start, end=sp.end, text=" ".join(match.tokens[sp.start:sp.end]), tier=sp.tier,
                   matched=list(sp.matched)) for sp in match.spans]
-    common = {"config": result.config.name, "tokens": list(match.tokens), "spans": spans, "signature": signature}
+    respond = functools.partial(ParaEvalResponse, config=result.config.name, tokens=list(match.tokens), spans=spans,
+                                signature=signature)
     if isinstance(match, SegmentMatch):
         score = ParaEvalScore(match.stats, signature)
-        return ParaEvalResponse(**common, score=None, precision=_finite(score.precision),
-                                recall=_finite(score.recall), f=_finite(score.f),
-                                counts=dict(score.to_dict()["counts"]))  # type: ignore[arg-type]
+        return respond(score=None, precision=_finite(score.precision), recall=_finite(score.recall),
+                       f=_finite(score.f), counts=asdict(score.stats), graded=None)  # counts: as score.to_dict()
     import numpy as np
 
     from ..metrics.paraeval.scoring import graded_dict
@@ -114,8 +116,8 @@ def answer_paraeval(result: ParaEvalResult) -> ParaEvalResponse:
                  for m in match.matches],
         chunks=[Chunk(start=a, end=b, text=" ".join(hyp[a:b])) for a, b in match.chunks],
         fmean=match.fmean, penalty=match.penalty)
-    return ParaEvalResponse(**common, score=d["score"], precision=d["precision"], recall=d["recall"],  # type: ignore[arg-type]
-                            f=d["f"], counts=d["counts"], graded=view)  # type: ignore[arg-type]
+    return respond(score=d["score"], precision=d["precision"], recall=d["recall"],  # type: ignore[arg-type]
+                   f=d["f"], counts=d["counts"], graded=view)  # type: ignore[arg-type]
 
 
 def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:

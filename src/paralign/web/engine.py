@@ -185,7 +185,7 @@ class Engine:
 
     @classmethod
     def load(cls, config: ServeConfig | None = None,
-             progress: Callable[[Iterable[str], str, int], Iterable[str]] | None = None) -> Engine:
+             progress: Callable[[Iterable[str], str, int | None], Iterable[str]] | None = None) -> Engine:
         """Everything loaded (tables read, models loaded, aligners warmed); a bad table is a
         ParalignError naming the file. `progress(steps, label, total)` wraps each table's rows
         as they are read (total None: not known before) and the warming steps (a CLI passes its

@@ -12,7 +12,8 @@ Not for: computing anything (:mod:`.engine`) or the routes (:mod:`.api`, :mod:`.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
 from pydantic_core import PydanticCustomError
@@ -122,7 +123,7 @@ class PairRequest(Request):
 
     source: Sentence  # type: ignore[valid-type]
     target: Sentence  # type: ignore[valid-type]
-    aligner: AlignerName = Field("sultan", description="word aligner")  # type: ignore[valid-type]
+    aligner: AlignerName = Field("sultan", description="word aligner")
     preset: Preset = Field("default", description="option set of the sultan aligner (exact has none)")  # type: ignore[valid-type]
 
 
@@ -322,7 +323,7 @@ _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a num
                type(None): "null"}
 
 
-def _message(error: dict) -> str:
+def _message(error: Mapping[str, Any]) -> str:
     """One error's message for people. A body that is not JSON (FastAPI passes the raw bytes on
     when the content type is not JSON), JSON that does not parse (whose ``loc`` is a character
     position, not a field) and a body of the wrong JSON type are said as such; a check's
@@ -340,7 +341,7 @@ def _message(error: dict) -> str:
     return message.removeprefix("Value error, ")
 
 
-def field_errors(errors: list[dict]) -> list[dict[str, str]]:
+def field_errors(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
     """Pydantic's errors as (field, message) records (the input itself is not echoed back)."""
     out = []
     for error in errors:

@@ -67,7 +67,7 @@ NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEv
 #: The form fields of the two pages about a sentence pair (align, similarity).
 PAIR_FIELDS = ("source", "target", "aligner", "preset")
 #: Example bodies of the API docs page.
-EXAMPLES = {
+EXAMPLES: dict[str, dict[str, str | list[str]]] = {
     "/api/align": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
     "/api/similarity": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
     "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"],
@@ -232,7 +232,7 @@ def paraeval_page(request: Request) -> HTMLResponse:
                "labels": LABELS if result.config.scorer == "paper" else  # the config's tiers only
                {tier: GRADED_LABELS[tier] for tier in (*result.config.tiers, "unmatched")},
                "highlighted": Markup(highlighted(match.tokens, match.spans).to_xml())}
-        if result.config.scorer == "graded":
+        if isinstance(match, GradedExplanation):  # a graded config's (the paper config's: a SegmentMatch)
             out["reference_highlighted"] = Markup(
                 highlighted(match.reference_tokens, match.reference_spans, "matched-reference").to_xml())
             out["tier_rows"] = tier_rows(result.config, match)

@@ -56,7 +56,7 @@ def _span(tokens: Sequence[str], span: MatchedSpan) -> Element:
 
 def highlighted(tokens: Sequence[str], spans: Sequence[MatchedSpan], class_: str = "hypothesis") -> Element:
     """Words as matched: a span per matched phrase or word (its tier's class), spaces between."""
-    parts: list[Element | str] = []
+    parts: list[Element | str | None] = []
     for k, span in enumerate(spans):
         parts += [" " if k else None, _span(tokens, span)]
     return el("p", *[p for p in parts if p is not None], class_=class_)
@@ -120,7 +120,7 @@ def confidence_intro(corpus: Mapping, headline: str, percent: bool) -> list[Elem
     digits = () if percent else (4,)
     rows = [(f"bootstrap mean (μ) of the {headline}", "confidence.mean", percent, *digits),
             ("± (half the 95% interval)", "confidence.ci", percent, *digits)]
-    return [score_table(corpus, rows),  # type: ignore[arg-type]
+    return [score_table(corpus, rows),
             el("p", f"bootstrap: {found['resamples']} resamples of the segments, seed {found['seed']}",
                class_="note")]
 
