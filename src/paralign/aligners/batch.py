@@ -23,6 +23,7 @@ from ..workers import Progress, describe_error, iter_chunk_results, run_chunks
 from .registry import default_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .contextual import ContextualAligner
     from .sultan import Aligner
 
 TextLike = str | Sequence[str] | Sentence
@@ -59,7 +60,7 @@ class AlignedBatch:
 def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentence | str]:
     """Annotate texts (Sentences pass through); a failing item becomes its error message."""
     todo = [k for k, t in enumerate(texts) if not isinstance(t, Sentence)]
-    out: list[Sentence | str] = [t if isinstance(t, Sentence) else "" for t in texts]  # type: ignore[misc]
+    out: list[Sentence | str] = [t if isinstance(t, Sentence) else "" for t in texts]
     try:
         for k, sentence in zip(todo, annotator.pipe([texts[k] for k in todo]), strict=True):  # type: ignore[misc]
             out[k] = sentence
@@ -148,7 +149,7 @@ def align_pairs(
 InputResult = tuple[InputPair, Sentence | None, Sentence | None, Alignment | None]
 
 
-def _align_input_chunk(aligner: Aligner, chunk: list[InputPair]) -> list[InputResult]:
+def _align_input_chunk(aligner: Aligner | ContextualAligner, chunk: list[InputPair]) -> list[InputResult]:
     """Annotate and align the readable pairs of one chunk (worker-safe); a pair that fails gets
     its error and None results, the others are kept (one by one after a failed batch)."""
     out: list[InputResult] = [(p, None, None, None) for p in chunk]
@@ -185,7 +186,7 @@ def _failed(pair: InputPair, why: str) -> InputResult:
     return (pair if pair.error is not None else replace(pair, error=why), None, None, None)
 
 
-def iter_align_input(aligner: Aligner, pairs: Iterable[InputPair], *, workers: int = 1,
+def iter_align_input(aligner: Aligner | ContextualAligner, pairs: Iterable[InputPair], *, workers: int = 1,
                      chunk_size: int = 64) -> Iterator[InputResult]:
     """Align the readable input pairs in chunks (on ``workers`` Dask workers when > 1, see
     :mod:`paralign.workers`), yielding every pair's result in input order as its chunk is done:

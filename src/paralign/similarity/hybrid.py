@@ -412,7 +412,7 @@ def signal_rows(batch: AlignedBatch, signals: Sequence[str | Signal]) -> list[tu
     """Every signal's value on every aligned pair (None for a pair that failed or that some
     signal could not score)."""
     columns = [score_aligned(batch, signal).scores for signal in signals]
-    return [None if any(v is None for v in row) else tuple(row) for row in zip(*columns, strict=True)]  # type: ignore[misc]
+    return [None if any(v is None for v in row) else tuple(row) for row in zip(*columns, strict=True)]
 
 
 def fit_hybrid_files(

@@ -276,11 +276,11 @@ register_signal("mean-proportion", lambda: ContentProportion("mean-proportion", 
 register_signal("all-words", lambda: ContentProportion("all-words", stop_weight=1.0))
 register_signal("numbers", lambda: ContentProportion("numbers", number_weight=2.0))
 register_signal(
-    "idf", lambda idf=None: ContentProportion("idf", trainable=True, idf=idf)  # type: ignore[arg-type]
+    "idf", lambda idf=None: ContentProportion("idf", trainable=True, idf=idf)
 )
 register_signal(
     "idf2015",
-    lambda idf=None: ContentProportion("idf2015", pooled=True, trainable=True, idf=idf),  # type: ignore[arg-type]
+    lambda idf=None: ContentProportion("idf2015", pooled=True, trainable=True, idf=idf),
 )
 
 
