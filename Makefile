@@ -23,6 +23,7 @@ test: setup
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info

@@ -4,7 +4,8 @@
   independent, the library never importing the CLI);
 - no import cycle between modules of src/paralign;
 - no module over 600 lines, no function over 80 lines unless a ``# long:`` comment above it says why;
-- tests/ mirrors src/paralign/.
+- tests/ mirrors src/paralign/;
+- mypy finds no error in src/paralign, and ruff none in src, tests and benchmarks.
 """
 
 from __future__ import annotations
@@ -117,6 +118,28 @@ def test_import_contracts_hold() -> None:
     done = subprocess.run([lint, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "BROKEN" not in done.stdout
+
+
+def test_annotations_type_check() -> None:
+    """mypy finds no error in src/paralign ([tool.mypy] in pyproject.toml): paralign ships
+    py.typed, so users' type checkers read its annotations as they are, and a wrong one is an
+    error in their code. mypy found five bugs the tests had not (0.2.9)."""
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        pytest.fail("mypy is not installed (pip install -e '.[dev]' installs it)")
+    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+
+
+def test_ruff_is_clean() -> None:
+    """ruff check over src, tests and benchmarks ([tool.ruff] in pyproject.toml), as make lint runs it."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    if ruff is None:
+        pytest.fail("ruff is not installed (pip install -e '.[dev]' installs it)")
+    done = subprocess.run([ruff, "check", "--no-cache", "src", "tests", "benchmarks"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
 
 
 def test_no_module_over_the_limit() -> None:
