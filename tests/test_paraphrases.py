@@ -583,3 +583,13 @@ def test_to_tsv_at_a_path_it_cannot_write_is_a_configuration_error_naming_it(tmp
     t.to_tsv("/dev/null")
     t.to_tsv(tmp_path / "t.tsv")
     assert len(ParaphraseTable.from_tsv(tmp_path / "t.tsv")) == len(t)
+
+
+def test_a_score_past_floats_range_is_refused_as_a_number_is() -> None:
+    """An int too large for a float (10**400) was a bare OverflowError from float() in
+    from_pairs and from math.isfinite in add; it is refused as NaN is, naming the row."""
+    with pytest.raises(FormatError, match=r"row 2: score .* is too large for a float"):
+        ParaphraseTable.from_pairs([("a", "b", 0.5), ("c", "d", 10**400)])
+    with pytest.raises(ConfigurationError, match=r"score of 'c' -> 'd' is .* too large for a float"):
+        ParaphraseTable().add("c", "d", 10**400)
+    assert ParaphraseTable.from_pairs([("c", "d", 10**300)]).paraphrases("c") == {"d": 1e300}

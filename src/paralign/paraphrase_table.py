@@ -401,7 +401,14 @@ def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
 def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
     """ConfigurationError unless `score` is None or a finite number (NaN would pass every
     threshold test unnoticed): the check of every row added."""
-    if score is not None and not math.isfinite(score):
+    if score is None:
+        return
+    try:
+        finite = math.isfinite(score)
+    except OverflowError:  # an int past float's range (10**400): no float holds it
+        raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {shown_value(score)}, too large "
+                                 "for a float") from None
+    if not finite:
         raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
 
 
@@ -440,4 +447,9 @@ def _row(row: object, number: int) -> tuple[str, str, Score]:
     if score is not None and (isinstance(score, bool) or not isinstance(score, Real)):
         raise FormatError(f"row {number}: score {shown_value(score)} is not a number")
     # a float, as from_tsv reads: to_tsv wrote a numpy float's or a Fraction's repr, which it cannot read
-    return phrase, paraphrase, None if score is None else float(score)
+    if score is None:
+        return phrase, paraphrase, None
+    try:
+        return phrase, paraphrase, float(score)
+    except OverflowError:  # an int past float's range (10**400)
+        raise FormatError(f"row {number}: score {shown_value(score)} is too large for a float") from None
