@@ -74,7 +74,7 @@ def _index(value: object) -> int:
     """An index as `operator.index` reads it (ints, numpy ints), bools refused (TypeError)."""
     if isinstance(value, bool):
         raise TypeError("a bool is not an index")
-    return operator.index(value)  # type: ignore[arg-type]
+    return operator.index(value)  # type: ignore[arg-type]  # any object: its TypeError is the test
 
 
 def _confidence(value: object) -> float:

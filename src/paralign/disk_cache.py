@@ -49,7 +49,11 @@ from ._version import __version__
 from .errors import OPEN_REASONS, InputFileError
 from .settings import cache_dir, vector_cache_dir
 
-T = TypeVar("T")
+#: The values marshal writes, which an entry holds (a value of another type inside one of the
+#: containers is a ValueError when it is kept, caught: the value is then not kept)
+Marshallable = None | bool | int | float | complex | str | bytes | tuple[Any, ...] | list[Any] | dict[Any, Any] | \
+    set[Any] | frozenset[Any]
+T = TypeVar("T", bound=Marshallable)
 
 #: The entry format, part of every entry's key: an entry of an older format is never read.
 FORMAT = 2
@@ -146,15 +150,14 @@ def _read_value(path: Path) -> object:
     return marshal.loads(memoryview(data)[_HEAD + int.from_bytes(data[len(MAGIC):_HEAD], "little"):])
 
 
-def _keep(path: Path, record: dict[str, object], value: object) -> None:
+def _keep(path: Path, record: dict[str, object], value: Marshallable) -> None:
     """Write `record` and `value` to `path` under a temporary name, then rename (a reader never
     sees half an entry; two processes writing at once each write a whole one); remove the other
     entries of the same name and those of sources gone or changed (:func:`_prune_stale`). Best
     effort: a folder that cannot be written to keeps nothing."""
     name = str(record["name"])
     try:
-        # marshal's stub takes only the types it writes; another value is a ValueError, caught below
-        data, head = marshal.dumps(value), marshal.dumps(record)  # type: ignore[arg-type]
+        data, head = marshal.dumps(value), marshal.dumps(record)  # a value marshal cannot write: ValueError
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{name}-", dir=path.parent)
         try:

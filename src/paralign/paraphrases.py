@@ -94,7 +94,7 @@ def check_source(source: object, what: str = "source") -> ParaphraseSource:
     if not callable(getattr(source, "paraphrases", None)):
         raise InputTypeError(f"{what} must be a paraphrase source (a table, PPDB, WordNet: "
                              f"paraphrases.load_source reads a path), not {type(source).__name__}")
-    return source  # type: ignore[return-value]
+    return source  # type: ignore[return-value]  # duck-typed: a callable paraphrases() checked
 
 
 def load_source(spec: str | Path, *, progress: Progress | None = None) -> ParaphraseSource:

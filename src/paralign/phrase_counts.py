@@ -172,7 +172,8 @@ def span_pairs(
     if not out:
         empty = np.zeros(0, np.int64)
         return empty, empty, empty, empty
-    return tuple(np.concatenate([part[k] for part in out]).astype(np.int64) for k in range(4))  # type: ignore[return-value]
+    s1, e_lengths, t1, f_lengths = (np.concatenate([part[k] for part in out]).astype(np.int64) for k in range(4))
+    return s1, e_lengths, t1, f_lengths
 
 
 def _span_texts(tokens: pa.Array, offsets: np.ndarray, max_length: int) -> tuple[pa.Array, np.ndarray]:

@@ -213,7 +213,7 @@ def _forget_alignment(work: WorkDir, stage: str) -> None:
 def _chunk_tasks(work: WorkDir, stage: str, options: PivotOptions, **kinds: bool) -> list[ChunkTask]:
     """Stage 3's tasks of one prepared and aligned corpus (one per `chunk_size` lines)."""
     directory = work.path / stage
-    files = tuple(str(directory / name) for name in ("en.tok", "f.tok", "align.txt"))
+    files = (str(directory / "en.tok"), str(directory / "f.tok"), str(directory / "align.txt"))
     starts = [chunk_offsets(path, options.chunk_size) for path in files]
     with open(files[0], "rb") as handle:
         total = sum(1 for _ in handle)
@@ -221,7 +221,7 @@ def _chunk_tasks(work: WorkDir, stage: str, options: PivotOptions, **kinds: bool
     for number, offsets in enumerate(zip(*starts, strict=True)):
         first = number * options.chunk_size
         tasks.append(ChunkTask(
-            files, offsets, min(options.chunk_size, total - first), first + 1,  # type: ignore[arg-type]
+            files, offsets, min(options.chunk_size, total - first), first + 1,
             str(directory / "chunks" / f"{number:05d}.parquet"), options.max_length, **kinds,
         ))
     return tasks

@@ -359,9 +359,10 @@ def chunked_reads(directory: Path, corpus: tuple[str | Path, str | Path], alignm
     if lines == 0:
         prepared_info(ParallelStats(str(english), str(foreign)), given)  # raises: no usable line pair
     names = (str(english), str(foreign), str(alignment))
-    files = tuple(os.path.abspath(name) for name in names)  # a worker runs in a folder of its own
+    english_file, foreign_file, alignment_file = (os.path.abspath(name) for name in names)  # a worker runs in a folder of its own
+    files = (english_file, foreign_file, alignment_file)
     size = options.chunk_size
-    tasks = [PreparedChunk(files, offsets, min(size, lines - k * size), k * size + 1,  # type: ignore[arg-type]
+    tasks = [PreparedChunk(files, offsets, min(size, lines - k * size), k * size + 1,
                            str(directory / f"{k:05d}.parquet"), options, names)
              for k, offsets in enumerate(zip(*(offsets for offsets, _ in indexes), strict=True))]
     return tasks, given

@@ -363,7 +363,8 @@ class _WordNetFiles:
             return (self.folder / name).read_bytes()
         import zipfile
 
-        with zipfile.ZipFile(self.zip_path) as archive:  # type: ignore[arg-type]
+        assert self.zip_path is not None  # __init__ found a folder or a zip, else raised
+        with zipfile.ZipFile(self.zip_path) as archive:
             return archive.read(f"wordnet/{name}")
 
 

@@ -45,7 +45,7 @@ def import_spacy(models: Sequence[str] = ()) -> ModuleType:
         import spacy
 
         return spacy
-    sys.modules["torch"] = None  # type: ignore[assignment]
+    sys.modules["torch"] = None  # type: ignore[assignment]  # typeshed: None blocks an import
     try:
         import spacy
     finally:

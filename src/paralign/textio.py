@@ -137,21 +137,23 @@ def _split_lines(text: str, newlines: int) -> list[str]:
     return lines
 
 
-class _ClosesRaw:
+class _ClosesRaw(io.IOBase):
     """Mixin for a stream over another (`_raw`): closing it closes that one too when `_close_raw`
-    (a file it opened), not when the other belongs to someone else (stdin)."""
+    (a file it opened), not when the other belongs to someone else (stdin). A subclass of IOBase,
+    as every class it is mixed into, so that a checker knows `closed` and the `close` it extends
+    (their method resolution order is the same as without it)."""
 
     _raw: IO[bytes]
     _close_raw: bool
 
     def close(self) -> None:
         """Close this stream, and the one it reads unless `close_raw` was False."""
-        if not self.closed:  # type: ignore[attr-defined]
+        if not self.closed:
             try:
                 if self._close_raw:
                     self._raw.close()
             finally:
-                super().close()  # type: ignore[misc]
+                super().close()
 
 
 class Utf8LineReader(_ClosesRaw, io.TextIOBase):
@@ -186,12 +188,12 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
     # typeshed declares TextIOBase's errors and encoding as writable attributes; at run time
     # they are read-only properties, as here
     @property
-    def errors(self) -> str:  # type: ignore[override]
+    def errors(self) -> str:  # type: ignore[override]  # typeshed: a writable attribute
         """What a line that is not UTF-8 does (see :data:`ENCODING_ERRORS`)."""
         return self._errors
 
     @property
-    def encoding(self) -> str:  # type: ignore[override]
+    def encoding(self) -> str:  # type: ignore[override]  # typeshed: a writable attribute
         """Always "utf-8": the only encoding this reader decodes."""
         return "utf-8"
 
@@ -271,7 +273,7 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
                 return True
         return False
 
-    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]  # typeshed's IOBase gives bytes
         """The next line with its '\\n' (at most `size` characters when >= 0); "" at the end."""
         self._check_open()
         if self._next >= len(self._pending) and not self._fill():
@@ -425,7 +427,7 @@ def gunzipped(raw: IO[bytes], name: str, *, close_raw: bool = True) -> IO[bytes]
             raw.close()
         raise input_file_error(exc, name) from exc
     if head.startswith(GZIP_MAGIC) or is_gzip_name(name):
-        return _GzipReader(stream, close_raw)  # type: ignore[return-value]
+        return _GzipReader(stream, close_raw)  # type: ignore[return-value]  # typeshed: a GzipFile is no IO[bytes]
     return stream
 
 
@@ -504,4 +506,4 @@ def open_text(path: str | Path, mode: str = "rt", errors: str = "strict") -> IO[
         return open_output(path, mode)
     _check_encoding_errors(errors)  # before the file is opened
     # a TextIOBase, which typeshed does not count as an IO[str] (a TextIOWrapper is one)
-    return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[return-value]
+    return Utf8LineReader(open_binary(path), str(path), errors=errors)  # type: ignore[return-value]  # typeshed: a TextIOBase is no IO[str]

@@ -88,7 +88,7 @@ class AtomicTextWriter(io.TextIOWrapper):
             os.close(fd)
             self._tmp.unlink(missing_ok=True)
             raise
-        buffer: IO[bytes] = _gzip_writer(self.target, self._file) if is_gzip_name(self.target) else self._file  # type: ignore[assignment]
+        buffer = _gzip_writer(self.target, self._file) if is_gzip_name(self.target) else self._file
         super().__init__(buffer, encoding="utf-8")
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,

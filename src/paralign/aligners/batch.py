@@ -59,17 +59,17 @@ class AlignedBatch:
 
 def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentence | str]:
     """Annotate texts (Sentences pass through); a failing item becomes its error message."""
-    todo = [k for k, t in enumerate(texts) if not isinstance(t, Sentence)]
+    todo = [(k, t) for k, t in enumerate(texts) if not isinstance(t, Sentence)]
     out: list[Sentence | str] = [t if isinstance(t, Sentence) else "" for t in texts]
     try:
-        for k, sentence in zip(todo, annotator.pipe([texts[k] for k in todo]), strict=True):  # type: ignore[misc]
+        for (k, _), sentence in zip(todo, annotator.pipe([t for _, t in todo]), strict=True):
             out[k] = sentence
     except SETUP_ERRORS:
         raise  # no spaCy model, say: every text would fail
     except Exception:  # noqa: BLE001 - retry one by one so one bad text does not sink the chunk
-        for k in todo:
+        for k, text in todo:
             try:
-                out[k] = annotator(texts[k])  # type: ignore[arg-type]
+                out[k] = annotator(text)
             except SETUP_ERRORS:
                 raise
             except Exception as exc:  # noqa: BLE001
@@ -94,8 +94,11 @@ def _align_chunk(
             results.append(f"empty {' and '.join(empty)} sentence")
             continue
         s, t = sentences[2 * k], sentences[2 * k + 1]
-        if isinstance(s, str) or isinstance(t, str):
-            results.append(s if isinstance(s, str) else t)  # type: ignore[arg-type]
+        if isinstance(s, str):  # its annotation failed: the error (the source's first)
+            results.append(s)
+            continue
+        if isinstance(t, str):
+            results.append(t)
             continue
         try:
             results.append(AlignedSentences(s, t, align(s, t), signature))

@@ -53,13 +53,17 @@ def is_integer(value: object) -> bool:
     """Is `value` an integer: an int or any integral value ``operator.index`` takes (a numpy
     integer, as a lattice made from numpy arrays holds), and not a bool (True is an int to
     Python, not to a reader)? A JSON record's integers are ints; a float, even 1.0, is none."""
+    return _as_integer(value) is not None
+
+
+def _as_integer(value: object) -> int | None:
+    """`value` as ``operator.index`` reads it, or None when it is no integer (:func:`is_integer`)."""
     if isinstance(value, bool):
-        return False
+        return None
     try:
-        operator.index(value)  # type: ignore[arg-type]
+        return operator.index(value)  # type: ignore[arg-type]  # any object: its TypeError is the test
     except TypeError:
-        return False
-    return True
+        return None
 
 
 def edge_fault(edge: object, k: int, *, show: Callable[[object], str] = json.dumps,
@@ -86,9 +90,10 @@ def edge_fault(edge: object, k: int, *, show: Callable[[object], str] = json.dum
 
 
 def _integer(value: object, what: str, key: str, index: int | None = None) -> int:
-    if not is_integer(value):
+    number = _as_integer(value)
+    if number is None:
         raise _BadField(f"{what} must be an integer, got {json.dumps(value)}", key, index)
-    return value  # type: ignore[return-value]
+    return number
 
 
 def _fields(data: object) -> Fields:
@@ -150,31 +155,39 @@ def _line_of(text: str, key: str, index: int | None) -> int | None:
     decoder = json.JSONDecoder()
     found = None
     try:
-        pos = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+        pos = _after_space(text, 0)
         if text[pos] != "{":
             return None
-        pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+        pos = _after_space(text, pos + 1)
         while text[pos] == '"':
             name, pos = decoder.raw_decode(text, pos)
-            pos = _SPACE.match(text, _SPACE.match(text, pos).end() + 1).end()  # type: ignore[union-attr]  # past ':'
+            pos = _after_space(text, _after_space(text, pos) + 1)  # past ':'
             if name == key:
                 found = pos if index is None else _element(text, pos, index, decoder)
-            pos = _SPACE.match(text, decoder.raw_decode(text, pos)[1]).end()  # type: ignore[union-attr]
+            pos = _after_space(text, decoder.raw_decode(text, pos)[1])
             if text[pos] == ",":
-                pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+                pos = _after_space(text, pos + 1)
     except (IndexError, ValueError):
         pass
     return None if found is None else text.count("\n", 0, found) + 1
+
+
+def _after_space(text: str, pos: int) -> int:
+    """The position of the first character of `text` at or after `pos` that is no JSON
+    whitespace (at most the end of `text`)."""
+    match = _SPACE.match(text, pos)
+    assert match is not None  # a pattern that matches the empty string matches anywhere, past the end too
+    return match.end()
 
 
 def _element(text: str, pos: int, index: int, decoder: json.JSONDecoder) -> int | None:
     """The position of element `index` of the JSON list at `pos`, or None."""
     if text[pos] != "[":
         return None
-    pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+    pos = _after_space(text, pos + 1)
     for _ in range(index):
-        pos = _SPACE.match(text, decoder.raw_decode(text, pos)[1]).end()  # type: ignore[union-attr]
+        pos = _after_space(text, decoder.raw_decode(text, pos)[1])
         if text[pos] != ",":
             return None
-        pos = _SPACE.match(text, pos + 1).end()  # type: ignore[union-attr]
+        pos = _after_space(text, pos + 1)
     return pos

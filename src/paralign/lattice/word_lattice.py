@@ -317,7 +317,7 @@ class Lattice:
         self.check_list_size(n)
         rng = random.Random(seed)
         back = self.backward_counts() if uniform else []
-        lp = None if uniform else [math.exp(x) for x in self._edge_logprob()]
+        lp = [] if uniform else [math.exp(x) for x in self._edge_logprob()]  # an edge's probability
         out = []
         for _ in range(n):
             s, words = 0, []
@@ -330,7 +330,7 @@ class Lattice:
                         if r < 0:
                             break
                 else:
-                    e = rng.choices(edges, weights=[lp[k] for k in edges])[0]  # type: ignore[index]
+                    e = rng.choices(edges, weights=[lp[k] for k in edges])[0]
                 _, w, s = self.edges[e]
                 if w is not None:
                     words.append(w)

@@ -397,7 +397,7 @@ class Encoder:
         loaded = self._loaded
         pad = loaded.tokenizer.pad_token_id or 0
         order = sorted(range(len(chunks)), key=lambda c: (len(chunks[c].ids), c))
-        results: list[tuple[np.ndarray, ...]] = [None] * len(chunks)  # type: ignore[list-item]
+        results: dict[int, tuple[np.ndarray, ...]] = {}  # chunk: its states, each chunk in one batch
         threads = torch.get_num_threads()
         if self.threads is not None and loaded.device == "cpu":
             torch.set_num_threads(self.threads)
@@ -422,7 +422,7 @@ class Encoder:
         finally:
             torch.use_deterministic_algorithms(was_deterministic, warn_only=warn_only)
             torch.set_num_threads(threads)
-        return results
+        return [results[c] for c in range(len(chunks))]
 
 
     def _states(self, ids: Any, mask: Any) -> dict[int, Any]:

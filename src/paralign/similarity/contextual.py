@@ -81,7 +81,7 @@ class EmbeddingSignal:
                 "cache_size": self.cache_size}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["model"], state["device"], state.get("cache_size", CACHE_LIMIT))  # type: ignore[misc]
+        self.__init__(state["model"], state["device"], state.get("cache_size", CACHE_LIMIT))  # type: ignore[misc]  # __init__ again, to unpickle
         self._vectors = dict(state["vectors"])
 
     def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:
@@ -236,7 +236,7 @@ class EmbeddingFeatures:
         return {"model": self.model, "device": self.device, "encoded": self._encoded}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["model"], state["device"])  # type: ignore[misc]
+        self.__init__(state["model"], state["device"])  # type: ignore[misc]  # __init__ again, to unpickle
         self._encoded = dict(state["encoded"])
 
     def prepare(self, pairs: Iterable[AlignedSentences | None]) -> None:

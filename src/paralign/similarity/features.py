@@ -27,6 +27,8 @@ from ..sentence import Sentence, fold_apostrophe
 from .signals import content_indices, is_number
 
 if TYPE_CHECKING:  # pragma: no cover
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
     from .contextual import EmbeddingFeatures
 
 #: Features read off the alignment. ``content`` is the paper's score (``sultan2014``);
@@ -153,7 +155,7 @@ def alignment_features(pair: AlignedSentences) -> tuple[float, ...]:
 
 
 @cache
-def _mt_metrics() -> tuple[object, object, object]:
+def _mt_metrics() -> tuple[BLEU, CHRF, TER]:
     """sacrebleu's BLEU (on given tokens, effective order for short sentences), chrF and TER."""
     from sacrebleu.metrics import BLEU, CHRF, TER
 
@@ -165,11 +167,11 @@ def overlap_features(source: Sentence, target: Sentence) -> tuple[float, ...]:
     bleu, chrf, ter = _mt_metrics()
     a = " ".join(tok.lower() for tok in source.tokens)
     b = " ".join(tok.lower() for tok in target.tokens)
-    forward = bleu.sentence_score(a, [b]).precisions  # type: ignore[attr-defined]
-    backward = bleu.sentence_score(b, [a]).precisions  # type: ignore[attr-defined]
+    forward = bleu.sentence_score(a, [b]).precisions
+    backward = bleu.sentence_score(b, [a]).precisions
     pairs = [(forward[n], backward[n]) for n in range(4)]
-    pairs.append((chrf.sentence_score(a, [b]).score, chrf.sentence_score(b, [a]).score))  # type: ignore[attr-defined]
-    pairs.append((ter.sentence_score(a, [b]).score, ter.sentence_score(b, [a]).score))  # type: ignore[attr-defined]
+    pairs.append((chrf.sentence_score(a, [b]).score, chrf.sentence_score(b, [a]).score))
+    pairs.append((ter.sentence_score(a, [b]).score, ter.sentence_score(b, [a]).score))
     return tuple(v / 100.0 for x, y in pairs for v in (min(x, y), max(x, y)))
 
 

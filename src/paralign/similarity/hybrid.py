@@ -386,8 +386,9 @@ def fit_hybrid(
                 candidates.append(Candidate(tuple(signals[c] for c in columns), l2, held))
                 if top is None or candidates[-1].worst > top.worst:
                     top, top_predictions = candidates[-1], predictions
-    # ignored: mypy cannot see that a candidate was kept (signals, l2_grid and max_signals are checked above)
-    tolerance = _worst_error(top_predictions, golds, BOOTSTRAP_SAMPLES)  # type: ignore[arg-type]
+    # a candidate was kept: signals, l2_grid and max_signals (at least 1) are checked above
+    assert top_predictions is not None
+    tolerance = _worst_error(top_predictions, golds, BOOTSTRAP_SAMPLES)
     best = _one_standard_error(candidates, tolerance)
     candidates.sort(key=lambda c: (c is not best, -c.worst, -c.mean, len(c.signals), -c.l2))
     chosen = [list(signals).index(n) for n in best.signals]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from numbers import Real
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from ..aligners.registry import get_aligner
 from ..alignment import AlignedSentences
@@ -132,10 +132,16 @@ class LogisticModel:
 
     def probability(self, row: Sequence[float]) -> float:
         """P(paraphrase) for one feature vector."""
-        return self.probabilities([row])[0]  # type: ignore[return-value]  # a row, so not None
+        return self.probabilities([row])[0]
 
-    def probabilities(self, rows: Sequence[Sequence[float] | None]) -> list[float | None]:
-        """P(paraphrase) for many feature vectors at once (None stays None: a pair that failed)."""
+    @overload
+    def probabilities(self, rows: Sequence[Sequence[float]]) -> list[float]: ...
+    @overload
+    def probabilities(self, rows: Sequence[Sequence[float] | None]) -> list[float | None]: ...
+
+    def probabilities(self, rows: Sequence[Sequence[float] | None]) -> list[float] | list[float | None]:
+        """P(paraphrase) for many feature vectors at once (None stays None: a pair that failed;
+        without a None row, a float for each)."""
         import numpy as np
 
         present = [k for k, row in enumerate(rows) if row is not None]

@@ -209,9 +209,9 @@ def evaluate_paraphrase(
     rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
     aligner = resolve_aligner(aligner)
     aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
-    kw = {"aligner": aligner, "annotator": annotator, "workers": workers, "progress": progress}
-    train_batch = align_pairs([(a, b) for a, b, _ in train], **kw)  # type: ignore[arg-type]
-    test_batch = align_pairs([(a, b) for a, b, _ in test], **kw)  # type: ignore[arg-type]
+    align = functools.partial(align_pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+    train_batch = align([(a, b) for a, b, _ in train])
+    test_batch = align([(a, b) for a, b, _ in test])
     if classifier == "features":
         assert penalty is not None and feature_set is not None  # both set above for this classifier
         result, train_failures, test_failures = features_evaluation(
@@ -386,7 +386,9 @@ def blend_cross_encoder(
         assert result.model is not None
         lexical = result.model.probabilities(rows)
         neural = dict(zip(present, model.probabilities(list(present.values())), strict=True))
-        return [None if k not in neural else blend(lexical[k], neural[k]) for k in range(len(rows))]  # type: ignore[arg-type]
+        # lexical[k] is None only where rows[k] is, which neural then lacks
+        return [blend(p, neural[k]) if k in neural and (p := lexical[k]) is not None else None
+                for k in range(len(rows))]
 
     scored = paraphrase_from_scores(
         blended(train_batch, train_rows), train_labels, blended(test_batch, test_rows), test_labels, "", rule

@@ -182,7 +182,7 @@ def cross_validate_model(
 
     def fold_scores(train: list[int]) -> list[float]:
         model = LogisticModel.fit([rows[k] for k in train], [labels[k] for k in train], features=names, l2=l2)
-        return model.probabilities(rows)  # type: ignore[return-value]  # no None rows here
+        return model.probabilities(rows)
 
     return _cross_validate(fold_scores, labels, rule, folds, repeats, seed)
 

@@ -79,13 +79,13 @@ class Aligner:
     # A checker reads the overloads: Aligner("contextual") is a ContextualAligner, any other an
     # Aligner (mypy asks __new__ for a subclass and keeps Aligner for both; pyright follows them).
     @overload
-    def __new__(cls, similarity: Literal["contextual"], *args: Any,  # type: ignore[misc]
+    def __new__(cls, similarity: Literal["contextual"], *args: Any,  # type: ignore[misc]  # mypy: a __new__ giving another class
                 **kwargs: Any) -> ContextualAligner: ...
     @overload
     def __new__(cls, similarity: str | RelatedWords | ParaphraseSource | None = "ppdb", *args: Any,
                 **kwargs: Any) -> Aligner: ...
 
-    def __new__(cls, similarity: Any = "ppdb", *args: Any, **kwargs: Any) -> Aligner | ContextualAligner:  # type: ignore[misc]
+    def __new__(cls, similarity: Any = "ppdb", *args: Any, **kwargs: Any) -> Aligner | ContextualAligner:  # type: ignore[misc]  # mypy: a __new__ giving another class
         """The Sultan aligner, or for ``"contextual"`` the contextual aligner built with the
         other arguments."""
         if isinstance(similarity, str) and similarity in NEURAL_PRESETS:
