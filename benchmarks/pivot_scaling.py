@@ -143,7 +143,7 @@ def main() -> None:  # long: the benchmark's runs in order, then the table
         folder = Path(tmp)
         if args.compare:
             paths = write_corpus(lines, args.compare, Path(args.cache), ids=False)
-            runs = []
+            runs: list[tuple[str, dict[str, str], int | None]] = []
             if args.old_src:
                 runs.append(("old", {**new_env, "PYTHONPATH": args.old_src}, None))
             runs += [("new", new_env, w) for w in (1, 2)]

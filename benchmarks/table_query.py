@@ -87,7 +87,9 @@ def time_lookups(path: Path, phrases: list[str], repeat: int, *, keep_footer: bo
     (the first half of `phrases`) and of the others, and the rows found in one round. Without
     `keep_footer` the footer `tables` keeps is dropped before each lookup (a new process reads
     it); with it, it is read once (a server or a script asking again)."""
-    held, absent, found = [], [], 0
+    held: list[float] = []
+    absent: list[float] = []
+    found = 0
     half = len(phrases) // 2
     for round_ in range(repeat):
         for number, phrase in enumerate(phrases):
