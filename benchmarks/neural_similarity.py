@@ -226,10 +226,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default: %(default)s)")
     parser.add_argument("--skip-msrp", action="store_true")
     args = parser.parse_args(argv)
+    data = data_dir()
+    if data is None:
+        print("corpora not found: set PARALIGN_DATA", file=sys.stderr)
+        return 2
     import torch
 
     torch.set_num_threads(args.threads)
-    root = data_dir() / "similarity"
+    root = data / "similarity"
     cache = Path(args.cache) if args.cache else None
     results: dict = {"sts": {}, "years": {}, "msrp": {}, "timing": {}}
     t0 = time.perf_counter()
