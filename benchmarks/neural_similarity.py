@@ -36,6 +36,7 @@ from pathlib import Path
 
 from paralign.aligners.batch import AlignedBatch, align_pairs
 from paralign.aligners.registry import get_aligner
+from paralign.alignment import AlignFunction
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
 from paralign.neural.cross_encoder import FineTuning
@@ -73,7 +74,8 @@ def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def aligned(pairs: Sequence[tuple[str, str]], aligner: object, label: str, cache: Path | None) -> AlignedBatch:
+def aligned(pairs: Sequence[tuple[str, str]], aligner: AlignFunction | None, label: str,
+            cache: Path | None) -> AlignedBatch:
     """Annotate and align `pairs` (the library's default Sultan options or a preset), cached."""
     key = None
     if cache is not None:
@@ -81,7 +83,7 @@ def aligned(pairs: Sequence[tuple[str, str]], aligner: object, label: str, cache
         key = cache / f"{digest}.pkl"
         if key.exists():
             return pickle.loads(key.read_bytes())
-    batch = align_pairs(pairs, aligner=aligner)  # type: ignore[arg-type]
+    batch = align_pairs(pairs, aligner=aligner)
     if key is not None:
         key.parent.mkdir(parents=True, exist_ok=True)
         key.write_bytes(pickle.dumps(batch))
