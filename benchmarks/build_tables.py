@@ -18,7 +18,9 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -35,7 +37,7 @@ OUT = ROOT / "build" / "tables"
 WORK = ROOT / "build" / "work"
 
 
-def _progress(items, desc="", total=None):
+def _progress(items: Iterable[Any], desc: str = "", total: int | None = None) -> Iterable[Any]:
     from tqdm import tqdm
 
     return tqdm(items, desc=desc, total=total, file=sys.stderr, leave=False, mininterval=5)
@@ -49,31 +51,34 @@ def build(name: str, args: argparse.Namespace) -> dict:
     nmt = data / "parallel" / "opennmt-toy-ende-10k"
     bible = data / "multitranslation" / "bible-ot" / "bible_7versions_ot.tsv"
     output = OUT / f"{name}.tsv.gz"
-    common = {"output": output, "work_dir": WORK / name, "progress": _progress}
+    work_dir = WORK / name
     if name == "multi30k-pivot":
         corpora = [(m30k / "train.en.gz", m30k / f"train.{lang}.gz") for lang in ("de", "fr", "cs")]
-        report = pivot_paraphrases(corpora, options=PivotOptions(), **common)
+        report = pivot_paraphrases(corpora, output, PivotOptions(), work_dir=work_dir, progress=_progress)
     elif name == "multi30k-pivot-de":
-        report = pivot_paraphrases([(m30k / "train.en.gz", m30k / "train.de.gz")], options=PivotOptions(), **common)
+        report = pivot_paraphrases([(m30k / "train.en.gz", m30k / "train.de.gz")], output, PivotOptions(),
+                                   work_dir=work_dir, progress=_progress)
     elif name == "opennmt-pivot":
         options = PivotOptions(tokenizer="moses", max_length_ratio=2.0)
-        report = pivot_paraphrases([(nmt / "src-train.txt", nmt / "tgt-train.txt")], options=options, **common)
+        report = pivot_paraphrases([(nmt / "src-train.txt", nmt / "tgt-train.txt")], output, options,
+                                   work_dir=work_dir, progress=_progress)
     elif name == "bible-mono-eflomal":
         options = PivotOptions(max_length_ratio=2.0)
         report = monolingual_paraphrases(
-            bible, options=options, aligner="eflomal", max_groups=args.bible_groups, **common
+            bible, output, options, aligner="eflomal", max_groups=args.bible_groups, work_dir=work_dir,
+            progress=_progress,
         )
     elif name == "bible-mono-eflomal-min2":  # same work directory, output stage only
         options = PivotOptions(max_length_ratio=2.0, min_count=2)
-        common["work_dir"] = WORK / "bible-mono-eflomal"
         report = monolingual_paraphrases(
-            bible, options=options, aligner="eflomal", max_groups=args.bible_groups, **common
+            bible, output, options, aligner="eflomal", max_groups=args.bible_groups,
+            work_dir=WORK / "bible-mono-eflomal", progress=_progress,
         )
     elif name == "bible-mono-sultan":
         options = PivotOptions(max_length_ratio=2.0, chunk_size=500)
         report = monolingual_paraphrases(
-            bible, options=options, aligner="sultan", max_groups=args.sultan_groups,
-            workers=args.workers, **common,
+            bible, output, options, aligner="sultan", max_groups=args.sultan_groups,
+            workers=args.workers, work_dir=work_dir, progress=_progress,
         )
     else:
         raise SystemExit(f"unknown table {name}")

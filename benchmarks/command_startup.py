@@ -28,7 +28,7 @@ def cases(stsb: Path | None, tmp: Path) -> dict[str, tuple[list[str], Path | Non
     """Command name -> (arguments after `python -m paralign`, stdin file or None)."""
     one = tmp / "one.tsv"
     one.write_text(PAIR, encoding="utf-8")
-    out = {
+    out: dict[str, tuple[list[str], Path | None]] = {
         "align, one pair": (["align"], one),
         "similarity, one pair": (["similarity"], one),
     }

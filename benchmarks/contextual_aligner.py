@@ -24,6 +24,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 
@@ -47,6 +48,17 @@ SETS: dict[str, tuple[str, str]] = {  # name -> (path under the data folder, lin
 BASELINE_LAYER = 3
 
 
+class Report(TypedDict):
+    """What --json writes."""
+
+    torch_threads: int
+    cpus: int | None
+    load_average_at_start: tuple[float, float, float]
+    accuracy: dict
+    speed: dict
+    load_average_at_end: tuple[float, float, float]
+
+
 def mutual_argmax(encoder: Encoder, pairs: list) -> list[Alignment]:
     """SimAlign's argmax method: links where each word is the other's most similar (cosine)."""
     encoded = encoder.encode([x for p in pairs for x in (list(p.source), list(p.target))])
@@ -65,7 +77,7 @@ def scores(result: dict) -> dict:
     return {key: round(100 * macro[key], 4) for key in ("precision", "recall", "f1")}
 
 
-def accuracy(sets: list[str], contextual: ContextualAligner, lexical: Aligner) -> dict:
+def accuracy(root: Path, sets: list[str], contextual: ContextualAligner, lexical: Aligner) -> dict:
     """Each set scored; a gold file scored under two link sets is aligned once (evaluate_aligner's
     alignments of it rescored, as `--gold-links sure+possible` would score them)."""
     encoder = Encoder(device="cpu", word_layer=BASELINE_LAYER, sentence_layer=BASELINE_LAYER)
@@ -73,7 +85,7 @@ def accuracy(sets: list[str], contextual: ContextualAligner, lexical: Aligner) -
     aligned: dict = {}
     for name in sets:
         path, links = SETS[name]
-        gold_path = data_dir() / path
+        gold_path = root / path
         gold = load_gold(gold_path)
         gold_links = [p.alignment for p in gold]
         if path not in aligned:
@@ -89,8 +101,8 @@ def accuracy(sets: list[str], contextual: ContextualAligner, lexical: Aligner) -
     return rows
 
 
-def speed(workers: list[int], contextual: ContextualAligner, lexical: Aligner) -> dict:
-    gold_path = data_dir() / SETS["msr-test"][0]
+def speed(root: Path, workers: list[int], contextual: ContextualAligner, lexical: Aligner) -> dict:
+    gold_path = root / SETS["msr-test"][0]
     out = {}
     for n in workers:
         row = {}
@@ -124,16 +136,19 @@ def main() -> int:
     parser.add_argument("--speed-workers", default="1,2", help="worker counts to time ('' for none)")
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
+    root = data_dir()
+    if root is None:
+        raise SystemExit("corpora not found: set PARALIGN_DATA")
     import torch
 
     contextual, lexical = ContextualAligner(device="cpu"), Aligner()
-    report = {"torch_threads": torch.get_num_threads(), "cpus": os.cpu_count(),
-              "load_average_at_start": os.getloadavg()}
+    threads, cpus, load_at_start = torch.get_num_threads(), os.cpu_count(), os.getloadavg()
     sets = [s for s in args.sets.split(",") if s]
-    report["accuracy"] = accuracy(sets, contextual, lexical) if sets else {}
+    rows = accuracy(root, sets, contextual, lexical) if sets else {}
     workers = [int(w) for w in args.speed_workers.split(",") if w]
-    report["speed"] = speed(workers, contextual, lexical) if workers else {}
-    report["load_average_at_end"] = os.getloadavg()
+    timings = speed(root, workers, contextual, lexical) if workers else {}
+    report: Report = {"torch_threads": threads, "cpus": cpus, "load_average_at_start": load_at_start,
+                      "accuracy": rows, "speed": timings, "load_average_at_end": os.getloadavg()}
     if report["accuracy"]:
         print(markdown(report["accuracy"]))
     print(json.dumps(report["speed"], indent=1))

@@ -38,6 +38,23 @@ ROOT = Path(__file__).resolve().parents[1]
 GAPS2 = LatticeOptions(max_gaps=2)  # relaxed merging (our extension)
 
 
+def corpora_root() -> Path:
+    """The corpora folder; the run stops with a message when it is absent."""
+    root = data_dir()
+    if root is None:
+        raise SystemExit("corpora not found: set PARALIGN_DATA")
+    return root
+
+
+def texts(sentences: list[str] | list[list[str]]) -> list[str]:
+    """A group's sentences from `read_groups` of a groups TSV, untokenized: texts (its token
+    lists are a JSON file's, or a `tokenized` read's)."""
+    out = [s for s in sentences if isinstance(s, str)]
+    if len(out) != len(sentences):
+        raise TypeError("expected the texts of an untokenized groups TSV, got token lists")
+    return out
+
+
 def log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
@@ -70,8 +87,9 @@ def run_corpus(name: str, groups, lm, *, msa_loo: bool, extra: bool, incremental
 
 
 def bible(n: int, seed: int, lm_verses: int) -> dict:
-    path = data_dir() / "multitranslation/bible-ot/bible_7versions_ot.tsv"
-    all_groups = list(read_groups(path, min_size=4))  # distinct sentences as the lattice counts them
+    path = corpora_root() / "multitranslation/bible-ot/bible_7versions_ot.tsv"
+    # distinct sentences as the lattice counts them
+    all_groups = [(gid, texts(sents)) for gid, sents in read_groups(path, min_size=4)]
     test = sample_groups(all_groups, n, seed)
     test_ids = {gid for gid, _ in test}
     held = [g for g in all_groups if g[0] not in test_ids]
@@ -90,7 +108,7 @@ def bible(n: int, seed: int, lm_verses: int) -> dict:
 
 
 def mtreference() -> dict:
-    root = data_dir() / "alignment/mtreference"
+    root = corpora_root() / "alignment/mtreference"
     test = mtreference_groups(root / "mt-reference.test.json", min_size=4)
     dev = mtreference_groups(root / "mt-reference.dev.json", min_size=1)
     lm = NGramLM().fit(s for _, sents in dev for s in sents)
@@ -103,7 +121,7 @@ def mtreference() -> dict:
 
 
 def paraphrase_tables() -> dict:
-    root = data_dir() / "alignment/mtreference"
+    root = corpora_root() / "alignment/mtreference"
     dev = mtreference_groups(root / "mt-reference.dev.json", min_size=2)
     annotated = list(annotate_groups(dev))
     out = {}

@@ -17,20 +17,47 @@ import json
 import statistics
 import time
 import tracemalloc
+from collections.abc import Sequence
+from typing import TypedDict
 
 import paralign  # noqa: F401 - configures NLTK data
-from paralign.lattice import LatticeBuilder, LatticeOptions, build_lattice
+from paralign.lattice import Lattice, LatticeBuilder, LatticeOptions, build_lattice
 from paralign.lattice.evaluate import annotate_groups, read_groups
 from paralign.nlp import default_annotator
 from paralign.settings import data_dir
 
 
+class SpeedResult(TypedDict):
+    """What --json prints."""
+
+    groups: int
+    mean_tokens: float
+    parse_seconds_per_group: float
+    build_seconds: dict[str, dict[str, float]]
+    distance_ms: dict[str, float]
+    mean_log10_paths: float
+    big_lattice: dict[str, float]
+
+
+def texts(sentences: list[str] | list[list[str]]) -> list[str]:
+    """A group's sentences from `read_groups` of a groups TSV, untokenized: texts (its token
+    lists are a JSON file's, or a `tokenized` read's)."""
+    out = [s for s in sentences if isinstance(s, str)]
+    if len(out) != len(sentences):
+        raise TypeError("expected the texts of an untokenized groups TSV, got token lists")
+    return out
+
+
 def verse_groups(n: int, lo: int = 26, hi: int = 34) -> list[tuple[str, list[str]]]:
     """The first n Bible verses whose 7 versions are 7 distinct sentences to the lattice
     (read_groups counts them as it does) and all have lo..hi whitespace tokens."""
-    path = data_dir() / "multitranslation/bible-ot/bible_7versions_ot.tsv"
+    root = data_dir()
+    if root is None:
+        raise SystemExit("corpora not found: set PARALIGN_DATA")
+    path = root / "multitranslation/bible-ot/bible_7versions_ot.tsv"
     out = []
-    for gid, sentences in read_groups(path):
+    for gid, group in read_groups(path):
+        sentences = texts(group)
         if len(sentences) == 7 and all(lo <= len(s.split()) <= hi for s in sentences):
             out.append((gid, sentences))
             if len(out) == n:
@@ -38,7 +65,7 @@ def verse_groups(n: int, lo: int = 26, hi: int = 34) -> list[tuple[str, list[str
     return out
 
 
-def chained(lattices) -> object:
+def chained(lattices: Sequence[Lattice]) -> Lattice:
     """One lattice: the given lattices one after another (path counts multiply)."""
     b = LatticeBuilder()
     cur = b.start
@@ -98,12 +125,12 @@ def main() -> None:
     count = big.path_count()
     sample = big.sample(10, seed=0)
     best = big.kbest(10)
-    d = big.distance(list(sample[0]))  # a path: 0
+    sampled_distance = big.distance(list(sample[0]))  # a path: 0
     big_s = time.perf_counter() - t
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
 
-    result = {
+    result: SpeedResult = {
         "groups": len(annotated),
         "mean_tokens": statistics.fmean(n_tokens),
         "parse_seconds_per_group": parse_s / len(annotated),
@@ -112,7 +139,7 @@ def main() -> None:
         "mean_log10_paths": statistics.fmean(lat.log10_paths() for lat in lattices),
         "big_lattice": {
             "states": big.n_states, "edges": big.n_edges, "log10_paths": len(str(count)) - 1,
-            "seconds": big_s, "peak_MB": peak / 2**20, "sampled_path_words": len(sample[0]), "distance_of_a_sampled_path": d,
+            "seconds": big_s, "peak_MB": peak / 2**20, "sampled_path_words": len(sample[0]), "distance_of_a_sampled_path": sampled_distance,
             "best_logprob": best[0][0],
         },
     }

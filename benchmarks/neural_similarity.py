@@ -36,6 +36,7 @@ from pathlib import Path
 
 from paralign.aligners.batch import AlignedBatch, align_pairs
 from paralign.aligners.registry import get_aligner
+from paralign.alignment import AlignFunction
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
 from paralign.neural.cross_encoder import FineTuning
@@ -73,7 +74,8 @@ def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def aligned(pairs: Sequence[tuple[str, str]], aligner: object, label: str, cache: Path | None) -> AlignedBatch:
+def aligned(pairs: Sequence[tuple[str, str]], aligner: AlignFunction | None, label: str,
+            cache: Path | None) -> AlignedBatch:
     """Annotate and align `pairs` (the library's default Sultan options or a preset), cached."""
     key = None
     if cache is not None:
@@ -81,7 +83,7 @@ def aligned(pairs: Sequence[tuple[str, str]], aligner: object, label: str, cache
         key = cache / f"{digest}.pkl"
         if key.exists():
             return pickle.loads(key.read_bytes())
-    batch = align_pairs(pairs, aligner=aligner)  # type: ignore[arg-type]
+    batch = align_pairs(pairs, aligner=aligner)
     if key is not None:
         key.parent.mkdir(parents=True, exist_ok=True)
         key.write_bytes(pickle.dumps(batch))
@@ -226,10 +228,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default: %(default)s)")
     parser.add_argument("--skip-msrp", action="store_true")
     args = parser.parse_args(argv)
+    data = data_dir()
+    if data is None:
+        print("corpora not found: set PARALIGN_DATA", file=sys.stderr)
+        return 2
     import torch
 
     torch.set_num_threads(args.threads)
-    root = data_dir() / "similarity"
+    root = data / "similarity"
     cache = Path(args.cache) if args.cache else None
     results: dict = {"sts": {}, "years": {}, "msrp": {}, "timing": {}}
     t0 = time.perf_counter()

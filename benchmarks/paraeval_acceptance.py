@@ -55,7 +55,7 @@ def run(pair: str, config: str, metrics: str, resamples: int, keep: Path | None)
         return json.loads(out.read_text(encoding="utf-8"))
 
 
-def row(name: str, results: dict[str, dict], metric: str) -> tuple[str, dict[str, dict]]:
+def row(name: str, results: dict[str, dict | None], metric: str) -> tuple[str, dict[str, dict]]:
     """One table row: per pair system r, tau, ties, segment r."""
     values: dict[str, dict] = {}
     for pair, result in results.items():
@@ -144,7 +144,7 @@ def main() -> None:
     CONTEXTUAL_PAIRS.update(p for p in args.contextual_pairs.split(",") if p)
     start = time.perf_counter()
     configs = args.configs.split(",")
-    by_config: dict[str, dict[str, dict]] = {}
+    by_config: dict[str, dict[str, dict | None]] = {}  # None: a contextual run not started
     for config in ["paper"] + [c for c in configs if c != "paper"]:
         metrics = "paraeval,chrf,bleu" if config == "paper" else "paraeval"
         by_config[config] = {p: run(p, config, metrics, args.resamples, args.keep) for p in PAIRS}

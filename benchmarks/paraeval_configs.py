@@ -76,7 +76,7 @@ def pair_stats(pair: str, config: Config, cache: Path) -> dict[str, np.ndarray]:
     print(f"  aligned {pair} {'+'.join(config.tiers)} in {time.perf_counter() - start:.0f} s",
           file=sys.stderr, flush=True)
     cache.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **out)
+    np.savez_compressed(path, **out)  # type: ignore[arg-type]  # numpy's stub lets **out fill allow_pickle: bool; its keys are system names
     return out
 
 

@@ -130,11 +130,12 @@ def main() -> int:
         t_pe = time.perf_counter() - t0
         runs.append({"bleu_s": round(t_bleu, 2), "paraeval_s": round(t_pe, 2),
                      "ratio": round(t_pe / t_bleu, 2)})
+    first_f = next(iter(pe.values()))  # None only for a corpus whose references have no words
     result = {"pair": args.pair, "systems": len(systems), "segments": len(data),
               "references": 2, "resource_load_s": round(load, 2), "runs": runs,
               "signature": scorer.signature(2),
               "example": {"system": next(iter(systems)), "bleu": round(next(iter(bleu.values())), 2),
-                          "paraeval_f": round(next(iter(pe.values())), 4)}}
+                          "paraeval_f": None if first_f is None else round(first_f, 4)}}
     print(json.dumps(result, indent=1))
     return 0
 

@@ -19,13 +19,15 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from paralign.alignment import Alignment  # noqa: E402
 from paralign.cli.parametric import align_with  # noqa: E402
-from paralign.corpora import load_groups, load_pairs  # noqa: E402
+from paralign.corpora import AlignedPair, load_groups, load_pairs  # noqa: E402
 from paralign.metrics.parametric import align_scores, table_scores  # noqa: E402
 from paralign.paraphrases import ParaphraseTable, WordNetSynonyms, ppdb_table  # noqa: E402
 from paralign.phrases import phrase_spans  # noqa: E402
@@ -78,7 +80,9 @@ def align_section(root: Path, args: argparse.Namespace, results: dict) -> list[s
     lines: list[str] = []
     for corpus, (gold_path, systems) in corpora(root).items():
         gold = load_pairs(gold_path)
-        outputs = {name: load_pairs(path) for name, path in systems.items()}
+        # the shipped outputs' pairs, and the alignments of our aligner run here
+        outputs: dict[str, Sequence[AlignedPair | Alignment]] = {
+            name: load_pairs(path) for name, path in systems.items()}
         if not args.no_sultan:
             start = time.perf_counter()
             outputs["Sultan (ours)"] = align_with("sultan", gold, workers=args.workers)

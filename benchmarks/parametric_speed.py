@@ -13,11 +13,14 @@ Usage: .venv/bin/python benchmarks/parametric_speed.py [--json]
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -25,10 +28,12 @@ sys.path.insert(0, str(ROOT / "src"))
 from paralign.phrases import phrase_pairs  # noqa: E402
 from paralign.settings import data_dir  # noqa: E402
 
+T = TypeVar("T")
 
-def timed(function, repeat: int = 3) -> tuple[float, object]:
-    """Best wall time of `repeat` runs (the machine is shared) and the last result."""
-    best, result = float("inf"), None
+
+def timed(function: Callable[[], T], repeat: int = 3) -> tuple[float, T]:
+    """Best wall time of `repeat` (>= 1) runs (the machine is shared) and the last result."""
+    best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
         result = function()
@@ -50,7 +55,7 @@ def dense_pairs() -> list[dict]:
     }
     rows = []
     for name, links in cases.items():
-        seconds, pairs = timed(lambda links=links: phrase_pairs(links, tokens, other, 5))
+        seconds, pairs = timed(functools.partial(phrase_pairs, links, tokens, other, 5))
         rows.append({"case": name, "max_length": 5, "seconds": seconds, "pairs": len(pairs)})
     diagonal = {(i, i) for i in range(n)}
     seconds, pairs = timed(lambda: phrase_pairs(diagonal, tokens, other, 100), repeat=1)

@@ -61,7 +61,8 @@ def prepare(cache: Path) -> tuple[list[str], list[str], list[str]]:
         subprocess.run([sys.executable, "-m", "paralign", "word-align", "--source", str(files[0]), "--target",
                         str(files[1]), "--iterations", "8", "-o", str(files[2])], check=True,
                        env={**os.environ, "PYTHONPATH": str(SRC)})
-    return tuple(path.read_text(encoding="utf-8").splitlines() for path in files)  # type: ignore[return-value]
+    en, de, align = (path.read_text(encoding="utf-8").splitlines() for path in files)
+    return en, de, align
 
 
 def write_corpus(lines: tuple[list[str], list[str], list[str]], size: int, folder: Path, *, ids: bool) -> list[Path]:
@@ -143,7 +144,7 @@ def main() -> None:  # long: the benchmark's runs in order, then the table
         folder = Path(tmp)
         if args.compare:
             paths = write_corpus(lines, args.compare, Path(args.cache), ids=False)
-            runs = []
+            runs: list[tuple[str, dict[str, str], int | None]] = []
             if args.old_src:
                 runs.append(("old", {**new_env, "PYTHONPATH": args.old_src}, None))
             runs += [("new", new_env, w) for w in (1, 2)]

@@ -87,12 +87,15 @@ def one_run(cache: Path, corpus: str, workers: int, work: Path) -> dict[str, flo
         yield from items
         marks[desc] = time.perf_counter() - start
 
+    def connected(info: dict[str, object]) -> None:  # the cluster's description, unused
+        marks.setdefault("connected", time.perf_counter() - start)
+
     paths = [str(cache / f"{corpus}.{ext}") for ext in ("en", "de", "align")]
     pivot_paraphrases(
         [(paths[0], paths[1])], work / "table.parquet", PivotOptions(tokenizer="whitespace"),
         alignments=[paths[2]], work_dir=work / "work", restart=True, progress=progress,
         cluster=ClusterOptions(workers=workers, memory_limit="2GB"),
-        on_start=lambda info: marks.setdefault("connected", time.perf_counter() - start),
+        on_start=connected,
     )
     ends = [marks["connected"], marks["extract"], marks["pairs"], marks["table"], time.perf_counter() - start]
     cpu = {"command cpu": time.process_time() - own, "workers cpu": children.stop()}

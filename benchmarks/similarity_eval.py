@@ -29,10 +29,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TypedDict
 
 from paralign.aligners.batch import AlignedBatch, align_pairs
 from paralign.aligners.exact import exact_match_aligner
 from paralign.aligners.registry import get_aligner
+from paralign.alignment import AlignFunction
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sts import load_sts
 from paralign.nlp import ANNOTATION_VERSION, Annotator, model_name
@@ -69,7 +71,16 @@ SIGNAL_NAMES = ("sultan2014", "sultan2015", "mean-proportion", "idf", "idf2015",
 STS2013 = ("headlines", "OnWN", "FNWN")
 STS2012_TEST = ("MSRpar", "OnWN", "SMTeuroparl", "SMTnews")
 STS2012_TRAIN = ("MSRpar", "SMTeuroparl")
-PAPER = {"sts2013_mean": 67.15, "msrp": {"accuracy": 73.4, "precision": 76.6, "recall": 86.4, "f1": 81.2}}
+
+
+class PaperFigures(TypedDict):
+    """Sultan et al. (2014)'s published figures, in percent."""
+
+    sts2013_mean: float
+    msrp: dict[str, float]
+
+
+PAPER: PaperFigures = {"sts2013_mean": 67.15, "msrp": {"accuracy": 73.4, "precision": 76.6, "recall": 86.4, "f1": 81.2}}
 
 
 def annotate_all(
@@ -152,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         idf_sentences[key] = cached_pipe(lemma_annotator, texts, cache)
     log(f"annotated in {time.perf_counter() - t0:.0f}s")
 
-    aligners = {"sultan": None, "exact": exact_match_aligner}
+    aligners: dict[str, AlignFunction | None] = {"sultan": None, "exact": exact_match_aligner}
     aligners.update({f"sultan-{p}": get_aligner("sultan", p) for p in ("paraphrase", "paper")})
     results: dict = {"sts": {}, "msrp": {}, "cv": {}, "timing": {}, "skipped": {}}
     cv_baseline: dict = {}
@@ -182,10 +193,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal = fit_signal(base, training_sentences(batches["msrp train"]))
             train_scores = score_aligned(batches["msrp train"], signal)
             test_scores = score_aligned(batches["msrp test"], signal)
-            ev = paraphrase_from_scores(
+            msrp_ev = paraphrase_from_scores(
                 train_scores.scores, msrp_train.labels, test_scores.scores, msrp_test.labels, signal.name
             )
-            results["msrp"][f"{aligner_name}/{signal_name}"] = ev.to_dict()
+            results["msrp"][f"{aligner_name}/{signal_name}"] = msrp_ev.to_dict()
             if aligner_name == "sultan" or (aligner_name.startswith("sultan-") and signal_name == DEFAULT_SIGNAL):
                 cv_key = signal_name if aligner_name == "sultan" else f"{aligner_name}/{signal_name}"
                 train_labels = msrp_train.labels

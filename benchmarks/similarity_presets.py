@@ -61,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for pairs, annotated in data.values():
             scored = score_aligned(align_pairs(annotated, aligner=aligner), signal)
             gold = [p.score for p in pairs]
-            cells.append(f"{100 * sts_from_scores(scored.scores, gold).pearson:.2f}")
+            pearson = sts_from_scores(scored.scores, gold).pearson  # None: < 2 pairs scored, or a constant series
+            cells.append("n/a" if pearson is None else f"{100 * pearson:.2f}")
         stsb = [(s, g) for s, g in zip(scored.scores, gold, strict=True) if s is not None]  # the last set
         low = fmean(s for s, g in stsb if g <= 1.0)
         high = fmean(s for s, g in stsb if g >= 4.0)

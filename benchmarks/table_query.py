@@ -40,6 +40,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -87,7 +88,9 @@ def time_lookups(path: Path, phrases: list[str], repeat: int, *, keep_footer: bo
     (the first half of `phrases`) and of the others, and the rows found in one round. Without
     `keep_footer` the footer `tables` keeps is dropped before each lookup (a new process reads
     it); with it, it is read once (a server or a script asking again)."""
-    held, absent, found = [], [], 0
+    held: list[float] = []
+    absent: list[float] = []
+    found = 0
     half = len(phrases) // 2
     for round_ in range(repeat):
         for number, phrase in enumerate(phrases):
@@ -125,7 +128,14 @@ def time_commands(path: Path, phrases: list[str], repeat: int) -> list[float]:
     return seconds
 
 
-def report(args: argparse.Namespace, replicas: int, rows: dict[str, object]) -> str:
+class Measurements(TypedDict):
+    """What the page reports: rows found for the present phrases, and (what, table, seconds) rows."""
+
+    found: int
+    timings: list[tuple[str, str, list[float]]]
+
+
+def report(args: argparse.Namespace, replicas: int, rows: Measurements) -> str:
     meta = pq.ParquetFile(args.big).metadata
     lines = [
         "# Looking up a phrase in a 10 GB Parquet table (issue 20)",
@@ -145,7 +155,7 @@ def report(args: argparse.Namespace, replicas: int, rows: dict[str, object]) -> 
         "| what is timed | table | runs | median s | max s |",
         "|---|---|---:|---:|---:|",
     ]
-    for label, table, seconds in rows["timings"]:  # type: ignore[attr-defined]
+    for label, table, seconds in rows["timings"]:
         lines.append(f"| {label} | {table} | {len(seconds)} | {statistics.median(seconds):.3f} | {max(seconds):.3f} |")
     return "\n".join(lines) + "\n"
 

@@ -21,6 +21,10 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Barrier
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
@@ -47,7 +51,7 @@ def steps(files: list[str]) -> dict[str, float]:
     return times
 
 
-def _child(files: list[str], queue: multiprocessing.Queue, barrier: multiprocessing.Barrier) -> None:
+def _child(files: list[str], queue: multiprocessing.Queue, barrier: Barrier) -> None:
     steps(files[:1])  # warm: imports
     barrier.wait()
     queue.put(steps(files))
@@ -85,9 +89,9 @@ def main() -> None:
     print("| step | alone s | two at once s (each) | throughput of two vs one |")
     print("|---|---:|---:|---:|")
     for step in [*rows[0]["alone"], "all"]:
-        alone = statistics.median(_seconds(r["alone"], step) for r in rows)
+        one = statistics.median(_seconds(r["alone"], step) for r in rows)
         both = statistics.median(_seconds(r["together"], step) for r in rows)
-        print(f"| {step} | {alone:.2f} | {both:.2f} | {2 * alone / both:.2f}x |")
+        print(f"| {step} | {one:.2f} | {both:.2f} | {2 * one / both:.2f}x |")
     print(json.dumps(rows), file=sys.stderr)
 
 

@@ -54,26 +54,27 @@ def changed_rows(root: Path) -> tuple[list[tuple[str, int, int]], dict[str, tupl
     from paralign.corpora.msrp import load_msrp
     from paralign.corpora.sts import load_sts
 
-    counts, pairs = [], {}
+    counts: list[tuple[str, int, int]] = []
+    pairs: dict[str, tuple[str, str]] = {}
     for name in STS_FILES:
-        data = list(load_sts(root / "similarity" / name))
-        hit = {f"{name}:{p.line}": (p.sentence1, p.sentence2) for p in data
+        sts = list(load_sts(root / "similarity" / name))
+        hit = {f"{name}:{p.line}": (p.sentence1, p.sentence2) for p in sts
                if one_space(p.sentence1) != p.sentence1 or one_space(p.sentence2) != p.sentence2}
-        counts.append((name, len(data), len(hit)))
+        counts.append((name, len(sts), len(hit)))
         pairs.update(hit)
     for name in MSRP_FILES:
-        data = list(load_msrp(root / "similarity" / name))
-        hit = {f"{name}:{k}": (p.sentence1, p.sentence2) for k, p in enumerate(data)
+        msrp = list(load_msrp(root / "similarity" / name))
+        hit = {f"{name}:{k}": (p.sentence1, p.sentence2) for k, p in enumerate(msrp)
                if one_space(p.sentence1) != p.sentence1 or one_space(p.sentence2) != p.sentence2}
-        counts.append((name, len(data), len(hit)))
+        counts.append((name, len(msrp), len(hit)))
         pairs.update(hit)
     for name in MTREF_FILES:
-        groups = list(alignment_groups(root / "alignment" / "mtreference" / name))
-        bad = sum(any(one_space(t) != t or not t for tokens in sents for t in tokens) for _, sents in groups)
-        counts.append((f"{name} (groups)", len(groups), bad))
-    groups = list(iter_groups(root / BIBLE))
-    counts.append((f"{Path(BIBLE).name} (verses)", len(groups),
-                   sum(any(one_space(s) != s for s in g.sentences) for g in groups)))
+        token_groups = list(alignment_groups(root / "alignment" / "mtreference" / name))
+        bad = sum(any(one_space(t) != t or not t for tokens in sents for t in tokens) for _, sents in token_groups)
+        counts.append((f"{name} (groups)", len(token_groups), bad))
+    verses = list(iter_groups(root / BIBLE))
+    counts.append((f"{Path(BIBLE).name} (verses)", len(verses),
+                   sum(any(one_space(s) != s for s in g.sentences) for g in verses)))
     return counts, pairs
 
 
