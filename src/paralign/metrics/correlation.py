@@ -339,7 +339,9 @@ def signatures_of(metrics: Sequence, nrefs: int, level: str = "system") -> dict[
             if found is not None:
                 out[metric.name] = found
         if level != "system" and segment_apart:
-            out[f"{metric.name}@segment"] = sacrebleu_signature(metric.name, nrefs, segment=True)  # type: ignore[assignment]
+            sentence = sacrebleu_signature(metric.name, nrefs, segment=True)  # bleu's: never None
+            if sentence is not None:
+                out[f"{metric.name}@segment"] = sentence
     return out
 
 

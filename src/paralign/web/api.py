@@ -116,8 +116,8 @@ def answer_paraeval(result: ParaEvalResult) -> ParaEvalResponse:
                  for m in match.matches],
         chunks=[Chunk(start=a, end=b, text=" ".join(hyp[a:b])) for a, b in match.chunks],
         fmean=match.fmean, penalty=match.penalty)
-    return respond(score=d["score"], precision=d["precision"], recall=d["recall"],  # type: ignore[arg-type]
-                   f=d["f"], counts=d["counts"], graded=view)  # type: ignore[arg-type]
+    return respond(score=d["score"], precision=d["precision"], recall=d["recall"],
+                   f=d["f"], counts=d["counts"], graded=view)
 
 
 def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:

@@ -34,7 +34,7 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
 from ...caching import cache_dict
@@ -58,6 +58,23 @@ from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature
 
 if TYPE_CHECKING:
     import numpy as np
+
+class PaperOptions(TypedDict, total=False):
+    """The paper scorer's settings besides its sources and phrase length (:class:`ParaEval`'s
+    fields of these names), as ``scoring.scorer(config="paper", ...)`` passes them on."""
+
+    min_paraphrase_length: int
+    lowercase: bool
+    tokenize: str
+    skip_stopword_phrases: bool
+    cache_size: int | None
+
+
+class ParaEvalOptions(PaperOptions, total=False):
+    """Every setting of :class:`ParaEval` but its sources (what :func:`paraeval` passes on)."""
+
+    max_length: int
+
 
 #: Punctuation-only tokens are treated like stop words for the paraphrase tier.
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»“”‘’…–—")
@@ -472,13 +489,13 @@ def _cached_source(name: str) -> ParaphraseSource:
 def paraeval(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     sources: Sequence[ParaphraseSource] | Mapping[str, ParaphraseSource] | None = None,
-    **options: object,
+    **options: Unpack[ParaEvalOptions],
 ) -> ParaEvalScore:
     """Convenience: the paper scorer's corpus ParaEval of one system (`references[k][i]`,
     sacrebleu layout; default sources PPDB + WordNet, as ``paraeval --config paper``)."""
     sources = build_sources() if sources is None else sources
     srcs = list(sources.values()) if isinstance(sources, Mapping) else list(sources)
-    return ParaEval(srcs, **options).corpus_score(hypotheses, references)  # type: ignore[arg-type]
+    return ParaEval(srcs, **options).corpus_score(hypotheses, references)
 
 
 #: Columns of `ParaEvalMetric.stats` arrays (see `SegmentStats.as_tuple`).
