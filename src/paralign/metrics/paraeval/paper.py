@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
 from ...caching import cache_dict
-from ...errors import ConfigurationError, check_count
+from ...errors import ConfigurationError, check_count, shown_value
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
 from ...workers import Progress, run_chunks, stop_batch
@@ -146,6 +146,12 @@ class ParaEval:
                                      f"{self.max_length}: no paraphrase match can be that long")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
+        for flag in ("lowercase", "skip_stopword_phrases"):  # "no" was taken as true, silently
+            if not isinstance(getattr(self, flag), bool):
+                raise ConfigurationError(f"{flag} must be True or False, not {type(getattr(self, flag)).__name__} "
+                                         f"{shown_value(getattr(self, flag))}")
+        if self.cache_size is not None:  # "100" was a TypeError from the cache's size test
+            check_count(self.cache_size, "cache_size")
         object.__setattr__(self, "_cache", cache_dict(self.cache_size))
         object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
         object.__setattr__(self, "sources", as_compared(  # checked; a built table re-split as the n-grams
