@@ -146,3 +146,16 @@ def test_resample_counts_larger_than_any_array_is_a_memory_error() -> None:
     traceback in meta-eval; it is a MemoryError (the CLI's one "out of memory" line)."""
     with pytest.raises(MemoryError, match=f"{sys.maxsize} resamples of 3 items"):
         resample_counts(3, sys.maxsize)
+
+
+def test_resolve_metrics_refuses_what_is_not_a_scorer() -> None:
+    """A config name given for the scorer (``resolve_metrics(["paraeval"], "paper")``) was taken
+    for a paper scorer: an AttributeError ('str' object has no attribute 'prepare_cached') once
+    the metric scored a system. It is an InputTypeError naming what it should be, at once."""
+    from paralign.errors import InputTypeError
+    from paralign.metrics.correlation import resolve_metrics
+
+    for wrong in ("paper", 5):
+        with pytest.raises(InputTypeError, match=r"paraeval_scorer must be a ParaEval scorer.* not (str 'paper'|int 5)"):
+            resolve_metrics(["paraeval"], wrong)
+    assert [m.name for m in resolve_metrics(["bleu"])] == ["bleu"]

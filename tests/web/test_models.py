@@ -60,3 +60,27 @@ def test_a_checks_message_has_no_pydantic_prefix() -> None:
     with pytest.raises(ValidationError) as caught:
         AlignRequest.model_validate({"source": "  ", "target": "x"})
     assert field_errors(caught.value.errors()) == [{"field": "source", "message": "must contain a word, not only spaces"}]
+
+
+def test_the_written_out_choices_are_their_registries() -> None:
+    """The Literal types of the models are written out (a Literal built from a registry is no type
+    to mypy): each must be its registry's names, in its order (the order of the schema's enum), so
+    that a name added to a registry cannot be missing from the API."""
+    from typing import get_args
+
+    from paralign.aligners.registry import ALIGNER_NAMES
+    from paralign.aligners.sultan.options import PRESETS
+    from paralign.metrics.paraeval.configs import CONFIGS, TIER_ORDER
+    from paralign.web import models
+
+    assert get_args(models.Preset) == tuple(PRESETS)
+    assert get_args(models.AlignerName) == tuple(ALIGNER_NAMES)
+    assert get_args(models.ParaEvalConfig) == tuple(CONFIGS)
+    assert get_args(models.Tier) == tuple(TIER_ORDER)
+    assert get_args(models.SpanTier) == tuple(dict.fromkeys((*TIER_ORDER, "paraphrase", "unmatched")))
+    # and they are what the models take: a span's tier, a match's, the requests' choices
+    fields = {(m.__name__, name): f.annotation for m in (models.Span, models.WordMatch, models.PairRequest,
+                                                         models.ParaEvalRequest) for name, f in m.model_fields.items()}
+    assert fields["Span", "tier"] == models.SpanTier and fields["WordMatch", "tier"] == models.Tier
+    assert fields["PairRequest", "aligner"] == models.AlignerName and fields["PairRequest", "preset"] == models.Preset
+    assert fields["ParaEvalRequest", "config"] == models.ParaEvalConfig

@@ -19,13 +19,14 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, Protocol, TypeVar
 
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
 from ._stderr import say, shown
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 #: How messages name standard input (as Python does), whatever helper reads it.
 STDIN_NAME = "<stdin>"
@@ -249,13 +250,13 @@ def read_once(path: str | Path | None = None) -> Iterator[Path]:
         copy = Path(tmp) / ("stdin" if stdin else Path(str(path)).name or "input")
         try:
             with open(copy, "wb") as out:
-                if not stdin:
+                if source is None:  # not stdin
                     with open(str(path), "rb") as handle:
                         shutil.copyfileobj(handle, out)
                 elif (buffer := getattr(source, "buffer", None)) is not None:
                     shutil.copyfileobj(buffer, out)
                 else:  # a text stream with no bytes under it (e.g. io.StringIO in tests)
-                    out.write(source.read().encode("utf-8"))  # type: ignore[union-attr]
+                    out.write(source.read().encode("utf-8"))
         except OSError as exc:
             from ..textio import input_file_error
 
@@ -361,8 +362,17 @@ def warn(message: str) -> None:
     say(f"paralign: warning: {message}")
 
 
+class ProgressBar(Protocol[T_co]):
+    """What the commands use of a tqdm bar (tqdm ships no annotations): its items as they go,
+    `update` by a count, `close`."""
+
+    def __iter__(self) -> Iterator[T_co]: ...
+    def update(self, n: float = 1) -> bool | None: ...
+    def close(self) -> None: ...
+
+
 def progress(items: Iterable[T], desc: str, total: int | None = None, disable: bool | None = None,
-             delay: float = 0) -> Iterable[T]:
+             delay: float = 0) -> ProgressBar[T]:
     """A tqdm progress bar on stderr, shown only when stderr is a terminal (unless forced), and
     only once `delay` seconds have gone by. `desc` is `_stderr.shown`: it may name a file."""
     from tqdm import tqdm
@@ -386,7 +396,11 @@ def table_progress(what: str = "--table") -> Callable[[Iterable[T]], Iterable[T]
 def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:
     """A tqdm-backed `progress(n)` callback and its closer."""
     bar = progress(iter(()), desc=desc, total=total)
-    return (lambda n: bar.update(n)), bar.close  # type: ignore[attr-defined]
+
+    def update(n: int) -> None:
+        bar.update(n)
+
+    return update, bar.close
 
 
 def fmt_pct(value: float | None) -> str:

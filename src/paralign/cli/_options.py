@@ -37,6 +37,7 @@ from ._common import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..aligners.contextual import ContextualAligner
+    from ..metrics.alignment_scores import PairCounts
 
 # -- the Sultan aligner ---------------------------------------------------------------------------
 #: The aligner's defaults, for --ppdb-sim and --w (and tune-aligner, which has neither): stated
@@ -400,7 +401,7 @@ def too_few_to_resample(n_items: int, item: str, *, correlated: bool = False) ->
             f"and one resampled is itself every time")
 
 
-def add_macro_confidence(args: argparse.Namespace, result: dict, per_pair: Sequence[object]) -> None:
+def add_macro_confidence(args: argparse.Namespace, result: dict, per_pair: Sequence[PairCounts]) -> None:
     """--confidence of the alignment scorers: ``confidence.macro_f1`` in `result` (the bootstrap of
     macro F1 over its pairs' counts; None, with a warning, over fewer than 2 pairs), the
     resampling in its signature."""
@@ -409,6 +410,6 @@ def add_macro_confidence(args: argparse.Namespace, result: dict, per_pair: Seque
     reason = too_few_to_resample(len(per_pair), "scored pair")
     if reason:
         warn(reason)
-    found = None if reason else macro_f1_confidence(per_pair, n_resamples=args.resamples, seed=args.seed)  # type: ignore[arg-type]
+    found = None if reason else macro_f1_confidence(per_pair, n_resamples=args.resamples, seed=args.seed)
     result["confidence"] = {"macro_f1": None if found is None else found.to_dict()}
     result["signature"] = bootstrap_signature(args, result["signature"])

@@ -292,15 +292,15 @@ def run_table_pipeline(
     # the default work folder of a run that fails on its input goes (resuming cannot help); a
     # killed run's, a given --work-dir or one from an earlier run stay, to resume
     default_work = None if to_stdout or args.work_dir is not None or args.keep_work else Path(args.output + ".work")
-    leftover = default_work is not None and not default_work.exists()
+    leftover = default_work if default_work is not None and not default_work.exists() else None
     with ExitStack() as stack:
         inputs, names = stdin_inputs(stack, inputs)
         output = output_file(stack, args.output, "table.tsv")
         try:
             result = build(inputs, output, args.work_dir, names).to_dict()
         except ParalignError:
-            if leftover:
-                shutil.rmtree(default_work, ignore_errors=True)  # type: ignore[arg-type]
+            if leftover is not None:
+                shutil.rmtree(leftover, ignore_errors=True)
             raise
         if to_stdout:
             copy_to_stdout(output)

@@ -209,8 +209,8 @@ def render(result: MetaEvaluation) -> str:
              f"{result.n_resamples} resamples (seed {result.seed})"]
     if result.level != "segment":
         lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
-        for name, metric in data["metrics"].items():  # type: ignore[attr-defined]
-            lines.append(f"{name:<12}" + _cells(metric, CORRELATIONS))
+        for name, metric in result.metrics.items():  # data["metrics"] is each one's to_dict()
+            lines.append(f"{name:<12}" + _cells(metric.to_dict(), CORRELATIONS))
         for reason in result.undefined:
             lines.append(f"system level n/a: {reason}")
         lines.extend(_render_tests(data))

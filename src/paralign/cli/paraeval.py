@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import glob
 from contextlib import ExitStack
-from typing import TypedDict
+from typing import TYPE_CHECKING
 
 from ..errors import (
     ConfigurationError,
@@ -43,6 +43,10 @@ from ._options import (
     table_specs,
     too_few_to_resample,
 )
+
+if TYPE_CHECKING:
+    from ..metrics.paraeval.paper import PaperOptions
+    from ..metrics.paraeval.scoring import Scorer
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -123,18 +127,9 @@ def input_paths(patterns: list[str] | None) -> list[str]:
     return out
 
 
-class _PaperOptions(TypedDict, total=False):
-    """The paper scorer's settings a command line can give (`ParaEval`'s fields of these names)."""
-
-    min_paraphrase_length: int
-    lowercase: bool
-    tokenize: str
-    skip_stopword_phrases: bool
-
-
-def _paper_options(args: argparse.Namespace) -> _PaperOptions:
+def _paper_options(args: argparse.Namespace) -> PaperOptions:
     """The paper scorer's settings given on the command line (only those)."""
-    options: _PaperOptions = {}
+    options: PaperOptions = {}
     if args.min_paraphrase_length is not None:
         options["min_paraphrase_length"] = args.min_paraphrase_length
     if args.no_lowercase:
@@ -239,7 +234,7 @@ def _read_systems(args: argparse.Namespace, paths: list[str],
     return systems, bad
 
 
-def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dict], paths: list[str]) -> None:
+def _add_significance(args: argparse.Namespace, scorer: Scorer, scores: list[dict], paths: list[str]) -> None:
     """Each system's bootstrap figures (``confidence``, and ``paired_bootstrap`` against the first
     with --paired-bs) in its result, its statistics rows taken out, and the resampling's settings
     in every signature (``bs:N|seed:S``, as sacrebleu signs them).
@@ -254,7 +249,7 @@ def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dic
     reason = too_few_to_resample(len(stats[0]), "segment")  # the systems have as many as the references
     if reason:
         warn(reason + ("; no paired test either" if args.paired_bs else ""))
-    figures = systems_significance(scorer, stats, paired=args.paired_bs,  # type: ignore[arg-type]
+    figures = systems_significance(scorer, stats, paired=args.paired_bs,
                                    n_resamples=args.resamples, seed=args.seed)
     undefined = {k for k, result in enumerate(scores) if result.get("score", result.get("f")) is None}
     for k, (path, result, extra) in enumerate(zip(paths, scores, figures, strict=True)):
@@ -262,8 +257,9 @@ def _add_significance(args: argparse.Namespace, scorer: object, scores: list[dic
             warn(f"{input_name(path)}: no bootstrap interval (n/a): its score is n/a")
         result["signature"] = bootstrap_signature(args, result["signature"])
         result.update(extra)
-        if "paired_bootstrap" in extra:
-            extra["paired_bootstrap"]["baseline"] = input_name(paths[0])  # type: ignore[index]
+        paired = extra.get("paired_bootstrap")
+        if isinstance(paired, dict):  # with --paired-bs
+            paired["baseline"] = input_name(paths[0])
 
 
 def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[int, tuple[str, str]],
@@ -298,20 +294,21 @@ def _document(result: dict, sentence_level: bool) -> dict:
     return corpus
 
 
-def _report(args: argparse.Namespace, scorer: object, hyps: list[str], refs: list[list[str]],
+def _report(args: argparse.Namespace, scorer: Scorer, hyps: list[str], refs: list[list[str]],
             result: dict) -> None:
     from ..metrics.paraeval import ParaEvalScore, sum_stats
+    from ..metrics.paraeval.graded import GradedParaEval
     from ..viz.reports import paraeval_report
 
     by_segment = [[stream[i] for stream in refs] for i in range(len(hyps))]
-    if args.config != "paper":  # a graded config: each segment explained by the scorer itself
+    if isinstance(scorer, GradedParaEval):  # a graded config: each segment explained by the scorer itself
         from ..viz.reports import graded_report
 
-        explained = scorer.explain_segments(hyps, refs)  # type: ignore[attr-defined]
+        explained = scorer.explain_segments(hyps, refs)
         corpus = {k: v for k, v in result.items() if k != "segments"}
         write_report(args.report, graded_report(corpus, explained, by_segment))
         return
-    matches = scorer.segment_matches(hyps, refs)  # type: ignore[attr-defined]
+    matches = scorer.segment_matches(hyps, refs)
     score = ParaEvalScore(sum_stats(m.stats for m in matches), result["signature"])
     public = {k: v for k, v in score.to_dict().items() if k != "segments"}
     if "confidence" in result:  # --confidence: the bootstrap's figures, as the text and JSON show them

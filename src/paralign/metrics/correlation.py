@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ConfigurationError, InputTypeError, MismatchError
+from ..errors import ConfigurationError, InputTypeError, MismatchError, shown_value
 from . import DEFAULT_SEED
 from .significance import Interval, check_resample_size, interval, seeded_rng, too_few_to_correlate
+
+if TYPE_CHECKING:
+    from .paraeval.scoring import Scorer
 
 CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
@@ -237,16 +240,22 @@ def known_metrics() -> list[str]:
     return ["paraeval", *(f"paraeval_{part}" for part in PARTS), *BASELINES]
 
 
-def resolve_metrics(names: Iterable[str], paraeval_scorer: object | None = None) -> list:
+def resolve_metrics(names: Iterable[str], paraeval_scorer: Scorer | None = None) -> list:
     """Metric objects from names: baselines (bleu, chrf, ter, mup, gm, gm_bp), `paraeval` (the
     config's headline score, with its P, R and F beside it) or `paraeval_p`/`_r`/`_f`, the
-    ParaEval ones from `paraeval_scorer` (default: the ``default`` config's scorer). A name
-    given twice (``paraeval,paraeval_f``) gives one metric."""
+    ParaEval ones from `paraeval_scorer` (a scorer, as :func:`.paraeval.scoring.scorer` builds
+    it; default: the ``default`` config's). A name given twice (``paraeval,paraeval_f``) gives
+    one metric."""
     from .bleu_steps import baseline
-    from .paraeval.scoring import PARTS, metrics_of, scorer
+    from .paraeval.scoring import PARTS, GradedParaEval, ParaEval, metrics_of, scorer
 
     if isinstance(names, str):  # its letters would be the names: "unknown metric 'b'"
         raise InputTypeError(f"names must be a list of metric names, such as [{names!r}], not one str")
+    if paraeval_scorer is not None and not isinstance(paraeval_scorer, ParaEval | GradedParaEval):
+        # a config name ("paper") was taken for a scorer: an AttributeError once the metric was scored
+        raise InputTypeError("paraeval_scorer must be a ParaEval scorer, as paralign.metrics.paraeval.scoring.scorer "
+                             f"builds one (scorer('paper')), not {type(paraeval_scorer).__name__} "
+                             f"{shown_value(paraeval_scorer)}")
     names = list(names)
     known = known_metrics()
     unknown = [name for name in (n.strip() for n in names) if name and name not in known]
@@ -261,7 +270,7 @@ def resolve_metrics(names: Iterable[str], paraeval_scorer: object | None = None)
             if paraeval_scorer is None:
                 paraeval_scorer = scorer()
             parts = PARTS if name == "paraeval" else (name.rpartition("_")[2],)
-            metrics = metrics_of(paraeval_scorer, parts)  # type: ignore[arg-type]
+            metrics = metrics_of(paraeval_scorer, parts)
         else:
             metrics = [baseline(name)]
         for metric in metrics:
@@ -330,7 +339,9 @@ def signatures_of(metrics: Sequence, nrefs: int, level: str = "system") -> dict[
             if found is not None:
                 out[metric.name] = found
         if level != "system" and segment_apart:
-            out[f"{metric.name}@segment"] = sacrebleu_signature(metric.name, nrefs, segment=True)  # type: ignore[assignment]
+            sentence = sacrebleu_signature(metric.name, nrefs, segment=True)  # bleu's: never None
+            if sentence is not None:
+                out[f"{metric.name}@segment"] = sentence
     return out
 
 

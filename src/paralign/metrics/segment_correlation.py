@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 from scipy import stats as sps
@@ -50,6 +51,19 @@ DARR_MARGIN = 25.0
 #: Columns of the per-segment DARR statistics.
 DARR_COLUMNS = ("concordant", "discordant", "ties")
 SEGMENT_CORRELATIONS = ("darr_tau", "darr_tau_no_ties", "pearson", "kendall")
+
+
+class JudgedScore(Protocol):
+    """What :func:`judged_segments` reads of a segment judgment (`corpora.wmt.SegmentScore`)."""
+
+    @property
+    def system(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def raw(self) -> float: ...
+    @property
+    def z(self) -> float: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +90,14 @@ class JudgedSegments:
 
 
 def judged_segments(
-    scores: Sequence[object], outputs: Mapping[str, Sequence[str]], n_lines: int,
+    scores: Iterable[JudgedScore], outputs: Mapping[str, Sequence[str]], n_lines: int,
     margin: float = DARR_MARGIN,
 ) -> JudgedSegments:
     """Points and DARR pairs from `corpora.wmt.SegmentScore`-like records (`system`, `line`,
     `raw`, `z`) of the systems in `outputs` (name -> segments, used to find identical outputs)."""
     systems = tuple(outputs)
     index = {name: k for k, name in enumerate(systems)}
-    rows = sorted((s.line, index[s.system], s.raw, s.z) for s in scores  # type: ignore[attr-defined]
-                  if s.system in index)  # type: ignore[attr-defined]
+    rows = sorted((s.line, index[s.system], s.raw, s.z) for s in scores if s.system in index)
     if not rows:
         raise MismatchError("no segment judgments for the systems scored")
     line, system, raw, z = (np.asarray(col) for col in zip(*rows, strict=True))
@@ -242,15 +255,19 @@ def meta_evaluate_levels(
 ) -> MetaEvaluation:
     """:func:`correlation.meta_evaluate` at system level, segment level or both, from one
     computation of the per-segment statistics and one set of bootstrap resamples of segments."""
+    from ..corpora.wmt import WMTPair
+
     if level not in LEVELS:
         raise ConfigurationError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    if not isinstance(data, WMTPair):  # as metric_statistics refuses it, with its words
+        raise ConfigurationError("meta-evaluation needs a WMTPair (corpora.wmt.load_wmt)")
     statistics = metric_statistics(data, refs, metrics, progress)
-    counts = resample_counts(len(data), n_resamples, seed)  # type: ignore[arg-type]
+    counts = resample_counts(len(data), n_resamples, seed)
     if level == "segment":
         result = MetaEvaluation(
-            data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, {},  # type: ignore[attr-defined]
-            signatures_of(metrics, len(refs), level), tuple(data.unscored),  # type: ignore[attr-defined]
-            tuple(data.missing), skipped=tuple(data.skipped))  # type: ignore[attr-defined]
+            data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, {},
+            signatures_of(metrics, len(refs), level), tuple(data.unscored),
+            tuple(data.missing), skipped=tuple(data.skipped))
     else:
         result = meta_evaluate(data, refs, metrics, n_resamples=n_resamples, seed=seed,
                                statistics=statistics, counts=counts)

@@ -243,6 +243,13 @@ def _schema(app: FastAPI) -> dict[str, Any]:
     return app.openapi_schema
 
 
+class _App(FastAPI):
+    """FastAPI, whose OpenAPI schema offers this server's choices (:func:`_schema`)."""
+
+    def openapi(self) -> dict[str, Any]:
+        return _schema(self)
+
+
 def create_app(config: ServeConfig | None = None, *, engine: Engine | None = None,
                max_body: int = LIMITS["body_bytes"], hosts: Iterable[str] | None = None) -> FastAPI:
     """The app; its lifespan loads an Engine from `config` (default: :class:`ServeConfig`'s
@@ -254,16 +261,17 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
         app.state.engine = engine if engine is not None else Engine.load(config or ServeConfig())
         yield
 
-    app = FastAPI(title="paralign", version=__version__, lifespan=lifespan, docs_url=None,
-                  redoc_url=None, description="Paraphrase-aware comparison of English text: word "
-                  "alignment, sentence similarity, ParaEval, word lattices and paraphrase tables. "
-                  "Every request is limited in size; errors are JSON {error, detail}.")
+    app = _App(title="paralign", version=__version__, lifespan=lifespan, docs_url=None,
+               redoc_url=None, description="Paraphrase-aware comparison of English text: word "
+               "alignment, sentence similarity, ParaEval, word lattices and paraphrase tables. "
+               "Every request is limited in size; errors are JSON {error, detail}.")
     if engine is not None:  # usable at once, also by a client that runs no lifespan (schema fuzzers)
         app.state.engine = engine
-    app.openapi = lambda: _schema(app)  # type: ignore[method-assign]
-    app.add_exception_handler(RequestValidationError, _invalid)  # type: ignore[arg-type]
-    app.add_exception_handler(ParalignError, _refused)  # type: ignore[arg-type]
-    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    # FastAPI's decorator, called: it registers a handler of one exception class as it is typed
+    # (Starlette's add_exception_handler is typed for a handler of any Exception)
+    app.exception_handler(RequestValidationError)(_invalid)
+    app.exception_handler(ParalignError)(_refused)
+    app.exception_handler(HTTPException)(_http_error)
     app.add_exception_handler(Exception, _server_error)
     app.add_middleware(BodyLimit, limit=max_body)
     if hosts is not None:

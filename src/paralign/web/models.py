@@ -16,11 +16,8 @@ from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
-
-from ..aligners.registry import ALIGNER_NAMES
-from ..aligners.sultan.options import PRESETS
-from ..metrics.paraeval.configs import CONFIGS, TIER_ORDER
 
 #: The input limits: characters of a sentence (align, similarity, ParaEval), of a lattice
 #: sentence and of a phrase; tokens of a sentence to align (align, similarity: checked once
@@ -41,9 +38,19 @@ LIMITS = {
 #: Characters XML 1.0 cannot carry (controls but tab, LF, CR; surrogates; U+FFFE, U+FFFF).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
-Preset = Literal[tuple(PRESETS)]  # type: ignore[valid-type]
-AlignerName = Literal[ALIGNER_NAMES]  # type: ignore[valid-type]
-ParaEvalConfig = Literal[tuple(CONFIGS)]  # type: ignore[valid-type]
+# The choices of the registries, written out so that a type checker can read them (a Literal of
+# a registry's names is no type to mypy); tests/web/test_models.py checks that each is its
+# registry's names, in its order (the schema's enum), so they cannot drift.
+#: `aligners.sultan.options.PRESETS`
+Preset = Literal["default", "paper", "paraphrase", "contextual"]
+#: `aligners.registry.ALIGNER_NAMES`
+AlignerName = Literal["sultan", "contextual", "exact"]
+#: `metrics.paraeval.configs.CONFIGS`
+ParaEvalConfig = Literal["default", "contextual", "paper"]
+#: `metrics.paraeval.configs.TIER_ORDER`: a graded match's tier
+Tier = Literal["exact", "stem", "synonym", "paraphrase", "contextual"]
+#: a hypothesis span's: a tier, or unmatched
+SpanTier = Literal["exact", "stem", "synonym", "paraphrase", "contextual", "unmatched"]
 
 
 def showable(value: object) -> object:
@@ -76,20 +83,23 @@ _SPACES = r"\t\n\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 TEXT_PATTERN = rf"^{_XML_CHAR}*[^{_SPACES}\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]{_XML_CHAR}*$"
 
 
-def _text(limit: str, description: str) -> object:
-    """A text field: its length limit, and :func:`check_text` (whose rule the schema states as a
-    pattern; the check itself gives the clearer message); the text then loses its surrounding
-    spaces, as the command line strips each sentence it reads (else a leading space is a
-    whitespace token and moves every index)."""
-    return Annotated[str, Field(min_length=1, max_length=LIMITS[limit], description=description,
-                                json_schema_extra={"pattern": TEXT_PATTERN}),
+def _text(limit: str, description: str) -> FieldInfo:
+    """A text field's length limit and description, with :func:`check_text`'s rule as a pattern
+    for the schema (the check itself, after it in each text type, gives the clearer message)."""
+    return Field(min_length=1, max_length=LIMITS[limit], description=description,
+                 json_schema_extra={"pattern": TEXT_PATTERN})
+
+
+# A text type: its field (:func:`_text`), :func:`check_text`, then the text without its
+# surrounding spaces, as the command line strips each sentence it reads (else a leading space
+# is a whitespace token and moves every index).
+Sentence = Annotated[str, _text("sentence_chars", f"a sentence (at most {LIMITS['sentence_chars']} characters)"),
                      AfterValidator(check_text), AfterValidator(str.strip)]
-
-
-Sentence = _text("sentence_chars", f"a sentence (at most {LIMITS['sentence_chars']} characters)")
-LatticeSentence = _text("lattice_sentence_chars",
-                        f"a sentence (at most {LIMITS['lattice_sentence_chars']} characters)")
-Phrase = _text("phrase_chars", f"a phrase (at most {LIMITS['phrase_chars']} characters)")
+LatticeSentence = Annotated[str, _text("lattice_sentence_chars",
+                                       f"a sentence (at most {LIMITS['lattice_sentence_chars']} characters)"),
+                            AfterValidator(check_text), AfterValidator(str.strip)]
+Phrase = Annotated[str, _text("phrase_chars", f"a phrase (at most {LIMITS['phrase_chars']} characters)"),
+                   AfterValidator(check_text), AfterValidator(str.strip)]
 
 
 #: A JSON boolean, only (``"yes"``, ``1`` or ``"true"`` would be coerced to true by default).
@@ -121,10 +131,10 @@ class Request(BaseModel):
 class PairRequest(Request):
     """Two sentences, each of at most ``sentence_tokens`` tokens once tokenised (see /api/info)."""
 
-    source: Sentence  # type: ignore[valid-type]
-    target: Sentence  # type: ignore[valid-type]
+    source: Sentence
+    target: Sentence
     aligner: AlignerName = Field("sultan", description="word aligner")
-    preset: Preset = Field("default", description="option set of the sultan aligner (exact has none)")  # type: ignore[valid-type]
+    preset: Preset = Field("default", description="option set of the sultan aligner (exact has none)")
 
 
 class AlignRequest(PairRequest):
@@ -140,11 +150,11 @@ class SimilarityRequest(PairRequest):
 class ParaEvalRequest(Request):
     """A hypothesis and its references (one segment)."""
 
-    hypothesis: Sentence  # type: ignore[valid-type]
-    references: list[Sentence] = Field(  # type: ignore[valid-type]
+    hypothesis: Sentence
+    references: list[Sentence] = Field(
         min_length=1, max_length=LIMITS["references"],
         description=f"1 to {LIMITS['references']} reference translations")
-    config: ParaEvalConfig = Field(  # type: ignore[valid-type]
+    config: ParaEvalConfig = Field(
         "default", description="ParaEval configuration, as `paralign paraeval --config` takes it: default "
         "(graded tiers; the command line's default), paper (the 2006 scorer) or contextual (the neural "
         "extra; GET /api/info lists the configs this server offers)")
@@ -153,7 +163,7 @@ class ParaEvalRequest(Request):
 class LatticeRequest(Request):
     """Equivalent sentences to merge into one word lattice (Pang et al. 2003)."""
 
-    sentences: list[LatticeSentence] = Field(  # type: ignore[valid-type]
+    sentences: list[LatticeSentence] = Field(
         min_length=1, max_length=LIMITS["lattice_sentences"],
         description=f"1 to {LIMITS['lattice_sentences']} sentences")
     method: Literal["syntax", "msa"] = Field("syntax", description="syntax-based merging or the MSA baseline")
@@ -163,7 +173,7 @@ class LatticeRequest(Request):
 class ParaphrasesRequest(Request):
     """A phrase to look up in one of the paraphrase sources loaded at start-up."""
 
-    phrase: Phrase  # type: ignore[valid-type]
+    phrase: Phrase
     table: str | None = Field(None, max_length=200, description="a source's name as GET /api/info "
                               "lists them, never a path (default: the first source loaded)")
     limit: Count = Field(50, ge=1, le=LIMITS["paraphrases"], description="most paraphrases listed")
@@ -209,7 +219,7 @@ class Span(BaseModel):
     start: int
     end: int
     text: str
-    tier: Literal[tuple(dict.fromkeys((*TIER_ORDER, "paraphrase", "unmatched")))]  # type: ignore[valid-type]
+    tier: SpanTier
     matched: list[str]
 
 
@@ -218,7 +228,7 @@ class WordMatch(BaseModel):
     ref_start:ref_end (of the reference scored against), their tier, grade (a scored table
     pair's probability, a contextual match's cosine, else 1) and the config's tier weight."""
 
-    tier: Literal[TIER_ORDER]  # type: ignore[valid-type]
+    tier: Tier
     hyp_start: int
     hyp_end: int
     ref_start: int

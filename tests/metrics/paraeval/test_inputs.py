@@ -119,3 +119,21 @@ def test_an_unknown_option_is_named_for_every_config_and_a_paper_option_for_a_gr
     with pytest.raises(ConfigurationError, match=r"lowercase: only for the paper config \(config='paper'"):
         scorer("default", sources=(), lowercase=False)
     assert scorer("paper", sources=(), lowercase=False).lowercase is False
+
+
+def test_the_option_types_name_every_setting_they_pass_on() -> None:
+    """The TypedDicts that type the keyword arguments of `scorer`, `paraeval` and `Config.with_`
+    (so a user's type checker sees a misspelt or mistyped option) list exactly the settings of
+    what they are passed on to: a field added there and not here would be refused by mypy."""
+    import dataclasses
+
+    from paralign.metrics.paraeval.configs import Config, ConfigChanges
+    from paralign.metrics.paraeval.paper import PaperOptions, ParaEvalOptions
+    from paralign.metrics.paraeval.scoring import ScorerOptions, paper_option_names
+
+    assert set(PaperOptions.__annotations__) == set(paper_option_names())
+    init = {f.name for f in dataclasses.fields(ParaEval) if f.init}
+    assert set(ParaEvalOptions.__annotations__) | {"sources"} == init
+    assert set(ScorerOptions.__annotations__) == set(paper_option_names()) | {
+        "resources", "tables", "sources", "max_length", "progress"}
+    assert set(ConfigChanges.__annotations__) | {"weights"} == {f.name for f in dataclasses.fields(Config)}

@@ -412,3 +412,16 @@ def test_a_max_length_that_is_not_a_whole_number_is_a_configuration_error(value)
         ParaEval([], max_length=value)
     with pytest.raises(ConfigurationError, match="min_paraphrase_length must be a whole number"):
         ParaEval([], min_paraphrase_length=value)
+
+
+def test_settings_of_the_wrong_type_are_refused() -> None:
+    """The paper scorer's options come as keywords of paralign.paraeval and scorer(): a flag given
+    as a str ("no") was taken as true, silently, and a cache_size of "100" failed as a bare
+    TypeError from the cache; each is a ConfigurationError naming the setting, as max_length's is."""
+    for flag in ("lowercase", "skip_stopword_phrases"):
+        with pytest.raises(ConfigurationError, match=f"{flag} must be True or False, not str 'no'"):
+            ParaEval([], **{flag: "no"})
+    for size in ("100", 0, 2.5):
+        with pytest.raises(ConfigurationError, match="cache_size must be"):
+            ParaEval([], cache_size=size)
+    assert ParaEval([], lowercase=False, skip_stopword_phrases=False, cache_size=10).cache_size == 10

@@ -12,6 +12,7 @@ Not for: matching (:mod:`.graded`, :mod:`.paper`) or meta-evaluation.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TypedDict, Unpack
 
 from ...errors import ConfigurationError
 
@@ -19,6 +20,27 @@ from ...errors import ConfigurationError
 #: earlier tiers left): identity, Snowball stem, WordNet synonym, PPDB / table paraphrase,
 #: contextual cosine (the neural extra).
 TIER_ORDER: tuple[str, ...] = ("exact", "stem", "synonym", "paraphrase", "contextual")
+
+
+class ConfigChanges(TypedDict, total=False):
+    """The settings :meth:`Config.with_` changes: every field of :class:`Config` but `weights`
+    (its own argument, which merges)."""
+
+    name: str
+    scorer: str
+    tiers: tuple[str, ...]
+    delta: float
+    alpha: float
+    beta: float
+    gamma: float
+    threshold: float
+    system_alpha: float | None
+    system_beta: float | None
+    system_gamma: float | None
+    system_delta: float | None
+    resources: tuple[str, ...]
+    max_length: int
+    synonyms: str
 
 
 @dataclass(frozen=True)
@@ -87,14 +109,14 @@ class Config:
     def weight(self, tier: str) -> float:
         return dict(self.weights)[tier]
 
-    def with_(self, **changes: object) -> Config:
-        """A copy with some settings changed (weights as a mapping merge into the old ones)."""
-        weights = changes.pop("weights", None)
+    def with_(self, *, weights: dict[str, float] | tuple[tuple[str, float], ...] | None = None,
+              **changes: Unpack[ConfigChanges]) -> Config:
+        """A copy with some settings changed (weights as a dict merge into the old ones)."""
+        if weights is None:
+            return replace(self, **changes)
         if isinstance(weights, dict):
-            changes["weights"] = tuple({**dict(self.weights), **weights}.items())
-        elif weights is not None:
-            changes["weights"] = weights
-        return replace(self, **changes)  # type: ignore[arg-type]
+            weights = tuple({**dict(self.weights), **weights}.items())
+        return replace(self, weights=weights, **changes)
 
     def settings(self) -> str:
         """The part of the signature this config decides."""

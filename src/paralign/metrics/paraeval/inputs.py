@@ -13,6 +13,7 @@ Not for: scoring (:mod:`.paper`, :mod:`.graded`) or reading files (the command l
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 from ...errors import (
     EmptyScoringError,
@@ -28,9 +29,9 @@ from ...paraphrases import ParaphraseSource, ParaphraseTable, check_source
 def check_hypotheses(hypotheses: object, *, scoring: bool = False) -> None:
     """The hypotheses of one system: one str per segment; when `scoring` a corpus, at least one
     (EmptyScoringError, as ``paralign paraeval`` on an empty file: nothing has no score)."""
-    check_texts(hypotheses, "hypotheses (one str per segment)")
-    check_characters(hypotheses, "hypotheses (one str per segment)")  # type: ignore[arg-type]
-    if scoring and not len(hypotheses):  # type: ignore[arg-type]
+    texts = _texts(hypotheses, "hypotheses (one str per segment)")
+    check_characters(texts, "hypotheses (one str per segment)")
+    if scoring and not len(texts):
         raise EmptyScoringError("no hypothesis segments: nothing to score")
 
 
@@ -60,10 +61,17 @@ def check_segment(hypothesis: object, references: object) -> None:
     if not isinstance(hypothesis, str):
         raise InputTypeError(f"the hypothesis must be a str, not {type(hypothesis).__name__}")
     check_characters([hypothesis], "the hypothesis")
-    check_texts(references, "references (the segment's reference texts)")
-    check_characters(references, "references (the segment's reference texts)")  # type: ignore[arg-type]
-    if not references:
+    texts = _texts(references, "references (the segment's reference texts)")
+    check_characters(texts, "references (the segment's reference texts)")
+    if not texts:
         raise MismatchError("at least one reference is needed")
+
+
+def _texts(value: object, what: str) -> Sequence[str]:
+    """`value`, checked by :func:`paralign.errors.check_texts` (InputTypeError naming `what`
+    unless it is a sequence of str)."""
+    check_texts(value, what)
+    return cast("Sequence[str]", value)  # check_texts refused anything else
 
 
 def check_characters(texts: Sequence[str], what: str) -> None:

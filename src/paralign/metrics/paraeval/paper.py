@@ -34,11 +34,11 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from ..._version import __version__ as VERSION  # signatures carry the package's version
 from ...caching import cache_dict
-from ...errors import ConfigurationError, check_count
+from ...errors import ConfigurationError, check_count, shown_value
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
 from ...workers import Progress, run_chunks, stop_batch
@@ -58,6 +58,23 @@ from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature
 
 if TYPE_CHECKING:
     import numpy as np
+
+class PaperOptions(TypedDict, total=False):
+    """The paper scorer's settings besides its sources and phrase length (:class:`ParaEval`'s
+    fields of these names), as ``scoring.scorer(config="paper", ...)`` passes them on."""
+
+    min_paraphrase_length: int
+    lowercase: bool
+    tokenize: str
+    skip_stopword_phrases: bool
+    cache_size: int | None
+
+
+class ParaEvalOptions(PaperOptions, total=False):
+    """Every setting of :class:`ParaEval` but its sources (what :func:`paraeval` passes on)."""
+
+    max_length: int
+
 
 #: Punctuation-only tokens are treated like stop words for the paraphrase tier.
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»“”‘’…–—")
@@ -129,6 +146,12 @@ class ParaEval:
                                      f"{self.max_length}: no paraphrase match can be that long")
         if self.tokenize not in ("13a", "none"):
             raise ConfigurationError(f"unknown tokenizer {self.tokenize!r} (use 13a or none)")
+        for flag in ("lowercase", "skip_stopword_phrases"):  # "no" was taken as true, silently
+            if not isinstance(getattr(self, flag), bool):
+                raise ConfigurationError(f"{flag} must be True or False, not {type(getattr(self, flag)).__name__} "
+                                         f"{shown_value(getattr(self, flag))}")
+        if self.cache_size is not None:  # "100" was a TypeError from the cache's size test
+            check_count(self.cache_size, "cache_size")
         object.__setattr__(self, "_cache", cache_dict(self.cache_size))
         object.__setattr__(self, "_tok", _tokenizer(self.tokenize))
         object.__setattr__(self, "sources", as_compared(  # checked; a built table re-split as the n-grams
@@ -472,13 +495,13 @@ def _cached_source(name: str) -> ParaphraseSource:
 def paraeval(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]],
     sources: Sequence[ParaphraseSource] | Mapping[str, ParaphraseSource] | None = None,
-    **options: object,
+    **options: Unpack[ParaEvalOptions],
 ) -> ParaEvalScore:
     """Convenience: the paper scorer's corpus ParaEval of one system (`references[k][i]`,
     sacrebleu layout; default sources PPDB + WordNet, as ``paraeval --config paper``)."""
     sources = build_sources() if sources is None else sources
     srcs = list(sources.values()) if isinstance(sources, Mapping) else list(sources)
-    return ParaEval(srcs, **options).corpus_score(hypotheses, references)  # type: ignore[arg-type]
+    return ParaEval(srcs, **options).corpus_score(hypotheses, references)
 
 
 #: Columns of `ParaEvalMetric.stats` arrays (see `SegmentStats.as_tuple`).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource
@@ -28,20 +28,43 @@ from ..significance import (
 from .configs import DEFAULT, PAPER, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
 from .inputs import check_hypotheses, check_names
-from .paper import STAT_COLUMNS, ParaEval, ParaEvalMetric, build_sources
+from .paper import STAT_COLUMNS, PaperOptions, ParaEval, ParaEvalMetric, build_sources
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .paper_values import ParaEvalScore
 
 Scorer = ParaEval | GradedParaEval
 #: The parts every config reports: the headline score, precision, recall and F.
 PARTS = ("score", "p", "r", "f")
 
 
+class ScorerOptions(PaperOptions, total=False):
+    """What :func:`scorer` takes besides the config (and so :func:`paraeval`)."""
+
+    resources: Iterable[str] | None
+    tables: Iterable[str]
+    sources: Sequence[ParaphraseSource] | None
+    max_length: int | None
+    progress: Progress | None
+
+
+class GradedFigures(TypedDict):
+    """A graded statistics row's scores (:func:`graded_dict`), as the JSON output shows them."""
+
+    score: float
+    precision: float
+    recall: float
+    f: float
+    signature: str
+    counts: dict[str, int | float]
+
+
 def scorer(
     config: str | Config = DEFAULT, *, resources: Iterable[str] | None = None,
     tables: Iterable[str] = (), sources: Sequence[ParaphraseSource] | None = None,
-    max_length: int | None = None, progress: Progress | None = None, **paper_options: object,
+    max_length: int | None = None, progress: Progress | None = None, **paper_options: Unpack[PaperOptions],
 ) -> Scorer:
     """The scorer of a config. Sources: `sources` if given, else `resources` (names; default
     the config's: ppdb, wordnet) plus `tables` (``path[:threshold]``, each table's rows wrapped
@@ -58,7 +81,7 @@ def scorer(
         raise ConfigurationError(f"unknown ParaEval option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
                                  f"(the paper config's options: {', '.join(paper_option_names())})")
     if cfg.scorer == "paper":
-        return ParaEval(sources, max_length=cfg.max_length, **paper_options)  # type: ignore[arg-type]
+        return ParaEval(sources, max_length=cfg.max_length, **paper_options)
     if paper_options:
         raise ConfigurationError(f"{', '.join(sorted(paper_options))}: only for the paper config "
                                  f"(config='paper', --config paper), not {cfg.name!r}")
@@ -166,9 +189,10 @@ def system_scores(
     check_hypotheses(hypotheses, scoring=True)
     nrefs = len(references)
     signature = item.signature(nrefs)
+    out: dict[str, object]
     if isinstance(item, GradedParaEval):
         rows = item.segment_stats(hypotheses, references)
-        out = graded_dict(rows.sum(axis=0), item.config, "system", signature)
+        out = dict(graded_dict(rows.sum(axis=0), item.config, "system", signature))
         if sentence_level:
             out["segments"] = [{"segment": n, **graded_dict(row, item.config, "segment", signature)}
                                for n, row in enumerate(rows, start=1)]
@@ -235,7 +259,7 @@ def _defined(found: Confidence) -> dict[str, float | int] | None:
 
 def paraeval(
     hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-    config: str | Config = DEFAULT, *, sentence_level: bool = False, **options: object,
+    config: str | Config = DEFAULT, *, sentence_level: bool = False, **options: Unpack[ScorerOptions],
 ) -> dict[str, object]:
     """One system's ParaEval exactly as ``paralign paraeval --config NAME --format json`` gives
     it (the same defaults: the config's resources, PPDB + WordNet); `options` as :func:`scorer`
@@ -254,16 +278,15 @@ def paraeval(
     >>> [(s["segment"], round(s["score"], 4)) for s in segments]
     [(1, 0.8304), (2, 0.3763)]
     """
-    return system_scores(scorer(config, **options), hypotheses, references,  # type: ignore[arg-type]
-                         sentence_level)
+    return system_scores(scorer(config, **options), hypotheses, references, sentence_level)
 
 
-def _paper_dict(score: object) -> dict[str, object]:
-    d = score.to_dict()  # type: ignore[attr-defined]
+def _paper_dict(score: ParaEvalScore) -> dict[str, object]:
+    d = score.to_dict()
     return {k: d[k] for k in ("precision", "recall", "f", "signature", "counts")}
 
 
-def graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> dict[str, object]:
+def graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> GradedFigures:
     """A graded statistics row's scores as ``paralign paraeval --format json`` prints them:
     ``score``, ``precision``, ``recall``, ``f``, ``signature`` and ``counts`` (the row by column)."""
     parts = score_parts(row, config, level)
@@ -274,5 +297,5 @@ def graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> 
             "counts": counts}
 
 
-__all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedMetric", "Scorer", "config_of", "graded_dict",
-           "metrics_of", "paraeval", "scorer", "system_scores", "systems_scores", "systems_significance"]
+__all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedFigures", "GradedMetric", "Scorer", "ScorerOptions",
+           "config_of", "graded_dict", "metrics_of", "paraeval", "scorer", "system_scores", "systems_scores", "systems_significance"]

@@ -51,7 +51,7 @@ def tests_tables(data: Mapping, name: str) -> list[Element]:
     from ...metrics.correlation import CORRELATIONS
 
     tables = []
-    for other in lookup(data, f"metrics.{name}").get("vs", {}):  # type: ignore[attr-defined]
+    for other in data["metrics"][name].get("vs", {}):  # lookup(data, f"metrics.{name}"), a dict
         rows = [el("tr", el("th", f"{name} minus {other}"), el("th", "difference"), el("th", "95% low"),
                    el("th", "95% high"), el("th", "p"))]
         for kind in CORRELATIONS:
@@ -100,8 +100,17 @@ def _figures(data: Mapping, key: str) -> tuple[float, float, float]:
     """The value, low and high of the correlation at dotted `key` of the JSON output `data` (so
     that a caption or a plot shows the figures its table and ``--format json`` show; None,
     an undefined correlation, as NaN)."""
-    found = (lookup(data, f"{key}.{part}") for part in ("value", "low", "high"))
-    return tuple(float("nan") if v is None else float(v) for v in found)  # type: ignore[return-value,arg-type]
+    value, low, high = (_figure(lookup(data, f"{key}.{part}")) for part in ("value", "low", "high"))
+    return value, low, high
+
+
+def _figure(value: object) -> float:
+    """A JSON figure as a float: None (undefined) as NaN."""
+    if value is None:
+        return float("nan")
+    if not isinstance(value, int | float):  # a figure of the JSON output is a number or None
+        raise TypeError(f"not a figure: {value!r}")
+    return float(value)
 
 
 def segment_overview(result: MetaEvaluation, data: Mapping) -> Section:

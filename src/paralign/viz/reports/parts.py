@@ -32,7 +32,12 @@ def lookup(result: Mapping, key: str) -> object:
     """The value at a dotted `key` of a JSON-like result (``macro.f1``, ``sets.0.pearson``)."""
     value: object = result
     for part in key.split("."):
-        value = value[int(part)] if isinstance(value, list) else value[part]  # type: ignore[index]
+        if isinstance(value, list):
+            value = value[int(part)]
+        elif isinstance(value, Mapping):
+            value = value[part]
+        else:  # as indexing it would have
+            raise TypeError(f"{key}: {type(value).__name__} at {part!r} has no items")
     return value
 
 
