@@ -5,15 +5,18 @@
 - no import cycle between modules of src/paralign;
 - no module over 600 lines, no function over 80 lines unless a ``# long:`` comment above it says why;
 - tests/ mirrors src/paralign/;
-- mypy finds no error in src/paralign, and ruff none in src, tests and benchmarks.
+- mypy finds no error in src/paralign and benchmarks, and ruff none in src, tests and benchmarks;
+- every ``type: ignore`` in src names its code and a reason.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -121,7 +124,7 @@ def test_import_contracts_hold() -> None:
 
 
 def test_annotations_type_check() -> None:
-    """mypy finds no error in src/paralign ([tool.mypy] in pyproject.toml): paralign ships
+    """mypy finds no error in src/paralign and benchmarks ([tool.mypy] in pyproject.toml): paralign ships
     py.typed, so users' type checkers read its annotations as they are, and a wrong one is an
     error in their code. mypy found five bugs the tests had not (0.2.9)."""
     try:
@@ -130,6 +133,33 @@ def test_annotations_type_check() -> None:
         pytest.fail("mypy is not installed (pip install -e '.[dev]' installs it)")
     done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+
+
+#: A ``type: ignore`` kept in src: its codes and, after two spaces, why mypy cannot follow the line.
+_IGNORE_WITH_REASON = re.compile(r"# type: ignore\[[a-z-]+(?:, ?[a-z-]+)*\]  # \S")
+
+
+def _ignores_without_reason(path: Path) -> list[tuple[int, str]]:
+    """The (line, comment) of each ``type: ignore`` comment in `path` that lacks a code or a reason."""
+    with path.open(encoding="utf-8") as f:
+        return [(t.start[0], t.string) for t in tokenize.generate_tokens(f.readline)
+                if t.type == tokenize.COMMENT and "type: ignore" in t.string
+                and not _IGNORE_WITH_REASON.search(t.string)]
+
+
+def test_every_type_ignore_names_its_code_and_reason() -> None:
+    """A ``# type: ignore`` silences mypy on its line for good, and one without a reason hid a bug
+    (fit_hybrid with an empty grid, 0.2.9): each names its error codes and says why the line is
+    right, as ``# type: ignore[code]  # reason``, so a reader can judge it."""
+    bare = [f"{p.relative_to(ROOT)}:{n}: {c}" for p in _modules() for n, c in _ignores_without_reason(p)]
+    assert not bare, "type: ignore without [code] and a reason:\n" + "\n".join(bare)
+
+
+def test_the_ignore_check_finds_a_bare_one(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("x = 1  # type: ignore[misc]\ny = 2  # type: ignore[misc]  # why\n"
+                      "s = '# type: ignore'\nz = 3  # type: ignore\n", encoding="utf-8")
+    assert [n for n, _ in _ignores_without_reason(module)] == [1, 4]
 
 
 def test_ruff_is_clean() -> None:
