@@ -155,10 +155,10 @@ def test_numpy_strings_are_annotated_as_str(nlp_annotator: Annotator) -> None:
     assert tokens.tokens == ("New York", "is", "big") and all(type(t) is str for t in tokens.tokens)
 
 
-@pytest.mark.parametrize("items", ["The cat sat.", None, 5])
+@pytest.mark.parametrize("items", ["The cat sat.", None, 5, {"The cat sat.": 1}])
 def test_a_batch_that_is_one_text_or_not_a_list_is_named(nlp_annotator: Annotator, items) -> None:
     """annotate_many("The cat sat.") annotated each character as a sentence (12 Sentences);
-    None was "'NoneType' object is not iterable"."""
+    None was "'NoneType' object is not iterable"; a dict's keys were annotated, its values lost."""
     from paralign.errors import InputTypeError
 
     with pytest.raises(InputTypeError, match="a batch of sentences must be a list of texts or token lists"):

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -243,11 +244,11 @@ def shown_value(value: object) -> str:
 
 def check_texts(value: object, what: str) -> None:
     """InputTypeError unless `value` is a sequence of str: not one str (whose characters would
-    silently become the items), not a non-sequence, no item that is not a str (named by its
-    1-based number)."""
+    silently become the items), not a mapping (whose keys would, its values lost), not a
+    non-sequence, no item that is not a str (named by its 1-based number)."""
     if isinstance(value, str):
         raise InputTypeError(f"{what} must be a list of strings, not one str ({shown_value(value)})")
-    if not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
+    if isinstance(value, Mapping) or not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
         raise InputTypeError(f"{what} must be a list of strings, not {type(value).__name__}")
     # a sequence, as the test above tells: cast, as mypy does not read hasattr
     for i, item in enumerate(cast("Iterable[object]", value), start=1):

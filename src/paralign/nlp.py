@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
@@ -198,12 +198,13 @@ def check_sentence_pairs(pairs: list, what: str = "pairs") -> None:
 
 def check_many(items: object) -> None:
     """InputTypeError unless `items` can be a batch of sentences: not one text, token list or
-    Sentence (whose characters or words would silently become the sentences), not None or
-    another non-iterable; each item is checked as it is read (:func:`check_text_or_tokens`)."""
+    Sentence (whose characters or words would silently become the sentences), not a mapping
+    (whose keys would, its values lost), not None or another non-iterable; each item is checked
+    as it is read (:func:`check_text_or_tokens`)."""
     if isinstance(items, str | Sentence):
         raise InputTypeError(f"a batch of sentences must be a list of texts or token lists, not one "
                              f"{type(items).__name__} ({shown_value(items)}): annotate() takes one sentence")
-    if not isinstance(items, Iterable):
+    if isinstance(items, Mapping) or not isinstance(items, Iterable):
         raise InputTypeError("a batch of sentences must be a list of texts or token lists, not "
                              f"{type(items).__name__} {shown_value(items)}")
 

@@ -40,6 +40,14 @@ def test_one_str_of_references_for_a_segment_is_refused_not_read_as_characters()
     assert scorer_.sentence_score("a cat", ["a cat"]).f == 1.0
 
 
+def test_a_mapping_is_not_read_as_its_keys() -> None:
+    """paraeval({"a b c": 1}, [["a b c"]]) scored the dict's keys as the segments (F 1.0)."""
+    with pytest.raises(InputTypeError, match=r"hypotheses \(one str per segment\) must be a list of strings, not dict"):
+        paraeval({"a b c": 1}, [["a b c"]])
+    with pytest.raises(InputTypeError, match="must be a list of strings, not dict"):
+        paraeval(["a b c"], [{"a b c": 1}])
+
+
 @pytest.mark.parametrize(
     ("hypotheses", "references", "error", "message"),
     [
