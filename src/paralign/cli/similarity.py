@@ -8,7 +8,7 @@ import math
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from itertools import chain, islice
-from typing import IO, cast
+from typing import IO
 
 from .._moved import moved_names
 from ..aligners.batch import PairFailure, TextLike
@@ -24,7 +24,6 @@ from ..corpora.sentence_pairs import (
 from ..errors import ConfigurationError
 from ..similarity import (
     DEFAULT_SIGNAL,
-    Signal,
     SimilarityBatch,
     fit_on_files,
     make_signal,
@@ -211,8 +210,7 @@ def run(args: argparse.Namespace) -> int:
     notes: list[str] = []
     if trained is not None:
         _check_model_options(args, trained)
-        # always a Signal (from_report and load_model_report build one); its field is typed object
-        signal = cast(Signal, trained.signal)
+        signal = trained.signal
         aligner = get_aligner(trained.aligner, trained.preset)
     else:
         signal = make_signal(args.signal or DEFAULT_SIGNAL)

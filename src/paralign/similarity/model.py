@@ -28,7 +28,7 @@ from ..errors import (
 )
 from ..textio import open_text, sha256_file, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
-from .signals import make_signal
+from .signals import Signal, make_signal
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -336,7 +336,7 @@ class TrainedClassifier:
     """What an ``evaluate-paraphrase`` report needs to classify new pairs: the score (a signal or
     the fitted model), the threshold chosen on the training pairs, and the aligner they used."""
 
-    signal: object  #: a :class:`paralign.similarity.Signal`
+    signal: Signal  #: what scores a pair (:class:`.ModelSignal`, a blend, or a named signal)
     threshold: float
     aligner: str  #: ``sultan`` or ``exact``
     preset: str  #: the sultan aligner's preset
@@ -369,7 +369,7 @@ class TrainedClassifier:
             unknown = [name for name in model.features if name not in KNOWN_FEATURES]
             if unknown:
                 raise FormatError(f"{source}: the model uses unknown features {', '.join(unknown)}")
-            signal: object = ModelSignal(model)
+            signal: Signal = ModelSignal(model)
             if report.get("cross_encoder"):
                 signal = BlendedSignal(model, saved_cross_encoder(report["cross_encoder"], source))
         else:
