@@ -87,7 +87,7 @@ from .pivot_input import (
     GivenAlignment,
     PivotOptions,
     PreparedChunk,
-    Progress,
+    StageProgress,
     chunk_info,
     chunked_reads,
     no_progress,
@@ -147,7 +147,7 @@ class PipelineReport:
 # Stages
 # ---------------------------------------------------------------------------------------------
 def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: bool, client: Any = None,
-                 progress: Progress = no_progress) -> int:
+                 progress: StageProgress = no_progress) -> int:
     """Stage 2: eflomal on the token files (unless `given`: stage 1 wrote the links), in chunks
     on the cluster above `options.align_chunk` lines; a new alignment discards the chunks
     extracted from an earlier one."""
@@ -175,7 +175,7 @@ def _align_stage(work: WorkDir, stage: str, options: PivotOptions, *, given: boo
 
 
 def _align_in_chunks(client: Any, directory: Path, size: int, total: int, eflomal_options: dict[str, Any],
-                     progress: Progress) -> int:
+                     progress: StageProgress) -> int:
     """eflomal on a corpus too large for one run: priors from its first `size` lines (aligned
     here), then every chunk of `size` lines on the cluster with those priors; the parts (kept:
     resumable) joined into ``align.txt``."""
@@ -227,7 +227,7 @@ def _chunk_tasks(work: WorkDir, stage: str, options: PivotOptions, **kinds: bool
     return tasks
 
 
-def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask | PreparedChunk], progress: Progress,
+def _extract(client: Any, work: WorkDir, tasks: Sequence[ChunkTask | PreparedChunk], progress: StageProgress,
              meanwhile: Callable[[], Any] | None = None) -> tuple[dict[str, int], Any]:
     """Stage 3 (and stage 1 of `PreparedChunk` tasks): the chunks whose Parquet file is
     missing, on the cluster; counts of both kinds, and what `meanwhile()` returns: it runs here
@@ -252,7 +252,7 @@ def prepare_chunk(task: PreparedChunk) -> int:
                        source=task.names[2], first_line=task.first_line)
 
 
-def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> None:
+def _wait(client: Any, futures: list[Any], desc: str, progress: StageProgress) -> None:
     """Wait for `futures`, with progress; a stalled cluster's error is raised here
     (:func:`paralign.cluster.finished`), and so is a task's: of the tasks that fail, the first
     in `futures`' order (the earliest chunk, so the error names the first bad line of a file
@@ -274,7 +274,7 @@ def _wait(client: Any, futures: list[Any], desc: str, progress: Progress) -> Non
 
 
 def _summed_pairs(client: Any, frame: Any, work: WorkDir, schema: Any, fresh: bool,
-                  progress: Progress) -> list[str]:
+                  progress: StageProgress) -> list[str]:
     """Stage 4's group-by result (every scored pair, before filters) as Parquet parts in
     ``pairs/``, reused when no chunk changed: so filters alone re-run cheaply."""
     import dask
@@ -329,7 +329,7 @@ def pivot_paraphrases(
     work_dir: str | Path | None = None,
     restart: bool = False,
     keep_work: bool = True,
-    progress: Progress = no_progress,
+    progress: StageProgress = no_progress,
     alignments: Sequence[str | Path | None] | None = None,
     cluster: ClusterOptions | None = None,
     on_start: ClusterStart | None = None,
@@ -411,7 +411,7 @@ def _read_report(corpus: tuple[str | Path, str | Path], read: Sequence[PreparedC
 
 
 def _read_here(work: WorkDir, stage: str, corpus: tuple[str | Path, str | Path], alignment: str | Path | None,
-               options: PivotOptions, ready: Callable[[], Any], progress: Progress) -> tuple[list[ChunkTask], dict]:
+               options: PivotOptions, ready: Callable[[], Any], progress: StageProgress) -> tuple[list[ChunkTask], dict]:
     """Stages 1 and 2 of a corpus read by this process (prepared and aligned, or reused from
     the work directory): its extraction tasks and its report."""
     english, foreign = corpus
@@ -461,7 +461,7 @@ def _cuts_now(files: Sequence[str], partitions: int) -> list[str]:
 
 def _finish_table(
     client: Any, frame: Any, chunk_files: Sequence[str], work: WorkDir, output: Path,
-    schema: Any, options: PivotOptions, count_column: str, metadata: dict[str, Any], progress: Progress, *,
+    schema: Any, options: PivotOptions, count_column: str, metadata: dict[str, Any], progress: StageProgress, *,
     fresh: bool,
 ) -> tuple[int, int]:  # long: the output stage's steps in order
     """Stage 4: the summed pairs (kept in the work directory; `frame` is their Dask DataFrame,
@@ -486,7 +486,7 @@ def _finish_table(
     return sum(phrases for _, phrases in counts), sum(rows for rows, _ in counts)
 
 
-def _sultan_align_file(work: WorkDir, stage: str, options: PivotOptions, workers: int, progress: Progress) -> int:
+def _sultan_align_file(work: WorkDir, stage: str, options: PivotOptions, workers: int, progress: StageProgress) -> int:
     """Align the pair corpus with the Sultan aligner, chunk by chunk (each part kept: resumable)."""
     from .aligners.sultan import Aligner  # lazy: loads spaCy
 
@@ -523,7 +523,7 @@ def monolingual_paraphrases(
     work_dir: str | Path | None = None,
     restart: bool = False,
     keep_work: bool = True,
-    progress: Progress = no_progress,
+    progress: StageProgress = no_progress,
     alignment: str | Path | None = None,
     cluster: ClusterOptions | None = None,
     on_start: ClusterStart | None = None,

@@ -18,12 +18,12 @@ import json
 import math
 import os
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 from numbers import Real
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .aligners.eflomal import check_symmetrization, links_to_pharaoh, tokenize
 from .alignment import Link
@@ -49,10 +49,19 @@ from .tables import atomic_path
 from .textio import is_gzip_file, sha256_file
 from .tokenizers import CORPUS_TOKENIZERS
 
-Progress = Callable[..., Iterable]
+_T = TypeVar("_T")
 
 
-def no_progress(items: Iterable, desc: str = "", total: int | None = None) -> Iterable:
+class StageProgress(Protocol):
+    """A progress display of a pipeline stage, tqdm-style: it yields `items` while it shows the
+    stage's name `desc` and, when known, their `total` (``pivot_paraphrases(progress=...)``).
+    Unlike :data:`paralign.workers.Progress`, which takes the items alone."""
+
+    def __call__(self, items: Iterable[_T], desc: str, total: int | None = None, /) -> Iterable[_T]: ...
+
+
+def no_progress(items: Iterable[_T], desc: str = "", total: int | None = None, /) -> Iterable[_T]:
+    """A :class:`StageProgress` that shows nothing."""
     return items
 
 
@@ -215,7 +224,7 @@ def prepare_parallel(
     directory: Path,
     options: PivotOptions,
     alignment: str | Path | None = None,
-    progress: Progress = no_progress,
+    progress: StageProgress = no_progress,
 ) -> dict[str, Any]:
     """Stage 1: checked streaming read, tokenisation, token files `en.tok` and `f.tok`
     (`progress` counts the pairs written, as "prepare pairs").
@@ -388,7 +397,7 @@ def prepare_groups(
     directory: Path,
     options: PivotOptions,
     max_groups: int | None = None,
-    progress: Progress = no_progress,
+    progress: StageProgress = no_progress,
     alignment: str | Path | None = None,
 ) -> dict[str, Any]:
     """Stage 1 of the monolingual pipeline: every pair of each group's sentences, tokenised,
