@@ -43,9 +43,12 @@ _FOLDED = ""
 
 @runtime_checkable
 class ParaphraseSource(Protocol):
-    """Anything that proposes paraphrases of a phrase: tables, PPDB pairs, WordNet, lattices."""
+    """Anything that proposes paraphrases of a phrase: tables, PPDB pairs, WordNet, lattices.
 
-    name: str
+    Only ``paraphrases(phrase)`` is required at run time (:func:`paralign.paraphrases.check_source`);
+    ``name`` is what signatures show, and a source without one is shown by its class name."""
+
+    name: str  #: e.g. ``ppdb``, ``wordnet``, a table's file name
 
     def paraphrases(self, phrase: str) -> Mapping[str, Score]:
         """Paraphrases of `phrase` (normalised keys) with their scores (None when unscored)."""
@@ -102,7 +105,8 @@ class ParaphraseTable:
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
         """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
         A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN),
-        kept as a float (a numpy float's repr, which ``to_tsv`` wrote, did not read back); a phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
+        kept as a float (a numpy float's repr, which ``to_tsv`` wrote, did not read back); a
+        phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
         _check_score(phrase, paraphrase, score)
         for text in (phrase, paraphrase):
             if isinstance(text, str) and not is_text(text):
