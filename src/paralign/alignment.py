@@ -388,3 +388,6 @@ def is_blank(item: object) -> bool:
 
 #: An alignment function: two annotated sentences in, their word alignment out.
 AlignFunction = Callable[[Sentence, Sentence], Alignment]
+#: What :func:`paralign.get_aligner` returns: an :data:`AlignFunction` that also takes texts and
+#: token lists, annotating them first (so it can be given wherever an AlignFunction can).
+TextAlignFunction = Callable[[Sentence | str | Sequence[str], Sentence | str | Sequence[str]], Alignment]

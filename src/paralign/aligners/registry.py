@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from ..alignment import AlignFunction, Alignment
+from ..alignment import AlignFunction, Alignment, TextAlignFunction
 from ..errors import ConfigurationError, InputTypeError
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
@@ -76,7 +76,7 @@ def build_preset_aligner(preset: str) -> SultanAligner | ContextualAligner:
     return Aligner(**preset_options(preset))
 
 
-def get_aligner(name: str, preset: str = "default") -> AlignFunction:
+def get_aligner(name: str, preset: str = "default") -> TextAlignFunction:
     """An alignment function by name: ``sultan`` with an option ``preset`` (see
     :data:`paralign.aligners.sultan.PRESETS`), ``contextual`` (the same as ``sultan`` with the
     ``contextual`` preset: needs the `neural` extra; its alignments carry a confidence per link)

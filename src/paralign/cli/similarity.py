@@ -13,6 +13,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import get_aligner
+from ..alignment import AlignFunction
 from ..corpora.sentence_pairs import (
     InputPair,
     is_json_line,
@@ -211,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
     if trained is not None:
         _check_model_options(args, trained)
         signal = trained.signal
-        aligner = get_aligner(trained.aligner, trained.preset)
+        aligner: AlignFunction = get_aligner(trained.aligner, trained.preset)
     else:
         signal = make_signal(args.signal or DEFAULT_SIGNAL)
         if args.idf_from or getattr(signal, "trainable", False):
