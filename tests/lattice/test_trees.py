@@ -224,3 +224,52 @@ def test_the_keyword_check_on_masks_is_the_check_on_sets(earlier, later, childre
             expand(b.keywords).isdisjoint(a.keywords)
             for j, b in enumerate(children) for i, a in enumerate(alt) if (i, j) not in pairs)
         assert merger._relaxed_pairs(alt, children) == (pairs if apart else None)
+
+
+# --- repr and pickle ---------------------------------------------------------------------------
+def test_a_deep_tree_has_a_repr_and_pickles() -> None:
+    """repr and pickle (and deepcopy) recursed a few frames per level: a RecursionError."""
+    import copy
+    import pickle
+
+    words = [f"w{i}" for i in range(DEPTH)]
+    for tree in (deep_tree(words), parse_tree(chain(words, "NOUN"))):
+        for again in (pickle.loads(pickle.dumps(tree)), copy.deepcopy(tree)):
+            assert again == tree and again.to_string() == tree.to_string()
+            assert [n.own_keywords for n in again.nodes()] == [n.own_keywords for n in tree.nodes()]
+    text = repr(deep_tree(words[-300:]))
+    assert text.startswith("Tree(label='ROOT', children=(Tree(label='NP', children=(Tree(label='NOUN', "
+                           "children=(), word='w1200', keywords=frozenset({'w1200'})), Tree(label='NP'")
+    assert text.count("Tree(") == 601 and text.endswith(f"keywords={deep_tree(words[-300:]).keywords!r})")
+
+
+def test_repr_and_pickle_of_a_small_tree_are_as_before() -> None:
+    """The text the dataclass's repr gave (keywords as read), and a round trip keeping how each
+    node's keywords were given."""
+    import pickle
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Before:  # Tree as the dataclass it was, for its repr
+        label: str
+        children: tuple = ()
+        word: str | None = None
+        keywords: frozenset[str] = frozenset()
+
+    Before.__qualname__ = "Tree"
+
+    def before(t: Tree) -> Before:
+        return Before(t.label, tuple(before(c) for c in t.children), t.word, t.keywords)
+
+    people = Tree("NOUN", word="people", keywords=frozenset({"people"}))
+    for tree in (
+        Tree("ROOT", (Tree("S", (Tree("NP", (Tree("DET", word="the"), people), keywords=None),
+                                 Tree("VP", (Tree("VERB", word="died"),)))), Tree("PUNCT", word="."), Tree("X"))),
+        parse_tree(Sentence(("people", "died", "."), pos=("NOUN", "VERB", "PUNCT"), heads=(1, ROOT, 1),
+                            deps=("nsubj", "ROOT", "punct"))),
+        Tree("ROOT"), people,
+    ):
+        assert repr(tree) == repr(before(tree))
+        again = pickle.loads(pickle.dumps(tree))
+        assert again == tree and repr(again) == repr(tree)
+        assert [n.own_keywords for n in again.nodes()] == [n.own_keywords for n in tree.nodes()]

@@ -33,7 +33,7 @@ together, gathered when read, so a tree n levels deep holds n small sets, not n*
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..sentence import ROOT, Sentence
@@ -149,9 +149,43 @@ class Tree:
         return hash(tuple((node.label, node.word, len(node.children)) for node in self.nodes()))
 
     def __repr__(self) -> str:
-        """As the dataclass's repr, with the keywords as :attr:`keywords` reads them."""
-        return (f"Tree(label={self.label!r}, children={self.children!r}, word={self.word!r}, "
-                f"keywords={self.keywords!r})")
+        """The dataclass's repr, with the keywords as :attr:`keywords` reads them, written from a
+        stack (the dataclass's, through the children's tuple, recursed two frames per level)."""
+        out: list[str] = []
+        stack: list[Tree | str] = [self]  # a str is text to write as it is
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                out.append(item)
+                continue
+            out.append(f"Tree(label={item.label!r}, children=(")
+            stack.append(f"{',' if len(item.children) == 1 else ''}), word={item.word!r}, "
+                         f"keywords={item.keywords!r})")
+            for k in range(len(item.children) - 1, -1, -1):
+                stack.append(item.children[k])
+                if k:
+                    stack.append(", ")
+        return "".join(out)
+
+    def __reduce__(self) -> tuple[Callable[[list[_FlatNode]], Tree], tuple[list[_FlatNode]]]:
+        """Pickle (and copy) a flat list: each node's label, word, given keywords and number of
+        children, pre-order. The default pickled each child inside its parent, recursing a few
+        frames per level (a RecursionError past a few hundred levels)."""
+        return _from_flat, ([(n.label, n.word, n.own_keywords, len(n.children)) for n in self.nodes()],)
+
+
+_FlatNode = tuple[str, "str | None", "frozenset[str] | None", int]
+
+
+def _from_flat(flat: list[_FlatNode]) -> Tree:
+    """The tree of :meth:`Tree.__reduce__`'s list, built from its end: each node's children are
+    the last ones built (the first child on top)."""
+    built: list[Tree] = []
+    for label, word, keywords, count in reversed(flat):
+        children = tuple(reversed(built[len(built) - count:]))
+        del built[len(built) - count:]
+        built.append(Tree(label, children, word, keywords))
+    return built[0]
 
 
 def projective_heads(heads: Sequence[int]) -> list[int]:
