@@ -179,51 +179,52 @@ def test_a_phrase_gathers_its_keywords_from_below() -> None:
 
 
 LABELS = ("A", "B")
-WORDS = ("a", "b", "c", "d")
+WORDS = ("a", "b", "c", "d", "e", "f")
 
 
 @st.composite
-def small_trees(draw, depth: int = 3) -> Tree:
+def small_trees(draw, depth: int = 2) -> Tree:
     """A small tree: leaves with 0-2 keywords; phrases whose keywords are given (any set) or
     their children's (None)."""
     if depth == 0 or draw(st.booleans()):
         return Tree(draw(st.sampled_from(LABELS)), word="w",
-                    keywords=frozenset(draw(st.lists(st.sampled_from(WORDS), max_size=2))))
+                    keywords=frozenset(draw(st.lists(st.sampled_from(WORDS), max_size=1))))
     children = tuple(draw(st.lists(small_trees(depth - 1), min_size=1, max_size=3)))
     given = draw(st.none() | st.frozensets(st.sampled_from(WORDS), max_size=2))
     return Tree(draw(st.sampled_from(LABELS)), children, keywords=given)
 
 
-SYNONYMS = {"a": {"B"}, "c": {"x"}}
+SYNONYMS = {"a": {"B"}, "c": {"D", "zz"}, "e": {"e", "F"}}
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(small_trees(), min_size=1, max_size=4), st.lists(small_trees(), min_size=1, max_size=4),
-       st.lists(small_trees(), min_size=1, max_size=4), st.booleans(), st.integers(0, 2))
-def test_the_keyword_check_on_masks_is_the_check_on_sets(earlier, later, children, synonyms, gaps) -> None:
+def synonym(word: str) -> set[str]:
+    return SYNONYMS.get(word, set())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(small_trees(), min_size=2, max_size=3), st.lists(small_trees(), min_size=2, max_size=3),
+       st.lists(small_trees(), min_size=2, max_size=3), st.integers(1, 2))
+def test_the_keyword_check_on_masks_is_the_check_on_sets(earlier, later, children, gaps) -> None:
     """The masks give the check the sets gave: b_i's keywords (with their synonyms) against the
     keywords of the tree nodes merged into each a_j, j != i, and so for relaxed merging."""
-    syn = (lambda w: SYNONYMS.get(w, set())) if synonyms else None
-    merger = Merger(synonyms=syn, max_gaps=gaps)
-    n = min(len(earlier), len(later))
+    n = min(len(earlier), len(later), len(children))
     alt = [ForestNode.from_tree(t) for t in earlier[:n]]
     for a, t in zip(alt, later[:n], strict=True):
         a.trees.append(t)  # a second tree merged into each: a_j's keywords are both trees'
     children = tuple(children[:n])
-
-    def expand(words: frozenset[str]) -> set[str]:
-        return {*words, *(s.lower() for w in words for s in (syn(w) if syn else ()))}
-
-    expected = all(expand(b.keywords).isdisjoint(a.keywords)
-                   for i, b in enumerate(children) for j, a in enumerate(alt) if i != j)
     assert all(a.keywords == earlier[k].keywords | later[k].keywords for k, a in enumerate(alt))
-    assert merger._keywords_ok(alt, children) == (expected or len(alt) < 2)
-    if gaps:  # relaxed: every pair of children not aligned together shares no keyword
+    for syn in (None, synonym):
+        def expand(words: frozenset[str], syn=syn) -> set[str]:
+            return {*words, *(s.lower() for w in words for s in (syn(w) if syn else ()))}
+
+        def apart(pairs: list[tuple[int, int]], expand=expand) -> bool:  # no keyword shared off the pairs
+            return all(expand(b.keywords).isdisjoint(a.keywords)
+                       for j, b in enumerate(children) for i, a in enumerate(alt) if (i, j) not in pairs)
+
+        assert Merger(synonyms=syn)._keywords_ok(alt, children) == apart([(i, i) for i in range(n)])
         pairs = Merger(keyword_check=False, max_gaps=gaps)._relaxed_pairs(alt, children)
-        apart = pairs is not None and all(
-            expand(b.keywords).isdisjoint(a.keywords)
-            for j, b in enumerate(children) for i, a in enumerate(alt) if (i, j) not in pairs)
-        assert merger._relaxed_pairs(alt, children) == (pairs if apart else None)
+        checked = Merger(synonyms=syn, max_gaps=gaps)._relaxed_pairs(alt, children)
+        assert checked == (pairs if pairs is not None and apart(pairs) else None)
 
 
 # --- repr and pickle ---------------------------------------------------------------------------

@@ -77,7 +77,10 @@ class ForestNode:
 
 
 class Merger:
-    """Merges trees top-down into a forest, with keyword checking (optionally with synonyms)."""
+    """Merges trees top-down into a forest, with keyword checking (optionally with synonyms).
+
+    It keeps the keyword masks of the trees it merges (and the trees) until its next
+    :meth:`merge_all`: one group at a time, a Merger not shared between threads."""
 
     def __init__(
         self, *, keyword_check: bool = True, synonyms: SynonymFn | None = None, max_gaps: int = 0
