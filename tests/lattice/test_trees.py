@@ -141,3 +141,136 @@ def test_projective_heads_of_a_deep_parse_is_fast() -> None:
     lifted = [*heads[:2995], 3000, *heads[2996:]]
     assert projective_heads(heads) == lifted
     assert lifted_by_definition(heads[:3010]) == lifted[:3010]
+
+
+# --- keywords: gathered, not a set per node ----------------------------------------------------
+def test_a_deep_chain_of_nouns_builds_in_linear_memory() -> None:
+    """Two parses 3,000 levels deep: every Tree node and ForestNode held a set of all the
+    keywords below it (4.5 million words a tree; 6,000 levels: 3 GB and 10 s)."""
+    import tracemalloc
+
+    words = [f"w{i}" for i in range(3000)]
+    tracemalloc.start()
+    try:
+        lattice = build_lattice([chain(words, "NOUN"), chain([*words[:-1], "other"], "NOUN")],
+                                LatticeOptions(lowercase=False))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert lattice.path_count() == 2 and lattice.n_edges == 3001
+    assert peak < 60 * 2**20, f"peak {peak / 2**20:.0f} MB"
+
+
+def test_a_phrase_gathers_its_keywords_from_below() -> None:
+    """parse_tree's phrases store no keywords: read, they are the leaves' together, as when each
+    node stored the union; equality and hash do not depend on how keywords were given."""
+    words = ["w0", "w1", "w2", "w1"]
+    tree = parse_tree(chain(words, "NOUN"))
+    assert tree.keywords == {"w0", "w1", "w2"}
+    assert tree.children[0].own_keywords is None
+    assert [sorted(n.keywords) for n in tree.nodes()][-2:] == [["w1"], ["w1"]]
+
+    def stored(t: Tree) -> Tree:  # the same tree with every node's keywords given
+        return Tree(t.label, tuple(stored(c) for c in t.children), t.word, t.keywords)
+
+    assert tree == stored(tree) and stored(tree) == tree and hash(tree) == hash(stored(tree))
+    assert tree != Tree(tree.label, tree.children, keywords=frozenset({"w0"}))
+    assert Tree("NP", (Tree("NOUN", word="x", keywords=frozenset({"x"})),)).keywords == frozenset()  # default: none
+
+
+LABELS = ("A", "B")
+WORDS = ("a", "b", "c", "d", "e", "f")
+
+
+@st.composite
+def small_trees(draw, depth: int = 2) -> Tree:
+    """A small tree: leaves with 0-2 keywords; phrases whose keywords are given (any set) or
+    their children's (None)."""
+    if depth == 0 or draw(st.booleans()):
+        return Tree(draw(st.sampled_from(LABELS)), word="w",
+                    keywords=frozenset(draw(st.lists(st.sampled_from(WORDS), max_size=1))))
+    children = tuple(draw(st.lists(small_trees(depth - 1), min_size=1, max_size=3)))
+    given = draw(st.none() | st.frozensets(st.sampled_from(WORDS), max_size=2))
+    return Tree(draw(st.sampled_from(LABELS)), children, keywords=given)
+
+
+SYNONYMS = {"a": {"B"}, "c": {"D", "zz"}, "e": {"e", "F"}}
+
+
+def synonym(word: str) -> set[str]:
+    return SYNONYMS.get(word, set())
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(small_trees(), min_size=2, max_size=3), st.lists(small_trees(), min_size=2, max_size=3),
+       st.lists(small_trees(), min_size=2, max_size=3), st.integers(1, 2))
+def test_the_keyword_check_on_masks_is_the_check_on_sets(earlier, later, children, gaps) -> None:
+    """The masks give the check the sets gave: b_i's keywords (with their synonyms) against the
+    keywords of the tree nodes merged into each a_j, j != i, and so for relaxed merging."""
+    n = min(len(earlier), len(later), len(children))
+    alt = [ForestNode.from_tree(t) for t in earlier[:n]]
+    for a, t in zip(alt, later[:n], strict=True):
+        a.trees.append(t)  # a second tree merged into each: a_j's keywords are both trees'
+    children = tuple(children[:n])
+    assert all(a.keywords == earlier[k].keywords | later[k].keywords for k, a in enumerate(alt))
+    for syn in (None, synonym):
+        def expand(words: frozenset[str], syn=syn) -> set[str]:
+            return {*words, *(s.lower() for w in words for s in (syn(w) if syn else ()))}
+
+        def apart(pairs: list[tuple[int, int]], expand=expand) -> bool:  # no keyword shared off the pairs
+            return all(expand(b.keywords).isdisjoint(a.keywords)
+                       for j, b in enumerate(children) for i, a in enumerate(alt) if (i, j) not in pairs)
+
+        assert Merger(synonyms=syn)._keywords_ok(alt, children) == apart([(i, i) for i in range(n)])
+        pairs = Merger(keyword_check=False, max_gaps=gaps)._relaxed_pairs(alt, children)
+        checked = Merger(synonyms=syn, max_gaps=gaps)._relaxed_pairs(alt, children)
+        assert checked == (pairs if pairs is not None and apart(pairs) else None)
+
+
+# --- repr and pickle ---------------------------------------------------------------------------
+def test_a_deep_tree_has_a_repr_and_pickles() -> None:
+    """repr and pickle (and deepcopy) recursed a few frames per level: a RecursionError."""
+    import copy
+    import pickle
+
+    words = [f"w{i}" for i in range(DEPTH)]
+    for tree in (deep_tree(words), parse_tree(chain(words, "NOUN"))):
+        for again in (pickle.loads(pickle.dumps(tree)), copy.deepcopy(tree)):
+            assert again == tree and again.to_string() == tree.to_string()
+            assert [n.own_keywords for n in again.nodes()] == [n.own_keywords for n in tree.nodes()]
+    text = repr(deep_tree(words[-300:]))
+    assert text.startswith("Tree(label='ROOT', children=(Tree(label='NP', children=(Tree(label='NOUN', "
+                           "children=(), word='w1200', keywords=frozenset({'w1200'})), Tree(label='NP'")
+    assert text.count("Tree(") == 601 and text.endswith(f"keywords={deep_tree(words[-300:]).keywords!r})")
+
+
+def test_repr_and_pickle_of_a_small_tree_are_as_before() -> None:
+    """The text the dataclass's repr gave (keywords as read), and a round trip keeping how each
+    node's keywords were given."""
+    import pickle
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Before:  # Tree as the dataclass it was, for its repr
+        label: str
+        children: tuple = ()
+        word: str | None = None
+        keywords: frozenset[str] = frozenset()
+
+    Before.__qualname__ = "Tree"
+
+    def before(t: Tree) -> Before:
+        return Before(t.label, tuple(before(c) for c in t.children), t.word, t.keywords)
+
+    people = Tree("NOUN", word="people", keywords=frozenset({"people"}))
+    for tree in (
+        Tree("ROOT", (Tree("S", (Tree("NP", (Tree("DET", word="the"), people), keywords=None),
+                                 Tree("VP", (Tree("VERB", word="died"),)))), Tree("PUNCT", word="."), Tree("X"))),
+        parse_tree(Sentence(("people", "died", "."), pos=("NOUN", "VERB", "PUNCT"), heads=(1, ROOT, 1),
+                            deps=("nsubj", "ROOT", "punct"))),
+        Tree("ROOT"), people,
+    ):
+        assert repr(tree) == repr(before(tree))
+        again = pickle.loads(pickle.dumps(tree))
+        assert again == tree and repr(again) == repr(tree)
+        assert [n.own_keywords for n in again.nodes()] == [n.own_keywords for n in tree.nodes()]

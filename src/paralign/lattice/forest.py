@@ -14,6 +14,10 @@ verbs and adjectives it spans) must share no word with any *other* child a_j (j 
 does (as in "people killed in the battle" vs "the battle killed people"), the expansion is not
 merged and is added as an alternative instead. With ``synonyms`` (e.g. WordNet), words that are
 synonyms count as shared keywords too.
+
+The check tests keywords as bit masks (a bit per distinct word of the group), each tree node's
+made once from its children's: a node's keyword set, kept at every node of the trees and the
+forest, held 3 GB for two parses 6,000 levels deep (each level spans all the words below it).
 """
 
 from __future__ import annotations
@@ -34,8 +38,13 @@ class ForestNode:
     label: str
     alternatives: list[list[ForestNode]] = field(default_factory=list)
     words: dict[str | None, int] = field(default_factory=dict)  # leaf words (None: skippable) -> times seen
-    keywords: set[str] = field(default_factory=set)
+    trees: list[Tree] = field(default_factory=list)  # the tree nodes merged into this one, in order
     leaf: bool = False
+
+    @property
+    def keywords(self) -> frozenset[str]:
+        """The keywords of the tree nodes merged into this one (gathered when read)."""
+        return frozenset().union(*(t.keywords for t in self.trees))
 
     @classmethod
     def from_tree(cls, tree: Tree) -> ForestNode:
@@ -54,8 +63,8 @@ class ForestNode:
     def _one(cls, tree: Tree) -> ForestNode:
         """The node of `tree`'s root alone: a leaf with its word, or a phrase with no expansion yet."""
         if tree.is_leaf:
-            return cls(tree.label, words={tree.word: 1}, keywords=set(tree.keywords), leaf=True)
-        return cls(tree.label, keywords=set(tree.keywords))
+            return cls(tree.label, words={tree.word: 1}, trees=[tree], leaf=True)
+        return cls(tree.label, trees=[tree])
 
     def size(self) -> int:
         """Number of forest nodes (for diagnostics)."""
@@ -68,7 +77,10 @@ class ForestNode:
 
 
 class Merger:
-    """Merges trees top-down into a forest, with keyword checking (optionally with synonyms)."""
+    """Merges trees top-down into a forest, with keyword checking (optionally with synonyms).
+
+    It keeps the keyword masks of the trees it merges (and the trees) until its next
+    :meth:`merge_all`: one group at a time, a Merger not shared between threads."""
 
     def __init__(
         self, *, keyword_check: bool = True, synonyms: SynonymFn | None = None, max_gaps: int = 0
@@ -77,10 +89,16 @@ class Merger:
         self.synonyms = synonyms
         self.max_gaps = max_gaps
         self._syn_cache: dict[str, frozenset[str]] = {}
+        self._bits: dict[str, int] = {}  # keyword -> its bit in the masks
+        self._masks: dict[int, int] = {}  # id(tree node) -> its keywords' mask
+        self._expanded: dict[int, int] = {}  # id(tree node) -> the mask of its keywords and their synonyms
+        self._indexed: list[Tree] = []  # the trees whose nodes have masks: alive, so no other node has their ids
 
     def merge_all(self, trees: Iterable[Tree]) -> ForestNode | None:
         """The forest of several trees (None for no trees); trees must share their root label."""
         forest: ForestNode | None = None
+        for table in (self._bits, self._masks, self._expanded, self._indexed):
+            table.clear()  # a new group: new words, a bit each from 0
         for tree in trees:
             if forest is None:
                 forest = ForestNode.from_tree(tree)
@@ -102,7 +120,7 @@ class Merger:
 
     def _merge_node(self, node: ForestNode, tree: Tree) -> list[tuple[ForestNode, Tree]]:
         """Merge `tree`'s root into `node`; returns the pairs of their children still to merge."""
-        node.keywords |= tree.keywords
+        node.trees.append(tree)
         if node.leaf or tree.is_leaf:
             if node.leaf and tree.is_leaf:
                 node.words[tree.word] = node.words.get(tree.word, 0) + 1
@@ -150,15 +168,16 @@ class Merger:
         if self.keyword_check:
             aligned_a = {i for i, _ in pairs}
             aligned_b = {j for _, j in pairs}
+            mine = [self._mask(b, expanded=True) for b in children]
+            theirs = [self._forest_mask(a) for a in alt]
             for i, j in pairs:
-                mine = self._expand(children[j].keywords)
-                if any(i2 != i and not mine.isdisjoint(a.keywords) for i2, a in enumerate(alt)):
+                if any(i2 != i and mine[j] & kw for i2, kw in enumerate(theirs)):
                     return None
-            for j, b in enumerate(children):
-                if j not in aligned_b and any(not self._expand(b.keywords).isdisjoint(a.keywords) for a in alt):
+            for j in range(k):
+                if j not in aligned_b and any(mine[j] & kw for kw in theirs):
                     return None
-            for i, a in enumerate(alt):
-                if i not in aligned_a and any(not self._expand(b.keywords).isdisjoint(a.keywords) for b in children):
+            for i in range(m):
+                if i not in aligned_a and any(kw & theirs[i] for kw in mine):
                     return None
         return pairs
 
@@ -184,28 +203,78 @@ class Merger:
         alt[:] = merged
         return todo
 
-    def _expand(self, words: Iterable[str]) -> set[str]:
-        out = set(words)
-        if self.synonyms is not None:
-            for w in list(out):
-                syn = self._syn_cache.get(w)
-                if syn is None:
-                    syn = frozenset(s.lower() for s in self.synonyms(w))
-                    self._syn_cache[w] = syn
-                out |= syn
-        return out
-
+    # -- keyword checking -------------------------------------------------------------------------
     def _keywords_ok(self, alt: list[ForestNode], children: tuple[Tree, ...]) -> bool:
+        """No child b_i shares a keyword (or, with synonyms, a synonym of one) with a child a_j, j != i."""
         if not self.keyword_check or len(alt) < 2:
             return True
+        theirs: list[int] | None = None  # the a_j's masks, made when a b_i has keywords
         for i, b in enumerate(children):
-            if not b.keywords:
+            mine = self._mask(b, expanded=True)
+            if not mine:
                 continue
-            mine = self._expand(b.keywords)
-            for j, a in enumerate(alt):
-                if j != i and not mine.isdisjoint(a.keywords):
-                    return False
+            if theirs is None:
+                theirs = [self._forest_mask(a) for a in alt]
+            if any(j != i and mine & kw for j, kw in enumerate(theirs)):
+                return False
         return True
+
+    def _forest_mask(self, node: ForestNode) -> int:
+        """The mask of a forest node's keywords: those of the tree nodes merged into it."""
+        mask = 0
+        for tree in node.trees:
+            mask |= self._mask(tree)
+        return mask
+
+    def _mask(self, tree: Tree, *, expanded: bool = False) -> int:
+        """A tree node's keywords as a bit mask (`expanded`: with their synonyms): words are
+        shared when masks ``&`` to non-zero. Its subtree is indexed the first time it is read."""
+        if id(tree) not in self._masks:
+            self._index(tree)
+        return (self._expanded if expanded and self.synonyms is not None else self._masks)[id(tree)]
+
+    def _index(self, tree: Tree) -> None:
+        """Make the masks of `tree`'s nodes, children before parents: a node whose keywords are
+        its children's ORs their masks (an int of a bit per word of the group, not a set of
+        words per node). Subtrees indexed before are not walked again."""
+        masks, expanded, synonyms = self._masks, self._expanded, self.synonyms is not None
+        order, stack = [], [tree]  # a node before the nodes below it
+        while stack:
+            node = stack.pop()
+            if id(node) not in masks:
+                order.append(node)
+                stack.extend(node.children)
+        for node in reversed(order):
+            mask = wide = 0
+            if node.own_keywords is None:
+                for child in node.children:
+                    mask |= masks[id(child)]
+                    if synonyms:
+                        wide |= expanded[id(child)]
+            else:
+                for word in node.own_keywords:
+                    mask |= 1 << self._bit(word)
+                    if synonyms:
+                        wide |= self._synonym_mask(word)
+            masks[id(node)] = mask
+            if synonyms:
+                expanded[id(node)] = wide
+        self._indexed.append(tree)
+
+    def _bit(self, word: str) -> int:
+        return self._bits.setdefault(word, len(self._bits))
+
+    def _synonym_mask(self, word: str) -> int:
+        """The bits of `word` and of its synonyms (lower-cased)."""
+        syn = self._syn_cache.get(word)
+        if syn is None:
+            assert self.synonyms is not None
+            syn = frozenset(s.lower() for s in self.synonyms(word))
+            self._syn_cache[word] = syn
+        mask = 1 << self._bit(word)
+        for s in syn:
+            mask |= 1 << self._bit(s)
+        return mask
 
 
 def _optional(node: ForestNode) -> ForestNode:

@@ -27,12 +27,13 @@ The conversion, for a head token h with its dependents (in sentence order):
 Leaves are labelled with the universal POS tag (coarser than Penn tags, so "killed"/"died" or
 "people"/"person" sit in same-label nodes and can merge). Each node carries its *keywords*: the
 lower-cased lemmas of the nouns, proper nouns, verbs and adjectives it spans (the paper's
-keyword checking uses them).
+keyword checking uses them). Only the leaves store theirs; a phrase's are its children's
+together, gathered when read, so a tree n levels deep holds n small sets, not n**2 words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..sentence import ROOT, Sentence
@@ -47,14 +48,42 @@ PHRASE_OF_POS = {
 WRAP_SINGLE = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "ADV"})
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, eq=False, repr=False)
 class Tree:
-    """A phrase-structure node: a phrase label with children, or a leaf (POS label and word)."""
+    """A phrase-structure node: a phrase label with children, or a leaf (POS label and word).
+
+    `keywords` are the words it spans that keyword checking compares. Given as None they are
+    the children's keywords together, not stored but gathered when read (:attr:`keywords`):
+    :func:`parse_tree` builds its phrases so, as a set per node held 18 million words for a
+    parse 6,000 levels deep. `own_keywords` is what was given (None or a set)."""
 
     label: str
-    children: tuple[Tree, ...] = ()
-    word: str | None = None
-    keywords: frozenset[str] = frozenset()
+    children: tuple[Tree, ...]
+    word: str | None
+    own_keywords: frozenset[str] | None
+
+    def __init__(self, label: str, children: tuple[Tree, ...] = (), word: str | None = None,
+                 keywords: frozenset[str] | None = frozenset()) -> None:
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "children", children)
+        object.__setattr__(self, "word", word)
+        object.__setattr__(self, "own_keywords", keywords)
+
+    @property
+    def keywords(self) -> frozenset[str]:
+        """The keywords given, or (None given) the children's together, gathered from the nodes
+        below that were given theirs (time linear in the subtree; nothing is kept)."""
+        if self.own_keywords is not None:
+            return self.own_keywords
+        out: set[str] = set()
+        stack = list(self.children)
+        while stack:
+            node = stack.pop()
+            if node.own_keywords is None:
+                stack.extend(node.children)
+            else:
+                out |= node.own_keywords
+        return frozenset(out)
 
     @property
     def is_leaf(self) -> bool:
@@ -95,20 +124,68 @@ class Tree:
                         stack.append(" ")
         return "".join(out)
 
-    def _shape(self) -> Iterator[tuple[str, str | None, frozenset[str], int]]:
-        """Each node's fields and number of children, pre-order: what equal trees share."""
-        for node in self.nodes():
-            yield node.label, node.word, node.keywords, len(node.children)
-
     def __eq__(self, other: object) -> bool:
-        """Equal fields, node by node (as the dataclass's ``__eq__``, without its recursion)."""
+        """Equal labels, words, keywords and children, node by node (as the dataclass's ``__eq__``,
+        without its recursion). Two nodes whose keywords are both their children's have equal
+        keywords when their children do, so only a node given its keywords gathers the other's."""
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self is other or list(self._shape()) == list(other._shape())
+        assert isinstance(other, Tree)
+        stack: list[tuple[Tree, Tree]] = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if a.label != b.label or a.word != b.word or len(a.children) != len(b.children):
+                return False
+            if (a.own_keywords is not None or b.own_keywords is not None) and a.keywords != b.keywords:
+                return False
+            stack.extend(zip(a.children, b.children, strict=True))
+        return True
 
     def __hash__(self) -> int:
-        """A hash of every node's fields (as the dataclass's, without its recursion)."""
-        return hash(tuple(self._shape()))
+        """A hash of every node's label, word and number of children (keywords left out: equal
+        trees hash alike however their keywords were given)."""
+        return hash(tuple((node.label, node.word, len(node.children)) for node in self.nodes()))
+
+    def __repr__(self) -> str:
+        """The dataclass's repr, with the keywords as :attr:`keywords` reads them, written from a
+        stack (the dataclass's, through the children's tuple, recursed two frames per level)."""
+        out: list[str] = []
+        stack: list[Tree | str] = [self]  # a str is text to write as it is
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                out.append(item)
+                continue
+            out.append(f"Tree(label={item.label!r}, children=(")
+            stack.append(f"{',' if len(item.children) == 1 else ''}), word={item.word!r}, "
+                         f"keywords={item.keywords!r})")
+            for k in range(len(item.children) - 1, -1, -1):
+                stack.append(item.children[k])
+                if k:
+                    stack.append(", ")
+        return "".join(out)
+
+    def __reduce__(self) -> tuple[Callable[[list[_FlatNode]], Tree], tuple[list[_FlatNode]]]:
+        """Pickle (and copy) a flat list: each node's label, word, given keywords and number of
+        children, pre-order. The default pickled each child inside its parent, recursing a few
+        frames per level (a RecursionError past a few hundred levels)."""
+        return _from_flat, ([(n.label, n.word, n.own_keywords, len(n.children)) for n in self.nodes()],)
+
+
+_FlatNode = tuple[str, "str | None", "frozenset[str] | None", int]
+
+
+def _from_flat(flat: list[_FlatNode]) -> Tree:
+    """The tree of :meth:`Tree.__reduce__`'s list, built from its end: each node's children are
+    the last ones built (the first child on top)."""
+    built: list[Tree] = []
+    for label, word, keywords, count in reversed(flat):
+        children = tuple(reversed(built[len(built) - count:]))
+        del built[len(built) - count:]
+        built.append(Tree(label, children, word, keywords))
+    return built[0]
 
 
 def projective_heads(heads: Sequence[int]) -> list[int]:
@@ -201,8 +278,8 @@ def parse_tree(sentence: Sentence, *, lowercase: bool = False) -> Tree:
 
 
 def _node(label: str, children: Sequence[Tree]) -> Tree:
-    keywords: frozenset[str] = frozenset().union(*(c.keywords for c in children)) if children else frozenset()
-    return Tree(label, tuple(children), None, keywords)
+    """A phrase whose keywords are its children's (gathered when read, not stored)."""
+    return Tree(label, tuple(children), None, None)
 
 
 def _build_all(roots: Sequence[int], s: Sentence, deps: list[list[int]], leaves: list[Tree]) -> dict[int, Tree]:
