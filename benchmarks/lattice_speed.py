@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TypedDict
 
 import paralign  # noqa: F401 - configures NLTK data
+from lattice_eval import texts  # a sibling script: benchmarks/ is on sys.path when one runs
 from paralign.lattice import Lattice, LatticeBuilder, LatticeOptions, build_lattice
 from paralign.lattice.evaluate import annotate_groups, read_groups
 from paralign.nlp import default_annotator
@@ -37,15 +38,6 @@ class SpeedResult(TypedDict):
     distance_ms: dict[str, float]
     mean_log10_paths: float
     big_lattice: dict[str, float]
-
-
-def texts(sentences: list[str] | list[list[str]]) -> list[str]:
-    """A group's sentences from `read_groups` of a groups TSV, untokenized: texts (its token
-    lists are a JSON file's, or a `tokenized` read's)."""
-    out = [s for s in sentences if isinstance(s, str)]
-    if len(out) != len(sentences):
-        raise TypeError("expected the texts of an untokenized groups TSV, got token lists")
-    return out
 
 
 def verse_groups(n: int, lo: int = 26, hi: int = 34) -> list[tuple[str, list[str]]]:
