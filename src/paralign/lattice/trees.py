@@ -107,21 +107,31 @@ class Tree:
 
     def to_string(self) -> str:
         """Bracketed (Penn) notation, e.g. ``(ROOT (S (NP (NOUN people)) (VP (VERB died))))``."""
+        return self._written(lambda node: f"({node.label} {node.word})" if node.word is not None
+                             else (f"({node.label} ", " ", ")"))
+
+    def _written(self, parts: Callable[[Tree], str | tuple[str, str, str]]) -> str:
+        """Text written node by node from an explicit stack (a tree thousands of levels deep does
+        not recurse): `parts(node)` is a node's whole text, or its (opening, separator between
+        children, closing) around its children's texts."""
         out: list[str] = []
         stack: list[Tree | str] = [self]  # a str is text to write as it is
         while stack:
             item = stack.pop()
             if isinstance(item, str):
                 out.append(item)
-            elif item.word is not None:
-                out.append(f"({item.label} {item.word})")
-            else:
-                out.append(f"({item.label} ")
-                stack.append(")")
-                for k in range(len(item.children) - 1, -1, -1):
-                    stack.append(item.children[k])
-                    if k:
-                        stack.append(" ")
+                continue
+            found = parts(item)
+            if isinstance(found, str):
+                out.append(found)
+                continue
+            opening, separator, closing = found
+            out.append(opening)
+            stack.append(closing)
+            for k in range(len(item.children) - 1, -1, -1):
+                stack.append(item.children[k])
+                if k:
+                    stack.append(separator)
         return "".join(out)
 
     def __eq__(self, other: object) -> bool:
@@ -151,21 +161,9 @@ class Tree:
     def __repr__(self) -> str:
         """The dataclass's repr, with the keywords as :attr:`keywords` reads them, written from a
         stack (the dataclass's, through the children's tuple, recursed two frames per level)."""
-        out: list[str] = []
-        stack: list[Tree | str] = [self]  # a str is text to write as it is
-        while stack:
-            item = stack.pop()
-            if isinstance(item, str):
-                out.append(item)
-                continue
-            out.append(f"Tree(label={item.label!r}, children=(")
-            stack.append(f"{',' if len(item.children) == 1 else ''}), word={item.word!r}, "
-                         f"keywords={item.keywords!r})")
-            for k in range(len(item.children) - 1, -1, -1):
-                stack.append(item.children[k])
-                if k:
-                    stack.append(", ")
-        return "".join(out)
+        return self._written(lambda node: (
+            f"Tree(label={node.label!r}, children=(", ", ",
+            f"{',' if len(node.children) == 1 else ''}), word={node.word!r}, keywords={node.keywords!r})"))
 
     def __reduce__(self) -> tuple[Callable[[list[_FlatNode]], Tree], tuple[list[_FlatNode]]]:
         """Pickle (and copy) a flat list: each node's label, word, given keywords and number of
