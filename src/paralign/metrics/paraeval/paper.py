@@ -59,6 +59,7 @@ from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature
 if TYPE_CHECKING:
     import numpy as np
 
+
 class PaperOptions(TypedDict, total=False):
     """The paper scorer's settings besides its sources and phrase length (:class:`ParaEval`'s
     fields of these names), as ``scoring.scorer(config="paper", ...)`` passes them on."""
