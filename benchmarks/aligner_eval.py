@@ -128,8 +128,7 @@ def main() -> int:
             system = aligner.align_annotated(pairs_in)
             seconds = time.perf_counter() - start
             scores = score_alignments([p.alignment for p in gold], system, links).to_dict()
-            scores["align_seconds"] = round(seconds, 2)
-            results.setdefault(set_name, {})[name] = scores
+            results.setdefault(set_name, {})[name] = {**scores, "align_seconds": round(seconds, 2)}
             m = scores["macro"]
             print(f"# {set_name} | {name}: P {100 * m['precision']:.1f} R {100 * m['recall']:.1f} "
                   f"F1 {100 * m['f1']:.1f} E {100 * scores['exact']:.1f}", file=sys.stderr)

@@ -24,7 +24,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from paralign.aligners.contextual import ContextualAligner  # noqa: E402
 from paralign.aligners.evaluation import evaluate_aligner, evaluate_aligner_pairs, load_gold  # noqa: E402
 from paralign.aligners.sultan import Aligner  # noqa: E402
 from paralign.alignment import Alignment  # noqa: E402
-from paralign.metrics.alignment_scores import score_alignments  # noqa: E402
+from paralign.metrics.alignment_scores import ScoresDict, score_alignments  # noqa: E402
 from paralign.neural import Encoder  # noqa: E402
 from paralign.settings import data_dir  # noqa: E402
 
@@ -71,7 +71,7 @@ def mutual_argmax(encoder: Encoder, pairs: list) -> list[Alignment]:
     return out
 
 
-def scores(result: dict) -> dict:
+def scores(result: ScoresDict) -> dict:
     """Macro P/R/F1 in percent (4 decimals), as evaluate-aligner's macro fractions x 100."""
     macro = result["macro"]
     return {key: round(100 * macro[key], 4) for key in ("precision", "recall", "f1")}
@@ -105,7 +105,7 @@ def speed(root: Path, workers: list[int], contextual: ContextualAligner, lexical
     gold_path = root / SETS["msr-test"][0]
     out = {}
     for n in workers:
-        row = {}
+        row: dict[str, Any] = {}  # the aligners' timings, and the ratio of their speeds
         for label, aligner in (("sultan_default", lexical), ("contextual", contextual)):
             start = time.perf_counter()
             result = evaluate_aligner(aligner, gold_path, "sure", workers=n)

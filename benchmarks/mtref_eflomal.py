@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -30,7 +31,7 @@ from paralign.aligners.eflomal import (  # noqa: E402
 )
 from paralign.alignment import Alignment  # noqa: E402
 from paralign.corpora import load_pairs  # noqa: E402
-from paralign.metrics.alignment_scores import score_alignments  # noqa: E402
+from paralign.metrics.alignment_scores import ScoresDict, score_alignments  # noqa: E402
 from paralign.settings import data_dir  # noqa: E402
 
 
@@ -50,7 +51,7 @@ def main() -> None:
     out_dir = ROOT / "build" / "mtref"
     out_dir.mkdir(parents=True, exist_ok=True)
     pairs = dev + test
-    scores: dict[str, list[dict]] = {m: [] for m in SYMMETRIZATIONS}
+    scores: dict[str, list[ScoresDict]] = {m: [] for m in SYMMETRIZATIONS}
     for run in range(args.runs):
         with tempfile.TemporaryDirectory() as tmp:
             fwd, rev = Path(tmp) / "fwd", Path(tmp) / "rev"
@@ -66,7 +67,7 @@ def main() -> None:
                     path.write_text("".join(links_to_pharaoh(x) + "\n" for x in links), encoding="utf-8")
     summary = {}
     for method, results in scores.items():
-        row = {}
+        row: dict[str, Any] = {}  # (mean, min, max) of macro P, R and F1; mean AER and exact
         for key in ("precision", "recall", "f1"):
             values = [100 * r["macro"][key] for r in results]
             row[key] = (round(statistics.mean(values), 1), round(min(values), 1), round(max(values), 1))

@@ -48,3 +48,23 @@ def test_a_limit_that_is_not_a_whole_number_is_a_configuration_error(limit) -> N
 
     with pytest.raises(ConfigurationError, match="limit must be a whole number"):
         load_gold("examples/demo/gold.jsonl", limit=limit)
+
+
+def test_the_reports_have_the_keys_their_typeddicts_declare() -> None:
+    """evaluate_aligner's and tune_aligner's reports are typed (AlignerResult, TuneResult): each
+    TypedDict's keys are the report's, in the report's order (the JSON's), so that mypy checks
+    what a caller reads against what is there."""
+    from paralign.aligners.evaluation import AlignerResult, BestRow, GridRow, TuneResult
+    from paralign.aligners.sultan import Aligner
+
+    def keys(typed: type) -> list[str]:  # in the order declared, its bases' first
+        return list(typed.__annotations__)
+
+    result = evaluate_aligner(Aligner(), GOLD)
+    assert list(result) == keys(AlignerResult)
+    assert result["signature"].startswith("aligner:sultan:default|") and result["gold"] == str(GOLD)
+    tuned = tune_aligner(Aligner(), GOLD, ppdb_grid=[0.9], w_grid=[0.9, 0.8])
+    assert list(tuned) == keys(TuneResult)
+    # a row's own keys come first (ppdb_sim, w), then the macro scores GridRow takes from PRFDict
+    assert [set(row) for row in tuned["grid"]] == [set(keys(GridRow))] * 2 and set(tuned["best"]) == set(keys(BestRow))
+    assert list(tuned["best"]) == [*tuned["grid"][0], "tied", "signature"]

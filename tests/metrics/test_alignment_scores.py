@@ -83,6 +83,32 @@ def test_to_dict_shape_and_text() -> None:
     assert "macro" in text and "50.0" in text and "AER" in text
 
 
+
+def _keys(typed: type) -> list[str]:
+    """A TypedDict's keys in the order they are declared (its bases' first)."""
+    return list(typed.__annotations__)
+
+
+def test_to_dict_has_the_keys_its_typeddicts_declare() -> None:
+    """ScoresDict and its parts are what to_dict gives, key for key and in its order (the JSON's):
+    mypy checks the keys a caller reads against them, so they must not drift from the dicts."""
+    from paralign.metrics.alignment_scores import (
+        PairRow,
+        PerPairScoresDict,
+        PRFDict,
+        ScoresDict,
+        SkippedPair,
+        SkippedRow,
+    )
+
+    scores = score_alignments([A([(0, 0)])], [A([(0, 0), (1, 1)])],
+                              skipped=[SkippedPair(2, "bad", "gold.jsonl", 2, "g2")], positions=[1])
+    result, plain = scores.to_dict(per_pair=True), scores.to_dict()
+    assert list(plain) == _keys(ScoresDict) and list(result) == _keys(PerPairScoresDict) == [*plain, "per_pair"]
+    assert list(result["macro"]) == list(result["micro"]) == _keys(PRFDict)
+    assert list(result["skipped_rows"][0]) == _keys(SkippedRow) and list(result["per_pair"][0]) == _keys(PairRow)
+
+
 def test_errors() -> None:
     with pytest.raises(MismatchError, match="2 gold alignments but 1"):
         score_alignments([A(), A()], [A()])

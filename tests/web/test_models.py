@@ -70,14 +70,16 @@ def test_the_written_out_choices_are_their_registries() -> None:
 
     from paralign.aligners.registry import ALIGNER_NAMES
     from paralign.aligners.sultan.options import PRESETS
-    from paralign.metrics.paraeval.configs import CONFIGS, TIER_ORDER
+    from paralign.metrics.paraeval import configs, paper_values
+    from paralign.metrics.paraeval.configs import CONFIGS
     from paralign.web import models
 
     assert get_args(models.Preset) == tuple(PRESETS)
     assert get_args(models.AlignerName) == tuple(ALIGNER_NAMES)
     assert get_args(models.ParaEvalConfig) == tuple(CONFIGS)
-    assert get_args(models.Tier) == tuple(TIER_ORDER)
-    assert get_args(models.SpanTier) == tuple(dict.fromkeys((*TIER_ORDER, "paraphrase", "unmatched")))
+    # the tiers are the library's Literals, which TierMatch.tier and MatchedSpan.tier are typed with
+    assert models.Tier is configs.Tier and models.SpanTier is paper_values.SpanTier
+    assert get_args(models.SpanTier) == (*configs.TIER_ORDER, "unmatched")
     # and they are what the models take: a span's tier, a match's, the requests' choices
     fields = {(m.__name__, name): f.annotation for m in (models.Span, models.WordMatch, models.PairRequest,
                                                          models.ParaEvalRequest) for name, f in m.model_fields.items()}

@@ -13,11 +13,12 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from .._moved import moved_names
 from ..alignment import Alignment
 from ..errors import FormatError, InputTypeError, check_count
+from ..metrics.alignment_scores import PRFDict, ScoresDict, SkippedRow
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
 from ..workers import Progress
@@ -47,6 +48,48 @@ class TunableAligner(GoldAligner, Protocol):
     have it; the contextual one changes its lexical pipeline's)."""
 
     def with_params(self, **changes: Any) -> TunableAligner: ...
+
+
+class AlignerResult(ScoresDict):
+    """What :func:`evaluate_aligner` reports: the scores' keys (:meth:`AlignmentScores.to_dict`,
+    with the aligner's ``signature``: :func:`alignment_signature`), the gold file and the timings."""
+
+    gold: str
+    annotate_seconds: float
+    align_seconds: float
+    pairs_per_second: float  #: end to end: annotation and alignment
+    align_ms_per_pair: float
+
+
+class GridRow(PRFDict):
+    """One setting of :func:`tune_aligner`'s grid: ``ppdb_sim``, ``w``, the macro precision,
+    recall and F1 and the share of pairs aligned exactly as the gold."""
+
+    ppdb_sim: float
+    w: float
+    exact: float
+
+
+class BestRow(GridRow):
+    """The setting :func:`tune_aligner` reports: its grid row, how many settings share its F1
+    (``tied``, itself included) and its full aligner ``signature``."""
+
+    tied: int
+    signature: str
+
+
+class TuneResult(TypedDict):
+    """What :func:`tune_aligner` reports (``signature``: what the grid shares,
+    :func:`tuning_signature`)."""
+
+    gold: str
+    pairs: int
+    links: str
+    best: BestRow
+    grid: list[GridRow]
+    skipped: int
+    skipped_rows: list[SkippedRow]
+    signature: str
 
 
 #: The paper's grid: ppdbSim and w in {0.1, ..., 1.0}.
@@ -131,7 +174,7 @@ class PairResult:
 class AlignerEvaluation:
     """What :func:`evaluate_aligner` reports (`result`) and the per-pair results it comes from."""
 
-    result: dict[str, Any]
+    result: AlignerResult
     pairs: tuple[PairResult, ...]
 
 
@@ -163,14 +206,13 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
     scores = score_alignments(
         [p.alignment for p in gold], system, links, source=str(gold_path), positions=positions, skipped=skipped
     )
-    result = scores.to_dict()
-    result.update({
-        "gold": str(gold_path), "annotate_seconds": round(annotate_seconds, 3),
+    result: AlignerResult = {  # "signature" is replaced where the scores have it, the rest added after
+        **scores.to_dict(), "gold": str(gold_path), "annotate_seconds": round(annotate_seconds, 3),
         "align_seconds": round(align_seconds, 3),
         "pairs_per_second": round(len(gold) / max(annotate_seconds + align_seconds, 1e-9), 2),
         "align_ms_per_pair": round(1000 * align_seconds / len(gold), 3),
         "signature": alignment_signature(aligner, **gold_parts(gold_path, links, limit)),
-    })
+    }
     return AlignerEvaluation(result, pair_results(gold, system, scores))
 
 
@@ -182,7 +224,7 @@ def _check_aligner(aligner: object) -> None:
 
 
 def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
-                     limit: int | None = None, progress: Progress | None = None) -> dict[str, Any]:
+                     limit: int | None = None, progress: Progress | None = None) -> AlignerResult:
     """Align every gold pair and score it: score-alignments' JSON plus timings."""
     return evaluate_aligner_pairs(aligner, gold_path, links, workers, limit, progress).result
 
@@ -190,7 +232,7 @@ def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "
 def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "sure",
                  ppdb_grid: Sequence[float] = GRID, w_grid: Sequence[float] = GRID,
                  workers: int = 1, limit: int | None = None,
-                 progress: Progress | None = None) -> dict[str, Any]:
+                 progress: Progress | None = None) -> TuneResult:
     """Grid-search (ppdb_sim, w) by macro F1 on a gold file; annotation is done once.
 
     The report's ``signature`` is what stays the same across the grid (:func:`tuning_signature`);
@@ -207,7 +249,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     # a value given twice ('0.9,0.9') would align the gold twice and tie with itself
     ppdb_grid, w_grid = tuple(dict.fromkeys(ppdb_grid)), tuple(dict.fromkeys(w_grid))
     grid = [(p, w) for p in ppdb_grid for w in w_grid]
-    rows = []
+    rows: list[GridRow] = []
     for ppdb_sim, w in progress(grid) if progress else grid:
         variant = aligner.with_params(ppdb_sim=ppdb_sim, w=w)
         scores = score_alignments(gold_alignments, variant.align_annotated(annotated, workers=workers), links)
@@ -219,9 +261,9 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     tied = sum(round(r["f1"], 12) == round(best["f1"], 12) for r in rows)
     best_aligner = aligner.with_params(ppdb_sim=best["ppdb_sim"], w=best["w"])
     signed = gold_parts(gold_path, links, limit)
-    best = {**best, "tied": tied, "signature": alignment_signature(best_aligner, **signed)}
+    reported: BestRow = {**best, "tied": tied, "signature": alignment_signature(best_aligner, **signed)}
     fixed = tuning_signature(aligner, {"ppdb_sim": ppdb_grid, "w": w_grid}, **signed)
-    return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": best, "grid": rows,
+    return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": reported, "grid": rows,
             "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped], "signature": fixed}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..aligners.evaluation import GRID, tune_aligner
+from ..aligners.evaluation import GRID, TuneResult, tune_aligner
 from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
 from ._options import (
     add_aligner_options,
@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _render(result: dict) -> str:
+def _render(result: TuneResult) -> str:
     best = result["best"]
     lines = [f"{result['pairs']} pairs, {result['links']} links; macro F1 by (ppdb_sim, w):",
              "ppdb_sim     w      P      R     F1  exact"]
@@ -72,11 +72,11 @@ def _render(result: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     with cluster_runner(args):
-        result = on_gold(args, lambda gold: tune_aligner(
+        result = on_gold(args, lambda gold: dict(tune_aligner(  # on_gold takes a plain dict
             aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
             workers=args.workers, limit=args.limit,
             progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
-        ))
+        )))
     write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])
     return 0

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, TypedDict, overload
 
 from .._moved import moved_names
 from ..alignment import Alignment
@@ -54,6 +54,62 @@ if TYPE_CHECKING:  # pragma: no cover
     from .significance import Confidence
 
 LINK_SETS = ("sure", "sure+possible")
+
+
+class SkippedRow(TypedDict):
+    """A pair left out, as a report lists it in ``skipped_rows`` (:meth:`SkippedPair.to_dict`)."""
+
+    pair: int
+    id: str | None
+    file: str | None
+    line: int | None
+    reason: str
+
+
+class PRFDict(TypedDict):
+    """Precision, recall and F1 as a report holds them (:meth:`PRF.to_dict`)."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
+class PairRow(TypedDict):
+    """One scored pair's row of ``--per-pair`` (its 1-based position, link counts and scores)."""
+
+    pair: int
+    gold: int
+    system: int
+    correct: int
+    precision: float
+    recall: float
+    f1: float
+    exact: bool
+
+
+class ScoresDict(TypedDict):
+    """:meth:`AlignmentScores.to_dict`: what ``paralign score-alignments --format json`` writes,
+    and what evaluate-aligner's report (:class:`paralign.aligners.evaluation.AlignerResult`)
+    extends. Typed so that a misspelt key is a type error, not a KeyError at the end of a run."""
+
+    pairs: int
+    links: str
+    macro: PRFDict
+    micro: PRFDict
+    exact: float
+    exact_count: int
+    aer: float
+    gold_links: int
+    system_links: int
+    skipped: int
+    skipped_rows: list[SkippedRow]
+    signature: str
+
+
+class PerPairScoresDict(ScoresDict):
+    """:meth:`AlignmentScores.to_dict` with ``per_pair=True`` (``--per-pair``): every pair's row too."""
+
+    per_pair: list[PairRow]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +140,7 @@ class SkippedPair:
         gold = f" (gold {self.id!r})" if self.id is not None else ""
         return f"{self.where}{self.reason}; pair {self.pair}{gold} skipped"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> SkippedRow:
         return {"pair": self.pair, "id": self.id, "file": self.source, "line": self.line,
                 "reason": self.reason}
 
@@ -94,7 +150,7 @@ class SkippedPair:
         return cls(row["pair"], row["reason"], row.get("file"), row.get("line"), row.get("id"))
 
 
-def skipped_rows(bad: Iterable[tuple[int, BadPair]]) -> list[dict]:
+def skipped_rows(bad: Iterable[tuple[int, BadPair]]) -> list[SkippedRow]:
     """A report's ``skipped_rows`` for the bad items a lenient reader left out ((position,
     BadPair), as :func:`paralign.corpora.alignments.read_groups` gives them): each as
     :meth:`SkippedPair.to_dict`, so that it is reported as evaluate-aligner reports a bad gold
@@ -154,7 +210,7 @@ class PRF:
     recall: float
     f1: float
 
-    def to_dict(self) -> dict[str, float]:
+    def to_dict(self) -> PRFDict:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1}
 
 
@@ -225,14 +281,23 @@ class AlignmentScores:
                 f"micro={prf(self.micro)}, exact={self.exact:.4f}, aer={self.aer:.4f}, "
                 f"skipped={len(self.skipped)})")
 
-    def to_dict(self, per_pair: bool = False) -> dict:
+    @overload
+    def to_dict(self, per_pair: Literal[False] = False) -> ScoresDict: ...
+
+    @overload
+    def to_dict(self, per_pair: Literal[True]) -> PerPairScoresDict: ...
+
+    @overload
+    def to_dict(self, per_pair: bool) -> ScoresDict: ...
+
+    def to_dict(self, per_pair: bool = False) -> ScoresDict:
         """{"pairs", "links", "macro": {...}, "micro": {...}, "exact", "exact_count", "aer", ...}.
 
         "pairs" counts the pairs scored; "skipped" the pairs left out, listed in "skipped_rows";
         "signature" the settings that made the numbers (:attr:`signature`). It is what
         ``paralign score-alignments --format json`` writes (``per_pair`` for ``--per-pair``).
         """
-        result: dict = {
+        result: ScoresDict = {
             "pairs": self.pairs,
             "links": self.links,
             "macro": self.macro.to_dict(),
@@ -248,11 +313,12 @@ class AlignmentScores:
         }
         if per_pair:
             positions = self.positions or range(1, len(self.per_pair) + 1)
-            result["per_pair"] = [
+            with_pairs: PerPairScoresDict = {**result, "per_pair": [
                 {"pair": k, "gold": p.gold, "system": p.system, "correct": p.correct,
                  "precision": p.precision, "recall": p.recall, "f1": p.f1, "exact": p.exact}
                 for k, p in zip(positions, self.per_pair, strict=True)
-            ]
+            ]}
+            return with_pairs
         return result
 
 

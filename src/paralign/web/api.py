@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import asdict
-from typing import cast
 
 from fastapi import APIRouter, Request
 
@@ -42,8 +41,6 @@ from .models import (
     SimilarityRequest,
     SimilarityResponse,
     Span,
-    SpanTier,
-    Tier,
     WordMatch,
 )
 
@@ -97,9 +94,8 @@ def answer_paraeval(result: ParaEvalResult) -> ParaEvalResponse:
     gives that segment's (computed by the same function from the same statistics), and its
     words' tiers; for a graded config also its matches and chunks (:class:`.models.GradedView`)."""
     match, signature = result.matched, result.signature
-    # the matchers' tiers are typed str; each is one of the Literal's (and pydantic checks it)
     spans = [Span(start=sp.start, end=sp.end, text=" ".join(match.tokens[sp.start:sp.end]),
-                  tier=cast(SpanTier, sp.tier), matched=list(sp.matched)) for sp in match.spans]
+                  tier=sp.tier, matched=list(sp.matched)) for sp in match.spans]
     respond = functools.partial(ParaEvalResponse, config=result.config.name, tokens=list(match.tokens), spans=spans,
                                 signature=signature)
     if isinstance(match, SegmentMatch):
@@ -114,7 +110,7 @@ def answer_paraeval(result: ParaEvalResult) -> ParaEvalResponse:
     ref, hyp = match.reference_tokens, match.tokens
     view = GradedView(
         reference=match.reference, reference_tokens=list(ref), reference_scores=list(match.reference_scores),
-        matches=[WordMatch(tier=cast(Tier, m.tier), hyp_start=m.hyp_start, hyp_end=m.hyp_end, ref_start=m.ref_start,
+        matches=[WordMatch(tier=m.tier, hyp_start=m.hyp_start, hyp_end=m.hyp_end, ref_start=m.ref_start,
                            ref_end=m.ref_end, hypothesis=" ".join(hyp[m.hyp_start:m.hyp_end]),
                            reference=" ".join(ref[m.ref_start:m.ref_end]), grade=m.grade, weight=m.weight)
                  for m in match.matches],

@@ -19,6 +19,9 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
+from ..metrics.paraeval.configs import Tier
+from ..metrics.paraeval.paper_values import SpanTier
+
 #: The input limits: characters of a sentence (align, similarity, ParaEval), of a lattice
 #: sentence and of a phrase; tokens of a sentence to align (align, similarity: checked once
 #: tokenised, as 500 characters of punctuation or emoji are 500 tokens, which took the aligner
@@ -47,10 +50,8 @@ Preset = Literal["default", "paper", "paraphrase", "contextual"]
 AlignerName = Literal["sultan", "contextual", "exact"]
 #: `metrics.paraeval.configs.CONFIGS`
 ParaEvalConfig = Literal["default", "contextual", "paper"]
-#: `metrics.paraeval.configs.TIER_ORDER`: a graded match's tier
-Tier = Literal["exact", "stem", "synonym", "paraphrase", "contextual"]
-#: a hypothesis span's: a tier, or unmatched
-SpanTier = Literal["exact", "stem", "synonym", "paraphrase", "contextual", "unmatched"]
+# A graded match's tier (`Tier`) and a hypothesis span's (`SpanTier`: a tier, or unmatched) are
+# the library's own Literals, which the matchers' values are typed with.
 
 
 def showable(value: object) -> object:

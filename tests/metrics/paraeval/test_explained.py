@@ -127,6 +127,34 @@ def test_tiers_grades_weights_and_chunks_are_named() -> None:
                                                       for s in explained.reference_spans]
 
 
+def test_the_tier_literals_are_the_tiers_the_scorers_give() -> None:
+    """TierMatch.tier is typed Tier and MatchedSpan.tier SpanTier (the web app's answers reuse
+    them): Tier is the graded tiers in the order they run (TIER_ORDER, the statistics' column
+    order), SpanTier those and the paper scorer's (TIERS), with unmatched last."""
+    from typing import get_args
+
+    from paralign.metrics.paraeval import TIERS, GradedExplanation, MatchedSpan, TierMatch
+    from paralign.metrics.paraeval.configs import Tier
+    from paralign.metrics.paraeval.paper_values import SpanTier
+
+    assert TIER_ORDER == get_args(Tier) == ("exact", "stem", "synonym", "paraphrase", "contextual")
+    assert get_args(SpanTier) == (*TIER_ORDER, "unmatched") and set(TIERS) <= set(get_args(SpanTier))
+    hints = {cls: typing_hints(cls)["tier"] for cls in (TierMatch, MatchedSpan)}
+    assert hints == {TierMatch: Tier, MatchedSpan: SpanTier}
+    explained = GradedParaEval(LEXICAL, [TABLE]).explain("the feline sat", ["the cat sat"])
+    assert isinstance(explained, GradedExplanation)
+    assert {m.tier for m in explained.matches} <= set(TIER_ORDER)
+    assert {s.tier for s in explained.spans} <= set(get_args(SpanTier))
+
+
+def typing_hints(cls: type) -> dict:
+    """`cls`'s field types, its string annotations resolved in its module."""
+    import sys
+    from typing import get_type_hints
+
+    return get_type_hints(cls, vars(sys.modules[cls.__module__]))
+
+
 def test_chunks_are_the_runs_the_penalty_counts() -> None:
     explained = GradedParaEval(LEXICAL, []).explain("the cat sat on the mat", ["on the mat the cat sat"])
     assert explained.chunks == ((0, 1), (1, 3), (3, 4), (4, 5), (5, 6))  # 'cat sat' is the one run of two

@@ -12,14 +12,15 @@ Not for: matching (:mod:`.graded`, :mod:`.paper`) or meta-evaluation.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TypedDict, Unpack
+from typing import Literal, TypedDict, Unpack, get_args
 
 from ...errors import ConfigurationError
 
-#: Matching tiers of the graded scorer, in the order they run (each sees the words the
-#: earlier tiers left): identity, Snowball stem, WordNet synonym, PPDB / table paraphrase,
-#: contextual cosine (the neural extra).
-TIER_ORDER: tuple[str, ...] = ("exact", "stem", "synonym", "paraphrase", "contextual")
+#: A matching tier of the graded scorer (a :class:`~.explained.TierMatch`'s): identity, Snowball
+#: stem, WordNet synonym, PPDB / table paraphrase, contextual cosine (the neural extra).
+Tier = Literal["exact", "stem", "synonym", "paraphrase", "contextual"]
+#: The tiers in the order they run (each sees the words the earlier tiers left).
+TIER_ORDER: tuple[Tier, ...] = get_args(Tier)
 
 
 class ConfigChanges(TypedDict, total=False):

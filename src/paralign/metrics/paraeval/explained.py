@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .configs import Tier
 from .paper_values import UNMATCHED, MatchedSpan
 
 
@@ -25,7 +26,7 @@ class TierMatch:
     `grade` in the statistics (unweighted); the score multiplies it by `weight` (the config's
     weight of the tier) and by delta or 1 - delta (content or function word)."""
 
-    tier: str
+    tier: Tier
     hyp_start: int
     hyp_end: int
     ref_start: int
@@ -85,7 +86,7 @@ class GradedExplanation:
                                                    for m in self.matches], self.tokens)
 
 
-def _cover(length: int, parts: list[tuple[int, int, str, int, int]],
+def _cover(length: int, parts: list[tuple[int, int, Tier, int, int]],
            other: tuple[str, ...]) -> tuple[MatchedSpan, ...]:
     """Spans covering ``range(length)``: each part ``(start, end, tier, other_start, other_end)``
     with the words of `other` it matched, and the positions no part covers as unmatched."""

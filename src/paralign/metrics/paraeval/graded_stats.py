@@ -19,7 +19,7 @@ SIDES = ("hc", "hf", "rc", "rf")
 #: Columns of a segment's statistics row.
 COLUMNS: tuple[str, ...] = (LENGTH_COLUMNS + tuple(f"{t}_{s}" for t in TIER_ORDER for s in SIDES)
                             + ("chunks", "matches", "ref_matches"))
-_TIER = {t: k for k, t in enumerate(TIER_ORDER)}
+_TIER: dict[str, int] = {t: k for k, t in enumerate(TIER_ORDER)}  # a config's tiers are str (checked names)
 _CHUNKS, _MATCHES, _REF_MATCHES = len(COLUMNS) - 3, len(COLUMNS) - 2, len(COLUMNS) - 1
 
 

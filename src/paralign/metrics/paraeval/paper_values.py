@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Final, Literal
 
 from .. import f_measure
+from .configs import Tier
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +94,13 @@ class ParaEvalScore:
 #: How a hypothesis token matched (:meth:`.paper.ParaEval.matched_spans`): in the paraphrase tier, a
 #: phrase of more than one word on either side (paraphrase) or one word for one word (synonym);
 #: by identity in the unigram tier (exact); or not at all (unmatched).
-PARAPHRASE, SYNONYM, EXACT, UNMATCHED = "paraphrase", "synonym", "exact", "unmatched"
+PARAPHRASE: Final = "paraphrase"
+SYNONYM: Final = "synonym"
+EXACT: Final = "exact"
+UNMATCHED: Final = "unmatched"
 TIERS = (PARAPHRASE, EXACT, SYNONYM, UNMATCHED)
+#: A span's tier: the paper scorer's (above) or a graded scorer's (:data:`.configs.Tier`), or unmatched.
+SpanTier = Literal[Tier, "unmatched"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +110,7 @@ class MatchedSpan:
 
     start: int
     end: int
-    tier: str
+    tier: SpanTier
     matched: tuple[str, ...] = ()
 
 
