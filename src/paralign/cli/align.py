@@ -17,8 +17,10 @@ format but text (Pharaoh lines for scripts) carries the settings' signature: jso
 aligned pair's object, pretty as its last line, html under the page's title, svg as the
 picture's <desc> (nothing drawn).
 
-With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks on a Dask
-cluster; text and json lines are written as chunks finish, in input order.
+With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks
+(--chunk-size pairs) on a Dask cluster; text and json lines are written as chunks finish, in
+input order. An input of one chunk stays in this process unless a scheduler is given (--scheduler
+or $PARALIGN_SCHEDULER): a cluster would only cost its start.
 """
 
 from __future__ import annotations
