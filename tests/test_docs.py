@@ -248,6 +248,17 @@ def test_defaults_the_help_writes_out_are_the_parsers() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_an_option_with_choices_names_its_default_in_its_help() -> None:
+    """`--tokenizer {regex,whitespace,moses}`, `--method {syntax,msa}`: the --help says which
+    choice a command takes when the option is not given (docs/CLI.md says "pivot's default is
+    regex"; the help said nothing of it)."""
+    silent = [f"{name} {action.option_strings[-1]}" for name, parser in leaf_parsers().items()
+              for action in parser._actions
+              if action.choices and action.default is not None and not isinstance(action, argparse._SubParsersAction)
+              and "default" not in (action.help or "")]
+    assert not silent, f"options whose --help does not say their default: {silent}"
+
+
 @pytest.mark.parametrize("page", [*USER_DOCS, ROOT / "docs" / "RESULTS.md", *sorted((ROOT / "docs" / "results").glob("*.md"))],
                          ids=lambda page: str(page.relative_to(ROOT)))
 def test_relative_links_resolve(page: Path) -> None:

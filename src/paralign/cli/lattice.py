@@ -199,7 +199,7 @@ def add_lattice_options(
     p.add_argument("--tokenized", action="store_true",
                    help="sentences are whitespace-tokenised (parsed as given)")
     p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
-                   help="syntax-based merging (Pang et al.) or the MSA baseline")
+                   help="syntax-based merging (Pang et al.) or the MSA baseline (default: %(default)s)")
     p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
     p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
     p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
