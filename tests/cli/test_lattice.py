@@ -328,6 +328,10 @@ def test_distance_keeps_a_blank_line_of_sentences_in_its_place(tmp_path, group_f
     assert len(lines) == 5 and lines[1] == lines[3] == lines[4] == ""
     assert lines[0] == f"0\t{len(GROUP[0].split())}\t{GROUP[0]}" and lines[2].endswith("\t3\t12 people died")
     assert "s.txt:2: empty line" in err and "s.txt:4: empty line" in err and "2 of 4 input lines bad" in err
+    assert "s.txt:2: empty line (empty output line)" in err
+    assert main([*base, "--format", "json"]) == 0
+    err = capsys.readouterr().err  # the warning says what JSON holds there, not "empty output line"
+    assert 's.txt:2: empty line (an "error" object in its place)' in err and "empty output line" not in err
     rows = run_json(capsys, *base)
     assert [r.get("line") for r in rows] == [None, 2, None, 4] and rows[1]["error"] == "empty line"
     assert rows[1]["distance"] is None and rows[2]["distance"] > 0

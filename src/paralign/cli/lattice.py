@@ -26,6 +26,7 @@ from ._common import (
     batch_status,
     copy_to_stdout,
     emit,
+    in_its_place,
     input_name,
     is_std,
     non_negative_int,
@@ -442,7 +443,7 @@ def run_distance(args: argparse.Namespace) -> int:
         words = [t.lower() for t in tokens] if lowercase else tokens
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
     name = input_name(args.sentences) if args.sentences else ""
-    warn_each([f"{name}:{line}: {bad[line]} (empty output line)" for line in blank.values()], "bad lines")
+    warn_each([f"{name}:{line}: {bad[line]} ({in_its_place(args)})" for line in blank.values()], "bad lines")
     write_result(args, rows, render_distance)
     return batch_status(args, len(blank), len(from_file), name)
 
