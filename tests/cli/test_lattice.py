@@ -602,6 +602,18 @@ def test_paths_as_text_says_which_list_each_path_is_in(group_file, capsys):
     assert len(lines) == 10
 
 
+def test_paths_all_reaching_every_path_has_the_heading_its_help_names(tmp_path, capsys):
+    """`--all LIMIT` past the path count heads its list 'all:', not 'all (first N):', which was
+    the only heading `paths --help` named."""
+    group = tmp_path / "g.txt"
+    group.write_text("the cat sat\na cat sat\n", encoding="utf-8")
+    assert main(["lattice", "paths", str(group), "--tokenized", "--all", "10"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "all:"
+    with pytest.raises(SystemExit):
+        main(["lattice", "paths", "--help"])
+    assert "('all:' when LIMIT reaches every path)" in " ".join(capsys.readouterr().out.split())
+
+
 def test_paths_all_with_a_limit_above_sys_maxsize_enumerates_every_path(group_file, capsys):
     """`--all 99999999999999999999` (a LIMIT Python cannot use as a size) reached islice() and
     stopped with a traceback; such a LIMIT is no limit: every path is listed."""

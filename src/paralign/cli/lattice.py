@@ -107,7 +107,7 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
                        "the sum of that over its state's out-edges (weight: the sentences through it). "
                        "Text: 'paths: N (log10 L); states S, edges E', then each list under its heading: "
                        "'k-best (log probability TAB path):', 'sample (N uniformly sampled):', 'all "
-                       "(first N):'. JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
+                       "(first N):' ('all:' when LIMIT reaches every path). JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
                        "states, edges, kbest: [{logprob, sentence}], sample, all}.")
     add_lattice_options(p)
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
