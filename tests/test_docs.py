@@ -4,10 +4,13 @@ examples' READMEs against the command line, the source tree and the import contr
 - every command (and lattice/parametric action) of ``paralign --help`` has a place in the
   README's table of commands;
 - an option written after a command (`paralign pivot --workers 2`, `word-align --tokenizer
-  regex`) is one of that command's options, and an option written anywhere is some command's;
+  regex`) is one of that command's options (so is one written after commands joined by a slash,
+  `pivot`/`paraphrase-table --min-count`, or before a bracketed list of them, `--idf-from`
+  (`similarity`, `evaluate-sts`)), and an option written anywhere is some command's;
   choices written `--option a|b|c` are that option's, a default written beside an option
   (`--chunk-size N` pairs, default 64) is its parser's or its --help's, and a --help that writes
-  its default out ("(default 5000)") says the parser's;
+  its default out ("(default 5000)") says the parser's, and every option with a choice of values
+  names its default in its --help;
 - every relative link and picture resolves, and docs/images/align-grid.svg is what the
   README's command draws;
 - docs/ARCHITECTURE.md ("the map: keep it true") names every module of src/paralign (a
@@ -124,6 +127,35 @@ def test_the_option_check_finds_a_wrong_option() -> None:
         "pivot --no-such (in: paralign pivot --workers 2 --no-such)"]
     assert options_after_commands("`lattice draw --sample 3`", commands)  # paths' option, not draw's
     assert not options_after_commands("`lattice paths --sample 3` and `word-align --tokenizer regex`", commands)
+
+
+#: `pivot`/`paraphrase-table --min-count`: an option written after several commands joined by '/'.
+SLASHED = re.compile(r"((?:`[a-z][\w -]*`/)+)`([a-z][\w -]*?) (--[a-z][\w-]*)")
+#: `--idf-from` (`similarity`, `evaluate-sts`): an option and, in brackets, the commands that take it.
+LISTED = re.compile(r"`(--[a-z][\w-]*)[^`]*`[^`(.;]{0,30}\(((?:`[a-z][\w -]*`(?:, and |, | and | or )?)+)\)")
+
+
+def options_of_named_commands(text: str) -> list[str]:
+    """Commands a page names as taking an option, by a slash (`a`/`b --opt`) or a list in brackets
+    after the option (`--opt` (`a`, `b`)), that do not take it, as 'command --option'."""
+    leaves = {name: _options(parser) for name, parser in leaf_parsers().items()}
+    commands = {name: own.union(*actions.values()) for name, (own, actions) in command_options().items()}
+    named = [(name, m[3]) for m in SLASHED.finditer(text) for name in [*re.findall(r"`([^`]+)`", m[1]), m[2]]]
+    named += [(name, m[1]) for m in LISTED.finditer(" ".join(text.split())) for name in re.findall(r"`([^`]+)`", m[2])]
+    return [f"{name} {option}" for name, option in named
+            if option not in leaves.get(name, commands.get(name, {option}))]
+
+
+def test_commands_named_as_taking_an_option_take_it() -> None:
+    """docs/CLI.md: "`pivot`/`paraphrase-table`/`word-align --max-tokens`", "in every command with
+    `--confidence` (`paraeval`, `evaluate-sts`, `score-alignments`, `evaluate-aligner`)": each
+    command named takes the option (the check above sees only the command right before it)."""
+    wrong = [f"{page.relative_to(ROOT)}: {w}" for page in USER_DOCS
+             for w in options_of_named_commands(page.read_text(encoding="utf-8"))]
+    assert not wrong, "commands the docs name with an option they do not take:\n" + "\n".join(wrong)
+    assert options_of_named_commands("`pivot`/`align --min-count`") == ["align --min-count"]
+    assert options_of_named_commands("with `--confidence` (`paraeval`, `similarity`)") == ["similarity --confidence"]
+    assert not options_of_named_commands("`--seed` without `--sample` (`lattice paths`, `lattice paraphrases`)")
 
 
 def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
