@@ -4,7 +4,13 @@ examples' READMEs against the command line, the source tree and the import contr
 - every command (and lattice/parametric action) of ``paralign --help`` has a place in the
   README's table of commands;
 - an option written after a command (`paralign pivot --workers 2`, `word-align --tokenizer
-  regex`) is one of that command's options, and an option written anywhere is some command's;
+  regex`) is one of that command's options (so is one written after commands joined by a slash,
+  `pivot`/`paraphrase-table --min-count`, or before a bracketed list of them, `--idf-from`
+  (`similarity`, `evaluate-sts`)), and an option written anywhere is some command's;
+  choices written `--option a|b|c` are that option's, a default written beside an option
+  (`--chunk-size N` pairs, default 64) is its parser's or its --help's, and a --help that writes
+  its default out ("(default 5000)") says the parser's, and every option with a choice of values
+  names its default in its --help;
 - every relative link and picture resolves, and docs/images/align-grid.svg is what the
   README's command draws;
 - docs/ARCHITECTURE.md ("the map: keep it true") names every module of src/paralign (a
@@ -123,6 +129,35 @@ def test_the_option_check_finds_a_wrong_option() -> None:
     assert not options_after_commands("`lattice paths --sample 3` and `word-align --tokenizer regex`", commands)
 
 
+#: `pivot`/`paraphrase-table --min-count`: an option written after several commands joined by '/'.
+SLASHED = re.compile(r"((?:`[a-z][\w -]*`/)+)`([a-z][\w -]*?) (--[a-z][\w-]*)")
+#: `--idf-from` (`similarity`, `evaluate-sts`): an option and, in brackets, the commands that take it.
+LISTED = re.compile(r"`(--[a-z][\w-]*)[^`]*`[^`(.;]{0,30}\(((?:`[a-z][\w -]*`(?:, and |, | and | or )?)+)\)")
+
+
+def options_of_named_commands(text: str) -> list[str]:
+    """Commands a page names as taking an option, by a slash (`a`/`b --opt`) or a list in brackets
+    after the option (`--opt` (`a`, `b`)), that do not take it, as 'command --option'."""
+    leaves = {name: _options(parser) for name, parser in leaf_parsers().items()}
+    commands = {name: own.union(*actions.values()) for name, (own, actions) in command_options().items()}
+    named = [(name, m[3]) for m in SLASHED.finditer(text) for name in [*re.findall(r"`([^`]+)`", m[1]), m[2]]]
+    named += [(name, m[1]) for m in LISTED.finditer(" ".join(text.split())) for name in re.findall(r"`([^`]+)`", m[2])]
+    return [f"{name} {option}" for name, option in named
+            if option not in leaves.get(name, commands.get(name, {option}))]
+
+
+def test_commands_named_as_taking_an_option_take_it() -> None:
+    """docs/CLI.md: "`pivot`/`paraphrase-table`/`word-align --max-tokens`", "in every command with
+    `--confidence` (`paraeval`, `evaluate-sts`, `score-alignments`, `evaluate-aligner`)": each
+    command named takes the option (the check above sees only the command right before it)."""
+    wrong = [f"{page.relative_to(ROOT)}: {w}" for page in USER_DOCS
+             for w in options_of_named_commands(page.read_text(encoding="utf-8"))]
+    assert not wrong, "commands the docs name with an option they do not take:\n" + "\n".join(wrong)
+    assert options_of_named_commands("`pivot`/`align --min-count`") == ["align --min-count"]
+    assert options_of_named_commands("with `--confidence` (`paraeval`, `similarity`)") == ["similarity --confidence"]
+    assert not options_of_named_commands("`--seed` without `--sample` (`lattice paths`, `lattice paraphrases`)")
+
+
 def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
     """Each command as typed, with its parser: `align`, `lattice draw`, `parametric table` ..."""
     leaves = {}
@@ -168,6 +203,92 @@ def test_every_option_named_in_the_docs_exists() -> None:
     unknown = {f"{page.relative_to(ROOT)}: {option}" for page in USER_DOCS
                for option in OPTION.findall(page.read_text(encoding="utf-8")) if option not in known}
     assert not unknown, f"options no command has: {sorted(unknown)}"
+
+
+def option_actions() -> dict[str, list[argparse.Action]]:
+    """Each option string -> its action in every command (and lattice/parametric/cache action)."""
+    found: dict[str, list[argparse.Action]] = {}
+    for parser in leaf_parsers().values():
+        for action in parser._actions:
+            for option in action.option_strings:
+                found.setdefault(option, []).append(action)
+    return found
+
+
+#: `--option a|b|c` written in a page (in code or not; a table cell escapes the bar as `\|`).
+WRITTEN_CHOICES = re.compile(r"(?<![\w-])(--[a-z][\w-]*)[ =]([a-z0-9+_.-]+(?:\\?\|[a-z0-9+_.-]+)+)(?![\w|])")
+
+
+def unknown_choices(text: str, actions: dict[str, list[argparse.Action]]) -> list[str]:
+    """`--option a|b|c` written where no command's --option offers every one of a, b and c."""
+    wrong = []
+    for option, written in WRITTEN_CHOICES.findall(text):
+        values = set(written.replace("\\|", "|").split("|"))
+        if option in actions and not any(a.choices and values <= set(a.choices) for a in actions[option]):
+            wrong.append(f"{option} {written}")
+    return wrong
+
+
+def test_choices_written_in_the_docs_are_the_options() -> None:
+    """README: `--format text|json`, `--device auto|cpu|cuda`, `--level system\\|segment\\|both`;
+    CLI.md: `--encoding-errors skip|replace|strict`: each value is one the option offers, so a
+    choice renamed or dropped takes its docs along."""
+    actions = option_actions()
+    wrong = [f"{page.relative_to(ROOT)}: {w}" for page in USER_DOCS
+             for w in unknown_choices(page.read_text(encoding="utf-8"), actions)]
+    assert not wrong, "choices no command's option offers:\n" + "\n".join(wrong)
+    assert unknown_choices("`--device auto|cpu|tpu`", actions) == ["--device auto|cpu|tpu"]
+    assert not unknown_choices("`--level system\\|segment`", actions)
+
+
+#: "`--option X` (default V" or "`--option X` things, default V" written in a page.
+WRITTEN_DEFAULT = re.compile(r"`(--[a-z][\w-]*)(?: [^`]*)?`(?: \w+)?,? \(?default:? ([\w.]+(?:,\d{3})*)(?=[\s;),])")
+
+
+def stated_defaults(action: argparse.Action) -> set[str]:
+    """What an option's default is, as its parser holds it and as its help says it."""
+    said = {str(action.default)} if action.default is not None else set()
+    said |= set(re.findall(r"default:? ([\w.]+)", " ".join((action.help or "").split())))
+    return {value.replace(",", "") for value in said}
+
+
+def test_defaults_written_in_the_docs_are_the_parsers() -> None:
+    """README: `--workers N` processes (default 1; ...); CLI.md: `--chunk-size N` pairs, default 64,
+    `--resamples N` (default 1,000) and `--seed S` (default 12345): some command's option has that
+    default, in its parser or in the --help it resolves it by."""
+    actions = option_actions()
+    checked, wrong = 0, []
+    for page in USER_DOCS:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        for option, value in WRITTEN_DEFAULT.findall(text):
+            checked += 1
+            if option in actions and not any(value.replace(",", "") in stated_defaults(a) for a in actions[option]):
+                wrong.append(f"{page.relative_to(ROOT)}: {option} default {value}")
+    assert checked >= 3 and not wrong, "defaults no command's option has:\n" + "\n".join(wrong)
+
+
+def test_defaults_the_help_writes_out_are_the_parsers() -> None:
+    """An option whose help writes its default out ("lines per map chunk (default 5000)") instead
+    of taking argparse's %(default)s says what its parser holds, where the parser holds one."""
+    wrong = []
+    for name, parser in leaf_parsers().items():
+        for action in parser._actions:
+            said = re.findall(r"\(default:? ([\d.,]+)[;),]", " ".join((action.help or "").split()))
+            if said and action.default is not None and not isinstance(action.default, bool) \
+                    and said[0].replace(",", "") != str(action.default):
+                wrong.append(f"{name} {action.option_strings[-1]}: help says {said[0]}, parser {action.default!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_an_option_with_choices_names_its_default_in_its_help() -> None:
+    """`--tokenizer {regex,whitespace,moses}`, `--method {syntax,msa}`: the --help says which
+    choice a command takes when the option is not given (docs/CLI.md says "pivot's default is
+    regex"; the help said nothing of it)."""
+    silent = [f"{name} {action.option_strings[-1]}" for name, parser in leaf_parsers().items()
+              for action in parser._actions
+              if action.choices and action.default is not None and not isinstance(action, argparse._SubParsersAction)
+              and "default" not in (action.help or "")]
+    assert not silent, f"options whose --help does not say their default: {silent}"
 
 
 @pytest.mark.parametrize("page", [*USER_DOCS, ROOT / "docs" / "RESULTS.md", *sorted((ROOT / "docs" / "results").glob("*.md"))],

@@ -404,6 +404,31 @@ def test_align_on_two_local_workers_equals_one_process(tmp_path: Path, capsys, m
     assert "dask" not in here_err  # one worker: in this process, no cluster started
 
 
+def test_one_chunk_with_workers_stays_in_this_process_as_the_help_says(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`align --workers 2` on an input of one chunk starts no cluster (workers.iter_chunk_results:
+    a cluster would only cost its start); its --help said every --workers N > 1 ran on one."""
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    here, _ = _align_batch(tmp_path, capsys)
+    there, err = _align_batch(tmp_path, capsys, "--workers", "2", "--chunk-size", str(len(BATCH)))
+    assert there == here and "dask" not in err
+    with pytest.raises(SystemExit):
+        main(["align", "--help"])
+    assert "An input of one chunk stays in this process" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(("fmt", "shown"), [("text", "empty output line"), ("json", 'an "error" object in its place'),
+                                            ("pretty", '"not aligned" in its place')])
+def test_a_bad_lines_warning_says_what_the_output_holds_in_its_place(tmp_path: Path, capsys, fmt, shown) -> None:
+    """The warning for a bad line said "(empty output line)" whatever --format: JSON writes an
+    "error" object there, pretty and html "not aligned", svg no picture (CLI.md, Batches)."""
+    src = tmp_path / "p.tsv"
+    src.write_text("a cat\ta cat\nno tab here\n", encoding="utf-8")
+    assert main(["align", str(src), "--tokenized", "--similarity", "none", "--format", fmt]) == 0
+    err = capsys.readouterr().err
+    assert [line.endswith(f"({shown})") for line in err.splitlines() if "p.tsv:2:" in line] == [True]
+    assert ("empty output line" in err) == (fmt == "text")
+
+
 def test_a_memory_limit_that_is_not_a_size_is_a_usage_error(tmp_path: Path, capsys) -> None:
     pairs = tmp_path / "p.tsv"
     pairs.write_text("a cat\ta cat\n", encoding="utf-8")

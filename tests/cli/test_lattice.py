@@ -328,6 +328,10 @@ def test_distance_keeps_a_blank_line_of_sentences_in_its_place(tmp_path, group_f
     assert len(lines) == 5 and lines[1] == lines[3] == lines[4] == ""
     assert lines[0] == f"0\t{len(GROUP[0].split())}\t{GROUP[0]}" and lines[2].endswith("\t3\t12 people died")
     assert "s.txt:2: empty line" in err and "s.txt:4: empty line" in err and "2 of 4 input lines bad" in err
+    assert "s.txt:2: empty line (empty output line)" in err
+    assert main([*base, "--format", "json"]) == 0
+    err = capsys.readouterr().err  # the warning says what JSON holds there, not "empty output line"
+    assert 's.txt:2: empty line (an "error" object in its place)' in err and "empty output line" not in err
     rows = run_json(capsys, *base)
     assert [r.get("line") for r in rows] == [None, 2, None, 4] and rows[1]["error"] == "empty line"
     assert rows[1]["distance"] is None and rows[2]["distance"] > 0
@@ -596,6 +600,18 @@ def test_paths_as_text_says_which_list_each_path_is_in(group_file, capsys):
     assert lines[1] == "k-best (log probability TAB path):" and lines[2].split("\t")[0].startswith("-")
     assert lines[3] == "sample (2 uniformly sampled):" and lines[6] == "all (first 3):"
     assert len(lines) == 10
+
+
+def test_paths_all_reaching_every_path_has_the_heading_its_help_names(tmp_path, capsys):
+    """`--all LIMIT` past the path count heads its list 'all:', not 'all (first N):', which was
+    the only heading `paths --help` named."""
+    group = tmp_path / "g.txt"
+    group.write_text("the cat sat\na cat sat\n", encoding="utf-8")
+    assert main(["lattice", "paths", str(group), "--tokenized", "--all", "10"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "all:"
+    with pytest.raises(SystemExit):
+        main(["lattice", "paths", "--help"])
+    assert "('all:' when LIMIT reaches every path)" in " ".join(capsys.readouterr().out.split())
 
 
 def test_paths_all_with_a_limit_above_sys_maxsize_enumerates_every_path(group_file, capsys):

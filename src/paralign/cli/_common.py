@@ -202,11 +202,29 @@ def add_encoding_errors(parser: argparse.ArgumentParser) -> None:
                         help="exit 1 when any input line is bad (default: only when every line is)")
 
 
+#: What a batch writes in a bad input line's place, by --format, as its warnings say it: (one
+#: line's, all of them's). A JSON record says "error" (align, lattice distance) or null (similarity).
+IN_ITS_PLACE = {
+    "text": ("empty output line", "empty or NA in the output"),
+    "json": ('an "error" object in its place', 'an "error" object or null in the output'),
+    "pretty": ('"not aligned" in its place', '"not aligned" in the output'),
+    "html": ('"not aligned" in its place', '"not aligned" in the output'),
+    "svg": ("no picture for it", "no picture for them"),
+}
+
+
+def in_its_place(args: argparse.Namespace, *, summary: bool = False) -> str:
+    """What the output holds for a bad input line, as a batch's warning names it ("empty output
+    line" in text, but an "error" object in JSON: the warnings said "empty" whatever --format)."""
+    return IN_ITS_PLACE.get(getattr(args, "format", "text"), IN_ITS_PLACE["text"])[summary]
+
+
 def batch_status(args: argparse.Namespace, bad: int, total: int, name: str) -> int:
     """A batch's exit status after its bad items were reported one by one: a summary count on
     stderr when there were any; 1 when every item was bad, or any with --strict; else 0."""
     if bad:
-        warn(f"{name}: {bad} of {counted(total, 'input line')} bad (each reported above; empty or NA in the output)")
+        warn(f"{name}: {bad} of {counted(total, 'input line')} bad (each reported above; "
+             f"{in_its_place(args, summary=True)})")
     return 1 if bad and (bad == total or getattr(args, "strict", False)) else 0
 
 

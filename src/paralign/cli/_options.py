@@ -155,7 +155,8 @@ def add_gold_options(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--gold", required=True, help="gold alignment file (any format the "
                         "corpora loaders read)")
-    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure")
+    parser.add_argument("--gold-links", choices=LINK_SETS, default="sure",
+                        help="gold links to score against (default: %(default)s)")
     parser.add_argument("--limit", type=positive_int, default=None, metavar="N",
                         help="only the first N pairs (N >= 1; default: all)")
 

@@ -101,7 +101,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                       help="lower-case tokens (default)")
     case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
     parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="regex",
-                        help="regex (raw text), whitespace or moses (tokenised, XML-escaped)")
+                        help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
                         help="skip lines longer than N tokens, N >= 1 (default %(default)s)")
     parser.add_argument("--max-length-ratio", type=float, default=None,

@@ -17,8 +17,10 @@ format but text (Pharaoh lines for scripts) carries the settings' signature: jso
 aligned pair's object, pretty as its last line, html under the page's title, svg as the
 picture's <desc> (nothing drawn).
 
-With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks on a Dask
-cluster; text and json lines are written as chunks finish, in input order.
+With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks
+(--chunk-size pairs) on a Dask cluster; text and json lines are written as chunks finish, in
+input order. An input of one chunk stays in this process unless a scheduler is given (--scheduler
+or $PARALIGN_SCHEDULER): a cluster would only cost its start.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from ._common import (
     add_output,
     batch_status,
     counted,
+    in_its_place,
     input_name,
     is_std,
     json_text,
@@ -133,10 +136,11 @@ def run(args: argparse.Namespace) -> int:
             pairs = read_input_pairs(handle, args.input_format, args.tokenized)
             handles = [(handle, None)]
         counts = {"total": 0, "bad": 0}
-        read = _reported(_marked(pairs, handles), name, counts)
+        shown = in_its_place(args)
+        read = _reported(_marked(pairs, handles), name, counts, shown)
         if args.format in STREAMED:  # one line per pair, written as its chunk is done
             results = iter_align_input(aligner, read, workers=args.workers, chunk_size=args.chunk_size)
-            write_lines(args, _counted(progress(results, "aligning"), name, counts))  # WRITERS' for both
+            write_lines(args, _counted(progress(results, "aligning"), name, counts, shown))  # WRITERS' for both
         else:  # a page, pictures or views of all pairs
             listed = list(read)
             if args.format == "svg" and len(listed) > 1 and is_std(args.output):
@@ -146,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
                     "(one page for all pairs)")
             results = iter_align_input(aligner, listed, workers=args.workers, chunk_size=args.chunk_size)
             WRITERS[args.format](args, list(_counted(progress(results, "aligning", total=len(listed)),
-                                                     name, counts)))
+                                                     name, counts, shown)))
     return batch_status(args, counts["bad"], counts["total"], name)
 
 
@@ -166,24 +170,28 @@ def _marked(pairs: Iterable[InputPair], handles: list[tuple[IO[str], str | None]
         yield pair
 
 
-def _reported(pairs: Iterable[InputPair], name: str, counts: dict[str, int]) -> Iterator[InputPair]:
-    """`pairs`, each unreadable one reported on stderr with its line as it is read."""
+def _reported(pairs: Iterable[InputPair], name: str, counts: dict[str, int],
+              shown: str = "empty output line") -> Iterator[InputPair]:
+    """`pairs`, each unreadable one reported on stderr with its line as it is read, and what the
+    output holds in its place (`shown`: _common.in_its_place)."""
     for pair in pairs:
         counts["total"] += 1
         if pair.error:
-            warn(f"{pair.origin or name}:{pair.line}: {pair.error} (empty output line)")
+            warn(f"{pair.origin or name}:{pair.line}: {pair.error} ({shown})")
         yield pair
 
 
-def _counted(results: Iterable[Result], name: str, counts: dict[str, int]) -> Iterator[Result]:
+def _counted(results: Iterable[Result], name: str, counts: dict[str, int],
+             shown: str = "empty output line") -> Iterator[Result]:
     """`results`, counting the pairs with no alignment and reporting the ones that failed in
-    aligning (the unreadable ones were reported when read)."""
+    aligning (the unreadable ones were reported when read), with what the output holds in their
+    place (`shown`)."""
     for result in results:
         pair, *_, alignment = result
         if alignment is None:
             counts["bad"] += 1
             if pair.error and pair.error.split(":", 1)[0] in FAILED_IN_ALIGNING:
-                warn(f"{pair.origin or name}:{pair.line}: {pair.error} (empty output line)")
+                warn(f"{pair.origin or name}:{pair.line}: {pair.error} ({shown})")
         yield result
 
 

@@ -26,6 +26,7 @@ from ._common import (
     batch_status,
     copy_to_stdout,
     emit,
+    in_its_place,
     input_name,
     is_std,
     non_negative_int,
@@ -106,7 +107,7 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
                        "the sum of that over its state's out-edges (weight: the sentences through it). "
                        "Text: 'paths: N (log10 L); states S, edges E', then each list under its heading: "
                        "'k-best (log probability TAB path):', 'sample (N uniformly sampled):', 'all "
-                       "(first N):'. JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
+                       "(first N):' ('all:' when LIMIT reaches every path). JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
                        "states, edges, kbest: [{logprob, sentence}], sample, all}.")
     add_lattice_options(p)
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
@@ -199,7 +200,7 @@ def add_lattice_options(
     p.add_argument("--tokenized", action="store_true",
                    help="sentences are whitespace-tokenised (parsed as given)")
     p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
-                   help="syntax-based merging (Pang et al.) or the MSA baseline")
+                   help="syntax-based merging (Pang et al.) or the MSA baseline (default: %(default)s)")
     p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
     p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
     p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
@@ -442,7 +443,7 @@ def run_distance(args: argparse.Namespace) -> int:
         words = [t.lower() for t in tokens] if lowercase else tokens
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
     name = input_name(args.sentences) if args.sentences else ""
-    warn_each([f"{name}:{line}: {bad[line]} (empty output line)" for line in blank.values()], "bad lines")
+    warn_each([f"{name}:{line}: {bad[line]} ({in_its_place(args)})" for line in blank.values()], "bad lines")
     write_result(args, rows, render_distance)
     return batch_status(args, len(blank), len(from_file), name)
 

@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--foreign-tokenizer", choices=("regex", "whitespace", "moses"), default=None,
                         help="tokenizer of the foreign side (default: --tokenizer)")
     parser.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                        help="non-UTF-8 bytes: stop with an error naming file and line (strict), "
+                        help="non-UTF-8 bytes: stop with an error naming file and line (strict, the default), "
                         "or replace them and warn")
     add_pipeline_options(parser)
     parser.set_defaults(func=run)
@@ -80,17 +80,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from ..corpora.parallel import DEFAULT_MAX_TOKENS
     from ..tokenizers import CORPUS_TOKENIZERS
 
-    align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and")
+    align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and",
+                       help="how eflomal's two directions are joined (default: %(default)s)")
     align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="whitespace",
                        help="whitespace (default: input already tokenised), regex or moses")
     align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
     align.add_argument("--tokens-output", default=None, type=output_path,
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
-    align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict")
+    align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                       help="non-UTF-8 bytes: stop with an error naming file and line (strict, the "
+                       "default), or replace them and warn")
     align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar="N",
                        help="leave lines longer than N white-space tokens unaligned (an empty line), "
                        "N >= 1 (default %(default)s); give pivot --alignment the same --max-tokens")
-    align.add_argument("--iterations", type=positive_int, default=None)
+    align.add_argument("--iterations", type=positive_int, default=None,
+                       help="eflomal iterations (default: eflomal's)")
     add_format(align)
     align.set_defaults(func=run_align)
 
