@@ -16,7 +16,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Any, Protocol, TypeVar
@@ -438,7 +438,7 @@ def warn_each(messages: Sequence[str], what: str = "problems") -> None:
         warn(f"... and {len(messages) - MAX_WARNINGS} more {what}")
 
 
-def warn_skipped_pairs(rows: Sequence[dict]) -> None:
+def warn_skipped_pairs(rows: Sequence[Mapping[str, Any]]) -> None:
     """Warn about the gold/system pairs a scorer left out (its ``skipped_rows``)."""
     from ..metrics.alignment_scores import SkippedPair
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, ExitStack
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
@@ -140,9 +140,13 @@ def add_encoder_options(container: argparse._ActionsContainer) -> None:
                            "cuda (default: auto)")
 
 
-def on_gold(args: argparse.Namespace, evaluate: Callable[[str], dict]) -> dict:
+#: The report an :func:`on_gold` evaluation gives (TuneResult, a dict), kept as its own type.
+Report = TypeVar("Report")
+
+
+def on_gold(args: argparse.Namespace, evaluate: Callable[[str], Report]) -> Report:
     """``evaluate(path of --gold)``, with '-' (stdin) or a pipe copied once; the result names
-    the input as given (<stdin> for '-')."""
+    the input as given (<stdin> for '-'), and has the type `evaluate` gives."""
     with ExitStack() as stack:
         paths, names = stdin_once(stack, gold=[args.gold])
         result = evaluate(paths["gold"][0])

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             progress=lambda items: progress(items, "aligning"),
         )
         pairs.extend(evaluation.pairs)
-        return dict(evaluation.result)  # on_gold takes a plain dict (--confidence adds a key to it)
+        return dict(evaluation.result)  # a plain dict: --confidence adds a key the report type lacks
 
     with cluster_runner(args):
         result = on_gold(args, evaluate)

@@ -72,11 +72,11 @@ def _render(result: TuneResult) -> str:
 
 def run(args: argparse.Namespace) -> int:
     with cluster_runner(args):
-        result = on_gold(args, lambda gold: dict(tune_aligner(  # on_gold takes a plain dict
+        result = on_gold(args, lambda gold: tune_aligner(
             aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
             workers=args.workers, limit=args.limit,
             progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
-        )))
+        ))
     write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])
     return 0

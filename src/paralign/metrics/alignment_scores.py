@@ -25,10 +25,10 @@ Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`par
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypedDict, overload
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, overload
 
 from .._moved import moved_names
 from ..alignment import Alignment
@@ -145,7 +145,7 @@ class SkippedPair:
                 "reason": self.reason}
 
     @classmethod
-    def from_dict(cls, row: dict) -> SkippedPair:
+    def from_dict(cls, row: Mapping[str, Any]) -> SkippedPair:
         """The record :meth:`to_dict` wrote (e.g. in a report's ``skipped_rows``)."""
         return cls(row["pair"], row["reason"], row.get("file"), row.get("line"), row.get("id"))
 
