@@ -276,3 +276,17 @@ def test_encoder_id_names_a_package_with_its_version_and_a_directory_by_its_name
     assert encoder_id(tmp_path / "tuned") == "tuned"
     monkeypatch.setenv("PARALIGN_ENCODER", str(tmp_path / "tuned"))
     assert encoder_id() == "tuned"
+
+
+def test_a_stride_wider_than_the_window_leaves_no_sub_word_out(encoder) -> None:
+    """A stride of 1,000 on MiniLM's 254-sub-word window made windows (0, 254) and (346, 600)
+    of a 600-word sentence: words 254-345 were in none ("max() arg is an empty sequence").
+    Wider than the window, it counts as the window: windows side by side."""
+    from paralign.neural import Encoder
+    from paralign.neural.encoder import windows
+
+    assert windows(600, 254, 1000) == windows(600, 254, 254) == [(0, 254), (254, 508), (346, 600)]
+    wide = Encoder(device="cpu", stride=1000).encode_one(LONG)
+    side_by_side = Encoder(device="cpu", stride=254).encode_one(LONG)
+    assert wide.windows == 3 and len(wide.words) == 600
+    np.testing.assert_array_equal(wide.matrix, side_by_side.matrix)

