@@ -86,6 +86,21 @@ def test_load_names_what_is_wrong(tmp_path: Path) -> None:
         CrossEncoder.load(tmp_path)
 
 
+def test_a_damaged_saved_encoder_is_a_configuration_error(tmp_path: Path) -> None:
+    """A saved model whose weights file is damaged: it was safetensors' SafetensorError."""
+    from paralign.neural import model_directory
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder, FineTuning
+
+    for file in model_directory().iterdir():
+        if file.name != "model.safetensors":
+            (tmp_path / file.name).symlink_to(file)
+    (tmp_path / "model.safetensors").write_bytes(b"junk")
+    manifest = {"format": 1, "base": "x", "training_pairs": 1, "settings": FineTuning().to_dict()}
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="cannot load"):
+        CrossEncoder.load(tmp_path)
+
+
 def test_settings_and_inputs_are_checked() -> None:
     from paralign.neural.cross_encoder import CrossEncoder, FineTuning
 

@@ -290,3 +290,29 @@ def test_a_stride_wider_than_the_window_leaves_no_sub_word_out(encoder) -> None:
     side_by_side = Encoder(device="cpu", stride=254).encode_one(LONG)
     assert wide.windows == 3 and len(wide.words) == 600
     np.testing.assert_array_equal(wide.matrix, side_by_side.matrix)
+
+
+def _model_copy(target, replace: dict[str, bytes | None]):
+    """The model directory in `target`, its files linked, those of `replace` written instead
+    (None: left out)."""
+    from paralign.neural import model_directory
+
+    target.mkdir()
+    for file in model_directory().iterdir():
+        if file.name not in replace:
+            (target / file.name).symlink_to(file)
+    for name, data in replace.items():
+        if data is not None:
+            (target / name).write_bytes(data)
+    return target
+
+
+@pytest.mark.parametrize("damaged", [b"junk", b"\x10\x00\x00\x00\x00\x00\x00\x00{}"], ids=["garbage", "truncated"])
+def test_a_damaged_weights_file_is_a_configuration_error_naming_the_directory(tmp_path, damaged) -> None:
+    """It was safetensors' own SafetensorError ("header too small"), no ParalignError and no
+    directory named."""
+    from paralign.neural import Encoder
+
+    directory = _model_copy(tmp_path / "damaged", {"model.safetensors": damaged})
+    with pytest.raises(ConfigurationError, match=f"encoder {directory}: cannot load"):
+        _ = Encoder(directory, device="cpu").dim

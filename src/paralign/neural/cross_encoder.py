@@ -241,6 +241,6 @@ def _load_encoder(transformers: Any, directory: Path) -> tuple[Any, Any]:
         with quiet_transformers(transformers):
             tokenizer = transformers.AutoTokenizer.from_pretrained(directory, local_files_only=True)
             encoder = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
         raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
     return tokenizer, encoder

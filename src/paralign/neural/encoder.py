@@ -189,7 +189,7 @@ def _load(directory: Path, device: str) -> _Model:
                 directory, local_files_only=True, **extra
             )
             model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
         raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
     if not tokenizer.is_fast:
         raise ConfigurationError(f"encoder {directory}: needs a fast tokenizer (word ids)")
