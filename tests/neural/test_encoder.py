@@ -316,3 +316,15 @@ def test_a_damaged_weights_file_is_a_configuration_error_naming_the_directory(tm
     directory = _model_copy(tmp_path / "damaged", {"model.safetensors": damaged})
     with pytest.raises(ConfigurationError, match=f"encoder {directory}: cannot load"):
         _ = Encoder(directory, device="cpu").dim
+
+
+@pytest.mark.parametrize("text", [b"{not json", b"[256]", b'{"max_seq_length": null}', b"\xff"],
+                         ids=["not-json", "a-list", "null", "not-utf8"])
+def test_a_damaged_sentence_transformers_config_is_a_configuration_error(tmp_path, text) -> None:
+    """sentence_bert_config.json gives the window; damaged, it was a bare JSONDecodeError (or
+    TypeError, AttributeError, UnicodeDecodeError) naming no file."""
+    from paralign.neural import Encoder
+
+    directory = _model_copy(tmp_path / "damaged", {"sentence_bert_config.json": text})
+    with pytest.raises(ConfigurationError, match=f"encoder {directory}: sentence_bert_config.json is damaged"):
+        _ = Encoder(directory, device="cpu").window

@@ -210,7 +210,10 @@ def _max_length(directory: Path, config: Any, tokenizer: Any) -> int:
     if st_config.is_file():
         import json
 
-        limits.append(int(json.loads(st_config.read_text()).get("max_seq_length", limits[0])))
+        try:
+            limits.append(int(json.loads(st_config.read_text(encoding="utf-8")).get("max_seq_length", limits[0])))
+        except (OSError, ValueError, TypeError, AttributeError) as exc:  # not JSON, not an object, no number
+            raise ConfigurationError(f"encoder {directory}: {st_config.name} is damaged ({exc})") from None
     return min(limits)
 
 
