@@ -101,6 +101,20 @@ def test_a_damaged_saved_encoder_is_a_configuration_error(tmp_path: Path) -> Non
         CrossEncoder.load(tmp_path)
 
 
+def test_a_saved_model_without_its_tokenizer_files_is_refused(tmp_path: Path) -> None:
+    """Its tokenizer was one of the special tokens alone: every word [UNK], probabilities garbage."""
+    from paralign.neural import model_directory
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder, FineTuning
+
+    for file in model_directory().iterdir():
+        if file.name not in ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json"):
+            (tmp_path / file.name).symlink_to(file)
+    manifest = {"format": 1, "base": "x", "training_pairs": 1, "settings": FineTuning().to_dict()}
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="its tokenizer knows no word"):
+        CrossEncoder.load(tmp_path)
+
+
 def test_settings_and_inputs_are_checked() -> None:
     from paralign.neural.cross_encoder import CrossEncoder, FineTuning
 

@@ -328,3 +328,14 @@ def test_a_damaged_sentence_transformers_config_is_a_configuration_error(tmp_pat
     directory = _model_copy(tmp_path / "damaged", {"sentence_bert_config.json": text})
     with pytest.raises(ConfigurationError, match=f"encoder {directory}: sentence_bert_config.json is damaged"):
         _ = Encoder(directory, device="cpu").window
+
+
+def test_a_model_directory_without_tokenizer_files_is_refused(tmp_path) -> None:
+    """transformers loads it with a tokenizer of the five special tokens alone: every word was
+    [UNK] (and [CLS] id 2, not 101), and the vectors garbage, without a word said."""
+    from paralign.neural import Encoder
+
+    tokenizer_files = ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json")
+    directory = _model_copy(tmp_path / "no-tokenizer", dict.fromkeys(tokenizer_files))
+    with pytest.raises(ConfigurationError, match=f"encoder {directory}: its tokenizer knows no word"):
+        Encoder(directory, device="cpu").encode_one(["A", "man", "."])

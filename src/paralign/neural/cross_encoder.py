@@ -32,7 +32,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..settings import encoder_name
-from .encoder import _require, model_directory, quiet_transformers, resolve_device
+from .encoder import _require, check_vocabulary, model_directory, quiet_transformers, resolve_device
 
 #: The file in a saved cross-encoder directory that names what it is.
 MANIFEST = "cross_encoder.json"
@@ -243,4 +243,5 @@ def _load_encoder(transformers: Any, directory: Path) -> tuple[Any, Any]:
             encoder = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
     except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
         raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
+    check_vocabulary(directory, tokenizer)
     return tokenizer, encoder

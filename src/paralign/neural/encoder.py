@@ -191,12 +191,22 @@ def _load(directory: Path, device: str) -> _Model:
             model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
     except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
         raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
+    check_vocabulary(directory, tokenizer)
     if not tokenizer.is_fast:
         raise ConfigurationError(f"encoder {directory}: needs a fast tokenizer (word ids)")
     model.eval()
     model.to(torch.device(device))
     return _Model(tokenizer, model, device, _max_length(directory, config, tokenizer),
                   int(config.num_hidden_layers))
+
+
+def check_vocabulary(directory: Path, tokenizer: Any) -> None:
+    """ConfigurationError unless `tokenizer` knows some word: a directory without its tokenizer
+    files (tokenizer.json, vocab.txt) loads in transformers as a tokenizer of the special tokens
+    alone, which reads every word as the unknown token (and gives even [CLS] another id)."""
+    if not set(tokenizer.get_vocab()) - set(tokenizer.all_special_tokens):
+        raise ConfigurationError(f"encoder {directory}: its tokenizer knows no word (are its "
+                                 "tokenizer files, tokenizer.json or vocab.txt, missing?)")
 
 
 def _max_length(directory: Path, config: Any, tokenizer: Any) -> int:
