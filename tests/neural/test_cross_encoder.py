@@ -115,6 +115,22 @@ def test_a_saved_model_without_its_tokenizer_files_is_refused(tmp_path: Path) ->
         CrossEncoder.load(tmp_path)
 
 
+def test_a_manifest_of_another_format_is_named_as_such(tmp_path: Path) -> None:
+    """A model saved by a later paralign (format 2, with a setting this one lacks) was "not a
+    cross-encoder manifest (TypeError(... unexpected keyword argument 'pooling_layers'))": the
+    settings were read before the format was checked."""
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder, FineTuning
+
+    settings = {**FineTuning().to_dict(), "pooling_layers": 2}
+    manifest = {"format": 2, "base": "x", "training_pairs": 1, "settings": settings}
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(FormatError, match="format 2, this paralign reads 1"):
+        CrossEncoder.load(tmp_path)
+    (tmp_path / MANIFEST).write_text(json.dumps({**manifest, "format": 1}), encoding="utf-8")
+    with pytest.raises(FormatError, match="not a cross-encoder manifest .*pooling_layers"):
+        CrossEncoder.load(tmp_path)
+
+
 def test_settings_and_inputs_are_checked() -> None:
     from paralign.neural.cross_encoder import CrossEncoder, FineTuning
 

@@ -213,14 +213,16 @@ class CrossEncoder:
         path = Path(directory).expanduser()
         try:
             manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+            if isinstance(manifest, dict) and manifest.get("format") != _FORMAT:  # before its fields
+                raise FormatError(f"{path / MANIFEST}: format {manifest.get('format')!r}, this paralign reads {_FORMAT}")
             settings = FineTuning(**manifest["settings"])
             base, size = str(manifest["base"]), int(manifest["training_pairs"])
         except FileNotFoundError:
             raise FormatError(f"{path}: not a saved cross-encoder (no {MANIFEST})") from None
+        except FormatError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"{path / MANIFEST}: not a cross-encoder manifest ({exc!r})") from None
-        if manifest.get("format") != _FORMAT:
-            raise FormatError(f"{path / MANIFEST}: format {manifest.get('format')!r}, this paralign reads {_FORMAT}")
         torch, transformers = _require()
         tokenizer, encoder = _load_encoder(transformers, path)
         head = torch.nn.Linear(encoder.config.hidden_size, 2)
