@@ -131,6 +131,17 @@ def test_a_manifest_of_another_format_is_named_as_such(tmp_path: Path) -> None:
         CrossEncoder.load(tmp_path)
 
 
+@pytest.mark.parametrize("head", [b"junk", b"\x80\x02"], ids=["junk", "pickle-start"])
+def test_a_damaged_head_file_is_a_format_error(trained, tmp_path: Path, head: bytes) -> None:
+    """A damaged head.pt was torch.load's own struct.error or UnpicklingError, no file named."""
+    from paralign.neural.cross_encoder import CrossEncoder
+
+    directory = trained.save(tmp_path / "model")
+    (directory / "head.pt").write_bytes(head)
+    with pytest.raises(FormatError, match="head.pt: cannot load the head"):
+        CrossEncoder.load(directory)
+
+
 def test_settings_and_inputs_are_checked() -> None:
     from paralign.neural.cross_encoder import CrossEncoder, FineTuning
 

@@ -228,7 +228,7 @@ class CrossEncoder:
         head = torch.nn.Linear(encoder.config.hidden_size, 2)
         try:
             head.load_state_dict(torch.load(path / _HEAD, map_location="cpu", weights_only=True))
-        except (OSError, RuntimeError) as exc:
+        except Exception as exc:  # OSError, RuntimeError; damaged: struct.error, UnpicklingError, EOFError
             raise FormatError(f"{path / _HEAD}: cannot load the head ({exc})") from None
         self = cls(tokenizer, encoder, head, resolve_device(device), settings, base, size)
         self._move()
