@@ -81,6 +81,9 @@ def test_load_names_what_is_wrong(tmp_path: Path) -> None:
 
     with pytest.raises(FormatError, match="not a saved cross-encoder"):
         CrossEncoder.load(tmp_path)
+    (tmp_path / "model.zip").write_bytes(b"PK")  # a file, not a directory: it was NotADirectoryError
+    with pytest.raises(FormatError, match="model.zip: not a saved cross-encoder"):
+        CrossEncoder.load(tmp_path / "model.zip")
     (tmp_path / MANIFEST).write_text('{"format": 1}', encoding="utf-8")
     with pytest.raises(FormatError, match="not a cross-encoder manifest"):
         CrossEncoder.load(tmp_path)

@@ -217,7 +217,7 @@ class CrossEncoder:
                 raise FormatError(f"{path / MANIFEST}: format {manifest.get('format')!r}, this paralign reads {_FORMAT}")
             settings = FineTuning(**manifest["settings"])
             base, size = str(manifest["base"]), int(manifest["training_pairs"])
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no such directory, or a file
             raise FormatError(f"{path}: not a saved cross-encoder (no {MANIFEST})") from None
         except FormatError:
             raise
