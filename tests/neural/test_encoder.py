@@ -339,3 +339,18 @@ def test_a_model_directory_without_tokenizer_files_is_refused(tmp_path) -> None:
     directory = _model_copy(tmp_path / "no-tokenizer", dict.fromkeys(tokenizer_files))
     with pytest.raises(ConfigurationError, match=f"encoder {directory}: its tokenizer knows no word"):
         Encoder(directory, device="cpu").encode_one(["A", "man", "."])
+
+
+@pytest.mark.parametrize(("sentences", "message"), [
+    ([["A"], ["a", 1]], "sentences: item 2: a token is a str, not int 1"),
+    ([["a", None]], "sentences: item 1: a token is a str, not NoneType None"),
+    ([["a"], ["b"], None], "sentences: item 3 is None, not a token list"),
+    ([["a\ud800"]], r"sentences: item 1: token 'a\\ud800' holds a lone surrogate"),
+], ids=["int", "None-token", "None-item", "surrogate"])
+def test_a_bad_token_is_an_input_type_error_naming_the_item(encoder, sentences, message) -> None:
+    """They were TypeErrors from inside the tokenizer ("PreTokenizedInputSequence must be
+    Union[List[str], Tuple[str]]", "'NoneType' object is not iterable"), naming nothing."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=message):
+        encoder.encode(sentences)

@@ -34,7 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigurationError, ExtraMissingError, FormatError
+from ..errors import (
+    ConfigurationError,
+    ExtraMissingError,
+    FormatError,
+    InputTypeError,
+    is_text,
+    lone_in,
+    shown_value,
+)
 from ..sentence import Sentence
 from ..settings import DEFAULT_ENCODER, DEVICES, encoder_name
 
@@ -482,9 +490,19 @@ def _keep_output(kept: dict[int, Any], index: int, deepest: int, _module: Any, _
 
 
 def _tokens(sentence: EncoderInput, item: int) -> tuple[str, ...]:
+    """The tokens of `sentence`, the `item`-th (1-based) of a batch; InputTypeError, naming the
+    item, for a str, a value that is no token list, or a token that is not a str or holds a lone
+    surrogate (they were TypeErrors from inside the tokenizer, "PreTokenizedInputSequence must
+    be Union[List[str], Tuple[str]]", or "'NoneType' object is not iterable")."""
     if isinstance(sentence, str):
-        raise TypeError("Encoder.encode takes token lists (or Sentences), not strings")
+        raise InputTypeError("Encoder.encode takes token lists (or Sentences), not strings")
+    if not isinstance(sentence, Sentence | Iterable) or isinstance(sentence, bytes | bytearray):
+        raise InputTypeError(f"sentences: item {item} is {shown_value(sentence)}, not a token list")
     tokens = tuple(sentence.tokens) if isinstance(sentence, Sentence) else tuple(sentence)
+    for bad in (w for w in tokens if not isinstance(w, str) or not is_text(w)):
+        what = (f"token {shown_value(bad)} holds {lone_in(bad)}" if isinstance(bad, str)
+                else f"a token is a str, not {type(bad).__name__} {shown_value(bad)}")
+        raise InputTypeError(f"sentences: item {item}: {what}")
     if not tokens:
         raise FormatError("empty sentence: nothing to encode", line=item)
     return tokens
