@@ -156,3 +156,13 @@ def test_settings_and_inputs_are_checked() -> None:
         CrossEncoder.fine_tune(PAIRS, LABELS[:3])
     with pytest.raises(ConfigurationError, match="without training pairs"):
         CrossEncoder.fine_tune([], [])
+
+
+@pytest.mark.parametrize(("labels", "kind"), [([True, True, 1], "paraphrases"), ([False], "non-paraphrases")])
+def test_training_pairs_of_one_class_are_refused(labels, kind) -> None:
+    """As LogisticModel.fit refuses them. They trained a classifier of one class without a word:
+    fine-tuned on two paraphrases, it gave an unrelated pair 0.82."""
+    from paralign.neural.cross_encoder import CrossEncoder
+
+    with pytest.raises(FormatError, match=f"all {len(labels)} training pairs are {kind}: a classifier needs both"):
+        CrossEncoder.fine_tune(PAIRS[: len(labels)], labels)

@@ -92,12 +92,16 @@ class CrossEncoder:
         progress: Callable[[int], None] | None = None,
     ) -> CrossEncoder:
         """Fine-tune the encoder `model` (default: the `PARALIGN_ENCODER` setting) with a new
-        head on (sentence, sentence) `pairs` and their paraphrase `labels`; `progress(n)` is
-        called with the number of pairs of each training step."""
+        head on (sentence, sentence) `pairs` and their paraphrase `labels` (both classes, as
+        every classifier of paralign needs: FormatError otherwise); `progress(n)` is called with
+        the number of pairs of each training step."""
         if len(pairs) != len(labels):
             raise MismatchError(f"{len(pairs)} training pairs vs {len(labels)} labels")
         if not pairs:
             raise ConfigurationError("cannot fine-tune a cross-encoder without training pairs")
+        if len(set(map(bool, labels))) < 2:  # as LogisticModel.fit refuses them (check_both_classes)
+            kind = "paraphrases" if labels[0] else "non-paraphrases"
+            raise FormatError(f"all {len(labels)} training pairs are {kind}: a classifier needs both classes")
         settings = settings or FineTuning()
         torch, transformers = _require()
         directory = model_directory(model)
