@@ -69,6 +69,17 @@ def test_saved_model_loads_with_the_same_probabilities(trained, tmp_path: Path) 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]  # nothing half-written left beside it
 
 
+def test_a_model_given_as_a_path_saves(tmp_path: Path) -> None:
+    """fine_tune(model=Path(...)), as Encoder takes it: the manifest's base was the Path itself,
+    and save() failed after the training with "Object of type PosixPath is not JSON serializable"."""
+    from paralign.neural import model_directory
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder, FineTuning
+
+    model = CrossEncoder.fine_tune(PAIRS[:2], LABELS[:2], model=model_directory(), settings=FineTuning(epochs=1))
+    directory = model.save(tmp_path / "model")
+    assert json.loads((directory / MANIFEST).read_text(encoding="utf-8"))["base"] == str(model_directory())
+
+
 def test_save_refuses_a_directory_holding_something_else(trained, tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(ConfigurationError, match="not a saved cross-encoder"):

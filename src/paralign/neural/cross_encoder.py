@@ -86,7 +86,7 @@ class CrossEncoder:
         pairs: Sequence[tuple[str, str]],
         labels: Sequence[bool],
         *,
-        model: str | None = None,
+        model: str | os.PathLike[str] | None = None,
         device: str = "auto",
         settings: FineTuning | None = None,
         progress: Callable[[int], None] | None = None,
@@ -110,7 +110,8 @@ class CrossEncoder:
             torch.manual_seed(settings.seed)
             tokenizer, encoder = _load_encoder(transformers, directory)
             head = torch.nn.Linear(encoder.config.hidden_size, 2)
-            self = cls(tokenizer, encoder, head, run_on, settings, encoder_name(model), len(pairs))
+            base = encoder_name(os.fspath(model) if model is not None else None)  # a str: the manifest's JSON
+            self = cls(tokenizer, encoder, head, run_on, settings, base, len(pairs))
             self._move()
             self._train(torch, transformers, list(pairs), [bool(y) for y in labels], progress)
         return self
