@@ -156,6 +156,24 @@ def test_a_damaged_head_file_is_a_format_error(trained, tmp_path: Path, head: by
         CrossEncoder.load(directory)
 
 
+@pytest.mark.parametrize(("pairs", "message"), [
+    (["ab"], r"pairs: item 1 is 'ab', not a \(sentence, sentence\) pair"),
+    ([("a", "b"), ("c", None)], r"pairs: item 2 \(second\) is None, not a text \(str\)"),
+    ([(["a", "b"], "c")], r"pairs: item 1 \(first\) is \['a', 'b'\], not a text"),
+    ([("a\ud800", "b")], r"pairs: item 1 \(first\) holds a lone surrogate"),
+], ids=["str", "None", "list", "surrogate"])
+def test_a_bad_pair_is_an_input_type_error_naming_it(trained, pairs, message) -> None:
+    """A str was read as its characters ("ab" scored as the pair "a", "b"; fine-tuning trained
+    on such pairs), None a ValueError from inside the tokenizer."""
+    from paralign.errors import InputTypeError
+    from paralign.neural.cross_encoder import CrossEncoder
+
+    with pytest.raises(InputTypeError, match=message):
+        trained.probabilities(pairs)
+    with pytest.raises(InputTypeError, match=message):
+        CrossEncoder.fine_tune(pairs + [("x", "y")], [True] * len(pairs) + [False])
+
+
 def test_settings_and_inputs_are_checked() -> None:
     from paralign.neural.cross_encoder import CrossEncoder, FineTuning
 

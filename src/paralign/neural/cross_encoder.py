@@ -30,7 +30,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import (
+    ConfigurationError,
+    FormatError,
+    InputTypeError,
+    MismatchError,
+    check_pairs,
+    is_text,
+    lone_in,
+    shown_value,
+)
 from ..settings import encoder_name
 from .encoder import _require, check_vocabulary, model_directory, quiet_transformers, resolve_device
 
@@ -95,6 +104,7 @@ class CrossEncoder:
         head on (sentence, sentence) `pairs` and their paraphrase `labels` (both classes, as
         every classifier of paralign needs: FormatError otherwise); `progress(n)` is called with
         the number of pairs of each training step."""
+        pairs = _sentence_pairs(pairs)
         if len(pairs) != len(labels):
             raise MismatchError(f"{len(pairs)} training pairs vs {len(labels)} labels")
         if not pairs:
@@ -167,6 +177,7 @@ class CrossEncoder:
 
     def probabilities(self, pairs: Sequence[tuple[str, str]], batch_size: int = 64) -> list[float]:
         """P(paraphrase) of each (sentence, sentence) pair: the mean over both reading orders."""
+        pairs = _sentence_pairs(pairs)
         torch, _ = _require()
         out: list[float] = []
         with torch.no_grad():
@@ -239,6 +250,20 @@ class CrossEncoder:
         self._move()
         encoder.eval()
         return self
+
+
+def _sentence_pairs(pairs: object) -> list[tuple[str, str]]:
+    """`pairs` as a list of (text, text) pairs; InputTypeError naming the first item that is not
+    one: a str was read as its characters ("ab": the pair "a", "b"), None or a number was a
+    ValueError from inside the tokenizer."""
+    items = check_pairs(pairs, "pairs", "(sentence, sentence) pair")
+    for number, pair in enumerate(items, start=1):
+        for side, text in zip(("first", "second"), pair, strict=True):
+            if not isinstance(text, str):
+                raise InputTypeError(f"pairs: item {number} ({side}) is {shown_value(text)}, not a text (str)")
+            if not is_text(text):
+                raise InputTypeError(f"pairs: item {number} ({side}) holds {lone_in(text)}")
+    return [(a, b) for a, b in items]
 
 
 def _load_encoder(transformers: Any, directory: Path) -> tuple[Any, Any]:
