@@ -69,6 +69,17 @@ def test_saved_model_loads_with_the_same_probabilities(trained, tmp_path: Path) 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model"]  # nothing half-written left beside it
 
 
+def test_a_model_given_as_a_path_saves(tmp_path: Path) -> None:
+    """fine_tune(model=Path(...)), as Encoder takes it: the manifest's base was the Path itself,
+    and save() failed after the training with "Object of type PosixPath is not JSON serializable"."""
+    from paralign.neural import model_directory
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder, FineTuning
+
+    model = CrossEncoder.fine_tune(PAIRS[:2], LABELS[:2], model=model_directory(), settings=FineTuning(epochs=1))
+    directory = model.save(tmp_path / "model")
+    assert json.loads((directory / MANIFEST).read_text(encoding="utf-8"))["base"] == str(model_directory())
+
+
 def test_save_refuses_a_directory_holding_something_else(trained, tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(ConfigurationError, match="not a saved cross-encoder"):
@@ -81,9 +92,86 @@ def test_load_names_what_is_wrong(tmp_path: Path) -> None:
 
     with pytest.raises(FormatError, match="not a saved cross-encoder"):
         CrossEncoder.load(tmp_path)
+    (tmp_path / "model.zip").write_bytes(b"PK")  # a file, not a directory: it was NotADirectoryError
+    with pytest.raises(FormatError, match="model.zip: not a saved cross-encoder"):
+        CrossEncoder.load(tmp_path / "model.zip")
     (tmp_path / MANIFEST).write_text('{"format": 1}', encoding="utf-8")
     with pytest.raises(FormatError, match="not a cross-encoder manifest"):
         CrossEncoder.load(tmp_path)
+
+
+def test_a_damaged_saved_encoder_is_a_configuration_error(tmp_path: Path) -> None:
+    """A saved model whose weights file is damaged: it was safetensors' SafetensorError."""
+    from paralign.neural import model_directory
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder, FineTuning
+
+    for file in model_directory().iterdir():
+        if file.name != "model.safetensors":
+            (tmp_path / file.name).symlink_to(file)
+    (tmp_path / "model.safetensors").write_bytes(b"junk")
+    manifest = {"format": 1, "base": "x", "training_pairs": 1, "settings": FineTuning().to_dict()}
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="cannot load"):
+        CrossEncoder.load(tmp_path)
+
+
+def test_a_saved_model_without_its_tokenizer_files_is_refused(tmp_path: Path) -> None:
+    """Its tokenizer was one of the special tokens alone: every word [UNK], probabilities garbage."""
+    from paralign.neural import model_directory
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder, FineTuning
+
+    for file in model_directory().iterdir():
+        if file.name not in ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json"):
+            (tmp_path / file.name).symlink_to(file)
+    manifest = {"format": 1, "base": "x", "training_pairs": 1, "settings": FineTuning().to_dict()}
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="its tokenizer knows no word"):
+        CrossEncoder.load(tmp_path)
+
+
+def test_a_manifest_of_another_format_is_named_as_such(tmp_path: Path) -> None:
+    """A model saved by a later paralign (format 2, with a setting this one lacks) was "not a
+    cross-encoder manifest (TypeError(... unexpected keyword argument 'pooling_layers'))": the
+    settings were read before the format was checked."""
+    from paralign.neural.cross_encoder import MANIFEST, CrossEncoder, FineTuning
+
+    settings = {**FineTuning().to_dict(), "pooling_layers": 2}
+    manifest = {"format": 2, "base": "x", "training_pairs": 1, "settings": settings}
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+    with pytest.raises(FormatError, match="format 2, this paralign reads 1"):
+        CrossEncoder.load(tmp_path)
+    (tmp_path / MANIFEST).write_text(json.dumps({**manifest, "format": 1}), encoding="utf-8")
+    with pytest.raises(FormatError, match="not a cross-encoder manifest .*pooling_layers"):
+        CrossEncoder.load(tmp_path)
+
+
+@pytest.mark.parametrize("head", [b"junk", b"\x80\x02"], ids=["junk", "pickle-start"])
+def test_a_damaged_head_file_is_a_format_error(trained, tmp_path: Path, head: bytes) -> None:
+    """A damaged head.pt was torch.load's own struct.error or UnpicklingError, no file named."""
+    from paralign.neural.cross_encoder import CrossEncoder
+
+    directory = trained.save(tmp_path / "model")
+    (directory / "head.pt").write_bytes(head)
+    with pytest.raises(FormatError, match="head.pt: cannot load the head"):
+        CrossEncoder.load(directory)
+
+
+@pytest.mark.parametrize(("pairs", "message"), [
+    (["ab"], r"pairs: item 1 is 'ab', not a \(sentence, sentence\) pair"),
+    ([("a", "b"), ("c", None)], r"pairs: item 2 \(second\) is None, not a text \(str\)"),
+    ([(["a", "b"], "c")], r"pairs: item 1 \(first\) is \['a', 'b'\], not a text"),
+    ([("a\ud800", "b")], r"pairs: item 1 \(first\) holds a lone surrogate"),
+], ids=["str", "None", "list", "surrogate"])
+def test_a_bad_pair_is_an_input_type_error_naming_it(trained, pairs, message) -> None:
+    """A str was read as its characters ("ab" scored as the pair "a", "b"; fine-tuning trained
+    on such pairs), None a ValueError from inside the tokenizer."""
+    from paralign.errors import InputTypeError
+    from paralign.neural.cross_encoder import CrossEncoder
+
+    with pytest.raises(InputTypeError, match=message):
+        trained.probabilities(pairs)
+    with pytest.raises(InputTypeError, match=message):
+        CrossEncoder.fine_tune(pairs + [("x", "y")], [True] * len(pairs) + [False])
 
 
 def test_settings_and_inputs_are_checked() -> None:
@@ -97,3 +185,13 @@ def test_settings_and_inputs_are_checked() -> None:
         CrossEncoder.fine_tune(PAIRS, LABELS[:3])
     with pytest.raises(ConfigurationError, match="without training pairs"):
         CrossEncoder.fine_tune([], [])
+
+
+@pytest.mark.parametrize(("labels", "kind"), [([True, True, 1], "paraphrases"), ([False], "non-paraphrases")])
+def test_training_pairs_of_one_class_are_refused(labels, kind) -> None:
+    """As LogisticModel.fit refuses them. They trained a classifier of one class without a word:
+    fine-tuned on two paraphrases, it gave an unrelated pair 0.82."""
+    from paralign.neural.cross_encoder import CrossEncoder
+
+    with pytest.raises(FormatError, match=f"all {len(labels)} training pairs are {kind}: a classifier needs both"):
+        CrossEncoder.fine_tune(PAIRS[: len(labels)], labels)

@@ -276,3 +276,81 @@ def test_encoder_id_names_a_package_with_its_version_and_a_directory_by_its_name
     assert encoder_id(tmp_path / "tuned") == "tuned"
     monkeypatch.setenv("PARALIGN_ENCODER", str(tmp_path / "tuned"))
     assert encoder_id() == "tuned"
+
+
+def test_a_stride_wider_than_the_window_leaves_no_sub_word_out(encoder) -> None:
+    """A stride of 1,000 on MiniLM's 254-sub-word window made windows (0, 254) and (346, 600)
+    of a 600-word sentence: words 254-345 were in none ("max() arg is an empty sequence").
+    Wider than the window, it counts as the window: windows side by side."""
+    from paralign.neural import Encoder
+    from paralign.neural.encoder import windows
+
+    assert windows(600, 254, 1000) == windows(600, 254, 254) == [(0, 254), (254, 508), (346, 600)]
+    wide = Encoder(device="cpu", stride=1000).encode_one(LONG)
+    side_by_side = Encoder(device="cpu", stride=254).encode_one(LONG)
+    assert wide.windows == 3 and len(wide.words) == 600
+    np.testing.assert_array_equal(wide.matrix, side_by_side.matrix)
+
+
+def _model_copy(target, replace: dict[str, bytes | None]):
+    """The model directory in `target`, its files linked, those of `replace` written instead
+    (None: left out)."""
+    from paralign.neural import model_directory
+
+    target.mkdir()
+    for file in model_directory().iterdir():
+        if file.name not in replace:
+            (target / file.name).symlink_to(file)
+    for name, data in replace.items():
+        if data is not None:
+            (target / name).write_bytes(data)
+    return target
+
+
+@pytest.mark.parametrize("damaged", [b"junk", b"\x10\x00\x00\x00\x00\x00\x00\x00{}"], ids=["garbage", "truncated"])
+def test_a_damaged_weights_file_is_a_configuration_error_naming_the_directory(tmp_path, damaged) -> None:
+    """It was safetensors' own SafetensorError ("header too small"), no ParalignError and no
+    directory named."""
+    from paralign.neural import Encoder
+
+    directory = _model_copy(tmp_path / "damaged", {"model.safetensors": damaged})
+    with pytest.raises(ConfigurationError, match=f"encoder {directory}: cannot load"):
+        _ = Encoder(directory, device="cpu").dim
+
+
+@pytest.mark.parametrize("text", [b"{not json", b"[256]", b'{"max_seq_length": null}', b"\xff"],
+                         ids=["not-json", "a-list", "null", "not-utf8"])
+def test_a_damaged_sentence_transformers_config_is_a_configuration_error(tmp_path, text) -> None:
+    """sentence_bert_config.json gives the window; damaged, it was a bare JSONDecodeError (or
+    TypeError, AttributeError, UnicodeDecodeError) naming no file."""
+    from paralign.neural import Encoder
+
+    directory = _model_copy(tmp_path / "damaged", {"sentence_bert_config.json": text})
+    with pytest.raises(ConfigurationError, match=f"encoder {directory}: sentence_bert_config.json is damaged"):
+        _ = Encoder(directory, device="cpu").window
+
+
+def test_a_model_directory_without_tokenizer_files_is_refused(tmp_path) -> None:
+    """transformers loads it with a tokenizer of the five special tokens alone: every word was
+    [UNK] (and [CLS] id 2, not 101), and the vectors garbage, without a word said."""
+    from paralign.neural import Encoder
+
+    tokenizer_files = ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json")
+    directory = _model_copy(tmp_path / "no-tokenizer", dict.fromkeys(tokenizer_files))
+    with pytest.raises(ConfigurationError, match=f"encoder {directory}: its tokenizer knows no word"):
+        Encoder(directory, device="cpu").encode_one(["A", "man", "."])
+
+
+@pytest.mark.parametrize(("sentences", "message"), [
+    ([["A"], ["a", 1]], "sentences: item 2: a token is a str, not int 1"),
+    ([["a", None]], "sentences: item 1: a token is a str, not NoneType None"),
+    ([["a"], ["b"], None], "sentences: item 3 is None, not a token list"),
+    ([["a\ud800"]], r"sentences: item 1: token 'a\\ud800' holds a lone surrogate"),
+], ids=["int", "None-token", "None-item", "surrogate"])
+def test_a_bad_token_is_an_input_type_error_naming_the_item(encoder, sentences, message) -> None:
+    """They were TypeErrors from inside the tokenizer ("PreTokenizedInputSequence must be
+    Union[List[str], Tuple[str]]", "'NoneType' object is not iterable"), naming nothing."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=message):
+        encoder.encode(sentences)

@@ -102,6 +102,17 @@ def test_confidence_weighted_share_of_content_words() -> None:
     assert confidence_weighted_score(_pair(A, B), Alignment()) == 0.0
 
 
+def test_a_sentence_of_punctuation_or_symbols_only_counts_its_tokens() -> None:
+    """As sultan2014 counts them: "..." linked to "..." is fully aligned. It scored 0 for want
+    of words (and so did two identical emoji), where sultan2014 gives 1."""
+    dots = Sentence(tokens=("...",), whitespace=(False,))
+    emoji = Sentence(tokens=("\U0001f600", "!"), whitespace=(False, False))
+    assert confidence_weighted_score(_pair(dots, dots), Alignment(frozenset({(0, 0)}))) == 1.0
+    both = Alignment(frozenset({(0, 0), (1, 1)}), confidence={(0, 0): 0.9, (1, 1): 0.7})
+    assert confidence_weighted_score(_pair(emoji, emoji), both) == pytest.approx(0.8)
+    assert confidence_weighted_score(_pair(dots, dots), Alignment()) == 0.0
+
+
 @needs_extra
 def test_contextual_alignment_is_in_unit_range_and_full_for_identical_sentences() -> None:
     signal = make_signal("contextual-alignment")

@@ -30,9 +30,18 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import (
+    ConfigurationError,
+    FormatError,
+    InputTypeError,
+    MismatchError,
+    check_pairs,
+    is_text,
+    lone_in,
+    shown_value,
+)
 from ..settings import encoder_name
-from .encoder import _require, model_directory, quiet_transformers, resolve_device
+from .encoder import _require, check_vocabulary, model_directory, quiet_transformers, resolve_device
 
 #: The file in a saved cross-encoder directory that names what it is.
 MANIFEST = "cross_encoder.json"
@@ -86,18 +95,23 @@ class CrossEncoder:
         pairs: Sequence[tuple[str, str]],
         labels: Sequence[bool],
         *,
-        model: str | None = None,
+        model: str | os.PathLike[str] | None = None,
         device: str = "auto",
         settings: FineTuning | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> CrossEncoder:
         """Fine-tune the encoder `model` (default: the `PARALIGN_ENCODER` setting) with a new
-        head on (sentence, sentence) `pairs` and their paraphrase `labels`; `progress(n)` is
-        called with the number of pairs of each training step."""
+        head on (sentence, sentence) `pairs` and their paraphrase `labels` (both classes, as
+        every classifier of paralign needs: FormatError otherwise); `progress(n)` is called with
+        the number of pairs of each training step."""
+        pairs = _sentence_pairs(pairs)
         if len(pairs) != len(labels):
             raise MismatchError(f"{len(pairs)} training pairs vs {len(labels)} labels")
         if not pairs:
             raise ConfigurationError("cannot fine-tune a cross-encoder without training pairs")
+        if len(set(map(bool, labels))) < 2:  # as LogisticModel.fit refuses them (check_both_classes)
+            kind = "paraphrases" if labels[0] else "non-paraphrases"
+            raise FormatError(f"all {len(labels)} training pairs are {kind}: a classifier needs both classes")
         settings = settings or FineTuning()
         torch, transformers = _require()
         directory = model_directory(model)
@@ -106,7 +120,8 @@ class CrossEncoder:
             torch.manual_seed(settings.seed)
             tokenizer, encoder = _load_encoder(transformers, directory)
             head = torch.nn.Linear(encoder.config.hidden_size, 2)
-            self = cls(tokenizer, encoder, head, run_on, settings, encoder_name(model), len(pairs))
+            base = encoder_name(os.fspath(model) if model is not None else None)  # a str: the manifest's JSON
+            self = cls(tokenizer, encoder, head, run_on, settings, base, len(pairs))
             self._move()
             self._train(torch, transformers, list(pairs), [bool(y) for y in labels], progress)
         return self
@@ -162,6 +177,7 @@ class CrossEncoder:
 
     def probabilities(self, pairs: Sequence[tuple[str, str]], batch_size: int = 64) -> list[float]:
         """P(paraphrase) of each (sentence, sentence) pair: the mean over both reading orders."""
+        pairs = _sentence_pairs(pairs)
         torch, _ = _require()
         out: list[float] = []
         with torch.no_grad():
@@ -213,25 +229,41 @@ class CrossEncoder:
         path = Path(directory).expanduser()
         try:
             manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+            if isinstance(manifest, dict) and manifest.get("format") != _FORMAT:  # before its fields
+                raise FormatError(f"{path / MANIFEST}: format {manifest.get('format')!r}, this paralign reads {_FORMAT}")
             settings = FineTuning(**manifest["settings"])
             base, size = str(manifest["base"]), int(manifest["training_pairs"])
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no such directory, or a file
             raise FormatError(f"{path}: not a saved cross-encoder (no {MANIFEST})") from None
+        except FormatError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"{path / MANIFEST}: not a cross-encoder manifest ({exc!r})") from None
-        if manifest.get("format") != _FORMAT:
-            raise FormatError(f"{path / MANIFEST}: format {manifest.get('format')!r}, this paralign reads {_FORMAT}")
         torch, transformers = _require()
         tokenizer, encoder = _load_encoder(transformers, path)
         head = torch.nn.Linear(encoder.config.hidden_size, 2)
         try:
             head.load_state_dict(torch.load(path / _HEAD, map_location="cpu", weights_only=True))
-        except (OSError, RuntimeError) as exc:
+        except Exception as exc:  # OSError, RuntimeError; damaged: struct.error, UnpicklingError, EOFError
             raise FormatError(f"{path / _HEAD}: cannot load the head ({exc})") from None
         self = cls(tokenizer, encoder, head, resolve_device(device), settings, base, size)
         self._move()
         encoder.eval()
         return self
+
+
+def _sentence_pairs(pairs: object) -> list[tuple[str, str]]:
+    """`pairs` as a list of (text, text) pairs; InputTypeError naming the first item that is not
+    one: a str was read as its characters ("ab": the pair "a", "b"), None or a number was a
+    ValueError from inside the tokenizer."""
+    items = check_pairs(pairs, "pairs", "(sentence, sentence) pair")
+    for number, pair in enumerate(items, start=1):
+        for side, text in zip(("first", "second"), pair, strict=True):
+            if not isinstance(text, str):
+                raise InputTypeError(f"pairs: item {number} ({side}) is {shown_value(text)}, not a text (str)")
+            if not is_text(text):
+                raise InputTypeError(f"pairs: item {number} ({side}) holds {lone_in(text)}")
+    return [(a, b) for a, b in items]
 
 
 def _load_encoder(transformers: Any, directory: Path) -> tuple[Any, Any]:
@@ -241,6 +273,7 @@ def _load_encoder(transformers: Any, directory: Path) -> tuple[Any, Any]:
         with quiet_transformers(transformers):
             tokenizer = transformers.AutoTokenizer.from_pretrained(directory, local_files_only=True)
             encoder = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
         raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
+    check_vocabulary(directory, tokenizer)
     return tokenizer, encoder

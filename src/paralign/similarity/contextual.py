@@ -113,10 +113,12 @@ def link_confidences(alignment: Alignment) -> Mapping[tuple[int, int], float]:
 
 def weighted_proportion(sentence: Sentence, best: Mapping[int, float]) -> float:
     """The confidence-weighted share of a sentence's content words (all its non-punctuation
-    words when it has none) that are aligned: `best[i]` is word i's best link confidence."""
+    words when it has none, all its tokens when it is punctuation or symbols only, as
+    ``sultan2014`` counts them: two identical "..." score as identical, not 0) that are
+    aligned: `best[i]` is word i's best link confidence."""
     words = content_indices(sentence, stopwords()) or [
         i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)
-    ]
+    ] or list(range(len(sentence.tokens)))
     return sum(best.get(i, 0.0) for i in words) / len(words) if words else 0.0
 
 

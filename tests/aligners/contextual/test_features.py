@@ -113,3 +113,45 @@ def test_stack_features_are_symmetric(n: int, m: int, seed: int) -> None:
         rivals = [q for (a, b), q in grid.items() if (a == i) != (b == j)]
         assert column["p_rival_max"][row] == max(rivals, default=0.0)
     assert stack_features(np.zeros((0, 2), dtype=int), np.zeros(0), n, m).shape == (0, len(STACK_FEATURES))
+
+
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2**32 - 1), st.booleans())
+def test_ranks_and_neighbour_maxima_by_their_definitions(n: int, m: int, seed: int, ties: bool) -> None:
+    """Rank: how many cells of the row (column) are greater; neighbour maximum: the best
+    similarity of a neighbour of i with a neighbour of j, 0 when either has none."""
+    from paralign.aligners.contextual.features import _neighbour_max, _ranks
+
+    rng = np.random.default_rng(seed)
+    sim = rng.uniform(-0.2, 1.0, (n, m))
+    if ties:
+        sim = np.round(sim, 1)
+    adj_s, adj_t = rng.random((n, n)) < 0.3, rng.random((m, m)) < 0.3
+    row_rank, col_rank = _ranks(sim)
+    nb = _neighbour_max(sim, adj_s, adj_t)
+    for i in range(n):
+        for j in range(m):
+            assert row_rank[i, j] == (sim[i] > sim[i, j]).sum()
+            assert col_rank[i, j] == (sim[:, j] > sim[i, j]).sum()
+            pairs = [sim[k, q] for k in np.flatnonzero(adj_s[i]) for q in np.flatnonzero(adj_t[j])]
+            assert nb[i, j] == (max(pairs) if pairs else 0.0)
+
+
+def test_features_of_long_sentences_take_memory_of_the_matrix_size() -> None:
+    """Ranks and neighbour maxima compared every cell with its whole row (column) at once:
+    n * m * max(n, m) cells, 216 MB for two 300-word sentences, 4 GB and 7 s for 800 words."""
+    import tracemalloc
+
+    from paralign.aligners.contextual.features import _neighbour_max, _ranks
+
+    rng = np.random.default_rng(0)
+    n = 300
+    sim = rng.uniform(-0.2, 1.0, (n, n))
+    chain = np.eye(n, k=1, dtype=bool) | np.eye(n, k=-1, dtype=bool)  # each word's neighbours in a chain
+    tracemalloc.start()
+    try:
+        _ranks(sim)
+        _neighbour_max(sim, chain, chain)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40 * 2**20, f"{peak / 2**20:.0f} MB"

@@ -74,6 +74,34 @@ def test_a_users_file_that_is_not_a_model_is_a_format_error_naming_it(tmp_path, 
         assert caught.value.line == line
 
 
+def _tree(**changes) -> dict:
+    tree = {"feature": [0, 0, 0], "threshold": [0.5, 0, 0], "left": [1, 1, 2], "right": [2, 1, 2],
+            "value": [0, -1.0, 2.0]}
+    return {**tree, **changes}
+
+
+@pytest.mark.parametrize(("tree", "reason"), [
+    (_tree(left=[1000, 1, 2]), "tree 2: left 1000 is not in 0..2"),
+    (_tree(right=[-1, 1, 2]), "tree 2: right -1 is not in 0..2"),
+    (_tree(feature=[len(FEATURES), 0, 0]), f"tree 2: feature {len(FEATURES)} is not in 0..{len(FEATURES) - 1}"),
+    (_tree(value=[0, -1.0]), "tree 2: its feature, threshold, left, right and value lists differ in length"),
+    (_tree(left=[1, 0, 2]), "tree 2: its nodes make a cycle"),
+    (_tree(left=[1, 2, 2], right=[1, 2, 2]), None),  # two children the same node: no cycle
+], ids=["child-past-the-end", "negative-child", "feature-past-the-end", "short-list", "cycle", "shared-child"])
+def test_a_damaged_tree_is_a_format_error_at_load(tmp_path, tree, reason) -> None:
+    """A child or feature out of range loaded, then was an IndexError at the first pair aligned;
+    a negative child read another node from the end, a short value list was padded with zeros
+    and a cycle (tree 2's node 1 pointing back to the root) walked without end."""
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(_model(trees=[_model()["trees"][0], tree])), encoding="utf-8")
+    if reason is None:
+        assert LinkModel.load(path).depths == [1, 2]
+        return
+    with pytest.raises(FormatError, match=reason) as caught:
+        LinkModel.load(path)
+    assert caught.value.source == str(path)
+
+
 def test_a_missing_model_file_is_an_input_file_error_naming_it(tmp_path) -> None:
     from paralign.errors import InputFileError
 

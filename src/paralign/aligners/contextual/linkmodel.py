@@ -104,6 +104,8 @@ class LinkModel:
             inner = {"format": FORMAT, "threshold": data["threshold"], **data["stack"]}
             stack = cls.from_dict(inner, source, FEATURES + STACK_FEATURES)
         trees = data["trees"]
+        for number, tree in enumerate(trees, start=1):
+            _check_tree(tree, len(features), f"tree {number}", source)
         width = max(len(tree["feature"]) for tree in trees)
 
         def pad(key: str, dtype: type, fill: float) -> np.ndarray:
@@ -146,6 +148,30 @@ class LinkModel:
             raise FormatError(f"not a valid {FORMAT} file ({what})", source=name) from None
 
 
+def _check_tree(tree: dict[str, Any], features: int, name: str, source: str) -> None:
+    """FormatError unless `tree`'s five lists are of one length, its features columns of the
+    model's rows, its children nodes of its own and its walk from the root ends (a leaf points
+    to itself): a damaged file was an IndexError at the first pair aligned, a negative child
+    another node read from the end, a short list padded with zeros, a cycle a walk that never
+    ended."""
+    size = len(tree["feature"])
+    if not size or any(len(tree[key]) != size for key in ("threshold", "left", "right", "value")):
+        raise FormatError(f"{name}: its feature, threshold, left, right and value lists differ in "
+                          "length (or are empty)", source=source)
+    for key, bound in (("feature", features), ("left", size), ("right", size)):
+        for value in tree[key]:
+            if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) \
+                    or not 0 <= value < bound:
+                raise FormatError(f"{name}: {key} {value!r} is not in 0..{bound - 1}", source=source)
+    left, right = [int(v) for v in tree["left"]], [int(v) for v in tree["right"]]
+    level, frontier = 0, {0}
+    while frontier:  # as _depth walks it
+        frontier = {c for n in frontier if left[n] != n or right[n] != n for c in (left[n], right[n])}
+        level += 1
+        if level > size:
+            raise FormatError(f"{name}: its nodes make a cycle", source=source)
+
+
 def _depth(left: np.ndarray, right: np.ndarray) -> int:
     """Steps from node 0 to the deepest leaf (a leaf points to itself)."""
     deepest, level, frontier = 0, 0, [0]
@@ -155,5 +181,5 @@ def _depth(left: np.ndarray, right: np.ndarray) -> int:
             return deepest
         level += 1
         deepest = level
-        frontier = [int(c) for n in inner for c in (left[n], right[n])]
+        frontier = list({int(c) for n in inner for c in (left[n], right[n])})  # a node reached twice: once
     return deepest
