@@ -64,7 +64,6 @@ def nlp_annotator():
     return Annotator()
 
 
-
 class Page(HTMLParser):
     """A parsed report: start tags with their attributes, all text, and the XML tree."""
 
@@ -146,7 +145,6 @@ def on_dask(dask_cluster, monkeypatch):
     return dask_cluster
 
 
-
 #: A corpus whose table pivot holds with phrases its regex tokenizer split: ``doctor's`` ->
 #: ``doctor 's``, paraphrased by ``physician 's`` (both through ``des arztes``), lower-cased.
 #: regex tokens: the doctor 's car is red . | das auto des arztes ist rot .
@@ -192,6 +190,7 @@ def batch_on_dask(dask_cluster, request):
             yield dask_cluster
     finally:
         cloudpickle.unregister_pickle_by_value(request.module)
+
 
 # -- a real cluster of `dask scheduler` and `dask worker` processes (moved from tests/cli/test_pivot.py)
 def _free_port() -> int:

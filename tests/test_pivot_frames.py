@@ -56,7 +56,6 @@ def test_a_large_sample_is_an_even_subset_and_cuts_split_it() -> None:
     assert len(cuts) == 3 and cuts == sorted(cuts)
 
 
-
 def test_copy_lines_copies_a_range_of_lines_each_ending_in_a_newline_and_stops_at_the_end(tmp_path) -> None:
     source = tmp_path / "tokens"
     source.write_bytes("a b\nc\u00e9\nd e f\nlast".encode())

@@ -53,8 +53,6 @@ SURROGATE_GOLD = '{"id": "p9", "source": "The \\udc00 .", "target": "The cat .",
 LATTICE = '{"states": 3, "start": 0, "end": 2,\n"edges": [[0, "a", 1], [1, "b", 2], [1, "c", 2]],\n"weights": [2, 1, 1]}\n'
 
 
-
-
 @dataclass(frozen=True)
 class Row:
     """How to run one command on a good input `{in}`, and what each class of bad input gives.

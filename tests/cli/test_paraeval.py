@@ -72,7 +72,6 @@ def test_length_mismatch_is_reported_before_scoring(files, capsys):
     assert "short.txt has 1 line but the hypothesis" in err
 
 
-
 @pytest.mark.parametrize("inputs", [1, 3])
 def test_references_of_different_lengths_are_one_error_naming_them(files, capsys, inputs):
     """-r A -r B where B has fewer lines (a cut reference) blamed every system: one -i was
@@ -87,6 +86,7 @@ def test_references_of_different_lengths_are_one_error_naming_them(files, capsys
     assert code == 1 and out == ""
     assert err == (f"paralign paraeval: error: the references differ in length: {files / 'r1.txt'} has 3 "
                    f"lines, {files / 'short.txt'} has 1 line (each has one line a segment)\n")
+
 
 def test_bad_table_names_its_line(files, capsys):
     (files / "bad.tsv").write_text(TABLE + "only-one-field\n", encoding="utf-8")
@@ -175,7 +175,6 @@ def test_report_highlights_each_hypothesis_by_tier(files, capsys, report_page):
     assert plain == with_report
 
 
-
 def test_report_of_the_default_config_shows_each_segments_score_and_matches(files, capsys, report_page):
     """The default (graded) config's report: each segment's score is the --sentence-level one,
     its words are highlighted by the graded tiers (stem included), the reference it was scored
@@ -209,7 +208,6 @@ def test_report_of_the_default_config_shows_each_segments_score_and_matches(file
     assert code == 2 and "one -i" in err
 
 
-
 @pytest.mark.parametrize("config", ["default", "paper"])
 def test_report_shows_the_confidence_the_command_gives(files, capsys, report_page, config):
     """--report with --confidence shows the bootstrap's mean and half-width beside the score,
@@ -233,6 +231,7 @@ def test_report_shows_the_confidence_the_command_gives(files, capsys, report_pag
     assert code == 0 and json.loads(out)["confidence"] is None and "fewer than 2 segments" in err
     text = report_page(report.read_text(encoding="utf-8")).text
     assert "n/a (fewer than 2 segments to resample)" in text
+
 
 def test_many_systems_one_call_match_one_call_each(files, capsys):
     (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")

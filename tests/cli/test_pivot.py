@@ -106,6 +106,7 @@ def test_paraphrase_table_from_groups(tmp_path, capsys):
     # threshold in some runs, and now and then the intended word is only found inside a
     # two-word phrase ("car" -> "the automobile", seen once in CI-like runs): check that the
     # intended paraphrases are found, alone or in a phrase, not the whole set.
+
     def found(word: str, phrase: str) -> bool:
         return any(word in paraphrase.split() for paraphrase in table.paraphrases(phrase))
 

@@ -75,6 +75,7 @@ COMMANDS: dict[str, list[str]] = {
     "lattice stats": ["lattice", "stats", "--groups", "groups.tsv", "--format", "json"],
 }
 
+
 def write_inputs(folder: Path) -> Path:
     """The inputs of every command in `folder` (made); returns it."""
     folder.mkdir(parents=True)

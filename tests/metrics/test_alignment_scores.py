@@ -83,7 +83,6 @@ def test_to_dict_shape_and_text() -> None:
     assert "macro" in text and "50.0" in text and "AER" in text
 
 
-
 def _keys(typed: type) -> list[str]:
     """A TypedDict's keys in the order they are declared (its bases' first)."""
     return list(typed.__annotations__)

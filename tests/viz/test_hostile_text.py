@@ -133,7 +133,6 @@ def test_hostile_text_stays_text_and_the_file_parses(output: str, word: str) -> 
         assert word[:20] in shown
 
 
-
 @pytest.mark.parametrize("word", HOSTILE.values(), ids=HOSTILE.keys())
 def test_the_terminal_view_sends_no_control_or_bidi_override(word: str) -> None:
     """`align --format pretty`: an ESC [ from a token would rewrite the terminal, an RLO (U+202E)

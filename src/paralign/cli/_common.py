@@ -59,7 +59,6 @@ def _int_at_least(text: str, low: int) -> int:
     return value
 
 
-
 def finite_numbers(args: argparse.Namespace) -> None:
     """ConfigurationError (a usage error) for a number option given as NaN or inf: float()
     accepts them, and a NaN threshold or weight would silently give an empty or wrong result."""

@@ -83,6 +83,7 @@ def _add_build(sub: argparse._SubParsersAction) -> None:
     p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
     p.set_defaults(func=run_build, lattice=None)
 
+
 def _add_draw(sub: argparse._SubParsersAction) -> None:
     """`paralign lattice draw`."""
     p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png",
@@ -97,6 +98,7 @@ def _add_draw(sub: argparse._SubParsersAction) -> None:
                         "\"format\": svg|html|dot|png}, is printed as text or JSON (default: "
                         "%(default)s)")
     p.set_defaults(func=run_draw)
+
 
 def _add_paths(sub: argparse._SubParsersAction) -> None:
     """`paralign lattice paths`."""
@@ -119,6 +121,7 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
                    help="enumerate up to LIMIT paths (default: 0, none)")
     p.set_defaults(func=run_paths)
 
+
 def _add_distance(sub: argparse._SubParsersAction) -> None:
     """`paralign lattice distance`."""
     p = sub.add_parser("distance", help="word edit distance from sentences to the lattice",
@@ -137,6 +140,7 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
     add_encoding_errors(p)
     p.set_defaults(func=run_distance)
 
+
 def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
     """`paralign lattice paraphrases`."""
     p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file",
@@ -152,6 +156,7 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--all-pairs", action="store_true",
                    help="also pairs sharing their first or last word (default: minimal pairs)")
     p.set_defaults(func=run_paraphrases)
+
 
 def _add_stats(sub: argparse._SubParsersAction) -> None:
     """`paralign lattice stats`."""
@@ -184,6 +189,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                    help="the smallest group --incremental uses, in distinct sentences (default: "
                    "%(default)s; at least 2: one held out, one to compare with)")
     p.set_defaults(func=run_stats)
+
 
 def add_lattice_options(
     p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None

@@ -68,7 +68,6 @@ def iter_lines(path: str | Path) -> Iterator[str]:
             yield text[:-1] if text.endswith("\n") else text
 
 
-
 def language_pairs(root: str | Path | None = None) -> list[str]:
     """Pairs with references present, e.g. ['cs-en', 'de-en', 'ru-en']."""
     refs = wmt_dir(root) / "txt" / "references"

@@ -281,7 +281,6 @@ def align_scores(
                        tuple(_warning(k) for k in skipped), tuple(skipped))
 
 
-
 # -- file-level entry point (what the CLI calls) ------------------------------------------------
 def align_scores_files(
     gold_path: str | Path,

@@ -447,7 +447,6 @@ class Encoder:
             torch.set_num_threads(threads)
         return [results[c] for c in range(len(chunks))]
 
-
     def _states(self, ids: Any, mask: Any) -> dict[int, Any]:
         """The hidden states of the layers asked for, by their index as given. The model
         runs only up to the deeper of them when its layers are a list it can be stopped in

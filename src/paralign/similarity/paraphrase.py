@@ -263,7 +263,6 @@ def _usable(
     return [pairs[i] for i in kept], [labels[i] for i in kept], kept, tuple((split, p) for p in skipped)
 
 
-
 def _check_classifier(classifier: str, signal: object, feature_set: str | None) -> None:
     """A known classifier, and no option of the other one (ConfigurationError)."""
     if classifier not in CLASSIFIERS:

@@ -284,9 +284,6 @@ register_signal(
 )
 
 
-
-
-
 def fit_on_files(
     signal: str | Signal, paths: Sequence[str | Path], annotator: Annotator | None = None
 ) -> Signal:

@@ -414,6 +414,7 @@ def test_thousand_token_pair_aligns(aligner: Aligner) -> None:
 
     rng = random.Random(7)
     words = [f"w{k}" for k in range(300)] + ["the", "of", "a", ",", "."]
+
     def make(seed: int) -> Sentence:
         rng.seed(seed)
         toks = [rng.choice(words) for _ in range(1000)]

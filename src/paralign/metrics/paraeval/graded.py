@@ -65,7 +65,6 @@ if TYPE_CHECKING:
     from ...neural import Encoder
 
 
-
 @dataclass(slots=True)
 class _Words:
     """One tokenised segment: lower-cased 13a tokens, their stems, content flags, vectors."""
