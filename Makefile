@@ -22,6 +22,7 @@ test: setup
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check --preview --select E301,E302,E303,E304,E305,E306 src tests benchmarks
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
 

@@ -162,14 +162,24 @@ def test_the_ignore_check_finds_a_bare_one(tmp_path: Path) -> None:
     assert [n for n, _ in _ignores_without_reason(module)] == [1, 4]
 
 
+#: ruff's options for PEP 8's blank-line rules, as make lint runs them beside [tool.ruff]'s.
+BLANK_LINE_RULES = ("--preview", "--select", "E301,E302,E303,E304,E305,E306")
+
+
 def test_ruff_is_clean() -> None:
-    """ruff check over src, tests and benchmarks ([tool.ruff] in pyproject.toml), as make lint runs it."""
+    """ruff check over src, tests and benchmarks ([tool.ruff] in pyproject.toml, and PEP 8's
+    blank lines), as make lint runs it."""
     ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
     if ruff is None:
         pytest.fail("ruff is not installed (pip install -e '.[dev]' installs it)")
     done = subprocess.run([ruff, "check", "--no-cache", "src", "tests", "benchmarks"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    # PEP 8's blank lines are ruff preview rules; [tool.ruff] cannot turn on preview for them
+    # alone (preview also changes stable rules, such as F822 on the moved names' __all__)
+    blank_lines = subprocess.run([ruff, "check", "--no-cache", *BLANK_LINE_RULES, "src", "tests",
+                                  "benchmarks"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert blank_lines.returncode == 0, blank_lines.stdout[-6000:] + blank_lines.stderr[-2000:]
 
 
 def test_no_module_over_the_limit() -> None:
