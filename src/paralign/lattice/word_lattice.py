@@ -459,19 +459,30 @@ class Lattice:
     def to_openfst(self) -> str:
         """OpenFst text format of an acceptor: `src dst word` lines, then the final state.
 
-        Words containing whitespace are written with it replaced by '_'; epsilon is <eps>.
+        Words are written as :func:`openfst_symbol` says (white space as '_'; a word spelled
+        <eps> as \\<eps>); epsilon is <eps>.
         """
         lines = []
         for s, w, d in self.edges:
-            label = EPSILON if w is None else "_".join(w.split()) or "_"
+            label = EPSILON if w is None else openfst_symbol(w)
             lines.append(f"{s}\t{d}\t{label}")
         lines.append(str(self.end))
         return "\n".join(lines) + "\n"
 
     def openfst_symbols(self) -> str:
         """The symbol table for :meth:`to_openfst` (<eps> = 0)."""
-        words = sorted({"_".join(w.split()) or "_" for _, w, _ in self.edges if w is not None})
+        words = sorted({openfst_symbol(w) for _, w, _ in self.edges if w is not None})
         return "".join(f"{w}\t{k}\n" for k, w in enumerate([EPSILON, *words]))
+
+
+def openfst_symbol(word: str) -> str:
+    """How :meth:`Lattice.to_openfst` writes `word`: OpenFst's text format splits its fields on
+    white space and has no quoting, so a run of white space becomes '_' (a word of white space
+    alone is '_'); and a word spelled as the epsilon symbol, <eps>, gets a backslash in front
+    (\\<eps>; \\<eps> gets two, and so on): written as <eps> it was no word, so the FST
+    accepted the sentence without it, and the symbol table gave <eps> two numbers."""
+    symbol = "_".join(word.split()) or "_"
+    return "\\" + symbol if symbol.lstrip("\\") == EPSILON else symbol
 
 
 def _memory() -> int:
