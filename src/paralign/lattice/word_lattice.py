@@ -444,15 +444,16 @@ class Lattice:
         return cls.from_dict(data, source, text=text)
 
     def to_dot(self, name: str = "lattice") -> str:
-        """Graphviz DOT (left to right; edge labels are the words, weights in brackets)."""
-        lines = [f'digraph "{name}" {{', "  rankdir=LR;", "  node [shape=circle, label=\"\", width=0.2];"]
+        """Graphviz DOT (left to right; edge labels are the words, weights in brackets); the
+        graph's `name` and the words quoted as DOT strings (:func:`dot_string`)."""
+        lines = [f"digraph {dot_string(name)} {{", "  rankdir=LR;", "  node [shape=circle, label=\"\", width=0.2];"]
         lines.append(f"  {self.start} [shape=circle, style=filled, fillcolor=palegreen];")
         lines.append(f"  {self.end} [shape=doublecircle];")
         for k, (s, w, d) in enumerate(self.edges):
-            label = EPSILON if w is None else w.replace("\\", "\\\\").replace('"', '\\"')
+            label = EPSILON if w is None else w
             if self.weights:
                 label += f" ({self.weights[k]})"
-            lines.append(f'  {s} -> {d} [label="{label}"];')
+            lines.append(f"  {s} -> {d} [label={dot_string(label)}];")
         lines.append("}")
         return "\n".join(lines) + "\n"
 
@@ -473,6 +474,13 @@ class Lattice:
         """The symbol table for :meth:`to_openfst` (<eps> = 0)."""
         words = sorted({openfst_symbol(w) for _, w, _ in self.edges if w is not None})
         return "".join(f"{w}\t{k}\n" for k, w in enumerate([EPSILON, *words]))
+
+
+def dot_string(text: str) -> str:
+    """`text` as a quoted DOT string that Graphviz shows as it is: backslashes doubled (a label's
+    \\n, \\N, \\G would be escapes) and quotes escaped; a graph name too, which was written
+    unquoted inside the quotes (``to_dot('say "hi"')`` was DOT no reader takes)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def openfst_symbol(word: str) -> str:
