@@ -807,3 +807,13 @@ def test_stats_lm_train_text_is_split_as_the_groups_are(tmp_path, capsys):
     by_split = run_json(capsys, "lattice", "stats", "--groups", str(groups), "--lm-train", str(split))
     assert by_raw["ent_inputs"] == pytest.approx(by_split["ent_inputs"])
     assert by_raw["ent_paths"] == pytest.approx(by_split["ent_paths"])
+
+
+def test_stats_refuses_an_lm_train_file_of_no_sentence(tmp_path, capsys):
+    """A model of no text gave every word the probability 1: ent_inputs and ent_paths were 0
+    bits, a perfect score, for any group."""
+    groups, empty = tmp_path / "groups.tsv", tmp_path / "empty.txt"
+    groups.write_text("a b c\ta c b\n")
+    empty.write_text("\n \n")
+    assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--lm-train", str(empty)]) == 1
+    assert "empty.txt: no sentences: the --lm-train language model needs at least one" in capsys.readouterr().err

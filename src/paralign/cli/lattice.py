@@ -241,13 +241,13 @@ def _options(args: argparse.Namespace) -> LatticeOptions:
                           squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
 
 
-def _read_sentences(path: str, *, empty: bool = False) -> list[str]:
+def _read_sentences(path: str, *, empty: bool = False, needs: str = "a lattice") -> list[str]:
     """The non-blank lines of `path` ('-': stdin), stripped (and a leading BOM dropped); none
-    at all is a FormatError unless `empty`."""
+    at all is a FormatError (saying what `needs` them) unless `empty`."""
     with open_in(path) as handle:
         lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
-        raise FormatError("no sentences: a lattice needs at least one", source=input_name(path))
+        raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
     return lines
 
 
@@ -563,11 +563,12 @@ def run_stats(args: argparse.Namespace) -> int:
 def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
     """The sentences of --lm-train split as the groups' are: on white space with --tokenized,
     else by the lattice's tokenizer (spaCy's). Split on white space, "the man's dog." taught
-    the LM `man's` and `dog.`, words no path of an untokenized group holds (man 's dog .)."""
+    the LM `man's` and `dog.`, words no path of an untokenized group holds (man 's dog .). A
+    file of no sentence is a FormatError: a model of no text gave every word the probability 1,
+    and every entropy was 0 bits, a perfect score."""
     from ..lattice.build import lattice_annotator
 
-    with open_in(args.lm_train) as handle:
-        lines = [line.strip() for line in without_bom(handle) if line.strip()]
+    lines = _read_sentences(args.lm_train, needs="the --lm-train language model")
     return (line.split() for line in lines) if args.tokenized else lattice_annotator().tokenize(lines)
 
 
