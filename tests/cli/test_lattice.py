@@ -792,3 +792,28 @@ def test_a_lattice_word_of_half_a_surrogate_pair_is_an_input_error(tmp_path, cap
     err = capsys.readouterr().err
     assert f'paralign lattice {action[0]}: error: s.json:2: "\\ud800" (column 17) is half of a UTF-16 surrogate' in err
     assert not (tmp_path / "s.dot").exists()
+
+
+def test_stats_lm_train_text_is_split_as_the_groups_are(tmp_path, capsys):
+    """--lm-train was split on white space while an untokenized group's sentences are split by
+    spaCy: the LM learnt `man's` and `dog.`, and every path's `man 's dog .` was unknown words.
+    Raw text now teaches it what the same text split by spaCy does."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("The man's dog barked.\tThe dog of the man barked.\n")
+    raw, split = tmp_path / "raw.txt", tmp_path / "split.txt"
+    raw.write_text("The man's dog barked.\nThe dog of the man barked.\n")
+    split.write_text("The man 's dog barked .\nThe dog of the man barked .\n")
+    by_raw = run_json(capsys, "lattice", "stats", "--groups", str(groups), "--lm-train", str(raw))
+    by_split = run_json(capsys, "lattice", "stats", "--groups", str(groups), "--lm-train", str(split))
+    assert by_raw["ent_inputs"] == pytest.approx(by_split["ent_inputs"])
+    assert by_raw["ent_paths"] == pytest.approx(by_split["ent_paths"])
+
+
+def test_stats_refuses_an_lm_train_file_of_no_sentence(tmp_path, capsys):
+    """A model of no text gave every word the probability 1: ent_inputs and ent_paths were 0
+    bits, a perfect score, for any group."""
+    groups, empty = tmp_path / "groups.tsv", tmp_path / "empty.txt"
+    groups.write_text("a b c\ta c b\n")
+    empty.write_text("\n \n")
+    assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--lm-train", str(empty)]) == 1
+    assert "empty.txt: no sentences: the --lm-train language model needs at least one" in capsys.readouterr().err

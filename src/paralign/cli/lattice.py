@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -179,7 +179,8 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
     add_groups(p)
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
     p.add_argument("--lm-train", default=None, metavar="FILE",
-                   help="held-out text (one sentence a line) for a trigram LM: entropy of inputs and paths")
+                   help="held-out text (one sentence a line, split as the groups are: by spaCy, on white "
+                   "space with --tokenized) for a trigram LM: entropy of inputs and paths")
     p.add_argument("--incremental", action="store_true",
                    help="ed as translations are added (Pang et al. table 5): in each group of "
                    "--incremental-min-size or more distinct sentences one is held out, and its ed to the "
@@ -240,13 +241,13 @@ def _options(args: argparse.Namespace) -> LatticeOptions:
                           squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
 
 
-def _read_sentences(path: str, *, empty: bool = False) -> list[str]:
+def _read_sentences(path: str, *, empty: bool = False, needs: str = "a lattice") -> list[str]:
     """The non-blank lines of `path` ('-': stdin), stripped (and a leading BOM dropped); none
-    at all is a FormatError unless `empty`."""
+    at all is a FormatError (saying what `needs` them) unless `empty`."""
     with open_in(path) as handle:
         lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
-        raise FormatError("no sentences: a lattice needs at least one", source=input_name(path))
+        raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
     return lines
 
 
@@ -531,10 +532,7 @@ def run_stats(args: argparse.Namespace) -> int:
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
     if args.incremental_min_size < 2:
         raise ConfigurationError("--incremental-min-size must be at least 2 (one sentence held out, one used)")
-    lm = None
-    if args.lm_train:
-        with open_in(args.lm_train) as handle:
-            lm = NGramLM().fit(line.split() for line in without_bom(handle) if line.strip())
+    lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
     total, groups, lines, skipped = _annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
@@ -560,6 +558,18 @@ def run_stats(args: argparse.Namespace) -> int:
     summary["skipped_rows"] = skipped
     write_result(args, summary, render_stats)
     return 0
+
+
+def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
+    """The sentences of --lm-train split as the groups' are: on white space with --tokenized,
+    else by the lattice's tokenizer (spaCy's). Split on white space, "the man's dog." taught
+    the LM `man's` and `dog.`, words no path of an untokenized group holds (man 's dog .). A
+    file of no sentence is a FormatError: a model of no text gave every word the probability 1,
+    and every entropy was 0 bits, a perfect score."""
+    from ..lattice.build import lattice_annotator
+
+    lines = _read_sentences(args.lm_train, needs="the --lm-train language model")
+    return (line.split() for line in lines) if args.tokenized else lattice_annotator().tokenize(lines)
 
 
 def _stat(x: object) -> str:

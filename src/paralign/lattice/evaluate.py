@@ -19,6 +19,7 @@ from pathlib import Path
 from ..errors import ConfigurationError, FormatError
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
+from ..shown_text import plain_text
 from .build import (
     LatticeOptions,
     build_lattice,
@@ -358,14 +359,16 @@ def distinct_texts(texts: Sequence[str], *, tokenized: bool = False, lowercase: 
     :func:`.build.sentence_key`), in order: "The cat sat." and "the cat sat ." are one sentence
     unless not `lowercase`. The key needs the lattice's tokens, whitespace-split when
     `tokenized`, else spaCy's (:meth:`Annotator.tokenize` of :func:`.build.lattice_annotator`,
-    which runs only when two texts have the same characters, white space aside and case-folded
-    when `lowercase`: texts that differ there are never one sentence)."""
+    which runs only when two texts have the same characters as spaCy is given them
+    (:func:`..shown_text.plain_text`: "&amp;" is "&", invisible characters gone, NFC), white
+    space aside and case-folded when `lowercase`: texts that differ there are never one sentence)."""
     texts = list(dict.fromkeys(texts))
     tokens: Sequence[Sequence[str]]
     if tokenized:
         tokens = [t.split() for t in texts]
     else:
-        folded = Counter("".join(t.split()).casefold() if lowercase else "".join(t.split()) for t in texts)
+        plain = ["".join(plain_text(t).split()) for t in texts]
+        folded = Counter(p.casefold() if lowercase else p for p in plain)
         if len(folded) == len(texts):
             return texts
         tokens = list(lattice_annotator().tokenize(texts))

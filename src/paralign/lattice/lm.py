@@ -9,7 +9,8 @@ where c counts n-grams in training, T(h) is the number of distinct words seen af
 drops h's oldest word; an unseen history backs off fully to P(w | h'). The recursion ends in an
 add-one unigram over the training vocabulary plus one unknown-word slot, so every word,
 known or not, has a probability > 0 and each conditional distribution sums to 1. Sentences are
-padded with <s> and closed with </s>; entropy is in bits per word, </s> included.
+padded with <s> and closed with </s>; entropy is in bits per word, </s> included. A word of a
+sentence spelled <s> or </s> is a word, not the marker (:func:`word_symbol`).
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ class NGramLM:
         return self
 
     def _prep(self, sentence: Sequence[str]) -> list[str]:
-        return [w.lower() for w in sentence] if self.lowercase else list(sentence)
+        """A sentence's words as the model counts them: lower-cased when `lowercase`, each one
+        spelled as a marker made a word of its own (:func:`word_symbol`)."""
+        return [word_symbol(w.lower() if self.lowercase else w) for w in sentence]
 
     @property
     def vocabulary_size(self) -> int:
@@ -60,7 +63,8 @@ class NGramLM:
         return len(self.followers[0][()])
 
     def prob(self, word: str, history: Sequence[str] = ()) -> float:
-        """P(word | the last order-1 words of history)."""
+        """P(word | the last order-1 words of history); <s> and </s> are the markers here (a
+        sentence's word spelled so is :func:`word_symbol` of it)."""
         history = tuple(history)[-(self.order - 1) :] if self.order > 1 else ()
         if self.lowercase:
             word = word.lower() if word not in (BOS, EOS) else word
@@ -84,3 +88,11 @@ class NGramLM:
             bits -= math.log2(self.prob(w, history))
             history = [*history[1:], w] if self.order > 1 else history
         return bits / len(words)
+
+
+def word_symbol(word: str) -> str:
+    """How the model counts a sentence's `word`: as it is, unless it is spelled as a marker (<s>
+    or </s>) after any backslashes, which gets one more in front (``\\</s>``). As the marker, a
+    word </s> inside a training sentence counted as its end: the model gave a sentence "x" the
+    probability of ending after x that "x </s> y" taught it, and sentences no longer summed to 1."""
+    return "\\" + word if word.lstrip("\\") in (BOS, EOS) else word

@@ -444,34 +444,53 @@ class Lattice:
         return cls.from_dict(data, source, text=text)
 
     def to_dot(self, name: str = "lattice") -> str:
-        """Graphviz DOT (left to right; edge labels are the words, weights in brackets)."""
-        lines = [f'digraph "{name}" {{', "  rankdir=LR;", "  node [shape=circle, label=\"\", width=0.2];"]
+        """Graphviz DOT (left to right; edge labels are the words, weights in brackets); the
+        graph's `name` and the words quoted as DOT strings (:func:`dot_string`)."""
+        lines = [f"digraph {dot_string(name)} {{", "  rankdir=LR;", "  node [shape=circle, label=\"\", width=0.2];"]
         lines.append(f"  {self.start} [shape=circle, style=filled, fillcolor=palegreen];")
         lines.append(f"  {self.end} [shape=doublecircle];")
         for k, (s, w, d) in enumerate(self.edges):
-            label = EPSILON if w is None else w.replace("\\", "\\\\").replace('"', '\\"')
+            label = EPSILON if w is None else w
             if self.weights:
                 label += f" ({self.weights[k]})"
-            lines.append(f'  {s} -> {d} [label="{label}"];')
+            lines.append(f"  {s} -> {d} [label={dot_string(label)}];")
         lines.append("}")
         return "\n".join(lines) + "\n"
 
     def to_openfst(self) -> str:
         """OpenFst text format of an acceptor: `src dst word` lines, then the final state.
 
-        Words containing whitespace are written with it replaced by '_'; epsilon is <eps>.
+        Words are written as :func:`openfst_symbol` says (white space as '_'; a word spelled
+        <eps> as \\<eps>); epsilon is <eps>.
         """
         lines = []
         for s, w, d in self.edges:
-            label = EPSILON if w is None else "_".join(w.split()) or "_"
+            label = EPSILON if w is None else openfst_symbol(w)
             lines.append(f"{s}\t{d}\t{label}")
         lines.append(str(self.end))
         return "\n".join(lines) + "\n"
 
     def openfst_symbols(self) -> str:
         """The symbol table for :meth:`to_openfst` (<eps> = 0)."""
-        words = sorted({"_".join(w.split()) or "_" for _, w, _ in self.edges if w is not None})
+        words = sorted({openfst_symbol(w) for _, w, _ in self.edges if w is not None})
         return "".join(f"{w}\t{k}\n" for k, w in enumerate([EPSILON, *words]))
+
+
+def dot_string(text: str) -> str:
+    """`text` as a quoted DOT string that Graphviz shows as it is: backslashes doubled (a label's
+    \\n, \\N, \\G would be escapes) and quotes escaped; a graph name too, which was written
+    unquoted inside the quotes (``to_dot('say "hi"')`` was DOT no reader takes)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def openfst_symbol(word: str) -> str:
+    """How :meth:`Lattice.to_openfst` writes `word`: OpenFst's text format splits its fields on
+    white space and has no quoting, so a run of white space becomes '_' (a word of white space
+    alone is '_'); and a word spelled as the epsilon symbol, <eps>, gets a backslash in front
+    (\\<eps>; \\<eps> gets two, and so on): written as <eps> it was no word, so the FST
+    accepted the sentence without it, and the symbol table gave <eps> two numbers."""
+    symbol = "_".join(word.split()) or "_"
+    return "\\" + symbol if symbol.lstrip("\\") == EPSILON else symbol
 
 
 def _memory() -> int:

@@ -1,0 +1,53 @@
+"""lattice.word_lattice exports (lattice audit after the trees): what a reader of the format
+reads back is the lattice, whatever its words look like."""
+
+from __future__ import annotations
+
+from paralign.lattice import Lattice, msa_lattice
+
+
+def test_openfst_writes_a_word_spelled_eps_as_a_word() -> None:
+    """A sentence holding the word <eps> was written with it as `<eps>`, the epsilon: the FST
+    accepted "a b", which no sentence is, and the symbol table numbered <eps> twice (0 and 1)."""
+    lattice = msa_lattice([["a", "<eps>", "b"], ["a", "\\<eps>", "b"], ["a", "c", "b"]])
+    labels = [line.split("\t")[2] for line in lattice.to_openfst().splitlines()[:-1]]
+    assert "<eps>" not in labels and sorted(labels) == ["\\<eps>", "\\\\<eps>", "a", "b", "c"]
+    symbols = [line.split("\t") for line in lattice.openfst_symbols().splitlines()]
+    assert [s for s, _k in symbols].count("<eps>") == 1 and symbols[0] == ["<eps>", "0"]
+    assert len({s for s, _k in symbols}) == len(symbols) == 6
+
+
+def test_openfst_keeps_an_epsilon_edge_and_ordinary_words() -> None:
+    lattice = Lattice(3, ((0, "a b", 1), (0, None, 1), (1, "<eps>x", 2)))
+    assert lattice.to_openfst() == "0\t1\ta_b\n0\t1\t<eps>\n1\t2\t<eps>x\n2\n"
+
+
+def dot_strings(dot: str) -> list[str]:
+    """The quoted strings of a DOT text as Graphviz's scanner reads them (\\" a quote, \\\\ one
+    backslash kept as two, as labels then show one), checking that every string is closed."""
+    out, k = [], 0
+    while (k := dot.find('"', k)) >= 0:
+        k, chars = k + 1, []
+        while dot[k] != '"':
+            pair = dot[k:k + 2]
+            chars.append(pair if pair in ('\\"', "\\\\") else dot[k])
+            k += len(chars[-1])
+        out.append("".join(c if len(c) == 1 else c[1] for c in chars))
+        k += 1
+    return out
+
+
+def test_dot_quotes_the_graph_name() -> None:
+    """The name was written inside quotes unescaped: a quote in it ended the string, a backslash
+    at its end escaped the closing quote."""
+    lattice = Lattice(2, ((0, "a", 1),))
+    for name in ('say "hi"', "back\\", "x"):
+        dot = lattice.to_dot(name)
+        assert dot_strings(dot)[0] == name and dot.count("{") == dot.count("}") == 1
+
+
+def test_dot_labels_show_the_words() -> None:
+    words = ['q"x', "a\\", "\\n", "{b}", "<c>", "<eps>"]
+    lattice = Lattice(2, tuple((0, w, 1) for w in words), (1,) * len(words))
+    labels = [s for s in dot_strings(lattice.to_dot()) if s not in ("lattice", "")]
+    assert labels == [f"{w} (1)" for w in words]
