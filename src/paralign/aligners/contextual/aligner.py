@@ -54,7 +54,8 @@ class ContextualAligner:
     """The ``contextual`` preset: lexical pipeline + contextual evidence + link classifier.
 
     `encoder`: a model package name or a local Hugging Face model directory (default: the
-    `PARALIGN_ENCODER` setting); `device`: auto, cpu or cuda. `model`: a link-model JSON file
+    `PARALIGN_ENCODER` setting); `device`: auto, cpu, cuda or cuda:N (the encoder's: a GPU torch
+    does not see is a ConfigurationError when it loads). `model`: a link-model JSON file
     (default: the one shipped with paralign). `lexical`: the Sultan aligner whose pipeline and
     annotation it uses (default options). `min_confidence`: keep only links at least this
     confident (default: the model's own threshold, chosen on training data).
