@@ -46,7 +46,7 @@ from ..sultan import PARAPHRASE_OPTIONS
 from ..sultan import Aligner as SultanAligner
 from ..sultan.modules import ModulePipeline
 from ..sultan.prepared import Link
-from .features import EXTRA_LAYERS, PairEvidence, candidates, final_pass, pair_features
+from .features import EXTRA_LAYERS, PairEvidence, candidates, check_top_k, final_pass, pair_features
 from .linkmodel import LinkModel
 
 
@@ -82,7 +82,7 @@ class ContextualAligner:
         layer = int(self.model.settings.get("layer", 3))
         self.encoder = Encoder(encoder, device=device, word_layer=layer, sentence_layer=layer,
                                batch_size=batch_size, extra_word_layers=EXTRA_LAYERS)
-        self.top_k = int(self.model.settings.get("top_k", 3))
+        self.top_k = check_top_k(self.model.settings.get("top_k", 3))
         self.final_threshold = float(self.model.settings.get("final_threshold", 0.5))
 
     def __repr__(self) -> str:
