@@ -675,3 +675,12 @@ def test_device_cuda_n_without_that_gpu_is_one_clear_error(tmp_path: Path, monke
     pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
     assert main(["align", str(pairs), "--tokenized", "--preset", "contextual", "--device", "cuda:1"]) == 2
     assert capsys.readouterr().err == "paralign align: error: device cuda:1 asked for, but torch sees no CUDA device\n"
+
+
+@needs_neural
+def test_an_empty_encoder_name_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    """--encoder '' (a shell variable that was empty) ran the default encoder, silently."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
+    assert main(["align", str(pairs), "--tokenized", "--preset", "contextual", "--device", "cpu", "--encoder", ""]) == 2
+    assert capsys.readouterr().err.startswith("paralign align: error: encoder model: an empty name;")

