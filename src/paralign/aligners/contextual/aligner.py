@@ -46,7 +46,7 @@ from ..sultan import PARAPHRASE_OPTIONS
 from ..sultan import Aligner as SultanAligner
 from ..sultan.modules import ModulePipeline
 from ..sultan.prepared import Link
-from .features import EXTRA_LAYERS, PairEvidence, candidates, final_pass, pair_features
+from .features import EXTRA_LAYERS, PairEvidence, candidates, check_top_k, final_pass, pair_features
 from .linkmodel import LinkModel
 
 
@@ -54,7 +54,8 @@ class ContextualAligner:
     """The ``contextual`` preset: lexical pipeline + contextual evidence + link classifier.
 
     `encoder`: a model package name or a local Hugging Face model directory (default: the
-    `PARALIGN_ENCODER` setting); `device`: auto, cpu or cuda. `model`: a link-model JSON file
+    `PARALIGN_ENCODER` setting); `device`: auto, cpu, cuda or cuda:N (the encoder's: a GPU torch
+    does not see is a ConfigurationError when it loads). `model`: a link-model JSON file
     (default: the one shipped with paralign). `lexical`: the Sultan aligner whose pipeline and
     annotation it uses (default options). `min_confidence`: keep only links at least this
     confident (default: the model's own threshold, chosen on training data).
@@ -81,7 +82,7 @@ class ContextualAligner:
         layer = int(self.model.settings.get("layer", 3))
         self.encoder = Encoder(encoder, device=device, word_layer=layer, sentence_layer=layer,
                                batch_size=batch_size, extra_word_layers=EXTRA_LAYERS)
-        self.top_k = int(self.model.settings.get("top_k", 3))
+        self.top_k = check_top_k(self.model.settings.get("top_k", 3))
         self.final_threshold = float(self.model.settings.get("final_threshold", 0.5))
 
     def __repr__(self) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...errors import ConfigurationError, shown_value
 from ..sultan.prepared import Link, Prepared
 
 #: Module groups of the Sultan pipeline (its trace names), one indicator feature each.
@@ -98,9 +99,21 @@ def final_pass(sim: np.ndarray, s: Prepared, t: Prepared, taken: Mapping[Link, s
     return {(rows[a], cols[b]) for a, b in zip(*np.nonzero(best), strict=True)}
 
 
+def check_top_k(value: object) -> int:
+    """`value` as the link model's `top_k` setting (most similar words of each word taken as
+    candidates): a positive int, else a ConfigurationError naming the setting. A negative one
+    sliced candidates off the end (``[:, :-1]``: all but the least similar word) and 0 took
+    none, silently, and the classifier saw other candidates than it was fitted on."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigurationError(f"the link model's top_k setting must be a positive int, not {shown_value(value)}")
+    return value
+
+
 def candidates(evidence: PairEvidence, top_k: int, extra: set[Link]) -> list[Link]:
     """The links worth scoring: both lexical pipelines' links, `extra` (the final pass) and the
-    `top_k` most similar words of every word, in both directions; sorted."""
+    `top_k` most similar words of every word, in both directions; sorted. `top_k` is a positive
+    int (:func:`check_top_k`)."""
+    check_top_k(top_k)
     sim = evidence.sim
     found: set[Link] = set(evidence.default) | set(evidence.paraphrase) | extra
     k_row = min(top_k, sim.shape[1])

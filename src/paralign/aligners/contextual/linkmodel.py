@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import FormatError, invalid_json
+from ...errors import ConfigurationError, FormatError, invalid_json
 from ...textio import open_text, require_file, strip_bom
-from .features import FEATURES, STACK_FEATURES, with_stack_features
+from .features import FEATURES, STACK_FEATURES, check_top_k, with_stack_features
 
 #: The model file shipped with paralign (fitted on MSR RTE2 dev, Edinburgh++ train and
 #: MultiMWA-MTRef train).
@@ -92,7 +92,8 @@ class LinkModel:
     def from_dict(cls, data: dict[str, Any], source: str = "<model>",
                   expected: tuple[str, ...] = FEATURES) -> LinkModel:
         """A model from its JSON form (written by ``scripts/train_link_model.py``; an optional
-        ``"stack"`` object holds the second round's trees); wrong features are a FormatError."""
+        ``"stack"`` object holds the second round's trees); wrong features, or a ``top_k`` setting
+        that is not a positive int, are a FormatError naming `source`."""
         if data.get("format") != FORMAT:
             raise FormatError(f"not a {FORMAT} file", source=source)
         features = tuple(data["features"])
@@ -114,11 +115,17 @@ class LinkModel:
                 out[k, : len(tree[key])] = tree[key]
             return out
 
+        settings = dict(data.get("settings", {}))
+        if "top_k" in settings:
+            try:
+                check_top_k(settings["top_k"])
+            except ConfigurationError as exc:
+                raise FormatError(f"settings: {exc}", source=source) from None
         return cls(
             features, float(data["baseline"]), pad("feature", np.int64, 0),
             pad("threshold", np.float64, np.inf), pad("left", np.int64, 0),
             pad("right", np.int64, 0), pad("value", np.float64, 0.0), int(data["depth"]),
-            float(data["threshold"]), dict(data.get("settings", {})), stack,
+            float(data["threshold"]), settings, stack,
         )
 
     @classmethod
