@@ -81,3 +81,14 @@ def test_a_json_line_with_half_a_surrogate_pair_is_a_bad_line() -> None:
     bad, good = read_input_pairs(lines)
     assert (bad.source, bad.error) == (None, r'"\ud800" (column 15) is half of a UTF-16 surrogate pair, no character')
     assert good.error is None and good.source == "a \U0001f600"
+
+
+@pytest.mark.parametrize("fmt", ["auto", "jsonl"])
+def test_a_bom_starting_a_jsonl_file_is_not_part_of_its_first_record(fmt) -> None:
+    """A UTF-8 file written by Notepad starts with a byte-order mark: json.loads refused the first
+    line ("Unexpected UTF-8 BOM"), so align and similarity lost the file's first pair."""
+    pairs = list(read_input_pairs(['\ufeff{"source": "a b", "target": "c", "id": "p1"}\n',
+                                   '{"source": "d", "target": "e"}\n'], fmt=fmt))
+    assert [(p.source, p.target, p.id, p.error) for p in pairs] == [("a b", "c", "p1", None), ("d", "e", None, None)]
+    bad = list(read_input_pairs(['\ufeff{"source": "a", "target": "b\n'], fmt=fmt))
+    assert bad[0].error == "invalid JSON (column 30): Invalid control character here"  # the column in the line as read

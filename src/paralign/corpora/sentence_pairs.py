@@ -107,11 +107,14 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values. A record with
     gold links (:data:`GOLD_LINK_KEYS`) keeps its tokens as given (split on white space), so the
     output's indexes are the gold's. A string escape that is half a surrogate pair (no
-    character: :func:`paralign.errors.lone_surrogate`) makes the line bad, as a bad byte does."""
+    character: :func:`paralign.errors.lone_surrogate`) makes the line bad, as a bad byte does.
+    A byte-order mark starting the line (a file's, as Notepad writes it) is read past, as
+    :func:`is_json_line` reads it: json.loads refused it, so the file's first pair was lost."""
+    text = strip_bom(line)
     try:
-        obj = json.loads(line)
+        obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        return InputPair(number, None, None, error=invalid_json(exc))
+        return InputPair(number, None, None, error=invalid_json(exc, len(line) - len(text)))
     if (lone := lone_surrogate(line)) is not None:
         return InputPair(number, None, None, error=lone[1])
     if not isinstance(obj, dict):
