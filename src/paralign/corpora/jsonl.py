@@ -17,7 +17,15 @@ from pathlib import Path
 
 from ..alignment import Alignment, Link
 from ..errors import FormatError, invalid_json, is_text, lone_surrogate
-from .base import AlignedPair, BadPair, PairOrBad, make_pair, read_records, strict
+from .base import (
+    AlignedPair,
+    BadPair,
+    PairOrBad,
+    located_alignment,
+    make_pair,
+    read_records,
+    strict,
+)
 
 
 def _tokens(value: object, key: str, pair_id: str, path: str, line: int) -> list[str]:
@@ -118,7 +126,8 @@ def _record(line: str, name: str, number: int) -> AlignedPair:
             sure, extra = _links(sure_value, "sure", pair_id, name, number), frozenset()
         possible = extra | _links(obj.get("possible"), "possible", pair_id, name, number)
     if "source" not in obj:  # links only: checked later against the gold sentences
-        return AlignedPair(pair_id, (), (), Alignment(sure, possible), number)
+        return AlignedPair(pair_id, (), (), located_alignment(sure, possible, pair_id=pair_id, path=name, line=number),
+                           number)
     return make_pair(pair_id, src, tgt, sure, possible, path=name, line=number)
 
 
