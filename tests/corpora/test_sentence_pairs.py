@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from paralign.corpora.sentence_pairs import read_input_pairs, read_parallel
+from paralign.corpora.sentence_pairs import read_input_pairs, read_parallel, read_sentence_pairs
 from paralign.errors import FormatError, MismatchError
 
 
@@ -92,3 +92,18 @@ def test_a_bom_starting_a_jsonl_file_is_not_part_of_its_first_record(fmt) -> Non
     assert [(p.source, p.target, p.id, p.error) for p in pairs] == [("a b", "c", "p1", None), ("d", "e", None, None)]
     bad = list(read_input_pairs(['\ufeff{"source": "a", "target": "b\n'], fmt=fmt))
     assert bad[0].error == "invalid JSON (column 30): Invalid control character here"  # the column in the line as read
+
+
+def test_an_sts_file_is_one_layout_not_a_guess_per_row() -> None:
+    """similarity --pairs told the STS Benchmark from SemEval STS row by row, by the number of
+    fields: a Benchmark row cut short was read as the pair ('MSRvid', '2012test'), and a SemEval
+    row with trailing tabs as an empty sentence (load_sts reads it, with a note)."""
+    benchmark = ["main-captions\tMSRvid\t2012test\t0001\t5.000\tA plane takes off.\tA plane is taking off.\n",
+                 "main-captions\tMSRvid\t2012test\t0004\t3.800\tA man plays a flute.\n",
+                 "main-news\theadlines\t2013\t0002\t1.0\tA b.\tC d.\tlicence\tnote\n"]
+    assert list(read_sentence_pairs(benchmark)) == [
+        (1, ("A plane takes off.", "A plane is taking off.")),
+        (2, "6 field(s), expected 7 (STS Benchmark: genre, source, year, id, score, sentence1, sentence2)"),
+        (3, ("A b.", "C d."))]
+    semeval = ["4.0\tA b.\tC d.\t\t\t\t\n", "3.0\tE f.\tG h.\n", "\tI j.\tK l.\n"]
+    assert list(read_sentence_pairs(semeval)) == [(1, ("A b.", "C d.")), (2, ("E f.", "G h.")), (3, ("I j.", "K l."))]

@@ -182,6 +182,7 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
     lines = iter(lines)
     sample = list(itertools.islice(lines, sample_lines))
     layout = detect_layout(sample)
+    benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
@@ -198,8 +199,12 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
                 yield number, f"{len(fields)} field(s), expected 5 (MSRP: quality, ids, sentences)"
                 continue
             fields = fields[3:5]
-        elif len(fields) >= 7:
-            fields = fields[5:7]  # STS Benchmark
+        elif benchmark:
+            if len(fields) < 7:
+                yield number, f"{len(fields)} field(s), expected 7 (STS Benchmark: genre, source, year, id, score, " \
+                    "sentence1, sentence2)"
+                continue
+            fields = fields[5:7]
         elif len(fields) >= 3:
             fields = fields[1:3]  # SemEval STS
         else:
@@ -252,6 +257,18 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
             if line.strip():
                 yield line.strip()
+
+
+def _is_sts_benchmark(sample: Sequence[str]) -> bool:
+    """Whether a file of the ``sts`` layout is the STS Benchmark (score in field 5) rather than
+    SemEval STS (score first), by most of its sampled rows, as :func:`.sts.detect_format` tells
+    them. Told per row, a Benchmark row cut short (6 fields) was read as the SemEval pair of its
+    source and year ('MSRvid', '2012test'), and a SemEval row with trailing tabs as the empty
+    fields 6 and 7 of a Benchmark row."""
+    rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
+    benchmark = sum(parse_score(fields[0]) is None and len(fields) >= 5 and parse_score(fields[4]) is not None
+                    for fields in rows)
+    return benchmark * 2 > len(rows)
 
 
 def _looks_like_sts(fields: list[str]) -> bool:
