@@ -6,7 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from paralign.corpora.sentence_pairs import read_input_pairs, read_parallel, read_sentence_pairs
+from paralign.corpora.sentence_pairs import (
+    read_input_pairs,
+    read_parallel,
+    read_sentence_pairs,
+    sentences_from_file,
+)
 from paralign.errors import FormatError, MismatchError
 
 
@@ -107,3 +112,17 @@ def test_an_sts_file_is_one_layout_not_a_guess_per_row() -> None:
         (3, ("A b.", "C d."))]
     semeval = ["4.0\tA b.\tC d.\t\t\t\t\n", "3.0\tE f.\tG h.\n", "\tI j.\tK l.\n"]
     assert list(read_sentence_pairs(semeval)) == [(1, ("A b.", "C d.")), (2, ("E f.", "G h.")), (3, ("I j.", "K l."))]
+
+
+def test_an_msrp_file_without_its_header_is_read_as_msrp(tmp_path) -> None:
+    """load_msrp reads an MSRP file without its header line (a split or a sample of one), but
+    similarity --pairs and the sentences of --idf-from took it for SemEval STS (a 0/1 label is a
+    score) and read its two ids as the pair's sentences."""
+    rows = ["1\t2996850\t2996734\tHe said so.\tHe said that.\n", "0\t2095781\t2095812\tIt rains.\tIt is sunny.\n"]
+    expected = [(1, ("He said so.", "He said that.")), (2, ("It rains.", "It is sunny."))]
+    assert list(read_sentence_pairs(rows)) == expected
+    assert list(read_sentence_pairs(["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n", *rows])) == [
+        (number + 1, pair) for number, pair in expected]
+    path = tmp_path / "msrp-sample.tsv"
+    path.write_text("".join(rows), encoding="utf-8")
+    assert sentences_from_file(path) == ["He said so.", "He said that.", "It rains.", "It is sunny."]

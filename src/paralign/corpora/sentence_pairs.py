@@ -175,8 +175,8 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
 
     The layout is decided on the first `sample_lines` lines (:func:`detect_layout`): `s1 TAB s2`
     lines, or the files `evaluate-sts` and `evaluate-paraphrase` read (SemEval STS `score TAB s1
-    TAB s2`, the STS Benchmark, MSRP with its header line, which is not a pair and yields
-    nothing); gold scores and labels are ignored. A leading byte-order mark and CR/LF are
+    TAB s2`, the STS Benchmark, MSRP with or without its header line, which is not a pair and
+    yields nothing); gold scores and labels are ignored. A leading byte-order mark and CR/LF are
     removed; a row without its sentences is a bad row.
     """
     lines = iter(lines)
@@ -188,8 +188,8 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
         if number == 1:
             line = strip_bom(line)
         fields = line.split("\t")
-        if layout == "msrp" and number == 1:
-            continue  # the header
+        if layout == "msrp" and number == 1 and _is_msrp_header(fields):
+            continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
             if len(fields) != 2:
                 yield number, f"{len(fields)} field(s), expected 2 TAB-separated sentences"
@@ -221,15 +221,31 @@ LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp")
 
 
 def detect_layout(sample: Sequence[str]) -> str:
-    """``msrp`` (a header line starting ``Quality``), ``sts`` (most rows an STS or STS Benchmark
-    row with a gold score) or ``pairs`` (anything else), from a file's first lines."""
+    """``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label and two
+    numeric ids before the sentences, as ``load_msrp`` reads a file without its header),
+    ``sts`` (most rows an STS or STS Benchmark row with a gold score) or ``pairs`` (anything
+    else), from a file's first lines. An MSRP file without its header was taken for SemEval
+    STS (its label a score), so its two ids were read as the pair's sentences."""
     lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
-    if lines and lines[0].split("\t")[0].strip().lower() == "quality":
+    if lines and _is_msrp_header(lines[0].split("\t")):
         return "msrp"
     rows = [line.split("\t") for line in lines if line.strip()]
+    if rows and sum(_looks_like_msrp(fields) for fields in rows) * 2 > len(rows):
+        return "msrp"
     if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
         return "sts"
     return "pairs"
+
+
+def _is_msrp_header(fields: list[str]) -> bool:
+    """Whether a row is MSRP's header line (``Quality TAB #1 ID ...``)."""
+    return fields[0].strip().lower() == "quality"
+
+
+def _looks_like_msrp(fields: list[str]) -> bool:
+    """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits."""
+    return (len(fields) >= 5 and fields[0].strip() in ("0", "1") and fields[1].strip().isdigit()
+            and fields[2].strip().isdigit())
 
 
 def sentences_from_file(path: str | Path) -> list[str]:
