@@ -464,3 +464,12 @@ def test_a_negative_index_in_a_links_only_jsonl_record_names_file_line_and_pair(
     assert items[1].reason.startswith("pair 'b': ") and "non-negative" in items[1].reason
     with pytest.raises(FormatError, match=rf"{path.name}:2: pair 'b'"):
         load_pairs(path)
+
+
+@pytest.mark.parametrize("possible", ['"possible": [[1, 1]]', '"possible": "1-1"', '"possibleAlign": "1-1"'])
+def test_possible_links_beside_a_pharaoh_alignment_are_read(tmp_path: Path, possible: str) -> None:
+    """A JSONL record's "possible" (or jacana's "possibleAlign") beside an "alignment" string
+    was ignored without a word (beside "sure" it is read): the gold lost its possible links."""
+    path = write(tmp_path, "gold.jsonl", f'{{"source": "a b", "target": "c d", "alignment": "0-0", {possible}}}\n')
+    (pair,) = load_pairs(path)
+    assert pair.alignment.sure == {(0, 0)} and pair.alignment.possible == {(0, 0), (1, 1)}

@@ -3,7 +3,8 @@
 One pair a line: {"id", "source", "target", "sure": [[i, j], ...], "possible": [[i, j], ...]},
 0-based. source/target may be strings (whitespace tokens) or token lists; sure/possible may also be
 Pharaoh strings (`i-j`, `i?j`). An "alignment" key holding a Pharaoh string is accepted too
-(`paralign align --format json` output), and so are jacana's `sureAlign`/`possibleAlign`. Without source/target a record carries links only (a
+(`paralign align --format json` output; a "possible" beside it adds possible links, as beside
+"sure"), and so are jacana's `sureAlign`/`possibleAlign`. Without source/target a record carries links only (a
 system output, checked against the gold when scored); an `{"error": ...}` record without links
 is an empty alignment, so one failed item does not stop the scoring of the others. A line that
 cannot be read becomes a `BadPair` in `read_jsonl` (the strict `iter_jsonl` raises its error).
@@ -115,7 +116,9 @@ def _record(line: str, name: str, number: int) -> AlignedPair:
             raise FormatError(f"pair {pair_id!r}: 'alignment' must be a Pharaoh string",
                               source=name, line=number)
         alignment = Alignment.from_pharaoh(value, source=name, line=number)
-        sure, possible = alignment.sure, alignment.possible
+        # "possible" beside it adds possible links, as beside "sure" (it was ignored without a word)
+        sure = alignment.sure
+        possible = alignment.possible | _links(obj.get("possible"), "possible", pair_id, name, number)
     else:
         # A Pharaoh string under "sure" keeps its own i?j possible links.
         sure_value = obj.get("sure", obj.get("links"))
