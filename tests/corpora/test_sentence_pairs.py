@@ -126,3 +126,15 @@ def test_an_msrp_file_without_its_header_is_read_as_msrp(tmp_path) -> None:
     path = tmp_path / "msrp-sample.tsv"
     path.write_text("".join(rows), encoding="utf-8")
     assert sentences_from_file(path) == ["He said so.", "He said that.", "It rains.", "It is sunny."]
+
+
+@pytest.mark.parametrize(("tokens", "message"), [
+    ('["a", null]', "'source' must be a string or a list of strings: its token 2 is null"),
+    ('[3, "b"]', "'source' must be a string or a list of strings: its token 1 is a number"),
+    ('["a", ["b"]]', "'source' must be a string or a list of strings: its token 2 is an array"),
+])
+def test_a_token_list_holding_a_value_that_is_not_a_string_is_a_bad_line(tokens, message) -> None:
+    """A token null, 3, true or ["b"] was made a str and aligned as the word 'None', '3', 'True'
+    or "['b']" without a word (the gold JSONL reader refuses such a record)."""
+    (pair,) = read_input_pairs([f'{{"source": {tokens}, "target": ["c"]}}\n'])
+    assert (pair.source, pair.error) == (None, message)

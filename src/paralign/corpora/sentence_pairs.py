@@ -122,6 +122,14 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
                          f"{_JSON_KINDS.get(type(obj), type(obj).__name__)}")
     if not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
+    for key in ("source", "target"):  # a token null or 3 was aligned as the word 'None' or '3'
+        value = obj[key]
+        bad = next((k for k, token in enumerate(value) if not isinstance(token, str)), None) \
+            if isinstance(value, list) else None
+        if bad is not None:
+            kind = _JSON_KINDS.get(type(value[bad]), type(value[bad]).__name__)
+            return InputPair(number, None, None, error=f"{key!r} must be a string or a list of strings: its token "
+                             f"{bad + 1} is {kind}")
     pair_id = obj.get("id")
     tokenized = tokenized or any(key in obj for key in GOLD_LINK_KEYS)
     return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
