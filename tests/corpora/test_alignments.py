@@ -450,3 +450,26 @@ def test_half_a_surrogate_pair_is_a_bad_pair_at_its_line(tmp_path: Path) -> None
     assert str(items[1].error) == f'{path}:4: "\\uD800" (column 16) is half of a UTF-16 surrogate pair, no character'
     with pytest.raises(FormatError, match=r"s\.json:4: .* is half of a UTF-16 surrogate pair"):
         load_pairs(path, format="jacana")
+
+
+@pytest.mark.parametrize("links", ['"sure": [[-1, 2]]', '"sure": [[0, 0]], "possible": [[2, -3]]'])
+def test_a_negative_index_in_a_links_only_jsonl_record_names_file_line_and_pair(tmp_path: Path, links: str) -> None:
+    """A system output of links only (no tokens) with a negative index was a bad item whose
+    error named neither the file nor the line ('Alignment sure: a link must be ...'), where the
+    same link in a record with tokens, or a link past the end, names both."""
+    path = write(tmp_path, "system.jsonl", f'{{"id": "a", "sure": [[0, 0]]}}\n{{"id": "b", {links}}}\n')
+    items = read_pairs(path)
+    assert isinstance(items[0], AlignedPair) and isinstance(items[1], BadPair)
+    assert (items[1].id, items[1].source, items[1].line) == ("b", str(path), 2)
+    assert items[1].reason.startswith("pair 'b': ") and "non-negative" in items[1].reason
+    with pytest.raises(FormatError, match=rf"{path.name}:2: pair 'b'"):
+        load_pairs(path)
+
+
+@pytest.mark.parametrize("possible", ['"possible": [[1, 1]]', '"possible": "1-1"', '"possibleAlign": "1-1"'])
+def test_possible_links_beside_a_pharaoh_alignment_are_read(tmp_path: Path, possible: str) -> None:
+    """A JSONL record's "possible" (or jacana's "possibleAlign") beside an "alignment" string
+    was ignored without a word (beside "sure" it is read): the gold lost its possible links."""
+    path = write(tmp_path, "gold.jsonl", f'{{"source": "a b", "target": "c d", "alignment": "0-0", {possible}}}\n')
+    (pair,) = load_pairs(path)
+    assert pair.alignment.sure == {(0, 0)} and pair.alignment.possible == {(0, 0), (1, 1)}

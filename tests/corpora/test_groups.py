@@ -157,3 +157,16 @@ def test_half_a_surrogate_pair_in_json_groups_is_a_bad_pair_at_its_line(tmp_path
     assert "is half of a UTF-16 surrogate pair, no character" in skipped[0][1].reason
     with pytest.raises(FormatError, match=rf'g\.json:{line}: "\\ud800" \(column \d+\) is half of a UTF-16'):
         list(iter_groups(path))
+
+
+@pytest.mark.parametrize("before", ["\n", "\n \t\n", "\ufeff\n"])
+def test_a_bible_header_after_blank_lines_is_the_header(tmp_path, before) -> None:
+    """The header was looked for on line 1 only: after a blank line it was read as a group of
+    the sentences 'verse_id', 'book', ..., and every verse's id, book, chapter and verse numbers
+    were read as sentences of its group."""
+    path = tmp_path / "bible.tsv"
+    path.write_text(f"{before}verse_id\tbook\tchapter\tverse\tKJV\tWEB\nGen.1.1\tGen\t1\t1\tIn the beginning\tAt first\n",
+                    encoding="utf-8")
+    groups = list(iter_groups(path))
+    assert [(g.id, g.sentences, g.names) for g in groups] == [("Gen.1.1", ("In the beginning", "At first"),
+                                                               ("KJV", "WEB"))]

@@ -124,7 +124,8 @@ def test_msrp_round_trip(rows: list[tuple[bool, str, str]]) -> None:
     assert [(p.label, p.sentence1, p.sentence2) for p in data.pairs] == rows
 
 
-lines_text = st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"), max_size=20), max_size=8)
+lines_text = st.lists(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"), max_size=20), max_size=8).filter(
+    lambda lines: not lines or not lines[0].startswith("\ufeff"))  # a byte-order mark starting a file is dropped
 
 
 @ROUND_TRIP

@@ -6,7 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from paralign.corpora.sentence_pairs import read_input_pairs, read_parallel
+from paralign.corpora.sentence_pairs import (
+    read_input_pairs,
+    read_parallel,
+    read_sentence_pairs,
+    sentences_from_file,
+)
 from paralign.errors import FormatError, MismatchError
 
 
@@ -81,3 +86,55 @@ def test_a_json_line_with_half_a_surrogate_pair_is_a_bad_line() -> None:
     bad, good = read_input_pairs(lines)
     assert (bad.source, bad.error) == (None, r'"\ud800" (column 15) is half of a UTF-16 surrogate pair, no character')
     assert good.error is None and good.source == "a \U0001f600"
+
+
+@pytest.mark.parametrize("fmt", ["auto", "jsonl"])
+def test_a_bom_starting_a_jsonl_file_is_not_part_of_its_first_record(fmt) -> None:
+    """A UTF-8 file written by Notepad starts with a byte-order mark: json.loads refused the first
+    line ("Unexpected UTF-8 BOM"), so align and similarity lost the file's first pair."""
+    pairs = list(read_input_pairs(['\ufeff{"source": "a b", "target": "c", "id": "p1"}\n',
+                                   '{"source": "d", "target": "e"}\n'], fmt=fmt))
+    assert [(p.source, p.target, p.id, p.error) for p in pairs] == [("a b", "c", "p1", None), ("d", "e", None, None)]
+    bad = list(read_input_pairs(['\ufeff{"source": "a", "target": "b\n'], fmt=fmt))
+    assert bad[0].error == "invalid JSON (column 30): Invalid control character here"  # the column in the line as read
+
+
+def test_an_sts_file_is_one_layout_not_a_guess_per_row() -> None:
+    """similarity --pairs told the STS Benchmark from SemEval STS row by row, by the number of
+    fields: a Benchmark row cut short was read as the pair ('MSRvid', '2012test'), and a SemEval
+    row with trailing tabs as an empty sentence (load_sts reads it, with a note)."""
+    benchmark = ["main-captions\tMSRvid\t2012test\t0001\t5.000\tA plane takes off.\tA plane is taking off.\n",
+                 "main-captions\tMSRvid\t2012test\t0004\t3.800\tA man plays a flute.\n",
+                 "main-news\theadlines\t2013\t0002\t1.0\tA b.\tC d.\tlicence\tnote\n"]
+    assert list(read_sentence_pairs(benchmark)) == [
+        (1, ("A plane takes off.", "A plane is taking off.")),
+        (2, "6 field(s), expected 7 (STS Benchmark: genre, source, year, id, score, sentence1, sentence2)"),
+        (3, ("A b.", "C d."))]
+    semeval = ["4.0\tA b.\tC d.\t\t\t\t\n", "3.0\tE f.\tG h.\n", "\tI j.\tK l.\n"]
+    assert list(read_sentence_pairs(semeval)) == [(1, ("A b.", "C d.")), (2, ("E f.", "G h.")), (3, ("I j.", "K l."))]
+
+
+def test_an_msrp_file_without_its_header_is_read_as_msrp(tmp_path) -> None:
+    """load_msrp reads an MSRP file without its header line (a split or a sample of one), but
+    similarity --pairs and the sentences of --idf-from took it for SemEval STS (a 0/1 label is a
+    score) and read its two ids as the pair's sentences."""
+    rows = ["1\t2996850\t2996734\tHe said so.\tHe said that.\n", "0\t2095781\t2095812\tIt rains.\tIt is sunny.\n"]
+    expected = [(1, ("He said so.", "He said that.")), (2, ("It rains.", "It is sunny."))]
+    assert list(read_sentence_pairs(rows)) == expected
+    assert list(read_sentence_pairs(["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n", *rows])) == [
+        (number + 1, pair) for number, pair in expected]
+    path = tmp_path / "msrp-sample.tsv"
+    path.write_text("".join(rows), encoding="utf-8")
+    assert sentences_from_file(path) == ["He said so.", "He said that.", "It rains.", "It is sunny."]
+
+
+@pytest.mark.parametrize(("tokens", "message"), [
+    ('["a", null]', "'source' must be a string or a list of strings: its token 2 is null"),
+    ('[3, "b"]', "'source' must be a string or a list of strings: its token 1 is a number"),
+    ('["a", ["b"]]', "'source' must be a string or a list of strings: its token 2 is an array"),
+])
+def test_a_token_list_holding_a_value_that_is_not_a_string_is_a_bad_line(tokens, message) -> None:
+    """A token null, 3, true or ["b"] was made a str and aligned as the word 'None', '3', 'True'
+    or "['b']" without a word (the gold JSONL reader refuses such a record)."""
+    (pair,) = read_input_pairs([f'{{"source": {tokens}, "target": ["c"]}}\n'])
+    assert (pair.source, pair.error) == (None, message)

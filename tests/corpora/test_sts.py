@@ -162,3 +162,13 @@ def test_every_line_is_a_pair_or_a_reported_skip(tmp_path, rows, fmt):
     header_lines = [n.line for _, n in msrp.notes if n.reason == "header line"]
     accounted = sorted([p.line for p in msrp.pairs] + [r.line for _, r in msrp.skipped] + header_lines)
     assert accounted == list(range(1, len(rows) + 1))
+
+
+def test_a_gold_score_with_an_underscore_is_not_a_number(tmp_path):
+    """Python's float reads '0_5' as 5.0 and '4_0' as 40.0 (a digit group mark): a gold score
+    typed so was read as 5, inside 0-5, without a word; it is now a row skipped as no number."""
+    f = write(tmp_path / "x.tsv", "0_5\ta cat\ta cat sat\n4_0\tthe dog\tdogs\n4\tx\ty\n")
+    data = load_sts(f)
+    assert [p.score for p in data.pairs] == [4.0]
+    assert [(r.line, r.reason) for r in data.skipped] == [(1, "gold score '0_5' is not a number"),
+                                                          (2, "gold score '4_0' is not a number")]

@@ -182,3 +182,23 @@ def test_meta_evaluation_on_a_subset(data):
     text = render(result)
     assert text.splitlines()[0] == "cs-en refs A+B: 8 systems, 60 resamples (seed 1)"
     assert any(line.startswith("paraeval_f") for line in text.splitlines())
+
+
+def test_a_bom_starting_a_file_is_not_part_of_its_first_segment_or_row(tmp_path):
+    """A file saved with a UTF-8 byte-order mark kept it in its first segment ('\\ufeffa b' scored
+    against 'a b', as paraeval -r/-i did before they dropped it), and a human-score table with
+    one failed at its first line (a bad number, or no header)."""
+    root = _fake(tmp_path)
+    refs = root / "txt" / "references"
+    (refs / "newstest2021.xx-en.ref.A.en").write_bytes(b"\xef\xbb\xbfa b\nc d\ne f\n")
+    ranking = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    ranking.write_bytes(b"\xef\xbb\xbf" + ranking.read_bytes())
+    _segment_files(root, "Nemo.1 2 60 0.5 1\n")
+    for name in ("seg-line-map-xx-en.tsv", "ad-seg-scores-xx-en.csv"):
+        table = root / "humaneval" / name
+        table.write_bytes(b"\xef\xbb\xbf" + table.read_bytes())
+    data = load_wmt(root, "xx-en", segments=True)
+    assert data.references["A"] == ("a b", "c d", "e f") == data.references["B"]
+    assert data.human["Allegro.eu"].raw == 70.1
+    assert [(s.system, s.line) for s in data.segment_scores] == [("Nemo-X", 0)]
+    assert list(iter_lines(refs / "newstest2021.xx-en.ref.A.en"))[0] == "a b"

@@ -207,14 +207,21 @@ def make_pair(pair_id: str, source_tokens: Iterable[str], target_tokens: Iterabl
               line: int = 0) -> AlignedPair:
     """Build an AlignedPair and check every link lies inside both sentences."""
     src, tgt = tuple(source_tokens), tuple(target_tokens)
+    alignment = located_alignment(sure, possible, pair_id=pair_id, path=path, line=line)
+    check_links(alignment, len(src), len(tgt), pair_id=pair_id, path=path, line=line)
+    return AlignedPair(pair_id, src, tgt, alignment, line)
+
+
+def located_alignment(sure: Iterable[Link], possible: Iterable[Link], *, pair_id: str, path: str | None,
+                      line: int = 0) -> Alignment:
+    """The Alignment of `sure` and `possible` links; a negative index is an error named by file,
+    line and pair, as a link past the end is (Alignment alone names neither)."""
     try:
-        alignment = Alignment(frozenset(sure), frozenset(possible))
-    except FormatError as exc:  # a negative index: named by file, line and pair, as a link past the end is
+        return Alignment(frozenset(sure), frozenset(possible))
+    except FormatError as exc:
         if exc.source is not None:
             raise
         raise type(exc)(f"pair {pair_id!r}: {exc}", source=path, line=line or None) from exc
-    check_links(alignment, len(src), len(tgt), pair_id=pair_id, path=path, line=line)
-    return AlignedPair(pair_id, src, tgt, alignment, line)
 
 
 def check_links(alignment: Alignment, source_length: int, target_length: int, *, pair_id: str,

@@ -140,14 +140,16 @@ def iter_groups(
         return
     with open_text(path) as handle:
         header: list[str] | None = None
+        first = True  # the first line that is not blank: the Bible header, if any, after blank lines too
         for number, raw in enumerate(handle, start=1):
             line = raw.rstrip("\r\n").lstrip("\ufeff")
             if not line.strip():
                 continue
             fields = line.split("\t")
-            if number == 1 and tuple(f.strip().lower() for f in fields[:1]) == ("verse_id",):
-                header = fields
+            if first and tuple(f.strip().lower() for f in fields[:1]) == ("verse_id",):
+                first, header = False, fields
                 continue
+            first = False
             if header is not None:
                 meta = len([c for c in header if c.lower() in BIBLE_META_COLUMNS])
                 group_id = fields[0]

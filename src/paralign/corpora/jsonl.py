@@ -3,7 +3,8 @@
 One pair a line: {"id", "source", "target", "sure": [[i, j], ...], "possible": [[i, j], ...]},
 0-based. source/target may be strings (whitespace tokens) or token lists; sure/possible may also be
 Pharaoh strings (`i-j`, `i?j`). An "alignment" key holding a Pharaoh string is accepted too
-(`paralign align --format json` output), and so are jacana's `sureAlign`/`possibleAlign`. Without source/target a record carries links only (a
+(`paralign align --format json` output; a "possible" beside it adds possible links, as beside
+"sure"), and so are jacana's `sureAlign`/`possibleAlign`. Without source/target a record carries links only (a
 system output, checked against the gold when scored); an `{"error": ...}` record without links
 is an empty alignment, so one failed item does not stop the scoring of the others. A line that
 cannot be read becomes a `BadPair` in `read_jsonl` (the strict `iter_jsonl` raises its error).
@@ -17,7 +18,15 @@ from pathlib import Path
 
 from ..alignment import Alignment, Link
 from ..errors import FormatError, invalid_json, is_text, lone_surrogate
-from .base import AlignedPair, BadPair, PairOrBad, make_pair, read_records, strict
+from .base import (
+    AlignedPair,
+    BadPair,
+    PairOrBad,
+    located_alignment,
+    make_pair,
+    read_records,
+    strict,
+)
 
 
 def _tokens(value: object, key: str, pair_id: str, path: str, line: int) -> list[str]:
@@ -107,7 +116,9 @@ def _record(line: str, name: str, number: int) -> AlignedPair:
             raise FormatError(f"pair {pair_id!r}: 'alignment' must be a Pharaoh string",
                               source=name, line=number)
         alignment = Alignment.from_pharaoh(value, source=name, line=number)
-        sure, possible = alignment.sure, alignment.possible
+        # "possible" beside it adds possible links, as beside "sure" (it was ignored without a word)
+        sure = alignment.sure
+        possible = alignment.possible | _links(obj.get("possible"), "possible", pair_id, name, number)
     else:
         # A Pharaoh string under "sure" keeps its own i?j possible links.
         sure_value = obj.get("sure", obj.get("links"))
@@ -118,7 +129,8 @@ def _record(line: str, name: str, number: int) -> AlignedPair:
             sure, extra = _links(sure_value, "sure", pair_id, name, number), frozenset()
         possible = extra | _links(obj.get("possible"), "possible", pair_id, name, number)
     if "source" not in obj:  # links only: checked later against the gold sentences
-        return AlignedPair(pair_id, (), (), Alignment(sure, possible), number)
+        return AlignedPair(pair_id, (), (), located_alignment(sure, possible, pair_id=pair_id, path=name, line=number),
+                           number)
     return make_pair(pair_id, src, tgt, sure, possible, path=name, line=number)
 
 

@@ -107,11 +107,14 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values. A record with
     gold links (:data:`GOLD_LINK_KEYS`) keeps its tokens as given (split on white space), so the
     output's indexes are the gold's. A string escape that is half a surrogate pair (no
-    character: :func:`paralign.errors.lone_surrogate`) makes the line bad, as a bad byte does."""
+    character: :func:`paralign.errors.lone_surrogate`) makes the line bad, as a bad byte does.
+    A byte-order mark starting the line (a file's, as Notepad writes it) is read past, as
+    :func:`is_json_line` reads it: json.loads refused it, so the file's first pair was lost."""
+    text = strip_bom(line)
     try:
-        obj = json.loads(line)
+        obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        return InputPair(number, None, None, error=invalid_json(exc))
+        return InputPair(number, None, None, error=invalid_json(exc, len(line) - len(text)))
     if (lone := lone_surrogate(line)) is not None:
         return InputPair(number, None, None, error=lone[1])
     if not isinstance(obj, dict):
@@ -119,6 +122,14 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
                          f"{_JSON_KINDS.get(type(obj), type(obj).__name__)}")
     if not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
+    for key in ("source", "target"):  # a token null or 3 was aligned as the word 'None' or '3'
+        value = obj[key]
+        bad = next((k for k, token in enumerate(value) if not isinstance(token, str)), None) \
+            if isinstance(value, list) else None
+        if bad is not None:
+            kind = _JSON_KINDS.get(type(value[bad]), type(value[bad]).__name__)
+            return InputPair(number, None, None, error=f"{key!r} must be a string or a list of strings: its token "
+                             f"{bad + 1} is {kind}")
     pair_id = obj.get("id")
     tokenized = tokenized or any(key in obj for key in GOLD_LINK_KEYS)
     return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
@@ -172,20 +183,21 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
 
     The layout is decided on the first `sample_lines` lines (:func:`detect_layout`): `s1 TAB s2`
     lines, or the files `evaluate-sts` and `evaluate-paraphrase` read (SemEval STS `score TAB s1
-    TAB s2`, the STS Benchmark, MSRP with its header line, which is not a pair and yields
-    nothing); gold scores and labels are ignored. A leading byte-order mark and CR/LF are
+    TAB s2`, the STS Benchmark, MSRP with or without its header line, which is not a pair and
+    yields nothing); gold scores and labels are ignored. A leading byte-order mark and CR/LF are
     removed; a row without its sentences is a bad row.
     """
     lines = iter(lines)
     sample = list(itertools.islice(lines, sample_lines))
     layout = detect_layout(sample)
+    benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
             line = strip_bom(line)
         fields = line.split("\t")
-        if layout == "msrp" and number == 1:
-            continue  # the header
+        if layout == "msrp" and number == 1 and _is_msrp_header(fields):
+            continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
             if len(fields) != 2:
                 yield number, f"{len(fields)} field(s), expected 2 TAB-separated sentences"
@@ -195,8 +207,12 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
                 yield number, f"{len(fields)} field(s), expected 5 (MSRP: quality, ids, sentences)"
                 continue
             fields = fields[3:5]
-        elif len(fields) >= 7:
-            fields = fields[5:7]  # STS Benchmark
+        elif benchmark:
+            if len(fields) < 7:
+                yield number, f"{len(fields)} field(s), expected 7 (STS Benchmark: genre, source, year, id, score, " \
+                    "sentence1, sentence2)"
+                continue
+            fields = fields[5:7]
         elif len(fields) >= 3:
             fields = fields[1:3]  # SemEval STS
         else:
@@ -213,15 +229,31 @@ LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp")
 
 
 def detect_layout(sample: Sequence[str]) -> str:
-    """``msrp`` (a header line starting ``Quality``), ``sts`` (most rows an STS or STS Benchmark
-    row with a gold score) or ``pairs`` (anything else), from a file's first lines."""
+    """``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label and two
+    numeric ids before the sentences, as ``load_msrp`` reads a file without its header),
+    ``sts`` (most rows an STS or STS Benchmark row with a gold score) or ``pairs`` (anything
+    else), from a file's first lines. An MSRP file without its header was taken for SemEval
+    STS (its label a score), so its two ids were read as the pair's sentences."""
     lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
-    if lines and lines[0].split("\t")[0].strip().lower() == "quality":
+    if lines and _is_msrp_header(lines[0].split("\t")):
         return "msrp"
     rows = [line.split("\t") for line in lines if line.strip()]
+    if rows and sum(_looks_like_msrp(fields) for fields in rows) * 2 > len(rows):
+        return "msrp"
     if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
         return "sts"
     return "pairs"
+
+
+def _is_msrp_header(fields: list[str]) -> bool:
+    """Whether a row is MSRP's header line (``Quality TAB #1 ID ...``)."""
+    return fields[0].strip().lower() == "quality"
+
+
+def _looks_like_msrp(fields: list[str]) -> bool:
+    """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits."""
+    return (len(fields) >= 5 and fields[0].strip() in ("0", "1") and fields[1].strip().isdigit()
+            and fields[2].strip().isdigit())
 
 
 def sentences_from_file(path: str | Path) -> list[str]:
@@ -249,6 +281,18 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
             if line.strip():
                 yield line.strip()
+
+
+def _is_sts_benchmark(sample: Sequence[str]) -> bool:
+    """Whether a file of the ``sts`` layout is the STS Benchmark (score in field 5) rather than
+    SemEval STS (score first), by most of its sampled rows, as :func:`.sts.detect_format` tells
+    them. Told per row, a Benchmark row cut short (6 fields) was read as the SemEval pair of its
+    source and year ('MSRvid', '2012test'), and a SemEval row with trailing tabs as the empty
+    fields 6 and 7 of a Benchmark row."""
+    rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
+    benchmark = sum(parse_score(fields[0]) is None and len(fields) >= 5 and parse_score(fields[4]) is not None
+                    for fields in rows)
+    return benchmark * 2 > len(rows)
 
 
 def _looks_like_sts(fields: list[str]) -> bool:

@@ -139,15 +139,18 @@ def read_rows(path: str | Path) -> Generator[tuple[int, list[str], list[RowIssue
 
 def parse_score(text: str) -> float | None:
     """A gold score written in a field, or None (not a number, NaN or infinite)."""
-    try:
-        value = float(text)
-    except ValueError:
+    if not _is_float(text):
         return None
+    value = float(text)
     return value if math.isfinite(value) else None  # NaN and inf are not scores
 
 
 def _is_float(text: str) -> bool:
-    """Whether `text` is a number as Python reads it (NaN and inf included)."""
+    """Whether `text` is a number as a data file writes it (NaN and inf included): as Python
+    reads it, but for a digit group mark, which Python's float reads and no file means ('0_5'
+    is 5.0 for float, a gold score in 0-5 read without a word)."""
+    if "_" in text:
+        return False
     try:
         float(text)
     except ValueError:

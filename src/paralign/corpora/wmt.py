@@ -26,7 +26,7 @@ from pathlib import Path
 from ..errors import FormatError, InputFileError, MismatchError, ParalignError, ResourceMissingError
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
-from ..textio import bad_byte, decoded, open_binary, reading
+from ..textio import bad_byte, decoded, open_binary, reading, strip_bom
 from .base import BadPair
 
 PREFIX = "newstest2021"
@@ -51,7 +51,10 @@ def wmt_dir(root: str | Path | None = None) -> Path:
 
 def iter_lines(path: str | Path) -> Iterator[str]:
     """Stream the segments of a one-segment-per-line UTF-8 file (split on LF only, CRLF too, a
-    lone CR read as a space; FormatError at line 1 for CR-only line ends)."""
+    lone CR read as a space; FormatError at line 1 for CR-only line ends). A byte-order mark
+    starting the file is dropped (:func:`paralign.textio.strip_bom`), as ``paraeval -r/-i``
+    drop it: it joined the first segment's first word, and made a human-score table's first
+    line a bad number or not its header."""
     with reading(str(path)), open_binary(path) as handle:
         number = 0
         while True:
@@ -64,7 +67,7 @@ def iter_lines(path: str | Path) -> Iterator[str]:
             text, fault = decoded(raw)
             if text is None or fault >= 0:
                 raise FormatError(bad_byte(raw, fault)[1], source=str(path), line=number)
-            text = lf_text(text)
+            text = lf_text(strip_bom(text) if number == 1 else text)
             yield text[:-1] if text.endswith("\n") else text
 
 
