@@ -519,7 +519,7 @@ def test_stats_reports_a_bad_group_at_its_line_and_keeps_the_others(tmp_path, ca
     good = "\t".join(GROUP)
     groups.write_text("verse_id\tbook\tchapter\tverse\tA\tB\tC\n"
                       f"Gen.1.1\tGen\t1\t1\t{good}\n"
-                      "Gen.1.2\tGen\t1\t2\tthe boom came .\ta boom came .\tthe boom was heard .\tboom .\n"
+                      "Gen.1.2\tGen\t1\t2\tthe boom came .\ta boom came .\tthe boom was heard .\n"
                       f"Gen.1.3\tGen\t1\t3\t{good}\n", encoding="utf-8")
     assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--leave-one-out",
                  "--incremental", "--incremental-min-size", "2", "--format", "json"]) == 0

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from paralign.corpora.groups import is_alignment_json, iter_groups
+from paralign.errors import FormatError
 
 PAIRS = [
     {"id": "DOC.1.A", "source": "a man came .", "target": "a guy came .", "sureAlign": "0-0", "possibleAlign": ""},
@@ -170,3 +171,17 @@ def test_a_bible_header_after_blank_lines_is_the_header(tmp_path, before) -> Non
     groups = list(iter_groups(path))
     assert [(g.id, g.sentences, g.names) for g in groups] == [("Gen.1.1", ("In the beginning", "At first"),
                                                                ("KJV", "WEB"))]
+
+
+def test_a_bible_line_with_more_sentences_than_versions_is_an_error_at_its_line(tmp_path) -> None:
+    """A tab inside a verse made one cell more than the header names: the last version's verse
+    was dropped and the split verse read as two versions', without a word. Empty cells past the
+    names (a trailing tab) and missing cells stay as they were."""
+    header = "verse_id\tbook\tchapter\tverse\tKJV\tWEB\n"
+    path = tmp_path / "bible.tsv"
+    path.write_text(header + "G.1\tG\t1\t1\ta\tb\t\n" + "G.2\tG\t1\t2\tc\n", encoding="utf-8")
+    assert [(g.id, g.sentences, g.names) for g in iter_groups(path)] == [
+        ("G.1", ("a", "b"), ("KJV", "WEB")), ("G.2", ("c",), ("KJV",))]
+    path.write_text(header + "G.1\tG\t1\t1\ta\tb\n" + "G.2\tG\t1\t2\tc one\tc two\td\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bible\.tsv:3: 3 sentence cells, but the header names 2 versions"):
+        list(iter_groups(path))

@@ -130,6 +130,8 @@ def iter_groups(
     as JSON: :func:`alignment_groups`, each sentence its tokens joined by spaces).
 
     Empty cells are dropped when `skip_empty`; a line with no sentence left yields nothing. A
+    Bible line with more sentences than its header names versions is a FormatError naming it
+    (its cells no longer match the names: a tab inside a sentence). A
     `skipped` list gets each bad pair of a JSON file, left out as :func:`alignment_groups`
     says (all at the first group, or with `as_reached` as the reading reaches them); without
     one a bad pair stops the run.
@@ -155,6 +157,9 @@ def iter_groups(
                 group_id = fields[0]
                 cells = fields[meta:]
                 names = tuple(header[meta:])
+                if any(cell.strip() for cell in cells[len(names):]):  # zip would drop them, and shift no name back
+                    raise FormatError(f"{len(cells)} sentence cells, but the header names {len(names)} versions "
+                                      f"({', '.join(names)}): a tab inside a sentence?", source=str(path), line=number)
             else:
                 group_id = f"line {number}"
                 cells = fields
