@@ -156,6 +156,34 @@ def test_a_top_k_setting_that_is_not_a_positive_int_is_a_format_error_naming_the
     assert caught.value.source == str(path)
 
 
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("layer", "x", "layer setting must be an int"), ("layer", 3.0, "layer setting must be an int"),
+    ("layer", None, "layer setting must be an int"), ("final_threshold", "x", "final_threshold setting"),
+    ("final_threshold", None, "final_threshold setting"), ("final_threshold", True, "final_threshold setting"),
+])
+def test_a_layer_or_final_threshold_setting_the_aligner_cannot_use_is_a_format_error_naming_the_file(
+        tmp_path, name, value, message) -> None:
+    """They loaded, and a bad one failed only where ContextualAligner was built, as a bare
+    ValueError or TypeError naming no file."""
+    settings = {"layer": 3, "top_k": 3, "final_threshold": 0.5, name: value}
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(_model(settings=settings)), encoding="utf-8")
+    with pytest.raises(FormatError, match=message) as caught:
+        LinkModel.load(path)
+    assert caught.value.source == str(path)
+
+
+def test_a_final_threshold_that_is_not_finite_is_refused_and_good_settings_load() -> None:
+    """JSON has no NaN or infinity, but Python's json writes and reads them: a threshold of NaN
+    took no link in the final pass, without a word."""
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(FormatError, match="final_threshold"):
+            LinkModel.from_dict(_model(settings={"layer": 3, "top_k": 3, "final_threshold": bad}))
+    for layer, threshold in ((-1, 0), (3, 0.5), (0, 1)):
+        model = LinkModel.from_dict(_model(settings={"layer": layer, "top_k": 3, "final_threshold": threshold}))
+        assert model.settings["layer"] == layer
+
+
 def test_a_top_k_given_to_the_candidates_is_a_positive_int() -> None:
     """candidates() with top_k -1 took every word but the least similar, 0 none of them."""
     from types import SimpleNamespace

@@ -14,6 +14,7 @@ Not for: computing features (:mod:`.features`) or fitting (the training script).
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import ConfigurationError, FormatError, invalid_json
+from ...errors import ConfigurationError, FormatError, invalid_json, shown_value
 from ...textio import open_text, require_file, strip_bom
 from .features import FEATURES, STACK_FEATURES, check_top_k, with_stack_features
 
@@ -92,8 +93,8 @@ class LinkModel:
     def from_dict(cls, data: dict[str, Any], source: str = "<model>",
                   expected: tuple[str, ...] = FEATURES) -> LinkModel:
         """A model from its JSON form (written by ``scripts/train_link_model.py``; an optional
-        ``"stack"`` object holds the second round's trees); wrong features, or a ``top_k`` setting
-        that is not a positive int, are a FormatError naming `source`."""
+        ``"stack"`` object holds the second round's trees); wrong features, or a setting the
+        aligner cannot use (:func:`_check_settings`), are a FormatError naming `source`."""
         if data.get("format") != FORMAT:
             raise FormatError(f"not a {FORMAT} file", source=source)
         features = tuple(data["features"])
@@ -116,11 +117,10 @@ class LinkModel:
             return out
 
         settings = dict(data.get("settings", {}))
-        if "top_k" in settings:
-            try:
-                check_top_k(settings["top_k"])
-            except ConfigurationError as exc:
-                raise FormatError(f"settings: {exc}", source=source) from None
+        try:
+            _check_settings(settings)
+        except ConfigurationError as exc:
+            raise FormatError(f"settings: {exc}", source=source) from None
         return cls(
             features, float(data["baseline"]), pad("feature", np.int64, 0),
             pad("threshold", np.float64, np.inf), pad("left", np.int64, 0),
@@ -153,6 +153,23 @@ class LinkModel:
                 raise
             what = f"no {exc.args[0]!r} key" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
             raise FormatError(f"not a valid {FORMAT} file ({what})", source=name) from None
+
+
+def _check_settings(settings: dict[str, Any]) -> None:
+    """ConfigurationError naming the first setting the aligner could not use: ``top_k`` not a
+    positive int, ``layer`` not an int (an index of the encoder's hidden states, negative from
+    the last), ``final_threshold`` not a finite number. A bad ``layer`` or ``final_threshold``
+    loaded and failed later, where ContextualAligner was built (a bare ValueError naming no file),
+    or a threshold of ``"inf"``/``NaN`` silently took no link in the final pass."""
+    if "top_k" in settings:
+        check_top_k(settings["top_k"])
+    layer = settings.get("layer", 0)
+    if isinstance(layer, bool) or not isinstance(layer, int):
+        raise ConfigurationError(f"the link model's layer setting must be an int, not {shown_value(layer)}")
+    threshold = settings.get("final_threshold", 0.0)
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not math.isfinite(threshold):
+        raise ConfigurationError(
+            f"the link model's final_threshold setting must be a finite number, not {shown_value(threshold)}")
 
 
 def _check_tree(tree: dict[str, Any], features: int, name: str, source: str) -> None:
