@@ -265,7 +265,8 @@ def test_align_pretty_sends_no_escape_sequence_of_a_pair_it_could_not_align(tmp_
     assert main(["align", str(pairs), "--tokenized", "--similarity", "none", "--format", "pretty"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\u202e" not in out
-    assert out.startswith("line 1: \\x1b[2J\\x1b[31mred\\u202e: not aligned (empty target sentence)\n")
+    assert out.startswith("line 1: \\x1b[2J\\x1b[31mred\\u202e: not aligned (empty target sentence (3 fields "
+                          "read as id, source, target: a tab after the target?))\n")
 
 
 def test_align_pretty_is_coloured_only_on_a_terminal(pairs_file: Path, capsys, monkeypatch, tmp_path: Path) -> None:

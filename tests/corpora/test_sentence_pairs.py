@@ -138,3 +138,16 @@ def test_a_token_list_holding_a_value_that_is_not_a_string_is_a_bad_line(tokens,
     or "['b']" without a word (the gold JSONL reader refuses such a record)."""
     (pair,) = read_input_pairs([f'{{"source": {tokens}, "target": ["c"]}}\n'])
     assert (pair.source, pair.error) == (None, message)
+
+
+def test_a_trailing_tab_after_the_target_says_the_fields_were_read_as_id_source_target() -> None:
+    """'a b<TAB>c d<TAB>' is three fields, read as id 'a b', source 'c d' and an empty target; it
+    was reported as "empty target sentence" alone, which sends the user looking at a target that
+    is there."""
+    from paralign.corpora.sentence_pairs import parse_tsv_line
+
+    pair = parse_tsv_line("a b\tc d\t", 4, tokenized=False)
+    assert pair.error == ("empty target sentence (3 fields read as id, source, target: "
+                          "a tab after the target?)")
+    assert parse_tsv_line("a b\t", 5, tokenized=False).error == "empty target sentence"
+    assert parse_tsv_line("x\ta b\tc d", 6, tokenized=False).error is None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,7 +72,12 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
     else:
         return InputPair(number, None, None, error="expected 2 tab-separated fields (source, target) "
                          f"or 3 (id, source, target), got {len(fields)}")
-    return _pair(number, src, tgt, tokenized, pair_id)
+    pair = _pair(number, src, tgt, tokenized, pair_id)
+    if pair_id is not None and pair.error == "empty target sentence":
+        # "a<TAB>b<TAB>" is three fields: the pair a, b read as an id and a source
+        pair = replace(pair, error="empty target sentence (3 fields read as id, source, target: "
+                                   "a tab after the target?)")
+    return pair
 
 
 #: Keys that make a JSONL record a gold alignment (:mod:`paralign.corpora.jsonl`), whose
