@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from paralign.errors import FormatError
+from paralign.errors import ConfigurationError, FormatError
 from paralign.paraphrases import load_source
 from paralign.tables import TableWriter, iter_rows, lookup, read_metadata
 
@@ -335,3 +335,18 @@ def test_a_record_that_is_not_a_json_object_is_a_format_error_at_its_line(tmp_pa
                    .replace_schema_metadata({b"paralign": record.encode()}), parquet)
     with pytest.raises(FormatError, match=f"^{parquet}: bad 'paralign' metadata: "):
         load_source(str(parquet))
+
+
+def test_a_probability_or_score_with_a_digit_group_mark_is_a_bad_row(tmp_path):
+    """float('0_5') is 5.0: a table row scored '0_5' was read as 5 (above every threshold, a
+    probability over 1) without a word, by the pipelines' reader and by a user's table."""
+    from paralign.paraphrases import ParaphraseTable
+
+    path = tmp_path / "t.tsv"
+    path.write_text("a\tb\t0.5\nc\td\t0_5\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(could not convert string to float: '0_5'\)"):
+        list(iter_rows(path))
+    with pytest.raises(FormatError, match=r"t\.tsv:2: score '0_5' is not a number"):
+        ParaphraseTable.from_tsv(path)
+    with pytest.raises(ConfigurationError, match="'0_5' is not a threshold"):
+        load_source(f"{tmp_path / 'missing.tsv'}:0_5")

@@ -373,3 +373,17 @@ def test_a_device_is_a_writable_output_though_its_folder_is_not(monkeypatch, tmp
     with pytest.raises(ConfigurationError, match="^/dev/null: not writable$"):
         check_output_file("/dev/null")
     assert check_output_file(tmp_path / "x.tsv") == tmp_path / "x.tsv"
+
+
+def test_number_fields_refuse_a_digit_group_mark_and_read_the_rest_as_python_does() -> None:
+    """float('0_5') is 5.0 and int('1_0') 10: no data file means that."""
+    from paralign.textio import float_field, int_field
+
+    assert float_field("0.5") == 0.5 and float_field(" -1e3 ") == -1000.0 and float_field("nan") != float_field("nan")
+    assert int_field("12") == 12 and int_field("-3") == -3
+    with pytest.raises(ValueError, match="could not convert string to float: '0_5'"):
+        float_field("0_5")
+    with pytest.raises(ValueError, match="invalid literal for int"):
+        int_field("1_0")
+    with pytest.raises(ValueError):
+        float_field("x")

@@ -31,7 +31,7 @@ from .errors import (
 from .phrase_keys import form_of, held_phrase, normalize_phrase
 from .signature import short_hash
 from .tables import METADATA_LINE, check_threshold, row_lines
-from .textio import open_text, without_bom
+from .textio import float_field, open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
 
@@ -209,7 +209,7 @@ class ParaphraseTable:
                 score: Score = None
                 if len(fields) >= 3 and fields[2] and not fields[2].isspace():
                     try:
-                        score = float(fields[2])
+                        score = float_field(fields[2])
                     except ValueError as exc:
                         raise FormatError(f"score {fields[2]!r} is not a number", source=str(path), line=number) from exc
                     if not math.isfinite(score):  # NaN would pass every threshold test unnoticed

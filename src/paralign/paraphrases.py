@@ -26,6 +26,7 @@ from .paraphrase_table import lookup_key as lookup_key
 from .phrase_keys import normalize_phrase, table_form
 from .signature import short_hash
 from .tables import check_threshold, is_parquet_file, iter_rows
+from .textio import float_field
 from .workers import Progress
 
 
@@ -112,7 +113,7 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
     if ":" in spec and not Path(spec).exists():
         path, _, value = spec.rpartition(":")
         try:
-            threshold = float(value)
+            threshold = float_field(value)  # '0_5' is no threshold (5.0 for float)
         except ValueError:
             raise ConfigurationError(
                 f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "

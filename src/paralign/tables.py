@@ -34,7 +34,7 @@ from .errors import (
     invalid_json,
     shown_value,
 )
-from .textio import input_file_error, open_text, require_file, strip_bom, without_bom
+from .textio import float_field, input_file_error, open_text, require_file, strip_bom, without_bom
 from .textout import is_gzip_name
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
@@ -316,7 +316,7 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least 3: phrase, paraphrase, "
                                   "probability)", source=str(path), line=number)
             try:
-                probability = float(fields[2])
+                probability = float_field(fields[2])
                 if not math.isfinite(probability):
                     raise ValueError(f"probability {fields[2]!r} is not a finite number")
             except ValueError as exc:

@@ -96,6 +96,24 @@ def without_bom(lines: Iterable[str]) -> Iterator[str]:
     yield from lines
 
 
+def float_field(text: str) -> float:
+    """A number field of a data file as float reads it (NaN and inf included: the callers say
+    whether those are allowed), but a ValueError, worded as float's, for a digit group mark:
+    Python reads '0_5' as 5.0 and '1_0' as 10, which no data file means (a score typed 0_5 was
+    read as 5, in range, without a word)."""
+    if "_" in text:
+        raise ValueError(f"could not convert string to float: {text!r}")
+    return float(text)
+
+
+def int_field(text: str) -> int:
+    """An integer field of a data file as int reads it, but a ValueError, worded as int's, for a
+    digit group mark ('1_0' is 10 for int): :func:`float_field`'s rule for counts and ids."""
+    if "_" in text:
+        raise ValueError(f"invalid literal for int() with base 10: {text!r}")
+    return int(text)
+
+
 def _check_encoding_errors(errors: str) -> None:
     if errors not in ENCODING_ERRORS:
         raise ConfigurationError(f"unknown encoding-errors mode {errors!r}: use one of {', '.join(ENCODING_ERRORS)}")

@@ -202,3 +202,20 @@ def test_a_bom_starting_a_file_is_not_part_of_its_first_segment_or_row(tmp_path)
     assert data.human["Allegro.eu"].raw == 70.1
     assert [(s.system, s.line) for s in data.segment_scores] == [("Nemo-X", 0)]
     assert list(iter_lines(refs / "newstest2021.xx-en.ref.A.en"))[0] == "a b"
+
+
+@pytest.mark.parametrize(("table", "row"), [
+    ("ad-sys-ranking-xx-en-z-names.csv", "7_0.1 0.2 10 12 Allegro.eu.3 Allegro.eu\n"),
+    ("ad-sys-ranking-xx-en-z-names.csv", "70.1 0.2 1_0 12 Allegro.eu.3 Allegro.eu\n"),
+    ("ad-seg-scores-xx-en.csv", "SYS SID RAW.SCR Z.SCR N \nNemo.1 1 9_0 0.9 2 \n"),
+    ("ad-seg-scores-xx-en.csv", "SYS SID RAW.SCR Z.SCR N \nNemo.1 1_0 90 0.9 2 \n"),
+    ("seg-line-map-xx-en.tsv", "SID\tline\n1\t1_0\n"),
+])
+def test_a_number_with_a_digit_group_mark_is_a_bad_number(tmp_path, table, row) -> None:
+    """Python reads '7_0.1' as 70.1 and '1_0' as 10: a score or SID typed with an underscore
+    was read as another number without a word. It is a bad number at its line, as 'x' is."""
+    root = _fake(tmp_path)
+    _segment_files(root, "Nemo.1 1 90 0.9 2 \n", "SID\tline\n1\t1\n")
+    (root / "humaneval" / table).write_text(row, encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bad number .*_"):
+        load_wmt(root, "xx-en", segments=True)

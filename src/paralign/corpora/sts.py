@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..alignment import is_blank
 from ..errors import ConfigurationError, FormatError
-from ..textio import BOM, open_text
+from ..textio import BOM, float_field, open_text
 
 #: Layout names accepted by :func:`load_sts`.
 STS_FORMATS = ("sts", "stsb")
@@ -146,13 +146,10 @@ def parse_score(text: str) -> float | None:
 
 
 def _is_float(text: str) -> bool:
-    """Whether `text` is a number as a data file writes it (NaN and inf included): as Python
-    reads it, but for a digit group mark, which Python's float reads and no file means ('0_5'
-    is 5.0 for float, a gold score in 0-5 read without a word)."""
-    if "_" in text:
-        return False
+    """Whether `text` is a number as a data file writes it (NaN and inf included:
+    :func:`paralign.textio.float_field`, which refuses '0_5', 5.0 for Python's float)."""
     try:
-        float(text)
+        float_field(text)
     except ValueError:
         return False
     return True

@@ -26,7 +26,7 @@ from pathlib import Path
 from ..errors import FormatError, InputFileError, MismatchError, ParalignError, ResourceMissingError
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
-from ..textio import bad_byte, decoded, open_binary, reading, strip_bom
+from ..textio import bad_byte, decoded, float_field, int_field, open_binary, reading, strip_bom
 from .base import BadPair
 
 PREFIX = "newstest2021"
@@ -106,7 +106,7 @@ class HumanScore:
 def _finite(text: str) -> float:
     """A score field as a float; ValueError when it is not a finite number (NaN would be taken
     as a score and give a wrong correlation)."""
-    value = float(text)
+    value = float_field(text)
     if not math.isfinite(value):
         raise ValueError(f"{text!r} is not a finite number")
     return value
@@ -129,7 +129,7 @@ def load_human_scores(
                               line=number)
         try:
             score = HumanScore(fields[5].strip(), fields[4], _finite(fields[0]), _finite(fields[1]),
-                               int(fields[2]), int(fields[3]))
+                               int_field(fields[2]), int_field(fields[3]))
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
         if score.name == HUMAN and not include_human:
@@ -175,7 +175,7 @@ def load_segment_lines(root: str | Path | None, pair: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for number, fields in _table_rows(path, "SID", 2):
         try:
-            sid, line = int(fields[0]), int(fields[1])
+            sid, line = int_field(fields[0]), int_field(fields[1])
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
         if sid in out or line < 1:
@@ -204,7 +204,7 @@ def load_segment_scores(
         if name is None:
             continue
         try:
-            sid, raw, z, n = int(fields[1]), _finite(fields[2]), _finite(fields[3]), int(fields[4])
+            sid, raw, z, n = int_field(fields[1]), _finite(fields[2]), _finite(fields[3]), int_field(fields[4])
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
         if sid not in lines:
