@@ -41,7 +41,7 @@ from ..errors import (
     shown_value,
 )
 from ..settings import encoder_name
-from .encoder import _require, check_vocabulary, model_directory, quiet_transformers, resolve_device
+from .encoder import _require, load_pretrained, model_directory, quiet_transformers, resolve_device
 
 #: The file in a saved cross-encoder directory that names what it is.
 MANIFEST = "cross_encoder.json"
@@ -268,12 +268,7 @@ def _sentence_pairs(pairs: object) -> list[tuple[str, str]]:
 
 def _load_encoder(transformers: Any, directory: Path) -> tuple[Any, Any]:
     """A fast tokenizer and the bare encoder of a local Hugging Face directory, without hub
-    access or transformers' progress bars."""
-    try:
-        with quiet_transformers(transformers):
-            tokenizer = transformers.AutoTokenizer.from_pretrained(directory, local_files_only=True)
-            encoder = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
-    except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
-        raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
-    check_vocabulary(directory, tokenizer)
+    access or transformers' progress bars (:func:`.encoder.load_pretrained`; the tokenizer reads
+    texts, not pre-split words)."""
+    _, tokenizer, encoder = load_pretrained(transformers, directory, pre_split=False)
     return tokenizer, encoder

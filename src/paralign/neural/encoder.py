@@ -218,23 +218,32 @@ def quiet_transformers(transformers: Any) -> Iterator[None]:
 def _load(directory: Path, device: str) -> _Model:
     """The tokenizer and model of `directory` on `device`, loaded once per process."""
     torch, transformers = _require()
-    try:
-        with quiet_transformers(transformers):
-            config = transformers.AutoConfig.from_pretrained(directory, local_files_only=True)
-            extra = {"add_prefix_space": True} if config.model_type in _PREFIX_SPACE_TYPES else {}
-            tokenizer = transformers.AutoTokenizer.from_pretrained(
-                directory, local_files_only=True, **extra
-            )
-            model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
-    except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
-        raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
-    check_vocabulary(directory, tokenizer)
+    config, tokenizer, model = load_pretrained(transformers, directory, pre_split=True)
     if not tokenizer.is_fast:
         raise ConfigurationError(f"encoder {directory}: needs a fast tokenizer (word ids)")
     model.eval()
     model.to(torch.device(device))
     return _Model(tokenizer, model, device, _max_length(directory, config, tokenizer),
                   int(config.num_hidden_layers))
+
+
+def load_pretrained(transformers: Any, directory: Path, *, pre_split: bool) -> tuple[Any, Any, Any]:
+    """The config, tokenizer and bare model of a local Hugging Face directory, without hub access
+    or transformers' progress bars; the tokenizer takes pre-split words when `pre_split` (the
+    model types that need ``add_prefix_space`` for them get it). ConfigurationError naming the
+    directory when one cannot load (a damaged weights file too: SafetensorError, struct.error)
+    or the tokenizer knows no word (:func:`check_vocabulary`)."""
+    try:
+        with quiet_transformers(transformers):
+            config = transformers.AutoConfig.from_pretrained(directory, local_files_only=True)
+            prefix_space = pre_split and config.model_type in _PREFIX_SPACE_TYPES
+            extra = {"add_prefix_space": True} if prefix_space else {}
+            tokenizer = transformers.AutoTokenizer.from_pretrained(directory, local_files_only=True, **extra)
+            model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
+    except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
+        raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
+    check_vocabulary(directory, tokenizer)
+    return config, tokenizer, model
 
 
 def check_vocabulary(directory: Path, tokenizer: Any) -> None:
