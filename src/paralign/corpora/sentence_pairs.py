@@ -21,7 +21,7 @@ from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import open_text, strip_bom, without_bom
 from .msrp import load_msrp
-from .sts import load_sts, parse_score
+from .sts import format_of_rows, load_sts, parse_score
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,14 +290,11 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
 
 def _is_sts_benchmark(sample: Sequence[str]) -> bool:
     """Whether a file of the ``sts`` layout is the STS Benchmark (score in field 5) rather than
-    SemEval STS (score first), by most of its sampled rows, as :func:`.sts.detect_format` tells
-    them. Told per row, a Benchmark row cut short (6 fields) was read as the SemEval pair of its
-    source and year ('MSRvid', '2012test'), and a SemEval row with trailing tabs as the empty
-    fields 6 and 7 of a Benchmark row."""
-    rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
-    benchmark = sum(parse_score(fields[0]) is None and len(fields) >= 5 and parse_score(fields[4]) is not None
-                    for fields in rows)
-    return benchmark * 2 > len(rows)
+    SemEval STS (score first), by its sampled rows, as ``evaluate-sts`` tells them
+    (:func:`.sts.format_of_rows`). Told per row, a Benchmark row cut short (6 fields) was read
+    as the SemEval pair of its source and year ('MSRvid', '2012test'), and a SemEval row with
+    trailing tabs as the empty fields 6 and 7 of a Benchmark row."""
+    return format_of_rows(line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample) == "stsb"
 
 
 def _looks_like_sts(fields: list[str]) -> bool:

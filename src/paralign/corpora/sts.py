@@ -16,7 +16,7 @@ Rows that cannot be used are never dropped silently: they are returned in
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,9 +139,10 @@ def read_rows(path: str | Path) -> Generator[tuple[int, list[str], list[RowIssue
 
 def parse_score(text: str) -> float | None:
     """A gold score written in a field, or None (not a number, NaN or infinite)."""
-    if not _is_float(text):
+    try:
+        value = float_field(text)
+    except ValueError:
         return None
-    value = float(text)
     return value if math.isfinite(value) else None  # NaN and inf are not scores
 
 
@@ -157,8 +158,19 @@ def _is_float(text: str) -> bool:
 
 def detect_format(path: str | Path) -> str:
     """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file."""
+    found = format_of_rows(fields for _number, fields, _notes in read_rows(path))
+    if found is None:
+        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)", source=str(path))
+    return found
+
+
+def format_of_rows(rows: Iterable[list[str]], votes_needed: int = 20) -> str | None:
+    """``sts`` or ``stsb`` by the vote of the first `votes_needed` rows that are either (a score,
+    or nothing, first: SemEval STS; else one in field 5: the STS Benchmark; ties to ``sts``), or
+    None when no row is: how :func:`detect_format` and ``similarity --pairs``
+    (:func:`paralign.corpora.sentence_pairs.read_sentence_pairs`) tell a file's layout."""
     votes = {"sts": 0, "stsb": 0}
-    for _number, fields, _notes in read_rows(path):
+    for fields in rows:
         if not any(f.strip() for f in fields):
             continue
         first_is_score = not fields[0].strip() or parse_score(fields[0]) is not None
@@ -166,10 +178,10 @@ def detect_format(path: str | Path) -> str:
             votes["sts"] += 1
         elif len(fields) >= 5 and (not fields[4].strip() or parse_score(fields[4]) is not None):
             votes["stsb"] += 1
-        if sum(votes.values()) >= 20:
+        if sum(votes.values()) >= votes_needed:
             break
     if not any(votes.values()):
-        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)", source=str(path))
+        return None
     return max(votes, key=lambda k: votes[k])
 
 
