@@ -18,6 +18,11 @@ from .sts import EMPTY_SENTENCE, RowIssue, empty_sentence, read_rows
 HEADER_FIRST_FIELD = "quality"
 
 
+def is_header(fields: list[str]) -> bool:
+    """Whether a row's fields are MSRP's header line (``Quality TAB #1 ID ...``), in any case."""
+    return bool(fields) and fields[0].strip().lower() == HEADER_FIRST_FIELD
+
+
 @dataclass(frozen=True, slots=True)
 class ParaphrasePair:
     """A sentence pair labelled paraphrase (True) or not (False)."""
@@ -89,7 +94,7 @@ def load_msrp(*paths: str | Path) -> MsrpData:
             if not any(f.strip() for f in fields):
                 skipped.append((source, RowIssue(number, "empty line")))
                 continue
-            if fields[0].strip().lower() == HEADER_FIRST_FIELD:
+            if is_header(fields):
                 notes.append((source, RowIssue(number, "header line")))
                 continue
             pair, reason, extra = _parse(fields, number, source)

@@ -20,6 +20,7 @@ from typing import Any
 from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import open_text, strip_bom, without_bom
+from .msrp import is_header as is_msrp_header
 from .msrp import load_msrp
 from .sts import format_of_rows, load_sts, parse_score
 
@@ -201,7 +202,7 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
         if number == 1:
             line = strip_bom(line)
         fields = line.split("\t")
-        if layout == "msrp" and number == 1 and _is_msrp_header(fields):
+        if layout == "msrp" and number == 1 and is_msrp_header(fields):
             continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
             if len(fields) != 2:
@@ -240,7 +241,7 @@ def detect_layout(sample: Sequence[str]) -> str:
     else), from a file's first lines. An MSRP file without its header was taken for SemEval
     STS (its label a score), so its two ids were read as the pair's sentences."""
     lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
-    if lines and _is_msrp_header(lines[0].split("\t")):
+    if lines and is_msrp_header(lines[0].split("\t")):
         return "msrp"
     rows = [line.split("\t") for line in lines if line.strip()]
     if rows and sum(_looks_like_msrp(fields) for fields in rows) * 2 > len(rows):
@@ -248,11 +249,6 @@ def detect_layout(sample: Sequence[str]) -> str:
     if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
         return "sts"
     return "pairs"
-
-
-def _is_msrp_header(fields: list[str]) -> bool:
-    """Whether a row is MSRP's header line (``Quality TAB #1 ID ...``)."""
-    return fields[0].strip().lower() == "quality"
 
 
 def _looks_like_msrp(fields: list[str]) -> bool:

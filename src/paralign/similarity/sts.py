@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..aligners.batch import PairFailure, TextLike, reindexed
 from ..alignment import AlignFunction
-from ..corpora.msrp import HEADER_FIRST_FIELD
+from ..corpora.msrp import is_header as is_msrp_header
 from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pairs
 from ..errors import ConfigurationError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
@@ -234,7 +234,7 @@ def _not_msrp(path: str | Path) -> None:
         first = next((fields for _, fields, _ in rows if any(f.strip() for f in fields)), None)
     finally:
         rows.close()
-    if first is not None and first[0].strip().lower() == HEADER_FIRST_FIELD:
+    if first is not None and is_msrp_header(first):
         raise FormatError("an MSRP paraphrase file (its first line is the 'Quality' header), not STS: its 0/1 "
                           "labels are no similarity scores and its second and third fields are ids; "
                           "evaluate it with evaluate-paraphrase", source=str(path))
