@@ -52,3 +52,21 @@ def test_the_line_is_named_in_a_legend_and_its_tooltip(picture) -> None:
     assert all(float(t.get("y")) < height for t in pic.all("text"))  # the legend fits in the picture
     plain = picture(scatter(points, x_label="gold", y_label="score", title="t"))
     assert plain.all("g", "legend-entry") == [] and plain.viewbox()[3] < height  # no line, no legend
+
+
+@pytest.mark.parametrize("low, high", [(0.3, 0.1 + 0.2), (1e-12, 5e-12), (2e-11, 2e-11), (1e20, 1e20)])
+def test_ticks_of_near_equal_tiny_or_huge_values_still_span_an_axis(low, high) -> None:
+    """The ticks were rounded to 10 decimals: those of scores under 1e-10, and those of 0.3 and
+    0.1 + 0.2 (equal but for their last bit), were all one value, and the plot divided by the
+    axis' length, 0 (ZeroDivisionError); 1e20 was 1e20 +- 0.5 (math domain error)."""
+    values = ticks(low, high)
+    assert values[0] <= low and values[-1] >= high and values[0] < values[-1]
+    assert len(set(values)) == len(values)
+
+
+def test_a_plot_of_scores_equal_but_for_float_noise_is_drawn(picture) -> None:
+    points = [Point(0.3, 1e-12, "a"), Point(0.1 + 0.2, 3e-12, "b")]
+    pic = picture(scatter(points, x_label="gold", y_label="score", title="t"))
+    assert len(pic.all("circle", "point")) == 2
+    ys = sorted(float(d.get("cy")) for d in pic.all("circle", "point"))
+    assert TOP <= ys[0] < ys[1] <= TOP + HEIGHT  # 3e-12 above 1e-12, both on the plot

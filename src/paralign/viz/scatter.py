@@ -42,11 +42,18 @@ class Point:
 
 def ticks(low: float, high: float, count: int = 5) -> list[float]:
     """About `count` round values (steps of 1, 2, 2.5 or 5 times a power of ten) covering
-    [low, high]; the first is <= low and the last >= high."""
+    [low, high]; the first is <= low and the last >= high, the first below the last.
+
+    One value (or two that differ only in their last bits, as 0.1 + 0.2 and 0.3 do) gets an
+    axis around it, half a unit each side (a millionth of the value, if larger: 1e20 + 0.5 is
+    1e20). Each tick is rounded to a few digits below its step: rounded to 10 decimals, the
+    ticks of values under 1e-10 were all 0, and so were those of 0.3 and 0.1 + 0.2, and the
+    plot divided by the axis' length, 0 (ZeroDivisionError)."""
     if not (math.isfinite(low) and math.isfinite(high)):
         raise ValueError(f"cannot draw axis ticks from {low} to {high}")
-    if high <= low:
-        low, high = low - 0.5, high + 0.5
+    if high - low <= 1e-9 * max(abs(low), abs(high)):
+        half = max(0.5, 1e-6 * max(abs(low), abs(high)))
+        low, high = low - half, high + half
     raw = (high - low) / count
     power = 10 ** math.floor(math.log10(raw))
     step = next(power * m for m in (1, 2, 2.5, 5, 10) if power * m >= raw)
@@ -54,7 +61,8 @@ def ticks(low: float, high: float, count: int = 5) -> list[float]:
     values = [first]
     while values[-1] < high - 1e-9 * step:
         values.append(first + len(values) * step)
-    return [round(v, 10) for v in values]
+    digits = max(0, 3 - math.floor(math.log10(step)))  # a step of 2.5e-k has k + 1 decimals
+    return [round(v, digits) for v in values]
 
 
 def _label(value: float) -> str:
