@@ -43,3 +43,10 @@ def test_an_axis_of_values_equal_but_for_float_noise_is_drawn(picture) -> None:
     divided by its length, 0 (ZeroDivisionError)."""
     pic = picture(interval_plot([Interval("x", 0.3, 0.3, 0.1 + 0.2)], x_label="v", title="t"))
     assert len(pic.all("circle", "point")) == 1
+
+
+def test_every_tick_has_its_own_label(picture) -> None:
+    """The axis of 0.3 .. 0.3000001 labelled every tick "0.3" (six significant digits)."""
+    pic = picture(interval_plot([Interval("x", 0.3000001, 0.3, 0.3000001)], x_label="v", title="t"))
+    labels = [t.text for t in pic.all("g", "x-axis")[0]]
+    assert len(set(labels)) == len(labels) > 1

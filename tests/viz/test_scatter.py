@@ -70,3 +70,15 @@ def test_a_plot_of_scores_equal_but_for_float_noise_is_drawn(picture) -> None:
     assert len(pic.all("circle", "point")) == 2
     ys = sorted(float(d.get("cy")) for d in pic.all("circle", "point"))
     assert TOP <= ys[0] < ys[1] <= TOP + HEIGHT  # 3e-12 above 1e-12, both on the plot
+
+
+def test_every_tick_has_its_own_label(picture) -> None:
+    """Six significant digits labelled every tick of 0.3 .. 0.3000001 "0.3": an axis that
+    says nothing. A label has as many digits as tell the ticks apart, six when those do."""
+    pic = picture(scatter([Point(0.3, 0.3), Point(0.3000001, 0.3000001)], x_label="x", y_label="y", title="t"))
+    for axis in ("x-axis", "y-axis"):
+        labels = [t.text for t in pic.all("g", axis)[0]]
+        assert len(set(labels)) == len(labels) > 1
+        assert labels[0] == "0.3" and float(labels[1]) > 0.3
+    plain = picture(scatter([Point(0.23, 0), Point(0.91, 1)], x_label="x", y_label="y", title="t"))
+    assert [t.text for t in plain.all("g", "x-axis")[0]] == ["0.2", "0.4", "0.6", "0.8", "1"]

@@ -65,9 +65,19 @@ def ticks(low: float, high: float, count: int = 5) -> list[float]:
     return [round(v, digits) for v in values]
 
 
-def _label(value: float) -> str:
-    text = f"{value:.6g}"
+def _label(value: float, digits: int = 6) -> str:
+    text = f"{value:.{digits}g}"
     return "0" if text == "-0" else text
+
+
+def tick_labels(values: Sequence[float]) -> list[str]:
+    """The ticks' labels: six significant digits, or as many more as tell every tick apart (the
+    ticks of 0.3 to 0.3000001 were all labelled 0.3, an axis that said nothing)."""
+    for digits in range(6, 18):
+        labels = [_label(v, digits) for v in values]
+        if len(set(labels)) == len(labels):
+            break
+    return labels
 
 
 def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, ident: str = "scatter",
@@ -86,10 +96,11 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
         return TOP + HEIGHT - (y - ys[0]) / (ys[-1] - ys[0]) * HEIGHT
 
     small = FONT_SIZE - 2
-    x_axis = [el("text", _label(v), x=num(px(v)), y=num(TOP + HEIGHT + 16), text_anchor="middle",
-                 font_size=small, fill=INK) for v in xs]
-    y_axis = [el("text", _label(v), x=num(LEFT - 6), y=num(py(v)), text_anchor="end",
-                 dominant_baseline="central", font_size=small, fill=INK) for v in ys]
+    x_axis = [el("text", text, x=num(px(v)), y=num(TOP + HEIGHT + 16), text_anchor="middle",
+                 font_size=small, fill=INK) for v, text in zip(xs, tick_labels(xs), strict=True)]
+    y_axis = [el("text", text, x=num(LEFT - 6), y=num(py(v)), text_anchor="end",
+                 dominant_baseline="central", font_size=small, fill=INK)
+              for v, text in zip(ys, tick_labels(ys), strict=True)]
     rules = "".join(f"M{num(px(v))} {num(TOP)}v{num(HEIGHT)}" for v in xs)
     rules += "".join(f"M{num(LEFT)} {num(py(v))}h{num(WIDTH)}" for v in ys)
     dots = [el("circle", el("title", f"{p.label} ({_label(p.x)}, {_label(p.y)})".strip()),
