@@ -82,3 +82,21 @@ def test_every_tick_has_its_own_label(picture) -> None:
         assert labels[0] == "0.3" and float(labels[1]) > 0.3
     plain = picture(scatter([Point(0.23, 0), Point(0.91, 1)], x_label="x", y_label="y", title="t"))
     assert [t.text for t in plain.all("g", "x-axis")[0]] == ["0.2", "0.4", "0.6", "0.8", "1"]
+
+
+@pytest.mark.parametrize("ys", [(-0.125, 0.1), (1e6, 2e6), (0, 1)])
+def test_the_y_axis_name_is_clear_of_its_tick_labels(picture, ys) -> None:
+    """The y axis' name stands upright at x = 16 and its tick labels end at a fixed 58 px: a
+    label such as "-0.125" or "1.8e+06" was drawn through the name. The plot now moves right
+    as far as its widest tick label needs (the plots whose labels fit stay where they were)."""
+    from paralign.viz.svg import FONT_SIZE, text_width
+
+    pic = picture(scatter([Point(0, ys[0]), Point(1, ys[1])], x_label="x", y_label="metric score", title="t"))
+    name = pic.all("text", "y-label")[0]
+    name_right = float(name.get("x")) + FONT_SIZE / 2  # upright: a line's height across
+    labels = pic.all("g", "y-axis")[0]
+    assert min(float(t.get("x")) - text_width(t.text, FONT_SIZE - 2) for t in labels) > name_right
+    plot = pic.all("rect", "plot")[0]
+    assert all(float(t.get("x")) < float(plot.get("x")) for t in labels)
+    if ys == (0, 1):
+        assert float(plot.get("x")) == LEFT

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from .style import FAINT, INK, RULE, STATUS_COLOURS
 from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
 
-#: Plot area size and the margins around it (px).
+#: Plot area size and the margins around it (px; the left one grows with the y axis' widest tick label).
 WIDTH, HEIGHT = 420.0, 300.0
 LEFT, RIGHT, TOP, BOTTOM = 64.0, 16.0, 16.0, 48.0
 #: Dot radius (px) and colour (a dot's fill is translucent, so dots on top of each other show,
@@ -89,20 +89,25 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     xs = ticks(min((p.x for p in shown), default=0.0), max((p.x for p in shown), default=1.0))
     ys = ticks(min((p.y for p in shown), default=0.0), max((p.y for p in shown), default=1.0))
 
+    small = FONT_SIZE - 2
+    y_labels = tick_labels(ys)
+    # the y axis' name, turned upright at x = 16 (half a line each side), clear of the widest
+    # tick label: a label of "-0.125" or "1.8e+06" was drawn through it
+    left = max(LEFT, math.ceil(16 + FONT_SIZE / 2 + 4 + max(text_width(t, small) for t in y_labels) + 6))
+
     def px(x: float) -> float:
-        return LEFT + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
+        return left + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
 
     def py(y: float) -> float:
         return TOP + HEIGHT - (y - ys[0]) / (ys[-1] - ys[0]) * HEIGHT
 
-    small = FONT_SIZE - 2
     x_axis = [el("text", text, x=num(px(v)), y=num(TOP + HEIGHT + 16), text_anchor="middle",
                  font_size=small, fill=INK) for v, text in zip(xs, tick_labels(xs), strict=True)]
-    y_axis = [el("text", text, x=num(LEFT - 6), y=num(py(v)), text_anchor="end",
+    y_axis = [el("text", text, x=num(left - 6), y=num(py(v)), text_anchor="end",
                  dominant_baseline="central", font_size=small, fill=INK)
-              for v, text in zip(ys, tick_labels(ys), strict=True)]
+              for v, text in zip(ys, y_labels, strict=True)]
     rules = "".join(f"M{num(px(v))} {num(TOP)}v{num(HEIGHT)}" for v in xs)
-    rules += "".join(f"M{num(LEFT)} {num(py(v))}h{num(WIDTH)}" for v in ys)
+    rules += "".join(f"M{num(left)} {num(py(v))}h{num(WIDTH)}" for v in ys)
     dots = [el("circle", el("title", f"{p.label} ({_label(p.x)}, {_label(p.y)})".strip()),
                class_="point", cx=num(px(p.x)), cy=num(py(p.y)), r=RADIUS, fill=DOT, fill_opacity=0.7,
                stroke=DOT, stroke_width=1,
@@ -113,21 +118,21 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     if fit is not None:  # what the line is: its name and equation, in its tooltip and a legend row
         y = bottom + LEGEND_ROW / 2
         legend_rows.append(group([
-            el("path", d=f"M{num(LEFT)} {num(y)}h{num(SWATCH)}", stroke=LINE, stroke_width=1.5),
-            el("text", legend_label(line), x=num(LEFT + SWATCH + 8), y=num(y), dominant_baseline="central",
+            el("path", d=f"M{num(left)} {num(y)}h{num(SWATCH)}", stroke=LINE, stroke_width=1.5),
+            el("text", legend_label(line), x=num(left + SWATCH + 8), y=num(y), dominant_baseline="central",
                fill=INK)], class_="legend-entry", data_entry="fit"))
         bottom += LEGEND_ROW
     body = [
-        el("rect", class_="plot", x=num(LEFT), y=num(TOP), width=num(WIDTH), height=num(HEIGHT), fill=FAINT),
+        el("rect", class_="plot", x=num(left), y=num(TOP), width=num(WIDTH), height=num(HEIGHT), fill=FAINT),
         el("path", class_="rules", d=rules, stroke=RULE, stroke_width=1, fill="none"),
         group(x_axis, class_="x-axis"), group(y_axis, class_="y-axis"),
-        el("text", x_label, class_="x-label", x=num(LEFT + WIDTH / 2), y=num(TOP + HEIGHT + 38),
+        el("text", x_label, class_="x-label", x=num(left + WIDTH / 2), y=num(TOP + HEIGHT + 38),
            text_anchor="middle", fill=INK),
         el("text", y_label, class_="y-label", x=num(16), y=num(TOP + HEIGHT / 2), text_anchor="middle",
            dominant_baseline="central", transform=f"rotate(-90 16 {num(TOP + HEIGHT / 2)})", fill=INK),
         fit, group(dots, class_="points"), *legend_rows,
     ]
-    width = max(LEFT + WIDTH + RIGHT, LEFT + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT)
+    width = max(left + WIDTH + RIGHT, left + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT)
     return svg_root(width, bottom, body, title=title, ident=ident)
 
 
