@@ -100,3 +100,18 @@ def test_the_y_axis_name_is_clear_of_its_tick_labels(picture, ys) -> None:
     assert all(float(t.get("x")) < float(plot.get("x")) for t in labels)
     if ys == (0, 1):
         assert float(plot.get("x")) == LEFT
+
+
+@pytest.mark.parametrize("xs", [(1e6, 3e6), (0.1, 0.125), (0, 5)])
+def test_the_last_x_tick_label_is_inside_the_picture(picture, xs) -> None:
+    """The last x tick label is centred on the plot's right edge, and the margin there was a
+    fixed 16 px: "3e+06" or "0.125" was cut at the picture's edge (an <img> or a page's
+    <svg> shows nothing outside its box)."""
+    from paralign.viz.svg import FONT_SIZE, text_width
+
+    pic = picture(scatter([Point(xs[0], 0), Point(xs[1], 1)], x_label="x", y_label="y", title="t"))
+    last = pic.all("g", "x-axis")[0][-1]
+    _, _, width, _ = pic.viewbox()
+    assert float(last.get("x")) + text_width(last.text, FONT_SIZE - 2) / 2 <= width
+    if xs == (0, 5):
+        assert width == LEFT + WIDTH + 16  # a label that fits keeps the margin

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from .style import FAINT, INK, RULE, STATUS_COLOURS
 from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
 
-#: Plot area size and the margins around it (px; the left one grows with the y axis' widest tick label).
+#: Plot area size and the margins around it (px; the left one grows with the y axis' widest tick
+#: label, the right one with half the x axis' last).
 WIDTH, HEIGHT = 420.0, 300.0
 LEFT, RIGHT, TOP, BOTTOM = 64.0, 16.0, 16.0, 48.0
 #: Dot radius (px) and colour (a dot's fill is translucent, so dots on top of each other show,
@@ -101,8 +102,9 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     def py(y: float) -> float:
         return TOP + HEIGHT - (y - ys[0]) / (ys[-1] - ys[0]) * HEIGHT
 
+    x_labels = tick_labels(xs)
     x_axis = [el("text", text, x=num(px(v)), y=num(TOP + HEIGHT + 16), text_anchor="middle",
-                 font_size=small, fill=INK) for v, text in zip(xs, tick_labels(xs), strict=True)]
+                 font_size=small, fill=INK) for v, text in zip(xs, x_labels, strict=True)]
     y_axis = [el("text", text, x=num(left - 6), y=num(py(v)), text_anchor="end",
                  dominant_baseline="central", font_size=small, fill=INK)
               for v, text in zip(ys, y_labels, strict=True)]
@@ -132,7 +134,10 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
            dominant_baseline="central", transform=f"rotate(-90 16 {num(TOP + HEIGHT / 2)})", fill=INK),
         fit, group(dots, class_="points"), *legend_rows,
     ]
-    width = max(left + WIDTH + RIGHT, left + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT)
+    # the last x tick label is centred on the plot's right edge: half of it must fit in the
+    # margin ("3e+06" was cut at the picture's edge)
+    right = max(RIGHT, text_width(x_labels[-1], small) / 2 + 4)
+    width = max(left + WIDTH + right, left + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT)
     return svg_root(width, bottom, body, title=title, ident=ident)
 
 
