@@ -88,3 +88,18 @@ def test_shorten_keeps_short_words() -> None:
     assert shorten("cat") == "cat"
     long = "x" * 50
     assert shorten(long) == "x" * 29 + "…" and len(shorten(long, 10)) == 10
+
+
+#: Advance widths (em) of DejaVu Sans, the pictures' first font, as Chromium draws them.
+DEJAVU_SIGNS = {"+": 0.838, "<": 0.838, "=": 0.838, ">": 0.838, "^": 0.838, "~": 0.838, "#": 0.838,
+                "&": 0.780, "{": 0.636, "}": 0.636}
+
+
+def test_text_width_is_an_upper_estimate_for_signs_and_braces() -> None:
+    """Braces were counted as narrow as a dot (0.35 em, drawn 0.64) and the maths signs as a
+    letter (0.62 em, drawn 0.84): a token "==========" ran into its neighbours in the lines
+    view, and a token of braces was cut at the grid's left edge."""
+    for char, em in DEJAVU_SIGNS.items():
+        assert text_width(char * 10) >= 10 * em * 14, char
+    assert text_width("cat") == 3 * 0.62 * 14  # letters as before
+    assert text_width("a.b") == 2 * 0.62 * 14 + 0.35 * 14
