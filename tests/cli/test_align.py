@@ -315,6 +315,20 @@ def test_align_svg_several_pairs_need_a_file_name(pairs_file: Path, tmp_path: Pa
     assert not [e for e in root.iter() if e.tag.endswith("script")] and _cells(third)
 
 
+def test_align_svg_several_pairs_to_a_stream_is_refused(pairs_file: Path, tmp_path: Path, capsys) -> None:
+    """-o /dev/stdout (or a FIFO, /dev/null) takes one picture, as stdout does: with several
+    pairs each picture went to a numbered file beside it (/dev/stdout-1, /dev/stdout-2 made in
+    /dev, stdout left empty, exit 0). A FIFO stands for /dev/stdout here (nothing made in /dev)."""
+    import os
+
+    fifo = tmp_path / "pictures.svg"
+    os.mkfifo(fifo)
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "svg", "-o", str(fifo)]) == 2
+    err = capsys.readouterr().err
+    assert f"one picture to {fifo}" in err and "-o FILE.svg" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.tsv", "pictures.svg"]  # no pictures-1.svg
+
+
 def test_align_views_and_pictures_carry_the_signature_json_gives(pairs_file: Path, tmp_path: Path, capsys) -> None:
     """pretty ends with it, the HTML page shows it under its title, each SVG has it as <desc>;
     it is the one --format json gives, and follows the options (--w 0.8: opts:w=0.8)."""

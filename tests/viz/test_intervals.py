@@ -36,3 +36,17 @@ def test_axis_covers_values_outside_the_span(picture) -> None:
     ticks = [float(t.text) for t in pic.all("g", "x-axis")[0]]
     assert ticks[0] <= 0.0 and ticks[-1] >= 3.0
     assert not pic.all("path", "zero")  # zero is the axis' end, no line inside the plot
+
+
+def test_an_axis_of_values_equal_but_for_float_noise_is_drawn(picture) -> None:
+    """Without a span, an axis from 0.3 to 0.1 + 0.2 had all its ticks at 0.3 and the plot
+    divided by its length, 0 (ZeroDivisionError)."""
+    pic = picture(interval_plot([Interval("x", 0.3, 0.3, 0.1 + 0.2)], x_label="v", title="t"))
+    assert len(pic.all("circle", "point")) == 1
+
+
+def test_every_tick_has_its_own_label(picture) -> None:
+    """The axis of 0.3 .. 0.3000001 labelled every tick "0.3" (six significant digits)."""
+    pic = picture(interval_plot([Interval("x", 0.3000001, 0.3, 0.3000001)], x_label="v", title="t"))
+    labels = [t.text for t in pic.all("g", "x-axis")[0]]
+    assert len(set(labels)) == len(labels) > 1

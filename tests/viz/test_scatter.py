@@ -52,3 +52,66 @@ def test_the_line_is_named_in_a_legend_and_its_tooltip(picture) -> None:
     assert all(float(t.get("y")) < height for t in pic.all("text"))  # the legend fits in the picture
     plain = picture(scatter(points, x_label="gold", y_label="score", title="t"))
     assert plain.all("g", "legend-entry") == [] and plain.viewbox()[3] < height  # no line, no legend
+
+
+@pytest.mark.parametrize("low, high", [(0.3, 0.1 + 0.2), (1e-12, 5e-12), (2e-11, 2e-11), (1e20, 1e20)])
+def test_ticks_of_near_equal_tiny_or_huge_values_still_span_an_axis(low, high) -> None:
+    """The ticks were rounded to 10 decimals: those of scores under 1e-10, and those of 0.3 and
+    0.1 + 0.2 (equal but for their last bit), were all one value, and the plot divided by the
+    axis' length, 0 (ZeroDivisionError); 1e20 was 1e20 +- 0.5 (math domain error)."""
+    values = ticks(low, high)
+    assert values[0] <= low and values[-1] >= high and values[0] < values[-1]
+    assert len(set(values)) == len(values)
+
+
+def test_a_plot_of_scores_equal_but_for_float_noise_is_drawn(picture) -> None:
+    points = [Point(0.3, 1e-12, "a"), Point(0.1 + 0.2, 3e-12, "b")]
+    pic = picture(scatter(points, x_label="gold", y_label="score", title="t"))
+    assert len(pic.all("circle", "point")) == 2
+    ys = sorted(float(d.get("cy")) for d in pic.all("circle", "point"))
+    assert TOP <= ys[0] < ys[1] <= TOP + HEIGHT  # 3e-12 above 1e-12, both on the plot
+
+
+def test_every_tick_has_its_own_label(picture) -> None:
+    """Six significant digits labelled every tick of 0.3 .. 0.3000001 "0.3": an axis that
+    says nothing. A label has as many digits as tell the ticks apart, six when those do."""
+    pic = picture(scatter([Point(0.3, 0.3), Point(0.3000001, 0.3000001)], x_label="x", y_label="y", title="t"))
+    for axis in ("x-axis", "y-axis"):
+        labels = [t.text for t in pic.all("g", axis)[0]]
+        assert len(set(labels)) == len(labels) > 1
+        assert labels[0] == "0.3" and float(labels[1]) > 0.3
+    plain = picture(scatter([Point(0.23, 0), Point(0.91, 1)], x_label="x", y_label="y", title="t"))
+    assert [t.text for t in plain.all("g", "x-axis")[0]] == ["0.2", "0.4", "0.6", "0.8", "1"]
+
+
+@pytest.mark.parametrize("ys", [(-0.125, 0.1), (1e6, 2e6), (0, 1)])
+def test_the_y_axis_name_is_clear_of_its_tick_labels(picture, ys) -> None:
+    """The y axis' name stands upright at x = 16 and its tick labels end at a fixed 58 px: a
+    label such as "-0.125" or "1.8e+06" was drawn through the name. The plot now moves right
+    as far as its widest tick label needs (the plots whose labels fit stay where they were)."""
+    from paralign.viz.svg import FONT_SIZE, text_width
+
+    pic = picture(scatter([Point(0, ys[0]), Point(1, ys[1])], x_label="x", y_label="metric score", title="t"))
+    name = pic.all("text", "y-label")[0]
+    name_right = float(name.get("x")) + FONT_SIZE / 2  # upright: a line's height across
+    labels = pic.all("g", "y-axis")[0]
+    assert min(float(t.get("x")) - text_width(t.text, FONT_SIZE - 2) for t in labels) > name_right
+    plot = pic.all("rect", "plot")[0]
+    assert all(float(t.get("x")) < float(plot.get("x")) for t in labels)
+    if ys == (0, 1):
+        assert float(plot.get("x")) == LEFT
+
+
+@pytest.mark.parametrize("xs", [(1e6, 3e6), (0.1, 0.125), (0, 5)])
+def test_the_last_x_tick_label_is_inside_the_picture(picture, xs) -> None:
+    """The last x tick label is centred on the plot's right edge, and the margin there was a
+    fixed 16 px: "3e+06" or "0.125" was cut at the picture's edge (an <img> or a page's
+    <svg> shows nothing outside its box)."""
+    from paralign.viz.svg import FONT_SIZE, text_width
+
+    pic = picture(scatter([Point(xs[0], 0), Point(xs[1], 1)], x_label="x", y_label="y", title="t"))
+    last = pic.all("g", "x-axis")[0][-1]
+    _, _, width, _ = pic.viewbox()
+    assert float(last.get("x")) + text_width(last.text, FONT_SIZE - 2) / 2 <= width
+    if xs == (0, 5):
+        assert width == LEFT + WIDTH + 16  # a label that fits keeps the margin

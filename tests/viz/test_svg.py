@@ -88,3 +88,34 @@ def test_shorten_keeps_short_words() -> None:
     assert shorten("cat") == "cat"
     long = "x" * 50
     assert shorten(long) == "x" * 29 + "…" and len(shorten(long, 10)) == 10
+
+
+#: Advance widths (em) of DejaVu Sans, the pictures' first font, as Chromium draws them.
+DEJAVU_SIGNS = {"+": 0.838, "<": 0.838, "=": 0.838, ">": 0.838, "^": 0.838, "~": 0.838, "#": 0.838,
+                "&": 0.780, "{": 0.636, "}": 0.636}
+
+
+def test_text_width_is_an_upper_estimate_for_signs_and_braces() -> None:
+    """Braces were counted as narrow as a dot (0.35 em, drawn 0.64) and the maths signs as a
+    letter (0.62 em, drawn 0.84): a token "==========" ran into its neighbours in the lines
+    view, and a token of braces was cut at the grid's left edge."""
+    for char, em in DEJAVU_SIGNS.items():
+        assert text_width(char * 10) >= 10 * em * 14, char
+    assert text_width("cat") == 3 * 0.62 * 14  # letters as before
+    assert text_width("a.b") == 2 * 0.62 * 14 + 0.35 * 14
+
+
+#: Advance widths (em) of wide letters of other alphabets in DejaVu Sans, as Chromium draws them.
+DEJAVU_WIDE_LETTERS = {"ш": 0.92, "щ": 0.94, "ж": 0.90, "ю": 0.84, "ы": 0.79, "ф": 0.86, "м": 0.75, "Ш": 1.07,
+                       "Щ": 1.09, "Ж": 1.08, "Ю": 1.08, "ω": 0.84, "ش": 0.92, "ص": 0.90, "ط": 0.83, "æ": 0.98,
+                       "Œ": 1.07}
+
+
+def test_text_width_is_an_upper_estimate_for_wide_letters_of_other_alphabets() -> None:
+    """Cyrillic ш, щ, ж, ю were counted as an a (0.62 em) and Ш, Щ, Ж, Ю as an A (0.72): a
+    Russian word such as "защищающийся" was drawn 119 px wide, counted 104, and its first
+    letter was cut at the grid's left edge (a margin of 12 px)."""
+    for char, em in DEJAVU_WIDE_LETTERS.items():
+        assert text_width(char * 10) >= 10 * em * 14, char
+    assert text_width("защищающийся") >= 119.4
+    assert text_width("Zoë bought a house") == text_width("Zoe bought a house")  # Latin letters as before

@@ -39,7 +39,7 @@ from .._moved import moved_names
 from ..aligners.batch import InputResult, alignment_record, iter_align_input
 from ..aligners.signature import alignment_signature
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, written_in_place
 from ..textout import is_gzip_name
 from ._common import (
     add_encoding_errors,
@@ -143,9 +143,12 @@ def run(args: argparse.Namespace) -> int:
             write_lines(args, _counted(progress(results, "aligning"), name, counts, shown))  # WRITERS' for both
         else:  # a page, pictures or views of all pairs
             listed = list(read)
-            if args.format == "svg" and len(listed) > 1 and is_std(args.output):
+            # a stream (stdout, /dev/stdout, a FIFO, /dev/null) takes one picture: numbered
+            # beside it, /dev/stdout's pictures were files /dev/stdout-1, -2 ... and stdout empty
+            if args.format == "svg" and len(listed) > 1 and (is_std(args.output) or written_in_place(args.output)):
+                where = "stdout" if is_std(args.output) else args.output
                 raise ConfigurationError(
-                    f"--format svg writes one picture to stdout, but the input has {len(listed)} "
+                    f"--format svg writes one picture to {where}, but the input has {len(listed)} "
                     "pairs: give -o FILE.svg (FILE-N.svg for input line N) or use --format html "
                     "(one page for all pairs)")
             results = iter_align_input(aligner, listed, workers=args.workers, chunk_size=args.chunk_size)

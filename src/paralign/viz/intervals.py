@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .scatter import ticks
+from .scatter import tick_labels, ticks
 from .style import FAINT, INK, RULE, STATUS_COLOURS
 from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
 
@@ -58,8 +58,8 @@ def interval_plot(rows: Sequence[Interval], *, x_label: str, title: str, ident: 
     height = TOP + ROW * max(1, len(rows))
     small = FONT_SIZE - 2
     rules = "".join(f"M{num(px(v))} {num(TOP)}V{num(height)}" for v in xs)
-    axis = [el("text", f"{v:.6g}", x=num(px(v)), y=num(height + 16), text_anchor="middle",
-               font_size=small, fill=INK) for v in xs]
+    axis = [el("text", text, x=num(px(v)), y=num(height + 16), text_anchor="middle",
+               font_size=small, fill=INK) for v, text in zip(xs, tick_labels(xs), strict=True)]
     body: list[Element | None] = [
         el("rect", class_="plot", x=num(left), y=num(TOP), width=num(WIDTH), height=num(height - TOP), fill=FAINT),
         el("path", class_="rules", d=rules, stroke=RULE, stroke_width=1, fill="none"),

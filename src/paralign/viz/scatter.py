@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from .style import FAINT, INK, RULE, STATUS_COLOURS
 from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
 
-#: Plot area size and the margins around it (px).
+#: Plot area size and the margins around it (px; the left one grows with the y axis' widest tick
+#: label, the right one with half the x axis' last).
 WIDTH, HEIGHT = 420.0, 300.0
 LEFT, RIGHT, TOP, BOTTOM = 64.0, 16.0, 16.0, 48.0
 #: Dot radius (px) and colour (a dot's fill is translucent, so dots on top of each other show,
@@ -42,11 +43,18 @@ class Point:
 
 def ticks(low: float, high: float, count: int = 5) -> list[float]:
     """About `count` round values (steps of 1, 2, 2.5 or 5 times a power of ten) covering
-    [low, high]; the first is <= low and the last >= high."""
+    [low, high]; the first is <= low and the last >= high, the first below the last.
+
+    One value (or two that differ only in their last bits, as 0.1 + 0.2 and 0.3 do) gets an
+    axis around it, half a unit each side (a millionth of the value, if larger: 1e20 + 0.5 is
+    1e20). Each tick is rounded to a few digits below its step: rounded to 10 decimals, the
+    ticks of values under 1e-10 were all 0, and so were those of 0.3 and 0.1 + 0.2, and the
+    plot divided by the axis' length, 0 (ZeroDivisionError)."""
     if not (math.isfinite(low) and math.isfinite(high)):
         raise ValueError(f"cannot draw axis ticks from {low} to {high}")
-    if high <= low:
-        low, high = low - 0.5, high + 0.5
+    if high - low <= 1e-9 * max(abs(low), abs(high)):
+        half = max(0.5, 1e-6 * max(abs(low), abs(high)))
+        low, high = low - half, high + half
     raw = (high - low) / count
     power = 10 ** math.floor(math.log10(raw))
     step = next(power * m for m in (1, 2, 2.5, 5, 10) if power * m >= raw)
@@ -54,12 +62,23 @@ def ticks(low: float, high: float, count: int = 5) -> list[float]:
     values = [first]
     while values[-1] < high - 1e-9 * step:
         values.append(first + len(values) * step)
-    return [round(v, 10) for v in values]
+    digits = max(0, 3 - math.floor(math.log10(step)))  # a step of 2.5e-k has k + 1 decimals
+    return [round(v, digits) for v in values]
 
 
-def _label(value: float) -> str:
-    text = f"{value:.6g}"
+def _label(value: float, digits: int = 6) -> str:
+    text = f"{value:.{digits}g}"
     return "0" if text == "-0" else text
+
+
+def tick_labels(values: Sequence[float]) -> list[str]:
+    """The ticks' labels: six significant digits, or as many more as tell every tick apart (the
+    ticks of 0.3 to 0.3000001 were all labelled 0.3, an axis that said nothing)."""
+    for digits in range(6, 18):
+        labels = [_label(v, digits) for v in values]
+        if len(set(labels)) == len(labels):
+            break
+    return labels
 
 
 def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, ident: str = "scatter",
@@ -71,19 +90,26 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     xs = ticks(min((p.x for p in shown), default=0.0), max((p.x for p in shown), default=1.0))
     ys = ticks(min((p.y for p in shown), default=0.0), max((p.y for p in shown), default=1.0))
 
+    small = FONT_SIZE - 2
+    y_labels = tick_labels(ys)
+    # the y axis' name, turned upright at x = 16 (half a line each side), clear of the widest
+    # tick label: a label of "-0.125" or "1.8e+06" was drawn through it
+    left = max(LEFT, math.ceil(16 + FONT_SIZE / 2 + 4 + max(text_width(t, small) for t in y_labels) + 6))
+
     def px(x: float) -> float:
-        return LEFT + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
+        return left + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
 
     def py(y: float) -> float:
         return TOP + HEIGHT - (y - ys[0]) / (ys[-1] - ys[0]) * HEIGHT
 
-    small = FONT_SIZE - 2
-    x_axis = [el("text", _label(v), x=num(px(v)), y=num(TOP + HEIGHT + 16), text_anchor="middle",
-                 font_size=small, fill=INK) for v in xs]
-    y_axis = [el("text", _label(v), x=num(LEFT - 6), y=num(py(v)), text_anchor="end",
-                 dominant_baseline="central", font_size=small, fill=INK) for v in ys]
+    x_labels = tick_labels(xs)
+    x_axis = [el("text", text, x=num(px(v)), y=num(TOP + HEIGHT + 16), text_anchor="middle",
+                 font_size=small, fill=INK) for v, text in zip(xs, x_labels, strict=True)]
+    y_axis = [el("text", text, x=num(left - 6), y=num(py(v)), text_anchor="end",
+                 dominant_baseline="central", font_size=small, fill=INK)
+              for v, text in zip(ys, y_labels, strict=True)]
     rules = "".join(f"M{num(px(v))} {num(TOP)}v{num(HEIGHT)}" for v in xs)
-    rules += "".join(f"M{num(LEFT)} {num(py(v))}h{num(WIDTH)}" for v in ys)
+    rules += "".join(f"M{num(left)} {num(py(v))}h{num(WIDTH)}" for v in ys)
     dots = [el("circle", el("title", f"{p.label} ({_label(p.x)}, {_label(p.y)})".strip()),
                class_="point", cx=num(px(p.x)), cy=num(py(p.y)), r=RADIUS, fill=DOT, fill_opacity=0.7,
                stroke=DOT, stroke_width=1,
@@ -94,21 +120,24 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     if fit is not None:  # what the line is: its name and equation, in its tooltip and a legend row
         y = bottom + LEGEND_ROW / 2
         legend_rows.append(group([
-            el("path", d=f"M{num(LEFT)} {num(y)}h{num(SWATCH)}", stroke=LINE, stroke_width=1.5),
-            el("text", legend_label(line), x=num(LEFT + SWATCH + 8), y=num(y), dominant_baseline="central",
+            el("path", d=f"M{num(left)} {num(y)}h{num(SWATCH)}", stroke=LINE, stroke_width=1.5),
+            el("text", legend_label(line), x=num(left + SWATCH + 8), y=num(y), dominant_baseline="central",
                fill=INK)], class_="legend-entry", data_entry="fit"))
         bottom += LEGEND_ROW
     body = [
-        el("rect", class_="plot", x=num(LEFT), y=num(TOP), width=num(WIDTH), height=num(HEIGHT), fill=FAINT),
+        el("rect", class_="plot", x=num(left), y=num(TOP), width=num(WIDTH), height=num(HEIGHT), fill=FAINT),
         el("path", class_="rules", d=rules, stroke=RULE, stroke_width=1, fill="none"),
         group(x_axis, class_="x-axis"), group(y_axis, class_="y-axis"),
-        el("text", x_label, class_="x-label", x=num(LEFT + WIDTH / 2), y=num(TOP + HEIGHT + 38),
+        el("text", x_label, class_="x-label", x=num(left + WIDTH / 2), y=num(TOP + HEIGHT + 38),
            text_anchor="middle", fill=INK),
         el("text", y_label, class_="y-label", x=num(16), y=num(TOP + HEIGHT / 2), text_anchor="middle",
            dominant_baseline="central", transform=f"rotate(-90 16 {num(TOP + HEIGHT / 2)})", fill=INK),
         fit, group(dots, class_="points"), *legend_rows,
     ]
-    width = max(LEFT + WIDTH + RIGHT, LEFT + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT)
+    # the last x tick label is centred on the plot's right edge: half of it must fit in the
+    # margin ("3e+06" was cut at the picture's edge)
+    right = max(RIGHT, text_width(x_labels[-1], small) / 2 + 4)
+    width = max(left + WIDTH + right, left + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT)
     return svg_root(width, bottom, body, title=title, ident=ident)
 
 
