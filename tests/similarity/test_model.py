@@ -72,6 +72,22 @@ def test_identical_sentences_have_full_proportions_and_nothing_unaligned():
     assert f["unaligned"] == f["unaligned_number"] == f["negation_mismatch"] == 0.0
 
 
+@pytest.mark.parametrize(("source", "target", "links"), [
+    ("...", "...", [(0, 0)]), ("? !", "? !", [(0, 0), (1, 1)]), ("? !", "...", []), ("! ?", "it is .", [(1, 2)]),
+])
+def test_content_and_all_words_are_the_signals_scores_on_punctuation_only_sentences(source, target, links):
+    # the signals count a sentence of punctuation only by its tokens (two identical "..." score 1);
+    # the features counted nothing there, so content and all_words were 0 for identical sentences
+    from paralign.similarity import make_signal
+
+    pair = _pair(source, target, links)
+    f = _features(pair)
+    assert f["content"] == pytest.approx(make_signal("sultan2014")(pair))
+    assert f["all_words"] == pytest.approx(make_signal("all-words")(pair))
+    if source == target:
+        assert f["content"] == f["all_words"] == f["length_ratio"] == 1.0 and f["unaligned"] == 0.0
+
+
 def test_overlap_features_are_bleu_precisions_chrf_and_ter_in_both_directions():
     # "the cat sat on the mat" vs "the cat sat": unigram matches 3; precisions 3/6 and 3/3
     long = Sentence(("The", "cat", "sat", "on", "the", "mat"))
