@@ -182,6 +182,15 @@ def test_bad_training_data_is_refused():
         model.probability([1.0, 2.0])
 
 
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_a_feature_that_is_not_a_finite_number_is_named_not_taken_for_separable_classes(bad):
+    rows, labels = _synthetic(40, 2)
+    rows = [list(r) for r in rows]
+    rows[6][1] = bad  # was "does not converge on these 40 training pairs (separable classes?)"
+    with pytest.raises(FormatError, match=r"feature 'b' of training pair 7 is (nan|inf), not a finite number"):
+        LogisticModel.fit(rows, labels, features=("a", "b", "noise"))
+
+
 def test_a_constant_feature_does_not_break_the_fit():
     rows, labels = _synthetic(200, 2)
     model = LogisticModel.fit([[*r, 5.0] for r in rows], labels, features=("a", "b", "noise", "constant"))
