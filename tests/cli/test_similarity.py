@@ -11,6 +11,7 @@ import pytest
 from paralign.aligners.exact import exact_match_aligner
 from paralign.cli import main
 from paralign.corpora.sentence_pairs import read_sentence_pairs, sentences_from_file
+from paralign.errors import ConfigurationError
 from paralign.similarity import evaluate_paraphrase_files, evaluate_sts_files, similarity
 
 
@@ -74,6 +75,26 @@ def test_idf_signal_needs_training_sentences(tmp_path, capsys):
     argv = ["similarity", "--pairs", str(pairs), "--aligner", "exact", "--signal", "idf", "--idf-from", str(corpus)]
     result, _ = run_json(capsys, argv)
     assert result["signal"] == "idf" and result["scores"] == [pytest.approx(1.0)]
+
+
+def test_idf_from_for_a_signal_that_takes_no_idf_statistics_is_a_usage_error(tmp_path, capsys):
+    """--idf-from with sultan2014 (the default), sultan2015 or the hybrid was silently ignored:
+    the scores were those without it, as --train of a signal other than the hybrid is not."""
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("a zebra\ta zebra\n", encoding="utf-8")
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("a zebra runs\na horse runs\n", encoding="utf-8")
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("5.0\ta zebra runs\ta zebra runs\n1.0\ta cat\ta horse runs\n", encoding="utf-8")
+    for signal in ([], ["--signal", "sultan2015"]):
+        assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact", "--idf-from", str(corpus), *signal]) == 2
+        assert "signal 'sultan201" in capsys.readouterr().err
+    for signal in ([], ["--signal", "sultan2015"], ["--signal", "hybrid"]):
+        assert main(["evaluate-sts", "--data", str(sts), "--aligner", "exact", "--idf-from", str(corpus), *signal]) == 2
+        assert "takes none" in capsys.readouterr().err
+    with pytest.raises(ConfigurationError, match="signal 'sultan2014' takes none"):  # the library alike
+        evaluate_sts_files([sts], idf_from=[corpus], aligner=exact_match_aligner)
+    assert evaluate_sts_files([sts], aligner=exact_match_aligner).sets[0].evaluation.pairs == 2
 
 
 def _head(src, dst, n):

@@ -72,6 +72,22 @@ def test_identical_sentences_have_full_proportions_and_nothing_unaligned():
     assert f["unaligned"] == f["unaligned_number"] == f["negation_mismatch"] == 0.0
 
 
+@pytest.mark.parametrize(("source", "target", "links"), [
+    ("...", "...", [(0, 0)]), ("? !", "? !", [(0, 0), (1, 1)]), ("? !", "...", []), ("! ?", "it is .", [(1, 2)]),
+])
+def test_content_and_all_words_are_the_signals_scores_on_punctuation_only_sentences(source, target, links):
+    # the signals count a sentence of punctuation only by its tokens (two identical "..." score 1);
+    # the features counted nothing there, so content and all_words were 0 for identical sentences
+    from paralign.similarity import make_signal
+
+    pair = _pair(source, target, links)
+    f = _features(pair)
+    assert f["content"] == pytest.approx(make_signal("sultan2014")(pair))
+    assert f["all_words"] == pytest.approx(make_signal("all-words")(pair))
+    if source == target:
+        assert f["content"] == f["all_words"] == f["length_ratio"] == 1.0 and f["unaligned"] == 0.0
+
+
 def test_overlap_features_are_bleu_precisions_chrf_and_ter_in_both_directions():
     # "the cat sat on the mat" vs "the cat sat": unigram matches 3; precisions 3/6 and 3/3
     long = Sentence(("The", "cat", "sat", "on", "the", "mat"))
@@ -164,6 +180,15 @@ def test_bad_training_data_is_refused():
     model = LogisticModel.fit([[0.0], [1.0], [2.0], [3.0]], [False, False, True, True], features=("x",), l2=1.0)
     with pytest.raises(ValueError, match="expected 1 features"):
         model.probability([1.0, 2.0])
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_a_feature_that_is_not_a_finite_number_is_named_not_taken_for_separable_classes(bad):
+    rows, labels = _synthetic(40, 2)
+    rows = [list(r) for r in rows]
+    rows[6][1] = bad  # was "does not converge on these 40 training pairs (separable classes?)"
+    with pytest.raises(FormatError, match=r"feature 'b' of training pair 7 is (nan|inf), not a finite number"):
+        LogisticModel.fit(rows, labels, features=("a", "b", "noise"))
 
 
 def test_a_constant_feature_does_not_break_the_fit():

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paralign.errors import ConfigurationError
+from paralign.errors import ConfigurationError, FormatError
 from paralign.similarity import (
     THRESHOLD_RULES,
     accuracy_curve,
@@ -173,6 +173,17 @@ def test_paraphrase_from_scores_uses_and_reports_the_rule():
     assert low.to_dict()["rule"] == "lowest" and mid.to_dict()["rule"] == "plateau-middle"
     assert (low.test.tp, low.test.fp) == (1, 1)  # 0.3 and 0.5 above 0.25
     assert (mid.test.tp, mid.test.fp) == (0, 1)  # only 0.5 above 0.45
+
+
+@pytest.mark.parametrize("rule", sorted(THRESHOLD_RULES))
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_a_score_that_is_not_a_finite_number_is_a_format_error_naming_it(rule, bad):
+    # a NaN sorted anywhere: the rules chose a NaN threshold (every pair then "not paraphrase")
+    # and smoothed raised numpy's bare ValueError
+    with pytest.raises(FormatError, match=r"training score 2 is (nan|inf), not a finite number"):
+        choose_threshold([0.1, bad, 0.8, 0.9], [False, False, True, True], rule)
+    with pytest.raises(FormatError, match=r"test score 2 is (nan|inf)"):  # not silently a non-paraphrase
+        paraphrase_from_scores([0.1, 0.9], [False, True], [0.8, bad, None], [True, True, False], rule=rule)
 
 
 # -- cross-validation ------------------------------------------------------------------------

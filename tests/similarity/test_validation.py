@@ -86,3 +86,20 @@ def test_check_model_classes_needs_both_classes_and_two_of_each_with_folds() -> 
         check_model_classes([False, False])
     with pytest.raises(ConfigurationError, match="got 1 paraphrase and 5 others"):
         check_model_classes([True] + [False] * 5, folds=3)
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"repeats": 0}, "cross-validation repeats must be at least 1, got 0"),
+    ({"repeats": -2}, "cross-validation repeats must be at least 1, got -2"),
+    ({"repeats": 1.5}, "cross-validation repeats must be a whole number"),
+    ({"folds": 2.5}, "cross-validation folds must be a whole number"),
+    ({"folds": None}, "cross-validation folds must be a whole number"),
+])
+def test_a_fold_or_repeat_count_that_is_no_count_is_a_configuration_error(options, said) -> None:
+    """repeats=0 was statistics' StatisticsError ('fmean requires at least one data point') and
+    folds=2.5 range()'s TypeError, not paralign's error naming the setting."""
+    scores, labels = [0.1, 0.2, 0.3, 0.7, 0.8, 0.9], [False, False, True, False, True, True]
+    with pytest.raises(ConfigurationError, match=re.escape(said)):
+        cross_validate_threshold(scores, labels, **{"folds": 2, **options})
+    with pytest.raises(ConfigurationError, match=re.escape(said)):
+        cross_validate_model([[s] for s in scores], labels, features=["x"], **{"folds": 2, **options})

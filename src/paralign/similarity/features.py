@@ -116,7 +116,11 @@ class _Side:
 
 
 def _side(sentence: Sentence, aligned: set[int]) -> _Side:
-    words = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)]
+    """One sentence's part, its words counted as the signals count them: content words, else
+    every word, else (a sentence of punctuation only: "...") every token, so that the
+    ``content`` feature is the ``sultan2014`` signal and ``all_words`` the ``all-words`` one
+    (two identical "..." had 0 for both, and a model read them as a pair with nothing aligned)."""
+    words = [i for i, tok in enumerate(sentence.tokens) if any(ch.isalnum() for ch in tok)] or list(range(len(sentence)))
     content = content_indices(sentence, stopwords()) or words
     missing = [i for i in content if i not in aligned]
     pos = sentence.pos or ("",) * len(sentence)

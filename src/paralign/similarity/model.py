@@ -110,6 +110,11 @@ class LogisticModel:
             raise MismatchError(f"feature rows must have {len(features)} columns, got shape {x.shape}")
         check_l2(l2)
         check_both_classes(labels)
+        bad = np.argwhere(~np.isfinite(x))
+        if len(bad):  # NaN was fitted, and reported as classes that do not converge ("separable?")
+            row, column = (int(v) for v in bad[0])
+            raise FormatError(f"feature {features[column]!r} of training pair {row + 1} is {float(x[row, column])!r}, "
+                              "not a finite number")
         y = np.asarray(labels, dtype=float)
         means = x.mean(axis=0)
         scales = x.std(axis=0)

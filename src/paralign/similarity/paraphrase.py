@@ -43,7 +43,13 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature
-from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
+from .thresholds import (
+    DEFAULT_THRESHOLD_RULE,
+    BinaryScores,
+    binary_scores,
+    check_finite,
+    choose_threshold,
+)
 from .validation import (
     CrossValidation,
     check_model_classes,
@@ -138,6 +144,7 @@ def paraphrase_from_scores(
     train = [(s, g) for s, g in zip(train_scores, train_labels, strict=True) if s is not None]
     scores, labels = [s for s, _ in train], [g for _, g in train]
     threshold = choose_threshold(scores, labels, rule)
+    check_finite([s for s in test_scores if s is not None], "test score")
     cv = None
     if cv_folds:
         cv = cross_validate_threshold(scores, labels, rule, folds=cv_folds, repeats=cv_repeats)

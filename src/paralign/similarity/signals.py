@@ -287,9 +287,15 @@ register_signal(
 def fit_on_files(
     signal: str | Signal, paths: Sequence[str | Path], annotator: Annotator | None = None
 ) -> Signal:
-    """Fit a trainable signal (IDF) on the sentences of `paths` (tagged and lemmatised only)."""
+    """Fit a trainable signal (IDF) on the sentences of `paths` (tagged and lemmatised only); any
+    other signal is returned as it is, but given `paths` is a ConfigurationError: it takes no IDF
+    statistics, and ``--idf-from`` was silently ignored (scores as without it), as ``--train`` of
+    another signal than the hybrid is not."""
     sig = make_signal(signal)
     if not getattr(sig, "trainable", False):
+        if paths:
+            raise ConfigurationError(f"--idf-from gives the IDF statistics of the idf signals; signal {sig.name!r} "
+                                     "takes none")
         return sig
     if not paths:
         raise ConfigurationError(

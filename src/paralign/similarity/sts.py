@@ -278,7 +278,8 @@ def evaluate_sts_files(
 
     ``signal="hybrid"`` is first fitted on the `train` files (:func:`fit_hybrid_files`, with the
     same aligner), or without them is the blend paralign ships (:func:`default_model`); `train`
-    is for the hybrid only. IDF signals are fitted on `idf_from`."""
+    is for the hybrid only. IDF signals are fitted on `idf_from` (for any other signal, a
+    ConfigurationError: :func:`~.signals.fit_on_files`)."""
     set_names(paths)  # a file given twice is refused before any is read
     for path in paths:
         _not_msrp(path)
@@ -287,6 +288,8 @@ def evaluate_sts_files(
         first = next((f"line {r.line}: {r.reason}" for d in datasets for r in d.skipped), "no rows")
         raise FormatError(f"no usable STS pairs ({first})", source=", ".join(map(str, paths)))
     model = None
+    if signal == "hybrid" and idf_from:
+        fit_on_files(signal, idf_from)  # takes no IDF statistics: its error
     if signal == "hybrid":
         model = (fit_hybrid_files(train, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
                  if train else default_model())
@@ -294,7 +297,7 @@ def evaluate_sts_files(
     elif train:
         raise ConfigurationError(f"--train fits the hybrid signal; signal {signal if isinstance(signal, str) else signal.name!r} takes none")
     else:
-        sig = fit_on_files(signal, idf_from) if needs_fit(make_signal(signal)) else make_signal(signal)
+        sig = fit_on_files(signal, idf_from) if idf_from or needs_fit(make_signal(signal)) else make_signal(signal)
     results = []
     for path, name, data in zip(paths, set_names(paths), datasets, strict=True):
         ev = evaluate_sts(

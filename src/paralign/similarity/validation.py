@@ -9,9 +9,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from statistics import fmean, stdev
 
-from ..errors import ConfigurationError, MismatchError
+from ..errors import ConfigurationError, MismatchError, check_count
 from .features import FEATURES
 from .model import LogisticModel, check_both_classes
 from .thresholds import DEFAULT_THRESHOLD_RULE, BinaryScores, binary_scores, choose_threshold
@@ -83,7 +84,10 @@ def check_folds(folds: int, items: int | None = None) -> None:
     """ConfigurationError unless `folds` is a usable fold count (2 or more, and no more than
     the `items` to deal into them when given: a fold with nothing held out is no fold, and a
     fold count far beyond the items only loops over empty folds): callers check it before the
-    costly work whose result is cross-validated, not after."""
+    costly work whose result is cross-validated, not after. A count that is not a whole number
+    (2.5, None) is refused alike (:func:`~paralign.errors.check_count`), not a TypeError from range()."""
+    if isinstance(folds, bool) or not isinstance(folds, Integral):
+        check_count(folds, "cross-validation folds", minimum=2)  # not a count: its error
     if folds < 2:
         raise ConfigurationError(f"cross-validation needs at least 2 folds, got {folds}")
     if items is not None and folds > items:
@@ -196,7 +200,9 @@ def _cross_validate(
     seed: int,
 ) -> CrossValidation:
     """k-fold CV where ``fold_scores(training indices)`` scores every item (fitting on those
-    indices when the score is learnt) and the threshold is chosen on the training items' scores."""
+    indices when the score is learnt) and the threshold is chosen on the training items' scores.
+    `repeats` is a whole number >= 1 (ConfigurationError): 0 was statistics' bare StatisticsError."""
+    check_count(repeats, "cross-validation repeats")
     per_repeat: list[BinaryScores] = []
     thresholds: list[float] = []
     first: list[bool] = []
