@@ -228,3 +228,24 @@ def test_a_bootstrap_larger_than_any_array_is_a_memory_error() -> None:
     x = [1.0, 2.0, 3.0, 4.0, 5.0]
     with pytest.raises(MemoryError, match=f"{sys.maxsize} resamples of 5 items"):
         correlation_interval([(x, x[::-1])], "pearson", n_resamples=sys.maxsize)
+
+
+def test_a_constant_draw_is_left_out_whatever_its_value() -> None:
+    """A resample that draws one item every time has constant scores and gold: its correlation
+    is undefined, and left out of the interval. Scores whose mean does not round back to them
+    (0.1 three times: a mean of 0.10000000000000002) were centred to a tiny constant, not to 0,
+    and such a draw counted as a correlation of exactly +1 or -1."""
+    from paralign.metrics.significance import _row_correlations
+
+    for kind in ("pearson", "spearman"):
+        assert np.isnan(_row_correlations(kind, np.array([[0.1, 0.1, 0.1]]), np.array([[3.2, 3.2, 3.2]])))[0]
+        assert np.isnan(_row_correlations(kind, np.array([[0.1, 0.1, 0.1]]), np.array([[1.0, 2.0, 3.0]])))[0]
+    scores, gold = np.array([0.1, 0.7, 0.3]), np.array([0.2, 0.9, 0.6])
+    draws = np.random.default_rng(1).choice(3, size=(1000, 3))
+    constant = np.ptp(draws, axis=1) == 0
+    assert constant.any()
+    resampled = _row_correlations("pearson", scores[draws], gold[draws])
+    assert np.isnan(resampled[constant]).all() and not np.isnan(resampled[~constant]).any()
+    found = correlation_interval([(scores, gold)], n_resamples=1000, seed=1)  # the same draws
+    assert (found.low, found.high) == pytest.approx(tuple(np.percentile(resampled[~constant], [2.5, 97.5])))
+

@@ -263,12 +263,18 @@ def correlation_interval(
 
 
 def _row_correlations(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant)."""
+    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant).
+
+    Constant is told by the values (every one the same), not by the centred values summing to
+    0: three 0.1s have the mean 0.10000000000000002, and centred on it they are a tiny constant
+    that correlated as exactly +1 or -1 with any other constant."""
     if kind == "spearman":
         from scipy.stats import rankdata
 
         x, y = rankdata(x, axis=1), rankdata(y, axis=1)
+    constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)
     xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
     denom = np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum(axis=1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)
+        found = np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)
+    return np.where(constant, np.nan, found)
