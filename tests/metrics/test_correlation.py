@@ -45,6 +45,17 @@ def test_row_correlations_match_scipy_row_by_row():
         assert np.isnan(rows[3])
 
 
+def test_a_constant_resample_is_undefined_whatever_its_value():
+    """Systems all scored 0.1 in a resample: their Pearson correlation is undefined, as
+    :func:`correlation` says of the same scores, not 0 (centred on their mean,
+    0.10000000000000002, they were a tiny constant, not 0)."""
+    x, y = np.array([[0.1, 0.1, 0.1], [0.3, 0.3, 0.3], [0.1, 0.2, 0.4]]), [1.0, 2.0, 3.0]
+    for kind in CORRELATIONS:
+        rows = row_correlations(kind, x, y)
+        assert np.isnan(rows[:2]).all() and np.isnan(correlation(kind, x[0], y))
+        assert rows[2] == pytest.approx(correlation(kind, x[2], y))
+
+
 def test_resample_counts_are_seeded_bootstraps():
     a, b = resample_counts(50, 200, seed=7), resample_counts(50, 200, seed=7)
     assert np.array_equal(a, b)

@@ -21,7 +21,14 @@ from scipy import stats as sps
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError, shown_value
 from . import DEFAULT_SEED
-from .significance import Interval, check_resample_size, interval, seeded_rng, too_few_to_correlate
+from .significance import (
+    Interval,
+    _row_correlations,
+    check_resample_size,
+    interval,
+    seeded_rng,
+    too_few_to_correlate,
+)
 
 if TYPE_CHECKING:
     from .paraeval.scoring import Scorer
@@ -73,11 +80,9 @@ def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_S
 
 
 def _row_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    xc = x - x.mean(axis=1, keepdims=True)
-    yc = y - y.mean()
-    denom = np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum())
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)
+    """Pearson r of every row of x with y: significance's row correlation (NaN for a constant
+    row, told by its values, as :func:`correlation` tells one)."""
+    return _row_correlations("pearson", x, np.broadcast_to(y, x.shape))
 
 
 def row_correlations(kind: str, x: np.ndarray, y: Sequence[float]) -> np.ndarray:
