@@ -249,3 +249,19 @@ def test_a_constant_draw_is_left_out_whatever_its_value() -> None:
     found = correlation_interval([(scores, gold)], n_resamples=1000, seed=1)  # the same draws
     assert (found.low, found.high) == pytest.approx(tuple(np.percentile(resampled[~constant], [2.5, 97.5])))
 
+
+def test_row_correlations_are_scipys_at_any_scale() -> None:
+    """Pearson is scale-free: scores of 1e300 (their squares overflow) or 1e-170 (theirs
+    underflow to 0) correlate as scipy's do, not as 0 or undefined; and no correlation is
+    rounded past +1 or -1."""
+    from scipy import stats as sps
+
+    from paralign.metrics.significance import _row_correlations
+
+    x, y = np.array([1.0, 2.0, 3.0, 5.0]), np.array([1.0, 3.0, 2.0, 4.0])
+    expected = sps.pearsonr(x, y)[0]
+    for scale in (1e300, 1e-170, 1.0):
+        assert _row_correlations("pearson", (x * scale)[None, :], y[None, :])[0] == pytest.approx(expected)
+    scores, gold = np.array([0.1, 0.7, 0.3]), np.array([0.2, 0.9, 0.6])  # rounding past 1: 1.0000000000000002
+    found = correlation_interval([(scores, gold)], n_resamples=1000, seed=1)
+    assert -1.0 <= found.low <= found.high <= 1.0

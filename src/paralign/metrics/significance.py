@@ -272,9 +272,20 @@ def _row_correlations(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
         from scipy.stats import rankdata
 
         x, y = rankdata(x, axis=1), rankdata(y, axis=1)
-    constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)
-    xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, not constant
+        constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)
+    xc, yc = _centred(x), _centred(y)
     denom = np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum(axis=1))
     with np.errstate(divide="ignore", invalid="ignore"):
         found = np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)
-    return np.where(constant, np.nan, found)
+    return np.where(constant, np.nan, np.clip(found, -1.0, 1.0))
+
+
+def _centred(values: np.ndarray) -> np.ndarray:
+    """Each row of `values` centred on its mean, then scaled to at most 1 in size (as scipy's
+    pearsonr does; Pearson does not change): the squares of scores of 1e300 overflowed to inf
+    and those of 1e-170 underflowed to 0, a correlation of 0 or NaN where scipy's is defined."""
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, an undefined correlation
+        centred = values - values.mean(axis=1, keepdims=True)
+        size = np.abs(centred).max(axis=1, keepdims=True)
+        return centred / np.where(size > 0, size, 1)
