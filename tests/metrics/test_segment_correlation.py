@@ -120,6 +120,17 @@ def test_bad_inputs():
         meta_evaluate_levels(object(), ["A"], [], level="document")
 
 
+def test_a_segment_judged_twice_for_one_system_is_refused():
+    """Two judgments of one system's output on one line are no DARR pair (the metric scores the
+    same text twice: a tie, counted discordant) but a duplicated record: refused, named, as the
+    WMT loader refuses a SID listed twice, not made a pair of the system with itself."""
+    twice = [*JUDGED, _judgment("A", 1, 10)]  # A 70 and A 10 on line 1: 60 points apart
+    with pytest.raises(MismatchError, match="system 'A' is judged twice on line 2"):
+        judged_segments(twice, OUTPUTS, 3)
+    with pytest.raises(MismatchError, match="line -1"):  # read from the end, as line 3, before
+        judged_segments([*JUDGED, _judgment("C", -1, 0)], OUTPUTS, 3)
+
+
 def test_segment_meta_evaluation_refuses_what_is_no_wmt_pair():
     """Segment DA alone (no systems, no lines) is no WMTPair: a ConfigurationError naming what it
     needs, as meta_evaluate says it, not an AttributeError from deep inside."""
