@@ -152,6 +152,25 @@ def test_an_undefined_paired_test_is_null_in_json_not_nan():
     json.dumps(test.to_dict(), allow_nan=False)  # strict JSON
 
 
+def test_an_undefined_system_score_is_null_in_json_not_nan():
+    """A system whose corpus score is undefined (the paper ParaEval's F when none of its
+    references has a word: NaN) is null in the metric's "scores", as its undefined
+    correlations are; round(nan, 6) wrote the bare word NaN, which strict JSON parsers refuse."""
+    import json
+
+    stats = {s: np.array([[k + 1.0, 2.0]] * 4) for k, s in enumerate("abcd")}
+    stats["d"][:, 1] = 0.0  # nothing to divide by: an undefined score
+
+    def ratio(sums: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(sums[..., 1] > 0, sums[..., 0] / sums[..., 1], np.nan)
+
+    result = bootstrap_correlations(stats, ratio, dict(zip("abcd", [0.1, 0.2, 0.4, 0.3], strict=True)),
+                                    resample_counts(4, 30))
+    assert result.to_dict()["scores"] == {"a": 0.5, "b": 1.0, "c": 1.5, "d": None}
+    json.dumps(result.to_dict(), allow_nan=False)  # strict JSON
+
+
 def test_resample_counts_larger_than_any_array_is_a_memory_error() -> None:
     """numpy's ValueError ("array is too big") for `--resamples 9223372036854775807` was a
     traceback in meta-eval; it is a MemoryError (the CLI's one "out of memory" line)."""

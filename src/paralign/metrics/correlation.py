@@ -140,7 +140,8 @@ class MetricCorrelation:
         out: dict[str, object] = {k: v.to_dict() for k, v in self.correlations.items()}
         if self.reason is not None:
             out["reason"] = self.reason
-        out["scores"] = {k: round(v, 6) for k, v in self.scores.items()}
+        # an undefined system score (NaN) is null, as an undefined correlation is: NaN is not JSON
+        out["scores"] = {k: None if np.isnan(v) else round(v, 6) for k, v in self.scores.items()}
         if self.tests:
             out["vs"] = {other: {k: t.to_dict() for k, t in by_kind.items()}
                          for other, by_kind in self.tests.items()}
