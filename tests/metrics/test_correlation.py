@@ -34,6 +34,14 @@ def test_correlations_match_scipy():
         correlation("cosine", x, y)
 
 
+def test_an_unknown_correlation_is_refused_whatever_the_scores():
+    """A misspelt name over constant scores was NaN (the constant test came first), and over 2
+    systems a count error: the name is what is wrong."""
+    for x in ([1.0, 1.0, 1.0], [1.0, 2.0]):
+        with pytest.raises(ConfigurationError, match="unknown correlation 'kendal'; choose from pearson"):
+            correlation("kendal", x, [1.0, 2.0, 3.0][:len(x)])
+
+
 def test_row_correlations_match_scipy_row_by_row():
     rng = np.random.default_rng(1)
     x, y = rng.normal(size=(20, 7)), rng.normal(size=7)

@@ -37,7 +37,10 @@ CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
 
 def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
-    """One correlation coefficient by name (nan when undefined, e.g. a constant input)."""
+    """One correlation coefficient by name (nan when undefined, e.g. a constant input); an
+    unknown name is a ConfigurationError whatever the scores."""
+    if kind not in CORRELATIONS:  # before the constant test, which would answer NaN to any name
+        raise ConfigurationError(f"unknown correlation {kind!r}; choose from {', '.join(CORRELATIONS)}")
     if len(x) != len(y):
         raise MismatchError(f"{len(x)} metric scores but {len(y)} human scores")
     reason = too_few_to_correlate(len(x), "system")
