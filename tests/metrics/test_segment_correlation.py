@@ -131,6 +131,19 @@ def test_a_segment_judged_twice_for_one_system_is_refused():
         judged_segments([*JUDGED, _judgment("C", -1, 0)], OUTPUTS, 3)
 
 
+def test_segment_scores_of_a_system_missing_or_of_another_length_are_named():
+    """A judged system without scores was a KeyError, scores of another length numpy's
+    ValueError or IndexError: MismatchError naming the system."""
+    judged = judged_segments(JUDGED, OUTPUTS, 3)
+    scores = {s: np.zeros(3) for s in OUTPUTS}
+    counts = resample_counts(3, 5)
+    with pytest.raises(MismatchError, match="no segment scores for system 'D'"):
+        segment_correlation(judged, {s: v for s, v in scores.items() if s != "D"}, counts)
+    for bad in (np.zeros(2), np.zeros(4), np.zeros((3, 2))):
+        with pytest.raises(MismatchError, match=r"system 'B' has segment scores of shape .*not one per line \(3\)"):
+            segment_correlation(judged, {**scores, "B": bad}, counts)
+
+
 def test_segment_meta_evaluation_refuses_what_is_no_wmt_pair():
     """Segment DA alone (no systems, no lines) is no WMTPair: a ConfigurationError naming what it
     needs, as meta_evaluate says it, not an AttributeError from deep inside."""

@@ -200,7 +200,14 @@ class SegmentCorrelation:
 
 
 def segment_points(judged: JudgedSegments, scores: Mapping[str, np.ndarray]) -> tuple[np.ndarray, int]:
-    """The metric score of every judged point (undefined scores as 0) and how many were undefined."""
+    """The metric score of every judged point (undefined scores as 0) and how many were undefined;
+    MismatchError naming a judged system with no scores or another number than the lines."""
+    for name in judged.systems:
+        if name not in scores:
+            raise MismatchError(f"no segment scores for system {name!r}")
+        if np.shape(scores[name]) != (judged.n_lines,):
+            raise MismatchError(f"system {name!r} has segment scores of shape {np.shape(scores[name])}, "
+                                f"not one per line ({judged.n_lines})")
     matrix = np.stack([np.asarray(scores[s], dtype=np.float64) for s in judged.systems])
     points = matrix[judged.system, judged.line]
     undefined = int(np.isnan(points).sum())
