@@ -146,6 +146,28 @@ def test_resolve_metrics_names_what_is_wrong() -> None:
     assert [m.name for m in resolve_metrics(iter(["bleu", "chrf"]))] == ["bleu", "chrf"]
 
 
+def test_equal_correlations_are_a_tie_in_the_paired_test_whatever_the_rounding():
+    """Two metrics ranking the systems with one adjacent swap each, at different places, have
+    the same Spearman rho (the same sum of squared rank differences), computed as two floats a
+    bit apart: the last bit made one of them "above" the other in every resample (p 0, where
+    a tie is p 1: the metric is not above the baseline). So did BLEU and GM x BP (BLEU / 100)."""
+    human = np.arange(8.0)
+    ranks = [np.arange(8.0), np.arange(8.0)]
+    ranks[0][[0, 1]], ranks[1][[1, 2]] = ranks[0][[1, 0]], ranks[1][[2, 1]]
+    a, b = np.array([ranks[0]] * 20), np.array([ranks[1]] * 20)
+    samples = [row_correlations("spearman", m, human) for m in (a, b)]
+    values = [correlation("spearman", m[0], human) for m in (a, b)]
+    for first, second in ((0, 1), (1, 0)):
+        test = paired_test(values[first], values[second], samples[first], samples[second])
+        assert test.p_value == 1.0
+        assert test.delta.value == test.delta.low == test.delta.high == 0.0
+    bleu = np.array([[24.6, 26.2, 28.3, 28.6, 28.9, 30.2, 31.1, 31.7]] * 20)
+    bleu[::2] += np.linspace(0.0, 1.3, 8)  # resamples differ
+    human = [-0.4, -0.1, 0.0, 0.05, 0.1, 0.3, 0.2, 0.5]
+    gm_bp, bleu_r = row_correlations("pearson", bleu / 100, human), row_correlations("pearson", bleu, human)
+    assert paired_test(0.9, 0.9, gm_bp, bleu_r).p_value == 1.0
+
+
 def test_an_undefined_paired_test_is_null_in_json_not_nan():
     """A paired test whose correlations are undefined on every resample (a metric that scores
     every system alike, e.g. identical system outputs) has p = nan. Its to_dict gave NaN, which
