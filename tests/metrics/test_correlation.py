@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sys
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 
 from paralign.errors import ConfigurationError, MismatchError
@@ -219,3 +222,22 @@ def test_resolve_metrics_refuses_what_is_not_a_scorer() -> None:
         with pytest.raises(InputTypeError, match=r"paraeval_scorer must be a ParaEval scorer.* not (str 'paper'|int 5)"):
             resolve_metrics(["paraeval"], wrong)
     assert [m.name for m in resolve_metrics(["bleu"])] == ["bleu"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.1, 0.3, 1.0, 7.5]), st.sampled_from([-1.0, 0.0, 0.2, 2.0])),
+                min_size=3, max_size=9))
+def test_correlations_are_scipys_with_ties_and_undefined_where_a_side_is_constant(points):
+    """Scores with many ties (0.1: its mean does not round back to it): every correlation, and
+    its resampled row, is scipy's (pearsonr, spearmanr, kendalltau tau-b), NaN where one side
+    is constant."""
+    x, y = [p[0] for p in points], [p[1] for p in points]
+    constant = np.ptp(x) == 0 or np.ptp(y) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns on a constant input
+        expected = {"pearson": np.nan if constant else sps.pearsonr(x, y)[0],
+                    "spearman": np.nan if constant else sps.spearmanr(x, y)[0],
+                    "kendall": np.nan if constant else sps.kendalltau(x, y)[0]}
+    for kind in CORRELATIONS:
+        assert correlation(kind, x, y) == pytest.approx(expected[kind], nan_ok=True, abs=1e-12)
+        assert row_correlations(kind, np.array([x]), y)[0] == pytest.approx(expected[kind], nan_ok=True, abs=1e-12)
