@@ -265,3 +265,12 @@ def test_row_correlations_are_scipys_at_any_scale() -> None:
     scores, gold = np.array([0.1, 0.7, 0.3]), np.array([0.2, 0.9, 0.6])  # rounding past 1: 1.0000000000000002
     found = correlation_interval([(scores, gold)], n_resamples=1000, seed=1)
     assert -1.0 <= found.low <= found.high <= 1.0
+
+
+def test_an_interval_level_that_is_no_share_is_named() -> None:
+    """level=95 (a percentage for 0.95) was numpy's "Percentiles must be in the range [0, 100]",
+    and level=0 an interval of width 0 that left out its own value."""
+    for level in (95, 0, -0.5, float("nan"), "0.95"):
+        with pytest.raises(ConfigurationError, match=r"level must be a share above 0 and at most 1 \(0.95"):
+            correlation_interval([([1, 2, 3, 4], [1, 3, 2, 4])], level=level, n_resamples=50)  # type: ignore[arg-type]
+    assert correlation_interval([([1, 2, 3, 4], [1, 3, 2, 4])], level=1, n_resamples=50).low >= -1.0

@@ -170,8 +170,17 @@ class Interval:
                 for k, v in (("value", self.value), ("low", self.low), ("high", self.high))}
 
 
+def check_level(level: float) -> None:
+    """ConfigurationError unless `level`, an interval's coverage, is a share in (0, 1] (numpy's
+    "Percentiles must be in the range [0, 100]" named no setting for 95 given for 0.95)."""
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level <= 1:
+        raise ConfigurationError(f"the interval's level must be a share above 0 and at most 1 (0.95 for a 95% "
+                                 f"interval), got {level!r}")
+
+
 def interval(value: float, samples: np.ndarray, level: float = 0.95) -> Interval:
     """`value` with the central `level` percentile interval of its bootstrap `samples` (NaNs dropped)."""
+    check_level(level)
     tail = 100 * (1 - level) / 2
     samples = samples[~np.isnan(samples)]
     if not len(samples):
@@ -248,6 +257,7 @@ def correlation_interval(
     :data:`MIN_CORRELATED` items (MismatchError otherwise)."""
     if kind not in ("pearson", "spearman"):
         raise ConfigurationError(f"unknown correlation {kind!r}; choose pearson or spearman")
+    check_level(level)  # before the resampling, not after it
     arrays = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in groups]
     if not arrays or any(len(x) != len(y) or len(x) < MIN_CORRELATED for x, y in arrays):
         raise MismatchError(f"every group needs as many scores as gold values, and at least {MIN_CORRELATED}")
