@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU, CHRF
 
-from paralign.errors import ConfigurationError, MismatchError
+from paralign.errors import ConfigurationError, InputTypeError, MismatchError
 from paralign.metrics.bleu_steps import (
     BASELINES,
     baseline,
@@ -104,3 +104,19 @@ def test_segment_scores_are_sacrebleus_sentence_scores(rows):
         assert got[i] == pytest.approx(effective.sentence_score(h, [a, b]).score, abs=1e-9)
         assert chrf_got[i] == pytest.approx(CHRF().sentence_score(h, [a, b]).score, abs=1e-9)
     assert not hasattr(chrf, "segment_score")
+
+
+def test_one_str_where_a_list_is_expected_is_named_not_read_as_characters():
+    """References given as one stream (a list of str, not [stream]) were read as streams of
+    characters: ["x"] scored "x" against the reference "x" (chrF 100), ["the cat"] was a stream
+    of 7 segments, and a hypothesis str was its characters, a count mismatch. Named as the
+    ParaEval scorers name it (InputTypeError)."""
+    with pytest.raises(InputTypeError, match=r"list of reference streams.*wrap one stream as \[refs\]"):
+        corpus_scores(["x"], ["x"])  # type: ignore[list-item]
+    with pytest.raises(InputTypeError, match="list of reference streams"):
+        BASELINES["ter"].stats(["the cat"], "the cat")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="hypotheses"):
+        corpus_scores("the cat", [["the cat"]])
+    with pytest.raises(InputTypeError, match="reference stream 1: item 2 is NoneType"):
+        BASELINES["chrf"].stats(["a", "b"], [["a", None]])  # type: ignore[list-item]
+    assert corpus_scores(("the cat",), [("the cat",)])["chrf"] == pytest.approx(100.0)  # tuples are lists

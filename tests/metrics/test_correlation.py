@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sys
+import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 
 from paralign.errors import ConfigurationError, MismatchError
@@ -34,6 +37,14 @@ def test_correlations_match_scipy():
         correlation("cosine", x, y)
 
 
+def test_an_unknown_correlation_is_refused_whatever_the_scores():
+    """A misspelt name over constant scores was NaN (the constant test came first), and over 2
+    systems a count error: the name is what is wrong."""
+    for x in ([1.0, 1.0, 1.0], [1.0, 2.0]):
+        with pytest.raises(ConfigurationError, match="unknown correlation 'kendal'; choose from pearson"):
+            correlation("kendal", x, [1.0, 2.0, 3.0][:len(x)])
+
+
 def test_row_correlations_match_scipy_row_by_row():
     rng = np.random.default_rng(1)
     x, y = rng.normal(size=(20, 7)), rng.normal(size=7)
@@ -43,6 +54,17 @@ def test_row_correlations_match_scipy_row_by_row():
         for b in (0, 5, 19):
             assert rows[b] == pytest.approx(correlation(kind, x[b], y))
         assert np.isnan(rows[3])
+
+
+def test_a_constant_resample_is_undefined_whatever_its_value():
+    """Systems all scored 0.1 in a resample: their Pearson correlation is undefined, as
+    :func:`correlation` says of the same scores, not 0 (centred on their mean,
+    0.10000000000000002, they were a tiny constant, not 0)."""
+    x, y = np.array([[0.1, 0.1, 0.1], [0.3, 0.3, 0.3], [0.1, 0.2, 0.4]]), [1.0, 2.0, 3.0]
+    for kind in CORRELATIONS:
+        rows = row_correlations(kind, x, y)
+        assert np.isnan(rows[:2]).all() and np.isnan(correlation(kind, x[0], y))
+        assert rows[2] == pytest.approx(correlation(kind, x[2], y))
 
 
 def test_resample_counts_are_seeded_bootstraps():
@@ -127,6 +149,28 @@ def test_resolve_metrics_names_what_is_wrong() -> None:
     assert [m.name for m in resolve_metrics(iter(["bleu", "chrf"]))] == ["bleu", "chrf"]
 
 
+def test_equal_correlations_are_a_tie_in_the_paired_test_whatever_the_rounding():
+    """Two metrics ranking the systems with one adjacent swap each, at different places, have
+    the same Spearman rho (the same sum of squared rank differences), computed as two floats a
+    bit apart: the last bit made one of them "above" the other in every resample (p 0, where
+    a tie is p 1: the metric is not above the baseline). So did BLEU and GM x BP (BLEU / 100)."""
+    human = np.arange(8.0)
+    ranks = [np.arange(8.0), np.arange(8.0)]
+    ranks[0][[0, 1]], ranks[1][[1, 2]] = ranks[0][[1, 0]], ranks[1][[2, 1]]
+    a, b = np.array([ranks[0]] * 20), np.array([ranks[1]] * 20)
+    samples = [row_correlations("spearman", m, human) for m in (a, b)]
+    values = [correlation("spearman", m[0], human) for m in (a, b)]
+    for first, second in ((0, 1), (1, 0)):
+        test = paired_test(values[first], values[second], samples[first], samples[second])
+        assert test.p_value == 1.0
+        assert test.delta.value == test.delta.low == test.delta.high == 0.0
+    bleu = np.array([[24.6, 26.2, 28.3, 28.6, 28.9, 30.2, 31.1, 31.7]] * 20)
+    bleu[::2] += np.linspace(0.0, 1.3, 8)  # resamples differ
+    human = [-0.4, -0.1, 0.0, 0.05, 0.1, 0.3, 0.2, 0.5]
+    gm_bp, bleu_r = row_correlations("pearson", bleu / 100, human), row_correlations("pearson", bleu, human)
+    assert paired_test(0.9, 0.9, gm_bp, bleu_r).p_value == 1.0
+
+
 def test_an_undefined_paired_test_is_null_in_json_not_nan():
     """A paired test whose correlations are undefined on every resample (a metric that scores
     every system alike, e.g. identical system outputs) has p = nan. Its to_dict gave NaN, which
@@ -139,6 +183,25 @@ def test_an_undefined_paired_test_is_null_in_json_not_nan():
     assert np.isnan(test.p_value)
     assert test.to_dict() == {"value": None, "low": None, "high": None, "p_value": None}
     json.dumps(test.to_dict(), allow_nan=False)  # strict JSON
+
+
+def test_an_undefined_system_score_is_null_in_json_not_nan():
+    """A system whose corpus score is undefined (the paper ParaEval's F when none of its
+    references has a word: NaN) is null in the metric's "scores", as its undefined
+    correlations are; round(nan, 6) wrote the bare word NaN, which strict JSON parsers refuse."""
+    import json
+
+    stats = {s: np.array([[k + 1.0, 2.0]] * 4) for k, s in enumerate("abcd")}
+    stats["d"][:, 1] = 0.0  # nothing to divide by: an undefined score
+
+    def ratio(sums: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(sums[..., 1] > 0, sums[..., 0] / sums[..., 1], np.nan)
+
+    result = bootstrap_correlations(stats, ratio, dict(zip("abcd", [0.1, 0.2, 0.4, 0.3], strict=True)),
+                                    resample_counts(4, 30))
+    assert result.to_dict()["scores"] == {"a": 0.5, "b": 1.0, "c": 1.5, "d": None}
+    json.dumps(result.to_dict(), allow_nan=False)  # strict JSON
 
 
 def test_resample_counts_larger_than_any_array_is_a_memory_error() -> None:
@@ -159,3 +222,22 @@ def test_resolve_metrics_refuses_what_is_not_a_scorer() -> None:
         with pytest.raises(InputTypeError, match=r"paraeval_scorer must be a ParaEval scorer.* not (str 'paper'|int 5)"):
             resolve_metrics(["paraeval"], wrong)
     assert [m.name for m in resolve_metrics(["bleu"])] == ["bleu"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.1, 0.3, 1.0, 7.5]), st.sampled_from([-1.0, 0.0, 0.2, 2.0])),
+                min_size=3, max_size=9))
+def test_correlations_are_scipys_with_ties_and_undefined_where_a_side_is_constant(points):
+    """Scores with many ties (0.1: its mean does not round back to it): every correlation, and
+    its resampled row, is scipy's (pearsonr, spearmanr, kendalltau tau-b), NaN where one side
+    is constant."""
+    x, y = [p[0] for p in points], [p[1] for p in points]
+    constant = np.ptp(x) == 0 or np.ptp(y) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns on a constant input
+        expected = {"pearson": np.nan if constant else sps.pearsonr(x, y)[0],
+                    "spearman": np.nan if constant else sps.spearmanr(x, y)[0],
+                    "kendall": np.nan if constant else sps.kendalltau(x, y)[0]}
+    for kind in CORRELATIONS:
+        assert correlation(kind, x, y) == pytest.approx(expected[kind], nan_ok=True, abs=1e-12)
+        assert row_correlations(kind, np.array([x]), y)[0] == pytest.approx(expected[kind], nan_ok=True, abs=1e-12)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 
 from paralign.errors import ConfigurationError, MismatchError
 from paralign.metrics.correlation import resample_counts
 from paralign.metrics.segment_correlation import (
+    DARR_MARGIN,
     darr_tau,
     judged_segments,
     meta_evaluate_levels,
@@ -120,6 +124,30 @@ def test_bad_inputs():
         meta_evaluate_levels(object(), ["A"], [], level="document")
 
 
+def test_a_segment_judged_twice_for_one_system_is_refused():
+    """Two judgments of one system's output on one line are no DARR pair (the metric scores the
+    same text twice: a tie, counted discordant) but a duplicated record: refused, named, as the
+    WMT loader refuses a SID listed twice, not made a pair of the system with itself."""
+    twice = [*JUDGED, _judgment("A", 1, 10)]  # A 70 and A 10 on line 1: 60 points apart
+    with pytest.raises(MismatchError, match="system 'A' is judged twice on line 2"):
+        judged_segments(twice, OUTPUTS, 3)
+    with pytest.raises(MismatchError, match="line -1"):  # read from the end, as line 3, before
+        judged_segments([*JUDGED, _judgment("C", -1, 0)], OUTPUTS, 3)
+
+
+def test_segment_scores_of_a_system_missing_or_of_another_length_are_named():
+    """A judged system without scores was a KeyError, scores of another length numpy's
+    ValueError or IndexError: MismatchError naming the system."""
+    judged = judged_segments(JUDGED, OUTPUTS, 3)
+    scores = {s: np.zeros(3) for s in OUTPUTS}
+    counts = resample_counts(3, 5)
+    with pytest.raises(MismatchError, match="no segment scores for system 'D'"):
+        segment_correlation(judged, {s: v for s, v in scores.items() if s != "D"}, counts)
+    for bad in (np.zeros(2), np.zeros(4), np.zeros((3, 2))):
+        with pytest.raises(MismatchError, match=r"system 'B' has segment scores of shape .*not one per line \(3\)"):
+            segment_correlation(judged, {**scores, "B": bad}, counts)
+
+
 def test_segment_meta_evaluation_refuses_what_is_no_wmt_pair():
     """Segment DA alone (no systems, no lines) is no WMTPair: a ConfigurationError naming what it
     needs, as meta_evaluate says it, not an AttributeError from deep inside."""
@@ -148,3 +176,49 @@ def test_wmt21_cs_en_reference_a(data):
     wrong = meta_evaluate_levels(replace(wmt, segment_scores=as_lines), ["A"], metrics,
                                  level="segment", n_resamples=20)
     assert abs(wrong.segment["chrf"].correlations["pearson"].value) < 0.05
+
+
+def _brute_force_darr(records: list, scores: dict) -> tuple[int, int, int]:
+    """WMT20/21 DARR counted pair by pair: two outputs of one source line whose raw DA differ by
+    more than 25 points; concordant, discordant or a metric tie."""
+    counts = [0, 0, 0]
+    for k, one in enumerate(records):
+        for other in records[k + 1:]:
+            if one.line != other.line or abs(one.raw - other.raw) <= DARR_MARGIN:
+                continue
+            better, worse = (one, other) if one.raw > other.raw else (other, one)
+            diff = scores[better.system][better.line] - scores[worse.system][worse.line]
+            counts[0 if diff > 0 else 1 if diff < 0 else 2] += 1
+    return counts[0], counts[1], counts[2]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 4), st.data())
+def test_darr_counts_and_taus_equal_a_pair_by_pair_count(n_systems, n_lines, data):
+    """Raw DA on a coarse grid (differences of exactly 25 and 26 are common, so are metric ties),
+    some segments unjudged: the counts, both taus, Pearson and Kendall tau-b equal a count pair by
+    pair and scipy's; no pair joins two source lines."""
+    systems = [f"S{k}" for k in range(n_systems)]
+    judged_cells = data.draw(st.lists(st.tuples(st.sampled_from(systems), st.integers(0, n_lines - 1)),
+                                      min_size=1, unique=True))
+    records = [_judgment(s, line, data.draw(st.sampled_from([0.0, 25.0, 26.0, 50.0, 51.0, 75.0, 100.0])),
+                         data.draw(st.floats(-2, 2))) for s, line in judged_cells]
+    scores = {s: np.array(data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=n_lines,
+                                             max_size=n_lines))) for s in systems}
+    judged = judged_segments(records, {s: [f"{s}{k}" for k in range(n_lines)] for s in systems}, n_lines)
+    assert (judged.line[judged.better] == judged.line[judged.worse]).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy on one point, or a constant input
+        result = segment_correlation(judged, scores, resample_counts(n_lines, 5))
+        x = [scores[r.system][r.line] for r in records]
+        z = [r.z for r in records]
+        kendall = sps.kendalltau(x, z)[0]
+        pearson = sps.pearsonr(x, z)[0] if len(x) > 1 and np.ptp(x) > 0 and np.ptp(z) > 0 else np.nan
+    c, d, t = _brute_force_darr(records, scores)
+    assert (result.pairs["concordant"], result.pairs["discordant"], result.pairs["ties"]) == (c, d, t)
+    figures = result.correlations
+    assert figures["darr_tau"].value == pytest.approx((c - d - t) / (c + d + t) if c + d + t else np.nan,
+                                                      nan_ok=True)
+    assert figures["darr_tau_no_ties"].value == pytest.approx((c - d) / (c + d) if c + d else np.nan, nan_ok=True)
+    assert figures["kendall"].value == pytest.approx(kendall, nan_ok=True)
+    assert figures["pearson"].value == pytest.approx(pearson, nan_ok=True, abs=1e-9)

@@ -228,3 +228,49 @@ def test_a_bootstrap_larger_than_any_array_is_a_memory_error() -> None:
     x = [1.0, 2.0, 3.0, 4.0, 5.0]
     with pytest.raises(MemoryError, match=f"{sys.maxsize} resamples of 5 items"):
         correlation_interval([(x, x[::-1])], "pearson", n_resamples=sys.maxsize)
+
+
+def test_a_constant_draw_is_left_out_whatever_its_value() -> None:
+    """A resample that draws one item every time has constant scores and gold: its correlation
+    is undefined, and left out of the interval. Scores whose mean does not round back to them
+    (0.1 three times: a mean of 0.10000000000000002) were centred to a tiny constant, not to 0,
+    and such a draw counted as a correlation of exactly +1 or -1."""
+    from paralign.metrics.significance import _row_correlations
+
+    for kind in ("pearson", "spearman"):
+        assert np.isnan(_row_correlations(kind, np.array([[0.1, 0.1, 0.1]]), np.array([[3.2, 3.2, 3.2]])))[0]
+        assert np.isnan(_row_correlations(kind, np.array([[0.1, 0.1, 0.1]]), np.array([[1.0, 2.0, 3.0]])))[0]
+    scores, gold = np.array([0.1, 0.7, 0.3]), np.array([0.2, 0.9, 0.6])
+    draws = np.random.default_rng(1).choice(3, size=(1000, 3))
+    constant = np.ptp(draws, axis=1) == 0
+    assert constant.any()
+    resampled = _row_correlations("pearson", scores[draws], gold[draws])
+    assert np.isnan(resampled[constant]).all() and not np.isnan(resampled[~constant]).any()
+    found = correlation_interval([(scores, gold)], n_resamples=1000, seed=1)  # the same draws
+    assert (found.low, found.high) == pytest.approx(tuple(np.percentile(resampled[~constant], [2.5, 97.5])))
+
+
+def test_row_correlations_are_scipys_at_any_scale() -> None:
+    """Pearson is scale-free: scores of 1e300 (their squares overflow) or 1e-170 (theirs
+    underflow to 0) correlate as scipy's do, not as 0 or undefined; and no correlation is
+    rounded past +1 or -1."""
+    from scipy import stats as sps
+
+    from paralign.metrics.significance import _row_correlations
+
+    x, y = np.array([1.0, 2.0, 3.0, 5.0]), np.array([1.0, 3.0, 2.0, 4.0])
+    expected = sps.pearsonr(x, y)[0]
+    for scale in (1e300, 1e-170, 1.0):
+        assert _row_correlations("pearson", (x * scale)[None, :], y[None, :])[0] == pytest.approx(expected)
+    scores, gold = np.array([0.1, 0.7, 0.3]), np.array([0.2, 0.9, 0.6])  # rounding past 1: 1.0000000000000002
+    found = correlation_interval([(scores, gold)], n_resamples=1000, seed=1)
+    assert -1.0 <= found.low <= found.high <= 1.0
+
+
+def test_an_interval_level_that_is_no_share_is_named() -> None:
+    """level=95 (a percentage for 0.95) was numpy's "Percentiles must be in the range [0, 100]",
+    and level=0 an interval of width 0 that left out its own value."""
+    for level in (95, 0, -0.5, float("nan"), "0.95"):
+        with pytest.raises(ConfigurationError, match=r"level must be a share above 0 and at most 1 \(0.95"):
+            correlation_interval([([1, 2, 3, 4], [1, 3, 2, 4])], level=level, n_resamples=50)  # type: ignore[arg-type]
+    assert correlation_interval([([1, 2, 3, 4], [1, 3, 2, 4])], level=1, n_resamples=50).low >= -1.0

@@ -22,7 +22,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..errors import ConfigurationError, MismatchError
+from ..errors import ConfigurationError, InputTypeError, MismatchError, check_texts
 
 MAX_ORDER = 4
 
@@ -45,10 +45,20 @@ class SegmentMetric(Protocol):
 
 
 def check_lengths(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> None:
-    """Raise MismatchError unless every reference stream has as many segments as the hypotheses."""
+    """Raise MismatchError unless every reference stream has as many segments as the hypotheses;
+    InputTypeError for one str where a list is expected (its characters would be the segments,
+    as the ParaEval scorers' checks say) or an item that is not a str."""
+    check_texts(hypotheses, "hypotheses (one str per segment)")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise InputTypeError("references must be a list of reference streams (lists of str, one str per "
+                             f"segment), not {type(references).__name__}")
+    if any(isinstance(stream, str) for stream in references):
+        raise InputTypeError("references must be a list of reference streams, each a list of str (one per "
+                             "segment), not a list of str: wrap one stream as [refs]")
     if not references:
         raise MismatchError("at least one reference stream is needed")
     for k, stream in enumerate(references):
+        check_texts(stream, f"reference stream {k + 1}")
         if len(stream) != len(hypotheses):
             raise MismatchError(
                 f"reference stream {k + 1} has {len(stream)} segments but the hypothesis has "

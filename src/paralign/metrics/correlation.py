@@ -21,7 +21,14 @@ from scipy import stats as sps
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError, shown_value
 from . import DEFAULT_SEED
-from .significance import Interval, check_resample_size, interval, seeded_rng, too_few_to_correlate
+from .significance import (
+    Interval,
+    _row_correlations,
+    check_resample_size,
+    interval,
+    seeded_rng,
+    too_few_to_correlate,
+)
 
 if TYPE_CHECKING:
     from .paraeval.scoring import Scorer
@@ -30,7 +37,10 @@ CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
 
 def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
-    """One correlation coefficient by name (nan when undefined, e.g. a constant input)."""
+    """One correlation coefficient by name (nan when undefined, e.g. a constant input); an
+    unknown name is a ConfigurationError whatever the scores."""
+    if kind not in CORRELATIONS:  # before the constant test, which would answer NaN to any name
+        raise ConfigurationError(f"unknown correlation {kind!r}; choose from {', '.join(CORRELATIONS)}")
     if len(x) != len(y):
         raise MismatchError(f"{len(x)} metric scores but {len(y)} human scores")
     reason = too_few_to_correlate(len(x), "system")
@@ -73,11 +83,9 @@ def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_S
 
 
 def _row_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    xc = x - x.mean(axis=1, keepdims=True)
-    yc = y - y.mean()
-    denom = np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum())
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)
+    """Pearson r of every row of x with y: significance's row correlation (NaN for a constant
+    row, told by its values, as :func:`correlation` tells one)."""
+    return _row_correlations("pearson", x, np.broadcast_to(y, x.shape))
 
 
 def row_correlations(kind: str, x: np.ndarray, y: Sequence[float]) -> np.ndarray:
@@ -109,13 +117,27 @@ class PairedTest:
         return {**self.delta.to_dict(), "p_value": p}
 
 
+#: Two correlations closer than this are one number, a tie in the paired test: Spearman's rho of
+#: two rankings with the same sum of squared rank differences is computed as two floats a bit
+#: apart (0.9761904761904763 and ...762), and so is Pearson's of GM x BP and of BLEU (BLEU / 100
+#: at corpus level); the last bit decided those ties at random (p 0.58 or 0.621 as rounding went).
+SAME_CORRELATION = 1e-12
+
+
+def _rounded_ties(values: np.ndarray) -> np.ndarray:
+    """`values` (differences of correlations) with those within :data:`SAME_CORRELATION` of 0 as 0."""
+    return np.where(np.abs(values) <= SAME_CORRELATION, 0.0, values)
+
+
 def paired_test(value_a: float, value_b: float, samples_a: np.ndarray,
                 samples_b: np.ndarray) -> PairedTest:
-    """Does A correlate better than B? p = share of resamples where A <= B."""
-    diff = samples_a - samples_b
+    """Does A correlate better than B? p = share of resamples where A <= B (a tie, within
+    :data:`SAME_CORRELATION`, is not A above B)."""
+    diff = _rounded_ties(np.asarray(samples_a, dtype=np.float64) - samples_b)
     ok = ~np.isnan(diff)
     p = float(np.mean(diff[ok] <= 0)) if ok.any() else float("nan")
-    return PairedTest(interval(value_a - value_b, diff), p)
+    point = value_a - value_b
+    return PairedTest(interval(0.0 if abs(point) <= SAME_CORRELATION else point, diff), p)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +157,8 @@ class MetricCorrelation:
         out: dict[str, object] = {k: v.to_dict() for k, v in self.correlations.items()}
         if self.reason is not None:
             out["reason"] = self.reason
-        out["scores"] = {k: round(v, 6) for k, v in self.scores.items()}
+        # an undefined system score (NaN) is null, as an undefined correlation is: NaN is not JSON
+        out["scores"] = {k: None if np.isnan(v) else round(v, 6) for k, v in self.scores.items()}
         if self.tests:
             out["vs"] = {other: {k: t.to_dict() for k, t in by_kind.items()}
                          for other, by_kind in self.tests.items()}

@@ -94,7 +94,9 @@ def judged_segments(
     margin: float = DARR_MARGIN,
 ) -> JudgedSegments:
     """Points and DARR pairs from `corpora.wmt.SegmentScore`-like records (`system`, `line`,
-    `raw`, `z`) of the systems in `outputs` (name -> segments, used to find identical outputs)."""
+    `raw`, `z`) of the systems in `outputs` (name -> segments, used to find identical outputs);
+    one record per system and line (MismatchError for a second: `corpora.wmt` averages a
+    segment's judgments into one)."""
     systems = tuple(outputs)
     index = {name: k for k, name in enumerate(systems)}
     rows = sorted((s.line, index[s.system], s.raw, s.z) for s in scores if s.system in index)
@@ -103,6 +105,12 @@ def judged_segments(
     line, system, raw, z = (np.asarray(col) for col in zip(*rows, strict=True))
     if line.max() >= n_lines:
         raise MismatchError(f"a judgment on line {line.max() + 1} but only {n_lines} segments")
+    if line.min() < 0:  # numpy would read it from the end
+        raise MismatchError(f"a judgment on line {line.min()} (0-based): lines start at 0")
+    twice = np.flatnonzero((np.diff(line) == 0) & (np.diff(system) == 0))
+    if len(twice):  # two judgments of one output would be a DARR pair of the system with itself
+        k = twice[0]
+        raise MismatchError(f"system {systems[system[k]]!r} is judged twice on line {line[k] + 1}")
     better: list[int] = []
     worse: list[int] = []
     bounds = np.flatnonzero(np.diff(line)) + 1
@@ -192,7 +200,14 @@ class SegmentCorrelation:
 
 
 def segment_points(judged: JudgedSegments, scores: Mapping[str, np.ndarray]) -> tuple[np.ndarray, int]:
-    """The metric score of every judged point (undefined scores as 0) and how many were undefined."""
+    """The metric score of every judged point (undefined scores as 0) and how many were undefined;
+    MismatchError naming a judged system with no scores or another number than the lines."""
+    for name in judged.systems:
+        if name not in scores:
+            raise MismatchError(f"no segment scores for system {name!r}")
+        if np.shape(scores[name]) != (judged.n_lines,):
+            raise MismatchError(f"system {name!r} has segment scores of shape {np.shape(scores[name])}, "
+                                f"not one per line ({judged.n_lines})")
     matrix = np.stack([np.asarray(scores[s], dtype=np.float64) for s in judged.systems])
     points = matrix[judged.system, judged.line]
     undefined = int(np.isnan(points).sum())

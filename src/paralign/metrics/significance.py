@@ -170,8 +170,17 @@ class Interval:
                 for k, v in (("value", self.value), ("low", self.low), ("high", self.high))}
 
 
+def check_level(level: float) -> None:
+    """ConfigurationError unless `level`, an interval's coverage, is a share in (0, 1] (numpy's
+    "Percentiles must be in the range [0, 100]" named no setting for 95 given for 0.95)."""
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not 0 < level <= 1:
+        raise ConfigurationError(f"the interval's level must be a share above 0 and at most 1 (0.95 for a 95% "
+                                 f"interval), got {level!r}")
+
+
 def interval(value: float, samples: np.ndarray, level: float = 0.95) -> Interval:
     """`value` with the central `level` percentile interval of its bootstrap `samples` (NaNs dropped)."""
+    check_level(level)
     tail = 100 * (1 - level) / 2
     samples = samples[~np.isnan(samples)]
     if not len(samples):
@@ -248,6 +257,7 @@ def correlation_interval(
     :data:`MIN_CORRELATED` items (MismatchError otherwise)."""
     if kind not in ("pearson", "spearman"):
         raise ConfigurationError(f"unknown correlation {kind!r}; choose pearson or spearman")
+    check_level(level)  # before the resampling, not after it
     arrays = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in groups]
     if not arrays or any(len(x) != len(y) or len(x) < MIN_CORRELATED for x, y in arrays):
         raise MismatchError(f"every group needs as many scores as gold values, and at least {MIN_CORRELATED}")
@@ -263,12 +273,29 @@ def correlation_interval(
 
 
 def _row_correlations(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant)."""
+    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant).
+
+    Constant is told by the values (every one the same), not by the centred values summing to
+    0: three 0.1s have the mean 0.10000000000000002, and centred on it they are a tiny constant
+    that correlated as exactly +1 or -1 with any other constant."""
     if kind == "spearman":
         from scipy.stats import rankdata
 
         x, y = rankdata(x, axis=1), rankdata(y, axis=1)
-    xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, not constant
+        constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)
+    xc, yc = _centred(x), _centred(y)
     denom = np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum(axis=1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)
+        found = np.where(denom > 0, (xc * yc).sum(axis=1) / np.where(denom > 0, denom, 1), np.nan)
+    return np.where(constant, np.nan, np.clip(found, -1.0, 1.0))
+
+
+def _centred(values: np.ndarray) -> np.ndarray:
+    """Each row of `values` centred on its mean, then scaled to at most 1 in size (as scipy's
+    pearsonr does; Pearson does not change): the squares of scores of 1e300 overflowed to inf
+    and those of 1e-170 underflowed to 0, a correlation of 0 or NaN where scipy's is defined."""
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, an undefined correlation
+        centred = values - values.mean(axis=1, keepdims=True)
+        size = np.abs(centred).max(axis=1, keepdims=True)
+        return centred / np.where(size > 0, size, 1)
