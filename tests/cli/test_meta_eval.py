@@ -127,6 +127,10 @@ def test_resample_counts_rejects_bad_sizes():
         resample_counts(10, 0)
     with pytest.raises(ConfigurationError, match="segment"):
         resample_counts(0, 10)
+    # one segment is drawn every time: an interval of width 0, refused as bootstrap_indices refuses it
+    with pytest.raises(ConfigurationError, match="at least 2 segments"):
+        resample_counts(1, 10)
+    assert resample_counts(2, 3, seed=1).sum(axis=1).tolist() == [2.0, 2.0, 2.0]
 
 
 def test_report_has_a_scatter_and_the_json_correlations_per_metric(tmp_path, capsys, report_page):

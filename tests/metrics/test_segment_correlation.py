@@ -193,7 +193,7 @@ def _brute_force_darr(records: list, scores: dict) -> tuple[int, int, int]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(2, 5), st.integers(1, 4), st.data())
+@given(st.integers(2, 5), st.integers(2, 4), st.data())
 def test_darr_counts_and_taus_equal_a_pair_by_pair_count(n_systems, n_lines, data):
     """Raw DA on a coarse grid (differences of exactly 25 and 26 are common, so are metric ties),
     some segments unjudged: the counts, both taus, Pearson and Kendall tau-b equal a count pair by

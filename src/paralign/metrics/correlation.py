@@ -24,7 +24,7 @@ from . import DEFAULT_SEED
 from .significance import (
     Interval,
     _row_correlations,
-    check_resample_size,
+    check_bootstrap,
     interval,
     seeded_rng,
     too_few_to_correlate,
@@ -69,12 +69,9 @@ def correlations(x: Sequence[float], y: Sequence[float]) -> dict[str, float]:
 
 
 def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_SEED) -> np.ndarray:
-    """(n_resamples, n_items) multiplicities of a with-replacement bootstrap, seeded."""
-    if n_resamples < 1:
-        raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
-    if n_items < 1:
-        raise ConfigurationError(f"need at least one segment to resample, got {n_items}")
-    check_resample_size(n_resamples, n_items)
+    """(n_resamples, n_items) multiplicities of a with-replacement bootstrap, seeded; at least
+    two items, as :func:`~.significance.bootstrap_indices` (:func:`~.significance.check_bootstrap`)."""
+    check_bootstrap(n_resamples, n_items)
     rng = seeded_rng(seed)
     idx = rng.integers(0, n_items, size=(n_resamples, n_items))
     counts = np.zeros((n_resamples, n_items), dtype=np.float64)

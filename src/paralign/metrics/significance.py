@@ -81,6 +81,20 @@ def seeded_rng(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
+def check_bootstrap(n_resamples: int, n_segments: int) -> None:
+    """ConfigurationError unless a bootstrap of `n_resamples` over `n_segments` means something:
+    at least one resample and at least :data:`MIN_RESAMPLED` segments (one segment is drawn every
+    time, and its interval of width 0 would read as certainty); MemoryError when no machine holds
+    it (:func:`check_resample_size`). Both resamplers check it: :func:`bootstrap_indices` (metric
+    intervals) and ``correlation.resample_counts`` (meta-evaluation), which took one segment."""
+    if n_resamples < 1:
+        raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
+    if n_segments < MIN_RESAMPLED:
+        raise ConfigurationError(f"need at least {MIN_RESAMPLED} segments to resample, got {n_segments}: "
+                                 "one is drawn every time, an interval of width 0")
+    check_resample_size(n_resamples, n_segments)
+
+
 def check_resample_size(n_resamples: int, n_items: int) -> None:
     """MemoryError when a (resamples, items) array of 8-byte numbers is larger than any array can
     be: numpy refuses one with ValueError ("array is too big", "Maximum allowed dimension
@@ -93,13 +107,8 @@ def check_resample_size(n_resamples: int, n_items: int) -> None:
 def bootstrap_indices(n_segments: int, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> np.ndarray:
     """(resamples, segments) segment indices drawn with replacement, as sacrebleu draws them; at
     least :data:`MIN_RESAMPLED` segments (ConfigurationError otherwise: one segment is drawn every
-    time, and its interval of width 0 would read as certainty)."""
-    if n_resamples < 1:
-        raise ConfigurationError(f"the number of resamples must be >= 1, got {n_resamples}")
-    if n_segments < MIN_RESAMPLED:
-        raise ConfigurationError(f"need at least {MIN_RESAMPLED} segments to resample, got {n_segments}: "
-                                 "one is drawn every time, an interval of width 0")
-    check_resample_size(n_resamples, n_segments)
+    time, and its interval of width 0 would read as certainty: :func:`check_bootstrap`)."""
+    check_bootstrap(n_resamples, n_segments)
     return seeded_rng(seed).choice(n_segments, size=(n_resamples, n_segments), replace=True)
 
 
