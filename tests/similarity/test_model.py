@@ -164,6 +164,9 @@ def test_the_model_round_trips_through_json():
     assert back == model
     with pytest.raises(FormatError, match="not a paraphrase model"):
         LogisticModel.from_dict({"features": [{"name": "a"}]})
+    for bad_l2 in (math.nan, math.inf, -1.0):  # what fit refuses, a saved model does not carry
+        with pytest.raises(FormatError, match="l2 < 0"):
+            LogisticModel.from_dict({**model.to_dict(), "l2": bad_l2})
 
 
 def test_bad_training_data_is_refused():

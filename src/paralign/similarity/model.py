@@ -177,7 +177,9 @@ class LogisticModel:
     def from_dict(cls, data: dict, source: str | None = None) -> LogisticModel:
         """The model :meth:`to_dict` wrote (e.g. read back from a JSON report, `source`, which
         errors name). A model without features, or with a number that is not finite or a scale
-        that is not positive (scores would be NaN or a constant), is a FormatError."""
+        that is not positive (scores would be NaN or a constant), is a FormatError; so is an `l2`
+        that :func:`check_l2` refuses to fit with (NaN, inf, negative), which the model's
+        signature would show as its setting."""
         try:
             rows = data["features"]
             model = cls(
@@ -190,9 +192,10 @@ class LogisticModel:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"not a paraphrase model ({_reason(exc)})", source=source) from exc
-        numbers = [*model.means, *model.scales, *model.weights, model.intercept]
-        if not model.features or not all(map(math.isfinite, numbers)) or min(model.scales) <= 0:
-            why = "no features" if not model.features else "a number that is not finite, or a scale <= 0"
+        numbers = [*model.means, *model.scales, *model.weights, model.intercept, model.l2]
+        if not model.features or not all(map(math.isfinite, numbers)) or min(model.scales) <= 0 or model.l2 < 0:
+            why = ("no features" if not model.features
+                   else "a number that is not finite, a scale <= 0 or an l2 < 0")
             raise FormatError(f"not a paraphrase model ({why})", source=source)
         return model
 
