@@ -37,6 +37,26 @@ def test_presets_and_the_exact_aligner(client) -> None:
     assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "preset"
 
 
+def test_the_contextual_aligner_is_named_as_the_library_names_it(client, engine) -> None:
+    """The aligner "contextual" is the sultan aligner's contextual preset: the library and the CLI
+    name it sultan:contextual (aligner_label; `similarity --aligner contextual --format json`), as
+    the API does for the preset. The API named it "contextual" in /api/align's and
+    /api/similarity's "aligner" (the signature said sultan:contextual), and the pages so."""
+    from paralign.aligners.registry import aligner_label, get_aligner
+
+    if "contextual" in engine.missing_aligners:
+        pytest.skip(engine.missing_aligners["contextual"])
+    named = aligner_label(get_aligner("contextual"))
+    assert named == "sultan:contextual"
+    for body in ({**PAIR, "aligner": "contextual"}, {**PAIR, "preset": "contextual"}):
+        for route in ("/api/align", "/api/similarity"):
+            answer = client.post(route, json=body).json()
+            assert answer["aligner"] == named, (route, body)
+            assert f"aligner:{named}|" in answer["signature"]
+    page = client.get("/align", params={**PAIR, "aligner": "contextual"}).text
+    assert f"aligner {named}:" in page
+
+
 def test_similarity_scores_every_signal_from_one_alignment(client) -> None:
     data = client.post("/api/similarity", json=PAIR).json()
     info = client.get("/api/info").json()

@@ -295,7 +295,9 @@ class Engine:
             s, t = annotate_many([source, target])
             check_tokens({"source": s, "target": t})
             alignment = function(s, t)
-            label = f"sultan:{preset}" if aligner == "sultan" else aligner
+            # named as the library and the CLI name it (registry.aligner_label): the contextual
+            # aligner is the sultan aligner's contextual preset, sultan:contextual
+            label = "exact" if aligner == "exact" else f"sultan:{preset if aligner == 'sultan' else 'contextual'}"
             return Aligned(s, t, alignment, link_confidences(alignment), label)
 
         return self._locked(work)
