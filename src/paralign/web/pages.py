@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -60,6 +61,9 @@ def page_route(path: str) -> Callable[[Callable[..., HTMLResponse]], Callable[..
 templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True,
                                             finalize=showable))
 templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link, 2 links
+#: A word of a shell command as the docs page writes it, quoted when it must be: a source named
+#: o'brien.tsv in an example body, the brackets of an IPv6 address in a URL (zsh's glob).
+templates.env.filters["shell"] = shlex.quote
 
 #: The pages, in the order the navigation lists them: (path, label).
 NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEval"),
