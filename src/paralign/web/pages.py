@@ -168,7 +168,8 @@ def error_page(request: Request, status: int, message: str,
                headers: Mapping[str, str] | None = None) -> HTMLResponse:
     """The page of an HTTP error a browser met (an unknown page: 404): the navigation, the
     message and a way back."""
-    heading = {404: "Page not found", 405: "Method not allowed", 500: "Server error"}.get(status, "Error")
+    heading = {403: "Wrong host name", 404: "Page not found", 405: "Method not allowed", 413: "Request too large",
+               500: "Server error", 503: "Server stopped"}.get(status, "Error")
     answer = render(request, "error.html", status, error=message, heading=heading)
     answer.headers.update(headers or {})
     return answer
