@@ -197,6 +197,24 @@ def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None
     assert answer.status_code == 422 and "at most 10 items" in answer.json()["error"]
 
 
+@pytest.mark.parametrize(("route", "body", "message"), [
+    ("/api/align", b'{"source": "a", "target": "b\\ud800c"}',
+     "target: contains a lone surrogate, '\\ud800' at character 2 (half a UTF-16 pair, no character), which cannot "
+     "be shown (control characters and lone surrogates are refused)"),
+    ("/api/paraeval", b'{"hypothesis": "a", "references": ["b", "\\udc00"]}',
+     "references.1: contains a lone surrogate, '\\udc00' at character 1"),
+    ("/api/paraphrases", b'{"phrase": "cat", "table": "\\udfff"}', "table: contains a lone surrogate, '\\udfff'"),
+    ("/api/align", b'{"sou\\ud800rce": "a", "target": "b"}', "body: a field name contains a lone surrogate, '\\ud800' at"),
+])
+def test_a_lone_surrogate_is_named_as_the_other_refused_characters_are(client, route, body, message) -> None:
+    """Half a UTF-16 pair escaped in a JSON string (\\ud800) was refused as 'Input should be a
+    valid string, unable to parse raw data as a unicode string' (pydantic's words for JSON that
+    parsed): now it is named with its place, as a control character is and as the CLI names one."""
+    answer = client.post(route, content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422 and answer.json()["error"].startswith(message), answer.json()
+    assert answer.json()["detail"][0]["message"] in answer.json()["error"]
+
+
 @pytest.mark.parametrize(("body", "headers", "message"), [
     (b"{", {"content-type": "application/json"}, "invalid JSON at character 1: Expecting property name"),
     (b'{"source": "a", "target": "b"}', {"content-type": "text/plain"},
