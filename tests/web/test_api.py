@@ -392,6 +392,7 @@ def test_a_sentence_of_too_many_tokens_is_refused_before_it_is_aligned(client) -
         assert answer.status_code == 422, route
         assert answer.json()["error"] == ("target: has 500 tokens, over the 200 a sentence may have (each mark of "
                                           "punctuation and each symbol is a token)")
+        assert answer.json()["detail"] == [{"field": "target", "message": answer.json()["error"][len("target: "):]}]
     page = client.get("/similarity", params={"source": "😀" * 201, "target": "😀" * 201})
     assert page.status_code == 422 and "source: has 201 tokens" in page.text and "target: has 201 tokens" in page.text
 
@@ -406,6 +407,19 @@ def test_a_sentence_with_no_word_as_read_is_refused_alike_by_align_and_similarit
             answer = client.post(route, json={"source": source, "target": "a cat"})
             assert answer.status_code == 422, (route, source)
             assert answer.json()["error"].startswith("source: has no word as read"), answer.json()
+            assert [d["field"] for d in answer.json()["detail"]] == ["source"]
+
+
+def test_a_field_refused_once_the_work_began_is_named_in_detail(client) -> None:
+    """Every error is {error, detail: [{field, message}]}, but a field refused by the engine (a
+    sentence of too many tokens or of no word, a source not loaded) came with an empty detail:
+    only the message named it, so a client reading detail to mark the field found nothing."""
+    answer = client.post("/api/align", json={"source": "&nbsp;", "target": "a," * 250}).json()
+    assert [d["field"] for d in answer["detail"]] == ["target", "source"]
+    assert answer["error"] == "; ".join(f"{d['field']}: {d['message']}" for d in answer["detail"])
+    answer = client.post("/api/paraphrases", json={"phrase": "cat", "table": "nope"}).json()
+    assert answer["detail"] == [{"field": "table", "message": "no paraphrase source named 'nope'; loaded: ppdb, "
+                                 "wordnet, small.tsv"}]
 
 
 def test_the_schema_offers_the_choices_this_server_offers(engine, monkeypatch) -> None:

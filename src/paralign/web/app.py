@@ -50,7 +50,7 @@ from .. import __version__
 from ..errors import ParalignError
 from . import api, pages
 from .engine import Engine, ServeConfig
-from .models import LIMITS, describe, field_errors, not_utf8
+from .models import LIMITS, FieldsRefused, describe, field_errors, not_utf8
 
 STATIC = Path(__file__).parent / "static"
 
@@ -168,7 +168,8 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
 
 
 async def _refused(request: Request, exc: ParalignError) -> JSONResponse:
-    return JSONResponse({"error": str(exc), "detail": []}, status_code=422)
+    detail = exc.detail if isinstance(exc, FieldsRefused) else []
+    return JSONResponse({"error": str(exc), "detail": detail}, status_code=422)
 
 
 def _wants_page(request: Request) -> bool:

@@ -47,7 +47,7 @@ from ..similarity import SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.contextual import ContextualAlignmentSignal
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.signals import cache_options
-from .models import LIMITS
+from .models import LIMITS, FieldsRefused
 
 T = TypeVar("T")
 
@@ -143,12 +143,12 @@ def check_tokens(sentences: Mapping[str, Sentence]) -> None:
     an encoder's "line 1: empty sentence", where both now say what the command line says of an
     empty sentence."""
     limit = LIMITS["sentence_tokens"]
-    over = [f"{name}: has {len(s.tokens)} tokens, over the {limit} a sentence may have (each mark of "
-            "punctuation and each symbol is a token)" for name, s in sentences.items() if len(s.tokens) > limit]
-    over += [f"{name}: has no word as read (only invisible characters, or character references such "
-             "as &nbsp; that stand for white space)" for name, s in sentences.items() if not s.tokens]
+    over = [{"field": name, "message": f"has {len(s.tokens)} tokens, over the {limit} a sentence may have (each "
+             "mark of punctuation and each symbol is a token)"} for name, s in sentences.items() if len(s.tokens) > limit]
+    over += [{"field": name, "message": "has no word as read (only invisible characters, or character references "
+              "such as &nbsp; that stand for white space)"} for name, s in sentences.items() if not s.tokens]
     if over:
-        raise ConfigurationError("; ".join(over))
+        raise FieldsRefused(over)
 
 
 def _source_name(spec: str, taken: Iterable[str]) -> str:
@@ -372,7 +372,8 @@ class Engine:
                                      "(or --resources ppdb,wordnet)")
         source = self.sources.get(table)
         if source is None:
-            raise ConfigurationError(f"no paraphrase source named {table!r}; loaded: {', '.join(self.sources)}")
+            raise FieldsRefused([{"field": "table", "message": f"no paraphrase source named {table!r}; loaded: "
+                                  f"{', '.join(self.sources)}"}])
         return source
 
     def paraphrases(self, phrase: str, table: str) -> tuple[str, list[tuple[str, Score]]]:

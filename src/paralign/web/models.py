@@ -19,7 +19,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
-from ..errors import is_text, lone_in
+from ..errors import ConfigurationError, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
 
@@ -371,6 +371,17 @@ def field_errors(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
 def describe(errors: list[dict[str, str]]) -> str:
     """One line for people: ``source: String should have at most 500 characters; ...``."""
     return "; ".join(f"{e['field']}: {e['message']}" for e in errors) or "invalid request"
+
+
+class FieldsRefused(ConfigurationError):
+    """Fields of a request refused once the work began, which the models cannot tell (a sentence
+    of too many tokens, or of no word, as annotation reads it; a source not loaded): `detail`
+    names each as a refusal by the models does, ``[{field, message}]``, so that a client finds
+    the field in ``detail`` whoever refused it (it was empty: only the message named it)."""
+
+    def __init__(self, detail: list[dict[str, str]]) -> None:
+        super().__init__(describe(detail))
+        self.detail = detail
 
 
 class Problem(BaseModel):
