@@ -355,6 +355,25 @@ def test_listening_beyond_this_machine_is_warned_about(monkeypatch, capsys) -> N
     assert "warning" not in capsys.readouterr().err
 
 
+def test_an_ipv6_host_in_brackets_is_the_bare_address(monkeypatch, capsys) -> None:
+    """--host [::1], as a URL writes the address (and as loopback_names reads it), was given to
+    the resolver with its brackets: 'cannot listen on [[::1]]:0: name or service not known'."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from paralign.errors import ConfigurationError
+    from paralign.web import Engine
+
+    if not socket.has_ipv6:
+        pytest.skip("this machine has no IPv6")
+
+    def stop(*args, **kwargs):
+        raise ConfigurationError("stopped before loading")
+
+    monkeypatch.setattr(Engine, "load", stop)
+    assert main(["serve", "--host", "[::1]", "--port", "0", "--resources", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "stopped before loading" in err and "cannot listen" not in err and "warning" not in err, err
+
+
 def test_cache_size_reaches_the_engine_and_defaults_to_the_server_bound(monkeypatch, capsys) -> None:
     pytest.importorskip("fastapi", reason="the web extra is not installed")
     from paralign.errors import ConfigurationError

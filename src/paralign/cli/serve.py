@@ -35,6 +35,13 @@ def port_number(text: str) -> int:
     return value
 
 
+def listen_host(text: str) -> str:
+    """argparse type: the address to listen on, an IPv6 one also as a URL writes it: ``[::1]`` is
+    ``::1``, as :func:`loopback_names` reads it (the socket was asked for the name ``[::1]``,
+    which no resolver knows: 'cannot listen on [[::1]]:8000: name or service not known')."""
+    return text[1:-1] if text.startswith("[") and text.endswith("]") else text
+
+
 def bound_socket(host: str, port: int) -> socket.socket:
     """A socket bound to host:port for the server to listen on (uvicorn takes it as is).
 
@@ -75,8 +82,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve", help="a local web page (and JSON API) to see alignments, similarity, ParaEval, lattices",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default: %(default)s, this machine only)")
+    parser.add_argument("--host", default="127.0.0.1", type=listen_host,
+                        help="address to listen on, an IPv6 one bare or in brackets (::1 or [::1]) (default: "
+                        "%(default)s, this machine only)")
     parser.add_argument("--port", type=port_number, default=8000,
                         help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
