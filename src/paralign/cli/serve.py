@@ -66,16 +66,20 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def loopback_names(host: str) -> tuple[str, ...] | None:
-    """The host names a server on `host` answers to when `host` is a loopback address (its own
-    name, localhost, 127.0.0.1, ::1: a request naming any other host is refused, which stops DNS
-    rebinding); None for any other address, where the user chose to be reachable by others."""
+def loopback_names(host: str, address: str | None = None) -> tuple[str, ...] | None:
+    """The host names a server on `host` answers to when it listens on a loopback address (its
+    own name, the `address` it is bound to, localhost, 127.0.0.1, ::1: a request naming any
+    other host is refused, which stops DNS rebinding); None for any other address, where the
+    user chose to be reachable by others. `address` (the bound socket's) decides when given: a
+    name or a short form of a loopback address (this machine's name, which Debian maps to
+    127.0.1.1; ``127.1``) was taken for a public one, warned about and served to any Host."""
     name = host.strip("[]").lower()
     try:
-        loopback = ipaddress.ip_address(name).is_loopback
+        loopback = ipaddress.ip_address(address or name).is_loopback
     except ValueError:
         loopback = name == "localhost"
-    return tuple(dict.fromkeys((name, "localhost", "127.0.0.1", "::1"))) if loopback else None
+    names = (name, *([address] if address else []), "localhost", "127.0.0.1", "::1")
+    return tuple(dict.fromkeys(names)) if loopback else None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -128,11 +132,12 @@ def run(args: argparse.Namespace) -> int:
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")),
                          **({} if args.cache_size is None else {"cache_size": args.cache_size}))
     with bound_socket(args.host, args.port) as sock:  # a bad address fails before the models load
-        if loopback_names(args.host) is None:
+        hosts = loopback_names(args.host, sock.getsockname()[0])
+        if hosts is None:
             warn(f"listening on {args.host}: other machines can connect (no login, no encryption); "
                  "the default --host 127.0.0.1 keeps the server to this machine")
         engine = Engine.load(config, progress)  # here, so a bad table is a clean error before serving
-        app = create_app(config, engine=engine, hosts=loopback_names(args.host))
+        app = create_app(config, engine=engine, hosts=hosts)
         return _serve(args, uvicorn, app, engine, sock)
 
 
