@@ -355,6 +355,50 @@ def test_listening_beyond_this_machine_is_warned_about(monkeypatch, capsys) -> N
     assert "warning" not in capsys.readouterr().err
 
 
+def test_a_name_or_short_form_of_a_loopback_address_is_loopback(monkeypatch, capsys) -> None:
+    """--host 127.1 (or this machine's name, which Debian maps to 127.0.1.1) listens on a loopback
+    address, but only the typed text was read: it was warned about as reachable by other
+    machines and served to any Host header (no DNS rebinding check). The bound address decides."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from paralign.cli import serve
+    from paralign.errors import ConfigurationError
+    from paralign.web import Engine
+
+    seen = []
+
+    def app(*args, hosts=None, **kwargs):
+        seen.append(hosts)
+        raise ConfigurationError("stopped before serving")
+
+    monkeypatch.setattr(Engine, "load", lambda *args, **kwargs: None)
+    monkeypatch.setattr("paralign.web.create_app", app)
+    assert main(["serve", "--host", "127.1", "--port", "0", "--resources", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "warning" not in err and "stopped before serving" in err, err
+    assert seen == [("127.1", "127.0.0.1", "localhost", "::1")]
+    assert serve.loopback_names("myhost", "127.0.1.1") == ("myhost", "127.0.1.1", "localhost", "127.0.0.1", "::1")
+    assert serve.loopback_names("myhost", "192.168.1.5") is None
+
+
+def test_an_ipv6_host_in_brackets_is_the_bare_address(monkeypatch, capsys) -> None:
+    """--host [::1], as a URL writes the address (and as loopback_names reads it), was given to
+    the resolver with its brackets: 'cannot listen on [[::1]]:0: name or service not known'."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from paralign.errors import ConfigurationError
+    from paralign.web import Engine
+
+    if not socket.has_ipv6:
+        pytest.skip("this machine has no IPv6")
+
+    def stop(*args, **kwargs):
+        raise ConfigurationError("stopped before loading")
+
+    monkeypatch.setattr(Engine, "load", stop)
+    assert main(["serve", "--host", "[::1]", "--port", "0", "--resources", "none"]) == 2
+    err = capsys.readouterr().err
+    assert "stopped before loading" in err and "cannot listen" not in err and "warning" not in err, err
+
+
 def test_cache_size_reaches_the_engine_and_defaults_to_the_server_bound(monkeypatch, capsys) -> None:
     pytest.importorskip("fastapi", reason="the web extra is not installed")
     from paralign.errors import ConfigurationError

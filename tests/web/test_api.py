@@ -37,6 +37,26 @@ def test_presets_and_the_exact_aligner(client) -> None:
     assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "preset"
 
 
+def test_the_contextual_aligner_is_named_as_the_library_names_it(client, engine) -> None:
+    """The aligner "contextual" is the sultan aligner's contextual preset: the library and the CLI
+    name it sultan:contextual (aligner_label; `similarity --aligner contextual --format json`), as
+    the API does for the preset. The API named it "contextual" in /api/align's and
+    /api/similarity's "aligner" (the signature said sultan:contextual), and the pages so."""
+    from paralign.aligners.registry import aligner_label, get_aligner
+
+    if "contextual" in engine.missing_aligners:
+        pytest.skip(engine.missing_aligners["contextual"])
+    named = aligner_label(get_aligner("contextual"))
+    assert named == "sultan:contextual"
+    for body in ({**PAIR, "aligner": "contextual"}, {**PAIR, "preset": "contextual"}):
+        for route in ("/api/align", "/api/similarity"):
+            answer = client.post(route, json=body).json()
+            assert answer["aligner"] == named, (route, body)
+            assert f"aligner:{named}|" in answer["signature"]
+    page = client.get("/align", params={**PAIR, "aligner": "contextual"}).text
+    assert f"aligner {named}:" in page
+
+
 def test_similarity_scores_every_signal_from_one_alignment(client) -> None:
     data = client.post("/api/similarity", json=PAIR).json()
     info = client.get("/api/info").json()
@@ -175,6 +195,24 @@ def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None
     assert answer.status_code == 422 and "at most 8 items" in answer.json()["error"]
     answer = client.post("/api/lattice", json={"sentences": ["a b"] * 11})
     assert answer.status_code == 422 and "at most 10 items" in answer.json()["error"]
+
+
+@pytest.mark.parametrize(("route", "body", "message"), [
+    ("/api/align", b'{"source": "a", "target": "b\\ud800c"}',
+     "target: contains a lone surrogate, '\\ud800' at character 2 (half a UTF-16 pair, no character), which cannot "
+     "be shown (control characters and lone surrogates are refused)"),
+    ("/api/paraeval", b'{"hypothesis": "a", "references": ["b", "\\udc00"]}',
+     "references.1: contains a lone surrogate, '\\udc00' at character 1"),
+    ("/api/paraphrases", b'{"phrase": "cat", "table": "\\udfff"}', "table: contains a lone surrogate, '\\udfff'"),
+    ("/api/align", b'{"sou\\ud800rce": "a", "target": "b"}', "body: a field name contains a lone surrogate, '\\ud800' at"),
+])
+def test_a_lone_surrogate_is_named_as_the_other_refused_characters_are(client, route, body, message) -> None:
+    """Half a UTF-16 pair escaped in a JSON string (\\ud800) was refused as 'Input should be a
+    valid string, unable to parse raw data as a unicode string' (pydantic's words for JSON that
+    parsed): now it is named with its place, as a control character is and as the CLI names one."""
+    answer = client.post(route, content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 422 and answer.json()["error"].startswith(message), answer.json()
+    assert answer.json()["detail"][0]["message"] in answer.json()["error"]
 
 
 @pytest.mark.parametrize(("body", "headers", "message"), [
@@ -354,6 +392,7 @@ def test_a_sentence_of_too_many_tokens_is_refused_before_it_is_aligned(client) -
         assert answer.status_code == 422, route
         assert answer.json()["error"] == ("target: has 500 tokens, over the 200 a sentence may have (each mark of "
                                           "punctuation and each symbol is a token)")
+        assert answer.json()["detail"] == [{"field": "target", "message": answer.json()["error"][len("target: "):]}]
     page = client.get("/similarity", params={"source": "😀" * 201, "target": "😀" * 201})
     assert page.status_code == 422 and "source: has 201 tokens" in page.text and "target: has 201 tokens" in page.text
 
@@ -368,6 +407,19 @@ def test_a_sentence_with_no_word_as_read_is_refused_alike_by_align_and_similarit
             answer = client.post(route, json={"source": source, "target": "a cat"})
             assert answer.status_code == 422, (route, source)
             assert answer.json()["error"].startswith("source: has no word as read"), answer.json()
+            assert [d["field"] for d in answer.json()["detail"]] == ["source"]
+
+
+def test_a_field_refused_once_the_work_began_is_named_in_detail(client) -> None:
+    """Every error is {error, detail: [{field, message}]}, but a field refused by the engine (a
+    sentence of too many tokens or of no word, a source not loaded) came with an empty detail:
+    only the message named it, so a client reading detail to mark the field found nothing."""
+    answer = client.post("/api/align", json={"source": "&nbsp;", "target": "a," * 250}).json()
+    assert [d["field"] for d in answer["detail"]] == ["target", "source"]
+    assert answer["error"] == "; ".join(f"{d['field']}: {d['message']}" for d in answer["detail"])
+    answer = client.post("/api/paraphrases", json={"phrase": "cat", "table": "nope"}).json()
+    assert answer["detail"] == [{"field": "table", "message": "no paraphrase source named 'nope'; loaded: ppdb, "
+                                 "wordnet, small.tsv"}]
 
 
 def test_the_schema_offers_the_choices_this_server_offers(engine, monkeypatch) -> None:

@@ -120,6 +120,24 @@ def test_with_hosts_a_request_for_another_host_is_refused() -> None:
                                                   "not 'rebound.example:8000'")
 
 
+def test_a_browser_refused_for_its_host_name_gets_a_page_not_raw_json() -> None:
+    """A page opened under a name the server refuses (http://0.0.0.0:8000/, which reaches a
+    server on 127.0.0.1) showed the raw JSON of the 403, where every other error a browser meets
+    is a page; a client of the API still gets the JSON."""
+    from fastapi.testclient import TestClient
+
+    app = create_app(engine=Engine({}, ParaEval(), {}), hosts=("127.0.0.1", "localhost", "::1"))
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        browser = {"host": "0.0.0.0:8000", "accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+        page = client.get("/align", headers=browser)
+        assert page.status_code == 403 and page.headers["content-type"].startswith("text/html")
+        assert "<title>Wrong host name · paralign</title>" in page.text
+        assert "this server answers requests for 127.0.0.1, localhost, ::1, not &#39;0.0.0.0:8000&#39;" in page.text
+        for answer in (client.get("/api/info", headers=browser), client.get("/align", headers={"host": "0.0.0.0"}),
+                       client.post("/api/align", headers=browser, json={})):
+            assert answer.status_code == 403 and answer.json()["error"].startswith("this server answers")
+
+
 def test_a_request_running_when_the_server_stops_gets_503_in_the_error_shape() -> None:
     """uvicorn waits `timeout_graceful_shutdown` seconds for running requests, then cancels them:
     a cancelled request was answered with a plain-text 500 'Internal Server Error' (and the log

@@ -217,6 +217,34 @@ def test_the_docs_example_names_a_source_this_server_loaded(table_path) -> None:
         assert mine.post("/api/paraphrases", json=body).status_code == 200
 
 
+def test_the_docs_curl_commands_run_as_shown_in_a_shell(table_path) -> None:
+    """The docs page wrote each example body in single quotes as it was and each URL bare: a
+    source named o'brien.tsv ended the quoted body in the middle of the JSON, and on a server
+    at [::1] (--host ::1) zsh read the URL's brackets as a glob ('no matches found'). Each word
+    is now quoted for the shell where it must be, and runs as shown."""
+    import html
+    import re
+    import shlex
+
+    from fastapi.testclient import TestClient
+
+    from paralign.metrics.paraeval import ParaEval
+    from paralign.paraphrases import load_source
+    from paralign.web import create_app
+    from paralign.web.engine import Engine
+
+    engine = Engine(sources={"o'brien.tsv": load_source(str(table_path))}, scorer=ParaEval([]), signals={})
+    with TestClient(create_app(engine=engine), base_url="http://[::1]:8000") as mine:
+        page = html.unescape(mine.get("/docs").text)
+        commands = {next(w for w in words if w.startswith("http")): words
+                    for words in (shlex.split(line) for line in re.findall(r"<code>(curl [^<]*)</code>", page))}
+        assert commands and all(url.startswith("http://[::1]:8000/api/") for url in commands)
+        assert "curl -s 'http://[::1]:8000/api/info'" in page  # quoted: no glob for the shell
+        body = json.loads(commands["http://[::1]:8000/api/paraphrases"][-1])
+        assert body["table"] == "o'brien.tsv"
+        assert mine.post("/api/paraphrases", json=body).status_code == 200
+
+
 def test_the_start_page_states_every_limit(client, report_page) -> None:
     """The start page said "sentences up to 500 characters", but a lattice sentence over 300 and a
     phrase over 200 are refused; now it states every limit of /api/info."""

@@ -35,6 +35,13 @@ def port_number(text: str) -> int:
     return value
 
 
+def listen_host(text: str) -> str:
+    """argparse type: the address to listen on, an IPv6 one also as a URL writes it: ``[::1]`` is
+    ``::1``, as :func:`loopback_names` reads it (the socket was asked for the name ``[::1]``,
+    which no resolver knows: 'cannot listen on [[::1]]:8000: name or service not known')."""
+    return text[1:-1] if text.startswith("[") and text.endswith("]") else text
+
+
 def bound_socket(host: str, port: int) -> socket.socket:
     """A socket bound to host:port for the server to listen on (uvicorn takes it as is).
 
@@ -59,24 +66,29 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def loopback_names(host: str) -> tuple[str, ...] | None:
-    """The host names a server on `host` answers to when `host` is a loopback address (its own
-    name, localhost, 127.0.0.1, ::1: a request naming any other host is refused, which stops DNS
-    rebinding); None for any other address, where the user chose to be reachable by others."""
+def loopback_names(host: str, address: str | None = None) -> tuple[str, ...] | None:
+    """The host names a server on `host` answers to when it listens on a loopback address (its
+    own name, the `address` it is bound to, localhost, 127.0.0.1, ::1: a request naming any
+    other host is refused, which stops DNS rebinding); None for any other address, where the
+    user chose to be reachable by others. `address` (the bound socket's) decides when given: a
+    name or a short form of a loopback address (this machine's name, which Debian maps to
+    127.0.1.1; ``127.1``) was taken for a public one, warned about and served to any Host."""
     name = host.strip("[]").lower()
     try:
-        loopback = ipaddress.ip_address(name).is_loopback
+        loopback = ipaddress.ip_address(address or name).is_loopback
     except ValueError:
         loopback = name == "localhost"
-    return tuple(dict.fromkeys((name, "localhost", "127.0.0.1", "::1"))) if loopback else None
+    names = (name, *([address] if address else []), "localhost", "127.0.0.1", "::1")
+    return tuple(dict.fromkeys(names)) if loopback else None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve", help="a local web page (and JSON API) to see alignments, similarity, ParaEval, lattices",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default: %(default)s, this machine only)")
+    parser.add_argument("--host", default="127.0.0.1", type=listen_host,
+                        help="address to listen on, an IPv6 one bare or in brackets (::1 or [::1]) (default: "
+                        "%(default)s, this machine only)")
     parser.add_argument("--port", type=port_number, default=8000,
                         help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
     parser.add_argument("--table", action="append", default=[], metavar="TABLE",
@@ -120,11 +132,12 @@ def run(args: argparse.Namespace) -> int:
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")),
                          **({} if args.cache_size is None else {"cache_size": args.cache_size}))
     with bound_socket(args.host, args.port) as sock:  # a bad address fails before the models load
-        if loopback_names(args.host) is None:
+        hosts = loopback_names(args.host, sock.getsockname()[0])
+        if hosts is None:
             warn(f"listening on {args.host}: other machines can connect (no login, no encryption); "
                  "the default --host 127.0.0.1 keeps the server to this machine")
         engine = Engine.load(config, progress)  # here, so a bad table is a clean error before serving
-        app = create_app(config, engine=engine, hosts=loopback_names(args.host))
+        app = create_app(config, engine=engine, hosts=hosts)
         return _serve(args, uvicorn, app, engine, sock)
 
 

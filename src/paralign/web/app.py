@@ -18,7 +18,8 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
 - an unknown route (404) or method (405) gets the same ``{error, detail}`` answer as every other
   error, saying what exists instead, except that a browser asking for a page gets an HTML page
   with the navigation (:func:`.pages.error_page`); so does a fault of the server itself (500,
-  whose traceback goes to the log, not to the client);
+  whose traceback goes to the log, not to the client), and so do the refusals above (403, 413,
+  503);
 - FastAPI's own API docs pages are switched off, as they load their scripts from a CDN: the
   app serves its own page at ``/docs`` (:mod:`.pages`), made from the OpenAPI schema on the
   server, with no script, and the schema itself at ``/openapi.json``. Every asset is served by
@@ -49,7 +50,7 @@ from .. import __version__
 from ..errors import ParalignError
 from . import api, pages
 from .engine import Engine, ServeConfig
-from .models import LIMITS, describe, field_errors, not_utf8
+from .models import LIMITS, FieldsRefused, describe, field_errors, not_utf8
 
 STATIC = Path(__file__).parent / "static"
 
@@ -62,12 +63,19 @@ def host_name(header: str) -> str:
     return header.rpartition(":")[0] if header.count(":") == 1 else header
 
 
-async def _send_error(send: Any, status: int, message: str) -> None:
-    """Send a whole JSON error answer ``{error, detail}`` from ASGI middleware."""
-    body = JSONResponse({"error": message, "detail": []}, status_code=status).body
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
+async def _send_error(scope: dict, send: Any, status: int, message: str) -> None:
+    """Send a whole error answer from ASGI middleware: JSON ``{error, detail}``, or to a browser
+    asking for a page the HTML error page, as the routes' errors are answered (:func:`_wants_page`).
+    A page opened under a name the server refuses (``http://0.0.0.0:8000/``) showed raw JSON."""
+    request = Request(scope)
+    page = scope.get("method") in ("GET", "HEAD") and "path" in scope and _wants_page(request)
+    answer = (pages.error_page(request, status, message) if page
+              else JSONResponse({"error": message, "detail": []}, status_code=status))
+
+    async def nothing() -> dict:  # the answer reads no request body
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    await answer(scope, nothing, send)
 
 
 class HostCheck:
@@ -80,7 +88,7 @@ class HostCheck:
         if scope["type"] == "http":
             header = dict(scope.get("headers", ())).get(b"host", b"").decode("latin-1")
             if host_name(header) not in self.hosts:
-                await _send_error(send, 403, f"this server answers requests for {', '.join(self.hosts)}, "
+                await _send_error(scope, send, 403, f"this server answers requests for {', '.join(self.hosts)}, "
                                   f"not {header!r} (start paralign serve with --host to listen elsewhere)")
                 return
         await self.app(scope, receive, send)
@@ -92,8 +100,8 @@ class BodyLimit:
     def __init__(self, app: Any, limit: int) -> None:
         self.app, self.limit = app, limit
 
-    async def _refuse(self, send: Any) -> None:
-        await _send_error(send, 413, f"the request body is over {self.limit} bytes")
+    async def _refuse(self, scope: dict, send: Any) -> None:
+        await _send_error(scope, send, 413, f"the request body is over {self.limit} bytes")
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -101,7 +109,7 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers", ())).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
+            await self._refuse(scope, send)
             return
         chunks, size, more = [], 0, True
         while more:  # read the body here, up to the limit, then replay it to the app
@@ -111,7 +119,7 @@ class BodyLimit:
             chunks.append(message.get("body", b""))
             size += len(chunks[-1])
             if size > self.limit:
-                await self._refuse(send)
+                await self._refuse(scope, send)
                 return
             more = message.get("more_body", False)
         body, replayed = b"".join(chunks), False
@@ -150,7 +158,7 @@ class StopAnswer:
             await self.app(scope, receive, tracked)
         except asyncio.CancelledError:  # the server is stopping (nothing else cancels a request)
             if not started:
-                await _send_error(send, 503, "the server stopped before this request was answered: "
+                await _send_error(scope, send, 503, "the server stopped before this request was answered: "
                                   "send it again once the server is back")
 
 
@@ -160,7 +168,8 @@ async def _invalid(request: Request, exc: RequestValidationError) -> JSONRespons
 
 
 async def _refused(request: Request, exc: ParalignError) -> JSONResponse:
-    return JSONResponse({"error": str(exc), "detail": []}, status_code=422)
+    detail = exc.detail if isinstance(exc, FieldsRefused) else []
+    return JSONResponse({"error": str(exc), "detail": detail}, status_code=422)
 
 
 def _wants_page(request: Request) -> bool:

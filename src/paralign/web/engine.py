@@ -47,7 +47,7 @@ from ..similarity import SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.contextual import ContextualAlignmentSignal
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.signals import cache_options
-from .models import LIMITS
+from .models import LIMITS, FieldsRefused
 
 T = TypeVar("T")
 
@@ -143,12 +143,12 @@ def check_tokens(sentences: Mapping[str, Sentence]) -> None:
     an encoder's "line 1: empty sentence", where both now say what the command line says of an
     empty sentence."""
     limit = LIMITS["sentence_tokens"]
-    over = [f"{name}: has {len(s.tokens)} tokens, over the {limit} a sentence may have (each mark of "
-            "punctuation and each symbol is a token)" for name, s in sentences.items() if len(s.tokens) > limit]
-    over += [f"{name}: has no word as read (only invisible characters, or character references such "
-             "as &nbsp; that stand for white space)" for name, s in sentences.items() if not s.tokens]
+    over = [{"field": name, "message": f"has {len(s.tokens)} tokens, over the {limit} a sentence may have (each "
+             "mark of punctuation and each symbol is a token)"} for name, s in sentences.items() if len(s.tokens) > limit]
+    over += [{"field": name, "message": "has no word as read (only invisible characters, or character references "
+              "such as &nbsp; that stand for white space)"} for name, s in sentences.items() if not s.tokens]
     if over:
-        raise ConfigurationError("; ".join(over))
+        raise FieldsRefused(over)
 
 
 def _source_name(spec: str, taken: Iterable[str]) -> str:
@@ -295,7 +295,9 @@ class Engine:
             s, t = annotate_many([source, target])
             check_tokens({"source": s, "target": t})
             alignment = function(s, t)
-            label = f"sultan:{preset}" if aligner == "sultan" else aligner
+            # named as the library and the CLI name it (registry.aligner_label): the contextual
+            # aligner is the sultan aligner's contextual preset, sultan:contextual
+            label = "exact" if aligner == "exact" else f"sultan:{preset if aligner == 'sultan' else 'contextual'}"
             return Aligned(s, t, alignment, link_confidences(alignment), label)
 
         return self._locked(work)
@@ -370,7 +372,8 @@ class Engine:
                                      "(or --resources ppdb,wordnet)")
         source = self.sources.get(table)
         if source is None:
-            raise ConfigurationError(f"no paraphrase source named {table!r}; loaded: {', '.join(self.sources)}")
+            raise FieldsRefused([{"field": "table", "message": f"no paraphrase source named {table!r}; loaded: "
+                                  f"{', '.join(self.sources)}"}])
         return source
 
     def paraphrases(self, phrase: str, table: str) -> tuple[str, list[tuple[str, Score]]]:

@@ -19,6 +19,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
+from ..errors import ConfigurationError, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
 
@@ -349,6 +350,11 @@ def _message(error: Mapping[str, Any]) -> str:
         return f"must be a JSON object, not {_JSON_TYPES.get(type(error.get('input')), 'that')}"
     if loc == ("body",) and kind == "missing":
         return "is empty: send a JSON object"
+    if kind == "string_unicode":  # pydantic takes no str holding a lone surrogate (a JSON escape \ud800)
+        value = error.get("input")
+        lone = lone_in(value) if isinstance(value, str) and not is_text(value) else "a lone surrogate"
+        return (f"{'a field name contains' if loc == ('body',) else 'contains'} {lone}, which cannot be shown "
+                "(control characters and lone surrogates are refused)")
     return message.removeprefix("Value error, ")
 
 
@@ -365,6 +371,17 @@ def field_errors(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
 def describe(errors: list[dict[str, str]]) -> str:
     """One line for people: ``source: String should have at most 500 characters; ...``."""
     return "; ".join(f"{e['field']}: {e['message']}" for e in errors) or "invalid request"
+
+
+class FieldsRefused(ConfigurationError):
+    """Fields of a request refused once the work began, which the models cannot tell (a sentence
+    of too many tokens, or of no word, as annotation reads it; a source not loaded): `detail`
+    names each as a refusal by the models does, ``[{field, message}]``, so that a client finds
+    the field in ``detail`` whoever refused it (it was empty: only the message named it)."""
+
+    def __init__(self, detail: list[dict[str, str]]) -> None:
+        super().__init__(describe(detail))
+        self.detail = detail
 
 
 class Problem(BaseModel):

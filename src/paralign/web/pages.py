@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -60,6 +61,9 @@ def page_route(path: str) -> Callable[[Callable[..., HTMLResponse]], Callable[..
 templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True,
                                             finalize=showable))
 templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link, 2 links
+#: A word of a shell command as the docs page writes it, quoted when it must be: a source named
+#: o'brien.tsv in an example body, the brackets of an IPv6 address in a URL (zsh's glob).
+templates.env.filters["shell"] = shlex.quote
 
 #: The pages, in the order the navigation lists them: (path, label).
 NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEval"),
@@ -164,7 +168,8 @@ def error_page(request: Request, status: int, message: str,
                headers: Mapping[str, str] | None = None) -> HTMLResponse:
     """The page of an HTTP error a browser met (an unknown page: 404): the navigation, the
     message and a way back."""
-    heading = {404: "Page not found", 405: "Method not allowed", 500: "Server error"}.get(status, "Error")
+    heading = {403: "Wrong host name", 404: "Page not found", 405: "Method not allowed", 413: "Request too large",
+               500: "Server error", 503: "Server stopped"}.get(status, "Error")
     answer = render(request, "error.html", status, error=message, heading=heading)
     answer.headers.update(headers or {})
     return answer
