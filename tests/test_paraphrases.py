@@ -593,3 +593,14 @@ def test_a_score_past_floats_range_is_refused_as_a_number_is() -> None:
     with pytest.raises(ConfigurationError, match=r"score of 'c' -> 'd' is .* too large for a float"):
         ParaphraseTable().add("c", "d", 10**400)
     assert ParaphraseTable.from_pairs([("c", "d", 10**300)]).paraphrases("c") == {"d": 1e300}
+
+
+@pytest.mark.parametrize("top_k", [0, -1, 2.5, True])
+def test_filtered_top_k_that_is_no_count_is_refused(top_k: object) -> None:
+    """Audit: filtered(top_k=0) kept every row, -1 dropped the last one and 2.5 was a TypeError
+    from slicing, where tables.lookup refuses them; True was taken as 1."""
+    t = table()
+    with pytest.raises(ConfigurationError, match="top_k must be"):
+        t.filtered(top_k=top_k)  # type: ignore[arg-type]  # wrong types on purpose
+    assert list(t.filtered(top_k=2).paraphrases("the car")) == ["the automobile", "the auto"]
+    assert len(t.filtered(top_k=None)) == len(t)

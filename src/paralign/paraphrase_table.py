@@ -22,6 +22,7 @@ from .errors import (
     ConfigurationError,
     FormatError,
     InputTypeError,
+    check_count,
     check_output_file,
     file_path,
     is_text,
@@ -361,14 +362,19 @@ class ParaphraseTable:
         return self.multiword_strings()[0] if self._table else 0
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
-        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
+        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase.
+        `top_k` is None (every row) or a whole number of at least 1 (ConfigurationError, as
+        :func:`paralign.tables.lookup` refuses it: 0 kept every row, -1 dropped the last one
+        and 2.5 was a TypeError from slicing)."""
         check_threshold(threshold, f"table {self.name!r}")
+        if top_k is not None:
+            check_count(top_k, "top_k")
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
         out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
             items.sort(key=lambda qs: (-(qs[1] if qs[1] is not None else float("inf")), qs[0]))
-            for q, s in items[:top_k] if top_k else items:
+            for q, s in items[:top_k]:
                 out.add(phrase, q, s)
         return out
 
