@@ -21,7 +21,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from numbers import Real
+from numbers import Integral, Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -400,11 +400,11 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
     row: no statistics order the keys); TSV is scanned once, and a user's TSV row without a score is an
     unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for
-    one str, whose characters would be looked up); `top_k` None (every row) or at least 1
-    (ConfigurationError: -1 dropped the last row, 0 kept them all)."""
+    one str, whose characters would be looked up); `top_k` None (every row) or a whole number of
+    at least 1 (ConfigurationError: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
-    if top_k is not None and (isinstance(top_k, bool) or top_k < 1):
-        raise ConfigurationError(f"top_k must be None or at least 1, got {top_k!r}")
+    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1):
+        raise ConfigurationError(f"top_k must be None or a whole number of at least 1, got {top_k!r}")
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
