@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import AlignmentIndexError, ConfigurationError, FormatError
+from .errors import AlignmentIndexError, ConfigurationError, FormatError, check_count
 
 #: The schema of a chunk's phrase-pair counts.
 COUNT_SCHEMA = pa.schema([("e", pa.string()), ("f", pa.string()), ("count", pa.int64())])
@@ -126,8 +126,7 @@ def span_pairs(
     length), both lengths <= max_length: the same set as `phrases.phrase_spans` per sentence.
 
     A link outside its sentence raises AlignmentIndexError naming `source` and the line."""
-    if max_length < 1:
-        raise ConfigurationError(f"max_length must be >= 1, got {max_length}")
+    max_length = check_count(max_length, "max_length")  # as phrase_spans: 2.5 or True was a TypeError from numpy
     sentence, li, lj = links
     e_len = np.diff(e_offsets)
     f_len = np.diff(f_offsets)
