@@ -604,3 +604,18 @@ def test_filtered_top_k_that_is_no_count_is_refused(top_k: object) -> None:
         t.filtered(top_k=top_k)  # type: ignore[arg-type]  # wrong types on purpose
     assert list(t.filtered(top_k=2).paraphrases("the car")) == ["the automobile", "the auto"]
     assert len(t.filtered(top_k=None)) == len(t)
+
+
+def test_to_tsv_refuses_a_row_that_would_not_read_back(tmp_path: Path) -> None:
+    """Audit: a phrase holding a NUL (from_pairs takes it) was written, and the table's own
+    from_tsv refused the file ('a NUL byte ...: binary data, not text'). Now to_tsv names the
+    row and leaves the path as it was."""
+    path = tmp_path / "t.tsv"
+    path.write_text("kept\n", encoding="utf-8")
+    bad = ParaphraseTable.from_pairs([("a man", "a guy", 0.5), ("a\x00b", "c", 0.1)])
+    with pytest.raises(FormatError, match=r"row 'a\\x00b' -> 'c' holds a NUL character"):
+        bad.to_tsv(path)
+    assert path.read_text(encoding="utf-8") == "kept\n"
+    good = ParaphraseTable.from_pairs([("a man", "a guy", 0.5)])
+    good.to_tsv(path)
+    assert list(ParaphraseTable.from_tsv(path)) == list(good)
