@@ -34,7 +34,15 @@ from .errors import (
     invalid_json,
     shown_value,
 )
-from .textio import float_field, input_file_error, open_text, require_file, strip_bom, without_bom
+from .textio import (
+    float_field,
+    input_file_error,
+    int_field,
+    open_text,
+    require_file,
+    strip_bom,
+    without_bom,
+)
 from .textout import is_gzip_name
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
@@ -463,7 +471,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
             for row in zip(*columns, strict=True):
                 rows = found.get(keyed(row[0]))
                 if rows is not None:  # by position, as a TSV table's columns
-                    rows.append({"paraphrase": row[1], "probability": row[2], **dict(zip(names[3:], row[3:], strict=True))})
+                    rows.append({"paraphrase": row[1], "probability": row[2],
+                                 **{name: _extra(value) for name, value in zip(names[3:], row[3:], strict=True)}})
     else:
         names = _tsv_columns(path)
         for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
@@ -508,9 +517,21 @@ def _tsv_columns(path: str | Path) -> list[str]:
 
 
 def _number(text: str) -> int | float | str:
-    for kind in (int, float):
+    """A TSV table's extra column value (`pivots`, `support`, a user's): an int or a finite float
+    as :func:`~paralign.textio.int_field` and :func:`~paralign.textio.float_field` read them,
+    else the text as written. 'nan' and 'inf' stay text (as floats they made ``paraphrases
+    --format json`` print NaN and Infinity, which no JSON reader takes), and so does '1_000'
+    (no data file means a digit group mark: int() read it as 1000)."""
+    for kind in (int_field, float_field):
         try:
-            return kind(text)
+            value = kind(text)
         except ValueError:
-            pass
+            continue
+        return value if math.isfinite(value) else text
     return text
+
+
+def _extra(value: Any) -> Any:
+    """A Parquet table's extra column value as :func:`lookup` gives it: a NaN or infinite float
+    is None (null in JSON, where it was NaN or Infinity), anything else as it is."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value
