@@ -593,3 +593,29 @@ def test_a_score_past_floats_range_is_refused_as_a_number_is() -> None:
     with pytest.raises(ConfigurationError, match=r"score of 'c' -> 'd' is .* too large for a float"):
         ParaphraseTable().add("c", "d", 10**400)
     assert ParaphraseTable.from_pairs([("c", "d", 10**300)]).paraphrases("c") == {"d": 1e300}
+
+
+@pytest.mark.parametrize("top_k", [0, -1, 2.5, True])
+def test_filtered_top_k_that_is_no_count_is_refused(top_k: object) -> None:
+    """Audit: filtered(top_k=0) kept every row, -1 dropped the last one and 2.5 was a TypeError
+    from slicing, where tables.lookup refuses them; True was taken as 1."""
+    t = table()
+    with pytest.raises(ConfigurationError, match="top_k must be"):
+        t.filtered(top_k=top_k)  # type: ignore[arg-type]  # wrong types on purpose
+    assert list(t.filtered(top_k=2).paraphrases("the car")) == ["the automobile", "the auto"]
+    assert len(t.filtered(top_k=None)) == len(t)
+
+
+def test_to_tsv_refuses_a_row_that_would_not_read_back(tmp_path: Path) -> None:
+    """Audit: a phrase holding a NUL (from_pairs takes it) was written, and the table's own
+    from_tsv refused the file ('a NUL byte ...: binary data, not text'). Now to_tsv names the
+    row and leaves the path as it was."""
+    path = tmp_path / "t.tsv"
+    path.write_text("kept\n", encoding="utf-8")
+    bad = ParaphraseTable.from_pairs([("a man", "a guy", 0.5), ("a\x00b", "c", 0.1)])
+    with pytest.raises(FormatError, match=r"row 'a\\x00b' -> 'c' holds a NUL character"):
+        bad.to_tsv(path)
+    assert path.read_text(encoding="utf-8") == "kept\n"
+    good = ParaphraseTable.from_pairs([("a man", "a guy", 0.5)])
+    good.to_tsv(path)
+    assert list(ParaphraseTable.from_tsv(path)) == list(good)

@@ -73,3 +73,25 @@ def test_bad_links_name_file_and_line():
         count_phrase_pairs(["a b", "c d"], ["x y", "z w"], ["0-0", "0-0 1-x"], source="a.txt", first_line=10)
     with pytest.raises(AlignmentIndexError, match=r"a\.txt:2: link 2-0 outside sentences of 2 and 2 tokens"):
         count_phrase_pairs(["a b", "c d"], ["x y", "z w"], ["0-0", "2-0"], source="a.txt")
+
+
+def test_a_link_past_int64_is_named_at_its_line():
+    """Audit: a link index too large for int64 failed Arrow's cast and was 'malformed links' at
+    the chunk's first line (10 here), naming neither the link nor its line (11)."""
+    with pytest.raises(AlignmentIndexError, match=r"a\.txt:11: link 99999999999999999999-0 outside any sentence"):
+        count_phrase_pairs(["a b", "c d"], ["x y", "z w"], ["0-0", "0-0 99999999999999999999-0"], source="a.txt",
+                           first_line=10)
+    with pytest.raises(AlignmentIndexError, match=r"a\.txt:10: link 9223372036854775807-0 outside sentences"):
+        count_phrase_pairs(["a b"], ["x y"], ["9223372036854775807-0"], source="a.txt", first_line=10)
+
+
+@pytest.mark.parametrize("max_length", [0, 2.5, True, float("nan")])
+def test_a_max_length_that_is_no_count_is_refused_as_phrase_spans_refuses_it(max_length):
+    """Audit: count_phrase_pairs took 2.5, True or NaN past its `< 1` test, to a TypeError from
+    numpy; phrase_spans (its reference) refuses them with a ConfigurationError."""
+    from paralign.errors import ConfigurationError
+
+    for extract in (lambda: count_phrase_pairs(["a b"], ["x y"], ["0-0 1-1"], max_length),
+                    lambda: phrase_spans([(0, 0)], 2, 2, max_length)):
+        with pytest.raises(ConfigurationError, match="max_length must be"):
+            extract()

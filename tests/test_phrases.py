@@ -135,3 +135,53 @@ def test_links_that_are_not_links_are_named(links, message) -> None:
     'NoneType object is not iterable', from inside."""
     with pytest.raises(ParalignError, match=message):
         phrase_pairs(links, ["a", "b"], ["c", "d"])
+
+
+def koehn_extract(links, n: int, m: int, max_length: int) -> set[tuple[int, int, int, int]]:
+    """Koehn's (2010, fig. 5.5) phrase extraction, written here apart from paralign's code: each
+    source span's tight target span, checked, then extended over unaligned target words at both
+    edges while it fits `max_length`."""
+    out = set()
+    aligned_target = {j for _, j in links}
+    for s1 in range(n):
+        for s2 in range(s1, min(n, s1 + max_length)):
+            targets = [j for i, j in links if s1 <= i <= s2]
+            if not targets:
+                continue
+            t1, t2 = min(targets), max(targets)
+            if any(t1 <= j <= t2 and not s1 <= i <= s2 for i, j in links) or t2 - t1 + 1 > max_length:
+                continue
+            start = t1
+            while True:
+                end = t2
+                while end - start + 1 <= max_length:
+                    out.add((s1, s2 + 1, start, end + 1))
+                    end += 1
+                    if end >= m or end in aligned_target:
+                        break
+                start -= 1
+                if start < 0 or start in aligned_target:
+                    break
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(random_alignments())
+def test_matches_koehns_extraction_written_apart(case):
+    """Audit: the extraction against a reference that shares no code with paralign's (the
+    module's own brute_force_spans is the PP definition in its words)."""
+    n, m, links, max_length = case
+    assert set(phrase_spans(links, n, m, max_length)) == koehn_extract(links, n, m, max_length)
+
+
+@pytest.mark.parametrize(("links", "n", "m", "max_length", "expected"), [
+    ([], 3, 3, 5, set()),  # no link: no pair
+    ([(0, 0)], 1, 1, 1, {(0, 1, 0, 1)}),  # one word each side
+    ([(0, 0), (1, 1)], 2, 2, 1, {(0, 1, 0, 1), (1, 2, 1, 2)}),  # the 2-word pair is one past the limit
+    ([(0, 0), (1, 1)], 2, 2, 2, {(0, 1, 0, 1), (1, 2, 1, 2), (0, 2, 0, 2)}),  # exactly at it
+    ([(i, j) for i in range(2) for j in range(2)], 2, 2, 5, {(0, 2, 0, 2)}),  # all aligned: one block
+    ([(1, 1)], 3, 3, 2, {(1, 2, 1, 2), (0, 2, 1, 2), (1, 3, 1, 2), (1, 2, 0, 2), (1, 2, 1, 3), (0, 2, 0, 2),
+                         (0, 2, 1, 3), (1, 3, 0, 2), (1, 3, 1, 3)}),  # unaligned edges within the limit
+])
+def test_edge_cases_of_the_extraction(links, n, m, max_length, expected):
+    assert set(phrase_spans(links, n, m, max_length)) == expected == koehn_extract(links, n, m, max_length)

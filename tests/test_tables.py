@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pyarrow as pa
 import pytest
 
@@ -177,14 +179,15 @@ def test_lookup_refuses_one_str_of_phrases(tmp_path) -> None:
     assert lookup(path, ["a man"]) == {"a man": [{"paraphrase": "a guy", "probability": 0.5}]}
 
 
-@pytest.mark.parametrize("top_k", [0, -1])
+@pytest.mark.parametrize("top_k", [0, -1, 2.5, 1.0])
 def test_lookup_top_k_below_one_is_refused(tmp_path, top_k) -> None:
-    """API audit W6: top_k=-1 silently dropped the last row (rows[:-1]) and 0 kept every row."""
+    """API audit W6: top_k=-1 silently dropped the last row (rows[:-1]) and 0 kept every row;
+    a float (2.5, 1.0) was a TypeError from slicing."""
     from paralign.errors import ConfigurationError
 
     path = tmp_path / "t.tsv"
     path.write_text("a man\ta guy\t0.5\na man\ta person\t0.4\na man\ta fellow\t0.3\n", encoding="utf-8")
-    with pytest.raises(ConfigurationError, match=f"top_k must be None or at least 1, got {top_k}"):
+    with pytest.raises(ConfigurationError, match=f"top_k must be None or a whole number of at least 1, got {top_k}"):
         lookup(path, ["a man"], top_k=top_k)
     assert [row["paraphrase"] for row in lookup(path, ["a man"], top_k=2)["a man"]] == ["a guy", "a person"]
     assert len(lookup(path, ["a man"])["a man"]) == 3
@@ -350,3 +353,48 @@ def test_a_probability_or_score_with_a_digit_group_mark_is_a_bad_row(tmp_path):
         ParaphraseTable.from_tsv(path)
     with pytest.raises(ConfigurationError, match="'0_5' is not a threshold"):
         load_source(f"{tmp_path / 'missing.tsv'}:0_5")
+
+
+def _users_parquet(path, probability, phrase=("a", "a")) -> None:
+    """A Parquet table another tool wrote: no paralign record, any column types."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"phrase": list(phrase), "paraphrase": ["x", "y"], "probability": probability}), path)
+
+
+@pytest.mark.parametrize(("probability", "reason"), [
+    ([0.5, float("nan")], "bad table row 2 (probability nan is not a finite number)"),
+    ([float("inf"), 0.5], "bad table row 1 (probability inf is not a finite number)"),
+    (["0.5", "0.2"], "its column 'probability' holds string, not numbers"),
+])
+def test_a_users_parquet_rows_are_checked_as_tsv_rows_are(tmp_path, probability, reason) -> None:
+    """Audit: a Parquet table's rows were read unchecked. A NaN probability passed iter_rows
+    and lookup (sorted first, written as NaN in JSON), where a TSV table's NaN is a FormatError
+    at its line; a probability column of text failed lookup's sort with a TypeError."""
+    from paralign.paraphrases import load_table
+    from paralign.phrase_keys import lookup_held
+
+    path = tmp_path / "users.parquet"
+    _users_parquet(path, probability)
+    for read in (lambda: list(iter_rows(path)), lambda: lookup_held(path, ["a"]), lambda: load_table(path)):
+        with pytest.raises(FormatError, match=re.escape(f"{path}: ") + ".*" + re.escape(reason)):
+            read()
+
+
+def test_a_users_parquet_row_without_a_probability_is_an_unscored_pair(tmp_path) -> None:
+    """Audit: a null probability was a TypeError from float() in load_table (serve --table,
+    paraeval --source, the aligners' word similarity); it is now what a TSV row without a score
+    is: an unscored pair there and in lookup, a FormatError for the pipelines' iter_rows."""
+    from paralign.paraphrases import load_table
+
+    path = tmp_path / "users.parquet"
+    _users_parquet(path, pa.array([None, 0.5], pa.float64()))
+    assert dict(load_table(path).paraphrases("a")) == {"x": None, "y": 0.5}
+    assert dict(load_table(path, 0.9).paraphrases("a")) == {"x": None}  # unscored rows kept, as from_tsv keeps them
+    assert lookup(path, ["a"])["a"] == [{"paraphrase": "y", "probability": 0.5}, {"paraphrase": "x", "probability": None}]
+    with pytest.raises(FormatError, match="bad table row 1 \\(no probability\\)"):
+        list(iter_rows(path))
+    _users_parquet(path, [0.5, 0.2], phrase=("a", None))
+    with pytest.raises(FormatError, match="bad table row 2 \\(no phrase\\)"):
+        load_table(path)

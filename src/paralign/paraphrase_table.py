@@ -22,6 +22,7 @@ from .errors import (
     ConfigurationError,
     FormatError,
     InputTypeError,
+    check_count,
     check_output_file,
     file_path,
     is_text,
@@ -230,7 +231,10 @@ class ParaphraseTable:
         A path that cannot be written (a directory, a path under a file, a folder that does not
         exist or is not writable) is a ConfigurationError naming it
         (:func:`paralign.errors.check_output_file`, the check of ``-o``), not an OSError; a
-        device or FIFO (``/dev/null``) is written in place, as before, whatever its folder's mode."""
+        device or FIFO (``/dev/null``) is written in place, as before, whatever its folder's mode.
+        A row holding a NUL character (a table built from pairs, or read from Parquet) is a
+        FormatError, the file left as it was: every reader of text refuses a NUL as binary data,
+        so the table written did not read back."""
         path = check_output_file(path)
         with open_text(path, "wt") as handle:
             options: dict[str, Any] = {"lowercase": self.lowercase}
@@ -239,7 +243,12 @@ class ParaphraseTable:
             handle.write(f"{METADATA_LINE}{json.dumps({'options': options}, sort_keys=True)}\n")
             for entry in self:
                 score = "" if entry.score is None else repr(entry.score)  # repr: exact round trip
-                handle.write(f"{entry.phrase}\t{entry.paraphrase}\t{score}\n")
+                line = f"{entry.phrase}\t{entry.paraphrase}\t{score}\n"
+                if "\0" in line:  # from_tsv refuses it as binary data: the file would not read back
+                    raise FormatError(f"row {entry.phrase!r} -> {entry.paraphrase!r} holds a NUL character, which "
+                                      f"a TSV table cannot hold (its readers take it for binary data); nothing "
+                                      f"was written to {str(path)!r}")
+                handle.write(line)
 
     def retokenized(self, split: Callable[[str], str], name: str) -> ParaphraseTable:
         """This table with each phrase and paraphrase re-split as another tokenizer splits text:
@@ -361,14 +370,19 @@ class ParaphraseTable:
         return self.multiword_strings()[0] if self._table else 0
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
-        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase."""
+        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase.
+        `top_k` is None (every row) or a whole number of at least 1 (ConfigurationError, as
+        :func:`paralign.tables.lookup` refuses it: 0 kept every row, -1 dropped the last one
+        and 2.5 was a TypeError from slicing)."""
         check_threshold(threshold, f"table {self.name!r}")
+        if top_k is not None:
+            check_count(top_k, "top_k")
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
         out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
             items.sort(key=lambda qs: (-(qs[1] if qs[1] is not None else float("inf")), qs[0]))
-            for q, s in items[:top_k] if top_k else items:
+            for q, s in items[:top_k]:
                 out.add(phrase, q, s)
         return out
 

@@ -183,8 +183,8 @@ def _read_table(path: str | Path, name: str, threshold: float | None,
     if is_parquet_file(path):  # a table written by `pivot -o X.parquet` (told by its data too)
         # a built table's form: phrases are looked up as it split them, with its case
         table.tokenizer, table.lowercase = table_form(path)
-        table._read_pairs((p, q, score) for p, q, score, _ in hashed(iter_rows(path))
-                          if threshold is None or score >= threshold)
+        table._read_pairs((p, q, score) for p, q, score, _ in hashed(iter_rows(path, unscored=True))
+                          if threshold is None or score is None or score >= threshold)  # unscored: as from_tsv
         table.threshold = threshold  # as from_tsv records it: signatures name it
     else:
         table._read_tsv(path, threshold, hashed)  # its tokenizer read with its rows

@@ -29,11 +29,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .errors import AlignmentIndexError, ConfigurationError, FormatError
+from .errors import AlignmentIndexError, ConfigurationError, FormatError, check_count
 
 #: The schema of a chunk's phrase-pair counts.
 COUNT_SCHEMA = pa.schema([("e", pa.string()), ("f", pa.string()), ("count", pa.int64())])
 _BIG = np.iinfo(np.int64).max // 4
+_INT64_MAX = int(np.iinfo(np.int64).max)
 
 
 def split_tokens(lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
@@ -72,11 +73,16 @@ def parse_pharaoh(lines: Sequence[str], source: str = "", first_line: int = 1) -
 
 
 def _raise_bad_link(lines: Sequence[str], source: str, first_line: int) -> NoReturn:
+    """The error of the first bad link of `lines`: not ``i-j``, or a number past int64 (which
+    Arrow's cast refuses: it was 'malformed links' at the chunk's first line, not the link's)."""
     for number, line in enumerate(lines, start=first_line):
         for link in line.split():
             i, sep, j = link.partition("-")
             if not (sep and i.isdigit() and j.isdigit() and i.isascii() and j.isascii()):
                 raise FormatError(f"malformed link {link!r} (expected i-j)", source=source, line=number)
+            if max(int(i), int(j)) > _INT64_MAX:
+                raise AlignmentIndexError(f"link {link} outside any sentence (a token index past 2**63 - 1)",
+                                          source=source or None, line=number)
     raise FormatError("malformed links", source=source, line=first_line)  # pragma: no cover - unreachable
 
 
@@ -120,8 +126,7 @@ def span_pairs(
     length), both lengths <= max_length: the same set as `phrases.phrase_spans` per sentence.
 
     A link outside its sentence raises AlignmentIndexError naming `source` and the line."""
-    if max_length < 1:
-        raise ConfigurationError(f"max_length must be >= 1, got {max_length}")
+    max_length = check_count(max_length, "max_length")  # as phrase_spans: 2.5 or True was a TypeError from numpy
     sentence, li, lj = links
     e_len = np.diff(e_offsets)
     f_len = np.diff(f_offsets)

@@ -21,9 +21,9 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from numbers import Real
+from numbers import Integral, Real
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import (
     OPEN_REASONS,
@@ -34,7 +34,15 @@ from .errors import (
     invalid_json,
     shown_value,
 )
-from .textio import float_field, input_file_error, open_text, require_file, strip_bom, without_bom
+from .textio import (
+    float_field,
+    input_file_error,
+    int_field,
+    open_text,
+    require_file,
+    strip_bom,
+    without_bom,
+)
 from .textout import is_gzip_name
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
@@ -301,10 +309,12 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
     read a user's table (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines
     that compute from probabilities keep the default."""
     if is_parquet_file(path):
+        number = 1
         for batch in _parquet_batches(path):
-            columns = [column.to_pylist() for column in batch.columns]
+            columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=unscored).columns]
+            number += batch.num_rows
             for row in zip(*columns, strict=True):
-                yield row[0], row[1], float(row[2]), list(row[3:])
+                yield row[0], row[1], row[2], list(row[3:])
         return
     with open_text(path) as handle:
         for number, line in row_lines(without_bom(handle), source=str(path)):  # a BOM is no part of the first phrase
@@ -322,6 +332,49 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
             except ValueError as exc:
                 raise FormatError(f"bad table row ({exc})", source=str(path), line=number) from exc
             yield fields[0], fields[1], probability, fields[3:]
+
+
+def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
+    """A record batch of a Parquet table's rows, checked as a TSV table's rows are
+    (:func:`iter_rows`), with its probability column (the third) as float64: the first two
+    columns text, the third numbers, each finite; a missing (null) probability is an unscored
+    pair (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError
+    naming the file and the row (`first_row`: the 1-based number of the batch's first row; None
+    when not known, a query's rows: the row is named by its phrase). A user's table, not one
+    pivot wrote, was read unchecked: a missing probability was a TypeError from float() in
+    every command that loads a table, a NaN passed, sorted first, and a text column failed
+    sorting with a TypeError."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    names = batch.schema.names
+    if batch.num_columns < 3:
+        raise FormatError(f"not a paraphrase table ({counted(batch.num_columns, 'column')}; expected at least 3: "
+                          "phrase, paraphrase, probability)", source=str(path))
+
+    def bad(index: int, reason: str) -> NoReturn:
+        row = f"row {first_row + index}" if first_row is not None else f"row of {batch.column(0)[index].as_py()!r}"
+        raise FormatError(f"bad table {row} ({reason})", source=str(path))
+
+    for k in (0, 1):
+        kind = batch.column(k).type
+        kind = kind.value_type if pa.types.is_dictionary(kind) else kind
+        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+            raise FormatError(f"not a paraphrase table: its column {names[k]!r} holds {kind}, not text", source=str(path))
+        if batch.column(k).null_count:
+            bad(pc.index(pc.is_null(batch.column(k)), True).as_py(), f"no {names[k]}")
+    probability = batch.column(2)
+    if not (pa.types.is_floating(probability.type) or pa.types.is_integer(probability.type)):
+        raise FormatError(f"not a paraphrase table: its column {names[2]!r} holds {probability.type}, not numbers",
+                          source=str(path))
+    probability = probability.cast(pa.float64())
+    if probability.null_count and not unscored:
+        bad(pc.index(pc.is_null(probability), True).as_py(), f"no {names[2]}")
+    finite = pc.fill_null(pc.is_finite(probability), True)
+    if not pc.all(finite).as_py():
+        index = pc.index(finite, False).as_py()
+        bad(index, f"{names[2]} {probability[index].as_py()!r} is not a finite number")
+    return batch.set_column(2, names[2], probability)
 
 
 def _parquet_batches(path: str | Path) -> Iterable[Any]:
@@ -400,23 +453,26 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
     row: no statistics order the keys); TSV is scanned once, and a user's TSV row without a score is an
     unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for
-    one str, whose characters would be looked up); `top_k` None (every row) or at least 1
-    (ConfigurationError: -1 dropped the last row, 0 kept them all)."""
+    one str, whose characters would be looked up); `top_k` None (every row) or a whole number of
+    at least 1 (ConfigurationError: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
-    if top_k is not None and (isinstance(top_k, bool) or top_k < 1):
-        raise ConfigurationError(f"top_k must be None or at least 1, got {top_k!r}")
+    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1):
+        raise ConfigurationError(f"top_k must be None or a whole number of at least 1, got {top_k!r}")
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
     if is_parquet_file(path):
         names: list[str] = []
+        number: int | None = None if key is None else 1  # a query's rows are not numbered
         for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
             names = batch.schema.names
-            columns = [column.to_pylist() for column in batch.columns]
+            columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
+            number = None if number is None else number + batch.num_rows
             for row in zip(*columns, strict=True):
                 rows = found.get(keyed(row[0]))
-                if rows is not None:
-                    rows.append(dict(zip(names[1:], row[1:], strict=True)))
+                if rows is not None:  # by position, as a TSV table's columns
+                    rows.append({"paraphrase": row[1], "probability": row[2],
+                                 **{name: _extra(value) for name, value in zip(names[3:], row[3:], strict=True)}})
     else:
         names = _tsv_columns(path)
         for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
@@ -461,9 +517,21 @@ def _tsv_columns(path: str | Path) -> list[str]:
 
 
 def _number(text: str) -> int | float | str:
-    for kind in (int, float):
+    """A TSV table's extra column value (`pivots`, `support`, a user's): an int or a finite float
+    as :func:`~paralign.textio.int_field` and :func:`~paralign.textio.float_field` read them,
+    else the text as written. 'nan' and 'inf' stay text (as floats they made ``paraphrases
+    --format json`` print NaN and Infinity, which no JSON reader takes), and so does '1_000'
+    (no data file means a digit group mark: int() read it as 1000)."""
+    for kind in (int_field, float_field):
         try:
-            return kind(text)
+            value = kind(text)
         except ValueError:
-            pass
+            continue
+        return value if math.isfinite(value) else text
     return text
+
+
+def _extra(value: Any) -> Any:
+    """A Parquet table's extra column value as :func:`lookup` gives it: a NaN or infinite float
+    is None (null in JSON, where it was NaN or Infinity), anything else as it is."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value

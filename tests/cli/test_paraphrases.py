@@ -290,3 +290,32 @@ def test_a_table_built_with_keep_case_is_matched_with_its_case_by_every_command(
     paraeval = ParaEval([source])
     assert "america" in paraeval.paraphrases("us") and "~regex#" in paraeval.signature(1)
     assert paraeval.sentence_score("The US is big .", ["The America is big ."]).precision == 1.0
+
+
+def _strict_json(text):
+    """`text` read as JSON that every reader takes: NaN and Infinity refused."""
+    def refuse(constant):
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_users_extra_columns_print_as_json_and_keep_their_text(tmp_path, capsys):
+    """Audit: a user's TSV extra column holding 'nan' or 'inf' came out of --format json as NaN
+    or Infinity (no JSON reader takes them), and '1_000' was read as 1000 (int() takes digit
+    group marks, which no data file means); a Parquet table's NaN came out as NaN too."""
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "mine.tsv"
+    path.write_text("# phrase\tparaphrase\tprobability\tnote\tcode\n"
+                    "car\tauto\t0.5\tnan\t1_000\ncar\twagon\t0.25\tinf\t7\n", encoding="utf-8")
+    assert main(["paraphrases", "car", "--table", str(path), "--format", "json"]) == 0
+    rows = _strict_json(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "auto", "probability": 0.5, "note": "nan", "code": "1_000"},
+                    {"paraphrase": "wagon", "probability": 0.25, "note": "inf", "code": 7}]
+    parquet = tmp_path / "mine.parquet"
+    pq.write_table(pa.table({"phrase": ["car"], "paraphrase": ["auto"], "probability": [0.5],
+                             "weight": [float("nan")]}), parquet)
+    assert main(["paraphrases", "car", "--table", str(parquet), "--format", "json"]) == 0
+    rows = _strict_json(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "auto", "probability": 0.5, "weight": None}]
