@@ -160,6 +160,19 @@ def test_align_sentences_given_a_text_says_to_annotate_or_use_align(aligner: Ali
         aligner.prepare(source)
 
 
+def test_align_uses_a_sentence_as_it_is_beside_a_text(aligner: Aligner) -> None:
+    """A Sentence beside a text or token list lost its annotation: align() annotated its tokens
+    again, so a given lemma (or an external parse) was dropped and the pair aligned otherwise
+    than as two Sentences."""
+    given = sent("The zorg crashed .", "DT NN VBD .", lemmas="the car crash .")
+    other = aligner.annotate(["The car crashed ."])[0]
+    both = aligner.align(given, other)
+    assert (1, 1) in both.sure
+    assert aligner.align(given, "The car crashed .") == both
+    assert aligner.align(given, ["The", "car", "crashed", "."]) == both
+    assert aligner.align("The car crashed .", given) == both.transpose()
+
+
 def test_identical_sequence_and_final_punctuation(aligner: Aligner) -> None:
     s = sent("the big dog barked loudly .", "DT JJ NN VBD RB .")
     t = sent("yesterday the big dog barked !", "NN DT JJ NN VBD .")

@@ -242,13 +242,15 @@ class Aligner:
     # -- public API -----------------------------------------------------------------------------
     def align(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
         """Align two texts or token lists (or annotated Sentences, used as they are); links
-        index the (kept or spaCy) tokens. A pair with an empty or white-space-only sentence
-        aligns to the empty alignment (nothing to align)."""
-        if isinstance(source, Sentence) and isinstance(target, Sentence):
-            return self.align_sentences(source, target)
-        check_text_or_tokens(source, "source")
-        check_text_or_tokens(target, "target")
-        s, t = self.annotate([x.tokens if isinstance(x, Sentence) else x for x in (source, target)])
+        index the (kept or spaCy) tokens. A Sentence beside a text is used as it is too (only
+        the text is annotated). A pair with an empty or white-space-only sentence aligns to the
+        empty alignment (nothing to align)."""
+        items = (source, target)
+        for side, item in zip(("source", "target"), items, strict=True):
+            if not isinstance(item, Sentence):
+                check_text_or_tokens(item, side)
+        annotated = iter(self.annotate([x for x in items if not isinstance(x, Sentence)]))
+        s, t = (x if isinstance(x, Sentence) else next(annotated) for x in items)
         return self.align_sentences(s, t)
 
     def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
