@@ -463,6 +463,22 @@ def test_external_parse_reader(tmp_path) -> None:
         next(parses)
 
 
+def test_external_parse_of_another_sentence_is_refused(tmp_path) -> None:
+    """A parse whose words are not the sentence's tokens (one line off in a corpus, say) was
+    swapped in when only the counts agreed: another sentence's tags and tree, silently."""
+    from paralign.aligners.sultan.external_parse import apply_parse, read_mst
+    from paralign.errors import MismatchError
+
+    path = tmp_path / "p.mst"
+    path.write_text("She\tsaw\thim\nPRP\tVBD\tPRP\nnsubj\troot\tdobj\n2\t0\t2\n-\t-\t-\n", encoding="utf-8")
+    parse = next(read_mst(path))
+    with pytest.raises(MismatchError, match=r"^p.mst sentence 1: parse word 1 is 'She', the sentence's token 'He'"):
+        apply_parse(sent("He saw it"), parse, where="p.mst sentence 1")
+    with pytest.raises(MismatchError, match=r"^parse has 3 tokens, sentence 2"):
+        apply_parse(sent("He saw"), parse)
+    assert apply_parse(sent("She saw him"), parse).heads == (1, -1, 1)
+
+
 def test_external_parse_reader_drops_a_byte_order_mark(tmp_path) -> None:
     from paralign.aligners.sultan.external_parse import read_mst
 

@@ -65,8 +65,15 @@ def _parse_block(block: list[tuple[int, str]], path: str) -> ParsedTokens:
 
 
 def apply_parse(sentence: Sentence, parse: ParsedTokens, *, where: str = "") -> Sentence:
-    """`sentence` with the external tags, heads and (ClearNLP-mapped) labels."""
+    """`sentence` with the external tags, heads and (ClearNLP-mapped) labels: a MismatchError
+    unless the parse's words are the sentence's tokens (a parse of another sentence of as many
+    words, say one line off, was swapped in silently)."""
+    prefix = f"{where}: " if where else ""
     if len(parse.tokens) != len(sentence):
-        raise MismatchError(f"{where}: parse has {len(parse.tokens)} tokens, sentence {len(sentence)}")
+        raise MismatchError(f"{prefix}parse has {len(parse.tokens)} tokens, sentence {len(sentence)}")
+    for k, (word, token) in enumerate(zip(parse.tokens, sentence.tokens, strict=True)):
+        if word != token:
+            raise MismatchError(f"{prefix}parse word {k + 1} is {word!r}, the sentence's token {token!r}: "
+                                "the parse is of another sentence")
     deps = tuple(STANFORD_TO_CLEAR.get(d, d) for d in parse.deps)
     return replace(sentence, tags=parse.tags, heads=parse.heads, deps=deps)
