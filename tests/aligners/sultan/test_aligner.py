@@ -479,6 +479,20 @@ def test_external_parse_of_another_sentence_is_refused(tmp_path) -> None:
     assert apply_parse(sent("She saw him"), parse).heads == (1, -1, 1)
 
 
+@pytest.mark.parametrize("head", ["7", "-2"])
+def test_external_parse_head_outside_the_sentence_names_its_line(tmp_path, head: str) -> None:
+    """A head past the sentence was a Sentence's FormatError naming no file or line, when the
+    parse was applied; a negative one silently made its word a root."""
+    from paralign.aligners.sultan.external_parse import read_mst
+    from paralign.errors import FormatError
+
+    path = tmp_path / "p.mst"
+    path.write_text(f"He\tsaw\tit\nPRP\tVBD\tPRP\nnsubj\troot\tdobj\n2\t0\t{head}\n-\t-\t-\n",
+                    encoding="utf-8")
+    with pytest.raises(FormatError, match=rf"p.mst:4.*word 3 \('it'\) has head {head}, outside a 3-word"):
+        next(read_mst(path))
+
+
 def test_external_parse_reader_drops_a_byte_order_mark(tmp_path) -> None:
     from paralign.aligners.sultan.external_parse import read_mst
 

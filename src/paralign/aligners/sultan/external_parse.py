@@ -58,9 +58,16 @@ def _parse_block(block: list[tuple[int, str]], path: str) -> ParsedTokens:
     if not len(words) == len(tags) == len(deps) == len(heads):
         raise FormatError("word, tag, label and head lines differ in length", source=path, line=first)
     try:
-        head_ids = tuple(int(h) - 1 if int(h) > 0 else ROOT for h in heads)
+        numbers = [int(h) for h in heads]
     except ValueError as exc:
         raise FormatError(f"non-numeric head: {exc}", source=path, line=block[3][0]) from exc
+    # a head past the sentence, or below 0, was a Sentence's error naming no file (or, below 0,
+    # silently the root)
+    for k, h in enumerate(numbers):
+        if not 0 <= h <= len(words):
+            raise FormatError(f"word {k + 1} ({words[k]!r}) has head {h}, outside a {len(words)}-word "
+                              "sentence (1-based, 0 for the root)", source=path, line=block[3][0])
+    head_ids = tuple(h - 1 if h > 0 else ROOT for h in numbers)
     return ParsedTokens(tuple(words), tuple(tags), tuple(deps), head_ids)
 
 
