@@ -173,6 +173,16 @@ def test_align_uses_a_sentence_as_it_is_beside_a_text(aligner: Aligner) -> None:
     assert aligner.align("The car crashed .", given) == both.transpose()
 
 
+def test_token_lists_match_as_they_show(aligner: Aligner) -> None:
+    """Given tokens were matched as written: "café" with a combining accent (NFD) did not match
+    "café" (NFC), nor a word holding a soft hyphen the word without it, where the same texts,
+    read as annotation reads them (NFC, invisible characters dropped), matched."""
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    assert (0, 0) in aligner.align([nfc, "au", "lait"], [nfd, "au", "lait"]).sure
+    assert (1, 1) in aligner.align(["the", "soft\u00adware", "works"], ["the", "software", "works"]).sure
+    assert aligner.align([nfd, "au", "lait"], [nfc, "au", "lait"]) == aligner.align(nfd + " au lait", nfc + " au lait")
+
+
 def test_identical_sequence_and_final_punctuation(aligner: Aligner) -> None:
     s = sent("the big dog barked loudly .", "DT JJ NN VBD RB .")
     t = sent("yesterday the big dog barked !", "NN DT JJ NN VBD .")
