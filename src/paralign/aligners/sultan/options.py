@@ -9,6 +9,7 @@ similarity, so the CLI and :mod:`paralign.similarity` can check a preset name ch
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,8 +110,38 @@ class AlignerConfig:
         # -1 switched the module on (bool(-1)) with no evidence needed: any free content words
         # of one category aligned; --context-links refused it, the library took it
         check_count(self.context_only_links, "context_only_links", minimum=0)
-        object.__setattr__(self, "entity_types", tuple(tuple(pair) for pair in self.entity_types))
-        object.__setattr__(self, "partial_mention_types", tuple(self.partial_mention_types))
+        object.__setattr__(self, "entity_types", _entity_types(self.entity_types))
+        object.__setattr__(self, "partial_mention_types", _labels(self.partial_mention_types))
+
+
+def _entity_types(value: object) -> tuple[tuple[str, str], ...]:
+    """`entity_types` as (spaCy label, class) pairs, given so or as a mapping (the shape of
+    :data:`DEFAULT_ENTITY_TYPES`); anything else a ConfigurationError naming the option. Why: a
+    dict was read as its keys, each split into characters, and failed with a bare ValueError
+    ("dictionary update sequence element #0 has length 6") when the aligner was made."""
+    if isinstance(value, Mapping):
+        value = list(value.items())
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise ConfigurationError("entity_types must map spaCy entity labels to classes (a dict, or "
+                                 f"(label, class) pairs), not {type(value).__name__} {value!r}")
+    pairs = []
+    for item in value:
+        pair = () if isinstance(item, str) or not isinstance(item, Iterable) else tuple(item)
+        if len(pair) != 2 or not all(isinstance(x, str) for x in pair):
+            raise ConfigurationError(f"entity_types must map spaCy entity labels to classes: {item!r} "
+                                     "is no (label, class) pair")
+        pairs.append((pair[0], pair[1]))
+    return tuple(pairs)
+
+
+def _labels(value: object) -> tuple[str, ...]:
+    """`partial_mention_types` as a tuple of labels; one str (read as its characters, so
+    "PERSON" silently spread no partial mention) or a non-list is a ConfigurationError."""
+    labels = None if isinstance(value, str) or not isinstance(value, Iterable) else tuple(value)
+    if labels is None or not all(isinstance(x, str) for x in labels):
+        raise ConfigurationError(f"partial_mention_types must be a list of entity classes, e.g. "
+                                 f"('PERSON',), not {value!r}")
+    return labels
 
 
 #: The options that switch off every extension beyond the paper and the reference code's
