@@ -61,3 +61,17 @@ def test_entity_types_taken_as_a_dict_and_bad_type_lists_named() -> None:
     for bad in ("PERSON", None, 5, [1]):
         with pytest.raises(ConfigurationError, match="^partial_mention_types must be a list"):
             Aligner(partial_mention_types=bad)
+
+
+@pytest.mark.parametrize("value", ["no", "False", None, 2, 0.5])
+def test_an_on_off_option_must_be_a_bool(value) -> None:
+    """Aligner(use_word_similarity="no") kept word similarity on (a non-empty str is true) and
+    None switched an option off, silently."""
+    from paralign.aligners.sultan import Aligner, AlignerConfig
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="^use_word_similarity must be True or False"):
+        Aligner(use_word_similarity=value)
+    with pytest.raises(ConfigurationError, match="^align_quotes must be True or False"):
+        AlignerConfig(align_quotes=value)
+    assert AlignerConfig(align_quotes=0).align_quotes is False

@@ -10,7 +10,8 @@ similarity, so the CLI and :mod:`paralign.similarity` can check a preset name ch
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from numbers import Integral
 from typing import Any
 
 from ...errors import ConfigurationError, check_count
@@ -100,9 +101,9 @@ class AlignerConfig:
     partial_mention_types: tuple[str, ...] = ("PERSON",)
 
     def __post_init__(self) -> None:
-        """Reject `ppdb_sim` or `w` outside (0, 1] (or not a number) and a `context_only_links`
-        that is not a count; keep the type lists as tuples, so that the config stays hashable
-        when they are given as lists."""
+        """Reject `ppdb_sim` or `w` outside (0, 1] (or not a number), a `context_only_links`
+        that is not a count and an on/off option that is not a bool; keep the type lists as
+        tuples, so that the config stays hashable when they are given as lists."""
         for name in ("ppdb_sim", "w"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 < value <= 1.0:
@@ -110,8 +111,21 @@ class AlignerConfig:
         # -1 switched the module on (bool(-1)) with no evidence needed: any free content words
         # of one category aligned; --context-links refused it, the library took it
         check_count(self.context_only_links, "context_only_links", minimum=0)
+        for option in fields(self):  # "no" (truthy) switched use_word_similarity on, silently
+            if isinstance(option.default, bool):
+                object.__setattr__(self, option.name, _switch(option.name, getattr(self, option.name)))
         object.__setattr__(self, "entity_types", _entity_types(self.entity_types))
         object.__setattr__(self, "partial_mention_types", _labels(self.partial_mention_types))
+
+
+def _switch(name: str, value: object) -> bool:
+    """An on/off option's value as a bool: True or False (0 and 1, numpy's bools too); anything
+    else, such as the str "no" that Python reads as true, a ConfigurationError naming it."""
+    if isinstance(value, bool):
+        return value
+    if (isinstance(value, Integral) or type(value).__name__ == "bool_") and value in (0, 1):
+        return bool(value)
+    raise ConfigurationError(f"{name} must be True or False, not {type(value).__name__} {value!r}")
 
 
 def _entity_types(value: object) -> tuple[tuple[str, str], ...]:
