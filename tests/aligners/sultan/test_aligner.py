@@ -183,6 +183,27 @@ def test_token_lists_match_as_they_show(aligner: Aligner) -> None:
     assert aligner.align([nfd, "au", "lait"], [nfc, "au", "lait"]) == aligner.align(nfd + " au lait", nfc + " au lait")
 
 
+@pytest.mark.parametrize("workers", [0, -1, "2", None])
+def test_align_annotated_checks_workers(aligner: Aligner, workers) -> None:
+    """align_annotated took workers=0 or -1 silently (align_many refused them) and "2" or None
+    was a TypeError from a comparison."""
+    with pytest.raises(ConfigurationError, match="^workers must be"):
+        aligner.align_annotated([(sent("a b"), sent("a b"))], workers=workers)
+
+
+def test_align_annotated_checks_its_pairs(aligner: Aligner) -> None:
+    """A str or a pair of one sentence was a bare ValueError ('not enough values to unpack'),
+    and a generator of pairs a TypeError (no len())."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="^pairs must be a list"):
+        aligner.align_annotated("ab")
+    with pytest.raises(InputTypeError, match="^pairs: item 1 is"):
+        aligner.align_annotated([(sent("a b"),)])
+    pairs = ((sent("a b"), sent("a b")) for _ in range(2))
+    assert aligner.align_annotated(pairs) == [Alignment.from_pharaoh("0-0 1-1")] * 2
+
+
 def test_identical_sequence_and_final_punctuation(aligner: Aligner) -> None:
     s = sent("the big dog barked loudly .", "DT JJ NN VBD RB .")
     t = sent("yesterday the big dog barked !", "NN DT JJ NN VBD .")

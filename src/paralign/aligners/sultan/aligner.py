@@ -290,7 +290,11 @@ class Aligner:
         """Align pre-annotated sentence pairs, on ``workers`` Dask workers when > 1 (through
         :func:`paralign.workers.iter_chunk_results`, the one batch runner; each worker gets this
         aligner once and loads its word-similarity data once); ``progress`` wraps the alignments
-        as they come, in input order."""
+        as they come, in input order. A `workers` that is not a count, or an item that is not
+        a (source, target) pair, is a ParalignError naming it (workers=0 or -1 ran silently in
+        this process, "2" was a TypeError, a generator of pairs had no len())."""
+        workers = check_count(workers, "workers")
+        pairs = check_pairs(pairs)
         many = workers > 1 and len(pairs) >= 2 * workers
         chunks = iter_chunk_results(
             self._align_chunk,
