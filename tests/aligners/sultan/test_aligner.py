@@ -204,6 +204,23 @@ def test_align_annotated_checks_its_pairs(aligner: Aligner) -> None:
     assert aligner.align_annotated(pairs) == [Alignment.from_pharaoh("0-0 1-1")] * 2
 
 
+def test_hyphenated_token_aligns_only_to_free_words(aligner: Aligner) -> None:
+    """The hyphen rule did not check the run it matched: "well known" (aligned by wsAlign) was
+    aligned to "well-known" too, each word twice, and two "well-known" tokens both took the one
+    "well known" run; the paper's modules leave aligned words alone."""
+    from collections import Counter
+
+    s = sent("well-known people know well known things", "JJ NNS VBP RB VBN NNS")
+    t = sent("well known people know well-known things", "RB VBN NNS VBP JJ NNS")
+    links = aligner.align_sentences(s, t).sure
+    assert {(3, 0), (4, 1), (0, 4)} <= links and (3, 4) not in links and (0, 0) not in links
+    s = sent("the well-known man and the well-known woman", "DT JJ NN CC DT JJ NN")
+    t = sent("the well known man", "DT RB VBN NN")
+    links = aligner.align_sentences(s, t).sure
+    assert max(Counter(j for _, j in links).values()) == 1
+    assert aligner.align_sentences(t, s) == aligner.align_sentences(s, t).transpose()
+
+
 def test_identical_sequence_and_final_punctuation(aligner: Aligner) -> None:
     s = sent("the big dog barked loudly .", "DT JJ NN VBD RB .")
     t = sent("yesterday the big dog barked !", "NN DT JJ NN VBD .")
