@@ -221,6 +221,19 @@ def test_hyphenated_token_aligns_only_to_free_words(aligner: Aligner) -> None:
     assert aligner.align_sentences(t, s) == aligner.align_sentences(s, t).transpose()
 
 
+def test_text_skips_copulas_without_stanford_copula(aligner: Aligner) -> None:
+    """The copulas were found only under stanford_copula, so with stanford_copula=False the
+    option text_skips_copulas did nothing: swTextAlign still aligned "is" to "is"."""
+    s = sent("the car is red .", "DT NN VBZ JJ .", [1, 2, -1, 2, 2], "det nsubj ROOT acomp punct", "the car be red .")
+    t = sent("the automobile is red .", "DT NN VBZ JJ .", [1, 2, -1, 2, 2], "det nsubj ROOT acomp punct",
+             "the automobile be red .")
+    base = aligner.with_params(use_word_sequences=False, use_dependency_context=False)
+    assert (2, 2) in base.with_params(stanford_copula=False).align_sentences(s, t).sure
+    for stanford in (True, False):
+        skipping = base.with_params(stanford_copula=stanford, text_skips_copulas=True)
+        assert (2, 2) not in skipping.align_sentences(s, t).sure
+
+
 def test_identical_sequence_and_final_punctuation(aligner: Aligner) -> None:
     s = sent("the big dog barked loudly .", "DT JJ NN VBD RB .")
     t = sent("yesterday the big dog barked !", "NN DT JJ NN VBD .")

@@ -114,9 +114,10 @@ class Prepared:
         self.tokens = tokens
         self._index_words(lemmas, sentence.tags, forms, stop_words)
         self.parents, self.children = _collapsed_edges(tokens, lemmas, sentence, punct_dependencies)
-        copula_of = _copula_predicates(sentence, lemmas, n) if stanford_copula else {}
-        self.copulas = frozenset(copula_of)
-        self.basic_parents, self.basic_children = _basic_edges(sentence, n, copula_of, punct_dependencies)
+        copula_of = _copula_predicates(sentence, lemmas, n)
+        self.copulas = frozenset(copula_of)  # for text_skips_copulas, whatever stanford_copula says
+        self.basic_parents, self.basic_children = _basic_edges(
+            sentence, n, copula_of if stanford_copula else {}, punct_dependencies)
         if coordination_edges:  # a coordinator hangs off every conjunct, not just the first
             _add_coordinator_edges(sentence, n, self.basic_parents, self.basic_children)
         self.entities = _trimmed_entities(sentence, self.stopish, entity_types)
