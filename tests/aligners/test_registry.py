@@ -91,3 +91,13 @@ def test_an_empty_sentence_aligns_to_the_empty_alignment_in_every_aligner(name: 
         assert aligned[0].sure and aligned[2].sure and aligned[1] == Alignment()
     with pytest.raises(paralign.SimilarityError, match="empty source sentence"):
         paralign.similarity("  ", X, aligner=align)
+
+
+def test_exact_matches_token_lists_as_they_show() -> None:
+    """The baseline compared given tokens as written: "café" with a combining accent (NFD) did
+    not match "café" (NFC), nor a word holding a soft hyphen the word without it, where the
+    same texts (read as annotation reads them) matched."""
+    exact = get_aligner("exact")
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    assert exact([nfc, "au", "lait"], [nfd, "au", "lait"]).to_pharaoh() == "0-0 1-1 2-2"
+    assert exact(["soft\u00adware", "works"], ["Software", "works"]).to_pharaoh() == "0-0 1-1"

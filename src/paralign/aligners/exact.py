@@ -6,13 +6,17 @@ measured against.
 
 from __future__ import annotations
 
+import unicodedata
+
 from ..alignment import Alignment, is_blank
 from ..nlp import TextOrTokens, annotate, check_text_or_tokens
 from ..sentence import Sentence
+from ..shown_text import without_invisible
 
 
 def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | TextOrTokens) -> Alignment:
-    """Baseline: link identical lower-cased tokens one-to-one, left to right (no context).
+    """Baseline: link identical lower-cased tokens one-to-one, left to right (no context);
+    tokens compared as they show (invisible characters dropped, NFC), as annotation reads a text.
 
     Sentences are annotated Sentences, token lists (used as they are) or texts (tokenised by
     :func:`paralign.annotate`, as the batches do). A sentence with no words (empty, white space
@@ -26,13 +30,22 @@ def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | Text
         return Alignment()
     free: dict[str, list[int]] = {}
     for j, tok in enumerate(_tokens(target)):
-        free.setdefault(tok.lower(), []).append(j)
+        free.setdefault(_shown_lower(tok), []).append(j)
     links = []
     for i, tok in enumerate(_tokens(source)):
-        slots = free.get(tok.lower())
+        slots = free.get(_shown_lower(tok))
         if slots:
             links.append((i, slots.pop(0)))
     return Alignment.from_links(links)
+
+
+def _shown_lower(token: str) -> str:
+    """A token lower-cased as it shows (invisible characters dropped, NFC), as annotation reads a
+    text: given tokens are kept as written, and "café" with a combining accent (NFD) did not
+    match "café" (NFC) where the same texts matched."""
+    if token.isascii():
+        return token.lower()
+    return unicodedata.normalize("NFC", without_invisible(token)).lower()
 
 
 def _tokens(item: Sentence | TextOrTokens) -> tuple[str, ...]:

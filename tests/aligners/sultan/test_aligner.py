@@ -160,6 +160,80 @@ def test_align_sentences_given_a_text_says_to_annotate_or_use_align(aligner: Ali
         aligner.prepare(source)
 
 
+def test_align_uses_a_sentence_as_it_is_beside_a_text(aligner: Aligner) -> None:
+    """A Sentence beside a text or token list lost its annotation: align() annotated its tokens
+    again, so a given lemma (or an external parse) was dropped and the pair aligned otherwise
+    than as two Sentences."""
+    given = sent("The zorg crashed .", "DT NN VBD .", lemmas="the car crash .")
+    other = aligner.annotate(["The car crashed ."])[0]
+    both = aligner.align(given, other)
+    assert (1, 1) in both.sure
+    assert aligner.align(given, "The car crashed .") == both
+    assert aligner.align(given, ["The", "car", "crashed", "."]) == both
+    assert aligner.align("The car crashed .", given) == both.transpose()
+
+
+def test_token_lists_match_as_they_show(aligner: Aligner) -> None:
+    """Given tokens were matched as written: "café" with a combining accent (NFD) did not match
+    "café" (NFC), nor a word holding a soft hyphen the word without it, where the same texts,
+    read as annotation reads them (NFC, invisible characters dropped), matched."""
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    assert (0, 0) in aligner.align([nfc, "au", "lait"], [nfd, "au", "lait"]).sure
+    assert (1, 1) in aligner.align(["the", "soft\u00adware", "works"], ["the", "software", "works"]).sure
+    assert aligner.align([nfd, "au", "lait"], [nfc, "au", "lait"]) == aligner.align(nfd + " au lait", nfc + " au lait")
+
+
+@pytest.mark.parametrize("workers", [0, -1, "2", None])
+def test_align_annotated_checks_workers(aligner: Aligner, workers) -> None:
+    """align_annotated took workers=0 or -1 silently (align_many refused them) and "2" or None
+    was a TypeError from a comparison."""
+    with pytest.raises(ConfigurationError, match="^workers must be"):
+        aligner.align_annotated([(sent("a b"), sent("a b"))], workers=workers)
+
+
+def test_align_annotated_checks_its_pairs(aligner: Aligner) -> None:
+    """A str or a pair of one sentence was a bare ValueError ('not enough values to unpack'),
+    and a generator of pairs a TypeError (no len())."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="^pairs must be a list"):
+        aligner.align_annotated("ab")
+    with pytest.raises(InputTypeError, match="^pairs: item 1 is"):
+        aligner.align_annotated([(sent("a b"),)])
+    pairs = ((sent("a b"), sent("a b")) for _ in range(2))
+    assert aligner.align_annotated(pairs) == [Alignment.from_pharaoh("0-0 1-1")] * 2
+
+
+def test_hyphenated_token_aligns_only_to_free_words(aligner: Aligner) -> None:
+    """The hyphen rule did not check the run it matched: "well known" (aligned by wsAlign) was
+    aligned to "well-known" too, each word twice, and two "well-known" tokens both took the one
+    "well known" run; the paper's modules leave aligned words alone."""
+    from collections import Counter
+
+    s = sent("well-known people know well known things", "JJ NNS VBP RB VBN NNS")
+    t = sent("well known people know well-known things", "RB VBN NNS VBP JJ NNS")
+    links = aligner.align_sentences(s, t).sure
+    assert {(3, 0), (4, 1), (0, 4)} <= links and (3, 4) not in links and (0, 0) not in links
+    s = sent("the well-known man and the well-known woman", "DT JJ NN CC DT JJ NN")
+    t = sent("the well known man", "DT RB VBN NN")
+    links = aligner.align_sentences(s, t).sure
+    assert max(Counter(j for _, j in links).values()) == 1
+    assert aligner.align_sentences(t, s) == aligner.align_sentences(s, t).transpose()
+
+
+def test_text_skips_copulas_without_stanford_copula(aligner: Aligner) -> None:
+    """The copulas were found only under stanford_copula, so with stanford_copula=False the
+    option text_skips_copulas did nothing: swTextAlign still aligned "is" to "is"."""
+    s = sent("the car is red .", "DT NN VBZ JJ .", [1, 2, -1, 2, 2], "det nsubj ROOT acomp punct", "the car be red .")
+    t = sent("the automobile is red .", "DT NN VBZ JJ .", [1, 2, -1, 2, 2], "det nsubj ROOT acomp punct",
+             "the automobile be red .")
+    base = aligner.with_params(use_word_sequences=False, use_dependency_context=False)
+    assert (2, 2) in base.with_params(stanford_copula=False).align_sentences(s, t).sure
+    for stanford in (True, False):
+        skipping = base.with_params(stanford_copula=stanford, text_skips_copulas=True)
+        assert (2, 2) not in skipping.align_sentences(s, t).sure
+
+
 def test_identical_sequence_and_final_punctuation(aligner: Aligner) -> None:
     s = sent("the big dog barked loudly .", "DT JJ NN VBD RB .")
     t = sent("yesterday the big dog barked !", "NN DT JJ NN VBD .")
@@ -448,6 +522,36 @@ def test_external_parse_reader(tmp_path) -> None:
     assert sentence.deps == ("nsubj", "ROOT", "dobj") and sentence.tags == ("PRP", "VBD", "PRP")
     with pytest.raises(FormatError, match="p.mst:10"):
         next(parses)
+
+
+def test_external_parse_of_another_sentence_is_refused(tmp_path) -> None:
+    """A parse whose words are not the sentence's tokens (one line off in a corpus, say) was
+    swapped in when only the counts agreed: another sentence's tags and tree, silently."""
+    from paralign.aligners.sultan.external_parse import apply_parse, read_mst
+    from paralign.errors import MismatchError
+
+    path = tmp_path / "p.mst"
+    path.write_text("She\tsaw\thim\nPRP\tVBD\tPRP\nnsubj\troot\tdobj\n2\t0\t2\n-\t-\t-\n", encoding="utf-8")
+    parse = next(read_mst(path))
+    with pytest.raises(MismatchError, match=r"^p.mst sentence 1: parse word 1 is 'She', the sentence's token 'He'"):
+        apply_parse(sent("He saw it"), parse, where="p.mst sentence 1")
+    with pytest.raises(MismatchError, match=r"^parse has 3 tokens, sentence 2"):
+        apply_parse(sent("He saw"), parse)
+    assert apply_parse(sent("She saw him"), parse).heads == (1, -1, 1)
+
+
+@pytest.mark.parametrize("head", ["7", "-2"])
+def test_external_parse_head_outside_the_sentence_names_its_line(tmp_path, head: str) -> None:
+    """A head past the sentence was a Sentence's FormatError naming no file or line, when the
+    parse was applied; a negative one silently made its word a root."""
+    from paralign.aligners.sultan.external_parse import read_mst
+    from paralign.errors import FormatError
+
+    path = tmp_path / "p.mst"
+    path.write_text(f"He\tsaw\tit\nPRP\tVBD\tPRP\nnsubj\troot\tdobj\n2\t0\t{head}\n-\t-\t-\n",
+                    encoding="utf-8")
+    with pytest.raises(FormatError, match=rf"p.mst:4.*word 3 \('it'\) has head {head}, outside a 3-word"):
+        next(read_mst(path))
 
 
 def test_external_parse_reader_drops_a_byte_order_mark(tmp_path) -> None:

@@ -242,13 +242,15 @@ class Aligner:
     # -- public API -----------------------------------------------------------------------------
     def align(self, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> Alignment:
         """Align two texts or token lists (or annotated Sentences, used as they are); links
-        index the (kept or spaCy) tokens. A pair with an empty or white-space-only sentence
-        aligns to the empty alignment (nothing to align)."""
-        if isinstance(source, Sentence) and isinstance(target, Sentence):
-            return self.align_sentences(source, target)
-        check_text_or_tokens(source, "source")
-        check_text_or_tokens(target, "target")
-        s, t = self.annotate([x.tokens if isinstance(x, Sentence) else x for x in (source, target)])
+        index the (kept or spaCy) tokens. A Sentence beside a text is used as it is too (only
+        the text is annotated). A pair with an empty or white-space-only sentence aligns to the
+        empty alignment (nothing to align)."""
+        items = (source, target)
+        for side, item in zip(("source", "target"), items, strict=True):
+            if not isinstance(item, Sentence):
+                check_text_or_tokens(item, side)
+        annotated = iter(self.annotate([x for x in items if not isinstance(x, Sentence)]))
+        s, t = (x if isinstance(x, Sentence) else next(annotated) for x in items)
         return self.align_sentences(s, t)
 
     def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
@@ -288,7 +290,11 @@ class Aligner:
         """Align pre-annotated sentence pairs, on ``workers`` Dask workers when > 1 (through
         :func:`paralign.workers.iter_chunk_results`, the one batch runner; each worker gets this
         aligner once and loads its word-similarity data once); ``progress`` wraps the alignments
-        as they come, in input order."""
+        as they come, in input order. A `workers` that is not a count, or an item that is not
+        a (source, target) pair, is a ParalignError naming it (workers=0 or -1 ran silently in
+        this process, "2" was a TypeError, a generator of pairs had no len())."""
+        workers = check_count(workers, "workers")
+        pairs = check_pairs(pairs)
         many = workers > 1 and len(pairs) >= 2 * workers
         chunks = iter_chunk_results(
             self._align_chunk,

@@ -58,15 +58,29 @@ def _parse_block(block: list[tuple[int, str]], path: str) -> ParsedTokens:
     if not len(words) == len(tags) == len(deps) == len(heads):
         raise FormatError("word, tag, label and head lines differ in length", source=path, line=first)
     try:
-        head_ids = tuple(int(h) - 1 if int(h) > 0 else ROOT for h in heads)
+        numbers = [int(h) for h in heads]
     except ValueError as exc:
         raise FormatError(f"non-numeric head: {exc}", source=path, line=block[3][0]) from exc
+    # a head past the sentence, or below 0, was a Sentence's error naming no file (or, below 0,
+    # silently the root)
+    for k, h in enumerate(numbers):
+        if not 0 <= h <= len(words):
+            raise FormatError(f"word {k + 1} ({words[k]!r}) has head {h}, outside a {len(words)}-word "
+                              "sentence (1-based, 0 for the root)", source=path, line=block[3][0])
+    head_ids = tuple(h - 1 if h > 0 else ROOT for h in numbers)
     return ParsedTokens(tuple(words), tuple(tags), tuple(deps), head_ids)
 
 
 def apply_parse(sentence: Sentence, parse: ParsedTokens, *, where: str = "") -> Sentence:
-    """`sentence` with the external tags, heads and (ClearNLP-mapped) labels."""
+    """`sentence` with the external tags, heads and (ClearNLP-mapped) labels: a MismatchError
+    unless the parse's words are the sentence's tokens (a parse of another sentence of as many
+    words, say one line off, was swapped in silently)."""
+    prefix = f"{where}: " if where else ""
     if len(parse.tokens) != len(sentence):
-        raise MismatchError(f"{where}: parse has {len(parse.tokens)} tokens, sentence {len(sentence)}")
+        raise MismatchError(f"{prefix}parse has {len(parse.tokens)} tokens, sentence {len(sentence)}")
+    for k, (word, token) in enumerate(zip(parse.tokens, sentence.tokens, strict=True)):
+        if word != token:
+            raise MismatchError(f"{prefix}parse word {k + 1} is {word!r}, the sentence's token {token!r}: "
+                                "the parse is of another sentence")
     deps = tuple(STANFORD_TO_CLEAR.get(d, d) for d in parse.deps)
     return replace(sentence, tags=parse.tags, heads=parse.heads, deps=deps)

@@ -210,22 +210,25 @@ class ModulePipeline:
                     start = None
 
     def hyphenated(self) -> None:
-        """A hyphenated token whose pieces match a contiguous sequence is aligned to all of it."""
-        new: list[Link] = []
+        """A free hyphenated token whose pieces match a contiguous run of free words is aligned
+        to all of it. Both directions start from the same state and groups that share a token
+        are dropped (:meth:`add_unshared`). Why: the run's words were not checked, so a word
+        that wsAlign had aligned, or that a second equal hyphenated token claimed too, was
+        aligned twice ("well known" aligned to "well known" and to "well-known")."""
+        groups: list[list[Link]] = []
         for a, b, flip in ((self.s, self.t, False), (self.t, self.s, True)):
-            other_src = self.st.tgt if flip else self.st.src
+            a_used, b_used = (self.st.tgt, self.st.src) if flip else (self.st.src, self.st.tgt)
+            b_free = [None if k in b_used else word for k, word in enumerate(b.lower)]
             for i, word in enumerate(a.lower):
-                if i in other_src or "-" not in word or word.strip("-") == "" or a.punct[i]:
+                if i in a_used or "-" not in word or word.strip("-") == "" or a.punct[i]:
                     continue
                 pieces = [p for p in word.split("-") if p]
                 if len(pieces) < 2:
                     continue
-                span = _find_longest_run(pieces, b.lower)
+                span = _find_longest_run(pieces, b_free)
                 if span is not None and span[1] - span[0] > 1:
-                    for k in range(*span):
-                        new.append((k, i) if flip else (i, k))
-        for i, j in new:
-            self.st.add(i, j)
+                    groups.append([(k, i) if flip else (i, k) for k in range(*span)])
+        self.add_unshared(groups)
 
     def closed_compounds(self) -> None:
         """A free word equal to the concatenation of 2-3 consecutive free words of the other
@@ -555,8 +558,9 @@ def _quote_spans(tokens: Sequence[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def _find_longest_run(pieces: Sequence[str], words: Sequence[str]) -> tuple[int, int] | None:
-    """The first longest [start, end) of `words` equal to a contiguous run of `pieces`."""
+def _find_longest_run(pieces: Sequence[str], words: Sequence[str | None]) -> tuple[int, int] | None:
+    """The first longest [start, end) of `words` equal to a contiguous run of `pieces` (a None
+    word, one already aligned, matches no piece)."""
     best: tuple[int, int] | None = None
     for start in range(len(words)):
         for p0 in range(len(pieces)):

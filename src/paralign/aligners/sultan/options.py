@@ -9,7 +9,9 @@ similarity, so the CLI and :mod:`paralign.similarity` can check a preset name ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from numbers import Integral
 from typing import Any
 
 from ...errors import ConfigurationError, check_count
@@ -99,9 +101,9 @@ class AlignerConfig:
     partial_mention_types: tuple[str, ...] = ("PERSON",)
 
     def __post_init__(self) -> None:
-        """Reject `ppdb_sim` or `w` outside (0, 1] (or not a number) and a `context_only_links`
-        that is not a count; keep the type lists as tuples, so that the config stays hashable
-        when they are given as lists."""
+        """Reject `ppdb_sim` or `w` outside (0, 1] (or not a number), a `context_only_links`
+        that is not a count and an on/off option that is not a bool; keep the type lists as
+        tuples, so that the config stays hashable when they are given as lists."""
         for name in ("ppdb_sim", "w"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 < value <= 1.0:
@@ -109,8 +111,51 @@ class AlignerConfig:
         # -1 switched the module on (bool(-1)) with no evidence needed: any free content words
         # of one category aligned; --context-links refused it, the library took it
         check_count(self.context_only_links, "context_only_links", minimum=0)
-        object.__setattr__(self, "entity_types", tuple(tuple(pair) for pair in self.entity_types))
-        object.__setattr__(self, "partial_mention_types", tuple(self.partial_mention_types))
+        for option in fields(self):  # "no" (truthy) switched use_word_similarity on, silently
+            if isinstance(option.default, bool):
+                object.__setattr__(self, option.name, _switch(option.name, getattr(self, option.name)))
+        object.__setattr__(self, "entity_types", _entity_types(self.entity_types))
+        object.__setattr__(self, "partial_mention_types", _labels(self.partial_mention_types))
+
+
+def _switch(name: str, value: object) -> bool:
+    """An on/off option's value as a bool: True or False (0 and 1, numpy's bools too); anything
+    else, such as the str "no" that Python reads as true, a ConfigurationError naming it."""
+    if isinstance(value, bool):
+        return value
+    if (isinstance(value, Integral) or type(value).__name__ == "bool_") and value in (0, 1):
+        return bool(value)
+    raise ConfigurationError(f"{name} must be True or False, not {type(value).__name__} {value!r}")
+
+
+def _entity_types(value: object) -> tuple[tuple[str, str], ...]:
+    """`entity_types` as (spaCy label, class) pairs, given so or as a mapping (the shape of
+    :data:`DEFAULT_ENTITY_TYPES`); anything else a ConfigurationError naming the option. Why: a
+    dict was read as its keys, each split into characters, and failed with a bare ValueError
+    ("dictionary update sequence element #0 has length 6") when the aligner was made."""
+    if isinstance(value, Mapping):
+        value = list(value.items())
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise ConfigurationError("entity_types must map spaCy entity labels to classes (a dict, or "
+                                 f"(label, class) pairs), not {type(value).__name__} {value!r}")
+    pairs = []
+    for item in value:
+        pair = () if isinstance(item, str) or not isinstance(item, Iterable) else tuple(item)
+        if len(pair) != 2 or not all(isinstance(x, str) for x in pair):
+            raise ConfigurationError(f"entity_types must map spaCy entity labels to classes: {item!r} "
+                                     "is no (label, class) pair")
+        pairs.append((pair[0], pair[1]))
+    return tuple(pairs)
+
+
+def _labels(value: object) -> tuple[str, ...]:
+    """`partial_mention_types` as a tuple of labels; one str (read as its characters, so
+    "PERSON" silently spread no partial mention) or a non-list is a ConfigurationError."""
+    labels = None if isinstance(value, str) or not isinstance(value, Iterable) else tuple(value)
+    if labels is None or not all(isinstance(x, str) for x in labels):
+        raise ConfigurationError(f"partial_mention_types must be a list of entity classes, e.g. "
+                                 f"('PERSON',), not {value!r}")
+    return labels
 
 
 #: The options that switch off every extension beyond the paper and the reference code's

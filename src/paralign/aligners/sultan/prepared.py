@@ -11,9 +11,11 @@ them) or parsing (sentences arrive annotated, :mod:`paralign.nlp`).
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Sequence
 
 from ...sentence import Sentence, fold_apostrophe
+from ...shown_text import without_invisible
 from . import depequiv
 from .wordsim import CLITICS, WordForm
 
@@ -35,8 +37,18 @@ MODAL_LEMMAS: dict[str, str] = {"would": "will", "could": "can", "should": "shal
 
 def unescape_ptb(tokens: Sequence[str]) -> list[str]:
     """Tokens with PTB bracket/quote escapes replaced and typographic apostrophes made ASCII
-    (for parsing and word matching: "’s" is the clitic "'s")."""
-    return [fold_apostrophe(PTB_ESCAPES.get(t, t)) for t in tokens]
+    (for parsing and word matching: "’s" is the clitic "'s"), each as it shows (:func:`shown_word`)."""
+    return [shown_word(fold_apostrophe(PTB_ESCAPES.get(t, t))) for t in tokens]
+
+
+def shown_word(word: str) -> str:
+    """A given token or lemma as annotation reads a text (:func:`paralign.shown_text.plain_text`):
+    invisible characters dropped, in Unicode's composed form (NFC). Why: a token list is kept as
+    given, so "café" with a combining accent (NFD) did not match "café" (NFC), nor
+    "soft\u00adware" (a soft hyphen) "software", where the same texts matched."""
+    if word.isascii():
+        return word
+    return unicodedata.normalize("NFC", without_invisible(word))
 
 
 #: Content-word category from the Penn tag's first letter (PRP is not a noun).
@@ -102,9 +114,10 @@ class Prepared:
         self.tokens = tokens
         self._index_words(lemmas, sentence.tags, forms, stop_words)
         self.parents, self.children = _collapsed_edges(tokens, lemmas, sentence, punct_dependencies)
-        copula_of = _copula_predicates(sentence, lemmas, n) if stanford_copula else {}
-        self.copulas = frozenset(copula_of)
-        self.basic_parents, self.basic_children = _basic_edges(sentence, n, copula_of, punct_dependencies)
+        copula_of = _copula_predicates(sentence, lemmas, n)
+        self.copulas = frozenset(copula_of)  # for text_skips_copulas, whatever stanford_copula says
+        self.basic_parents, self.basic_children = _basic_edges(
+            sentence, n, copula_of if stanford_copula else {}, punct_dependencies)
         if coordination_edges:  # a coordinator hangs off every conjunct, not just the first
             _add_coordinator_edges(sentence, n, self.basic_parents, self.basic_children)
         self.entities = _trimmed_entities(sentence, self.stopish, entity_types)
@@ -141,7 +154,8 @@ def _normalised_words(sentence: Sentence, variants: dict[str, str] | None,
     tokens = unescape_ptb(sentence.tokens)
     if variants:
         tokens = [variants.get(t.lower(), t) for t in tokens]
-    lemmas = [fold_apostrophe(PTB_ESCAPES.get(lem, lem)) or tok for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
+    lemmas = [shown_word(fold_apostrophe(PTB_ESCAPES.get(lem, lem))) or tok
+              for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
     if variants:
         lemmas = [variants.get(lem.lower(), lem) for lem in lemmas]
     if lemma_variants:
