@@ -51,6 +51,14 @@ def unescape_entities(text: str) -> str:
     return _ENTITY.sub(lambda m: html.unescape(m.group()), text)
 
 
+def shown_form(text: str) -> str:
+    """`text` as it shows: its invisible characters dropped (:func:`without_invisible`), in
+    Unicode's composed form (NFC). What :func:`plain_text` makes of a text's characters, and
+    what the aligners make of a given token, which is kept as written: "café" with a combining
+    accent (NFD) did not match "café" (NFC), nor "soft\u00adware" (a soft hyphen) "software"."""
+    return text if text.isascii() else unicodedata.normalize("NFC", without_invisible(text))
+
+
 def one_space(text: str) -> str:
     """`text` with each run of whitespace (spaces, tabs, newlines, no-break and thin spaces) made
     one space, and none at either end. spaCy splits on single spaces only: any other whitespace
@@ -72,7 +80,4 @@ def plain_text(text: str) -> str:
     with a combining accent (NFD: e + U+0301) did not match "café" with its one character (NFC),
     as text copied from macOS file names or some web pages is. What the text shows is the same.
     """
-    text = unescape_entities(text)
-    if not text.isascii():
-        text = unicodedata.normalize("NFC", without_invisible(text))
-    return one_space(text)
+    return one_space(shown_form(unescape_entities(text)))

@@ -6,12 +6,10 @@ measured against.
 
 from __future__ import annotations
 
-import unicodedata
-
 from ..alignment import Alignment, is_blank
 from ..nlp import TextOrTokens, annotate, check_text_or_tokens
 from ..sentence import Sentence
-from ..shown_text import without_invisible
+from ..shown_text import shown_form
 
 
 def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | TextOrTokens) -> Alignment:
@@ -30,22 +28,13 @@ def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | Text
         return Alignment()
     free: dict[str, list[int]] = {}
     for j, tok in enumerate(_tokens(target)):
-        free.setdefault(_shown_lower(tok), []).append(j)
+        free.setdefault(shown_form(tok).lower(), []).append(j)
     links = []
     for i, tok in enumerate(_tokens(source)):
-        slots = free.get(_shown_lower(tok))
+        slots = free.get(shown_form(tok).lower())
         if slots:
             links.append((i, slots.pop(0)))
     return Alignment.from_links(links)
-
-
-def _shown_lower(token: str) -> str:
-    """A token lower-cased as it shows (invisible characters dropped, NFC), as annotation reads a
-    text: given tokens are kept as written, and "café" with a combining accent (NFD) did not
-    match "café" (NFC) where the same texts matched."""
-    if token.isascii():
-        return token.lower()
-    return unicodedata.normalize("NFC", without_invisible(token)).lower()
 
 
 def _tokens(item: Sentence | TextOrTokens) -> tuple[str, ...]:

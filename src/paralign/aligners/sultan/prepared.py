@@ -11,11 +11,10 @@ them) or parsing (sentences arrive annotated, :mod:`paralign.nlp`).
 from __future__ import annotations
 
 import functools
-import unicodedata
 from collections.abc import Sequence
 
 from ...sentence import Sentence, fold_apostrophe
-from ...shown_text import without_invisible
+from ...shown_text import shown_form
 from . import depequiv
 from .wordsim import CLITICS, WordForm
 
@@ -37,18 +36,8 @@ MODAL_LEMMAS: dict[str, str] = {"would": "will", "could": "can", "should": "shal
 
 def unescape_ptb(tokens: Sequence[str]) -> list[str]:
     """Tokens with PTB bracket/quote escapes replaced and typographic apostrophes made ASCII
-    (for parsing and word matching: "’s" is the clitic "'s"), each as it shows (:func:`shown_word`)."""
-    return [shown_word(fold_apostrophe(PTB_ESCAPES.get(t, t))) for t in tokens]
-
-
-def shown_word(word: str) -> str:
-    """A given token or lemma as annotation reads a text (:func:`paralign.shown_text.plain_text`):
-    invisible characters dropped, in Unicode's composed form (NFC). Why: a token list is kept as
-    given, so "café" with a combining accent (NFD) did not match "café" (NFC), nor
-    "soft\u00adware" (a soft hyphen) "software", where the same texts matched."""
-    if word.isascii():
-        return word
-    return unicodedata.normalize("NFC", without_invisible(word))
+    (for parsing and word matching: "’s" is the clitic "'s"), each as it shows (:func:`~paralign.shown_text.shown_form`)."""
+    return [shown_form(fold_apostrophe(PTB_ESCAPES.get(t, t))) for t in tokens]
 
 
 #: Content-word category from the Penn tag's first letter (PRP is not a noun).
@@ -154,7 +143,7 @@ def _normalised_words(sentence: Sentence, variants: dict[str, str] | None,
     tokens = unescape_ptb(sentence.tokens)
     if variants:
         tokens = [variants.get(t.lower(), t) for t in tokens]
-    lemmas = [shown_word(fold_apostrophe(PTB_ESCAPES.get(lem, lem))) or tok
+    lemmas = [shown_form(fold_apostrophe(PTB_ESCAPES.get(lem, lem))) or tok
               for lem, tok in zip(sentence.lemmas, tokens, strict=True)]
     if variants:
         lemmas = [variants.get(lem.lower(), lem) for lem in lemmas]
