@@ -265,7 +265,15 @@ def test_the_schema_documents_every_route_with_its_limits(client) -> None:
     assert source["maxLength"] == 500
     for path, methods in schema["paths"].items():
         for op in methods.values():
-            assert {"413", "422"} <= set(op["responses"]), path
+            assert {"403", "413", "422", "500", "503"} <= set(op["responses"]), path
+
+
+def test_info_answers_head_as_a_health_check(client) -> None:
+    """HEAD /api/info was 405: FastAPI's GET routes do not take HEAD, and health checks ask with it."""
+    answer = client.head("/api/info")
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
+    assert answer.content == b""
+    assert "head" not in client.get("/openapi.json").json()["paths"]["/api/info"]
 
 
 def test_the_schema_takes_a_null_table_as_the_server_does(client) -> None:

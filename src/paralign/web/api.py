@@ -1,5 +1,5 @@
 """The JSON API: ``POST /api/align``, ``/api/similarity``, ``/api/paraeval``, ``/api/lattice``,
-``/api/paraphrases`` and ``GET /api/info``, each with pydantic models (:mod:`.models`), so the
+``/api/paraphrases`` and ``GET /api/info`` (HEAD too, for health checks), each with pydantic models (:mod:`.models`), so the
 OpenAPI schema at ``/openapi.json`` describes them exactly.
 
 The ``answer_*`` functions turn the engine's results into the response models; the HTML pages
@@ -45,9 +45,14 @@ from .models import (
 )
 
 #: The error answers every route may give (documented in the schema).
+#: 403, 413 and 503 come from the app's middleware (:mod:`.app`) before a route runs, 500 from its
+#: fault handler; all answer in the same `Problem` shape.
 ERRORS: dict[int | str, dict] = {
+    403: {"model": Problem, "description": "the Host header names a host this server does not answer for"},
     413: {"model": Problem, "description": "the request body is too large"},
     422: {"model": Problem, "description": "a field breaks a rule, or the input cannot be used"},
+    500: {"model": Problem, "description": "a fault of the server (its traceback is in the server's log)"},
+    503: {"model": Problem, "description": "the server stopped before the request was answered"},
 }
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
@@ -131,6 +136,7 @@ def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:
 
 
 # -- routes ---------------------------------------------------------------------------------------
+@router.head("/info", include_in_schema=False)  # health checks ask with HEAD; the schema shows GET once
 @router.get("/info", response_model=Info, summary="what the server offers: aligners, presets, "
             "signals, paraphrase sources and input limits")
 def info(request: Request) -> Info:
