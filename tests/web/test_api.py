@@ -493,3 +493,14 @@ def test_the_paraphrases_answer_says_what_it_looked_up(client, built_table) -> N
         "looked_up_as"] is None
     schema = client.get("/openapi.json").json()["components"]["schemas"]["ParaphrasesResponse"]
     assert "looked_up_as" in schema["properties"] and "as typed" in schema["properties"]["looked_up_as"]["description"]
+
+
+def test_a_post_with_query_parameters_is_refused_not_ignored(client) -> None:
+    """``POST /api/align?preset=paper`` aligned with the default preset and said nothing, while an
+    unknown field of the body is refused: a query parameter is refused the same way, naming it."""
+    answer = client.post("/api/align?preset=paper&aligner=exact", json={"source": "a cat", "target": "a cat"})
+    assert answer.status_code == 422
+    assert [d["field"] for d in answer.json()["detail"]] == ["query.aligner", "query.preset"]
+    assert "JSON body" in answer.json()["error"]
+    assert client.post("/api/align", json={"source": "a cat", "target": "a cat"}).status_code == 200
+    assert client.get("/api/info?t=1").status_code == 200

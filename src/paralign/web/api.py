@@ -14,7 +14,7 @@ import functools
 import math
 from dataclasses import asdict
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 
 from ..aligners.registry import resolve_aligner
 from ..aligners.signature import alignment_signature
@@ -27,6 +27,7 @@ from .models import (
     AlignResponse,
     Chunk,
     Edge,
+    FieldsRefused,
     GradedView,
     Info,
     LatticeRequest,
@@ -55,7 +56,21 @@ ERRORS: dict[int | str, dict] = {
     503: {"model": Problem, "description": "the server stopped before the request was answered"},
 }
 
-router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
+
+
+def body_only(request: Request) -> None:
+    """Refuse a POST that carries query parameters: the API reads its options from the JSON body
+    only, and ``POST /api/align?preset=paper`` used the default preset without a word, while an
+    unknown body field is refused. (A GET of ``/api/info`` takes none either, but a cache-busting
+    ``?t=...`` there changes no answer, so it is let be.)"""
+    if request.method != "POST" or not request.query_params:
+        return
+    names = sorted(set(request.query_params.keys()))
+    raise FieldsRefused([{"field": f"query.{name}", "message": "the API reads no query parameter: send it "
+                          "as a field of the JSON body"} for name in names])
+
+
+router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS, dependencies=[Depends(body_only)])
 
 
 def engine_of(request: Request) -> Engine:
