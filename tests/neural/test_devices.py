@@ -22,11 +22,12 @@ def gpus(monkeypatch: pytest.MonkeyPatch, count: int) -> None:
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: count > 0)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: count)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
 
 
 @pytest.mark.parametrize(("device", "count", "resolved"), [
-    ("auto", 0, "cpu"), ("auto", 2, "cuda"), ("cpu", 0, "cpu"), ("cpu", 2, "cpu"),
-    ("cuda", 1, "cuda"), ("cuda:0", 1, "cuda:0"), ("cuda:1", 2, "cuda:1"), ("cuda:3", 4, "cuda:3"),
+    ("auto", 0, "cpu"), ("auto", 2, "cuda:0"), ("cpu", 0, "cpu"), ("cpu", 2, "cpu"),
+    ("cuda", 1, "cuda:0"), ("cuda:0", 1, "cuda:0"), ("cuda:1", 2, "cuda:1"), ("cuda:3", 4, "cuda:3"),
 ])
 def test_a_device_resolves_as_torch_names_it(monkeypatch, device: str, count: int, resolved: str) -> None:
     from paralign.neural.encoder import resolve_device
@@ -85,12 +86,33 @@ def test_the_encoder_loads_and_records_the_gpu_asked_for(monkeypatch) -> None:
 
     monkeypatch.setattr(encoder_module, "_load", fake_load)
     assert Encoder(device="cuda:1").device == "cuda:1"
-    assert Encoder(device="auto").device == "cuda"
-    assert loads == ["cuda:1", "cuda"]
+    assert Encoder(device="auto").device == "cuda:0"
+    assert loads == ["cuda:1", "cuda:0"]
     assert repr(ContextualAligner(device="cuda:1")) == "ContextualAligner(device='cuda:1')"
     assert make_signal("embedding", device="cuda:0").encoder.requested_device == "cuda:0"
     with pytest.raises(ConfigurationError, match="device must be"):
         make_signal("embedding", device="GPU")
+
+
+def test_cuda_and_cuda_0_are_one_device_loaded_once(monkeypatch) -> None:
+    """"cuda", "auto" and "cuda:0" named one GPU three ways, so the model cache (keyed by the
+    device) loaded the model twice and records said "cuda" for some runs, "cuda:0" for others."""
+    import torch
+
+    import paralign.neural.encoder as encoder_module
+    from paralign.neural import Encoder
+
+    gpus(monkeypatch, 2)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 1)
+    loads: list[str] = []
+
+    def fake_load(directory, device: str):
+        loads.append(device)
+        return encoder_module._Model(None, None, device, 256, 6)
+
+    monkeypatch.setattr(encoder_module, "_load", encoder_module.functools.cache(fake_load))
+    assert {Encoder(device=d).device for d in ("cuda", "auto", "cuda:1")} == {"cuda:1"}
+    assert loads == ["cuda:1"]
 
 
 def test_fine_tuning_on_a_gpu_torch_does_not_see_fails_before_training(monkeypatch) -> None:

@@ -180,16 +180,16 @@ def _check_device(device: object) -> None:
 
 
 def resolve_device(device: str) -> str:
-    """The torch device a `device` setting runs on: "cpu", "cuda" or "cuda:N" (auto: "cuda" when
-    torch sees a GPU, else "cpu"). A GPU torch does not see (none at all, or an index past
+    """The torch device a `device` setting runs on: "cpu" or "cuda:N" (auto: the current GPU when
+    torch sees one, else "cpu"; "cuda" is named by its index, torch's current device, so that
+    "cuda" and "cuda:0" are one device to the model cache and in every record, not two loads of
+    the model). A GPU torch does not see (none at all, or an index past
     `torch.cuda.device_count()`) is a ConfigurationError here, not an error from inside torch later."""
     _check_device(device)
     torch, _ = _require()
     cuda = torch.cuda.is_available()
-    if device == "auto":
-        return "cuda" if cuda else "cpu"
-    if device == "cpu":
-        return device
+    if device == "cpu" or (device == "auto" and not cuda):
+        return "cpu"
     if not cuda:
         raise ConfigurationError(f"device {device} asked for, but torch sees no CUDA device")
     index = device.partition(":")[2]
@@ -198,7 +198,7 @@ def resolve_device(device: str) -> str:
         seen = "cuda:0" if count == 1 else f"cuda:0 to cuda:{count - 1}"
         raise ConfigurationError(f"device {device} asked for, but torch sees {count} CUDA "
                                  f"device{'s' if count != 1 else ''} ({seen})")
-    return device
+    return f"cuda:{index or int(torch.cuda.current_device())}"
 
 
 @contextlib.contextmanager
@@ -396,7 +396,7 @@ class Encoder:
 
     @property
     def device(self) -> str:
-        """The device the model runs on ("cpu", "cuda" or "cuda:N", as resolved); loads the model."""
+        """The device the model runs on ("cpu" or "cuda:N", as resolved); loads the model."""
         return self._loaded.device
 
     @property
