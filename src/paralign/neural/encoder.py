@@ -548,6 +548,19 @@ def _tokens(sentence: EncoderInput, item: int) -> tuple[str, ...]:
     return tokens
 
 
+def word_means(word_of: np.ndarray, subs: np.ndarray, words: int) -> np.ndarray:
+    """The mean of each word's sub-word vectors, per layer: `subs` is (layers, sub-words, dim),
+    `word_of` the word of each sub-word (every word in 0..`words`-1 has one); float32, summed in
+    float64. One sort and `np.add.reduceat`: memory linear in the sub-words (a dense pooling
+    matrix, words x sub-words, took 1 GB for a 10,000-word document) and no per-item loop
+    (np.add.at cost a fifth of the encoding time)."""
+    order = np.argsort(word_of, kind="stable")
+    starts = np.searchsorted(word_of[order], np.arange(words))
+    sums = np.add.reduceat(subs[:, order].astype(np.float64), starts, axis=1)
+    counts = np.diff(np.append(starts, len(order)))
+    return (sums / counts[None, :, None]).astype(np.float32)
+
+
 def _assemble(
     tokens: tuple[str, ...],
     split: _Split,
@@ -565,13 +578,7 @@ def _assemble(
         row = prefix + position - spans[k][0]
         for layer, state in enumerate(states[k]):
             subs[layer, position] = state[row]
-    word_of = np.asarray(split.word_of)
-    # mean of each word's sub-words as one product with a pooling matrix (np.add.at per layer
-    # cost a fifth of the encoding time)
-    pool = np.zeros((len(tokens), length), dtype=np.float64)
-    pool[word_of, np.arange(length)] = 1.0
-    pool /= pool.sum(axis=1, keepdims=True)
-    pooled = (pool @ subs[[0, *range(2, len(subs))]].astype(np.float64)).astype(np.float32)
+    pooled = word_means(np.asarray(split.word_of), subs[[0, *range(2, len(subs))]], len(tokens))
     pooled.setflags(write=False)
     words, sent_sub, extra = pooled[0], subs[1], tuple(pooled[1:])
     first, last = states[0][1], states[-1][1]
