@@ -57,7 +57,6 @@ ERRORS: dict[int | str, dict] = {
 }
 
 
-
 def body_only(request: Request) -> None:
     """Refuse a POST that carries query parameters: the API reads its options from the JSON body
     only, and ``POST /api/align?preset=paper`` used the default preset without a word, while an
