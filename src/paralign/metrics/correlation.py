@@ -23,9 +23,9 @@ from ..errors import ConfigurationError, InputTypeError, MismatchError, shown_va
 from . import DEFAULT_SEED
 from .significance import (
     Interval,
-    _row_correlations,
     check_bootstrap,
     interval,
+    paired_row_correlations,
     seeded_rng,
     too_few_to_correlate,
 )
@@ -82,7 +82,7 @@ def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_S
 def _row_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Pearson r of every row of x with y: significance's row correlation (NaN for a constant
     row, told by its values, as :func:`correlation` tells one)."""
-    return _row_correlations("pearson", x, np.broadcast_to(y, x.shape))
+    return paired_row_correlations("pearson", x, np.broadcast_to(y, x.shape))
 
 
 def row_correlations(kind: str, x: np.ndarray, y: Sequence[float]) -> np.ndarray:

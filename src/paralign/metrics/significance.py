@@ -275,14 +275,16 @@ def correlation_interval(
     sizes = np.array([len(x) for x, _ in arrays], dtype=np.float64)
     full, resampled = np.empty(len(arrays)), np.empty((n_resamples, len(arrays)))
     for k, (x, y) in enumerate(arrays):
-        full[k] = _row_correlations(kind, x[None, :], y[None, :])[0]
+        full[k] = paired_row_correlations(kind, x[None, :], y[None, :])[0]
         draws = rng.choice(len(x), size=(n_resamples, len(x)), replace=True)
-        resampled[:, k] = _row_correlations(kind, x[draws], y[draws])
+        resampled[:, k] = paired_row_correlations(kind, x[draws], y[draws])
     return interval(float(full @ sizes / sizes.sum()), resampled @ sizes / sizes.sum(), level)
 
 
-def _row_correlations(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant).
+def paired_row_correlations(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant):
+    :func:`correlation_interval`'s resamples, and meta-evaluation's
+    (:func:`~paralign.metrics.correlation.row_correlations`).
 
     Constant is told by the values (every one the same), not by the centred values summing to
     0: three 0.1s have the mean 0.10000000000000002, and centred on it they are a tiny constant
