@@ -274,3 +274,17 @@ def test_an_interval_level_that_is_no_share_is_named() -> None:
         with pytest.raises(ConfigurationError, match=r"level must be a share above 0 and at most 1 \(0.95"):
             correlation_interval([([1, 2, 3, 4], [1, 3, 2, 4])], level=level, n_resamples=50)  # type: ignore[arg-type]
     assert correlation_interval([([1, 2, 3, 4], [1, 3, 2, 4])], level=1, n_resamples=50).low >= -1.0
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_correlation_interval_refuses_a_score_that_is_no_finite_number(bad: float) -> None:
+    """A NaN or infinite score or gold value gave a NaN correlation without a word: FormatError
+    naming the group and item (1-based)."""
+    from paralign.errors import FormatError
+    from paralign.metrics.significance import correlation_interval
+
+    good = ([0.1, 0.5, 0.3, 0.9], [1.0, 3.0, 2.0, 4.0])
+    with pytest.raises(FormatError, match=r"group 2: score 3 is (nan|inf), not a finite number"):
+        correlation_interval([good, ([0.1, 0.5, bad, 0.9], [1.0, 3.0, 2.0, 4.0])], n_resamples=10)
+    with pytest.raises(FormatError, match=r"group 1: gold value 1 is (nan|inf)"):
+        correlation_interval([([0.1, 0.5, 0.3, 0.9], [bad, 3.0, 2.0, 4.0])], "spearman", n_resamples=10)
