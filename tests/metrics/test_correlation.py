@@ -241,3 +241,62 @@ def test_correlations_are_scipys_with_ties_and_undefined_where_a_side_is_constan
     for kind in CORRELATIONS:
         assert correlation(kind, x, y) == pytest.approx(expected[kind], nan_ok=True, abs=1e-12)
         assert row_correlations(kind, np.array([x]), y)[0] == pytest.approx(expected[kind], nan_ok=True, abs=1e-12)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_a_score_that_is_no_finite_number_is_refused_by_name(bad: float) -> None:
+    """A NaN or infinite metric or human score reached scipy: Pearson NaN after a RuntimeWarning
+    (an infinity), Spearman and Kendall a number (an infinity ranked as the largest score).
+    Each kind refuses it, naming the score (1-based), as STS's correlations do."""
+    from paralign.errors import FormatError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for kind in CORRELATIONS:
+            with pytest.raises(FormatError, match=r"metric score 3 is -?(nan|inf), not a finite number"):
+                correlation(kind, [1.0, 2.0, bad, 4.0], [1.0, 3.0, 2.0, 5.0])
+            with pytest.raises(FormatError, match=r"human score 2 is -?(nan|inf)"):
+                correlation(kind, [1.0, 2.0, 3.0, 4.0], [1.0, bad, 2.0, 5.0])
+            with pytest.raises(FormatError, match=r"human score 1 is -?(nan|inf)"):
+                row_correlations(kind, np.array([[1.0, 2.0, 3.0]]), [bad, 1.0, 2.0])
+
+
+def _ratio(sums: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sums[..., 1] > 0, sums[..., 0] / sums[..., 1], np.nan)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_meta_evaluation_refuses_a_human_score_that_is_no_finite_number(bad: float) -> None:
+    """A human system score of inf gave a Pearson of NaN after scipy's RuntimeWarning, and
+    Spearman and Kendall numbers; NaN made them NaN silently. FormatError naming the system."""
+    from paralign.errors import FormatError
+
+    stats = {s: np.array([[k + 1.0, 2.0]] * 4) for k, s in enumerate("abcd")}
+    human = dict(zip("abcd", [0.1, 0.2, bad, 0.3], strict=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FormatError, match=r"the human score of system 'c' is (nan|inf), not a finite number"):
+            bootstrap_correlations(stats, _ratio, human, resample_counts(4, 30), "m")
+
+
+def test_meta_evaluation_refuses_an_infinite_system_score_and_says_why_a_nan_one_is_undefined() -> None:
+    """A metric whose corpus score is inf for one system (no metric here gives one: a caller's)
+    gave a Pearson of NaN after a RuntimeWarning: FormatError naming the metric and system. An
+    undefined (NaN) score leaves the correlations undefined, as before, now with the reason."""
+    from paralign.errors import FormatError
+
+    human = dict(zip("abcd", [0.1, 0.2, 0.4, 0.3], strict=True))
+    stats = {s: np.array([[k + 1.0, 2.0]] * 4) for k, s in enumerate("abcd")}
+
+    def infinite(sums: np.ndarray) -> np.ndarray:
+        return np.where(sums[..., 0] > 10, np.inf, sums[..., 0])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FormatError, match=r"the m score of system 'c' is inf, not a finite number"):
+            bootstrap_correlations(stats, infinite, human, resample_counts(4, 30), "m")
+        stats["d"][:, 1] = 0.0
+        result = bootstrap_correlations(stats, _ratio, human, resample_counts(4, 30), "m")
+    assert result.reason == "the m score of system 'd' is undefined"
+    assert all(np.isnan(result.correlations[kind].value) for kind in CORRELATIONS)

@@ -222,3 +222,30 @@ def test_darr_counts_and_taus_equal_a_pair_by_pair_count(n_systems, n_lines, dat
     assert figures["darr_tau_no_ties"].value == pytest.approx((c - d) / (c + d) if c + d else np.nan, nan_ok=True)
     assert figures["kendall"].value == pytest.approx(kendall, nan_ok=True)
     assert figures["pearson"].value == pytest.approx(pearson, nan_ok=True, abs=1e-9)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_a_human_segment_score_that_is_no_finite_number_is_refused_by_name(bad: float) -> None:
+    """A NaN raw DA score formed no DARR pair without a word, and a NaN or infinite z made the
+    segment Pearson NaN: FormatError naming the system and line (1-based)."""
+    from paralign.errors import FormatError
+
+    with pytest.raises(FormatError, match=r"the human raw score of system 'B' on line 2 is (nan|inf)"):
+        judged_segments([*JUDGED[:5], _judgment("B", 1, bad, 0.4), *JUDGED[6:]], OUTPUTS, 3)
+    with pytest.raises(FormatError, match=r"the human z score of system 'C' on line 1 is (nan|inf)"):
+        judged_segments([*JUDGED[:2], _judgment("C", 0, 50, bad), *JUDGED[3:]], OUTPUTS, 3)
+
+
+def test_an_infinite_metric_segment_score_is_refused_by_name() -> None:
+    """An infinite segment score (a caller's metric) was read as the largest float: Pearson's
+    sums of its square overflowed, a NaN correlation. FormatError naming metric, system, line;
+    an undefined (NaN) score still counts as 0."""
+    from paralign.errors import FormatError
+
+    judged = judged_segments(JUDGED, OUTPUTS, 3)
+    scores = {s: np.arange(3.0) + k for k, s in enumerate(OUTPUTS)}
+    scores["D"] = np.array([np.inf, 0.0, 0.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(FormatError, match=r"the m segment score of system 'D' on line 1 is inf"):
+            segment_correlation(judged, scores, resample_counts(3, 20), "m")

@@ -235,16 +235,16 @@ def test_a_constant_draw_is_left_out_whatever_its_value() -> None:
     is undefined, and left out of the interval. Scores whose mean does not round back to them
     (0.1 three times: a mean of 0.10000000000000002) were centred to a tiny constant, not to 0,
     and such a draw counted as a correlation of exactly +1 or -1."""
-    from paralign.metrics.significance import _row_correlations
+    from paralign.metrics.significance import paired_row_correlations
 
     for kind in ("pearson", "spearman"):
-        assert np.isnan(_row_correlations(kind, np.array([[0.1, 0.1, 0.1]]), np.array([[3.2, 3.2, 3.2]])))[0]
-        assert np.isnan(_row_correlations(kind, np.array([[0.1, 0.1, 0.1]]), np.array([[1.0, 2.0, 3.0]])))[0]
+        assert np.isnan(paired_row_correlations(kind, np.array([[0.1, 0.1, 0.1]]), np.array([[3.2, 3.2, 3.2]])))[0]
+        assert np.isnan(paired_row_correlations(kind, np.array([[0.1, 0.1, 0.1]]), np.array([[1.0, 2.0, 3.0]])))[0]
     scores, gold = np.array([0.1, 0.7, 0.3]), np.array([0.2, 0.9, 0.6])
     draws = np.random.default_rng(1).choice(3, size=(1000, 3))
     constant = np.ptp(draws, axis=1) == 0
     assert constant.any()
-    resampled = _row_correlations("pearson", scores[draws], gold[draws])
+    resampled = paired_row_correlations("pearson", scores[draws], gold[draws])
     assert np.isnan(resampled[constant]).all() and not np.isnan(resampled[~constant]).any()
     found = correlation_interval([(scores, gold)], n_resamples=1000, seed=1)  # the same draws
     assert (found.low, found.high) == pytest.approx(tuple(np.percentile(resampled[~constant], [2.5, 97.5])))
@@ -256,12 +256,12 @@ def test_row_correlations_are_scipys_at_any_scale() -> None:
     rounded past +1 or -1."""
     from scipy import stats as sps
 
-    from paralign.metrics.significance import _row_correlations
+    from paralign.metrics.significance import paired_row_correlations
 
     x, y = np.array([1.0, 2.0, 3.0, 5.0]), np.array([1.0, 3.0, 2.0, 4.0])
     expected = sps.pearsonr(x, y)[0]
     for scale in (1e300, 1e-170, 1.0):
-        assert _row_correlations("pearson", (x * scale)[None, :], y[None, :])[0] == pytest.approx(expected)
+        assert paired_row_correlations("pearson", (x * scale)[None, :], y[None, :])[0] == pytest.approx(expected)
     scores, gold = np.array([0.1, 0.7, 0.3]), np.array([0.2, 0.9, 0.6])  # rounding past 1: 1.0000000000000002
     found = correlation_interval([(scores, gold)], n_resamples=1000, seed=1)
     assert -1.0 <= found.low <= found.high <= 1.0
@@ -274,3 +274,17 @@ def test_an_interval_level_that_is_no_share_is_named() -> None:
         with pytest.raises(ConfigurationError, match=r"level must be a share above 0 and at most 1 \(0.95"):
             correlation_interval([([1, 2, 3, 4], [1, 3, 2, 4])], level=level, n_resamples=50)  # type: ignore[arg-type]
     assert correlation_interval([([1, 2, 3, 4], [1, 3, 2, 4])], level=1, n_resamples=50).low >= -1.0
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_correlation_interval_refuses_a_score_that_is_no_finite_number(bad: float) -> None:
+    """A NaN or infinite score or gold value gave a NaN correlation without a word: FormatError
+    naming the group and item (1-based)."""
+    from paralign.errors import FormatError
+    from paralign.metrics.significance import correlation_interval
+
+    good = ([0.1, 0.5, 0.3, 0.9], [1.0, 3.0, 2.0, 4.0])
+    with pytest.raises(FormatError, match=r"group 2: score 3 is (nan|inf), not a finite number"):
+        correlation_interval([good, ([0.1, 0.5, bad, 0.9], [1.0, 3.0, 2.0, 4.0])], n_resamples=10)
+    with pytest.raises(FormatError, match=r"group 1: gold value 1 is (nan|inf)"):
+        correlation_interval([([0.1, 0.5, 0.3, 0.9], [bad, 3.0, 2.0, 4.0])], "spearman", n_resamples=10)

@@ -305,3 +305,16 @@ def test_an_l2_that_is_not_a_finite_number_at_least_zero_is_refused_before_align
         evaluate_paraphrase(train, train, l2=l2, aligner=never)
     with pytest.raises(ConfigurationError, match="l2 must be a finite number >= 0"):
         LogisticModel.fit([[0.0], [1.0]], [False, True], features=("content",), l2=l2)
+
+
+def test_overlap_features_read_tokens_as_they_show():
+    """Token lists the same but for their normal form (NFC "café", NFD "cafe" + U+0301) and an
+    invisible character (a soft hyphen) shared no word and few character n-grams: BLEU
+    precisions 0 and TER 1, where the aligners, reading a given token as it shows
+    (shown_text.shown_form), link every word. They score as the same sentence now."""
+    import unicodedata
+
+    words = ("café", "résumé", "naïve", "über")
+    nfc = Sentence(words)
+    nfd = Sentence(tuple(unicodedata.normalize("NFD", w) for w in words[:3]) + ("ü\u00adber",))
+    assert overlap_features(nfc, nfd) == pytest.approx(overlap_features(nfc, nfc))

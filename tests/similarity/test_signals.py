@@ -135,3 +135,23 @@ def test_idf_fitted_on_files_without_a_sentence_is_a_data_error(tmp_path) -> Non
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("a cat\ta cat\n", encoding="utf-8")
     assert main(["similarity", "--pairs", str(pairs), "--signal", "idf", "--idf-from", str(empty)]) == 1
+
+
+def test_idf_weights_and_content_words_read_tokens_as_they_show():
+    """The IDF table keyed a word by its lemma or token as written: "café" written with a
+    combining accent (NFD) was unseen beside the fitted "café" (NFC) and weighted as the rarest
+    word, though the aligner linked the two; the same pair scored otherwise in the other normal
+    form. Keys, content words and numbers are read as they show (shown_text.shown_form)."""
+    import unicodedata
+
+    from paralign.similarity import fit_signal
+    from paralign.similarity.signals import is_content_word
+
+    nfd = unicodedata.normalize("NFD", "café")
+    texts = ["café menu", "café prices", "café tables", "menu board", "the walk"]
+    idf = fit_signal("idf", [Sentence.plain(t.split()) for t in texts])
+    shown = pair("café menu walk", "café menu board", [(0, 0), (1, 1)])
+    written = pair("café menu walk", f"{nfd} menu board", [(0, 0), (1, 1)])
+    assert idf(written) == pytest.approx(idf(shown))
+    assert not is_content_word("the\u200b")  # a zero-width space: the stop word "the"
+    assert is_number("1\u00ad998")

@@ -86,3 +86,15 @@ def test_an_empty_sentence_is_skipped_as_evaluate_sts_skips_its_row(tmp_path, em
     assert (row["pairs"], row["failed"], row["skipped"]) == (3, 0, 1)
     assert row["skipped_rows"] == [{"line": 2, "reason": "empty sentence"}]
     assert (row["pearson"], row["spearman"]) == (result.pearson, result.spearman)
+
+
+def test_no_sts_file_is_nothing_to_score() -> None:
+    """evaluate_sts_files([]) returned a report of no sets, 0 pairs and null correlations; it is
+    an EmptyScoringError, as nothing to score is elsewhere (score_alignments([], []),
+    paraeval([], [[]])); evaluate-sts cannot pass it (--data is required)."""
+    from paralign.errors import EmptyScoringError
+    from paralign.similarity.sts import evaluate_sts_files
+
+    for empty in ([], ()):
+        with pytest.raises(EmptyScoringError, match="no STS files"):
+            evaluate_sts_files(empty)

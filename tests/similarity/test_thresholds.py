@@ -98,6 +98,19 @@ def test_smoothed_prefers_a_broad_optimum_to_narrow_spikes():
     assert accuracy(smoothed, scores, labels) == pytest.approx(best_accuracy(scores, labels) - 1 / 28)
 
 
+def test_smoothed_considers_all_positive_and_all_negative():
+    """The smoothed rule left out accuracy_curve's two ends (below the lowest score, all
+    positive; the highest, all negative), which every other rule and scikit-learn's roc_curve
+    consider: training pairs of one class got a midpoint, the lowest (highest) pair labelled
+    wrong where every one can be right (0.15 for five paraphrases scored 0.1 to 0.5)."""
+    scores = [0.1, 0.2, 0.3, 0.4, 0.5]
+    for labels in ([True] * 5, [True, True, False, True, True]):
+        assert choose_threshold(scores, labels, "smoothed") < 0.1  # all positive, as `lowest`
+    for labels in ([False] * 5, [True, False, False, False, False]):
+        assert choose_threshold(scores, labels, "smoothed") >= 0.5  # all negative, as `lowest`
+    assert accuracy(choose_threshold(scores, [True] * 5, "smoothed"), scores, [True] * 5) == 1.0
+
+
 def full_scan_smoothed(scores: list[float], labels: list[bool]) -> float:
     """The smoothed rule as its definition reads: every candidate's smoothed count, first maximum."""
     import numpy as np
@@ -106,7 +119,7 @@ def full_scan_smoothed(scores: list[float], labels: list[bool]) -> float:
     from paralign.similarity.thresholds import _silverman_bandwidth
 
     thresholds, _ = accuracy_curve(scores, labels)
-    cand = np.asarray(thresholds[1:-1] or thresholds, dtype=float)
+    cand = np.asarray(thresholds, dtype=float)
     x, y, h = np.asarray(scores, dtype=float), np.asarray(labels, dtype=bool), _silverman_bandwidth(scores)
     smooth = [ndtr((x[y] - c) / h).sum() + ndtr((c - x[~y]) / h).sum() for c in cand]
     return float(cand[int(np.argmax(smooth))])

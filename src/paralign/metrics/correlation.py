@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ConfigurationError, InputTypeError, MismatchError, shown_value
+from ..errors import ConfigurationError, FormatError, InputTypeError, MismatchError, shown_value
 from . import DEFAULT_SEED
 from .significance import (
     Interval,
-    _row_correlations,
     check_bootstrap,
     interval,
+    paired_row_correlations,
     seeded_rng,
     too_few_to_correlate,
 )
@@ -38,7 +38,8 @@ CORRELATIONS: tuple[str, ...] = ("pearson", "spearman", "kendall")
 
 def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
     """One correlation coefficient by name (nan when undefined, e.g. a constant input); an
-    unknown name is a ConfigurationError whatever the scores."""
+    unknown name is a ConfigurationError whatever the scores, and a score that is not a finite
+    number a FormatError naming it (:func:`check_finite`)."""
     if kind not in CORRELATIONS:  # before the constant test, which would answer NaN to any name
         raise ConfigurationError(f"unknown correlation {kind!r}; choose from {', '.join(CORRELATIONS)}")
     if len(x) != len(y):
@@ -46,9 +47,23 @@ def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
     reason = too_few_to_correlate(len(x), "system")
     if reason is not None:
         raise MismatchError(reason)
+    check_finite(x, "metric score")
+    check_finite(y, "human score")
     if np.ptp(np.asarray(x, dtype=float)) == 0 or np.ptp(np.asarray(y, dtype=float)) == 0:
         return float("nan")
     return coefficient(kind, x, y)
+
+
+def check_finite(scores: Sequence[float] | Mapping[str, float], what: str) -> None:
+    """FormatError naming the first of `scores` (by system name, or 1-based) that is not a finite
+    number: scipy's Pearson of a NaN or an infinity is NaN after a RuntimeWarning, and its
+    Spearman and Kendall rank an infinity as the largest score, a correlation of a number no
+    file holds. (The WMT loader refuses one in a file, naming the file and line.)"""
+    named = scores.items() if isinstance(scores, Mapping) else enumerate(scores, start=1)
+    for key, value in named:
+        if not np.isfinite(value):
+            where = f"of system {key!r}" if isinstance(scores, Mapping) else str(key)
+            raise FormatError(f"{what} {where} is {float(value)!r}, not a finite number")
 
 
 def coefficient(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
@@ -82,11 +97,14 @@ def resample_counts(n_items: int, n_resamples: int = 1000, seed: int = DEFAULT_S
 def _row_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Pearson r of every row of x with y: significance's row correlation (NaN for a constant
     row, told by its values, as :func:`correlation` tells one)."""
-    return _row_correlations("pearson", x, np.broadcast_to(y, x.shape))
+    return paired_row_correlations("pearson", x, np.broadcast_to(y, x.shape))
 
 
 def row_correlations(kind: str, x: np.ndarray, y: Sequence[float]) -> np.ndarray:
-    """Correlation of every row of x (resamples x systems) with y."""
+    """Correlation of every row of x (resamples x systems) with y, the human scores, each a
+    finite number (FormatError naming it: :func:`check_finite`). A row's undefined (NaN) score
+    makes its correlation undefined."""
+    check_finite(y, "human score")
     target = np.asarray(y, dtype=np.float64)
     if kind == "pearson":
         return _row_pearson(x, target)
@@ -175,12 +193,18 @@ def bootstrap_correlations(
     (..., k) to scores; `counts` comes from `resample_counts` (share it for paired tests).
     Over fewer than 3 systems with human scores (bad system files left out) the system scores
     are given, but every correlation, interval and resample is undefined (NaN), with the
-    `reason`: a correlation over 2 points is +1 or -1 whatever the scores.
+    `reason`: a correlation over 2 points is +1 or -1 whatever the scores; so too when a
+    system's score is undefined (NaN: the paper ParaEval's F of references with no word). A
+    human score or a system score that is not a finite number otherwise (inf, or a NaN human
+    score) is a FormatError naming the system (:func:`check_finite`).
     """
     names = [s for s in system_stats if s in human]
+    check_finite({s: human[s] for s in names}, "the human score")
     y = [human[s] for s in names]
     full = {s: float(score(system_stats[s].sum(axis=0))) for s in names}
-    reason = too_few_to_correlate(len(names), "system")
+    check_finite({s: v for s, v in full.items() if not np.isnan(v)}, f"the {name} score")
+    reason = too_few_to_correlate(len(names), "system") or next(
+        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None)
     if reason is not None:
         undefined = np.full(len(counts), np.nan)
         return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},

@@ -33,7 +33,7 @@ from typing import Protocol
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ConfigurationError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError
 from . import LEVELS  # beside f_measure, so the CLI lists the levels without loading numpy
 from .correlation import (
     DEFAULT_SEED,
@@ -96,10 +96,19 @@ def judged_segments(
     """Points and DARR pairs from `corpora.wmt.SegmentScore`-like records (`system`, `line`,
     `raw`, `z`) of the systems in `outputs` (name -> segments, used to find identical outputs);
     one record per system and line (MismatchError for a second: `corpora.wmt` averages a
-    segment's judgments into one)."""
+    segment's judgments into one). A raw or z score that is not a finite number is a
+    FormatError naming the system and line (1-based): a NaN raw score formed no DARR pair
+    without a word, and a NaN or infinite z made Pearson NaN (`corpora.wmt` refuses one in a
+    file, naming the file and line)."""
     systems = tuple(outputs)
     index = {name: k for k, name in enumerate(systems)}
-    rows = sorted((s.line, index[s.system], s.raw, s.z) for s in scores if s.system in index)
+    scores = [s for s in scores if s.system in index]
+    for s in scores:
+        for kind, value in (("raw", s.raw), ("z", s.z)):
+            if not np.isfinite(value):
+                raise FormatError(f"the human {kind} score of system {s.system!r} on line {s.line + 1} is "
+                                  f"{float(value)!r}, not a finite number")
+    rows = sorted((s.line, index[s.system], s.raw, s.z) for s in scores)
     if not rows:
         raise MismatchError("no segment judgments for the systems scored")
     line, system, raw, z = (np.asarray(col) for col in zip(*rows, strict=True))
@@ -199,17 +208,25 @@ class SegmentCorrelation:
         return out
 
 
-def segment_points(judged: JudgedSegments, scores: Mapping[str, np.ndarray]) -> tuple[np.ndarray, int]:
+def segment_points(judged: JudgedSegments, scores: Mapping[str, np.ndarray],
+                   name: str = "metric") -> tuple[np.ndarray, int]:
     """The metric score of every judged point (undefined scores as 0) and how many were undefined;
-    MismatchError naming a judged system with no scores or another number than the lines."""
-    for name in judged.systems:
-        if name not in scores:
-            raise MismatchError(f"no segment scores for system {name!r}")
-        if np.shape(scores[name]) != (judged.n_lines,):
-            raise MismatchError(f"system {name!r} has segment scores of shape {np.shape(scores[name])}, "
+    MismatchError naming a judged system with no scores or another number than the lines;
+    FormatError naming the system and line (1-based) of an infinite score, which no metric
+    gives (it was read as the largest float, and Pearson's sums of its square were NaN)."""
+    for system in judged.systems:
+        if system not in scores:
+            raise MismatchError(f"no segment scores for system {system!r}")
+        if np.shape(scores[system]) != (judged.n_lines,):
+            raise MismatchError(f"system {system!r} has segment scores of shape {np.shape(scores[system])}, "
                                 f"not one per line ({judged.n_lines})")
     matrix = np.stack([np.asarray(scores[s], dtype=np.float64) for s in judged.systems])
     points = matrix[judged.system, judged.line]
+    infinite = np.flatnonzero(np.isinf(points))
+    if len(infinite):
+        k = infinite[0]
+        raise FormatError(f"the {name} segment score of system {judged.systems[judged.system[k]]!r} on line "
+                          f"{judged.line[k] + 1} is {float(points[k])!r}, not a finite number")
     undefined = int(np.isnan(points).sum())
     return np.nan_to_num(points, nan=0.0), undefined
 
@@ -222,7 +239,7 @@ def segment_correlation(
     95% intervals over `counts` (resamples x lines, from `resample_counts`)."""
     if counts.shape[1] != judged.n_lines:
         raise MismatchError(f"{counts.shape[1]} resampled segments but {judged.n_lines} lines")
-    points, undefined = segment_points(judged, scores)
+    points, undefined = segment_points(judged, scores, name)
     darr = darr_statistics(judged, points)
     sums = pearson_statistics(judged, points)
     darr_total, darr_resampled = darr.sum(axis=0), counts @ darr

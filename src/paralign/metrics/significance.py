@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ConfigurationError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED
 
 #: A corpus metric's score from statistics summed over segments (vectorised over leading axes).
@@ -263,26 +263,35 @@ def correlation_interval(
     percentile interval of its bootstrap: each resample draws every group's items with
     replacement, within the group, and recomputes the weighted mean. A resample whose
     correlation is undefined (a constant draw) is left out of the interval. Every group needs
-    :data:`MIN_CORRELATED` items (MismatchError otherwise)."""
+    :data:`MIN_CORRELATED` items (MismatchError otherwise), each a finite number (FormatError
+    naming the group and item, 1-based: a NaN made the correlation NaN without a word)."""
     if kind not in ("pearson", "spearman"):
         raise ConfigurationError(f"unknown correlation {kind!r}; choose pearson or spearman")
     check_level(level)  # before the resampling, not after it
     arrays = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in groups]
     if not arrays or any(len(x) != len(y) or len(x) < MIN_CORRELATED for x, y in arrays):
         raise MismatchError(f"every group needs as many scores as gold values, and at least {MIN_CORRELATED}")
+    for number, (x, y) in enumerate(arrays, start=1):
+        for what, values in (("score", x), ("gold value", y)):
+            bad = np.flatnonzero(~np.isfinite(values))
+            if len(bad):
+                raise FormatError(f"group {number}: {what} {bad[0] + 1} is {float(values[bad[0]])!r}, "
+                                  "not a finite number")
     check_resample_size(n_resamples, max(len(x) for x, _ in arrays))
     rng = seeded_rng(seed)
     sizes = np.array([len(x) for x, _ in arrays], dtype=np.float64)
     full, resampled = np.empty(len(arrays)), np.empty((n_resamples, len(arrays)))
     for k, (x, y) in enumerate(arrays):
-        full[k] = _row_correlations(kind, x[None, :], y[None, :])[0]
+        full[k] = paired_row_correlations(kind, x[None, :], y[None, :])[0]
         draws = rng.choice(len(x), size=(n_resamples, len(x)), replace=True)
-        resampled[:, k] = _row_correlations(kind, x[draws], y[draws])
+        resampled[:, k] = paired_row_correlations(kind, x[draws], y[draws])
     return interval(float(full @ sizes / sizes.sum()), resampled @ sizes / sizes.sum(), level)
 
 
-def _row_correlations(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant).
+def paired_row_correlations(kind: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The correlation of each row of `x` with the same row of `y` (NaN where one is constant):
+    :func:`correlation_interval`'s resamples, and meta-evaluation's
+    (:func:`~paralign.metrics.correlation.row_correlations`).
 
     Constant is told by the values (every one the same), not by the centred values summing to
     0: three 0.1s have the mean 0.10000000000000002, and centred on it they are a tiny constant

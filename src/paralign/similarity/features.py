@@ -24,6 +24,7 @@ from ..errors import ConfigurationError
 from ..metrics import f_measure
 from ..resources import stopwords
 from ..sentence import Sentence, fold_apostrophe
+from ..shown_text import shown_form
 from .signals import content_indices, is_number
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -167,10 +168,13 @@ def _mt_metrics() -> tuple[BLEU, CHRF, TER]:
 
 
 def overlap_features(source: Sentence, target: Sentence) -> tuple[float, ...]:
-    """The :data:`OVERLAP_FEATURES` of two annotated sentences (no alignment needed)."""
+    """The :data:`OVERLAP_FEATURES` of two annotated sentences (no alignment needed), over their
+    tokens as they show (:func:`~paralign.shown_text.shown_form`, as the aligners compare a given
+    token): "café" with a combining accent (NFD) shared no character n-gram or word with "café"
+    (NFC), so a pair of token lists the same but for their normal form scored as unrelated."""
     bleu, chrf, ter = _mt_metrics()
-    a = " ".join(tok.lower() for tok in source.tokens)
-    b = " ".join(tok.lower() for tok in target.tokens)
+    a = " ".join(shown_form(tok).lower() for tok in source.tokens)
+    b = " ".join(shown_form(tok).lower() for tok in target.tokens)
     forward = bleu.sentence_score(a, [b]).precisions
     backward = bleu.sentence_score(b, [a]).precisions
     pairs = [(forward[n], backward[n]) for n in range(4)]

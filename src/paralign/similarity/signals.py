@@ -43,6 +43,7 @@ from ..metrics import f_measure
 from ..nlp import Annotator
 from ..resources import stopwords
 from ..sentence import Sentence, fold_apostrophe
+from ..shown_text import shown_form
 
 DEFAULT_SIGNAL = "sultan2014"
 
@@ -52,7 +53,9 @@ _CLITICS = {"n't": "not", "'s": "s", "'d": "d", "'ll": "ll", "'re": "re", "'ve":
 
 # -- content words ---------------------------------------------------------------------------
 def is_content_word(token: str, stop: frozenset[str] | None = None) -> bool:
-    """True unless the token is punctuation/symbols only or (after clitic mapping) a stop word."""
+    """True unless the token is punctuation/symbols only or (after clitic mapping) a stop word;
+    read as it shows (:func:`~paralign.shown_text.shown_form`), as the aligners read a given token."""
+    token = shown_form(token)
     if not any(ch.isalnum() for ch in token):
         return False
     word = fold_apostrophe(token.lower())
@@ -68,7 +71,11 @@ def content_indices(sentence: Sentence | Sequence[str], stop: frozenset[str] | N
 
 
 def _word_key(sentence: Sentence, i: int) -> str:
-    return (sentence.lemmas[i] or sentence.tokens[i]).lower()
+    """The IDF key of word `i`: its lemma (else token) as it shows (:func:`~paralign.shown_text.
+    shown_form`: NFC, invisible characters dropped), lower-cased. A given token is kept as
+    written, so "café" written with a combining accent (NFD) was another word than "café" (NFC),
+    unseen in the IDF table and weighted as the rarest word, though the aligner linked the two."""
+    return shown_form(sentence.lemmas[i] or sentence.tokens[i]).lower()
 
 
 @runtime_checkable
@@ -113,8 +120,9 @@ _NUMBER = re.compile(r"[\d.,/:%-]*\d[\d.,/:%-]*")
 
 
 def is_number(token: str) -> bool:
-    """A numeral written in digits: a digit, and nothing but digits and ``. , / : % -``."""
-    return _NUMBER.fullmatch(token) is not None
+    """A numeral written in digits: a digit, and nothing but digits and ``. , / : % -`` (as it
+    shows: :func:`~paralign.shown_text.shown_form`)."""
+    return _NUMBER.fullmatch(shown_form(token)) is not None
 
 
 def _weighted_counts(

@@ -17,7 +17,7 @@ from ..aligners.batch import PairFailure, TextLike, reindexed
 from ..alignment import AlignFunction
 from ..corpora.msrp import is_header as is_msrp_header
 from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pairs
-from ..errors import ConfigurationError, FormatError, MismatchError, listed
+from ..errors import ConfigurationError, EmptyScoringError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
 from .hybrid import HybridModel, HybridSignal, aligner_mismatch, default_model, fit_hybrid_files
@@ -279,7 +279,11 @@ def evaluate_sts_files(
     ``signal="hybrid"`` is first fitted on the `train` files (:func:`fit_hybrid_files`, with the
     same aligner), or without them is the blend paralign ships (:func:`default_model`); `train`
     is for the hybrid only. IDF signals are fitted on `idf_from` (for any other signal, a
-    ConfigurationError: :func:`~.signals.fit_on_files`)."""
+    ConfigurationError: :func:`~.signals.fit_on_files`). No file is an EmptyScoringError, as
+    nothing to score is elsewhere (``evaluate-sts`` needs one ``--data``): it was a report of no
+    sets, 0 pairs and n/a correlations."""
+    if not paths:
+        raise EmptyScoringError("no STS files to evaluate: nothing to score")
     set_names(paths)  # a file given twice is refused before any is read
     for path in paths:
         _not_msrp(path)

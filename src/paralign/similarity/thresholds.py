@@ -109,6 +109,10 @@ def _silverman_bandwidth(scores: Sequence[float]) -> float:
 def _smoothed(scores: Sequence[float], labels: Sequence[bool]) -> float:
     """Maximise kernel-smoothed accuracy: the expected accuracy when the threshold is jittered
     by Gaussian noise of Silverman's bandwidth; a single outlying pair cannot move the peak.
+    Every candidate of :func:`accuracy_curve` is one, the two ends included (below the lowest
+    score: all positive; the highest: all negative), as the other rules' and scikit-learn's
+    ``roc_curve``'s: without them, training pairs of one class (a cross-validation fold's, say)
+    had a midpoint chosen, labelling the lowest (or highest) pair wrong where none need be.
 
     Exact (the candidate a full scan of every candidate picks, bit for bit) but pruned: the
     candidates are split into gaps, and a gap is split further only while a bound says the
@@ -122,7 +126,7 @@ def _smoothed(scores: Sequence[float], labels: Sequence[bool]) -> float:
     x = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=bool)
     h = _silverman_bandwidth(scores)
-    cand = np.asarray(thresholds[1:-1] or thresholds, dtype=float)  # ascending
+    cand = np.asarray(thresholds, dtype=float)  # ascending
     pos, neg = x[y], x[~y]
 
     def parts(index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -234,7 +238,8 @@ def choose_threshold(scores: Sequence[float], labels: Sequence[bool], rule: str 
     * ``lowest``: maximum training accuracy; the lowest of equally good thresholds.
     * ``plateau-middle``: the (lower) median of all equally good (maximum-accuracy) thresholds.
     * ``smoothed``: maximum of the accuracy curve smoothed with a Gaussian kernel (Silverman
-      bandwidth), robust to a flat, jagged optimum.
+      bandwidth), robust to a flat, jagged optimum; its candidates are :func:`accuracy_curve`'s,
+      all positive and all negative included.
     * ``bootstrap-median``: (lower) median of the ``lowest`` thresholds of 200 bootstrap resamples
       (seed 0).
     * ``logistic``: the score where a fitted logistic regression gives P(paraphrase) = 1/2.
