@@ -249,3 +249,17 @@ def test_an_infinite_metric_segment_score_is_refused_by_name() -> None:
         warnings.simplefilter("error")
         with pytest.raises(FormatError, match=r"the m segment score of system 'D' on line 1 is inf"):
             segment_correlation(judged, scores, resample_counts(3, 20), "m")
+
+
+def test_segment_pearson_of_tiny_or_huge_scores_is_scipys() -> None:
+    """z scores of 6.4e-208 squared to 0 in the Pearson sums, so the segment Pearson was
+    undefined where scipy's is 1 (found by the pair-by-pair property above)."""
+    systems = ("A", "B", "C")
+    outputs = {s: [f"{s}{k}" for k in range(2)] for s in systems}
+    for scale in (6.4e-208, 1e150):
+        records = [_judgment(s, line, 50.0, scale * (k + line)) for k, s in enumerate(systems) for line in (0, 1)]
+        scores = {s: np.array([0.1 * k, 0.1 * k + 0.05]) for k, s in enumerate(systems)}
+        judged = judged_segments(records, outputs, 2)
+        result = segment_correlation(judged, scores, resample_counts(2, 5))
+        x = [scores[r.system][r.line] for r in records]
+        assert result.correlations["pearson"].value == pytest.approx(sps.pearsonr(x, [r.z for r in records])[0])

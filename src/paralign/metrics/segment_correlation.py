@@ -158,12 +158,22 @@ def darr_tau(sums: np.ndarray, ties_discordant: bool = True) -> np.ndarray:
 
 def pearson_statistics(judged: JudgedSegments, points: np.ndarray) -> np.ndarray:
     """(lines, 6) Pearson sums per source segment: n, Sx, Sy, Sxx, Syy, Sxy (both centred on
-    their overall means, for accuracy; Pearson does not change)."""
-    x = points - points.mean()
-    y = judged.z - judged.z.mean()
+    their overall means, for accuracy, and scaled by a power of two to a largest magnitude in
+    [0.5, 1), so that squares of tiny or huge scores neither underflow nor overflow: z scores of
+    1e-200 gave Sxx = 0, an undefined Pearson where scipy's is 1; Pearson does not change, and
+    for ordinary scores not even in its last bit, a power of two scaling exactly)."""
+    x = _power_of_two_scaled(points - points.mean())
+    y = _power_of_two_scaled(judged.z - judged.z.mean())
     cols = (np.ones_like(x), x, y, x * x, y * y, x * y)
     return np.stack([np.bincount(judged.line, weights=c, minlength=judged.n_lines) for c in cols],
                     axis=1)
+
+
+def _power_of_two_scaled(values: np.ndarray) -> np.ndarray:
+    """`values` times the power of two that brings their largest magnitude into [0.5, 1) (as they
+    are when all are 0)."""
+    largest = float(np.max(np.abs(values))) if values.size else 0.0
+    return values if largest == 0.0 else np.ldexp(values, -np.frexp(largest)[1])
 
 
 def pearson_from_sums(sums: np.ndarray) -> np.ndarray:
