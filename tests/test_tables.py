@@ -179,16 +179,27 @@ def test_lookup_refuses_one_str_of_phrases(tmp_path) -> None:
     assert lookup(path, ["a man"]) == {"a man": [{"paraphrase": "a guy", "probability": 0.5}]}
 
 
-@pytest.mark.parametrize("top_k", [0, -1, 2.5, 1.0])
-def test_lookup_top_k_below_one_is_refused(tmp_path, top_k) -> None:
+@pytest.mark.parametrize(("top_k", "message"), [
+    (0, "top_k must be at least 1, got 0"), (-1, "top_k must be at least 1, got -1"),
+    (2.5, r"top_k must be a whole number \(at least 1\), not float 2\.5"),
+    (1.0, r"top_k must be a whole number \(at least 1\), not float 1\.0"),
+    (True, r"top_k must be a whole number \(at least 1\), not bool True"),
+    ("2", r"top_k must be a whole number \(at least 1\), not str '2'"),
+])
+def test_lookup_top_k_below_one_is_refused(tmp_path, top_k, message) -> None:
     """API audit W6: top_k=-1 silently dropped the last row (rows[:-1]) and 0 kept every row;
-    a float (2.5, 1.0) was a TypeError from slicing."""
+    a float (2.5, 1.0) was a TypeError from slicing. One check (tables.check_top_k, which is
+    errors.check_count's) serves lookup and ParaphraseTable.filtered, with one message, where
+    each wrote its own (lookup's: 'top_k must be None or a whole number of at least 1, got 0')."""
     from paralign.errors import ConfigurationError
+    from paralign.paraphrase_table import ParaphraseTable
 
     path = tmp_path / "t.tsv"
     path.write_text("a man\ta guy\t0.5\na man\ta person\t0.4\na man\ta fellow\t0.3\n", encoding="utf-8")
-    with pytest.raises(ConfigurationError, match=f"top_k must be None or a whole number of at least 1, got {top_k}"):
+    with pytest.raises(ConfigurationError, match=f"^{message}$"):
         lookup(path, ["a man"], top_k=top_k)
+    with pytest.raises(ConfigurationError, match=f"^{message}$"):
+        ParaphraseTable.from_tsv(path).filtered(top_k=top_k)
     assert [row["paraphrase"] for row in lookup(path, ["a man"], top_k=2)["a man"]] == ["a guy", "a person"]
     assert len(lookup(path, ["a man"])["a man"]) == 3
 

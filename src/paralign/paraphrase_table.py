@@ -22,7 +22,6 @@ from .errors import (
     ConfigurationError,
     FormatError,
     InputTypeError,
-    check_count,
     check_output_file,
     file_path,
     is_text,
@@ -31,7 +30,7 @@ from .errors import (
 )
 from .phrase_keys import form_of, held_phrase, normalize_phrase
 from .signature import short_hash
-from .tables import METADATA_LINE, check_threshold, row_lines
+from .tables import METADATA_LINE, check_threshold, check_top_k, row_lines
 from .textio import float_field, open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
@@ -371,12 +370,11 @@ class ParaphraseTable:
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
         """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase.
-        `top_k` is None (every row) or a whole number of at least 1 (ConfigurationError, as
-        :func:`paralign.tables.lookup` refuses it: 0 kept every row, -1 dropped the last one
-        and 2.5 was a TypeError from slicing)."""
+        `top_k` is None (every row) or a whole number of at least 1
+        (:func:`paralign.tables.check_top_k`, the check of :func:`paralign.tables.lookup`: 0 kept
+        every row, -1 dropped the last one and 2.5 was a TypeError from slicing)."""
         check_threshold(threshold, f"table {self.name!r}")
-        if top_k is not None:
-            check_count(top_k, "top_k")
+        top_k = check_top_k(top_k)
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
         out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():

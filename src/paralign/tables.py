@@ -21,7 +21,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from numbers import Integral, Real
+from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -29,6 +29,7 @@ from .errors import (
     OPEN_REASONS,
     ConfigurationError,
     FormatError,
+    check_count,
     check_texts,
     counted,
     invalid_json,
@@ -64,6 +65,15 @@ def check_threshold(threshold: object, what: str) -> None:
                                   or not math.isfinite(threshold)):
         raise ConfigurationError(f"{what} has a threshold that is not a finite number "
                                  f"({shown_value(threshold)}): use a number such as 0.5")
+
+
+def check_top_k(top_k: object) -> int | None:
+    """`top_k` of a table's rows per phrase: None (every row) or a whole number of at least 1,
+    as :func:`paralign.errors.check_count` checks a count (its ConfigurationError otherwise:
+    ``top_k must be a whole number (at least 1), not float 2.5``, ``top_k must be at least 1,
+    got 0``). The one check of :func:`lookup` and
+    :meth:`paralign.paraphrases.ParaphraseTable.filtered`, which had a message each."""
+    return None if top_k is None else check_count(top_k, "top_k")
 
 
 @contextmanager
@@ -454,10 +464,9 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     row: no statistics order the keys); TSV is scanned once, and a user's TSV row without a score is an
     unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for
     one str, whose characters would be looked up); `top_k` None (every row) or a whole number of
-    at least 1 (ConfigurationError: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
+    at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
-    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1):
-        raise ConfigurationError(f"top_k must be None or a whole number of at least 1, got {top_k!r}")
+    check_top_k(top_k)
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
