@@ -619,3 +619,22 @@ def test_to_tsv_refuses_a_row_that_would_not_read_back(tmp_path: Path) -> None:
     good = ParaphraseTable.from_pairs([("a man", "a guy", 0.5)])
     good.to_tsv(path)
     assert list(ParaphraseTable.from_tsv(path)) == list(good)
+
+
+def test_filtered_ranks_unscored_rows_last_as_paraphrases_top_k_does(tmp_path) -> None:
+    """Audit: filtered(top_k=...) ranked unscored rows (score None) first, so top_k=1 kept an
+    unscored pair over a scored one, while `paralign paraphrases --top-k` (tables.lookup) lists
+    them last. One order for both (tables.best_first): the highest score first, unscored rows
+    last, ties by paraphrase."""
+    from paralign.tables import lookup
+
+    rows = [("car", "vehicle", None), ("car", "automobile", 0.5), ("car", "wheels", 0.5),
+            ("car", "auto", 0.9), ("car", "motor", None)]
+    table = ParaphraseTable.from_pairs(rows)
+    path = tmp_path / "user.tsv"
+    path.write_text("".join(f"{p}\t{q}\t{'' if s is None else s}\n" for p, q, s in rows), encoding="utf-8")
+    ranked = ["auto", "automobile", "wheels", "motor", "vehicle"]
+    for k in (1, 2, 3, 4, 5, None):
+        assert list(table.filtered(top_k=k).paraphrases("car")) == ranked[:k]
+        assert [row["paraphrase"] for row in lookup(path, ["car"], top_k=k)["car"]] == ranked[:k]
+    assert list(table.filtered(threshold=0.6).paraphrases("car")) == ["auto", "motor", "vehicle"]

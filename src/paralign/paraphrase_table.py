@@ -30,7 +30,7 @@ from .errors import (
 )
 from .phrase_keys import form_of, held_phrase, normalize_phrase
 from .signature import short_hash
-from .tables import METADATA_LINE, check_threshold, check_top_k, row_lines
+from .tables import METADATA_LINE, best_first, check_threshold, check_top_k, row_lines
 from .textio import float_field, open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
@@ -369,7 +369,11 @@ class ParaphraseTable:
         return self.multiword_strings()[0] if self._table else 0
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
-        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase.
+        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase,
+        ranked as :func:`paralign.tables.lookup` (``paralign paraphrases --top-k``) ranks them
+        (:func:`paralign.tables.best_first`): the highest score first, unscored rows after every
+        scored one, ties by paraphrase; each phrase's rows are held in that order. It ranked
+        unscored rows first, so top_k=1 kept an unscored row over a scored one.
         `top_k` is None (every row) or a whole number of at least 1
         (:func:`paralign.tables.check_top_k`, the check of :func:`paralign.tables.lookup`: 0 kept
         every row, -1 dropped the last one and 2.5 was a TypeError from slicing)."""
@@ -379,7 +383,7 @@ class ParaphraseTable:
         out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
-            items.sort(key=lambda qs: (-(qs[1] if qs[1] is not None else float("inf")), qs[0]))
+            items.sort(key=lambda qs: best_first(qs[1], qs[0]))
             for q, s in items[:top_k]:
                 out.add(phrase, q, s)
         return out

@@ -456,8 +456,8 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
-    `top_k` keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
+    """The rows of each of `phrases` in a table, best first (probability, then paraphrase:
+    :func:`best_first`); `top_k` keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
     ``key(phrase)`` (a user's table, matched without case: see
     :func:`paralign.phrase_keys.lookup_held` for what a user types).  Parquet is read with a
     filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
@@ -510,11 +510,19 @@ def _keyed(key: Callable[[str], str] | None) -> Callable[[str], str]:
     return keyed
 
 
+def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float, str]:
+    """Sort key of a phrase's rows, best first: the highest probability first, unscored rows
+    (None: a user's TSV row without a score, a null in Parquet) after every scored one, ties
+    (and the unscored rows among themselves) by paraphrase, in code-point order (Python's str
+    order), so the order never depends on the file's. The one order of every ranked list of a
+    table's rows: :func:`lookup` (``paralign paraphrases``, ``--top-k``) and
+    :meth:`paralign.paraphrases.ParaphraseTable.filtered`, which ranked unscored rows first."""
+    return probability is None, -(probability or 0.0), paraphrase
+
+
 def _best_first(row: dict[str, Any]) -> tuple[bool, float, str]:
-    """Sort key: the highest probability first, unscored rows (a user's TSV) after every
-    scored one, ties by paraphrase."""
-    probability = row["probability"]
-    return probability is None, -(probability or 0.0), row["paraphrase"]
+    """:func:`best_first` of a row as :func:`lookup` gives it."""
+    return best_first(row["probability"], row["paraphrase"])
 
 
 def _tsv_columns(path: str | Path) -> list[str]:
