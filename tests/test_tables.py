@@ -378,6 +378,8 @@ def _users_parquet(path, probability, phrase=("a", "a")) -> None:
     ([0.5, float("nan")], "bad table row 2 (probability nan is not a finite number)"),
     ([float("inf"), 0.5], "bad table row 1 (probability inf is not a finite number)"),
     (["0.5", "0.2"], "its column 'probability' holds string, not numbers"),
+    ([0.5, -0.25], "bad table row 2 (probability -0.25 is negative"),
+    ([-1, 2], "bad table row 1 (probability -1.0 is negative"),  # integers: a count column
 ])
 def test_a_users_parquet_rows_are_checked_as_tsv_rows_are(tmp_path, probability, reason) -> None:
     """Audit: a Parquet table's rows were read unchecked. A NaN probability passed iter_rows
@@ -409,3 +411,26 @@ def test_a_users_parquet_row_without_a_probability_is_an_unscored_pair(tmp_path)
     _users_parquet(path, [0.5, 0.2], phrase=("a", None))
     with pytest.raises(FormatError, match="bad table row 2 \\(no phrase\\)"):
         load_table(path)
+
+
+@pytest.mark.parametrize("score", ["-0.5", "-1e-300", "-3"])
+def test_a_negative_score_in_a_users_tsv_table_is_a_format_error_at_its_line(tmp_path, score) -> None:
+    """Audit: a negative probability was read by every reader of a table file (paralign
+    paraphrases listed it last of the scored rows; graded ParaEval, which reads a score outside
+    (0, 1] as no probability, gave it full credit). The third column is p(e2|e1), a count
+    (lattice paraphrases) or a user's score: never below 0. Refused at its line as NaN is; a
+    score above 1 (a count, a user's score) and -0.0 are kept."""
+    from paralign.paraphrases import ParaphraseTable, load_table
+
+    path = tmp_path / "user.tsv"
+    path.write_text(f"car\tauto\t0.5\ncar\tvehicle\t{score}\n", encoding="utf-8")
+    where = re.escape(f"{path}:2: ")
+    for read in (lambda: list(iter_rows(path)), lambda: lookup(path, ["car"])):
+        with pytest.raises(FormatError, match=where + re.escape(f"bad table row (probability {score!r} is negative")):
+            read()
+    for read in (lambda: ParaphraseTable.from_tsv(path), lambda: load_table(path)):
+        with pytest.raises(FormatError, match=where + re.escape(f"score {score!r} is negative")):
+            read()
+    path.write_text("car\tauto\t3\ncar\tvehicle\t-0.0\ncar\tlorry\t1.5\n", encoding="utf-8")
+    assert [row["probability"] for row in lookup(path, ["car"])["car"]] == [3.0, 1.5, -0.0]
+    assert dict(ParaphraseTable.from_tsv(path).paraphrases("car")) == {"auto": 3.0, "vehicle": -0.0, "lorry": 1.5}

@@ -30,7 +30,7 @@ from .errors import (
 )
 from .phrase_keys import form_of, held_phrase, normalize_phrase
 from .signature import short_hash
-from .tables import METADATA_LINE, best_first, check_threshold, check_top_k, row_lines
+from .tables import METADATA_LINE, NEGATIVE, best_first, check_threshold, check_top_k, row_lines
 from .textio import float_field, open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
@@ -104,9 +104,9 @@ class ParaphraseTable:
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
         """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
-        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN),
-        kept as a float (a numpy float's repr, which ``to_tsv`` wrote, did not read back); a
-        phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
+        A score is None or a finite number of at least 0 (ConfigurationError, as ``from_tsv``
+        refuses NaN or a negative score), kept as a float (a numpy float's repr, which
+        ``to_tsv`` wrote, did not read back); a phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
         _check_score(phrase, paraphrase, score)
         for text in (phrase, paraphrase):
             if isinstance(text, str) and not is_text(text):
@@ -179,8 +179,8 @@ class ParaphraseTable:
         :attr:`tokenizer` and, unless `lowercase` is given, whose case becomes :attr:`lowercase`
         (:func:`form_of`: a table built with ``--keep-case`` keeps its case; one without the
         record is lower-cased): read in the same pass, as a pipe is read once. A
-        line without a tab or with a score that is not a finite number raises FormatError
-        naming the file and line. `progress` wraps the file's lines as they are read (a
+        line without a tab or with a score that is not a finite number, or is negative
+        (:data:`paralign.tables.NEGATIVE`), raises FormatError naming the file and line. `progress` wraps the file's lines as they are read (a
         command's bar: a table of millions of rows takes seconds).
         """
         table = cls(name or file_path(path).name, lowercase=True if lowercase is None else lowercase)
@@ -214,6 +214,8 @@ class ParaphraseTable:
                         raise FormatError(f"score {fields[2]!r} is not a number", source=str(path), line=number) from exc
                     if not math.isfinite(score):  # NaN would pass every threshold test unnoticed
                         raise FormatError(f"score {fields[2]!r} is not a finite number", source=str(path), line=number)
+                    if score < 0:
+                        raise FormatError(f"score {fields[2]!r} {NEGATIVE}", source=str(path), line=number)
                 if threshold is not None and score is not None and score < threshold:
                     continue
                 if fields[0] != last:
@@ -420,7 +422,8 @@ def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
 
 def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
     """ConfigurationError unless `score` is None or a finite number (NaN would pass every
-    threshold test unnoticed): the check of every row added."""
+    threshold test unnoticed) of at least 0 (:data:`paralign.tables.NEGATIVE`): the check of
+    every row added."""
     if score is None:
         return
     try:
@@ -430,6 +433,8 @@ def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
                                  "for a float") from None
     if not finite:
         raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
+    if score < 0:  # as every reader of a table file refuses it: to_tsv's file would not read back
+        raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, which {NEGATIVE}")
 
 
 def _lone(text: str) -> str:

@@ -57,6 +57,15 @@ METADATA_KEY = b"paralign"
 METADATA_LINE = "# paralign: "
 
 
+#: Why a table row's negative score is refused (every reader of a table file: :func:`iter_rows`,
+#: :func:`checked_batch`, :meth:`paralign.paraphrases.ParaphraseTable.from_tsv`, and a row added
+#: in memory). The third column is p(e2|e1) in the tables pivot and paraphrase-table write, a
+#: count of lattices in the one ``lattice paraphrases`` writes, a user's score otherwise; none is
+#: below 0, and graded ParaEval gave a negative score (no probability in (0, 1]) full credit. A
+#: score above 1 is kept: a count or a user's score is one (and a pivot sum can round past 1).
+NEGATIVE = "is negative: a table's score (p(e2|e1), a count or a user's score) is 0 or more"
+
+
 def check_threshold(threshold: object, what: str) -> None:
     """ConfigurationError unless a `threshold` on table rows' scores is None or a finite number,
     naming `what` (a table, a source spec): NaN keeps every row (no score is below it), inf none,
@@ -314,7 +323,8 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
     """Rows of a table file, Parquet or TSV: (phrase, paraphrase, probability, other columns).
 
     TSV: blank lines and comments are skipped (:func:`row_lines`); a row without a numeric third
-    field raises FormatError naming the file and line. With `unscored` a row of two fields or
+    field, or with one that is not finite or is negative (:data:`NEGATIVE`), raises FormatError
+    naming the file and line. With `unscored` a row of two fields or
     with an empty third one is an unscored pair (probability None), as the paraphrase sources
     read a user's table (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines
     that compute from probabilities keep the default."""
@@ -339,6 +349,8 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 probability = float_field(fields[2])
                 if not math.isfinite(probability):
                     raise ValueError(f"probability {fields[2]!r} is not a finite number")
+                if probability < 0:
+                    raise ValueError(f"probability {fields[2]!r} {NEGATIVE}")
             except ValueError as exc:
                 raise FormatError(f"bad table row ({exc})", source=str(path), line=number) from exc
             yield fields[0], fields[1], probability, fields[3:]
@@ -347,7 +359,7 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
 def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
     """A record batch of a Parquet table's rows, checked as a TSV table's rows are
     (:func:`iter_rows`), with its probability column (the third) as float64: the first two
-    columns text, the third numbers, each finite; a missing (null) probability is an unscored
+    columns text, the third numbers, each finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored
     pair (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError
     naming the file and the row (`first_row`: the 1-based number of the batch's first row; None
     when not known, a query's rows: the row is named by its phrase). A user's table, not one
@@ -384,6 +396,10 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
     if not pc.all(finite).as_py():
         index = pc.index(finite, False).as_py()
         bad(index, f"{names[2]} {probability[index].as_py()!r} is not a finite number")
+    negative = pc.fill_null(pc.less(probability, 0.0), False)
+    if pc.any(negative).as_py():
+        index = pc.index(negative, True).as_py()
+        bad(index, f"{names[2]} {probability[index].as_py()!r} {NEGATIVE}")
     return batch.set_column(2, names[2], probability)
 
 
