@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import uuid
 
 import pyarrow as pa
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from paralign.errors import ConfigurationError, FormatError
 from paralign.paraphrases import load_source
@@ -434,3 +437,64 @@ def test_a_negative_score_in_a_users_tsv_table_is_a_format_error_at_its_line(tmp
     path.write_text("car\tauto\t3\ncar\tvehicle\t-0.0\ncar\tlorry\t1.5\n", encoding="utf-8")
     assert [row["probability"] for row in lookup(path, ["car"])["car"]] == [3.0, 1.5, -0.0]
     assert dict(ParaphraseTable.from_tsv(path).paraphrases("car")) == {"auto": 3.0, "vehicle": -0.0, "lorry": 1.5}
+
+
+_USERS_ROWS = [("car", "auto", "0.5"), ("car", "auto", "0.7"), ("car", "vehicle", ""), ("car", "vehicle", "0.2"),
+               ("car", "car", "0.9"), ("car", "CAR", "0.8"), ("car", "the  car", "0.6"), ("Car", "Auto", "0.95"),
+               ("car", " car ", "0.4"), ("car", " ", "0.3"), ("bus", "coach", "0.3"), ("bus", "coach", "0.3")]
+
+
+def _write_users_table(path, rows) -> None:
+    """`rows` (phrase, paraphrase, score text, '' for none) as a user's TSV or Parquet table."""
+    import pyarrow.parquet as pq
+
+    if path.suffix == ".parquet":
+        pq.write_table(pa.table({"phrase": [r[0] for r in rows], "paraphrase": [r[1] for r in rows],
+                                 "probability": pa.array([float(r[2]) if r[2] else None for r in rows], pa.float64())}),
+                       path)
+    else:
+        path.write_text("".join(f"{p}\t{q}\t{s}\n" for p, q, s in rows), encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["users.tsv", "users.parquet"])
+def test_a_table_file_lists_one_row_a_paraphrase_as_the_table_in_memory_holds_it(tmp_path, name) -> None:
+    """Audit: `paralign paraphrases` (tables.lookup) listed every row of a user's table as
+    written: a pair given twice twice (top-k counting it twice), and the phrase itself as its
+    own paraphrase (car -> car, CAR, ' car '), where the same file in memory (serve --table,
+    ParaEval, the aligners) holds one row a paraphrase, the higher score kept, and no
+    self-paraphrase. Both now hold the same rows; lookup shows the kept row as written."""
+    from paralign.paraphrases import load_table
+    from paralign.phrase_keys import lookup_held
+
+    path = tmp_path / name
+    _write_users_table(path, _USERS_ROWS)
+    _, found = lookup_held(path, ["car", "bus"])
+    assert [(row["paraphrase"], row["probability"]) for row in found["car"]] == [
+        ("Auto", 0.95), ("the  car", 0.6), ("vehicle", 0.2)]
+    assert found["bus"] == [{"paraphrase": "coach", "probability": 0.3}]
+    table = load_table(path)
+    assert dict(table.paraphrases("car")) == {"auto": 0.95, "vehicle": 0.2, "the car": 0.6}
+    assert lookup_held(path, ["car"], 2)[1]["car"][1]["paraphrase"] == "the  car"  # not car itself
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["car", "Car", " car", "a  car", "a car", "bus"]),
+                          st.sampled_from(["car", "CAR", "auto", "Auto", "a car", "a  Car", "bus", " "]),
+                          st.sampled_from(["", "0", "0.25", "0.5", "1", "2.5"])), max_size=14),
+       st.sampled_from(["users.tsv", "users.parquet"]))
+def test_a_users_table_file_and_the_same_table_in_memory_agree(tmp_path, rows, name) -> None:
+    """Whatever a user's table repeats (a pair twice, in other case or spacing) or pairs with
+    itself, `paralign paraphrases` (lookup_held) finds, for each phrase, the paraphrases and
+    scores that load_table holds in memory (serve, ParaEval, ParaMetric, the aligners)."""
+    from paralign.paraphrases import load_table
+    from paralign.phrase_keys import lookup_held, normalize_phrase
+
+    path = tmp_path / f"{uuid.uuid4().hex}-{name}"  # a new file each example: a Parquet footer is kept by file
+    _write_users_table(path, rows)
+    table = load_table(path)
+    asked = ["car", "a car", "bus", "auto"]
+    _, found = lookup_held(path, asked)
+    for phrase in asked:
+        listed = [(normalize_phrase(row["paraphrase"]), row["probability"]) for row in found[phrase]]
+        assert dict(listed) == dict(table.paraphrases(phrase)), (phrase, rows)
+        assert len(listed) == len(dict(listed))

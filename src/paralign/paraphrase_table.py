@@ -5,6 +5,11 @@ every source follows, and :func:`lookup_key`, how a consumer asks a source for a
 Not for: PPDB, WordNet or reading a command line's table spec (:mod:`paralign.paraphrases`:
 ``load_source``, ``load_table``, which re-exports every name here); writing or querying the
 pipelines' table files (:mod:`paralign.tables`).
+
+Rows are held as a table file is read by ``paralign paraphrases`` (:mod:`paralign.tables`
+states the rule): one a (phrase, paraphrase) pair after normalising (white space collapsed,
+lower-cased unless the table keeps case), the best of rows that come to be one kept (the higher
+score, a scored row over an unscored one), a self-paraphrase dropped, a negative score refused.
 """
 
 from __future__ import annotations

@@ -8,6 +8,13 @@ one row a line, floats as Python's exact ``repr``), with the same rows; every re
 takes both.  A file is written under a temporary name and renamed into place when complete
 (:func:`atomic_path`), so no half-written table is ever visible.
 
+Rows read (:func:`lookup`) or held in memory (``ParaphraseTable``) follow one rule: one row a
+paraphrase, matched as the phrase is (a user's table without case, white space collapsed); of
+rows that come to be one (``car -> auto`` twice, ``Car -> Auto``) the best is kept
+(:func:`best_first`), as a re-split or folded table keeps it; a paraphrase that is the phrase
+itself by that rule (``car -> CAR``) is dropped. Not an error: rows written apart meet under
+paralign's matching rule, not the user's, and every table in memory kept the best already.
+
 Not for: building tables (:mod:`paralign.pivot`), or the in-memory `ParaphraseTable` used
 for matching (:mod:`paralign.paraphrases`, which reads these files through here).
 """
@@ -57,12 +64,10 @@ METADATA_KEY = b"paralign"
 METADATA_LINE = "# paralign: "
 
 
-#: Why a table row's negative score is refused (every reader of a table file: :func:`iter_rows`,
-#: :func:`checked_batch`, :meth:`paralign.paraphrases.ParaphraseTable.from_tsv`, and a row added
-#: in memory). The third column is p(e2|e1) in the tables pivot and paraphrase-table write, a
-#: count of lattices in the one ``lattice paraphrases`` writes, a user's score otherwise; none is
-#: below 0, and graded ParaEval gave a negative score (no probability in (0, 1]) full credit. A
-#: score above 1 is kept: a count or a user's score is one (and a pivot sum can round past 1).
+#: Why a row's negative score is refused (:func:`iter_rows`, :func:`checked_batch`, from_tsv, a
+#: row added in memory): the third column is p(e2|e1) (pivot, paraphrase-table), a count (lattice
+#: paraphrases) or a user's score, never below 0 (graded ParaEval gave one full credit). Above 1
+#: is kept: a count or a user's score is one, and a pivot sum can round past 1.
 NEGATIVE = "is negative: a table's score (p(e2|e1), a count or a user's score) is 0 or more"
 
 
@@ -473,7 +478,9 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase:
-    :func:`best_first`); `top_k` keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
+    :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best
+    kept; a paraphrase that is the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k`
+    keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
     ``key(phrase)`` (a user's table, matched without case: see
     :func:`paralign.phrase_keys.lookup_held` for what a user types).  Parquet is read with a
     filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
@@ -505,10 +512,30 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
             if rows is not None:
                 extra = dict(zip(names[3:], (_number(v) for v in rest), strict=False))
                 rows.append({"paraphrase": paraphrase, "probability": probability, **extra})
-    for phrase, rows in found.items():
-        rows.sort(key=_best_first)
+    for phrase, rows in found.items():  # a built table's paraphrases matched as written
+        rows = sorted(_one_a_paraphrase(rows, phrase, key or str), key=_best_first)
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
+
+
+def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[str], str]) -> Iterable[dict[str, Any]]:
+    """`phrase`'s `rows` (in the file's order) as the table in memory holds them
+    (:meth:`paralign.paraphrases.ParaphraseTable.add`): one row a paraphrase, by its `key` (the
+    rule the phrase was matched by: a user's table's case and white space folded), the best of
+    rows that share it kept (:func:`best_first`: the higher score, a scored row over an
+    unscored one, the first of equals), shown as it is written; a row whose paraphrase is the
+    phrase itself by that key (``car -> CAR``), or is empty, is no paraphrase and is dropped.
+    `paralign paraphrases` listed each such row (``coach`` twice, ``car`` as a paraphrase of
+    ``car``), where ``serve`` and every table in memory hold one or none."""
+    best: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        held = key(row["paraphrase"])
+        if not held or held == phrase:
+            continue
+        kept = best.get(held)
+        if kept is None or best_first(row["probability"], "") < best_first(kept["probability"], ""):
+            best[held] = row
+    return best.values()
 
 
 def _keyed(key: Callable[[str], str] | None) -> Callable[[str], str]:
