@@ -62,6 +62,8 @@ def test_tsv_round_trip(tmp_path: Path, name: str) -> None:
 
 
 # Phrases starting with '#' included: below to_tsv's record they are rows, not comments.
+#: A row's score: 0 or more (a negative one is refused: paralign.tables.NEGATIVE), above 1 too.
+scores = st.floats(0, 1e6)
 phrases = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Zs")),
                   min_size=1, max_size=8)
 
@@ -82,7 +84,7 @@ def test_a_phrase_starting_with_a_hash_is_read_back_from_a_written_table(tmp_pat
 
 
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.tuples(phrases, phrases, st.one_of(st.none(), st.floats(-1e6, 1e6))), max_size=10))
+@given(st.lists(st.tuples(phrases, phrases, st.one_of(st.none(), scores)), max_size=10))
 def test_tsv_round_trip_property(tmp_path: Path, rows) -> None:
     t = ParaphraseTable.from_pairs(rows, lowercase=False)
     path = tmp_path / "p.tsv"
@@ -129,7 +131,7 @@ def test_a_tsv_table_reads_the_rows_that_adding_each_row_gives(tmp_path: Path, l
     path.write_text(
         "\ufeff# comment\n \t \nThe  Car\tthe auto\t0.9\nThe  Car\tTHE AUTO\t0.7\nthe car\tthe auto\t0.95\n"
         "the car\tcar\t  \nthe car\tcar\t0.2\r\nthe car\tthe  car\t0.8\nbuy\tpurchase\n\nbuy\tget\t0.6\textra\n"
-        "Buy\tpurchase\t1e-05\nBuy\tshop\t-0.5\nthe car\tvehicle\t0.51\nbuy\tpurchase\t0.7\n",
+        "Buy\tpurchase\t1e-05\nBuy\tshop\t0\nthe car\tvehicle\t0.51\nbuy\tpurchase\t0.7\n",
         encoding="utf-8")
     read = ParaphraseTable.from_tsv(path, threshold=threshold, lowercase=lowercase)
     assert list(read) == _read_a_row_at_a_time(path, threshold, lowercase)
@@ -138,7 +140,7 @@ def test_a_tsv_table_reads_the_rows_that_adding_each_row_gives(tmp_path: Path, l
 
 @settings(max_examples=60)
 @given(st.lists(st.one_of(
-    st.tuples(phrases, phrases, st.one_of(st.none(), st.floats(-1e6, 1e6), st.integers(-5, 5))),
+    st.tuples(phrases, phrases, st.one_of(st.none(), scores, st.integers(0, 5))),
     st.tuples(phrases, phrases), st.lists(phrases, min_size=2, max_size=2)), max_size=12),
     st.booleans(), st.booleans())
 def test_from_pairs_builds_the_table_that_adding_each_row_gives(rows, symmetric, lowercase) -> None:
@@ -260,7 +262,7 @@ def _hash_an_entry_a_row(table: ParaphraseTable) -> str:
 
 
 @settings(max_examples=60)
-@given(st.lists(st.tuples(phrases, phrases, st.one_of(st.none(), st.floats(-1e6, 1e6))), max_size=12))
+@given(st.lists(st.tuples(phrases, phrases, st.one_of(st.none(), scores)), max_size=12))
 def test_a_tables_content_hash_is_the_hash_signatures_have_printed(rows) -> None:
     """table_hash hashes a phrase's rows in one piece (a 3-million-row table was hashed an entry
     a row, in seconds): the bytes, so the hash, are those of a sorted line a row."""
@@ -307,6 +309,19 @@ def test_a_phrase_that_is_not_a_str_is_named() -> None:
     with pytest.raises(InputTypeError, match="a phrase is a str, not NoneType"):
         table.paraphrases(None)
     assert dict(table.paraphrases(" Cat ")) == {"feline": None}
+
+
+@pytest.mark.parametrize("score", [-0.5, -1])
+def test_a_table_in_memory_refuses_a_negative_score_as_its_file_does(tmp_path, score) -> None:
+    """Audit: from_tsv now refuses a negative score at its line; add() and from_pairs took one,
+    and to_tsv wrote a file that did not read back."""
+    with pytest.raises(ConfigurationError, match=rf"score of 'a' -> 'b' is {score}, which is negative"):
+        ParaphraseTable().add("a", "b", score)
+    with pytest.raises(ConfigurationError, match=rf"score of 'a' -> 'b' is {float(score)}, which is negative"):
+        ParaphraseTable.from_pairs([("a", "c", 0.5), ("a", "b", score)])
+    table = ParaphraseTable.from_pairs([("a", "b", 2.0), ("a", "c", 0.0)])  # a count, a zero: kept
+    table.to_tsv(tmp_path / "t.tsv")
+    assert sorted(ParaphraseTable.from_tsv(tmp_path / "t.tsv"), key=repr) == sorted(table, key=repr)
 
 
 @pytest.mark.parametrize("score", [float("nan"), float("inf")])
@@ -619,3 +634,22 @@ def test_to_tsv_refuses_a_row_that_would_not_read_back(tmp_path: Path) -> None:
     good = ParaphraseTable.from_pairs([("a man", "a guy", 0.5)])
     good.to_tsv(path)
     assert list(ParaphraseTable.from_tsv(path)) == list(good)
+
+
+def test_filtered_ranks_unscored_rows_last_as_paraphrases_top_k_does(tmp_path) -> None:
+    """Audit: filtered(top_k=...) ranked unscored rows (score None) first, so top_k=1 kept an
+    unscored pair over a scored one, while `paralign paraphrases --top-k` (tables.lookup) lists
+    them last. One order for both (tables.best_first): the highest score first, unscored rows
+    last, ties by paraphrase."""
+    from paralign.tables import lookup
+
+    rows = [("car", "vehicle", None), ("car", "automobile", 0.5), ("car", "wheels", 0.5),
+            ("car", "auto", 0.9), ("car", "motor", None)]
+    table = ParaphraseTable.from_pairs(rows)
+    path = tmp_path / "user.tsv"
+    path.write_text("".join(f"{p}\t{q}\t{'' if s is None else s}\n" for p, q, s in rows), encoding="utf-8")
+    ranked = ["auto", "automobile", "wheels", "motor", "vehicle"]
+    for k in (1, 2, 3, 4, 5, None):
+        assert list(table.filtered(top_k=k).paraphrases("car")) == ranked[:k]
+        assert [row["paraphrase"] for row in lookup(path, ["car"], top_k=k)["car"]] == ranked[:k]
+    assert list(table.filtered(threshold=0.6).paraphrases("car")) == ["auto", "motor", "vehicle"]

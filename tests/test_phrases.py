@@ -185,3 +185,15 @@ def test_matches_koehns_extraction_written_apart(case):
 ])
 def test_edge_cases_of_the_extraction(links, n, m, max_length, expected):
     assert set(phrase_spans(links, n, m, max_length)) == expected == koehn_extract(links, n, m, max_length)
+
+
+@pytest.mark.parametrize("links", ["both", "Sure", ""])
+def test_an_unknown_link_set_lists_every_accepted_one(links: str) -> None:
+    """Audit: the message named 'sure' and 'sure+possible' but not 'possible', which LINK_SETS
+    also accepts; it is now built from LINK_SETS."""
+    from paralign.phrases import LINK_SETS
+
+    with pytest.raises(ConfigurationError) as caught:
+        phrase_pairs(Alignment(sure=frozenset({(0, 0)})), ["a", "b"], ["a", "c"], links=links)
+    assert str(caught.value).endswith(f"use one of {', '.join(map(repr, LINK_SETS))}")
+    assert all(repr(name) in str(caught.value) for name in LINK_SETS)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import uuid
 
 import pyarrow as pa
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from paralign.errors import ConfigurationError, FormatError
 from paralign.paraphrases import load_source
@@ -179,16 +182,27 @@ def test_lookup_refuses_one_str_of_phrases(tmp_path) -> None:
     assert lookup(path, ["a man"]) == {"a man": [{"paraphrase": "a guy", "probability": 0.5}]}
 
 
-@pytest.mark.parametrize("top_k", [0, -1, 2.5, 1.0])
-def test_lookup_top_k_below_one_is_refused(tmp_path, top_k) -> None:
+@pytest.mark.parametrize(("top_k", "message"), [
+    (0, "top_k must be at least 1, got 0"), (-1, "top_k must be at least 1, got -1"),
+    (2.5, r"top_k must be a whole number \(at least 1\), not float 2\.5"),
+    (1.0, r"top_k must be a whole number \(at least 1\), not float 1\.0"),
+    (True, r"top_k must be a whole number \(at least 1\), not bool True"),
+    ("2", r"top_k must be a whole number \(at least 1\), not str '2'"),
+])
+def test_lookup_top_k_below_one_is_refused(tmp_path, top_k, message) -> None:
     """API audit W6: top_k=-1 silently dropped the last row (rows[:-1]) and 0 kept every row;
-    a float (2.5, 1.0) was a TypeError from slicing."""
+    a float (2.5, 1.0) was a TypeError from slicing. One check (tables.check_top_k, which is
+    errors.check_count's) serves lookup and ParaphraseTable.filtered, with one message, where
+    each wrote its own (lookup's: 'top_k must be None or a whole number of at least 1, got 0')."""
     from paralign.errors import ConfigurationError
+    from paralign.paraphrase_table import ParaphraseTable
 
     path = tmp_path / "t.tsv"
     path.write_text("a man\ta guy\t0.5\na man\ta person\t0.4\na man\ta fellow\t0.3\n", encoding="utf-8")
-    with pytest.raises(ConfigurationError, match=f"top_k must be None or a whole number of at least 1, got {top_k}"):
+    with pytest.raises(ConfigurationError, match=f"^{message}$"):
         lookup(path, ["a man"], top_k=top_k)
+    with pytest.raises(ConfigurationError, match=f"^{message}$"):
+        ParaphraseTable.from_tsv(path).filtered(top_k=top_k)
     assert [row["paraphrase"] for row in lookup(path, ["a man"], top_k=2)["a man"]] == ["a guy", "a person"]
     assert len(lookup(path, ["a man"])["a man"]) == 3
 
@@ -367,6 +381,8 @@ def _users_parquet(path, probability, phrase=("a", "a")) -> None:
     ([0.5, float("nan")], "bad table row 2 (probability nan is not a finite number)"),
     ([float("inf"), 0.5], "bad table row 1 (probability inf is not a finite number)"),
     (["0.5", "0.2"], "its column 'probability' holds string, not numbers"),
+    ([0.5, -0.25], "bad table row 2 (probability -0.25 is negative"),
+    ([-1, 2], "bad table row 1 (probability -1.0 is negative"),  # integers: a count column
 ])
 def test_a_users_parquet_rows_are_checked_as_tsv_rows_are(tmp_path, probability, reason) -> None:
     """Audit: a Parquet table's rows were read unchecked. A NaN probability passed iter_rows
@@ -398,3 +414,87 @@ def test_a_users_parquet_row_without_a_probability_is_an_unscored_pair(tmp_path)
     _users_parquet(path, [0.5, 0.2], phrase=("a", None))
     with pytest.raises(FormatError, match="bad table row 2 \\(no phrase\\)"):
         load_table(path)
+
+
+@pytest.mark.parametrize("score", ["-0.5", "-1e-300", "-3"])
+def test_a_negative_score_in_a_users_tsv_table_is_a_format_error_at_its_line(tmp_path, score) -> None:
+    """Audit: a negative probability was read by every reader of a table file (paralign
+    paraphrases listed it last of the scored rows; graded ParaEval, which reads a score outside
+    (0, 1] as no probability, gave it full credit). The third column is p(e2|e1), a count
+    (lattice paraphrases) or a user's score: never below 0. Refused at its line as NaN is; a
+    score above 1 (a count, a user's score) and -0.0 are kept."""
+    from paralign.paraphrases import ParaphraseTable, load_table
+
+    path = tmp_path / "user.tsv"
+    path.write_text(f"car\tauto\t0.5\ncar\tvehicle\t{score}\n", encoding="utf-8")
+    where = re.escape(f"{path}:2: ")
+    for read in (lambda: list(iter_rows(path)), lambda: lookup(path, ["car"])):
+        with pytest.raises(FormatError, match=where + re.escape(f"bad table row (probability {score!r} is negative")):
+            read()
+    for read in (lambda: ParaphraseTable.from_tsv(path), lambda: load_table(path)):
+        with pytest.raises(FormatError, match=where + re.escape(f"score {score!r} is negative")):
+            read()
+    path.write_text("car\tauto\t3\ncar\tvehicle\t-0.0\ncar\tlorry\t1.5\n", encoding="utf-8")
+    assert [row["probability"] for row in lookup(path, ["car"])["car"]] == [3.0, 1.5, -0.0]
+    assert dict(ParaphraseTable.from_tsv(path).paraphrases("car")) == {"auto": 3.0, "vehicle": -0.0, "lorry": 1.5}
+
+
+_USERS_ROWS = [("car", "auto", "0.5"), ("car", "auto", "0.7"), ("car", "vehicle", ""), ("car", "vehicle", "0.2"),
+               ("car", "car", "0.9"), ("car", "CAR", "0.8"), ("car", "the  car", "0.6"), ("Car", "Auto", "0.95"),
+               ("car", " car ", "0.4"), ("car", " ", "0.3"), ("bus", "coach", "0.3"), ("bus", "coach", "0.3")]
+
+
+def _write_users_table(path, rows) -> None:
+    """`rows` (phrase, paraphrase, score text, '' for none) as a user's TSV or Parquet table."""
+    import pyarrow.parquet as pq
+
+    if path.suffix == ".parquet":
+        pq.write_table(pa.table({"phrase": [r[0] for r in rows], "paraphrase": [r[1] for r in rows],
+                                 "probability": pa.array([float(r[2]) if r[2] else None for r in rows], pa.float64())}),
+                       path)
+    else:
+        path.write_text("".join(f"{p}\t{q}\t{s}\n" for p, q, s in rows), encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["users.tsv", "users.parquet"])
+def test_a_table_file_lists_one_row_a_paraphrase_as_the_table_in_memory_holds_it(tmp_path, name) -> None:
+    """Audit: `paralign paraphrases` (tables.lookup) listed every row of a user's table as
+    written: a pair given twice twice (top-k counting it twice), and the phrase itself as its
+    own paraphrase (car -> car, CAR, ' car '), where the same file in memory (serve --table,
+    ParaEval, the aligners) holds one row a paraphrase, the higher score kept, and no
+    self-paraphrase. Both now hold the same rows; lookup shows the kept row as written."""
+    from paralign.paraphrases import load_table
+    from paralign.phrase_keys import lookup_held
+
+    path = tmp_path / name
+    _write_users_table(path, _USERS_ROWS)
+    _, found = lookup_held(path, ["car", "bus"])
+    assert [(row["paraphrase"], row["probability"]) for row in found["car"]] == [
+        ("Auto", 0.95), ("the  car", 0.6), ("vehicle", 0.2)]
+    assert found["bus"] == [{"paraphrase": "coach", "probability": 0.3}]
+    table = load_table(path)
+    assert dict(table.paraphrases("car")) == {"auto": 0.95, "vehicle": 0.2, "the car": 0.6}
+    assert lookup_held(path, ["car"], 2)[1]["car"][1]["paraphrase"] == "the  car"  # not car itself
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(["car", "Car", " car", "a  car", "a car", "bus"]),
+                          st.sampled_from(["car", "CAR", "auto", "Auto", "a car", "a  Car", "bus", " "]),
+                          st.sampled_from(["", "0", "0.25", "0.5", "1", "2.5"])), max_size=14),
+       st.sampled_from(["users.tsv", "users.parquet"]))
+def test_a_users_table_file_and_the_same_table_in_memory_agree(tmp_path, rows, name) -> None:
+    """Whatever a user's table repeats (a pair twice, in other case or spacing) or pairs with
+    itself, `paralign paraphrases` (lookup_held) finds, for each phrase, the paraphrases and
+    scores that load_table holds in memory (serve, ParaEval, ParaMetric, the aligners)."""
+    from paralign.paraphrases import load_table
+    from paralign.phrase_keys import lookup_held, normalize_phrase
+
+    path = tmp_path / f"{uuid.uuid4().hex}-{name}"  # a new file each example: a Parquet footer is kept by file
+    _write_users_table(path, rows)
+    table = load_table(path)
+    asked = ["car", "a car", "bus", "auto"]
+    _, found = lookup_held(path, asked)
+    for phrase in asked:
+        listed = [(normalize_phrase(row["paraphrase"]), row["probability"]) for row in found[phrase]]
+        assert dict(listed) == dict(table.paraphrases(phrase)), (phrase, rows)
+        assert len(listed) == len(dict(listed))

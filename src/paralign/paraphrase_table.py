@@ -5,6 +5,11 @@ every source follows, and :func:`lookup_key`, how a consumer asks a source for a
 Not for: PPDB, WordNet or reading a command line's table spec (:mod:`paralign.paraphrases`:
 ``load_source``, ``load_table``, which re-exports every name here); writing or querying the
 pipelines' table files (:mod:`paralign.tables`).
+
+Rows are held as a table file is read by ``paralign paraphrases`` (:mod:`paralign.tables`
+states the rule): one a (phrase, paraphrase) pair after normalising (white space collapsed,
+lower-cased unless the table keeps case), the best of rows that come to be one kept (the higher
+score, a scored row over an unscored one), a self-paraphrase dropped, a negative score refused.
 """
 
 from __future__ import annotations
@@ -22,7 +27,6 @@ from .errors import (
     ConfigurationError,
     FormatError,
     InputTypeError,
-    check_count,
     check_output_file,
     file_path,
     is_text,
@@ -31,7 +35,7 @@ from .errors import (
 )
 from .phrase_keys import form_of, held_phrase, normalize_phrase
 from .signature import short_hash
-from .tables import METADATA_LINE, check_threshold, row_lines
+from .tables import METADATA_LINE, NEGATIVE, best_first, check_threshold, check_top_k, row_lines
 from .textio import float_field, open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
@@ -105,9 +109,9 @@ class ParaphraseTable:
     # -- building ----------------------------------------------------------------------------
     def add(self, phrase: str, paraphrase: str, score: Score = None) -> None:
         """Add a pair; identical phrases are ignored; a repeated pair keeps the higher score.
-        A score is None or a finite number (ConfigurationError, as ``from_tsv`` refuses NaN),
-        kept as a float (a numpy float's repr, which ``to_tsv`` wrote, did not read back); a
-        phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
+        A score is None or a finite number of at least 0 (ConfigurationError, as ``from_tsv``
+        refuses NaN or a negative score), kept as a float (a numpy float's repr, which
+        ``to_tsv`` wrote, did not read back); a phrase holding a lone surrogate is an InputTypeError (no character: :func:`_lone`)."""
         _check_score(phrase, paraphrase, score)
         for text in (phrase, paraphrase):
             if isinstance(text, str) and not is_text(text):
@@ -180,8 +184,8 @@ class ParaphraseTable:
         :attr:`tokenizer` and, unless `lowercase` is given, whose case becomes :attr:`lowercase`
         (:func:`form_of`: a table built with ``--keep-case`` keeps its case; one without the
         record is lower-cased): read in the same pass, as a pipe is read once. A
-        line without a tab or with a score that is not a finite number raises FormatError
-        naming the file and line. `progress` wraps the file's lines as they are read (a
+        line without a tab or with a score that is not a finite number, or is negative
+        (:data:`paralign.tables.NEGATIVE`), raises FormatError naming the file and line. `progress` wraps the file's lines as they are read (a
         command's bar: a table of millions of rows takes seconds).
         """
         table = cls(name or file_path(path).name, lowercase=True if lowercase is None else lowercase)
@@ -215,6 +219,8 @@ class ParaphraseTable:
                         raise FormatError(f"score {fields[2]!r} is not a number", source=str(path), line=number) from exc
                     if not math.isfinite(score):  # NaN would pass every threshold test unnoticed
                         raise FormatError(f"score {fields[2]!r} is not a finite number", source=str(path), line=number)
+                    if score < 0:
+                        raise FormatError(f"score {fields[2]!r} {NEGATIVE}", source=str(path), line=number)
                 if threshold is not None and score is not None and score < threshold:
                     continue
                 if fields[0] != last:
@@ -370,18 +376,21 @@ class ParaphraseTable:
         return self.multiword_strings()[0] if self._table else 0
 
     def filtered(self, threshold: float | None = None, top_k: int | None = None) -> ParaphraseTable:
-        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase.
-        `top_k` is None (every row) or a whole number of at least 1 (ConfigurationError, as
-        :func:`paralign.tables.lookup` refuses it: 0 kept every row, -1 dropped the last one
-        and 2.5 was a TypeError from slicing)."""
+        """A copy keeping scores >= threshold (unscored rows kept) and the k best per phrase,
+        ranked as :func:`paralign.tables.lookup` (``paralign paraphrases --top-k``) ranks them
+        (:func:`paralign.tables.best_first`): the highest score first, unscored rows after every
+        scored one, ties by paraphrase; each phrase's rows are held in that order. It ranked
+        unscored rows first, so top_k=1 kept an unscored row over a scored one.
+        `top_k` is None (every row) or a whole number of at least 1
+        (:func:`paralign.tables.check_top_k`, the check of :func:`paralign.tables.lookup`: 0 kept
+        every row, -1 dropped the last one and 2.5 was a TypeError from slicing)."""
         check_threshold(threshold, f"table {self.name!r}")
-        if top_k is not None:
-            check_count(top_k, "top_k")
+        top_k = check_top_k(top_k)
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
         out.retokenized_from = self.retokenized_from
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
-            items.sort(key=lambda qs: (-(qs[1] if qs[1] is not None else float("inf")), qs[0]))
+            items.sort(key=lambda qs: best_first(qs[1], qs[0]))
             for q, s in items[:top_k]:
                 out.add(phrase, q, s)
         return out
@@ -418,7 +427,8 @@ def _hashed_rows(table: ParaphraseTable) -> Iterator[bytes]:
 
 def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
     """ConfigurationError unless `score` is None or a finite number (NaN would pass every
-    threshold test unnoticed): the check of every row added."""
+    threshold test unnoticed) of at least 0 (:data:`paralign.tables.NEGATIVE`): the check of
+    every row added."""
     if score is None:
         return
     try:
@@ -428,6 +438,8 @@ def _check_score(phrase: str, paraphrase: str, score: Score) -> None:
                                  "for a float") from None
     if not finite:
         raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, not a finite number")
+    if score < 0:  # as every reader of a table file refuses it: to_tsv's file would not read back
+        raise ConfigurationError(f"score of {phrase!r} -> {paraphrase!r} is {score}, which {NEGATIVE}")
 
 
 def _lone(text: str) -> str:

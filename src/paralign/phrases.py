@@ -61,8 +61,12 @@ class PhrasePair:
 
 
 def _link_set(alignment_or_links: Alignment | Iterable[Link], links: str) -> frozenset[Link]:
+    """The links of `links` (one of :data:`LINK_SETS`) in an alignment; a bare set of links is
+    all sure. An unknown name is a ConfigurationError listing every accepted one, from
+    :data:`LINK_SETS` (it named two of the three)."""
     if links not in LINK_SETS:
-        raise ConfigurationError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
+        accepted = ", ".join(map(repr, LINK_SETS))
+        raise ConfigurationError(f"unknown link set {links!r}: use one of {accepted}")
     if isinstance(alignment_or_links, Alignment):
         return alignment_or_links.links(links)
     return Alignment.from_links(alignment_or_links).sure  # checked: not Pharaoh text, None, (-1, 0)

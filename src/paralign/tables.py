@@ -8,6 +8,13 @@ one row a line, floats as Python's exact ``repr``), with the same rows; every re
 takes both.  A file is written under a temporary name and renamed into place when complete
 (:func:`atomic_path`), so no half-written table is ever visible.
 
+Rows read (:func:`lookup`) or held in memory (``ParaphraseTable``) follow one rule: one row a
+paraphrase, matched as the phrase is (a user's table without case, white space collapsed); of
+rows that come to be one (``car -> auto`` twice, ``Car -> Auto``) the best is kept
+(:func:`best_first`), as a re-split or folded table keeps it; a paraphrase that is the phrase
+itself by that rule (``car -> CAR``) is dropped. Not an error: rows written apart meet under
+paralign's matching rule, not the user's, and every table in memory kept the best already.
+
 Not for: building tables (:mod:`paralign.pivot`), or the in-memory `ParaphraseTable` used
 for matching (:mod:`paralign.paraphrases`, which reads these files through here).
 """
@@ -21,7 +28,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from numbers import Integral, Real
+from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -29,6 +36,7 @@ from .errors import (
     OPEN_REASONS,
     ConfigurationError,
     FormatError,
+    check_count,
     check_texts,
     counted,
     invalid_json,
@@ -56,6 +64,13 @@ METADATA_KEY = b"paralign"
 METADATA_LINE = "# paralign: "
 
 
+#: Why a row's negative score is refused (:func:`iter_rows`, :func:`checked_batch`, from_tsv, a
+#: row added in memory): the third column is p(e2|e1) (pivot, paraphrase-table), a count (lattice
+#: paraphrases) or a user's score, never below 0 (graded ParaEval gave one full credit). Above 1
+#: is kept: a count or a user's score is one, and a pivot sum can round past 1.
+NEGATIVE = "is negative: a table's score (p(e2|e1), a count or a user's score) is 0 or more"
+
+
 def check_threshold(threshold: object, what: str) -> None:
     """ConfigurationError unless a `threshold` on table rows' scores is None or a finite number,
     naming `what` (a table, a source spec): NaN keeps every row (no score is below it), inf none,
@@ -64,6 +79,15 @@ def check_threshold(threshold: object, what: str) -> None:
                                   or not math.isfinite(threshold)):
         raise ConfigurationError(f"{what} has a threshold that is not a finite number "
                                  f"({shown_value(threshold)}): use a number such as 0.5")
+
+
+def check_top_k(top_k: object) -> int | None:
+    """`top_k` of a table's rows per phrase: None (every row) or a whole number of at least 1,
+    as :func:`paralign.errors.check_count` checks a count (its ConfigurationError otherwise:
+    ``top_k must be a whole number (at least 1), not float 2.5``, ``top_k must be at least 1,
+    got 0``). The one check of :func:`lookup` and
+    :meth:`paralign.paraphrases.ParaphraseTable.filtered`, which had a message each."""
+    return None if top_k is None else check_count(top_k, "top_k")
 
 
 @contextmanager
@@ -304,7 +328,8 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
     """Rows of a table file, Parquet or TSV: (phrase, paraphrase, probability, other columns).
 
     TSV: blank lines and comments are skipped (:func:`row_lines`); a row without a numeric third
-    field raises FormatError naming the file and line. With `unscored` a row of two fields or
+    field, or with one that is not finite or is negative (:data:`NEGATIVE`), raises FormatError
+    naming the file and line. With `unscored` a row of two fields or
     with an empty third one is an unscored pair (probability None), as the paraphrase sources
     read a user's table (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines
     that compute from probabilities keep the default."""
@@ -329,6 +354,8 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 probability = float_field(fields[2])
                 if not math.isfinite(probability):
                     raise ValueError(f"probability {fields[2]!r} is not a finite number")
+                if probability < 0:
+                    raise ValueError(f"probability {fields[2]!r} {NEGATIVE}")
             except ValueError as exc:
                 raise FormatError(f"bad table row ({exc})", source=str(path), line=number) from exc
             yield fields[0], fields[1], probability, fields[3:]
@@ -337,7 +364,7 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
 def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
     """A record batch of a Parquet table's rows, checked as a TSV table's rows are
     (:func:`iter_rows`), with its probability column (the third) as float64: the first two
-    columns text, the third numbers, each finite; a missing (null) probability is an unscored
+    columns text, the third numbers, each finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored
     pair (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError
     naming the file and the row (`first_row`: the 1-based number of the batch's first row; None
     when not known, a query's rows: the row is named by its phrase). A user's table, not one
@@ -374,6 +401,10 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
     if not pc.all(finite).as_py():
         index = pc.index(finite, False).as_py()
         bad(index, f"{names[2]} {probability[index].as_py()!r} is not a finite number")
+    negative = pc.fill_null(pc.less(probability, 0.0), False)
+    if pc.any(negative).as_py():
+        index = pc.index(negative, True).as_py()
+        bad(index, f"{names[2]} {probability[index].as_py()!r} {NEGATIVE}")
     return batch.set_column(2, names[2], probability)
 
 
@@ -446,18 +477,19 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The rows of each of `phrases` in a table, best first (probability, then paraphrase);
-    `top_k` keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
+    """The rows of each of `phrases` in a table, best first (probability, then paraphrase:
+    :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best
+    kept; a paraphrase that is the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k`
+    keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
     ``key(phrase)`` (a user's table, matched without case: see
     :func:`paralign.phrase_keys.lookup_held` for what a user types).  Parquet is read with a
     filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
     row: no statistics order the keys); TSV is scanned once, and a user's TSV row without a score is an
     unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for
     one str, whose characters would be looked up); `top_k` None (every row) or a whole number of
-    at least 1 (ConfigurationError: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
+    at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
-    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1):
-        raise ConfigurationError(f"top_k must be None or a whole number of at least 1, got {top_k!r}")
+    check_top_k(top_k)
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
@@ -480,10 +512,30 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
             if rows is not None:
                 extra = dict(zip(names[3:], (_number(v) for v in rest), strict=False))
                 rows.append({"paraphrase": paraphrase, "probability": probability, **extra})
-    for phrase, rows in found.items():
-        rows.sort(key=_best_first)
+    for phrase, rows in found.items():  # a built table's paraphrases matched as written
+        rows = sorted(_one_a_paraphrase(rows, phrase, key or str), key=_best_first)
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
+
+
+def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[str], str]) -> Iterable[dict[str, Any]]:
+    """`phrase`'s `rows` (in the file's order) as the table in memory holds them
+    (:meth:`paralign.paraphrases.ParaphraseTable.add`): one row a paraphrase, by its `key` (the
+    rule the phrase was matched by: a user's table's case and white space folded), the best of
+    rows that share it kept (:func:`best_first`: the higher score, a scored row over an
+    unscored one, the first of equals), shown as it is written; a row whose paraphrase is the
+    phrase itself by that key (``car -> CAR``), or is empty, is no paraphrase and is dropped.
+    `paralign paraphrases` listed each such row (``coach`` twice, ``car`` as a paraphrase of
+    ``car``), where ``serve`` and every table in memory hold one or none."""
+    best: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        held = key(row["paraphrase"])
+        if not held or held == phrase:
+            continue
+        kept = best.get(held)
+        if kept is None or best_first(row["probability"], "") < best_first(kept["probability"], ""):
+            best[held] = row
+    return best.values()
 
 
 def _keyed(key: Callable[[str], str] | None) -> Callable[[str], str]:
@@ -501,11 +553,19 @@ def _keyed(key: Callable[[str], str] | None) -> Callable[[str], str]:
     return keyed
 
 
+def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float, str]:
+    """Sort key of a phrase's rows, best first: the highest probability first, unscored rows
+    (None: a user's TSV row without a score, a null in Parquet) after every scored one, ties
+    (and the unscored rows among themselves) by paraphrase, in code-point order (Python's str
+    order), so the order never depends on the file's. The one order of every ranked list of a
+    table's rows: :func:`lookup` (``paralign paraphrases``, ``--top-k``) and
+    :meth:`paralign.paraphrases.ParaphraseTable.filtered`, which ranked unscored rows first."""
+    return probability is None, -(probability or 0.0), paraphrase
+
+
 def _best_first(row: dict[str, Any]) -> tuple[bool, float, str]:
-    """Sort key: the highest probability first, unscored rows (a user's TSV) after every
-    scored one, ties by paraphrase."""
-    probability = row["probability"]
-    return probability is None, -(probability or 0.0), row["paraphrase"]
+    """:func:`best_first` of a row as :func:`lookup` gives it."""
+    return best_first(row["probability"], row["paraphrase"])
 
 
 def _tsv_columns(path: str | Path) -> list[str]:

@@ -2,7 +2,8 @@
 were split, so that a phrase can be looked up as a table holds it.
 
 `whitespace` (already tokenised), `moses` (already tokenised with Moses' XML escapes such as
-`&apos;`, which are undone), or `regex` (default for raw text: words, numbers, punctuation and
+`&apos;`, which are undone, as any character reference is, but for one that stands for white
+space or nothing, `&#160;`, kept as written: one token a field, with no white space in it), or `regex` (default for raw text: words, numbers, punctuation and
 English clitics `n't 's 're ...` split off, PTB style; HTML character references read as the
 characters they stand for, invisible characters dropped and the text read in NFC first, as
 annotation reads it). The tokens of the first two are kept as given. The
@@ -39,8 +40,9 @@ TOKENIZERS = ("regex", "whitespace", "moses", "spacy")
 CORPUS_TOKENIZERS = ("regex", "whitespace", "moses")
 #: Raised whenever a tokenizer would split the same text otherwise (a work directory's token
 #: files record it, so that a resumed pipeline never reuses tokens split by the code before).
-#: 2: `regex` reads raw text as it shows (:func:`_shown`); 3: and its HTML character references.
-TOKENS_VERSION = 3
+#: 2: `regex` reads raw text as it shows (:func:`_shown`); 3: and its HTML character references;
+#: 4: `moses` keeps a reference to white space (or to nothing) as written (:func:`_moses_token`).
+TOKENS_VERSION = 4
 
 _TOKEN = re.compile(
     r"\w+(?=n't\b)|n't\b|'(?:s|re|ve|ll|d|m)\b|\w+(?:[-.]\w+)*|[^\w\s]", re.IGNORECASE
@@ -68,7 +70,7 @@ def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[
     elif method == "whitespace":  # no character lower-cases to white space: one pass over the text
         return text.lower().split() if lowercase else text.split()
     elif method == "moses":
-        tokens = [html.unescape(token) for token in text.split()]
+        tokens = [_moses_token(token) if "&" in token else token for token in text.split()]
     elif method == "spacy":
         tokens = _spacy_tokens(text)
     else:
@@ -76,6 +78,37 @@ def tokenize(text: str, method: str = "regex", lowercase: bool = False) -> list[
     if lowercase:
         tokens = [token.lower() for token in tokens]
     return tokens
+
+
+#: A character reference as :func:`html.unescape` finds one (its pattern: a decimal or hex
+#: number or a name, the semicolon optional, as HTML5 reads it).
+_REFERENCE = re.compile(r"&(?:#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
+
+
+def _moses_token(field: str) -> str:
+    """One white-space-separated field of Moses-tokenised text as its token: its character
+    references (Moses' ``&apos;``, ``&amp;`` ..., and any other) unescaped, but for one that
+    stands for white space (``&#160;``, ``&nbsp;``, ``&#10;``) or for nothing (``&#11;``, which
+    :func:`html.unescape` drops), kept as written. A token holds no white space and is never
+    empty: each field is one token, as the corpus's given alignment and eflomal, which split
+    the joined tokens at white space, count them. ``&#160;`` was the token ``"\xa0"``, which
+    the joined line lost, so every link after it in a Pharaoh alignment named the next token."""
+    token = html.unescape(field)
+    if token and not _has_space(token):
+        return token
+    return _REFERENCE.sub(_unescaped_unless_space, field)
+
+
+def _unescaped_unless_space(match: re.Match[str]) -> str:
+    """A reference's character(s), or the reference as written when they are white space or
+    nothing (:func:`_moses_token`)."""
+    text = html.unescape(match.group())
+    return text if text and not _has_space(text) else match.group()
+
+
+def _has_space(text: str) -> bool:
+    """True when `text` holds a character that :meth:`str.split` splits at (``isspace``)."""
+    return any(map(str.isspace, text))
 
 
 #: A typographic apostrophe inside a word (``don’t``): spaCy is given an ASCII one, as
