@@ -156,8 +156,9 @@ def test_symmetrize_unknown_method() -> None:
 
 def test_argument_errors_are_paralign_errors() -> None:
     """Unknown link sets and symmetrisations are ConfigurationErrors (still ValueErrors)."""
-    with pytest.raises(ConfigurationError, match="unknown link set 'both'"):
-        Alignment.from_links([(0, 0)]).links("both")
+    with pytest.raises(ConfigurationError, match="^unknown link set 'both': use one of 'sure', "
+                                                  r"'sure\+possible', 'possible'$"):
+        Alignment.from_links([(0, 0)]).links("both")  # named two of the three
     with pytest.raises(ConfigurationError, match="unknown symmetrisation 'grow'.*grow-diag"):
         symmetrize(set(), set(), "grow")
 

@@ -85,6 +85,18 @@ def _confidence(value: object) -> float:
     return float(value)
 
 
+#: The link sets an alignment offers (:meth:`Alignment.links`); "possible" is sure+possible,
+#: possible links being a superset of sure ones.
+LINK_SETS = ("sure", "sure+possible", "possible")
+
+
+def check_link_set(which: str) -> None:
+    """ConfigurationError for a name not in :data:`LINK_SETS`, listing every one (the message
+    named two of the three)."""
+    if which not in LINK_SETS:
+        raise ConfigurationError(f"unknown link set {which!r}: use one of {', '.join(map(repr, LINK_SETS))}")
+
+
 @dataclass(frozen=True, slots=True)
 class Alignment:
     """Sure links and possible links (i in source, j in target, 0-based); sure ⊆ possible.
@@ -145,12 +157,10 @@ class Alignment:
         return self.possible - self.sure
 
     def links(self, which: str = "sure") -> frozenset[Link]:
-        """`sure` or `sure+possible` (alias `possible`)."""
-        if which == "sure":
-            return self.sure
-        if which in ("sure+possible", "possible"):
-            return self.possible
-        raise ConfigurationError(f"unknown link set {which!r}: use 'sure' or 'sure+possible'")
+        """`sure` or `sure+possible` (alias `possible`): one of :data:`LINK_SETS`
+        (:func:`check_link_set`)."""
+        check_link_set(which)
+        return self.sure if which == "sure" else self.possible
 
     def __len__(self) -> int:
         """Number of links, sure and possible together."""

@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .alignment import Alignment, Link
-from .errors import AlignmentIndexError, ConfigurationError, check_count, check_texts
+from .alignment import (
+    LINK_SETS as LINK_SETS,  # the link sets phrase extraction takes, named here too
+)
+from .alignment import Alignment, Link, check_link_set
+from .errors import AlignmentIndexError, check_count, check_texts
 
 Span = tuple[int, int]
 SpanPair = tuple[int, int, int, int]  # s1, s2, t1, t2 with [s1, s2) and [t1, t2)
-LINK_SETS = ("sure", "sure+possible", "possible")  # "possible" = sure+possible, as in Alignment
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +66,7 @@ def _link_set(alignment_or_links: Alignment | Iterable[Link], links: str) -> fro
     """The links of `links` (one of :data:`LINK_SETS`) in an alignment; a bare set of links is
     all sure. An unknown name is a ConfigurationError listing every accepted one, from
     :data:`LINK_SETS` (it named two of the three)."""
-    if links not in LINK_SETS:
-        accepted = ", ".join(map(repr, LINK_SETS))
-        raise ConfigurationError(f"unknown link set {links!r}: use one of {accepted}")
+    check_link_set(links)
     if isinstance(alignment_or_links, Alignment):
         return alignment_or_links.links(links)
     return Alignment.from_links(alignment_or_links).sure  # checked: not Pharaoh text, None, (-1, 0)
