@@ -289,7 +289,7 @@ def test_stdin_given_twice_is_a_usage_error(argv: list[str], monkeypatch, capsys
 
 
 def test_stdin_arguments_skip_outputs() -> None:
-    from paralign.cli._common import stdin_arguments
+    from paralign.cli._command_line import stdin_arguments
 
     assert stdin_arguments(["align", "-", "-o", "-", "--report=-"]) == ["-"]
     assert stdin_arguments(["x", "--gold", "/dev/stdin", "--system=-"]) == ["--gold", "--system"]
