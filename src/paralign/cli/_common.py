@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import errno
 import json
+import math
 import os
 import shutil
 import stat
@@ -57,6 +58,48 @@ def _int_at_least(text: str, low: int) -> int:
     if value < low:
         raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
     return value
+
+
+def number_in(low: float, high: float | None = None, *, low_open: bool = False,
+              high_open: bool = False) -> Callable[[str], float]:
+    """argparse type: a number from `low` to `high` (None: no upper bound; `low_open` and
+    `high_open` leave the bound out), refused when the options are parsed with a usage error
+    naming the flag as typed (``argument --ppdb-sim: must be a number in (0, 1], got 0``). Why:
+    the library refuses the same value, but names it as Python does (``ppdb_sim``), which is
+    not what the user typed. NaN and inf are refused as not finite."""
+    if high is None:
+        interval = f"{'>' if low_open else '>='} {low:g}"
+    else:
+        interval = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+
+    def number(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value):  # as finite_numbers words it for the options without a range
+            raise argparse.ArgumentTypeError(f"{text} is not a finite number")
+        above = value > low if low_open else value >= low
+        below = high is None or (value < high if high_open else value <= high)
+        if not (above and below):
+            raise argparse.ArgumentTypeError(f"must be a number {'in ' if high is not None else ''}{interval}, "
+                                             f"got {text}")
+        return value
+
+    number.__name__ = f"number {interval}"
+    return number
+
+
+#: --ppdb-sim and --w: a similarity or weight in (0, 1], as the Sultan aligner's config takes it.
+open_unit = number_in(0, 1, low_open=True)
+#: A probability below 1 (--min-translation-prob: pruning every one would leave no table).
+probability_below_one = number_in(0, 1, high_open=True)
+#: A ratio of lengths (--max-length-ratio), at least 1.
+length_ratio = number_in(1)
+#: A weight or strength that may be 0 (--l2).
+non_negative_number = number_in(0)
+#: A rate or size above 0 (--fine-tune-learning-rate).
+positive_number = number_in(0, low_open=True)
 
 
 def add_format(

@@ -26,9 +26,11 @@ from ._common import (
     emit,
     fmt_pct,
     is_std,
+    length_ratio,
     output_file,
     output_path,
     positive_int,
+    probability_below_one,
     shown_names,
     stdin_inputs,
     warn,
@@ -104,9 +106,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
                         help="skip lines longer than N tokens, N >= 1 (default %(default)s)")
-    parser.add_argument("--max-length-ratio", type=float, default=None,
+    parser.add_argument("--max-length-ratio", type=length_ratio, default=None,
                         help="skip sentence pairs whose token-length ratio exceeds this")
-    parser.add_argument("--min-translation-prob", type=float, default=0.001,
+    parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001,
                         help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)"
                         if pivot else "pivot's pruning of translation probabilities: no effect here "
                         "(pair counts are not pruned); accepted as pivot takes it")
