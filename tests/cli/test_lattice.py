@@ -357,7 +357,7 @@ def test_stats_incremental_text_has_its_heading_gain_and_minimum(tmp_path, capsy
     assert lines.index("paths by mean sentence length:") < heading
     rows = lines[heading + 1:-1]
     assert [r.split(":")[0] for r in rows] == ["  n=1", "  n=2", "  n=3", "  n=4"] and lines[-1] == "errors: 0"
-    assert all(r.startswith(f"  n={n}: 1 groups, ed_input ") and ", gain " in r for n, r in enumerate(rows, 1))
+    assert all(r.startswith(f"  n={n}: 1 group, ed_input ") and ", gain " in r for n, r in enumerate(rows, 1))
     stats = run_json(capsys, *base)
     assert stats["incremental_min_size"] == 4 and len(stats["incremental"]) == 4
     assert rows[0].endswith(f"gain {stats['incremental'][0]['gain']:.2f}")

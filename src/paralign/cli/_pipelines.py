@@ -201,7 +201,7 @@ def options_from_args(args: argparse.Namespace) -> PivotOptions:
 
 def render_report(result: dict) -> str:
     output = STDOUT_NAME if is_std(result["output"]) else result["output"]
-    lines = [f"wrote {result['rows']} paraphrase pairs for {result['phrases']} phrases to {output}"]
+    lines = [f"wrote {counted(result['rows'], 'paraphrase pair')} for {counted(result['phrases'], 'phrase')} to {output}"]
     for corpus in result["corpora"]:
         corpus = dict(corpus)
         alignment = corpus.pop("alignment", None)
@@ -209,8 +209,8 @@ def render_report(result: dict) -> str:
         if "lines" in corpus:
             kept = corpus["kept"] / corpus["lines"] if corpus["lines"] else None
             lines.append(
-                f"  {corpus['source']} / {corpus['target']}: {corpus['kept']} of {corpus['lines']} "
-                f"lines used ({fmt_pct(kept)}%); skipped {corpus['empty']} empty, "
+                f"  {corpus['source']} / {corpus['target']}: {corpus['kept']} of "
+                f"{counted(corpus['lines'], 'line')} used ({fmt_pct(kept)}%); skipped {corpus['empty']} empty, "
                 f"{corpus['too_long']} over-long, {corpus['filtered']} by length ratio; "
                 f"{corpus['replaced']} with bad bytes replaced"
             )

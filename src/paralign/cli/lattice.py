@@ -18,7 +18,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigurationError, EmptyScoringError, ParalignError
+from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
 from ._common import (
     add_encoding_errors,
     batch_status,
@@ -252,7 +252,7 @@ def run_draw(args: argparse.Namespace) -> int:
 
         name = args.lattice or args.input
         title = f"word lattice of {Path(input_name(name)).name}"  # <stdin>, as every result names it
-        size = f"{lattice.n_states} states, {lattice.n_edges} edges"
+        size = f"{counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"
         drawing = lattice_drawing(lattice, title=f"{title}: {size}")
         key = el("p", lattice_key(lattice), class_="note")
         body = (key, figure(drawing), edge_table(lattice))
@@ -446,12 +446,12 @@ def render_stats(s: dict) -> str:
             "repetition_ratio", "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
     lines = [f"{k}: {_stat(s.get(k))}" for k in keys]
     lines.append("paths by mean sentence length:")
-    lines += [f"  {r['length']}: {r['groups']} groups, mean log10 {r['mean_log10_paths']:.2f}, "
+    lines += [f"  {r['length']}: {counted(r['groups'], 'group')}, mean log10 {r['mean_log10_paths']:.2f}, "
               f"max {r['max_log10_paths']:.2f}" for r in s["paths_by_length"]]
     if "incremental" in s:
         size = s.get("incremental_min_size", 4)
         lines.append(f"incremental (one sentence held out vs n others, groups of {size} or more sentences):")
-        lines += [f"  n={r['n']}: {r['groups']} groups, ed_input {r['ed_input']:.2f}, ed_lattice "
+        lines += [f"  n={r['n']}: {counted(r['groups'], 'group')}, ed_input {r['ed_input']:.2f}, ed_lattice "
                   f"{r['ed_lattice']:.2f}, gain {r['gain']:.2f}" for r in s["incremental"]]
         if not s["incremental"]:
             lines.append(f"  none: no group has {size} or more distinct sentences (--incremental-min-size)")

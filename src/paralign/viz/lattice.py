@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..errors import counted
 from .style import INK
 from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_width
 
@@ -168,8 +169,8 @@ def lattice_key(lattice: Lattice) -> str:
     dashed edge mean, when the lattice has them)."""
     parts = ["Read left to right: every path from the start state (filled green) to the end state "
              "(a double circle) spells a sentence, a word an edge."]
-    if lattice.weights:
-        parts.append(f"The thicker an edge, the more of the {sentence_count(lattice)} sentences it was built "
+    if (sentences := sentence_count(lattice)) is not None:
+        parts.append(f"The thicker an edge, the more of the {counted(sentences, 'sentence')} it was built "
                      "from use it (its tooltip says how many).")
     if any(w is None for _, w, _ in lattice.edges):
         parts.append(f"A dashed edge ({EPSILON_LABEL}) has no word.")
@@ -206,7 +207,7 @@ def _edge(lattice: Lattice, placed: Placed, k: int, ident: str, sentences: int |
     lx, ly, _ = placed.labels[k]
     weight = lattice.weights[k] if lattice.weights else None
     word = EPSILON_LABEL if w is None else w
-    used = "" if weight is None else f", used by {weight} of the {sentences} sentences"
+    used = "" if weight is None or sentences is None else f", used by {weight} of the {counted(sentences, 'sentence')}"
     tip = f"{word} (state {s} → {d}{used})"
     return group(
         [el("title", tip),
@@ -257,5 +258,5 @@ def lattice_drawing(lattice: Lattice, *, title: str | None = None, ident: str = 
                group([_state(lattice, placed, s) for s in range(lattice.n_states)], class_="states")],
               transform=f"translate({num(PAD - x0)} {num(PAD - y0)})"),
     ]
-    name = title or f"word lattice: {lattice.n_states} states, {lattice.n_edges} edges"
+    name = title or f"word lattice: {counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"
     return svg_root(x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD, body, title=name, ident=ident)
