@@ -487,7 +487,7 @@ def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -
     if run.code == 2 and (cls in OUTPUT_CLASSES or "=" in cls):
         option = cls.split("=")[0]
         named = (("argument -o/--output", "argument --output/-o") if cls in OUTPUT_CLASSES else
-                 (f"argument {option}", f"{option}/", f"/{option}: ", f"{option.lstrip('-').replace('-', '_')} must be"))
+                 (f"argument {option}", f"{option}/", f"/{option}: "))  # the flag as typed, not max_length
         assert any(text in run.err for text in named), run.err  # named, and refused before any work
     elif run.code == 1 and row.batch and ": error: " not in run.err:  # every item bad, or --strict
         assert f"{name}:{2 if cls == 'strict' else 1}:" in run.err, run.err  # each reported with file and line

@@ -223,6 +223,21 @@ def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
     assert not (tmp_path / "l.txt").exists()
 
 
+def test_draw_refuses_a_lattice_too_large_to_draw_and_writes_its_dot(tmp_path, capsys):
+    """`lattice draw -o chain.svg` of a 2,000-state chain wrote a picture 247,205 px wide. It is
+    a usage error now (exit 2, no file), naming the size and the DOT output, which still works."""
+    chain = tmp_path / "chain.json"
+    chain.write_text(json.dumps({"states": 2000, "start": 0, "end": 1999,
+                                 "edges": [[k, "word", k + 1] for k in range(1999)]}), encoding="utf-8")
+    for name in ("chain.svg", "chain.html"):
+        assert main(["lattice", "draw", "--lattice", str(chain), "-o", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert "too large to draw" in err and "-o FILE.dot" in err, err
+        assert not (tmp_path / name).exists()
+    assert main(["lattice", "draw", "--lattice", str(chain), "-o", str(tmp_path / "chain.dot")]) == 0
+    assert (tmp_path / "chain.dot").read_text(encoding="utf-8").count("->") == 1999
+
+
 #: A stand-in converter: copies its input to the file named by its last argument.
 COPY = "import sys\nopen(sys.argv[-1], 'wb').write(sys.stdin.buffer.read())\n"
 FAIL = "import sys\nsys.stderr.write('cannot render\\n')\nsys.exit(3)\n"
@@ -357,7 +372,7 @@ def test_stats_incremental_text_has_its_heading_gain_and_minimum(tmp_path, capsy
     assert lines.index("paths by mean sentence length:") < heading
     rows = lines[heading + 1:-1]
     assert [r.split(":")[0] for r in rows] == ["  n=1", "  n=2", "  n=3", "  n=4"] and lines[-1] == "errors: 0"
-    assert all(r.startswith(f"  n={n}: 1 groups, ed_input ") and ", gain " in r for n, r in enumerate(rows, 1))
+    assert all(r.startswith(f"  n={n}: 1 group, ed_input ") and ", gain " in r for n, r in enumerate(rows, 1))
     stats = run_json(capsys, *base)
     assert stats["incremental_min_size"] == 4 and len(stats["incremental"]) == 4
     assert rows[0].endswith(f"gain {stats['incremental'][0]['gain']:.2f}")

@@ -311,7 +311,7 @@ def test_table_skips_bad_gold_items(tmp_path, gold, capsys, monkeypatch):
     assert f"{path}:2:" in err and f"{path}:4:" in err and "warning" in err
     assert sum(f"{path}:" in w for w in result["warnings"]) == 2
     assert main(["parametric", "table", "--gold", str(path), "--table", str(table)]) == 0
-    assert "2 bad gold item(s) skipped" in capsys.readouterr().out
+    assert "2 bad gold items skipped" in capsys.readouterr().out
     _stdin(monkeypatch, "\n".join(bad) + "\n")
     code, result, err = run_json(capsys, ["parametric", "table", "--gold", "-", "--table", str(table)])
     assert code == 0 and {r["file"] for r in result["skipped_rows"]} == {"<stdin>"}

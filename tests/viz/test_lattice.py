@@ -120,3 +120,40 @@ def test_the_drawing_says_how_to_read_it(picture) -> None:
     assert "thicker" not in lattice_key(unweighted) and "ε" not in lattice_key(unweighted)
     svg = picture(lattice_drawing(SMALL))
     assert [d.text for d in svg.all("desc")] == [key]
+
+
+def _chain(n: int, word: str = "word") -> Lattice:
+    return Lattice(n, tuple((k, word, k + 1) for k in range(n - 1)))
+
+
+def test_a_lattice_too_large_to_draw_is_refused_naming_the_outputs_without_a_limit() -> None:
+    """A 2,000-state chain was drawn 247,205 px wide: no screen shows it, no SVG renderer draws
+    it (cairo, and so rsvg-convert's PNG, stops at 32,767 px a side). It is now refused, with the
+    size it would have and where to go instead (DOT for Graphviz, OpenFst text)."""
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=r"2000 states is too large to draw: its picture would be "
+                       r"[\d,]+ x \d+ px, over the 32,767 px") as refused:
+        lattice_drawing(_chain(2000))
+    assert "lattice draw -o FILE.dot" in str(refused.value) and "Lattice.to_openfst" in str(refused.value)
+
+
+def test_the_largest_drawable_chain_stays_within_the_bound_and_shows_every_state(picture) -> None:
+    from paralign.viz.lattice import MAX_SIDE
+
+    drawable = next(n for n in range(400, 10, -10) if _fits(_chain(n)))
+    svg = picture(lattice_drawing(_chain(drawable)))
+    _, _, width, height = svg.viewbox()
+    assert MAX_SIDE * 0.9 < width <= MAX_SIDE and height <= MAX_SIDE
+    assert [s.get("data-state") for s in svg.all("g", "state")] == [str(k) for k in range(drawable)]
+    assert len(svg.all("g", "edge")) == drawable - 1
+
+
+def _fits(lattice: Lattice) -> bool:
+    from paralign.errors import ConfigurationError
+
+    try:
+        lattice_drawing(lattice)
+    except ConfigurationError:
+        return False
+    return True

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
-from ._common import finite_numbers, outputs_apart, stdin_arguments, stdin_given_once, stdout_for
+from ._command_line import finite_numbers, outputs_apart, stdin_arguments
+from ._common import stdin_given_once, stdout_for
 from ._stderr import Parser, say, warnings_shown
 
 

@@ -1,7 +1,8 @@
 """Shared helpers for CLI commands: --format, input/output files, progress bars, warnings.
 
-Not for: option groups several commands share (:mod:`._options`, :mod:`._pipelines`) or text
-renderings of results (:mod:`._render`).
+Not for: option groups several commands share (:mod:`._options`, :mod:`._pipelines`), text
+renderings of results (:mod:`._render`) or the checks of the whole command line that `main`
+runs before any command (:mod:`._command_line`).
 """
 
 from __future__ import annotations
@@ -59,12 +60,46 @@ def _int_at_least(text: str, low: int) -> int:
     return value
 
 
-def finite_numbers(args: argparse.Namespace) -> None:
-    """ConfigurationError (a usage error) for a number option given as NaN or inf: float()
-    accepts them, and a NaN threshold or weight would silently give an empty or wrong result."""
-    for key, value in sorted(vars(args).items()):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ConfigurationError(f"argument --{key.replace('_', '-')}: {value} is not a finite number")
+def number_in(low: float, high: float | None = None, *, low_open: bool = False,
+              high_open: bool = False) -> Callable[[str], float]:
+    """argparse type: a number from `low` to `high` (None: no upper bound; `low_open` and
+    `high_open` leave the bound out), refused when the options are parsed with a usage error
+    naming the flag as typed (``argument --ppdb-sim: must be a number in (0, 1], got 0``). Why:
+    the library refuses the same value, but names it as Python does (``ppdb_sim``), which is
+    not what the user typed. NaN and inf are refused as not finite."""
+    if high is None:
+        interval = f"{'>' if low_open else '>='} {low:g}"
+    else:
+        interval = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+
+    def number(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not math.isfinite(value):  # as finite_numbers words it for the options without a range
+            raise argparse.ArgumentTypeError(f"{text} is not a finite number")
+        above = value > low if low_open else value >= low
+        below = high is None or (value < high if high_open else value <= high)
+        if not (above and below):
+            raise argparse.ArgumentTypeError(f"must be a number {'in ' if high is not None else ''}{interval}, "
+                                             f"got {text}")
+        return value
+
+    number.__name__ = f"number {interval}"
+    return number
+
+
+#: --ppdb-sim and --w: a similarity or weight in (0, 1], as the Sultan aligner's config takes it.
+open_unit = number_in(0, 1, low_open=True)
+#: A probability below 1 (--min-translation-prob: pruning every one would leave no table).
+probability_below_one = number_in(0, 1, high_open=True)
+#: A ratio of lengths (--max-length-ratio), at least 1.
+length_ratio = number_in(1)
+#: A weight or strength that may be 0 (--l2).
+non_negative_number = number_in(0)
+#: A rate or size above 0 (--fine-tune-learning-rate).
+positive_number = number_in(0, low_open=True)
 
 
 def add_format(
@@ -507,23 +542,6 @@ def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, li
     return split, names
 
 
-#: Flags whose value is an output (or a folder), where '-' is stdout, not stdin.
-OUTPUT_FLAGS = frozenset({"-o", "--output", "--report", "--tokens-output", "--work-dir"})
-
-
-def stdin_arguments(argv: Sequence[str]) -> list[str]:
-    """The arguments of a command line that give stdin ('-' or /dev/stdin) as an input: each
-    as the option it is given to (``--gold``), or ``-`` for a positional argument."""
-    found = []
-    for k, token in enumerate(argv):
-        flag, sep, value = token.partition("=") if token.startswith("--") else ("", "", token)
-        if not sep:
-            flag = argv[k - 1] if k and argv[k - 1].startswith("-") and argv[k - 1] != "-" else "-"
-        if is_stdin(value) and value is not None and flag not in OUTPUT_FLAGS:
-            found.append(flag)
-    return found
-
-
 def check_stdin_once(options: dict[str, Sequence[str]]) -> None:
     """ConfigurationError when stdin ('-' or /dev/stdin) is given more than once among
     `options` (option name -> paths): it can be read only once."""
@@ -537,62 +555,3 @@ def stdin_given_once(named: Sequence[str]) -> None:
         raise ConfigurationError(
             f"stdin can be read only once, but '-' is given {len(named)} times ({', '.join(named)})"
         )
-
-
-#: The parsed options that name an output file (flag as messages show it, argparse dest).
-OUTPUT_FILES = (("-o", "output"), ("--report", "report"), ("--tokens-output", "tokens_output"))
-
-
-def outputs_apart(args: argparse.Namespace, argv: Sequence[str]) -> None:
-    """ConfigurationError (a usage error, before any work) when an output file (-o, --report,
-    --tokens-output) is a file the command line names as an input, or two outputs are one file.
-
-    Why: an output is written under a temporary name and renamed onto its path when complete
-    (`open_out`), so an input given again as -o was read whole and then replaced by the scores,
-    and a --report equal to -o replaced the other output. Inputs are every other argument that
-    is an existing regular file: as given, after ``--flag=``, the path of a ``PATH:THRESHOLD``
-    table, or the files of a glob a command expands itself (``paraeval -i 'hyp*.txt'``)."""
-    outputs = [(flag, str(value)) for flag, dest in OUTPUT_FILES
-               if (value := getattr(args, dest, None)) is not None and not is_std(value)]
-    if not outputs:
-        return
-    for k, (flag, value) in enumerate(outputs):
-        for other_flag, other in outputs[:k]:
-            if os.path.abspath(value) == os.path.abspath(other) or _same_file(value, other):
-                raise ConfigurationError(f"{other_flag} and {flag} name one file, {value}: the second "
-                                         "would replace the first; give two files")
-    for given, path in _argument_files(argv):
-        for flag, value in outputs:
-            if _same_file(value, path):
-                raise ConfigurationError(f"{flag} {value}: the command reads that file ({given}); "
-                                         "writing there would replace the input: give another output file")
-
-
-def _same_file(a: str, b: str) -> bool:
-    """True when both paths exist and are one regular file."""
-    try:
-        return os.path.isfile(a) and os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def _argument_files(argv: Sequence[str]) -> Iterator[tuple[str, str]]:
-    """(argument as given, existing file) for every argument of `argv` that is not an output
-    flag or its value (see :func:`outputs_apart`)."""
-    import glob
-
-    for k, token in enumerate(argv):
-        if token in OUTPUT_FLAGS or (k and argv[k - 1] in OUTPUT_FLAGS):
-            continue
-        if token.startswith("--"):
-            flag, sep, token = token.partition("=")
-            if not sep or flag in OUTPUT_FLAGS:
-                continue
-        elif token.startswith("-o") and len(token) > 2:  # -oFILE
-            continue
-        candidates = [token, token.rpartition(":")[0]]
-        if glob.has_magic(token) and not os.path.exists(token):  # as paraeval reads -i
-            candidates += glob.glob(token)
-        for path in candidates:
-            if path and os.path.isfile(path):
-                yield token, path

@@ -27,6 +27,7 @@ from ..similarity import DEFAULT_SIGNAL, SIGNALS
 from ._common import (
     is_stdin,
     non_negative_int,
+    open_unit,
     positive_int,
     progress_callback,
     read_once,
@@ -64,9 +65,9 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
                        help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
                        "(default: %(default)s)")
     if parameters:
-        group.add_argument("--ppdb-sim", type=float, default=ALIGNER_DEFAULTS.ppdb_sim,
+        group.add_argument("--ppdb-sim", type=open_unit, default=ALIGNER_DEFAULTS.ppdb_sim,
                            help="similarity of a related pair (default: %(default)s)")
-        group.add_argument("--w", type=float, default=ALIGNER_DEFAULTS.w,
+        group.add_argument("--w", type=open_unit, default=ALIGNER_DEFAULTS.w,
                            help="weight of word vs context similarity (default: %(default)s)")
     group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
     group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")

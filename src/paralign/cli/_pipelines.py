@@ -26,9 +26,11 @@ from ._common import (
     emit,
     fmt_pct,
     is_std,
+    length_ratio,
     output_file,
     output_path,
     positive_int,
+    probability_below_one,
     shown_names,
     stdin_inputs,
     warn,
@@ -104,9 +106,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
                         help="skip lines longer than N tokens, N >= 1 (default %(default)s)")
-    parser.add_argument("--max-length-ratio", type=float, default=None,
+    parser.add_argument("--max-length-ratio", type=length_ratio, default=None,
                         help="skip sentence pairs whose token-length ratio exceeds this")
-    parser.add_argument("--min-translation-prob", type=float, default=0.001,
+    parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001,
                         help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)"
                         if pivot else "pivot's pruning of translation probabilities: no effect here "
                         "(pair counts are not pruned); accepted as pivot takes it")
@@ -199,7 +201,7 @@ def options_from_args(args: argparse.Namespace) -> PivotOptions:
 
 def render_report(result: dict) -> str:
     output = STDOUT_NAME if is_std(result["output"]) else result["output"]
-    lines = [f"wrote {result['rows']} paraphrase pairs for {result['phrases']} phrases to {output}"]
+    lines = [f"wrote {counted(result['rows'], 'paraphrase pair')} for {counted(result['phrases'], 'phrase')} to {output}"]
     for corpus in result["corpora"]:
         corpus = dict(corpus)
         alignment = corpus.pop("alignment", None)
@@ -207,8 +209,8 @@ def render_report(result: dict) -> str:
         if "lines" in corpus:
             kept = corpus["kept"] / corpus["lines"] if corpus["lines"] else None
             lines.append(
-                f"  {corpus['source']} / {corpus['target']}: {corpus['kept']} of {corpus['lines']} "
-                f"lines used ({fmt_pct(kept)}%); skipped {corpus['empty']} empty, "
+                f"  {corpus['source']} / {corpus['target']}: {corpus['kept']} of "
+                f"{counted(corpus['lines'], 'line')} used ({fmt_pct(kept)}%); skipped {corpus['empty']} empty, "
                 f"{corpus['too_long']} over-long, {corpus['filtered']} by length ratio; "
                 f"{corpus['replaced']} with bad bytes replaced"
             )

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..errors import counted
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.parametric import AlignScores, TableScores
 
@@ -40,7 +42,7 @@ def render_scores(result: dict) -> str:
     elif found:  # --confidence: the bootstrap of macro F1 over pairs
         f1 = found["macro_f1"]
         lines.append(f"macro F1 bootstrap: μ = {100 * f1['mean']:.2f} ± {100 * f1['ci']:.2f} (95%, "
-                     f"{f1['resamples']} resamples of the pairs, seed {f1['seed']})")
+                     f"{counted(f1['resamples'], 'resample')} of the pairs, seed {f1['seed']})")
     if "per_pair" in result:  # --per-pair: what JSON's "per_pair" holds, one row a scored pair
         lines.extend(_per_pair_rows(result["per_pair"]))
     return "\n".join(lines)
@@ -92,14 +94,15 @@ def _length_table(title: str, columns: Sequence[Column], by_length: Mapping[int,
 def render_align_scores(result: AlignScores) -> str:
     """A text table like the paper's Table 3 (AlignPrec and AlignRecall columns), then the signature."""
     skipped = f" ({result.skipped} skipped)" if result.skipped else ""
-    title = f"ParaMetric alignment scores over {result.pairs} pairs{skipped}"
+    title = f"ParaMetric alignment scores over {counted(result.pairs, 'pair')}{skipped}"
     return _length_table(title, _ALIGN_COLUMNS, result.by_length) + _signature_line(result.signature)
 
 
 def render_table_scores(result: TableScores) -> str:
     """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns), then the signature."""
-    skipped = f" ({len(result.skipped_rows)} bad gold item(s) skipped)" if result.skipped_rows else ""
-    title = f"ParaMetric scores of {result.source} over {result.groups} groups, {result.sentences} sentences"
+    skipped = f" ({counted(len(result.skipped_rows), 'bad gold item')} skipped)" if result.skipped_rows else ""
+    title = (f"ParaMetric scores of {result.source} over {counted(result.groups, 'group')}, "
+             f"{counted(result.sentences, 'sentence')}")
     return _length_table(title + skipped, _TABLE_COLUMNS, result.by_length) + _signature_line(result.signature)
 
 

@@ -21,11 +21,31 @@ from ..similarity.features import (
     FEATURE_SETS,
 )
 from ..similarity.model import report_relative_to
-from ._common import add_format, add_output, fmt_pct, positive_int, write_result
+from ._common import (
+    add_format,
+    add_output,
+    fmt_pct,
+    non_negative_number,
+    positive_int,
+    positive_number,
+    write_result,
+)
 from ._options import add_similarity_options, evaluate_inputs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
+
+
+def folds(text: str) -> int:
+    """argparse type of --cv-folds: 0 (no cross-validation) or a number of folds, at least 2,
+    refused naming the flag (the library's message named no option)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value != 0 and value < 2:
+        raise argparse.ArgumentTypeError(f"must be 0 (off) or a number of folds, at least 2, got {value}")
+    return value
 
 
 #: The command's --help description.
@@ -76,7 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"(default: {DEFAULT_FEATURE_SET})",
     )
     parser.add_argument(
-        "--l2", type=float, default=None,
+        "--l2", type=non_negative_number, default=None,
         help="L2 regularisation of the logistic model (default: the feature set's, chosen by CV on MSRP train: "
         + ", ".join(f"{name} {l2:g}" for name, l2 in FEATURE_SET_L2.items()) + ")",
     )
@@ -103,13 +123,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     neural.add_argument("--fine-tune-epochs", type=positive_int, default=None, metavar="N",
                         help="fine-tuning epochs (default: 4)")
-    neural.add_argument("--fine-tune-learning-rate", type=float, default=None, metavar="LR",
+    neural.add_argument("--fine-tune-learning-rate", type=positive_number, default=None, metavar="LR",
                         help="fine-tuning learning rate (default: 0.0001)")
     neural.add_argument("--fine-tune-seed", type=int, default=None, metavar="N",
                         help="seed of the head's initialisation, dropout and shuffling (default: 0)")
     parser.add_argument(
         "--cv-folds",
-        type=int,
+        type=folds,
         default=0,
         metavar="K",
         help="also report K-fold cross-validation of the rule on the training pairs (default: off)",

@@ -1,10 +1,11 @@
 """`paralign lattice build|draw|paths|distance|paraphrases|stats`: word lattices (Pang et al. 2003).
 
-One module for the six actions, as they share their options, the reading of a lattice or a group
-(`lattice_from_input`) and of a groups file; each action is a `run_<action>` with, where its text
-is more than a method of the lattice, a module-level `render_<action>`.
+One module for the six actions; each is a `run_<action>` with, where its text is more than a
+method of the lattice, a module-level `render_<action>`.
 
-Not for: building or querying lattices (:mod:`paralign.lattice`).
+Not for: the options and input reading the actions share (the reading of a lattice or a group,
+`lattice_from_input`, and of a groups file: :mod:`._lattice_input`); building or querying
+lattices (:mod:`paralign.lattice`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigurationError, EmptyScoringError, FormatError, ParalignError
-from ..textio import without_bom
+from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
 from ._common import (
     add_encoding_errors,
-    add_format,
-    add_output,
     batch_status,
     copy_to_stdout,
     emit,
@@ -30,23 +28,28 @@ from ._common import (
     input_name,
     is_std,
     non_negative_int,
-    open_in,
     open_out,
     output_file,
     positive_int,
     progress,
-    shown_names,
-    stdin_once,
-    undecodable_lines,
-    warn,
     warn_each,
-    warn_skipped_pairs,
     write_result,
+)
+from ._lattice_input import (
+    add_groups,
+    add_lattice_options,
+    annotated_groups,
+    group_errors,
+    group_lattice,
+    lattice_and_case,
+    lattice_from_input,
+    lattice_options,
+    read_sentences,
+    sentence_lines,
 )
 from ._options import check_only_with
 
 if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
-    from ..lattice import Lattice, LatticeOptions
     from ..lattice.evaluate import Group
 
 
@@ -192,101 +195,12 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_stats)
 
 
-def add_lattice_options(
-    p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None
-) -> None:
-    """The options of every action: the input (unless `lattice_input` is False), how a lattice is
-    built, --format (with `format_help`) and -o."""
-    if lattice_input:
-        p.add_argument("input", nargs="?", default="-",
-                       help="one group: sentences one a line (default: stdin)")
-        p.add_argument("--lattice", default=None, metavar="JSON",
-                       help="use a lattice written by `lattice build --format json` instead of "
-                       "sentences (distance lower-cases sentences as the lattice was built: "
-                       "the JSON records it, --keep-case or not)")
-    p.add_argument("--tokenized", action="store_true",
-                   help="sentences are whitespace-tokenised (parsed as given)")
-    p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
-                   help="syntax-based merging (Pang et al.) or the MSA baseline (default: %(default)s)")
-    p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
-    p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
-    p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
-    p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
-                   help="relaxed merging (extension): merge expansions differing by <= N children")
-    p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
-    add_format(p, help=format_help)
-    add_output(p)
-
-
-def add_groups(p: argparse.ArgumentParser) -> None:
-    """--groups and which of them (paraphrases, stats)."""
-    p.add_argument("--groups", required=True,
-                   help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference; "
-                   "told by its contents, so .json.gz and stdin too); - = stdin")
-    p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
-                   help="skip groups with fewer than N distinct sentences, counted as the lattice counts "
-                   "them: sentences with the same words (lower-cased unless --keep-case) are one")
-    p.add_argument("--sample", type=positive_int, default=None, metavar="N",
-                   help="a seeded sample of N >= 1 groups (default: all)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of --sample (and, for stats, of --lm-train's sampled paths and --incremental's "
-                   "shuffles; default: 0)")
-
-
-def _options(args: argparse.Namespace) -> LatticeOptions:
-    from ..lattice import LatticeOptions
-
-    return LatticeOptions(method=args.method, lowercase=not args.keep_case,
-                          keyword_check=not args.no_keyword_check, wordnet=args.wordnet,
-                          squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
-
-
-def _read_sentences(path: str, *, empty: bool = False, needs: str = "a lattice") -> list[str]:
-    """The non-blank lines of `path` ('-': stdin), stripped (and a leading BOM dropped); none
-    at all is a FormatError (saying what `needs` them) unless `empty`."""
-    with open_in(path) as handle:
-        lines = [line.strip() for line in without_bom(handle) if line.strip()]
-    if not lines and not empty:
-        raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
-    return lines
-
-
-def lattice_from_input(args: argparse.Namespace) -> Lattice:
-    """The lattice of `--lattice JSON` or of the sentences in `input`."""
-    return _lattice_and_case(args)[0]
-
-
-def _lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
-    """The lattice of `--lattice JSON` or of the sentences in `input`, and whether its words are
-    lower-cased: as the lattice records it (``"lowercase"`` in the JSON `build` writes); for a
-    JSON without the record, not when a word holds a capital, else as --keep-case says (as for
-    a lattice built here)."""
-    from ..lattice import Lattice
-
-    lowercase = not args.keep_case
-    if not args.lattice:
-        return _group_lattice(args, _read_sentences(args.input)), lowercase
-    with open_in(args.lattice) as handle:
-        text = handle.read()
-    lattice = Lattice.from_json(text, source=input_name(args.lattice))  # each field checked, with its line
-    if lattice.lowercase is not None:
-        return lattice, lattice.lowercase
-    return lattice, lowercase and not any(w is not None and w != w.lower() for _, w, _ in lattice.edges)
-
-
-def _group_lattice(args: argparse.Namespace, lines: list[str]) -> Lattice:
-    """The lattice of a group's lines, as the library builds it (:func:`paralign.build_lattice`)."""
-    from ..lattice import build_lattice
-
-    return build_lattice([line.split() for line in lines] if args.tokenized else lines, _options(args))
-
-
 def run_build(args: argparse.Namespace) -> int:
-    lines = None if args.lattice else _read_sentences(args.input, empty=True)
+    lines = None if args.lattice else read_sentences(args.input, empty=True)
     if lines == []:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
         with open_out(args.output):
             return 0
-    lattice = lattice_from_input(args) if lines is None else _group_lattice(args, lines)
+    lattice = lattice_from_input(args) if lines is None else group_lattice(args, lines)
     with open_out(args.output) as out:  # the library's record, its case for `distance --lattice`
         emit(lattice.to_dict(), args.format, lambda _: lattice.to_openfst(), out)
     return 0
@@ -338,7 +252,7 @@ def run_draw(args: argparse.Namespace) -> int:
 
         name = args.lattice or args.input
         title = f"word lattice of {Path(input_name(name)).name}"  # <stdin>, as every result names it
-        size = f"{lattice.n_states} states, {lattice.n_edges} edges"
+        size = f"{counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"
         drawing = lattice_drawing(lattice, title=f"{title}: {size}")
         key = el("p", lattice_key(lattice), class_="note")
         body = (key, figure(drawing), edge_table(lattice))
@@ -407,26 +321,11 @@ def render_paths(r: dict) -> str:
     return "\n".join(lines)
 
 
-def _sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
-    """Every line of `path` ('-': stdin), stripped (and a leading BOM dropped), and why a line
-    is bad (line number -> reason: blank, or not UTF-8 with `errors` skip), bad ones kept as ""
-    (a batch keeps their places); no line at all is a FormatError."""
-    with open_in(path, errors) as handle:
-        lines = [line.strip() for line in without_bom(handle)]
-        bad = dict(undecodable_lines(handle))
-    if not lines:
-        raise FormatError("no sentences: give at least one line", source=input_name(path))
-    for number, line in enumerate(lines, start=1):
-        if not line:
-            bad.setdefault(number, "empty line")
-    return lines, bad
-
-
 def run_distance(args: argparse.Namespace) -> int:
     """One row per sentence: the --sentence ones, then each line of --sentences, a batch
     (docs/CLI.md): a blank or undecodable line is reported as FILE:LINE and keeps its place."""
-    lattice, lowercase = _lattice_and_case(args)
-    from_file, bad = _sentence_lines(args.sentences, args.encoding_errors) if args.sentences else ([], {})
+    lattice, lowercase = lattice_and_case(args)
+    from_file, bad = sentence_lines(args.sentences, args.encoding_errors) if args.sentences else ([], {})
     sentences = list(args.sentence) + from_file
     if not sentences:
         raise ConfigurationError("give --sentence TEXT or --sentences FILE")
@@ -461,44 +360,6 @@ def render_distance(r: list) -> str:
     return "".join(("" if "error" in x else f"{x['distance']}\t{x['tokens']}\t{x['sentence']}") + "\n" for x in r)
 
 
-def _annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], dict[str, int], list[dict]]:
-    """The groups of --groups (sampled), annotated lazily: their number, the groups, the line
-    of each group of a TSV by id (for reporting a group that fails), and the bad pairs of a
-    JSON file, left out and each reported on stderr as evaluate-aligner reports a bad gold
-    pair (``skipped_rows``: docs/CLI.md, Batches)."""
-    from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
-    from ..metrics.alignment_scores import skipped_rows
-
-    lines: dict[str, int] = {}
-    bad: list = []
-    with ExitStack() as stack:  # '-' or a pipe read once
-        paths, names = stdin_once(stack, groups=[args.groups])
-        groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
-                                           lowercase=not args.keep_case, lines=lines, skipped=bad),
-                               args.sample, args.seed)
-        skipped = shown_names(skipped_rows(bad), names)
-    warn_skipped_pairs(skipped)
-    return len(groups), annotate_groups(groups), lines, skipped
-
-
-def _group_errors(args: argparse.Namespace, errors: list[dict], lines: dict[str, int], total: int) -> list[dict]:
-    """The failed groups, each once, with its line (None for a JSON groups file), each reported
-    on stderr as FILE:LINE: group ID: error; LatticeError when every one of `total` groups
-    failed (a batch exits 1 only then, docs/CLI.md)."""
-    from ..errors import LatticeError
-
-    name = input_name(args.groups)
-    records: dict[str, dict] = {}
-    for err in errors:
-        records.setdefault(err["group"], {"group": err["group"], "line": lines.get(err["group"]),
-                                          "error": err["error"]})
-    for r in records.values():
-        warn(f"{name}{'' if r['line'] is None else ':' + str(r['line'])}: group {r['group']}: {r['error']}")
-    if total and len(records) == total:
-        raise LatticeError(f"{name}: every group failed ({total}); see the warnings above")
-    return list(records.values())
-
-
 def run_paraphrases(args: argparse.Namespace) -> int:
     from ..lattice.evaluate import lattice_paraphrases
     from ..tables import is_parquet
@@ -507,11 +368,11 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
-    total, groups, lines, _ = _annotated_groups(args)
-    table, errors = lattice_paraphrases(progress(groups, "lattices", total), _options(args),
+    total, groups, lines, _ = annotated_groups(args)
+    table, errors = lattice_paraphrases(progress(groups, "lattices", total), lattice_options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs,
                                         tokenizer="whitespace" if args.tokenized else "spacy")
-    _group_errors(args, errors, lines, total)
+    group_errors(args, errors, lines, total)
     if args.format == "json":
         with open_out(args.output) as out:
             emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
@@ -533,12 +394,12 @@ def run_stats(args: argparse.Namespace) -> int:
     if args.incremental_min_size < 2:
         raise ConfigurationError("--incremental-min-size must be at least 2 (one sentence held out, one used)")
     lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
-    total, groups, lines, skipped = _annotated_groups(args)
+    total, groups, lines, skipped = annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
                                 "or more sentences: nothing to measure")
     errors: list[dict] = []
-    table = IncrementalTable(_options(args), min_size=args.incremental_min_size, seed=args.seed,
+    table = IncrementalTable(lattice_options(args), min_size=args.incremental_min_size, seed=args.seed,
                              errors=errors) if args.incremental else None
 
     def measured() -> Iterator[Group]:
@@ -548,13 +409,13 @@ def run_stats(args: argparse.Namespace) -> int:
                 table.add(*group)
             yield group
 
-    summary, _ = evaluate_groups(measured(), _options(args), leave_one_out=args.leave_one_out,
+    summary, _ = evaluate_groups(measured(), lattice_options(args), leave_one_out=args.leave_one_out,
                                  lm=lm, seed=args.seed)
     errors = summary["errors"] + errors  # the measures' failures first, then the table's
     if table is not None:
         summary["incremental_min_size"] = args.incremental_min_size
         summary["incremental"] = table.table()
-    summary["errors"] = _group_errors(args, errors, lines, total)
+    summary["errors"] = group_errors(args, errors, lines, total)
     summary["skipped_rows"] = skipped
     write_result(args, summary, render_stats)
     return 0
@@ -568,7 +429,7 @@ def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
     and every entropy was 0 bits, a perfect score."""
     from ..lattice.build import lattice_annotator
 
-    lines = _read_sentences(args.lm_train, needs="the --lm-train language model")
+    lines = read_sentences(args.lm_train, needs="the --lm-train language model")
     return (line.split() for line in lines) if args.tokenized else lattice_annotator().tokenize(lines)
 
 
@@ -585,12 +446,12 @@ def render_stats(s: dict) -> str:
             "repetition_ratio", "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
     lines = [f"{k}: {_stat(s.get(k))}" for k in keys]
     lines.append("paths by mean sentence length:")
-    lines += [f"  {r['length']}: {r['groups']} groups, mean log10 {r['mean_log10_paths']:.2f}, "
+    lines += [f"  {r['length']}: {counted(r['groups'], 'group')}, mean log10 {r['mean_log10_paths']:.2f}, "
               f"max {r['max_log10_paths']:.2f}" for r in s["paths_by_length"]]
     if "incremental" in s:
         size = s.get("incremental_min_size", 4)
         lines.append(f"incremental (one sentence held out vs n others, groups of {size} or more sentences):")
-        lines += [f"  n={r['n']}: {r['groups']} groups, ed_input {r['ed_input']:.2f}, ed_lattice "
+        lines += [f"  n={r['n']}: {counted(r['groups'], 'group')}, ed_input {r['ed_input']:.2f}, ed_lattice "
                   f"{r['ed_lattice']:.2f}, gain {r['gain']:.2f}" for r in s["incremental"]]
         if not s["incremental"]:
             lines.append(f"  none: no group has {size} or more distinct sentences (--incremental-min-size)")

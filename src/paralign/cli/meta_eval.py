@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..corpora.wmt import language_pairs, load_wmt, reference_files, wmt_dir
-from ..errors import ConfigurationError, EmptyScoringError, ResourceMissingError
+from ..errors import ConfigurationError, EmptyScoringError, ResourceMissingError, counted
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS
 from ._common import (
@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     for skipped in data.skipped:
         warn(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
     if data.skipped and not data.systems:
-        raise EmptyScoringError(f"{args.pair}: none of the {len(data.skipped)} systems with human scores could "
+        raise EmptyScoringError(f"{args.pair}: none of the {counted(len(data.skipped), 'system')} with human scores could "
                                 "be read (each reported above)")
     scorer = None
     if any(n.startswith("paraeval") for n in names):
@@ -205,8 +205,8 @@ def render(result: MetaEvaluation) -> str:
     from ..metrics.correlation import CORRELATIONS
 
     data = result.to_dict()
-    lines = [f"{result.pair} refs {'+'.join(result.refs)}: {len(result.systems)} systems, "
-             f"{result.n_resamples} resamples (seed {result.seed})"]
+    lines = [f"{result.pair} refs {'+'.join(result.refs)}: {counted(len(result.systems), 'system')}, "
+             f"{counted(result.n_resamples, 'resample')} (seed {result.seed})"]
     if result.level != "segment":
         lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
         for name, metric in result.metrics.items():  # data["metrics"] is each one's to_dict()

@@ -228,7 +228,7 @@ def _read_systems(args: argparse.Namespace, paths: list[str],
     for _, message in bad.values():
         warn(f"{message}; not scored")
     if not systems:
-        raise EmptyScoringError(f"none of the {len(paths)} systems could be scored (each reported above)")
+        raise EmptyScoringError(f"none of the {counted(len(paths), 'system')} could be scored (each reported above)")
     if args.paired_bs and len(systems) < 2:
         raise EmptyScoringError("no system left to compare with the baseline (each reported above)")
     return systems, bad

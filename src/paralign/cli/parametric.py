@@ -89,7 +89,7 @@ TABLE_OUTPUT = (
 def _common_options(parser: argparse.ArgumentParser, links_help: str) -> None:
     parser.add_argument("--gold", required=True,
                         help="gold alignment file (jacana JSON, JSONL, ...; - = stdin)")
-    parser.add_argument("--max-length", type=int, default=5,
+    parser.add_argument("--max-length", type=positive_int, default=5,
                         help="longest phrase, in words on either side (default: %(default)s)")
     parser.add_argument("--links", choices=LINK_CHOICES, default="sure",
                         help=f"{links_help} (default: %(default)s)")

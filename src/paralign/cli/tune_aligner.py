@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import GRID, TuneResult, tune_aligner
+from ..errors import counted
 from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
 from ._options import (
     add_aligner_options,
@@ -52,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _render(result: TuneResult) -> str:
     best = result["best"]
-    lines = [f"{result['pairs']} pairs, {result['links']} links; macro F1 by (ppdb_sim, w):",
+    lines = [f"{counted(result['pairs'], 'pair')}, {result['links']} links; macro F1 by (ppdb_sim, w):",
              "ppdb_sim     w      P      R     F1  exact"]
     for row in result["grid"]:
         mark = "  <- best" if (row["ppdb_sim"], row["w"]) == (best["ppdb_sim"], best["w"]) else \

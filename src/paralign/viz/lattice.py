@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..errors import ConfigurationError, counted
 from .style import INK
 from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_width
 
@@ -33,6 +34,12 @@ EPSILON_LABEL = "ε"
 #: The start state's fill (Okabe & Ito's bluish green: 3.4:1 against the white of the other
 #: states; #b9e4c9 was 1.4:1, a start state hard to tell apart) and the edges' ink.
 START_FILL, EDGE_INK = "#009E73", "#4a5560"
+#: The longest side (px) a drawing may have: the largest surface cairo draws (so the most
+#: rsvg-convert turns into a PNG), some 17 screens wide. A chain of about 260 words reaches it;
+#: one sentence of the web app's (300 characters) draws at most about 10,700 px wide. A
+#: larger lattice is refused, not drawn too large to show or scaled too small to read: its DOT
+#: (Graphviz) and OpenFst texts have no size limit.
+MAX_SIDE = 32_767
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +175,8 @@ def lattice_key(lattice: Lattice) -> str:
     dashed edge mean, when the lattice has them)."""
     parts = ["Read left to right: every path from the start state (filled green) to the end state "
              "(a double circle) spells a sentence, a word an edge."]
-    if lattice.weights:
-        parts.append(f"The thicker an edge, the more of the {sentence_count(lattice)} sentences it was built "
+    if (sentences := sentence_count(lattice)) is not None:
+        parts.append(f"The thicker an edge, the more of the {counted(sentences, 'sentence')} it was built "
                      "from use it (its tooltip says how many).")
     if any(w is None for _, w, _ in lattice.edges):
         parts.append(f"A dashed edge ({EPSILON_LABEL}) has no word.")
@@ -206,7 +213,7 @@ def _edge(lattice: Lattice, placed: Placed, k: int, ident: str, sentences: int |
     lx, ly, _ = placed.labels[k]
     weight = lattice.weights[k] if lattice.weights else None
     word = EPSILON_LABEL if w is None else w
-    used = "" if weight is None else f", used by {weight} of the {sentences} sentences"
+    used = "" if weight is None or sentences is None else f", used by {weight} of the {counted(sentences, 'sentence')}"
     tip = f"{word} (state {s} → {d}{used})"
     return group(
         [el("title", tip),
@@ -243,10 +250,19 @@ def _extent(placed: Placed) -> tuple[float, float, float, float]:
 
 def lattice_drawing(lattice: Lattice, *, title: str | None = None, ident: str = "lattice") -> Element:
     """The drawing of `lattice` as an ``<svg>`` element (:func:`.svg.svg_file` writes it as a
-    file); `ident` prefixes the picture's ids (unique per page)."""
+    file); `ident` prefixes the picture's ids (unique per page). ConfigurationError when a side
+    of it would pass :data:`MAX_SIDE` (a 2,000-state chain was 247,205 px wide), naming the
+    outputs that have no size limit."""
     placed = place(lattice)
     sentences = sentence_count(lattice)
     x0, y0, x1, y1 = _extent(placed)
+    width, height = x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD
+    if max(width, height) > MAX_SIDE:
+        raise ConfigurationError(
+            f"a lattice of {counted(lattice.n_states, 'state')} is too large to draw: its picture would be "
+            f"{width:,.0f} x {height:,.0f} px, over the {MAX_SIDE:,} px a side that SVG renderers draw; "
+            "write its DOT for Graphviz instead (`paralign lattice draw -o FILE.dot`, Lattice.to_dot) or its "
+            "OpenFst text (`paralign lattice build`, Lattice.to_openfst)")
     arrow = el("marker", el("path", d="M0 0L10 5L0 10z", fill=EDGE_INK), id=f"{ident}-arrow",
                viewBox="0 0 10 10", refX=num(10 + RADIUS * 10 / 8), refY=5, markerWidth=8, markerHeight=8,
                markerUnits="userSpaceOnUse", orient="auto")
@@ -257,5 +273,5 @@ def lattice_drawing(lattice: Lattice, *, title: str | None = None, ident: str = 
                group([_state(lattice, placed, s) for s in range(lattice.n_states)], class_="states")],
               transform=f"translate({num(PAD - x0)} {num(PAD - y0)})"),
     ]
-    name = title or f"word lattice: {lattice.n_states} states, {lattice.n_edges} edges"
-    return svg_root(x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD, body, title=name, ident=ident)
+    name = title or f"word lattice: {counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"
+    return svg_root(width, height, body, title=name, ident=ident)

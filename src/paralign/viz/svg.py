@@ -8,7 +8,8 @@ writes it with every text and attribute escaped, so a token ``<script>`` is text
 large picture scrolls in a browser and CSS can rescale it) and as ``width``/``height``
 attributes (what an ``<img>`` of the file, as in a README, takes as its size; CSS still wins over
 them), readable fonts and a ``<title>``.
-:func:`text_width` estimates how wide a text is drawn, as there are no font metrics here.
+:func:`text_width` estimates how wide a text is drawn from DejaVu Sans's advances measured once (:data:`DEJAVU_EM`),
+as no font is read when a picture is made.
 
 Not for: what a picture shows or where things go (:mod:`.grid`, :mod:`.lines`, :mod:`.lattice`)
 or whole HTML pages (:mod:`.html`). No third-party drawing library and no system binary.
@@ -151,40 +152,79 @@ def svg_file(root: Element) -> str:
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + root.to_xml() + "\n"
 
 
-#: Letters DejaVu Sans draws at least 0.1 em wider than :func:`text_width`'s 0.62 em (lower
-#: case) or 0.72 em (capitals) (0.75 to 1.09 em; measured in Chromium): Cyrillic, Greek,
-#: Arabic, Latin ligatures.
-WIDE_LETTERS = frozenset("жмфшщъыюЖМФШЩЪЫЮωΜسشصضطظæœÆŒŵŴĦŉ")
+#: Advance widths (em) of DejaVu Sans, the pictures' first font, rounded up to 0.001 em: every
+#: printable ASCII character and the punctuation words often hold, measured per character (its
+#: hmtx advances, read through Pillow's FreeType from DejaVuSans.ttf 2.37: ``ImageFont.getlength``
+#: at 2,048 px, one em unit a pixel; Chromium draws the same, tests/viz/test_svg.py). Verdana,
+#: the next font, has about the same widths; Helvetica and Arial are narrower. A Latin letter
+#: with accents (é, Ü, ñ) is drawn as wide as its base letter, and one that is two (ǆ, ĳ, ﬁ) as
+#: wide as they are, but for ľ and ŀ (their mark is beside the l).
+DEJAVU_EM: dict[str, float] = {char: em for em, chars in (
+    (0.275, "'"), (0.278, "ijl"), (0.295, "IJ"), (0.318, " ,.‘’·"), (0.337, "/:;\\|"), (0.342, "ŀ"), (0.353, "f"), (0.375, "ľ"),
+    (0.361, "-‐‑"), (0.391, "()[]"), (0.393, "t"), (0.401, "!¡"), (0.412, "r"), (0.46, '"'),
+    (0.5, "*_`–°§"), (0.519, "“”"), (0.521, "s"), (0.525, "z"), (0.531, "?¿"), (0.55, "c"), (0.558, "L"),
+    (0.576, "F"), (0.58, "k"), (0.59, "•"), (0.592, "vxy"), (0.604, "P"), (0.611, "TY"), (0.612, "o«»"),
+    (0.613, "a"), (0.616, "e"), (0.632, "E"), (0.634, "hnu"), (0.635, "Sbdgpq"),
+    (0.637, "$0123456789{}€£¶"), (0.656, "K"), (0.685, "AV"), (0.686, "XZ"), (0.687, "B"), (0.695, "R"),
+    (0.699, "C"), (0.732, "U"), (0.749, "N"), (0.752, "H"), (0.771, "D"), (0.775, "G"), (0.78, "&"),
+    (0.788, "OQ"), (0.818, "w"), (0.838, "#+<=>^~±×÷−→←"), (0.863, "M"), (0.951, "%"), (0.975, "m"),
+    (0.989, "W"), (1.0, "@—…©®™"),
+) for char in chars}
+#: Letters DejaVu Sans draws wider than :func:`text_width` counts other letters (0.79 em capitals,
+#: 0.70 lower case), counted 1.1 em (0.75 to 1.09 em; measured in Chromium and with Pillow):
+#: Cyrillic (Serbian љ, њ, Љ, Њ too), Greek (capitals with a tonos, Ή to Ώ, 0.81-0.87), Arabic,
+#: Latin ligatures.
+WIDE_LETTERS = frozenset("жмфшщъыюЖМФШЩЪЫЮљњЉЊωώϖΜΉΌΎΏسشصضطظæœÆŒŵŴĦŉ")
 
 
 def text_width(text: str, size: float = FONT_SIZE) -> float:
-    """An upper estimate of the drawn width of `text` at font `size` (px) in a sans-serif font:
-    wide and capital letters count more, narrow ones less, East Asian wide characters one em.
+    """An upper estimate of the drawn width of `text` at font `size` (px) in the pictures' font:
+    each character as DejaVu Sans draws it (:data:`DEJAVU_EM`; an accented Latin letter as its
+    base), the wide letters of other alphabets (:data:`WIDE_LETTERS`) 1.1 em, East Asian wide
+    characters one em, other capitals 0.79 em and other lower-case or uncased letters 0.70 (the
+    widest of Greek and Cyrillic: Ο and Θ 0.787, Д 0.781; д 0.691), combining marks nothing (drawn
+    on their letter), anything else one em (DejaVu's dashes, ellipsis and signs are at most that,
+    but for rare ones).
 
-    The maths signs and braces count 0.84 em (DejaVu Sans draws ``+ < = > ^ ~ #`` 0.84 em wide,
-    ``&`` 0.78, braces 0.64): braces counted as narrow as a dot, and the others as a letter,
-    so a token ``==========`` ran into its neighbours in the lines view and a token of braces
-    was cut at the grid's left edge. The wide letters of other alphabets (:data:`WIDE_LETTERS`)
-    count 1.1 em: Cyrillic ш, щ, ж, ю (0.84-0.94 em; Ш, Щ, Ж, Ю 1.08) were counted 0.62, and
-    a Russian word such as "защищающийся" was 15 px wider than counted, its first letter cut at
-    the grid's left edge."""
+    Capitals were counted 0.72 em where DejaVu Sans draws D, G, H, N, O, Q, U 0.73-0.79, so a
+    label in capitals ran into its neighbour or was cut at the picture's edge; the ellipsis that
+    :func:`shorten` ends a long word with (1 em) was counted 0.62. The maths signs and braces were
+    counted as a letter or a dot (a token ``==========`` ran into its neighbours in the lines
+    view), and Cyrillic ш, щ, ж, ю as an a (a Russian word such as "защищающийся" was 15 px
+    wider than counted, its first letter cut at the grid's left edge)."""
     total = 0.0
     for char in text:
-        if unicodedata.east_asian_width(char) in ("W", "F"):
+        em = DEJAVU_EM.get(char)
+        if em is None and not char.isascii():
+            em = _as_drawn(char) if char.isalpha() and char not in WIDE_LETTERS else None
+        if em is not None:
+            total += em
+        elif unicodedata.east_asian_width(char) in ("W", "F"):
             total += 1.0
-        elif char in "ilj.,;:'|!()[] ":
-            total += 0.35
-        elif char in "+<=>^~#&{}":
-            total += 0.84
-        elif char in "mwMW@%":
-            total += 0.95
         elif char in WIDE_LETTERS:
             total += 1.1
-        elif char.isupper() or char.isdigit():
-            total += 0.72
+        elif unicodedata.category(char) in ("Mn", "Me"):
+            continue
+        elif char.isupper():
+            total += 0.79
+        elif char.isalpha():
+            total += 0.70
         else:
-            total += 0.62
+            total += 1.0
     return total * size
+
+
+def _as_drawn(letter: str) -> float | None:
+    """The width (em) of a letter DejaVu Sans draws as the letters its compatibility
+    decomposition holds (of :data:`DEJAVU_EM` or :data:`WIDE_LETTERS`), marks left out (é as e,
+    ǆ as dž, ǽ as æ) but for the horn of Vietnamese ơ and ư, drawn beside its letter (Ơ 0.91 em,
+    O 0.79); None when one of them is neither."""
+    decomposed = unicodedata.normalize("NFKD", letter)
+    parts = [c for c in decomposed if unicodedata.category(c) not in ("Mn", "Me")]
+    widths = [DEJAVU_EM.get(c, 1.1 if c in WIDE_LETTERS else None) for c in parts]
+    if not parts or None in widths:
+        return None
+    return sum(w for w in widths if w is not None) + (0.13 if "\u031b" in decomposed else 0.0)
 
 
 def shorten(text: str, limit: int = 30) -> str:

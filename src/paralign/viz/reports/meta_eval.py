@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from ...errors import counted
 from ...metrics import least_squares
 from ..html import Section, figure, page
 from ..intervals import Interval, interval_plot
@@ -73,7 +74,7 @@ def systems_table(result: MetaEvaluation, metric: MetricCorrelation) -> Element:
         rows.append(el("tr", el("th", s), el("td", number(result.human[s]), class_="value"),
                        value_cell(f"metrics.{metric.name}.scores.{s}", round(metric.scores[s], 6)),
                        data_system=s, data_human=repr(result.human[s])))
-    return el("details", el("summary", f"the {len(systems)} systems' scores"), el("table", *rows, class_="scores"))
+    return el("details", el("summary", f"scores of the {counted(len(systems), 'system')}"), el("table", *rows, class_="scores"))
 
 
 def metric_section(result: MetaEvaluation, metric: MetricCorrelation, data: Mapping, index: int) -> Section:
@@ -83,7 +84,7 @@ def metric_section(result: MetaEvaluation, metric: MetricCorrelation, data: Mapp
     points = [Point(result.human[s], metric.scores[s], s) for s in systems]
     line = least_squares([p.x for p in points], [p.y for p in points])
     value, low, high = _figures(data, f"metrics.{metric.name}.pearson")
-    caption = f"Pearson {number(value)} [{number(low)}, {number(high)}] over {len(points)} systems"
+    caption = f"Pearson {number(value)} [{number(low)}, {number(high)}] over {counted(len(points), 'system')}"
     body = (
         el("p", caption, class_="note"),
         figure(scatter(points, x_label="human score (DA z)", y_label=f"{metric.name} score",
@@ -143,8 +144,8 @@ def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str
     """The page: the setting (pair, references, systems, resamples), then a section per metric."""
     data = result.to_dict()
     intro: list[Element] = [el("p", f"{result.pair}, references {'+'.join(result.refs)}: "
-                                    f"{len(result.systems)} systems, {result.n_resamples} bootstrap "
-                                    f"resamples (seed {result.seed}); intervals are 95% percentile "
+                                    f"{counted(len(result.systems), 'system')}, "
+                                    f"{counted(result.n_resamples, 'bootstrap resample')} (seed {result.seed}); intervals are 95% percentile "
                                     "intervals", class_="note")]
     for name, signature in result.signatures.items():
         intro.append(el("p", f"{name}: ", el("code", signature), class_="note"))

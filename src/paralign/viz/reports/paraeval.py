@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ...errors import counted
 from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
 from ..html import Section, isolated, merged, page, signature_note, words
 from ..svg import Element, el
@@ -121,7 +122,7 @@ def confidence_intro(corpus: Mapping, headline: str, percent: bool) -> list[Elem
     rows = [(f"bootstrap mean (μ) of the {headline}", "confidence.mean", percent, *digits),
             ("± (half the 95% interval)", "confidence.ci", percent, *digits)]
     return [score_table(corpus, rows),
-            el("p", f"bootstrap: {found['resamples']} resamples of the segments, seed {found['seed']}",
+            el("p", f"bootstrap: {counted(found['resamples'], 'resample')} of the segments, seed {found['seed']}",
                class_="note")]
 
 

@@ -1,0 +1,101 @@
+"""Checks of the whole command line, which `paralign.cli.main` runs before any command: number
+options that are not finite, stdin given to more than one input (:func:`stdin_arguments`; the
+check itself is :func:`._common.stdin_given_once`), an output that is an input or another output.
+
+Not for: what one command checks of its own options (its module, :mod:`._options`), reading
+inputs and writing outputs (:mod:`._common`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Iterator, Sequence
+
+from ..errors import ConfigurationError
+from ._common import is_std, is_stdin
+
+
+def finite_numbers(args: argparse.Namespace) -> None:
+    """ConfigurationError (a usage error) for a number option given as NaN or inf: float()
+    accepts them, and a NaN threshold or weight would silently give an empty or wrong result."""
+    for key, value in sorted(vars(args).items()):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigurationError(f"argument --{key.replace('_', '-')}: {value} is not a finite number")
+
+
+#: Flags whose value is an output (or a folder), where '-' is stdout, not stdin.
+OUTPUT_FLAGS = frozenset({"-o", "--output", "--report", "--tokens-output", "--work-dir"})
+
+
+def stdin_arguments(argv: Sequence[str]) -> list[str]:
+    """The arguments of a command line that give stdin ('-' or /dev/stdin) as an input: each
+    as the option it is given to (``--gold``), or ``-`` for a positional argument."""
+    found = []
+    for k, token in enumerate(argv):
+        flag, sep, value = token.partition("=") if token.startswith("--") else ("", "", token)
+        if not sep:
+            flag = argv[k - 1] if k and argv[k - 1].startswith("-") and argv[k - 1] != "-" else "-"
+        if is_stdin(value) and value is not None and flag not in OUTPUT_FLAGS:
+            found.append(flag)
+    return found
+
+
+#: The parsed options that name an output file (flag as messages show it, argparse dest).
+OUTPUT_FILES = (("-o", "output"), ("--report", "report"), ("--tokens-output", "tokens_output"))
+
+
+def outputs_apart(args: argparse.Namespace, argv: Sequence[str]) -> None:
+    """ConfigurationError (a usage error, before any work) when an output file (-o, --report,
+    --tokens-output) is a file the command line names as an input, or two outputs are one file.
+
+    Why: an output is written under a temporary name and renamed onto its path when complete
+    (`open_out`), so an input given again as -o was read whole and then replaced by the scores,
+    and a --report equal to -o replaced the other output. Inputs are every other argument that
+    is an existing regular file: as given, after ``--flag=``, the path of a ``PATH:THRESHOLD``
+    table, or the files of a glob a command expands itself (``paraeval -i 'hyp*.txt'``)."""
+    outputs = [(flag, str(value)) for flag, dest in OUTPUT_FILES
+               if (value := getattr(args, dest, None)) is not None and not is_std(value)]
+    if not outputs:
+        return
+    for k, (flag, value) in enumerate(outputs):
+        for other_flag, other in outputs[:k]:
+            if os.path.abspath(value) == os.path.abspath(other) or _same_file(value, other):
+                raise ConfigurationError(f"{other_flag} and {flag} name one file, {value}: the second "
+                                         "would replace the first; give two files")
+    for given, path in _argument_files(argv):
+        for flag, value in outputs:
+            if _same_file(value, path):
+                raise ConfigurationError(f"{flag} {value}: the command reads that file ({given}); "
+                                         "writing there would replace the input: give another output file")
+
+
+def _same_file(a: str, b: str) -> bool:
+    """True when both paths exist and are one regular file."""
+    try:
+        return os.path.isfile(a) and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _argument_files(argv: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """(argument as given, existing file) for every argument of `argv` that is not an output
+    flag or its value (see :func:`outputs_apart`)."""
+    import glob
+
+    for k, token in enumerate(argv):
+        if token in OUTPUT_FLAGS or (k and argv[k - 1] in OUTPUT_FLAGS):
+            continue
+        if token.startswith("--"):
+            flag, sep, token = token.partition("=")
+            if not sep or flag in OUTPUT_FLAGS:
+                continue
+        elif token.startswith("-o") and len(token) > 2:  # -oFILE
+            continue
+        candidates = [token, token.rpartition(":")[0]]
+        if glob.has_magic(token) and not os.path.exists(token):  # as paraeval reads -i
+            candidates += glob.glob(token)
+        for path in candidates:
+            if path and os.path.isfile(path):
+                yield token, path

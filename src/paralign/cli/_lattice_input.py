@@ -1,0 +1,176 @@
+"""What the six `paralign lattice` actions share: their options (`add_lattice_options`,
+`add_groups`), the reading of one group's sentences or a lattice's JSON (`lattice_from_input`), of
+a --sentences batch and of a groups file (`annotated_groups`, its failures `group_errors`).
+
+Not for: an action's own options, running it or its text (:mod:`.lattice`); building or querying
+lattices (:mod:`paralign.lattice`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import TYPE_CHECKING
+
+from ..errors import FormatError
+from ..textio import without_bom
+from ._common import (
+    add_format,
+    add_output,
+    input_name,
+    non_negative_int,
+    open_in,
+    positive_int,
+    shown_names,
+    stdin_once,
+    undecodable_lines,
+    warn,
+    warn_skipped_pairs,
+)
+
+if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
+    from ..lattice import Lattice, LatticeOptions
+    from ..lattice.evaluate import Group
+
+
+def add_lattice_options(
+    p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None
+) -> None:
+    """The options of every action: the input (unless `lattice_input` is False), how a lattice is
+    built, --format (with `format_help`) and -o."""
+    if lattice_input:
+        p.add_argument("input", nargs="?", default="-",
+                       help="one group: sentences one a line (default: stdin)")
+        p.add_argument("--lattice", default=None, metavar="JSON",
+                       help="use a lattice written by `lattice build --format json` instead of "
+                       "sentences (distance lower-cases sentences as the lattice was built: "
+                       "the JSON records it, --keep-case or not)")
+    p.add_argument("--tokenized", action="store_true",
+                   help="sentences are whitespace-tokenised (parsed as given)")
+    p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
+                   help="syntax-based merging (Pang et al.) or the MSA baseline (default: %(default)s)")
+    p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
+    p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
+    p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
+    p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
+                   help="relaxed merging (extension): merge expansions differing by <= N children")
+    p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
+    add_format(p, help=format_help)
+    add_output(p)
+
+
+def add_groups(p: argparse.ArgumentParser) -> None:
+    """--groups and which of them (paraphrases, stats)."""
+    p.add_argument("--groups", required=True,
+                   help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference; "
+                   "told by its contents, so .json.gz and stdin too); - = stdin")
+    p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
+                   help="skip groups with fewer than N distinct sentences, counted as the lattice counts "
+                   "them: sentences with the same words (lower-cased unless --keep-case) are one")
+    p.add_argument("--sample", type=positive_int, default=None, metavar="N",
+                   help="a seeded sample of N >= 1 groups (default: all)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of --sample (and, for stats, of --lm-train's sampled paths and --incremental's "
+                   "shuffles; default: 0)")
+
+
+def lattice_options(args: argparse.Namespace) -> LatticeOptions:
+    from ..lattice import LatticeOptions
+
+    return LatticeOptions(method=args.method, lowercase=not args.keep_case,
+                          keyword_check=not args.no_keyword_check, wordnet=args.wordnet,
+                          squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
+
+
+def read_sentences(path: str, *, empty: bool = False, needs: str = "a lattice") -> list[str]:
+    """The non-blank lines of `path` ('-': stdin), stripped (and a leading BOM dropped); none
+    at all is a FormatError (saying what `needs` them) unless `empty`."""
+    with open_in(path) as handle:
+        lines = [line.strip() for line in without_bom(handle) if line.strip()]
+    if not lines and not empty:
+        raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
+    return lines
+
+
+def lattice_from_input(args: argparse.Namespace) -> Lattice:
+    """The lattice of `--lattice JSON` or of the sentences in `input`."""
+    return lattice_and_case(args)[0]
+
+
+def lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
+    """The lattice of `--lattice JSON` or of the sentences in `input`, and whether its words are
+    lower-cased: as the lattice records it (``"lowercase"`` in the JSON `build` writes); for a
+    JSON without the record, not when a word holds a capital, else as --keep-case says (as for
+    a lattice built here)."""
+    from ..lattice import Lattice
+
+    lowercase = not args.keep_case
+    if not args.lattice:
+        return group_lattice(args, read_sentences(args.input)), lowercase
+    with open_in(args.lattice) as handle:
+        text = handle.read()
+    lattice = Lattice.from_json(text, source=input_name(args.lattice))  # each field checked, with its line
+    if lattice.lowercase is not None:
+        return lattice, lattice.lowercase
+    return lattice, lowercase and not any(w is not None and w != w.lower() for _, w, _ in lattice.edges)
+
+
+def group_lattice(args: argparse.Namespace, lines: list[str]) -> Lattice:
+    """The lattice of a group's lines, as the library builds it (:func:`paralign.build_lattice`)."""
+    from ..lattice import build_lattice
+
+    return build_lattice([line.split() for line in lines] if args.tokenized else lines, lattice_options(args))
+
+
+def sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
+    """Every line of `path` ('-': stdin), stripped (and a leading BOM dropped), and why a line
+    is bad (line number -> reason: blank, or not UTF-8 with `errors` skip), bad ones kept as ""
+    (a batch keeps their places); no line at all is a FormatError."""
+    with open_in(path, errors) as handle:
+        lines = [line.strip() for line in without_bom(handle)]
+        bad = dict(undecodable_lines(handle))
+    if not lines:
+        raise FormatError("no sentences: give at least one line", source=input_name(path))
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            bad.setdefault(number, "empty line")
+    return lines, bad
+
+
+def annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], dict[str, int], list[dict]]:
+    """The groups of --groups (sampled), annotated lazily: their number, the groups, the line
+    of each group of a TSV by id (for reporting a group that fails), and the bad pairs of a
+    JSON file, left out and each reported on stderr as evaluate-aligner reports a bad gold
+    pair (``skipped_rows``: docs/CLI.md, Batches)."""
+    from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
+    from ..metrics.alignment_scores import skipped_rows
+
+    lines: dict[str, int] = {}
+    bad: list = []
+    with ExitStack() as stack:  # '-' or a pipe read once
+        paths, names = stdin_once(stack, groups=[args.groups])
+        groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
+                                           lowercase=not args.keep_case, lines=lines, skipped=bad),
+                               args.sample, args.seed)
+        skipped = shown_names(skipped_rows(bad), names)
+    warn_skipped_pairs(skipped)
+    return len(groups), annotate_groups(groups), lines, skipped
+
+
+def group_errors(args: argparse.Namespace, errors: list[dict], lines: dict[str, int], total: int) -> list[dict]:
+    """The failed groups, each once, with its line (None for a JSON groups file), each reported
+    on stderr as FILE:LINE: group ID: error; LatticeError when every one of `total` groups
+    failed (a batch exits 1 only then, docs/CLI.md)."""
+    from ..errors import LatticeError
+
+    name = input_name(args.groups)
+    records: dict[str, dict] = {}
+    for err in errors:
+        records.setdefault(err["group"], {"group": err["group"], "line": lines.get(err["group"]),
+                                          "error": err["error"]})
+    for r in records.values():
+        warn(f"{name}{'' if r['line'] is None else ':' + str(r['line'])}: group {r['group']}: {r['error']}")
+    if total and len(records) == total:
+        raise LatticeError(f"{name}: every group failed ({total}); see the warnings above")
+    return list(records.values())
