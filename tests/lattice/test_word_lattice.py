@@ -98,7 +98,7 @@ def test_states_that_no_path_can_hold_are_not_a_lattice() -> None:
     from paralign.errors import LatticeError
     from paralign.lattice import Lattice
 
-    with pytest.raises(LatticeError, match=r"^100000000000000000000 states, but 1 edges reach at most 2$"):
+    with pytest.raises(LatticeError, match=r"^100000000000000000000 states, but 1 edge can reach at most 2$"):
         Lattice(10**20, ((0, "a", 1),))
     with pytest.raises(LatticeError, match=r"^no path from the start reaches state 2$"):
         Lattice(3, ((0, "a", 1), (0, "b", 1)))

@@ -160,6 +160,7 @@ def test_single_sentence_group_is_reported():
     result = table_scores(groups, ParaphraseTable.from_pairs([("quit", "resigned")]))
     assert result.skipped_groups == 1 and result.groups == 1
     assert any("'solo'" in w and "'solo.1'" in w for w in result.warnings)
+    assert any("has 1 distinct sentence (pairs" in w for w in result.warnings)  # was "sentence(s)"
     assert result.overall.correct == 1
 
 

@@ -34,6 +34,7 @@ from ..errors import (
     InputTypeError,
     LatticeError,
     check_texts,
+    counted,
     invalid_json,
     is_text,
     lone_surrogate,
@@ -71,7 +72,7 @@ class Lattice:
         if self.n_states < 1:
             raise LatticeError("a lattice needs at least one state")
         if self.n_states > len(self.edges) + 1:  # before a list per state: 10**20 states never ended
-            raise LatticeError(f"{self.n_states} states, but {len(self.edges)} edges reach at most "
+            raise LatticeError(f"{self.n_states} states, but {counted(len(self.edges), 'edge')} can reach at most "
                                f"{len(self.edges) + 1}")
         out: list[list[int]] = [[] for _ in range(self.n_states)]
         inc: list[list[int]] = [[] for _ in range(self.n_states)]

@@ -57,7 +57,7 @@ from pathlib import Path
 
 from .._moved import moved_names
 from ..corpora.base import gold_pairs
-from ..errors import ConfigurationError, EmptyScoringError, InputTypeError
+from ..errors import ConfigurationError, EmptyScoringError, InputTypeError, counted
 from ..paraphrases import (
     ParaphraseSource,
     ParaphraseTable,
@@ -305,7 +305,7 @@ def table_scores(
         if len(distinct) < 2:
             ids = ", ".join(repr(p.id) for p in pairs) or "none"
             warnings.append(
-                f"group {key!r} has {len(distinct)} distinct sentence(s) (pairs {ids}): "
+                f"group {key!r} has {counted(len(distinct), 'distinct sentence')} (pairs {ids}): "
                 "no reference paraphrases; skipped"
             )
             skipped += 1
