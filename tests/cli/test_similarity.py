@@ -226,6 +226,9 @@ def test_evaluate_paraphrase_classifiers(data, tmp_path, capsys):
     assert [f["name"] for f in alignment_only["model"]["features"]] == list(ALIGNMENT_FEATURES)
     assert main(base + ["--classifier", "signal", "--feature-set", "alignment"]) != 0
     assert "feature set applies to the 'features' classifier" in capsys.readouterr().err
+    # --l2 with the signal classifier was ignored without a word (exit 0)
+    assert main(base + ["--classifier", "signal", "--l2", "5"]) == 2
+    assert "L2 penalty applies to the 'features' classifier" in capsys.readouterr().err
 
 
 _TRAIN = [

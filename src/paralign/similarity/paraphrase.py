@@ -202,7 +202,7 @@ def evaluate_paraphrase(
     directory, which the report names (``paralign similarity --model`` loads it from there).
     `rule` defaults to :data:`DEFAULT_THRESHOLD_RULE` otherwise.
     """
-    _check_classifier(classifier, signal, feature_set)
+    _check_classifier(classifier, signal, feature_set, l2)
     train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
     test, test_labels, test_kept, test_skipped = _usable(test, "test", need_one=True)
     _check_training(train_labels, cv_folds, classifier)  # before any pair is aligned, not after
@@ -270,8 +270,9 @@ def _usable(
     return [pairs[i] for i in kept], [labels[i] for i in kept], kept, tuple((split, p) for p in skipped)
 
 
-def _check_classifier(classifier: str, signal: object, feature_set: str | None) -> None:
-    """A known classifier, and no option of the other one (ConfigurationError)."""
+def _check_classifier(classifier: str, signal: object, feature_set: str | None, l2: object = None) -> None:
+    """A known classifier, and no option of the other one (ConfigurationError): `l2` regularises
+    the features' logistic model (with the 'signal' classifier it was ignored without a word)."""
     if classifier not in CLASSIFIERS:
         raise ConfigurationError(f"unknown classifier {classifier!r}: choose from {', '.join(CLASSIFIERS)}")
     if classifier == "features" and signal is not None:
@@ -281,6 +282,9 @@ def _check_classifier(classifier: str, signal: object, feature_set: str | None) 
         )
     if classifier == "signal" and feature_set is not None:
         raise ConfigurationError("a feature set applies to the 'features' classifier, not to 'signal'")
+    if classifier == "signal" and l2 is not None:
+        raise ConfigurationError("an L2 penalty applies to the 'features' classifier's logistic model, not "
+                                 "to 'signal', which thresholds one score and fits no model")
 
 
 def _labels(pairs: Sequence[tuple[TextLike, TextLike, bool]], name: str) -> list[bool]:
