@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ...alignment import Alignment, is_blank
-from ...errors import ConfigurationError, check_pairs
+from ...errors import ConfigurationError, check_count, check_pairs
 from ...nlp import TextOrTokens, check_sentence_pairs, check_text_or_tokens
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
@@ -172,7 +172,16 @@ class ContextualAligner:
         """Align annotated pairs: every sentence encoded in one batched pass here (on the CPU
         with ``workers`` torch threads), the lexical pipelines and features on ``workers``
         Dask workers when > 1, in input order. A pair with a sentence of no words (no token,
-        or white space only) aligns to the empty alignment, and is neither encoded nor sent."""
+        or white space only) aligns to the empty alignment, and is neither encoded nor sent.
+        A `workers` that is not a count, an item that is not a (source, target) pair or a side
+        that is not a Sentence is a ParalignError naming it, as in the Sultan aligner (workers=0
+        was a RuntimeError from torch, None a TypeError from a comparison, a str a bare
+        ValueError, a generator of pairs was read up by the blank test: a bare ValueError from zip)."""
+        workers = check_count(workers, "workers")
+        pairs = check_pairs(pairs)
+        for number, pair in enumerate(pairs, start=1):
+            for side, sentence in zip(("source", "target"), pair, strict=True):
+                check_sentence(sentence, f"pairs: item {number} ({side})")
         blank = [is_blank(s) or is_blank(t) for s, t in pairs]
         todo = [pair for pair, empty in zip(pairs, blank, strict=True) if not empty]
         aligned = self._align_encoded(todo, workers) if todo else iter(())
