@@ -197,3 +197,13 @@ def test_a_top_k_given_to_the_candidates_is_a_positive_int() -> None:
     for top_k in (-1, 0, 1.0):
         with pytest.raises(ConfigurationError, match="top_k"):
             candidates(evidence, top_k, set())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("threshold", [float("nan"), float("inf"), -0.1, 1.5, "0.5", True, None])
+def test_a_decision_threshold_that_is_not_a_probability_is_a_format_error(threshold) -> None:
+    """It loaded as it was: NaN kept no link (a comparison with NaN is false) and neither did
+    1.5, -0.1 kept every candidate, "0.5" and True were read as numbers; all silently."""
+    with pytest.raises(FormatError, match="threshold .* is not a probability"):
+        LinkModel.from_dict(_model(threshold=threshold))
+    for good in (0, 0.5, 1):
+        assert LinkModel.from_dict(_model(threshold=good)).threshold == good

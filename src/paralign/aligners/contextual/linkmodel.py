@@ -93,8 +93,9 @@ class LinkModel:
     def from_dict(cls, data: dict[str, Any], source: str = "<model>",
                   expected: tuple[str, ...] = FEATURES) -> LinkModel:
         """A model from its JSON form (written by ``scripts/train_link_model.py``; an optional
-        ``"stack"`` object holds the second round's trees); wrong features, or a setting the
-        aligner cannot use (:func:`_check_settings`), are a FormatError naming `source`."""
+        ``"stack"`` object holds the second round's trees); wrong features, a decision threshold
+        that is no probability, or a setting the aligner cannot use (:func:`_check_settings`),
+        are a FormatError naming `source`."""
         if data.get("format") != FORMAT:
             raise FormatError(f"not a {FORMAT} file", source=source)
         features = tuple(data["features"])
@@ -116,6 +117,10 @@ class LinkModel:
                 out[k, : len(tree[key])] = tree[key]
             return out
 
+        threshold = data["threshold"]
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 <= threshold <= 1:
+            raise FormatError(f"threshold {shown_value(threshold)} is not a probability (a number in [0, 1])",
+                              source=source)
         settings = dict(data.get("settings", {}))
         try:
             _check_settings(settings)
@@ -125,7 +130,7 @@ class LinkModel:
             features, float(data["baseline"]), pad("feature", np.int64, 0),
             pad("threshold", np.float64, np.inf), pad("left", np.int64, 0),
             pad("right", np.int64, 0), pad("value", np.float64, 0.0), int(data["depth"]),
-            float(data["threshold"]), settings, stack,
+            float(threshold), settings, stack,
         )
 
     @classmethod
