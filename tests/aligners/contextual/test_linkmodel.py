@@ -59,7 +59,7 @@ def test_a_file_that_is_not_a_link_model_is_a_format_error() -> None:
     ('{"format": "paralign-link-model",\n "features": [}', "invalid JSON", 2),  # not JSON: at its line
     ("[1, 2]", "a JSON list, not an object", None),
     (json.dumps({k: v for k, v in _model().items() if k != "trees"}), "no 'trees' key", None),
-    (json.dumps(_model(baseline="high")), "ValueError", None),
+    (json.dumps(_model(baseline="high")), "baseline 'high' is not a finite number", None),
     (json.dumps(_model(trees=[{"feature": 3}])), "TypeError", None),
 ])
 def test_a_users_file_that_is_not_a_model_is_a_format_error_naming_it(tmp_path, text, reason, line) -> None:
@@ -207,3 +207,21 @@ def test_a_decision_threshold_that_is_not_a_probability_is_a_format_error(thresh
         LinkModel.from_dict(_model(threshold=threshold))
     for good in (0, 0.5, 1):
         assert LinkModel.from_dict(_model(threshold=good)).threshold == good
+
+
+@pytest.mark.parametrize(("changes", "reason"), [
+    ({"baseline": float("nan")}, "baseline nan is not a finite number"),
+    ({"baseline": float("inf")}, "baseline inf is not a finite number"),
+    ({"baseline": "1"}, "baseline '1' is not a finite number"),
+    ({"trees": [_tree(value=[0, float("nan"), 2.0])]}, "tree 1: value nan is not a finite number"),
+    ({"trees": [_tree(value=[0, float("-inf"), 2.0])]}, "tree 1: value -inf is not a finite number"),
+    ({"trees": [_tree(threshold=[float("nan"), 0, 0])]}, "tree 1: threshold nan is not a finite number"),
+    ({"trees": [_tree(threshold=["0.5", 0, 0])]}, "tree 1: threshold '0.5' is not a finite number"),
+    ({"trees": [_tree(value=[0, True, 2.0])]}, "tree 1: value True is not a finite number"),
+])
+def test_a_number_of_the_trees_that_is_not_finite_is_a_format_error(changes, reason) -> None:
+    """Python's json reads NaN and Infinity: a NaN baseline or leaf loaded and made every
+    probability NaN, so no link was kept; an infinite one made them 1 (every candidate kept) or
+    0; a NaN split sent every row right; a str was read as a number by numpy. All silently."""
+    with pytest.raises(FormatError, match=reason):
+        LinkModel.from_dict(_model(**changes))

@@ -106,6 +106,8 @@ class LinkModel:
         if data.get("stack") is not None:
             inner = {"format": FORMAT, "threshold": data["threshold"], **data["stack"]}
             stack = cls.from_dict(inner, source, FEATURES + STACK_FEATURES)
+        if not _is_finite_number(data["baseline"]):
+            raise FormatError(f"baseline {shown_value(data['baseline'])} is not a finite number", source=source)
         trees = data["trees"]
         for number, tree in enumerate(trees, start=1):
             _check_tree(tree, len(features), f"tree {number}", source)
@@ -179,8 +181,8 @@ def _check_settings(settings: dict[str, Any]) -> None:
 
 def _check_tree(tree: dict[str, Any], features: int, name: str, source: str) -> None:
     """FormatError unless `tree`'s five lists are of one length, its features columns of the
-    model's rows, its children nodes of its own and its walk from the root ends (a leaf points
-    to itself): a damaged file was an IndexError at the first pair aligned, a negative child
+    model's rows, its thresholds and values finite numbers (:func:`_is_finite_number`), its
+    children nodes of its own and its walk from the root ends (a leaf points to itself): a damaged file was an IndexError at the first pair aligned, a negative child
     another node read from the end, a short list padded with zeros, a cycle a walk that never
     ended."""
     size = len(tree["feature"])
@@ -192,6 +194,10 @@ def _check_tree(tree: dict[str, Any], features: int, name: str, source: str) -> 
             if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) \
                     or not 0 <= value < bound:
                 raise FormatError(f"{name}: {key} {value!r} is not in 0..{bound - 1}", source=source)
+    for key in ("threshold", "value"):
+        for value in tree[key]:
+            if not _is_finite_number(value):
+                raise FormatError(f"{name}: {key} {shown_value(value)} is not a finite number", source=source)
     left, right = [int(v) for v in tree["left"]], [int(v) for v in tree["right"]]
     level, frontier = 0, {0}
     while frontier:  # as _depth walks it
@@ -199,6 +205,14 @@ def _check_tree(tree: dict[str, Any], features: int, name: str, source: str) -> 
         level += 1
         if level > size:
             raise FormatError(f"{name}: its nodes make a cycle", source=source)
+
+
+def _is_finite_number(value: object) -> bool:
+    """Whether `value` is a finite int or float (not a bool): a tree's split or leaf value, the
+    baseline. Python's json reads NaN and Infinity: a NaN leaf or baseline made every
+    probability NaN (no link kept), an infinite one 1 or 0, a NaN split sent every row right,
+    and a str such as "0.5" was read as a number by numpy."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
 
 
 def _depth(left: np.ndarray, right: np.ndarray) -> int:
