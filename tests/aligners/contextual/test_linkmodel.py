@@ -225,3 +225,27 @@ def test_a_number_of_the_trees_that_is_not_finite_is_a_format_error(changes, rea
     0; a NaN split sent every row right; a str was read as a number by numpy. All silently."""
     with pytest.raises(FormatError, match=reason):
         LinkModel.from_dict(_model(**changes))
+
+
+@pytest.mark.parametrize(("data", "reason"), [
+    ([1, 2], "a JSON list, not an object"),
+    ({k: v for k, v in _model().items() if k != "baseline"}, "no 'baseline' key"),
+    (_model(trees=[]), "trees: not a non-empty list"),
+    (_model(trees={"feature": [0]}), "trees: not a non-empty list"),
+    (_model(trees=[[0, 1]]), "trees: not a non-empty list"),
+    (_model(features=None), "TypeError"),
+    (_model(settings=None), "TypeError"),
+    (_model(stack=[1]), "TypeError"),
+    (_model(depth=-1), "depth -1 is not a whole number"),
+    (_model(depth=float("nan")), "depth nan is not a whole number"),
+    (_model(depth=2.7), "depth 2.7 is not a whole number"),
+], ids=["list", "no-baseline", "no-trees", "trees-object", "tree-list", "features-null", "settings-null",
+        "stack-list", "depth-negative", "depth-nan", "depth-float"])
+def test_from_dict_of_a_wrong_shape_is_a_format_error_naming_the_source(data, reason) -> None:
+    """LinkModel.from_dict (a model made in Python, or read by another reader than load) let
+    the KeyError, TypeError, ValueError ("max() arg is an empty sequence" for no trees) or
+    AttributeError out, naming no source; only load turned them into a FormatError. A depth of
+    -1 or 2.7 (recorded in the aligner's signature) loaded as it was or cut to 2."""
+    with pytest.raises(FormatError, match=reason) as caught:
+        LinkModel.from_dict(data, "mine.json")
+    assert caught.value.source == "mine.json"

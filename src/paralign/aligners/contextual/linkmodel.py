@@ -95,7 +95,22 @@ class LinkModel:
         """A model from its JSON form (written by ``scripts/train_link_model.py``; an optional
         ``"stack"`` object holds the second round's trees); wrong features, a decision threshold
         that is no probability, or a setting the aligner cannot use (:func:`_check_settings`),
-        are a FormatError naming `source`."""
+        are a FormatError naming `source`; so is a form of another shape (not an object, a key
+        missing, no trees, a value of the wrong kind), not the KeyError, TypeError or
+        ValueError met on the way (as :meth:`load` said of a file, but not of a dict)."""
+        if not isinstance(data, dict):
+            raise FormatError(f"not a {FORMAT} file: a JSON {type(data).__name__}, not an object", source=source)
+        try:
+            return cls._read(data, source, expected)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            if isinstance(exc, FormatError):
+                raise
+            what = f"no {exc.args[0]!r} key" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+            raise FormatError(f"not a valid {FORMAT} file ({what})", source=source) from None
+
+    @classmethod
+    def _read(cls, data: dict[str, Any], source: str, expected: tuple[str, ...]) -> LinkModel:
+        """:meth:`from_dict` of an object, the errors of a wrong shape left to it to name."""
         if data.get("format") != FORMAT:
             raise FormatError(f"not a {FORMAT} file", source=source)
         features = tuple(data["features"])
@@ -109,6 +124,11 @@ class LinkModel:
         if not _is_finite_number(data["baseline"]):
             raise FormatError(f"baseline {shown_value(data['baseline'])} is not a finite number", source=source)
         trees = data["trees"]
+        if not isinstance(trees, list) or not trees or not all(isinstance(tree, dict) for tree in trees):
+            raise FormatError("trees: not a non-empty list of tree objects", source=source)
+        depth = data["depth"]
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise FormatError(f"depth {shown_value(depth)} is not a whole number >= 0", source=source)
         for number, tree in enumerate(trees, start=1):
             _check_tree(tree, len(features), f"tree {number}", source)
         width = max(len(tree["feature"]) for tree in trees)
@@ -131,7 +151,7 @@ class LinkModel:
         return cls(
             features, float(data["baseline"]), pad("feature", np.int64, 0),
             pad("threshold", np.float64, np.inf), pad("left", np.int64, 0),
-            pad("right", np.int64, 0), pad("value", np.float64, 0.0), int(data["depth"]),
+            pad("right", np.int64, 0), pad("value", np.float64, 0.0), depth,
             float(threshold), settings, stack,
         )
 
@@ -151,15 +171,7 @@ class LinkModel:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise FormatError(invalid_json(exc), source=name, line=exc.lineno) from None
-        if not isinstance(data, dict):
-            raise FormatError(f"not a {FORMAT} file: a JSON {type(data).__name__}, not an object", source=name)
-        try:
-            return cls.from_dict(data, name)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            if isinstance(exc, FormatError):
-                raise
-            what = f"no {exc.args[0]!r} key" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
-            raise FormatError(f"not a valid {FORMAT} file ({what})", source=name) from None
+        return cls.from_dict(data, name)
 
 
 def _check_settings(settings: dict[str, Any]) -> None:
