@@ -249,3 +249,18 @@ def test_from_dict_of_a_wrong_shape_is_a_format_error_naming_the_source(data, re
     with pytest.raises(FormatError, match=reason) as caught:
         LinkModel.from_dict(data, "mine.json")
     assert caught.value.source == "mine.json"
+
+
+@pytest.mark.parametrize(("features", "reason"), [
+    (["sim_rank_min", *FEATURES[1:]], "column 1 is 'sim_rank_min' where 'sim' is expected$"),
+    ([*FEATURES[:5], *FEATURES[6:]], f"column 6 is '{FEATURES[6]}' where '{FEATURES[5]}' is expected "
+                                     rf"\({len(FEATURES) - 1} features, this paralign has {len(FEATURES)}\)"),
+    (list(FEATURES[:-1]), f"'{FEATURES[-1]}'... missing at the end"),
+    ([*FEATURES, "new"], "'new' and the rest extra at the end"),
+    ("sim", "column 1 is 's' where 'sim' is expected"),
+])
+def test_wrong_feature_names_are_named(features, reason) -> None:
+    """A model of other features was refused with "not this paralign's link features" alone:
+    which feature, and whether one was renamed, dropped or added, was left to guess."""
+    with pytest.raises(FormatError, match=reason):
+        LinkModel.from_dict(_model(features=features))

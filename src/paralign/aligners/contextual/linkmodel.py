@@ -115,8 +115,8 @@ class LinkModel:
             raise FormatError(f"not a {FORMAT} file", source=source)
         features = tuple(data["features"])
         if features != expected:
-            raise FormatError("the model's features are not this paralign's link features",
-                              source=source)
+            raise FormatError("the model's features are not this paralign's link features: "
+                              + _feature_difference(features, expected), source=source)
         stack = None
         if data.get("stack") is not None:
             inner = {"format": FORMAT, "threshold": data["threshold"], **data["stack"]}
@@ -172,6 +172,19 @@ class LinkModel:
         except json.JSONDecodeError as exc:
             raise FormatError(invalid_json(exc), source=name, line=exc.lineno) from None
         return cls.from_dict(data, name)
+
+
+def _feature_difference(features: tuple[object, ...], expected: tuple[str, ...]) -> str:
+    """What differs between a model's feature names and this paralign's: the first column
+    (1-based) that differs, and the counts when they differ (a model fitted before a feature was
+    added or renamed is told by its name, not a bare "not this paralign's features")."""
+    counts = f" ({len(features)} features, this paralign has {len(expected)})" if len(features) != len(expected) else ""
+    for column, (got, want) in enumerate(zip(features, expected, strict=False), start=1):
+        if got != want:
+            return f"column {column} is {shown_value(got)} where {want!r} is expected{counts}"
+    if len(features) < len(expected):
+        return f"{', '.join(map(repr, expected[len(features):][:3]))}... missing at the end{counts}"
+    return f"{shown_value(features[len(expected)])} and the rest extra at the end{counts}"
 
 
 def _check_settings(settings: dict[str, Any]) -> None:
