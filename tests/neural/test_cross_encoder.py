@@ -211,6 +211,17 @@ def test_a_fine_tuning_setting_it_cannot_use_is_named(setting, value, message) -
     FineTuning(seed=-1, warmup=0, weight_decay=0, dropout=0, max_length=8, epochs=1, batch_size=1)
 
 
+@pytest.mark.parametrize("batch_size", [0, -1, 2.5, None])
+def test_probabilities_check_their_batch_size(batch_size) -> None:
+    """A negative batch size returned an empty list for any number of pairs (no batch ran),
+    silently; 0 was a bare ValueError from range() and 2.5 or None a TypeError."""
+    from paralign.neural.cross_encoder import CrossEncoder, FineTuning
+
+    model = CrossEncoder(None, None, None, "cpu", FineTuning(), "x", 1)  # no batch runs: none loaded
+    with pytest.raises(ConfigurationError, match="^batch_size must be"):
+        model.probabilities(PAIRS, batch_size=batch_size)
+
+
 @pytest.mark.parametrize(("labels", "kind"), [([True, True, 1], "paraphrases"), ([False], "non-paraphrases")])
 def test_training_pairs_of_one_class_are_refused(labels, kind) -> None:
     """As LogisticModel.fit refuses them. They trained a classifier of one class without a word:

@@ -194,7 +194,10 @@ class CrossEncoder:
         modules.eval()
 
     def probabilities(self, pairs: Sequence[tuple[str, str]], batch_size: int = 64) -> list[float]:
-        """P(paraphrase) of each (sentence, sentence) pair: the mean over both reading orders."""
+        """P(paraphrase) of each (sentence, sentence) pair: the mean over both reading orders.
+        `batch_size` pairs run at once: a whole number >= 1 (ConfigurationError; 0 was a bare
+        ValueError from range(), and a negative one gave no probability at all, silently)."""
+        batch_size = check_count(batch_size, "batch_size")
         pairs = _sentence_pairs(pairs)
         torch, _ = _require()
         out: list[float] = []
