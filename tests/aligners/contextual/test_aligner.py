@@ -181,3 +181,21 @@ def test_align_annotated_checks_its_pairs(aligner, aligned) -> None:
     with pytest.raises(InputTypeError, match=r"^pairs: item 2 \(target\) must be an annotated Sentence"):
         aligner.align_annotated([(s, t), (s, PAIRS[0][1])])
     assert aligner.align_annotated(pair for pair in [(s, t), (s, t)]) == [aligned[0]] * 2
+
+
+@pytest.mark.parametrize(("setting", "value", "message"), [
+    ("min_confidence", True, "min_confidence must be a number in"),
+    ("min_confidence", "0.5", "min_confidence must be a number in"),
+    ("min_confidence", float("nan"), "min_confidence must be a number in"),
+    ("batch_size", 2.5, "batch_size must be a whole number"),
+    ("batch_size", None, "batch_size must be a whole number"),
+    ("batch_size", 0, "batch_size must be at least 1"),
+])
+def test_a_setting_of_the_wrong_kind_is_named(setting, value, message) -> None:
+    """min_confidence=True was taken as 1.0 and kept no link, silently; "0.5" was a TypeError
+    from a comparison; a batch size of 2.5 failed at the first batch, inside the encoder
+    ("'float' object cannot be interpreted as an integer"), and None was a TypeError."""
+    from paralign.aligners.contextual import ContextualAligner
+
+    with pytest.raises(ConfigurationError, match=f"^{message}"):
+        ContextualAligner(device="cpu", **{setting: value})
