@@ -187,6 +187,41 @@ def test_settings_and_inputs_are_checked() -> None:
         CrossEncoder.fine_tune([], [])
 
 
+@pytest.mark.parametrize(("setting", "value", "message"), [
+    ("learning_rate", float("inf"), "learning_rate must be a positive finite number, not inf"),
+    ("learning_rate", float("nan"), "learning_rate must be a positive finite number, not nan"),
+    ("learning_rate", "1e-4", "learning_rate must be a positive finite number, not '1e-4'"),
+    ("weight_decay", float("inf"), "weight_decay must be a finite number >= 0, not inf"),
+    ("warmup", True, r"warmup must be a number in \[0, 1\), not True"),
+    ("epochs", 1.5, "epochs must be a whole number"), ("epochs", True, "epochs must be a whole number"),
+    ("epochs", "3", "epochs must be a whole number"), ("batch_size", 1.5, "batch_size must be a whole number"),
+    ("batch_size", None, "batch_size must be a whole number"), ("max_length", float("nan"), "max_length must be"),
+    ("max_length", 7, "max_length must be at least 8"), ("seed", None, "seed must be a whole number"),
+    ("seed", 2.5, "seed must be a whole number"),
+])
+def test_a_fine_tuning_setting_it_cannot_use_is_named(setting, value, message) -> None:
+    """An infinite learning rate or weight decay was accepted and trained into weights of NaN
+    (every probability NaN: `evaluate-paraphrase --fine-tune-learning-rate inf`), 1.5 epochs or
+    a batch size of 1.5 failed only after the model had loaded, with "'float' object cannot be
+    interpreted as an integer", and a str or None was a TypeError from a comparison."""
+    from paralign.neural.cross_encoder import FineTuning
+
+    with pytest.raises(ConfigurationError, match=f"^fine-tuning's {message}"):
+        FineTuning(**{setting: value})
+    FineTuning(seed=-1, warmup=0, weight_decay=0, dropout=0, max_length=8, epochs=1, batch_size=1)
+
+
+@pytest.mark.parametrize("batch_size", [0, -1, 2.5, None])
+def test_probabilities_check_their_batch_size(batch_size) -> None:
+    """A negative batch size returned an empty list for any number of pairs (no batch ran),
+    silently; 0 was a bare ValueError from range() and 2.5 or None a TypeError."""
+    from paralign.neural.cross_encoder import CrossEncoder, FineTuning
+
+    model = CrossEncoder(None, None, None, "cpu", FineTuning(), "x", 1)  # no batch runs: none loaded
+    with pytest.raises(ConfigurationError, match="^batch_size must be"):
+        model.probabilities(PAIRS, batch_size=batch_size)
+
+
 @pytest.mark.parametrize(("labels", "kind"), [([True, True, 1], "paraphrases"), ([False], "non-paraphrases")])
 def test_training_pairs_of_one_class_are_refused(labels, kind) -> None:
     """As LogisticModel.fit refuses them. They trained a classifier of one class without a word:

@@ -138,6 +138,22 @@ def test_encoder_features_are_symmetric_and_named() -> None:
     assert same["missed_names_max"] == 0.0 and same["length_gap"] == 0.0
 
 
+@needs_extra
+def test_encoder_features_of_a_pair_when_the_cache_is_full(monkeypatch) -> None:
+    """When a pair's new sentence filled the cache, the cache was emptied, its other sentence
+    (encoded before) with it, and reading it back was a KeyError: a long batch of paraphrase
+    features failed once 200,000 sentences were cached. Those asked for are kept, as the
+    embedding signal keeps them."""
+    from paralign.similarity import contextual
+    from paralign.similarity.features import embedding_features
+
+    monkeypatch.setattr(contextual, "CACHE_LIMIT", 2)
+    features = embedding_features()
+    features.prepare([_pair(A, B)])
+    assert np.allclose(features(_pair(A, C)), features(_pair(C, A)), atol=1e-6)
+    assert np.allclose(features(_pair(B, A)), features(_pair(A, B)), atol=1e-6)
+
+
 def test_word_match_features_from_a_cosine_matrix() -> None:
     """Kernels count words by how well they are matched; names and numbers left unmatched are
     counted; the length gap is the squared log ratio (no model needed: the matrix is given)."""

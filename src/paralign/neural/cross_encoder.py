@@ -21,6 +21,7 @@ classifier combines this probability with its lexical model (:mod:`paralign.simi
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import shutil
@@ -35,6 +36,7 @@ from ..errors import (
     FormatError,
     InputTypeError,
     MismatchError,
+    check_count,
     check_pairs,
     is_text,
     lone_in,
@@ -65,12 +67,28 @@ class FineTuning:
     max_length: int = 256  #: word pieces of both sentences together; longer pairs are cut
 
     def __post_init__(self) -> None:
-        if self.epochs < 1 or self.batch_size < 1 or self.max_length < 8:
-            raise ConfigurationError("fine-tuning needs epochs >= 1, batch size >= 1 and max length >= 8")
-        if not (self.learning_rate > 0 and 0 <= self.warmup < 1 and self.weight_decay >= 0 and 0 <= self.dropout < 1):
-            raise ConfigurationError(
-                "fine-tuning needs a positive learning rate, warm-up in [0, 1), weight decay >= 0, dropout in [0, 1)"
-            )
+        """ConfigurationError naming the first setting fine-tuning cannot use: the counts whole
+        numbers (epochs and batch size >= 1, max length >= 8, any seed), the rates finite
+        numbers (a positive learning rate, warm-up in [0, 1), weight decay >= 0, dropout in
+        [0, 1)). An infinite learning rate or weight decay trained silently into weights of NaN
+        (every probability NaN), 1.5 epochs or a batch size of 1.5 failed after the model had
+        loaded ("'float' object cannot be interpreted as an integer"), a seed of None was a
+        TypeError from torch, and a str a TypeError from a comparison."""
+        from numbers import Integral, Real
+
+        for name, minimum in (("epochs", 1), ("batch_size", 1), ("max_length", 8)):
+            check_count(getattr(self, name), f"fine-tuning's {name}", minimum)
+        if isinstance(self.seed, bool) or not isinstance(self.seed, Integral):
+            raise ConfigurationError(f"fine-tuning's seed must be a whole number, not {shown_value(self.seed)}")
+        for name, rule, holds in (
+            ("learning_rate", "a positive finite number", lambda v: v > 0),
+            ("warmup", "a number in [0, 1)", lambda v: 0 <= v < 1),
+            ("weight_decay", "a finite number >= 0", lambda v: v >= 0),
+            ("dropout", "a number in [0, 1)", lambda v: 0 <= v < 1),
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or not holds(value):
+                raise ConfigurationError(f"fine-tuning's {name} must be {rule}, not {shown_value(value)}")
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -176,7 +194,10 @@ class CrossEncoder:
         modules.eval()
 
     def probabilities(self, pairs: Sequence[tuple[str, str]], batch_size: int = 64) -> list[float]:
-        """P(paraphrase) of each (sentence, sentence) pair: the mean over both reading orders."""
+        """P(paraphrase) of each (sentence, sentence) pair: the mean over both reading orders.
+        `batch_size` pairs run at once: a whole number >= 1 (ConfigurationError; 0 was a bare
+        ValueError from range(), and a negative one gave no probability at all, silently)."""
+        batch_size = check_count(batch_size, "batch_size")
         pairs = _sentence_pairs(pairs)
         torch, _ = _require()
         out: list[float] = []

@@ -249,15 +249,16 @@ class EmbeddingFeatures:
         """(unit word vectors, sentence vector) of each sentence."""
         import numpy as np
 
-        missing = list(dict.fromkeys(s.tokens for s in sentences if s.tokens not in self._encoded))
+        keys = [s.tokens for s in sentences]
+        missing = list(dict.fromkeys(k for k in keys if k not in self._encoded))
         if missing:
-            if len(self._encoded) + len(missing) > CACHE_LIMIT:
-                self._encoded.clear()
+            if len(self._encoded) + len(missing) > CACHE_LIMIT:  # those asked for are kept
+                self._encoded = {k: self._encoded[k] for k in keys if k in self._encoded}
             for key, encoded in zip(missing, self.encoder.encode(missing), strict=True):
                 words = encoded.matrix
                 words = words / np.maximum(np.linalg.norm(words, axis=1, keepdims=True), 1e-12)
                 self._encoded[key] = (words, encoded.sentence)
-        return [self._encoded[s.tokens] for s in sentences]
+        return [self._encoded[k] for k in keys]
 
     def __call__(self, pair: AlignedSentences) -> tuple[float, ...]:
         """The :data:`EMBEDDING_FEATURES` of one pair."""

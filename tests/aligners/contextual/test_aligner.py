@@ -154,3 +154,48 @@ def test_a_link_model_whose_top_k_is_not_a_positive_int_is_refused() -> None:
     for top_k in (-1, 0):
         with pytest.raises(ConfigurationError, match="top_k setting must be a positive int"):
             ContextualAligner(device="cpu", model=replace(shipped, settings={**shipped.settings, "top_k": top_k}))
+
+
+@pytest.mark.parametrize("workers", [0, -1, "2", None])
+def test_align_annotated_checks_workers(aligner, workers) -> None:
+    """As the Sultan aligner's: workers=0 or -1 was a RuntimeError from torch ("set_num_threads
+    expects a positive integer"), "2" another, None a TypeError from a comparison."""
+    from paralign.nlp import annotate
+
+    with pytest.raises(ConfigurationError, match="^workers must be"):
+        aligner.align_annotated([(annotate("a cat"), annotate("a dog"))], workers=workers)
+
+
+def test_align_annotated_checks_its_pairs(aligner, aligned) -> None:
+    """A str or a pair of one sentence was a bare ValueError ('not enough values to unpack'), a
+    text where a Sentence goes an error about Encoder.encode, and a generator of pairs was read
+    up by the blank test before it was aligned (a bare ValueError from zip())."""
+    from paralign.errors import InputTypeError
+    from paralign.nlp import annotate
+
+    s, t = annotate(PAIRS[0][0]), annotate(PAIRS[0][1])
+    with pytest.raises(InputTypeError, match="^pairs must be a list"):
+        aligner.align_annotated("ab")
+    with pytest.raises(InputTypeError, match="^pairs: item 1 is"):
+        aligner.align_annotated([(s,)])
+    with pytest.raises(InputTypeError, match=r"^pairs: item 2 \(target\) must be an annotated Sentence"):
+        aligner.align_annotated([(s, t), (s, PAIRS[0][1])])
+    assert aligner.align_annotated(pair for pair in [(s, t), (s, t)]) == [aligned[0]] * 2
+
+
+@pytest.mark.parametrize(("setting", "value", "message"), [
+    ("min_confidence", True, "min_confidence must be a number in"),
+    ("min_confidence", "0.5", "min_confidence must be a number in"),
+    ("min_confidence", float("nan"), "min_confidence must be a number in"),
+    ("batch_size", 2.5, "batch_size must be a whole number"),
+    ("batch_size", None, "batch_size must be a whole number"),
+    ("batch_size", 0, "batch_size must be at least 1"),
+])
+def test_a_setting_of_the_wrong_kind_is_named(setting, value, message) -> None:
+    """min_confidence=True was taken as 1.0 and kept no link, silently; "0.5" was a TypeError
+    from a comparison; a batch size of 2.5 failed at the first batch, inside the encoder
+    ("'float' object cannot be interpreted as an integer"), and None was a TypeError."""
+    from paralign.aligners.contextual import ContextualAligner
+
+    with pytest.raises(ConfigurationError, match=f"^{message}"):
+        ContextualAligner(device="cpu", **{setting: value})

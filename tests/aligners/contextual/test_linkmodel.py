@@ -59,7 +59,7 @@ def test_a_file_that_is_not_a_link_model_is_a_format_error() -> None:
     ('{"format": "paralign-link-model",\n "features": [}', "invalid JSON", 2),  # not JSON: at its line
     ("[1, 2]", "a JSON list, not an object", None),
     (json.dumps({k: v for k, v in _model().items() if k != "trees"}), "no 'trees' key", None),
-    (json.dumps(_model(baseline="high")), "ValueError", None),
+    (json.dumps(_model(baseline="high")), "baseline 'high' is not a finite number", None),
     (json.dumps(_model(trees=[{"feature": 3}])), "TypeError", None),
 ])
 def test_a_users_file_that_is_not_a_model_is_a_format_error_naming_it(tmp_path, text, reason, line) -> None:
@@ -197,3 +197,70 @@ def test_a_top_k_given_to_the_candidates_is_a_positive_int() -> None:
     for top_k in (-1, 0, 1.0):
         with pytest.raises(ConfigurationError, match="top_k"):
             candidates(evidence, top_k, set())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("threshold", [float("nan"), float("inf"), -0.1, 1.5, "0.5", True, None])
+def test_a_decision_threshold_that_is_not_a_probability_is_a_format_error(threshold) -> None:
+    """It loaded as it was: NaN kept no link (a comparison with NaN is false) and neither did
+    1.5, -0.1 kept every candidate, "0.5" and True were read as numbers; all silently."""
+    with pytest.raises(FormatError, match="threshold .* is not a probability"):
+        LinkModel.from_dict(_model(threshold=threshold))
+    for good in (0, 0.5, 1):
+        assert LinkModel.from_dict(_model(threshold=good)).threshold == good
+
+
+@pytest.mark.parametrize(("changes", "reason"), [
+    ({"baseline": float("nan")}, "baseline nan is not a finite number"),
+    ({"baseline": float("inf")}, "baseline inf is not a finite number"),
+    ({"baseline": "1"}, "baseline '1' is not a finite number"),
+    ({"trees": [_tree(value=[0, float("nan"), 2.0])]}, "tree 1: value nan is not a finite number"),
+    ({"trees": [_tree(value=[0, float("-inf"), 2.0])]}, "tree 1: value -inf is not a finite number"),
+    ({"trees": [_tree(threshold=[float("nan"), 0, 0])]}, "tree 1: threshold nan is not a finite number"),
+    ({"trees": [_tree(threshold=["0.5", 0, 0])]}, "tree 1: threshold '0.5' is not a finite number"),
+    ({"trees": [_tree(value=[0, True, 2.0])]}, "tree 1: value True is not a finite number"),
+])
+def test_a_number_of_the_trees_that_is_not_finite_is_a_format_error(changes, reason) -> None:
+    """Python's json reads NaN and Infinity: a NaN baseline or leaf loaded and made every
+    probability NaN, so no link was kept; an infinite one made them 1 (every candidate kept) or
+    0; a NaN split sent every row right; a str was read as a number by numpy. All silently."""
+    with pytest.raises(FormatError, match=reason):
+        LinkModel.from_dict(_model(**changes))
+
+
+@pytest.mark.parametrize(("data", "reason"), [
+    ([1, 2], "a JSON list, not an object"),
+    ({k: v for k, v in _model().items() if k != "baseline"}, "no 'baseline' key"),
+    (_model(trees=[]), "trees: not a non-empty list"),
+    (_model(trees={"feature": [0]}), "trees: not a non-empty list"),
+    (_model(trees=[[0, 1]]), "trees: not a non-empty list"),
+    (_model(features=None), "TypeError"),
+    (_model(settings=None), "TypeError"),
+    (_model(stack=[1]), "TypeError"),
+    (_model(depth=-1), "depth -1 is not a whole number"),
+    (_model(depth=float("nan")), "depth nan is not a whole number"),
+    (_model(depth=2.7), "depth 2.7 is not a whole number"),
+], ids=["list", "no-baseline", "no-trees", "trees-object", "tree-list", "features-null", "settings-null",
+        "stack-list", "depth-negative", "depth-nan", "depth-float"])
+def test_from_dict_of_a_wrong_shape_is_a_format_error_naming_the_source(data, reason) -> None:
+    """LinkModel.from_dict (a model made in Python, or read by another reader than load) let
+    the KeyError, TypeError, ValueError ("max() arg is an empty sequence" for no trees) or
+    AttributeError out, naming no source; only load turned them into a FormatError. A depth of
+    -1 or 2.7 (recorded in the aligner's signature) loaded as it was or cut to 2."""
+    with pytest.raises(FormatError, match=reason) as caught:
+        LinkModel.from_dict(data, "mine.json")
+    assert caught.value.source == "mine.json"
+
+
+@pytest.mark.parametrize(("features", "reason"), [
+    (["sim_rank_min", *FEATURES[1:]], "column 1 is 'sim_rank_min' where 'sim' is expected$"),
+    ([*FEATURES[:5], *FEATURES[6:]], f"column 6 is '{FEATURES[6]}' where '{FEATURES[5]}' is expected "
+                                     rf"\({len(FEATURES) - 1} features, this paralign has {len(FEATURES)}\)"),
+    (list(FEATURES[:-1]), f"'{FEATURES[-1]}'... missing at the end"),
+    ([*FEATURES, "new"], "'new' and the rest extra at the end"),
+    ("sim", "column 1 is 's' where 'sim' is expected"),
+])
+def test_wrong_feature_names_are_named(features, reason) -> None:
+    """A model of other features was refused with "not this paralign's link features" alone:
+    which feature, and whether one was renamed, dropped or added, was left to guess."""
+    with pytest.raises(FormatError, match=reason):
+        LinkModel.from_dict(_model(features=features))

@@ -32,13 +32,14 @@ import functools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...alignment import Alignment, is_blank
-from ...errors import ConfigurationError, check_pairs
+from ...errors import ConfigurationError, check_count, check_pairs, shown_value
 from ...nlp import TextOrTokens, check_sentence_pairs, check_text_or_tokens
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, iter_chunk_results, stop_batch
@@ -58,7 +59,9 @@ class ContextualAligner:
     does not see is a ConfigurationError when it loads). `model`: a link-model JSON file
     (default: the one shipped with paralign). `lexical`: the Sultan aligner whose pipeline and
     annotation it uses (default options). `min_confidence`: keep only links at least this
-    confident (default: the model's own threshold, chosen on training data).
+    confident (default: the model's own threshold, chosen on training data): a number in [0, 1]
+    (True was 1.0, which kept no link, silently). `batch_size`: sentences encoded at once, a
+    whole number >= 1 (2.5 failed at the first batch, inside the encoder).
     """
 
     def __init__(
@@ -74,8 +77,10 @@ class ContextualAligner:
         from ...neural import Encoder
 
         self.model = model if isinstance(model, LinkModel) else LinkModel.load(model)
-        if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
-            raise ConfigurationError(f"min_confidence must be in [0, 1], got {min_confidence}")
+        if min_confidence is not None and (isinstance(min_confidence, bool) or not isinstance(min_confidence, Real)
+                                           or not 0.0 <= min_confidence <= 1.0):
+            raise ConfigurationError(f"min_confidence must be a number in [0, 1], got {shown_value(min_confidence)}")
+        batch_size = check_count(batch_size, "batch_size")
         self.min_confidence = self.model.threshold if min_confidence is None else min_confidence
         self.lexical = lexical or SultanAligner()
         self._paraphrase = replace(self.lexical.config, **PARAPHRASE_OPTIONS)
@@ -172,7 +177,16 @@ class ContextualAligner:
         """Align annotated pairs: every sentence encoded in one batched pass here (on the CPU
         with ``workers`` torch threads), the lexical pipelines and features on ``workers``
         Dask workers when > 1, in input order. A pair with a sentence of no words (no token,
-        or white space only) aligns to the empty alignment, and is neither encoded nor sent."""
+        or white space only) aligns to the empty alignment, and is neither encoded nor sent.
+        A `workers` that is not a count, an item that is not a (source, target) pair or a side
+        that is not a Sentence is a ParalignError naming it, as in the Sultan aligner (workers=0
+        was a RuntimeError from torch, None a TypeError from a comparison, a str a bare
+        ValueError, a generator of pairs was read up by the blank test: a bare ValueError from zip)."""
+        workers = check_count(workers, "workers")
+        pairs = check_pairs(pairs)
+        for number, pair in enumerate(pairs, start=1):
+            for side, sentence in zip(("source", "target"), pair, strict=True):
+                check_sentence(sentence, f"pairs: item {number} ({side})")
         blank = [is_blank(s) or is_blank(t) for s, t in pairs]
         todo = [pair for pair, empty in zip(pairs, blank, strict=True) if not empty]
         aligned = self._align_encoded(todo, workers) if todo else iter(())

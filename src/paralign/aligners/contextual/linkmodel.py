@@ -93,19 +93,42 @@ class LinkModel:
     def from_dict(cls, data: dict[str, Any], source: str = "<model>",
                   expected: tuple[str, ...] = FEATURES) -> LinkModel:
         """A model from its JSON form (written by ``scripts/train_link_model.py``; an optional
-        ``"stack"`` object holds the second round's trees); wrong features, or a setting the
-        aligner cannot use (:func:`_check_settings`), are a FormatError naming `source`."""
+        ``"stack"`` object holds the second round's trees); wrong features, a decision threshold
+        that is no probability, or a setting the aligner cannot use (:func:`_check_settings`),
+        are a FormatError naming `source`; so is a form of another shape (not an object, a key
+        missing, no trees, a value of the wrong kind), not the KeyError, TypeError or
+        ValueError met on the way (as :meth:`load` said of a file, but not of a dict)."""
+        if not isinstance(data, dict):
+            raise FormatError(f"not a {FORMAT} file: a JSON {type(data).__name__}, not an object", source=source)
+        try:
+            return cls._read(data, source, expected)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            if isinstance(exc, FormatError):
+                raise
+            what = f"no {exc.args[0]!r} key" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+            raise FormatError(f"not a valid {FORMAT} file ({what})", source=source) from None
+
+    @classmethod
+    def _read(cls, data: dict[str, Any], source: str, expected: tuple[str, ...]) -> LinkModel:
+        """:meth:`from_dict` of an object, the errors of a wrong shape left to it to name."""
         if data.get("format") != FORMAT:
             raise FormatError(f"not a {FORMAT} file", source=source)
         features = tuple(data["features"])
         if features != expected:
-            raise FormatError("the model's features are not this paralign's link features",
-                              source=source)
+            raise FormatError("the model's features are not this paralign's link features: "
+                              + _feature_difference(features, expected), source=source)
         stack = None
         if data.get("stack") is not None:
             inner = {"format": FORMAT, "threshold": data["threshold"], **data["stack"]}
             stack = cls.from_dict(inner, source, FEATURES + STACK_FEATURES)
+        if not _is_finite_number(data["baseline"]):
+            raise FormatError(f"baseline {shown_value(data['baseline'])} is not a finite number", source=source)
         trees = data["trees"]
+        if not isinstance(trees, list) or not trees or not all(isinstance(tree, dict) for tree in trees):
+            raise FormatError("trees: not a non-empty list of tree objects", source=source)
+        depth = data["depth"]
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise FormatError(f"depth {shown_value(depth)} is not a whole number >= 0", source=source)
         for number, tree in enumerate(trees, start=1):
             _check_tree(tree, len(features), f"tree {number}", source)
         width = max(len(tree["feature"]) for tree in trees)
@@ -116,6 +139,10 @@ class LinkModel:
                 out[k, : len(tree[key])] = tree[key]
             return out
 
+        threshold = data["threshold"]
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 <= threshold <= 1:
+            raise FormatError(f"threshold {shown_value(threshold)} is not a probability (a number in [0, 1])",
+                              source=source)
         settings = dict(data.get("settings", {}))
         try:
             _check_settings(settings)
@@ -124,8 +151,8 @@ class LinkModel:
         return cls(
             features, float(data["baseline"]), pad("feature", np.int64, 0),
             pad("threshold", np.float64, np.inf), pad("left", np.int64, 0),
-            pad("right", np.int64, 0), pad("value", np.float64, 0.0), int(data["depth"]),
-            float(data["threshold"]), settings, stack,
+            pad("right", np.int64, 0), pad("value", np.float64, 0.0), depth,
+            float(threshold), settings, stack,
         )
 
     @classmethod
@@ -144,15 +171,20 @@ class LinkModel:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise FormatError(invalid_json(exc), source=name, line=exc.lineno) from None
-        if not isinstance(data, dict):
-            raise FormatError(f"not a {FORMAT} file: a JSON {type(data).__name__}, not an object", source=name)
-        try:
-            return cls.from_dict(data, name)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            if isinstance(exc, FormatError):
-                raise
-            what = f"no {exc.args[0]!r} key" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
-            raise FormatError(f"not a valid {FORMAT} file ({what})", source=name) from None
+        return cls.from_dict(data, name)
+
+
+def _feature_difference(features: tuple[object, ...], expected: tuple[str, ...]) -> str:
+    """What differs between a model's feature names and this paralign's: the first column
+    (1-based) that differs, and the counts when they differ (a model fitted before a feature was
+    added or renamed is told by its name, not a bare "not this paralign's features")."""
+    counts = f" ({len(features)} features, this paralign has {len(expected)})" if len(features) != len(expected) else ""
+    for column, (got, want) in enumerate(zip(features, expected, strict=False), start=1):
+        if got != want:
+            return f"column {column} is {shown_value(got)} where {want!r} is expected{counts}"
+    if len(features) < len(expected):
+        return f"{', '.join(map(repr, expected[len(features):][:3]))}... missing at the end{counts}"
+    return f"{shown_value(features[len(expected)])} and the rest extra at the end{counts}"
 
 
 def _check_settings(settings: dict[str, Any]) -> None:
@@ -174,8 +206,8 @@ def _check_settings(settings: dict[str, Any]) -> None:
 
 def _check_tree(tree: dict[str, Any], features: int, name: str, source: str) -> None:
     """FormatError unless `tree`'s five lists are of one length, its features columns of the
-    model's rows, its children nodes of its own and its walk from the root ends (a leaf points
-    to itself): a damaged file was an IndexError at the first pair aligned, a negative child
+    model's rows, its thresholds and values finite numbers (:func:`_is_finite_number`), its
+    children nodes of its own and its walk from the root ends (a leaf points to itself): a damaged file was an IndexError at the first pair aligned, a negative child
     another node read from the end, a short list padded with zeros, a cycle a walk that never
     ended."""
     size = len(tree["feature"])
@@ -187,6 +219,10 @@ def _check_tree(tree: dict[str, Any], features: int, name: str, source: str) -> 
             if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value) \
                     or not 0 <= value < bound:
                 raise FormatError(f"{name}: {key} {value!r} is not in 0..{bound - 1}", source=source)
+    for key in ("threshold", "value"):
+        for value in tree[key]:
+            if not _is_finite_number(value):
+                raise FormatError(f"{name}: {key} {shown_value(value)} is not a finite number", source=source)
     left, right = [int(v) for v in tree["left"]], [int(v) for v in tree["right"]]
     level, frontier = 0, {0}
     while frontier:  # as _depth walks it
@@ -194,6 +230,14 @@ def _check_tree(tree: dict[str, Any], features: int, name: str, source: str) -> 
         level += 1
         if level > size:
             raise FormatError(f"{name}: its nodes make a cycle", source=source)
+
+
+def _is_finite_number(value: object) -> bool:
+    """Whether `value` is a finite int or float (not a bool): a tree's split or leaf value, the
+    baseline. Python's json reads NaN and Infinity: a NaN leaf or baseline made every
+    probability NaN (no link kept), an infinite one 1 or 0, a NaN split sent every row right,
+    and a str such as "0.5" was read as a number by numpy."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
 
 
 def _depth(left: np.ndarray, right: np.ndarray) -> int:
