@@ -90,6 +90,9 @@ class Config:
         if bad:
             raise ConfigurationError(
                 f"unknown ParaEval tier {bad[0]!r}; choose from {', '.join(TIER_ORDER)}")
+        twice = [t for k, t in enumerate(self.tiers) if t in self.tiers[:k]]
+        if twice:  # its weight was counted once per mention: a precision of 2 for "exact" twice
+            raise ConfigurationError(f"ParaEval tier {twice[0]!r} is named twice in {'+'.join(self.tiers)}")
         for key in ("delta", "alpha", "gamma", "system_alpha", "system_gamma", "system_delta"):
             if getattr(self, key) is not None and not 0.0 <= getattr(self, key) <= 1.0:
                 raise ConfigurationError(f"{key} must be in [0, 1], got {getattr(self, key)}")
