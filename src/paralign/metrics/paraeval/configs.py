@@ -49,7 +49,8 @@ class Config:
     """One ParaEval configuration.
 
     ``scorer`` is ``paper`` (two tiers, 0/1 matches, F = harmonic mean) or ``graded``. For the
-    graded scorer: `tiers` in :data:`TIER_ORDER`; `weights` per tier (a match counts its tier
+    graded scorer: `tiers`, each once and in the order of :data:`TIER_ORDER` (the order they
+    run); `weights` per tier (a match counts its tier
     weight, times the table probability of a scored paraphrase pair or the cosine of a
     contextual match); `delta` weighs content words against function words (METEOR's delta);
     ``Fmean = P R / (alpha P + (1 - alpha) R)`` (alpha near 1: recall-weighted); the
@@ -93,6 +94,9 @@ class Config:
         twice = [t for k, t in enumerate(self.tiers) if t in self.tiers[:k]]
         if twice:  # its weight was counted once per mention: a precision of 2 for "exact" twice
             raise ConfigurationError(f"ParaEval tier {twice[0]!r} is named twice in {'+'.join(self.tiers)}")
+        if list(self.tiers) != sorted(self.tiers, key=TIER_ORDER.index):  # they ran as given
+            raise ConfigurationError(f"ParaEval tiers run in the order {', '.join(TIER_ORDER)}: "
+                                     f"give {'+'.join(self.tiers)} as {'+'.join(sorted(self.tiers, key=TIER_ORDER.index))}")
         for key in ("delta", "alpha", "gamma", "system_alpha", "system_gamma", "system_delta"):
             if getattr(self, key) is not None and not 0.0 <= getattr(self, key) <= 1.0:
                 raise ConfigurationError(f"{key} must be in [0, 1], got {getattr(self, key)}")
