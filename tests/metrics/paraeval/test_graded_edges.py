@@ -28,3 +28,28 @@ def test_tiers_out_of_their_order_are_refused():
     found = GradedParaEval(Config("x", tiers=("exact", "paraphrase"), resources=()), [table]).explain(
         "cat kitty", ["kitty cat"])
     assert [m.tier for m in found.matches] == ["exact", "exact"]
+
+
+@pytest.mark.parametrize(("hyp", "refs"), [
+    ("", ["a b c d", "x"]),  # nothing matches: every reference scores 0
+    ("biker suffers leg injury", ["biker suffers leg injuries", "biker suffers leg injury"]),  # stem 1 = exact 1
+    ("the dog", ["a cat", "big red car"]),
+])
+def test_the_best_reference_does_not_depend_on_the_order_of_the_references(hyp, refs):
+    import numpy as np
+
+    from paralign.metrics.paraeval.graded import COLUMNS, GradedParaEval, score_parts
+
+    config = Config("x", tiers=("exact", "stem"), resources=()).with_(weights={"stem": 1.0})
+    scorer = GradedParaEval(config, [])
+    forward = scorer.segment_stats([hyp], [[r] for r in refs])[0]
+    backward = scorer.segment_stats([hyp], [[r] for r in reversed(refs)])[0]
+    assert np.array_equal(forward, backward)  # the first of tied references was taken
+    assert score_parts(forward, config)["score"] == max(
+        score_parts(scorer.segment_stats([hyp], [[r]])[0], config)["score"] for r in refs)
+    explained = scorer.explain(hyp, list(reversed(refs)))
+    assert explained.stats == tuple(forward)  # the explanation takes the same reference
+    if not hyp:  # a tie of scores: the reference of fewest words, as sacrebleu's BLEU
+        assert forward[COLUMNS.index("ref_content")] + forward[COLUMNS.index("ref_function")] == 1
+    if "leg" in hyp:  # then more weight in the earlier tiers: the exact match
+        assert forward[COLUMNS.index("exact_hc")] == 4

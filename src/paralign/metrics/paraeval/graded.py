@@ -16,8 +16,9 @@ cosine of a contextual match, else 1), content words weighing ``delta`` and func
 lengths; ``Fmean = P R / (alpha P + (1 - alpha) R)``; the penalty is ``gamma (chunks /
 matched words) ** beta``, and 0 when every word of both sides is matched in one chunk (as in
 METEOR's scorer: a hypothesis equal to its reference has no penalty); the score is
-``Fmean (1 - penalty)``. With several references a
-segment takes the reference that scores best. The precision of an empty hypothesis is 0.
+``Fmean (1 - penalty)``. With several references a segment takes the reference that scores
+best (of a tie, the shortest: :func:`.graded_stats.best_of`). The precision of an empty
+hypothesis is 0.
 
 Every segment's statistics are a row of :data:`COLUMNS` holding *unweighted* graded sums per tier
 (content and function words, hypothesis and reference side), so a corpus score is the score of
@@ -45,7 +46,7 @@ from ...stemming import stem as stem_word
 from ...tables import atomic_path
 from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
-from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, score_parts
+from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, best_of, score_parts
 from .graded_tiers import TierState, _continues, _key_tier, _positions
 from .inputs import as_compared, check_references, check_segment
 from .paper import (
@@ -380,7 +381,7 @@ class GradedParaEval:
         rows = rows.transpose(1, 0, 2)
         if prepared.nrefs == 1:
             return rows[0]
-        best = score_parts(rows, self.config)["score"].argmax(axis=0)
+        best = best_of(rows, score_parts(rows, self.config)["score"])
         return rows[best, np.arange(len(hyps))]
 
     def _prepared_for(self, hypotheses: Sequence[str],
@@ -424,7 +425,7 @@ class GradedParaEval:
         rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(refs, traces, strict=True)],
                         dtype=np.float64)
         scores = score_parts(rows, self.config)["score"]
-        best = int(scores.argmax()) if len(rows) > 1 else 0
+        best = int(best_of(rows[:, None], scores[:, None])[0]) if len(rows) > 1 else 0
         parts = score_parts(rows[best], self.config)  # as the command line scores that row
         ref, (links, starts) = refs[best], traces[best]
         weights = dict(self.config.weights)
