@@ -53,3 +53,18 @@ def test_the_best_reference_does_not_depend_on_the_order_of_the_references(hyp, 
         assert forward[COLUMNS.index("ref_content")] + forward[COLUMNS.index("ref_function")] == 1
     if "leg" in hyp:  # then more weight in the earlier tiers: the exact match
         assert forward[COLUMNS.index("exact_hc")] == 4
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"beta": float("nan")}, "beta must be a number >= 0, got nan"),  # a segment score of NaN
+    ({"system_beta": float("nan")}, "system_beta must be a number >= 0"),  # a corpus score of NaN
+    ({"system_beta": -1.0}, "system_beta must be"),  # the message named beta
+    ({"weights": {"exact": 2.0}}, "the weight of tier 'exact' must be in \\[0, 1\\], got 2.0"),  # precision 2
+    ({"weights": {"exact": float("nan")}}, "the weight of tier 'exact'"),  # P and R NaN, score 0
+    ({"weights": {"exct": 1.0}}, "weight of unknown ParaEval tier 'exct'"),  # ignored
+    ({"weights": (("exact", 1.0),)}, "tier 'stem' has no weight"),  # a KeyError when scoring
+    ({"threshold": float("nan")}, "threshold must be a cosine"),  # no contextual match, silently
+])
+def test_a_config_of_impossible_numbers_is_refused(changes, message):
+    with pytest.raises(ConfigurationError, match=message):
+        Config("x", tiers=("exact", "stem"), resources=()).with_(**changes)
