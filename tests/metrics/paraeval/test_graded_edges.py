@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paralign.errors import ConfigurationError
 from paralign.metrics.paraeval.configs import Config
@@ -68,3 +70,66 @@ def test_the_best_reference_does_not_depend_on_the_order_of_the_references(hyp, 
 def test_a_config_of_impossible_numbers_is_refused(changes, message):
     with pytest.raises(ConfigurationError, match=message):
         Config("x", tiers=("exact", "stem"), resources=()).with_(**changes)
+
+
+_WORDS = ("a", "b", "c", "x", "y", "z", "w", "dog", "dogs", "hound", "big", "the", "q", "r")
+_TEXT = st.lists(st.sampled_from(_WORDS), max_size=6).map(" ".join)
+
+
+def _table_scorer():
+    from paralign.metrics.paraeval.graded import GradedParaEval
+    from paralign.paraphrases import ParaphraseTable
+
+    table = ParaphraseTable.from_pairs([("b c", "y", 1.0), ("x", "z w", 0.5), ("dog", "hound", 1.0),
+                                        ("big dog", "hound", 0.7), ("r q", "q r", 1.0)], "t")
+    return GradedParaEval(Config("x", tiers=("exact", "stem", "paraphrase"), resources=()), [table])
+
+
+_SCORER = _table_scorer()
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT, _TEXT)
+def test_the_alignment_against_a_brute_force_reading_of_its_matches(hyp, ref):
+    from collections import Counter
+
+    from paralign.metrics.paraeval.graded import COLUMNS
+
+    found = _SCORER.explain(hyp, [ref])
+    row = dict(found.counts)
+    matches = sorted(found.matches, key=lambda m: m.hyp_start)
+    hyp_words = [i for m in matches for i in range(m.hyp_start, m.hyp_end)]
+    ref_words = [j for m in matches for j in range(m.ref_start, m.ref_end)]
+    assert len(hyp_words) == len(set(hyp_words)) and len(ref_words) == len(set(ref_words))  # each word once
+    assert (row["matches"], row["ref_matches"]) == (len(hyp_words), len(ref_words))
+    # the exact tier matches as many words as identity can (it runs first)
+    exact = sum(m.hyp_end - m.hyp_start for m in matches if m.tier == "exact")
+    assert exact == sum(min(n, Counter(ref.split())[w]) for w, n in Counter(hyp.split()).items())
+    # a chunk: matches adjacent in both sides, in order (a phrase match is one run)
+    runs: list[list] = []
+    for m in matches:
+        if runs and runs[-1][-1].hyp_end == m.hyp_start and runs[-1][-1].ref_end == m.ref_start:
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    assert row["chunks"] == len(runs)
+    assert found.chunks == tuple((run[0].hyp_start, run[-1].hyp_end) for run in runs)
+    for tier in ("exact", "stem", "paraphrase"):  # the row's grades are the matches'
+        side = [(m.hyp_end - m.hyp_start) * m.grade for m in matches if m.tier == tier]
+        assert row[f"{tier}_hc"] + row[f"{tier}_hf"] == pytest.approx(sum(side))
+    assert len(COLUMNS) == len(found.counts)
+
+
+@pytest.mark.parametrize(("hyp", "ref", "chunks"), [
+    ("", "a b", 0), ("a", "a", 1), ("a b c", "a b c", 1), ("c b a", "a b c", 3), ("a b c", "x a b y c", 2),
+])
+def test_chunks_at_their_edges(hyp, ref, chunks):
+    from paralign.metrics.paraeval.graded import COLUMNS, score_parts
+
+    row = _SCORER.segment_stats([hyp], [[ref]])[0]
+    assert row[COLUMNS.index("chunks")] == chunks
+    parts = score_parts(row, _SCORER.config)
+    if hyp == ref:  # identical: the maximum, no penalty
+        assert parts["score"] == 1.0 and parts["penalty"] == 0.0
+    if not hyp:  # nothing matched: every figure 0 (an empty hypothesis's precision is 0)
+        assert parts["p"] == parts["score"] == 0.0
