@@ -59,7 +59,7 @@ from .paper import (
     build_sources,
     prepared_for,
 )
-from .signature import length_used, source_signature
+from .signature import encoder_part, length_used, source_signature
 from .vectors import vector_key
 
 if TYPE_CHECKING:
@@ -230,12 +230,8 @@ class GradedParaEval:
         maxlen = length_used(self.config.max_length, looked_up)  # past their longest phrase: that length
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{maxlen}|"
                f"case:lc|tok:13a|stem:snowball-en|stop:skip|")
-        if self._encoder is not None:  # named as the aligners' and similarity's signatures name it
-            from ...neural.encoder import encoder_id
-
-            out += f"encoder:{encoder_id(getattr(self._encoder, 'model', None))}|"
-            if self._vector_dir is not None:  # the cache's float16 vectors: other grades than float32's
-                out += "vecs:f16|"
+        if self._encoder is not None:
+            out += encoder_part(self._encoder, cached=self._vector_dir is not None)
         return out + f"version:{VERSION}"
 
     # -- preparation -----------------------------------------------------------------------------

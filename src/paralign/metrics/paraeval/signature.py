@@ -105,3 +105,14 @@ def length_used(max_length: int, sources: Iterable[Any], floor: int = DEFAULT_MA
         return max_length
     longest = longest_phrase(sources)
     return max_length if longest is None else min(max_length, max(longest, floor))
+
+
+def encoder_part(encoder: object, *, cached: bool) -> str:
+    """The contextual tier's part of a graded scorer's signature: its encoder, named as the
+    aligners' and similarity's signatures name it (``encoder:PACKAGE-VERSION|``), and with the
+    vector cache (`cached`) the float16 vectors it computes with (``vecs:f16|``: other grades
+    than float32's)."""
+    from ...neural.encoder import encoder_id
+
+    out = f"encoder:{encoder_id(getattr(encoder, 'model', None))}|"
+    return out + "vecs:f16|" if cached else out
