@@ -133,3 +133,28 @@ def test_chunks_at_their_edges(hyp, ref, chunks):
         assert parts["score"] == 1.0 and parts["penalty"] == 0.0
     if not hyp:  # nothing matched: every figure 0 (an empty hypothesis's precision is 0)
         assert parts["p"] == parts["score"] == 0.0
+
+
+class _Layered:
+    """An encoder as the signature sees it (nothing is encoded: only the signature is read)."""
+
+    model = "fake"
+
+    def __init__(self, word_layer: int = -1, stride: int | None = None) -> None:
+        self.word_layer, self.stride = word_layer, stride
+
+
+def test_the_signature_records_the_encoders_layer_and_stride_where_they_are_not_its_defaults():
+    # Encoder(word_layer=2) gave other contextual matches (0.599 where the last layer gives
+    # 0.650 on two WMT-like segments) under the same signature
+    from paralign.metrics.paraeval.graded import GradedParaEval
+
+    config = Config("ctx", tiers=("exact", "contextual"), resources=())
+
+    def signature(encoder: _Layered) -> str:
+        return GradedParaEval(config, [], encoder=encoder, cache_vectors=False).signature(1)
+
+    assert "|encoder:fake|version:" in signature(_Layered())
+    assert "|encoder:fake|layer:2|version:" in signature(_Layered(word_layer=2))
+    assert "|encoder:fake|stride:64|version:" in signature(_Layered(stride=64))
+    assert len({signature(_Layered()), signature(_Layered(2)), signature(_Layered(stride=64))}) == 3

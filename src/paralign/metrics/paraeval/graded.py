@@ -223,7 +223,8 @@ class GradedParaEval:
     # -- settings --------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
         """Every setting that changes a number: config, tiers, weights, parameters, each
-        source's name (a table's basename, threshold and content hash), versions, and with
+        source's name (a table's basename, threshold and content hash), versions, the encoder
+        (:func:`.signature.encoder_part`: its layer and stride where not its defaults), and with
         $PARALIGN_VECTOR_CACHE the float16 contextual vectors it computes with (``vecs:f16``)."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
         looked_up = [s for lookup in (self._syn, self._para) if lookup is not None for s in lookup.sources or ()]
