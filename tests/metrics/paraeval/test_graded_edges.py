@@ -158,3 +158,46 @@ def test_the_signature_records_the_encoders_layer_and_stride_where_they_are_not_
     assert "|encoder:fake|layer:2|version:" in signature(_Layered(word_layer=2))
     assert "|encoder:fake|stride:64|version:" in signature(_Layered(stride=64))
     assert len({signature(_Layered()), signature(_Layered(2)), signature(_Layered(stride=64))}) == 3
+
+
+def test_segment_corpus_and_bootstrap_figures_come_from_the_same_rows():
+    # sacrebleu's model: a segment's row does not depend on the other segments of the call, the
+    # corpus score is the score of the summed rows, and the bootstrap's point estimate is it too
+    import random
+
+    import numpy as np
+
+    from paralign.metrics.paraeval.graded import score_parts
+    from paralign.metrics.paraeval.scoring import system_scores, systems_significance
+
+    rng = random.Random(7)
+
+    def text() -> str:
+        return " ".join(rng.choice(_WORDS) for _ in range(rng.randint(0, 6)))
+
+    hyps, first, second = ([text() for _ in range(60)] for _ in range(3))
+    rows = _SCORER.segment_stats(hyps, [first, second])
+    alone = np.array([_table_scorer().segment_stats([h], [[a], [b]])[0] for h, a, b in zip(hyps, first, second, strict=True)])
+    assert np.array_equal(rows, alone)
+    result = system_scores(_SCORER, hyps, [first, second], sentence_level=True, with_stats=True)
+    assert np.array_equal(result["stats"], rows)
+    assert result["score"] == float(score_parts(rows.sum(axis=0), _SCORER.config, "system")["score"])
+    assert [s["score"] for s in result["segments"]] == [float(v) for v in score_parts(rows, _SCORER.config)["score"]]
+    bootstrap = systems_significance(_SCORER, [rows], n_resamples=20)[0]["confidence"]
+    assert bootstrap["score"] == result["score"]
+
+
+@pytest.mark.parametrize("changes", [
+    {"delta": 0.5}, {"alpha": 0.5}, {"beta": 0.3}, {"gamma": 0.5}, {"system_alpha": 0.9}, {"system_beta": 0.4},
+    {"system_gamma": 0.1}, {"system_delta": 0.4}, {"max_length": 3}, {"synonyms": "lemma"},
+    {"tiers": ("exact", "stem", "synonym")}, {"weights": {"exact": 0.9}}, {"weights": {"stem": 0.5}},
+    {"weights": {"synonym": 0.5}}, {"weights": {"paraphrase": 0.5}}, {"name": "other"},
+])
+def test_every_setting_that_changes_a_number_changes_the_signature(changes):
+    from paralign.metrics.paraeval.configs import DEFAULT
+    from paralign.metrics.paraeval.graded import GradedParaEval
+    from paralign.paraphrases import ParaphraseTable, WordNetSynonyms
+
+    table = ParaphraseTable.from_pairs([("big", "large", 0.5), ("took a seat", "sat", 1.0)], "t.tsv")
+    signature = GradedParaEval(DEFAULT, [table, WordNetSynonyms()]).signature(1)
+    assert GradedParaEval(DEFAULT.with_(**changes), [table, WordNetSynonyms()]).signature(1) != signature
