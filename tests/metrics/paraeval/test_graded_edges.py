@@ -201,3 +201,14 @@ def test_every_setting_that_changes_a_number_changes_the_signature(changes):
     table = ParaphraseTable.from_pairs([("big", "large", 0.5), ("took a seat", "sat", 1.0)], "t.tsv")
     signature = GradedParaEval(DEFAULT, [table, WordNetSynonyms()]).signature(1)
     assert GradedParaEval(DEFAULT.with_(**changes), [table, WordNetSynonyms()]).signature(1) != signature
+
+
+@pytest.mark.parametrize(("score", "grade"), [(0.0, 0.0), (1e-6, 1e-6), (0.5, 0.5), (1.0, 1.0), (3.0, 1.0)])
+def test_a_paraphrase_pair_counts_its_probability_down_to_zero(score, grade):
+    # a pair scored 0 was given full credit (grade 1), one scored 1e-6 almost none
+    from paralign.metrics.paraeval.graded import GradedParaEval
+    from paralign.paraphrases import ParaphraseTable
+
+    table = ParaphraseTable.from_pairs([("big", "large", score)], "t")
+    found = GradedParaEval(Config("x", resources=()), [table]).explain("a big house", ["a large house"])
+    assert [(m.tier, m.grade) for m in found.matches if m.tier == "paraphrase"] == [("paraphrase", grade)]

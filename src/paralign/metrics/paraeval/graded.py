@@ -549,14 +549,16 @@ class GradedParaEval:
         return found
 
     def _grade(self, lookup: ParaEval, phrase: str, cand: str) -> float:
-        """The probability of a scored table pair (in (0, 1]), else 1."""
+        """The probability of a scored table pair (in [0, 1]), else 1 (unscored, or a count
+        above 1). A pair scored 0 counts nothing, as one scored 1e-6 counts almost nothing: it
+        was given full credit, as an unscored pair is."""
         key = (phrase, cand)
         grade = self._grades.get(key)
         if grade is None:
             scores = [s for source in lookup.sources or () if isinstance(source, ParaphraseTable)
                       for s in (source.paraphrases(phrase).get(cand),
                                 source.paraphrases(cand).get(phrase))
-                      if isinstance(s, int | float) and 0 < s <= 1]
+                      if isinstance(s, int | float) and 0 <= s <= 1]
             grade = self._grades[key] = max(scores) if scores else 1.0
         return grade
 
