@@ -11,6 +11,7 @@ Not for: matching (:mod:`.graded`, :mod:`.paper`) or meta-evaluation.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Literal, TypedDict, Unpack, get_args
 
@@ -49,7 +50,8 @@ class Config:
     """One ParaEval configuration.
 
     ``scorer`` is ``paper`` (two tiers, 0/1 matches, F = harmonic mean) or ``graded``. For the
-    graded scorer: `tiers` in :data:`TIER_ORDER`; `weights` per tier (a match counts its tier
+    graded scorer: `tiers`, each once and in the order of :data:`TIER_ORDER` (the order they
+    run); `weights` per tier, each in [0, 1] (a match counts its tier
     weight, times the table probability of a scored paraphrase pair or the cosine of a
     contextual match); `delta` weighs content words against function words (METEOR's delta);
     ``Fmean = P R / (alpha P + (1 - alpha) R)`` (alpha near 1: recall-weighted); the
@@ -90,13 +92,38 @@ class Config:
         if bad:
             raise ConfigurationError(
                 f"unknown ParaEval tier {bad[0]!r}; choose from {', '.join(TIER_ORDER)}")
+        twice = [t for k, t in enumerate(self.tiers) if t in self.tiers[:k]]
+        if twice:  # its weight was counted once per mention: a precision of 2 for "exact" twice
+            raise ConfigurationError(f"ParaEval tier {twice[0]!r} is named twice in {'+'.join(self.tiers)}")
+        if list(self.tiers) != sorted(self.tiers, key=TIER_ORDER.index):  # they ran as given
+            raise ConfigurationError(f"ParaEval tiers run in the order {', '.join(TIER_ORDER)}: "
+                                     f"give {'+'.join(self.tiers)} as {'+'.join(sorted(self.tiers, key=TIER_ORDER.index))}")
         for key in ("delta", "alpha", "gamma", "system_alpha", "system_gamma", "system_delta"):
             if getattr(self, key) is not None and not 0.0 <= getattr(self, key) <= 1.0:
                 raise ConfigurationError(f"{key} must be in [0, 1], got {getattr(self, key)}")
         if self.synonyms not in ("lemma", "sense"):
             raise ConfigurationError(f"unknown synonym match {self.synonyms!r} (lemma or sense)")
-        if self.beta < 0 or (self.system_beta or 0) < 0:
-            raise ConfigurationError(f"beta must be >= 0, got {self.beta}")
+        for key in ("beta", "system_beta"):  # NaN passed (a score of NaN), and system_beta's was called beta's
+            if getattr(self, key) is not None and not 0.0 <= getattr(self, key) < math.inf:
+                raise ConfigurationError(f"{key} must be a number >= 0, got {getattr(self, key)}")
+        self._check_weights()
+        if not -1.0 <= self.threshold <= 1.0:  # a cosine; NaN matched nothing, silently
+            raise ConfigurationError(f"threshold must be a cosine in [-1, 1], got {self.threshold}")
+
+    def _check_weights(self) -> None:
+        """Each tier's weight in [0, 1], one for every tier used, none for a tier that does not
+        exist. Why: a weight of 2 gave a precision of 2, a NaN one a score of 0 with P and R NaN,
+        a tier without a weight a KeyError when scoring, a misspelt tier's weight was ignored."""
+        weights = dict(self.weights)
+        unknown = [t for t in weights if t not in TIER_ORDER]
+        if unknown:
+            raise ConfigurationError(f"weight of unknown ParaEval tier {unknown[0]!r}; choose from {', '.join(TIER_ORDER)}")
+        missing = [t for t in self.tiers if t not in weights]
+        if missing:
+            raise ConfigurationError(f"ParaEval tier {missing[0]!r} has no weight")
+        for tier, weight in weights.items():
+            if not 0.0 <= weight <= 1.0:
+                raise ConfigurationError(f"the weight of tier {tier!r} must be in [0, 1], got {weight}")
 
     def level(self, level: str) -> tuple[float, float, float, float]:
         """(alpha, beta, gamma, delta) of segment or system scores."""

@@ -16,8 +16,9 @@ cosine of a contextual match, else 1), content words weighing ``delta`` and func
 lengths; ``Fmean = P R / (alpha P + (1 - alpha) R)``; the penalty is ``gamma (chunks /
 matched words) ** beta``, and 0 when every word of both sides is matched in one chunk (as in
 METEOR's scorer: a hypothesis equal to its reference has no penalty); the score is
-``Fmean (1 - penalty)``. With several references a
-segment takes the reference that scores best. The precision of an empty hypothesis is 0.
+``Fmean (1 - penalty)``. With several references a segment takes the reference that scores
+best (of a tie, the shortest: :func:`.graded_stats.best_of`). The precision of an empty
+hypothesis is 0.
 
 Every segment's statistics are a row of :data:`COLUMNS` holding *unweighted* graded sums per tier
 (content and function words, hypothesis and reference side), so a corpus score is the score of
@@ -45,7 +46,7 @@ from ...stemming import stem as stem_word
 from ...tables import atomic_path
 from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
-from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, score_parts
+from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, best_of, score_parts
 from .graded_tiers import TierState, _continues, _key_tier, _positions
 from .inputs import as_compared, check_references, check_segment
 from .paper import (
@@ -58,7 +59,7 @@ from .paper import (
     build_sources,
     prepared_for,
 )
-from .signature import length_used, source_signature
+from .signature import encoder_part, length_used, source_signature
 from .vectors import vector_key
 
 if TYPE_CHECKING:
@@ -222,19 +223,16 @@ class GradedParaEval:
     # -- settings --------------------------------------------------------------------------------
     def signature(self, nrefs: int) -> str:
         """Every setting that changes a number: config, tiers, weights, parameters, each
-        source's name (a table's basename, threshold and content hash), versions, and with
+        source's name (a table's basename, threshold and content hash), versions, the encoder
+        (:func:`.signature.encoder_part`: its layer and stride where not its defaults), and with
         $PARALIGN_VECTOR_CACHE the float16 contextual vectors it computes with (``vecs:f16``)."""
         res = "+".join(source_signature(s) for s in self.sources) or "none"
         looked_up = [s for lookup in (self._syn, self._para) if lookup is not None for s in lookup.sources or ()]
         maxlen = length_used(self.config.max_length, looked_up)  # past their longest phrase: that length
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{maxlen}|"
                f"case:lc|tok:13a|stem:snowball-en|stop:skip|")
-        if self._encoder is not None:  # named as the aligners' and similarity's signatures name it
-            from ...neural.encoder import encoder_id
-
-            out += f"encoder:{encoder_id(getattr(self._encoder, 'model', None))}|"
-            if self._vector_dir is not None:  # the cache's float16 vectors: other grades than float32's
-                out += "vecs:f16|"
+        if self._encoder is not None:
+            out += encoder_part(self._encoder, cached=self._vector_dir is not None)
         return out + f"version:{VERSION}"
 
     # -- preparation -----------------------------------------------------------------------------
@@ -380,7 +378,7 @@ class GradedParaEval:
         rows = rows.transpose(1, 0, 2)
         if prepared.nrefs == 1:
             return rows[0]
-        best = score_parts(rows, self.config)["score"].argmax(axis=0)
+        best = best_of(rows, score_parts(rows, self.config)["score"])
         return rows[best, np.arange(len(hyps))]
 
     def _prepared_for(self, hypotheses: Sequence[str],
@@ -424,7 +422,7 @@ class GradedParaEval:
         rows = np.array([self._align_list(hyp, ref, trace) for ref, trace in zip(refs, traces, strict=True)],
                         dtype=np.float64)
         scores = score_parts(rows, self.config)["score"]
-        best = int(scores.argmax()) if len(rows) > 1 else 0
+        best = int(best_of(rows[:, None], scores[:, None])[0]) if len(rows) > 1 else 0
         parts = score_parts(rows[best], self.config)  # as the command line scores that row
         ref, (links, starts) = refs[best], traces[best]
         weights = dict(self.config.weights)
@@ -551,14 +549,16 @@ class GradedParaEval:
         return found
 
     def _grade(self, lookup: ParaEval, phrase: str, cand: str) -> float:
-        """The probability of a scored table pair (in (0, 1]), else 1."""
+        """The probability of a scored table pair (in [0, 1]), else 1 (unscored, or a count
+        above 1). A pair scored 0 counts nothing, as one scored 1e-6 counts almost nothing: it
+        was given full credit, as an unscored pair is."""
         key = (phrase, cand)
         grade = self._grades.get(key)
         if grade is None:
             scores = [s for source in lookup.sources or () if isinstance(source, ParaphraseTable)
                       for s in (source.paraphrases(phrase).get(cand),
                                 source.paraphrases(cand).get(phrase))
-                      if isinstance(s, int | float) and 0 < s <= 1]
+                      if isinstance(s, int | float) and 0 <= s <= 1]
             grade = self._grades[key] = max(scores) if scores else 1.0
         return grade
 

@@ -57,3 +57,23 @@ def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dic
         frag = np.where((matches > 0) & ~whole, chunks / np.where(matches > 0, matches, 1), 0.0)
         penalty = gamma * frag ** beta
     return {"p": p, "r": r, "f": f, "fmean": fmean, "penalty": penalty, "score": fmean * (1 - penalty)}
+
+
+def best_of(rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """Per segment, the reference its row is taken from: `rows` (references, segments, columns)
+    and their segment `scores` (references, segments). The best score; of references that tie
+    on it, the one of fewest words (as sacrebleu's BLEU takes the shorter of two reference
+    lengths equally close), then the row with more matched weight in the earlier tiers (the
+    columns in order), then the one of fewer content words (the lighter of two equally long), so
+    the choice never depends on the order the references come in (only identical rows are left
+    to it).
+
+    Why: the first of the tied references was taken, so ``-r A -r B`` and ``-r B -r A`` gave
+    other corpus scores (an empty hypothesis's row held the first reference's length; two rows
+    of one score but other tiers summed otherwise)."""
+    best = scores.argmax(axis=0)
+    top = scores.max(axis=0)
+    for i in np.flatnonzero((scores == top).sum(axis=0) > 1):
+        tied = np.flatnonzero(scores[:, i] == top[i])
+        best[i] = max(tied, key=lambda k: (-(rows[k, i, 2] + rows[k, i, 3]), *rows[k, i, 4:], -rows[k, i, 2]))
+    return best

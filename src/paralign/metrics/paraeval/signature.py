@@ -105,3 +105,21 @@ def length_used(max_length: int, sources: Iterable[Any], floor: int = DEFAULT_MA
         return max_length
     longest = longest_phrase(sources)
     return max_length if longest is None else min(max_length, max(longest, floor))
+
+
+def encoder_part(encoder: object, *, cached: bool) -> str:
+    """The contextual tier's part of a graded scorer's signature: its encoder, named as the
+    aligners' and similarity's signatures name it (``encoder:PACKAGE-VERSION|``), the layer its
+    word vectors come from and the stride of its windows where they are not the encoder's
+    defaults (``layer:2|``, ``stride:64|``), and with the vector cache (`cached`) the float16
+    vectors it computes with (``vecs:f16|``: other grades than float32's).
+
+    Why the layer and stride: an ``Encoder(word_layer=2)`` gave other scores (0.599 where the
+    last layer gives 0.650) under the same signature, though the vector cache kept them apart
+    (:func:`.vectors.vector_key`)."""
+    from ...neural.encoder import encoder_id
+
+    out = f"encoder:{encoder_id(getattr(encoder, 'model', None))}|"
+    layer, stride = getattr(encoder, "word_layer", -1), getattr(encoder, "stride", None)
+    out += ("" if layer == -1 else f"layer:{layer}|") + ("" if stride is None else f"stride:{stride}|")
+    return out + "vecs:f16|" if cached else out
