@@ -217,8 +217,13 @@ def test_extra_word_layers_come_from_the_same_run(encoder) -> None:
 def test_bad_input_is_a_clear_error(encoder) -> None:
     from paralign.neural import Encoder
 
-    with pytest.raises(FormatError, match="line 2: empty sentence"):
-        encoder.encode([["A"], []])
+    with pytest.raises(FormatError, match="^sentences: item 2 is empty: nothing to encode$"):
+        encoder.encode([["A"], []])  # it said "line 2": the item of a call, no file's line
+    for bad in (2.5, 0, None, True):
+        with pytest.raises(ConfigurationError, match="^batch_size must be"):
+            Encoder(device="cpu", batch_size=bad)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="^stride must be"):
+        Encoder(device="cpu", stride=2.5)  # type: ignore[arg-type]  # failed later, inside range()
     with pytest.raises(TypeError, match="token lists"):
         encoder.encode(["A string, not tokens."])
     with pytest.raises(ConfigurationError, match="device"):

@@ -39,6 +39,7 @@ from ..errors import (
     ExtraMissingError,
     FormatError,
     InputTypeError,
+    check_count,
     is_text,
     lone_in,
     shown_value,
@@ -360,8 +361,9 @@ class Encoder:
     ) -> None:
         _model_name(model)
         _check_device(device)
-        if batch_size < 1 or (stride is not None and stride < 1):
-            raise ConfigurationError("batch_size and stride must be at least 1")
+        check_count(batch_size, "batch_size")  # 2.5 failed later, inside range()
+        if stride is not None:
+            check_count(stride, "stride")
         _require()
         self.model = model
         self.requested_device = device
@@ -544,7 +546,7 @@ def _tokens(sentence: EncoderInput, item: int) -> tuple[str, ...]:
                 else f"a token is a str, not {type(bad).__name__} {shown_value(bad)}")
         raise InputTypeError(f"sentences: item {item}: {what}")
     if not tokens:
-        raise FormatError("empty sentence: nothing to encode", line=item)
+        raise FormatError(f"sentences: item {item} is empty: nothing to encode")  # an item, not a file's line
     return tokens
 
 
