@@ -198,6 +198,8 @@ def test_settings_and_inputs_are_checked() -> None:
     ("batch_size", None, "batch_size must be a whole number"), ("max_length", float("nan"), "max_length must be"),
     ("max_length", 7, "max_length must be at least 8"), ("seed", None, "seed must be a whole number"),
     ("seed", 2.5, "seed must be a whole number"),
+    ("seed", 2**64, r"seed must be in \[-2\*\*63, 2\*\*64 - 1\]"),  # torch.manual_seed overflowed
+    ("seed", -(2**63) - 1, r"seed must be in \["),
 ])
 def test_a_fine_tuning_setting_it_cannot_use_is_named(setting, value, message) -> None:
     """An infinite learning rate or weight decay was accepted and trained into weights of NaN
@@ -209,6 +211,7 @@ def test_a_fine_tuning_setting_it_cannot_use_is_named(setting, value, message) -
     with pytest.raises(ConfigurationError, match=f"^fine-tuning's {message}"):
         FineTuning(**{setting: value})
     FineTuning(seed=-1, warmup=0, weight_decay=0, dropout=0, max_length=8, epochs=1, batch_size=1)
+    FineTuning(seed=2**64 - 1)
 
 
 @pytest.mark.parametrize("batch_size", [0, -1, 2.5, None])

@@ -80,6 +80,8 @@ class FineTuning:
             check_count(getattr(self, name), f"fine-tuning's {name}", minimum)
         if isinstance(self.seed, bool) or not isinstance(self.seed, Integral):
             raise ConfigurationError(f"fine-tuning's seed must be a whole number, not {shown_value(self.seed)}")
+        if not -(2**63) <= self.seed < 2**64:  # torch.manual_seed's range: past it, an overflow after the model loaded
+            raise ConfigurationError(f"fine-tuning's seed must be in [-2**63, 2**64 - 1], got {self.seed}")
         for name, rule, holds in (
             ("learning_rate", "a positive finite number", lambda v: v > 0),
             ("warmup", "a number in [0, 1)", lambda v: 0 <= v < 1),
