@@ -7,8 +7,9 @@ left: identical words, Snowball stems, WordNet synonyms (by the config: one word
 the other's synsets, or two words sharing a synset as in METEOR), PPDB / table paraphrases (phrases up to
 ``max_length`` words, longest first, as in the paper), and with the neural extra a contextual
 tier (cosine of contextual word vectors, greedy, above a threshold) for what no table covers.
-Within a tier a word goes to the free reference position that continues the previous word's
-chunk, else to the one nearest its relative position.
+In the exact and stem tiers a word goes to the free reference position that continues the
+previous word's chunk, else to the one nearest its relative position; the synonym and paraphrase
+tiers take the longest free span nearest it (not asked to continue a chunk).
 
 A match counts its tier's weight times its grade (the probability of a scored table pair, the
 cosine of a contextual match, else 1), content words weighing ``delta`` and function words
