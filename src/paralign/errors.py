@@ -315,6 +315,23 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
 
 
+def check_finite(scores: Iterable[float] | Mapping[str, float], what: str) -> None:
+    """FormatError naming the first of `scores` that is not a finite number: by 1-based position
+    (``training score 3 is nan, not a finite number``), or for a mapping of system names by its
+    name (``the human score of system 'X' is inf, ...``). The one check of the scores that reach
+    a threshold choice (:mod:`paralign.similarity.thresholds`) or a correlation
+    (:mod:`paralign.metrics.correlation`): a NaN sorts anywhere among numbers, so a threshold or a
+    correlation built on one is a number no input holds (scipy's Pearson is NaN after a
+    RuntimeWarning; its Spearman and Kendall rank an infinity as the largest score)."""
+    import math
+
+    named = scores.items() if isinstance(scores, Mapping) else enumerate(scores, start=1)
+    for key, value in named:
+        if not math.isfinite(value):
+            where = f"of system {key!r}" if isinstance(scores, Mapping) else str(key)
+            raise FormatError(f"{what} {where} is {float(value)!r}, not a finite number")
+
+
 def check_count(value: object, what: str, minimum: int = 1) -> int:
     """`value` as an int, or a ConfigurationError naming `what` unless it is a whole number (an
     int, numpy's too; not a bool) of at least `minimum`: a count option (workers, a batch size,

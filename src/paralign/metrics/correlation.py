@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ConfigurationError, FormatError, InputTypeError, MismatchError, shown_value
+from ..errors import (
+    ConfigurationError,
+    InputTypeError,
+    MismatchError,
+    check_finite,
+    shown_value,
+)
 from . import DEFAULT_SEED
 from .significance import (
     Interval,
@@ -52,18 +58,6 @@ def correlation(kind: str, x: Sequence[float], y: Sequence[float]) -> float:
     if np.ptp(np.asarray(x, dtype=float)) == 0 or np.ptp(np.asarray(y, dtype=float)) == 0:
         return float("nan")
     return coefficient(kind, x, y)
-
-
-def check_finite(scores: Sequence[float] | Mapping[str, float], what: str) -> None:
-    """FormatError naming the first of `scores` (by system name, or 1-based) that is not a finite
-    number: scipy's Pearson of a NaN or an infinity is NaN after a RuntimeWarning, and its
-    Spearman and Kendall rank an infinity as the largest score, a correlation of a number no
-    file holds. (The WMT loader refuses one in a file, naming the file and line.)"""
-    named = scores.items() if isinstance(scores, Mapping) else enumerate(scores, start=1)
-    for key, value in named:
-        if not np.isfinite(value):
-            where = f"of system {key!r}" if isinstance(scores, Mapping) else str(key)
-            raise FormatError(f"{what} {where} is {float(value)!r}, not a finite number")
 
 
 def coefficient(kind: str, x: Sequence[float], y: Sequence[float]) -> float:

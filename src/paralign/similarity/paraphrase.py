@@ -18,7 +18,7 @@ from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..corpora.sts import SkippedPair, usable_pairs
-from ..errors import ConfigurationError, EmptyScoringError, FormatError, listed
+from ..errors import ConfigurationError, EmptyScoringError, FormatError, check_finite, listed
 from ..nlp import Annotator
 from .features import (
     CROSS_ENCODER_SETS,
@@ -47,7 +47,6 @@ from .thresholds import (
     DEFAULT_THRESHOLD_RULE,
     BinaryScores,
     binary_scores,
-    check_finite,
     choose_threshold,
 )
 from .validation import (

@@ -9,11 +9,10 @@ Not for: cross-validating the rules (:mod:`paralign.similarity.validation`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, MismatchError, check_finite
 from ..metrics import f_measure
 from .model import logistic_weights
 
@@ -258,12 +257,3 @@ def choose_threshold(scores: Sequence[float], labels: Sequence[bool], rule: str 
     return chooser(scores, labels)
 
 
-def check_finite(scores: Sequence[float], what: str) -> None:
-    """FormatError naming the first of `scores` (1-based) that is not a finite number. A NaN
-    sorts anywhere among the others: every rule but ``smoothed`` chose a NaN threshold (no pair
-    above it, all labelled not paraphrase) and ``smoothed`` raised numpy's bare ValueError; a NaN
-    test score was silently a non-paraphrase. STS's correlations refuse one alike
-    (:func:`paralign.similarity.sts.finite_number`)."""
-    for number, score in enumerate(scores, start=1):
-        if not math.isfinite(score):
-            raise FormatError(f"{what} {number} is {score!r}, not a finite number")
