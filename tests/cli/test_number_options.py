@@ -41,6 +41,10 @@ CASES = [
      "--min-translation-prob", "1"),
     (("pivot", "--english", "{english}", "--foreign", "{english}", "--alignment", "{links}", "-o", "{out}"),
      "--min-translation-prob", "-0.5"),
+    (("align", "{pairs}", "--similarity", "none"), "--context-links", "-1"),
+    (("align", "{pairs}", "--similarity", "none", "--preset", "contextual"), "--min-confidence", "1.5"),
+    (("pivot", "--english", "{english}", "--foreign", "{english}", "--alignment", "{links}", "-o", "{out}"),
+     "--threshold", "2"),
     (("parametric", "align", "--gold", "{gold}", "--system", "{links}"), "--max-length", "0"),
     (("parametric", "table", "--gold", "{gold}", "--table", "{links}"), "--max-length", "-1"),
 ]
@@ -68,8 +72,6 @@ def test_an_out_of_range_number_names_the_flag(tmp_path, capsys, monkeypatch, ar
 #: Number options parsed as a bare float or int, with why no range of theirs is checked when
 #: the options are parsed (any other number option must have a type that checks its range).
 UNCHECKED = {
-    "--context-links": "checked with its flag's name before the aligner is made (_options._sultan_from_args)",
-    "--threshold": "checked with its flag's name before the pipeline runs (_pipelines.run_table_pipeline)",
     "--seed": "any integer seeds Python's random.Random",
     "--fine-tune-seed": "any integer seeds torch and random.Random",
 }

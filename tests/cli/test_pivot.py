@@ -507,16 +507,18 @@ def test_pipeline_counts_below_one_are_usage_errors(tmp_path, capsys, command, o
     assert f"argument {option}: must be at least 1, got {value}" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("value, said", [("2", "must be between 0 and 1, got 2"),
-                                         ("-0.1", "must be between 0 and 1, got -0.1"),
+@pytest.mark.parametrize("value, said", [("2", "must be a number in [0, 1], got 2"),
+                                         ("-0.1", "must be a number in [0, 1], got -0.1"),
                                          ("nan", "nan is not a finite number")])
 def test_a_threshold_outside_0_1_is_a_usage_error_naming_the_option(tmp_path, capsys, value, said):
     """It was 'threshold must be a probability in [0, 1], got 2.0', naming no option."""
     text = tmp_path / "c.txt"
     text.write_text("the cat sat .\n", encoding="utf-8")
     out = tmp_path / "t.tsv"
-    assert main(["pivot", "--english", str(text), "--foreign", str(text), "--threshold", value, "-o", str(out)]) == 2
-    assert capsys.readouterr().err == f"paralign pivot: error: argument --threshold: {said}\n"
+    with pytest.raises(SystemExit) as stop:  # refused as the options are parsed
+        main(["pivot", "--english", str(text), "--foreign", str(text), "--threshold", value, "-o", str(out)])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.endswith(f"paralign pivot: error: argument --threshold: {said}\n")
     assert not out.exists() and not (tmp_path / "t.tsv.work").exists()
 
 

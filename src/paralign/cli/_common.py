@@ -98,6 +98,8 @@ probability_below_one = number_in(0, 1, high_open=True)
 length_ratio = number_in(1)
 #: A weight or strength that may be 0 (--l2).
 non_negative_number = number_in(0)
+#: A probability or confidence threshold (--threshold, --min-confidence), 0 and 1 included.
+unit_interval = number_in(0, 1)
 #: A rate or size above 0 (--fine-tune-learning-rate).
 positive_number = number_in(0, low_open=True)
 

@@ -33,6 +33,7 @@ from ._common import (
     read_once,
     shown_names,
     stdin_once,
+    unit_interval,
     warn,
 )
 
@@ -80,7 +81,7 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     group.add_argument("--paper", action="store_true",
                        help="switch off paralign's extensions (sentence-start evidence, quote "
                        "pairs, spelling variants, ...): the same as --preset paper")
-    group.add_argument("--context-links", type=int, default=None, metavar="N",
+    group.add_argument("--context-links", type=non_negative_int, default=None, metavar="N",
                        help="also align unrelated content words with N or more corresponding "
                        "aligned dependency neighbours (for paraphrase data; default: the preset's, "
                        "off except in the paraphrase preset)")
@@ -117,17 +118,6 @@ def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
     return runner(ClusterOptions(workers=args.workers, scheduler=getattr(args, "scheduler", None),
                                  memory_limit=getattr(args, "memory_limit", None)),
                   on_start=announce_cluster)
-
-
-def unit_interval(text: str) -> float:
-    """An option value in [0, 1] (argparse type: anything else is a usage error)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:  # also refuses NaN
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
-    return value
 
 
 def add_encoder_options(container: argparse._ActionsContainer) -> None:
@@ -204,8 +194,6 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
 def _sultan_from_args(args: argparse.Namespace) -> Aligner:
     if args.workers < 1:
         raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")
-    if args.context_links is not None and args.context_links < 0:
-        raise ConfigurationError(f"--context-links must be >= 0, got {args.context_links}")
     if args.paper and args.preset not in ("default", "paper"):
         raise ConfigurationError(f"--paper contradicts --preset {args.preset}")
     options = preset_options("paper" if args.paper else args.preset)

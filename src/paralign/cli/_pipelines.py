@@ -33,6 +33,7 @@ from ._common import (
     probability_below_one,
     shown_names,
     stdin_inputs,
+    unit_interval,
     warn,
     warn_skipped_pairs,
 )
@@ -83,7 +84,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="how eflomal's two directions are joined (default: grow-diag-final-and); "
                         "like --iterations and --align-chunk, only when eflomal aligns")
     parser.add_argument("--max-length", type=positive_int, default=5, help="longest phrase in words (default 5)")
-    parser.add_argument("--threshold", type=float, default=threshold,
+    parser.add_argument("--threshold", type=unit_interval, default=threshold,
                         help="keep paraphrases with p >= this (default %(default)s)")
     parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases per phrase")
     parser.add_argument("--min-count", type=positive_int, default=1, metavar="N",
@@ -284,8 +285,6 @@ def run_table_pipeline(
     work directory, unless --work-dir is given) and copied to stdout once complete; the report
     then goes to stderr, so stdout holds the table only.
     """
-    if not 0.0 <= args.threshold <= 1.0:  # NaN and inf: main's finite_numbers, first
-        raise ConfigurationError(f"argument --threshold: must be between 0 and 1, got {args.threshold:g}")
     if args.work_dir is not None and Path(args.work_dir).exists() and not Path(args.work_dir).is_dir():
         raise ConfigurationError(f"--work-dir {args.work_dir}: is a file, not a directory")
     to_stdout = is_std(args.output)
