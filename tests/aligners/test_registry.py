@@ -8,7 +8,8 @@ import importlib.util
 import pytest
 
 from paralign.aligners import get_aligner
-from paralign.errors import InputTypeError
+from paralign.aligners.registry import aligner_label
+from paralign.errors import ConfigurationError, InputTypeError
 from paralign.nlp import annotate
 
 
@@ -101,3 +102,17 @@ def test_exact_matches_token_lists_as_they_show() -> None:
     nfc, nfd = "caf\u00e9", "cafe\u0301"
     assert exact([nfc, "au", "lait"], [nfd, "au", "lait"]).to_pharaoh() == "0-0 1-1 2-2"
     assert exact(["soft\u00adware", "works"], ["Software", "works"]).to_pharaoh() == "0-0 1-1"
+
+
+@pytest.mark.parametrize("label", ["sultan:default", "sultan:paraphrase", "sultan:paper", "exact"])
+def test_a_label_results_write_names_its_aligner_again(label: str) -> None:
+    """`get_aligner("sultan:paraphrase")` was 'unknown aligner', though results and signatures name
+    the aligner so (the label of the contextual aligner is `sultan:contextual`)."""
+    assert aligner_label(get_aligner(label)) == label
+
+
+def test_a_label_and_a_preset_together_are_refused() -> None:
+    with pytest.raises(ConfigurationError, match="unknown aligner 'sultan:paper'"):
+        get_aligner("sultan:paper", preset="paraphrase")
+    with pytest.raises(ConfigurationError, match="unknown aligner preset 'nope'"):
+        get_aligner("sultan:nope")

@@ -86,7 +86,11 @@ def get_aligner(name: str, preset: str = "default") -> TextAlignFunction:
     (:func:`paralign.annotate`), a text or a token list, and returns their
     :class:`~paralign.alignment.Alignment` (links index the Sentence's, or the annotated text's,
     tokens). It is what ``similarity(aligner=...)`` and the batch functions take; built once,
-    it loads its data on first use. An unknown name or preset is a ConfigurationError."""
+    it loads its data on first use. An unknown name or preset is a ConfigurationError. A label
+    as results and signatures write it (``sultan:paraphrase``, :func:`aligner_label`) is taken
+    as its name and preset, so what a result names can be asked for again."""
+    if ":" in name and preset == "default":
+        name, _, preset = name.partition(":")
     if name == "sultan":
         return PresetAligner(preset)
     if name == "contextual":
@@ -107,8 +111,7 @@ def resolve_aligner(aligner: AlignFunction | str | None) -> AlignFunction | None
     if aligner is None or callable(aligner):
         return aligner
     if isinstance(aligner, str):
-        name, _, preset = aligner.partition(":")
-        return get_aligner(name, preset or "default")
+        return get_aligner(aligner)
     raise InputTypeError(f"aligner must be an alignment function (get_aligner, an Aligner) or a name, "
                          f"not {type(aligner).__name__}")
 
