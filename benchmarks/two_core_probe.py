@@ -43,10 +43,10 @@ def steps(files: list[str]) -> dict[str, float]:
     by_e = pf._counts_by_e(frame)
     times["c(e)"] = time.perf_counter() - start
     start = time.perf_counter()
-    pivoted = pf._pivot_by_f(by_e, 0.001)
+    pivoted = pf._pivot_by_f(by_e, 0.001, pf.fixed_point_scale(1))
     times["pivot join"] = time.perf_counter() - start
     start = time.perf_counter()
-    pf._sum_pairs(pivoted, pf.PIVOT_SCHEMA)
+    pf._sum_pairs(pivoted, pf.fixed_point_scale(1))
     times["sums"] = time.perf_counter() - start
     return times
 

@@ -76,6 +76,7 @@ from .pivot_frames import (
     cuts_from,
     extract_chunk,
     finish_part,
+    fixed_point_scale,
     monolingual_frame,
     partitions_for,
     pivot_frame,
@@ -384,8 +385,10 @@ def pivot_paraphrases(
 
         def build() -> Any:
             cuts = _cuts([t.output for t in tasks], partitions)
-            frames = [pivot_frame(files, options.min_translation_prob, partitions, cuts) for files in by_corpus if files]
-            return combine_pivots(frames, partitions, cuts)
+            scale = fixed_point_scale(len(corpora))
+            frames = [pivot_frame(files, options.min_translation_prob, partitions, cuts, scale)
+                      for files in by_corpus if files]
+            return combine_pivots(frames, partitions, cuts, scale)
 
         chunks, frame = _extract(client, work, tasks, progress, build if tasks else None)
         for index, read, given in read_later:  # the reports of the corpora the workers read

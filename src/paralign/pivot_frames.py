@@ -10,13 +10,24 @@ Counting (one corpus; every frame is a Dask DataFrame of Parquet-backed partitio
 2. c(e)     - the chunk files, shuffled by e: c(e, f) = sum of counts, c(e) = sum over f;
 3. pivot    - shuffled by f: c(f), p(f|e) = c(e, f) / c(e), p(e|f) = c(e, f) / c(f), both
               pruned below `min_translation_prob`, and the join on f of (e1, p(f|e1)) with
-              (e2, p(e2|f)), e1 != e2, summed per (e1, e2) within the partition;
+              (e2, p(e2|f)), e1 != e2, summed per (e1, e2) within the partition, in fixed
+              point (below);
 4. output   - all corpora's contributions grouped by (phrase, paraphrase): probability,
               pivots (foreign phrases shared), support (sum of min(c(e1, f), c(e2, f)));
               threshold and min-count, sorted by phrase (Dask's sort), then per phrase by
               probability (descending) and paraphrase, top-k.
 
 The monolingual table replaces steps 3-4 by p(e2|e1) = c(e1, e2) / sum_e c(e1, e).
+
+Why fixed point: a pivot probability is a sum of products p(f|e1) p(e2|f) whose terms arrive in
+an order that depends on how the rows were cut into chunks and partitions (and, for a P2P
+shuffle, on the order pieces arrived), and float addition is not associative, so the same
+corpus gave tables differing in the last digits with another --chunk-size (661 of 52,790
+rows at chunk sizes 300 and 3,000).  Each product is rounded once to an integer multiple of
+1 / :func:`fixed_point_scale` and the terms are summed as int64, which is exact in any order;
+the float is taken when every term of a pair is in, so a table no longer depends on chunking,
+partitions or workers.  The rounding is at most 2**-63 per term with one corpus (2**-60 with
+up to 8), far below what a float sum of the terms differs by.
 
 Not for: reading, checking and aligning the input (:mod:`paralign.pivot_input`,
 :mod:`paralign.pivot`), or the file formats of the final table (:mod:`paralign.tables`).
@@ -48,6 +59,16 @@ PIVOT_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), 
 MONO_SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
                          ("count", pa.int64()), ("phrase_count", pa.int64())])
 BY_E_SCHEMA = pa.schema([*COUNT_SCHEMA, ("c_e", pa.int64())])
+#: A pivot contribution in flight: PIVOT_SCHEMA with the probability in fixed point (int64).
+PIVOT_SUM_SCHEMA = pa.schema([field if field.name != "probability" else pa.field("probability", pa.int64())
+                              for field in PIVOT_SCHEMA])
+
+
+def fixed_point_scale(corpora: int) -> float:
+    """What a pivot term is multiplied by before it is rounded to an int64 (a power of two, so
+    scaling is exact): each corpus' sum is at most 1, so `corpora` of them, summed at this scale,
+    stay below 2**62 (and an int64's 2**63 with the rounding of up to 2**62 terms)."""
+    return 2.0 ** (62 - max(0, corpora - 1).bit_length())
 
 #: The key of a chunk file's Parquet metadata holding a sample of its phrases (:func:`sample_file`).
 SAMPLE_KEY = b"paralign.sample"
@@ -196,10 +217,19 @@ def _sum_by(table: pa.Table, keys: list[str], values: list[str]) -> pa.Table:
     columns: dict[str, Any] = {keys[0]: a_text.take(pa.array(unique // width)),
                                keys[1]: b_text.take(pa.array(unique % width))}
     for name in values:
-        column = np.asarray(table[name])
-        summed = np.bincount(inverse, weights=column, minlength=len(unique))
-        columns[name] = summed.astype(column.dtype) if column.dtype.kind == "i" else summed
+        columns[name] = group_sums(inverse, np.asarray(table[name]), len(unique))
     return pa.table(columns)
+
+
+def group_sums(groups: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """The sum of `values` per group (`groups`: each value's group, 0 to `size` - 1). Integers
+    are summed as int64, exactly (a float sum, as np.bincount's weights are, rounds above
+    2**53 and depends on the order of the values); floats with np.bincount."""
+    if values.dtype.kind in "iu":
+        summed = np.zeros(size, np.int64)
+        np.add.at(summed, groups, values.astype(np.int64, copy=False))
+        return summed
+    return np.bincount(groups, weights=values, minlength=size)
 
 
 def _counts_by_e(part: pd.DataFrame) -> pd.DataFrame:
@@ -211,9 +241,10 @@ def _counts_by_e(part: pd.DataFrame) -> pd.DataFrame:
     return _frame(counts.append_column("c_e", pa.array(c_e)), BY_E_SCHEMA)
 
 
-def _pivot_by_f(part: pd.DataFrame, floor: float) -> pd.DataFrame:
+def _pivot_by_f(part: pd.DataFrame, floor: float, scale: float) -> pd.DataFrame:
     """A partition holding every row of its f's: the join on f of (e1, p(f|e1)) with
-    (e2, p(e2|f)), e1 != e2, summed per (e1, e2), on integer codes of the phrases."""
+    (e2, p(e2|f)), e1 != e2, summed per (e1, e2), on integer codes of the phrases; the
+    probability in fixed point, each term times `scale` rounded (:func:`fixed_point_scale`)."""
     table = _arrow(part)
     e_id, e_text = _codes(table["e"])
     f_id, _ = _codes(table["f"])
@@ -237,17 +268,20 @@ def _pivot_by_f(part: pd.DataFrame, floor: float) -> pd.DataFrame:
     summed = pa.table({
         "phrase": e_text.take(pa.array(keys // n)),
         "paraphrase": e_text.take(pa.array(keys % n)),
-        "probability": np.bincount(inverse, weights=p_fe[left] * p_ef[right], minlength=len(keys)),
+        "probability": group_sums(inverse, np.rint(p_fe[left] * p_ef[right] * scale).astype(np.int64), len(keys)),
         "pivots": np.bincount(inverse, minlength=len(keys)).astype(np.int64),
         "support": np.bincount(inverse, weights=np.minimum(count[left], count[right]),
                                minlength=len(keys)).astype(np.int64),
     })
-    return _frame(summed, PIVOT_SCHEMA)
+    return _frame(summed, PIVOT_SUM_SCHEMA)
 
 
-def _sum_pairs(part: pd.DataFrame, schema: pa.Schema) -> pd.DataFrame:
-    """Rows of equal (phrase, paraphrase) summed (the partition holds all rows of its pairs)."""
-    return _frame(_sum_by(_arrow(part), ["phrase", "paraphrase"], schema.names[2:]), schema)
+def _sum_pairs(part: pd.DataFrame, scale: float) -> pd.DataFrame:
+    """Rows of equal (phrase, paraphrase) summed (the partition holds all rows of its pairs),
+    the fixed-point probability then divided by `scale` (exact: a power of two)."""
+    summed = _sum_by(_arrow(part), ["phrase", "paraphrase"], PIVOT_SCHEMA.names[2:])
+    probability = np.asarray(summed["probability"], np.int64) / scale
+    return _frame(summed.set_column(2, "probability", pa.array(probability)), PIVOT_SCHEMA)
 
 
 def _relative_frequency(part: pd.DataFrame) -> pd.DataFrame:
@@ -340,17 +374,19 @@ def _by_bucket(frame: Any, partitions: int) -> Any:
     return frame.set_index("bucket", divisions=divisions, shuffle_method=shuffle_method(partitions))
 
 
-def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partitions: int, cuts: list[str] | Delayed) -> Any:
-    """One corpus' pivot contributions per (phrase, paraphrase), summed within f-partitions,
-    with the phrase range of each row (`bucket`)."""
+def pivot_frame(chunk_files: Sequence[str], min_translation_prob: float, partitions: int, cuts: list[str] | Delayed,
+                scale: float) -> Any:
+    """One corpus' pivot contributions per (phrase, paraphrase), summed within f-partitions in
+    fixed point (times `scale`: :func:`fixed_point_scale` of the number of corpora), with the
+    phrase range of each row (`bucket`)."""
     by_e = _by_range(read_files(chunk_files), cuts, partitions).map_partitions(
         _counts_by_e, meta=_empty(BY_E_SCHEMA))
     return by_e.shuffle(on="f", npartitions=partitions, shuffle_method=shuffle_method(partitions)).map_partitions(
-        _pivot_in_ranges, min_translation_prob, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
+        _pivot_in_ranges, min_translation_prob, cuts, scale, meta=_empty(_bucketed(PIVOT_SUM_SCHEMA)))
 
 
-def _pivot_in_ranges(part: pd.DataFrame, floor: float, cuts: list[str]) -> pd.DataFrame:
-    return _with_bucket(_pivot_by_f(part, floor), "phrase", cuts, _bucketed(PIVOT_SCHEMA))
+def _pivot_in_ranges(part: pd.DataFrame, floor: float, cuts: list[str], scale: float) -> pd.DataFrame:
+    return _with_bucket(_pivot_by_f(part, floor, scale), "phrase", cuts, _bucketed(PIVOT_SUM_SCHEMA))
 
 
 def monolingual_frame(chunk_files: Sequence[str], partitions: int, cuts: list[str] | Delayed) -> Any:
@@ -363,18 +399,19 @@ def _relative_frequency_in_range(part: pd.DataFrame, cuts: list[str]) -> pd.Data
     return _with_bucket(_relative_frequency(part), "phrase", cuts, _bucketed(MONO_SCHEMA))
 
 
-def combine_pivots(frames: Sequence[Any], partitions: int, cuts: list[str] | Delayed) -> Any:
-    """Contributions of every corpus summed per (phrase, paraphrase), each phrase range in one
-    partition (the shuffle is by range: every row of a pair has its phrase's range)."""
+def combine_pivots(frames: Sequence[Any], partitions: int, cuts: list[str] | Delayed, scale: float) -> Any:
+    """Contributions of every corpus (:func:`pivot_frame`, in fixed point times `scale`) summed
+    per (phrase, paraphrase), each phrase range in one partition (the shuffle is by range: every
+    row of a pair has its phrase's range), the probability a float again."""
     import dask.dataframe as dd
 
     frame = frames[0] if len(frames) == 1 else dd.concat(list(frames))
     return _by_bucket(frame, partitions).map_partitions(
-        _sum_in_ranges, cuts, meta=_empty(_bucketed(PIVOT_SCHEMA)))
+        _sum_in_ranges, cuts, scale, meta=_empty(_bucketed(PIVOT_SCHEMA)))
 
 
-def _sum_in_ranges(part: pd.DataFrame, cuts: list[str]) -> pd.DataFrame:
-    return _with_bucket(_sum_pairs(part, PIVOT_SCHEMA), "phrase", cuts, _bucketed(PIVOT_SCHEMA))
+def _sum_in_ranges(part: pd.DataFrame, cuts: list[str], scale: float) -> pd.DataFrame:
+    return _with_bucket(_sum_pairs(part, scale), "phrase", cuts, _bucketed(PIVOT_SCHEMA))
 
 
 def finish_part(path: str, directory: str, schema: pa.Schema, *, threshold: float, min_count: int,
