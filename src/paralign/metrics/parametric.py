@@ -56,7 +56,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .._moved import moved_names
-from ..corpora.base import gold_pairs
+from ..corpora.base import AlignedPair, BadPair, gold_pairs
 from ..errors import ConfigurationError, EmptyScoringError, InputTypeError, counted
 from ..paraphrases import (
     ParaphraseSource,
@@ -85,6 +85,7 @@ from .parametric_align import (
     align_scores_files,
     length_bound,
     nonidentical_spans,
+    with_sentences,
 )
 
 __all__ = [
@@ -368,19 +369,24 @@ def table_scores_files(
 ) -> TableScores:
     """LB-Precision/Rel-Recall of a table spec (`ppdb`, `wordnet`, `path[:threshold]`) on groups.
 
-    A bad gold item is left out (its group is scored on its other pairs), with a warning
-    naming file and line, and listed in `skipped_rows`; EmptyScoringError, naming the gold
+    A bad gold item (or one of links only, without its sentences: a Pharaoh line) is left out
+    (its group is scored on its other pairs), with a warning naming file and line, and listed in `skipped_rows`; EmptyScoringError, naming the gold
     file, when no gold pair can be read.  `gold_name` and `table_name` are what messages and
     the result call the gold file and the table (default: their paths; e.g. `<stdin>`).  The
     result carries its :func:`table_signature`. `progress` wraps the table file's rows as they
     are read (:func:`~paralign.paraphrases.load_source`).
     """
-    from ..corpora import read_groups
+    from ..corpora import group_key, read_pairs
     from ..corpora.alignments import possible_links_source
     from ..paraphrases import load_source
 
     gold_name = str(gold_path) if gold_name is None else gold_name
-    groups, bad = read_groups(gold_path, name=gold_name)
+    items = [with_sentences(item, gold_name) for item in read_pairs(gold_path, name=gold_name)]
+    bad = [(number, item) for number, item in enumerate(items, start=1) if isinstance(item, BadPair)]
+    groups: dict[str, list[AlignedPair]] = {}  # corpora.read_groups, a gold of links only left out
+    for item in items:
+        if not isinstance(item, BadPair):
+            groups.setdefault(group_key(item.id), []).append(item)
     skipped = tuple(SkippedPair.of(number, item.error) for number, item in bad)
     if not groups:
         if not skipped:
