@@ -339,10 +339,7 @@ def table_scores(
                     posited[length] += 1
                     if ref_set and q in ref_set:
                         correct[length] += 1
-    if no_hub:
-        warnings.append(f"{no_hub} groups have no sentence common to all their pairs; skipped")
-    if beyond:
-        warnings.append(f"{beyond} posited paraphrases longer than {max_length} words were not scored")
+    warnings.extend(_left_out(no_hub, beyond, max_length))
     rows = length_bound(max_length, max([*posited, *reference], default=0))  # past every phrase: no limit
     c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
     by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, rows + 1)}
@@ -351,6 +348,20 @@ def table_scores(
         len(groups) - skipped, units, skipped, beyond, only_referenced, sentences, tight,
         tuple(warnings),
     )
+
+
+def _left_out(no_hub: int, beyond: int, max_length: int) -> list[str]:
+    """The warnings of what :func:`table_scores` left out in all: `no_hub` groups without a hub
+    sentence, `beyond` posited paraphrases longer than `max_length`; a count of one in the singular."""
+    warnings = []
+    if no_hub:
+        have = "group has" if no_hub == 1 else "groups have"
+        warnings.append(f"{no_hub} {have} no sentence common to all their pairs; skipped")
+    if beyond:
+        were = "was" if beyond == 1 else "were"
+        warnings.append(f"{counted(beyond, 'posited paraphrase')} longer than {counted(max_length, 'word')} "
+                        f"{were} not scored")
+    return warnings
 
 
 # -- file-level entry point (what the CLI calls) ------------------------------------------------
