@@ -309,6 +309,8 @@ def align_scores_files(
 ) -> AlignScores:
     """AlignPrec/AlignRecall of a system file (any alignment format) or of an aligner.
 
+    A system file is read alone (a jacana companion ``*.sure+poss.json`` completes a gold, not a
+    system: :func:`paralign.metrics.alignment_scores.score_files` reads it so too).
     An aligner (`system` an :class:`AlignTokens`, e.g. ``Aligner().align_many``) aligns the gold
     pairs' token lists, in ``workers`` processes with ``progress``; a bad gold item is not aligned.
     A bad item in either file (or a gold item of links only, without its sentences: a Pharaoh
@@ -336,7 +338,7 @@ def align_scores_files(
         system_parts = {"system": shown} if system_parts is None else system_parts
     else:
         system_name = str(system) if system_name is None else system_name
-        outputs = list(read_pairs(system, name=system_name))
+        outputs = list(read_pairs(system, possible_path=None, name=system_name))  # alone: no gold's companion
         shown = system_name or str(system)
         system_parts = {"system": system_id(system_name, outputs)}
     result = align_scores(gold, outputs, max_length, links=links, tight=tight,
