@@ -86,6 +86,25 @@ def test_tune_aligner_tries_a_repeated_grid_value_once(capsys) -> None:
     assert "|tuned:ppdb_sim=0.9/0.5,w=0.9|" in tuned["signature"]
 
 
+def test_tune_aligner_progress_counts_the_settings_tried(capsys, monkeypatch) -> None:
+    """The grid bar's total was the product of the option's value counts: '--ppdb-grid 0.9,0.9'
+    tries 0.9 once, so the bar stopped at half its total."""
+    import paralign.cli.tune_aligner as command
+
+    seen: list[tuple[int, int | None]] = []
+
+    def progress(items, desc, total=None):
+        items = list(items)
+        seen.append((len(items), total))
+        return items
+
+    monkeypatch.setattr(command, "progress", progress)
+    tune = ["tune-aligner", "--gold", str(DEMO / "gold.jsonl"), "--ppdb-grid", "0.9,0.9", "--w-grid", "0.9"]
+    assert main([*tune, "--format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["grid"]) == 1
+    assert all(total in (None, count) for count, total in seen) and seen
+
+
 def test_tune_aligner_text_shows_each_grid_value_as_given() -> None:
     """The text grid printed every value to 2 decimals: '--ppdb-grid 0.12,0.125' gave two rows
     of '0.12' (JSON: 0.12 and 0.125), so the '<- best' row could not be told from the other.

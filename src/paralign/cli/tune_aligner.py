@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         result = on_gold(args, lambda gold: tune_aligner(
             aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
             workers=args.workers, limit=args.limit,
-            progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
+            progress=lambda items: progress(items, "grid"),  # the grid tried: a repeated value once
         ))
     write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])
