@@ -86,6 +86,40 @@ def test_tune_aligner_tries_a_repeated_grid_value_once(capsys) -> None:
     assert "|tuned:ppdb_sim=0.9/0.5,w=0.9|" in tuned["signature"]
 
 
+def test_tune_aligner_progress_counts_the_settings_tried(capsys, monkeypatch) -> None:
+    """The grid bar's total was the product of the option's value counts: '--ppdb-grid 0.9,0.9'
+    tries 0.9 once, so the bar stopped at half its total."""
+    import paralign.cli.tune_aligner as command
+
+    seen: list[tuple[int, int | None]] = []
+
+    def progress(items, desc, total=None):
+        items = list(items)
+        seen.append((len(items), total))
+        return items
+
+    monkeypatch.setattr(command, "progress", progress)
+    tune = ["tune-aligner", "--gold", str(DEMO / "gold.jsonl"), "--ppdb-grid", "0.9,0.9", "--w-grid", "0.9"]
+    assert main([*tune, "--format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["grid"]) == 1
+    assert all(total in (None, count) for count, total in seen) and seen
+
+
+def test_tune_aligner_text_shows_each_grid_value_as_given() -> None:
+    """The text grid printed every value to 2 decimals: '--ppdb-grid 0.12,0.125' gave two rows
+    of '0.12' (JSON: 0.12 and 0.125), so the '<- best' row could not be told from the other.
+    A value with more decimals shows them; the paper's grid reads as before (0.10 ... 1.00)."""
+    from paralign.cli.tune_aligner import _render
+
+    rows = [{"ppdb_sim": p, "w": w, "precision": 0.5, "recall": 0.5, "f1": f1, "exact": 0.0}
+            for p, w, f1 in ((0.12, 0.9, 0.5), (0.125, 0.9, 0.6), (1.0, 0.125, 0.4))]
+    result = {"pairs": 2, "links": "sure", "grid": rows, "signature": "s",
+              "best": {**rows[1], "tied": 1, "signature": "b"}}
+    table = _render(result).splitlines()[2:5]  # type: ignore[arg-type]
+    assert [line.split()[:2] for line in table] == [["0.12", "0.90"], ["0.125", "0.90"], ["1.00", "0.125"]]
+    assert table[1].endswith("<- best") and not table[0].endswith("best")
+
+
 def signature_parts(signature: str) -> dict[str, str]:
     """A signature's key:value parts (values may hold ':', as ``sultan:default``)."""
     return dict(part.split(":", 1) for part in signature.split("|"))

@@ -411,3 +411,35 @@ def test_help_says_what_links_and_a_threshold_choose(capsys):
     links' and 'keeps scores >= THRESHOLD'."""
     assert "the system's possible links count only with sure+possible" in _help(capsys, ["parametric", "align"])
     assert "unscored rows are kept" in _help(capsys, ["parametric", "table"])
+
+
+@pytest.mark.parametrize("command", ["align", "table"])
+def test_a_gold_of_links_only_is_named_as_such(tmp_path, capsys, command):
+    """A gold of Pharaoh lines (links, no sentences) cannot give ParaMetric's phrase pairs: each
+    pair is left out saying so, as evaluate-aligner says of such a gold. `align` failed with
+    'link 0-0 outside sentences of 0 and 0 tokens' for every pair; `table` exited 0 with a
+    table of n/a over '0 groups' and a warning per line that its group had 1 distinct sentence."""
+    gold = tmp_path / "gold.pharaoh"
+    gold.write_text("0-0 1-1\n0-0\n", encoding="utf-8")
+    table = tmp_path / "table.tsv"
+    table.write_text("quit\tleft\n", encoding="utf-8")
+    given = ["--system", str(gold)] if command == "align" else ["--table", str(table)]
+    code = main(["parametric", command, "--gold", str(gold), *given])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == "" and len(err.splitlines()) == 1, err
+    assert f"{gold}:1: no source or target sentence (links only)" in err and "no reference" not in err
+
+
+def test_a_gold_item_of_links_only_is_left_out_of_a_table_s_groups(tmp_path, gold, capsys):
+    """One Pharaoh-like JSONL item (links only) among the gold's pairs is left out of its group
+    and listed in skipped_rows, as an unreadable item is; the other groups score as before."""
+    code, before, _ = run_json(capsys, ["parametric", "table", "--gold", str(gold), "--table", "wordnet"])
+    mixed = tmp_path / "mixed.jsonl"
+    lines = [json.dumps({"id": p["id"], "source": p["source"], "target": p["target"],
+                         "sure": [list(map(int, link.split("-"))) for link in p["sureAlign"].split()]})
+             for p in GOLD]
+    mixed.write_text("\n".join([*lines, json.dumps({"id": "doc.3.a", "sure": [[0, 0]]})]) + "\n", encoding="utf-8")
+    code, after, err = run_json(capsys, ["parametric", "table", "--gold", str(mixed), "--table", "wordnet"])
+    assert code == 0 and [row["pair"] for row in after["skipped_rows"]] == [4]
+    assert "links only" in after["skipped_rows"][0]["reason"] and "links only" in err
+    assert (after["groups"], after["by_length"]) == (before["groups"], before["by_length"])

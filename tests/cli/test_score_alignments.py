@@ -326,6 +326,23 @@ def test_a_gold_of_pharaoh_lines_is_scored(capsys, tmp_path: Path) -> None:
     assert result["aer"] == pytest.approx(1 - (2 + 3) / (4 + 3))
 
 
+def test_a_gold_of_pharaoh_lines_scores_a_system_that_carries_its_tokens(capsys, tmp_path: Path) -> None:
+    """A gold of links only against a system whose items carry tokens (JSONL, as `paralign
+    align --format jsonl` writes it): the gold has no token counts to compare with, so the
+    pairs are scored as against Pharaoh system lines. Before, every pair was skipped ("pair 'a'
+    has 2+2 tokens but gold pair '1' has 0+0") and the command failed."""
+    gold = tmp_path / "gold.talp"
+    gold.write_text("0-0 1-1 2p2\n0-1\n", encoding="utf-8")
+    system = tmp_path / "system.jsonl"
+    system.write_text('{"id": "a", "source": "a b c", "target": "d e f", "sure": [[0, 0], [2, 2]]}\n'
+                      '{"id": "b", "source": "x y", "target": "z w", "sure": [[0, 1], [1, 0]]}\n', encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    assert (result["pairs"], result["skipped"], result["gold_links"], result["system_links"]) == (2, 0, 3, 4)
+    assert result["aer"] == pytest.approx(1 - (2 + 3) / (4 + 3))
+
+
 def test_a_pharaoh_gold_takes_its_possible_links_from_a_second_file(capsys, tmp_path: Path) -> None:
     """A gold kept as a sure file and a possible file of Pharaoh lines: --gold-possible reads
     the second (before: 'gold.sure is pharaoh, not jacana', exit 2), the same scores as one file

@@ -108,6 +108,18 @@ def test_reference_paraphrases_union_over_pairs():
     assert sentence_phrases(["A", "b", "a"], 2) == {"a", "b", "a b", "b a"}
 
 
+def test_table_warnings_say_one_in_the_singular():
+    """A count of one in the table scores' warnings reads "1 group has", "1 posited paraphrase
+    longer than 2 words was" ("1 groups have", "1 posited paraphrases ... were" before), as the
+    rest of the CLI says counts (errors.counted)."""
+    no_hub = [pair("e.1", "a b", "c d", [(0, 0)]), pair("e.2", "x y", "z w", [(0, 0)])]
+    table = ParaphraseTable.from_pairs([("stepped down", "resigned quietly now")])
+    hub = table_scores({"d.1": GROUP, "e": no_hub}, table, max_length=2, sentences="hub")
+    assert hub.warnings == ("1 group has no sentence common to all their pairs; skipped",)
+    every = table_scores({"d.1": GROUP}, table, max_length=2)
+    assert every.warnings == ("1 posited paraphrase longer than 2 words was not scored",)
+
+
 def test_table_scores_by_hand():
     table = ParaphraseTable.from_pairs(
         [("quit", "resigned"), ("quit", "left"), ("he", "him"), ("stepped down", "resigned quietly now")]

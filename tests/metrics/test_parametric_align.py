@@ -62,3 +62,23 @@ def test_gold_that_is_not_gold_pairs_is_an_input_type_error() -> None:
     with pytest.raises(InputTypeError, match=r"gold: item 2 is str 'x', not a gold pair"):
         align_scores([GOLD[0], "x"], SYSTEM)  # type: ignore[list-item]
     assert align_scores(iter(GOLD), iter(SYSTEM)).to_dict() == align_scores(GOLD, SYSTEM).to_dict()
+
+
+def test_a_system_file_is_read_alone_not_with_a_jacana_companion(tmp_path) -> None:
+    """A jacana system file `out.json` beside an `out.sure+poss.json` was combined with it, as a
+    gold is (the companion's links became the system's possible links, its sure links those of
+    the other file), so --links sure+possible scored links the system file does not hold;
+    score-alignments reads a system file alone, and so does parametric align now."""
+    def jacana(items: list[tuple[AlignedPair, Alignment]]) -> str:
+        return json.dumps([{"id": g.id, "source": " ".join(g.source), "target": " ".join(g.target),
+                            "sureAlign": " ".join(f"{i}-{j}" for i, j in sorted(a.sure)),
+                            "possibleAlign": ""} for g, a in items])
+
+    gold, system = tmp_path / "gold.json", tmp_path / "out.json"
+    gold.write_text(jacana([(g, g.alignment) for g in GOLD]), encoding="utf-8")
+    system.write_text(jacana(list(zip(GOLD, SYSTEM, strict=True))), encoding="utf-8")
+    alone = align_scores_files(gold, system, links="sure+possible").to_dict()
+    assert alone["by_length"] == align_scores(GOLD, SYSTEM, links="sure+possible").to_dict()["by_length"]
+    more = [Alignment.from_links(a.sure | {(6, 6)} if n == 0 else a.sure) for n, a in enumerate(SYSTEM)]
+    (tmp_path / "out.sure+poss.json").write_text(jacana(list(zip(GOLD, more, strict=True))), encoding="utf-8")
+    assert align_scores_files(gold, system, links="sure+possible").to_dict() == alone

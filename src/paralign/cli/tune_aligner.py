@@ -51,6 +51,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _setting(value: float) -> str:
+    """A grid value as the table shows it: 2 decimals (0.10), or every decimal a value given
+    with more has (0.125: at 2 decimals it read as 0.12, the row of another value)."""
+    return f"{value:.2f}" if round(value, 2) == value else f"{value:g}"
+
+
 def _render(result: TuneResult) -> str:
     best = result["best"]
     lines = [f"{counted(result['pairs'], 'pair')}, {result['links']} links; macro F1 by (ppdb_sim, w):",
@@ -58,7 +64,7 @@ def _render(result: TuneResult) -> str:
     for row in result["grid"]:
         mark = "  <- best" if (row["ppdb_sim"], row["w"]) == (best["ppdb_sim"], best["w"]) else \
             "  = best" if round(row["f1"], 12) == round(best["f1"], 12) else ""
-        lines.append(f"{row['ppdb_sim']:8.2f} {row['w']:5.2f} {100 * row['precision']:6.1f} "
+        lines.append(f"{_setting(row['ppdb_sim']):>8} {_setting(row['w']):>5} {100 * row['precision']:6.1f} "
                      f"{100 * row['recall']:6.1f} {100 * row['f1']:6.1f} {100 * row['exact']:6.1f}{mark}")
     tie = ""
     if best["tied"] > 1:
@@ -76,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         result = on_gold(args, lambda gold: tune_aligner(
             aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
             workers=args.workers, limit=args.limit,
-            progress=lambda items: progress(items, "grid", total=len(args.ppdb_grid) * len(args.w_grid)),
+            progress=lambda items: progress(items, "grid"),  # the grid tried: a repeated value once
         ))
     write_result(args, result, _render)
     warn_skipped_pairs(result["skipped_rows"])

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .._moved import moved_names
-from ..corpora.base import gold_pairs
+from ..corpora.base import AlignedPair, BadPair, gold_pairs
 from ..errors import ConfigurationError, EmptyScoringError, InputTypeError, counted
 from ..paraphrases import (
     ParaphraseSource,
@@ -85,6 +85,7 @@ from .parametric_align import (
     align_scores_files,
     length_bound,
     nonidentical_spans,
+    with_sentences,
 )
 
 __all__ = [
@@ -338,10 +339,7 @@ def table_scores(
                     posited[length] += 1
                     if ref_set and q in ref_set:
                         correct[length] += 1
-    if no_hub:
-        warnings.append(f"{no_hub} groups have no sentence common to all their pairs; skipped")
-    if beyond:
-        warnings.append(f"{beyond} posited paraphrases longer than {max_length} words were not scored")
+    warnings.extend(_left_out(no_hub, beyond, max_length))
     rows = length_bound(max_length, max([*posited, *reference], default=0))  # past every phrase: no limit
     c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
     by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, rows + 1)}
@@ -350,6 +348,20 @@ def table_scores(
         len(groups) - skipped, units, skipped, beyond, only_referenced, sentences, tight,
         tuple(warnings),
     )
+
+
+def _left_out(no_hub: int, beyond: int, max_length: int) -> list[str]:
+    """The warnings of what :func:`table_scores` left out in all: `no_hub` groups without a hub
+    sentence, `beyond` posited paraphrases longer than `max_length`; a count of one in the singular."""
+    warnings = []
+    if no_hub:
+        have = "group has" if no_hub == 1 else "groups have"
+        warnings.append(f"{no_hub} {have} no sentence common to all their pairs; skipped")
+    if beyond:
+        were = "was" if beyond == 1 else "were"
+        warnings.append(f"{counted(beyond, 'posited paraphrase')} longer than {counted(max_length, 'word')} "
+                        f"{were} not scored")
+    return warnings
 
 
 # -- file-level entry point (what the CLI calls) ------------------------------------------------
@@ -368,19 +380,24 @@ def table_scores_files(
 ) -> TableScores:
     """LB-Precision/Rel-Recall of a table spec (`ppdb`, `wordnet`, `path[:threshold]`) on groups.
 
-    A bad gold item is left out (its group is scored on its other pairs), with a warning
-    naming file and line, and listed in `skipped_rows`; EmptyScoringError, naming the gold
+    A bad gold item (or one of links only, without its sentences: a Pharaoh line) is left out
+    (its group is scored on its other pairs), with a warning naming file and line, and listed in `skipped_rows`; EmptyScoringError, naming the gold
     file, when no gold pair can be read.  `gold_name` and `table_name` are what messages and
     the result call the gold file and the table (default: their paths; e.g. `<stdin>`).  The
     result carries its :func:`table_signature`. `progress` wraps the table file's rows as they
     are read (:func:`~paralign.paraphrases.load_source`).
     """
-    from ..corpora import read_groups
+    from ..corpora import group_key, read_pairs
     from ..corpora.alignments import possible_links_source
     from ..paraphrases import load_source
 
     gold_name = str(gold_path) if gold_name is None else gold_name
-    groups, bad = read_groups(gold_path, name=gold_name)
+    items = [with_sentences(item, gold_name) for item in read_pairs(gold_path, name=gold_name)]
+    bad = [(number, item) for number, item in enumerate(items, start=1) if isinstance(item, BadPair)]
+    groups: dict[str, list[AlignedPair]] = {}  # corpora.read_groups, a gold of links only left out
+    for item in items:
+        if not isinstance(item, BadPair):
+            groups.setdefault(group_key(item.id), []).append(item)
     skipped = tuple(SkippedPair.of(number, item.error) for number, item in bad)
     if not groups:
         if not skipped:

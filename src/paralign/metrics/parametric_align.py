@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Protocol
 
 from ..alignment import Alignment
-from ..corpora.base import BadPair, gold_pairs
+from ..corpora.base import BadPair, PairOrBad, gold_pairs
 from ..errors import (
     AlignmentIndexError,
     EmptyScoringError,
+    FormatError,
     InputTypeError,
     MismatchError,
     check_count,
@@ -181,6 +182,17 @@ def _same_text(a: Sequence[str], b: Sequence[str]) -> bool:
     return len(a) == len(b) and all(x.lower() == y.lower() for x, y in zip(a, b, strict=True))
 
 
+def with_sentences(item: PairOrBad, name: str | None = None) -> PairOrBad:
+    """`item`, or a BadPair in its place when it has no sentences (a Pharaoh line: links only):
+    ParaMetric's phrase pairs are spans of the gold's tokens, compared as texts, so its gold needs
+    them, as an aligner's gold does (:mod:`paralign.aligners.evaluation`)."""
+    if isinstance(item, BadPair) or item.source or item.target:
+        return item
+    line = getattr(item, "line", None) or None
+    return BadPair(item.id, FormatError("no source or target sentence (links only): ParaMetric's "
+                                        "phrase pairs need the gold's tokens", source=name, line=line))
+
+
 def _system_alignment(
     gold: PairLike | BadPair, system: PairLike | Alignment | BadPair, index: int,
     system_name: str | None = None,
@@ -250,7 +262,7 @@ def align_scores(
     rows) stop there, or at :data:`DEFAULT_MAX_LENGTH` (:func:`length_bound`).
     """
     _check_max_length(max_length)
-    gold = gold_pairs(gold, "gold")
+    gold = [with_sentences(item) for item in gold_pairs(gold, "gold")]
     system = listed(system, "system must be a list of pairs or Alignments")  # each checked as it is scored
     if len(gold) != len(system):
         raise MismatchError(f"{system_name or 'the system output'} has {counted(len(system), 'pair')} but "
@@ -297,10 +309,12 @@ def align_scores_files(
 ) -> AlignScores:
     """AlignPrec/AlignRecall of a system file (any alignment format) or of an aligner.
 
+    A system file is read alone (a jacana companion ``*.sure+poss.json`` completes a gold, not a
+    system: :func:`paralign.metrics.alignment_scores.score_files` reads it so too).
     An aligner (`system` an :class:`AlignTokens`, e.g. ``Aligner().align_many``) aligns the gold
     pairs' token lists, in ``workers`` processes with ``progress``; a bad gold item is not aligned.
-    A bad item in either file skips that pair on both sides, with a warning naming file and
-    line; EmptyScoringError when no pair is left to score.  `gold_name` and `system_name` are
+    A bad item in either file (or a gold item of links only, without its sentences: a Pharaoh
+    line) skips that pair on both sides, with a warning naming file and line; EmptyScoringError when no pair is left to score.  `gold_name` and `system_name` are
     what messages and the result call the files (default: their paths; e.g. `<stdin>`); for an
     aligner, `system_name` is only what the EmptyScoringError message calls it.
 
@@ -313,7 +327,7 @@ def align_scores_files(
     from ..corpora.alignments import possible_links_source
 
     gold_name = str(gold_path) if gold_name is None else gold_name
-    gold = read_pairs(gold_path, name=gold_name)
+    gold = [with_sentences(item, gold_name) for item in read_pairs(gold_path, name=gold_name)]
     outputs: list[PairLike | Alignment | BadPair]
     if callable(system):
         good = [(g.source, g.target) for g in gold if not isinstance(g, BadPair)]
@@ -324,7 +338,7 @@ def align_scores_files(
         system_parts = {"system": shown} if system_parts is None else system_parts
     else:
         system_name = str(system) if system_name is None else system_name
-        outputs = list(read_pairs(system, name=system_name))
+        outputs = list(read_pairs(system, possible_path=None, name=system_name))  # alone: no gold's companion
         shown = system_name or str(system)
         system_parts = {"system": system_id(system_name, outputs)}
     result = align_scores(gold, outputs, max_length, links=links, tight=tight,
