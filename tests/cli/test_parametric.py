@@ -443,3 +443,16 @@ def test_a_gold_item_of_links_only_is_left_out_of_a_table_s_groups(tmp_path, gol
     assert code == 0 and [row["pair"] for row in after["skipped_rows"]] == [4]
     assert "links only" in after["skipped_rows"][0]["reason"] and "links only" in err
     assert (after["groups"], after["by_length"]) == (before["groups"], before["by_length"])
+
+
+def test_table_of_no_group_that_can_be_scored_is_an_error(tmp_path, capsys):
+    """Every group with one distinct sentence: it exited 0 with a table of n/a over 0 groups,
+    where `parametric align` and `score-alignments` say no pair could be scored."""
+    table = tmp_path / "table.tsv"
+    table.write_text("quit\tleft\t0.5\n", encoding="utf-8")
+    same = [{"id": f"{doc}.1", "source": "he quit", "target": "he quit", "sure": [[0, 0], [1, 1]]} for doc in "ab"]
+    path = write_json(tmp_path / "same.json", same)
+    assert main(["parametric", "table", "--gold", str(path), "--table", str(table), "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no group could be scored: 2 groups skipped (first: group 'a' has 1 distinct sentence" in captured.err

@@ -339,6 +339,9 @@ def table_scores(
                     posited[length] += 1
                     if ref_set and q in ref_set:
                         correct[length] += 1
+    if groups and skipped == len(groups):  # as align_scores and score_alignments, not a table of n/a
+        first = warnings[0] if warnings else f"{counted(no_hub, 'group')} without a hub sentence"
+        raise EmptyScoringError(f"no group could be scored: {counted(skipped, 'group')} skipped (first: {first})")
     warnings.extend(_left_out(no_hub, beyond, max_length))
     rows = length_bound(max_length, max([*posited, *reference], default=0))  # past every phrase: no limit
     c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
