@@ -287,7 +287,8 @@ def table_scores(
     `reference_paraphrases`).
 
     Counting as in the module docstring.  A group with fewer than two distinct sentences has no
-    reference paraphrases: it is skipped with a warning naming it. A `max_length` past every
+    reference paraphrases: it is skipped with a warning naming it (every group skipped: an
+    EmptyScoringError naming the first reason, as :func:`align_scores`). A `max_length` past every
     phrase counted is no limit: the rows stop at the longest (never under the default's 5)."""
     _check_max_length(max_length)
     if sentences not in ("all", "hub"):
