@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paralign.aligners.evaluation import evaluate_aligner, tune_aligner
+from paralign.aligners.evaluation import best_of_grid, evaluate_aligner, tune_aligner
 from paralign.errors import InputTypeError
 
 GOLD = Path(__file__).resolve().parents[2] / "examples" / "alignment" / "gold.json"
@@ -68,3 +68,15 @@ def test_the_reports_have_the_keys_their_typeddicts_declare() -> None:
     # a row's own keys come first (ppdb_sim, w), then the macro scores GridRow takes from PRFDict
     assert [set(row) for row in tuned["grid"]] == [set(keys(GridRow))] * 2 and set(tuned["best"]) == set(keys(BestRow))
     assert list(tuned["best"]) == [*tuned["grid"][0], "tied", "signature"]
+
+
+def test_a_tie_goes_to_the_point_nearest_0_9_then_to_grid_order() -> None:
+    """(0.7, 0.9) and (0.8, 0.8) are equally near (0.9, 0.9), but in floats |0.8 - 0.9| twice
+    summed below |0.7 - 0.9|, so (0.8, 0.8) won by rounding noise; now the first in grid order."""
+    row = {"precision": 0.5, "recall": 0.5, "f1": 0.5, "exact": 0.0}
+    for grid in ([(0.6, 0.6), (0.7, 0.9), (0.8, 0.8)], [(0.6, 0.6), (0.8, 0.8), (0.7, 0.9)]):
+        rows = [{"ppdb_sim": p, "w": w, **row} for p, w in grid]
+        best = best_of_grid(rows)
+        assert (best["ppdb_sim"], best["w"]) == grid[1]
+    rows[0]["f1"] = 0.6  # a better F1 wins however far from (0.9, 0.9)
+    assert (best_of_grid(rows)["ppdb_sim"], best_of_grid(rows)["w"]) == (0.6, 0.6)
