@@ -228,3 +228,23 @@ def test_parallel_with_one_worker_and_no_scheduler_stays_in_this_process(monkeyp
     monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
     with parallel():
         assert set(run_chunks(_pid, range(8), _failed, chunk_size=2)) == {os.getpid()}
+
+
+def test_parallel_runs_on_a_client_that_is_not_dask_s_default(dask_cluster, request, monkeypatch) -> None:
+    """A client made with ``set_as_default=False`` (and no other client open): the runner waited
+    through ``distributed.wait``, which uses Dask's default client, so every chunk came back
+    "worker failed: ValueError: No clients found" instead of its results."""
+    import cloudpickle
+    import distributed.client
+    from distributed import Client
+
+    from paralign import parallel
+
+    monkeypatch.setattr(distributed.client, "_global_clients", {})  # no default client in this test
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with Client(dask_cluster, set_as_default=False) as client, parallel(client=client):
+            out = run_chunks(_square_unless_negative, range(10), _failed, chunk_size=2)
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)
+    assert out == [x * x for x in range(10)]

@@ -341,7 +341,9 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
     its ``result()`` raises), looking at the cluster every `poll` seconds meanwhile: when every
     worker has been paused at its memory limit, or no worker has been left, for `stall_after`
     seconds, raise ClusterStalledError instead of waiting for ever (defaults: ``STALL_SECONDS``,
-    ``POLL_SECONDS``)."""
+    ``POLL_SECONDS``).  It waits through `client` itself: ``distributed.wait`` alone uses Dask's
+    default client, and with none (a client the caller made with ``set_as_default=False``, lent
+    to :func:`paralign.parallel`) every chunk of a batch was reported failed ("No clients found")."""
     from distributed import wait
 
     stall_after = STALL_SECONDS if stall_after is None else stall_after
@@ -350,7 +352,8 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
     stalled_since: float | None = None
     while pending:
         try:
-            done, pending = wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
+            with client.as_current():
+                done, pending = wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
         except TimeoutError:
             why = stall_reason(client)
             if why is None:
