@@ -248,3 +248,27 @@ def test_parallel_runs_on_a_client_that_is_not_dask_s_default(dask_cluster, requ
     finally:
         cloudpickle.unregister_pickle_by_value(request.module)
     assert out == [x * x for x in range(10)]
+
+
+class _Stop(BaseException):
+    """A library's own BaseException (not an Exception)."""
+
+
+def _square_unless_stopped(chunk: list[int]) -> list[int]:
+    if 5 in chunk:
+        raise _Stop("stop at 5")
+    if 9 in chunk:
+        raise KeyboardInterrupt
+    return [x * x for x in chunk]
+
+
+@pytest.mark.timeout(120)
+def test_a_task_raising_a_base_exception_on_a_worker_fails_its_chunk_only(batch_on_dask) -> None:
+    """A BaseException that is not an Exception hung the batch for ever (Dask sent it back to the
+    client, where it broke the event loop result() waits on); KeyboardInterrupt killed the worker
+    on each of Dask's retries, then the chunk came back as KilledWorker."""
+    out = run_chunks(_square_unless_stopped, range(12), _failed, workers=2, chunk_size=4)
+    assert out[:4] == [0, 1, 4, 9]
+    assert out[4:8] == ["worker failed: RuntimeError: the task raised _Stop: stop at 5"] * 4
+    assert out[8:] == ["worker failed: RuntimeError: the task raised KeyboardInterrupt: "] * 4
+

@@ -248,7 +248,12 @@ def _hold(pickled: bytes) -> bytes:
 
 
 def _apply(key: str, pickled: bytes, chunk: list[_I]) -> list[_R]:
-    """Run on a worker: its copy of the task (unpickled on its first chunk) over one chunk."""
+    """Run on a worker: its copy of the task (unpickled on its first chunk) over one chunk.
+
+    A BaseException that is not an Exception (KeyboardInterrupt, SystemExit, a library's own)
+    comes back as a RuntimeError naming it, so the chunk is reported like any failed one: Dask
+    let KeyboardInterrupt and SystemExit kill the worker (each retry killing another), and
+    sent any other back to the client, whose event loop it broke, so the batch hung for ever."""
     task = _UNPICKLED.get(key)
     if task is None:
         import cloudpickle
@@ -256,7 +261,12 @@ def _apply(key: str, pickled: bytes, chunk: list[_I]) -> list[_R]:
         task = _UNPICKLED[key] = cloudpickle.loads(pickled)
         while len(_UNPICKLED) > _KEEP_TASKS:
             _UNPICKLED.pop(next(iter(_UNPICKLED)))
-    return task(chunk)
+    try:
+        return task(chunk)
+    except Exception:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - not an Exception: sent back as one (see above)
+        raise RuntimeError(f"the task raised {describe_error(exc)}") from None
 
 
 def _on_cluster(
