@@ -272,3 +272,39 @@ def test_a_task_raising_a_base_exception_on_a_worker_fails_its_chunk_only(batch_
     assert out[4:8] == ["worker failed: RuntimeError: the task raised _Stop: stop at 5"] * 4
     assert out[8:] == ["worker failed: RuntimeError: the task raised KeyboardInterrupt: "] * 4
 
+
+def _broken_after(n: int) -> Iterator[int]:
+    """An input whose reading fails after `n` items (a gzip file broken near its end, say)."""
+    yield from range(n)
+    raise OSError("broken input")
+
+
+def _until_raised(chunks: Iterator[list[int]]) -> tuple[list[int], str]:
+    got: list[int] = []
+    with pytest.raises(OSError, match="broken input") as raised:
+        for chunk in chunks:
+            got.extend(chunk)
+    return got, str(raised.value)
+
+
+@pytest.mark.parametrize(("n", "cluster"), [(7, False), (30, True)])
+def test_an_input_failing_midway_gives_every_chunk_read_before_it_as_one_process_does(
+        n: int, cluster: bool, request, monkeypatch) -> None:
+    """The chunks read before the input failed were dropped with more than one worker: on a
+    cluster those in flight were cancelled, and with `workers` > 1 but a first chunk only (the
+    in-process path) the failure reading the second lost the first."""
+    from paralign.cluster import ClusterOptions
+    from paralign.workers import runner
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    one = _until_raised(iter_chunk_results(_square_unless_negative, _broken_after(n), _failed, workers=1, chunk_size=4))
+    assert one == ([x * x for x in range(n // 4 * 4)], "broken input")
+    if cluster:
+        request.getfixturevalue("batch_on_dask")
+        many = _until_raised(iter_chunk_results(_square_unless_negative, _broken_after(n), _failed, workers=2,
+                                                chunk_size=4))
+    else:  # --workers 2 with one chunk read before the failure: no cluster started
+        with runner(ClusterOptions(workers=2)):
+            many = _until_raised(iter_chunk_results(_square_unless_negative, _broken_after(n), _failed, workers=2,
+                                                    chunk_size=4))
+    assert many == one

@@ -39,7 +39,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
-from itertools import islice
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import (
@@ -221,19 +221,32 @@ def iter_chunk_results(
     if many == 1 and address is None:
         yield from (task(chunk) for chunk in chunks)
         return
+    failed: list[Exception] = []  # what reading the input raised: raised once the chunks read are done
+    chunks = _until_failure(chunks, failed)
     first = list(islice(chunks, 2))
     if len(first) <= 1 and address is None:  # one chunk: a cluster would only cost its start
         yield from (task(chunk) for chunk in first)
-        return
-    from itertools import chain
-
-    if state is not None:
+    elif state is not None:
         yield from _on_cluster(state.connect(), task, chain(first, chunks), worker_failed)
-        return
-    from .cluster import ClusterOptions, connect
+    else:
+        from .cluster import ClusterOptions, connect
 
-    with connect(ClusterOptions(workers=workers)) as client:
-        yield from _on_cluster(client, task, chain(first, chunks), worker_failed)
+        with connect(ClusterOptions(workers=workers)) as client:
+            yield from _on_cluster(client, task, chain(first, chunks), worker_failed)
+    if failed:
+        raise failed[0]
+
+
+def _until_failure(chunks: Iterator[list[_I]], failed: list[Exception]) -> Iterator[list[_I]]:
+    """`chunks` up to the first exception reading them raises, which is put in `failed`: the
+    chunks read before it (in flight on the cluster, or the one read ahead) are still done and
+    given, as in this process, which gives every chunk before the failing one.  Before, a
+    failure cancelled them: `align --workers 2` on a gzip file broken near its end wrote three
+    chunks fewer lines than `--workers 1` before the same error."""
+    try:
+        yield from chunks
+    except Exception as exc:  # noqa: BLE001 - raised by the caller once the chunks read are done
+        failed.append(exc)
 
 
 #: The tasks this worker process has unpickled, by the hash of their pickle (the latest few).
