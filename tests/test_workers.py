@@ -308,3 +308,25 @@ def test_an_input_failing_midway_gives_every_chunk_read_before_it_as_one_process
             many = _until_raised(iter_chunk_results(_square_unless_negative, _broken_after(n), _failed, workers=2,
                                                     chunk_size=4))
     assert many == one
+
+
+def test_a_batch_left_after_its_client_closed_ends_quietly(dask_cluster, request) -> None:
+    """`align --workers 2 | head -1`: the broken pipe leaves the command's runner block, closing
+    its client, before the results generator is finalised; its clean-up then cancelled the
+    chunks in flight on the closed client and printed "Exception ignored ... RuntimeError:
+    IOLoop is closed" on stderr."""
+    import cloudpickle
+    from distributed import Client
+
+    from paralign.cluster import ClusterOptions
+    from paralign.workers import on_client
+
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with Client(dask_cluster, set_as_default=False) as client, \
+                on_client(client, ClusterOptions(scheduler=dask_cluster.scheduler_address)):
+            chunks = iter_chunk_results(_square_unless_negative, range(100), _failed, workers=2, chunk_size=2)
+            assert next(chunks) == [0, 1]
+        chunks.close()  # raised ClosedClientError (the CLI, its loop gone too: IOLoop is closed)
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)

@@ -312,7 +312,11 @@ def _on_cluster(
         while pending:
             yield _collect(client, *pending.popleft(), worker_failed, submit)
     finally:
-        if pending:  # the caller stopped early or failed: drop the rest
+        # the caller stopped early or failed: drop the rest, unless the client is closed already
+        # (its futures with it): a command whose output pipe closed (`| head -1`) leaves its
+        # runner block, closing the client, before the results generator is finalised, and
+        # cancelling then printed "Exception ignored ... RuntimeError: IOLoop is closed"
+        if pending and client.status == "running":
             client.cancel([future for _, future in pending])
         source.release()
 
