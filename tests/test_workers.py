@@ -330,3 +330,11 @@ def test_a_batch_left_after_its_client_closed_ends_quietly(dask_cluster, request
         chunks.close()  # raised ClosedClientError (the CLI, its loop gone too: IOLoop is closed)
     finally:
         cloudpickle.unregister_pickle_by_value(request.module)
+
+
+@pytest.mark.parametrize("size", [0, -3, 2.5, "4", None, True])
+def test_a_chunk_size_that_is_not_a_count_is_a_configuration_error(size) -> None:
+    """As `workers`: `align_pairs(pairs, chunk_size=0)` (or -3, or True) silently ran chunks of
+    one pair, and 2.5, "4" or None raised islice's or max's own ValueError or TypeError."""
+    with pytest.raises(ConfigurationError, match="chunk_size"):
+        run_chunks(_square_unless_negative, [1, 2], _failed, chunk_size=size)

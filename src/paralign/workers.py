@@ -214,10 +214,12 @@ def iter_chunk_results(
     raised or whose worker died becomes ``worker_failed(chunk, why)``; a setup error (errors.SETUP_ERRORS: a
     caller's mistake, missing data) propagates. In-process, `task`'s exceptions propagate as they are."""
     workers = check_count(workers, "workers")
+    # as `workers`: 0 or -3 ran chunks of 1 and 2.5 or "4" raised islice's or max's own error
+    chunk_size = check_count(chunk_size, "chunk_size")
     state = _active.get()
     address = state.options.address() if state is not None else None
     many = state.options.workers if state is not None else workers
-    chunks = _chunks(items, max(1, chunk_size))
+    chunks = _chunks(items, chunk_size)
     if many == 1 and address is None:
         yield from (task(chunk) for chunk in chunks)
         return
