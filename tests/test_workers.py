@@ -338,3 +338,17 @@ def test_a_chunk_size_that_is_not_a_count_is_a_configuration_error(size) -> None
     one pair, and 2.5, "4" or None raised islice's or max's own ValueError or TypeError."""
     with pytest.raises(ConfigurationError, match="chunk_size"):
         run_chunks(_square_unless_negative, [1, 2], _failed, chunk_size=size)
+
+
+def _unpicklable_for_5(chunk: list[int]) -> list[object]:
+    import threading
+
+    return [threading.Lock() if x == 5 else x for x in chunk]
+
+
+def test_a_result_that_cannot_be_sent_back_fails_its_chunk_in_one_line(batch_on_dask) -> None:
+    """Dask's error for a result it cannot pickle holds its traceback in its message, which was
+    each failed item's reason, so each pair's warning printed a traceback."""
+    out = run_chunks(_unpicklable_for_5, range(12), _failed, workers=2, chunk_size=4)
+    assert out[:4] == [0, 1, 2, 3] and out[8:] == [8, 9, 10, 11]
+    assert out[4:8] == ["worker failed: TypeError: Could not serialize object of type lock"] * 4

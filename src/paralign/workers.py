@@ -348,7 +348,11 @@ def _collect(client: Client, chunk: list[_I], future: Any, worker_failed: Callab
 
         if resubmit is not None and isinstance(exc, KilledWorker):
             return _collect(client, chunk, resubmit(chunk), worker_failed)
-        return list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
+        # its first line: Dask's own errors carry a traceback in their message (a result that
+        # cannot be pickled: "Could not serialize object of type lock\nTraceback ..."), which
+        # each failed pair's warning printed in full
+        why = (describe_error(exc).splitlines() or [""])[0]
+        return list(worker_failed(chunk, f"worker failed: {why}"))
     finally:
         future.release()
 
