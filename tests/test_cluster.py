@@ -200,3 +200,52 @@ def test_a_local_worker_does_not_log_a_data_error_but_logs_a_bug(capfd: pytest.C
         time.sleep(0.5)  # the worker's log reaches its stderr
     err = capfd.readouterr().err
     assert err.count("Compute Failed") == 1 and "RuntimeError('a bug')" in err and "0xe9" not in err
+
+
+def _listening(reply: bytes | None) -> tuple[str, object]:
+    """A TCP server on 127.0.0.1 (a free port) that is not a Dask scheduler: it takes each
+    connection and says nothing (`reply` None), or answers what it receives with `reply`."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:  # closed: the test is over
+                return
+            held.append(connection)
+            if reply is not None:
+                connection.recv(100)
+                connection.sendall(reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"tcp://127.0.0.1:{server.getsockname()[1]}", server
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("reply", "said"), [
+    (None, "no answer to Dask's handshake after 2 s"),
+    (b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n", "what answers there is not a Dask scheduler"),
+])
+def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_error_in_bounded_time(reply, said) -> None:
+    """Dask's Client bounds the connection, not its handshake: an address whose service takes the
+    connection and stays silent (an HTTP server: the dashboard's port) hung the command for ever,
+    and one answering HTTP 400 came out as "out of memory" (its bytes read as a frame length)."""
+    from paralign.errors import InputFileError
+
+    address, server = _listening(reply)
+    try:
+        started = time.monotonic()
+        with pytest.raises(InputFileError, match=said) as raised, \
+                connect(ClusterOptions(scheduler=address, connect_timeout=2)):
+            pass
+        assert str(raised.value).startswith(f"{address}: cannot reach the Dask scheduler")
+        assert time.monotonic() - started < 15
+    finally:
+        server.close()

@@ -228,3 +228,127 @@ def test_parallel_with_one_worker_and_no_scheduler_stays_in_this_process(monkeyp
     monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
     with parallel():
         assert set(run_chunks(_pid, range(8), _failed, chunk_size=2)) == {os.getpid()}
+
+
+def test_parallel_runs_on_a_client_that_is_not_dask_s_default(dask_cluster, request, monkeypatch) -> None:
+    """A client made with ``set_as_default=False`` (and no other client open): the runner waited
+    through ``distributed.wait``, which uses Dask's default client, so every chunk came back
+    "worker failed: ValueError: No clients found" instead of its results."""
+    import cloudpickle
+    import distributed.client
+    from distributed import Client
+
+    from paralign import parallel
+
+    monkeypatch.setattr(distributed.client, "_global_clients", {})  # no default client in this test
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with Client(dask_cluster, set_as_default=False) as client, parallel(client=client):
+            out = run_chunks(_square_unless_negative, range(10), _failed, chunk_size=2)
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)
+    assert out == [x * x for x in range(10)]
+
+
+class _Stop(BaseException):
+    """A library's own BaseException (not an Exception)."""
+
+
+def _square_unless_stopped(chunk: list[int]) -> list[int]:
+    if 5 in chunk:
+        raise _Stop("stop at 5")
+    if 9 in chunk:
+        raise KeyboardInterrupt
+    return [x * x for x in chunk]
+
+
+@pytest.mark.timeout(120)
+def test_a_task_raising_a_base_exception_on_a_worker_fails_its_chunk_only(batch_on_dask) -> None:
+    """A BaseException that is not an Exception hung the batch for ever (Dask sent it back to the
+    client, where it broke the event loop result() waits on); KeyboardInterrupt killed the worker
+    on each of Dask's retries, then the chunk came back as KilledWorker."""
+    out = run_chunks(_square_unless_stopped, range(12), _failed, workers=2, chunk_size=4)
+    assert out[:4] == [0, 1, 4, 9]
+    assert out[4:8] == ["worker failed: RuntimeError: the task raised _Stop: stop at 5"] * 4
+    assert out[8:] == ["worker failed: RuntimeError: the task raised KeyboardInterrupt: "] * 4
+
+
+def _broken_after(n: int) -> Iterator[int]:
+    """An input whose reading fails after `n` items (a gzip file broken near its end, say)."""
+    yield from range(n)
+    raise OSError("broken input")
+
+
+def _until_raised(chunks: Iterator[list[int]]) -> tuple[list[int], str]:
+    got: list[int] = []
+    with pytest.raises(OSError, match="broken input") as raised:
+        for chunk in chunks:
+            got.extend(chunk)
+    return got, str(raised.value)
+
+
+@pytest.mark.parametrize(("n", "cluster"), [(7, False), (30, True)])
+def test_an_input_failing_midway_gives_every_chunk_read_before_it_as_one_process_does(
+        n: int, cluster: bool, request, monkeypatch) -> None:
+    """The chunks read before the input failed were dropped with more than one worker: on a
+    cluster those in flight were cancelled, and with `workers` > 1 but a first chunk only (the
+    in-process path) the failure reading the second lost the first."""
+    from paralign.cluster import ClusterOptions
+    from paralign.workers import runner
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    one = _until_raised(iter_chunk_results(_square_unless_negative, _broken_after(n), _failed, workers=1, chunk_size=4))
+    assert one == ([x * x for x in range(n // 4 * 4)], "broken input")
+    if cluster:
+        request.getfixturevalue("batch_on_dask")
+        many = _until_raised(iter_chunk_results(_square_unless_negative, _broken_after(n), _failed, workers=2,
+                                                chunk_size=4))
+    else:  # --workers 2 with one chunk read before the failure: no cluster started
+        with runner(ClusterOptions(workers=2)):
+            many = _until_raised(iter_chunk_results(_square_unless_negative, _broken_after(n), _failed, workers=2,
+                                                    chunk_size=4))
+    assert many == one
+
+
+def test_a_batch_left_after_its_client_closed_ends_quietly(dask_cluster, request) -> None:
+    """`align --workers 2 | head -1`: the broken pipe leaves the command's runner block, closing
+    its client, before the results generator is finalised; its clean-up then cancelled the
+    chunks in flight on the closed client and printed "Exception ignored ... RuntimeError:
+    IOLoop is closed" on stderr."""
+    import cloudpickle
+    from distributed import Client
+
+    from paralign.cluster import ClusterOptions
+    from paralign.workers import on_client
+
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with Client(dask_cluster, set_as_default=False) as client, \
+                on_client(client, ClusterOptions(scheduler=dask_cluster.scheduler_address)):
+            chunks = iter_chunk_results(_square_unless_negative, range(100), _failed, workers=2, chunk_size=2)
+            assert next(chunks) == [0, 1]
+        chunks.close()  # raised ClosedClientError (the CLI, its loop gone too: IOLoop is closed)
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)
+
+
+@pytest.mark.parametrize("size", [0, -3, 2.5, "4", None, True])
+def test_a_chunk_size_that_is_not_a_count_is_a_configuration_error(size) -> None:
+    """As `workers`: `align_pairs(pairs, chunk_size=0)` (or -3, or True) silently ran chunks of
+    one pair, and 2.5, "4" or None raised islice's or max's own ValueError or TypeError."""
+    with pytest.raises(ConfigurationError, match="chunk_size"):
+        run_chunks(_square_unless_negative, [1, 2], _failed, chunk_size=size)
+
+
+def _unpicklable_for_5(chunk: list[int]) -> list[object]:
+    import threading
+
+    return [threading.Lock() if x == 5 else x for x in chunk]
+
+
+def test_a_result_that_cannot_be_sent_back_fails_its_chunk_in_one_line(batch_on_dask) -> None:
+    """Dask's error for a result it cannot pickle holds its traceback in its message, which was
+    each failed item's reason, so each pair's warning printed a traceback."""
+    out = run_chunks(_unpicklable_for_5, range(12), _failed, workers=2, chunk_size=4)
+    assert out[:4] == [0, 1, 2, 3] and out[8:] == [8, 9, 10, 11]
+    assert out[4:8] == ["worker failed: TypeError: Could not serialize object of type lock"] * 4

@@ -279,6 +279,7 @@ def connect(options: ClusterOptions | None = None,
             client = Client(cluster)
             quiet_data_errors(client)
         else:
+            check_answers(address, options.connect_timeout)
             try:
                 client = Client(address, timeout=options.connect_timeout)
             except (OSError, TimeoutError) as exc:
@@ -292,6 +293,46 @@ def connect(options: ClusterOptions | None = None,
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def check_answers(address: str, timeout: float) -> None:
+    """InputFileError unless something answers Dask's handshake at `address` within `timeout`
+    seconds.  ``Client(address, timeout=)`` bounds the connection, not the handshake after it:
+    a service that takes the connection and says nothing (an HTTP server such as the dashboard's
+    port, waiting for a request) hung the command for ever, and one that answers otherwise (an
+    HTTP 400) was read as a frame length of exabytes: "out of memory"."""
+    import asyncio
+    import threading
+
+    from distributed.comm import connect as open_comm
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(open_comm(address, timeout=timeout), timeout)
+        await comm.close()
+
+    outcome: list[BaseException | None] = []
+
+    def run() -> None:  # a thread of its own: the caller may be in an event loop (a notebook)
+        try:
+            asyncio.run(handshake())
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 - said below, in the caller's thread
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run, name="paralign-scheduler-check", daemon=True)
+    thread.start()
+    thread.join(timeout + 10)
+    why = outcome[0] if outcome else TimeoutError()
+    if why is None:
+        return
+    if isinstance(why, OSError) and not isinstance(why, TimeoutError):  # refused, no route: Dask's words
+        raise InputFileError(f"cannot reach the Dask scheduler ({why})", source=address) from why
+    if isinstance(why, TimeoutError):
+        raise InputFileError(f"cannot reach the Dask scheduler (no answer to Dask's handshake after "
+                             f"{timeout:g} s: is a Dask scheduler, not its dashboard or another service, "
+                             "listening there?)", source=address) from None
+    raise InputFileError("cannot reach the Dask scheduler (what answers there is not a Dask scheduler: "
+                         f"{type(why).__name__})", source=address) from None
 
 
 @contextmanager
@@ -341,7 +382,9 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
     its ``result()`` raises), looking at the cluster every `poll` seconds meanwhile: when every
     worker has been paused at its memory limit, or no worker has been left, for `stall_after`
     seconds, raise ClusterStalledError instead of waiting for ever (defaults: ``STALL_SECONDS``,
-    ``POLL_SECONDS``)."""
+    ``POLL_SECONDS``).  It waits through `client` itself: ``distributed.wait`` alone uses Dask's
+    default client, and with none (a client the caller made with ``set_as_default=False``, lent
+    to :func:`paralign.parallel`) every chunk of a batch was reported failed ("No clients found")."""
     from distributed import wait
 
     stall_after = STALL_SECONDS if stall_after is None else stall_after
@@ -350,7 +393,8 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
     stalled_since: float | None = None
     while pending:
         try:
-            done, pending = wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
+            with client.as_current():
+                done, pending = wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
         except TimeoutError:
             why = stall_reason(client)
             if why is None:

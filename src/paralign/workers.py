@@ -39,7 +39,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
-from itertools import islice
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import (
@@ -214,26 +214,41 @@ def iter_chunk_results(
     raised or whose worker died becomes ``worker_failed(chunk, why)``; a setup error (errors.SETUP_ERRORS: a
     caller's mistake, missing data) propagates. In-process, `task`'s exceptions propagate as they are."""
     workers = check_count(workers, "workers")
+    # as `workers`: 0 or -3 ran chunks of 1 and 2.5 or "4" raised islice's or max's own error
+    chunk_size = check_count(chunk_size, "chunk_size")
     state = _active.get()
     address = state.options.address() if state is not None else None
     many = state.options.workers if state is not None else workers
-    chunks = _chunks(items, max(1, chunk_size))
+    chunks = _chunks(items, chunk_size)
     if many == 1 and address is None:
         yield from (task(chunk) for chunk in chunks)
         return
+    failed: list[Exception] = []  # what reading the input raised: raised once the chunks read are done
+    chunks = _until_failure(chunks, failed)
     first = list(islice(chunks, 2))
     if len(first) <= 1 and address is None:  # one chunk: a cluster would only cost its start
         yield from (task(chunk) for chunk in first)
-        return
-    from itertools import chain
-
-    if state is not None:
+    elif state is not None:
         yield from _on_cluster(state.connect(), task, chain(first, chunks), worker_failed)
-        return
-    from .cluster import ClusterOptions, connect
+    else:
+        from .cluster import ClusterOptions, connect
 
-    with connect(ClusterOptions(workers=workers)) as client:
-        yield from _on_cluster(client, task, chain(first, chunks), worker_failed)
+        with connect(ClusterOptions(workers=workers)) as client:
+            yield from _on_cluster(client, task, chain(first, chunks), worker_failed)
+    if failed:
+        raise failed[0]
+
+
+def _until_failure(chunks: Iterator[list[_I]], failed: list[Exception]) -> Iterator[list[_I]]:
+    """`chunks` up to the first exception reading them raises, which is put in `failed`: the
+    chunks read before it (in flight on the cluster, or the one read ahead) are still done and
+    given, as in this process, which gives every chunk before the failing one.  Before, a
+    failure cancelled them: `align --workers 2` on a gzip file broken near its end wrote three
+    chunks fewer lines than `--workers 1` before the same error."""
+    try:
+        yield from chunks
+    except Exception as exc:  # noqa: BLE001 - raised by the caller once the chunks read are done
+        failed.append(exc)
 
 
 #: The tasks this worker process has unpickled, by the hash of their pickle (the latest few).
@@ -248,7 +263,12 @@ def _hold(pickled: bytes) -> bytes:
 
 
 def _apply(key: str, pickled: bytes, chunk: list[_I]) -> list[_R]:
-    """Run on a worker: its copy of the task (unpickled on its first chunk) over one chunk."""
+    """Run on a worker: its copy of the task (unpickled on its first chunk) over one chunk.
+
+    A BaseException that is not an Exception (KeyboardInterrupt, SystemExit, a library's own)
+    comes back as a RuntimeError naming it, so the chunk is reported like any failed one: Dask
+    let KeyboardInterrupt and SystemExit kill the worker (each retry killing another), and
+    sent any other back to the client, whose event loop it broke, so the batch hung for ever."""
     task = _UNPICKLED.get(key)
     if task is None:
         import cloudpickle
@@ -256,7 +276,12 @@ def _apply(key: str, pickled: bytes, chunk: list[_I]) -> list[_R]:
         task = _UNPICKLED[key] = cloudpickle.loads(pickled)
         while len(_UNPICKLED) > _KEEP_TASKS:
             _UNPICKLED.pop(next(iter(_UNPICKLED)))
-    return task(chunk)
+    try:
+        return task(chunk)
+    except Exception:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - not an Exception: sent back as one (see above)
+        raise RuntimeError(f"the task raised {describe_error(exc)}") from None
 
 
 def _on_cluster(
@@ -289,7 +314,11 @@ def _on_cluster(
         while pending:
             yield _collect(client, *pending.popleft(), worker_failed, submit)
     finally:
-        if pending:  # the caller stopped early or failed: drop the rest
+        # the caller stopped early or failed: drop the rest, unless the client is closed already
+        # (its futures with it): a command whose output pipe closed (`| head -1`) leaves its
+        # runner block, closing the client, before the results generator is finalised, and
+        # cancelling then printed "Exception ignored ... RuntimeError: IOLoop is closed"
+        if pending and client.status == "running":
             client.cancel([future for _, future in pending])
         source.release()
 
@@ -319,7 +348,11 @@ def _collect(client: Client, chunk: list[_I], future: Any, worker_failed: Callab
 
         if resubmit is not None and isinstance(exc, KilledWorker):
             return _collect(client, chunk, resubmit(chunk), worker_failed)
-        return list(worker_failed(chunk, f"worker failed: {describe_error(exc)}"))
+        # its first line: Dask's own errors carry a traceback in their message (a result that
+        # cannot be pickled: "Could not serialize object of type lock\nTraceback ..."), which
+        # each failed pair's warning printed in full
+        why = (describe_error(exc).splitlines() or [""])[0]
+        return list(worker_failed(chunk, f"worker failed: {why}"))
     finally:
         future.release()
 
