@@ -70,6 +70,7 @@ def fixed_point_scale(corpora: int) -> float:
     stay below 2**62 (and an int64's 2**63 with the rounding of up to 2**62 terms)."""
     return 2.0 ** (62 - max(0, corpora - 1).bit_length())
 
+
 #: The key of a chunk file's Parquet metadata holding a sample of its phrases (:func:`sample_file`).
 SAMPLE_KEY = b"paralign.sample"
 
