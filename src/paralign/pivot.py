@@ -380,14 +380,12 @@ def pivot_paraphrases(
                 tasks.extend(corpus_tasks)
                 corpus_info.append(info)
         client = ready()
-        partitions = partitions_for(len(tasks))
+        partitions, scale = partitions_for(len(tasks)), fixed_point_scale(len(corpora))
         by_corpus = [[t.output for t in tasks if Path(t.output).parent.parent.name == f"c{k}"] for k in range(len(corpora))]
 
         def build() -> Any:
             cuts = _cuts([t.output for t in tasks], partitions)
-            scale = fixed_point_scale(len(corpora))
-            frames = [pivot_frame(files, options.min_translation_prob, partitions, cuts, scale)
-                      for files in by_corpus if files]
+            frames = [pivot_frame(files, options.min_translation_prob, partitions, cuts, scale) for files in by_corpus if files]
             return combine_pivots(frames, partitions, cuts, scale)
 
         chunks, frame = _extract(client, work, tasks, progress, build if tasks else None)

@@ -340,9 +340,7 @@ def table_scores(
                     posited[length] += 1
                     if ref_set and q in ref_set:
                         correct[length] += 1
-    if groups and skipped == len(groups):  # as align_scores and score_alignments, not a table of n/a
-        first = warnings[0] if warnings else f"{counted(no_hub, 'group')} without a hub sentence"
-        raise EmptyScoringError(f"no group could be scored: {counted(skipped, 'group')} skipped (first: {first})")
+    _check_scored(len(groups), skipped, warnings)
     warnings.extend(_left_out(no_hub, beyond, max_length))
     rows = length_bound(max_length, max([*posited, *reference], default=0))  # past every phrase: no limit
     c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
@@ -352,6 +350,15 @@ def table_scores(
         len(groups) - skipped, units, skipped, beyond, only_referenced, sentences, tight,
         tuple(warnings),
     )
+
+
+def _check_scored(groups: int, skipped: int, warnings: Sequence[str]) -> None:
+    """EmptyScoringError when every one of `groups` was skipped, naming the first reason (of
+    `warnings`, else no hub sentence), as :func:`align_scores` and score_alignments say no pair
+    could be scored: not a table of n/a."""
+    if groups and skipped == groups:
+        first = warnings[0] if warnings else "no sentence common to all its pairs"
+        raise EmptyScoringError(f"no group could be scored: {counted(skipped, 'group')} skipped (first: {first})")
 
 
 def _left_out(no_hub: int, beyond: int, max_length: int) -> list[str]:
