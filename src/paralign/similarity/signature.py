@@ -8,7 +8,8 @@ the device). Beside the aligner's parts (:mod:`paralign.aligners.signature`):
   ``--idf-from`` gave); ``fit``: a hash of a fitted hybrid blend; ``model``: a saved model
   report (``similarity --model``) by its basename and a hash of its bytes;
 * the aligner's parts only when the signal reads the alignment (``embedding`` does not), and
-  ``encoder`` (package and version) when a signal or feature set uses the neural encoder;
+  ``encoder`` (package and version, or a model directory's name) when a signal or feature set
+  uses the neural encoder: the one it ran (a command's ``--encoder``, else ``PARALIGN_ENCODER``);
 * for paraphrase identification: ``classifier``, ``features`` and ``l2`` (the features
   classifier), ``rule`` (the threshold rule), ``cv`` (folds of the reported cross-validation)
   and ``xenc`` (the cross-encoder's fine-tuning settings).
