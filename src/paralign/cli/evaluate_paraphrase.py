@@ -17,6 +17,7 @@ from ..similarity import (
 from ..similarity.features import (
     CROSS_ENCODER_SETS,
     DEFAULT_FEATURE_SET,
+    EMBEDDING_FEATURES,
     FEATURE_SET_L2,
     FEATURE_SETS,
 )
@@ -30,10 +31,24 @@ from ._common import (
     positive_number,
     write_result,
 )
-from ._options import add_similarity_options, evaluate_inputs
+from ._options import (
+    add_encoder_options,
+    add_similarity_options,
+    aligns_with_encoder,
+    check_encoder_options,
+    encoder_device,
+    evaluate_inputs,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
+
+
+#: Signals that run the neural encoder, by name (the shipped hybrid blends the embedding).
+NEURAL_SIGNALS = ("embedding", "contextual-alignment", "hybrid")
+#: What --encoder and --device reach in this command (its help, and the error when none is used).
+ENCODER_USERS = ("--preset contextual (or --aligner contextual), a neural signal (embedding, contextual-alignment, "
+                 "hybrid), --feature-set alignment+mt+embedding or --cross-encoder")
 
 
 def folds(text: str) -> int:
@@ -134,6 +149,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="K",
         help="also report K-fold cross-validation of the rule on the training pairs (default: off)",
     )
+    add_encoder_options(parser, ENCODER_USERS)
     add_output(parser)
     add_format(parser)
     parser.set_defaults(func=run)
@@ -191,14 +207,28 @@ def fine_tuning_of(args: argparse.Namespace) -> FineTuning | None:
     return FineTuning(**given) if given else None
 
 
+def uses_encoder(args: argparse.Namespace) -> bool:
+    """Whether the run uses the neural encoder: the contextual aligner, a neural signal (the
+    signal classifier), encoder features or the cross-encoder (the features classifier; the
+    cross-encoder by default with the feature sets of CROSS_ENCODER_SETS)."""
+    if aligns_with_encoder(args):
+        return True
+    if classifier_of(args) == "signal":
+        return args.signal in NEURAL_SIGNALS
+    feature_set = args.feature_set or DEFAULT_FEATURE_SET
+    cross = args.cross_encoder if args.cross_encoder is not None else feature_set in CROSS_ENCODER_SETS
+    return bool(cross) or any(name in EMBEDDING_FEATURES for name in FEATURE_SETS.get(feature_set, ()))
+
+
 def run(args: argparse.Namespace) -> int:
+    check_encoder_options(args, uses_encoder(args), ENCODER_USERS)
     result, _ = evaluate_inputs(
         args,
         lambda paths, **common: evaluate_paraphrase_files(
             paths["train"], paths["test"][0], classifier=classifier_of(args), signal=args.signal,
             feature_set=args.feature_set, rule=args.rule, cv_folds=args.cv_folds, l2=args.l2,
             cross_encoder=args.cross_encoder, fine_tuning=fine_tuning_of(args),
-            save_cross_encoder=args.save_cross_encoder, **common
+            save_cross_encoder=args.save_cross_encoder, encoder=args.encoder, device=encoder_device(args), **common
         ),
         train=args.train,
         test=[args.test],

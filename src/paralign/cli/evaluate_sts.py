@@ -9,12 +9,22 @@ from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
 from ._common import add_format, add_output, add_report, write_report, write_result
 from ._options import (
     add_bootstrap_options,
+    add_encoder_options,
     add_similarity_options,
+    aligns_with_encoder,
     bootstrap_signature,
     check_bootstrap_options,
+    check_encoder_options,
+    encoder_device,
     evaluate_inputs,
     too_few_to_resample,
 )
+
+#: Signals that run the neural encoder, by name (a hybrid: the shipped blend's embedding, and the
+#: candidate signals a --train fit scores).
+NEURAL_SIGNALS = ("embedding", "contextual-alignment", "hybrid")
+#: What --encoder and --device reach in this command (its help, and the error when none is used).
+ENCODER_USERS = "--preset contextual (or --aligner contextual) or a neural signal (embedding, contextual-alignment, hybrid)"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "\"train\" lists these files (as given; no scores); "
                         "without it, the blend paralign ships, fitted on STS 2012's training files)")
     add_similarity_options(parser)
+    add_encoder_options(parser, ENCODER_USERS)
     add_bootstrap_options(parser, "95%% bootstrap intervals of each file's Pearson and Spearman and of "
                           "their size-weighted means (each file's pairs resampled within the file)")
     add_output(parser)
@@ -100,11 +111,13 @@ def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) ->
 
 def run(args: argparse.Namespace) -> int:
     check_bootstrap_options(args)
+    check_encoder_options(args, args.signal in NEURAL_SIGNALS or aligns_with_encoder(args), ENCODER_USERS)
     reports: list[StsReport] = []
 
     def evaluate(paths: dict, **common) -> dict:
         reports.append(evaluate_sts_files(paths["data"], signal=args.signal or DEFAULT_SIGNAL,
-                                          idf_from=paths["idf_from"], train=paths["train"], **common))
+                                          idf_from=paths["idf_from"], train=paths["train"],
+                                          encoder=args.encoder, device=encoder_device(args), **common))
         return reports[0].to_dict()
 
     result, names = evaluate_inputs(args, evaluate, data=args.data, idf_from=args.idf_from, train=args.train)

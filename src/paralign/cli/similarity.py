@@ -25,15 +25,22 @@ from ..corpora.sentence_pairs import (
 from ..errors import ConfigurationError
 from ..similarity import (
     DEFAULT_SIGNAL,
+    Signal,
     SimilarityBatch,
     fit_on_files,
     make_signal,
     similarity_many,
 )
+from ..similarity.contextual import contextual_aligner, encoder_options
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.model import TrainedClassifier, load_model_report
 from ..similarity.paraphrase import repeated_ids_note
-from ..similarity.signature import saved_model_notes, scored_aligner, similarity_signature
+from ..similarity.signature import (
+    saved_model_notes,
+    scored_aligner,
+    similarity_signature,
+    uses_encoder,
+)
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -51,10 +58,20 @@ from ._common import (
     warn,
     warn_each,
 )
-from ._options import add_similarity_options, cluster_runner, similarity_aligner
+from ._options import (
+    add_encoder_options,
+    add_similarity_options,
+    check_encoder_options,
+    cluster_runner,
+    encoder_device,
+    similarity_aligner,
+)
 from ._options import aligner_preset as _preset  # the old name here warns (moved_names below)
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
+#: What --encoder and --device reach in this command (its help, and the error when none is used).
+ENCODER_USERS = ("--preset contextual (or --aligner contextual), a neural signal (embedding, contextual-alignment, "
+                 "hybrid) or a --model report with a neural part")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -87,6 +104,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "spaCy model (its signature) is a warning",
     )
     add_similarity_options(parser)
+    add_encoder_options(parser, ENCODER_USERS)
     add_encoding_errors(parser)
     add_output(parser)
     add_format(parser)
@@ -205,23 +223,44 @@ def _check_model_options(args: argparse.Namespace, trained: TrainedClassifier) -
                                  "and scores with them; leave --aligner and --preset out")
 
 
-def run(args: argparse.Namespace) -> int:
-    _check_inputs(args)
-    trained, saved_signature = load_model_report(args.model) if args.model else (None, None)
-    notes: list[str] = []
+def _model_aligner(args: argparse.Namespace, trained: TrainedClassifier) -> AlignFunction:
+    """The aligner a --model report was fitted on; its contextual one on --encoder and --device
+    when given (as every neural part of the run)."""
+    contextual = trained.aligner == "contextual" or trained.preset == "contextual"
+    if contextual and (args.encoder is not None or args.device is not None):
+        return contextual_aligner(args.encoder, encoder_device(args))
+    return get_aligner(trained.aligner, trained.preset)
+
+
+def _scorer(args: argparse.Namespace) -> tuple[TrainedClassifier | None, object, Signal, AlignFunction]:
+    """What scores the pairs: the --model report's classifier (None without one), its saved
+    signature, the signal (--signal's, fitted on --idf-from when it needs it, or the report's)
+    and the aligner. Every neural part of it runs --encoder on --device, which are refused
+    where none does."""
+    encoder, device = args.encoder, encoder_device(args)
+    trained, saved_signature = (load_model_report(args.model, encoder=encoder, device=device) if args.model
+                                else (None, None))
     if trained is not None:
         _check_model_options(args, trained)
-        signal = trained.signal
-        aligner: AlignFunction = get_aligner(trained.aligner, trained.preset)
+        signal, aligner = trained.signal, _model_aligner(args, trained)
     else:
-        signal = make_signal(args.signal or DEFAULT_SIGNAL)
-        if args.idf_from or getattr(signal, "trainable", False):
-            inputs = [args.source, args.target] if args.source else [args.pairs or "-"]  # --pairs: stdin by default
-            check_stdin_once({"pairs": inputs, "idf_from": args.idf_from})
-            with ExitStack() as stack:  # '-' or a pipe, read once
-                paths, _ = stdin_once(stack, idf_from=args.idf_from)
-                signal = fit_on_files(signal, paths["idf_from"])
-        aligner = similarity_aligner(args)
+        name = args.signal or DEFAULT_SIGNAL
+        signal, aligner = make_signal(name, **encoder_options(name, encoder, device)), similarity_aligner(args)
+    if args.encoder is not None or args.device is not None:  # refused where nothing would use them
+        check_encoder_options(args, uses_encoder(signal, aligner), ENCODER_USERS)
+    if trained is None and (args.idf_from or getattr(signal, "trainable", False)):
+        inputs = [args.source, args.target] if args.source else [args.pairs or "-"]  # --pairs: stdin by default
+        check_stdin_once({"pairs": inputs, "idf_from": args.idf_from})
+        with ExitStack() as stack:  # '-' or a pipe, read once
+            paths, _ = stdin_once(stack, idf_from=args.idf_from)
+            signal = fit_on_files(signal, paths["idf_from"])
+    return trained, saved_signature, signal, aligner
+
+
+def run(args: argparse.Namespace) -> int:
+    _check_inputs(args)
+    trained, saved_signature, signal, aligner = _scorer(args)
+    notes: list[str] = []
     mismatch = aligner_mismatch(signal, aligner)  # a hybrid blend (a --model report's too) on another aligner
     if mismatch:
         notes.append(mismatch)

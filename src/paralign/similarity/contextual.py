@@ -30,10 +30,14 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..errors import ConfigurationError
 from ..metrics import f_measure
 from ..resources import stopwords
 from ..sentence import Sentence
 from .signals import content_indices, register_signal
+
+#: The signals that run the neural encoder (registered in this module).
+ENCODER_SIGNALS = frozenset({"embedding", "contextual-alignment"})
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -133,39 +137,69 @@ def confidence_weighted_score(pair: AlignedSentences, alignment: Alignment) -> f
 
 
 @functools.cache
-def _contextual_aligner() -> ContextualAligner:
-    """The ``contextual`` preset's aligner with its defaults, built once per process."""
+def contextual_aligner(model: str | None = None, device: str = "auto") -> ContextualAligner:
+    """The ``contextual`` preset's aligner with the encoder `model` on `device` (the encoder
+    options :class:`paralign.neural.Encoder` takes), built once per process and per (model,
+    device): what ``contextual-alignment`` realigns with, and what the similarity commands'
+    ``--preset contextual`` aligns with when given ``--encoder`` or ``--device``."""
     from ..aligners.contextual import ContextualAligner
 
-    return ContextualAligner()
+    return ContextualAligner(model, device=device)
+
+
+def encoder_options(name: str, model: str | None, device: str) -> dict[str, object]:
+    """The options that make the signal registered as `name` use the encoder `model` on `device`
+    (for :func:`~paralign.similarity.make_signal`): ``model`` and ``device`` for the neural
+    signals (:data:`ENCODER_SIGNALS`), ``encoder`` and ``device`` for the ``hybrid`` (whose
+    ``model`` is its blend; it passes them on to its neural components); nothing for another
+    signal, or when both are the defaults (None and ``auto``), so a signal made without them is
+    made as before."""
+    if model is None and device == "auto":
+        return {}
+    if name in ENCODER_SIGNALS:
+        return {"model": model, "device": device}
+    return {"encoder": model, "device": device} if name == "hybrid" else {}
 
 
 class ContextualAlignmentSignal:
     """``contextual-alignment``: content words aligned by the contextual aligner,
     confidence-weighted (see the module text). `aligner` replaces the ``contextual`` preset
-    (any alignment function; links without a confidence count 1). Alignments are cached by the
-    pair's words, at most `cache_size` pairs besides those of the batch asked for."""
+    (any alignment function; links without a confidence count 1); else the preset's aligner
+    encodes with `model` on `device` (:class:`paralign.neural.Encoder`'s options, as
+    ``embedding`` takes them; default: the ``PARALIGN_ENCODER`` setting, ``auto``). Alignments
+    are cached by the pair's words, at most `cache_size` pairs besides those of the batch asked for."""
 
     name = "contextual-alignment"
     needs_alignment = False  #: aligns the annotated sentences itself, never reads the pair's links
 
-    def __init__(self, aligner: AlignFunction | None = None, cache_size: int = CACHE_LIMIT) -> None:
-        _encoder(None, "auto")  # without the extra: the one-line error before any work
+    def __init__(self, aligner: AlignFunction | None = None, cache_size: int = CACHE_LIMIT, *,
+                 model: str | None = None, device: str = "auto") -> None:
+        _encoder(model, device)  # without the extra, or a bad device: the one-line error before any work
+        if aligner is not None and (model is not None or device != "auto"):
+            raise ConfigurationError("contextual-alignment: give an aligner or the encoder's model and "
+                                     "device (for the contextual aligner it builds), not both")
         self._given = aligner
+        self.model = model
+        self.device = device
         self.cache_size = cache_size
         self._alignments: dict[tuple[tuple[str, ...], tuple[str, ...]], Alignment] = {}
 
     @property
     def aligner(self) -> AlignFunction:
-        """The aligner given, else the contextual preset's (built on first use)."""
-        return self._given if self._given is not None else _contextual_aligner()
+        """The aligner given, else the contextual preset's on this signal's encoder (built on
+        first use, once per process and encoder)."""
+        return self._given if self._given is not None else contextual_aligner(self.model, self.device)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled for worker processes with its alignments, not the default aligner's model."""
-        return {"given": self._given, "alignments": self._alignments, "cache_size": self.cache_size}
+        """Pickled for worker processes with its alignments and encoder settings, not the
+        default aligner's model (each process builds its own)."""
+        return {"given": self._given, "alignments": self._alignments, "cache_size": self.cache_size,
+                "model": self.model, "device": self.device}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._given = state["given"]
+        self.model = state.get("model")
+        self.device = state.get("device", "auto")
         self.cache_size = state.get("cache_size", CACHE_LIMIT)
         self._alignments = dict(state["alignments"])
 

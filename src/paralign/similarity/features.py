@@ -183,16 +183,19 @@ def overlap_features(source: Sentence, target: Sentence) -> tuple[float, ...]:
     return tuple(v / 100.0 for x, y in pairs for v in (min(x, y), max(x, y)))
 
 
-def pair_features(pair: AlignedSentences, features: Sequence[str] = FEATURES) -> tuple[float, ...]:
+def pair_features(
+    pair: AlignedSentences, features: Sequence[str] = FEATURES, *, encoder: str | None = None, device: str = "auto",
+) -> tuple[float, ...]:
     """The named `features` of an aligned pair, in that order (default: :data:`FEATURES`); each
-    kind is computed only when one of its features is asked for."""
+    kind is computed only when one of its features is asked for. The encoder features come from
+    the encoder `encoder` on `device` (:func:`embedding_features`)."""
     values: dict[str, float] = {}
     if any(name in _ALIGNMENT_SET for name in features):
         values.update(zip(ALIGNMENT_FEATURES, alignment_features(pair), strict=True))
     if any(name in _OVERLAP_SET for name in features):
         values.update(zip(OVERLAP_FEATURES, overlap_features(pair.source, pair.target), strict=True))
     if any(name in _EMBEDDING_SET for name in features):
-        values.update(zip(EMBEDDING_FEATURES, embedding_features()(pair), strict=True))
+        values.update(zip(EMBEDDING_FEATURES, embedding_features(encoder, device)(pair), strict=True))
     try:
         return tuple(values[name] for name in features)
     except KeyError as exc:
@@ -201,20 +204,37 @@ def pair_features(pair: AlignedSentences, features: Sequence[str] = FEATURES) ->
         ) from None
 
 
-@cache
-def embedding_features() -> EmbeddingFeatures:
-    """The process's :class:`paralign.similarity.contextual.EmbeddingFeatures` (the neural
+def embedding_features(encoder: str | None = None, device: str = "auto") -> EmbeddingFeatures:
+    """The process's :class:`paralign.similarity.contextual.EmbeddingFeatures` of the encoder
+    `encoder` on `device` (:class:`paralign.neural.Encoder`'s `model` and `device`; default: the
+    ``PARALIGN_ENCODER`` setting, ``auto``), one per (encoder, device) and process (the neural
     extra; its error when missing), shared so that :func:`prepare_features` batches for it."""
+    return _embedding_features(encoder, device)
+
+
+@cache
+def _embedding_features(encoder: str | None, device: str) -> EmbeddingFeatures:
+    """:func:`embedding_features`, cached by its arguments as given positionally (so that
+    ``embedding_features()`` and ``embedding_features(None, "auto")`` are one instance)."""
     from .contextual import EmbeddingFeatures
 
-    return EmbeddingFeatures()
+    return EmbeddingFeatures(encoder, device)
 
 
-def prepare_features(pairs: Sequence[AlignedSentences | None], features: Sequence[str]) -> None:
-    """Batch work before :func:`pair_features` is mapped over `pairs`: encode their sentences at
-    once when `features` include encoder features (worker processes forked later inherit it)."""
+def prepare_features(
+    pairs: Sequence[AlignedSentences | None], features: Sequence[str], *, encoder: str | None = None,
+    device: str = "auto",
+) -> None:
+    """Batch work before :func:`pair_features` is mapped over `pairs` (with the same `encoder`
+    and `device`): encode their sentences at once when `features` include encoder features
+    (worker processes forked later inherit it)."""
     if any(name in _EMBEDDING_SET for name in features):
-        embedding_features().prepare(pairs)
+        embedding_features(encoder, device).prepare(pairs)
+
+
+def uses_encoder(features: Sequence[str]) -> bool:
+    """Whether some of `features` come from the neural encoder (:data:`EMBEDDING_FEATURES`)."""
+    return any(name in _EMBEDDING_SET for name in features)
 
 
 def feature_set(name: str) -> tuple[str, ...]:

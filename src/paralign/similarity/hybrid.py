@@ -59,13 +59,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..aligners.batch import AlignedBatch, align_pairs
-from ..aligners.registry import aligner_label
 from ..alignment import AlignedSentences, AlignFunction
 from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError, check_count
 from ..nlp import Annotator
+from .contextual import encoder_options
 from .scores import score_aligned
 from .signals import Signal, cache_options, make_signal, needs_alignment, register_signal
+from .signature import aligner_name
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -223,15 +224,19 @@ class HybridSignal:
     scoring then fails; fit one with :func:`fit_hybrid` or read one from a report. The
     registry's ``hybrid`` (:func:`make_signal`) is made with the shipped :func:`default_model`.
     `cache_size` bounds the caches of the components that keep one (:func:`cache_options`;
-    None: their defaults)."""
+    None: their defaults). The neural components (``embedding``, ``contextual-alignment``) use
+    the encoder `encoder` on `device` (:class:`paralign.neural.Encoder`'s `model` and `device`;
+    default: the ``PARALIGN_ENCODER`` setting, ``auto``)."""
 
     name = "hybrid"
 
-    def __init__(self, model: HybridModel | None = None, cache_size: int | None = None) -> None:
+    def __init__(self, model: HybridModel | None = None, cache_size: int | None = None, *,
+                 encoder: str | None = None, device: str = "auto") -> None:
         self.model = model
         self.fitted = model is not None
         self.components: tuple[Signal, ...] = () if model is None else tuple(
-            make_signal(n, **cache_options(n, cache_size)) for n in model.signals)
+            make_signal(n, **cache_options(n, cache_size), **encoder_options(n, encoder, device))
+            for n in model.signals)
 
     @property
     def needs_alignment(self) -> bool:
@@ -255,8 +260,9 @@ class HybridSignal:
         return self.model.predict([float(c(pair)) for c in self.components])
 
 
-def _shipped_hybrid(model: HybridModel | None = None, cache_size: int | None = None) -> HybridSignal:
-    return HybridSignal(model or default_model(), cache_size)
+def _shipped_hybrid(model: HybridModel | None = None, cache_size: int | None = None, *,
+                    encoder: str | None = None, device: str = "auto") -> HybridSignal:
+    return HybridSignal(model or default_model(), cache_size, encoder=encoder, device=device)
 
 
 register_signal("hybrid", _shipped_hybrid)
@@ -424,12 +430,16 @@ def fit_hybrid_files(
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    encoder: str | None = None,
+    device: str = "auto",
 ) -> HybridModel:
     """Align the pairs of training STS files (any layout :func:`load_sts` reads), score them
-    with every candidate signal and :func:`fit_hybrid` on them, one group per file."""
+    with every candidate signal (the neural ones on the encoder `encoder` on `device`, as
+    :class:`HybridSignal` takes them) and :func:`fit_hybrid` on them, one group per file."""
     if not paths:
         raise ConfigurationError("the hybrid signal needs training STS files (--train FILE)")
-    made = [make_signal(name) for name in signals]  # a missing extra fails before any alignment
+    # a missing extra fails before any alignment
+    made = [make_signal(name, **encoder_options(name, encoder, device)) for name in signals]
     groups = []
     for path in paths:
         pairs = load_sts(path).pairs
@@ -440,7 +450,7 @@ def fit_hybrid_files(
         rows = signal_rows(batch, made)
         usable = [(row, p.score) for row, p in zip(rows, pairs, strict=True) if row is not None]
         groups.append(([row for row, _ in usable], [g for _, g in usable]))
-    return fit_hybrid(groups, signals, names=[Path(p).name for p in paths], aligner=aligner_label(aligner))
+    return fit_hybrid(groups, signals, names=[Path(p).name for p in paths], aligner=aligner_name(aligner))
 
 
 def aligner_mismatch(signal: object, aligner: AlignFunction | str | None) -> str | None:
@@ -453,7 +463,7 @@ def aligner_mismatch(signal: object, aligner: AlignFunction | str | None) -> str
     model = getattr(signal, "model", None)
     if getattr(signal, "name", "") != "hybrid" or not isinstance(model, HybridModel) or not model.aligner:
         return None
-    used = aligner if isinstance(aligner, str) else aligner_label(aligner)
+    used = aligner if isinstance(aligner, str) else aligner_name(aligner)
     reading = [n for n, c in zip(model.signals, getattr(signal, "components", ()), strict=True) if needs_alignment(c)]
     if used == model.aligner or not reading:
         return None

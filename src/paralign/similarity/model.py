@@ -208,17 +208,22 @@ def _reason(exc: Exception) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ModelSignal:
-    """A fitted :class:`LogisticModel` used as a similarity signal: P(paraphrase) of a pair."""
+    """A fitted :class:`LogisticModel` used as a similarity signal: P(paraphrase) of a pair.
+    Its encoder features (if any) come from the encoder `encoder` on `device`
+    (:func:`~paralign.similarity.features.embedding_features`)."""
 
     model: LogisticModel
     name: str = "features-model"
+    encoder: str | None = None
+    device: str = "auto"
 
     def prepare(self, pairs: Sequence[AlignedSentences | None]) -> None:
         """Batch work for the model's features (encoder features: one encoding pass)."""
-        prepare_features(pairs, self.model.features)
+        prepare_features(pairs, self.model.features, encoder=self.encoder, device=self.device)
 
     def __call__(self, pair: AlignedSentences) -> float:
-        return self.model.probability(pair_features(pair, self.model.features))
+        return self.model.probability(pair_features(pair, self.model.features, encoder=self.encoder,
+                                                    device=self.device))
 
 
 def pair_texts(pair: AlignedSentences) -> tuple[str, str]:
@@ -242,15 +247,18 @@ class BlendedSignal:
     fine-tuned cross-encoder's (:class:`paralign.neural.cross_encoder.CrossEncoder`).
 
     :meth:`prepare` runs the cross-encoder over a batch at once; its probabilities are kept by
-    the pair's texts."""
+    the pair's texts. The logistic model's encoder features come from the encoder `encoder` on
+    `device`, as :class:`ModelSignal`'s."""
 
     model: LogisticModel
     cross_encoder: Any
     name: str = "features+cross-encoder"
     _cached: dict[tuple[str, str], float] = field(default_factory=dict, repr=False)
+    encoder: str | None = None
+    device: str = "auto"
 
     def prepare(self, pairs: Sequence[AlignedSentences | None]) -> None:
-        prepare_features(pairs, self.model.features)
+        prepare_features(pairs, self.model.features, encoder=self.encoder, device=self.device)
         texts = dict.fromkeys(pair_texts(p) for p in pairs if p is not None)
         missing = [t for t in texts if t not in self._cached]
         self._cached.update(zip(missing, self.cross_encoder.probabilities(missing), strict=True))
@@ -259,7 +267,8 @@ class BlendedSignal:
         texts = pair_texts(pair)
         if texts not in self._cached:
             self.prepare([pair])
-        return blend(self.model.probability(pair_features(pair, self.model.features)), self._cached[texts])
+        features = pair_features(pair, self.model.features, encoder=self.encoder, device=self.device)
+        return blend(self.model.probability(features), self._cached[texts])
 
 
 #: The files of a saved cross-encoder that :func:`saved_model_digest` covers (``fnmatch`` patterns):
@@ -285,11 +294,11 @@ def saved_model_digest(directory: str | os.PathLike[str]) -> str:
     return h.hexdigest()
 
 
-def saved_cross_encoder(entry: Any, source: str) -> Any:
+def saved_cross_encoder(entry: Any, source: str, device: str = "auto") -> Any:
     """The cross-encoder a report's ``cross_encoder`` entry names: its ``directory`` (relative to
     the report's own directory, as a report written to a file records it, or absolute, as older
     reports and reports written to stdout do), checked against the entry's ``sha256``
-    (:func:`saved_model_digest`) when the report has one."""
+    (:func:`saved_model_digest`) when the report has one; loaded on `device`."""
     from ..neural.cross_encoder import CrossEncoder
 
     directory = entry.get("directory") if isinstance(entry, dict) else None
@@ -318,7 +327,7 @@ def saved_cross_encoder(entry: Any, source: str) -> Any:
             "point cross_encoder.directory at that model, or train again",
             source=source,
         )
-    return CrossEncoder.load(path)
+    return CrossEncoder.load(path, device=device)
 
 
 def report_relative_to(report: dict, output: str | os.PathLike[str] | None) -> dict:
@@ -350,9 +359,12 @@ class TrainedClassifier:
     preset: str  #: the sultan aligner's preset
 
     @classmethod
-    def from_report(cls, report: dict, source: str = "report") -> TrainedClassifier:
+    def from_report(cls, report: dict, source: str = "report", *, encoder: str | None = None,
+                    device: str = "auto") -> TrainedClassifier:
         """Read the JSON of ``paralign evaluate-paraphrase --format json`` (or
-        ``ParaphraseEvaluation.to_dict()``); `source` names it in errors. What a hand edit can
+        ``ParaphraseEvaluation.to_dict()``); `source` names it in errors. Its neural parts (encoder
+        features, a neural signal) run the encoder `encoder` on `device`, and a saved
+        cross-encoder (its own fine-tuned encoder) runs on `device`. What a hand edit can
         break is checked here (a FormatError naming `source`): a threshold that is not a finite
         number, a classifier that is not one of :data:`CLASSIFIERS` (a report without one is an old
         ``signal`` report, unless it holds a model), the model's numbers, the aligner."""
@@ -377,12 +389,16 @@ class TrainedClassifier:
             unknown = [name for name in model.features if name not in KNOWN_FEATURES]
             if unknown:
                 raise FormatError(f"{source}: the model uses unknown features {', '.join(unknown)}")
-            signal: Signal = ModelSignal(model)
+            signal: Signal = ModelSignal(model, encoder=encoder, device=device)
             if report.get("cross_encoder"):
-                signal = BlendedSignal(model, saved_cross_encoder(report["cross_encoder"], source))
+                signal = BlendedSignal(model, saved_cross_encoder(report["cross_encoder"], source, device),
+                                       encoder=encoder, device=device)
         else:
+            from .contextual import encoder_options
+
+            signal_name = str(report.get("signal") or "sultan2014")
             try:
-                signal = make_signal(str(report.get("signal") or "sultan2014"))
+                signal = make_signal(signal_name, **encoder_options(signal_name, encoder, device))
             except ConfigurationError as exc:  # a hand edit of the report, not the command line
                 raise FormatError(f"the report's signal: {exc}", source=source) from None
             if getattr(signal, "trainable", False):
@@ -407,10 +423,12 @@ def saved_aligner(label: str, source: str) -> tuple[str, str]:
     return name, preset or "default"
 
 
-def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
+def load_model_report(path: str, *, encoder: str | None = None, device: str = "auto",
+                      ) -> tuple[TrainedClassifier, object]:
     """The classifier saved in an evaluate-paraphrase JSON report (``paralign similarity --model``),
     or the hybrid signal saved in an evaluate-sts report (no threshold: NaN, so no pair is
-    labelled), and the report's signature (what it was fitted with). A string escape that is half
+    labelled), and the report's signature (what it was fitted with). Its neural parts run the
+    encoder `encoder` on `device` (:meth:`TrainedClassifier.from_report`; a hybrid's components). A string escape that is half
     a UTF-16 surrogate pair is a FormatError at its line (:func:`paralign.errors.lone_surrogate`):
     json.loads reads it as a str that no encoder can write, and the report's signature, quoted in
     a note, broke ``similarity --format json`` with a UnicodeEncodeError traceback."""
@@ -441,8 +459,9 @@ def load_model_report(path: str) -> tuple[TrainedClassifier, object]:
         model = HybridModel.from_dict(report.get("model"), path)
         # the aligner the blend was fitted on (the report's "aligner" is "none" when its signals read none)
         name, preset = saved_aligner(model.aligner or str(report.get("aligner") or "sultan:default"), path)
-        return TrainedClassifier(HybridSignal(model), math.nan, name, preset), report.get("signature")
-    return TrainedClassifier.from_report(report, path), report.get("signature")
+        return (TrainedClassifier(HybridSignal(model, encoder=encoder, device=device), math.nan, name, preset),
+                report.get("signature"))
+    return TrainedClassifier.from_report(report, path, encoder=encoder, device=device), report.get("signature")
 
 
 def check_both_classes(labels: Sequence[bool]) -> None:

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs, reindexed
-from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
+from ..aligners.registry import PresetAligner, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..corpora.sts import SkippedPair, usable_pairs
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, check_finite, listed
 from ..nlp import Annotator
+from .contextual import encoder_options
 from .features import (
     CROSS_ENCODER_SETS,
     DEFAULT_FEATURE_SET,
@@ -42,7 +43,7 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
 )
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
-from .signature import paraphrase_signature
+from .signature import aligner_name, paraphrase_signature
 from .thresholds import (
     DEFAULT_THRESHOLD_RULE,
     BinaryScores,
@@ -179,6 +180,7 @@ def evaluate_paraphrase(
     cross_encoder: bool | None = None,
     fine_tuning: FineTuning | None = None,
     save_cross_encoder: str | Path | None = None,
+    encoder: str | None = None, device: str = "auto",
 ) -> ParaphraseEvaluation:
     """Classify (s1, s2, is_paraphrase) test pairs with a threshold chosen on training pairs.
 
@@ -200,7 +202,10 @@ def evaluate_paraphrase(
     probabilities are not held out. ``save_cross_encoder`` writes the fine-tuned model to that
     directory, which the report names (``paralign similarity --model`` loads it from there).
     `rule` defaults to :data:`DEFAULT_THRESHOLD_RULE` otherwise.
-    """
+
+    Every neural part (encoder features, the cross-encoder's base model, a neural signal given by
+    name) runs the encoder `encoder` (default: ``PARALIGN_ENCODER``) on `device`, which the
+    signature names; a given aligner or Signal keeps its own."""
     _check_classifier(classifier, signal, feature_set, l2)
     train, train_labels, train_kept, train_skipped = _usable(train, "train")  # all checked before aligning
     test, test_labels, test_kept, test_skipped = _usable(test, "test", need_one=True)
@@ -223,25 +228,49 @@ def evaluate_paraphrase(
         result, train_failures, test_failures = features_evaluation(
             train_batch, train_labels, test_batch, test_labels, rule, cv_folds, penalty, features, progress, workers,
             cross_encoder=_fine_tuning(fine_tuning) if cross_encoder else None, save_to=save_cross_encoder,
+            encoder=encoder, device=device,
         )
         result = replace(result, feature_set=feature_set)
     else:
-        sig = make_signal(DEFAULT_SIGNAL if signal is None else signal)
-        if needs_fit(sig):
-            sig = fit_signal(sig, training_sentences(train_batch))
-        train_scored, test_scored = score_aligned(train_batch, sig), score_aligned(test_batch, sig)
-        result = paraphrase_from_scores(
-            train_scored.scores, train_labels, test_scored.scores, test_labels, sig.name, rule, cv_folds
-        )
-        train_failures, test_failures = train_scored.failures, test_scored.failures
-        result = replace(result, notes=tuple(filter(None, [aligner_mismatch(sig, aligner)])))  # hybrid, other aligner
+        sig = _named_signal(DEFAULT_SIGNAL if signal is None else signal, encoder, device)
+        result, train_failures, test_failures, sig = signal_evaluation(
+            (train_batch, train_labels), (test_batch, test_labels), sig, rule, cv_folds, aligner)
     failures = (tuple(("train", f) for f in reindexed(train_failures, train_kept))  # indexed in the pairs as given
                 + tuple(("test", f) for f in reindexed(test_failures, test_kept)))
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
-                                     fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None)
+                                     fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None,
+                                     encoder=encoder)
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
-    return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
+    return replace(result, failures=failures, skipped=skipped, aligner=aligner_name(aligner), signature=signature)
+
+
+def _named_signal(signal: str | Signal, encoder: str | None, device: str) -> Signal:
+    """`signal`, made on the encoder `encoder` on `device` when given by name and neural."""
+    return make_signal(signal, **(encoder_options(signal, encoder, device) if isinstance(signal, str) else {}))
+
+
+def signal_evaluation(
+    train: tuple[AlignedBatch, Sequence[bool]],
+    test: tuple[AlignedBatch, Sequence[bool]],
+    signal: Signal,
+    rule: str,
+    cv_folds: int,
+    aligner: AlignFunction | None,
+) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...], Signal]:
+    """The ``signal`` classifier on aligned (batch, labels) splits: `signal` (fitted on the
+    training sentences first when it needs it) thresholded by `rule`; also returns each side's
+    failed pairs and the signal used. A hybrid fitted on another aligner's alignments than
+    `aligner`'s is a note."""
+    (train_batch, train_labels), (test_batch, test_labels) = train, test
+    if needs_fit(signal):
+        signal = fit_signal(signal, training_sentences(train_batch))
+    train_scored, test_scored = score_aligned(train_batch, signal), score_aligned(test_batch, signal)
+    result = paraphrase_from_scores(
+        train_scored.scores, train_labels, test_scored.scores, test_labels, signal.name, rule, cv_folds
+    )
+    result = replace(result, notes=tuple(filter(None, [aligner_mismatch(signal, aligner)])))  # hybrid, other aligner
+    return result, train_scored.failures, test_scored.failures, signal
 
 
 def _check_training(labels: Sequence[bool], cv_folds: int, classifier: str) -> None:
@@ -313,6 +342,8 @@ def features_evaluation(
     *,
     cross_encoder: FineTuning | None = None,
     save_to: str | Path | None = None,
+    encoder: str | None = None,
+    device: str = "auto",
 ) -> tuple[ParaphraseEvaluation, tuple[PairFailure, ...], tuple[PairFailure, ...]]:
     """The ``features`` classifier on aligned batches: fit the logistic model on the training
     pairs' `features` (default: all), threshold its probability by `rule`, classify the test
@@ -322,18 +353,22 @@ def features_evaluation(
 
     With `cross_encoder` (fine-tuning settings), a cross-encoder is fine-tuned on the training
     pairs whose features were computed, and the score is the mean of both probabilities
-    (saved to the directory `save_to` when given)."""
+    (saved to the directory `save_to` when given). The encoder features and the cross-encoder's
+    base model are the encoder `encoder` on `device`.
+
+    The worker processes get `encoder` and `device` with the features function (each loads
+    that encoder once)."""
     names = FEATURES if features is None else tuple(features)
-    featurise = functools.partial(pair_features, features=names)
-    prepare_features(train_batch.items, names)
-    prepare_features(test_batch.items, names)
+    featurise = functools.partial(pair_features, features=names, encoder=encoder, device=device)
+    prepare_features(train_batch.items, names, encoder=encoder, device=device)
+    prepare_features(test_batch.items, names, encoder=encoder, device=device)
     train_rows, train_failures = map_aligned(train_batch, featurise, "features", progress, workers=workers)
     test_rows, test_failures = map_aligned(test_batch, featurise, "features", progress, workers=workers)
     result = evaluate_feature_rows(train_rows, train_labels, test_rows, test_labels, rule, cv_folds, l2, names)
     if cross_encoder is not None:
         result = blend_cross_encoder(
             result, (train_batch, train_rows, train_labels), (test_batch, test_rows, test_labels),
-            cross_encoder, save_to, progress, rule,
+            cross_encoder, save_to, progress, rule, encoder=encoder, device=device,
         )
     return result, train_failures, test_failures
 
@@ -373,10 +408,14 @@ def blend_cross_encoder(
     save_to: str | Path | None = None,
     progress: Callable[[int], None] | None = None,
     rule: str = "half",
+    *,
+    encoder: str | None = None,
+    device: str = "auto",
 ) -> ParaphraseEvaluation:
-    """`result` (the fitted features model) blended with a cross-encoder fine-tuned on the same
-    training pairs: the threshold (by `rule`: by default 0.5, as the fine-tuned model's
-    training probabilities are not held out) and scores of the mean probability."""
+    """`result` (the fitted features model) blended with a cross-encoder fine-tuned from the
+    encoder `encoder` on `device` on the same training pairs: the threshold (by `rule`: by
+    default 0.5, as the fine-tuned model's training probabilities are not held out) and scores
+    of the mean probability."""
     from ..neural.cross_encoder import CrossEncoder
 
     assert result.model is not None
@@ -384,7 +423,8 @@ def blend_cross_encoder(
     usable = [k for k, row in enumerate(train_rows) if row is not None]
     texts = {k: pair_texts(item) for k, item in enumerate(train_batch.items) if item is not None}
     model = CrossEncoder.fine_tune(
-        [texts[k] for k in usable], [train_labels[k] for k in usable], settings=settings, progress=progress
+        [texts[k] for k in usable], [train_labels[k] for k in usable], model=encoder, device=device,
+        settings=settings, progress=progress,
     )
     directory = None if save_to is None else str(model.save(save_to))
 

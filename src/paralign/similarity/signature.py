@@ -8,7 +8,8 @@ the device). Beside the aligner's parts (:mod:`paralign.aligners.signature`):
   ``--idf-from`` gave); ``fit``: a hash of a fitted hybrid blend; ``model``: a saved model
   report (``similarity --model``) by its basename and a hash of its bytes;
 * the aligner's parts only when the signal reads the alignment (``embedding`` does not), and
-  ``encoder`` (package and version) when a signal or feature set uses the neural encoder;
+  ``encoder`` (package and version, or a model directory's name) when a signal or feature set
+  uses the neural encoder: the one it ran (a command's ``--encoder``, else ``PARALIGN_ENCODER``);
 * for paraphrase identification: ``classifier``, ``features`` and ``l2`` (the features
   classifier), ``rule`` (the threshold rule), ``cv`` (folds of the reported cross-validation)
   and ``xenc`` (the cross-encoder's fine-tuning settings).
@@ -27,10 +28,8 @@ from ..aligners.registry import aligner_label
 from ..aligners.signature import aligner_parts, spacy_id
 from ..alignment import AlignFunction
 from ..signature import join_signature, setting_value, short_hash, signature_parts
+from .contextual import ENCODER_SIGNALS
 from .signals import Signal, make_signal, needs_alignment
-
-#: Signals that run the neural encoder (the neural extra's).
-ENCODER_SIGNALS = frozenset({"embedding", "contextual-alignment"})
 
 
 def similarity_signature(
@@ -82,9 +81,10 @@ def _fitted_parts(signal: Any) -> dict[str, str]:
 
 
 def _neural_parts(signal: Any) -> dict[str, str]:
-    """What a neural signal adds: the encoder (``embedding``; a saved features model over
-    encoder features, or blended with a cross-encoder), or its own aligner's parts
-    (``contextual-alignment``, which realigns the pair with the contextual aligner)."""
+    """What a neural signal adds: the encoder it runs (``embedding``; a saved features model over
+    encoder features, or blended with a cross-encoder: its ``encoder``), or its own aligner's
+    parts (``contextual-alignment``, which realigns the pair with the contextual aligner, whose
+    parts name its encoder)."""
     from ..neural.encoder import encoder_id
 
     name = getattr(signal, "name", "")
@@ -92,10 +92,39 @@ def _neural_parts(signal: Any) -> dict[str, str]:
         return {"encoder": encoder_id(getattr(signal, "model", None))}
     if name == "contextual-alignment":
         return aligner_parts(signal.aligner)
-    features = getattr(getattr(signal, "model", None), "features", None)
-    if name == "features+cross-encoder" or (name == "features-model" and _has_encoder_features(features)):
-        return {"encoder": encoder_id()}
+    if _runs_encoder_features(signal):
+        return {"encoder": encoder_id(getattr(signal, "encoder", None))}
     return {}
+
+
+def _runs_encoder_features(signal: Any) -> bool:
+    """A saved features model over encoder features, or one blended with a cross-encoder."""
+    name = getattr(signal, "name", "")
+    features = getattr(getattr(signal, "model", None), "features", None)
+    return name == "features+cross-encoder" or (name == "features-model" and _has_encoder_features(features))
+
+
+def uses_encoder(signal: Any, aligner: AlignFunction | Any | None = None) -> bool:
+    """Whether scoring with `signal` (a Signal; a hybrid by its components) over pairs aligned by
+    `aligner` runs the neural encoder: a neural signal (``embedding``, ``contextual-alignment``),
+    a saved features model over encoder features or with a cross-encoder, or the contextual
+    aligner (by its signature parts' ``encoder``; only when `signal` reads the alignment).
+    What a command's ``--encoder`` and ``--device`` need to be given to."""
+    signals = _components(signal)
+    if any(getattr(c, "name", "") in ENCODER_SIGNALS or _runs_encoder_features(c) for c in signals):
+        return True
+    return any(needs_alignment(c) for c in signals) and "encoder" in aligner_parts(aligner)
+
+
+def aligner_name(aligner: AlignFunction | Any | None) -> str:
+    """How results name `aligner`: :func:`aligner_label`'s name, but a contextual aligner object
+    (the ``contextual`` preset built with another encoder or device, as the similarity commands'
+    ``--encoder`` builds it) by its signature's ``aligner`` part (``sultan:contextual``), as the
+    preset is named, not by its class's name."""
+    label = aligner_label(aligner)
+    if label in ("ContextualAligner", "ContextualAligner.align_sentences", "ContextualAligner.align"):
+        return aligner_parts(aligner)["aligner"]
+    return label
 
 
 def _has_encoder_features(names: Sequence[str] | None) -> bool:
@@ -114,10 +143,14 @@ def paraphrase_signature(
     l2: float | None = None,
     cv_folds: int = 0,
     fine_tuning: Any = None,
+    encoder: str | os.PathLike[str] | None = None,
 ) -> str:
     """The signature of a paraphrase identification: the classifier and its settings (the
     ``signal`` classifier's signal, or the ``features`` classifier's feature set, L2 and
-    cross-encoder fine-tuning), the threshold rule, the CV folds, the aligner."""
+    cross-encoder fine-tuning), the threshold rule, the CV folds, the aligner, and the encoder
+    that the features or the cross-encoder ran (`encoder`: its model, as
+    :class:`paralign.neural.Encoder` takes it; None: the ``PARALIGN_ENCODER`` setting) or the
+    neural signal's own."""
     parts: dict[str, object] = {"classifier": classifier}
     if classifier == "signal" and signal is not None:
         parts["signal"] = getattr(signal, "name", signal)
@@ -132,7 +165,8 @@ def paraphrase_signature(
     if _uses_encoder(signal, feature_set, fine_tuning):
         from ..neural.encoder import encoder_id
 
-        parts.setdefault("encoder", encoder_id())
+        neural = {} if signal is None or isinstance(signal, str) else _neural_parts(signal)
+        parts.setdefault("encoder", neural.get("encoder") or encoder_id(encoder))
     parts["spacy"] = spacy_id(aligner)
     return join_signature(parts)
 
@@ -178,5 +212,5 @@ def scored_aligner(signal: Any, aligner: AlignFunction | Any | None, signature: 
     reads no alignment (``embedding``), which `aligner` would have named though it aligned nothing
     (``none`` as the signature's ``sim:none``)."""
     if needs_alignment(signal):
-        return aligner_label(aligner)
+        return aligner_name(aligner)
     return signature_parts(signature).get("aligner", "none")

@@ -20,6 +20,7 @@ from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pair
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
+from .contextual import encoder_options
 from .hybrid import HybridModel, HybridSignal, aligner_mismatch, default_model, fit_hybrid_files
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
@@ -273,8 +274,15 @@ def evaluate_sts_files(
     annotator: Annotator | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    encoder: str | None = None,
+    device: str = "auto",
 ) -> StsReport:
     """Evaluate a signal on STS files (any layout :func:`load_sts` reads): Pearson per file.
+
+    A signal given by name that runs the neural encoder (``embedding``, ``contextual-alignment``,
+    a hybrid's neural components, in its fit too) runs `encoder` on `device`
+    (:class:`paralign.neural.Encoder`'s `model` and `device`; default: the ``PARALIGN_ENCODER``
+    setting, ``auto``); a Signal object keeps its own.
 
     ``signal="hybrid"`` is first fitted on the `train` files (:func:`fit_hybrid_files`, with the
     same aligner), or without them is the blend paralign ships (:func:`default_model`); `train`
@@ -295,13 +303,16 @@ def evaluate_sts_files(
     if signal == "hybrid" and idf_from:
         fit_on_files(signal, idf_from)  # takes no IDF statistics: its error
     if signal == "hybrid":
-        model = (fit_hybrid_files(train, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+        model = (fit_hybrid_files(train, aligner=aligner, annotator=annotator, workers=workers, progress=progress,
+                                  encoder=encoder, device=device)
                  if train else default_model())
-        sig: Signal = HybridSignal(model)
+        sig: Signal = HybridSignal(model, encoder=encoder, device=device)
     elif train:
         raise ConfigurationError(f"--train fits the hybrid signal; signal {signal if isinstance(signal, str) else signal.name!r} takes none")
     else:
-        sig = fit_on_files(signal, idf_from) if idf_from or needs_fit(make_signal(signal)) else make_signal(signal)
+        options = encoder_options(signal, encoder, device) if isinstance(signal, str) else {}
+        made = make_signal(signal, **options)
+        sig = fit_on_files(made, idf_from) if idf_from or needs_fit(made) else made
     results = []
     for path, name, data in zip(paths, set_names(paths), datasets, strict=True):
         ev = evaluate_sts(

