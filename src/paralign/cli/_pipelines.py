@@ -85,8 +85,8 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         "like --iterations and --align-chunk, only when eflomal aligns")
     parser.add_argument("--max-length", type=positive_int, default=5, help="longest phrase in words (default 5)")
     parser.add_argument("--threshold", type=unit_interval, default=threshold,
-                        help="keep paraphrases with p >= this (default %(default)s)")
-    parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases per phrase")
+                        help="keep paraphrases with p >= this, a number in [0, 1] (default %(default)s)")
+    parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases per phrase, k >= 1")
     parser.add_argument("--min-count", type=positive_int, default=1, metavar="N",
                         help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
                         "pair count; default %(default)s)")
@@ -108,9 +108,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
                         help="skip lines longer than N tokens, N >= 1 (default %(default)s)")
     parser.add_argument("--max-length-ratio", type=length_ratio, default=None,
-                        help="skip sentence pairs whose token-length ratio exceeds this")
+                        help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
     parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001,
-                        help="prune p(f|e), p(e|f) below this before pivoting (default 0.001; 0 = exact)"
+                        help="prune p(f|e), p(e|f) below this before pivoting, a number in [0, 1) (default 0.001; 0 = exact)"
                         if pivot else "pivot's pruning of translation probabilities: no effect here "
                         "(pair counts are not pruned); accepted as pivot takes it")
     parser.add_argument("--iterations", type=positive_int, default=None, help="eflomal iterations (default: eflomal's)")

@@ -16,7 +16,7 @@ NO_CACHE = "no cache: PARALIGN_CACHE_DIR is set to an empty string"
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "cache", help="see and empty the disk cache of parsed resources (PPDB, table files)",
+        "cache", help="see and empty the disk cache of parsed resources (PPDB, table files) and ParaEval's vectors",
         description="The folder where paralign keeps what it parsed from resource files "
         "(PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign) and "
         "ParaEval's vector cache (PARALIGN_VECTOR_CACHE, when set). Removing an entry changes "
@@ -26,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ("dir", "print the cache folder", _dir),
         ("info", "the folders, their entries' count and size, and how many are stale", _info),
         ("list", "every entry: what it was derived from, its size and state", _list),
-        ("prune", "remove the entries no command will read again (source file gone or changed)", _prune),
+        ("prune", "remove the entries no command will read again (source file gone or changed, or no record "
+         "of one) and abandoned temporary files; vectors stay", _prune),
         ("purge", "remove every entry, vectors included", _purge),
     ):
         action = actions.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
