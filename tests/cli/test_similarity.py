@@ -732,10 +732,10 @@ def test_evaluate_paraphrase_without_usable_pairs_says_why(tmp_path, capsys):
     msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
     base = ["evaluate-paraphrase", "--aligner", "exact"]
     assert main([*base, "--train", str(sts), "--test", str(msrp)]) == 1
-    assert (f"{sts}: no usable training pairs ({sts}:1: 3 field(s), expected 5 (quality, id1, id2, s1, s2))"
+    assert (f"{sts}: no usable training pairs ({sts}:1: 3 fields, expected 5 (quality, id1, id2, s1, s2))"
             in capsys.readouterr().err)
     assert main([*base, "--train", str(msrp), "--test", str(sts)]) == 1
-    assert f"{sts}: no usable test pairs ({sts}:1: 3 field(s)" in capsys.readouterr().err
+    assert f"{sts}: no usable test pairs ({sts}:1: 3 fields" in capsys.readouterr().err
 
 
 def test_similarity_says_when_jsonl_ids_repeat(tmp_path, capsys):

@@ -108,7 +108,7 @@ def test_an_sts_file_is_one_layout_not_a_guess_per_row() -> None:
                  "main-news\theadlines\t2013\t0002\t1.0\tA b.\tC d.\tlicence\tnote\n"]
     assert list(read_sentence_pairs(benchmark)) == [
         (1, ("A plane takes off.", "A plane is taking off.")),
-        (2, "6 field(s), expected 7 (STS Benchmark: genre, source, year, id, score, sentence1, sentence2)"),
+        (2, "6 fields, expected 7 (STS Benchmark: genre, source, year, id, score, sentence1, sentence2)"),
         (3, ("A b.", "C d."))]
     semeval = ["4.0\tA b.\tC d.\t\t\t\t\n", "3.0\tE f.\tG h.\n", "\tI j.\tK l.\n"]
     assert list(read_sentence_pairs(semeval)) == [(1, ("A b.", "C d.")), (2, ("E f.", "G h.")), (3, ("I j.", "K l."))]
@@ -151,3 +151,10 @@ def test_a_trailing_tab_after_the_target_says_the_fields_were_read_as_id_source_
                           "a tab after the target?)")
     assert parse_tsv_line("a b\t", 5, tokenized=False).error == "empty target sentence"
     assert parse_tsv_line("x\ta b\tc d", 6, tokenized=False).error is None
+
+
+def test_a_row_of_one_field_says_it_in_the_singular() -> None:
+    """It said '1 field(s), expected 2 TAB-separated sentences' (the CLI says counts of one
+    in the singular everywhere else: errors.counted)."""
+    assert list(read_sentence_pairs(["only one sentence\n", "A cat .\tA cat .\n"])) == [
+        (1, "1 field, expected 2 TAB-separated sentences"), (2, ("A cat .", "A cat ."))]

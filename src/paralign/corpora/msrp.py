@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import counted
 from .sts import EMPTY_SENTENCE, RowIssue, empty_sentence, read_rows
 
 HEADER_FIRST_FIELD = "quality"
@@ -69,9 +70,9 @@ class MsrpData:
 def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair | None, str, list[str]]:
     notes: list[str] = []
     if len(fields) < 5:
-        return None, f"{len(fields)} field(s), expected 5 (quality, id1, id2, s1, s2)", notes
+        return None, f"{counted(len(fields), 'field')}, expected 5 (quality, id1, id2, s1, s2)", notes
     if len(fields) > 5:
-        notes.append(f"{len(fields) - 5} extra trailing field(s) ignored")
+        notes.append(f"{counted(len(fields) - 5, 'extra trailing field')} ignored")
     quality, id1, id2, s1, s2 = (f.strip() for f in fields[:5])
     if quality not in ("0", "1"):
         reason = "no label" if not quality else f"label {quality!r} is not 0 or 1"

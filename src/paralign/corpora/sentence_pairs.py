@@ -206,23 +206,23 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
             continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
             if len(fields) != 2:
-                yield number, f"{len(fields)} field(s), expected 2 TAB-separated sentences"
+                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences"
                 continue
         elif layout == "msrp":
             if len(fields) < 5:
-                yield number, f"{len(fields)} field(s), expected 5 (MSRP: quality, ids, sentences)"
+                yield number, f"{counted(len(fields), 'field')}, expected 5 (MSRP: quality, ids, sentences)"
                 continue
             fields = fields[3:5]
         elif benchmark:
             if len(fields) < 7:
-                yield number, f"{len(fields)} field(s), expected 7 (STS Benchmark: genre, source, year, id, score, " \
+                yield number, f"{counted(len(fields), 'field')}, expected 7 (STS Benchmark: genre, source, year, id, score, " \
                     "sentence1, sentence2)"
                 continue
             fields = fields[5:7]
         elif len(fields) >= 3:
             fields = fields[1:3]  # SemEval STS
         else:
-            yield number, f"{len(fields)} field(s), expected 3 (STS: score, sentence1, sentence2)"
+            yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)"
             continue
         if not fields[0].strip() or not fields[1].strip():
             yield number, "empty sentence"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..alignment import is_blank
-from ..errors import ConfigurationError, FormatError
+from ..errors import ConfigurationError, FormatError, counted
 from ..textio import BOM, float_field, open_text
 
 #: Layout names accepted by :func:`load_sts`.
@@ -194,14 +194,14 @@ def _row(
         if len(fields) < 7:
             return None, f"{len(fields)} fields, expected at least 7", notes
         if len(fields) > 7:
-            notes.append(f"{len(fields) - 7} extra trailing field(s) ignored")
+            notes.append(f"{counted(len(fields) - 7, 'extra trailing field')} ignored")
         genre, source, year, sid, score_text, s1, s2 = fields[:7]
         pair_id = f"{source}-{year}-{sid}" if sid else f"{stem}:{number}"
     else:
         if len(fields) < 3:
-            return None, f"{len(fields)} field(s), expected 3 (score, sentence1, sentence2)", notes
+            return None, f"{counted(len(fields), 'field')}, expected 3 (score, sentence1, sentence2)", notes
         if len(fields) > 3:
-            notes.append(f"{len(fields) - 3} extra trailing field(s) ignored")
+            notes.append(f"{counted(len(fields) - 3, 'extra trailing field')} ignored")
         score_text, s1, s2 = fields[:3]
         genre, pair_id = "", f"{stem}:{number}"
     if not score_text.strip():
