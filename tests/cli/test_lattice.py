@@ -380,8 +380,10 @@ def test_stats_incremental_text_has_its_heading_gain_and_minimum(tmp_path, capsy
     assert capsys.readouterr().out.splitlines()[-2:] == [
         "  none: no group has 6 or more distinct sentences (--incremental-min-size)", "errors: 0"]
     assert [r["groups"] for r in run_json(capsys, *base, "--incremental-min-size", "3")["incremental"]] == [2, 2, 1, 1]
-    assert main([*base, "--incremental-min-size", "1"]) == 2
-    assert "at least 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # refused as the options are parsed, naming the flag
+        main([*base, "--incremental-min-size", "1"])
+    assert stop.value.code == 2
+    assert "argument --incremental-min-size: must be at least 2, got 1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["lattice", "stats", "--help"])
     assert "--incremental-min-size" in capsys.readouterr().out

@@ -50,6 +50,19 @@ def non_negative_int(text: str) -> int:
     return _int_at_least(text, 0)
 
 
+def int_at_least(low: int) -> Callable[[str], int]:
+    """argparse type: an integer >= `low`, refused when the options are parsed naming the flag
+    (``argument --incremental-min-size: must be at least 2, got 1``), as :func:`positive_int`."""
+    def integer(text: str) -> int:
+        value = _int_at_least(text, low)
+        if value > sys.maxsize:  # as positive_int: no size Python can use
+            raise argparse.ArgumentTypeError(f"must be at most {sys.maxsize}, got {value}")
+        return value
+
+    integer.__name__ = f"integer >= {low}"
+    return integer
+
+
 def _int_at_least(text: str, low: int) -> int:
     try:
         value = int(text)

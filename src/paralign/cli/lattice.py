@@ -26,6 +26,7 @@ from ._common import (
     emit,
     in_its_place,
     input_name,
+    int_at_least,
     is_std,
     non_negative_int,
     open_out,
@@ -189,7 +190,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                    "--incremental-min-size or more distinct sentences one is held out, and its ed to the "
                    "nearest of n others (ed_input) and to their lattice (ed_lattice) is averaged per n, "
                    "with gain = ed_input - ed_lattice; smaller groups are left out of this table")
-    p.add_argument("--incremental-min-size", type=positive_int, default=4, metavar="N",
+    p.add_argument("--incremental-min-size", type=int_at_least(2), default=4, metavar="N",
                    help="the smallest group --incremental uses, in distinct sentences (default: "
                    "%(default)s; at least 2: one held out, one to compare with)")
     p.set_defaults(func=run_stats)
@@ -391,8 +392,6 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..lattice.lm import NGramLM
 
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
-    if args.incremental_min_size < 2:
-        raise ConfigurationError("--incremental-min-size must be at least 2 (one sentence held out, one used)")
     lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
     total, groups, lines, skipped = annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
