@@ -2,7 +2,8 @@
 reach every neural part of the run (signals, a hybrid's components, encoder features, the
 cross-encoder, the contextual aligner, a saved model's), are named in the signature, and are a
 usage error where nothing would use them. A spy on Encoder construction tells which model and
-device each part asked for; one test loads the real model from a directory of another name."""
+device each part asked for (`encoder_built`, tests/conftest.py); one test loads the real model
+from a directory of another name (`renamed_encoder`)."""
 
 from __future__ import annotations
 
@@ -51,63 +52,35 @@ def msrp(tmp_path: Path) -> str:
     return str(path)
 
 
-@pytest.fixture
-def built(monkeypatch) -> list[tuple[object, str]]:
-    """(model, device) of every Encoder made from now on (each still made for real)."""
-    from paralign.neural import encoder
-
-    made: list[tuple[object, str]] = []
-    original = encoder.Encoder.__init__
-
-    def spy(self, model=None, *, device="auto", **options) -> None:
-        made.append((model, device))
-        original(self, model, device=device, **options)
-
-    monkeypatch.setattr(encoder.Encoder, "__init__", spy)
-    return made
-
-
-@pytest.fixture(scope="module")
-def renamed(tmp_path_factory) -> str:
-    """The installed MiniLM under another directory name (its files linked, not copied)."""
-    from paralign.neural import model_directory
-
-    folder = tmp_path_factory.mktemp("models") / "minilm-renamed"
-    folder.mkdir()
-    for item in model_directory().iterdir():
-        (folder / item.name).symlink_to(item)
-    return str(folder)
-
-
 def test_the_embedding_signal_runs_the_encoder_given_and_the_signature_names_it(
-        pairs: str, renamed: str, capsys, monkeypatch) -> None:
+        pairs: str, renamed_encoder: str, capsys, monkeypatch) -> None:
     """End to end, on the real model: the directory's name in the signature, the same scores as
     the installed package's (the same weights), and $PARALIGN_ENCODER names it alike."""
     assert main(["similarity", "--signal", "embedding", "--pairs", pairs, "--format", "json"]) == 0
     default = json.loads(capsys.readouterr().out)
-    assert main(["similarity", "--signal", "embedding", "--encoder", renamed, "--device", "cpu", "--pairs", pairs,
+    assert main(["similarity", "--signal", "embedding", "--encoder", renamed_encoder, "--device", "cpu", "--pairs", pairs,
                  "--format", "json"]) == 0
     chosen = json.loads(capsys.readouterr().out)
     assert encoder_part(chosen["signature"]) == "minilm-renamed"
     assert encoder_part(default["signature"]).startswith(PACKAGE)
     assert chosen["scores"] == pytest.approx(default["scores"], abs=1e-5)
-    monkeypatch.setenv("PARALIGN_ENCODER", renamed)
+    monkeypatch.setenv("PARALIGN_ENCODER", renamed_encoder)
     assert main(["similarity", "--signal", "embedding", "--pairs", pairs, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["signature"] == chosen["signature"]
 
 
-def test_every_neural_part_of_similarity_gets_the_encoder_and_device(pairs: str, built, capsys) -> None:
+def test_every_neural_part_of_similarity_gets_the_encoder_and_device(pairs: str, encoder_built, capsys) -> None:
     assert main(["similarity", "--signal", "hybrid", "--encoder", PACKAGE, "--device", "cpu", "--pairs", pairs,
                  "--format", "json"]) == 0
-    assert built == [(PACKAGE, "cpu")]  # the blend's embedding
-    built.clear()
+    assert encoder_built == [(PACKAGE, "cpu")]  # the blend's embedding
+    encoder_built.clear()
     assert main(["similarity", "--signal", "contextual-alignment", "--device", "cpu", "--pairs", pairs,
                  "--format", "json"]) == 0
-    assert built and set(built) == {(None, "cpu")}  # its own contextual aligner
-    built.clear()
+    assert encoder_built and set(encoder_built) == {(None, "cpu")}  # its own contextual aligner
+    encoder_built.clear()
     assert main(["similarity", "--preset", "contextual", "--encoder", PACKAGE, "--device", "cpu", "--pairs", pairs,
                  "--format", "json"]) == 0
-    assert built and set(built) == {(PACKAGE, "cpu")}  # the contextual aligner
+    assert encoder_built and set(encoder_built) == {(PACKAGE, "cpu")}  # the contextual aligner
 
 
 def test_the_contextual_aligner_on_another_encoder_is_named_as_the_preset(pairs: str, capsys) -> None:
@@ -134,15 +107,15 @@ def test_encoder_options_where_nothing_runs_the_encoder_are_a_usage_error(
     assert f"{option[0]} goes only with --preset contextual" in err and "a neural signal" in err
 
 
-def test_evaluate_sts_runs_the_hybrids_embedding_on_the_encoder_given(sts: str, built, capsys) -> None:
+def test_evaluate_sts_runs_the_hybrids_embedding_on_the_encoder_given(sts: str, encoder_built, capsys) -> None:
     assert main(["evaluate-sts", "--data", sts, "--signal", "hybrid", "--encoder", PACKAGE, "--device", "cpu",
                  "--aligner", "exact", "--format", "json"]) == 0
-    assert built == [(PACKAGE, "cpu")]
+    assert encoder_built == [(PACKAGE, "cpu")]
     assert encoder_part(json.loads(capsys.readouterr().out)["signature"]).startswith(PACKAGE)
 
 
 def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_device(
-        msrp: str, tmp_path: Path, built, capsys, monkeypatch) -> None:
+        msrp: str, tmp_path: Path, encoder_built, capsys, monkeypatch) -> None:
     from paralign.errors import ConfigurationError
     from paralign.neural.cross_encoder import CrossEncoder
 
@@ -150,7 +123,7 @@ def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_devi
             "--feature-set", "alignment+mt+embedding", "--encoder", PACKAGE, "--device", "cpu", "--format", "json"]
     assert main([*argv, "--no-cross-encoder"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert built == [(PACKAGE, "cpu")] and encoder_part(report["signature"]).startswith(PACKAGE)
+    assert encoder_built == [(PACKAGE, "cpu")] and encoder_part(report["signature"]).startswith(PACKAGE)
     fine_tuned: list[tuple[object, str]] = []
 
     def fine_tune(pairs, labels, *, model=None, device="auto", **options):
@@ -165,10 +138,10 @@ def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_devi
     saved.write_text(json.dumps(report), encoding="utf-8")
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in MSRP), encoding="utf-8")
-    built.clear()
+    encoder_built.clear()
     assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu",
                  "--format", "json"]) == 0
-    assert built == [(None, "cpu")]
+    assert encoder_built == [(None, "cpu")]
     assert main(["evaluate-paraphrase", "--train", msrp, "--test", msrp, "--aligner", "exact", "--format", "json",
                  "-o", str(saved)]) == 0
     assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu"]) == 2
