@@ -1,4 +1,5 @@
-"""--encoder and --device of the similarity commands (similarity, evaluate-sts, evaluate-paraphrase)
+"""--encoder and --device of the similarity commands (similarity, evaluate-sts, evaluate-paraphrase),
+of paraeval and meta-eval (the contextual tier of ParaEval)
 reach every neural part of the run (signals, a hybrid's components, encoder features, the
 cross-encoder, the contextual aligner, a saved model's), are named in the signature, and are a
 usage error where nothing would use them. A spy on Encoder construction tells which model and
@@ -146,3 +147,73 @@ def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_devi
                  "-o", str(saved)]) == 0
     assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu"]) == 2
     assert "--model report with a neural part" in capsys.readouterr().err
+
+
+# -- paraeval and meta-eval: the contextual tier's encoder ----------------------------------------
+@pytest.fixture
+def streams(tmp_path: Path) -> tuple[str, str]:
+    """(hypothesis file, reference file) of PAIRS."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("".join(f"{a}\n" for a, _ in PAIRS), encoding="utf-8")
+    ref.write_text("".join(f"{b}\n" for _, b in PAIRS), encoding="utf-8")
+    return str(hyp), str(ref)
+
+
+def test_paraeval_s_contextual_tier_runs_the_encoder_and_device_given(
+        streams: tuple[str, str], renamed_encoder: str, encoder_built, capsys) -> None:
+    """End to end, on the real model: the contextual tier's one Encoder is the one asked for, the
+    signature names the directory, the scores are the installed package's (the same weights),
+    and the device changes neither scores nor signature."""
+    hyp, ref = streams
+    argv = ["paraeval", "--config", "contextual", "--resources", "none", "-r", ref, "-i", hyp,
+            "--sentence-level", "--format", "json"]
+    assert main(argv) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert encoder_built == [(None, "auto")]
+    encoder_built.clear()
+    assert main([*argv, "--encoder", renamed_encoder, "--device", "cpu"]) == 0
+    chosen = json.loads(capsys.readouterr().out)
+    assert encoder_built == [(renamed_encoder, "cpu")]
+    assert encoder_part(chosen["corpus"]["signature"]) == "minilm-renamed"
+    assert encoder_part(default["corpus"]["signature"]).startswith(PACKAGE)
+    assert [s["score"] for s in chosen["segments"]] == pytest.approx([s["score"] for s in default["segments"]],
+                                                                      abs=1e-5)
+    encoder_built.clear()
+    assert main([*argv, "--device", "cpu"]) == 0
+    on_cpu = json.loads(capsys.readouterr().out)
+    assert encoder_built == [(None, "cpu")] and on_cpu["corpus"]["signature"] == default["corpus"]["signature"]
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+@pytest.mark.parametrize("option", [["--encoder", PACKAGE], ["--device", "cpu"]])
+def test_paraeval_s_encoder_options_without_the_contextual_tier_are_a_usage_error(
+        config: str, option: list[str], streams: tuple[str, str], capsys) -> None:
+    hyp, ref = streams
+    assert main(["paraeval", "--config", config, "--resources", "none", "-r", ref, "-i", hyp, *option]) == 2
+    assert f"error: {option[0]} goes only with --config contextual" in capsys.readouterr().err
+
+
+def test_meta_eval_s_contextual_config_runs_the_encoder_and_device_given(tmp_path: Path, encoder_built,
+                                                                          capsys) -> None:
+    from paralign.cli.meta_eval import ENCODER_USERS
+
+    wmt = tmp_path / "wmt"
+    for sub in ("references", "system-outputs"):
+        (wmt / "txt" / sub).mkdir(parents=True)
+    (wmt / "humaneval").mkdir()
+    ref = "the cat sat on the mat\nprices went up sharply\nthe dog ran home\n"
+    (wmt / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text(ref, encoding="utf-8")
+    outputs = {"Good": ref, "Mid": "the cat sat on a mat\nprices rose sharply\na dog ran home\n",
+               "Bad": "cat mat\nprice up\ndog\n"}
+    for name, text in outputs.items():
+        (wmt / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_text(text, encoding="utf-8")
+    (wmt / "humaneval" / "ad-sys-ranking-de-en-z-names.csv").write_text(
+        "80.0 0.5 3 3 g Good\n60.0 0.1 3 3 m Mid\n20.0 -0.6 3 3 b Bad\n", encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(wmt), "--pair", "de-en", "--resamples", "20", "--format", "json", "--metrics"]
+    assert main([*argv, "paraeval", "--paraeval-config", "contextual", "--resources", "none", "--encoder", PACKAGE,
+                 "--device", "cpu"]) == 0
+    assert encoder_built == [(PACKAGE, "cpu")]
+    assert encoder_part(json.loads(capsys.readouterr().out)["signatures"]["paraeval"]).startswith(PACKAGE)
+    for refused in (["paraeval"], ["paraeval_f", "--paraeval-config", "paper"], ["bleu"]):
+        assert main([*argv, *refused, "--device", "cpu"]) == 2
+        assert f"error: --device goes only with {ENCODER_USERS}" in capsys.readouterr().err
