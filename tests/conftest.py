@@ -338,3 +338,32 @@ def _as_file_owner():
 def as_file_owner():
     """:func:`_as_file_owner`: a block in which root too is refused a file or folder of mode 0."""
     return _as_file_owner
+
+
+# -- the neural encoder (tests of --encoder/--device: tests/cli/test_encoder_options.py, web) ------
+@pytest.fixture
+def encoder_built(monkeypatch) -> list[tuple[object, str]]:
+    """(model, device) of every Encoder made from now on (each still made for real)."""
+    from paralign.neural import encoder
+
+    made: list[tuple[object, str]] = []
+    original = encoder.Encoder.__init__
+
+    def spy(self, model=None, *, device="auto", **options) -> None:
+        made.append((model, device))
+        original(self, model, device=device, **options)
+
+    monkeypatch.setattr(encoder.Encoder, "__init__", spy)
+    return made
+
+
+@pytest.fixture(scope="session")
+def renamed_encoder(tmp_path_factory) -> str:
+    """The installed MiniLM under another directory name (its files linked, not copied)."""
+    from paralign.neural import model_directory
+
+    folder = tmp_path_factory.mktemp("models") / "minilm-renamed"
+    folder.mkdir()
+    for item in model_directory().iterdir():
+        (folder / item.name).symlink_to(item)
+    return str(folder)

@@ -1,8 +1,10 @@
-"""--encoder and --device of the similarity commands (similarity, evaluate-sts, evaluate-paraphrase)
+"""--encoder and --device of the similarity commands (similarity, evaluate-sts, evaluate-paraphrase),
+of paraeval and meta-eval (the contextual tier of ParaEval)
 reach every neural part of the run (signals, a hybrid's components, encoder features, the
 cross-encoder, the contextual aligner, a saved model's), are named in the signature, and are a
 usage error where nothing would use them. A spy on Encoder construction tells which model and
-device each part asked for; one test loads the real model from a directory of another name."""
+device each part asked for (`encoder_built`, tests/conftest.py); one test loads the real model
+from a directory of another name (`renamed_encoder`)."""
 
 from __future__ import annotations
 
@@ -51,63 +53,35 @@ def msrp(tmp_path: Path) -> str:
     return str(path)
 
 
-@pytest.fixture
-def built(monkeypatch) -> list[tuple[object, str]]:
-    """(model, device) of every Encoder made from now on (each still made for real)."""
-    from paralign.neural import encoder
-
-    made: list[tuple[object, str]] = []
-    original = encoder.Encoder.__init__
-
-    def spy(self, model=None, *, device="auto", **options) -> None:
-        made.append((model, device))
-        original(self, model, device=device, **options)
-
-    monkeypatch.setattr(encoder.Encoder, "__init__", spy)
-    return made
-
-
-@pytest.fixture(scope="module")
-def renamed(tmp_path_factory) -> str:
-    """The installed MiniLM under another directory name (its files linked, not copied)."""
-    from paralign.neural import model_directory
-
-    folder = tmp_path_factory.mktemp("models") / "minilm-renamed"
-    folder.mkdir()
-    for item in model_directory().iterdir():
-        (folder / item.name).symlink_to(item)
-    return str(folder)
-
-
 def test_the_embedding_signal_runs_the_encoder_given_and_the_signature_names_it(
-        pairs: str, renamed: str, capsys, monkeypatch) -> None:
+        pairs: str, renamed_encoder: str, capsys, monkeypatch) -> None:
     """End to end, on the real model: the directory's name in the signature, the same scores as
     the installed package's (the same weights), and $PARALIGN_ENCODER names it alike."""
     assert main(["similarity", "--signal", "embedding", "--pairs", pairs, "--format", "json"]) == 0
     default = json.loads(capsys.readouterr().out)
-    assert main(["similarity", "--signal", "embedding", "--encoder", renamed, "--device", "cpu", "--pairs", pairs,
+    assert main(["similarity", "--signal", "embedding", "--encoder", renamed_encoder, "--device", "cpu", "--pairs", pairs,
                  "--format", "json"]) == 0
     chosen = json.loads(capsys.readouterr().out)
     assert encoder_part(chosen["signature"]) == "minilm-renamed"
     assert encoder_part(default["signature"]).startswith(PACKAGE)
     assert chosen["scores"] == pytest.approx(default["scores"], abs=1e-5)
-    monkeypatch.setenv("PARALIGN_ENCODER", renamed)
+    monkeypatch.setenv("PARALIGN_ENCODER", renamed_encoder)
     assert main(["similarity", "--signal", "embedding", "--pairs", pairs, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["signature"] == chosen["signature"]
 
 
-def test_every_neural_part_of_similarity_gets_the_encoder_and_device(pairs: str, built, capsys) -> None:
+def test_every_neural_part_of_similarity_gets_the_encoder_and_device(pairs: str, encoder_built, capsys) -> None:
     assert main(["similarity", "--signal", "hybrid", "--encoder", PACKAGE, "--device", "cpu", "--pairs", pairs,
                  "--format", "json"]) == 0
-    assert built == [(PACKAGE, "cpu")]  # the blend's embedding
-    built.clear()
+    assert encoder_built == [(PACKAGE, "cpu")]  # the blend's embedding
+    encoder_built.clear()
     assert main(["similarity", "--signal", "contextual-alignment", "--device", "cpu", "--pairs", pairs,
                  "--format", "json"]) == 0
-    assert built and set(built) == {(None, "cpu")}  # its own contextual aligner
-    built.clear()
+    assert encoder_built and set(encoder_built) == {(None, "cpu")}  # its own contextual aligner
+    encoder_built.clear()
     assert main(["similarity", "--preset", "contextual", "--encoder", PACKAGE, "--device", "cpu", "--pairs", pairs,
                  "--format", "json"]) == 0
-    assert built and set(built) == {(PACKAGE, "cpu")}  # the contextual aligner
+    assert encoder_built and set(encoder_built) == {(PACKAGE, "cpu")}  # the contextual aligner
 
 
 def test_the_contextual_aligner_on_another_encoder_is_named_as_the_preset(pairs: str, capsys) -> None:
@@ -134,15 +108,15 @@ def test_encoder_options_where_nothing_runs_the_encoder_are_a_usage_error(
     assert f"{option[0]} goes only with --preset contextual" in err and "a neural signal" in err
 
 
-def test_evaluate_sts_runs_the_hybrids_embedding_on_the_encoder_given(sts: str, built, capsys) -> None:
+def test_evaluate_sts_runs_the_hybrids_embedding_on_the_encoder_given(sts: str, encoder_built, capsys) -> None:
     assert main(["evaluate-sts", "--data", sts, "--signal", "hybrid", "--encoder", PACKAGE, "--device", "cpu",
                  "--aligner", "exact", "--format", "json"]) == 0
-    assert built == [(PACKAGE, "cpu")]
+    assert encoder_built == [(PACKAGE, "cpu")]
     assert encoder_part(json.loads(capsys.readouterr().out)["signature"]).startswith(PACKAGE)
 
 
 def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_device(
-        msrp: str, tmp_path: Path, built, capsys, monkeypatch) -> None:
+        msrp: str, tmp_path: Path, encoder_built, capsys, monkeypatch) -> None:
     from paralign.errors import ConfigurationError
     from paralign.neural.cross_encoder import CrossEncoder
 
@@ -150,7 +124,7 @@ def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_devi
             "--feature-set", "alignment+mt+embedding", "--encoder", PACKAGE, "--device", "cpu", "--format", "json"]
     assert main([*argv, "--no-cross-encoder"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert built == [(PACKAGE, "cpu")] and encoder_part(report["signature"]).startswith(PACKAGE)
+    assert encoder_built == [(PACKAGE, "cpu")] and encoder_part(report["signature"]).startswith(PACKAGE)
     fine_tuned: list[tuple[object, str]] = []
 
     def fine_tune(pairs, labels, *, model=None, device="auto", **options):
@@ -165,11 +139,81 @@ def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_devi
     saved.write_text(json.dumps(report), encoding="utf-8")
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("".join(f"{a}\t{b}\n" for _, a, b in MSRP), encoding="utf-8")
-    built.clear()
+    encoder_built.clear()
     assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu",
                  "--format", "json"]) == 0
-    assert built == [(None, "cpu")]
+    assert encoder_built == [(None, "cpu")]
     assert main(["evaluate-paraphrase", "--train", msrp, "--test", msrp, "--aligner", "exact", "--format", "json",
                  "-o", str(saved)]) == 0
     assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu"]) == 2
     assert "--model report with a neural part" in capsys.readouterr().err
+
+
+# -- paraeval and meta-eval: the contextual tier's encoder ----------------------------------------
+@pytest.fixture
+def streams(tmp_path: Path) -> tuple[str, str]:
+    """(hypothesis file, reference file) of PAIRS."""
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("".join(f"{a}\n" for a, _ in PAIRS), encoding="utf-8")
+    ref.write_text("".join(f"{b}\n" for _, b in PAIRS), encoding="utf-8")
+    return str(hyp), str(ref)
+
+
+def test_paraeval_s_contextual_tier_runs_the_encoder_and_device_given(
+        streams: tuple[str, str], renamed_encoder: str, encoder_built, capsys) -> None:
+    """End to end, on the real model: the contextual tier's one Encoder is the one asked for, the
+    signature names the directory, the scores are the installed package's (the same weights),
+    and the device changes neither scores nor signature."""
+    hyp, ref = streams
+    argv = ["paraeval", "--config", "contextual", "--resources", "none", "-r", ref, "-i", hyp,
+            "--sentence-level", "--format", "json"]
+    assert main(argv) == 0
+    default = json.loads(capsys.readouterr().out)
+    assert encoder_built == [(None, "auto")]
+    encoder_built.clear()
+    assert main([*argv, "--encoder", renamed_encoder, "--device", "cpu"]) == 0
+    chosen = json.loads(capsys.readouterr().out)
+    assert encoder_built == [(renamed_encoder, "cpu")]
+    assert encoder_part(chosen["corpus"]["signature"]) == "minilm-renamed"
+    assert encoder_part(default["corpus"]["signature"]).startswith(PACKAGE)
+    assert [s["score"] for s in chosen["segments"]] == pytest.approx([s["score"] for s in default["segments"]],
+                                                                      abs=1e-5)
+    encoder_built.clear()
+    assert main([*argv, "--device", "cpu"]) == 0
+    on_cpu = json.loads(capsys.readouterr().out)
+    assert encoder_built == [(None, "cpu")] and on_cpu["corpus"]["signature"] == default["corpus"]["signature"]
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+@pytest.mark.parametrize("option", [["--encoder", PACKAGE], ["--device", "cpu"]])
+def test_paraeval_s_encoder_options_without_the_contextual_tier_are_a_usage_error(
+        config: str, option: list[str], streams: tuple[str, str], capsys) -> None:
+    hyp, ref = streams
+    assert main(["paraeval", "--config", config, "--resources", "none", "-r", ref, "-i", hyp, *option]) == 2
+    assert f"error: {option[0]} goes only with --config contextual" in capsys.readouterr().err
+
+
+def test_meta_eval_s_contextual_config_runs_the_encoder_and_device_given(tmp_path: Path, encoder_built,
+                                                                          capsys) -> None:
+    from paralign.cli.meta_eval import ENCODER_USERS
+
+    wmt = tmp_path / "wmt"
+    for sub in ("references", "system-outputs"):
+        (wmt / "txt" / sub).mkdir(parents=True)
+    (wmt / "humaneval").mkdir()
+    ref = "the cat sat on the mat\nprices went up sharply\nthe dog ran home\n"
+    (wmt / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text(ref, encoding="utf-8")
+    outputs = {"Good": ref, "Mid": "the cat sat on a mat\nprices rose sharply\na dog ran home\n",
+               "Bad": "cat mat\nprice up\ndog\n"}
+    for name, text in outputs.items():
+        (wmt / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_text(text, encoding="utf-8")
+    (wmt / "humaneval" / "ad-sys-ranking-de-en-z-names.csv").write_text(
+        "80.0 0.5 3 3 g Good\n60.0 0.1 3 3 m Mid\n20.0 -0.6 3 3 b Bad\n", encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(wmt), "--pair", "de-en", "--resamples", "20", "--format", "json", "--metrics"]
+    assert main([*argv, "paraeval", "--paraeval-config", "contextual", "--resources", "none", "--encoder", PACKAGE,
+                 "--device", "cpu"]) == 0
+    assert encoder_built == [(PACKAGE, "cpu")]
+    assert encoder_part(json.loads(capsys.readouterr().out)["signatures"]["paraeval"]).startswith(PACKAGE)
+    for refused in (["paraeval"], ["paraeval_f", "--paraeval-config", "paper"], ["bleu"]):
+        assert main([*argv, *refused, "--device", "cpu"]) == 2
+        assert f"error: --device goes only with {ENCODER_USERS}" in capsys.readouterr().err

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from ..corpora.wmt import language_pairs, load_wmt, reference_files, wmt_dir
 from ..errors import ConfigurationError, EmptyScoringError, ResourceMissingError, counted
 from ..metrics import LEVELS
-from ..metrics.paraeval.configs import CONFIGS
+from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._common import (
     add_format,
     add_output,
@@ -23,10 +23,19 @@ from ._common import (
     write_report,
     write_result,
 )
-from ._options import add_paraeval_source_options, check_paper_options, table_specs
+from ._options import (
+    add_encoder_options,
+    add_paraeval_source_options,
+    check_encoder_options,
+    check_paper_options,
+    table_specs,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import MetaEvaluation
+
+#: What --encoder and --device reach in this command (its help, and the error when none is used).
+ENCODER_USERS = "--paraeval-config contextual (its contextual tier) and a ParaEval metric in --metrics"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,6 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "contextual word vectors; the neural extra) or paper (the 2006 "
                              "scorer) (default: default)")
     add_paraeval_source_options(parser, "--paraeval-config")
+    add_encoder_options(parser, ENCODER_USERS)
     parser.add_argument("--level", choices=LEVELS, default="system",
                         help="system (corpus scores vs system DA), segment (segment scores vs "
                              "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")
@@ -161,6 +171,8 @@ def run(args: argparse.Namespace) -> int:
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
+    check_encoder_options(args, any(n.startswith("paraeval") for n in names)
+                          and "contextual" in get_config(args.paraeval_config).tiers, ENCODER_USERS)
     check_pair(args.wmt, args.pair, refs)
     data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
     for name in data.missing:
@@ -181,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         with ExitStack() as stack:  # a table from stdin is read whole by the scorer
             scorer = paraeval_scorer(
                 args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
-                progress=table_progress(),
+                progress=table_progress(), encoder=args.encoder, device=args.device,
                 resources=None if args.resources is None else args.resources.split(","), **options)
     result = meta_evaluate_levels(data, refs,
                                   resolve_metrics(names, scorer), level=args.level,

@@ -14,7 +14,7 @@ from ..errors import (
     InputFileError,
     MismatchError,
 )
-from ..metrics.paraeval.configs import CONFIGS
+from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._common import (
     add_format,
     add_output,
@@ -33,10 +33,12 @@ from ._common import (
 )
 from ._options import (
     add_bootstrap_options,
+    add_encoder_options,
     add_paraeval_source_options,
     add_scheduler_option,
     bootstrap_signature,
     check_bootstrap_options,
+    check_encoder_options,
     check_paper_options,
     cluster_runner,
     table_path,
@@ -47,6 +49,9 @@ from ._options import (
 if TYPE_CHECKING:
     from ..metrics.paraeval.paper import PaperOptions
     from ..metrics.paraeval.scoring import Scorer
+
+#: What --encoder and --device reach in this command (its help, and the error when none is used).
+ENCODER_USERS = "--config contextual (its contextual tier)"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,6 +73,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
                         help="default, contextual or paper (default: %(default)s)")
     add_paraeval_source_options(parser, "--config")
+    add_encoder_options(parser, ENCODER_USERS)
     parser.add_argument("--no-lowercase", action="store_true",
                         help="--config paper: case-sensitive unigrams")
     parser.add_argument("--tokenize", choices=("13a", "none"), default=None,
@@ -147,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_bootstrap_options(args, ("--confidence", "--paired-bs"))
     check_paper_options(args, args.config, "--config")
+    check_encoder_options(args, "contextual" in get_config(args.config).tiers, ENCODER_USERS)
     paths = input_paths(args.input)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
@@ -166,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
                              max_length=args.max_length, progress=table_progress(),
                              resources=None if args.resources is None else args.resources.split(","),
-                             **_paper_options(args))
+                             encoder=args.encoder, device=args.device, **_paper_options(args))
     bootstrap = args.confidence or args.paired_bs
     update, close = progress_callback(len(systems), "ParaEval systems")  # a bar on a terminal only
     try:

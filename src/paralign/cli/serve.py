@@ -21,10 +21,14 @@ from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
 from ._common import add_format, non_negative_int, positive_int, progress, warn
+from ._options import add_encoder_options, encoder_device
 from ._stderr import ShownRecords
 
 #: The highest TCP port.
 MAX_PORT = 65535
+#: What --encoder and --device reach in this command (its help).
+ENCODER_USERS = ("the contextual aligner and preset, the neural similarity signals (embedding, contextual-alignment, "
+                 "hybrid) and ParaEval's contextual config; given without the neural extra, the server does not start")
 
 
 def port_number(text: str) -> int:
@@ -101,6 +105,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="entries each cache of the ParaEval scorers and similarity signals holds before it "
                         "starts again (default: 5,000, paralign.web.engine.SERVE_CACHE_SIZE): memory stays bounded "
                         "however many requests come")
+    add_encoder_options(parser, ENCODER_USERS)
     parser.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"),
                         default="warning", help="uvicorn's log level on stderr (default: %(default)s)")
     add_format(parser, help="how the address is printed at start-up: text (the URL) or json "
@@ -130,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
         raise
 
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")),
+                         encoder=args.encoder, device=encoder_device(args),
                          **({} if args.cache_size is None else {"cache_size": args.cache_size}))
     with bound_socket(args.host, args.port) as sock:  # a bad address fails before the models load
         hosts = loopback_names(args.host, sock.getsockname()[0])

@@ -157,7 +157,7 @@ def info(request: Request) -> Info:
     engine = engine_of(request)
     return Info(aligners=engine.aligner_names, presets=engine.presets, signals=list(engine.signals),
                 tables=list(engine.sources), limits=dict(LIMITS), paraeval_configs=engine.paraeval_configs,
-                unavailable=engine.unavailable)
+                encoder=engine.encoder_id, unavailable=engine.unavailable)
 
 
 @router.post("/align", response_model=AlignResponse, summary="word-align two sentences")

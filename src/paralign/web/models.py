@@ -319,6 +319,10 @@ class Info(BaseModel):
     tables: list[str]
     limits: dict[str, int]
     paraeval_configs: list[str] = Field(description="the ParaEval configs this server offers")
+    encoder: str | None = Field(
+        None, description="the neural encoder every neural part of this server runs (the contextual aligner and "
+        "preset, the neural signals, the contextual ParaEval config; `paralign serve --encoder`), named as "
+        "signatures name it; null when it runs none (the neural extra is not installed)")
     unavailable: dict[str, dict[str, str]] = Field(
         description="what this server does not offer, by the list above it is left out of (aligners, presets, "
         "signals, paraeval_configs): name -> why (an optional extra that is not installed, with its pip install "

@@ -143,5 +143,5 @@ def test_the_option_types_name_every_setting_they_pass_on() -> None:
     init = {f.name for f in dataclasses.fields(ParaEval) if f.init}
     assert set(ParaEvalOptions.__annotations__) | {"sources"} == init
     assert set(ScorerOptions.__annotations__) == set(paper_option_names()) | {
-        "resources", "tables", "sources", "max_length", "progress"}
+        "resources", "tables", "sources", "max_length", "progress", "encoder", "device"}
     assert set(ConfigChanges.__annotations__) | {"weights"} == {f.name for f in dataclasses.fields(Config)}

@@ -10,6 +10,7 @@ Not for: matching (:mod:`.paper`, :mod:`.graded`) or the command line.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
@@ -33,6 +34,7 @@ from .paper import STAT_COLUMNS, PaperOptions, ParaEval, ParaEvalMetric, build_s
 if TYPE_CHECKING:
     import numpy as np
 
+    from ...neural import Encoder
     from .paper_values import ParaEvalScore
 
 Scorer = ParaEval | GradedParaEval
@@ -48,6 +50,8 @@ class ScorerOptions(PaperOptions, total=False):
     sources: Sequence[ParaphraseSource] | None
     max_length: int | None
     progress: Progress | None
+    encoder: str | os.PathLike[str] | Encoder | None
+    device: str | None
 
 
 class GradedFigures(TypedDict):
@@ -64,14 +68,25 @@ class GradedFigures(TypedDict):
 def scorer(
     config: str | Config = DEFAULT, *, resources: Iterable[str] | None = None,
     tables: Iterable[str] = (), sources: Sequence[ParaphraseSource] | None = None,
-    max_length: int | None = None, progress: Progress | None = None, **paper_options: Unpack[PaperOptions],
+    max_length: int | None = None, progress: Progress | None = None,
+    encoder: str | os.PathLike[str] | Encoder | None = None, device: str | None = None,
+    **paper_options: Unpack[PaperOptions],
 ) -> Scorer:
     """The scorer of a config. Sources: `sources` if given, else `resources` (names; default
     the config's: ppdb, wordnet) plus `tables` (``path[:threshold]``, each table's rows wrapped
     by `progress` as they are read). `paper_options` are the paper scorer's other settings
-    (min_paraphrase_length, lowercase, ...)."""
+    (min_paraphrase_length, lowercase, ...).
+
+    `encoder` and `device` are the contextual tier's (a config whose tiers include
+    ``contextual``): the encoder's model (an installed model package or a local Hugging Face
+    model directory; default: the ``PARALIGN_ENCODER`` setting, else the shipped MiniLM) and
+    where it runs (auto, cpu, cuda, cuda:N; default auto), or an :class:`~paralign.neural.Encoder`
+    itself (then no `device`: it has its own). The signature names the encoder; the device
+    changes no score and is not in it. Given for a config without the contextual tier, they are
+    a ConfigurationError: nothing would use them."""
     check_names(resources, tables)
     cfg = get_config(config)
+    vectors = contextual_encoder(cfg, encoder, device)
     if max_length is not None:
         cfg = cfg.with_(max_length=max_length)
     if sources is None:
@@ -85,7 +100,28 @@ def scorer(
     if paper_options:
         raise ConfigurationError(f"{', '.join(sorted(paper_options))}: only for the paper config "
                                  f"(config='paper', --config paper), not {cfg.name!r}")
-    return GradedParaEval(cfg, sources)
+    return GradedParaEval(cfg, sources, vectors)
+
+
+def contextual_encoder(config: Config, encoder: str | os.PathLike[str] | Encoder | None,
+                       device: str | None) -> Encoder | None:
+    """The Encoder of a config's contextual tier for :func:`scorer`'s `encoder` and `device`: the
+    one given, or one of that model on that device; None when neither is given (the scorer makes
+    the default one: the ``PARALIGN_ENCODER`` setting on ``auto``). A ConfigurationError for
+    either given to a config without the contextual tier, or for a device beside an Encoder."""
+    given = [name for name, value in (("encoder", encoder), ("device", device)) if value is not None]
+    if not given:
+        return None
+    if "contextual" not in config.tiers:
+        raise ConfigurationError(f"{' and '.join(given)}: only for a config with the contextual tier "
+                                 f"(config='contextual', --config contextual), not {config.name!r}")
+    from ...neural import Encoder
+
+    if isinstance(encoder, Encoder):
+        if device is not None:
+            raise ConfigurationError("give an Encoder (which has its own device) or a device, not both")
+        return encoder
+    return Encoder(encoder, device=device or "auto")
 
 
 def paper_option_names() -> tuple[str, ...]:
@@ -263,7 +299,8 @@ def paraeval(
 ) -> dict[str, object]:
     """One system's ParaEval exactly as ``paralign paraeval --config NAME --format json`` gives
     it (the same defaults: the config's resources, PPDB + WordNet); `options` as :func:`scorer`
-    takes them (resources, tables, sources, max_length, the paper scorer's settings).
+    takes them (resources, tables, sources, max_length, the contextual tier's encoder and device,
+    the paper scorer's settings).
 
     With `sentence_level`, the corpus figures gain a ``segments`` list; the command's
     ``--sentence-level`` document groups the same figures as ``{"segments": result.pop("segments"),
