@@ -37,14 +37,16 @@ def _nltk_dirs() -> list[Path]:
     import os
     import sys
 
-    from .settings import _candidate_shared_dirs, data_dir
+    from .settings import _candidate_shared_dirs, data_dir, home_dir
 
     dirs = [Path(p) for p in os.environ.get("NLTK_DATA", "").split(os.pathsep) if p]
     if not dirs:
         root = data_dir()
         dirs += [root / "nltk_data"] if root is not None else []
         dirs += [c / "nltk_data" for c in _candidate_shared_dirs()]
-    dirs += [Path.home() / "nltk_data", Path(sys.prefix) / "nltk_data",
+    home = home_dir()  # None: no home folder to look in (a bare uid without HOME)
+    dirs += [home / "nltk_data"] if home is not None else []
+    dirs += [Path(sys.prefix) / "nltk_data",
              Path(sys.prefix) / "share" / "nltk_data", Path(sys.prefix) / "lib" / "nltk_data",
              Path("/usr/share/nltk_data"), Path("/usr/local/share/nltk_data"),
              Path("/usr/lib/nltk_data"), Path("/usr/local/lib/nltk_data")]
