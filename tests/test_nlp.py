@@ -66,6 +66,26 @@ def test_missing_model_is_a_resource_error() -> None:
         _ = Annotator("no_such_model_xyz").nlp
 
 
+@pytest.mark.parametrize("name", ["./no_such_model", "../models/none", ".hidden", "not_a_model_folder"])
+def test_a_model_path_that_is_no_model_is_a_resource_error(name, tmp_path, monkeypatch) -> None:
+    """Resource audit: a relative model path that is not there (PARALIGN_SPACY_MODEL=./model)
+    raised importlib's TypeError ('the package argument is required'), and a folder whose
+    meta.json is not a model's spaCy's ValueError, at every line of a file (each 'annotation
+    failed', every output line empty); both are now the missing-model error naming the name."""
+    from paralign.errors import ResourceMissingError
+    from paralign.nlp import load_pipeline
+
+    monkeypatch.setattr("paralign.nlp._pipelines", {})  # as in a process that loaded none
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "not_a_model_folder").mkdir()
+    (tmp_path / "not_a_model_folder" / "meta.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setenv("PARALIGN_SPACY_MODEL", name)
+    with pytest.raises(ResourceMissingError, match=f"tried {name}.*PARALIGN_SPACY_MODEL"):
+        load_pipeline()
+    with pytest.raises(ResourceMissingError, match="PARALIGN_SPACY_MODEL"):
+        load_pipeline(name)
+
+
 @pytest.mark.parametrize(
     ("item", "shown"),
     [(None, "NoneType None"), (5, "int 5"), ([1, 2], "a token list holding int 1"), (["a", None], "a token list holding NoneType")],
