@@ -361,13 +361,24 @@ class _WordNetFiles:
         return self.read_bytes(name).decode("utf-8")
 
     def read_bytes(self, name: str) -> bytes:
-        if self.folder is not None:
-            return (self.folder / name).read_bytes()
+        """The bytes of WordNet's file `name`; a file missing or damaged (a copy cut short, a
+        zip whose download stopped) is a ResourceMissingError saying how to get it again."""
         import zipfile
+        import zlib
 
-        assert self.zip_path is not None  # __init__ found a folder or a zip, else raised
-        with zipfile.ZipFile(self.zip_path) as archive:
-            return archive.read(f"wordnet/{name}")
+        try:
+            if self.folder is not None:
+                return (self.folder / name).read_bytes()
+            assert self.zip_path is not None  # __init__ found a folder or a zip, else raised
+            with zipfile.ZipFile(self.zip_path) as archive:
+                return archive.read(f"wordnet/{name}")
+        except (OSError, KeyError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
+            where = self.folder / name if self.folder is not None else f"{self.zip_path} (wordnet/{name})"
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).strip('"')
+            raise ResourceMissingError(
+                f"WordNet: cannot read {where}: {reason}; the NLTK 'wordnet' data there is incomplete "
+                "or damaged: run `paralign download` again, or set NLTK_DATA to a folder holding it"
+            ) from exc
 
 
 def wordnet_multiword() -> frozenset[str]:
