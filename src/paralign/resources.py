@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ResourceMissingError
+from .errors import FormatError, ResourceMissingError
 from .settings import configure_nltk_data
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,21 +112,37 @@ def ppdb_pairs() -> frozenset[tuple[str, str]]:
 
     with _lock:
         path = ppdb_path()
-        return derived("ppdb-pairs", path, lambda: _read_ppdb_pairs(path), version="1")
+        return derived("ppdb-pairs", path, lambda: _read_ppdb_pairs(path), version="2")
+
+
+def ppdb_text(path: Path) -> str:
+    """The text of the PPDB file at `path`, without a leading byte-order mark (which would join
+    the first phrase, as in every other file paralign reads). A byte that is not UTF-8 (a copy
+    cut short inside a character, or damaged) is a FormatError naming the file and line."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = data[:exc.start]
+        column = len(head) - head.rfind(b"\n")
+        raise FormatError(
+            f"not UTF-8 (byte {data[exc.start]:#04x} at column {column}): the "
+            "PPDB file is damaged; run `paralign download` again, or set NLTK_DATA to a folder holding "
+            "the NLTK 'mwa_ppdb' data", source=str(path), line=head.count(b"\n") + 1) from None
+    return text.lstrip("\ufeff")
 
 
 def _read_ppdb_pairs(path: Path) -> frozenset[tuple[str, str]]:
     """The pairs of :func:`ppdb_pairs`, parsed from the PPDB file."""
     pairs: set[tuple[str, str]] = set()
-    with open(path, encoding="utf-8", newline="") as handle:
-        # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
-        for line in handle.read().split("\n"):
-            fields = line.rstrip("\r").split("\t")
-            if len(fields) != 2 or not fields[0] or not fields[1]:
-                continue
-            a, b = fields[0].lower(), fields[1].lower()
-            pairs.add((a, b))
-            pairs.add((b, a))
+    # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
+    for line in ppdb_text(path).split("\n"):
+        fields = line.rstrip("\r").split("\t")
+        if len(fields) != 2 or not fields[0] or not fields[1]:
+            continue
+        a, b = fields[0].lower(), fields[1].lower()
+        pairs.add((a, b))
+        pairs.add((b, a))
     return frozenset(pairs)
 
 
