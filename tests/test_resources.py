@@ -52,6 +52,29 @@ def test_a_ppdb_file_with_a_bom_or_a_byte_that_is_not_utf8(tmp_path: Path) -> No
             read(cut)
 
 
+@pytest.mark.parametrize("damage", ["not utf-8", "zip cut short"])
+def test_damaged_stop_words_are_one_resource_error(damage, tmp_path: Path, monkeypatch) -> None:
+    """Resource audit: a stop-word file that is not UTF-8, or a stopwords.zip cut short by a
+    download that stopped, failed every input line of `align` ('alignment failed:
+    UnicodeDecodeError' / 'BadZipFile', each output line empty); it is one ResourceMissingError
+    naming the data and saying how to get it again."""
+    import nltk.data
+
+    from paralign.errors import ResourceMissingError
+
+    (tmp_path / "corpora").mkdir()
+    if damage == "not utf-8":
+        (tmp_path / "corpora" / "stopwords").mkdir()
+        (tmp_path / "corpora" / "stopwords" / "english").write_bytes(b"the\n\xff\n")
+    else:
+        (tmp_path / "corpora" / "stopwords.zip").write_bytes(b"PK\x03\x04" + b"\x00" * 40)
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path))
+    monkeypatch.setattr(resources, "_nltk_dirs", lambda: [tmp_path])
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
+    with pytest.raises(ResourceMissingError, match=r"^NLTK stop words: cannot read .*'stopwords'.*paralign download"):
+        resources._read_text("corpora/stopwords/english", "stopwords", "NLTK stop words")
+
+
 def test_wordnet_synonyms() -> None:
     assert resources.wordnet().synsets("dog")
     synonyms = resources.wordnet_synonyms("car")

@@ -81,13 +81,25 @@ def _find(resource: str, package: str, what: str) -> Path:
 
 
 def _read_text(resource: str, package: str, what: str) -> str:
-    """The text of `resource`, from a data folder or from inside the zip nltk keeps it in."""
-    path, pointer = _pointer(resource, package, what)
-    if path is not None:
-        return path.read_text(encoding="utf-8")
-    with pointer.open() as stream:
-        data = stream.read()
-    return data.decode("utf-8") if isinstance(data, bytes) else data
+    """The text of `resource`, from a data folder or from inside the zip nltk keeps it in; a
+    file that cannot be read, is not UTF-8 or sits in a damaged zip (a download that stopped)
+    is a ResourceMissingError saying how to get it again, not an error at every input line."""
+    import zipfile
+    import zlib
+
+    where: object = resource
+    try:
+        path, pointer = _pointer(resource, package, what)
+        where = path if path is not None else pointer
+        if path is not None:
+            return path.read_text(encoding="utf-8")
+        with pointer.open() as stream:
+            data = stream.read()
+        return data.decode("utf-8") if isinstance(data, bytes) else data
+    except (OSError, UnicodeDecodeError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
+        raise ResourceMissingError(
+            f"{what}: cannot read {where}: {exc}; the NLTK '{package}' data there is damaged: run "
+            "`paralign download` again, or set NLTK_DATA to a folder holding it") from exc
 
 
 @functools.cache
