@@ -131,6 +131,18 @@ def test_model_id_names_the_model_with_or_without_loading_it(tmp_path, monkeypat
     assert model_id() == "none"
 
 
+def test_model_id_of_a_home_path_of_an_unknown_user_is_none(monkeypatch) -> None:
+    """Resource audit: a model named '~someone/model' for a user not known here (or '~/model'
+    with no home folder) made model_id, which a batch's signature asks before any pipeline is
+    loaded, raise RuntimeError ('Could not determine home directory'); it is no model: none."""
+    from paralign.nlp import model_id
+
+    monkeypatch.setattr("paralign.nlp._pipelines", {})
+    assert model_id("~no_such_user_xyz/model") == "none"
+    monkeypatch.setenv("PARALIGN_SPACY_MODEL", "~no_such_user_xyz/model")
+    assert model_id() == "none"
+
+
 def test_the_cnn_pipeline_loads_without_torch_and_torch_still_loads_after() -> None:
     """thinc imports torch whenever it is installed; paralign hides it from that import for the
     CNN pipelines (1.1 s and 180 MB a process). In a fresh interpreter: annotating leaves torch

@@ -119,7 +119,10 @@ def _installed_meta(name: str) -> dict | None:
     import json
     from pathlib import Path
 
-    path = Path(name).expanduser()
+    try:
+        path = Path(name).expanduser()
+    except RuntimeError:  # '~someone/model' of a user not known here, or '~/model' with no home
+        path = Path(name)
     if not (path / "meta.json").is_file():
         try:
             spec = importlib.util.find_spec(name)
