@@ -266,6 +266,25 @@ def test_a_folder_that_cannot_be_read_is_one_error_naming_it(cache, tmp_path, as
     assert len(list(cache.iterdir())) == 1
 
 
+@pytest.mark.parametrize("kind", ["derived", "vectors"])
+def test_a_folder_setting_naming_a_file_is_named_as_one(kind, tmp_path, monkeypatch) -> None:
+    """Resource audit: PARALIGN_CACHE_DIR or PARALIGN_VECTOR_CACHE naming a file made `paralign
+    cache` say 'no such file (a parent is not a directory)' of a file that is there; it says
+    that the setting names a file, not a folder (a command deriving only keeps nothing)."""
+    from paralign.disk_cache import entries
+    from paralign.errors import InputFileError
+
+    file = tmp_path / "file"
+    file.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("PARALIGN_CACHE_DIR" if kind == "derived" else "PARALIGN_VECTOR_CACHE", str(file))
+    with pytest.raises(InputFileError, match="folder: not a folder \\(a file of that name is there\\)"):
+        entries((kind,))
+    assert derived("thing", _source(tmp_path, "s.txt"), lambda: [1], version="1") == [1]
+    monkeypatch.setenv("PARALIGN_CACHE_DIR" if kind == "derived" else "PARALIGN_VECTOR_CACHE", str(file / "sub"))
+    with pytest.raises(InputFileError, match="a parent is not a directory"):
+        entries((kind,))
+
+
 def test_two_processes_keeping_entries_at_once_each_read_their_own(cache, tmp_path) -> None:
     """Two processes deriving and keeping at once (each keep prunes the folder) lose nothing
     but stale entries: every value reads back as built, no temporary file is left."""

@@ -31,6 +31,7 @@ memory (:mod:`paralign.caching`), or writing the ParaEval vector cache
 from __future__ import annotations
 
 import contextlib
+import errno
 import fnmatch
 import hashlib
 import marshal
@@ -324,6 +325,8 @@ def _files(kind: str, pattern: str) -> list[Path]:
         return []
     except OSError as exc:
         reason = OPEN_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+        if exc.errno == errno.ENOTDIR and os.path.lexists(folder):  # not "no such file": it is there
+            reason = "not a folder (a file of that name is there)"
         raise InputFileError(f"cannot read the {_SETTING[kind]} folder: {reason}", source=str(folder),
                              errno=exc.errno) from exc
     return [folder / name for name in sorted(names)]
