@@ -428,3 +428,21 @@ def test_a_vector_cache_that_cannot_be_written_keeps_nothing_and_changes_no_scor
     again = GradedParaEval(CONTEXTUAL_TEST, [], encoder=_FakeEncoder()).segment_stats(hyps, refs)
     assert np.array_equal(again, rows)
     assert not list((tmp_path / "vectors").glob(".tmp*"))
+
+
+@pytest.mark.timeout(60)  # it blocked for ever
+def test_a_fifo_in_place_of_a_vector_file_is_not_read(tmp_path, monkeypatch):
+    """Resource audit: a FIFO named as a vector file (another user of a shared vector folder can
+    make one) blocked paraeval for ever in np.load; it is not read, and the vectors are encoded
+    (and kept in its place)."""
+    import os
+
+    monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(tmp_path))
+    hyps, refs = ["a huge house"], [["a big house"]]
+    rows = GradedParaEval(CONTEXTUAL_TEST, [], encoder=_FakeEncoder()).segment_stats(hyps, refs)
+    for file in tmp_path.glob("vectors-*.npy"):
+        file.unlink()
+        os.mkfifo(file)
+    encoder = _FakeEncoder()
+    assert np.array_equal(GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(hyps, refs), rows)
+    assert encoder.calls == 2 and all(file.is_file() for file in tmp_path.glob("vectors-*.npy"))

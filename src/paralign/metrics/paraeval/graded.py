@@ -266,8 +266,8 @@ class GradedParaEval:
                 key.update(("\x1f".join(w.tokens) + "\x1e").encode())
             path = self._vector_dir / f"vectors-{key.hexdigest()[:24]}.npy"
             matrix = None
-            with contextlib.suppress(OSError, ValueError, EOFError):  # gone meanwhile (a purge), or damaged
-                matrix = np.load(path).astype(np.float32)
+            with contextlib.suppress(OSError, ValueError, EOFError):  # gone meanwhile (a purge), damaged, a FIFO
+                matrix = np.load(path).astype(np.float32) if path.is_file() else None  # (blocked for ever)
             if matrix is not None and matrix.shape[0] == sum(len(w.tokens) for w in todo):
                 start = 0
                 for w in todo:
