@@ -266,6 +266,46 @@ def test_a_folder_that_cannot_be_read_is_one_error_naming_it(cache, tmp_path, as
     assert len(list(cache.iterdir())) == 1
 
 
+@pytest.mark.parametrize("kind", ["derived", "vectors"])
+def test_a_folder_setting_naming_a_file_is_named_as_one(kind, tmp_path, monkeypatch) -> None:
+    """Resource audit: PARALIGN_CACHE_DIR or PARALIGN_VECTOR_CACHE naming a file made `paralign
+    cache` say 'no such file (a parent is not a directory)' of a file that is there; it says
+    that the setting names a file, not a folder (a command deriving only keeps nothing)."""
+    from paralign.disk_cache import entries
+    from paralign.errors import InputFileError
+
+    file = tmp_path / "file"
+    file.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("PARALIGN_CACHE_DIR" if kind == "derived" else "PARALIGN_VECTOR_CACHE", str(file))
+    with pytest.raises(InputFileError, match="folder: not a folder \\(a file of that name is there\\)"):
+        entries((kind,))
+    assert derived("thing", _source(tmp_path, "s.txt"), lambda: [1], version="1") == [1]
+    monkeypatch.setenv("PARALIGN_CACHE_DIR" if kind == "derived" else "PARALIGN_VECTOR_CACHE", str(file / "sub"))
+    with pytest.raises(InputFileError, match="a parent is not a directory"):
+        entries((kind,))
+
+
+@pytest.mark.timeout(60)  # each of these blocked for ever
+def test_a_fifo_or_a_device_in_place_of_an_entry_is_not_read(cache, tmp_path) -> None:
+    """Resource audit: a FIFO named as an entry (another user of a shared folder can make one)
+    blocked `paralign cache list` and every command that kept an entry (its pruning reads each
+    record) or read that entry, for ever; a link to /dev/zero read without end. Neither is read:
+    the entry is unknown, the value derived again, and a prune removes them."""
+    from paralign.disk_cache import entries, prune
+
+    source = _source(tmp_path, "s.txt")
+    path = entry_path("thing", source, "1")
+    cache.mkdir()
+    os.mkfifo(path)
+    os.mkfifo(cache / "other-0123456789abcdef.marshal")
+    os.symlink("/dev/zero", cache / "zero-0123456789abcdef.marshal")
+    assert [entry.state for entry in entries(("derived",))] == ["unknown"] * 3
+    build, calls = _counting({"x": 1})
+    assert derived("thing", source, build, version="1") == {"x": 1} and calls == [1]
+    assert derived("thing", source, build, version="1") == {"x": 1} and calls == [1]  # kept in its place
+    assert len(prune().entries) == 2 and [entry.state for entry in entries()] == ["fresh"]
+
+
 def test_two_processes_keeping_entries_at_once_each_read_their_own(cache, tmp_path) -> None:
     """Two processes deriving and keeping at once (each keep prunes the folder) lose nothing
     but stale entries: every value reads back as built, no temporary file is left."""

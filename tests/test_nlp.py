@@ -66,6 +66,26 @@ def test_missing_model_is_a_resource_error() -> None:
         _ = Annotator("no_such_model_xyz").nlp
 
 
+@pytest.mark.parametrize("name", ["./no_such_model", "../models/none", ".hidden", "not_a_model_folder"])
+def test_a_model_path_that_is_no_model_is_a_resource_error(name, tmp_path, monkeypatch) -> None:
+    """Resource audit: a relative model path that is not there (PARALIGN_SPACY_MODEL=./model)
+    raised importlib's TypeError ('the package argument is required'), and a folder whose
+    meta.json is not a model's spaCy's ValueError, at every line of a file (each 'annotation
+    failed', every output line empty); both are now the missing-model error naming the name."""
+    from paralign.errors import ResourceMissingError
+    from paralign.nlp import load_pipeline
+
+    monkeypatch.setattr("paralign.nlp._pipelines", {})  # as in a process that loaded none
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "not_a_model_folder").mkdir()
+    (tmp_path / "not_a_model_folder" / "meta.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setenv("PARALIGN_SPACY_MODEL", name)
+    with pytest.raises(ResourceMissingError, match=f"tried {name}.*PARALIGN_SPACY_MODEL"):
+        load_pipeline()
+    with pytest.raises(ResourceMissingError, match="PARALIGN_SPACY_MODEL"):
+        load_pipeline(name)
+
+
 @pytest.mark.parametrize(
     ("item", "shown"),
     [(None, "NoneType None"), (5, "int 5"), ([1, 2], "a token list holding int 1"), (["a", None], "a token list holding NoneType")],
@@ -108,6 +128,18 @@ def test_model_id_names_the_model_with_or_without_loading_it(tmp_path, monkeypat
     monkeypatch.setenv("PARALIGN_SPACY_MODEL", f"no_such_model_package,{folder}")
     assert model_id() == "en_mine-1.2"
     monkeypatch.setenv("PARALIGN_SPACY_MODEL", "no_such_model_package")
+    assert model_id() == "none"
+
+
+def test_model_id_of_a_home_path_of_an_unknown_user_is_none(monkeypatch) -> None:
+    """Resource audit: a model named '~someone/model' for a user not known here (or '~/model'
+    with no home folder) made model_id, which a batch's signature asks before any pipeline is
+    loaded, raise RuntimeError ('Could not determine home directory'); it is no model: none."""
+    from paralign.nlp import model_id
+
+    monkeypatch.setattr("paralign.nlp._pipelines", {})
+    assert model_id("~no_such_user_xyz/model") == "none"
+    monkeypatch.setenv("PARALIGN_SPACY_MODEL", "~no_such_user_xyz/model")
     assert model_id() == "none"
 
 

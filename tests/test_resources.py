@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,49 @@ def test_ppdb_pairs() -> None:
     assert (b, a) in pairs
     assert resources.ppdb_similar(a.upper(), b) and resources.ppdb_similar(b, a)
     assert not resources.ppdb_similar("zzqx", "qqzx")
+
+
+def test_a_ppdb_file_with_a_bom_or_a_byte_that_is_not_utf8(tmp_path: Path) -> None:
+    """Resource audit: a byte-order mark joined the first phrase of ppdb_pairs ('\ufeffbig'), where
+    every other file paralign reads drops it; a PPDB copy cut short inside a character was a
+    UnicodeDecodeError traceback. The mark is dropped, and a bad byte is a FormatError naming the
+    file and line, for the pairs and the table alike."""
+    from paralign.errors import FormatError
+    from paralign.paraphrases import _ppdb_rows
+
+    good = tmp_path / "bom"
+    good.write_bytes("\ufeffbig\thuge\r\nbuy\tpurchase\r\n".encode())
+    assert resources._read_ppdb_pairs(good) == {("big", "huge"), ("huge", "big"), ("buy", "purchase"),
+                                                ("purchase", "buy")}
+    assert set(_ppdb_rows(good)[0]) == {"big", "huge", "buy", "purchase"}
+    cut = tmp_path / "cut"
+    cut.write_bytes(b"big\thuge\r\ncaf\xc3")
+    for read in (resources._read_ppdb_pairs, _ppdb_rows):
+        with pytest.raises(FormatError, match=rf"^{re.escape(str(cut))}:2: not UTF-8 \(byte 0xc3 at column 4\).*paralign download"):
+            read(cut)
+
+
+@pytest.mark.parametrize("damage", ["not utf-8", "zip cut short"])
+def test_damaged_stop_words_are_one_resource_error(damage, tmp_path: Path, monkeypatch) -> None:
+    """Resource audit: a stop-word file that is not UTF-8, or a stopwords.zip cut short by a
+    download that stopped, failed every input line of `align` ('alignment failed:
+    UnicodeDecodeError' / 'BadZipFile', each output line empty); it is one ResourceMissingError
+    naming the data and saying how to get it again."""
+    import nltk.data
+
+    from paralign.errors import ResourceMissingError
+
+    (tmp_path / "corpora").mkdir()
+    if damage == "not utf-8":
+        (tmp_path / "corpora" / "stopwords").mkdir()
+        (tmp_path / "corpora" / "stopwords" / "english").write_bytes(b"the\n\xff\n")
+    else:
+        (tmp_path / "corpora" / "stopwords.zip").write_bytes(b"PK\x03\x04" + b"\x00" * 40)
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path))
+    monkeypatch.setattr(resources, "_nltk_dirs", lambda: [tmp_path])
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
+    with pytest.raises(ResourceMissingError, match=r"^NLTK stop words: cannot read .*'stopwords'.*paralign download"):
+        resources._read_text("corpora/stopwords/english", "stopwords", "NLTK stop words")
 
 
 def test_wordnet_synonyms() -> None:

@@ -134,3 +134,38 @@ def test_senses_are_nltks_synsets(lemmas: list[str]) -> None:
     assert checked > 40
     assert resources.wordnet_senses("sat") & resources.wordnet_senses("sitting")
 
+
+@pytest.mark.parametrize("damage", ["file missing", "zip member missing", "zip cut short"])
+def test_wordnet_data_missing_a_file_or_damaged_is_a_resource_error(damage, tmp_path, monkeypatch) -> None:
+    """Resource audit: WordNet's folder without one of its files was a bare FileNotFoundError, and
+    wordnet.zip without it (KeyError) or cut short by a download that stopped (BadZipFile) a
+    traceback; each is now a ResourceMissingError naming the file and saying how to get it."""
+    import shutil
+    import zipfile
+
+    source = None
+    for folder in resources._nltk_dirs():
+        if (folder / "corpora" / "wordnet.zip").is_file() or (folder / "corpora" / "wordnet").is_dir():
+            source = folder / "corpora"
+            break
+    if source is None:
+        pytest.skip("WordNet data not found")
+    corpora = tmp_path / "corpora"
+    corpora.mkdir()
+    if (source / "wordnet").is_dir():
+        shutil.copytree(source / "wordnet", corpora / "wordnet")
+    else:
+        with zipfile.ZipFile(source / "wordnet.zip") as archive:
+            archive.extractall(corpora)
+    (corpora / "wordnet" / "index.verb").unlink()
+    if damage != "file missing":
+        with zipfile.ZipFile(corpora / "wordnet.zip", "w") as archive:
+            for file in sorted((corpora / "wordnet").iterdir()):
+                archive.write(file, f"wordnet/{file.name}")
+        shutil.rmtree(corpora / "wordnet")
+        if damage == "zip cut short":
+            data = (corpora / "wordnet.zip").read_bytes()
+            (corpora / "wordnet.zip").write_bytes(data[:len(data) // 2])
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path))
+    with pytest.raises(ResourceMissingError, match=r"WordNet: cannot read .*(index\.verb|wordnet\.zip).*paralign download"):
+        resources._WordNetIndex().senses("sitting")

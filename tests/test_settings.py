@@ -23,3 +23,41 @@ def test_device_settings_torch_refuses_are_refused(device: object) -> None:
 
 def test_device_forms_list_every_name_and_the_index_form() -> None:
     assert (*DEVICES, "cuda:N") == DEVICE_FORMS
+
+
+@pytest.fixture()
+def no_home(monkeypatch):
+    """A process with no home folder to tell: HOME unset and its uid in no password database (a
+    container or a batch job run under a bare uid), where Path.home() raises RuntimeError."""
+    import pwd
+
+    def unknown(uid: int) -> pwd.struct_passwd:
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    for name in ("HOME", "XDG_CACHE_HOME", "PARALIGN_CACHE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+
+
+def test_no_home_folder_is_no_cache_and_nltk_data_is_still_found(no_home, tmp_path, monkeypatch,
+                                                                 capsys) -> None:
+    """Resource audit: a command run under a bare uid without HOME failed with a traceback
+    (RuntimeError 'Could not determine home directory') from the cache folder's default and from
+    the NLTK data walk; now there is no cache (as with a read-only home) and NLTK_DATA is read."""
+    from paralign import disk_cache, resources
+    from paralign.cli import main
+    from paralign.settings import cache_dir, home_dir
+
+    assert home_dir() is None and cache_dir() is None
+    source = tmp_path / "source.txt"
+    source.write_text("words", encoding="utf-8")
+    assert disk_cache.derived("n", source, lambda: {"x": 1}, version="1") == {"x": 1}
+    data = tmp_path / "nltk_data"
+    (data / "corpora" / "stopwords").mkdir(parents=True)
+    (data / "corpora" / "stopwords" / "english").write_text("the\na\n", encoding="utf-8")
+    monkeypatch.setenv("NLTK_DATA", str(data))
+    assert resources._nltk_dirs()[0] == data
+    assert resources._pointer("corpora/stopwords/english", "stopwords", "stop words")[0] == \
+        data / "corpora" / "stopwords" / "english"
+    assert main(["cache", "dir"]) == 0
+    assert "no home folder" in capsys.readouterr().out

@@ -34,3 +34,49 @@ def test_the_spacy_table_tokenizer_leaves_torch_unloaded() -> None:
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.strip() == "False ['the', 'man', \"'s\", '``', 'car', \"''\"] 2.0"
+
+
+def test_torch_imported_by_another_thread_meanwhile_is_not_refused() -> None:
+    """Resource audit: spaCy's import hid torch from every thread (``sys.modules["torch"] =
+    None``) for the second it takes, so another thread importing torch then (loading the
+    encoder in a threaded Dask worker or server) failed: 'import of torch halted; None in
+    sys.modules'. Torch is hidden from the importing thread alone, which still gets no torch."""
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed: there is nothing to hide")
+    script = ("import sys, threading\n"
+              "from paralign.spacy_import import import_spacy\n"
+              "started, failed = threading.Event(), []\n"
+              "real = sys.meta_path[:]\n"
+              "def other():\n"
+              "    started.wait(60)\n"
+              "    try:\n"
+              "        import torch\n"
+              "    except ImportError as exc:\n"
+              "        failed.append(str(exc))\n"
+              "thread = threading.Thread(target=other)\n"
+              "thread.start()\n"
+              "class Go:\n"  # the other thread imports torch while spaCy's import goes on
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name == 'thinc':\n"
+              "            started.set()\n"  # (waiting here would hold the import lock)
+              "        return None\n"
+              "sys.meta_path.insert(0, Go())\n"
+              "import_spacy(['en_core_web_sm'])\n"
+              "thread.join(120)\n"
+              "print(failed, started.is_set(), 'torch' in sys.modules, sys.meta_path[1:] == real)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "[] True True True"
+
+
+def test_the_importing_thread_still_gets_no_torch() -> None:
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("torch is not installed: there is nothing to hide")
+    script = ("import sys\n"
+              "from paralign.spacy_import import import_spacy\n"
+              "import_spacy(['en_core_web_sm'])\n"
+              "from thinc import util\n"
+              "print('torch' in sys.modules, util.has_torch, len([f for f in sys.meta_path if 'Torch' in type(f).__name__]))\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "False False 0"

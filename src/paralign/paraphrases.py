@@ -39,7 +39,7 @@ def ppdb_table() -> ParaphraseTable:
     from .resources import ppdb_path
 
     path = ppdb_path()
-    rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="1")
+    rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="2")
     table = ParaphraseTable("ppdb-lexical")
     table._table = rows
     table._multiword = (longest, multi)
@@ -50,12 +50,12 @@ def _ppdb_rows(path: Path) -> tuple[dict[str, dict[str, Score]], int, frozenset[
     """What :func:`ppdb_table` holds, parsed from the PPDB file: the rows (phrase -> paraphrases,
     both ways, each unscored: None), the most words a phrase has and the phrases of more than
     one word."""
+    from .resources import ppdb_text
+
     rows: dict[str, dict[str, Score]] = {}
     norm: dict[str, str] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        text = handle.read()
     # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
-    for line in text.split("\n"):
+    for line in ppdb_text(path).split("\n"):
         fields = line.rstrip("\r").split("\t")
         if len(fields) != 2 or not fields[0] or not fields[1]:
             continue  # malformed lines are skipped, as ppdb_pairs skips them

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ResourceMissingError
+from .errors import FormatError, ResourceMissingError
 from .settings import configure_nltk_data
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,14 +37,16 @@ def _nltk_dirs() -> list[Path]:
     import os
     import sys
 
-    from .settings import _candidate_shared_dirs, data_dir
+    from .settings import _candidate_shared_dirs, data_dir, home_dir
 
     dirs = [Path(p) for p in os.environ.get("NLTK_DATA", "").split(os.pathsep) if p]
     if not dirs:
         root = data_dir()
         dirs += [root / "nltk_data"] if root is not None else []
         dirs += [c / "nltk_data" for c in _candidate_shared_dirs()]
-    dirs += [Path.home() / "nltk_data", Path(sys.prefix) / "nltk_data",
+    home = home_dir()  # None: no home folder to look in (a bare uid without HOME)
+    dirs += [home / "nltk_data"] if home is not None else []
+    dirs += [Path(sys.prefix) / "nltk_data",
              Path(sys.prefix) / "share" / "nltk_data", Path(sys.prefix) / "lib" / "nltk_data",
              Path("/usr/share/nltk_data"), Path("/usr/local/share/nltk_data"),
              Path("/usr/lib/nltk_data"), Path("/usr/local/lib/nltk_data")]
@@ -79,13 +81,25 @@ def _find(resource: str, package: str, what: str) -> Path:
 
 
 def _read_text(resource: str, package: str, what: str) -> str:
-    """The text of `resource`, from a data folder or from inside the zip nltk keeps it in."""
-    path, pointer = _pointer(resource, package, what)
-    if path is not None:
-        return path.read_text(encoding="utf-8")
-    with pointer.open() as stream:
-        data = stream.read()
-    return data.decode("utf-8") if isinstance(data, bytes) else data
+    """The text of `resource`, from a data folder or from inside the zip nltk keeps it in; a
+    file that cannot be read, is not UTF-8 or sits in a damaged zip (a download that stopped)
+    is a ResourceMissingError saying how to get it again, not an error at every input line."""
+    import zipfile
+    import zlib
+
+    where: object = resource
+    try:
+        path, pointer = _pointer(resource, package, what)
+        where = path if path is not None else pointer
+        if path is not None:
+            return path.read_text(encoding="utf-8")
+        with pointer.open() as stream:
+            data = stream.read()
+        return data.decode("utf-8") if isinstance(data, bytes) else data
+    except (OSError, UnicodeDecodeError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
+        raise ResourceMissingError(
+            f"{what}: cannot read {where}: {exc}; the NLTK '{package}' data there is damaged: run "
+            "`paralign download` again, or set NLTK_DATA to a folder holding it") from exc
 
 
 @functools.cache
@@ -110,21 +124,37 @@ def ppdb_pairs() -> frozenset[tuple[str, str]]:
 
     with _lock:
         path = ppdb_path()
-        return derived("ppdb-pairs", path, lambda: _read_ppdb_pairs(path), version="1")
+        return derived("ppdb-pairs", path, lambda: _read_ppdb_pairs(path), version="2")
+
+
+def ppdb_text(path: Path) -> str:
+    """The text of the PPDB file at `path`, without a leading byte-order mark (which would join
+    the first phrase, as in every other file paralign reads). A byte that is not UTF-8 (a copy
+    cut short inside a character, or damaged) is a FormatError naming the file and line."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = data[:exc.start]
+        column = len(head) - head.rfind(b"\n")
+        raise FormatError(
+            f"not UTF-8 (byte {data[exc.start]:#04x} at column {column}): the "
+            "PPDB file is damaged; run `paralign download` again, or set NLTK_DATA to a folder holding "
+            "the NLTK 'mwa_ppdb' data", source=str(path), line=head.count(b"\n") + 1) from None
+    return text.lstrip("\ufeff")
 
 
 def _read_ppdb_pairs(path: Path) -> frozenset[tuple[str, str]]:
     """The pairs of :func:`ppdb_pairs`, parsed from the PPDB file."""
     pairs: set[tuple[str, str]] = set()
-    with open(path, encoding="utf-8", newline="") as handle:
-        # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
-        for line in handle.read().split("\n"):
-            fields = line.rstrip("\r").split("\t")
-            if len(fields) != 2 or not fields[0] or not fields[1]:
-                continue
-            a, b = fields[0].lower(), fields[1].lower()
-            pairs.add((a, b))
-            pairs.add((b, a))
+    # CRLF in NLTK's copy; LF accepted too. Not splitlines(): entries hold \x1c-\x1e.
+    for line in ppdb_text(path).split("\n"):
+        fields = line.rstrip("\r").split("\t")
+        if len(fields) != 2 or not fields[0] or not fields[1]:
+            continue
+        a, b = fields[0].lower(), fields[1].lower()
+        pairs.add((a, b))
+        pairs.add((b, a))
     return frozenset(pairs)
 
 
@@ -359,13 +389,24 @@ class _WordNetFiles:
         return self.read_bytes(name).decode("utf-8")
 
     def read_bytes(self, name: str) -> bytes:
-        if self.folder is not None:
-            return (self.folder / name).read_bytes()
+        """The bytes of WordNet's file `name`; a file missing or damaged (a copy cut short, a
+        zip whose download stopped) is a ResourceMissingError saying how to get it again."""
         import zipfile
+        import zlib
 
-        assert self.zip_path is not None  # __init__ found a folder or a zip, else raised
-        with zipfile.ZipFile(self.zip_path) as archive:
-            return archive.read(f"wordnet/{name}")
+        try:
+            if self.folder is not None:
+                return (self.folder / name).read_bytes()
+            assert self.zip_path is not None  # __init__ found a folder or a zip, else raised
+            with zipfile.ZipFile(self.zip_path) as archive:
+                return archive.read(f"wordnet/{name}")
+        except (OSError, KeyError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
+            where = self.folder / name if self.folder is not None else f"{self.zip_path} (wordnet/{name})"
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).strip('"')
+            raise ResourceMissingError(
+                f"WordNet: cannot read {where}: {reason}; the NLTK 'wordnet' data there is incomplete "
+                "or damaged: run `paralign download` again, or set NLTK_DATA to a folder holding it"
+            ) from exc
 
 
 def wordnet_multiword() -> frozenset[str]:

@@ -91,12 +91,26 @@ def cache_dir() -> Path | None:
     """$PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign: where
     :mod:`paralign.disk_cache` keeps resources already read into Python (PPDB's pairs, a user's
     table file of 1 MB or more with its hash), so a command does not parse them again.
-    PARALIGN_CACHE_DIR set to an empty string: no cache."""
+    PARALIGN_CACHE_DIR set to an empty string, or no home folder to put the default in: no cache."""
     value = os.environ.get("PARALIGN_CACHE_DIR")
     if value is not None:
         return Path(value) if value else None
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "paralign"
+    if xdg:
+        return Path(xdg) / "paralign"
+    home = home_dir()
+    return None if home is None else home / ".cache" / "paralign"
+
+
+def home_dir() -> Path | None:
+    """The user's home folder, or None when there is none to tell: HOME unset and the user
+    id not in the password database (a container or a batch job run under a bare uid), where
+    :meth:`Path.home` raises RuntimeError. What lives there (the default cache, NLTK's
+    ~/nltk_data) is then simply not used, as a read-only home's cache is not kept."""
+    try:
+        return Path.home()
+    except (RuntimeError, KeyError, OSError):
+        return None
 
 
 def encoder_name(name: str | None = None) -> str:

@@ -9,8 +9,10 @@ Not for: loading pipelines (:func:`paralign.nlp.load_pipeline`) or the neural ex
 
 from __future__ import annotations
 
+import importlib.abc
 import re
 import sys
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -36,7 +38,7 @@ def import_spacy(models: Sequence[str] = ()) -> ModuleType:
     installed that cost every command that annotates, and every Dask worker, 1.1 s and 180 MB
     (``import spacy`` + ``en_core_web_sm``: 2.1 s / 331 MB against 1.0 s / 151 MB, three runs
     each), for layers ``en_core_web_sm`` never uses. So torch is hidden from that one import
-    (``sys.modules["torch"] = None`` makes ``import torch`` raise ImportError, which thinc
+    (:class:`_TorchHidden` makes ``import torch`` raise ImportError in this thread, which thinc
     catches) and unhidden at once; thinc then records ``has_torch = False``, which concerns
     torch-wrapped layers only. paralign's neural code imports torch itself, later, as usual.
     A transformer pipeline (any other model name) is imported the ordinary way."""
@@ -45,10 +47,26 @@ def import_spacy(models: Sequence[str] = ()) -> ModuleType:
         import spacy
 
         return spacy
-    sys.modules["torch"] = None  # type: ignore[assignment]  # typeshed: None blocks an import
+    hidden = _TorchHidden()
+    sys.meta_path.insert(0, hidden)
     try:
         import spacy
     finally:
-        if "torch" in sys.modules and sys.modules["torch"] is None:
-            del sys.modules["torch"]
+        sys.meta_path.remove(hidden)
     return spacy
+
+
+class _TorchHidden(importlib.abc.MetaPathFinder):
+    """A finder that makes ``import torch`` raise ImportError in the thread that made it, and
+    only there: ``sys.modules["torch"] = None``, which hid torch before, hid it from every thread,
+    so a thread loading the encoder while another imported spaCy (a second of import) failed
+    with 'import of torch halted'. Another thread's torch, once imported, is thinc's too."""
+
+    def __init__(self) -> None:
+        self.thread = threading.get_ident()
+
+    def find_spec(self, name: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> None:
+        if (name == "torch" or name.startswith("torch.")) and threading.get_ident() == self.thread:
+            raise ModuleNotFoundError(f"{name} is hidden while spaCy is imported", name=name)
+        return None

@@ -4,6 +4,7 @@ for paralign's; the library's :mod:`paralign.disk_cache` does the work)."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,13 @@ from ._common import add_format, add_output, write_result
 
 #: What every action says when PARALIGN_CACHE_DIR turns the cache off (exit 0: nothing to do).
 NO_CACHE = "no cache: PARALIGN_CACHE_DIR is set to an empty string"
+#: ... and when the default folder has no home to be in (HOME unset, a uid without a passwd entry).
+NO_HOME = "no cache: no home folder to keep it in (set PARALIGN_CACHE_DIR to a folder)"
+
+
+def _no_cache() -> str:
+    """Why there is no cache folder: :data:`NO_CACHE` or :data:`NO_HOME`."""
+    return NO_CACHE if os.environ.get("PARALIGN_CACHE_DIR") == "" else NO_HOME
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _dir(args: argparse.Namespace) -> int:
-    return write_result(args, disk_cache.folder_names(), lambda r: r["folder"] or NO_CACHE)
+    return write_result(args, disk_cache.folder_names(), lambda r: r["folder"] or _no_cache())
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -81,7 +89,7 @@ def size(n: int) -> str:
 
 def _render_info(r: dict[str, Any]) -> str:
     if r["folder"] is None:
-        lines = [NO_CACHE]
+        lines = [_no_cache()]
     else:
         stale = f" ({r['stale']} stale: paralign cache prune removes them)" if r["stale"] else ""
         lines = [f"cache folder: {r['folder']}", f"entries: {r['entries']}{stale}", f"size: {size(r['bytes'])}"]
@@ -94,7 +102,7 @@ def _render_info(r: dict[str, Any]) -> str:
 
 
 def _render_list(r: dict[str, Any]) -> str:
-    lines = [] if r["folder"] is not None else [NO_CACHE]
+    lines = [] if r["folder"] is not None else [_no_cache()]
     rows = [(e["state"] or "-", size(e["bytes"]), e["name"],
              e["source"] or ("(vectors of segments)" if e["kind"] == "vectors" else "(no record)"))
             for e in r["entries"]]
@@ -108,7 +116,7 @@ def _render_list(r: dict[str, Any]) -> str:
 
 
 def _render_removed(r: dict[str, Any]) -> str:
-    lines = [] if r["folder"] is not None else [NO_CACHE]
+    lines = [] if r["folder"] is not None else [_no_cache()]
     count = len(r["removed"])
     lines.append(f"removed {count} {'entry' if count == 1 else 'entries'} ({size(r['bytes'])})"
                  + (f" and {len(r['temporary'])} unfinished writes' files" if r["temporary"] else ""))

@@ -395,3 +395,54 @@ def test_the_signature_records_the_bound_used_past_the_longest_phrase_of_the_tab
     # no tier looks the table up: the bound changes nothing, signed 4
     exact = Config("exact", tiers=("exact", "stem"), resources=())
     assert "|maxlen:4|" in GradedParaEval(exact.with_(max_length=10**9), [long]).signature(1)
+
+
+@pytest.mark.parametrize("damage", ["folder is a file", "disk full", "entry is a folder"])
+def test_a_vector_cache_that_cannot_be_written_keeps_nothing_and_changes_no_score(damage, tmp_path,
+                                                                                   monkeypatch):
+    """Resource audit: PARALIGN_VECTOR_CACHE naming a file, a full disk (ENOSPC) or an entry
+    replaced by a folder made paraeval fail with the OSError of the write; as the disk cache, a
+    cache that cannot be written now keeps nothing, and the scores are those a written one gives
+    (the vectors rounded to float16 all the same)."""
+    import errno
+
+    monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(tmp_path / "vectors"))
+    hyps, refs = ["a huge house"], [["a big house"]]
+    rows = GradedParaEval(CONTEXTUAL_TEST, [], encoder=_FakeEncoder()).segment_stats(hyps, refs)
+    files = sorted((tmp_path / "vectors").glob("vectors-*.npy"))
+    if damage == "folder is a file":
+        (tmp_path / "file").write_text("x")
+        monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(tmp_path / "file"))
+    elif damage == "entry is a folder":
+        for file in files:
+            file.unlink()
+            file.mkdir()
+    else:
+        for file in files:
+            file.unlink()
+
+        def full(*args, **kwargs):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        monkeypatch.setattr(np, "save", full)
+    again = GradedParaEval(CONTEXTUAL_TEST, [], encoder=_FakeEncoder()).segment_stats(hyps, refs)
+    assert np.array_equal(again, rows)
+    assert not list((tmp_path / "vectors").glob(".tmp*"))
+
+
+@pytest.mark.timeout(60)  # it blocked for ever
+def test_a_fifo_in_place_of_a_vector_file_is_not_read(tmp_path, monkeypatch):
+    """Resource audit: a FIFO named as a vector file (another user of a shared vector folder can
+    make one) blocked paraeval for ever in np.load; it is not read, and the vectors are encoded
+    (and kept in its place)."""
+    import os
+
+    monkeypatch.setenv("PARALIGN_VECTOR_CACHE", str(tmp_path))
+    hyps, refs = ["a huge house"], [["a big house"]]
+    rows = GradedParaEval(CONTEXTUAL_TEST, [], encoder=_FakeEncoder()).segment_stats(hyps, refs)
+    for file in tmp_path.glob("vectors-*.npy"):
+        file.unlink()
+        os.mkfifo(file)
+    encoder = _FakeEncoder()
+    assert np.array_equal(GradedParaEval(CONTEXTUAL_TEST, [], encoder=encoder).segment_stats(hyps, refs), rows)
+    assert encoder.calls == 2 and all(file.is_file() for file in tmp_path.glob("vectors-*.npy"))

@@ -266,8 +266,8 @@ class GradedParaEval:
                 key.update(("\x1f".join(w.tokens) + "\x1e").encode())
             path = self._vector_dir / f"vectors-{key.hexdigest()[:24]}.npy"
             matrix = None
-            with contextlib.suppress(OSError, ValueError, EOFError):  # gone meanwhile (a purge), or damaged
-                matrix = np.load(path).astype(np.float32)
+            with contextlib.suppress(OSError, ValueError, EOFError):  # gone meanwhile (a purge), damaged, a FIFO
+                matrix = np.load(path).astype(np.float32) if path.is_file() else None  # (blocked for ever)
             if matrix is not None and matrix.shape[0] == sum(len(w.tokens) for w in todo):
                 start = 0
                 for w in todo:
@@ -279,8 +279,8 @@ class GradedParaEval:
             words.vecs = m / np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-9)
         if path is not None and todo:
             vectors = [w.vecs for w in todo if w.vecs is not None]  # each set just above
-            with atomic_path(path) as tmp:  # a killed run or a reader in another process never sees half a file
-                np.save(tmp, np.concatenate(vectors).astype(np.float16))
+            with contextlib.suppress(OSError), atomic_path(path) as tmp:  # no half file seen; a folder not
+                np.save(tmp, np.concatenate(vectors).astype(np.float16))  # writable (full, a file) keeps none
             for w, v in zip(todo, vectors, strict=True):  # the same values whether computed now or read later
                 w.vecs = v.astype(np.float16).astype(np.float32)
 
