@@ -124,10 +124,19 @@ def aligner_label(aligner: AlignFunction | None) -> str:
         return f"sultan:{aligner.preset}"
     if aligner is exact_match_aligner:
         return "exact"
-    preset = _preset_of(getattr(aligner, "__self__", aligner))  # an Aligner, or its bound method
+    owner = getattr(aligner, "__self__", aligner)  # an aligner, or its bound method
+    if is_contextual_aligner(owner):  # the contextual preset's, on whichever encoder (its signature names it)
+        return "sultan:contextual"
+    preset = _preset_of(owner)
     if preset is not None:
         return f"sultan:{preset}"
     return getattr(aligner, "__qualname__", type(aligner).__name__)
+
+
+def is_contextual_aligner(value: object) -> bool:
+    """A ContextualAligner (whose module, and numpy, are not imported just to ask)."""
+    module = sys.modules.get("paralign.aligners.contextual.aligner")
+    return module is not None and isinstance(value, module.ContextualAligner)
 
 
 def _preset_of(aligner: object) -> str | None:

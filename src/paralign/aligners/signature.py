@@ -25,7 +25,6 @@ module reuses).
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
@@ -33,7 +32,7 @@ from typing import Any
 from ..alignment import AlignFunction
 from ..signature import join_signature, setting_value, short_hash
 from .exact import exact_match_aligner
-from .registry import PresetAligner, aligner_label, resolve_aligner
+from .registry import PresetAligner, aligner_label, is_contextual_aligner, resolve_aligner
 
 #: The presets a Sultan aligner built from options may be named after, in order of preference.
 NAMED_PRESETS = ("default", "paper", "paraphrase")
@@ -82,7 +81,7 @@ def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
     owner = getattr(aligner, "__self__", None)  # a bound method, e.g. Aligner().align_sentences
     if owner is not None and _is_aligner(owner):
         aligner = owner
-    if _is_contextual(aligner):
+    if is_contextual_aligner(aligner):
         return _contextual_parts(aligner)
     if _is_aligner(aligner):
         return _sultan_parts(aligner)
@@ -95,20 +94,14 @@ def _preset_parts(preset: str) -> tuple[tuple[str, str], ...]:
     from .registry import _preset_aligner
 
     built = _preset_aligner(preset)
-    parts = _contextual_parts(built) if _is_contextual(built) else _sultan_parts(built)
+    parts = _contextual_parts(built) if is_contextual_aligner(built) else _sultan_parts(built)
     return tuple(parts.items())
 
 
 def _is_aligner(value: object) -> bool:
     from .sultan import Aligner
 
-    return isinstance(value, Aligner) or _is_contextual(value)
-
-
-def _is_contextual(value: object) -> bool:
-    """A ContextualAligner (whose module, and numpy, are not imported just to ask)."""
-    module = sys.modules.get("paralign.aligners.contextual.aligner")
-    return module is not None and isinstance(value, module.ContextualAligner)
+    return isinstance(value, Aligner) or is_contextual_aligner(value)
 
 
 def _sultan_parts(aligner: Any, contextual: bool = False) -> dict[str, str]:

@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..aligners.batch import AlignedBatch, align_pairs
+from ..aligners.registry import aligner_label
 from ..alignment import AlignedSentences, AlignFunction
 from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError, check_count
@@ -66,7 +67,6 @@ from ..nlp import Annotator
 from .contextual import encoder_options
 from .scores import score_aligned
 from .signals import Signal, cache_options, make_signal, needs_alignment, register_signal
-from .signature import aligner_name
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -450,7 +450,7 @@ def fit_hybrid_files(
         rows = signal_rows(batch, made)
         usable = [(row, p.score) for row, p in zip(rows, pairs, strict=True) if row is not None]
         groups.append(([row for row, _ in usable], [g for _, g in usable]))
-    return fit_hybrid(groups, signals, names=[Path(p).name for p in paths], aligner=aligner_name(aligner))
+    return fit_hybrid(groups, signals, names=[Path(p).name for p in paths], aligner=aligner_label(aligner))
 
 
 def aligner_mismatch(signal: object, aligner: AlignFunction | str | None) -> str | None:
@@ -463,7 +463,7 @@ def aligner_mismatch(signal: object, aligner: AlignFunction | str | None) -> str
     model = getattr(signal, "model", None)
     if getattr(signal, "name", "") != "hybrid" or not isinstance(model, HybridModel) or not model.aligner:
         return None
-    used = aligner if isinstance(aligner, str) else aligner_name(aligner)
+    used = aligner if isinstance(aligner, str) else aligner_label(aligner)
     reading = [n for n, c in zip(model.signals, getattr(signal, "components", ()), strict=True) if needs_alignment(c)]
     if used == model.aligner or not reading:
         return None

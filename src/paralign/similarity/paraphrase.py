@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs, reindexed
-from ..aligners.registry import PresetAligner, resolve_aligner
+from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..corpora.sts import SkippedPair, usable_pairs
@@ -43,7 +43,7 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
 )
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
-from .signature import aligner_name, paraphrase_signature
+from .signature import paraphrase_signature
 from .thresholds import (
     DEFAULT_THRESHOLD_RULE,
     BinaryScores,
@@ -242,7 +242,7 @@ def evaluate_paraphrase(
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None,
                                      encoder=encoder)
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
-    return replace(result, failures=failures, skipped=skipped, aligner=aligner_name(aligner), signature=signature)
+    return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
 
 
 def _named_signal(signal: str | Signal, encoder: str | None, device: str) -> Signal:

@@ -116,17 +116,6 @@ def uses_encoder(signal: Any, aligner: AlignFunction | Any | None = None) -> boo
     return any(needs_alignment(c) for c in signals) and "encoder" in aligner_parts(aligner)
 
 
-def aligner_name(aligner: AlignFunction | Any | None) -> str:
-    """How results name `aligner`: :func:`aligner_label`'s name, but a contextual aligner object
-    (the ``contextual`` preset built with another encoder or device, as the similarity commands'
-    ``--encoder`` builds it) by its signature's ``aligner`` part (``sultan:contextual``), as the
-    preset is named, not by its class's name."""
-    label = aligner_label(aligner)
-    if label in ("ContextualAligner", "ContextualAligner.align_sentences", "ContextualAligner.align"):
-        return aligner_parts(aligner)["aligner"]
-    return label
-
-
 def _has_encoder_features(names: Sequence[str] | None) -> bool:
     from .features import EMBEDDING_FEATURES
 
@@ -212,5 +201,5 @@ def scored_aligner(signal: Any, aligner: AlignFunction | Any | None, signature: 
     reads no alignment (``embedding``), which `aligner` would have named though it aligned nothing
     (``none`` as the signature's ``sim:none``)."""
     if needs_alignment(signal):
-        return aligner_name(aligner)
+        return aligner_label(aligner)
     return signature_parts(signature).get("aligner", "none")
