@@ -233,12 +233,16 @@ def group_sums(groups: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(groups, weights=values, minlength=size)
 
 
+def row_totals(groups: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Each row's group total of `counts` (c(e) of a row of e), summed exactly (:func:`group_sums`)."""
+    return group_sums(groups, counts, int(groups.max()) + 1 if len(groups) else 0)[groups]
+
+
 def _counts_by_e(part: pd.DataFrame) -> pd.DataFrame:
     """A partition holding every row of its e's: c(e, f) and c(e)."""
     counts = _sum_by(_arrow(part), ["e", "f"], ["count"])
     e_id, _ = _codes(counts["e"])
-    count = np.asarray(counts["count"], np.int64)
-    c_e = np.bincount(e_id, weights=count).astype(np.int64)[e_id]
+    c_e = row_totals(e_id, np.asarray(counts["count"], np.int64))
     return _frame(counts.append_column("c_e", pa.array(c_e)), BY_E_SCHEMA)
 
 
@@ -250,7 +254,7 @@ def _pivot_by_f(part: pd.DataFrame, floor: float, scale: float) -> pd.DataFrame:
     e_id, e_text = _codes(table["e"])
     f_id, _ = _codes(table["f"])
     count = np.asarray(table["count"], np.int64)
-    c_f = np.bincount(f_id, weights=count)[f_id]
+    c_f = row_totals(f_id, count)
     p_fe = count / np.asarray(table["c_e"], np.int64)
     p_ef = count / c_f
     src = np.flatnonzero(p_fe >= floor)
@@ -271,8 +275,7 @@ def _pivot_by_f(part: pd.DataFrame, floor: float, scale: float) -> pd.DataFrame:
         "paraphrase": e_text.take(pa.array(keys % n)),
         "probability": group_sums(inverse, np.rint(p_fe[left] * p_ef[right] * scale).astype(np.int64), len(keys)),
         "pivots": np.bincount(inverse, minlength=len(keys)).astype(np.int64),
-        "support": np.bincount(inverse, weights=np.minimum(count[left], count[right]),
-                               minlength=len(keys)).astype(np.int64),
+        "support": group_sums(inverse, np.minimum(count[left], count[right]), len(keys)),
     })
     return _frame(summed, PIVOT_SUM_SCHEMA)
 
@@ -290,7 +293,7 @@ def _relative_frequency(part: pd.DataFrame) -> pd.DataFrame:
     counts = _sum_by(_arrow(part), ["e", "f"], ["count"])
     e_id, _ = _codes(counts["e"])
     count = np.asarray(counts["count"], np.int64)
-    total = np.bincount(e_id, weights=count).astype(np.int64)[e_id]
+    total = row_totals(e_id, count)
     out = pa.table({"phrase": counts["e"], "paraphrase": counts["f"], "probability": count / total,
                     "count": count, "phrase_count": total})
     return _frame(out, MONO_SCHEMA)
