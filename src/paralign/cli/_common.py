@@ -39,10 +39,7 @@ def positive_int(text: str) -> int:
     """argparse type: a count, an integer >= 1 and at most ``sys.maxsize``: a larger one is no
     size Python can use (``islice`` and numpy refuse it with a traceback), and as a limit it is
     no limit, which a count of 0 never means on the command line either."""
-    value = _int_at_least(text, 1)
-    if value > sys.maxsize:
-        raise argparse.ArgumentTypeError(f"must be at most {sys.maxsize}, got {value}")
-    return value
+    return _count_at_least(text, 1)
 
 
 def non_negative_int(text: str) -> int:
@@ -54,13 +51,18 @@ def int_at_least(low: int) -> Callable[[str], int]:
     """argparse type: an integer >= `low`, refused when the options are parsed naming the flag
     (``argument --incremental-min-size: must be at least 2, got 1``), as :func:`positive_int`."""
     def integer(text: str) -> int:
-        value = _int_at_least(text, low)
-        if value > sys.maxsize:  # as positive_int: no size Python can use
-            raise argparse.ArgumentTypeError(f"must be at most {sys.maxsize}, got {value}")
-        return value
+        return _count_at_least(text, low)
 
     integer.__name__ = f"integer >= {low}"
     return integer
+
+
+def _count_at_least(text: str, low: int) -> int:
+    """An integer >= `low` and at most ``sys.maxsize`` (no size Python can use above it)."""
+    value = _int_at_least(text, low)
+    if value > sys.maxsize:
+        raise argparse.ArgumentTypeError(f"must be at most {sys.maxsize}, got {value}")
+    return value
 
 
 def _int_at_least(text: str, low: int) -> int:

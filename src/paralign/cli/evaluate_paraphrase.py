@@ -14,6 +14,7 @@ from ..similarity import (
     THRESHOLD_RULES,
     evaluate_paraphrase_files,
 )
+from ..similarity.contextual import NEURAL_SIGNAL_NAMES
 from ..similarity.features import (
     CROSS_ENCODER_SETS,
     DEFAULT_FEATURE_SET,
@@ -44,8 +45,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning
 
 
-#: Signals that run the neural encoder, by name (the shipped hybrid blends the embedding).
-NEURAL_SIGNALS = ("embedding", "contextual-alignment", "hybrid")
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
 ENCODER_USERS = ("--preset contextual (or --aligner contextual), a neural signal (embedding, contextual-alignment, "
                  "hybrid), --feature-set alignment+mt+embedding or --cross-encoder")
@@ -214,7 +213,7 @@ def uses_encoder(args: argparse.Namespace) -> bool:
     if aligns_with_encoder(args):
         return True
     if classifier_of(args) == "signal":
-        return args.signal in NEURAL_SIGNALS
+        return args.signal in NEURAL_SIGNAL_NAMES
     feature_set = args.feature_set or DEFAULT_FEATURE_SET
     cross = args.cross_encoder if args.cross_encoder is not None else feature_set in CROSS_ENCODER_SETS
     return bool(cross) or any(name in EMBEDDING_FEATURES for name in FEATURE_SETS.get(feature_set, ()))

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
+from ..similarity.contextual import NEURAL_SIGNAL_NAMES
 from ._common import add_format, add_output, add_report, write_report, write_result
 from ._options import (
     add_bootstrap_options,
@@ -20,9 +21,6 @@ from ._options import (
     too_few_to_resample,
 )
 
-#: Signals that run the neural encoder, by name (a hybrid: the shipped blend's embedding, and the
-#: candidate signals a --train fit scores).
-NEURAL_SIGNALS = ("embedding", "contextual-alignment", "hybrid")
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
 ENCODER_USERS = "--preset contextual (or --aligner contextual) or a neural signal (embedding, contextual-alignment, hybrid)"
 
@@ -111,7 +109,7 @@ def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) ->
 
 def run(args: argparse.Namespace) -> int:
     check_bootstrap_options(args)
-    check_encoder_options(args, args.signal in NEURAL_SIGNALS or aligns_with_encoder(args), ENCODER_USERS)
+    check_encoder_options(args, args.signal in NEURAL_SIGNAL_NAMES or aligns_with_encoder(args), ENCODER_USERS)
     reports: list[StsReport] = []
 
     def evaluate(paths: dict, **common) -> dict:

@@ -38,6 +38,9 @@ from .signals import content_indices, register_signal
 
 #: The signals that run the neural encoder (registered in this module).
 ENCODER_SIGNALS = frozenset({"embedding", "contextual-alignment"})
+#: The signal names a command's --signal may give that run the encoder: these and the hybrid
+#: (the shipped blend's embedding, and the candidates a --train fit scores).
+NEURAL_SIGNAL_NAMES = ENCODER_SIGNALS | {"hybrid"}
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
