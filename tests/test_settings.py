@@ -61,3 +61,17 @@ def test_no_home_folder_is_no_cache_and_nltk_data_is_still_found(no_home, tmp_pa
         data / "corpora" / "stopwords" / "english"
     assert main(["cache", "dir"]) == 0
     assert "no home folder" in capsys.readouterr().out
+
+
+def test_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path) -> None:
+    """XDG_CACHE_HOME=cache (relative) put paralign's cache in ./cache/paralign of whatever folder
+    a command ran in; the XDG Base Directory specification says a relative path there is invalid
+    and to be ignored, so the default under the home folder is used, as with no XDG_CACHE_HOME."""
+    from paralign.settings import cache_dir
+
+    monkeypatch.delenv("PARALIGN_CACHE_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", "cache")
+    assert cache_dir() == tmp_path / ".cache" / "paralign"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_dir() == tmp_path / "xdg" / "paralign"

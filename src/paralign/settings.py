@@ -91,12 +91,14 @@ def cache_dir() -> Path | None:
     """$PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign: where
     :mod:`paralign.disk_cache` keeps resources already read into Python (PPDB's pairs, a user's
     table file of 1 MB or more with its hash), so a command does not parse them again.
-    PARALIGN_CACHE_DIR set to an empty string, or no home folder to put the default in: no cache."""
+    PARALIGN_CACHE_DIR set to an empty string, or no home folder to put the default in: no cache.
+    A relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification requires (it
+    would put the cache under whatever folder a command happens to run in)."""
     value = os.environ.get("PARALIGN_CACHE_DIR")
     if value is not None:
         return Path(value) if value else None
     xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
+    if xdg and os.path.isabs(xdg):
         return Path(xdg) / "paralign"
     home = home_dir()
     return None if home is None else home / ".cache" / "paralign"
