@@ -338,3 +338,20 @@ def test_an_entry_with_a_damaged_record_is_unknown_and_still_derived_again(cache
     assert [e.state for e in entries()] == ["unknown"]
     build, calls = _counting([1])
     assert derived("thing", source, build, version="1") == [1] and len(calls) == 1
+
+
+def test_a_folder_named_like_an_entry_is_left_alone(cache, tmp_path) -> None:
+    """A folder named like an entry (or a temporary file) was listed as an 'unknown' entry, and
+    prune and purge failed to unlink it ('Is a directory') and reported a failure every time
+    (`paralign cache prune` exit 1). paralign never makes one: it is not an entry, and stays."""
+    from paralign.disk_cache import entries, prune, purge
+
+    cache.mkdir()
+    (cache / "folder-0123456789abcdef.marshal").mkdir()
+    (cache / "folder-0123456789abcdef.marshal" / "inside").write_text("x", encoding="utf-8")
+    (cache / "stale-0123456789abcdef.marshal").write_bytes(b"not an entry")
+    assert [entry.path.name for entry in entries()] == ["stale-0123456789abcdef.marshal"]
+    removed = prune()
+    assert removed.failed == [] and [entry.path.name for entry in removed.entries] == \
+        ["stale-0123456789abcdef.marshal"]
+    assert purge().failed == [] and (cache / "folder-0123456789abcdef.marshal" / "inside").exists()

@@ -329,13 +329,16 @@ def _remove(chosen: list[CacheEntry], kinds: tuple[str, ...]) -> Removed:
 
 
 def _files(kind: str, pattern: str) -> list[Path]:
-    """The files of `kind`'s folder matching `pattern`, sorted (none without a folder)."""
+    """The files of `kind`'s folder matching `pattern`, sorted (none without a folder). A
+    folder named like an entry is not one (paralign never makes one; unlinking it failed, so a
+    prune or purge exited 1 for it every time) and is left alone, as other files are."""
     folder = cache_folders()[kind]
     if folder is None:
         return []
     try:
         with os.scandir(folder) as scan:
-            names = [item.name for item in scan if fnmatch.fnmatchcase(item.name, pattern)]
+            names = [item.name for item in scan
+                     if fnmatch.fnmatchcase(item.name, pattern) and not _is_folder(item)]
     except FileNotFoundError:
         return []
     except OSError as exc:
@@ -345,6 +348,14 @@ def _files(kind: str, pattern: str) -> list[Path]:
         raise InputFileError(f"cannot read the {_SETTING[kind]} folder: {reason}", source=str(folder),
                              errno=exc.errno) from exc
     return [folder / name for name in sorted(names)]
+
+
+def _is_folder(item: os.DirEntry[str]) -> bool:
+    """Whether `item` is a folder itself (a link to one is a file to unlink, as any link)."""
+    try:
+        return item.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _record(path: Path) -> dict[str, Any] | None:
