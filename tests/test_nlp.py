@@ -331,3 +331,19 @@ def test_bytes_are_named_as_bytes_not_as_a_token_list_of_ints(nlp_annotator: Ann
 
     with pytest.raises(InputTypeError, match=r"not bytes b'A cat\.' \(decode it"):
         nlp_annotator(b"A cat.")
+
+
+def test_a_changed_paralign_spacy_model_loads_the_model_it_names(tmp_path, monkeypatch) -> None:
+    """Pipelines were kept per process under the model argument, None for the configured one:
+    a process (a notebook, a test) that set PARALIGN_SPACY_MODEL after annotating once kept the
+    first model, and model_id (signatures) named it. The setting as it is now is what is used."""
+    from paralign.errors import ResourceMissingError
+    from paralign.nlp import load_pipeline, model_id
+
+    default = load_pipeline()
+    monkeypatch.setenv("PARALIGN_SPACY_MODEL", "no_such_model_package")
+    with pytest.raises(ResourceMissingError, match="tried no_such_model_package"):
+        load_pipeline()
+    assert model_id() == "none"
+    monkeypatch.delenv("PARALIGN_SPACY_MODEL")
+    assert load_pipeline() is default and model_id() == model_name(default)

@@ -37,16 +37,24 @@ TextOrTokens = str | Sequence[str]
 ANNOTATION_VERSION = 6
 
 _lock = threading.Lock()
-_pipelines: dict[tuple[str | None, tuple[str, ...]], Language] = {}
+#: Each loaded pipeline by the models it was chosen from (:func:`_candidates`) and what it disables.
+_pipelines: dict[tuple[tuple[str, ...], tuple[str, ...]], Language] = {}
+
+
+def _candidates(model: str | None) -> tuple[str, ...]:
+    """The models :func:`load_pipeline` tries for `model`: it alone, else PARALIGN_SPACY_MODEL's
+    as it is now (a process that changes the setting gets the model it names, not the one an
+    earlier setting loaded), else the defaults."""
+    return (model,) if model else spacy_model_names()
 
 
 def load_pipeline(model: str | None = None, disable: Sequence[str] = ()) -> Language:
     """Load (once per process) the spaCy pipeline: `model`, else the configured defaults."""
-    key = (model, tuple(sorted(disable)))
+    names = _candidates(model)
+    key = (names, tuple(sorted(disable)))
     with _lock:
         if key in _pipelines:
             return _pipelines[key]
-        names = (model,) if model else spacy_model_names()
         spacy = import_spacy(names)
         errors = []
         for name in names:
@@ -103,10 +111,11 @@ def model_id(model: str | None = None) -> str:
     first of the configured models that is installed (a package or a model directory), as
     :func:`load_pipeline` would pick it, without loading spaCy (a batch on Dask workers
     annotates there, not here). ``none`` when no model is found."""
-    for (name, _), nlp in list(_pipelines.items()):
-        if name == model:
+    candidates = _candidates(model)
+    for (names, _), nlp in list(_pipelines.items()):
+        if names == candidates:
             return model_name(nlp)
-    for name in (model,) if model else spacy_model_names():
+    for name in candidates:
         meta = _installed_meta(name)
         if meta is not None:
             return _name_of(meta)
