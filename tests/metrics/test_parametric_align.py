@@ -82,3 +82,15 @@ def test_a_system_file_is_read_alone_not_with_a_jacana_companion(tmp_path) -> No
     more = [Alignment.from_links(a.sure | {(6, 6)} if n == 0 else a.sure) for n, a in enumerate(SYSTEM)]
     (tmp_path / "out.sure+poss.json").write_text(jacana(list(zip(GOLD, more, strict=True))), encoding="utf-8")
     assert align_scores_files(gold, system, links="sure+possible").to_dict() == alone
+
+
+def test_f1_is_zero_when_nothing_matched_and_none_only_when_undefined() -> None:
+    """ParaMetric's F1 was null when precision and recall were both 0 (system and gold pairs,
+    none in common), where f_measure and score-alignments give 0; it is now 0, and null only
+    when precision or recall is undefined."""
+    from paralign.metrics.parametric_align import AlignCounts
+
+    assert AlignCounts(matched=0, system=3, gold=4).f1 == 0.0
+    assert AlignCounts(matched=0, system=0, gold=4).f1 is None
+    assert AlignCounts(matched=2, system=4, gold=4).f1 == 0.5
+    assert AlignCounts(matched=0, system=3, gold=4).to_dict()["f1"] == 0.0

@@ -109,10 +109,10 @@ class AlignCounts:
 
     @property
     def f1(self) -> float | None:
-        p, r = self.precision, self.recall
-        if p is None or r is None or p + r == 0:
-            return None  # undefined, not 0, when nothing matched at all
-        return f_measure(p, r)
+        """None when precision or recall is undefined (no system or no gold pair); 0 when both
+        are 0 (pairs on both sides, none matched), as :func:`~paralign.metrics.f_measure`
+        and score-alignments give it."""
+        return f_measure(self.precision, self.recall)
 
     def to_dict(self) -> dict:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1,
