@@ -47,6 +47,8 @@ CASES = [
      "--threshold", "2"),
     (("parametric", "align", "--gold", "{gold}", "--system", "{links}"), "--max-length", "0"),
     (("parametric", "table", "--gold", "{gold}", "--table", "{links}"), "--max-length", "-1"),
+    (("lattice", "paths", "{english}", "--sample", "1"), "--seed", "-5"),  # random.Random(-5) is Random(5)
+    (("lattice", "stats", "{english}", "--sample", "1"), "--seed", "-1"),
 ]
 
 
@@ -72,7 +74,6 @@ def test_an_out_of_range_number_names_the_flag(tmp_path, capsys, monkeypatch, ar
 #: Number options parsed as a bare float or int, with why no range of theirs is checked when
 #: the options are parsed (any other number option must have a type that checks its range).
 UNCHECKED = {
-    "--seed": "any integer seeds Python's random.Random",
     "--fine-tune-seed": "any integer seeds torch and random.Random",
 }
 

@@ -70,7 +70,7 @@ def add_groups(p: argparse.ArgumentParser) -> None:
                    "them: sentences with the same words (lower-cased unless --keep-case) are one")
     p.add_argument("--sample", type=positive_int, default=None, metavar="N",
                    help="a seeded sample of N >= 1 groups (default: all)")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=non_negative_int, default=None,
                    help="seed of --sample (and, for stats, of --lm-train's sampled paths and --incremental's "
                    "shuffles; default: 0)")
 

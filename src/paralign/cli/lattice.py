@@ -120,7 +120,7 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
                    help="the K most probable paths (default: 0, none)")
     p.add_argument("--sample", type=non_negative_int, default=0, metavar="N",
                    help="N uniformly sampled paths (default: 0, none)")
-    p.add_argument("--seed", type=int, default=None, help="seed of --sample (default: 0)")
+    p.add_argument("--seed", type=non_negative_int, default=None, help="seed of --sample (default: 0)")
     p.add_argument("--all", type=non_negative_int, default=0, metavar="LIMIT",
                    help="enumerate up to LIMIT paths (default: 0, none)")
     p.set_defaults(func=run_paths)
