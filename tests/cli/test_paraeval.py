@@ -80,8 +80,9 @@ def test_references_of_different_lengths_are_one_error_naming_them(files, capsys
     one error naming the references and their lengths, before any system is read."""
     (files / "short.txt").write_text("one line\n", encoding="utf-8")
     argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "short.txt"), "--resources", "none"]
-    for _ in range(inputs):
-        argv += ["-i", str(files / "hyp.txt")]
+    for k in range(inputs):  # as many systems, each its own file
+        (files / f"hyp{k}.txt").write_text((files / "hyp.txt").read_text(encoding="utf-8"), encoding="utf-8")
+        argv += ["-i", str(files / f"hyp{k}.txt")]
     code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""
     assert err == (f"paralign paraeval: error: the references differ in length: {files / 'r1.txt'} has 3 "
@@ -486,6 +487,28 @@ def test_an_input_whose_name_looks_like_a_glob_is_read_as_named(tmp_path, capsys
     assert code == 0 and json.loads(out)["f"] == 1.0
     code, out, _ = run(capsys, *base, "-i", "hyp?.txt", "-i", "hyp[1].txt")  # a real glob still expands
     assert [line.split("\t")[0] for line in out.splitlines()] == ["hyp1.txt", "hyp[1].txt"]
+
+
+def test_a_system_given_twice_is_scored_once_in_its_first_place(tmp_path, capsys, monkeypatch):
+    """The same file named twice by -i (a baseline, then a glob that matches it too; or the path
+    written two ways) is one system: scored once, in its first place, with a warning naming
+    both, as sacrebleu's --paired-bs ignores a system "also given as the baseline". Before, it
+    was scored twice under one name (JSON: two records of one "input"), and --paired-bs tested
+    the baseline against itself (p = 1.0000)."""
+    d = _systems(tmp_path, 6)
+    monkeypatch.chdir(d)
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none", "--resamples", "20"]
+    code, out, err = run(capsys, *base, "-i", "far.txt", "-i", "c*.txt", "-i", "./far.txt", "--paired-bs")
+    assert code == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["far.txt", "close.txt", "copy.txt"]
+    assert ", baseline)" in out.splitlines()[0] and "p = 1.0000" not in out.splitlines()[1]
+    assert "paralign: warning: ./far.txt: the same file as far.txt (given before); scored once" in err
+    code, out, err = run(capsys, *base, "-i", "close.txt", "-i", "*.txt", "--format", "json", "--confidence")
+    names = [s["input"] for s in json.loads(out)["systems"]]
+    assert code == 0 and names == ["close.txt", "copy.txt", "far.txt", "ref.txt"]
+    assert err.count("scored once") == 1
+    code, out, err = run(capsys, *base, "-i", "far.txt", "-i", "f*.txt", "--paired-bs")
+    assert code == 2 and out == "" and "scored once" in err and "give two or more" in err
 
 
 def test_one_bad_system_of_many_does_not_lose_the_others(tmp_path, capsys):

@@ -69,7 +69,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-i", "--input", action="append", default=None, metavar="HYP",
                         help="hypothesis file or glob (repeatable: each system scored against "
                              "the same references; of many, one that cannot be, e.g. of another "
-                             "length, is reported and left out; default: stdin)")
+                             "length, is reported and left out; a file given twice is scored once, "
+                             "in its first place; default: stdin)")
     parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
                         help="default, contextual or paper (default: %(default)s)")
     add_paraeval_source_options(parser, "--config")
@@ -133,6 +134,25 @@ def input_paths(patterns: list[str] | None) -> list[str]:
     return out
 
 
+def distinct_inputs(paths: list[str]) -> list[str]:
+    """`paths` with each file once, in its first place: a later path naming a file already given
+    (the baseline again in a glob, ``./hyp.txt`` beside ``hyp.txt``, a link to it) is left out
+    with a warning, as sacrebleu's --paired-bs ignores a system also given as the baseline.
+    Scored twice, it was two results of one name, and its own paired test (p = 1)."""
+    import os
+
+    first: dict[str, str] = {}
+    out: list[str] = []
+    for path in paths:
+        key = path if path == "-" else os.path.realpath(path)
+        if key in first:
+            warn(f"{input_name(path)}: the same file as {input_name(first[key])} (given before); scored once")
+            continue
+        first[key] = path
+        out.append(path)
+    return out
+
+
 def _paper_options(args: argparse.Namespace) -> PaperOptions:
     """The paper scorer's settings given on the command line (only those)."""
     options: PaperOptions = {}
@@ -154,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
     check_bootstrap_options(args, ("--confidence", "--paired-bs"))
     check_paper_options(args, args.config, "--config")
     check_encoder_options(args, "contextual" in get_config(args.config).tiers, ENCODER_USERS)
-    paths = input_paths(args.input)
+    given = input_paths(args.input)
+    paths = distinct_inputs(given)
     check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
     if args.sentence_level and args.format == "text" and (args.confidence or args.paired_bs):
@@ -185,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
     if bootstrap:
         _add_significance(args, scorer, scores, [path for path, _ in systems])
     results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]
-    _write(args, results, bad, many=len(paths) > 1)
+    _write(args, results, bad, many=len(given) > 1)
     if args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
