@@ -234,6 +234,20 @@ def test_report_shows_the_confidence_the_command_gives(files, capsys, report_pag
     assert "n/a (fewer than 2 segments to resample)" in text
 
 
+def test_report_says_why_the_confidence_of_an_undefined_f_is_n_a(files, capsys, report_page):
+    """The paper config's F is n/a when no reference has a word, so --confidence has no interval
+    (null, with a warning saying its score is n/a) over any number of segments. The report said
+    "n/a (fewer than 2 segments to resample)" of 3 segments; it gives the reason the command does."""
+    (files / "blank.txt").write_text("\n\n\n", encoding="utf-8")
+    report = files / "na.html"
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
+                         "--resources", "none", "--config", "paper", "--confidence", "--resamples", "20",
+                         "--format", "json", "--report", str(report))
+    assert code == 0 and json.loads(out)["confidence"] is None and "its score is n/a" in err
+    text = report_page(report.read_text(encoding="utf-8")).text
+    assert "bootstrap of the F: n/a (the F is n/a)" in text and "fewer than 2 segments" not in text
+
+
 def test_many_systems_one_call_match_one_call_each(files, capsys):
     (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
     base = ["paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--format", "json"]
