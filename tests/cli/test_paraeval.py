@@ -525,6 +525,24 @@ def test_a_system_given_twice_is_scored_once_in_its_first_place(tmp_path, capsys
     assert code == 2 and out == "" and "scored once" in err and "give two or more" in err
 
 
+def test_a_glob_takes_the_files_it_matches_not_folders(tmp_path, capsys, monkeypatch):
+    """-i GLOB is the files it matches: a folder it also matches (an old/ beside the outputs) is
+    no hypothesis file. Before, `-i 'out/*'` with a subfolder stopped the whole run as a usage
+    error ("out/old: is a directory, not a file"), no system scored."""
+    d = _systems(tmp_path, 4)
+    monkeypatch.chdir(d)
+    (d / "out").mkdir()
+    (d / "out" / "old").mkdir()
+    for name in ("close", "far"):
+        (d / "out" / f"{name}.txt").write_text((d / f"{name}.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none"]
+    code, out, err = run(capsys, *base, "-i", "out/*")
+    assert code == 0, err
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["out/close.txt", "out/far.txt"]
+    code, out, err = run(capsys, *base, "-i", "out/o*")
+    assert code == 2 and out == "" and "out/o*: no file matches this pattern" in err
+
+
 def test_one_bad_system_of_many_does_not_lose_the_others(tmp_path, capsys):
     """Many -i are a batch: a system file that cannot be scored (here one line short, and one not
     UTF-8) is reported on stderr as FILE: reason and left out, the others are scored (exit 0;

@@ -115,14 +115,15 @@ def read_segments(path: str) -> list[str]:
 
 
 def input_paths(patterns: list[str] | None) -> list[str]:
-    """Each -i as given, or the sorted files its glob matches (a glob matching none: an error).
-    A name that exists is that file, even with glob characters in it (``hyp[1].txt``)."""
+    """Each -i as given, or the sorted files its glob matches, folders left out (a glob matching
+    none: an error). A name that exists is that file, even with glob characters in it
+    (``hyp[1].txt``)."""
     import os
 
     out: list[str] = []
     for pattern in patterns or ["-"]:
         if pattern != "-" and glob.has_magic(pattern) and not os.path.exists(pattern):
-            found = sorted(glob.glob(pattern))
+            found = sorted(path for path in glob.glob(pattern) if not os.path.isdir(path))
             if not found:
                 import errno
 
