@@ -543,6 +543,27 @@ def test_a_glob_takes_the_files_it_matches_not_folders(tmp_path, capsys, monkeyp
     assert code == 2 and out == "" and "out/o*: no file matches this pattern" in err
 
 
+def test_text_names_each_system_in_one_column_of_one_line(tmp_path, capsys, monkeypatch):
+    """Many -i: a text line a system (a segment), its first column the file's name. A name with
+    a tab, a line break or an escape sequence (a file an MT pipeline named from its data) is
+    written with them escaped (``\\t``, ``\\n``, ``\\x1b``), as every message names it. Before,
+    it was written raw: its line broke in two, its columns moved, and `cut -f1` gave its scores
+    to a system named "ird"; an ESC drove the terminal. JSON keeps the exact name."""
+    d = _systems(tmp_path, 4)
+    monkeypatch.chdir(d)
+    odd = "we\tird\nname\x1b[2J.txt"
+    (d / odd).write_text((d / "close.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none", "-i", odd, "-i", "far.txt"]
+    code, out, _ = run(capsys, *base)
+    assert code == 0 and len(out.splitlines()) == 2
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["we\\tird\\nname\\x1b[2J.txt", "far.txt"]
+    assert all(len(line.split("\t")) == 3 for line in out.splitlines())
+    code, out, _ = run(capsys, *base, "--sentence-level")
+    assert code == 0 and len(out.splitlines()) == 8 and all(len(line.split("\t")) == 4 for line in out.splitlines())
+    code, out, _ = run(capsys, *base, "--format", "json")
+    assert [s["input"] for s in json.loads(out)["systems"]] == [odd, "far.txt"]
+
+
 def test_one_bad_system_of_many_does_not_lose_the_others(tmp_path, capsys):
     """Many -i are a batch: a system file that cannot be scored (here one line short, and one not
     UTF-8) is reported on stderr as FILE: reason and left out, the others are scored (exit 0;

@@ -295,7 +295,8 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
            many: bool) -> None:
     """The scores to -o, in --format (per segment with --sentence-level); a system that could
     not be scored (`bad`: its -i index and why) is an ``{"input", "error"}`` record in its place
-    in JSON, and has no line in text (its warning is on stderr)."""
+    in JSON, and has no line in text (its warning is on stderr). Text names a system as a
+    message does, its control characters escaped (JSON: the exact name)."""
     with open_out(args.output) as out:
         if args.format == "json":
             documents = [{"input": input_name(path), **_document(result, args.sentence_level)}
@@ -307,8 +308,10 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
                 documents.insert(k, {"input": input_name(path), "error": message})
             emit({"systems": documents}, "json", str, out)
             return
-        for path, result in results:
-            prefix = f"{input_name(path)}\t" if many else ""
+        from ..viz.terminal import safe
+
+        for path, result in results:  # a name's tab, line break or ESC escaped: one column, one line
+            prefix = f"{safe(input_name(path))}\t" if many else ""
             if args.sentence_level:
                 for segment in result["segments"]:
                     out.write(f"{prefix}{segment['segment']}\t{_text(segment)}\n")
