@@ -523,6 +523,8 @@ def test_a_system_given_twice_is_scored_once_in_its_first_place(tmp_path, capsys
     assert err.count("scored once") == 1
     code, out, err = run(capsys, *base, "-i", "far.txt", "-i", "f*.txt", "--paired-bs")
     assert code == 2 and out == "" and "scored once" in err and "give two or more" in err
+    code, out, err = run(capsys, *base, "-i", "-", "-i", "-")
+    assert code == 2 and out == "" and "stdin can be read only once" in err
 
 
 def test_a_glob_takes_the_files_it_matches_not_folders(tmp_path, capsys, monkeypatch):

@@ -23,6 +23,7 @@ from ._common import (
     counted,
     emit,
     input_name,
+    is_stdin,
     open_in,
     open_out,
     positive_int,
@@ -145,7 +146,10 @@ def distinct_inputs(paths: list[str]) -> list[str]:
     first: dict[str, str] = {}
     out: list[str] = []
     for path in paths:
-        key = path if path == "-" else os.path.realpath(path)
+        if is_stdin(path):  # stdin twice is a usage error (check_stdin_once), not one system
+            out.append(path)
+            continue
+        key = os.path.realpath(path)
         if key in first:
             warn(f"{input_name(path)}: the same file as {input_name(first[key])} (given before); scored once")
             continue
@@ -177,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     check_encoder_options(args, "contextual" in get_config(args.config).tiers, ENCODER_USERS)
     given = input_paths(args.input)
     paths = distinct_inputs(given)
-    check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
+    check_stdin_once({"input": given, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
     if args.sentence_level and args.format == "text" and (args.confidence or args.paired_bs):
         # text has one line a segment and none for the corpus these figures are about
