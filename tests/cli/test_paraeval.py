@@ -566,6 +566,21 @@ def test_text_names_each_system_in_one_column_of_one_line(tmp_path, capsys, monk
     assert [s["input"] for s in json.loads(out)["systems"]] == [odd, "far.txt"]
 
 
+def test_one_i_takes_many_files_as_sacrebleus_does(tmp_path, capsys, monkeypatch):
+    """`-i A B C` is three systems, as sacrebleu's -i takes them, so a glob the shell expands
+    (`-i out/*.txt`, unquoted) works as the one paralign expands; -i may still be repeated.
+    Before, `-i close.txt far.txt` was a usage error ("unrecognized arguments: far.txt")."""
+    d = _systems(tmp_path, 4)
+    monkeypatch.chdir(d)
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none", "--resamples", "20"]
+    code, out, err = run(capsys, *base, "-i", "far.txt", "close.txt", "-i", "copy.txt", "--paired-bs")
+    assert code == 0, err
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["far.txt", "close.txt", "copy.txt"]
+    assert ", baseline)" in out.splitlines()[0]
+    _, alone, _ = run(capsys, *base, "-i", "far.txt", "-i", "close.txt", "-i", "copy.txt", "--paired-bs")
+    assert out == alone
+
+
 def test_one_bad_system_of_many_does_not_lose_the_others(tmp_path, capsys):
     """Many -i are a batch: a system file that cannot be scored (here one line short, and one not
     UTF-8) is reported on stderr as FILE: reason and left out, the others are scored (exit 0;

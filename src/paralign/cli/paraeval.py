@@ -67,8 +67,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "The precision of an empty hypothesis is 0.")
     parser.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
                         help="reference file, one segment a line (repeat for more references)")
-    parser.add_argument("-i", "--input", action="append", default=None, metavar="HYP",
-                        help="hypothesis file or glob (repeatable: each system scored against "
+    parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar="HYP",
+                        help="hypothesis files or globs (-i A B, as sacrebleu's -i, or -i A -i B: "
+                             "each system scored against "
                              "the same references; of many, one that cannot be, e.g. of another "
                              "length, is reported and left out; a file given twice is scored once, "
                              "in its first place; default: stdin)")
