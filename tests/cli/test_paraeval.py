@@ -80,8 +80,9 @@ def test_references_of_different_lengths_are_one_error_naming_them(files, capsys
     one error naming the references and their lengths, before any system is read."""
     (files / "short.txt").write_text("one line\n", encoding="utf-8")
     argv = ["paraeval", "-r", str(files / "r1.txt"), "-r", str(files / "short.txt"), "--resources", "none"]
-    for _ in range(inputs):
-        argv += ["-i", str(files / "hyp.txt")]
+    for k in range(inputs):  # as many systems, each its own file
+        (files / f"hyp{k}.txt").write_text((files / "hyp.txt").read_text(encoding="utf-8"), encoding="utf-8")
+        argv += ["-i", str(files / f"hyp{k}.txt")]
     code, out, err = run(capsys, *argv)
     assert code == 1 and out == ""
     assert err == (f"paralign paraeval: error: the references differ in length: {files / 'r1.txt'} has 3 "
@@ -231,6 +232,20 @@ def test_report_shows_the_confidence_the_command_gives(files, capsys, report_pag
     assert code == 0 and json.loads(out)["confidence"] is None and "fewer than 2 segments" in err
     text = report_page(report.read_text(encoding="utf-8")).text
     assert "n/a (fewer than 2 segments to resample)" in text
+
+
+def test_report_says_why_the_confidence_of_an_undefined_f_is_n_a(files, capsys, report_page):
+    """The paper config's F is n/a when no reference has a word, so --confidence has no interval
+    (null, with a warning saying its score is n/a) over any number of segments. The report said
+    "n/a (fewer than 2 segments to resample)" of 3 segments; it gives the reason the command does."""
+    (files / "blank.txt").write_text("\n\n\n", encoding="utf-8")
+    report = files / "na.html"
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
+                         "--resources", "none", "--config", "paper", "--confidence", "--resamples", "20",
+                         "--format", "json", "--report", str(report))
+    assert code == 0 and json.loads(out)["confidence"] is None and "its score is n/a" in err
+    text = report_page(report.read_text(encoding="utf-8")).text
+    assert "bootstrap of the F: n/a (the F is n/a)" in text and "fewer than 2 segments" not in text
 
 
 def test_many_systems_one_call_match_one_call_each(files, capsys):
@@ -486,6 +501,84 @@ def test_an_input_whose_name_looks_like_a_glob_is_read_as_named(tmp_path, capsys
     assert code == 0 and json.loads(out)["f"] == 1.0
     code, out, _ = run(capsys, *base, "-i", "hyp?.txt", "-i", "hyp[1].txt")  # a real glob still expands
     assert [line.split("\t")[0] for line in out.splitlines()] == ["hyp1.txt", "hyp[1].txt"]
+
+
+def test_a_system_given_twice_is_scored_once_in_its_first_place(tmp_path, capsys, monkeypatch):
+    """The same file named twice by -i (a baseline, then a glob that matches it too; or the path
+    written two ways) is one system: scored once, in its first place, with a warning naming
+    both, as sacrebleu's --paired-bs ignores a system "also given as the baseline". Before, it
+    was scored twice under one name (JSON: two records of one "input"), and --paired-bs tested
+    the baseline against itself (p = 1.0000)."""
+    d = _systems(tmp_path, 6)
+    monkeypatch.chdir(d)
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none", "--resamples", "20"]
+    code, out, err = run(capsys, *base, "-i", "far.txt", "-i", "c*.txt", "-i", "./far.txt", "--paired-bs")
+    assert code == 0
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["far.txt", "close.txt", "copy.txt"]
+    assert ", baseline)" in out.splitlines()[0] and "p = 1.0000" not in out.splitlines()[1]
+    assert "paralign: warning: ./far.txt: the same file as far.txt (given before); scored once" in err
+    code, out, err = run(capsys, *base, "-i", "close.txt", "-i", "*.txt", "--format", "json", "--confidence")
+    names = [s["input"] for s in json.loads(out)["systems"]]
+    assert code == 0 and names == ["close.txt", "copy.txt", "far.txt", "ref.txt"]
+    assert err.count("scored once") == 1
+    code, out, err = run(capsys, *base, "-i", "far.txt", "-i", "f*.txt", "--paired-bs")
+    assert code == 2 and out == "" and "scored once" in err and "give two or more" in err
+    code, out, err = run(capsys, *base, "-i", "-", "-i", "-")
+    assert code == 2 and out == "" and "stdin can be read only once" in err
+
+
+def test_a_glob_takes_the_files_it_matches_not_folders(tmp_path, capsys, monkeypatch):
+    """-i GLOB is the files it matches: a folder it also matches (an old/ beside the outputs) is
+    no hypothesis file. Before, `-i 'out/*'` with a subfolder stopped the whole run as a usage
+    error ("out/old: is a directory, not a file"), no system scored."""
+    d = _systems(tmp_path, 4)
+    monkeypatch.chdir(d)
+    (d / "out").mkdir()
+    (d / "out" / "old").mkdir()
+    for name in ("close", "far"):
+        (d / "out" / f"{name}.txt").write_text((d / f"{name}.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none"]
+    code, out, err = run(capsys, *base, "-i", "out/*")
+    assert code == 0, err
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["out/close.txt", "out/far.txt"]
+    code, out, err = run(capsys, *base, "-i", "out/o*")
+    assert code == 2 and out == "" and "out/o*: no file matches this pattern" in err
+
+
+def test_text_names_each_system_in_one_column_of_one_line(tmp_path, capsys, monkeypatch):
+    """Many -i: a text line a system (a segment), its first column the file's name. A name with
+    a tab, a line break or an escape sequence (a file an MT pipeline named from its data) is
+    written with them escaped (``\\t``, ``\\n``, ``\\x1b``), as every message names it. Before,
+    it was written raw: its line broke in two, its columns moved, and `cut -f1` gave its scores
+    to a system named "ird"; an ESC drove the terminal. JSON keeps the exact name."""
+    d = _systems(tmp_path, 4)
+    monkeypatch.chdir(d)
+    odd = "we\tird\nname\x1b[2J.txt"
+    (d / odd).write_text((d / "close.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none", "-i", odd, "-i", "far.txt"]
+    code, out, _ = run(capsys, *base)
+    assert code == 0 and len(out.splitlines()) == 2
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["we\\tird\\nname\\x1b[2J.txt", "far.txt"]
+    assert all(len(line.split("\t")) == 3 for line in out.splitlines())
+    code, out, _ = run(capsys, *base, "--sentence-level")
+    assert code == 0 and len(out.splitlines()) == 8 and all(len(line.split("\t")) == 4 for line in out.splitlines())
+    code, out, _ = run(capsys, *base, "--format", "json")
+    assert [s["input"] for s in json.loads(out)["systems"]] == [odd, "far.txt"]
+
+
+def test_one_i_takes_many_files_as_sacrebleus_does(tmp_path, capsys, monkeypatch):
+    """`-i A B C` is three systems, as sacrebleu's -i takes them, so a glob the shell expands
+    (`-i out/*.txt`, unquoted) works as the one paralign expands; -i may still be repeated.
+    Before, `-i close.txt far.txt` was a usage error ("unrecognized arguments: far.txt")."""
+    d = _systems(tmp_path, 4)
+    monkeypatch.chdir(d)
+    base = ["paraeval", "-r", "ref.txt", "--resources", "none", "--resamples", "20"]
+    code, out, err = run(capsys, *base, "-i", "far.txt", "close.txt", "-i", "copy.txt", "--paired-bs")
+    assert code == 0, err
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["far.txt", "close.txt", "copy.txt"]
+    assert ", baseline)" in out.splitlines()[0]
+    _, alone, _ = run(capsys, *base, "-i", "far.txt", "-i", "close.txt", "-i", "copy.txt", "--paired-bs")
+    assert out == alone
 
 
 def test_one_bad_system_of_many_does_not_lose_the_others(tmp_path, capsys):

@@ -23,6 +23,7 @@ from ._common import (
     counted,
     emit,
     input_name,
+    is_stdin,
     open_in,
     open_out,
     positive_int,
@@ -66,10 +67,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "The precision of an empty hypothesis is 0.")
     parser.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
                         help="reference file, one segment a line (repeat for more references)")
-    parser.add_argument("-i", "--input", action="append", default=None, metavar="HYP",
-                        help="hypothesis file or glob (repeatable: each system scored against "
+    parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar="HYP",
+                        help="hypothesis files or globs (-i A B, as sacrebleu's -i, or -i A -i B: "
+                             "each system scored against "
                              "the same references; of many, one that cannot be, e.g. of another "
-                             "length, is reported and left out; default: stdin)")
+                             "length, is reported and left out; a file given twice is scored once, "
+                             "in its first place; default: stdin)")
     parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
                         help="default, contextual or paper (default: %(default)s)")
     add_paraeval_source_options(parser, "--config")
@@ -114,14 +117,15 @@ def read_segments(path: str) -> list[str]:
 
 
 def input_paths(patterns: list[str] | None) -> list[str]:
-    """Each -i as given, or the sorted files its glob matches (a glob matching none: an error).
-    A name that exists is that file, even with glob characters in it (``hyp[1].txt``)."""
+    """Each -i as given, or the sorted files its glob matches, folders left out (a glob matching
+    none: an error). A name that exists is that file, even with glob characters in it
+    (``hyp[1].txt``)."""
     import os
 
     out: list[str] = []
     for pattern in patterns or ["-"]:
         if pattern != "-" and glob.has_magic(pattern) and not os.path.exists(pattern):
-            found = sorted(glob.glob(pattern))
+            found = sorted(path for path in glob.glob(pattern) if not os.path.isdir(path))
             if not found:
                 import errno
 
@@ -130,6 +134,28 @@ def input_paths(patterns: list[str] | None) -> list[str]:
             out.extend(found)
         else:
             out.append(pattern)
+    return out
+
+
+def distinct_inputs(paths: list[str]) -> list[str]:
+    """`paths` with each file once, in its first place: a later path naming a file already given
+    (the baseline again in a glob, ``./hyp.txt`` beside ``hyp.txt``, a link to it) is left out
+    with a warning, as sacrebleu's --paired-bs ignores a system also given as the baseline.
+    Scored twice, it was two results of one name, and its own paired test (p = 1)."""
+    import os
+
+    first: dict[str, str] = {}
+    out: list[str] = []
+    for path in paths:
+        if is_stdin(path):  # stdin twice is a usage error (check_stdin_once), not one system
+            out.append(path)
+            continue
+        key = os.path.realpath(path)
+        if key in first:
+            warn(f"{input_name(path)}: the same file as {input_name(first[key])} (given before); scored once")
+            continue
+        first[key] = path
+        out.append(path)
     return out
 
 
@@ -154,8 +180,9 @@ def run(args: argparse.Namespace) -> int:
     check_bootstrap_options(args, ("--confidence", "--paired-bs"))
     check_paper_options(args, args.config, "--config")
     check_encoder_options(args, "contextual" in get_config(args.config).tiers, ENCODER_USERS)
-    paths = input_paths(args.input)
-    check_stdin_once({"input": paths, "reference": args.reference,  # -i is stdin by default
+    given = input_paths(args.input)
+    paths = distinct_inputs(given)
+    check_stdin_once({"input": given, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
     if args.sentence_level and args.format == "text" and (args.confidence or args.paired_bs):
         # text has one line a segment and none for the corpus these figures are about
@@ -185,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
     if bootstrap:
         _add_significance(args, scorer, scores, [path for path, _ in systems])
     results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]
-    _write(args, results, bad, many=len(paths) > 1)
+    _write(args, results, bad, many=len(given) > 1)
     if args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
@@ -273,7 +300,8 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
            many: bool) -> None:
     """The scores to -o, in --format (per segment with --sentence-level); a system that could
     not be scored (`bad`: its -i index and why) is an ``{"input", "error"}`` record in its place
-    in JSON, and has no line in text (its warning is on stderr)."""
+    in JSON, and has no line in text (its warning is on stderr). Text names a system as a
+    message does, its control characters escaped (JSON: the exact name)."""
     with open_out(args.output) as out:
         if args.format == "json":
             documents = [{"input": input_name(path), **_document(result, args.sentence_level)}
@@ -285,8 +313,10 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
                 documents.insert(k, {"input": input_name(path), "error": message})
             emit({"systems": documents}, "json", str, out)
             return
-        for path, result in results:
-            prefix = f"{input_name(path)}\t" if many else ""
+        from ..viz.terminal import safe
+
+        for path, result in results:  # a name's tab, line break or ESC escaped: one column, one line
+            prefix = f"{safe(input_name(path))}\t" if many else ""
             if args.sentence_level:
                 for segment in result["segments"]:
                     out.write(f"{prefix}{segment['segment']}\t{_text(segment)}\n")

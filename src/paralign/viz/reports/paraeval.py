@@ -112,12 +112,15 @@ def confidence_intro(corpus: Mapping, headline: str, percent: bool) -> list[Elem
     """The bootstrap of `corpus`'s headline score (``paraeval --confidence``: its JSON's
     ``confidence``) as rows of a score table, the mean and the half-width of the 95% interval as
     the text output's ``μ = ... ± ...``, and a note with the resampling's settings; nothing
-    without one. So a page whose signature says ``bs:N|seed:S`` shows the figures they are of."""
+    without one; where there is none (null), why: the headline (``corpus[headline.lower()]``, the
+    paper's F) is n/a, or fewer than 2 segments. So a page whose signature says ``bs:N|seed:S``
+    shows the figures they are of."""
     if "confidence" not in corpus:
         return []
     found = corpus["confidence"]
-    if found is None:  # fewer than 2 segments: nothing to resample (the command warned)
-        return [el("p", f"bootstrap of the {headline}: n/a (fewer than 2 segments to resample)", class_="note")]
+    if found is None:  # the command warned why: the score is n/a, or fewer than 2 segments
+        why = f"the {headline} is n/a" if corpus.get(headline.lower()) is None else "fewer than 2 segments to resample"
+        return [el("p", f"bootstrap of the {headline}: n/a ({why})", class_="note")]
     digits = () if percent else (4,)
     rows = [(f"bootstrap mean (μ) of the {headline}", "confidence.mean", percent, *digits),
             ("± (half the 95% interval)", "confidence.ci", percent, *digits)]
