@@ -219,3 +219,16 @@ def test_a_number_with_a_digit_group_mark_is_a_bad_number(tmp_path, table, row) 
     (root / "humaneval" / table).write_text(row, encoding="utf-8")
     with pytest.raises(FormatError, match=r"bad number .*_"):
         load_wmt(root, "xx-en", segments=True)
+
+
+def test_a_line_map_past_the_txt_files_names_the_map_and_its_line(tmp_path):
+    """A seg-line-map row pointing past the txt files was 'xx-en: seg-line-map points past the 3
+    lines of the txt files', naming neither the file nor the row (of a thousand) at fault."""
+    root = _fake(tmp_path)
+    _segment_files(root, "Nemo.1 1 90 0.9 2\nNemo.1 2 80 0.9 2\n", "SID\tline\tdoc_id\n1\t2\td1\n2\t9\td1\n")
+    with pytest.raises(MismatchError) as caught:
+        load_wmt(root, "xx-en", segments=True)
+    where = root / "humaneval" / "seg-line-map-xx-en.tsv"
+    assert str(caught.value) == f"{where}:3: SID 2 is line 9, past the 3 lines of the txt files"
+    assert (caught.value.source, caught.value.line) == (str(where), 3)
+

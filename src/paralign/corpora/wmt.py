@@ -171,8 +171,14 @@ def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list
 
 def load_segment_lines(root: str | Path | None, pair: str) -> dict[int, int]:
     """SID -> 0-based txt line, from humaneval/seg-line-map-<lp>.tsv (1-based lines there)."""
-    path = wmt_dir(root) / "humaneval" / f"seg-line-map-{pair}.tsv"
-    out: dict[int, int] = {}
+    return {sid: line for sid, (line, _) in _segment_map(root, pair).items()}
+
+
+def _segment_map(root: str | Path | None, pair: str) -> dict[int, tuple[int, int]]:
+    """SID -> (0-based txt line, the line of the map that gives it): :func:`load_segment_lines`
+    with where each came from, for a message about a line the txt files do not have."""
+    path = _segment_map_path(root, pair)
+    out: dict[int, tuple[int, int]] = {}
     for number, fields in _table_rows(path, "SID", 2):
         try:
             sid, line = int_field(fields[0]), int_field(fields[1])
@@ -181,21 +187,27 @@ def load_segment_lines(root: str | Path | None, pair: str) -> dict[int, int]:
         if sid in out or line < 1:
             raise FormatError(f"SID {sid} repeated or line {line} < 1", source=str(path),
                               line=number)
-        out[sid] = line - 1
-    if len(set(out.values())) != len(out):
+        out[sid] = (line - 1, number)
+    if len({line for line, _ in out.values()}) != len(out):
         raise FormatError("two SIDs map to the same line", source=str(path))
     return out
 
 
+def _segment_map_path(root: str | Path | None, pair: str) -> Path:
+    return wmt_dir(root) / "humaneval" / f"seg-line-map-{pair}.tsv"
+
+
 def load_segment_scores(
     root: str | Path | None, pair: str, human: dict[str, HumanScore] | None = None,
+    n_lines: int | None = None,
 ) -> tuple[SegmentScore, ...]:
     """Segment DA scores of the systems in `human` (default: every ranked system but HUMAN),
-    keyed by system NAME and txt line through the SID -> line map."""
+    keyed by system NAME and txt line through the SID -> line map. With `n_lines` (the txt
+    files' lines), a judged SID the map puts past them is a MismatchError naming the map's line."""
     if human is None:
         human = load_human_scores(root, pair)
     names = {score.sys_id: name for name, score in human.items()}
-    lines = load_segment_lines(root, pair)
+    lines = _segment_map(root, pair)
     path = wmt_dir(root) / "humaneval" / f"ad-seg-scores-{pair}.csv"
     out: list[SegmentScore] = []
     seen: set[tuple[str, int]] = set()
@@ -212,8 +224,12 @@ def load_segment_scores(
                               line=number)
         if (name, sid) in seen:
             raise FormatError(f"{fields[0]} SID {sid} listed twice", source=str(path), line=number)
+        line, row = lines[sid]
+        if n_lines is not None and line >= n_lines:
+            raise MismatchError(f"SID {sid} is line {line + 1}, past the {n_lines} lines of the txt files",
+                                source=str(_segment_map_path(root, pair)), line=row)
         seen.add((name, sid))
-        out.append(SegmentScore(name, lines[sid], sid, raw, z, n))
+        out.append(SegmentScore(name, line, sid, raw, z, n))
     return tuple(out)
 
 
@@ -317,7 +333,5 @@ def load_wmt(
             skipped.append(SkippedSystem.of(name, path, exc))
     missing = tuple(sorted(set(human) - set(systems) - {s.name for s in skipped}))
     scored = {n: human[n] for n in systems}
-    judged = load_segment_scores(root, pair, scored) if segments else ()
-    if any(score.line >= (count or 0) for score in judged):
-        raise MismatchError(f"{pair}: seg-line-map points past the {count} lines of the txt files")
+    judged = load_segment_scores(root, pair, scored, count) if segments else ()
     return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged, tuple(skipped))
