@@ -483,3 +483,17 @@ def test_every_system_file_bad_is_an_error(tmp_path, capsys):
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
     err = capsys.readouterr().err
     assert err.count("1 lines, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err
+
+
+def test_segment_scores_of_no_system_scored_is_a_data_error_naming_the_file(tmp_path, capsys):
+    """Segment DA of none of the systems scored (here only HUMAN's) was exit 2, a usage error, with
+    'segment level needs the segment DA (load_wmt(..., segments=True))': a Python call, no file."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    scores = root / "humaneval" / "ad-seg-scores-de-en.csv"
+    scores.write_text("SYS SID RAW.SCR Z.SCR N\nHUMAN.0 1 90 0.9 2\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu",
+                 "--level", "segment", "--resamples", "20"]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {scores}: no segment scores of the 3 systems scored (SYS b, g, m)\n" in err
+    assert "load_wmt" not in err

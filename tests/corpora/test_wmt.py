@@ -232,3 +232,15 @@ def test_a_line_map_past_the_txt_files_names_the_map_and_its_line(tmp_path):
     assert str(caught.value) == f"{where}:3: SID 2 is line 9, past the 3 lines of the txt files"
     assert (caught.value.source, caught.value.line) == (str(where), 3)
 
+
+def test_segment_scores_of_none_of_the_systems_scored_is_a_data_error_naming_the_file(tmp_path):
+    """An ad-seg-scores file with no row for any system scored (only HUMAN's, or SYS_IDs of another
+    ranking) loaded as no judgment at all, and meta-eval --level segment stopped with 'segment
+    level needs the segment DA (load_wmt(..., segments=True))', a usage error (exit 2) naming a
+    Python call. It is a data error naming the file and the SYS_IDs looked for."""
+    root = _fake(tmp_path)
+    _segment_files(root, "HUMAN.0 1 90 0.9 2\nNemo.9 2 80 0.9 2\n")
+    with pytest.raises(FormatError) as caught:
+        load_wmt(root, "xx-en", segments=True)
+    assert str(caught.value) == (f"{root / 'humaneval' / 'ad-seg-scores-xx-en.csv'}: no segment scores of "
+                                 "the 3 systems scored (SYS Allegro.eu.3, Nemo.1, Other.2)")

@@ -23,7 +23,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import FormatError, InputFileError, MismatchError, ParalignError, ResourceMissingError
+from ..errors import (
+    FormatError,
+    InputFileError,
+    MismatchError,
+    ParalignError,
+    ResourceMissingError,
+    counted,
+)
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
 from ..textio import bad_byte, decoded, float_field, int_field, open_binary, reading, strip_bom
@@ -230,6 +237,9 @@ def load_segment_scores(
                                 source=str(_segment_map_path(root, pair)), line=row)
         seen.add((name, sid))
         out.append(SegmentScore(name, line, sid, raw, z, n))
+    if human and not out:  # no judgment to correlate: the file is another ranking's, or HUMAN's only
+        raise FormatError(f"no segment scores of the {counted(len(human), 'system')} scored "
+                          f"(SYS {', '.join(sorted(names))})", source=str(path))
     return tuple(out)
 
 
