@@ -244,3 +244,15 @@ def test_segment_scores_of_none_of_the_systems_scored_is_a_data_error_naming_the
         load_wmt(root, "xx-en", segments=True)
     assert str(caught.value) == (f"{root / 'humaneval' / 'ad-seg-scores-xx-en.csv'}: no segment scores of "
                                  "the 3 systems scored (SYS Allegro.eu.3, Nemo.1, Other.2)")
+
+
+def test_a_sys_id_of_two_systems_is_refused_at_its_line(tmp_path):
+    """Two ranked systems with one SYS_ID gave every segment score of the first to the second (the
+    segment scores are keyed by SYS_ID), without a word: one system judged on no segment, the
+    other on its own output's segments but with the first one's scores."""
+    root = _fake(tmp_path)
+    ranking = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    ranking.write_text(ranking.read_text(encoding="utf-8") + "30 -0.5 10 12 Nemo.1 Unranked\n", encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        load_human_scores(root, "xx-en")
+    assert str(caught.value) == f"{ranking}:6: SYS_ID 'Nemo.1' of system 'Unranked' is that of 'Nemo-X' too"

@@ -143,6 +143,10 @@ def load_human_scores(
             continue
         if score.name in out:
             raise FormatError(f"system {score.name!r} listed twice", source=str(path), line=number)
+        other = next((name for name, kept in out.items() if kept.sys_id == score.sys_id), None)
+        if other is not None:  # segment scores are keyed by SYS_ID: one system's would be the other's
+            raise FormatError(f"SYS_ID {score.sys_id!r} of system {score.name!r} is that of {other!r} too",
+                              source=str(path), line=number)
         out[score.name] = score
     return out
 
