@@ -482,7 +482,7 @@ def test_every_system_file_bad_is_an_error(tmp_path, capsys):
         (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_bytes(b"x\n")
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
     err = capsys.readouterr().err
-    assert err.count("1 lines, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err
+    assert err.count("1 line, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err
 
 
 def test_segment_scores_of_no_system_scored_is_a_data_error_naming_the_file(tmp_path, capsys):
@@ -497,3 +497,22 @@ def test_segment_scores_of_no_system_scored_is_a_data_error_naming_the_file(tmp_
     err = capsys.readouterr().err
     assert f"error: {scores}: no segment scores of the 3 systems scored (SYS b, g, m)\n" in err
     assert "load_wmt" not in err
+
+
+def test_counts_of_one_are_singular_in_text_and_report(tmp_path, capsys, report_page):
+    """One DARR pair read '1 DARR pairs' in the text and the report, and a system file of one line
+    '1 lines, expected 3'."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    (root / "humaneval" / "ad-seg-scores-de-en.csv").write_text(
+        "SYS SID RAW.SCR Z.SCR N\ng 1 90 1 1\nm 1 20 -1 1\n", encoding="utf-8")
+    (root / "txt" / "system-outputs" / "newstest2021.de-en.hyp.Bad.en").write_text("one line\n", encoding="utf-8")
+    report = tmp_path / "one.html"
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--level", "segment",
+                 "--resamples", "20", "--report", str(report)]) == 0
+    captured = capsys.readouterr()
+    summary = "segment level: 2 judged segments, 1 DARR pair (0 of identical outputs); darr_tau counts"
+    assert summary in captured.out
+    assert "hyp.Bad.en: 1 line, expected 3" in captured.err and "1 lines" not in captured.out + captured.err
+    page = report_page(report.read_text(encoding="utf-8"))
+    assert "2 judged segments, 1 DARR pair (0 of identical outputs)" in page.text

@@ -271,15 +271,12 @@ def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
 
 
 def _render_segment(data: dict) -> list[str]:
-    from ..metrics.segment_correlation import SEGMENT_CORRELATIONS
+    from ..metrics.segment_correlation import SEGMENT_CORRELATIONS, segment_summary
 
     first = next(iter(data["segment"].values()), None)
     if first is None:
         return []
-    counts = first["darr_pairs"]
-    lines = [f"segment level: {first['judged']} judged segments, {counts['pairs']} DARR pairs "
-             f"({counts['identical']} of identical outputs); darr_tau counts metric ties "
-             "as discordant (WMT20/21), darr_tau_no_ties leaves them out",
+    lines = [f"segment level: {segment_summary(first['judged'], first['darr_pairs'])}",
              "metric      " + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
              + "conc/disc/ties"]
     for name, metric in data["segment"].items():

@@ -326,7 +326,7 @@ def load_wmt(
         if count is None:
             count = len(lines)
         elif len(lines) != count:
-            raise MismatchError(f"{len(lines)} lines, expected {count}", source=str(path))
+            raise MismatchError(f"{counted(len(lines), 'line')}, expected {count}", source=str(path))
         return lines
 
     for label in labels:

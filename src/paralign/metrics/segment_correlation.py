@@ -33,7 +33,7 @@ from typing import Protocol
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError, counted
 from . import LEVELS  # beside f_measure, so the CLI lists the levels without loading numpy
 from .correlation import (
     DEFAULT_SEED,
@@ -198,6 +198,15 @@ def _resampled_kendall(judged: JudgedSegments, points: np.ndarray,
         idx = np.repeat(starts[lines], lengths) + offsets
         out[r] = sps.kendalltau(points[idx], judged.z[idx])[0] if len(idx) > 1 else np.nan
     return out
+
+
+def segment_summary(judged: int, pairs: Mapping[str, int]) -> str:
+    """The line that heads the segment level in the text output and the report: the judged
+    points and DARR pairs (a metric's ``judged`` and ``darr_pairs`` in JSON), and how the two
+    DARR taus treat ties."""
+    return (f"{counted(judged, 'judged segment')}, {counted(pairs['pairs'], 'DARR pair')} "
+            f"({pairs['identical']} of identical outputs); darr_tau counts metric ties as discordant "
+            "(WMT20/21), darr_tau_no_ties leaves them out")
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,10 +122,10 @@ def segment_overview(result: MetaEvaluation, data: Mapping) -> Section:
         rows = [Interval(name, *_figures(data, f"segment.{name}.{kind}")) for name in result.segment]
         body.append(figure(interval_plot(rows, x_label=label, span=(-1.0, 1.0), ident=f"segment-{kind}",
                                          title=f"{label}, 95% intervals ({result.pair})")))
+    from ...metrics.segment_correlation import segment_summary
+
     first = next(iter(result.segment.values()))
-    note = el("p", f"{first.judged} judged segments, {first.pairs['pairs']} DARR pairs "
-                   f"({first.pairs['identical']} of identical outputs); darr_tau counts metric ties "
-                   "as discordant (WMT20/21), darr_tau_no_ties leaves them out", class_="note")
+    note = el("p", segment_summary(first.judged, first.pairs), class_="note")
     return Section("segment level", (note, *body), "segment-level")
 
 
