@@ -516,3 +516,23 @@ def test_counts_of_one_are_singular_in_text_and_report(tmp_path, capsys, report_
     assert "hyp.Bad.en: 1 line, expected 3" in captured.err and "1 lines" not in captured.out + captured.err
     page = report_page(report.read_text(encoding="utf-8"))
     assert "2 judged segments, 1 DARR pair (0 of identical outputs)" in page.text
+
+
+@pytest.mark.parametrize("level", ["system", "segment"])
+def test_no_system_with_both_an_output_and_a_human_score_is_an_error(tmp_path, capsys, level):
+    """Human scores whose names match no output file (here in lower case) left nothing to correlate,
+    yet the system level ran to exit 0 with a table of n/a ('0 systems'), and the segment level
+    stopped with exit 2 saying 'segment level needs the segment DA (load_wmt(..., segments=True))'.
+    Both are exit 1 saying that no system has both, each left-out system reported above it."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    ranking = root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv"
+    ranking.write_text("80.0 0.5 3 3 g good\n60.0 0.1 3 3 m mid\n20.0 -0.6 3 3 b bad\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--level", level]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.endswith("error: de-en: no system has both an output file and a human score (3 systems "
+                                 "scored have no output, 4 outputs no score; each reported above): the names "
+                                 f"of {ranking.name} (its last field) must be those of the output files\n")
+    assert "'good' has human scores but no output file" in captured.err

@@ -7,7 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpora.wmt import language_pairs, load_wmt, reference_files, wmt_dir
+from ..corpora.wmt import WMTPair, language_pairs, load_wmt, reference_files, wmt_dir
 from ..errors import ConfigurationError, EmptyScoringError, ResourceMissingError, counted
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS, get_config
@@ -181,9 +181,8 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
     for skipped in data.skipped:
         warn(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
-    if data.skipped and not data.systems:
-        raise EmptyScoringError(f"{args.pair}: none of the {counted(len(data.skipped), 'system')} with human scores could "
-                                "be read (each reported above)")
+    if not data.systems:
+        raise EmptyScoringError(_nothing_to_correlate(data))
     scorer = None
     if any(n.startswith("paraeval") for n in names):
         from ..metrics.paraeval.scoring import scorer as paraeval_scorer
@@ -206,6 +205,18 @@ def run(args: argparse.Namespace) -> int:
 
         write_report(args.report, meta_eval_report(result))
     return 0
+
+
+def _nothing_to_correlate(data: WMTPair) -> str:
+    """Why no system is left to correlate (`data` has none): each file bad, or no human score's
+    name that of an output file."""
+    if data.skipped:
+        return (f"{data.pair}: none of the {counted(len(data.skipped), 'system')} with human scores could be "
+                "read (each reported above)")
+    return (f"{data.pair}: no system has both an output file and a human score "
+            f"({counted(len(data.missing), 'system')} scored {'has' if len(data.missing) == 1 else 'have'} no output, "
+            f"{counted(len(data.unscored), 'output')} no score; each reported above): the names of "
+            f"ad-sys-ranking-{data.pair}-z-names.csv (its last field) must be those of the output files")
 
 
 def render(result: MetaEvaluation) -> str:
