@@ -536,3 +536,27 @@ def test_no_system_with_both_an_output_and_a_human_score_is_an_error(tmp_path, c
                                  "scored have no output, 4 outputs no score; each reported above): the names "
                                  f"of {ranking.name} (its last field) must be those of the output files\n")
     assert "'good' has human scores but no output file" in captured.err
+
+
+def test_segment_correlations_over_fewer_than_3_judged_segments_are_null_with_the_reason(tmp_path, capsys,
+                                                                                      report_page):
+    """Two judged segments gave 'pearson 1.000 [1.000, 1.000]' (so Kendall): +1 or -1 whatever the
+    scores. They are null (n/a) with the reason in JSON, a warning and a text line, as the
+    system level's are."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    (root / "humaneval" / "ad-seg-scores-de-en.csv").write_text(
+        "SYS SID RAW.SCR Z.SCR N\ng 1 90 1 1\nm 1 20 -1 1\n", encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--level", "segment",
+            "--resamples", "20"]
+    assert main([*argv, "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    bleu = json.loads(captured.out)["segment"]["bleu"]
+    reason = "fewer than 3 judged segments to correlate (got 2): over 2 a correlation is +1 or -1 whatever the scores"
+    assert bleu["pearson"]["value"] is None and bleu["kendall"]["high"] is None and bleu["reason"] == reason
+    assert bleu["darr_tau"]["value"] == 1.0
+    assert f"de-en: no segment-level Pearson or Kendall (n/a): {reason}" in captured.err
+    report = tmp_path / "two.html"
+    assert main([*argv, "--report", str(report)]) == 0
+    assert f"segment level n/a (pearson, kendall): {reason}" in capsys.readouterr().out
+    assert f"segment level n/a (pearson, kendall): {reason}" in report_page(report.read_text(encoding="utf-8")).text

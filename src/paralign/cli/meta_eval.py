@@ -199,6 +199,8 @@ def run(args: argparse.Namespace) -> int:
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
     for reason in result.undefined:
         warn(f"{args.pair}: no system-level correlation (n/a): {reason}")
+    for reason in result.segment_undefined:
+        warn(f"{args.pair}: no segment-level Pearson or Kendall (n/a): {reason}")
     write_result(args, result.to_dict(), lambda _: render(result))
     if args.report is not None:
         from ..viz.reports import meta_eval_report
@@ -239,6 +241,7 @@ def render(result: MetaEvaluation) -> str:
         lines.extend(_render_tests(data))
     if result.level != "system":
         lines.extend(_render_segment(data))
+        lines.extend(f"segment level n/a (pearson, kendall): {reason}" for reason in result.segment_undefined)
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
     for label, names in (("left out, no output file", result.missing),

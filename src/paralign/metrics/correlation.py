@@ -255,6 +255,12 @@ class MetaEvaluation:
         """Why system-level correlations are undefined (each reason once; empty when none is)."""
         return tuple(dict.fromkeys(m.reason for m in self.metrics.values() if m.reason))
 
+    @property
+    def segment_undefined(self) -> tuple[str, ...]:
+        """Why segment-level Pearson and Kendall are undefined (too few judged segments: each
+        reason once; empty when none is)."""
+        return tuple(dict.fromkeys(m.reason for m in self.segment.values() if m.reason))
+
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             "pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),

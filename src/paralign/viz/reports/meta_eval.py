@@ -125,8 +125,10 @@ def segment_overview(result: MetaEvaluation, data: Mapping) -> Section:
     from ...metrics.segment_correlation import segment_summary
 
     first = next(iter(result.segment.values()))
-    note = el("p", segment_summary(first.judged, first.pairs), class_="note")
-    return Section("segment level", (note, *body), "segment-level")
+    notes = [el("p", segment_summary(first.judged, first.pairs), class_="note")]
+    notes += [el("p", f"segment level n/a (pearson, kendall): {reason}", class_="note")
+              for reason in result.segment_undefined]
+    return Section("segment level", (*notes, *body), "segment-level")
 
 
 def segment_section(data: Mapping, name: str, index: int) -> Section:
