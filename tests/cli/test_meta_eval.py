@@ -560,3 +560,17 @@ def test_segment_correlations_over_fewer_than_3_judged_segments_are_null_with_th
     assert main([*argv, "--report", str(report)]) == 0
     assert f"segment level n/a (pearson, kendall): {reason}" in capsys.readouterr().out
     assert f"segment level n/a (pearson, kendall): {reason}" in report_page(report.read_text(encoding="utf-8")).text
+
+
+def test_references_of_one_segment_are_a_data_error_naming_the_file(tmp_path, capsys):
+    """A pair of one segment stopped with exit 2, a usage error, saying 'need at least 2 segments
+    to resample, got 1' and naming no file, though no option could help: the references are
+    too short to resample. It is a data error (exit 1) naming the reference file."""
+    root = _wmt(tmp_path)
+    for folder in ("references", "system-outputs"):
+        for path in (root / "txt" / folder).iterdir():
+            path.write_text(path.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
+    err = capsys.readouterr().err
+    ref = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
+    assert err.endswith(f"error: {ref}: 1 segment: the bootstrap over segments needs at least 2\n")

@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..corpora.wmt import WMTPair, language_pairs, load_wmt, reference_files, wmt_dir
-from ..errors import ConfigurationError, EmptyScoringError, ResourceMissingError, counted
+from ..errors import (
+    ConfigurationError,
+    EmptyScoringError,
+    FormatError,
+    ResourceMissingError,
+    counted,
+)
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._common import (
@@ -166,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
     from ..metrics.segment_correlation import meta_evaluate_levels
+    from ..metrics.significance import MIN_RESAMPLED
 
     names = metric_names(args.metrics)
     refs = reference_sets(args.refs)
@@ -183,6 +190,9 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
     if not data.systems:
         raise EmptyScoringError(_nothing_to_correlate(data))
+    if len(data) < MIN_RESAMPLED:  # the references' fault, not an option's (resample_counts: exit 2)
+        raise FormatError(f"{counted(len(data), 'segment')}: the bootstrap over segments needs at least "
+                          f"{MIN_RESAMPLED}", source=str(reference_files(args.wmt, args.pair)[refs[0]]))
     scorer = None
     if any(n.startswith("paraeval") for n in names):
         from ..metrics.paraeval.scoring import scorer as paraeval_scorer
