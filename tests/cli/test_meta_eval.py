@@ -574,3 +574,18 @@ def test_references_of_one_segment_are_a_data_error_naming_the_file(tmp_path, ca
     err = capsys.readouterr().err
     ref = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
     assert err.endswith(f"error: {ref}: 1 segment: the bootstrap over segments needs at least 2\n")
+
+
+def test_a_reference_set_not_asked_for_is_not_read(tmp_path, capsys):
+    """--refs A read every reference set of the pair: a ref B with a byte that is not UTF-8 (or of
+    another length) stopped a run that never uses it. Only the sets --refs names are read; a bad
+    one of those still stops the run, naming its file and line."""
+    root = _wmt(tmp_path)
+    ref_b = root / "txt" / "references" / "newstest2021.de-en.ref.B.en"
+    ref_b.write_bytes(b"the cat\ncaf\xe9\nthe dog\n")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--format", "json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["refs"] == ["A"]
+    assert main([*argv, "--refs", "A,B"]) == 1
+    assert f"{ref_b}:2: " in capsys.readouterr().err

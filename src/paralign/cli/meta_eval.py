@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     check_encoder_options(args, any(n.startswith("paraeval") for n in names)
                           and "contextual" in get_config(args.paraeval_config).tiers, ENCODER_USERS)
     check_pair(args.wmt, args.pair, refs)
-    data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
+    data = load_wmt(args.wmt, args.pair, refs, segments=args.level != "system")  # only the sets scored against
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
     for name in data.unscored:
