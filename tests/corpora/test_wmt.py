@@ -256,3 +256,15 @@ def test_a_sys_id_of_two_systems_is_refused_at_its_line(tmp_path):
     with pytest.raises(FormatError) as caught:
         load_human_scores(root, "xx-en")
     assert str(caught.value) == f"{ranking}:6: SYS_ID 'Nemo.1' of system 'Unranked' is that of 'Nemo-X' too"
+
+
+@pytest.mark.parametrize(("line_map", "message"), [
+    ("SID\tline\n1\t2\n1\t3\n", r":3: SID 1 repeated \(first at line 2\)$"),
+    ("SID\tline\n1\t0\n", r":2: line 0 of SID 1: the map's lines count from 1$"),
+])
+def test_a_bad_line_map_row_says_which_fault_it_has(tmp_path, line_map, message):
+    """Both faults read 'SID 1 repeated or line 0 < 1', leaving the reader to find which."""
+    root = _fake(tmp_path)
+    _segment_files(root, "", line_map)
+    with pytest.raises(FormatError, match=message):
+        load_segment_lines(root, "xx-en")

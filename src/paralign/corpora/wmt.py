@@ -195,8 +195,10 @@ def _segment_map(root: str | Path | None, pair: str) -> dict[int, tuple[int, int
             sid, line = int_field(fields[0]), int_field(fields[1])
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
-        if sid in out or line < 1:
-            raise FormatError(f"SID {sid} repeated or line {line} < 1", source=str(path),
+        if sid in out:
+            raise FormatError(f"SID {sid} repeated (first at line {out[sid][1]})", source=str(path), line=number)
+        if line < 1:
+            raise FormatError(f"line {line} of SID {sid}: the map's lines count from 1", source=str(path),
                               line=number)
         out[sid] = (line - 1, number)
     if len({line for line, _ in out.values()}) != len(out):
