@@ -261,9 +261,11 @@ def test_a_sys_id_of_two_systems_is_refused_at_its_line(tmp_path):
 @pytest.mark.parametrize(("line_map", "message"), [
     ("SID\tline\n1\t2\n1\t3\n", r":3: SID 1 repeated \(first at line 2\)$"),
     ("SID\tline\n1\t0\n", r":2: line 0 of SID 1: the map's lines count from 1$"),
+    ("SID\tline\n1\t2\n2\t2\n", r":3: SID 2 maps to line 2, as SID 1 does \(line 2\): two SIDs map to the same line$"),
 ])
 def test_a_bad_line_map_row_says_which_fault_it_has(tmp_path, line_map, message):
-    """Both faults read 'SID 1 repeated or line 0 < 1', leaving the reader to find which."""
+    """The first two faults read 'SID 1 repeated or line 0 < 1', leaving the reader to find which;
+    the third named no line of the map ('<map>: two SIDs map to the same line')."""
     root = _fake(tmp_path)
     _segment_files(root, "", line_map)
     with pytest.raises(FormatError, match=message):

@@ -190,6 +190,7 @@ def _segment_map(root: str | Path | None, pair: str) -> dict[int, tuple[int, int
     with where each came from, for a message about a line the txt files do not have."""
     path = _segment_map_path(root, pair)
     out: dict[int, tuple[int, int]] = {}
+    sids: dict[int, int] = {}  # txt line -> the SID mapped to it
     for number, fields in _table_rows(path, "SID", 2):
         try:
             sid, line = int_field(fields[0]), int_field(fields[1])
@@ -200,9 +201,12 @@ def _segment_map(root: str | Path | None, pair: str) -> dict[int, tuple[int, int
         if line < 1:
             raise FormatError(f"line {line} of SID {sid}: the map's lines count from 1", source=str(path),
                               line=number)
+        if line in sids:
+            other = sids[line]
+            raise FormatError(f"SID {sid} maps to line {line}, as SID {other} does (line {out[other][1]}): two SIDs "
+                              "map to the same line", source=str(path), line=number)
+        sids[line] = sid
         out[sid] = (line - 1, number)
-    if len({line for line, _ in out.values()}) != len(out):
-        raise FormatError("two SIDs map to the same line", source=str(path))
     return out
 
 
