@@ -589,3 +589,17 @@ def test_a_reference_set_not_asked_for_is_not_read(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["refs"] == ["A"]
     assert main([*argv, "--refs", "A,B"]) == 1
     assert f"{ref_b}:2: " in capsys.readouterr().err
+
+
+def test_a_metric_scoring_every_system_alike_is_null_with_the_reason(tmp_path, capsys):
+    """References with no word give every system BLEU 0: its correlations were n/a with no word
+    why (no reason in JSON, no warning), where too few systems or an undefined score say it."""
+    root = _wmt(tmp_path)
+    (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text("\n\n\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "5",
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    bleu = json.loads(captured.out)["metrics"]["bleu"]
+    reason = "the bleu score of every system is 0.0: a correlation with a constant is undefined"
+    assert bleu["reason"] == reason and bleu["pearson"] == {"value": None, "low": None, "high": None}
+    assert f"de-en: no system-level correlation (n/a): {reason}" in captured.err

@@ -188,7 +188,8 @@ def bootstrap_correlations(
     Over fewer than 3 systems with human scores (bad system files left out) the system scores
     are given, but every correlation, interval and resample is undefined (NaN), with the
     `reason`: a correlation over 2 points is +1 or -1 whatever the scores; so too when a
-    system's score is undefined (NaN: the paper ParaEval's F of references with no word). A
+    system's score is undefined (NaN: the paper ParaEval's F of references with no word), and
+    when every system has the same score, or the same human score (a constant). A
     human score or a system score that is not a finite number otherwise (inf, or a NaN human
     score) is a FormatError naming the system (:func:`check_finite`).
     """
@@ -198,7 +199,9 @@ def bootstrap_correlations(
     full = {s: float(score(system_stats[s].sum(axis=0))) for s in names}
     check_finite({s: v for s, v in full.items() if not np.isnan(v)}, f"the {name} score")
     reason = too_few_to_correlate(len(names), "system") or next(
-        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None)
+        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None) or next(
+        (f"the {what} score of every system is {values[0]!r}: a correlation with a constant is undefined"
+         for what, values in ((name, list(full.values())), ("human", y)) if len(set(values)) == 1), None)
     if reason is not None:
         undefined = np.full(len(counts), np.nan)
         return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},
