@@ -603,3 +603,18 @@ def test_a_metric_scoring_every_system_alike_is_null_with_the_reason(tmp_path, c
     reason = "the bleu score of every system is 0.0: a correlation with a constant is undefined"
     assert bleu["reason"] == reason and bleu["pearson"] == {"value": None, "low": None, "high": None}
     assert f"de-en: no system-level correlation (n/a): {reason}" in captured.err
+
+
+def test_segment_scores_all_alike_are_null_with_the_reason(tmp_path, capsys):
+    """Every judged segment with sentence BLEU 0 (references with no word) gave Pearson and Kendall
+    n/a at segment level with no word why."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text("\n\n\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--level", "segment", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    bleu = json.loads(captured.out)["segment"]["bleu"]
+    reason = "the bleu score of every judged segment is 0.0: a correlation with a constant is undefined"
+    assert bleu["reason"] == reason and bleu["kendall"]["value"] is None
+    assert f"de-en: no segment-level Pearson or Kendall (n/a): {reason}" in captured.err

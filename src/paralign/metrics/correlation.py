@@ -199,9 +199,8 @@ def bootstrap_correlations(
     full = {s: float(score(system_stats[s].sum(axis=0))) for s in names}
     check_finite({s: v for s, v in full.items() if not np.isnan(v)}, f"the {name} score")
     reason = too_few_to_correlate(len(names), "system") or next(
-        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None) or next(
-        (f"the {what} score of every system is {values[0]!r}: a correlation with a constant is undefined"
-         for what, values in ((name, list(full.values())), ("human", y)) if len(set(values)) == 1), None)
+        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None) or \
+        constant_reason(((name, list(full.values())), ("human", y)), "system")
     if reason is not None:
         undefined = np.full(len(counts), np.nan)
         return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},
@@ -214,6 +213,14 @@ def bootstrap_correlations(
         samples[kind] = row_correlations(kind, resampled, y)
         corrs[kind] = interval(correlation(kind, x, y), samples[kind])
     return MetricCorrelation(name, full, corrs, samples, {})
+
+
+def constant_reason(sides: Iterable[tuple[str, Sequence[float] | np.ndarray]], item: str) -> str | None:
+    """Why a correlation is undefined when one of its `sides` (what, values: a metric's scores,
+    the human scores) has the same value for every `item`; None when none does."""
+    return next((f"the {what} score of every {item} is {float(values[0])!r}: a correlation with a constant is "
+                 "undefined" for what, values in sides if len(values) and np.ptp(np.asarray(values, dtype=float)) == 0),
+                None)
 
 
 def with_tests(result: MetricCorrelation, others: Iterable[MetricCorrelation]) -> MetricCorrelation:

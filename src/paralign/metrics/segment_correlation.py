@@ -40,6 +40,7 @@ from .correlation import (
     DEFAULT_SEED,
     Interval,
     MetaEvaluation,
+    constant_reason,
     interval,
     meta_evaluate,
     metric_statistics,
@@ -275,14 +276,16 @@ def segment_correlation(
     95% intervals over `counts` (resamples x lines, from `resample_counts`). Pearson and Kendall
     over fewer than :data:`MIN_CORRELATED` judged points are undefined (NaN) with the `reason`,
     as the system level's are, and so is a resample's that drew fewer: over 2 points they are
-    +1 or -1 whatever the scores. The DARR taus, shares of pairs, are given over any pairs."""
+    +1 or -1 whatever the scores; so are they, with theirs, when the metric or the human side
+    is one constant. The DARR taus, shares of pairs, are given over any pairs."""
     if counts.shape[1] != judged.n_lines:
         raise MismatchError(f"{counts.shape[1]} resampled segments but {judged.n_lines} lines")
     points, undefined = segment_points(judged, scores, name)
     darr = darr_statistics(judged, points)
     sums = pearson_statistics(judged, points)
     darr_total, darr_resampled = darr.sum(axis=0), counts @ darr
-    reason = too_few_to_correlate(len(points), "judged segment")
+    reason = too_few_to_correlate(len(points), "judged segment") or constant_reason(
+        ((name, points), ("human z", judged.z)), "judged segment")
     enough = _drawn_points(judged, counts) >= MIN_CORRELATED
     nan = float("nan")
     corrs = {
