@@ -267,8 +267,8 @@ class MetaEvaluation:
 
     @property
     def segment_undefined(self) -> tuple[str, ...]:
-        """Why segment-level Pearson and Kendall are undefined (too few judged segments: each
-        reason once; empty when none is)."""
+        """Why segment-level Pearson and Kendall are undefined (too few judged segments, or one
+        side constant: each reason once; empty when none is)."""
         return tuple(dict.fromkeys(m.reason for m in self.segment.values() if m.reason))
 
     def to_dict(self) -> dict[str, object]:

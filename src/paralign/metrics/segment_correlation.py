@@ -196,12 +196,12 @@ def _drawn_points(judged: JudgedSegments, counts: np.ndarray) -> np.ndarray:
 
 
 def _resampled_kendall(judged: JudgedSegments, points: np.ndarray,
-                       counts: np.ndarray) -> np.ndarray:
+                       counts: np.ndarray, enough: np.ndarray) -> np.ndarray:
     """Kendall tau-b of every resample of source segments (points repeated by multiplicity);
-    NaN where it drew fewer than :data:`MIN_CORRELATED` points (+1 or -1 whatever the scores)."""
+    NaN where not `enough` (it drew fewer than :data:`MIN_CORRELATED` points: +1 or -1 whatever
+    the scores)."""
     starts = np.searchsorted(judged.line, np.arange(judged.n_lines))
     sizes = np.bincount(judged.line, minlength=judged.n_lines)
-    enough = _drawn_points(judged, counts) >= MIN_CORRELATED
     out = np.full(len(counts), np.nan)
     for r, row in enumerate(counts.astype(np.int64)):
         if not enough[r]:
@@ -232,7 +232,8 @@ class SegmentCorrelation:
     pairs: dict[str, int]  # DARR pairs, concordant, discordant, ties, identical
     judged: int  # (system, segment) points in Pearson / Kendall
     undefined: int  # points whose metric score was undefined (counted as 0)
-    #: why Pearson and Kendall are undefined (too few judged points: MIN_CORRELATED); None when not
+    #: why Pearson and Kendall are undefined (too few judged points, MIN_CORRELATED, or a side
+    #: constant); None when they are not
     reason: str | None = None
 
     def to_dict(self) -> dict[str, object]:
@@ -295,7 +296,7 @@ def segment_correlation(
         "pearson": interval(nan if reason else float(pearson_from_sums(sums.sum(axis=0))),
                             np.where(enough, pearson_from_sums(counts @ sums), nan)),
         "kendall": interval(nan if reason else float(sps.kendalltau(points, judged.z)[0]),
-                            _resampled_kendall(judged, points, counts)),
+                            _resampled_kendall(judged, points, counts, enough)),
     }
     c, d, t = (int(v) for v in darr_total)
     pairs = {"pairs": c + d + t, "concordant": c, "discordant": d, "ties": t,
