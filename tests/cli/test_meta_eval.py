@@ -618,3 +618,27 @@ def test_segment_scores_all_alike_are_null_with_the_reason(tmp_path, capsys):
     reason = "the bleu score of every judged segment is 0.0: a correlation with a constant is undefined"
     assert bleu["reason"] == reason and bleu["kendall"]["value"] is None
     assert f"de-en: no segment-level Pearson or Kendall (n/a): {reason}" in captured.err
+
+
+def test_a_system_with_no_segment_scores_is_named_at_segment_level(tmp_path, capsys, report_page):
+    """A system whose SYS_ID has no row in ad-seg-scores (another id there, as COMET's 'Nemo' is
+    NVIDIA-NeMo) was silently absent from the segment level, which still said '3 systems'. It
+    is named: a warning, 'unjudged' in JSON, a line in the text and the report."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    scores = root / "humaneval" / "ad-seg-scores-de-en.csv"
+    scores.write_text(scores.read_text(encoding="utf-8").replace("\nb ", "\nbad.9 "), encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--level", "both"]
+    assert main([*argv, "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["unjudged"] == ["Bad"] and result["segment"]["bleu"]["judged"] == 6
+    assert (f"de-en: system 'Bad' has no segment scores in {scores} (SYS_ID 'b'): left out of the segment "
+            "level") in captured.err
+    report = tmp_path / "unjudged.html"
+    assert main([*argv, "--report", str(report)]) == 0
+    assert "left out at segment level, no segment scores: Bad" in capsys.readouterr().out
+    assert "left out at segment level, no segment scores: Bad" in report_page(report.read_text(encoding="utf-8")).text
+    assert main([*argv[:-1], "system", "--format", "json"]) == 0
+    assert "unjudged" not in json.loads(capsys.readouterr().out)

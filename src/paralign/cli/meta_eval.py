@@ -7,7 +7,14 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpora.wmt import WMTPair, language_pairs, load_wmt, reference_files, wmt_dir
+from ..corpora.wmt import (
+    WMTPair,
+    language_pairs,
+    load_wmt,
+    reference_files,
+    segment_scores_path,
+    wmt_dir,
+)
 from ..errors import (
     ConfigurationError,
     EmptyScoringError,
@@ -59,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "--level segment: WMT DARR Kendall-like tau (pairs of outputs for one source "
                     "whose raw DA differs by > 25; metric ties count as discordant, and without "
                     "ties), Pearson and Kendall tau-b of segment scores with the segment DA "
-                    "z-scores; 95% intervals from a bootstrap over source segments.")
+                    "z-scores; 95% intervals from a bootstrap over source segments (systems with "
+                    "no segment score are left out of it with a warning: unjudged in JSON).")
     parser.add_argument("--wmt", default=None, type=wmt_folder,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
@@ -188,6 +196,9 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
     for skipped in data.skipped:
         warn(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
+    for name in data.unjudged:
+        warn(f"{args.pair}: system {name!r} has no segment scores in {segment_scores_path(args.wmt, args.pair)} "
+             f"(SYS_ID {data.human[name].sys_id!r}): left out of the segment level")
     if not data.systems:
         raise EmptyScoringError(_nothing_to_correlate(data))
     if len(data) < MIN_RESAMPLED:  # the references' fault, not an option's (resample_counts: exit 2)
@@ -254,11 +265,7 @@ def render(result: MetaEvaluation) -> str:
         lines.extend(f"segment level n/a (pearson, kendall): {reason}" for reason in result.segment_undefined)
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
-    for label, names in (("left out, no output file", result.missing),
-                         ("left out, no human score", result.unscored),
-                         ("left out, cannot be read", [f"{s.name} ({s})" for s in result.skipped])):
-        if names:
-            lines.append(f"{label}: {', '.join(names)}")
+    lines.extend(f"{label}: {', '.join(names)}" for label, names in result.left_out)
     return "\n".join(lines)
 
 

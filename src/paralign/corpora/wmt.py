@@ -214,6 +214,11 @@ def _segment_map_path(root: str | Path | None, pair: str) -> Path:
     return wmt_dir(root) / "humaneval" / f"seg-line-map-{pair}.tsv"
 
 
+def segment_scores_path(root: str | Path | None, pair: str) -> Path:
+    """humaneval/ad-seg-scores-<lp>.csv: the segment DA scores, keyed by SYS_ID and SID."""
+    return wmt_dir(root) / "humaneval" / f"ad-seg-scores-{pair}.csv"
+
+
 def load_segment_scores(
     root: str | Path | None, pair: str, human: dict[str, HumanScore] | None = None,
     n_lines: int | None = None,
@@ -225,7 +230,7 @@ def load_segment_scores(
         human = load_human_scores(root, pair)
     names = {score.sys_id: name for name, score in human.items()}
     lines = _segment_map(root, pair)
-    path = wmt_dir(root) / "humaneval" / f"ad-seg-scores-{pair}.csv"
+    path = segment_scores_path(root, pair)
     out: list[SegmentScore] = []
     seen: set[tuple[str, int]] = set()
     for number, fields in _table_rows(path, "SYS", 5):
@@ -295,6 +300,13 @@ class WMTPair:
 
     def __len__(self) -> int:
         return len(next(iter(self.references.values())))
+
+    @property
+    def unjudged(self) -> tuple[str, ...]:
+        """Systems with no segment DA score (none when the segment scores were not loaded): their
+        SYS_ID has no row in ad-seg-scores, so the segment level leaves them out."""
+        judged = {score.system for score in self.segment_scores}
+        return tuple(name for name in self.systems if judged and name not in judged)
 
     def reference_streams(self, labels: Sequence[str]) -> list[tuple[str, ...]]:
         """Reference streams in sacrebleu layout for the given labels."""

@@ -259,11 +259,25 @@ class MetaEvaluation:
     #: systems left out: human scores, but an output file that could not be read
     #: (`corpora.wmt.SkippedSystem`: file, line, reason); ``skipped_systems`` in JSON
     skipped: tuple[Any, ...] = ()
+    #: systems with no segment DA score, left out of the segment level (``unjudged`` in JSON
+    #: when the segment level was measured)
+    unjudged: tuple[str, ...] = ()
 
     @property
     def undefined(self) -> tuple[str, ...]:
         """Why system-level correlations are undefined (each reason once; empty when none is)."""
         return tuple(dict.fromkeys(m.reason for m in self.metrics.values() if m.reason))
+
+    @property
+    def left_out(self) -> list[tuple[str, list[str]]]:
+        """(why, systems) of each kind of system left out that has any, as the text output and
+        the report list them: no output file, no human score, an output that cannot be read (with
+        its file and reason), no segment score (at segment level)."""
+        kinds = (("left out, no output file", list(self.missing)),
+                 ("left out, no human score", list(self.unscored)),
+                 ("left out, cannot be read", [f"{s.name} ({s})" for s in self.skipped]),
+                 ("left out at segment level, no segment scores", list(self.unjudged)))
+        return [(label, names) for label, names in kinds if names]
 
     @property
     def segment_undefined(self) -> tuple[str, ...]:
@@ -275,6 +289,7 @@ class MetaEvaluation:
         out: dict[str, object] = {
             "pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
             "unscored": list(self.unscored), "missing": list(self.missing),
+            **({"unjudged": list(self.unjudged)} if self.level != "system" else {}),
             "skipped_systems": [s.to_dict() for s in self.skipped],
             # `resamples` as every other command's JSON names it; `n_resamples` until paralign 0.3
             "resamples": self.n_resamples, "n_resamples": self.n_resamples, "seed": self.seed,

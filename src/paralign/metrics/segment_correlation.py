@@ -352,4 +352,4 @@ def meta_evaluate_levels(
     if level == "system":
         return result
     return replace(result, level=level, signatures=signatures_of(metrics, len(refs), level),
-                   segment=segment_meta_evaluate(data, metrics, statistics, counts))
+                   segment=segment_meta_evaluate(data, metrics, statistics, counts), unjudged=data.unjudged)

@@ -151,11 +151,7 @@ def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str
                                     "intervals", class_="note")]
     for name, signature in result.signatures.items():
         intro.append(el("p", f"{name}: ", el("code", signature), class_="note"))
-    for label, names in (("left out, no output file", result.missing),
-                         ("left out, no human score", result.unscored),
-                         ("left out, cannot be read", [f"{s.name} ({s})" for s in result.skipped])):
-        if names:
-            intro.append(el("p", f"{label}: {', '.join(names)}", class_="note"))
+    intro += [el("p", f"{label}: {', '.join(names)}", class_="note") for label, names in result.left_out]
     for reason in result.undefined:
         intro.append(el("p", f"system level n/a: {reason}", class_="note"))
     sections = [metric_section(result, m, data, k) for k, m in enumerate(result.metrics.values())]
