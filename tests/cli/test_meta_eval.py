@@ -482,4 +482,163 @@ def test_every_system_file_bad_is_an_error(tmp_path, capsys):
         (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_bytes(b"x\n")
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
     err = capsys.readouterr().err
-    assert err.count("1 lines, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err
+    assert err.count("1 line, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err
+
+
+def test_segment_scores_of_no_system_scored_is_a_data_error_naming_the_file(tmp_path, capsys):
+    """Segment DA of none of the systems scored (here only HUMAN's) was exit 2, a usage error, with
+    'segment level needs the segment DA (load_wmt(..., segments=True))': a Python call, no file."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    scores = root / "humaneval" / "ad-seg-scores-de-en.csv"
+    scores.write_text("SYS SID RAW.SCR Z.SCR N\nHUMAN.0 1 90 0.9 2\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu",
+                 "--level", "segment", "--resamples", "20"]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {scores}: no segment scores of the 3 systems scored (SYS b, g, m)\n" in err
+    assert "load_wmt" not in err
+
+
+def test_counts_of_one_are_singular_in_text_and_report(tmp_path, capsys, report_page):
+    """One DARR pair read '1 DARR pairs' in the text and the report, and a system file of one line
+    '1 lines, expected 3'."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    (root / "humaneval" / "ad-seg-scores-de-en.csv").write_text(
+        "SYS SID RAW.SCR Z.SCR N\ng 1 90 1 1\nm 1 20 -1 1\n", encoding="utf-8")
+    (root / "txt" / "system-outputs" / "newstest2021.de-en.hyp.Bad.en").write_text("one line\n", encoding="utf-8")
+    report = tmp_path / "one.html"
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--level", "segment",
+                 "--resamples", "20", "--report", str(report)]) == 0
+    captured = capsys.readouterr()
+    summary = "segment level: 2 judged segments, 1 DARR pair (0 of identical outputs); darr_tau counts"
+    assert summary in captured.out
+    assert "hyp.Bad.en: 1 line, expected 3" in captured.err and "1 lines" not in captured.out + captured.err
+    page = report_page(report.read_text(encoding="utf-8"))
+    assert "2 judged segments, 1 DARR pair (0 of identical outputs)" in page.text
+
+
+@pytest.mark.parametrize("level", ["system", "segment"])
+def test_no_system_with_both_an_output_and_a_human_score_is_an_error(tmp_path, capsys, level):
+    """Human scores whose names match no output file (here in lower case) left nothing to correlate,
+    yet the system level ran to exit 0 with a table of n/a ('0 systems'), and the segment level
+    stopped with exit 2 saying 'segment level needs the segment DA (load_wmt(..., segments=True))'.
+    Both are exit 1 saying that no system has both, each left-out system reported above it."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    ranking = root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv"
+    ranking.write_text("80.0 0.5 3 3 g good\n60.0 0.1 3 3 m mid\n20.0 -0.6 3 3 b bad\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--level", level]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.endswith("error: de-en: no system has both an output file and a human score (3 systems "
+                                 "scored have no output, 4 outputs no score; each reported above): the names "
+                                 f"of {ranking.name} (its last field) must be those of the output files\n")
+    assert "'good' has human scores but no output file" in captured.err
+
+
+def test_segment_correlations_over_fewer_than_3_judged_segments_are_null_with_the_reason(tmp_path, capsys,
+                                                                                      report_page):
+    """Two judged segments gave 'pearson 1.000 [1.000, 1.000]' (so Kendall): +1 or -1 whatever the
+    scores. They are null (n/a) with the reason in JSON, a warning and a text line, as the
+    system level's are."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    (root / "humaneval" / "ad-seg-scores-de-en.csv").write_text(
+        "SYS SID RAW.SCR Z.SCR N\ng 1 90 1 1\nm 1 20 -1 1\n", encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--level", "segment",
+            "--resamples", "20"]
+    assert main([*argv, "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    bleu = json.loads(captured.out)["segment"]["bleu"]
+    reason = "fewer than 3 judged segments to correlate (got 2): over 2 a correlation is +1 or -1 whatever the scores"
+    assert bleu["pearson"]["value"] is None and bleu["kendall"]["high"] is None and bleu["reason"] == reason
+    assert bleu["darr_tau"]["value"] == 1.0
+    assert f"de-en: no segment-level Pearson or Kendall (n/a): {reason}" in captured.err
+    report = tmp_path / "two.html"
+    assert main([*argv, "--report", str(report)]) == 0
+    assert f"segment level n/a (pearson, kendall): {reason}" in capsys.readouterr().out
+    assert f"segment level n/a (pearson, kendall): {reason}" in report_page(report.read_text(encoding="utf-8")).text
+
+
+def test_references_of_one_segment_are_a_data_error_naming_the_file(tmp_path, capsys):
+    """A pair of one segment stopped with exit 2, a usage error, saying 'need at least 2 segments
+    to resample, got 1' and naming no file, though no option could help: the references are
+    too short to resample. It is a data error (exit 1) naming the reference file."""
+    root = _wmt(tmp_path)
+    for folder in ("references", "system-outputs"):
+        for path in (root / "txt" / folder).iterdir():
+            path.write_text(path.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
+    err = capsys.readouterr().err
+    ref = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
+    assert err.endswith(f"error: {ref}: 1 segment: the bootstrap over segments needs at least 2\n")
+
+
+def test_a_reference_set_not_asked_for_is_not_read(tmp_path, capsys):
+    """--refs A read every reference set of the pair: a ref B with a byte that is not UTF-8 (or of
+    another length) stopped a run that never uses it. Only the sets --refs names are read; a bad
+    one of those still stops the run, naming its file and line."""
+    root = _wmt(tmp_path)
+    ref_b = root / "txt" / "references" / "newstest2021.de-en.ref.B.en"
+    ref_b.write_bytes(b"the cat\ncaf\xe9\nthe dog\n")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--format", "json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["refs"] == ["A"]
+    assert main([*argv, "--refs", "A,B"]) == 1
+    assert f"{ref_b}:2: " in capsys.readouterr().err
+
+
+def test_a_metric_scoring_every_system_alike_is_null_with_the_reason(tmp_path, capsys):
+    """References with no word give every system BLEU 0: its correlations were n/a with no word
+    why (no reason in JSON, no warning), where too few systems or an undefined score say it."""
+    root = _wmt(tmp_path)
+    (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text("\n\n\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "5",
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    bleu = json.loads(captured.out)["metrics"]["bleu"]
+    reason = "the bleu score of every system is 0.0: a correlation with a constant is undefined"
+    assert bleu["reason"] == reason and bleu["pearson"] == {"value": None, "low": None, "high": None}
+    assert f"de-en: no system-level correlation (n/a): {reason}" in captured.err
+
+
+def test_segment_scores_all_alike_are_null_with_the_reason(tmp_path, capsys):
+    """Every judged segment with sentence BLEU 0 (references with no word) gave Pearson and Kendall
+    n/a at segment level with no word why."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").write_text("\n\n\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--level", "segment", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    bleu = json.loads(captured.out)["segment"]["bleu"]
+    reason = "the bleu score of every judged segment is 0.0: a correlation with a constant is undefined"
+    assert bleu["reason"] == reason and bleu["kendall"]["value"] is None
+    assert f"de-en: no segment-level Pearson or Kendall (n/a): {reason}" in captured.err
+
+
+def test_a_system_with_no_segment_scores_is_named_at_segment_level(tmp_path, capsys, report_page):
+    """A system whose SYS_ID has no row in ad-seg-scores (another id there, as COMET's 'Nemo' is
+    NVIDIA-NeMo) was silently absent from the segment level, which still said '3 systems'. It
+    is named: a warning, 'unjudged' in JSON, a line in the text and the report."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    scores = root / "humaneval" / "ad-seg-scores-de-en.csv"
+    scores.write_text(scores.read_text(encoding="utf-8").replace("\nb ", "\nbad.9 "), encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--level", "both"]
+    assert main([*argv, "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["unjudged"] == ["Bad"] and result["segment"]["bleu"]["judged"] == 6
+    assert (f"de-en: system 'Bad' has no segment scores in {scores} (SYS_ID 'b'): left out of the segment "
+            "level") in captured.err
+    report = tmp_path / "unjudged.html"
+    assert main([*argv, "--report", str(report)]) == 0
+    assert "left out at segment level, no segment scores: Bad" in capsys.readouterr().out
+    assert "left out at segment level, no segment scores: Bad" in report_page(report.read_text(encoding="utf-8")).text
+    assert main([*argv[:-1], "system", "--format", "json"]) == 0
+    assert "unjudged" not in json.loads(capsys.readouterr().out)

@@ -124,7 +124,7 @@ def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path)
     assert skipped["Nemo-X"].line == 2 and skipped["Nemo-X"].file.endswith("hyp.Nemo-X.en")
     assert skipped["Allegro.eu"].file.endswith("hyp.Allegro.eu.en") and skipped["Allegro.eu"].reason
     (root / "txt" / "references" / "newstest2021.xx-en.ref.B.en").write_bytes(b"a b\n")
-    with pytest.raises(MismatchError, match=r"ref\.B\.en: 1 lines, expected 3"):
+    with pytest.raises(MismatchError, match=r"ref\.B\.en: 1 line, expected 3$"):
         load_wmt(root, "xx-en")
 
 
@@ -219,3 +219,54 @@ def test_a_number_with_a_digit_group_mark_is_a_bad_number(tmp_path, table, row) 
     (root / "humaneval" / table).write_text(row, encoding="utf-8")
     with pytest.raises(FormatError, match=r"bad number .*_"):
         load_wmt(root, "xx-en", segments=True)
+
+
+def test_a_line_map_past_the_txt_files_names_the_map_and_its_line(tmp_path):
+    """A seg-line-map row pointing past the txt files was 'xx-en: seg-line-map points past the 3
+    lines of the txt files', naming neither the file nor the row (of a thousand) at fault."""
+    root = _fake(tmp_path)
+    _segment_files(root, "Nemo.1 1 90 0.9 2\nNemo.1 2 80 0.9 2\n", "SID\tline\tdoc_id\n1\t2\td1\n2\t9\td1\n")
+    with pytest.raises(MismatchError) as caught:
+        load_wmt(root, "xx-en", segments=True)
+    where = root / "humaneval" / "seg-line-map-xx-en.tsv"
+    assert str(caught.value) == f"{where}:3: SID 2 is line 9, past the 3 lines of the txt files"
+    assert (caught.value.source, caught.value.line) == (str(where), 3)
+
+
+def test_segment_scores_of_none_of_the_systems_scored_is_a_data_error_naming_the_file(tmp_path):
+    """An ad-seg-scores file with no row for any system scored (only HUMAN's, or SYS_IDs of another
+    ranking) loaded as no judgment at all, and meta-eval --level segment stopped with 'segment
+    level needs the segment DA (load_wmt(..., segments=True))', a usage error (exit 2) naming a
+    Python call. It is a data error naming the file and the SYS_IDs looked for."""
+    root = _fake(tmp_path)
+    _segment_files(root, "HUMAN.0 1 90 0.9 2\nNemo.9 2 80 0.9 2\n")
+    with pytest.raises(FormatError) as caught:
+        load_wmt(root, "xx-en", segments=True)
+    assert str(caught.value) == (f"{root / 'humaneval' / 'ad-seg-scores-xx-en.csv'}: no segment scores of "
+                                 "the 3 systems scored (SYS Allegro.eu.3, Nemo.1, Other.2)")
+
+
+def test_a_sys_id_of_two_systems_is_refused_at_its_line(tmp_path):
+    """Two ranked systems with one SYS_ID gave every segment score of the first to the second (the
+    segment scores are keyed by SYS_ID), without a word: one system judged on no segment, the
+    other on its own output's segments but with the first one's scores."""
+    root = _fake(tmp_path)
+    ranking = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    ranking.write_text(ranking.read_text(encoding="utf-8") + "30 -0.5 10 12 Nemo.1 Unranked\n", encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        load_human_scores(root, "xx-en")
+    assert str(caught.value) == f"{ranking}:6: SYS_ID 'Nemo.1' of system 'Unranked' is that of 'Nemo-X' too"
+
+
+@pytest.mark.parametrize(("line_map", "message"), [
+    ("SID\tline\n1\t2\n1\t3\n", r":3: SID 1 repeated \(first at line 2\)$"),
+    ("SID\tline\n1\t0\n", r":2: line 0 of SID 1: the map's lines count from 1$"),
+    ("SID\tline\n1\t2\n2\t2\n", r":3: SID 2 maps to line 2, as SID 1 does \(line 2\): two SIDs map to the same line$"),
+])
+def test_a_bad_line_map_row_says_which_fault_it_has(tmp_path, line_map, message):
+    """The first two faults read 'SID 1 repeated or line 0 < 1', leaving the reader to find which;
+    the third named no line of the map ('<map>: two SIDs map to the same line')."""
+    root = _fake(tmp_path)
+    _segment_files(root, "", line_map)
+    with pytest.raises(FormatError, match=message):
+        load_segment_lines(root, "xx-en")

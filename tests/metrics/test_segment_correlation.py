@@ -214,6 +214,8 @@ def test_darr_counts_and_taus_equal_a_pair_by_pair_count(n_systems, n_lines, dat
         z = [r.z for r in records]
         kendall = sps.kendalltau(x, z)[0]
         pearson = sps.pearsonr(x, z)[0] if len(x) > 1 and np.ptp(x) > 0 and np.ptp(z) > 0 else np.nan
+    if len(x) < 3:  # +1 or -1 whatever the scores: undefined, as at system level
+        kendall = pearson = np.nan
     c, d, t = _brute_force_darr(records, scores)
     assert (result.pairs["concordant"], result.pairs["discordant"], result.pairs["ties"]) == (c, d, t)
     figures = result.correlations
@@ -263,3 +265,30 @@ def test_segment_pearson_of_tiny_or_huge_scores_is_scipys() -> None:
         result = segment_correlation(judged, scores, resample_counts(2, 5))
         x = [scores[r.system][r.line] for r in records]
         assert result.correlations["pearson"].value == pytest.approx(sps.pearsonr(x, [r.z for r in records])[0])
+
+
+def test_pearson_and_kendall_over_fewer_than_3_judged_segments_are_undefined_with_the_reason():
+    """Over 2 judged (system, segment) points Pearson and Kendall are +1 or -1 whatever the scores,
+    and so is every resample's: they were given as 1.000 [1.000, 1.000], certainty, where the
+    system level (and an STS file) gives null with the reason (significance.MIN_CORRELATED).
+    The DARR taus, a share of pairs, stay; over 3 points the correlations are given."""
+    two = [_judgment("A", 0, 90), _judgment("B", 0, 20)]
+    judged = judged_segments(two, OUTPUTS, 3)
+    result = segment_correlation(judged, {s: np.array([0.9, 0.1, 0.5]) * (s == "A") for s in OUTPUTS},
+                                 resample_counts(3, 20, seed=1))
+    for kind in ("pearson", "kendall"):
+        assert result.to_dict()[kind] == {"value": None, "low": None, "high": None}
+    assert result.correlations["darr_tau"].value == 1.0
+    assert result.reason == ("fewer than 3 judged segments to correlate (got 2): over 2 a correlation is +1 or -1 "
+                             "whatever the scores")
+    assert result.to_dict()["reason"] == result.reason
+    three = judged_segments([*two, _judgment("A", 1, 70)], OUTPUTS, 3)
+    given_three = segment_correlation(three, {s: np.array([0.9, 0.4, 0.5]) * (s == "A") for s in OUTPUTS},
+                                      resample_counts(3, 20, seed=1))
+    assert given_three.reason is None and "reason" not in given_three.to_dict()
+    assert given_three.correlations["pearson"].value == pytest.approx(sps.pearsonr([0.9, 0, 0.4], [0.9, 0.2, 0.7])[0])
+    # a resample that drew fewer than 3 of the points (line 0's two, three times) is undefined too
+    only_line_0 = np.tile([3.0, 0.0, 0.0], (5, 1))
+    drawn = segment_correlation(three, {s: np.array([0.9, 0.4, 0.5]) * (s == "A") for s in OUTPUTS}, only_line_0)
+    assert drawn.to_dict()["pearson"]["low"] is None and drawn.to_dict()["kendall"]["high"] is None
+    assert drawn.correlations["pearson"].value == given_three.correlations["pearson"].value

@@ -7,8 +7,21 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..corpora.wmt import language_pairs, load_wmt, reference_files, wmt_dir
-from ..errors import ConfigurationError, EmptyScoringError, ResourceMissingError, counted
+from ..corpora.wmt import (
+    WMTPair,
+    language_pairs,
+    load_wmt,
+    reference_files,
+    segment_scores_path,
+    wmt_dir,
+)
+from ..errors import (
+    ConfigurationError,
+    EmptyScoringError,
+    FormatError,
+    ResourceMissingError,
+    counted,
+)
 from ..metrics import LEVELS
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._common import (
@@ -53,7 +66,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "--level segment: WMT DARR Kendall-like tau (pairs of outputs for one source "
                     "whose raw DA differs by > 25; metric ties count as discordant, and without "
                     "ties), Pearson and Kendall tau-b of segment scores with the segment DA "
-                    "z-scores; 95% intervals from a bootstrap over source segments.")
+                    "z-scores; 95% intervals from a bootstrap over source segments (systems with "
+                    "no segment score are left out of it with a warning: unjudged in JSON).")
     parser.add_argument("--wmt", default=None, type=wmt_folder,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
@@ -166,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
     from ..metrics.segment_correlation import meta_evaluate_levels
+    from ..metrics.significance import MIN_RESAMPLED
 
     names = metric_names(args.metrics)
     refs = reference_sets(args.refs)
@@ -174,16 +189,21 @@ def run(args: argparse.Namespace) -> int:
     check_encoder_options(args, any(n.startswith("paraeval") for n in names)
                           and "contextual" in get_config(args.paraeval_config).tiers, ENCODER_USERS)
     check_pair(args.wmt, args.pair, refs)
-    data = load_wmt(args.wmt, args.pair, segments=args.level != "system")
+    data = load_wmt(args.wmt, args.pair, refs, segments=args.level != "system")  # only the sets scored against
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
     for name in data.unscored:
         warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
     for skipped in data.skipped:
         warn(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
-    if data.skipped and not data.systems:
-        raise EmptyScoringError(f"{args.pair}: none of the {counted(len(data.skipped), 'system')} with human scores could "
-                                "be read (each reported above)")
+    for name in data.unjudged:
+        warn(f"{args.pair}: system {name!r} has no segment scores in {segment_scores_path(args.wmt, args.pair)} "
+             f"(SYS_ID {data.human[name].sys_id!r}): left out of the segment level")
+    if not data.systems:
+        raise EmptyScoringError(_nothing_to_correlate(data))
+    if len(data) < MIN_RESAMPLED:  # the references' fault, not an option's (resample_counts: exit 2)
+        raise FormatError(f"{counted(len(data), 'segment')}: the bootstrap over segments needs at least "
+                          f"{MIN_RESAMPLED}", source=str(reference_files(args.wmt, args.pair)[refs[0]]))
     scorer = None
     if any(n.startswith("paraeval") for n in names):
         from ..metrics.paraeval.scoring import scorer as paraeval_scorer
@@ -200,12 +220,26 @@ def run(args: argparse.Namespace) -> int:
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
     for reason in result.undefined:
         warn(f"{args.pair}: no system-level correlation (n/a): {reason}")
+    for reason in result.segment_undefined:
+        warn(f"{args.pair}: no segment-level Pearson or Kendall (n/a): {reason}")
     write_result(args, result.to_dict(), lambda _: render(result))
     if args.report is not None:
         from ..viz.reports import meta_eval_report
 
         write_report(args.report, meta_eval_report(result))
     return 0
+
+
+def _nothing_to_correlate(data: WMTPair) -> str:
+    """Why no system is left to correlate (`data` has none): each file bad, or no human score's
+    name that of an output file."""
+    if data.skipped:
+        return (f"{data.pair}: none of the {counted(len(data.skipped), 'system')} with human scores could be "
+                "read (each reported above)")
+    return (f"{data.pair}: no system has both an output file and a human score "
+            f"({counted(len(data.missing), 'system')} scored {'has' if len(data.missing) == 1 else 'have'} no output, "
+            f"{counted(len(data.unscored), 'output')} no score; each reported above): the names of "
+            f"ad-sys-ranking-{data.pair}-z-names.csv (its last field) must be those of the output files")
 
 
 def render(result: MetaEvaluation) -> str:
@@ -228,13 +262,10 @@ def render(result: MetaEvaluation) -> str:
         lines.extend(_render_tests(data))
     if result.level != "system":
         lines.extend(_render_segment(data))
+        lines.extend(f"segment level n/a (pearson, kendall): {reason}" for reason in result.segment_undefined)
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
-    for label, names in (("left out, no output file", result.missing),
-                         ("left out, no human score", result.unscored),
-                         ("left out, cannot be read", [f"{s.name} ({s})" for s in result.skipped])):
-        if names:
-            lines.append(f"{label}: {', '.join(names)}")
+    lines.extend(f"{label}: {', '.join(names)}" for label, names in result.left_out)
     return "\n".join(lines)
 
 
@@ -271,15 +302,12 @@ def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
 
 
 def _render_segment(data: dict) -> list[str]:
-    from ..metrics.segment_correlation import SEGMENT_CORRELATIONS
+    from ..metrics.segment_correlation import SEGMENT_CORRELATIONS, segment_summary
 
     first = next(iter(data["segment"].values()), None)
     if first is None:
         return []
-    counts = first["darr_pairs"]
-    lines = [f"segment level: {first['judged']} judged segments, {counts['pairs']} DARR pairs "
-             f"({counts['identical']} of identical outputs); darr_tau counts metric ties "
-             "as discordant (WMT20/21), darr_tau_no_ties leaves them out",
+    lines = [f"segment level: {segment_summary(first['judged'], first['darr_pairs'])}",
              "metric      " + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
              + "conc/disc/ties"]
     for name, metric in data["segment"].items():

@@ -23,7 +23,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import FormatError, InputFileError, MismatchError, ParalignError, ResourceMissingError
+from ..errors import (
+    FormatError,
+    InputFileError,
+    MismatchError,
+    ParalignError,
+    ResourceMissingError,
+    counted,
+)
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
 from ..textio import bad_byte, decoded, float_field, int_field, open_binary, reading, strip_bom
@@ -136,6 +143,10 @@ def load_human_scores(
             continue
         if score.name in out:
             raise FormatError(f"system {score.name!r} listed twice", source=str(path), line=number)
+        other = next((name for name, kept in out.items() if kept.sys_id == score.sys_id), None)
+        if other is not None:  # segment scores are keyed by SYS_ID: one system's would be the other's
+            raise FormatError(f"SYS_ID {score.sys_id!r} of system {score.name!r} is that of {other!r} too",
+                              source=str(path), line=number)
         out[score.name] = score
     return out
 
@@ -171,32 +182,55 @@ def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list
 
 def load_segment_lines(root: str | Path | None, pair: str) -> dict[int, int]:
     """SID -> 0-based txt line, from humaneval/seg-line-map-<lp>.tsv (1-based lines there)."""
-    path = wmt_dir(root) / "humaneval" / f"seg-line-map-{pair}.tsv"
-    out: dict[int, int] = {}
+    return {sid: line for sid, (line, _) in _segment_map(root, pair).items()}
+
+
+def _segment_map(root: str | Path | None, pair: str) -> dict[int, tuple[int, int]]:
+    """SID -> (0-based txt line, the line of the map that gives it): :func:`load_segment_lines`
+    with where each came from, for a message about a line the txt files do not have."""
+    path = _segment_map_path(root, pair)
+    out: dict[int, tuple[int, int]] = {}
+    sids: dict[int, int] = {}  # txt line -> the SID mapped to it
     for number, fields in _table_rows(path, "SID", 2):
         try:
             sid, line = int_field(fields[0]), int_field(fields[1])
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
-        if sid in out or line < 1:
-            raise FormatError(f"SID {sid} repeated or line {line} < 1", source=str(path),
+        if sid in out:
+            raise FormatError(f"SID {sid} repeated (first at line {out[sid][1]})", source=str(path), line=number)
+        if line < 1:
+            raise FormatError(f"line {line} of SID {sid}: the map's lines count from 1", source=str(path),
                               line=number)
-        out[sid] = line - 1
-    if len(set(out.values())) != len(out):
-        raise FormatError("two SIDs map to the same line", source=str(path))
+        if line in sids:
+            other = sids[line]
+            raise FormatError(f"SID {sid} maps to line {line}, as SID {other} does (line {out[other][1]}): two SIDs "
+                              "map to the same line", source=str(path), line=number)
+        sids[line] = sid
+        out[sid] = (line - 1, number)
     return out
+
+
+def _segment_map_path(root: str | Path | None, pair: str) -> Path:
+    return wmt_dir(root) / "humaneval" / f"seg-line-map-{pair}.tsv"
+
+
+def segment_scores_path(root: str | Path | None, pair: str) -> Path:
+    """humaneval/ad-seg-scores-<lp>.csv: the segment DA scores, keyed by SYS_ID and SID."""
+    return wmt_dir(root) / "humaneval" / f"ad-seg-scores-{pair}.csv"
 
 
 def load_segment_scores(
     root: str | Path | None, pair: str, human: dict[str, HumanScore] | None = None,
+    n_lines: int | None = None,
 ) -> tuple[SegmentScore, ...]:
     """Segment DA scores of the systems in `human` (default: every ranked system but HUMAN),
-    keyed by system NAME and txt line through the SID -> line map."""
+    keyed by system NAME and txt line through the SID -> line map. With `n_lines` (the txt
+    files' lines), a judged SID the map puts past them is a MismatchError naming the map's line."""
     if human is None:
         human = load_human_scores(root, pair)
     names = {score.sys_id: name for name, score in human.items()}
-    lines = load_segment_lines(root, pair)
-    path = wmt_dir(root) / "humaneval" / f"ad-seg-scores-{pair}.csv"
+    lines = _segment_map(root, pair)
+    path = segment_scores_path(root, pair)
     out: list[SegmentScore] = []
     seen: set[tuple[str, int]] = set()
     for number, fields in _table_rows(path, "SYS", 5):
@@ -212,8 +246,15 @@ def load_segment_scores(
                               line=number)
         if (name, sid) in seen:
             raise FormatError(f"{fields[0]} SID {sid} listed twice", source=str(path), line=number)
+        line, row = lines[sid]
+        if n_lines is not None and line >= n_lines:
+            raise MismatchError(f"SID {sid} is line {line + 1}, past the {n_lines} lines of the txt files",
+                                source=str(_segment_map_path(root, pair)), line=row)
         seen.add((name, sid))
-        out.append(SegmentScore(name, lines[sid], sid, raw, z, n))
+        out.append(SegmentScore(name, line, sid, raw, z, n))
+    if human and not out:  # no judgment to correlate: the file is another ranking's, or HUMAN's only
+        raise FormatError(f"no segment scores of the {counted(len(human), 'system')} scored "
+                          f"(SYS {', '.join(sorted(names))})", source=str(path))
     return tuple(out)
 
 
@@ -260,6 +301,13 @@ class WMTPair:
     def __len__(self) -> int:
         return len(next(iter(self.references.values())))
 
+    @property
+    def unjudged(self) -> tuple[str, ...]:
+        """Systems with no segment DA score (none when the segment scores were not loaded): their
+        SYS_ID has no row in ad-seg-scores, so the segment level leaves them out."""
+        judged = {score.system for score in self.segment_scores}
+        return tuple(name for name in self.systems if judged and name not in judged)
+
     def reference_streams(self, labels: Sequence[str]) -> list[tuple[str, ...]]:
         """Reference streams in sacrebleu layout for the given labels."""
         try:
@@ -296,7 +344,7 @@ def load_wmt(
         if count is None:
             count = len(lines)
         elif len(lines) != count:
-            raise MismatchError(f"{len(lines)} lines, expected {count}", source=str(path))
+            raise MismatchError(f"{counted(len(lines), 'line')}, expected {count}", source=str(path))
         return lines
 
     for label in labels:
@@ -317,7 +365,5 @@ def load_wmt(
             skipped.append(SkippedSystem.of(name, path, exc))
     missing = tuple(sorted(set(human) - set(systems) - {s.name for s in skipped}))
     scored = {n: human[n] for n in systems}
-    judged = load_segment_scores(root, pair, scored) if segments else ()
-    if any(score.line >= (count or 0) for score in judged):
-        raise MismatchError(f"{pair}: seg-line-map points past the {count} lines of the txt files")
+    judged = load_segment_scores(root, pair, scored, count) if segments else ()
     return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged, tuple(skipped))

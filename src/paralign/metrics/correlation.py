@@ -188,7 +188,8 @@ def bootstrap_correlations(
     Over fewer than 3 systems with human scores (bad system files left out) the system scores
     are given, but every correlation, interval and resample is undefined (NaN), with the
     `reason`: a correlation over 2 points is +1 or -1 whatever the scores; so too when a
-    system's score is undefined (NaN: the paper ParaEval's F of references with no word). A
+    system's score is undefined (NaN: the paper ParaEval's F of references with no word), and
+    when every system has the same score, or the same human score (a constant). A
     human score or a system score that is not a finite number otherwise (inf, or a NaN human
     score) is a FormatError naming the system (:func:`check_finite`).
     """
@@ -198,7 +199,8 @@ def bootstrap_correlations(
     full = {s: float(score(system_stats[s].sum(axis=0))) for s in names}
     check_finite({s: v for s, v in full.items() if not np.isnan(v)}, f"the {name} score")
     reason = too_few_to_correlate(len(names), "system") or next(
-        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None)
+        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None) or \
+        constant_reason(((name, list(full.values())), ("human", y)), "system")
     if reason is not None:
         undefined = np.full(len(counts), np.nan)
         return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},
@@ -211,6 +213,14 @@ def bootstrap_correlations(
         samples[kind] = row_correlations(kind, resampled, y)
         corrs[kind] = interval(correlation(kind, x, y), samples[kind])
     return MetricCorrelation(name, full, corrs, samples, {})
+
+
+def constant_reason(sides: Iterable[tuple[str, Sequence[float] | np.ndarray]], item: str) -> str | None:
+    """Why a correlation is undefined when one of its `sides` (what, values: a metric's scores,
+    the human scores) has the same value for every `item`; None when none does."""
+    return next((f"the {what} score of every {item} is {float(values[0])!r}: a correlation with a constant is "
+                 "undefined" for what, values in sides if len(values) and np.ptp(np.asarray(values, dtype=float)) == 0),
+                None)
 
 
 def with_tests(result: MetricCorrelation, others: Iterable[MetricCorrelation]) -> MetricCorrelation:
@@ -249,16 +259,37 @@ class MetaEvaluation:
     #: systems left out: human scores, but an output file that could not be read
     #: (`corpora.wmt.SkippedSystem`: file, line, reason); ``skipped_systems`` in JSON
     skipped: tuple[Any, ...] = ()
+    #: systems with no segment DA score, left out of the segment level (``unjudged`` in JSON
+    #: when the segment level was measured)
+    unjudged: tuple[str, ...] = ()
 
     @property
     def undefined(self) -> tuple[str, ...]:
         """Why system-level correlations are undefined (each reason once; empty when none is)."""
         return tuple(dict.fromkeys(m.reason for m in self.metrics.values() if m.reason))
 
+    @property
+    def left_out(self) -> list[tuple[str, list[str]]]:
+        """(why, systems) of each kind of system left out that has any, as the text output and
+        the report list them: no output file, no human score, an output that cannot be read (with
+        its file and reason), no segment score (at segment level)."""
+        kinds = (("left out, no output file", list(self.missing)),
+                 ("left out, no human score", list(self.unscored)),
+                 ("left out, cannot be read", [f"{s.name} ({s})" for s in self.skipped]),
+                 ("left out at segment level, no segment scores", list(self.unjudged)))
+        return [(label, names) for label, names in kinds if names]
+
+    @property
+    def segment_undefined(self) -> tuple[str, ...]:
+        """Why segment-level Pearson and Kendall are undefined (too few judged segments, or one
+        side constant: each reason once; empty when none is)."""
+        return tuple(dict.fromkeys(m.reason for m in self.segment.values() if m.reason))
+
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {
             "pair": self.pair, "refs": list(self.refs), "systems": list(self.systems),
             "unscored": list(self.unscored), "missing": list(self.missing),
+            **({"unjudged": list(self.unjudged)} if self.level != "system" else {}),
             "skipped_systems": [s.to_dict() for s in self.skipped],
             # `resamples` as every other command's JSON names it; `n_resamples` until paralign 0.3
             "resamples": self.n_resamples, "n_resamples": self.n_resamples, "seed": self.seed,

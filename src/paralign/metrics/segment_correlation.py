@@ -10,7 +10,8 @@ Two views, as the WMT metrics tasks report them:
   ``(C - D) / (C + D)``, is reported beside it (``darr_tau_no_ties``), with the counts;
   ``identical`` counts the pairs whose two outputs are the same text (a tie for any metric).
 - **Pearson and Kendall tau-b over all judged segments**, no grouping: every (system, segment)
-  with a DA judgment is one point, its metric segment score against its DA *z*-score.
+  with a DA judgment is one point, its metric segment score against its DA *z*-score (undefined,
+  with a reason, over fewer than 3 points, as a system-level correlation is).
 
 Everything is computed from per-source-segment statistics, once per metric (the sacrebleu shape):
 DARR counts ``(C, D, T)`` and Pearson sums ``(n, Sx, Sy, Sxx, Syy, Sxy)`` per segment, so a
@@ -33,18 +34,20 @@ from typing import Protocol
 import numpy as np
 from scipy import stats as sps
 
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError, counted
 from . import LEVELS  # beside f_measure, so the CLI lists the levels without loading numpy
 from .correlation import (
     DEFAULT_SEED,
     Interval,
     MetaEvaluation,
+    constant_reason,
     interval,
     meta_evaluate,
     metric_statistics,
     resample_counts,
     signatures_of,
 )
+from .significance import MIN_CORRELATED, too_few_to_correlate
 
 #: Raw DA points by which two outputs must differ to form a DARR pair (WMT17-21).
 DARR_MARGIN = 25.0
@@ -185,19 +188,39 @@ def pearson_from_sums(sums: np.ndarray) -> np.ndarray:
         return np.where(var > 0, cov / np.sqrt(np.where(var > 0, var, 1)), np.nan)
 
 
+def _drawn_points(judged: JudgedSegments, counts: np.ndarray) -> np.ndarray:
+    """How many of the judged points each resample drew at least once (a line drawn twice
+    repeats its points: no new one)."""
+    sizes = np.bincount(judged.line, minlength=judged.n_lines)
+    return (counts > 0).astype(np.float64) @ sizes
+
+
 def _resampled_kendall(judged: JudgedSegments, points: np.ndarray,
-                       counts: np.ndarray) -> np.ndarray:
-    """Kendall tau-b of every resample of source segments (points repeated by multiplicity)."""
+                       counts: np.ndarray, enough: np.ndarray) -> np.ndarray:
+    """Kendall tau-b of every resample of source segments (points repeated by multiplicity);
+    NaN where not `enough` (it drew fewer than :data:`MIN_CORRELATED` points: +1 or -1 whatever
+    the scores)."""
     starts = np.searchsorted(judged.line, np.arange(judged.n_lines))
     sizes = np.bincount(judged.line, minlength=judged.n_lines)
-    out = np.empty(len(counts))
+    out = np.full(len(counts), np.nan)
     for r, row in enumerate(counts.astype(np.int64)):
+        if not enough[r]:
+            continue
         lines = np.repeat(np.arange(judged.n_lines), row)
         lengths = sizes[lines]
         offsets = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         idx = np.repeat(starts[lines], lengths) + offsets
-        out[r] = sps.kendalltau(points[idx], judged.z[idx])[0] if len(idx) > 1 else np.nan
+        out[r] = sps.kendalltau(points[idx], judged.z[idx])[0]
     return out
+
+
+def segment_summary(judged: int, pairs: Mapping[str, int]) -> str:
+    """The line that heads the segment level in the text output and the report: the judged
+    points and DARR pairs (a metric's ``judged`` and ``darr_pairs`` in JSON), and how the two
+    DARR taus treat ties."""
+    return (f"{counted(judged, 'judged segment')}, {counted(pairs['pairs'], 'DARR pair')} "
+            f"({pairs['identical']} of identical outputs); darr_tau counts metric ties as discordant "
+            "(WMT20/21), darr_tau_no_ties leaves them out")
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,9 +232,14 @@ class SegmentCorrelation:
     pairs: dict[str, int]  # DARR pairs, concordant, discordant, ties, identical
     judged: int  # (system, segment) points in Pearson / Kendall
     undefined: int  # points whose metric score was undefined (counted as 0)
+    #: why Pearson and Kendall are undefined (too few judged points, MIN_CORRELATED, or a side
+    #: constant); None when they are not
+    reason: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {k: v.to_dict() for k, v in self.correlations.items()}
+        if self.reason is not None:
+            out["reason"] = self.reason
         out["darr_pairs"] = dict(self.pairs)
         out["judged"] = self.judged
         out["undefined"] = self.undefined
@@ -246,26 +274,34 @@ def segment_correlation(
     name: str = "metric",
 ) -> SegmentCorrelation:
     """Segment-level correlations of one metric (`scores[system]`: one score per line), with
-    95% intervals over `counts` (resamples x lines, from `resample_counts`)."""
+    95% intervals over `counts` (resamples x lines, from `resample_counts`). Pearson and Kendall
+    over fewer than :data:`MIN_CORRELATED` judged points are undefined (NaN) with the `reason`,
+    as the system level's are, and so is a resample's that drew fewer: over 2 points they are
+    +1 or -1 whatever the scores; so are they, with theirs, when the metric or the human side
+    is one constant. The DARR taus, shares of pairs, are given over any pairs."""
     if counts.shape[1] != judged.n_lines:
         raise MismatchError(f"{counts.shape[1]} resampled segments but {judged.n_lines} lines")
     points, undefined = segment_points(judged, scores, name)
     darr = darr_statistics(judged, points)
     sums = pearson_statistics(judged, points)
     darr_total, darr_resampled = darr.sum(axis=0), counts @ darr
+    reason = too_few_to_correlate(len(points), "judged segment") or constant_reason(
+        ((name, points), ("human z", judged.z)), "judged segment")
+    enough = _drawn_points(judged, counts) >= MIN_CORRELATED
+    nan = float("nan")
     corrs = {
         "darr_tau": interval(float(darr_tau(darr_total)), darr_tau(darr_resampled)),
         "darr_tau_no_ties": interval(float(darr_tau(darr_total, False)),
                                      darr_tau(darr_resampled, False)),
-        "pearson": interval(float(pearson_from_sums(sums.sum(axis=0))),
-                            pearson_from_sums(counts @ sums)),
-        "kendall": interval(float(sps.kendalltau(points, judged.z)[0]),
-                            _resampled_kendall(judged, points, counts)),
+        "pearson": interval(nan if reason else float(pearson_from_sums(sums.sum(axis=0))),
+                            np.where(enough, pearson_from_sums(counts @ sums), nan)),
+        "kendall": interval(nan if reason else float(sps.kendalltau(points, judged.z)[0]),
+                            _resampled_kendall(judged, points, counts, enough)),
     }
     c, d, t = (int(v) for v in darr_total)
     pairs = {"pairs": c + d + t, "concordant": c, "discordant": d, "ties": t,
              "identical": int(judged.identical.sum())}
-    return SegmentCorrelation(name, corrs, pairs, len(points), undefined)
+    return SegmentCorrelation(name, corrs, pairs, len(points), undefined, reason)
 
 
 def segment_meta_evaluate(
@@ -316,4 +352,4 @@ def meta_evaluate_levels(
     if level == "system":
         return result
     return replace(result, level=level, signatures=signatures_of(metrics, len(refs), level),
-                   segment=segment_meta_evaluate(data, metrics, statistics, counts))
+                   segment=segment_meta_evaluate(data, metrics, statistics, counts), unjudged=data.unjudged)

@@ -122,11 +122,13 @@ def segment_overview(result: MetaEvaluation, data: Mapping) -> Section:
         rows = [Interval(name, *_figures(data, f"segment.{name}.{kind}")) for name in result.segment]
         body.append(figure(interval_plot(rows, x_label=label, span=(-1.0, 1.0), ident=f"segment-{kind}",
                                          title=f"{label}, 95% intervals ({result.pair})")))
+    from ...metrics.segment_correlation import segment_summary
+
     first = next(iter(result.segment.values()))
-    note = el("p", f"{first.judged} judged segments, {first.pairs['pairs']} DARR pairs "
-                   f"({first.pairs['identical']} of identical outputs); darr_tau counts metric ties "
-                   "as discordant (WMT20/21), darr_tau_no_ties leaves them out", class_="note")
-    return Section("segment level", (note, *body), "segment-level")
+    notes = [el("p", segment_summary(first.judged, first.pairs), class_="note")]
+    notes += [el("p", f"segment level n/a (pearson, kendall): {reason}", class_="note")
+              for reason in result.segment_undefined]
+    return Section("segment level", (*notes, *body), "segment-level")
 
 
 def segment_section(data: Mapping, name: str, index: int) -> Section:
@@ -149,11 +151,7 @@ def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str
                                     "intervals", class_="note")]
     for name, signature in result.signatures.items():
         intro.append(el("p", f"{name}: ", el("code", signature), class_="note"))
-    for label, names in (("left out, no output file", result.missing),
-                         ("left out, no human score", result.unscored),
-                         ("left out, cannot be read", [f"{s.name} ({s})" for s in result.skipped])):
-        if names:
-            intro.append(el("p", f"{label}: {', '.join(names)}", class_="note"))
+    intro += [el("p", f"{label}: {', '.join(names)}", class_="note") for label, names in result.left_out]
     for reason in result.undefined:
         intro.append(el("p", f"system level n/a: {reason}", class_="note"))
     sections = [metric_section(result, m, data, k) for k, m in enumerate(result.metrics.values())]
