@@ -660,3 +660,18 @@ def test_a_table_read_back_from_the_disk_cache_gives_the_same_scores_and_signatu
         cold, warm = run(capsys, *argv), run(capsys, *argv)
         assert cold == warm and cold[0] == 0 and "res:t.tsv#" in json.loads(cold[1])["corpus"]["signature"]
     assert parsed == [str(files / "t.tsv")] and len(list(cache.glob("table-*.marshal"))) == 1
+
+
+def test_the_default_system_score_is_recall_and_does_not_punish_padding(tmp_path, capsys):
+    """What --help and the README say of the default config: its system score is graded recall,
+    so a system padding each line with reference words scores 1 while its precision falls (the
+    paraevalcli audit's note). A change of system_alpha must change those words too."""
+    ref, good, pad = tmp_path / "ref.txt", tmp_path / "good.txt", tmp_path / "pad.txt"
+    ref.write_text("the cat sat on the mat\na dog barked at the postman\n", encoding="utf-8")
+    good.write_text("a cat sat on the mat\nthe dog barked at a postman\n", encoding="utf-8")
+    pad.write_text("the cat sat on the mat dog barked postman a at\n" * 2, encoding="utf-8")
+    assert main(["paraeval", "-r", str(ref), "-i", str(good), str(pad), "--resources", "none",
+                 "--format", "json"]) == 0
+    good_score, pad_score = (system for system in json.loads(capsys.readouterr().out)["systems"])
+    assert pad_score["score"] == pad_score["recall"] == 1.0 and pad_score["precision"] < 0.6
+    assert good_score["score"] == good_score["recall"] < 1.0

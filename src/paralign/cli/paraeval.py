@@ -74,7 +74,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "length, is reported and left out; a file given twice is scored once, "
                              "in its first place; default: stdin)")
     parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
-                        help="default, contextual or paper (default: %(default)s)")
+                        help="default, contextual or paper (default: %(default)s). The default and "
+                        "contextual configs' system score is their graded recall (ParaEval's finding: "
+                        "recall is what follows human judgments across systems), so it does not punish "
+                        "added words: a system padding every line with reference words scores high; "
+                        "read its precision beside it, or the segment scores, which weigh both")
     add_paraeval_source_options(parser, "--config")
     add_encoder_options(parser, ENCODER_USERS)
     parser.add_argument("--no-lowercase", action="store_true",
