@@ -28,6 +28,8 @@ from ..tables import atomic_path
 from ..tokenizers import CORPUS_TOKENIZERS, tokenize
 
 SYMMETRIZATIONS = ("intersection", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and")
+#: The most tokens of a sentence eflomal aligns: it gives a longer one (on either side) no link.
+EFLOMAL_MAX_TOKENS = 1023
 
 
 def check_symmetrization(method: str) -> str:
@@ -193,7 +195,8 @@ def word_align_files(
     """Align a raw line-aligned corpus (checked reading); Pharaoh output stays line-aligned.
 
     Empty and over-long line pairs get an empty alignment line (and are counted, with a
-    `ParallelCorpusWarning`).  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
+    `ParallelCorpusWarning`): so do those whose tokens eflomal cannot align (none on a side:
+    empty; more than `EFLOMAL_MAX_TOKENS` on a side: over-long).  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
     keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
     Empty files (no line pairs) raise FormatError naming them.
     """
@@ -208,8 +211,12 @@ def word_align_files(
                 source_path, target_path, max_tokens=max_tokens, errors=encoding_errors,
                 stats=stats, keep_skipped=True,
             ):
-                src_out.write(" ".join(tokenize(item.source, tokenizer, lowercase)) + "\n")
-                tgt_out.write(" ".join(tokenize(item.target, tokenizer, lowercase)) + "\n")
+                src = tokenize(item.source, tokenizer, lowercase)
+                tgt = tokenize(item.target, tokenizer, lowercase)
+                if item.source and not _alignable(src, tgt, stats, item.line):
+                    src = tgt = []
+                src_out.write(" ".join(src) + "\n")
+                tgt_out.write(" ".join(tgt) + "\n")
         if not stats.lines:
             raise FormatError("no sentence pairs to align", source=_names(str(source_path), str(target_path)))
         if not stats.kept:  # every line empty or over-long: nothing to align is an error
@@ -229,6 +236,21 @@ def word_align_files(
         "too_long": stats.too_long,
         "replaced": stats.replaced,
     }
+
+
+def _alignable(source: list[str], target: list[str], stats: ParallelStats, line: int) -> bool:
+    """Whether eflomal can align a kept line pair of these tokens; if not, it is counted as
+    the reader counts a skipped pair: empty (no token on a side) or too long (a side over
+    `EFLOMAL_MAX_TOKENS`, which eflomal would leave without a link)."""
+    if source and target and max(len(source), len(target)) <= EFLOMAL_MAX_TOKENS:
+        return True
+    stats.kept -= 1
+    if source and target:
+        stats.too_long += 1
+    else:
+        stats.empty += 1
+    stats.note_skip(line)
+    return False
 
 
 def align_tokenized(

@@ -63,11 +63,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_pipeline_options(parser)
     parser.set_defaults(func=run)
 
+    from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
+    from ..corpora.parallel import DEFAULT_MAX_TOKENS
+    from ..tokenizers import CORPUS_TOKENIZERS
+
     align = subparsers.add_parser(
         "word-align",
         help="word-align a parallel corpus with eflomal (both directions, symmetrised), Pharaoh output",
         description="Word-align a parallel corpus with eflomal (both directions, symmetrised); one "
-        "Pharaoh line per input line (empty for empty lines and those over --max-tokens). " + EFLOMAL_NOT_SEEDED
+        "Pharaoh line per input line (empty for empty lines, those over --max-tokens and those with a side "
+        f"of no token or of more than {EFLOMAL_MAX_TOKENS}, which eflomal cannot align; each counted). " + EFLOMAL_NOT_SEEDED
         + " Keep the output and give it to `pivot --alignment` (written with --tokenizer equal to "
         "pivot's --tokenizer, regex by default there) to build a table reproducibly.",
     )
@@ -76,10 +81,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("-o", "--output", default="-", type=output_path,
                        help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
                        "the links as 'alignments', one Pharaoh string a line)")
-    from ..aligners.eflomal import SYMMETRIZATIONS
-    from ..corpora.parallel import DEFAULT_MAX_TOKENS
-    from ..tokenizers import CORPUS_TOKENIZERS
-
     align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and",
                        help="how eflomal's two directions are joined (default: %(default)s)")
     align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="whitespace",
