@@ -704,3 +704,34 @@ def test_word_align_shows_progress_while_eflomal_runs(corpus, tmp_path, monkeypa
     assert main(["word-align", "--source", str(corpus["en"]), "--target", str(corpus["de"]),
                  "-o", str(tmp_path / "links.txt")]) == 0
     assert steps == ["align (eflomal)"]
+
+
+def _status(argv: list[str]) -> int:
+    """The exit status of a command line: its return value, or argparse's exit (a usage error)."""
+    try:
+        return main(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def test_tokens_output_files_are_checked_before_any_work(hand, tmp_path, monkeypatch, capsys):
+    """--tokens-output P writes P.src and P.tgt, but only P was checked: `-o P.src` had its
+    links replaced by the tokens (exit 0), `--source X.src --tokens-output X` replaced the
+    input corpus, and a P.src that is a folder failed after eflomal ran and -o was written
+    (exit 1). Each is a usage error now (exit 2), before any work, and nothing is written."""
+    ran = []
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", lambda *a, **k: ran.append(a))
+    source = tmp_path / "corpus.src"
+    source.write_text(hand["en"].read_text(encoding="utf-8"), encoding="utf-8")
+    base = ["word-align", "--source", str(source), "--target", str(hand["de"])]
+    (tmp_path / "dir.src").mkdir()
+    cases = [(["-o", str(tmp_path / "p.src"), "--tokens-output", str(tmp_path / "p")], "name one file"),
+             (["-o", str(tmp_path / "o"), "--tokens-output", str(tmp_path / "corpus")], "the command reads that file"),
+             (["-o", str(tmp_path / "o"), "--tokens-output", str(tmp_path / "dir")], "dir.src: is a directory"),
+             (["-o", str(tmp_path / "o"), "--tokens-output", "-"], "two files"),
+             (["-o", str(tmp_path / "o"), "--tokens-output", str(tmp_path / "no" / "p")], "does not exist")]
+    for extra, said in cases:
+        assert _status(base + extra) == 2, extra
+        assert said in capsys.readouterr().err, extra
+    assert ran == [] and not (tmp_path / "o").exists() and not (tmp_path / "p.src").exists()
+    assert source.read_text(encoding="utf-8") == hand["en"].read_text(encoding="utf-8")

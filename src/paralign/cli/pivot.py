@@ -86,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="whitespace",
                        help="whitespace (default: input already tokenised), regex or moses")
     align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
-    align.add_argument("--tokens-output", default=None, type=output_path,
+    align.add_argument("--tokens-output", default=None, type=tokens_prefix, metavar="PREFIX",
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                        help="non-UTF-8 bytes: stop with an error naming file and line (strict, the "
@@ -98,6 +98,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="eflomal iterations (default: eflomal's)")
     add_format(align)
     align.set_defaults(func=run_align)
+
+
+def tokens_prefix(text: str) -> str:
+    """argparse type of --tokens-output: a prefix whose two files (PREFIX.src, PREFIX.tgt) can be
+    written, checked as -o is (:func:`output_path`), so a bad one fails before eflomal runs."""
+    if is_std(text):
+        raise argparse.ArgumentTypeError("a prefix of two files (PREFIX.src, PREFIX.tgt), not -")
+    for suffix in (".src", ".tgt"):
+        output_path(text + suffix)
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
