@@ -735,3 +735,22 @@ def test_tokens_output_files_are_checked_before_any_work(hand, tmp_path, monkeyp
         assert said in capsys.readouterr().err, extra
     assert ran == [] and not (tmp_path / "o").exists() and not (tmp_path / "p.src").exists()
     assert source.read_text(encoding="utf-8") == hand["en"].read_text(encoding="utf-8")
+
+
+def test_word_align_splits_the_target_as_pivot_foreign_tokenizer_does(hand, tmp_path, monkeypatch, capsys):
+    """pivot splits the foreign side with --foreign-tokenizer, but word-align had one --tokenizer
+    for both sides: no word-align run wrote the links of `pivot --tokenizer regex
+    --foreign-tokenizer whitespace` (with regex on both, 'rot.' is two tokens where pivot reads
+    one, and such a line's links were skipped as not fitting). --target-tokenizer (default:
+    --tokenizer) splits the target side so, and the table equals the one pivot computes."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    links = tmp_path / "wa.align"
+    assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--tokenizer", "regex",
+                 "--target-tokenizer", "whitespace", "-o", str(links), "--tokens-output", str(tmp_path / "wa")]) == 0
+    assert (tmp_path / "wa.tgt").read_text(encoding="utf-8").splitlines()[0] == HAND_DE[0]
+    split = ("--tokenizer", "regex", "--foreign-tokenizer", "whitespace")
+    assert _pivot(hand, tmp_path / "computed.tsv", *split) == 0
+    capsys.readouterr()
+    assert _pivot(hand, tmp_path / "given.tsv", *split, "--alignment", str(links)) == 0
+    assert "0 bad lines skipped" in capsys.readouterr().out
+    assert _table_rows(tmp_path / "given.tsv") == _table_rows(tmp_path / "computed.tsv") != []

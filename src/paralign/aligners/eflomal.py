@@ -187,6 +187,7 @@ def word_align_files(
     symmetrization: str = "grow-diag-final-and",
     tokenizer: str = "whitespace",
     lowercase: bool = False,
+    target_tokenizer: str | None = None,
     tokens_prefix: Path | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     encoding_errors: str = "strict",
@@ -198,6 +199,8 @@ def word_align_files(
     `ParallelCorpusWarning`): so do those whose tokens eflomal cannot align (none on a side:
     empty; more than `EFLOMAL_MAX_TOKENS` on a side: over-long).  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
     keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
+    `target_tokenizer` splits the target side (default: `tokenizer`), as the pivot pipeline's
+    `foreign_tokenizer` does.
     Empty files (no line pairs) raise FormatError naming them.
     """
     check_symmetrization(symmetrization)
@@ -212,7 +215,7 @@ def word_align_files(
                 stats=stats, keep_skipped=True,
             ):
                 src = tokenize(item.source, tokenizer, lowercase)
-                tgt = tokenize(item.target, tokenizer, lowercase)
+                tgt = tokenize(item.target, target_tokenizer or tokenizer, lowercase)
                 if item.source and not _alignable(src, tgt, stats, item.line):
                     src = tgt = []
                 src_out.write(" ".join(src) + "\n")

@@ -54,9 +54,9 @@ GIVEN_ALIGNMENT = (
     "exactly reproducible; the report records per corpus whether the alignment was computed or "
     "given (with the file's SHA-256). Alignment lines are Pharaoh (i-j, 0-based; i?j possible "
     "links count as links) indexing the tokens that --tokenizer (and --foreign-tokenizer) give, "
-    "as word-align with the same --tokenizer writes them; a line that is not Pharaoh or whose links do not fit "
-    "its tokens is skipped and reported (file:line), and a file with another number of lines than "
-    "its corpus is an error. Links that fit but mostly miss the last token of both sentences are "
+    "as word-align --tokenizer T --target-tokenizer F writes them with the same T and F; a line that is not "
+    "Pharaoh or whose links do not fit its tokens is skipped and reported (file:line), and a file with "
+    "another number of lines than its corpus is an error. Links that fit but mostly miss the last token of both sentences are "
     "warned about: they were likely written for other tokens (another --tokenizer)."
 )
 #: The same for paraphrase-table, whose "corpus" is the sentence pairs its groups form.

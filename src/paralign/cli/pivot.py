@@ -73,8 +73,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Word-align a parallel corpus with eflomal (both directions, symmetrised); one "
         "Pharaoh line per input line (empty for empty lines, those over --max-tokens and those with a side "
         f"of no token or of more than {EFLOMAL_MAX_TOKENS}, which eflomal cannot align; each counted). " + EFLOMAL_NOT_SEEDED
-        + " Keep the output and give it to `pivot --alignment` (written with --tokenizer equal to "
-        "pivot's --tokenizer, regex by default there) to build a table reproducibly.",
+        + " Keep the output and give it to `pivot --alignment` (written with --tokenizer and --target-tokenizer "
+        "set as pivot --tokenizer and pivot --foreign-tokenizer are, regex by default there) "
+        "to build a table reproducibly.",
     )
     align.add_argument("--source", required=True, help="source side (one sentence a line; - = stdin)")
     align.add_argument("--target", required=True, help="target side, line-aligned (- = stdin)")
@@ -85,6 +86,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="how eflomal's two directions are joined (default: %(default)s)")
     align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="whitespace",
                        help="whitespace (default: input already tokenised), regex or moses")
+    align.add_argument("--target-tokenizer", choices=CORPUS_TOKENIZERS, default=None,
+                       help="tokenizer of the target side (default: --tokenizer), as pivot --foreign-tokenizer splits "
+                       "the foreign side")
     align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
     align.add_argument("--tokens-output", default=None, type=tokens_prefix, metavar="PREFIX",
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
@@ -161,6 +165,7 @@ def run_align(args: argparse.Namespace) -> int:
                 result = word_align_files(
                     source, target, output,
                     symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
+                    target_tokenizer=args.target_tokenizer,
                     tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
                     encoding_errors=args.encoding_errors, n_iterations=args.iterations, max_tokens=args.max_tokens,
                 )
