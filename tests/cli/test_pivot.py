@@ -754,3 +754,23 @@ def test_word_align_splits_the_target_as_pivot_foreign_tokenizer_does(hand, tmp_
     assert _pivot(hand, tmp_path / "given.tsv", *split, "--alignment", str(links)) == 0
     assert "0 bad lines skipped" in capsys.readouterr().out
     assert _table_rows(tmp_path / "given.tsv") == _table_rows(tmp_path / "computed.tsv") != []
+
+
+def test_pivot_counts_the_lines_eflomal_cannot_align_as_word_align_does(tmp_path, monkeypatch, capsys):
+    """A line whose text holds no token (only U+200B, which regex drops) was reported 'skipped 1
+    by length ratio' with no --max-length-ratio, and a side of 1024 tokens or more (under
+    --max-tokens 2000), which eflomal leaves without a link, was counted used. They are counted
+    empty and over-long now, as word-align counts them; a given alignment has no such limit."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    long_en, long_de = " ".join(f"w{k}" for k in range(1024)), " ".join(f"v{k}" for k in range(1024))
+    corpus = {"en": tmp_path / "c.en", "de": tmp_path / "c.de"}
+    corpus["en"].write_text(f"a small car\n\u200b\n{long_en}\nthe little car\n", encoding="utf-8")
+    corpus["de"].write_text(f"ein kleines auto\nx\n{long_de}\ndas kleine auto\n", encoding="utf-8")
+    assert _pivot(corpus, tmp_path / "t.tsv", "--max-tokens", "2000", "--format", "json") == 0
+    read = json.loads(capsys.readouterr().out)["corpora"][0]
+    assert (read["lines"], read["kept"], read["empty"], read["too_long"], read["filtered"]) == (4, 2, 1, 1, 0)
+    links = tmp_path / "links"
+    links.write_text("0-0 1-1 2-2\n\n0-0\n0-0 1-1 2-2\n", encoding="utf-8")
+    assert _pivot(corpus, tmp_path / "g.tsv", "--max-tokens", "2000", "--alignment", str(links), "--format", "json") == 0
+    read = json.loads(capsys.readouterr().out)["corpora"][0]
+    assert (read["lines"], read["kept"], read["empty"], read["too_long"], read["filtered"]) == (4, 3, 1, 0, 0)

@@ -216,7 +216,7 @@ def word_align_files(
             ):
                 src = tokenize(item.source, tokenizer, lowercase)
                 tgt = tokenize(item.target, target_tokenizer or tokenizer, lowercase)
-                if item.source and not _alignable(src, tgt, stats, item.line):
+                if item.source and not alignable(src, tgt, stats, item.line):
                     src = tgt = []
                 src_out.write(" ".join(src) + "\n")
                 tgt_out.write(" ".join(tgt) + "\n")
@@ -241,11 +241,12 @@ def word_align_files(
     }
 
 
-def _alignable(source: list[str], target: list[str], stats: ParallelStats, line: int) -> bool:
-    """Whether eflomal can align a kept line pair of these tokens; if not, it is counted as
-    the reader counts a skipped pair: empty (no token on a side) or too long (a side over
-    `EFLOMAL_MAX_TOKENS`, which eflomal would leave without a link)."""
-    if source and target and max(len(source), len(target)) <= EFLOMAL_MAX_TOKENS:
+def alignable(source: Sequence[str], target: Sequence[str], stats: ParallelStats, line: int,
+              limit: int | None = EFLOMAL_MAX_TOKENS) -> bool:
+    """Whether a kept line pair of these tokens can be aligned; if not, it is counted as the
+    reader (`iter_parallel`) counts a skipped pair: empty (no token on a side) or too long (a
+    side over `limit`: eflomal's, which leaves a longer sentence without a link; None: none)."""
+    if source and target and (limit is None or max(len(source), len(target)) <= limit):
         return True
     stats.kept -= 1
     if source and target:
