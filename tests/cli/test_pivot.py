@@ -774,3 +774,19 @@ def test_pivot_counts_the_lines_eflomal_cannot_align_as_word_align_does(tmp_path
     assert _pivot(corpus, tmp_path / "g.tsv", "--max-tokens", "2000", "--alignment", str(links), "--format", "json") == 0
     read = json.loads(capsys.readouterr().out)["corpora"][0]
     assert (read["lines"], read["kept"], read["empty"], read["too_long"], read["filtered"]) == (4, 3, 1, 0, 0)
+
+
+def test_word_align_writes_gzip_to_a_name_ending_in_gz_and_pivot_reads_it_back(hand, tmp_path, monkeypatch, capsys):
+    """`word-align -o links.gz` wrote plain text under the .gz name, so `zcat` failed and
+    `pivot --alignment links.gz` stopped: 'links.gz: not a gzip file ..., though the name ends
+    in .gz'. It writes gzip there now, as every -o does, and the table is the one plain links give."""
+    import gzip
+
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    base = ["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--tokenizer", "regex"]
+    assert main([*base, "-o", str(tmp_path / "links.gz")]) == 0
+    assert main([*base, "-o", str(tmp_path / "links")]) == 0
+    assert gzip.decompress((tmp_path / "links.gz").read_bytes()) == (tmp_path / "links").read_bytes() != b""
+    assert _pivot(hand, tmp_path / "gz.tsv", "--alignment", str(tmp_path / "links.gz")) == 0
+    assert _pivot(hand, tmp_path / "plain.tsv", "--alignment", str(tmp_path / "links")) == 0
+    assert _table_rows(tmp_path / "gz.tsv") == _table_rows(tmp_path / "plain.tsv") != []

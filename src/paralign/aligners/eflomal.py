@@ -25,6 +25,7 @@ from ..alignment import Alignment, Link, symmetrize
 from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..tables import atomic_path
+from ..textio import open_text
 from ..tokenizers import CORPUS_TOKENIZERS, tokenize
 
 SYMMETRIZATIONS = ("intersection", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and")
@@ -154,7 +155,8 @@ def align_files(
     keep_directional: bool = False,
     **eflomal_options: Any,
 ) -> int:
-    """Align two tokenised files (one sentence a line); write symmetrised Pharaoh atomically.
+    """Align two tokenised files (one sentence a line); write symmetrised Pharaoh atomically
+    (gzip when the output's name ends in .gz, as every output of paralign).
 
     Returns the number of lines.  With `keep_directional`, the raw forward/backward link files
     are kept beside the output as `<output>.fwd` and `<output>.rev`.
@@ -168,7 +170,7 @@ def align_files(
             run_eflomal(src, tgt, forward, backward, source_name=str(source_path),
                         target_name=str(target_path), **eflomal_options)
         count = 0
-        with atomic_path(output_path) as out_tmp, open(out_tmp, "w", encoding="utf-8") as out:
+        with open_text(output_path, "wt") as out:  # atomic; gzip when the name ends in .gz
             for links in iter_symmetrized(forward, backward, symmetrization):
                 out.write(links_to_pharaoh(links) + "\n")
                 count += 1
