@@ -411,7 +411,7 @@ def prepare_groups(
     alignment: str | Path | None = None,
 ) -> dict[str, Any]:
     """Stage 1 of the monolingual pipeline: every pair of each group's sentences, tokenised,
-    in `en.tok` and `f.tok`; returns {"groups": groups used, "pairs": pairs written,
+    in `en.tok` and `f.tok`; returns {"file": `groups_path`, "groups": groups used, "pairs": pairs written,
     "sentences_too_long": sentences over `max_tokens`, "pairs_filtered": pairs over
     `max_length_ratio`, "skipped_rows": the bad pairs of a JSON groups file}, each left out
     (a bad pair as `lattice stats` leaves it out: :func:`paralign.corpora.groups.alignment_groups`,
@@ -461,7 +461,7 @@ def prepare_groups(
         raise FormatError(
             f"no sentence pair in {groups_path}: no group holds two different usable sentences"
         )
-    info: dict[str, Any] = {"groups": n_groups, "pairs": count, "sentences_too_long": left_out["too_long"],
+    info: dict[str, Any] = {"file": str(groups_path), "groups": n_groups, "pairs": count, "sentences_too_long": left_out["too_long"],
                             "pairs_filtered": left_out["filtered"],
                             "skipped_rows": skipped_rows(sorted(bad, key=lambda found: found[0]))}
     if given is not None:

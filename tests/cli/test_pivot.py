@@ -790,3 +790,26 @@ def test_word_align_writes_gzip_to_a_name_ending_in_gz_and_pivot_reads_it_back(h
     assert _pivot(hand, tmp_path / "gz.tsv", "--alignment", str(tmp_path / "links.gz")) == 0
     assert _pivot(hand, tmp_path / "plain.tsv", "--alignment", str(tmp_path / "links")) == 0
     assert _table_rows(tmp_path / "gz.tsv") == _table_rows(tmp_path / "plain.tsv") != []
+
+
+def test_a_paraphrase_table_names_its_groups_file(tmp_path, monkeypatch, capsys):
+    """A table that pivot built names its corpora (`source`, `target`) in its record, but one
+    that paraphrase-table built did not name the groups file it came from (its record said
+    'groups: 2, pairs: 4' and no file). It names it now, as given (stdin as <stdin>), in the
+    table's record and in the report."""
+    import io
+
+    from paralign.tables import read_metadata
+
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    groups = tmp_path / "groups.tsv"
+    text = "The car is small.\tThe automobile is little.\tA car is small.\nThe dog runs.\tA dog runs.\n"
+    groups.write_text(text, encoding="utf-8")
+    base = ["paraphrase-table", "--threshold", "0", "--max-length", "2", "--format", "json"]
+    assert main([*base, "--groups", str(groups), "-o", str(tmp_path / "a.parquet")]) == 0
+    assert json.loads(capsys.readouterr().out)["corpora"][0]["file"] == str(groups)
+    assert read_metadata(tmp_path / "a.parquet")["corpora"][0]["file"] == str(groups)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
+    assert main([*base, "--groups", "-", "-o", str(tmp_path / "b.tsv")]) == 0
+    assert json.loads(capsys.readouterr().out)["corpora"][0]["file"] == "<stdin>"
+    assert read_metadata(tmp_path / "b.tsv")["corpora"][0]["file"] == "<stdin>"
