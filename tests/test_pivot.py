@@ -556,7 +556,8 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     monkeypatch.setattr(pivot, "align_files", diagonal)
     out = tmp_path / "mono.tsv"
     report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1))
-    assert report.corpora[0] == {"alignment": {"kind": "computed", "aligner": "eflomal"}, "groups": 2, "pairs": 4,
+    assert report.corpora[0] == {"alignment": {"kind": "computed", "aligner": "eflomal"}, "file": str(groups),
+                                 "groups": 2, "pairs": 4,
                                  "sentences_too_long": 0, "pairs_filtered": 0, "skipped_rows": [], "chunks": 1}
     rows = {(p, q): (prob, extra) for p, q, prob, extra in read_table_rows(out)}
     # word pairs (both directions): man-guy x3 (two from group 1, one from group 2), the-a x2,

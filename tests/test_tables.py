@@ -95,6 +95,18 @@ def test_a_row_with_too_few_fields_says_how_many_it_has(tmp_path) -> None:
         list(iter_rows(path))
 
 
+def test_a_row_of_one_field_in_a_users_table_says_two_are_enough(tmp_path) -> None:
+    """Where a row without a score is read (`unscored`: `paraphrases --table` of a user's TSV),
+    a row of one field said 'expected at least 3: phrase, paraphrase, probability', though
+    `phrase TAB paraphrase` is a row there; it says two, the score optional, now."""
+    path = tmp_path / "short.tsv"
+    path.write_text("a man\ta guy\na man\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        list(iter_rows(path, unscored=True))
+    assert str(info.value) == (f"{path}:2: bad table row (1 TAB-separated field; expected at least 2: "
+                               "phrase, paraphrase, and a probability if scored)")
+
+
 def _scan(path, phrases):
     """What a lookup must find: every row of `phrases`, by reading the whole file."""
     found = {phrase: [] for phrase in phrases}

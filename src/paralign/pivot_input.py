@@ -25,7 +25,13 @@ from numbers import Real
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from .aligners.eflomal import check_symmetrization, links_to_pharaoh, tokenize
+from .aligners.eflomal import (
+    EFLOMAL_MAX_TOKENS,
+    alignable,
+    check_symmetrization,
+    links_to_pharaoh,
+    tokenize,
+)
 from .alignment import Link
 from .corpora.base import BadPair, LineRange, PairOrBad
 from .corpora.parallel import (
@@ -260,8 +266,10 @@ def _prepared_rows(
 ) -> Iterator[tuple[str, str, frozenset[Link] | None]]:
     """The usable pairs of a parallel corpus (or of the run `lines` of its english, foreign
     and alignment files), tokenised: (english tokens, foreign tokens, given links or None).
-    Reading skips are counted in `stats` (as `iter_parallel` does), pairs dropped by the
-    tokenizer or the length ratio in `stats.filtered`, bad alignment lines in `given`;
+    Reading skips are counted in `stats` (as `iter_parallel` does), and so are pairs with no
+    token on a side (empty) or, when eflomal aligns them, more than it aligns (too long:
+    `aligners.eflomal.alignable`); pairs dropped by the length ratio in `stats.filtered`, bad
+    alignment lines in `given`;
     `names`: how errors name the english and foreign files (`iter_parallel`)."""
     foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
     pairs = iter_parallel(
@@ -277,7 +285,9 @@ def _prepared_rows(
             continue
         e = tokenize(item.source, options.tokenizer, options.lowercase)
         f = tokenize(item.target, foreign_tokenizer, options.lowercase)
-        if not e or not f or not ratio_ok(len(e), len(f), options.max_length_ratio):
+        if not alignable(e, f, stats, item.line, EFLOMAL_MAX_TOKENS if given is None else None):
+            continue  # no token on a side (empty), or more than eflomal aligns (too long)
+        if not ratio_ok(len(e), len(f), options.max_length_ratio):
             stats.filtered += 1
             continue
         links = None if given is None or line is None else given.links(line, len(e), len(f))  # line: given's
@@ -401,7 +411,7 @@ def prepare_groups(
     alignment: str | Path | None = None,
 ) -> dict[str, Any]:
     """Stage 1 of the monolingual pipeline: every pair of each group's sentences, tokenised,
-    in `en.tok` and `f.tok`; returns {"groups": groups used, "pairs": pairs written,
+    in `en.tok` and `f.tok`; returns {"file": `groups_path`, "groups": groups used, "pairs": pairs written,
     "sentences_too_long": sentences over `max_tokens`, "pairs_filtered": pairs over
     `max_length_ratio`, "skipped_rows": the bad pairs of a JSON groups file}, each left out
     (a bad pair as `lattice stats` leaves it out: :func:`paralign.corpora.groups.alignment_groups`,
@@ -451,7 +461,7 @@ def prepare_groups(
         raise FormatError(
             f"no sentence pair in {groups_path}: no group holds two different usable sentences"
         )
-    info: dict[str, Any] = {"groups": n_groups, "pairs": count, "sentences_too_long": left_out["too_long"],
+    info: dict[str, Any] = {"file": str(groups_path), "groups": n_groups, "pairs": count, "sentences_too_long": left_out["too_long"],
                             "pairs_filtered": left_out["filtered"],
                             "skipped_rows": skipped_rows(sorted(bad, key=lambda found: found[0]))}
     if given is not None:

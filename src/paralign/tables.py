@@ -348,8 +348,10 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 yield fields[0], fields[1], None, fields[3:]
                 continue
             if len(fields) < 3:
-                raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least 3: phrase, paraphrase, "
-                                  "probability)", source=str(path), line=number)
+                expected = "2: phrase, paraphrase, and a probability if scored" if unscored else \
+                    "3: phrase, paraphrase, probability"
+                raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
+                                  f"{expected})", source=str(path), line=number)
             try:
                 probability = float_field(fields[2])
                 if not math.isfinite(probability):

@@ -143,3 +143,25 @@ def test_empty_corpus_is_a_format_error_naming_the_files(tmp_path, capsys):
     assert not (tmp_path / "o").exists()
     assert main(["word-align", "--source", str(empty), "--target", str(empty)]) == 1
     assert "empty.txt: no sentence pairs to align" in capsys.readouterr().err
+
+
+def test_lines_eflomal_cannot_align_are_counted_as_skipped(tmp_path):
+    """eflomal leaves a sentence of 1024 tokens or more unaligned (an empty line in both
+    directions), and a line whose text holds no token (only invisible characters, as `regex`
+    reads it) has nothing to align: word-align counted both as aligned ("aligned 48 of 50")
+    with empty links. They are counted now, as the reader counts an over-long or empty line."""
+    src, tgt = synthetic_corpus(50)
+    src_lines = [" ".join(s) for s in src]
+    tgt_lines = [" ".join(t) for t in tgt]
+    src_lines[3] = " ".join(f"w{k}" for k in range(1024))  # under --max-tokens, over eflomal's limit
+    tgt_lines[4] = "\u200b"  # a line, but no token
+    (tmp_path / "s.txt").write_text("\n".join(src_lines) + "\n", encoding="utf-8")
+    (tmp_path / "t.txt").write_text("\n".join(tgt_lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out.pharaoh"
+    with pytest.warns(UserWarning, match="48 of 50 line pairs kept; 1 empty, 1 over-long"):
+        result = word_align_files(tmp_path / "s.txt", tmp_path / "t.txt", out, n_iterations=3,
+                                  tokenizer="regex", max_tokens=2000)
+    assert result == {"output": str(out), "lines": 50, "aligned": 48, "empty": 1, "too_long": 1, "replaced": 0}
+    lines = out.read_text(encoding="utf-8").split("\n")[:-1]
+    assert len(lines) == 50 and lines[3] == lines[4] == ""
+    assert all(lines[k] for k in range(50) if k not in (3, 4))

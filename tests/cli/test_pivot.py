@@ -704,3 +704,112 @@ def test_word_align_shows_progress_while_eflomal_runs(corpus, tmp_path, monkeypa
     assert main(["word-align", "--source", str(corpus["en"]), "--target", str(corpus["de"]),
                  "-o", str(tmp_path / "links.txt")]) == 0
     assert steps == ["align (eflomal)"]
+
+
+def _status(argv: list[str]) -> int:
+    """The exit status of a command line: its return value, or argparse's exit (a usage error)."""
+    try:
+        return main(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def test_tokens_output_files_are_checked_before_any_work(hand, tmp_path, monkeypatch, capsys):
+    """--tokens-output P writes P.src and P.tgt, but only P was checked: `-o P.src` had its
+    links replaced by the tokens (exit 0), `--source X.src --tokens-output X` replaced the
+    input corpus, and a P.src that is a folder failed after eflomal ran and -o was written
+    (exit 1). Each is a usage error now (exit 2), before any work, and nothing is written."""
+    ran = []
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", lambda *a, **k: ran.append(a))
+    source = tmp_path / "corpus.src"
+    source.write_text(hand["en"].read_text(encoding="utf-8"), encoding="utf-8")
+    base = ["word-align", "--source", str(source), "--target", str(hand["de"])]
+    (tmp_path / "dir.src").mkdir()
+    cases = [(["-o", str(tmp_path / "p.src"), "--tokens-output", str(tmp_path / "p")], "name one file"),
+             (["-o", str(tmp_path / "o"), "--tokens-output", str(tmp_path / "corpus")], "the command reads that file"),
+             (["-o", str(tmp_path / "o"), "--tokens-output", str(tmp_path / "dir")], "dir.src: is a directory"),
+             (["-o", str(tmp_path / "o"), "--tokens-output", "-"], "two files"),
+             (["-o", str(tmp_path / "o"), "--tokens-output", str(tmp_path / "no" / "p")], "does not exist")]
+    for extra, said in cases:
+        assert _status(base + extra) == 2, extra
+        assert said in capsys.readouterr().err, extra
+    assert ran == [] and not (tmp_path / "o").exists() and not (tmp_path / "p.src").exists()
+    assert source.read_text(encoding="utf-8") == hand["en"].read_text(encoding="utf-8")
+
+
+def test_word_align_splits_the_target_as_pivot_foreign_tokenizer_does(hand, tmp_path, monkeypatch, capsys):
+    """pivot splits the foreign side with --foreign-tokenizer, but word-align had one --tokenizer
+    for both sides: no word-align run wrote the links of `pivot --tokenizer regex
+    --foreign-tokenizer whitespace` (with regex on both, 'rot.' is two tokens where pivot reads
+    one, and such a line's links were skipped as not fitting). --target-tokenizer (default:
+    --tokenizer) splits the target side so, and the table equals the one pivot computes."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    links = tmp_path / "wa.align"
+    assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--tokenizer", "regex",
+                 "--target-tokenizer", "whitespace", "-o", str(links), "--tokens-output", str(tmp_path / "wa")]) == 0
+    assert (tmp_path / "wa.tgt").read_text(encoding="utf-8").splitlines()[0] == HAND_DE[0]
+    split = ("--tokenizer", "regex", "--foreign-tokenizer", "whitespace")
+    assert _pivot(hand, tmp_path / "computed.tsv", *split) == 0
+    capsys.readouterr()
+    assert _pivot(hand, tmp_path / "given.tsv", *split, "--alignment", str(links)) == 0
+    assert "0 bad lines skipped" in capsys.readouterr().out
+    assert _table_rows(tmp_path / "given.tsv") == _table_rows(tmp_path / "computed.tsv") != []
+
+
+def test_pivot_counts_the_lines_eflomal_cannot_align_as_word_align_does(tmp_path, monkeypatch, capsys):
+    """A line whose text holds no token (only U+200B, which regex drops) was reported 'skipped 1
+    by length ratio' with no --max-length-ratio, and a side of 1024 tokens or more (under
+    --max-tokens 2000), which eflomal leaves without a link, was counted used. They are counted
+    empty and over-long now, as word-align counts them; a given alignment has no such limit."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    long_en, long_de = " ".join(f"w{k}" for k in range(1024)), " ".join(f"v{k}" for k in range(1024))
+    corpus = {"en": tmp_path / "c.en", "de": tmp_path / "c.de"}
+    corpus["en"].write_text(f"a small car\n\u200b\n{long_en}\nthe little car\n", encoding="utf-8")
+    corpus["de"].write_text(f"ein kleines auto\nx\n{long_de}\ndas kleine auto\n", encoding="utf-8")
+    assert _pivot(corpus, tmp_path / "t.tsv", "--max-tokens", "2000", "--format", "json") == 0
+    read = json.loads(capsys.readouterr().out)["corpora"][0]
+    assert (read["lines"], read["kept"], read["empty"], read["too_long"], read["filtered"]) == (4, 2, 1, 1, 0)
+    links = tmp_path / "links"
+    links.write_text("0-0 1-1 2-2\n\n0-0\n0-0 1-1 2-2\n", encoding="utf-8")
+    assert _pivot(corpus, tmp_path / "g.tsv", "--max-tokens", "2000", "--alignment", str(links), "--format", "json") == 0
+    read = json.loads(capsys.readouterr().out)["corpora"][0]
+    assert (read["lines"], read["kept"], read["empty"], read["too_long"], read["filtered"]) == (4, 3, 1, 0, 0)
+
+
+def test_word_align_writes_gzip_to_a_name_ending_in_gz_and_pivot_reads_it_back(hand, tmp_path, monkeypatch, capsys):
+    """`word-align -o links.gz` wrote plain text under the .gz name, so `zcat` failed and
+    `pivot --alignment links.gz` stopped: 'links.gz: not a gzip file ..., though the name ends
+    in .gz'. It writes gzip there now, as every -o does, and the table is the one plain links give."""
+    import gzip
+
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    base = ["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--tokenizer", "regex"]
+    assert main([*base, "-o", str(tmp_path / "links.gz")]) == 0
+    assert main([*base, "-o", str(tmp_path / "links")]) == 0
+    assert gzip.decompress((tmp_path / "links.gz").read_bytes()) == (tmp_path / "links").read_bytes() != b""
+    assert _pivot(hand, tmp_path / "gz.tsv", "--alignment", str(tmp_path / "links.gz")) == 0
+    assert _pivot(hand, tmp_path / "plain.tsv", "--alignment", str(tmp_path / "links")) == 0
+    assert _table_rows(tmp_path / "gz.tsv") == _table_rows(tmp_path / "plain.tsv") != []
+
+
+def test_a_paraphrase_table_names_its_groups_file(tmp_path, monkeypatch, capsys):
+    """A table that pivot built names its corpora (`source`, `target`) in its record, but one
+    that paraphrase-table built did not name the groups file it came from (its record said
+    'groups: 2, pairs: 4' and no file). It names it now, as given (stdin as <stdin>), in the
+    table's record and in the report."""
+    import io
+
+    from paralign.tables import read_metadata
+
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    groups = tmp_path / "groups.tsv"
+    text = "The car is small.\tThe automobile is little.\tA car is small.\nThe dog runs.\tA dog runs.\n"
+    groups.write_text(text, encoding="utf-8")
+    base = ["paraphrase-table", "--threshold", "0", "--max-length", "2", "--format", "json"]
+    assert main([*base, "--groups", str(groups), "-o", str(tmp_path / "a.parquet")]) == 0
+    assert json.loads(capsys.readouterr().out)["corpora"][0]["file"] == str(groups)
+    assert read_metadata(tmp_path / "a.parquet")["corpora"][0]["file"] == str(groups)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
+    assert main([*base, "--groups", "-", "-o", str(tmp_path / "b.tsv")]) == 0
+    assert json.loads(capsys.readouterr().out)["corpora"][0]["file"] == "<stdin>"
+    assert read_metadata(tmp_path / "b.tsv")["corpora"][0]["file"] == "<stdin>"

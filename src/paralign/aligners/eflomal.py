@@ -25,9 +25,12 @@ from ..alignment import Alignment, Link, symmetrize
 from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..tables import atomic_path
+from ..textio import open_text
 from ..tokenizers import CORPUS_TOKENIZERS, tokenize
 
 SYMMETRIZATIONS = ("intersection", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and")
+#: The most tokens of a sentence eflomal aligns: it gives a longer one (on either side) no link.
+EFLOMAL_MAX_TOKENS = 1023
 
 
 def check_symmetrization(method: str) -> str:
@@ -152,7 +155,8 @@ def align_files(
     keep_directional: bool = False,
     **eflomal_options: Any,
 ) -> int:
-    """Align two tokenised files (one sentence a line); write symmetrised Pharaoh atomically.
+    """Align two tokenised files (one sentence a line); write symmetrised Pharaoh atomically
+    (gzip when the output's name ends in .gz, as every output of paralign).
 
     Returns the number of lines.  With `keep_directional`, the raw forward/backward link files
     are kept beside the output as `<output>.fwd` and `<output>.rev`.
@@ -166,7 +170,7 @@ def align_files(
             run_eflomal(src, tgt, forward, backward, source_name=str(source_path),
                         target_name=str(target_path), **eflomal_options)
         count = 0
-        with atomic_path(output_path) as out_tmp, open(out_tmp, "w", encoding="utf-8") as out:
+        with open_text(output_path, "wt") as out:  # atomic; gzip when the name ends in .gz
             for links in iter_symmetrized(forward, backward, symmetrization):
                 out.write(links_to_pharaoh(links) + "\n")
                 count += 1
@@ -185,6 +189,7 @@ def word_align_files(
     symmetrization: str = "grow-diag-final-and",
     tokenizer: str = "whitespace",
     lowercase: bool = False,
+    target_tokenizer: str | None = None,
     tokens_prefix: Path | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     encoding_errors: str = "strict",
@@ -193,8 +198,11 @@ def word_align_files(
     """Align a raw line-aligned corpus (checked reading); Pharaoh output stays line-aligned.
 
     Empty and over-long line pairs get an empty alignment line (and are counted, with a
-    `ParallelCorpusWarning`).  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
+    `ParallelCorpusWarning`): so do those whose tokens eflomal cannot align (none on a side:
+    empty; more than `EFLOMAL_MAX_TOKENS` on a side: over-long).  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
     keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
+    `target_tokenizer` splits the target side (default: `tokenizer`), as the pivot pipeline's
+    `foreign_tokenizer` does.
     Empty files (no line pairs) raise FormatError naming them.
     """
     check_symmetrization(symmetrization)
@@ -208,8 +216,12 @@ def word_align_files(
                 source_path, target_path, max_tokens=max_tokens, errors=encoding_errors,
                 stats=stats, keep_skipped=True,
             ):
-                src_out.write(" ".join(tokenize(item.source, tokenizer, lowercase)) + "\n")
-                tgt_out.write(" ".join(tokenize(item.target, tokenizer, lowercase)) + "\n")
+                src = tokenize(item.source, tokenizer, lowercase)
+                tgt = tokenize(item.target, target_tokenizer or tokenizer, lowercase)
+                if item.source and not alignable(src, tgt, stats, item.line):
+                    src = tgt = []
+                src_out.write(" ".join(src) + "\n")
+                tgt_out.write(" ".join(tgt) + "\n")
         if not stats.lines:
             raise FormatError("no sentence pairs to align", source=_names(str(source_path), str(target_path)))
         if not stats.kept:  # every line empty or over-long: nothing to align is an error
@@ -229,6 +241,22 @@ def word_align_files(
         "too_long": stats.too_long,
         "replaced": stats.replaced,
     }
+
+
+def alignable(source: Sequence[str], target: Sequence[str], stats: ParallelStats, line: int,
+              limit: int | None = EFLOMAL_MAX_TOKENS) -> bool:
+    """Whether a kept line pair of these tokens can be aligned; if not, it is counted as the
+    reader (`iter_parallel`) counts a skipped pair: empty (no token on a side) or too long (a
+    side over `limit`: eflomal's, which leaves a longer sentence without a link; None: none)."""
+    if source and target and (limit is None or max(len(source), len(target)) <= limit):
+        return True
+    stats.kept -= 1
+    if source and target:
+        stats.too_long += 1
+    else:
+        stats.empty += 1
+    stats.note_skip(line)
+    return False
 
 
 def align_tokenized(

@@ -44,19 +44,23 @@ def stdin_arguments(argv: Sequence[str]) -> list[str]:
 
 #: The parsed options that name an output file (flag as messages show it, argparse dest).
 OUTPUT_FILES = (("-o", "output"), ("--report", "report"), ("--tokens-output", "tokens_output"))
+#: Of those, the ones that name a prefix, and the suffixes of the files written under it.
+OUTPUT_PREFIXES = {"tokens_output": (".src", ".tgt")}  # word-align's PREFIX.src, PREFIX.tgt
 
 
 def outputs_apart(args: argparse.Namespace, argv: Sequence[str]) -> None:
     """ConfigurationError (a usage error, before any work) when an output file (-o, --report,
-    --tokens-output) is a file the command line names as an input, or two outputs are one file.
+    the files of --tokens-output PREFIX) is a file the command line names as an input, or two
+    outputs are one file.
 
     Why: an output is written under a temporary name and renamed onto its path when complete
     (`open_out`), so an input given again as -o was read whole and then replaced by the scores,
     and a --report equal to -o replaced the other output. Inputs are every other argument that
     is an existing regular file: as given, after ``--flag=``, the path of a ``PATH:THRESHOLD``
     table, or the files of a glob a command expands itself (``paraeval -i 'hyp*.txt'``)."""
-    outputs = [(flag, str(value)) for flag, dest in OUTPUT_FILES
-               if (value := getattr(args, dest, None)) is not None and not is_std(value)]
+    outputs = [(flag, str(value) + suffix) for flag, dest in OUTPUT_FILES
+               if (value := getattr(args, dest, None)) is not None and not is_std(value)
+               for suffix in OUTPUT_PREFIXES.get(dest, ("",))]
     if not outputs:
         return
     for k, (flag, value) in enumerate(outputs):

@@ -54,9 +54,9 @@ GIVEN_ALIGNMENT = (
     "exactly reproducible; the report records per corpus whether the alignment was computed or "
     "given (with the file's SHA-256). Alignment lines are Pharaoh (i-j, 0-based; i?j possible "
     "links count as links) indexing the tokens that --tokenizer (and --foreign-tokenizer) give, "
-    "as word-align with the same --tokenizer writes them; a line that is not Pharaoh or whose links do not fit "
-    "its tokens is skipped and reported (file:line), and a file with another number of lines than "
-    "its corpus is an error. Links that fit but mostly miss the last token of both sentences are "
+    "as word-align --tokenizer T --target-tokenizer F writes them with the same T and F; a line that is not "
+    "Pharaoh or whose links do not fit its tokens is skipped and reported (file:line), and a file with "
+    "another number of lines than its corpus is an error. Links that fit but mostly miss the last token of both sentences are "
     "warned about: they were likely written for other tokens (another --tokenizer)."
 )
 #: The same for paraphrase-table, whose "corpus" is the sentence pairs its groups form.
@@ -73,7 +73,7 @@ GIVEN_PAIR_ALIGNMENT = (
 def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 0.01, pivot: bool = True) -> None:
     """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions); `pivot`
     False: paraphrase-table's help, where the pivot-only option is said to have no effect."""
-    from ..aligners.eflomal import SYMMETRIZATIONS
+    from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
     from ..tokenizers import CORPUS_TOKENIZERS
 
     parser.add_argument("--output", "-o", required=True, type=output_path,
@@ -106,7 +106,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="regex",
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
-                        help="skip lines longer than N tokens, N >= 1 (default %(default)s)")
+                        help="skip lines longer than N tokens, N >= 1 (default %(default)s)" + (
+                            f"; when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
+                            "tokens, which it leaves without a link (counted over-long)" if pivot else ""))
     parser.add_argument("--max-length-ratio", type=length_ratio, default=None,
                         help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
     parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001,

@@ -63,29 +63,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_pipeline_options(parser)
     parser.set_defaults(func=run)
 
+    from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
+    from ..corpora.parallel import DEFAULT_MAX_TOKENS
+    from ..tokenizers import CORPUS_TOKENIZERS
+
     align = subparsers.add_parser(
         "word-align",
         help="word-align a parallel corpus with eflomal (both directions, symmetrised), Pharaoh output",
         description="Word-align a parallel corpus with eflomal (both directions, symmetrised); one "
-        "Pharaoh line per input line (empty for empty lines and those over --max-tokens). " + EFLOMAL_NOT_SEEDED
-        + " Keep the output and give it to `pivot --alignment` (written with --tokenizer equal to "
-        "pivot's --tokenizer, regex by default there) to build a table reproducibly.",
+        "Pharaoh line per input line (empty for empty lines, those over --max-tokens and those with a side "
+        f"of no token or of more than {EFLOMAL_MAX_TOKENS}, which eflomal cannot align; each counted). " + EFLOMAL_NOT_SEEDED
+        + " Keep the output and give it to `pivot --alignment` (written with --tokenizer and --target-tokenizer "
+        "set as pivot --tokenizer and pivot --foreign-tokenizer are, regex by default there) "
+        "to build a table reproducibly.",
     )
     align.add_argument("--source", required=True, help="source side (one sentence a line; - = stdin)")
     align.add_argument("--target", required=True, help="target side, line-aligned (- = stdin)")
     align.add_argument("-o", "--output", default="-", type=output_path,
                        help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
                        "the links as 'alignments', one Pharaoh string a line)")
-    from ..aligners.eflomal import SYMMETRIZATIONS
-    from ..corpora.parallel import DEFAULT_MAX_TOKENS
-    from ..tokenizers import CORPUS_TOKENIZERS
-
     align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and",
                        help="how eflomal's two directions are joined (default: %(default)s)")
     align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="whitespace",
                        help="whitespace (default: input already tokenised), regex or moses")
+    align.add_argument("--target-tokenizer", choices=CORPUS_TOKENIZERS, default=None,
+                       help="tokenizer of the target side (default: --tokenizer), as pivot --foreign-tokenizer splits "
+                       "the foreign side")
     align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
-    align.add_argument("--tokens-output", default=None, type=output_path,
+    align.add_argument("--tokens-output", default=None, type=tokens_prefix, metavar="PREFIX",
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                        help="non-UTF-8 bytes: stop with an error naming file and line (strict, the "
@@ -97,6 +102,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="eflomal iterations (default: eflomal's)")
     add_format(align)
     align.set_defaults(func=run_align)
+
+
+def tokens_prefix(text: str) -> str:
+    """argparse type of --tokens-output: a prefix whose two files (PREFIX.src, PREFIX.tgt) can be
+    written, checked as -o is (:func:`output_path`), so a bad one fails before eflomal runs."""
+    if is_std(text):
+        raise argparse.ArgumentTypeError("a prefix of two files (PREFIX.src, PREFIX.tgt), not -")
+    for suffix in (".src", ".tgt"):
+        output_path(text + suffix)
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -150,6 +165,7 @@ def run_align(args: argparse.Namespace) -> int:
                 result = word_align_files(
                     source, target, output,
                     symmetrization=args.symmetrization, tokenizer=args.tokenizer, lowercase=args.lowercase,
+                    target_tokenizer=args.target_tokenizer,
                     tokens_prefix=Path(args.tokens_output) if args.tokens_output else None,
                     encoding_errors=args.encoding_errors, n_iterations=args.iterations, max_tokens=args.max_tokens,
                 )
