@@ -642,3 +642,16 @@ def test_a_system_with_no_segment_scores_is_named_at_segment_level(tmp_path, cap
     assert "left out at segment level, no segment scores: Bad" in report_page(report.read_text(encoding="utf-8")).text
     assert main([*argv[:-1], "system", "--format", "json"]) == 0
     assert "unjudged" not in json.loads(capsys.readouterr().out)
+
+
+def test_one_unreadable_system_is_named_in_the_singular():
+    """'none of the 1 system with human scores could be read' (the metaaudit's note) reads as
+    the one system it is."""
+    from types import SimpleNamespace
+
+    from paralign.cli.meta_eval import _nothing_to_correlate
+
+    one = SimpleNamespace(pair="de-en", skipped=["Good"], missing=[], unscored=[])
+    assert _nothing_to_correlate(one) == "de-en: the one system with human scores could not be read (reported above)"
+    two = SimpleNamespace(pair="de-en", skipped=["Good", "Mid"], missing=[], unscored=[])
+    assert "none of the 2 systems with human scores could be read" in _nothing_to_correlate(two)

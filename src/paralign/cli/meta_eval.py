@@ -234,6 +234,8 @@ def _nothing_to_correlate(data: WMTPair) -> str:
     """Why no system is left to correlate (`data` has none): each file bad, or no human score's
     name that of an output file."""
     if data.skipped:
+        if len(data.skipped) == 1:
+            return f"{data.pair}: the one system with human scores could not be read (reported above)"
         return (f"{data.pair}: none of the {counted(len(data.skipped), 'system')} with human scores could be "
                 "read (each reported above)")
     return (f"{data.pair}: no system has both an output file and a human score "
