@@ -319,3 +319,15 @@ def test_a_users_extra_columns_print_as_json_and_keep_their_text(tmp_path, capsy
     assert main(["paraphrases", "car", "--table", str(parquet), "--format", "json"]) == 0
     rows = _strict_json(capsys.readouterr().out)["phrases"][0]["paraphrases"]
     assert rows == [{"paraphrase": "auto", "probability": 0.5, "weight": None}]
+
+
+def test_text_keeps_a_row_on_one_line_whatever_its_cells_hold():
+    """A Parquet table's paraphrase can hold a tab or a line break; text wrote it raw, so one row
+    became two lines or four columns (the wordalignaudit's note). It is escaped; JSON is exact."""
+    from paralign.cli.paraphrases import render
+
+    result = {"phrases": [{"phrase": "a\tb", "paraphrases": [
+        {"paraphrase": "line\nbreak", "probability": 0.5},
+        {"paraphrase": "esc\x1b[2J", "probability": None}]}]}
+    lines = render(result).splitlines()
+    assert lines == ["a\\tb: 2 paraphrases", "  0.5\tline\\nbreak", "  -\tesc\\x1b[2J"]

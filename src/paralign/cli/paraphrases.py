@@ -117,13 +117,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(result: dict) -> str:
+    """The text layout: a phrase's line, then one `score TAB paraphrase [TAB extra]` line per row.
+    A phrase or paraphrase holding a tab, line break or other control character (a Parquet
+    table's cell can) is written escaped (:func:`~paralign.viz.terminal.safe`), so each row
+    stays one line of the same columns; JSON has the exact text."""
+    from ..viz.terminal import safe
+
     lines = []
     for entry in result["phrases"]:
         rows = entry["paraphrases"]
-        name = entry["phrase"] + (f" (as {entry['looked_up_as']!r})" if "looked_up_as" in entry else "")
+        name = safe(entry["phrase"]) + (f" (as {entry['looked_up_as']!r})" if "looked_up_as" in entry else "")
         lines.append(f"{name}: {counted(len(rows), 'paraphrase')}" if rows else f"{name}: none")
         for row in rows:
             extra = "  ".join(f"{k}={v}" for k, v in row.items() if k not in ("paraphrase", "probability"))
             score = "-" if row["probability"] is None else f"{row['probability']:.6g}"
-            lines.append(f"  {score}\t{row['paraphrase']}" + (f"\t{extra}" if extra else ""))
+            lines.append(f"  {score}\t{safe(row['paraphrase'])}" + (f"\t{safe(extra)}" if extra else ""))
     return "\n".join(lines)
