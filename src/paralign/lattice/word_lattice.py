@@ -446,7 +446,9 @@ class Lattice:
 
     def to_dot(self, name: str = "lattice") -> str:
         """Graphviz DOT (left to right; edge labels are the words, weights in brackets); the
-        graph's `name` and the words quoted as DOT strings (:func:`dot_string`)."""
+        graph's `name` and the words quoted as DOT strings (:func:`dot_string`). An epsilon edge
+        is labelled <eps> and dashed (as :mod:`paralign.viz.lattice` draws it), so that it is
+        not taken for a word spelled <eps>."""
         lines = [f"digraph {dot_string(name)} {{", "  rankdir=LR;", "  node [shape=circle, label=\"\", width=0.2];"]
         lines.append(f"  {self.start} [shape=circle, style=filled, fillcolor=palegreen];")
         lines.append(f"  {self.end} [shape=doublecircle];")
@@ -454,7 +456,8 @@ class Lattice:
             label = EPSILON if w is None else w
             if self.weights:
                 label += f" ({self.weights[k]})"
-            lines.append(f"  {s} -> {d} [label={dot_string(label)}];")
+            dashed = ", style=dashed" if w is None else ""
+            lines.append(f"  {s} -> {d} [label={dot_string(label)}{dashed}];")
         lines.append("}")
         return "\n".join(lines) + "\n"
 
