@@ -886,3 +886,15 @@ def test_options_the_lattice_method_does_not_read_are_a_usage_error(tmp_path, gr
     assert main(["lattice", *argv, "--tokenized", *given]) == 2
     err = capsys.readouterr().err
     assert all(flag in err for flag in given if flag.startswith("--") and flag != "--method")
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\t"])
+def test_a_blank_sentence_argument_is_a_usage_error(group_file, capsys, blank):
+    """`lattice distance --sentence ""` (an unset shell variable) was measured as a sentence of
+    no word: '3 TAB 0 TAB', the length of the lattice's shortest path, while a blank line of
+    --sentences is a bad item. It is now a usage error naming --sentence."""
+    with pytest.raises(SystemExit) as stop:
+        main(["lattice", "distance", str(group_file), "--tokenized", "--sentence", "a b", "--sentence", blank])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--sentence" in err and "must hold a word" in err

@@ -136,7 +136,8 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
                        "order; JSON: [{sentence, tokens, distance}], a bad line {sentence, tokens, "
                        "distance, line, error}.")
     add_lattice_options(p)
-    p.add_argument("--sentence", action="append", default=[], help="a sentence (repeatable)")
+    p.add_argument("--sentence", action="append", default=[], type=_sentence,
+                   help="a sentence (repeatable; one of white space alone is a usage error)")
     p.add_argument("--sentences", default=None, metavar="FILE",
                    help="sentences one a line, one output row each, in order (after the --sentence "
                    "ones): a blank line is reported on stderr as FILE:LINE and keeps its place (an "
@@ -144,6 +145,15 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
                    "UTF-8 (see --encoding-errors); exit 1 when every line is bad, or any with --strict")
     add_encoding_errors(p)
     p.set_defaults(func=run_distance)
+
+
+def _sentence(text: str) -> str:
+    """argparse type of --sentence: a text with a word in it. A blank one (an unset shell
+    variable) was measured as a sentence of no word, where a blank line of --sentences is a bad
+    line."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a sentence must hold a word, not be empty or only white space")
+    return text
 
 
 def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
