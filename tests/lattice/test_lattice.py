@@ -513,3 +513,20 @@ def test_groups_are_parsed_without_named_entities_to_the_same_trees() -> None:
     assert [s.entities for s in parsed] == [(), ()]
     assert parsed == [replace(s, entities=()) for s in full]
     assert build_lattice(texts).to_dict() == build_lattice(full).to_dict()
+
+
+def test_keyword_checking_compares_the_words_not_only_their_lemmas():
+    """Keywords were lemmas alone: "everlasting" tagged VERB (lemma "everlast") in one sentence
+    and NOUN (lemma "everlasting") in another were no shared keyword, so "everlasting god" and
+    "deity everlasting" merged word by word and the lattice held "everlasting everlasting" (as
+    Genesis 21.33's versions did with --max-gaps 2), a repetition the paper's keyword check,
+    which compares words, refuses. A keyword leaf now counts its lower-cased word too."""
+    a = Sentence(("Everlasting", "god"), lemmas=("everlast", "god"), tags=("VB", "NN"), pos=("VERB", "NOUN"),
+                 heads=(-1, -1), deps=("ROOT", "ROOT"))
+    b = Sentence(("deity", "everlasting"), lemmas=("deity", "everlasting"), tags=("NN", "NN"),
+                 pos=("VERB", "NOUN"), heads=(-1, -1), deps=("ROOT", "ROOT"))
+    trees = [parse_tree(s, lowercase=True) for s in (a, b)]
+    assert "everlasting" in trees[0].keywords and "everlast" in trees[0].keywords
+    lattice = lattice_from_trees(trees)
+    assert set(lattice.paths()) == {("everlasting", "god"), ("deity", "everlasting")}
+    assert repetition_ratios(lattice, [t.leaves() for t in trees]) == [0.0, 0.0, 0.0]
