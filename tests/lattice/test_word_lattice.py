@@ -4,10 +4,12 @@ with_weights(["the cat sat"]) counted no edge)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from paralign.errors import InputTypeError
-from paralign.lattice import build_lattice, msa_lattice
+from paralign.lattice import Lattice, build_lattice, msa_lattice
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +182,16 @@ def test_a_word_holding_a_lone_surrogate_is_refused() -> None:
         Lattice(2, ((0, "\ud800", 1), (0, None, 1)))
     lattice = Lattice(3, ((0, None, 1), (1, "c\U0001f600t", 2)))
     assert "c\U0001f600t" in lattice.to_dot().encode("utf-8").decode("utf-8")
+
+
+def test_sample_is_uniform_over_paths_not_over_edges() -> None:
+    """`lattice paths --sample` says "uniformly sampled": each of the 4 paths a quarter of the
+    time, where following each state's edges uniformly gives 'b' half the time (as
+    uniform=False does on a lattice without weights), within 5 standard deviations."""
+    lattice = Lattice(4, ((0, "a", 1), (0, "b", 3), (1, "x", 2), (1, "y", 2), (1, "z", 2), (2, "end", 3)))
+    n = 8000
+    counts = Counter(lattice.sample(n, seed=11))
+    assert set(counts) == set(lattice.paths()) and len(counts) == 4
+    assert all(abs(c - n / 4) < 5 * (n * 0.25 * 0.75) ** 0.5 for c in counts.values()), counts
+    by_edges = Counter(lattice.sample(n, seed=11, uniform=False))
+    assert abs(by_edges[("b",)] - n / 2) < 5 * (n * 0.25) ** 0.5  # what the test above tells apart
