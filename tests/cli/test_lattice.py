@@ -898,3 +898,17 @@ def test_a_blank_sentence_argument_is_a_usage_error(group_file, capsys, blank):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "--sentence" in err and "must hold a word" in err
+
+
+@pytest.mark.parametrize("action", ["paths", "draw"])
+@pytest.mark.parametrize("given", ["--tokenized", "--keep-case"])
+def test_how_sentences_are_read_is_unused_by_paths_and_draw_of_lattice_json(tmp_path, group_file, capsys, action,
+                                                                             given):
+    """`lattice paths|draw --lattice l.json` read no sentence, so --tokenized and --keep-case
+    (how sentences are split and cased) changed nothing and were silently ignored; `distance`
+    reads its sentences with them. They are now a usage error there."""
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    assert main(["lattice", action, "--lattice", str(lattice_json), given]) == 2
+    assert given in capsys.readouterr().err
+    assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentence", "a b", given]) == 0

@@ -86,17 +86,21 @@ BUILD_OPTIONS = (("--method", "method", "syntax"), ("--max-gaps", "max_gaps", 0)
 
 def check_lattice_options(args: argparse.Namespace) -> None:
     """ConfigurationError (a usage error, before anything is read) for what would be silently
-    unused: with --lattice a sentences file and the options of :data:`BUILD_OPTIONS`; with
+    unused: with --lattice a sentences file and the options of :data:`BUILD_OPTIONS` (and, but
+    for `distance`, which reads sentences, --tokenized and --keep-case); with
     --method msa those of syntax-based merging; --wordnet with --no-keyword-check (synonyms
     count only in keyword checking); and, without --lattice, `lattice distance --sentences -`
     beside the group's stdin (its input when none is given), which it would have read whole."""
     typed = [flag for flag, dest, default in BUILD_OPTIONS if getattr(args, dest) != default]
     if getattr(args, "lattice", None):
         unused = ([args.input] if args.input is not None else []) + typed
+        if not hasattr(args, "sentences"):  # paths, draw: no sentence is read, split or cased
+            unused += [flag for flag, dest in (("--tokenized", "tokenized"), ("--keep-case", "keep_case"))
+                       if getattr(args, dest)]
         if unused:
             raise ConfigurationError(f"--lattice {args.lattice} is a lattice built already, so {', '.join(unused)} "
-                                     "(how to build one from sentences) would be unused: give the sentences "
-                                     "or --lattice, not both")
+                                     "(how to build one from sentences, or read them) would be unused: give the "
+                                     "sentences or --lattice, not both")
         return
     if args.method == "msa" and (merging := [flag for flag in typed if flag != "--method"]):
         verb, them = ("matters", "it") if len(merging) == 1 else ("matter", "them")
