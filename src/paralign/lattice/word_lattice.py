@@ -238,7 +238,10 @@ class Lattice:
         return math.log10(self.path_count())
 
     def string_count(self, limit: int = 100_000) -> int:
-        """Number of distinct word strings (by enumeration, so at most `limit`)."""
+        """Number of distinct word strings among the first `limit` paths (enumerated depth first):
+        exact when the lattice has at most `limit` paths (:meth:`path_count`), else only a lower
+        bound, which can be below `limit` when two paths spell one string (through an epsilon:
+        16 paths spelling 8 strings gave 4 for ``limit=8``)."""
         return len(set(itertools.islice(self.paths(), limit)))
 
     # -- generation ----------------------------------------------------------------------------
