@@ -207,3 +207,20 @@ def test_string_count_is_exact_only_up_to_limit_paths() -> None:
     assert lattice.path_count() == 16 and len(set(lattice.paths())) == 8
     assert lattice.string_count(16) == lattice.string_count() == 8  # limit >= path_count: exact
     assert lattice.string_count(8) <= 8
+
+
+def test_a_repeated_edge_is_not_a_lattice(tmp_path, capsys) -> None:
+    """A lattice JSON holding one edge twice (edited by hand: `lattice build` keeps a repeated
+    edge once) was taken as two edges: 'lattice paths' said 'paths: 2' for the one sentence
+    'a', and sampling and k-best weighed it twice. It is now a LatticeError naming both edges
+    (a data error, exit 1, naming the file)."""
+    from paralign.cli import main
+    from paralign.errors import LatticeError
+
+    with pytest.raises(LatticeError, match=r"edge 2 \(0->2, 'a'\) repeats edge 0"):
+        Lattice(3, ((0, "a", 2), (0, "b", 1), (0, "a", 2), (1, "c", 2)))
+    Lattice(3, ((0, "a", 2), (0, "a", 1), (0, None, 2), (1, "a", 2)))  # same word or states, other edges: kept
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"states": 2, "edges": [[0, "a", 1], [0, "a", 1]]}\n')
+    assert main(["lattice", "paths", "--lattice", str(dup)]) == 1
+    assert "dup.json: not a lattice: edge 1 (0->1, 'a') repeats edge 0" in capsys.readouterr().err

@@ -90,6 +90,7 @@ class Lattice:
         if negative is not None:  # its log probability divided by zero or took the log of a negative
             raise LatticeError(f"edge {negative} has the weight {self.weights[negative]}: a weight counts sentences, "
                                "at least 0")
+        self._check_repeats()
         self._check_paths()
         object.__setattr__(self, "_out", tuple(map(tuple, out)))
         object.__setattr__(self, "_in", tuple(map(tuple, inc)))
@@ -130,6 +131,19 @@ class Lattice:
             object.__setattr__(self, "weights", tuple(map(operator.index, self.weights)))
         if self.lowercase is not None and not isinstance(self.lowercase, bool):
             raise InputTypeError(f"lowercase must be True, False or None, got {shown_value(self.lowercase)}")
+
+    def _check_repeats(self) -> None:
+        """LatticeError naming an edge that repeats another (same states, same word): a JSON
+        edited by hand held one twice (:meth:`.fsa.LatticeBuilder.add_edge` keeps one), and
+        every path through it was counted, sampled and weighed twice ('paths: 2' for 'a')."""
+        if len(set(map(tuple, self.edges))) == len(self.edges):  # one pass in C: no repeat, as built
+            return
+        first: dict[Edge, int] = {}
+        for k, (s, w, d) in enumerate(self.edges):
+            j = first.setdefault((s, w, d), k)
+            if j != k:
+                raise LatticeError(f"edge {k} ({s}->{d}, {w!r}) repeats edge {j}: a lattice has one edge from a "
+                                   "state to a state with a word")
 
     def _check_paths(self) -> None:
         """LatticeError unless every state is on a start-to-end path: an end no edge reaches
