@@ -912,3 +912,26 @@ def test_how_sentences_are_read_is_unused_by_paths_and_draw_of_lattice_json(tmp_
     assert main(["lattice", action, "--lattice", str(lattice_json), given]) == 2
     assert given in capsys.readouterr().err
     assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentence", "a b", given]) == 0
+
+
+def test_stats_path_counts_are_the_built_lattices_paths_counted_one_by_one(tmp_path, capsys):
+    """`lattice stats`'s mean_log10_paths and max_log10_paths against the paths of each group's
+    lattice (paralign.build_lattice, what `lattice build` writes) enumerated one by one, and its
+    sentences against the distinct ones (identical after lower-casing count once)."""
+    import math
+
+    from paralign import build_lattice
+
+    groups = [
+        ["twelve people died in the battle", "twelve persons were killed in the battle",
+         "the battle killed twelve people", "Twelve people died in the battle"],
+        ["the cat sat on the mat", "a cat sat on the mat", "the cat was sitting on the mat"],
+        ["only one sentence"],
+    ]
+    path = tmp_path / "groups.tsv"
+    path.write_text("".join("\t".join(g) + "\n" for g in groups))
+    stats = run_json(capsys, "lattice", "stats", "--groups", str(path))
+    logs = [math.log10(sum(1 for _ in build_lattice(g).paths())) for g in groups]
+    assert stats["groups"] == 3 and stats["sentences"] == 3 + 3 + 1
+    assert stats["mean_log10_paths"] == pytest.approx(sum(logs) / 3)
+    assert stats["max_log10_paths"] == pytest.approx(max(logs)) and max(logs) > 0
