@@ -530,3 +530,23 @@ def test_keyword_checking_compares_the_words_not_only_their_lemmas():
     lattice = lattice_from_trees(trees)
     assert set(lattice.paths()) == {("everlasting", "god"), ("deity", "everlasting")}
     assert repetition_ratios(lattice, [t.leaves() for t in trees]) == [0.0, 0.0, 0.0]
+
+
+@FAST
+@given(groups)
+def test_leave_one_out_distances_are_the_brute_force_ones(group):
+    """evaluate_group's ed_input and ed_lattice, held-out sentence by held-out sentence, against
+    the nearest other sentence and the nearest path of the others' lattice enumerated one by
+    one (the group's distinct sentences, in order)."""
+    result = evaluate_group("g", group, leave_one_out=True)
+    distinct = list({tuple(s.tokens): s for s in group}.values())
+    if len(distinct) < 2:
+        assert result.ed_input == result.ed_lattice == ()
+        return
+    ed_input, ed_lattice = [], []
+    for i, held in enumerate(distinct):
+        others = distinct[:i] + distinct[i + 1:]
+        ed_input.append(min(word_edit_distance(list(held.tokens), list(o.tokens)) for o in others))
+        lattice = chain(others[0].tokens) if len(others) == 1 else syntax_lattice(others)
+        ed_lattice.append(brute_distance(lattice, list(held.tokens)))
+    assert result.ed_input == tuple(ed_input) and result.ed_lattice == tuple(ed_lattice)
