@@ -834,3 +834,104 @@ def test_stats_refuses_an_lm_train_file_of_no_sentence(tmp_path, capsys):
     empty.write_text("\n \n")
     assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--lm-train", str(empty)]) == 1
     assert "empty.txt: no sentences: the --lm-train language model needs at least one" in capsys.readouterr().err
+
+
+def test_sentences_on_stdin_when_the_group_is_on_stdin_too_is_a_usage_error(group_file, monkeypatch, capsys):
+    """`lattice distance --sentences -` without --lattice reads the group from stdin (its input's
+    default) and then the sentences from the stdin it had read whole: `<stdin>: no sentences`,
+    exit 1, a data error for a command line that cannot work. It is now the usage error that
+    '-' given twice is (docs/CLI.md: '-' given to two inputs, or by a command whose input is
+    stdin by default), before anything is read."""
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(group_file.read_bytes()), encoding="utf-8"))
+    assert main(["lattice", "distance", "--tokenized", "--sentences", "-"]) == 2
+    err = capsys.readouterr().err
+    assert "stdin can be read only once" in err and "--sentences" in err
+    assert sys.stdin.read() == group_file.read_text()  # nothing was read
+
+
+@pytest.mark.parametrize("action", [["paths"], ["draw"], ["distance", "--sentence", "a b"]])
+@pytest.mark.parametrize("given", [["GROUP"], ["--method", "msa"], ["--max-gaps", "2"], ["--no-squeeze"],
+                                   ["--no-keyword-check"], ["--wordnet"]])
+def test_what_lattice_json_leaves_unused_is_a_usage_error(tmp_path, group_file, capsys, action, given):
+    """With --lattice JSON the lattice is built already: a sentences file given too, or an option
+    of how to build one, was silently ignored (`lattice paths group.txt --lattice l.json` counted
+    l.json's paths, `--method msa` drew the JSON's lattice as it was). Both are now a usage error
+    naming what would be unused."""
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    argv = [str(group_file) if g == "GROUP" else g for g in given]
+    assert main(["lattice", *action, "--lattice", str(lattice_json), *argv]) == 2
+    err = capsys.readouterr().err
+    assert "--lattice" in err and (str(group_file) if given == ["GROUP"] else given[0]) in err
+
+
+@pytest.mark.parametrize("action", [["build"], ["paths"], ["draw"], ["distance", "--sentence", "a b"],
+                                    ["paraphrases", "--groups", "GROUPS"], ["stats", "--groups", "GROUPS"]])
+@pytest.mark.parametrize("given", [["--method", "msa", "--max-gaps", "2"], ["--method", "msa", "--no-squeeze"],
+                                   ["--method", "msa", "--no-keyword-check"], ["--method", "msa", "--wordnet"],
+                                   ["--no-keyword-check", "--wordnet"]])
+def test_options_the_lattice_method_does_not_read_are_a_usage_error(tmp_path, group_file, capsys, action, given):
+    """The MSA baseline has no trees to merge and no squeezing: --max-gaps, --no-squeeze,
+    --no-keyword-check and --wordnet were silently ignored with --method msa (the same lattice
+    as without them), and --wordnet (synonyms as shared keywords) with --no-keyword-check.
+    Each is now a usage error naming the option, before any sentence is parsed."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n")
+    argv = [str(groups) if a == "GROUPS" else a for a in action]
+    if action[0] not in ("paraphrases", "stats"):
+        argv.insert(1, str(group_file))
+    assert main(["lattice", *argv, "--tokenized", *given]) == 2
+    err = capsys.readouterr().err
+    assert all(flag in err for flag in given if flag.startswith("--") and flag != "--method")
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\t"])
+def test_a_blank_sentence_argument_is_a_usage_error(group_file, capsys, blank):
+    """`lattice distance --sentence ""` (an unset shell variable) was measured as a sentence of
+    no word: '3 TAB 0 TAB', the length of the lattice's shortest path, while a blank line of
+    --sentences is a bad item. It is now a usage error naming --sentence."""
+    with pytest.raises(SystemExit) as stop:
+        main(["lattice", "distance", str(group_file), "--tokenized", "--sentence", "a b", "--sentence", blank])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--sentence" in err and "must hold a word" in err
+
+
+@pytest.mark.parametrize("action", ["paths", "draw"])
+@pytest.mark.parametrize("given", ["--tokenized", "--keep-case"])
+def test_how_sentences_are_read_is_unused_by_paths_and_draw_of_lattice_json(tmp_path, group_file, capsys, action,
+                                                                             given):
+    """`lattice paths|draw --lattice l.json` read no sentence, so --tokenized and --keep-case
+    (how sentences are split and cased) changed nothing and were silently ignored; `distance`
+    reads its sentences with them. They are now a usage error there."""
+    lattice_json = tmp_path / "lattice.json"
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(lattice_json)]) == 0
+    assert main(["lattice", action, "--lattice", str(lattice_json), given]) == 2
+    assert given in capsys.readouterr().err
+    assert main(["lattice", "distance", "--lattice", str(lattice_json), "--sentence", "a b", given]) == 0
+
+
+def test_stats_path_counts_are_the_built_lattices_paths_counted_one_by_one(tmp_path, capsys):
+    """`lattice stats`'s mean_log10_paths and max_log10_paths against the paths of each group's
+    lattice (paralign.build_lattice, what `lattice build` writes) enumerated one by one, and its
+    sentences against the distinct ones (identical after lower-casing count once)."""
+    import math
+
+    from paralign import build_lattice
+
+    groups = [
+        ["twelve people died in the battle", "twelve persons were killed in the battle",
+         "the battle killed twelve people", "Twelve people died in the battle"],
+        ["the cat sat on the mat", "a cat sat on the mat", "the cat was sitting on the mat"],
+        ["only one sentence"],
+    ]
+    path = tmp_path / "groups.tsv"
+    path.write_text("".join("\t".join(g) + "\n" for g in groups))
+    stats = run_json(capsys, "lattice", "stats", "--groups", str(path))
+    logs = [math.log10(sum(1 for _ in build_lattice(g).paths())) for g in groups]
+    assert stats["groups"] == 3 and stats["sentences"] == 3 + 3 + 1
+    assert stats["mean_log10_paths"] == pytest.approx(sum(logs) / 3)
+    assert stats["max_log10_paths"] == pytest.approx(max(logs)) and max(logs) > 0

@@ -48,3 +48,12 @@ def test_distinct_texts_are_the_lattices_distinct_sentences(texts, lowercase, ke
     assert distinct_texts(texts, lowercase=lowercase) == kept
     sentences, _ = distinct_sentences(lattice_annotator().pipe(texts), lowercase)
     assert [s.tokens for s in sentences] == [s.tokens for s in lattice_annotator().pipe(kept)]
+
+
+def test_a_run_of_spaces_is_no_other_sentence() -> None:
+    """What sentence_key's docstring says of white space (it said, from before whitespace runs
+    were one space, that "the cat  sat" was another sentence than "the cat sat")."""
+    from paralign import build_lattice
+
+    lattice = build_lattice(["the cat  sat", "The cat sat"])
+    assert list(lattice.paths()) == [("the", "cat", "sat")] and lattice.weights == (1, 1, 1)

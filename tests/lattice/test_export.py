@@ -51,3 +51,14 @@ def test_dot_labels_show_the_words() -> None:
     lattice = Lattice(2, tuple((0, w, 1) for w in words), (1,) * len(words))
     labels = [s for s in dot_strings(lattice.to_dot()) if s not in ("lattice", "")]
     assert labels == [f"{w} (1)" for w in words]
+
+
+def test_dot_tells_an_epsilon_edge_from_a_word_spelled_eps() -> None:
+    """Both were written `0 -> 1 [label="<eps> (1)"];`: a drawing showed a sentence holding the
+    word <eps> and a sentence skipping the words there alike. An epsilon edge is now dashed,
+    as the SVG drawing (viz.lattice) draws it; a word's edge is not."""
+    lattice = Lattice(2, ((0, None, 1), (0, "<eps>", 1)), (1, 1))
+    epsilon, word = [line.strip() for line in lattice.to_dot().splitlines() if "->" in line]
+    assert epsilon != word
+    assert "style=dashed" in epsilon and "style" not in word
+    assert dot_strings(epsilon) == dot_strings(word) == ["<eps> (1)"]

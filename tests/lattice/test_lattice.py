@@ -513,3 +513,40 @@ def test_groups_are_parsed_without_named_entities_to_the_same_trees() -> None:
     assert [s.entities for s in parsed] == [(), ()]
     assert parsed == [replace(s, entities=()) for s in full]
     assert build_lattice(texts).to_dict() == build_lattice(full).to_dict()
+
+
+def test_keyword_checking_compares_the_words_not_only_their_lemmas():
+    """Keywords were lemmas alone: "everlasting" tagged VERB (lemma "everlast") in one sentence
+    and NOUN (lemma "everlasting") in another were no shared keyword, so "everlasting god" and
+    "deity everlasting" merged word by word and the lattice held "everlasting everlasting" (as
+    Genesis 21.33's versions did with --max-gaps 2), a repetition the paper's keyword check,
+    which compares words, refuses. A keyword leaf now counts its lower-cased word too."""
+    a = Sentence(("Everlasting", "god"), lemmas=("everlast", "god"), tags=("VB", "NN"), pos=("VERB", "NOUN"),
+                 heads=(-1, -1), deps=("ROOT", "ROOT"))
+    b = Sentence(("deity", "everlasting"), lemmas=("deity", "everlasting"), tags=("NN", "NN"),
+                 pos=("VERB", "NOUN"), heads=(-1, -1), deps=("ROOT", "ROOT"))
+    trees = [parse_tree(s, lowercase=True) for s in (a, b)]
+    assert "everlasting" in trees[0].keywords and "everlast" in trees[0].keywords
+    lattice = lattice_from_trees(trees)
+    assert set(lattice.paths()) == {("everlasting", "god"), ("deity", "everlasting")}
+    assert repetition_ratios(lattice, [t.leaves() for t in trees]) == [0.0, 0.0, 0.0]
+
+
+@FAST
+@given(groups)
+def test_leave_one_out_distances_are_the_brute_force_ones(group):
+    """evaluate_group's ed_input and ed_lattice, held-out sentence by held-out sentence, against
+    the nearest other sentence and the nearest path of the others' lattice enumerated one by
+    one (the group's distinct sentences, in order)."""
+    result = evaluate_group("g", group, leave_one_out=True)
+    distinct = list({tuple(s.tokens): s for s in group}.values())
+    if len(distinct) < 2:
+        assert result.ed_input == result.ed_lattice == ()
+        return
+    ed_input, ed_lattice = [], []
+    for i, held in enumerate(distinct):
+        others = distinct[:i] + distinct[i + 1:]
+        ed_input.append(min(word_edit_distance(list(held.tokens), list(o.tokens)) for o in others))
+        lattice = chain(others[0].tokens) if len(others) == 1 else syntax_lattice(others)
+        ed_lattice.append(brute_distance(lattice, list(held.tokens)))
+    assert result.ed_input == tuple(ed_input) and result.ed_lattice == tuple(ed_lattice)

@@ -4,10 +4,12 @@ with_weights(["the cat sat"]) counted no edge)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from paralign.errors import InputTypeError
-from paralign.lattice import build_lattice, msa_lattice
+from paralign.lattice import Lattice, build_lattice, msa_lattice
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +182,45 @@ def test_a_word_holding_a_lone_surrogate_is_refused() -> None:
         Lattice(2, ((0, "\ud800", 1), (0, None, 1)))
     lattice = Lattice(3, ((0, None, 1), (1, "c\U0001f600t", 2)))
     assert "c\U0001f600t" in lattice.to_dot().encode("utf-8").decode("utf-8")
+
+
+def test_sample_is_uniform_over_paths_not_over_edges() -> None:
+    """`lattice paths --sample` says "uniformly sampled": each of the 4 paths a quarter of the
+    time, where following each state's edges uniformly gives 'b' half the time (as
+    uniform=False does on a lattice without weights), within 5 standard deviations."""
+    lattice = Lattice(4, ((0, "a", 1), (0, "b", 3), (1, "x", 2), (1, "y", 2), (1, "z", 2), (2, "end", 3)))
+    n = 8000
+    counts = Counter(lattice.sample(n, seed=11))
+    assert set(counts) == set(lattice.paths()) and len(counts) == 4
+    assert all(abs(c - n / 4) < 5 * (n * 0.25 * 0.75) ** 0.5 for c in counts.values()), counts
+    by_edges = Counter(lattice.sample(n, seed=11, uniform=False))
+    assert abs(by_edges[("b",)] - n / 2) < 5 * (n * 0.25) ** 0.5  # what the test above tells apart
+
+
+def test_string_count_is_exact_only_up_to_limit_paths() -> None:
+    """string_count said "at most `limit`" and no more: 16 paths spelling 8 strings (each 'x'
+    reached directly or through an epsilon) gave 4 for limit=8, below the limit, read as exact.
+    Its docstring now says when it is exact (at most `limit` paths) and a lower bound else."""
+    edges = ((0, "a", 1), (0, "b", 1), (1, "c", 2), (1, "d", 2), (2, "e", 3), (2, "f", 3), (3, "x", 5),
+             (3, None, 4), (4, "x", 5))
+    lattice = Lattice(6, edges)
+    assert lattice.path_count() == 16 and len(set(lattice.paths())) == 8
+    assert lattice.string_count(16) == lattice.string_count() == 8  # limit >= path_count: exact
+    assert lattice.string_count(8) <= 8
+
+
+def test_a_repeated_edge_is_not_a_lattice(tmp_path, capsys) -> None:
+    """A lattice JSON holding one edge twice (edited by hand: `lattice build` keeps a repeated
+    edge once) was taken as two edges: 'lattice paths' said 'paths: 2' for the one sentence
+    'a', and sampling and k-best weighed it twice. It is now a LatticeError naming both edges
+    (a data error, exit 1, naming the file)."""
+    from paralign.cli import main
+    from paralign.errors import LatticeError
+
+    with pytest.raises(LatticeError, match=r"edge 2 \(0->2, 'a'\) repeats edge 0"):
+        Lattice(3, ((0, "a", 2), (0, "b", 1), (0, "a", 2), (1, "c", 2)))
+    Lattice(3, ((0, "a", 2), (0, "a", 1), (0, None, 2), (1, "a", 2)))  # same word or states, other edges: kept
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"states": 2, "edges": [[0, "a", 1], [0, "a", 1]]}\n')
+    assert main(["lattice", "paths", "--lattice", str(dup)]) == 1
+    assert "dup.json: not a lattice: edge 1 (0->1, 'a') repeats edge 0" in capsys.readouterr().err

@@ -13,16 +13,18 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
-from ..errors import FormatError
+from ..errors import ConfigurationError, FormatError
 from ..textio import without_bom
 from ._common import (
     add_format,
     add_output,
     input_name,
+    is_stdin,
     non_negative_int,
     open_in,
     positive_int,
     shown_names,
+    stdin_given_once,
     stdin_once,
     undecodable_lines,
     warn,
@@ -39,8 +41,8 @@ def add_lattice_options(
 ) -> None:
     """The options of every action: the input (unless `lattice_input` is False), how a lattice is
     built, --format (with `format_help`) and -o."""
-    if lattice_input:
-        p.add_argument("input", nargs="?", default="-",
+    if lattice_input:  # None, not '-', when not given: --lattice leaves a given one unused
+        p.add_argument("input", nargs="?", default=None,
                        help="one group: sentences one a line (default: stdin)")
         p.add_argument("--lattice", default=None, metavar="JSON",
                        help="use a lattice written by `lattice build --format json` instead of "
@@ -75,6 +77,42 @@ def add_groups(p: argparse.ArgumentParser) -> None:
                    "shuffles; default: 0)")
 
 
+#: How a lattice is built from sentences, as (flag, argparse dest, default): what a --lattice
+#: JSON, a lattice built already, leaves unused. All but --method are syntax-based merging's,
+#: which --method msa (no trees, no squeezing) leaves unused.
+BUILD_OPTIONS = (("--method", "method", "syntax"), ("--max-gaps", "max_gaps", 0), ("--no-squeeze", "no_squeeze", False),
+                 ("--no-keyword-check", "no_keyword_check", False), ("--wordnet", "wordnet", False))
+
+
+def check_lattice_options(args: argparse.Namespace) -> None:
+    """ConfigurationError (a usage error, before anything is read) for what would be silently
+    unused: with --lattice a sentences file and the options of :data:`BUILD_OPTIONS` (and, but
+    for `distance`, which reads sentences, --tokenized and --keep-case); with
+    --method msa those of syntax-based merging; --wordnet with --no-keyword-check (synonyms
+    count only in keyword checking); and, without --lattice, `lattice distance --sentences -`
+    beside the group's stdin (its input when none is given), which it would have read whole."""
+    typed = [flag for flag, dest, default in BUILD_OPTIONS if getattr(args, dest) != default]
+    if getattr(args, "lattice", None):
+        unused = ([args.input] if args.input is not None else []) + typed
+        if not hasattr(args, "sentences"):  # paths, draw: no sentence is read, split or cased
+            unused += [flag for flag, dest in (("--tokenized", "tokenized"), ("--keep-case", "keep_case"))
+                       if getattr(args, dest)]
+        if unused:
+            raise ConfigurationError(f"--lattice {args.lattice} is a lattice built already, so {', '.join(unused)} "
+                                     "(how to build one from sentences, or read them) would be unused: give the "
+                                     "sentences or --lattice, not both")
+        return
+    if args.method == "msa" and (merging := [flag for flag in typed if flag != "--method"]):
+        verb, them = ("matters", "it") if len(merging) == 1 else ("matter", "them")
+        raise ConfigurationError(f"{', '.join(merging)} only {verb} with --method syntax (merging parse trees): "
+                                 f"the --method msa baseline would leave {them} unused")
+    if args.wordnet and args.no_keyword_check:
+        raise ConfigurationError("--wordnet makes synonyms count as shared keywords in keyword checking, which "
+                                 "--no-keyword-check turns off: give one of them")
+    if getattr(args, "sentences", None) is not None and is_stdin(args.sentences) and is_stdin(args.input or "-"):
+        stdin_given_once([args.input or "-", "--sentences"])
+
+
 def lattice_options(args: argparse.Namespace) -> LatticeOptions:
     from ..lattice import LatticeOptions
 
@@ -105,9 +143,10 @@ def lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
     a lattice built here)."""
     from ..lattice import Lattice
 
+    check_lattice_options(args)
     lowercase = not args.keep_case
     if not args.lattice:
-        return group_lattice(args, read_sentences(args.input)), lowercase
+        return group_lattice(args, read_sentences(args.input or "-")), lowercase
     with open_in(args.lattice) as handle:
         text = handle.read()
     lattice = Lattice.from_json(text, source=input_name(args.lattice))  # each field checked, with its line

@@ -40,6 +40,7 @@ from ._lattice_input import (
     add_groups,
     add_lattice_options,
     annotated_groups,
+    check_lattice_options,
     group_errors,
     group_lattice,
     lattice_and_case,
@@ -135,7 +136,8 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
                        "order; JSON: [{sentence, tokens, distance}], a bad line {sentence, tokens, "
                        "distance, line, error}.")
     add_lattice_options(p)
-    p.add_argument("--sentence", action="append", default=[], help="a sentence (repeatable)")
+    p.add_argument("--sentence", action="append", default=[], type=_sentence,
+                   help="a sentence (repeatable; one of white space alone is a usage error)")
     p.add_argument("--sentences", default=None, metavar="FILE",
                    help="sentences one a line, one output row each, in order (after the --sentence "
                    "ones): a blank line is reported on stderr as FILE:LINE and keeps its place (an "
@@ -143,6 +145,15 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
                    "UTF-8 (see --encoding-errors); exit 1 when every line is bad, or any with --strict")
     add_encoding_errors(p)
     p.set_defaults(func=run_distance)
+
+
+def _sentence(text: str) -> str:
+    """argparse type of --sentence: a text with a word in it. A blank one (an unset shell
+    variable) was measured as a sentence of no word, where a blank line of --sentences is a bad
+    line."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a sentence must hold a word, not be empty or only white space")
+    return text
 
 
 def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
@@ -197,6 +208,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    check_lattice_options(args)
     lines = None if args.lattice else read_sentences(args.input, empty=True)
     if lines == []:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
         with open_out(args.output):
@@ -251,7 +263,7 @@ def run_draw(args: argparse.Namespace) -> int:
         from ..viz.html import Section, figure
         from ..viz.lattice import edge_table, lattice_key
 
-        name = args.lattice or args.input
+        name = args.lattice or args.input or "-"
         title = f"word lattice of {Path(input_name(name)).name}"  # <stdin>, as every result names it
         size = f"{counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"
         drawing = lattice_drawing(lattice, title=f"{title}: {size}")
@@ -366,6 +378,7 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     from ..tables import is_parquet
 
     check_only_with(args, {"--seed": 0}, ("--sample",))
+    check_lattice_options(args)
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
@@ -392,6 +405,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..lattice.lm import NGramLM
 
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
+    check_lattice_options(args)
     lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
     total, groups, lines, skipped = annotated_groups(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)

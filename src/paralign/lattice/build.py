@@ -139,8 +139,9 @@ def sentence_key(tokens: Iterable[str], lowercase: bool = True) -> tuple[str, ..
     `lowercase`). Two sentences of a group with one key are one sentence: one path, counted
     once in edge weights, in a group's size (`lattice stats`) and by `--min-size`
     (:func:`.evaluate.read_groups`): "The cat sat." and "the cat sat ." are one sentence
-    (spaCy gives both the tokens the, cat, sat and .). A run of two spaces is a token of its
-    own to spaCy, so "the cat  sat" is another sentence."""
+    (spaCy gives both the tokens the, cat, sat and .). A run of white space in a text is one
+    space to the tokenizer (:mod:`paralign.nlp`: no whitespace tokens), so "the cat  sat" is
+    that sentence too."""
     return tuple(t.lower() for t in tokens) if lowercase else tuple(tokens)
 
 

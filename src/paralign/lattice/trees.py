@@ -26,7 +26,7 @@ The conversion, for a head token h with its dependents (in sentence order):
 
 Leaves are labelled with the universal POS tag (coarser than Penn tags, so "killed"/"died" or
 "people"/"person" sit in same-label nodes and can merge). Each node carries its *keywords*: the
-lower-cased lemmas of the nouns, proper nouns, verbs and adjectives it spans (the paper's
+lower-cased lemmas and words of the nouns, proper nouns, verbs and adjectives it spans (the paper's
 keyword checking uses them). Only the leaves store theirs; a phrase's are its children's
 together, gathered when read, so a tree n levels deep holds n small sets, not n**2 words.
 """
@@ -267,12 +267,22 @@ def parse_tree(sentence: Sentence, *, lowercase: bool = False) -> Tree:
         Tree(
             sentence.pos[i] or "X",
             word=words[i],
-            keywords=frozenset({sentence.lemmas[i].lower()}) if sentence.pos[i] in KEYWORD_POS else frozenset(),
+            keywords=keywords_of(sentence, i),
         )
         for i in range(n)
     ]
     built = _build_all(roots, sentence, deps, leaves)
     return _node("ROOT", [built[r] for r in roots])
+
+
+def keywords_of(sentence: Sentence, i: int) -> frozenset[str]:
+    """Token `i`'s keywords: for a noun, proper noun, verb or adjective its lemma and its word,
+    lower-cased (none for another token). Its lemma alone let one word tagged two ways pass the
+    check: "everlasting" as a verb is "everlast", as a noun "everlasting", and two versions
+    merged into "the everlasting everlasting god" (the paper's check compares words)."""
+    if sentence.pos[i] not in KEYWORD_POS:
+        return frozenset()
+    return frozenset({sentence.lemmas[i].lower(), sentence.tokens[i].lower()})
 
 
 def _node(label: str, children: Sequence[Tree]) -> Tree:

@@ -90,6 +90,7 @@ class Lattice:
         if negative is not None:  # its log probability divided by zero or took the log of a negative
             raise LatticeError(f"edge {negative} has the weight {self.weights[negative]}: a weight counts sentences, "
                                "at least 0")
+        self._check_repeats()
         self._check_paths()
         object.__setattr__(self, "_out", tuple(map(tuple, out)))
         object.__setattr__(self, "_in", tuple(map(tuple, inc)))
@@ -130,6 +131,19 @@ class Lattice:
             object.__setattr__(self, "weights", tuple(map(operator.index, self.weights)))
         if self.lowercase is not None and not isinstance(self.lowercase, bool):
             raise InputTypeError(f"lowercase must be True, False or None, got {shown_value(self.lowercase)}")
+
+    def _check_repeats(self) -> None:
+        """LatticeError naming an edge that repeats another (same states, same word): a JSON
+        edited by hand held one twice (:meth:`.fsa.LatticeBuilder.add_edge` keeps one), and
+        every path through it was counted, sampled and weighed twice ('paths: 2' for 'a')."""
+        if len(set(map(tuple, self.edges))) == len(self.edges):  # one pass in C: no repeat, as built
+            return
+        first: dict[Edge, int] = {}
+        for k, (s, w, d) in enumerate(self.edges):
+            j = first.setdefault((s, w, d), k)
+            if j != k:
+                raise LatticeError(f"edge {k} ({s}->{d}, {w!r}) repeats edge {j}: a lattice has one edge from a "
+                                   "state to a state with a word")
 
     def _check_paths(self) -> None:
         """LatticeError unless every state is on a start-to-end path: an end no edge reaches
@@ -238,7 +252,10 @@ class Lattice:
         return math.log10(self.path_count())
 
     def string_count(self, limit: int = 100_000) -> int:
-        """Number of distinct word strings (by enumeration, so at most `limit`)."""
+        """Number of distinct word strings among the first `limit` paths (enumerated depth first):
+        exact when the lattice has at most `limit` paths (:meth:`path_count`), else only a lower
+        bound, which can be below `limit` when two paths spell one string (through an epsilon:
+        16 paths spelling 8 strings gave 4 for ``limit=8``)."""
         return len(set(itertools.islice(self.paths(), limit)))
 
     # -- generation ----------------------------------------------------------------------------
@@ -446,7 +463,9 @@ class Lattice:
 
     def to_dot(self, name: str = "lattice") -> str:
         """Graphviz DOT (left to right; edge labels are the words, weights in brackets); the
-        graph's `name` and the words quoted as DOT strings (:func:`dot_string`)."""
+        graph's `name` and the words quoted as DOT strings (:func:`dot_string`). An epsilon edge
+        is labelled <eps> and dashed (as :mod:`paralign.viz.lattice` draws it), so that it is
+        not taken for a word spelled <eps>."""
         lines = [f"digraph {dot_string(name)} {{", "  rankdir=LR;", "  node [shape=circle, label=\"\", width=0.2];"]
         lines.append(f"  {self.start} [shape=circle, style=filled, fillcolor=palegreen];")
         lines.append(f"  {self.end} [shape=doublecircle];")
@@ -454,7 +473,8 @@ class Lattice:
             label = EPSILON if w is None else w
             if self.weights:
                 label += f" ({self.weights[k]})"
-            lines.append(f"  {s} -> {d} [label={dot_string(label)}];")
+            dashed = ", style=dashed" if w is None else ""
+            lines.append(f"  {s} -> {d} [label={dot_string(label)}{dashed}];")
         lines.append("}")
         return "\n".join(lines) + "\n"
 
