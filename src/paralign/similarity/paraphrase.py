@@ -30,7 +30,7 @@ from .features import (
     prepare_features,
 )
 from .features import feature_set as named_feature_set
-from .hybrid import aligner_mismatch
+from .hybrid import SHIPPED_BLEND, aligner_mismatch, shipped_training_pairs, training_overlap
 from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from here
     BLEND,
     CLASSIFIERS,
@@ -502,6 +502,10 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
     result["skipped"] = len(train.skipped) + len(test.skipped)
     result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
     result["notes"] += split_notes(train.pairs, test.pairs)
+    if options.get("signal") == "hybrid":  # the shipped blend: its STS 2012 MSRpar.train rows are MSRP test pairs
+        result["notes"] += filter(None, [training_overlap(
+            [(p.sentence1, p.sentence2, f"{p.source}:{p.line}") for p in test.pairs], shipped_training_pairs(),
+            "test pairs", SHIPPED_BLEND)])
     return result
 
 
