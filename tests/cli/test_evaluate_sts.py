@@ -350,3 +350,26 @@ def test_data_pairs_the_shipped_blend_was_fitted_on_are_a_note(tmp_path: Path, c
     assert notes == [f"3 of 9 pairs of {path} are also training pairs of the hybrid blend (the blend paralign "
                      "ships, fitted on STS 2012's MSRpar.train and SMTeuroparl.train; first "
                      f"{path}:3): the figures are not held out"]
+
+
+def test_idf_statistics_fitted_on_the_sentences_scored_are_a_note(tmp_path: Path, capsys) -> None:
+    """--idf-from given the --data file (or a file holding its sentences) fits the IDF statistics
+    on the test sentences: a note naming how many pairs and the first file:line, and a warning.
+    Before, evaluate-sts --signal idf --idf-from F --data F said nothing."""
+    data = _sts(tmp_path / "d.tsv", ROWS)
+    other = _sts(tmp_path / "t.tsv", [(1.0, "Stocks fell sharply.", "Markets dropped."),
+                                      (4.0, "A cat naps.", "A cat sleeps soundly."), (2.0, "Rain falls.", "The sun shines.")])
+    argv = ["evaluate-sts", "--signal", "idf", "--data", data, "--aligner", "exact", "--format", "json"]
+    assert main([*argv, "--idf-from", data]) == 0
+    captured = capsys.readouterr()
+    note = (f"6 of 6 pairs of {data} have a sentence that the IDF files ({data}) hold (first {data}:1): the IDF "
+            "statistics were fitted on sentences scored, so the figures are not held out")
+    assert json.loads(captured.out)["notes"] == [note] and f"paralign: warning: {note}" in captured.err
+    sentences = tmp_path / "corpus.txt"  # one text sentence a line, spaced otherwise
+    sentences.write_text("Dogs  bark.\nThe dog runs fast.\n", encoding="utf-8")
+    assert main([*argv, "--idf-from", other, "--idf-from", str(sentences)]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == [
+        f"2 of 6 pairs of {data} have a sentence that the IDF files ({other}, {sentences}) hold (first {data}:2): "
+        "the IDF statistics were fitted on sentences scored, so the figures are not held out"]
+    assert main([*argv, "--idf-from", other]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == []
