@@ -21,9 +21,9 @@ PAIRS = [(1, "A man plays a guitar.", "A man is playing the guitar."), (0, "Cats
          (1, "The weather is wet.", "It is raining today."), (0, "A man cooks.", "A woman sings a song.")]
 
 
-def _msrp(path: Path, rows) -> str:
+def _msrp(path: Path, rows, first_id: int = 0) -> str:
     lines = ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String"]
-    lines += [f"{label}\t{k}\t{k + 100}\t{a}\t{b}" for k, (label, a, b) in enumerate(rows)]
+    lines += [f"{label}\t{k}\t{k + 100}\t{a}\t{b}" for k, (label, a, b) in enumerate(rows, start=first_id)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return str(path)
 
@@ -172,3 +172,23 @@ def test_a_report_inside_its_cross_encoders_directory_still_loads_it(tmp_path: P
     (model / "tokenizer_config.json").write_text("{}", encoding="utf-8")
     assert main(["similarity", "--pairs", test, "--model", str(model / "report.json")]) == 1
     assert "is not the one this report was trained with" in capsys.readouterr().err
+
+
+def test_test_pairs_the_shipped_hybrid_was_fitted_on_are_a_note(tmp_path: Path, capsys, data) -> None:
+    """--signal hybrid is the blend paralign ships, fitted on STS 2012's MSRpar.train, whose 750
+    rows are MSRP test pairs: on them the test figures are not held out, and a note says so
+    (before, nothing did)."""
+    from paralign.corpora.sts import load_sts
+
+    held = load_sts(data / "similarity" / "sts" / "2012" / "MSRpar.train.tsv").pairs[:3]  # MSRP test pairs
+    test = _msrp(tmp_path / "test.tsv", [*PAIRS[:2], *((int(p.score > 3), p.sentence1, p.sentence2) for p in held)])
+    train = _msrp(tmp_path / "train.tsv", PAIRS[2:], first_id=1000)  # no pair of the test, nor its ids
+    argv = ["evaluate-paraphrase", "--signal", "hybrid", "--train", train, "--test", test, "--preset", "default",
+            "--format", "json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    note = ("3 of 5 test pairs are also training pairs of the hybrid blend (the blend paralign ships, fitted on "
+            f"STS 2012's MSRpar.train and SMTeuroparl.train; first {test}:4): the figures are not held out")
+    assert json.loads(captured.out)["notes"] == [note] and f"paralign: warning: {note}" in captured.err
+    assert main([*argv[:2], "sultan2014", *argv[3:]]) == 0  # another signal learnt nothing from them
+    assert json.loads(capsys.readouterr().out)["notes"] == []

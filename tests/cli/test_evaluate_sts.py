@@ -302,3 +302,74 @@ def test_a_correlation_interval_over_2_pairs_is_null_and_says_why(tmp_path: Path
     assert four not in err
     assert main(argv) == 0
     assert "[100.00, 100.00]" not in capsys.readouterr().out
+
+
+def test_data_pairs_the_hybrid_was_fitted_on_are_a_note(tmp_path: Path, capsys) -> None:
+    """A --data pair that is also a --train pair (in either order, however spaced) is a note
+    naming its file and line, and a warning: the file's correlation is not held out. Before,
+    evaluate-sts --train F --data F gave in-sample figures without a word."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the neural extra is not installed")
+    first, second = _sts(tmp_path / "a.tsv", TRAIN), _sts(tmp_path / "b.tsv", TRAIN[::-1][:8] + TRAIN[:2])
+    unseen = [r for r in ROWS if r[1:] != TRAIN[2][1:]]  # ROWS' third pair is TRAIN's too
+    seen = [(g, f" {b}  ", a) for g, a, b in TRAIN[3:5]]  # swapped and spaced: the same pairs
+    data = _sts(tmp_path / "d.tsv", unseen[:2] + seen + unseen[2:])
+    argv = ["evaluate-sts", "--signal", "hybrid", "--train", first, "--train", second, "--data", data,
+            "--aligner", "exact", "--format", "json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    note = (f"2 of 7 pairs of {data} are also training pairs of the hybrid blend (fitted on {first}, {second}; "
+            f"first {data}:3): the figures are not held out")
+    assert json.loads(captured.out)["notes"] == [note]
+    assert f"paralign: warning: {note}" in captured.err
+    held_out = _sts(tmp_path / "e.tsv", unseen)
+    assert main([*argv[:argv.index("--data") + 1], held_out, *argv[argv.index("--data") + 2:]]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == []
+
+
+def test_data_pairs_the_shipped_blend_was_fitted_on_are_a_note(tmp_path: Path, capsys, data) -> None:
+    """The shipped blend was fitted on STS 2012's MSRpar.train, whose rows are also in the STS
+    Benchmark (129 dev and 498 train rows) and in MSRP test: scoring them with it says so."""
+    import importlib.util
+
+    import pytest
+
+    if importlib.util.find_spec("torch") is None:
+        pytest.skip("the neural extra is not installed")
+    from paralign.corpora.sts import load_sts
+
+    trained = load_sts(data / "similarity" / "sts" / "2012" / "MSRpar.train.tsv").pairs[:3]
+    rows = [*ROWS[:2], *((p.score, p.sentence2, p.sentence1) for p in trained), *ROWS[2:]]
+    path = _sts(tmp_path / "d.tsv", rows)  # a temporary copy of 3 rows, never in the tree
+    assert main(["evaluate-sts", "--signal", "hybrid", "--data", path, "--format", "json"]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert notes == [f"3 of 9 pairs of {path} are also training pairs of the hybrid blend (the blend paralign "
+                     "ships, fitted on STS 2012's MSRpar.train and SMTeuroparl.train; first "
+                     f"{path}:3): the figures are not held out"]
+
+
+def test_idf_statistics_fitted_on_the_sentences_scored_are_a_note(tmp_path: Path, capsys) -> None:
+    """--idf-from given the --data file (or a file holding its sentences) fits the IDF statistics
+    on the test sentences: a note naming how many pairs and the first file:line, and a warning.
+    Before, evaluate-sts --signal idf --idf-from F --data F said nothing."""
+    data = _sts(tmp_path / "d.tsv", ROWS)
+    other = _sts(tmp_path / "t.tsv", [(1.0, "Stocks fell sharply.", "Markets dropped."),
+                                      (4.0, "A cat naps.", "A cat sleeps soundly."), (2.0, "Rain falls.", "The sun shines.")])
+    argv = ["evaluate-sts", "--signal", "idf", "--data", data, "--aligner", "exact", "--format", "json"]
+    assert main([*argv, "--idf-from", data]) == 0
+    captured = capsys.readouterr()
+    note = (f"6 of 6 pairs of {data} have a sentence that the IDF files ({data}) hold (first {data}:1): the IDF "
+            "statistics were fitted on sentences scored, so the figures are not held out")
+    assert json.loads(captured.out)["notes"] == [note] and f"paralign: warning: {note}" in captured.err
+    sentences = tmp_path / "corpus.txt"  # one text sentence a line, spaced otherwise
+    sentences.write_text("Dogs  bark.\nThe dog runs fast.\n", encoding="utf-8")
+    assert main([*argv, "--idf-from", other, "--idf-from", str(sentences)]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == [
+        f"2 of 6 pairs of {data} have a sentence that the IDF files ({other}, {sentences}) hold (first {data}:2): "
+        "the IDF statistics were fitted on sentences scored, so the figures are not held out"]
+    assert main([*argv, "--idf-from", other]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == []

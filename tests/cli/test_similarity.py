@@ -622,6 +622,15 @@ def test_evaluate_paraphrase_says_when_test_pairs_are_training_pairs_or_ids_repe
     ]
     assert main(base + ["--test", str(copied)]) == 0
     assert "warning: 1 test pair repeats" in capsys.readouterr().err
+    # the same two sentences the other way round, or spaced otherwise, are the same pair (before: no note)
+    swapped = tmp_path / "swapped.tsv"
+    swapped.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+                       f"1\t900\t901\t{_TRAIN[1][1]}\t{_TRAIN[1][0]}\n"
+                       f"1\t904\t905\t {_TRAIN[2][0].replace(' ', '  ')}\t{_TRAIN[2][1]}\n"
+                       "0\t902\t903\tRain fell.\tStocks rose.\n", encoding="utf-8")
+    result, _ = run_json(capsys, base + ["--test", str(swapped)])
+    assert result["notes"] == [f"2 of 3 test pairs are also training pairs (the same ids or sentences; first "
+                               f"{swapped}:2 = {train}:3): the test figures are not held out"]
 
 
 @pytest.mark.parametrize("first", ["json", "tsv"])

@@ -233,3 +233,24 @@ def test_a_training_file_too_small_to_hold_out_is_refused_by_name(kept: int) -> 
                        "held-out fold of the hybrid's choice, whose Pearson needs at least 3"):
         fit_hybrid([(rows, gold), (other[0][:kept], other[1][:kept])], NAMES, names=["a.tsv", "b.tsv"])
     assert fit_hybrid([(rows, gold), (other[0][:3], other[1][:3])], NAMES).groups == ("file 1", "file 2")
+
+
+def test_a_pair_digest_is_the_same_in_either_order_however_spaced() -> None:
+    from paralign.similarity.hybrid import pair_digest
+
+    digest = pair_digest("A man plays.", "A  man is playing .")
+    assert digest == pair_digest(" A man is playing . ", "A man plays.\t") and len(digest) == 16
+    assert digest != pair_digest("A man plays.", "A man is playing")
+
+
+def test_the_shipped_blend_records_the_pairs_it_was_fitted_on(data) -> None:
+    """The shipped model file lists the digests of its training files' pairs (no text), so that
+    evaluate-sts and evaluate-paraphrase can tell a scored pair that is one of them."""
+    from paralign.similarity.hybrid import (
+        DEFAULT_TRAINING_FILES,
+        file_digests,
+        shipped_training_pairs,
+    )
+
+    assert shipped_training_pairs() == file_digests([data / name for name in DEFAULT_TRAINING_FILES])
+    assert len(shipped_training_pairs()) > 1400

@@ -69,7 +69,7 @@ DESCRIPTION = (
     "fitted on the training pairs (--classifier features, the default) or one similarity signal "
     "(--classifier signal: Sultan et al. 2014). P/R/F1 are for the paraphrase class. "
     "IDF signals are fitted on the training sentences. Test pairs that are also training pairs (same "
-    "ids or sentences) and ids repeated within a split are warnings (JSON: \"notes\"). "
+    "ids or sentences, in either order) and ids repeated within a split are warnings (JSON: \"notes\"). "
     "The JSON report's \"test\" and \"train\" hold the classifier's accuracy, P/R/F1 and counts "
     "(tp, fp, tn, fn) on the test pairs and on the training pairs (in-sample: the threshold, and the "
     "model or cross-encoder, were chosen on them), not file names; \"train_pairs\" counts the training "

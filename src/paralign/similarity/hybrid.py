@@ -49,6 +49,7 @@ Not for: the signals blended (:mod:`paralign.similarity.signals`,
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
 import math
@@ -211,11 +212,56 @@ DEFAULT_TRAINING_FILES: tuple[str, ...] = ("similarity/sts/2012/MSRpar.train.tsv
                                            "similarity/sts/2012/SMTeuroparl.train.tsv")
 
 
+#: The key of the shipped model file that lists its training pairs' :func:`pair_digest`\ s.
+TRAINING_PAIRS_KEY = "training_pairs"
+
+
+@functools.cache
+def _shipped_document() -> dict:
+    """The shipped model file (:data:`DEFAULT_MODEL_FILE`), read once."""
+    return json.loads(resources.files("paralign").joinpath("data", DEFAULT_MODEL_FILE).read_text("utf-8"))
+
+
 @functools.cache
 def default_model() -> HybridModel:
     """The shipped blend (:data:`DEFAULT_MODEL_FILE`), read once."""
-    text = resources.files("paralign").joinpath("data", DEFAULT_MODEL_FILE).read_text("utf-8")
-    return HybridModel.from_dict(json.loads(text), DEFAULT_MODEL_FILE)
+    return HybridModel.from_dict(_shipped_document(), DEFAULT_MODEL_FILE)
+
+
+def shipped_training_pairs() -> frozenset[str]:
+    """The :func:`pair_digest` of every pair the shipped blend was fitted on (the file keeps no
+    text: the corpora's licences are research-only)."""
+    return frozenset(_shipped_document().get(TRAINING_PAIRS_KEY, ()))
+
+
+def pair_digest(sentence1: str, sentence2: str) -> str:
+    """A sentence pair's fingerprint (16 hex digits of SHA-256), the same whichever sentence comes
+    first and however white space runs: the same pair in two corpora (STS 2012's MSRpar.train
+    rows are MSRP test pairs, the STS Benchmark's MSRpar rows STS 2012's) has one digest."""
+    first, second = sorted(" ".join(s.split()) for s in (sentence1, sentence2))
+    return hashlib.sha256(f"{first}\t{second}".encode()).hexdigest()[:16]
+
+
+def file_digests(paths: Iterable[str | Path]) -> frozenset[str]:
+    """The :func:`pair_digest` of every usable pair of STS files."""
+    return frozenset(pair_digest(p.sentence1, p.sentence2) for path in paths for p in load_sts(path).pairs)
+
+
+def training_overlap(pairs: Sequence[tuple[str, str, str]], trained_on: frozenset[str], what: str,
+                     blend: str) -> str | None:
+    """A note when some of `pairs` (sentence1, sentence2, where: ``file:line``; `what` names
+    them, e.g. ``the pairs of headlines.tsv``) are pairs the hybrid `blend` was fitted on
+    (`trained_on`: their digests): the figures on them are not held out. None when none is."""
+    shared = [where for s1, s2, where in pairs if pair_digest(s1, s2) in trained_on]
+    if not shared:
+        return None
+    n = len(shared)
+    return (f"{n} of {len(pairs)} {what} {'are also training pairs' if n > 1 else 'is also a training pair'} "
+            f"of the hybrid blend ({blend}; first {shared[0]}): the figures are not held out")
+
+
+#: How notes name the shipped blend.
+SHIPPED_BLEND = "the blend paralign ships, fitted on STS 2012's MSRpar.train and SMTeuroparl.train"
 
 
 class HybridSignal:

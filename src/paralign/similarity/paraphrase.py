@@ -30,7 +30,13 @@ from .features import (
     prepare_features,
 )
 from .features import feature_set as named_feature_set
-from .hybrid import aligner_mismatch
+from .hybrid import (
+    SHIPPED_BLEND,
+    aligner_mismatch,
+    pair_digest,
+    shipped_training_pairs,
+    training_overlap,
+)
 from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from here
     BLEND,
     CLASSIFIERS,
@@ -502,18 +508,25 @@ def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str 
     result["skipped"] = len(train.skipped) + len(test.skipped)
     result["skipped_rows"] = train.summary()["skipped_rows"] + test.summary()["skipped_rows"]
     result["notes"] += split_notes(train.pairs, test.pairs)
+    if options.get("signal") == "hybrid":  # the shipped blend: its STS 2012 MSRpar.train rows are MSRP test pairs
+        result["notes"] += filter(None, [training_overlap(
+            [(p.sentence1, p.sentence2, f"{p.source}:{p.line}") for p in test.pairs], shipped_training_pairs(),
+            "test pairs", SHIPPED_BLEND)])
     return result
 
 
 def split_notes(train: Sequence[ParaphrasePair], test: Sequence[ParaphrasePair]) -> list[str]:
     """What a researcher must know about the splits before trusting the test figures: test pairs
-    that are also training pairs (the same ids, or the same two sentences: the test is then not
-    held out, e.g. MSRP's val file given as --train and --test) and ids given twice within a
-    split (a pair counted twice). Each note names the first such pair's file and line."""
+    that are also training pairs (the same ids, or the same two sentences in either order however
+    spaced, :func:`~.hybrid.pair_digest`: the test is then not held out, e.g. MSRP's val file given
+    as --train and --test) and ids given twice within a split (a pair counted twice). Each note
+    names the first such pair's file and line."""
     notes = []
     seen_ids = {p.id: p for p in train}
-    seen_texts = {(p.sentence1, p.sentence2): p for p in train}
-    found = [(p, seen_ids.get(p.id) or seen_texts.get((p.sentence1, p.sentence2))) for p in test]
+    seen_texts: dict[str, ParaphrasePair] = {}
+    for p in train:
+        seen_texts.setdefault(pair_digest(p.sentence1, p.sentence2), p)
+    found = [(p, seen_ids.get(p.id) or seen_texts.get(pair_digest(p.sentence1, p.sentence2))) for p in test]
     shared = [(p, q) for p, q in found if q is not None]
     if shared:
         (first, earlier), n = shared[0], len(shared)

@@ -16,12 +16,23 @@ from pathlib import Path
 from ..aligners.batch import PairFailure, TextLike, reindexed
 from ..alignment import AlignFunction
 from ..corpora.msrp import is_header as is_msrp_header
+from ..corpora.sentence_pairs import iter_sentences_from_file
 from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pairs
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
 from .contextual import encoder_options
-from .hybrid import HybridModel, HybridSignal, aligner_mismatch, default_model, fit_hybrid_files
+from .hybrid import (
+    SHIPPED_BLEND,
+    HybridModel,
+    HybridSignal,
+    aligner_mismatch,
+    default_model,
+    file_digests,
+    fit_hybrid_files,
+    shipped_training_pairs,
+    training_overlap,
+)
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
 from .signature import scored_aligner, similarity_signature
@@ -324,10 +335,47 @@ def evaluate_sts_files(
             progress=progress,
         )
         results.append(StsFileResult(name, str(path), ev, tuple(r.to_dict() for r in data.skipped), data.pairs))
-    mismatch = aligner_mismatch(sig, aligner)
+    notes = [aligner_mismatch(sig, aligner), *_held_in(results, train if model is not None else None),
+             *_idf_seen(results, idf_from)]
     signature = similarity_signature(sig, aligner)
     return StsReport(tuple(results), sig.name, scored_aligner(sig, aligner, signature), model,
-                     tuple(map(str, train)), signature, notes=(mismatch,) if mismatch else ())
+                     tuple(map(str, train)), signature, notes=tuple(filter(None, notes)))
+
+
+def _idf_seen(results: Sequence[StsFileResult], idf_from: Sequence[str | Path]) -> list[str | None]:
+    """A note for each file of `results` with pairs a sentence of which the `idf_from` files hold
+    (white space collapsed): the IDF statistics were fitted on sentences scored, so the figures
+    are not held out (``--idf-from`` given a ``--data`` file, say). Only the scored sentences are
+    kept while an IDF corpus is read again, so a large one is never held in memory."""
+    if not idf_from:
+        return []
+
+    def spaced(text: str) -> str:
+        return " ".join(text.split())
+
+    scored = {spaced(s) for r in results for p in r.pairs for s in (p.sentence1, p.sentence2)}
+    seen = {text for path in idf_from for s in iter_sentences_from_file(path) if (text := spaced(s)) in scored}
+    notes: list[str | None] = []
+    for r in results:
+        shared = [p for p in r.pairs if spaced(p.sentence1) in seen or spaced(p.sentence2) in seen]
+        n = len(shared)
+        notes.append(None if not n else (
+            f"{n} of {len(r.pairs)} pairs of {r.path} {'have' if n > 1 else 'has'} a sentence that the IDF files "
+            f"({', '.join(map(str, idf_from))}) hold (first {r.path}:{shared[0].line}): the IDF statistics were "
+            "fitted on sentences scored, so the figures are not held out"))
+    return notes
+
+
+def _held_in(results: Sequence[StsFileResult], train: Sequence[str | Path] | None) -> list[str | None]:
+    """A note for each file of `results` holding pairs the hybrid blend was fitted on (those of
+    the `train` files, or of the shipped blend's training files when none are given; None: no
+    hybrid): their correlations are not held out. The STS Benchmark's 129 dev and 498 train
+    rows from MSRpar 2012train are training pairs of the shipped blend."""
+    if train is None:
+        return []
+    trained_on, blend = (file_digests(train), f"fitted on {', '.join(map(str, train))}") if train else (shipped_training_pairs(), SHIPPED_BLEND)
+    return [training_overlap([(p.sentence1, p.sentence2, f"{r.path}:{p.line}") for p in r.pairs], trained_on,
+                             f"pairs of {r.path}", blend) for r in results]
 
 
 def sts_intervals(
