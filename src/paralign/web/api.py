@@ -101,6 +101,11 @@ def grid_svg(aligned: Aligned, ident: str = "align-grid", picture: str = "grid")
     return draw(view, ident=ident).to_xml()
 
 
+def signals_signature(engine: Engine, aligned: Aligned) -> str:
+    """The signature of every signal's score of an aligned pair (/api/similarity and its page)."""
+    return similarity_signature(list(engine.signals.values()), resolve_aligner(aligned.aligner))
+
+
 def answer_align(aligned: Aligned, picture: bool) -> AlignResponse:
     return AlignResponse(source_tokens=list(aligned.source.tokens), target_tokens=list(aligned.target.tokens),
                          links=links_of(aligned), pharaoh=aligned.alignment.to_pharaoh(),
@@ -175,8 +180,7 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
                               target_tokens=list(aligned.target.tokens),
                               links=len(aligned.alignment.possible), aligner=aligned.aligner,
                               scores=engine.similarity(aligned),
-                              signature=similarity_signature(list(engine.signals.values()),
-                                                             resolve_aligner(aligned.aligner)),
+                              signature=signals_signature(engine, aligned),
                               notes=engine.similarity_notes(aligned))
 
 

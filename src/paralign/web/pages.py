@@ -203,7 +203,8 @@ def similarity_page(request: Request) -> HTMLResponse:
         engine = api.engine_of(request)
         aligned = engine.align(body.source, body.target, body.aligner, body.preset)
         return {"aligned": aligned, "scores": engine.similarity(aligned), "notes": engine.similarity_notes(aligned),
-                "grid": Markup(api.grid_svg(aligned, "similarity-grid"))}
+                "grid": Markup(api.grid_svg(aligned, "similarity-grid")),
+                "signature": api.signals_signature(engine, aligned)}
 
     fields = {name: q.get(name) for name in PAIR_FIELDS}
     return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
