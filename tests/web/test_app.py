@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 
 from paralign.metrics.paraeval import ParaEval
 from paralign.paraphrases import ParaphraseTable
@@ -140,10 +141,12 @@ def test_a_browser_refused_for_its_host_name_gets_a_page_not_raw_json() -> None:
             assert answer.status_code == 403 and answer.json()["error"].startswith("this server answers")
 
 
-def _stopped_while_busy(engine: Engine, requests: int, busy: float = 0.5) -> list[tuple[int, str, str]]:
+def _stopped_while_busy(engine: Engine, requests: int, busy: float = 0.5,
+                        during: Callable[[int], None] | None = None) -> list[tuple[int, str, str]]:
     """Serve `engine`'s app with a real uvicorn server on a free loopback port (1 s of graceful
     shutdown), send `requests` POSTs of /api/paraphrases at once, stop the server `busy` seconds
-    later, and give each request's (status, content type, body), once the server has stopped."""
+    later (or once `during(port)` returns, when given), and give each request's (status, content
+    type, body), once the server has stopped."""
     import socket
     import threading
     import time
@@ -177,6 +180,8 @@ def _stopped_while_busy(engine: Engine, requests: int, busy: float = 0.5) -> lis
     for client in clients:
         client.start()
     time.sleep(busy)  # the requests are running, or waiting for the engine
+    if during is not None:
+        during(port)
     server.should_exit = True
     for client in clients:
         client.join(20)
@@ -229,3 +234,34 @@ def test_requests_answered_503_when_the_server_stops_do_no_work_after_it() -> No
     statuses = sorted(status for status, _, _ in answers)
     assert len(statuses) == 8 and statuses[-1] == 503, statuses
     assert table.lookups <= statuses.count(200) + 1, (table.lookups, statuses)
+
+
+def test_info_answers_while_every_worker_thread_waits_for_the_engine() -> None:
+    """The routes run in a pool of 40 threads, and each request waiting for the engine's lock
+    holds one: with 100 requests of a second queued, ``GET /api/info`` (a health check) waited
+    5.8 s for a free thread, though it needs no lock, and so did the home page and the API docs.
+    They now run on the event loop: answered at once while 45 requests wait (their lookups held
+    until they have been)."""
+    import threading
+    import urllib.request
+
+    release = threading.Event()
+
+    class HeldTable(ParaphraseTable):
+        def paraphrases(self, phrase: str):  # type: ignore[override]
+            release.wait(30)
+            return super().paraphrases(phrase)
+
+    infos: list[int] = []
+
+    def ask_info(port: int) -> None:
+        try:
+            for path in ("api/info", "", "docs"):  # the health check, the home page and the API docs
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}", timeout=3) as answer:
+                    infos.append(answer.status)
+        finally:
+            release.set()
+
+    answers = _stopped_while_busy(Engine({"held": HeldTable("held")}, ParaEval(), {}), 45, 1.0, ask_info)
+    assert infos == [200, 200, 200]
+    assert len(answers) == 45
