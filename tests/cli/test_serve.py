@@ -166,6 +166,7 @@ def test_a_page_loads_with_no_console_error_or_failed_request(browser, server, p
 
 
 PHONE_PAGES = ("align?source=The+cat+sat+quietly+on+the+mat+in+the+morning.&target=In+the+morning+a+cat+sat.",
+               "similarity?source=The+cat+sat+quietly+on+the+mat.&target=A+cat+sat.",
                "paraeval?hypothesis=the+cat+sat+on+the+mat+in+the+morning&references=a+cat+sat%0Athe+feline+sat+on+a+rug",
                "paraeval?config=paper&hypothesis=the+cat+sat&references=a+cat+sat", "lattice", "docs")
 

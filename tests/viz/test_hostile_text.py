@@ -21,6 +21,7 @@ from paralign.corpora.sts import StsPair
 from paralign.lattice import Lattice
 from paralign.metrics.alignment_scores import PairCounts, score_alignments
 from paralign.metrics.paraeval.paper import MatchedSpan
+from paralign.similarity.sts import StsFileResult, StsReport, sts_from_scores
 from paralign.viz import lattice_drawing
 from paralign.viz.grid import alignment_grid
 from paralign.viz.html import Section, alignment_section, figure, page
@@ -28,7 +29,7 @@ from paralign.viz.lines import alignment_lines
 from paralign.viz.marks import AlignmentView
 from paralign.viz.reports import alignment_report
 from paralign.viz.reports.paraeval import highlighted, match_list
-from paralign.viz.reports.sts import pairs_table
+from paralign.viz.reports.sts import pairs_table, sts_report
 from paralign.viz.scatter import Point, scatter
 from paralign.viz.svg import svg_file
 from paralign.viz.terminal import display_width, pretty
@@ -84,6 +85,17 @@ def _sts(word: str) -> str:
     return page(word, [Section(word, (figure(plot), pairs_table(pairs)))])
 
 
+def _sts_report(word: str) -> str:
+    """The whole `evaluate-sts --report` page, the word in a file's name and path (the section's
+    heading: "NAME (PATH)") and in its sentences."""
+    pairs = tuple(StsPair(f"id-{k}", gold, f"the {word} sat", f"{word} {k}", k + 1)
+                  for k, gold in enumerate((1.0, 3.0, 5.0)))
+    result = StsFileResult(f"{word}.tsv", f"data/{word}.tsv",
+                           sts_from_scores([0.2, 0.9, 0.8], [1.0, 3.0, 5.0], signal="sultan2014"), (), pairs)
+    report = StsReport((result,), "sultan2014", "sultan:default")
+    return sts_report(report, report.to_dict())
+
+
 def _word(word: str) -> str:
     """`word` as a lattice word: a Lattice refuses one holding a lone surrogate (no character), so
     that word is drawn with U+FFFD in its place (as the picture's writer shows it), its title as given."""
@@ -100,6 +112,7 @@ OUTPUTS = {
     "evaluate-aligner report": _report,
     "paraeval report": _paraeval,
     "sts report parts": _sts,
+    "sts report": _sts_report,
 }
 
 

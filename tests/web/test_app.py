@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Callable
 
 from paralign.metrics.paraeval import ParaEval
+from paralign.paraphrases import ParaphraseTable
 from paralign.web.app import BodyLimit, create_app
 from paralign.web.engine import Engine
 
@@ -138,12 +141,12 @@ def test_a_browser_refused_for_its_host_name_gets_a_page_not_raw_json() -> None:
             assert answer.status_code == 403 and answer.json()["error"].startswith("this server answers")
 
 
-def test_a_request_running_when_the_server_stops_gets_503_in_the_error_shape() -> None:
-    """uvicorn waits `timeout_graceful_shutdown` seconds for running requests, then cancels them:
-    a cancelled request was answered with a plain-text 500 'Internal Server Error' (and the log
-    showed a traceback, as for a bug). Now it is a 503 saying the server stopped; a real uvicorn
-    server on a free loopback port, stopped in bounded time."""
-    import json
+def _stopped_while_busy(engine: Engine, requests: int, busy: float = 0.5,
+                        during: Callable[[int], None] | None = None) -> list[tuple[int, str, str]]:
+    """Serve `engine`'s app with a real uvicorn server on a free loopback port (1 s of graceful
+    shutdown), send `requests` POSTs of /api/paraphrases at once, stop the server `busy` seconds
+    later (or once `during(port)` returns, when given), and give each request's (status, content
+    type, body), once the server has stopped."""
     import socket
     import threading
     import time
@@ -152,8 +155,6 @@ def test_a_request_running_when_the_server_stops_gets_503_in_the_error_shape() -
 
     import uvicorn
 
-    engine = Engine({}, ParaEval(), {})
-    engine.lattice = lambda *args, **kwargs: time.sleep(4)  # type: ignore[method-assign]
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -167,7 +168,7 @@ def test_a_request_running_when_the_server_stops_gets_503_in_the_error_shape() -
     answers: list[tuple[int, str, str]] = []
 
     def ask() -> None:
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/lattice", data=b'{"sentences": ["a b"]}',
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/paraphrases", data=b'{"phrase": "a"}',
                                          headers={"content-type": "application/json"}, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=20) as answer:
@@ -175,15 +176,92 @@ def test_a_request_running_when_the_server_stops_gets_503_in_the_error_shape() -
         except urllib.error.HTTPError as exc:
             answers.append((exc.code, exc.headers["content-type"], exc.read().decode()))
 
-    client = threading.Thread(target=ask)
-    client.start()
-    time.sleep(0.5)  # the request is running
+    clients = [threading.Thread(target=ask) for _ in range(requests)]
+    for client in clients:
+        client.start()
+    time.sleep(busy)  # the requests are running, or waiting for the engine
+    if during is not None:
+        during(port)
     server.should_exit = True
-    client.join(20)
+    for client in clients:
+        client.join(20)
     serving.join(20)
     sock.close()
-    assert not serving.is_alive() and not client.is_alive()
+    assert not serving.is_alive() and not any(client.is_alive() for client in clients)
+    return answers
+
+
+class _SlowTable(ParaphraseTable):
+    """A table whose every lookup takes `seconds`, counting its lookups."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__("slow")
+        self.seconds, self.lookups = seconds, 0
+
+    def paraphrases(self, phrase: str):  # type: ignore[override]
+        import time
+
+        self.lookups += 1
+        time.sleep(self.seconds)
+        return super().paraphrases(phrase)
+
+
+def test_a_request_running_when_the_server_stops_gets_503_in_the_error_shape() -> None:
+    """uvicorn waits `timeout_graceful_shutdown` seconds for running requests, then cancels them:
+    a cancelled request was answered with a plain-text 500 'Internal Server Error' (and the log
+    showed a traceback, as for a bug). Now it is a 503 saying the server stopped; a real uvicorn
+    server on a free loopback port, stopped in bounded time."""
+    table = _SlowTable(4)
+    answers = _stopped_while_busy(Engine({"slow": table}, ParaEval(), {}), 1)
     assert [(status, kind) for status, kind, _ in answers] == [(503, "application/json")], answers
     assert json.loads(answers[0][2]) == {
         "error": "the server stopped before this request was answered: send it again once the server is back",
         "detail": []}
+
+
+def test_requests_answered_503_when_the_server_stops_do_no_work_after_it() -> None:
+    """The engine does one request at a time (its lock); when the server stopped, the requests
+    still waiting for the lock were answered 503, yet each then took the lock and did all its
+    work for nobody: the process ran on for the work of every one (30 waiting requests of a
+    second each, after Ctrl-C: `paralign serve` exited after 27 s, not 6). Now a request
+    answered 503 does no work: only those answered 200, and the one running when the server
+    stopped, looked the phrase up."""
+    import time
+
+    table = _SlowTable(0.4)
+    answers = _stopped_while_busy(Engine({"slow": table}, ParaEval(), {}), 8)
+    time.sleep(8 * 0.4)  # time for the work of every request, had they all done it
+    statuses = sorted(status for status, _, _ in answers)
+    assert len(statuses) == 8 and statuses[-1] == 503, statuses
+    assert table.lookups <= statuses.count(200) + 1, (table.lookups, statuses)
+
+
+def test_info_answers_while_every_worker_thread_waits_for_the_engine() -> None:
+    """The routes run in a pool of 40 threads, and each request waiting for the engine's lock
+    holds one: with 100 requests of a second queued, ``GET /api/info`` (a health check) waited
+    5.8 s for a free thread, though it needs no lock, and so did the home page and the API docs.
+    They now run on the event loop: answered at once while 45 requests wait (their lookups held
+    until they have been)."""
+    import threading
+    import urllib.request
+
+    release = threading.Event()
+
+    class HeldTable(ParaphraseTable):
+        def paraphrases(self, phrase: str):  # type: ignore[override]
+            release.wait(30)
+            return super().paraphrases(phrase)
+
+    infos: list[int] = []
+
+    def ask_info(port: int) -> None:
+        try:
+            for path in ("api/info", "", "docs"):  # the health check, the home page and the API docs
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}", timeout=3) as answer:
+                    infos.append(answer.status)
+        finally:
+            release.set()
+
+    answers = _stopped_while_busy(Engine({"held": HeldTable("held")}, ParaEval(), {}), 45, 1.0, ask_info)
+    assert infos == [200, 200, 200]
+    assert len(answers) == 45

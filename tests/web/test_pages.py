@@ -462,3 +462,16 @@ def test_a_link_with_only_choices_opens_the_form_with_them_made(client, path, qu
 
 _TEXTS = {"/paraeval": ["hypothesis"], "/align": ["source"], "/similarity": ["target"], "/paraphrases": ["phrase"],
           "/lattice": ["sentences"]}
+
+
+@pytest.mark.parametrize("path", ["align", "similarity"])
+def test_the_pair_pages_show_the_signature_of_their_answer(client, path) -> None:
+    """The ParaEval page showed its signature and `align --format html` shows one under its title,
+    but the align and similarity pages showed none: a score or a link on them could not be told
+    from the settings (preset, encoder, spaCy model, version) that gave it. Each now shows the
+    signature its API route gives for the same pair."""
+    pair = {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat.", "preset": "paper"}
+    signature = client.post(f"/api/{path}", json=pair).json()["signature"]
+    page = client.get(f"/{path}?" + urlencode(pair))
+    assert page.status_code == 200
+    assert f'<p class="note" id="signature">signature: <code>{signature}</code></p>' in page.text

@@ -57,11 +57,12 @@ ERRORS: dict[int | str, dict] = {
 }
 
 
-def body_only(request: Request) -> None:
+async def body_only(request: Request) -> None:
     """Refuse a POST that carries query parameters: the API reads its options from the JSON body
     only, and ``POST /api/align?preset=paper`` used the default preset without a word, while an
     unknown body field is refused. (A GET of ``/api/info`` takes none either, but a cache-busting
-    ``?t=...`` there changes no answer, so it is let be.)"""
+    ``?t=...`` there changes no answer, so it is let be.) Async: a sync dependency takes a worker
+    thread, and /api/info must answer when none is free (:func:`info`)."""
     if request.method != "POST" or not request.query_params:
         return
     names = sorted(set(request.query_params.keys()))
@@ -99,6 +100,11 @@ def grid_svg(aligned: Aligned, ident: str = "align-grid", picture: str = "grid")
                          confidence=aligned.confidence)
     draw = alignment_lines if picture == "lines" else alignment_grid
     return draw(view, ident=ident).to_xml()
+
+
+def signals_signature(engine: Engine, aligned: Aligned) -> str:
+    """The signature of every signal's score of an aligned pair (/api/similarity and its page)."""
+    return similarity_signature(list(engine.signals.values()), resolve_aligner(aligned.aligner))
 
 
 def answer_align(aligned: Aligned, picture: bool) -> AlignResponse:
@@ -153,7 +159,9 @@ def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:
 @router.head("/info", include_in_schema=False)  # health checks ask with HEAD; the schema shows GET once
 @router.get("/info", response_model=Info, summary="what the server offers: aligners, presets, "
             "signals, paraphrase sources and input limits")
-def info(request: Request) -> Info:
+async def info(request: Request) -> Info:
+    """Run on the event loop, not in a worker thread (it takes no lock): a health check is
+    answered at once while every thread of the pool holds a request waiting for the engine."""
     engine = engine_of(request)
     return Info(aligners=engine.aligner_names, presets=engine.presets, signals=list(engine.signals),
                 tables=list(engine.sources), limits=dict(LIMITS), paraeval_configs=engine.paraeval_configs,
@@ -175,8 +183,7 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
                               target_tokens=list(aligned.target.tokens),
                               links=len(aligned.alignment.possible), aligner=aligned.aligner,
                               scores=engine.similarity(aligned),
-                              signature=similarity_signature(list(engine.signals.values()),
-                                                             resolve_aligner(aligned.aligner)),
+                              signature=signals_signature(engine, aligned),
                               notes=engine.similarity_notes(aligned))
 
 

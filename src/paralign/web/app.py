@@ -7,7 +7,8 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
   ``Host`` header names another host is refused with 403 before any route sees it: a web page
   the user visits cannot reach the server through a name it controls (DNS rebinding);
 - a request still unanswered when the server stops (uvicorn cancels it after its graceful
-  timeout) gets 503, in the shape of every other error (:class:`StopAnswer`);
+  timeout) gets 503, in the shape of every other error, and does no more work
+  (:class:`StopAnswer`);
 - a request body over :data:`.models.LIMITS` ``body_bytes`` is refused with 413 before any
   route sees it (the declared length is checked first, then the bytes as they arrive);
 - a request that the models refuse gets 422 with a one-line message naming each field, and a
@@ -35,6 +36,7 @@ prints or binds a socket: ``paralign serve`` (:mod:`paralign.cli.serve`) runs th
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -49,7 +51,7 @@ from starlette.exceptions import HTTPException
 from .. import __version__
 from ..errors import ParalignError
 from . import api, pages
-from .engine import Engine, ServeConfig
+from .engine import ABANDONED, Engine, ServeConfig
 from .models import LIMITS, FieldsRefused, describe, field_errors, not_utf8
 
 STATIC = Path(__file__).parent / "static"
@@ -138,7 +140,10 @@ class StopAnswer:
     """ASGI middleware: a request still unanswered when the server stops gets 503 ``{error,
     detail}`` saying so. uvicorn waits a few seconds for running requests, then cancels them, and
     answered a cancelled one with a plain-text 500 'Internal Server Error' (and logged its
-    traceback as a fault of the app), which a client read as a failure of its request."""
+    traceback as a fault of the app), which a client read as a failure of its request. The
+    request is marked given up (:data:`.engine.ABANDONED`): its worker thread, which a cancel
+    does not stop, does no more of the engine's work (it did it all, for nobody, and the server
+    stopped only when every such request had done it)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -147,7 +152,8 @@ class StopAnswer:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = False
+        started, abandoned = False, threading.Event()
+        ABANDONED.set(abandoned)  # seen by the route's worker thread (a copy of this context)
 
         async def tracked(message: dict) -> None:
             nonlocal started
@@ -157,6 +163,7 @@ class StopAnswer:
         try:
             await self.app(scope, receive, tracked)
         except asyncio.CancelledError:  # the server is stopping (nothing else cancels a request)
+            abandoned.set()
             if not started:
                 await _send_error(scope, send, 503, "the server stopped before this request was answered: "
                                   "send it again once the server is back")

@@ -13,7 +13,8 @@ and config and the neural signals without the neural extra; the idf signals, whi
 fitting) it names with the reason (:attr:`Engine.unavailable`, listed by ``GET /api/info``).
 Each method then answers one request from plain values, returning the library's results (the
 routes turn them into JSON or pages). One lock serialises the work: spaCy pipelines and the
-aligners' caches are not made for threads.
+aligners' caches are not made for threads. A request the app gave up on (the server stopped and
+answered it 503: :data:`ABANDONED`) does no more work once it has the lock (:class:`Abandoned`).
 
 Not for: HTTP (:mod:`.app`, :mod:`.api`, :mod:`.pages`) or input limits (:mod:`.models`).
 """
@@ -24,6 +25,7 @@ import itertools
 import math
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,6 +54,18 @@ from ..similarity.signals import cache_options
 from .models import LIMITS, FieldsRefused
 
 T = TypeVar("T")
+
+#: Set (by the app's :class:`.app.StopAnswer`, one Event per request) once the request being
+#: answered is given up: the server stopped and answered it 503. The route's worker thread sees
+#: the request's value (anyio runs it in a copy of the request's context). The requests waiting
+#: for the engine's lock when the server stopped each took it in turn and did all their work for
+#: nobody: ``paralign serve`` ran on after Ctrl-C for the work of every one of them.
+ABANDONED: ContextVar[threading.Event | None] = ContextVar("paralign_web_abandoned", default=None)
+
+
+class Abandoned(Exception):
+    """The work of a request that was given up (:data:`ABANDONED`), not done."""
+
 
 #: Entries each cache of the app's ParaEval scorers (their phrase lookups, synsets, stems...: see
 #: :class:`GradedParaEval`) and of its neural similarity signals (sentence vectors, contextual
@@ -272,6 +286,9 @@ class Engine:
 
     def _locked(self, work: Callable[[], T]) -> T:
         with self._lock:
+            abandoned = ABANDONED.get()
+            if abandoned is not None and abandoned.is_set():
+                raise Abandoned("the request was given up (the server stopped) before this work began")
             return work()
 
     # -- alignment and similarity ----------------------------------------------------------------

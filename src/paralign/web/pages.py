@@ -50,7 +50,7 @@ from .models import (
 router = APIRouter(include_in_schema=False)
 
 
-def page_route(path: str) -> Callable[[Callable[..., HTMLResponse]], Callable[..., HTMLResponse]]:
+def page_route(path: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A page's route: GET, and HEAD too (link checkers and some browsers ask with HEAD first;
     FastAPI's ``router.get`` answers it 405)."""
     return router.api_route(path, methods=["GET", "HEAD"], response_class=HTMLResponse)
@@ -176,7 +176,8 @@ def error_page(request: Request, status: int, message: str,
 
 
 @page_route("/")
-def index(request: Request) -> HTMLResponse:
+async def index(request: Request) -> HTMLResponse:
+    """The home page, made on the event loop as /api/info is (no thread needed: it does no work)."""
     return render(request, "index.html")
 
 
@@ -203,7 +204,8 @@ def similarity_page(request: Request) -> HTMLResponse:
         engine = api.engine_of(request)
         aligned = engine.align(body.source, body.target, body.aligner, body.preset)
         return {"aligned": aligned, "scores": engine.similarity(aligned), "notes": engine.similarity_notes(aligned),
-                "grid": Markup(api.grid_svg(aligned, "similarity-grid"))}
+                "grid": Markup(api.grid_svg(aligned, "similarity-grid")),
+                "signature": api.signals_signature(engine, aligned)}
 
     fields = {name: q.get(name) for name in PAIR_FIELDS}
     return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
@@ -401,9 +403,9 @@ def operations(schema: Mapping[str, Any], examples: Mapping[str, Any] = EXAMPLES
 
 
 @page_route("/docs")
-def docs_page(request: Request) -> HTMLResponse:
+async def docs_page(request: Request) -> HTMLResponse:
     """The API docs; the paraphrases example names a source this server loaded (the first),
-    so that it works as shown whatever was loaded."""
+    so that it works as shown whatever was loaded. Made on the event loop, as the home page."""
     tables = list(api.engine_of(request).sources)
     lookup = {"phrase": EXAMPLES["/api/paraphrases"]["phrase"], **({"table": tables[0]} if tables else {})}
     return render(request, "docs.html", operations=operations(request.app.openapi(),

@@ -1,5 +1,5 @@
 """`evaluate-sts --report` (paralign.viz.reports.sts): the largest-errors heading counts the pairs
-it lists."""
+it lists; a file's name in its heading reorders nothing after it."""
 
 from __future__ import annotations
 
@@ -86,3 +86,18 @@ def test_every_dot_of_the_plot_is_also_a_table_row(report_page) -> None:
     assert [c.text for c in second.iter("td")] == ["2", "sentence 1 a", "sentence 1 b", "3", "0.900"]
     assert "all 4 scored pairs (the plot's dots as a table)" in page.text
     assert len(page.find("circle", class_="point")) == len(rows)
+
+
+def test_a_file_name_holding_a_bidi_override_reorders_only_itself(report_page) -> None:
+    """A file's section heading is "NAME (PATH)": an RLO (U+202E) in the file name reversed the
+    rest of the heading, "(", the path and ")" (the evaluate-aligner report isolates its gold
+    file's name, this one did not). Now the name and the path are each in a ``<bdi>``."""
+    from dataclasses import replace
+
+    report = _report([1.0, 3.0, 5.0], [0.2, 0.9, 0.8])
+    named = replace(report, sets=(replace(report.sets[0], name="a\u202eb.tsv", path="data/a\u202eb.tsv"),))
+    page = report_page(sts_report(named, named.to_dict()))
+    heading = next(h for h in page.root.iter() if h.tag.endswith("h2") and h.get("id") == "set-1")
+    parts = [(child.tag.rsplit("}", 1)[-1], "".join(child.itertext())) for child in heading]
+    assert parts == [("bdi", "a\u202eb.tsv"), ("bdi", "data/a\u202eb.tsv")]
+    assert "".join(heading.itertext()) == "a\u202eb.tsv (data/a\u202eb.tsv)"

@@ -13,7 +13,7 @@ from ...corpora.sts import StsPair
 from ...errors import counted
 from ...metrics import least_squares
 from ...similarity.sts import StsError, StsFileResult, StsReport, largest_errors, scored_pairs
-from ..html import Section, figure, page, signature_note
+from ..html import Section, figure, isolated, merged, page, signature_note
 from ..scatter import Point, scatter
 from ..svg import Element, el
 from .parts import CSS, Row, score_table
@@ -89,7 +89,9 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
         _errors_table(errors),
         pairs_table(scored),
     )
-    return Section(f"{shown['name']} ({shown['path']})", body, f"set-{index + 1}")
+    # the name and the path each isolated: an RLO in a file's name reversed "(", the path and ")"
+    heading = tuple(merged([isolated(shown["name"]), " (", isolated(shown["path"]), ")"]))
+    return Section(heading, body, f"set-{index + 1}")
 
 
 def sts_report(report: StsReport, data: Mapping, *, title: str | None = None, errors: int = ERRORS) -> str:
