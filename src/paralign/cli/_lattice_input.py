@@ -109,7 +109,7 @@ def check_lattice_options(args: argparse.Namespace) -> None:
     if args.wordnet and args.no_keyword_check:
         raise ConfigurationError("--wordnet makes synonyms count as shared keywords in keyword checking, which "
                                  "--no-keyword-check turns off: give one of them")
-    if getattr(args, "sentences", None) is not None and is_stdin(args.sentences) and is_stdin(args.input or "-"):
+    if getattr(args, "sentences", None) is not None and is_stdin(args.sentences) and is_stdin(args.input):
         stdin_given_once([args.input or "-", "--sentences"])
 
 
@@ -121,8 +121,8 @@ def lattice_options(args: argparse.Namespace) -> LatticeOptions:
                           squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
 
 
-def read_sentences(path: str, *, empty: bool = False, needs: str = "a lattice") -> list[str]:
-    """The non-blank lines of `path` ('-': stdin), stripped (and a leading BOM dropped); none
+def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lattice") -> list[str]:
+    """The non-blank lines of `path` ('-' or None: stdin), stripped (and a leading BOM dropped); none
     at all is a FormatError (saying what `needs` them) unless `empty`."""
     with open_in(path) as handle:
         lines = [line.strip() for line in without_bom(handle) if line.strip()]
@@ -146,7 +146,7 @@ def lattice_and_case(args: argparse.Namespace) -> tuple[Lattice, bool]:
     check_lattice_options(args)
     lowercase = not args.keep_case
     if not args.lattice:
-        return group_lattice(args, read_sentences(args.input or "-")), lowercase
+        return group_lattice(args, read_sentences(args.input)), lowercase
     with open_in(args.lattice) as handle:
         text = handle.read()
     lattice = Lattice.from_json(text, source=input_name(args.lattice))  # each field checked, with its line

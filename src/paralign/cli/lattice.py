@@ -263,7 +263,7 @@ def run_draw(args: argparse.Namespace) -> int:
         from ..viz.html import Section, figure
         from ..viz.lattice import edge_table, lattice_key
 
-        name = args.lattice or args.input or "-"
+        name = args.lattice or args.input  # None: stdin
         title = f"word lattice of {Path(input_name(name)).name}"  # <stdin>, as every result names it
         size = f"{counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"
         drawing = lattice_drawing(lattice, title=f"{title}: {size}")

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._moved import moved_names
 from ..errors import ConfigurationError
+from ._command_line import OUTPUT_PREFIXES
 from ._common import (
     add_format,
     copy_to_stdout,
@@ -106,10 +107,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def tokens_prefix(text: str) -> str:
     """argparse type of --tokens-output: a prefix whose two files (PREFIX.src, PREFIX.tgt) can be
-    written, checked as -o is (:func:`output_path`), so a bad one fails before eflomal runs."""
+    written, checked as -o is (:func:`output_path`), so a bad one fails before eflomal runs; the
+    suffixes are those the whole command line's check of outputs adds (:data:`OUTPUT_PREFIXES`)."""
     if is_std(text):
         raise argparse.ArgumentTypeError("a prefix of two files (PREFIX.src, PREFIX.tgt), not -")
-    for suffix in (".src", ".tgt"):
+    for suffix in OUTPUT_PREFIXES["tokens_output"]:
         output_path(text + suffix)
     return text
 
