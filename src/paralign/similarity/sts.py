@@ -21,6 +21,7 @@ from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pair
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
+from ..shown_text import one_space
 from .contextual import encoder_options
 from .hybrid import (
     SHIPPED_BLEND,
@@ -349,15 +350,11 @@ def _idf_seen(results: Sequence[StsFileResult], idf_from: Sequence[str | Path]) 
     kept while an IDF corpus is read again, so a large one is never held in memory."""
     if not idf_from:
         return []
-
-    def spaced(text: str) -> str:
-        return " ".join(text.split())
-
-    scored = {spaced(s) for r in results for p in r.pairs for s in (p.sentence1, p.sentence2)}
-    seen = {text for path in idf_from for s in iter_sentences_from_file(path) if (text := spaced(s)) in scored}
+    scored = {one_space(s) for r in results for p in r.pairs for s in (p.sentence1, p.sentence2)}
+    seen = {text for path in idf_from for s in iter_sentences_from_file(path) if (text := one_space(s)) in scored}
     notes: list[str | None] = []
     for r in results:
-        shared = [p for p in r.pairs if spaced(p.sentence1) in seen or spaced(p.sentence2) in seen]
+        shared = [p for p in r.pairs if one_space(p.sentence1) in seen or one_space(p.sentence2) in seen]
         n = len(shared)
         notes.append(None if not n else (
             f"{n} of {len(r.pairs)} pairs of {r.path} {'have' if n > 1 else 'has'} a sentence that the IDF files "
