@@ -336,7 +336,7 @@ def evaluate_sts_files(
             progress=progress,
         )
         results.append(StsFileResult(name, str(path), ev, tuple(r.to_dict() for r in data.skipped), data.pairs))
-    notes = [aligner_mismatch(sig, aligner), *_held_in(results, train if model is not None else None),
+    notes = [aligner_mismatch(sig, aligner), *(_held_in(results, train) if model is not None else ()),
              *_idf_seen(results, idf_from)]
     signature = similarity_signature(sig, aligner)
     return StsReport(tuple(results), sig.name, scored_aligner(sig, aligner, signature), model,
@@ -363,14 +363,15 @@ def _idf_seen(results: Sequence[StsFileResult], idf_from: Sequence[str | Path]) 
     return notes
 
 
-def _held_in(results: Sequence[StsFileResult], train: Sequence[str | Path] | None) -> list[str | None]:
+def _held_in(results: Sequence[StsFileResult], train: Sequence[str | Path]) -> list[str | None]:
     """A note for each file of `results` holding pairs the hybrid blend was fitted on (those of
-    the `train` files, or of the shipped blend's training files when none are given; None: no
-    hybrid): their correlations are not held out. The STS Benchmark's 129 dev and 498 train
-    rows from MSRpar 2012train are training pairs of the shipped blend."""
-    if train is None:
-        return []
-    trained_on, blend = (file_digests(train), f"fitted on {', '.join(map(str, train))}") if train else (shipped_training_pairs(), SHIPPED_BLEND)
+    the `train` files, or of the shipped blend's training files when none are given): their
+    correlations are not held out. The STS Benchmark's 129 dev and 498 train rows from MSRpar
+    2012train are training pairs of the shipped blend."""
+    if train:
+        trained_on, blend = file_digests(train), f"fitted on {', '.join(map(str, train))}"
+    else:
+        trained_on, blend = shipped_training_pairs(), SHIPPED_BLEND
     return [training_overlap([(p.sentence1, p.sentence2, f"{r.path}:{p.line}") for p in r.pairs], trained_on,
                              f"pairs of {r.path}", blend) for r in results]
 
