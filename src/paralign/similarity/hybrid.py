@@ -65,6 +65,7 @@ from ..alignment import AlignedSentences, AlignFunction
 from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError, check_count
 from ..nlp import Annotator
+from ..shown_text import one_space
 from .contextual import encoder_options
 from .scores import score_aligned
 from .signals import Signal, cache_options, make_signal, needs_alignment, register_signal
@@ -238,7 +239,7 @@ def pair_digest(sentence1: str, sentence2: str) -> str:
     """A sentence pair's fingerprint (16 hex digits of SHA-256), the same whichever sentence comes
     first and however white space runs: the same pair in two corpora (STS 2012's MSRpar.train
     rows are MSRP test pairs, the STS Benchmark's MSRpar rows STS 2012's) has one digest."""
-    first, second = sorted(" ".join(s.split()) for s in (sentence1, sentence2))
+    first, second = sorted(one_space(s) for s in (sentence1, sentence2))
     return hashlib.sha256(f"{first}\t{second}".encode()).hexdigest()[:16]
 
 

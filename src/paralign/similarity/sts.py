@@ -21,6 +21,7 @@ from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pair
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
+from ..shown_text import one_space
 from .contextual import encoder_options
 from .hybrid import (
     SHIPPED_BLEND,
@@ -335,7 +336,7 @@ def evaluate_sts_files(
             progress=progress,
         )
         results.append(StsFileResult(name, str(path), ev, tuple(r.to_dict() for r in data.skipped), data.pairs))
-    notes = [aligner_mismatch(sig, aligner), *_held_in(results, train if model is not None else None),
+    notes = [aligner_mismatch(sig, aligner), *(_held_in(results, train) if model is not None else ()),
              *_idf_seen(results, idf_from)]
     signature = similarity_signature(sig, aligner)
     return StsReport(tuple(results), sig.name, scored_aligner(sig, aligner, signature), model,
@@ -349,15 +350,11 @@ def _idf_seen(results: Sequence[StsFileResult], idf_from: Sequence[str | Path]) 
     kept while an IDF corpus is read again, so a large one is never held in memory."""
     if not idf_from:
         return []
-
-    def spaced(text: str) -> str:
-        return " ".join(text.split())
-
-    scored = {spaced(s) for r in results for p in r.pairs for s in (p.sentence1, p.sentence2)}
-    seen = {text for path in idf_from for s in iter_sentences_from_file(path) if (text := spaced(s)) in scored}
+    scored = {one_space(s) for r in results for p in r.pairs for s in (p.sentence1, p.sentence2)}
+    seen = {text for path in idf_from for s in iter_sentences_from_file(path) if (text := one_space(s)) in scored}
     notes: list[str | None] = []
     for r in results:
-        shared = [p for p in r.pairs if spaced(p.sentence1) in seen or spaced(p.sentence2) in seen]
+        shared = [p for p in r.pairs if one_space(p.sentence1) in seen or one_space(p.sentence2) in seen]
         n = len(shared)
         notes.append(None if not n else (
             f"{n} of {len(r.pairs)} pairs of {r.path} {'have' if n > 1 else 'has'} a sentence that the IDF files "
@@ -366,14 +363,15 @@ def _idf_seen(results: Sequence[StsFileResult], idf_from: Sequence[str | Path]) 
     return notes
 
 
-def _held_in(results: Sequence[StsFileResult], train: Sequence[str | Path] | None) -> list[str | None]:
+def _held_in(results: Sequence[StsFileResult], train: Sequence[str | Path]) -> list[str | None]:
     """A note for each file of `results` holding pairs the hybrid blend was fitted on (those of
-    the `train` files, or of the shipped blend's training files when none are given; None: no
-    hybrid): their correlations are not held out. The STS Benchmark's 129 dev and 498 train
-    rows from MSRpar 2012train are training pairs of the shipped blend."""
-    if train is None:
-        return []
-    trained_on, blend = (file_digests(train), f"fitted on {', '.join(map(str, train))}") if train else (shipped_training_pairs(), SHIPPED_BLEND)
+    the `train` files, or of the shipped blend's training files when none are given): their
+    correlations are not held out. The STS Benchmark's 129 dev and 498 train rows from MSRpar
+    2012train are training pairs of the shipped blend."""
+    if train:
+        trained_on, blend = file_digests(train), f"fitted on {', '.join(map(str, train))}"
+    else:
+        trained_on, blend = shipped_training_pairs(), SHIPPED_BLEND
     return [training_overlap([(p.sentence1, p.sentence2, f"{r.path}:{p.line}") for p in r.pairs], trained_on,
                              f"pairs of {r.path}", blend) for r in results]
 
