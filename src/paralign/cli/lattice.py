@@ -208,12 +208,12 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    check_lattice_options(args)
-    lines = None if args.lattice else read_sentences(args.input, empty=True)
-    if lines == []:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
+    check_lattice_options(args)  # build has no --lattice: its lattice is always of sentences
+    lines = read_sentences(args.input, empty=True)
+    if not lines:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
         with open_out(args.output):
             return 0
-    lattice = lattice_from_input(args) if lines is None else group_lattice(args, lines)
+    lattice = group_lattice(args, lines)
     with open_out(args.output) as out:  # the library's record, its case for `distance --lattice`
         emit(lattice.to_dict(), args.format, lambda _: lattice.to_openfst(), out)
     return 0
