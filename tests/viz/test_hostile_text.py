@@ -25,6 +25,7 @@ from paralign.similarity.sts import StsFileResult, StsReport, sts_from_scores
 from paralign.viz import lattice_drawing
 from paralign.viz.grid import alignment_grid
 from paralign.viz.html import Section, alignment_section, figure, page
+from paralign.viz.intervals import Interval, interval_plot
 from paralign.viz.lines import alignment_lines
 from paralign.viz.marks import AlignmentView
 from paralign.viz.reports import alignment_report
@@ -113,6 +114,8 @@ OUTPUTS = {
     "paraeval report": _paraeval,
     "sts report parts": _sts,
     "sts report": _sts_report,
+    "intervals.svg": lambda w: svg_file(interval_plot([Interval(w, 0.5, 0.25, 0.75), Interval("b", 0.1, 0.0, 0.2)],
+                                                      x_label=w, title=w)),
 }
 
 
@@ -215,6 +218,41 @@ def test_a_bidi_override_in_a_word_reorders_nothing_after_it(output: str, word: 
     loose = [(b.tag, units) for b in blocks if len(units := _units(b)) > 1
              for unit, isolated in units if word in unit and not isolated]
     assert not loose
+
+
+def _open_at_a_space(text: str) -> bool:
+    """Whether an embedding, override or isolate is open at a space of `text` or at its end
+    (UAX #9, rules X2-X6a: a PDF closes the last embedding or override, never past an isolate;
+    a PDI closes the last open isolate and all opened after it)."""
+    stack: list[str] = []
+    for char in text + " ":
+        kind = unicodedata.bidirectional(char)
+        if kind in ("LRE", "RLE", "LRO", "RLO"):
+            stack.append("embedding")
+        elif kind in ("LRI", "RLI", "FSI"):
+            stack.append("isolate")
+        elif kind == "PDF" and stack and stack[-1] == "embedding":
+            stack.pop()
+        elif kind == "PDI" and "isolate" in stack:
+            del stack[len(stack) - 1 - stack[::-1].index("isolate"):]
+        elif char.isspace() and stack:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("output", OUTPUTS, ids=OUTPUTS.keys())
+@pytest.mark.parametrize("word", ["a\u202eb", "a\u2067b", "\u202dx", "a\u2069\u202eb"],
+                         ids=["RLO", "RLI", "LRO", "PDI-RLO"])
+def test_a_bidi_override_in_a_word_reorders_nothing_after_it_in_a_tooltip(output: str, word: str) -> None:
+    """A tooltip or a page's title (``<title>``) is plain text, one paragraph: "a\u202eb ↔
+    a\u202eb (sure, correct)" showed its notes and the other side reversed. What a word opens
+    is closed before the next space (the word between an FSI and its PDI); a stray PDI in a word
+    closes nothing of the tooltip's."""
+    root = ET.fromstring(OUTPUTS[output](word).encode("utf-8").split(b"\n", 1)[1])
+    tips = ["".join(e.itertext()) for e in root.iter() if e.tag.rsplit("}", 1)[-1] == "title"]
+    bare = str.maketrans("", "", "\u2068\u2069")
+    assert any(_word(word).translate(bare) in tip.translate(bare) for tip in tips)
+    assert not [tip for tip in tips if _open_at_a_space(tip)]
 
 
 def test_a_very_long_word_widens_its_own_link_line_only() -> None:

@@ -4,7 +4,8 @@ The page carries everything inline (the SVG pictures and a small stylesheet): no
 no JavaScript (reports filter with CSS alone), no internet needed to view it. A picture is laid
 out only when it comes near the window (:func:`figure`), so a page of 1,000 pairs opens quickly. Every text is
 escaped, so a sentence ``<script>alert(1)</script>`` shows as text, and a word holding a bidi
-override (U+202E) is isolated in a ``<bdi>`` (:func:`isolated`), so it reorders only itself. A picture wider than the
+override (U+202E) is isolated in a ``<bdi>`` (:func:`isolated`), so it reorders only itself (in a
+tooltip or the page's title, plain text, between an FSI and a PDI: :func:`.svg.isolated_runs`). A picture wider than the
 window scrolls inside its own box instead of being shrunk. What the keyboard is on (a link, a
 field, a report's filter) has a 3 px outline, 7:1 on white (Chromium's own was a 1 px ring). The page is also well-formed XML, so tests read it with
 ``xml.etree`` as well as ``html.parser``.

@@ -53,6 +53,34 @@ def has_bidi_control(text: str) -> bool:
     return not text.isascii() and any(char in BIDI_CONTROLS for char in text)
 
 
+#: A run of non-space characters holding a bidi control (:data:`BIDI_CONTROLS`).
+_BIDI_RUN = re.compile("\\S*[" + "".join(sorted(BIDI_CONTROLS)) + "]\\S*")
+#: The isolate initiators (LRI, RLI, FSI) and the isolate's end (PDI).
+_ISOLATES, _PDI = frozenset("\u2066\u2067\u2068"), "\u2069"
+
+
+def _closed(run: str) -> str:
+    """`run` without a PDI that closes no isolate of its own, and with a PDI for each isolate it
+    leaves open, so that an FSI before it and a PDI after it enclose it exactly."""
+    kept, depth = [], 0
+    for char in run:
+        if char == _PDI and not depth:
+            continue
+        depth += 1 if char in _ISOLATES else -1 if char == _PDI else 0
+        kept.append(char)
+    return "".join(kept) + _PDI * depth
+
+
+def isolated_runs(text: str) -> str:
+    """Plain `text` (a tooltip, a page's title: no markup, one paragraph) with each run of
+    non-space characters holding a bidi control between an FSI and a PDI (U+2068, U+2069): an RLO
+    in a word reversed the rest of "a\u202eb ↔ c (sure)"; isolated, it reorders only its run
+    (what :func:`paralign.viz.html.isolated`'s ``<bdi>`` does in a page)."""
+    if not has_bidi_control(text):
+        return text
+    return _BIDI_RUN.sub(lambda m: "\u2068" + _closed(m.group()) + _PDI, text)
+
+
 def clean(text: str) -> str:
     """`text` with characters XML cannot carry, and lone surrogates, replaced by U+FFFD (so the
     file can always be written as UTF-8, and always parses)."""
@@ -94,7 +122,8 @@ class Element:
         if not self.children:
             return f"<{self.tag}{attrs}></{self.tag}>" if self.tag in _CONTAINERS else f"<{self.tag}{attrs}/>"
         mixed = any(isinstance(child, str) for child in self.children)
-        parts = [escape_text(c) if isinstance(c, str) else c.to_xml() for c in self.children]
+        plain = isolated_runs if self.tag == "title" else str  # a tooltip or a page's title: no <bdi>
+        parts = [escape_text(plain(c)) if isinstance(c, str) else c.to_xml() for c in self.children]
         inner = "".join(parts) if mixed else "\n" + "\n".join(parts) + "\n"
         return f"<{self.tag}{attrs}>{inner}</{self.tag}>"
 
