@@ -150,3 +150,11 @@ def test_the_declared_dependencies_are_the_imported_ones() -> None:
     unused = sorted(declared - imported - set(NOT_IMPORTED))
     assert not unused, f"declared for run time but never imported by src/paralign: {unused}"
 
+
+def test_every_extra_is_one_the_readme_offers() -> None:
+    """pyproject.toml had a `torch` extra (torch alone) that nothing named and nothing could use:
+    without transformers every neural feature still said to install `paralign[neural]`."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    extras = set(project["optional-dependencies"]) - {"dev"}
+    assert sorted(e for e in extras if f"paralign[{e}]" not in readme) == []
