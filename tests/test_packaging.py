@@ -5,6 +5,8 @@ of the files git tracks, so the check sees what a release would ship and not a s
 egg-info of the working tree. The wheel must hold every file of src/paralign a command reads at
 run time (templates, static files, shipped data, the demo pairs, ``py.typed``) and nothing else;
 the sdist must hold the whole repository but its CI script, so that its test suite can run.
+The requirements it declares are the packages it imports, and its extras the ones the README
+offers (read from pyproject.toml and the sources, no build).
 """
 
 from __future__ import annotations
