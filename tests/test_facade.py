@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -26,6 +27,34 @@ def test_import_does_not_load_spacy_or_the_aligner() -> None:
     code = "import sys, paralign; print('spacy' in sys.modules, 'paralign.aligners.sultan' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+#: What README's Install says `import paralign` loads none of, with the web and neural extras'
+#: libraries and the other heavy dependencies: none is loaded by `--help` either.
+HEAVY = ("spacy", "nltk", "pandas", "dask", "distributed", "torch", "transformers", "fastapi", "uvicorn",
+         "numpy", "scipy", "pyarrow", "sacrebleu", "eflomal")
+
+HELP_RUN = """
+import contextlib, io, json, sys
+import paralign
+loaded = {m.partition(".")[0] for m in sys.modules}
+from paralign.cli import build_parser, main
+commands = [[]] + [[name] for name in build_parser()._subparsers._group_actions[0].choices]
+for command in commands:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+        main([*command, "--help"])
+print(json.dumps([sorted(loaded), sorted({m.partition(".")[0] for m in sys.modules})]))
+"""
+
+
+def test_import_and_every_help_load_no_heavy_library() -> None:
+    """`import paralign`, then `paralign --help` and every command's `--help`, in a fresh
+    interpreter: none of :data:`HEAVY` is loaded."""
+    done = subprocess.run([sys.executable, "-c", HELP_RUN], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    after_import, after_help = json.loads(done.stdout)
+    assert [m for m in HEAVY if m in after_import] == []
+    assert [m for m in HEAVY if m in after_help] == []
 
 
 @pytest.mark.parametrize(

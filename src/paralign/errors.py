@@ -54,14 +54,16 @@ class ConfigurationError(ParalignError, ValueError):
     """An option or setting has an invalid value."""
 
 
-class ExtraMissingError(ConfigurationError):
+class ExtraMissingError(ConfigurationError, ImportError):
     """A feature needs an optional extra that is not installed; the message, one line, names the
-    ``pip install`` command that adds it."""
+    ``pip install`` command that adds it. An ImportError too (`name`: the missing package), so
+    ``except ImportError``, the usual guard of an optional dependency, catches it."""
 
     def __init__(self, feature: str, extra: str = "neural", missing: str | None = None):
         self.feature = feature
         self.extra = extra
         self.missing = missing
+        self.name = missing
         lacking = f" ({missing} is not installed)" if missing else ""
         super().__init__(
             f"{feature} needs the optional extra '{extra}'{lacking}: pip install 'paralign[{extra}]'"

@@ -181,17 +181,6 @@ def check_tokens(sentences: Mapping[str, Sentence]) -> None:
         raise FieldsRefused(over)
 
 
-def check_encoder(model: str | None, device: str) -> None:
-    """An ExtraMissingError without the neural extra (or the default model's package), a
-    ConfigurationError for a bad device or a `model` that is neither an installed model package
-    nor a model directory: what a server asked for an encoder is told at start-up, not on the
-    first request. Nothing is loaded."""
-    from ..neural import Encoder, model_directory
-
-    Encoder(model, device=device)  # the extra, the name and the device
-    model_directory(model)  # the model itself: a package installed, or a directory with its config.json
-
-
 def _source_name(spec: str, taken: Iterable[str]) -> str:
     """A table's name in the app: its file name (without ``:threshold``), made unique."""
     path = spec if Path(spec).exists() or ":" not in spec else spec.rpartition(":")[0]
@@ -237,6 +226,8 @@ class Engine:
         progress bar)."""
         config = config or ServeConfig()
         if config.chooses_encoder:  # asked for: no extra, a bad device or model is an error now
+            from ..neural import check_encoder
+
             check_encoder(config.encoder, config.device)
         names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
