@@ -131,6 +131,20 @@ def test_white_space_and_the_order_of_references_change_nothing(hypothesis, refe
     assert _figures(name, spaced, reordered) == found
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(TEXT, TEXT, TEXT, TEXT), min_size=1, max_size=4), st.sampled_from(sorted(SCORERS)))
+def test_a_segment_scores_in_a_batch_as_alone_and_again_after_another_system(rows, name):
+    """The scorers keep prepared references and rows between calls: neither the other segments
+    nor a system scored in between changes a segment's figures."""
+    refs = [[r[1] for r in rows], [r[2] for r in rows]]
+    first = system_scores(SCORERS[name], [r[0] for r in rows], refs, sentence_level=True)
+    system_scores(SCORERS[name], [r[3] for r in rows], refs, sentence_level=True)
+    assert system_scores(SCORERS[name], [r[0] for r in rows], refs, sentence_level=True) == first
+    for row, found in zip(rows, first["segments"], strict=True):
+        alone = system_scores(_scorers()[name], [row[0]], [[row[1]], [row[2]]], sentence_level=True)
+        assert {**alone["segments"][0], "segment": found["segment"]} == found
+
+
 # -- the configs as the command builds them (PPDB and WordNet) ---------------------------------
 REAL_WORDS = ("the", "a", "car", "automobile", "big", "large", "man", "bought", "purchased", "buys",
               "quickly", "fast", "ran", "runs", "house", "home", "in", "of", ".")
