@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from paralign.errors import ConfigurationError, FormatError
@@ -72,6 +72,33 @@ def test_accuracy_curve_counts_correct_pairs_at_every_candidate():
     assert counts == [2, 3, 3, 2]
     for t, c in zip(thresholds, counts, strict=True):
         assert c == round(4 * accuracy(t, scores, labels))
+
+
+_NEAR = 2 / 3  # and the float just above it, 1 - 1/3: one ratio computed two ways
+close_scores = st.one_of(st.sampled_from([_NEAR, math.nextafter(_NEAR, 1), 0.3, math.nextafter(0.3, 1), 0.9,
+                                          math.nextafter(0.9, 1), 2.0 ** 53, 2.0 ** 53 + 2]),
+                         st.floats(-1e6, 1e6))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(close_scores, st.booleans()), min_size=1, max_size=12))
+@example([(_NEAR, False), (math.nextafter(_NEAR, 1), True)])
+@example([(2.0 ** 53, False)])
+def test_every_candidate_threshold_classifies_as_its_count_says_for_any_scores(data):
+    """Scores one float apart (2/3 and 1 - 1/3) had their midpoint round up to the higher one,
+    so the candidate meant to part them put both on one side: accuracy_curve counted 2 of
+    [2/3 (no), 0.6666666666666667 (yes)] right at 0.6666666666666667, which gets 1, and the
+    ``lowest`` rule chose it (training accuracy 0.5, not the 1.0 it reported). Past 2**53,
+    ``lowest - 1`` was the lowest score itself, not a threshold below every score."""
+    scores = [s for s, _ in data]
+    labels = [g for _, g in data]
+    thresholds, counts = accuracy_curve(scores, labels)
+    for t, c in zip(thresholds, counts, strict=True):
+        assert sum((s > t) == g for s, g in zip(scores, labels, strict=True)) == c
+    for rule in ("lowest", "plateau-middle", "smoothed"):
+        assert round(accuracy(choose_threshold(scores, labels, rule), scores, labels) * len(scores)) in counts
+    lowest = choose_threshold(scores, labels, "lowest")
+    assert round(accuracy(lowest, scores, labels) * len(scores)) == max(counts)
 
 
 def test_plateau_middle_moves_away_from_the_permissive_end():

@@ -9,6 +9,7 @@ Not for: cross-validating the rules (:mod:`paralign.similarity.validation`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
@@ -54,7 +55,9 @@ def accuracy_curve(scores: Sequence[float], labels: Sequence[bool]) -> tuple[lis
 
     Candidates are one value below the lowest score (all positive), the midpoints between
     consecutive distinct scores, and the highest score itself (all negative); ``score > t`` is
-    the paraphrase decision.
+    the paraphrase decision. Where floats cannot hold a midpoint (two scores one float apart,
+    as 2/3 and 1 - 1/3) the lower score is the candidate, and where they cannot hold the lowest
+    score minus 1 (past 2**53) the float below it: each candidate parts the scores as counted.
     """
     if len(scores) != len(labels):
         raise MismatchError(f"{len(scores)} scores vs {len(labels)} labels")
@@ -64,7 +67,8 @@ def accuracy_curve(scores: Sequence[float], labels: Sequence[bool]) -> tuple[lis
     values = [scores[k] for k in order]
     ordered_labels = [labels[k] for k in order]
     correct = sum(ordered_labels)  # threshold below everything: all predicted positive
-    thresholds, counts = [values[0] - 1.0], [correct]
+    below = values[0] - 1.0
+    thresholds, counts = [below if below < values[0] else math.nextafter(values[0], -math.inf)], [correct]
     k = 0
     while k < len(values):
         end = k
@@ -72,10 +76,18 @@ def accuracy_curve(scores: Sequence[float], labels: Sequence[bool]) -> tuple[lis
             end += 1
         for m in range(k, end + 1):  # these items switch to "not paraphrase"
             correct += -1 if ordered_labels[m] else 1
-        thresholds.append((values[k] + values[end + 1]) / 2 if end + 1 < len(values) else values[k])
+        thresholds.append(_between(values[k], values[end + 1]) if end + 1 < len(values) else values[k])
         counts.append(correct)
         k = end + 1
     return thresholds, counts
+
+
+def _between(low: float, high: float) -> float:
+    """The midpoint of two scores, `low` < `high`, or `low` where floats round the midpoint up
+    to `high` (two scores one float apart): a threshold t with low <= t < high either way, so
+    that ``score > t`` parts them. Halved first: the sum of two scores near 1e308 is inf."""
+    middle = low / 2 + high / 2
+    return middle if low <= middle < high else low
 
 
 def _first_best(thresholds: Sequence[float], counts: Sequence[int]) -> float:
