@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from itertools import chain, islice
@@ -49,10 +50,12 @@ from ._common import (
     check_stdin_once,
     emit,
     input_name,
+    input_waits,
     is_stdin,
     open_in,
     open_out,
     progress_callback,
+    runs,
     stdin_once,
     undecodable_lines,
     warn,
@@ -126,21 +129,33 @@ def _text_row(score: float | None, threshold: float | None) -> str:
 Row = tuple[int, "tuple[TextLike, TextLike] | str", "str | None", "str | None"]
 
 
-def _rows(stack: ExitStack, args: argparse.Namespace) -> Iterator[Row]:
+def _blocks(stack: ExitStack, args: argparse.Namespace) -> Iterator[list[Row]]:
+    """The input's rows (:func:`_rows`) in blocks of up to BLOCK, a block ended early where
+    stdin's writer waits for the scores of the lines it sent (`_common.runs`)."""
+    handles: list[IO[str]] = []  # the inputs, as _rows opens them
+    for run in runs(_rows(stack, args, handles), lambda: input_waits(*handles)()):
+        while block := list(islice(run, BLOCK)):
+            yield block
+
+
+def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]]) -> Iterator[Row]:
     """The input's rows: two line-aligned files (--source/--target), or one file whose lines
     are read as `align` reads them, each JSON or TSV as `is_json_line` says. A file whose first
     line that is not blank is JSON is read as `align` reads it (`read_input_pairs`); another is
     a TSV file (`read_sentence_pairs`: plain pairs, STS, STS Benchmark or MSRP), whose JSON
     lines are records too (:func:`_tsv_rows`). A line that is not UTF-8 (--encoding-errors
-    skip) is a row without sentences whose reason says so, whatever the layout."""
+    skip) is a row without sentences whose reason says so, whatever the layout. Each input
+    opened is put in `handles`."""
     if args.source:
         src = stack.enter_context(open_in(args.source, args.encoding_errors))
         tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
+        handles += [src, tgt]
         source_name, target_name = input_name(args.source), input_name(args.target)
         named: list[tuple[IO[str], str | None]] = [(src, source_name), (tgt, target_name)]
         pairs: Iterable[InputPair] = read_parallel(src, tgt, source_name=source_name, target_name=target_name)
     else:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
+        handles.append(handle)
         named = [(handle, None)]
         lines = iter(handle)
         head = list(takewhile_blank(lines))
@@ -279,8 +294,7 @@ def run(args: argparse.Namespace) -> int:
     source = input_name(args.source or args.pairs)
     update, close = progress_callback(None, "similarity")
     with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
-        rows = _rows(stack, args)
-        while block := list(islice(rows, BLOCK)):
+        for block in _blocks(stack, args):
             good = [(n, r) for n, r, _, _ in block if not isinstance(r, str)]
             batch = similarity_many(
                 [r for _, r in good], args.workers, signal=signal, aligner=aligner, progress=update
@@ -300,6 +314,8 @@ def run(args: argparse.Namespace) -> int:
                 scores.append(score)
                 if args.format == "text":
                     out.write(_text_row(score, threshold if classify else None))
+            if out is sys.stdout:  # a pipe sees each block's scores as they come (streaming), not per buffer
+                out.flush()
         close()
         problems.sort(key=lambda p: p["line"])
         repeated = repeated_ids_note([(i, f"{source}:{n}") for i, n in zip(ids, lines, strict=True)], "pair", "id",

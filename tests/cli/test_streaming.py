@@ -1,0 +1,154 @@
+"""CLI: the batch commands stream (`align`, `similarity`): a result is written as soon as its
+input line is read and done, while the writer of the input (a co-process) waits for it, not
+once a chunk of 64 (`align`) or a block of 512 (`similarity`) lines is full or stdin is closed.
+
+Each test runs `main` in a thread with stdin and stdout pipes it holds, as a co-process would.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import select
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from paralign.cli import main
+
+#: Seconds a test waits for a line before it fails (it comes in about one when the command streams).
+WAIT = 30
+
+
+class Piped:
+    """`main(argv)` running in a thread, its stdin and stdout pipes held here."""
+
+    def __init__(self, argv: list[str]) -> None:
+        in_read, self._in = os.pipe()
+        self._out, out_write = os.pipe()
+        self.stdin = open(in_read, encoding="utf-8")  # noqa: SIM115 - closed by close()
+        self.stdout = open(out_write, "w", encoding="utf-8")  # noqa: SIM115 - a block-buffered pipe, as a process's
+        self.status: list[int] = []
+        self._thread = threading.Thread(target=lambda: self.status.append(main(argv)), daemon=True)
+        self._got = b""
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def send(self, text: str) -> None:
+        os.write(self._in, text.encode("utf-8"))
+
+    def line(self) -> str:
+        """The next output line, read while stdin stays open; "" when none came in WAIT seconds."""
+        while b"\n" not in self._got:
+            ready, _, _ = select.select([self._out], [], [], WAIT)
+            if not ready:
+                return ""
+            data = os.read(self._out, 1 << 16)
+            if not data:
+                break
+            self._got += data
+        line, _, self._got = self._got.partition(b"\n")
+        return line.decode("utf-8") + "\n"
+
+    def end(self) -> str:
+        """Close stdin; the rest of the output once the command is done."""
+        if self._in >= 0:
+            os.close(self._in)
+            self._in = -1
+        self._thread.join(WAIT)
+        self.stdout.close()
+        rest = self._got
+        while data := os.read(self._out, 1 << 16):
+            rest += data
+        os.close(self._out)
+        self.stdin.close()
+        return rest.decode("utf-8")
+
+
+@contextmanager
+def piped(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> Iterator[Piped]:
+    run = Piped(argv)
+    monkeypatch.setattr(sys, "stdin", run.stdin)
+    monkeypatch.setattr(sys, "stdout", run.stdout)
+    run.start()
+    try:
+        yield run
+    finally:
+        if not run.stdout.closed:
+            run.end()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_align_answers_a_line_while_its_writer_waits(monkeypatch, fmt) -> None:
+    """With the default --chunk-size (64), a co-process that sent one pair and waits for its
+    line got nothing: the chunk waited for 63 more lines, or the end of stdin."""
+    with piped(monkeypatch, ["align", "--tokenized", "--format", fmt]) as run:
+        run.send("The cat sat .\tThe cat sat down .\n")
+        first = run.line()
+        run.send("Dogs bark .\tDogs bark .\n")
+        second = run.line()
+        rest = run.end()
+    if fmt == "text":
+        assert (first, second) == ("0-0 1-1 2-2 3-4\n", "0-0 1-1 2-2\n")
+    else:
+        assert [json.loads(x)["line"] for x in (first, second)] == [1, 2]
+    assert rest == "" and run.status == [0]
+
+
+def test_similarity_answers_a_line_while_its_writer_waits(monkeypatch) -> None:
+    """similarity read blocks of 512 pairs and wrote its scores without a flush: a co-process got
+    its first score after 512 more lines (then some 900 more, the pipe's buffer), or at the end.
+    (JSONL lines: a TSV input's layout is told from its first 50 lines, docs/CLI.md.)"""
+    with piped(monkeypatch, ["similarity", "--aligner", "exact"]) as run:
+        run.send('{"source": "A man plays a guitar.", "target": "A man plays a guitar."}\n')
+        first = run.line()
+        run.send('{"source": "Cats sleep.", "target": "Dogs bark loudly."}\n')
+        second = run.line()
+        rest = run.end()
+    assert (first, second, rest) == ("1.000000\n", "0.000000\n", "") and run.status == [0]
+
+
+def test_a_file_is_read_in_whole_chunks(tmp_path, monkeypatch) -> None:
+    """A file never waits: its pairs are cut into --chunk-size chunks as before (a pipe's writer
+    that waits cuts a chunk short, never a file's lines)."""
+    from paralign.aligners import batch
+
+    sizes: list[int] = []
+    real = batch._align_input_chunk
+
+    def spy(aligner, chunk):
+        sizes.append(len(chunk))
+        return real(aligner, chunk)
+
+    monkeypatch.setattr(batch, "_align_input_chunk", spy)
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A b .\tA b .\n" * 5, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert main(["align", "--tokenized", "--chunk-size", "2", str(pairs)]) == 0
+    assert sizes == [2, 2, 1]
+
+
+def test_a_pipe_reader_knows_when_its_writer_waits(tmp_path) -> None:
+    """`would_wait`: a line held or bytes ready, no; nothing sent yet, yes; the end, no; a file, never."""
+    from paralign.textio import Utf8LineReader, input_bytes, open_text
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"one\ntwo\n")  # before the reader looks for gzip's first byte
+    with open(read_end, "rb") as raw, Utf8LineReader(input_bytes(raw, "<pipe>", close_raw=False), "<pipe>") as reader:
+        lines = iter(reader)
+        assert next(lines) == "one\n" and not reader.would_wait()  # "two" is held
+        assert next(lines) == "two\n" and reader.would_wait()
+        os.write(write_end, b"three\n")
+        assert not reader.would_wait()
+        assert next(lines) == "three\n" and reader.would_wait()
+        os.close(write_end)
+        assert not reader.would_wait() and list(lines) == []
+    path = tmp_path / "x.txt"
+    path.write_text("one\n", encoding="utf-8")
+    with open_text(path) as handle:
+        assert next(iter(handle)) == "one\n" and not handle.would_wait()
