@@ -7,6 +7,7 @@ Each test runs `main` in a thread with stdin and stdout pipes it holds, as a co-
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -55,17 +56,31 @@ class Piped:
         line, _, self._got = self._got.partition(b"\n")
         return line.decode("utf-8") + "\n"
 
+    def hang_up(self) -> None:
+        """Close the reading end of stdout, as `| head -1` does once it has its line."""
+        os.close(self._out)
+        self._out = -1
+
+    def done(self) -> bool:
+        """Whether the command ended within WAIT seconds (stdin still open)."""
+        self._thread.join(WAIT)
+        return not self._thread.is_alive()
+
     def end(self) -> str:
         """Close stdin; the rest of the output once the command is done."""
         if self._in >= 0:
             os.close(self._in)
             self._in = -1
         self._thread.join(WAIT)
-        self.stdout.close()
         rest = self._got
-        while data := os.read(self._out, 1 << 16):
-            rest += data
-        os.close(self._out)
+        if self._out < 0:  # hung up: what the command left in its buffer goes nowhere
+            with contextlib.suppress(BrokenPipeError):
+                self.stdout.close()
+        else:
+            self.stdout.close()
+            while data := os.read(self._out, 1 << 16):
+                rest += data
+            os.close(self._out)
         self.stdin.close()
         return rest.decode("utf-8")
 
@@ -152,3 +167,18 @@ def test_a_pipe_reader_knows_when_its_writer_waits(tmp_path) -> None:
     path.write_text("one\n", encoding="utf-8")
     with open_text(path) as handle:
         assert next(iter(handle)) == "one\n" and not handle.would_wait()
+
+
+@pytest.mark.parametrize("command", [["align", "--tokenized"], ["similarity", "--aligner", "exact"]])
+def test_a_reader_that_goes_away_ends_the_run_at_the_next_line(monkeypatch, capsys, command) -> None:
+    """`... | head -1`: once the reader has gone, the next line's write ends the run with exit 0
+    and no traceback (docs/CLI.md, Batches: its "Streaming"), while its input is still open:
+    the rest of the input is not read and worked on for nothing."""
+    with piped(monkeypatch, command) as run:
+        run.send('{"source": "The cat sat .", "target": "The cat sat down ."}\n')
+        assert run.line() != ""
+        run.hang_up()
+        run.send('{"source": "Dogs bark .", "target": "Dogs bark ."}\n')
+        assert run.done() and run.status == [0]
+        run.end()
+    assert "Traceback" not in capsys.readouterr().err
