@@ -59,7 +59,6 @@ from ._common import (
     stdin_once,
     undecodable_lines,
     warn,
-    warn_each,
 )
 from ._options import (
     add_encoder_options,
@@ -301,6 +300,7 @@ def run(args: argparse.Namespace) -> int:
             )
             by_line: dict[int, float | None] = {n: s for (n, _), s in zip(good, batch.scores, strict=True)}
             errors = {good[failure.index][0]: failure.error for failure in batch.failures}
+            known = len(problems)
             for number, row, pair_id, origin in block:
                 if isinstance(row, str):
                     problems.append({"line": number, "reason": row, **({"file": origin} if origin else {})})
@@ -316,8 +316,9 @@ def run(args: argparse.Namespace) -> int:
                     out.write(_text_row(score, threshold if classify else None))
             if out is sys.stdout:  # a pipe sees each block's scores as they come (streaming), not per buffer
                 out.flush()
+            for problem in problems[known:]:  # each bad row, as its block is done (in line order)
+                warn(f"{problem.get('file', source)}:{problem['line']}: {problem['reason']}")
         close()
-        problems.sort(key=lambda p: p["line"])
         repeated = repeated_ids_note([(i, f"{source}:{n}") for i, n in zip(ids, lines, strict=True)], "pair", "id",
                                      'its score and the first\'s are told apart only by their place in "scores"')
         if repeated:
@@ -333,7 +334,6 @@ def run(args: argparse.Namespace) -> int:
                 result["threshold"] = threshold
                 result["paraphrase"] = [None if s is None else s > threshold for s in scores]
             emit(result, "json", str, out)
-    warn_each([f"{p.get('file', source)}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:
         warn(f"{source}: no sentence pairs")
     return batch_status(args, sum(s is None for s in scores), len(scores), source)
