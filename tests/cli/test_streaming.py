@@ -199,3 +199,52 @@ def test_every_bad_line_of_a_batch_is_reported(tmp_path, capsys, command) -> Non
     assert [n for n in range(1, 28) if f"x.txt:{n}:" in err] == list(range(2, 27))
     assert "more bad" not in err and "25 of 27 input lines bad (each reported above" in err
 
+
+def _on_a_terminal(monkeypatch, argv: list[str], *, stdout_too: bool) -> str:
+    """What a terminal of 100 columns shows of `main(argv)`'s stderr (and stdout when `stdout_too`;
+    else stdout is a pipe)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # tqdm draws no bar 0 wide
+    terminal = open(slave, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    out_read, out_write = os.pipe()
+    stdout = terminal if stdout_too else open(out_write, "w", encoding="utf-8")  # noqa: SIM115
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr(sys, "stdout", stdout)
+    try:
+        assert main(argv) == 0
+    finally:
+        stdout.close()
+        terminal.close()
+        if stdout_too:
+            os.close(out_write)
+        os.close(out_read)
+    shown = b""
+    while True:
+        try:
+            data = os.read(master, 1 << 16)
+        except OSError:  # the terminal's other end is closed: all read
+            break
+        if not data:
+            break
+        shown += data
+    os.close(master)
+    return shown.decode("utf-8")
+
+
+@pytest.mark.parametrize("command", [["align", "--tokenized", "--chunk-size", "1"],
+                                     ["similarity", "--aligner", "exact", "--pairs"]])
+def test_no_bar_drawn_over_results_streamed_to_the_terminal(tmp_path, monkeypatch, command) -> None:
+    """`paralign align pairs.tsv` in a terminal drew its bar on the lines it wrote there:
+    "aligning: 1it [00:03,  3.79s/it]1-5 8-8". Results streamed to the terminal show the progress
+    themselves; with stdout a pipe, the bar is on stderr's terminal as before."""
+    path = tmp_path / "pairs.tsv"
+    path.write_text("A b .\tA b .\n" * 3, encoding="utf-8")
+    bar = command[0] if command[0] == "similarity" else "aligning"
+    assert f"{bar}:" in _on_a_terminal(monkeypatch, [*command, str(path)], stdout_too=False)
+    shown = _on_a_terminal(monkeypatch, [*command, str(path)], stdout_too=True)
+    assert f"{bar}:" not in shown and shown.count("\n") == 3

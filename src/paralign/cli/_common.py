@@ -487,9 +487,10 @@ def table_progress(what: str = "--table") -> Callable[[Iterable[T]], Iterable[T]
     return lambda rows: progress(rows, f"reading {what}", delay=TABLE_BAR_DELAY)
 
 
-def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:
-    """A tqdm-backed `progress(n)` callback and its closer."""
-    bar = progress(iter(()), desc=desc, total=total)
+def progress_callback(total: int | None, desc: str,
+                      disable: bool | None = None) -> tuple[Callable[[int], None], Callable[[], None]]:
+    """A tqdm-backed `progress(n)` callback and its closer (`disable`: as :func:`progress`'s)."""
+    bar = progress(iter(()), desc=desc, total=total, disable=disable)
 
     def update(n: int) -> None:
         bar.update(n)

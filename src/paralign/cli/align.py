@@ -145,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
             results: Iterator[Result] = (
                 result for run in runs(read, waits)
                 for result in iter_align_input(aligner, run, workers=args.workers, chunk_size=args.chunk_size))
-            write_lines(args, _counted(progress(results, "aligning"), name, counts, shown))  # WRITERS' for both
+            to_terminal = is_std(args.output) and sys.stdout.isatty()  # lines streamed there show the progress
+            bar = progress(results, "aligning", disable=True if to_terminal else None)  # (a bar was drawn over them)
+            write_lines(args, _counted(bar, name, counts, shown))  # WRITERS' for both
         else:  # a page, pictures or views of all pairs
             listed = list(read)
             # a stream (stdout, /dev/stdout, a FIFO, /dev/null) takes one picture: numbered

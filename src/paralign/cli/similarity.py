@@ -51,6 +51,7 @@ from ._common import (
     emit,
     input_name,
     input_waits,
+    is_std,
     is_stdin,
     open_in,
     open_out,
@@ -291,7 +292,8 @@ def run(args: argparse.Namespace) -> int:
     lines: list[int] = []  # each pair's line, for the ids' note
     problems: list[dict] = []
     source = input_name(args.source or args.pairs)
-    update, close = progress_callback(None, "similarity")
+    to_terminal = args.format == "text" and is_std(args.output) and sys.stdout.isatty()  # scores streamed there
+    update, close = progress_callback(None, "similarity", disable=True if to_terminal else None)  # show the progress
     with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
         for block in _blocks(stack, args):
             good = [(n, r) for n, r, _, _ in block if not isinstance(r, str)]
