@@ -248,3 +248,23 @@ def test_no_bar_drawn_over_results_streamed_to_the_terminal(tmp_path, monkeypatc
     assert f"{bar}:" in _on_a_terminal(monkeypatch, [*command, str(path)], stdout_too=False)
     shown = _on_a_terminal(monkeypatch, [*command, str(path)], stdout_too=True)
     assert f"{bar}:" not in shown and shown.count("\n") == 3
+
+
+def _sigint_ignored() -> bool:
+    import signal
+
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+@pytest.mark.timeout(60)
+def test_local_workers_leave_ctrl_c_to_the_job(monkeypatch) -> None:
+    """Ctrl-C in a terminal reaches every process of its group: with --workers 2 each Dask worker
+    printed `Process Dask Worker process (from Nanny): Traceback ... KeyboardInterrupt` under the
+    command's own clean exit 130. A local cluster's workers now ignore SIGINT (`cluster.dask_setup`);
+    the job's process hears it and stops them."""
+    from paralign.cluster import ClusterOptions, connect
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    with connect(ClusterOptions(workers=1)) as client:
+        ignored = client.run(_sigint_ignored)
+    assert list(ignored.values()) == [True]
