@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
@@ -139,12 +141,22 @@ def _start_local(options: ClusterOptions) -> Any:
     from distributed import LocalCluster
 
     environ = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+    preload = [*dask.config.get("distributed.worker.preload", []), __name__]  # its dask_setup, in each worker
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.preload": preload}):
         return LocalCluster(
             n_workers=options.workers, threads_per_worker=1, processes=True,
             memory_limit=options.memory_limit or "auto", host="127.0.0.1",
             dashboard_address=":0", silence_logs=logging.ERROR,
         )
+
+
+def dask_setup(worker: Any) -> None:
+    """Run in each worker process of a local cluster as it starts (its preload: `_start_local`):
+    SIGINT ignored. Ctrl-C reaches every process of the terminal's group, and each worker printed
+    its KeyboardInterrupt traceback (`Process Dask Worker process (from Nanny): ...`); the job's
+    own process hears it, and stops the cluster."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class _QuietDataErrors(logging.Filter):

@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import io
 import itertools
+import select
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -311,12 +312,27 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
     def _iter_lines(self) -> Iterator[str]:
         while self._next < len(self._pending) or self._fill():
             lines, done = self._pending, self._next
-            try:
-                for line in itertools.islice(lines, done, None):
-                    done += 1
-                    yield line
-            finally:  # an abandoned loop leaves the rest to readline or a new loop
-                self._next = done
+            for line in itertools.islice(lines, done, None):
+                done += 1
+                self._next = done  # as each line goes: an abandoned loop leaves the rest to readline or a
+                yield line  # new loop, and would_wait knows whether a line is held
+
+    def would_wait(self) -> bool:
+        """True when reading the next line would wait for the input's writer: no line is held
+        decoded, and the stream under the reader (a pipe, FIFO or terminal: stdin) has no byte
+        ready. A file never waits, nor does a stream without a file descriptor.
+
+        Why: a batch that cuts its input into chunks cuts one short here, so a co-process that
+        sent a line and waits for its answer gets it (`paralign.cli._common.runs`); it waited
+        for a whole chunk (64 pairs) or the end of stdin.  A byte held in a buffer below (gzip)
+        only cuts a chunk early, which changes no result."""
+        if self._next < len(self._pending) or self._eof or self.closed:
+            return False
+        try:
+            ready, _, _ = select.select([self._raw.fileno()], [], [], 0)
+        except (OSError, ValueError):  # no file descriptor (io.BytesIO, a closed stream)
+            return False
+        return not ready
 
     def read(self, size: int | None = -1) -> str:
         """Up to `size` characters (everything left when `size` is None or negative)."""
@@ -390,6 +406,10 @@ class _Replayed(_ClosesRaw, io.RawIOBase):
     def readable(self) -> bool:
         """Always True: a read-only stream."""
         return True
+
+    def fileno(self) -> int:
+        """The stream's file descriptor (:meth:`Utf8LineReader.would_wait` selects on it)."""
+        return self._raw.fileno()
 
     def readinto(self, buffer: Any) -> int:
         """Fill `buffer` with the sniffed bytes first, then from the stream (read1: a pipe is

@@ -240,6 +240,31 @@ def undecodable_lines(handle: IO[str]) -> dict[int, str]:
     return getattr(handle, "bad_lines", {})
 
 
+def input_waits(*handles: IO[str]) -> Callable[[], bool]:
+    """Whether reading the next line of `handles` (`open_in`'s) would wait for the input's writer
+    (`paralign.textio.Utf8LineReader.would_wait`: a pipe; a file never waits)."""
+    tests = [wait for handle in handles if (wait := getattr(handle, "would_wait", None)) is not None]
+    return lambda: any(wait() for wait in tests)
+
+
+def runs(items: Iterable[T], waits: Callable[[], bool]) -> Iterator[Iterator[T]]:
+    """`items` in runs, each ended where taking the next item would wait for the input's writer
+    (`waits`: :func:`input_waits`; a file is one run) and read to its end before the next: a
+    batch done run by run answers each line a co-process sent before it waits for the answers,
+    which waited for a whole chunk (64 pairs for `align`) or the end of stdin."""
+    iterator = iter(items)
+    for first in iterator:
+        yield _run(first, iterator, waits)
+
+
+def _run(first: T, rest: Iterator[T], waits: Callable[[], bool]) -> Iterator[T]:
+    yield first
+    for item in () if waits() else rest:
+        yield item
+        if waits():
+            return
+
+
 def add_encoding_errors(parser: argparse.ArgumentParser) -> None:
     """The options of a batch command (one output line per input line; see `batch_status`):
     --encoding-errors (a line that is not UTF-8 is reported in its place and the rest processed:
@@ -462,9 +487,10 @@ def table_progress(what: str = "--table") -> Callable[[Iterable[T]], Iterable[T]
     return lambda rows: progress(rows, f"reading {what}", delay=TABLE_BAR_DELAY)
 
 
-def progress_callback(total: int | None, desc: str) -> tuple[Callable[[int], None], Callable[[], None]]:
-    """A tqdm-backed `progress(n)` callback and its closer."""
-    bar = progress(iter(()), desc=desc, total=total)
+def progress_callback(total: int | None, desc: str,
+                      disable: bool | None = None) -> tuple[Callable[[int], None], Callable[[], None]]:
+    """A tqdm-backed `progress(n)` callback and its closer (`disable`: as :func:`progress`'s)."""
+    bar = progress(iter(()), desc=desc, total=total, disable=disable)
 
     def update(n: int) -> None:
         bar.update(n)

@@ -49,12 +49,14 @@ from ._common import (
     counted,
     in_its_place,
     input_name,
+    input_waits,
     is_std,
     json_text,
     open_in,
     open_out,
     positive_int,
     progress,
+    runs,
     undecodable_lines,
     warn,
 )
@@ -139,8 +141,13 @@ def run(args: argparse.Namespace) -> int:
         shown = in_its_place(args)
         read = _reported(_marked(pairs, handles), name, counts, shown)
         if args.format in STREAMED:  # one line per pair, written as its chunk is done
-            results = iter_align_input(aligner, read, workers=args.workers, chunk_size=args.chunk_size)
-            write_lines(args, _counted(progress(results, "aligning"), name, counts, shown))  # WRITERS' for both
+            waits = input_waits(*(handle for handle, _ in handles))  # a run ends where stdin's writer waits
+            results: Iterator[Result] = (
+                result for run in runs(read, waits)
+                for result in iter_align_input(aligner, run, workers=args.workers, chunk_size=args.chunk_size))
+            to_terminal = is_std(args.output) and sys.stdout.isatty()  # lines streamed there show the progress
+            bar = progress(results, "aligning", disable=True if to_terminal else None)  # (a bar was drawn over them)
+            write_lines(args, _counted(bar, name, counts, shown))  # WRITERS' for both
         else:  # a page, pictures or views of all pairs
             listed = list(read)
             # a stream (stdout, /dev/stdout, a FIFO, /dev/null) takes one picture: numbered

@@ -33,7 +33,7 @@ from ._common import (
     output_file,
     positive_int,
     progress,
-    warn_each,
+    warn,
     write_result,
 )
 from ._lattice_input import (
@@ -362,7 +362,8 @@ def run_distance(args: argparse.Namespace) -> int:
         words = [t.lower() for t in tokens] if lowercase else tokens
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
     name = input_name(args.sentences) if args.sentences else ""
-    warn_each([f"{name}:{line}: {bad[line]} ({in_its_place(args)})" for line in blank.values()], "bad lines")
+    for line in blank.values():  # each one, as a batch reports them (docs/CLI.md, Batches)
+        warn(f"{name}:{line}: {bad[line]} ({in_its_place(args)})")
     write_result(args, rows, render_distance)
     return batch_status(args, len(blank), len(from_file), name)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
 from itertools import chain, islice
@@ -49,14 +50,16 @@ from ._common import (
     check_stdin_once,
     emit,
     input_name,
+    input_waits,
+    is_std,
     is_stdin,
     open_in,
     open_out,
     progress_callback,
+    runs,
     stdin_once,
     undecodable_lines,
     warn,
-    warn_each,
 )
 from ._options import (
     add_encoder_options,
@@ -126,21 +129,33 @@ def _text_row(score: float | None, threshold: float | None) -> str:
 Row = tuple[int, "tuple[TextLike, TextLike] | str", "str | None", "str | None"]
 
 
-def _rows(stack: ExitStack, args: argparse.Namespace) -> Iterator[Row]:
+def _blocks(stack: ExitStack, args: argparse.Namespace) -> Iterator[list[Row]]:
+    """The input's rows (:func:`_rows`) in blocks of up to BLOCK, a block ended early where
+    stdin's writer waits for the scores of the lines it sent (`_common.runs`)."""
+    handles: list[IO[str]] = []  # the inputs, as _rows opens them
+    for run in runs(_rows(stack, args, handles), lambda: input_waits(*handles)()):
+        while block := list(islice(run, BLOCK)):
+            yield block
+
+
+def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]]) -> Iterator[Row]:
     """The input's rows: two line-aligned files (--source/--target), or one file whose lines
     are read as `align` reads them, each JSON or TSV as `is_json_line` says. A file whose first
     line that is not blank is JSON is read as `align` reads it (`read_input_pairs`); another is
     a TSV file (`read_sentence_pairs`: plain pairs, STS, STS Benchmark or MSRP), whose JSON
     lines are records too (:func:`_tsv_rows`). A line that is not UTF-8 (--encoding-errors
-    skip) is a row without sentences whose reason says so, whatever the layout."""
+    skip) is a row without sentences whose reason says so, whatever the layout. Each input
+    opened is put in `handles`."""
     if args.source:
         src = stack.enter_context(open_in(args.source, args.encoding_errors))
         tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
+        handles += [src, tgt]
         source_name, target_name = input_name(args.source), input_name(args.target)
         named: list[tuple[IO[str], str | None]] = [(src, source_name), (tgt, target_name)]
         pairs: Iterable[InputPair] = read_parallel(src, tgt, source_name=source_name, target_name=target_name)
     else:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
+        handles.append(handle)
         named = [(handle, None)]
         lines = iter(handle)
         head = list(takewhile_blank(lines))
@@ -277,16 +292,17 @@ def run(args: argparse.Namespace) -> int:
     lines: list[int] = []  # each pair's line, for the ids' note
     problems: list[dict] = []
     source = input_name(args.source or args.pairs)
-    update, close = progress_callback(None, "similarity")
+    to_terminal = args.format == "text" and is_std(args.output) and sys.stdout.isatty()  # scores streamed there
+    update, close = progress_callback(None, "similarity", disable=True if to_terminal else None)  # show the progress
     with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
-        rows = _rows(stack, args)
-        while block := list(islice(rows, BLOCK)):
+        for block in _blocks(stack, args):
             good = [(n, r) for n, r, _, _ in block if not isinstance(r, str)]
             batch = similarity_many(
                 [r for _, r in good], args.workers, signal=signal, aligner=aligner, progress=update
             )
             by_line: dict[int, float | None] = {n: s for (n, _), s in zip(good, batch.scores, strict=True)}
             errors = {good[failure.index][0]: failure.error for failure in batch.failures}
+            known = len(problems)
             for number, row, pair_id, origin in block:
                 if isinstance(row, str):
                     problems.append({"line": number, "reason": row, **({"file": origin} if origin else {})})
@@ -300,8 +316,11 @@ def run(args: argparse.Namespace) -> int:
                 scores.append(score)
                 if args.format == "text":
                     out.write(_text_row(score, threshold if classify else None))
+            if out is sys.stdout:  # a pipe sees each block's scores as they come (streaming), not per buffer
+                out.flush()
+            for problem in problems[known:]:  # each bad row, as its block is done (in line order)
+                warn(f"{problem.get('file', source)}:{problem['line']}: {problem['reason']}")
         close()
-        problems.sort(key=lambda p: p["line"])
         repeated = repeated_ids_note([(i, f"{source}:{n}") for i, n in zip(ids, lines, strict=True)], "pair", "id",
                                      'its score and the first\'s are told apart only by their place in "scores"')
         if repeated:
@@ -317,7 +336,6 @@ def run(args: argparse.Namespace) -> int:
                 result["threshold"] = threshold
                 result["paraphrase"] = [None if s is None else s > threshold for s in scores]
             emit(result, "json", str, out)
-    warn_each([f"{p.get('file', source)}:{p['line']}: {p['reason']}" for p in problems], "bad rows")
     if not scores:
         warn(f"{source}: no sentence pairs")
     return batch_status(args, sum(s is None for s in scores), len(scores), source)
