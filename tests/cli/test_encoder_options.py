@@ -124,7 +124,9 @@ def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_devi
             "--feature-set", "alignment+mt+embedding", "--encoder", PACKAGE, "--device", "cpu", "--format", "json"]
     assert main([*argv, "--no-cross-encoder"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert encoder_built == [(PACKAGE, "cpu")] and encoder_part(report["signature"]).startswith(PACKAGE)
+    # two made, one loaded: the check before any pair is aligned (check_encoder: the extra, the model and
+    # the device, nothing loaded), then the features' encoder
+    assert encoder_built == [(PACKAGE, "cpu")] * 2 and encoder_part(report["signature"]).startswith(PACKAGE)
     fine_tuned: list[tuple[object, str]] = []
 
     def fine_tune(pairs, labels, *, model=None, device="auto", **options):
