@@ -158,3 +158,21 @@ def test_a_row_of_one_field_says_it_in_the_singular() -> None:
     in the singular everywhere else: errors.counted)."""
     assert list(read_sentence_pairs(["only one sentence\n", "A cat .\tA cat .\n"])) == [
         (1, "1 field, expected 2 TAB-separated sentences"), (2, ("A cat .", "A cat ."))]
+
+
+def test_an_sts_file_whose_rows_mostly_have_no_gold_score_is_read_as_sts(tmp_path) -> None:
+    """SemEval STS 2015/2016 files score a few of their rows (answers-forums: 375 of 2,000; the
+    data README: 'gold score ... may be EMPTY'). similarity --pairs took such a file for plain
+    pairs ('3 fields, expected 2' on every row), and the sentences of --idf-from were its whole
+    lines, gold score and tabs included ('3.2\\tDogs run.\\tA dog runs.'), where load_sts reads
+    it as STS (an empty score is a vote for the SemEval layout there)."""
+    rows = ["\tA man is playing a guitar.\tA man plays the guitar.\n", "\tThe cat sat.\tA cat was sitting.\n",
+            "3.2\tDogs run.\tA dog runs.\n", "\tIt rains.\tRain falls.\n"]
+    assert list(read_sentence_pairs(rows)) == [
+        (1, ("A man is playing a guitar.", "A man plays the guitar.")), (2, ("The cat sat.", "A cat was sitting.")),
+        (3, ("Dogs run.", "A dog runs.")), (4, ("It rains.", "Rain falls."))]
+    benchmark = ["main-forums\tanswers-forums\t2015\t0001\t\tA man sings.\tA man is singing.\n"] * 3
+    assert list(read_sentence_pairs(benchmark))[0] == (1, ("A man sings.", "A man is singing."))
+    path = tmp_path / "answers-forums.tsv"
+    path.write_text("".join(rows), encoding="utf-8")
+    assert sentences_from_file(path) == ["Dogs run.", "A dog runs."]  # the pairs load_sts reads (as for a scored file)

@@ -22,7 +22,7 @@ from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_s
 from ..textio import open_text, strip_bom, without_bom
 from .msrp import is_header as is_msrp_header
 from .msrp import load_msrp
-from .sts import format_of_rows, load_sts, parse_score
+from .sts import format_of_rows, load_sts, row_layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,7 +294,7 @@ def _is_sts_benchmark(sample: Sequence[str]) -> bool:
 
 
 def _looks_like_sts(fields: list[str]) -> bool:
-    """A row of `score TAB s1 TAB s2` or of the STS Benchmark (score in field 5)."""
-    return (len(fields) >= 3 and parse_score(fields[0]) is not None) or (
-        len(fields) >= 7 and parse_score(fields[4]) is not None
-    )
+    """A row of `score TAB s1 TAB s2` or of the STS Benchmark (score in field 5), its score
+    given or empty (:func:`.sts.row_layout`, as ``evaluate-sts`` tells an STS row): SemEval STS
+    2015/2016 files leave most scores empty, and such a file was taken for plain pairs."""
+    return len(fields) >= 3 and row_layout(fields) is not None

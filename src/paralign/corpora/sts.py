@@ -173,16 +173,25 @@ def format_of_rows(rows: Iterable[list[str]], votes_needed: int = 20) -> str | N
     for fields in rows:
         if not any(f.strip() for f in fields):
             continue
-        first_is_score = not fields[0].strip() or parse_score(fields[0]) is not None
-        if first_is_score:
-            votes["sts"] += 1
-        elif len(fields) >= 5 and (not fields[4].strip() or parse_score(fields[4]) is not None):
-            votes["stsb"] += 1
+        if (layout := row_layout(fields)) is not None:
+            votes[layout] += 1
         if sum(votes.values()) >= votes_needed:
             break
     if not any(votes.values()):
         return None
     return max(votes, key=lambda k: votes[k])
+
+
+def row_layout(fields: list[str]) -> str | None:
+    """``sts`` for a row with a gold score, or none, first (SemEval STS: 2015/2016 files leave
+    most scores empty), else ``stsb`` for one with it in field 5 (the STS Benchmark), else None:
+    the vote of one row in :func:`format_of_rows`, and what makes a row an STS row for
+    ``similarity --pairs`` (:func:`paralign.corpora.sentence_pairs.detect_layout`)."""
+    if not fields[0].strip() or parse_score(fields[0]) is not None:
+        return "sts"
+    if len(fields) >= 5 and (not fields[4].strip() or parse_score(fields[4]) is not None):
+        return "stsb"
+    return None
 
 
 def _row(
