@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,13 @@ import paralign.corpora.parallel
 from paralign.corpora.alignments import read_pairs
 from paralign.corpora.base import read_lines
 from paralign.corpora.jacana import iter_jacana
-from paralign.corpora.parallel import count_lines, iter_parallel, line_index
+from paralign.corpora.parallel import (
+    ParallelCorpusWarning,
+    ParallelStats,
+    count_lines,
+    iter_parallel,
+    line_index,
+)
 from paralign.corpora.pharaoh import read_pharaoh
 from paralign.corpora.wmt import iter_lines
 from paralign.errors import FormatError
@@ -168,3 +175,20 @@ def test_every_reader_refuses_cr_only_line_ends(tmp_path: Path) -> None:
     path.write_bytes(b'[{"id": "1", "source": "a", "target": "a"},\r{"id": "2", "source": "b", "target": "b"}]\r')
     assert str(_error(lambda: list(iter_jacana(path)))) == expected
 
+
+@pytest.mark.data
+def test_the_parallel_corpora_as_their_readmes_count(data) -> None:
+    """Multi30k train (gzip): 29,000 line pairs, all kept, no warning. OpenNMT toy en-de: 10,000
+    pairs, README trap: line 5's English side is empty, skipped, counted and warned of (the one
+    real parallel file that warns); its XML escapes are kept as written (unescaped downstream)."""
+    task1 = data / "parallel" / "multi30k" / "task1_raw"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pairs = list(iter_parallel(task1 / "train.en.gz", task1 / "train.de.gz"))
+    assert len(pairs) == 29000 and pairs[0].source == "Two young, White males are outside near many bushes."
+    toy = data / "parallel" / "opennmt-toy-ende-10k"
+    stats = ParallelStats()
+    with pytest.warns(ParallelCorpusWarning, match="9999 of 10000 line pairs kept; 1 empty"):
+        pairs = list(iter_parallel(toy / "src-train.txt", toy / "tgt-train.txt", stats=stats))
+    assert (len(pairs), stats.empty, stats.skipped_lines) == (9999, 1, [5])
+    assert [p.line for p in pairs[3:5]] == [4, 6] and pairs[2].source.startswith("&quot; Two soldiers")
