@@ -175,4 +175,20 @@ def test_an_sts_file_whose_rows_mostly_have_no_gold_score_is_read_as_sts(tmp_pat
     assert list(read_sentence_pairs(benchmark))[0] == (1, ("A man sings.", "A man is singing."))
     path = tmp_path / "answers-forums.tsv"
     path.write_text("".join(rows), encoding="utf-8")
-    assert sentences_from_file(path) == ["Dogs run.", "A dog runs."]  # the pairs load_sts reads (as for a scored file)
+    assert sentences_from_file(path) == [s for _, pair in read_sentence_pairs(rows) for s in pair]
+
+
+def test_the_sentences_of_an_sts_or_msrp_file_are_those_of_every_pair_it_holds(tmp_path) -> None:
+    """--idf-from takes a file's sentences for IDF statistics, where a gold score or label plays
+    no part; yet those of a row without a gold score (most rows of STS 2015/2016: answers-forums
+    scores 375 of 2,000), with a score outside 0-5 or with a label not 0/1 were left out without
+    a word, where similarity --pairs reads their pairs."""
+    sts = tmp_path / "answers-forums.tsv"
+    sts.write_text("\tA man sings.\tA man is singing.\n3.2\tDogs run.\tA dog runs.\n7\tIt rains.\tRain falls.\n",
+                   encoding="utf-8")
+    assert sentences_from_file(sts) == ["A man sings.", "A man is singing.", "Dogs run.", "A dog runs.", "It rains.",
+                                        "Rain falls."]
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n1\t1\t2\tHe said so.\tHe said that.\n"
+                    "?\t3\t4\tIt rains.\tIt is sunny.\n", encoding="utf-8")
+    assert sentences_from_file(msrp) == ["He said so.", "He said that.", "It rains.", "It is sunny."]

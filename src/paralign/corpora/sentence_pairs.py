@@ -21,8 +21,7 @@ from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import open_text, strip_bom, without_bom
 from .msrp import is_header as is_msrp_header
-from .msrp import load_msrp
-from .sts import format_of_rows, load_sts, row_layout
+from .sts import format_of_rows, row_layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,20 +262,21 @@ def sentences_from_file(path: str | Path) -> list[str]:
 
 
 def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterator[str]:
-    """Stream the sentences of an STS, STS Benchmark or MSRP file, else of a text file.
+    """Stream the sentences of an STS, STS Benchmark or MSRP file (those of every pair
+    ``similarity --pairs`` reads in it: :func:`read_sentence_pairs`), else of a text file.
 
-    The format is decided on the first `sample_lines` lines, so a large plain-text file (an
-    IDF corpus) is read once, line by line, and never held in memory.
+    The format is decided on the first `sample_lines` lines, so a large file (an IDF corpus) is
+    read once, line by line, and never held in memory. A gold score or label plays no part: a
+    row without one (most rows of STS 2015/2016), or with one out of range, gives its sentences
+    too (they were left out without a word, as ``evaluate-sts`` leaves out such a row's pair).
     """
     with open_text(path) as handle:
         layout = detect_layout(list(itertools.islice(handle, sample_lines)))
-    if layout == "msrp":
-        for pair in load_msrp(path):
-            yield from (pair.sentence1, pair.sentence2)
-        return
-    if layout == "sts":
-        for sts_pair in load_sts(path).pairs:
-            yield from (sts_pair.sentence1, sts_pair.sentence2)
+    if layout != "pairs":  # STS, the STS Benchmark or MSRP
+        with open_text(path) as handle:
+            for _number, row in read_sentence_pairs(handle, sample_lines):
+                if isinstance(row, tuple):
+                    yield from row
         return
     with open_text(path) as handle:
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
