@@ -192,3 +192,12 @@ def test_the_sentences_of_an_sts_or_msrp_file_are_those_of_every_pair_it_holds(t
     msrp.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n1\t1\t2\tHe said so.\tHe said that.\n"
                     "?\t3\t4\tIt rains.\tIt is sunny.\n", encoding="utf-8")
     assert sentences_from_file(msrp) == ["He said so.", "He said that.", "It rains.", "It is sunny."]
+
+
+def test_an_msrp_file_without_its_header_or_labels_is_read_as_msrp() -> None:
+    """An MSRP file of unlabelled pairs (a blind test split, its Quality column empty) and no
+    header: its rows were taken for SemEval STS rows without a gold score, so its two ids were
+    read as each pair's sentences ('2996850', '2996734'). Its label aside, a row is MSRP's by its
+    two numeric ids."""
+    rows = ["\t2996850\t2996734\tHe said so.\tHe said that.\n", "\t2095781\t2095812\tIt rains.\tIt is sunny.\n"]
+    assert list(read_sentence_pairs(rows)) == [(1, ("He said so.", "He said that.")), (2, ("It rains.", "It is sunny."))]

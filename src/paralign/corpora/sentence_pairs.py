@@ -234,10 +234,10 @@ LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp")
 
 
 def detect_layout(sample: Sequence[str]) -> str:
-    """``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label and two
-    numeric ids before the sentences, as ``load_msrp`` reads a file without its header),
-    ``sts`` (most rows an STS or STS Benchmark row with a gold score) or ``pairs`` (anything
-    else), from a file's first lines. An MSRP file without its header was taken for SemEval
+    """``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or
+    none, and two numeric ids before the sentences, as ``load_msrp`` reads a file without its
+    header), ``sts`` (most rows an STS or STS Benchmark row with a gold score, or an empty one)
+    or ``pairs`` (anything else), from a file's first lines. An MSRP file without its header was taken for SemEval
     STS (its label a score), so its two ids were read as the pair's sentences."""
     lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
     if lines and is_msrp_header(lines[0].split("\t")):
@@ -251,8 +251,9 @@ def detect_layout(sample: Sequence[str]) -> str:
 
 
 def _looks_like_msrp(fields: list[str]) -> bool:
-    """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits."""
-    return (len(fields) >= 5 and fields[0].strip() in ("0", "1") and fields[1].strip().isdigit()
+    """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits, its label given or
+    empty (an unlabelled split: as an STS row without a gold score, its ids were the sentences)."""
+    return (len(fields) >= 5 and fields[0].strip() in ("0", "1", "") and fields[1].strip().isdigit()
             and fields[2].strip().isdigit())
 
 
