@@ -20,8 +20,7 @@ from typing import Any
 from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import open_text, strip_bom, without_bom
-from .msrp import is_header as is_msrp_header
-from .sts import format_of_rows, row_layout
+from .sts import format_of_rows, is_msrp_header, is_msrp_row, row_layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,18 +242,11 @@ def detect_layout(sample: Sequence[str]) -> str:
     if lines and is_msrp_header(lines[0].split("\t")):
         return "msrp"
     rows = [line.split("\t") for line in lines if line.strip()]
-    if rows and sum(_looks_like_msrp(fields) for fields in rows) * 2 > len(rows):
+    if rows and sum(is_msrp_row(fields) for fields in rows) * 2 > len(rows):
         return "msrp"
     if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
         return "sts"
     return "pairs"
-
-
-def _looks_like_msrp(fields: list[str]) -> bool:
-    """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits, its label given or
-    empty (an unlabelled split: as an STS row without a gold score, its ids were the sentences)."""
-    return (len(fields) >= 5 and fields[0].strip() in ("0", "1", "") and fields[1].strip().isdigit()
-            and fields[2].strip().isdigit())
 
 
 def sentences_from_file(path: str | Path) -> list[str]:

@@ -197,6 +197,21 @@ def row_layout(fields: list[str]) -> str | None:
     return None
 
 
+MSRP_HEADER_FIRST_FIELD = "quality"
+
+
+def is_msrp_header(fields: list[str]) -> bool:
+    """Whether a row's fields are MSRP's header line (``Quality TAB #1 ID ...``), in any case."""
+    return bool(fields) and fields[0].strip().lower() == MSRP_HEADER_FIRST_FIELD
+
+
+def is_msrp_row(fields: list[str]) -> bool:
+    """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits, its label given or
+    empty (an unlabelled split: as an STS row without a gold score, its ids were the sentences)."""
+    return (len(fields) >= 5 and fields[0].strip() in ("0", "1", "") and fields[1].strip().isdigit()
+            and fields[2].strip().isdigit())
+
+
 def _row(
     fields: list[str], fmt: str, number: int, stem: str
 ) -> tuple[StsPair | None, str | None, list[str]]:
