@@ -167,6 +167,20 @@ def test_the_other_shipped_sts_files_as_their_readmes_count(data):
     assert (len(val), sum(val.labels), [r.reason for _, r in val.notes]) == (500, 346, ["header line"])
 
 
+@pytest.mark.parametrize("header", ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n", ""])
+def test_an_msrp_file_is_no_sts_file(tmp_path, header):
+    """evaluate-sts --data msr-para-test.tsv read MSRP as SemEval STS: its 0/1 labels were the gold
+    scores and its two ids the sentences (StsPair(score=1.0, sentence1='1479718',
+    sentence2='1479546')), a correlation of the ids' similarity without a word. Told apart as
+    similarity --pairs tells them, an MSRP file is a FormatError naming it and the command that
+    reads it; named as STS (format='sts'), it is read as asked."""
+    f = write(tmp_path / "msr-para-val.tsv", header + "1\t1479718\t1479546\tHe said so.\tHe said that.\n"
+              "0\t1091286\t1091304\tIt rains.\tIt is sunny.\n")
+    with pytest.raises(FormatError, match=r"msr-para-val\.tsv: an MSRP paraphrase file .*evaluate-paraphrase"):
+        load_sts(f)
+    assert [p.sentence1 for p in load_sts(f, format="sts")] == ["1479718", "1091286"]
+
+
 cells = st.text(alphabet=st.sampled_from(list("ab1.5 \"'\ufeff")), max_size=6)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import open_text, strip_bom, without_bom
-from .sts import format_of_rows, is_msrp_header, is_msrp_row, row_layout
+from .sts import format_of_rows, is_msrp_header, most_rows_msrp, row_layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +242,7 @@ def detect_layout(sample: Sequence[str]) -> str:
     if lines and is_msrp_header(lines[0].split("\t")):
         return "msrp"
     rows = [line.split("\t") for line in lines if line.strip()]
-    if rows and sum(is_msrp_row(fields) for fields in rows) * 2 > len(rows):
+    if most_rows_msrp(rows):
         return "msrp"
     if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
         return "sts"

@@ -18,6 +18,7 @@ or ending with a space), as MSRP's (:mod:`.msrp`) and ``similarity --pairs`` rea
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -159,9 +160,21 @@ def _is_float(text: str) -> bool:
     return True
 
 
+#: How many rows that are not blank :func:`detect_format` looks at for an MSRP file.
+MSRP_SAMPLE = 50
+
+
 def detect_format(path: str | Path) -> str:
-    """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file."""
-    found = format_of_rows(fields for _number, fields, _notes in read_rows(path))
+    """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file; FormatError for an
+    MSRP file (its header, or most sampled rows an MSRP row, as ``similarity --pairs`` tells it):
+    its 0/1 labels were read as gold scores and its two ids as the sentences."""
+    rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
+    sample = list(itertools.islice(rows, MSRP_SAMPLE))
+    if sample and (is_msrp_header(sample[0]) or most_rows_msrp(sample)):
+        raise FormatError("an MSRP paraphrase file (a 0/1 label and two ids before the sentences), not STS: its "
+                          "labels are no similarity scores and its second and third fields are ids; evaluate it "
+                          "with evaluate-paraphrase", source=str(path))
+    found = format_of_rows(itertools.chain(sample, rows))
     if found is None:
         raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)", source=str(path))
     return found
@@ -212,6 +225,13 @@ def is_msrp_row(fields: list[str]) -> bool:
             and fields[2].strip().isdigit())
 
 
+def most_rows_msrp(rows: Sequence[list[str]]) -> bool:
+    """Whether most of a file's sampled rows (blank ones left out) are MSRP rows
+    (:func:`is_msrp_row`): how ``similarity --pairs`` and ``evaluate-sts`` tell an MSRP file
+    without its header."""
+    return bool(rows) and sum(map(is_msrp_row, rows)) * 2 > len(rows)
+
+
 def _row(
     fields: list[str], fmt: str, number: int, stem: str
 ) -> tuple[StsPair | None, str | None, list[str]]:
@@ -246,7 +266,8 @@ def _row(
 
 
 def load_sts(path: str | Path, format: str | None = None) -> StsData:
-    """Read an STS file (``sts`` 3-column TSV or ``stsb`` STS Benchmark; auto-detected).
+    """Read an STS file (``sts`` 3-column TSV or ``stsb`` STS Benchmark; auto-detected, and an
+    MSRP file refused: :func:`detect_format`).
 
     Empty lines, rows without a gold score, rows with too few fields and rows with an empty
     sentence are skipped and listed with their line numbers in the result.
