@@ -402,7 +402,7 @@ def test_sentences_of_idf_files_by_format(tmp_path):
     assert sentences_from_file(text) == ["First sentence here.", "Second one\twith a tab.", "Third."]
     sts = tmp_path / "sts.tsv"
     sts.write_text("4.2\tA man plays.\tA man is playing.\n\tno score\there\n1.0\tCats.\tDogs.\n", encoding="utf-8")
-    assert sentences_from_file(sts) == ["A man plays.", "A man is playing.", "Cats.", "Dogs."]
+    assert sentences_from_file(sts) == ["A man plays.", "A man is playing.", "no score", "here", "Cats.", "Dogs."]
     stream = iter_sentences_from_file(text)
     assert next(stream) == "First sentence here."  # a generator: large corpora are not held in memory
 

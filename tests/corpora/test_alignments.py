@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -335,6 +336,48 @@ def test_readme_counts(data: Path, name: str, pairs: int, sure: int | None, poss
         assert sum(len(p.sure) for p in loaded) == sure
     if possible is not None:
         assert sum(len(p.alignment.possible_only) for p in loaded) == possible
+
+
+def _dash(text: str) -> set[tuple[int, int]]:
+    return {(int(i), int(j)) for i, j in (link.split("-") for link in text.split())}
+
+
+def _giza_line(line: str) -> tuple[list[str], set, set]:
+    """Target tokens, sure and possible links of a GIZA line, read by a regex (1-based, NULL first)."""
+    words = re.findall(r"(\S+) \(\{([^}]*)\}\)", line)[1:]
+    links = [(index, j) for j, (_, indexes) in enumerate(words) for index in indexes.split("/")[0].split()]
+    sure = {(int(index) - 1, j) for index, j in links if not index.startswith("p")}
+    return [word for word, _ in words], sure, sure | {(int(index[1:]) - 1, j) for index, j in links if index[0] == "p"}
+
+
+def _independent(path: Path) -> list[tuple]:
+    """(id, source, target, sure, sure and possible) of each pair, read with json and str.split."""
+    if path.suffix == ".json":
+        return [(o["id"], o["source"].split(), o["target"].split(), _dash(o["sureAlign"]),
+                 _dash(o["sureAlign"]) | _dash(o["possibleAlign"])) for o in json.loads(path.read_text("utf-8"))]
+    lines = path.read_text("utf-8").splitlines()
+    if path.suffix == ".jsonl":
+        records = [json.loads(line) for line in lines]
+        return [(str(o["id"]), o["source"].split(), o["target"].split(), set(map(tuple, o["sure"])),
+                 set(map(tuple, o["sure"] + o["possible"]))) for o in records]
+    if path.suffix == ".tsv":
+        rows = [line.split("\t") for line in lines]
+        return [(f[0], f[1].split(), f[3].split(), _dash(f[7]), _dash(f[7]) | _dash(f[8])) for f in rows]
+    triples = [lines[k:k + 3] for k in range(0, len(lines), 3)]
+    return [(header.split()[-1], source.split(), *_giza_line(target)) for header, source, target in triples]
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("name", ["edinburgh-pp/gold/gold.train.sure.json", "mtreference/mt-reference.test.json",
+                                  "msr-rte2/converted/RTE2_dev_M.align.txt", "msr-rte2/derived/RTE2_dev_M.jsonl",
+                                  "multimwa-mtref/mtref-dev.tsv"])
+def test_each_pair_as_an_independent_read_finds_it(data: Path, name: str) -> None:
+    """Ids, tokens (exact), sure links and possible links of every pair of a real file of each
+    format as json, str.split and a regex read them: none dropped, merged, moved or altered."""
+    path = data / "alignment" / name
+    pairs = [(p.id, list(p.source), list(p.target), set(p.sure), set(p.possible))
+             for p in read_pairs(path, possible_path=None)]
+    assert pairs == _independent(path)
 
 
 @pytest.mark.data

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections import Counter
 
 import pytest
 
@@ -185,3 +186,18 @@ def test_a_bible_line_with_more_sentences_than_versions_is_an_error_at_its_line(
     path.write_text(header + "G.1\tG\t1\t1\ta\tb\n" + "G.2\tG\t1\t2\tc one\tc two\td\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"bible\.tsv:3: 3 sentence cells, but the header names 2 versions"):
         list(iter_groups(path))
+
+
+@pytest.mark.data
+def test_the_bible_groups_as_its_readme_counts(data) -> None:
+    """The Old Testament file: one group a verse (22,342 rows under the header), its sentences
+    the version columns as written; README trap: the DRA cell is blank in all 1,702 Psalms rows
+    (Vulgate numbering), so those groups have 6 sentences, never an empty one."""
+    groups = list(iter_groups(data / "multitranslation" / "bible-ot" / "bible_7versions_ot.tsv"))
+    assert len(groups) == 22342 and len({g.id for g in groups}) == 22342
+    assert Counter(len(g.sentences) for g in groups) == {7: 20640, 6: 1702}
+    psalms = [g for g in groups if g.id.startswith("Psalms.")]
+    assert len(psalms) == 1702 and all("DRA" not in g.names and len(g.names) == 6 for g in psalms)
+    first = groups[0]
+    assert (first.id, first.line, first.names) == ("Genesis.1.1", 2, ("ASV", "BBE", "DARBY", "DRA", "KJV", "WEB", "YLT"))
+    assert first.sentences[4] == "In the beginning God created the heaven and the earth."

@@ -158,3 +158,46 @@ def test_a_row_of_one_field_says_it_in_the_singular() -> None:
     in the singular everywhere else: errors.counted)."""
     assert list(read_sentence_pairs(["only one sentence\n", "A cat .\tA cat .\n"])) == [
         (1, "1 field, expected 2 TAB-separated sentences"), (2, ("A cat .", "A cat ."))]
+
+
+def test_an_sts_file_whose_rows_mostly_have_no_gold_score_is_read_as_sts(tmp_path) -> None:
+    """SemEval STS 2015/2016 files score a few of their rows (answers-forums: 375 of 2,000; the
+    data README: 'gold score ... may be EMPTY'). similarity --pairs took such a file for plain
+    pairs ('3 fields, expected 2' on every row), and the sentences of --idf-from were its whole
+    lines, gold score and tabs included ('3.2\\tDogs run.\\tA dog runs.'), where load_sts reads
+    it as STS (an empty score is a vote for the SemEval layout there)."""
+    rows = ["\tA man is playing a guitar.\tA man plays the guitar.\n", "\tThe cat sat.\tA cat was sitting.\n",
+            "3.2\tDogs run.\tA dog runs.\n", "\tIt rains.\tRain falls.\n"]
+    assert list(read_sentence_pairs(rows)) == [
+        (1, ("A man is playing a guitar.", "A man plays the guitar.")), (2, ("The cat sat.", "A cat was sitting.")),
+        (3, ("Dogs run.", "A dog runs.")), (4, ("It rains.", "Rain falls."))]
+    benchmark = ["main-forums\tanswers-forums\t2015\t0001\t\tA man sings.\tA man is singing.\n"] * 3
+    assert list(read_sentence_pairs(benchmark))[0] == (1, ("A man sings.", "A man is singing."))
+    path = tmp_path / "answers-forums.tsv"
+    path.write_text("".join(rows), encoding="utf-8")
+    assert sentences_from_file(path) == [s for _, pair in read_sentence_pairs(rows) for s in pair]
+
+
+def test_the_sentences_of_an_sts_or_msrp_file_are_those_of_every_pair_it_holds(tmp_path) -> None:
+    """--idf-from takes a file's sentences for IDF statistics, where a gold score or label plays
+    no part; yet those of a row without a gold score (most rows of STS 2015/2016: answers-forums
+    scores 375 of 2,000), with a score outside 0-5 or with a label not 0/1 were left out without
+    a word, where similarity --pairs reads their pairs."""
+    sts = tmp_path / "answers-forums.tsv"
+    sts.write_text("\tA man sings.\tA man is singing.\n3.2\tDogs run.\tA dog runs.\n7\tIt rains.\tRain falls.\n",
+                   encoding="utf-8")
+    assert sentences_from_file(sts) == ["A man sings.", "A man is singing.", "Dogs run.", "A dog runs.", "It rains.",
+                                        "Rain falls."]
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text("Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n1\t1\t2\tHe said so.\tHe said that.\n"
+                    "?\t3\t4\tIt rains.\tIt is sunny.\n", encoding="utf-8")
+    assert sentences_from_file(msrp) == ["He said so.", "He said that.", "It rains.", "It is sunny."]
+
+
+def test_an_msrp_file_without_its_header_or_labels_is_read_as_msrp() -> None:
+    """An MSRP file of unlabelled pairs (a blind test split, its Quality column empty) and no
+    header: its rows were taken for SemEval STS rows without a gold score, so its two ids were
+    read as each pair's sentences ('2996850', '2996734'). Its label aside, a row is MSRP's by its
+    two numeric ids."""
+    rows = ["\t2996850\t2996734\tHe said so.\tHe said that.\n", "\t2095781\t2095812\tIt rains.\tIt is sunny.\n"]
+    assert list(read_sentence_pairs(rows)) == [(1, ("He said so.", "He said that.")), (2, ("It rains.", "It is sunny."))]

@@ -146,6 +146,41 @@ def test_shipped_msrp_files(data):
     assert not test.pairs[0].id.startswith("\ufeff")
 
 
+@pytest.mark.data
+def test_the_other_shipped_sts_files_as_their_readmes_count(data):
+    """STS 2012 (README counts, every row scored), the Benchmark's train split (README traps: 197
+    rows of 9 fields, bare double quotes, the genre 'main-forum' where dev writes 'main-forums',
+    kept as written) and MSRP's val file, which has no byte-order mark."""
+    root = data / "similarity"
+    counts = {"MSRpar.train": 750, "MSRpar.test": 750, "SMTeuroparl.train": 734, "SMTeuroparl.test": 459,
+              "OnWN.test": 750, "SMTnews.test": 399}
+    for name, count in counts.items():
+        loaded = load_sts(root / "sts" / "2012" / f"{name}.tsv")
+        assert (loaded.format, len(loaded), len(loaded.skipped), len(loaded.notes)) == ("sts", count, 0, 0)
+    train = load_sts(root / "stsbenchmark" / "sts-train.csv")
+    assert (train.format, len(train), len(train.skipped)) == ("stsb", 5749, 0)
+    assert [n.reason for n in train.notes] == ["2 extra trailing fields ignored"] * 197
+    assert len({p.id for p in train}) == 5749
+    assert {p.genre for p in train} == {"main-captions", "main-news", "main-forum"}
+    assert sum('"' in p.sentence1 + p.sentence2 for p in train) == 252
+    val = load_msrp(root / "msrp" / "msr-para-val.tsv")
+    assert (len(val), sum(val.labels), [r.reason for _, r in val.notes]) == (500, 346, ["header line"])
+
+
+@pytest.mark.parametrize("header", ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n", ""])
+def test_an_msrp_file_is_no_sts_file(tmp_path, header):
+    """evaluate-sts --data msr-para-test.tsv read MSRP as SemEval STS: its 0/1 labels were the gold
+    scores and its two ids the sentences (StsPair(score=1.0, sentence1='1479718',
+    sentence2='1479546')), a correlation of the ids' similarity without a word. Told apart as
+    similarity --pairs tells them, an MSRP file is a FormatError naming it and the command that
+    reads it; named as STS (format='sts'), it is read as asked."""
+    f = write(tmp_path / "msr-para-val.tsv", header + "1\t1479718\t1479546\tHe said so.\tHe said that.\n"
+              "0\t1091286\t1091304\tIt rains.\tIt is sunny.\n")
+    with pytest.raises(FormatError, match=r"msr-para-val\.tsv: an MSRP paraphrase file .*evaluate-paraphrase"):
+        load_sts(f)
+    assert [p.sentence1 for p in load_sts(f, format="sts")] == ["1479718", "1091286"]
+
+
 cells = st.text(alphabet=st.sampled_from(list("ab1.5 \"'\ufeff")), max_size=6)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -156,6 +157,26 @@ def test_real_counts(data):
     assert sorted(lines.values()) == list(range(1000)) and lines[1] == 329  # SID 1 is line 330
     assert len(de.segment_scores) == 18409  # ad-seg-scores rows of the 19 systems (no HUMAN)
     assert de.human["HuaweiTSC"].z == pytest.approx(-0.12)
+
+
+@pytest.mark.data
+@pytest.mark.parametrize(("pair", "rows"), [("cs-en", 7242), ("de-en", 18409), ("ru-en", 8926)])
+def test_real_segments_as_an_independent_read_finds_them(data, pair, rows):
+    """Every segment of every file as its lines split on LF say, and every system's judged
+    segments (its ad-seg-scores rows, HUMAN's left out) as many as the N its ranking row gives:
+    no row dropped or added on the way through the SID -> line map."""
+    root = data / "mt" / "wmt21-toEnglish"
+    wmt = load_wmt(root, pair, segments=True)
+    txt = root / "txt"
+    for label, segments in wmt.references.items():
+        assert segments == tuple(
+            (txt / "references" / f"newstest2021.{pair}.ref.{label}.en").read_text(encoding="utf-8").split("\n")[:-1])
+    for name, segments in wmt.systems.items():
+        assert segments == tuple(
+            (txt / "system-outputs" / f"newstest2021.{pair}.hyp.{name}.en").read_text(encoding="utf-8").split("\n")[:-1])
+    judged = Counter(score.system for score in wmt.segment_scores)
+    assert len(wmt.segment_scores) == rows and judged == {name: score.n for name, score in wmt.human.items()}
+    assert all(0 <= score.line < len(wmt) for score in wmt.segment_scores)
 
 
 def test_meta_evaluation_on_a_subset(data):

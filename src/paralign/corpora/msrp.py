@@ -15,13 +15,7 @@ from pathlib import Path
 
 from ..errors import counted
 from .sts import EMPTY_SENTENCE, RowIssue, empty_sentence, read_rows
-
-HEADER_FIRST_FIELD = "quality"
-
-
-def is_header(fields: list[str]) -> bool:
-    """Whether a row's fields are MSRP's header line (``Quality TAB #1 ID ...``), in any case."""
-    return bool(fields) and fields[0].strip().lower() == HEADER_FIRST_FIELD
+from .sts import is_msrp_header as is_header
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,9 +20,7 @@ from typing import Any
 from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import open_text, strip_bom, without_bom
-from .msrp import is_header as is_msrp_header
-from .msrp import load_msrp
-from .sts import format_of_rows, load_sts, parse_score
+from .sts import format_of_rows, is_msrp_header, most_rows_msrp, row_layout
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,26 +233,20 @@ LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp")
 
 
 def detect_layout(sample: Sequence[str]) -> str:
-    """``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label and two
-    numeric ids before the sentences, as ``load_msrp`` reads a file without its header),
-    ``sts`` (most rows an STS or STS Benchmark row with a gold score) or ``pairs`` (anything
-    else), from a file's first lines. An MSRP file without its header was taken for SemEval
+    """``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or
+    none, and two numeric ids before the sentences, as ``load_msrp`` reads a file without its
+    header), ``sts`` (most rows an STS or STS Benchmark row with a gold score, or an empty one)
+    or ``pairs`` (anything else), from a file's first lines. An MSRP file without its header was taken for SemEval
     STS (its label a score), so its two ids were read as the pair's sentences."""
     lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
     if lines and is_msrp_header(lines[0].split("\t")):
         return "msrp"
     rows = [line.split("\t") for line in lines if line.strip()]
-    if rows and sum(_looks_like_msrp(fields) for fields in rows) * 2 > len(rows):
+    if most_rows_msrp(rows):
         return "msrp"
     if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
         return "sts"
     return "pairs"
-
-
-def _looks_like_msrp(fields: list[str]) -> bool:
-    """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits."""
-    return (len(fields) >= 5 and fields[0].strip() in ("0", "1") and fields[1].strip().isdigit()
-            and fields[2].strip().isdigit())
 
 
 def sentences_from_file(path: str | Path) -> list[str]:
@@ -263,20 +255,21 @@ def sentences_from_file(path: str | Path) -> list[str]:
 
 
 def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterator[str]:
-    """Stream the sentences of an STS, STS Benchmark or MSRP file, else of a text file.
+    """Stream the sentences of an STS, STS Benchmark or MSRP file (those of every pair
+    ``similarity --pairs`` reads in it: :func:`read_sentence_pairs`), else of a text file.
 
-    The format is decided on the first `sample_lines` lines, so a large plain-text file (an
-    IDF corpus) is read once, line by line, and never held in memory.
+    The format is decided on the first `sample_lines` lines, so a large file (an IDF corpus) is
+    read once, line by line, and never held in memory. A gold score or label plays no part: a
+    row without one (most rows of STS 2015/2016), or with one out of range, gives its sentences
+    too (they were left out without a word, as ``evaluate-sts`` leaves out such a row's pair).
     """
     with open_text(path) as handle:
         layout = detect_layout(list(itertools.islice(handle, sample_lines)))
-    if layout == "msrp":
-        for pair in load_msrp(path):
-            yield from (pair.sentence1, pair.sentence2)
-        return
-    if layout == "sts":
-        for sts_pair in load_sts(path).pairs:
-            yield from (sts_pair.sentence1, sts_pair.sentence2)
+    if layout != "pairs":  # STS, the STS Benchmark or MSRP
+        with open_text(path) as handle:
+            for _number, row in read_sentence_pairs(handle, sample_lines):
+                if isinstance(row, tuple):
+                    yield from row
         return
     with open_text(path) as handle:
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
@@ -294,7 +287,7 @@ def _is_sts_benchmark(sample: Sequence[str]) -> bool:
 
 
 def _looks_like_sts(fields: list[str]) -> bool:
-    """A row of `score TAB s1 TAB s2` or of the STS Benchmark (score in field 5)."""
-    return (len(fields) >= 3 and parse_score(fields[0]) is not None) or (
-        len(fields) >= 7 and parse_score(fields[4]) is not None
-    )
+    """A row of `score TAB s1 TAB s2` or of the STS Benchmark (score in field 5), its score
+    given or empty (:func:`.sts.row_layout`, as ``evaluate-sts`` tells an STS row): SemEval STS
+    2015/2016 files leave most scores empty, and such a file was taken for plain pairs."""
+    return len(fields) >= 3 and row_layout(fields) is not None

@@ -10,11 +10,15 @@ Two layouts are read (see the READMEs under ``similarity/`` in the data folder):
 Rows that cannot be used are never dropped silently: they are returned in
 :attr:`StsData.skipped` with their line numbers (a gold score that is not a finite number in
 0-5 among them: it would make every correlation wrong); usable rows with an irregularity
-(byte-order mark, extra columns) are listed in :attr:`StsData.notes`.
+(byte-order mark, extra columns) are listed in :attr:`StsData.notes`. A sentence is read as
+written but for the white space around it (STS 2012's SMTeuroparl.train has 114 pairs with a
+sentence ending in spaces, SMTnews.test 57, the Benchmark's train split 311 with one starting
+or ending with a space), as MSRP's (:mod:`.msrp`) and ``similarity --pairs`` read them.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -156,9 +160,21 @@ def _is_float(text: str) -> bool:
     return True
 
 
+#: How many rows that are not blank :func:`detect_format` looks at for an MSRP file.
+MSRP_SAMPLE = 50
+
+
 def detect_format(path: str | Path) -> str:
-    """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file."""
-    found = format_of_rows(fields for _number, fields, _notes in read_rows(path))
+    """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file; FormatError for an
+    MSRP file (its header, or most sampled rows an MSRP row, as ``similarity --pairs`` tells it):
+    its 0/1 labels were read as gold scores and its two ids as the sentences."""
+    rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
+    sample = list(itertools.islice(rows, MSRP_SAMPLE))
+    if sample and (is_msrp_header(sample[0]) or most_rows_msrp(sample)):
+        raise FormatError("an MSRP paraphrase file (a 0/1 label and two ids before the sentences), not STS: its "
+                          "labels are no similarity scores and its second and third fields are ids; evaluate it "
+                          "with evaluate-paraphrase", source=str(path))
+    found = format_of_rows(itertools.chain(sample, rows))
     if found is None:
         raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)", source=str(path))
     return found
@@ -173,16 +189,47 @@ def format_of_rows(rows: Iterable[list[str]], votes_needed: int = 20) -> str | N
     for fields in rows:
         if not any(f.strip() for f in fields):
             continue
-        first_is_score = not fields[0].strip() or parse_score(fields[0]) is not None
-        if first_is_score:
-            votes["sts"] += 1
-        elif len(fields) >= 5 and (not fields[4].strip() or parse_score(fields[4]) is not None):
-            votes["stsb"] += 1
+        if (layout := row_layout(fields)) is not None:
+            votes[layout] += 1
         if sum(votes.values()) >= votes_needed:
             break
     if not any(votes.values()):
         return None
     return max(votes, key=lambda k: votes[k])
+
+
+def row_layout(fields: list[str]) -> str | None:
+    """``sts`` for a row with a gold score, or none, first (SemEval STS: 2015/2016 files leave
+    most scores empty), else ``stsb`` for one with it in field 5 (the STS Benchmark), else None:
+    the vote of one row in :func:`format_of_rows`, and what makes a row an STS row for
+    ``similarity --pairs`` (:func:`paralign.corpora.sentence_pairs.detect_layout`)."""
+    if not fields[0].strip() or parse_score(fields[0]) is not None:
+        return "sts"
+    if len(fields) >= 5 and (not fields[4].strip() or parse_score(fields[4]) is not None):
+        return "stsb"
+    return None
+
+
+MSRP_HEADER_FIRST_FIELD = "quality"
+
+
+def is_msrp_header(fields: list[str]) -> bool:
+    """Whether a row's fields are MSRP's header line (``Quality TAB #1 ID ...``), in any case."""
+    return bool(fields) and fields[0].strip().lower() == MSRP_HEADER_FIRST_FIELD
+
+
+def is_msrp_row(fields: list[str]) -> bool:
+    """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits, its label given or
+    empty (an unlabelled split: as an STS row without a gold score, its ids were the sentences)."""
+    return (len(fields) >= 5 and fields[0].strip() in ("0", "1", "") and fields[1].strip().isdigit()
+            and fields[2].strip().isdigit())
+
+
+def most_rows_msrp(rows: Sequence[list[str]]) -> bool:
+    """Whether most of a file's sampled rows (blank ones left out) are MSRP rows
+    (:func:`is_msrp_row`): how ``similarity --pairs`` and ``evaluate-sts`` tell an MSRP file
+    without its header."""
+    return bool(rows) and sum(map(is_msrp_row, rows)) * 2 > len(rows)
 
 
 def _row(
@@ -219,7 +266,8 @@ def _row(
 
 
 def load_sts(path: str | Path, format: str | None = None) -> StsData:
-    """Read an STS file (``sts`` 3-column TSV or ``stsb`` STS Benchmark; auto-detected).
+    """Read an STS file (``sts`` 3-column TSV or ``stsb`` STS Benchmark; auto-detected, and an
+    MSRP file refused: :func:`detect_format`).
 
     Empty lines, rows without a gold score, rows with too few fields and rows with an empty
     sentence are skipped and listed with their line numbers in the result.
