@@ -170,10 +170,10 @@ def detect_format(path: str | Path) -> str:
     its 0/1 labels were read as gold scores and its two ids as the sentences."""
     rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
     sample = list(itertools.islice(rows, MSRP_SAMPLE))
-    if sample and (is_msrp_header(sample[0]) or most_rows_msrp(sample)):
-        raise FormatError("an MSRP paraphrase file (a 0/1 label and two ids before the sentences), not STS: its "
-                          "labels are no similarity scores and its second and third fields are ids; evaluate it "
-                          "with evaluate-paraphrase", source=str(path))
+    if sample and ((header := is_msrp_header(sample[0])) or most_rows_msrp(sample)):
+        told = "its first line is the 'Quality' header" if header else "a 0/1 label and two ids before the sentences"
+        raise FormatError(f"an MSRP paraphrase file ({told}), not STS: its labels are no similarity scores and "
+                          "its second and third fields are ids; evaluate it with evaluate-paraphrase", source=str(path))
     found = format_of_rows(itertools.chain(sample, rows))
     if found is None:
         raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)", source=str(path))

@@ -15,9 +15,8 @@ from pathlib import Path
 
 from ..aligners.batch import PairFailure, TextLike, reindexed
 from ..alignment import AlignFunction
-from ..corpora.msrp import is_header as is_msrp_header
 from ..corpora.sentence_pairs import iter_sentences_from_file
-from ..corpora.sts import SkippedPair, StsPair, load_sts, read_rows, usable_pairs
+from ..corpora.sts import SkippedPair, StsPair, load_sts, usable_pairs
 from ..errors import ConfigurationError, EmptyScoringError, FormatError, MismatchError, listed
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
@@ -238,21 +237,6 @@ class StsReport:
         }
 
 
-def _not_msrp(path: str | Path) -> None:
-    """FormatError when `path` is an MSRP file (its first line the ``Quality`` header): read as
-    STS, its 0/1 labels were taken for gold scores and its two id columns for the sentences,
-    so evaluate-sts correlated ids and said n/a, with exit status 0."""
-    rows = read_rows(path)
-    try:
-        first = next((fields for _, fields, _ in rows if any(f.strip() for f in fields)), None)
-    finally:
-        rows.close()
-    if first is not None and is_msrp_header(first):
-        raise FormatError("an MSRP paraphrase file (its first line is the 'Quality' header), not STS: its 0/1 "
-                          "labels are no similarity scores and its second and third fields are ids; "
-                          "evaluate it with evaluate-paraphrase", source=str(path))
-
-
 def set_names(paths: Sequence[str | Path]) -> list[str]:
     """How each STS file is named in a report: its file name, or, when two files share it (the
     OnWN test sets of STS 2012 and 2013), its last path parts that tell them apart
@@ -305,9 +289,7 @@ def evaluate_sts_files(
     if not paths:
         raise EmptyScoringError("no STS files to evaluate: nothing to score")
     set_names(paths)  # a file given twice is refused before any is read
-    for path in paths:
-        _not_msrp(path)
-    datasets = [load_sts(path) for path in paths]  # every file read (and checked) before any work
+    datasets = [load_sts(path) for path in paths]  # every file read (and checked: an MSRP file refused) before any work
     if datasets and not any(data.pairs for data in datasets):
         first = next((f"line {r.line}: {r.reason}" for d in datasets for r in d.skipped), "no rows")
         raise FormatError(f"no usable STS pairs ({first})", source=", ".join(map(str, paths)))
