@@ -160,3 +160,14 @@ def test_every_extra_is_one_the_readme_offers() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     extras = set(project["optional-dependencies"]) - {"dev"}
     assert sorted(e for e in extras if f"paralign[{e}]" not in readme) == []
+
+
+def test_the_web_packages_paralign_web_names_are_the_web_extra() -> None:
+    """`import paralign.web` turns a missing one of these into ExtraMissingError('web'): the list
+    must be the extra's own (a package added to the extra but not here would be a bare error)."""
+    from paralign.web import WEB_EXTRA_PACKAGES
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    web = {_normalized(re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", r).group())
+           for r in project["optional-dependencies"]["web"]}
+    assert web == {_normalized(name) for name in WEB_EXTRA_PACKAGES}

@@ -427,6 +427,28 @@ def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:
     assert "pip install 'paralign[web]'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("package", ["fastapi", "jinja2"])
+def test_without_the_web_extra_importing_paralign_web_names_it(package: str) -> None:
+    """`import paralign.web` without the extra is an ExtraMissingError naming the install
+    command (it was a bare ModuleNotFoundError for fastapi), and serve names it too."""
+    code = (
+        "import sys\n"
+        f"sys.modules[{package!r}] = None\n"
+        "from paralign.errors import ExtraMissingError\n"
+        "try:\n"
+        "    import paralign.web\n"
+        "except ExtraMissingError as exc:\n"
+        "    print(type(exc).__name__, exc.missing, exc)\n"
+        "from paralign.cli import main\n"
+        "print('exit', main(['serve', '--port', '0']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    first, last = done.stdout.splitlines()
+    assert first.startswith(f"ExtraMissingError {package} ") and "pip install 'paralign[web]'" in first
+    assert last == "exit 2" and "paralign serve needs the optional extra 'web'" in done.stderr
+
+
 def _serve(*options: str) -> subprocess.CompletedProcess:
     """`paralign serve OPTIONS` in a child process, bounded in time (killed after 120 s)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}

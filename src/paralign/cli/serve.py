@@ -126,13 +126,13 @@ def announce(args: argparse.Namespace, host: str, port: int, tables: list[str]) 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
-
         from ..web import Engine, ServeConfig, create_app
-    except ModuleNotFoundError as exc:  # fastapi, uvicorn or jinja2: the web extra
-        if exc.name and exc.name.split(".")[0] in ("fastapi", "uvicorn", "jinja2", "starlette", "pydantic"):
-            raise ExtraMissingError("paralign serve", "web", exc.name) from None
-        raise
+    except ExtraMissingError as exc:  # fastapi, jinja2 ...: the web extra
+        raise ExtraMissingError("paralign serve", "web", exc.missing) from None
+    try:
+        import uvicorn
+    except ModuleNotFoundError as exc:
+        raise ExtraMissingError("paralign serve", "web", exc.name) from None
 
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")),
                          encoder=args.encoder, device=encoder_device(args),
