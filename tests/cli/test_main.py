@@ -29,6 +29,22 @@ def test_no_command_prints_help_and_fails(capsys) -> None:
     assert "usage: paralign" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("argv", "prog", "extra"), [
+    (["similarity", "p.tsv"], "paralign similarity", "p.tsv"),
+    (["align", "--bogus"], "paralign align", "--bogus"),
+    (["lattice", "stats", "--groups", "g.tsv", "x", "y"], "paralign lattice stats", "x y"),
+    (["cache", "info", "--nope"], "paralign cache info", "--nope"),
+])
+def test_an_unknown_argument_is_the_commands_usage_error(argv, prog, extra, capsys) -> None:
+    """`paralign similarity p.tsv` printed the top-level usage (`usage: paralign [-h] [--version]
+    COMMAND ...`, `paralign: error: ...`), which does not say what similarity takes."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert err.startswith(f"usage: {prog} ") and f"{prog}: error: unrecognized arguments: {extra}\n" in err
+
+
 @pytest.mark.parametrize(
     "argv",
     [

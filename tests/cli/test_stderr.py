@@ -82,7 +82,7 @@ def test_an_id_read_from_a_bad_line_is_escaped(tmp_path, monkeypatch, capsys):
 def test_argparse_usage_errors_quote_what_was_typed_escaped(capsys):
     assert _main(["align", "pairs.tsv", HOSTILE]) == 2
     err = capsys.readouterr().err
-    assert f"paralign: error: unrecognized arguments: {ESCAPED}\n" in err
+    assert f"paralign align: error: unrecognized arguments: {ESCAPED}\n" in err
     assert _main(["align", "pairs.tsv", "-o", f"/no{HOSTILE}/out.txt"]) == 2
     err = capsys.readouterr().err
     assert f"argument -o/--output: /no{ESCAPED}/out.txt: folder /no{ESCAPED} does not exist" in err

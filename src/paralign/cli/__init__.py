@@ -49,12 +49,25 @@ def _command(args: argparse.Namespace) -> str:
     return " ".join(word for word in words if word)
 
 
+def _parser_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)parser of the command as typed: `paralign lattice stats`'s, not `paralign`'s."""
+    while True:
+        chosen = [action.choices[name] for action in parser._actions  # noqa: SLF001 - argparse has no API
+                  if isinstance(action, argparse._SubParsersAction)  # noqa: SLF001
+                  and (name := getattr(args, action.dest, None)) in action.choices]
+        if not chosen:
+            return parser
+        parser = chosen[0]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paralign` console script. Every line it prints on stderr (errors here,
     warnings, argparse's usage errors, Python's warnings) goes through `_stderr.shown`: control
     characters and bidi controls in what it quotes are written as escapes."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # the command's own usage, not the top-level one that says nothing of its options
+        _parser_of(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
