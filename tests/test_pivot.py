@@ -1017,6 +1017,18 @@ def test_a_corpus_read_by_the_workers_checks_its_line_counts_first(tmp_path, efl
         pivot_paraphrases([empty], tmp_path / "t.tsv", alignments=[_write(tmp_path / "e.align", [])])
 
 
+def test_a_corpus_of_only_bad_alignment_lines_says_why_and_where(tmp_path, eflomal_forbidden):
+    """With every alignment line out of range (a 1-based file, say), the error said only "5
+    lines, all empty, over-long, filtered by length ratio or with a bad alignment line": the
+    per-line warnings come with a finished table, so nothing said which reason or which line."""
+    corpus, links = _given_corpus(tmp_path, ["9-9"] * 5)
+    with pytest.raises(FormatError) as refused:
+        pivot_paraphrases([corpus], tmp_path / "t.tsv", alignments=[links])
+    message = str(refused.value)
+    assert "5 lines: 1 empty, 0 over-long, 0 filtered by length ratio, 4 with a bad alignment line" in message
+    assert message.endswith(f"(the first: {links}:1: link 9-9 outside sentences of 5 and 5 tokens)")
+
+
 def test_relative_paths_reach_workers_started_in_another_folder(tmp_path, monkeypatch, no_eflomal):
     """A cluster's workers run in their own folder (the shared cluster's, here the folder pytest
     started in), not the command's: relative input, alignment and work paths were opened there

@@ -300,11 +300,13 @@ def prepared_info(stats: ParallelStats, given: GivenAlignment | None) -> dict[st
     its kept pairs net of those filtered and of bad alignment lines; FormatError when none is
     left (a table of nothing is an error, not a result)."""
     stats.kept -= stats.filtered + (given.bad if given else 0)
-    if stats.kept <= 0:
-        raise FormatError(
-            f"no usable line pair in {stats.source_path} / {stats.target_path}: {stats.lines} lines, all empty, "
-            "over-long, filtered by length ratio or with a bad alignment line"
-        )
+    if stats.kept <= 0:  # each reason counted, and a bad alignment line shown (its warning comes with a table)
+        reasons = f"{stats.empty} empty, {stats.too_long} over-long, {stats.filtered} filtered by length ratio"
+        if given is not None:
+            reasons += f", {given.bad} with a bad alignment line"
+            reasons += f" (the first: {given.errors[0]})" if given.errors else ""
+        raise FormatError(f"no usable line pair in {stats.source_path} / {stats.target_path}: "
+                          f"{stats.lines} lines: {reasons}")
     info = stats.to_dict()
     if given is not None:
         info["alignment"] = given.to_dict()
