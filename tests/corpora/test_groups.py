@@ -201,3 +201,34 @@ def test_the_bible_groups_as_its_readme_counts(data) -> None:
     first = groups[0]
     assert (first.id, first.line, first.names) == ("Genesis.1.1", 2, ("ASV", "BBE", "DARBY", "DRA", "KJV", "WEB", "YLT"))
     assert first.sentences[4] == "In the beginning God created the heaven and the earth."
+
+
+MSRP_ROWS = ["1\t1479718\t1479546\tStocks rallied sharply.\tStocks have rallied sharply.",
+             "0\t1091286\t1091304\tThe Fed survey beat forecasts.\tPrices had pulled back."]
+STS_ROWS = ["4.000\tA man is playing a flute.\tA man plays the flute.",
+            "0.500\tA woman is slicing onions.\tA dog runs in the park."]
+
+
+@pytest.mark.parametrize(("rows", "told"), [
+    (["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String", *MSRP_ROWS], "an MSRP paraphrase file"),
+    (MSRP_ROWS * 3, "an MSRP paraphrase file"),
+    (STS_ROWS * 3, "an STS file"),
+])
+def test_a_file_of_scored_or_labelled_pairs_is_no_groups_file(tmp_path, rows, told) -> None:
+    """An MSRP or STS file given as groups was read as groups of its every cell: `paraphrase-table
+    --groups msr-para-val.tsv` took the label, the two ids and both sentences of each row (and
+    pairs labelled 0, not paraphrases) as five equivalent sentences, and built a table of
+    '"' ↔ '" comey' from them, exit 0. It is refused, naming the file and how to make groups."""
+    path = tmp_path / "pairs.tsv"
+    _write(path, "\n".join(rows) + "\n")
+    with pytest.raises(FormatError, match=told) as refused:
+        list(iter_groups(path))
+    assert str(path) in str(refused.value) and "not a groups file" in str(refused.value)
+
+
+def test_groups_that_hold_a_number_or_an_id_are_still_groups(tmp_path) -> None:
+    """A few rows that look like a score or MSRP row among groups do not make the file one."""
+    path = tmp_path / "g.tsv"
+    _write(path, "3.5\tthree and a half\n1\t22\t33\tx\ty\nthe cat sat\ta cat sat\nit rains\tit is raining\n"
+           "he left\the went away\n")
+    assert len(list(iter_groups(path))) == 5

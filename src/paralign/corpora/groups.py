@@ -9,6 +9,7 @@ alignments as JSON (jacana, as MTReference, or JSONL) is read as the groups of i
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -122,6 +123,40 @@ def _groups_as_reached(
         yield key, _distinct_sentences(good[key])
 
 
+#: How many lines that are not blank :func:`refuse_pair_files` looks at.
+PAIR_FILE_SAMPLE = 50
+
+
+def refuse_pair_files(path: str | Path) -> None:
+    """FormatError, naming `path`, for a file of labelled or scored sentence pairs given as
+    groups: MSRP (its header, or most sampled rows an MSRP row) or STS (most rows a score and
+    two sentences, or the STS Benchmark's seven fields with the score fifth). Read as groups,
+    every cell of a row was a sentence: MSRP's label and two ids, STS's score, and pairs that
+    are no paraphrases (MSRP's label 0, STS's low scores) were paraphrase groups."""
+    from .sts import is_msrp_header, most_rows_msrp, parse_score
+
+    with open_text(path) as handle:
+        rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in itertools.islice(
+            (line for line in handle if line.strip()), PAIR_FILE_SAMPLE)]
+    if not rows:
+        return
+    header = is_msrp_header(rows[0])
+    if header or most_rows_msrp(rows):
+        raise FormatError(
+            "an MSRP paraphrase file (" + ("its first line is the 'Quality' header" if header else
+                                           "a 0/1 label and two ids before the sentences")
+            + "), not a groups file: its labels and ids would be sentences, and its pairs labelled 0 (no "
+            "paraphrases) groups of equivalent sentences; to use its paraphrases, keep the label-1 pairs: "
+            "awk -F'\\t' '$1 == 1 {print $4 \"\\t\" $5}' FILE > groups.tsv", source=str(path))
+    scored = sum((len(row) == 3 and parse_score(row[0]) is not None)
+                 or (len(row) >= 7 and row[3].strip().isdigit() and parse_score(row[4]) is not None) for row in rows)
+    if scored * 2 > len(rows):
+        raise FormatError(
+            "an STS file (a similarity score and two sentences a row), not a groups file: its scores would be "
+            "sentences, and pairs of any score, 0 (unrelated) included, groups of equivalent sentences; give "
+            "a file of equivalent sentences, one group a line", source=str(path))
+
+
 def iter_groups(
     path: str | Path, *, skip_empty: bool = True, skipped: list[tuple[int, BadPair]] | None = None,
     as_reached: bool = False,
@@ -140,6 +175,7 @@ def iter_groups(
         for key, sentences in alignment_groups(path, skipped, as_reached=as_reached):
             yield SentenceGroup(id=key, sentences=tuple(" ".join(tokens) for tokens in sentences))
         return
+    refuse_pair_files(path)
     with open_text(path) as handle:
         header: list[str] | None = None
         first = True  # the first line that is not blank: the Bible header, if any, after blank lines too
