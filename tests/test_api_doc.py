@@ -1,7 +1,8 @@
 """docs/api.md's examples run as doctests, so the tour of the Python API shows what paralign
 gives. Every fenced block of the page must be a ```pycon block (a snippet in any other block
-would be shown and never run); the blocks share one namespace, in order, from the root of the
-checkout (they read examples/demo/gold.jsonl); a block whose line before is the comment
+would be shown and never run); the blocks share one namespace, in order, run from an empty
+folder, as a user of an installed paralign would (they read the demo's gold file from the
+package, not examples/ of a checkout); a block whose line before is the comment
 ``<!-- needs the neural extra ... -->`` is skipped when torch is not installed."""
 
 from __future__ import annotations
@@ -30,10 +31,12 @@ def test_every_snippet_of_the_page_is_a_block_that_runs() -> None:
     assert len(marked) == 1 and 'Aligner("contextual")' in marked[0]  # the one neural block is marked
 
 
-def test_the_pages_examples_give_what_they_show(data, monkeypatch, run_pycon_blocks) -> None:
-    """Each example's output as the page prints it (doctest's comparison: exact text). `data`:
-    PPDB and WordNet come from the corpora folder's NLTK data, so without it the test is skipped."""
-    monkeypatch.chdir(ROOT)
+def test_the_pages_examples_give_what_they_show(data, monkeypatch, tmp_path, run_pycon_blocks) -> None:
+    """Each example's output as the page prints it (doctest's comparison: exact text), run from
+    an empty folder: the page's gold examples read `examples/demo/gold.jsonl`, so they ran from
+    the checkout's root only (elsewhere: 'examples/demo/gold.jsonl: no such file'). `data`: PPDB
+    and WordNet come from the corpora folder's NLTK data, so without it the test is skipped."""
+    monkeypatch.chdir(tmp_path)
     without_torch = importlib.util.find_spec("torch") is None
     if run_pycon_blocks(PAGE, skip=lambda lead: lead.startswith(NEURAL) and without_torch) == 0:
         pytest.fail("no example of docs/api.md ran")
