@@ -44,32 +44,6 @@ def test_the_pages_examples_give_what_they_show(data, monkeypatch, tmp_path, run
 
 # -- the old import paths the package still serves ----------------------------------------------
 
-PACKAGE = ROOT / "src" / "paralign"
-
-
-def served_old_paths() -> set[tuple[str, str | None, str]]:
-    """(old module, moved name or None for a whole module, new home as `module` or
-    `module:new_name`) for every old path the package serves: each old-path file's
-    `alias_module(__name__, NEW)` and each module's `moved_names` table, read from the
-    `__getattr__` it made."""
-    import importlib
-    import inspect
-
-    served: set[tuple[str, str | None, str]] = set()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        aliased = re.search(r'^alias_module\(__name__, "([\w.]+)"\)', text, re.M)
-        if aliased:
-            served.add((module, None, aliased[1]))
-        elif re.search(r"^__getattr__ = moved_names\(", text, re.M):
-            serve = importlib.import_module(module).__getattr__
-            homes = inspect.getclosurevars(serve).nonlocals["new_homes"]
-            served |= {(module, name, home) for name, home in homes.items()}
-    return served
-
-
 def documented_old_paths(text: str) -> set[tuple[str, str | None, str]]:
     """The same triples from the page's table of old import paths: `old` (the module) | `new`,
     or `old`: `a`, `b` | `new` (, as `new_name`)."""
@@ -83,18 +57,14 @@ def documented_old_paths(text: str) -> set[tuple[str, str | None, str]]:
     return documented
 
 
-def test_the_page_lists_every_old_import_path() -> None:
+def test_the_page_lists_every_old_import_path(old_import_paths) -> None:
     """docs/api.md, "Old import paths": every name and module paralign._moved serves from an old
     path, with its new home, and the release that removes them (the page listed none)."""
-    import warnings
-
     from paralign._moved import REMOVED_IN
 
     text = PAGE.read_text(encoding="utf-8")
     assert f"## Old import paths (removed in {REMOVED_IN})" in text
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # importing an old-path file warns
-        served = served_old_paths()
+    served = old_import_paths
     assert ("paralign.config", None, "paralign.settings") in served
     assert ("paralign.aligners.evaluation", "read_pairs", "paralign.corpora.sentence_pairs:read_input_pairs") in served
     documented = documented_old_paths(text)
