@@ -585,3 +585,38 @@ def test_architecture_names_every_old_import_path(old_import_paths) -> None:
     named = set(re.findall(r"`(paralign\.[\w.]+)`", bullet)) - {"paralign._moved"}
     served = {old for old, _, _ in old_import_paths}
     assert named == served, f"not named: {sorted(served - named)}; named, serving nothing: {sorted(named - served)}"
+
+
+#: A number as the pages quote figures: a decimal (`176.5`, `.7901`) or a count with thousands
+#: separators (`1,000,000`); small whole numbers are left out (they count things, not results).
+QUOTED_NUMBER = re.compile(r"(?<![\w.])(\d*\.\d+|\d{1,3}(?:,\d{3})+)(?![\w])")
+
+
+def numbers_not_on_cited_pages(text: str) -> list[str]:
+    """Numbers a sentence quotes that none of the docs/results pages it cites holds, each as
+    'number (cites page, ...)'. A correlation written `.8773` may be the page's `87.73`."""
+    results = ROOT / "docs" / "results"
+    wrong = []
+    for sentence in re.split(r"(?<=[.;])\s+(?=[A-Z(`])", " ".join(text.split())):
+        pages = sorted(set(re.findall(r"docs/results/([\w-]+\.md)", sentence)))
+        if not pages:
+            continue
+        cited = " ".join(" ".join((results / page).read_text(encoding="utf-8").split()) for page in pages)
+        for number in QUOTED_NUMBER.findall(sentence):
+            said = {number, number.replace(",", "")} | ({f"{float(number) * 100:.2f}"} if number[0] == "." else set())
+            if not any(form in cited for form in said):
+                wrong.append(f"{number} (cites {', '.join(pages)})")
+    return wrong
+
+
+def test_figures_quoted_beside_a_results_page_are_on_it() -> None:
+    """"numbers in docs come from runs, with the command beside them": a figure quoted in a
+    sentence that cites docs/results/X.md is on X.md (README quoted PPDB's 0.3-0.7 s to parse
+    beside table-load.md, which measures no PPDB; they are paraeval-acceptance.md's)."""
+    wrong = [f"{page.relative_to(ROOT)}: {w}" for page in USER_DOCS
+             for w in numbers_not_on_cited_pages(page.read_text(encoding="utf-8"))]
+    assert not wrong, "figures not on the results page cited beside them:\n" + "\n".join(wrong)
+    assert numbers_not_on_cited_pages("It takes 176.5 s (`docs/results/pivot-dask.md`).") == []
+    assert numbers_not_on_cited_pages("It takes 176.4 s (`docs/results/pivot-dask.md`).") == [
+        "176.4 (cites pivot-dask.md)"]
+    assert numbers_not_on_cited_pages("STS dev .8773 (`docs/results/neural-similarity.md`).") == []
