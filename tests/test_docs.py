@@ -620,3 +620,28 @@ def test_figures_quoted_beside_a_results_page_are_on_it() -> None:
     assert numbers_not_on_cited_pages("It takes 176.4 s (`docs/results/pivot-dask.md`).") == [
         "176.4 (cites pivot-dask.md)"]
     assert numbers_not_on_cited_pages("STS dev .8773 (`docs/results/neural-similarity.md`).") == []
+
+
+def gone_from_the_map() -> list[str]:
+    """What ARCHITECTURE.md's parts table names that is not in the tree: a row's part
+    (`errors.py`, `aligners/`), or a module or folder a row names (`registry.py`, `reports/`,
+    `aligners/wordsim.py`) found neither in the row's package (at any depth: `sts.py` of
+    `viz/`'s `reports/`), nor in src/paralign, nor in the repository (`scripts/...`)."""
+    gone = []
+    for part, row in architecture_rows().items():
+        if not (PACKAGE / part).exists():
+            gone.append(part)
+            continue
+        folder = PACKAGE / part if part.endswith("/") else PACKAGE
+        for name in re.findall(r"`([\w/]+(?:\.py|/))`", row):
+            places = [folder / name, PACKAGE / name, ROOT / name]
+            if not any(place.exists() for place in places) and not any(folder.rglob(name.rstrip("/"))):
+                gone.append(f"{name} (in the row of {part})")
+    return gone
+
+
+def test_nothing_on_the_map_is_gone() -> None:
+    """The other way round from test_architecture_names_every_module: a module removed or
+    renamed takes its name off the map."""
+    assert architecture_rows(), "ARCHITECTURE.md has no parts table"
+    assert not gone_from_the_map(), f"docs/ARCHITECTURE.md names what is not there: {gone_from_the_map()}"
