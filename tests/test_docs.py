@@ -645,3 +645,22 @@ def test_nothing_on_the_map_is_gone() -> None:
     renamed takes its name off the map."""
     assert architecture_rows(), "ARCHITECTURE.md has no parts table"
     assert not gone_from_the_map(), f"docs/ARCHITECTURE.md names what is not there: {gone_from_the_map()}"
+
+
+def test_the_commands_a_new_aligner_reaches_are_those_of_the_registry() -> None:
+    """ARCHITECTURE.md, "a new aligner": one line in the registry and the commands it names know
+    it. Those are the commands whose option offers the registry's names (`ALIGNER_NAMES`). It
+    said "every command that takes `--aligner`/`--system`", but `parametric align --system`
+    takes `sultan` only (its own batch aligner) and `paraphrase-table --aligner` eflomal or sultan."""
+    from paralign.aligners.registry import ALIGNER_NAMES
+
+    row = next(text for change, text in re.findall(r"^\| ([^|]+) \| (.*) \|$", ARCHITECTURE.read_text(encoding="utf-8"), re.M)
+               if change == "a new aligner")
+    leaves = leaf_parsers()
+    named = {name for name in re.findall(r"`([a-z][\w -]*?)(?: --[\w-]+)?`", row.split("then know it")[0]) if name in leaves}
+    offering = {name for name, parser in leaves.items()
+                if any(action.choices and set(action.choices) == set(ALIGNER_NAMES) for action in parser._actions)}
+    if "ALIGNER_NAMES" in (PACKAGE / "web" / "engine.py").read_text(encoding="utf-8"):
+        offering.add("serve")  # no --aligner: its pages and API offer the registry's names
+    assert offering, "no command offers the registry's aligners"
+    assert named == offering, f"the row names {sorted(named)}; the commands that offer them are {sorted(offering)}"
