@@ -664,3 +664,21 @@ def test_the_commands_a_new_aligner_reaches_are_those_of_the_registry() -> None:
         offering.add("serve")  # no --aligner: its pages and API offer the registry's names
     assert offering, "no command offers the registry's aligners"
     assert named == offering, f"the row names {sorted(named)}; the commands that offer them are {sorted(offering)}"
+
+
+def test_the_map_names_every_module_that_registers_a_signal() -> None:
+    """ARCHITECTURE.md, "a new similarity signal": the modules that call `register_signal` are
+    those the row names, and the package face imports each (it named contextual.py only; the
+    `hybrid` signal registers in hybrid.py)."""
+    row = next(text for change, text in re.findall(r"^\| ([^|]+) \| (.*) \|$", ARCHITECTURE.read_text(encoding="utf-8"), re.M)
+               if change == "a new similarity signal")
+    folder = PACKAGE / "similarity"
+    registering = {f"similarity/{p.name}" for p in folder.glob("*.py")
+                   if re.search(r"^register_signal\(", p.read_text(encoding="utf-8"), re.M)}
+    assert "similarity/signals.py" in registering
+    named = set(re.findall(r"`(similarity/\w+\.py)`", row)) - {"similarity/__init__.py"}
+    assert named == registering, f"the row names {sorted(named)}; these register signals: {sorted(registering)}"
+    face = (folder / "__init__.py").read_text(encoding="utf-8")
+    unimported = [m for m in registering if not re.search(rf"^from \. import .*\b{Path(m).stem}\b|^from \.{Path(m).stem} import",
+                                                          face, re.M)]
+    assert not unimported, f"similarity/__init__.py does not import {unimported}: their signals would not be registered"
