@@ -8,6 +8,7 @@ package, not examples/ of a checkout); a block whose line before is the comment
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import importlib.util
 import inspect
 import re
@@ -98,10 +99,12 @@ def public_bases(error: type) -> list[str]:
 
 
 def written_signature(name: str) -> str:
-    """`name(parameters)` as docs/api.md's table writes it: the parameters of a function, or of
+    """`name(parameters)` as docs/api.md's tables write it: the parameters of a function, or of
     a class's constructor, without annotations; an error with its bases; a protocol or a value
-    by its name alone."""
-    value = getattr(paralign, name)
+    by its name alone. `name` is one of paralign's, or a subpackage's in full
+    (`paralign.paraphrases.load_table`)."""
+    module, _, attribute = name.rpartition(".")
+    value = getattr(importlib.import_module(module) if module else paralign, attribute)
     if inspect.isclass(value) and issubclass(value, BaseException):
         return f"{name}({', '.join(public_bases(value))})"
     if not callable(value) or getattr(value, "_is_protocol", False):
@@ -132,7 +135,7 @@ def test_the_table_of_names_is_paralign_all_with_its_signatures() -> None:
     such as `align_scores`, `table_scores`, `load_groups`, `PivotOptions` and nine of the
     thirteen errors were on no page, and none of the signatures)."""
     section = PAGE.read_text(encoding="utf-8").split("## Every name of `paralign`")[1].split("\n## ")[0]
-    rows = re.findall(r"^\| `([^`]+)` \| .+ \|$", section, re.M)
+    rows = re.findall(r"^\| `([^`]+)` \| .+ \|$", section.split("The names of the subpackages")[0], re.M)
     documented = {row.split("(")[0]: row for row in rows}
     assert len(documented) == len(rows), "a name has two rows"
     assert set(documented) == set(paralign.__all__), (
@@ -161,3 +164,20 @@ def test_the_page_names_every_subpackage_face() -> None:
     assert faces, "no subpackage has __all__"
     missing = sorted(face for face in faces if f"`{face}`" not in paragraph)
     assert not missing, f"subpackages the page does not name: {missing}"
+
+
+def test_the_subpackage_names_the_page_calls_are_in_its_table_with_their_signatures() -> None:
+    """Each name the page's examples import from a subpackage (`from paralign.metrics.paraeval
+    import scorer`) and each subpackage function its prose calls (`paralign.paraphrases.load_table(
+    path, ...)`) has a row of the second table, written as the code has it (the page showed
+    only its examples' calls of them, not their parameters and defaults)."""
+    text = PAGE.read_text(encoding="utf-8")
+    section = text.split("The names of the subpackages that this page calls")[1].split("\n## ")[0]
+    rows = {row.split("(")[0]: row for row in re.findall(r"^\| `(paralign\.[^`]+)` \| .+ \|$", section, re.M)}
+    imported = {f"{module}.{name.strip()}" for module, names in re.findall(r">>> from (paralign\.[\w.]+) import ([\w, ]+)", text)
+                for name in names.split(",")}
+    called = set(re.findall(r"`(paralign\.[a-z_]+\.[\w.]+)\(", text))
+    missing = sorted((imported | called) - set(rows))
+    assert not missing, f"names the page uses without a row: {missing}"
+    wrong = [f"page: {row}\ncode: {written_signature(name)}" for name, row in rows.items() if row != written_signature(name)]
+    assert not wrong, "signatures the page writes otherwise than the code has them:\n" + "\n".join(wrong)
