@@ -281,6 +281,31 @@ def run_pycon_blocks():
     return run
 
 
+@pytest.fixture(scope="session")
+def old_import_paths() -> set[tuple[str, str | None, str]]:
+    """(old module, moved name or None for a whole module, new home as `module` or
+    `module:new_name`) for every old path the package serves (paralign._moved): each old-path
+    file's `alias_module(__name__, NEW)` and each module's `moved_names` table, read from the
+    `__getattr__` it made. docs/api.md lists them (tests/test_api_doc.py)."""
+    import importlib
+    import inspect
+
+    package = Path(__file__).resolve().parents[1] / "src" / "paralign"
+    served: set[tuple[str, str | None, str]] = set()
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        aliased = re.search(r'^alias_module\(__name__, "([\w.]+)"\)', text, re.M)
+        if aliased:
+            served.add((module, None, aliased[1]))
+        elif re.search(r"^__getattr__ = moved_names\(", text, re.M):
+            serve = importlib.import_module(module).__getattr__
+            homes = inspect.getclosurevars(serve).nonlocals["new_homes"]
+            served |= {(module, name, home) for name, home in homes.items()}
+    return served
+
+
 @pytest.fixture()
 def table_cache(tmp_path, monkeypatch):
     """A cache folder of the test's own, which keeps a table of any size; the list of files

@@ -573,3 +573,112 @@ def test_results_md_is_what_collect_results_makes_of_the_pages() -> None:
     spec.loader.exec_module(collect_results)
     made = collect_results.collect(ROOT / "docs" / "results")
     assert (ROOT / "docs" / "RESULTS.md").read_text(encoding="utf-8") == made
+
+
+def test_architecture_names_every_old_import_path(old_import_paths) -> None:
+    """ARCHITECTURE.md, "Old import paths ... work until 0.3": it names every module that serves
+    an old path (a module moved whole, or one that names have left) by its dotted name, and no
+    other (it left out `metrics.alignment_scores` and the commands `align`, `pivot` and
+    `similarity`, whose helpers moved to cli/_options.py, _pipelines.py and _render.py)."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    bullet = text.split("\n- Old import paths")[1].split("\n- ")[0]
+    named = set(re.findall(r"`(paralign\.[\w.]+)`", bullet)) - {"paralign._moved"}
+    served = {old for old, _, _ in old_import_paths}
+    assert named == served, f"not named: {sorted(served - named)}; named, serving nothing: {sorted(named - served)}"
+
+
+#: A number as the pages quote figures: a decimal (`176.5`, `.7901`) or a count with thousands
+#: separators (`1,000,000`); small whole numbers are left out (they count things, not results).
+QUOTED_NUMBER = re.compile(r"(?<![\w.])(\d*\.\d+|\d{1,3}(?:,\d{3})+)(?![\w])")
+
+
+def numbers_not_on_cited_pages(text: str) -> list[str]:
+    """Numbers a sentence quotes that none of the docs/results pages it cites holds, each as
+    'number (cites page, ...)'. A correlation written `.8773` may be the page's `87.73`."""
+    results = ROOT / "docs" / "results"
+    wrong = []
+    for sentence in re.split(r"(?<=[.;])\s+(?=[A-Z(`])", " ".join(text.split())):
+        pages = sorted(set(re.findall(r"docs/results/([\w-]+\.md)", sentence)))
+        if not pages:
+            continue
+        cited = " ".join(" ".join((results / page).read_text(encoding="utf-8").split()) for page in pages)
+        for number in QUOTED_NUMBER.findall(sentence):
+            said = {number, number.replace(",", "")} | ({f"{float(number) * 100:.2f}"} if number[0] == "." else set())
+            if not any(form in cited for form in said):
+                wrong.append(f"{number} (cites {', '.join(pages)})")
+    return wrong
+
+
+def test_figures_quoted_beside_a_results_page_are_on_it() -> None:
+    """"numbers in docs come from runs, with the command beside them": a figure quoted in a
+    sentence that cites docs/results/X.md is on X.md (README quoted PPDB's 0.3-0.7 s to parse
+    beside table-load.md, which measures no PPDB; they are paraeval-acceptance.md's)."""
+    wrong = [f"{page.relative_to(ROOT)}: {w}" for page in USER_DOCS
+             for w in numbers_not_on_cited_pages(page.read_text(encoding="utf-8"))]
+    assert not wrong, "figures not on the results page cited beside them:\n" + "\n".join(wrong)
+    assert numbers_not_on_cited_pages("It takes 176.5 s (`docs/results/pivot-dask.md`).") == []
+    assert numbers_not_on_cited_pages("It takes 176.4 s (`docs/results/pivot-dask.md`).") == [
+        "176.4 (cites pivot-dask.md)"]
+    assert numbers_not_on_cited_pages("STS dev .8773 (`docs/results/neural-similarity.md`).") == []
+
+
+def gone_from_the_map() -> list[str]:
+    """What ARCHITECTURE.md's parts table names that is not in the tree: a row's part
+    (`errors.py`, `aligners/`), or a module or folder a row names (`registry.py`, `reports/`,
+    `aligners/wordsim.py`) found neither in the row's package (at any depth: `sts.py` of
+    `viz/`'s `reports/`), nor in src/paralign, nor in the repository (`scripts/...`)."""
+    gone = []
+    for part, row in architecture_rows().items():
+        if not (PACKAGE / part).exists():
+            gone.append(part)
+            continue
+        folder = PACKAGE / part if part.endswith("/") else PACKAGE
+        for name in re.findall(r"`([\w/]+(?:\.py|/))`", row):
+            places = [folder / name, PACKAGE / name, ROOT / name]
+            if not any(place.exists() for place in places) and not any(folder.rglob(name.rstrip("/"))):
+                gone.append(f"{name} (in the row of {part})")
+    return gone
+
+
+def test_nothing_on_the_map_is_gone() -> None:
+    """The other way round from test_architecture_names_every_module: a module removed or
+    renamed takes its name off the map."""
+    assert architecture_rows(), "ARCHITECTURE.md has no parts table"
+    assert not gone_from_the_map(), f"docs/ARCHITECTURE.md names what is not there: {gone_from_the_map()}"
+
+
+def test_the_commands_a_new_aligner_reaches_are_those_of_the_registry() -> None:
+    """ARCHITECTURE.md, "a new aligner": one line in the registry and the commands it names know
+    it. Those are the commands whose option offers the registry's names (`ALIGNER_NAMES`). It
+    said "every command that takes `--aligner`/`--system`", but `parametric align --system`
+    takes `sultan` only (its own batch aligner) and `paraphrase-table --aligner` eflomal or sultan."""
+    from paralign.aligners.registry import ALIGNER_NAMES
+
+    row = next(text for change, text in re.findall(r"^\| ([^|]+) \| (.*) \|$", ARCHITECTURE.read_text(encoding="utf-8"), re.M)
+               if change == "a new aligner")
+    leaves = leaf_parsers()
+    named = {name for name in re.findall(r"`([a-z][\w -]*?)(?: --[\w-]+)?`", row.split("then know it")[0]) if name in leaves}
+    offering = {name for name, parser in leaves.items()
+                if any(action.choices and set(action.choices) == set(ALIGNER_NAMES) for action in parser._actions)}
+    if "ALIGNER_NAMES" in (PACKAGE / "web" / "engine.py").read_text(encoding="utf-8"):
+        offering.add("serve")  # no --aligner: its pages and API offer the registry's names
+    assert offering, "no command offers the registry's aligners"
+    assert named == offering, f"the row names {sorted(named)}; the commands that offer them are {sorted(offering)}"
+
+
+def test_the_map_names_every_module_that_registers_a_signal() -> None:
+    """ARCHITECTURE.md, "a new similarity signal": the modules that call `register_signal` are
+    those the row names, and the package face imports each (it named contextual.py only; the
+    `hybrid` signal registers in hybrid.py)."""
+    row = next(text for change, text in re.findall(r"^\| ([^|]+) \| (.*) \|$", ARCHITECTURE.read_text(encoding="utf-8"), re.M)
+               if change == "a new similarity signal")
+    folder = PACKAGE / "similarity"
+    registering = {f"similarity/{p.name}" for p in folder.glob("*.py")
+                   if re.search(r"^register_signal\(", p.read_text(encoding="utf-8"), re.M)}
+    assert "similarity/signals.py" in registering
+    named = set(re.findall(r"`(similarity/\w+\.py)`", row)) - {"similarity/__init__.py"}
+    assert named == registering, f"the row names {sorted(named)}; these register signals: {sorted(registering)}"
+    face = (folder / "__init__.py").read_text(encoding="utf-8")
+    unimported = [m for m in registering if not re.search(rf"^from \. import .*\b{Path(m).stem}\b|^from \.{Path(m).stem} import",
+                                                          face, re.M)]
+    assert not unimported, f"similarity/__init__.py does not import {unimported}: their signals would not be registered"

@@ -24,9 +24,12 @@ def test_the_readme_has_library_examples() -> None:
     assert len(blocks) >= 2 and all(">>> " in body for _, body in blocks)
 
 
-def test_the_readme_library_examples_give_what_they_show(data, run_pycon_blocks) -> None:
-    """Each example's output as the README prints it (doctest's comparison: exact text). `data`: PPDB
-    and WordNet come from the corpora folder's NLTK data, so without it the test is skipped."""
+def test_the_readme_library_examples_give_what_they_show(data, monkeypatch, tmp_path, run_pycon_blocks) -> None:
+    """Each example's output as the README prints it (doctest's comparison: exact text), run from
+    an empty folder, as a user of an installed paralign would (no example may read a file of the
+    checkout). `data`: PPDB and WordNet come from the corpora folder's NLTK data, so without it
+    the test is skipped."""
+    monkeypatch.chdir(tmp_path)
     without_torch = importlib.util.find_spec("torch") is None
     # the neural extra's block, without the extra
     if run_pycon_blocks(README, skip=lambda lead: "neural" in lead and without_torch) == 0:
