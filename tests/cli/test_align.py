@@ -734,3 +734,23 @@ def test_an_empty_encoder_name_is_a_usage_error(tmp_path: Path, capsys) -> None:
     pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
     assert main(["align", str(pairs), "--tokenized", "--preset", "contextual", "--device", "cpu", "--encoder", ""]) == 2
     assert capsys.readouterr().err.startswith("paralign align: error: encoder model: an empty name;")
+
+
+def test_evaluate_and_tune_warn_of_sure_plus_possible_on_a_gold_without_possible_links(tmp_path: Path, capsys) -> None:
+    """--gold-links sure+possible against a gold with no possible links scored its sure links
+    without a word (as score-alignments did); both commands now warn once, naming the gold."""
+    records = [json.loads(line) for line in (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps({**r, "possible": []}) + "\n" for r in records), encoding="utf-8")
+    warning = f"paralign: warning: {gold}: no possible links in the gold (only sure ones): --gold-links " \
+              "sure+possible scores its sure links, as --gold-links sure does"
+    for command in (["evaluate-aligner"], ["tune-aligner", "--ppdb-grid", "0.9", "--w-grid", "0.9"]):
+        assert main([*command, "--gold", str(gold), "--gold-links", "sure+possible", "--format", "json"]) == 0
+        captured = capsys.readouterr()
+        assert captured.err.splitlines() == [warning], command
+        assert json.loads(captured.out)["gold_possible_links"] == 0
+        assert main([*command, "--gold", str(DEMO / "gold.jsonl"), "--limit", "2", "--gold-links", "sure+possible",
+                     "--format", "json"]) == 0
+        captured = capsys.readouterr()
+        assert "no possible links" not in captured.err
+        assert json.loads(captured.out)["gold_possible_links"] == sum(len(r["possible"]) for r in records) > 0

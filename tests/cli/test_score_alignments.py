@@ -425,3 +425,27 @@ def test_help_explains_every_output_line(capsys) -> None:
     text = " ".join(capsys.readouterr().out.split())
     for name in ("macro", "micro", "exact", "AER", "gold links", "system links", "signature"):
         assert f"{name} =" in text, name
+
+
+def test_sure_plus_possible_on_a_gold_without_possible_links_warns(capsys, tmp_path: Path, data: Path) -> None:
+    """MSR RTE2's majority jacana file has every possibleAlign empty (its README): --gold-links
+    sure+possible scored its sure links as --gold-links sure does, and said nothing. It now warns
+    once, naming the gold file; JSON counts the gold's possible links (beyond the sure ones)."""
+    pairs = json.loads((data / "alignment/msr-rte2/converted/RTE2_test_M.align.json").read_text(encoding="utf-8"))[:3]
+    gold = tmp_path / "RTE2_test_M.align.json"
+    gold.write_text(json.dumps(pairs), encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("".join(p["sureAlign"] + "\n" for p in pairs), encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--gold-links", "sure+possible",
+                         "--format", "json")
+    warning = f"paralign: warning: {gold}: no possible links in the gold (only sure ones): --gold-links " \
+              "sure+possible scores its sure links, as --gold-links sure does"
+    assert code == 0 and err.splitlines() == [warning]
+    assert json.loads(out)["gold_possible_links"] == 0 and json.loads(out)["macro"]["f1"] == 1
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+    assert code == 0 and err == ""  # sure links asked for: nothing missing
+    # a gold with possible links (gold.json reads them from its sure+poss companion): no warning
+    code, out, err = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--gold-links", "sure+possible", "--format", "json")
+    expected = sum(len(p["sureAlign"].split()) for p in json.loads((EXAMPLES / "gold.sure+poss.json").read_text()))
+    expected -= sum(len(p["sureAlign"].split()) for p in json.loads((EXAMPLES / "gold.json").read_text()))
+    assert code == 0 and err == "" and json.loads(out)["gold_possible_links"] == expected > 0

@@ -85,6 +85,7 @@ class TuneResult(TypedDict):
     gold: str
     pairs: int
     links: str
+    gold_possible_links: int  #: the gold's possible links beyond the sure ones
     best: BestRow
     grid: list[GridRow]
     skipped: int
@@ -258,10 +259,11 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     ppdb_grid, w_grid = tuple(dict.fromkeys(ppdb_grid)), tuple(dict.fromkeys(w_grid))
     grid = [(p, w) for p in ppdb_grid for w in w_grid]
     rows: list[GridRow] = []
+    possible = 0
     for ppdb_sim, w in progress(grid) if progress else grid:
         variant = aligner.with_params(ppdb_sim=ppdb_sim, w=w)
         scores = score_alignments(gold_alignments, variant.align_annotated(annotated, workers=workers), links)
-        macro = scores.macro
+        macro, possible = scores.macro, scores.gold_possible_links
         rows.append({"ppdb_sim": ppdb_sim, "w": w, "precision": macro.precision,
                      "recall": macro.recall, "f1": macro.f1, "exact": scores.exact})
     best = best_of_grid(rows)
@@ -270,7 +272,8 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     signed = gold_parts(gold_path, links, limit)
     reported: BestRow = {**best, "tied": tied, "signature": alignment_signature(best_aligner, **signed)}
     fixed = tuning_signature(aligner, {"ppdb_sim": ppdb_grid, "w": w_grid}, **signed)
-    return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": reported, "grid": rows,
+    return {"gold": str(gold_path), "pairs": len(gold), "links": links,
+            "gold_possible_links": possible, "best": reported, "grid": rows,
             "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped], "signature": fixed}
 
 

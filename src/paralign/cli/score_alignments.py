@@ -15,7 +15,12 @@ from ._common import (
     warn_each,
     write_result,
 )
-from ._options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
+from ._options import (
+    add_bootstrap_options,
+    add_macro_confidence,
+    check_bootstrap_options,
+    sure_only_warnings,
+)
 from ._render import render_scores
 
 
@@ -74,6 +79,6 @@ def run(args: argparse.Namespace) -> int:
     result, skipped = shown_names(result, names), shown_names(skipped, names)
     if args.confidence:
         add_macro_confidence(args, result, scores.per_pair)
-    write_result(args, result, _render)
+    write_result(args, result, _render, sure_only_warnings(result, names.get(gold, args.gold)))
     warn_each(skipped, "pairs skipped")
     return 0

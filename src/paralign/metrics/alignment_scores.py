@@ -100,6 +100,7 @@ class ScoresDict(TypedDict):
     exact_count: int
     aer: float
     gold_links: int
+    gold_possible_links: int
     system_links: int
     skipped: int
     skipped_rows: list[SkippedRow]
@@ -165,7 +166,8 @@ def _ratio(numerator: int, denominator: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class PairCounts:
-    """Sufficient statistics of one pair: sizes of gold G, system A, and their overlaps."""
+    """Sufficient statistics of one pair: sizes of gold G, system A, and their overlaps; `possible`
+    counts the gold's possible links beyond its sure ones (whatever G is)."""
 
     gold: int
     system: int
@@ -174,6 +176,7 @@ class PairCounts:
     system_sure: int
     system_possible: int
     exact: bool
+    possible: int
 
     @classmethod
     def of(cls, gold: Alignment, system: Alignment, links: str = "sure") -> PairCounts:
@@ -187,6 +190,7 @@ class PairCounts:
             system_sure=len(predicted & gold.sure),
             system_possible=len(predicted & gold.possible),
             exact=predicted == gold_links,
+            possible=len(gold.possible_only),
         )
 
     @property
@@ -252,6 +256,12 @@ class AlignmentScores:
         return PRF(precision, recall, f_measure(precision, recall))
 
     @property
+    def gold_possible_links(self) -> int:
+        """The gold's possible links beyond its sure ones, summed: 0 when it has none (a gold that
+        lost them, as MSR RTE2's majority jacana file), where sure+possible scores the sure links."""
+        return sum(p.possible for p in self.per_pair)
+
+    @property
     def exact_count(self) -> int:
         return sum(p.exact for p in self.per_pair)
 
@@ -306,6 +316,7 @@ class AlignmentScores:
             "exact_count": self.exact_count,
             "aer": self.aer,
             "gold_links": sum(p.gold for p in self.per_pair),
+            "gold_possible_links": self.gold_possible_links,
             "system_links": sum(p.system for p in self.per_pair),
             "skipped": len(self.skipped),
             "skipped_rows": [s.to_dict() for s in self.skipped],
