@@ -104,6 +104,7 @@ class ScoresDict(TypedDict):
     system_links: int
     skipped: int
     skipped_rows: list[SkippedRow]
+    warnings: list[str]
     signature: str
 
 
@@ -229,6 +230,7 @@ class AlignmentScores:
     #: Where the gold's possible links came from (:func:`~paralign.corpora.alignments.possible_links_source`):
     #: ``gold`` (the gold alignments as given) or the sure+poss file combined with the gold file.
     possible: str = "gold"
+    warnings: tuple[str, ...] = ()  #: about the system file as a whole (:func:`score_pairs`)
 
     @property
     def signature(self) -> str:
@@ -320,6 +322,7 @@ class AlignmentScores:
             "system_links": sum(p.system for p in self.per_pair),
             "skipped": len(self.skipped),
             "skipped_rows": [s.to_dict() for s in self.skipped],
+            "warnings": list(self.warnings),
             "signature": self.signature,
         }
         if per_pair:
@@ -480,12 +483,37 @@ def _outside_hint(links: frozenset[tuple[int, int]], source_length: int, target_
     does: every link fits with source and target swapped (an aligner run target to source, as
     awesome-align and fast_align -r can be), or fits 1 lower (1-based indices, as GIZA's), for
     the warning; "" otherwise. A whole file of such warnings otherwise reads as bad data."""
-    if _fits(((j, i) for i, j in links), source_length, target_length):
-        return ("; all its links fit with source and target swapped: are the system's links "
-                "target-source?")
-    if _fits(((i - 1, j - 1) for i, j in links), source_length, target_length):
-        return "; all its links fit 1 lower: are the system's indices 1-based? (Pharaoh links are 0-based)"
+    for misread, (how, question) in _MISREAD.items():
+        if _fits(map(misread, links), source_length, target_length):
+            return f"; all its links fit {how}: {question}"
     return ""
+
+
+def _swapped(link: tuple[int, int]) -> tuple[int, int]:
+    return link[1], link[0]
+
+
+def _lower(link: tuple[int, int]) -> tuple[int, int]:
+    return link[0] - 1, link[1] - 1
+
+
+#: The common misreadings of a system file: how its links are read, and the question to ask.
+_MISREAD = {_swapped: ("with source and target swapped", "are the system's links target-source?"),
+            _lower: ("1 lower", "are the system's indices 1-based? (Pharaoh links are 0-based)")}
+
+
+def _misread_warnings(kept: Sequence[tuple[Alignment, Alignment]], system_name: str) -> tuple[str, ...]:
+    """A warning when the system's links, read swapped or 1 lower, match the gold's (sure and
+    possible) at least 1.5 times as often as they do as written (and 5 times or more): a file
+    written target-source or 1-based whose links all fit the sentences, which no pair's check
+    catches. Contiguous spans make a correct file match about half as often 1 lower."""
+    as_is = sum(len(s.possible & g.possible) for g, s in kept)
+    for misread, (how, question) in _MISREAD.items():
+        matches = sum(len(set(map(misread, s.possible)) & g.possible) for g, s in kept)
+        if matches >= max(5, 1.5 * as_is):
+            return (f"{system_name}: its links match the gold's {matches} times read {how}, {as_is} "
+                    f"as written: {question}",)
+    return ()
 
 
 def blank_tail_hint(extra: Sequence[object]) -> str:
@@ -538,8 +566,9 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
         else:
             raise problem
     where = gold_name if gold_name == system_name else f"{gold_name} / {system_name}"
-    return score_alignments([g for g, _ in kept], [s for _, s in kept], links, source=where,
-                            positions=positions, skipped=skipped)
+    scores = score_alignments([g for g, _ in kept], [s for _, s in kept], links, source=where,
+                              positions=positions, skipped=skipped)
+    return replace(scores, warnings=_misread_warnings(kept, system_name))
 
 
 def score_files(gold_path: str | Path, system_path: str | Path, links: str = "sure", *,
