@@ -742,13 +742,14 @@ def test_evaluate_and_tune_warn_of_sure_plus_possible_on_a_gold_without_possible
     records = [json.loads(line) for line in (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]]
     gold = tmp_path / "gold.jsonl"
     gold.write_text("".join(json.dumps({**r, "possible": []}) + "\n" for r in records), encoding="utf-8")
-    warning = f"paralign: warning: {gold}: no possible links in the gold (only sure ones): --gold-links " \
-              "sure+possible scores its sure links, as --gold-links sure does"
+    warning = f"paralign: warning: {gold}: no possible links in the gold (only sure ones): scoring against " \
+              "sure+possible scores its sure links only"
     for command in (["evaluate-aligner"], ["tune-aligner", "--ppdb-grid", "0.9", "--w-grid", "0.9"]):
         assert main([*command, "--gold", str(gold), "--gold-links", "sure+possible", "--format", "json"]) == 0
         captured = capsys.readouterr()
         assert captured.err.splitlines() == [warning], command
         assert json.loads(captured.out)["gold_possible_links"] == 0
+        assert json.loads(captured.out)["warnings"] == [warning.removeprefix("paralign: warning: ")]
         assert main([*command, "--gold", str(DEMO / "gold.jsonl"), "--limit", "2", "--gold-links", "sure+possible",
                      "--format", "json"]) == 0
         captured = capsys.readouterr()

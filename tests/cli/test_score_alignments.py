@@ -438,10 +438,11 @@ def test_sure_plus_possible_on_a_gold_without_possible_links_warns(capsys, tmp_p
     system.write_text("".join(p["sureAlign"] + "\n" for p in pairs), encoding="utf-8")
     code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--gold-links", "sure+possible",
                          "--format", "json")
-    warning = f"paralign: warning: {gold}: no possible links in the gold (only sure ones): --gold-links " \
-              "sure+possible scores its sure links, as --gold-links sure does"
+    warning = f"paralign: warning: {gold}: no possible links in the gold (only sure ones): scoring against " \
+              "sure+possible scores its sure links only"
     assert code == 0 and err.splitlines() == [warning]
     assert json.loads(out)["gold_possible_links"] == 0 and json.loads(out)["macro"]["f1"] == 1
+    assert json.loads(out)["warnings"] == [warning.removeprefix("paralign: warning: ")]
     code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
     assert code == 0 and err == ""  # sure links asked for: nothing missing
     # a gold with possible links (gold.json reads them from its sure+poss companion): no warning

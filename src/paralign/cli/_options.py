@@ -193,15 +193,6 @@ def add_gold_options(parser: argparse.ArgumentParser) -> None:
                         help="only the first N pairs (N >= 1; default: all)")
 
 
-def sure_only_warnings(result: Mapping[str, object], gold: str) -> list[str]:
-    """The warning when --gold-links sure+possible meets a gold with no possible links (its
-    sure links are scored, as --gold-links sure scores them; it was silent): [] otherwise."""
-    if result["links"] != "sure+possible" or result["gold_possible_links"]:
-        return []
-    return [f"{gold}: no possible links in the gold (only sure ones): --gold-links sure+possible "
-            "scores its sure links, as --gold-links sure does"]
-
-
 def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
     """The aligner of the aligner options: the Sultan aligner, or with ``--preset contextual``
     the contextual aligner around it (--encoder, --device, --min-confidence).

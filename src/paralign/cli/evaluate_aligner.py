@@ -23,7 +23,6 @@ from ._options import (
     check_bootstrap_options,
     cluster_runner,
     on_gold,
-    sure_only_warnings,
 )
 from ._render import render_scores
 
@@ -69,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         result = on_gold(args, evaluate)
     if args.confidence:
         add_macro_confidence(args, result, [pair.counts for pair in pairs])
-    write_result(args, result, _render, sure_only_warnings(result, result["gold"]))
+    write_result(args, result, _render, result["warnings"])
     if args.report is not None:
         from ..viz.reports import alignment_report
 

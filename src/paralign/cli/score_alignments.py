@@ -15,12 +15,7 @@ from ._common import (
     warn_each,
     write_result,
 )
-from ._options import (
-    add_bootstrap_options,
-    add_macro_confidence,
-    check_bootstrap_options,
-    sure_only_warnings,
-)
+from ._options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
 from ._render import render_scores
 
 
@@ -81,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
     result, skipped = shown_names(result, names), shown_names(skipped, names)
     if args.confidence:
         add_macro_confidence(args, result, scores.per_pair)
-    write_result(args, result, _render, [*sure_only_warnings(result, names.get(gold, args.gold)),
-                                         *result["warnings"]])
+    write_result(args, result, _render, result["warnings"])
     warn_each(skipped, "pairs skipped")
     return 0

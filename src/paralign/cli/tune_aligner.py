@@ -13,7 +13,6 @@ from ._options import (
     aligner_from_args,
     cluster_runner,
     on_gold,
-    sure_only_warnings,
 )
 
 
@@ -86,6 +85,6 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, limit=args.limit,
             progress=lambda items: progress(items, "grid"),  # the grid tried: a repeated value once
         ))
-    write_result(args, result, _render, sure_only_warnings(result, result["gold"]))
+    write_result(args, result, _render, result["warnings"])
     warn_skipped_pairs(result["skipped_rows"])
     return 0

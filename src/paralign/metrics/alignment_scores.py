@@ -25,7 +25,7 @@ Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`par
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, overload
@@ -167,8 +167,8 @@ def _ratio(numerator: int, denominator: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class PairCounts:
-    """Sufficient statistics of one pair: sizes of gold G, system A, and their overlaps; `possible`
-    counts the gold's possible links beyond its sure ones (whatever G is)."""
+    """Sufficient statistics of one pair: sizes of gold G, system A, their overlaps, and `possible`
+    the gold's possible links beyond its sure ones (whatever G is)."""
 
     gold: int
     system: int
@@ -230,7 +230,7 @@ class AlignmentScores:
     #: Where the gold's possible links came from (:func:`~paralign.corpora.alignments.possible_links_source`):
     #: ``gold`` (the gold alignments as given) or the sure+poss file combined with the gold file.
     possible: str = "gold"
-    warnings: tuple[str, ...] = ()  #: about the system file as a whole (:func:`score_pairs`)
+    warnings: tuple[str, ...] = ()  #: on the files as wholes (:func:`sure_only_warnings`, :func:`score_pairs`)
 
     @property
     def signature(self) -> str:
@@ -259,8 +259,7 @@ class AlignmentScores:
 
     @property
     def gold_possible_links(self) -> int:
-        """The gold's possible links beyond its sure ones, summed: 0 when it has none (a gold that
-        lost them, as MSR RTE2's majority jacana file), where sure+possible scores the sure links."""
+        """The gold's possible links beyond its sure ones, summed (MSR RTE2's majority jacana: 0)."""
         return sum(p.possible for p in self.per_pair)
 
     @property
@@ -489,24 +488,16 @@ def _outside_hint(links: frozenset[tuple[int, int]], source_length: int, target_
     return ""
 
 
-def _swapped(link: tuple[int, int]) -> tuple[int, int]:
-    return link[1], link[0]
-
-
-def _lower(link: tuple[int, int]) -> tuple[int, int]:
-    return link[0] - 1, link[1] - 1
-
-
-#: The common misreadings of a system file: how its links are read, and the question to ask.
-_MISREAD = {_swapped: ("with source and target swapped", "are the system's links target-source?"),
-            _lower: ("1 lower", "are the system's indices 1-based? (Pharaoh links are 0-based)")}
+#: The common misreadings of a system file: a link read so, how to say it, what to ask.
+_MISREAD: dict[Callable[[tuple[int, int]], tuple[int, int]], tuple[str, str]] = {
+    lambda ij: (ij[1], ij[0]): ("with source and target swapped", "are the system's links target-source?"),
+    lambda ij: (ij[0] - 1, ij[1] - 1): ("1 lower", "are the system's indices 1-based? (Pharaoh links are 0-based)")}
 
 
 def _misread_warnings(kept: Sequence[tuple[Alignment, Alignment]], system_name: str) -> tuple[str, ...]:
     """A warning when the system's links, read swapped or 1 lower, match the gold's (sure and
-    possible) at least 1.5 times as often as they do as written (and 5 times or more): a file
-    written target-source or 1-based whose links all fit the sentences, which no pair's check
-    catches. Contiguous spans make a correct file match about half as often 1 lower."""
+    possible) 1.5 times as often as written, and 5 times or more: a file written target-source
+    or 1-based whose links all fit (a correct one, of spans, matches half as often 1 lower)."""
     as_is = sum(len(s.possible & g.possible) for g, s in kept)
     for misread, (how, question) in _MISREAD.items():
         matches = sum(len(set(map(misread, s.possible)) & g.possible) for g, s in kept)
@@ -514,6 +505,14 @@ def _misread_warnings(kept: Sequence[tuple[Alignment, Alignment]], system_name: 
             return (f"{system_name}: its links match the gold's {matches} times read {how}, {as_is} "
                     f"as written: {question}",)
     return ()
+
+
+def sure_only_warnings(scores: AlignmentScores, gold_name: str) -> tuple[str, ...]:
+    """A warning when `scores` are of sure+possible against a gold with no possible link, else ()."""
+    if scores.links != "sure+possible" or scores.gold_possible_links:
+        return ()
+    return (f"{gold_name}: no possible links in the gold (only sure ones): scoring against "
+            "sure+possible scores its sure links only",)
 
 
 def blank_tail_hint(extra: Sequence[object]) -> str:
@@ -592,7 +591,7 @@ def score_files(gold_path: str | Path, system_path: str | Path, links: str = "su
     scores = score_pairs(gold, system, links, gold_name=str(gold_path), system_name=system_name,
                          skip_bad=skip_bad)
     source = possible_links_source(gold_path, gold_format, possible_path=possible_path or "auto")
-    return replace(scores, possible=source)
+    return replace(scores, possible=source, warnings=sure_only_warnings(scores, str(gold_path)) + scores.warnings)
 
 
 # Text rendering moved to the CLI; the old names work, with a DeprecationWarning, until 0.3.
