@@ -493,3 +493,25 @@ def test_a_misread_system_whose_links_all_fit_is_named(capsys, tmp_path: Path, d
     system.write_text("\n".join(right) + "\n", encoding="utf-8")
     code, out, err = run(capsys, "--gold", str(short), "--system", str(system), "--format", "json")
     assert code == 0 and err == "" and json.loads(out)["warnings"] == []
+
+
+@pytest.mark.parametrize(("gold_lines", "why"), [
+    ("0p0 1p1\n0?0\n", " (it has possible ones: score against sure+possible?)"),
+    ("\n\n", ""),
+])
+def test_a_gold_with_no_links_to_find_warns(capsys, tmp_path: Path, gold_lines: str, why: str) -> None:
+    """A Pharaoh gold whose links are all possible ones, scored against its sure links (the
+    default), or a gold of blank lines, has nothing to find: every pair's recall is 100 by
+    convention, and the scores (P 0 R 100, or 100 everywhere) came without a word. One warning
+    names the gold file now (and JSON's "warnings")."""
+    gold = tmp_path / "gold.pharaoh"
+    gold.write_text(gold_lines, encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 1-1\n0-0\n", encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+    warning = f"{gold}: no sure links in the gold: nothing to find, every pair's recall is 100{why}"
+    assert code == 0 and json.loads(out)["macro"]["recall"] == 1
+    assert json.loads(out)["warnings"] == [warning] and err.splitlines() == [f"paralign: warning: {warning}"]
+    if why:
+        code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--gold-links", "sure+possible")
+        assert code == 0 and err == ""

@@ -90,7 +90,7 @@ class TuneResult(TypedDict):
     grid: list[GridRow]
     skipped: int
     skipped_rows: list[SkippedRow]
-    warnings: list[str]  #: as the scores' (:func:`~paralign.metrics.alignment_scores.sure_only_warnings`)
+    warnings: list[str]  #: as the scores' (:func:`~paralign.metrics.alignment_scores.gold_warnings`)
     signature: str
 
 
@@ -192,7 +192,7 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
                            limit: int | None = None, progress: Progress | None = None) -> AlignerEvaluation:
     """:func:`evaluate_aligner`'s report together with every pair's system alignment and counts
     (in gold order; what a report of the pairs shows)."""
-    from ..metrics.alignment_scores import score_alignments, sure_only_warnings
+    from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
 
@@ -208,7 +208,7 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
     scores = score_alignments(
         [p.alignment for p in gold], system, links, source=str(gold_path), positions=positions, skipped=skipped
     )
-    scores = replace(scores, warnings=sure_only_warnings(scores, str(gold_path)))
+    scores = replace(scores, warnings=gold_warnings(scores, str(gold_path)))
     result: AlignerResult = {  # "signature" is replaced where the scores have it, the rest added after
         **scores.to_dict(), "gold": str(gold_path), "annotate_seconds": round(annotate_seconds, 3),
         "align_seconds": round(align_seconds, 3),
@@ -251,7 +251,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     :func:`evaluate_aligner` gives that setting. ``best["tied"]`` counts the settings with the
     best F1, itself included: among them the one nearest the paper's (0.9, 0.9) is reported
     (:func:`best_of_grid`), which says nothing about the others (on a small dev slice, often the whole grid)."""
-    from ..metrics.alignment_scores import score_alignments, sure_only_warnings
+    from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
     gold, _, skipped = read_gold(gold_path, limit)
@@ -267,7 +267,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
         variant = aligner.with_params(ppdb_sim=ppdb_sim, w=w)
         scores = score_alignments(gold_alignments, variant.align_annotated(annotated, workers=workers), links)
         macro, possible = scores.macro, scores.gold_possible_links
-        warnings = sure_only_warnings(scores, str(gold_path))
+        warnings = gold_warnings(scores, str(gold_path))
         rows.append({"ppdb_sim": ppdb_sim, "w": w, "precision": macro.precision,
                      "recall": macro.recall, "f1": macro.f1, "exact": scores.exact})
     best = best_of_grid(rows)

@@ -230,7 +230,7 @@ class AlignmentScores:
     #: Where the gold's possible links came from (:func:`~paralign.corpora.alignments.possible_links_source`):
     #: ``gold`` (the gold alignments as given) or the sure+poss file combined with the gold file.
     possible: str = "gold"
-    warnings: tuple[str, ...] = ()  #: on the files as wholes (:func:`sure_only_warnings`, :func:`score_pairs`)
+    warnings: tuple[str, ...] = ()  #: on the files as wholes (:func:`gold_warnings`, :func:`score_pairs`)
 
     @property
     def signature(self) -> str:
@@ -495,9 +495,8 @@ _MISREAD: dict[Callable[[tuple[int, int]], tuple[int, int]], tuple[str, str]] = 
 
 
 def _misread_warnings(kept: Sequence[tuple[Alignment, Alignment]], system_name: str) -> tuple[str, ...]:
-    """A warning when the system's links, read swapped or 1 lower, match the gold's (sure and
-    possible) 1.2 times as often as written, and 5 times or more: a file written target-source or
-    1-based whose links all fit (correct baselines match 0.55-0.8 times as often 1 lower)."""
+    """A warning when the system's links, read swapped or 1 lower, match the gold's 1.2 times as often
+    as written (and 5 times or more); correct baselines match 0.55-0.8 times as often 1 lower."""
     as_is = sum(len(s.possible & g.possible) for g, s in kept)
     for misread, (how, question) in _MISREAD.items():
         matches = sum(len(set(map(misread, s.possible)) & g.possible) for g, s in kept)
@@ -507,8 +506,11 @@ def _misread_warnings(kept: Sequence[tuple[Alignment, Alignment]], system_name: 
     return ()
 
 
-def sure_only_warnings(scores: AlignmentScores, gold_name: str) -> tuple[str, ...]:
-    """A warning when `scores` are of sure+possible against a gold with no possible link, else ()."""
+def gold_warnings(scores: AlignmentScores, gold_name: str) -> tuple[str, ...]:
+    """A warning when the gold has no link to find, or none possible to score sure+possible against."""
+    if not any(p.gold for p in scores.per_pair):  # recall 100 by convention: P 0 R 100, or all 100
+        why = " (it has possible ones: score against sure+possible?)" if scores.gold_possible_links else ""
+        return (f"{gold_name}: no {scores.links} links in the gold: nothing to find, every pair's recall is 100{why}",)
     if scores.links != "sure+possible" or scores.gold_possible_links:
         return ()
     return (f"{gold_name}: no possible links in the gold (only sure ones): scoring against "
@@ -591,7 +593,7 @@ def score_files(gold_path: str | Path, system_path: str | Path, links: str = "su
     scores = score_pairs(gold, system, links, gold_name=str(gold_path), system_name=system_name,
                          skip_bad=skip_bad)
     source = possible_links_source(gold_path, gold_format, possible_path=possible_path or "auto")
-    return replace(scores, possible=source, warnings=sure_only_warnings(scores, str(gold_path)) + scores.warnings)
+    return replace(scores, possible=source, warnings=gold_warnings(scores, str(gold_path)) + scores.warnings)
 
 
 # Text rendering moved to the CLI; the old names work, with a DeprecationWarning, until 0.3.
