@@ -113,7 +113,7 @@ def test_tune_aligner_text_shows_each_grid_value_as_given() -> None:
 
     rows = [{"ppdb_sim": p, "w": w, "precision": 0.5, "recall": 0.5, "f1": f1, "exact": 0.0}
             for p, w, f1 in ((0.12, 0.9, 0.5), (0.125, 0.9, 0.6), (1.0, 0.125, 0.4))]
-    result = {"pairs": 2, "links": "sure", "grid": rows, "signature": "s",
+    result = {"pairs": 2, "skipped": 0, "links": "sure", "grid": rows, "signature": "s",
               "best": {**rows[1], "tied": 1, "signature": "b"}}
     table = _render(result).splitlines()[2:5]  # type: ignore[arg-type]
     assert [line.split()[:2] for line in table] == [["0.12", "0.90"], ["0.125", "0.90"], ["1.00", "0.125"]]
@@ -734,3 +734,39 @@ def test_an_empty_encoder_name_is_a_usage_error(tmp_path: Path, capsys) -> None:
     pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
     assert main(["align", str(pairs), "--tokenized", "--preset", "contextual", "--device", "cpu", "--encoder", ""]) == 2
     assert capsys.readouterr().err.startswith("paralign align: error: encoder model: an empty name;")
+
+
+def test_evaluate_and_tune_warn_of_sure_plus_possible_on_a_gold_without_possible_links(tmp_path: Path, capsys) -> None:
+    """--gold-links sure+possible against a gold with no possible links scored its sure links
+    without a word (as score-alignments did); both commands now warn once, naming the gold."""
+    records = [json.loads(line) for line in (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps({**r, "possible": []}) + "\n" for r in records), encoding="utf-8")
+    warning = f"paralign: warning: {gold}: no possible links in the gold (only sure ones): scoring against " \
+              "sure+possible scores its sure links only"
+    for command in (["evaluate-aligner"], ["tune-aligner", "--ppdb-grid", "0.9", "--w-grid", "0.9"]):
+        assert main([*command, "--gold", str(gold), "--gold-links", "sure+possible", "--format", "json"]) == 0
+        captured = capsys.readouterr()
+        assert captured.err.splitlines() == [warning], command
+        assert json.loads(captured.out)["gold_possible_links"] == 0
+        assert json.loads(captured.out)["warnings"] == [warning.removeprefix("paralign: warning: ")]
+        assert main([*command, "--gold", str(DEMO / "gold.jsonl"), "--limit", "2", "--gold-links", "sure+possible",
+                     "--format", "json"]) == 0
+        captured = capsys.readouterr()
+        assert "no possible links" not in captured.err
+        assert json.loads(captured.out)["gold_possible_links"] == sum(len(r["possible"]) for r in records) > 0
+
+
+def test_tune_aligner_text_says_how_many_gold_pairs_were_skipped(tmp_path: Path, capsys) -> None:
+    """tune-aligner's text began '3 pairs, sure links; ...' when a bad gold line had been left
+    out (only the stderr warning said so, gone from a report saved with -o); it now says
+    '3 pairs (1 skipped)', as evaluate-aligner's 'pairs: 3 (1 skipped)' does."""
+    lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([lines[0], '{"id": "broken"', *lines[1:3]]) + "\n", encoding="utf-8")
+    saved = tmp_path / "tuned.txt"
+    assert main(["tune-aligner", "--gold", str(gold), "--ppdb-grid", "0.9", "--w-grid", "0.9", "-o", str(saved)]) == 0
+    assert saved.read_text(encoding="utf-8").startswith("3 pairs (1 skipped), sure links; macro F1")
+    gold.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
+    assert main(["tune-aligner", "--gold", str(gold), "--ppdb-grid", "0.9", "--w-grid", "0.9", "-o", str(saved)]) == 0
+    assert saved.read_text(encoding="utf-8").startswith("3 pairs, sure links; macro F1")

@@ -425,3 +425,93 @@ def test_help_explains_every_output_line(capsys) -> None:
     text = " ".join(capsys.readouterr().out.split())
     for name in ("macro", "micro", "exact", "AER", "gold links", "system links", "signature"):
         assert f"{name} =" in text, name
+
+
+def test_sure_plus_possible_on_a_gold_without_possible_links_warns(capsys, tmp_path: Path, data: Path) -> None:
+    """MSR RTE2's majority jacana file has every possibleAlign empty (its README): --gold-links
+    sure+possible scored its sure links as --gold-links sure does, and said nothing. It now warns
+    once, naming the gold file; JSON counts the gold's possible links (beyond the sure ones)."""
+    pairs = json.loads((data / "alignment/msr-rte2/converted/RTE2_test_M.align.json").read_text(encoding="utf-8"))[:3]
+    gold = tmp_path / "RTE2_test_M.align.json"
+    gold.write_text(json.dumps(pairs), encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("".join(p["sureAlign"] + "\n" for p in pairs), encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--gold-links", "sure+possible",
+                         "--format", "json")
+    warning = f"paralign: warning: {gold}: no possible links in the gold (only sure ones): scoring against " \
+              "sure+possible scores its sure links only"
+    assert code == 0 and err.splitlines() == [warning]
+    assert json.loads(out)["gold_possible_links"] == 0 and json.loads(out)["macro"]["f1"] == 1
+    assert json.loads(out)["warnings"] == [warning.removeprefix("paralign: warning: ")]
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+    assert code == 0 and err == ""  # sure links asked for: nothing missing
+    # a gold with possible links (gold.json reads them from its sure+poss companion): no warning
+    code, out, err = run(capsys, "--gold", GOLD, "--system", SYSTEM, "--gold-links", "sure+possible", "--format", "json")
+    expected = sum(len(p["sureAlign"].split()) for p in json.loads((EXAMPLES / "gold.sure+poss.json").read_text()))
+    expected -= sum(len(p["sureAlign"].split()) for p in json.loads((EXAMPLES / "gold.json").read_text()))
+    assert code == 0 and err == "" and json.loads(out)["gold_possible_links"] == expected > 0
+
+
+def _gold_rows(path: Path, count: int) -> list[dict]:
+    """The first `count` pairs of a jacana JSON or JSONL gold as JSONL records of sure links."""
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[:count]]
+    return [{"id": p["id"], "source": p["source"], "target": p["target"],
+             "sure": [list(map(int, link.split("-"))) for link in p["sureAlign"].split()]}
+            for p in json.loads(path.read_text(encoding="utf-8"))[:count]]
+
+
+@pytest.mark.parametrize(("gold", "misread"), [("msr-rte2/derived/RTE2_test_M.jsonl", "1-based"),
+                                               ("msr-rte2/derived/RTE2_test_M.jsonl", "target-source"),
+                                               ("edinburgh-pp/gold/gold.test.sure.json", "1-based")])
+def test_a_misread_system_whose_links_all_fit_is_named(capsys, tmp_path: Path, data: Path, gold: str,
+                                                       misread: str) -> None:
+    """A system file written 1-based, or target-source, was flagged only pair by pair when a link
+    fell outside the gold's sentences; one whose links all fit (an aligner that left the last
+    tokens unaligned) was scored without a word (micro F1 47 and 16 on 20 MSR pairs, 74 on 20
+    Edinburgh++ pairs, where read right they are the gold's). Its links matching the gold much
+    more often read 1 lower, or swapped, than as written now gives one warning naming the file
+    (and JSON's "warnings"); the file as written (0-based, source-target) gives none."""
+    rows = _gold_rows(data / "alignment" / gold, 20)
+    short = tmp_path / "gold.jsonl"
+    short.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    lines, right = [], []
+    for r in rows:
+        n, m = len(r["source"].split()), len(r["target"].split())
+        moved = [(i + 1, j + 1) for i, j in r["sure"]] if misread == "1-based" else [(j, i) for i, j in r["sure"]]
+        lines.append(" ".join(f"{i}-{j}" for i, j in moved if i < n and j < m))  # those that fit
+        right.append(" ".join(f"{i}-{j}" for i, j in r["sure"]))
+    system = tmp_path / "system.pharaoh"
+    system.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(short), "--system", str(system), "--format", "json")
+    result = json.loads(out)
+    assert code == 0 and result["skipped"] == 0 and result["micro"]["f1"] < 0.75
+    hint = ("are the system's indices 1-based? (Pharaoh links are 0-based)" if misread == "1-based"
+            else "are the system's links target-source?")
+    assert err.splitlines() == [f"paralign: warning: {result['warnings'][0]}"]
+    assert result["warnings"][0].startswith(f"{system}: ") and result["warnings"][0].endswith(hint)
+    system.write_text("\n".join(right) + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(short), "--system", str(system), "--format", "json")
+    assert code == 0 and err == "" and json.loads(out)["warnings"] == []
+
+
+@pytest.mark.parametrize(("gold_lines", "why"), [
+    ("0p0 1p1\n0?0\n", " (it has possible ones: score against sure+possible?)"),
+    ("\n\n", ""),
+])
+def test_a_gold_with_no_links_to_find_warns(capsys, tmp_path: Path, gold_lines: str, why: str) -> None:
+    """A Pharaoh gold whose links are all possible ones, scored against its sure links (the
+    default), or a gold of blank lines, has nothing to find: every pair's recall is 100 by
+    convention, and the scores (P 0 R 100, or 100 everywhere) came without a word. One warning
+    names the gold file now (and JSON's "warnings")."""
+    gold = tmp_path / "gold.pharaoh"
+    gold.write_text(gold_lines, encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0 1-1\n0-0\n", encoding="utf-8")
+    code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--format", "json")
+    warning = f"{gold}: no sure links in the gold: nothing to find, every pair's recall is 100{why}"
+    assert code == 0 and json.loads(out)["macro"]["recall"] == 1
+    assert json.loads(out)["warnings"] == [warning] and err.splitlines() == [f"paralign: warning: {warning}"]
+    if why:
+        code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--gold-links", "sure+possible")
+        assert code == 0 and err == ""

@@ -59,7 +59,7 @@ def test_gold_link_sets_and_aer() -> None:
     system = [A([(0, 0), (2, 2), (2, 3)])]
     sure = score_alignments(gold, system, "sure")
     both = score_alignments(gold, system, "sure+possible")
-    assert sure.per_pair[0] == PairCounts(2, 3, 1, 2, 1, 2, False)
+    assert sure.per_pair[0] == PairCounts(2, 3, 1, 2, 1, 2, False, 1)
     assert (sure.macro.precision, sure.macro.recall) == pytest.approx((1 / 3, 1 / 2))
     assert (both.macro.precision, both.macro.recall) == pytest.approx((2 / 3, 2 / 3))
     # AER = 1 - (|A∩S| + |A∩P|) / (|A| + |S|) = 1 - (1 + 2) / (3 + 2), whatever `links` says

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
@@ -85,10 +85,12 @@ class TuneResult(TypedDict):
     gold: str
     pairs: int
     links: str
+    gold_possible_links: int  #: the gold's possible links beyond the sure ones
     best: BestRow
     grid: list[GridRow]
     skipped: int
     skipped_rows: list[SkippedRow]
+    warnings: list[str]  #: as the scores' (:func:`~paralign.metrics.alignment_scores.gold_warnings`)
     signature: str
 
 
@@ -190,7 +192,7 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
                            limit: int | None = None, progress: Progress | None = None) -> AlignerEvaluation:
     """:func:`evaluate_aligner`'s report together with every pair's system alignment and counts
     (in gold order; what a report of the pairs shows)."""
-    from ..metrics.alignment_scores import score_alignments
+    from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
 
@@ -206,6 +208,7 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
     scores = score_alignments(
         [p.alignment for p in gold], system, links, source=str(gold_path), positions=positions, skipped=skipped
     )
+    scores = replace(scores, warnings=gold_warnings(scores, str(gold_path)))
     result: AlignerResult = {  # "signature" is replaced where the scores have it, the rest added after
         **scores.to_dict(), "gold": str(gold_path), "annotate_seconds": round(annotate_seconds, 3),
         "align_seconds": round(align_seconds, 3),
@@ -248,7 +251,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     :func:`evaluate_aligner` gives that setting. ``best["tied"]`` counts the settings with the
     best F1, itself included: among them the one nearest the paper's (0.9, 0.9) is reported
     (:func:`best_of_grid`), which says nothing about the others (on a small dev slice, often the whole grid)."""
-    from ..metrics.alignment_scores import score_alignments
+    from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
     gold, _, skipped = read_gold(gold_path, limit)
@@ -258,10 +261,13 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     ppdb_grid, w_grid = tuple(dict.fromkeys(ppdb_grid)), tuple(dict.fromkeys(w_grid))
     grid = [(p, w) for p in ppdb_grid for w in w_grid]
     rows: list[GridRow] = []
+    warnings: tuple[str, ...]
+    possible, warnings = 0, ()  # the gold's, the same at every setting
     for ppdb_sim, w in progress(grid) if progress else grid:
         variant = aligner.with_params(ppdb_sim=ppdb_sim, w=w)
         scores = score_alignments(gold_alignments, variant.align_annotated(annotated, workers=workers), links)
-        macro = scores.macro
+        macro, possible = scores.macro, scores.gold_possible_links
+        warnings = gold_warnings(scores, str(gold_path))
         rows.append({"ppdb_sim": ppdb_sim, "w": w, "precision": macro.precision,
                      "recall": macro.recall, "f1": macro.f1, "exact": scores.exact})
     best = best_of_grid(rows)
@@ -270,8 +276,10 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     signed = gold_parts(gold_path, links, limit)
     reported: BestRow = {**best, "tied": tied, "signature": alignment_signature(best_aligner, **signed)}
     fixed = tuning_signature(aligner, {"ppdb_sim": ppdb_grid, "w": w_grid}, **signed)
-    return {"gold": str(gold_path), "pairs": len(gold), "links": links, "best": reported, "grid": rows,
-            "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped], "signature": fixed}
+    return {"gold": str(gold_path), "pairs": len(gold), "links": links,
+            "gold_possible_links": possible, "best": reported, "grid": rows,
+            "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped], "warnings": list(warnings),
+            "signature": fixed}
 
 
 # Input parsing and align_input moved; the old names work until paralign 0.3.

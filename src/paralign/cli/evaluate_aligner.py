@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         result = on_gold(args, evaluate)
     if args.confidence:
         add_macro_confidence(args, result, [pair.counts for pair in pairs])
-    write_result(args, result, _render)
+    write_result(args, result, _render, result["warnings"])
     if args.report is not None:
         from ..viz.reports import alignment_report
 

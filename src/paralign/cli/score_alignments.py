@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Score system alignments against gold ones, paired by position. Formats "
         "(jacana JSON, JSONL, GIZA txt, MultiMWA TSV, Pharaoh lines) are detected from the files. "
         "A pair with a bad gold or system item is left out on both sides and reported (warnings "
-        "on stderr; skipped_rows in JSON); the other pairs are scored. As in jacana's published "
+        "on stderr; skipped_rows in JSON); the other pairs are scored. A system file whose links "
+        "match the gold much more often read 1 lower, or swapped, than as written is named in a "
+        "warning (1-based? target-source?; warnings in JSON). As in jacana's published "
         "figures, a pair with no system links has precision 100 (nothing claimed) and a pair with "
         "no gold links recall 100 (nothing to find).",
         epilog="Output (percent in text, proportions in JSON): macro = P and R averaged over the "
@@ -74,6 +76,6 @@ def run(args: argparse.Namespace) -> int:
     result, skipped = shown_names(result, names), shown_names(skipped, names)
     if args.confidence:
         add_macro_confidence(args, result, scores.per_pair)
-    write_result(args, result, _render)
+    write_result(args, result, _render, result["warnings"])
     warn_each(skipped, "pairs skipped")
     return 0

@@ -59,7 +59,8 @@ def _setting(value: float) -> str:
 
 def _render(result: TuneResult) -> str:
     best = result["best"]
-    lines = [f"{counted(result['pairs'], 'pair')}, {result['links']} links; macro F1 by (ppdb_sim, w):",
+    skipped = f" ({result['skipped']} skipped)" if result["skipped"] else ""  # as evaluate-aligner's
+    lines = [f"{counted(result['pairs'], 'pair')}{skipped}, {result['links']} links; macro F1 by (ppdb_sim, w):",
              "ppdb_sim     w      P      R     F1  exact"]
     for row in result["grid"]:
         mark = "  <- best" if (row["ppdb_sim"], row["w"]) == (best["ppdb_sim"], best["w"]) else \
@@ -84,6 +85,6 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, limit=args.limit,
             progress=lambda items: progress(items, "grid"),  # the grid tried: a repeated value once
         ))
-    write_result(args, result, _render)
+    write_result(args, result, _render, result["warnings"])
     warn_skipped_pairs(result["skipped_rows"])
     return 0

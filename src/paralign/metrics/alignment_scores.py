@@ -25,7 +25,7 @@ Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`par
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, overload
@@ -100,9 +100,11 @@ class ScoresDict(TypedDict):
     exact_count: int
     aer: float
     gold_links: int
+    gold_possible_links: int
     system_links: int
     skipped: int
     skipped_rows: list[SkippedRow]
+    warnings: list[str]
     signature: str
 
 
@@ -165,7 +167,8 @@ def _ratio(numerator: int, denominator: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class PairCounts:
-    """Sufficient statistics of one pair: sizes of gold G, system A, and their overlaps."""
+    """Sufficient statistics of one pair: sizes of gold G, system A, their overlaps, and `possible`
+    the gold's possible links beyond its sure ones (whatever G is)."""
 
     gold: int
     system: int
@@ -174,6 +177,7 @@ class PairCounts:
     system_sure: int
     system_possible: int
     exact: bool
+    possible: int
 
     @classmethod
     def of(cls, gold: Alignment, system: Alignment, links: str = "sure") -> PairCounts:
@@ -187,6 +191,7 @@ class PairCounts:
             system_sure=len(predicted & gold.sure),
             system_possible=len(predicted & gold.possible),
             exact=predicted == gold_links,
+            possible=len(gold.possible_only),
         )
 
     @property
@@ -225,6 +230,7 @@ class AlignmentScores:
     #: Where the gold's possible links came from (:func:`~paralign.corpora.alignments.possible_links_source`):
     #: ``gold`` (the gold alignments as given) or the sure+poss file combined with the gold file.
     possible: str = "gold"
+    warnings: tuple[str, ...] = ()  #: on the files as wholes (:func:`gold_warnings`, :func:`score_pairs`)
 
     @property
     def signature(self) -> str:
@@ -250,6 +256,11 @@ class AlignmentScores:
         precision = _ratio(correct, sum(p.system for p in self.per_pair))
         recall = _ratio(correct, sum(p.gold for p in self.per_pair))
         return PRF(precision, recall, f_measure(precision, recall))
+
+    @property
+    def gold_possible_links(self) -> int:
+        """The gold's possible links beyond its sure ones, summed (MSR RTE2's majority jacana: 0)."""
+        return sum(p.possible for p in self.per_pair)
 
     @property
     def exact_count(self) -> int:
@@ -306,9 +317,11 @@ class AlignmentScores:
             "exact_count": self.exact_count,
             "aer": self.aer,
             "gold_links": sum(p.gold for p in self.per_pair),
+            "gold_possible_links": self.gold_possible_links,
             "system_links": sum(p.system for p in self.per_pair),
             "skipped": len(self.skipped),
             "skipped_rows": [s.to_dict() for s in self.skipped],
+            "warnings": list(self.warnings),
             "signature": self.signature,
         }
         if per_pair:
@@ -469,12 +482,39 @@ def _outside_hint(links: frozenset[tuple[int, int]], source_length: int, target_
     does: every link fits with source and target swapped (an aligner run target to source, as
     awesome-align and fast_align -r can be), or fits 1 lower (1-based indices, as GIZA's), for
     the warning; "" otherwise. A whole file of such warnings otherwise reads as bad data."""
-    if _fits(((j, i) for i, j in links), source_length, target_length):
-        return ("; all its links fit with source and target swapped: are the system's links "
-                "target-source?")
-    if _fits(((i - 1, j - 1) for i, j in links), source_length, target_length):
-        return "; all its links fit 1 lower: are the system's indices 1-based? (Pharaoh links are 0-based)"
+    for misread, (how, question) in _MISREAD.items():
+        if _fits(map(misread, links), source_length, target_length):
+            return f"; all its links fit {how}: {question}"
     return ""
+
+
+#: The common misreadings of a system file: a link read so, how to say it, what to ask.
+_MISREAD: dict[Callable[[tuple[int, int]], tuple[int, int]], tuple[str, str]] = {
+    lambda ij: (ij[1], ij[0]): ("with source and target swapped", "are the system's links target-source?"),
+    lambda ij: (ij[0] - 1, ij[1] - 1): ("1 lower", "are the system's indices 1-based? (Pharaoh links are 0-based)")}
+
+
+def _misread_warnings(kept: Sequence[tuple[Alignment, Alignment]], system_name: str) -> tuple[str, ...]:
+    """A warning when the system's links, read swapped or 1 lower, match the gold's 1.2 times as often
+    as written (and 5 times or more); correct baselines match 0.55-0.8 times as often 1 lower."""
+    as_is = sum(len(s.possible & g.possible) for g, s in kept)
+    for misread, (how, question) in _MISREAD.items():
+        matches = sum(len(set(map(misread, s.possible)) & g.possible) for g, s in kept)
+        if matches >= max(5, 1.2 * as_is):
+            return (f"{system_name}: its links match the gold's {matches} times read {how}, {as_is} "
+                    f"as written: {question}",)
+    return ()
+
+
+def gold_warnings(scores: AlignmentScores, gold_name: str) -> tuple[str, ...]:
+    """A warning when the gold has no link to find, or none possible to score sure+possible against."""
+    if not any(p.gold for p in scores.per_pair):  # recall 100 by convention: P 0 R 100, or all 100
+        why = " (it has possible ones: score against sure+possible?)" if scores.gold_possible_links else ""
+        return (f"{gold_name}: no {scores.links} links in the gold: nothing to find, every pair's recall is 100{why}",)
+    if scores.links != "sure+possible" or scores.gold_possible_links:
+        return ()
+    return (f"{gold_name}: no possible links in the gold (only sure ones): scoring against "
+            "sure+possible scores its sure links only",)
 
 
 def blank_tail_hint(extra: Sequence[object]) -> str:
@@ -527,8 +567,9 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
         else:
             raise problem
     where = gold_name if gold_name == system_name else f"{gold_name} / {system_name}"
-    return score_alignments([g for g, _ in kept], [s for _, s in kept], links, source=where,
-                            positions=positions, skipped=skipped)
+    scores = score_alignments([g for g, _ in kept], [s for _, s in kept], links, source=where,
+                              positions=positions, skipped=skipped)
+    return replace(scores, warnings=_misread_warnings(kept, system_name))
 
 
 def score_files(gold_path: str | Path, system_path: str | Path, links: str = "sure", *,
@@ -552,7 +593,7 @@ def score_files(gold_path: str | Path, system_path: str | Path, links: str = "su
     scores = score_pairs(gold, system, links, gold_name=str(gold_path), system_name=system_name,
                          skip_bad=skip_bad)
     source = possible_links_source(gold_path, gold_format, possible_path=possible_path or "auto")
-    return replace(scores, possible=source)
+    return replace(scores, possible=source, warnings=gold_warnings(scores, str(gold_path)) + scores.warnings)
 
 
 # Text rendering moved to the CLI; the old names work, with a DeprecationWarning, until 0.3.
