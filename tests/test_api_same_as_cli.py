@@ -187,3 +187,21 @@ def test_evaluate_paraphrase_results_are_the_commands_json(tmp_path: Path, capsy
     ours = paralign.evaluate_paraphrase(train, test, **options).to_dict()
     assert {key: shown[key] for key in ours} == ours
     assert set(shown) - set(ours) <= PARAPHRASE_FILES_ONLY
+
+
+def test_score_files_to_dict_is_score_alignments_json(tmp_path: Path, capsys) -> None:
+    """docs/api.md named `score_alignments(...).to_dict()` as score-alignments' JSON; that one
+    has no gold file to name in `warnings` or `possible`: `score_files` (the command's own
+    call) is, and the page says so now."""
+    from paralign.metrics.alignment_scores import score_files
+
+    gold = tmp_path / "gold.pharaoh"
+    gold.write_text("0-0 1-1\n0-0\n", encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("0-0\n0-0 1-1\n", encoding="utf-8")
+    shown = cli_json(tmp_path, capsys, "score-alignments", "--gold", str(gold), "--system", str(system),
+                     "--gold-links", "sure+possible")
+    assert shown["warnings"]  # a gold without possible links, named by its file
+    assert score_files(gold, system, "sure+possible").to_dict() == shown
+    assert "`metrics.alignment_scores.score_files(gold, system).to_dict()`" in (ROOT / "docs" / "api.md").read_text(
+        encoding="utf-8")
