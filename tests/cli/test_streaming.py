@@ -268,3 +268,30 @@ def test_local_workers_leave_ctrl_c_to_the_job(monkeypatch) -> None:
     with connect(ClusterOptions(workers=1)) as client:
         ignored = client.run(_sigint_ignored)
     assert list(ignored.values()) == [True]
+
+
+def _typed_on_a_terminal(argv: list[str], typed: bytes) -> tuple[str, str]:
+    """`paralign ARGV` with its stdin a terminal on which `typed` is typed, then Ctrl-D:
+    (stdout, stderr), stdout and stderr pipes."""
+    import pty
+    import subprocess
+
+    master, slave = pty.openpty()
+    try:
+        process = subprocess.Popen([sys.executable, "-m", "paralign", *argv], stdin=slave, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+        os.close(slave)
+        os.write(master, typed + b"\x04")  # Ctrl-D at a line's start: the end of the input
+        out, err = process.communicate(timeout=60)
+    finally:
+        os.close(master)
+    return out.decode("utf-8"), err.decode("utf-8")
+
+
+@pytest.mark.timeout(90)
+def test_input_from_a_terminal_says_how_to_end_it_once() -> None:
+    """`paralign align` with no input file waited on the terminal without a word, which looked
+    like a hang: one line on stderr now says where the input comes from and how to end it."""
+    out, err = _typed_on_a_terminal(["align", "--tokenized"], b"A b .\tA b .\n")
+    assert out == "0-0 1-1 2-2\n"
+    assert err.count("reading standard input from the terminal") == 1 and "Ctrl-D" in err

@@ -24,7 +24,7 @@ from typing import IO, Any, Protocol, TypeVar
 
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
-from ._stderr import say, shown
+from ._stderr import from_the_terminal, say, shown
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -231,7 +231,7 @@ def _stdin() -> IO[str]:
 
         raise InputFileError("not open (the command was run with standard input closed): give an input file",
                              source=STDIN_NAME, errno=errno.EBADF)
-    return sys.stdin
+    return from_the_terminal(sys.stdin)
 
 
 def undecodable_lines(handle: IO[str]) -> dict[int, str]:

@@ -46,6 +46,20 @@ def say(message: str) -> None:
     print(shown(message), file=sys.stderr)
 
 
+#: Whether :func:`from_the_terminal` has said it (once a process: a command may open stdin twice).
+_TERMINAL_INPUT_SAID: list[bool] = []
+
+
+def from_the_terminal(stream: Any) -> Any:
+    """`stream` (stdin), after one line on stderr, once a process, when it is a terminal: a
+    command reading its input from the terminal waited without a word, which looked like a hang."""
+    if not _TERMINAL_INPUT_SAID and stream is not None and getattr(stream, "isatty", lambda: False)():
+        _TERMINAL_INPUT_SAID.append(True)
+        say("paralign: reading standard input from the terminal: type or paste it, then Ctrl-D on a line of "
+            "its own (Ctrl-Z Enter on Windows); or give an input file (--help)")
+    return stream
+
+
 class Parser(argparse.ArgumentParser):
     """argparse's parser (and its subcommands', which argparse makes of the same class) with its
     usage errors written through :func:`shown`: they quote what was typed (an unknown argument,
