@@ -318,3 +318,42 @@ def test_overlap_features_read_tokens_as_they_show():
     nfc = Sentence(words)
     nfd = Sentence(tuple(unicodedata.normalize("NFD", w) for w in words[:3]) + ("ü\u00adber",))
     assert overlap_features(nfc, nfd) == pytest.approx(overlap_features(nfc, nfc))
+
+
+@pytest.mark.parametrize("report", [
+    {"threshold": 0.5, "classifier": "features", "aligner": "exact",
+     "model": {"kind": "logistic", "l2": 1.0, "intercept": 0.0, "features": [
+         {"name": name, "weight": 1.0, "mean": 0.0, "scale": 1.0} for name in ("content", "embedding")]}},
+    {"threshold": 0.5, "classifier": "signal", "signal": "embedding", "aligner": "exact"},
+], ids=["encoder features", "neural signal"])
+def test_a_model_whose_neural_part_cannot_run_is_refused_naming_it_before_any_pair(report, tmp_path, monkeypatch,
+                                                                                  capsys):
+    """Audit: `similarity --model R` of a model over encoder features (evaluate-paraphrase
+    --feature-set alignment+mt+embedding) or of a neural signal, without the neural extra,
+    aligned the first block of pairs (512; 6 s for MSRP's first 100 test pairs) and then said only
+    'the contextual encoder needs the optional extra ...', not that the model in R needs it
+    (evaluate-paraphrase and similarity --signal embedding say it before any pair); a report of
+    the embedding signal said it as a data error (exit 1), 'R: the report's signal: the contextual
+    encoder needs ...', as if the report were edited. Loading the report now checks the encoder
+    its scores need, and the error names the report (a missing extra: exit 2, as everywhere)."""
+    from paralign.errors import ExtraMissingError
+    from paralign.neural import encoder
+    from paralign.similarity.model import load_model_report
+
+    def missing():
+        raise ExtraMissingError("the contextual encoder", missing="torch")
+
+    monkeypatch.setattr(encoder, "_require", missing)  # as without torch, whether it is installed or not
+    path = tmp_path / "neural.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    with pytest.raises(ExtraMissingError, match=rf"the model in {path} .*pip install 'paralign\[neural\]'"):
+        load_model_report(str(path))
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A dog sleeps.\tA dog sleeps.\n", encoding="utf-8")
+    from paralign.cli import main
+    from paralign.cli import similarity as command
+
+    monkeypatch.setattr(command, "similarity_many", lambda *a, **k: pytest.fail("a pair was scored first"))
+    assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 2  # a missing extra: exit 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"paralign similarity: error: the model in {path}") and err.count("\n") == 1
