@@ -357,3 +357,31 @@ def test_a_model_whose_neural_part_cannot_run_is_refused_naming_it_before_any_pa
     assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 2  # a missing extra: exit 2
     err = capsys.readouterr().err
     assert err.startswith(f"paralign similarity: error: the model in {path}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("edit", ["threshold", "weight", "intercept", "hybrid weight", "hybrid top"])
+@pytest.mark.parametrize("value", [True, "0.5"])
+def test_a_saved_number_that_is_not_a_json_number_is_refused_naming_the_report(edit, value, tmp_path) -> None:
+    """Audit: a report's numbers were read with float(), so a hand edit's `true` or `"0.5"` was
+    taken as 1.0 or 0.5: `"threshold": true` labelled every pair 0 without a word (exit 0), a
+    `true` weight or `"top": "5"` scored. Each is now a FormatError naming the report, as a NaN
+    or a missing number is."""
+    from paralign.similarity.model import load_model_report
+
+    model = {"kind": "logistic", "l2": 1.0, "intercept": 0.0,
+             "features": [{"name": "content", "weight": 1.0, "mean": 0.5, "scale": 0.2}]}
+    report: dict = {"threshold": 0.5, "classifier": "features", "aligner": "exact", "model": model}
+    hybrid = {"kind": "hybrid", "l2": 1.0, "intercept": 2.5, "top": 5.0,
+              "signals": [{"name": "all-words", "weight": 1.0, "mean": 0.5, "scale": 0.2}]}
+    sts = {"sets": [], "signal": "hybrid", "aligner": "exact", "model": hybrid}
+    path = tmp_path / "report.json"
+    for good in (report, sts):  # as saved, each loads
+        path.write_text(json.dumps(good), encoding="utf-8")
+        load_model_report(str(path))
+    target, key = {"threshold": (report, "threshold"), "weight": (model["features"][0], "weight"),
+                   "intercept": (model, "intercept"), "hybrid weight": (hybrid["signals"][0], "weight"),
+                   "hybrid top": (hybrid, "top")}[edit]
+    target[key] = value
+    path.write_text(json.dumps(sts if edit.startswith("hybrid") else report), encoding="utf-8")
+    with pytest.raises(FormatError, match=rf"^{path}: .*{value!r}.* not a (finite )?number"):
+        load_model_report(str(path))

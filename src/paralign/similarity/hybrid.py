@@ -56,6 +56,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -119,6 +120,14 @@ class Candidate:
                 "worst": self.worst, "mean": self.mean}
 
 
+def saved_number(value: object) -> float:
+    """A number a saved report holds, as a float: a JSON number, else a TypeError (its reader
+    makes it a FormatError naming the report). float() took `true` as 1.0 and `"0.5"` as 0.5."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{value!r} is not a number")
+    return float(value)
+
+
 @dataclass(frozen=True, slots=True)
 class HybridModel:
     """A fitted blend: ``score = (intercept + Σ weight · (signal - mean) / scale) / top``.
@@ -179,14 +188,14 @@ class HybridModel:
             rows = data["signals"]
             model = cls(
                 tuple(str(r["name"]) for r in rows),
-                tuple(float(r["weight"]) for r in rows),
-                tuple(float(r["mean"]) for r in rows),
-                tuple(float(r["scale"]) for r in rows),
-                float(data["intercept"]),
-                float(data.get("l2", 0.0)),
-                float(data.get("top", SCORE_RANGE[1])),
+                tuple(saved_number(r["weight"]) for r in rows),
+                tuple(saved_number(r["mean"]) for r in rows),
+                tuple(saved_number(r["scale"]) for r in rows),
+                saved_number(data["intercept"]),
+                saved_number(data.get("l2", 0.0)),
+                saved_number(data.get("top", SCORE_RANGE[1])),
                 tuple(str(g) for g in data.get("groups", ())),
-                tolerance=float(data.get("tolerance", 0.0)),
+                tolerance=saved_number(data.get("tolerance", 0.0)),
                 aligner=str(data.get("aligner") or ""),
             )
         except KeyError as exc:

@@ -28,6 +28,7 @@ from ..errors import (
 )
 from ..textio import open_text, sha256_file, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
+from .hybrid import saved_number
 from .signals import Signal, make_signal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -184,11 +185,11 @@ class LogisticModel:
             rows = data["features"]
             model = cls(
                 tuple(str(r["name"]) for r in rows),
-                tuple(float(r["mean"]) for r in rows),
-                tuple(float(r["scale"]) for r in rows),
-                tuple(float(r["weight"]) for r in rows),
-                float(data["intercept"]),
-                float(data.get("l2", 1.0)),
+                tuple(saved_number(r["mean"]) for r in rows),
+                tuple(saved_number(r["scale"]) for r in rows),
+                tuple(saved_number(r["weight"]) for r in rows),
+                saved_number(data["intercept"]),
+                saved_number(data.get("l2", 1.0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"not a paraphrase model ({_reason(exc)})", source=source) from exc
@@ -371,8 +372,8 @@ class TrainedClassifier:
         if "threshold" not in report:
             raise FormatError('not an evaluate-paraphrase report (no "threshold")', source=source)
         try:
-            threshold = float(report["threshold"])
-        except (TypeError, ValueError):
+            threshold = saved_number(report["threshold"])
+        except TypeError:
             threshold = math.nan
         if not math.isfinite(threshold):
             raise FormatError(f"threshold {report['threshold']!r} is not a finite number", source=source)
