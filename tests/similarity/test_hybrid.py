@@ -5,6 +5,7 @@ scores on the gold scale, and its JSON round trip."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -254,3 +255,38 @@ def test_the_shipped_blend_records_the_pairs_it_was_fitted_on(data) -> None:
 
     assert shipped_training_pairs() == file_digests([data / name for name in DEFAULT_TRAINING_FILES])
     assert len(shipped_training_pairs()) > 1400
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    ([f"{k % 5}.0\tword{k} a b\tword{k} a c\n" for k in range(12)],
+     "too few training pairs to fit a hybrid: 12, at least 15"),
+    ([f"3.0\tword{k} a b\tword{k} a c\n" for k in range(20)],
+     "the gold scores of the 20 training pairs do not vary (all 3): no blend can follow them"),
+])
+def test_training_files_that_cannot_fit_a_hybrid_are_refused_naming_them_before_aligning(rows, message, tmp_path,
+                                                                                       capsys) -> None:
+    """Audit: `evaluate-sts --signal hybrid --train F` of 12 pairs aligned them all (16 s with
+    the Sultan aligner) and then said 'too few training pairs to fit a hybrid (at least 15)', a
+    usage error (exit 2) naming neither the file nor the count; one of 30 pairs all of gold 3
+    was fitted, silently, into a blend of weight 0 whose scores are one constant ('0.000·
+    sultan2014', every correlation n/a, exit 0). Both are now a data error naming the files
+    (exit 1), before any pair is aligned."""
+    from paralign.cli import main
+    from paralign.similarity.hybrid import fit_hybrid_files
+
+    path = tmp_path / "train.tsv"
+    path.write_text("".join(rows), encoding="utf-8")
+    aligned = []
+
+    def aligner(source, target):
+        aligned.append(source)
+        raise AssertionError("aligned before the training files were checked")
+
+    with pytest.raises(FormatError, match=f"^{re.escape(f'{path}: {message}')}$"):
+        fit_hybrid_files([path], aligner=aligner, signals=("sultan2014", "numbers"))
+    assert aligned == []
+    data = tmp_path / "data.tsv"
+    data.write_text("5.0\ta b\ta b\n1.0\tc d\te f\n3.0\tg h\tg i\n", encoding="utf-8")
+    assert main(["evaluate-sts", "--signal", "hybrid", "--train", str(path), "--data", str(data),
+                 "--aligner", "exact"]) == 1
+    assert capsys.readouterr().err == f"paralign evaluate-sts: error: {path}: {message}\n"
