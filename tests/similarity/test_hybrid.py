@@ -236,6 +236,18 @@ def test_a_training_file_too_small_to_hold_out_is_refused_by_name(kept: int) -> 
     assert fit_hybrid([(rows, gold), (other[0][:3], other[1][:3])], NAMES).groups == ("file 1", "file 2")
 
 
+def test_a_training_file_whose_gold_does_not_vary_is_refused_by_name() -> None:
+    """Audit: of several training files, one whose gold scores are all alike held out gave every
+    blend a Pearson of 0 (and fitting on it alone, weights of 0 for the others), so every
+    candidate's worst fold was 0 and the first blend tried was kept, whatever the signals."""
+    (rows, gold), other = _files()
+    flat = (other[0][:10], [3.0] * 10)
+    with pytest.raises(ConfigurationError, match=re.escape("the gold scores of training file b.tsv do not vary "
+                                                           "(all 3): each file is a held-out fold")):
+        fit_hybrid([(rows, gold), flat], NAMES, names=["a.tsv", "b.tsv"])
+    assert fit_hybrid([(rows, gold), (other[0][:10], other[1][:10])], NAMES).candidates[0].worst > 0  # varied: fits
+
+
 def test_a_pair_digest_is_the_same_in_either_order_however_spaced() -> None:
     from paralign.similarity.hybrid import pair_digest
 

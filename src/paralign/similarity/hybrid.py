@@ -405,7 +405,8 @@ def training_problem(golds: Sequence[Sequence[float] | np.ndarray], labels: Sequ
     """Why training groups (each file's gold scores, named by `labels`) cannot fit a hybrid, or
     None: too few pairs for its held-out folds, a file of several too small to be a fold (its
     held-out Pearson would be nan, or 0 or +-1 by chance), or gold scores that do not vary (no
-    blend follows them: it was fitted with weight 0, scoring every pair alike)."""
+    blend follows them: it was fitted with weight 0, scoring every pair alike; of one file
+    among several, every blend's worst held-out Pearson was 0, and the first blend was kept)."""
     total = sum(len(g) for g in golds)
     if total < MIN_FOLD_PAIRS * SINGLE_FILE_FOLDS:
         return f"too few training pairs to fit a hybrid: {total}, at least {MIN_FOLD_PAIRS * SINGLE_FILE_FOLDS}"
@@ -417,6 +418,11 @@ def training_problem(golds: Sequence[Sequence[float] | np.ndarray], labels: Sequ
     every = {float(v) for g in golds for v in g}
     if len(every) == 1:
         return f"the gold scores of the {total} training pairs do not vary (all {every.pop():g}): no blend can follow them"
+    flat = [(label, float(g[0])) for label, g in zip(labels, golds, strict=False) if len({float(v) for v in g}) == 1]
+    if len(golds) > 1 and flat:  # its held-out Pearson is 0 whatever the blend: every blend ties
+        label, value = flat[0]
+        return (f"the gold scores of training file {label} do not vary (all {value:g}): each file is a held-out fold "
+                "of the hybrid's choice, whose Pearson is then undefined")
     return None
 
 
