@@ -144,7 +144,8 @@ def test_evaluate_paraphrase_features_and_cross_encoder_get_the_encoder_and_devi
     encoder_built.clear()
     assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu",
                  "--format", "json"]) == 0
-    assert encoder_built == [(None, "cpu")]
+    # two made, one loaded: the check as the report is loaded (check_encoder), then the features' encoder
+    assert encoder_built == [(None, "cpu")] * 2
     assert main(["evaluate-paraphrase", "--train", msrp, "--test", msrp, "--aligner", "exact", "--format", "json",
                  "-o", str(saved)]) == 0
     assert main(["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cpu"]) == 2

@@ -5,6 +5,7 @@ scores on the gold scale, and its JSON round trip."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -235,6 +236,18 @@ def test_a_training_file_too_small_to_hold_out_is_refused_by_name(kept: int) -> 
     assert fit_hybrid([(rows, gold), (other[0][:3], other[1][:3])], NAMES).groups == ("file 1", "file 2")
 
 
+def test_a_training_file_whose_gold_does_not_vary_is_refused_by_name() -> None:
+    """Audit: of several training files, one whose gold scores are all alike held out gave every
+    blend a Pearson of 0 (and fitting on it alone, weights of 0 for the others), so every
+    candidate's worst fold was 0 and the first blend tried was kept, whatever the signals."""
+    (rows, gold), other = _files()
+    flat = (other[0][:10], [3.0] * 10)
+    with pytest.raises(ConfigurationError, match=re.escape("the gold scores of training file b.tsv do not vary "
+                                                           "(all 3): each file is a held-out fold")):
+        fit_hybrid([(rows, gold), flat], NAMES, names=["a.tsv", "b.tsv"])
+    assert fit_hybrid([(rows, gold), (other[0][:10], other[1][:10])], NAMES).candidates[0].worst > 0  # varied: fits
+
+
 def test_a_pair_digest_is_the_same_in_either_order_however_spaced() -> None:
     from paralign.similarity.hybrid import pair_digest
 
@@ -254,3 +267,38 @@ def test_the_shipped_blend_records_the_pairs_it_was_fitted_on(data) -> None:
 
     assert shipped_training_pairs() == file_digests([data / name for name in DEFAULT_TRAINING_FILES])
     assert len(shipped_training_pairs()) > 1400
+
+
+@pytest.mark.parametrize(("rows", "message"), [
+    ([f"{k % 5}.0\tword{k} a b\tword{k} a c\n" for k in range(12)],
+     "too few training pairs to fit a hybrid: 12, at least 15"),
+    ([f"3.0\tword{k} a b\tword{k} a c\n" for k in range(20)],
+     "the gold scores of the 20 training pairs do not vary (all 3): no blend can follow them"),
+])
+def test_training_files_that_cannot_fit_a_hybrid_are_refused_naming_them_before_aligning(rows, message, tmp_path,
+                                                                                       capsys) -> None:
+    """Audit: `evaluate-sts --signal hybrid --train F` of 12 pairs aligned them all (16 s with
+    the Sultan aligner) and then said 'too few training pairs to fit a hybrid (at least 15)', a
+    usage error (exit 2) naming neither the file nor the count; one of 30 pairs all of gold 3
+    was fitted, silently, into a blend of weight 0 whose scores are one constant ('0.000·
+    sultan2014', every correlation n/a, exit 0). Both are now a data error naming the files
+    (exit 1), before any pair is aligned."""
+    from paralign.cli import main
+    from paralign.similarity.hybrid import fit_hybrid_files
+
+    path = tmp_path / "train.tsv"
+    path.write_text("".join(rows), encoding="utf-8")
+    aligned = []
+
+    def aligner(source, target):
+        aligned.append(source)
+        raise AssertionError("aligned before the training files were checked")
+
+    with pytest.raises(FormatError, match=f"^{re.escape(f'{path}: {message}')}$"):
+        fit_hybrid_files([path], aligner=aligner, signals=("sultan2014", "numbers"))
+    assert aligned == []
+    data = tmp_path / "data.tsv"
+    data.write_text("5.0\ta b\ta b\n1.0\tc d\te f\n3.0\tg h\tg i\n", encoding="utf-8")
+    assert main(["evaluate-sts", "--signal", "hybrid", "--train", str(path), "--data", str(data),
+                 "--aligner", "exact"]) == 1
+    assert capsys.readouterr().err == f"paralign evaluate-sts: error: {path}: {message}\n"

@@ -318,3 +318,70 @@ def test_overlap_features_read_tokens_as_they_show():
     nfc = Sentence(words)
     nfd = Sentence(tuple(unicodedata.normalize("NFD", w) for w in words[:3]) + ("ü\u00adber",))
     assert overlap_features(nfc, nfd) == pytest.approx(overlap_features(nfc, nfc))
+
+
+@pytest.mark.parametrize("report", [
+    {"threshold": 0.5, "classifier": "features", "aligner": "exact",
+     "model": {"kind": "logistic", "l2": 1.0, "intercept": 0.0, "features": [
+         {"name": name, "weight": 1.0, "mean": 0.0, "scale": 1.0} for name in ("content", "embedding")]}},
+    {"threshold": 0.5, "classifier": "signal", "signal": "embedding", "aligner": "exact"},
+], ids=["encoder features", "neural signal"])
+def test_a_model_whose_neural_part_cannot_run_is_refused_naming_it_before_any_pair(report, tmp_path, monkeypatch,
+                                                                                  capsys):
+    """Audit: `similarity --model R` of a model over encoder features (evaluate-paraphrase
+    --feature-set alignment+mt+embedding) or of a neural signal, without the neural extra,
+    aligned the first block of pairs (512; 6 s for MSRP's first 100 test pairs) and then said only
+    'the contextual encoder needs the optional extra ...', not that the model in R needs it
+    (evaluate-paraphrase and similarity --signal embedding say it before any pair); a report of
+    the embedding signal said it as a data error (exit 1), 'R: the report's signal: the contextual
+    encoder needs ...', as if the report were edited. Loading the report now checks the encoder
+    its scores need, and the error names the report (a missing extra: exit 2, as everywhere)."""
+    from paralign.errors import ExtraMissingError
+    from paralign.neural import encoder
+    from paralign.similarity.model import load_model_report
+
+    def missing():
+        raise ExtraMissingError("the contextual encoder", missing="torch")
+
+    monkeypatch.setattr(encoder, "_require", missing)  # as without torch, whether it is installed or not
+    path = tmp_path / "neural.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    with pytest.raises(ExtraMissingError, match=rf"the model in {path} .*pip install 'paralign\[neural\]'"):
+        load_model_report(str(path))
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A dog sleeps.\tA dog sleeps.\n", encoding="utf-8")
+    from paralign.cli import main
+    from paralign.cli import similarity as command
+
+    monkeypatch.setattr(command, "similarity_many", lambda *a, **k: pytest.fail("a pair was scored first"))
+    assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 2  # a missing extra: exit 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"paralign similarity: error: the model in {path}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("edit", ["threshold", "weight", "intercept", "hybrid weight", "hybrid top"])
+@pytest.mark.parametrize("value", [True, "0.5"])
+def test_a_saved_number_that_is_not_a_json_number_is_refused_naming_the_report(edit, value, tmp_path) -> None:
+    """Audit: a report's numbers were read with float(), so a hand edit's `true` or `"0.5"` was
+    taken as 1.0 or 0.5: `"threshold": true` labelled every pair 0 without a word (exit 0), a
+    `true` weight or `"top": "5"` scored. Each is now a FormatError naming the report, as a NaN
+    or a missing number is."""
+    from paralign.similarity.model import load_model_report
+
+    model = {"kind": "logistic", "l2": 1.0, "intercept": 0.0,
+             "features": [{"name": "content", "weight": 1.0, "mean": 0.5, "scale": 0.2}]}
+    report: dict = {"threshold": 0.5, "classifier": "features", "aligner": "exact", "model": model}
+    hybrid = {"kind": "hybrid", "l2": 1.0, "intercept": 2.5, "top": 5.0,
+              "signals": [{"name": "all-words", "weight": 1.0, "mean": 0.5, "scale": 0.2}]}
+    sts = {"sets": [], "signal": "hybrid", "aligner": "exact", "model": hybrid}
+    path = tmp_path / "report.json"
+    for good in (report, sts):  # as saved, each loads
+        path.write_text(json.dumps(good), encoding="utf-8")
+        load_model_report(str(path))
+    target, key = {"threshold": (report, "threshold"), "weight": (model["features"][0], "weight"),
+                   "intercept": (model, "intercept"), "hybrid weight": (hybrid["signals"][0], "weight"),
+                   "hybrid top": (hybrid, "top")}[edit]
+    target[key] = value
+    path.write_text(json.dumps(sts if edit.startswith("hybrid") else report), encoding="utf-8")
+    with pytest.raises(FormatError, match=rf"^{path}: .*{value!r}.* not a (finite )?number"):
+        load_model_report(str(path))

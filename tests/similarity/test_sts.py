@@ -98,3 +98,29 @@ def test_no_sts_file_is_nothing_to_score() -> None:
     for empty in ([], ()):
         with pytest.raises(EmptyScoringError, match="no STS files"):
             evaluate_sts_files(empty)
+
+
+def test_a_file_whose_correlation_is_undefined_is_said_to_be_left_out_of_the_means(tmp_path, capsys) -> None:
+    """Audit: of several STS files, one whose correlation is undefined (n/a: gold or scores that
+    do not vary, or under 2 pairs scored) was left out of the size-weighted means without a word
+    (`weighted mean  9  67.36  70.45`: the Pearson of the other file's 6 pairs, beside a count of
+    9), so two runs' means could be over other files. A note (JSON "notes", stderr) says so."""
+    from paralign.cli import main
+    from paralign.similarity.sts import evaluate_sts_files
+
+    flat, varied = tmp_path / "flat.tsv", tmp_path / "varied.tsv"
+    flat.write_text("3.0\ta cat sat\ta cat sat\n3.0\ta dog ran\tthe dog ran\n3.0\tbirds fly\tfish swim\n",
+                    encoding="utf-8")
+    varied.write_text("5.0\ta cat sat\ta cat sat\n2.0\ta dog ran\ta cat ran\n0.5\tx y z\tq w\n", encoding="utf-8")
+    report = evaluate_sts_files([flat, varied], aligner="exact", signal="all-words").to_dict()
+    assert report["sets"][0]["pearson"] is None and report["pearson"] == report["sets"][1]["pearson"]
+    assert report["notes"] == [f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores or the system's "
+                               "do not vary, or fewer than 2 pairs were scored), so the weighted means leave its 3 "
+                               "pairs out"]
+    assert evaluate_sts_files([flat], aligner="exact", signal="all-words").notes == ()  # no mean: n/a says it
+    again = tmp_path / "again.tsv"
+    again.write_text(varied.read_text(encoding="utf-8"), encoding="utf-8")
+    assert evaluate_sts_files([varied, again], aligner="exact", signal="all-words").notes == ()  # both defined
+    assert main(["evaluate-sts", "--data", str(flat), "--data", str(varied), "--aligner", "exact",
+                 "--signal", "all-words"]) == 0
+    assert f"paralign: warning: {report['notes'][0]}" in capsys.readouterr().err

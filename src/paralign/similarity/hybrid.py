@@ -56,6 +56,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -119,6 +120,14 @@ class Candidate:
                 "worst": self.worst, "mean": self.mean}
 
 
+def saved_number(value: object) -> float:
+    """A number a saved report holds, as a float: a JSON number, else a TypeError (its reader
+    makes it a FormatError naming the report). float() took `true` as 1.0 and `"0.5"` as 0.5."""
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{value!r} is not a number")
+    return float(value)
+
+
 @dataclass(frozen=True, slots=True)
 class HybridModel:
     """A fitted blend: ``score = (intercept + Σ weight · (signal - mean) / scale) / top``.
@@ -179,14 +188,14 @@ class HybridModel:
             rows = data["signals"]
             model = cls(
                 tuple(str(r["name"]) for r in rows),
-                tuple(float(r["weight"]) for r in rows),
-                tuple(float(r["mean"]) for r in rows),
-                tuple(float(r["scale"]) for r in rows),
-                float(data["intercept"]),
-                float(data.get("l2", 0.0)),
-                float(data.get("top", SCORE_RANGE[1])),
+                tuple(saved_number(r["weight"]) for r in rows),
+                tuple(saved_number(r["mean"]) for r in rows),
+                tuple(saved_number(r["scale"]) for r in rows),
+                saved_number(data["intercept"]),
+                saved_number(data.get("l2", 0.0)),
+                saved_number(data.get("top", SCORE_RANGE[1])),
                 tuple(str(g) for g in data.get("groups", ())),
-                tolerance=float(data.get("tolerance", 0.0)),
+                tolerance=saved_number(data.get("tolerance", 0.0)),
                 aligner=str(data.get("aligner") or ""),
             )
         except KeyError as exc:
@@ -392,6 +401,31 @@ def _split(rows: np.ndarray, gold: np.ndarray, folds: int, seed: int = 0) -> lis
     return [(rows[order[k::folds]], gold[order[k::folds]]) for k in range(folds)]
 
 
+def training_problem(golds: Sequence[Sequence[float] | np.ndarray], labels: Sequence[str]) -> str | None:
+    """Why training groups (each file's gold scores, named by `labels`) cannot fit a hybrid, or
+    None: too few pairs for its held-out folds, a file of several too small to be a fold (its
+    held-out Pearson would be nan, or 0 or +-1 by chance), or gold scores that do not vary (no
+    blend follows them: it was fitted with weight 0, scoring every pair alike; of one file
+    among several, every blend's worst held-out Pearson was 0, and the first blend was kept)."""
+    total = sum(len(g) for g in golds)
+    if total < MIN_FOLD_PAIRS * SINGLE_FILE_FOLDS:
+        return f"too few training pairs to fit a hybrid: {total}, at least {MIN_FOLD_PAIRS * SINGLE_FILE_FOLDS}"
+    small = [(label, len(g)) for label, g in zip(labels, golds, strict=False) if len(g) < MIN_FOLD_PAIRS]
+    if len(golds) > 1 and small:
+        label, count = small[0]
+        return (f"training file {label} has {count} usable pair{'s' if count != 1 else ''}: each file is a held-out "
+                f"fold of the hybrid's choice, whose Pearson needs at least {MIN_FOLD_PAIRS}")
+    every = {float(v) for g in golds for v in g}
+    if len(every) == 1:
+        return f"the gold scores of the {total} training pairs do not vary (all {every.pop():g}): no blend can follow them"
+    flat = [(label, float(g[0])) for label, g in zip(labels, golds, strict=False) if len({float(v) for v in g}) == 1]
+    if len(golds) > 1 and flat:  # its held-out Pearson is 0 whatever the blend: every blend ties
+        label, value = flat[0]
+        return (f"the gold scores of training file {label} do not vary (all {value:g}): each file is a held-out fold "
+                "of the hybrid's choice, whose Pearson is then undefined")
+    return None
+
+
 def fit_hybrid(
     groups: Sequence[tuple[Sequence[Sequence[float]], Sequence[float]]],
     signals: Sequence[str],
@@ -413,15 +447,10 @@ def fit_hybrid(
         raise MismatchError("every training group needs one row of signal values per gold score")
     data = [(np.asarray(rows, dtype=float).reshape(len(gold), len(signals)), np.asarray(gold, dtype=float))
             for rows, gold in groups]
-    if sum(len(g) for _, g in data) < MIN_FOLD_PAIRS * SINGLE_FILE_FOLDS:
-        raise ConfigurationError("too few training pairs to fit a hybrid (at least 15)")
     labels = tuple(names) or tuple(f"file {k + 1}" for k in range(len(data)))
-    small = [(label, len(g)) for label, (_, g) in zip(labels, data, strict=False) if len(g) < MIN_FOLD_PAIRS]
-    if len(data) > 1 and small:  # its held-out Pearson would be nan (none), or 0 or +-1 by chance
-        label, count = small[0]
-        raise ConfigurationError(f"training file {label} has {count} usable pair{'s' if count != 1 else ''}: each "
-                                 f"file is a held-out fold of the hybrid's choice, whose Pearson needs at least "
-                                 f"{MIN_FOLD_PAIRS}")
+    problem = training_problem([g for _, g in data], labels)
+    if problem:
+        raise ConfigurationError(problem)
     if len(data) == 1:
         data = _split(*data[0], SINGLE_FILE_FOLDS)
         labels = tuple(f"{labels[0]} fold {k + 1}" for k in range(SINGLE_FILE_FOLDS))
@@ -487,11 +516,15 @@ def fit_hybrid_files(
         raise ConfigurationError("the hybrid signal needs training STS files (--train FILE)")
     # a missing extra fails before any alignment
     made = [make_signal(name, **encoder_options(name, encoder, device)) for name in signals]
-    groups = []
-    for path in paths:
-        pairs = load_sts(path).pairs
+    loaded = [load_sts(path).pairs for path in paths]  # every file read and checked before any alignment
+    for path, pairs in zip(paths, loaded, strict=True):
         if not pairs:
             raise FormatError("no usable STS pairs to train on", source=str(path))
+    problem = training_problem([[p.score for p in pairs] for pairs in loaded], [Path(p).name for p in paths])
+    if problem:
+        raise FormatError(problem, source=", ".join(map(str, paths)))
+    groups = []
+    for pairs in loaded:
         batch = align_pairs([(p.sentence1, p.sentence2) for p in pairs], aligner=aligner, annotator=annotator,
                             workers=workers, progress=progress)
         rows = signal_rows(batch, made)

@@ -28,6 +28,7 @@ from ..errors import (
 )
 from ..textio import open_text, sha256_file, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
+from .hybrid import saved_number
 from .signals import Signal, make_signal
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -184,11 +185,11 @@ class LogisticModel:
             rows = data["features"]
             model = cls(
                 tuple(str(r["name"]) for r in rows),
-                tuple(float(r["mean"]) for r in rows),
-                tuple(float(r["scale"]) for r in rows),
-                tuple(float(r["weight"]) for r in rows),
-                float(data["intercept"]),
-                float(data.get("l2", 1.0)),
+                tuple(saved_number(r["mean"]) for r in rows),
+                tuple(saved_number(r["scale"]) for r in rows),
+                tuple(saved_number(r["weight"]) for r in rows),
+                saved_number(data["intercept"]),
+                saved_number(data.get("l2", 1.0)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"not a paraphrase model ({_reason(exc)})", source=source) from exc
@@ -371,8 +372,8 @@ class TrainedClassifier:
         if "threshold" not in report:
             raise FormatError('not an evaluate-paraphrase report (no "threshold")', source=source)
         try:
-            threshold = float(report["threshold"])
-        except (TypeError, ValueError):
+            threshold = saved_number(report["threshold"])
+        except TypeError:
             threshold = math.nan
         if not math.isfinite(threshold):
             raise FormatError(f"threshold {report['threshold']!r} is not a finite number", source=source)
@@ -399,6 +400,8 @@ class TrainedClassifier:
             signal_name = str(report.get("signal") or "sultan2014")
             try:
                 signal = make_signal(signal_name, **encoder_options(signal_name, encoder, device))
+            except ExtraMissingError:  # the report is fine: this installation lacks what it needs
+                raise
             except ConfigurationError as exc:  # a hand edit of the report, not the command line
                 raise FormatError(f"the report's signal: {exc}", source=source) from None
             if getattr(signal, "trainable", False):
@@ -431,7 +434,32 @@ def load_model_report(path: str, *, encoder: str | None = None, device: str = "a
     encoder `encoder` on `device` (:meth:`TrainedClassifier.from_report`; a hybrid's components). A string escape that is half
     a UTF-16 surrogate pair is a FormatError at its line (:func:`paralign.errors.lone_surrogate`):
     json.loads reads it as a str that no encoder can write, and the report's signature, quoted in
-    a note, broke ``similarity --format json`` with a UnicodeEncodeError traceback."""
+    a note, broke ``similarity --format json`` with a UnicodeEncodeError traceback. The
+    encoder its scores run (a neural signal or aligner, encoder features) is checked here, not
+    at the first pair: without the neural extra, an ExtraMissingError naming the report."""
+    try:
+        trained, signature = _read_model_report(path, encoder, device)
+        if _needs_encoder(trained):
+            from ..neural import check_encoder
+
+            check_encoder(encoder, device)
+    except ExtraMissingError as exc:  # what needs the extra: the model in the report
+        raise ExtraMissingError(f"the model in {path}", exc.extra, exc.missing) from None
+    return trained, signature
+
+
+def _needs_encoder(trained: TrainedClassifier) -> bool:
+    """Whether scoring with a saved classifier runs the neural encoder (its base model: a
+    blend's fine-tuned cross-encoder, loaded with the report, is its own)."""
+    from .signature import uses_encoder
+
+    signal = trained.signal
+    probe = ModelSignal(signal.model) if isinstance(signal, BlendedSignal) else signal
+    return uses_encoder(probe, get_aligner(trained.aligner, trained.preset))
+
+
+def _read_model_report(path: str, encoder: str | None, device: str) -> tuple[TrainedClassifier, object]:
+    """:func:`load_model_report`'s reading of the report."""
     with open_text(path) as handle:  # errors name the file (and line), as every input's do; gzip read
         text = strip_bom(handle.read())
     try:

@@ -319,10 +319,21 @@ def evaluate_sts_files(
         )
         results.append(StsFileResult(name, str(path), ev, tuple(r.to_dict() for r in data.skipped), data.pairs))
     notes = [aligner_mismatch(sig, aligner), *(_held_in(results, train) if model is not None else ()),
-             *_idf_seen(results, idf_from)]
+             *_idf_seen(results, idf_from), *_left_out_of_means(results)]
     signature = similarity_signature(sig, aligner)
     return StsReport(tuple(results), sig.name, scored_aligner(sig, aligner, signature), model,
                      tuple(map(str, train)), signature, notes=tuple(filter(None, notes)))
+
+
+def _left_out_of_means(results: Sequence[StsFileResult]) -> list[str]:
+    """Of several files, a note for each whose correlations are undefined (n/a), which
+    :func:`weighted_mean` leaves out: the means are then over the other files only."""
+    if len(results) < 2:
+        return []
+    return [f"{r.path}: Pearson and Spearman are undefined (n/a: the gold scores or the system's do not vary, "
+            f"or fewer than 2 pairs were scored), so the weighted means leave its {r.evaluation.pairs} "
+            f"pair{'s' if r.evaluation.pairs != 1 else ''} out"
+            for r in results if r.evaluation.pearson is None]
 
 
 def _idf_seen(results: Sequence[StsFileResult], idf_from: Sequence[str | Path]) -> list[str | None]:
