@@ -192,3 +192,16 @@ def test_test_pairs_the_shipped_hybrid_was_fitted_on_are_a_note(tmp_path: Path, 
     assert json.loads(captured.out)["notes"] == [note] and f"paralign: warning: {note}" in captured.err
     assert main([*argv[:2], "sultan2014", *argv[3:]]) == 0  # another signal learnt nothing from them
     assert json.loads(capsys.readouterr().out)["notes"] == []
+
+
+def test_the_text_says_how_failed_test_pairs_were_counted() -> None:
+    """A test pair that could not be scored counts as "not paraphrase" (its label stays in the
+    figures' denominator); the text said only "failed pairs 1", the docstring alone said how."""
+    from paralign.cli.evaluate_paraphrase import render
+    from paralign.similarity.paraphrase import paraphrase_from_scores
+
+    result = paraphrase_from_scores([0.2, 0.8], [False, True], [None, 0.9], [True, True], "exact").to_dict()
+    assert result["recall"] == 0.5  # the failed pair, a paraphrase, was called "not paraphrase"
+    shown = render({**result, "aligner": "exact", "failed": 1, "signature": "s"})
+    assert "failed pairs 1 (a failed test pair counts as not paraphrase)" in shown
+    assert "failed pairs 0\n" in render({**result, "aligner": "exact", "failed": 0, "signature": "s"})

@@ -170,7 +170,8 @@ def render(result: dict) -> str:
             f"precision  {fmt_pct(result['precision'])}",
             f"recall     {fmt_pct(result['recall'])}",
             f"f1         {fmt_pct(result['f1'])}",
-            f"test pairs {result['test_pairs']}, skipped rows {result['skipped']}, failed pairs {result['failed']}",
+            f"test pairs {result['test_pairs']}, skipped rows {result['skipped']}, failed pairs {result['failed']}"
+            + (" (a failed test pair counts as not paraphrase)" if result["failed"] else ""),
         ]
         + _render_cv(result.get("cross_validation"))
         + [f"signature: {result['signature']}"]
