@@ -5,7 +5,10 @@ content words the contextual aligner links (issue 19).
   (all-MiniLM-L6-v2 by default: mean pooling, L2-normalised, as sentence-transformers encodes).
   The words given to the encoder are the sentence's text split at spaces, so the model's own
   tokenizer sees what it would see in the raw text and the score is the model's cosine
-  (``SentenceTransformer.encode`` within 1e-5). Cosines lie in [-1, 1]; MiniLM's are
+  (``SentenceTransformer.encode`` within 1e-5, for a sentence within the model's window: 256
+  sub-words for MiniLM; a longer one is encoded whole, in overlapping windows
+  (:mod:`paralign.neural.encoder`), where sentence-transformers truncates it, so the two
+  differ there). Cosines lie in [-1, 1]; MiniLM's are
   near 0 for unrelated sentences and rarely negative. Not clipped: clipping would change its
   correlations.
 * ``contextual-alignment``: the proportion of content words aligned by the ``contextual``
