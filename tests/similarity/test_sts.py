@@ -117,7 +117,9 @@ def test_a_file_whose_correlation_is_undefined_is_said_to_be_left_out_of_the_mea
     assert report["notes"] == [f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores or the system's "
                                "do not vary, or fewer than 2 pairs were scored), so the weighted means leave its 3 "
                                "pairs out"]
-    assert evaluate_sts_files([flat], aligner="exact", signal="all-words").notes == ()  # no mean: n/a says it
+    assert evaluate_sts_files([flat], aligner="exact", signal="all-words").notes == (  # no mean: why n/a alone
+        f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores or the system's do not vary, or fewer "
+        "than 2 pairs were scored)",)
     again = tmp_path / "again.tsv"
     again.write_text(varied.read_text(encoding="utf-8"), encoding="utf-8")
     assert evaluate_sts_files([varied, again], aligner="exact", signal="all-words").notes == ()  # both defined

@@ -326,13 +326,14 @@ def evaluate_sts_files(
 
 
 def _left_out_of_means(results: Sequence[StsFileResult]) -> list[str]:
-    """Of several files, a note for each whose correlations are undefined (n/a), which
-    :func:`weighted_mean` leaves out: the means are then over the other files only."""
-    if len(results) < 2:
-        return []
+    """A note for each file whose correlations are undefined (n/a), saying why (a table's n/a
+    does not); of several, that :func:`weighted_mean` leaves it out: the means are then over
+    the other files only."""
+    means = len(results) >= 2
     return [f"{r.path}: Pearson and Spearman are undefined (n/a: the gold scores or the system's do not vary, "
-            f"or fewer than 2 pairs were scored), so the weighted means leave its {r.evaluation.pairs} "
-            f"pair{'s' if r.evaluation.pairs != 1 else ''} out"
+            "or fewer than 2 pairs were scored)"
+            + (f", so the weighted means leave its {r.evaluation.pairs} pair{'s' if r.evaluation.pairs != 1 else ''}"
+               " out" if means else "")
             for r in results if r.evaluation.pearson is None]
 
 
