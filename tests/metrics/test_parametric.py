@@ -113,7 +113,7 @@ def test_table_warnings_say_one_in_the_singular():
     longer than 2 words was" ("1 groups have", "1 posited paraphrases ... were" before), as the
     rest of the CLI says counts (errors.counted)."""
     no_hub = [pair("e.1", "a b", "c d", [(0, 0)]), pair("e.2", "x y", "z w", [(0, 0)])]
-    table = ParaphraseTable.from_pairs([("stepped down", "resigned quietly now")])
+    table = ParaphraseTable.from_pairs([("stepped down", "resigned quietly now"), ("quit", "left")])
     hub = table_scores({"d.1": GROUP, "e": no_hub}, table, max_length=2, sentences="hub")
     assert hub.warnings == ("1 group has no sentence common to all their pairs; skipped",)
     every = table_scores({"d.1": GROUP}, table, max_length=2)
@@ -429,3 +429,25 @@ def test_a_group_that_is_not_a_list_of_gold_pairs_is_an_input_type_error() -> No
         table_scores({"g": "x"}, table)
     with pytest.raises(InputTypeError, match="group 'g': item 1 is NoneType None, not a gold pair"):
         table_scores({"g": [None]}, table)
+
+
+def test_a_table_none_of_whose_phrases_the_gold_holds_says_so(tmp_path):
+    """A user's table tokenised otherwise than the gold (its rows of "man's hat" where the gold's
+    tokens are "man 's hat"), an empty table, or a threshold that keeps no row, scored posited 0,
+    LB-Precision n/a and Rel-Recall 0 with no word of why (exit 0, no warning). One warning now
+    says that no phrase of the gold's sentences has a paraphrase in the table, with a phrase of
+    each side to compare, or that the table holds none; a table that matches says nothing."""
+    group = {"d.1": [pair("d.1.x", "the man 's hat is red .", "his hat is crimson .",
+                          [(0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (5, 3), (6, 4)])]}
+    untokenised = table_scores(group, ParaphraseTable.from_pairs([("man's hat", "his hat"), ("red.", "crimson.")]))
+    assert untokenised.overall.posited == 0 and untokenised.overall.reference > 0
+    (warning,) = untokenised.warnings
+    assert "no phrase of the gold's sentences" in warning and "tokenised otherwise" in warning
+    assert "tokens: \"the man 's hat is red .\"" in warning and "table's: \"man's hat\"" in warning
+    (empty,) = table_scores(group, ParaphraseTable("t.tsv")).warnings
+    assert "the table holds no paraphrase" in empty
+    (tmp_path / "t.tsv").write_text("red\tcrimson\t0.2\n", encoding="utf-8")
+    kept_none = ParaphraseTable.from_tsv(tmp_path / "t.tsv", threshold=0.5)
+    (warning,) = table_scores(group, kept_none).warnings
+    assert "the table holds no paraphrase" in warning and "0.5" in warning
+    assert table_scores(group, ParaphraseTable.from_pairs([("red", "scarlet")])).warnings == ()

@@ -342,6 +342,7 @@ def table_scores(
                         correct[length] += 1
     _check_scored(len(groups), skipped, warnings)
     warnings.extend(_left_out(no_hub, beyond, max_length))
+    warnings.extend(_nothing_found(lookup, groups.values()))
     rows = length_bound(max_length, max([*posited, *reference], default=0))  # past every phrase: no limit
     c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
     by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, rows + 1)}
@@ -373,6 +374,27 @@ def _left_out(no_hub: int, beyond: int, max_length: int) -> list[str]:
         warnings.append(f"{counted(beyond, 'posited paraphrase')} longer than {counted(max_length, 'word')} "
                         f"{were} not scored")
     return warnings
+
+
+def _nothing_found(lookup: _CachedSource, groups: Iterable[Sequence[PairLike]]) -> list[str]:
+    """The warning of a table that posited nothing, so that LB-Precision n/a and Rel-Recall 0 are
+    not read as a score: it holds no paraphrase (its threshold kept none), or no phrase
+    :func:`table_scores` asked it for (`lookup`'s) is one of its phrases, as when it is tokenised
+    otherwise than the gold (``man's hat`` where the gold's tokens are ``man 's hat``): a phrase of
+    each side shown (the first sentence of `groups`). None when any phrase was found."""
+    source, consequence = lookup.source, "every posited count is 0 (LB-Precision n/a, Rel-Recall 0)"
+    table = source if isinstance(source, ParaphraseTable) else None
+    if table is not None and not len(table):
+        kept = "" if table.threshold is None else f" scoring >= {table.threshold:g}"
+        return [f"the table holds no paraphrase{kept}: {consequence}"]
+    if not lookup.cache or any(lookup.cache.values()):
+        return []
+    first = None if table is None else next(table.phrases(), None)
+    example = next((pair.source for pairs in groups for pair in pairs), ())
+    theirs = "" if first is None else f"; the table's: {first!r}"
+    return [f"no phrase of the gold's sentences has a paraphrase in the table "
+            f"({counted(len(lookup.cache), 'phrase')} looked up; the gold's tokens: {' '.join(example)[:60]!r}"
+            f"{theirs}): {consequence}; is the table tokenised otherwise than the gold, or made for other text?"]
 
 
 # -- file-level entry point (what the CLI calls) ------------------------------------------------
