@@ -451,3 +451,27 @@ def test_a_table_none_of_whose_phrases_the_gold_holds_says_so(tmp_path):
     (warning,) = table_scores(group, kept_none).warnings
     assert "the table holds no paraphrase" in warning and "0.5" in warning
     assert table_scores(group, ParaphraseTable.from_pairs([("red", "scarlet")])).warnings == ()
+
+
+def test_a_table_that_splits_the_gold_s_phrases_otherwise_says_how_many_it_misses():
+    """A user's table of untokenised rows ("man's hat", "red.") beside rows that match ("hat")
+    scored the rows that match and never asked for the others, as the gold splits them
+    ("man 's hat", "red ."), without a word: posited and correct silently short. A warning now
+    counts the phrases of the gold's sentences that the table holds split otherwise, with one;
+    so too a gold of untokenised text ("man's") beside a tokenised table ("man 's"). A table
+    whose rows are split as the gold's (or that pivot built, asked as its tokenizer splits
+    them) has none."""
+    tokenised = {"d.1": [pair("d.1.x", "the man 's hat is red .", "his hat is crimson .",
+                              [(0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (5, 3), (6, 4)])]}
+    glued = ParaphraseTable.from_pairs([("man's hat", "his hat"), ("red.", "crimson."), ("hat", "cap")])
+    result = table_scores(tokenised, glued)
+    assert result.overall.posited == 2  # hat -> cap, in both sentences
+    (warning,) = result.warnings
+    assert warning.startswith("2 phrases of the gold's sentences are in the table only split otherwise")
+    assert "('red .' as 'red.')" in warning  # the shortest shown
+    raw = {"d.1": [pair("d.1.x", "the man's hat is red", "his hat is crimson", [(0, 0), (1, 0), (2, 1), (3, 2), (4, 3)])]}
+    split = ParaphraseTable.from_pairs([("man 's hat", "his hat"), ("hat", "cap")])
+    (warning,) = table_scores(raw, split).warnings
+    assert warning.startswith("1 phrase of the gold's sentences is in the table only split otherwise")
+    assert "\"man's hat\" as \"man 's hat\"" in warning
+    assert table_scores(tokenised, ParaphraseTable.from_pairs([("man 's hat", "his hat"), ("red .", "crimson .")])).warnings == ()

@@ -30,7 +30,10 @@ A table that pivot or paraphrase-table built is asked for p as its tokenizer spl
 paraphrases are compared with the reference's texts split so too
 (:func:`paralign.paraphrases.lookup_key`, the rule of every consumer of a table): a gold whose
 tokens hold ``man's`` finds the ``man 's`` of pivot's regex tokens. The signature names that
-tokenizer (``t.tsv~regex#HASH``).
+tokenizer (``t.tsv~regex#HASH``). A user's table (no tokenizer recorded) is asked for the gold's
+phrases as they are; one that holds some of them split otherwise (``man's hat``, ``red.`` for
+the gold's ``man 's hat``, ``red .``) is warned about, with their count, and so is a table that
+posited nothing (empty, or none of its phrases in the gold's sentences).
 
 Each of these is a set, so a paraphrase is counted once per (group, sentence, phrase) however
 many pairs or occurrences yield it.  Variants: `only_referenced=True` counts posited paraphrases
@@ -50,6 +53,7 @@ Not for: choosing or building an aligner (`align_scores_files` takes one; the CL
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -67,6 +71,7 @@ from ..paraphrases import (
     normalize_phrase,
 )
 from ..signature import join_signature, setting_value
+from ..tokenizers import detokenize, tokenize
 from .alignment_scores import SkippedPair
 from .paraeval.signature import source_signature
 from .parametric_align import (
@@ -342,7 +347,7 @@ def table_scores(
                         correct[length] += 1
     _check_scored(len(groups), skipped, warnings)
     warnings.extend(_left_out(no_hub, beyond, max_length))
-    warnings.extend(_nothing_found(lookup, groups.values()))
+    warnings.extend(_nothing_found(lookup, groups.values()) or _split_otherwise(lookup))
     rows = length_bound(max_length, max([*posited, *reference], default=0))  # past every phrase: no limit
     c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
     by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, rows + 1)}
@@ -395,6 +400,58 @@ def _nothing_found(lookup: _CachedSource, groups: Iterable[Sequence[PairLike]]) 
     return [f"no phrase of the gold's sentences has a paraphrase in the table "
             f"({counted(len(lookup.cache), 'phrase')} looked up; the gold's tokens: {' '.join(example)[:60]!r}"
             f"{theirs}): {consequence}; is the table tokenised otherwise than the gold, or made for other text?"]
+
+
+#: A token of closing punctuation, which untokenised text writes joined to the word before it.
+_CLOSING = re.compile(r"[.,;:!?%)\]}]+")
+#: A character that tokenizers split off or keep (punctuation, an apostrophe): only a phrase
+#: holding one can be split otherwise.
+_PUNCTUATION = re.compile(r"[^\w\s]")
+_WORD = re.compile(r"\w")
+
+
+def _glued(phrase: str) -> str:
+    """`phrase` as untokenised text writes it: its clitics (``man 's`` -> ``man's``,
+    :func:`~paralign.tokenizers.detokenize`) and closing punctuation (``red .`` -> ``red.``)
+    joined to the word before."""
+    words = detokenize(phrase, "regex").split()
+    out = words[:1]
+    for word in words[1:]:
+        if _CLOSING.fullmatch(word):
+            out[-1] += word
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+def _split_otherwise(lookup: _CachedSource) -> list[str]:
+    """The warning of a user's table (asked for phrases as typed) that holds phrases of the gold's
+    sentences split otherwise than the gold splits them: not found as the gold has them (``man
+    's hat``, ``red .``), but found joined as untokenised text writes them (``man's hat``,
+    ``red.``), or split as the regex tokenizer splits them (``man 's`` for a gold's ``man's``):
+    their rows are never asked for. The count and the first such phrase."""
+    table = lookup.source
+    if not isinstance(table, ParaphraseTable) or not lookup.as_typed:
+        return []
+    otherwise: dict[str, str] = {}
+    for phrase, hit in lookup.cache.items():
+        if hit or not _PUNCTUATION.search(phrase) or _CLOSING.fullmatch(phrase):
+            continue
+        tokens = phrase.split()
+        # a token of punctuation or a clitic ('s, n't) after a word: joined as text writes it
+        forms = [_glued(phrase)] if any("'" in t or not _WORD.search(t) for t in tokens[1:]) else []
+        if any(_PUNCTUATION.search(t) and _WORD.search(t) for t in tokens):  # man's, red.: split off
+            forms.append(" ".join(tokenize(phrase)))
+        found = next((form for form in forms if form != phrase and form in table), None)
+        if found is not None:
+            otherwise[phrase] = found
+    if not otherwise:
+        return []
+    first = min(otherwise, key=lambda p: (not p[0].isalnum(), len(p), p))  # a word's first: "man 's", not '" ,'
+    are = "is" if len(otherwise) == 1 else "are"
+    return [f"{counted(len(otherwise), 'phrase')} of the gold's sentences {are} in the table only split "
+            f"otherwise ({first!r} as {otherwise[first]!r}): those rows are never asked for, and posited and "
+            "correct miss them; split the table's phrases as the gold's tokens are"]
 
 
 # -- file-level entry point (what the CLI calls) ------------------------------------------------
