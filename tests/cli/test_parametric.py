@@ -456,3 +456,24 @@ def test_table_of_no_group_that_can_be_scored_is_an_error(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "no group could be scored: 2 groups skipped (first: group 'a' has 1 distinct sentence" in captured.err
+
+
+def test_align_names_a_1_based_system_whose_links_all_fit(tmp_path, capsys):
+    """A 1-based (GIZA-style) Pharaoh file whose links all fit the gold's sentences (none on
+    their last words) was scored as written: AlignPrec .319 and AlignRecall .130 on 300 MTReference
+    pairs, with no warning, where score-alignments says "its links match the gold's 5043 times
+    read 1 lower ... are the system's indices 1-based?". parametric align now warns the same."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(
+        json.dumps({"id": f"d.{k}", "source": "a b c d e f", "target": "u v w x y z",
+                    "sure": [[i, i] for i in range(5)]}) + "\n" for k in range(3)), encoding="utf-8")
+    system = tmp_path / "system.pharaoh"
+    system.write_text("1-1 2-2 3-3 4-4 5-5\n" * 3, encoding="utf-8")
+    code, result, err = run_json(capsys, ["parametric", "align", "--gold", str(gold), "--system", str(system)])
+    assert code == 0 and result["pairs"] == 3 and result["skipped"] == 0
+    (warning,) = result["warnings"]
+    assert warning == (f"{system}: its links match the gold's 15 times read 1 lower, 12 as written: "
+                       "are the system's indices 1-based? (Pharaoh links are 0-based)")
+    assert warning in err
+    system.write_text("0-0 1-1 2-2 3-3 4-4\n" * 3, encoding="utf-8")
+    assert run_json(capsys, ["parametric", "align", "--gold", str(gold), "--system", str(system)])[1]["warnings"] == []
