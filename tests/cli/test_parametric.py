@@ -477,3 +477,22 @@ def test_align_names_a_1_based_system_whose_links_all_fit(tmp_path, capsys):
     assert warning in err
     system.write_text("0-0 1-1 2-2 3-3 4-4\n" * 3, encoding="utf-8")
     assert run_json(capsys, ["parametric", "align", "--gold", str(gold), "--system", str(system)])[1]["warnings"] == []
+
+
+@pytest.mark.parametrize("command", [["align", "--system"], ["table", "--table"]])
+def test_sure_plus_possible_on_a_gold_without_possible_links_says_so(tmp_path, gold, capsys, command):
+    """`--links sure+possible` on a gold of sure links only scored its sure links, signed
+    gold:sure+possible, without a word (score-alignments warns); both commands now warn."""
+    other = tmp_path / ("system.json" if command[0] == "align" else "t.tsv")
+    if command[0] == "align":
+        write_json(other, GOLD)
+    else:
+        other.write_text("quit\tresigned from\n", encoding="utf-8")
+    argv = ["parametric", command[0], "--gold", str(gold), command[1], str(other)]
+    warning = f"{gold}: no possible links in the gold (only sure ones): scoring against sure+possible scores its sure links only"
+    code, result, err = run_json(capsys, [*argv, "--links", "sure+possible"])
+    assert code == 0 and warning in result["warnings"] and warning in err
+    assert warning not in run_json(capsys, argv)[1]["warnings"]
+    with_possible = write_json(tmp_path / "possible.json", [dict(GOLD[0], possibleAlign="2-2"), *GOLD[1:]])
+    argv[3] = str(with_possible)
+    assert all("no possible links" not in w for w in run_json(capsys, [*argv, "--links", "sure+possible"])[1]["warnings"])

@@ -90,6 +90,7 @@ from .parametric_align import (
     align_scores_files,
     length_bound,
     nonidentical_spans,
+    possible_warnings,
     with_sentences,
 )
 
@@ -501,7 +502,8 @@ def table_scores_files(
                                 sentences=sentences, tight=tight, shown=table_name,
                                 possible=possible_links_source(gold_path, name=gold_name))
     return replace(result, source=result.source if table_name is None else table_name,
-                   warnings=tuple(_warning(k) for k in skipped) + result.warnings,
+                   warnings=possible_warnings(items, links, gold_name) + tuple(_warning(k) for k in skipped)
+                   + result.warnings,
                    skipped_rows=skipped, signature=signature)
 
 

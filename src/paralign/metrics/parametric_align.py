@@ -231,6 +231,15 @@ def _system_alignment(
     return alignment
 
 
+def possible_warnings(gold: Sequence[PairLike | BadPair], links: str, gold_name: str) -> tuple[str, ...]:
+    """The warning of scoring against sure+possible links a gold that has none possible (its sure
+    links only scored, signed ``gold:sure+possible``), as score-alignments warns; () otherwise."""
+    if links != "sure+possible" or any(g.alignment.possible_only for g in gold if not isinstance(g, BadPair)):
+        return ()
+    return (f"{gold_name}: no possible links in the gold (only sure ones): scoring against sure+possible "
+            "scores its sure links only",)
+
+
 def _warning(skipped: SkippedPair) -> str:
     """`pair N (gold id ...): [file:line: ]reason; skipped`."""
     name = f"pair {skipped.pair}" + (f" (gold id {skipped.id!r})" if skipped.id is not None else "")
@@ -349,7 +358,7 @@ def align_scores_files(
     if not result.pairs:
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
         raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
-    return replace(result, signature=align_signature(
+    return replace(result, warnings=possible_warnings(gold, links, gold_name) + result.warnings, signature=align_signature(
         system_parts, links=links, max_length=result.max_length, tight=tight,
         possible=possible_links_source(gold_path, name=gold_name)))
 
