@@ -475,3 +475,25 @@ def test_a_table_that_splits_the_gold_s_phrases_otherwise_says_how_many_it_misse
     assert warning.startswith("1 phrase of the gold's sentences is in the table only split otherwise")
     assert "\"man's hat\" as \"man 's hat\"" in warning
     assert table_scores(tokenised, ParaphraseTable.from_pairs([("man 's hat", "his hat"), ("red .", "crimson .")])).warnings == ()
+
+
+def test_a_built_table_s_paraphrases_of_the_gold_s_words_count_at_the_gold_s_lengths(tmp_path):
+    """A gold of untokenised text ("the doctor's car") scored with a table that pivot built
+    (regex tokens: "doctor 's" -> "physician 's") counted each posited paraphrase by the table's
+    tokens: the reference doctor's <-> physician's (1 word each) was found, but counted under
+    "Length <= 2", so "Length = 1" read reference 2, posited 0, correct 0 (Rel-Recall 0). A
+    paraphrase that is a reference paraphrase now counts at the reference's length in the
+    gold's words, as the reference counts it: Length = 1 is 2 of 2."""
+    from paralign.metrics.parametric import table_scores_files
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "g.1", "source": "the doctor\'s car", "target": "the physician\'s car", '
+                    '"sure": "0-0 1-1 2-2"}\n', encoding="utf-8")
+    table = tmp_path / "t.tsv"
+    table.write_text('# paralign: {"kind": "pivot", "options": {"tokenizer": "regex", "lowercase": true}}\n'
+                     "doctor 's\tphysician 's\t0.5\nphysician 's\tdoctor 's\t0.5\n"
+                     "doctor 's car\tphysician 's car\t0.5\ndoctor 's\tmedic\t0.1\n", encoding="utf-8")
+    result = table_scores_files(gold, str(table))
+    one, two = result.by_length[1], result.by_length[2]
+    assert (one.posited, one.correct, one.reference) == (3, 2, 2)  # medic: 1 word, not a reference
+    assert (two.posited, two.correct) == (4, 3) and one.rel_recall == 1.0

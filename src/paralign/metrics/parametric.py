@@ -22,8 +22,8 @@ phrase texts (lower-cased, up to `max_length` words) of s.  For each unit (G, s,
 * reference = para_REF(p, s, G): the union, over the group's pairs that contain s (on either
   side), of the texts p2 of the non-identical phrase pairs (p, p2) whose s-side is p;
 * posited = para_M(p): the source's paraphrases of p (normalised, != p), each at most
-  `max_length` words as the source holds it (longer ones are counted in `beyond_max_length` and
-  reported, not scored);
+  `max_length` words as the source holds it, or, one that is a reference paraphrase, as the
+  gold's words count it (longer ones are counted in `beyond_max_length` and reported, not scored);
 * correct = posited ∩ reference.
 
 A table that pivot or paraphrase-table built is asked for p as its tokenizer splits it, and its
@@ -261,9 +261,15 @@ class _CachedSource:
             found = self._keys[phrase] = normalize_phrase(lookup_key(self.source, phrase))
         return found
 
-    def held(self, phrases: set[str]) -> set[str]:
-        """`phrases` (a reference set) as the source holds its phrases, to compare its paraphrases with."""
-        return phrases if self.as_typed else {self.key(q) for q in phrases}
+    def held(self, phrases: set[str]) -> dict[str, int]:
+        """`phrases` (a reference set) as the source holds its phrases, to compare its paraphrases
+        with, each with its length in the gold's words (a built table's ``physician 's`` is the
+        gold's one word ``physician's``); the shortest when two come to be one."""
+        lengths: dict[str, int] = {}
+        for q in phrases:
+            held, length = q if self.as_typed else self.key(q), len(q.split())
+            lengths[held] = min(length, lengths.get(held, length))
+        return lengths
 
     def __call__(self, phrase: str) -> tuple[tuple[str, int], ...]:
         hit = self.cache.get(phrase)
@@ -335,16 +341,16 @@ def table_scores(
                 ref_set = sent_refs.get(p)
                 if only_referenced and not ref_set:
                     continue
-                if ref_set:
-                    ref_set = lookup.held(ref_set)  # compared with the paraphrases as the source holds them
+                held = lookup.held(ref_set) if ref_set else {}  # as the source holds them: gold lengths
                 p_len = len(p.split())
                 for q, q_len in lookup(p):
+                    q_len = held.get(q, q_len)  # a reference paraphrase counts at its length in the gold's words
                     if q_len > max_length:
                         beyond += 1
                         continue
                     length = max(p_len, q_len)
                     posited[length] += 1
-                    if ref_set and q in ref_set:
+                    if q in held:
                         correct[length] += 1
     _check_scored(len(groups), skipped, warnings)
     warnings.extend(_left_out(no_hub, beyond, max_length))
