@@ -475,6 +475,15 @@ def test_a_table_that_splits_the_gold_s_phrases_otherwise_says_how_many_it_misse
     assert warning.startswith("1 phrase of the gold's sentences is in the table only split otherwise")
     assert "\"man's hat\" as \"man 's hat\"" in warning
     assert table_scores(tokenised, ParaphraseTable.from_pairs([("man 's hat", "his hat"), ("red .", "crimson .")])).warnings == ()
+    # a few such rows among many found (PPDB's "2." beside the gold's "2 ."): no warning
+    words = [f"w{k}" for k in range(60)]
+    many = {"d.2": [pair("d.2.x", " ".join([*words, "red", "."]), " ".join([*words, "crimson", "."]),
+                         [(k, k) for k in range(62)])]}
+    few = ParaphraseTable.from_pairs([*((w, f"{w}x") for w in words), ("red.", "crimson.")])
+    assert table_scores(many, few).warnings == ()  # 1 of 61: under 2%
+    fewer = ParaphraseTable.from_pairs([*((w, f"{w}x") for w in words[:20]), ("red.", "crimson.")])
+    (warning,) = table_scores(many, fewer).warnings  # 1 of 21
+    assert warning.startswith("1 phrase of the gold's sentences is in the table only split otherwise ('red .'")
 
 
 def test_a_built_table_s_paraphrases_of_the_gold_s_words_count_at_the_gold_s_lengths(tmp_path):
@@ -497,3 +506,11 @@ def test_a_built_table_s_paraphrases_of_the_gold_s_words_count_at_the_gold_s_len
     one, two = result.by_length[1], result.by_length[2]
     assert (one.posited, one.correct, one.reference) == (3, 2, 2)  # medic: 1 word, not a reference
     assert (two.posited, two.correct) == (4, 3) and one.rel_recall == 1.0
+
+
+def test_a_table_asked_for_no_phrase_gives_no_split_otherwise_warning():
+    """With --only-referenced and a gold without a reference paraphrase, no phrase is asked for:
+    the split-otherwise check has nothing to count and says nothing (no error)."""
+    same = {"d.1": [pair("d.1.x", "a b", "c d", [])]}  # no link: no reference paraphrase
+    result = table_scores(same, ParaphraseTable.from_pairs([("a", "x")]), only_referenced=True)
+    assert result.overall.posited == 0 and result.warnings == ()
