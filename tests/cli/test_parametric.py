@@ -496,3 +496,10 @@ def test_sure_plus_possible_on_a_gold_without_possible_links_says_so(tmp_path, g
     with_possible = write_json(tmp_path / "possible.json", [dict(GOLD[0], possibleAlign="2-2"), *GOLD[1:]])
     argv[3] = str(with_possible)
     assert all("no possible links" not in w for w in run_json(capsys, [*argv, "--links", "sure+possible"])[1]["warnings"])
+
+
+def test_table_help_says_how_a_table_s_phrases_are_matched(capsys):
+    """--table's help named the formats but not how their phrases meet the gold's: a user's TSV
+    of untokenised rows ("man's hat") is matched as written and misses the gold's "man 's hat"."""
+    text = _help(capsys, ["parametric", "table"])
+    assert "(.gz too;" in text and "any other is matched as written, so split its phrases as the gold's tokens are" in text
