@@ -113,7 +113,7 @@ def test_table_warnings_say_one_in_the_singular():
     longer than 2 words was" ("1 groups have", "1 posited paraphrases ... were" before), as the
     rest of the CLI says counts (errors.counted)."""
     no_hub = [pair("e.1", "a b", "c d", [(0, 0)]), pair("e.2", "x y", "z w", [(0, 0)])]
-    table = ParaphraseTable.from_pairs([("stepped down", "resigned quietly now")])
+    table = ParaphraseTable.from_pairs([("stepped down", "resigned quietly now"), ("quit", "left")])
     hub = table_scores({"d.1": GROUP, "e": no_hub}, table, max_length=2, sentences="hub")
     assert hub.warnings == ("1 group has no sentence common to all their pairs; skipped",)
     every = table_scores({"d.1": GROUP}, table, max_length=2)
@@ -429,3 +429,88 @@ def test_a_group_that_is_not_a_list_of_gold_pairs_is_an_input_type_error() -> No
         table_scores({"g": "x"}, table)
     with pytest.raises(InputTypeError, match="group 'g': item 1 is NoneType None, not a gold pair"):
         table_scores({"g": [None]}, table)
+
+
+def test_a_table_none_of_whose_phrases_the_gold_holds_says_so(tmp_path):
+    """A user's table tokenised otherwise than the gold (its rows of "man's hat" where the gold's
+    tokens are "man 's hat"), an empty table, or a threshold that keeps no row, scored posited 0,
+    LB-Precision n/a and Rel-Recall 0 with no word of why (exit 0, no warning). One warning now
+    says that no phrase of the gold's sentences has a paraphrase in the table, with a phrase of
+    each side to compare, or that the table holds none; a table that matches says nothing."""
+    group = {"d.1": [pair("d.1.x", "the man 's hat is red .", "his hat is crimson .",
+                          [(0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (5, 3), (6, 4)])]}
+    untokenised = table_scores(group, ParaphraseTable.from_pairs([("man's hat", "his hat"), ("red.", "crimson.")]))
+    assert untokenised.overall.posited == 0 and untokenised.overall.reference > 0
+    (warning,) = untokenised.warnings
+    assert "no phrase of the gold's sentences" in warning and "tokenised otherwise" in warning
+    assert "tokens: \"the man 's hat is red .\"" in warning and "table's: \"man's hat\"" in warning
+    (empty,) = table_scores(group, ParaphraseTable("t.tsv")).warnings
+    assert "the table holds no paraphrase" in empty
+    (tmp_path / "t.tsv").write_text("red\tcrimson\t0.2\n", encoding="utf-8")
+    kept_none = ParaphraseTable.from_tsv(tmp_path / "t.tsv", threshold=0.5)
+    (warning,) = table_scores(group, kept_none).warnings
+    assert "the table holds no paraphrase" in warning and "0.5" in warning
+    assert table_scores(group, ParaphraseTable.from_pairs([("red", "scarlet")])).warnings == ()
+
+
+def test_a_table_that_splits_the_gold_s_phrases_otherwise_says_how_many_it_misses():
+    """A user's table of untokenised rows ("man's hat", "red.") beside rows that match ("hat")
+    scored the rows that match and never asked for the others, as the gold splits them
+    ("man 's hat", "red ."), without a word: posited and correct silently short. A warning now
+    counts the phrases of the gold's sentences that the table holds split otherwise, with one;
+    so too a gold of untokenised text ("man's") beside a tokenised table ("man 's"). A table
+    whose rows are split as the gold's (or that pivot built, asked as its tokenizer splits
+    them) has none."""
+    tokenised = {"d.1": [pair("d.1.x", "the man 's hat is red .", "his hat is crimson .",
+                              [(0, 0), (1, 0), (2, 0), (3, 1), (4, 2), (5, 3), (6, 4)])]}
+    glued = ParaphraseTable.from_pairs([("man's hat", "his hat"), ("red.", "crimson."), ("hat", "cap")])
+    result = table_scores(tokenised, glued)
+    assert result.overall.posited == 2  # hat -> cap, in both sentences
+    (warning,) = result.warnings
+    assert warning.startswith("2 phrases of the gold's sentences are in the table only split otherwise")
+    assert "('red .' as 'red.')" in warning  # the shortest shown
+    raw = {"d.1": [pair("d.1.x", "the man's hat is red", "his hat is crimson", [(0, 0), (1, 0), (2, 1), (3, 2), (4, 3)])]}
+    split = ParaphraseTable.from_pairs([("man 's hat", "his hat"), ("hat", "cap")])
+    (warning,) = table_scores(raw, split).warnings
+    assert warning.startswith("1 phrase of the gold's sentences is in the table only split otherwise")
+    assert "\"man's hat\" as \"man 's hat\"" in warning
+    assert table_scores(tokenised, ParaphraseTable.from_pairs([("man 's hat", "his hat"), ("red .", "crimson .")])).warnings == ()
+    # a few such rows among many found (PPDB's "2." beside the gold's "2 ."): no warning
+    words = [f"w{k}" for k in range(60)]
+    many = {"d.2": [pair("d.2.x", " ".join([*words, "red", "."]), " ".join([*words, "crimson", "."]),
+                         [(k, k) for k in range(62)])]}
+    few = ParaphraseTable.from_pairs([*((w, f"{w}x") for w in words), ("red.", "crimson.")])
+    assert table_scores(many, few).warnings == ()  # 1 of 61: under 2%
+    fewer = ParaphraseTable.from_pairs([*((w, f"{w}x") for w in words[:20]), ("red.", "crimson.")])
+    (warning,) = table_scores(many, fewer).warnings  # 1 of 21
+    assert warning.startswith("1 phrase of the gold's sentences is in the table only split otherwise ('red .'")
+
+
+def test_a_built_table_s_paraphrases_of_the_gold_s_words_count_at_the_gold_s_lengths(tmp_path):
+    """A gold of untokenised text ("the doctor's car") scored with a table that pivot built
+    (regex tokens: "doctor 's" -> "physician 's") counted each posited paraphrase by the table's
+    tokens: the reference doctor's <-> physician's (1 word each) was found, but counted under
+    "Length <= 2", so "Length = 1" read reference 2, posited 0, correct 0 (Rel-Recall 0). A
+    paraphrase that is a reference paraphrase now counts at the reference's length in the
+    gold's words, as the reference counts it: Length = 1 is 2 of 2."""
+    from paralign.metrics.parametric import table_scores_files
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "g.1", "source": "the doctor\'s car", "target": "the physician\'s car", '
+                    '"sure": "0-0 1-1 2-2"}\n', encoding="utf-8")
+    table = tmp_path / "t.tsv"
+    table.write_text('# paralign: {"kind": "pivot", "options": {"tokenizer": "regex", "lowercase": true}}\n'
+                     "doctor 's\tphysician 's\t0.5\nphysician 's\tdoctor 's\t0.5\n"
+                     "doctor 's car\tphysician 's car\t0.5\ndoctor 's\tmedic\t0.1\n", encoding="utf-8")
+    result = table_scores_files(gold, str(table))
+    one, two = result.by_length[1], result.by_length[2]
+    assert (one.posited, one.correct, one.reference) == (3, 2, 2)  # medic: 1 word, not a reference
+    assert (two.posited, two.correct) == (4, 3) and one.rel_recall == 1.0
+
+
+def test_a_table_asked_for_no_phrase_gives_no_split_otherwise_warning():
+    """With --only-referenced and a gold without a reference paraphrase, no phrase is asked for:
+    the split-otherwise check has nothing to count and says nothing (no error)."""
+    same = {"d.1": [pair("d.1.x", "a b", "c d", [])]}  # no link: no reference paraphrase
+    result = table_scores(same, ParaphraseTable.from_pairs([("a", "x")]), only_referenced=True)
+    assert result.overall.posited == 0 and result.warnings == ()

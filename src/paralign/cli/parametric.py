@@ -135,8 +135,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common_options(table, "gold links the reference phrase pairs are extracted from")
     table.add_argument("--table", required=True,
                        help="ppdb, wordnet, a Parquet table (X.parquet) or a TSV file phrase<TAB>paraphrase[<TAB>score] "
-                       "(PATH:THRESHOLD keeps scores >= THRESHOLD; unscored rows are kept); - = stdin "
-                       "(with a threshold: --table=-:THRESHOLD)")
+                       "(.gz too; PATH:THRESHOLD keeps scores >= THRESHOLD; unscored rows are kept); - = stdin "
+                       "(with a threshold: --table=-:THRESHOLD). A table that pivot or paraphrase-table built is "
+                       "asked for the gold's phrases as its tokenizer splits them; any other is matched as "
+                       "written, so split its phrases as the gold's tokens are (a warning counts those it "
+                       "holds split otherwise)")
     table.add_argument("--only-referenced", action="store_true",
                        help="count posited paraphrases only for phrases with reference paraphrases")
     table.add_argument("--sentences", choices=("all", "hub"), default="all",

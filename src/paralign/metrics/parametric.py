@@ -22,15 +22,18 @@ phrase texts (lower-cased, up to `max_length` words) of s.  For each unit (G, s,
 * reference = para_REF(p, s, G): the union, over the group's pairs that contain s (on either
   side), of the texts p2 of the non-identical phrase pairs (p, p2) whose s-side is p;
 * posited = para_M(p): the source's paraphrases of p (normalised, != p), each at most
-  `max_length` words as the source holds it (longer ones are counted in `beyond_max_length` and
-  reported, not scored);
+  `max_length` words as the source holds it, or, one that is a reference paraphrase, as the
+  gold's words count it (longer ones are counted in `beyond_max_length` and reported, not scored);
 * correct = posited ∩ reference.
 
 A table that pivot or paraphrase-table built is asked for p as its tokenizer splits it, and its
 paraphrases are compared with the reference's texts split so too
 (:func:`paralign.paraphrases.lookup_key`, the rule of every consumer of a table): a gold whose
 tokens hold ``man's`` finds the ``man 's`` of pivot's regex tokens. The signature names that
-tokenizer (``t.tsv~regex#HASH``).
+tokenizer (``t.tsv~regex#HASH``). A user's table (no tokenizer recorded) is asked for the gold's
+phrases as they are; one that holds some of them split otherwise (``man's hat``, ``red.`` for
+the gold's ``man 's hat``, ``red .``) is warned about, with their count, and so is a table that
+posited nothing (empty, or none of its phrases in the gold's sentences).
 
 Each of these is a set, so a paraphrase is counted once per (group, sentence, phrase) however
 many pairs or occurrences yield it.  Variants: `only_referenced=True` counts posited paraphrases
@@ -50,6 +53,7 @@ Not for: choosing or building an aligner (`align_scores_files` takes one; the CL
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -67,6 +71,7 @@ from ..paraphrases import (
     normalize_phrase,
 )
 from ..signature import join_signature, setting_value
+from ..tokenizers import detokenize, tokenize
 from .alignment_scores import SkippedPair
 from .paraeval.signature import source_signature
 from .parametric_align import (
@@ -85,6 +90,7 @@ from .parametric_align import (
     align_scores_files,
     length_bound,
     nonidentical_spans,
+    possible_warnings,
     with_sentences,
 )
 
@@ -255,9 +261,15 @@ class _CachedSource:
             found = self._keys[phrase] = normalize_phrase(lookup_key(self.source, phrase))
         return found
 
-    def held(self, phrases: set[str]) -> set[str]:
-        """`phrases` (a reference set) as the source holds its phrases, to compare its paraphrases with."""
-        return phrases if self.as_typed else {self.key(q) for q in phrases}
+    def held(self, phrases: set[str]) -> dict[str, int]:
+        """`phrases` (a reference set) as the source holds its phrases, to compare its paraphrases
+        with, each with its length in the gold's words (a built table's ``physician 's`` is the
+        gold's one word ``physician's``); the shortest when two come to be one."""
+        lengths: dict[str, int] = {}
+        for q in phrases:
+            held, length = q if self.as_typed else self.key(q), len(q.split())
+            lengths[held] = min(length, lengths.get(held, length))
+        return lengths
 
     def __call__(self, phrase: str) -> tuple[tuple[str, int], ...]:
         hit = self.cache.get(phrase)
@@ -329,19 +341,20 @@ def table_scores(
                 ref_set = sent_refs.get(p)
                 if only_referenced and not ref_set:
                     continue
-                if ref_set:
-                    ref_set = lookup.held(ref_set)  # compared with the paraphrases as the source holds them
+                held = lookup.held(ref_set) if ref_set else {}  # as the source holds them: gold lengths
                 p_len = len(p.split())
                 for q, q_len in lookup(p):
+                    q_len = held.get(q, q_len)  # a reference paraphrase counts at its length in the gold's words
                     if q_len > max_length:
                         beyond += 1
                         continue
                     length = max(p_len, q_len)
                     posited[length] += 1
-                    if ref_set and q in ref_set:
+                    if q in held:
                         correct[length] += 1
     _check_scored(len(groups), skipped, warnings)
     warnings.extend(_left_out(no_hub, beyond, max_length))
+    warnings.extend(_nothing_found(lookup, groups.values()) or _split_otherwise(lookup))
     rows = length_bound(max_length, max([*posited, *reference], default=0))  # past every phrase: no limit
     c, p_, r = (_cumulate(x, rows) for x in (correct, posited, reference))
     by_length = {n: TableCounts(p_[n - 1], c[n - 1], r[n - 1]) for n in range(1, rows + 1)}
@@ -373,6 +386,88 @@ def _left_out(no_hub: int, beyond: int, max_length: int) -> list[str]:
         warnings.append(f"{counted(beyond, 'posited paraphrase')} longer than {counted(max_length, 'word')} "
                         f"{were} not scored")
     return warnings
+
+
+def _nothing_found(lookup: _CachedSource, groups: Iterable[Sequence[PairLike]]) -> list[str]:
+    """The warning of a table that posited nothing, so that LB-Precision n/a and Rel-Recall 0 are
+    not read as a score: it holds no paraphrase (its threshold kept none), or no phrase
+    :func:`table_scores` asked it for (`lookup`'s) is one of its phrases, as when it is tokenised
+    otherwise than the gold (``man's hat`` where the gold's tokens are ``man 's hat``): a phrase of
+    each side shown (the first sentence of `groups`). None when any phrase was found."""
+    source, consequence = lookup.source, "every posited count is 0 (LB-Precision n/a, Rel-Recall 0)"
+    table = source if isinstance(source, ParaphraseTable) else None
+    if table is not None and not len(table):
+        kept = "" if table.threshold is None else f" scoring >= {table.threshold:g}"
+        return [f"the table holds no paraphrase{kept}: {consequence}"]
+    if not lookup.cache or any(lookup.cache.values()):
+        return []
+    first = None if table is None else next(table.phrases(), None)
+    example = next((pair.source for pairs in groups for pair in pairs), ())
+    theirs = "" if first is None else f"; the table's: {first!r}"
+    return [f"no phrase of the gold's sentences has a paraphrase in the table "
+            f"({counted(len(lookup.cache), 'phrase')} looked up; the gold's tokens: {' '.join(example)[:60]!r}"
+            f"{theirs}): {consequence}; is the table tokenised otherwise than the gold, or made for other text?"]
+
+
+#: A token of closing punctuation, which untokenised text writes joined to the word before it.
+_CLOSING = re.compile(r"[.,;:!?%)\]}]+")
+#: A character that tokenizers split off or keep (punctuation, an apostrophe): only a phrase
+#: holding one can be split otherwise.
+_PUNCTUATION = re.compile(r"[^\w\s]")
+_WORD = re.compile(r"\w")
+
+
+def _glued(phrase: str) -> str:
+    """`phrase` as untokenised text writes it: its clitics (``man 's`` -> ``man's``,
+    :func:`~paralign.tokenizers.detokenize`) and closing punctuation (``red .`` -> ``red.``)
+    joined to the word before."""
+    words = detokenize(phrase, "regex").split()
+    out = words[:1]
+    for word in words[1:]:
+        if _CLOSING.fullmatch(word):
+            out[-1] += word
+        else:
+            out.append(word)
+    return " ".join(out)
+
+
+#: The share of the phrases a table holds (as the gold splits them or otherwise) under which
+#: those it holds only split otherwise are not warned about: PPDB holds 42 of MTReference
+#: test's 6,317 so (0.7%: ``2.``, a word of its own), a table of rows glued as raw text 740 of
+#: 5,274 (14%).
+OTHERWISE_SHARE = 0.02
+
+
+def _split_otherwise(lookup: _CachedSource) -> list[str]:
+    """The warning of a user's table (asked for phrases as typed) that holds phrases of the gold's
+    sentences split otherwise than the gold splits them: not found as the gold has them (``man
+    's hat``, ``red .``), but found joined as untokenised text writes them (``man's hat``,
+    ``red.``), or split as the regex tokenizer splits them (``man 's`` for a gold's ``man's``):
+    their rows are never asked for. The count and the shortest such phrase; none when they are
+    under :data:`OTHERWISE_SHARE` of the phrases found either way (a few rows of ``2.``)."""
+    table = lookup.source
+    if not isinstance(table, ParaphraseTable) or not lookup.as_typed:
+        return []
+    otherwise: dict[str, str] = {}
+    for phrase, hit in lookup.cache.items():
+        if hit or not _PUNCTUATION.search(phrase) or _CLOSING.fullmatch(phrase):
+            continue
+        tokens = phrase.split()
+        # a token of punctuation or a clitic ('s, n't) after a word: joined as text writes it
+        forms = [_glued(phrase)] if any("'" in t or not _WORD.search(t) for t in tokens[1:]) else []
+        if any(_PUNCTUATION.search(t) and _WORD.search(t) for t in tokens):  # man's, red.: split off
+            forms.append(" ".join(tokenize(phrase)))
+        held = next((form for form in forms if form != phrase and form in table), None)
+        if held is not None:
+            otherwise[phrase] = held
+    as_split = sum(1 for hit in lookup.cache.values() if hit)  # phrases found as the gold splits them
+    if not otherwise or len(otherwise) < OTHERWISE_SHARE * (as_split + len(otherwise)):  # PPDB: 42 of 6,317
+        return []
+    first = min(otherwise, key=lambda p: (not p[0].isalnum(), len(p), p))  # a word's first: "man 's", not '" ,'
+    are = "is" if len(otherwise) == 1 else "are"
+    return [f"{counted(len(otherwise), 'phrase')} of the gold's sentences {are} in the table only split "
+            f"otherwise ({first!r} as {otherwise[first]!r}): those rows are never asked for, and posited and "
+            "correct miss them; split the table's phrases as the gold's tokens are"]
 
 
 # -- file-level entry point (what the CLI calls) ------------------------------------------------
@@ -422,7 +517,8 @@ def table_scores_files(
                                 sentences=sentences, tight=tight, shown=table_name,
                                 possible=possible_links_source(gold_path, name=gold_name))
     return replace(result, source=result.source if table_name is None else table_name,
-                   warnings=tuple(_warning(k) for k in skipped) + result.warnings,
+                   warnings=possible_warnings(items, links, gold_name) + tuple(_warning(k) for k in skipped)
+                   + result.warnings,
                    skipped_rows=skipped, signature=signature)
 
 

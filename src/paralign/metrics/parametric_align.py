@@ -34,7 +34,7 @@ from ..phrases import phrase_spans
 from ..signature import join_signature, setting_value, short_hash
 from ..workers import Progress
 from . import f_measure
-from .alignment_scores import SkippedPair, _outside_hint, blank_tail_hint
+from .alignment_scores import SkippedPair, _misread_warnings, _outside_hint, blank_tail_hint
 
 SpanPair = tuple[int, int, int, int]
 
@@ -231,6 +231,15 @@ def _system_alignment(
     return alignment
 
 
+def possible_warnings(gold: Sequence[PairLike | BadPair], links: str, gold_name: str) -> tuple[str, ...]:
+    """The warning of scoring against sure+possible links a gold that has none possible (its sure
+    links only scored, signed ``gold:sure+possible``), as score-alignments warns; () otherwise."""
+    if links != "sure+possible" or any(g.alignment.possible_only for g in gold if not isinstance(g, BadPair)):
+        return ()
+    return (f"{gold_name}: no possible links in the gold (only sure ones): scoring against sure+possible "
+            "scores its sure links only",)
+
+
 def _warning(skipped: SkippedPair) -> str:
     """`pair N (gold id ...): [file:line: ]reason; skipped`."""
     name = f"pair {skipped.pair}" + (f" (gold id {skipped.id!r})" if skipped.id is not None else "")
@@ -257,7 +266,9 @@ def align_scores(
     ("sure" or "sure+possible"); `system_links` the system's (default: the same).
     `tight=True` scores only phrase pairs with aligned edge words (a diagnostic; see
     `paralign.phrases`).  `system_name` (the system file) is named in the skipped pairs'
-    records.  Different pair counts raise MismatchError (naming `system_name` and `gold_name`).
+    records, and in the warning, first of `warnings`, of a system whose links match the gold's
+    more often read 1 lower or swapped (1-based, target-source) than as written, as
+    score-alignments warns.  Different pair counts raise MismatchError (naming `system_name` and `gold_name`).
     A `max_length` past the longest gold sentence is no limit: the result's ``max_length`` (and
     rows) stop there, or at :data:`DEFAULT_MAX_LENGTH` (:func:`length_bound`).
     """
@@ -274,7 +285,7 @@ def align_scores(
     sys_count: Counter[int] = Counter()
     gold_count: Counter[int] = Counter()
     skipped: list[SkippedPair] = []
-    scored = 0
+    kept: list[tuple[Alignment, Alignment]] = []  # (gold, system) of the pairs scored
     for index, (g, s) in enumerate(zip(gold, system, strict=True)):
         alignment = _system_alignment(g, s, index, system_name)
         if isinstance(alignment, SkippedPair):
@@ -286,11 +297,12 @@ def align_scores(
         gold_count.update(gold_pp.values())
         sys_count.update(sys_pp.values())
         matched.update(length for span, length in sys_pp.items() if span in gold_pp)
-        scored += 1
+        kept.append((g.alignment, alignment))
     m, s_, g_ = (_cumulate(c, max_length) for c in (matched, sys_count, gold_count))
     by_length = {n: AlignCounts(m[n - 1], s_[n - 1], g_[n - 1]) for n in range(1, max_length + 1)}
-    return AlignScores(by_length, max_length, scored, len(gold) - scored,
-                       tuple(_warning(k) for k in skipped), tuple(skipped))
+    misread = _misread_warnings(kept, system_name or "the system output")  # first: never cut off
+    return AlignScores(by_length, max_length, len(kept), len(gold) - len(kept),
+                       misread + tuple(_warning(k) for k in skipped), tuple(skipped))
 
 
 # -- file-level entry point (what the CLI calls) ------------------------------------------------
@@ -346,7 +358,7 @@ def align_scores_files(
     if not result.pairs:
         first = f" (first: {result.warnings[0]})" if result.warnings else ""
         raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
-    return replace(result, signature=align_signature(
+    return replace(result, warnings=possible_warnings(gold, links, gold_name) + result.warnings, signature=align_signature(
         system_parts, links=links, max_length=result.max_length, tight=tight,
         possible=possible_links_source(gold_path, name=gold_name)))
 
