@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     def evaluate(gold: str) -> dict:
         evaluation = evaluate_aligner_pairs(
             aligner_from_args(args), gold, args.gold_links, workers=args.workers, limit=args.limit,
-            progress=lambda items: progress(items, "aligning"),
+            progress=lambda steps: progress(steps, getattr(steps, "name", "aligning")),  # annotating, aligning
         )
         pairs.extend(evaluation.pairs)
         return dict(evaluation.result)  # a plain dict: --confidence adds a key the report type lacks

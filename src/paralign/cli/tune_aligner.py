@@ -83,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
         result = on_gold(args, lambda gold: tune_aligner(
             aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
             workers=args.workers, limit=args.limit,
-            progress=lambda items: progress(items, "grid"),  # the grid tried: a repeated value once
+            # annotating the gold, then the grid tried (a repeated value once)
+            progress=lambda steps: progress(steps, getattr(steps, "name", "grid")),
         ))
     write_result(args, result, _render, result["warnings"])
     warn_skipped_pairs(result["skipped_rows"])
