@@ -196,7 +196,9 @@ class ContextualAligner:
         return list(in_steps(progress, results, len(pairs), "aligning"))
 
     def _align_encoded(self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int) -> Iterator[Alignment]:
-        """The alignments of pairs that each have words on both sides, in order, as they come."""
+        """The alignments of pairs that each have words on both sides, in order, as they come;
+        the encoding is done when the first is asked for (a progress display of them is shown
+        from the start: it appeared after the encoding, 17 s on 800 MSR pairs)."""
         self.related  # noqa: B018 - load the resources before forking
         self.encoder.threads = workers  # --workers bounds the encoder's CPU threads too
         items = self.encode_pairs(pairs)
@@ -206,7 +208,8 @@ class ContextualAligner:
             functools.partial(_align_items, self), items, stop_batch("aligning failed in a worker process"),
             workers=workers, chunk_size=max(1, len(items) // (workers * 8)) if workers > 1 else 64,
         )
-        return (alignment for chunk in chunks for alignment in chunk)
+        for chunk in chunks:
+            yield from chunk
 
     # -- the pipeline ---------------------------------------------------------------------------
     def encode_pairs(self, pairs: Sequence[tuple[Sentence, Sentence]]) -> list[_Item]:
