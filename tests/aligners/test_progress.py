@@ -93,3 +93,14 @@ def test_tune_aligner_reports_the_annotation_then_the_grid(nlp_annotator, gold) 
                  progress=recording(log, []))
     assert [(name, total, len(at)) for name, total, at in log] == [("annotating", 6, 6), ("grid", 2, 2)]
 
+
+def test_align_input_gives_its_results_with_their_number(nlp_annotator) -> None:
+    """align_input's progress got a generator: a display had no total (``aligning: 3it``)."""
+    from paralign.aligners.batch import align_input
+    from paralign.corpora.sentence_pairs import InputPair
+
+    pairs = [InputPair(k, s, t) for k, (s, t) in enumerate(TEXTS * 2, 1)]
+    log: list[tuple[str, int, list[int]]] = []
+    results = align_input(Aligner(annotator=nlp_annotator), pairs, progress=recording(log, []))
+    assert [(name, total, len(at)) for name, total, at in log] == [("aligning", 4, 4)]
+    assert [pair.line for pair, *_ in results] == [1, 2, 3, 4]
