@@ -79,8 +79,8 @@ def test_evaluate_aligner_reports_the_annotation_then_the_alignment(nlp_annotato
     plain = evaluate_aligner(aligner, gold)
     counting.made.clear()
     result = evaluate_aligner(aligner, gold, progress=recording(log, counting.made))
-    assert [(name, total) for name, total, _ in log] == [("annotating", 6), ("aligning", 6)]
-    parsed = log[0][2]  # sentences parsed when each pair was given: a pair is its 2 sentences
+    assert [(name, total) for name, total, _ in log] == [("loading", 1), ("annotating", 6), ("aligning", 6)]
+    parsed = log[1][2]  # sentences parsed when each pair was given: a pair is its 2 sentences
     assert parsed == sorted(parsed) and parsed[0] < 12 and all(n >= 2 * k for k, n in enumerate(parsed, 1))
     timings = ("annotate_seconds", "align_seconds", "pairs_per_second", "align_ms_per_pair")
     assert {k: v for k, v in result.items() if k not in timings} == \
@@ -104,3 +104,20 @@ def test_align_input_gives_its_results_with_their_number(nlp_annotator) -> None:
     results = align_input(Aligner(annotator=nlp_annotator), pairs, progress=recording(log, []))
     assert [(name, total, len(at)) for name, total, at in log] == [("aligning", 4, 4)]
     assert [pair.line for pair, *_ in results] == [1, 2, 3, 4]
+
+
+def test_evaluate_aligner_opens_a_loading_step_before_it_loads(nlp_annotator, gold) -> None:
+    """The aligner's resources and the parser's warm-up (the encoder with --preset contextual:
+    5-8 s) came before the first step, with nothing to show for them."""
+    aligner = Aligner(annotator=nlp_annotator)
+    loaded: list[bool] = []
+
+    def progress(steps):
+        if steps.name == "loading":
+            loaded.append(aligner.loaded_related is not None)
+        yield from steps
+        if steps.name == "loading":
+            loaded.append(aligner.loaded_related is not None)
+
+    evaluate_aligner(aligner, gold, progress=progress)
+    assert loaded == [False, True]

@@ -213,8 +213,9 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
     _check_aligner(aligner)
 
     gold, positions, skipped = read_gold(gold_path, limit)
-    aligner.related  # noqa: B018 - load resources outside the timings
-    aligner.annotate(["Warm up the parser."])
+    for _ in in_steps(progress, [aligner], 1, "loading"):  # resources, outside the timings
+        aligner.related  # noqa: B018
+        aligner.annotate(["Warm up the parser."])
     start = time.perf_counter()
     annotated = annotate_gold(aligner, gold, workers, progress)
     annotate_seconds = time.perf_counter() - start
@@ -245,9 +246,9 @@ def _check_aligner(aligner: object) -> None:
 def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                      limit: int | None = None, progress: Progress | None = None) -> AlignerResult:
     """Align every gold pair and score it: score-alignments' JSON plus timings. ``progress`` is
-    given the gold pairs as they are annotated, then as they are aligned, each step a
-    :class:`~paralign.workers.Steps` (its ``name``, ``"annotating"`` or ``"aligning"``, and
-    ``len``: tqdm shows the total)."""
+    given the aligner while it loads its resources, the gold pairs as they are annotated, then
+    as they are aligned, each step a :class:`~paralign.workers.Steps` (its ``name``,
+    ``"loading"``, ``"annotating"`` or ``"aligning"``, and ``len``: tqdm shows the total)."""
     return evaluate_aligner_pairs(aligner, gold_path, links, workers, limit, progress).result
 
 
