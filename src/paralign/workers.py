@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .errors import (
     SETUP_ERRORS,
@@ -62,11 +62,34 @@ def describe_error(exc: BaseException) -> str:
 
 
 #: A progress display that wraps an iterable and yields its items (tqdm-style), as the aligner's
-#: and evaluators' ``progress`` arguments take it; :func:`run_chunks` takes a ``progress(n)`` count.
+#: and evaluators' ``progress`` arguments take it (they give it :class:`Steps`); :func:`run_chunks`
+#: takes a ``progress(n)`` count.
 Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 _I = TypeVar("_I")
 _R = TypeVar("_R")
+
+
+class Steps(Generic[_I]):
+    """The items of one step of a long job as they are done, with how many there are (``len``:
+    a tqdm bar takes its total from it) and the step's ``name`` (``"annotating"``,
+    ``"aligning"``): what the aligners and evaluators give a :data:`Progress`, so a display
+    shows each step apart, with its total, as it advances."""
+
+    def __init__(self, items: Iterable[_I], total: int, name: str) -> None:
+        self.items, self.total, self.name = items, total, name
+
+    def __iter__(self) -> Iterator[_I]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return self.total
+
+
+def in_steps(progress: Progress | None, items: Iterable[_I], total: int, name: str) -> Iterable[_I]:
+    """`items` through `progress` as one :class:`Steps` (as they are, without one)."""
+    return items if progress is None else progress(Steps(items, total, name))
+
 
 #: Chunks in flight per worker: enough to keep every worker busy while the oldest is collected.
 IN_FLIGHT_PER_WORKER = 2

@@ -19,7 +19,7 @@ from ..corpora.sentence_pairs import InputPair
 from ..errors import SETUP_ERRORS, check_pairs
 from ..nlp import Annotator, check_annotator, default_annotator
 from ..sentence import Sentence
-from ..workers import Progress, describe_error, iter_chunk_results, run_chunks
+from ..workers import Progress, describe_error, in_steps, iter_chunk_results, run_chunks
 from .registry import default_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -204,10 +204,11 @@ def iter_align_input(aligner: Aligner | ContextualAligner, pairs: Iterable[Input
 
 def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
                 progress: Progress | None = None) -> list[InputResult]:
-    """All of :func:`iter_align_input`, with ``progress`` wrapping the results as they come."""
+    """All of :func:`iter_align_input`, ``progress`` given the results as they come (a
+    :class:`~paralign.workers.Steps` ``"aligning"``, with their number)."""
     results = iter_align_input(aligner, pairs, workers=workers,
                                chunk_size=max(1, min(64, len(pairs) // (2 * workers) or 1)))
-    return list(progress(results) if progress else results)
+    return list(in_steps(progress, results, len(pairs), "aligning"))
 
 
 def alignment_record(pair: InputPair, source: Sentence, target: Sentence, alignment: Alignment,

@@ -10,7 +10,7 @@ Not for: reading input pairs (:mod:`paralign.corpora.sentence_pairs`) or alignin
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
@@ -21,7 +21,7 @@ from ..errors import FormatError, InputTypeError, check_count
 from ..metrics.alignment_scores import PRFDict, ScoresDict, SkippedRow
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
-from ..workers import Progress
+from ..workers import Progress, in_steps
 from .signature import alignment_signature, tuning_signature
 
 if TYPE_CHECKING:
@@ -37,7 +37,8 @@ class GoldAligner(Protocol):
     @property
     def related(self) -> Any: ...
 
-    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1) -> list[Sentence]: ...
+    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1,
+                 progress: Progress | None = None) -> list[Sentence]: ...
 
     def align_annotated(self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
                         progress: Progress | None = None) -> list[Alignment]: ...
@@ -153,12 +154,27 @@ def gold_parts(gold_path: str | Path, links: str, limit: int | None) -> dict[str
 
 
 def annotate_gold(
-    aligner: GoldAligner, gold: Sequence[AlignedPair], workers: int = 1
+    aligner: GoldAligner, gold: Sequence[AlignedPair], workers: int = 1, progress: Progress | None = None
 ) -> list[tuple[Sentence, Sentence]]:
-    """Parse both sides of every gold pair in one batch, so alignment can be timed (and tuned) apart."""
+    """Parse both sides of every gold pair in one batch, so alignment can be timed (and tuned)
+    apart; ``progress`` is given the gold pairs as both their sentences are parsed
+    (:class:`~paralign.workers.Steps` ``"annotating"``)."""
     flat = [x for p in gold for x in (list(p.source), list(p.target))]
-    sentences = aligner.annotate(flat, workers=workers)
+    by_pairs = None if progress is None else _by_pairs(progress, len(gold))
+    sentences = aligner.annotate(flat, workers=workers, progress=by_pairs)
     return list(zip(sentences[0::2], sentences[1::2], strict=True))
+
+
+def _by_pairs(progress: Progress, pairs: int) -> Progress:
+    """A `progress` of the sentences of `pairs` pairs that gives `progress` the pairs (the first
+    and second sentence, the third and fourth...) as the second of each comes."""
+
+    def sentences(parsed: Iterable[Any]) -> Iterator[Any]:
+        both = iter(parsed)
+        for pair in in_steps(progress, zip(both, both, strict=True), pairs, "annotating"):
+            yield from pair
+
+    return sentences
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,10 +213,11 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
     _check_aligner(aligner)
 
     gold, positions, skipped = read_gold(gold_path, limit)
-    aligner.related  # noqa: B018 - load resources outside the timings
-    aligner.annotate(["Warm up the parser."])
+    for _ in in_steps(progress, [aligner], 1, "loading"):  # resources, outside the timings
+        aligner.related  # noqa: B018
+        aligner.annotate(["Warm up the parser."])
     start = time.perf_counter()
-    annotated = annotate_gold(aligner, gold, workers)
+    annotated = annotate_gold(aligner, gold, workers, progress)
     annotate_seconds = time.perf_counter() - start
     start = time.perf_counter()
     system = aligner.align_annotated(annotated, workers=workers, progress=progress)
@@ -228,7 +245,10 @@ def _check_aligner(aligner: object) -> None:
 
 def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                      limit: int | None = None, progress: Progress | None = None) -> AlignerResult:
-    """Align every gold pair and score it: score-alignments' JSON plus timings."""
+    """Align every gold pair and score it: score-alignments' JSON plus timings. ``progress`` is
+    given the aligner while it loads its resources, the gold pairs as they are annotated, then
+    as they are aligned, each step a :class:`~paralign.workers.Steps` (its ``name``,
+    ``"loading"``, ``"annotating"`` or ``"aligning"``, and ``len``: tqdm shows the total)."""
     return evaluate_aligner_pairs(aligner, gold_path, links, workers, limit, progress).result
 
 
@@ -250,12 +270,14 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     ``best["signature"]`` is the best setting's full aligner signature, the one
     :func:`evaluate_aligner` gives that setting. ``best["tied"]`` counts the settings with the
     best F1, itself included: among them the one nearest the paper's (0.9, 0.9) is reported
-    (:func:`best_of_grid`), which says nothing about the others (on a small dev slice, often the whole grid)."""
+    (:func:`best_of_grid`), which says nothing about the others (on a small dev slice, often the whole grid).
+    ``progress`` is given the gold pairs as they are annotated, then the settings as they are
+    tried, as :func:`evaluate_aligner` gives its steps (named ``"annotating"`` and ``"grid"``)."""
     from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
     gold, _, skipped = read_gold(gold_path, limit)
-    annotated = annotate_gold(aligner, gold, workers)
+    annotated = annotate_gold(aligner, gold, workers, progress)
     gold_alignments = [p.alignment for p in gold]
     # a value given twice ('0.9,0.9') would align the gold twice and tie with itself
     ppdb_grid, w_grid = tuple(dict.fromkeys(ppdb_grid)), tuple(dict.fromkeys(w_grid))
@@ -263,7 +285,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     rows: list[GridRow] = []
     warnings: tuple[str, ...]
     possible, warnings = 0, ()  # the gold's, the same at every setting
-    for ppdb_sim, w in progress(grid) if progress else grid:
+    for ppdb_sim, w in in_steps(progress, grid, len(grid), "grid"):
         variant = aligner.with_params(ppdb_sim=ppdb_sim, w=w)
         scores = score_alignments(gold_alignments, variant.align_annotated(annotated, workers=workers), links)
         macro, possible = scores.macro, scores.gold_possible_links

@@ -211,6 +211,16 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
                              min_confidence=args.min_confidence)
 
 
+def loaded_aligner(args: argparse.Namespace) -> Aligner | ContextualAligner:
+    """:func:`aligner_from_args` under a ``loading`` bar (on a terminal): the contextual aligner
+    imports torch and reads its models (4-8 s), which drew nothing before the first step."""
+    _, close = progress_callback(1, "loading")
+    try:
+        return aligner_from_args(args)
+    finally:
+        close()
+
+
 def _sultan_from_args(args: argparse.Namespace) -> Aligner:
     if args.workers < 1:
         raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")

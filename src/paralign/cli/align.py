@@ -60,7 +60,7 @@ from ._common import (
     undecodable_lines,
     warn,
 )
-from ._options import add_aligner_options, aligner_from_args, cluster_runner
+from ._options import add_aligner_options, cluster_runner, loaded_aligner
 
 #: One aligned input pair as `iter_align_input` gives it (None results for a bad pair).
 Result = InputResult
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     if args.source and args.input is not None:
         raise ConfigurationError(f"give the pairs as one input ({args.input}) or as --source and "
                                  "--target, not both")
-    aligner = aligner_from_args(args)
+    aligner = loaded_aligner(args)
     args.signature = alignment_signature(aligner) if args.format != "text" else None
     name = args.source or input_name(args.input)
     with ExitStack() as stack, cluster_runner(args):

@@ -19,9 +19,9 @@ from ._options import (
     add_bootstrap_options,
     add_gold_options,
     add_macro_confidence,
-    aligner_from_args,
     check_bootstrap_options,
     cluster_runner,
+    loaded_aligner,
     on_gold,
 )
 from ._render import render_scores
@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
 
     def evaluate(gold: str) -> dict:
         evaluation = evaluate_aligner_pairs(
-            aligner_from_args(args), gold, args.gold_links, workers=args.workers, limit=args.limit,
-            progress=lambda items: progress(items, "aligning"),
+            loaded_aligner(args), gold, args.gold_links, workers=args.workers, limit=args.limit,
+            progress=lambda steps: progress(steps, getattr(steps, "name", "aligning")),  # loading, annotating, aligning
         )
         pairs.extend(evaluation.pairs)
         return dict(evaluation.result)  # a plain dict: --confidence adds a key the report type lacks

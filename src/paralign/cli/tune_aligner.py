@@ -10,8 +10,8 @@ from ._common import add_format, add_output, progress, warn_skipped_pairs, write
 from ._options import (
     add_aligner_options,
     add_gold_options,
-    aligner_from_args,
     cluster_runner,
+    loaded_aligner,
     on_gold,
 )
 
@@ -81,9 +81,10 @@ def _render(result: TuneResult) -> str:
 def run(args: argparse.Namespace) -> int:
     with cluster_runner(args):
         result = on_gold(args, lambda gold: tune_aligner(
-            aligner_from_args(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
+            loaded_aligner(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
             workers=args.workers, limit=args.limit,
-            progress=lambda items: progress(items, "grid"),  # the grid tried: a repeated value once
+            # annotating the gold, then the grid tried (a repeated value once)
+            progress=lambda steps: progress(steps, getattr(steps, "name", "grid")),
         ))
     write_result(args, result, _render, result["warnings"])
     warn_skipped_pairs(result["skipped_rows"])

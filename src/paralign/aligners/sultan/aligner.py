@@ -29,7 +29,7 @@ from ...nlp import (
 )
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
-from ...workers import Progress, iter_chunk_results, stop_batch
+from ...workers import Progress, block_options, in_steps, iter_chunk_results, stop_batch
 from .modules import ModulePipeline
 from .options import NEURAL_PRESETS, PRESETS, AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
@@ -207,14 +207,17 @@ class Aligner:
     def _parse_form(item: TextOrTokens) -> TextOrTokens:
         return item if isinstance(item, str) else unescape_ptb(list(item))
 
-    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1) -> list[Sentence]:
+    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1,
+                 progress: Progress | None = None) -> list[Sentence]:
         """Annotate texts (spaCy tokenisation) or token lists (kept exactly; PTB escapes parsed
-        as the characters they stand for, the given tokens are kept)."""
+        as the characters they stand for, the given tokens are kept); ``progress`` is given
+        the sentences as spaCy makes them (:class:`~paralign.workers.Steps` ``"annotating"``)."""
         workers = check_count(workers, "workers")
         # one text is not read as a batch of its characters; None or a number is named by its
         # item here, not a TypeError from spaCy
         originals: list[TextOrTokens] = check_sentences(items, "items")
-        parsed = self._annotator().pipe((self._parse_form(x) for x in originals), n_process=workers)
+        parsed = in_steps(progress, self._annotator().pipe((self._parse_form(x) for x in originals),
+                                                           n_process=workers), len(originals), "annotating")
         out = []
         for item, sentence in zip(originals, parsed, strict=True):
             if not isinstance(item, str) and tuple(item) != sentence.tokens:
@@ -289,22 +292,28 @@ class Aligner:
     ) -> list[Alignment]:
         """Align pre-annotated sentence pairs, on ``workers`` Dask workers when > 1 (through
         :func:`paralign.workers.iter_chunk_results`, the one batch runner; each worker gets this
-        aligner once and loads its word-similarity data once); ``progress`` wraps the alignments
-        as they come, in input order. A `workers` that is not a count, or an item that is not
-        a (source, target) pair, is a ParalignError naming it (workers=0 or -1 ran silently in
-        this process, "2" was a TypeError, a generator of pairs had no len())."""
+        aligner once and loads its word-similarity data once); ``progress`` is given the
+        alignments as they come, in input order (:class:`~paralign.workers.Steps`
+        ``"aligning"``: in this process pair by pair, on workers chunk by chunk). A `workers`
+        that is not a count, or an item that is not a (source, target) pair, is a ParalignError
+        naming it (workers=0 or -1 ran silently in this process, "2" was a TypeError, a
+        generator of pairs had no len())."""
         workers = check_count(workers, "workers")
         pairs = check_pairs(pairs)
         many = workers > 1 and len(pairs) >= 2 * workers
+        block = block_options()
+        # here, chunks of one pair cost nothing and a display advances with each (one chunk of
+        # all the pairs showed 0 until the last was done); a cluster gets one chunk, as before
+        here = block is None or (block.workers == 1 and block.address() is None)
         chunks = iter_chunk_results(
             self._align_chunk,
             pairs,
             stop_batch("aligning failed in a worker process"),
             workers=workers if many else 1,
-            chunk_size=max(1, len(pairs) // (workers * 8)) if many else max(1, len(pairs)),
+            chunk_size=max(1, len(pairs) // (workers * 8)) if many else 1 if here else max(1, len(pairs)),
         )
         results = (alignment for chunk in chunks for alignment in chunk)
-        return list(progress(results) if progress else results)
+        return list(in_steps(progress, results, len(pairs), "aligning"))
 
     def _align_chunk(self, pairs: list[tuple[Sentence, Sentence]]) -> list[Alignment]:
         return [self.align_sentences(s, t) for s, t in pairs]
