@@ -11,6 +11,7 @@ the per-sentence index (:mod:`.prepared`).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
 from pathlib import Path
@@ -360,3 +361,11 @@ class Aligner:
         return out
 
 
+def _init_signature(cls: type) -> inspect.Signature:
+    """`cls.__init__`'s signature without `self`: what `help()` and `inspect.signature` show of
+    the class, which would otherwise be its `__new__`'s `(similarity, *args, **kwargs)`."""
+    signature = inspect.signature(cls.__init__)  # type: ignore[misc]  # mypy: __init__ of a type
+    return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
+Aligner.__signature__ = _init_signature(Aligner)  # type: ignore[attr-defined]
