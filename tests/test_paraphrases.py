@@ -183,6 +183,17 @@ def test_load_source_specs(tmp_path: Path) -> None:
         load_source(str(tmp_path / "absent.tsv:abc"))
 
 
+@pytest.mark.parametrize("name", ["ppdb", "wordnet"])
+def test_a_threshold_given_to_a_built_in_source_is_named_as_such(tmp_path: Path, monkeypatch, name: str) -> None:
+    """`--table ppdb:0.5` said "ppdb: no such file", as if a file were meant: the built-in
+    sources take no threshold (a file of that name still does)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigurationError, match=f"'{name}:0.5': the built-in {name} takes no threshold"):
+        load_source(f"{name}:0.5")
+    (tmp_path / name).write_text("a\tb\t0.4\na\tc\t0.8\n", encoding="utf-8")
+    assert load_source(f"{name}:0.5").paraphrases("a") == {"c": 0.8}
+
+
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
 def test_a_threshold_that_is_not_a_finite_number_is_refused(tmp_path: Path, value: str) -> None:
     """NaN kept every row as if no threshold was given, inf silently dropped every row."""

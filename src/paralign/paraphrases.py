@@ -120,6 +120,9 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
                 "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
             ) from None
         check_threshold(threshold, f"paraphrase source {spec!r}")
+        if path in ("ppdb", "wordnet") and not Path(path).exists():  # not "ppdb: no such file"
+            raise ConfigurationError(f"paraphrase source {spec!r}: the built-in {path} takes no threshold "
+                                     "(a threshold is a table file's: PATH:THRESHOLD)")
     return load_table(path, threshold, progress=progress)
 
 
