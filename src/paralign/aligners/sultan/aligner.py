@@ -368,4 +368,4 @@ def _init_signature(cls: type) -> inspect.Signature:
     return signature.replace(parameters=list(signature.parameters.values())[1:])
 
 
-Aligner.__signature__ = _init_signature(Aligner)  # type: ignore[attr-defined]
+Aligner.__signature__ = _init_signature(Aligner)  # type: ignore[attr-defined]  # mypy: a class's __signature__ (inspect reads it)
