@@ -83,3 +83,19 @@ def test_a_gold_line_without_sentences_is_a_bad_line_not_an_empty_pair(tmp_path:
     gold.write_text('{"a": 1}\n', encoding="utf-8")
     assert main(["demo", "--examples", str(tmp_path)]) == 1
     assert "no pair could be scored" in capsys.readouterr().err
+
+
+def test_the_scores_are_signed_with_the_aligner_as_evaluate_aligner_signs_them(capsys) -> None:
+    """`demo --format json` signed its scores `gold:sure|possible:gold|version:...`: no aligner,
+    no word-similarity source, no spaCy model (only its --report page had them), and its text
+    printed no signature. They are the scores `evaluate-aligner --gold` gives for the same gold,
+    and now carry the same signature, in JSON and on the text's last line."""
+    gold = str(DEMO / "gold.jsonl")
+    assert main(["evaluate-aligner", "--gold", gold, "--format", "json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert main(["demo", "--examples", str(DEMO), "--format", "json"]) == 0
+    scores = json.loads(capsys.readouterr().out)["scores"]
+    assert scores["signature"] == expected["signature"] and scores["signature"].startswith("aligner:sultan:")
+    assert (scores["macro"], scores["micro"]) == (expected["macro"], expected["micro"])
+    assert main(["demo", "--examples", str(DEMO)]) == 0
+    assert capsys.readouterr().out.rstrip("\n").splitlines()[-1] == f"signature: {expected['signature']}"

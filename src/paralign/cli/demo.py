@@ -6,7 +6,7 @@ import argparse
 import errno
 from pathlib import Path
 
-from ..aligners.evaluation import PairResult, annotate_gold, pair_results
+from ..aligners.evaluation import PairResult, annotate_gold, gold_parts, pair_results
 from ..aligners.signature import alignment_signature
 from ..aligners.sultan import Aligner
 from ..alignment import Alignment
@@ -84,8 +84,10 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
         })
     scores = score_alignments([p.alignment for p in gold], system, "sure", source=str(gold_path),
                               positions=positions, skipped=skipped)
-    signature = alignment_signature(aligner, gold="sure")
-    return {"pairs": pairs, "scores": scores.to_dict()}, list(pair_results(gold, system, scores)), signature
+    # the aligner's, as evaluate-aligner signs the same scores (the scores' own named the gold only)
+    signature = alignment_signature(aligner, **gold_parts(gold_path, "sure", None))
+    result = {"pairs": pairs, "scores": {**scores.to_dict(), "signature": signature}}
+    return result, list(pair_results(gold, system, scores)), signature
 
 
 def _with_sentences(items: list[PairOrBad], name: str) -> list[PairOrBad]:
@@ -109,6 +111,7 @@ def _render(result: dict) -> str:
     lines.append("")
     lines.append("(x) = not a gold sure link (some are gold possible links). Scores against the hand-made gold (sure links):")
     lines.append(render_scores(result["scores"]))
+    lines.append(f"signature: {result['scores']['signature']}")
     return "\n".join(lines)
 
 
