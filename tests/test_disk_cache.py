@@ -383,3 +383,19 @@ def test_an_entry_damaged_anywhere_is_derived_again_never_read_wrong(cache, tmp_
         assert derived("thing", source, build, version="1") == value and calls == [1], data
         assert path.read_bytes() == good
     assert time.perf_counter() - started < 20  # 4 to 8 s for each of the 1.6 billion item lists
+
+
+@pytest.mark.parametrize("change", ["cut", "longer"])
+def test_an_entry_cut_short_or_longer_is_listed_unknown_and_pruned(change, cache, tmp_path) -> None:
+    """An entry cut short (a copy or a restore that stopped) was listed `fresh` with the size
+    left (`paralign cache list`: 'fresh  3.0 MB  ppdb-pairs' for a 6.6 MB entry cut at 3 MB), and
+    `prune` kept it. Its length is now checked against its record's: `unknown`, pruned."""
+    from paralign.disk_cache import entries, prune
+
+    source = _source(tmp_path, "s.txt")
+    derived("thing", source, lambda: list(range(100)), version="1")
+    path = entry_path("thing", source, "1")
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] if change == "cut" else data + b"\0")
+    assert [entry.state for entry in entries()] == ["unknown"]
+    assert [entry.path for entry in prune().entries] == [path] and entries() == []

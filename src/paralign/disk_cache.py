@@ -183,7 +183,8 @@ def _keep(path: Path, record: dict[str, object], value: Marshallable) -> None:
     effort: a folder that cannot be written to keeps nothing."""
     name = str(record["name"])
     try:
-        data, head = marshal.dumps(value), marshal.dumps(record)  # a value marshal cannot write: ValueError
+        data = marshal.dumps(value)  # a value marshal cannot write: ValueError
+        head = marshal.dumps({**record, "value_bytes": len(data)})
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{name}-", dir=path.parent)
         try:
@@ -370,8 +371,8 @@ def _is_folder(item: os.DirEntry[str]) -> bool:
 
 
 def _record(path: Path) -> dict[str, Any] | None:
-    """The record at the head of a derived entry, reading only it (None: another format, or a
-    file that cannot be read)."""
+    """The record at the head of a derived entry, reading only it (None: another format, a file
+    that cannot be read, or one whose length is not the one kept)."""
     try:
         with _open_entry(path) as handle:
             head = handle.read(_HEAD)
@@ -382,9 +383,11 @@ def _record(path: Path) -> dict[str, Any] | None:
             if hashlib.sha256(data).digest() != head[_LENGTH:_LENGTH + _DIGEST]:
                 return None  # damaged, or the length is: the record cannot be read
             record = marshal.loads(data)
+            whole = isinstance(record, dict) and os.fstat(handle.fileno()).st_size == \
+                _HEAD + length + record.get("value_bytes", -1)  # not cut short, nor longer
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    return record if isinstance(record, dict) and {"source", "size", "mtime_ns"} <= record.keys() else None
+    return record if whole and {"source", "size", "mtime_ns"} <= record.keys() else None
 
 
 def _state(record: dict[str, Any] | None) -> str:
