@@ -4,6 +4,7 @@ stale, never in the way."""
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -355,3 +356,46 @@ def test_a_folder_named_like_an_entry_is_left_alone(cache, tmp_path) -> None:
     assert removed.failed == [] and [entry.path.name for entry in removed.entries] == \
         ["stale-0123456789abcdef.marshal"]
     assert purge().failed == [] and (cache / "folder-0123456789abcdef.marshal" / "inside").exists()
+
+
+def test_an_entry_damaged_anywhere_is_derived_again_never_read_wrong(cache, tmp_path) -> None:
+    """An entry whose bytes changed on disk (a bit flipped, a copy cut short) was read back as
+    whatever marshal made of it: a flipped letter gave the key 'qairs' for 'pairs', a flipped
+    bit of the record's length a value of another type (a frozenset for the dict kept), and a
+    record's '{' flipped to '[' a list of 1.6 billion items that marshal allocated first
+    (seconds, and `paralign cache list` 'out of memory' under a 3 GB limit). Every damaged
+    entry is now derived again and kept whole in its place, and listed as `unknown` when its
+    record is damaged."""
+    from paralign.disk_cache import entries
+
+    source = _source(tmp_path, "s.txt")
+    value = {"pairs": frozenset({("big", "large"), ("small", "little")}), "n": 12345, "t": ("abc", 1.5)}
+    derived("thing", source, lambda: value, version="1")
+    path = entry_path("thing", source, "1")
+    good = path.read_bytes()
+    damaged = [good[:cut] for cut in range(len(good))]
+    damaged += [good[:at] + bytes([good[at] ^ 1 << bit]) + good[at + 1:] for at in range(len(good)) for bit in (0, 5)]
+    started = time.perf_counter()
+    for data in damaged:
+        path.write_bytes(data)
+        assert [entry.state for entry in entries()] in (["fresh"], ["unknown"])
+        build, calls = _counting(value)
+        assert derived("thing", source, build, version="1") == value and calls == [1], data
+        assert path.read_bytes() == good
+    assert time.perf_counter() - started < 20  # 4 to 8 s for each of the 1.6 billion item lists
+
+
+@pytest.mark.parametrize("change", ["cut", "longer"])
+def test_an_entry_cut_short_or_longer_is_listed_unknown_and_pruned(change, cache, tmp_path) -> None:
+    """An entry cut short (a copy or a restore that stopped) was listed `fresh` with the size
+    left (`paralign cache list`: 'fresh  3.0 MB  ppdb-pairs' for a 6.6 MB entry cut at 3 MB), and
+    `prune` kept it. Its length is now checked against its record's: `unknown`, pruned."""
+    from paralign.disk_cache import entries, prune
+
+    source = _source(tmp_path, "s.txt")
+    derived("thing", source, lambda: list(range(100)), version="1")
+    path = entry_path("thing", source, "1")
+    data = path.read_bytes()
+    path.write_bytes(data[:-1] if change == "cut" else data + b"\0")
+    assert [entry.state for entry in entries()] == ["unknown"]
+    assert [entry.path for entry in prune().entries] == [path] and entries() == []

@@ -8,7 +8,8 @@ code, unlike pickle) and read back in about a seventh of the time. The entry's n
 of what the value depends on: the source file's real path, size and modification time, the
 deriving code's `version`, paralign's version and Python's (marshal's format is Python's own),
 so a changed file or a new release never reads an old entry. A cache never changes a result:
-an entry that cannot be read is derived again, and one that cannot be written (a read-only
+an entry that cannot be read, or whose bytes are not those kept (their SHA-256 is checked
+first), is derived again, and one that cannot be written (a read-only
 home, PARALIGN_CACHE_DIR empty) is simply not kept. Only a regular file is a source: a pipe, a
 FIFO or a device (``/dev/stdin``) gives other bytes each time it is read, and a path in
 :func:`not_kept` (a temporary copy of stdin, which no later command reads) would only leave
@@ -57,11 +58,16 @@ Marshallable = None | bool | int | float | complex | str | bytes | tuple[Any, ..
 T = TypeVar("T", bound=Marshallable)
 
 #: The entry format, part of every entry's key: an entry of an older format is never read.
-FORMAT = 2
-#: What an entry starts with, then its record's length (4 bytes, little-endian), the record
-#: (marshal: what it was derived from) and the value (marshal).
+FORMAT = 3
+#: What an entry starts with, then its record's length (4 bytes, little-endian), the SHA-256 of
+#: the record's bytes and of the value's, the record (marshal: what it was derived from) and the
+#: value (marshal). The bytes are checked before marshal reads them: it reads damaged bytes as
+#: another value (a flipped bit gave a key 'qairs' for 'pairs'), or as a list of a billion items
+#: it allocates first (out of memory), not as an error.
 MAGIC = b"paralign-cache-%d\n" % FORMAT
-_HEAD = len(MAGIC) + 4
+_LENGTH = len(MAGIC) + 4
+_DIGEST = hashlib.sha256().digest_size
+_HEAD = _LENGTH + 2 * _DIGEST
 #: The most a record takes (one is a few hundred bytes: a path and five short values).
 _RECORD_BYTES = 1 << 16
 #: An entry's file name ends with this (``NAME-HASH.marshal``).
@@ -158,12 +164,16 @@ def _open_entry(path: Path) -> BinaryIO:
 
 def _read_value(path: Path) -> object:
     """The value of the entry at `path`, its record skipped without being read (ValueError for a
-    file of another format, or no regular file)."""
+    file of another format, no regular file, or one whose bytes are not those kept)."""
     with _open_entry(path) as handle:
         data = handle.read()
     if not data.startswith(MAGIC):
         raise ValueError(f"{path}: not a paralign cache entry")
-    return marshal.loads(memoryview(data)[_HEAD + int.from_bytes(data[len(MAGIC):_HEAD], "little"):])
+    start = _HEAD + int.from_bytes(data[len(MAGIC):_LENGTH], "little")
+    record, value = memoryview(data)[_HEAD:start], memoryview(data)[start:]
+    if hashlib.sha256(record).digest() + hashlib.sha256(value).digest() != data[_LENGTH:_HEAD]:
+        raise ValueError(f"{path}: damaged (its bytes are not those kept)")
+    return marshal.loads(value)
 
 
 def _keep(path: Path, record: dict[str, object], value: Marshallable) -> None:
@@ -173,12 +183,14 @@ def _keep(path: Path, record: dict[str, object], value: Marshallable) -> None:
     effort: a folder that cannot be written to keeps nothing."""
     name = str(record["name"])
     try:
-        data, head = marshal.dumps(value), marshal.dumps(record)  # a value marshal cannot write: ValueError
+        data = marshal.dumps(value)  # a value marshal cannot write: ValueError
+        head = marshal.dumps({**record, "value_bytes": len(data)})
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, tmp = tempfile.mkstemp(prefix=f"{TEMP_PREFIX}{name}-", dir=path.parent)
         try:
             with os.fdopen(handle, "wb") as out:
-                out.write(MAGIC + len(head).to_bytes(4, "little") + head)
+                out.write(MAGIC + len(head).to_bytes(4, "little") + hashlib.sha256(head).digest()
+                          + hashlib.sha256(data).digest() + head)
                 out.write(data)
             os.replace(tmp, path)
         except BaseException:
@@ -359,21 +371,23 @@ def _is_folder(item: os.DirEntry[str]) -> bool:
 
 
 def _record(path: Path) -> dict[str, Any] | None:
-    """The record at the head of a derived entry, reading only it (None: another format, or a
-    file that cannot be read)."""
+    """The record at the head of a derived entry, reading only it (None: another format, a file
+    that cannot be read, or one whose length is not the one kept)."""
     try:
         with _open_entry(path) as handle:
             head = handle.read(_HEAD)
-            length = int.from_bytes(head[len(MAGIC):], "little")
+            length = int.from_bytes(head[len(MAGIC):_LENGTH], "little")
             if len(head) < _HEAD or not head.startswith(MAGIC) or length > _RECORD_BYTES:
                 return None  # a damaged length: read() allocates what it is asked for, up to 4 GB
             data = handle.read(length)
-            if len(data) != length:
-                return None  # the value is not where the length says: the entry cannot be read
+            if hashlib.sha256(data).digest() != head[_LENGTH:_LENGTH + _DIGEST]:
+                return None  # damaged, or the length is: the record cannot be read
             record = marshal.loads(data)
+            whole = isinstance(record, dict) and os.fstat(handle.fileno()).st_size == \
+                _HEAD + length + record.get("value_bytes", -1)  # not cut short, nor longer
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    return record if isinstance(record, dict) and {"source", "size", "mtime_ns"} <= record.keys() else None
+    return record if whole and {"source", "size", "mtime_ns"} <= record.keys() else None
 
 
 def _state(record: dict[str, Any] | None) -> str:

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import FormatError, ResourceMissingError
+from .errors import ConfigurationError, FormatError, ResourceMissingError
 from .settings import configure_nltk_data
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -432,8 +432,32 @@ def _wordnet_index() -> _WordNetIndex:
     return _index
 
 
+def download_folder(target: str | None = None) -> Path:
+    """Where :func:`download` puts the packages: `target`, else nltk's choice (the first folder of
+    its search path that exists and can be written to, else ~/nltk_data). ConfigurationError
+    when there is none to choose (no home folder)."""
+    if target is not None:
+        return Path(target).absolute()  # as NLTK_DATA must name it: from any folder
+    import nltk.downloader
+
+    try:
+        return Path(nltk.downloader.Downloader().default_download_dir())
+    except ValueError as exc:  # nltk's "Could not find a default download directory"
+        raise ConfigurationError("no folder to download the NLTK data to: no home folder, and no folder "
+                                 "NLTK searches can be written to; name one (paralign download --dir DIR)") from exc
+
+
+def searched(folder: str | Path) -> bool:
+    """Whether `folder` is one of the NLTK data folders paralign looks in (NLTK_DATA's, else
+    the corpora folder's nltk_data, then NLTK's defaults such as ~/nltk_data)."""
+    real = Path(folder).resolve()
+    return any(candidate.resolve() == real for candidate in _nltk_dirs())
+
+
 def download(packages: tuple[str, ...] = NLTK_PACKAGES, target: str | None = None) -> dict[str, bool]:
-    """Fetch the NLTK packages paralign uses (needs internet); returns success per package."""
+    """Fetch the NLTK packages paralign uses (needs internet) into :func:`download_folder`;
+    returns success per package (nltk says why one failed on stderr)."""
     import nltk
 
-    return {pkg: bool(nltk.download(pkg, download_dir=target, quiet=True)) for pkg in packages}
+    folder = str(download_folder(target))
+    return {pkg: bool(nltk.download(pkg, download_dir=folder, quiet=True)) for pkg in packages}

@@ -139,3 +139,12 @@ def test_an_entry_that_cannot_be_removed_is_named_and_exit_1(kept, capsys, as_fi
     assert result["removed"] == [] and result["failed"] == [{"file": str(entry), "reason": "Permission denied"}]
     assert captured.err == f"paralign: warning: could not remove {entry}: Permission denied\n"
     assert entry.exists()
+
+
+def test_a_size_that_rounds_to_1000_is_shown_in_the_next_unit() -> None:
+    """999,950 bytes showed as '1000.0 kB' (and 999,950,000 as '1000.0 MB'): the value was
+    compared with 1000 before it was rounded to one decimal. It is now '1.0 MB' ('1.0 GB')."""
+    from paralign.cli.cache import size
+
+    assert [size(n) for n in (999, 1000, 999_949, 999_950, 999_999, 999_950_000, 2_500_000_000_000)] == \
+        ["999 B", "1.0 kB", "999.9 kB", "1.0 MB", "1.0 MB", "1.0 GB", "2500.0 GB"]

@@ -64,3 +64,38 @@ def test_demo_report_shows_the_aligners_signature(tmp_path: Path, capsys, report
     signature = next(text for text in codes if text.startswith("aligner:"))
     assert "aligner:sultan:default" in signature and "gold:sure" in signature
     assert "" not in codes
+
+
+def test_a_gold_line_without_sentences_is_a_bad_line_not_an_empty_pair(tmp_path: Path, capsys) -> None:
+    """A gold line with no 'source' and 'target' (`{"a": 1}`, a links-only record) was aligned
+    and scored as an empty pair ('id': '1', 'source': '', exit 0, 'pairs': 1): the demo aligns
+    sentences, so it is now a bad gold line, named and left out, the others scored; a gold of
+    only such lines is exit 1."""
+    first = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([first, '{"a": 1}', '{"id": "links", "sure": "0-0"}']) + "\n", encoding="utf-8")
+    assert main(["demo", "--examples", str(tmp_path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert [pair["id"] for pair in result["pairs"]] == ["demo-1"] and result["scores"]["pairs"] == 1
+    assert [row["pair"] for row in result["scores"]["skipped_rows"]] == [2, 3]
+    assert f"{gold}:2: pair '2' has no 'source' and 'target' sentences to align" in captured.err
+    gold.write_text('{"a": 1}\n', encoding="utf-8")
+    assert main(["demo", "--examples", str(tmp_path)]) == 1
+    assert "no pair could be scored" in capsys.readouterr().err
+
+
+def test_the_scores_are_signed_with_the_aligner_as_evaluate_aligner_signs_them(capsys) -> None:
+    """`demo --format json` signed its scores `gold:sure|possible:gold|version:...`: no aligner,
+    no word-similarity source, no spaCy model (only its --report page had them), and its text
+    printed no signature. They are the scores `evaluate-aligner --gold` gives for the same gold,
+    and now carry the same signature, in JSON and on the text's last line."""
+    gold = str(DEMO / "gold.jsonl")
+    assert main(["evaluate-aligner", "--gold", gold, "--format", "json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    assert main(["demo", "--examples", str(DEMO), "--format", "json"]) == 0
+    scores = json.loads(capsys.readouterr().out)["scores"]
+    assert scores["signature"] == expected["signature"] and scores["signature"].startswith("aligner:sultan:")
+    assert (scores["macro"], scores["micro"]) == (expected["macro"], expected["micro"])
+    assert main(["demo", "--examples", str(DEMO)]) == 0
+    assert capsys.readouterr().out.rstrip("\n").splitlines()[-1] == f"signature: {expected['signature']}"

@@ -81,7 +81,7 @@ def size(n: int) -> str:
     """Bytes for a reader, in decimal units as pip shows them: ``512 B``, ``3.6 MB``."""
     value = float(n)
     for unit in ("B", "kB", "MB", "GB"):
-        if value < 1000 or unit == "GB":
+        if round(value, 1) < 1000 or unit == "GB":  # rounded as shown: 999,950 B is 1.0 MB, not 1000.0 kB
             return f"{n} B" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1000
     raise AssertionError("unreachable")

@@ -6,11 +6,12 @@ import argparse
 import errno
 from pathlib import Path
 
-from ..aligners.evaluation import PairResult, annotate_gold, pair_results
+from ..aligners.evaluation import PairResult, annotate_gold, gold_parts, pair_results
 from ..aligners.signature import alignment_signature
 from ..aligners.sultan import Aligner
 from ..alignment import Alignment
 from ..corpora import read_pairs
+from ..corpora.base import AlignedPair, BadPair, PairOrBad
 from ..errors import FormatError, InputFileError
 from ..metrics.alignment_scores import score_alignments, usable_pairs
 from ._common import (
@@ -62,7 +63,7 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
     if not gold_path.is_file():
         raise InputFileError("demo gold not found (pass --examples DIR, a folder holding gold.jsonl)",
                              source=str(gold_path), errno=errno.EISDIR if gold_path.is_dir() else errno.ENOENT)
-    items = read_pairs(gold_path, "jsonl")
+    items = _with_sentences(read_pairs(gold_path, "jsonl"), str(gold_path))
     if not items:
         raise FormatError("no pairs in the demo gold", source=str(gold_path))
     gold, positions, skipped = usable_pairs(items)
@@ -83,8 +84,18 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
         })
     scores = score_alignments([p.alignment for p in gold], system, "sure", source=str(gold_path),
                               positions=positions, skipped=skipped)
-    signature = alignment_signature(aligner, gold="sure")
-    return {"pairs": pairs, "scores": scores.to_dict()}, list(pair_results(gold, system, scores)), signature
+    # the aligner's, as evaluate-aligner signs the same scores (the scores' own named the gold only)
+    signature = alignment_signature(aligner, **gold_parts(gold_path, "sure", None))
+    result = {"pairs": pairs, "scores": {**scores.to_dict(), "signature": signature}}
+    return result, list(pair_results(gold, system, scores)), signature
+
+
+def _with_sentences(items: list[PairOrBad], name: str) -> list[PairOrBad]:
+    """`items`, a pair without sentences (a record of links only, or an ``{"error"}`` record) a
+    BadPair: the demo aligns sentences, and such a pair was aligned and scored as an empty one."""
+    return [BadPair(item.id, FormatError(f"pair {item.id!r} has no 'source' and 'target' sentences to align",
+                                         source=name, line=item.line or None))
+            if isinstance(item, AlignedPair) and not (item.source or item.target) else item for item in items]
 
 
 def _render(result: dict) -> str:
@@ -100,6 +111,7 @@ def _render(result: dict) -> str:
     lines.append("")
     lines.append("(x) = not a gold sure link (some are gold possible links). Scores against the hand-made gold (sure links):")
     lines.append(render_scores(result["scores"]))
+    lines.append(f"signature: {result['scores']['signature']}")
     return "\n".join(lines)
 
 

@@ -4,18 +4,43 @@ from __future__ import annotations
 
 import argparse
 
-from ..resources import NLTK_PACKAGES, download
+from ..resources import NLTK_PACKAGES, download, download_folder, searched
 from ._common import add_format, emit
+
+DESCRIPTION = (
+    "Fetch the three NLTK data packages paralign reads, with nltk.download from NLTK's data server "
+    "(needs internet; about 15 MB on disk): wordnet (WordNet 3.0, 11 MB), stopwords "
+    "(NLTK's stop-word lists, under 1 MB) and mwa_ppdb (PPDB 1.0 lexical pairs, 3.7 MB). A package "
+    "already there and up to date is not fetched again. They go to --dir, else to the first folder "
+    "NLTK searches that exists and can be written to (NLTK_DATA's first when it is set), else to "
+    "~/nltk_data; the folder is printed, with the NLTK_DATA to set when paralign does not look "
+    "there. Every command that aligns or scores text needs them; nothing else needs a download: "
+    "the spaCy model and the neural extra's weights are pip packages, and the demo pairs ship "
+    "inside paralign."
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("download", help="fetch WordNet, stop words and PPDB pairs via nltk.download")
-    parser.add_argument("--dir", default=None, help="target folder (default: NLTK's own choice)")
+    parser = subparsers.add_parser("download", help="fetch WordNet, stop words and PPDB pairs via nltk.download "
+                                   "(about 15 MB; needs internet)", description=DESCRIPTION)
+    parser.add_argument("--dir", default=None, metavar="DIR",
+                        help="folder to put them in (default: the first folder NLTK searches that exists and "
+                        "can be written to, else ~/nltk_data); a folder paralign does not search must then "
+                        "be named by NLTK_DATA")
     add_format(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    result = download(NLTK_PACKAGES, args.dir)
-    emit(result, args.format, lambda r: "\n".join(f"{k}: {'ok' if v else 'FAILED'}" for k, v in r.items()))
+    folder = download_folder(args.dir)
+    result = download(NLTK_PACKAGES, str(folder))
+
+    def render(r: dict[str, bool]) -> str:
+        lines = [f"{k}: {'ok' if v else 'FAILED'}" for k, v in r.items()]
+        lines.append(f"in {folder}")
+        if not searched(folder):
+            lines.append(f"paralign does not look there: set NLTK_DATA={folder}")
+        return "\n".join(lines)
+
+    emit(result, args.format, render)
     return 0 if all(result.values()) else 1

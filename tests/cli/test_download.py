@@ -1,0 +1,86 @@
+"""`paralign download`: what it fetches, where and how big, said before it runs and after (no
+network here: nltk.download is replaced)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paralign.cli import main
+
+
+def test_help_says_what_it_fetches_where_how_big_and_that_nothing_else_needs_it(capsys) -> None:
+    """`paralign download --help` had no description (a usage line and `--dir DIR  target folder
+    (default: NLTK's own choice)`): a user could not tell what it fetches, from where, into
+    which folder, how big it is, or whether anything else needs a download."""
+    with pytest.raises(SystemExit) as stop:
+        main(["download", "--help"])
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("wordnet", "stopwords", "mwa_ppdb", "WordNet 3.0", "PPDB", "11 MB", "3.7 MB", "internet",
+                  "~/nltk_data", "NLTK_DATA", "spaCy", "demo", "nothing else needs a download"):
+        assert words in text, words
+
+
+@pytest.fixture()
+def fetched(monkeypatch):
+    """nltk.download replaced: each call's package and folder, every package fetched."""
+    import nltk
+
+    calls: list[tuple[str, str]] = []
+
+    def download(package, download_dir=None, quiet=False, **kwargs):
+        calls.append((package, download_dir))
+        return True
+
+    monkeypatch.setattr(nltk, "download", download)
+    return calls
+
+
+def test_the_folder_is_said_and_nltk_data_when_paralign_would_not_look_there(fetched, tmp_path: Path,
+                                                                             capsys) -> None:
+    """It printed `wordnet: ok` and so on, not where the data went; a --dir that paralign does
+    not search left a user with data no command found. It now says the folder, and for a folder
+    paralign does not search, the NLTK_DATA to set."""
+    target = tmp_path / "data"
+    assert main(["download", "--dir", str(target)]) == 0
+    out = capsys.readouterr().out
+    assert fetched == [(name, str(target)) for name in ("wordnet", "stopwords", "mwa_ppdb")]
+    assert out.splitlines()[:3] == ["wordnet: ok", "stopwords: ok", "mwa_ppdb: ok"]
+    assert f"in {target}" in out and f"NLTK_DATA={target}" in out
+    assert main(["download", "--dir", str(target), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": True}
+
+
+def test_a_folder_paralign_searches_needs_no_nltk_data(fetched, tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path))
+    assert main(["download", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"in {tmp_path}" in out and "NLTK_DATA=" not in out
+    assert main(["download"]) == 0  # NLTK's own choice, said
+    assert f"in {fetched[-1][1]}" in capsys.readouterr().out and fetched[-1][1]
+
+
+def test_no_folder_to_download_to_is_one_usage_error(fetched, monkeypatch, capsys) -> None:
+    """With no home folder and no NLTK folder that can be written to, nltk.download raised
+    ValueError('Could not find a default download directory') from inside its loop; now one
+    line says to name a folder (exit 2), before anything is fetched."""
+    import nltk.downloader
+
+    def nowhere(self):
+        raise ValueError("Could not find a default download directory")
+
+    monkeypatch.setattr(nltk.downloader.Downloader, "default_download_dir", nowhere)
+    assert main(["download"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "paralign download --dir DIR" in err and fetched == []
+
+
+def test_a_relative_folder_is_said_absolute(fetched, tmp_path: Path, monkeypatch, capsys) -> None:
+    """NLTK_DATA=data would name the folder only from where the download ran."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["download", "--dir", "data"]) == 0
+    out = capsys.readouterr().out
+    assert f"in {tmp_path / 'data'}" in out and f"NLTK_DATA={tmp_path / 'data'}" in out
