@@ -99,3 +99,15 @@ def test_the_scores_are_signed_with_the_aligner_as_evaluate_aligner_signs_them(c
     assert (scores["macro"], scores["micro"]) == (expected["macro"], expected["micro"])
     assert main(["demo", "--examples", str(DEMO)]) == 0
     assert capsys.readouterr().out.rstrip("\n").splitlines()[-1] == f"signature: {expected['signature']}"
+
+
+def test_examples_given_the_gold_file_itself_reads_it(tmp_path: Path, capsys) -> None:
+    """`--examples DIR/gold.jsonl` (the file, not its folder) was 'DIR/gold.jsonl/gold.jsonl:
+    demo gold not found': the file is read as the gold, under any name."""
+    lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]
+    gold = tmp_path / "mine.jsonl"
+    gold.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["demo", "--examples", str(gold), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["scores"]["pairs"] == 2
+    assert main(["demo", "--examples", str(tmp_path / "absent")]) == 2
+    assert f"{tmp_path / 'absent' / 'gold.jsonl'}: demo gold not found" in capsys.readouterr().err

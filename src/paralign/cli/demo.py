@@ -39,8 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(sure links).",
     )
     parser.add_argument("--examples", default=str(DEMO_DIR), metavar="DIR",
-                        help="folder holding gold.jsonl (default: the copy inside paralign, "
-                        "paralign/data/demo/)")
+                        help="folder holding gold.jsonl, or a gold JSONL file itself (default: the copy "
+                        "inside paralign, paralign/data/demo/)")
     add_format(parser)
     add_output(parser)
     add_report(parser, "the scores and every pair's grid against the gold, worst first; its "
@@ -59,7 +59,8 @@ def run_demo(examples: str | Path) -> dict:
 
 def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
     """:func:`run_demo`'s result, each pair's result and the aligner's signature (for the report)."""
-    gold_path = Path(examples) / "gold.jsonl"
+    given = Path(examples)
+    gold_path = given if given.is_file() else given / "gold.jsonl"  # the gold itself, or its folder
     if not gold_path.is_file():
         raise InputFileError("demo gold not found (pass --examples DIR, a folder holding gold.jsonl)",
                              source=str(gold_path), errno=errno.EISDIR if gold_path.is_dir() else errno.ENOENT)
