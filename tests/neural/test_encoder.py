@@ -407,3 +407,57 @@ def test_word_vectors_of_a_long_document_take_memory_linear_in_its_sub_words() -
     for layer, got in ((layers[0], encoded.words), (layers[2], encoded.extra[0])):
         expected = [layer[1:-1][word_of == w].astype(np.float64).mean(axis=0) for w in range(words)]
         np.testing.assert_allclose(np.asarray(got), np.asarray(expected), rtol=1e-6, atol=1e-6)
+
+
+def test_encode_gives_progress_the_sentences_batch_by_batch(encoder, monkeypatch) -> None:
+    """`progress` is given a step "encoding" of the sentences, opened before the model runs, its
+    items coming as each batch finishes them; the vectors are the same as without it. The
+    aligner's encoding was one opaque call (11-17 s on 800 MSR pairs) no display could follow."""
+    monkeypatch.setattr(encoder, "batch_size", 1)
+    expected = encoder.encode(SENTENCES[:3])
+    batches, seen = [], []
+    real = encoder._states
+    monkeypatch.setattr(encoder, "_states", lambda ids, mask: batches.append(len(ids)) or real(ids, mask))
+
+    def progress(steps):
+        seen.append((steps.name, len(steps), len(batches)))
+        for item in steps:
+            seen.append((item, len(batches)))
+            yield item
+
+    got = encoder.encode(SENTENCES[:3], progress=progress)
+    assert seen[0] == ("encoding", 3, 0)
+    items = seen[1:]
+    assert sorted(item for item, _ in items) == [0, 1, 2]
+    assert len(batches) == 3  # 3 sentences, 1 a batch
+    assert [ran for _, ran in items] == sorted(ran for _, ran in items)
+    assert {ran for _, ran in items} == {1, 2, 3}  # batch by batch, not all at the end
+    for a, b in zip(expected, got, strict=True):
+        assert np.array_equal(a.matrix, b.matrix) and np.array_equal(a.sentence, b.sentence)
+
+
+def test_a_sentence_in_windows_is_counted_once_when_its_windows_are_in(encoder, monkeypatch) -> None:
+    """Windows of 6 sub-words, 2 a batch: a sentence of several windows is given to `progress`
+    once, not before enough batches to hold them all have run; the vectors are as without it."""
+    from paralign.neural import Encoder
+
+    monkeypatch.setattr(Encoder, "window", property(lambda self: 6))
+    monkeypatch.setattr(encoder, "batch_size", 2)
+    expected = encoder.encode(SENTENCES[:3])
+    counted = {k: e.windows for k, e in enumerate(expected)}
+    assert max(counted.values()) >= 3
+    batches, seen = [], []
+    real = encoder._states
+    monkeypatch.setattr(encoder, "_states", lambda ids, mask: batches.append(len(ids)) or real(ids, mask))
+
+    def progress(steps):
+        for item in steps:
+            seen.append((item, len(batches)))
+            yield item
+
+    got = encoder.encode(SENTENCES[:3], progress=progress)
+    assert sorted(item for item, _ in seen) == [0, 1, 2]
+    assert all(ran >= -(-counted[item] // 2) for item, ran in seen), (seen, counted)
+    assert len(batches) == -(-sum(counted.values()) // 2) and seen[-1][1] == len(batches)
+    for a, b in zip(expected, got, strict=True):
+        assert np.array_equal(a.matrix, b.matrix) and np.array_equal(a.sentence, b.sentence)

@@ -246,9 +246,10 @@ def _check_aligner(aligner: object) -> None:
 def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                      limit: int | None = None, progress: Progress | None = None) -> AlignerResult:
     """Align every gold pair and score it: score-alignments' JSON plus timings. ``progress`` is
-    given the aligner while it loads its resources, the gold pairs as they are annotated, then
-    as they are aligned, each step a :class:`~paralign.workers.Steps` (its ``name``,
-    ``"loading"``, ``"annotating"`` or ``"aligning"``, and ``len``: tqdm shows the total)."""
+    given the aligner while it loads its resources, the gold pairs as they are annotated, (with
+    the contextual aligner, their sentences as they are encoded,) then as they are aligned, each
+    step a :class:`~paralign.workers.Steps` (its ``name``, ``"loading"``, ``"annotating"``,
+    ``"encoding"`` or ``"aligning"``, and ``len``: tqdm shows the total)."""
     return evaluate_aligner_pairs(aligner, gold_path, links, workers, limit, progress).result
 
 

@@ -27,7 +27,8 @@ import functools
 import importlib
 import importlib.util
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ from ..errors import (
 )
 from ..sentence import Sentence
 from ..settings import DEFAULT_ENCODER, DEVICE_FORMS, encoder_name, is_device
+from ..workers import Progress, in_steps
 
 #: Tokenisers of these model types need ``add_prefix_space`` to take pre-split words.
 _PREFIX_SPACE_TYPES = frozenset({"roberta", "gpt2", "longformer", "bart", "deberta", "mpnet"})
@@ -416,9 +418,10 @@ class Encoder:
         """The vectors of one sentence (the same as in a batch, within 1e-5)."""
         return self.encode([sentence])[0]
 
-    def encode(self, sentences: Iterable[EncoderInput]) -> list[EncodedSentence]:
+    def encode(self, sentences: Iterable[EncoderInput], progress: Progress | None = None) -> list[EncodedSentence]:
         """The vectors of each sentence, in input order. Sentences are token lists (kept exactly)
-        or annotated `Sentence`s; an empty one is a FormatError naming its (1-based) item."""
+        or annotated `Sentence`s; an empty one is a FormatError naming its (1-based) item. `progress`
+        is given their indices as batches finish them (:class:`~paralign.workers.Steps` ``"encoding"``)."""
         token_lists = [_tokens(sentence, item) for item, sentence in enumerate(sentences, 1)]
         splits = [self._split(tokens) for tokens in token_lists]
         width = self.window
@@ -429,10 +432,13 @@ class Encoder:
             for item, (split, item_spans) in enumerate(zip(splits, spans, strict=True))
             for start, end in item_spans
         ]
-        states = self._run(chunks)
+        states: dict[int, tuple[np.ndarray, ...]] = {}
+        with contextlib.closing(self._run(chunks, states)) as done:
+            for _ in in_steps(progress, done, len(token_lists), "encoding"):
+                pass
         by_item: dict[int, list[tuple[np.ndarray, ...]]] = {}
-        for chunk, state in zip(chunks, states, strict=True):
-            by_item.setdefault(chunk.item, []).append(state)
+        for c, chunk in enumerate(chunks):
+            by_item.setdefault(chunk.item, []).append(states[c])
         return [
             _assemble(tokens, split, item_spans, by_item[item])
             for item, (tokens, split, item_spans) in enumerate(zip(token_lists, splits, spans, strict=True))
@@ -454,16 +460,17 @@ class Encoder:
             raise ConfigurationError("the encoder's tokenizer puts special tokens inside a sentence")
         return _Split(tuple(ids[:lo]), tuple(ids[lo:hi]), tuple(ids[hi:]), tuple(word_ids[lo:hi]))
 
-    def _run(self, chunks: list[_Chunk]) -> list[tuple[np.ndarray, ...]]:
-        """(word-layer states, sentence-layer states, extra word layers' states...) of each
-        chunk, float32, padding removed.
-        Chunks run in batches of similar length, padded per batch, in eval mode and with
-        torch's deterministic algorithms."""
+    def _run(self, chunks: list[_Chunk], results: dict[int, tuple[np.ndarray, ...]]) -> Generator[int, None, None]:
+        """Fills `results` with (word-layer states, sentence-layer states, extra word layers'
+        states...) of each chunk by index, float32, padding removed, yielding each sentence (chunk
+        item) after the batch that holds its last window.
+        Chunks run in batches of similar length, padded per batch, in eval mode and with torch's
+        deterministic algorithms (restored when the generator ends or is closed)."""
         torch, _ = _require()
         loaded = self._loaded
         pad = loaded.tokenizer.pad_token_id or 0
         order = sorted(range(len(chunks)), key=lambda c: (len(chunks[c].ids), c))
-        results: dict[int, tuple[np.ndarray, ...]] = {}  # chunk: its states, each chunk in one batch
+        left = Counter(chunk.item for chunk in chunks)  # windows not yet run, per sentence
         threads = torch.get_num_threads()
         if self.threads is not None and loaded.device == "cpu":
             torch.set_num_threads(self.threads)
@@ -485,10 +492,11 @@ class Encoder:
                     for row, c in enumerate(batch):
                         n = len(chunks[c].ids)
                         results[c] = tuple(array[row, :n] for array in arrays)
+                        left[chunks[c].item] -= 1
+                    yield from sorted({chunks[c].item for c in batch if not left[chunks[c].item]})
         finally:
             torch.use_deterministic_algorithms(was_deterministic, warn_only=warn_only)
             torch.set_num_threads(threads)
-        return [results[c] for c in range(len(chunks))]
 
     def _states(self, ids: Any, mask: Any) -> dict[int, Any]:
         """The hidden states of the layers asked for, by their index as given. The model

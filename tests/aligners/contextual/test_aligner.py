@@ -201,24 +201,36 @@ def test_a_setting_of_the_wrong_kind_is_named(setting, value, message) -> None:
         ContextualAligner(device="cpu", **{setting: value})
 
 
-def test_the_progress_of_align_annotated_opens_before_the_encoding(aligner, monkeypatch) -> None:
-    """Progress audit: the pairs were encoded (17 s on 800 MSR pairs) before `progress` was
-    given the alignments, so evaluate-aligner --preset contextual drew no bar all that time; the
-    step opens first now, with its total, and its items come as each chunk is aligned."""
+def test_align_annotated_shows_the_encoding_then_the_alignment(aligner, monkeypatch) -> None:
+    """Progress audit: `progress` was given only "aligning", opened before the pairs were encoded
+    in one opaque call, so evaluate-aligner --preset contextual drew `aligning 0/800` for the
+    whole encoding (11-17 s on 800 MSR pairs). It is given a step "encoding" of the sentences
+    first, advancing as the model's batches finish, then "aligning"; the same alignments; none
+    for pairs encoded last (their encoding is kept)."""
     sentences = aligner.annotate([x for pair in PAIRS for x in pair])
     pairs = list(zip(sentences[0::2], sentences[1::2], strict=True))
     expected = aligner.align_annotated(pairs)
     events: list[str] = []
-    real = aligner.encode_pairs
-    monkeypatch.setattr(aligner, "encode_pairs", lambda todo: events.append("encoded") or real(todo))
+    real = aligner.encoder._states
+    monkeypatch.setattr(aligner.encoder, "batch_size", 4)
+    monkeypatch.setattr(aligner.encoder, "_states", lambda ids, mask: events.append("batch") or real(ids, mask))
 
     def progress(steps):
         events.append(f"{steps.name} {len(steps)}")
-        yield from steps
+        for item in steps:
+            events.append(steps.name)
+            yield item
 
     again = [(s, t) for s, t in pairs]  # other pair objects: encoded again (the last pairs' encoding is kept)
     assert aligner.align_annotated(again, progress=progress) == expected
-    assert events == ["aligning 3", "encoded"]
+    opened = events.index("aligning 3")
+    assert events[0] == "encoding 6" and events[1] == "batch"
+    assert events[1:opened].count("encoding") == 6 and events[1:opened].count("batch") == 2
+    assert events[2] == "encoding"  # before the second batch
+    assert events[opened + 1 :] == ["aligning"] * 3
+    events.clear()
+    assert aligner.align_annotated(again, progress=progress) == expected
+    assert events == ["aligning 3", "aligning", "aligning", "aligning"]
 
 
 def test_a_grid_over_the_same_pairs_encodes_them_once(aligner, monkeypatch) -> None:
@@ -230,7 +242,7 @@ def test_a_grid_over_the_same_pairs_encodes_them_once(aligner, monkeypatch) -> N
     expected = [aligner.with_params(ppdb_sim=p).align_annotated(annotated) for p in (0.9, 0.7)]
     calls = []
     encode = type(aligner.encoder).encode
-    monkeypatch.setattr(type(aligner.encoder), "encode", lambda self, items: calls.append(len(items)) or encode(self, items))
+    monkeypatch.setattr(type(aligner.encoder), "encode", lambda self, items, **kw: calls.append(len(items)) or encode(self, items, **kw))
     got = [aligner.with_params(ppdb_sim=p).align_annotated(annotated) for p in (0.9, 0.7)]
     assert got == expected and calls == []  # the pairs encoded last, by a copy, are not encoded again
     aligner.align_annotated(annotated[:2])

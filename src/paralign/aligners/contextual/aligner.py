@@ -181,6 +181,9 @@ class ContextualAligner:
         with ``workers`` torch threads), the lexical pipelines and features on ``workers``
         Dask workers when > 1, in input order. A pair with a sentence of no words (no token,
         or white space only) aligns to the empty alignment, and is neither encoded nor sent.
+        `progress` is given the sentences as they are encoded (:class:`~paralign.workers.Steps`
+        ``"encoding"``; none when the pairs are those encoded last), then the pairs as they are
+        aligned (``"aligning"``).
         A `workers` that is not a count, an item that is not a (source, target) pair or a side
         that is not a Sentence is a ParalignError naming it, as in the Sultan aligner (workers=0
         was a RuntimeError from torch, None a TypeError from a comparison, a str a bare
@@ -192,32 +195,36 @@ class ContextualAligner:
                 check_sentence(sentence, f"pairs: item {number} ({side})")
         blank = [is_blank(s) or is_blank(t) for s, t in pairs]
         todo = [pair for pair, empty in zip(pairs, blank, strict=True) if not empty]
-        aligned = self._align_encoded(todo, workers) if todo else iter(())
+        aligned = self._align_encoded(todo, workers, progress) if todo else iter(())
         results = (Alignment() if empty else next(aligned) for empty in blank)
         return list(in_steps(progress, results, len(pairs), "aligning"))
 
-    def _align_encoded(self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int) -> Iterator[Alignment]:
+    def _align_encoded(self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int,
+                       progress: Progress | None = None) -> Iterator[Alignment]:
         """The alignments of pairs that each have words on both sides, in order, as they come;
-        the encoding is done when the first is asked for (a progress display of them is shown
-        from the start: it appeared after the encoding, 17 s on 800 MSR pairs)."""
+        their sentences are encoded before the first is asked for (`progress` given a step
+        ``"encoding"`` of them, unless the pairs were the ones encoded last), and before the
+        step ``"aligning"`` opens: its bar sat at 0 through the encoding, 11-17 s on 800 MSR
+        pairs."""
         self.related  # noqa: B018 - load the resources before forking
         self.encoder.threads = workers  # --workers bounds the encoder's CPU threads too
-        items = self._last_encoded.get(pairs, self.encode_pairs)
+        items = self._last_encoded.get(pairs, functools.partial(self.encode_pairs, progress=progress))
         # the pipelines and the classifier in chunks, on Dask workers when workers > 1 (or in a
         # paralign.workers.runner block); each worker gets this aligner once, its encoder unloaded
         chunks = iter_chunk_results(
             functools.partial(_align_items, self), items, stop_batch("aligning failed in a worker process"),
             workers=workers, chunk_size=max(1, len(items) // (workers * 8)) if workers > 1 else 64,
         )
-        for chunk in chunks:
-            yield from chunk
+        return (alignment for chunk in chunks for alignment in chunk)
 
     # -- the pipeline ---------------------------------------------------------------------------
-    def encode_pairs(self, pairs: Sequence[tuple[Sentence, Sentence]]) -> list[_Item]:
+    def encode_pairs(self, pairs: Sequence[tuple[Sentence, Sentence]],
+                     progress: Progress | None = None) -> list[_Item]:
         """Every sentence encoded in one batched pass; per pair its two sentences, the cosine
         matrix of their word vectors at the main layer, those at :data:`.features.EXTRA_LAYERS`
-        and the cosine of their sentence vectors."""
-        encoded = self.encoder.encode([x for pair in pairs for x in pair])
+        and the cosine of their sentence vectors. `progress` is given the sentences as they are
+        encoded (:meth:`paralign.neural.Encoder.encode`'s step ``"encoding"``)."""
+        encoded = self.encoder.encode([x for pair in pairs for x in pair], progress=progress)
         items = []
         for k, (s, t) in enumerate(pairs):
             a, b = encoded[2 * k], encoded[2 * k + 1]
