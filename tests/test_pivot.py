@@ -335,7 +335,7 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_clus
         killer.start()
         report = pivot_paraphrases([corpus], tmp_path / "out.parquet", options, work_dir=work, alignments=links)
         killer.join()
-        client.wait_for_workers(2, timeout=60)  # the nanny restarts it for the next tests
+        client.wait_for_workers(2, timeout=180)  # the nanny restarts it for the next tests (60 s was once too short in CI)
         assert pids[0] not in client.run(os.getpid).values()  # killed, and replaced
     assert table_at_kill == [False]  # killed mid-run, before the table was written
     assert report.chunks["computed"] == 40
