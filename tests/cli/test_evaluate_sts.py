@@ -373,3 +373,19 @@ def test_idf_statistics_fitted_on_the_sentences_scored_are_a_note(tmp_path: Path
         "the IDF statistics were fitted on sentences scored, so the figures are not held out"]
     assert main([*argv, "--idf-from", other]) == 0
     assert json.loads(capsys.readouterr().out)["notes"] == []
+
+
+def test_a_long_list_of_bad_lines_is_cut_short_on_stderr(tmp_path: Path, capsys) -> None:
+    """A file with many bad lines (a wrong file, say) printed one warning per line, all of them:
+    45 here, 100,000 for such a file. stderr now lists the first 20 and how many more; the
+    JSON keeps every one."""
+    path = tmp_path / "sts.tsv"
+    path.write_text("".join(f"{g}\t{a}\t{b}\n" for g, a, b in ROWS) + "one field only\n" * 45, encoding="utf-8")
+    assert main(["evaluate-sts", "--data", str(path), "--aligner", "exact", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(json.loads(captured.out)["sets"][0]["skipped_rows"]) == 45
+    skipped = [line for line in lines if ": skipped: " in line]
+    assert len(skipped) == 20
+    assert skipped[0] == f"paralign: warning: {path}:7: skipped: 1 field, expected 3 (score, sentence1, sentence2)"
+    assert lines[-1] == "paralign: warning: ... and 25 more warnings"

@@ -441,10 +441,10 @@ def emit(result: Any, fmt: str, render_text: Callable[[Any], str], out: IO[str] 
 def write_result(
     args: argparse.Namespace, result: Any, render_text: Callable[[Any], str], warnings: Iterable[str] = ()
 ) -> int:
-    """A command's ending: each warning on stderr, then `result` to ``--output`` (stdout by default)
-    in ``--format``; returns the exit status 0."""
-    for message in warnings:
-        warn(message)
+    """A command's ending: its warnings on stderr (the first :data:`MAX_WARNINGS`, then how many
+    more: each is in `result`, its JSON), then `result` to ``--output`` (stdout by default) in
+    ``--format``; returns the exit status 0."""
+    warn_each(list(warnings), "warnings")
     with open_out(args.output) as out:
         emit(result, args.format, render_text, out)
     return 0
