@@ -115,3 +115,28 @@ def test_the_last_x_tick_label_is_inside_the_picture(picture, xs) -> None:
     assert float(last.get("x")) + text_width(last.text, FONT_SIZE - 2) / 2 <= width
     if xs == (0, 5):
         assert width == LEFT + WIDTH + 16  # a label that fits keeps the margin
+
+
+@pytest.mark.parametrize("name", ["metric score", "paralign-parametric-sure+possible-lowercased score",
+                                  "W" * 90])
+def test_the_axis_names_are_inside_the_picture(picture, name) -> None:
+    """The y axis' name stands upright centred on the plot (300 px high): a metric's name of
+    some 40 characters or more ("paralign-parametric-sure+possible-lowercased score", 373 px)
+    ran past the picture's top and bottom edges, cut in an <img> and in print. The picture now
+    grows (the plot moves down) until both names fit; a name that fits changes nothing."""
+    from paralign.viz.svg import text_width
+
+    pic = picture(scatter([Point(0, 0), Point(1, 1)], x_label=name, y_label=name, title="t", line=(1, 0)))
+    _, _, width, height = pic.viewbox()
+    upright = pic.all("text", "y-label")[0]
+    centre = float(upright.get("y"))
+    assert centre - text_width(name) / 2 >= 0 and centre + text_width(name) / 2 <= height
+    across = pic.all("text", "x-label")[0]
+    middle = float(across.get("x"))
+    assert middle - text_width(name) / 2 >= 0 and middle + text_width(name) / 2 <= width
+    plot = pic.all("rect", "plot")[0]
+    assert centre == pytest.approx(float(plot.get("y")) + HEIGHT / 2)  # still the plot's middle
+    legend = pic.all("g", "legend-entry")[0]
+    assert all(float(t.get("y")) + 10 <= height for t in legend.iter() if t.get("y"))
+    if name == "metric score":
+        assert float(plot.get("y")) == TOP and height == TOP + HEIGHT + 48 + 20

@@ -20,7 +20,8 @@ from .style import FAINT, INK, RULE, STATUS_COLOURS
 from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
 
 #: Plot area size and the margins around it (px; the left one grows with the y axis' widest tick
-#: label, the right one with half the x axis' last).
+#: label, the right one with half the x axis' last, the top one with an axis' name longer than
+#: the plot is high).
 WIDTH, HEIGHT = 420.0, 300.0
 LEFT, RIGHT, TOP, BOTTOM = 64.0, 16.0, 16.0, 48.0
 #: Dot radius (px) and colour (a dot's fill is translucent, so dots on top of each other show,
@@ -95,27 +96,33 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     # the y axis' name, turned upright at x = 16 (half a line each side), clear of the widest
     # tick label: a label of "-0.125" or "1.8e+06" was drawn through it
     left = max(LEFT, math.ceil(16 + FONT_SIZE / 2 + 4 + max(text_width(t, small) for t in y_labels) + 6))
+    # the axes' names: the upright one centred on the plot, which moves down as far as a name
+    # longer than the plot is high needs (one of 40 characters ran past the picture's top and
+    # bottom edges), the other under the plot, moved right as far as it needs to start inside
+    reach = text_width(y_label) / 2 + 2
+    top = max(TOP, math.ceil(reach - HEIGHT / 2))
+    middle = max(left + WIDTH / 2, text_width(x_label) / 2 + 2)
 
     def px(x: float) -> float:
         return left + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
 
     def py(y: float) -> float:
-        return TOP + HEIGHT - (y - ys[0]) / (ys[-1] - ys[0]) * HEIGHT
+        return top + HEIGHT - (y - ys[0]) / (ys[-1] - ys[0]) * HEIGHT
 
     x_labels = tick_labels(xs)
-    x_axis = [el("text", text, x=num(px(v)), y=num(TOP + HEIGHT + 16), text_anchor="middle",
+    x_axis = [el("text", text, x=num(px(v)), y=num(top + HEIGHT + 16), text_anchor="middle",
                  font_size=small, fill=INK) for v, text in zip(xs, x_labels, strict=True)]
     y_axis = [el("text", text, x=num(left - 6), y=num(py(v)), text_anchor="end",
                  dominant_baseline="central", font_size=small, fill=INK)
               for v, text in zip(ys, y_labels, strict=True)]
-    rules = "".join(f"M{num(px(v))} {num(TOP)}v{num(HEIGHT)}" for v in xs)
+    rules = "".join(f"M{num(px(v))} {num(top)}v{num(HEIGHT)}" for v in xs)
     rules += "".join(f"M{num(left)} {num(py(v))}h{num(WIDTH)}" for v in ys)
     dots = [el("circle", el("title", f"{p.label} ({_label(p.x)}, {_label(p.y)})".strip()),
                class_="point", cx=num(px(p.x)), cy=num(py(p.y)), r=RADIUS, fill=DOT, fill_opacity=0.7,
                stroke=DOT, stroke_width=1,
                data_x=repr(p.x), data_y=repr(p.y)) for p in shown]
     fit = _line(line, xs, ys, px, py)
-    bottom = TOP + HEIGHT + BOTTOM
+    bottom = top + HEIGHT + BOTTOM
     legend_rows: list[Element] = []
     if fit is not None:  # what the line is: its name and equation, in its tooltip and a legend row
         y = bottom + LEGEND_ROW / 2
@@ -125,20 +132,21 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
                fill=INK)], class_="legend-entry", data_entry="fit"))
         bottom += LEGEND_ROW
     body = [
-        el("rect", class_="plot", x=num(left), y=num(TOP), width=num(WIDTH), height=num(HEIGHT), fill=FAINT),
+        el("rect", class_="plot", x=num(left), y=num(top), width=num(WIDTH), height=num(HEIGHT), fill=FAINT),
         el("path", class_="rules", d=rules, stroke=RULE, stroke_width=1, fill="none"),
         group(x_axis, class_="x-axis"), group(y_axis, class_="y-axis"),
-        el("text", x_label, class_="x-label", x=num(left + WIDTH / 2), y=num(TOP + HEIGHT + 38),
+        el("text", x_label, class_="x-label", x=num(middle), y=num(top + HEIGHT + 38),
            text_anchor="middle", fill=INK),
-        el("text", y_label, class_="y-label", x=num(16), y=num(TOP + HEIGHT / 2), text_anchor="middle",
-           dominant_baseline="central", transform=f"rotate(-90 16 {num(TOP + HEIGHT / 2)})", fill=INK),
+        el("text", y_label, class_="y-label", x=num(16), y=num(top + HEIGHT / 2), text_anchor="middle",
+           dominant_baseline="central", transform=f"rotate(-90 16 {num(top + HEIGHT / 2)})", fill=INK),
         fit, group(dots, class_="points"), *legend_rows,
     ]
     # the last x tick label is centred on the plot's right edge: half of it must fit in the
     # margin ("3e+06" was cut at the picture's edge)
     right = max(RIGHT, text_width(x_labels[-1], small) / 2 + 4)
-    width = max(left + WIDTH + right, left + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT)
-    return svg_root(width, bottom, body, title=title, ident=ident)
+    width = max(left + WIDTH + right, left + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT,
+                middle + text_width(x_label) / 2 + 2)
+    return svg_root(width, max(bottom, top + HEIGHT / 2 + reach), body, title=title, ident=ident)
 
 
 def legend_label(line: tuple[float, float] | None) -> str:
