@@ -142,3 +142,18 @@ def test_a_wrong_links_cross_is_at_its_middle(picture) -> None:
         middle = ((float(line.get("x1")) + float(line.get("x2"))) / 2, (float(line.get("y1")) + float(line.get("y2"))) / 2)
         assert sum(xs) / len(xs) == pytest.approx(middle[0], abs=0.02)
         assert sum(ys) / len(ys) == pytest.approx(middle[1], abs=0.02)
+
+
+def test_a_missed_possible_link_is_not_drawn_as_a_missed_sure_one(picture) -> None:
+    """Counting gold's possible links too, a missed gold possible link was drawn exactly as a
+    missed sure one (dotted, the same colour): the lines view lost its kind, which the grid
+    shows (hatched) and the tooltip names. It is now dashed and dotted."""
+    gold = Alignment.from_links(sure=[(0, 0), (1, 1)], possible=[(3, 4)])
+    svg = picture(alignment_lines(View(SOURCE, TARGET, Alignment.from_links([(0, 0)]), gold=gold,
+                                       links="sure+possible")))
+    (sure,) = [line for line in svg.all("line", "missed") if "sure" in line.get("class").split()]
+    (possible,) = [line for line in svg.all("line", "missed") if "possible" in line.get("class").split()]
+    assert sure.get("stroke") == possible.get("stroke")
+    assert sure.get("stroke-dasharray") != possible.get("stroke-dasharray")
+    drawn = {line.get("stroke-dasharray") for line in svg.all("line", "link") if "missed" not in line.get("class")}
+    assert possible.get("stroke-dasharray") not in drawn

@@ -3,7 +3,8 @@ link a line between two words.
 
 Sure links are solid lines, possible links dashed; against a gold alignment the lines take the
 grid's colours (correct, missed, wrong: see :mod:`.marks`; a missed link is dotted, a wrong one
-crossed at its middle, so that no status is told by colour alone) and a legend counts them. A
+crossed at its middle, so that no status is told by colour alone; a missed possible link is
+dashed and dotted) and a legend counts them. A
 confidence in [0, 1], when given, sets a line's width (thinner: less confident; its colour stays
 full, so the least confident line keeps its contrast). Every link is a ``<line>`` with the
 classes of :attr:`.marks.LinkMark.classes`, ``data-i``/``data-j`` and a ``<title>`` tooltip (a
@@ -37,8 +38,9 @@ from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_wid
 
 #: Margin, space between two words, and the distance from the source row to the target row (px).
 PAD, WORD_GAP, ROW_GAP = 12.0, 14.0, 120.0
-#: Dashes of a missed link (dotted).
-MISSED_DASH = "2 4"
+#: Dashes of a missed link (dotted), and of a missed possible link (dashed and dotted: drawn as
+#: a missed sure link, it lost the kind that the grid and its tooltip show).
+MISSED_DASH, MISSED_POSSIBLE_DASH = "2 4", "7 5 1 5"
 #: The width of a link's line (px).
 LINE_WIDTH = 2
 #: How far each arm of the cross at a wrong link's middle reaches (px).
@@ -57,7 +59,7 @@ def _centres(words: Sequence[str]) -> tuple[list[float], float]:
 
 def _dash(mark: LinkMark) -> str | None:
     if mark.status == MISSED:
-        return MISSED_DASH
+        return MISSED_POSSIBLE_DASH if mark.kind == POSSIBLE else MISSED_DASH
     return POSSIBLE_DASH if mark.kind == POSSIBLE else None
 
 
