@@ -140,3 +140,23 @@ def test_the_axis_names_are_inside_the_picture(picture, name) -> None:
     assert all(float(t.get("y")) + 10 <= height for t in legend.iter() if t.get("y"))
     if name == "metric score":
         assert float(plot.get("y")) == TOP and height == TOP + HEIGHT + 48 + 20
+
+
+@pytest.mark.parametrize(("low", "high"), [(-1.7e308, 1.7e308), (0.0, 1.7e308), (-1.7e308, -1e308)])
+def test_values_near_the_largest_float_are_plotted(picture, low, high) -> None:
+    """The axis was rounded out past the largest float (1.8e308), or its length was: plotting
+    finite scores such as 1.7e308 (a WMT metric's scores may be any finite number) stopped with
+    an OverflowError ("int too large to convert to float", "cannot convert float infinity to
+    integer"). The ticks now stay finite and the dots land at the plot's two ends."""
+    from paralign.viz.intervals import Interval, interval_plot
+
+    values = ticks(low, high)
+    assert all(math.isfinite(v) for v in values) and values[0] <= low and values[-1] >= high
+    assert values == sorted(values) and len(set(values)) == len(values)
+    pic = picture(scatter([Point(low, high), Point(high, low)], x_label="x", y_label="y", title="t"))
+    left = float(pic.all("rect", "plot")[0].get("x"))
+    assert sorted(float(d.get("cx")) for d in pic.all("circle", "point")) == [
+        pytest.approx(left, abs=2), pytest.approx(left + WIDTH, abs=2)]
+    plot = picture(interval_plot([Interval("a", low, low, high)], x_label="x", title="t"))
+    bar = [float(v) for v in plot.all("path", "bar")[0].get("d")[1:].replace("H", " ").split()]
+    assert bar[2] - bar[0] == pytest.approx(360, abs=2)  # the bar spans the axis

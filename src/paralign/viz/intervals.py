@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .scatter import tick_labels, ticks
+from .scatter import share, tick_labels, ticks
 from .style import FAINT, INK, RULE, STATUS_COLOURS
 from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
 
@@ -53,7 +53,7 @@ def interval_plot(rows: Sequence[Interval], *, x_label: str, title: str, ident: 
     left = PAD + max((text_width(r.label) for r in rows), default=0.0) + 10
 
     def px(x: float) -> float:
-        return left + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
+        return left + share(x, xs) * WIDTH
 
     height = TOP + ROW * max(1, len(rows))
     small = FONT_SIZE - 2

@@ -13,6 +13,7 @@ Not for: what is plotted (the reports in :mod:`.reports`) or computing a fit or 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,21 +51,31 @@ def ticks(low: float, high: float, count: int = 5) -> list[float]:
     axis around it, half a unit each side (a millionth of the value, if larger: 1e20 + 0.5 is
     1e20). Each tick is rounded to a few digits below its step: rounded to 10 decimals, the
     ticks of values under 1e-10 were all 0, and so were those of 0.3 and 0.1 + 0.2, and the
-    plot divided by the axis' length, 0 (ZeroDivisionError)."""
+    plot divided by the axis' length, 0 (ZeroDivisionError). Values so near the largest float
+    (1.8e308) that round ends would pass it get `count` equal steps from `low` to `high`."""
     if not (math.isfinite(low) and math.isfinite(high)):
         raise ValueError(f"cannot draw axis ticks from {low} to {high}")
     if high - low <= 1e-9 * max(abs(low), abs(high)):
         half = max(0.5, 1e-6 * max(abs(low), abs(high)))
         low, high = low - half, high + half
-    raw = (high - low) / count
+    raw = (high - low) / count if math.isfinite(high - low) else high / count - low / count
     power = 10 ** math.floor(math.log10(raw))
     step = next(power * m for m in (1, 2, 2.5, 5, 10) if power * m >= raw)
     first = math.floor(low / step + 1e-9) * step
     values = [first]
     while values[-1] < high - 1e-9 * step:
         values.append(first + len(values) * step)
+    if max(-values[0], values[-1]) > sys.float_info.max:  # round ends past the largest float
+        return [low, *(low / count * (count - k) + high / count * k for k in range(1, count)), high]
     digits = max(0, 3 - math.floor(math.log10(step)))  # a step of 2.5e-k has k + 1 decimals
     return [round(v, digits) for v in values]
+
+
+def share(value: float, axis: Sequence[float]) -> float:
+    """Where `value` lies along `axis` (its ticks): 0 at the first, 1 at the last. Halves are
+    subtracted (exactly half the difference) as an axis from -1.7e308 to 1.7e308 is longer than
+    the largest float."""
+    return (value / 2 - axis[0] / 2) / (axis[-1] / 2 - axis[0] / 2)
 
 
 def _label(value: float, digits: int = 6) -> str:
@@ -104,10 +115,10 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     middle = max(left + WIDTH / 2, text_width(x_label) / 2 + 2)
 
     def px(x: float) -> float:
-        return left + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
+        return left + share(x, xs) * WIDTH
 
     def py(y: float) -> float:
-        return top + HEIGHT - (y - ys[0]) / (ys[-1] - ys[0]) * HEIGHT
+        return top + HEIGHT - share(y, ys) * HEIGHT
 
     x_labels = tick_labels(xs)
     x_axis = [el("text", text, x=num(px(v)), y=num(top + HEIGHT + 16), text_anchor="middle",
