@@ -160,3 +160,16 @@ def test_values_near_the_largest_float_are_plotted(picture, low, high) -> None:
     plot = picture(interval_plot([Interval("a", low, low, high)], x_label="x", title="t"))
     bar = [float(v) for v in plot.all("path", "bar")[0].get("d")[1:].replace("H", " ").split()]
     assert bar[2] - bar[0] == pytest.approx(360, abs=2)  # the bar spans the axis
+
+
+def test_a_dots_paint_is_written_once_for_all_dots(picture) -> None:
+    """Every dot repeated fill, fill-opacity, stroke and stroke-width (68 bytes of some 235): a
+    plot of 100,000 pairs was 23.6 MB. The dots' group now carries them once."""
+    points = [Point(k % 97 / 97, k % 89 / 89, f"line {k}") for k in range(2000)]
+    svg = picture(scatter(points, x_label="x", y_label="y", title="t"))
+    dots = svg.all("circle", "point")
+    assert len(dots) == 2000
+    assert not any(d.get(name) for d in dots for name in ("fill", "fill-opacity", "stroke", "stroke-width"))
+    (group,) = svg.all("g", "points")
+    assert (group.get("fill"), group.get("stroke")) != (None, None)
+    assert len(svg.text.encode("utf-8")) / 2000 < 175

@@ -129,8 +129,7 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     rules = "".join(f"M{num(px(v))} {num(top)}v{num(HEIGHT)}" for v in xs)
     rules += "".join(f"M{num(left)} {num(py(v))}h{num(WIDTH)}" for v in ys)
     dots = [el("circle", el("title", f"{p.label} ({_label(p.x)}, {_label(p.y)})".strip()),
-               class_="point", cx=num(px(p.x)), cy=num(py(p.y)), r=RADIUS, fill=DOT, fill_opacity=0.7,
-               stroke=DOT, stroke_width=1,
+               class_="point", cx=num(px(p.x)), cy=num(py(p.y)), r=RADIUS,
                data_x=repr(p.x), data_y=repr(p.y)) for p in shown]
     fit = _line(line, xs, ys, px, py)
     bottom = top + HEIGHT + BOTTOM
@@ -150,7 +149,8 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
            text_anchor="middle", fill=INK),
         el("text", y_label, class_="y-label", x=num(16), y=num(top + HEIGHT / 2), text_anchor="middle",
            dominant_baseline="central", transform=f"rotate(-90 16 {num(top + HEIGHT / 2)})", fill=INK),
-        fit, group(dots, class_="points"), *legend_rows,
+        # the dots' paint, once for all (each dot repeated it: 68 bytes of 235, 23.6 MB for 100,000)
+        fit, group(dots, class_="points", fill=DOT, fill_opacity=0.7, stroke=DOT, stroke_width=1), *legend_rows,
     ]
     # the last x tick label is centred on the plot's right edge: half of it must fit in the
     # margin ("3e+06" was cut at the picture's edge)
