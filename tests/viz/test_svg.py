@@ -185,3 +185,16 @@ def test_text_width_is_never_below_dejavu_sans_for_signs() -> None:
              if unicodedata.category(chr(c)) not in ("Mn", "Me", "Cn")]
     under = [(c, font.getlength(c) / 2048) for c in chars if font.getlength(c) / 2048 > text_width(c, 1) + 1e-9]
     assert under == []
+
+
+def test_text_width_is_an_upper_estimate_for_emoji_and_fullwidth_letters() -> None:
+    """What DejaVu Sans lacks a browser draws in another font: an emoji in Noto Color Emoji
+    (Linux, Android, ChromeOS; 1.245 em, its advance of 2,550 units of 2,048), counted 1 em, and
+    a fullwidth letter in a CJK font (Noto Sans CJK: 1 em), counted as its ASCII letter (ａ 0.61
+    em): a word of emoji or fullwidth letters ran past the room the picture made for it (3.4 px
+    an emoji, 5.4 px an ａ). Measured in Chromium with Debian's fonts-noto-color-emoji 2.042 and
+    fonts-noto-cjk: "👍🎉✅" 3.75 em, "❤️" and "1️⃣" 1.25, "ＷＩＤＥ" 4, "漢字テスト" 5."""
+    drawn = {"😀": 1.245, "👍🎉✅": 3 * 1.245, "1️⃣": 1.245, "❤️": 1.245, "ＷＩＤＥ": 4.0, "ａｂｃ": 3.0}
+    for word, em in drawn.items():
+        assert text_width(word) >= em * 14 - 1e-9, word
+    assert text_width("漢字テスト") == 5 * 14  # CJK letters are drawn 1 em (Noto Sans CJK)

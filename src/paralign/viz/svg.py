@@ -213,13 +213,21 @@ DEJAVU_EM: dict[str, float] = {char: em for em, chars in (
 WIDE_LETTERS = frozenset("жмфшщъыюЖМФШЩЪЫЮљњЉЊωώϖΜΉΌΎΏسشصضطظæœÆŒŵŴĦŉ")
 
 
+#: The width (em) of an emoji: Noto Color Emoji (Linux, Android, ChromeOS) advances 2,550 units of
+#: 2,048 (1.245 em; Debian's fonts-noto-color-emoji 2.042, in Chromium too), and DejaVu Sans draws
+#: the few it has (😀) 1.04 em.
+EMOJI_EM = 1.25
+#: VARIATION SELECTOR-16: the character before it is drawn as an emoji (a keycap 1️⃣, ❤️).
+EMOJI_PRESENTATION = "\ufe0f"
+
+
 def text_width(text: str, size: float = FONT_SIZE) -> float:
     """An upper estimate of the drawn width of `text` at font `size` (px) in the pictures' font:
     each character as DejaVu Sans draws it (:data:`DEJAVU_EM`; an accented Latin letter as its
     base), the wide letters of other alphabets (:data:`WIDE_LETTERS`) 1.1 em, East Asian wide
-    characters one em, other capitals 0.79 em and other lower-case or uncased letters 0.70 (the
-    widest of Greek and Cyrillic: Ο and Θ 0.787, Д 0.781; д 0.691), combining marks nothing (drawn
-    on their letter), anything else one em (DejaVu's dashes, ellipsis and signs are at most that
+    characters one em (a fullwidth ａ too) but emoji :data:`EMOJI_EM`, other capitals 0.79 em and
+    other lower-case or uncased letters 0.70 (the widest of Greek and Cyrillic: Ο and Θ 0.787, Д
+    0.781; д 0.691), combining marks nothing (drawn on their letter), anything else one em (DejaVu's dashes, ellipsis and signs are at most that
     but for those :data:`DEJAVU_EM` lists, ‰ and the long arrows among them; a Roman numeral and a
     letter-like symbol as :func:`_as_drawn` counts them).
 
@@ -238,9 +246,11 @@ def text_width(text: str, size: float = FONT_SIZE) -> float:
         if em is not None:
             total += em
         elif unicodedata.east_asian_width(char) in ("W", "F"):
-            total += 1.0
+            total += EMOJI_EM if "\U0001f000" <= char < "\U0001fb00" or "\u2300" <= char < "\u2c00" else 1.0
         elif char in WIDE_LETTERS:
             total += 1.1
+        elif char == EMOJI_PRESENTATION:  # what it follows is drawn as an emoji (1️⃣, ❤️)
+            total += EMOJI_EM
         elif unicodedata.category(char) in ("Mn", "Me"):
             continue
         elif char.isupper():
@@ -259,8 +269,11 @@ def _as_drawn(letter: str) -> float | None:
     O 0.79), a Roman numeral as its letters (Ⅷ as VIII); 1.1 em for a letter-like symbol that is
     a style of its letter (ℋ, ℓ, ℝ: ℋ is drawn 0.99 em, H 0.75; ℓ 0.41, l 0.28); None when one
     of them is neither."""
-    if unicodedata.decomposition(letter).startswith("<font>"):
+    tag = unicodedata.decomposition(letter).partition(" ")[0]
+    if tag == "<font>":
         return 1.1
+    if tag == "<wide>":  # a fullwidth letter (ａ): drawn 1 em by a CJK font, as :func:`text_width` counts it
+        return None
     decomposed = unicodedata.normalize("NFKD", letter)
     parts = [c for c in decomposed if unicodedata.category(c) not in ("Mn", "Me")]
     widths = [DEJAVU_EM.get(c, 1.1 if c in WIDE_LETTERS else None) for c in parts]
