@@ -112,7 +112,7 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     # bottom edges), the other under the plot, moved right as far as it needs to start inside
     reach = text_width(y_label) / 2 + 2
     top = max(TOP, math.ceil(reach - HEIGHT / 2))
-    middle = max(left + WIDTH / 2, text_width(x_label) / 2 + 2)
+    middle, x_label_end = name_under(x_label, left + WIDTH / 2)
 
     def px(x: float) -> float:
         return left + share(x, xs) * WIDTH
@@ -156,8 +156,16 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     # margin ("3e+06" was cut at the picture's edge)
     right = max(RIGHT, text_width(x_labels[-1], small) / 2 + 4)
     width = max(left + WIDTH + right, left + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT,
-                middle + text_width(x_label) / 2 + 2)
+                x_label_end)
     return svg_root(width, max(bottom, top + HEIGHT / 2 + reach), body, title=title, ident=ident)
+
+
+def name_under(name: str, centre: float) -> tuple[float, float]:
+    """Where an axis' `name`, centred under its plot at `centre`, is written: there, or as far
+    right as it must be to start inside the picture; and how far right it then reaches."""
+    half = text_width(name) / 2
+    x = max(centre, half + 2)
+    return x, x + half + 2
 
 
 def legend_label(line: tuple[float, float] | None) -> str:
