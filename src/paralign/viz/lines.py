@@ -4,12 +4,12 @@ link a line between two words.
 Sure links are solid lines, possible links dashed; against a gold alignment the lines take the
 grid's colours (correct, missed, wrong: see :mod:`.marks`; a missed link is dotted, a wrong one
 crossed at its middle, so that no status is told by colour alone; a missed possible link is
-dashed and dotted) and a legend counts them. A
-confidence in [0, 1], when given, sets a line's width (thinner: less confident; its colour stays
-full, so the least confident line keeps its contrast). Every link is a ``<line>`` with the
-classes of :attr:`.marks.LinkMark.classes`, ``data-i``/``data-j`` and a ``<title>`` tooltip (a
-wrong link's cross, a ``<path class="cross">`` after it, has its ``data-i``/``data-j``); words no
-system link touches are grey (class ``unaligned``).
+dashed and dotted) and a legend counts them. A confidence in [0, 1], when given, sets a line's
+width (thinner: less confident; its colour stays full, so the least confident line keeps its
+contrast). Every link is a ``<line>`` with the classes of :attr:`.marks.LinkMark.classes`,
+``data-i``/``data-j`` and a ``<title>`` tooltip (a wrong link's cross, a ``<path class="cross">``
+after it, has its ``data-i``/``data-j``); words no system link touches are grey (class
+``unaligned``).
 
 Words keep their natural width and the picture grows with the sentences (scrolling in a
 browser), so long sentences never overlap.
