@@ -633,6 +633,7 @@ def test_align_json_lines_carry_the_signature_and_text_lines_do_not(tmp_path: Pa
     (["--format", "html", "-o", "grid.svg"], "--format svg"),
     (["--format", "svg", "-o", "page.html"], "--format html"),
     (["--format", "svg", "-o", "grid.png"], "no PNG"),
+    (["--format", "svg", "-o", "grid.svgz"], "FILE.svg.gz"),  # was plain SVG text in a .svgz
     (["--format", "json", "-o", "page.HTM"], "--format html"),
 ])
 def test_an_output_whose_suffix_names_another_format_is_a_usage_error(tmp_path: Path, capsys, argv, said) -> None:

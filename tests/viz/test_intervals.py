@@ -50,3 +50,22 @@ def test_every_tick_has_its_own_label(picture) -> None:
     pic = picture(interval_plot([Interval("x", 0.3000001, 0.3, 0.3000001)], x_label="v", title="t"))
     labels = [t.text for t in pic.all("g", "x-axis")[0]]
     assert len(set(labels)) == len(labels) > 1
+
+
+def test_every_value_and_the_axis_name_are_inside_the_picture(picture) -> None:
+    """Each row's value is written right of the plot in a fixed 56 px margin: a value such as
+    -123456.789 ("-123456.789", 73 px at 12 px) was cut at the picture's edge, and so was an
+    axis name wider than the plot. The picture now widens to hold them; correlations keep it."""
+    from paralign.viz.svg import FONT_SIZE, text_width
+
+    rows = [Interval("count", -123456.789, -200000.0, 1.0), Interval("other", 5.0, 1.0, 9.0)]
+    name = "the number of segments whose metric and human scores agree in sign, in thousands"
+    pic = picture(interval_plot(rows, x_label=name, title="t"))
+    _, _, width, _ = pic.viewbox()
+    texts = [t for g in pic.all("g", "interval") for t in g if t.tag.endswith("text") and t.get("font-size")]
+    assert [t.text for t in texts] == ["-123456.789", "5.000"]
+    assert all(float(t.get("x")) + text_width(t.text, FONT_SIZE - 2) <= width for t in texts)
+    label = pic.all("text", "x-label")[0]
+    assert float(label.get("x")) + text_width(name) / 2 <= width and float(label.get("x")) - text_width(name) / 2 >= 0
+    correlations = picture(interval_plot([Interval("bleu", -0.5, -1.0, 0.0)], x_label="tau", title="t", span=(-1, 1)))
+    assert correlations.viewbox()[2] == float(correlations.all("rect", "plot")[0].get("x")) + 360 + 56

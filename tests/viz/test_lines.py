@@ -97,3 +97,63 @@ def test_unaligned_words_stay_readable(picture) -> None:
     contrast = 1.05 / (_luminance(grey) + 0.05)
     assert contrast >= 4.5, contrast
     assert _luminance(grey) > 2 * _luminance(ink)  # still told apart from the aligned words
+
+
+def _drawn_without_colour(svg, element) -> tuple[str | None, bool]:
+    """What tells a link's line (or legend swatch) apart once its colour is gone (in greyscale,
+    or for a reader who cannot tell its colour): its dashes, and whether a cross marks it."""
+    if element.get("data-i") is not None:  # a link: its cross is beside it, with its data-i and data-j
+        line = element
+        crossed = any((c.get("data-i"), c.get("data-j")) == (line.get("data-i"), line.get("data-j"))
+                      for c in svg.all("path", "cross"))
+    else:  # a legend's swatch: the line, and the cross with it
+        line = next(e for e in element.iter() if e.tag.endswith("line"))
+        crossed = any("cross" in e.get("class", "").split() for e in element.iter())
+    return line.get("stroke-dasharray"), crossed
+
+
+def test_the_statuses_differ_in_more_than_colour(picture) -> None:
+    """Correct and wrong links were both solid lines told apart by colour alone: blue and rose,
+    1.4:1 in greyscale (a printed paper) and the same line to a reader who cannot tell the hues.
+    A wrong link now carries a cross at its middle, as its box in the grid does."""
+    system = Alignment.from_links(sure=[(0, 0), (1, 1), (0, 2)], possible=[(2, 2)])  # (0, 2): wrong and sure
+    svg = picture(alignment_lines(View(SOURCE, TARGET, system, gold=GOLD)))
+    by_status: dict[str, set] = {}
+    for line in svg.all("line", "sure"):
+        status = next(s for s in STATUS_COLOURS if s in line.get("class").split())
+        by_status.setdefault(status, set()).add(_drawn_without_colour(svg, line))
+    assert set(by_status) == set(STATUS_COLOURS)
+    assert all(len(shapes) == 1 for shapes in by_status.values()), by_status
+    assert len({shape for shapes in by_status.values() for shape in shapes}) == 3, by_status
+    swatches = {e.get("data-entry"): _drawn_without_colour(svg, e[0]) for e in svg.all("g", "legend-entry")}
+    assert len({swatches[status] for status in STATUS_COLOURS}) == 3, swatches
+    assert swatches["wrong"] == next(iter(by_status["wrong"]))
+
+
+def test_a_wrong_links_cross_is_at_its_middle(picture) -> None:
+    svg = picture(alignment_lines(View(SOURCE, TARGET, SYSTEM, gold=GOLD)))
+    wrong = svg.all("line", "wrong")
+    crosses = [c for c in svg.all("path", "cross") if c.get("data-i") is not None]  # not the legend's
+    assert len(crosses) == len(wrong) == 2
+    for line, cross in zip(wrong, crosses, strict=True):
+        assert (cross.get("data-i"), cross.get("data-j")) == (line.get("data-i"), line.get("data-j"))
+        numbers = [float(v) for v in cross.get("d").replace("M", " ").replace("L", " ").split()]
+        xs, ys = numbers[0::2], numbers[1::2]
+        middle = ((float(line.get("x1")) + float(line.get("x2"))) / 2, (float(line.get("y1")) + float(line.get("y2"))) / 2)
+        assert sum(xs) / len(xs) == pytest.approx(middle[0], abs=0.02)
+        assert sum(ys) / len(ys) == pytest.approx(middle[1], abs=0.02)
+
+
+def test_a_missed_possible_link_is_not_drawn_as_a_missed_sure_one(picture) -> None:
+    """Counting gold's possible links too, a missed gold possible link was drawn exactly as a
+    missed sure one (dotted, the same colour): the lines view lost its kind, which the grid
+    shows (hatched) and the tooltip names. It is now dashed and dotted."""
+    gold = Alignment.from_links(sure=[(0, 0), (1, 1)], possible=[(3, 4)])
+    svg = picture(alignment_lines(View(SOURCE, TARGET, Alignment.from_links([(0, 0)]), gold=gold,
+                                       links="sure+possible")))
+    (sure,) = [line for line in svg.all("line", "missed") if "sure" in line.get("class").split()]
+    (possible,) = [line for line in svg.all("line", "missed") if "possible" in line.get("class").split()]
+    assert sure.get("stroke") == possible.get("stroke")
+    assert sure.get("stroke-dasharray") != possible.get("stroke-dasharray")
+    drawn = {line.get("stroke-dasharray") for line in svg.all("line", "link") if "missed" not in line.get("class")}
+    assert possible.get("stroke-dasharray") not in drawn

@@ -57,3 +57,12 @@ def test_columns_line_up_with_wide_characters() -> None:
 
 def test_no_links() -> None:
     assert "  (no links)\n" in pretty(View(["a"], ["b"], Alignment()))
+
+
+def test_a_lone_surrogate_is_shown_as_its_escape_and_the_view_can_be_written() -> None:
+    """A token with a lone surrogate (json.loads takes "\\ud800") went into the view as it was,
+    and writing the view stopped with UnicodeEncodeError ('surrogates not allowed'), as
+    an SVG picture of it once did; it is now shown escaped, as a control character is."""
+    text = pretty(View(["a\ud800b", "c"], ["d"], Alignment.from_links([(0, 0)])), heading="x\udfff")
+    assert "a\\ud800b" in text and "x\\udfff" in text
+    text.encode("utf-8")  # no UnicodeEncodeError

@@ -102,8 +102,9 @@ SUFFIX_FORMATS = {".svg": "svg", ".html": "html", ".htm": "html"}
 
 def check_output_suffix(fmt: str, output: str) -> None:
     """ConfigurationError (a usage error) when `output`'s suffix names another format than
-    `fmt` (``-o grid.svg`` with --format text would hold Pharaoh lines) or a PNG, which align
-    does not draw; a .gz suffix is looked through, any other suffix is accepted."""
+    `fmt` (``-o grid.svg`` with --format text would hold Pharaoh lines), a PNG, which align
+    does not draw, or a .svgz, which align would not compress (FILE.svg.gz is); a .gz suffix is
+    looked through, any other suffix is accepted."""
     if is_std(output):
         return
     suffixes = [x.lower() for x in Path(output).suffixes[-2:]]
@@ -111,6 +112,9 @@ def check_output_suffix(fmt: str, output: str) -> None:
     if suffix == ".png":
         raise ConfigurationError(f"-o {output}: align draws no PNG: write --format svg -o FILE.svg (a "
                                  "converter such as rsvg-convert makes a PNG of it) or --format html")
+    if suffix == ".svgz":  # gzip by definition: plain SVG text in one is opened by no SVG reader
+        raise ConfigurationError(f"-o {output}: a .svgz file is compressed SVG, which align writes only to a "
+                                 ".gz name: give -o FILE.svg.gz (the same gzip file) or FILE.svg")
     named = SUFFIX_FORMATS.get(suffix)
     if named is not None and named != fmt:
         raise ConfigurationError(f"-o {output}: the suffix {suffix} is for --format {named}, but --format is "

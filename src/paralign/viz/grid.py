@@ -26,6 +26,7 @@ from .style import (
     RULE,
     SWATCH,
     colour,
+    cross,
     fill,
     hatch_patterns,
     legend,
@@ -53,11 +54,7 @@ def _glyph(ident: str, mark: LinkMark, x: float, y: float, size: float) -> Eleme
              stroke_width=2.5 if missed else (1 if shaded else None))
     if mark.status != WRONG:
         return box
-    a, b = size * 0.28, size * 0.72
-    cross = el("path", d=f"M{num(x + a)} {num(y + a)}L{num(x + b)} {num(y + b)}"
-                         f"M{num(x + b)} {num(y + a)}L{num(x + a)} {num(y + b)}",
-               stroke=INK, stroke_width=1.5)
-    return group([box, cross])
+    return group([box, cross(x + size / 2, y + size / 2, size * 0.22)])
 
 
 def _word(text: str, **attrs: object) -> Element:

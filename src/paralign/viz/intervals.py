@@ -16,11 +16,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .scatter import tick_labels, ticks
+from .scatter import name_under, share, tick_labels, ticks
 from .style import FAINT, INK, RULE, STATUS_COLOURS
 from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
 
-#: Plot width, row height and the margins (px); the left margin grows with the labels.
+#: Plot width, row height and the margins (px); the left margin grows with the labels, the right
+#: one with the widest value.
 WIDTH, ROW, RIGHT, TOP, BOTTOM, PAD = 360.0, 24.0, 56.0, 12.0, 44.0, 12.0
 DOT = STATUS_COLOURS["correct"]
 
@@ -53,10 +54,14 @@ def interval_plot(rows: Sequence[Interval], *, x_label: str, title: str, ident: 
     left = PAD + max((text_width(r.label) for r in rows), default=0.0) + 10
 
     def px(x: float) -> float:
-        return left + (x - xs[0]) / (xs[-1] - xs[0]) * WIDTH
+        return left + share(x, xs) * WIDTH
 
     height = TOP + ROW * max(1, len(rows))
     small = FONT_SIZE - 2
+    # room right of the plot for the widest value ("-123456.789" was cut in a fixed 56 px) and
+    # under it for the axis' name (moved right as far as it needs to start inside the picture)
+    right = max(RIGHT, 6 + max((text_width(_text(r.value), small) for r in rows), default=0.0) + 4)
+    middle, x_label_end = name_under(x_label, left + WIDTH / 2)
     rules = "".join(f"M{num(px(v))} {num(TOP)}V{num(height)}" for v in xs)
     axis = [el("text", text, x=num(px(v)), y=num(height + 16), text_anchor="middle",
                font_size=small, fill=INK) for v, text in zip(xs, tick_labels(xs), strict=True)]
@@ -66,7 +71,7 @@ def interval_plot(rows: Sequence[Interval], *, x_label: str, title: str, ident: 
         el("path", class_="zero", d=f"M{num(px(0.0))} {num(TOP)}V{num(height)}", stroke=INK,
            stroke_width=1) if xs[0] < 0 < xs[-1] else None,
         group(axis, class_="x-axis"),
-        el("text", x_label, class_="x-label", x=num(left + WIDTH / 2), y=num(height + 36),
+        el("text", x_label, class_="x-label", x=num(middle), y=num(height + 36),
            text_anchor="middle", fill=INK),
     ]
     for k, row in enumerate(rows):
@@ -85,4 +90,5 @@ def interval_plot(rows: Sequence[Interval], *, x_label: str, title: str, ident: 
             parts.append(el("circle", class_="point", cx=num(px(row.value)), cy=num(y), r=4.5, fill=DOT))
         body.append(group(parts, class_="interval", data_label=row.label, data_value=repr(row.value),
                           data_low=repr(row.low), data_high=repr(row.high)))
-    return svg_root(left + WIDTH + RIGHT, height + BOTTOM, body, title=title, ident=ident)
+    width = max(left + WIDTH + right, x_label_end)
+    return svg_root(width, height + BOTTOM, body, title=title, ident=ident)

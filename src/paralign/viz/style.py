@@ -4,8 +4,9 @@ Colours are Okabe & Ito's colour-blind-safe hues, the orange and the reddish pur
 that every mark keeps 3:1 against the grid's background (WCAG 1.4.11: #E69F00 was 2.1:1 and
 #CC79A7 2.8:1 on it) while the three statuses stay apart for protan, deutan and tritan readers
 (tests/viz/test_style.py checks both). Against gold each status also has its own
-shape in the grid (correct: filled, missed: an empty box with a thick border, wrong: filled and
-crossed), so no reader depends on colour alone. Sure links are filled or solid, possible links
+shape (in the grid correct: filled, missed: an empty box with a thick border, wrong: filled and
+crossed; in the lines view correct: solid, missed: dotted, wrong: crossed at its middle), so no
+reader depends on colour alone. Sure links are filled or solid, possible links
 hatched or dashed. A confidence in [0, 1] sets the opacity of a link's fill in the grid (the box
 keeps an outline in its full colour, so the palest link is still seen) and the width of its line
 in the lines view (a pale line was below 3:1 on white); the legend then shows a sample.
@@ -51,6 +52,14 @@ def line_width(mark: LinkMark) -> float | None:
     width, when there is no confidence). A line keeps its full colour: at the opacity of a
     confidence of 0.1 a blue line was 1.6:1 on white, below WCAG 1.4.11's 3:1."""
     return None if mark.confidence is None else 1 + 2.5 * mark.confidence
+
+
+def cross(x: float, y: float, half: float, **attrs: object) -> Element:
+    """The cross that marks a wrong link (on its box in the grid, at its line's middle in the
+    lines view), centred at (x, y), its arms `half` px each way."""
+    a, b = num(x - half), num(x + half)
+    c, d = num(y - half), num(y + half)
+    return el("path", d=f"M{a} {c}L{b} {d}M{b} {c}L{a} {d}", stroke=INK, stroke_width=1.5, **attrs)
 
 
 def hatch_id(ident: str, paint: str) -> str:

@@ -182,7 +182,8 @@ def svg_file(root: Element) -> str:
 
 
 #: Advance widths (em) of DejaVu Sans, the pictures' first font, rounded up to 0.001 em: every
-#: printable ASCII character and the punctuation words often hold, measured per character (its
+#: printable ASCII character, the punctuation words often hold and the signs it draws wider
+#: than 1 em (‰, ⟶, ℃), measured per character (its
 #: hmtx advances, read through Pillow's FreeType from DejaVuSans.ttf 2.37: ``ImageFont.getlength``
 #: at 2,048 px, one em unit a pixel; Chromium draws the same, tests/viz/test_svg.py). Verdana,
 #: the next font, has about the same widths; Helvetica and Arial are narrower. A Latin letter
@@ -197,7 +198,13 @@ DEJAVU_EM: dict[str, float] = {char: em for em, chars in (
     (0.637, "$0123456789{}€£¶"), (0.656, "K"), (0.685, "AV"), (0.686, "XZ"), (0.687, "B"), (0.695, "R"),
     (0.699, "C"), (0.732, "U"), (0.749, "N"), (0.752, "H"), (0.771, "D"), (0.775, "G"), (0.78, "&"),
     (0.788, "OQ"), (0.818, "w"), (0.838, "#+<=>^~±×÷−→←"), (0.863, "M"), (0.951, "%"), (0.975, "m"),
-    (0.989, "W"), (1.0, "@—…©®™"),
+    (0.989, "W"), (1.0, "@—…©®™"), (0.746, "ℵ"),
+    # the signs drawn wider than 1 em (of the blocks tests/viz/test_svg.py measures)
+    (1.005, "⚢"), (1.013, "☍"), (1.019, "℀℁℅"), (1.02, "℠"), (1.041, "№"), (1.043, "☹☺☻"), (1.047, "≪≫"),
+    (1.058, "∭∰"), (1.067, "℆"), (1.075, "₨℡"), (1.09, "⚣"), (1.12, "◯⬤"), (1.124, "℃"), (1.153, "⌤⌥⌧⎇"),
+    (1.158, "⟴"), (1.175, "⚤"), (1.194, "℻"), (1.246, "ↀↂ☎"), (1.251, "☏"), (1.273, "₧₯"), (1.326, "⨌"),
+    (1.342, "‰"), (1.371, "⅒"), (1.415, "⌦⌫"), (1.423, "⋘⋙"), (1.434, "⟵⟶⟷⟸⟹⟺⟻⟼⟽⟾⟿"), (1.444, "⌨"),
+    (1.736, "‱"),
 ) for char in chars}
 #: Letters DejaVu Sans draws wider than :func:`text_width` counts other letters (0.79 em capitals,
 #: 0.70 lower case), counted 1.1 em (0.75 to 1.09 em; measured in Chromium and with Pillow):
@@ -206,14 +213,23 @@ DEJAVU_EM: dict[str, float] = {char: em for em, chars in (
 WIDE_LETTERS = frozenset("жмфшщъыюЖМФШЩЪЫЮљњЉЊωώϖΜΉΌΎΏسشصضطظæœÆŒŵŴĦŉ")
 
 
+#: The width (em) of an emoji: Noto Color Emoji (Linux, Android, ChromeOS) advances 2,550 units of
+#: 2,048 (1.245 em; Debian's fonts-noto-color-emoji 2.042, in Chromium too), and DejaVu Sans draws
+#: the few it has (😀) 1.04 em.
+EMOJI_EM = 1.25
+#: VARIATION SELECTOR-16: the character before it is drawn as an emoji (a keycap 1️⃣, ❤️).
+EMOJI_PRESENTATION = "\ufe0f"
+
+
 def text_width(text: str, size: float = FONT_SIZE) -> float:
     """An upper estimate of the drawn width of `text` at font `size` (px) in the pictures' font:
     each character as DejaVu Sans draws it (:data:`DEJAVU_EM`; an accented Latin letter as its
     base), the wide letters of other alphabets (:data:`WIDE_LETTERS`) 1.1 em, East Asian wide
-    characters one em, other capitals 0.79 em and other lower-case or uncased letters 0.70 (the
-    widest of Greek and Cyrillic: Ο and Θ 0.787, Д 0.781; д 0.691), combining marks nothing (drawn
-    on their letter), anything else one em (DejaVu's dashes, ellipsis and signs are at most that,
-    but for rare ones).
+    characters one em (a fullwidth ａ too) but emoji :data:`EMOJI_EM`, other capitals 0.79 em and
+    other lower-case or uncased letters 0.70 (the widest of Greek and Cyrillic: Ο and Θ 0.787, Д
+    0.781; д 0.691), combining marks nothing (drawn on their letter), anything else one em (DejaVu's dashes, ellipsis and signs are at most that
+    but for those :data:`DEJAVU_EM` lists, ‰ and the long arrows among them; a Roman numeral and a
+    letter-like symbol as :func:`_as_drawn` counts them).
 
     Capitals were counted 0.72 em where DejaVu Sans draws D, G, H, N, O, Q, U 0.73-0.79, so a
     label in capitals ran into its neighbour or was cut at the picture's edge; the ellipsis that
@@ -225,13 +241,16 @@ def text_width(text: str, size: float = FONT_SIZE) -> float:
     for char in text:
         em = DEJAVU_EM.get(char)
         if em is None and not char.isascii():
-            em = _as_drawn(char) if char.isalpha() and char not in WIDE_LETTERS else None
+            drawn_as_letters = char.isalpha() or unicodedata.category(char) == "Nl"  # Ⅷ as VIII
+            em = _as_drawn(char) if drawn_as_letters and char not in WIDE_LETTERS else None
         if em is not None:
             total += em
         elif unicodedata.east_asian_width(char) in ("W", "F"):
-            total += 1.0
+            total += EMOJI_EM if "\U0001f000" <= char < "\U0001fb00" or "\u2300" <= char < "\u2c00" else 1.0
         elif char in WIDE_LETTERS:
             total += 1.1
+        elif char == EMOJI_PRESENTATION:  # what it follows is drawn as an emoji (1️⃣, ❤️)
+            total += EMOJI_EM
         elif unicodedata.category(char) in ("Mn", "Me"):
             continue
         elif char.isupper():
@@ -247,7 +266,14 @@ def _as_drawn(letter: str) -> float | None:
     """The width (em) of a letter DejaVu Sans draws as the letters its compatibility
     decomposition holds (of :data:`DEJAVU_EM` or :data:`WIDE_LETTERS`), marks left out (é as e,
     ǆ as dž, ǽ as æ) but for the horn of Vietnamese ơ and ư, drawn beside its letter (Ơ 0.91 em,
-    O 0.79); None when one of them is neither."""
+    O 0.79), a Roman numeral as its letters (Ⅷ as VIII); 1.1 em for a letter-like symbol that is
+    a style of its letter (ℋ, ℓ, ℝ: ℋ is drawn 0.99 em, H 0.75; ℓ 0.41, l 0.28); None when one
+    of them is neither."""
+    tag = unicodedata.decomposition(letter).partition(" ")[0]
+    if tag == "<font>":
+        return 1.1
+    if tag == "<wide>":  # a fullwidth letter (ａ): drawn 1 em by a CJK font, as :func:`text_width` counts it
+        return None
     decomposed = unicodedata.normalize("NFKD", letter)
     parts = [c for c in decomposed if unicodedata.category(c) not in ("Mn", "Me")]
     widths = [DEJAVU_EM.get(c, 1.1 if c in WIDE_LETTERS else None) for c in parts]

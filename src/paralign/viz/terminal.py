@@ -3,9 +3,10 @@ pairs, one a line (``3 cat ↔ 2 cat  sure``), then the words left unaligned.
 
 ANSI colours only when asked (``colour=True``: the CLI asks when stdout is a terminal): sure
 links green, possible yellow; against gold correct blue, missed yellow, wrong magenta; unaligned
-words dim. Control characters and bidi overrides in a token are shown escaped (``\\x1b``,
-``\\u202e``), never sent to the terminal, and columns line up for wide (East Asian) and
-combining characters (a side wider than :data:`WIDEST` columns sticks out of its own line).
+words dim. Control characters, bidi overrides and lone surrogates in a token are shown escaped
+(``\\x1b``, ``\\u202e``, ``\\ud800``), never sent to the terminal, and columns line up for
+wide (East Asian) and combining characters (a side wider than :data:`WIDEST` columns sticks out
+of its own line).
 
 Not for: pictures (:mod:`.grid`, :mod:`.lines`) or Pharaoh/JSON output (the CLI writes those).
 """
@@ -28,12 +29,14 @@ COLOURS = {SURE: "\x1b[32m", POSSIBLE: "\x1b[33m", CORRECT: "\x1b[34m", MISSED: 
 
 
 def safe(text: str) -> str:
-    """`text` with control characters and bidi controls (:data:`.svg.BIDI_CONTROLS`) written as
-    escapes (``\\x1b``, ``\\u202e``), so a token can neither drive the terminal nor reorder
-    the rest of its line (the arrow, the other side, the notes) where the terminal applies bidi."""
+    """`text` with control characters, bidi controls (:data:`.svg.BIDI_CONTROLS`) and lone
+    surrogates written as escapes (``\\x1b``, ``\\u202e``, ``\\ud800``), so a token can neither
+    drive the terminal nor reorder the rest of its line (the arrow, the other side, the notes)
+    where the terminal applies bidi, nor stop the view from being written (no UTF-8 holds a
+    lone surrogate: a token of json.loads's "\\ud800" gave a UnicodeEncodeError)."""
     return "".join(
         char.encode("unicode_escape").decode("ascii")
-        if char in BIDI_CONTROLS or unicodedata.category(char) == "Cc" else char
+        if char in BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Cs") else char
         for char in text
     )
 
