@@ -226,3 +226,20 @@ def test_the_keyboard_focus_outline_is_thick_and_3_to_1_on_every_background() ->
     assert int(outline.split("px")[0]) >= 2
     for ground in (WHITE, FAINT, "#fdf6e3", "#fbeae8"):
         assert contrast(HEX.search(outline).group(), ground) >= MARK
+
+
+def test_a_hatching_stripe_lies_whole_inside_its_tile() -> None:
+    """The stripe was drawn at the tile's edge (x=0), so half of its 3 px was clipped: possible
+    links were hatched with 1.5 px stripes, paler than meant. Now it is whole inside the tile."""
+    import xml.etree.ElementTree as ET
+
+    from paralign.viz.style import hatch_patterns
+
+    defs = ET.fromstring(hatch_patterns("p", ["#0072B2", "#D55E00"]).to_xml())
+    patterns = defs.findall("pattern")
+    assert len(patterns) == 2
+    for pattern in patterns:
+        width, line = float(pattern.get("width")), pattern.find("line")
+        half = float(line.get("stroke-width")) / 2
+        for x in (float(line.get("x1")), float(line.get("x2"))):
+            assert half <= x <= width - half

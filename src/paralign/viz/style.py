@@ -68,11 +68,12 @@ def hatch_id(ident: str, paint: str) -> str:
 
 
 def hatch_patterns(ident: str, paints: Iterable[str]) -> Element:
-    """``<defs>`` with one diagonal hatching ``<pattern>`` per colour in `paints`."""
+    """``<defs>`` with one diagonal hatching ``<pattern>`` per colour in `paints`: stripes 3 px wide
+    and 3 px apart (the stripe at x=0 lost half its width to the tile's edge: 1.5 px)."""
     patterns = [
         el("pattern",
            el("rect", width=6, height=6, fill="white"),
-           el("line", x1=0, y1=0, x2=0, y2=6, stroke=paint, stroke_width=3),
+           el("line", x1=3, y1=0, x2=3, y2=6, stroke=paint, stroke_width=3),  # whole inside the tile
            id=hatch_id(ident, paint), patternUnits="userSpaceOnUse", width=6, height=6,
            patternTransform="rotate(45)")
         for paint in sorted(set(paints))
