@@ -230,7 +230,7 @@ def _listening(reply: bytes | None) -> tuple[str, object]:
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(("reply", "said"), [
-    (None, "no answer to Dask's handshake after 2 s"),
+    (None, "no answer to Dask's handshake after 7 s"),  # connect_timeout + HANDSHAKE_SECONDS
     (b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n", "what answers there is not a Dask scheduler"),
 ])
 def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_error_in_bounded_time(reply, said) -> None:
@@ -249,3 +249,25 @@ def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_error_in_bou
         assert time.monotonic() - started < 15
     finally:
         server.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_scheduler_address_where_nothing_listens_is_said_so_in_bounded_time() -> None:
+    """`--scheduler tcp://127.0.0.1:1` (nothing listening) said after 30 s "no answer to Dask's
+    handshake after 30 s: is a Dask scheduler, not its dashboard or another service, listening
+    there?" (its own deadline won the race with Dask's) or, with a shorter timeout, "Timed out
+    trying to connect" without why: it names the refusal, once Dask's retries are over."""
+    import socket
+
+    from paralign.errors import InputFileError
+
+    with socket.socket() as sock:  # a port free now, so nothing listens on it
+        sock.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+    started = time.monotonic()
+    with pytest.raises(InputFileError, match=r"cannot reach the Dask scheduler") as raised, \
+            connect(ClusterOptions(scheduler=address, connect_timeout=2)):
+        pass
+    said = str(raised.value)
+    assert "Connection refused" in said and "handshake" not in said, said
+    assert time.monotonic() - started < 15

@@ -43,6 +43,10 @@ SCHEDULER_ENV = "PARALIGN_SCHEDULER"
 #: before a waiting job gives up with ClusterStalledError.
 STALL_SECONDS = 120.0
 
+#: How long a scheduler may take to answer Dask's handshake once connected (beyond the
+#: connection's own timeout).
+HANDSHAKE_SECONDS = 5.0
+
 #: How often a waiting job looks at the workers' state.
 POLL_SECONDS = 2.0
 
@@ -312,14 +316,18 @@ def check_answers(address: str, timeout: float) -> None:
     seconds.  ``Client(address, timeout=)`` bounds the connection, not the handshake after it:
     a service that takes the connection and says nothing (an HTTP server such as the dashboard's
     port, waiting for a request) hung the command for ever, and one that answers otherwise (an
-    HTTP 400) was read as a frame length of exabytes: "out of memory"."""
+    HTTP 400) was read as a frame length of exabytes: "out of memory".  Dask retries a refused
+    connection until `timeout` (a scheduler may be starting), and the handshake has
+    ``HANDSHAKE_SECONDS`` more, so that the error says which of the two failed: with one
+    deadline for both, `tcp://127.0.0.1:1` (nothing listening) was told it had "no answer to
+    Dask's handshake" from a service that is not a scheduler."""
     import asyncio
     import threading
 
     from distributed.comm import connect as open_comm
 
     async def handshake() -> None:
-        comm = await asyncio.wait_for(open_comm(address, timeout=timeout), timeout)
+        comm = await asyncio.wait_for(open_comm(address, timeout=timeout), timeout + HANDSHAKE_SECONDS)
         await comm.close()
 
     outcome: list[BaseException | None] = []
@@ -333,18 +341,38 @@ def check_answers(address: str, timeout: float) -> None:
 
     thread = threading.Thread(target=run, name="paralign-scheduler-check", daemon=True)
     thread.start()
-    thread.join(timeout + 10)
+    thread.join(timeout + HANDSHAKE_SECONDS + 10)
     why = outcome[0] if outcome else TimeoutError()
     if why is None:
         return
     if isinstance(why, OSError) and not isinstance(why, TimeoutError):  # refused, no route: Dask's words
-        raise InputFileError(f"cannot reach the Dask scheduler ({why})", source=address) from why
+        raise InputFileError(f"cannot reach the Dask scheduler ({why}: {_unreachable(address)})",
+                             source=address) from why
     if isinstance(why, TimeoutError):
         raise InputFileError(f"cannot reach the Dask scheduler (no answer to Dask's handshake after "
-                             f"{timeout:g} s: is a Dask scheduler, not its dashboard or another service, "
-                             "listening there?)", source=address) from None
+                             f"{timeout + HANDSHAKE_SECONDS:g} s: is a Dask scheduler, not its dashboard or "
+                             "another service, listening there?)", source=address) from None
     raise InputFileError("cannot reach the Dask scheduler (what answers there is not a Dask scheduler: "
                          f"{type(why).__name__})", source=address) from None
+
+
+def _unreachable(address: str) -> str:
+    """Why a connection to `address` fails now, in the system's words ("Connection refused":
+    nothing listens there; "Name or service not known"), as a plain connection attempt finds:
+    Dask's own last retry is mostly cut short by its deadline, so its error said only "Timed
+    out trying to connect"."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(address)
+    if scheme != "tcp":
+        return "not reachable"
+    try:
+        socket.create_connection(parse_host_port(location), timeout=HANDSHAKE_SECONDS).close()
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+    return "reachable now"
 
 
 @contextmanager
