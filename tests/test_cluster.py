@@ -56,6 +56,23 @@ def test_waiting_on_a_paused_cluster_is_an_error_naming_the_memory_limit(paused_
     paused_cluster.cancel([future])
 
 
+def test_waiting_on_a_cluster_without_workers_says_to_start_them() -> None:
+    """A scheduler no worker has joined (`dask scheduler` alone, `--scheduler` given to it) was
+    told after 2 minutes to "raise the memory limit per worker (--memory-limit, or the cluster's
+    own) or give more workers": --memory-limit does nothing for an existing cluster, and there
+    were no workers to limit; the error says to start workers for that scheduler."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster, timeout=30) as client:
+        future = client.submit(_double, [1], pure=False)
+        with pytest.raises(ClusterStalledError) as raised:
+            result(client, future, stall_after=0.5, poll=0.1)
+    said = str(raised.value)
+    assert "has had no worker for" in said and f"dask worker {cluster.scheduler_address}" in said, said
+    assert "give more workers" not in said
+
+
 def test_a_batch_on_a_paused_cluster_stops_instead_of_reporting_every_item_failed(paused_cluster, monkeypatch) -> None:
     import paralign.cluster
 

@@ -436,16 +436,14 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
             with client.as_current():
                 done, pending = wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
         except TimeoutError:
-            why = stall_reason(client)
-            if why is None:
+            stall = _stall(client)
+            if stall is None:
                 stalled_since = None
                 continue
             now = time.monotonic()
             stalled_since = now if stalled_since is None else stalled_since
             if now - stalled_since >= stall_after:
-                raise ClusterStalledError(
-                    f"{why} for {now - stalled_since:.0f} s: raise the memory limit per worker (--memory-limit, or "
-                    "the cluster's own) or give more workers") from None
+                raise ClusterStalledError(f"{stall[0]} for {now - stalled_since:.0f} s: {stall[1]}") from None
             continue
         stalled_since = None
         yield from done
@@ -459,13 +457,25 @@ def result(client: Client, future: Any, **watch: float | None) -> Any:
 def stall_reason(client: Client) -> str | None:
     """Why no task of the cluster can run now (every worker paused at its memory limit and none
     still running a task that may free it, or no worker), or None when some worker can."""
+    stall = _stall(client)
+    return None if stall is None else stall[0]
+
+
+def _stall(client: Client) -> tuple[str, str] | None:
+    """:func:`stall_reason` and what to do about it: a cluster without workers was told to
+    "raise the memory limit per worker (--memory-limit, ...)", which does nothing for an existing
+    cluster (a scheduler that no worker has joined) and had no worker to limit."""
     from dask.utils import format_bytes
 
-    workers = client.scheduler_info(n_workers=-1).get("workers", {})
+    info = client.scheduler_info(n_workers=-1)
+    workers = info.get("workers", {})
     if not workers:
-        return "the Dask cluster has had no worker (killed at their memory limit, or never started)"
+        return ("the Dask cluster has had no worker",
+                f"start workers for it (dask worker {info.get('address')}); if they were killed at their "
+                "memory limit, give them more (--memory-limit, or the cluster's own)")
     executing = sum(worker.get("metrics", {}).get("task_counts", {}).get("executing", 0) for worker in workers.values())
     if executing == 0 and all(worker.get("status") == "paused" for worker in workers.values()):
         limit = max(int(worker.get("memory_limit") or 0) for worker in workers.values())
-        return f"every Dask worker has been paused at its memory limit ({format_bytes(limit)} each)"
+        return (f"every Dask worker has been paused at its memory limit ({format_bytes(limit)} each)",
+                "raise the memory limit per worker (--memory-limit, or the cluster's own) or give more workers")
     return None
