@@ -73,6 +73,29 @@ def test_waiting_on_a_cluster_without_workers_says_to_start_them() -> None:
     assert "give more workers" not in said
 
 
+@pytest.mark.parametrize("dashboard", [True, False])
+def test_a_dashboard_link_is_given_only_when_the_scheduler_serves_the_dashboard(dashboard: bool, capsys) -> None:
+    """`dask scheduler --no-dashboard` still serves its HTTP routes (/health, /metrics) under the
+    service name "dashboard", and `--scheduler` to it printed "dashboard: http://.../status",
+    a page that answers 404; a scheduler that serves the dashboard gets its link, as before."""
+    from distributed import Client, LocalCluster
+
+    from paralign.cli._pipelines import announce_cluster
+    from paralign.cluster import describe
+
+    with LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                      scheduler_kwargs={"dashboard": dashboard}) as cluster, Client(cluster, timeout=30) as client:
+        described = describe(client, False)
+        if dashboard:
+            _assert_a_real_dashboard(described["dashboard"])
+        else:
+            assert described["dashboard"] is None
+    announce_cluster(described)
+    said = capsys.readouterr().err
+    assert said.count("dashboard: ") == 1 and "install bokeh" not in said
+    assert ("/status" in said) is dashboard and ("not served by the scheduler" in said) is not dashboard, said
+
+
 def test_a_batch_on_a_paused_cluster_stops_instead_of_reporting_every_item_failed(paused_cluster, monkeypatch) -> None:
     import paralign.cluster
 

@@ -116,8 +116,18 @@ def checked_address(address: str, what: str) -> str:
 
 def describe(client: Client, local: bool) -> dict[str, Any]:
     """What the job runs on: scheduler address, workers, dashboard link (None when the
-    dashboard is not served: it needs the `bokeh` package)."""
-    return _described(client.scheduler_info(), client.dashboard_link, local)
+    dashboard is not served: it needs the `bokeh` package, and ``dask scheduler --no-dashboard``
+    serves only Dask's other HTTP routes, /health and /metrics, under the name "dashboard": the
+    link given for it was a 404)."""
+    def serves_dashboard(dask_scheduler: Any) -> bool:  # defined here, so it is sent by value
+        applications = getattr(getattr(dask_scheduler, "http_application", None), "applications", None)
+        return applications is None or bool(applications)  # bokeh's pages are an application of it
+
+    try:
+        served = bool(client.run_on_scheduler(serves_dashboard))
+    except Exception:  # noqa: BLE001 - a scheduler that cannot say: Dask's link, as it gives it
+        served = True
+    return _described(client.scheduler_info(), client.dashboard_link if served else "", local)
 
 
 def _described(info: dict[str, Any], dashboard: str, local: bool) -> dict[str, Any]:
@@ -126,7 +136,7 @@ def _described(info: dict[str, Any], dashboard: str, local: bool) -> dict[str, A
         "scheduler": info.get("address"),
         "local": local,
         "workers": len(info.get("workers", {})),
-        "dashboard": dashboard if "dashboard" in info.get("services", {}) else None,
+        "dashboard": dashboard if dashboard and "dashboard" in info.get("services", {}) else None,
     }
 
 
