@@ -149,6 +149,28 @@ def test_connecting_starts_the_cluster_meanwhile_and_always_stops_it(use: bool) 
         time.sleep(0.2)
 
 
+def _listening_sockets() -> set[tuple[str, int]]:
+    """The TCP addresses this process and its children listen on."""
+    import os
+
+    import psutil
+
+    tree = [psutil.Process(os.getpid()), *psutil.Process(os.getpid()).children(recursive=True)]
+    return {(conn.laddr.ip, conn.laddr.port) for one in tree for conn in one.net_connections("tcp")
+            if conn.status == psutil.CONN_LISTEN}
+
+
+def test_a_local_cluster_listens_on_127_0_0_1_only() -> None:
+    """`paralign align --workers 2` served the cluster's dashboard on 0.0.0.0 (every interface:
+    anyone on the network could watch the job) though its scheduler and workers listened on
+    127.0.0.1; every socket a local cluster opens is on 127.0.0.1."""
+    before = _listening_sockets()
+    with connect(ClusterOptions(workers=1)) as client:
+        opened = _listening_sockets() - before
+        assert client.dashboard_link.startswith("http://127.0.0.1:")
+    assert opened and {ip for ip, _ in opened} == {"127.0.0.1"}, sorted(opened)
+
+
 def test_a_local_cluster_is_announced_once_started_not_when_first_used() -> None:
     """`on_start` was heard when the job first asked for the client: in `pivot`, after eflomal
     had aligned the whole corpus in the command (hours on a large one), though docs/CLI.md says

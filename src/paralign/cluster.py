@@ -160,7 +160,7 @@ def _start_local(options: ClusterOptions) -> Any:
         return LocalCluster(
             n_workers=options.workers, threads_per_worker=1, processes=True,
             memory_limit=options.memory_limit or "auto", host="127.0.0.1",
-            dashboard_address=":0", silence_logs=logging.ERROR,
+            dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,  # ":0" served it on 0.0.0.0
         )
 
 
