@@ -333,3 +333,59 @@ def test_a_scheduler_address_where_nothing_listens_is_said_so_in_bounded_time() 
     said = str(raised.value)
     assert "Connection refused" in said and "handshake" not in said, said
     assert time.monotonic() - started < 15
+
+
+#: Starts a local cluster of two workers and interrupts itself (SIGINT, as Ctrl-C) as the first
+#: worker starts.
+_INTERRUPTED_START = """
+import os, signal, sys, threading
+from distributed.nanny import Nanny
+from paralign.cluster import ClusterOptions, connect
+
+start = Nanny.start_unsafe
+
+async def interrupted(self):
+    os.kill(os.getpid(), signal.SIGINT)
+    return await start(self)
+
+Nanny.start_unsafe = interrupted
+try:
+    with connect(ClusterOptions(workers=2)):
+        threading.Event().wait(60)
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_while_a_local_cluster_starts_stops_it_without_a_traceback() -> None:
+    """Ctrl-C in the second or two while the workers started printed "Exception ignored in atexit
+    callback ... AssertionError: Status.init" (Dask closing a half-started cluster at exit); the
+    start finishes, the cluster is stopped and the KeyboardInterrupt raised then: exit 130, no
+    traceback, no process left."""
+    import os
+    import subprocess
+    import sys
+    from contextlib import suppress
+    from pathlib import Path
+
+    import psutil
+
+    import paralign
+
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    env.pop("PARALIGN_SCHEDULER", None)
+    process = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_START], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    children: set[int] = set()
+    while process.poll() is None:  # the workers it starts, to find any left behind
+        with suppress(psutil.NoSuchProcess):
+            children |= {child.pid for child in psutil.Process(process.pid).children(recursive=True)}
+        time.sleep(0.05)
+    said = process.communicate(timeout=60)[0]
+    assert process.returncode == 130 and "Traceback" not in said and "Exception ignored" not in said, said
+    deadline = time.monotonic() + 10
+    while (left := [pid for pid in children if psutil.pid_exists(pid)
+                    and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert children and not left

@@ -156,12 +156,41 @@ def _start_local(options: ClusterOptions) -> Any:
 
     environ = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
     preload = [*dask.config.get("distributed.worker.preload", []), __name__]  # its dask_setup, in each worker
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.preload": preload}):
-        return LocalCluster(
-            n_workers=options.workers, threads_per_worker=1, processes=True,
-            memory_limit=options.memory_limit or "auto", host="127.0.0.1",
-            dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,  # ":0" served it on 0.0.0.0
-        )
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.preload": preload}), \
+            _sigint_deferred() as interrupted:
+        try:
+            cluster = LocalCluster(
+                n_workers=options.workers, threads_per_worker=1, processes=True,
+                memory_limit=options.memory_limit or "auto", host="127.0.0.1",
+                dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,  # ":0" served it on 0.0.0.0
+            )
+        except Exception:  # a worker process that heard Ctrl-C too, before its dask_setup: "Nanny failed to start"
+            if not interrupted:
+                raise
+            cluster = None
+    if interrupted:
+        if cluster is not None:
+            cluster.close()
+        raise KeyboardInterrupt
+    return cluster
+
+
+@contextmanager
+def _sigint_deferred() -> Iterator[list[bool]]:
+    """SIGINT (Ctrl-C) heard in the block without interrupting it, put in the list it gives
+    (only in the main thread, where Python hears signals). A local cluster interrupted while its
+    workers started was left half-started, and Dask's closing it at exit printed "Exception
+    ignored in atexit callback ... AssertionError: Status.init"; it is stopped once started
+    instead (seconds) and the interrupt raised then."""
+    heard: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield heard
+        return
+    previous = signal.signal(signal.SIGINT, lambda *_: heard.append(True))
+    try:
+        yield heard
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
 
 
 def dask_setup(worker: Any) -> None:
