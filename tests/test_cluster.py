@@ -389,3 +389,43 @@ def test_ctrl_c_while_a_local_cluster_starts_stops_it_without_a_traceback() -> N
                     and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert children and not left
+
+
+@pytest.mark.timeout(90)
+def test_a_scheduler_lost_mid_job_stops_it_with_one_error(monkeypatch) -> None:
+    """`align --scheduler` whose scheduler died mid-run reported every pair in flight failed
+    ("file:17: worker failed: FuturesCancelledError: 1 Future cancelled", 64 warnings), then
+    waited 2 minutes in silence and said "the Dask cluster has had no worker ... start workers";
+    it stops at once with one error saying the scheduler was lost."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import threading
+    from pathlib import Path
+
+    from distributed import Client
+
+    import paralign.cluster
+
+    monkeypatch.setattr(paralign.cluster, "STALL_SECONDS", 20.0)
+    monkeypatch.setattr(paralign.cluster, "POLL_SECONDS", 0.25)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler = subprocess.Popen([str(Path(sys.executable).parent / "dask"), "scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-dashboard", "--dashboard-address", "127.0.0.1:0"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env={**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])})
+    try:
+        with Client(address, timeout=60) as client, on_client(client, ClusterOptions(scheduler=address)):
+            # no worker: the chunks wait, until the scheduler is killed
+            threading.Timer(1.0, scheduler.kill).start()
+            started = time.monotonic()
+            with pytest.raises(ClusterStalledError, match=f"lost the connection to the Dask scheduler at {address}"):
+                list(iter_chunk_results(_double, range(10), _failed, workers=2, chunk_size=2))
+            assert time.monotonic() - started < 15
+    finally:
+        scheduler.kill()
+        scheduler.wait(timeout=30)

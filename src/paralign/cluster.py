@@ -474,7 +474,12 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
         try:
             with client.as_current():
                 done, pending = wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
-        except TimeoutError:
+        except Exception as exc:  # noqa: BLE001 - a timeout, or futures cancelled: the scheduler lost?
+            lost = scheduler_lost(client, exc)
+            if lost is not None:
+                raise ClusterStalledError(lost) from None
+            if not isinstance(exc, TimeoutError):
+                raise
             stall = _stall(client)
             if stall is None:
                 stalled_since = None
@@ -486,6 +491,23 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
             continue
         stalled_since = None
         yield from done
+
+
+def scheduler_lost(client: Client, exc: BaseException | None = None) -> str | None:
+    """What to say when `client` has lost its scheduler (its status no longer "running", or `exc`
+    the futures Dask cancelled for it), else None.  A scheduler that died mid-run had each chunk
+    in flight reported failed ("worker failed: FuturesCancelledError: 1 Future cancelled"), then
+    the job waited 2 minutes for workers of a scheduler that was gone."""
+    if client.status == "running" and "scheduler-connection-lost" not in str(exc or ""):
+        return None
+    return (f"lost the connection to the Dask scheduler at {_address(client)}: the job cannot go on "
+            "(its tasks are gone with it); run it again once the scheduler is back")
+
+
+def _address(client: Client) -> str | None:
+    """The address of `client`'s scheduler, asking no one (also once it is lost: ``scheduler_info``
+    is empty then, or waits for the client's reconnection)."""
+    return getattr(client.scheduler, "address", None)
 
 
 def result(client: Client, future: Any, **watch: float | None) -> Any:
@@ -506,11 +528,10 @@ def _stall(client: Client) -> tuple[str, str] | None:
     cluster (a scheduler that no worker has joined) and had no worker to limit."""
     from dask.utils import format_bytes
 
-    info = client.scheduler_info(n_workers=-1)
-    workers = info.get("workers", {})
+    workers = client.scheduler_info(n_workers=-1).get("workers", {})
     if not workers:
         return ("the Dask cluster has had no worker",
-                f"start workers for it (dask worker {info.get('address')}); if they were killed at their "
+                f"start workers for it (dask worker {_address(client)}); if they were killed at their "
                 "memory limit, give them more (--memory-limit, or the cluster's own)")
     executing = sum(worker.get("metrics", {}).get("task_counts", {}).get("executing", 0) for worker in workers.values())
     if executing == 0 and all(worker.get("status") == "paused" for worker in workers.values()):
