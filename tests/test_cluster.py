@@ -429,3 +429,25 @@ def test_a_scheduler_lost_mid_job_stops_it_with_one_error(monkeypatch) -> None:
     finally:
         scheduler.kill()
         scheduler.wait(timeout=30)
+
+
+def test_a_memory_limit_given_with_an_existing_cluster_is_said_to_do_nothing(dask_cluster, tmp_path, capsys,
+                                                                            monkeypatch) -> None:
+    """`align --scheduler ADDRESS --memory-limit 2GB` ran on the cluster's workers with their own
+    limits, without a word that the option did nothing; it warns, once (also for
+    $PARALIGN_SCHEDULER), and the job runs."""
+    from paralign.cli import main
+
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("a cat\ta cat\n", encoding="utf-8")
+    address = dask_cluster.scheduler_address
+    for given, environ in ((["--scheduler", address], None), ([], address)):
+        if environ:
+            monkeypatch.setenv("PARALIGN_SCHEDULER", environ)
+        assert main(["align", str(pairs), "--tokenized", "--similarity", "none", "--memory-limit", "2GB", *given]) == 0
+        out, err = capsys.readouterr()
+        assert out == "0-0 1-1\n"
+        assert err.count(f"paralign: warning: --memory-limit 2GB does nothing for the Dask cluster at {address}") == 1
+    monkeypatch.delenv("PARALIGN_SCHEDULER")
+    assert main(["align", str(pairs), "--tokenized", "--similarity", "none", "--memory-limit", "2GB"]) == 0
+    assert "warning" not in capsys.readouterr().err
