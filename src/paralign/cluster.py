@@ -339,7 +339,7 @@ def connect(options: ClusterOptions | None = None,
                 client = Client(address, timeout=options.connect_timeout)
             except (OSError, TimeoutError) as exc:
                 raise InputFileError(f"cannot reach the Dask scheduler ({exc})", source=address) from exc
-        with client:
+        with _quiet_when_lost(client), client:
             if address is not None:  # a local cluster's processes are this installation's
                 check_versions(client, address)
             if on_start is not None:
@@ -348,6 +348,34 @@ def connect(options: ClusterOptions | None = None,
     finally:
         if cluster is not None:
             cluster.close()
+
+
+class _LostClientLog(logging.Filter):
+    """Drops Dask's log of `client`'s reconnection cancelled by closing it, once it has lost its
+    scheduler ("distributed.client - ERROR - ... asyncio.exceptions.CancelledError", with two
+    tracebacks, after the job's own one error: :func:`scheduler_lost`)."""
+
+    def __init__(self, client: Client) -> None:
+        super().__init__()
+        self.client = client
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import asyncio
+
+        cancelled = record.exc_info is not None and isinstance(record.exc_info[1], asyncio.CancelledError)
+        return not (cancelled and self.client.status != "running")
+
+
+@contextmanager
+def _quiet_when_lost(client: Client) -> Iterator[None]:
+    """:class:`_LostClientLog` on Dask's client log while the block runs (and closes `client`)."""
+    log = logging.getLogger("distributed.client")
+    quiet = _LostClientLog(client)
+    log.addFilter(quiet)
+    try:
+        yield
+    finally:
+        log.removeFilter(quiet)
 
 
 def check_answers(address: str, timeout: float) -> None:
