@@ -131,7 +131,7 @@ def dask_cluster():
     from distributed import LocalCluster
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                           dashboard_address=":0", memory_limit="4GB", silence_logs=logging.ERROR)
+                           dashboard_address="127.0.0.1:0", memory_limit="4GB", silence_logs=logging.ERROR)
     try:
         yield cluster
     finally:
@@ -217,10 +217,26 @@ def _stop(processes) -> None:
             process.wait(timeout=10)
 
 
+def _listening_beyond_localhost(processes) -> list[str]:
+    """The addresses other than 127.0.0.1 that `processes` (and their children) listen on."""
+    import psutil
+
+    found = []
+    for process in processes:
+        try:
+            tree = [psutil.Process(process.pid), *psutil.Process(process.pid).children(recursive=True)]
+            found += [f"{conn.laddr.ip}:{conn.laddr.port}" for one in tree for conn in one.net_connections("tcp")
+                      if conn.status == psutil.CONN_LISTEN and conn.laddr.ip != "127.0.0.1"]
+        except psutil.NoSuchProcess:
+            continue
+    return found
+
+
 @pytest.fixture
 def real_cluster(tmp_path):
     """`dask scheduler` and two `dask worker` processes (the entry points distributed installs)
-    on 127.0.0.1 and a free port; all stopped at the end."""
+    on 127.0.0.1 and a free port (the scheduler's HTTP routes too: `--no-dashboard` still served
+    them on 0.0.0.0:8787, where two test runs at once met); all stopped at the end."""
     import os
     import subprocess
     import sys
@@ -236,14 +252,16 @@ def real_cluster(tmp_path):
     common = {"env": env, "cwd": tmp_path, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL,
               "start_new_session": True}
     processes = [subprocess.Popen([str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1", "--port",
-                                   address.rsplit(":", 1)[1], "--no-dashboard"], **common)]
+                                   address.rsplit(":", 1)[1], "--no-dashboard", "--dashboard-address",
+                                   "127.0.0.1:0"], **common)]
     try:
         for _ in range(2):
             processes.append(subprocess.Popen(
                 [str(bin_dir / "dask"), "worker", address, "--host", "127.0.0.1", "--nthreads", "1",
-                 "--memory-limit", "1GB", "--no-dashboard"], **common))
+                 "--memory-limit", "1GB", "--no-dashboard", "--dashboard-address", "127.0.0.1:0"], **common))
         with Client(address, timeout=60) as client:
             client.wait_for_workers(2, timeout=90)
+        assert not _listening_beyond_localhost(processes), "the cluster listens beyond 127.0.0.1"
         yield address
     finally:
         _stop(processes)

@@ -56,6 +56,46 @@ def test_waiting_on_a_paused_cluster_is_an_error_naming_the_memory_limit(paused_
     paused_cluster.cancel([future])
 
 
+def test_waiting_on_a_cluster_without_workers_says_to_start_them() -> None:
+    """A scheduler no worker has joined (`dask scheduler` alone, `--scheduler` given to it) was
+    told after 2 minutes to "raise the memory limit per worker (--memory-limit, or the cluster's
+    own) or give more workers": --memory-limit does nothing for an existing cluster, and there
+    were no workers to limit; the error says to start workers for that scheduler."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster, timeout=30) as client:
+        future = client.submit(_double, [1], pure=False)
+        with pytest.raises(ClusterStalledError) as raised:
+            result(client, future, stall_after=0.5, poll=0.1)
+    said = str(raised.value)
+    assert "has had no worker for" in said and f"dask worker {cluster.scheduler_address}" in said, said
+    assert "give more workers" not in said
+
+
+@pytest.mark.parametrize("dashboard", [True, False])
+def test_a_dashboard_link_is_given_only_when_the_scheduler_serves_the_dashboard(dashboard: bool, capsys) -> None:
+    """`dask scheduler --no-dashboard` still serves its HTTP routes (/health, /metrics) under the
+    service name "dashboard", and `--scheduler` to it printed "dashboard: http://.../status",
+    a page that answers 404; a scheduler that serves the dashboard gets its link, as before."""
+    from distributed import Client, LocalCluster
+
+    from paralign.cli._pipelines import announce_cluster
+    from paralign.cluster import describe
+
+    with LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                      scheduler_kwargs={"dashboard": dashboard}) as cluster, Client(cluster, timeout=30) as client:
+        described = describe(client, False)
+        if dashboard:
+            _assert_a_real_dashboard(described["dashboard"])
+        else:
+            assert described["dashboard"] is None
+    announce_cluster(described)
+    said = capsys.readouterr().err
+    assert said.count("dashboard: ") == 1 and "install bokeh" not in said
+    assert ("/status" in said) is dashboard and ("not served by the scheduler" in said) is not dashboard, said
+
+
 def test_a_batch_on_a_paused_cluster_stops_instead_of_reporting_every_item_failed(paused_cluster, monkeypatch) -> None:
     import paralign.cluster
 
@@ -107,6 +147,28 @@ def test_connecting_starts_the_cluster_meanwhile_and_always_stops_it(use: bool) 
     while _children() - before:
         assert time.monotonic() < deadline, "the local cluster's processes outlived the block"
         time.sleep(0.2)
+
+
+def _listening_sockets() -> set[tuple[str, int]]:
+    """The TCP addresses this process and its children listen on."""
+    import os
+
+    import psutil
+
+    tree = [psutil.Process(os.getpid()), *psutil.Process(os.getpid()).children(recursive=True)]
+    return {(conn.laddr.ip, conn.laddr.port) for one in tree for conn in one.net_connections("tcp")
+            if conn.status == psutil.CONN_LISTEN}
+
+
+def test_a_local_cluster_listens_on_127_0_0_1_only() -> None:
+    """`paralign align --workers 2` served the cluster's dashboard on 0.0.0.0 (every interface:
+    anyone on the network could watch the job) though its scheduler and workers listened on
+    127.0.0.1; every socket a local cluster opens is on 127.0.0.1."""
+    before = _listening_sockets()
+    with connect(ClusterOptions(workers=1)) as client:
+        opened = _listening_sockets() - before
+        assert client.dashboard_link.startswith("http://127.0.0.1:")
+    assert opened and {ip for ip, _ in opened} == {"127.0.0.1"}, sorted(opened)
 
 
 def test_a_local_cluster_is_announced_once_started_not_when_first_used() -> None:
@@ -230,7 +292,7 @@ def _listening(reply: bytes | None) -> tuple[str, object]:
 
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize(("reply", "said"), [
-    (None, "no answer to Dask's handshake after 2 s"),
+    (None, "no answer to Dask's handshake after 7 s"),  # connect_timeout + HANDSHAKE_SECONDS
     (b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n", "what answers there is not a Dask scheduler"),
 ])
 def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_error_in_bounded_time(reply, said) -> None:
@@ -249,3 +311,158 @@ def test_a_scheduler_address_where_no_dask_scheduler_answers_is_one_error_in_bou
         assert time.monotonic() - started < 15
     finally:
         server.close()
+
+
+@pytest.mark.timeout(60)
+def test_a_scheduler_address_where_nothing_listens_is_said_so_in_bounded_time() -> None:
+    """`--scheduler tcp://127.0.0.1:1` (nothing listening) said after 30 s "no answer to Dask's
+    handshake after 30 s: is a Dask scheduler, not its dashboard or another service, listening
+    there?" (its own deadline won the race with Dask's) or, with a shorter timeout, "Timed out
+    trying to connect" without why: it names the refusal, once Dask's retries are over."""
+    import socket
+
+    from paralign.errors import InputFileError
+
+    with socket.socket() as sock:  # a port free now, so nothing listens on it
+        sock.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+    started = time.monotonic()
+    with pytest.raises(InputFileError, match=r"cannot reach the Dask scheduler") as raised, \
+            connect(ClusterOptions(scheduler=address, connect_timeout=2)):
+        pass
+    said = str(raised.value)
+    assert "Connection refused" in said and "handshake" not in said, said
+    assert time.monotonic() - started < 15
+
+
+#: Starts a local cluster of two workers and interrupts itself (SIGINT, as Ctrl-C) as the first
+#: worker starts.
+_INTERRUPTED_START = """
+import os, signal, sys, threading
+from distributed.nanny import Nanny
+from paralign.cluster import ClusterOptions, connect
+
+start = Nanny.start_unsafe
+
+async def interrupted(self):
+    os.kill(os.getpid(), signal.SIGINT)
+    return await start(self)
+
+Nanny.start_unsafe = interrupted
+try:
+    with connect(ClusterOptions(workers=2)):
+        threading.Event().wait(60)
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_while_a_local_cluster_starts_stops_it_without_a_traceback() -> None:
+    """Ctrl-C in the second or two while the workers started printed "Exception ignored in atexit
+    callback ... AssertionError: Status.init" (Dask closing a half-started cluster at exit); the
+    start finishes, the cluster is stopped and the KeyboardInterrupt raised then: exit 130, no
+    traceback, no process left."""
+    import os
+    import subprocess
+    import sys
+    from contextlib import suppress
+    from pathlib import Path
+
+    import psutil
+
+    import paralign
+
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    env.pop("PARALIGN_SCHEDULER", None)
+    process = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_START], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    children: set[int] = set()
+    while process.poll() is None:  # the workers it starts, to find any left behind
+        with suppress(psutil.NoSuchProcess):
+            children |= {child.pid for child in psutil.Process(process.pid).children(recursive=True)}
+        time.sleep(0.05)
+    said = process.communicate(timeout=60)[0]
+    assert process.returncode == 130 and "Traceback" not in said and "Exception ignored" not in said, said
+    deadline = time.monotonic() + 10
+    while (left := [pid for pid in children if psutil.pid_exists(pid)
+                    and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert children and not left
+
+
+#: A job on the scheduler at `sys.argv[1]`, which has no worker, until the scheduler (process
+#: `sys.argv[2]`) is killed a second in; prints the error the job stops with, and when.
+_LOST_SCHEDULER = """
+import os, signal, sys, threading, time
+from paralign.cluster import ClusterOptions, connect
+from paralign.workers import iter_chunk_results, on_client
+
+address, pid = sys.argv[1], int(sys.argv[2])
+options = ClusterOptions(scheduler=address)
+try:
+    with connect(options) as client, on_client(client, options):
+        threading.Timer(1.0, os.kill, (pid, signal.SIGKILL)).start()
+        started = time.monotonic()
+        list(iter_chunk_results(len, range(10), lambda chunk, why: [why], workers=2, chunk_size=2))
+except Exception as exc:
+    print(f"{type(exc).__name__} after {time.monotonic() - started:.0f} s: {exc}")
+"""
+
+
+@pytest.mark.timeout(120)
+def test_a_scheduler_lost_mid_job_stops_it_with_one_error() -> None:
+    """`align --scheduler` whose scheduler died mid-run reported every pair in flight failed
+    ("file:17: worker failed: FuturesCancelledError: 1 Future cancelled", 64 warnings), then
+    waited 2 minutes in silence and said "the Dask cluster has had no worker ... start workers";
+    it stops at once with one error saying the scheduler was lost, and closing the client
+    prints nothing (Dask logged its reconnection, cancelled by the close: "distributed.client -
+    ERROR - ... asyncio.exceptions.CancelledError", with two tracebacks)."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import paralign
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    scheduler = subprocess.Popen([str(Path(sys.executable).parent / "dask"), "scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-dashboard", "--dashboard-address", "127.0.0.1:0"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        job = subprocess.run([sys.executable, "-c", _LOST_SCHEDULER, address, str(scheduler.pid)], env=env,
+                             capture_output=True, text=True, timeout=90)
+    finally:
+        scheduler.kill()
+        scheduler.wait(timeout=30)
+    said = job.stdout.strip()
+    assert said.startswith("ClusterStalledError after ") and int(said.split()[2]) < 15, said
+    assert f"lost the connection to the Dask scheduler at {address}" in said
+    assert "Traceback" not in job.stderr and "ERROR" not in job.stderr, job.stderr
+
+
+def test_a_memory_limit_given_with_an_existing_cluster_is_said_to_do_nothing(dask_cluster, tmp_path, capsys,
+                                                                            monkeypatch) -> None:
+    """`align --scheduler ADDRESS --memory-limit 2GB` ran on the cluster's workers with their own
+    limits, without a word that the option did nothing; it warns, once (also for
+    $PARALIGN_SCHEDULER), and the job runs."""
+    from paralign.cli import main
+
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("a cat\ta cat\n", encoding="utf-8")
+    address = dask_cluster.scheduler_address
+    for given, environ in ((["--scheduler", address], None), ([], address)):
+        if environ:
+            monkeypatch.setenv("PARALIGN_SCHEDULER", environ)
+        assert main(["align", str(pairs), "--tokenized", "--similarity", "none", "--memory-limit", "2GB", *given]) == 0
+        out, err = capsys.readouterr()
+        assert out == "0-0 1-1\n"
+        assert err.count(f"paralign: warning: --memory-limit 2GB does nothing for the Dask cluster at {address}") == 1
+    monkeypatch.delenv("PARALIGN_SCHEDULER")
+    assert main(["align", str(pairs), "--tokenized", "--similarity", "none", "--memory-limit", "2GB"]) == 0
+    assert "warning" not in capsys.readouterr().err

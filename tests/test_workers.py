@@ -152,13 +152,29 @@ def _data_missing(chunk: list[int]) -> list[int]:
     raise ResourceMissingError("WordNet not found: set NLTK_DATA")
 
 
-def test_missing_data_on_a_worker_stops_the_job(batch_on_dask) -> None:
-    """A worker without the data (NLTK_DATA unset there) reported every chunk failed
-    ("worker failed: ResourceMissingError ..."); it stops the job, as a ConfigurationError does."""
-    from paralign.errors import ResourceMissingError
+def _extra_missing(chunk: list[int]) -> list[int]:
+    from paralign.errors import ExtraMissingError
 
-    with pytest.raises(ResourceMissingError, match="WordNet not found"):
-        run_chunks(_data_missing, range(8), _failed, workers=1, chunk_size=2, progress=None)
+    raise ExtraMissingError("--preset contextual", missing="torch")
+
+
+@pytest.mark.parametrize(("task", "error", "said"), [
+    (_data_missing, "ResourceMissingError", "WordNet not found: set NLTK_DATA"),
+    (_extra_missing, "ExtraMissingError", "needs the optional extra 'neural' (torch is not installed)"),
+])
+def test_missing_data_on_a_worker_stops_the_job_naming_the_worker(batch_on_dask, task, error, said) -> None:
+    """A worker without the data (NLTK_DATA unset there) reported every chunk failed
+    ("worker failed: ResourceMissingError ..."); it stops the job, as a ConfigurationError does.
+    The message names the worker: it said only "NLTK stop words not found: set NLTK_DATA ...",
+    to a user whose own NLTK_DATA was set (`align --scheduler` to a worker started without it).
+    The error keeps its class (an ExtraMissingError is still an ImportError)."""
+    from paralign import errors
+
+    with pytest.raises(getattr(errors, error)) as raised:
+        run_chunks(task, range(8), _failed, workers=1, chunk_size=2, progress=None)
+    workers = set(batch_on_dask.scheduler_info["workers"])
+    where, _, rest = str(raised.value).removeprefix("on the Dask worker ").partition(": ")
+    assert where in workers and said in rest, str(raised.value)
 
 
 @pytest.mark.parametrize("workers", [2.5, None, "2", True])

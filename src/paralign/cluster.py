@@ -43,6 +43,10 @@ SCHEDULER_ENV = "PARALIGN_SCHEDULER"
 #: before a waiting job gives up with ClusterStalledError.
 STALL_SECONDS = 120.0
 
+#: How long a scheduler may take to answer Dask's handshake once connected (beyond the
+#: connection's own timeout).
+HANDSHAKE_SECONDS = 5.0
+
 #: How often a waiting job looks at the workers' state.
 POLL_SECONDS = 2.0
 
@@ -112,8 +116,18 @@ def checked_address(address: str, what: str) -> str:
 
 def describe(client: Client, local: bool) -> dict[str, Any]:
     """What the job runs on: scheduler address, workers, dashboard link (None when the
-    dashboard is not served: it needs the `bokeh` package)."""
-    return _described(client.scheduler_info(), client.dashboard_link, local)
+    dashboard is not served: it needs the `bokeh` package, and ``dask scheduler --no-dashboard``
+    serves only Dask's other HTTP routes, /health and /metrics, under the name "dashboard": the
+    link given for it was a 404)."""
+    def serves_dashboard(dask_scheduler: Any) -> bool:  # defined here, so it is sent by value
+        applications = getattr(getattr(dask_scheduler, "http_application", None), "applications", None)
+        return applications is None or bool(applications)  # bokeh's pages are an application of it
+
+    try:
+        served = bool(client.run_on_scheduler(serves_dashboard))
+    except Exception:  # noqa: BLE001 - a scheduler that cannot say: Dask's link, as it gives it
+        served = True
+    return _described(client.scheduler_info(), client.dashboard_link if served else "", local)
 
 
 def _described(info: dict[str, Any], dashboard: str, local: bool) -> dict[str, Any]:
@@ -122,7 +136,7 @@ def _described(info: dict[str, Any], dashboard: str, local: bool) -> dict[str, A
         "scheduler": info.get("address"),
         "local": local,
         "workers": len(info.get("workers", {})),
-        "dashboard": dashboard if "dashboard" in info.get("services", {}) else None,
+        "dashboard": dashboard if dashboard and "dashboard" in info.get("services", {}) else None,
     }
 
 
@@ -142,12 +156,41 @@ def _start_local(options: ClusterOptions) -> Any:
 
     environ = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
     preload = [*dask.config.get("distributed.worker.preload", []), __name__]  # its dask_setup, in each worker
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.preload": preload}):
-        return LocalCluster(
-            n_workers=options.workers, threads_per_worker=1, processes=True,
-            memory_limit=options.memory_limit or "auto", host="127.0.0.1",
-            dashboard_address=":0", silence_logs=logging.ERROR,
-        )
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.preload": preload}), \
+            _sigint_deferred() as interrupted:
+        try:
+            cluster = LocalCluster(
+                n_workers=options.workers, threads_per_worker=1, processes=True,
+                memory_limit=options.memory_limit or "auto", host="127.0.0.1",
+                dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,  # ":0" served it on 0.0.0.0
+            )
+        except Exception:  # a worker process that heard Ctrl-C too, before its dask_setup: "Nanny failed to start"
+            if not interrupted:
+                raise
+            cluster = None
+    if interrupted:
+        if cluster is not None:
+            cluster.close()
+        raise KeyboardInterrupt
+    return cluster
+
+
+@contextmanager
+def _sigint_deferred() -> Iterator[list[bool]]:
+    """SIGINT (Ctrl-C) heard in the block without interrupting it, put in the list it gives
+    (only in the main thread, where Python hears signals). A local cluster interrupted while its
+    workers started was left half-started, and Dask's closing it at exit printed "Exception
+    ignored in atexit callback ... AssertionError: Status.init"; it is stopped once started
+    instead (seconds) and the interrupt raised then."""
+    heard: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield heard
+        return
+    previous = signal.signal(signal.SIGINT, lambda *_: heard.append(True))
+    try:
+        yield heard
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
 
 
 def dask_setup(worker: Any) -> None:
@@ -296,7 +339,7 @@ def connect(options: ClusterOptions | None = None,
                 client = Client(address, timeout=options.connect_timeout)
             except (OSError, TimeoutError) as exc:
                 raise InputFileError(f"cannot reach the Dask scheduler ({exc})", source=address) from exc
-        with client:
+        with _quiet_when_lost(client), client:
             if address is not None:  # a local cluster's processes are this installation's
                 check_versions(client, address)
             if on_start is not None:
@@ -307,19 +350,51 @@ def connect(options: ClusterOptions | None = None,
             cluster.close()
 
 
+class _LostClientLog(logging.Filter):
+    """Drops Dask's log of `client`'s reconnection cancelled by closing it, once it has lost its
+    scheduler ("distributed.client - ERROR - ... asyncio.exceptions.CancelledError", with two
+    tracebacks, after the job's own one error: :func:`scheduler_lost`)."""
+
+    def __init__(self, client: Client) -> None:
+        super().__init__()
+        self.client = client
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import asyncio
+
+        cancelled = record.exc_info is not None and isinstance(record.exc_info[1], asyncio.CancelledError)
+        return not (cancelled and self.client.status != "running")
+
+
+@contextmanager
+def _quiet_when_lost(client: Client) -> Iterator[None]:
+    """:class:`_LostClientLog` on Dask's client log while the block runs (and closes `client`)."""
+    log = logging.getLogger("distributed.client")
+    quiet = _LostClientLog(client)
+    log.addFilter(quiet)
+    try:
+        yield
+    finally:
+        log.removeFilter(quiet)
+
+
 def check_answers(address: str, timeout: float) -> None:
     """InputFileError unless something answers Dask's handshake at `address` within `timeout`
     seconds.  ``Client(address, timeout=)`` bounds the connection, not the handshake after it:
     a service that takes the connection and says nothing (an HTTP server such as the dashboard's
     port, waiting for a request) hung the command for ever, and one that answers otherwise (an
-    HTTP 400) was read as a frame length of exabytes: "out of memory"."""
+    HTTP 400) was read as a frame length of exabytes: "out of memory".  Dask retries a refused
+    connection until `timeout` (a scheduler may be starting), and the handshake has
+    ``HANDSHAKE_SECONDS`` more, so that the error says which of the two failed: with one
+    deadline for both, `tcp://127.0.0.1:1` (nothing listening) was told it had "no answer to
+    Dask's handshake" from a service that is not a scheduler."""
     import asyncio
     import threading
 
     from distributed.comm import connect as open_comm
 
     async def handshake() -> None:
-        comm = await asyncio.wait_for(open_comm(address, timeout=timeout), timeout)
+        comm = await asyncio.wait_for(open_comm(address, timeout=timeout), timeout + HANDSHAKE_SECONDS)
         await comm.close()
 
     outcome: list[BaseException | None] = []
@@ -333,18 +408,38 @@ def check_answers(address: str, timeout: float) -> None:
 
     thread = threading.Thread(target=run, name="paralign-scheduler-check", daemon=True)
     thread.start()
-    thread.join(timeout + 10)
+    thread.join(timeout + HANDSHAKE_SECONDS + 10)
     why = outcome[0] if outcome else TimeoutError()
     if why is None:
         return
     if isinstance(why, OSError) and not isinstance(why, TimeoutError):  # refused, no route: Dask's words
-        raise InputFileError(f"cannot reach the Dask scheduler ({why})", source=address) from why
+        raise InputFileError(f"cannot reach the Dask scheduler ({why}: {_unreachable(address)})",
+                             source=address) from why
     if isinstance(why, TimeoutError):
         raise InputFileError(f"cannot reach the Dask scheduler (no answer to Dask's handshake after "
-                             f"{timeout:g} s: is a Dask scheduler, not its dashboard or another service, "
-                             "listening there?)", source=address) from None
+                             f"{timeout + HANDSHAKE_SECONDS:g} s: is a Dask scheduler, not its dashboard or "
+                             "another service, listening there?)", source=address) from None
     raise InputFileError("cannot reach the Dask scheduler (what answers there is not a Dask scheduler: "
                          f"{type(why).__name__})", source=address) from None
+
+
+def _unreachable(address: str) -> str:
+    """Why a connection to `address` fails now, in the system's words ("Connection refused":
+    nothing listens there; "Name or service not known"), as a plain connection attempt finds:
+    Dask's own last retry is mostly cut short by its deadline, so its error said only "Timed
+    out trying to connect"."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(address)
+    if scheme != "tcp":
+        return "not reachable"
+    try:
+        socket.create_connection(parse_host_port(location), timeout=HANDSHAKE_SECONDS).close()
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+    return "reachable now"
 
 
 @contextmanager
@@ -407,20 +502,40 @@ def finished(client: Client, futures: Iterable[Any], *, stall_after: float | Non
         try:
             with client.as_current():
                 done, pending = wait(pending, timeout=poll, return_when="FIRST_COMPLETED")
-        except TimeoutError:
-            why = stall_reason(client)
-            if why is None:
+        except Exception as exc:  # noqa: BLE001 - a timeout, or futures cancelled: the scheduler lost?
+            lost = scheduler_lost(client, exc)
+            if lost is not None:
+                raise ClusterStalledError(lost) from None
+            if not isinstance(exc, TimeoutError):
+                raise
+            stall = _stall(client)
+            if stall is None:
                 stalled_since = None
                 continue
             now = time.monotonic()
             stalled_since = now if stalled_since is None else stalled_since
             if now - stalled_since >= stall_after:
-                raise ClusterStalledError(
-                    f"{why} for {now - stalled_since:.0f} s: raise the memory limit per worker (--memory-limit, or "
-                    "the cluster's own) or give more workers") from None
+                raise ClusterStalledError(f"{stall[0]} for {now - stalled_since:.0f} s: {stall[1]}") from None
             continue
         stalled_since = None
         yield from done
+
+
+def scheduler_lost(client: Client, exc: BaseException | None = None) -> str | None:
+    """What to say when `client` has lost its scheduler (its status no longer "running", or `exc`
+    the futures Dask cancelled for it), else None.  A scheduler that died mid-run had each chunk
+    in flight reported failed ("worker failed: FuturesCancelledError: 1 Future cancelled"), then
+    the job waited 2 minutes for workers of a scheduler that was gone."""
+    if client.status == "running" and "scheduler-connection-lost" not in str(exc or ""):
+        return None
+    return (f"lost the connection to the Dask scheduler at {_address(client)}: the job cannot go on "
+            "(its tasks are gone with it); run it again once the scheduler is back")
+
+
+def _address(client: Client) -> str | None:
+    """The address of `client`'s scheduler, asking no one (also once it is lost: ``scheduler_info``
+    is empty then, or waits for the client's reconnection)."""
+    return getattr(client.scheduler, "address", None)
 
 
 def result(client: Client, future: Any, **watch: float | None) -> Any:
@@ -431,13 +546,24 @@ def result(client: Client, future: Any, **watch: float | None) -> Any:
 def stall_reason(client: Client) -> str | None:
     """Why no task of the cluster can run now (every worker paused at its memory limit and none
     still running a task that may free it, or no worker), or None when some worker can."""
+    stall = _stall(client)
+    return None if stall is None else stall[0]
+
+
+def _stall(client: Client) -> tuple[str, str] | None:
+    """:func:`stall_reason` and what to do about it: a cluster without workers was told to
+    "raise the memory limit per worker (--memory-limit, ...)", which does nothing for an existing
+    cluster (a scheduler that no worker has joined) and had no worker to limit."""
     from dask.utils import format_bytes
 
     workers = client.scheduler_info(n_workers=-1).get("workers", {})
     if not workers:
-        return "the Dask cluster has had no worker (killed at their memory limit, or never started)"
+        return ("the Dask cluster has had no worker",
+                f"start workers for it (dask worker {_address(client)}); if they were killed at their "
+                "memory limit, give them more (--memory-limit, or the cluster's own)")
     executing = sum(worker.get("metrics", {}).get("task_counts", {}).get("executing", 0) for worker in workers.values())
     if executing == 0 and all(worker.get("status") == "paused" for worker in workers.values()):
         limit = max(int(worker.get("memory_limit") or 0) for worker in workers.values())
-        return f"every Dask worker has been paused at its memory limit ({format_bytes(limit)} each)"
+        return (f"every Dask worker has been paused at its memory limit ({format_bytes(limit)} each)",
+                "raise the memory limit per worker (--memory-limit, or the cluster's own) or give more workers")
     return None

@@ -47,6 +47,7 @@ from .errors import (
     ClusterStalledError,
     ConfigurationError,
     ParalignError,
+    ResourceMissingError,
     check_count,
 )
 
@@ -301,10 +302,41 @@ def _apply(key: str, pickled: bytes, chunk: list[_I]) -> list[_R]:
             _UNPICKLED.pop(next(iter(_UNPICKLED)))
     try:
         return task(chunk)
+    except SETUP_ERRORS as exc:  # what this worker lacks: said with its address (`_on_worker`)
+        raise _SetupFailed(_worker_address(), exc) from None
     except Exception:
         raise
     except BaseException as exc:  # noqa: BLE001 - not an Exception: sent back as one (see above)
         raise RuntimeError(f"the task raised {describe_error(exc)}") from None
+
+
+class _SetupFailed(ParalignError):
+    """A setup error (errors.SETUP_ERRORS) a task raised on a worker, sent back with the
+    worker's address: ``_SetupFailed(address, error)``; the client raises the error itself,
+    said to be the worker's (:func:`_on_worker`)."""
+
+
+def _worker_address() -> str:
+    from distributed import get_worker
+
+    try:
+        return str(get_worker().address)
+    except ValueError:  # not in a worker's task
+        return "(unknown)"
+
+
+def _on_worker(where: str, exc: ParalignError) -> ParalignError:
+    """`exc`, of its own class, with its message led by the worker that raised it: the data or
+    extra missing is missing there, and the command's own machine may have it (a worker started
+    without NLTK_DATA said only "NLTK stop words not found: set NLTK_DATA ...", to a user whose
+    NLTK_DATA was set)."""
+    said = f"on the Dask worker {where}: {exc}"
+    exc.args = (said,)
+    if isinstance(exc, ImportError):  # its message is `msg` (ExtraMissingError)
+        exc.msg = said
+    if str(exc) == said:
+        return exc
+    return (ResourceMissingError if isinstance(exc, ResourceMissingError) else ConfigurationError)(said)
 
 
 def _on_cluster(
@@ -364,6 +396,8 @@ def _collect(client: Client, chunk: list[_I], future: Any, worker_failed: Callab
 
     try:
         return result(client, future)
+    except _SetupFailed as failed:
+        raise _on_worker(*failed.args) from None
     except _STOPS:
         raise
     except Exception as exc:  # noqa: BLE001 - a task raised or its worker died: report the chunk

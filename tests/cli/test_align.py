@@ -492,10 +492,17 @@ def test_align_on_a_real_cluster_equals_one_process(tmp_path: Path, capsys, monk
     there, err = _align_batch(tmp_path, capsys, "--scheduler", real_cluster)
     assert there == here and "batch.tsv:6:" in err
     assert f"dask cluster at {real_cluster} with 2 workers" in err
+    _assert_streams("--scheduler", real_cluster)  # a pipe fed slowly gets each line as it is done there
 
 
 def test_align_streams_a_line_out_before_the_input_ends() -> None:
     """A pipe gets the first pair's line while stdin is still open (one pair per chunk)."""
+    _assert_streams()
+
+
+def _assert_streams(*options: str) -> None:
+    """`align --tokenized --chunk-size 1 OPTIONS` writes the first pair's line while stdin is
+    still open, then the second's once it ends."""
     import os
     import subprocess
 
@@ -503,7 +510,7 @@ def test_align_streams_a_line_out_before_the_input_ends() -> None:
 
     env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
     env.pop("PARALIGN_SCHEDULER", None)
-    process = subprocess.Popen([sys.executable, "-m", "paralign", "align", "--tokenized", "--chunk-size", "1"],
+    process = subprocess.Popen([sys.executable, "-m", "paralign", "align", "--tokenized", "--chunk-size", "1", *options],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                env=env, text=True)
     import threading

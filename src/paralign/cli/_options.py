@@ -115,9 +115,12 @@ def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
     from ..workers import runner
     from ._pipelines import announce_cluster
 
-    return runner(ClusterOptions(workers=args.workers, scheduler=getattr(args, "scheduler", None),
-                                 memory_limit=getattr(args, "memory_limit", None)),
-                  on_start=announce_cluster)
+    options = ClusterOptions(workers=args.workers, scheduler=getattr(args, "scheduler", None),
+                             memory_limit=getattr(args, "memory_limit", None))
+    if options.memory_limit is not None and options.address() is not None:  # it was ignored without a word
+        warn(f"--memory-limit {options.memory_limit} does nothing for the Dask cluster at {options.address()}: it "
+             "limits local workers; that cluster's workers keep their own (dask worker --memory-limit)")
+    return runner(options, on_start=announce_cluster)
 
 
 def add_encoder_options(container: argparse._ActionsContainer, users: str = "--preset contextual") -> None:

@@ -174,7 +174,8 @@ def announce_cluster(info: dict) -> None:
     from tqdm import tqdm
 
     where = "local cluster" if info.get("local") else "cluster"
-    dashboard = info.get("dashboard") or "not served (install bokeh for it)"
+    dashboard = info.get("dashboard") or ("not served (install bokeh for it)" if info.get("local")
+                                          else "not served by the scheduler")
     tqdm.write(shown(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
                      f"dashboard: {dashboard}"), file=sys.stderr)
 
