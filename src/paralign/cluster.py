@@ -157,7 +157,7 @@ def _start_local(options: ClusterOptions) -> Any:
     environ = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
     preload = [*dask.config.get("distributed.worker.preload", []), __name__]  # its dask_setup, in each worker
     with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.preload": preload}), \
-            _sigint_deferred() as interrupted:
+            _signals_deferred() as interrupted:
         try:
             cluster = LocalCluster(
                 n_workers=options.workers, threads_per_worker=1, processes=True,
@@ -171,26 +171,34 @@ def _start_local(options: ClusterOptions) -> Any:
     if interrupted:
         if cluster is not None:
             cluster.close()
+        handler = signal.getsignal(interrupted[0])
+        if callable(handler):  # Python's KeyboardInterrupt, or the CLI's Terminated for SIGTERM
+            handler(interrupted[0], None)
         raise KeyboardInterrupt
     return cluster
 
 
 @contextmanager
-def _sigint_deferred() -> Iterator[list[bool]]:
-    """SIGINT (Ctrl-C) heard in the block without interrupting it, put in the list it gives
-    (only in the main thread, where Python hears signals). A local cluster interrupted while its
-    workers started was left half-started, and Dask's closing it at exit printed "Exception
-    ignored in atexit callback ... AssertionError: Status.init"; it is stopped once started
-    instead (seconds) and the interrupt raised then."""
-    heard: list[bool] = []
+def _signals_deferred() -> Iterator[list[int]]:
+    """SIGINT (Ctrl-C), and SIGTERM when a Python handler takes it (the CLI's: ``kill``, a batch
+    system's time limit), heard in the block without interrupting it, their numbers put in the
+    list it gives (only in the main thread, where Python hears signals). A local cluster
+    interrupted while its workers started was left half-started, and Dask's closing it at exit
+    printed "Exception ignored in atexit callback ... AssertionError: Status.init"; it is stopped
+    once started instead (seconds), and then the first signal heard is acted on by its handler."""
+    heard: list[int] = []
     if threading.current_thread() is not threading.main_thread():
         yield heard
         return
-    previous = signal.signal(signal.SIGINT, lambda *_: heard.append(True))
+    deferred = [signal.SIGINT]
+    if callable(signal.getsignal(signal.SIGTERM)):  # SIGTERM's default action ends the process at once
+        deferred.append(signal.SIGTERM)
+    previous = {signum: signal.signal(signum, lambda number, _: heard.append(number)) for signum in deferred}
     try:
         yield heard
     finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.default_int_handler)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.default_int_handler)
 
 
 def dask_setup(worker: Any) -> None:
