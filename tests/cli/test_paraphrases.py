@@ -147,6 +147,34 @@ def test_a_users_table_is_matched_without_case_as_every_command_matches_it(tmp_p
     assert in_memory == [sorted(q.lower() for q in row) for row in shown]
 
 
+NFC, NFD = "caf\u00e9", "cafe\u0301"  # the same word, composed and decomposed
+
+
+@pytest.mark.parametrize("name", ["u.tsv", "u.parquet"])
+@pytest.mark.parametrize(("written", "typed"), [(NFC, NFD), (NFD, NFC)], ids=["nfc-table", "nfd-table"])
+def test_a_users_table_is_matched_in_one_unicode_form_whatever_form_a_phrase_is_typed_in(
+        tmp_path, capsys, name, written, typed):
+    """Audit: a user's table holding 'café' composed (NFC) answered 'café' typed decomposed (NFD,
+    as macOS file names and some keyboards give it) with `café: none`, and a table written NFD
+    answered none to NFC, in `paraphrases` and in memory (serve, the aligners, whose words the
+    tokenizer reads in NFC: the NFD rows matched no word at all); a built table matched both,
+    its tokenizer reading NFC. A user's table is now matched in NFC too, as it is matched
+    without case: both forms find the row, in every command."""
+    from paralign.paraphrases import load_source, lookup_key
+
+    rows = [(f"le {written}", f"the {written} bar", 0.5, 1, 1), (written, "coffee", 0.5, 1, 1)]
+    data = pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in rows], schema=SCHEMA)
+    path = tmp_path / name
+    with TableWriter(path, SCHEMA) as writer:
+        writer.write(data)
+    assert main(["paraphrases", typed, f"Le  {typed}", "--table", str(path), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["phrases"]
+    assert [[row["paraphrase"] for row in entry["paraphrases"]] for entry in found] == [["coffee"], [f"the {written} bar"]]
+    if name.endswith(".tsv"):  # load_source reads a Parquet table as pivot wrote it
+        source = load_source(str(path))
+        assert dict(source.paraphrases(lookup_key(source, typed))) == {"coffee": 0.5}
+
+
 @pytest.mark.parametrize("phrase", ["", "   "])
 def test_an_empty_phrase_is_a_usage_error(table, capsys, phrase):
     """An empty PHRASE matched nothing and printed ': none', exit 0."""
