@@ -483,14 +483,14 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     """The rows of each of `phrases` in a table, best first (probability, then paraphrase:
     :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best
     kept; a paraphrase that is the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k`
-    keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
-    ``key(phrase)`` (a user's table, matched without case: see
-    :func:`paralign.phrase_keys.lookup_held` for what a user types).  Parquet is read with a
-    filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
-    row: no statistics order the keys); TSV is scanned once, and a user's TSV row without a score is an
-    unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for
-    one str, whose characters would be looked up); `top_k` None (every row) or a whole number of
-    at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
+    keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's ``key(phrase)``
+    (a user's table, matched without case: see :func:`paralign.phrase_keys.lookup_held` for what
+    a user types).  Parquet is read with a filter on `phrase`, so only the row groups that can hold
+    them are read (with `key`, every row: no statistics order the keys); TSV is scanned once, a
+    user's row without a score is an unscored pair (None, listed after the scored ones), and a
+    column no header names is ``column<N>``, its number.  `phrases` is a list of str (InputTypeError
+    for one str, whose characters would be looked up); `top_k` None (every row) or a whole number
+    of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
     check_top_k(top_k)
     wanted = list(dict.fromkeys(phrases))
@@ -513,7 +513,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
         for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
             rows = found.get(keyed(phrase))
             if rows is not None:
-                extra = dict(zip(names[3:], (_number(v) for v in rest), strict=False))
+                extra = {names[n] if n < len(names) else f"column{n + 1}": _number(v) for n, v in enumerate(rest, 3)}
                 rows.append({"paraphrase": paraphrase, "probability": probability, **extra})
     for phrase, rows in found.items():  # a built table's paraphrases matched as written
         rows = sorted(_one_a_paraphrase(rows, phrase, key or str), key=_best_first)

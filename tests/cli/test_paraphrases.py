@@ -349,6 +349,26 @@ def test_a_users_extra_columns_print_as_json_and_keep_their_text(tmp_path, capsy
     assert rows == [{"paraphrase": "auto", "probability": 0.5, "weight": None}]
 
 
+def test_a_users_columns_that_no_header_names_are_listed_by_their_number(tmp_path, capsys):
+    """Audit: a user's TSV table without a '# phrase TAB ...' header (or one naming fewer columns
+    than a row holds) lost every column after the score: `car TAB auto TAB 0.5 TAB NN TAB 7`
+    came out as {"paraphrase": "auto", "probability": 0.5} in JSON and as '0.5 TAB auto' in text,
+    where a named column is listed. Such a column is listed by its number, as cut -f names it."""
+    bare = tmp_path / "bare.tsv"
+    bare.write_text("car\tauto\t0.5\tNN\t7\ncar\tvan\t0.25\n", encoding="utf-8")
+    assert main(["paraphrases", "car", "--table", str(bare), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "auto", "probability": 0.5, "column4": "NN", "column5": 7},
+                    {"paraphrase": "van", "probability": 0.25}]
+    assert main(["paraphrases", "car", "--table", str(bare)]) == 0
+    assert "  0.5\tauto\tcolumn4=NN  column5=7\n" in capsys.readouterr().out
+    named = tmp_path / "named.tsv"
+    named.write_text("# phrase\tparaphrase\tprobability\ttag\ncar\tauto\t0.5\tNN\t7\n", encoding="utf-8")
+    assert main(["paraphrases", "car", "--table", str(named), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "auto", "probability": 0.5, "tag": "NN", "column5": 7}]
+
+
 def test_text_keeps_a_row_on_one_line_whatever_its_cells_hold():
     """A Parquet table's paraphrase can hold a tab or a line break; text wrote it raw, so one row
     became two lines or four columns (the wordalignaudit's note). It is escaped; JSON is exact."""
