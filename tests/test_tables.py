@@ -373,12 +373,39 @@ def test_a_probability_or_score_with_a_digit_group_mark_is_a_bad_row(tmp_path):
 
     path = tmp_path / "t.tsv"
     path.write_text("a\tb\t0.5\nc\td\t0_5\n", encoding="utf-8")
-    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(could not convert string to float: '0_5'\)"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(probability '0_5' is not a number\)$"):
         list(iter_rows(path))
-    with pytest.raises(FormatError, match=r"t\.tsv:2: score '0_5' is not a number"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: score '0_5' is not a number$"):
         ParaphraseTable.from_tsv(path)
     with pytest.raises(ConfigurationError, match="'0_5' is not a threshold"):
         load_source(f"{tmp_path / 'missing.tsv'}:0_5")
+
+
+@pytest.mark.parametrize("text", [
+    "phrase\tparaphrase\tprobability\ncar\tauto\t0.5\n",  # as pandas' to_csv(sep="\t") heads a table
+    "# phrase\tparaphrase\tprobability\n# paralign: {}\ncar\tauto\t0.5\n# phrase\tparaphrase\tprobability\n",  # cat a.tsv b.tsv
+], ids=["header-without-hash", "second-header"])
+def test_a_header_line_read_as_a_row_is_named_as_one(tmp_path, capsys, text):
+    """Audit: a header line without its '# ' (pandas' to_csv writes one), or the header of a
+    second table joined below a first (cat a.tsv b.tsv), is read as a row, and was refused as
+    `bad table row (could not convert string to float: 'probability')` by paraphrases (Python's
+    words) and `score 'probability' is not a number` by the tables in memory, neither saying
+    what the line is. Both readers now ask whether it is a header and say how one is written."""
+    from paralign.cli import main
+    from paralign.paraphrases import ParaphraseTable
+
+    path = tmp_path / "t.tsv"
+    path.write_text(text, encoding="utf-8")
+    line = 1 if text.startswith("phrase") else 4
+    hint = r" is not a number: a header line\? A TSV table's header starts with '# ' and comes once, at its top"
+    assert main(["paraphrases", "car", "--table", str(path)]) == 1
+    assert f"t.tsv:{line}: bad table row (probability 'probability' is not a number: a header line? " in \
+        capsys.readouterr().err
+    with pytest.raises(FormatError, match=rf"t\.tsv:{line}: score 'probability'{hint}$"):
+        ParaphraseTable.from_tsv(path)
+    path.write_text("car\tauto\t0.5\ncar\tvan\thigh\n", encoding="utf-8")  # a row further down: no hint
+    with pytest.raises(FormatError, match=r"t\.tsv:2: score 'high' is not a number$"):
+        ParaphraseTable.from_tsv(path)
 
 
 def _users_parquet(path, probability, phrase=("a", "a")) -> None:

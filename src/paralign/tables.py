@@ -63,12 +63,25 @@ METADATA_KEY = b"paralign"
 #: How a TSV table's first lines begin that hold the same record (JSON after it).
 METADATA_LINE = "# paralign: "
 
-
 #: Why a row's negative score is refused (:func:`iter_rows`, :func:`checked_batch`, from_tsv, a
 #: row added in memory): the third column is p(e2|e1) (pivot, paraphrase-table), a count (lattice
 #: paraphrases) or a user's score, never below 0 (graded ParaEval gave one full credit). Above 1
 #: is kept: a count or a user's score is one, and a pivot sum can round past 1.
 NEGATIVE = "is negative: a table's score (p(e2|e1), a count or a user's score) is 0 or more"
+
+
+def score_field(text: str, line: str, first: bool) -> float:
+    """A TSV row's score `text` (of `line`, the `first` row or not) as a float, else a ValueError: not a
+    number (a first row, or a line starting with '#' below a record, is asked about as a header: pandas'
+    ``to_csv`` writes one without '#', ``cat a.tsv b.tsv`` one below), not finite, negative."""
+    try:
+        score = float_field(text)
+    except ValueError:
+        header = ": a header line? A TSV table's header starts with '# ' and comes once, at its top"
+        raise ValueError(f"{text!r} is not a number" + (header if first or line.startswith("#") else "")) from None
+    if not math.isfinite(score) or score < 0:  # NaN would pass every threshold test unnoticed
+        raise ValueError(f"{text!r} {NEGATIVE if score < 0 else 'is not a finite number'}")
+    return score
 
 
 def check_threshold(threshold: object, what: str) -> None:
@@ -82,11 +95,9 @@ def check_threshold(threshold: object, what: str) -> None:
 
 
 def check_top_k(top_k: object) -> int | None:
-    """`top_k` of a table's rows per phrase: None (every row) or a whole number of at least 1,
-    as :func:`paralign.errors.check_count` checks a count (its ConfigurationError otherwise:
-    ``top_k must be a whole number (at least 1), not float 2.5``, ``top_k must be at least 1,
-    got 0``). The one check of :func:`lookup` and
-    :meth:`paralign.paraphrases.ParaphraseTable.filtered`, which had a message each."""
+    """`top_k` of a table's rows per phrase: None (every row) or a whole number of at least 1, as
+    :func:`paralign.errors.check_count` checks a count (``top_k must be at least 1, got 0``): the
+    one check of :func:`lookup` and :meth:`paralign.paraphrases.ParaphraseTable.filtered`."""
     return None if top_k is None else check_count(top_k, "top_k")
 
 
@@ -118,11 +129,10 @@ PARQUET_MAGIC = b"PAR1"
 
 
 def is_parquet_file(path: str | Path) -> bool:
-    """True when the table at `path` is read as Parquet: its name says so (:func:`is_parquet`),
-    or it is a regular file that starts and ends with :data:`PARQUET_MAGIC`, as gzip is told
-    by its data (a Parquet table on stdin, or renamed X.tsv, was read as TSV: 'not UTF-8' or
-    'a NUL byte' at line 1). A pipe is not sniffed (its bytes would be lost): see
-    `paralign.cli._common.read_once`."""
+    """True when the table at `path` is read as Parquet: its name says so (:func:`is_parquet`), or it
+    is a regular file that starts and ends with :data:`PARQUET_MAGIC`, as gzip is told by its data (a
+    Parquet table on stdin, or renamed X.tsv, was read as TSV: 'not UTF-8' or 'a NUL byte' at line 1).
+    A pipe is not sniffed (its bytes would be lost): see `paralign.cli._common.read_once`."""
     if is_parquet(path):
         return True
     try:
@@ -328,11 +338,10 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
     """Rows of a table file, Parquet or TSV: (phrase, paraphrase, probability, other columns).
 
     TSV: blank lines and comments are skipped (:func:`row_lines`); a row without a numeric third
-    field, or with one that is not finite or is negative (:data:`NEGATIVE`), raises FormatError
-    naming the file and line. With `unscored` a row of two fields or
-    with an empty third one is an unscored pair (probability None), as the paraphrase sources
-    read a user's table (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines
-    that compute from probabilities keep the default."""
+    field, or with one that is not finite or is negative (:func:`score_field`), raises FormatError
+    naming the file and line. With `unscored` a row of two fields or with an empty third one is an
+    unscored pair (probability None), as the paraphrase sources read a user's table
+    (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines keep the default."""
     if is_parquet_file(path):
         number = 1
         for batch in _parquet_batches(path):
@@ -342,37 +351,30 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 yield row[0], row[1], row[2], list(row[3:])
         return
     with open_text(path) as handle:
-        for number, line in row_lines(without_bom(handle), source=str(path)):  # a BOM is no part of the first phrase
+        for count, (number, line) in enumerate(row_lines(without_bom(handle), source=str(path))):  # BOM: no part of a phrase
             fields = line.split("\t")
             if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
                 yield fields[0], fields[1], None, fields[3:]
                 continue
             if len(fields) < 3:
-                expected = "2: phrase, paraphrase, and a probability if scored" if unscored else \
-                    "3: phrase, paraphrase, probability"
+                expected = "2: phrase, paraphrase, and a probability if scored" if unscored else "3: phrase, paraphrase, probability"
                 raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
                                   f"{expected})", source=str(path), line=number)
             try:
-                probability = float_field(fields[2])
-                if not math.isfinite(probability):
-                    raise ValueError(f"probability {fields[2]!r} is not a finite number")
-                if probability < 0:
-                    raise ValueError(f"probability {fields[2]!r} {NEGATIVE}")
+                probability = score_field(fields[2], line, not count)
             except ValueError as exc:
-                raise FormatError(f"bad table row ({exc})", source=str(path), line=number) from exc
+                raise FormatError(f"bad table row (probability {exc})", source=str(path), line=number) from None
             yield fields[0], fields[1], probability, fields[3:]
 
 
 def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
-    """A record batch of a Parquet table's rows, checked as a TSV table's rows are
-    (:func:`iter_rows`), with its probability column (the third) as float64: the first two
-    columns text, the third numbers, each finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored
-    pair (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError
-    naming the file and the row (`first_row`: the 1-based number of the batch's first row; None
-    when not known, a query's rows: the row is named by its phrase). A user's table, not one
-    pivot wrote, was read unchecked: a missing probability was a TypeError from float() in
-    every command that loads a table, a NaN passed, sorted first, and a text column failed
-    sorting with a TypeError."""
+    """A record batch of a Parquet table's rows, checked as a TSV table's rows are (:func:`iter_rows`),
+    with its probability column (the third) as float64: the first two columns text, the third numbers,
+    each finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored pair
+    (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError naming the
+    file and the row (`first_row`: the 1-based number of the batch's first row; None when not known, a
+    query's rows: the row is named by its phrase). A user's table was read unchecked: a missing
+    probability was a TypeError from float(), a NaN passed, sorted first, a text column a TypeError."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -522,14 +524,12 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
 
 
 def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[str], str]) -> Iterable[dict[str, Any]]:
-    """`phrase`'s `rows` (in the file's order) as the table in memory holds them
-    (:meth:`paralign.paraphrases.ParaphraseTable.add`): one row a paraphrase, by its `key` (the
-    rule the phrase was matched by: a user's table's case and white space folded), the best of
-    rows that share it kept (:func:`best_first`: the higher score, a scored row over an
-    unscored one, the first of equals), shown as it is written; a row whose paraphrase is the
-    phrase itself by that key (``car -> CAR``), or is empty, is no paraphrase and is dropped.
-    `paralign paraphrases` listed each such row (``coach`` twice, ``car`` as a paraphrase of
-    ``car``), where ``serve`` and every table in memory hold one or none."""
+    """`phrase`'s `rows` (in the file's order) as the table in memory holds them (:meth:`ParaphraseTable.add`):
+    one row a paraphrase, by its `key` (the rule the phrase was matched by: a user's table's case and white
+    space folded), the best of rows that share it kept (:func:`best_first`: the higher score, a scored row
+    over an unscored one, the first of equals), shown as it is written; a row whose paraphrase is the phrase
+    itself by that key (``car -> CAR``), or is empty, is dropped. `paralign paraphrases` listed each such
+    row (``coach`` twice, ``car`` for ``car``), where ``serve`` and every table in memory hold one or none."""
     best: dict[str, dict[str, Any]] = {}
     for row in rows:
         held = key(row["paraphrase"])
@@ -560,9 +560,9 @@ def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float,
     """Sort key of a phrase's rows, best first: the highest probability first, unscored rows
     (None: a user's TSV row without a score, a null in Parquet) after every scored one, ties
     (and the unscored rows among themselves) by paraphrase, in code-point order (Python's str
-    order), so the order never depends on the file's. The one order of every ranked list of a
-    table's rows: :func:`lookup` (``paralign paraphrases``, ``--top-k``) and
-    :meth:`paralign.paraphrases.ParaphraseTable.filtered`, which ranked unscored rows first."""
+    order), so the order never depends on the file's. The one order of every ranked list of a table's
+    rows: :func:`lookup` (``paraphrases --top-k``) and :meth:`ParaphraseTable.filtered` (which ranked
+    unscored rows first)."""
     return probability is None, -(probability or 0.0), paraphrase
 
 
