@@ -482,8 +482,8 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The rows of each of `phrases` in a table, best first (probability, then paraphrase:
-    :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best
+    """The rows of each of `phrases` in a table, best first (probability, then paraphrase, by
+    `key` when given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best
     kept; a paraphrase that is the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k`
     keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's ``key(phrase)``
     (a user's table, matched without case: see :func:`paralign.phrase_keys.lookup_held` for what
@@ -517,8 +517,10 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
             if rows is not None:
                 extra = {names[n] if n < len(names) else f"column{n + 1}": _number(v) for n, v in enumerate(rest, 3)}
                 rows.append({"paraphrase": paraphrase, "probability": probability, **extra})
-    for phrase, rows in found.items():  # a built table's paraphrases matched as written
-        rows = sorted(_one_a_paraphrase(rows, phrase, key or str), key=_best_first)
+    fold = key or str  # a built table's paraphrases matched as written, a user's by the key
+    for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
+        rows = sorted(_one_a_paraphrase(rows, phrase, fold), key=lambda row: best_first(row["probability"],
+                                                                                       fold(row["paraphrase"])))
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
 
@@ -564,11 +566,6 @@ def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float,
     rows: :func:`lookup` (``paraphrases --top-k``) and :meth:`ParaphraseTable.filtered` (which ranked
     unscored rows first)."""
     return probability is None, -(probability or 0.0), paraphrase
-
-
-def _best_first(row: dict[str, Any]) -> tuple[bool, float, str]:
-    """:func:`best_first` of a row as :func:`lookup` gives it."""
-    return best_first(row["probability"], row["paraphrase"])
 
 
 def _tsv_columns(path: str | Path) -> list[str]:

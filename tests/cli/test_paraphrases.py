@@ -147,6 +147,28 @@ def test_a_users_table_is_matched_without_case_as_every_command_matches_it(tmp_p
     assert in_memory == [sorted(q.lower() for q in row) for row in shown]
 
 
+@pytest.mark.parametrize("name", ["u.tsv", "u.parquet"])
+def test_a_users_tied_rows_are_ranked_as_every_command_ranks_them(tmp_path, capsys, name):
+    """Audit: in a user's table, matched without case, rows tied on score were ranked by the
+    paraphrase as written ('Zebra' before 'apple': 'Z' is U+005A), where the table in memory
+    ranks them by the key it holds ('apple' before 'zebra': ParaphraseTable.filtered, serve),
+    so `paraphrases car --top-k 1` kept Zebra and filtered(top_k=1) apple. Ties now go by the
+    key both match by; the rows are still shown as written."""
+    from paralign.paraphrases import load_source
+
+    rows = [("car", "Zebra", 0.5, 1, 1), ("car", "apple", 0.5, 1, 1), ("car", "Bus", 0.75, 1, 1)]
+    data = pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in rows], schema=SCHEMA)
+    path = tmp_path / name
+    with TableWriter(path, SCHEMA) as writer:
+        writer.write(data)
+    assert main(["paraphrases", "car", "--table", str(path), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert [row["paraphrase"] for row in found] == ["Bus", "apple", "Zebra"]
+    if name.endswith(".tsv"):
+        in_memory = load_source(str(path)).filtered(top_k=2).paraphrases("car")
+        assert list(in_memory) == [row["paraphrase"].lower() for row in found[:2]]
+
+
 NFC, NFD = "caf\u00e9", "cafe\u0301"  # the same word, composed and decomposed
 
 
