@@ -482,16 +482,15 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The rows of each of `phrases` in a table, best first (probability, then paraphrase, by
-    `key` when given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best
-    kept; a paraphrase that is the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k`
-    keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's ``key(phrase)``
-    (a user's table, matched without case: see :func:`paralign.phrase_keys.lookup_held` for what
-    a user types).  Parquet is read with a filter on `phrase`, so only the row groups that can hold
-    them are read (with `key`, every row: no statistics order the keys); TSV is scanned once, a
-    user's row without a score is an unscored pair (None, listed after the scored ones), and a
-    column no header names is ``column<N>``, its number.  `phrases` is a list of str (InputTypeError
-    for one str, whose characters would be looked up); `top_k` None (every row) or a whole number
+    """The rows of each of `phrases` in a table, best first (probability, then paraphrase, by `key` when
+    given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
+    the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
+    exactly, or, with `key`, to each row's ``key(phrase)`` (a user's table, matched without case: see
+    :func:`paralign.phrase_keys.lookup_held`).  Parquet is read with a filter on `phrase`, so only the row
+    groups that can hold them are read (with `key`, every row: no statistics order the keys); TSV is
+    scanned once, a user's row without a score being an unscored pair (None, listed after the scored
+    ones). A column after the score is keyed by its name, or ``column<N>`` (:func:`_extra_names`).
+    `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
     of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
     check_top_k(top_k)
@@ -499,24 +498,23 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
     if is_parquet_file(path):
-        names: list[str] = []
         number: int | None = None if key is None else 1  # a query's rows are not numbered
         for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
-            names = batch.schema.names
+            names = _extra_names(batch.schema.names, batch.num_columns)
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
             number = None if number is None else number + batch.num_rows
             for row in zip(*columns, strict=True):
                 rows = found.get(keyed(row[0]))
                 if rows is not None:  # by position, as a TSV table's columns
                     rows.append({"paraphrase": row[1], "probability": row[2],
-                                 **{name: _extra(value) for name, value in zip(names[3:], row[3:], strict=True)}})
+                                 **{name: _extra(value) for name, value in zip(names, row[3:], strict=True)}})
     else:
         names = _tsv_columns(path)
         for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
             rows = found.get(keyed(phrase))
             if rows is not None:
-                extra = {names[n] if n < len(names) else f"column{n + 1}": _number(v) for n, v in enumerate(rest, 3)}
-                rows.append({"paraphrase": paraphrase, "probability": probability, **extra})
+                extra = zip(_extra_names(names, 3 + len(rest)), map(_number, rest), strict=True)
+                rows.append({"paraphrase": paraphrase, "probability": probability, **dict(extra)})
     fold = key or str  # a built table's paraphrases matched as written, a user's by the key
     for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
         rows = sorted(_one_a_paraphrase(rows, phrase, fold), key=lambda row: best_first(row["probability"],
@@ -559,29 +557,35 @@ def _keyed(key: Callable[[str], str] | None) -> Callable[[str], str]:
 
 
 def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float, str]:
-    """Sort key of a phrase's rows, best first: the highest probability first, unscored rows
-    (None: a user's TSV row without a score, a null in Parquet) after every scored one, ties
-    (and the unscored rows among themselves) by paraphrase, in code-point order (Python's str
-    order), so the order never depends on the file's. The one order of every ranked list of a table's
-    rows: :func:`lookup` (``paraphrases --top-k``) and :meth:`ParaphraseTable.filtered` (which ranked
-    unscored rows first)."""
+    """Sort key of a phrase's rows, best first: the highest probability first, unscored rows (None: a
+    user's TSV row without a score, a null in Parquet) after every scored one, ties (and the unscored
+    rows among themselves) by paraphrase, in code-point order (Python's str order), so the order never
+    depends on the file's. The one order of every ranked list of a table's rows: :func:`lookup`
+    (``paraphrases --top-k``) and :meth:`ParaphraseTable.filtered` (which ranked unscored rows first)."""
     return probability is None, -(probability or 0.0), paraphrase
+
+
+def _extra_names(names: Sequence[str], width: int) -> list[str]:
+    """The keys of a row's columns 4 to `width`: their `names`, or ``column<N>`` where none names one or its
+    name is taken (a 'probability' after a 'score' overrode the row's score, ranked and shown by it)."""
+    taken, keys = {"paraphrase", "probability"}, []
+    for n in range(3, width):
+        keys.append(names[n] if n < len(names) and names[n] not in taken else f"column{n + 1}")
+        taken.add(keys[-1])
+    return keys
 
 
 def _tsv_columns(path: str | Path) -> list[str]:
     with open_text(path) as handle:
         first = strip_bom(handle.readline())
-    if first.startswith("# "):
-        return first[2:].rstrip("\r\n").split("\t")
-    return ["phrase", "paraphrase", "probability"]
+    return first[2:].rstrip("\r\n").split("\t") if first.startswith("# ") else []  # a header names them
 
 
 def _number(text: str) -> int | float | str:
-    """A TSV table's extra column value (`pivots`, `support`, a user's): an int or a finite float
-    as :func:`~paralign.textio.int_field` and :func:`~paralign.textio.float_field` read them,
-    else the text as written. 'nan' and 'inf' stay text (as floats they made ``paraphrases
-    --format json`` print NaN and Infinity, which no JSON reader takes), and so does '1_000'
-    (no data file means a digit group mark: int() read it as 1000)."""
+    """A TSV table's extra column value (`pivots`, `support`, a user's): an int or a finite float as
+    :func:`~paralign.textio.int_field` and :func:`~paralign.textio.float_field` read them, else the text as
+    written. 'nan' and 'inf' stay text (as floats they made ``paraphrases --format json`` print NaN and
+    Infinity, which no JSON reader takes), and so does '1_000' (int() read it as 1000)."""
     for kind in (int_field, float_field):
         try:
             value = kind(text)
@@ -592,6 +596,5 @@ def _number(text: str) -> int | float | str:
 
 
 def _extra(value: Any) -> Any:
-    """A Parquet table's extra column value as :func:`lookup` gives it: a NaN or infinite float
-    is None (null in JSON, where it was NaN or Infinity), anything else as it is."""
+    """A Parquet table's extra column value as :func:`lookup` gives it: a NaN or infinite float None."""
     return None if isinstance(value, float) and not math.isfinite(value) else value

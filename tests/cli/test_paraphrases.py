@@ -391,6 +391,32 @@ def test_a_users_columns_that_no_header_names_are_listed_by_their_number(tmp_pat
     assert rows == [{"paraphrase": "auto", "probability": 0.5, "tag": "NN", "column5": 7}]
 
 
+@pytest.mark.parametrize("name", ["u.tsv", "u.parquet"])
+def test_a_users_column_named_as_an_answers_own_key_overrides_nothing(tmp_path, capsys, name):
+    """Audit: a user's table whose third column is 'score' and fourth 'probability' (or any
+    extra column named 'probability' or 'paraphrase') had that column override the row's own:
+    `car TAB auto TAB 0.9 TAB 0.1` and `car TAB van TAB 0.5 TAB 0.7` were listed van 0.7, auto
+    0.1, ranked and shown by the fourth column, where every other command (serve, ParaEval,
+    the aligners) reads the third: auto 0.9, van 0.5. Such a column is listed by its number."""
+    import pyarrow.parquet as pq
+
+    from paralign.paraphrases import load_source
+
+    path = tmp_path / name
+    if name.endswith(".tsv"):
+        path.write_text("# phrase\tparaphrase\tscore\tprobability\tparaphrase\n"
+                        "car\tauto\t0.9\t0.1\tx\ncar\tvan\t0.5\t0.7\ty\n", encoding="utf-8")
+    else:
+        pq.write_table(pa.Table.from_arrays([pa.array(["car", "car"]), pa.array(["auto", "van"]), pa.array([0.9, 0.5]),
+                                             pa.array([0.1, 0.7]), pa.array(["x", "y"])],
+                                            names=["phrase", "paraphrase", "score", "probability", "paraphrase"]), path)
+    assert main(["paraphrases", "car", "--table", str(path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "auto", "probability": 0.9, "column4": 0.1, "column5": "x"},
+                    {"paraphrase": "van", "probability": 0.5, "column4": 0.7, "column5": "y"}]
+    assert dict(load_source(str(path)).paraphrases("car")) == {"auto": 0.9, "van": 0.5}
+
+
 def test_text_keeps_a_row_on_one_line_whatever_its_cells_hold():
     """A Parquet table's paraphrase can hold a tab or a line break; text wrote it raw, so one row
     became two lines or four columns (the wordalignaudit's note). It is escaped; JSON is exact."""
