@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
 PARQUET_SUFFIXES = (".parquet", ".pq")
 #: Rows per Parquet row group: small enough that a phrase query reads little.
 ROW_GROUP_ROWS = 65_536
+GROUPS_AT_ONCE = 4  # row groups a query holds in memory at once (262,144 rows), whatever its phrases need
 METADATA_KEY = b"paralign"
 #: How a TSV table's first lines begin that hold the same record (JSON after it).
 METADATA_LINE = "# paralign: "
@@ -421,15 +422,16 @@ def _parquet_batches(path: str | Path) -> Iterable[Any]:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
-def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterable[Any]:
+def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
     """The rows of a Parquet table whose phrase is one of `phrases`, as record batches.
 
     Only the row groups whose min/max statistics of ``phrase`` can hold one of them are read
     (every group whose statistics are missing, too), so the file need not be sorted for the
-    answer to be right, and a sorted one (as the pipelines write) has one or two groups read.
-    This walks the footer itself rather than through ``pq.read_table(filters=...)``: on a
-    10 GB table that is 0.1 s against 0.4 s, and it spares importing ``pyarrow.dataset``
-    (and pandas with it, 0.25 s) in `paralign paraphrases` (``benchmarks/table_query.py``)."""
+    answer to be right, and a sorted one (as the pipelines write) has one or two groups read;
+    :data:`GROUPS_AT_ONCE` at a time (many phrases can need every group: they were read at once).
+    This walks the footer itself rather than through ``pq.read_table(filters=...)``: on a 10 GB table
+    that is 0.1 s against 0.4 s, and it spares importing ``pyarrow.dataset`` (and pandas with it,
+    0.25 s) in `paralign paraphrases` (``benchmarks/table_query.py``)."""
     import bisect
 
     import pyarrow as pa
@@ -451,13 +453,12 @@ def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterable[Any]:
             first = bisect.bisect_left(wanted, stats.min)  # the first wanted phrase >= the group's min
             if first < len(wanted) and wanted[first] <= stats.max:
                 groups.append(number)
-        if not groups:
-            return []
-        rows = table_file.read_row_groups(groups)
-        phrase = rows["phrase"]
-        if pa.types.is_dictionary(phrase.type):
-            phrase = phrase.cast(phrase.type.value_type)
-        return rows.filter(pc.is_in(phrase, value_set=_string_array(wanted, phrase.type))).to_batches()
+        for start in range(0, len(groups), GROUPS_AT_ONCE):
+            rows = table_file.read_row_groups(groups[start:start + GROUPS_AT_ONCE])
+            phrase = rows["phrase"]
+            if pa.types.is_dictionary(phrase.type):
+                phrase = phrase.cast(phrase.type.value_type)
+            yield from rows.filter(pc.is_in(phrase, value_set=_string_array(wanted, phrase.type))).to_batches()
     except (OSError, ValueError) as exc:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
@@ -517,8 +518,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
                 rows.append({"paraphrase": paraphrase, "probability": probability, **dict(extra)})
     fold = key or str  # a built table's paraphrases matched as written, a user's by the key
     for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
-        rows = sorted(_one_a_paraphrase(rows, phrase, fold), key=lambda row: best_first(row["probability"],
-                                                                                       fold(row["paraphrase"])))
+        rows = sorted(_one_a_paraphrase(rows, phrase, fold), key=lambda r: best_first(r["probability"], fold(r["paraphrase"])))
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
 
