@@ -39,7 +39,7 @@ def ppdb_table() -> ParaphraseTable:
     from .resources import ppdb_path
 
     path = ppdb_path()
-    rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="3")  # 3: NFC keys
+    rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="4")  # 4: keys as shown
     table = ParaphraseTable("ppdb-lexical")
     table._table = rows
     table._multiword = (longest, multi)

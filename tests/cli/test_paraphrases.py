@@ -197,6 +197,25 @@ def test_a_users_table_is_matched_in_one_unicode_form_whatever_form_a_phrase_is_
         assert dict(source.paraphrases(lookup_key(source, typed))) == {"coffee": 0.5}
 
 
+@pytest.mark.parametrize(("written", "typed"), [("co\u00adoperate", "cooperate"), ("cooperate", "co\u00adoperate"),
+                                               ("a \u200b car", "a car")])
+def test_a_users_table_is_matched_as_its_text_shows_invisible_characters_dropped(tmp_path, capsys, written, typed):
+    """Audit: a user's table row whose phrase holds a character that shows nothing (a soft hyphen
+    from web text, a zero-width space) answered none to the phrase as it shows ('cooperate' for
+    'co\u00adoperate'), and the aligners, whose tokenizers drop such characters from every word,
+    never matched it; a built table's phrases are split without them already. A user's table is
+    now keyed as its text shows (paralign.shown_text.shown_form, as the aligners read a token)."""
+    from paralign.paraphrases import load_source, lookup_key
+
+    path = tmp_path / "u.tsv"
+    path.write_text(f"{written}\tjoint work\t0.5\n", encoding="utf-8")
+    assert main(["paraphrases", typed, "--table", str(path), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert [row["paraphrase"] for row in found] == ["joint work"]
+    source = load_source(str(path))
+    assert dict(source.paraphrases(lookup_key(source, typed))) == {"joint work": 0.5}
+
+
 @pytest.mark.parametrize("phrase", ["", "   "])
 def test_an_empty_phrase_is_a_usage_error(table, capsys, phrase):
     """An empty PHRASE matched nothing and printed ': none', exit 0."""

@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "for the PHRASE as they split and cased its text (the tokenizer and case they were given, recorded "
         "in the table: man's is looked up as man 's with the default regex tokenizer, and lower-cased), "
         "shown as 'looked_up_as'; in any other table (a user's) only white space is collapsed and the text "
-        "composed (NFC), and the phrase matched without case, as serve, ParaEval, ParaMetric and the aligners match it (Cat finds "
+        "read as it shows (NFC, invisible characters dropped), and the phrase matched without case, as serve, ParaEval, ParaMetric and the aligners match it (Cat finds "
         "the rows of cat and Cat, shown as the table writes them). Many phrases: --phrases FILE (one a line), or one a line on stdin when no PHRASE "
         "is given; they are looked up in one pass over the table, each once, in the order given, "
         "and an empty or undecodable line is reported with its number and skipped.",
