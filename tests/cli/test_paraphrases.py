@@ -216,13 +216,21 @@ def test_a_users_table_is_matched_as_its_text_shows_invisible_characters_dropped
     assert dict(source.paraphrases(lookup_key(source, typed))) == {"joint work": 0.5}
 
 
-@pytest.mark.parametrize("phrase", ["", "   "])
-def test_an_empty_phrase_is_a_usage_error(table, capsys, phrase):
-    """An empty PHRASE matched nothing and printed ': none', exit 0."""
+@pytest.mark.parametrize("phrase", ["", "   ", "\u200b", "\u00ad \u200b"])
+def test_an_empty_phrase_is_a_usage_error(table, tmp_path, capsys, phrase):
+    """An empty PHRASE matched nothing and printed ': none', exit 0. So did one that shows
+    nothing (a zero-width space, a soft hyphen: every key drops them), as '\u200b (as ''):
+    none', and a --phrases line of them was looked up so; such a line is an empty line."""
     with pytest.raises(SystemExit) as info:
         main(["paraphrases", "a car", phrase, "--table", str(table)])
     assert info.value.code == 2
     assert "argument phrase: a phrase must hold a word" in capsys.readouterr().err
+    listed = tmp_path / "phrases.txt"
+    listed.write_text(f"a car\n{phrase}\n", encoding="utf-8")
+    assert main(["paraphrases", "--phrases", str(listed), "--table", str(table), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert [entry["phrase"] for entry in json.loads(captured.out)["phrases"]] == ["a car"]
+    assert f"{listed}:2: empty line, no phrase" in captured.err
 
 
 def test_many_phrases_from_a_file_or_stdin(table, tmp_path, capsys, monkeypatch):
