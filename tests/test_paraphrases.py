@@ -519,6 +519,29 @@ def test_a_changed_file_threshold_or_reading_code_is_parsed_again(tmp_path, tabl
     assert _same(load_source(str(path)), changed) and len(parsed) == 4
 
 
+@pytest.mark.parametrize("module", ["paralign.shown_text", "paralign.phrase_keys", "paralign.tables"])
+def test_the_reading_codes_digest_covers_the_code_that_keys_a_tables_rows(tmp_path, monkeypatch, module) -> None:
+    """Audit: a table's rows are keyed by normalize_phrase, which reads a phrase as it shows
+    through paralign.shown_text; that module was not in the digest that keys a table's cache
+    entry (_reader_digest), so a paralign whose shown_text drops other characters would read
+    back rows keyed by the code before. Changing any module that keys the rows changes it."""
+    import sys
+
+    from paralign import paraphrases
+
+    paraphrases._reader_digest.cache_clear()
+    before = paraphrases._reader_digest()
+    changed = tmp_path / "changed.py"
+    changed.write_bytes(Path(sys.modules[module].__file__).read_bytes() + b"\n# another version\n")
+    monkeypatch.setattr(sys.modules[module], "__file__", str(changed))
+    paraphrases._reader_digest.cache_clear()
+    try:
+        assert paraphrases._reader_digest() != before
+    finally:
+        monkeypatch.undo()
+        paraphrases._reader_digest.cache_clear()
+
+
 def test_a_small_table_or_an_unwritable_cache_is_parsed_every_time(tmp_path, table_cache, monkeypatch) -> None:
     from paralign import paraphrases
 

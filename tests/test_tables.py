@@ -145,21 +145,44 @@ def test_a_parquet_lookup_finds_what_a_scan_finds_in_any_row_group_layout(tmp_pa
     assert sum(map(len, got.values())) > 0
 
 
-def test_a_parquet_lookup_reads_only_the_row_groups_that_can_hold_the_phrase(tmp_path, monkeypatch) -> None:
+def _groups_read(path, monkeypatch, row_group_size: int) -> list[list[int]]:
+    """A Parquet table at `path` of 100 phrases (p000...p099) of 10 rows each, in row groups of
+    `row_group_size` rows; and the row groups each read_row_groups call reads, as lookups run."""
     import pyarrow.parquet as pq
 
     rows = [{"phrase": f"p{k // 10:03d}", "paraphrase": f"q{k}", "probability": 0.5, "pivots": 1, "support": 1}
             for k in range(1000)]
-    path = tmp_path / "t.parquet"
-    pq.write_table(pa.Table.from_pylist(rows, schema=SCHEMA), path, row_group_size=100)
+    pq.write_table(pa.Table.from_pylist(rows, schema=SCHEMA), path, row_group_size=row_group_size)
     read: list[list[int]] = []
     original = pq.ParquetFile.read_row_groups
     monkeypatch.setattr(pq.ParquetFile, "read_row_groups",
                         lambda self, groups, *a, **k: read.append(list(groups)) or original(self, groups, *a, **k))
+    return read
+
+
+def test_a_parquet_lookup_reads_only_the_row_groups_that_can_hold_the_phrase(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "t.parquet"
+    read = _groups_read(path, monkeypatch, 100)
     assert len(lookup(path, ["p042"])["p042"]) == 10
     assert read == [[4]]
     assert lookup(path, ["p999"]) == {"p999": []}
     assert read == [[4]]  # a phrase outside every group's range reads nothing
+
+
+def test_many_phrases_read_a_parquet_table_a_few_row_groups_at_a_time(tmp_path, monkeypatch) -> None:
+    """Audit: every row group that could hold one of the phrases was read in one call, so 3,000
+    phrases (`paraphrases --phrases`) held a whole 3-million-row table in memory (423 MB; 10 GB
+    tables hold a billion rows), where a few groups at a time give the same answer (240 MB)."""
+    from paralign import tables
+
+    path = tmp_path / "t.parquet"
+    read = _groups_read(path, monkeypatch, 50)
+    phrases = [f"p{k:03d}" for k in range(0, 100, 3)]
+    found = lookup(path, phrases)
+    assert all(len(found[phrase]) == 10 for phrase in phrases)
+    assert sorted(g for groups in read for g in groups) == list(range(20))  # each group read once
+    assert max(map(len, read)) < 20  # all 20 groups were read in one call
+    assert max(map(len, read)) <= tables.GROUPS_AT_ONCE
 
 
 def test_a_parquet_table_without_a_phrase_column_is_a_format_error(tmp_path) -> None:
@@ -373,12 +396,39 @@ def test_a_probability_or_score_with_a_digit_group_mark_is_a_bad_row(tmp_path):
 
     path = tmp_path / "t.tsv"
     path.write_text("a\tb\t0.5\nc\td\t0_5\n", encoding="utf-8")
-    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(could not convert string to float: '0_5'\)"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(probability '0_5' is not a number\)$"):
         list(iter_rows(path))
-    with pytest.raises(FormatError, match=r"t\.tsv:2: score '0_5' is not a number"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: score '0_5' is not a number$"):
         ParaphraseTable.from_tsv(path)
     with pytest.raises(ConfigurationError, match="'0_5' is not a threshold"):
         load_source(f"{tmp_path / 'missing.tsv'}:0_5")
+
+
+@pytest.mark.parametrize("text", [
+    "phrase\tparaphrase\tprobability\ncar\tauto\t0.5\n",  # as pandas' to_csv(sep="\t") heads a table
+    "# phrase\tparaphrase\tprobability\n# paralign: {}\ncar\tauto\t0.5\n# phrase\tparaphrase\tprobability\n",  # cat a.tsv b.tsv
+], ids=["header-without-hash", "second-header"])
+def test_a_header_line_read_as_a_row_is_named_as_one(tmp_path, capsys, text):
+    """Audit: a header line without its '# ' (pandas' to_csv writes one), or the header of a
+    second table joined below a first (cat a.tsv b.tsv), is read as a row, and was refused as
+    `bad table row (could not convert string to float: 'probability')` by paraphrases (Python's
+    words) and `score 'probability' is not a number` by the tables in memory, neither saying
+    what the line is. Both readers now ask whether it is a header and say how one is written."""
+    from paralign.cli import main
+    from paralign.paraphrases import ParaphraseTable
+
+    path = tmp_path / "t.tsv"
+    path.write_text(text, encoding="utf-8")
+    line = 1 if text.startswith("phrase") else 4
+    hint = r" is not a number: a header line\? A TSV table's header starts with '# ' and comes once, at its top"
+    assert main(["paraphrases", "car", "--table", str(path)]) == 1
+    assert f"t.tsv:{line}: bad table row (probability 'probability' is not a number: a header line? " in \
+        capsys.readouterr().err
+    with pytest.raises(FormatError, match=rf"t\.tsv:{line}: score 'probability'{hint}$"):
+        ParaphraseTable.from_tsv(path)
+    path.write_text("car\tauto\t0.5\ncar\tvan\thigh\n", encoding="utf-8")  # a row further down: no hint
+    with pytest.raises(FormatError, match=r"t\.tsv:2: score 'high' is not a number$"):
+        ParaphraseTable.from_tsv(path)
 
 
 def _users_parquet(path, probability, phrase=("a", "a")) -> None:

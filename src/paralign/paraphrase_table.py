@@ -35,8 +35,16 @@ from .errors import (
 )
 from .phrase_keys import form_of, held_phrase, normalize_phrase
 from .signature import short_hash
-from .tables import METADATA_LINE, NEGATIVE, best_first, check_threshold, check_top_k, row_lines
-from .textio import float_field, open_text, without_bom
+from .tables import (
+    METADATA_LINE,
+    NEGATIVE,
+    best_first,
+    check_threshold,
+    check_top_k,
+    row_lines,
+    score_field,
+)
+from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
 from .workers import Progress
 
@@ -207,20 +215,17 @@ class ParaphraseTable:
 
         with open_text(path) as handle:
             lines: Iterable[str] = without_bom(handle)
-            for number, line in row_lines(lines if progress is None else progress(lines), record, str(path)):
+            rows = row_lines(lines if progress is None else progress(lines), record, str(path))
+            for count, (number, line) in enumerate(rows):
                 fields = line.split("\t", 3)  # the columns after the score are not read
                 if len(fields) < 2:
                     raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
                 score: Score = None
                 if len(fields) >= 3 and fields[2] and not fields[2].isspace():
                     try:
-                        score = float_field(fields[2])
+                        score = score_field(fields[2], line, not count)
                     except ValueError as exc:
-                        raise FormatError(f"score {fields[2]!r} is not a number", source=str(path), line=number) from exc
-                    if not math.isfinite(score):  # NaN would pass every threshold test unnoticed
-                        raise FormatError(f"score {fields[2]!r} is not a finite number", source=str(path), line=number)
-                    if score < 0:
-                        raise FormatError(f"score {fields[2]!r} {NEGATIVE}", source=str(path), line=number)
+                        raise FormatError(f"score {exc}", source=str(path), line=number) from None
                 if threshold is not None and score is not None and score < threshold:
                     continue
                 if fields[0] != last:

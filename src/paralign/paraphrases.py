@@ -39,7 +39,7 @@ def ppdb_table() -> ParaphraseTable:
     from .resources import ppdb_path
 
     path = ppdb_path()
-    rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="2")
+    rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="4")  # 4: keys as shown
     table = ParaphraseTable("ppdb-lexical")
     table._table = rows
     table._multiword = (longest, multi)
@@ -214,16 +214,25 @@ class _Watched(dict[str, dict[str, Score]]):
 @functools.cache
 def _reader_digest() -> str:
     """A hash of the code that reads and hashes a table (this module, :mod:`paralign.paraphrase_table`,
-    whose ``ParaphraseTable`` parses and hashes the rows, and those it reads files with, textout's
-    ``.gz`` name rule included), so that
-    a table's cache entry made by other code (a release, a checkout) is never read; "?" when a
+    whose ``ParaphraseTable`` parses and hashes the rows, those it reads files with, textout's
+    ``.gz`` name rule included, and shown_text, by which phrase_keys keys each row as it shows), so
+    that a table's cache entry made by other code (a release, a checkout) is never read; "?" when a
     module's source cannot be read (only the version keys it then)."""
-    from . import line_ends, paraphrase_table, phrase_keys, signature, tables, textio, textout
+    from . import (
+        line_ends,
+        paraphrase_table,
+        phrase_keys,
+        shown_text,
+        signature,
+        tables,
+        textio,
+        textout,
+    )
 
     try:
         return short_hash([Path(module.__file__ or "").read_bytes()
                            for module in (sys.modules[__name__], paraphrase_table, line_ends, phrase_keys,
-                                          signature, tables, textio, textout)])
+                                          shown_text, signature, tables, textio, textout)])
     except OSError:
         return "?"
 

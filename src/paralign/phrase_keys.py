@@ -1,7 +1,7 @@
-"""How a phrase is keyed in a paraphrase table: white space collapsed and lower-cased
-(:func:`normalize_phrase`), and, for a table file that pivot or paraphrase-table built, split by
-the tokenizer its metadata records and lower-cased unless it records its case kept
-(``--keep-case``: :func:`form_of`, :func:`held_phrase`, :func:`as_held`); :func:`lookup_held`
+"""How a phrase is keyed in a paraphrase table: as it shows (NFC, invisible characters dropped),
+white space collapsed and lower-cased (:func:`normalize_phrase`), and, for a table file that pivot
+or paraphrase-table built, split by the tokenizer its metadata records and lower-cased unless it
+records its case kept (``--keep-case``: :func:`form_of`, :func:`held_phrase`, :func:`as_held`); :func:`lookup_held`
 asks a table file for typed phrases by that rule, as the tables in memory are asked.
 
 Not for: tables in memory (:mod:`paralign.paraphrases`) or reading table files
@@ -15,15 +15,19 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputTypeError
+from .shown_text import shown_form
 from .tables import lookup, read_metadata
 from .tokenizers import TOKENIZERS, tokenize
 
 
 def normalize_phrase(phrase: str, lowercase: bool = True) -> str:
-    """Collapse white space and (by default) lower-case: the key every table is matched on.
-    A phrase that is not a str is an InputTypeError naming its type."""
-    try:
-        text = " ".join(phrase.split())
+    """The key every table is matched on: `phrase` as it shows (its invisible characters dropped,
+    NFC: :func:`~paralign.shown_text.shown_form`, as the aligners read a token), white space
+    collapsed and (by default) lower-cased. A user's table holding 'café' composed answered none
+    to 'café' typed decomposed, and 'co\u00adoperate' (a soft hyphen) none to 'cooperate'. A
+    phrase that is not a str is an InputTypeError naming its type."""
+    try:  # shown_form is the text itself when ASCII (O(1)): hot loops look phrases up
+        text = " ".join(shown_form(phrase).split())
     except (AttributeError, TypeError):  # checked only on failure: tables look phrases up in hot loops (bytes: TypeError)
         raise InputTypeError(f"a phrase is a str, not {type(phrase).__name__}") from None
     return text.lower() if lowercase else text

@@ -59,16 +59,30 @@ if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
 PARQUET_SUFFIXES = (".parquet", ".pq")
 #: Rows per Parquet row group: small enough that a phrase query reads little.
 ROW_GROUP_ROWS = 65_536
+GROUPS_AT_ONCE = 4  # row groups a query holds in memory at once (262,144 rows), whatever its phrases need
 METADATA_KEY = b"paralign"
 #: How a TSV table's first lines begin that hold the same record (JSON after it).
 METADATA_LINE = "# paralign: "
-
 
 #: Why a row's negative score is refused (:func:`iter_rows`, :func:`checked_batch`, from_tsv, a
 #: row added in memory): the third column is p(e2|e1) (pivot, paraphrase-table), a count (lattice
 #: paraphrases) or a user's score, never below 0 (graded ParaEval gave one full credit). Above 1
 #: is kept: a count or a user's score is one, and a pivot sum can round past 1.
 NEGATIVE = "is negative: a table's score (p(e2|e1), a count or a user's score) is 0 or more"
+
+
+def score_field(text: str, line: str, first: bool) -> float:
+    """A TSV row's score `text` (of `line`, the `first` row or not) as a float, else a ValueError: not a
+    number (a first row, or a line starting with '#' below a record, is asked about as a header: pandas'
+    ``to_csv`` writes one without '#', ``cat a.tsv b.tsv`` one below), not finite, negative."""
+    try:
+        score = float_field(text)
+    except ValueError:
+        header = ": a header line? A TSV table's header starts with '# ' and comes once, at its top"
+        raise ValueError(f"{text!r} is not a number" + (header if first or line.startswith("#") else "")) from None
+    if not math.isfinite(score) or score < 0:  # NaN would pass every threshold test unnoticed
+        raise ValueError(f"{text!r} {NEGATIVE if score < 0 else 'is not a finite number'}")
+    return score
 
 
 def check_threshold(threshold: object, what: str) -> None:
@@ -82,11 +96,9 @@ def check_threshold(threshold: object, what: str) -> None:
 
 
 def check_top_k(top_k: object) -> int | None:
-    """`top_k` of a table's rows per phrase: None (every row) or a whole number of at least 1,
-    as :func:`paralign.errors.check_count` checks a count (its ConfigurationError otherwise:
-    ``top_k must be a whole number (at least 1), not float 2.5``, ``top_k must be at least 1,
-    got 0``). The one check of :func:`lookup` and
-    :meth:`paralign.paraphrases.ParaphraseTable.filtered`, which had a message each."""
+    """`top_k` of a table's rows per phrase: None (every row) or a whole number of at least 1, as
+    :func:`paralign.errors.check_count` checks a count (``top_k must be at least 1, got 0``): the
+    one check of :func:`lookup` and :meth:`paralign.paraphrases.ParaphraseTable.filtered`."""
     return None if top_k is None else check_count(top_k, "top_k")
 
 
@@ -118,11 +130,10 @@ PARQUET_MAGIC = b"PAR1"
 
 
 def is_parquet_file(path: str | Path) -> bool:
-    """True when the table at `path` is read as Parquet: its name says so (:func:`is_parquet`),
-    or it is a regular file that starts and ends with :data:`PARQUET_MAGIC`, as gzip is told
-    by its data (a Parquet table on stdin, or renamed X.tsv, was read as TSV: 'not UTF-8' or
-    'a NUL byte' at line 1). A pipe is not sniffed (its bytes would be lost): see
-    `paralign.cli._common.read_once`."""
+    """True when the table at `path` is read as Parquet: its name says so (:func:`is_parquet`), or it
+    is a regular file that starts and ends with :data:`PARQUET_MAGIC`, as gzip is told by its data (a
+    Parquet table on stdin, or renamed X.tsv, was read as TSV: 'not UTF-8' or 'a NUL byte' at line 1).
+    A pipe is not sniffed (its bytes would be lost): see `paralign.cli._common.read_once`."""
     if is_parquet(path):
         return True
     try:
@@ -328,11 +339,10 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
     """Rows of a table file, Parquet or TSV: (phrase, paraphrase, probability, other columns).
 
     TSV: blank lines and comments are skipped (:func:`row_lines`); a row without a numeric third
-    field, or with one that is not finite or is negative (:data:`NEGATIVE`), raises FormatError
-    naming the file and line. With `unscored` a row of two fields or
-    with an empty third one is an unscored pair (probability None), as the paraphrase sources
-    read a user's table (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines
-    that compute from probabilities keep the default."""
+    field, or with one that is not finite or is negative (:func:`score_field`), raises FormatError
+    naming the file and line. With `unscored` a row of two fields or with an empty third one is an
+    unscored pair (probability None), as the paraphrase sources read a user's table
+    (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines keep the default."""
     if is_parquet_file(path):
         number = 1
         for batch in _parquet_batches(path):
@@ -342,37 +352,30 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 yield row[0], row[1], row[2], list(row[3:])
         return
     with open_text(path) as handle:
-        for number, line in row_lines(without_bom(handle), source=str(path)):  # a BOM is no part of the first phrase
+        for count, (number, line) in enumerate(row_lines(without_bom(handle), source=str(path))):  # BOM: no part of a phrase
             fields = line.split("\t")
             if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
                 yield fields[0], fields[1], None, fields[3:]
                 continue
             if len(fields) < 3:
-                expected = "2: phrase, paraphrase, and a probability if scored" if unscored else \
-                    "3: phrase, paraphrase, probability"
+                expected = "2: phrase, paraphrase, and a probability if scored" if unscored else "3: phrase, paraphrase, probability"
                 raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
                                   f"{expected})", source=str(path), line=number)
             try:
-                probability = float_field(fields[2])
-                if not math.isfinite(probability):
-                    raise ValueError(f"probability {fields[2]!r} is not a finite number")
-                if probability < 0:
-                    raise ValueError(f"probability {fields[2]!r} {NEGATIVE}")
+                probability = score_field(fields[2], line, not count)
             except ValueError as exc:
-                raise FormatError(f"bad table row ({exc})", source=str(path), line=number) from exc
+                raise FormatError(f"bad table row (probability {exc})", source=str(path), line=number) from None
             yield fields[0], fields[1], probability, fields[3:]
 
 
 def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
-    """A record batch of a Parquet table's rows, checked as a TSV table's rows are
-    (:func:`iter_rows`), with its probability column (the third) as float64: the first two
-    columns text, the third numbers, each finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored
-    pair (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError
-    naming the file and the row (`first_row`: the 1-based number of the batch's first row; None
-    when not known, a query's rows: the row is named by its phrase). A user's table, not one
-    pivot wrote, was read unchecked: a missing probability was a TypeError from float() in
-    every command that loads a table, a NaN passed, sorted first, and a text column failed
-    sorting with a TypeError."""
+    """A record batch of a Parquet table's rows, checked as a TSV table's rows are (:func:`iter_rows`),
+    with its probability column (the third) as float64: the first two columns text, the third numbers,
+    each finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored pair
+    (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError naming the
+    file and the row (`first_row`: the 1-based number of the batch's first row; None when not known, a
+    query's rows: the row is named by its phrase). A user's table was read unchecked: a missing
+    probability was a TypeError from float(), a NaN passed, sorted first, a text column a TypeError."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -399,13 +402,14 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
     probability = probability.cast(pa.float64())
     if probability.null_count and not unscored:
         bad(pc.index(pc.is_null(probability), True).as_py(), f"no {names[2]}")
-    finite = pc.fill_null(pc.is_finite(probability), True)
-    if not pc.all(finite).as_py():
-        index = pc.index(finite, False).as_py()
+    # no Python value to pc while rows are good: pa.scalar imports pandas (0.4 s of a query)
+    infinite = pc.invert(pc.is_finite(probability))  # null where the score is: any() skips it
+    if pc.any(infinite).as_py():
+        index = pc.index(infinite, True).as_py()
         bad(index, f"{names[2]} {probability[index].as_py()!r} is not a finite number")
-    negative = pc.fill_null(pc.less(probability, 0.0), False)
-    if pc.any(negative).as_py():
-        index = pc.index(negative, True).as_py()
+    lowest = pc.min(probability).as_py()  # None: every score null
+    if lowest is not None and lowest < 0:
+        index = pc.index(pc.less(probability, 0.0), True).as_py()
         bad(index, f"{names[2]} {probability[index].as_py()!r} {NEGATIVE}")
     return batch.set_column(2, names[2], probability)
 
@@ -418,15 +422,16 @@ def _parquet_batches(path: str | Path) -> Iterable[Any]:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
-def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterable[Any]:
+def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
     """The rows of a Parquet table whose phrase is one of `phrases`, as record batches.
 
     Only the row groups whose min/max statistics of ``phrase`` can hold one of them are read
     (every group whose statistics are missing, too), so the file need not be sorted for the
-    answer to be right, and a sorted one (as the pipelines write) has one or two groups read.
-    This walks the footer itself rather than through ``pq.read_table(filters=...)``: on a
-    10 GB table that is 0.1 s against 0.4 s, and it spares importing ``pyarrow.dataset``
-    (and pandas with it, 0.25 s) in `paralign paraphrases` (``benchmarks/table_query.py``)."""
+    answer to be right, and a sorted one (as the pipelines write) has one or two groups read;
+    :data:`GROUPS_AT_ONCE` at a time (many phrases can need every group: they were read at once).
+    This walks the footer itself rather than through ``pq.read_table(filters=...)``: on a 10 GB table
+    that is 0.1 s against 0.4 s, and it spares importing ``pyarrow.dataset`` (and pandas with it,
+    0.25 s) in `paralign paraphrases` (``benchmarks/table_query.py``)."""
     import bisect
 
     import pyarrow as pa
@@ -448,13 +453,12 @@ def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterable[Any]:
             first = bisect.bisect_left(wanted, stats.min)  # the first wanted phrase >= the group's min
             if first < len(wanted) and wanted[first] <= stats.max:
                 groups.append(number)
-        if not groups:
-            return []
-        rows = table_file.read_row_groups(groups)
-        phrase = rows["phrase"]
-        if pa.types.is_dictionary(phrase.type):
-            phrase = phrase.cast(phrase.type.value_type)
-        return rows.filter(pc.is_in(phrase, value_set=_string_array(wanted, phrase.type))).to_batches()
+        for start in range(0, len(groups), GROUPS_AT_ONCE):
+            rows = table_file.read_row_groups(groups[start:start + GROUPS_AT_ONCE])
+            phrase = rows["phrase"]
+            if pa.types.is_dictionary(phrase.type):
+                phrase = phrase.cast(phrase.type.value_type)
+            yield from rows.filter(pc.is_in(phrase, value_set=_string_array(wanted, phrase.type))).to_batches()
     except (OSError, ValueError) as exc:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
@@ -479,56 +483,53 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The rows of each of `phrases` in a table, best first (probability, then paraphrase:
-    :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best
-    kept; a paraphrase that is the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k`
-    keeps the k best.  Phrases are matched exactly, or, with `key`, to each row's
-    ``key(phrase)`` (a user's table, matched without case: see
-    :func:`paralign.phrase_keys.lookup_held` for what a user types).  Parquet is read with a
-    filter on `phrase`, so only the row groups that can hold them are read (with `key`, every
-    row: no statistics order the keys); TSV is scanned once, and a user's TSV row without a score is an
-    unscored pair (probability None, listed after the scored ones).  `phrases` is a list of str (InputTypeError for
-    one str, whose characters would be looked up); `top_k` None (every row) or a whole number of
-    at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
+    """The rows of each of `phrases` in a table, best first (probability, then paraphrase, by `key` when
+    given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
+    the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
+    exactly, or, with `key`, to each row's ``key(phrase)`` (a user's table, matched without case: see
+    :func:`paralign.phrase_keys.lookup_held`).  Parquet is read with a filter on `phrase`, so only the row
+    groups that can hold them are read (with `key`, every row: no statistics order the keys); TSV is
+    scanned once, a user's row without a score being an unscored pair (None, listed after the scored
+    ones). A column after the score is keyed by its name, or ``column<N>`` (:func:`_extra_names`).
+    `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
+    of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
     check_top_k(top_k)
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
     if is_parquet_file(path):
-        names: list[str] = []
         number: int | None = None if key is None else 1  # a query's rows are not numbered
         for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
-            names = batch.schema.names
+            names = _extra_names(batch.schema.names, batch.num_columns)
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
             number = None if number is None else number + batch.num_rows
             for row in zip(*columns, strict=True):
                 rows = found.get(keyed(row[0]))
                 if rows is not None:  # by position, as a TSV table's columns
                     rows.append({"paraphrase": row[1], "probability": row[2],
-                                 **{name: _extra(value) for name, value in zip(names[3:], row[3:], strict=True)}})
+                                 **{name: _extra(value) for name, value in zip(names, row[3:], strict=True)}})
     else:
         names = _tsv_columns(path)
         for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
             rows = found.get(keyed(phrase))
             if rows is not None:
-                extra = dict(zip(names[3:], (_number(v) for v in rest), strict=False))
-                rows.append({"paraphrase": paraphrase, "probability": probability, **extra})
-    for phrase, rows in found.items():  # a built table's paraphrases matched as written
-        rows = sorted(_one_a_paraphrase(rows, phrase, key or str), key=_best_first)
+                extra = zip(_extra_names(names, 3 + len(rest)), map(_number, rest), strict=True)
+                rows.append({"paraphrase": paraphrase, "probability": probability, **dict(extra)})
+    fold = key or str  # a built table's paraphrases matched as written, a user's by the key
+    for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
+        rows = sorted(_one_a_paraphrase(rows, phrase, fold), key=lambda r: best_first(r["probability"], fold(r["paraphrase"])))
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
 
 
 def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[str], str]) -> Iterable[dict[str, Any]]:
-    """`phrase`'s `rows` (in the file's order) as the table in memory holds them
-    (:meth:`paralign.paraphrases.ParaphraseTable.add`): one row a paraphrase, by its `key` (the
-    rule the phrase was matched by: a user's table's case and white space folded), the best of
-    rows that share it kept (:func:`best_first`: the higher score, a scored row over an
-    unscored one, the first of equals), shown as it is written; a row whose paraphrase is the
-    phrase itself by that key (``car -> CAR``), or is empty, is no paraphrase and is dropped.
-    `paralign paraphrases` listed each such row (``coach`` twice, ``car`` as a paraphrase of
-    ``car``), where ``serve`` and every table in memory hold one or none."""
+    """`phrase`'s `rows` (in the file's order) as the table in memory holds them (:meth:`ParaphraseTable.add`):
+    one row a paraphrase, by its `key` (the rule the phrase was matched by: a user's table's case and white
+    space folded), the best of rows that share it kept (:func:`best_first`: the higher score, a scored row
+    over an unscored one, the first of equals), shown as it is written; a row whose paraphrase is the phrase
+    itself by that key (``car -> CAR``), or is empty, is dropped. `paralign paraphrases` listed each such
+    row (``coach`` twice, ``car`` for ``car``), where ``serve`` and every table in memory hold one or none."""
     best: dict[str, dict[str, Any]] = {}
     for row in rows:
         held = key(row["paraphrase"])
@@ -556,34 +557,35 @@ def _keyed(key: Callable[[str], str] | None) -> Callable[[str], str]:
 
 
 def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float, str]:
-    """Sort key of a phrase's rows, best first: the highest probability first, unscored rows
-    (None: a user's TSV row without a score, a null in Parquet) after every scored one, ties
-    (and the unscored rows among themselves) by paraphrase, in code-point order (Python's str
-    order), so the order never depends on the file's. The one order of every ranked list of a
-    table's rows: :func:`lookup` (``paralign paraphrases``, ``--top-k``) and
-    :meth:`paralign.paraphrases.ParaphraseTable.filtered`, which ranked unscored rows first."""
+    """Sort key of a phrase's rows, best first: the highest probability first, unscored rows (None: a
+    user's TSV row without a score, a null in Parquet) after every scored one, ties (and the unscored
+    rows among themselves) by paraphrase, in code-point order (Python's str order), so the order never
+    depends on the file's. The one order of every ranked list of a table's rows: :func:`lookup`
+    (``paraphrases --top-k``) and :meth:`ParaphraseTable.filtered` (which ranked unscored rows first)."""
     return probability is None, -(probability or 0.0), paraphrase
 
 
-def _best_first(row: dict[str, Any]) -> tuple[bool, float, str]:
-    """:func:`best_first` of a row as :func:`lookup` gives it."""
-    return best_first(row["probability"], row["paraphrase"])
+def _extra_names(names: Sequence[str], width: int) -> list[str]:
+    """The keys of a row's columns 4 to `width`: their `names`, or ``column<N>`` where none names one or its
+    name is taken (a 'probability' after a 'score' overrode the row's score, ranked and shown by it)."""
+    taken, keys = {"paraphrase", "probability"}, []
+    for n in range(3, width):
+        keys.append(names[n] if n < len(names) and names[n] not in taken else f"column{n + 1}")
+        taken.add(keys[-1])
+    return keys
 
 
 def _tsv_columns(path: str | Path) -> list[str]:
     with open_text(path) as handle:
         first = strip_bom(handle.readline())
-    if first.startswith("# "):
-        return first[2:].rstrip("\r\n").split("\t")
-    return ["phrase", "paraphrase", "probability"]
+    return first[2:].rstrip("\r\n").split("\t") if first.startswith("# ") else []  # a header names them
 
 
 def _number(text: str) -> int | float | str:
-    """A TSV table's extra column value (`pivots`, `support`, a user's): an int or a finite float
-    as :func:`~paralign.textio.int_field` and :func:`~paralign.textio.float_field` read them,
-    else the text as written. 'nan' and 'inf' stay text (as floats they made ``paraphrases
-    --format json`` print NaN and Infinity, which no JSON reader takes), and so does '1_000'
-    (no data file means a digit group mark: int() read it as 1000)."""
+    """A TSV table's extra column value (`pivots`, `support`, a user's): an int or a finite float as
+    :func:`~paralign.textio.int_field` and :func:`~paralign.textio.float_field` read them, else the text as
+    written. 'nan' and 'inf' stay text (as floats they made ``paraphrases --format json`` print NaN and
+    Infinity, which no JSON reader takes), and so does '1_000' (int() read it as 1000)."""
     for kind in (int_field, float_field):
         try:
             value = kind(text)
@@ -594,6 +596,5 @@ def _number(text: str) -> int | float | str:
 
 
 def _extra(value: Any) -> Any:
-    """A Parquet table's extra column value as :func:`lookup` gives it: a NaN or infinite float
-    is None (null in JSON, where it was NaN or Infinity), anything else as it is."""
+    """A Parquet table's extra column value as :func:`lookup` gives it: a NaN or infinite float None."""
     return None if isinstance(value, float) and not math.isfinite(value) else value

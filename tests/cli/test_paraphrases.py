@@ -147,13 +147,90 @@ def test_a_users_table_is_matched_without_case_as_every_command_matches_it(tmp_p
     assert in_memory == [sorted(q.lower() for q in row) for row in shown]
 
 
-@pytest.mark.parametrize("phrase", ["", "   "])
-def test_an_empty_phrase_is_a_usage_error(table, capsys, phrase):
-    """An empty PHRASE matched nothing and printed ': none', exit 0."""
+@pytest.mark.parametrize("name", ["u.tsv", "u.parquet"])
+def test_a_users_tied_rows_are_ranked_as_every_command_ranks_them(tmp_path, capsys, name):
+    """Audit: in a user's table, matched without case, rows tied on score were ranked by the
+    paraphrase as written ('Zebra' before 'apple': 'Z' is U+005A), where the table in memory
+    ranks them by the key it holds ('apple' before 'zebra': ParaphraseTable.filtered, serve),
+    so `paraphrases car --top-k 1` kept Zebra and filtered(top_k=1) apple. Ties now go by the
+    key both match by; the rows are still shown as written."""
+    from paralign.paraphrases import load_source
+
+    rows = [("car", "Zebra", 0.5, 1, 1), ("car", "apple", 0.5, 1, 1), ("car", "Bus", 0.75, 1, 1)]
+    data = pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in rows], schema=SCHEMA)
+    path = tmp_path / name
+    with TableWriter(path, SCHEMA) as writer:
+        writer.write(data)
+    assert main(["paraphrases", "car", "--table", str(path), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert [row["paraphrase"] for row in found] == ["Bus", "apple", "Zebra"]
+    if name.endswith(".tsv"):
+        in_memory = load_source(str(path)).filtered(top_k=2).paraphrases("car")
+        assert list(in_memory) == [row["paraphrase"].lower() for row in found[:2]]
+
+
+NFC, NFD = "caf\u00e9", "cafe\u0301"  # the same word, composed and decomposed
+
+
+@pytest.mark.parametrize("name", ["u.tsv", "u.parquet"])
+@pytest.mark.parametrize(("written", "typed"), [(NFC, NFD), (NFD, NFC)], ids=["nfc-table", "nfd-table"])
+def test_a_users_table_is_matched_in_one_unicode_form_whatever_form_a_phrase_is_typed_in(
+        tmp_path, capsys, name, written, typed):
+    """Audit: a user's table holding 'café' composed (NFC) answered 'café' typed decomposed (NFD,
+    as macOS file names and some keyboards give it) with `café: none`, and a table written NFD
+    answered none to NFC, in `paraphrases` and in memory (serve, the aligners, whose words the
+    tokenizer reads in NFC: the NFD rows matched no word at all); a built table matched both,
+    its tokenizer reading NFC. A user's table is now matched in NFC too, as it is matched
+    without case: both forms find the row, in every command."""
+    from paralign.paraphrases import load_source, lookup_key
+
+    rows = [(f"le {written}", f"the {written} bar", 0.5, 1, 1), (written, "coffee", 0.5, 1, 1)]
+    data = pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in rows], schema=SCHEMA)
+    path = tmp_path / name
+    with TableWriter(path, SCHEMA) as writer:
+        writer.write(data)
+    assert main(["paraphrases", typed, f"Le  {typed}", "--table", str(path), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["phrases"]
+    assert [[row["paraphrase"] for row in entry["paraphrases"]] for entry in found] == [["coffee"], [f"the {written} bar"]]
+    if name.endswith(".tsv"):  # load_source reads a Parquet table as pivot wrote it
+        source = load_source(str(path))
+        assert dict(source.paraphrases(lookup_key(source, typed))) == {"coffee": 0.5}
+
+
+@pytest.mark.parametrize(("written", "typed"), [("co\u00adoperate", "cooperate"), ("cooperate", "co\u00adoperate"),
+                                               ("a \u200b car", "a car")])
+def test_a_users_table_is_matched_as_its_text_shows_invisible_characters_dropped(tmp_path, capsys, written, typed):
+    """Audit: a user's table row whose phrase holds a character that shows nothing (a soft hyphen
+    from web text, a zero-width space) answered none to the phrase as it shows ('cooperate' for
+    'co\u00adoperate'), and the aligners, whose tokenizers drop such characters from every word,
+    never matched it; a built table's phrases are split without them already. A user's table is
+    now keyed as its text shows (paralign.shown_text.shown_form, as the aligners read a token)."""
+    from paralign.paraphrases import load_source, lookup_key
+
+    path = tmp_path / "u.tsv"
+    path.write_text(f"{written}\tjoint work\t0.5\n", encoding="utf-8")
+    assert main(["paraphrases", typed, "--table", str(path), "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert [row["paraphrase"] for row in found] == ["joint work"]
+    source = load_source(str(path))
+    assert dict(source.paraphrases(lookup_key(source, typed))) == {"joint work": 0.5}
+
+
+@pytest.mark.parametrize("phrase", ["", "   ", "\u200b", "\u00ad \u200b"])
+def test_an_empty_phrase_is_a_usage_error(table, tmp_path, capsys, phrase):
+    """An empty PHRASE matched nothing and printed ': none', exit 0. So did one that shows
+    nothing (a zero-width space, a soft hyphen: every key drops them), as '\u200b (as ''):
+    none', and a --phrases line of them was looked up so; such a line is an empty line."""
     with pytest.raises(SystemExit) as info:
         main(["paraphrases", "a car", phrase, "--table", str(table)])
     assert info.value.code == 2
     assert "argument phrase: a phrase must hold a word" in capsys.readouterr().err
+    listed = tmp_path / "phrases.txt"
+    listed.write_text(f"a car\n{phrase}\n", encoding="utf-8")
+    assert main(["paraphrases", "--phrases", str(listed), "--table", str(table), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert [entry["phrase"] for entry in json.loads(captured.out)["phrases"]] == ["a car"]
+    assert f"{listed}:2: empty line, no phrase" in captured.err
 
 
 def test_many_phrases_from_a_file_or_stdin(table, tmp_path, capsys, monkeypatch):
@@ -321,6 +398,52 @@ def test_a_users_extra_columns_print_as_json_and_keep_their_text(tmp_path, capsy
     assert rows == [{"paraphrase": "auto", "probability": 0.5, "weight": None}]
 
 
+def test_a_users_columns_that_no_header_names_are_listed_by_their_number(tmp_path, capsys):
+    """Audit: a user's TSV table without a '# phrase TAB ...' header (or one naming fewer columns
+    than a row holds) lost every column after the score: `car TAB auto TAB 0.5 TAB NN TAB 7`
+    came out as {"paraphrase": "auto", "probability": 0.5} in JSON and as '0.5 TAB auto' in text,
+    where a named column is listed. Such a column is listed by its number, as cut -f names it."""
+    bare = tmp_path / "bare.tsv"
+    bare.write_text("car\tauto\t0.5\tNN\t7\ncar\tvan\t0.25\n", encoding="utf-8")
+    assert main(["paraphrases", "car", "--table", str(bare), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "auto", "probability": 0.5, "column4": "NN", "column5": 7},
+                    {"paraphrase": "van", "probability": 0.25}]
+    assert main(["paraphrases", "car", "--table", str(bare)]) == 0
+    assert "  0.5\tauto\tcolumn4=NN  column5=7\n" in capsys.readouterr().out
+    named = tmp_path / "named.tsv"
+    named.write_text("# phrase\tparaphrase\tprobability\ttag\ncar\tauto\t0.5\tNN\t7\n", encoding="utf-8")
+    assert main(["paraphrases", "car", "--table", str(named), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "auto", "probability": 0.5, "tag": "NN", "column5": 7}]
+
+
+@pytest.mark.parametrize("name", ["u.tsv", "u.parquet"])
+def test_a_users_column_named_as_an_answers_own_key_overrides_nothing(tmp_path, capsys, name):
+    """Audit: a user's table whose third column is 'score' and fourth 'probability' (or any
+    extra column named 'probability' or 'paraphrase') had that column override the row's own:
+    `car TAB auto TAB 0.9 TAB 0.1` and `car TAB van TAB 0.5 TAB 0.7` were listed van 0.7, auto
+    0.1, ranked and shown by the fourth column, where every other command (serve, ParaEval,
+    the aligners) reads the third: auto 0.9, van 0.5. Such a column is listed by its number."""
+    import pyarrow.parquet as pq
+
+    from paralign.paraphrases import load_source
+
+    path = tmp_path / name
+    if name.endswith(".tsv"):
+        path.write_text("# phrase\tparaphrase\tscore\tprobability\tparaphrase\n"
+                        "car\tauto\t0.9\t0.1\tx\ncar\tvan\t0.5\t0.7\ty\n", encoding="utf-8")
+    else:
+        pq.write_table(pa.Table.from_arrays([pa.array(["car", "car"]), pa.array(["auto", "van"]), pa.array([0.9, 0.5]),
+                                             pa.array([0.1, 0.7]), pa.array(["x", "y"])],
+                                            names=["phrase", "paraphrase", "score", "probability", "paraphrase"]), path)
+    assert main(["paraphrases", "car", "--table", str(path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "auto", "probability": 0.9, "column4": 0.1, "column5": "x"},
+                    {"paraphrase": "van", "probability": 0.5, "column4": 0.7, "column5": "y"}]
+    assert dict(load_source(str(path)).paraphrases("car")) == {"auto": 0.9, "van": 0.5}
+
+
 def test_text_keeps_a_row_on_one_line_whatever_its_cells_hold():
     """A Parquet table's paraphrase can hold a tab or a line break; text wrote it raw, so one row
     became two lines or four columns (the wordalignaudit's note). It is escaped; JSON is exact."""
@@ -331,3 +454,31 @@ def test_text_keeps_a_row_on_one_line_whatever_its_cells_hold():
         {"paraphrase": "esc\x1b[2J", "probability": None}]}]}
     lines = render(result).splitlines()
     assert lines == ["a\\tb: 2 paraphrases", "  0.5\tline\\nbreak", "  -\tesc\\x1b[2J"]
+
+
+QUERY_RUN = """
+import json, sys
+from paralign.cli import main
+code = main(["paraphrases", "a car", "--table", sys.argv[1], "--format", "json"])
+print(json.dumps([code, "pandas" in sys.modules]))
+"""
+
+
+@pytest.mark.parametrize("record", [{"options": {"tokenizer": "regex"}}, {}], ids=["built", "users"])
+def test_a_phrase_found_in_a_parquet_table_imports_no_pandas(tmp_path, record):
+    """Audit: checking a Parquet table's rows (`tables.checked_batch`) filled the nulls of its
+    finite test with a Python True, which pyarrow converts through `pa.scalar` and so imports
+    pandas: 0.38 s of the 1.0 s a one-phrase `paralign paraphrases` took on a 3-million-row
+    table, when the phrase was found (0.65 s when it was not), though the lookup builds its
+    phrase set from bytes to spare that import (docs/results/table-query.md). Whether built
+    (a filtered read) or a user's (every row read), the answer now comes without pandas."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "t.parquet"
+    with TableWriter(path, SCHEMA, record) as writer:
+        writer.write(pa.Table.from_pylist([dict(zip(SCHEMA.names, row, strict=True)) for row in ROWS], schema=SCHEMA))
+    done = subprocess.run([sys.executable, "-c", QUERY_RUN, str(path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    code, pandas = json.loads(done.stdout.splitlines()[-1])
+    assert (code, pandas) == (0, False)

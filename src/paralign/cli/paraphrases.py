@@ -6,6 +6,7 @@ import argparse
 from contextlib import ExitStack
 
 from ..errors import ConfigurationError, FormatError, ParalignError
+from ..shown_text import shown_form
 from ..textio import without_bom
 from ._common import (
     add_encoding_errors,
@@ -38,8 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "case) the best, and never the phrase itself. A table that pivot or paraphrase-table built is asked "
         "for the PHRASE as they split and cased its text (the tokenizer and case they were given, recorded "
         "in the table: man's is looked up as man 's with the default regex tokenizer, and lower-cased), "
-        "shown as 'looked_up_as'; in any other table (a user's) only white space is collapsed, and the "
-        "phrase matched without case, as serve, ParaEval, ParaMetric and the aligners match it (Cat finds "
+        "shown as 'looked_up_as'; in any other table (a user's) only white space is collapsed and the text "
+        "read as it shows (NFC, invisible characters dropped), and the phrase matched without case, as serve, ParaEval, ParaMetric and the aligners match it (Cat finds "
         "the rows of cat and Cat, shown as the table writes them). Many phrases: --phrases FILE (one a line), or one a line on stdin when no PHRASE "
         "is given; they are looked up in one pass over the table, each once, in the order given, "
         "and an empty or undecodable line is reported with its number and skipped.",
@@ -57,10 +58,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _phrase(text: str) -> str:
-    """argparse type: a phrase with a word in it (an empty one can match no table row)."""
-    if not text.strip():
+    """argparse type: a phrase with a word in it (an empty one, or one of characters that show
+    nothing, which every table's key drops, can match no table row)."""
+    if _shows_nothing(text):
         raise argparse.ArgumentTypeError("a phrase must hold a word, not be empty or only spaces")
     return text
+
+
+def _shows_nothing(text: str) -> bool:
+    """True when `text` is empty, white space or characters that show nothing (a zero-width
+    space, a soft hyphen: :func:`~paralign.shown_text.shown_form`)."""
+    return not shown_form(text).strip()
 
 
 def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
@@ -79,7 +87,7 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
             text = line.rstrip("\r\n")
             if number in undecodable:
                 problems.append(f"{input_name(source)}:{number}: {undecodable[number]}")
-            elif not text.strip():
+            elif _shows_nothing(text):
                 problems.append(f"{input_name(source)}:{number}: empty line, no phrase")
             else:
                 phrases.append(text)
