@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 import paralign
-from paralign.errors import EmptyScoringError
+from paralign.errors import EmptyScoringError, InputTypeError
 from paralign.metrics.alignment_scores import AlignmentScores, PairCounts
+from paralign.metrics.paraeval import scorer, system_scores
 
 
 def test_alignment_scores_of_no_pair_is_refused_when_built() -> None:
@@ -23,3 +24,32 @@ def test_alignment_scores_of_no_pair_is_refused_when_built() -> None:
     one = paralign.Alignment.from_pharaoh("0-0 1-1")
     counts = PairCounts.of(one, one)
     assert AlignmentScores(per_pair=(counts,)).to_dict()["macro"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0}
+
+
+HYPOTHESES = ["he bought two apples", "the cat sat"]
+REFERENCES = [["he purchased two apples", "a cat sat"]]
+
+
+@pytest.mark.parametrize("references", [None, 3, b"ab", [1, 2], [None]])
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_paraeval_names_references_of_the_wrong_shape(references: object, config: str) -> None:
+    """`paraeval(hyps, None)` raised "object of type 'NoneType' has no len()" (and 3, a Path, an
+    object alike) from the signature's reference count, taken before the references were
+    checked; a stream that is not a list (bytes: ints; a list of ints or None) "'int' object is not iterable"
+    from the graded scorer's cache key. Each is now the InputTypeError of the references' check,
+    naming them."""
+    with pytest.raises(InputTypeError, match="reference stream|references must be"):
+        paralign.paraeval(HYPOTHESES, references, config)  # type: ignore[arg-type]
+
+
+def test_paraeval_scorers_check_references_before_counting_them() -> None:
+    """`system_scores` of a thing that is no scorer raised AttributeError "'str' object has no
+    attribute 'signature'"; the paper scorer's `corpus_score(hyps, None)` "object of type
+    'NoneType' has no len()". Both now name the argument; good input scores as before."""
+    with pytest.raises(InputTypeError, match="item must be a ParaEval scorer"):
+        system_scores("default", HYPOTHESES, REFERENCES)  # type: ignore[arg-type]
+    paper = paralign.ParaEval(sources=[])
+    with pytest.raises(InputTypeError, match="references must be"):
+        paper.corpus_score(HYPOTHESES, None)  # type: ignore[arg-type]
+    assert paper.corpus_score(HYPOTHESES, REFERENCES).signature.startswith("nrefs:1|")
+    assert system_scores(scorer("default", resources=()), HYPOTHESES, REFERENCES)["signature"].startswith("nrefs:1|")
