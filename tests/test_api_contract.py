@@ -53,3 +53,16 @@ def test_paraeval_scorers_check_references_before_counting_them() -> None:
         paper.corpus_score(HYPOTHESES, None)  # type: ignore[arg-type]
     assert paper.corpus_score(HYPOTHESES, REFERENCES).signature.startswith("nrefs:1|")
     assert system_scores(scorer("default", resources=()), HYPOTHESES, REFERENCES)["signature"].startswith("nrefs:1|")
+
+
+@pytest.mark.parametrize(("args", "named"), [((None,), "aligner name"), ((3,), "aligner name"),
+                                             ((b"exact",), "aligner name"), (("sultan", ["paper"]), "preset"),
+                                             (("sultan", {"w": 0.5}), "preset")])
+def test_get_aligner_of_a_name_that_is_not_a_str_names_it(args: tuple, named: str) -> None:
+    """`get_aligner(None)` raised "argument of type 'NoneType' is not iterable" (its test for a
+    ``sultan:preset`` label), bytes "a bytes-like object is required, not 'str'", a list or
+    dict preset "unhashable type: 'list'" from the presets' lookup. Each is an InputTypeError
+    naming the argument now; a name that is a str is looked up as before."""
+    with pytest.raises(InputTypeError, match=f"^{named} must be a str"):
+        paralign.get_aligner(*args)
+    assert paralign.get_aligner("exact")("a b", "a c") == paralign.Alignment.from_pharaoh("0-0")
