@@ -66,3 +66,25 @@ def test_get_aligner_of_a_name_that_is_not_a_str_names_it(args: tuple, named: st
     with pytest.raises(InputTypeError, match=f"^{named} must be a str"):
         paralign.get_aligner(*args)
     assert paralign.get_aligner("exact")("a b", "a c") == paralign.Alignment.from_pharaoh("0-0")
+
+
+@pytest.mark.parametrize("config", [["default"], {"name": "default"}, 3])
+def test_paraeval_of_a_config_that_is_no_name_names_it(config: object) -> None:
+    """`paraeval(hyps, refs, ["default"])` (and `scorer(...)`) raised "unhashable type: 'list'"
+    from the configs' lookup, 3 "unknown ParaEval config 3" (a ConfigurationError: a value,
+    where it is a type). An InputTypeError naming `config` now."""
+    with pytest.raises(InputTypeError, match="^config must be a ParaEval config's name"):
+        paralign.paraeval(HYPOTHESES, REFERENCES, config)  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="^config must be"):
+        scorer(config)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("load", [paralign.load_pairs, paralign.load_groups])
+def test_a_gold_file_format_that_is_no_name_is_named(load, tmp_path) -> None:
+    """`load_pairs(path, format=["jsonl"])` raised "unhashable type: 'list'" from the formats'
+    lookup; an InputTypeError naming `format` now (None still detects it)."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "1", "source": ["a"], "target": ["b"], "alignment": "0-0"}\n', encoding="utf-8")
+    with pytest.raises(InputTypeError, match="^format must be a format's name"):
+        load(gold, ["jsonl"])
+    assert len(load(gold, None)) == 1
