@@ -88,3 +88,42 @@ def test_a_gold_file_format_that_is_no_name_is_named(load, tmp_path) -> None:
     with pytest.raises(InputTypeError, match="^format must be a format's name"):
         load(gold, ["jsonl"])
     assert len(load(gold, None)) == 1
+
+
+@pytest.mark.parametrize(("build", "message"), [
+    (lambda: paralign.Sentence(("a", "b"), lemmas=float("nan")), "^Sentence.lemmas must be a list"),
+    (lambda: paralign.Sentence(("a", "b"), whitespace=3), "^Sentence.whitespace must be a list"),
+    (lambda: paralign.Sentence(("a", "b"), lemmas="xy"), "^Sentence.lemmas must be a list"),
+    (lambda: paralign.Sentence(("a", "b"), heads=("a", "b")), "^Sentence.heads: item 1 is str"),
+    (lambda: paralign.Sentence(("a", "b"), entities=[(0, 1, "PERSON")]), "^Sentence.entities: item 1 is tuple"),
+    (lambda: paralign.Sentence([1, 2]), "^Sentence tokens: item 1 is int"),
+    (lambda: paralign.Entity(None, 1, "PERSON"), "^Entity start must be a token index"),
+    (lambda: paralign.Entity(0, 1, None), "^Entity label must be a str"),
+    (lambda: paralign.Token(None, 0), "^Token's sentence must be an annotated Sentence"),
+    (lambda: paralign.Token(paralign.Sentence(("a",)), "0"), "^Token's i must be a token index"),
+    (lambda: paralign.AlignedPair("1", None, ("a",), paralign.Alignment()), "^AlignedPair.source is a sequence"),
+    (lambda: paralign.AlignedPair("1", ("a",), 3, paralign.Alignment()), "^AlignedPair.target is a sequence"),
+])
+def test_a_value_type_built_from_values_of_the_wrong_type_names_the_field(build, message: str) -> None:
+    """The value types were built from what they could not hold, or failed with Python's words:
+    `Sentence(tokens, lemmas=nan)` "object of type 'float' has no len()", `lemmas="xy"` two
+    lemmas 'x' and 'y', heads of str "'<=' not supported between instances of 'str' and 'int'",
+    an entity as a tuple "'tuple' object has no attribute 'start'", int tokens were kept (and
+    broke its repr: "sequence item 0: expected str instance, int found"); `Entity(None, 1, ...)`
+    was kept; `Token(None, 0)` raised "'NoneType' object has no attribute 'tokens'";
+    `AlignedPair(id, None, ...)` "'NoneType' object is not iterable". Each is an InputTypeError
+    naming the field now."""
+    with pytest.raises(InputTypeError, match=message):
+        build()
+
+
+def test_value_types_built_right_are_unchanged() -> None:
+    """What annotate and the readers build still builds: None or empty layers are the defaults,
+    numpy's integers index tokens."""
+    import numpy as np
+
+    sentence = paralign.Sentence(("John", "ran"), lemmas=None, heads=(1, -1),
+                                 entities=(paralign.Entity(np.int64(0), 1, "PERSON"),))
+    assert sentence.lemmas == ("John", "ran") and sentence.entity_at(0) == paralign.Entity(0, 1, "PERSON")
+    assert paralign.Token(sentence, np.int64(1)).text == "ran" == sentence[-1].text
+    assert paralign.Sentence.from_dict(sentence.to_dict()) == sentence
