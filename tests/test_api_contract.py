@@ -127,3 +127,12 @@ def test_value_types_built_right_are_unchanged() -> None:
     assert sentence.lemmas == ("John", "ran") and sentence.entity_at(0) == paralign.Entity(0, 1, "PERSON")
     assert paralign.Token(sentence, np.int64(1)).text == "ran" == sentence[-1].text
     assert paralign.Sentence.from_dict(sentence.to_dict()) == sentence
+
+
+def test_build_lattice_of_a_mapping_is_refused_not_read_as_its_keys() -> None:
+    """`build_lattice({"the cat sat": 1, "a cat sat": 2})` built the lattice of the keys,
+    silently (the values lost; a dict of ids to sentences gave a lattice of the ids). A mapping
+    is an InputTypeError now, as `check_texts` refuses one; a list builds as before."""
+    with pytest.raises(InputTypeError, match="^build_lattice takes a group of sentences .a list., not dict"):
+        paralign.build_lattice({"g1": "the cat sat", "g2": "a cat sat"})
+    assert paralign.build_lattice(["the cat sat", "a cat sat"]).path_count() == 2

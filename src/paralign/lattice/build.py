@@ -7,7 +7,7 @@ FSA by creating alternative paths at every merged node, then squeeze.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
@@ -161,8 +161,9 @@ def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
 
     A value of the wrong type is an InputTypeError (a TypeError, as in the rest of the
     library) naming it: one text or Sentence (whose characters or words would become the
-    group), None or a number, or a member that is none of a Sentence, a text, a token list."""
-    if isinstance(sentences, str | Sentence) or not isinstance(sentences, Iterable):
+    group), a mapping (whose keys would, its values lost), None or a number, or a member that is
+    none of a Sentence, a text, a token list."""
+    if isinstance(sentences, str | Sentence | Mapping) or not isinstance(sentences, Iterable):
         what = "one " if isinstance(sentences, str | Sentence) else ""
         raise InputTypeError(f"build_lattice takes a group of sentences (a list), not "
                              f"{what}{type(sentences).__name__} {shown_value(sentences)}")
