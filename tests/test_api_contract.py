@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 import paralign
-from paralign.errors import EmptyScoringError, InputTypeError
+from paralign import disk_cache
+from paralign.errors import ConfigurationError, EmptyScoringError, InputTypeError
 from paralign.metrics.alignment_scores import AlignmentScores, PairCounts
 from paralign.metrics.paraeval import scorer, system_scores
 
@@ -136,3 +137,31 @@ def test_build_lattice_of_a_mapping_is_refused_not_read_as_its_keys() -> None:
     with pytest.raises(InputTypeError, match="^build_lattice takes a group of sentences .a list., not dict"):
         paralign.build_lattice({"g1": "the cat sat", "g2": "a cat sat"})
     assert paralign.build_lattice(["the cat sat", "a cat sat"]).path_count() == 2
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"tables": None}, "^tables must be a list of str, not NoneType"),
+    ({"tables": [None]}, "^tables: item 1 is NoneType"),
+    ({"resources": [1]}, "^resources: item 1 is int"),
+])
+def test_scorer_names_resources_or_tables_that_are_not_lists_of_str(options: dict, message: str) -> None:
+    """`scorer("paper", tables=None)` raised "'NoneType' object is not iterable", `tables=[None]`
+    the TypeError of a path, `resources=[1]` "'int' object has no attribute 'strip'"; each is an
+    InputTypeError naming the argument (and item) now."""
+    with pytest.raises(InputTypeError, match=message):
+        scorer("paper", **options)
+
+
+@pytest.mark.parametrize("call", [disk_cache.entries, disk_cache.purge])
+def test_cache_kinds_that_are_no_list_of_kinds_are_named(call, tmp_path, monkeypatch) -> None:
+    """`disk_cache.entries(None)` raised "'NoneType' object is not iterable", `purge("vectors")`
+    KeyError 'v' (one str read as its letters), an unknown kind a bare KeyError. An
+    InputTypeError or a ConfigurationError naming `kinds` now; a list of kinds reads as before."""
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(tmp_path))
+    with pytest.raises(InputTypeError, match="^kinds must be a list of cache kinds"):
+        call(None)
+    with pytest.raises(InputTypeError, match="^kinds must be a list of cache kinds .derived, vectors., not str"):
+        call("vectors")
+    with pytest.raises(ConfigurationError, match="^unknown cache kind 'x'"):
+        call(["x"])
+    assert disk_cache.entries(["derived"]) == []
