@@ -165,3 +165,17 @@ def test_cache_kinds_that_are_no_list_of_kinds_are_named(call, tmp_path, monkeyp
     with pytest.raises(ConfigurationError, match="^unknown cache kind 'x'"):
         call(["x"])
     assert disk_cache.entries(["derived"]) == []
+
+
+def test_alignment_methods_name_an_argument_of_the_wrong_type() -> None:
+    """`alignment.union([(0, 0)])` (and `intersection`, `|`, `&`) raised "'list' object has no
+    attribute 'sure'"; `validate(None, 2)` "'<' not supported between instances of 'int' and
+    'NoneType'" and `validate(2.5, 2)` passed. InputTypeErrors naming the argument now."""
+    alignment = paralign.Alignment.from_pharaoh("0-0 1-1")
+    for call in (alignment.union, alignment.intersection, alignment.__or__, alignment.__and__):
+        with pytest.raises(InputTypeError, match="must be an Alignment"):
+            call([(0, 0)])
+    for lengths in ((None, 2), (2, "2"), (2.5, 2), (True, 2)):
+        with pytest.raises(InputTypeError, match="_length must be a number of tokens"):
+            alignment.validate(*lengths)
+    assert alignment.validate(2, 2) is alignment and (alignment | alignment) == alignment
