@@ -5,6 +5,8 @@ iterable"). Each test here is a case that broke it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import paralign
@@ -179,3 +181,22 @@ def test_alignment_methods_name_an_argument_of_the_wrong_type() -> None:
         with pytest.raises(InputTypeError, match="_length must be a number of tokens"):
             alignment.validate(*lengths)
     assert alignment.validate(2, 2) is alignment and (alignment | alignment) == alignment
+
+
+@pytest.mark.parametrize("one", ["sts.tsv", Path("sts.tsv")])
+def test_file_evaluations_refuse_one_path_where_a_list_is_expected(one, tmp_path) -> None:
+    """`evaluate_sts_files("sts.tsv")` read the path's characters as files ("/ is given twice
+    ..."; a Path: "'PosixPath' object is not iterable"), `evaluate_paraphrase_files("train.txt",
+    test)` the same ("/: is a directory, not a file"; a Path: "load_msrp() argument after * must
+    be an iterable"); a None item "expected str, bytes or os.PathLike object". An InputTypeError
+    naming the argument now, before any file is read."""
+    from paralign.similarity import evaluate_paraphrase_files, evaluate_sts_files
+
+    with pytest.raises(InputTypeError, match="^paths must be a list of file paths, not one path"):
+        evaluate_sts_files(one)  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="^paths: item 1 is NoneType"):
+        evaluate_sts_files([None])  # type: ignore[list-item]
+    with pytest.raises(InputTypeError, match="^idf_from must be a list of file paths"):
+        evaluate_sts_files([tmp_path / "a.tsv"], idf_from=one)  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="^train_paths must be a list of file paths, not one path"):
+        evaluate_paraphrase_files(one, tmp_path / "test.txt")  # type: ignore[arg-type]

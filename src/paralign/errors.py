@@ -268,6 +268,24 @@ def file_path(path: object) -> Path:
                          f"{shown_value(path)}")
 
 
+def file_paths(paths: object, what: str) -> list:
+    """`paths` as a list of file paths (str or os.PathLike of one), read once; one path (a str
+    was read as one file per character), a value that is not a list, or an item that is no
+    path is an InputTypeError naming `what` (and the item, 1-based)."""
+    from collections.abc import Iterable
+
+    if isinstance(paths, str | bytes | os.PathLike) or not isinstance(paths, Iterable):
+        one = "one path " if isinstance(paths, str | os.PathLike) else ""
+        raise InputTypeError(f"{what} must be a list of file paths, not {one}{type(paths).__name__} "
+                             f"{shown_value(paths)}")
+    items = list(paths)
+    for number, path in enumerate(items, start=1):
+        if not (isinstance(path, str) or (isinstance(path, os.PathLike) and isinstance(os.fspath(path), str))):
+            raise InputTypeError(f"{what}: item {number} is {type(path).__name__} {shown_value(path)}, "
+                                 "not a file path (a str or a pathlib.Path)")
+    return items
+
+
 def written_in_place(path: str | Path) -> bool:
     """Is `path` written where it is, not through a temporary file renamed onto it: a path that
     exists and is not a regular file (/dev/null, a FIFO) or lives in /dev or /proc (/dev/stdout

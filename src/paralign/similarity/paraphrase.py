@@ -18,7 +18,14 @@ from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..corpora.sts import SkippedPair, usable_pairs
-from ..errors import ConfigurationError, EmptyScoringError, FormatError, check_finite, listed
+from ..errors import (
+    ConfigurationError,
+    EmptyScoringError,
+    FormatError,
+    check_finite,
+    file_paths,
+    listed,
+)
 from ..nlp import Annotator
 from .contextual import encoder_options
 from .features import (
@@ -504,7 +511,9 @@ def evaluate_feature_rows(
 def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str | Path, **options: Any) -> dict:
     """Train on MSRP-format training files, evaluate on the test file; with row reports.
 
-    `options` are :func:`evaluate_paraphrase`'s keyword options (classifier, signal, rule, ...)."""
+    `options` are :func:`evaluate_paraphrase`'s keyword options (classifier, signal, rule, ...).
+    `train_paths` is a list (one path is an InputTypeError: its characters were the files)."""
+    train_paths = file_paths(train_paths, "train_paths")
     train = load_msrp(*train_paths)
     test = load_msrp(test_path)
     for name, data, source in (("training", train, ", ".join(map(str, train_paths))), ("test", test, str(test_path))):
