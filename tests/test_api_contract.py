@@ -200,3 +200,21 @@ def test_file_evaluations_refuse_one_path_where_a_list_is_expected(one, tmp_path
         evaluate_sts_files([tmp_path / "a.tsv"], idf_from=one)  # type: ignore[arg-type]
     with pytest.raises(InputTypeError, match="^train_paths must be a list of file paths, not one path"):
         evaluate_paraphrase_files(one, tmp_path / "test.txt")  # type: ignore[arg-type]
+
+
+def test_similarity_signature_names_a_signal_or_model_file_it_cannot_sign() -> None:
+    """`similarity_signature(None)` signed 'signal:NoneType' (3: 'signal:int'), silently: a
+    signature of no signal. `model_file=` a missing file raised a bare FileNotFoundError, a
+    folder IsADirectoryError, a number "expected str, bytes or os.PathLike object". An
+    InputTypeError, or the InputFileError naming the file, now."""
+    from paralign.errors import InputFileError
+    from paralign.similarity.signature import similarity_signature
+
+    for bad in (None, 3, ["sultan2014", None]):
+        with pytest.raises(InputTypeError, match="^signal must be a signal's name"):
+            similarity_signature(bad)
+    with pytest.raises(InputFileError, match="no such file"):
+        similarity_signature("sultan2014", model_file="/nonexistent/model.json")
+    with pytest.raises(InputTypeError, match="^a file path must be"):
+        similarity_signature("sultan2014", model_file=3)  # type: ignore[arg-type]
+    assert similarity_signature("sultan2014").startswith("signal:sultan2014|")
