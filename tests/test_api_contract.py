@@ -218,3 +218,26 @@ def test_similarity_signature_names_a_signal_or_model_file_it_cannot_sign() -> N
     with pytest.raises(InputTypeError, match="^a file path must be"):
         similarity_signature("sultan2014", model_file=3)  # type: ignore[arg-type]
     assert similarity_signature("sultan2014").startswith("signal:sultan2014|")
+
+
+def test_a_progress_that_is_not_callable_is_refused_before_any_work() -> None:
+    """`similarity_many(pairs, progress="x")` aligned the first chunk, then raised "'str' object
+    is not callable" from the batch runner (the chunk's work lost); `evaluate_aligner` the
+    same from its first step. An InputTypeError naming `progress` now, before any work."""
+    from importlib.resources import files
+
+    from paralign.aligners.batch import align_pairs
+
+    def exploding(*_args: object) -> paralign.Alignment:
+        raise AssertionError("aligned before progress was checked")
+
+    with pytest.raises(InputTypeError, match="^progress must be a function"):
+        paralign.similarity_many([("a b", "a c")], aligner=exploding, progress="x")  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="^progress must be a function"):
+        align_pairs([("a b", "a c")], aligner=exploding, progress=3)  # type: ignore[arg-type]
+    gold = files("paralign") / "data" / "demo" / "gold.jsonl"
+    with pytest.raises(InputTypeError, match="^progress must be a function"):
+        paralign.evaluate_aligner(paralign.Aligner(), gold, progress="x")  # type: ignore[arg-type]
+    steps: list[int] = []
+    assert align_pairs([("a b", "a c")], aligner=paralign.get_aligner("exact"), progress=steps.append).failures == ()
+    assert steps == [1]

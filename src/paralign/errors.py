@@ -383,6 +383,14 @@ def check_pairs(pairs: object, what: str = "pairs", pair: str = "(source, target
     return items
 
 
+def check_progress(progress: object) -> None:
+    """InputTypeError unless `progress` is None or callable: it was first called after a chunk's
+    work, so a str failed there ("'str' object is not callable"), that work lost."""
+    if progress is not None and not callable(progress):
+        raise InputTypeError(f"progress must be a function (called with the number of items done) or None, "
+                             f"not {type(progress).__name__} {shown_value(progress)}")
+
+
 def listed(items: object, what: str) -> list:
     """`items` as a list, read once: a function that goes over its argument twice (checks, then
     work) would find a generator or ``zip`` used up by the first reading. One str or a

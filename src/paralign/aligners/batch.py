@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank
 from ..corpora.sentence_pairs import InputPair
-from ..errors import SETUP_ERRORS, check_pairs
+from ..errors import SETUP_ERRORS, check_pairs, check_progress
 from ..nlp import Annotator, check_annotator, default_annotator
 from ..sentence import Sentence
 from ..workers import Progress, describe_error, in_steps, iter_chunk_results, run_chunks
@@ -133,6 +133,7 @@ def align_pairs(
     from .signature import alignment_signature
 
     check_annotator(annotator)
+    check_progress(progress)
     signature = alignment_signature(aligner)
     results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator, signature),
