@@ -241,3 +241,17 @@ def test_a_progress_that_is_not_callable_is_refused_before_any_work() -> None:
     steps: list[int] = []
     assert align_pairs([("a b", "a c")], aligner=paralign.get_aligner("exact"), progress=steps.append).failures == ()
     assert steps == [1]
+
+
+def test_align_pairs_takes_an_aligner_by_name_as_similarity_many_does() -> None:
+    """`align_pairs(pairs, aligner="exact")` called the name: every pair failed, "alignment
+    failed: TypeError: 'str' object is not callable", where `similarity_many` takes the same
+    name. A name is the aligner it names now, and its signature names it; anything that is
+    neither a function nor a name is an InputTypeError."""
+    from paralign.aligners.batch import align_pairs
+
+    batch = align_pairs([("a b", "a c")], aligner="exact")
+    assert batch.failures == () and batch.items[0].alignment == paralign.Alignment.from_pharaoh("0-0")
+    assert batch.items[0].signature.startswith("aligner:exact")
+    with pytest.raises(InputTypeError, match="^aligner must be an alignment function"):
+        align_pairs([("a b", "a c")], aligner=3)  # type: ignore[arg-type]
