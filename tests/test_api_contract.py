@@ -255,3 +255,20 @@ def test_align_pairs_takes_an_aligner_by_name_as_similarity_many_does() -> None:
     assert batch.items[0].signature.startswith("aligner:exact")
     with pytest.raises(InputTypeError, match="^aligner must be an alignment function"):
         align_pairs([("a b", "a c")], aligner=3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("rule", "error", "message"), [
+    (["lowest"], InputTypeError, "^rule must be a threshold rule's name"),
+    ("bogus", ConfigurationError, "^unknown threshold rule 'bogus'"),
+])
+def test_evaluate_paraphrase_checks_its_rule_before_aligning(rule, error, message) -> None:
+    """`evaluate_paraphrase(train, test, rule=["lowest"])` aligned every pair, then raised
+    "unhashable type: 'list'" choosing the threshold; `rule="bogus"` its ConfigurationError
+    only then too (minutes on MSRP). Both are raised before any pair is aligned now."""
+    def exploding(*_args: object) -> paralign.Alignment:
+        raise AssertionError("aligned before the rule was checked")
+
+    pairs = [("A man eats.", "A man is eating.", True), ("Dogs bark.", "Cats sleep.", False)] * 2
+    for classifier in ("signal", "features"):
+        with pytest.raises(error, match=message):
+            paralign.evaluate_paraphrase(pairs, pairs, classifier=classifier, rule=rule, aligner=exploding)

@@ -62,6 +62,7 @@ from .thresholds import (
     DEFAULT_THRESHOLD_RULE,
     BinaryScores,
     binary_scores,
+    check_rule,
     choose_threshold,
 )
 from .validation import (
@@ -230,7 +231,7 @@ def evaluate_paraphrase(
         features = named_feature_set(feature_set)  # an unknown name fails before any alignment
         penalty = check_l2(FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2)  # before any alignment
     cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
-    rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
+    rule = check_rule(rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE))  # before any alignment
     sig = _neural_parts_checked(classifier, signal, feature_set, cross_encoder, encoder, device)
     aligner = resolve_aligner(aligner)
     aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
