@@ -272,3 +272,19 @@ def test_evaluate_paraphrase_checks_its_rule_before_aligning(rule, error, messag
     for classifier in ("signal", "features"):
         with pytest.raises(error, match=message):
             paralign.evaluate_paraphrase(pairs, pairs, classifier=classifier, rule=rule, aligner=exploding)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"disable": "parser"}, r"^disable must be a list of pipe names, such as \['parser'\], not one str"),
+    ({"disable": [1]}, "^disable: item 1 is int"),
+    ({"disable": None}, "^disable must be a list of pipe names, not NoneType"),
+    ({"model": 3}, "^model must be a spaCy model's name or folder"),
+])
+def test_an_annotator_names_options_of_the_wrong_type(options: dict, message: str) -> None:
+    """`Annotator(disable="parser")` disabled the pipes 'p', 'a', 'r', ... (none: the parser
+    ran, silently), `disable=[1]` was kept, `disable=None` "'NoneType' object is not iterable",
+    `model=3` "sequence item 0: expected str instance, int found" on first use. An
+    InputTypeError when built now; a model folder as a Path is its path, as a str is."""
+    with pytest.raises(InputTypeError, match=message):
+        paralign.Annotator(**options)
+    assert paralign.Annotator(Path("models") / "en", disable=("ner",)).model == str(Path("models") / "en")
