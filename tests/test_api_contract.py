@@ -288,3 +288,19 @@ def test_an_annotator_names_options_of_the_wrong_type(options: dict, message: st
     with pytest.raises(InputTypeError, match=message):
         paralign.Annotator(**options)
     assert paralign.Annotator(Path("models") / "en", disable=("ner",)).model == str(Path("models") / "en")
+
+
+def test_a_feature_set_or_encoder_model_that_is_no_name_is_named() -> None:
+    """`evaluate_paraphrase(train, test, feature_set=["alignment"])` raised "unhashable type:
+    'list'" from the sets' lookup; `Encoder(3)` (and `scorer("contextual", encoder=3)`)
+    "expected str, bytes or os.PathLike object, not int" from os.fspath. InputTypeErrors naming
+    the argument now, before any model loads or pair is aligned."""
+    from paralign.neural import Encoder
+
+    pairs = [("A man eats.", "A man is eating.", True), ("Dogs bark.", "Cats sleep.", False)] * 2
+    with pytest.raises(InputTypeError, match="^feature_set must be a feature set's name"):
+        paralign.evaluate_paraphrase(pairs, pairs, feature_set=["alignment"])  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="^encoder model must be a name or folder, or None, not int 3"):
+        Encoder(3)  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="^encoder model must be"):
+        scorer("contextual", encoder=3, resources=())  # type: ignore[arg-type]
