@@ -11,7 +11,7 @@ import pytest
 
 import paralign
 from paralign import disk_cache
-from paralign.errors import ConfigurationError, EmptyScoringError, InputTypeError
+from paralign.errors import ConfigurationError, EmptyScoringError, InputTypeError, MismatchError
 from paralign.metrics.alignment_scores import AlignmentScores, PairCounts
 from paralign.metrics.paraeval import scorer, system_scores
 
@@ -304,3 +304,21 @@ def test_a_feature_set_or_encoder_model_that_is_no_name_is_named() -> None:
         Encoder(3)  # type: ignore[arg-type]
     with pytest.raises(InputTypeError, match="^encoder model must be"):
         scorer("contextual", encoder=3, resources=())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("fields", "error", "message"), [
+    ((("a",), (0.0,), (0.0,), (1.0,), 0.0), ConfigurationError, r"^LogisticModel scales: item 1 is 0.0, not a finite number > 0"),
+    ((("a",), (0.0,), (1.0,), (float("nan"),), 0.0), ConfigurationError, "^LogisticModel weights: item 1 is nan"),
+    ((("a",), (0.0, 1.0), (1.0,), (1.0,), 0.0), MismatchError, "^LogisticModel: 2 means for 1 features"),
+    ((None, (0.0,), (1.0,), (1.0,), 0.0), InputTypeError, "^LogisticModel features must be a list of strings"),
+    ((("a",), (0.0,), (1.0,), (1.0,), "x"), ConfigurationError, "^LogisticModel intercept is 'x'"),
+])
+def test_a_logistic_model_built_by_hand_refuses_numbers_it_cannot_score_with(fields, error, message) -> None:
+    """`LogisticModel` built by hand kept anything, which `from_dict` refuses in a report: a
+    scale of 0 then gave probability 1.0 (a division by zero, with a RuntimeWarning), a NaN
+    weight NaN, silently; two means for one feature numpy's "matmul: Input operand 1 has a
+    mismatch in its core dimension 0", features=None a probability of 0.731. Each is refused
+    when built now, naming the field; a fitted or good model scores as before."""
+    with pytest.raises(error, match=message):
+        paralign.LogisticModel(*fields)
+    assert paralign.LogisticModel(["a"], [0.0], [1.0], [1.0], 0.0).probability([1.0]) == pytest.approx(0.7310585786)
