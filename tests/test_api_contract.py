@@ -5,6 +5,7 @@ iterable"). Each test here is a case that broke it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -322,3 +323,26 @@ def test_a_logistic_model_built_by_hand_refuses_numbers_it_cannot_score_with(fie
     with pytest.raises(error, match=message):
         paralign.LogisticModel(*fields)
     assert paralign.LogisticModel(["a"], [0.0], [1.0], [1.0], 0.0).probability([1.0]) == pytest.approx(0.7310585786)
+
+
+def test_lattice_queries_name_a_count_state_or_text_of_the_wrong_kind() -> None:
+    """On a lattice, `kbest(None)` raised "'<' not supported between instances of 'NoneType'
+    and 'int'", `kbest(2.5)` "slice indices must be integers"; `in_edges(None)` "tuple indices
+    must be integers", `out_edges(99)` "tuple index out of range", and `in_edges(-1)` gave the
+    last state's edges, silently; `Lattice.from_json(None)` "'NoneType' object has no attribute
+    'lstrip'". Each is now one of paralign's errors naming the value."""
+    from paralign.errors import LatticeError
+
+    lattice = paralign.build_lattice(["the cat sat", "a cat sat"])
+    for bad in (None, "3", 2.5):
+        with pytest.raises(ConfigurationError, match="^k must be a whole number"):
+            lattice.kbest(bad)  # type: ignore[arg-type]
+    with pytest.raises(InputTypeError, match="^a state is an integer, got None"):
+        lattice.in_edges(None)  # type: ignore[arg-type]
+    for state in (99, -1):
+        with pytest.raises(LatticeError, match=f"^state {state} outside the lattice's states 0-3"):
+            lattice.out_edges(state)
+    with pytest.raises(InputTypeError, match="^Lattice.from_json takes the JSON text"):
+        paralign.Lattice.from_json(None)  # type: ignore[arg-type]
+    assert [words for _, words in lattice.kbest(1)] == [("the", "cat", "sat")]
+    assert lattice.out_edges(0) == (0, 1) and paralign.Lattice.from_json(json.dumps(lattice.to_dict())) == lattice
