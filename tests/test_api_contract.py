@@ -346,3 +346,15 @@ def test_lattice_queries_name_a_count_state_or_text_of_the_wrong_kind() -> None:
         paralign.Lattice.from_json(None)  # type: ignore[arg-type]
     assert [words for _, words in lattice.kbest(1)] == [("the", "cat", "sat")]
     assert lattice.out_edges(0) == (0, 1) and paralign.Lattice.from_json(json.dumps(lattice.to_dict())) == lattice
+
+
+def test_aligned_sentences_refuses_a_signature_that_is_no_text() -> None:
+    """`AlignedSentences(source, target, alignment, signature=3)` (or the aligner itself, a
+    likely slip for `alignment_signature(aligner)`) was kept, and `to_dict()` wrote it as the
+    record's "signature" (3, or an object JSON cannot write). An InputTypeError now."""
+    source, target = paralign.Sentence(("a", "b")), paralign.Sentence(("a", "c"))
+    alignment = paralign.Alignment.from_pharaoh("0-0")
+    for bad in (3, paralign.get_aligner("exact")):
+        with pytest.raises(InputTypeError, match="^AlignedSentences.signature must be a str"):
+            paralign.AlignedSentences(source, target, alignment, bad)  # type: ignore[arg-type]
+    assert paralign.AlignedSentences(source, target, alignment, "aligner:exact").to_dict()["signature"] == "aligner:exact"

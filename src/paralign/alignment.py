@@ -367,6 +367,9 @@ class AlignedSentences:
                                      f"Sentence.plain makes one), not {type(value).__name__} {shown_value(value)}")
         require_alignment(self.alignment, "AlignedSentences.alignment")
         self.alignment.validate(len(self.source), len(self.target))
+        if self.signature is not None and not isinstance(self.signature, str):  # to_dict wrote 3 as it was
+            raise InputTypeError(f"AlignedSentences.signature must be a str (alignment_signature(aligner)) or None, "
+                                 f"not {type(self.signature).__name__} {shown_value(self.signature)}")
 
     def to_dict(self) -> dict[str, Any]:
         """The pair as ``paralign align --format json`` shows it (which adds its input line and
