@@ -358,3 +358,15 @@ def test_aligned_sentences_refuses_a_signature_that_is_no_text() -> None:
         with pytest.raises(InputTypeError, match="^AlignedSentences.signature must be a str"):
             paralign.AlignedSentences(source, target, alignment, bad)  # type: ignore[arg-type]
     assert paralign.AlignedSentences(source, target, alignment, "aligner:exact").to_dict()["signature"] == "aligner:exact"
+
+
+def test_an_aligner_takes_its_similarity_table_as_a_path(tmp_path) -> None:
+    """`Aligner(similarity=Path("table.tsv"))` raised "unknown word-similarity source
+    PosixPath('table.tsv')" where the same path as a str is read as a table: a Path is a TSV
+    path now (a missing file is named, as for a str)."""
+    table = tmp_path / "table.tsv"
+    table.write_text("purchased\tbought\t0.9\n", encoding="utf-8")
+    for spec in (table, str(table)):
+        assert paralign.Aligner(similarity=spec).align("He purchased it .", "He bought it .").sure >= {(1, 1)}
+    with pytest.raises(ConfigurationError, match="missing.tsv"):
+        paralign.Aligner(similarity=tmp_path / "missing.tsv").align("a", "a")
