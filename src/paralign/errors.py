@@ -367,6 +367,18 @@ def check_count(value: object, what: str, minimum: int = 1) -> int:
     return int(value)
 
 
+def check_switch(name: str, value: object) -> bool:
+    """An on/off option's value as a bool: True or False (0 and 1, numpy's bools too); anything
+    else, such as the str "no" that Python reads as true, a ConfigurationError naming it."""
+    from numbers import Integral
+
+    if isinstance(value, bool):
+        return value
+    if (isinstance(value, Integral) or type(value).__name__ == "bool_") and value in (0, 1):
+        return bool(value)
+    raise ConfigurationError(f"{name} must be True or False, not {type(value).__name__} {value!r}")
+
+
 def check_pairs(pairs: object, what: str = "pairs", pair: str = "(source, target) pair") -> list:
     """`pairs` as a list, each item checked to be a (source, target) pair: a tuple or list of
     two (InputTypeError naming the first that is not, 1-based: a caller's mistake, not a pair
