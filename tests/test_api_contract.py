@@ -370,3 +370,15 @@ def test_an_aligner_takes_its_similarity_table_as_a_path(tmp_path) -> None:
         assert paralign.Aligner(similarity=spec).align("He purchased it .", "He bought it .").sure >= {(1, 1)}
     with pytest.raises(ConfigurationError, match="missing.tsv"):
         paralign.Aligner(similarity=tmp_path / "missing.tsv").align("a", "a")
+
+
+@pytest.mark.parametrize("flag", ["lowercase", "keyword_check", "wordnet", "squeeze"])
+def test_lattice_options_take_flags_that_are_true_or_false(flag: str) -> None:
+    """`LatticeOptions(lowercase="no")` lower-cased (a non-empty str is true), `lowercase=None`
+    built a lattice whose `lowercase` said "unknown"; any flag took any value, silently. A
+    ConfigurationError naming the flag now, as AlignerConfig's flags; True, False, 0 and 1 are
+    taken as before."""
+    for bad in ("no", None, 2):
+        with pytest.raises(ConfigurationError, match=f"^{flag} must be True or False"):
+            paralign.LatticeOptions(**{flag: bad})
+    assert getattr(paralign.LatticeOptions(**{flag: 0}), flag) is False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
+from ..errors import ConfigurationError, FormatError, InputTypeError, check_switch, shown_value
 from ..nlp import Annotator, TextOrTokens, check_text_or_tokens
 from ..sentence import Sentence
 from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
@@ -51,8 +51,11 @@ class LatticeOptions:
     max_gaps: int = 0  #: relaxed merging (extension): children left unaligned per merge
 
     def __post_init__(self) -> None:
-        """A method of :data:`METHODS` and max_gaps >= 0 (ConfigurationError): -1 was taken as
-        relaxed merging, since any non-zero number turns it on."""
+        """A method of :data:`METHODS`, max_gaps >= 0 (ConfigurationError): -1 was taken as
+        relaxed merging, since any non-zero number turns it on; and flags that are True or False
+        (:func:`~paralign.errors.check_switch`): lowercase="no" lower-cased, silently."""
+        for flag in ("lowercase", "keyword_check", "wordnet", "squeeze"):
+            object.__setattr__(self, flag, check_switch(flag, getattr(self, flag)))
         if self.method not in METHODS:
             raise ConfigurationError(f"unknown lattice method {self.method!r} (expected one of {METHODS})")
         if isinstance(self.max_gaps, bool) or not isinstance(self.max_gaps, int) or self.max_gaps < 0:
