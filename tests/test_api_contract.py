@@ -382,3 +382,15 @@ def test_lattice_options_take_flags_that_are_true_or_false(flag: str) -> None:
         with pytest.raises(ConfigurationError, match=f"^{flag} must be True or False"):
             paralign.LatticeOptions(**{flag: bad})
     assert getattr(paralign.LatticeOptions(**{flag: 0}), flag) is False
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_system_scores_checks_workers_with_either_scorer(config: str) -> None:
+    """`system_scores(scorer("default"), hyps, refs, workers="x")` scored, silently (the graded
+    scorer spreads whole systems, not segments, so it never read `workers`), where the paper
+    scorer's refused it. Both refuse a count that is no whole number of at least 1 now."""
+    item = scorer(config, resources=())
+    for bad in ("x", 0, 2.5):
+        with pytest.raises(ConfigurationError, match="^workers must be"):
+            system_scores(item, HYPOTHESES, REFERENCES, workers=bad)  # type: ignore[arg-type]
+    assert system_scores(item, HYPOTHESES, REFERENCES, workers=1)["signature"].startswith("nrefs:1|")

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
-from ...errors import ConfigurationError, InputTypeError, shown_value
+from ...errors import ConfigurationError, InputTypeError, check_count, shown_value
 from ...paraphrases import ParaphraseSource
 from ...workers import Progress, run_chunks, stop_batch
 from ..significance import (
@@ -225,6 +225,7 @@ def system_scores(
     if not isinstance(item, ParaEval | GradedParaEval):
         raise InputTypeError(f"item must be a ParaEval scorer (scorer(config) builds one), not "
                              f"{type(item).__name__} {shown_value(item)}")
+    check_count(workers, "workers")  # the graded scorer, which spreads systems instead, took 'x' silently
     check_hypotheses(hypotheses, scoring=True)
     out: dict[str, object]
     if isinstance(item, GradedParaEval):
