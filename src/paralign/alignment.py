@@ -7,7 +7,7 @@ import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from numbers import Real
+from numbers import Integral, Real
 from types import MappingProxyType
 from typing import Any
 
@@ -185,10 +185,12 @@ class Alignment:
 
     def union(self, other: Alignment) -> Alignment:
         """Links in either alignment (sure and possible sets combined separately)."""
+        require_alignment(other, "union's other")  # a list was "'list' object has no attribute 'sure'"
         return Alignment(self.sure | other.sure, self.possible | other.possible)
 
     def intersection(self, other: Alignment) -> Alignment:
         """Links in both alignments (sure and possible sets intersected separately)."""
+        require_alignment(other, "intersection's other")
         return Alignment(self.sure & other.sure, self.possible & other.possible)
 
     __or__ = union
@@ -197,7 +199,12 @@ class Alignment:
     def validate(
         self, source_length: int, target_length: int, *, source: str | None = None, line: int | None = None
     ) -> Alignment:
-        """Raise AlignmentIndexError if a link points outside a sentence; return self."""
+        """Raise AlignmentIndexError if a link points outside a sentence; return self. A length
+        that is not a whole number is an InputTypeError (None was "'<' not supported ...")."""
+        for what, length in (("source_length", source_length), ("target_length", target_length)):
+            if type(length) is not int and (isinstance(length, bool) or not isinstance(length, Integral)):
+                raise InputTypeError(f"{what} must be a number of tokens (an int), not "
+                                     f"{type(length).__name__} {shown_value(length)}")
         if self.possible:
             sources, targets = zip(*self.possible, strict=True)
             if min(sources) >= 0 and min(targets) >= 0 and max(sources) < source_length \
@@ -360,6 +367,9 @@ class AlignedSentences:
                                      f"Sentence.plain makes one), not {type(value).__name__} {shown_value(value)}")
         require_alignment(self.alignment, "AlignedSentences.alignment")
         self.alignment.validate(len(self.source), len(self.target))
+        if self.signature is not None and not isinstance(self.signature, str):  # to_dict wrote 3 as it was
+            raise InputTypeError(f"AlignedSentences.signature must be a str (alignment_signature(aligner)) or None, "
+                                 f"not {type(self.signature).__name__} {shown_value(self.signature)}")
 
     def to_dict(self) -> dict[str, Any]:
         """The pair as ``paralign align --format json`` shows it (which adds its input line and

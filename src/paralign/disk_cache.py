@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TypeVar, cast
 
 from ._version import __version__
-from .errors import OPEN_REASONS, InputFileError
+from .errors import OPEN_REASONS, ConfigurationError, InputFileError, InputTypeError, shown_value
 from .settings import cache_dir, vector_cache_dir
 
 #: The values marshal writes, which an entry holds (a value of another type inside one of the
@@ -287,7 +287,7 @@ def entries(kinds: Iterable[str] = KINDS) -> list[CacheEntry]:
     there holds none). Raises :class:`~paralign.errors.InputFileError` naming a folder that
     cannot be read."""
     found = []
-    for kind in kinds:
+    for kind in _kinds(kinds):
         for path in _files(kind, _ENTRY_PATTERN[kind]):
             with contextlib.suppress(FileNotFoundError):  # removed meanwhile by another process
                 size = path.stat().st_size
@@ -304,8 +304,22 @@ def purge(kinds: Iterable[str] = KINDS) -> Removed:
     (:data:`ABANDONED_AFTER`); nothing else in the folders (PARALIGN_VECTOR_CACHE may name a
     folder that holds other files). A command running meanwhile is not disturbed: an entry it
     reads is read whole or derived again, one it writes is kept or not."""
-    kinds = tuple(kinds)
+    kinds = _kinds(kinds)
     return _remove(entries(kinds), kinds)
+
+
+def _kinds(kinds: object) -> tuple[str, ...]:
+    """`kinds` as a tuple of cache kinds (:data:`KINDS`); one str (its letters were taken as
+    kinds: KeyError 'd'), a value that is not a list (None: "not iterable") or an unknown kind
+    is named."""
+    if isinstance(kinds, str) or not isinstance(kinds, Iterable):
+        raise InputTypeError(f"kinds must be a list of cache kinds ({', '.join(KINDS)}), not "
+                             f"{type(kinds).__name__} {shown_value(kinds)}")
+    out = tuple(kinds)
+    for kind in out:
+        if kind not in KINDS:
+            raise ConfigurationError(f"unknown cache kind {shown_value(kind)}: use {', '.join(KINDS)}")
+    return out
 
 
 def prune() -> Removed:

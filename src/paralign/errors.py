@@ -268,6 +268,24 @@ def file_path(path: object) -> Path:
                          f"{shown_value(path)}")
 
 
+def file_paths(paths: object, what: str) -> list:
+    """`paths` as a list of file paths (str or os.PathLike of one), read once; one path (a str
+    was read as one file per character), a value that is not a list, or an item that is no
+    path is an InputTypeError naming `what` (and the item, 1-based)."""
+    from collections.abc import Iterable
+
+    if isinstance(paths, str | bytes | os.PathLike) or not isinstance(paths, Iterable):
+        one = "one path " if isinstance(paths, str | os.PathLike) else ""
+        raise InputTypeError(f"{what} must be a list of file paths, not {one}{type(paths).__name__} "
+                             f"{shown_value(paths)}")
+    items = list(paths)
+    for number, path in enumerate(items, start=1):
+        if not (isinstance(path, str) or (isinstance(path, os.PathLike) and isinstance(os.fspath(path), str))):
+            raise InputTypeError(f"{what}: item {number} is {type(path).__name__} {shown_value(path)}, "
+                                 "not a file path (a str or a pathlib.Path)")
+    return items
+
+
 def written_in_place(path: str | Path) -> bool:
     """Is `path` written where it is, not through a temporary file renamed onto it: a path that
     exists and is not a regular file (/dev/null, a FIFO) or lives in /dev or /proc (/dev/stdout
@@ -349,6 +367,18 @@ def check_count(value: object, what: str, minimum: int = 1) -> int:
     return int(value)
 
 
+def check_switch(name: str, value: object) -> bool:
+    """An on/off option's value as a bool: True or False (0 and 1, numpy's bools too); anything
+    else, such as the str "no" that Python reads as true, a ConfigurationError naming it."""
+    from numbers import Integral
+
+    if isinstance(value, bool):
+        return value
+    if (isinstance(value, Integral) or type(value).__name__ == "bool_") and value in (0, 1):
+        return bool(value)
+    raise ConfigurationError(f"{name} must be True or False, not {type(value).__name__} {value!r}")
+
+
 def check_pairs(pairs: object, what: str = "pairs", pair: str = "(source, target) pair") -> list:
     """`pairs` as a list, each item checked to be a (source, target) pair: a tuple or list of
     two (InputTypeError naming the first that is not, 1-based: a caller's mistake, not a pair
@@ -363,6 +393,14 @@ def check_pairs(pairs: object, what: str = "pairs", pair: str = "(source, target
         if isinstance(item, str) or not isinstance(item, Sequence) or len(item) != 2:
             raise InputTypeError(f"{what}: item {number} is {shown_value(item)}, not a {pair}")
     return items
+
+
+def check_progress(progress: object) -> None:
+    """InputTypeError unless `progress` is None or callable: it was first called after a chunk's
+    work, so a str failed there ("'str' object is not callable"), that work lost."""
+    if progress is not None and not callable(progress):
+        raise InputTypeError(f"progress must be a function (called with the number of items done) or None, "
+                             f"not {type(progress).__name__} {shown_value(progress)}")
 
 
 def listed(items: object, what: str) -> list:

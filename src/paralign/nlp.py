@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -12,7 +13,9 @@ from .errors import (
     InputTypeError,
     ResourceMissingError,
     check_count,
+    check_texts,
     is_text,
+    listed,
     lone_in,
     shown_value,
 )
@@ -230,8 +233,14 @@ class Annotator:
     """
 
     def __init__(self, model: str | None = None, *, disable: Sequence[str] = (), batch_size: int = 256) -> None:
-        self.model = model
-        self.disable = tuple(disable)
+        if model is not None and not isinstance(model, str | os.PathLike):  # 3 was "sequence item 0: expected str"
+            raise InputTypeError(f"model must be a spaCy model's name or folder, or None, not {type(model).__name__} "
+                                 f"{shown_value(model)}")
+        if isinstance(disable, str):  # its letters were the pipes disabled: none, silently
+            raise InputTypeError(f"disable must be a list of pipe names, such as [{disable!r}], not one str")
+        self.model = None if model is None else os.fspath(model)  # a Path was "expected string" from spaCy
+        self.disable = tuple(listed(disable, "disable must be a list of pipe names"))
+        check_texts(self.disable, "disable")
         self.batch_size = check_count(batch_size, "batch_size")  # 0 was a StopIteration from spaCy
 
     @property

@@ -6,6 +6,7 @@ import operator
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import overload
 
 from .errors import (
@@ -14,6 +15,7 @@ from .errors import (
     MismatchError,
     ParalignError,
     TokenIndexError,
+    check_texts,
     shown_value,
 )
 
@@ -45,6 +47,17 @@ class Entity:
     end: int
     label: str
 
+    def __post_init__(self) -> None:
+        """Token indices and a label, or an InputTypeError naming the field (a None start was
+        kept, then failed in a Sentence as "'<=' not supported between ...")."""
+        for name, value in (("start", self.start), ("end", self.end)):
+            if type(value) is not int and not _index(value):
+                raise InputTypeError(f"Entity {name} must be a token index (an int), not "
+                                     f"{type(value).__name__} {shown_value(value)}")
+        if not isinstance(self.label, str):
+            raise InputTypeError(f"Entity label must be a str (spaCy's, e.g. 'PERSON'), not "
+                                 f"{type(self.label).__name__} {shown_value(self.label)}")
+
 
 @dataclass(frozen=True, slots=True)
 class Token:
@@ -55,6 +68,10 @@ class Token:
     i: int
 
     def __post_init__(self) -> None:
+        check_sentence(self.sentence, "Token's sentence", "annotate")  # None was an AttributeError
+        if type(self.i) is not int and not _index(self.i):  # "'<=' not supported" before
+            raise InputTypeError(f"Token's i must be a token index (an int), not {type(self.i).__name__} "
+                                 f"{shown_value(self.i)}")
         if not 0 <= self.i < len(self.sentence.tokens):
             raise TokenIndexError(f"token {self.i} outside a {len(self.sentence.tokens)}-token sentence")
 
@@ -128,7 +145,11 @@ class Sentence:
             raise InputTypeError(f"Sentence takes a list of tokens, not {type(self.tokens).__name__} "
                                  f"{shown_value(self.tokens)}")
         object.__setattr__(self, "tokens", tuple(self.tokens))  # lists would break hashing
-        object.__setattr__(self, "entities", tuple(self.entities))
+        try:
+            "".join(self.tokens)  # fails on a token that is not a str, in C (an int was refused only by repr())
+        except TypeError:
+            check_texts(self.tokens, "Sentence tokens")  # names the token by its number
+        object.__setattr__(self, "entities", _layer("entities", self.entities))
         n = len(self.tokens)
         defaults: dict[str, tuple] = {
             "lemmas": self.tokens,
@@ -139,7 +160,7 @@ class Sentence:
             "whitespace": (True,) * n,
         }
         for name, default in defaults.items():
-            value = getattr(self, name)
+            value = _layer(name, getattr(self, name))
             if not value and n:
                 object.__setattr__(self, name, tuple(default))
             elif len(value) != n:
@@ -147,10 +168,16 @@ class Sentence:
             else:
                 object.__setattr__(self, name, tuple(value))
         for i, head in enumerate(self.heads):
+            if isinstance(head, bool) or not isinstance(head, int):
+                raise InputTypeError(f"Sentence.heads: item {i + 1} is {type(head).__name__} "
+                                     f"{shown_value(head)}, not a token index (an int)")
             if head != ROOT and not 0 <= head < n:
                 raise FormatError(f"token {i} ({self.tokens[i]!r}) has head {head}, outside a {n}-token sentence")
         index = [-1] * n
         for k, ent in enumerate(self.entities):
+            if not isinstance(ent, Entity):
+                raise InputTypeError(f"Sentence.entities: item {k + 1} is {type(ent).__name__} "
+                                     f"{shown_value(ent)}, not an Entity(start, end, label)")
             if not 0 <= ent.start < ent.end <= n:
                 raise FormatError(f"entity span {ent.start}:{ent.end} outside a {n}-token sentence")
             for i in range(ent.start, ent.end):
@@ -248,6 +275,23 @@ class Sentence:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
             raise FormatError(f"bad sentence record: {what}", source=source, line=line) from exc
+
+
+def _index(value: object) -> bool:
+    """Is `value` a whole number that indexes a token (an int, numpy's too; not a bool)?"""
+    return not isinstance(value, bool) and isinstance(value, Integral)
+
+
+def _layer(name: str, value: object) -> tuple:
+    """An annotation layer of a Sentence as a tuple (None or empty: none); one str (its
+    characters would be the entries) or a value that is not a list is an InputTypeError naming
+    the layer, where len() of a number raised "object of type 'float' has no len()"."""
+    if value is None:
+        return ()
+    if isinstance(value, str | bytes) and value or not isinstance(value, Iterable):
+        raise InputTypeError(f"Sentence.{name} must be a list (one entry per token), not "
+                             f"{type(value).__name__} {shown_value(value)}")
+    return tuple(value)
 
 
 def check_sentence(value: object, what: str, text_method: str = "align") -> None:

@@ -165,7 +165,7 @@ def test_the_model_round_trips_through_json():
     with pytest.raises(FormatError, match="not a paraphrase model"):
         LogisticModel.from_dict({"features": [{"name": "a"}]})
     for bad_l2 in (math.nan, math.inf, -1.0):  # what fit refuses, a saved model does not carry
-        with pytest.raises(FormatError, match="l2 < 0"):
+        with pytest.raises(FormatError, match="not a paraphrase model .l2 must be a finite number >= 0"):
             LogisticModel.from_dict({**model.to_dict(), "l2": bad_l2})
 
 

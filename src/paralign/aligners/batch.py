@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank
 from ..corpora.sentence_pairs import InputPair
-from ..errors import SETUP_ERRORS, check_pairs
+from ..errors import SETUP_ERRORS, check_pairs, check_progress
 from ..nlp import Annotator, check_annotator, default_annotator
 from ..sentence import Sentence
 from ..workers import Progress, describe_error, in_steps, iter_chunk_results, run_chunks
-from .registry import default_aligner
+from .registry import default_aligner, resolve_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
     from .contextual import ContextualAligner
@@ -112,7 +112,7 @@ def _align_chunk(
 def align_pairs(
     pairs: Iterable[tuple[TextLike, TextLike]],
     *,
-    aligner: AlignFunction | None = None,
+    aligner: AlignFunction | str | None = None,
     annotator: Annotator | None = None,
     workers: int = 1,
     chunk_size: int = 64,
@@ -125,7 +125,8 @@ def align_pairs(
     ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
     fails is reported in ``failures`` and the others are still returned; so is a pair with an
     empty sentence (no words: ``empty target sentence``), as the command line reports it.
-    An item that is not a (source, target) pair is an InputTypeError naming it. Each aligned
+    An item that is not a (source, target) pair is an InputTypeError naming it; `aligner` as
+    :func:`~paralign.similarity.similarity_many` takes it (a function or a name). Each aligned
     pair carries its aligner's signature (:func:`~paralign.aligners.signature.alignment_signature`),
     so that its :meth:`~paralign.alignment.AlignedSentences.to_dict` is the record
     ``paralign align --format json`` writes (which adds the pair's input line).
@@ -133,6 +134,8 @@ def align_pairs(
     from .signature import alignment_signature
 
     check_annotator(annotator)
+    check_progress(progress)
+    aligner = resolve_aligner(aligner)  # a name was called: every pair failed, "'str' object is not callable"
     signature = alignment_signature(aligner)
     results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator, signature),

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from .._moved import moved_names
 from ..alignment import Alignment
-from ..errors import FormatError, InputTypeError, check_count
+from ..errors import FormatError, InputTypeError, check_count, check_progress
 from ..metrics.alignment_scores import PRFDict, ScoresDict, SkippedRow
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
@@ -211,7 +211,7 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
     from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
-
+    check_progress(progress)
     gold, positions, skipped = read_gold(gold_path, limit)
     for _ in in_steps(progress, [aligner], 1, "loading"):  # resources, outside the timings
         aligner.related  # noqa: B018

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 from ..alignment import AlignFunction, Alignment, TextAlignFunction
-from ..errors import ConfigurationError, InputTypeError
+from ..errors import ConfigurationError, InputTypeError, shown_value
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
 from .exact import exact_match_aligner
@@ -88,7 +88,12 @@ def get_aligner(name: str, preset: str = "default") -> TextAlignFunction:
     tokens). It is what ``similarity(aligner=...)`` and the batch functions take; built once,
     it loads its data on first use. An unknown name or preset is a ConfigurationError. A label
     as results and signatures write it (``sultan:paraphrase``, :func:`aligner_label`) is taken
-    as its name and preset, so what a result names can be asked for again."""
+    as its name and preset, so what a result names can be asked for again. A name or preset
+    that is not a str is an InputTypeError."""
+    for what, value in (("aligner name", name), ("preset", preset)):
+        if not isinstance(value, str):
+            raise InputTypeError(f"{what} must be a str (get_aligner('sultan', 'paraphrase')), not "
+                                 f"{type(value).__name__} {shown_value(value)}")
     if ":" in name and preset == "default":
         name, _, preset = name.partition(":")
     if name == "sultan":

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from ..errors import ConfigurationError, FormatError
+from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
 from ..signature import short_hash
 from ..textio import require_file
 from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
@@ -99,6 +99,9 @@ def detect_format(path: str | Path, *, name: str | None = None) -> str:
 
 
 def _resolve_format(path: str | Path, format: str | None, name: str | None = None) -> str:
+    if format is not None and not isinstance(format, str):  # a list was "unhashable type" below
+        raise InputTypeError(f"format must be a format's name ({', '.join(FORMATS)}) or None, not "
+                             f"{type(format).__name__} {shown_value(format)}")
     fmt = format or detect_format(path, name=name)
     if fmt not in FORMATS:
         raise FormatError(f"unknown alignment format {fmt!r} (known: {', '.join(FORMATS)})",

@@ -57,6 +57,9 @@ class AlignedPair:
             tokens = getattr(self, side)
             if isinstance(tokens, str):
                 raise InputTypeError(f"AlignedPair.{side} is a sequence of tokens, not one str ({tokens[:40]!r})")
+            if not isinstance(tokens, Iterable):  # None was "'NoneType' object is not iterable"
+                raise InputTypeError(f"AlignedPair.{side} is a sequence of tokens, not {type(tokens).__name__} "
+                                     f"{shown_value(tokens)}")
             tokens = tuple(tokens)
             try:
                 "".join(tokens)  # fails on a token that is not a str, in C: 0.5 us for 25 tokens

@@ -7,10 +7,10 @@ FSA by creating alternative paths at every merged node, then squeeze.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
+from ..errors import ConfigurationError, FormatError, InputTypeError, check_switch, shown_value
 from ..nlp import Annotator, TextOrTokens, check_text_or_tokens
 from ..sentence import Sentence
 from .forest import ForestNode, Merger, SynonymFn, wordnet_synonym_fn
@@ -51,8 +51,11 @@ class LatticeOptions:
     max_gaps: int = 0  #: relaxed merging (extension): children left unaligned per merge
 
     def __post_init__(self) -> None:
-        """A method of :data:`METHODS` and max_gaps >= 0 (ConfigurationError): -1 was taken as
-        relaxed merging, since any non-zero number turns it on."""
+        """A method of :data:`METHODS`, max_gaps >= 0 (ConfigurationError): -1 was taken as
+        relaxed merging, since any non-zero number turns it on; and flags that are True or False
+        (:func:`~paralign.errors.check_switch`): lowercase="no" lower-cased, silently."""
+        for flag in ("lowercase", "keyword_check", "wordnet", "squeeze"):
+            object.__setattr__(self, flag, check_switch(flag, getattr(self, flag)))
         if self.method not in METHODS:
             raise ConfigurationError(f"unknown lattice method {self.method!r} (expected one of {METHODS})")
         if isinstance(self.max_gaps, bool) or not isinstance(self.max_gaps, int) or self.max_gaps < 0:
@@ -161,8 +164,9 @@ def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
 
     A value of the wrong type is an InputTypeError (a TypeError, as in the rest of the
     library) naming it: one text or Sentence (whose characters or words would become the
-    group), None or a number, or a member that is none of a Sentence, a text, a token list."""
-    if isinstance(sentences, str | Sentence) or not isinstance(sentences, Iterable):
+    group), a mapping (whose keys would, its values lost), None or a number, or a member that is
+    none of a Sentence, a text, a token list."""
+    if isinstance(sentences, str | Sentence | Mapping) or not isinstance(sentences, Iterable):
         what = "one " if isinstance(sentences, str | Sentence) else ""
         raise InputTypeError(f"build_lattice takes a group of sentences (a list), not "
                              f"{what}{type(sentences).__name__} {shown_value(sentences)}")

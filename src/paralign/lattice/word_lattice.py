@@ -27,12 +27,14 @@ import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from ..errors import (
     ConfigurationError,
     FormatError,
     InputTypeError,
     LatticeError,
+    check_count,
     check_texts,
     counted,
     invalid_json,
@@ -176,11 +178,21 @@ class Lattice:
 
     def out_edges(self, state: int) -> tuple[int, ...]:
         """Indices (into `edges`) of the edges leaving `state`."""
-        return self._out[state]
+        return self._out[state if type(state) is int and 0 <= state < self.n_states else self._state(state)]
 
     def in_edges(self, state: int) -> tuple[int, ...]:
         """Indices (into `edges`) of the edges entering `state`."""
-        return self._in[state]
+        return self._in[state if type(state) is int and 0 <= state < self.n_states else self._state(state)]
+
+    def _state(self, state: object) -> int:
+        """`state` as an index of this lattice's states, or an error naming it: None was "tuple
+        indices must be integers", 99 "tuple index out of range", -1 the last state's edges."""
+        if not is_integer(state):
+            raise InputTypeError(f"a state is an integer, got {shown_value(state)}")
+        index = operator.index(cast("int", state))
+        if not 0 <= index < self.n_states:
+            raise LatticeError(f"state {index} outside the lattice's states 0-{self.n_states - 1}")
+        return index
 
     def vocabulary(self) -> set[str]:
         """The words on the lattice's edges (epsilons excluded)."""
@@ -299,8 +311,7 @@ class Lattice:
     def kbest(self, k: int) -> list[tuple[float, tuple[str, ...]]]:
         """The k most probable paths (edge probability = (weight+1) / sum over the state's edges),
         as (log probability, words), best first; k must be >= 0."""
-        if k < 0:
-            raise ConfigurationError(f"k must be >= 0, got {k}")
+        k = check_count(k, "k", minimum=0)  # None, '3' or 2.5 was a TypeError from inside
         if k == 0:
             return []
         self.check_list_size(min(k, self.path_count()), per_state=k)
@@ -452,6 +463,9 @@ class Lattice:
         """The lattice of a JSON text (what `lattice build --format json` writes; a leading BOM is
         no error); FormatError naming `source` and the line of the bad JSON or field (a string
         escape that is half a surrogate pair is no character: :func:`.errors.lone_surrogate`)."""
+        if not isinstance(text, str):  # None was "'NoneType' object has no attribute 'lstrip'"
+            raise InputTypeError(f"Lattice.from_json takes the JSON text (a str), not {type(text).__name__} "
+                                 f"{shown_value(text)}: Lattice.from_dict takes its parsed record")
         text = strip_bom(text)
         try:
             data = json.loads(text)

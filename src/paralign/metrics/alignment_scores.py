@@ -232,6 +232,11 @@ class AlignmentScores:
     possible: str = "gold"
     warnings: tuple[str, ...] = ()  #: on the files as wholes (:func:`gold_warnings`, :func:`score_pairs`)
 
+    def __post_init__(self) -> None:
+        """No pair has no figure (macro and exact would be 0/0): refused, as score_alignments does."""
+        if not self.per_pair:
+            raise EmptyScoringError("no alignments to score (per_pair is empty)")
+
     @property
     def signature(self) -> str:
         """The settings that change these numbers, sacrebleu-style: the gold link set scored
@@ -282,9 +287,6 @@ class AlignmentScores:
     def __repr__(self) -> str:
         """The pairs, the link set and the corpus figures to 4 places, not every pair's counts
         (``per_pair`` holds those): ``AlignmentScores(pairs=6, links='sure', macro=PRF(...), ...)``."""
-        if not self.per_pair:
-            return f"AlignmentScores(pairs=0, links={self.links!r}, skipped={len(self.skipped)})"
-
         def prf(value: PRF) -> str:
             return f"PRF(precision={value.precision:.4f}, recall={value.recall:.4f}, f1={value.f1:.4f})"
 
@@ -458,18 +460,14 @@ def _misfit(g: PairOrBad, s: PairOrBad, gold_name: str, system_name: str) -> Par
         return MismatchError(
             f"pair {s.id!r} has {len(s.source)}+{len(s.target)} tokens but gold pair "
             f"{g.id!r} ({gold_name}:{g.line}) has {len(g.source)}+{len(g.target)}",
-            source=system_name,
-            line=s.line or None,
-        )
+            source=system_name, line=s.line or None)
     lengths = len(g.source), len(g.target)
     for i, j in sorted(s.alignment.possible):
         if not (0 <= i < lengths[0] and 0 <= j < lengths[1]):
             return AlignmentIndexError(
                 f"pair {s.id!r}: link {i}-{j} outside the gold sentences of {lengths[0]} "
                 f"and {lengths[1]} tokens (gold pair {g.id!r}){_outside_hint(s.alignment.possible, *lengths)}",
-                source=system_name,
-                line=s.line or None,
-            )
+                source=system_name, line=s.line or None)
     return None
 
 

@@ -104,9 +104,10 @@ def _model_name(model: str | os.PathLike[str] | None) -> str:
     str given as the argument is a ConfigurationError: it meant the default, silently, where
     it is almost always a name that went missing (an unset variable, an empty field)."""
     if isinstance(model, str) and not model:
-        raise ConfigurationError("encoder model: an empty name; give an installed model package or a "
-                                 f"local model directory, or None for the default ($PARALIGN_ENCODER, "
-                                 f"else {DEFAULT_ENCODER})")
+        raise ConfigurationError("encoder model: an empty name; give an installed model package or a local model "
+                                 f"directory, or None for the default ($PARALIGN_ENCODER, else {DEFAULT_ENCODER})")
+    if model is not None and not isinstance(model, str | os.PathLike):  # 3 was os.fspath's TypeError
+        raise InputTypeError(f"encoder model must be a name or folder, or None, not {type(model).__name__} {model!r:.40}")
     return encoder_name(os.fspath(model) if model is not None else None)
 
 

@@ -20,7 +20,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..alignment import AlignedSentences
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, InputTypeError, shown_value
 from ..metrics import f_measure
 from ..resources import stopwords
 from ..sentence import Sentence, fold_apostrophe
@@ -238,7 +238,11 @@ def uses_encoder(features: Sequence[str]) -> bool:
 
 
 def feature_set(name: str) -> tuple[str, ...]:
-    """The feature names of a named set (:data:`FEATURE_SETS`)."""
+    """The feature names of a named set (:data:`FEATURE_SETS`); a name that is no str is an
+    InputTypeError (a list was "unhashable type")."""
+    if not isinstance(name, str):
+        raise InputTypeError(f"feature_set must be a feature set's name ({', '.join(FEATURE_SETS)}), not "
+                             f"{type(name).__name__} {shown_value(name)}")
     try:
         return FEATURE_SETS[name]
     except KeyError:

@@ -23,7 +23,9 @@ from ..errors import (
     ExtraMissingError,
     FormatError,
     MismatchError,
+    check_texts,
     invalid_json,
+    listed,
     lone_surrogate,
 )
 from ..textio import open_text, sha256_file, strip_bom
@@ -88,6 +90,29 @@ class LogisticModel:
     weights: tuple[float, ...]
     intercept: float
     l2: float = 1.0
+
+    def __post_init__(self) -> None:
+        """The numbers :meth:`probabilities` needs, or an error naming the field: built by hand,
+        a scale of 0 gave P = 1.0 (a division by zero), a NaN weight P = NaN, lengths that
+        differ numpy's "matmul: ... mismatch", silently or from deep inside."""
+        check_texts(self.features, "LogisticModel features")
+        if not self.features:
+            raise ConfigurationError("LogisticModel: no features")
+        object.__setattr__(self, "features", tuple(self.features))
+        for name in ("means", "scales", "weights", "intercept"):
+            value = getattr(self, name)
+            values = [value] if name == "intercept" else listed(value, f"LogisticModel {name} must be a list")
+            if name != "intercept" and len(values) != len(self.features):
+                raise MismatchError(f"LogisticModel: {len(values)} {name} for {len(self.features)} features")
+            for number, v in enumerate(values, start=1):
+                positive = name != "scales" or (isinstance(v, Real) and float(v) > 0)
+                if isinstance(v, bool) or not isinstance(v, Real) or not math.isfinite(v) or not positive:
+                    where = name if name == "intercept" else f"{name}: item {number}"
+                    raise ConfigurationError(f"LogisticModel {where} is {v!r:.40}, not a finite number"
+                                             + (" > 0" if name == "scales" else ""))
+            if name != "intercept":
+                object.__setattr__(self, name, tuple(values))
+        check_l2(self.l2)
 
     @classmethod
     def fit(
@@ -191,13 +216,8 @@ class LogisticModel:
                 saved_number(data["intercept"]),
                 saved_number(data.get("l2", 1.0)),
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:  # a model's own checks too (no features, a scale <= 0)
             raise FormatError(f"not a paraphrase model ({_reason(exc)})", source=source) from exc
-        numbers = [*model.means, *model.scales, *model.weights, model.intercept, model.l2]
-        if not model.features or not all(map(math.isfinite, numbers)) or min(model.scales) <= 0 or model.l2 < 0:
-            why = ("no features" if not model.features
-                   else "a number that is not finite, a scale <= 0 or an l2 < 0")
-            raise FormatError(f"not a paraphrase model ({why})", source=source)
         return model
 
 

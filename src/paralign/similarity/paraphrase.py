@@ -18,7 +18,14 @@ from ..aligners.registry import PresetAligner, aligner_label, resolve_aligner
 from ..alignment import AlignFunction
 from ..corpora.msrp import ParaphrasePair, load_msrp
 from ..corpora.sts import SkippedPair, usable_pairs
-from ..errors import ConfigurationError, EmptyScoringError, FormatError, check_finite, listed
+from ..errors import (
+    ConfigurationError,
+    EmptyScoringError,
+    FormatError,
+    check_finite,
+    file_paths,
+    listed,
+)
 from ..nlp import Annotator
 from .contextual import encoder_options
 from .features import (
@@ -55,6 +62,7 @@ from .thresholds import (
     DEFAULT_THRESHOLD_RULE,
     BinaryScores,
     binary_scores,
+    check_rule,
     choose_threshold,
 )
 from .validation import (
@@ -223,7 +231,7 @@ def evaluate_paraphrase(
         features = named_feature_set(feature_set)  # an unknown name fails before any alignment
         penalty = check_l2(FEATURE_SET_L2.get(feature_set, 1.0) if l2 is None else l2)  # before any alignment
     cross_encoder = _wants_cross_encoder(cross_encoder, feature_set, fine_tuning, save_cross_encoder, cv_folds)
-    rule = rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE)
+    rule = check_rule(rule or ("half" if cross_encoder else DEFAULT_THRESHOLD_RULE))  # before any alignment
     sig = _neural_parts_checked(classifier, signal, feature_set, cross_encoder, encoder, device)
     aligner = resolve_aligner(aligner)
     aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
@@ -504,7 +512,9 @@ def evaluate_feature_rows(
 def evaluate_paraphrase_files(train_paths: Sequence[str | Path], test_path: str | Path, **options: Any) -> dict:
     """Train on MSRP-format training files, evaluate on the test file; with row reports.
 
-    `options` are :func:`evaluate_paraphrase`'s keyword options (classifier, signal, rule, ...)."""
+    `options` are :func:`evaluate_paraphrase`'s keyword options (classifier, signal, rule, ...).
+    `train_paths` is a list (one path is an InputTypeError: its characters were the files)."""
+    train_paths = file_paths(train_paths, "train_paths")
     train = load_msrp(*train_paths)
     test = load_msrp(test_path)
     for name, data, source in (("training", train, ", ".join(map(str, train_paths))), ("test", test, str(test_path))):

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from ..aligners.registry import aligner_label
 from ..aligners.signature import aligner_parts, spacy_id
 from ..alignment import AlignFunction
+from ..errors import InputTypeError, file_path, shown_value
 from ..signature import join_signature, setting_value, short_hash, signature_parts
+from ..textio import input_file_error, require_file
 from .contextual import ENCODER_SIGNALS
 from .signals import Signal, make_signal, needs_alignment
 
@@ -44,11 +45,18 @@ def similarity_signature(
     (``"sultan2014"``, ``"sultan:paraphrase"``). `model_file`: the saved report the signal was
     read from (``similarity --model``)."""
     given: list[Any] = list(signal) if isinstance(signal, list | tuple) else [signal]
+    for s in given:  # None was signed 'signal:NoneType', a number 'signal:int'
+        if not isinstance(s, str) and not (callable(s) and isinstance(getattr(s, "name", None), str)):
+            raise InputTypeError(f"signal must be a signal's name ('sultan2014') or a Signal, not "
+                                 f"{type(s).__name__} {shown_value(s)}")
     signals: list[Signal] = [make_signal(s) if isinstance(s, str) else s for s in given]
     parts: dict[str, object] = {"signal": "+".join(getattr(s, "name", type(s).__name__) for s in signals)}
     if model_file is not None:
-        path = Path(model_file)
-        parts["model"] = f"{path.name}#{short_hash(path.read_bytes())}"
+        path = require_file(file_path(model_file))  # a missing file was a bare FileNotFoundError, 3 a TypeError
+        try:
+            parts["model"] = f"{path.name}#{short_hash(path.read_bytes())}"
+        except OSError as exc:
+            raise input_file_error(exc, str(path)) from exc
     components = [c for s in signals for c in _components(s)]
     for s in signals:
         parts.update(_fitted_parts(s))

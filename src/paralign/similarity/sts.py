@@ -17,7 +17,14 @@ from ..aligners.batch import PairFailure, TextLike, reindexed
 from ..alignment import AlignFunction
 from ..corpora.sentence_pairs import iter_sentences_from_file
 from ..corpora.sts import SkippedPair, StsPair, load_sts, usable_pairs
-from ..errors import ConfigurationError, EmptyScoringError, FormatError, MismatchError, listed
+from ..errors import (
+    ConfigurationError,
+    EmptyScoringError,
+    FormatError,
+    MismatchError,
+    file_paths,
+    listed,
+)
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
 from ..shown_text import one_space
@@ -285,7 +292,10 @@ def evaluate_sts_files(
     is for the hybrid only. IDF signals are fitted on `idf_from` (for any other signal, a
     ConfigurationError: :func:`~.signals.fit_on_files`). No file is an EmptyScoringError, as
     nothing to score is elsewhere (``evaluate-sts`` needs one ``--data``): it was a report of no
-    sets, 0 pairs and n/a correlations."""
+    sets, 0 pairs and n/a correlations. One path where a list is expected (its characters were
+    the files) is an InputTypeError naming it."""
+    paths, idf_from, train = (file_paths(v, what) for v, what in ((paths, "paths"), (idf_from, "idf_from"),
+                                                                    (train, "train")))
     if not paths:
         raise EmptyScoringError("no STS files to evaluate: nothing to score")
     set_names(paths)  # a file given twice is refused before any is read

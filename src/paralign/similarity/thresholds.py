@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
-from ..errors import ConfigurationError, MismatchError, check_finite
+from ..errors import ConfigurationError, InputTypeError, MismatchError, check_finite, shown_value
 from ..metrics import f_measure
 from .model import logistic_weights
 
@@ -258,9 +258,7 @@ def choose_threshold(scores: Sequence[float], labels: Sequence[bool], rule: str 
       whose training scores are not held out (a fine-tuned cross-encoder fits its training pairs
       almost perfectly, so a threshold chosen on them says nothing about new pairs).
     """
-    chooser = THRESHOLD_RULES.get(rule)
-    if chooser is None:
-        raise ConfigurationError(f"unknown threshold rule {rule!r}: choose from {', '.join(THRESHOLD_RULES)}")
+    chooser = THRESHOLD_RULES[check_rule(rule)]
     if len(scores) != len(labels):
         raise MismatchError(f"{len(scores)} scores vs {len(labels)} labels")
     if not scores:
@@ -269,3 +267,13 @@ def choose_threshold(scores: Sequence[float], labels: Sequence[bool], rule: str 
     return chooser(scores, labels)
 
 
+def check_rule(rule: object) -> str:
+    """`rule`, a threshold rule's name (:data:`THRESHOLD_RULES`); else an InputTypeError (a
+    list was "unhashable type") or a ConfigurationError naming it: checked before any pair is
+    aligned (an unknown name was refused only when the threshold was chosen, after the work)."""
+    if not isinstance(rule, str):
+        raise InputTypeError(f"rule must be a threshold rule's name ({', '.join(THRESHOLD_RULES)}), not "
+                             f"{type(rule).__name__} {shown_value(rule)}")
+    if rule not in THRESHOLD_RULES:
+        raise ConfigurationError(f"unknown threshold rule {rule!r}: choose from {', '.join(THRESHOLD_RULES)}")
+    return rule

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
-from numbers import Integral
 from typing import Any
 
-from ...errors import ConfigurationError, check_count
+from ...errors import ConfigurationError, check_count, check_switch
 
 #: spaCy entity labels -> the three Stanford classes the reference aligns.
 DEFAULT_ENTITY_TYPES: dict[str, str] = {
@@ -113,19 +112,9 @@ class AlignerConfig:
         check_count(self.context_only_links, "context_only_links", minimum=0)
         for option in fields(self):  # "no" (truthy) switched use_word_similarity on, silently
             if isinstance(option.default, bool):
-                object.__setattr__(self, option.name, _switch(option.name, getattr(self, option.name)))
+                object.__setattr__(self, option.name, check_switch(option.name, getattr(self, option.name)))
         object.__setattr__(self, "entity_types", _entity_types(self.entity_types))
         object.__setattr__(self, "partial_mention_types", _labels(self.partial_mention_types))
-
-
-def _switch(name: str, value: object) -> bool:
-    """An on/off option's value as a bool: True or False (0 and 1, numpy's bools too); anything
-    else, such as the str "no" that Python reads as true, a ConfigurationError naming it."""
-    if isinstance(value, bool):
-        return value
-    if (isinstance(value, Integral) or type(value).__name__ == "bool_") and value in (0, 1):
-        return bool(value)
-    raise ConfigurationError(f"{name} must be True or False, not {type(value).__name__} {value!r}")
 
 
 def _entity_types(value: object) -> tuple[tuple[str, str], ...]:

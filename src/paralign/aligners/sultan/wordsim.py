@@ -9,6 +9,7 @@ and any paraphrase table (TSV) plug in the same way, and several can be combined
 from __future__ import annotations
 
 import functools
+import os
 import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -223,6 +224,8 @@ def load_similarity(spec: str | RelatedWords | ParaphraseSource | None) -> Relat
         return spec
     if isinstance(spec, ParaphraseSource):
         return SourceSimilarity(spec)
+    if isinstance(spec, os.PathLike) and isinstance(os.fspath(spec), str):  # was an "unknown source"
+        return _table_similarity(os.fspath(spec))
     if not isinstance(spec, str) or not spec:
         raise ConfigurationError(f"unknown word-similarity source {spec!r}")
     if "+" in spec:
@@ -235,6 +238,11 @@ def load_similarity(spec: str | RelatedWords | ParaphraseSource | None) -> Relat
         return NoSimilarity()
     if spec == "spelling":
         return SpellingSimilarity()
+    return _table_similarity(spec)
+
+
+def _table_similarity(spec: str) -> RelatedWords:
+    """The similarity of a table file, ``PATH[:THRESHOLD]`` (:func:`paralign.paraphrases.load_source`)."""
     from ...paraphrases import load_source
 
     try:

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal, TypedDict, Unpack, get_args
 
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, InputTypeError, shown_value
 
 #: A matching tier of the graded scorer (a :class:`~.explained.TierMatch`'s): identity, Snowball
 #: stem, WordNet synonym, PPDB / table paraphrase, contextual cosine (the neural extra).
@@ -188,9 +188,13 @@ CONFIGS: dict[str, Config] = {c.name: c for c in (DEFAULT, CONTEXTUAL, PAPER)}
 
 
 def get_config(name: str | Config) -> Config:
-    """A named configuration (or the one given)."""
+    """A named configuration (or the one given); anything but a name or a Config is an
+    InputTypeError (a list or dict was "unhashable type" from the lookup)."""
     if isinstance(name, Config):
         return name
+    if not isinstance(name, str):
+        raise InputTypeError(f"config must be a ParaEval config's name ({', '.join(CONFIGS)}) or a Config, "
+                             f"not {type(name).__name__} {shown_value(name)}")
     try:
         return CONFIGS[name]
     except KeyError:

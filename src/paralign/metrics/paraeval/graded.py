@@ -343,6 +343,7 @@ class GradedParaEval:
 
     def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """`prepare`, remembering the last reference set (many systems index it once)."""
+        check_references(references)  # before the key: a stream that is no list was "'int' object is not iterable"
         key = tuple(tuple(stream) for stream in references)
         if self._last is None or self._last[0] != key:
             self._last = (key, self.prepare(references))

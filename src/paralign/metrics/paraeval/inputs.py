@@ -22,6 +22,7 @@ from ...errors import (
     check_texts,
     is_text,
     lone_in,
+    shown_value,
 )
 from ...paraphrases import ParaphraseSource, ParaphraseTable, check_source
 
@@ -87,10 +88,17 @@ def check_characters(texts: Sequence[str], what: str) -> None:
 
 
 def check_names(resources: object, tables: object) -> None:
-    """Resource names and table specs: lists of str (one str would be read letter by letter)."""
+    """Resource names and table specs: lists of str (one str would be read letter by letter;
+    None or a number was "not iterable", an item that is no str failed in str.strip or open)."""
     for what, value in (("resources", resources), ("tables", tables)):
         if isinstance(value, str):
             raise InputTypeError(f"{what} must be a list of str, such as [{value!r}], not one str")
+        if (what, value) == ("resources", None):
+            continue  # the config's
+        if not isinstance(value, Iterable):
+            raise InputTypeError(f"{what} must be a list of str, not {type(value).__name__} {shown_value(value)}")
+        if isinstance(value, Sequence):  # not an iterator: checking it would use it up
+            check_texts(value, what)
 
 
 def check_sources(sources: object) -> None:

@@ -427,8 +427,8 @@ class ParaEval:
         """Corpus precision/recall/F from summed segment statistics (EmptyScoringError for no
         segment, as ``paralign paraeval`` on an empty file: a corpus of nothing has no score)."""
         check_hypotheses(hypotheses, scoring=True)
+        stats = sum_stats(self.segment_stats(hypotheses, references, workers=workers))  # checks references
         nrefs = references.nrefs if isinstance(references, PreparedReferences) else len(references)
-        stats = sum_stats(self.segment_stats(hypotheses, references, workers=workers))
         return ParaEvalScore(stats, self.signature(nrefs))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ParaEvalScore:

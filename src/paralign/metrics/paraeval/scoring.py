@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TypedDict, Unpack
 
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, InputTypeError, check_count, shown_value
 from ...paraphrases import ParaphraseSource
 from ...workers import Progress, run_chunks, stop_batch
 from ..significance import (
@@ -222,12 +222,15 @@ def system_scores(
     paraeval`` on an empty file), not scores of 0."""
     import numpy as np
 
+    if not isinstance(item, ParaEval | GradedParaEval):
+        raise InputTypeError(f"item must be a ParaEval scorer (scorer(config) builds one), not "
+                             f"{type(item).__name__} {shown_value(item)}")
+    check_count(workers, "workers")  # the graded scorer, which spreads systems instead, took 'x' silently
     check_hypotheses(hypotheses, scoring=True)
-    nrefs = len(references)
-    signature = item.signature(nrefs)
     out: dict[str, object]
     if isinstance(item, GradedParaEval):
-        rows = item.segment_stats(hypotheses, references)
+        rows = item.segment_stats(hypotheses, references)  # checks the references: then len() is theirs
+        signature = item.signature(len(references))
         out = dict(graded_dict(rows.sum(axis=0), item.config, "system", signature))
         if sentence_level:
             out["segments"] = [{"segment": n, **graded_dict(row, item.config, "segment", signature)}
@@ -236,6 +239,7 @@ def system_scores(
         from .paper_values import ParaEvalScore, sum_stats
 
         stats = item.segment_stats(hypotheses, references, workers=workers)
+        signature = item.signature(len(references))
         out = _paper_dict(ParaEvalScore(sum_stats(stats), signature))
         if sentence_level:
             out["segments"] = [{"segment": n, **_paper_dict(ParaEvalScore(s, signature))}
