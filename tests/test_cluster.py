@@ -473,3 +473,20 @@ def test_a_memory_limit_given_with_an_existing_cluster_is_said_to_do_nothing(das
     monkeypatch.delenv("PARALIGN_SCHEDULER")
     assert main(["align", str(pairs), "--tokenized", "--similarity", "none", "--memory-limit", "2GB"]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_an_ignored_ctrl_c_stays_ignored_while_a_local_cluster_starts() -> None:
+    """A job a script started with `&` has SIGINT ignored; the start's deferral took it over, so a
+    Ctrl-C meant for the script stopped the job once its cluster had started. Only signals a
+    Python handler takes are deferred."""
+    import signal
+
+    from paralign.cluster import _signals_deferred
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with _signals_deferred() as heard:
+            assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN and heard == []
+    finally:
+        signal.signal(signal.SIGINT, previous)

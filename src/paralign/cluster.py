@@ -180,8 +180,8 @@ def _start_local(options: ClusterOptions) -> Any:
 
 @contextmanager
 def _signals_deferred() -> Iterator[list[int]]:
-    """SIGINT (Ctrl-C), and SIGTERM when a Python handler takes it (the CLI's: ``kill``, a batch
-    system's time limit), heard in the block without interrupting it, their numbers put in the
+    """SIGINT (Ctrl-C) and SIGTERM (the CLI's handler: ``kill``, a batch system's time limit), when
+    a Python handler takes them, heard in the block without interrupting it, their numbers put in the
     list it gives (only in the main thread, where Python hears signals). A local cluster
     interrupted while its workers started was left half-started, and Dask's closing it at exit
     printed "Exception ignored in atexit callback ... AssertionError: Status.init"; it is stopped
@@ -190,15 +190,15 @@ def _signals_deferred() -> Iterator[list[int]]:
     if threading.current_thread() is not threading.main_thread():
         yield heard
         return
-    deferred = [signal.SIGINT]
-    if callable(signal.getsignal(signal.SIGTERM)):  # SIGTERM's default action ends the process at once
-        deferred.append(signal.SIGTERM)
+    # only what a Python handler takes: an ignored SIGINT (a job started with `&` by a script)
+    # stays ignored, and SIGTERM's default action ends the process at once
+    deferred = [signum for signum in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(signum))]
     previous = {signum: signal.signal(signum, lambda number, _: heard.append(number)) for signum in deferred}
     try:
         yield heard
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler if handler is not None else signal.default_int_handler)
+            signal.signal(signum, handler)
 
 
 def dask_setup(worker: Any) -> None:
