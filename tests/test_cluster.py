@@ -345,6 +345,7 @@ from paralign.cluster import ClusterOptions, connect
 
 start = Nanny.start_unsafe
 heard = getattr(signal, sys.argv[1])
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's Python has it (`&` ignores it)
 
 async def interrupted(self):
     os.kill(os.getpid(), heard)
