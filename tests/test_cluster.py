@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -491,3 +492,34 @@ def test_an_ignored_ctrl_c_stays_ignored_while_a_local_cluster_starts() -> None:
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN and heard == []
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_more_local_workers_than_the_memory_holds_are_refused_when_the_options_are_made(monkeypatch) -> None:
+    """--workers 1000000000000 filled the machine's memory with worker specs until the kernel
+    killed the command (23.6 GB resident); 300 on 24 GB started workers for minutes."""
+    import distributed.system
+
+    from paralign.errors import ConfigurationError
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    monkeypatch.setattr(distributed.system, "MEMORY_LIMIT", 2**30)
+    with pytest.raises(ConfigurationError, match=r"workers must be at most 4 on this machine, got 5: .*256MiB.*1\.0 GiB"):
+        ClusterOptions(workers=5)
+    assert ClusterOptions(workers=4).workers == 4
+    assert ClusterOptions(workers=5, scheduler="tcp://127.0.0.1:8786").workers == 5  # that cluster's workers count
+    monkeypatch.setenv("PARALIGN_SCHEDULER", "tcp://127.0.0.1:8786")
+    assert ClusterOptions(workers=5).workers == 5
+
+
+def test_the_command_line_refuses_more_workers_than_the_machine_holds_before_any_work(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a b c\tb a d\n" * 50)
+    env = {k: v for k, v in os.environ.items() if k != "PARALIGN_SCHEDULER"}
+    done = subprocess.run([sys.executable, "-m", "paralign", "align", str(pairs), "--workers", str(10**12)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert "workers must be at most" in done.stderr and "Traceback" not in done.stderr

@@ -85,6 +85,8 @@ class ClusterOptions:
                     "pauses it at 80% of its limit)")
         if self.scheduler is not None:
             checked_address(self.scheduler, "scheduler")
+        if self.workers > 1 and self.address() is None:
+            check_local_workers_fit(self.workers)
 
     def address(self) -> str | None:
         """The scheduler to connect to, or None for a local cluster."""
@@ -92,6 +94,22 @@ class ClusterOptions:
             return self.scheduler
         from_env = os.environ.get(SCHEDULER_ENV)
         return checked_address(from_env, f"${SCHEDULER_ENV}") if from_env else None
+
+
+def check_local_workers_fit(workers: int) -> None:
+    """A ConfigurationError when `workers` local workers cannot each have the least memory a
+    worker runs in (MIN_WORKER_MEMORY) on this machine (its memory as Dask reads it, a
+    container's limit included).  ``--workers 300`` on 24 GB started workers for minutes and
+    was stopped by nothing; ``--workers 1000000000000`` filled the machine's memory with worker
+    specs until the kernel killed the command."""
+    from distributed.system import MEMORY_LIMIT
+
+    most = max(1, MEMORY_LIMIT // MIN_WORKER_MEMORY)
+    if workers > most:
+        raise ConfigurationError(
+            f"workers must be at most {most} on this machine, got {workers}: a local Dask worker needs "
+            f"at least 256MiB and this machine has {MEMORY_LIMIT / 2**30:.1f} GiB (for more, run on a "
+            "cluster with a scheduler address)")
 
 
 def checked_address(address: str, what: str) -> str:
