@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from paralign.errors import ConfigurationError
-from paralign.workers import describe_error, iter_chunk_results, run_chunks
+from paralign.workers import describe_error, iter_chunk_results, parallel, run_chunks
 
 
 def _square_unless_negative(chunk: list[int]) -> list[int]:
@@ -368,3 +368,46 @@ def test_a_result_that_cannot_be_sent_back_fails_its_chunk_in_one_line(batch_on_
     out = run_chunks(_unpicklable_for_5, range(12), _failed, workers=2, chunk_size=4)
     assert out[:4] == [0, 1, 2, 3] and out[8:] == [8, 9, 10, 11]
     assert out[4:8] == ["worker failed: TypeError: Could not serialize object of type lock"] * 4
+
+
+def test_parallel_names_a_client_that_is_not_an_open_dask_client(dask_cluster) -> None:
+    """parallel(client=...) given a LocalCluster, the likely slip, or a str failed with
+    "'LocalCluster' object has no attribute 'scheduler'"; a closed client failed in Dask."""
+    from distributed import Client
+
+    from paralign.errors import ConfigurationError, InputTypeError
+
+    with pytest.raises(InputTypeError, match=r"client must be a distributed\.Client \(pass Client\(cluster\) "
+                                             r"for a cluster you started\), not LocalCluster"):
+        with parallel(client=dask_cluster):
+            pass
+    with pytest.raises(InputTypeError, match=r"client must be a distributed\.Client, not str 'x'"):
+        with parallel(client="x"):
+            pass
+    client = Client(dask_cluster, set_as_default=False)
+    client.close()
+    with pytest.raises(ConfigurationError, match=r"client must be open, but this Dask client is closed"):
+        with parallel(client=client):
+            pass
+
+
+@pytest.mark.parametrize("options, said", [
+    ({"on_start": "print"}, r"on_start must be a function .* not str 'print'"),
+    ({"memory_limit": ["2GB"]}, r"memory limit \['2GB'\] is not a size such as 2GB"),
+])
+def test_parallel_names_a_bad_setting_before_any_work(options, said) -> None:
+    from paralign.errors import ParalignError
+
+    with pytest.raises(ParalignError, match=said):
+        with parallel(**options):
+            pass
+
+
+@pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf"), "30", True])
+def test_a_connect_timeout_that_is_not_a_positive_number_of_seconds_is_refused(timeout) -> None:
+    from paralign.cluster import ClusterOptions
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=r"connect_timeout must be a number of seconds above 0"):
+        ClusterOptions(connect_timeout=timeout)
+    assert ClusterOptions(connect_timeout=0.5).connect_timeout == 0.5

@@ -22,6 +22,7 @@ per-item failure handling (:mod:`paralign.workers`).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 import threading
@@ -31,7 +32,7 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import ClusterStalledError, ConfigurationError, InputFileError, check_count
+from .errors import ClusterStalledError, ConfigurationError, InputFileError, check_count, shown_value
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
@@ -71,12 +72,16 @@ class ClusterOptions:
 
     def __post_init__(self) -> None:
         check_count(self.workers, "workers")
+        if not (isinstance(self.connect_timeout, (int, float)) and not isinstance(self.connect_timeout, bool)
+                and 0 < self.connect_timeout < math.inf):
+            raise ConfigurationError(f"connect_timeout must be a number of seconds above 0, got "
+                                     f"{shown_value(self.connect_timeout)}")
         if self.memory_limit is not None:
             from dask.utils import parse_bytes
 
             try:
                 limit = parse_bytes(self.memory_limit)
-            except (ValueError, TypeError) as exc:
+            except (ValueError, TypeError, AttributeError) as exc:  # AttributeError: a list
                 raise ConfigurationError(f"memory limit {self.memory_limit!r} is not a size such as 2GB") from exc
             if limit < MIN_WORKER_MEMORY:
                 raise ConfigurationError(

@@ -46,9 +46,11 @@ from .errors import (
     SETUP_ERRORS,
     ClusterStalledError,
     ConfigurationError,
+    InputTypeError,
     ParalignError,
     ResourceMissingError,
     check_count,
+    shown_value,
 )
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
@@ -149,6 +151,9 @@ def parallel(workers: int = 1, *, memory_limit: str | None = None, scheduler: st
     module)."""
     from .cluster import ClusterOptions, check_versions
 
+    if on_start is not None and not callable(on_start):
+        raise InputTypeError(f"on_start must be a function (called with where the cluster is) or None, "
+                             f"not {type(on_start).__name__} {shown_value(on_start)}")
     if client is None:
         with runner(ClusterOptions(workers=workers, memory_limit=memory_limit, scheduler=scheduler), on_start):
             yield
@@ -156,6 +161,7 @@ def parallel(workers: int = 1, *, memory_limit: str | None = None, scheduler: st
     if (workers, memory_limit, scheduler) != (1, None, None):
         raise ConfigurationError("give a Dask client or cluster settings (workers, memory_limit, "
                                  "scheduler), not both: the client's cluster is used as it is")
+    _check_client(client)
     address = client.scheduler.address
     check_versions(client, address)
     with on_client(client, ClusterOptions(scheduler=address)):
@@ -164,6 +170,20 @@ def parallel(workers: int = 1, *, memory_limit: str | None = None, scheduler: st
 
             on_start(describe(client, False))
         yield
+
+
+def _check_client(client: object) -> None:
+    """An InputTypeError unless `client` is an open Dask Client: a LocalCluster (the likely
+    slip: ``parallel(client=LocalCluster())``) or a str failed with "'LocalCluster' object has
+    no attribute 'scheduler'", a closed client deep in Dask once the first batch ran."""
+    from distributed import Client
+
+    if not isinstance(client, Client):
+        hint = " (pass Client(cluster) for a cluster you started)" if hasattr(client, "scheduler_address") else ""
+        raise InputTypeError(f"client must be a distributed.Client{hint}, not {type(client).__name__} "
+                             f"{shown_value(client)}")
+    if client.status != "running":
+        raise ConfigurationError(f"client must be open, but this Dask client is {client.status}")
 
 
 def block_options() -> ClusterOptions | None:
