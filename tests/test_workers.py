@@ -377,18 +377,16 @@ def test_parallel_names_a_client_that_is_not_an_open_dask_client(dask_cluster) -
 
     from paralign.errors import ConfigurationError, InputTypeError
 
-    with pytest.raises(InputTypeError, match=r"client must be a distributed\.Client \(pass Client\(cluster\) "
-                                             r"for a cluster you started\), not LocalCluster"):
-        with parallel(client=dask_cluster):
-            pass
-    with pytest.raises(InputTypeError, match=r"client must be a distributed\.Client, not str 'x'"):
-        with parallel(client="x"):
-            pass
+    said = r"client must be a distributed\.Client \(pass Client\(cluster\) for a cluster you started\), not LocalCluster"
+    with pytest.raises(InputTypeError, match=said), parallel(client=dask_cluster):
+        pass
+    with pytest.raises(InputTypeError, match=r"client must be a distributed\.Client, not str 'x'"), parallel(client="x"):
+        pass
     client = Client(dask_cluster, set_as_default=False)
     client.close()
-    with pytest.raises(ConfigurationError, match=r"client must be open, but this Dask client is closed"):
-        with parallel(client=client):
-            pass
+    with pytest.raises(ConfigurationError, match=r"client must be open, but this Dask client is closed"), \
+            parallel(client=client):
+        pass
 
 
 @pytest.mark.parametrize("options, said", [
@@ -398,9 +396,8 @@ def test_parallel_names_a_client_that_is_not_an_open_dask_client(dask_cluster) -
 def test_parallel_names_a_bad_setting_before_any_work(options, said) -> None:
     from paralign.errors import ParalignError
 
-    with pytest.raises(ParalignError, match=said):
-        with parallel(**options):
-            pass
+    with pytest.raises(ParalignError, match=said), parallel(**options):
+        pass
 
 
 @pytest.mark.parametrize("timeout", [0, -1, float("nan"), float("inf"), "30", True])

@@ -32,7 +32,13 @@ from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .errors import ClusterStalledError, ConfigurationError, InputFileError, check_count, shown_value
+from .errors import (
+    ClusterStalledError,
+    ConfigurationError,
+    InputFileError,
+    check_count,
+    shown_value,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - distributed loads on first use
     from distributed import Client
