@@ -227,7 +227,7 @@ def test_a_memory_limit_no_worker_can_run_in_is_refused_when_the_options_are_mad
 def test_version_differences_name_each_package_and_where():
     """What a refused cluster's message says (cluster.check_versions): each package whose
     version differs, this process' version, and the others with where they run."""
-    from paralign.cluster import version_differences
+    from paralign.cluster_versions import version_differences
 
     def record(**changed):
         return {"packages": {"paralign": "0.1", "dask": "2026.8.0", "distributed": "2026.8.0", **changed}}

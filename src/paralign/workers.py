@@ -149,7 +149,8 @@ def parallel(workers: int = 1, *, memory_limit: str | None = None, scheduler: st
     stops it when it returns: seconds a call, which a script making many calls saves here.
     A script calls this under ``if __name__ == "__main__":`` (local workers import the main
     module)."""
-    from .cluster import ClusterOptions, check_versions
+    from .cluster import ClusterOptions
+    from .cluster_versions import check_versions
 
     if on_start is not None and not callable(on_start):
         raise InputTypeError(f"on_start must be a function (called with where the cluster is) or None, "
