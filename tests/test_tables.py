@@ -560,3 +560,19 @@ def test_a_users_table_file_and_the_same_table_in_memory_agree(tmp_path, rows, n
         listed = [(normalize_phrase(row["paraphrase"]), row["probability"]) for row in found[phrase]]
         assert dict(listed) == dict(table.paraphrases(phrase)), (phrase, rows)
         assert len(listed) == len(dict(listed))
+
+
+def test_top_paraphrases_asks_a_table_as_paralign_paraphrases_does(tmp_path) -> None:
+    """top_paraphrases matched each phrase as typed: a built table (lower-cased, split by its
+    tokenizer) had nothing for 'I think' or "man's" where `paralign paraphrases` found their rows
+    (as 'i think', "man 's"); a user's table nothing for 'Cat'. The keys stay the phrases as given."""
+    from paralign.pivot import top_paraphrases
+
+    built = tmp_path / "built.tsv"
+    built.write_text('# paralign: {"options": {"lowercase": true, "tokenizer": "regex"}}\n'
+                     "i think\tin my view\t0.5\nman 's\tthe man 's\t0.25\n", encoding="utf-8")
+    assert top_paraphrases(built, ["I think", "man's", "i think"]) == {
+        "I think": [("in my view", 0.5)], "man's": [("the man 's", 0.25)], "i think": [("in my view", 0.5)]}
+    user = tmp_path / "user.tsv"
+    user.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    assert top_paraphrases(user, ["Cat"], 1) == {"Cat": [("feline", 0.5)]}

@@ -61,8 +61,10 @@ from .errors import (
     check_count,
     check_output_file,
     check_pairs,
+    check_texts,
     shown_value,
 )
+from .phrase_keys import lookup_held
 from .pivot_frames import (
     MONO_SCHEMA,
     PIVOT_SCHEMA,
@@ -98,7 +100,7 @@ from .pivot_input import (
     read_on_workers,
 )
 from .pivot_work import WorkDir, corpus_stages, file_id, pivot_stages, with_pairs, work_path
-from .tables import TableWriter, atomic_path, is_parquet, iter_rows, lookup
+from .tables import TableWriter, atomic_path, is_parquet, iter_rows
 from .textout import is_gzip_name
 from .workers import block_options, on_client, pipeline_client
 
@@ -590,6 +592,9 @@ def monolingual_paraphrases(
 
 
 def top_paraphrases(path: str | Path, phrases: Iterable[str], k: int = 5) -> dict[str, list[tuple[str, float]]]:
-    """The k best paraphrases of each of `phrases` in a table file, Parquet or TSV (for reports)."""
-    found = lookup(path, phrases if isinstance(phrases, str) else list(phrases), k)  # one str: refused
-    return {phrase: [(row["paraphrase"], row["probability"]) for row in rows] for phrase, rows in found.items()}
+    """The k best paraphrases of each of `phrases` in a table file, Parquet or TSV (for reports), asked as `paralign
+    paraphrases` asks (:func:`~paralign.phrase_keys.lookup_held`: ``I think`` as ``i think`` in a built table)."""
+    wanted = phrases if isinstance(phrases, str) else list(phrases)
+    check_texts(wanted, "phrases")  # one str: refused (it looked up each of its characters)
+    held, found = lookup_held(path, wanted, k)
+    return {phrase: [(row["paraphrase"], row["probability"]) for row in found[key]] for phrase, key in held.items()}

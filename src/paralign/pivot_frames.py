@@ -13,7 +13,7 @@ Counting (one corpus; every frame is a Dask DataFrame of Parquet-backed partitio
               (e2, p(e2|f)), e1 != e2, summed per (e1, e2) within the partition, in fixed
               point (below);
 4. output   - all corpora's contributions grouped by (phrase, paraphrase): probability,
-              pivots (foreign phrases shared), support (sum of min(c(e1, f), c(e2, f)));
+              pivots (how many foreign phrases are shared), support (sum of min(c(e1, f), c(e2, f)));
               threshold and min-count, sorted by phrase (Dask's sort), then per phrase by
               probability (descending) and paraphrase, top-k.
 

@@ -482,3 +482,18 @@ def test_a_phrase_found_in_a_parquet_table_imports_no_pandas(tmp_path, record):
     assert done.returncode == 0, done.stderr
     code, pandas = json.loads(done.stdout.splitlines()[-1])
     assert (code, pandas) == (0, False)
+
+
+def test_help_says_a_pretokenised_tables_phrases_are_typed_tokenised(tmp_path, capsys):
+    """A table built with --tokenizer moses (the OpenNMT corpus is Moses-tokenised) answered none to
+    "Europe's", whose rows it holds as "europe 's", and the help said only how a regex table splits
+    man's: now it says what to type, and what it says holds."""
+    path = tmp_path / "moses.tsv"
+    path.write_text('# paralign: {"options": {"lowercase": true, "tokenizer": "moses"}}\n'
+                    "europe 's\tthe european\t0.5\n", encoding="utf-8")
+    assert main(["paraphrases", "Europe's", "Europe 's", "--table", str(path), "--format", "json"]) == 0
+    found = {entry["phrase"]: entry["paraphrases"] for entry in json.loads(capsys.readouterr().out)["phrases"]}
+    assert found == {"Europe's": [], "Europe 's": [{"paraphrase": "the european", "probability": 0.5}]}
+    with pytest.raises(SystemExit):
+        main(["paraphrases", "--help"])
+    assert "give the phrase tokenised as that text was (europe 's, not Europe's)" in " ".join(capsys.readouterr().out.split())

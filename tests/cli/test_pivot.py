@@ -307,6 +307,18 @@ def test_help_says_what_the_tables_columns_hold(capsys):
         assert "Columns: phrase, paraphrase, probability" in text, command
         for column in columns:
             assert f"{column} (" in text, (command, column)
+    # how to choose the cuts was said nowhere
+    for command in ("pivot", "paraphrase-table"):
+        assert "pairs seen once" in text_of(capsys, command) and "a rerun in a --keep-work folder" in text_of(capsys, command)
+    # pivots is a count: "(the foreign phrases ... that link the two)" read as a list of them
+    assert "pivots (the number of foreign phrases, over all corpora, that link the two)" in text_of(capsys, "pivot")
+
+
+def text_of(capsys, command: str) -> str:
+    """`paralign COMMAND --help`, its white space collapsed."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return " ".join(capsys.readouterr().out.split())
 
 
 @pytest.mark.data

@@ -89,7 +89,10 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases per phrase, k >= 1")
     parser.add_argument("--min-count", type=positive_int, default=1, metavar="N",
                         help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
-                        "pair count; default %(default)s)")
+                        "pair count; default %(default)s: every pair, though most rows of a table of a few thousand "
+                        "lines are pairs seen once). `paralign paraphrases` shows these counts and p beside each "
+                        "paraphrase to choose the cuts by; a rerun in a --keep-work folder with other --threshold, "
+                        "--top-k or --min-count cuts the pairs it summed again, nothing more")
     parser.add_argument("--chunk-size", type=positive_int, default=5000, help="lines per map chunk (default 5000)")
     parser.add_argument("--work-dir", default=None,
                         help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "

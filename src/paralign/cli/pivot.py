@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Align English-foreign corpora with eflomal, extract phrase pairs and pivot: "
         "p(e2|e1) = sum_corpora sum_f p(f|e1) p(e2|f). Give --english/--foreign once per corpus. "
         "Columns: phrase, paraphrase, probability (p(e2|e1); summed over the corpora, so it can exceed 1 "
-        "with several), pivots (the foreign phrases, over all corpora, that link the two), support (the sum "
+        "with several), pivots (the number of foreign phrases, over all corpora, that link the two), support (the sum "
         "over those pivots of min(c(e1,f), c(e2,f)): the phrase-pair occurrences behind the row; "
         "--min-count filters on it). "
         + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
