@@ -201,3 +201,13 @@ def test_an_msrp_file_without_its_header_or_labels_is_read_as_msrp() -> None:
     two numeric ids."""
     rows = ["\t2996850\t2996734\tHe said so.\tHe said that.\n", "\t2095781\t2095812\tIt rains.\tIt is sunny.\n"]
     assert list(read_sentence_pairs(rows)) == [(1, ("He said so.", "He said that.")), (2, ("It rains.", "It is sunny."))]
+
+
+def test_similarity_reads_a_csv_with_a_header_one_row_a_record(tmp_path):
+    """`similarity --pairs mine.csv`: each record of a CSV with a sentence1,sentence2 header is a
+    pair, numbered by the line it starts on (a quoted line break does not split it); every line
+    was '1 field, expected 2 TAB-separated sentences'."""
+    lines = ['\ufeffsentence1,sentence2,score\r\n', '"A man, tall.","It ""rained""\r\n', 'today.",3\r\n',
+             '\r\n', 'A cat.,A dog.,1\r\n']
+    assert list(read_sentence_pairs(iter(lines))) == [
+        (2, ("A man, tall.", 'It "rained"\r\ntoday.')), (4, "empty line"), (5, ("A cat.", "A dog."))]

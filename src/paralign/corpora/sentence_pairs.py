@@ -20,7 +20,15 @@ from typing import Any
 from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import open_text, strip_bom, without_bom
-from .sts import format_of_rows, is_msrp_header, most_rows_msrp, row_layout
+from .sts import (
+    TABLE_SENTENCES,
+    format_of_rows,
+    is_msrp_header,
+    most_rows_msrp,
+    row_layout,
+    table_header,
+    table_records,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,12 +196,19 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
     The layout is decided on the first `sample_lines` lines (:func:`detect_layout`): `s1 TAB s2`
     lines, or the files `evaluate-sts` and `evaluate-paraphrase` read (SemEval STS `score TAB s1
     TAB s2`, the STS Benchmark, MSRP with or without its header line, which is not a pair and
-    yields nothing); gold scores and labels are ignored. A leading byte-order mark and CR/LF are
+    yields nothing, a CSV or TSV table whose header, which yields nothing either, names
+    ``sentence1`` and ``sentence2`` columns: one pair a record, numbered by its first line);
+    gold scores and labels are ignored. A leading byte-order mark and CR/LF are
     removed; a row without its sentences is a bad row.
     """
     lines = iter(lines)
     sample = list(itertools.islice(lines, sample_lines))
     layout = detect_layout(sample)
+    if layout == "table":  # one pair a record, numbered by the line it starts on
+        for number, record in table_records(itertools.chain(sample, lines)):
+            yield number, (record if isinstance(record, str) else _sentences(record[TABLE_SENTENCES[0]],
+                                                                             record[TABLE_SENTENCES[1]]))
+        return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
@@ -222,23 +237,28 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
         else:
             yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)"
             continue
-        if not fields[0].strip() or not fields[1].strip():
-            yield number, "empty sentence"
-        else:
-            yield number, (fields[0].strip(), fields[1].strip())
+        yield number, _sentences(fields[0], fields[1])
+
+
+def _sentences(first: str, second: str) -> tuple[str, str] | str:
+    """A row's two sentences, white space around them aside, or "empty sentence"."""
+    return (first.strip(), second.strip()) if first.strip() and second.strip() else "empty sentence"
 
 
 #: The layouts of a file of sentence pairs (:func:`detect_layout`).
-LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp")
+LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp", "table")
 
 
 def detect_layout(sample: Sequence[str]) -> str:
-    """``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or
+    """``table`` (a first line naming ``sentence1`` and ``sentence2`` columns: a CSV or TSV with
+    a header, :func:`.sts.table_header`), ``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or
     none, and two numeric ids before the sentences, as ``load_msrp`` reads a file without its
     header), ``sts`` (most rows an STS or STS Benchmark row with a gold score, or an empty one)
     or ``pairs`` (anything else), from a file's first lines. An MSRP file without its header was taken for SemEval
     STS (its label a score), so its two ids were read as the pair's sentences."""
     lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
+    if lines and table_header(lines[0]) is not None:
+        return "table"
     if lines and is_msrp_header(lines[0].split("\t")):
         return "msrp"
     rows = [line.split("\t") for line in lines if line.strip()]
