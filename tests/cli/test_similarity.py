@@ -434,6 +434,8 @@ def test_similarity_reads_the_sts_stsb_and_msrp_files_the_evaluators_read(tmp_pa
         "stsb.csv": "".join(f"main-news\tnews\t2015\t{k:04d}\t3.2\t{a}\t{b}\n" for k, (a, b) in enumerate(pairs)),
         "msrp.tsv": "\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
         + "".join(f"1\t{k}\t{k + 100}\t{a}\t{b}\n" for k, (a, b) in enumerate(pairs)),
+        # without ids, as evaluate-paraphrase reads it (its empty ids were read as the sentences)
+        "msrp-no-ids.tsv": "".join(f"1\t\t\t{a}\t{b}\n" for a, b in pairs),
         # a user's own tables, with a header naming the columns (every line was a bad row)
         "mine.csv": "\ufeffsentence1,sentence2,score\r\n"
         + "".join(f'"{a}","{b}",{k}\r\n' for k, (a, b) in enumerate(pairs)),

@@ -267,9 +267,11 @@ def is_msrp_header(fields: list[str]) -> bool:
 
 def is_msrp_row(fields: list[str]) -> bool:
     """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits, its label given or
-    empty (an unlabelled split: as an STS row without a gold score, its ids were the sentences)."""
-    return (len(fields) >= 5 and fields[0].strip() in ("0", "1", "") and fields[1].strip().isdigit()
-            and fields[2].strip().isdigit())
+    empty (an unlabelled split: as an STS row without a gold score, its ids were the sentences),
+    or a labelled row without ids (``load_msrp`` reads it: its empty ids were the sentences)."""
+    label, ids = fields[0].strip() if fields else "", [f.strip() for f in fields[1:3]]
+    return len(fields) >= 5 and (label in ("0", "1", "") and all(i.isdigit() for i in ids)
+                                 or label in ("0", "1") and ids == ["", ""])
 
 
 def most_rows_msrp(rows: Sequence[list[str]]) -> bool:
