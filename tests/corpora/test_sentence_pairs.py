@@ -211,3 +211,19 @@ def test_similarity_reads_a_csv_with_a_header_one_row_a_record(tmp_path):
              '\r\n', 'A cat.,A dog.,1\r\n']
     assert list(read_sentence_pairs(iter(lines))) == [
         (2, ("A man, tall.", 'It "rained"\r\ntoday.')), (4, "empty line"), (5, ("A cat.", "A dog."))]
+
+
+def test_a_json_record_with_sentence1_and_sentence2_is_a_pair() -> None:
+    """Hugging Face's `Dataset.to_json` writes GLUE's and PAWS's pairs as `sentence1` and
+    `sentence2` (with `label`, `idx`): every line was "expected an object with 'source' and
+    'target'", naming no key it had; a record with other keys now names them."""
+    lines = ['{"sentence1": "A cat.", "sentence2": "A dog.", "label": 1, "idx": 0}\n',
+             '{"text_a": "A cat.", "text_b": "A dog.", "label": 1}\n',
+             '{"source": "A cat.", "sentence2": "A dog."}\n']
+    pairs = list(read_input_pairs(lines))
+    assert (pairs[0].source, pairs[0].target, pairs[0].error) == ("A cat.", "A dog.", None)
+    assert [p.error for p in pairs[1:]] == [
+        "expected an object with 'source' and 'target' (or 'sentence1' and 'sentence2'); it has 'text_a', "
+        "'text_b', 'label'",
+        "expected an object with 'source' and 'target' (or 'sentence1' and 'sentence2'); it has 'source', "
+        "'sentence2'"]

@@ -94,7 +94,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file), a CSV or TSV "
                         "whose first line names sentence1 and sentence2 columns (one score a record; a quoted CSV "
                         "field may hold commas and line breaks), or JSONL "
-                        "(objects with \"source\" and \"target\", and an optional \"id\", which the JSON "
+                        "(objects with \"source\" and \"target\", or \"sentence1\" and \"sentence2\", and an optional \"id\", which the JSON "
                         "output lists under \"ids\"), told line by line as align tells them: a line opening an object, or "
                         "a JSON value without a tab, is JSON (default: stdin)")
     parser.add_argument("--source", metavar="FILE", help="with --target: two line-aligned files, "

@@ -115,8 +115,14 @@ _JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a num
                type(None): "null"}
 
 
+#: The keys of a JSON record's two sentences, the first pair found: paralign's own, then those
+#: Hugging Face's ``Dataset.to_json`` writes for GLUE and PAWS.
+PAIR_KEYS: tuple[tuple[str, str], ...] = (("source", "target"), ("sentence1", "sentence2"))
+
+
 def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
-    """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values. A record with
+    """`{"source": ..., "target": ..., ["id": ...]}` (or `"sentence1"` and `"sentence2"`: :data:`PAIR_KEYS`);
+    string or token-list values. A record with
     gold links (:data:`GOLD_LINK_KEYS`) keeps its tokens as given (split on white space), so the
     output's indexes are the gold's. A string escape that is half a surrogate pair (no
     character: :func:`paralign.errors.lone_surrogate`) makes the line bad, as a bad byte does.
@@ -132,9 +138,12 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     if not isinstance(obj, dict):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target', got "
                          f"{_JSON_KINDS.get(type(obj), type(obj).__name__)}")
-    if not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
-        return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
-    for key in ("source", "target"):  # a token null or 3 was aligned as the word 'None' or '3'
+    keys = next((keys for keys in PAIR_KEYS if all(isinstance(obj.get(k), (str, list)) for k in keys)), None)
+    if keys is None:
+        shown = ", ".join(repr(k) for k in itertools.islice(obj, 6)) + (", ..." if len(obj) > 6 else "")
+        return InputPair(number, None, None, error="expected an object with 'source' and 'target' (or 'sentence1' "
+                         "and 'sentence2')" + (f"; it has {shown}" if obj else ""))
+    for key in keys:  # a token null or 3 was aligned as the word 'None' or '3'
         value = obj[key]
         bad = next((k for k, token in enumerate(value) if not isinstance(token, str)), None) \
             if isinstance(value, list) else None
@@ -144,7 +153,7 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
                              f"{bad + 1} is {kind}")
     pair_id = obj.get("id")
     tokenized = tokenized or any(key in obj for key in GOLD_LINK_KEYS)
-    return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
+    return _pair(number, obj[keys[0]], obj[keys[1]], tokenized, None if pair_id is None else str(pair_id))
 
 
 def read_input_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
