@@ -227,3 +227,11 @@ def test_a_json_record_with_sentence1_and_sentence2_is_a_pair() -> None:
         "'text_b', 'label'",
         "expected an object with 'source' and 'target' (or 'sentence1' and 'sentence2'); it has 'source', "
         "'sentence2'"]
+
+
+def test_a_line_of_one_field_with_commas_says_how_a_csv_is_read() -> None:
+    assert list(read_sentence_pairs(["s1,s2,score\n", "A cat.,A dog.,1\n", "no tab\n"])) == [
+        (1, "1 field, expected 2 TAB-separated sentences (a CSV file? its first line must name the "
+            "columns sentence1 and sentence2)"),
+        (2, "1 field, expected 2 TAB-separated sentences (a CSV file? its first line must name the "
+            "columns sentence1 and sentence2)"), (3, "1 field, expected 2 TAB-separated sentences")]

@@ -256,3 +256,16 @@ def test_a_paraphrase_table_with_a_header_is_read_by_load_msrp(tmp_path):
     data = load_msrp(f)
     assert [(p.id, p.label, p.sentence1, p.line) for p in data.pairs] == [("1", True, "A cat.", 2), ("2", False, "A dog.", 3)]
     assert [(r.line, r.reason) for _, r in data.skipped] == [(4, "label '2' is not 0 or 1")]
+
+
+def test_a_csv_without_the_column_names_says_how_it_would_be_read(tmp_path):
+    """A user's CSV whose header names its columns otherwise (s1,s2,score) or has none was 'no STS
+    rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)' and '1 field, expected 5
+    (quality, id1, id2, s1, s2)': nothing said that a header line would make it readable."""
+    f = write(tmp_path / "mine.csv", "s1,s2,score\nA cat.,A dog.,1\n")
+    with pytest.raises(FormatError, match="or a CSV or TSV whose first line names its columns, sentence1, "
+                                          "sentence2 and score among them"):
+        load_sts(f)
+    assert [r.reason for _, r in load_msrp(f).skipped] == [
+        "1 field, expected 5 (quality, id1, id2, s1, s2), or a first line naming the columns, sentence1, "
+        "sentence2 and label among them", "1 field, expected 5 (quality, id1, id2, s1, s2)"]

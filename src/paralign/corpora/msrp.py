@@ -74,7 +74,8 @@ class MsrpData:
 def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair | None, str, list[str]]:
     notes: list[str] = []
     if len(fields) < 5:
-        return None, f"{counted(len(fields), 'field')}, expected 5 (quality, id1, id2, s1, s2)", notes
+        header = ", or a first line naming the columns, sentence1, sentence2 and label among them" if number == 1 else ""
+        return None, f"{counted(len(fields), 'field')}, expected 5 (quality, id1, id2, s1, s2){header}", notes
     if len(fields) > 5:
         notes.append(f"{counted(len(fields) - 5, 'extra trailing field')} ignored")
     quality, id1, id2, s1, s2 = (f.strip() for f in fields[:5])

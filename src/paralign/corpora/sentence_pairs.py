@@ -228,7 +228,9 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
             continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
             if len(fields) != 2:
-                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences"
+                csv = " (a CSV file? its first line must name the columns sentence1 and sentence2)" \
+                    if len(fields) == 1 and "," in line else ""
+                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences{csv}"
                 continue
         elif layout == "msrp":
             if len(fields) < 5:

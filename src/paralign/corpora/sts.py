@@ -223,7 +223,9 @@ def detect_format(path: str | Path) -> str:
                           "its second and third fields are ids; evaluate it with evaluate-paraphrase", source=str(path))
     found = format_of_rows(itertools.chain(sample, rows))
     if found is None:
-        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)", source=str(path))
+        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2', the STS Benchmark, or a CSV or TSV "
+                          "whose first line names its columns, sentence1, sentence2 and score among them)",
+                          source=str(path))
     return found
 
 
