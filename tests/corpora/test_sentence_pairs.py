@@ -235,3 +235,17 @@ def test_a_line_of_one_field_with_commas_says_how_a_csv_is_read() -> None:
             "columns sentence1 and sentence2)"),
         (2, "1 field, expected 2 TAB-separated sentences (a CSV file? its first line must name the "
             "columns sentence1 and sentence2)"), (3, "1 field, expected 2 TAB-separated sentences")]
+
+
+def test_a_gold_score_after_the_two_sentences_is_not_aligned_as_the_target() -> None:
+    """A user's `s1 TAB s2 TAB score` line was read by `align` as id s1, source s2 and target
+    '4.2': s2 aligned against the score, an empty Pharaoh line and no word said. It is a bad
+    line now, saying how to give it; an id before a sentence pair is read as before."""
+    from paralign.corpora.sentence_pairs import parse_tsv_line
+
+    pair = parse_tsv_line("A cat sat.\tA cat is sitting.\t4.2\n", 1, tokenized=False)
+    assert (pair.source, pair.error) == (None, "3 fields, the third a number ('4.2'): 3 fields are read as id, "
+                                               "source, target; a gold score after the sentences? give the "
+                                               "sentences alone (cut -f1,2)")
+    assert parse_tsv_line("42\tA cat sat.\tA cat is sitting.\n", 2, tokenized=False).source == "A cat sat."
+    assert parse_tsv_line("p7\tHe is 3.\t3\n", 3, tokenized=False).error is not None

@@ -1,6 +1,7 @@
 """`paralign align`: word-align sentence pairs with the Sultan et al. (2014) aligner.
 
-Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`), JSONL lines with
+Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`; a line whose third field is a
+number, a gold score after the sentences, is reported, not aligned), JSONL lines with
 "source"/"target" (or "sentence1"/"sentence2"), or two line-aligned files (`--source F --target F`). Output (--format): one
 Pharaoh line per input line (`i-j ...`, 0-based; text), JSON Lines (one JSON object per pair,
 with the aligned token pairs, and with --preset contextual each link's "confidence"; json), the sentences and their links as word pairs (pretty,

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
-from ..textio import open_text, strip_bom, without_bom
+from ..textio import float_field, open_text, strip_bom, without_bom
 from .sts import (
     TABLE_SENTENCES,
     format_of_rows,
@@ -72,6 +72,10 @@ def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str |
 def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
     """`source<TAB>target` (an optional leading id column makes three fields)."""
     fields = line.rstrip("\r\n").split("\t")
+    if len(fields) == 3 and _is_number(fields[2]):  # s1, s2, score: s2 was aligned against the score
+        return InputPair(number, None, None, error=f"3 fields, the third a number ({fields[2].strip()!r}): 3 fields are "
+                         "read as id, source, target; a gold score after the sentences? give the sentences alone "
+                         "(cut -f1,2)")
     if len(fields) == 3:
         pair_id, src, tgt = fields
     elif len(fields) == 2:
@@ -85,6 +89,15 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
         pair = replace(pair, error="empty target sentence (3 fields read as id, source, target: "
                                    "a tab after the target?)")
     return pair
+
+
+def _is_number(text: str) -> bool:
+    """Whether a field is a number (a gold score or label), as a data file writes one."""
+    try:
+        float_field(text.strip())
+    except ValueError:
+        return False
+    return True
 
 
 #: Keys that make a JSONL record a gold alignment (:mod:`paralign.corpora.jsonl`), whose
