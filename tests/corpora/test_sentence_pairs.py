@@ -249,3 +249,12 @@ def test_a_gold_score_after_the_two_sentences_is_not_aligned_as_the_target() -> 
                                                "sentences alone (cut -f1,2)")
     assert parse_tsv_line("42\tA cat sat.\tA cat is sitting.\n", 2, tokenized=False).source == "A cat sat."
     assert parse_tsv_line("p7\tHe is 3.\t3\n", 3, tokenized=False).error is not None
+
+
+def test_similarity_says_how_a_gold_score_after_the_sentences_is_read() -> None:
+    """`s1 TAB s2 TAB score` lines were '3 fields, expected 2 TAB-separated sentences', nothing
+    said that a header line naming the columns makes the file readable."""
+    assert list(read_sentence_pairs(["A cat.\tA dog.\t4.2\n", "A cat.\tA dog.\tx\n"])) == [
+        (1, "3 fields, expected 2 TAB-separated sentences (a gold score after them? a first line naming the "
+            "columns sentence1, sentence2 and score makes the file readable)"),
+        (2, "3 fields, expected 2 TAB-separated sentences")]

@@ -241,9 +241,7 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
             continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
             if len(fields) != 2:
-                csv = " (a CSV file? its first line must name the columns sentence1 and sentence2)" \
-                    if len(fields) == 1 and "," in line else ""
-                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences{csv}"
+                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences{_hint(fields)}"
                 continue
         elif layout == "msrp":
             if len(fields) < 5:
@@ -262,6 +260,17 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
             yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)"
             continue
         yield number, _sentences(fields[0], fields[1])
+
+
+def _hint(fields: list[str]) -> str:
+    """How a user's own line of pairs that is no `s1 TAB s2` line is made readable: a CSV line,
+    or a gold score after the sentences, by a first line naming the columns (the table layout)."""
+    if len(fields) == 1 and "," in fields[0]:
+        return " (a CSV file? its first line must name the columns sentence1 and sentence2)"
+    if len(fields) == 3 and _is_number(fields[2]):
+        return (" (a gold score after them? a first line naming the columns sentence1, sentence2 and score "
+                "makes the file readable)")
+    return ""
 
 
 def _sentences(first: str, second: str) -> tuple[str, str] | str:
