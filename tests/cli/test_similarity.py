@@ -434,6 +434,12 @@ def test_similarity_reads_the_sts_stsb_and_msrp_files_the_evaluators_read(tmp_pa
         "stsb.csv": "".join(f"main-news\tnews\t2015\t{k:04d}\t3.2\t{a}\t{b}\n" for k, (a, b) in enumerate(pairs)),
         "msrp.tsv": "\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
         + "".join(f"1\t{k}\t{k + 100}\t{a}\t{b}\n" for k, (a, b) in enumerate(pairs)),
+        # without ids, as evaluate-paraphrase reads it (its empty ids were read as the sentences)
+        "msrp-no-ids.tsv": "".join(f"1\t\t\t{a}\t{b}\n" for a, b in pairs),
+        # a user's own tables, with a header naming the columns (every line was a bad row)
+        "mine.csv": "\ufeffsentence1,sentence2,score\r\n"
+        + "".join(f'"{a}","{b}",{k}\r\n' for k, (a, b) in enumerate(pairs)),
+        "paws.tsv": "id\tsentence1\tsentence2\tlabel\n" + "".join(f"{k}\t{a}\t{b}\t1\n" for k, (a, b) in enumerate(pairs)),
     }
     results = {}
     for name, text in layouts.items():
@@ -444,6 +450,35 @@ def test_similarity_reads_the_sts_stsb_and_msrp_files_the_evaluators_read(tmp_pa
     assert plain["pairs"] == 2 and plain["skipped"] == 0
     for name, result in results.items():
         assert result["scores"] == plain["scores"] and result["skipped"] == 0, name
+
+
+def test_a_users_csv_is_one_pair_a_record_in_similarity_and_the_evaluators(tmp_path, capsys):
+    """A CSV with a `sentence1,sentence2,score` header, a quoted field holding a comma, quotes and
+    a line break: `similarity` gives one score a record, and `evaluate-sts` and
+    `evaluate-paraphrase` (a `label` column) the figures of the same pairs in their own layouts."""
+    rows = [('"Yes, sure," he said.', "He said yes.", 4.0), ("The cat\nsat.", "A cat sat.", 4.5),
+            ("He left early.", "She stayed home.", 0.5), ("A man sings.", "A man is singing.", 5.0)]
+    quoted = [(a.replace('"', '""'), b, g) for a, b, g in rows]
+    rows = [(a.replace("\n", " "), b, g) for a, b, g in rows]  # one line a pair in the TSV layouts
+    (tmp_path / "mine.csv").write_text("sentence1,sentence2,score\n" + "".join(
+        f'"{a}",{b},{g}\n' for a, b, g in quoted), encoding="utf-8")
+    (tmp_path / "sts.tsv").write_text("".join(f"{g}\t{a}\t{b}\n" for a, b, g in rows), encoding="utf-8")
+    for k, (name, body) in enumerate([("p.csv", "sentence1,sentence2,label\n"), ("p.msrp", "")]):
+        (tmp_path / name).write_text(body + "".join(
+            f'"{a}",{b},{int(g > 2)}\n' if k == 0 else f"{int(g > 2)}\t{i}\t{i}\t{a}\t{b}\n"
+            for i, (a, b, g) in enumerate(quoted if k == 0 else rows)), encoding="utf-8")
+    assert main(["similarity", "--pairs", str(tmp_path / "mine.csv"), "--aligner", "exact"]) == 0
+    scores = capsys.readouterr().out.splitlines()
+    assert len(scores) == 4 and "NA" not in scores
+    assert float(scores[1]) == pytest.approx(similarity("The cat sat.", "A cat sat.", aligner=exact_match_aligner))
+    sts = {name: run_json(capsys, ["evaluate-sts", "--data", str(tmp_path / name), "--aligner", "exact"])[0]
+           for name in ("mine.csv", "sts.tsv")}
+    assert sts["mine.csv"]["pairs"] == sts["sts.tsv"]["pairs"] == 4
+    assert sts["mine.csv"]["pearson"] == sts["sts.tsv"]["pearson"]
+    msrp = {name: run_json(capsys, ["evaluate-paraphrase", "--train", str(tmp_path / name), "--test",
+                                    str(tmp_path / name), "--aligner", "exact", "--signal", "sultan2014"])[0]
+            for name in ("p.csv", "p.msrp")}
+    assert msrp["p.csv"]["test"] == msrp["p.msrp"]["test"] and msrp["p.csv"]["test_pairs"] == 4
 
 
 def test_help_says_a_hybrid_models_scores_are_not_clipped(capsys):
@@ -741,8 +776,8 @@ def test_evaluate_paraphrase_without_usable_pairs_says_why(tmp_path, capsys):
     msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
     base = ["evaluate-paraphrase", "--aligner", "exact"]
     assert main([*base, "--train", str(sts), "--test", str(msrp)]) == 1
-    assert (f"{sts}: no usable training pairs ({sts}:1: 3 fields, expected 5 (quality, id1, id2, s1, s2))"
-            in capsys.readouterr().err)
+    assert (f"{sts}: no usable training pairs ({sts}:1: 3 fields, expected 5 (quality, id1, id2, s1, s2), or a "
+            "first line naming the columns, sentence1, sentence2 and label among them)" in capsys.readouterr().err)
     assert main([*base, "--train", str(msrp), "--test", str(sts)]) == 1
     assert f"{sts}: no usable test pairs ({sts}:1: 3 fields" in capsys.readouterr().err
 

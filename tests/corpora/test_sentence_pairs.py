@@ -201,3 +201,60 @@ def test_an_msrp_file_without_its_header_or_labels_is_read_as_msrp() -> None:
     two numeric ids."""
     rows = ["\t2996850\t2996734\tHe said so.\tHe said that.\n", "\t2095781\t2095812\tIt rains.\tIt is sunny.\n"]
     assert list(read_sentence_pairs(rows)) == [(1, ("He said so.", "He said that.")), (2, ("It rains.", "It is sunny."))]
+
+
+def test_similarity_reads_a_csv_with_a_header_one_row_a_record(tmp_path):
+    """`similarity --pairs mine.csv`: each record of a CSV with a sentence1,sentence2 header is a
+    pair, numbered by the line it starts on (a quoted line break does not split it); every line
+    was '1 field, expected 2 TAB-separated sentences'."""
+    lines = ['\ufeffsentence1,sentence2,score\r\n', '"A man, tall.","It ""rained""\r\n', 'today.",3\r\n',
+             '\r\n', 'A cat.,A dog.,1\r\n']
+    assert list(read_sentence_pairs(iter(lines))) == [
+        (2, ("A man, tall.", 'It "rained"\r\ntoday.')), (4, "empty line"), (5, ("A cat.", "A dog."))]
+
+
+def test_a_json_record_with_sentence1_and_sentence2_is_a_pair() -> None:
+    """Hugging Face's `Dataset.to_json` writes GLUE's and PAWS's pairs as `sentence1` and
+    `sentence2` (with `label`, `idx`): every line was "expected an object with 'source' and
+    'target'", naming no key it had; a record with other keys now names them."""
+    lines = ['{"sentence1": "A cat.", "sentence2": "A dog.", "label": 1, "idx": 0}\n',
+             '{"text_a": "A cat.", "text_b": "A dog.", "label": 1}\n',
+             '{"source": "A cat.", "sentence2": "A dog."}\n']
+    pairs = list(read_input_pairs(lines))
+    assert (pairs[0].source, pairs[0].target, pairs[0].error) == ("A cat.", "A dog.", None)
+    assert [p.error for p in pairs[1:]] == [
+        "expected an object with 'source' and 'target' (or 'sentence1' and 'sentence2'); it has 'text_a', "
+        "'text_b', 'label'",
+        "expected an object with 'source' and 'target' (or 'sentence1' and 'sentence2'); it has 'source', "
+        "'sentence2'"]
+
+
+def test_a_line_of_one_field_with_commas_says_how_a_csv_is_read() -> None:
+    assert list(read_sentence_pairs(["s1,s2,score\n", "A cat.,A dog.,1\n", "no tab\n"])) == [
+        (1, "1 field, expected 2 TAB-separated sentences (a CSV file? its first line must name the "
+            "columns sentence1 and sentence2)"),
+        (2, "1 field, expected 2 TAB-separated sentences (a CSV file? its first line must name the "
+            "columns sentence1 and sentence2)"), (3, "1 field, expected 2 TAB-separated sentences")]
+
+
+def test_a_gold_score_after_the_two_sentences_is_not_aligned_as_the_target() -> None:
+    """A user's `s1 TAB s2 TAB score` line was read by `align` as id s1, source s2 and target
+    '4.2': s2 aligned against the score, an empty Pharaoh line and no word said. It is a bad
+    line now, saying how to give it; an id before a sentence pair is read as before."""
+    from paralign.corpora.sentence_pairs import parse_tsv_line
+
+    pair = parse_tsv_line("A cat sat.\tA cat is sitting.\t4.2\n", 1, tokenized=False)
+    assert (pair.source, pair.error) == (None, "3 fields, the third a number ('4.2'): 3 fields are read as id, "
+                                               "source, target; a gold score after the sentences? give the "
+                                               "sentences alone (cut -f1,2)")
+    assert parse_tsv_line("42\tA cat sat.\tA cat is sitting.\n", 2, tokenized=False).source == "A cat sat."
+    assert parse_tsv_line("p7\tHe is 3.\t3\n", 3, tokenized=False).error is not None
+
+
+def test_similarity_says_how_a_gold_score_after_the_sentences_is_read() -> None:
+    """`s1 TAB s2 TAB score` lines were '3 fields, expected 2 TAB-separated sentences', nothing
+    said that a header line naming the columns makes the file readable."""
+    assert list(read_sentence_pairs(["A cat.\tA dog.\t4.2\n", "A cat.\tA dog.\tx\n"])) == [
+        (1, "3 fields, expected 2 TAB-separated sentences (a gold score after them? a first line naming the "
+            "columns sentence1, sentence2 and score makes the file readable)"),
+        (2, "3 fields, expected 2 TAB-separated sentences")]

@@ -207,3 +207,65 @@ def test_a_gold_score_with_an_underscore_is_not_a_number(tmp_path):
     assert [p.score for p in data.pairs] == [4.0]
     assert [(r.line, r.reason) for r in data.skipped] == [(1, "gold score '0_5' is not a number"),
                                                           (2, "gold score '4_0' is not a number")]
+
+
+#: A user's own STS data as a spreadsheet exports it: a header naming the columns, quoted fields
+#: holding commas, quotes and a line break (GLUE, Hugging Face datasets, sentence-transformers).
+USER_CSV = ('sentence1,sentence2,score\n'
+            '"A man, tall, sings.","A man sings a ""song"".",4.2\n'
+            '"It rained,\nthen stopped.",Rain stopped.,3\n'
+            'A cat.,A dog.,0.5\n')
+
+
+@pytest.mark.parametrize("bom, newline", [("", "\n"), ("\ufeff", "\r\n")])
+def test_a_csv_with_a_header_is_read_by_its_column_names(tmp_path, bom, newline):
+    f = write(tmp_path / "mine.csv", bom + USER_CSV.replace("\n", newline))
+    data = load_sts(f)
+    assert data.format == "table"
+    assert [(p.sentence1, p.sentence2, p.score, p.line) for p in data.pairs] == [
+        ("A man, tall, sings.", 'A man sings a "song".', 4.2, 2),
+        ("It rained,\nthen stopped.", "Rain stopped.", 3.0, 3),
+        ("A cat.", "A dog.", 0.5, 5)]
+    assert data.skipped == ()
+
+
+def test_a_tsv_with_a_header_takes_its_columns_wherever_they_are(tmp_path):
+    # GLUE STS-B: ten columns, the first an index, which was read as a SemEval gold score
+    f = write(tmp_path / "train.tsv",
+              "index\tgenre\tfilename\tyear\told_index\tsource1\tsource2\tsentence1\tsentence2\tscore\n"
+              '0\tmain-captions\tMSRvid\t2012test\t0001\tnone\tnone\t"A plane" takes off.\tA plane is leaving.\t5.000\n'
+              "1\tmain-captions\tMSRvid\t2012test\t0004\tnone\tnone\tA man sings.\tA man plays.\t\n"
+              "2\tmain-captions\tMSRvid\t2012test\t0005\tnone\n")
+    data = load_sts(f)
+    assert [(p.sentence1, p.sentence2, p.score) for p in data.pairs] == [('"A plane" takes off.', "A plane is leaving.", 5.0)]
+    assert [(r.line, r.reason) for r in data.skipped] == [(3, "no gold score"), (4, "6 fields, expected 10")]
+
+
+def test_a_quote_left_open_in_a_csv_names_the_line_it_opens_on(tmp_path):
+    f = write(tmp_path / "mine.csv", 'sentence1,sentence2,score\nA cat.,A dog.,1\n"Open,x,2\ny,z,3\n')
+    data = load_sts(f)
+    assert [p.line for p in data.pairs] == [2]
+    assert [(r.line, r.reason) for r in data.skipped] == [
+        (3, "1 field, expected 3 (a quoted field runs from line 3 to line 4: a quote not closed?)")]
+
+
+def test_a_paraphrase_table_with_a_header_is_read_by_load_msrp(tmp_path):
+    # PAWS and GLUE MRPC as Hugging Face writes them: id, sentence1, sentence2, label
+    f = write(tmp_path / "paws.tsv", "id\tsentence1\tsentence2\tlabel\n1\tA cat.\tA cat sat.\t1\n"
+                                     "2\tA dog.\tA bird.\t0\n3\tX.\tY.\t2\n")
+    data = load_msrp(f)
+    assert [(p.id, p.label, p.sentence1, p.line) for p in data.pairs] == [("1", True, "A cat.", 2), ("2", False, "A dog.", 3)]
+    assert [(r.line, r.reason) for _, r in data.skipped] == [(4, "label '2' is not 0 or 1")]
+
+
+def test_a_csv_without_the_column_names_says_how_it_would_be_read(tmp_path):
+    """A user's CSV whose header names its columns otherwise (s1,s2,score) or has none was 'no STS
+    rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)' and '1 field, expected 5
+    (quality, id1, id2, s1, s2)': nothing said that a header line would make it readable."""
+    f = write(tmp_path / "mine.csv", "s1,s2,score\nA cat.,A dog.,1\n")
+    with pytest.raises(FormatError, match="or a CSV or TSV whose first line names its columns, sentence1, "
+                                          "sentence2 and score among them"):
+        load_sts(f)
+    assert [r.reason for _, r in load_msrp(f).skipped] == [
+        "1 field, expected 5 (quality, id1, id2, s1, s2), or a first line naming the columns, sentence1, "
+        "sentence2 and label among them", "1 field, expected 5 (quality, id1, id2, s1, s2)"]

@@ -1,7 +1,8 @@
 """`paralign align`: word-align sentence pairs with the Sultan et al. (2014) aligner.
 
-Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`), JSONL lines with
-"source"/"target", or two line-aligned files (`--source F --target F`). Output (--format): one
+Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`; a line whose third field is a
+number, a gold score after the sentences, is reported, not aligned), JSONL lines with
+"source"/"target" (or "sentence1"/"sentence2"), or two line-aligned files (`--source F --target F`). Output (--format): one
 Pharaoh line per input line (`i-j ...`, 0-based; text), JSON Lines (one JSON object per pair,
 with the aligned token pairs, and with --preset contextual each link's "confidence"; json), the sentences and their links as word pairs (pretty,
 coloured when stdout is a terminal), an SVG picture (svg: the alignment grid, or with
@@ -72,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("input", nargs="?", default=None,
-                        help="TSV or JSONL pairs (default: stdin; not with --source/--target)")
+                        help="TSV or JSONL pairs (\"source\" and \"target\", or \"sentence1\" and \"sentence2\"; "
+                        "default: stdin; not with --source/--target)")
     parser.add_argument("--source", help="file of source sentences, one a line (with --target)")
     parser.add_argument("--target", help="file of target sentences, line-aligned with --source")
     parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto",

@@ -83,9 +83,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train a paraphrase classifier on MSRP-format pairs, report test accuracy/P/R/F1",
         description=DESCRIPTION,
     )
-    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file (repeatable, e.g. train and val; - = stdin; the JSON "
+    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file: MSRP, or a CSV or TSV whose first line names its "
+                        "columns, sentence1, sentence2 and label (1 paraphrase, 0 not) among them "
+                        "(repeatable, e.g. train and val; - = stdin; the JSON "
                         "report does not list them: its \"train\" is the scores on their pairs)")
-    parser.add_argument("--test", required=True, metavar="FILE", help="test file (- = stdin)")
+    parser.add_argument("--test", required=True, metavar="FILE", help="test file, as --train (- = stdin)")
     parser.add_argument(
         "--classifier",
         default=None,

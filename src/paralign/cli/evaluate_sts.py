@@ -28,12 +28,14 @@ ENCODER_USERS = "--preset contextual (or --aligner contextual) or a neural signa
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-sts",
-        help="correlate alignment similarity with STS gold scores (SemEval TSV or STS Benchmark)",
+        help="correlate alignment similarity with STS gold scores (SemEval TSV, STS Benchmark or a CSV/TSV with a header)",
         description="Several --data files give per-file results and their size-weighted mean. Each file "
         "is named by its file name, or by its last path parts when files share one (2012/OnWN.test.tsv).",
     )
     parser.add_argument("--data", action="append", required=True, metavar="FILE",
-                        help="STS file (repeatable; - = stdin)")
+                        help="STS file: SemEval (score TAB s1 TAB s2), the STS Benchmark, or a CSV or TSV whose "
+                        "first line names its columns, sentence1, sentence2 and score (or label) among them "
+                        "(repeatable; - = stdin)")
     parser.add_argument("--train", action="append", default=[], metavar="FILE",
                         help="training STS file of --signal hybrid (repeatable; the blend is chosen to hold "
                         "across them and saved under \"model\" in the JSON report, for similarity --model, whose "

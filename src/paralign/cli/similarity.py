@@ -91,8 +91,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "each line is the score, TAB and 1 (paraphrase) or 0 (NA TAB NA for a pair that cannot be scored).",
     )
     parser.add_argument("--pairs", default=None,
-                        help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file) or JSONL "
-                        "(objects with \"source\" and \"target\", and an optional \"id\", which the JSON "
+                        help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file), a CSV or TSV "
+                        "whose first line names sentence1 and sentence2 columns (one score a record; a quoted CSV "
+                        "field may hold commas and line breaks), or JSONL "
+                        "(objects with \"source\" and \"target\", or \"sentence1\" and \"sentence2\", and an optional \"id\", which the JSON "
                         "output lists under \"ids\"), told line by line as align tells them: a line opening an object, or "
                         "a JSON value without a tab, is JSON (default: stdin)")
     parser.add_argument("--source", metavar="FILE", help="with --target: two line-aligned files, "
@@ -142,7 +144,7 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]]) ->
     """The input's rows: two line-aligned files (--source/--target), or one file whose lines
     are read as `align` reads them, each JSON or TSV as `is_json_line` says. A file whose first
     line that is not blank is JSON is read as `align` reads it (`read_input_pairs`); another is
-    a TSV file (`read_sentence_pairs`: plain pairs, STS, STS Benchmark or MSRP), whose JSON
+    a TSV file (`read_sentence_pairs`: plain pairs, STS, STS Benchmark, MSRP or a table with a header), whose JSON
     lines are records too (:func:`_tsv_rows`). A line that is not UTF-8 (--encoding-errors
     skip) is a row without sentences whose reason says so, whatever the layout. Each input
     opened is put in `handles`."""
@@ -191,6 +193,8 @@ def _tsv_rows(lines: Iterable[str]) -> Iterator[tuple[int, tuple[TextLike, TextL
 
     for number, row in read_sentence_pairs(keep(lines)):
         line = kept.pop(number, "")
+        while kept and (first := next(iter(kept))) < number:  # a header, a table's record's other lines
+            del kept[first]
         if not is_json_line(line):
             yield number, row, None
             continue

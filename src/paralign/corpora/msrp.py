@@ -9,12 +9,22 @@ silently. The standard 4,076-pair training set is train + val of the shipped spl
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import counted
-from .sts import EMPTY_SENTENCE, RowIssue, empty_sentence, read_rows
+from ..errors import FormatError, counted
+from ..textio import open_text
+from .sts import (
+    EMPTY_SENTENCE,
+    TABLE_SENTENCES,
+    RowIssue,
+    empty_sentence,
+    read_rows,
+    table_header,
+    table_records,
+)
 from .sts import is_msrp_header as is_header
 
 
@@ -64,7 +74,8 @@ class MsrpData:
 def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair | None, str, list[str]]:
     notes: list[str] = []
     if len(fields) < 5:
-        return None, f"{counted(len(fields), 'field')}, expected 5 (quality, id1, id2, s1, s2)", notes
+        header = ", or a first line naming the columns, sentence1, sentence2 and label among them" if number == 1 else ""
+        return None, f"{counted(len(fields), 'field')}, expected 5 (quality, id1, id2, s1, s2){header}", notes
     if len(fields) > 5:
         notes.append(f"{counted(len(fields) - 5, 'extra trailing field')} ignored")
     quality, id1, id2, s1, s2 = (f.strip() for f in fields[:5])
@@ -73,18 +84,38 @@ def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair 
         return None, reason, notes
     if empty_sentence(s1, s2):
         return None, EMPTY_SENTENCE, notes
-    pair_id = f"{id1}-{id2}" if id1 or id2 else f"{Path(source).name}:{number}"
+    pair_id = "-".join(i for i in (id1, id2) if i) or f"{Path(source).name}:{number}"  # a table's one id alone
     return ParaphrasePair(pair_id, quality == "1", s1, s2, number, source), "", notes
 
 
+def _table_rows(path: str | Path) -> Iterator[tuple[int, list[str] | str, list[RowIssue]]]:
+    """A table's records (:func:`.sts.table_records`) as MSRP rows (label, id, '', sentence1,
+    sentence2), or why a record has none; FormatError for a header without a ``label`` column."""
+    with open_text(path) as handle:
+        first = next(iter(handle), "")
+        if "label" not in (table_header(first) or ()):
+            raise FormatError(f"the header names no 'label' column (1 paraphrase, 0 not) beside "
+                              f"{' and '.join(TABLE_SENTENCES)}", source=str(path), line=1)
+        for number, record in table_records(itertools.chain([first], handle)):
+            yield number, (record if isinstance(record, str) else
+                           [record["label"], record.get("id", ""), "", *(record[n] for n in TABLE_SENTENCES)]), []
+
+
 def load_msrp(*paths: str | Path) -> MsrpData:
-    """Read one or more MSRP TSV files (e.g. train and val) into one labelled pair list."""
+    """Read one or more MSRP TSV files (e.g. train and val) into one labelled pair list; a file
+    may be a CSV or TSV table instead, whose header names ``sentence1``, ``sentence2`` and ``label``
+    columns (PAWS, GLUE MRPC as Hugging Face writes it: :func:`.sts.table_header`)."""
     pairs: list[ParaphrasePair] = []
     skipped: list[tuple[str, RowIssue]] = []
     notes: list[tuple[str, RowIssue]] = []
     for path in paths:
         source = str(path)
-        for number, fields, row_notes in read_rows(path):
+        with open_text(path) as handle:
+            table = table_header(next(iter(handle), "")) is not None
+        for number, fields, row_notes in (_table_rows(path) if table else read_rows(path)):
+            if isinstance(fields, str):  # a table's record without its fields
+                skipped.append((source, RowIssue(number, fields)))
+                continue
             notes.extend((source, n) for n in row_notes)
             if not any(f.strip() for f in fields):
                 skipped.append((source, RowIssue(number, "empty line")))

@@ -19,8 +19,16 @@ from typing import Any
 
 from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
-from ..textio import open_text, strip_bom, without_bom
-from .sts import format_of_rows, is_msrp_header, most_rows_msrp, row_layout
+from ..textio import float_field, open_text, strip_bom, without_bom
+from .sts import (
+    TABLE_SENTENCES,
+    format_of_rows,
+    is_msrp_header,
+    most_rows_msrp,
+    row_layout,
+    table_header,
+    table_records,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +72,10 @@ def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str |
 def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
     """`source<TAB>target` (an optional leading id column makes three fields)."""
     fields = line.rstrip("\r\n").split("\t")
+    if len(fields) == 3 and _is_number(fields[2]):  # s1, s2, score: s2 was aligned against the score
+        return InputPair(number, None, None, error=f"3 fields, the third a number ({fields[2].strip()!r}): 3 fields are "
+                         "read as id, source, target; a gold score after the sentences? give the sentences alone "
+                         "(cut -f1,2)")
     if len(fields) == 3:
         pair_id, src, tgt = fields
     elif len(fields) == 2:
@@ -77,6 +89,15 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
         pair = replace(pair, error="empty target sentence (3 fields read as id, source, target: "
                                    "a tab after the target?)")
     return pair
+
+
+def _is_number(text: str) -> bool:
+    """Whether a field is a number (a gold score or label), as a data file writes one."""
+    try:
+        float_field(text.strip())
+    except ValueError:
+        return False
+    return True
 
 
 #: Keys that make a JSONL record a gold alignment (:mod:`paralign.corpora.jsonl`), whose
@@ -107,8 +128,14 @@ _JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a num
                type(None): "null"}
 
 
+#: The keys of a JSON record's two sentences, the first pair found: paralign's own, then those
+#: Hugging Face's ``Dataset.to_json`` writes for GLUE and PAWS.
+PAIR_KEYS: tuple[tuple[str, str], ...] = (("source", "target"), ("sentence1", "sentence2"))
+
+
 def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
-    """`{"source": ..., "target": ..., ["id": ...]}`; string or token-list values. A record with
+    """`{"source": ..., "target": ..., ["id": ...]}` (or `"sentence1"` and `"sentence2"`: :data:`PAIR_KEYS`);
+    string or token-list values. A record with
     gold links (:data:`GOLD_LINK_KEYS`) keeps its tokens as given (split on white space), so the
     output's indexes are the gold's. A string escape that is half a surrogate pair (no
     character: :func:`paralign.errors.lone_surrogate`) makes the line bad, as a bad byte does.
@@ -124,9 +151,12 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
     if not isinstance(obj, dict):
         return InputPair(number, None, None, error="expected an object with 'source' and 'target', got "
                          f"{_JSON_KINDS.get(type(obj), type(obj).__name__)}")
-    if not all(isinstance(obj.get(k), (str, list)) for k in ("source", "target")):
-        return InputPair(number, None, None, error="expected an object with 'source' and 'target'")
-    for key in ("source", "target"):  # a token null or 3 was aligned as the word 'None' or '3'
+    keys = next((keys for keys in PAIR_KEYS if all(isinstance(obj.get(k), (str, list)) for k in keys)), None)
+    if keys is None:
+        shown = ", ".join(repr(k) for k in itertools.islice(obj, 6)) + (", ..." if len(obj) > 6 else "")
+        return InputPair(number, None, None, error="expected an object with 'source' and 'target' (or 'sentence1' "
+                         "and 'sentence2')" + (f"; it has {shown}" if obj else ""))
+    for key in keys:  # a token null or 3 was aligned as the word 'None' or '3'
         value = obj[key]
         bad = next((k for k, token in enumerate(value) if not isinstance(token, str)), None) \
             if isinstance(value, list) else None
@@ -136,7 +166,7 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
                              f"{bad + 1} is {kind}")
     pair_id = obj.get("id")
     tokenized = tokenized or any(key in obj for key in GOLD_LINK_KEYS)
-    return _pair(number, obj["source"], obj["target"], tokenized, None if pair_id is None else str(pair_id))
+    return _pair(number, obj[keys[0]], obj[keys[1]], tokenized, None if pair_id is None else str(pair_id))
 
 
 def read_input_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
@@ -188,12 +218,19 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
     The layout is decided on the first `sample_lines` lines (:func:`detect_layout`): `s1 TAB s2`
     lines, or the files `evaluate-sts` and `evaluate-paraphrase` read (SemEval STS `score TAB s1
     TAB s2`, the STS Benchmark, MSRP with or without its header line, which is not a pair and
-    yields nothing); gold scores and labels are ignored. A leading byte-order mark and CR/LF are
+    yields nothing, a CSV or TSV table whose header, which yields nothing either, names
+    ``sentence1`` and ``sentence2`` columns: one pair a record, numbered by its first line);
+    gold scores and labels are ignored. A leading byte-order mark and CR/LF are
     removed; a row without its sentences is a bad row.
     """
     lines = iter(lines)
     sample = list(itertools.islice(lines, sample_lines))
     layout = detect_layout(sample)
+    if layout == "table":  # one pair a record, numbered by the line it starts on
+        for number, record in table_records(itertools.chain(sample, lines)):
+            yield number, (record if isinstance(record, str) else _sentences(record[TABLE_SENTENCES[0]],
+                                                                             record[TABLE_SENTENCES[1]]))
+        return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
@@ -204,7 +241,7 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
             continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
             if len(fields) != 2:
-                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences"
+                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences{_hint(fields)}"
                 continue
         elif layout == "msrp":
             if len(fields) < 5:
@@ -222,23 +259,39 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
         else:
             yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)"
             continue
-        if not fields[0].strip() or not fields[1].strip():
-            yield number, "empty sentence"
-        else:
-            yield number, (fields[0].strip(), fields[1].strip())
+        yield number, _sentences(fields[0], fields[1])
+
+
+def _hint(fields: list[str]) -> str:
+    """How a user's own line of pairs that is no `s1 TAB s2` line is made readable: a CSV line,
+    or a gold score after the sentences, by a first line naming the columns (the table layout)."""
+    if len(fields) == 1 and "," in fields[0]:
+        return " (a CSV file? its first line must name the columns sentence1 and sentence2)"
+    if len(fields) == 3 and _is_number(fields[2]):
+        return (" (a gold score after them? a first line naming the columns sentence1, sentence2 and score "
+                "makes the file readable)")
+    return ""
+
+
+def _sentences(first: str, second: str) -> tuple[str, str] | str:
+    """A row's two sentences, white space around them aside, or "empty sentence"."""
+    return (first.strip(), second.strip()) if first.strip() and second.strip() else "empty sentence"
 
 
 #: The layouts of a file of sentence pairs (:func:`detect_layout`).
-LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp")
+LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp", "table")
 
 
 def detect_layout(sample: Sequence[str]) -> str:
-    """``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or
+    """``table`` (a first line naming ``sentence1`` and ``sentence2`` columns: a CSV or TSV with
+    a header, :func:`.sts.table_header`), ``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or
     none, and two numeric ids before the sentences, as ``load_msrp`` reads a file without its
     header), ``sts`` (most rows an STS or STS Benchmark row with a gold score, or an empty one)
     or ``pairs`` (anything else), from a file's first lines. An MSRP file without its header was taken for SemEval
     STS (its label a score), so its two ids were read as the pair's sentences."""
     lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
+    if lines and table_header(lines[0]) is not None:
+        return "table"
     if lines and is_msrp_header(lines[0].split("\t")):
         return "msrp"
     rows = [line.split("\t") for line in lines if line.strip()]

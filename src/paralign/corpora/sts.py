@@ -7,6 +7,10 @@ Two layouts are read (see the READMEs under ``similarity/`` in the data folder):
 * ``stsb``: STS Benchmark, no header, ``genre TAB source TAB year TAB id TAB score TAB s1 TAB s2``
   with, on some lines, two extra trailing licence fields.
 
+and a user's own table (``table``): a CSV or TSV whose first line names its columns, two of them
+``sentence1`` and ``sentence2`` and the gold ``score`` (or ``label``), as GLUE, Hugging Face
+datasets and sentence-transformers write them (:func:`table_header`, :func:`table_records`).
+
 Rows that cannot be used are never dropped silently: they are returned in
 :attr:`StsData.skipped` with their line numbers (a gold score that is not a finite number in
 0-5 among them: it would make every correlation wrong); usable rows with an irregularity
@@ -18,6 +22,7 @@ or ending with a space), as MSRP's (:mod:`.msrp`) and ``similarity --pairs`` rea
 
 from __future__ import annotations
 
+import csv
 import itertools
 import math
 from collections.abc import Generator, Iterable, Iterator, Sequence
@@ -26,10 +31,10 @@ from pathlib import Path
 
 from ..alignment import is_blank
 from ..errors import ConfigurationError, FormatError, counted
-from ..textio import BOM, float_field, open_text
+from ..textio import BOM, float_field, open_text, strip_bom
 
 #: Layout names accepted by :func:`load_sts`.
-STS_FORMATS = ("sts", "stsb")
+STS_FORMATS = ("sts", "stsb", "table")
 #: The declared range of gold STS scores (SemEval 0-5): a row outside it is skipped, not scored.
 SCORE_RANGE: tuple[float, float] = (0.0, 5.0)
 
@@ -164,10 +169,52 @@ def _is_float(text: str) -> bool:
 MSRP_SAMPLE = 50
 
 
+#: The sentence columns that make a file's first line the header of a table (:func:`table_header`).
+TABLE_SENTENCES: tuple[str, str] = ("sentence1", "sentence2")
+
+
+def table_header(line: str) -> tuple[str, ...] | None:
+    """The column names (lower-cased) when `line`, a file's first line, is a header naming
+    :data:`TABLE_SENTENCES` columns, TAB-separated when it holds a TAB, else comma-separated
+    (Excel's byte-order mark aside); else None."""
+    text = strip_bom(line).rstrip("\r\n")
+    names = tuple(name.strip().lower() for name in next(csv.reader([text], delimiter=_delimiter(text)), []))
+    return names if all(name in names for name in TABLE_SENTENCES) else None
+
+
+def _delimiter(header: str) -> str:
+    return "\t" if "\t" in header else ","
+
+
+def table_records(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, str] | str]]:
+    """The records of a table whose first line is its header (:func:`table_header`): (the line
+    a record starts on, its fields by column name) or (that line, why it has none). A CSV is read
+    as Python's csv module reads it (a quoted field holds commas, quotes and line breaks), a TSV
+    split on TABs only (GLUE's and PAWS's sentences hold bare quotes)."""
+    lines = iter(lines)
+    first = next(lines, "")
+    header, delimiter = table_header(first) or (), _delimiter(first)
+    reader = csv.reader(lines, delimiter=delimiter, quoting=csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL)
+    end = 1
+    for fields in reader:
+        start, end = end + 1, 1 + reader.line_num
+        if not any(f.strip() for f in fields):
+            yield start, "empty line"
+        elif len(fields) != len(header):
+            spans = f" (a quoted field runs from line {start} to line {end}: a quote not closed?)" if end > start else ""
+            yield start, f"{counted(len(fields), 'field')}, expected {len(header)}{spans}"
+        else:
+            yield start, dict(zip(header, fields, strict=True))
+
+
 def detect_format(path: str | Path) -> str:
-    """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file; FormatError for an
+    """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file, or ``table`` for a
+    table with a header (:func:`table_header`); FormatError for an
     MSRP file (its header, or most sampled rows an MSRP row, as ``similarity --pairs`` tells it):
     its 0/1 labels were read as gold scores and its two ids as the sentences."""
+    with open_text(path) as handle:
+        if table_header(next(iter(handle), "")) is not None:
+            return "table"
     rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
     sample = list(itertools.islice(rows, MSRP_SAMPLE))
     if sample and ((header := is_msrp_header(sample[0])) or most_rows_msrp(sample)):
@@ -176,7 +223,9 @@ def detect_format(path: str | Path) -> str:
                           "its second and third fields are ids; evaluate it with evaluate-paraphrase", source=str(path))
     found = format_of_rows(itertools.chain(sample, rows))
     if found is None:
-        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2' or STS Benchmark)", source=str(path))
+        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2', the STS Benchmark, or a CSV or TSV "
+                          "whose first line names its columns, sentence1, sentence2 and score among them)",
+                          source=str(path))
     return found
 
 
@@ -220,9 +269,11 @@ def is_msrp_header(fields: list[str]) -> bool:
 
 def is_msrp_row(fields: list[str]) -> bool:
     """A row of MSRP: ``0|1 TAB id1 TAB id2 TAB s1 TAB s2``, ids of digits, its label given or
-    empty (an unlabelled split: as an STS row without a gold score, its ids were the sentences)."""
-    return (len(fields) >= 5 and fields[0].strip() in ("0", "1", "") and fields[1].strip().isdigit()
-            and fields[2].strip().isdigit())
+    empty (an unlabelled split: as an STS row without a gold score, its ids were the sentences),
+    or a labelled row without ids (``load_msrp`` reads it: its empty ids were the sentences)."""
+    label, ids = fields[0].strip() if fields else "", [f.strip() for f in fields[1:3]]
+    return len(fields) >= 5 and (label in ("0", "1", "") and all(i.isdigit() for i in ids)
+                                 or label in ("0", "1") and ids == ["", ""])
 
 
 def most_rows_msrp(rows: Sequence[list[str]]) -> bool:
@@ -265,8 +316,28 @@ def _row(
     return pair, None, notes
 
 
+#: The gold column of a table (:func:`table_header`) for :func:`load_sts`, the first found.
+TABLE_SCORES: tuple[str, ...] = ("score", "label")
+
+
+def _table_rows(path: str | Path) -> Iterator[tuple[int, list[str] | str, list[RowIssue]]]:
+    """A table's records as :func:`read_rows` gives a SemEval file's rows (score, sentence1,
+    sentence2), or why a record has none."""
+    with open_text(path) as handle:
+        first = next(iter(handle), "")
+        header = table_header(first) or ()
+        gold = next((name for name in TABLE_SCORES if name in header), None)
+        if gold is None:
+            raise FormatError(f"the header names no gold column ({' or '.join(TABLE_SCORES)}) beside "
+                              f"{' and '.join(TABLE_SENTENCES)}", source=str(path), line=1)
+        for number, record in table_records(itertools.chain([first], handle)):
+            yield number, (record if isinstance(record, str)
+                           else [record[gold], *(record[name] for name in TABLE_SENTENCES)]), []
+
+
 def load_sts(path: str | Path, format: str | None = None) -> StsData:
-    """Read an STS file (``sts`` 3-column TSV or ``stsb`` STS Benchmark; auto-detected, and an
+    """Read an STS file (``sts`` 3-column TSV or ``stsb`` STS Benchmark, or a CSV or TSV table
+    with a header naming ``sentence1``, ``sentence2`` and ``score`` or ``label`` columns; auto-detected, and an
     MSRP file refused: :func:`detect_format`).
 
     Empty lines, rows without a gold score, rows with too few fields and rows with an empty
@@ -279,12 +350,12 @@ def load_sts(path: str | Path, format: str | None = None) -> StsData:
     skipped: list[RowIssue] = []
     notes: list[RowIssue] = []
     stem = Path(path).name
-    for number, fields, row_notes in read_rows(path):
+    for number, fields, row_notes in (_table_rows(path) if fmt == "table" else read_rows(path)):
         notes.extend(row_notes)
-        if not any(f.strip() for f in fields):
-            skipped.append(RowIssue(number, "empty line"))
+        if isinstance(fields, str) or not any(f.strip() for f in fields):  # a table's record without its fields
+            skipped.append(RowIssue(number, fields if isinstance(fields, str) else "empty line"))
             continue
-        pair, reason, extra = _row(fields, fmt, number, stem)
+        pair, reason, extra = _row(fields, "sts" if fmt == "table" else fmt, number, stem)
         notes.extend(RowIssue(number, n) for n in extra)
         if pair is None:
             skipped.append(RowIssue(number, reason or "unusable row"))

@@ -101,3 +101,12 @@ def test_a_file_name_holding_a_bidi_override_reorders_only_itself(report_page) -
     parts = [(child.tag.rsplit("}", 1)[-1], "".join(child.itertext())) for child in heading]
     assert parts == [("bdi", "a\u202eb.tsv"), ("bdi", "data/a\u202eb.tsv")]
     assert "".join(heading.itertext()) == "a\u202eb.tsv (data/a\u202eb.tsv)"
+
+
+def test_a_file_named_by_its_path_is_named_once(report_page) -> None:
+    """`evaluate-sts --data mine.csv --report r.html` headed its section "mine.csv (mine.csv)":
+    the path is shown only when it says more than the name."""
+    report = _report([1.0, 3.0, 5.0], [0.2, 0.9, 0.8])
+    page = report_page(sts_report(report, report.to_dict()))
+    heading = next(h for h in page.root.iter() if h.tag.endswith("h2") and h.get("id") == "set-1")
+    assert "".join(heading.itertext()) == "small.tsv"

@@ -89,8 +89,10 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
         _errors_table(errors),
         pairs_table(scored),
     )
-    # the name and the path each isolated: an RLO in a file's name reversed "(", the path and ")"
-    heading = tuple(merged([isolated(shown["name"]), " (", isolated(shown["path"]), ")"]))
+    # the name and the path each isolated: an RLO in a file's name reversed "(", the path and ")";
+    # the path only when it says more than the name ("mine.csv (mine.csv)")
+    path = [" (", isolated(shown["path"]), ")"] if shown["path"] != shown["name"] else []
+    heading = tuple(merged([isolated(shown["name"]), *path]))
     return Section(heading, body, f"set-{index + 1}")
 
 
