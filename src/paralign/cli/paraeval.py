@@ -108,7 +108,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_output(parser)
     add_report(parser, "the corpus scores (with --confidence, its bootstrap), then each hypothesis with its words highlighted by "
                "tier (exact, stem, synonym, paraphrase, contextual, unmatched; with a graded "
-               "config also the reference it was scored against, and its score; one input)")
+               "config also the reference it was scored against, and its score); with several -i, one "
+               "table of the systems, highest score first, with their bootstrap and --paired-bs p-values")
     parser.set_defaults(func=run)
 
 
@@ -193,8 +194,6 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError("--confidence and --paired-bs are figures of the corpus score, which "
                                  "--sentence-level text does not show: use --format json (its "
                                  '"corpus"), or leave out --sentence-level')
-    if args.report is not None and len(paths) != 1:
-        raise ConfigurationError("--report shows one input's segments as matched: give one -i")
     if args.paired_bs and len(paths) < 2:
         raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     refs = [read_segments(path) for path in args.reference]
@@ -217,7 +216,11 @@ def run(args: argparse.Namespace) -> int:
         _add_significance(args, scorer, scores, [path for path, _ in systems])
     results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]
     _write(args, results, bad, many=len(given) > 1)
-    if args.report is not None:
+    if args.report is not None and len(paths) > 1:  # a comparison: the systems, ranked
+        from ..viz.reports import systems_report
+
+        write_report(args.report, systems_report(_documents(results, bad, False)))
+    elif args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
 
@@ -308,13 +311,10 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
     message does, its control characters escaped (JSON: the exact name)."""
     with open_out(args.output) as out:
         if args.format == "json":
-            documents = [{"input": input_name(path), **_document(result, args.sentence_level)}
-                         for path, result in results]
+            documents = _documents(results, bad, args.sentence_level)
             if not many:
                 emit({k: v for k, v in documents[0].items() if k != "input"}, "json", str, out)
                 return
-            for k, (path, message) in sorted(bad.items()):
-                documents.insert(k, {"input": input_name(path), "error": message})
             emit({"systems": documents}, "json", str, out)
             return
         from ..viz.terminal import safe
@@ -326,6 +326,16 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
                     out.write(f"{prefix}{segment['segment']}\t{_text(segment)}\n")
             else:
                 out.write(f"{prefix}{_text(result)}\n")
+
+
+def _documents(results: list[tuple[str, dict]], bad: dict[int, tuple[str, str]],
+               sentence_level: bool) -> list[dict]:
+    """The JSON's ``systems``: each system's document, and an ``{"input", "error"}`` record in
+    the place of each that could not be scored (`bad`: its -i index and why)."""
+    documents = [{"input": input_name(path), **_document(result, sentence_level)} for path, result in results]
+    for k, (path, message) in sorted(bad.items()):
+        documents.insert(k, {"input": input_name(path), "error": message})
+    return documents
 
 
 def _document(result: dict, sentence_level: bool) -> dict:
@@ -372,6 +382,8 @@ def _bootstrap_text(score: dict) -> str:
     """``(μ = 0.4170 ± 0.0123, p = 0.0170*) `` after the headline score, as sacrebleu shows a
     bootstrap (the baseline of a paired test says so instead of a p-value); nothing without one;
     ``(μ = n/a, p = n/a)`` over fewer than 2 segments (a warning says why)."""
+    from ..metrics import SIGNIFICANT
+
     if "confidence" not in score:
         return ""
     found = score["confidence"]
@@ -385,8 +397,3 @@ def _bootstrap_text(score: dict) -> str:
         p = paired["p_value"]
         figures += f", p = {p:.4f}{'*' if p < SIGNIFICANT else ''}"
     return f"({figures}) "
-
-
-#: The p-value below which --paired-bs marks a difference with *, as sacrebleu does.
-SIGNIFICANT = 0.05
-

@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ...errors import counted
+from ...metrics import SIGNIFICANT
 from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
 from ..html import Section, isolated, merged, page, signature_note, words
 from ..svg import Element, el
-from .parts import CSS, number, score_table
+from .parts import CSS, lookup, number, score_table, value_cell
 
 TIER_CSS = """
 .hypothesis { font-size: 1.05em; line-height: 2; }
@@ -187,3 +188,57 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
     sections = [graded_segment_section(k, e, refs)
                 for k, (e, refs) in enumerate(zip(explanations, references, strict=True), 1)]
     return page(title or "ParaEval", sections, intro=intro, css=CSS + TIER_CSS)
+
+
+def _system_row(k: int, system: Mapping, baseline: int | None) -> Element:
+    """One system's row of :func:`systems_report`: its figures as cells keyed into the JSON
+    (``systems.<k>.score``), its p-value starred below 0.05 as the text output stars it."""
+    def cell(key: str, percent: bool = False) -> Element:
+        try:
+            value = lookup(system, key)
+        except (KeyError, IndexError, TypeError):
+            return el("td", "")
+        return value_cell(f"systems.{k}.{key}", value, percent, 4)
+
+    paired = system.get("paired_bootstrap")
+    p = paired.get("p_value") if isinstance(paired, Mapping) else None
+    mark = " (baseline)" if k == baseline else ""
+    star = el("td", "*" if p is not None and p < SIGNIFICANT else "", title="p < 0.05")
+    return el("tr", el("th", isolated(str(system["input"])), mark),
+              *[cell(key) for key in ("score", "confidence.mean", "confidence.ci")],
+              *([cell("paired_bootstrap.p_value"), star] if baseline is not None else []),
+              *[cell(key) for key in ("precision", "recall", "f")],
+              class_="system", data_input=str(system["input"]))
+
+
+def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> str:
+    """The page of many systems (``paraeval`` with several ``-i``: its JSON's ``systems``): one
+    table, the highest score first, each system's score, bootstrap (``--confidence``), p-value
+    against the baseline (``--paired-bs``: the first input) and P/R/F; above it which system
+    scores highest and which differ significantly from the baseline; systems that could not be
+    scored (``{"input", "error"}``) named below it."""
+    scored = [(k, s) for k, s in enumerate(systems) if "error" not in s]
+    baseline = next((k for k, s in scored if (s.get("paired_bootstrap") or {}).get("is_baseline")), None)
+    ranked = sorted(scored, key=lambda item: -(item[1]["score"] if item[1].get("score") is not None else -1.0))
+    head = ["system", "score", "bootstrap mean (μ)", "± (95%)",
+            *(["p (vs the baseline)", ""] if baseline is not None else []), "precision", "recall", "F"]
+    table = el("table", el("tr", *[el("th", h) for h in head]),
+               *[_system_row(k, s, baseline) for k, s in ranked], class_="scores")
+    best = ranked[0][1] if ranked else None
+    intro: list[Element] = [
+        signature_note(str(best.get("signature", "")) if best else ""),
+        el("p", f"highest score: {best['input']} ({number(best.get('score'), digits=4)})" if best else "no system scored"),
+    ]
+    if baseline is not None:
+        differ = [s["input"] for _, s in scored
+                  if (p := s["paired_bootstrap"].get("p_value")) is not None and p < SIGNIFICANT]
+        intro += [el("p", f"baseline: {systems[baseline]['input']}; significantly different from it (p < 0.05, *): "
+                          f"{counted(len(differ), 'system')} of {len(scored) - 1}"),
+                  el("p", "The paired bootstrap's p-value (Koehn 2004, as sacrebleu's --paired-bs) is roughly the "
+                          "chance of a difference from the baseline at least as large as the one seen if the two "
+                          "systems were alike; it says that they differ, not which is better: the scores say that.", class_="note")]
+    intro.append(table)
+    failed = [f"{s['input']}: {s['error']}" for s in systems if "error" in s]
+    if failed:
+        intro += [el("p", "not scored:", class_="note warning"), el("ul", *[el("li", f) for f in failed])]
+    return page(title or f"ParaEval: {counted(len(scored), 'system')}", [], intro=intro, css=CSS)
