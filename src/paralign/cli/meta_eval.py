@@ -77,6 +77,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "and F as paraeval_p/_r/_f), paraeval_score (the headline alone, "
                              "reported as paraeval), paraeval_p/_r/_f, bleu, chrf, ter "
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
+    parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
+                        help="your own metric's segment scores, meta-evaluated beside --metrics: "
+                             "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
+                             "system's output; every line of every system correlated), named NAME "
+                             "(default: the file's name without its extension); its system score is "
+                             "the mean of its segment scores; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
@@ -175,14 +181,36 @@ def metric_names(text: str) -> list[str]:
     return names
 
 
+def scores_files(specs: list[str]) -> list[tuple[str, str]]:
+    """The --scores list as (name, file): ``NAME=FILE`` or ``FILE`` (named by its stem);
+    ConfigurationError (a usage error, before the data loads) for a name that is a built-in
+    metric's or given twice: its rows would be taken for that metric's."""
+    from ..metrics.correlation import known_metrics
+
+    out: list[tuple[str, str]] = []
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name.strip():
+            path, name = spec, Path(spec).stem
+        name = name.strip()
+        if name in known_metrics() or name in [n for n, _ in out]:
+            why = "a built-in metric's" if name in known_metrics() else "given twice"
+            raise ConfigurationError(f"argument --scores: the name {name!r} is {why}: name the file's metric "
+                                     f"another way (NAME=FILE)")
+        out.append((name, path))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
+        given_scores,
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
     names = metric_names(args.metrics)
+    own = [given_scores(path, name) for name, path in scores_files(args.scores)]
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
@@ -216,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
                 progress=table_progress(), encoder=args.encoder, device=args.device,
                 resources=None if args.resources is None else args.resources.split(","), **options)
     result = meta_evaluate_levels(data, refs,
-                                  resolve_metrics(names, scorer), level=args.level,
+                                  [*resolve_metrics(names, scorer), *own], level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
     for reason in result.undefined:
         warn(f"{args.pair}: no system-level correlation (n/a): {reason}")
