@@ -712,3 +712,35 @@ def test_report_of_many_systems_ranks_them_with_their_tests(files, capsys, repor
     assert f"baseline: {inputs[0]}" in page.text
     assert "bad.txt" in page.text and "not scored" in page.text  # the system left out is named
     page.assert_self_contained()
+
+
+def test_tsv_is_one_row_a_system_or_segment_with_the_jsons_numbers(files, capsys):
+    """--format tsv: a header, then a row per system (per segment with --sentence-level) of
+    plain numbers, the JSON's own, for a spreadsheet or pandas to read as they are. Before, the
+    text output was the only tabular one, its figures in one column ("ParaEval 0.4774 P = ...")."""
+    import csv
+    import io
+
+    (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
+    base = ["paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "-i", str(files / "hyp.txt"),
+            str(files / "sys2.txt")]
+    for extra in (["--sentence-level"], ["--paired-bs", "--resamples", "30"]):
+        code, out, err = run(capsys, *base, *extra, "--format", "json")
+        assert code == 0, err
+        systems = json.loads(out)["systems"]
+        code, out, err = run(capsys, *base, *extra, "--format", "tsv")
+        assert code == 0, err
+        rows = list(csv.DictReader(io.StringIO(out), delimiter="\t"))
+        if extra == ["--sentence-level"]:
+            expected = [{"input": s["input"], **seg} for s in systems for seg in s["segments"]]
+            assert [int(row["segment"]) for row in rows] == [seg["segment"] for seg in expected]
+        else:
+            expected = systems
+            assert [row["p_value"] for row in rows] == [
+                "" if s["paired_bootstrap"]["p_value"] is None else repr(s["paired_bootstrap"]["p_value"])
+                for s in systems]
+            assert [float(row["ci"]) for row in rows] == [s["confidence"]["ci"] for s in systems]
+        assert [row["input"] for row in rows] == [e["input"] for e in expected]
+        for key in ("score", "precision", "recall", "f"):
+            assert [float(row[key]) for row in rows] == [e[key] for e in expected]
+        assert all(row["signature"] == e["signature"] for row, e in zip(rows, expected, strict=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import glob
 from contextlib import ExitStack
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from ..errors import (
     ConfigurationError,
@@ -104,7 +104,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "systems on them (each worker indexes the references once), --config "
                              "paper matches segments (default: %(default)s: in this process)")
     add_scheduler_option(parser)
-    add_format(parser)
+    add_format(parser, choices=("text", "json", "tsv"),
+               help="output format: text, json, or tsv (a header, then a row per system, per segment "
+                    "with --sentence-level: input, [segment,] score, precision, recall, f, [mean, ci, "
+                    "p_value with --confidence or --paired-bs,] signature; the JSON's numbers, blank "
+                    "where null) (default: text)")
     add_output(parser)
     add_report(parser, "the corpus scores (with --confidence, its bootstrap), then each hypothesis with its words highlighted by "
                "tier (exact, stem, synonym, paraphrase, contextual, unmatched; with a graded "
@@ -189,10 +193,10 @@ def run(args: argparse.Namespace) -> int:
     paths = distinct_inputs(given)
     check_stdin_once({"input": given, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
-    if args.sentence_level and args.format == "text" and (args.confidence or args.paired_bs):
-        # text has one line a segment and none for the corpus these figures are about
+    if args.sentence_level and args.format != "json" and (args.confidence or args.paired_bs):
+        # text and tsv have one line a segment and none for the corpus these figures are about
         raise ConfigurationError("--confidence and --paired-bs are figures of the corpus score, which "
-                                 "--sentence-level text does not show: use --format json (its "
+                                 f"--sentence-level {args.format} does not show: use --format json (its "
                                  '"corpus"), or leave out --sentence-level')
     if args.paired_bs and len(paths) < 2:
         raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
@@ -319,6 +323,9 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
             return
         from ..viz.terminal import safe
 
+        if args.format == "tsv":
+            _write_tsv(out, results, args.sentence_level)
+            return
         for path, result in results:  # a name's tab, line break or ESC escaped: one column, one line
             prefix = f"{safe(input_name(path))}\t" if many else ""
             if args.sentence_level:
@@ -326,6 +333,34 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
                     out.write(f"{prefix}{segment['segment']}\t{_text(segment)}\n")
             else:
                 out.write(f"{prefix}{_text(result)}\n")
+
+
+#: The figures of --format tsv's rows, after the input (and segment).
+TSV_FIGURES = ("score", "precision", "recall", "f")
+
+
+def _write_tsv(out: IO[str], results: list[tuple[str, dict]], sentence_level: bool) -> None:
+    """--format tsv: a header, then a row per system (per segment with `sentence_level`) of the
+    JSON's numbers (a float as JSON writes it, blank for null), the bootstrap's mean, ci and
+    p_value when there is one, and the signature; a name's tab or line break escaped, as the
+    text output escapes it, so each row is one line of the same columns."""
+    from ..viz.terminal import safe
+
+    def cell(value: object) -> str:
+        return "" if value is None else repr(value)
+
+    bootstrap = any("confidence" in result for _, result in results)
+    head = ["input", *(["segment"] if sentence_level else []), *TSV_FIGURES,
+            *(["mean", "ci", "p_value"] if bootstrap else []), "signature"]
+    out.write("\t".join(head) + "\n")
+    for path, result in results:
+        for row in result["segments"] if sentence_level else [result]:
+            cells = [safe(input_name(path)), *([str(row["segment"])] if sentence_level else []),
+                     *(cell(row.get(key)) for key in TSV_FIGURES)]
+            if bootstrap:
+                found, paired = row.get("confidence") or {}, row.get("paired_bootstrap") or {}
+                cells += [cell(found.get("mean")), cell(found.get("ci")), cell(paired.get("p_value"))]
+            out.write("\t".join([*cells, row["signature"]]) + "\n")
 
 
 def _documents(results: list[tuple[str, dict]], bad: dict[int, tuple[str, str]],
