@@ -744,3 +744,20 @@ def test_tsv_is_one_row_a_system_or_segment_with_the_jsons_numbers(files, capsys
         for key in ("score", "precision", "recall", "f"):
             assert [float(row[key]) for row in rows] == [e[key] for e in expected]
         assert all(row["signature"] == e["signature"] for row, e in zip(rows, expected, strict=True))
+
+
+def test_report_of_many_systems_of_the_paper_config_ranks_them_by_f(files, capsys, report_page):
+    """The paper config's headline is F (it has no "score"): its page of several systems ranks
+    them by F and names the highest F. Before this was caught, the rows kept the -i order and
+    the page said "highest score: <the first -i> (n/a)"."""
+    (files / "sys2.txt").write_text("the bombing resulted in an explosion\nsomething\nthe cat\n", encoding="utf-8")
+    report = files / "paper.html"
+    inputs = [str(files / "hyp.txt"), str(files / "sys2.txt")]
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--config", "paper",
+                         "-i", *inputs, "--format", "json", "--report", str(report))
+    assert code == 0, err
+    systems = json.loads(out)["systems"]
+    assert systems[1]["f"] > systems[0]["f"]
+    page = report_page(report.read_text(encoding="utf-8"))
+    assert [row["data-input"] for row in page.find("tr", class_="system")] == inputs[::-1]
+    assert f"highest F: {inputs[1]} ({systems[1]['f']:.4f})" in page.text

@@ -17,6 +17,7 @@ Not for: matching or scoring (:mod:`paralign.metrics.paraeval`) or writing the f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from ...errors import counted
@@ -218,8 +219,9 @@ def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> s
     scores highest and which differ significantly from the baseline; systems that could not be
     scored (``{"input", "error"}``) named below it."""
     scored = [(k, s) for k, s in enumerate(systems) if "error" not in s]
+    headline = "score" if any("score" in s for _, s in scored) else "f"  # the paper config's is F
     baseline = next((k for k, s in scored if (s.get("paired_bootstrap") or {}).get("is_baseline")), None)
-    ranked = sorted(scored, key=lambda item: -(item[1]["score"] if item[1].get("score") is not None else -1.0))
+    ranked = sorted(scored, key=lambda item: math.inf if item[1].get(headline) is None else -item[1][headline])
     head = ["system", "score", "bootstrap mean (μ)", "± (95%)",
             *(["p (vs the baseline)", ""] if baseline is not None else []), "precision", "recall", "F"]
     table = el("table", el("tr", *[el("th", h) for h in head]),
@@ -227,7 +229,8 @@ def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> s
     best = ranked[0][1] if ranked else None
     intro: list[Element] = [
         signature_note(str(best.get("signature", "")) if best else ""),
-        el("p", f"highest score: {best['input']} ({number(best.get('score'), digits=4)})" if best else "no system scored"),
+        el("p", f"highest {'score' if headline == 'score' else 'F'}: {best['input']} "
+                f"({number(best.get(headline), digits=4)})" if best else "no system scored"),
     ]
     if baseline is not None:
         differ = [s["input"] for _, s in scored
