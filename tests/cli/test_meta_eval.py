@@ -719,3 +719,25 @@ def test_a_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsy
     assert f"{mine}:3: segment 4 of system 'Good' is past the last line (3)" in capsys.readouterr().err
     assert main([*base, "--scores", f"bleu={mine}"]) == 2
     assert "argument --scores: the name 'bleu' is a built-in metric's" in capsys.readouterr().err
+
+
+def test_a_long_metric_name_widens_the_text_tables_first_column(tmp_path, capsys):
+    """A --scores name longer than the metric column (12) ran into the figures
+    ("my_fancy_metric_v20.393 [0.304, 0.450]"): the column is as wide as the longest name
+    needs, in every table, so each figure stands under its heading."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    _own_scores(root, tmp_path / "mine.tsv")
+    name = "my_fancy_metric_v2_long"
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+                 "--level", "both", "--scores", f"{name}={tmp_path / 'mine.tsv'}"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for heading in (k for k, line in enumerate(lines) if line.startswith("metric ")):
+        first = lines[heading].split()[1]  # the first figure's heading (pearson, baseline, darr_tau)
+        column = lines[heading].index(first)
+        rows = []
+        for line in lines[heading + 1:]:
+            if not line.startswith((f"{name} ", "bleu ")):
+                break
+            rows.append(line)
+        assert rows and all(row[column - 1] == " " and row[column] != " " for row in rows), lines

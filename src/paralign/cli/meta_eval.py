@@ -281,17 +281,19 @@ def render(result: MetaEvaluation) -> str:
     from ..metrics.correlation import CORRELATIONS
 
     data = result.to_dict()
+    # the metric column: as wide as the longest name needs (a --scores name may be long)
+    width = max([12, *(len(name) + 2 for name in [*result.metrics, *result.segment])])
     lines = [f"{result.pair} refs {'+'.join(result.refs)}: {counted(len(result.systems), 'system')}, "
              f"{counted(result.n_resamples, 'resample')} (seed {result.seed})"]
     if result.level != "segment":
-        lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
+        lines.append("metric".ljust(width) + "".join(f"{k:<26}" for k in CORRELATIONS))
         for name, metric in result.metrics.items():  # data["metrics"] is each one's to_dict()
-            lines.append(f"{name:<12}" + _cells(metric.to_dict(), CORRELATIONS))
+            lines.append(name.ljust(width) + _cells(metric.to_dict(), CORRELATIONS))
         for reason in result.undefined:
             lines.append(f"system level n/a: {reason}")
-        lines.extend(_render_tests(data))
+        lines.extend(_render_tests(data, width))
     if result.level != "system":
-        lines.extend(_render_segment(data))
+        lines.extend(_render_segment(data, width))
         lines.extend(f"segment level n/a (pearson, kendall): {reason}" for reason in result.segment_undefined)
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
@@ -299,7 +301,7 @@ def render(result: MetaEvaluation) -> str:
     return "\n".join(lines)
 
 
-def _render_tests(data: dict) -> list[str]:
+def _render_tests(data: dict, width: int) -> list[str]:
     """The paired bootstrap tests of the system-level correlations (JSON: each metric's "vs"),
     one row a metric and the baseline it is tested against: the difference of the two
     correlations, its 95% interval and the one-sided p (the share of resamples where the
@@ -312,12 +314,12 @@ def _render_tests(data: dict) -> list[str]:
         return []
     lines = ["paired tests (metric minus baseline: difference [95% interval], p = share of "
              "resamples where the metric is not above)",
-             "metric      baseline    " + "".join(f"{k:<34}" for k in CORRELATIONS)]
+             "metric".ljust(width) + "baseline".ljust(width) + "".join(f"{k:<34}" for k in CORRELATIONS)]
     for name, other, by_kind in rows:
         cells = "".join(f"{_signed(t['value'])} [{_num(t['low'])}, {_num(t['high'])}] "
                         f"p {_num(t['p_value'], 2)}".ljust(34)
                         for t in (by_kind[k] for k in CORRELATIONS))
-        lines.append(f"{name:<12}{other:<12}{cells}".rstrip())
+        lines.append(f"{name.ljust(width)}{other.ljust(width)}{cells}".rstrip())
     return lines
 
 
@@ -331,18 +333,18 @@ def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
                    f"{_num(correlations[k]['high'])}]".ljust(26) for k in kinds)
 
 
-def _render_segment(data: dict) -> list[str]:
+def _render_segment(data: dict, width: int) -> list[str]:
     from ..metrics.segment_correlation import SEGMENT_CORRELATIONS, segment_summary
 
     first = next(iter(data["segment"].values()), None)
     if first is None:
         return []
     lines = [f"segment level: {segment_summary(first['judged'], first['darr_pairs'])}",
-             "metric      " + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
+             "metric".ljust(width) + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
              + "conc/disc/ties"]
     for name, metric in data["segment"].items():
         counts = metric["darr_pairs"]
-        lines.append(f"{name:<12}" + _cells(metric, SEGMENT_CORRELATIONS)
+        lines.append(name.ljust(width) + _cells(metric, SEGMENT_CORRELATIONS)
                      + f"{counts['concordant']}/{counts['discordant']}/{counts['ties']}")
     return lines
 
