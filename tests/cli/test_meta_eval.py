@@ -709,7 +709,7 @@ def test_a_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsy
     base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20"]
     _own_scores(root, mine, skip="Bad")
     assert main([*base, "--scores", str(mine)]) == 1
-    assert f"{mine}: no scores for system 'Bad'" in capsys.readouterr().err
+    assert f"{mine}: no scores for system 'Bad' (the file scores 3 systems: Good, HUMAN, Mid)" in capsys.readouterr().err
     mine.write_text("Good\t1\t0.5\nGood\t2\tmuch\n", encoding="utf-8")
     assert main([*base, "--scores", str(mine)]) == 1
     assert f"{mine}:2: " in capsys.readouterr().err

@@ -24,6 +24,7 @@ from ..errors import (
     InputTypeError,
     MismatchError,
     check_finite,
+    counted,
     shown_value,
 )
 from . import DEFAULT_SEED
@@ -369,8 +370,11 @@ class GivenScores:
         """(segments, 2) statistics of `system`; MismatchError naming the file (and line) when it
         has no score for the system, one for a segment past `n_lines`, or none for a segment."""
         given = self.scores.get(system)
-        if given is None:
-            raise MismatchError(f"no scores for system {system!r}", source=self.source)
+        if given is None:  # a name spelt otherwise (WMT21's COMET "Nemo" is the output "NVIDIA-NeMo")
+            names = sorted(self.scores)
+            shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
+            raise MismatchError(f"no scores for system {system!r} (the file scores "
+                                f"{counted(len(names), 'system')}: {shown})", source=self.source)
         past = [(v.line, k) for k, v in given.items() if k > n_lines]
         if past:
             line, k = min(past)
