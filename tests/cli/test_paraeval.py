@@ -761,3 +761,17 @@ def test_report_of_many_systems_of_the_paper_config_ranks_them_by_f(files, capsy
     page = report_page(report.read_text(encoding="utf-8"))
     assert [row["data-input"] for row in page.find("tr", class_="system")] == inputs[::-1]
     assert f"highest F: {inputs[1]} ({systems[1]['f']:.4f})" in page.text
+
+
+def test_report_of_many_systems_shows_the_columns_they_have(files, capsys, report_page):
+    """Without --confidence or --paired-bs the page of several systems has no bootstrap or
+    p-value columns (they were there, empty), and the paper config no score column (it has F)."""
+    (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
+    report = files / "plain.html"
+    for config, absent in (("default", "bootstrap mean"), ("paper", "<th>score</th>")):
+        code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--config", config,
+                           "-i", str(files / "hyp.txt"), str(files / "sys2.txt"), "--report", str(report))
+        assert code == 0, err
+        page = report_page(report.read_text(encoding="utf-8"))
+        assert absent not in page.source and "p (vs the baseline)" not in page.source
+        assert len(page.find("tr", class_="system")) == 2

@@ -191,41 +191,55 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
     return page(title or "ParaEval", sections, intro=intro, css=CSS + TIER_CSS)
 
 
-def _system_row(k: int, system: Mapping, baseline: int | None) -> Element:
-    """One system's row of :func:`systems_report`: its figures as cells keyed into the JSON
-    (``systems.<k>.score``), its p-value starred below 0.05 as the text output stars it."""
-    def cell(key: str, percent: bool = False) -> Element:
+#: The columns of :func:`systems_report` (JSON key, heading), those the systems have shown.
+SYSTEM_COLUMNS = (("score", "score"), ("confidence.mean", "bootstrap mean (μ)"), ("confidence.ci", "± (95%)"),
+                  ("paired_bootstrap.p_value", "p (vs the baseline)"), ("precision", "precision"),
+                  ("recall", "recall"), ("f", "F"))
+
+
+def _system_row(k: int, system: Mapping, baseline: int | None, keys: Sequence[str]) -> Element:
+    """One system's row of :func:`systems_report`: its figures of `keys` as cells keyed into the
+    JSON (``systems.<k>.score``), its p-value starred below 0.05 as the text output stars it."""
+    def cells(key: str) -> list[Element]:
         try:
             value = lookup(system, key)
         except (KeyError, IndexError, TypeError):
-            return el("td", "")
-        return value_cell(f"systems.{k}.{key}", value, percent, 4)
+            value = None
+        found = [value_cell(f"systems.{k}.{key}", value, False, 4)]
+        if key == "paired_bootstrap.p_value":
+            significant = isinstance(value, float) and value < SIGNIFICANT
+            found.append(el("td", "*" if significant else "", title="p < 0.05"))
+        return found
 
-    paired = system.get("paired_bootstrap")
-    p = paired.get("p_value") if isinstance(paired, Mapping) else None
     mark = " (baseline)" if k == baseline else ""
-    star = el("td", "*" if p is not None and p < SIGNIFICANT else "", title="p < 0.05")
-    return el("tr", el("th", isolated(str(system["input"])), mark),
-              *[cell(key) for key in ("score", "confidence.mean", "confidence.ci")],
-              *([cell("paired_bootstrap.p_value"), star] if baseline is not None else []),
-              *[cell(key) for key in ("precision", "recall", "f")],
+    return el("tr", el("th", isolated(str(system["input"])), mark), *[c for key in keys for c in cells(key)],
               class_="system", data_input=str(system["input"]))
+
+
+def _has(system: Mapping, key: str) -> bool:
+    try:
+        lookup(system, key)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
 
 
 def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> str:
     """The page of many systems (``paraeval`` with several ``-i``: its JSON's ``systems``): one
     table, the highest score first, each system's score, bootstrap (``--confidence``), p-value
-    against the baseline (``--paired-bs``: the first input) and P/R/F; above it which system
-    scores highest and which differ significantly from the baseline; systems that could not be
-    scored (``{"input", "error"}``) named below it."""
+    against the baseline (``--paired-bs``: the first input) and P/R/F, the columns that any system
+    has; above it which system scores highest and which differ significantly from the baseline;
+    systems that could not be scored (``{"input", "error"}``) named below it."""
     scored = [(k, s) for k, s in enumerate(systems) if "error" not in s]
     headline = "score" if any("score" in s for _, s in scored) else "f"  # the paper config's is F
     baseline = next((k for k, s in scored if (s.get("paired_bootstrap") or {}).get("is_baseline")), None)
     ranked = sorted(scored, key=lambda item: math.inf if item[1].get(headline) is None else -item[1][headline])
-    head = ["system", "score", "bootstrap mean (μ)", "± (95%)",
-            *(["p (vs the baseline)", ""] if baseline is not None else []), "precision", "recall", "F"]
-    table = el("table", el("tr", *[el("th", h) for h in head]),
-               *[_system_row(k, s, baseline) for k, s in ranked], class_="scores")
+    shown = [(key, label) for key, label in SYSTEM_COLUMNS
+             if any(_has(s, key) or (key.startswith("confidence.") and "confidence" in s) for _, s in scored)]
+    head = [el("th", "system"), *[th for key, label in shown
+                                  for th in (el("th", label), *([el("th", "")] if key.startswith("paired") else []))]]
+    table = el("table", el("tr", *head), *[_system_row(k, s, baseline, [key for key, _ in shown]) for k, s in ranked],
+               class_="scores")
     best = ranked[0][1] if ranked else None
     intro: list[Element] = [
         signature_note(str(best.get("signature", "")) if best else ""),
