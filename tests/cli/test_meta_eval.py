@@ -745,3 +745,24 @@ def test_a_long_metric_name_widens_the_text_tables_first_column(tmp_path, capsys
                 break
             rows.append(line)
         assert rows and all(row[column - 1] == " " and row[column] != " " for row in rows), lines
+
+
+def test_a_scores_file_from_stdin_gives_what_the_file_gives(tmp_path, capsys, monkeypatch):
+    """--scores NAME=- reads stdin, as every input may be (before: '-: no such file'), and its
+    signature, a hash of the sorted rows, is the file's: the same scores in another order, with
+    CRLF line ends, hash alike."""
+    import io
+
+    root = _wmt(tmp_path)
+    _own_scores(root, tmp_path / "mine.tsv")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+            "--format", "json"]
+    assert main([*base, "--scores", f"mine={tmp_path / 'mine.tsv'}"]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    lines = (tmp_path / "mine.tsv").read_text(encoding="utf-8").splitlines()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(("\r\n".join(lines[:1] + lines[:0:-1]) + "\r\n")
+                                                                   .encode("utf-8"))))
+    assert main([*base, "--scores", "mine=-"]) == 0
+    from_stdin = json.loads(capsys.readouterr().out)
+    assert from_stdin["metrics"]["mine"] == from_file["metrics"]["mine"]
+    assert from_stdin["signatures"]["mine"].split("#")[1] == from_file["signatures"]["mine"].split("#")[1]

@@ -28,7 +28,10 @@ from ._common import (
     add_format,
     add_output,
     add_report,
+    check_stdin_once,
+    input_name,
     non_negative_int,
+    open_in,
     positive_int,
     progress,
     table_progress,
@@ -41,11 +44,12 @@ from ._options import (
     add_paraeval_source_options,
     check_encoder_options,
     check_paper_options,
+    table_path,
     table_specs,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..metrics.correlation import MetaEvaluation
+    from ..metrics.correlation import GivenScores, MetaEvaluation
 
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
 ENCODER_USERS = "--paraeval-config contextual (its contextual tier) and a ParaEval metric in --metrics"
@@ -201,16 +205,27 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+def _given_scores(path: str, name: str) -> GivenScores:
+    """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM)."""
+    from ..metrics.correlation import given_scores
+    from ..textio import without_bom
+
+    with open_in(path) as handle:
+        lines = [line.rstrip("\n").rstrip("\r") for line in without_bom(handle)]
+    return given_scores(input_name(path), name, lines=lines)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
-        given_scores,
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
     names = metric_names(args.metrics)
-    own = [given_scores(path, name) for name, path in scores_files(args.scores)]
+    files = scores_files(args.scores)
+    check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
+    own = [_given_scores(path, name) for name, path in files]
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")

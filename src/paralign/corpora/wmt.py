@@ -19,7 +19,7 @@ id, the txt files keep test-set order. ``humaneval/seg-line-map-<lp>.tsv`` (TAB,
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -271,14 +271,20 @@ class GivenScore:
 
 
 def load_metric_scores(path: str | Path) -> dict[str, dict[int, GivenScore]]:
-    """A metric's own segment scores (``meta-eval --scores``): TAB-separated ``system<TAB>
-    segment<TAB>score`` lines, `segment` the 1-based line of the system's output file, in any
-    order (a first line ``system<TAB>segment<TAB>score`` is a header; blank lines are skipped):
-    system -> segment -> :class:`GivenScore`. FormatError naming the line: not 3 fields, a
-    segment that is not a line number, a score that is not a finite number, a segment of a
-    system given twice, or no score at all."""
+    """A metric's own segment scores from a file (:func:`read_metric_scores`)."""
+    return read_metric_scores(iter_lines(path), str(path))
+
+
+def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
+    """A metric's own segment scores (``meta-eval --scores``) from the `lines` of `source`:
+    TAB-separated ``system<TAB>segment<TAB>score`` lines, `segment` the 1-based line of the
+    system's output file, in any order (a first line ``system<TAB>segment<TAB>score`` is a
+    header; blank lines are skipped): system -> segment -> :class:`GivenScore`. FormatError
+    naming the line: not 3 fields, a segment that is not a line number, a score that is not a
+    finite number, a segment of a system given twice, or no score at all."""
+    path = source
     out: dict[str, dict[int, GivenScore]] = {}
-    for number, line in enumerate(iter_lines(path), start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         fields = [field.strip() for field in line.split("\t")]

@@ -396,18 +396,22 @@ class GivenScores:
         return stats[..., 0]
 
 
-def given_scores(path: str, name: str | None = None) -> GivenScores:
-    """A metric's own segment scores from a file (:func:`paralign.corpora.wmt.load_metric_scores`:
-    ``system<TAB>segment<TAB>score`` lines) as a metric :func:`meta_evaluate` takes beside the
-    built-in ones, named `name` (default: the file's name without its extension), signed
-    ``scores:FILE#HASH|system:mean`` (the first 8 hex digits of SHA-256 over the file's bytes)."""
+def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | None = None) -> GivenScores:
+    """A metric's own segment scores, ``system<TAB>segment<TAB>score`` lines
+    (:func:`paralign.corpora.wmt.read_metric_scores`), as a metric :func:`meta_evaluate` takes
+    beside the built-in ones: read from the file `path`, or from `lines` (`path` then names them,
+    as the command line gives stdin), named `name` (default: the file's name without its
+    extension), signed ``scores:FILE#HASH|system:mean`` (the first 8 hex digits of SHA-256 over
+    its sorted rows, as a table is hashed: the same scores however the file is written)."""
     import hashlib
     from pathlib import Path
 
-    from ..corpora.wmt import load_metric_scores
+    from ..corpora.wmt import load_metric_scores, read_metric_scores
 
-    scores = load_metric_scores(path)
-    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()[:8]
+    scores = load_metric_scores(path) if lines is None else read_metric_scores(lines, path)
+    rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
+                  for k, given in by_line.items())
+    digest = hashlib.sha256("".join(rows).encode("utf-8")).hexdigest()[:8]
     return GivenScores(name or Path(path).stem, scores, str(path),
                        f"scores:{Path(path).name}#{digest}|system:mean")
 
