@@ -47,6 +47,10 @@ GROUPS = ("the cat sat on the mat\tthe cat was sitting on the mat\nprices rose s
 ENGLISH = "the car is small\nthe dog is big\nthe house is red\n"
 LINKS = "0-0 1-1 2-2 3-3\n0-0 1-1 2-2 3-3\n0-0 1-1 2-2 3-3\n"
 HYPS = "the cat sat on the mat\nprices went up\nshe ran home\n"
+#: A metric's own segment scores of _wmt's systems (meta-eval --scores).
+#: (Line 2 holds a space, where the classes put a bad byte: a field's spaces are not part of it.)
+SCORES = "".join(f"{name}\t{k}\t{' ' if k == 2 and name == 'Good' else ''}{score}\n"
+                 for name, score in (("Good", 0.9), ("Bad", 0.1), ("Mid", 0.5)) for k in (1, 2, 3))
 #: A JSON line 2 whose string escape is half a UTF-16 surrogate pair (no character): class "surrogate".
 SURROGATE_PAIR = '{"source": "The \\ud800 cat", "target": "A cat"}'
 SURROGATE_GOLD = '{"id": "p9", "source": "The \\udc00 .", "target": "The cat .", "sure": [[0, 0]], "possible": []}'
@@ -168,6 +172,11 @@ ROWS: dict[str, Row] = {
                      bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan"},
                      counts=("--max-length", "--min-paraphrase-length"),
                      varies="its signature holds the SHA-256 of the --table file's bytes"),
+    "meta-eval (--scores)": Row(("meta-eval", "--wmt", "{WMT}", "--pair", "de-en", "--metrics", "bleu",
+                                 "--scores", "{in}", "--resamples", "5", "-o", "{out}"), SCORES,
+                                {"empty": 1, "blank": 1, "utf8": 1, "columns": 1, "nan": 1, "inf": 1},
+                                files={"WMT": ""},
+                                bad_lines={"columns": "Good\t2", "nan": "Good\t2\tnan", "inf": "Good\t2\tinf"}),
     "demo": Row(("demo", "--examples", "{in_dir}", "-o", "{out}"), GOLD, {"empty": 1, "blank": 1, "utf8": 0, "surrogate": 0},
                 bad_lines={"surrogate": SURROGATE_GOLD},
                 name="examples/gold.jsonl"),

@@ -655,3 +655,114 @@ def test_one_unreadable_system_is_named_in_the_singular():
     assert _nothing_to_correlate(one) == "de-en: the one system with human scores could not be read (reported above)"
     two = SimpleNamespace(pair="de-en", skipped=["Good", "Mid"], missing=[], unscored=[])
     assert "none of the 2 systems with human scores could be read" in _nothing_to_correlate(two)
+
+
+def _own_scores(root: Path, path: Path, skip: str | None = None) -> dict[str, list[float]]:
+    """A file of a metric's own segment scores (system, segment, score): sentence BLEU of each
+    line of Good, Mid and Bad (`skip`: a system left out), as `bleu`'s segment level scores them."""
+    from paralign.metrics.bleu_steps import baseline
+
+    bleu = baseline("bleu")
+    ref = (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8").splitlines()
+    scores: dict[str, list[float]] = {}
+    rows = ["system\tsegment\tscore"]
+    for name in ("Good", "Mid", "Bad", "HUMAN"):
+        hyps = (ref if name == "HUMAN" else
+                (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").read_text(
+                    encoding="utf-8").splitlines())
+        scores[name] = [float(v) for v in bleu.segment_score(bleu.stats(hyps, [ref]))]
+        if name != skip:
+            rows += [f"{name}\t{k}\t{v!r}" for k, v in enumerate(scores[name], 1)]
+    path.write_text("\n".join(rows[:1] + rows[:0:-1]) + "\n", encoding="utf-8")  # any order of rows
+    return scores
+
+
+def test_a_metrics_own_scores_file_is_meta_evaluated_as_a_built_in_metric(tmp_path, capsys):
+    """--scores NAME=FILE: a metric's own segment scores (a user's metric) get the same tables
+    as a built-in one: at segment level its scores as given, at system level each system's mean,
+    bootstrapped over the same resampled segments, paired-tested against bleu and chrf. Given
+    sentence BLEU, its segment figures are bleu's. Before, meta-eval took only its own metrics."""
+    from scipy import stats as sps
+
+    root = _wmt(tmp_path)
+    _segments(root)
+    scores = _own_scores(root, tmp_path / "mine.tsv")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "20",
+            "--level", "both", "--scores", f"mine={tmp_path / 'mine.tsv'}"]
+    assert main([*argv, "--format", "json"]) == 0, capsys.readouterr().err
+    result = json.loads(capsys.readouterr().out)
+    mine = result["metrics"]["mine"]
+    means = {name: sum(values) / len(values) for name, values in scores.items() if name != "HUMAN"}
+    assert mine["scores"] == {name: round(v, 6) for name, v in means.items()}
+    z = {"Good": 0.5, "Mid": 0.1, "Bad": -0.6}
+    assert mine["pearson"]["value"] == round(sps.pearsonr([means[s] for s in z], list(z.values()))[0], 4)
+    assert set(mine["vs"]) == {"bleu", "chrf"}
+    assert result["segment"]["mine"] == result["segment"]["bleu"]
+    assert result["signatures"]["mine"].startswith("scores:mine.tsv#")
+    assert main(argv) == 0
+    assert any(line.startswith("mine ") for line in capsys.readouterr().out.splitlines())
+
+
+def test_a_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsys):
+    root = _wmt(tmp_path)
+    mine = tmp_path / "mine.tsv"
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20"]
+    _own_scores(root, mine, skip="Bad")
+    assert main([*base, "--scores", str(mine)]) == 1
+    assert f"{mine}: no scores for system 'Bad' (the file scores 3 systems: Good, HUMAN, Mid)" in capsys.readouterr().err
+    mine.write_text("Good\t1\t0.5\nGood\t2\tmuch\n", encoding="utf-8")
+    assert main([*base, "--scores", str(mine)]) == 1
+    assert f"{mine}:2: " in capsys.readouterr().err
+    mine.write_text("Good\t1\t0.5\nGood\t2\t0.5\nGood\t4\t0.5\nMid\t1\t1\nMid\t2\t1\nMid\t3\t1\n"
+                    "Bad\t1\t0\nBad\t2\t0\nBad\t3\t0\n", encoding="utf-8")
+    assert main([*base, "--scores", str(mine)]) == 1
+    assert f"{mine}:3: segment 4 of system 'Good' is past the last line (3)" in capsys.readouterr().err
+    for empty in ("", "system\tsegment\tscore\n\n"):  # docs/CLI.md, Empty input: an evaluator's, exit 1
+        mine.write_text(empty, encoding="utf-8")
+        assert main([*base, "--scores", str(mine)]) == 1
+        assert f"{mine}: no scores (expected system<TAB>segment<TAB>score lines)" in capsys.readouterr().err
+    assert main([*base, "--scores", f"bleu={mine}"]) == 2
+    assert "argument --scores: the name 'bleu' is a built-in metric's" in capsys.readouterr().err
+
+
+def test_a_long_metric_name_widens_the_text_tables_first_column(tmp_path, capsys):
+    """A --scores name longer than the metric column (12) ran into the figures
+    ("my_fancy_metric_v20.393 [0.304, 0.450]"): the column is as wide as the longest name
+    needs, in every table, so each figure stands under its heading."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    _own_scores(root, tmp_path / "mine.tsv")
+    name = "my_fancy_metric_v2_long"
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+                 "--level", "both", "--scores", f"{name}={tmp_path / 'mine.tsv'}"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for heading in (k for k, line in enumerate(lines) if line.startswith("metric ")):
+        first = lines[heading].split()[1]  # the first figure's heading (pearson, baseline, darr_tau)
+        column = lines[heading].index(first)
+        rows = []
+        for line in lines[heading + 1:]:
+            if not line.startswith((f"{name} ", "bleu ")):
+                break
+            rows.append(line)
+        assert rows and all(row[column - 1] == " " and row[column] != " " for row in rows), lines
+
+
+def test_a_scores_file_from_stdin_gives_what_the_file_gives(tmp_path, capsys, monkeypatch):
+    """--scores NAME=- reads stdin, as every input may be (before: '-: no such file'), and its
+    signature, a hash of the sorted rows, is the file's: the same scores in another order, with
+    CRLF line ends, hash alike."""
+    import io
+
+    root = _wmt(tmp_path)
+    _own_scores(root, tmp_path / "mine.tsv")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+            "--format", "json"]
+    assert main([*base, "--scores", f"mine={tmp_path / 'mine.tsv'}"]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    lines = (tmp_path / "mine.tsv").read_text(encoding="utf-8").splitlines()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(("\r\n".join(lines[:1] + lines[:0:-1]) + "\r\n")
+                                                                   .encode("utf-8"))))
+    assert main([*base, "--scores", "mine=-"]) == 0
+    from_stdin = json.loads(capsys.readouterr().out)
+    assert from_stdin["metrics"]["mine"] == from_file["metrics"]["mine"]
+    assert from_stdin["signatures"]["mine"].split("#")[1] == from_file["signatures"]["mine"].split("#")[1]

@@ -206,7 +206,9 @@ def test_report_of_the_default_config_shows_each_segments_score_and_matches(file
     assert "scored against reference" in page.source
     page.assert_self_contained()
     code, _, err = run(capsys, *argv, "-i", str(files / "r2.txt"), "--report", str(report))
-    assert code == 2 and "one -i" in err
+    assert code == 0, err  # two -i: the page of the systems, not of one system's segments
+    page = report_page(report.read_text(encoding="utf-8"))
+    assert page.find("section", class_="segment") == [] and len(page.find("tr", class_="system")) == 2
 
 
 @pytest.mark.parametrize("config", ["default", "paper"])
@@ -675,3 +677,101 @@ def test_the_default_system_score_is_recall_and_does_not_punish_padding(tmp_path
     good_score, pad_score = (system for system in json.loads(capsys.readouterr().out)["systems"])
     assert pad_score["score"] == pad_score["recall"] == 1.0 and pad_score["precision"] < 0.6
     assert good_score["score"] == good_score["recall"] < 1.0
+
+
+def test_report_of_many_systems_ranks_them_with_their_tests(files, capsys, report_page):
+    """--report with several -i (a comparison, as sacrebleu's --paired-bs table) is a page of the
+    systems, best score first, each with its P/R/F, bootstrap and p-value against the baseline
+    as the JSON gives them, saying which system scores highest and which differ significantly
+    from the baseline. Before, it was refused: "--report shows one input's segments as matched:
+    give one -i", so a comparison had no page."""
+    (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
+    (files / "sys3.txt").write_text("the bombing resulted in an explosion\nsomething\nthe cat\n", encoding="utf-8")
+    (files / "bad.txt").write_text("one line\n", encoding="utf-8")
+    report = files / "many.html"
+    inputs = [str(files / name) for name in ("hyp.txt", "sys2.txt", "bad.txt", "sys3.txt")]
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "-i", *inputs,
+                         "--paired-bs", "--resamples", "50", "--format", "json", "--report", str(report))
+    assert code == 0, err
+    systems = json.loads(out)["systems"]
+    page = report_page(report.read_text(encoding="utf-8"))
+    rows = page.find("tr", class_="system")
+    scored = [s for s in systems if "error" not in s]
+    ranked = sorted(scored, key=lambda s: -s["score"])
+    assert [row["data-input"] for row in rows] == [s["input"] for s in ranked]
+    values = page.values()
+    for k, system in enumerate(systems):
+        if "error" in system:
+            continue
+        assert values[f"systems.{k}.score"] == system["score"]
+        assert values[f"systems.{k}.precision"] == system["precision"]
+        assert values[f"systems.{k}.confidence.ci"] == system["confidence"]["ci"]
+        assert values[f"systems.{k}.paired_bootstrap.p_value"] == system["paired_bootstrap"]["p_value"]
+    best = ranked[0]["input"]
+    assert f"highest score: {best}" in page.text
+    assert f"baseline: {inputs[0]}" in page.text
+    assert "bad.txt" in page.text and "not scored" in page.text  # the system left out is named
+    page.assert_self_contained()
+
+
+def test_tsv_is_one_row_a_system_or_segment_with_the_jsons_numbers(files, capsys):
+    """--format tsv: a header, then a row per system (per segment with --sentence-level) of
+    plain numbers, the JSON's own, for a spreadsheet or pandas to read as they are. Before, the
+    text output was the only tabular one, its figures in one column ("ParaEval 0.4774 P = ...")."""
+    import csv
+    import io
+
+    (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
+    base = ["paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "-i", str(files / "hyp.txt"),
+            str(files / "sys2.txt")]
+    for extra in (["--sentence-level"], ["--paired-bs", "--resamples", "30"]):
+        code, out, err = run(capsys, *base, *extra, "--format", "json")
+        assert code == 0, err
+        systems = json.loads(out)["systems"]
+        code, out, err = run(capsys, *base, *extra, "--format", "tsv")
+        assert code == 0, err
+        rows = list(csv.DictReader(io.StringIO(out), delimiter="\t"))
+        if extra == ["--sentence-level"]:
+            expected = [{"input": s["input"], **seg} for s in systems for seg in s["segments"]]
+            assert [int(row["segment"]) for row in rows] == [seg["segment"] for seg in expected]
+        else:
+            expected = systems
+            assert [row["p_value"] for row in rows] == [
+                "" if s["paired_bootstrap"]["p_value"] is None else repr(s["paired_bootstrap"]["p_value"])
+                for s in systems]
+            assert [float(row["ci"]) for row in rows] == [s["confidence"]["ci"] for s in systems]
+        assert [row["input"] for row in rows] == [e["input"] for e in expected]
+        for key in ("score", "precision", "recall", "f"):
+            assert [float(row[key]) for row in rows] == [e[key] for e in expected]
+        assert all(row["signature"] == e["signature"] for row, e in zip(rows, expected, strict=True))
+
+
+def test_report_of_many_systems_of_the_paper_config_ranks_them_by_f(files, capsys, report_page):
+    """The paper config's headline is F (it has no "score"): its page of several systems ranks
+    them by F and names the highest F. Before this was caught, the rows kept the -i order and
+    the page said "highest score: <the first -i> (n/a)"."""
+    (files / "sys2.txt").write_text("the bombing resulted in an explosion\nsomething\nthe cat\n", encoding="utf-8")
+    report = files / "paper.html"
+    inputs = [str(files / "hyp.txt"), str(files / "sys2.txt")]
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--config", "paper",
+                         "-i", *inputs, "--format", "json", "--report", str(report))
+    assert code == 0, err
+    systems = json.loads(out)["systems"]
+    assert systems[1]["f"] > systems[0]["f"]
+    page = report_page(report.read_text(encoding="utf-8"))
+    assert [row["data-input"] for row in page.find("tr", class_="system")] == inputs[::-1]
+    assert f"highest F: {inputs[1]} ({systems[1]['f']:.4f})" in page.text
+
+
+def test_report_of_many_systems_shows_the_columns_they_have(files, capsys, report_page):
+    """Without --confidence or --paired-bs the page of several systems has no bootstrap or
+    p-value columns (they were there, empty), and the paper config no score column (it has F)."""
+    (files / "sys2.txt").write_text("the bombing exploded\n\nthe cats\n", encoding="utf-8")
+    report = files / "plain.html"
+    for config, absent in (("default", "bootstrap mean"), ("paper", "<th>score</th>")):
+        code, _, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "--resources", "none", "--config", config,
+                           "-i", str(files / "hyp.txt"), str(files / "sys2.txt"), "--report", str(report))
+        assert code == 0, err
+        page = report_page(report.read_text(encoding="utf-8"))
+        assert absent not in page.source and "p (vs the baseline)" not in page.source
+        assert len(page.find("tr", class_="system")) == 2

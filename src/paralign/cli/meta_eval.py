@@ -28,7 +28,10 @@ from ._common import (
     add_format,
     add_output,
     add_report,
+    check_stdin_once,
+    input_name,
     non_negative_int,
+    open_in,
     positive_int,
     progress,
     table_progress,
@@ -41,11 +44,12 @@ from ._options import (
     add_paraeval_source_options,
     check_encoder_options,
     check_paper_options,
+    table_path,
     table_specs,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..metrics.correlation import MetaEvaluation
+    from ..metrics.correlation import GivenScores, MetaEvaluation
 
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
 ENCODER_USERS = "--paraeval-config contextual (its contextual tier) and a ParaEval metric in --metrics"
@@ -77,6 +81,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "and F as paraeval_p/_r/_f), paraeval_score (the headline alone, "
                              "reported as paraeval), paraeval_p/_r/_f, bleu, chrf, ter "
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
+    parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
+                        help="your own metric's segment scores, meta-evaluated beside --metrics: "
+                             "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
+                             "system's output; every line of every system correlated), named NAME "
+                             "(default: the file's name without its extension); its system score is "
+                             "the mean of its segment scores; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
@@ -175,6 +185,36 @@ def metric_names(text: str) -> list[str]:
     return names
 
 
+def scores_files(specs: list[str]) -> list[tuple[str, str]]:
+    """The --scores list as (name, file): ``NAME=FILE`` or ``FILE`` (named by its stem);
+    ConfigurationError (a usage error, before the data loads) for a name that is a built-in
+    metric's or given twice: its rows would be taken for that metric's."""
+    from ..metrics.correlation import known_metrics
+
+    out: list[tuple[str, str]] = []
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name.strip():
+            path, name = spec, Path(spec).stem
+        name = name.strip()
+        if name in known_metrics() or name in [n for n, _ in out]:
+            why = "a built-in metric's" if name in known_metrics() else "given twice"
+            raise ConfigurationError(f"argument --scores: the name {name!r} is {why}: name the file's metric "
+                                     f"another way (NAME=FILE)")
+        out.append((name, path))
+    return out
+
+
+def _given_scores(path: str, name: str) -> GivenScores:
+    """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM)."""
+    from ..metrics.correlation import given_scores
+    from ..textio import without_bom
+
+    with open_in(path) as handle:
+        lines = [line.rstrip("\n").rstrip("\r") for line in without_bom(handle)]
+    return given_scores(input_name(path), name, lines=lines)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
         resolve_metrics,  # numpy and scipy: loaded by this command only
@@ -183,6 +223,9 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.significance import MIN_RESAMPLED
 
     names = metric_names(args.metrics)
+    files = scores_files(args.scores)
+    check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
+    own = [_given_scores(path, name) for name, path in files]
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
@@ -216,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
                 progress=table_progress(), encoder=args.encoder, device=args.device,
                 resources=None if args.resources is None else args.resources.split(","), **options)
     result = meta_evaluate_levels(data, refs,
-                                  resolve_metrics(names, scorer), level=args.level,
+                                  [*resolve_metrics(names, scorer), *own], level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)
     for reason in result.undefined:
         warn(f"{args.pair}: no system-level correlation (n/a): {reason}")
@@ -253,17 +296,19 @@ def render(result: MetaEvaluation) -> str:
     from ..metrics.correlation import CORRELATIONS
 
     data = result.to_dict()
+    # the metric column: as wide as the longest name needs (a --scores name may be long)
+    width = max([12, *(len(name) + 2 for name in [*result.metrics, *result.segment])])
     lines = [f"{result.pair} refs {'+'.join(result.refs)}: {counted(len(result.systems), 'system')}, "
              f"{counted(result.n_resamples, 'resample')} (seed {result.seed})"]
     if result.level != "segment":
-        lines.append("metric      " + "".join(f"{k:<26}" for k in CORRELATIONS))
+        lines.append("metric".ljust(width) + "".join(f"{k:<26}" for k in CORRELATIONS))
         for name, metric in result.metrics.items():  # data["metrics"] is each one's to_dict()
-            lines.append(f"{name:<12}" + _cells(metric.to_dict(), CORRELATIONS))
+            lines.append(name.ljust(width) + _cells(metric.to_dict(), CORRELATIONS))
         for reason in result.undefined:
             lines.append(f"system level n/a: {reason}")
-        lines.extend(_render_tests(data))
+        lines.extend(_render_tests(data, width))
     if result.level != "system":
-        lines.extend(_render_segment(data))
+        lines.extend(_render_segment(data, width))
         lines.extend(f"segment level n/a (pearson, kendall): {reason}" for reason in result.segment_undefined)
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
@@ -271,7 +316,7 @@ def render(result: MetaEvaluation) -> str:
     return "\n".join(lines)
 
 
-def _render_tests(data: dict) -> list[str]:
+def _render_tests(data: dict, width: int) -> list[str]:
     """The paired bootstrap tests of the system-level correlations (JSON: each metric's "vs"),
     one row a metric and the baseline it is tested against: the difference of the two
     correlations, its 95% interval and the one-sided p (the share of resamples where the
@@ -284,12 +329,12 @@ def _render_tests(data: dict) -> list[str]:
         return []
     lines = ["paired tests (metric minus baseline: difference [95% interval], p = share of "
              "resamples where the metric is not above)",
-             "metric      baseline    " + "".join(f"{k:<34}" for k in CORRELATIONS)]
+             "metric".ljust(width) + "baseline".ljust(width) + "".join(f"{k:<34}" for k in CORRELATIONS)]
     for name, other, by_kind in rows:
         cells = "".join(f"{_signed(t['value'])} [{_num(t['low'])}, {_num(t['high'])}] "
                         f"p {_num(t['p_value'], 2)}".ljust(34)
                         for t in (by_kind[k] for k in CORRELATIONS))
-        lines.append(f"{name:<12}{other:<12}{cells}".rstrip())
+        lines.append(f"{name.ljust(width)}{other.ljust(width)}{cells}".rstrip())
     return lines
 
 
@@ -303,18 +348,18 @@ def _cells(correlations: dict, kinds: tuple[str, ...]) -> str:
                    f"{_num(correlations[k]['high'])}]".ljust(26) for k in kinds)
 
 
-def _render_segment(data: dict) -> list[str]:
+def _render_segment(data: dict, width: int) -> list[str]:
     from ..metrics.segment_correlation import SEGMENT_CORRELATIONS, segment_summary
 
     first = next(iter(data["segment"].values()), None)
     if first is None:
         return []
     lines = [f"segment level: {segment_summary(first['judged'], first['darr_pairs'])}",
-             "metric      " + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
+             "metric".ljust(width) + "".join(f"{k:<26}" for k in SEGMENT_CORRELATIONS)
              + "conc/disc/ties"]
     for name, metric in data["segment"].items():
         counts = metric["darr_pairs"]
-        lines.append(f"{name:<12}" + _cells(metric, SEGMENT_CORRELATIONS)
+        lines.append(name.ljust(width) + _cells(metric, SEGMENT_CORRELATIONS)
                      + f"{counts['concordant']}/{counts['discordant']}/{counts['ties']}")
     return lines
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import glob
 from contextlib import ExitStack
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from ..errors import (
     ConfigurationError,
@@ -104,11 +104,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "systems on them (each worker indexes the references once), --config "
                              "paper matches segments (default: %(default)s: in this process)")
     add_scheduler_option(parser)
-    add_format(parser)
+    add_format(parser, choices=("text", "json", "tsv"),
+               help="output format: text, json, or tsv (a header, then a row per system, per segment "
+                    "with --sentence-level: input, [segment,] score, precision, recall, f, [mean, ci, "
+                    "p_value with --confidence or --paired-bs,] signature; the JSON's numbers, blank "
+                    "where null) (default: text)")
     add_output(parser)
     add_report(parser, "the corpus scores (with --confidence, its bootstrap), then each hypothesis with its words highlighted by "
                "tier (exact, stem, synonym, paraphrase, contextual, unmatched; with a graded "
-               "config also the reference it was scored against, and its score; one input)")
+               "config also the reference it was scored against, and its score); with several -i, one "
+               "table of the systems, highest score first, with their bootstrap and --paired-bs p-values")
     parser.set_defaults(func=run)
 
 
@@ -188,13 +193,11 @@ def run(args: argparse.Namespace) -> int:
     paths = distinct_inputs(given)
     check_stdin_once({"input": given, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
-    if args.sentence_level and args.format == "text" and (args.confidence or args.paired_bs):
-        # text has one line a segment and none for the corpus these figures are about
+    if args.sentence_level and args.format != "json" and (args.confidence or args.paired_bs):
+        # text and tsv have one line a segment and none for the corpus these figures are about
         raise ConfigurationError("--confidence and --paired-bs are figures of the corpus score, which "
-                                 "--sentence-level text does not show: use --format json (its "
+                                 f"--sentence-level {args.format} does not show: use --format json (its "
                                  '"corpus"), or leave out --sentence-level')
-    if args.report is not None and len(paths) != 1:
-        raise ConfigurationError("--report shows one input's segments as matched: give one -i")
     if args.paired_bs and len(paths) < 2:
         raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     refs = [read_segments(path) for path in args.reference]
@@ -217,7 +220,11 @@ def run(args: argparse.Namespace) -> int:
         _add_significance(args, scorer, scores, [path for path, _ in systems])
     results = [(path, result) for (path, _), result in zip(systems, scores, strict=True)]
     _write(args, results, bad, many=len(given) > 1)
-    if args.report is not None:
+    if args.report is not None and len(paths) > 1:  # a comparison: the systems, ranked
+        from ..viz.reports import systems_report
+
+        write_report(args.report, systems_report(_documents(results, bad, False)))
+    elif args.report is not None:
         _report(args, scorer, systems[0][1], refs, results[0][1])
     return 0
 
@@ -308,17 +315,17 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
     message does, its control characters escaped (JSON: the exact name)."""
     with open_out(args.output) as out:
         if args.format == "json":
-            documents = [{"input": input_name(path), **_document(result, args.sentence_level)}
-                         for path, result in results]
+            documents = _documents(results, bad, args.sentence_level)
             if not many:
                 emit({k: v for k, v in documents[0].items() if k != "input"}, "json", str, out)
                 return
-            for k, (path, message) in sorted(bad.items()):
-                documents.insert(k, {"input": input_name(path), "error": message})
             emit({"systems": documents}, "json", str, out)
             return
         from ..viz.terminal import safe
 
+        if args.format == "tsv":
+            _write_tsv(out, results, args.sentence_level)
+            return
         for path, result in results:  # a name's tab, line break or ESC escaped: one column, one line
             prefix = f"{safe(input_name(path))}\t" if many else ""
             if args.sentence_level:
@@ -326,6 +333,44 @@ def _write(args: argparse.Namespace, results: list[tuple[str, dict]], bad: dict[
                     out.write(f"{prefix}{segment['segment']}\t{_text(segment)}\n")
             else:
                 out.write(f"{prefix}{_text(result)}\n")
+
+
+#: The figures of --format tsv's rows, after the input (and segment).
+TSV_FIGURES = ("score", "precision", "recall", "f")
+
+
+def _write_tsv(out: IO[str], results: list[tuple[str, dict]], sentence_level: bool) -> None:
+    """--format tsv: a header, then a row per system (per segment with `sentence_level`) of the
+    JSON's numbers (a float as JSON writes it, blank for null), the bootstrap's mean, ci and
+    p_value when there is one, and the signature; a name's tab or line break escaped, as the
+    text output escapes it, so each row is one line of the same columns."""
+    from ..viz.terminal import safe
+
+    def cell(value: object) -> str:
+        return "" if value is None else repr(value)
+
+    bootstrap = any("confidence" in result for _, result in results)
+    head = ["input", *(["segment"] if sentence_level else []), *TSV_FIGURES,
+            *(["mean", "ci", "p_value"] if bootstrap else []), "signature"]
+    out.write("\t".join(head) + "\n")
+    for path, result in results:
+        for row in result["segments"] if sentence_level else [result]:
+            cells = [safe(input_name(path)), *([str(row["segment"])] if sentence_level else []),
+                     *(cell(row.get(key)) for key in TSV_FIGURES)]
+            if bootstrap:
+                found, paired = row.get("confidence") or {}, row.get("paired_bootstrap") or {}
+                cells += [cell(found.get("mean")), cell(found.get("ci")), cell(paired.get("p_value"))]
+            out.write("\t".join([*cells, row["signature"]]) + "\n")
+
+
+def _documents(results: list[tuple[str, dict]], bad: dict[int, tuple[str, str]],
+               sentence_level: bool) -> list[dict]:
+    """The JSON's ``systems``: each system's document, and an ``{"input", "error"}`` record in
+    the place of each that could not be scored (`bad`: its -i index and why)."""
+    documents = [{"input": input_name(path), **_document(result, sentence_level)} for path, result in results]
+    for k, (path, message) in sorted(bad.items()):
+        documents.insert(k, {"input": input_name(path), "error": message})
+    return documents
 
 
 def _document(result: dict, sentence_level: bool) -> dict:
@@ -372,6 +417,8 @@ def _bootstrap_text(score: dict) -> str:
     """``(μ = 0.4170 ± 0.0123, p = 0.0170*) `` after the headline score, as sacrebleu shows a
     bootstrap (the baseline of a paired test says so instead of a p-value); nothing without one;
     ``(μ = n/a, p = n/a)`` over fewer than 2 segments (a warning says why)."""
+    from ..metrics import SIGNIFICANT
+
     if "confidence" not in score:
         return ""
     found = score["confidence"]
@@ -385,8 +432,3 @@ def _bootstrap_text(score: dict) -> str:
         p = paired["p_value"]
         figures += f", p = {p:.4f}{'*' if p < SIGNIFICANT else ''}"
     return f"({figures}) "
-
-
-#: The p-value below which --paired-bs marks a difference with *, as sacrebleu does.
-SIGNIFICANT = 0.05
-

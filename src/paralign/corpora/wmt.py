@@ -19,7 +19,7 @@ id, the txt files keep test-set order. ``humaneval/seg-line-map-<lp>.tsv`` (TAB,
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -256,6 +256,63 @@ def load_segment_scores(
         raise FormatError(f"no segment scores of the {counted(len(human), 'system')} scored "
                           f"(SYS {', '.join(sorted(names))})", source=str(path))
     return tuple(out)
+
+
+#: The header a file of a metric's own segment scores may start with (``meta-eval --scores``).
+SCORES_HEADER = ("system", "segment", "score")
+
+
+@dataclass(frozen=True, slots=True)
+class GivenScore:
+    """One segment score of a metric's own scores file: the score and the file's line holding it."""
+
+    score: float
+    line: int
+
+
+def load_metric_scores(path: str | Path) -> dict[str, dict[int, GivenScore]]:
+    """A metric's own segment scores from a file (:func:`read_metric_scores`)."""
+    return read_metric_scores(iter_lines(path), str(path))
+
+
+def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
+    """A metric's own segment scores (``meta-eval --scores``) from the `lines` of `source`:
+    TAB-separated ``system<TAB>segment<TAB>score`` lines, `segment` the 1-based line of the
+    system's output file, in any order (a first line ``system<TAB>segment<TAB>score`` is a
+    header; blank lines are skipped): system -> segment -> :class:`GivenScore`. FormatError
+    naming the line: not 3 fields, a segment that is not a line number, a score that is not a
+    finite number, a segment of a system given twice, or no score at all."""
+    path = source
+    out: dict[str, dict[int, GivenScore]] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        fields = [field.strip() for field in line.split("\t")]
+        if number == 1 and tuple(field.lower() for field in fields) == SCORES_HEADER:
+            continue
+        if len(fields) != 3:
+            raise FormatError(f"expected 3 TAB-separated fields (system, segment, score), found {len(fields)}",
+                              source=str(path), line=number)
+        system, segment, score = fields
+        try:
+            k = int_field(segment)
+        except ValueError:
+            k = 0
+        if k < 1:
+            raise FormatError(f"segment {segment!r} is not a line number (1, 2, ...)", source=str(path), line=number)
+        try:
+            value = _finite(score)
+        except ValueError as exc:
+            raise FormatError(f"the score of system {system!r}, segment {k}: {exc}", source=str(path),
+                              line=number) from None
+        given = out.setdefault(system, {})
+        if k in given:
+            raise FormatError(f"segment {k} of system {system!r} given twice (first on line {given[k].line})",
+                              source=str(path), line=number)
+        given[k] = GivenScore(value, number)
+    if not out:
+        raise FormatError("no scores (expected system<TAB>segment<TAB>score lines)", source=str(path))
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ LEVELS: tuple[str, ...] = ("system", "segment", "both")
 DEFAULT_SEED = 12345
 #: Resamples of a confidence interval or a paired test (:mod:`.significance`), as sacrebleu's.
 DEFAULT_RESAMPLES = 1000
+#: The p-value of a paired test below which a difference is marked significant (*), as sacrebleu's.
+SIGNIFICANT = 0.05
 
 
 @overload

@@ -16,13 +16,17 @@ applied to one segment also has `segment_score(stats)`: BLEU's is sentence BLEU 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ..errors import ConfigurationError, InputTypeError, MismatchError, check_texts
+
+if TYPE_CHECKING:
+    from sacrebleu.metrics.base import Metric
 
 MAX_ORDER = 4
 
@@ -65,12 +69,29 @@ def check_lengths(hypotheses: Sequence[str], references: Sequence[Sequence[str]]
                 f"{len(hypotheses)}")
 
 
+@functools.lru_cache(maxsize=4)
+def _prepared(kind: str, references: tuple[tuple[str, ...], ...]) -> Metric:
+    """sacrebleu's `kind` metric (bleu, chrf, ter; default settings) with `references` read once
+    (tokenised, n-grams counted), as its ``references=`` does: the systems scored against them
+    after reuse that (reading them for each system was most of the time of BLEU's statistics of
+    19 WMT21 de-en systems against refs A and B: 10.5 s, 2.0 s read once); the same statistics."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    makers: dict[str, Callable[..., Metric]] = {"bleu": BLEU, "chrf": CHRF, "ter": TER}
+    return makers[kind](references=[list(stream) for stream in references])
+
+
+def sacrebleu_statistics(kind: str, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> list:
+    """sacrebleu's per-segment statistics of metric `kind` (bleu, chrf, ter), the references read
+    once however many systems are scored against them (:func:`_prepared`)."""
+    check_lengths(hypotheses, references)
+    metric = _prepared(kind, tuple(tuple(stream) for stream in references))
+    return metric._extract_corpus_statistics(list(hypotheses), None)
+
+
 def bleu_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
     """sacrebleu's BLEU statistics: [sys_len, ref_len, correct_1..4, total_1..4] per segment."""
-    from sacrebleu.metrics import BLEU
-
-    check_lengths(hypotheses, references)
-    stats = BLEU()._extract_corpus_statistics(list(hypotheses), [list(r) for r in references])
+    stats = sacrebleu_statistics("bleu", hypotheses, references)
     return np.asarray(stats, dtype=np.float64).reshape(len(hypotheses), 2 + 2 * MAX_ORDER)
 
 
@@ -169,10 +190,7 @@ class ChrF:
     name: str = "chrf"
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        from sacrebleu.metrics import CHRF
-
-        check_lengths(hypotheses, references)
-        stats = CHRF()._extract_corpus_statistics(list(hypotheses), [list(r) for r in references])
+        stats = sacrebleu_statistics("chrf", hypotheses, references)
         return np.asarray(stats, dtype=np.float64).reshape(len(hypotheses), -1)
 
     def score(self, sums: np.ndarray) -> np.ndarray:
@@ -205,10 +223,7 @@ class Ter:
     name: str = "ter"
 
     def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        from sacrebleu.metrics import TER
-
-        check_lengths(hypotheses, references)
-        stats = TER()._extract_corpus_statistics(list(hypotheses), [list(r) for r in references])
+        stats = sacrebleu_statistics("ter", hypotheses, references)
         return np.asarray(stats, dtype=np.float64).reshape(len(hypotheses), 2)
 
     def score(self, sums: np.ndarray) -> np.ndarray:

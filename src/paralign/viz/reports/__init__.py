@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .alignment import alignment_report
 from .meta_eval import meta_eval_report
-from .paraeval import graded_report, paraeval_report
+from .paraeval import graded_report, paraeval_report, systems_report
 from .sts import sts_report
 
-__all__ = ["alignment_report", "graded_report", "meta_eval_report", "paraeval_report", "sts_report"]
+__all__ = ["alignment_report", "graded_report", "meta_eval_report", "paraeval_report", "sts_report", "systems_report"]

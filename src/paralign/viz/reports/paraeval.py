@@ -17,13 +17,15 @@ Not for: matching or scoring (:mod:`paralign.metrics.paraeval`) or writing the f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from ...errors import counted
+from ...metrics import SIGNIFICANT
 from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
 from ..html import Section, isolated, merged, page, signature_note, words
 from ..svg import Element, el
-from .parts import CSS, number, score_table
+from .parts import CSS, lookup, number, score_table, value_cell
 
 TIER_CSS = """
 .hypothesis { font-size: 1.05em; line-height: 2; }
@@ -187,3 +189,73 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
     sections = [graded_segment_section(k, e, refs)
                 for k, (e, refs) in enumerate(zip(explanations, references, strict=True), 1)]
     return page(title or "ParaEval", sections, intro=intro, css=CSS + TIER_CSS)
+
+
+#: The columns of :func:`systems_report` (JSON key, heading), those the systems have shown.
+SYSTEM_COLUMNS = (("score", "score"), ("confidence.mean", "bootstrap mean (μ)"), ("confidence.ci", "± (95%)"),
+                  ("paired_bootstrap.p_value", "p (vs the baseline)"), ("precision", "precision"),
+                  ("recall", "recall"), ("f", "F"))
+
+
+def _system_row(k: int, system: Mapping, baseline: int | None, keys: Sequence[str]) -> Element:
+    """One system's row of :func:`systems_report`: its figures of `keys` as cells keyed into the
+    JSON (``systems.<k>.score``), its p-value starred below 0.05 as the text output stars it."""
+    def cells(key: str) -> list[Element]:
+        try:
+            value = lookup(system, key)
+        except (KeyError, IndexError, TypeError):
+            value = None
+        found = [value_cell(f"systems.{k}.{key}", value, False, 4)]
+        if key == "paired_bootstrap.p_value":
+            significant = isinstance(value, float) and value < SIGNIFICANT
+            found.append(el("td", "*" if significant else "", title="p < 0.05"))
+        return found
+
+    mark = " (baseline)" if k == baseline else ""
+    return el("tr", el("th", isolated(str(system["input"])), mark), *[c for key in keys for c in cells(key)],
+              class_="system", data_input=str(system["input"]))
+
+
+def _has(system: Mapping, key: str) -> bool:
+    try:
+        lookup(system, key)
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
+
+
+def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> str:
+    """The page of many systems (``paraeval`` with several ``-i``: its JSON's ``systems``): one
+    table, the highest score first, each system's score, bootstrap (``--confidence``), p-value
+    against the baseline (``--paired-bs``: the first input) and P/R/F, the columns that any system
+    has; above it which system scores highest and which differ significantly from the baseline;
+    systems that could not be scored (``{"input", "error"}``) named below it."""
+    scored = [(k, s) for k, s in enumerate(systems) if "error" not in s]
+    headline = "score" if any("score" in s for _, s in scored) else "f"  # the paper config's is F
+    baseline = next((k for k, s in scored if (s.get("paired_bootstrap") or {}).get("is_baseline")), None)
+    ranked = sorted(scored, key=lambda item: math.inf if item[1].get(headline) is None else -item[1][headline])
+    shown = [(key, label) for key, label in SYSTEM_COLUMNS
+             if any(_has(s, key) or (key.startswith("confidence.") and "confidence" in s) for _, s in scored)]
+    head = [el("th", "system"), *[th for key, label in shown
+                                  for th in (el("th", label), *([el("th", "")] if key.startswith("paired") else []))]]
+    table = el("table", el("tr", *head), *[_system_row(k, s, baseline, [key for key, _ in shown]) for k, s in ranked],
+               class_="scores")
+    best = ranked[0][1] if ranked else None
+    intro: list[Element] = [
+        signature_note(str(best.get("signature", "")) if best else ""),
+        el("p", f"highest {'score' if headline == 'score' else 'F'}: {best['input']} "
+                f"({number(best.get(headline), digits=4)})" if best else "no system scored"),
+    ]
+    if baseline is not None:
+        differ = [s["input"] for _, s in scored
+                  if (p := s["paired_bootstrap"].get("p_value")) is not None and p < SIGNIFICANT]
+        intro += [el("p", f"baseline: {systems[baseline]['input']}; significantly different from it (p < 0.05, *): "
+                          f"{counted(len(differ), 'system')} of {len(scored) - 1}"),
+                  el("p", "The paired bootstrap's p-value (Koehn 2004, as sacrebleu's --paired-bs) is roughly the "
+                          "chance of a difference from the baseline at least as large as the one seen if the two "
+                          "systems were alike; it says that they differ, not which is better: the scores say that.", class_="note")]
+    intro.append(table)
+    failed = [f"{s['input']}: {s['error']}" for s in systems if "error" in s]
+    if failed:
+        intro += [el("p", "not scored:", class_="note warning"), el("ul", *[el("li", f) for f in failed])]
+    return page(title or f"ParaEval: {counted(len(scored), 'system')}", [], intro=intro, css=CSS)
