@@ -249,6 +249,22 @@ def test_a_quote_left_open_in_a_csv_names_the_line_it_opens_on(tmp_path):
         (3, "1 field, expected 3 (a quoted field runs from line 3 to line 4: a quote not closed?)")]
 
 
+def test_a_sentence_past_the_csv_modules_field_limit(tmp_path):
+    """A sentence over 131072 characters (the csv module's field limit): a SemEval row's was a
+    traceback when the first line was asked whether it is a header ("_csv.Error: field larger
+    than field limit"), a TSV table's too; a CSV record's is that record's reason, and the next
+    record is read."""
+    long = " ".join(["word"] * 30_000)
+    semeval = load_sts(write(tmp_path / "sts.tsv", f"4.0\t{long}\tA cat.\n1.0\tA dog.\tA cat.\n"))
+    assert [p.line for p in semeval.pairs] == [1, 2] and semeval.format == "sts"
+    tsv = load_sts(write(tmp_path / "mine.tsv", f"sentence1\tsentence2\tscore\n{long}\tA cat.\t4\nA.\tB.\t1\n"))
+    assert [(p.sentence1 == long, p.line) for p in tsv.pairs] == [(True, 2), (False, 3)]
+    csv_file = load_sts(write(tmp_path / "mine.csv", f'sentence1,sentence2,score\n"{long}",A cat.,4\nA.,B.,1\n'))
+    assert [p.line for p in csv_file.pairs] == [3]
+    assert [(r.line, r.reason) for r in csv_file.skipped] == [
+        (2, "not a CSV record (field larger than field limit (131072))")]
+
+
 def test_a_paraphrase_table_with_a_header_is_read_by_load_msrp(tmp_path):
     # PAWS and GLUE MRPC as Hugging Face writes them: id, sentence1, sentence2, label
     f = write(tmp_path / "paws.tsv", "id\tsentence1\tsentence2\tlabel\n1\tA cat.\tA cat sat.\t1\n"

@@ -178,7 +178,12 @@ def table_header(line: str) -> tuple[str, ...] | None:
     :data:`TABLE_SENTENCES` columns, TAB-separated when it holds a TAB, else comma-separated
     (Excel's byte-order mark aside); else None."""
     text = strip_bom(line).rstrip("\r\n")
-    names = tuple(name.strip().lower() for name in next(csv.reader([text], delimiter=_delimiter(text)), []))
+    if not all(name in text.lower() for name in TABLE_SENTENCES):  # a row (its fields may be longer than
+        return None  # the csv module's field limit, 131072 characters: it raised on a long SemEval row)
+    try:
+        names = tuple(name.strip().lower() for name in next(csv.reader([text], delimiter=_delimiter(text)), []))
+    except csv.Error:  # not a line of column names
+        return None
     return names if all(name in names for name in TABLE_SENTENCES) else None
 
 
@@ -194,17 +199,37 @@ def table_records(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, str] | 
     lines = iter(lines)
     first = next(lines, "")
     header, delimiter = table_header(first) or (), _delimiter(first)
-    reader = csv.reader(lines, delimiter=delimiter, quoting=csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL)
-    end = 1
-    for fields in reader:
-        start, end = end + 1, 1 + reader.line_num
-        if not any(f.strip() for f in fields):
+    for start, end, fields in _records(lines, delimiter):
+        if isinstance(fields, str):
+            yield start, fields
+        elif not any(f.strip() for f in fields):
             yield start, "empty line"
         elif len(fields) != len(header):
             spans = f" (a quoted field runs from line {start} to line {end}: a quote not closed?)" if end > start else ""
             yield start, f"{counted(len(fields), 'field')}, expected {len(header)}{spans}"
         else:
             yield start, dict(zip(header, fields, strict=True))
+
+
+def _records(lines: Iterator[str], delimiter: str) -> Iterator[tuple[int, int, list[str] | str]]:
+    """(first line, last line, fields or why there are none) of each record after the header: a
+    TSV's line split on TABs, a CSV's record as the csv module reads it (a record it cannot read,
+    such as one with a field past its limit of 131072 characters, is why, and reading goes on)."""
+    if delimiter == "\t":
+        for number, line in enumerate(lines, start=2):
+            yield number, number, line.rstrip("\r\n").split("\t")
+        return
+    reader = csv.reader(lines)
+    end = 1
+    while True:
+        try:
+            fields: list[str] | str = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            fields = f"not a CSV record ({exc})"
+        start, end = end + 1, 1 + reader.line_num
+        yield start, end, fields
 
 
 def detect_format(path: str | Path) -> str:
