@@ -313,9 +313,11 @@ def connect(options: ClusterOptions | None = None,
 
 
 class _LostClientLog(logging.Filter):
-    """Drops Dask's log of `client`'s reconnection cancelled by closing it, once it has lost its
-    scheduler ("distributed.client - ERROR - ... asyncio.exceptions.CancelledError", with two
-    tracebacks, after the job's own one error: :func:`scheduler_lost`)."""
+    """Drops Dask's log of `client`'s reconnection, once it has lost its scheduler: cancelled by
+    closing it ("distributed.client - ERROR - ... asyncio.exceptions.CancelledError", with two
+    tracebacks) or given up before the close ends on a loaded machine ("Failed to reconnect to
+    scheduler after 30.00 seconds, closing client"), after the job's own one error
+    (:func:`scheduler_lost`)."""
 
     def __init__(self, client: Client) -> None:
         super().__init__()
@@ -325,7 +327,8 @@ class _LostClientLog(logging.Filter):
         import asyncio
 
         cancelled = record.exc_info is not None and isinstance(record.exc_info[1], asyncio.CancelledError)
-        return not (cancelled and self.client.status != "running")
+        given_up = str(record.msg).startswith("Failed to reconnect to scheduler")
+        return not ((cancelled or given_up) and self.client.status != "running")
 
 
 @contextmanager
