@@ -778,3 +778,43 @@ def test_tune_aligner_text_says_how_many_gold_pairs_were_skipped(tmp_path: Path,
     gold.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
     assert main(["tune-aligner", "--gold", str(gold), "--ppdb-grid", "0.9", "--w-grid", "0.9", "-o", str(saved)]) == 0
     assert saved.read_text(encoding="utf-8").startswith("3 pairs, sure links; macro F1")
+
+
+GOLD_PAIRS = [("The company's U.S.-based CEO quit .", "The firm's boss left ."),
+              ("Shares fell 5 percent on Monday .", "Stock dropped five per cent Monday .")]
+
+
+def _gold_files(tmp_path: Path) -> dict[str, Path]:
+    """One gold file of two pairs in each format align's line reader cannot read (whitespace tokens
+    spaCy would split otherwise: company's, U.S.-based)."""
+    jacana = tmp_path / "gold.json"
+    jacana.write_text(json.dumps([{"id": str(n), "name": str(n), "source": s, "target": t, "sureAlign": "0-0",
+                                   "possibleAlign": ""} for n, (s, t) in enumerate(GOLD_PAIRS, start=1)],
+                                 indent=4), encoding="utf-8")
+    multimwa = tmp_path / "gold.tsv"
+    multimwa.write_text("".join(f"{n}:{n}\t{s}\tN/A\t{t}\tN/A\t1\t1\t0-0\t\t\n"
+                                for n, (s, t) in enumerate(GOLD_PAIRS)), encoding="utf-8")
+    giza = tmp_path / "gold.txt"
+    giza.write_text("".join(f"# sentence pair ({n})\n{s}\nNULL ({{ / / }}) "
+                            + " ".join(f"{w} ({{ {'1' if k == 0 else ''} / / }})" for k, w in enumerate(t.split()))
+                            + "\n" for n, (s, t) in enumerate(GOLD_PAIRS, start=1)), encoding="utf-8")
+    return {"jacana": jacana, "multimwa": multimwa, "giza": giza}
+
+
+@pytest.mark.parametrize("fmt", ["jacana", "multimwa", "giza"])
+def test_align_reads_a_gold_file_as_its_pairs_on_their_tokens(fmt: str, tmp_path: Path, capsys) -> None:
+    """A gold file (jacana JSON, MultiMWA TSV, GIZA) is aligned pair by pair on the gold's own
+    tokens, so its Pharaoh lines score against that gold: every line of it was a bad line
+    ('expected 2 tab-separated fields ... got 1', 2,450 warnings for Edinburgh++ test)."""
+    gold = _gold_files(tmp_path)[fmt]
+    out = tmp_path / "system.txt"
+    assert main(["align", str(gold), "-o", str(out)]) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and all(lines), lines
+    assert "5-4" in lines[0].split()  # . and . on the gold's tokens (spaCy's put the first . at 8)
+    assert "warning" not in capsys.readouterr().err
+    assert main(["align", str(gold), "--format", "json"]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first["source"] == GOLD_PAIRS[0][0].split() and first["id"] == ("0:0" if fmt == "multimwa" else "1")
+    assert main(["score-alignments", "--gold", str(gold), "--system", str(out), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["skipped"] == 0
