@@ -119,3 +119,12 @@ def _sides(tmp_path: Path) -> list[str]:
     for name, side in (("s.txt", "source"), ("t.txt", "target")):
         (tmp_path / name).write_text("".join(r[side] + "\n" for r in rows), encoding="utf-8")
     return [str(tmp_path / "s.txt"), "--target", str(tmp_path / "t.txt"), "--tokenized"]
+
+
+def test_text_output_names_the_gold_file_as_json_does(capsys) -> None:
+    """Runs on dev and test, default and contextual, read alike in text: only the signature told
+    the aligner, and nothing the gold file (set and split), which JSON's "gold" gives."""
+    assert main(["evaluate-aligner", "--gold", GOLD, "--limit", "2", "--format", "json"]) == 0
+    gold = json.loads(capsys.readouterr().out)["gold"]
+    assert main(["evaluate-aligner", "--gold", GOLD, "--limit", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"gold: {gold}"

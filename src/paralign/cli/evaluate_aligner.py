@@ -31,8 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-aligner", help="align a gold file's pairs and score them (with timings)",
         description="Align every pair of a gold alignment file (any format score-alignments "
-        "reads) and print score-alignments' scores plus annotate_seconds, align_seconds and "
-        "pairs_per_second.",
+        "reads) and print the gold file (as given), score-alignments' scores plus "
+        "annotate_seconds, align_seconds and pairs_per_second.",
     )
     add_gold_options(parser)
     add_aligner_options(parser)
@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _render(result: dict) -> str:
-    return render_scores(result) + (
+    return f"gold: {result['gold']}\n" + render_scores(result) + (
         f"\ntime    annotate {result['annotate_seconds']:.1f}s  align {result['align_seconds']:.1f}s"
         f"  ({result['pairs_per_second']:.1f} pairs/s end to end)"
         f"\nsignature: {result['signature']}"
