@@ -818,3 +818,18 @@ def test_align_reads_a_gold_file_as_its_pairs_on_their_tokens(fmt: str, tmp_path
     assert first["source"] == GOLD_PAIRS[0][0].split() and first["id"] == ("0:0" if fmt == "multimwa" else "1")
     assert main(["score-alignments", "--gold", str(gold), "--system", str(out), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["skipped"] == 0
+
+
+def test_tune_aligner_text_gives_the_options_that_pass_its_best_setting_on(capsys) -> None:
+    """The best setting read 'best: ppdb_sim=0.5 w=0.9', names no option takes: the text now gives
+    the evaluate-aligner options that reproduce it, and those options do."""
+    gold = str(DEMO / "gold.jsonl")
+    assert main(["tune-aligner", "--gold", gold, "--ppdb-grid", "0.5,0.9", "--w-grid", "0.6,0.9"]) == 0
+    said = next(line for line in capsys.readouterr().out.splitlines() if "evaluate-aligner" in line)
+    options = said.split("evaluate-aligner --gold FILE ", 1)[1].split(" (")[0].split()
+    assert options[0] == "--ppdb-sim" and options[2] == "--w", said
+    assert main(["tune-aligner", "--gold", gold, "--ppdb-grid", "0.5,0.9", "--w-grid", "0.6,0.9",
+                 "--format", "json"]) == 0
+    best = json.loads(capsys.readouterr().out)["best"]
+    assert main(["evaluate-aligner", "--gold", gold, *options, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signature"] == best["signature"]

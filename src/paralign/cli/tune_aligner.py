@@ -37,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "and F1 in percent (evaluate-aligner's macro: per-pair P and R averaged, F1 of the two "
         "means); exact = the percent of pairs aligned exactly as the gold; <- best = the setting "
         "reported; = best = a setting with the same F1 (of tied settings the one nearest the "
-        "paper's 0.9, 0.9 is reported); best aligner = that setting's aligner signature; "
+        "paper's 0.9, 0.9 is reported); its setting = the evaluate-aligner options that give it "
+        "(evaluate it on pairs not tuned on: test, not dev); best aligner = that setting's aligner signature; "
         "signature = what the grid shares.",
     )
     add_gold_options(parser)
@@ -73,6 +74,8 @@ def _render(result: TuneResult) -> str:
         tie = (f" (tied with {others} other setting{'s' if others > 1 else ''}: of the tied, the "
                "one nearest the paper's 0.9, 0.9)")
     lines.append(f"best: ppdb_sim={best['ppdb_sim']} w={best['w']} F1={100 * best['f1']:.1f}{tie}")
+    lines.append(f"its setting: paralign evaluate-aligner --gold FILE --ppdb-sim {best['ppdb_sim']} "
+                 f"--w {best['w']} (and this run's other aligner options), on held-out pairs")
     lines.append(f"best aligner: {best['signature']}")  # what evaluate-aligner gives that setting
     lines.append(f"signature: {result['signature']}")  # what stays the same across the grid
     return "\n".join(lines)
