@@ -833,3 +833,20 @@ def test_tune_aligner_text_gives_the_options_that_pass_its_best_setting_on(capsy
     best = json.loads(capsys.readouterr().out)["best"]
     assert main(["evaluate-aligner", "--gold", gold, *options, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["signature"] == best["signature"]
+
+
+@pytest.mark.parametrize("name, warned", [("RTE2_test_M.align.jsonl", True), ("gold.test.sure.jsonl", True),
+                                          ("mtref-test.jsonl", True), ("mtref-dev.jsonl", False),
+                                          ("contest.jsonl", False)])
+def test_tune_aligner_warns_before_the_search_when_the_gold_names_a_test_split(
+        name: str, warned: bool, tmp_path: Path, capsys) -> None:
+    """Tuning on a test split, which makes its test figure no held-out one, went without a word."""
+    gold = tmp_path / name
+    gold.write_text((DEMO / "gold.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["tune-aligner", "--gold", str(gold), "--ppdb-grid", "0.9", "--w-grid", "0.9",
+                 "--limit", "1", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    said = [w for w in json.loads(captured.out)["warnings"] if "test split" in w]
+    assert bool(said) == warned and captured.err.count("test split") == len(said)
+    if warned:
+        assert name in said[0] and "dev" in said[0]

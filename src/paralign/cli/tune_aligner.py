@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import re
+from pathlib import Path
 
 from ..aligners.evaluation import GRID, TuneResult, tune_aligner
 from ..errors import counted
-from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
+from ._common import add_format, add_output, progress, warn, warn_skipped_pairs, write_result
 from ._options import (
     add_aligner_options,
     add_gold_options,
@@ -30,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tune-aligner", help="grid-search ppdb_sim and w on a gold file (macro F1)",
         description="Annotate a gold file once, then align it for every (ppdb_sim, w) in the grid "
-        "(default {0.1, ..., 1.0} for both) and report the best macro F1. The other aligner "
+        "(default {0.1, ..., 1.0} for both) and report the best macro F1 (a gold whose file name "
+        "calls it a test split, as RTE2_test_M or gold.test.sure, is warned of first). The other aligner "
         "options are fixed for the whole search. The report ends with the best setting's aligner "
         "signature (what evaluate-aligner prints for it) and a signature of what the grid shares.",
         epilog="Output: one row per (ppdb_sim, w) of the grid. P, R, F1 = macro precision, recall "
@@ -81,7 +84,21 @@ def _render(result: TuneResult) -> str:
     return "\n".join(lines)
 
 
+def test_split_warning(gold: str) -> str | None:
+    """A warning when the gold file's name calls it a test split (`test` as a word of it:
+    RTE2_test_M, gold.test.sure, mtref-test), None otherwise: tuning on it leaves no held-out
+    figure for the setting it picks."""
+    name = Path(gold).name
+    if re.search(r"(?<![a-z])test(?![a-z])", name.lower()) is None:
+        return None
+    return (f"{name} is named as a test split: tune on dev or train pairs, then evaluate-aligner "
+            "the best setting on test (a setting tuned on test has no held-out figure)")
+
+
 def run(args: argparse.Namespace) -> int:
+    on_test = test_split_warning(args.gold)
+    if on_test is not None:  # said before the search, which can take minutes
+        warn(on_test)
     with cluster_runner(args):
         result = on_gold(args, lambda gold: tune_aligner(
             loaded_aligner(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
@@ -89,6 +106,8 @@ def run(args: argparse.Namespace) -> int:
             # annotating the gold, then the grid tried (a repeated value once)
             progress=lambda steps: progress(steps, getattr(steps, "name", "grid")),
         ))
-    write_result(args, result, _render, result["warnings"])
+    if on_test is not None:
+        result["warnings"].insert(0, on_test)  # in JSON too (already said on stderr)
+    write_result(args, result, _render, result["warnings"][1 if on_test else 0:])
     warn_skipped_pairs(result["skipped_rows"])
     return 0
