@@ -28,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "A pair with a bad gold or system item is left out on both sides and reported (warnings "
         "on stderr; skipped_rows in JSON); the other pairs are scored. A system file whose links "
         "match the gold much more often read 1 lower, or swapped, than as written is named in a "
-        "warning (1-based? target-source?; warnings in JSON). As in jacana's published "
+        "warning (1-based? target-source?; warnings in JSON), and so is one with pairs of other "
+        "token counts than the gold's, or links past its sentences (tokenised otherwise than the "
+        "gold?). As in jacana's published "
         "figures, a pair with no system links has precision 100 (nothing claimed) and a pair with "
         "no gold links recall 100 (nothing to find).",
         epilog="Output (percent in text, proportions in JSON): macro = P and R averaged over the "

@@ -69,3 +69,23 @@ def misread_warnings(kept: Sequence[tuple[Alignment, Alignment]], system_name: s
             return (f"{system_name}: its links match the gold's {matches} times read {how}, {as_is} "
                     f"as written: {question}",)
     return ()
+
+
+def tokenised_otherwise(g: PairOrBad, s: PairOrBad, problem: ParalignError | None) -> bool:
+    """Whether `problem` (:func:`misfit`'s for `g` and `s`) says the system was tokenised
+    otherwise than the gold: other token counts, or a link past the gold sentences that no
+    misreading (:data:`MISREAD`) explains; not a bad item of either file."""
+    if problem is None or isinstance(g, BadPair) or isinstance(s, BadPair):
+        return False
+    return isinstance(problem, MismatchError) or not outside_hint(s.alignment.possible, len(g.source), len(g.target))
+
+
+def tokenisation_warnings(count: int, pairs: int, system_name: str) -> tuple[str, ...]:
+    """One warning for the file when `count` of its `pairs` were left out as tokenised otherwise
+    than the gold (:func:`tokenised_otherwise`): each pair's warning says only what misfits."""
+    if not count:
+        return ()
+    return (f"{system_name}: {count} of {pairs} pairs have other token counts than the gold's, or links "
+            "past its sentences: was the system's text tokenised otherwise than the gold's? Its links must "
+            "index the gold's tokens (a gold file's sentences split on white space: `paralign align GOLD` "
+            "aligns on them, as `--tokenized` keeps a TSV's); the pairs scored may be misindexed too",)

@@ -46,7 +46,7 @@ from ..errors import (
 )
 from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
-from .alignment_fit import misfit, misread_warnings
+from .alignment_fit import misfit, misread_warnings, tokenisation_warnings, tokenised_otherwise
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -498,8 +498,10 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     kept: list[tuple[Alignment, Alignment]] = []
     positions: list[int] = []
     skipped: list[SkippedPair] = []
+    retokenised = 0
     for position, (g, s) in enumerate(zip(gold, system, strict=True), start=1):
         problem = misfit(g, s, gold_name, system_name)
+        retokenised += tokenised_otherwise(g, s, problem)
         if problem is None:
             assert not isinstance(g, BadPair) and not isinstance(s, BadPair)
             kept.append((g.alignment, s.alignment))
@@ -511,7 +513,8 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     where = gold_name if gold_name == system_name else f"{gold_name} / {system_name}"
     scores = score_alignments([g for g, _ in kept], [s for _, s in kept], links, source=where,
                               positions=positions, skipped=skipped)
-    return replace(scores, warnings=misread_warnings(kept, system_name))
+    return replace(scores, warnings=misread_warnings(kept, system_name)
+                   + tokenisation_warnings(retokenised, len(gold), system_name))
 
 
 def score_files(gold_path: str | Path, system_path: str | Path, links: str = "sure", *,
