@@ -5,7 +5,9 @@ number, a gold score after the sentences, is reported, not aligned), JSONL lines
 "source"/"target" (or "sentence1"/"sentence2"), two line-aligned files (`--source F --target F`),
 or a gold alignment file (jacana JSON, GIZA, MultiMWA TSV: its pairs, on the gold's tokens, so the
 output scores against it with score-alignments). Output (--format): one
-Pharaoh line per input line (per pair of a gold file) (`i-j ...`, 0-based; text), JSON Lines (one JSON object per pair,
+Pharaoh line per input line (per pair of a gold file) (`i-j ...`, 0-based indices of the
+tokens aligned: spaCy's, or with --tokenized or a gold file's the input's own, split on white
+space, as SimAlign and fast_align users' golds are; json lists them; text), JSON Lines (one JSON object per pair,
 with the aligned token pairs, and with --preset contextual each link's "confidence"; json), the sentences and their links as word pairs (pretty,
 coloured when stdout is a terminal), an SVG picture (svg: the alignment grid, or with
 --picture lines the two sentences joined by lines; one pair to stdout or -o FILE.svg, several
