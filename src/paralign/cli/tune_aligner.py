@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import re
-from pathlib import Path
 
-from ..aligners.evaluation import GRID, TuneResult, tune_aligner
+from ..aligners.evaluation import GRID, TuneResult, tune_aligner, tuned_on_test
 from ..errors import counted
 from ._common import add_format, add_output, progress, warn, warn_skipped_pairs, write_result
 from ._options import (
@@ -84,19 +82,8 @@ def _render(result: TuneResult) -> str:
     return "\n".join(lines)
 
 
-def test_split_warning(gold: str) -> str | None:
-    """A warning when the gold file's name calls it a test split (`test` as a word of it:
-    RTE2_test_M, gold.test.sure, mtref-test), None otherwise: tuning on it leaves no held-out
-    figure for the setting it picks."""
-    name = Path(gold).name
-    if re.search(r"(?<![a-z])test(?![a-z])", name.lower()) is None:
-        return None
-    return (f"{name} is named as a test split: tune on dev or train pairs, then evaluate-aligner "
-            "the best setting on test (a setting tuned on test has no held-out figure)")
-
-
 def run(args: argparse.Namespace) -> int:
-    on_test = test_split_warning(args.gold)
+    on_test = tuned_on_test(args.gold)
     if on_test is not None:  # said before the search, which can take minutes
         warn(on_test)
     with cluster_runner(args):
@@ -106,8 +93,6 @@ def run(args: argparse.Namespace) -> int:
             # annotating the gold, then the grid tried (a repeated value once)
             progress=lambda steps: progress(steps, getattr(steps, "name", "grid")),
         ))
-    if on_test is not None:
-        result["warnings"].insert(0, on_test)  # in JSON too (already said on stderr)
-    write_result(args, result, _render, result["warnings"][1 if on_test else 0:])
+    write_result(args, result, _render, [w for w in result["warnings"] if w != on_test])  # said
     warn_skipped_pairs(result["skipped_rows"])
     return 0
