@@ -128,3 +128,17 @@ def test_text_output_names_the_gold_file_as_json_does(capsys) -> None:
     gold = json.loads(capsys.readouterr().out)["gold"]
     assert main(["evaluate-aligner", "--gold", GOLD, "--limit", "2"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == f"gold: {gold}"
+
+
+def test_help_says_what_each_figure_is_as_score_alignments_does(capsys) -> None:
+    """evaluate-aligner --help said 'score-alignments' scores' and no more: which macro (F1 of
+    the mean P and R, jacana's, or the mean of per-pair F1?), exact of what, AER against what.
+    It now carries score-alignments' legend, and says what its time line is."""
+    helps = []
+    for command in ("evaluate-aligner", "score-alignments"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        helps.append(" ".join(capsys.readouterr().out.split()))
+    legend = "macro = P and R averaged over the pairs and F1 of those two means (jacana's convention)"
+    assert all(legend in text and "AER = the alignment error rate" in text for text in helps)
+    assert "time = " in helps[0]

@@ -24,7 +24,7 @@ from ._options import (
     loaded_aligner,
     on_gold,
 )
-from ._render import render_scores
+from ._render import SCORES_LEGEND, render_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -33,6 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Align every pair of a gold alignment file (any format score-alignments "
         "reads) and print the gold file (as given), score-alignments' scores plus "
         "annotate_seconds, align_seconds and pairs_per_second.",
+        epilog=f"{SCORES_LEGEND} gold = the gold file, as given (the first line of text); time = the seconds spent annotating (spaCy; with --preset "
+        "contextual, the encoder too) and aligning, and the pairs per second of the two together.",
     )
     add_gold_options(parser)
     add_aligner_options(parser)
