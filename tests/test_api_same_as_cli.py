@@ -205,3 +205,16 @@ def test_score_files_to_dict_is_score_alignments_json(tmp_path: Path, capsys) ->
     assert score_files(gold, system, "sure+possible").to_dict() == shown
     assert "`metrics.alignment_scores.score_files(gold, system).to_dict()`" in (ROOT / "docs" / "api.md").read_text(
         encoding="utf-8")
+
+
+def test_tune_aligner_gives_the_commands_json(data, tmp_path) -> None:
+    """docs/api.md's table named no function for `paralign tune-aligner`, and its test-split
+    warning was the command's alone: `aligners.evaluation.tune_aligner` gives the JSON, warning included."""
+    from paralign.aligners.evaluation import tune_aligner
+
+    gold = tmp_path / "demo_test.jsonl"
+    gold.write_text(DEMO_GOLD.read_text(encoding="utf-8"), encoding="utf-8")
+    ours = tune_aligner(paralign.Aligner(), str(gold), ppdb_grid=(0.5, 0.9), w_grid=(0.9,))
+    theirs = cli("tune-aligner", "--gold", str(gold), "--ppdb-grid", "0.5,0.9", "--w-grid", "0.9")
+    assert ours == theirs and "test split" in ours["warnings"][0]
+    assert "`aligners.evaluation.tune_aligner(" in (ROOT / "docs" / "api.md").read_text(encoding="utf-8")

@@ -249,6 +249,15 @@ def test_align_help_says_json_lines(capsys) -> None:
     assert "JSON Lines, one object per pair" in " ".join(capsys.readouterr().out.split())
 
 
+def test_align_help_says_which_tokens_the_pharaoh_indices_count(capsys) -> None:
+    """'0-based' alone: a TSV of whitespace-tokenised sentences (a gold's) aligned without
+    --tokenized gave indices of spaCy's tokens, 224 of MSR RTE2 test's 800 pairs past the gold's."""
+    with pytest.raises(SystemExit):
+        main(["align", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "0-based indices of the tokens aligned: spaCy's, or with --tokenized" in said
+
+
 def test_bad_field_count_message_mentions_three_fields() -> None:
     pair = next(read_input_pairs(["a\tb\tc\td\n"]))
     assert pair.error is not None and "or 3" in pair.error and "got 4" in pair.error
@@ -778,3 +787,75 @@ def test_tune_aligner_text_says_how_many_gold_pairs_were_skipped(tmp_path: Path,
     gold.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
     assert main(["tune-aligner", "--gold", str(gold), "--ppdb-grid", "0.9", "--w-grid", "0.9", "-o", str(saved)]) == 0
     assert saved.read_text(encoding="utf-8").startswith("3 pairs, sure links; macro F1")
+
+
+GOLD_PAIRS = [("The company's U.S.-based CEO quit .", "The firm's boss left ."),
+              ("Shares fell 5 percent on Monday .", "Stock dropped five per cent Monday .")]
+
+
+def _gold_files(tmp_path: Path) -> dict[str, Path]:
+    """One gold file of two pairs in each format align's line reader cannot read (whitespace tokens
+    spaCy would split otherwise: company's, U.S.-based)."""
+    jacana = tmp_path / "gold.json"
+    jacana.write_text(json.dumps([{"id": str(n), "name": str(n), "source": s, "target": t, "sureAlign": "0-0",
+                                   "possibleAlign": ""} for n, (s, t) in enumerate(GOLD_PAIRS, start=1)],
+                                 indent=4), encoding="utf-8")
+    multimwa = tmp_path / "gold.tsv"
+    multimwa.write_text("".join(f"{n}:{n}\t{s}\tN/A\t{t}\tN/A\t1\t1\t0-0\t\t\n"
+                                for n, (s, t) in enumerate(GOLD_PAIRS)), encoding="utf-8")
+    giza = tmp_path / "gold.txt"
+    giza.write_text("".join(f"# sentence pair ({n})\n{s}\nNULL ({{ / / }}) "
+                            + " ".join(f"{w} ({{ {'1' if k == 0 else ''} / / }})" for k, w in enumerate(t.split()))
+                            + "\n" for n, (s, t) in enumerate(GOLD_PAIRS, start=1)), encoding="utf-8")
+    return {"jacana": jacana, "multimwa": multimwa, "giza": giza}
+
+
+@pytest.mark.parametrize("fmt", ["jacana", "multimwa", "giza"])
+def test_align_reads_a_gold_file_as_its_pairs_on_their_tokens(fmt: str, tmp_path: Path, capsys) -> None:
+    """A gold file (jacana JSON, MultiMWA TSV, GIZA) is aligned pair by pair on the gold's own
+    tokens, so its Pharaoh lines score against that gold: every line of it was a bad line
+    ('expected 2 tab-separated fields ... got 1', 2,450 warnings for Edinburgh++ test)."""
+    gold = _gold_files(tmp_path)[fmt]
+    out = tmp_path / "system.txt"
+    assert main(["align", str(gold), "-o", str(out)]) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and all(lines), lines
+    assert "5-4" in lines[0].split()  # . and . on the gold's tokens (spaCy's put the first . at 8)
+    assert "warning" not in capsys.readouterr().err
+    assert main(["align", str(gold), "--format", "json"]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert first["source"] == GOLD_PAIRS[0][0].split() and first["id"] == ("0:0" if fmt == "multimwa" else "1")
+    assert main(["score-alignments", "--gold", str(gold), "--system", str(out), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["skipped"] == 0
+
+
+def test_tune_aligner_text_gives_the_options_that_pass_its_best_setting_on(capsys) -> None:
+    """The best setting read 'best: ppdb_sim=0.5 w=0.9', names no option takes: the text now gives
+    the evaluate-aligner options that reproduce it, and those options do."""
+    gold = str(DEMO / "gold.jsonl")
+    assert main(["tune-aligner", "--gold", gold, "--ppdb-grid", "0.5,0.9", "--w-grid", "0.6,0.9"]) == 0
+    said = next(line for line in capsys.readouterr().out.splitlines() if "evaluate-aligner" in line)
+    options = said.split("evaluate-aligner --gold FILE ", 1)[1].split(" (")[0].split()
+    assert options[0] == "--ppdb-sim" and options[2] == "--w", said
+    assert main(["tune-aligner", "--gold", gold, "--ppdb-grid", "0.5,0.9", "--w-grid", "0.6,0.9",
+                 "--format", "json"]) == 0
+    best = json.loads(capsys.readouterr().out)["best"]
+    assert main(["evaluate-aligner", "--gold", gold, *options, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["signature"] == best["signature"]
+
+
+@pytest.mark.parametrize("name, warned", [("RTE2_test_M.align.jsonl", True), ("gold.test.sure.jsonl", True),
+                                          ("mtref-test.jsonl", True), ("mtref-dev.jsonl", False),
+                                          ("contest.jsonl", False)])
+def test_tune_aligner_warns_before_the_search_when_the_gold_names_a_test_split(
+        name: str, warned: bool, tmp_path: Path, capsys) -> None:
+    """Tuning on a test split, which makes its test figure no held-out one, went without a word."""
+    gold = tmp_path / name
+    gold.write_text((DEMO / "gold.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main(["tune-aligner", "--gold", str(gold), "--ppdb-grid", "0.9", "--w-grid", "0.9",
+                 "--limit", "1", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    said = [w for w in json.loads(captured.out)["warnings"] if "test split" in w]
+    assert bool(said) == warned and captured.err.count("test split") == len(said)
+    if warned:
+        assert name in said[0] and "dev" in said[0]

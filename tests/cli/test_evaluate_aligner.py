@@ -119,3 +119,26 @@ def _sides(tmp_path: Path) -> list[str]:
     for name, side in (("s.txt", "source"), ("t.txt", "target")):
         (tmp_path / name).write_text("".join(r[side] + "\n" for r in rows), encoding="utf-8")
     return [str(tmp_path / "s.txt"), "--target", str(tmp_path / "t.txt"), "--tokenized"]
+
+
+def test_text_output_names_the_gold_file_as_json_does(capsys) -> None:
+    """Runs on dev and test, default and contextual, read alike in text: only the signature told
+    the aligner, and nothing the gold file (set and split), which JSON's "gold" gives."""
+    assert main(["evaluate-aligner", "--gold", GOLD, "--limit", "2", "--format", "json"]) == 0
+    gold = json.loads(capsys.readouterr().out)["gold"]
+    assert main(["evaluate-aligner", "--gold", GOLD, "--limit", "2"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"gold: {gold}"
+
+
+def test_help_says_what_each_figure_is_as_score_alignments_does(capsys) -> None:
+    """evaluate-aligner --help said 'score-alignments' scores' and no more: which macro (F1 of
+    the mean P and R, jacana's, or the mean of per-pair F1?), exact of what, AER against what.
+    It now carries score-alignments' legend, and says what its time line is."""
+    helps = []
+    for command in ("evaluate-aligner", "score-alignments"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        helps.append(" ".join(capsys.readouterr().out.split()))
+    legend = "macro = P and R averaged over the pairs and F1 of those two means (jacana's convention)"
+    assert all(legend in text and "AER = the alignment error rate" in text for text in helps)
+    assert "time = " in helps[0]

@@ -9,6 +9,7 @@ Not for: reading input pairs (:mod:`paralign.corpora.sentence_pairs`) or alignin
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -261,6 +262,17 @@ def best_of_grid(rows: Sequence[GridRow]) -> GridRow:
     return max(rows, key=lambda r: (round(r["f1"], 12), -round(abs(r["ppdb_sim"] - 0.9) + abs(r["w"] - 0.9), 9)))
 
 
+def tuned_on_test(gold_path: str | Path) -> str | None:
+    """A warning when the gold file's name calls it a test split (`test` as a word of it:
+    RTE2_test_M, gold.test.sure, mtref-test; not contest), None otherwise: tuning on it leaves
+    no held-out figure for the setting it picks."""
+    name = Path(gold_path).name
+    if re.search(r"(?<![a-z])test(?![a-z])", name.lower()) is None:
+        return None
+    return (f"{name} is named as a test split: tune on dev or train pairs, then evaluate-aligner "
+            "the best setting on test (a setting tuned on test has no held-out figure)")
+
+
 def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "sure",
                  ppdb_grid: Sequence[float] = GRID, w_grid: Sequence[float] = GRID,
                  workers: int = 1, limit: int | None = None,
@@ -301,7 +313,8 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     fixed = tuning_signature(aligner, {"ppdb_sim": ppdb_grid, "w": w_grid}, **signed)
     return {"gold": str(gold_path), "pairs": len(gold), "links": links,
             "gold_possible_links": possible, "best": reported, "grid": rows,
-            "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped], "warnings": list(warnings),
+            "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped],
+            "warnings": [w for w in (tuned_on_test(gold_path), *warnings) if w is not None],
             "signature": fixed}
 
 

@@ -18,6 +18,17 @@ from ..errors import counted
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.parametric import AlignScores, TableScores
 
+#: What each figure of :func:`render_scores` is (score-alignments' and evaluate-aligner's --help).
+SCORES_LEGEND = (
+    "Output (percent in text, proportions in JSON): macro = P and R averaged over the "
+    "pairs and F1 of those two means (jacana's convention); micro = P, R and F1 from the link "
+    "counts summed over the pairs; exact = the share of pairs whose system links equal the "
+    "gold links; AER = the alignment error rate (Och & Ney 2003) against the gold's sure and "
+    "possible links, whatever --gold-links says; gold links = the gold links scored against, "
+    "summed; system links = the system's links (sure and possible), summed; signature = the "
+    "settings that made the numbers (the last line of text)."
+)
+
 
 def render_scores(result: dict) -> str:
     """A small text table of `AlignmentScores.to_dict()`: macro and micro P/R/F1, exact, AER."""

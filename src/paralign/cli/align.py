@@ -2,8 +2,12 @@
 
 Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`; a line whose third field is a
 number, a gold score after the sentences, is reported, not aligned), JSONL lines with
-"source"/"target" (or "sentence1"/"sentence2"), or two line-aligned files (`--source F --target F`). Output (--format): one
-Pharaoh line per input line (`i-j ...`, 0-based; text), JSON Lines (one JSON object per pair,
+"source"/"target" (or "sentence1"/"sentence2"), two line-aligned files (`--source F --target F`),
+or a gold alignment file (jacana JSON, GIZA, MultiMWA TSV: its pairs, on the gold's tokens, so the
+output scores against it with score-alignments). Output (--format): one
+Pharaoh line per input line (per pair of a gold file) (`i-j ...`, 0-based indices of the
+tokens aligned: spaCy's, or with --tokenized or a gold file's the input's own, split on white
+space, as SimAlign and fast_align users' golds are; json lists them; text), JSON Lines (one JSON object per pair,
 with the aligned token pairs, and with --preset contextual each link's "confidence"; json), the sentences and their links as word pairs (pretty,
 coloured when stdout is a terminal), an SVG picture (svg: the alignment grid, or with
 --picture lines the two sentences joined by lines; one pair to stdout or -o FILE.svg, several
@@ -39,6 +43,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.batch import InputResult, alignment_record, iter_align_input
 from ..aligners.signature import alignment_signature
+from ..corpora.base import BadPair
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
 from ..textout import is_gzip_name
@@ -52,6 +57,7 @@ from ._common import (
     input_name,
     input_waits,
     is_std,
+    is_stdin,
     json_text,
     open_in,
     open_out,
@@ -73,8 +79,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("input", nargs="?", default=None,
-                        help="TSV or JSONL pairs (\"source\" and \"target\", or \"sentence1\" and \"sentence2\"; "
-                        "default: stdin; not with --source/--target)")
+                        help="TSV or JSONL pairs (\"source\" and \"target\", or \"sentence1\" and \"sentence2\"), "
+                        "or a gold alignment file (default: stdin; not with --source/--target)")
     parser.add_argument("--source", help="file of source sentences, one a line (with --target)")
     parser.add_argument("--target", help="file of target sentences, line-aligned with --source")
     parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto",
@@ -139,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
             tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
             pairs = read_parallel(src, tgt, args.tokenized, source_name=args.source, target_name=args.target)
             handles = [(tgt, args.target), (src, args.source)]
+        elif (gold := gold_input(args.input, args.input_format)) is not None:
+            pairs, handles = iter(gold), []
         else:
             handle = stack.enter_context(open_in(args.input, args.encoding_errors))
             pairs = read_input_pairs(handle, args.input_format, args.tokenized)
@@ -168,6 +176,31 @@ def run(args: argparse.Namespace) -> int:
             WRITERS[args.format](args, list(_counted(progress(results, "aligning", total=len(listed)),
                                                      name, counts, shown)))
     return batch_status(args, counts["bad"], counts["total"], name)
+
+
+#: The gold alignment formats align reads as a whole file (its own reader takes TSV and JSONL lines).
+GOLD_INPUTS = ("jacana", "giza", "multimwa")
+
+
+def gold_input(path: str | None, input_format: str) -> list[InputPair] | None:
+    """The pairs of a gold alignment file that align's line reader cannot read (jacana JSON,
+    GIZA, MultiMWA TSV: :data:`GOLD_INPUTS`), each on the gold's own tokens, so the output
+    indexes them as the gold does, and named by its line; a bad item in its place. None for
+    any other input (stdin, a pipe, TSV or JSONL lines: read line by line). Before, every line
+    of such a file was a bad line."""
+    from ..corpora.alignments import detect_format, read_pairs
+    from ..errors import ParalignError
+
+    if input_format != "auto" or path is None or is_stdin(path) or not Path(path).is_file():
+        return None  # a pipe read here to tell its format would be lost to the line reader
+    try:
+        if detect_format(path) not in GOLD_INPUTS:
+            return None
+    except ParalignError:  # no gold format: the line reader reports its lines
+        return None
+    return [InputPair(item.line or 0, None, None, item.id, item.reason) if isinstance(item, BadPair)
+            else InputPair(item.line or 0, list(item.source), list(item.target), item.id)
+            for item in read_pairs(path, possible_path=None)]
 
 
 #: The formats written pair by pair as results come (the others need every pair first).

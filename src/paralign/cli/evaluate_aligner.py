@@ -24,15 +24,17 @@ from ._options import (
     loaded_aligner,
     on_gold,
 )
-from ._render import render_scores
+from ._render import SCORES_LEGEND, render_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-aligner", help="align a gold file's pairs and score them (with timings)",
         description="Align every pair of a gold alignment file (any format score-alignments "
-        "reads) and print score-alignments' scores plus annotate_seconds, align_seconds and "
-        "pairs_per_second.",
+        "reads) and print the gold file (as given), score-alignments' scores plus "
+        "annotate_seconds, align_seconds and pairs_per_second.",
+        epilog=f"{SCORES_LEGEND} gold = the gold file, as given (the first line of text); time = the seconds spent annotating (spaCy; with --preset "
+        "contextual, the encoder too) and aligning, and the pairs per second of the two together.",
     )
     add_gold_options(parser)
     add_aligner_options(parser)
@@ -45,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _render(result: dict) -> str:
-    return render_scores(result) + (
+    return f"gold: {result['gold']}\n" + render_scores(result) + (
         f"\ntime    annotate {result['annotate_seconds']:.1f}s  align {result['align_seconds']:.1f}s"
         f"  ({result['pairs_per_second']:.1f} pairs/s end to end)"
         f"\nsignature: {result['signature']}"

@@ -16,7 +16,7 @@ from ._common import (
     write_result,
 )
 from ._options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
-from ._render import render_scores
+from ._render import SCORES_LEGEND, render_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,16 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "A pair with a bad gold or system item is left out on both sides and reported (warnings "
         "on stderr; skipped_rows in JSON); the other pairs are scored. A system file whose links "
         "match the gold much more often read 1 lower, or swapped, than as written is named in a "
-        "warning (1-based? target-source?; warnings in JSON). As in jacana's published "
+        "warning (1-based? target-source?; warnings in JSON), and so is one with pairs of other "
+        "token counts than the gold's, or links past its sentences (tokenised otherwise than the "
+        "gold?). As in jacana's published "
         "figures, a pair with no system links has precision 100 (nothing claimed) and a pair with "
         "no gold links recall 100 (nothing to find).",
-        epilog="Output (percent in text, proportions in JSON): macro = P and R averaged over the "
-        "pairs and F1 of those two means (jacana's convention); micro = P, R and F1 from the link "
-        "counts summed over the pairs; exact = the share of pairs whose system links equal the "
-        "gold links; AER = the alignment error rate (Och & Ney 2003) against the gold's sure and "
-        "possible links, whatever --gold-links says; gold links = the gold links scored against, "
-        "summed; system links = the system's links (sure and possible), summed; signature = the "
-        "settings that made the numbers (the last line of text).",
+        epilog=SCORES_LEGEND,
     )
     parser.add_argument("--gold", required=True, help="gold alignment file")
     parser.add_argument("--system", default="-",

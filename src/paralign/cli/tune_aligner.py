@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..aligners.evaluation import GRID, TuneResult, tune_aligner
+from ..aligners.evaluation import GRID, TuneResult, tune_aligner, tuned_on_test
 from ..errors import counted
-from ._common import add_format, add_output, progress, warn_skipped_pairs, write_result
+from ._common import add_format, add_output, progress, warn, warn_skipped_pairs, write_result
 from ._options import (
     add_aligner_options,
     add_gold_options,
@@ -30,14 +30,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "tune-aligner", help="grid-search ppdb_sim and w on a gold file (macro F1)",
         description="Annotate a gold file once, then align it for every (ppdb_sim, w) in the grid "
-        "(default {0.1, ..., 1.0} for both) and report the best macro F1. The other aligner "
+        "(default {0.1, ..., 1.0} for both) and report the best macro F1 (a gold whose file name "
+        "calls it a test split, as RTE2_test_M or gold.test.sure, is warned of first). The other aligner "
         "options are fixed for the whole search. The report ends with the best setting's aligner "
         "signature (what evaluate-aligner prints for it) and a signature of what the grid shares.",
         epilog="Output: one row per (ppdb_sim, w) of the grid. P, R, F1 = macro precision, recall "
         "and F1 in percent (evaluate-aligner's macro: per-pair P and R averaged, F1 of the two "
         "means); exact = the percent of pairs aligned exactly as the gold; <- best = the setting "
         "reported; = best = a setting with the same F1 (of tied settings the one nearest the "
-        "paper's 0.9, 0.9 is reported); best aligner = that setting's aligner signature; "
+        "paper's 0.9, 0.9 is reported); its setting = the evaluate-aligner options that give it "
+        "(evaluate it on pairs not tuned on: test, not dev); best aligner = that setting's aligner signature; "
         "signature = what the grid shares.",
     )
     add_gold_options(parser)
@@ -73,12 +75,17 @@ def _render(result: TuneResult) -> str:
         tie = (f" (tied with {others} other setting{'s' if others > 1 else ''}: of the tied, the "
                "one nearest the paper's 0.9, 0.9)")
     lines.append(f"best: ppdb_sim={best['ppdb_sim']} w={best['w']} F1={100 * best['f1']:.1f}{tie}")
+    lines.append(f"its setting: paralign evaluate-aligner --gold FILE --ppdb-sim {best['ppdb_sim']} "
+                 f"--w {best['w']} (and this run's other aligner options), on held-out pairs")
     lines.append(f"best aligner: {best['signature']}")  # what evaluate-aligner gives that setting
     lines.append(f"signature: {result['signature']}")  # what stays the same across the grid
     return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
+    on_test = tuned_on_test(args.gold)
+    if on_test is not None:  # said before the search, which can take minutes
+        warn(on_test)
     with cluster_runner(args):
         result = on_gold(args, lambda gold: tune_aligner(
             loaded_aligner(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
@@ -86,6 +93,6 @@ def run(args: argparse.Namespace) -> int:
             # annotating the gold, then the grid tried (a repeated value once)
             progress=lambda steps: progress(steps, getattr(steps, "name", "grid")),
         ))
-    write_result(args, result, _render, result["warnings"])
+    write_result(args, result, _render, [w for w in result["warnings"] if w != on_test])  # said
     warn_skipped_pairs(result["skipped_rows"])
     return 0

@@ -25,7 +25,7 @@ Not for: phrase-pair scores (`paralign.metrics.parametric`) or text tables (`par
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict, overload
@@ -34,7 +34,6 @@ from .._moved import moved_names
 from ..alignment import Alignment
 from ..corpora.base import AlignedPair, BadPair, PairOrBad
 from ..errors import (
-    AlignmentIndexError,
     ConfigurationError,
     EmptyScoringError,
     InputTypeError,
@@ -47,6 +46,7 @@ from ..errors import (
 )
 from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
+from .alignment_fit import misfit, misread_warnings, tokenisation_warnings, tokenised_otherwise
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -448,62 +448,6 @@ def usable_pairs(items: Sequence[PairOrBad]) -> tuple[list[AlignedPair], list[in
     return good, positions, skipped
 
 
-def _misfit(g: PairOrBad, s: PairOrBad, gold_name: str, system_name: str) -> ParalignError | None:
-    """Why gold item `g` and system item `s` cannot be scored together, or None."""
-    if isinstance(g, BadPair):
-        return g.error
-    if isinstance(s, BadPair):
-        return s.error
-    if not (g.source or g.target):  # a gold of links only (Pharaoh lines): no lengths to check
-        return None
-    if (s.source or s.target) and (len(s.source), len(s.target)) != (len(g.source), len(g.target)):
-        return MismatchError(
-            f"pair {s.id!r} has {len(s.source)}+{len(s.target)} tokens but gold pair "
-            f"{g.id!r} ({gold_name}:{g.line}) has {len(g.source)}+{len(g.target)}",
-            source=system_name, line=s.line or None)
-    lengths = len(g.source), len(g.target)
-    for i, j in sorted(s.alignment.possible):
-        if not (0 <= i < lengths[0] and 0 <= j < lengths[1]):
-            return AlignmentIndexError(
-                f"pair {s.id!r}: link {i}-{j} outside the gold sentences of {lengths[0]} "
-                f"and {lengths[1]} tokens (gold pair {g.id!r}){_outside_hint(s.alignment.possible, *lengths)}",
-                source=system_name, line=s.line or None)
-    return None
-
-
-def _fits(links: Iterable[tuple[int, int]], source_length: int, target_length: int) -> bool:
-    return all(0 <= i < source_length and 0 <= j < target_length for i, j in links)
-
-
-def _outside_hint(links: frozenset[tuple[int, int]], source_length: int, target_length: int) -> str:
-    """Which common mistake explains a system's links outside the gold sentences, when one
-    does: every link fits with source and target swapped (an aligner run target to source, as
-    awesome-align and fast_align -r can be), or fits 1 lower (1-based indices, as GIZA's), for
-    the warning; "" otherwise. A whole file of such warnings otherwise reads as bad data."""
-    for misread, (how, question) in _MISREAD.items():
-        if _fits(map(misread, links), source_length, target_length):
-            return f"; all its links fit {how}: {question}"
-    return ""
-
-
-#: The common misreadings of a system file: a link read so, how to say it, what to ask.
-_MISREAD: dict[Callable[[tuple[int, int]], tuple[int, int]], tuple[str, str]] = {
-    lambda ij: (ij[1], ij[0]): ("with source and target swapped", "are the system's links target-source?"),
-    lambda ij: (ij[0] - 1, ij[1] - 1): ("1 lower", "are the system's indices 1-based? (Pharaoh links are 0-based)")}
-
-
-def _misread_warnings(kept: Sequence[tuple[Alignment, Alignment]], system_name: str) -> tuple[str, ...]:
-    """A warning when the system's links, read swapped or 1 lower, match the gold's 1.2 times as often
-    as written (and 5 times or more); correct baselines match 0.55-0.8 times as often 1 lower."""
-    as_is = sum(len(s.possible & g.possible) for g, s in kept)
-    for misread, (how, question) in _MISREAD.items():
-        matches = sum(len(set(map(misread, s.possible)) & g.possible) for g, s in kept)
-        if matches >= max(5, 1.2 * as_is):
-            return (f"{system_name}: its links match the gold's {matches} times read {how}, {as_is} "
-                    f"as written: {question}",)
-    return ()
-
-
 def gold_warnings(scores: AlignmentScores, gold_name: str) -> tuple[str, ...]:
     """A warning when the gold has no link to find, or none possible to score sure+possible against."""
     if not any(p.gold for p in scores.per_pair):  # recall 100 by convention: P 0 R 100, or all 100
@@ -554,8 +498,10 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     kept: list[tuple[Alignment, Alignment]] = []
     positions: list[int] = []
     skipped: list[SkippedPair] = []
+    retokenised = 0
     for position, (g, s) in enumerate(zip(gold, system, strict=True), start=1):
-        problem = _misfit(g, s, gold_name, system_name)
+        problem = misfit(g, s, gold_name, system_name)
+        retokenised += tokenised_otherwise(g, s, problem)
         if problem is None:
             assert not isinstance(g, BadPair) and not isinstance(s, BadPair)
             kept.append((g.alignment, s.alignment))
@@ -567,7 +513,8 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     where = gold_name if gold_name == system_name else f"{gold_name} / {system_name}"
     scores = score_alignments([g for g, _ in kept], [s for _, s in kept], links, source=where,
                               positions=positions, skipped=skipped)
-    return replace(scores, warnings=_misread_warnings(kept, system_name))
+    return replace(scores, warnings=misread_warnings(kept, system_name)
+                   + tokenisation_warnings(retokenised, len(gold), system_name))
 
 
 def score_files(gold_path: str | Path, system_path: str | Path, links: str = "sure", *,

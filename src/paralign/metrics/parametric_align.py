@@ -34,7 +34,8 @@ from ..phrases import phrase_spans
 from ..signature import join_signature, setting_value, short_hash
 from ..workers import Progress
 from . import f_measure
-from .alignment_scores import SkippedPair, _misread_warnings, _outside_hint, blank_tail_hint
+from .alignment_fit import misread_warnings, outside_hint
+from .alignment_scores import SkippedPair, blank_tail_hint
 
 SpanPair = tuple[int, int, int, int]
 
@@ -223,7 +224,7 @@ def _system_alignment(
     try:
         alignment.validate(len(gold.source), len(gold.target))
     except AlignmentIndexError as exc:  # with score-alignments' hint of a 1-based or swapped file
-        hint = _outside_hint(alignment.possible, len(gold.source), len(gold.target))
+        hint = outside_hint(alignment.possible, len(gold.source), len(gold.target))
         return SkippedPair(
             index + 1, f"system alignment does not fit the gold sentences: {exc}{hint}", system_name,
             line, gold.id,
@@ -300,7 +301,7 @@ def align_scores(
         kept.append((g.alignment, alignment))
     m, s_, g_ = (_cumulate(c, max_length) for c in (matched, sys_count, gold_count))
     by_length = {n: AlignCounts(m[n - 1], s_[n - 1], g_[n - 1]) for n in range(1, max_length + 1)}
-    misread = _misread_warnings(kept, system_name or "the system output")  # first: never cut off
+    misread = misread_warnings(kept, system_name or "the system output")  # first: never cut off
     return AlignScores(by_length, max_length, len(kept), len(gold) - len(kept),
                        misread + tuple(_warning(k) for k in skipped), tuple(skipped))
 
