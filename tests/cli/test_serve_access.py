@@ -129,3 +129,29 @@ def test_a_reports_filter_works_from_the_keyboard(page, tmp_path) -> None:
     page.keyboard.press("ArrowRight")
     assert page.locator("#filter-missed").is_checked()
     assert 0 < page.locator("section.pair:visible").count() < shown
+
+
+def test_a_picture_wider_than_the_paper_is_printed_whole(page, tmp_path) -> None:
+    """On paper a picture cannot scroll: a grid wider than the page was cut at its right edge
+    (in `align --format html` of 40 MSRP pairs, 2 grids of 885 and 1096 px in a 692 px column).
+    Printed, it is shrunk to the column; on screen it keeps its size and scrolls in its box."""
+    from paralign.alignment import Alignment
+    from paralign.viz import AlignmentView, alignment_section
+    from paralign.viz import page as html_page
+
+    words = [f"word{n}" for n in range(45)]
+    view = AlignmentView(words, words, Alignment.from_links(sure=[(n, n) for n in range(45)]))
+    report = tmp_path / "wide.html"
+    report.write_text(html_page("wide", [alignment_section("line 1", view, ident="line-1")]), encoding="utf-8")
+    page.set_viewport_size({"width": 740, "height": 1000})  # A4 or Letter paper's width, less its margins
+    page.goto(report.as_uri())
+    fits = """() => { const svg = document.querySelector('#line-1-grid'), box = svg.parentElement;
+                      return [svg.getBoundingClientRect().width, box.clientWidth, box.scrollWidth]; }"""
+    natural = float(page.get_attribute("#line-1-grid", "width"))
+    shown, column, _ = page.evaluate(fits)
+    assert abs(shown - natural) <= 1 and natural > column  # on screen: its own size, scrolling
+    page.emulate_media(media="print")
+    shown, column, scrolled = page.evaluate(fits)
+    assert shown <= column and scrolled <= column, (shown, column, scrolled)
+    height = page.evaluate("document.querySelector('#line-1-grid').getBoundingClientRect().height")
+    assert abs(height / shown - float(page.get_attribute("#line-1-grid", "height")) / natural) < 0.01  # not squashed
