@@ -270,6 +270,19 @@ def test_api_docs_page_works_offline(client, report_page) -> None:
     assert client.get("/redoc").status_code == 404
 
 
+def test_api_docs_intro_names_every_error_status_a_route_lists(client) -> None:
+    """The intro said every error is 413, 422, 404 or 405, while every route lists 403, 413, 422,
+    500 and 503 under "error answers": a curl user meeting a 403 (a Host this server does not
+    answer for) or a 503 (a stopping server) found neither explained there."""
+    import re
+
+    docs = client.get("/docs").text
+    intro = docs.split("<p>Every answer is JSON", 1)[1].split("</p>", 1)[0]
+    listed = {code for note in re.findall(r"error answers: ([0-9, ]+)", docs) for code in note.split(", ")}
+    assert {"403", "500", "503"} <= listed
+    assert all(f"{code} (" in intro for code in listed | {"404", "405"}), intro
+
+
 @dataclass(frozen=True)
 class ScoredAlignment(Alignment):
     """An alignment as a contextual aligner gives it: per-link confidences."""
