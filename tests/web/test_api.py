@@ -192,9 +192,18 @@ def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None
     assert client.post("/api/align", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
     refs = {"hypothesis": "a b", "references": ["a"] * 9}
     answer = client.post("/api/paraeval", json=refs)
-    assert answer.status_code == 422 and "at most 8 items" in answer.json()["error"]
+    assert answer.status_code == 422 and "references: has 9 items; it may have at most 8" in answer.json()["error"]
     answer = client.post("/api/lattice", json={"sentences": ["a b"] * 11})
-    assert answer.status_code == 422 and "at most 10 items" in answer.json()["error"]
+    assert answer.status_code == 422 and "at most 10" in answer.json()["error"]
+
+
+def test_a_list_of_too_many_or_no_items_is_said_in_plain_words(client) -> None:
+    """Pydantic's own words were given: 'List should have at most 10 items after validation,
+    not 11' (what validation? after what?)."""
+    answer = client.post("/api/lattice", json={"sentences": ["a b"] * 11})
+    assert answer.json()["detail"] == [{"field": "sentences", "message": "has 11 items; it may have at most 10"}]
+    answer = client.post("/api/paraeval", json={"hypothesis": "a b", "references": []})
+    assert answer.json()["detail"] == [{"field": "references", "message": "is empty; it must have at least 1 item"}]
 
 
 @pytest.mark.parametrize(("route", "body", "message"), [

@@ -19,7 +19,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
-from ..errors import ConfigurationError, is_text, lone_in
+from ..errors import ConfigurationError, counted, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
 
@@ -359,7 +359,17 @@ def _message(error: Mapping[str, Any]) -> str:
         lone = lone_in(value) if isinstance(value, str) and not is_text(value) else "a lone surrogate"
         return (f"{'a field name contains' if loc == ('body',) else 'contains'} {lone}, which cannot be shown "
                 "(control characters and lone surrogates are refused)")
+    if kind in ("too_long", "too_short") and isinstance(error.get("input"), list):  # pydantic: "List should
+        return _count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
     return message.removeprefix("Value error, ")
+
+
+def _count_message(kind: str, ctx: Mapping[str, Any], count: int) -> str:
+    """A list of too many or too few items, said plainly: ``has 11 items; it may have at most 10``."""
+    if kind == "too_long":
+        return f"has {counted(count, 'item')}; it may have at most {ctx.get('max_length')}"
+    least = int(ctx.get("min_length", 1))
+    return f"{'is empty' if count == 0 else 'has ' + counted(count, 'item')}; it must have at least {counted(least, 'item')}"
 
 
 def field_errors(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
