@@ -283,6 +283,29 @@ def test_api_docs_intro_names_every_error_status_a_route_lists(client) -> None:
     assert all(f"{code} (" in intro for code in listed | {"404", "405"}), intro
 
 
+@pytest.mark.parametrize("path", ["/align", "/similarity"])
+def test_a_pair_page_says_where_a_file_of_pairs_goes(client, tmp_path, capsys, path) -> None:
+    """A researcher with a few hundred pairs found no upload and no word of one: a pasted batch
+    became one sentence (a text field drops line breaks) and was refused as over 500 characters.
+    The page says it takes one pair, and the command that takes a file of them, which runs."""
+    import html
+    import re
+    import shlex
+
+    from paralign.cli import main
+
+    note = re.search(r'<p class="note" id="batch">(.*?)</p>', client.get(path).text)
+    assert note, "no word on a file of pairs"
+    command = shlex.split(html.unescape(re.search(r"<code>(.*?)</code>", note.group(1)).group(1)))
+    pairs = tmp_path / "PAIRS.tsv"
+    pairs.write_text("The cat sat.\tA cat sat.\nIt rained.\tIt was raining.\n", encoding="utf-8")
+    assert command[0] == "paralign"
+    args = [str(pairs) if part == "PAIRS.tsv" else part for part in command[1:]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        assert main(args) == 0, capsys.readouterr().err
+
+
 @dataclass(frozen=True)
 class ScoredAlignment(Alignment):
     """An alignment as a contextual aligner gives it: per-link confidences."""
