@@ -306,6 +306,17 @@ def test_a_pair_page_says_where_a_file_of_pairs_goes(client, tmp_path, capsys, p
         assert main(args) == 0, capsys.readouterr().err
 
 
+def test_api_docs_show_a_commands_name_as_code_not_between_backticks(client, report_page) -> None:
+    """The schema's descriptions mark code as CommonMark does (`paralign serve --encoder`), and
+    the docs page showed the backticks as they were."""
+    answer = client.get("/docs")
+    assert "`" not in _page(report_page, answer).text
+    assert "<code>paralign serve --encoder</code>" in answer.text
+    from paralign.web.pages import code_spans
+
+    assert code_spans("a `<b>` & `c`") == "a <code>&lt;b&gt;</code> &amp; <code>c</code>"
+
+
 @dataclass(frozen=True)
 class ScoredAlignment(Alignment):
     """An alignment as a contextual aligner gives it: per-link confidences."""

@@ -65,6 +65,19 @@ templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link,
 #: o'brien.tsv in an example body, the brackets of an IPv6 address in a URL (zsh's glob).
 templates.env.filters["shell"] = shlex.quote
 
+
+def code_spans(text: str) -> Markup:
+    """`text` escaped, each `span` between backticks (CommonMark's code, as the schema's
+    descriptions mark a command) in a ``<code>``: the docs page showed the backticks."""
+    parts = str(text).split("`")
+    if len(parts) % 2 == 0:  # an odd backtick: no code, the text as it is
+        return Markup.escape(text)
+    return Markup("").join(Markup("<code>{}</code>").format(part) if k % 2 else Markup.escape(part)
+                           for k, part in enumerate(parts))
+
+
+templates.env.filters["code_spans"] = code_spans
+
 #: The pages, in the order the navigation lists them: (path, label).
 NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEval"),
        ("/lattice", "Lattice"), ("/paraphrases", "Paraphrases"), ("/docs", "API"))
