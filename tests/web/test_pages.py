@@ -314,7 +314,25 @@ def test_api_docs_show_a_commands_name_as_code_not_between_backticks(client, rep
     assert "<code>paralign serve --encoder</code>" in answer.text
     from paralign.web.pages import code_spans
 
-    assert code_spans("a `<b>` & `c`") == "a <code>&lt;b&gt;</code> &amp; <code>c</code>"
+    assert code_spans("a `<b>` & ``c``, `d") == "a <code>&lt;b&gt;</code> &amp; <code>c</code>, `d"
+
+
+def test_api_docs_say_what_every_answer_field_and_model_is(client) -> None:
+    """A curl user read 'Link: i, j, kind, source, target, confidence' and 'total', 'log10_paths',
+    'svg' with an empty description (from 0 or from 1? total of what?), and the docs page left
+    out each model's own description (WordMatch's said what a grade is)."""
+    from paralign.web.pages import model_fields, operations
+
+    schema = client.get("/openapi.json").json()
+    schemas = schema["components"]["schemas"]
+    answers = {name for op in operations(schema) for title, name, _ in op["tables"] if "answer" in title}
+    assert {"Link", "AlignResponse", "LatticeResponse", "ParaphrasesResponse", "Edge"} <= answers
+    undescribed = [f"{name}.{f['name']}" for name in sorted(answers | {"Problem"})
+                   for f in model_fields(schemas, name) if not f["description"]]
+    assert undescribed == []
+    docs = client.get("/docs").text
+    word_match = schemas["WordMatch"]["description"].split()[0]
+    assert f'<p class="note model">{word_match} ' in docs
 
 
 @dataclass(frozen=True)
