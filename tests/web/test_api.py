@@ -513,3 +513,18 @@ def test_a_post_with_query_parameters_is_refused_not_ignored(client) -> None:
     assert "JSON body" in answer.json()["error"]
     assert client.post("/api/align", json={"source": "a cat", "target": "a cat"}).status_code == 200
     assert client.get("/api/info?t=1").status_code == 200
+
+
+def test_the_preset_says_which_aligners_it_does_not_change(client) -> None:
+    """The preset was documented as the sultan aligner's option set, "exact has none", but the
+    contextual aligner has none either: asked for with preset paper, it aligns as sultan:contextual,
+    as with every preset, and nothing said so."""
+    info = client.get("/api/info").json()
+    described = client.get("/openapi.json").json()["components"]["schemas"]["AlignRequest"]["properties"]["preset"]
+    pair = {"source": "The cat sat.", "target": "A cat sat."}
+    for aligner in info["aligners"]:
+        labels = {client.post("/api/align", json={**pair, "aligner": aligner, "preset": preset}).json()["aligner"]
+                  for preset in info["presets"]}
+        if len(labels) == 1:
+            assert aligner in described["description"].split("(", 1)[1], (aligner, labels, described)
+

@@ -136,7 +136,9 @@ class PairRequest(Request):
     source: Sentence
     target: Sentence
     aligner: AlignerName = Field("sultan", description="word aligner")
-    preset: Preset = Field("default", description="option set of the sultan aligner (exact has none)")
+    preset: Preset = Field("default", description="option set of the sultan aligner (exact and contextual have "
+                         "none: the contextual aligner is the sultan aligner with the contextual preset, whatever "
+                         "the preset asked)")
 
 
 class AlignRequest(PairRequest):
