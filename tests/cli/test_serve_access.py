@@ -155,3 +155,25 @@ def test_a_picture_wider_than_the_paper_is_printed_whole(page, tmp_path) -> None
     assert shown <= column and scrolled <= column, (shown, column, scrolled)
     height = page.evaluate("document.querySelector('#line-1-grid').getBoundingClientRect().height")
     assert abs(height / shown - float(page.get_attribute("#line-1-grid", "height")) / natural) < 0.01  # not squashed
+
+
+def test_a_comparison_of_four_systems_is_printed_with_every_column(page, tmp_path, monkeypatch) -> None:
+    """`paraeval --report` of 4 systems: its table (score, bootstrap, ±, p, precision, recall, F)
+    was 947 px wide in a 692 px column of paper, so precision, recall and F were cut off."""
+    from paralign.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    Path("ref.txt").write_text("the cat sat on the mat\na dog ran in the park\n", encoding="utf-8")
+    systems = []
+    for n, text in enumerate(["the cat sat on a mat\na dog ran in a park\n", "a cat sat on the mat\nthe dog ran\n",
+                              "the cat is on the mat\na dog runs in the park\n", "cat mat\ndog park\n"]):
+        systems += ["-i", f"online-{n}.txt"]
+        Path(f"online-{n}.txt").write_text(text, encoding="utf-8")
+    assert main(["paraeval", *systems, "-r", "ref.txt", "--paired-bs", "--confidence", "--resamples", "100",
+                 "--report", "report.html"]) == 0
+    page.set_viewport_size({"width": 740, "height": 1000})  # A4 or Letter paper's width, less its margins
+    page.goto((tmp_path / "report.html").as_uri())
+    page.emulate_media(media="print")
+    right, column = page.evaluate("""() => [document.querySelector('table.scores').getBoundingClientRect().right,
+                                            document.body.getBoundingClientRect().right]""")
+    assert right <= column, (right, column)
