@@ -177,3 +177,20 @@ def test_a_comparison_of_four_systems_is_printed_with_every_column(page, tmp_pat
     right, column = page.evaluate("""() => [document.querySelector('table.scores').getBoundingClientRect().right,
                                             document.body.getBoundingClientRect().right]""")
     assert right <= column, (right, column)
+
+
+def test_a_refused_form_says_so_in_the_pages_title(page, server) -> None:
+    """A refused form came back under the same title as a good answer ('Align two sentences ·
+    paralign'): a screen reader announces the title first, and a tab's name is all one sees of
+    a page in the background. Now it starts 'Error: ', and only when something was refused."""
+    page.goto(server + "align")
+    page.fill("#source", "a " * 201)
+    page.fill("#target", "b")
+    page.click("#submit")
+    page.wait_for_selector("#error")
+    assert page.title() == "Error: Align two sentences · paralign"
+    page.fill("#source", "a cat")
+    page.click("#submit")
+    page.wait_for_selector("#answer")
+    assert page.title() == "Align two sentences · paralign"
+
