@@ -194,3 +194,18 @@ def test_a_refused_form_says_so_in_the_pages_title(page, server) -> None:
     page.wait_for_selector("#answer")
     assert page.title() == "Align two sentences · paralign"
 
+
+@pytest.mark.parametrize(("path", "field"), [("align", "#source"), ("similarity", "#target"),
+                                             ("paraeval", "#hypothesis"), ("paraeval", "#references"),
+                                             ("lattice", "#sentences"), ("paraphrases", "#phrase")])
+def test_a_right_to_left_sentence_is_typed_right_to_left(page, server, path, field) -> None:
+    """A field took its direction from the page (left to right) whatever was typed: an Arabic
+    sentence showed its full stop at the wrong end. Each text field now takes the direction of
+    its text; an English one stays left to right."""
+    page.goto(server + path)
+    direction = f"document.querySelector('{field}').matches(':dir(rtl)')"
+    page.fill(field, "القطة جلست على الحصيرة.")
+    assert page.evaluate(direction)
+    page.fill(field, "The cat sat on the mat.")
+    assert not page.evaluate(direction)
+
