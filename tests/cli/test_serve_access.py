@@ -129,3 +129,83 @@ def test_a_reports_filter_works_from_the_keyboard(page, tmp_path) -> None:
     page.keyboard.press("ArrowRight")
     assert page.locator("#filter-missed").is_checked()
     assert 0 < page.locator("section.pair:visible").count() < shown
+
+
+def test_a_picture_wider_than_the_paper_is_printed_whole(page, tmp_path) -> None:
+    """On paper a picture cannot scroll: a grid wider than the page was cut at its right edge
+    (in `align --format html` of 40 MSRP pairs, 2 grids of 885 and 1096 px in a 692 px column).
+    Printed, it is shrunk to the column; on screen it keeps its size and scrolls in its box."""
+    from paralign.alignment import Alignment
+    from paralign.viz import AlignmentView, alignment_section
+    from paralign.viz import page as html_page
+
+    words = [f"word{n}" for n in range(45)]
+    view = AlignmentView(words, words, Alignment.from_links(sure=[(n, n) for n in range(45)]))
+    report = tmp_path / "wide.html"
+    report.write_text(html_page("wide", [alignment_section("line 1", view, ident="line-1")]), encoding="utf-8")
+    page.set_viewport_size({"width": 740, "height": 1000})  # A4 or Letter paper's width, less its margins
+    page.goto(report.as_uri())
+    fits = """() => { const svg = document.querySelector('#line-1-grid'), box = svg.parentElement;
+                      return [svg.getBoundingClientRect().width, box.clientWidth, box.scrollWidth]; }"""
+    natural = float(page.get_attribute("#line-1-grid", "width"))
+    shown, column, _ = page.evaluate(fits)
+    assert abs(shown - natural) <= 1 and natural > column  # on screen: its own size, scrolling
+    page.emulate_media(media="print")
+    shown, column, scrolled = page.evaluate(fits)
+    assert shown <= column and scrolled <= column, (shown, column, scrolled)
+    height = page.evaluate("document.querySelector('#line-1-grid').getBoundingClientRect().height")
+    assert abs(height / shown - float(page.get_attribute("#line-1-grid", "height")) / natural) < 0.01  # not squashed
+
+
+def test_a_comparison_of_four_systems_is_printed_with_every_column(page, tmp_path, monkeypatch) -> None:
+    """`paraeval --report` of 4 systems: its table (score, bootstrap, ±, p, precision, recall, F)
+    was 947 px wide in a 692 px column of paper, so precision, recall and F were cut off."""
+    from paralign.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    Path("ref.txt").write_text("the cat sat on the mat\na dog ran in the park\n", encoding="utf-8")
+    systems = []
+    for n, text in enumerate(["the cat sat on a mat\na dog ran in a park\n", "a cat sat on the mat\nthe dog ran\n",
+                              "the cat is on the mat\na dog runs in the park\n", "cat mat\ndog park\n"]):
+        systems += ["-i", f"online-{n}.txt"]
+        Path(f"online-{n}.txt").write_text(text, encoding="utf-8")
+    assert main(["paraeval", *systems, "-r", "ref.txt", "--paired-bs", "--confidence", "--resamples", "100",
+                 "--report", "report.html"]) == 0
+    page.set_viewport_size({"width": 740, "height": 1000})  # A4 or Letter paper's width, less its margins
+    page.goto((tmp_path / "report.html").as_uri())
+    page.emulate_media(media="print")
+    right, column = page.evaluate("""() => [document.querySelector('table.scores').getBoundingClientRect().right,
+                                            document.body.getBoundingClientRect().right]""")
+    assert right <= column, (right, column)
+
+
+def test_a_refused_form_says_so_in_the_pages_title(page, server) -> None:
+    """A refused form came back under the same title as a good answer ('Align two sentences ·
+    paralign'): a screen reader announces the title first, and a tab's name is all one sees of
+    a page in the background. Now it starts 'Error: ', and only when something was refused."""
+    page.goto(server + "align")
+    page.fill("#source", "a " * 201)
+    page.fill("#target", "b")
+    page.click("#submit")
+    page.wait_for_selector("#error")
+    assert page.title() == "Error: Align two sentences · paralign"
+    page.fill("#source", "a cat")
+    page.click("#submit")
+    page.wait_for_selector("#answer")
+    assert page.title() == "Align two sentences · paralign"
+
+
+@pytest.mark.parametrize(("path", "field"), [("align", "#source"), ("similarity", "#target"),
+                                             ("paraeval", "#hypothesis"), ("paraeval", "#references"),
+                                             ("lattice", "#sentences"), ("paraphrases", "#phrase")])
+def test_a_right_to_left_sentence_is_typed_right_to_left(page, server, path, field) -> None:
+    """A field took its direction from the page (left to right) whatever was typed: an Arabic
+    sentence showed its full stop at the wrong end. Each text field now takes the direction of
+    its text; an English one stays left to right."""
+    page.goto(server + path)
+    direction = f"document.querySelector('{field}').matches(':dir(rtl)')"
+    page.fill(field, "القطة جلست على الحصيرة.")
+    assert page.evaluate(direction)
+    page.fill(field, "The cat sat on the mat.")
+    assert not page.evaluate(direction)
+

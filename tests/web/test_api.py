@@ -192,9 +192,18 @@ def test_lone_surrogates_bad_json_and_too_many_items_are_refused(client) -> None
     assert client.post("/api/align", content=b"{not json", headers={"content-type": "application/json"}).status_code == 422
     refs = {"hypothesis": "a b", "references": ["a"] * 9}
     answer = client.post("/api/paraeval", json=refs)
-    assert answer.status_code == 422 and "at most 8 items" in answer.json()["error"]
+    assert answer.status_code == 422 and "references: has 9 items; it may have at most 8" in answer.json()["error"]
     answer = client.post("/api/lattice", json={"sentences": ["a b"] * 11})
-    assert answer.status_code == 422 and "at most 10 items" in answer.json()["error"]
+    assert answer.status_code == 422 and "at most 10" in answer.json()["error"]
+
+
+def test_a_list_of_too_many_or_no_items_is_said_in_plain_words(client) -> None:
+    """Pydantic's own words were given: 'List should have at most 10 items after validation,
+    not 11' (what validation? after what?)."""
+    answer = client.post("/api/lattice", json={"sentences": ["a b"] * 11})
+    assert answer.json()["detail"] == [{"field": "sentences", "message": "has 11 items; it may have at most 10"}]
+    answer = client.post("/api/paraeval", json={"hypothesis": "a b", "references": []})
+    assert answer.json()["detail"] == [{"field": "references", "message": "is empty; it must have at least 1 item"}]
 
 
 @pytest.mark.parametrize(("route", "body", "message"), [
@@ -504,3 +513,18 @@ def test_a_post_with_query_parameters_is_refused_not_ignored(client) -> None:
     assert "JSON body" in answer.json()["error"]
     assert client.post("/api/align", json={"source": "a cat", "target": "a cat"}).status_code == 200
     assert client.get("/api/info?t=1").status_code == 200
+
+
+def test_the_preset_says_which_aligners_it_does_not_change(client) -> None:
+    """The preset was documented as the sultan aligner's option set, "exact has none", but the
+    contextual aligner has none either: asked for with preset paper, it aligns as sultan:contextual,
+    as with every preset, and nothing said so."""
+    info = client.get("/api/info").json()
+    described = client.get("/openapi.json").json()["components"]["schemas"]["AlignRequest"]["properties"]["preset"]
+    pair = {"source": "The cat sat.", "target": "A cat sat."}
+    for aligner in info["aligners"]:
+        labels = {client.post("/api/align", json={**pair, "aligner": aligner, "preset": preset}).json()["aligner"]
+                  for preset in info["presets"]}
+        if len(labels) == 1:
+            assert aligner in described["description"].split("(", 1)[1], (aligner, labels, described)
+

@@ -270,6 +270,71 @@ def test_api_docs_page_works_offline(client, report_page) -> None:
     assert client.get("/redoc").status_code == 404
 
 
+def test_api_docs_intro_names_every_error_status_a_route_lists(client) -> None:
+    """The intro said every error is 413, 422, 404 or 405, while every route lists 403, 413, 422,
+    500 and 503 under "error answers": a curl user meeting a 403 (a Host this server does not
+    answer for) or a 503 (a stopping server) found neither explained there."""
+    import re
+
+    docs = client.get("/docs").text
+    intro = docs.split("<p>Every answer is JSON", 1)[1].split("</p>", 1)[0]
+    listed = {code for note in re.findall(r"error answers: ([0-9, ]+)", docs) for code in note.split(", ")}
+    assert {"403", "500", "503"} <= listed
+    assert all(f"{code} (" in intro for code in listed | {"404", "405"}), intro
+
+
+@pytest.mark.parametrize("path", ["/align", "/similarity"])
+def test_a_pair_page_says_where_a_file_of_pairs_goes(client, tmp_path, capsys, path) -> None:
+    """A researcher with a few hundred pairs found no upload and no word of one: a pasted batch
+    became one sentence (a text field drops line breaks) and was refused as over 500 characters.
+    The page says it takes one pair, and the command that takes a file of them, which runs."""
+    import html
+    import re
+    import shlex
+
+    from paralign.cli import main
+
+    note = re.search(r'<p class="note" id="batch">(.*?)</p>', client.get(path).text)
+    assert note, "no word on a file of pairs"
+    command = shlex.split(html.unescape(re.search(r"<code>(.*?)</code>", note.group(1)).group(1)))
+    pairs = tmp_path / "PAIRS.tsv"
+    pairs.write_text("The cat sat.\tA cat sat.\nIt rained.\tIt was raining.\n", encoding="utf-8")
+    assert command[0] == "paralign"
+    args = [str(pairs) if part == "PAIRS.tsv" else part for part in command[1:]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        assert main(args) == 0, capsys.readouterr().err
+
+
+def test_api_docs_show_a_commands_name_as_code_not_between_backticks(client, report_page) -> None:
+    """The schema's descriptions mark code as CommonMark does (`paralign serve --encoder`), and
+    the docs page showed the backticks as they were."""
+    answer = client.get("/docs")
+    assert "`" not in _page(report_page, answer).text
+    assert "<code>paralign serve --encoder</code>" in answer.text
+    from paralign.web.pages import code_spans
+
+    assert code_spans("a `<b>` & ``c``, `d") == "a <code>&lt;b&gt;</code> &amp; <code>c</code>, `d"
+
+
+def test_api_docs_say_what_every_answer_field_and_model_is(client) -> None:
+    """A curl user read 'Link: i, j, kind, source, target, confidence' and 'total', 'log10_paths',
+    'svg' with an empty description (from 0 or from 1? total of what?), and the docs page left
+    out each model's own description (WordMatch's said what a grade is)."""
+    from paralign.web.pages import model_fields, operations
+
+    schema = client.get("/openapi.json").json()
+    schemas = schema["components"]["schemas"]
+    answers = {name for op in operations(schema) for title, name, _ in op["tables"] if "answer" in title}
+    assert {"Link", "AlignResponse", "LatticeResponse", "ParaphrasesResponse", "Edge"} <= answers
+    undescribed = [f"{name}.{f['name']}" for name in sorted(answers | {"Problem"})
+                   for f in model_fields(schemas, name) if not f["description"]]
+    assert undescribed == []
+    docs = client.get("/docs").text
+    word_match = schemas["WordMatch"]["description"].split()[0]
+    assert f'<p class="note model">{word_match} ' in docs
+
+
 @dataclass(frozen=True)
 class ScoredAlignment(Alignment):
     """An alignment as a contextual aligner gives it: per-link confidences."""

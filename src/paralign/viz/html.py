@@ -6,7 +6,8 @@ out only when it comes near the window (:func:`figure`), so a page of 1,000 pair
 escaped, so a sentence ``<script>alert(1)</script>`` shows as text, and a word holding a bidi
 override (U+202E) is isolated in a ``<bdi>`` (:func:`isolated`), so it reorders only itself (in a
 tooltip or the page's title, plain text, between an FSI and a PDI: :func:`.svg.isolated_runs`). A picture wider than the
-window scrolls inside its own box instead of being shrunk. What the keyboard is on (a link, a
+window scrolls inside its own box instead of being shrunk (printed, it is shrunk to the paper:
+paper cannot scroll, and its right part was cut off). What the keyboard is on (a link, a
 field, a report's filter) has a 3 px outline, 7:1 on white (Chromium's own was a 1 px ring). The page is also well-formed XML, so tests read it with
 ``xml.etree`` as well as ``html.parser``.
 
@@ -36,6 +37,7 @@ h2 { font-size: 1.1em; margin-top: 2em; border-top: 1px solid #c8ced6; padding-t
 .error { color: #a4332b; }
 code { background: #f4f6f8; padding: 0 0.25em; }
 :focus-visible { outline: 3px solid #0b5394; outline-offset: 2px; }
+@media print { .figure svg { max-width: 100% !important; height: auto !important; } } /* paper cannot scroll */
 """
 
 

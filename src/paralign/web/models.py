@@ -19,7 +19,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
-from ..errors import ConfigurationError, is_text, lone_in
+from ..errors import ConfigurationError, counted, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
 
@@ -136,7 +136,9 @@ class PairRequest(Request):
     source: Sentence
     target: Sentence
     aligner: AlignerName = Field("sultan", description="word aligner")
-    preset: Preset = Field("default", description="option set of the sultan aligner (exact has none)")
+    preset: Preset = Field("default", description="option set of the sultan aligner (exact and contextual have "
+                         "none: the contextual aligner is the sultan aligner with the contextual preset, whatever "
+                         "the preset asked)")
 
 
 class AlignRequest(PairRequest):
@@ -183,30 +185,35 @@ class ParaphrasesRequest(Request):
 
 # -- answers ---------------------------------------------------------------------------------------
 class Link(BaseModel):
-    i: int
-    j: int
-    kind: Literal["sure", "possible"]
-    source: str
-    target: str
-    confidence: float | None = None
+    """A link between a source word and a target word."""
+
+    i: int = Field(description="the source word's place in source_tokens, from 0 (Pharaoh's i)")
+    j: int = Field(description="the target word's place in target_tokens, from 0 (Pharaoh's j)")
+    kind: Literal["sure", "possible"] = Field(description="sure (Pharaoh i-j), or possible only (i?j)")
+    source: str = Field(description="the source word, source_tokens[i]")
+    target: str = Field(description="the target word, target_tokens[j]")
+    confidence: float | None = Field(None, description="the aligner's confidence in the link (null: the "
+                                     "aligner gives none, as the sultan aligner)")
 
 
 class AlignResponse(BaseModel):
-    source_tokens: list[str]
-    target_tokens: list[str]
-    links: list[Link]
-    pharaoh: str
-    aligner: str
+    source_tokens: list[str] = Field(description="the source sentence as tokenised for aligning")
+    target_tokens: list[str] = Field(description="the target sentence as tokenised for aligning")
+    links: list[Link] = Field(description="every link, sorted by i then j")
+    pharaoh: str = Field(description="the links as `paralign align` writes them (i-j sure, i?j possible; "
+                         "empty: none)")
+    aligner: str = Field(description="the aligner and preset that aligned, aligner:preset")
     signature: str = Field(description="every setting that changes the links, sacrebleu-style "
                            "(aligner:...|sim:...|spacy:...|version:...)")
-    svg: str | None = None
+    svg: str | None = Field(None, description="the alignment grid as SVG, when the request asked for "
+                            "a picture (else null)")
 
 
 class SimilarityResponse(BaseModel):
-    source_tokens: list[str]
-    target_tokens: list[str]
-    links: int
-    aligner: str
+    source_tokens: list[str] = Field(description="the source sentence as tokenised for aligning")
+    target_tokens: list[str] = Field(description="the target sentence as tokenised for aligning")
+    links: int = Field(description="how many links the one alignment every signal reads has")
+    aligner: str = Field(description="the aligner and preset of that alignment, aligner:preset")
     scores: dict[str, float | None] = Field(description="signal -> score, in [0, 1] except a hybrid blend's "
                                             "(null: undefined)")
     signature: str = Field(description="every setting that changes a score, sacrebleu-style "
@@ -218,11 +225,11 @@ class SimilarityResponse(BaseModel):
 class Span(BaseModel):
     """Hypothesis tokens start:end, how they matched, and the reference words they matched."""
 
-    start: int
-    end: int
-    text: str
-    tier: SpanTier
-    matched: list[str]
+    start: int = Field(description="its first token's place in tokens, from 0")
+    end: int = Field(description="the place after its last token (tokens[start:end])")
+    text: str = Field(description="its tokens, joined by spaces")
+    tier: SpanTier = Field(description="how it matched (unmatched: not at all)")
+    matched: list[str] = Field(description="the reference words it matched")
 
 
 class WordMatch(BaseModel):
@@ -230,23 +237,23 @@ class WordMatch(BaseModel):
     ref_start:ref_end (of the reference scored against), their tier, grade (a scored table
     pair's probability, a contextual match's cosine, else 1) and the config's tier weight."""
 
-    tier: Tier
-    hyp_start: int
-    hyp_end: int
-    ref_start: int
-    ref_end: int
-    hypothesis: str
-    reference: str
-    grade: float
-    weight: float
+    tier: Tier = Field(description="the tier that matched")
+    hyp_start: int = Field(description="the first hypothesis token's place in tokens, from 0")
+    hyp_end: int = Field(description="the place after the last one (tokens[hyp_start:hyp_end])")
+    ref_start: int = Field(description="the first reference token's place in reference_tokens, from 0")
+    ref_end: int = Field(description="the place after the last one")
+    hypothesis: str = Field(description="the hypothesis tokens, joined by spaces")
+    reference: str = Field(description="the reference tokens, joined by spaces")
+    grade: float = Field(description="a scored table pair's probability, a contextual match's cosine, else 1")
+    weight: float = Field(description="the config's weight of the tier")
 
 
 class Chunk(BaseModel):
     """A run of matched hypothesis tokens start:end that is also a run in the reference."""
 
-    start: int
-    end: int
-    text: str
+    start: int = Field(description="its first token's place in tokens, from 0")
+    end: int = Field(description="the place after its last token")
+    text: str = Field(description="its tokens, joined by spaces")
 
 
 class GradedView(BaseModel):
@@ -255,69 +262,75 @@ class GradedView(BaseModel):
     chunks the fragmentation penalty counts (penalty = gamma (chunks / matched words) ** beta,
     0 when one chunk holds every word of both sides; score = fmean (1 - penalty))."""
 
-    reference: int
-    reference_tokens: list[str]
-    reference_scores: list[float]
-    matches: list[WordMatch]
-    chunks: list[Chunk]
-    fmean: float
-    penalty: float
+    reference: int = Field(description="the reference scored against (the best), its place in references, from 0")
+    reference_tokens: list[str] = Field(description="that reference as tokenised for scoring")
+    reference_scores: list[float] = Field(description="the score against each reference, in their order")
+    matches: list[WordMatch] = Field(description="the matches against that reference")
+    chunks: list[Chunk] = Field(description="the chunks the fragmentation penalty counts")
+    fmean: float = Field(description="the Fmean of precision and recall, with the config's alpha")
+    penalty: float = Field(description="the fragmentation penalty")
 
 
 class ParaEvalResponse(BaseModel):
     config: str = Field(description="the configuration that scored")
-    tokens: list[str]
-    spans: list[Span]
+    tokens: list[str] = Field(description="the hypothesis as tokenised for scoring")
+    spans: list[Span] = Field(description="the hypothesis tokens in runs, each with how it matched")
     score: float | None = Field(description="the headline score of a graded config (null for paper, "
                                 "whose headline is f)")
-    precision: float | None
-    recall: float | None
-    f: float | None
+    precision: float | None = Field(description="the segment's precision, as `paralign paraeval` computes it "
+                                    "(null: undefined)")
+    recall: float | None = Field(description="the segment's recall, as `paralign paraeval` computes it "
+                                 "(null: undefined)")
+    f: float | None = Field(description="the segment's F, as `paralign paraeval` computes it (null: undefined)")
     counts: dict[str, int | float] = Field(description="the statistics behind the scores, as "
                                            "`paralign paraeval --sentence-level --format json` gives them")
-    signature: str
+    signature: str = Field(description="every setting that changes the score, sacrebleu-style, as "
+                           "`paralign paraeval` writes it")
     graded: GradedView | None = Field(None, description="a graded config's matches by tier (null for paper)")
 
 
 class Edge(BaseModel):
     """A lattice edge: from state, word (null: an empty edge), to state."""
 
-    start: int
-    word: str | None
-    end: int
+    start: int = Field(description="the state it leaves")
+    word: str | None = Field(description="its word (null: an empty edge)")
+    end: int = Field(description="the state it enters")
 
 
 class LatticeResponse(BaseModel):
-    states: int
-    edges: list[Edge]
+    states: int = Field(description="how many states it has: 0 is the start state, states - 1 the end state")
+    edges: list[Edge] = Field(description="every edge")
     paths: str = Field(description="the number of paths (a decimal string: it can be huge)")
-    log10_paths: float
-    some_paths: list[str]
-    svg: str | None = None
+    log10_paths: float = Field(description="the base-10 logarithm of the number of paths")
+    some_paths: list[str] = Field(description="up to 10 of its paths, each a sentence it spells")
+    svg: str | None = Field(None, description="the lattice drawing as SVG, when the request asked for a "
+                            "picture (else null)")
 
 
 class Paraphrase(BaseModel):
-    paraphrase: str
-    score: float | None
+    paraphrase: str = Field(description="a paraphrase of the phrase")
+    score: float | None = Field(description="its score in the source: a table's probability (null: a row "
+                                "without one, or a source without scores: PPDB's pairs, WordNet)")
 
 
 class ParaphrasesResponse(BaseModel):
-    phrase: str
+    phrase: str = Field(description="the phrase as the request gave it")
     looked_up_as: str | None = Field(
         None, description="the phrase as the source was asked for it, when that is not the phrase as typed "
         "(a table is asked for it as it holds its phrases: Man's is man 's in a table that pivot built); "
         "the key of `paralign paraphrases --format json`")
-    table: str
-    total: int
-    paraphrases: list[Paraphrase]
+    table: str = Field(description="the source that was asked")
+    total: int = Field(description="how many paraphrases the source has for it (paraphrases lists at most limit)")
+    paraphrases: list[Paraphrase] = Field(description="the paraphrases, best first, at most limit of them")
 
 
 class Info(BaseModel):
     aligners: list[str] = Field(description="the aligners this server offers")
     presets: list[str] = Field(description="the presets this server offers")
     signals: list[str] = Field(description="the similarity signals /api/similarity scores")
-    tables: list[str]
-    limits: dict[str, int]
+    tables: list[str] = Field(description="the paraphrase sources loaded at start-up, by the names a request gives")
+    limits: dict[str, int] = Field(description="the input limits: name -> number (characters, tokens, items, "
+                                   "bytes, as the name says)")
     paraeval_configs: list[str] = Field(description="the ParaEval configs this server offers")
     encoder: str | None = Field(
         None, description="the neural encoder every neural part of this server runs (the contextual aligner and "
@@ -359,7 +372,17 @@ def _message(error: Mapping[str, Any]) -> str:
         lone = lone_in(value) if isinstance(value, str) and not is_text(value) else "a lone surrogate"
         return (f"{'a field name contains' if loc == ('body',) else 'contains'} {lone}, which cannot be shown "
                 "(control characters and lone surrogates are refused)")
+    if kind in ("too_long", "too_short") and isinstance(error.get("input"), list):  # pydantic: "List should
+        return _count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
     return message.removeprefix("Value error, ")
+
+
+def _count_message(kind: str, ctx: Mapping[str, Any], count: int) -> str:
+    """A list of too many or too few items, said plainly: ``has 11 items; it may have at most 10``."""
+    if kind == "too_long":
+        return f"has {counted(count, 'item')}; it may have at most {ctx.get('max_length')}"
+    least = int(ctx.get("min_length", 1))
+    return f"{'is empty' if count == 0 else 'has ' + counted(count, 'item')}; it must have at least {counted(least, 'item')}"
 
 
 def field_errors(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
@@ -391,5 +414,6 @@ class FieldsRefused(ConfigurationError):
 class Problem(BaseModel):
     """Every error answer: a message for people, and per field what was wrong."""
 
-    error: str
-    detail: list[dict[str, str]] = []
+    error: str = Field(description="one line for people: each field refused and why")
+    detail: list[dict[str, str]] = Field(default_factory=list, description="each field refused, "
+                                         "{field, message} (empty when no field is to blame)")

@@ -65,6 +65,23 @@ templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link,
 #: o'brien.tsv in an example body, the brackets of an IPv6 address in a URL (zsh's glob).
 templates.env.filters["shell"] = shlex.quote
 
+
+#: A code span as CommonMark marks it: a run of backticks, the code, a run as long.
+_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+
+
+def code_spans(text: str) -> Markup:
+    """`text` escaped, each code span (`x` or ``x``, as CommonMark marks code and the schema's
+    descriptions mark a command) in a ``<code>``: the docs page showed the backticks."""
+    out, at = [], 0
+    for found in _CODE_SPAN.finditer(str(text)):
+        out += [Markup.escape(text[at:found.start()]), Markup("<code>{}</code>").format(found.group(2))]
+        at = found.end()
+    return Markup("").join([*out, Markup.escape(text[at:])])
+
+
+templates.env.filters["code_spans"] = code_spans
+
 #: The pages, in the order the navigation lists them: (path, label).
 NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEval"),
        ("/lattice", "Lattice"), ("/paraphrases", "Paraphrases"), ("/docs", "API"))
@@ -382,8 +399,8 @@ def nested_models(schemas: Mapping[str, Any], name: str) -> list[str]:
 
 def operations(schema: Mapping[str, Any], examples: Mapping[str, Any] = EXAMPLES) -> list[dict[str, Any]]:
     """Every operation of an OpenAPI schema with its tables: (title, model, fields) of its
-    request, its answer and the models they hold (a Link of the answer's links ...), and its
-    example body from `examples`."""
+    request, its answer and the models they hold (a Link of the answer's links ...), each
+    model's description (`notes`), and its example body from `examples`."""
     schemas = schema.get("components", {}).get("schemas", {})
     out = []
     for path, methods in schema.get("paths", {}).items():
@@ -397,6 +414,7 @@ def operations(schema: Mapping[str, Any], examples: Mapping[str, Any] = EXAMPLES
                 tables += [(f"part of the {title}", part, model_fields(schemas, part))
                            for part in nested_models(schemas, name)] if name in schemas else []
             out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""), "tables": tables,
+                        "notes": {name: schemas[name].get("description", "") for _, name, _ in tables},
                         "errors": sorted(k for k in op.get("responses", {}) if k != "200"),
                         "example": json.dumps(examples[path]) if path in examples else None})
     return out

@@ -25,6 +25,7 @@ label.filter-label { margin-right: 1.2em; }
 .note { color: #5f6670; }
 .note.warning { color: #6b4a00; background: #fdf6e3; border: 1px solid #9a6b00; padding: 0.3em 0.6em; }
 @media (max-width: 40em) { table.scores { display: block; max-width: 100%; overflow-x: auto; } }
+@media print { table.scores { font-size: 0.8em; } table.scores th, table.scores td { padding: 0.15em 0.35em; } }
 """
 
 
