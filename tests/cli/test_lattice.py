@@ -474,6 +474,27 @@ def test_paraphrases_refuse_a_parquet_name(tmp_path, group_file, capsys, name):
     assert not out.exists()
 
 
+@pytest.mark.parametrize(("name", "fmt", "wanted"), [
+    ("t.tsv", "json", "--format text"), ("t.TSV.gz", "json", "--format text"),
+    ("t.json", "text", "--format json"), ("t.json.gz", "text", "--format json"),
+])
+def test_paraphrases_refuse_a_name_of_the_other_format(tmp_path, capsys, name, fmt, wanted):
+    """`lattice paraphrases --format json -o t.tsv` wrote JSON rows under a table's name, which
+    `paralign paraphrases --table t.tsv` then refused ('bad table row (1 TAB-separated field')
+    after the lattices were built; `-o t.json` without --format json held TSV. Either is a usage
+    error before any lattice is built (docs/CLI.md: a suffix that names another format), and
+    nothing is written."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
+    out = tmp_path / name
+    argv = ["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "--format", fmt, "-o", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"-o {out}: " in err and wanted in err, err
+    assert not out.exists()
+    assert main([*argv[:-4], "-o", str(tmp_path / ("t.json" if fmt == "json" else "t.tsv")), "--format", fmt]) == 0
+
+
 @pytest.mark.parametrize(("argv", "needs"), [
     (["paths"], "--sample"),
     (["paraphrases"], "--sample"),

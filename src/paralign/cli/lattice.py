@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
+from ..textout import named_suffix
 from ._common import (
     add_encoding_errors,
     batch_status,
@@ -163,8 +164,8 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
                        "lattices of a groups file, one `phrase TAB paraphrase TAB score` row each, "
                        "score = the number of groups giving the pair. Rows are sorted by phrase, then "
                        "by score (highest first), then by paraphrase, so two runs write the same bytes. "
-                       "-o X.tsv or X.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads; "
-                       "not Parquet.")
+                       "-o X.tsv or X.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads "
+                       "(--format json: -o X.json, JSON rows no table reader reads); not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
@@ -383,6 +384,7 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
+    _check_table_suffix(args.format, args.output)
     total, groups, lines, _ = annotated_groups(args)
     table, errors = lattice_paraphrases(progress(groups, "lattices", total), lattice_options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs,
@@ -399,6 +401,24 @@ def run_paraphrases(args: argparse.Namespace) -> int:
             if is_std(args.output):
                 copy_to_stdout(output)
     return 0
+
+
+#: Output suffixes (looked through a .gz) that name what `lattice paraphrases --format` writes.
+TABLE_SUFFIXES = {".tsv": "text", ".json": "json"}
+
+
+def _check_table_suffix(fmt: str, output: str) -> None:
+    """ConfigurationError (a usage error, before the slow lattices) when `output`'s suffix names
+    the other format: JSON rows under a .tsv name were refused by `paralign paraphrases --table`
+    as a bad table row, a TSV table under a .json name by a JSON reader."""
+    if is_std(output):
+        return
+    suffix = named_suffix(output)
+    named = TABLE_SUFFIXES.get(suffix)
+    if named is not None and named != fmt:
+        wrote = "a TSV table" if fmt == "text" else "JSON rows, which no table reader reads"
+        raise ConfigurationError(f"-o {output}: the suffix {suffix} is for --format {named}, but --format "
+                                 f"{fmt} writes {wrote}: give --format {named}, or another file name")
 
 
 def run_stats(args: argparse.Namespace) -> int:
