@@ -678,6 +678,24 @@ def test_each_actions_help_says_what_it_does_and_what_its_output_means(capsys, a
         assert words in text, words
 
 
+@pytest.mark.parametrize(("action", "said"), [
+    ("draw", ["in brackets after its word in DOT", "thickness and tooltip in .svg and .html"]),
+    ("paraphrases", ["longest sub-path in words (default: 5)", "every cell of a line is a sentence", "verse_id"]),
+    ("stats", ["every cell of a line is a sentence"]),
+])
+def test_help_says_what_a_user_gets(capsys, action, said):
+    """`lattice draw --help` said every edge is labelled with its word and, in brackets, its
+    sentences: only DOT is (the .svg and .html pictures label the word and show the count as the
+    edge's thickness and tooltip). `--max-length` named no default (5). `--groups` said "one
+    group a line", and a user's file with an id column or a header line had its ids and column
+    names merged into the lattices as sentences (`g2 <-> he went home .` rows)."""
+    with pytest.raises(SystemExit):
+        main(["lattice", action, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in said:
+        assert words in text, words
+
+
 def test_paraphrases_to_stdout_and_to_a_file_are_the_same_bytes(tmp_path, capsys):
     """`lattice paraphrases` as text wrote its scores as 2 on stdout but 2.0 with -o t.tsv (the
     table's own writer), so `> t.tsv` and `-o t.tsv` gave two files. Both are now the table's

@@ -95,7 +95,9 @@ def _add_draw(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png",
                        description="Draw the lattice of a group (or of --lattice JSON) left to right: the "
                        "start state filled, the end state a double circle, each edge labelled with its "
-                       "word and, in brackets, the number of sentences through it.")
+                       "word; the number of sentences through it is in brackets after its word in DOT, "
+                       "the edge's thickness and tooltip in .svg and .html (whose page also lists the "
+                       "edges in a table).")
     add_lattice_options(p, format_help="with -o - (default): text writes DOT, json a JSON object "
                         "{\"dot\": DOT source}; with -o FILE the file's suffix says what is written "
                         "(.svg and .html: a drawing made in Python, no Graphviz needed; .dot or .gv: "
@@ -168,7 +170,7 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
                        "(--format json: -o X.json, JSON rows no table reader reads); not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
-    p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
+    p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words (default: %(default)s)")
     p.add_argument("--all-pairs", action="store_true",
                    help="also pairs sharing their first or last word (default: minimal pairs)")
     p.set_defaults(func=run_paraphrases)
