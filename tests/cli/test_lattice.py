@@ -682,13 +682,16 @@ def test_each_actions_help_says_what_it_does_and_what_its_output_means(capsys, a
     ("draw", ["in brackets after its word in DOT", "thickness and tooltip in .svg and .html"]),
     ("paraphrases", ["longest sub-path in words (default: 5)", "every cell of a line is a sentence", "verse_id"]),
     ("stats", ["every cell of a line is a sentence"]),
+    ("paths", ["logprob: the natural log of its probability"]),
 ])
 def test_help_says_what_a_user_gets(capsys, action, said):
     """`lattice draw --help` said every edge is labelled with its word and, in brackets, its
     sentences: only DOT is (the .svg and .html pictures label the word and show the count as the
     edge's thickness and tooltip). `--max-length` named no default (5). `--groups` said "one
     group a line", and a user's file with an id column or a header line had its ids and column
-    names merged into the lattices as sentences (`g2 <-> he went home .` rows)."""
+    names merged into the lattices as sentences (`g2 <-> he went home .` rows). `paths` named
+    its k-best scores a "log probability" beside log10 path counts: they are natural logs
+    (-1.792 is 1/6), not log10."""
     with pytest.raises(SystemExit):
         main(["lattice", action, "--help"])
     text = " ".join(capsys.readouterr().out.split())

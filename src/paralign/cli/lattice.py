@@ -118,7 +118,8 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
                        "Text: 'paths: N (log10 L); states S, edges E', then each list under its heading: "
                        "'k-best (log probability TAB path):', 'sample (N uniformly sampled):', 'all "
                        "(first N):' ('all:' when LIMIT reaches every path). JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
-                       "states, edges, kbest: [{logprob, sentence}], sample, all}.")
+                       "states, edges, kbest: [{logprob, sentence}], sample, all}; logprob: the natural log of its "
+                       "probability (log10 is only for the path count).")
     add_lattice_options(p)
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
                    help="the K most probable paths (default: 0, none)")
