@@ -495,6 +495,27 @@ def test_paraphrases_refuse_a_name_of_the_other_format(tmp_path, capsys, name, f
     assert main([*argv[:-4], "-o", str(tmp_path / ("t.json" if fmt == "json" else "t.tsv")), "--format", fmt]) == 0
 
 
+@pytest.mark.parametrize(("lines", "flags", "said"), [
+    (GROUP, [], "every group (3) holds one distinct sentence"),
+    (["\t".join(GROUP)], ["--min-size", "4"], "no group of --min-size 4 or more distinct sentences"),
+])
+def test_paraphrases_say_why_the_table_is_empty(tmp_path, capsys, lines, flags, said):
+    """A group's sentences one a line (`lattice build`'s input) given as --groups are groups of
+    one sentence each, and --min-size above every group's size leaves none: either wrote an
+    empty table and exited 0 without a word, as if the groups held no paraphrase. The table is
+    still written (empty, exit 0), and stderr says why."""
+    groups = tmp_path / "groups.txt"
+    groups.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", *flags, "-o", str(out)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{groups}: {said}" in err and "the table is empty" in err, err
+    assert out.read_text(encoding="utf-8").count("\n") == 1  # the record line alone
+    groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize(("argv", "needs"), [
     (["paths"], "--sample"),
     (["paraphrases"], "--sample"),

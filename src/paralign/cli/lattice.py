@@ -389,10 +389,18 @@ def run_paraphrases(args: argparse.Namespace) -> int:
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
     _check_table_suffix(args.format, args.output)
     total, groups, lines, _ = annotated_groups(args)
-    table, errors = lattice_paraphrases(progress(groups, "lattices", total), lattice_options(args),
+    largest = [0]  # the most distinct sentences of a group: a lattice needs 2 to hold a paraphrase
+
+    def sized() -> Iterator[Group]:
+        for group in groups:
+            largest[0] = max(largest[0], len(group[1]))
+            yield group
+
+    table, errors = lattice_paraphrases(progress(sized(), "lattices", total), lattice_options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs,
                                         tokenizer="whitespace" if args.tokenized else "spacy")
     group_errors(args, errors, lines, total)
+    _say_why_empty(args, total, largest[0])
     if args.format == "json":
         with open_out(args.output) as out:
             emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
@@ -404,6 +412,20 @@ def run_paraphrases(args: argparse.Namespace) -> int:
             if is_std(args.output):
                 copy_to_stdout(output)
     return 0
+
+
+def _say_why_empty(args: argparse.Namespace, total: int, largest: int) -> None:
+    """Say on stderr why the table is empty when no group could give a paraphrase: none left by
+    --min-size, or every group of one distinct sentence (a group's sentences one a line, as
+    `lattice build` reads them, are that many groups of one). Before, the empty table came
+    without a word, as if the groups held no paraphrase."""
+    name = input_name(args.groups)
+    if total == 0 and args.min_size > 1:
+        warn(f"{name}: no group of --min-size {args.min_size} or more distinct sentences: the table is empty")
+    elif total and largest < 2:
+        warn(f"{name}: every group ({total}) holds one distinct sentence, and a lattice needs two for a "
+             "paraphrase: the table is empty (a groups file holds a group a line, its sentences separated "
+             "by tabs; sentences one a line are one group for `lattice build`)")
 
 
 #: Output suffixes (looked through a .gz) that name what `lattice paraphrases --format` writes.
