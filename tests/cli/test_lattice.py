@@ -495,6 +495,26 @@ def test_paraphrases_refuse_a_name_of_the_other_format(tmp_path, capsys, name, f
     assert main([*argv[:-4], "-o", str(tmp_path / ("t.json" if fmt == "json" else "t.tsv")), "--format", fmt]) == 0
 
 
+@pytest.mark.parametrize(("name", "flags", "said"), [
+    ("l.json", [], "the suffix .json is for --format json, but --format text writes OpenFst text"),
+    ("l.JSON.gz", [], "the suffix .json is for --format json"),
+    ("l.svg", [], "lattice build writes no picture: draw it with lattice draw -o"),
+    ("l.html", ["--format", "json"], "lattice build writes no picture: draw it with lattice draw -o"),
+])
+def test_build_refuses_a_name_of_another_format(tmp_path, group_file, capsys, name, flags, said):
+    """`lattice build group.txt -o lattice.json` wrote OpenFst text under a JSON name, and the
+    next step, `lattice draw --lattice lattice.json`, failed with 'lattice.json:1: invalid JSON
+    (column 3): Extra data'; `-o lattice.svg` held OpenFst text too. Each is a usage error
+    before the lattice is built, and nothing is written."""
+    out = tmp_path / name
+    assert main(["lattice", "build", str(group_file), "--tokenized", *flags, "-o", str(out)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"-o {out}: {said}" in err, err
+    assert not out.exists()
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(out)]) == (
+        0 if name.lower().startswith("l.json") else 2)
+
+
 @pytest.mark.parametrize(("lines", "flags", "said"), [
     (GROUP, [], "every group (3) holds one distinct sentence"),
     (["\t".join(GROUP)], ["--min-size", "4"], "no group of --min-size 4 or more distinct sentences"),

@@ -213,6 +213,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     check_lattice_options(args)  # build has no --lattice: its lattice is always of sentences
+    check_output_suffix("build", args.format, args.output)
     lines = read_sentences(args.input, empty=True)
     if not lines:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
         with open_out(args.output):
@@ -387,7 +388,7 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
-    _check_table_suffix(args.format, args.output)
+    check_output_suffix("paraphrases", args.format, args.output)
     total, groups, lines, _ = annotated_groups(args)
     largest = [0]  # the most distinct sentences of a group: a lattice needs 2 to hold a paraphrase
 
@@ -428,22 +429,27 @@ def _say_why_empty(args: argparse.Namespace, total: int, largest: int) -> None:
              "by tabs; sentences one a line are one group for `lattice build`)")
 
 
-#: Output suffixes (looked through a .gz) that name what `lattice paraphrases --format` writes.
-TABLE_SUFFIXES = {".tsv": "text", ".json": "json"}
+#: What each --format of an action writes to -o, and the suffixes (looked through a .gz) that name one.
+WRITES = {"build": {"text": "OpenFst text", "json": "the lattice as JSON"},
+          "paraphrases": {"text": "a TSV table", "json": "JSON rows, which no table reader reads"}}
+OUTPUT_SUFFIXES = {"build": {".json": "json"}, "paraphrases": {".tsv": "text", ".json": "json"}}
 
 
-def _check_table_suffix(fmt: str, output: str) -> None:
+def check_output_suffix(action: str, fmt: str, output: str) -> None:
     """ConfigurationError (a usage error, before the slow lattices) when `output`'s suffix names
-    the other format: JSON rows under a .tsv name were refused by `paralign paraphrases --table`
-    as a bad table row, a TSV table under a .json name by a JSON reader."""
+    another format than `lattice action --format fmt` writes: JSON rows under a .tsv name were
+    refused by `paralign paraphrases --table` as a bad table row, OpenFst text under a .json name
+    by `--lattice` ('invalid JSON (column 3): Extra data'), and a build named .svg held text."""
     if is_std(output):
         return
     suffix = named_suffix(output)
-    named = TABLE_SUFFIXES.get(suffix)
+    if action == "build" and suffix in DRAW_SUFFIXES:
+        raise ConfigurationError(f"-o {output}: lattice build writes no picture: draw it with lattice draw -o "
+                                 f"{output} (its sentences, or --lattice of a build's JSON)")
+    named = OUTPUT_SUFFIXES[action].get(suffix)
     if named is not None and named != fmt:
-        wrote = "a TSV table" if fmt == "text" else "JSON rows, which no table reader reads"
-        raise ConfigurationError(f"-o {output}: the suffix {suffix} is for --format {named}, but --format "
-                                 f"{fmt} writes {wrote}: give --format {named}, or another file name")
+        raise ConfigurationError(f"-o {output}: the suffix {suffix} is for --format {named}, but --format {fmt} "
+                                 f"writes {WRITES[action][fmt]}: give --format {named}, or another file name")
 
 
 def run_stats(args: argparse.Namespace) -> int:
