@@ -536,6 +536,23 @@ def test_paraphrases_say_why_the_table_is_empty(tmp_path, capsys, lines, flags, 
     assert capsys.readouterr().err == ""
 
 
+def test_stats_say_when_every_group_holds_one_sentence(tmp_path, capsys):
+    """`lattice stats --groups group.txt` with a group's sentences one a line measured that many
+    groups of one sentence (mean_group_size 1, every lattice one path) without a word. The
+    figures are still given, and stderr says why they compare nothing."""
+    groups = tmp_path / "group.txt"
+    groups.write_text("\n".join(GROUP) + "\n", encoding="utf-8")
+    argv = ["lattice", "stats", "--groups", str(groups), "--tokenized", "--format", "json"]
+    assert main(argv) == 0
+    shown = capsys.readouterr()
+    stats, err = json.loads(shown.out), " ".join(shown.err.split())
+    assert stats["groups"] == 3 and stats["mean_group_size"] == 1
+    assert f"{groups}: every group (3) holds one distinct sentence" in err, err
+    groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize(("argv", "needs"), [
     (["paths"], "--sample"),
     (["paraphrases"], "--sample"),

@@ -415,18 +415,19 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_why_empty(args: argparse.Namespace, total: int, largest: int) -> None:
-    """Say on stderr why the table is empty when no group could give a paraphrase: none left by
-    --min-size, or every group of one distinct sentence (a group's sentences one a line, as
-    `lattice build` reads them, are that many groups of one). Before, the empty table came
-    without a word, as if the groups held no paraphrase."""
+def _say_why_empty(args: argparse.Namespace, total: int, largest: int,
+                   outcome: str = "a lattice needs two for a paraphrase: the table is empty") -> None:
+    """Say on stderr why no group could give a paraphrase (or a comparison: `outcome`): none
+    left by --min-size, or every group of one distinct sentence (a group's sentences one a line,
+    as `lattice build` reads them, are that many groups of one). Before, the empty table (and
+    stats of one-path lattices) came without a word, as if the groups held no paraphrase."""
     name = input_name(args.groups)
     if total == 0 and args.min_size > 1:
         warn(f"{name}: no group of --min-size {args.min_size} or more distinct sentences: the table is empty")
     elif total and largest < 2:
-        warn(f"{name}: every group ({total}) holds one distinct sentence, and a lattice needs two for a "
-             "paraphrase: the table is empty (a groups file holds a group a line, its sentences separated "
-             "by tabs; sentences one a line are one group for `lattice build`)")
+        warn(f"{name}: every group ({total}) holds one distinct sentence, and {outcome} (a groups file holds "
+             "a group a line, its sentences separated by tabs; sentences one a line are one group for "
+             "`lattice build`)")
 
 
 #: What each --format of an action writes to -o, and the suffixes (looked through a .gz) that name one.
@@ -476,6 +477,8 @@ def run_stats(args: argparse.Namespace) -> int:
 
     summary, _ = evaluate_groups(measured(), lattice_options(args), leave_one_out=args.leave_one_out,
                                  lm=lm, seed=args.seed)
+    if summary["groups"] and summary["sentences"] == summary["groups"]:
+        _say_why_empty(args, summary["groups"], 1, "each lattice is that sentence: these figures compare nothing")
     errors = summary["errors"] + errors  # the measures' failures first, then the table's
     if table is not None:
         summary["incremental_min_size"] = args.incremental_min_size
