@@ -31,6 +31,13 @@ def is_gzip_name(path: str | Path) -> bool:
     return Path(str(path)).suffix.lower() == ".gz"
 
 
+def named_suffix(path: str | Path) -> str:
+    """The suffix that names what a file holds, lower-cased and looked through a ``.gz``
+    (``t.TSV.gz``: ``.tsv``; ``t.gz`` alone: ``.gz``), ``""`` for none."""
+    suffixes = [x.lower() for x in Path(str(path)).suffixes[-2:]]
+    return suffixes[0] if suffixes[-1:] == [".gz"] and len(suffixes) == 2 else (suffixes or [""])[-1]
+
+
 def open_output(path: Path, mode: str) -> IO[str]:
     """`path` opened to write (or append) UTF-8 text in `mode` (no "r"): ``"w"`` an
     :class:`AtomicTextWriter` unless the path is written in place (:func:`_atomic_target`);

@@ -474,6 +474,85 @@ def test_paraphrases_refuse_a_parquet_name(tmp_path, group_file, capsys, name):
     assert not out.exists()
 
 
+@pytest.mark.parametrize(("name", "fmt", "wanted"), [
+    ("t.tsv", "json", "--format text"), ("t.TSV.gz", "json", "--format text"),
+    ("t.json", "text", "--format json"), ("t.json.gz", "text", "--format json"),
+])
+def test_paraphrases_refuse_a_name_of_the_other_format(tmp_path, capsys, name, fmt, wanted):
+    """`lattice paraphrases --format json -o t.tsv` wrote JSON rows under a table's name, which
+    `paralign paraphrases --table t.tsv` then refused ('bad table row (1 TAB-separated field')
+    after the lattices were built; `-o t.json` without --format json held TSV. Either is a usage
+    error before any lattice is built (docs/CLI.md: a suffix that names another format), and
+    nothing is written."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
+    out = tmp_path / name
+    argv = ["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "--format", fmt, "-o", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"-o {out}: " in err and wanted in err, err
+    assert not out.exists()
+    assert main([*argv[:-4], "-o", str(tmp_path / ("t.json" if fmt == "json" else "t.tsv")), "--format", fmt]) == 0
+
+
+@pytest.mark.parametrize(("name", "flags", "said"), [
+    ("l.json", [], "the suffix .json is for --format json, but --format text writes OpenFst text"),
+    ("l.JSON.gz", [], "the suffix .json is for --format json"),
+    ("l.svg", [], "lattice build writes no picture: draw it with lattice draw -o"),
+    ("l.html", ["--format", "json"], "lattice build writes no picture: draw it with lattice draw -o"),
+])
+def test_build_refuses_a_name_of_another_format(tmp_path, group_file, capsys, name, flags, said):
+    """`lattice build group.txt -o lattice.json` wrote OpenFst text under a JSON name, and the
+    next step, `lattice draw --lattice lattice.json`, failed with 'lattice.json:1: invalid JSON
+    (column 3): Extra data'; `-o lattice.svg` held OpenFst text too. Each is a usage error
+    before the lattice is built, and nothing is written."""
+    out = tmp_path / name
+    assert main(["lattice", "build", str(group_file), "--tokenized", *flags, "-o", str(out)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"-o {out}: {said}" in err, err
+    assert not out.exists()
+    assert main(["lattice", "build", str(group_file), "--tokenized", "--format", "json", "-o", str(out)]) == (
+        0 if name.lower().startswith("l.json") else 2)
+
+
+@pytest.mark.parametrize(("lines", "flags", "said"), [
+    (GROUP, [], "every group (3) holds one distinct sentence"),
+    (["\t".join(GROUP)], ["--min-size", "4"], "no group of --min-size 4 or more distinct sentences"),
+])
+def test_paraphrases_say_why_the_table_is_empty(tmp_path, capsys, lines, flags, said):
+    """A group's sentences one a line (`lattice build`'s input) given as --groups are groups of
+    one sentence each, and --min-size above every group's size leaves none: either wrote an
+    empty table and exited 0 without a word, as if the groups held no paraphrase. The table is
+    still written (empty, exit 0), and stderr says why."""
+    groups = tmp_path / "groups.txt"
+    groups.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "t.tsv"
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", *flags, "-o", str(out)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{groups}: {said}" in err and "the table is empty" in err, err
+    assert out.read_text(encoding="utf-8").count("\n") == 1  # the record line alone
+    groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_stats_say_when_every_group_holds_one_sentence(tmp_path, capsys):
+    """`lattice stats --groups group.txt` with a group's sentences one a line measured that many
+    groups of one sentence (mean_group_size 1, every lattice one path) without a word. The
+    figures are still given, and stderr says why they compare nothing."""
+    groups = tmp_path / "group.txt"
+    groups.write_text("\n".join(GROUP) + "\n", encoding="utf-8")
+    argv = ["lattice", "stats", "--groups", str(groups), "--tokenized", "--format", "json"]
+    assert main(argv) == 0
+    shown = capsys.readouterr()
+    stats, err = json.loads(shown.out), " ".join(shown.err.split())
+    assert stats["groups"] == 3 and stats["mean_group_size"] == 1
+    assert f"{groups}: every group (3) holds one distinct sentence" in err, err
+    groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""
+
+
 @pytest.mark.parametrize(("argv", "needs"), [
     (["paths"], "--sample"),
     (["paraphrases"], "--sample"),
@@ -650,6 +729,27 @@ def test_paths_all_with_a_limit_above_sys_maxsize_enumerates_every_path(group_fi
 def test_each_actions_help_says_what_it_does_and_what_its_output_means(capsys, action, said):
     """`lattice build --help` and most other actions had no description, and none said what
     the columns or keys of its output are (stats: ed_input, repetition_ratio, ... unexplained)."""
+    with pytest.raises(SystemExit):
+        main(["lattice", action, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for words in said:
+        assert words in text, words
+
+
+@pytest.mark.parametrize(("action", "said"), [
+    ("draw", ["in brackets after its word in DOT", "thickness and tooltip in .svg and .html"]),
+    ("paraphrases", ["longest sub-path in words (default: 5)", "every cell of a line is a sentence", "verse_id"]),
+    ("stats", ["every cell of a line is a sentence"]),
+    ("paths", ["logprob: the natural log of its probability"]),
+])
+def test_help_says_what_a_user_gets(capsys, action, said):
+    """`lattice draw --help` said every edge is labelled with its word and, in brackets, its
+    sentences: only DOT is (the .svg and .html pictures label the word and show the count as the
+    edge's thickness and tooltip). `--max-length` named no default (5). `--groups` said "one
+    group a line", and a user's file with an id column or a header line had its ids and column
+    names merged into the lattices as sentences (`g2 <-> he went home .` rows). `paths` named
+    its k-best scores a "log probability" beside log10 path counts: they are natural logs
+    (-1.792 is 1/6), not log10."""
     with pytest.raises(SystemExit):
         main(["lattice", action, "--help"])
     text = " ".join(capsys.readouterr().out.split())

@@ -24,6 +24,7 @@ from typing import IO, Any, Protocol, TypeVar
 
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
+from ..textout import named_suffix
 from ._stderr import from_the_terminal, say, shown
 
 T = TypeVar("T")
@@ -155,10 +156,7 @@ def report_path(text: str) -> str:
     no other format than HTML (``--report scores.json`` would be an HTML page named .json)."""
     if is_std(text):
         raise argparse.ArgumentTypeError("the report is a file: give a file name, not -")
-    suffixes = [x.lower() for x in Path(text).suffixes[-2:]]
-    if suffixes[-1:] == [".gz"]:
-        suffixes = suffixes[:-1]
-    if suffixes and suffixes[-1] in NOT_REPORT_SUFFIXES:
+    if named_suffix(text) in NOT_REPORT_SUFFIXES:
         raise argparse.ArgumentTypeError(
             f"{text}: the report is an HTML page: give a name ending in .html (the command's JSON or "
             "text output is --format and -o)")

@@ -65,8 +65,10 @@ def add_lattice_options(
 def add_groups(p: argparse.ArgumentParser) -> None:
     """--groups and which of them (paraphrases, stats)."""
     p.add_argument("--groups", required=True,
-                   help="groups file: TSV (one group a line, or the Bible layout) or jacana JSON (MTReference; "
-                   "told by its contents, so .json.gz and stdin too); - = stdin")
+                   help="groups file: TSV, one group a line, every cell of a line is a sentence (no id column, "
+                   "no header line: they would be merged as sentences), or the Bible layout (a header "
+                   "verse_id book chapter verse V1 V2 ...: one verse a group), or jacana JSON "
+                   "(MTReference; told by its contents, so .json.gz and stdin too); - = stdin")
     p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
                    help="skip groups with fewer than N distinct sentences, counted as the lattice counts "
                    "them: sentences with the same words (lower-cased unless --keep-case) are one")

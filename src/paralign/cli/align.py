@@ -46,7 +46,7 @@ from ..aligners.signature import alignment_signature
 from ..corpora.base import BadPair
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
-from ..textout import is_gzip_name
+from ..textout import is_gzip_name, named_suffix
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -115,8 +115,7 @@ def check_output_suffix(fmt: str, output: str) -> None:
     looked through, any other suffix is accepted."""
     if is_std(output):
         return
-    suffixes = [x.lower() for x in Path(output).suffixes[-2:]]
-    suffix = suffixes[0] if suffixes[-1:] == [".gz"] and len(suffixes) == 2 else (suffixes or [""])[-1]
+    suffix = named_suffix(output)
     if suffix == ".png":
         raise ConfigurationError(f"-o {output}: align draws no PNG: write --format svg -o FILE.svg (a "
                                  "converter such as rsvg-convert makes a PNG of it) or --format html")

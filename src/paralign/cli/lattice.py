@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
+from ..textout import named_suffix
 from ._common import (
     add_encoding_errors,
     batch_status,
@@ -94,7 +95,9 @@ def _add_draw(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png",
                        description="Draw the lattice of a group (or of --lattice JSON) left to right: the "
                        "start state filled, the end state a double circle, each edge labelled with its "
-                       "word and, in brackets, the number of sentences through it.")
+                       "word; the number of sentences through it is in brackets after its word in DOT, "
+                       "the edge's thickness and tooltip in .svg and .html (whose page also lists the "
+                       "edges in a table).")
     add_lattice_options(p, format_help="with -o - (default): text writes DOT, json a JSON object "
                         "{\"dot\": DOT source}; with -o FILE the file's suffix says what is written "
                         "(.svg and .html: a drawing made in Python, no Graphviz needed; .dot or .gv: "
@@ -115,7 +118,8 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
                        "Text: 'paths: N (log10 L); states S, edges E', then each list under its heading: "
                        "'k-best (log probability TAB path):', 'sample (N uniformly sampled):', 'all "
                        "(first N):' ('all:' when LIMIT reaches every path). JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
-                       "states, edges, kbest: [{logprob, sentence}], sample, all}.")
+                       "states, edges, kbest: [{logprob, sentence}], sample, all}; logprob: the natural log of its "
+                       "probability (log10 is only for the path count).")
     add_lattice_options(p)
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
                    help="the K most probable paths (default: 0, none)")
@@ -163,11 +167,11 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
                        "lattices of a groups file, one `phrase TAB paraphrase TAB score` row each, "
                        "score = the number of groups giving the pair. Rows are sorted by phrase, then "
                        "by score (highest first), then by paraphrase, so two runs write the same bytes. "
-                       "-o X.tsv or X.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads; "
-                       "not Parquet.")
+                       "-o X.tsv or X.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads "
+                       "(--format json: -o X.json, JSON rows no table reader reads); not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
-    p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words")
+    p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words (default: %(default)s)")
     p.add_argument("--all-pairs", action="store_true",
                    help="also pairs sharing their first or last word (default: minimal pairs)")
     p.set_defaults(func=run_paraphrases)
@@ -209,6 +213,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     check_lattice_options(args)  # build has no --lattice: its lattice is always of sentences
+    check_output_suffix("build", args.format, args.output)
     lines = read_sentences(args.input, empty=True)
     if not lines:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
         with open_out(args.output):
@@ -383,11 +388,20 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
+    check_output_suffix("paraphrases", args.format, args.output)
     total, groups, lines, _ = annotated_groups(args)
-    table, errors = lattice_paraphrases(progress(groups, "lattices", total), lattice_options(args),
+    largest = [0]  # the most distinct sentences of a group: a lattice needs 2 to hold a paraphrase
+
+    def sized() -> Iterator[Group]:
+        for group in groups:
+            largest[0] = max(largest[0], len(group[1]))
+            yield group
+
+    table, errors = lattice_paraphrases(progress(sized(), "lattices", total), lattice_options(args),
                                         max_length=args.max_length, minimal=not args.all_pairs,
                                         tokenizer="whitespace" if args.tokenized else "spacy")
     group_errors(args, errors, lines, total)
+    _say_why_empty(args, total, largest[0])
     if args.format == "json":
         with open_out(args.output) as out:
             emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
@@ -399,6 +413,44 @@ def run_paraphrases(args: argparse.Namespace) -> int:
             if is_std(args.output):
                 copy_to_stdout(output)
     return 0
+
+
+def _say_why_empty(args: argparse.Namespace, total: int, largest: int,
+                   outcome: str = "a lattice needs two for a paraphrase: the table is empty") -> None:
+    """Say on stderr why no group could give a paraphrase (or a comparison: `outcome`): none
+    left by --min-size, or every group of one distinct sentence (a group's sentences one a line,
+    as `lattice build` reads them, are that many groups of one). Before, the empty table (and
+    stats of one-path lattices) came without a word, as if the groups held no paraphrase."""
+    name = input_name(args.groups)
+    if total == 0 and args.min_size > 1:
+        warn(f"{name}: no group of --min-size {args.min_size} or more distinct sentences: the table is empty")
+    elif total and largest < 2:
+        warn(f"{name}: every group ({total}) holds one distinct sentence, and {outcome} (a groups file holds "
+             "a group a line, its sentences separated by tabs; sentences one a line are one group for "
+             "`lattice build`)")
+
+
+#: What each --format of an action writes to -o, and the suffixes (looked through a .gz) that name one.
+WRITES = {"build": {"text": "OpenFst text", "json": "the lattice as JSON"},
+          "paraphrases": {"text": "a TSV table", "json": "JSON rows, which no table reader reads"}}
+OUTPUT_SUFFIXES = {"build": {".json": "json"}, "paraphrases": {".tsv": "text", ".json": "json"}}
+
+
+def check_output_suffix(action: str, fmt: str, output: str) -> None:
+    """ConfigurationError (a usage error, before the slow lattices) when `output`'s suffix names
+    another format than `lattice action --format fmt` writes: JSON rows under a .tsv name were
+    refused by `paralign paraphrases --table` as a bad table row, OpenFst text under a .json name
+    by `--lattice` ('invalid JSON (column 3): Extra data'), and a build named .svg held text."""
+    if is_std(output):
+        return
+    suffix = named_suffix(output)
+    if action == "build" and suffix in DRAW_SUFFIXES:
+        raise ConfigurationError(f"-o {output}: lattice build writes no picture: draw it with lattice draw -o "
+                                 f"{output} (its sentences, or --lattice of a build's JSON)")
+    named = OUTPUT_SUFFIXES[action].get(suffix)
+    if named is not None and named != fmt:
+        raise ConfigurationError(f"-o {output}: the suffix {suffix} is for --format {named}, but --format {fmt} "
+                                 f"writes {WRITES[action][fmt]}: give --format {named}, or another file name")
 
 
 def run_stats(args: argparse.Namespace) -> int:
@@ -425,6 +477,8 @@ def run_stats(args: argparse.Namespace) -> int:
 
     summary, _ = evaluate_groups(measured(), lattice_options(args), leave_one_out=args.leave_one_out,
                                  lm=lm, seed=args.seed)
+    if summary["groups"] and summary["sentences"] == summary["groups"]:
+        _say_why_empty(args, summary["groups"], 1, "each lattice is that sentence: these figures compare nothing")
     errors = summary["errors"] + errors  # the measures' failures first, then the table's
     if table is not None:
         summary["incremental_min_size"] = args.incremental_min_size
