@@ -829,6 +829,23 @@ def test_align_reads_a_gold_file_as_its_pairs_on_their_tokens(fmt: str, tmp_path
     assert json.loads(capsys.readouterr().out)["skipped"] == 0
 
 
+@pytest.mark.parametrize("lines", [["A dog ran .\tA dog runs .", "[1, 2]"],
+                                   ["A dog ran .\tA dog runs .", "\t".join("x" * 8)],
+                                   ["[1, 2]", "A dog ran .\tA dog runs ."]])
+def test_a_pairs_file_with_a_line_like_a_gold_format_is_read_line_by_line(lines, tmp_path: Path, capsys) -> None:
+    """A pairs file whose second line looked like a gold format (a JSON list, a line of 8 fields)
+    was read as that gold as a whole: 'pairs.txt:1: not a jacana JSON file (expected a JSON
+    list)', exit 1, its good pair lost (CI on dd54ea8). A gold file says so on its first line, and
+    one that cannot be read as a whole is read line by line: the bad line reported, the good one
+    aligned."""
+    path = tmp_path / "pairs.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["align", str(path), "--tokenized", "--similarity", "none"]) == 0
+    out = capsys.readouterr()
+    good = lines.index("A dog ran .\tA dog runs .")
+    assert "0-0" in out.out.splitlines()[good] and "pairs.txt:" + str(2 - good) + ":" in out.err
+
+
 def test_tune_aligner_text_gives_the_options_that_pass_its_best_setting_on(capsys) -> None:
     """The best setting read 'best: ppdb_sim=0.5 w=0.9', names no option takes: the text now gives
     the evaluate-aligner options that reproduce it, and those options do."""

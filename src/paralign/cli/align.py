@@ -192,14 +192,15 @@ def gold_input(path: str | None, input_format: str) -> list[InputPair] | None:
 
     if input_format != "auto" or path is None or is_stdin(path) or not Path(path).is_file():
         return None  # a pipe read here to tell its format would be lost to the line reader
-    try:
-        if detect_format(path) not in GOLD_INPUTS:
+    try:  # a gold file says so on its first line; a later line such as [1, 2] is a bad line
+        if detect_format(path, lines=1) not in GOLD_INPUTS:
             return None
-    except ParalignError:  # no gold format: the line reader reports its lines
+        read = read_pairs(path, possible_path=None)
+    except ParalignError:  # no gold format, or not one as a whole: the line reader reports its lines
         return None
     return [InputPair(item.line or 0, None, None, item.id, item.reason) if isinstance(item, BadPair)
             else InputPair(item.line or 0, list(item.source), list(item.target), item.id)
-            for item in read_pairs(path, possible_path=None)]
+            for item in read]
 
 
 #: The formats written pair by pair as results come (the others need every pair first).

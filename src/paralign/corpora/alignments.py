@@ -58,12 +58,8 @@ def _format_of_line(text: str) -> str | None:
     return None
 
 
-#: How many non-blank lines `detect_format` looks at for one it recognises.
-_DETECT_LINES = 10
-
-
-def detect_format(path: str | Path, *, name: str | None = None) -> str:
-    """Guess a file's format from its first recognisable non-blank line (of the first ten).
+def detect_format(path: str | Path, *, name: str | None = None, lines: int = 10) -> str:
+    """Guess a file's format from its first recognisable non-blank line (of the first `lines`).
 
     A bad first line thus does not hide the format of the rest (the readers then report it).
     FormatError, naming the first line, when none fits. `name` is what messages call the
@@ -83,7 +79,7 @@ def detect_format(path: str | Path, *, name: str | None = None) -> str:
                 return fmt
         first = first or (number, text)
         seen += 1
-        if seen >= _DETECT_LINES:
+        if seen >= lines:
             break
     if first is None:
         return "pharaoh"  # an empty file: no pairs
