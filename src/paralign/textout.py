@@ -5,7 +5,8 @@ complete), gzip when the name ends in .gz in any case.
 read: ``"w"`` an :class:`AtomicTextWriter`, so no reader ever sees half an output (a device, a
 FIFO or a path in /dev or /proc is written in place); appending a plain text file.
 :func:`is_gzip_name` is the one rule for a name that asks for gzip, which reading
-(:mod:`paralign.textio`) follows too.
+(:mod:`paralign.textio`) follows too. :func:`check_output_name` is the one rule for an output's
+name: a suffix that names a format (:data:`SUFFIX_FORMATS`) other than the one written is refused.
 
 Not for: reading files (:mod:`paralign.textio`); table files (:mod:`paralign.tables`).
 """
@@ -16,10 +17,11 @@ import gzip
 import io
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from .errors import written_in_place
+from .errors import ConfigurationError, written_in_place
 
 if TYPE_CHECKING:
     from types import TracebackType
@@ -36,6 +38,59 @@ def named_suffix(path: str | Path) -> str:
     (``t.TSV.gz``: ``.tsv``; ``t.gz`` alone: ``.gz``), ``""`` for none."""
     suffixes = [x.lower() for x in Path(str(path)).suffixes[-2:]]
     return suffixes[0] if suffixes[-1:] == [".gz"] and len(suffixes) == 2 else (suffixes or [""])[-1]
+
+
+#: The formats a file's suffix names (:func:`named_suffix`, so looked through a ``.gz``): the next
+#: tool expects a file so named to hold that. ``.jsonl`` names JSON as ``.json`` does (JSON lines or
+#: one document: either is JSON to a reader of the other kind more often than not, and a command's
+#: --format json writes one of them).
+SUFFIX_FORMATS = {".json": "JSON", ".jsonl": "JSON", ".tsv": "TSV", ".csv": "CSV", ".txt": "text",
+                  ".svg": "SVG", ".html": "HTML", ".htm": "HTML"}
+#: What a command writes to an output: (a format of :data:`SUFFIX_FORMATS`, what it is, for
+#: messages), one for every --format, or by --format.
+Writes = tuple[str, str] | Mapping[str, tuple[str, str]]
+
+
+def named_format(path: str | Path) -> str | None:
+    """The format `path`'s suffix names (:data:`SUFFIX_FORMATS`), None for any other suffix or none."""
+    return SUFFIX_FORMATS.get(named_suffix(path))
+
+
+def _names(written: str) -> set[str]:
+    """The formats whose names suit a file holding `written`: its own, and text for TSV (a TSV
+    file is text lines)."""
+    return {written, "text"} if written == "TSV" else {written}
+
+
+def check_output_name(flag: str, path: str, writes: Writes, fmt: str | None = None,
+                      refused: Mapping[str, str] | None = None) -> None:
+    """ConfigurationError (a usage error, raised before any work) when `path`, the value of
+    option `flag`, has a suffix (looked through a ``.gz``) that names another format than the one
+    written to it: `writes` (by `fmt`, the --format given, when it is a mapping). A suffix of
+    `refused` is refused with its message (``{path}``: the path), whatever is written; any other
+    suffix, or none, is accepted.
+
+    Why: a user who writes ``-o result.json`` expects JSON in it; text under that name (or JSON
+    under .tsv) was written without a word, and the next tool to read it failed."""
+    suffix = named_suffix(path)
+    if refused and suffix in refused:
+        raise ConfigurationError(f"{flag} {path}: " + refused[suffix].format(path=path))
+    named = named_format(path)
+    chosen = writes.get(fmt or "") if isinstance(writes, Mapping) else writes
+    if named is None or chosen is None:  # no format's name, or a --format of no declared output
+        return
+    written, what = chosen
+    if named in _names(written):
+        return
+    if isinstance(writes, Mapping):
+        others = [name for name, (kind, _) in writes.items() if named in _names(kind)]
+        if others:
+            raise ConfigurationError(f"{flag} {path}: the suffix {suffix} is for --format {' or '.join(others)}, but "
+                                     f"--format {fmt} writes {what}: give --format {others[0]}, or another file name")
+    fitting = " or ".join(name for name, kind in SUFFIX_FORMATS.items() if kind in _names(written))
+    writer = f"--format {fmt}" if isinstance(writes, Mapping) else flag
+    raise ConfigurationError(f"{flag} {path}: the suffix {suffix} names {named}, but {writer} writes {what}: "
+                             f"give a name ending in {fitting} (or in no format's suffix)")
 
 
 def open_output(path: Path, mode: str) -> IO[str]:

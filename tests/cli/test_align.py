@@ -645,7 +645,7 @@ def test_align_json_lines_carry_the_signature_and_text_lines_do_not(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("argv", "said"), [
-    (["-o", "grid.svg"], "--format is text"),  # forgot --format svg: Pharaoh lines in grid.svg
+    (["-o", "grid.svg"], "--format text writes Pharaoh links"),  # forgot --format svg: Pharaoh lines in grid.svg
     (["--format", "html", "-o", "grid.svg"], "--format svg"),
     (["--format", "svg", "-o", "page.html"], "--format html"),
     (["--format", "svg", "-o", "grid.png"], "no PNG"),

@@ -27,8 +27,11 @@ from pathlib import Path
 import pytest
 
 from paralign.cli import build_parser, main
+from paralign.cli._command_line import output_names
 from paralign.cli._common import non_negative_int, positive_int
+from paralign.errors import ConfigurationError
 from paralign.settings import data_dir
+from paralign.textout import check_output_name
 
 # -- good inputs (three or more lines; line 2 is where a bad line goes) ----------------------------
 PAIRS = "The cat sat on the mat .\tA cat was sitting on the mat .\nPrices rose .\tPrices went up .\nShe ran .\tShe was running .\n"
@@ -542,3 +545,128 @@ def _check_outputs(row: Row, cls: str, run: Run, good: Run) -> None:
         lines, expected = (run.output or "").splitlines(), (good.output or "").splitlines()
         assert len(lines) == len(expected) and lines[0] == expected[0] and lines[2:] == expected[2:]
         assert lines[1] in ("", "NA")
+
+
+# -- an output's name and --format (docs/CLI.md, Files: Outputs) ------------------------------------
+# Every command with -o, every --format it has, against every suffix that names a format (looked
+# through a .gz): a name of another format than the command writes there is a usage error before
+# any work (exit 2, the message naming the option, the file and its suffix, no file written); a name
+# of the format written, another suffix or none is accepted, and a right name still gets the
+# output. The commands are ROWS' (their good inputs and command lines) and `cache`'s actions;
+# `test_every_command_with_an_output_is_here` fails for a command with -o missing from WRITES.
+
+TEXT = (".txt",)
+TSV = (".tsv", ".txt")  # a TSV file is text lines too
+JSON = (".json", ".jsonl")  # JSON lines or one document: both JSON
+PICTURES = (".svg", ".html", ".htm")
+REPORTS = {"text": TEXT, "json": JSON}
+#: Every command with -o: the suffixes (of SUFFIXES) its -o accepts, by --format ("-": any --format).
+WRITES: dict[str, dict[str, tuple[str, ...]]] = {
+    "align": {"text": TEXT, "json": JSON, "pretty": TEXT, "svg": (".svg",), "html": (".html", ".htm")},
+    "similarity": {"text": TSV, "json": JSON},  # text: a score a line (TAB its label with --model)
+    **dict.fromkeys(("evaluate-sts", "evaluate-paraphrase", "evaluate-aligner", "tune-aligner", "score-alignments",
+                     "parametric align", "parametric table", "meta-eval", "demo", "lattice paths", "lattice stats",
+                     "paraphrases", *(f"cache {a}" for a in ("dir", "info", "list", "prune", "purge"))), REPORTS),
+    "paraeval": {"text": TEXT, "json": JSON, "tsv": TSV},
+    "lattice build": {"text": TSV, "json": JSON},  # OpenFst text: tab-separated; no picture (lattice draw)
+    "lattice draw": {"-": PICTURES},  # the suffix says what is drawn (.dot, .png too)
+    "lattice distance": {"text": TSV, "json": JSON},  # DISTANCE TAB TOKENS TAB SENTENCE
+    "lattice paraphrases": {"text": TSV, "json": JSON},
+    "paraphrase-table": {"-": TSV},  # the table (.parquet: Parquet); --format is the report's, on stdout
+    "pivot": {"-": TSV},
+    "word-align": {"-": TEXT},  # Pharaoh links, whatever --format says of the report
+}
+SUFFIXES = (".json", ".jsonl", ".tsv", ".csv", ".txt", ".svg", ".html", ".htm")
+
+
+def _has_output(command: str) -> bool:
+    return any("-o" in action.option_strings for action in _subparser(command)._actions)
+
+
+def test_every_command_with_an_output_is_here() -> None:
+    assert {c for c in _commands(build_parser()) if _has_output(c)} == set(WRITES)
+
+
+def _formats(command: str) -> list[str]:
+    found = next((a.choices for a in _subparser(command)._actions if "--format" in a.option_strings), None)
+    return list(found or ["text"])
+
+
+def _row(command: str) -> Row:
+    if command.startswith("cache "):
+        return Row(("cache", command.split()[1], "-o", "{out}"), "", {})
+    return next(row for key, row in ROWS.items() if _command(key) == command)
+
+
+def _accepted(command: str, fmt: str) -> tuple[str, ...]:
+    writes = WRITES[command]
+    return writes.get(fmt, writes.get("-", ()))
+
+
+def _cases(refused: bool) -> list:
+    return [pytest.param(command, fmt, suffix, id=f"{command} --format {fmt} {suffix}")
+            for command in WRITES for fmt in _formats(command)
+            for suffix in SUFFIXES if (suffix not in _accepted(command, fmt)) == refused]
+
+
+def _argv_with(command: str, fmt: str, out: str, root: Path) -> list[str]:
+    """The command line of `command` (ROWS') with --format `fmt` and -o `out`, its inputs written in `root`."""
+    row = _row(command)
+    inputs = _setup(row, root, row.good.encode("utf-8")) if row.good else {}
+    return [arg.replace("{out}", out) for arg in _argv(row, inputs, "{out}")] + ["--format", fmt]
+
+
+@pytest.mark.parametrize(("command", "fmt", "suffix"), _cases(refused=True))
+@pytest.mark.parametrize("gz", ["", ".gz"])
+def test_a_name_of_another_format_is_refused_before_any_work(command: str, fmt: str, suffix: str, gz: str,
+                                                             tmp_path: Path, monkeypatch, capsys) -> None:
+    """`paralign paraphrases -o x.json`, `lattice stats -o x.json`, `similarity -o x.json`,
+    `pivot -o t.json`, `word-align -o links.json --format json` (and so on) wrote text under a
+    JSON name, and `--format json -o x.tsv` JSON under a TSV name, without a word: the next tool
+    found out. Now exit 2 before any work, naming -o, the file and its suffix; no file."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(tmp_path / "cache"))
+    name = f"out{suffix.upper() if gz else suffix}{gz}"  # the suffix in any case, looked through .gz
+    assert main(_argv_with(command, fmt, name, tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "-o" in err and name in err and suffix in err.lower() and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err and not list(tmp_path.glob("out*"))
+
+
+@pytest.mark.parametrize(("command", "fmt", "suffix"), _cases(refused=False))
+def test_a_name_of_the_format_written_or_of_none_is_accepted(command: str, fmt: str, suffix: str,
+                                                             tmp_path: Path, monkeypatch) -> None:
+    """The check `main` runs before the command passes these names (and one of no known suffix)."""
+    monkeypatch.chdir(tmp_path)
+    argv = _argv_with(command, fmt, "{out}", tmp_path)
+    for name in (f"out{suffix}", f"out{suffix}.gz", "out.dat", "out"):
+        if command == "lattice draw" and not name.endswith(PICTURES):
+            continue  # draw refuses a suffix it cannot draw by itself
+        args: argparse.Namespace = build_parser().parse_args([arg.replace("{out}", name) for arg in argv])
+        output_names(args)
+
+
+@pytest.mark.parametrize(("command", "fmt"), [(c, f) for c in WRITES for f in _formats(c)])
+def test_a_right_name_still_gets_the_output(command: str, fmt: str, tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(tmp_path / "cache"))
+    name = "out" + _accepted(command, fmt)[0]
+    code = main(_argv_with(command, fmt, name, tmp_path))
+    err = capsys.readouterr().err
+    if code != 0 and ("NLTK_DATA" in err or "no spaCy English model" in err or data_dir() is None):
+        pytest.skip(f"a resource this command needs is not installed: {err.strip()}")
+    assert code == 0, err
+    written = list(tmp_path.glob("out*"))  # align --format svg of several pairs: out-1.svg, ...
+    assert written and all(path.stat().st_size for path in written), err
+
+
+def test_the_rule_itself() -> None:
+    """check_output_name's message names the --format that writes the suffix's format, when one does."""
+    writes = {"text": ("text", "a text report"), "json": ("JSON", "a JSON report")}
+    with pytest.raises(ConfigurationError, match=r"^-o r\.JSON\.gz: the suffix \.json is for --format json, but "
+                       r"--format text writes a text report: give --format json, or another file name$"):
+        check_output_name("-o", "r.JSON.gz", writes, "text")
+    with pytest.raises(ConfigurationError, match=r"^-o r\.tsv: the suffix \.tsv names TSV, but --format json writes "
+                       r"a JSON report: give a name ending in \.json or \.jsonl \(or in no format's suffix\)$"):
+        check_output_name("-o", "r.tsv", writes, "json")
+    check_output_name("-o", "r.tsv.bak", writes, "json")  # .bak names no format

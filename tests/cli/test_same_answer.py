@@ -58,7 +58,7 @@ STS = ("4.6\tThe cat sat on the mat.\tA cat was sitting on the mat.\n"
 #: input are comparable between folders). `{out}`: a file the command writes.
 COMMANDS: dict[str, list[str]] = {
     "align json": ["align", "--tokenized", "--format", "json", "pairs.tsv"],
-    "align text, -o X.gz": ["align", "--tokenized", "pairs.tsv", "-o", "{out}.tsv.gz"],
+    "align text, -o X.gz": ["align", "--tokenized", "pairs.tsv", "-o", "{out}.txt.gz"],  # Pharaoh: text
     "similarity": ["similarity", "--pairs", "pairs.tsv", "--format", "json"],
     "similarity idf": ["similarity", "--pairs", "pairs.tsv", "--signal", "idf", "--idf-from", "sts.tsv",
                        "--format", "json"],

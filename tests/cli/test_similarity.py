@@ -858,14 +858,16 @@ def test_the_output_of_similarity_is_not_taken_for_a_model_report(tmp_path, caps
 
 
 def test_a_text_report_given_as_model_says_to_write_json(tmp_path, capsys):
-    """evaluate-paraphrase -o report.json without --format json writes the text report, so
+    """evaluate-paraphrase -o report.json without --format json wrote the text report, so
     similarity --model report.json said only 'report.json:1: invalid JSON (column 1): Expecting
-    value'. It now says that the file is not JSON and which output --model takes."""
+    value'. It now says that the file is not JSON and which output --model takes. (-o report.json
+    of a text report is now refused: such a file comes of a shell's `> report.json`, or a rename.)"""
     msrp = tmp_path / "msrp.tsv"
     msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
     report = tmp_path / "report.json"
     assert main(["evaluate-paraphrase", "--train", str(msrp), "--test", str(msrp), "--aligner", "exact",
-                 "-o", str(report)]) == 0
+                 "-o", str(tmp_path / "report.txt")]) == 0
+    (tmp_path / "report.txt").rename(report)
     capsys.readouterr()
     assert main(["similarity", "--model", str(report), "--pairs", str(msrp)]) == 1
     err = capsys.readouterr().err

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
-from ._command_line import finite_numbers, outputs_apart, stdin_arguments
+from ._command_line import finite_numbers, output_names, outputs_apart, stdin_arguments
 from ._common import stdin_given_once, stdout_for
 from ._stderr import Parser, say, warnings_shown
 
@@ -112,6 +112,7 @@ def _run(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         given = sys.argv[1:] if argv is None else list(argv)
         stdin_given_once(stdin_arguments(given))
         outputs_apart(args, given)
+        output_names(args)
         with stdout_for(args):
             return int(args.func(args) or 0)
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's

@@ -1,6 +1,7 @@
 """Checks of the whole command line, which `paralign.cli.main` runs before any command: number
 options that are not finite, stdin given to more than one input (:func:`stdin_arguments`; the
-check itself is :func:`._common.stdin_given_once`), an output that is an input or another output.
+check itself is :func:`._common.stdin_given_once`), an output that is an input or another output,
+an -o whose suffix names another format than the command writes (:func:`output_names`).
 
 Not for: what one command checks of its own options (its module, :mod:`._options`), reading
 inputs and writing outputs (:mod:`._common`).
@@ -11,9 +12,10 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from ..errors import ConfigurationError
+from ..textout import Writes, check_output_name
 from ._common import is_std, is_stdin
 
 
@@ -103,3 +105,23 @@ def _argument_files(argv: Sequence[str]) -> Iterator[tuple[str, str]]:
         for path in candidates:
             if path and os.path.isfile(path):
                 yield token, path
+
+
+#: What -o holds when the command's parser says nothing else (`add_output`'s `writes`): a text
+#: report, or with --format json a JSON document.
+REPORTS: Writes = {"text": ("text", "a text report"), "json": ("JSON", "a JSON report")}
+#: The `writes` of an -o whose suffix says what is written (`lattice draw`): no name is another format's.
+BY_SUFFIX: Writes = {}
+
+
+def output_names(args: argparse.Namespace) -> None:
+    """ConfigurationError (a usage error, before any work) when -o's suffix names another format
+    than the command writes there (:func:`paralign.textout.check_output_name`; the parser's
+    defaults say what: `output_writes`, and suffixes refused whatever is written:
+    `output_refused`). A --report's name is checked the same way when it is parsed."""
+    output = getattr(args, "output", None)
+    writes = getattr(args, "output_writes", None)
+    if is_std(output) or writes is BY_SUFFIX:
+        return
+    refused: Mapping[str, str] = getattr(args, "output_refused", None) or {}
+    check_output_name("-o", str(output), REPORTS if writes is None else writes, getattr(args, "format", None), refused)

@@ -24,7 +24,7 @@ from typing import IO, Any, Protocol, TypeVar
 
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
-from ..textout import named_suffix
+from ..textout import Writes, check_output_name
 from ._stderr import from_the_terminal, say, shown
 
 T = TypeVar("T")
@@ -145,9 +145,8 @@ def output_path(text: str) -> str:
     return text
 
 
-#: Suffixes a ``--report`` may not have: they name another format than the report's HTML.
-NOT_REPORT_SUFFIXES = frozenset({".json", ".jsonl", ".txt", ".tsv", ".csv", ".svg", ".png", ".pdf", ".md",
-                                 ".dot", ".gv"})
+#: Suffixes a ``--report`` may not have beside those of another format than HTML (check_output_name).
+NOT_REPORT = dict.fromkeys((".png", ".pdf", ".md", ".dot", ".gv"), "the report is an HTML page: give a name ending in .html")
 
 
 def report_path(text: str) -> str:
@@ -156,10 +155,10 @@ def report_path(text: str) -> str:
     no other format than HTML (``--report scores.json`` would be an HTML page named .json)."""
     if is_std(text):
         raise argparse.ArgumentTypeError("the report is a file: give a file name, not -")
-    if named_suffix(text) in NOT_REPORT_SUFFIXES:
-        raise argparse.ArgumentTypeError(
-            f"{text}: the report is an HTML page: give a name ending in .html (the command's JSON or "
-            "text output is --format and -o)")
+    try:
+        check_output_name("--report", text, ("HTML", "an HTML page"), refused=NOT_REPORT)
+    except ConfigurationError as exc:  # argparse says "argument --report: " before it
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--report ")) from None
     return output_path(text)
 
 
@@ -176,8 +175,10 @@ def write_report(path: str | None, text: str) -> None:
             out.write(text)
 
 
-def add_output(parser: argparse.ArgumentParser) -> None:
+def add_output(parser: argparse.ArgumentParser, writes: Writes | None = None) -> None:
+    """-o FILE, which holds `writes` (a text or JSON report by --format, when None: checked by name in `main`)."""
     parser.add_argument("-o", "--output", default="-", type=output_path, help="output file (default: stdout)")
+    parser.set_defaults(output_writes=writes)
 
 
 def is_std(path: str | Path | None) -> bool:

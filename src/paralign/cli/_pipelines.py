@@ -123,7 +123,8 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="align a corpus longer than this in chunks of LINES on the cluster, eflomal's priors "
                         "learnt from its first LINES lines shared by all chunks (default: one eflomal run)")
     add_cluster_options(parser)
-    add_format(parser)
+    add_format(parser)  # of the report: -o is the table whatever it is
+    parser.set_defaults(output_writes=("TSV", "the paraphrase table as TSV (or as Parquet, to a .parquet name)"))
 
 
 #: eflomal's options as the table pipelines take them: with no eflomal run they would change

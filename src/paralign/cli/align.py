@@ -46,7 +46,7 @@ from ..aligners.signature import alignment_signature
 from ..corpora.base import BadPair
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
-from ..textout import is_gzip_name, named_suffix
+from ..textout import is_gzip_name
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -100,36 +100,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the picture of --format svg: the alignment grid or the two "
                         "sentences joined by lines (default: %(default)s)")
     add_encoding_errors(parser)
-    add_output(parser)
-    parser.set_defaults(func=run)
+    add_output(parser, WRITES)
+    parser.set_defaults(func=run, output_refused=REFUSED)
 
 
-#: Output suffixes that name a format of --format (a file named so holds that format).
-SUFFIX_FORMATS = {".svg": "svg", ".html": "html", ".htm": "html"}
-
-
-def check_output_suffix(fmt: str, output: str) -> None:
-    """ConfigurationError (a usage error) when `output`'s suffix names another format than
-    `fmt` (``-o grid.svg`` with --format text would hold Pharaoh lines), a PNG, which align
-    does not draw, or a .svgz, which align would not compress (FILE.svg.gz is); a .gz suffix is
-    looked through, any other suffix is accepted."""
-    if is_std(output):
-        return
-    suffix = named_suffix(output)
-    if suffix == ".png":
-        raise ConfigurationError(f"-o {output}: align draws no PNG: write --format svg -o FILE.svg (a "
-                                 "converter such as rsvg-convert makes a PNG of it) or --format html")
-    if suffix == ".svgz":  # gzip by definition: plain SVG text in one is opened by no SVG reader
-        raise ConfigurationError(f"-o {output}: a .svgz file is compressed SVG, which align writes only to a "
-                                 ".gz name: give -o FILE.svg.gz (the same gzip file) or FILE.svg")
-    named = SUFFIX_FORMATS.get(suffix)
-    if named is not None and named != fmt:
-        raise ConfigurationError(f"-o {output}: the suffix {suffix} is for --format {named}, but --format is "
-                                 f"{fmt}: give --format {named}, or another file name")
+#: What -o holds by --format (paralign.textout.check_output_name refuses a name of another format).
+WRITES = {"text": ("text", "Pharaoh links"), "json": ("JSON", "JSON lines"), "pretty": ("text", "a text listing"),
+          "svg": ("SVG", "an SVG picture"), "html": ("HTML", "an HTML page")}
+#: Names refused whatever --format is.
+REFUSED = {".png": "align draws no PNG: write --format svg -o FILE.svg (a converter such as rsvg-convert makes a "
+                   "PNG of it) or --format html",
+           # gzip by definition: plain SVG text in one is opened by no SVG reader
+           ".svgz": "a .svgz file is compressed SVG, which align writes only to a .gz name: give -o FILE.svg.gz "
+                    "(the same gzip file) or FILE.svg"}
 
 
 def run(args: argparse.Namespace) -> int:
-    check_output_suffix(args.format, args.output)
     if bool(args.source) != bool(args.target):
         raise ConfigurationError("--source and --target go together")
     if args.source and args.input is not None:

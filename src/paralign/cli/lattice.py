@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
-from ..textout import named_suffix
+from ._command_line import BY_SUFFIX
 from ._common import (
     add_encoding_errors,
     batch_status,
@@ -87,7 +87,9 @@ def _add_build(sub: argparse._SubParsersAction) -> None:
                         "lattice as JSON, which --lattice of the other actions reads back (default: "
                         "%(default)s)")
     p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
-    p.set_defaults(func=run_build, lattice=None)
+    p.set_defaults(func=run_build, lattice=None, output_writes={"text": ("TSV", "OpenFst text"), "json": (
+        "JSON", "the lattice as JSON")}, output_refused=dict.fromkeys(DRAW_SUFFIXES, "lattice build writes no picture: "
+        "draw it with lattice draw -o {path} (its sentences, or --lattice of a build's JSON)"))
 
 
 def _add_draw(sub: argparse._SubParsersAction) -> None:
@@ -105,7 +107,7 @@ def _add_draw(sub: argparse._SubParsersAction) -> None:
                         "is installed) and the report of the file written, {\"output\": FILE, "
                         "\"format\": svg|html|dot|png}, is printed as text or JSON (default: "
                         "%(default)s)")
-    p.set_defaults(func=run_draw)
+    p.set_defaults(func=run_draw, output_writes=BY_SUFFIX)
 
 
 def _add_paths(sub: argparse._SubParsersAction) -> None:
@@ -148,7 +150,8 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
                    "empty line in text, an \"error\" record in JSON), and so is a line that is not "
                    "UTF-8 (see --encoding-errors); exit 1 when every line is bad, or any with --strict")
     add_encoding_errors(p)
-    p.set_defaults(func=run_distance)
+    p.set_defaults(func=run_distance, output_writes={"text": ("TSV", "DISTANCE TAB TOKENS TAB SENTENCE rows"),
+                                                     "json": ("JSON", "a JSON list")})
 
 
 def _sentence(text: str) -> str:
@@ -174,7 +177,8 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words (default: %(default)s)")
     p.add_argument("--all-pairs", action="store_true",
                    help="also pairs sharing their first or last word (default: minimal pairs)")
-    p.set_defaults(func=run_paraphrases)
+    p.set_defaults(func=run_paraphrases, output_writes={"text": ("TSV", "a TSV table"), "json": (
+        "JSON", "JSON rows, which no table reader reads")})
 
 
 def _add_stats(sub: argparse._SubParsersAction) -> None:
@@ -213,7 +217,6 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     check_lattice_options(args)  # build has no --lattice: its lattice is always of sentences
-    check_output_suffix("build", args.format, args.output)
     lines = read_sentences(args.input, empty=True)
     if not lines:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
         with open_out(args.output):
@@ -388,7 +391,6 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
-    check_output_suffix("paraphrases", args.format, args.output)
     total, groups, lines, _ = annotated_groups(args)
     largest = [0]  # the most distinct sentences of a group: a lattice needs 2 to hold a paraphrase
 
@@ -428,29 +430,6 @@ def _say_why_empty(args: argparse.Namespace, total: int, largest: int,
         warn(f"{name}: every group ({total}) holds one distinct sentence, and {outcome} (a groups file holds "
              "a group a line, its sentences separated by tabs; sentences one a line are one group for "
              "`lattice build`)")
-
-
-#: What each --format of an action writes to -o, and the suffixes (looked through a .gz) that name one.
-WRITES = {"build": {"text": "OpenFst text", "json": "the lattice as JSON"},
-          "paraphrases": {"text": "a TSV table", "json": "JSON rows, which no table reader reads"}}
-OUTPUT_SUFFIXES = {"build": {".json": "json"}, "paraphrases": {".tsv": "text", ".json": "json"}}
-
-
-def check_output_suffix(action: str, fmt: str, output: str) -> None:
-    """ConfigurationError (a usage error, before the slow lattices) when `output`'s suffix names
-    another format than `lattice action --format fmt` writes: JSON rows under a .tsv name were
-    refused by `paralign paraphrases --table` as a bad table row, OpenFst text under a .json name
-    by `--lattice` ('invalid JSON (column 3): Extra data'), and a build named .svg held text."""
-    if is_std(output):
-        return
-    suffix = named_suffix(output)
-    if action == "build" and suffix in DRAW_SUFFIXES:
-        raise ConfigurationError(f"-o {output}: lattice build writes no picture: draw it with lattice draw -o "
-                                 f"{output} (its sentences, or --lattice of a build's JSON)")
-    named = OUTPUT_SUFFIXES[action].get(suffix)
-    if named is not None and named != fmt:
-        raise ConfigurationError(f"-o {output}: the suffix {suffix} is for --format {named}, but --format {fmt} "
-                                 f"writes {WRITES[action][fmt]}: give --format {named}, or another file name")
 
 
 def run_stats(args: argparse.Namespace) -> int:

@@ -109,7 +109,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "with --sentence-level: input, [segment,] score, precision, recall, f, [mean, ci, "
                     "p_value with --confidence or --paired-bs,] signature; the JSON's numbers, blank "
                     "where null) (default: text)")
-    add_output(parser)
+    add_output(parser, {"text": ("text", "a text report"), "json": ("JSON", "a JSON report"),
+                        "tsv": ("TSV", "a TSV table")})
     add_report(parser, "the corpus scores (with --confidence, its bootstrap), then each hypothesis with its words highlighted by "
                "tier (exact, stem, synonym, paraphrase, contextual, unmatched; with a graded "
                "config also the reference it was scored against, and its score); with several -i, one "

@@ -102,7 +102,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--iterations", type=positive_int, default=None,
                        help="eflomal iterations (default: eflomal's)")
     add_format(align)
-    align.set_defaults(func=run_align)
+    # -o FILE holds the links whatever --format is (a JSON report of them goes to stdout, with -o - alone)
+    align.set_defaults(func=run_align, output_writes=("text", "Pharaoh links"))
 
 
 def tokens_prefix(text: str) -> str:

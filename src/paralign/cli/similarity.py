@@ -111,7 +111,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_similarity_options(parser)
     add_encoder_options(parser, ENCODER_USERS)
     add_encoding_errors(parser)
-    add_output(parser)
+    add_output(parser, {"text": ("TSV", "a score a line (TAB its 1/0 label with --model)"), "json": ("JSON", "a JSON report")})
     add_format(parser)
     parser.set_defaults(func=run)
 
