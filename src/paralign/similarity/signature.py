@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..aligners.registry import aligner_label
-from ..aligners.signature import aligner_parts, spacy_id
+from ..aligners.signature import aligner_parts, environment_parts
 from ..alignment import AlignFunction
 from ..errors import InputTypeError, file_path, shown_value
 from ..signature import join_signature, setting_value, short_hash, signature_parts
@@ -66,7 +66,7 @@ def similarity_signature(
     for component in components:
         for key, value in _neural_parts(component).items():
             parts.setdefault(key, value)
-    parts["spacy"] = spacy_id(aligner)
+    parts.update(environment_parts(aligner, stopwords=True))  # the signals' content words: not the stop words
     return join_signature(parts)
 
 
@@ -167,7 +167,7 @@ def paraphrase_signature(
 
         neural = {} if signal is None or isinstance(signal, str) else _neural_parts(signal)
         parts.setdefault("encoder", neural.get("encoder") or encoder_id(encoder))
-    parts["spacy"] = spacy_id(aligner)
+    parts.update(environment_parts(aligner, stopwords=True))  # the features' content words
     return join_signature(parts)
 
 
@@ -199,7 +199,7 @@ def _uses_encoder(signal: Any, feature_set: str | None, fine_tuning: Any) -> boo
 
 #: The parts of a signature that name what a run was computed with rather than what it was
 #: asked for: a saved model used with others may score pairs differently (:func:`saved_model_notes`).
-ENVIRONMENT_PARTS: tuple[str, ...] = ("version", "spacy", "sim", "encoder")
+ENVIRONMENT_PARTS: tuple[str, ...] = ("version", "spacy", "stopwords", "sim", "encoder")
 
 
 def saved_model_notes(saved: object, current: str, source: str) -> list[str]:
