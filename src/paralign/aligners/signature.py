@@ -15,6 +15,9 @@ An aligner signature records every setting that changes an alignment and nothing
   (``~regex``: a table that pivot built) and content hash; ``none``), sources joined by ``+``;
 * the contextual aligner's ``links`` (the link model's name and a hash of its trees),
   ``minconf`` (its confidence threshold) and ``encoder`` (package and version);
+* ``stopwords``: the stop-word list of the NLTK data when it is not the 127-word list of 2014
+  that paralign's figures use (its size and a hash: it is data, and ``paralign download``
+  fetches NLTK's current list), for every aligner but the exact one;
 * ``spacy``: the spaCy model that annotates (name and version); ``version``: paralign's.
 
 Not for: aligning, similarity signals (:mod:`paralign.similarity.signature` adds those) or
@@ -30,7 +33,7 @@ from dataclasses import fields
 from typing import Any
 
 from ..alignment import AlignFunction
-from ..signature import join_signature, setting_value, short_hash
+from ..signature import join_signature, setting_value, short_hash, signature_parts
 from .exact import exact_match_aligner
 from .registry import PresetAligner, aligner_label, is_contextual_aligner, resolve_aligner
 
@@ -43,7 +46,7 @@ def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) ->
     :func:`~paralign.aligners.registry.get_aligner`, an ``Aligner`` or ``ContextualAligner``
     object, None for the default Sultan aligner); `extra` parts (e.g. ``gold="sure"``) come
     after the aligner's, before ``spacy`` and ``version``."""
-    return join_signature({**aligner_parts(aligner), **extra, "spacy": spacy_id(aligner)})
+    return join_signature({**aligner_parts(aligner), **extra, **environment_parts(aligner)})
 
 
 def tuning_signature(aligner: Any, grid: Mapping[str, Sequence[float]], **extra: object) -> str:
@@ -58,14 +61,27 @@ def tuning_signature(aligner: Any, grid: Mapping[str, Sequence[float]], **extra:
     defaults = {f.name: f.default for f in fields(AlignerConfig) if f.name in grid}
     tuned = ",".join(f"{name}={setting_value(tuple(values))}" for name, values in grid.items())
     return join_signature({**aligner_parts(aligner.with_params(**defaults)), "tuned": tuned, **extra,
-                           "spacy": spacy_id(aligner)})
+                           **environment_parts(aligner)})
 
 
 def aligner_signature_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
     """The aligner's parts and its ``spacy`` model: what the signature of scores read off its
     alignments records of it, when the scorer may not know aligners (ParaMetric's
     ``align_scores_files`` takes them as ``system_parts``)."""
-    return {**aligner_parts(aligner), "spacy": spacy_id(aligner)}
+    return {**aligner_parts(aligner), **environment_parts(aligner)}
+
+
+def environment_parts(aligner: AlignFunction | Any | None, *, stopwords: bool | None = None) -> dict[str, str]:
+    """What `aligner` and the scores read off its alignments were computed with, last before
+    paralign's version: ``stopwords`` (the NLTK data's stop-word list when it is not the shipped
+    one: :func:`~paralign.metrics.paraeval.signature.stopwords_part`; `stopwords` None: unless
+    `aligner` is the exact aligner, which reads none) and ``spacy`` (:func:`spacy_id`)."""
+    from ..metrics.paraeval.signature import stopwords_part
+
+    if stopwords is None:
+        stopwords = resolve_aligner(aligner) is not exact_match_aligner
+    listed = signature_parts(stopwords_part()) if stopwords else {}
+    return {**listed, "spacy": spacy_id(aligner)}
 
 
 def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:

@@ -388,9 +388,9 @@ def align_signature(system: Mapping[str, object], *, links: str, max_length: int
     changes a number: ``gold`` (the gold link set, as evaluate-aligner's signature names it;
     ``links`` is the contextual aligner's link model), ``possible`` (where the gold's possible
     links came from: :func:`~paralign.corpora.alignments.possible_links_source`), ``maxlen`` (the
-    longest phrase), ``tight``; an aligner's ``spacy`` model and paralign's version last
+    longest phrase), ``tight``; an aligner's ``stopwords`` list and ``spacy`` model and paralign's version last
     (``system:out.jsonl#1a2b3c4d|gold:sure|possible:gold|maxlen:5|tight:no|version:X``)."""
     parts = dict(system)
-    spacy = parts.pop("spacy", None)
+    environment = {key: parts.pop(key, None) for key in ("stopwords", "spacy")}
     return join_signature({**parts, "gold": links, "possible": possible, "maxlen": max_length,
-                           "tight": setting_value(tight), "spacy": spacy})
+                           "tight": setting_value(tight), **environment})

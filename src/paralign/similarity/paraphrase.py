@@ -57,7 +57,7 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
 )
 from .scores import map_aligned, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
-from .signature import paraphrase_signature
+from .signature import paraphrase_signature, training_id
 from .thresholds import (
     DEFAULT_THRESHOLD_RULE,
     BinaryScores,
@@ -255,7 +255,7 @@ def evaluate_paraphrase(
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None,
-                                     encoder=encoder)
+                                     encoder=encoder, train=training_id(train))
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
     return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
 

@@ -11,8 +11,9 @@ the device). Beside the aligner's parts (:mod:`paralign.aligners.signature`):
   ``encoder`` (package and version, or a model directory's name) when a signal or feature set
   uses the neural encoder: the one it ran (a command's ``--encoder``, else ``PARALIGN_ENCODER``);
 * for paraphrase identification: ``classifier``, ``features`` and ``l2`` (the features
-  classifier), ``rule`` (the threshold rule), ``cv`` (folds of the reported cross-validation)
-  and ``xenc`` (the cross-encoder's fine-tuning settings).
+  classifier), ``rule`` (the threshold rule), ``cv`` (folds of the reported cross-validation),
+  ``xenc`` (the cross-encoder's fine-tuning settings) and ``train`` (a hash of the training
+  pairs, on which the threshold and a model are fitted: :func:`training_id`).
 
 Not for: scoring, or ParaEval's signature (:mod:`paralign.metrics.paraeval.signature`).
 """
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..aligners.registry import aligner_label
-from ..aligners.signature import aligner_parts, spacy_id
+from ..aligners.signature import aligner_parts, environment_parts
 from ..alignment import AlignFunction
 from ..errors import InputTypeError, file_path, shown_value
 from ..signature import join_signature, setting_value, short_hash, signature_parts
@@ -65,7 +66,7 @@ def similarity_signature(
     for component in components:
         for key, value in _neural_parts(component).items():
             parts.setdefault(key, value)
-    parts["spacy"] = spacy_id(aligner)
+    parts.update(environment_parts(aligner, stopwords=True))  # the signals' content words: not the stop words
     return join_signature(parts)
 
 
@@ -141,13 +142,14 @@ def paraphrase_signature(
     cv_folds: int = 0,
     fine_tuning: Any = None,
     encoder: str | os.PathLike[str] | None = None,
+    train: str | None = None,
 ) -> str:
     """The signature of a paraphrase identification: the classifier and its settings (the
     ``signal`` classifier's signal, or the ``features`` classifier's feature set, L2 and
     cross-encoder fine-tuning), the threshold rule, the CV folds, the aligner, and the encoder
     that the features or the cross-encoder ran (`encoder`: its model, as
     :class:`paralign.neural.Encoder` takes it; None: the ``PARALIGN_ENCODER`` setting) or the
-    neural signal's own."""
+    neural signal's own; `train`: the training pairs' :func:`training_id`."""
     parts: dict[str, object] = {"classifier": classifier}
     if classifier == "signal" and signal is not None:
         parts["signal"] = getattr(signal, "name", signal)
@@ -156,6 +158,7 @@ def paraphrase_signature(
         parts["l2"] = f"{l2:g}" if l2 is not None else None
     parts["rule"] = rule
     parts["cv"] = cv_folds or None
+    parts["train"] = train
     if fine_tuning is not None:
         parts["xenc"] = ",".join(f"{key}={setting_value(value)}" for key, value in fine_tuning.to_dict().items())
     parts.update(aligner_parts(aligner))
@@ -164,8 +167,24 @@ def paraphrase_signature(
 
         neural = {} if signal is None or isinstance(signal, str) else _neural_parts(signal)
         parts.setdefault("encoder", neural.get("encoder") or encoder_id(encoder))
-    parts["spacy"] = spacy_id(aligner)
+    parts.update(environment_parts(aligner, stopwords=True))  # the features' content words
     return join_signature(parts)
+
+
+def training_id(pairs: Sequence[tuple[Any, Any, bool]]) -> str:
+    """The training pairs of a paraphrase identification (``(s1, s2, is_paraphrase)``), as its
+    signature's ``train`` names them: a hash of each pair's texts (a token list or Sentence by
+    its tokens, told apart from a text, which the annotator splits) and label, in order.
+
+    Why: the threshold and the features model are fitted on them, so two training files gave
+    other figures under one signature, as two ``--idf-from`` files would without ``idf``."""
+    return short_hash(f"{_text(a)}\t{_text(b)}\t{'1' if label else '0'}\n".encode() for a, b, label in pairs)
+
+
+def _text(sentence: Any) -> str:
+    if isinstance(sentence, str):
+        return f"s:{sentence}"
+    return "t:" + "\x1f".join(getattr(sentence, "tokens", sentence))
 
 
 def _uses_encoder(signal: Any, feature_set: str | None, fine_tuning: Any) -> bool:
@@ -180,7 +199,7 @@ def _uses_encoder(signal: Any, feature_set: str | None, fine_tuning: Any) -> boo
 
 #: The parts of a signature that name what a run was computed with rather than what it was
 #: asked for: a saved model used with others may score pairs differently (:func:`saved_model_notes`).
-ENVIRONMENT_PARTS: tuple[str, ...] = ("version", "spacy", "sim", "encoder")
+ENVIRONMENT_PARTS: tuple[str, ...] = ("version", "spacy", "stopwords", "sim", "encoder")
 
 
 def saved_model_notes(saved: object, current: str, source: str) -> list[str]:

@@ -60,7 +60,7 @@ from .paper import (
     build_sources,
     prepared_for,
 )
-from .signature import encoder_part, length_used, source_signature
+from .signature import encoder_part, length_used, source_signature, stopwords_part
 from .vectors import vector_key
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ class GradedParaEval:
         looked_up = [s for lookup in (self._syn, self._para) if lookup is not None for s in lookup.sources or ()]
         maxlen = length_used(self.config.max_length, looked_up)  # past their longest phrase: that length
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{maxlen}|"
-               f"case:lc|tok:13a|stem:snowball-en|stop:skip|")
+               f"case:lc|tok:13a|stem:snowball-en|stop:skip|{stopwords_part()}")
         if self._encoder is not None:
             out += encoder_part(self._encoder, cached=self._vector_dir is not None)
         return out + f"version:{VERSION}"

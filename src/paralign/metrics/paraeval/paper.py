@@ -54,7 +54,7 @@ from .paper_values import (
     SegmentStats,
     sum_stats,
 )
-from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature
+from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature, stopwords_part
 
 if TYPE_CHECKING:
     import numpy as np
@@ -168,7 +168,7 @@ class ParaEval:
         maxlen = length_used(self.max_length, self._sources, max(DEFAULT_MAX_LENGTH, self.min_paraphrase_length))
         return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{maxlen}|"
                 f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
-                f"tok:{self.tokenize}|stop:{'skip' if self.skip_stopword_phrases else 'keep'}|"
+                f"tok:{self.tokenize}|{f'stop:skip|{stopwords_part()}' if self.skip_stopword_phrases else 'stop:keep|'}"
                 f"version:{VERSION}")
 
     # -- paraphrase lookups (cached per phrase) ------------------------------------------------
