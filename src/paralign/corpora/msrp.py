@@ -9,12 +9,11 @@ silently. The standard 4,076-pair training set is train + val of the shipped spl
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import FormatError, counted
+from ..errors import counted
 from ..textio import open_text
 from .sts import (
     EMPTY_SENTENCE,
@@ -23,7 +22,7 @@ from .sts import (
     empty_sentence,
     read_rows,
     table_header,
-    table_records,
+    table_rows,
 )
 from .sts import is_msrp_header as is_header
 
@@ -89,16 +88,10 @@ def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair 
 
 
 def _table_rows(path: str | Path) -> Iterator[tuple[int, list[str] | str, list[RowIssue]]]:
-    """A table's records (:func:`.sts.table_records`) as MSRP rows (label, id, '', sentence1,
+    """A table's records (:func:`.sts.table_rows`) as MSRP rows (label, id, '', sentence1,
     sentence2), or why a record has none; FormatError for a header without a ``label`` column."""
-    with open_text(path) as handle:
-        first = next(iter(handle), "")
-        if "label" not in (table_header(first) or ()):
-            raise FormatError(f"the header names no 'label' column (1 paraphrase, 0 not) beside "
-                              f"{' and '.join(TABLE_SENTENCES)}", source=str(path), line=1)
-        for number, record in table_records(itertools.chain([first], handle)):
-            yield number, (record if isinstance(record, str) else
-                           [record["label"], record.get("id", ""), "", *(record[n] for n in TABLE_SENTENCES)]), []
+    return table_rows(path, ("label",), "'label' column (1 paraphrase, 0 not)",
+                      lambda record, gold: [record[gold], record.get("id", ""), "", *(record[n] for n in TABLE_SENTENCES)])
 
 
 def load_msrp(*paths: str | Path) -> MsrpData:

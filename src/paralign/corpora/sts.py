@@ -25,7 +25,7 @@ from __future__ import annotations
 import csv
 import itertools
 import math
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -348,16 +348,24 @@ TABLE_SCORES: tuple[str, ...] = ("score", "label")
 def _table_rows(path: str | Path) -> Iterator[tuple[int, list[str] | str, list[RowIssue]]]:
     """A table's records as :func:`read_rows` gives a SemEval file's rows (score, sentence1,
     sentence2), or why a record has none."""
+    return table_rows(path, TABLE_SCORES, f"gold column ({' or '.join(TABLE_SCORES)})",
+                      lambda record, gold: [record[gold], *(record[name] for name in TABLE_SENTENCES)])
+
+
+def table_rows(path: str | Path, gold_columns: Sequence[str], missing: str,
+               row: Callable[[dict[str, str], str], list[str]]) -> Iterator[tuple[int, list[str] | str, list[RowIssue]]]:
+    """A table's records (:func:`table_records`) as rows of :func:`read_rows`' shape: `row` of
+    each record and its gold column, the first of `gold_columns` the header names; or why a
+    record has none. FormatError (the `missing` column) when the header names none of them."""
     with open_text(path) as handle:
         first = next(iter(handle), "")
         header = table_header(first) or ()
-        gold = next((name for name in TABLE_SCORES if name in header), None)
+        gold = next((name for name in gold_columns if name in header), None)
         if gold is None:
-            raise FormatError(f"the header names no gold column ({' or '.join(TABLE_SCORES)}) beside "
-                              f"{' and '.join(TABLE_SENTENCES)}", source=str(path), line=1)
+            raise FormatError(f"the header names no {missing} beside {' and '.join(TABLE_SENTENCES)}",
+                              source=str(path), line=1)
         for number, record in table_records(itertools.chain([first], handle)):
-            yield number, (record if isinstance(record, str)
-                           else [record[gold], *(record[name] for name in TABLE_SENTENCES)]), []
+            yield number, (record if isinstance(record, str) else row(record, gold)), []
 
 
 def load_sts(path: str | Path, format: str | None = None) -> StsData:
