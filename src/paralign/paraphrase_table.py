@@ -406,7 +406,7 @@ def lookup_key(source: ParaphraseSource, phrase: str) -> str:
     is ``man 's`` in a table that pivot built), any other source (WordNet, a lattice) the phrase
     as given. What every consumer of a source looks a phrase up with: ``serve``, the aligners'
     word similarity, ParaMetric's table scores (``paraphrases`` asks a table file through
-    :func:`as_held`, the same rule; ParaEval re-splits a built table instead,
+    :func:`~paralign.phrase_keys.lookup_held`, the same rule; ParaEval re-splits a built table instead,
     :meth:`ParaphraseTable.retokenized`)."""
     return source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
 

@@ -1,7 +1,7 @@
 """How a phrase is keyed in a paraphrase table: as it shows (NFC, invisible characters dropped),
 white space collapsed and lower-cased (:func:`normalize_phrase`), and, for a table file that pivot
 or paraphrase-table built, split by the tokenizer its metadata records and lower-cased unless it
-records its case kept (``--keep-case``: :func:`form_of`, :func:`held_phrase`, :func:`as_held`); :func:`lookup_held`
+records its case kept (``--keep-case``: :func:`form_of`, :func:`held_phrase`); :func:`lookup_held`
 asks a table file for typed phrases by that rule, as the tables in memory are asked.
 
 Not for: tables in memory (:mod:`paralign.paraphrases`) or reading table files
@@ -40,7 +40,7 @@ def held_phrase(phrase: str, tokenizer: str | None, lowercase: bool) -> str:
     (a table built with ``--keep-case`` is asked for ``US`` as ``US``, not ``us``);
     with `tokenizer` None (not known: a user's table) only its white space is collapsed
     (:func:`normalize_phrase`). The one rule by which every consumer looks a phrase up in a
-    table: ``paraphrases`` (:func:`as_held`), ``serve``, the aligners' word similarity and
+    table: ``paraphrases`` (:func:`lookup_held`), ``serve``, the aligners' word similarity and
     ParaMetric (:func:`lookup_key`); ParaEval re-splits the table's phrases the other way
     (:meth:`ParaphraseTable.retokenized`)."""
     if tokenizer is None:
@@ -66,18 +66,13 @@ def form_of(metadata: Mapping[str, Any]) -> tuple[str | None, bool]:
     return (tokenizer if tokenizer in TOKENIZERS else None), options.get("lowercase") is not False
 
 
-def as_held(path: str | Path, phrases: Iterable[str]) -> dict[str, str]:
-    """Each of `phrases` as a table file holds it (:func:`held_phrase` with the tokenizer and case
-    its metadata records, :func:`table_form`): ``A  Man's`` is looked up as ``a man 's`` in a
-    table that pivot built with its defaults, as ``A Man 's`` in one built with ``--keep-case``;
-    a table without that record (a user's) only has the white space of a phrase collapsed, and
-    is lower-cased: such a table is matched without case (:func:`lookup_held` folds its phrases
-    too), as the tables in memory match it."""
-    return _held_in(table_form(path), phrases)
-
-
 def _held_in(form: tuple[str | None, bool], phrases: Iterable[str]) -> dict[str, str]:
-    """:func:`as_held` in a table of `form` (:func:`table_form`), already read."""
+    """Each of `phrases` as a table file of `form` (:func:`table_form`) holds it (:func:`held_phrase`
+    with that tokenizer and case): ``A  Man's`` is looked up as ``a man 's`` in a table that pivot
+    built with its defaults, as ``A Man 's`` in one built with ``--keep-case``; a table without that
+    record (a user's) only has the white space of a phrase collapsed, and is lower-cased: such a
+    table is matched without case (:func:`lookup_held` folds its phrases too), as the tables in
+    memory match it."""
     tokenizer, lowercase = form
     return {phrase: held_phrase(phrase, tokenizer, lowercase) for phrase in phrases}
 
@@ -85,7 +80,7 @@ def _held_in(form: tuple[str | None, bool], phrases: Iterable[str]) -> dict[str,
 def lookup_held(path: str | Path, phrases: Sequence[str],
                 top_k: int | None = None) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
     """What ``paralign paraphrases`` asks a table file: each of `phrases` with the key it is
-    looked up by (:func:`as_held`), and the rows found under each key, best first, the k best
+    looked up by (:func:`_held_in`), and the rows found under each key, best first, the k best
     with `top_k` (:func:`paralign.tables.lookup`). A table that pivot or paraphrase-table built
     holds its phrases as the key has them, so they are matched exactly (a Parquet table reads
     only the row groups that can hold them); a user's table is matched without case and with

@@ -109,8 +109,6 @@ __all__ = [
     "read_table_rows", "top_paraphrases",
 ]
 
-PIVOT_COLUMNS = tuple(PIVOT_SCHEMA.names)
-MONO_COLUMNS = tuple(MONO_SCHEMA.names)
 #: The report's record of an alignment computed here (a given one is `GivenAlignment.to_dict()`).
 COMPUTED = {name: {"kind": "computed", "aligner": name} for name in ("eflomal", "sultan")}
 #: Rows of a table file (Parquet or TSV): (phrase, paraphrase, probability, other columns).

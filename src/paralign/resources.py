@@ -158,11 +158,6 @@ def _read_ppdb_pairs(path: Path) -> frozenset[tuple[str, str]]:
     return frozenset(pairs)
 
 
-def ppdb_similar(word1: str, word2: str) -> bool:
-    """True when the lower-cased pair is a PPDB lexical pair (either order)."""
-    return (word1.lower(), word2.lower()) in ppdb_pairs()
-
-
 @functools.cache
 def wordnet() -> WordNetCorpusReader:
     """The NLTK WordNet 3.0 reader, checked to be present."""

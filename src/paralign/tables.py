@@ -181,8 +181,6 @@ class TableWriter:
     an exception discards the temporary file)."""
 
     def __init__(self, path: str | Path, schema: pa.Schema, metadata: dict[str, Any] | None = None):
-        import pyarrow as pa
-
         self.path = Path(path)
         self.rows = 0
         self._atomic = atomic_path(self.path)
@@ -200,7 +198,6 @@ class TableWriter:
             self._text = open(self._tmp, "wb")  # noqa: SIM115 - closed by close()/__exit__
             header = "# " + "\t".join(schema.names) + "\n" + f"{METADATA_LINE}{encoded}\n"
             self._text.write(_encoded(header, self.gzip))
-        self._pa = pa
 
     def write(self, part: pa.Table) -> None:
         part = part.select(self.schema.names).cast(self.schema)

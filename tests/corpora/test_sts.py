@@ -47,8 +47,6 @@ def test_sts_tsv_bad_rows_are_reported_with_line_numbers(tmp_path):
     notes = {(r.line, r.reason) for r in data.notes}
     assert (1, "byte-order mark removed") in notes
     assert any(line == 6 and "extra" in reason for line, reason in notes)
-    summary = data.summary()
-    assert summary["pairs"] == 2 and summary["skipped"] == 6
 
 
 @pytest.mark.parametrize("score", ["inf", "-inf", "nan", "Infinity", "1e999", "5.01", "-0.5", "1e3"])

@@ -278,10 +278,6 @@ def _sentences(first: str, second: str) -> tuple[str, str] | str:
     return (first.strip(), second.strip()) if first.strip() and second.strip() else "empty sentence"
 
 
-#: The layouts of a file of sentence pairs (:func:`detect_layout`).
-LAYOUTS: tuple[str, ...] = ("pairs", "sts", "msrp", "table")
-
-
 def detect_layout(sample: Sequence[str]) -> str:
     """``table`` (a first line naming ``sentence1`` and ``sentence2`` columns: a CSV or TSV with
     a header, :func:`.sts.table_header`), ``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or

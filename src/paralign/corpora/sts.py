@@ -118,17 +118,6 @@ class StsData:
     def __iter__(self) -> Iterator[StsPair]:
         return iter(self.pairs)
 
-    def summary(self) -> dict:
-        """Counts and the skipped rows, for reports."""
-        return {
-            "path": self.path,
-            "format": self.format,
-            "pairs": len(self.pairs),
-            "skipped": len(self.skipped),
-            "skipped_rows": [r.to_dict() for r in self.skipped],
-            "notes": len(self.notes),
-        }
-
 
 def read_rows(path: str | Path) -> Generator[tuple[int, list[str], list[RowIssue]], None, None]:
     """Yield (line number, TAB fields, notes) for every line, stripping CR/LF and a BOM.

@@ -51,8 +51,6 @@ from .significance import MIN_CORRELATED, too_few_to_correlate
 
 #: Raw DA points by which two outputs must differ to form a DARR pair (WMT17-21).
 DARR_MARGIN = 25.0
-#: Columns of the per-segment DARR statistics.
-DARR_COLUMNS = ("concordant", "discordant", "ties")
 SEGMENT_CORRELATIONS = ("darr_tau", "darr_tau_no_ties", "pearson", "kendall")
 
 
