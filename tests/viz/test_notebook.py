@@ -1,7 +1,9 @@
 """paralign's results in a notebook: IPython's own DisplayFormatter, with paralign's displays
 registered, gives each result the SVG the viz functions write (and HTML around it, or a score
 table with its signature); the HTML and SVG parse (xml.etree and html.parser) and keep hostile
-text as text; paralign needs no IPython (in a subprocess)."""
+text as text; paralign needs no IPython, and a real shell loads the displays on import and
+unloads them with ``%unload_ext paralign`` (both in a subprocess: the shell is a process-wide
+singleton)."""
 
 from __future__ import annotations
 
@@ -312,7 +314,40 @@ def test_paralign_works_without_ipython() -> None:
                                                  "not installed: pip install ipython"]
 
 
+def test_in_a_real_shell_import_loads_the_displays_and_unload_ext_removes_them() -> None:
+    out = _run(
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "import paralign\n"
+        "a = paralign.Alignment.from_pharaoh('0-0 1-1')\n"
+        "show = lambda: print(sorted(shell.display_formatter.format(a)[0]))\n"
+        "print(sorted(shell.extension_manager.loaded)); show()\n"
+        "shell.run_line_magic('unload_ext', 'paralign'); show()\n"
+        "shell.run_line_magic('load_ext', 'paralign'); show()\n")
+    assert out.splitlines() == ["['paralign']", "['image/svg+xml', 'text/html', 'text/plain']", "['text/plain']",
+                                "['image/svg+xml', 'text/html', 'text/plain']"]
+
+
 def test_register_without_a_running_shell_says_so() -> None:
     """In this process IPython is imported (by this module) but runs no shell."""
     with pytest.raises(ConfigurationError, match="no IPython shell is running"):
         notebook.register()
+
+
+def test_a_failure_to_load_on_import_is_a_warning_and_no_shell_is_nothing(monkeypatch) -> None:
+    """`import paralign` in IPython loads the displays: a failure there must not fail the import."""
+    class Manager:
+        loaded: list[str] = []
+
+        def load_extension(self, name: str) -> None:
+            self.loaded.append(name)
+            raise RuntimeError("broken")
+
+    shell = SimpleNamespace(extension_manager=Manager())
+    monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: shell))
+    with pytest.warns(RuntimeWarning, match=r"will show as text .*\(RuntimeError: broken\)"):
+        notebook.load_in_running_shell()
+    assert Manager.loaded == ["paralign"]
+    monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: None))
+    notebook.load_in_running_shell()  # no shell runs: nothing
+    assert Manager.loaded == ["paralign"]
