@@ -7,6 +7,7 @@ metrics, pivoting, lattices) are imported on first use, so `import paralign` sta
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
@@ -47,6 +48,8 @@ if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names importe
     from .phrases import PhrasePair, phrase_pairs
     from .pivot import PivotOptions, monolingual_paraphrases, pivot_paraphrases
     from .similarity.model import LogisticModel
+    from .viz.notebook import load_ipython_extension as load_ipython_extension
+    from .viz.notebook import unload_ipython_extension as unload_ipython_extension
     from .workers import parallel
 
 #: Names imported lazily from submodules on first attribute access.
@@ -69,6 +72,9 @@ _LAZY: dict[str, str] = {
     "LogisticModel": "paralign.similarity.model",
     "build_lattice": "paralign.lattice",
     "parallel": "paralign.workers",
+    # IPython's extension hooks (`%load_ext paralign`), not API: not in __all__
+    "load_ipython_extension": "paralign.viz.notebook",
+    "unload_ipython_extension": "paralign.viz.notebook",
 }
 
 
@@ -141,3 +147,12 @@ __all__ = [
 def __dir__() -> list[str]:
     """The module's names and the lazily imported public ones, so ``dir()`` and ``help()`` list them."""
     return sorted(set(globals()) | set(__all__))
+
+
+# Inside a running IPython (a Jupyter kernel, an IPython shell) paralign's results show as pictures
+# and tables, as after `%load_ext paralign` (paralign.viz.notebook); elsewhere nothing is done and
+# IPython is not imported.
+if sys.modules.get("IPython") is not None:
+    from .viz.notebook import load_in_running_shell
+
+    load_in_running_shell()

@@ -1,0 +1,353 @@
+"""paralign's results in a notebook: IPython's own DisplayFormatter, with paralign's displays
+registered, gives each result the SVG the viz functions write (and HTML around it, or a score
+table with its signature); the HTML and SVG parse (xml.etree and html.parser) and keep hostile
+text as text; paralign needs no IPython, and a real shell loads the displays on import and
+unloads them with ``%unload_ext paralign`` (both in a subprocess: the shell is a process-wide
+singleton)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from paralign.alignment import AlignedSentences, Alignment
+from paralign.errors import ConfigurationError, InputTypeError
+from paralign.lattice import Lattice
+from paralign.metrics.alignment_scores import score_alignments
+from paralign.metrics.correlation import MetaEvaluation, MetricCorrelation
+from paralign.metrics.paraeval.paper_values import ParaEvalScore, SegmentStats
+from paralign.metrics.parametric_align import AlignCounts, AlignScores
+from paralign.metrics.significance import Interval
+from paralign.sentence import Sentence
+from paralign.similarity.paraphrase import paraphrase_from_scores
+from paralign.similarity.scores import SimilarityBatch
+from paralign.similarity.sts import StsFileResult, StsReport, sts_from_scores
+from paralign.viz import notebook
+from paralign.viz.grid import alignment_grid
+from paralign.viz.lattice import MAX_SIDE, lattice_drawing
+from paralign.viz.lines import alignment_lines
+from paralign.viz.marks import AlignmentView
+
+display = pytest.importorskip("IPython.core.formatters", reason="IPython (the dev extra) is not installed")
+
+SVG, HTML, TEXT = "image/svg+xml", "text/html", "text/plain"
+SRC = Path(__file__).resolve().parents[2] / "src"
+HOSTILE = ["<script>alert(1)</script>", "&", "&amp;", "</svg><svg onload=x>", "]]>", "a\u202eb"]
+SCRIPTLIKE = {"script", "img", "iframe", "object", "embed", "foreignobject"}
+
+
+def _pair(word: str = "cat", signature: str | None = "aligner:sultan:default|version:X") -> AlignedSentences:
+    return AlignedSentences(Sentence.plain(["the", word, "sat"]), Sentence.plain(["a", word, "was", "sitting"]),
+                            Alignment.from_pharaoh("0-0 1-1 2?3"), signature)
+
+
+LATTICE = Lattice(5, ((0, "the", 1), (1, "people", 2), (1, "persons", 2), (2, "died", 4), (0, None, 3),
+                      (3, "victims", 4)), (2, 1, 1, 2, 1, 1))
+
+
+@pytest.fixture()
+def shell() -> SimpleNamespace:
+    """What register needs of a shell: IPython's own DisplayFormatter, with paralign's displays."""
+    ipython = SimpleNamespace(display_formatter=display.DisplayFormatter())
+    notebook.register(ipython)
+    return ipython
+
+
+def _format(ipython: SimpleNamespace, item: object) -> dict[str, str]:
+    data, _ = ipython.display_formatter.format(item)
+    return data
+
+
+class _Tags(HTMLParser):
+    """Start tags with their attributes, as a browser's tokenizer reads them."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def _parsed(text: str) -> ET.Element:
+    """`text` as XML (well formed), after checking that a browser finds no script, no event
+    handler and nothing fetched in it."""
+    tags = _Tags(text).tags
+    assert not [t for t, _ in tags if t in SCRIPTLIKE | {"style", "link"}]
+    assert not [k for _, attrs in tags for k in attrs if k.startswith("on") or k in ("src", "href")]
+    root = ET.fromstring(text.encode("utf-8"))
+    assert not {e.tag.rsplit("}", 1)[-1].lower() for e in root.iter()} & SCRIPTLIKE
+    return root
+
+
+def _ident(svg_text: str) -> str:
+    """The id a picture was drawn with (unique per picture: a counter)."""
+    return ET.fromstring(svg_text.encode("utf-8")).get("id")
+
+
+def _svgs(html: str) -> list[ET.Element]:
+    return [e for e in _parsed(html).iter() if e.tag.rsplit("}", 1)[-1] == "svg"]
+
+
+# -- alignments ----------------------------------------------------------------------------------------
+def test_a_pair_shows_as_the_grid_the_viz_draws_and_its_signature(shell) -> None:
+    pair = _pair()
+    data = _format(shell, pair)
+    assert set(data) == {TEXT, SVG, HTML} and data[TEXT] == repr(pair)
+    view = AlignmentView(pair.source.tokens, pair.target.tokens, pair.alignment)
+    assert data[SVG] == alignment_grid(view, ident=_ident(data[SVG])).to_xml()
+    svg, = _svgs(data[HTML])  # the same picture, in its scrolling box
+    assert alignment_grid(view, ident=svg.get("id")).to_xml() in data[HTML]
+    assert pair.signature in "".join(_parsed(data[HTML]).itertext())
+
+
+def test_each_picture_has_ids_of_its_own() -> None:
+    """A notebook is one document: two grids with the ids of `ident="grid"` hatched their cells
+    with whichever pattern came first, gone when that output was collapsed."""
+    ipython = SimpleNamespace(display_formatter=display.DisplayFormatter())
+    notebook.register(ipython)
+    first, second = (_format(ipython, _pair()) for _ in range(2))
+    ids = [_ident(first[SVG]), _ident(second[SVG]), _svgs(first[HTML])[0].get("id")]
+    assert len(set(ids)) == 3 and all(i.startswith("paralign-") for i in ids)
+
+
+def test_the_lines_view_is_an_option_and_registering_again_replaces_the_view(shell) -> None:
+    """Once a type has been shown, IPython keeps its printer where a registration by name does not
+    reach: registering again with the lines view still showed the grid."""
+    pair = _pair()
+    assert "alignment grid" in _format(shell, pair)[SVG]
+    notebook.register(shell, alignment="lines")
+    svg = _format(shell, pair)[SVG]
+    view = AlignmentView(pair.source.tokens, pair.target.tokens, pair.alignment)
+    assert svg == alignment_lines(view, ident=_ident(svg)).to_xml()
+    with pytest.raises(ConfigurationError, match="unknown alignment view 'both'"):
+        notebook.register(shell, alignment="both")
+
+
+def test_a_bare_alignment_shows_token_positions_and_an_empty_one_its_repr(shell) -> None:
+    svg = _format(shell, Alignment.from_pharaoh("0-1 2?0"))[SVG]
+    words = [e.text for e in ET.fromstring(svg).iter() if e.get("class", "").endswith("-word")]
+    assert words == ["0", "1", "2", "0", "1"]  # three source positions, two target positions
+    assert "0-1 2?0" in ET.fromstring(svg).find("{http://www.w3.org/2000/svg}title").text
+    assert set(_format(shell, Alignment.from_pharaoh(""))) == {TEXT}
+
+
+def test_a_picture_with_gold_shows_itself_without_registering() -> None:
+    """`grid`/`lines` give a value with `_repr_svg_`/`_repr_html_`, which IPython shows unasked."""
+    gold = Alignment.from_pharaoh("0-0 1-1 2-2")
+    picture = notebook.lines(_pair(), gold)
+    data, _ = display.DisplayFormatter().format(picture)
+    view = AlignmentView(_pair().source.tokens, _pair().target.tokens, _pair().alignment, gold)
+    assert data[SVG] == alignment_lines(view, ident=_ident(data[SVG])).to_xml()
+    assert "link sure missed" in data[SVG] and _svgs(data[HTML])
+    with pytest.raises(InputTypeError, match="not str"):
+        notebook.grid("the cat")  # type: ignore[arg-type]  # what a user may pass
+
+
+# -- lattices ------------------------------------------------------------------------------------------
+def test_a_lattice_shows_as_its_drawing(shell) -> None:
+    data = _format(shell, LATTICE)
+    assert set(data) == {TEXT, SVG, HTML}
+    assert data[SVG] == lattice_drawing(LATTICE, ident=_ident(data[SVG])).to_xml()
+    root = _parsed(data[HTML])
+    assert "Read left to right" in "".join(root.itertext()) and "5 states, 6 edges" in "".join(root.itertext())
+
+
+def test_a_lattice_too_large_to_draw_says_why_and_what_to_write_instead(shell) -> None:
+    n = 3000  # a chain of 3,000 words: some 100,000 px wide
+    chain = Lattice(n, tuple((k, "word", k + 1) for k in range(n - 1)))
+    data = _format(shell, chain)
+    assert set(data) == {TEXT, HTML}
+    said = "".join(_parsed(data[HTML]).itertext())
+    assert "too large to draw" in said and "Lattice.to_dot" in said and f"{MAX_SIDE:,}" in said
+
+
+# -- scores --------------------------------------------------------------------------------------------
+def _sts_report(word: str = "sts.tsv") -> StsReport:
+    evaluation = sts_from_scores([0.2, 0.9, 0.8], [1.0, 3.0, 5.0], signal="sultan2014")
+    return StsReport((StsFileResult(word, f"data/{word}", evaluation),), "sultan2014", "sultan:default",
+                     signature="signal:sultan2014|version:X")
+
+
+def _meta_evaluation(name: str = "bleu") -> MetaEvaluation:
+    correlations = {"pearson": Interval(0.9, 0.8, 0.95), "spearman": Interval(0.5, 0.1, 0.9),
+                    "kendall": Interval(float("nan"), float("nan"), float("nan"))}
+    metric = MetricCorrelation(name, {"a": 1.0, "b": 2.0, "c": 3.0}, correlations, {}, {})
+    return MetaEvaluation("de-en", ("A",), ("a", "b", "c"), 100, 12345, {name: metric},
+                          {name: "nrefs:1|bs:100|version:X"}, human={"a": 0.1, "b": 0.2, "c": 0.3})
+
+
+#: Each score object that carries a signature, and a figure its table shows (dotted key, value).
+SCORES = {
+    "paraeval": (lambda: ParaEvalScore(SegmentStats(10, 8, 12, 9, 2), "nrefs:1|config:paper|version:X"),
+                 ("f", ParaEvalScore(SegmentStats(10, 8, 12, 9, 2), "").f)),
+    "alignment": (lambda: score_alignments([Alignment.from_pharaoh("0-0 1-1")], [Alignment.from_pharaoh("0-0 1-0")]),
+                  ("micro.f1", 0.5)),
+    "parametric": (lambda: AlignScores({1: AlignCounts(1, 2, 4)}, 1, 1, signature="parametric|version:X"),
+                   ("precision", 0.5)),
+    "similarity": (lambda: SimilarityBatch((0.5, None, 1.0), (), "sultan2014", "sultan:default", "sig|version:X"),
+                   ("mean", 0.75)),
+    "sts": (lambda: replace(sts_from_scores([0.1, 0.5, 0.9], [1.0, 3.0, 5.0], signal="sultan2014"),
+                            signature="sts|version:X"), ("pearson", 1.0)),
+    "sts report": (_sts_report, ("sets.0.pairs", 3)),
+    "paraphrase": (lambda: replace(paraphrase_from_scores([0.1, 0.9, 0.2, 0.8], [False, True, False, True],
+                                                          [0.3, 0.7], [False, True], "sultan2014"),
+                                   signature="paraphrase|version:X"), ("accuracy", 1.0)),
+}
+
+
+@pytest.mark.parametrize("name", SCORES)
+def test_a_score_shows_its_figures_as_the_json_holds_them_and_its_signature(shell, name: str) -> None:
+    make, (key, value) = SCORES[name]
+    score = make()
+    data = _format(shell, score)
+    assert set(data) == {TEXT, HTML} and data[TEXT] == repr(score)
+    root = _parsed(data[HTML])
+    cells = {e.get("data-key"): e.get("data-value") for e in root.iter("td") if e.get("data-key")}
+    assert json.loads(cells[key]) == pytest.approx(value)
+    codes = [e.text for e in root.iter("code")]
+    signature = score.signature
+    assert signature and codes == [signature]
+
+
+def test_a_meta_evaluation_shows_its_correlations_as_a_plot_and_a_table(shell) -> None:
+    result = _meta_evaluation()
+    root = _parsed(_format(shell, result)[HTML])
+    svg, = (e for e in root.iter() if e.tag.rsplit("}", 1)[-1] == "svg")
+    rows = [e for e in svg.iter() if e.get("class") == "interval"]
+    assert [(r.get("data-label"), r.get("data-value")) for r in rows] == [("bleu", "0.9")]
+    cells = [[c.text for c in row] for row in root.iter("tr")]
+    assert cells == [["metric", "pearson", "spearman", "kendall"],
+                     ["bleu", "0.900 [0.800, 0.950]", "0.500 [0.100, 0.900]", "n/a"]]
+    assert [e.text for e in root.iter("code")] == ["nrefs:1|bs:100|version:X"]
+
+
+# -- hostile text --------------------------------------------------------------------------------------
+HOSTILE_ITEMS = {
+    "pair": lambda w: _pair(w),
+    "lattice": lambda w: Lattice(3, ((0, w, 1), (1, "b", 2))),
+    "similarity": lambda w: SimilarityBatch((0.5,), (), w, w, f"signal:{w}"),
+    "sts report": lambda w: _sts_report(w),
+    "meta-eval": lambda w: _meta_evaluation(w),
+}
+
+
+@pytest.mark.parametrize("word", HOSTILE, ids=range(len(HOSTILE)))
+@pytest.mark.parametrize("item", HOSTILE_ITEMS)
+def test_hostile_text_stays_text(shell, item: str, word: str) -> None:
+    """A sentence, a file's name, a signal's or a metric's name holding ``<script>`` or ``&``
+    shows as that text: every output parses, holds no script or event handler, and says it."""
+    data = _format(shell, HOSTILE_ITEMS[item](word))
+    for mimetype in (SVG, HTML):
+        if mimetype in data:
+            root = _parsed(data[mimetype])
+            assert word in "".join(root.itertext()) or word in "".join(e.get("data-label", "") for e in root.iter())
+    if "\u202e" in word and HTML in data:  # an RLO in a name is isolated where it is written among other text
+        root = _parsed(data[HTML])
+        loose = [p for p in root.iter("p") if word in (p.text or "") + "".join(c.tail or "" for c in p)]
+        assert not loose
+
+
+# -- registering, and paralign without IPython -----------------------------------------------------------
+def test_every_display_names_a_type_where_it_is() -> None:
+    """Displays are registered by module and class name (nothing is imported to register them): a
+    class that moves must take its display along, or it shows as a repr again."""
+    for module, name, _mimetype, _show in notebook.DISPLAYS:
+        cls = getattr(importlib.import_module(module), name)
+        assert (cls.__module__, cls.__name__) == (module, name)
+
+
+def test_mimebundle_is_what_the_formatter_gives(shell) -> None:
+    bundle = notebook.mimebundle(LATTICE)
+    data = _format(shell, LATTICE)
+    assert set(bundle) == {SVG, HTML}
+    assert bundle[SVG].replace(_ident(bundle[SVG]), "X") == data[SVG].replace(_ident(data[SVG]), "X")
+    assert notebook.mimebundle("text") == {} and notebook.mimebundle(Alignment.from_pharaoh("")) == {}
+
+
+def test_unregister_removes_paralign_displays_only(shell) -> None:
+    """What a user registered for a type of paralign's stays; paralign's go."""
+    formatters = shell.display_formatter.formatters
+    mine = formatters[HTML].for_type_by_name("paralign.lattice.word_lattice", "Lattice", lambda lattice: "<b>mine</b>")
+    assert mine is not None  # it replaced paralign's
+    notebook.unregister(shell)
+    data = _format(shell, LATTICE)
+    assert data[HTML] == "<b>mine</b>" and set(data) == {TEXT, HTML}
+    assert set(_format(shell, _pair())) == {TEXT}
+    with pytest.raises(InputTypeError, match="IPython shell"):
+        notebook.register(object())
+
+
+def _run(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"}, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_paralign_works_without_ipython() -> None:
+    """IPython blocked (as if not installed): paralign imports, its pictures show their SVG, and
+    registering says what is missing. Outside a shell, `import paralign` never imports IPython."""
+    out = _run(
+        "import sys\n"
+        "import paralign\n"
+        "from paralign.viz import notebook\n"
+        "print('IPython' in sys.modules)\n"
+        "sys.modules['IPython'] = None\n"
+        "import importlib; importlib.reload(paralign)\n"
+        "print(notebook.grid(paralign.Alignment.from_pharaoh('0-0'))._repr_svg_().startswith('<svg'))\n"
+        "try:\n"
+        "    notebook.register()\n"
+        "except paralign.ConfigurationError as error:\n"
+        "    print(error)\n")
+    assert out.splitlines() == ["False", "True", "showing paralign's results in a notebook needs IPython, which is "
+                                                 "not installed: pip install ipython"]
+
+
+def test_in_a_real_shell_import_loads_the_displays_and_unload_ext_removes_them() -> None:
+    out = _run(
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "import paralign\n"
+        "a = paralign.Alignment.from_pharaoh('0-0 1-1')\n"
+        "show = lambda: print(sorted(shell.display_formatter.format(a)[0]))\n"
+        "print(sorted(shell.extension_manager.loaded)); show()\n"
+        "shell.run_line_magic('unload_ext', 'paralign'); show()\n"
+        "shell.run_line_magic('load_ext', 'paralign'); show()\n")
+    assert out.splitlines() == ["['paralign']", "['image/svg+xml', 'text/html', 'text/plain']", "['text/plain']",
+                                "['image/svg+xml', 'text/html', 'text/plain']"]
+
+
+def test_register_without_a_running_shell_says_so() -> None:
+    """In this process IPython is imported (by this module) but runs no shell."""
+    with pytest.raises(ConfigurationError, match="no IPython shell is running"):
+        notebook.register()
+
+
+def test_a_failure_to_load_on_import_is_a_warning_and_no_shell_is_nothing(monkeypatch) -> None:
+    """`import paralign` in IPython loads the displays: a failure there must not fail the import."""
+    class Manager:
+        loaded: list[str] = []
+
+        def load_extension(self, name: str) -> None:
+            self.loaded.append(name)
+            raise RuntimeError("broken")
+
+    shell = SimpleNamespace(extension_manager=Manager())
+    monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: shell))
+    with pytest.warns(RuntimeWarning, match=r"will show as text .*\(RuntimeError: broken\)"):
+        notebook.load_in_running_shell()
+    assert Manager.loaded == ["paralign"]
+    monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: None))
+    notebook.load_in_running_shell()  # no shell runs: nothing
+    assert Manager.loaded == ["paralign"]
