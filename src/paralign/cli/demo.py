@@ -48,17 +48,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def run_demo(examples: str | Path) -> dict:
-    """Align and score the demo pairs; returns pairs with aligned words and the scores.
+def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
+    """Align and score the demo pairs: the pairs with aligned words and the scores, each pair's
+    result and the aligner's signature (for the report).
 
     A bad gold line is left out and listed in the scores' "skipped_rows"; FormatError when
     the gold has no pairs, EmptyScoringError when none of them can be read.
     """
-    return _demo(examples)[0]
-
-
-def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
-    """:func:`run_demo`'s result, each pair's result and the aligner's signature (for the report)."""
     given = Path(examples)
     gold_path = given if given.is_file() else given / "gold.jsonl"  # the gold itself, or its folder
     if not gold_path.is_file():
