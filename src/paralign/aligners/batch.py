@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank
 from ..corpora.sentence_pairs import InputPair
@@ -24,9 +24,13 @@ from .registry import default_aligner, resolve_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
     from .contextual import ContextualAligner
+    from .exact import ExactAligner
     from .sultan import Aligner
 
 TextLike = str | Sequence[str] | Sentence
+
+#: An aligner object that annotates a batch and aligns its annotated pairs (`paralign align`'s).
+BatchAligner: TypeAlias = "Aligner | ContextualAligner | ExactAligner"
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +159,7 @@ def align_pairs(
 InputResult = tuple[InputPair, Sentence | None, Sentence | None, Alignment | None]
 
 
-def _align_input_chunk(aligner: Aligner | ContextualAligner, chunk: list[InputPair]) -> list[InputResult]:
+def _align_input_chunk(aligner: BatchAligner, chunk: list[InputPair]) -> list[InputResult]:
     """Annotate and align the readable pairs of one chunk (worker-safe); a pair that fails gets
     its error and None results, the others are kept (one by one after a failed batch)."""
     out: list[InputResult] = [(p, None, None, None) for p in chunk]
@@ -192,7 +196,7 @@ def _failed(pair: InputPair, why: str) -> InputResult:
     return (pair if pair.error is not None else replace(pair, error=why), None, None, None)
 
 
-def iter_align_input(aligner: Aligner | ContextualAligner, pairs: Iterable[InputPair], *, workers: int = 1,
+def iter_align_input(aligner: BatchAligner, pairs: Iterable[InputPair], *, workers: int = 1,
                      chunk_size: int = 64) -> Iterator[InputResult]:
     """Align the readable input pairs in chunks (on ``workers`` Dask workers when > 1, see
     :mod:`paralign.workers`), yielding every pair's result in input order as its chunk is done:
@@ -205,7 +209,7 @@ def iter_align_input(aligner: Aligner | ContextualAligner, pairs: Iterable[Input
     return (result for chunk in chunks for result in chunk)
 
 
-def align_input(aligner: Aligner, pairs: Sequence[InputPair], workers: int = 1,
+def align_input(aligner: BatchAligner, pairs: Sequence[InputPair], workers: int = 1,
                 progress: Progress | None = None) -> list[InputResult]:
     """All of :func:`iter_align_input`, ``progress`` given the results as they come (a
     :class:`~paralign.workers.Steps` ``"aligning"``, with their number)."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
 from .._moved import moved_names
 from ..alignment import Alignment
-from ..errors import FormatError, InputTypeError, check_count, check_progress
+from ..errors import ConfigurationError, FormatError, InputTypeError, check_count, check_progress
 from ..metrics.alignment_scores import PRFDict, ScoresDict, SkippedRow
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 class GoldAligner(Protocol):
     """What :func:`evaluate_aligner` needs of an aligner: it loads its resources (``related``)
     outside the timings, annotates the gold tokens in one batch and aligns the annotated pairs.
-    The Sultan ``Aligner`` and the ``ContextualAligner`` (``Aligner("contextual")``) are both one."""
+    The Sultan ``Aligner``, the ``ContextualAligner`` (``Aligner("contextual")``) and the
+    ``ExactAligner`` (the exact-match baseline) are each one."""
 
     @property
     def related(self) -> Any: ...
@@ -240,8 +241,9 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
 def _check_aligner(aligner: object) -> None:
     """An Aligner object (it annotates gold tokens its own way, in one batch), not a name."""
     if not callable(getattr(aligner, "align_annotated", None)):
-        raise InputTypeError(f"aligner must be an Aligner (paralign.Aligner(...), or "
-                             f"paralign.Aligner('contextual')), not {type(aligner).__name__}")
+        raise InputTypeError(f"aligner must be an Aligner (paralign.Aligner(...), "
+                             f"paralign.Aligner('contextual') or paralign.aligners.ExactAligner()), not "
+                             f"{type(aligner).__name__}")
 
 
 def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
@@ -289,6 +291,9 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
+    if not callable(getattr(aligner, "with_params", None)):  # the exact-match aligner: it has no options
+        raise ConfigurationError(f"{type(aligner).__name__} has no parameters to tune (tune_aligner searches the "
+                                 "Sultan aligner's ppdb_sim and w): score it with evaluate_aligner")
     gold, _, skipped = read_gold(gold_path, limit)
     annotated = annotate_gold(aligner, gold, workers, progress)
     gold_alignments = [p.alignment for p in gold]

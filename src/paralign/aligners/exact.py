@@ -1,15 +1,34 @@
 """The exact-match baseline aligner: identical lower-cased tokens, one-to-one, left to right.
 
+:func:`exact_match_aligner` is the alignment function (the registry's ``exact``);
+:class:`ExactAligner` is the same aligner as an object with the Sultan aligner's batch methods
+(``annotate``, ``align_sentences``, ``align_annotated``), which ``paralign align`` and
+:func:`~paralign.aligners.evaluation.evaluate_aligner` take, so the baseline is run and scored
+on the same path, and the same gold, as the other aligners.
+
 Not for: real alignment (no context, no paraphrases); it is the floor the Sultan aligner is
 measured against.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
 from ..alignment import Alignment, is_blank
-from ..nlp import TextOrTokens, annotate, check_text_or_tokens
-from ..sentence import Sentence
+from ..errors import check_count, check_pairs, check_progress
+from ..nlp import (
+    Annotator,
+    TextOrTokens,
+    annotate,
+    check_annotator,
+    check_sentences,
+    check_text_or_tokens,
+    default_annotator,
+)
+from ..sentence import Sentence, check_sentence
 from ..shown_text import shown_form
+from ..workers import Progress, in_steps
 
 
 def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | TextOrTokens) -> Alignment:
@@ -43,3 +62,66 @@ def _tokens(item: Sentence | TextOrTokens) -> tuple[str, ...]:
     if isinstance(item, str):
         return annotate(item).tokens
     return tuple(item)
+
+
+@dataclass(frozen=True, slots=True)
+class ExactAligner:
+    """:func:`exact_match_aligner` as an aligner object, for what takes one (``paralign align
+    --aligner exact``, ``evaluate_aligner(ExactAligner(), gold)``): texts are tokenised by
+    spaCy (`annotator`, else the default one) and token lists kept exactly, as the Sultan
+    aligner annotates them, so its links index the same tokens. It has no options, so nothing
+    to tune (no ``with_params``), and loads no word-similarity data (``related`` is None).
+
+    >>> ExactAligner().align("The cat sat.", "the cat slept.").to_pharaoh()
+    '0-0 1-1 3-3'
+    """
+
+    annotator: Annotator | None = None
+
+    def __post_init__(self) -> None:
+        check_annotator(self.annotator)
+
+    @property
+    def related(self) -> None:
+        """No word-similarity source (the evaluators ask for it to load it before timing)."""
+        return None
+
+    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1,
+                 progress: Progress | None = None) -> list[Sentence]:
+        """Annotate texts (spaCy tokenisation) or token lists (kept exactly), on `workers`
+        spaCy processes; ``progress`` is given the sentences as they are made
+        (:class:`~paralign.workers.Steps` ``"annotating"``)."""
+        workers = check_count(workers, "workers")
+        check_progress(progress)
+        originals = check_sentences(items, "items")
+        annotator = self.annotator or default_annotator()
+        return list(in_steps(progress, annotator.pipe(originals, n_process=workers), len(originals), "annotating"))
+
+    def align(self, source: Sentence | TextOrTokens, target: Sentence | TextOrTokens) -> Alignment:
+        """Align two texts, token lists or annotated Sentences (texts annotated first)."""
+        for side, item in (("source", source), ("target", target)):
+            if not isinstance(item, Sentence):
+                check_text_or_tokens(item, side)
+        s, t = (x if isinstance(x, Sentence) else self.annotate([x])[0] for x in (source, target))
+        return exact_match_aligner(s, t)
+
+    def __call__(self, source: Sentence | TextOrTokens, target: Sentence | TextOrTokens) -> Alignment:
+        """The aligner as an alignment function (:meth:`align`)."""
+        return self.align(source, target)
+
+    def align_sentences(self, source: Sentence, target: Sentence) -> Alignment:
+        """Align two annotated sentences (InputTypeError for a text: :meth:`align` takes those)."""
+        check_sentence(source, "source")
+        check_sentence(target, "target")
+        return exact_match_aligner(source, target)
+
+    def align_annotated(self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
+                        progress: Progress | None = None) -> list[Alignment]:
+        """Align annotated pairs in input order, in this process whatever `workers` is (a
+        pair's exact matches cost less than sending it to a worker); ``progress`` is given the
+        alignments as they come (``"aligning"``). A `workers` that is not a count or an item
+        that is not a pair of Sentences is named, as by the Sultan aligner."""
+        check_count(workers, "workers")
+        check_progress(progress)
+        pairs = check_pairs(pairs)
+        return list(in_steps(progress, (self.align_sentences(s, t) for s, t in pairs), len(pairs), "aligning"))

@@ -19,7 +19,7 @@ from ..alignment import AlignFunction, Alignment, TextAlignFunction
 from ..errors import ConfigurationError, InputTypeError, shown_value
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
-from .exact import exact_match_aligner
+from .exact import ExactAligner, exact_match_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
     from .contextual import ContextualAligner
@@ -127,7 +127,7 @@ def aligner_label(aligner: AlignFunction | None) -> str:
         return "sultan:default"
     if isinstance(aligner, PresetAligner):
         return f"sultan:{aligner.preset}"
-    if aligner is exact_match_aligner:
+    if is_exact_aligner(aligner):
         return "exact"
     owner = getattr(aligner, "__self__", aligner)  # an aligner, or its bound method
     if is_contextual_aligner(owner):  # the contextual preset's, on whichever encoder (its signature names it)
@@ -136,6 +136,12 @@ def aligner_label(aligner: AlignFunction | None) -> str:
     if preset is not None:
         return f"sultan:{preset}"
     return getattr(aligner, "__qualname__", type(aligner).__name__)
+
+
+def is_exact_aligner(value: object) -> bool:
+    """The exact-match aligner: its function (the registry's ``exact``), an :class:`ExactAligner`
+    (what ``align --aligner exact`` runs) or one of its bound methods."""
+    return value is exact_match_aligner or isinstance(getattr(value, "__self__", value), ExactAligner)
 
 
 def is_contextual_aligner(value: object) -> bool:

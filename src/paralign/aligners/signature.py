@@ -34,8 +34,13 @@ from typing import Any
 
 from ..alignment import AlignFunction
 from ..signature import join_signature, setting_value, short_hash, signature_parts
-from .exact import exact_match_aligner
-from .registry import PresetAligner, aligner_label, is_contextual_aligner, resolve_aligner
+from .registry import (
+    PresetAligner,
+    aligner_label,
+    is_contextual_aligner,
+    is_exact_aligner,
+    resolve_aligner,
+)
 
 #: The presets a Sultan aligner built from options may be named after, in order of preference.
 NAMED_PRESETS = ("default", "paper", "paraphrase")
@@ -79,7 +84,7 @@ def environment_parts(aligner: AlignFunction | Any | None, *, stopwords: bool | 
     from ..metrics.paraeval.signature import stopwords_part
 
     if stopwords is None:
-        stopwords = resolve_aligner(aligner) is not exact_match_aligner
+        stopwords = not is_exact_aligner(resolve_aligner(aligner))
     listed = signature_parts(stopwords_part()) if stopwords else {}
     return {**listed, "spacy": spacy_id(aligner)}
 
@@ -92,7 +97,7 @@ def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
         aligner = PresetAligner("default")
     if isinstance(aligner, PresetAligner):
         return dict(_preset_parts(aligner.preset))
-    if aligner is exact_match_aligner:
+    if is_exact_aligner(aligner):
         return {"aligner": "exact"}
     owner = getattr(aligner, "__self__", None)  # a bound method, e.g. Aligner().align_sentences
     if owner is not None and _is_aligner(owner):

@@ -1,6 +1,7 @@
 """Option groups and helpers shared by several commands (a command module never imports another).
 
-* the Sultan aligner's options (`align`, `evaluate-aligner`, `tune-aligner`) and their `Aligner`;
+* the aligner options of `align`, `evaluate-aligner`, `tune-aligner` (`--aligner`, the Sultan
+  aligner's options) and their aligner object;
 * `--preset` (those and the similarity commands); `--gold`, `--gold-links`, `--limit`;
 * the similarity commands' options (`similarity`, `evaluate-sts`, `evaluate-paraphrase`), their
   aligner and the evaluation commands' runner.
@@ -15,8 +16,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, ExitStack
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..aligners.exact import ExactAligner
 from ..aligners.registry import ALIGNER_NAMES, get_aligner
 from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
 from ..aligners.sultan.options import NEURAL_PRESETS
@@ -47,29 +49,40 @@ if TYPE_CHECKING:  # pragma: no cover
 ALIGNER_DEFAULTS = AlignerConfig()
 
 
-def add_preset_option(container: argparse._ActionsContainer, default: str = "default") -> None:
-    """--preset: a named option set of the Sultan aligner (shared with the similarity commands)."""
+def add_preset_option(container: argparse._ActionsContainer, default: str | None = "default") -> None:
+    """--preset: a named option set of the Sultan aligner (shared with the similarity commands).
+    `default` None: not typed (the `default` preset), so that a preset given where none applies
+    (``align --aligner exact``) can be refused."""
     container.add_argument(
         "--preset", choices=list(PRESETS), default=default,
         help="option set of the sultan aligner: default, paper (the published method only), "
         "paraphrase (chosen on paraphrase alignments: context links, unique stop words) or "
         "contextual (the most accurate: contextual evidence from a neural encoder and a "
-        "confidence per link; needs pip install 'paralign[neural]') (default: %(default)s)",
+        "confidence per link; needs pip install 'paralign[neural]'; --aligner contextual is "
+        f"the same) (default: {default or 'default'})",
     )
+
+
+def add_aligner_choice(container: argparse._ActionsContainer, text: str = "word aligner (default: %(default)s)") -> None:
+    """--aligner: the aligner by its registry name (:data:`~paralign.aligners.registry.ALIGNER_NAMES`,
+    the names the web app's requests take), for the similarity and the alignment commands."""
+    container.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help=text)
 
 
 def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = True) -> None:
     """Options shared by align, evaluate-aligner and tune-aligner (which searches --ppdb-sim and
     --w itself: `parameters=False` leaves them out)."""
     group = parser.add_argument_group("aligner")
-    group.add_argument("--similarity", default="ppdb",
+    add_aligner_choice(group, ALIGNER_HELP)
+    # the sultan aligner's options default to None (not typed), so --aligner exact can refuse them
+    group.add_argument("--similarity", default=None,
                        help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
-                       "(default: %(default)s)")
+                       "(default: ppdb)")
     if parameters:
-        group.add_argument("--ppdb-sim", type=open_unit, default=ALIGNER_DEFAULTS.ppdb_sim,
-                           help="similarity of a related pair (default: %(default)s)")
-        group.add_argument("--w", type=open_unit, default=ALIGNER_DEFAULTS.w,
-                           help="weight of word vs context similarity (default: %(default)s)")
+        group.add_argument("--ppdb-sim", type=open_unit, default=None,
+                           help=f"similarity of a related pair (default: {ALIGNER_DEFAULTS.ppdb_sim})")
+        group.add_argument("--w", type=open_unit, default=None,
+                           help=f"weight of word vs context similarity (default: {ALIGNER_DEFAULTS.w})")
     group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
     group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
     group.add_argument("--no-text-context", action="store_true", help="ablation: no textual context")
@@ -77,7 +90,7 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     group.add_argument("--stop-word-sequences", action="store_true",
                        help="wsAlign also aligns identical all-stop-word sequences (the reference "
                        "code's behaviour; the paper requires a content word)")
-    add_preset_option(group)
+    add_preset_option(group, None)
     group.add_argument("--paper", action="store_true",
                        help="switch off paralign's extensions (sentence-start evidence, quote "
                        "pairs, spelling variants, ...): the same as --preset paper")
@@ -88,10 +101,30 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     group.add_argument("--workers", type=positive_int, default=1,
                        help="Dask worker processes for parsing and aligning (default 1: in this process)")
     add_scheduler_option(group)
-    add_encoder_options(group)
+    add_encoder_options(group, CONTEXTUAL)
     group.add_argument("--min-confidence", type=unit_interval, default=None, metavar="P",
-                       help="--preset contextual: keep only links whose confidence is at least P "
+                       help=f"{CONTEXTUAL}: keep only links whose confidence is at least P "
                        "(0-1; default: the link model's own threshold, chosen on training data)")
+
+
+#: --aligner of align, evaluate-aligner and tune-aligner.
+ALIGNER_HELP = ("the word aligner: sultan (Sultan et al. 2014, with the options below), contextual (another "
+                "spelling of --preset contextual: the same aligner and signature, aligner:sultan:contextual; "
+                "the sultan options below set its lexical pipeline, and any other --preset is a usage error) "
+                "or exact (the exact-match baseline: identical words, one-to-one, left to right; the sultan "
+                "options, --preset included, are a usage error with it) (default: %(default)s)")
+
+#: What runs the encoder in align, evaluate-aligner and tune-aligner (--encoder, --device, --min-confidence).
+CONTEXTUAL = "--preset contextual or --aligner contextual"
+
+#: The sultan aligner's options as typed, with their argparse dest (typed: not None or False):
+#: the exact aligner takes none of them.
+SULTAN_OPTIONS = (("--similarity", "similarity"), ("--ppdb-sim", "ppdb_sim"), ("--w", "w"),
+                  ("--no-word-similarity", "no_word_similarity"), ("--no-dependencies", "no_dependencies"),
+                  ("--no-text-context", "no_text_context"), ("--no-stop-words", "no_stop_words"),
+                  ("--stop-word-sequences", "stop_word_sequences"), ("--preset", "preset"), ("--paper", "paper"),
+                  ("--context-links", "context_links"), ("--encoder", "encoder"), ("--device", "device"),
+                  ("--min-confidence", "min_confidence"))
 
 
 def add_scheduler_option(container: argparse._ActionsContainer) -> None:
@@ -196,17 +229,26 @@ def add_gold_options(parser: argparse.ArgumentParser) -> None:
                         help="only the first N pairs (N >= 1; default: all)")
 
 
-def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
-    """The aligner of the aligner options: the Sultan aligner, or with ``--preset contextual``
-    the contextual aligner around it (--encoder, --device, --min-confidence).
+def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner | ExactAligner:
+    """The aligner of the aligner options: the Sultan aligner, with ``--preset contextual`` (or
+    ``--aligner contextual``, its other spelling) the contextual aligner around it (--encoder,
+    --device, --min-confidence), with ``--aligner exact`` the exact-match baseline, which takes
+    none of the Sultan aligner's options (any typed is a usage error naming it).
 
     Its word-similarity source (--similarity) is loaded here, before any batch: a bad one is one
     error, not one per pair of a batch that catches each pair's failure (`align`)."""
+    if args.aligner == "exact":
+        given = [flag for flag, dest in SULTAN_OPTIONS if getattr(args, dest, None) not in (None, False)]
+        if given:
+            them = "it" if len(given) == 1 else "them"
+            raise ConfigurationError(f"--aligner exact takes no option of the sultan aligner ({', '.join(given)}): "
+                                     f"the exact-match baseline links identical words only; leave {them} out")
+        return ExactAligner()
+    preset = sultan_preset(args)
     lexical = _sultan_from_args(args)
-    check_encoder_options(args, args.preset in NEURAL_PRESETS, "--preset contextual",
-                          {"--min-confidence": args.min_confidence})
+    check_encoder_options(args, preset in NEURAL_PRESETS, CONTEXTUAL, {"--min-confidence": args.min_confidence})
     lexical.related  # noqa: B018 - load (and so check) --similarity now
-    if args.preset not in NEURAL_PRESETS:
+    if preset not in NEURAL_PRESETS:
         return lexical
     from ..aligners.contextual import ContextualAligner
 
@@ -214,7 +256,20 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner:
                              min_confidence=args.min_confidence)
 
 
-def loaded_aligner(args: argparse.Namespace) -> Aligner | ContextualAligner:
+def sultan_preset(args: argparse.Namespace) -> str:
+    """The preset of align's, evaluate-aligner's and tune-aligner's Sultan aligner: --preset
+    (`default` when not typed), or ``contextual`` for ``--aligner contextual``, another spelling
+    of ``--preset contextual``; with another --preset typed, a usage error naming both."""
+    preset = getattr(args, "preset", None)
+    if getattr(args, "aligner", "sultan") != "contextual":
+        return preset or "default"
+    if preset not in (None, "contextual"):
+        raise ConfigurationError(f"--aligner contextual is --preset contextual (the contextual aligner), not "
+                                 f"--preset {preset}: give one of them")
+    return "contextual"
+
+
+def loaded_aligner(args: argparse.Namespace) -> Aligner | ContextualAligner | ExactAligner:
     """:func:`aligner_from_args` under a ``loading`` bar (on a terminal): the contextual aligner
     imports torch and reads its models (4-8 s), which drew nothing before the first step."""
     _, close = progress_callback(1, "loading")
@@ -227,14 +282,16 @@ def loaded_aligner(args: argparse.Namespace) -> Aligner | ContextualAligner:
 def _sultan_from_args(args: argparse.Namespace) -> Aligner:
     if args.workers < 1:
         raise ConfigurationError(f"--workers must be >= 1, got {args.workers}")
-    if args.paper and args.preset not in ("default", "paper"):
-        raise ConfigurationError(f"--paper contradicts --preset {args.preset}")
-    options = preset_options("paper" if args.paper else args.preset)
+    preset = sultan_preset(args)
+    if args.paper and preset not in ("default", "paper"):
+        chosen = "--aligner contextual" if args.aligner == "contextual" else f"--preset {preset}"
+        raise ConfigurationError(f"--paper contradicts {chosen}")
+    options = preset_options("paper" if args.paper else preset)
     if args.context_links is not None:
         options["context_only_links"] = args.context_links
     return Aligner(
-        similarity=args.similarity, ppdb_sim=getattr(args, "ppdb_sim", ALIGNER_DEFAULTS.ppdb_sim),
-        w=getattr(args, "w", ALIGNER_DEFAULTS.w),
+        similarity=_typed(args, "similarity", "ppdb"), ppdb_sim=_typed(args, "ppdb_sim", ALIGNER_DEFAULTS.ppdb_sim),
+        w=_typed(args, "w", ALIGNER_DEFAULTS.w),
         use_word_similarity=not args.no_word_similarity,
         use_dependency_context=not args.no_dependencies,
         use_textual_context=not args.no_text_context,
@@ -242,6 +299,13 @@ def _sultan_from_args(args: argparse.Namespace) -> Aligner:
         sequences_need_content=not args.stop_word_sequences,
         **options,
     )
+
+
+def _typed(args: argparse.Namespace, dest: str, default: object) -> Any:
+    """The value of an option that defaults to None (not typed; tune-aligner has no --ppdb-sim
+    or --w), else `default`."""
+    value = getattr(args, dest, None)
+    return default if value is None else value
 
 
 # -- the similarity commands ----------------------------------------------------------------------
@@ -260,7 +324,7 @@ def add_similarity_options(
     an explicit signal from none.
     """
     parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
-    parser.add_argument("--aligner", default="sultan", choices=ALIGNER_NAMES, help="word aligner (default: %(default)s)")
+    add_aligner_choice(parser)
     add_preset_option(parser, preset)
     parser.add_argument("--workers", type=positive_int, default=1,
                         help="Dask worker processes (default: %(default)s: in this process)")

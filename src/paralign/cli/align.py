@@ -1,4 +1,4 @@
-"""`paralign align`: word-align sentence pairs with the Sultan et al. (2014) aligner.
+"""`paralign align`: word-align sentence pairs with the Sultan et al. (2014) aligner (or another: --aligner).
 
 Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`; a line whose third field is a
 number, a gold score after the sentences, is reported, not aligned), JSONL lines with
@@ -8,7 +8,7 @@ output scores against it with score-alignments). Output (--format): one
 Pharaoh line per input line (per pair of a gold file) (`i-j ...`, 0-based indices of the
 tokens aligned: spaCy's, or with --tokenized or a gold file's the input's own, split on white
 space, as SimAlign and fast_align users' golds are; json lists them; text), JSON Lines (one JSON object per pair,
-with the aligned token pairs, and with --preset contextual each link's "confidence"; json), the sentences and their links as word pairs (pretty,
+with the aligned token pairs, and with the contextual aligner each link's "confidence"; json), the sentences and their links as word pairs (pretty,
 coloured when stdout is a terminal), an SVG picture (svg: the alignment grid, or with
 --picture lines the two sentences joined by lines; one pair to stdout or -o FILE.svg, several
 pairs need -o FILE.svg and give FILE-N.svg for input line N), or one self-contained HTML page
@@ -21,6 +21,11 @@ format (FILE.svg without --format svg, FILE.html without --format html, any FILE
 format but text (Pharaoh lines for scripts) carries the settings' signature: json in each
 aligned pair's object, pretty as its last line, html under the page's title, svg as the
 picture's <desc> (nothing drawn).
+
+--aligner picks the aligner: sultan (the default, set by --preset and the other options of the
+aligner group), contextual (another spelling of --preset contextual: the same aligner and
+signature) or exact (the exact-match baseline, which takes none of the sultan aligner's options:
+one typed is a usage error). The signature names it (aligner:sultan:default, aligner:exact).
 
 With --workers N (N > 1) or --scheduler the pairs are annotated and aligned in chunks
 (--chunk-size pairs) on a Dask cluster; text and json lines are written as chunks finish, in
@@ -75,7 +80,7 @@ Result = InputResult
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "align", help="word-align sentence pairs (Sultan et al. 2014)",
+        "align", help="word-align sentence pairs (Sultan et al. 2014; --aligner contextual or exact)",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("input", nargs="?", default=None,

@@ -31,10 +31,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-aligner", help="align a gold file's pairs and score them (with timings)",
         description="Align every pair of a gold alignment file (any format score-alignments "
-        "reads) and print the gold file (as given), score-alignments' scores plus "
-        "annotate_seconds, align_seconds and pairs_per_second.",
+        "reads) with the --aligner chosen (sultan, its contextual preset, or the exact-match "
+        "baseline: the same gold and scores for each, the signature naming the aligner) and print "
+        "the gold file (as given), score-alignments' scores plus annotate_seconds, align_seconds "
+        "and pairs_per_second.",
         epilog=f"{SCORES_LEGEND} gold = the gold file, as given (the first line of text); time = the seconds spent annotating (spaCy; with --preset "
-        "contextual, the encoder too) and aligning, and the pairs per second of the two together.",
+        "contextual or --aligner contextual, the encoder too) and aligning, and the pairs per second of the two together.",
     )
     add_gold_options(parser)
     add_aligner_options(parser)

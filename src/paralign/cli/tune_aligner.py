@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import GRID, TuneResult, tune_aligner, tuned_on_test
-from ..errors import counted
+from ..aligners.exact import ExactAligner
+from ..errors import ConfigurationError, counted
 from ._common import add_format, add_output, progress, warn, warn_skipped_pairs, write_result
 from ._options import (
     add_aligner_options,
@@ -32,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Annotate a gold file once, then align it for every (ppdb_sim, w) in the grid "
         "(default {0.1, ..., 1.0} for both) and report the best macro F1 (a gold whose file name "
         "calls it a test split, as RTE2_test_M or gold.test.sure, is warned of first). The other aligner "
-        "options are fixed for the whole search. The report ends with the best setting's aligner "
+        "options are fixed for the whole search (--aligner contextual, or --preset contextual, tunes the "
+        "contextual aligner's lexical pipeline; --aligner exact has no parameters and is a usage error). The report ends with the best setting's aligner "
         "signature (what evaluate-aligner prints for it) and a signature of what the grid shares.",
         epilog="Output: one row per (ppdb_sim, w) of the grid. P, R, F1 = macro precision, recall "
         "and F1 in percent (evaluate-aligner's macro: per-pair P and R averaged, F1 of the two "
@@ -83,12 +85,17 @@ def _render(result: TuneResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    aligner = loaded_aligner(args)
+    if isinstance(aligner, ExactAligner):  # before the test-split warning and the gold's annotation
+        raise ConfigurationError("--aligner exact has nothing to tune: the exact-match baseline has no "
+                                 "parameters (tune-aligner searches the sultan aligner's ppdb_sim and w); "
+                                 "score it with evaluate-aligner --aligner exact")
     on_test = tuned_on_test(args.gold)
     if on_test is not None:  # said before the search, which can take minutes
         warn(on_test)
     with cluster_runner(args):
         result = on_gold(args, lambda gold: tune_aligner(
-            loaded_aligner(args), gold, args.gold_links, args.ppdb_grid, args.w_grid,
+            aligner, gold, args.gold_links, args.ppdb_grid, args.w_grid,
             workers=args.workers, limit=args.limit,
             # annotating the gold, then the grid tried (a repeated value once)
             progress=lambda steps: progress(steps, getattr(steps, "name", "grid")),
