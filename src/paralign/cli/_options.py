@@ -63,7 +63,8 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     --w itself: `parameters=False` leaves them out)."""
     group = parser.add_argument_group("aligner")
     group.add_argument("--similarity", default="ppdb",
-                       help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
+                       help="related-word source: ppdb, wordnet, none, a paraphrase table file "
+                       "(X.parquet as pivot writes it, X.tsv or X.tsv.gz; `path[:threshold]`), or a+b "
                        "(default: %(default)s)")
     if parameters:
         group.add_argument("--ppdb-sim", type=open_unit, default=ALIGNER_DEFAULTS.ppdb_sim,
