@@ -15,8 +15,9 @@ rows that come to be one (``car -> auto`` twice, ``Car -> Auto``) the best is ke
 itself by that rule (``car -> CAR``) is dropped. Not an error: rows written apart meet under
 paralign's matching rule, not the user's, and every table in memory kept the best already.
 
-Not for: building tables (:mod:`paralign.pivot`), or the in-memory `ParaphraseTable` used
-for matching (:mod:`paralign.paraphrases`, which reads these files through here).
+Not for: building tables (:mod:`paralign.pivot`), writing their files (:mod:`paralign.table_writer`,
+whose names are re-exported here), or the in-memory `ParaphraseTable` used for matching
+(:mod:`paralign.paraphrases`, which reads these files through here).
 """
 
 from __future__ import annotations
@@ -25,9 +26,7 @@ import functools
 import json
 import math
 import os
-import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -42,6 +41,14 @@ from .errors import (
     invalid_json,
     shown_value,
 )
+from .table_writer import METADATA_KEY as METADATA_KEY
+from .table_writer import METADATA_LINE as METADATA_LINE
+from .table_writer import PARQUET_SUFFIXES as PARQUET_SUFFIXES
+from .table_writer import ROW_GROUP_ROWS as ROW_GROUP_ROWS
+from .table_writer import TableWriter as TableWriter
+from .table_writer import atomic_path as atomic_path
+from .table_writer import is_parquet as is_parquet
+from .table_writer import tsv_bytes as tsv_bytes
 from .textio import (
     float_field,
     input_file_error,
@@ -51,18 +58,11 @@ from .textio import (
     strip_bom,
     without_bom,
 )
-from .textout import is_gzip_name
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
     import pyarrow as pa
 
-PARQUET_SUFFIXES = (".parquet", ".pq")
-#: Rows per Parquet row group: small enough that a phrase query reads little.
-ROW_GROUP_ROWS = 65_536
 GROUPS_AT_ONCE = 4  # row groups a query holds in memory at once (262,144 rows), whatever its phrases need
-METADATA_KEY = b"paralign"
-#: How a TSV table's first lines begin that hold the same record (JSON after it).
-METADATA_LINE = "# paralign: "
 
 #: Why a row's negative score is refused (:func:`iter_rows`, :func:`checked_batch`, from_tsv, a
 #: row added in memory): the third column is p(e2|e1) (pivot, paraphrase-table), a count (lattice
@@ -102,29 +102,6 @@ def check_top_k(top_k: object) -> int | None:
     return None if top_k is None else check_count(top_k, "top_k")
 
 
-@contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary sibling of `path`; rename it onto `path` only if the block succeeds."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # the temporary name keeps the suffixes (.tsv.gz: gzip is chosen by name)
-    tmp = path.with_name(f".tmp{os.getpid()}-{path.name}")
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    finally:
-        if tmp.is_dir():
-            shutil.rmtree(tmp, ignore_errors=True)
-        elif tmp.exists():
-            tmp.unlink()
-
-
-def is_parquet(path: str | Path) -> bool:
-    """True when `path` names a Parquet table (by its suffix); otherwise it is TSV. What a
-    table is written as; reading tells by the data (:func:`is_parquet_file`)."""
-    return Path(path).suffix.lower() in PARQUET_SUFFIXES
-
-
 #: What a Parquet file starts and ends with.
 PARQUET_MAGIC = b"PAR1"
 
@@ -145,98 +122,6 @@ def is_parquet_file(path: str | Path) -> bool:
             return head == PARQUET_MAGIC and handle.read() == PARQUET_MAGIC
     except OSError:
         return False  # the reader names the fault
-
-
-def tsv_bytes(part: pa.Table, schema: pa.Schema, *, gzip: bool) -> bytes:
-    """`part`'s rows (`schema`'s columns) as TSV lines, UTF-8, one gzip member when `gzip`:
-    what :meth:`TableWriter.write` appends, made wherever the part is (a Dask worker)."""
-    part = part.select(schema.names).cast(schema)
-    if not part.num_rows:
-        return b""
-    columns = [_tsv_column(part[name]) for name in schema.names]
-    return _encoded("\n".join(map("\t".join, zip(*columns, strict=True))) + "\n", gzip)
-
-
-def _encoded(text: str, gzip: bool) -> bytes:
-    import gzip as gz
-
-    data = text.encode("utf-8")
-    return gz.compress(data, compresslevel=6, mtime=0) if gzip else data
-
-
-def _tsv_column(column: Any) -> list[str]:
-    """A column's values as TSV text: floats by ``repr`` (exact: a TSV table reads back the same
-    numbers), the rest by ``str``; a column at a time, so the type is looked at once."""
-    import pyarrow as pa
-
-    values = column.to_pylist()
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        return values
-    return list(map(repr if pa.types.is_floating(column.type) else str, values))
-
-
-class TableWriter:
-    """Write a table in parts (Arrow tables of one schema), Parquet or TSV by `path`'s name;
-    the file appears at `path` only when :meth:`close` completes (use it as a context manager:
-    an exception discards the temporary file)."""
-
-    def __init__(self, path: str | Path, schema: pa.Schema, metadata: dict[str, Any] | None = None):
-        import pyarrow as pa
-
-        self.path = Path(path)
-        self.rows = 0
-        self._atomic = atomic_path(self.path)
-        self._tmp = self._atomic.__enter__()
-        encoded = json.dumps(metadata or {}, sort_keys=True)
-        self.schema = schema.with_metadata({METADATA_KEY: encoded.encode()})
-        self.gzip = is_gzip_name(self.path)
-        if is_parquet(self.path):
-            import pyarrow.parquet as pq
-
-            self._parquet: Any = pq.ParquetWriter(self._tmp, self.schema, compression="zstd")
-            self._text: Any = None
-        else:
-            self._parquet = None
-            self._text = open(self._tmp, "wb")  # noqa: SIM115 - closed by close()/__exit__
-            header = "# " + "\t".join(schema.names) + "\n" + f"{METADATA_LINE}{encoded}\n"
-            self._text.write(_encoded(header, self.gzip))
-        self._pa = pa
-
-    def write(self, part: pa.Table) -> None:
-        part = part.select(self.schema.names).cast(self.schema)
-        if self._parquet is not None:
-            self.rows += part.num_rows
-            self._parquet.write_table(part, row_group_size=ROW_GROUP_ROWS)
-            return
-        self.write_encoded(tsv_bytes(part, self.schema, gzip=self.gzip), part.num_rows)
-
-    def write_encoded(self, data: bytes, rows: int) -> None:
-        """Append `rows` rows already made by :func:`tsv_bytes` with this file's `gzip` (a
-        worker can encode its part: the file's gzip members are simply concatenated)."""
-        if self._text is None:
-            raise TypeError("write_encoded is for TSV tables; write Parquet parts with write()")
-        self.rows += rows
-        self._text.write(data)
-
-    def close(self) -> None:
-        if self._parquet is not None:
-            self._parquet.close()
-        elif self._text is not None:
-            self._text.close()
-        self._atomic.__exit__(None, None, None)
-
-    def __enter__(self) -> TableWriter:
-        return self
-
-    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
-        if kind is None:
-            self.close()
-            return
-        if self._parquet is not None:
-            self._parquet.close()
-        elif self._text is not None:
-            self._text.close()
-        self._atomic.__exit__(kind, value, traceback)
 
 
 @functools.lru_cache(maxsize=4)
