@@ -1,7 +1,9 @@
 """Paraphrase table files: Parquet or TSV (written gzip when named .gz in any case), written atomically, read alike.
 
 A table is rows of ``phrase, paraphrase, probability`` and more columns (pivot tables:
-``pivots, support``; monolingual tables: ``count, phrase_count``).  The pipelines write
+``pivots, support``; monolingual tables: ``count, phrase_count``), or of ``phrase, paraphrase,
+score`` (a lattice table's count of groups, a user's score): its header, or a Parquet table's
+schema, names the third column (:func:`score_column`).  The pipelines write
 Parquet (``X.parquet``: sorted by phrase, so a query reads only the row groups whose min/max
 statistics hold its phrase) or TSV (``X.tsv``, ``X.tsv.gz``: a ``# column...`` header, then
 one row a line, floats as Python's exact ``repr``), with the same rows; every reader here
@@ -368,14 +370,16 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The rows of each of `phrases` in a table, best first (probability, then paraphrase, by `key` when
+    """The rows of each of `phrases` in a table, best first (score, then paraphrase, by `key` when
     given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
     the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
     exactly, or, with `key`, to each row's ``key(phrase)`` (a user's table, matched without case: see
     :func:`paralign.phrase_keys.lookup_held`).  Parquet is read with a filter on `phrase`, so only the row
     groups that can hold them are read (with `key`, every row: no statistics order the keys); TSV is
     scanned once, a user's row without a score being an unscored pair (None, listed after the scored
-    ones). A column after the score is keyed by its name, or ``column<N>`` (:func:`_extra_names`).
+    ones). A row is the paraphrase, its score keyed by the table's name for it (:func:`score_column`:
+    ``probability`` in a pivot table, ``score`` in a lattice table), then each column after the score,
+    keyed by its name, or ``column<N>`` (:func:`_extra_names`).
     `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
     of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
@@ -383,34 +387,36 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
+    names = table_columns(path)
+    score = _score_name(names)
     if is_parquet_file(path):
         number: int | None = None if key is None else 1  # a query's rows are not numbered
+        extras = _extra_names(names, len(names), score)
         for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
-            names = _extra_names(batch.schema.names, batch.num_columns)
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
             number = None if number is None else number + batch.num_rows
             for row in zip(*columns, strict=True):
                 rows = found.get(keyed(row[0]))
                 if rows is not None:  # by position, as a TSV table's columns
-                    rows.append({"paraphrase": row[1], "probability": row[2],
-                                 **{name: _extra(value) for name, value in zip(names, row[3:], strict=True)}})
+                    rows.append({"paraphrase": row[1], score: row[2],
+                                 **{name: _extra(value) for name, value in zip(extras, row[3:], strict=True)}})
     else:
-        names = _tsv_columns(path)
-        for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
+        for phrase, paraphrase, value, rest in iter_rows(path, unscored=True):
             rows = found.get(keyed(phrase))
             if rows is not None:
-                extra = zip(_extra_names(names, 3 + len(rest)), map(_number, rest), strict=True)
-                rows.append({"paraphrase": paraphrase, "probability": probability, **dict(extra)})
+                extra = zip(_extra_names(names, 3 + len(rest), score), map(_number, rest), strict=True)
+                rows.append({"paraphrase": paraphrase, score: value, **dict(extra)})
     fold = key or str  # a built table's paraphrases matched as written, a user's by the key
     for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
-        rows = sorted(_one_a_paraphrase(rows, phrase, fold), key=lambda r: best_first(r["probability"], fold(r["paraphrase"])))
+        rows = sorted(_one_a_paraphrase(rows, phrase, fold, score), key=lambda r: best_first(r[score], fold(r["paraphrase"])))
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
 
 
-def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[str], str]) -> Iterable[dict[str, Any]]:
-    """`phrase`'s `rows` (in the file's order) as the table in memory holds them (:meth:`ParaphraseTable.add`):
-    one row a paraphrase, by its `key` (the rule the phrase was matched by: a user's table's case and white
+def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[str], str],
+                      score: str) -> Iterable[dict[str, Any]]:
+    """`phrase`'s `rows` (in the file's order, each one's score under the key `score`) as the table in memory
+    holds them (:meth:`ParaphraseTable.add`): one row a paraphrase, by its `key` (the rule the phrase was matched by: a user's table's case and white
     space folded), the best of rows that share it kept (:func:`best_first`: the higher score, a scored row
     over an unscored one, the first of equals), shown as it is written; a row whose paraphrase is the phrase
     itself by that key (``car -> CAR``), or is empty, is dropped. `paralign paraphrases` listed each such
@@ -421,7 +427,7 @@ def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[st
         if not held or held == phrase:
             continue
         kept = best.get(held)
-        if kept is None or best_first(row["probability"], "") < best_first(kept["probability"], ""):
+        if kept is None or best_first(row[score], "") < best_first(kept[score], ""):
             best[held] = row
     return best.values()
 
@@ -450,20 +456,37 @@ def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float,
     return probability is None, -(probability or 0.0), paraphrase
 
 
-def _extra_names(names: Sequence[str], width: int) -> list[str]:
+def _extra_names(names: Sequence[str], width: int, score: str) -> list[str]:
     """The keys of a row's columns 4 to `width`: their `names`, or ``column<N>`` where none names one or its
-    name is taken (a 'probability' after a 'score' overrode the row's score, ranked and shown by it)."""
-    taken, keys = {"paraphrase", "probability"}, []
+    name is taken (the row's `score` key: a second 'score' column overrode the row's score, ranked and shown by it)."""
+    taken, keys = {"paraphrase", score}, []
     for n in range(3, width):
         keys.append(names[n] if n < len(names) and names[n] not in taken else f"column{n + 1}")
         taken.add(keys[-1])
     return keys
 
 
-def _tsv_columns(path: str | Path) -> list[str]:
+def table_columns(path: str | Path) -> list[str]:
+    """A table's column names: a Parquet table's schema's, a TSV table's ``# phrase TAB paraphrase TAB ...``
+    header's (its first line: none in a user's table without it, or an old ``lattice paraphrases`` one)."""
+    if is_parquet_file(path):
+        return list(_open_parquet(path).schema_arrow.names)
     with open_text(path) as handle:
         first = strip_bom(handle.readline())
     return first[2:].rstrip("\r\n").split("\t") if first.startswith("# ") else []  # a header names them
+
+
+def score_column(path: str | Path) -> str:
+    """What a table names its score, the third column: ``probability`` (p(e2|e1)) in the tables pivot and
+    paraphrase-table write, ``score`` (a count of groups) in those ``lattice paraphrases`` writes, a user's
+    name in a user's header; ``score`` where none names it (a user's table, whose score paralign cannot
+    tell: `paralign paraphrases` called it a probability, and a lattice table's count with it)."""
+    return _score_name(table_columns(path))
+
+
+def _score_name(names: Sequence[str]) -> str:
+    name = names[2] if len(names) > 2 else ""
+    return name if name.strip() and name != "paraphrase" else "score"  # a row's keys: paraphrase, score
 
 
 def _number(text: str) -> int | float | str:
