@@ -21,7 +21,7 @@ from ..corpora.sentence_pairs import (
     parse_jsonl_line,
     read_input_pairs,
     read_parallel,
-    read_sentence_pairs,
+    sentence_pair_rows,
 )
 from ..errors import ConfigurationError
 from ..similarity import (
@@ -93,7 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--pairs", default=None,
                         help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file), a CSV or TSV "
                         "whose first line names sentence1 and sentence2 columns (one score a record; a quoted CSV "
-                        "field may hold commas and line breaks), or JSONL "
+                        "field may hold commas and line breaks; an id column is listed under \"ids\" in the JSON "
+                        "output), or JSONL "
                         "(objects with \"source\" and \"target\", or \"sentence1\" and \"sentence2\", and an optional \"id\", which the JSON "
                         "output lists under \"ids\"), told line by line as align tells them: a line opening an object, or "
                         "a JSON value without a tab, is JSON (default: stdin)")
@@ -181,9 +182,9 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]]) ->
 
 
 def _tsv_rows(lines: Iterable[str]) -> Iterator[tuple[int, tuple[TextLike, TextLike] | str, str | None]]:
-    """The rows of a TSV file (`read_sentence_pairs`), with its JSON lines (`is_json_line`)
+    """The rows of a TSV file (`sentence_pair_rows`), with its JSON lines (`is_json_line`)
     read as records (`parse_jsonl_line`), as `align` reads them: (line number, the sentences
-    or why there are none, the record's id)."""
+    or why there are none, the id: a table's id column, or the record's)."""
     kept: dict[int, str] = {}
 
     def keep(lines: Iterable[str]) -> Iterator[str]:
@@ -191,12 +192,12 @@ def _tsv_rows(lines: Iterable[str]) -> Iterator[tuple[int, tuple[TextLike, TextL
             kept[number] = line
             yield line
 
-    for number, row in read_sentence_pairs(keep(lines)):
+    for number, row, pair_id in sentence_pair_rows(keep(lines))[1]:
         line = kept.pop(number, "")
         while kept and (first := next(iter(kept))) < number:  # a header, a table's record's other lines
             del kept[first]
         if not is_json_line(line):
-            yield number, row, None
+            yield number, row, pair_id
             continue
         pair = parse_jsonl_line(line, number, False)
         if pair.source is None or pair.target is None:
