@@ -504,6 +504,21 @@ def test_a_tables_id_column_is_listed_under_ids_as_a_jsonl_records_id_is(tmp_pat
     assert "ids" not in result and result["scores"] == [1.0]
 
 
+def test_the_summary_counts_a_tables_records_not_lines(tmp_path, capsys):
+    """similarity's summary said "1 of 2 input lines bad" of a CSV whose quoted record spans two
+    lines (and whose header is no pair): it counts records there, and lines in a file of lines."""
+    table = tmp_path / "t.csv"
+    table.write_text('sentence1,sentence2\n"The cat\nsat.",A cat sat.\nonly one sentence\n', encoding="utf-8")
+    assert main(["similarity", "--pairs", str(table), "--aligner", "exact"]) == 0
+    err = capsys.readouterr().err
+    assert f"{table}:4: 1 field, expected 2" in err
+    assert err.splitlines()[-1].startswith(f"paralign: warning: {table}: 1 of 2 records bad (each reported above;")
+    lines = tmp_path / "p.tsv"
+    lines.write_text("The cat sat.\tA cat sat.\nonly one sentence\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(lines), "--aligner", "exact"]) == 0
+    assert f"{lines}: 1 of 2 input lines bad" in capsys.readouterr().err
+
+
 def test_help_says_a_hybrid_models_scores_are_not_clipped(capsys):
     """The help promised every score in [0, 1]; a fitted hybrid blend's are not clipped."""
     with pytest.raises(SystemExit):
