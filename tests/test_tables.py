@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from paralign.errors import ConfigurationError, FormatError
 from paralign.paraphrases import load_source
-from paralign.tables import TableWriter, iter_rows, lookup, read_metadata
+from paralign.tables import TableWriter, iter_rows, lookup, read_metadata, score_column
 
 SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
                     ("pivots", pa.int64()), ("support", pa.int64())])
@@ -214,7 +214,7 @@ def test_lookup_refuses_one_str_of_phrases(tmp_path) -> None:
         lookup(path, "a man")
     with pytest.raises(InputTypeError, match="phrases must be a list of strings"):
         top_paraphrases(path, "a man")
-    assert lookup(path, ["a man"]) == {"a man": [{"paraphrase": "a guy", "probability": 0.5}]}
+    assert lookup(path, ["a man"]) == {"a man": [{"paraphrase": "a guy", "score": 0.5}]}  # no header names it
 
 
 @pytest.mark.parametrize(("top_k", "message"), [
@@ -250,9 +250,9 @@ def test_a_users_unscored_rows_are_read_by_lookup_but_not_by_the_pipelines(tmp_p
     path.write_bytes(b"car\tvehicle\r\ncar\tautomobile\t0.5\r\ncar\tauto\t\r\nbus\tcoach\t0.9\r\n")
     assert [row[:3] for row in iter_rows(path, unscored=True)] == [
         ("car", "vehicle", None), ("car", "automobile", 0.5), ("car", "auto", None), ("bus", "coach", 0.9)]
-    assert lookup(path, ["car"]) == {"car": [{"paraphrase": "automobile", "probability": 0.5},
-                                             {"paraphrase": "auto", "probability": None},
-                                             {"paraphrase": "vehicle", "probability": None}]}
+    assert lookup(path, ["car"]) == {"car": [{"paraphrase": "automobile", "score": 0.5},
+                                             {"paraphrase": "auto", "score": None},
+                                             {"paraphrase": "vehicle", "score": None}]}
     assert lookup(path, ["car"], top_k=2)["car"][-1]["paraphrase"] == "auto"
     with pytest.raises(FormatError, match=r"user\.tsv:1: bad table row \(2 TAB-separated fields"):
         list(iter_rows(path))
@@ -497,7 +497,7 @@ def test_a_negative_score_in_a_users_tsv_table_is_a_format_error_at_its_line(tmp
         with pytest.raises(FormatError, match=where + re.escape(f"score {score!r} is negative")):
             read()
     path.write_text("car\tauto\t3\ncar\tvehicle\t-0.0\ncar\tlorry\t1.5\n", encoding="utf-8")
-    assert [row["probability"] for row in lookup(path, ["car"])["car"]] == [3.0, 1.5, -0.0]
+    assert [row["score"] for row in lookup(path, ["car"])["car"]] == [3.0, 1.5, -0.0]
     assert dict(ParaphraseTable.from_tsv(path).paraphrases("car")) == {"auto": 3.0, "vehicle": -0.0, "lorry": 1.5}
 
 
@@ -531,9 +531,11 @@ def test_a_table_file_lists_one_row_a_paraphrase_as_the_table_in_memory_holds_it
     path = tmp_path / name
     _write_users_table(path, _USERS_ROWS)
     _, found = lookup_held(path, ["car", "bus"])
-    assert [(row["paraphrase"], row["probability"]) for row in found["car"]] == [
+    score = score_column(path)  # probability in the Parquet table's schema; score where no header names it
+    assert score == ("probability" if name.endswith(".parquet") else "score")
+    assert [(row["paraphrase"], row[score]) for row in found["car"]] == [
         ("Auto", 0.95), ("the  car", 0.6), ("vehicle", 0.2)]
-    assert found["bus"] == [{"paraphrase": "coach", "probability": 0.3}]
+    assert found["bus"] == [{"paraphrase": "coach", score: 0.3}]
     table = load_table(path)
     assert dict(table.paraphrases("car")) == {"auto": 0.95, "vehicle": 0.2, "the car": 0.6}
     assert lookup_held(path, ["car"], 2)[1]["car"][1]["paraphrase"] == "the  car"  # not car itself
@@ -557,7 +559,7 @@ def test_a_users_table_file_and_the_same_table_in_memory_agree(tmp_path, rows, n
     asked = ["car", "a car", "bus", "auto"]
     _, found = lookup_held(path, asked)
     for phrase in asked:
-        listed = [(normalize_phrase(row["paraphrase"]), row["probability"]) for row in found[phrase]]
+        listed = [(normalize_phrase(row["paraphrase"]), row[score_column(path)]) for row in found[phrase]]
         assert dict(listed) == dict(table.paraphrases(phrase)), (phrase, rows)
         assert len(listed) == len(dict(listed))
 

@@ -52,6 +52,9 @@ Score = float | None
 #: The key under which a table keeps its :meth:`ParaphraseTable.folded` copy (with its
 #: re-split ones, forgotten with them when the table changes): no tokenizer's name.
 _FOLDED = ""
+#: The header line of the tables :meth:`ParaphraseTable.to_tsv` writes (a table without it, as it
+#: wrote them before, is read alike: its score is named ``score`` too, :func:`paralign.tables.score_column`).
+TSV_HEADER = "# phrase\tparaphrase\tscore\n"
 
 
 @runtime_checkable
@@ -236,8 +239,11 @@ class ParaphraseTable:
 
     def to_tsv(self, path: str | Path) -> None:
         """Write `phrase<TAB>paraphrase<TAB>score` lines (gzip when the name ends in .gz), below a
-        ``# paralign:`` record of the table's tokenizer and case (:func:`paralign.tables.row_lines`:
-        below it a phrase starting with '#' is a row, so every row is read back).
+        ``# phrase TAB paraphrase TAB score`` header, which names the score as every reader shows it
+        (:func:`paralign.tables.score_column`: a lattice table's count of groups was shown as a
+        probability), and a ``# paralign:`` record of the table's tokenizer and case
+        (:func:`paralign.tables.row_lines`: below it a phrase starting with '#' is a row, so every
+        row is read back).
 
         A path that cannot be written (a directory, a path under a file, a folder that does not
         exist or is not writable) is a ConfigurationError naming it
@@ -251,7 +257,7 @@ class ParaphraseTable:
             options: dict[str, Any] = {"lowercase": self.lowercase}
             if self.tokenizer is not None:
                 options["tokenizer"] = self.tokenizer
-            handle.write(f"{METADATA_LINE}{json.dumps({'options': options}, sort_keys=True)}\n")
+            handle.write(f"{TSV_HEADER}{METADATA_LINE}{json.dumps({'options': options}, sort_keys=True)}\n")
             for entry in self:
                 score = "" if entry.score is None else repr(entry.score)  # repr: exact round trip
                 line = f"{entry.phrase}\t{entry.paraphrase}\t{score}\n"

@@ -99,7 +99,8 @@ def check_source(source: object, what: str = "source") -> ParaphraseSource:
 
 
 def load_source(spec: str | Path, *, progress: Progress | None = None) -> ParaphraseSource:
-    """A source from a command-line spec: `ppdb`, `wordnet`, or a TSV path (`path[:threshold]`).
+    """A source from a command-line spec: `ppdb`, `wordnet`, or a table file, Parquet or TSV
+    (`path[:threshold]`: :func:`load_table`).
     `progress` wraps a table file's rows as they are read (a command's bar; not PPDB's or
     WordNet's, which are read from the disk cache or on demand)."""
     if not isinstance(spec, str | Path) or not str(spec).strip():

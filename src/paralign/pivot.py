@@ -590,9 +590,9 @@ def monolingual_paraphrases(
 
 
 def top_paraphrases(path: str | Path, phrases: Iterable[str], k: int = 5) -> dict[str, list[tuple[str, float]]]:
-    """The k best paraphrases of each of `phrases` in a table file, Parquet or TSV (for reports), asked as `paralign
-    paraphrases` asks (:func:`~paralign.phrase_keys.lookup_held`: ``I think`` as ``i think`` in a built table)."""
+    """The k best paraphrases of each of `phrases` in a table file, Parquet or TSV (for reports), with their scores, asked as
+    `paralign paraphrases` asks (:func:`~paralign.phrase_keys.lookup_held`: ``I think`` as ``i think`` in a built table)."""
     wanted = phrases if isinstance(phrases, str) else list(phrases)
     check_texts(wanted, "phrases")  # one str: refused (it looked up each of its characters)
     held, found = lookup_held(path, wanted, k)
-    return {phrase: [(row["paraphrase"], row["probability"]) for row in found[key]] for phrase, key in held.items()}
+    return {phrase: [tuple(row.values())[:2] for row in found[key]] for phrase, key in held.items()}  # paraphrase, score

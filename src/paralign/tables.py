@@ -1,7 +1,9 @@
 """Paraphrase table files: Parquet or TSV (written gzip when named .gz in any case), written atomically, read alike.
 
 A table is rows of ``phrase, paraphrase, probability`` and more columns (pivot tables:
-``pivots, support``; monolingual tables: ``count, phrase_count``).  The pipelines write
+``pivots, support``; monolingual tables: ``count, phrase_count``), or of ``phrase, paraphrase,
+score`` (a lattice table's count of groups, a user's score): its header, or a Parquet table's
+schema, names the third column (:func:`score_column`).  The pipelines write
 Parquet (``X.parquet``: sorted by phrase, so a query reads only the row groups whose min/max
 statistics hold its phrase) or TSV (``X.tsv``, ``X.tsv.gz``: a ``# column...`` header, then
 one row a line, floats as Python's exact ``repr``), with the same rows; every reader here
@@ -15,8 +17,9 @@ rows that come to be one (``car -> auto`` twice, ``Car -> Auto``) the best is ke
 itself by that rule (``car -> CAR``) is dropped. Not an error: rows written apart meet under
 paralign's matching rule, not the user's, and every table in memory kept the best already.
 
-Not for: building tables (:mod:`paralign.pivot`), or the in-memory `ParaphraseTable` used
-for matching (:mod:`paralign.paraphrases`, which reads these files through here).
+Not for: building tables (:mod:`paralign.pivot`), writing their files (:mod:`paralign.table_writer`,
+whose names are re-exported here), or the in-memory `ParaphraseTable` used for matching
+(:mod:`paralign.paraphrases`, which reads these files through here).
 """
 
 from __future__ import annotations
@@ -25,9 +28,7 @@ import functools
 import json
 import math
 import os
-import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -42,6 +43,14 @@ from .errors import (
     invalid_json,
     shown_value,
 )
+from .table_writer import METADATA_KEY as METADATA_KEY
+from .table_writer import METADATA_LINE as METADATA_LINE
+from .table_writer import PARQUET_SUFFIXES as PARQUET_SUFFIXES
+from .table_writer import ROW_GROUP_ROWS as ROW_GROUP_ROWS
+from .table_writer import TableWriter as TableWriter
+from .table_writer import atomic_path as atomic_path
+from .table_writer import is_parquet as is_parquet
+from .table_writer import tsv_bytes as tsv_bytes
 from .textio import (
     float_field,
     input_file_error,
@@ -51,18 +60,11 @@ from .textio import (
     strip_bom,
     without_bom,
 )
-from .textout import is_gzip_name
 
 if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
     import pyarrow as pa
 
-PARQUET_SUFFIXES = (".parquet", ".pq")
-#: Rows per Parquet row group: small enough that a phrase query reads little.
-ROW_GROUP_ROWS = 65_536
 GROUPS_AT_ONCE = 4  # row groups a query holds in memory at once (262,144 rows), whatever its phrases need
-METADATA_KEY = b"paralign"
-#: How a TSV table's first lines begin that hold the same record (JSON after it).
-METADATA_LINE = "# paralign: "
 
 #: Why a row's negative score is refused (:func:`iter_rows`, :func:`checked_batch`, from_tsv, a
 #: row added in memory): the third column is p(e2|e1) (pivot, paraphrase-table), a count (lattice
@@ -102,29 +104,6 @@ def check_top_k(top_k: object) -> int | None:
     return None if top_k is None else check_count(top_k, "top_k")
 
 
-@contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary sibling of `path`; rename it onto `path` only if the block succeeds."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # the temporary name keeps the suffixes (.tsv.gz: gzip is chosen by name)
-    tmp = path.with_name(f".tmp{os.getpid()}-{path.name}")
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    finally:
-        if tmp.is_dir():
-            shutil.rmtree(tmp, ignore_errors=True)
-        elif tmp.exists():
-            tmp.unlink()
-
-
-def is_parquet(path: str | Path) -> bool:
-    """True when `path` names a Parquet table (by its suffix); otherwise it is TSV. What a
-    table is written as; reading tells by the data (:func:`is_parquet_file`)."""
-    return Path(path).suffix.lower() in PARQUET_SUFFIXES
-
-
 #: What a Parquet file starts and ends with.
 PARQUET_MAGIC = b"PAR1"
 
@@ -145,95 +124,6 @@ def is_parquet_file(path: str | Path) -> bool:
             return head == PARQUET_MAGIC and handle.read() == PARQUET_MAGIC
     except OSError:
         return False  # the reader names the fault
-
-
-def tsv_bytes(part: pa.Table, schema: pa.Schema, *, gzip: bool) -> bytes:
-    """`part`'s rows (`schema`'s columns) as TSV lines, UTF-8, one gzip member when `gzip`:
-    what :meth:`TableWriter.write` appends, made wherever the part is (a Dask worker)."""
-    part = part.select(schema.names).cast(schema)
-    if not part.num_rows:
-        return b""
-    columns = [_tsv_column(part[name]) for name in schema.names]
-    return _encoded("\n".join(map("\t".join, zip(*columns, strict=True))) + "\n", gzip)
-
-
-def _encoded(text: str, gzip: bool) -> bytes:
-    import gzip as gz
-
-    data = text.encode("utf-8")
-    return gz.compress(data, compresslevel=6, mtime=0) if gzip else data
-
-
-def _tsv_column(column: Any) -> list[str]:
-    """A column's values as TSV text: floats by ``repr`` (exact: a TSV table reads back the same
-    numbers), the rest by ``str``; a column at a time, so the type is looked at once."""
-    import pyarrow as pa
-
-    values = column.to_pylist()
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        return values
-    return list(map(repr if pa.types.is_floating(column.type) else str, values))
-
-
-class TableWriter:
-    """Write a table in parts (Arrow tables of one schema), Parquet or TSV by `path`'s name;
-    the file appears at `path` only when :meth:`close` completes (use it as a context manager:
-    an exception discards the temporary file)."""
-
-    def __init__(self, path: str | Path, schema: pa.Schema, metadata: dict[str, Any] | None = None):
-        self.path = Path(path)
-        self.rows = 0
-        self._atomic = atomic_path(self.path)
-        self._tmp = self._atomic.__enter__()
-        encoded = json.dumps(metadata or {}, sort_keys=True)
-        self.schema = schema.with_metadata({METADATA_KEY: encoded.encode()})
-        self.gzip = is_gzip_name(self.path)
-        if is_parquet(self.path):
-            import pyarrow.parquet as pq
-
-            self._parquet: Any = pq.ParquetWriter(self._tmp, self.schema, compression="zstd")
-            self._text: Any = None
-        else:
-            self._parquet = None
-            self._text = open(self._tmp, "wb")  # noqa: SIM115 - closed by close()/__exit__
-            header = "# " + "\t".join(schema.names) + "\n" + f"{METADATA_LINE}{encoded}\n"
-            self._text.write(_encoded(header, self.gzip))
-
-    def write(self, part: pa.Table) -> None:
-        part = part.select(self.schema.names).cast(self.schema)
-        if self._parquet is not None:
-            self.rows += part.num_rows
-            self._parquet.write_table(part, row_group_size=ROW_GROUP_ROWS)
-            return
-        self.write_encoded(tsv_bytes(part, self.schema, gzip=self.gzip), part.num_rows)
-
-    def write_encoded(self, data: bytes, rows: int) -> None:
-        """Append `rows` rows already made by :func:`tsv_bytes` with this file's `gzip` (a
-        worker can encode its part: the file's gzip members are simply concatenated)."""
-        if self._text is None:
-            raise TypeError("write_encoded is for TSV tables; write Parquet parts with write()")
-        self.rows += rows
-        self._text.write(data)
-
-    def close(self) -> None:
-        if self._parquet is not None:
-            self._parquet.close()
-        elif self._text is not None:
-            self._text.close()
-        self._atomic.__exit__(None, None, None)
-
-    def __enter__(self) -> TableWriter:
-        return self
-
-    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
-        if kind is None:
-            self.close()
-            return
-        if self._parquet is not None:
-            self._parquet.close()
-        elif self._text is not None:
-            self._text.close()
-        self._atomic.__exit__(kind, value, traceback)
 
 
 @functools.lru_cache(maxsize=4)
@@ -480,14 +370,16 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
-    """The rows of each of `phrases` in a table, best first (probability, then paraphrase, by `key` when
+    """The rows of each of `phrases` in a table, best first (score, then paraphrase, by `key` when
     given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
     the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
     exactly, or, with `key`, to each row's ``key(phrase)`` (a user's table, matched without case: see
     :func:`paralign.phrase_keys.lookup_held`).  Parquet is read with a filter on `phrase`, so only the row
     groups that can hold them are read (with `key`, every row: no statistics order the keys); TSV is
     scanned once, a user's row without a score being an unscored pair (None, listed after the scored
-    ones). A column after the score is keyed by its name, or ``column<N>`` (:func:`_extra_names`).
+    ones). A row is the paraphrase, its score keyed by the table's name for it (:func:`score_column`:
+    ``probability`` in a pivot table, ``score`` in a lattice table), then each column after the score,
+    keyed by its name, or ``column<N>`` (:func:`_extra_names`).
     `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
     of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
@@ -495,34 +387,36 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
+    names = table_columns(path)
+    score = _score_name(names)
     if is_parquet_file(path):
         number: int | None = None if key is None else 1  # a query's rows are not numbered
+        extras = _extra_names(names, len(names), score)
         for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
-            names = _extra_names(batch.schema.names, batch.num_columns)
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
             number = None if number is None else number + batch.num_rows
             for row in zip(*columns, strict=True):
                 rows = found.get(keyed(row[0]))
                 if rows is not None:  # by position, as a TSV table's columns
-                    rows.append({"paraphrase": row[1], "probability": row[2],
-                                 **{name: _extra(value) for name, value in zip(names, row[3:], strict=True)}})
+                    rows.append({"paraphrase": row[1], score: row[2],
+                                 **{name: _extra(value) for name, value in zip(extras, row[3:], strict=True)}})
     else:
-        names = _tsv_columns(path)
-        for phrase, paraphrase, probability, rest in iter_rows(path, unscored=True):
+        for phrase, paraphrase, value, rest in iter_rows(path, unscored=True):
             rows = found.get(keyed(phrase))
             if rows is not None:
-                extra = zip(_extra_names(names, 3 + len(rest)), map(_number, rest), strict=True)
-                rows.append({"paraphrase": paraphrase, "probability": probability, **dict(extra)})
+                extra = zip(_extra_names(names, 3 + len(rest), score), map(_number, rest), strict=True)
+                rows.append({"paraphrase": paraphrase, score: value, **dict(extra)})
     fold = key or str  # a built table's paraphrases matched as written, a user's by the key
     for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
-        rows = sorted(_one_a_paraphrase(rows, phrase, fold), key=lambda r: best_first(r["probability"], fold(r["paraphrase"])))
+        rows = sorted(_one_a_paraphrase(rows, phrase, fold, score), key=lambda r: best_first(r[score], fold(r["paraphrase"])))
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found
 
 
-def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[str], str]) -> Iterable[dict[str, Any]]:
-    """`phrase`'s `rows` (in the file's order) as the table in memory holds them (:meth:`ParaphraseTable.add`):
-    one row a paraphrase, by its `key` (the rule the phrase was matched by: a user's table's case and white
+def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[str], str],
+                      score: str) -> Iterable[dict[str, Any]]:
+    """`phrase`'s `rows` (in the file's order, each one's score under the key `score`) as the table in memory
+    holds them (:meth:`ParaphraseTable.add`): one row a paraphrase, by its `key` (the rule the phrase was matched by: a user's table's case and white
     space folded), the best of rows that share it kept (:func:`best_first`: the higher score, a scored row
     over an unscored one, the first of equals), shown as it is written; a row whose paraphrase is the phrase
     itself by that key (``car -> CAR``), or is empty, is dropped. `paralign paraphrases` listed each such
@@ -533,7 +427,7 @@ def _one_a_paraphrase(rows: list[dict[str, Any]], phrase: str, key: Callable[[st
         if not held or held == phrase:
             continue
         kept = best.get(held)
-        if kept is None or best_first(row["probability"], "") < best_first(kept["probability"], ""):
+        if kept is None or best_first(row[score], "") < best_first(kept[score], ""):
             best[held] = row
     return best.values()
 
@@ -562,20 +456,37 @@ def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float,
     return probability is None, -(probability or 0.0), paraphrase
 
 
-def _extra_names(names: Sequence[str], width: int) -> list[str]:
+def _extra_names(names: Sequence[str], width: int, score: str) -> list[str]:
     """The keys of a row's columns 4 to `width`: their `names`, or ``column<N>`` where none names one or its
-    name is taken (a 'probability' after a 'score' overrode the row's score, ranked and shown by it)."""
-    taken, keys = {"paraphrase", "probability"}, []
+    name is taken (the row's `score` key: a second 'score' column overrode the row's score, ranked and shown by it)."""
+    taken, keys = {"paraphrase", score}, []
     for n in range(3, width):
         keys.append(names[n] if n < len(names) and names[n] not in taken else f"column{n + 1}")
         taken.add(keys[-1])
     return keys
 
 
-def _tsv_columns(path: str | Path) -> list[str]:
+def table_columns(path: str | Path) -> list[str]:
+    """A table's column names: a Parquet table's schema's, a TSV table's ``# phrase TAB paraphrase TAB ...``
+    header's (its first line: none in a user's table without it, or an old ``lattice paraphrases`` one)."""
+    if is_parquet_file(path):
+        return list(_open_parquet(path).schema_arrow.names)
     with open_text(path) as handle:
         first = strip_bom(handle.readline())
     return first[2:].rstrip("\r\n").split("\t") if first.startswith("# ") else []  # a header names them
+
+
+def score_column(path: str | Path) -> str:
+    """What a table names its score, the third column: ``probability`` (p(e2|e1)) in the tables pivot and
+    paraphrase-table write, ``score`` (a count of groups) in those ``lattice paraphrases`` writes, a user's
+    name in a user's header; ``score`` where none names it (a user's table, whose score paralign cannot
+    tell: `paralign paraphrases` called it a probability, and a lattice table's count with it)."""
+    return _score_name(table_columns(path))
+
+
+def _score_name(names: Sequence[str]) -> str:
+    name = names[2] if len(names) > 2 else ""
+    return name if name.strip() and name != "paraphrase" else "score"  # a row's keys: paraphrase, score
 
 
 def _number(text: str) -> int | float | str:

@@ -595,14 +595,54 @@ def test_a_bad_similarity_source_is_one_error_before_the_batch(tmp_path: Path, c
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.splitlines() == [
-        "paralign align: error: word-similarity source 'nosuch': use ppdb, wordnet, none or a TSV path "
-        "(nosuch: no such file)"]
+        "paralign align: error: word-similarity source 'nosuch': use ppdb, wordnet, none or a table file "
+        "(X.parquet, X.tsv or X.tsv.gz) (nosuch: no such file)"]
     table = tmp_path / "tnan.tsv"
     table.write_text("cat\tfeline\t0.5\nman\tperson\tnan\n", encoding="utf-8")
     assert main(["align", str(pairs), "--similarity", str(table)]) == 1  # its contents: a data error
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.splitlines() == [f"paralign align: error: {table}:2: score 'nan' is not a finite number"]
+
+
+@pytest.mark.parametrize("command", ["align", "evaluate-aligner", "tune-aligner"])
+def test_similarity_help_and_errors_name_the_parquet_tables_it_reads(tmp_path: Path, capsys, command) -> None:
+    """--similarity reads a Parquet table (as `pivot -o t.parquet` writes it) as it reads a TSV one,
+    but its help said "a TSV table" and its errors "use ... a TSV path"."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "a paraphrase table file (X.parquet as pivot writes it, X.tsv or X.tsv.gz" in shown and "TSV table" not in shown
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("The cat sat .\tThe cat sat .\n", encoding="utf-8")
+    missing = tmp_path / "t.parquet"
+    assert main(["align", str(pairs), "--similarity", str(missing)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"paralign align: error: word-similarity source '{missing}': use ppdb, wordnet, none or a "
+        f"table file (X.parquet, X.tsv or X.tsv.gz) ({missing}: no such file)"]
+
+
+def test_a_parquet_table_given_to_similarity_relates_its_words(tmp_path: Path, capsys) -> None:
+    """What the help now says: a Parquet table that pivot wrote (its record: regex, lower-cased) is a
+    word-similarity source, as the same rows in TSV are (drafted and sponsored linked)."""
+    import pyarrow as pa
+
+    from paralign.tables import TableWriter
+
+    schema = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64())])
+    rows = pa.table({"phrase": ["drafted", "sponsored"], "paraphrase": ["sponsored", "drafted"],
+                     "probability": [0.5, 0.5]}, schema=schema)
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("The senator sponsored the bill .\tThe senator drafted the bill .\n", encoding="utf-8")
+    out = {}
+    for name in ("t.parquet", "t.tsv"):
+        with TableWriter(tmp_path / name, schema, {"kind": "pivot", "options": {"tokenizer": "regex", "lowercase": True}}) as writer:
+            writer.write(rows)
+        assert main(["align", str(pairs), "--tokenized", "--similarity", str(tmp_path / name)]) == 0
+        out[name] = capsys.readouterr().out
+    assert main(["align", str(pairs), "--tokenized", "--similarity", "none"]) == 0
+    assert "2-2" not in capsys.readouterr().out
+    assert out["t.parquet"] == out["t.tsv"] and "2-2" in out["t.parquet"].split()
 
 
 @pytest.mark.parametrize("positional", ["p.tsv", "-"])

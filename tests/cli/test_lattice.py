@@ -72,10 +72,41 @@ def test_stats_and_paraphrases_on_a_groups_file(tmp_path, capsys):
     out = tmp_path / "table.tsv.gz"
     assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 0
     with gzip.open(out, "rt") as handle:
-        record, *lines = handle
+        header, record, *lines = handle
+    assert header == "# phrase\tparaphrase\tscore\n"
     assert record.startswith("# paralign: ")  # below it every line is a row, '#' phrases included
     rows = [line.split("\t") for line in lines]
     assert ("persons", "people", 2.0) in {(r[0], r[1], float(r[2])) for r in rows}
+
+
+def test_a_lattice_tables_count_is_named_score_by_its_header_and_by_paraphrases(tmp_path, capsys):
+    """A lattice table's score is the number of groups giving the pair, which `lattice paraphrases
+    --format json` calls "score"; `paraphrases --table` called it "probability" in JSON (the TSV
+    named no column). The TSV now has pivot's kind of header, `# phrase TAB paraphrase TAB score`,
+    and `paraphrases` names the score as the table does (score_column); a table written before,
+    without the header, is read alike, its unnamed score "score" too."""
+    from paralign.paraphrases import load_source
+
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n" + "\t".join(GROUP[:2]) + "\n", encoding="utf-8")
+    new = tmp_path / "new.tsv"
+    assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(new)]) == 0
+    header, record, *rows = new.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert header == "# phrase\tparaphrase\tscore\n" and record.startswith("# paralign: ")
+    old = tmp_path / "old.tsv"
+    old.write_text(record + "".join(rows), encoding="utf-8")  # as lattice paraphrases wrote it before
+    answers = {}
+    for table in (new, old):
+        capsys.readouterr()
+        assert main(["paraphrases", "persons", "--table", str(table), "--format", "json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["score_column"] == "score"
+        assert result["phrases"][0]["paraphrases"][0] == {"paraphrase": "people", "score": 2.0}
+        assert "probability" not in json.dumps(result)
+        assert main(["paraphrases", "persons", "--table", str(table)]) == 0
+        answers[table.name] = capsys.readouterr().out
+        assert dict(load_source(str(table)).paraphrases("persons"))["people"] == 2.0
+    assert answers["new.tsv"] == answers["old.tsv"] and "  2\tpeople\n" in answers["new.tsv"]
 
 
 def test_bible_groups(data):
@@ -324,7 +355,7 @@ def test_paraphrases_are_written_in_the_same_order_whatever_the_hash_seed(tmp_pa
         assert subprocess.run([sys.executable, "-m", "paralign", "lattice", "paraphrases", "--groups", str(groups),
                                "--format", "json", "-o", str(out)], env=env, check=False).returncode == 0
         outputs[seed] = (done.stdout, out.read_bytes())
-    rows = [line.split("\t") for line in outputs["1"][0].splitlines()[1:]]  # below the table's record
+    rows = [line.split("\t") for line in outputs["1"][0].splitlines()[2:]]  # below the table's header and record
     assert len(rows) > 10 and rows == sorted(rows, key=lambda r: (r[0], -float(r[2]), r[1]))
     assert outputs["1"] == outputs["2"] == outputs["3"]
 
@@ -530,7 +561,7 @@ def test_paraphrases_say_why_the_table_is_empty(tmp_path, capsys, lines, flags, 
     assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", *flags, "-o", str(out)]) == 0
     err = " ".join(capsys.readouterr().err.split())
     assert f"{groups}: {said}" in err and "the table is empty" in err, err
-    assert out.read_text(encoding="utf-8").count("\n") == 1  # the record line alone
+    assert out.read_text(encoding="utf-8").count("\n") == 2  # the header and record lines alone
     groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
     assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 0
     assert capsys.readouterr().err == ""
@@ -857,7 +888,7 @@ def test_a_lattice_table_records_how_its_phrases_were_split_and_cased(tmp_path, 
                       encoding="utf-8")
     out = tmp_path / "t.tsv"
     assert main(["lattice", "paraphrases", "--groups", str(groups), "-o", str(out), *case]) == 0
-    record = json.loads(out.read_text(encoding="utf-8").splitlines()[0].removeprefix("# paralign: "))
+    record = json.loads(out.read_text(encoding="utf-8").splitlines()[1].removeprefix("# paralign: "))
     assert record["options"] == {"tokenizer": "spacy", "lowercase": not case}
     found = run_json(capsys, "paraphrases", "the man's", "US", "us", "--table", str(out))["phrases"]
     shown = [[row["paraphrase"] for row in entry["paraphrases"]] for entry in found]
@@ -866,7 +897,7 @@ def test_a_lattice_table_records_how_its_phrases_were_split_and_cased(tmp_path, 
     tokenized = tmp_path / "tokens.tsv"
     tokenized.write_text("I like the man 's car .\tI like his car .\n", encoding="utf-8")
     assert main(["lattice", "paraphrases", "--groups", str(tokenized), "--tokenized", "-o", str(out)]) == 0
-    assert '"tokenizer": "whitespace"' in out.read_text(encoding="utf-8").splitlines()[0]
+    assert '"tokenizer": "whitespace"' in out.read_text(encoding="utf-8").splitlines()[1]
 
 
 @pytest.mark.timeout(60)  # each of these never ended

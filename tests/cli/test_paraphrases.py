@@ -32,6 +32,7 @@ def test_best_first_top_k_and_json(table, capsys):
     assert capsys.readouterr().out.startswith("big: 1 paraphrase\n")  # not "1 paraphrases"
     assert main(["paraphrases", "a car", "small", "--table", str(table), "--top-k", "1", "--format", "json"]) == 0
     result = json.loads(capsys.readouterr().out)
+    assert result["score_column"] == "probability"  # as a pivot table names its score
     assert result["phrases"] == [
         {"phrase": "a car", "paraphrases": [{"paraphrase": "a wagon", "probability": 0.5, "pivots": 2, "support": 3}]},
         {"phrase": "small", "paraphrases": []},
@@ -71,7 +72,7 @@ def test_a_users_table_with_unscored_rows_is_listed_not_refused(tmp_path, capsys
     assert capsys.readouterr().out == "car: 2 paraphrases\n  0.5\tautomobile\n  -\tvehicle\n"
     assert main(["paraphrases", "car", "--table", str(path), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
-    assert rows == [{"paraphrase": "automobile", "probability": 0.5}, {"paraphrase": "vehicle", "probability": None}]
+    assert rows == [{"paraphrase": "automobile", "score": 0.5}, {"paraphrase": "vehicle", "score": None}]
 
 
 @pytest.mark.parametrize("name", ["t.parquet", "t.tsv"])
@@ -407,8 +408,8 @@ def test_a_users_columns_that_no_header_names_are_listed_by_their_number(tmp_pat
     bare.write_text("car\tauto\t0.5\tNN\t7\ncar\tvan\t0.25\n", encoding="utf-8")
     assert main(["paraphrases", "car", "--table", str(bare), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
-    assert rows == [{"paraphrase": "auto", "probability": 0.5, "column4": "NN", "column5": 7},
-                    {"paraphrase": "van", "probability": 0.25}]
+    assert rows == [{"paraphrase": "auto", "score": 0.5, "column4": "NN", "column5": 7},
+                    {"paraphrase": "van", "score": 0.25}]
     assert main(["paraphrases", "car", "--table", str(bare)]) == 0
     assert "  0.5\tauto\tcolumn4=NN  column5=7\n" in capsys.readouterr().out
     named = tmp_path / "named.tsv"
@@ -439,8 +440,9 @@ def test_a_users_column_named_as_an_answers_own_key_overrides_nothing(tmp_path, 
                                             names=["phrase", "paraphrase", "score", "probability", "paraphrase"]), path)
     assert main(["paraphrases", "car", "--table", str(path), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
-    assert rows == [{"paraphrase": "auto", "probability": 0.9, "column4": 0.1, "column5": "x"},
-                    {"paraphrase": "van", "probability": 0.5, "column4": 0.7, "column5": "y"}]
+    # the row's score is the third column, under the name the table gives it; the fourth keeps its own
+    assert rows == [{"paraphrase": "auto", "score": 0.9, "probability": 0.1, "column5": "x"},
+                    {"paraphrase": "van", "score": 0.5, "probability": 0.7, "column5": "y"}]
     assert dict(load_source(str(path)).paraphrases("car")) == {"auto": 0.9, "van": 0.5}
 
 
@@ -449,7 +451,7 @@ def test_text_keeps_a_row_on_one_line_whatever_its_cells_hold():
     became two lines or four columns (the wordalignaudit's note). It is escaped; JSON is exact."""
     from paralign.cli.paraphrases import render
 
-    result = {"phrases": [{"phrase": "a\tb", "paraphrases": [
+    result = {"score_column": "probability", "phrases": [{"phrase": "a\tb", "paraphrases": [
         {"paraphrase": "line\nbreak", "probability": 0.5},
         {"paraphrase": "esc\x1b[2J", "probability": None}]}]}
     lines = render(result).splitlines()
@@ -493,7 +495,7 @@ def test_help_says_a_pretokenised_tables_phrases_are_typed_tokenised(tmp_path, c
                     "europe 's\tthe european\t0.5\n", encoding="utf-8")
     assert main(["paraphrases", "Europe's", "Europe 's", "--table", str(path), "--format", "json"]) == 0
     found = {entry["phrase"]: entry["paraphrases"] for entry in json.loads(capsys.readouterr().out)["phrases"]}
-    assert found == {"Europe's": [], "Europe 's": [{"paraphrase": "the european", "probability": 0.5}]}
+    assert found == {"Europe's": [], "Europe 's": [{"paraphrase": "the european", "score": 0.5}]}
     with pytest.raises(SystemExit):
         main(["paraphrases", "--help"])
     assert "give the phrase tokenised as that text was (europe 's, not Europe's)" in " ".join(capsys.readouterr().out.split())

@@ -481,6 +481,44 @@ def test_a_users_csv_is_one_pair_a_record_in_similarity_and_the_evaluators(tmp_p
     assert msrp["p.csv"]["test"] == msrp["p.msrp"]["test"] and msrp["p.csv"]["test_pairs"] == 4
 
 
+def test_a_tables_id_column_is_listed_under_ids_as_a_jsonl_records_id_is(tmp_path, capsys):
+    """A CSV or TSV table whose header names an `id` column (GLUE's, PAWS's) gave its scores
+    without its ids, where a JSONL record's "id" is listed under "ids" in the scores' order.
+    A table's id is listed so now: None for a record with an empty id cell, or none (a bad
+    record); a table without an id column, as a file of plain pairs, lists no ids."""
+    (tmp_path / "t.csv").write_text('ID,sentence1,sentence2\n'
+                                    'a1,A cat sat.,A cat is sitting.\n'
+                                    'a2,"The cat\nsat.",A cat sat.\n'
+                                    ',He left early.,She stayed home.\n'
+                                    'a4,only one sentence\n'
+                                    ' a5 ,A man sings.,A man is singing.\n', encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(tmp_path / "t.csv"), "--aligner", "exact"])
+    assert result["ids"] == ["a1", "a2", None, None, "a5"]
+    assert [s is None for s in result["scores"]] == [False, False, False, True, False]
+    (tmp_path / "t.tsv").write_text("id\tsentence1\tsentence2\tlabel\n7\tA cat sat.\tA cat sat.\t1\n",
+                                    encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(tmp_path / "t.tsv"), "--aligner", "exact"])
+    assert result["ids"] == ["7"]
+    (tmp_path / "n.csv").write_text("sentence1,sentence2\nA cat sat.,A cat sat.\n", encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(tmp_path / "n.csv"), "--aligner", "exact"])
+    assert "ids" not in result and result["scores"] == [1.0]
+
+
+def test_the_summary_counts_a_tables_records_not_lines(tmp_path, capsys):
+    """similarity's summary said "1 of 2 input lines bad" of a CSV whose quoted record spans two
+    lines (and whose header is no pair): it counts records there, and lines in a file of lines."""
+    table = tmp_path / "t.csv"
+    table.write_text('sentence1,sentence2\n"The cat\nsat.",A cat sat.\nonly one sentence\n', encoding="utf-8")
+    assert main(["similarity", "--pairs", str(table), "--aligner", "exact"]) == 0
+    err = capsys.readouterr().err
+    assert f"{table}:4: 1 field, expected 2" in err
+    assert err.splitlines()[-1].startswith(f"paralign: warning: {table}: 1 of 2 records bad (each reported above;")
+    lines = tmp_path / "p.tsv"
+    lines.write_text("The cat sat.\tA cat sat.\nonly one sentence\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(lines), "--aligner", "exact"]) == 0
+    assert f"{lines}: 1 of 2 input lines bad" in capsys.readouterr().err
+
+
 def test_help_says_a_hybrid_models_scores_are_not_clipped(capsys):
     """The help promised every score in [0, 1]; a fitted hybrid blend's are not clipped."""
     with pytest.raises(SystemExit):

@@ -10,6 +10,7 @@ from paralign.corpora.sentence_pairs import (
     read_input_pairs,
     read_parallel,
     read_sentence_pairs,
+    sentence_pair_rows,
     sentences_from_file,
 )
 from paralign.errors import FormatError, MismatchError
@@ -258,3 +259,15 @@ def test_similarity_says_how_a_gold_score_after_the_sentences_is_read() -> None:
         (1, "3 fields, expected 2 TAB-separated sentences (a gold score after them? a first line naming the "
             "columns sentence1, sentence2 and score makes the file readable)"),
         (2, "3 fields, expected 2 TAB-separated sentences")]
+
+
+def test_sentence_pair_rows_give_the_layout_and_a_tables_ids() -> None:
+    """What `similarity` lists under "ids" and how it counts its input: a table's `id` column (its
+    header's name in any case; an empty cell none), none in another layout; the layout read first."""
+    layout, rows = sentence_pair_rows(["Id,sentence1,sentence2\n", 'x,"A\n', 'b.",C d.\n', ",E f.,G h.\n",
+                                        "y,I j.\n"])
+    assert layout == "table"
+    assert list(rows) == [(2, ("A\nb.", "C d."), "x"), (4, ("E f.", "G h."), None), (5, "2 fields, expected 3", None)]
+    layout, rows = sentence_pair_rows(["1\t101\t102\tA b.\tC d.\n"])
+    assert layout == "msrp" and list(rows) == [(1, ("A b.", "C d."), None)]
+    assert list(read_sentence_pairs(["Id,sentence1,sentence2\n", "x,A b.,C d.\n"])) == [(2, ("A b.", "C d."))]

@@ -294,11 +294,11 @@ def in_its_place(args: argparse.Namespace, *, summary: bool = False) -> str:
     return IN_ITS_PLACE.get(getattr(args, "format", "text"), IN_ITS_PLACE["text"])[summary]
 
 
-def batch_status(args: argparse.Namespace, bad: int, total: int, name: str) -> int:
-    """A batch's exit status after its bad items were reported one by one: a summary count on
+def batch_status(args: argparse.Namespace, bad: int, total: int, name: str, unit: str = "input line") -> int:
+    """A batch's exit status after its bad items were reported one by one: a summary count (of `unit`s) on
     stderr when there were any; 1 when every item was bad, or any with --strict; else 0."""
     if bad:
-        warn(f"{name}: {bad} of {counted(total, 'input line')} bad (each reported above; "
+        warn(f"{name}: {bad} of {counted(total, unit)} bad (each reported above; "
              f"{in_its_place(args, summary=True)})")
     return 1 if bad and (bad == total or getattr(args, "strict", False)) else 0
 

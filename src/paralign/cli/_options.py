@@ -76,7 +76,8 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     add_aligner_choice(group, ALIGNER_HELP)
     # the sultan aligner's options default to None (not typed), so --aligner exact can refuse them
     group.add_argument("--similarity", default=None,
-                       help="related-word source: ppdb, wordnet, none, a TSV table, or a+b "
+                       help="related-word source: ppdb, wordnet, none, a paraphrase table file "
+                       "(X.parquet as pivot writes it, X.tsv or X.tsv.gz; `path[:threshold]`), or a+b "
                        "(default: ppdb)")
     if parameters:
         group.add_argument("--ppdb-sim", type=open_unit, default=None,

@@ -168,7 +168,8 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("paraphrases", help="paraphrase pairs from the lattices of a groups file",
                        description="Paraphrase pairs (sub-paths between the same two states) of the "
                        "lattices of a groups file, one `phrase TAB paraphrase TAB score` row each, "
-                       "score = the number of groups giving the pair. Rows are sorted by phrase, then "
+                       "score = the number of groups giving the pair (named score by the TSV's "
+                       "`# phrase TAB paraphrase TAB score` header line, and by paralign paraphrases). Rows are sorted by phrase, then "
                        "by score (highest first), then by paraphrase, so two runs write the same bytes. "
                        "-o X.tsv or X.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads "
                        "(--format json: -o X.json, JSON rows no table reader reads); not Parquet.")

@@ -30,8 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "paraphrases",
         help="look up the paraphrases of a phrase in a table built by pivot or paraphrase-table",
-        description="Print the paraphrases of each PHRASE in a table, best first (probability, then "
-        "paraphrase), with the table's other columns. A Parquet table (written by `pivot -o X.parquet`) "
+        description="Print the paraphrases of each PHRASE in a table, best first (score, then "
+        "paraphrase), with the table's other columns. The score is the table's third column, named as the table "
+        "names it (in JSON, and as score_column): probability, p(e2|e1), in a table pivot or paraphrase-table "
+        "built; score, the number of groups giving the pair, in one lattice paraphrases wrote; score where no "
+        "header names it. A Parquet table (written by `pivot -o X.parquet`) "
         "is read with a filter on the phrase, so only the row groups that can hold it are read; a TSV "
         "table (.gz allowed) is scanned, and its rows without a score (phrase TAB paraphrase, as "
         "serve --table and paraeval --table read them) are listed last, with '-' (null in JSON). Each paraphrase is "
@@ -100,6 +103,7 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
 
 def run(args: argparse.Namespace) -> int:
     from ..phrase_keys import lookup_held
+    from ..tables import score_column
 
     phrases, problems = phrases_of(args)
     for problem in problems:
@@ -108,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         (table,), names = stdin_inputs(stack, [args.table])
         try:
             held, found = lookup_held(table, phrases, args.top_k)
+            score = score_column(table)  # what the table names its score: the key of it in each row
         except ParalignError as exc:
             for copy, name in names.items():  # errors name '<stdin>', not its copy
                 rename_in_error(exc, copy, name)
@@ -118,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         if key != typed:
             entry["looked_up_as"] = key
         entries.append(entry)
-    write_result(args, {"table": args.table, "phrases": entries}, render)
+    write_result(args, {"table": args.table, "score_column": score, "phrases": entries}, render)
     if problems:  # as a batch command: 1 with --strict (a file with no phrase at all is an error)
         warn(f"{input_name(args.phrases)}: {counted(len(problems), 'line')} with no phrase (each reported above, "
              "left out of the output)")
@@ -126,19 +131,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(result: dict) -> str:
-    """The text layout: a phrase's line, then one `score TAB paraphrase [TAB extra]` line per row.
+    """The text layout: a phrase's line, then one `score TAB paraphrase [TAB extra]` line per row
+    (the score under the table's name for it, ``score_column``).
     A phrase or paraphrase holding a tab, line break or other control character (a Parquet
     table's cell can) is written escaped (:func:`~paralign.viz.terminal.safe`), so each row
     stays one line of the same columns; JSON has the exact text."""
     from ..viz.terminal import safe
 
-    lines = []
+    lines, key = [], result["score_column"]
     for entry in result["phrases"]:
         rows = entry["paraphrases"]
         name = safe(entry["phrase"]) + (f" (as {entry['looked_up_as']!r})" if "looked_up_as" in entry else "")
         lines.append(f"{name}: {counted(len(rows), 'paraphrase')}" if rows else f"{name}: none")
         for row in rows:
-            extra = "  ".join(f"{k}={v}" for k, v in row.items() if k not in ("paraphrase", "probability"))
-            score = "-" if row["probability"] is None else f"{row['probability']:.6g}"
+            extra = "  ".join(f"{k}={v}" for k, v in row.items() if k not in ("paraphrase", key))
+            score = "-" if row[key] is None else f"{row[key]:.6g}"
             lines.append(f"  {score}\t{safe(row['paraphrase'])}" + (f"\t{safe(extra)}" if extra else ""))
     return "\n".join(lines)

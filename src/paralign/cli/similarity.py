@@ -21,7 +21,7 @@ from ..corpora.sentence_pairs import (
     parse_jsonl_line,
     read_input_pairs,
     read_parallel,
-    read_sentence_pairs,
+    sentence_pair_rows,
 )
 from ..errors import ConfigurationError
 from ..similarity import (
@@ -93,7 +93,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--pairs", default=None,
                         help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file), a CSV or TSV "
                         "whose first line names sentence1 and sentence2 columns (one score a record; a quoted CSV "
-                        "field may hold commas and line breaks), or JSONL "
+                        "field may hold commas and line breaks; an id column is listed under \"ids\" in the JSON "
+                        "output), or JSONL "
                         "(objects with \"source\" and \"target\", or \"sentence1\" and \"sentence2\", and an optional \"id\", which the JSON "
                         "output lists under \"ids\"), told line by line as align tells them: a line opening an object, or "
                         "a JSON value without a tab, is JSON (default: stdin)")
@@ -131,16 +132,17 @@ def _text_row(score: float | None, threshold: float | None) -> str:
 Row = tuple[int, "tuple[TextLike, TextLike] | str", "str | None", "str | None"]
 
 
-def _blocks(stack: ExitStack, args: argparse.Namespace) -> Iterator[list[Row]]:
+def _blocks(stack: ExitStack, args: argparse.Namespace, layout: list[str]) -> Iterator[list[Row]]:
     """The input's rows (:func:`_rows`) in blocks of up to BLOCK, a block ended early where
-    stdin's writer waits for the scores of the lines it sent (`_common.runs`)."""
+    stdin's writer waits for the scores of the lines it sent (`_common.runs`); a TSV-like
+    input's layout put in `layout` (:func:`_tsv_rows`)."""
     handles: list[IO[str]] = []  # the inputs, as _rows opens them
-    for run in runs(_rows(stack, args, handles), lambda: input_waits(*handles)()):
+    for run in runs(_rows(stack, args, handles, layout), lambda: input_waits(*handles)()):
         while block := list(islice(run, BLOCK)):
             yield block
 
 
-def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]]) -> Iterator[Row]:
+def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], layout: list[str]) -> Iterator[Row]:
     """The input's rows: two line-aligned files (--source/--target), or one file whose lines
     are read as `align` reads them, each JSON or TSV as `is_json_line` says. A file whose first
     line that is not blank is JSON is read as `align` reads it (`read_input_pairs`); another is
@@ -162,7 +164,7 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]]) ->
         lines = iter(handle)
         head = list(takewhile_blank(lines))
         if not head or not is_json_line(head[-1]):
-            for number, row, pair_id in _tsv_rows(chain(head, lines)):
+            for number, row, pair_id in _tsv_rows(chain(head, lines), layout):
                 yield number, (row if not isinstance(row, str) else undecodable_lines(handle).get(number, row)), \
                     pair_id, None
             return
@@ -180,10 +182,10 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]]) ->
             yield pair.line, reason or "no sentences", pair.id, origin
 
 
-def _tsv_rows(lines: Iterable[str]) -> Iterator[tuple[int, tuple[TextLike, TextLike] | str, str | None]]:
-    """The rows of a TSV file (`read_sentence_pairs`), with its JSON lines (`is_json_line`)
-    read as records (`parse_jsonl_line`), as `align` reads them: (line number, the sentences
-    or why there are none, the record's id)."""
+def _tsv_rows(lines: Iterable[str], layout: list[str]) -> Iterator[tuple[int, tuple[TextLike, TextLike] | str, str | None]]:
+    """The rows of a TSV file (`sentence_pair_rows`, its layout appended to `layout`), with its JSON
+    lines (`is_json_line`) read as records (`parse_jsonl_line`), as `align` reads them: (line number,
+    the sentences or why there are none, the id: a table's id column, or the record's)."""
     kept: dict[int, str] = {}
 
     def keep(lines: Iterable[str]) -> Iterator[str]:
@@ -191,12 +193,14 @@ def _tsv_rows(lines: Iterable[str]) -> Iterator[tuple[int, tuple[TextLike, TextL
             kept[number] = line
             yield line
 
-    for number, row in read_sentence_pairs(keep(lines)):
+    found, rows = sentence_pair_rows(keep(lines))
+    layout.append(found)
+    for number, row, pair_id in rows:
         line = kept.pop(number, "")
         while kept and (first := next(iter(kept))) < number:  # a header, a table's record's other lines
             del kept[first]
         if not is_json_line(line):
-            yield number, row, None
+            yield number, row, pair_id
             continue
         pair = parse_jsonl_line(line, number, False)
         if pair.source is None or pair.target is None:
@@ -298,8 +302,9 @@ def run(args: argparse.Namespace) -> int:
     source = input_name(args.source or args.pairs)
     to_terminal = args.format == "text" and is_std(args.output) and sys.stdout.isatty()  # scores streamed there
     update, close = progress_callback(None, "similarity", disable=True if to_terminal else None)  # show the progress
+    layout: list[str] = []  # a TSV-like input's (sentence_pairs.LAYOUTS), once read
     with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
-        for block in _blocks(stack, args):
+        for block in _blocks(stack, args, layout):
             good = [(n, r) for n, r, _, _ in block if not isinstance(r, str)]
             batch = similarity_many(
                 [r for _, r in good], args.workers, signal=signal, aligner=aligner, progress=update
@@ -342,7 +347,8 @@ def run(args: argparse.Namespace) -> int:
             emit(result, "json", str, out)
     if not scores:
         warn(f"{source}: no sentence pairs")
-    return batch_status(args, sum(s is None for s in scores), len(scores), source)
+    unit = "record" if layout == ["table"] else "input line"  # a quoted CSV field may hold line breaks
+    return batch_status(args, sum(s is None for s in scores), len(scores), source, unit)
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.

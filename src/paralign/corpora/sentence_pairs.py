@@ -221,15 +221,37 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
     yields nothing, a CSV or TSV table whose header, which yields nothing either, names
     ``sentence1`` and ``sentence2`` columns: one pair a record, numbered by its first line);
     gold scores and labels are ignored. A leading byte-order mark and CR/LF are
-    removed; a row without its sentences is a bad row.
+    removed; a row without its sentences is a bad row. :func:`sentence_pair_rows` gives each
+    row's id, and the layout, too.
     """
+    for number, row, _ in sentence_pair_rows(lines, sample_lines)[1]:
+        yield number, row
+
+
+#: One row of a file of sentence pairs: the line it starts on, its sentences or why it has none, its id.
+PairRow = tuple[int, "tuple[str, str] | str", "str | None"]
+
+
+def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50) -> tuple[str, Iterator[PairRow]]:
+    """The layout of a file of sentence pairs (:func:`detect_layout`, on its first `sample_lines`
+    lines, read now) and its rows as :func:`read_sentence_pairs` reads them, each with its id: a
+    table's ``id`` column (None where its header names none, or its cell is empty), as a JSONL
+    record's ``"id"`` is its pair's; None in the other layouts."""
     lines = iter(lines)
     sample = list(itertools.islice(lines, sample_lines))
     layout = detect_layout(sample)
+    return layout, _pair_rows(layout, sample, lines)
+
+
+def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator[PairRow]:
+    """:func:`sentence_pair_rows`' rows of a file in `layout`, its first lines `sample`, the rest `lines`."""
     if layout == "table":  # one pair a record, numbered by the line it starts on
         for number, record in table_records(itertools.chain(sample, lines)):
-            yield number, (record if isinstance(record, str) else _sentences(record[TABLE_SENTENCES[0]],
-                                                                             record[TABLE_SENTENCES[1]]))
+            if isinstance(record, str):
+                yield number, record, None
+            else:
+                yield number, _sentences(record[TABLE_SENTENCES[0]], record[TABLE_SENTENCES[1]]), \
+                    record.get("id", "").strip() or None
         return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
@@ -241,25 +263,25 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
             continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
             if len(fields) != 2:
-                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences{_hint(fields)}"
+                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences{_hint(fields)}", None
                 continue
         elif layout == "msrp":
             if len(fields) < 5:
-                yield number, f"{counted(len(fields), 'field')}, expected 5 (MSRP: quality, ids, sentences)"
+                yield number, f"{counted(len(fields), 'field')}, expected 5 (MSRP: quality, ids, sentences)", None
                 continue
             fields = fields[3:5]
         elif benchmark:
             if len(fields) < 7:
                 yield number, f"{counted(len(fields), 'field')}, expected 7 (STS Benchmark: genre, source, year, id, score, " \
-                    "sentence1, sentence2)"
+                    "sentence1, sentence2)", None
                 continue
             fields = fields[5:7]
         elif len(fields) >= 3:
             fields = fields[1:3]  # SemEval STS
         else:
-            yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)"
+            yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)", None
             continue
-        yield number, _sentences(fields[0], fields[1])
+        yield number, _sentences(fields[0], fields[1]), None
 
 
 def _hint(fields: list[str]) -> str:

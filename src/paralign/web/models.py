@@ -309,7 +309,8 @@ class LatticeResponse(BaseModel):
 
 class Paraphrase(BaseModel):
     paraphrase: str = Field(description="a paraphrase of the phrase")
-    score: float | None = Field(description="its score in the source: a table's probability (null: a row "
+    score: float | None = Field(description="its score in the source: a table's third column (p(e2|e1) in a "
+                                "pivot table, the number of groups giving the pair in a lattice table; null: a row "
                                 "without one, or a source without scores: PPDB's pairs, WordNet)")
 
 

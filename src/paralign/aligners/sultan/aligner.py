@@ -60,8 +60,9 @@ def _similarity_settings(config: AlignerConfig) -> tuple[float, bool, bool]:
 class Aligner:
     """The Sultan et al. (2014) word aligner.
 
-    ``similarity`` is ``"ppdb"`` (default), ``"wordnet"``, ``"none"``, a TSV path, ``"a+b"`` or any
-    object with ``related(a, b)``; ``annotator`` is a :class:`paralign.nlp.Annotator` (spaCy).
+    ``similarity`` is ``"ppdb"`` (default), ``"wordnet"``, ``"none"``, a table file's path (Parquet
+    or TSV), ``"a+b"`` or any object with ``related(a, b)``; ``annotator`` is a
+    :class:`paralign.nlp.Annotator` (spaCy).
 
     ``Aligner("contextual", ...)`` builds the contextual aligner instead (the ``contextual``
     preset, :class:`paralign.aligners.contextual.ContextualAligner`, given the other arguments):

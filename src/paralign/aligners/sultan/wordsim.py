@@ -3,7 +3,7 @@
 The related-word test is pluggable: anything with ``name`` and ``related(a, b) -> bool`` over
 lower-cased words (or over words as written, for one whose ``cased`` is true: a paraphrase
 table built with ``--keep-case``, matched with its case as every consumer matches it). PPDB lexical pairs are the default (the paper's resource); WordNet synonyms
-and any paraphrase table (TSV) plug in the same way, and several can be combined.
+and any paraphrase table (a Parquet or TSV file) plug in the same way, and several can be combined.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def osa_distance(a: str, b: str, limit: int | None = None) -> int:
 
 
 class SourceSimilarity:
-    """Adapter: any :class:`~paralign.paraphrases.ParaphraseSource` (e.g. a TSV table), asked
+    """Adapter: any :class:`~paralign.paraphrases.ParaphraseSource` (e.g. a table file), asked
     for each word as it holds its phrases (:func:`~paralign.paraphrases.lookup_key`): a table
     that pivot built with its regex tokenizer relates ``man's`` (a ``--tokenized`` word) as it
     holds it, ``man 's``, and spaCy's ``u.s.`` as ``u.s .``. A table matched with its case
@@ -217,7 +217,8 @@ class NoSimilarity:
 
 
 def load_similarity(spec: str | RelatedWords | ParaphraseSource | None) -> RelatedWords:
-    """A similarity source from a spec: `ppdb`, `wordnet`, `spelling`, `none`, a TSV path, or `a+b`."""
+    """A similarity source from a spec: `ppdb`, `wordnet`, `spelling`, `none`, a table file's path
+    (Parquet or TSV, :func:`paralign.paraphrases.load_source`), or `a+b`."""
     if spec is None:
         return PPDBSimilarity()
     if isinstance(spec, RelatedWords):
@@ -251,12 +252,15 @@ def _table_similarity(spec: str) -> RelatedWords:
         raise  # a table's bad line, or a bad threshold: their messages name the file (and line)
     except (OSError, ValueError) as exc:
         raise ConfigurationError(
-            f"word-similarity source {spec!r}: use ppdb, wordnet, none or a TSV path ({exc})"
+            f"word-similarity source {spec!r}: use {SOURCES_HINT} ({exc})"
         ) from exc
 
 
-#: The word-similarity sources known by name (anything else is a TSV path).
+#: The word-similarity sources known by name (anything else is a table file's path).
 SIMILARITY_NAMES = ("ppdb", "wordnet", "none", "spelling")
+#: What a word-similarity source can be, as its errors say it: a table file is read as Parquet or
+#: TSV (:func:`paralign.paraphrases.load_table`; a TSV path was all they named).
+SOURCES_HINT = "ppdb, wordnet, none or a table file (X.parquet, X.tsv or X.tsv.gz)"
 
 
 def check_similarity_spec(spec: object) -> None:
@@ -270,8 +274,8 @@ def check_similarity_spec(spec: object) -> None:
             continue
         if ":" in part and Path(part.rpartition(":")[0]).exists():
             continue  # a threshold: load_source checks it when the table is read
-        raise ConfigurationError(f"word-similarity source {spec!r}: use ppdb, wordnet, none or a TSV "
-                                 f"path ({part or 'an empty name'}: no such file)")
+        raise ConfigurationError(f"word-similarity source {spec!r}: use {SOURCES_HINT} "
+                                 f"({part or 'an empty name'}: no such file)")
 
 
 @functools.lru_cache(maxsize=200_000)

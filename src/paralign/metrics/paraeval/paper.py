@@ -473,7 +473,7 @@ def build_sources(
     resources: Iterable[str] = ("ppdb", "wordnet"), tables: Iterable[str] = (),
     progress: Progress | None = None,
 ) -> list[ParaphraseSource]:
-    """Sources from names (`ppdb`, `wordnet`, `none`) and TSV table paths (`path[:threshold]`);
+    """Sources from names (`ppdb`, `wordnet`, `none`) and table files' paths (Parquet or TSV, `path[:threshold]`);
     `progress` wraps each table file's rows as they are read (:func:`load_source`)."""
     out: list[ParaphraseSource] = []
     for name in resources:
