@@ -89,7 +89,7 @@ def test_a_row_with_too_few_fields_says_how_many_it_has(tmp_path) -> None:
     with pytest.raises(FormatError) as info:
         list(iter_rows(path))
     assert str(info.value) == (f"{path}:2: bad table row (1 TAB-separated field; expected at least 3: "
-                               "phrase, paraphrase, probability)")
+                               "phrase, paraphrase, score)")
     path.write_text("a man\ta guy\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"short\.tsv:1: bad table row \(2 TAB-separated fields; expected"):
         list(iter_rows(path))
@@ -104,7 +104,7 @@ def test_a_row_of_one_field_in_a_users_table_says_two_are_enough(tmp_path) -> No
     with pytest.raises(FormatError) as info:
         list(iter_rows(path, unscored=True))
     assert str(info.value) == (f"{path}:2: bad table row (1 TAB-separated field; expected at least 2: "
-                               "phrase, paraphrase, and a probability if scored)")
+                               "phrase, paraphrase, and a score if scored)")
 
 
 def _scan(path, phrases):
@@ -396,7 +396,7 @@ def test_a_probability_or_score_with_a_digit_group_mark_is_a_bad_row(tmp_path):
 
     path = tmp_path / "t.tsv"
     path.write_text("a\tb\t0.5\nc\td\t0_5\n", encoding="utf-8")
-    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(probability '0_5' is not a number\)$"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(score '0_5' is not a number\)$"):
         list(iter_rows(path))
     with pytest.raises(FormatError, match=r"t\.tsv:2: score '0_5' is not a number$"):
         ParaphraseTable.from_tsv(path)
@@ -422,7 +422,7 @@ def test_a_header_line_read_as_a_row_is_named_as_one(tmp_path, capsys, text):
     line = 1 if text.startswith("phrase") else 4
     hint = r" is not a number: a header line\? A TSV table's header starts with '# ' and comes once, at its top"
     assert main(["paraphrases", "car", "--table", str(path)]) == 1
-    assert f"t.tsv:{line}: bad table row (probability 'probability' is not a number: a header line? " in \
+    assert f"t.tsv:{line}: bad table row (score 'probability' is not a number: a header line? " in \
         capsys.readouterr().err
     with pytest.raises(FormatError, match=rf"t\.tsv:{line}: score 'probability'{hint}$"):
         ParaphraseTable.from_tsv(path)
@@ -491,7 +491,7 @@ def test_a_negative_score_in_a_users_tsv_table_is_a_format_error_at_its_line(tmp
     path.write_text(f"car\tauto\t0.5\ncar\tvehicle\t{score}\n", encoding="utf-8")
     where = re.escape(f"{path}:2: ")
     for read in (lambda: list(iter_rows(path)), lambda: lookup(path, ["car"])):
-        with pytest.raises(FormatError, match=where + re.escape(f"bad table row (probability {score!r} is negative")):
+        with pytest.raises(FormatError, match=where + re.escape(f"bad table row (score {score!r} is negative")):
             read()
     for read in (lambda: ParaphraseTable.from_tsv(path), lambda: load_table(path)):
         with pytest.raises(FormatError, match=where + re.escape(f"score {score!r} is negative")):

@@ -223,7 +223,9 @@ def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object
 
 
 def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str, str, Any, list[Any]]]:
-    """Rows of a table file, Parquet or TSV: (phrase, paraphrase, probability, other columns).
+    """Rows of a table file, Parquet or TSV: (phrase, paraphrase, score, other columns); the score is
+    the third column, a probability in pivot's tables, a count of groups in lattice tables
+    (:func:`score_column`), so a TSV row's errors call it the score.
 
     TSV: blank lines and comments are skipped (:func:`row_lines`); a row without a numeric third
     field, or with one that is not finite or is negative (:func:`score_field`), raises FormatError
@@ -245,13 +247,13 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 yield fields[0], fields[1], None, fields[3:]
                 continue
             if len(fields) < 3:
-                expected = "2: phrase, paraphrase, and a probability if scored" if unscored else "3: phrase, paraphrase, probability"
+                expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
                 raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
                                   f"{expected})", source=str(path), line=number)
             try:
                 probability = score_field(fields[2], line, not count)
             except ValueError as exc:
-                raise FormatError(f"bad table row (probability {exc})", source=str(path), line=number) from None
+                raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
             yield fields[0], fields[1], probability, fields[3:]
 
 
@@ -269,7 +271,7 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
     names = batch.schema.names
     if batch.num_columns < 3:
         raise FormatError(f"not a paraphrase table ({counted(batch.num_columns, 'column')}; expected at least 3: "
-                          "phrase, paraphrase, probability)", source=str(path))
+                          "phrase, paraphrase, score)", source=str(path))
 
     def bad(index: int, reason: str) -> NoReturn:
         row = f"row {first_row + index}" if first_row is not None else f"row of {batch.column(0)[index].as_py()!r}"

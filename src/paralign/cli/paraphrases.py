@@ -29,7 +29,7 @@ from ._common import (
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "paraphrases",
-        help="look up the paraphrases of a phrase in a table built by pivot or paraphrase-table",
+        help="look up the paraphrases of a phrase in a table (pivot, paraphrase-table, lattice paraphrases or your own)",
         description="Print the paraphrases of each PHRASE in a table, best first (score, then "
         "paraphrase), with the table's other columns. The score is the table's third column, named as the table "
         "names it (in JSON, and as score_column): probability, p(e2|e1), in a table pivot or paraphrase-table "
