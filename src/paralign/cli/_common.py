@@ -25,7 +25,8 @@ from typing import IO, Any, Protocol, TypeVar
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
 from ..textout import Writes, check_output_name
-from ._stderr import from_the_terminal, say, shown
+from ._stderr import from_the_terminal, shown
+from ._warnings import warn, warn_each
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -449,12 +450,6 @@ def write_result(
     return 0
 
 
-def warn(message: str) -> None:
-    """A warning on stderr (CLI only; library code reports through return values or warnings),
-    its control characters escaped (`_stderr.say`): it quotes file names, ids and input text."""
-    say(f"paralign: warning: {message}")
-
-
 class ProgressBar(Protocol[T_co]):
     """What the commands use of a tqdm bar (tqdm ships no annotations): its items as they go,
     `update` by a count, `close`."""
@@ -500,18 +495,6 @@ def progress_callback(total: int | None, desc: str,
 def fmt_pct(value: float | None) -> str:
     """A proportion as a percentage with one decimal, or 'n/a'."""
     return "n/a" if value is None else f"{100 * value:.1f}"
-
-
-#: How many problems a command lists on stderr (all of them are in its JSON output).
-MAX_WARNINGS = 20
-
-
-def warn_each(messages: Sequence[str], what: str = "problems") -> None:
-    """Warn about the first MAX_WARNINGS messages, then say how many more there are."""
-    for message in messages[:MAX_WARNINGS]:
-        warn(message)
-    if len(messages) > MAX_WARNINGS:
-        warn(f"... and {len(messages) - MAX_WARNINGS} more {what}")
 
 
 def warn_skipped_pairs(rows: Sequence[Mapping[str, Any]]) -> None:
