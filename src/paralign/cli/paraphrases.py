@@ -21,9 +21,9 @@ from ._common import (
     stdin_given_once,
     stdin_inputs,
     undecodable_lines,
-    warn,
     write_result,
 )
+from ._warnings import warn_item, warn_summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
     phrases, problems = phrases_of(args)
     for problem in problems:
-        warn(f"{problem['file']}:{problem['line']}: {problem['reason']}")
+        warn_item(f"{problem['file']}:{problem['line']}: {problem['reason']}")
     with ExitStack() as stack:
         (table,), names = stdin_inputs(stack, [args.table])
         try:
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         entries.append(entry)
     write_result(args, {"table": args.table, "phrases": entries, "skipped_rows": problems}, render)
     if problems:  # as a batch command: 1 with --strict (a file with no phrase at all is an error)
-        warn(f"{input_name(args.phrases)}: {counted(len(problems), 'line')} with no phrase (each reported above, "
+        warn_summary(f"{input_name(args.phrases)}: {counted(len(problems), 'line')} with no phrase (reported above, "
              "left out of the output)")
     return 1 if problems and args.strict else 0
 
